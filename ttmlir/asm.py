@@ -1,0 +1,289 @@
+"""MLIR textual IR in and out, as mlir-opt reads and writes it for the tt dialects.
+
+Parsing adds what upstream text needs beyond xDSL: aliases defined after their use (`#loc8 = loc(..)`
+at the end of a file) and the source position of every op, so diagnostics point at the op name.
+Printing follows mlir-opt: `module`/`return`, attribute aliases (`#dram`, `#ttnn_layout1`, ...),
+location aliases with `--mlir-print-debuginfo`, sorted property dictionaries and MLIR's float
+and affine-map spelling.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Iterable
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (AffineMapAttr, Float32Type, Float64Type, LocationAttr, ModuleOp, UnknownLoc)
+from xdsl.dialects.func import ReturnOp
+from xdsl.ir import Attribute, Operation
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, \
+    AffineMap, AffineSymExpr
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+from ttmlir.dialects import ttcore, ttnn
+
+_ALIAS_DEF = re.compile(r"^([#!][\w.$\-]+)[ \t]*=", re.MULTILINE)
+
+
+class TTParser(Parser):
+    """xDSL's parser, plus forward alias definitions and op source positions."""
+
+    def __init__(self, ctx: Context, text: str, name: str = "<stdin>"):
+        super().__init__(ctx, text, name)
+        self.op_positions: dict[Operation, int] = {}
+        self._name_positions: list[int] = []
+        self._predefined: set[str] = set()
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        self._predefine_aliases()
+        return super().parse_module(allow_implicit_module)
+
+    def _predefine_aliases(self) -> None:
+        """Parse every top-level alias first, in dependency order, so uses may precede definitions."""
+        pending = [m.start() for m in _ALIAS_DEF.finditer(self.lexer.input.content)]
+        first_error: ParseError | None = None
+        while pending:
+            deferred = []
+            for pos in pending:
+                self._resume_from(pos)
+                try:
+                    name = self._parse_alias_definition()
+                    self._predefined.add(name)
+                except ParseError as error:
+                    deferred.append(pos)
+                    first_error = first_error or error
+            if len(deferred) == len(pending):
+                self._resume_from(deferred[0])
+                self._parse_alias_definition()  # raises the real error at its own position
+            pending, first_error = deferred, None
+        self._resume_from(0)
+
+    def _parse_alias_definition(self) -> str:
+        token = self._parse_token(self._current_token.kind, "expected alias name")
+        name = token.text
+        self.parse_punctuation("=", "after alias name")
+        if self._current_token.text == "loc":
+            value: Attribute = self.expect(self.parse_optional_location, "expected location")
+        else:
+            value = self.parse_attribute()
+        if name in self.attribute_aliases and name not in self._predefined:
+            self.raise_error(f"redefinition of alias '{name}'", token.span)
+        self.attribute_aliases[name] = value
+        return name
+
+    def _parse_alias_def(self):
+        name = self._current_token.text
+        if name in self._predefined:
+            self._parse_alias_definition()
+            return
+        self._parse_alias_definition()
+
+    def _parse_op_result_list(self):
+        results = super()._parse_op_result_list()
+        self._name_positions.append(self._current_token.span.start)
+        return results
+
+    def parse_operation(self) -> Operation:
+        op = super().parse_operation()
+        self.op_positions[op] = self._name_positions.pop()
+        return op
+
+
+def parse_text(ctx: Context, text: str, filename: str = "<stdin>") -> tuple[ModuleOp, dict[Operation, int]]:
+    parser = TTParser(ctx, text, filename)
+    module = parser.parse_module()
+    return module, parser.op_positions
+
+
+# --- printing ----------------------------------------------------------------------------------
+
+
+def _alias_name(attr: Attribute) -> str | None:
+    if isinstance(attr, (ttnn.BufferTypeAttr, ttcore.MemorySpaceAttr)):
+        return attr.data.value
+    if isinstance(attr, ttnn.TTNNLayoutAttr):
+        return "ttnn_layout"
+    if isinstance(attr, ttcore.SystemDescAttr):
+        return "system_desc"
+    return None
+
+
+_ALIASED = (ttnn.BufferTypeAttr, ttcore.MemorySpaceAttr, ttnn.TTNNLayoutAttr, ttcore.SystemDescAttr)
+_BINARY = {AffineBinaryOpKind.Add: ("+", 0), AffineBinaryOpKind.Mul: ("*", 1),
+           AffineBinaryOpKind.FloorDiv: ("floordiv", 1), AffineBinaryOpKind.CeilDiv: ("ceildiv", 1),
+           AffineBinaryOpKind.Mod: ("mod", 1)}
+
+
+def affine_expr_str(expr: AffineExpr, parent_prec: int = -1) -> str:
+    """MLIR's spelling: `d0 * 128 + d1`, `d0 - 1`, parenthesised only where precedence needs it."""
+    if isinstance(expr, AffineDimExpr):
+        return f"d{expr.position}"
+    if isinstance(expr, AffineSymExpr):
+        return f"s{expr.position}"
+    if isinstance(expr, AffineConstantExpr):
+        return str(expr.value)
+    assert isinstance(expr, AffineBinaryOpExpr)
+    symbol, prec = _BINARY[expr.kind]
+    lhs = affine_expr_str(expr.lhs, prec)
+    rhs_expr = expr.rhs
+    if expr.kind == AffineBinaryOpKind.Add and isinstance(rhs_expr, AffineConstantExpr) and rhs_expr.value < 0:
+        text = f"{lhs} - {-rhs_expr.value}"
+    else:
+        text = f"{lhs} {symbol} {affine_expr_str(rhs_expr, prec + 1 if prec == 1 else prec)}"
+    return f"({text})" if prec < parent_prec or (prec == parent_prec and prec == 1 and parent_prec > 1) else text
+
+
+def affine_map_str(amap: AffineMap) -> str:
+    dims = ", ".join(f"d{i}" for i in range(amap.num_dims))
+    syms = f"[{', '.join(f's{i}' for i in range(amap.num_symbols))}]" if amap.num_symbols else ""
+    return f"({dims}){syms} -> ({', '.join(affine_expr_str(e) for e in amap.results)})"
+
+
+def mlir_float(value: float, is_f32: bool) -> str:
+    """APFloat's spelling as MLIR prints it: `1.000000e-01` if that reads back exactly, else `9.99999974E-6`."""
+    exact = Decimal(value)
+    if exact == 0:
+        return "-0.000000e+00" if str(value).startswith("-") else "0.000000e+00"
+    sign = "-" if exact < 0 else ""
+    digits, exponent = _digits(abs(exact))
+    head = (digits + "0" * 7)[:7]  # APFloat truncates to the requested precision
+    short = f"{sign}{head[0]}.{head[1:]}e{exponent:+03d}"
+    if _round_trips(short, value, is_f32):
+        return short
+    precision = 9 if is_f32 else 17
+    mantissa = digits[:precision].rstrip("0") or "0"
+    if -4 <= exponent < precision:
+        point = exponent + 1
+        if point <= 0:
+            plain = "0." + "0" * -point + mantissa
+        elif point >= len(mantissa):
+            plain = mantissa + "0" * (point - len(mantissa)) + ".0"
+        else:
+            plain = mantissa[:point] + "." + mantissa[point:]
+        return sign + plain
+    return f"{sign}{mantissa[0]}.{mantissa[1:] or '0'}E{exponent}"
+
+
+def _digits(value: Decimal) -> tuple[str, int]:
+    sign, digits, exp = value.as_tuple()
+    text = "".join(map(str, digits)).lstrip("0") or "0"
+    return text, len(text) + exp - 1 if digits else 0
+
+
+def _round_trips(text: str, value: float, is_f32: bool) -> bool:
+    if not is_f32:
+        return float(text) == value
+    import struct
+
+    pack = struct.Struct("<f")
+    return pack.unpack(pack.pack(float(text)))[0] == value
+
+
+@dataclass(eq=False, repr=False)
+class TTPrinter(Printer):
+    """mlir-opt's output conventions on top of xDSL's printer."""
+
+    use_aliases: bool = True
+    aliases: dict[Attribute, str] = field(default_factory=dict)
+    alias_counts: dict[str, int] = field(default_factory=dict)
+    loc_aliases: dict[Attribute, str] = field(default_factory=dict)
+    top_level: Operation | None = None
+    defining: Attribute | None = None
+
+    def _new_alias(self, attr: Attribute, base: str, table: dict[Attribute, str]) -> str:
+        count = self.alias_counts.get(base, 0)
+        self.alias_counts[base] = count + 1
+        name = f"#{base}{count if count else ''}"
+        table[attr] = name
+        return name
+
+    def print_attribute(self, attribute: Attribute) -> None:
+        if self.use_aliases and attribute is not self.defining:
+            if isinstance(attribute, _ALIASED):
+                name = self.aliases.get(attribute) or self._new_alias(attribute, _alias_name(attribute), self.aliases)
+                self.print_string(name)
+                return
+            if isinstance(attribute, LocationAttr) and not isinstance(attribute, UnknownLoc):
+                name = self.loc_aliases.get(attribute) or self._new_alias(attribute, "loc", self.loc_aliases)
+                self.print_string(name if self.printing_location else f"loc({name})")
+                return
+        if isinstance(attribute, AffineMapAttr):
+            self.print_string(f"affine_map<{affine_map_str(attribute.data)}>")
+            return
+        if isinstance(attribute, ttnn._MeshDims):
+            self.print_string(f"#ttnn<{attribute.name.split('.')[1]} {ttcore.dims_str(attribute.data)}>")
+            return
+        super().print_attribute(attribute)
+
+    def print_float(self, value: float, type) -> None:
+        if isinstance(type, (Float32Type, Float64Type)) and value == value and abs(value) != float("inf"):
+            self.print_string(mlir_float(value, isinstance(type, Float32Type)))
+            return
+        super().print_float(value, type)
+
+    def print_attr_dict(self, attr_dict) -> None:
+        super().print_attr_dict(dict(sorted(attr_dict.items())))
+
+    def print_op(self, op: Operation) -> None:
+        if isinstance(op, ReturnOp) or (isinstance(op, ModuleOp) and op is self.top_level):
+            self.print_string("return" if isinstance(op, ReturnOp) else "module")
+            if isinstance(op, ModuleOp):
+                self.enter_scope()
+            op.print(self)
+            if isinstance(op, ModuleOp):
+                self.exit_scope()
+            if self.print_debuginfo:
+                self.print_string(" ")
+                self.print_attribute(op.location)
+            return
+        super().print_op(op)
+
+
+def print_module(module: Operation, *, debuginfo: bool = False, local_scope: bool = False,
+                 generic: bool = False) -> str:
+    """The module as mlir-opt prints it: alias definitions, the body, then location aliases."""
+    body = io.StringIO()
+    printer = TTPrinter(stream=body, print_debuginfo=debuginfo, print_generic_format=generic,
+                        use_aliases=not local_scope, top_level=module)
+    printer.print_op(module)
+    definitions = _alias_definitions(printer)
+    out = io.StringIO()
+    for line in definitions:
+        out.write(line + "\n")
+    out.write(body.getvalue().rstrip("\n") + "\n")
+    for attr, name in list(printer.loc_aliases.items()):
+        out.write(f"{name} = {_render(printer, attr)}\n")
+    return out.getvalue()
+
+
+def _render(printer: TTPrinter, attr: Attribute) -> str:
+    stream = io.StringIO()
+    sub = TTPrinter(stream=stream, use_aliases=printer.use_aliases, aliases=printer.aliases,
+                    alias_counts=printer.alias_counts, loc_aliases=printer.loc_aliases, defining=attr)
+    sub.print_attribute(attr)
+    return stream.getvalue()
+
+
+def _alias_definitions(printer: TTPrinter) -> Iterable[str]:
+    """Definitions ordered as mlir-opt orders them: leaves first, then by name."""
+    rendered: dict[Attribute, str] = {}
+    depth: dict[Attribute, int] = {}
+    while len(rendered) < len(printer.aliases):
+        for attr in list(printer.aliases):
+            if attr not in rendered:
+                rendered[attr] = _render(printer, attr)
+                used = [a for a in printer.aliases if a is not attr and printer.aliases[a] in rendered[attr]]
+                depth[attr] = 1 + max((depth.get(a, 0) for a in used), default=-1) if used else 0
+
+    def key(attr: Attribute):
+        name = printer.aliases[attr]
+        stem = name.rstrip("0123456789")
+        return depth[attr], stem, int(name[len(stem):] or 0)
+
+    return [f"{printer.aliases[a]} = {rendered[a]}" for a in sorted(rendered, key=key)]

@@ -1,0 +1,127 @@
+"""The op table: one row per TTIR op, plain data shared by dialects, passes, target and runtime.
+
+A row names the op, its family (which drives the shape rule, the TTNN lowering and the kernel),
+its operands (`x?` optional, `x*` variadic), its properties as `name:kind` (`=default` makes it
+optional with that default, `?` optional without one), its results and the TTNN op it lowers to.
+Property kinds are defined in `ttmlir.dialects.props`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class OpRow:
+    name: str
+    family: str
+    operands: tuple[str, ...]
+    props: tuple[tuple[str, str, str | None, bool], ...]  # (name, kind, default text, required)
+    results: tuple[str, ...]
+    ttnn: str | None
+    summary: str
+
+
+def _props(spec: str) -> tuple[tuple[str, str, str | None, bool], ...]:
+    rows = []
+    for item in spec.split():
+        name, kind = item.split(":")
+        if "=" in kind:
+            kind, default = kind.split("=")
+            rows.append((name, kind, default, False))
+        elif kind.endswith("?"):
+            rows.append((name, kind[:-1], None, False))
+        else:
+            rows.append((name, kind, None, True))
+    return tuple(rows)
+
+
+def op(name, family, operands="input", props="", results="result", ttnn="=", summary=""):
+    return OpRow(name, family, tuple(operands.split()), _props(props), tuple(results.split()),
+                 name if ttnn == "=" else ttnn, summary or f"TTIR {name.replace('_', ' ')} operation.")
+
+
+UNARY_NAMES = ("abs cbrt ceil cos acos floor frac trunc gelu isfinite logical_not bitwise_not mish neg tan atan "
+               "tanh reciprocal relu relu6 rsqrt sigmoid softsign hardsigmoid silu sign signbit sin asin asinh "
+               "sqrt square log log1p expm1 exp exp2 selu erf erfc").split()
+BINARY_NAMES = {"add": "add", "subtract": "subtract", "multiply": "multiply", "div": "divide",
+                "maximum": "maximum", "minimum": "minimum", "remainder": "remainder", "pow": "pow_tensor",
+                "atan2": "atan2", "eq": "eq", "ne": "ne", "ge": "ge", "gt": "gt", "le": "le", "lt": "lt",
+                "logical_and": "logical_and", "logical_or": "logical_or", "logical_xor": "logical_xor",
+                "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor",
+                "logical_left_shift": "logical_left_shift", "logical_right_shift": "logical_right_shift"}
+REDUCTION_NAMES = "sum mean max min prod reduce_and reduce_or".split()
+POOL_PROPS = "kernel:i32_darray stride:i32_darray dilation:i32_darray padding:i32_darray ceil_mode:bool=false"
+NORM_OPERANDS = "input weight? bias?"
+GATHER_PROPS = ("offset_dims:i64_darray collapsed_slice_dims:i64_darray operand_batching_dims:i64_darray "
+                "start_indices_batching_dims:i64_darray start_index_map:i64_darray index_vector_dim:si64 "
+                "slice_sizes:i64_darray indices_are_sorted:bool=false")
+
+TTIR_OPS: tuple[OpRow, ...] = (
+    *(op(n, "unary") for n in UNARY_NAMES),
+    op("leaky_relu", "unary", props="parameter:f32"),
+    op("typecast", "unary", props="conservative_folding:bool=false"),
+    *(op(n, "binary", "lhs rhs", ttnn=t) for n, t in BINARY_NAMES.items()),
+    op("where", "ternary", "first second third"),
+    op("clamp_scalar", "unary", props="min:f32 max:f32"),
+    op("clamp_tensor", "ternary", "input min max"),
+    *(op(n, "reduction", props="keep_dim:bool=false dim_arg:i32_array?") for n in REDUCTION_NAMES),
+    op("argmax", "reduction", props="keep_dim:bool=false dim_arg:i32_array?"),
+    op("cumsum", "cumsum", props="dim:i64", ttnn="moreh_cumsum"),
+    op("reshape", "reshape", props="shape:i32_array"),
+    op("transpose", "transpose", props="dim0:si32 dim1:si32", ttnn="permute"),
+    op("permute", "permute", props="permutation:i64_darray"),
+    op("concat", "concat", "inputs*", props="dim:si32"),
+    op("repeat", "repeat", props="repeat_dimensions:i64_darray"),
+    op("repeat_interleave", "repeat_interleave", props="repeats:ui32 dim:si32"),
+    op("broadcast", "broadcast", props="broadcast_dimensions:i64_darray", ttnn="repeat"),
+    op("pad", "pad", props="padding:i32_darray value:f32"),
+    op("slice_static", "slice", props="begins:i32_array ends:i32_array step:i32_array"),
+    op("squeeze", "squeeze", props="dim:si32", ttnn="reshape"),
+    op("unsqueeze", "unsqueeze", props="dim:si32", ttnn="reshape"),
+    op("reverse", "reverse", props="dimensions:i64_darray"),
+    op("index", "index", props="dim:i32 begin:i32 end:i32 step:i32", ttnn="slice_static"),
+    op("index_select", "index_select", props="dim:si32 begin:si32 length:si32 stride:si32=0",
+       ttnn="slice_static"),
+    op("gather", "gather", "input start_indices", props=GATHER_PROPS),
+    op("matmul", "matmul", "a b", props="transpose_a:bool=false transpose_b:bool=false"),
+    op("linear", "matmul", "a b bias?", props="transpose_a:bool=false transpose_b:bool=false"),
+    op("dot_general", "dot_general", "lhs rhs", props="batch_dims_lhs:i64_darray contract_dims_lhs:i64_darray "
+       "batch_dims_rhs:i64_darray contract_dims_rhs:i64_darray", ttnn="matmul"),
+    op("softmax", "softmax", props="dimension:si32 numericStable:bool=false"),
+    op("embedding", "embedding", "input weight"),
+    op("conv2d", "conv2d", "input weight bias?", props="stride:i32_or_pair padding:i32_or_quad "
+       "dilation:i32_or_pair groups:i32"),
+    op("conv_transpose2d", "conv_transpose2d", "input weight bias?", props="stride:i32_or_pair "
+       "padding:i32_or_quad output_padding:i32_or_pair dilation:i32_or_pair groups:i32"),
+    op("max_pool2d", "pool2d", props=POOL_PROPS),
+    op("avg_pool2d", "pool2d", props=POOL_PROPS + " count_include_pad:bool=true"),
+    op("global_avg_pool2d", "global_pool2d"),
+    op("upsample2d", "upsample2d", props="scale_factor:i32_or_pair mode:str=nearest", ttnn="upsample"),
+    op("batch_norm_inference", "batch_norm", "operand scale offset mean variance",
+       props="epsilon:f32 dimension:i32"),
+    op("batch_norm_training", "batch_norm", "operand scale offset running_mean running_variance",
+       props="epsilon:f32 dimension:i32 momentum:f32", results="result batch_mean batch_variance"),
+    op("layer_norm", "norm", NORM_OPERANDS, props="normalized_shape:i64_darray epsilon:f32=1e-05"),
+    op("rms_norm", "norm", NORM_OPERANDS, props="normalized_shape:i64_darray epsilon:f32=1e-05"),
+    op("group_norm", "group_norm", "input input_mask? weight? bias?", props="num_groups:i64 epsilon:f32=1e-05"),
+    op("constant", "constant", "", props="value:elements"),
+    op("full", "full", "", props="shape:i32_darray fill_value:number"),
+    op("zeros", "fill", "", props="shape:i32_darray"),
+    op("ones", "fill", "", props="shape:i32_darray"),
+    op("arange", "arange", "", props="start:si64 end:si64 step:si64 arange_dimension:i64"),
+    op("empty", "creation", ""),
+    op("rand", "rand", "", props="size:i32_array dtype:type low:f32=0.0 high:f32=1.0 seed:ui32=0"),
+    op("update_cache", "cache", "cache input update_index", props="batch_offset:i32"),
+    op("fill_cache", "cache", "cache input", props="batch_offset:i32"),
+    op("mesh_shard", "mesh_shard", props="shard_type:shard_type shard_direction:shard_direction "
+       "shard_shape:i64_darray shard_dims:i64_darray"),
+    op("all_gather", "ccl", props="all_gather_dim:si32 cluster_axis:ui32"),
+    op("all_reduce", "ccl", props="reduce_type:reduce_type cluster_axis:ui32"),
+    op("reduce_scatter", "ccl", props="reduce_type:reduce_type scatter_dim:si32 cluster_axis:ui32"),
+    op("collective_permute", "ccl", props="source_target_pairs:elements"),
+    op("to_layout", "to_layout"),
+    op("get_dimension_size", "get_dimension_size", "operand", props="dimension:i32", ttnn=None),
+)
+
+TTIR_BY_NAME = {row.name: row for row in TTIR_OPS}

@@ -1,0 +1,117 @@
+"""Property kinds used by the op table: how each is checked, described and built from a default."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from xdsl.dialects.builtin import (ArrayAttr, DenseArrayBase, DenseIntOrFPElementsAttr, DenseResourceAttr,
+                                   Float32Type, FloatAttr, IntegerAttr, IntegerType, Signedness, StringAttr,
+                                   TypeAttribute)
+from xdsl.ir import Attribute
+
+from ttmlir.dialects import ttcore
+
+
+@dataclass(frozen=True)
+class Kind:
+    check: Callable[[Attribute], bool]
+    describe: str  # MLIR's constraint description, used in "failed to satisfy constraint: ..."
+    build: Callable[[Any], Attribute]
+
+
+def _int_type(width: int, sign: Signedness = Signedness.SIGNLESS) -> IntegerType:
+    return IntegerType(width, sign)
+
+
+def _is_int(width: int, sign: Signedness = Signedness.SIGNLESS) -> Callable[[Attribute], bool]:
+    t = _int_type(width, sign)
+    return lambda a: isinstance(a, IntegerAttr) and a.type == t
+
+
+def _is_dense(width: int) -> Callable[[Attribute], bool]:
+    t = _int_type(width)
+    return lambda a: isinstance(a, DenseArrayBase) and a.elt_type == t
+
+
+def _is_i32_array(a: Attribute) -> bool:
+    i32 = _int_type(32)
+    return isinstance(a, ArrayAttr) and all(isinstance(e, IntegerAttr) and e.type == i32 for e in a.data)
+
+
+def _dense_len(*lengths: int) -> Callable[[Attribute], bool]:
+    is_i32 = _is_int(32)
+    is_dense = _is_dense(32)
+    return lambda a: is_i32(a) or (is_dense(a) and len(a.get_values()) in lengths)
+
+
+def _enum(cls) -> Kind:
+    return Kind(lambda a: isinstance(a, cls), f"{cls.name} attribute", lambda v: cls(cls.enum_type(v)))
+
+
+def _build_int(width, sign=Signedness.SIGNLESS):
+    return lambda v: IntegerAttr(int(v), _int_type(width, sign))
+
+
+def _bool(v) -> IntegerAttr:
+    return IntegerAttr(int(v in (True, "true", 1)), 1)
+
+
+KINDS: dict[str, Kind] = {
+    "bool": Kind(_is_int(1), "bool attribute", _bool),
+    "i32": Kind(_is_int(32), "32-bit signless integer attribute", _build_int(32)),
+    "si32": Kind(_is_int(32, Signedness.SIGNED), "32-bit signed integer attribute",
+                 _build_int(32, Signedness.SIGNED)),
+    "ui32": Kind(_is_int(32, Signedness.UNSIGNED), "32-bit unsigned integer attribute",
+                 _build_int(32, Signedness.UNSIGNED)),
+    "i64": Kind(_is_int(64), "64-bit signless integer attribute", _build_int(64)),
+    "si64": Kind(_is_int(64, Signedness.SIGNED), "64-bit signed integer attribute",
+                 _build_int(64, Signedness.SIGNED)),
+    "f32": Kind(lambda a: isinstance(a, FloatAttr) and isinstance(a.type, Float32Type),
+                "32-bit float attribute", lambda v: FloatAttr(float(v), Float32Type())),
+    "i32_array": Kind(_is_i32_array, "32-bit integer array attribute",
+                      lambda v: ArrayAttr([IntegerAttr(int(x), 32) for x in v])),
+    "i32_darray": Kind(_is_dense(32), "i32 dense array attribute",
+                       lambda v: DenseArrayBase.from_list(_int_type(32), [int(x) for x in v])),
+    "i64_darray": Kind(_is_dense(64), "i64 dense array attribute",
+                       lambda v: DenseArrayBase.from_list(_int_type(64), [int(x) for x in v])),
+    "i32_or_pair": Kind(_dense_len(2), "32-bit signless integer attribute or i32 dense array attribute of size 2",
+                        lambda v: IntegerAttr(v, 32) if isinstance(v, int)
+                        else DenseArrayBase.from_list(_int_type(32), list(v))),
+    "i32_or_quad": Kind(_dense_len(2, 4), "32-bit signless integer attribute or i32 dense array attribute "
+                        "of size 2 or 4", lambda v: IntegerAttr(v, 32) if isinstance(v, int)
+                        else DenseArrayBase.from_list(_int_type(32), list(v))),
+    "number": Kind(lambda a: isinstance(a, (IntegerAttr, FloatAttr)), "integer or float attribute",
+                   lambda v: FloatAttr(float(v), Float32Type()) if isinstance(v, float) else IntegerAttr(v, 32)),
+    "str": Kind(lambda a: isinstance(a, StringAttr), "string attribute", StringAttr),
+    "type": Kind(lambda a: isinstance(a, TypeAttribute), "any type attribute", lambda v: v),
+    "elements": Kind(lambda a: isinstance(a, (DenseIntOrFPElementsAttr, DenseResourceAttr)),
+                     "constant vector/tensor attribute", lambda v: v),
+    "shard_type": _enum(ttcore.ShardTypeAttr),
+    "shard_direction": _enum(ttcore.ShardDirectionAttr),
+    "reduce_type": _enum(ttcore.ReduceTypeAttr),
+}
+
+
+def default_attr(kind: str, text: str) -> Attribute:
+    return KINDS[kind].build(text)
+
+
+def int_values(attr: Attribute) -> list[int]:
+    """The integers of an i32 array, a dense array or a single integer attribute."""
+    if isinstance(attr, ArrayAttr):
+        return [e.value.data for e in attr.data]
+    if isinstance(attr, DenseArrayBase):
+        return list(attr.get_values())
+    return [attr.value.data]
+
+
+def scalar(attr: Attribute):
+    """The Python value of a bool/int/float/string attribute."""
+    if isinstance(attr, IntegerAttr):
+        return bool(attr.value.data) if attr.type == _int_type(1) else attr.value.data
+    if isinstance(attr, FloatAttr):
+        return attr.value.data
+    if isinstance(attr, StringAttr):
+        return attr.data
+    return attr

@@ -1,0 +1,87 @@
+"""Small parsing/printing helpers shared by the tt dialects' custom attribute syntax."""
+
+from __future__ import annotations
+
+import types
+from typing import Callable, Sequence, TypeVar
+
+from xdsl.ir import EnumAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.str_enum import StrEnum
+
+T = TypeVar("T")
+
+
+def enum_attr(name: str, values: Sequence[str], doc: str) -> type[EnumAttribute]:
+    """An `#dialect.name<value>` enum attribute class from a list of its spellings."""
+    kind = StrEnum(_camel(name) + "Kind", [(v.upper(), v) for v in values])  # type: ignore[misc]
+    def parse_parameter(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(cls.enum_type)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data.value}>")
+
+    body = dict(name=name, __doc__=doc, parse_parameter=classmethod(parse_parameter), print_parameter=print_parameter)
+    cls = types.new_class(_camel(name) + "Attr", (EnumAttribute[kind],), exec_body=lambda ns: ns.update(body))
+    return irdl_attr_definition(cls)
+
+
+def _camel(name: str) -> str:
+    return "".join(p[:1].upper() + p[1:] for p in name.split(".")[-1].split("_"))
+
+
+def parse_dims(parser: AttrParser) -> tuple[int, ...]:
+    """`8x8`, `0x0x0x0` or `32` (also the empty list)."""
+    return tuple(parser.parse_dimension_list())
+
+
+def dims_str(dims: Sequence[int]) -> str:
+    return "x".join(str(d) for d in dims)
+
+
+def parse_keyword_value(parser: AttrParser, key: str, value: Callable[[], T]) -> T:
+    parser.parse_keyword(key)
+    parser.parse_punctuation("=")
+    return value()
+
+
+def parse_bracketed_ints(parser: AttrParser) -> tuple[int, ...]:
+    return tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer))
+
+
+def scan_raw(parser: AttrParser) -> str:
+    """Raw text up to the next top-level `,` or the closing `>` (for maps xDSL cannot model)."""
+    content = parser.lexer.input.content
+    start = pos = parser._current_token.span.start
+    depth = 0
+    while pos < len(content):
+        c = content[pos]
+        if c == "-" and content[pos + 1 : pos + 2] == ">":
+            pos += 2
+            continue
+        if c in "([{<":
+            depth += 1
+        elif c in ")]}>":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c == "," and depth == 0:
+            break
+        pos += 1
+    parser._resume_from(pos)
+    return " ".join(content[start:pos].split())
+
+
+def print_list(printer: Printer, items: Sequence[T], fn: Callable[[T], None], sep: str = ", ") -> None:
+    for i, item in enumerate(items):
+        if i:
+            printer.print_string(sep)
+        fn(item)
+
+
+def enum(cls: type[EnumAttribute], value: str) -> EnumAttribute:
+    """An enum attribute from its spelling: `enum(ArchAttr, "blackhole")`."""
+    return cls(cls.enum_type(value))

@@ -1,0 +1,146 @@
+"""Builds IRDL op classes from op-table rows and verifies them with upstream's wording."""
+
+from __future__ import annotations
+
+import types
+from typing import Callable, ClassVar, Sequence
+
+from xdsl.dialects.builtin import DenseArrayBase, TensorType
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
+                       opt_prop_def, result_def, var_operand_def)
+from xdsl.utils.exceptions import VerifyException
+
+from ttmlir.dialects.op_table import OpRow
+from ttmlir.dialects.props import KINDS, default_attr
+
+ShapeRule = Callable[["TTOp"], Sequence[Sequence[int]] | None]
+
+
+class TTOp(IRDLOperation):
+    """Base of every table-built tt op; `row` says its operands, properties and results."""
+
+    ROW: ClassVar[OpRow]
+    SHAPE_RULE: ClassVar[ShapeRule | None] = None
+    OPERAND_TYPE_CHECK: ClassVar[tuple[type | tuple[type, ...], str]] = (TensorType, "ranked tensor of any type values")
+
+    def prop(self, name: str) -> Attribute | None:
+        """A property's value, its table default when absent, or None."""
+        if (attr := self.properties.get(name)) is not None:
+            return attr
+        for pname, kind, default, _ in self.ROW.props:
+            if pname == name and default is not None:
+                return default_attr(kind, default)
+        return None
+
+    def operand_groups(self) -> dict[str, list[SSAValue]]:
+        """Operands by their table name (optional/variadic names map to lists)."""
+        names = self.ROW.operands
+        sizes = _segment_sizes(self)
+        groups, start = {}, 0
+        for name, size in zip(names, sizes):
+            groups[name.rstrip("?*")] = list(self.operands[start:start + size])
+            start += size
+        return groups
+
+    def error(self, message: str) -> VerifyException:
+        return VerifyException(f"'{self.name}' op {message}")
+
+    def tt_verify(self) -> None:
+        row = self.ROW
+        _verify_operand_count(self)
+        expected_results = len(row.results)
+        if len(self.results) != expected_results:
+            if expected_results == 1:
+                raise self.error("requires one result")
+            raise self.error(f"expected {expected_results} results, but found {len(self.results)}")
+        for name, kind, _, required in row.props:
+            attr = self.properties.get(name)
+            if attr is None:
+                if required:
+                    raise self.error(f"requires attribute '{name}'")
+            elif not KINDS[kind].check(attr):
+                raise self.error(f"attribute '{name}' failed to satisfy constraint: {KINDS[kind].describe}")
+        type_class, type_text = self.OPERAND_TYPE_CHECK
+        for i, value in enumerate(self.operands):
+            if not isinstance(value.type, type_class):
+                raise self.error(f"operand #{i} must be {type_text}, but got '{value.type}'")
+        if self.SHAPE_RULE is not None:
+            expected = self.SHAPE_RULE()
+            if expected is not None:
+                for i, (want, result) in enumerate(zip(expected, self.results)):
+                    got = tuple(result.type.get_shape())
+                    if tuple(want) != got:
+                        raise self.error(f"result #{i} shape ({_dims(got)}) does not match the expected shape "
+                                         f"({_dims(want)})")
+
+    def verify_(self) -> None:
+        self.tt_verify()
+
+
+def _dims(shape: Sequence[int]) -> str:
+    return "x".join(map(str, shape)) or "scalar"
+
+
+def _segment_sizes(op: TTOp) -> list[int]:
+    names = op.ROW.operands
+    flexible = [n for n in names if n[-1] in "?*"]
+    if len(flexible) > 1:
+        return list(op.properties["operandSegmentSizes"].get_values())
+    fixed = len(names) - len(flexible)
+    return [len(op.operands) - fixed if n[-1] in "?*" else 1 for n in names]
+
+
+def _verify_operand_count(op: TTOp) -> None:
+    names = op.ROW.operands
+    flexible = [n for n in names if n[-1] in "?*"]
+    count = len(op.operands)
+    required = len(names) - len(flexible)
+    if not flexible:
+        if count != required:
+            raise op.error(f"expected {required} operands, but found {count}")
+        return
+    if len(flexible) == 1:
+        if count < required or (flexible[0].endswith("?") and count > required + 1):
+            bound = "at least" if flexible[0].endswith("*") else "between"
+            limit = f"{required}" if bound == "at least" else f"{required} and {required + 1}"
+            raise op.error(f"expected {bound} {limit} operands, but found {count}")
+        return
+    sizes = op.properties.get("operandSegmentSizes")
+    if not isinstance(sizes, DenseArrayBase):
+        raise op.error("requires attribute 'operandSegmentSizes'")
+    values = list(sizes.get_values())
+    if len(values) != len(names):
+        raise op.error(f"'operandSegmentSizes' attribute for specifying operand segments must have "
+                       f"{len(names)} elements, but got {len(values)}")
+    if sum(values) != count:
+        raise op.error(f"operand count ({count}) does not match with the total size ({sum(values)}) specified "
+                       f"in attribute 'operandSegmentSizes'")
+    for name, size in zip(names, values):
+        if (name[-1] != "?" and name[-1] != "*" and size != 1) or (name[-1] == "?" and size > 1):
+            raise op.error(f"operand group '{name.rstrip('?*')}' has a wrong size {size}")
+
+
+def build_op_class(dialect: str, row: OpRow, base: type[TTOp], shape_rule: ShapeRule | None,
+                   name: str | None = None) -> type[TTOp]:
+    """One IRDL class for one table row: fields from the row, shape rule from the family."""
+    op_name = name or row.name
+    flexible = sum(n[-1] in "?*" for n in row.operands)
+    fields: dict[str, object] = {"name": f"{dialect}.{op_name}", "__doc__": row.summary}
+    for operand in row.operands:
+        key = operand.rstrip("?*")
+        fields[key] = (opt_operand_def() if operand.endswith("?") else
+                       var_operand_def() if operand.endswith("*") else operand_def())
+    for prop, *_ in row.props:
+        fields[prop] = opt_prop_def(Attribute)
+    for result in row.results:
+        fields[result] = result_def()
+    if flexible > 1:
+        fields["irdl_options"] = (AttrSizedOperandSegments(as_property=True),)
+    camel = "".join(p.capitalize() for p in op_name.split("_")) + "Op"
+    cls = types.new_class(camel, (base,), exec_body=lambda ns: ns.update(fields))
+    cls.__module__ = base.__module__
+    cls = irdl_op_definition(cls)
+    cls.ROW = row
+    cls.SHAPE_RULE = shape_rule
+    return cls

@@ -1,0 +1,579 @@
+"""The ttcore dialect: data types, tiles, grids, system/device descriptors and module wrappers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.dialects.builtin import ArrayAttr, FlatSymbolRefAttr, IntegerAttr, StringAttr, SymbolNameConstraint, TensorType
+from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, Region, TypeAttribute
+from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def, region_def,
+                       traits_def, var_operand_def, var_result_def, result_def, param_def)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface, SymbolTable
+from xdsl.utils.exceptions import VerifyException
+
+from ttmlir import hardware
+from ttmlir.dialects.syntax import (dims_str, enum, enum_attr, parse_bracketed_ints, parse_dims, parse_keyword_value,
+                                    print_list, scan_raw)
+
+DataTypeAttr = enum_attr("ttcore.supportedDataTypes", hardware.DATA_TYPES, "A data type a Tenstorrent chip computes in.")
+ArchAttr = enum_attr("ttcore.arch", hardware.ARCHS, "A chip architecture.")
+MemorySpaceAttr = enum_attr("ttcore.memory_space", ("system", "mmio", "dram", "l1", "dst"), "Where a buffer lives.")
+TensorMemoryLayoutAttr = enum_attr(
+    "ttcore.tensor_memory_layout",
+    ("none", "interleaved", "single_bank", "height_sharded", "width_sharded", "block_sharded"),
+    "How a tensor is spread over banks.")
+OOBValAttr = enum_attr("ttcore.oob_val", ("undef", "zero", "one", "inf", "neginf"), "Value read outside a tensor.")
+ArgumentTypeAttr = enum_attr("ttcore.argument_type", ("input", "parameter", "constant", "default"),
+                             "The role of a function argument.")
+ShardStatusAttr = enum_attr("ttcore.shard_status", ("presharded", "unsharded"), "Whether an argument is sharded.")
+ShardDirectionAttr = enum_attr("ttcore.shard_direction", ("full_to_shard", "shard_to_full"),
+                               "Direction of a mesh_shard.")
+ShardTypeAttr = enum_attr("ttcore.shard_type", ("identity", "replicate", "maximal", "devices"), "Kind of mesh_shard.")
+ReduceTypeAttr = enum_attr("ttcore.reduce_type", ("sum", "mean", "max", "min", "std", "var", "prod", "invalid"),
+                           "Reduction applied by a collective.")
+
+# Bytes per element; block-float formats share one exponent byte per 16 values.
+DTYPE_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "bfp_f8": 1, "bfp_bf8": 1, "bfp_f4": 0.5, "bfp_bf4": 0.5,
+               "bfp_f2": 0.25, "bfp_bf2": 0.25, "u32": 4, "u16": 2, "u8": 1, "si32": 4}
+
+
+@irdl_attr_definition
+class TileType(ParametrizedAttribute, TypeAttribute):
+    """A hardware tile of scalars, `!ttcore.tile<32x32, f32>`."""
+
+    name = "ttcore.tile"
+    shape: ArrayAttr = param_def()
+    data_type: Attribute = param_def()
+
+    def __init__(self, shape: tuple[int, int], dtype: str):
+        super().__init__(ArrayAttr([IntegerAttr(d, 64) for d in shape]), enum(DataTypeAttr, dtype))
+
+    @property
+    def dims(self) -> tuple[int, ...]:
+        return tuple(d.value.data for d in self.shape.data)
+
+    @property
+    def dtype(self) -> str:
+        return self.data_type.data.value
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            dims = parse_dims(parser)
+            parser.parse_punctuation(",")
+            dtype = parser.parse_keyword_in(hardware.DATA_TYPES, "for tile data type")
+        return ArrayAttr([IntegerAttr(d, 64) for d in dims]), enum(DataTypeAttr, dtype)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{dims_str(self.dims)}, {self.dtype}>")
+
+    def verify(self) -> None:
+        if len(self.dims) != 2 or tuple(self.dims) not in hardware.TILE_SIZES:
+            raise VerifyException(f"unsupported tile shape {dims_str(self.dims)}")
+
+
+@dataclass(frozen=True)
+class Grid:
+    shape: tuple[int, ...]
+    maps: tuple[str, ...] = ()
+    keyword_maps: bool = False
+
+
+@irdl_attr_definition
+class GridAttr(Data[Grid]):
+    """A grid of cores, optionally with its virtual/physical mapping: `#ttcore.grid<8x8>`."""
+
+    name = "ttcore.grid"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> Grid:
+        with parser.in_angle_brackets():
+            return parse_grid_body(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{grid_body(self.data)}>")
+
+
+def parse_grid_body(parser: AttrParser) -> Grid:
+    shape = parse_dims(parser)
+    maps: list[str] = []
+    keyword = False
+    while parser.parse_optional_punctuation(","):
+        if parser.parse_optional_keyword_in(("virt_to_physical_map", "physical_to_virt_map")):
+            parser.parse_punctuation("=")
+            keyword = True
+        maps.append(scan_raw(parser))
+    return Grid(shape, tuple(maps), keyword)
+
+
+def grid_body(grid: Grid) -> str:
+    text = dims_str(grid.shape)
+    if grid.keyword_maps:
+        names = ("virt_to_physical_map", "physical_to_virt_map")
+        return text + "".join(f", {n} = {m}" for n, m in zip(names, grid.maps))
+    return text + "".join(f", {m}" for m in grid.maps)
+
+
+@irdl_attr_definition
+class CoreCoordAttr(Data[tuple[int, int]]):
+    """A core's (y, x) coordinate: `#ttcore.core_coord<0, 0>`."""
+
+    name = "ttcore.core_coord"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> tuple[int, int]:
+        with parser.in_angle_brackets():
+            y = parser.parse_integer()
+            parser.parse_punctuation(",")
+            return y, parser.parse_integer()
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data[0]}, {self.data[1]}>")
+
+
+@irdl_attr_definition
+class CoreRangeAttr(Data[tuple[tuple[int, int], tuple[int, int]]]):
+    """An inclusive rectangle of cores: `#ttcore.core_range<0x0, 7x7>` (start y x x, end y x x)."""
+
+    name = "ttcore.core_range"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            start = parse_dims(parser)
+            parser.parse_punctuation(",")
+            end = parse_dims(parser)
+        if len(start) != 2 or len(end) != 2:
+            parser.raise_error("core range corners must be YxX")
+        return start, end
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{dims_str(self.data[0])}, {dims_str(self.data[1])}>")
+
+
+# --- system descriptor -------------------------------------------------------------------------
+# A chip description is an ordered list of `key = value` fields; the table says how each field
+# is written, so parsing and printing stay in step with upstream's text.
+INT, DIMS, ARCH, DTYPES, TILES, COORDS, STR = "int", "dims", "arch", "dtypes", "tiles", "coords", "str"
+CHIP_FIELDS = {
+    "arch": ARCH, "grid": DIMS, "coord_translation_offsets": DIMS, "l1_size": INT, "num_dram_channels": INT,
+    "dram_channel_size": INT, "noc_l1_address_align_bytes": INT, "pcie_address_align_bytes": INT,
+    "noc_dram_address_align_bytes": INT, "l1_unreserved_base": INT, "erisc_l1_unreserved_base": INT,
+    "dram_unreserved_base": INT, "dram_unreserved_end": INT, "supported_data_types": DTYPES,
+    "supported_tile_sizes": TILES, "dst_physical_size_tiles": INT, "dst_register_size_tiles": INT, "num_cbs": INT,
+    "num_compute_threads": INT, "num_datamovement_threads": INT, "dram_grid": DIMS,
+    "dram_bank_to_logical_worker_noc0": COORDS, "dram_bank_to_logical_worker_noc1": COORDS,
+}
+CPU_FIELDS = {"role": "keyword", "target_triple": STR}
+REQUIRED_CHIP_FIELDS = ("arch", "grid", "l1_size", "num_dram_channels", "dram_channel_size")
+
+
+def _parse_coord(parser: AttrParser) -> tuple[int, int]:
+    with parser.in_parens():
+        y = parser.parse_integer()
+        parser.parse_punctuation(",")
+        return y, parser.parse_integer()
+
+
+def _parse_field_value(parser: AttrParser, kind: str):
+    if kind == INT:
+        return parser.parse_integer()
+    if kind == DIMS:
+        return parse_dims(parser)
+    if kind == STR:
+        return parser.parse_str_literal()
+    if kind == "keyword":
+        return parser.parse_identifier()
+    if kind == ARCH:
+        with parser.in_angle_brackets():
+            return parser.parse_keyword_in(hardware.ARCHS, "for arch")
+    if kind == DTYPES:
+        def dtype():
+            with parser.in_angle_brackets():
+                return parser.parse_keyword_in(hardware.DATA_TYPES, "for data type")
+        return tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, dtype))
+    if kind == TILES:
+        return tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: parse_dims(parser)))
+    return tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: _parse_coord(parser)))
+
+
+def _field_text(kind: str, value) -> str:
+    if kind == INT:
+        return str(value)
+    if kind == DIMS:
+        return dims_str(value)
+    if kind == STR:
+        return f'"{value}"'
+    if kind == "keyword":
+        return value
+    if kind == ARCH:
+        return f"<{value}>"
+    if kind == DTYPES:
+        return "[" + ", ".join(f"<{d}>" for d in value) + "]"
+    if kind == TILES:
+        return "[" + ",".join(f"  {dims_str(t)}" for t in value)[1:] + "]"
+    return "[" + ", ".join(f"({y}, {x})" for y, x in value) + "]"
+
+
+def _parse_fields(parser: AttrParser, table: dict[str, str]) -> tuple[tuple[str, object], ...]:
+    def field():
+        pos = parser._current_token.span
+        key = parser.parse_identifier()
+        if key not in table:
+            parser.raise_error(f"unknown descriptor field '{key}'", pos)
+        parser.parse_punctuation("=")
+        return key, _parse_field_value(parser, table[key])
+
+    return tuple(parser.parse_comma_separated_list(parser.Delimiter.BRACES, field))
+
+
+def _fields_text(fields: tuple[tuple[str, object], ...], table: dict[str, str]) -> str:
+    return "{" + ", ".join(f"{k} = {_field_text(table[k], v)}" for k, v in fields) + "}"
+
+
+@dataclass(frozen=True)
+class SystemDesc:
+    cpus: tuple[tuple[tuple[str, object], ...], ...]
+    chips: tuple[tuple[tuple[str, object], ...], ...]
+    chip_desc_indices: tuple[int, ...]
+    chip_capabilities: tuple[int, ...]
+    chip_coords: tuple[tuple[int, ...], ...]
+    chip_channels: str = ""
+
+    def chip(self, index: int = 0) -> dict[str, object]:
+        return dict(self.chips[self.chip_desc_indices[index]])
+
+
+@irdl_attr_definition
+class SystemDescAttr(Data[SystemDesc]):
+    """The host CPUs and chips a program is compiled for, in upstream's `#ttcore.system_desc` syntax."""
+
+    name = "ttcore.system_desc"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> SystemDesc:
+        sq = parser.Delimiter.SQUARE
+        with parser.in_angle_brackets():
+            cpus = parser.parse_comma_separated_list(sq, lambda: _parse_fields(parser, CPU_FIELDS))
+            parser.parse_punctuation(",")
+            chips = parser.parse_comma_separated_list(sq, lambda: _parse_fields(parser, CHIP_FIELDS))
+            parser.parse_punctuation(",")
+            indices = parse_bracketed_ints(parser)
+            parser.parse_punctuation(",")
+
+            def capability():
+                value = parser.parse_integer()
+                parser.parse_punctuation(":")
+                parser.parse_keyword("i32")
+                return value
+
+            caps = tuple(parser.parse_comma_separated_list(sq, capability))
+            parser.parse_punctuation(",")
+            coords = tuple(parser.parse_comma_separated_list(sq, lambda: parse_dims(parser)))
+            channels = scan_raw(parser) if parser.parse_optional_punctuation(",") else ""
+        desc = SystemDesc(tuple(cpus), tuple(chips), indices, caps, coords, channels)
+        for chip in desc.chips:
+            missing = [f for f in REQUIRED_CHIP_FIELDS if f not in dict(chip)]
+            if missing:
+                parser.raise_error(f"chip descriptor is missing field '{missing[0]}'")
+        for index in indices:
+            if not 0 <= index < len(chips):
+                parser.raise_error(f"chip_desc_indices entry {index} is out of range")
+        return desc
+
+    def print_parameter(self, printer: Printer) -> None:
+        d = self.data
+        parts = ["[" + ", ".join(_fields_text(c, CPU_FIELDS) for c in d.cpus) + "]",
+                 "[" + ", ".join(_fields_text(c, CHIP_FIELDS) for c in d.chips) + "]",
+                 "[" + ", ".join(map(str, d.chip_desc_indices)) + "]",
+                 "[" + ", ".join(f"{c} : i32" for c in d.chip_capabilities) + "]",
+                 "[" + ",".join(f" {dims_str(c)}" for c in d.chip_coords) + "]"]
+        if d.chip_channels:
+            parts.append(d.chip_channels)
+        printer.print_string("<" + ", ".join(parts) + ">")
+
+
+def default_system_desc(arch: str = "wormhole_b0", num_chips: int = 1) -> SystemDescAttr:
+    """The simulated system: `num_chips` identical chips of `arch` (DESIGN §5)."""
+    f = hardware.CHIPS[arch]
+    chip = (("arch", arch), ("grid", f.grid), ("coord_translation_offsets", f.coord_translation_offsets),
+            ("l1_size", f.l1_size), ("num_dram_channels", f.num_dram_channels),
+            ("dram_channel_size", f.dram_channel_size),
+            ("noc_l1_address_align_bytes", f.noc_l1_address_align_bytes),
+            ("pcie_address_align_bytes", f.pcie_address_align_bytes),
+            ("noc_dram_address_align_bytes", f.noc_dram_address_align_bytes),
+            ("l1_unreserved_base", f.l1_unreserved_base), ("erisc_l1_unreserved_base", f.erisc_l1_unreserved_base),
+            ("dram_unreserved_base", f.dram_unreserved_base), ("dram_unreserved_end", f.dram_unreserved_end),
+            ("supported_data_types", hardware.DATA_TYPES), ("supported_tile_sizes", hardware.TILE_SIZES),
+            ("dst_physical_size_tiles", f.dst_physical_size_tiles), ("num_cbs", f.num_cbs),
+            ("num_compute_threads", f.num_compute_threads),
+            ("num_datamovement_threads", f.num_datamovement_threads))
+    cpu = (("role", "host"), ("target_triple", "x86_64-pc-linux"))
+    return SystemDescAttr(SystemDesc((cpu,), tuple(chip for _ in range(num_chips)), tuple(range(num_chips)),
+                                     tuple(3 if i == 0 else 1 for i in range(num_chips)),
+                                     tuple((0, 0, 0, i) for i in range(num_chips))))
+
+
+@dataclass(frozen=True)
+class Device:
+    worker_grid: Grid
+    l1_map: str
+    dram_map: str
+    mesh_shape: tuple[int, ...]
+    chip_ids: tuple[int, ...]
+    dram_grid: Grid | None = None
+
+
+@irdl_attr_definition
+class DeviceAttr(Data[Device]):
+    """A device (mesh of chips) with its worker grid and address maps: `#ttcore.device<...>`."""
+
+    name = "ttcore.device"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> Device:
+        with parser.in_angle_brackets():
+            return parse_device_body(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{device_body(self.data)}>")
+
+
+def parse_device_body(parser: AttrParser) -> Device:
+    def grid():
+        name = parser.parse_attribute()
+        if not isinstance(name, GridAttr):
+            parser.raise_error("expected #ttcore.grid")
+        return name.data
+
+    worker = parse_keyword_value(parser, "workerGrid", grid)
+    parser.parse_punctuation(",")
+    dram_grid = None
+    if parser.parse_optional_keyword("dramGrid"):
+        parser.parse_punctuation("=")
+        dram_grid = grid()
+        parser.parse_punctuation(",")
+    l1_map = parse_keyword_value(parser, "l1Map", lambda: scan_raw(parser))
+    parser.parse_punctuation(",")
+    dram_map = parse_keyword_value(parser, "dramMap", lambda: scan_raw(parser))
+    parser.parse_punctuation(",")
+    mesh = parse_keyword_value(parser, "meshShape", lambda: parse_dims(parser))
+    parser.parse_punctuation(",")
+    chips = parse_keyword_value(parser, "chipIds", lambda: parse_bracketed_ints(parser))
+    return Device(worker, l1_map, dram_map, mesh, chips, dram_grid)
+
+
+def device_body(d: Device) -> str:
+    dram = f"dramGrid = #ttcore.grid<{grid_body(d.dram_grid)}>, " if d.dram_grid else ""
+    return (f"workerGrid = #ttcore.grid<{grid_body(d.worker_grid)}>, {dram}l1Map = {d.l1_map}, "
+            f"dramMap = {d.dram_map}, meshShape = {dims_str(d.mesh_shape)}, "
+            f"chipIds = [{', '.join(map(str, d.chip_ids))}]")
+
+
+def default_device(system: SystemDesc, mesh_shape: tuple[int, int] = (1, 1)) -> DeviceAttr:
+    chip = system.chip(0)
+    channels = chip["num_dram_channels"]
+    grid = chip["grid"]
+    num_chips = mesh_shape[0] * mesh_shape[1]
+    offset = "(d0 * s1) * (s2 * (s3 * s6)) + d1 * (s2 * (s3 * s6)) + d2"
+    dram_map = (f"(d0, d1, d2)[s0, s1, s2, s3, s4, s5, s6] -> (0, 0, (({offset}) floordiv s4) mod {channels}, "
+                f"((({offset}) floordiv s4) floordiv {channels}) * s4 + ({offset}) mod s4 + s5)")
+    return DeviceAttr(Device(Grid(tuple(grid), (f"(d0, d1) -> (0, d0, d1)",)),
+                             "(d0, d1, d2)[s0] -> (0, d0, d1, d2 + s0)", dram_map,
+                             tuple(mesh_shape), tuple(range(num_chips))))
+
+
+@irdl_attr_definition
+class MeshesAttr(Data[tuple[tuple[str, tuple[int, ...]], ...]]):
+    """Named device meshes of a module: `#ttcore.meshes<[<"mesh" = 1x2>]>`."""
+
+    name = "ttcore.meshes"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        def mesh():
+            with parser.in_angle_brackets():
+                name = parser.parse_str_literal()
+                parser.parse_punctuation("=")
+                return name, parse_dims(parser)
+
+        with parser.in_angle_brackets():
+            return tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, mesh))
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string("<[" + ", ".join(f'<"{n}" = {dims_str(s)}>' for n, s in self.data) + "]>")
+
+
+# --- ops ---------------------------------------------------------------------------------------
+
+
+class ModuleWrapperOp(IRDLOperation):
+    """Base of the module-wrapper ops: one region holding one `builtin.module`."""
+
+    body = region_def("single_block")
+    traits = traits_def(IsolatedFromAbove(), NoTerminator(), SymbolTable())
+
+    def __init__(self, region: Region):
+        super().__init__(regions=[region])
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        op = cls(parser.parse_region())
+        if attrs:
+            op.attributes.update(attrs.data)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.attributes:
+            printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+
+    def verify_(self) -> None:
+        ops = list(self.body.ops)
+        if len(ops) != 1 or ops[0].name != "builtin.module":
+            raise VerifyException(f"'{self.name}' op expected a single builtin.module in its body")
+
+
+@irdl_op_definition
+class DeviceModuleOp(ModuleWrapperOp):
+    """Wraps the module of functions that run on the device."""
+
+    name = "ttcore.device_module"
+
+
+@irdl_op_definition
+class CPUModuleOp(ModuleWrapperOp):
+    """Wraps the module of functions hoisted to the host CPU."""
+
+    name = "ttcore.cpu_module"
+
+
+@irdl_op_definition
+class DeviceOp(IRDLOperation):
+    """A named device: `ttcore.device @default_device = <workerGrid = ..., chipIds = [0]>`."""
+
+    name = "ttcore.device"
+    sym_name = prop_def(StringAttr)
+    device_attr = prop_def(DeviceAttr)
+    traits = traits_def(SymbolOpInterface())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        sym = parser.parse_symbol_name()
+        parser.parse_punctuation("=")
+        with parser.in_angle_brackets():
+            device = parse_device_body(parser)
+        attrs = parser.parse_optional_attr_dict()
+        return cls(properties={"sym_name": sym, "device_attr": DeviceAttr(device)}, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" @{self.sym_name.data} = <{device_body(self.device_attr.data)}>")
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class LoadCachedOp(IRDLOperation):
+    """Loads the cached results of a const-eval function: `ttcore.load_cached(@f, [%a]) : (...) -> ...`."""
+
+    name = "ttcore.load_cached"
+    callee = prop_def(FlatSymbolRefAttr)
+    inputs = var_operand_def(TensorType)
+    results_ = var_result_def(TensorType)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        with parser.in_parens():
+            callee = parser.parse_attribute()
+            parser.parse_punctuation(",")
+            operands = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn_type = parser.parse_function_type()
+        inputs = parser.resolve_operands(operands, fn_type.inputs.data, parser.pos)
+        return cls(operands=[inputs], result_types=[fn_type.outputs.data],
+                   properties={"callee": callee}, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f"({self.callee}, [")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_string("])")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type(self.inputs.types, self.results_.types)
+
+
+@irdl_op_definition
+class OptimizationBarrierOp(IRDLOperation):
+    """Passes its operands through unchanged, keeping optimisations from crossing it."""
+
+    name = "ttcore.optimization_barrier"
+    inputs = var_operand_def(TensorType)
+    results_ = var_result_def(TensorType)
+
+    def verify_(self) -> None:
+        if self.inputs.types != self.results_.types:
+            raise VerifyException(f"'{self.name}' op result types must match operand types")
+
+
+@irdl_op_definition
+class GlobalOp(IRDLOperation):
+    """A named global slot: `ttcore.global @name = tensor<...> [0]`."""
+
+    name = "ttcore.global"
+    sym_name = prop_def(StringAttr)
+    type = prop_def(Attribute)
+    index = opt_prop_def(IntegerAttr)
+    traits = traits_def(SymbolOpInterface())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        sym = parser.parse_symbol_name()
+        parser.parse_punctuation("=")
+        props = {"sym_name": sym, "type": parser.parse_type()}
+        if parser.parse_optional_punctuation("["):
+            props["index"] = IntegerAttr(parser.parse_integer(), 32)
+            parser.parse_punctuation("]")
+        return cls(properties=props, attributes=parser.parse_optional_attr_dict())
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" @{self.sym_name.data} = ")
+        printer.print_attribute(self.type)
+        if self.index is not None:
+            printer.print_string(f" [{self.index.value.data}]")
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class GetGlobalOp(IRDLOperation):
+    """Reads the value of a named global: `ttcore.get_global @name : tensor<...>`."""
+
+    name = "ttcore.get_global"
+    sym_name = prop_def(StringAttr)
+    result = result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        sym = parser.parse_symbol_name()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        return cls(properties={"sym_name": sym}, attributes=attrs, result_types=[parser.parse_type()])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" @{self.sym_name.data}")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+TTCore = Dialect(
+    "ttcore",
+    [DeviceModuleOp, CPUModuleOp, DeviceOp, LoadCachedOp, OptimizationBarrierOp, GlobalOp, GetGlobalOp],
+    [TileType, DataTypeAttr, ArchAttr, GridAttr, CoreCoordAttr, CoreRangeAttr, MemorySpaceAttr,
+     TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
+     ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr],
+)

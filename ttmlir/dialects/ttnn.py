@@ -1,0 +1,451 @@
+"""The TTNN dialect: the op-by-op library calls a runtime executes, with their tensor layouts."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (AffineMapAttr, BFloat16Type, Float16Type, Float32Type, IntegerType, MemRefType,
+                                   NoneAttr, Signedness, TensorType)
+from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, TypeAttribute
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.irdl import irdl_attr_definition, param_def
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+
+from ttmlir.dialects import ttcore
+from ttmlir.dialects.op_table import TTIR_OPS, op
+from ttmlir.dialects.props import KINDS, Kind
+from ttmlir.dialects.syntax import dims_str, enum, enum_attr, parse_dims, scan_raw
+from ttmlir.dialects.tt_op import TTOp, build_op_class
+from ttmlir.dialects.ttir import SHAPE_RULES, shape_of
+
+TILE = 32
+BufferTypeAttr = enum_attr("ttnn.buffer_type", ("dram", "l1", "system_memory", "l1_small", "trace"),
+                           "The memory a TTNN buffer is allocated in.")
+LayoutAttr = enum_attr("ttnn.layout", ("tile", "row_major", "invalid"), "Tile or row-major element order.")
+TensorMemoryLayoutAttr = enum_attr(
+    "ttnn.tensor_memory_layout", ("interleaved", "single_bank", "height_sharded", "width_sharded", "block_sharded"),
+    "How a device tensor is spread over banks or cores.")
+
+
+@irdl_attr_definition
+class DeviceType(ParametrizedAttribute, TypeAttribute):
+    """A handle to the (mesh) device, `!ttnn.device`."""
+
+    name = "ttnn.device"
+
+
+@irdl_attr_definition
+class ShapeAttr(Data[tuple[int, ...]]):
+    """A tensor shape: `#ttnn.shape<1x32x32>`."""
+
+    name = "ttnn.shape"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            return parse_dims(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{dims_str(self.data)}>")
+
+
+class _MeshDims(Data[tuple[int, int]]):
+    """Printed in the opaque dialect form, `#ttnn<mesh_shape 1x2>`."""
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        dims = parse_dims(parser)
+        if len(dims) != 2:
+            parser.raise_error(f"expected a 2D {cls.name.split('.')[1]}")
+        return dims
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(dims_str(self.data))
+
+
+@irdl_attr_definition
+class MeshShapeAttr(_MeshDims):
+    """Rows x columns of the device mesh: `#ttnn<mesh_shape 1x2>`."""
+
+    name = "ttnn.mesh_shape"
+
+
+@irdl_attr_definition
+class MeshOffsetAttr(_MeshDims):
+    """Offset of a sub-mesh: `#ttnn<mesh_offset 0x0>`."""
+
+    name = "ttnn.mesh_offset"
+
+
+@irdl_attr_definition
+class CoreCoordAttr(Data[tuple[int, int]]):
+    """A core coordinate (x, y): `#ttnn.core_coord<0, 0>`."""
+
+    name = "ttnn.core_coord"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            x = parser.parse_integer()
+            parser.parse_punctuation(",")
+            return x, parser.parse_integer()
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data[0]}, {self.data[1]}>")
+
+
+def _parse_xy(parser: AttrParser) -> tuple[int, int]:
+    with parser.in_parens():
+        x = parser.parse_integer()
+        parser.parse_punctuation(",")
+        return x, parser.parse_integer()
+
+
+@irdl_attr_definition
+class CoreRangeAttr(Data[tuple[tuple[int, int], tuple[int, int]]]):
+    """An inclusive rectangle of cores: `#ttnn.core_range<(0,0), (7,7)>`."""
+
+    name = "ttnn.core_range"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            start = _parse_xy(parser)
+            parser.parse_punctuation(",")
+            end = _parse_xy(parser)
+        if end[0] < start[0] or end[1] < start[1]:
+            parser.raise_error("core range end must not precede its start")
+        return start, end
+
+    def print_parameter(self, printer: Printer) -> None:
+        (x0, y0), (x1, y1) = self.data
+        printer.print_string(f"<({x0},{y0}), ({x1},{y1})>")
+
+
+@irdl_attr_definition
+class CoreRangeSetAttr(Data[tuple[CoreRangeAttr, ...]]):
+    """A set of core ranges: `#ttnn.core_range_set<[#ttnn.core_range<(0,0), (7,7)>]>`."""
+
+    name = "ttnn.core_range_set"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        def core_range():
+            attr = parser.parse_attribute()
+            if not isinstance(attr, CoreRangeAttr):
+                parser.raise_error("expected #ttnn.core_range")
+            return attr
+
+        with parser.in_angle_brackets():
+            return tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, core_range))
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string("<[")
+        printer.print_list(self.data, printer.print_attribute)
+        printer.print_string("]>")
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    buffer_type: Attribute
+    memory_layout: Attribute | None = None
+    shard_spec: str = ""
+
+
+@irdl_attr_definition
+class MemoryConfigAttr(Data[MemoryConfig]):
+    """Where and how a tensor is stored: `#ttnn.memory_config<#dram, <interleaved>>`."""
+
+    name = "ttnn.memory_config"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            buffer = parser.parse_attribute()
+            if not isinstance(buffer, BufferTypeAttr):
+                parser.raise_error("expected a #ttnn.buffer_type")
+            layout, shard = None, ""
+            if parser.parse_optional_punctuation(","):
+                if parser.parse_optional_punctuation("<"):
+                    layout = enum(TensorMemoryLayoutAttr, parser.parse_str_enum(TensorMemoryLayoutAttr.enum_type))
+                    parser.parse_punctuation(">")
+                    if parser.parse_optional_punctuation(","):
+                        shard = scan_raw(parser)
+                else:
+                    shard = scan_raw(parser)
+        return MemoryConfig(buffer, layout, shard)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string("<")
+        printer.print_attribute(self.data.buffer_type)
+        if self.data.memory_layout is not None:
+            printer.print_string(f", <{self.data.memory_layout.data.value}>")
+        if self.data.shard_spec:
+            printer.print_string(f", {self.data.shard_spec}")
+        printer.print_string(">")
+
+
+@irdl_attr_definition
+class TTNNLayoutAttr(ParametrizedAttribute):
+    """A tensor's device layout: collapse map, core grid, per-core memref and memory layout.
+
+    `#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>`
+    """
+
+    name = "ttnn.ttnn_layout"
+    linear: AffineMapAttr = param_def()
+    grid: ttcore.GridAttr = param_def()
+    memref: MemRefType = param_def()
+    memory_layout: Attribute = param_def()
+    extras: Attribute = param_def()  # trailing `key = value` fields kept verbatim (e.g. exactGrid = true)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            linear = AffineMapAttr(parser.parse_affine_map())
+            parser.parse_punctuation(",")
+            with parser.in_angle_brackets():
+                grid = ttcore.GridAttr(ttcore.parse_grid_body(parser))
+            parser.parse_punctuation(",")
+            memref = parser.parse_type()
+            if not isinstance(memref, MemRefType):
+                parser.raise_error("expected a memref type in the ttnn_layout")
+            layout: Attribute = NoneAttr()
+            extras: Attribute = NoneAttr()
+            while parser.parse_optional_punctuation(","):
+                if parser.parse_optional_punctuation("<"):
+                    layout = enum(TensorMemoryLayoutAttr, parser.parse_str_enum(TensorMemoryLayoutAttr.enum_type))
+                    parser.parse_punctuation(">")
+                else:
+                    extras = ttcore.StringAttr(scan_raw(parser))
+        return linear, grid, memref, layout, extras
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.linear.data}, <{ttcore.grid_body(self.grid.data)}>, ")
+        printer.print_attribute(self.memref)
+        if not isinstance(self.memory_layout, NoneAttr):
+            printer.print_string(f", <{self.memory_layout.data.value}>")
+        if not isinstance(self.extras, NoneAttr):
+            printer.print_string(f", {self.extras.data}")
+        printer.print_string(">")
+
+    @property
+    def buffer_type(self) -> str:
+        return self.memref.memory_space.data.value
+
+    @property
+    def is_tiled(self) -> bool:
+        return isinstance(self.memref.element_type, ttcore.TileType)
+
+    @property
+    def data_type(self) -> str:
+        element = self.memref.element_type
+        return element.dtype if isinstance(element, ttcore.TileType) else data_type_of(element)
+
+
+# --- layout computation (used by the verifier and the layout pass) ------------------------------
+
+MLIR_TO_DATA_TYPE = {"f32": "f32", "bf16": "bf16", "f16": "f16", "i32": "si32", "si32": "si32", "ui32": "u32",
+                     "ui16": "u16", "ui8": "u8", "i1": "bf16", "i64": "si32", "si64": "si32", "f64": "f32",
+                     "ui64": "u32", "i16": "u16", "i8": "u8"}
+DATA_TYPE_TO_MLIR = {"f32": Float32Type(), "bf16": BFloat16Type(), "f16": Float16Type(),
+                     "si32": IntegerType(32, Signedness.SIGNED), "u32": IntegerType(32, Signedness.UNSIGNED),
+                     "u16": IntegerType(16, Signedness.UNSIGNED), "u8": IntegerType(8, Signedness.UNSIGNED)}
+
+
+def data_type_of(element: Attribute) -> str:
+    """The ttcore data type a builtin element type is stored as on device."""
+    if isinstance(element, ttcore.TileType):
+        return element.dtype
+    return MLIR_TO_DATA_TYPE.get(str(element), "f32")
+
+
+def collapse_map(shape: tuple[int, ...], tiled: bool) -> AffineMap:
+    """Collapse all but the last dimension into rows; the second-to-last is padded to tiles."""
+    rank = max(len(shape), 1)
+    if len(shape) < 2:
+        return AffineMap(rank, 0, (AffineExpr.constant(0), AffineExpr.dimension(0)))
+    return AffineMap(rank, 0, (_collapsed_rows(shape, tiled), AffineExpr.dimension(len(shape) - 1)))
+
+
+def _collapsed_rows(shape: tuple[int, ...], tiled: bool) -> AffineExpr:
+    """`d0 * S0 + d1 * S1 + ... + d{n-2}`, outermost first as upstream prints it."""
+    strides, stride = [], 1
+    for i in range(len(shape) - 2, -1, -1):
+        strides.append((i, stride))
+        extent = shape[i]
+        if i == len(shape) - 2 and tiled:
+            extent = math.ceil(extent / TILE) * TILE
+        stride *= extent
+    expr = None
+    for i, s in reversed(strides):
+        term = AffineExpr.dimension(i) if s == 1 else AffineExpr.dimension(i) * s
+        expr = term if expr is None else expr + term
+    return expr
+
+
+def physical_shape(shape: tuple[int, ...], tiled: bool) -> tuple[int, int]:
+    """The (rows, columns) memref shape of an interleaved tensor: tiles or scalars."""
+    if not shape:
+        shape = (1,)
+    cols = shape[-1]
+    rows = 1
+    for i, d in enumerate(shape[:-1]):
+        rows *= math.ceil(d / TILE) * TILE if tiled and i == len(shape) - 2 else d
+    if len(shape) == 1 and tiled:
+        rows = TILE
+    if tiled:
+        return math.ceil(rows / TILE), math.ceil(cols / TILE)
+    return rows, cols
+
+
+def layout_for(shape: tuple[int, ...], element: Attribute, buffer: str = "dram", tiled: bool = True,
+               dtype: str | None = None) -> TTNNLayoutAttr:
+    """The layout the compiler gives a tensor: interleaved over banks, tiles or row-major scalars."""
+    dtype = dtype or data_type_of(element)
+    scalar_type = element if not tiled else ttcore.TileType((TILE, TILE), dtype)
+    if not tiled and dtype in DATA_TYPE_TO_MLIR:
+        scalar_type = DATA_TYPE_TO_MLIR[dtype]
+    memref = MemRefType(scalar_type, physical_shape(shape, tiled), NoneAttr(), enum(BufferTypeAttr, buffer))
+    memory_layout = NoneAttr() if buffer == "system_memory" else enum(TensorMemoryLayoutAttr, "interleaved")
+    return TTNNLayoutAttr(AffineMapAttr(collapse_map(shape, tiled)), ttcore.GridAttr(ttcore.Grid((1, 1))), memref,
+                          memory_layout, NoneAttr())
+
+
+def check_layout(op: TTOp, what: str, tensor: TensorType) -> None:
+    encoding = tensor.encoding
+    if isinstance(encoding, NoneAttr):
+        return
+    if not isinstance(encoding, TTNNLayoutAttr):
+        raise op.error(f"{what} encoding must be a #ttnn.ttnn_layout, got {encoding}")
+    shape = tuple(tensor.get_shape())
+    if encoding.linear.data.num_dims != max(len(shape), 1):
+        raise op.error(f"{what} layout map has {encoding.linear.data.num_dims} dimensions but the tensor has rank "
+                       f"{len(shape)}")
+    if encoding.grid.data.shape == (1, 1) and isinstance(encoding.memory_layout, (NoneAttr, TensorMemoryLayoutAttr)):
+        layout = encoding.memory_layout
+        if isinstance(layout, NoneAttr) or layout.data.value == "interleaved":
+            want = physical_shape(shape, encoding.is_tiled)
+            got = tuple(encoding.memref.get_shape())
+            if got != want:
+                raise op.error(f"{what} layout memref shape ({dims_str(got)}) does not match tensor shape "
+                               f"({dims_str(shape)}): expected {dims_str(want)}")
+
+
+class TTNNOp(TTOp):
+    """Base of table-built TTNN ops: operands may also be the device; layouts are checked."""
+
+    OPERAND_TYPE_CHECK: ClassVar[tuple[tuple[type, ...], str]] = ((TensorType, DeviceType), "ranked tensor or !ttnn.device values")
+
+    def tt_verify(self) -> None:
+        super().tt_verify()
+        for i, value in enumerate(self.operands):
+            if isinstance(value.type, TensorType):
+                check_layout(self, f"operand #{i}", value.type)
+        for i, result in enumerate(self.results):
+            if isinstance(result.type, TensorType):
+                check_layout(self, f"result #{i}", result.type)
+
+
+def _attr_kind(cls) -> Kind:
+    return Kind(lambda a: isinstance(a, cls), f"{cls.name} attribute", lambda v: v)
+
+
+KINDS.update({
+    "dtype": Kind(lambda a: isinstance(a, ttcore.DataTypeAttr), "TTCore DataType attribute",
+                  lambda v: enum(ttcore.DataTypeAttr, v)),
+    "memory_config": _attr_kind(MemoryConfigAttr),
+    "layout": Kind(lambda a: isinstance(a, LayoutAttr), "TTNN Layout attribute", lambda v: enum(LayoutAttr, v)),
+    "shape": Kind(lambda a: isinstance(a, ShapeAttr), "TTNN Shape attribute", lambda v: ShapeAttr(tuple(v))),
+    "mesh_shape": _attr_kind(MeshShapeAttr),
+    "mesh_offset": _attr_kind(MeshOffsetAttr),
+})
+
+OUT = " dtype:dtype? memory_config:memory_config?"
+CREATION = " dtype:dtype? layout:layout? memory_config:memory_config?"
+POOL = ("batch_size:si32 input_height:si32 input_width:si32 channels:si32 kernel_size:i32_darray "
+        "stride:i32_darray padding:i32_darray dilation:i32_darray ceil_mode:bool=false")
+CONV = ("in_channels:i32 out_channels:i32 batch_size:i32 input_height:i32 input_width:i32 "
+        "kernel_size:i32_darray stride:i32_darray padding:i32_darray dilation:i32_darray groups:i32")
+
+# TTNN ops whose signature differs from their TTIR row, and the TTNN-only ops.
+TTNN_ONLY = (
+    op("get_device", "device", "", props="mesh_shape:mesh_shape? mesh_offset:mesh_offset?",
+       summary="Get the device the program runs on."),
+    op("to_layout", "layout_op", props="layout:layout" + OUT, summary="Convert a tensor to tile or row-major."),
+    op("to_device", "layout_op", "input device", props="memory_config:memory_config?",
+       summary="Move a host tensor to the device."),
+    op("from_device", "layout_op", summary="Move a device tensor to the host."),
+    op("to_memory_config", "layout_op", props="memory_config:memory_config",
+       summary="Move a tensor to another memory configuration."),
+    op("typecast", "layout_op", props="dtype:dtype", summary="Convert a tensor's data type."),
+    op("deallocate", "deallocate", props="force:bool=false", results="",
+       summary="Free a device tensor's buffer."),
+    op("empty", "creation", "device", props="shape:shape dtype:dtype layout:layout memory_config:memory_config",
+       summary="Allocate an uninitialised device tensor."),
+    op("full", "full", "device?", props="shape:shape fill_value:number" + CREATION,
+       summary="Create a tensor filled with a value."),
+    op("zeros", "fill", "device?", props="shape:shape" + CREATION, summary="Create a tensor of zeros."),
+    op("ones", "fill", "device?", props="shape:shape" + CREATION, summary="Create a tensor of ones."),
+    op("arange", "arange", "device?", props="start:si64 end:si64 step:si64" + CREATION,
+       summary="Create a 1D range of values."),
+    op("rand", "rand", "device", props="size:shape low:f32=0.0 high:f32=1.0 seed:ui32=0" + CREATION,
+       summary="Create a tensor of uniform random values."),
+    op("constant", "constant", "device?", props="value:elements" + CREATION, summary="A constant tensor."),
+    op("repeat", "repeat", props="repeat_dims:shape" + OUT, summary="Tile a tensor along each dimension."),
+    op("permute", "permute", props="permutation:i64_darray pad_value:f32=0.0 memory_config:memory_config?",
+       summary="Permute a tensor's dimensions."),
+    op("conv2d", "conv", "input weight bias? device", props=CONV + " dtype:dtype?",
+       summary="2D convolution over a flattened NHWC input."),
+    op("conv_transpose2d", "conv", "input weight bias? device",
+       props=CONV + " output_padding:i32_darray dtype:dtype?", summary="2D transposed convolution."),
+    op("max_pool2d", "pool", props=POOL + OUT, summary="2D max pooling over a flattened NHWC input."),
+    op("avg_pool2d", "pool", props=POOL + " count_include_pad:bool=true" + OUT,
+       summary="2D average pooling over a flattened NHWC input."),
+    op("mesh_shard", "mesh_shard", "input device", props="shard_type:shard_type shard_direction:shard_direction "
+       "shard_shape:i64_darray shard_dims:i64_darray", summary="Shard or gather a tensor across the mesh."),
+)
+TTNN_ONLY_NAMES = {row.name for row in TTNN_ONLY}
+
+
+def repeat_rule(op: TTOp):
+    shape, reps = shape_of(op.operands[0]), op.prop("repeat_dims").data
+    if len(reps) != len(shape):
+        raise op.error(f"repeat dimensions count {len(reps)} must match the input rank {len(shape)}")
+    return [tuple(d * r for d, r in zip(shape, reps))]
+
+
+def shape_attr_rule(op: TTOp):
+    return [op.prop("shape").data]
+
+
+TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "layout_op": SHAPE_RULES["unary"], "deallocate": None,
+                    "creation": shape_attr_rule, "fill": shape_attr_rule, "full": shape_attr_rule,
+                    "repeat": repeat_rule, "conv": None, "pool": None, "arange": None, "rand": None}
+
+
+def _ttnn_rows():
+    """TTIR rows carried over under their TTNN names, with TTNN's output dtype/memory config."""
+    seen = set(TTNN_ONLY_NAMES)
+    for row in TTIR_OPS:
+        if row.ttnn is None or row.ttnn in seen or (row.ttnn != row.name and row.ttnn in {r.name for r in TTIR_OPS}):
+            continue
+        seen.add(row.ttnn)
+        extra = OUT if row.family in ("unary", "binary", "ternary", "reduction") else " memory_config:memory_config?"
+        props = " ".join(f"{n}:{k}" + (f"={d}" if d is not None else "" if req else "?")
+                         for n, k, d, req in row.props)
+        yield op(row.ttnn, row.family, " ".join(row.operands), props + extra, " ".join(row.results),
+                 summary=f"TTNN {row.ttnn.replace('_', ' ')} operation.")
+
+
+TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
+TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp, TTNN_SHAPE_RULES[row.family]) for row in TTNN_ROWS}
+
+TTNN = Dialect(
+    "ttnn", list(TTNN_OP_CLASSES.values()),
+    [DeviceType, BufferTypeAttr, LayoutAttr, TensorMemoryLayoutAttr, ShapeAttr, MeshShapeAttr, MeshOffsetAttr,
+     CoreCoordAttr, CoreRangeAttr, CoreRangeSetAttr, MemoryConfigAttr, TTNNLayoutAttr],
+)
