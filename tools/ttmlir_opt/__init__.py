@@ -1,0 +1,226 @@
+"""`ttmlir-opt`: parse, verify, run passes and print tt-mlir IR, with mlir-opt's flags."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+
+from ttmlir.diagnostics import Diagnostic, DiagnosticError
+
+SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
+EXPECTED = re.compile(r"expected-(error|warning|remark|note)\s*(@[+-]\d+|@above|@below)?\s*\{\{(.*?)\}\}")
+FLAGS = {
+    "--split-input-file": "Split the input file into pieces (at '// -----') and process each separately",
+    "--verify-diagnostics": "Check that emitted diagnostics match expected-* lines in the input",
+    "--mlir-print-debuginfo": "Print debug info (locations) in MLIR output",
+    "--mlir-print-local-scope": "Print attributes and locations inline instead of as aliases",
+    "--mlir-print-op-generic": "Print every op in the generic form",
+    "--allow-unregistered-dialect": "Allow operations of unregistered dialects",
+    "--verify-each": "Verify the IR after each pass (default true)",
+}
+
+
+@dataclass
+class Options:
+    input: str = "-"
+    output: str = "-"
+    passes: list[tuple[str, str]] = field(default_factory=list)
+    flags: set[str] = field(default_factory=set)
+
+
+def usage_error(message: str) -> None:
+    print(f"ttmlir-opt: {message}", file=sys.stderr)
+    print("Try 'ttmlir-opt --help' for more information.", file=sys.stderr)
+    raise SystemExit(1)
+
+
+def parse_args(argv: list[str]) -> Options:
+    from ttmlir.passes import registered_passes
+
+    passes = registered_passes()
+    opts = Options()
+    args = iter(argv)
+    positional = []
+    for arg in args:
+        if arg in ("-h", "--help"):
+            print_help()
+            raise SystemExit(0)
+        if arg == "-o":
+            opts.output = next(args, None) or usage_error("-o needs a file name")
+        elif arg.startswith("-o") and len(arg) > 2:
+            opts.output = arg[2:]
+        elif arg in FLAGS or arg.split("=")[0] in FLAGS:
+            opts.flags.add(arg.split("=")[0])
+        elif arg.startswith("--pass-pipeline="):
+            opts.passes.extend(parse_pipeline(arg.split("=", 1)[1]))
+        elif arg.startswith("--"):
+            name, _, value = arg[2:].partition("=")
+            if name not in passes:
+                usage_error(f"Unknown command line argument '{arg}'.")
+            opts.passes.append((name, value.strip("\"'")))
+        elif arg.startswith("-") and arg != "-":
+            usage_error(f"Unknown command line argument '{arg}'.")
+        else:
+            positional.append(arg)
+    if len(positional) > 1:
+        usage_error(f"too many positional arguments: {' '.join(positional)}")
+    opts.input = positional[0] if positional else "-"
+    return opts
+
+
+def parse_pipeline(text: str) -> list[tuple[str, str]]:
+    """`builtin.module(a,b{opt=val})` → [(a, ''), (b, 'opt=val')]."""
+    text = text.strip().strip("\"'")
+    match = re.fullmatch(r"(?:builtin\.module|any)\((.*)\)", text)
+    body = match.group(1) if match else text
+    return [(m.group(1), m.group(2) or "") for m in re.finditer(r"([\w-]+)(?:\{([^}]*)\})?", body)]
+
+
+def print_help() -> None:
+    from ttmlir.passes import options_of, registered_passes
+
+    print("OVERVIEW: tt-mlir modular optimizer driver (pure Python, on xDSL)\n")
+    print("USAGE: ttmlir-opt [options] <input file>\n")
+    print("OPTIONS:")
+    print(f"  {'-o <filename>':40} Output filename (default: stdout)")
+    print(f"  {'--pass-pipeline=<pipeline>':40} A textual pass pipeline, e.g. builtin.module(pass{{opt=val}})")
+    for flag, text in FLAGS.items():
+        print(f"  {flag:40} {text}")
+    print("\n  Passes and pipelines (--NAME or --NAME=\"opt=value opt2=value\"):")
+    for name, cls in sorted(registered_passes().items()):
+        print(f"    --{name:38} {(cls.__doc__ or '').strip().splitlines()[0]}")
+        for f in options_of(cls):
+            default = f.default if not isinstance(f.default, tuple) else "x".join(map(str, f.default))
+            print(f"        {f.name.replace('_', '-') + '=<value>':36} (default: {default!r})")
+
+
+def process_chunk(text: str, filename: str, line_offset: int, opts: Options) -> tuple[str | None, list[Diagnostic]]:
+    """Parse, verify and transform one piece of input; return printed IR or the diagnostics."""
+    from xdsl.utils.exceptions import ParseError
+
+    from ttmlir.asm import parse_text, print_module
+    from ttmlir.diagnostics import from_parse_error, verify_module
+    from ttmlir.dialects import make_context
+    from ttmlir.passes import PassFailure, make_pass
+
+    ctx = make_context("--allow-unregistered-dialect" in opts.flags)
+    try:
+        module, positions = parse_text(ctx, text, filename)
+    except ParseError as error:
+        return None, [from_parse_error(error, filename, text, line_offset)]
+    try:
+        verify_module(module, positions, filename, text, line_offset)
+        for name, options in opts.passes:
+            try:
+                make_pass(name, options).apply(ctx, module)
+            except PassFailure as failure:
+                pos = positions.get(failure.op) if failure.op is not None else None
+                return None, [Diagnostic("error", str(failure), filename, text, pos, line_offset)]
+            verify_module(module, positions, filename, text, line_offset)
+    except DiagnosticError as error:
+        return None, [error.diagnostic]
+    return print_module(module, debuginfo="--mlir-print-debuginfo" in opts.flags,
+                        local_scope="--mlir-print-local-scope" in opts.flags,
+                        generic="--mlir-print-op-generic" in opts.flags), []
+
+
+def check_expected(text: str, line_offset: int, emitted: list[Diagnostic], filename: str) -> list[str]:
+    """mlir-opt --verify-diagnostics: every expected-* must be emitted on its line and vice versa."""
+    expected = []
+    lines = text.split("\n")
+    for number, line in enumerate(lines, start=1):
+        for m in EXPECTED.finditer(line):
+            kind, where, message = m.groups()
+            target = number
+            if where == "@above":
+                target = number - 1
+            elif where == "@below":
+                target = number + 1
+            elif where:
+                target = number + int(where[1:])
+            expected.append([kind, target + line_offset, message, number + line_offset, False])
+    problems = []
+    for diag in emitted:
+        match = next((e for e in expected if not e[4] and e[0] == diag.severity and e[1] == diag.line
+                      and e[2] in diag.message), None)
+        if match:
+            match[4] = True
+        else:
+            problems.append(f"{filename}:{diag.line}:{diag.column}: error: unexpected {diag.severity}: "
+                            f"{diag.message}")
+    for kind, target, message, where, seen in expected:
+        if not seen:
+            problems.append(f"{filename}:{where}: error: expected {kind} \"{message}\" was not produced")
+    return problems
+
+
+def run(opts: Options) -> int:
+    filename = "<stdin>" if opts.input == "-" else opts.input
+    try:
+        text = sys.stdin.read() if opts.input == "-" else open(opts.input, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"ttmlir-opt: error: cannot read '{filename}': {getattr(error, 'strerror', None) or error}",
+              file=sys.stderr)
+        return 1
+    chunks, offsets = [text], [0]
+    if "--split-input-file" in opts.flags:
+        chunks, offsets, line = [], [], 0
+        for piece in SPLIT_MARKER.split(text):
+            chunks.append(piece)
+            offsets.append(line)
+            line += piece.count("\n")
+    outputs, failed, problems = [], False, []
+    for chunk, offset in zip(chunks, offsets):
+        printed, diagnostics = process_chunk(chunk, filename, offset, opts)
+        if "--verify-diagnostics" in opts.flags:
+            problems += check_expected(chunk, offset, diagnostics, filename)
+        elif diagnostics:
+            failed = True
+            for diag in diagnostics:
+                print(diag.render(), file=sys.stderr)
+        if printed is not None:
+            outputs.append(printed)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if failed or problems:
+        return 1
+    write_output(opts.output, "// -----\n".join(outputs))
+    return 0
+
+
+def write_output(path: str, text: str) -> None:
+    """Write atomically: a failing run never leaves a half-written file behind."""
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        opts = parse_args(sys.argv[1:] if argv is None else argv)
+        code = run(opts)
+    except ValueError as error:
+        print(f"ttmlir-opt: error: {error}", file=sys.stderr)
+        code = 1
+    except RecursionError:
+        print("ttmlir-opt: error: input nests too deeply", file=sys.stderr)
+        code = 1
+    except (KeyboardInterrupt, BrokenPipeError):
+        code = 1
+    except Exception as error:  # an internal bug must still end in one line and exit 1, never a traceback
+        if os.environ.get("TTMLIR_TRACEBACK"):
+            raise
+        print(f"ttmlir-opt: error: internal compiler error: {type(error).__name__}: {error} "
+              f"(set TTMLIR_TRACEBACK=1 for details)", file=sys.stderr)
+        code = 1
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

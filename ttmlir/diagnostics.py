@@ -1,0 +1,88 @@
+"""MLIR-style diagnostics: `file:line:col: error: message`, the source line and a caret."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.utils.exceptions import ParseError, VerifyException
+
+from ttmlir.dialects.tt_op import TTOp
+
+
+@dataclass
+class Diagnostic:
+    severity: str  # error | warning | remark | note
+    message: str
+    filename: str
+    text: str
+    pos: int | None  # offset into `text`; None when the op has no source position
+    line_offset: int = 0  # lines before `text` in the original file (--split-input-file)
+
+    @property
+    def line(self) -> int:
+        return self.text.count("\n", 0, self.pos or 0) + 1 + self.line_offset
+
+    @property
+    def column(self) -> int:
+        pos = self.pos or 0
+        return pos - (self.text.rfind("\n", 0, pos) + 1) + 1
+
+    def render(self) -> str:
+        if self.pos is None:
+            return f"{self.filename}: {self.severity}: {self.message}"
+        start = self.text.rfind("\n", 0, self.pos) + 1
+        end = self.text.find("\n", self.pos)
+        source = self.text[start:end if end >= 0 else len(self.text)]
+        caret = " " * (self.column - 1) + "^"
+        return f"{self.filename}:{self.line}:{self.column}: {self.severity}: {self.message}\n{source}\n{caret}"
+
+
+class DiagnosticError(Exception):
+    """Raised with the diagnostic that stops a tool; the CLI prints it and exits 1."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+_PARSE_MESSAGES = (
+    ("Operation ", " is not registered", "unregistered operation '{0}' found in dialect ('{1}') that does not allow "
+     "unknown operations"),
+)
+
+
+def from_parse_error(error: ParseError, filename: str, text: str, line_offset: int = 0) -> Diagnostic:
+    message = error.msg
+    for prefix, suffix, template in _PARSE_MESSAGES:
+        if message.startswith(prefix) and message.endswith(suffix):
+            name = message[len(prefix):-len(suffix)]
+            message = template.format(name, name.split(".")[0])
+    return Diagnostic("error", message, filename, text, error.span.start, line_offset)
+
+
+def first_verify_error(module: ModuleOp) -> tuple[Operation, str] | None:
+    """The first op (in walk order) that fails to verify, with upstream's message."""
+    for op in module.walk():
+        try:
+            if isinstance(op, TTOp):
+                op.tt_verify()
+            else:
+                op.verify_()
+        except VerifyException as error:
+            message = str(error).splitlines()[0] if str(error) else "failed to verify"
+            if not message.startswith("'"):
+                message = f"'{op.name}' op {message}"
+            return op, message
+        except Exception as error:  # a malformed op that a verifier could not even inspect
+            return op, f"'{op.name}' op is malformed: {error}"
+    return None
+
+
+def verify_module(module: ModuleOp, positions: dict[Operation, int], filename: str, text: str,
+                  line_offset: int = 0) -> None:
+    failure = first_verify_error(module)
+    if failure is not None:
+        op, message = failure
+        raise DiagnosticError(Diagnostic("error", message, filename, text, positions.get(op), line_offset))

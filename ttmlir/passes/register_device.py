@@ -1,0 +1,83 @@
+"""`--ttcore-register-device`: attach the system descriptor and the default device to a module."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from ttmlir import hardware
+from ttmlir.dialects import ttcore
+from ttmlir.passes import PassFailure
+
+
+def device_module_of(module: ModuleOp) -> ModuleOp:
+    """The module holding device code: the one inside `ttcore.device_module` if present."""
+    for op in module.ops:
+        if isinstance(op, ttcore.DeviceModuleOp):
+            return next(iter(op.body.ops))
+    return module
+
+
+@dataclass(frozen=True)
+class RegisterDevicePass(ModulePass):
+    """Attach `ttcore.system_desc` and `ttcore.device @default_device` (n150 by default)."""
+
+    name: ClassVar[str] = "ttcore-register-device"
+    system_desc_path: str = ""
+    mock_system_desc_arch: str = "wormhole_b0"
+    mesh_shape: tuple[int, ...] = (1, 1)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        module = device_module_of(op)
+        if any(isinstance(o, ttcore.DeviceOp) for o in module.ops):
+            return
+        system = self.system_desc(module)
+        if len(self.mesh_shape) != 2 or self.mesh_shape[0] * self.mesh_shape[1] > len(system.data.chip_desc_indices):
+            raise PassFailure(op, f"mesh shape {'x'.join(map(str, self.mesh_shape))} does not fit the "
+                                  f"{len(system.data.chip_desc_indices)} chip(s) of the system descriptor")
+        module.attributes["ttcore.system_desc"] = system
+        device = ttcore.default_device(system.data, tuple(self.mesh_shape))
+        device_op = ttcore.DeviceOp(properties={"sym_name": ttcore.StringAttr("default_device"), "device_attr": device})
+        block = module.body.block
+        if block.first_op is None:
+            block.add_op(device_op)
+        else:
+            block.insert_op_before(device_op, block.first_op)
+
+    def system_desc(self, module: ModuleOp) -> ttcore.SystemDescAttr:
+        existing = module.attributes.get("ttcore.system_desc")
+        if isinstance(existing, ttcore.SystemDescAttr):
+            return existing
+        if self.system_desc_path:
+            if not os.path.isfile(self.system_desc_path):
+                raise PassFailure(module, f"system descriptor file '{self.system_desc_path}' does not exist")
+            return read_system_desc(module, self.system_desc_path)
+        if self.mock_system_desc_arch not in hardware.CHIPS:
+            raise PassFailure(module, f"unknown mock-system-desc-arch '{self.mock_system_desc_arch}' (expected one "
+                                      f"of {', '.join(hardware.CHIPS)})")
+        chips = max(1, self.mesh_shape[0] * self.mesh_shape[1]) if len(self.mesh_shape) == 2 else 1
+        return ttcore.default_system_desc(self.mock_system_desc_arch, chips)
+
+
+def read_system_desc(module: ModuleOp, path: str) -> ttcore.SystemDescAttr:
+    """A system descriptor saved as text (`#ttcore.system_desc<...>`)."""
+    from xdsl.parser import Parser
+    from xdsl.utils.exceptions import ParseError
+
+    from ttmlir.dialects import make_context
+
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        attr = Parser(make_context(), data.decode(), path).parse_attribute()
+    except (UnicodeDecodeError, ParseError):
+        raise PassFailure(module, f"cannot read system descriptor '{path}': not a textual #ttcore.system_desc "
+                                  f"(binary .ttsys files need the flatbuffer target, not in this build)") from None
+    if not isinstance(attr, ttcore.SystemDescAttr):
+        raise PassFailure(module, f"'{path}' holds {attr.name}, not a #ttcore.system_desc")
+    return attr
