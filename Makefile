@@ -1,0 +1,29 @@
+# Quick start: `make demo` and `make test` bootstrap .venv from nothing.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lit pytest bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python examples/demo.py
+
+test: lit pytest
+
+lit: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -q test/lit
+
+pytest: $(STAMP)
+	$(BIN)/python -m pytest -q test/python
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/opt_bench.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,19 @@
+"""lit configuration: tests under test/lit, RUN lines written as upstream tt-mlir writes them."""
+
+import os
+import shutil
+
+import lit.formats
+
+config.name = "ttmlir"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.join(os.path.dirname(__file__), "test", "lit")
+config.test_exec_root = config.test_source_root
+config.excludes = ["Inputs"]
+
+bin_dir = os.path.dirname(shutil.which("ttmlir-opt") or "")
+config.environment["PATH"] = os.pathsep.join(p for p in (bin_dir, os.environ.get("PATH", "")) if p)
+# The filecheck package installs `filecheck`; upstream RUN lines call it `FileCheck`.
+config.substitutions.append(("FileCheck", shutil.which("filecheck") or "filecheck"))
+config.substitutions.append(("%system_desc_path%", ""))
