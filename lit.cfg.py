@@ -6,10 +6,8 @@ import shutil
 import lit.formats
 
 config.name = "ttmlir"
-config.test_format = lit.formats.ShTest(execute_external=True)
+config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir"]
-config.test_source_root = os.path.join(os.path.dirname(__file__), "test", "lit")
-config.test_exec_root = config.test_source_root
 config.excludes = ["Inputs"]
 
 bin_dir = os.path.dirname(shutil.which("ttmlir-opt") or "")

@@ -31,7 +31,7 @@ DTYPE_FAMILIES = {"unary", "binary", "ternary", "reduction"}
 
 def _ttnn_op(name: str, operands, props: dict[str, Attribute], result_types, source: Operation) -> Operation:
     cls = TTNN_OP_CLASSES[name]
-    accepted = {p[0] for p in cls.ROW.props}
+    accepted = {p[0] for p in cls.ROW.props} | {"operandSegmentSizes"}
     new = cls.create(operands=list(operands), result_types=list(result_types),
                      properties={k: v for k, v in props.items() if k in accepted})
     new.location = source.location

@@ -1,0 +1,14 @@
+// RUN: ttmlir-opt %s | FileCheck %s
+// RUN: ttmlir-opt %s | ttmlir-opt | FileCheck %s
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s | FileCheck %s --check-prefix=TTNN
+
+// CHECK-LABEL: func.func @concat
+// CHECK: %{{[0-9]+}} = "ttir.concat"(%arg0, %arg1) <{dim = 1 : si32}> : (tensor<4x32xf32>, tensor<4x64xf32>) -> tensor<4x96xf32>
+// TTNN: "ttnn.concat"
+// TTNN-SAME: #ttnn_layout
+module {
+  func.func @concat(%arg0: tensor<4x32xf32>, %arg1: tensor<4x64xf32>) -> tensor<4x96xf32> {
+    %0 = "ttir.concat"(%arg0, %arg1) <{dim = 1 : si32}> : (tensor<4x32xf32>, tensor<4x64xf32>) -> tensor<4x96xf32>
+    return %0 : tensor<4x96xf32>
+  }
+}

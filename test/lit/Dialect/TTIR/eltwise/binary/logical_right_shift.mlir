@@ -1,0 +1,14 @@
+// RUN: ttmlir-opt %s | FileCheck %s
+// RUN: ttmlir-opt %s | ttmlir-opt | FileCheck %s
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s | FileCheck %s --check-prefix=TTNN
+
+// CHECK-LABEL: func.func @logical_right_shift
+// CHECK: %{{[0-9]+}} = "ttir.logical_right_shift"(%arg0, %arg1) : (tensor<64x128xsi32>, tensor<1x128xsi32>) -> tensor<64x128xsi32>
+// TTNN: "ttnn.logical_right_shift"
+// TTNN-SAME: #ttnn_layout
+module {
+  func.func @logical_right_shift(%arg0: tensor<64x128xsi32>, %arg1: tensor<1x128xsi32>) -> tensor<64x128xsi32> {
+    %0 = "ttir.logical_right_shift"(%arg0, %arg1) : (tensor<64x128xsi32>, tensor<1x128xsi32>) -> tensor<64x128xsi32>
+    return %0 : tensor<64x128xsi32>
+  }
+}

@@ -1,0 +1,11 @@
+// RUN: ttmlir-opt %s | FileCheck %s
+// RUN: ttmlir-opt %s | ttmlir-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @index_select
+// CHECK: %{{[0-9]+}} = "ttir.index_select"(%arg0) <{begin = 0 : si32, dim = 1 : si32, length = 2 : si32, stride = 4 : si32}> : (tensor<8x64xf32>) -> tensor<8x32xf32>
+module {
+  func.func @index_select(%arg0: tensor<8x64xf32>) -> tensor<8x32xf32> {
+    %0 = "ttir.index_select"(%arg0) <{begin = 0 : si32, dim = 1 : si32, length = 2 : si32, stride = 4 : si32}> : (tensor<8x64xf32>) -> tensor<8x32xf32>
+    return %0 : tensor<8x32xf32>
+  }
+}

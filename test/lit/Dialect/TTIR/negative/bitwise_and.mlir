@@ -1,0 +1,9 @@
+// RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
+
+// expected-error @+3 {{'ttir.bitwise_and' op expected 2 operands, but found 3}}
+module {
+  func.func @bitwise_and(%arg0: tensor<64x128xsi32>, %arg1: tensor<1x128xsi32>, %arg2: tensor<64x128xsi32>) -> tensor<64x128xsi32> {
+    %0 = "ttir.bitwise_and"(%arg0, %arg1, %arg2) : (tensor<64x128xsi32>, tensor<1x128xsi32>, tensor<64x128xsi32>) -> tensor<64x128xsi32>
+    return %0 : tensor<64x128xsi32>
+  }
+}

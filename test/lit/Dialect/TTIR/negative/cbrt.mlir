@@ -1,0 +1,9 @@
+// RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
+
+// expected-error @+3 {{'ttir.cbrt' op expected 1 operands, but found 2}}
+module {
+  func.func @cbrt(%arg0: tensor<64x128xf32>, %arg1: tensor<64x128xf32>) -> tensor<64x128xf32> {
+    %0 = "ttir.cbrt"(%arg0, %arg1) : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>
+    return %0 : tensor<64x128xf32>
+  }
+}

@@ -1,0 +1,9 @@
+// RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
+
+// expected-error @+3 {{'ttir.square' op expected 1 operands, but found 2}}
+module {
+  func.func @square(%arg0: tensor<64x128xf32>, %arg1: tensor<64x128xf32>) -> tensor<64x128xf32> {
+    %0 = "ttir.square"(%arg0, %arg1) : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>
+    return %0 : tensor<64x128xf32>
+  }
+}

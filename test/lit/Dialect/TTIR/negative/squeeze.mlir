@@ -1,0 +1,27 @@
+// RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
+
+// expected-error @+3 {{'ttir.squeeze' op expected 1 operands, but found 2}}
+module {
+  func.func @squeeze(%arg0: tensor<1x32x64xf32>, %arg1: tensor<1x32x64xf32>) -> tensor<32x64xf32> {
+    %0 = "ttir.squeeze"(%arg0, %arg1) <{dim = 0 : si32}> : (tensor<1x32x64xf32>, tensor<1x32x64xf32>) -> tensor<32x64xf32>
+    return %0 : tensor<32x64xf32>
+  }
+}
+// -----
+
+// expected-error @+3 {{'ttir.squeeze' op requires attribute 'dim'}}
+module {
+  func.func @squeeze(%arg0: tensor<1x32x64xf32>) -> tensor<32x64xf32> {
+    %0 = "ttir.squeeze"(%arg0) : (tensor<1x32x64xf32>) -> tensor<32x64xf32>
+    return %0 : tensor<32x64xf32>
+  }
+}
+// -----
+
+// expected-error @+3 {{'ttir.squeeze' op attribute 'dim' failed to satisfy constraint}}
+module {
+  func.func @squeeze(%arg0: tensor<1x32x64xf32>) -> tensor<32x64xf32> {
+    %0 = "ttir.squeeze"(%arg0) <{dim = "oops"}> : (tensor<1x32x64xf32>) -> tensor<32x64xf32>
+    return %0 : tensor<32x64xf32>
+  }
+}

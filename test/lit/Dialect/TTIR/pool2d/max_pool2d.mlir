@@ -1,0 +1,11 @@
+// RUN: ttmlir-opt %s | FileCheck %s
+// RUN: ttmlir-opt %s | ttmlir-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @max_pool2d
+// CHECK: %{{[0-9]+}} = "ttir.max_pool2d"(%arg0) <{ceil_mode = false, dilation = array<i32: 1, 1>, kernel = array<i32: 2, 2>, padding = array<i32: 0, 0, 0, 0>, stride = array<i32: 2, 2>}> : (tensor<1x32x32x64xf32>) -> tensor<1x16x16x64xf32>
+module {
+  func.func @max_pool2d(%arg0: tensor<1x32x32x64xf32>) -> tensor<1x16x16x64xf32> {
+    %0 = "ttir.max_pool2d"(%arg0) <{ceil_mode = false, dilation = array<i32: 1, 1>, kernel = array<i32: 2, 2>, padding = array<i32: 0, 0, 0, 0>, stride = array<i32: 2, 2>}> : (tensor<1x32x32x64xf32>) -> tensor<1x16x16x64xf32>
+    return %0 : tensor<1x16x16x64xf32>
+  }
+}

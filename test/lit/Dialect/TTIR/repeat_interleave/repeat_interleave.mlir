@@ -1,0 +1,14 @@
+// RUN: ttmlir-opt %s | FileCheck %s
+// RUN: ttmlir-opt %s | ttmlir-opt | FileCheck %s
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s | FileCheck %s --check-prefix=TTNN
+
+// CHECK-LABEL: func.func @repeat_interleave
+// CHECK: %{{[0-9]+}} = "ttir.repeat_interleave"(%arg0) <{dim = 0 : si32, repeats = 3 : ui32}> : (tensor<4x32xf32>) -> tensor<12x32xf32>
+// TTNN: "ttnn.repeat_interleave"
+// TTNN-SAME: #ttnn_layout
+module {
+  func.func @repeat_interleave(%arg0: tensor<4x32xf32>) -> tensor<12x32xf32> {
+    %0 = "ttir.repeat_interleave"(%arg0) <{dim = 0 : si32, repeats = 3 : ui32}> : (tensor<4x32xf32>) -> tensor<12x32xf32>
+    return %0 : tensor<12x32xf32>
+  }
+}
