@@ -1,0 +1,11 @@
+// RUN: ttmlir-opt %s | FileCheck %s
+// RUN: ttmlir-opt %s | ttmlir-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @bitwise_and
+// CHECK: %{{[0-9]+}} = "ttnn.bitwise_and"(%arg0, %arg1) : (tensor<64x128xsi32>, tensor<1x128xsi32>) -> tensor<64x128xsi32>
+module {
+  func.func @bitwise_and(%arg0: tensor<64x128xsi32>, %arg1: tensor<1x128xsi32>) -> tensor<64x128xsi32> {
+    %0 = "ttnn.bitwise_and"(%arg0, %arg1) : (tensor<64x128xsi32>, tensor<1x128xsi32>) -> tensor<64x128xsi32>
+    return %0 : tensor<64x128xsi32>
+  }
+}

@@ -1,0 +1,11 @@
+// RUN: ttmlir-opt %s | FileCheck %s
+// RUN: ttmlir-opt %s | ttmlir-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @logical_not
+// CHECK: %{{[0-9]+}} = "ttnn.logical_not"(%arg0) : (tensor<64x128xf32>) -> tensor<64x128xf32>
+module {
+  func.func @logical_not(%arg0: tensor<64x128xf32>) -> tensor<64x128xf32> {
+    %0 = "ttnn.logical_not"(%arg0) : (tensor<64x128xf32>) -> tensor<64x128xf32>
+    return %0 : tensor<64x128xf32>
+  }
+}
