@@ -19,14 +19,12 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (AffineMapAttr, Float32Type, Float64Type, LocationAttr, ModuleOp, UnknownLoc)
 from xdsl.dialects.func import ReturnOp
 from xdsl.ir import Attribute, Operation
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr, \
-    AffineMap, AffineSymExpr
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.utils.exceptions import ParseError
-from xdsl.utils.mlir_lexer import MLIRTokenKind
+from xdsl.utils.exceptions import ParseError, VerifyException
 
 from ttmlir.dialects import ttcore, ttnn
+from ttmlir.dialects.syntax import affine_map_str
 
 _ALIAS_DEF = re.compile(r"^([#!][\w.$\-]+)[ \t]*=", re.MULTILINE)
 
@@ -39,10 +37,24 @@ class TTParser(Parser):
         self.op_positions: dict[Operation, int] = {}
         self._name_positions: list[int] = []
         self._predefined: set[str] = set()
+        self._first_uses: dict[str, object] = {}
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         self._predefine_aliases()
-        return super().parse_module(allow_implicit_module)
+        try:
+            return super().parse_module(allow_implicit_module)
+        except VerifyException as error:  # an attribute's own verifier, run while it is parsed
+            raise ParseError(self._current_token.span, str(error)) from None
+        except ParseError as error:
+            if self.forward_ssa_references and error.msg.startswith("values used but not defined"):
+                name = next(iter(self.forward_ssa_references))
+                raise ParseError(self._first_uses[name], "use of undeclared SSA value name") from None
+            raise
+
+    def resolve_operand(self, operand, type):
+        if operand.operand_name not in self.ssa_values:
+            self._first_uses.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
 
     def _predefine_aliases(self) -> None:
         """Parse every top-level alias first, in dependency order, so uses may precede definitions."""
@@ -115,36 +127,6 @@ def _alias_name(attr: Attribute) -> str | None:
 
 
 _ALIASED = (ttnn.BufferTypeAttr, ttcore.MemorySpaceAttr, ttnn.TTNNLayoutAttr, ttcore.SystemDescAttr)
-_BINARY = {AffineBinaryOpKind.Add: ("+", 0), AffineBinaryOpKind.Mul: ("*", 1),
-           AffineBinaryOpKind.FloorDiv: ("floordiv", 1), AffineBinaryOpKind.CeilDiv: ("ceildiv", 1),
-           AffineBinaryOpKind.Mod: ("mod", 1)}
-
-
-def affine_expr_str(expr: AffineExpr, parent_prec: int = -1) -> str:
-    """MLIR's spelling: `d0 * 128 + d1`, `d0 - 1`, parenthesised only where precedence needs it."""
-    if isinstance(expr, AffineDimExpr):
-        return f"d{expr.position}"
-    if isinstance(expr, AffineSymExpr):
-        return f"s{expr.position}"
-    if isinstance(expr, AffineConstantExpr):
-        return str(expr.value)
-    assert isinstance(expr, AffineBinaryOpExpr)
-    symbol, prec = _BINARY[expr.kind]
-    lhs = affine_expr_str(expr.lhs, prec)
-    rhs_expr = expr.rhs
-    if expr.kind == AffineBinaryOpKind.Add and isinstance(rhs_expr, AffineConstantExpr) and rhs_expr.value < 0:
-        text = f"{lhs} - {-rhs_expr.value}"
-    else:
-        text = f"{lhs} {symbol} {affine_expr_str(rhs_expr, prec + 1 if prec == 1 else prec)}"
-    return f"({text})" if prec < parent_prec or (prec == parent_prec and prec == 1 and parent_prec > 1) else text
-
-
-def affine_map_str(amap: AffineMap) -> str:
-    dims = ", ".join(f"d{i}" for i in range(amap.num_dims))
-    syms = f"[{', '.join(f's{i}' for i in range(amap.num_symbols))}]" if amap.num_symbols else ""
-    return f"({dims}){syms} -> ({', '.join(affine_expr_str(e) for e in amap.results)})"
-
-
 def mlir_float(value: float, is_f32: bool) -> str:
     """APFloat's spelling as MLIR prints it: `1.000000e-01` if that reads back exactly, else `9.99999974E-6`."""
     exact = Decimal(value)
@@ -257,8 +239,11 @@ def print_module(module: Operation, *, debuginfo: bool = False, local_scope: boo
     for line in definitions:
         out.write(line + "\n")
     out.write(body.getvalue().rstrip("\n") + "\n")
-    for attr, name in list(printer.loc_aliases.items()):
+    defined = 0
+    while defined < len(printer.loc_aliases):  # rendering one may alias the locations nested in it
+        attr, name = list(printer.loc_aliases.items())[defined]
         out.write(f"{name} = {_render(printer, attr)}\n")
+        defined += 1
     return out.getvalue()
 
 

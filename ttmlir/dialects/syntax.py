@@ -6,6 +6,8 @@ import types
 from typing import Callable, Sequence, TypeVar
 
 from xdsl.ir import EnumAttribute
+from xdsl.ir.affine import (AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr,
+                            AffineMap, AffineSymExpr)
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
@@ -85,3 +87,33 @@ def print_list(printer: Printer, items: Sequence[T], fn: Callable[[T], None], se
 def enum(cls: type[EnumAttribute], value: str) -> EnumAttribute:
     """An enum attribute from its spelling: `enum(ArchAttr, "blackhole")`."""
     return cls(cls.enum_type(value))
+
+
+_BINARY = {AffineBinaryOpKind.Add: ("+", 0), AffineBinaryOpKind.Mul: ("*", 1),
+           AffineBinaryOpKind.FloorDiv: ("floordiv", 1), AffineBinaryOpKind.CeilDiv: ("ceildiv", 1),
+           AffineBinaryOpKind.Mod: ("mod", 1)}
+
+
+def affine_expr_str(expr: AffineExpr, parent_prec: int = -1) -> str:
+    """MLIR's spelling: `d0 * 128 + d1`, `d0 - 1`, parenthesised only where precedence needs it."""
+    if isinstance(expr, AffineDimExpr):
+        return f"d{expr.position}"
+    if isinstance(expr, AffineSymExpr):
+        return f"s{expr.position}"
+    if isinstance(expr, AffineConstantExpr):
+        return str(expr.value)
+    assert isinstance(expr, AffineBinaryOpExpr)
+    symbol, prec = _BINARY[expr.kind]
+    lhs = affine_expr_str(expr.lhs, prec)
+    rhs_expr = expr.rhs
+    if expr.kind == AffineBinaryOpKind.Add and isinstance(rhs_expr, AffineConstantExpr) and rhs_expr.value < 0:
+        text = f"{lhs} - {-rhs_expr.value}"
+    else:
+        text = f"{lhs} {symbol} {affine_expr_str(rhs_expr, prec + 1 if prec == 1 else prec)}"
+    return f"({text})" if prec < parent_prec or (prec == parent_prec and prec == 1 and parent_prec > 1) else text
+
+
+def affine_map_str(amap: AffineMap) -> str:
+    dims = ", ".join(f"d{i}" for i in range(amap.num_dims))
+    syms = f"[{', '.join(f's{i}' for i in range(amap.num_symbols))}]" if amap.num_symbols else ""
+    return f"({dims}){syms} -> ({', '.join(affine_expr_str(e) for e in amap.results)})"

@@ -256,6 +256,7 @@ class SystemDescAttr(Data[SystemDesc]):
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> SystemDesc:
         sq = parser.Delimiter.SQUARE
+        start = parser._current_token.span
         with parser.in_angle_brackets():
             cpus = parser.parse_comma_separated_list(sq, lambda: _parse_fields(parser, CPU_FIELDS))
             parser.parse_punctuation(",")
@@ -278,10 +279,10 @@ class SystemDescAttr(Data[SystemDesc]):
         for chip in desc.chips:
             missing = [f for f in REQUIRED_CHIP_FIELDS if f not in dict(chip)]
             if missing:
-                parser.raise_error(f"chip descriptor is missing field '{missing[0]}'")
+                parser.raise_error(f"chip descriptor is missing field '{missing[0]}'", start)
         for index in indices:
             if not 0 <= index < len(chips):
-                parser.raise_error(f"chip_desc_indices entry {index} is out of range")
+                parser.raise_error(f"chip_desc_indices entry {index} is out of range", start)
         return desc
 
     def print_parameter(self, printer: Printer) -> None:

@@ -17,7 +17,7 @@ from xdsl.printer import Printer
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.op_table import TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind
-from ttmlir.dialects.syntax import dims_str, enum, enum_attr, parse_dims, scan_raw
+from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw
 from ttmlir.dialects.tt_op import TTOp, build_op_class
 from ttmlir.dialects.ttir import SHAPE_RULES, shape_of
 
@@ -224,7 +224,7 @@ class TTNNLayoutAttr(ParametrizedAttribute):
         return linear, grid, memref, layout, extras
 
     def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.linear.data}, <{ttcore.grid_body(self.grid.data)}>, ")
+        printer.print_string(f"<{affine_map_str(self.linear.data)}, <{ttcore.grid_body(self.grid.data)}>, ")
         printer.print_attribute(self.memref)
         if not isinstance(self.memory_layout, NoneAttr):
             printer.print_string(f", <{self.memory_layout.data.value}>")

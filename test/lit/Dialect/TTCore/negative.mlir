@@ -1,0 +1,29 @@
+// RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
+
+// expected-error @+1 {{unsupported tile shape 7x32}}
+func.func @bad_tile(%arg0: tensor<1x1x!ttcore.tile<7x32, f32>>) -> tensor<1x1x!ttcore.tile<7x32, f32>> {
+  return %arg0 : tensor<1x1x!ttcore.tile<7x32, f32>>
+}
+
+// -----
+
+// expected-error @+1 {{chip descriptor is missing field 'l1_size'}}
+#system_desc = #ttcore.system_desc<[{role = host, target_triple = "x86_64-pc-linux"}], [{arch = <wormhole_b0>, grid = 8x8, num_dram_channels = 12, dram_channel_size = 1073741824}], [0], [1 : i32], [ 0x0x0x0]>
+module attributes {ttcore.system_desc = #system_desc} {
+}
+
+// -----
+
+// expected-error @+1 {{unknown descriptor field 'l2_size'}}
+#system_desc = #ttcore.system_desc<[{role = host, target_triple = "x86_64-pc-linux"}], [{arch = <wormhole_b0>, l2_size = 1}], [0], [1 : i32], [ 0x0x0x0]>
+module attributes {ttcore.system_desc = #system_desc} {
+}
+
+// -----
+
+// expected-error @+1 {{expected a single builtin.module in its body}}
+ttcore.device_module {
+  func.func @f() {
+    return
+  }
+}
