@@ -22,9 +22,14 @@ from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.mlir_lexer import MLIRLexer
 
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.syntax import affine_map_str
+
+# xDSL 0.74's string-literal pattern nests `+` inside `*` and backtracks exponentially on an
+# unterminated string; the same language with possessive quantifiers is matched in linear time.
+MLIRLexer._unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
 
 _ALIAS_DEF = re.compile(r"^([#!][\w.$\-]+)[ \t]*=", re.MULTILINE)
 

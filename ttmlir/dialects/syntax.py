@@ -5,7 +5,7 @@ from __future__ import annotations
 import types
 from typing import Callable, Sequence, TypeVar
 
-from xdsl.ir import EnumAttribute
+from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir.affine import (AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr,
                             AffineMap, AffineSymExpr)
 from xdsl.irdl import irdl_attr_definition

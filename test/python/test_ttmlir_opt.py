@@ -1,0 +1,97 @@
+"""ttmlir-opt as a user runs it: exit codes, diagnostics, outputs, help, and the Python pass API."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ttmlir.asm import parse_text, print_module
+from ttmlir.dialects import make_context
+
+ROOT = Path(__file__).resolve().parents[2]
+MLP = ROOT / "examples" / "mlp.mlir"
+
+
+def opt(*args, stdin=None):
+    return subprocess.run([sys.executable, "-c", "import sys, ttmlir_opt; sys.exit(ttmlir_opt.main())", *args],
+                          input=stdin, capture_output=True, text=True, cwd=ROOT / "tools")
+
+
+def test_error_is_located_one_line_with_caret_and_no_output_file(tmp_path):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text('func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n'
+                   '  %0 = "ttir.relu"(%a, %a) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>\n'
+                   '  return %0 : tensor<4xf32>\n}\n')
+    out = tmp_path / "out.mlir"
+    result = opt(str(bad), "-o", str(out))
+    assert result.returncode == 1
+    lines = result.stderr.splitlines()
+    assert lines[0] == f"{bad}:2:8: error: 'ttir.relu' op expected 1 operands, but found 2"
+    assert lines[1].startswith('  %0 = "ttir.relu"')
+    assert lines[2] == "       ^"
+    assert "Traceback" not in result.stderr
+    assert not out.exists()
+
+
+def test_unknown_pass_and_bad_option_are_clear_errors():
+    result = opt("--no-such-pass", str(MLP))
+    assert result.returncode == 1 and "Unknown command line argument '--no-such-pass'" in result.stderr
+    result = opt("--ttcore-register-device=mesh-size=2", str(MLP))
+    assert result.returncode == 1 and "no such option 'mesh-size'" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_input_file():
+    result = opt("/nonexistent/x.mlir")
+    assert result.returncode == 1 and "cannot read '/nonexistent/x.mlir'" in result.stderr
+
+
+def test_help_lists_every_pass_with_options():
+    result = opt("--help")
+    assert result.returncode == 0
+    for name in ("--ttir-to-ttnn-backend-pipeline", "--ttcore-register-device", "--convert-ttir-to-ttnn",
+                 "--ttnn-layout", "--ttnn-deallocate", "system-desc-path=<value>", "mock-system-desc-arch=<value>"):
+        assert name in result.stdout
+
+
+def test_stdin_and_output_file(tmp_path):
+    out = tmp_path / "out.mlir"
+    result = opt("--ttir-to-ttnn-backend-pipeline", "-o", str(out), stdin=MLP.read_text())
+    assert result.returncode == 0, result.stderr
+    assert '"ttnn.matmul"' in out.read_text() and '"ttnn.softmax"' in out.read_text()
+
+
+def test_does_not_import_torch():
+    code = ("import sys, ttmlir_opt; ttmlir_opt.main(['--ttir-to-ttnn-backend-pipeline', sys.argv[1], '-o', "
+            "'/dev/null']); print('torch' in sys.modules)")
+    result = subprocess.run([sys.executable, "-c", code, str(MLP)], capture_output=True, text=True,
+                            cwd=ROOT / "tools")
+    assert result.stdout.strip() == "False", result.stderr
+
+
+def test_python_pass_api_matches_cli():
+    from ttmlir.passes import ttir_to_ttnn_backend_pipeline
+
+    module, _ = parse_text(make_context(), MLP.read_text())
+    printed = print_module(ttir_to_ttnn_backend_pipeline(module))
+    cli = opt("--ttir-to-ttnn-backend-pipeline", str(MLP))
+    assert printed == cli.stdout
+
+
+def test_unknown_python_pass_name():
+    import ttmlir.passes
+
+    with pytest.raises(AttributeError):
+        ttmlir.passes.no_such_pass
+
+
+POSITIVE = [p for p in sorted((ROOT / "test" / "lit").rglob("*.mlir")) if "verify-diagnostics" not in p.read_text()]
+
+
+@pytest.mark.parametrize("path", POSITIVE[::5], ids=lambda p: p.name)
+def test_print_parse_is_a_fixed_point(path):
+    first, _ = parse_text(make_context(), path.read_text())
+    once = print_module(first, debuginfo=True)
+    second, _ = parse_text(make_context(), once)
+    assert print_module(second, debuginfo=True) == once
