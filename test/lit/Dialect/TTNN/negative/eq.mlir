@@ -1,0 +1,7 @@
+// RUN: ttmlir-opt --verify-diagnostics %s
+
+func.func @eq(%arg0: tensor<64x128xf32>, %arg1: tensor<1x128xf32>, %arg2: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  // expected-error @+1 {{'ttnn.eq' op expected 2 operands, but found 3}}
+  %0 = "ttnn.eq"(%arg0, %arg1, %arg2) : (tensor<64x128xf32>, tensor<1x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>
+  return %0 : tensor<64x128xf32>
+}
