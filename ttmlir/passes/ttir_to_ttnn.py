@@ -223,15 +223,12 @@ class TTNNDeallocatePass(ModulePass):
 
 
 @dataclass(frozen=True)
-class TTIRToTTNNBackendPipeline(ModulePass):
+class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     """The full TTIR → TTNN backend: register device, convert, lay out, deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
-    system_desc_path: str = ""
-    mock_system_desc_arch: str = "wormhole_b0"
-    mesh_shape: tuple[int, ...] = (1, 1)
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        RegisterDevicePass(self.system_desc_path, self.mock_system_desc_arch, self.mesh_shape).apply(ctx, module)
+        super().apply(ctx, module)
         for stage in (ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)
