@@ -95,11 +95,7 @@ class TTParser(Parser):
         return name
 
     def _parse_alias_def(self):
-        name = self._current_token.text
-        if name in self._predefined:
-            self._parse_alias_definition()
-            return
-        self._parse_alias_definition()
+        self._parse_alias_definition()  # a predefined alias is re-read, not reported as redefined
 
     def _parse_op_result_list(self):
         results = super()._parse_op_result_list()

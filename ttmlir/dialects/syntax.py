@@ -77,13 +77,6 @@ def scan_raw(parser: AttrParser) -> str:
     return " ".join(content[start:pos].split())
 
 
-def print_list(printer: Printer, items: Sequence[T], fn: Callable[[T], None], sep: str = ", ") -> None:
-    for i, item in enumerate(items):
-        if i:
-            printer.print_string(sep)
-        fn(item)
-
-
 def enum(cls: type[EnumAttribute], value: str) -> EnumAttribute:
     """An enum attribute from its spelling: `enum(ArchAttr, "blackhole")`."""
     return cls(cls.enum_type(value))

@@ -16,7 +16,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ttmlir import hardware
 from ttmlir.dialects.syntax import (dims_str, enum, enum_attr, parse_bracketed_ints, parse_dims, parse_keyword_value,
-                                    print_list, scan_raw)
+                                    scan_raw)
 
 DataTypeAttr = enum_attr("ttcore.supportedDataTypes", hardware.DATA_TYPES, "A data type a Tenstorrent chip computes in.")
 ArchAttr = enum_attr("ttcore.arch", hardware.ARCHS, "A chip architecture.")
