@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lit pytest bench clean
+.PHONY: demo test lit pytest bench flatbuffers clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ pytest: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/opt_bench.py
+
+# Regenerate the flatbuffer accessors from ttmlir/target/schema (the .fbs files are the source of truth).
+flatbuffers: $(STAMP)
+	$(BIN)/python -m ttmlir.target.generate
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -86,3 +86,17 @@ def verify_module(module: ModuleOp, positions: dict[Operation, int], filename: s
     if failure is not None:
         op, message = failure
         raise DiagnosticError(Diagnostic("error", message, filename, text, positions.get(op), line_offset))
+
+
+def load_module(ctx, text: str, filename: str, line_offset: int = 0) -> tuple[ModuleOp, dict[Operation, int]]:
+    """Parse and verify; a bad input raises DiagnosticError."""
+    from xdsl.utils.exceptions import ParseError
+
+    from ttmlir.asm import parse_text
+
+    try:
+        module, positions = parse_text(ctx, text, filename)
+    except ParseError as error:
+        raise DiagnosticError(from_parse_error(error, filename, text, line_offset)) from None
+    verify_module(module, positions, filename, text, line_offset)
+    return module, positions

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 DATA_TYPES = ("f32", "f16", "bf16", "bfp_f8", "bfp_bf8", "bfp_f4", "bfp_bf4", "bfp_f2", "bfp_bf2",
               "u32", "u16", "u8", "si32")
+DTYPE_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "bfp_f8": 1, "bfp_bf8": 1, "bfp_f4": 0.5, "bfp_bf4": 0.5,
+               "bfp_f2": 0.25, "bfp_bf2": 0.25, "u32": 4, "u16": 2, "u8": 1, "si32": 4}
 TILE_SIZES = ((4, 16), (16, 16), (32, 16), (4, 32), (16, 32), (32, 32))
 
 
@@ -42,3 +44,32 @@ CHIPS: dict[str, ChipFacts] = {
 }
 
 ARCHS = ("grayskull", "wormhole_b0", "blackhole")
+
+
+def tile_bytes(dtype: str, tile: tuple[int, int] = (32, 32)) -> int:
+    """Bytes of one tile; block-float tiles add one shared exponent byte per 16 values."""
+    elements = tile[0] * tile[1]
+    return int(elements * DTYPE_BYTES[dtype]) + (elements // 16 if dtype.startswith("bfp") else 0)
+
+
+def chip_desc(arch: str) -> tuple[tuple[str, object], ...]:
+    """A chip's `#ttcore.system_desc` fields, in upstream's order."""
+    f = CHIPS[arch]
+    return (("arch", arch), ("grid", f.grid), ("coord_translation_offsets", f.coord_translation_offsets),
+            ("l1_size", f.l1_size), ("num_dram_channels", f.num_dram_channels),
+            ("dram_channel_size", f.dram_channel_size), ("noc_l1_address_align_bytes", f.noc_l1_address_align_bytes),
+            ("pcie_address_align_bytes", f.pcie_address_align_bytes),
+            ("noc_dram_address_align_bytes", f.noc_dram_address_align_bytes),
+            ("l1_unreserved_base", f.l1_unreserved_base), ("erisc_l1_unreserved_base", f.erisc_l1_unreserved_base),
+            ("dram_unreserved_base", f.dram_unreserved_base), ("dram_unreserved_end", f.dram_unreserved_end),
+            ("supported_data_types", DATA_TYPES), ("supported_tile_sizes", TILE_SIZES),
+            ("dst_physical_size_tiles", f.dst_physical_size_tiles), ("num_cbs", f.num_cbs),
+            ("num_compute_threads", f.num_compute_threads), ("num_datamovement_threads", f.num_datamovement_threads))
+
+
+def system_desc(arch: str = "wormhole_b0", num_chips: int = 1) -> dict:
+    """A host CPU and `num_chips` identical chips: the fields of `#ttcore.system_desc`."""
+    return {"cpus": ((("role", "host"), ("target_triple", "x86_64-pc-linux")),),
+            "chips": (chip_desc(arch),) * num_chips, "chip_desc_indices": tuple(range(num_chips)),
+            "chip_capabilities": tuple(3 if i == 0 else 1 for i in range(num_chips)),
+            "chip_coords": tuple((0, 0, 0, i) for i in range(num_chips)), "chip_channels": ""}

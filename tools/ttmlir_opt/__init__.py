@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from dataclasses import dataclass, field
 
+from ttmlir.cli import guarded, write_atomic
 from ttmlir.diagnostics import Diagnostic, DiagnosticError
 
 SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
@@ -98,20 +98,14 @@ def print_help() -> None:
 
 def process_chunk(text: str, filename: str, line_offset: int, opts: Options) -> tuple[str | None, list[Diagnostic]]:
     """Parse, verify and transform one piece of input; return printed IR or the diagnostics."""
-    from xdsl.utils.exceptions import ParseError
-
-    from ttmlir.asm import parse_text, print_module
-    from ttmlir.diagnostics import from_parse_error, verify_module
+    from ttmlir.asm import print_module
+    from ttmlir.diagnostics import load_module, verify_module
     from ttmlir.dialects import make_context
     from ttmlir.passes import PassFailure, make_pass
 
     ctx = make_context("--allow-unregistered-dialect" in opts.flags)
     try:
-        module, positions = parse_text(ctx, text, filename)
-    except ParseError as error:
-        return None, [from_parse_error(error, filename, text, line_offset)]
-    try:
-        verify_module(module, positions, filename, text, line_offset)
+        module, positions = load_module(ctx, text, filename, line_offset)
         for name, options in opts.passes:
             try:
                 make_pass(name, options).apply(ctx, module)
@@ -186,40 +180,12 @@ def run(opts: Options) -> int:
         print(problem, file=sys.stderr)
     if failed or problems:
         return 1
-    write_output(opts.output, "// -----\n".join(outputs))
+    write_atomic(opts.output, "// -----\n".join(outputs))
     return 0
 
 
-def write_output(path: str, text: str) -> None:
-    """Write atomically: a failing run never leaves a half-written file behind."""
-    if path == "-":
-        sys.stdout.write(text)
-        return
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
-
-
 def main(argv: list[str] | None = None) -> int:
-    try:
-        opts = parse_args(sys.argv[1:] if argv is None else argv)
-        code = run(opts)
-    except ValueError as error:
-        print(f"ttmlir-opt: error: {error}", file=sys.stderr)
-        code = 1
-    except RecursionError:
-        print("ttmlir-opt: error: input nests too deeply", file=sys.stderr)
-        code = 1
-    except (KeyboardInterrupt, BrokenPipeError):
-        code = 1
-    except Exception as error:  # an internal bug must still end in one line and exit 1, never a traceback
-        if os.environ.get("TTMLIR_TRACEBACK"):
-            raise
-        print(f"ttmlir-opt: error: internal compiler error: {type(error).__name__}: {error} "
-              f"(set TTMLIR_TRACEBACK=1 for details)", file=sys.stderr)
-        code = 1
-    return code
+    return guarded("ttmlir-opt", lambda: run(parse_args(sys.argv[1:] if argv is None else argv)))
 
 
 if __name__ == "__main__":

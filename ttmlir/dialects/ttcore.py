@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import ClassVar
 
 from xdsl.dialects.builtin import ArrayAttr, FlatSymbolRefAttr, IntegerAttr, StringAttr, SymbolNameConstraint, TensorType
@@ -34,11 +34,6 @@ ShardDirectionAttr = enum_attr("ttcore.shard_direction", ("full_to_shard", "shar
 ShardTypeAttr = enum_attr("ttcore.shard_type", ("identity", "replicate", "maximal", "devices"), "Kind of mesh_shard.")
 ReduceTypeAttr = enum_attr("ttcore.reduce_type", ("sum", "mean", "max", "min", "std", "var", "prod", "invalid"),
                            "Reduction applied by a collective.")
-
-# Bytes per element; block-float formats share one exponent byte per 16 values.
-DTYPE_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "bfp_f8": 1, "bfp_bf8": 1, "bfp_f4": 0.5, "bfp_bf4": 0.5,
-               "bfp_f2": 0.25, "bfp_bf2": 0.25, "u32": 4, "u16": 2, "u8": 1, "si32": 4}
-
 
 @irdl_attr_definition
 class TileType(ParametrizedAttribute, TypeAttribute):
@@ -243,6 +238,9 @@ class SystemDesc:
     chip_coords: tuple[tuple[int, ...], ...]
     chip_channels: str = ""
 
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
     def chip(self, index: int = 0) -> dict[str, object]:
         return dict(self.chips[self.chip_desc_indices[index]])
 
@@ -299,23 +297,7 @@ class SystemDescAttr(Data[SystemDesc]):
 
 def default_system_desc(arch: str = "wormhole_b0", num_chips: int = 1) -> SystemDescAttr:
     """The simulated system: `num_chips` identical chips of `arch` (DESIGN §5)."""
-    f = hardware.CHIPS[arch]
-    chip = (("arch", arch), ("grid", f.grid), ("coord_translation_offsets", f.coord_translation_offsets),
-            ("l1_size", f.l1_size), ("num_dram_channels", f.num_dram_channels),
-            ("dram_channel_size", f.dram_channel_size),
-            ("noc_l1_address_align_bytes", f.noc_l1_address_align_bytes),
-            ("pcie_address_align_bytes", f.pcie_address_align_bytes),
-            ("noc_dram_address_align_bytes", f.noc_dram_address_align_bytes),
-            ("l1_unreserved_base", f.l1_unreserved_base), ("erisc_l1_unreserved_base", f.erisc_l1_unreserved_base),
-            ("dram_unreserved_base", f.dram_unreserved_base), ("dram_unreserved_end", f.dram_unreserved_end),
-            ("supported_data_types", hardware.DATA_TYPES), ("supported_tile_sizes", hardware.TILE_SIZES),
-            ("dst_physical_size_tiles", f.dst_physical_size_tiles), ("num_cbs", f.num_cbs),
-            ("num_compute_threads", f.num_compute_threads),
-            ("num_datamovement_threads", f.num_datamovement_threads))
-    cpu = (("role", "host"), ("target_triple", "x86_64-pc-linux"))
-    return SystemDescAttr(SystemDesc((cpu,), tuple(chip for _ in range(num_chips)), tuple(range(num_chips)),
-                                     tuple(3 if i == 0 else 1 for i in range(num_chips)),
-                                     tuple((0, 0, 0, i) for i in range(num_chips))))
+    return SystemDescAttr(SystemDesc(**hardware.system_desc(arch, num_chips)))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,86 @@
+"""`ttmlir-translate`: TTNN IR to a `.ttnn` flatbuffer (`--ttnn-to-flatbuffer`), as upstream's tool does."""
+
+from __future__ import annotations
+
+import sys
+
+from ttmlir.cli import guarded, write_atomic
+from ttmlir.diagnostics import Diagnostic, DiagnosticError
+
+TRANSLATIONS = {"--ttnn-to-flatbuffer": "Serialize a TTNN module to a .ttnn flatbuffer binary"}
+FLAGS = {"--allow-unregistered-dialect": "Allow operations of unregistered dialects"}
+
+
+def usage_error(message: str):
+    print(f"ttmlir-translate: {message}", file=sys.stderr)
+    print("Try 'ttmlir-translate --help' for more information.", file=sys.stderr)
+    raise SystemExit(1)
+
+
+def print_help() -> None:
+    print("OVERVIEW: tt-mlir translation driver (pure Python, on xDSL)\n")
+    print("USAGE: ttmlir-translate [options] <input file>\n")
+    print("OPTIONS:")
+    print(f"  {'-o <filename>':40} Output filename (default: stdout)")
+    for flag, text in {**FLAGS, **TRANSLATIONS}.items():
+        print(f"  {flag:40} {text}")
+
+
+def parse_args(argv: list[str]) -> tuple[str, str, str | None, set[str]]:
+    args, positional, output, translation, flags = iter(argv), [], "-", None, set()
+    for arg in args:
+        if arg in ("-h", "--help"):
+            print_help()
+            raise SystemExit(0)
+        if arg == "-o":
+            output = next(args, None) or usage_error("-o needs a file name")
+        elif arg.startswith("-o") and len(arg) > 2:
+            output = arg[2:]
+        elif arg in TRANSLATIONS:
+            translation = arg
+        elif arg in FLAGS:
+            flags.add(arg)
+        elif arg.startswith("-") and arg != "-":
+            usage_error(f"Unknown command line argument '{arg}'.")
+        else:
+            positional.append(arg)
+    if len(positional) > 1:
+        usage_error(f"too many positional arguments: {' '.join(positional)}")
+    if translation is None:
+        usage_error(f"no translation chosen; use one of {', '.join(TRANSLATIONS)}")
+    return positional[0] if positional else "-", output, translation, flags
+
+
+def run(argv: list[str]) -> int:
+    from ttmlir.diagnostics import load_module
+    from ttmlir.dialects import make_context
+    from ttmlir.target.ttnn import TranslateError, translate
+
+    source, output, _, flags = parse_args(argv)
+    filename = "<stdin>" if source == "-" else source
+    try:
+        text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"ttmlir-translate: error: cannot read '{filename}': {getattr(error, 'strerror', None) or error}",
+              file=sys.stderr)
+        return 1
+    try:
+        module, positions = load_module(make_context("--allow-unregistered-dialect" in flags), text, filename)
+        try:
+            data = translate(module)
+        except TranslateError as error:
+            pos = positions.get(error.op) if error.op is not None else None
+            raise DiagnosticError(Diagnostic("error", str(error), filename, text, pos)) from None
+    except DiagnosticError as error:
+        print(error.diagnostic.render(), file=sys.stderr)
+        return 1
+    write_atomic(output, data)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return guarded("ttmlir-translate", lambda: run(sys.argv[1:] if argv is None else argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Flatbuffer targets: schemas (`schema/*.fbs`), generated accessors and MLIR -> flatbuffer translators."""

@@ -1,0 +1,258 @@
+"""Reading and writing the flatbuffer files: identifiers, versions, system descriptors, JSON views.
+
+Shared by `ttmlir-translate` (writing) and the runtime and `ttrt` (reading); imports neither xDSL nor
+torch. Schema enums are the IR's snake_case names in CamelCase, so `camel`/`snake` convert both ways.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+import flatbuffers
+
+from ttmlir import __version__
+from ttmlir.target import binary_generated as fb
+
+IDENTIFIERS = {"ttnn": b"TTNN", "ttsys": b"TTSY"}
+KIND_OF_IDENTIFIER = {v: k for k, v in IDENTIFIERS.items()}
+ROOTS = {"ttnn": fb.TTNNBinaryT, "ttsys": fb.SystemDescRootT}
+
+
+class BinaryError(Exception):
+    """A file that is not a readable flatbuffer of the expected kind and version."""
+
+
+def camel(name: str) -> str:
+    """`bfp_bf8` -> `BfpBf8`: an IR enum value or op name as a schema enum value or table name."""
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+def snake(name: str) -> str:
+    """`PowTensor` -> `pow_tensor`: the inverse of `camel`."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def field(name: str) -> str:
+    """A schema field name as flatc's object API spells it: `keep_dim` -> `keepDim`."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+@lru_cache(maxsize=None)
+def enum_names(enum_cls: type) -> dict[int, str]:
+    return {v: snake(k) for k, v in vars(enum_cls).items() if not k.startswith("_")}
+
+
+def enum_value(enum_cls: type, name: str) -> int:
+    return getattr(enum_cls, camel(name))
+
+
+def version() -> tuple[int, int, int]:
+    major, minor, patch = (int(p) for p in __version__.split(".")[:3])
+    return major, minor, patch
+
+
+def version_str(v) -> str:
+    return f"{v.major}.{v.minor}.{v.patch}"
+
+
+@lru_cache(maxsize=None)
+def git_hash() -> str:
+    """The compiler's commit, or "unknown" outside a git checkout."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=Path(__file__).parent, capture_output=True,
+                             text=True, timeout=5)
+        return out.stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def version_t() -> fb.VersionT:
+    v = fb.VersionT()
+    v.major, v.minor, v.patch = version()
+    return v
+
+
+def serialize(root, kind: str) -> bytes:
+    builder = flatbuffers.Builder(1024)
+    builder.Finish(root.Pack(builder), file_identifier=IDENTIFIERS[kind])
+    return bytes(builder.Output())
+
+
+def load_bytes(data: bytes, name: str = "<buffer>", expect: str | None = None):
+    """Decode a `.ttnn` or `.ttsys` buffer into its object tree: `(kind, root)`."""
+    if len(data) < 8:
+        raise BinaryError(f"{name}: file is empty or truncated ({len(data)} bytes)")
+    identifier = bytes(data[4:8])
+    kind = KIND_OF_IDENTIFIER.get(identifier)
+    if kind is None:
+        raise BinaryError(f"{name}: not a ttmlir flatbuffer (file identifier {identifier!r}, "
+                          f"expected one of {', '.join(repr(i) for i in IDENTIFIERS.values())})")
+    if expect is not None and kind != expect:
+        raise BinaryError(f"{name}: expected a .{expect} file, found a .{kind} file")
+    try:
+        root = ROOTS[kind].InitFromPackedBuf(bytearray(data), 0)
+        _touch(root)
+    except BinaryError:
+        raise
+    except Exception as exc:  # flatbuffers raises whatever a corrupted offset leads to
+        raise BinaryError(f"{name}: corrupted flatbuffer ({type(exc).__name__}: {exc})") from None
+    if root.version is None:
+        raise BinaryError(f"{name}: corrupted flatbuffer (no version)")
+    return kind, root
+
+
+def load(path: str | Path, expect: str | None = None):
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise BinaryError(f"{path}: cannot read file: {exc.strerror}") from None
+    return load_bytes(data, str(path), expect)
+
+
+def _touch(obj, depth: int = 0) -> None:
+    """Reject trees a corrupted buffer produces: wrong types and absurd nesting."""
+    if depth > 64:
+        raise BinaryError("nesting too deep")
+    for value in vars(obj).values():
+        if isinstance(value, list):
+            for item in value:
+                if hasattr(item, "__dict__"):
+                    _touch(item, depth + 1)
+        elif hasattr(value, "__dict__") and not isinstance(value, type):
+            _touch(value, depth + 1)
+
+
+def check_version(root, name: str) -> None:
+    """Strict major.minor.patch equality, as ttrt checks it."""
+    v = root.version
+    if (v.major, v.minor, v.patch) != version():
+        raise BinaryError(f"{name}: binary version {version_str(v)} does not match ttrt version "
+                          f"{'.'.join(map(str, version()))} (use --ignore-version to run anyway)")
+
+
+# --- system descriptors -------------------------------------------------------------------------
+
+def _dim2d(pair) -> fb.Dim2dT:
+    d = fb.Dim2dT()
+    d.y, d.x = pair
+    return d
+
+
+def _chip_value(key: str, value):
+    if key == "arch":
+        return enum_value(fb.Arch, value)
+    if key == "supported_data_types":
+        return [enum_value(fb.DataType, v) for v in value]
+    if key == "supported_tile_sizes":
+        return [_dim2d(v) for v in value]
+    if isinstance(value, tuple):
+        return _dim2d(value)
+    return value
+
+
+def system_desc_t(desc: dict) -> fb.SystemDescT:
+    """A `#ttcore.system_desc` (as the dict of `ttmlir.hardware.system_desc`) as a flatbuffer table."""
+    out = fb.SystemDescT()
+    out.cpuDescs = []
+    for cpu in desc["cpus"]:
+        c, fields = fb.CpuDescT(), dict(cpu)
+        c.role, c.targetTriple = enum_value(fb.CpuRole, fields["role"]), fields["target_triple"]
+        out.cpuDescs.append(c)
+    out.chipDescs = []
+    for chip in desc["chips"]:
+        c = fb.ChipDescT()
+        for key, value in chip:
+            if hasattr(c, field(key)):
+                setattr(c, field(key), _chip_value(key, value))
+        out.chipDescs.append(c)
+    out.chipDescIndices = list(desc["chip_desc_indices"])
+    out.chipCapabilities = list(desc["chip_capabilities"])
+    out.chipCoords = []
+    for rack, shelf, y, x in desc["chip_coords"]:
+        coord = fb.ChipCoordT()
+        coord.rack, coord.shelf, coord.y, coord.x = rack, shelf, y, x
+        out.chipCoords.append(coord)
+    out.chipChannels = desc.get("chip_channels", "")
+    return out
+
+
+def system_desc_dict(sd: fb.SystemDescT) -> dict:
+    """The inverse of `system_desc_t`."""
+    chips = []
+    for c in sd.chipDescs or []:
+        fields = []
+        for key, value in ((snake(k), v) for k, v in vars(c).items()):
+            if key == "arch":
+                value = enum_names(fb.Arch)[value]
+            elif key == "supported_data_types":
+                value = tuple(enum_names(fb.DataType)[v] for v in value or [])
+            elif key == "supported_tile_sizes":
+                value = tuple((d.y, d.x) for d in value or [])
+            elif isinstance(value, fb.Dim2dT):
+                value = (value.y, value.x)
+            elif value is None or (key in ("dst_register_size_tiles",) and value == 0):
+                continue
+            fields.append((key, value))
+        chips.append(tuple(fields))
+    return {"cpus": tuple((("role", enum_names(fb.CpuRole)[c.role]), ("target_triple", c.targetTriple or ""))
+                          for c in sd.cpuDescs or []),
+            "chips": tuple(chips), "chip_desc_indices": tuple(sd.chipDescIndices or ()),
+            "chip_capabilities": tuple(sd.chipCapabilities or ()),
+            "chip_coords": tuple((c.rack, c.shelf, c.y, c.x) for c in sd.chipCoords or []),
+            "chip_channels": sd.chipChannels or ""}
+
+
+def system_desc_root(desc: dict) -> fb.SystemDescRootT:
+    root = fb.SystemDescRootT()
+    root.version, root.ttmlirGitHash, root.systemDesc = version_t(), git_hash(), system_desc_t(desc)
+    return root
+
+
+# --- JSON views (ttrt read) ---------------------------------------------------------------------
+
+ENUM_FIELDS = {"dataType": fb.DataType, "dtype": fb.DataType, "supportedDataTypes": fb.DataType,
+               "layout": fb.TensorLayout, "bufferType": fb.BufferType, "tensorMemoryLayout": fb.TensorMemoryLayout,
+               "arch": fb.Arch, "role": fb.CpuRole, "shardType": fb.ShardType, "shardDirection": fb.ShardDirection,
+               "reduceType": fb.ReduceType, "typeType": fb.OpType}
+OMITTED = {"data", "value"}  # raw tensor bytes: shown by size
+
+
+def to_json(obj):
+    """A flatbuffer object tree as plain JSON values, enums by name and keys in snake_case."""
+    if isinstance(obj, list):
+        return [to_json(v) for v in obj]
+    if hasattr(obj, "tolist"):  # flatbuffers reads scalar vectors as numpy arrays
+        return obj.tolist()
+    if not hasattr(obj, "__dict__"):
+        return obj
+    table = type(obj).__name__[:-1]  # EltwiseUnaryOpT -> EltwiseUnaryOp
+    out = {}
+    for key, value in vars(obj).items():
+        if key == "type" and hasattr(fb, table + "Type"):
+            value = enum_names(getattr(fb, table + "Type"))[value]
+        elif key in ENUM_FIELDS and (isinstance(value, (int, list)) or hasattr(value, "tolist")):
+            names = enum_names(ENUM_FIELDS[key])
+            value = [names.get(v, v) for v in to_json(value)] if hasattr(value, "__len__") else names.get(value, value)
+            if key == "typeType":
+                value = camel(value)
+        elif key in OMITTED and hasattr(value, "__len__") and not isinstance(value, str):
+            value = f"<{len(value)} bytes>"
+        else:
+            value = to_json(value)
+        out[snake(key) if key != "typeType" else "type_type"] = value
+    return out
+
+
+def op_name(operation: fb.OperationT) -> str:
+    """The TTNN op an Operation holds: its table's `type` enum, or the table's own name."""
+    table = operation.type
+    table_name = type(table).__name__[:-3]  # EltwiseUnaryOpT -> EltwiseUnary
+    enum_cls = getattr(fb, table_name + "OpType", None)
+    if enum_cls is not None:
+        return enum_names(enum_cls)[table.type]
+    return snake(table_name)

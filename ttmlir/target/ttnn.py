@@ -1,0 +1,225 @@
+"""TTNN IR -> `.ttnn` flatbuffer (`ttmlir-translate --ttnn-to-flatbuffer`).
+
+Every function becomes a Program; every op a table of its family (`schema/ttnn/operations.fbs`),
+filled by name: operands under their operand names (`out` for the result), properties under their
+property names, encoded by property kind. Each SSA tensor gets one global id.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from ttmlir import hardware
+from ttmlir.asm import TTPrinter, print_module
+from ttmlir.dialects import ttcore, ttnn
+from ttmlir.dialects.props import int_values, scalar
+from ttmlir.dialects.syntax import affine_map_str
+from ttmlir.dialects.ttnn import TTNNOp
+from ttmlir.target import flatbuffer as fbu
+from ttmlir.target import binary_generated as fb
+
+# Families whose ops share one table; other ops have a table named after themselves.
+FAMILY_TABLES = {"unary": "EltwiseUnaryOp", "binary": "EltwiseBinaryOp", "reduction": "ReductionOp",
+                 "matmul": "MatmulOp", "conv": "Conv2dOp", "pool": "Pool2dOp", "norm": "NormOp", "cache": "CacheOp",
+                 "ccl": "CollectiveOp", "layout_op": "LayoutOp", "creation": "CreationOp", "full": "CreationOp",
+                 "fill": "CreationOp", "arange": "CreationOp", "rand": "CreationOp", "constant": "CreationOp"}
+
+
+def table_of(row) -> str:
+    own = fbu.camel(row.name) + "Op"
+    return own if hasattr(fb, own) else FAMILY_TABLES[row.family]
+
+
+class TranslateError(Exception):
+    def __init__(self, op: Operation | None, message: str):
+        super().__init__(message)
+        self.op = op
+
+
+def _memory_config(config: ttnn.MemoryConfig) -> fb.MemoryConfigT:
+    out = fb.MemoryConfigT()
+    out.bufferType = fbu.enum_value(fb.BufferType, config.buffer_type.data.value)
+    if config.memory_layout is not None:
+        out.tensorMemoryLayout = fbu.enum_value(fb.TensorMemoryLayout, config.memory_layout.data.value)
+    out.shardSpec = config.shard_spec or None
+    return out
+
+
+def _dim2d(y: int, x: int) -> fb.Dim2dT:
+    d = fb.Dim2dT()
+    d.y, d.x = y, x
+    return d
+
+
+def _elements_bytes(attr: Attribute, element) -> list[int]:
+    import numpy as np
+
+    values = attr.get_values() if hasattr(attr, "get_values") else []
+    count = math.prod(attr.type.get_shape())
+    values = list(values) * (count if len(values) == 1 and count > 1 else 1)
+    is_float = "f" in str(element)
+    return list(np.asarray(values, dtype=np.float32 if is_float else np.int64).tobytes())
+
+
+def _encode(kind: str, attr: Attribute, result_type):
+    """A property as its schema field value."""
+    if kind in ("dtype",):
+        return fbu.enum_value(fb.DataType, attr.data.value)
+    if kind == "layout":
+        return fbu.enum_value(fb.TensorLayout, attr.data.value)
+    if kind in ("shard_type", "shard_direction", "reduce_type"):
+        return fbu.enum_value(getattr(fb, fbu.camel(kind)), attr.data.value)
+    if kind == "memory_config":
+        return _memory_config(attr.data)
+    if kind == "shape":
+        return list(attr.data)
+    if kind in ("mesh_shape", "mesh_offset"):
+        return _dim2d(*attr.data)
+    if kind == "elements":
+        return _elements_bytes(attr, result_type.element_type if result_type is not None else "f32")
+    if kind in ("str", "bool", "i32", "si32", "ui32", "i64", "si64", "f32", "number"):
+        return scalar(attr)
+    return int_values(attr)
+
+
+class ProgramWriter:
+    """One function as a Program: tensor refs by global id, ops in order."""
+
+    def __init__(self, func: FuncOp):
+        self.func = func
+        self.ids: dict[SSAValue, int] = {}
+        self.printer = TTPrinter(stream=io.StringIO(), use_aliases=False, print_debuginfo=False)
+
+    def ref(self, value: SSAValue):
+        gid = self.ids.setdefault(value, len(self.ids))
+        if isinstance(value.type, ttnn.DeviceType):
+            out = fb.DeviceRefT()
+            out.globalId = gid
+            return out
+        out = fb.TensorRefT()
+        out.globalId, out.desc, out.size = gid, *self._desc(value)
+        return out
+
+    def _desc(self, value: SSAValue):
+        t = value.type
+        if not isinstance(t, TensorType) or not isinstance(t.encoding, ttnn.TTNNLayoutAttr):
+            raise TranslateError(value.owner if isinstance(value.owner, Operation) else None,
+                                 f"tensor of type {t} has no #ttnn.ttnn_layout encoding (run --ttnn-layout first)")
+        layout: ttnn.TTNNLayoutAttr = t.encoding
+        desc, ld = fb.TensorDescT(), fb.LayoutDescT()
+        desc.shape, desc.layout = list(t.get_shape()), ld
+        grid = layout.grid.data.shape
+        ld.linear, ld.grid = affine_map_str(layout.linear.data), _dim2d(*grid)
+        ld.memrefShape = list(layout.memref.get_shape())
+        ld.dataType = fbu.enum_value(fb.DataType, layout.data_type)
+        element = layout.memref.element_type
+        ld.layout = fbu.enum_value(fb.TensorLayout, "tile" if layout.is_tiled else "row_major")
+        if layout.is_tiled:
+            ld.tileShape = _dim2d(*element.dims)
+            unit = hardware.tile_bytes(layout.data_type, element.dims)
+        else:
+            ld.tileShape = _dim2d(0, 0)
+            unit = hardware.DTYPE_BYTES[layout.data_type]
+        mem_layout = layout.memory_layout
+        ld.memoryConfig = _memory_config(ttnn.MemoryConfig(
+            layout.memref.memory_space, None if not isinstance(mem_layout, ttnn.TensorMemoryLayoutAttr) else mem_layout))
+        return desc, int(math.prod(grid) * math.prod(ld.memrefShape) * unit)
+
+    def operation(self, op: TTNNOp) -> fb.OperationT:
+        row = op.ROW
+        table_name = table_of(row)
+        table = getattr(fb, table_name + "T")()
+        if hasattr(fb, table_name + "Type"):
+            table.type = fbu.enum_value(getattr(fb, table_name + "Type"), row.name)
+        for name, values in op.operand_groups().items():
+            refs = [self.ref(v) for v in values]
+            self._set(table, name, refs if row.operands[[o.rstrip("?*") for o in row.operands].index(name)]
+                      .endswith("*") else (refs[0] if refs else None), op)
+        for name, value in zip(row.results, op.results):
+            self._set(table, "out" if name == "result" else name, self.ref(value), op)
+        result_type = op.results[0].type if op.results else None
+        for name, kind, _, _ in row.props:
+            attr = op.properties.get(name)
+            if attr is not None:
+                self._set(table, name, _encode(kind, attr, result_type), op)
+        out = fb.OperationT()
+        out.typeType, out.type = getattr(fb.OpType, table_name), table
+        out.locInfo = self.loc(op)
+        self.printer.stream = io.StringIO()
+        self.printer.print_op(op)
+        out.debugInfo = self.printer.stream.getvalue()
+        return out
+
+    @staticmethod
+    def _set(table, name: str, value, op: Operation) -> None:
+        attr = fbu.field(name)
+        if attr not in vars(table):
+            raise TranslateError(op, f"the flatbuffer table {type(table).__name__[:-1]} has no field '{name}'")
+        setattr(table, attr, value)
+
+    @staticmethod
+    def loc(op: Operation) -> str:
+        stream = io.StringIO()
+        TTPrinter(stream=stream, use_aliases=False).print_attribute(op.location)
+        return stream.getvalue()
+
+    def program(self) -> fb.ProgramT:
+        func = self.func
+        prog = fb.ProgramT()
+        prog.name = func.sym_name.data
+        prog.private = func.sym_visibility is not None and func.sym_visibility.data == "private"
+        prog.inputs = [self.ref(arg) for arg in func.body.block.args]
+        prog.operations = []
+        for op in func.body.block.ops:
+            if isinstance(op, ReturnOp):
+                prog.outputs = [self.ref(v) for v in op.operands]
+            elif isinstance(op, TTNNOp):
+                prog.operations.append(self.operation(op))
+            else:
+                raise TranslateError(op, f"'{op.name}' cannot be serialized to a TTNN flatbuffer; "
+                                         "lower it to TTNN first (--ttir-to-ttnn-backend-pipeline)")
+        prog.outputs = prog.outputs or []
+        return prog
+
+
+def _mesh_shape(module: ModuleOp) -> tuple[int, int]:
+    for op in module.walk():
+        if isinstance(op, ttcore.DeviceOp):
+            return tuple(op.device_attr.data.mesh_shape)
+    return (1, 1)
+
+
+def translate(module: ModuleOp, stages: dict[str, str] | None = None) -> bytes:
+    """Serialize a TTNN module; `stages` maps pipeline stage names to their MLIR text."""
+    from ttmlir.passes.register_device import device_module_of
+
+    system = module.attributes.get("ttcore.system_desc")
+    if not isinstance(system, ttcore.SystemDescAttr):
+        raise TranslateError(None, "module has no ttcore.system_desc attribute "
+                                   "(run --ttcore-register-device or the backend pipeline first)")
+    binary = fb.TTNNBinaryT()
+    binary.version, binary.ttmlirGitHash = fbu.version_t(), fbu.git_hash()
+    binary.systemDesc = fbu.system_desc_t(system.data.as_dict())
+    binary.meshShape = _dim2d(*_mesh_shape(module))
+    source = print_module(module)
+    binary.programs = []
+    for func in device_module_of(module).ops:
+        if isinstance(func, FuncOp) and func.body.blocks:
+            prog = ProgramWriter(func).program()
+            prog.meshShape = binary.meshShape
+            prog.debugInfo = fb.DebugInfoT()
+            prog.debugInfo.mlir = _mlir("ttnn", source)
+            binary.programs.append(prog)
+    binary.mlirStages = [_mlir(name, text) for name, text in {**(stages or {}), "ttnn": source}.items()]
+    return fbu.serialize(binary, "ttnn")
+
+
+def _mlir(name: str, source: str) -> fb.MLIRT:
+    out = fb.MLIRT()
+    out.name, out.source = name, source
+    return out
