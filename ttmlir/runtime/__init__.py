@@ -1,0 +1,1 @@
+"""The simulated Wormhole/Blackhole runtime: devices, tensors, kernels, executor and perf model."""

@@ -1,0 +1,140 @@
+"""Simulated chips and their memory: bank allocators for DRAM, L1, l1_small and trace.
+
+An interleaved buffer spreads its pages round-robin over all banks of its kind and occupies the same
+address range in every bank, as tt-metal's allocator does; so each kind keeps one free list of
+per-bank addresses. Sizes come from `ttmlir.hardware` (DESIGN §5):
+
+- DRAM: one bank per channel, `dram_unreserved_end - dram_unreserved_base` bytes each.
+- L1: one bank per worker core, `l1_size - l1_unreserved_base - L1_SMALL_SIZE` bytes each.
+- l1_small: `L1_SMALL_SIZE` bytes per worker core (tt-metal's default); trace: none unless asked.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ttmlir import hardware
+
+L1_SMALL_SIZE = 32768
+
+
+class OutOfMemory(Exception):
+    pass
+
+
+@dataclass
+class Block:
+    id: int
+    address: int
+    size: int
+    allocated: bool
+
+
+@dataclass
+class BankAllocator:
+    """First-fit allocation of per-bank address ranges, with a block table for memory reports."""
+
+    kind: str
+    num_banks: int
+    bank_size: int
+    alignment: int
+    blocks: list[Block] = field(default_factory=list)
+    next_id: int = 1
+
+    def __post_init__(self):
+        self.blocks = [Block(0, 0, self.bank_size, False)]
+
+    def allocate(self, size_per_bank: int, what: str = "buffer") -> int:
+        size = max(self.alignment, math.ceil(size_per_bank / self.alignment) * self.alignment)
+        for i, block in enumerate(self.blocks):
+            if not block.allocated and block.size >= size:
+                if block.size > size:
+                    rest = Block(self.next_id, block.address + size, block.size - size, False)
+                    self.next_id += 1
+                    self.blocks.insert(i + 1, rest)
+                block.size, block.allocated = size, True
+                return block.address
+        raise OutOfMemory(f"out of memory: {what} needs {size} bytes per bank in {self.kind} "
+                          f"({self.num_banks} banks), largest free block is {self.largest_free()} bytes per bank "
+                          f"({self.free_bytes()} free of {self.bank_size})")
+
+    def free(self, address: int) -> None:
+        i = next(i for i, b in enumerate(self.blocks) if b.address == address and b.allocated)
+        self.blocks[i].allocated = False
+        for j in (i + 1, i):  # merge with the free neighbours
+            if 0 < j < len(self.blocks) and not self.blocks[j].allocated and not self.blocks[j - 1].allocated:
+                self.blocks[j - 1].size += self.blocks[j].size
+                del self.blocks[j]
+
+    def allocated_bytes(self) -> int:
+        return sum(b.size for b in self.blocks if b.allocated)
+
+    def free_bytes(self) -> int:
+        return self.bank_size - self.allocated_bytes()
+
+    def largest_free(self) -> int:
+        return max((b.size for b in self.blocks if not b.allocated), default=0)
+
+    def report(self) -> dict:
+        """The memory view in ttrt's memory report format."""
+        table = []
+        for i, b in enumerate(self.blocks):
+            table.append({"allocated": "yes" if b.allocated else "no",
+                          "nextID": str(self.blocks[i + 1].id) if i + 1 < len(self.blocks) else "-1",
+                          "prevID": str(self.blocks[i - 1].id) if i else "-1",
+                          "size": str(b.size), "address": str(b.address), "blockID": str(b.id)})
+        return {"num_banks": self.num_banks, "total_bytes_per_bank": self.bank_size,
+                "total_bytes_allocated_per_bank": self.allocated_bytes(),
+                "total_bytes_free_per_bank": self.free_bytes(),
+                "largest_contiguous_bytes_free_per_bank": self.largest_free(), "block_table": table}
+
+
+class Chip:
+    """One simulated chip: its facts and an allocator per buffer type."""
+
+    def __init__(self, arch: str, chip_id: int = 0, trace_region_size: int = 0):
+        self.facts = f = hardware.CHIPS[arch]
+        self.arch, self.id = arch, chip_id
+        cores = f.grid[0] * f.grid[1]
+        self.allocators = {
+            "dram": BankAllocator("dram", f.num_dram_channels, f.dram_unreserved_end - f.dram_unreserved_base,
+                                  f.noc_dram_address_align_bytes),
+            "l1": BankAllocator("l1", cores, f.l1_size - f.l1_unreserved_base - L1_SMALL_SIZE,
+                                f.noc_l1_address_align_bytes),
+            "l1_small": BankAllocator("l1_small", cores, L1_SMALL_SIZE, f.noc_l1_address_align_bytes),
+            "trace": BankAllocator("trace", f.num_dram_channels, trace_region_size, f.noc_dram_address_align_bytes),
+        }
+
+    def memory_report(self) -> dict:
+        return {kind: alloc.report() for kind, alloc in self.allocators.items()}
+
+
+class MeshDevice:
+    """A mesh of identical chips; buffers are allocated on every chip of the mesh."""
+
+    def __init__(self, arch: str = "wormhole_b0", mesh_shape: tuple[int, int] = (1, 1)):
+        self.arch, self.mesh_shape = arch, tuple(mesh_shape)
+        self.chips = [Chip(arch, i) for i in range(mesh_shape[0] * mesh_shape[1])]
+        self.is_open = True
+
+    @property
+    def num_chips(self) -> int:
+        return len(self.chips)
+
+    def allocate(self, buffer_type: str, size_per_bank: int, what: str) -> int:
+        addresses = {chip.allocators[buffer_type].allocate(size_per_bank, what) for chip in self.chips}
+        return addresses.pop()
+
+    def free(self, buffer_type: str, address: int) -> None:
+        for chip in self.chips:
+            chip.allocators[buffer_type].free(address)
+
+    def per_bank_bytes(self, buffer_type: str, total: int, page: int) -> int:
+        """Pages are spread round-robin over the banks: the busiest bank holds ceil(pages / banks)."""
+        banks = self.chips[0].allocators[buffer_type].num_banks
+        pages = max(1, math.ceil(total / max(page, 1)))
+        return math.ceil(pages / banks) * page
+
+    def allocated_bytes(self) -> dict[str, int]:
+        return {kind: alloc.allocated_bytes() for kind, alloc in self.chips[0].allocators.items()}

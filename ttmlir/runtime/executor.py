@@ -1,0 +1,219 @@
+"""Runs a program of a `.ttnn` binary on a simulated mesh device.
+
+Walks the op list once: each op's table names its input tensors (by global id in the tensor pool)
+and its output descriptors; a kernel from `kernels.KERNELS` computes the values and `materialize`
+gives them their format and buffer. Pre/post-op hooks see the op and program contexts.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import torch
+
+from ttmlir.runtime.device import MeshDevice, OutOfMemory
+from ttmlir.runtime.formats import compute_dtype
+from ttmlir.runtime.kernels import KERNELS
+from ttmlir.runtime.perf import OpPerf, estimate
+from ttmlir.runtime.tensor import Tensor, desc_of, materialize
+from ttmlir.target import binary_generated as fb
+from ttmlir.target import flatbuffer as fbu
+
+OUTPUT_FIELDS = ("out", "batchMean", "batchVariance")
+TABLE_FAMILIES = {"EltwiseUnaryOpT": "unary", "EltwiseBinaryOpT": "binary", "WhereOpT": "binary",
+                  "ClampTensorOpT": "binary", "ReductionOpT": "reduction", "SoftmaxOpT": "softmax",
+                  "NormOpT": "norm", "GroupNormOpT": "norm", "MatmulOpT": "matmul", "Conv2dOpT": "matmul"}
+
+
+class RuntimeFailure(Exception):
+    """An error while running a program, naming the op it happened in."""
+
+
+class Binary:
+    """A loaded `.ttnn` file (what `ttrt.binary.Binary` wraps)."""
+
+    def __init__(self, path: str | Path | None = None, data: bytes | None = None):
+        self.file_path = str(path) if path is not None else "<buffer>"
+        if data is None:
+            _, self.fbb = fbu.load(path, expect="ttnn")
+        else:
+            _, self.fbb = fbu.load_bytes(data, self.file_path, expect="ttnn")
+        self.programs = self.fbb.programs or []
+
+    @property
+    def version(self) -> str:
+        return fbu.version_str(self.fbb.version)
+
+    def mesh_shape(self) -> tuple[int, int]:
+        m = self.fbb.meshShape
+        return (m.y, m.x) if m is not None else (1, 1)
+
+    def arch(self) -> str:
+        chips = self.fbb.systemDesc.chipDescs if self.fbb.systemDesc is not None else None
+        return fbu.enum_names(fb.Arch)[chips[0].arch] if chips else "wormhole_b0"
+
+    def golden(self, loc: str, program_index: int | None = None):
+        """The golden tensor stored under `loc`, or None."""
+        programs = self.programs if program_index is None else [self.programs[program_index]]
+        for program in programs:
+            info = program.debugInfo.goldenInfo if program.debugInfo is not None else None
+            for kv in (info.goldenMap or []) if info is not None else []:
+                if kv.key == loc:
+                    return kv.value
+        return None
+
+
+def golden_to_torch(golden: fb.GoldenTensorT) -> torch.Tensor:
+    dtype = fbu.enum_names(fb.DataType)[golden.dtype]
+    np_dtype = {"f32": np.float32, "si32": np.int32, "u32": np.uint32, "u16": np.uint16, "u8": np.uint8}.get(
+        dtype, np.float32)
+    raw = np.asarray(golden.data, dtype=np.uint8).tobytes()
+    values = np.frombuffer(raw, dtype=np_dtype).astype(np.float32 if np_dtype == np.float32 else np.int64)
+    return torch.from_numpy(values.copy()).reshape([int(d) for d in golden.shape])
+
+
+@dataclass
+class OpContext:
+    name: str
+    operation: fb.OperationT
+    index: int
+    outputs: list[Tensor] = field(default_factory=list)
+
+    @property
+    def loc(self) -> str:
+        return self.operation.locInfo or ""
+
+    @property
+    def debug_str(self) -> str:
+        return self.operation.debugInfo or ""
+
+
+@dataclass
+class ProgramContext:
+    binary: Binary
+    program_index: int
+    device: MeshDevice
+    pool: dict[int, Tensor] = field(default_factory=dict)
+    perf: list[tuple[OpContext, OpPerf, int, int]] = field(default_factory=list)  # op, estimate, host start/end
+    peak: dict[str, int] = field(default_factory=dict)
+
+
+class DebugHooks:
+    """`ttrt.runtime.DebugHooks.get(pre, post)`: callbacks run before and after every op."""
+
+    pre_op: Callable | None = None
+    post_op: Callable | None = None
+
+    @classmethod
+    def get(cls, pre_op: Callable | None = None, post_op: Callable | None = None) -> type[DebugHooks]:
+        cls.pre_op, cls.post_op = pre_op, post_op
+        return cls
+
+    @classmethod
+    def clear(cls) -> None:
+        cls.pre_op = cls.post_op = None
+
+
+def _inputs(table, pool: dict[int, Tensor], name: str) -> tuple[dict, list[Tensor]]:
+    values, used = {}, []
+    for key, value in vars(table).items():
+        if key in OUTPUT_FIELDS:
+            continue
+        if isinstance(value, fb.TensorRefT):
+            tensor = _lookup(pool, value, name)
+            values[fbu.snake(key)] = compute_dtype(tensor.data)
+            used.append(tensor)
+        elif isinstance(value, list) and value and isinstance(value[0], fb.TensorRefT):
+            tensors = [_lookup(pool, v, name) for v in value]
+            values[fbu.snake(key)] = [compute_dtype(t.data) for t in tensors]
+            used.extend(tensors)
+    return values, used
+
+
+def _lookup(pool: dict[int, Tensor], ref: fb.TensorRefT, name: str) -> Tensor:
+    try:
+        return pool[ref.globalId]
+    except KeyError:
+        raise RuntimeFailure(f"'ttnn.{name}' reads tensor {ref.globalId}, which is not live "
+                             "(never produced, or already deallocated)") from None
+
+
+def check_inputs(program: fb.ProgramT, inputs: list[torch.Tensor]) -> None:
+    refs = program.inputs or []
+    if len(inputs) != len(refs):
+        raise RuntimeFailure(f"program '{program.name}' takes {len(refs)} inputs, got {len(inputs)}")
+    for i, (ref, value) in enumerate(zip(refs, inputs)):
+        expected = desc_of(ref)["shape"]
+        if list(value.shape) != expected:
+            raise RuntimeFailure(f"program '{program.name}' input {i} has shape {list(value.shape)}, "
+                                 f"the binary expects {expected}")
+
+
+def run_program(binary: Binary, program_index: int, inputs: list[torch.Tensor], device: MeshDevice,
+                debugger: bool = False) -> tuple[list[Tensor], ProgramContext]:
+    program = binary.programs[program_index]
+    check_inputs(program, inputs)
+    ctx = ProgramContext(binary, program_index, device)
+    for i, (ref, value) in enumerate(zip(program.inputs, inputs)):
+        ctx.pool[ref.globalId] = materialize(ref, value, device, f"program input {i}")
+    _note_peak(ctx)
+    for index, operation in enumerate(program.operations or []):
+        name = fbu.op_name(operation)
+        op = OpContext(name, operation, index)
+        if DebugHooks.pre_op is not None:
+            DebugHooks.pre_op(binary, ctx, op)
+        start = time.perf_counter_ns()
+        used = _execute(op, ctx)
+        end = time.perf_counter_ns()
+        family = TABLE_FAMILIES.get(type(operation.type).__name__, "data_movement")
+        ctx.perf.append((op, estimate(name, family, used, op.outputs, device.arch), start, end))
+        _note_peak(ctx)
+        if DebugHooks.post_op is not None:
+            DebugHooks.post_op(binary, ctx, op)
+        if debugger:
+            import pdb
+
+            print(f"ttrt debugger: after op {index} '{name}' {op.loc}; inspect `op` and `ctx`")
+            pdb.set_trace()
+    outputs = [_lookup(ctx.pool, ref, "return") for ref in program.outputs or []]
+    return outputs, ctx
+
+
+def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    table, name = op.operation.type, op.name
+    where = f"'ttnn.{name}'" + (f" at {op.loc}" if op.loc else "")
+    if name == "get_device":
+        return []
+    if name == "deallocate":
+        tensor = ctx.pool.pop(table.input.globalId, None)
+        if tensor is not None:
+            tensor.deallocate()
+        return [tensor] if tensor is not None else []
+    values, used = _inputs(table, ctx.pool, name)
+    try:
+        result = KERNELS[name](values, table)
+    except KeyError:
+        raise RuntimeFailure(f"{where}: no kernel for this op in the simulator") from None
+    except (RuntimeError, ValueError, IndexError, TypeError) as exc:
+        raise RuntimeFailure(f"{where}: kernel failed: {exc}") from None
+    results = result if isinstance(result, tuple) else (result,)
+    refs = [getattr(table, f) for f in OUTPUT_FIELDS if getattr(table, f, None) is not None]
+    try:
+        for ref, value in zip(refs, results):
+            tensor = materialize(ref, value, ctx.device, where)
+            ctx.pool[ref.globalId] = tensor
+            op.outputs.append(tensor)
+    except OutOfMemory as exc:
+        raise RuntimeFailure(f"{where}: {exc}") from None
+    except ValueError as exc:
+        raise RuntimeFailure(str(exc)) from None
+    return used
+
+
+def _note_peak(ctx: ProgramContext) -> None:
+    for kind, used in ctx.device.allocated_bytes().items():
+        ctx.peak[kind] = max(ctx.peak.get(kind, 0), used)

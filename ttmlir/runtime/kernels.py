@@ -1,0 +1,363 @@
+"""Torch kernels for every TTNN op, keyed by op name.
+
+A kernel takes the op's input tensors by field name (`x["input"]`, `x["lhs"]`, ...; None for an
+absent optional operand) and the op's flatbuffer table `t` for its attributes, and returns the output
+(or a tuple for several results). Inputs arrive in compute precision (f32 or int64); the executor
+stores outputs in the output tensor's data format. Layout ops are the identity: the executor gives
+the result the placement, layout and data type its tensor descriptor names.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import torch
+import torch.nn.functional as F
+
+Kernel = Callable[[dict, object], object]
+
+
+def _unary(fn) -> Kernel:
+    return lambda x, t: fn(x["input"])
+
+
+def _binary(fn) -> Kernel:
+    return lambda x, t: fn(x["lhs"], x["rhs"])
+
+
+def _as_bool(fn) -> Callable:
+    return lambda a, b: fn(a != 0, b != 0).to(torch.float32)
+
+
+def _shift(a, b, left: bool):
+    a, b = a.to(torch.int64), b.to(torch.int64)
+    return torch.bitwise_left_shift(a, b) if left else torch.bitwise_right_shift(a, b)
+
+
+UNARY = {
+    "abs": torch.abs, "cbrt": lambda a: torch.sign(a) * torch.abs(a).pow(1 / 3), "ceil": torch.ceil, "cos": torch.cos,
+    "acos": torch.acos, "floor": torch.floor, "frac": torch.frac, "trunc": torch.trunc, "gelu": F.gelu,
+    "isfinite": lambda a: torch.isfinite(a).float(), "logical_not": lambda a: (a == 0).float(),
+    "bitwise_not": lambda a: torch.bitwise_not(a.to(torch.int64)), "mish": F.mish, "neg": torch.neg,
+    "tan": torch.tan, "atan": torch.atan, "tanh": torch.tanh, "reciprocal": torch.reciprocal, "relu": torch.relu,
+    "relu6": F.relu6, "rsqrt": torch.rsqrt, "sigmoid": torch.sigmoid, "softsign": F.softsign,
+    "hardsigmoid": F.hardsigmoid, "silu": F.silu, "sign": torch.sign, "signbit": lambda a: torch.signbit(a).float(),
+    "sin": torch.sin, "asin": torch.asin, "asinh": torch.asinh, "sqrt": torch.sqrt, "square": torch.square,
+    "log": torch.log, "log1p": torch.log1p, "expm1": torch.expm1, "exp": torch.exp, "exp2": torch.exp2,
+    "selu": F.selu, "erf": torch.erf, "erfc": torch.erfc,
+}
+
+BINARY = {
+    "add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "divide": torch.div, "maximum": torch.maximum,
+    "minimum": torch.minimum, "remainder": torch.remainder, "pow_tensor": torch.pow, "atan2": torch.atan2,
+    "eq": lambda a, b: (a == b).float(), "ne": lambda a, b: (a != b).float(), "ge": lambda a, b: (a >= b).float(),
+    "gt": lambda a, b: (a > b).float(), "le": lambda a, b: (a <= b).float(), "lt": lambda a, b: (a < b).float(),
+    "logical_and": _as_bool(torch.logical_and), "logical_or": _as_bool(torch.logical_or),
+    "logical_xor": _as_bool(torch.logical_xor),
+    "bitwise_and": lambda a, b: torch.bitwise_and(a.long(), b.long()),
+    "bitwise_or": lambda a, b: torch.bitwise_or(a.long(), b.long()),
+    "bitwise_xor": lambda a, b: torch.bitwise_xor(a.long(), b.long()),
+    "logical_left_shift": lambda a, b: _shift(a, b, True), "logical_right_shift": lambda a, b: _shift(a, b, False),
+}
+
+
+def _dims(t, rank: int) -> list[int]:
+    dims = list(t.dimArg) if t.dimArg is not None else list(range(rank))
+    return sorted(d % rank for d in dims) if rank else []
+
+
+def _reduce(fn) -> Kernel:
+    def kernel(x, t):
+        a = x["input"]
+        dims = _dims(t, a.dim())
+        return fn(a, dims, bool(t.keepDim)) if dims else a.clone()
+    return kernel
+
+
+def _reduce_each(fn):
+    """Reductions torch offers one dimension at a time."""
+    def reduce(a, dims, keep):
+        for d in sorted(dims, reverse=True):
+            a = fn(a, d, keep)
+        return a
+    return reduce
+
+
+REDUCTIONS = {
+    "sum": lambda a, d, k: torch.sum(a, d, keepdim=k), "mean": lambda a, d, k: torch.mean(a.float(), d, keepdim=k),
+    "max": lambda a, d, k: torch.amax(a, d, keepdim=k), "min": lambda a, d, k: torch.amin(a, d, keepdim=k),
+    "prod": _reduce_each(lambda a, d, k: torch.prod(a, d, keepdim=k)),
+    "reduce_and": _reduce_each(lambda a, d, k: torch.all(a != 0, d, keepdim=k).float()),
+    "reduce_or": _reduce_each(lambda a, d, k: torch.any(a != 0, d, keepdim=k).float()),
+    "argmax": lambda a, d, k: _argmax(a, d, k),
+}
+
+
+def _argmax(a, dims, keep):
+    if len(dims) == 1:
+        return torch.argmax(a, dims[0], keepdim=keep)
+    moved = a.movedim(dims, list(range(a.dim() - len(dims), a.dim())))
+    flat = moved.reshape(*moved.shape[:a.dim() - len(dims)], -1).argmax(-1)
+    if keep:
+        for d in dims:
+            flat = flat.unsqueeze(d)
+    return flat
+
+
+def _pair(values, count: int = 2) -> list[int]:
+    values = list(values)
+    return values * count if len(values) == 1 else values
+
+
+def _padding4(values) -> list[int]:
+    """(top, left, bottom, right) from one, two or four values."""
+    v = list(values)
+    return v * 4 if len(v) == 1 else [v[0], v[1], v[0], v[1]] if len(v) == 2 else v
+
+
+def _nchw(x, t, channels: int) -> torch.Tensor:
+    """TTNN's flattened (1, 1, N*H*W, C) input as NCHW."""
+    return x.reshape(t.batchSize, t.inputHeight, t.inputWidth, channels).permute(0, 3, 1, 2)
+
+
+def _flatten_nhwc(y: torch.Tensor) -> torch.Tensor:
+    n, c, h, w = y.shape
+    return y.permute(0, 2, 3, 1).reshape(1, 1, n * h * w, c)
+
+
+def _conv2d(x, t):
+    a = _nchw(x["input"].float(), t, t.inChannels)
+    w, b = x["weight"].float(), x.get("bias")
+    bias = b.reshape(-1).float() if b is not None else None
+    stride, dilation = _pair(t.stride), _pair(t.dilation)
+    top, left, bottom, right = _padding4(t.padding)
+    if t.type == 1:  # ConvTranspose2d: weight is (C_in, C_out/groups, kH, kW); padding is symmetric
+        out_pad = _pair(t.outputPadding) if t.outputPadding is not None else [0, 0]
+        y = F.conv_transpose2d(a, w, bias, stride, (top, left), out_pad, t.groups, dilation)
+    else:
+        y = F.conv2d(F.pad(a, (left, right, top, bottom)), w, bias, stride, 0, dilation, t.groups)
+    return _flatten_nhwc(y)
+
+
+def _pool2d(x, t):
+    a = _nchw(x["input"].float(), t, t.channels)
+    kernel, stride, dilation = _pair(t.kernelSize), _pair(t.stride), _pair(t.dilation)
+    top, left, bottom, right = _padding4(t.padding)
+    if t.type == 0:  # MaxPool2d
+        a = F.pad(a, (left, right, top, bottom), value=-math.inf)
+        y = F.max_pool2d(a, kernel, stride, 0, dilation, ceil_mode=bool(t.ceilMode))
+    else:
+        a = F.pad(a, (left, right, top, bottom))
+        y = F.avg_pool2d(a, kernel, stride, 0, ceil_mode=bool(t.ceilMode))
+        if not t.countIncludePad and any((top, left, bottom, right)):
+            ones = F.pad(torch.ones_like(a[:, :1, top:a.shape[2] - bottom, left:a.shape[3] - right]),
+                         (left, right, top, bottom))
+            y = y / F.avg_pool2d(ones, kernel, stride, 0, ceil_mode=bool(t.ceilMode))
+    return _flatten_nhwc(y)
+
+
+def _upsample(x, t):
+    a = x["input"].float().permute(0, 3, 1, 2)
+    scale = _pair(t.scaleFactor)
+    mode = t.mode or "nearest"
+    y = F.interpolate(a, scale_factor=tuple(float(s) for s in scale), mode=mode,
+                      **({"align_corners": False} if mode == "bilinear" else {}))
+    return y.permute(0, 2, 3, 1)
+
+
+def _channel_shape(t, rank: int, size: int) -> list[int]:
+    shape = [1] * rank
+    shape[t.dimension % rank] = size
+    return shape
+
+
+def _batch_norm(x, t):
+    a = x["operand"]
+    shape = _channel_shape(t, a.dim(), a.shape[t.dimension % a.dim()])
+    scale, offset = x["scale"].reshape(shape), x["offset"].reshape(shape)
+    if "mean" in x:
+        mean, var = x["mean"].reshape(shape), x["variance"].reshape(shape)
+        return (a - mean) / torch.sqrt(var + t.epsilon) * scale + offset
+    dims = [d for d in range(a.dim()) if d != t.dimension % a.dim()]
+    mean, var = a.mean(dims, keepdim=True), a.var(dims, unbiased=False, keepdim=True)
+    out = (a - mean) / torch.sqrt(var + t.epsilon) * scale + offset
+    return out, mean.reshape(-1), var.reshape(-1)
+
+
+def _norm(x, t):
+    a, w, b = x["input"], x.get("weight"), x.get("bias")
+    shape = list(t.normalizedShape) if t.normalizedShape is not None else [a.shape[-1]]
+    if t.type == 0:  # LayerNorm
+        return F.layer_norm(a, shape, w, b, t.epsilon)
+    dims = list(range(a.dim() - len(shape), a.dim()))
+    out = a * torch.rsqrt(a.pow(2).mean(dims, keepdim=True) + t.epsilon)
+    return out * (w if w is not None else 1) + (b if b is not None else 0)
+
+
+def _group_norm(x, t):
+    a = x["input"]  # (N, H, W, C) or (N, 1, H*W, C): channels last
+    c = a.shape[-1]
+    y = F.group_norm(a.reshape(a.shape[0], -1, c).permute(0, 2, 1), t.numGroups, None, None, t.epsilon)
+    y = y.permute(0, 2, 1).reshape(a.shape)
+    if x.get("weight") is not None:
+        y = y * x["weight"].reshape(-1)
+    if x.get("bias") is not None:
+        y = y + x["bias"].reshape(-1)
+    return y
+
+
+def _cache(x, t):
+    cache = x["cache"].clone()
+    update = x["input"]
+    if t.type == 0:  # UpdateCache: write one position per batch at update_index
+        position = int(x["update_index"].reshape(-1)[0])
+        cache[t.batchOffset:t.batchOffset + update.shape[0], :, position:position + update.shape[2], :] = update
+    else:  # FillCache: write the prompt from position 0
+        cache[t.batchOffset:t.batchOffset + update.shape[0], :, :update.shape[2], :] = update
+    return cache
+
+
+def _slice(x, t):
+    a = x["input"]
+    index = []
+    for dim, (begin, end, step) in enumerate(zip(t.begins, t.ends, t.step)):
+        size = a.shape[dim]
+        begin, end = begin + size if begin < 0 else begin, end + size if end < 0 else end
+        if step < 0:
+            a = a.flip(dim)
+            begin, end, step = size - 1 - begin, size - 1 - end, -step
+        index.append(slice(begin, end, step))
+    return a[tuple(index)]
+
+
+def _pad(x, t):
+    padding = list(t.padding)
+    pairs = [padding[i:i + 2] for i in range(0, len(padding), 2)]
+    flat = [v for low, high in reversed(pairs) for v in (low, high)]
+    return F.pad(x["input"], flat, value=t.value)
+
+
+def _gather(x, t):
+    """StableHLO gather: one slice of the operand per index vector, laid out as offset_dims says."""
+    operand, indices = x["input"], x["start_indices"].long()
+    ivd = t.indexVectorDim
+    if ivd == indices.dim():
+        indices = indices.unsqueeze(-1)
+    indices = indices.movedim(ivd, -1)
+    batch_shape = indices.shape[:-1]
+    collapsed = set(t.collapsedSliceDims.tolist() if t.collapsedSliceDims is not None else [])
+    batching = list(t.operandBatchingDims) if t.operandBatchingDims is not None else []
+    sizes = list(t.sliceSizes)
+    start_map = list(t.startIndexMap)
+    kept = [d for d in range(operand.dim()) if d not in collapsed and d not in batching]
+    slices = []
+    for batch_index in torch.cartesian_prod(*[torch.arange(n) for n in batch_shape]).reshape(-1, len(batch_shape)) \
+            if batch_shape else [()]:
+        vector = indices[tuple(int(i) for i in batch_index)] if batch_shape else indices
+        start = [0] * operand.dim()
+        for k, d in enumerate(start_map):
+            start[d] = int(min(max(int(vector[k]), 0), operand.shape[d] - sizes[d]))
+        piece = operand[tuple(slice(s, s + n) for s, n in zip(start, sizes))]
+        slices.append(piece.reshape([sizes[d] for d in kept]))
+    stacked = torch.stack(slices).reshape(*batch_shape, *[sizes[d] for d in kept])
+    offset_dims = list(t.offsetDims)
+    out_rank = len(batch_shape) + len(kept)
+    order = [d for d in range(out_rank) if d not in offset_dims]
+    source = list(range(len(batch_shape))) + list(range(len(batch_shape), out_rank))
+    target = order + offset_dims
+    return stacked.movedim(source, target)
+
+
+def _constant(t):
+    import numpy as np
+
+    raw = bytes(np.asarray(t.value, dtype=np.uint8))
+    shape = list(t.out.desc.shape)
+    values = np.frombuffer(raw, dtype=np.float32 if len(raw) == 4 * math.prod(shape) else np.int64)
+    return torch.from_numpy(values.copy()).reshape(shape)
+
+
+def _creation(x, t):
+    name = ("empty", "full", "zeros", "ones", "arange", "rand", "constant")[t.type]
+    shape = list(t.shape if t.shape is not None else t.size if t.size is not None else t.out.desc.shape)
+    if name in ("empty", "zeros"):
+        return torch.zeros(shape)
+    if name == "ones":
+        return torch.ones(shape)
+    if name == "full":
+        return torch.full(shape, float(t.fillValue))
+    if name == "arange":
+        return torch.arange(t.start, t.end, t.step).reshape(list(t.out.desc.shape)).float()
+    if name == "rand":
+        generator = torch.Generator().manual_seed(int(t.seed))
+        return torch.rand(shape, generator=generator) * (t.high - t.low) + t.low
+    return _constant(t)
+
+
+def _collective(x, t):
+    # A mesh is simulated as one logical tensor (device 0's shard): collectives keep the values.
+    return x["input"]
+
+
+def _mesh_shard(x, t):
+    """Device 0's shard going in (full_to_shard), the shard tiled back out (shard_to_full)."""
+    a, shard = x["input"], list(t.shardShape)
+    if t.shardType != 3:  # only "devices" sharding changes the shape
+        return a
+    if t.shardDirection == 0:
+        return a[tuple(slice(0, a.shape[d] // s) for d, s in enumerate(shard))]
+    return a.repeat(shard)
+
+
+def _matmul(x, t):
+    a, b = x["a"], x["b"]
+    if t.transposeA:
+        a = a.transpose(-1, -2)
+    if t.transposeB:
+        b = b.transpose(-1, -2)
+    out = torch.matmul(a, b)
+    return out + x["bias"] if x.get("bias") is not None else out
+
+
+KERNELS: dict[str, Kernel] = {
+    **{name: _unary(fn) for name, fn in UNARY.items()},
+    **{name: _binary(fn) for name, fn in BINARY.items()},
+    **{name: _reduce(fn) for name, fn in REDUCTIONS.items()},
+    "leaky_relu": lambda x, t: F.leaky_relu(x["input"], t.parameter),
+    "clamp_scalar": lambda x, t: torch.clamp(x["input"], t.min, t.max),
+    "where": lambda x, t: torch.where(x["first"] != 0, x["second"], x["third"]),
+    "clamp_tensor": lambda x, t: torch.minimum(torch.maximum(x["input"], x["min"]), x["max"]),
+    "moreh_cumsum": lambda x, t: torch.cumsum(x["input"], t.dim),
+    "reshape": lambda x, t: x["input"].reshape(list(t.shape)),
+    "concat": lambda x, t: torch.cat(x["inputs"], t.dim),
+    "repeat": lambda x, t: x["input"].repeat(list(t.repeatDims)),
+    "repeat_interleave": lambda x, t: torch.repeat_interleave(x["input"], t.repeats, t.dim),
+    "permute": lambda x, t: x["input"].permute(list(t.permutation)),
+    "pad": _pad,
+    "slice_static": _slice,
+    "reverse": lambda x, t: torch.flip(x["input"], list(t.dimensions)),
+    "gather": _gather,
+    "matmul": _matmul,
+    "linear": _matmul,
+    "softmax": lambda x, t: torch.softmax(x["input"].float(), t.dimension),
+    "embedding": lambda x, t: F.embedding(x["input"].long(), x["weight"].reshape(-1, x["weight"].shape[-1])),
+    "conv2d": _conv2d,
+    "conv_transpose2d": _conv2d,
+    "max_pool2d": _pool2d,
+    "avg_pool2d": _pool2d,
+    "global_avg_pool2d": lambda x, t: x["input"].float().mean((1, 2), keepdim=True),
+    "upsample": _upsample,
+    "batch_norm_inference": _batch_norm,
+    "batch_norm_training": _batch_norm,
+    "layer_norm": _norm,
+    "rms_norm": _norm,
+    "group_norm": _group_norm,
+    "update_cache": _cache,
+    "fill_cache": _cache,
+    **{name: _collective for name in ("all_gather", "all_reduce", "reduce_scatter", "collective_permute")},
+    "mesh_shard": _mesh_shard,
+    **{name: lambda x, t: x["input"] for name in ("to_layout", "to_device", "from_device", "to_memory_config",
+                                                  "typecast")},
+    **{name: _creation for name in ("empty", "full", "zeros", "ones", "arange", "rand", "constant")},
+}

@@ -1,0 +1,86 @@
+"""Host and device tensors: logical values plus data format, layout, placement and buffer."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import torch
+
+from ttmlir import hardware
+from ttmlir.runtime.device import MeshDevice
+from ttmlir.runtime.formats import to_format
+from ttmlir.target import binary_generated as fb
+from ttmlir.target.flatbuffer import enum_names
+
+
+@dataclass
+class Tensor:
+    data: torch.Tensor                  # logical shape, stored as the data format stores it
+    dtype: str                          # ttcore data type, e.g. "bf16"
+    layout: str = "row_major"           # "tile" or "row_major"
+    buffer_type: str = "system_memory"  # "system_memory" for host tensors
+    memory_layout: str | None = None
+    device: MeshDevice | None = None
+    address: int | None = None
+    size: int = 0                       # bytes in its buffer, padded to tiles
+
+    @property
+    def shape(self) -> list[int]:
+        return list(self.data.shape)
+
+    @property
+    def stride(self) -> list[int]:
+        return list(self.data.contiguous().stride())
+
+    @property
+    def volume(self) -> int:
+        return self.data.numel()
+
+    @property
+    def on_device(self) -> bool:
+        return self.buffer_type != "system_memory"
+
+    def page_size(self) -> int:
+        if self.layout == "tile":
+            return hardware.tile_bytes(self.dtype)
+        row = self.shape[-1] if self.shape else 1
+        return max(1, int(math.ceil(row * hardware.DTYPE_BYTES[self.dtype])))
+
+    def deallocate(self) -> None:
+        if self.device is not None and self.address is not None:
+            self.device.free(self.buffer_type, self.address)
+            self.address = None
+
+    def to_torch(self) -> torch.Tensor:
+        return self.data
+
+
+def desc_of(ref: fb.TensorRefT) -> dict:
+    layout = ref.desc.layout
+    config = layout.memoryConfig
+    memory_layout = None if config is None or config.tensorMemoryLayout is None \
+        else enum_names(fb.TensorMemoryLayout)[config.tensorMemoryLayout]
+    return {"shape": [int(d) for d in ref.desc.shape], "dtype": enum_names(fb.DataType)[layout.dataType],
+            "layout": enum_names(fb.TensorLayout)[layout.layout],
+            "buffer_type": enum_names(fb.BufferType)[config.bufferType] if config is not None else "system_memory",
+            "memory_layout": memory_layout}
+
+
+def materialize(ref: fb.TensorRefT, values: torch.Tensor, device: MeshDevice | None, what: str) -> Tensor:
+    """A tensor as the descriptor places it: converted to its format, allocated in its buffer."""
+    d = desc_of(ref)
+    if list(values.shape) != d["shape"]:
+        if values.numel() != math.prod(d["shape"]):
+            raise ValueError(f"{what}: computed shape {list(values.shape)} does not match the compiled shape "
+                             f"{d['shape']}")
+        values = values.reshape(d["shape"])
+    tensor = Tensor(to_format(values, d["dtype"]), d["dtype"], d["layout"], d["buffer_type"], d["memory_layout"],
+                    size=int(ref.size))
+    if tensor.on_device:
+        if device is None:
+            raise ValueError(f"{what}: a device tensor needs an open device")
+        tensor.device = device
+        per_bank = device.per_bank_bytes(tensor.buffer_type, tensor.size, tensor.page_size())
+        tensor.address = device.allocate(tensor.buffer_type, per_bank, what)
+    return tensor
