@@ -13,7 +13,7 @@ from pathlib import Path
 
 import flatbuffers
 
-from ttmlir import __version__
+from ttmlir import __version__, hardware
 from ttmlir.target import binary_generated as fb
 
 IDENTIFIERS = {"ttnn": b"TTNN", "ttsys": b"TTSY"}
@@ -181,18 +181,23 @@ def system_desc_t(desc: dict) -> fb.SystemDescT:
     return out
 
 
+def _seq(value) -> list:
+    """A flatbuffer vector (a list, a numpy array or None) as a list."""
+    return [] if value is None else list(value)
+
+
 def system_desc_dict(sd: fb.SystemDescT) -> dict:
     """The inverse of `system_desc_t`."""
     chips = []
-    for c in sd.chipDescs or []:
+    for c in _seq(sd.chipDescs):
         fields = []
         for key, value in ((snake(k), v) for k, v in vars(c).items()):
             if key == "arch":
                 value = enum_names(fb.Arch)[value]
             elif key == "supported_data_types":
-                value = tuple(enum_names(fb.DataType)[v] for v in value or [])
+                value = tuple(enum_names(fb.DataType)[int(v)] for v in _seq(value))
             elif key == "supported_tile_sizes":
-                value = tuple((d.y, d.x) for d in value or [])
+                value = tuple((d.y, d.x) for d in _seq(value))
             elif isinstance(value, fb.Dim2dT):
                 value = (value.y, value.x)
             elif value is None or (key in ("dst_register_size_tiles",) and value == 0):
@@ -200,10 +205,10 @@ def system_desc_dict(sd: fb.SystemDescT) -> dict:
             fields.append((key, value))
         chips.append(tuple(fields))
     return {"cpus": tuple((("role", enum_names(fb.CpuRole)[c.role]), ("target_triple", c.targetTriple or ""))
-                          for c in sd.cpuDescs or []),
-            "chips": tuple(chips), "chip_desc_indices": tuple(sd.chipDescIndices or ()),
-            "chip_capabilities": tuple(sd.chipCapabilities or ()),
-            "chip_coords": tuple((c.rack, c.shelf, c.y, c.x) for c in sd.chipCoords or []),
+                          for c in _seq(sd.cpuDescs)),
+            "chips": tuple(chips), "chip_desc_indices": tuple(int(i) for i in _seq(sd.chipDescIndices)),
+            "chip_capabilities": tuple(int(i) for i in _seq(sd.chipCapabilities)),
+            "chip_coords": tuple((c.rack, c.shelf, c.y, c.x) for c in _seq(sd.chipCoords)),
             "chip_channels": sd.chipChannels or ""}
 
 
@@ -211,6 +216,38 @@ def system_desc_root(desc: dict) -> fb.SystemDescRootT:
     root = fb.SystemDescRootT()
     root.version, root.ttmlirGitHash, root.systemDesc = version_t(), git_hash(), system_desc_t(desc)
     return root
+
+
+# --- the simulated system ----------------------------------------------------------------------
+
+def simulated_system(args: dict, mesh: tuple[int, int] | None = None) -> dict:
+    """The system ttrt simulates: `--arch`, and `--mesh-shape` or the mesh the binary needs."""
+    shape = parse_mesh_shape(args["--mesh-shape"]) if args.get("--mesh-shape") else (mesh or (1, 1))
+    return hardware.system_desc(args["--arch"], shape[0] * shape[1])
+
+
+def parse_mesh_shape(text: str) -> tuple[int, int]:
+    try:
+        y, x = (int(v) for v in text.lower().split("x"))
+        if y < 1 or x < 1:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"invalid --mesh-shape '{text}': expected AxB, e.g. 1x2") from None
+    return y, x
+
+
+def check_system(binary_desc, system: dict, name: str, mesh: tuple[int, int]) -> None:
+    """The binary's chips must be the system's chips, and the system must have enough of them."""
+    compiled = system_desc_dict(binary_desc)
+    keys = ("arch", "grid", "l1_size", "num_dram_channels", "dram_channel_size")
+    want, have = dict(compiled["chips"][0]), dict(system["chips"][0])
+    for key in keys:
+        if want.get(key) != have.get(key):
+            raise ValueError(f"{name}: system desc mismatch: the binary was compiled for {key} = {want.get(key)} "
+                             f"({want.get('arch')}), the system has {key} = {have.get(key)} ({have.get('arch')})")
+    if mesh[0] * mesh[1] > len(system["chip_desc_indices"]):
+        raise ValueError(f"{name}: system desc mismatch: the binary needs a {mesh[0]}x{mesh[1]} mesh, the system "
+                         f"has {len(system['chip_desc_indices'])} chip(s)")
 
 
 # --- JSON views (ttrt read) ---------------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""ttrt's API (`ttrt.common.api.API`) and utilities (`ttrt.common.util.Logger`, `Artifacts`)."""

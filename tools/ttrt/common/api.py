@@ -1,0 +1,296 @@
+"""`API.Read/Query/Check/Run/Perf`: ttrt's commands, callable from Python and from the CLI.
+
+Each command is a class whose ARGS table lists its flags (the CLI's argparse parser is built from the
+same table); an instance takes `args` (a dict keyed by flag, e.g. `{"--loops": 10, "binary": path}`),
+`logger` and `artifacts`, and calling it returns `(result_code, results)`. Every file processed gets a
+result entry (`"result": "pass"` or `"error"` with the exception text), written to `--result-file`.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ttmlir.target.flatbuffer import check_system, simulated_system
+from ttrt.common.util import Artifacts, Logger
+
+
+@dataclass(frozen=True)
+class Arg:
+    name: str
+    default: Any = None
+    help: str = ""
+    choices: tuple | None = None
+    type: type = str
+
+
+def _flag(name: str, help: str) -> Arg:
+    return Arg(name, False, help, type=bool)
+
+
+COMMON_ARGS = (
+    Arg("--log-file", "", "file to write ttrt's log to (also printed to the terminal)"),
+    Arg("--artifact-dir", "", "folder for saved artifacts (default: $TT_MLIR_HOME/ttrt-artifacts or ./ttrt-artifacts)"),
+    _flag("--clean-artifacts", "remove the artifacts folder before running"),
+    _flag("--save-artifacts", "save binaries, tensors and reports into the artifacts folder"),
+)
+SYSTEM_ARGS = (
+    Arg("--arch", "wormhole_b0", "the simulated chip architecture", ("wormhole_b0", "blackhole")),
+    Arg("--mesh-shape", "", "the simulated mesh of chips, e.g. 1x2 for an n300 (default: what the binary needs, "
+                            "or 1x1)"),
+)
+BINARY_ARG = Arg("binary", None, "a flatbuffer file or a directory of them")
+VERSION_ARG = _flag("--ignore-version", "do not check the binary's version against ttrt's")
+PROGRAM_ARGS = (
+    Arg("--program-index", "all", "which program to run: an index or 'all'"),
+    Arg("--loops", 1, "how many times to run each program", type=int),
+    Arg("--init", "randn", "how to initialise inputs", ("randn", "arange", "zeros", "ones", "rand")),
+    Arg("--seed", 0, "random seed for inputs", type=int),
+)
+
+
+class API:
+    """The registry of ttrt commands; `initialize_apis()` registers them as `API.Read`, `API.Run`, ..."""
+
+    registered_apis: ClassVar[dict[str, type]] = {}
+
+    @staticmethod
+    def initialize_apis() -> None:
+        for cls in (Read, Query, Check, Run, Perf):
+            API.registered_apis[cls.name] = cls
+            setattr(API, cls.__name__, cls)
+
+
+class Command(ABC):
+    name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    ARGS: ClassVar[tuple[Arg, ...]] = ()
+
+    def __init__(self, args: dict | None = None, logger: Logger | None = None, artifacts: Artifacts | None = None):
+        given = dict(args or {})
+        unknown = set(given) - {a.name for a in self.all_args()}
+        if unknown:
+            raise ValueError(f"ttrt {self.name}: unknown argument(s) {', '.join(sorted(unknown))}")
+        self.args = {a.name: given.get(a.name, a.default) for a in self.all_args()}
+        self.logger = logger or Logger(self.args.get("--log-file") or "")
+        self.artifacts = artifacts or Artifacts(self.logger, artifacts_folder_path=self.args.get("--artifact-dir") or "")
+        self.results: list[dict] = []
+
+    @classmethod
+    def all_args(cls) -> tuple[Arg, ...]:
+        return (*cls.ARGS, *COMMON_ARGS, Arg("--result-file", f"{cls.name}_results.json",
+                                            "JSON file to write the per-file results to"))
+
+    def __call__(self) -> tuple[int, list[dict]]:
+        if self.args["--clean-artifacts"]:
+            self.artifacts.clean_artifacts()
+        if self.args["--save-artifacts"]:
+            self.artifacts.create_artifacts()
+        self.execute()
+        result_file = self.args["--result-file"]
+        if result_file:
+            Path(result_file).write_text(json.dumps(self.results, indent=2) + "\n", encoding="utf-8")
+        failed = any(r["result"] != "pass" for r in self.results)
+        return (1 if failed else 0), self.results
+
+    @abstractmethod
+    def execute(self) -> None: ...
+
+    def files(self, suffixes: tuple[str, ...]) -> list[Path]:
+        path = Path(self.args["binary"] or "")
+        if not self.args["binary"]:
+            raise ValueError(f"ttrt {self.name}: no binary given")
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.suffix in suffixes)
+            if not found:
+                self.logger.warning(f"no {'/'.join(suffixes)} files under {path}")
+            return found
+        return [path]
+
+    def record(self, path: Path | str, error: Exception | None = None, **extra) -> dict:
+        entry = {"file_path": str(path), "result": "pass" if error is None else "error",
+                 "exception": "" if error is None else str(error), "log_file": self.args["--log-file"],
+                 "artifacts": self.artifacts.get_artifacts_folder_path(), **extra}
+        if error is not None:
+            self.logger.error(f"ERROR: {error}")
+        self.results.append(entry)
+        return entry
+
+    def for_each(self, suffixes: tuple[str, ...], work) -> None:
+        """Run `work(path)` on every file; one file's failure is recorded and the rest still run."""
+        from ttmlir.runtime.executor import RuntimeFailure
+        from ttmlir.target.flatbuffer import BinaryError
+
+        for path in self.files(suffixes):
+            try:
+                extra = work(path) or {}
+            except (BinaryError, RuntimeFailure, ValueError, OSError) as exc:
+                self.record(path, exc, **self.error_extra())
+            else:
+                self.record(path, **extra)
+
+    def error_extra(self) -> dict:
+        return {}
+
+
+class Read(Command):
+    name = "read"
+    summary = "read sections of a binary file"
+    SECTIONS = ("all", "version", "system_desc", "mlir", "inputs", "outputs", "op_stats", "mesh_shape")
+    ARGS = (BINARY_ARG, Arg("--section", "all", "the section to read", SECTIONS))
+
+    def execute(self) -> None:
+        self.for_each((".ttnn", ".ttsys"), self.read)
+
+    def read(self, path: Path) -> dict:
+        from ttmlir.target import flatbuffer as fbu
+
+        kind, root = fbu.load(path)
+        section = self.args["--section"]
+        available = self.sections(kind, root)
+        if section != "all" and section not in available:
+            raise ValueError(f"{path}: a .{kind} file has no '{section}' section "
+                             f"(it has {', '.join(available)})")
+        shown = available if section == "all" else {section: available[section]}
+        for name, value in shown.items():
+            self.logger.info(json.dumps({name: value}, indent=2))
+        if self.args["--save-artifacts"]:
+            folder = self.artifacts.save_binary(str(path))
+            self.artifacts.save_json(folder, "read.json", shown)
+        return {"section": section}
+
+    @staticmethod
+    def sections(kind: str, root) -> dict:
+        from ttmlir.target import flatbuffer as fbu
+
+        out = {"version": {"version": fbu.version_str(root.version), "git_hash": root.ttmlirGitHash},
+               "system_desc": fbu.to_json(root.systemDesc)}
+        if kind == "ttsys":
+            return out
+        programs = root.programs or []
+        out["mlir"] = {stage.name: stage.source for stage in root.mlirStages or []}
+        out["inputs"] = [{"program": p.name, "inputs": fbu.to_json(p.inputs or [])} for p in programs]
+        out["outputs"] = [{"program": p.name, "outputs": fbu.to_json(p.outputs or [])} for p in programs]
+        stats = []
+        for p in programs:
+            counts: dict[str, int] = {}
+            for op in p.operations or []:
+                counts[f"ttnn.{fbu.op_name(op)}"] = counts.get(f"ttnn.{fbu.op_name(op)}", 0) + 1
+            stats.append({"program": p.name, "num_ops": len(p.operations or []), "ops": counts})
+        out["op_stats"] = stats
+        mesh = root.meshShape
+        out["mesh_shape"] = [mesh.y, mesh.x] if mesh is not None else [1, 1]
+        return out
+
+
+class Query(Command):
+    name = "query"
+    summary = "describe the simulated system (optionally save system_desc.ttsys)"
+    ARGS = (_flag("--quiet", "do not print the system descriptor"), *SYSTEM_ARGS)
+
+    def execute(self) -> None:
+        from ttmlir.target import flatbuffer as fbu
+
+        try:
+            root = fbu.system_desc_root(simulated_system(self.args))
+        except ValueError as exc:
+            self.record("system_desc", exc)
+            return
+        if not self.args["--quiet"]:
+            self.logger.info(json.dumps({"system_desc": fbu.to_json(root.systemDesc)}, indent=2))
+        extra = {}
+        if self.args["--save-artifacts"]:
+            path = Path(self.artifacts.get_artifacts_folder_path()) / "system_desc.ttsys"
+            path.write_bytes(fbu.serialize(root, "ttsys"))
+            self.logger.info(f"system desc saved to {path}")
+            extra["system_desc_path"] = str(path)
+        self.record("system_desc", **extra)
+
+
+class Check(Command):
+    name = "check"
+    summary = "check binaries against a system descriptor (the simulated system by default)"
+    ARGS = (BINARY_ARG, Arg("--system-desc", "", "a .ttsys file, or a directory of them"), VERSION_ARG,
+            *SYSTEM_ARGS)
+
+    def execute(self) -> None:
+        from ttmlir.target import flatbuffer as fbu
+
+        descs = [("simulated system", simulated_system(self.args))]
+        if self.args["--system-desc"]:
+            path = Path(self.args["--system-desc"])
+            paths = sorted(path.rglob("*.ttsys")) if path.is_dir() else [path]
+            try:
+                descs = [(str(p), fbu.system_desc_dict(fbu.load(p, expect="ttsys")[1].systemDesc)) for p in paths]
+            except fbu.BinaryError as exc:
+                self.record(path, exc)
+                return
+
+        def check(path: Path) -> dict:
+            _, root = fbu.load(path, expect="ttnn")
+            if not self.args["--ignore-version"]:
+                fbu.check_version(root, str(path))
+            mesh = (root.meshShape.y, root.meshShape.x) if root.meshShape is not None else (1, 1)
+            for name, desc in descs:
+                check_system(root.systemDesc, desc, str(path), mesh)
+                self.logger.info(f"{path}: compatible with {name}")
+            return {}
+
+        self.for_each((".ttnn",), check)
+
+
+class Run(Command):
+    name = "run"
+    summary = "run binaries on the simulated device"
+    ARGS = (BINARY_ARG, *PROGRAM_ARGS, VERSION_ARG, *SYSTEM_ARGS,
+            _flag("--identity", "check that each output equals the matching input"),
+            Arg("--rtol", 1e-05, "relative tolerance of --identity and golden allclose", type=float),
+            Arg("--atol", 1e-08, "absolute tolerance of --identity and golden allclose", type=float),
+            Arg("--pcc", 0.99, "the PCC a golden comparison must reach", type=float),
+            _flag("--disable-golden", "do not compare op outputs with the binary's golden tensors"),
+            _flag("--save-golden-tensors", "save golden and device tensors of each compared op"),
+            _flag("--print-input-output-tensors", "print each program's inputs and outputs"),
+            _flag("--memory", "record a memory report after every op"),
+            _flag("--check-memory-leak", "fail when device memory is still allocated after a program"),
+            _flag("--debugger", "stop in pdb after every op"),
+            _flag("--load-kernels-from-disk", "accepted for compatibility; the simulator has no kernel binaries"))
+
+    def execute(self) -> None:
+        self.golden_reports: dict = {}
+        self.for_each((".ttnn",), self.run_binary)
+
+    def error_extra(self) -> dict:
+        return {"program_index": self.args["--program-index"]}
+
+    def run_binary(self, path: Path) -> dict:
+        from ttmlir.runtime import session
+
+        run = session.BinaryRun(path, self.args, self.logger, self.artifacts, self.progress_label())
+        program_results = run.execute(perf=self.name == "perf")
+        self.after(run)
+        return {"program_index": self.args["--program-index"], "program_results": program_results}
+
+    def progress_label(self) -> str:
+        return "running"
+
+    def after(self, run) -> None:
+        pass
+
+
+class Perf(Run):
+    name = "perf"
+    summary = "run binaries with the perf model and write ops_perf_results.csv"
+    ARGS = (BINARY_ARG, *PROGRAM_ARGS, VERSION_ARG, *SYSTEM_ARGS,
+            _flag("--host-only", "collect host timings only (no device estimates)"))
+
+    def after(self, run) -> None:
+        run.write_perf_report(host_only=self.args["--host-only"])
+
+    def progress_label(self) -> str:
+        return "profiling"
+
+
+API.initialize_apis()
