@@ -65,19 +65,26 @@ class RegisterDevicePass(ModulePass):
 
 
 def read_system_desc(module: ModuleOp, path: str) -> ttcore.SystemDescAttr:
-    """A system descriptor saved as text (`#ttcore.system_desc<...>`)."""
+    """A system descriptor from a `.ttsys` flatbuffer (`ttrt query --save-artifacts`) or as text."""
     from xdsl.parser import Parser
     from xdsl.utils.exceptions import ParseError
 
     from ttmlir.dialects import make_context
+    from ttmlir.target import flatbuffer as fbu
 
     with open(path, "rb") as f:
         data = f.read()
+    if data[4:8] in fbu.KIND_OF_IDENTIFIER:
+        try:
+            _, root = fbu.load_bytes(data, path, expect="ttsys")
+        except fbu.BinaryError as exc:
+            raise PassFailure(module, f"cannot read system descriptor: {exc}") from None
+        return ttcore.SystemDescAttr(ttcore.SystemDesc(**fbu.system_desc_dict(root.systemDesc)))
     try:
         attr = Parser(make_context(), data.decode(), path).parse_attribute()
     except (UnicodeDecodeError, ParseError):
-        raise PassFailure(module, f"cannot read system descriptor '{path}': not a textual #ttcore.system_desc "
-                                  f"(binary .ttsys files need the flatbuffer target, not in this build)") from None
+        raise PassFailure(module, f"cannot read system descriptor '{path}': neither a .ttsys flatbuffer nor a "
+                                  f"textual #ttcore.system_desc") from None
     if not isinstance(attr, ttcore.SystemDescAttr):
         raise PassFailure(module, f"'{path}' holds {attr.name}, not a #ttcore.system_desc")
     return attr
