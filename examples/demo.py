@@ -1,36 +1,117 @@
-"""`make demo`: lower the example models from TTIR to TTNN with the backend pipeline and show the result."""
+"""`make demo`: compile the example models from TTIR to `.ttnn` and run them on the simulated n150.
+
+For each model: lower TTIR to TTNN (the backend pipeline), serialize it with golden tensors computed
+in torch for every op (keyed by the op's location), show `ttrt read` of the binary, then `ttrt run`
+it with golden checks and memory tracking and `ttrt perf` it with the perf model.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-from ttmlir.asm import parse_text, print_module
-from ttmlir.diagnostics import verify_module
-from ttmlir.dialects import make_context
-from ttmlir.passes import ttir_to_ttnn_backend_pipeline
+import torch
+
+from ttmlir.asm import print_module
+from ttmlir.compiler import lower_to_ttnn
+from ttmlir.target.ttnn import translate
+from ttrt.common.api import API
+from ttrt.common.util import Artifacts, Logger
 
 EXAMPLES = Path(__file__).parent
+OUT = EXAMPLES.parent / "build" / "demo"
 
 
-def lower(path: Path) -> None:
-    text = path.read_text()
+def mlp_goldens(x, w1, b1, w2, b2) -> dict:
+    fc1 = x @ w1
+    fc1_bias = fc1 + b1
+    relu = torch.relu(fc1_bias)
+    fc2 = relu @ w2
+    fc2_bias = fc2 + b2
+    return {"fc1": fc1, "fc1_bias": fc1_bias, "relu": relu, "fc2": fc2, "fc2_bias": fc2_bias,
+            "softmax": torch.softmax(fc2_bias, 1)}
+
+
+def attention_goldens(x, wq, wk, wv, scale) -> dict:
+    bf16 = lambda t: t.to(torch.bfloat16).float()  # noqa: E731  (each op's output is stored as bf16)
+    q, k, v = bf16(x @ wq), bf16(x @ wk), bf16(x @ wv)
+    kt = k.transpose(-2, -1)
+    scores = bf16(q @ kt)
+    scaled = bf16(scores * scale)
+    probs = bf16(torch.softmax(scaled, -1))
+    return {"q_proj": q, "k_proj": k, "v_proj": v, "k_transpose": kt, "scores": scores, "scale": scaled,
+            "softmax": probs, "context": bf16(probs @ v)}
+
+
+MODELS = {
+    "mlp": (mlp_goldens, [(32, 784), (784, 256), (1, 256), (256, 10), (1, 10)], torch.float32),
+    "attention": (attention_goldens, [(1, 128, 64), (64, 64), (64, 64), (64, 64), (1, 1, 1)], torch.bfloat16),
+}
+
+
+def banner(text: str) -> None:
+    print(f"\n{'=' * 100}\n{text}\n{'=' * 100}")
+
+
+def compile_model(name: str) -> Path:
+    source = (EXAMPLES / f"{name}.mlir").read_text()
+    golden_fn, shapes, dtype = MODELS[name]
+    generator = torch.Generator().manual_seed(0)
+    inputs = [torch.randn(s, generator=generator).to(dtype).float() * (0.125 if name == "attention" else 1)
+              for s in shapes]
+    goldens = {f"input_{i}": t.numpy() for i, t in enumerate(inputs)}
+    goldens.update({f'loc("{name}.{op}")': t.numpy() for op, t in golden_fn(*inputs).items()})
+
     start = time.perf_counter()
-    module, positions = parse_text(make_context(), text, str(path))
-    verify_module(module, positions, str(path), text)
-    ttir_ops = Counter(op.name for op in module.walk() if op.name.startswith("ttir."))
-    ttir_to_ttnn_backend_pipeline(module)
-    verify_module(module, {}, str(path), text)
+    module = lower_to_ttnn(source, str(EXAMPLES / f"{name}.mlir"))
+    binary = translate(module, stages={"ttir": source}, goldens={name: goldens})
     elapsed = time.perf_counter() - start
-    out = print_module(module)
+    OUT.mkdir(parents=True, exist_ok=True)
+    path = OUT / f"{name}.ttnn"
+    path.write_bytes(binary)
+
+    banner(f"{name}.mlir: TTIR -> TTNN (ttmlir-opt --ttir-to-ttnn-backend-pipeline)")
+    print(print_module(module))
     ttnn_ops = Counter(op.name for op in module.walk() if op.name.startswith("ttnn."))
-    print(f"=== {path.name}: TTIR -> TTNN (ttmlir-opt --ttir-to-ttnn-backend-pipeline) ===")
-    print(out)
-    print(f"  {sum(ttir_ops.values())} TTIR ops -> {sum(ttnn_ops.values())} TTNN ops in {elapsed * 1000:.0f} ms")
-    print("  " + ", ".join(f"{name} x{n}" for name, n in sorted(ttnn_ops.items())) + "\n")
+    print(f"{sum(ttnn_ops.values())} TTNN ops: " + ", ".join(f"{n} x{c}" for n, c in sorted(ttnn_ops.items())))
+    print(f"compiled and serialized in {elapsed * 1000:.0f} ms -> {path} ({len(binary):,} bytes)")
+    return path
+
+
+def ttrt(command: str, args: dict, log: Path) -> tuple[int, list]:
+    logger = Logger(str(log))
+    artifacts = Artifacts(logger, artifacts_folder_path=str(OUT / "ttrt-artifacts"))
+    cls = API.registered_apis[command]
+    return cls(args={**args, "--result-file": str(OUT / f"{command}_results.json")}, logger=logger,
+               artifacts=artifacts)()
+
+
+def main() -> int:
+    API.initialize_apis()
+    failures = 0
+    for name in MODELS:
+        path = compile_model(name)
+        banner(f"ttrt read --section all {path.name}")
+        code, _ = ttrt("read", {"binary": str(path), "--section": "all"}, OUT / "read.log")
+        failures += code
+        banner(f"ttrt run --memory --save-artifacts {path.name}   (simulated n150, golden check per op)")
+        code, results = ttrt("run", {"binary": str(path), "--memory": True, "--save-artifacts": True},
+                             OUT / "run.log")
+        failures += code
+        report = OUT / "ttrt-artifacts" / path.name / "golden_results.json"
+        if report.exists():
+            for loc, entry in json.loads(report.read_text()).items():
+                status = "ok  " if entry["actual_pcc"] >= entry["expected_pcc"] else "FAIL"
+                print(f"  {status} {loc:36} PCC {entry['actual_pcc']:.6f}  max |diff| {entry['max']:.3g}")
+        banner(f"ttrt perf {path.name}   (perf model: ops_perf_results.csv)")
+        code, _ = ttrt("perf", {"binary": str(path)}, OUT / "perf.log")
+        failures += code
+    print("\ndemo " + ("passed" if not failures else "FAILED") + f"; binaries and reports are in {OUT}")
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    for example in ("mlp.mlir", "attention.mlir"):
-        lower(EXAMPLES / example)
+    sys.exit(main())

@@ -15,6 +15,7 @@ from typing import Callable
 import numpy as np
 import torch
 
+from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import MeshDevice, OutOfMemory
 from ttmlir.runtime.formats import compute_dtype
 from ttmlir.runtime.kernels import KERNELS
@@ -27,10 +28,6 @@ OUTPUT_FIELDS = ("out", "batchMean", "batchVariance")
 TABLE_FAMILIES = {"EltwiseUnaryOpT": "unary", "EltwiseBinaryOpT": "binary", "WhereOpT": "binary",
                   "ClampTensorOpT": "binary", "ReductionOpT": "reduction", "SoftmaxOpT": "softmax",
                   "NormOpT": "norm", "GroupNormOpT": "norm", "MatmulOpT": "matmul", "Conv2dOpT": "matmul"}
-
-
-class RuntimeFailure(Exception):
-    """An error while running a program, naming the op it happened in."""
 
 
 class Binary:

@@ -56,14 +56,14 @@ def _dim2d(y: int, x: int) -> fb.Dim2dT:
     return d
 
 
-def _elements_bytes(attr: Attribute, element) -> list[int]:
+def _elements_bytes(attr: Attribute, element):
     import numpy as np
 
     values = attr.get_values() if hasattr(attr, "get_values") else []
     count = math.prod(attr.type.get_shape())
     values = list(values) * (count if len(values) == 1 and count > 1 else 1)
     is_float = "f" in str(element)
-    return list(np.asarray(values, dtype=np.float32 if is_float else np.int64).tobytes())
+    return np.frombuffer(np.asarray(values, dtype=np.float32 if is_float else np.int64).tobytes(), dtype=np.uint8)
 
 
 def _encode(kind: str, attr: Attribute, result_type):
@@ -205,7 +205,7 @@ def golden_tensor(name: str, array) -> fb.GoldenTensorT:
     out.name, out.shape = name, list(array.shape)
     out.stride = [s // array.itemsize for s in array.strides]
     out.dtype = fbu.enum_value(fb.DataType, "f32" if is_float else "si32")
-    out.data = list(array.tobytes())
+    out.data = np.frombuffer(array.tobytes(), dtype=np.uint8)
     return out
 
 

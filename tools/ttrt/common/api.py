@@ -9,6 +9,7 @@ result entry (`"result": "pass"` or `"error"` with the exception text), written 
 from __future__ import annotations
 
 import json
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +51,12 @@ PROGRAM_ARGS = (
     Arg("--init", "randn", "how to initialise inputs", ("randn", "arange", "zeros", "ones", "rand")),
     Arg("--seed", 0, "random seed for inputs", type=int),
 )
+
+
+def pretty_json(value) -> str:
+    """Indented JSON with lists of scalars on one line, e.g. `"shape": [1, 32, 64]`."""
+    text = json.dumps(value, indent=2)
+    return re.sub(r"\[\s*([^\[\]{}]*?)\s*\]", lambda m: "[" + re.sub(r",\s+", ", ", m.group(1)) + "]", text)
 
 
 class API:
@@ -121,7 +128,7 @@ class Command(ABC):
 
     def for_each(self, suffixes: tuple[str, ...], work) -> None:
         """Run `work(path)` on every file; one file's failure is recorded and the rest still run."""
-        from ttmlir.runtime.executor import RuntimeFailure
+        from ttmlir.runtime import RuntimeFailure
         from ttmlir.target.flatbuffer import BinaryError
 
         for path in self.files(suffixes):
@@ -156,7 +163,7 @@ class Read(Command):
                              f"(it has {', '.join(available)})")
         shown = available if section == "all" else {section: available[section]}
         for name, value in shown.items():
-            self.logger.info(json.dumps({name: value}, indent=2))
+            self.logger.info(pretty_json({name: value}))
         if self.args["--save-artifacts"]:
             folder = self.artifacts.save_binary(str(path))
             self.artifacts.save_json(folder, "read.json", shown)
@@ -200,7 +207,7 @@ class Query(Command):
             self.record("system_desc", exc)
             return
         if not self.args["--quiet"]:
-            self.logger.info(json.dumps({"system_desc": fbu.to_json(root.systemDesc)}, indent=2))
+            self.logger.info(pretty_json({"system_desc": fbu.to_json(root.systemDesc)}))
         extra = {}
         if self.args["--save-artifacts"]:
             path = Path(self.artifacts.get_artifacts_folder_path()) / "system_desc.ttsys"

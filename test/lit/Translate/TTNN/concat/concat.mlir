@@ -1,0 +1,27 @@
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s -o %t.mlir
+// RUN: ttmlir-translate --ttnn-to-flatbuffer %t.mlir -o %t.ttnn
+// RUN: ttrt read --section all --result-file %t.json %t.ttnn | FileCheck %s
+
+// CHECK-LABEL: "inputs": [
+// CHECK: "shape": [4, 32]
+// CHECK: "data_type": "f32"
+// CHECK: "layout": "row_major"
+// CHECK: "buffer_type": "system_memory"
+// CHECK: "shape": [4, 64]
+// CHECK: "data_type": "f32"
+// CHECK: "layout": "row_major"
+// CHECK: "buffer_type": "system_memory"
+// CHECK-LABEL: "outputs": [
+// CHECK: "shape": [4, 96]
+// CHECK: "data_type": "f32"
+// CHECK: "layout": "row_major"
+// CHECK: "buffer_type": "system_memory"
+// CHECK-LABEL: "op_stats": [
+// CHECK: "ttnn.concat": 1
+// CHECK-LABEL: "mesh_shape": [1, 1]
+module {
+  func.func @concat(%arg0: tensor<4x32xf32>, %arg1: tensor<4x64xf32>) -> tensor<4x96xf32> {
+    %0 = "ttir.concat"(%arg0, %arg1) <{dim = 1 : si32}> : (tensor<4x32xf32>, tensor<4x64xf32>) -> tensor<4x96xf32>
+    return %0 : tensor<4x96xf32>
+  }
+}

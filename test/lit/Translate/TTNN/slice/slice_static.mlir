@@ -1,0 +1,23 @@
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s -o %t.mlir
+// RUN: ttmlir-translate --ttnn-to-flatbuffer %t.mlir -o %t.ttnn
+// RUN: ttrt read --section all --result-file %t.json %t.ttnn | FileCheck %s
+
+// CHECK-LABEL: "inputs": [
+// CHECK: "shape": [8, 64]
+// CHECK: "data_type": "f32"
+// CHECK: "layout": "row_major"
+// CHECK: "buffer_type": "system_memory"
+// CHECK-LABEL: "outputs": [
+// CHECK: "shape": [4, 48]
+// CHECK: "data_type": "f32"
+// CHECK: "layout": "row_major"
+// CHECK: "buffer_type": "system_memory"
+// CHECK-LABEL: "op_stats": [
+// CHECK: "ttnn.slice_static": 1
+// CHECK-LABEL: "mesh_shape": [1, 1]
+module {
+  func.func @slice_static(%arg0: tensor<8x64xf32>) -> tensor<4x48xf32> {
+    %0 = "ttir.slice_static"(%arg0) <{begins = [0 : i32, 16 : i32], ends = [8 : i32, 64 : i32], step = [2 : i32, 1 : i32]}> : (tensor<8x64xf32>) -> tensor<4x48xf32>
+    return %0 : tensor<4x48xf32>
+  }
+}
