@@ -1,0 +1,236 @@
+"""The simulated runtime: numerics per op family against torch, data formats, memory, callbacks, ttrt run."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+import ttrt.runtime
+from ttmlir.compiler import compile_ttir
+from ttmlir.runtime import RuntimeFailure
+from ttmlir.runtime.device import BankAllocator, MeshDevice, OutOfMemory
+from ttmlir.runtime.executor import Binary, DebugHooks, run_program
+from ttmlir.runtime.formats import quantize_block_float, to_format
+from ttmlir.runtime.golden import pcc
+from ttmlir.target import flatbuffer as fbu
+from ttrt.common.api import API
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_ttir(text: str, inputs: list[torch.Tensor]) -> list[torch.Tensor]:
+    binary = Binary(data=compile_ttir(text))
+    outputs, _ = run_program(binary, 0, inputs, MeshDevice())
+    return [t.data for t in outputs]
+
+
+def ty(shape, dtype="f32"):
+    return f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
+
+
+def single_op(op: str, in_shapes, out_shape, props: str = "", dtype="f32") -> str:
+    args = ", ".join(f"%a{i}: {ty(s, dtype)}" for i, s in enumerate(in_shapes))
+    operands = ", ".join(f"%a{i}" for i in range(len(in_shapes)))
+    types = ", ".join(ty(s, dtype) for s in in_shapes)
+    attrs = f" <{{{props}}}>" if props else ""
+    return (f"func.func @f({args}) -> {ty(out_shape, dtype)} {{\n"
+            f'  %0 = "ttir.{op}"({operands}){attrs} : ({types}) -> {ty(out_shape, dtype)}\n'
+            f"  return %0 : {ty(out_shape, dtype)}\n}}\n")
+
+
+S = (2, 32, 64)
+UNARY = {"abs": torch.abs, "exp": torch.exp, "relu": torch.relu, "gelu": torch.nn.functional.gelu,
+         "sigmoid": torch.sigmoid, "tanh": torch.tanh, "neg": torch.neg, "sin": torch.sin, "cos": torch.cos,
+         "floor": torch.floor, "sign": torch.sign, "silu": torch.nn.functional.silu, "square": torch.square,
+         "erf": torch.erf}
+BINARY = {"add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "maximum": torch.maximum,
+          "minimum": torch.minimum, "gt": lambda a, b: (a > b).float(), "eq": lambda a, b: (a == b).float()}
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_matches_torch(name):
+    x = torch.randn(S)
+    (out,) = run_ttir(single_op(name, [S], S), [x])
+    torch.testing.assert_close(out, UNARY[name](x), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", BINARY)
+def test_binary_with_broadcast_matches_torch(name):
+    a, b = torch.randn(S), torch.randn(1, 1, 64)
+    (out,) = run_ttir(single_op(name, [S, (1, 1, 64)], S), [a, b])
+    torch.testing.assert_close(out, BINARY[name](a, b))
+
+
+@pytest.mark.parametrize("name,ref", [("sum", torch.sum), ("mean", torch.mean), ("max", torch.amax)])
+def test_reductions_match_torch(name, ref):
+    x = torch.randn(S)
+    (out,) = run_ttir(single_op(name, [S], (2, 1, 64), "dim_arg = [1 : i32], keep_dim = true"), [x])
+    torch.testing.assert_close(out, ref(x, 1, keepdim=True), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("text,inputs,ref", [
+    (single_op("reshape", [S], (64, 64), "shape = [64 : i32, 64 : i32]"), [S], lambda x: x.reshape(64, 64)),
+    (single_op("permute", [S], (64, 2, 32), "permutation = array<i64: 2, 0, 1>"), [S], lambda x: x.permute(2, 0, 1)),
+    (single_op("transpose", [S], (2, 64, 32), "dim0 = 1 : si32, dim1 = 2 : si32"), [S], lambda x: x.transpose(1, 2)),
+    (single_op("concat", [S, S], (2, 64, 64), "dim = 1 : si32"), [S, S], lambda a, b: torch.cat([a, b], 1)),
+    (single_op("slice_static", [S], (2, 16, 32), "begins = [0 : i32, 0 : i32, 0 : i32], "
+               "ends = [2 : i32, 32 : i32, 64 : i32], step = [1 : i32, 2 : i32, 2 : i32]"), [S],
+     lambda x: x[:, ::2, ::2]),
+    (single_op("softmax", [S], S, "dimension = -1 : si32"), [S], lambda x: torch.softmax(x, -1)),
+    (single_op("matmul", [(2, 32, 64), (64, 96)], (2, 32, 96)), [(2, 32, 64), (64, 96)], torch.matmul),
+    (single_op("where", [S, S, S], S), [S, S, S], lambda c, a, b: torch.where(c != 0, a, b)),
+    (single_op("repeat", [(1, 32, 64)], (4, 32, 128), "repeat_dimensions = array<i64: 4, 1, 2>"), [(1, 32, 64)],
+     lambda x: x.repeat(4, 1, 2)),
+])
+def test_data_movement_and_matmul_match_torch(text, inputs, ref):
+    values = [torch.randn(s) for s in inputs]
+    (out,) = run_ttir(text, values)
+    torch.testing.assert_close(out, ref(*values), rtol=1e-5, atol=1e-5)
+
+
+def test_bf16_outputs_are_rounded_like_the_hardware():
+    x = torch.randn(S)
+    (out,) = run_ttir(single_op("exp", [S], S, dtype="bf16"), [x])
+    assert out.dtype == torch.bfloat16
+    torch.testing.assert_close(out, torch.exp(x.to(torch.bfloat16).float()).to(torch.bfloat16))
+
+
+def reference_block_float(values: np.ndarray, mantissa_bits: int) -> np.ndarray:
+    """Straightforward per-group loop: shared exponent of the largest magnitude, rounded mantissas."""
+    out = np.zeros_like(values, dtype=np.float64)
+    for row in range(values.shape[0]):
+        for start in range(0, values.shape[1], 16):
+            group = values[row, start:start + 16].astype(np.float64)
+            peak = np.abs(group).max()
+            if peak == 0:
+                continue
+            step = 2.0 ** (np.floor(np.log2(peak)) - (mantissa_bits - 1))
+            limit = 2 ** mantissa_bits - 1
+            out[row, start:start + 16] = np.clip(np.round(group / step), -limit, limit) * step
+    return out
+
+
+@pytest.mark.parametrize("dtype,bits", [("bfp_bf8", 7), ("bfp_bf4", 3), ("bfp_bf2", 1)])
+def test_block_float_quantization_matches_reference(dtype, bits):
+    x = torch.randn(8, 48) * torch.logspace(-3, 3, 48)
+    got = to_format(x, dtype)
+    np.testing.assert_allclose(got.numpy(), reference_block_float(x.numpy(), bits), rtol=0, atol=0)
+    assert torch.equal(quantize_block_float(got, bits), got)  # quantized values are on the grid
+
+
+def test_allocator_bookkeeping_and_out_of_memory():
+    alloc = BankAllocator("l1", 64, 1024, 16)
+    a, b = alloc.allocate(100), alloc.allocate(200)
+    assert (a, b) == (0, 112) and alloc.allocated_bytes() == 320
+    alloc.free(a)
+    alloc.free(b)
+    assert alloc.allocated_bytes() == 0 and len(alloc.blocks) == 1
+    with pytest.raises(OutOfMemory, match="needs 2048 bytes per bank in l1"):
+        alloc.allocate(2048, "huge")
+
+
+def test_program_leaves_no_memory_allocated_and_oom_names_the_op():
+    text = (ROOT / "examples" / "mlp.mlir").read_text()
+    binary = Binary(data=compile_ttir(text))
+    device = MeshDevice()
+    inputs = [torch.randn(list(r.desc.shape)) for r in binary.programs[0].inputs]
+    outputs, ctx = run_program(binary, 0, inputs, device)
+    assert ctx.peak["dram"] > 0
+    assert device.allocated_bytes()["dram"] == 0  # every device intermediate was deallocated; outputs are on host
+    matmul = next(op.type for op in binary.programs[0].operations if fbu.op_name(op) == "matmul")
+    matmul.out.desc.layout.memoryConfig.bufferType = fbu.enum_value(fbu.fb.BufferType, "l1")
+    matmul.out.size = 200 * 1024 * 1024
+    with pytest.raises(RuntimeFailure, match=r"'ttnn.matmul' at loc\(\"mlp.fc1\"\): out of memory: .* in l1"):
+        run_program(binary, 0, inputs, MeshDevice())
+
+
+def test_callbacks_run_in_order_with_op_context():
+    binary = Binary(data=compile_ttir((ROOT / "examples" / "mlp.mlir").read_text()))
+    events = []
+
+    def pre(b, program_context, op_context):
+        events.append(("pre", op_context.name, ttrt.runtime.get_op_output_tensor(op_context, program_context)))
+
+    def post(b, program_context, op_context):
+        out = ttrt.runtime.get_op_output_tensor(op_context, program_context)
+        events.append(("post", op_context.name, out))
+        if op_context.name == "relu":
+            assert ttrt.runtime.get_op_loc_info(op_context) == 'loc("mlp.relu")'
+            assert '"ttnn.relu"' in ttrt.runtime.get_op_debug_str(op_context)
+            assert ttrt.runtime.get_tensor_shape(out) == [32, 256]
+
+    ttrt.runtime.DebugHooks.get(pre, post)
+    try:
+        run_program(binary, 0, [torch.randn(list(r.desc.shape)) for r in binary.programs[0].inputs], MeshDevice())
+    finally:
+        DebugHooks.clear()
+    ops = binary.programs[0].operations
+    assert [e[:2] for e in events] == [(k, fbu.op_name(op)) for op in ops for k in ("pre", "post")]
+    assert all(e[2] is None for e in events if e[0] == "pre")
+    assert all(e[2] is not None for e in events if e[0] == "post" and e[1] not in ("get_device", "deallocate"))
+
+
+def mlp_reference(x, w1, b1, w2, b2):
+    return torch.softmax(torch.relu(x @ w1 + b1) @ w2 + b2, 1)
+
+
+@pytest.mark.parametrize("dtype", ["f32", "bf16"])
+def test_mnist_mlp_end_to_end_matches_torch(dtype):
+    text = (ROOT / "examples" / "mlp.mlir").read_text().replace("xf32>", f"x{dtype}>")
+    shapes = [(32, 784), (784, 256), (1, 256), (256, 10), (1, 10)]
+    inputs = [torch.randn(s) * 0.1 for s in shapes]
+    (out,) = run_ttir(text, inputs)
+    assert pcc(mlp_reference(*inputs), out.float()) >= 0.99
+
+
+def test_attention_end_to_end_matches_torch():
+    text = (ROOT / "examples" / "attention.mlir").read_text()
+    x, wq, wk, wv = (torch.randn(s) * 0.2 for s in [(1, 128, 64), (64, 64), (64, 64), (64, 64)])
+    scale = torch.full((1, 1, 1), 0.125)
+    (out,) = run_ttir(text, [x, wq, wk, wv, scale])
+    probs = torch.softmax((x @ wq) @ (x @ wk).transpose(-2, -1) * 0.125, -1)
+    assert pcc(probs @ (x @ wv), out.float()) >= 0.99
+
+
+def write_mlp(tmp_path: Path, goldens: dict | None = None) -> Path:
+    path = tmp_path / "mlp.ttnn"
+    path.write_bytes(compile_ttir((ROOT / "examples" / "mlp.mlir").read_text(), goldens=goldens))
+    return path
+
+
+def run_api(tmp_path, **args):
+    API.initialize_apis()
+    args = {k if k == "binary" else "--" + k.replace("_", "-"): v for k, v in args.items()}
+    return API.Run(args={"--result-file": str(tmp_path / "run_results.json"),
+                         "--artifact-dir": str(tmp_path / "artifacts"), **args})()
+
+
+def test_ttrt_run_with_goldens_memory_and_artifacts(tmp_path):
+    inputs = [torch.randn(s) for s in [(32, 784), (784, 256), (1, 256), (256, 10), (1, 10)]]
+    goldens = {f"input_{i}": t.numpy() for i, t in enumerate(inputs)}
+    goldens['loc("mlp.softmax")'] = mlp_reference(*inputs).numpy()
+    path = write_mlp(tmp_path, {"mlp": goldens})
+    code, results = run_api(tmp_path, binary=str(path), save_artifacts=True, memory=True, check_memory_leak=True,
+                            loops=2)
+    assert code == 0, results
+    assert set(results[0]["program_results"]["program_index_0"]) == {"loop_0", "loop_1"}
+    folder = tmp_path / "artifacts" / "mlp.ttnn"
+    report = json.loads((folder / "golden_results.json").read_text())
+    assert report['loc("mlp.softmax")']["actual_pcc"] > 0.999
+    memory = json.loads((folder / "memory_results.json").read_text())
+    assert memory["0"]["dram"]["num_banks"] == 12 and memory["0"]["l1"]["num_banks"] == 64
+    assert torch.equal(torch.load(folder / "program_0" / "input_0.pt"), inputs[0])
+
+
+def test_ttrt_run_fails_on_a_wrong_golden(tmp_path):
+    path = write_mlp(tmp_path, {"mlp": {'loc("mlp.relu")': -np.ones((32, 256), dtype=np.float32)}})
+    code, results = run_api(tmp_path, binary=str(path))
+    assert code == 1 and "golden check failed" in results[0]["exception"]
+    assert run_api(tmp_path, binary=str(path), disable_golden=True)[0] == 0
+
+
+def test_ttrt_run_rejects_a_bad_program_index(tmp_path):
+    code, results = run_api(tmp_path, binary=str(write_mlp(tmp_path)), program_index="3")
+    assert code == 1 and "program index 3 is out of range" in results[0]["exception"]

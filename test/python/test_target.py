@@ -1,0 +1,166 @@
+"""The flatbuffer target: schema coverage, regeneration, ttmlir-translate, ttrt read/query/check, bad binaries."""
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ttmlir.compiler import compile_ttir
+from ttmlir.dialects.ttnn import TTNN_ROWS
+from ttmlir.target import binary_generated as fb
+from ttmlir.target import flatbuffer as fbu
+from ttmlir.target.generate import generate
+from ttmlir.target.ttnn import table_of
+from ttrt.common.api import API
+
+ROOT = Path(__file__).resolve().parents[2]
+MLP = (ROOT / "examples" / "mlp.mlir").read_text()
+
+
+def tool(name: str, *args, stdin=None):
+    module = name.replace("-", "_")
+    return subprocess.run([sys.executable, "-c", f"import sys, {module}; sys.exit({module}.main())", *args],
+                          input=stdin, capture_output=True, cwd=ROOT / "tools")
+
+
+@pytest.fixture(scope="module")
+def mlp_binary(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("bin") / "mlp.ttnn"
+    path.write_bytes(compile_ttir(MLP))
+    return path
+
+
+def api(command: str, tmp_path: Path, **args):
+    API.initialize_apis()
+    args = {k if k == "binary" else "--" + k.replace("_", "-"): v for k, v in args.items()}
+    return API.registered_apis[command](args={"--result-file": str(tmp_path / "results.json"),
+                                              "--artifact-dir": str(tmp_path / "artifacts"), **args})()
+
+
+@pytest.mark.parametrize("row", TTNN_ROWS, ids=lambda r: r.name)
+def test_every_ttnn_op_has_a_table_with_its_fields(row):
+    table = getattr(fb, table_of(row) + "T")()
+    fields = vars(table)
+    for name in [o.rstrip("?*") for o in row.operands] + [p[0] for p in row.props]:
+        assert fbu.field(name) in fields, f"{table_of(row)} lacks '{name}'"
+    for name in row.results:
+        assert ("out" if name == "result" else fbu.field(name)) in fields
+    enum = getattr(fb, table_of(row) + "Type", None)
+    if enum is not None:
+        assert hasattr(enum, fbu.camel(row.name))
+        assert fbu.enum_names(enum)[getattr(enum, fbu.camel(row.name))] == row.name
+
+
+def test_regenerating_the_accessors_changes_nothing(tmp_path):
+    fresh = generate(tmp_path)
+    assert fresh.read_text() == (ROOT / "ttmlir" / "target" / "binary_generated.py").read_text()
+
+
+def test_translate_writes_a_binary_that_reads_back_as_compiled(tmp_path):
+    ttnn_ir = subprocess.run([sys.executable, "-c", "import sys, ttmlir_opt; sys.exit(ttmlir_opt.main())",
+                              "--ttir-to-ttnn-backend-pipeline", str(ROOT / "examples" / "mlp.mlir")],
+                             capture_output=True, text=True, cwd=ROOT / "tools").stdout
+    out = tmp_path / "mlp.ttnn"
+    result = tool("ttmlir-translate", "--ttnn-to-flatbuffer", "-o", str(out), stdin=ttnn_ir.encode())
+    assert result.returncode == 0, result.stderr
+    kind, root = fbu.load(out)
+    assert kind == "ttnn" and fbu.version_str(root.version) == "0.1.0"
+    program = root.programs[0]
+    assert program.name == "mlp"
+    assert [list(r.desc.shape) for r in program.inputs] == [[32, 784], [784, 256], [1, 256], [256, 10], [1, 10]]
+    ops = [fbu.op_name(op) for op in program.operations]
+    assert ops.count("matmul") == 2 and ops.count("add") == 2 and ops[-1] == "to_layout"
+    matmul = next(op.type for op in program.operations if fbu.op_name(op) == "matmul")
+    layout = fbu.to_json(matmul.out.desc.layout)
+    assert layout["layout"] == "tile" and layout["memref_shape"] == [1, 8] and layout["data_type"] == "f32"
+    assert layout["memory_config"] == {"buffer_type": "dram", "tensor_memory_layout": "interleaved",
+                                       "shard_spec": None}
+    # one SSA value, one global id: the matmul reads the ids the to_layout ops wrote
+    written = {op.type.out.globalId for op in program.operations if fbu.op_name(op) == "to_layout"}
+    assert {matmul.a.globalId, matmul.b.globalId} <= written
+
+
+def test_translate_rejects_ttir_with_a_located_error_and_no_file(tmp_path):
+    src = tmp_path / "ttir.mlir"
+    src.write_text(MLP)
+    out = tmp_path / "out.ttnn"
+    result = tool("ttmlir-translate", "--ttnn-to-flatbuffer", str(src), "-o", str(out))
+    assert result.returncode == 1 and not out.exists()
+    assert b"no ttcore.system_desc" in result.stderr and b"Traceback" not in result.stderr
+
+
+def test_read_sections(mlp_binary, tmp_path, capsys):
+    code, results = api("read", tmp_path, binary=str(mlp_binary), section="op_stats")
+    assert code == 0 and results[0]["result"] == "pass"
+    stats = json.loads(capsys.readouterr().out)["op_stats"][0]
+    assert stats["ops"]["ttnn.matmul"] == 2 and stats["num_ops"] == 35
+    code, _ = api("read", tmp_path, binary=str(mlp_binary), section="mlir")
+    mlir = json.loads(capsys.readouterr().out)["mlir"]
+    assert set(mlir) == {"ttir", "ttnn"} and '"ttnn.softmax"' in mlir["ttnn"]
+
+
+def test_query_save_then_compile_with_it_then_check(tmp_path):
+    code, results = api("query", tmp_path, save_artifacts=True, quiet=True, arch="blackhole")
+    ttsys = Path(results[0]["system_desc_path"])
+    assert code == 0 and ttsys.exists()
+    binary = tmp_path / "bh.ttnn"
+    binary.write_bytes(compile_ttir(MLP, pipeline_options=f"system-desc-path={ttsys}"))
+    assert api("check", tmp_path, binary=str(binary), system_desc=str(ttsys))[0] == 0
+    code, results = api("check", tmp_path, binary=str(binary))  # against the default Wormhole system
+    assert code == 1 and "compiled for arch = blackhole" in results[0]["exception"]
+
+
+def test_version_mismatch_fails_unless_ignored(mlp_binary, tmp_path):
+    _, root = fbu.load(mlp_binary)
+    root.version.patch += 1
+    bumped = tmp_path / "bumped.ttnn"
+    bumped.write_bytes(fbu.serialize(root, "ttnn"))
+    code, results = api("check", tmp_path, binary=str(bumped))
+    assert code == 1 and "binary version 0.1.1 does not match ttrt version 0.1.0" in results[0]["exception"]
+    assert api("check", tmp_path, binary=str(bumped), ignore_version=True)[0] == 0
+
+
+def test_bad_files_in_a_directory_are_reported_and_the_rest_processed(mlp_binary, tmp_path):
+    folder = tmp_path / "bins"
+    folder.mkdir()
+    (folder / "a_good.ttnn").write_bytes(mlp_binary.read_bytes())
+    (folder / "b_empty.ttnn").write_bytes(b"")
+    (folder / "c_foreign.ttnn").write_bytes(b"\x00" * 64)
+    (folder / "d_truncated.ttnn").write_bytes(mlp_binary.read_bytes()[:5000])
+    code, results = api("read", tmp_path, binary=str(folder), section="version")
+    assert code == 1
+    by_name = {Path(r["file_path"]).name: r for r in results}
+    assert by_name["a_good.ttnn"]["result"] == "pass"
+    assert "empty or truncated" in by_name["b_empty.ttnn"]["exception"]
+    assert "not a ttmlir flatbuffer" in by_name["c_foreign.ttnn"]["exception"]
+    assert by_name["d_truncated.ttnn"]["result"] == "error"
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert [r["result"] for r in saved] == ["pass", "error", "error", "error"]
+
+
+def test_fuzzed_binaries_never_crash_read(mlp_binary, tmp_path):
+    data = mlp_binary.read_bytes()[:20000]  # the header, tables and first ops; keeps each decode quick
+    rng = random.Random(7)
+    for i in range(300):
+        mutated = bytearray(data)
+        if i % 3 == 0:
+            mutated = mutated[:rng.randrange(len(mutated))]
+        for _ in range(rng.randint(1, 8)):
+            if mutated:
+                mutated[rng.randrange(len(mutated))] = rng.randrange(256)
+        try:
+            kind, root = fbu.load_bytes(bytes(mutated), f"fuzz{i}")
+            json.dumps(fbu.to_json(root.programs or []))
+        except fbu.BinaryError as exc:
+            assert f"fuzz{i}" in str(exc)
+
+
+def test_cli_errors_are_one_line(tmp_path):
+    bad = tmp_path / "bad.ttnn"
+    bad.write_bytes(b"garbage!")
+    result = tool("ttrt", "read", str(bad), "--result-file", str(tmp_path / "r.json"))
+    assert result.returncode == 1 and b"Traceback" not in result.stderr + result.stdout
+    assert b"not a ttmlir flatbuffer" in result.stdout
