@@ -24,6 +24,8 @@ pytest: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/opt_bench.py
+	$(BIN)/python benchmarks/compile_bench.py
+	$(BIN)/python benchmarks/runtime_bench.py
 
 # Regenerate the flatbuffer accessors from ttmlir/target/schema (the .fbs files are the source of truth).
 flatbuffers: $(STAMP)
