@@ -20,6 +20,13 @@ def write_atomic(path: str, data: str | bytes) -> None:
     os.replace(tmp, path)
 
 
+def usage_error(tool: str, message: str):
+    """A bad command line: the problem, where to get help, exit code 1."""
+    print(f"{tool}: {message}", file=sys.stderr)
+    print(f"Try '{tool} --help' for more information.", file=sys.stderr)
+    raise SystemExit(1)
+
+
 def guarded(tool: str, body: Callable[[], int]) -> int:
     """Run a tool's body: errors become one `tool: error: ...` line and exit code 1, never a traceback."""
     try:

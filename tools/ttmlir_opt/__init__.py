@@ -6,7 +6,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 
-from ttmlir.cli import guarded, write_atomic
+from ttmlir.cli import guarded, usage_error as cli_usage_error, write_atomic
 from ttmlir.diagnostics import Diagnostic, DiagnosticError
 
 SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
@@ -30,10 +30,8 @@ class Options:
     flags: set[str] = field(default_factory=set)
 
 
-def usage_error(message: str) -> None:
-    print(f"ttmlir-opt: {message}", file=sys.stderr)
-    print("Try 'ttmlir-opt --help' for more information.", file=sys.stderr)
-    raise SystemExit(1)
+def usage_error(message: str):
+    cli_usage_error("ttmlir-opt", message)
 
 
 def parse_args(argv: list[str]) -> Options:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from ttmlir.cli import guarded, write_atomic
+from ttmlir.cli import guarded, usage_error as cli_usage_error, write_atomic
 from ttmlir.diagnostics import Diagnostic, DiagnosticError
 
 TRANSLATIONS = {"--ttnn-to-flatbuffer": "Serialize a TTNN module to a .ttnn flatbuffer binary"}
@@ -12,9 +12,7 @@ FLAGS = {"--allow-unregistered-dialect": "Allow operations of unregistered diale
 
 
 def usage_error(message: str):
-    print(f"ttmlir-translate: {message}", file=sys.stderr)
-    print("Try 'ttmlir-translate --help' for more information.", file=sys.stderr)
-    raise SystemExit(1)
+    cli_usage_error("ttmlir-translate", message)
 
 
 def print_help() -> None:
