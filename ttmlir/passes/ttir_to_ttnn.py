@@ -8,6 +8,7 @@ A TTIR op with no lowering yet is a located `failed to legalize` diagnostic.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable, ClassVar
 
@@ -84,16 +85,172 @@ def _direct(op: TTOp) -> Operation:
     return _ttnn_op(op.ROW.ttnn, op.operands, props, [r.type for r in op.results], op)
 
 
-CONVERSIONS: dict[str, Callable[[TTOp], Operation]] = {
+def _tensor(shape, like: TensorType) -> TensorType:
+    return TensorType(like.element_type, tuple(shape))
+
+
+def _reshape(value: SSAValue, shape, source: Operation) -> Operation:
+    return _ttnn_op("reshape", [value], {"shape": KINDS["i32_array"].build(list(shape))},
+                    [_tensor(shape, value.type)], source)
+
+
+def _permute(value: SSAValue, perm: list[int], source: Operation) -> Operation:
+    shape = value.type.get_shape()
+    return _ttnn_op("permute", [value], {"permutation": KINDS["i64_darray"].build(perm)},
+                    [_tensor([shape[p] for p in perm], value.type)], source)
+
+
+def _creation_props(op: TTOp) -> dict[str, Attribute]:
+    element = op.results[0].type.element_type
+    return {"dtype": enum(ttcore.DataTypeAttr, ttnn.data_type_of(element)), "layout": enum(ttnn.LayoutAttr, "tile"),
+            "memory_config": _memory_config()}
+
+
+def _creation(op: TTOp) -> list[Operation]:
+    """zeros/ones/full/empty/rand/constant: the TTNN op on the device (attached by --ttnn-layout)."""
+    result = op.results[0].type
+    props = {**_props(op), **_creation_props(op)}
+    shape = ttnn.ShapeAttr(tuple(result.get_shape()))
+    props["shape" if op.ROW.name != "rand" else "size"] = shape
+    return [_ttnn_op(op.ROW.ttnn, [], props, [result], op)]
+
+
+def _arange(op: TTOp) -> list[Operation]:
+    """A 1D ttnn.arange, reshaped onto `arange_dimension` and repeated over the other dimensions."""
+    result = op.results[0].type
+    shape = list(result.get_shape())
+    dim = int_values(op.prop("arange_dimension"))[0] % len(shape)
+    ops = [_ttnn_op("arange", [], {**_props(op), **_creation_props(op)}, [_tensor([shape[dim]], result)], op)]
+    placed = [shape[dim] if i == dim else 1 for i in range(len(shape))]
+    if len(shape) > 1:
+        ops.append(_reshape(ops[-1].results[0], placed, op))
+    if placed != shape:
+        reps = tuple(s // p for s, p in zip(shape, placed))
+        ops.append(_ttnn_op("repeat", [ops[-1].results[0]], {"repeat_dims": ttnn.ShapeAttr(reps)}, [result], op))
+    return ops
+
+
+def _get_dimension_size(op: TTOp) -> list[Operation]:
+    """Folded: the size is known at compile time, so the result is a one-element ttnn.full."""
+    size = op.operands[0].type.get_shape()[int_values(op.prop("dimension"))[0] % len(op.operands[0].type.get_shape())]
+    result = op.results[0].type
+    props = {**_creation_props(op), "shape": ttnn.ShapeAttr((1,)), "fill_value": KINDS["number"].build(size)}
+    return [_ttnn_op("full", [], props, [result], op)]
+
+
+def _index_select(op: TTOp) -> list[Operation]:
+    """`length` elements from `begin` of every `stride`-sized chunk: reshape into chunks, slice, reshape back."""
+    shape = list(op.operands[0].type.get_shape())
+    dim = int_values(op.prop("dim"))[0] % len(shape)
+    begin, length, stride = (int_values(op.prop(n))[0] for n in ("begin", "length", "stride"))
+    build = KINDS["i32_array"].build
+    if not stride:
+        begins, ends = [0] * len(shape), list(shape)
+        begins[dim], ends[dim] = begin, begin + length
+        return [_ttnn_op("slice_static", op.operands, {"begins": build(begins), "ends": build(ends),
+                                                       "step": build([1] * len(shape))}, [op.results[0].type], op)]
+    chunked = shape[:dim] + [shape[dim] // stride, stride] + shape[dim + 1:]
+    ops = [_reshape(op.operands[0], chunked, op)]
+    begins, ends = [0] * len(chunked), list(chunked)
+    begins[dim + 1], ends[dim + 1] = begin, begin + length
+    sliced = chunked[:dim + 1] + [length] + chunked[dim + 2:]
+    ops.append(_ttnn_op("slice_static", [ops[-1].results[0]], {"begins": build(begins), "ends": build(ends),
+                                                               "step": build([1] * len(chunked))},
+                        [_tensor(sliced, op.operands[0].type)], op))
+    ops.append(_reshape(ops[-1].results[0], op.results[0].type.get_shape(), op))
+    return ops
+
+
+def _dot_general(op: TTOp) -> list[Operation]:
+    """Permute both sides to (batch, free, contract) / (batch, contract, free), flatten to 3D, matmul, reshape."""
+    lhs, rhs = op.operands
+    ls, rs = list(lhs.type.get_shape()), list(rhs.type.get_shape())
+    bl, cl, br, cr = (int_values(op.prop(n)) for n in ("batch_dims_lhs", "contract_dims_lhs", "batch_dims_rhs",
+                                                       "contract_dims_rhs"))
+    fl = [d for d in range(len(ls)) if d not in bl and d not in cl]
+    fr = [d for d in range(len(rs)) if d not in br and d not in cr]
+    batch = math.prod(ls[d] for d in bl)
+    m, k, n = math.prod(ls[d] for d in fl), math.prod(ls[d] for d in cl), math.prod(rs[d] for d in fr)
+    ops: list[Operation] = []
+
+    def arrange(value, perm, shape3):
+        if perm != list(range(len(perm))):
+            ops.append(_permute(value, perm, op))
+            value = ops[-1].results[0]
+        if list(value.type.get_shape()) != shape3:
+            ops.append(_reshape(value, shape3, op))
+            value = ops[-1].results[0]
+        return value
+
+    a = arrange(lhs, bl + fl + cl, [batch, m, k])
+    b = arrange(rhs, br + cr + fr, [batch, k, n])
+    ops.append(_ttnn_op("matmul", [a, b], {}, [_tensor([batch, m, n], op.results[0].type)], op))
+    if [batch, m, n] != list(op.results[0].type.get_shape()):
+        ops.append(_reshape(ops[-1].results[0], op.results[0].type.get_shape(), op))
+    return ops
+
+
+def _spatial(values: list[int]) -> list[int]:
+    return values * 2 if len(values) == 1 else values
+
+
+def _flattened_nhwc(op: TTOp, name: str, props: dict[str, Attribute], operands: list) -> list[Operation]:
+    """TTNN's conv/pool take (1, 1, N*H*W, C) and give (1, 1, N*OH*OW, C'): reshape in and out."""
+    n, h, w, c = op.operands[0].type.get_shape()
+    result = op.results[0].type
+    rn, rh, rw, rc = result.get_shape()
+    flat_in = _reshape(op.operands[0], [1, 1, n * h * w, c], op)
+    i32 = KINDS["i32"].build if name.startswith("conv") else KINDS["si32"].build
+    props = {**props, "batch_size": i32(n), "input_height": i32(h), "input_width": i32(w)}
+    core = _ttnn_op(name, [flat_in.results[0], *operands], props, [_tensor([1, 1, rn * rh * rw, rc], result)], op)
+    return [flat_in, core, _reshape(core.results[0], [rn, rh, rw, rc], op)]
+
+
+def _conv(op: TTOp) -> list[Operation]:
+    groups = op.operand_groups()
+    weight = op.operands[1].type.get_shape()
+    darray = KINDS["i32_darray"].build
+    transposed = op.ROW.name == "conv_transpose2d"
+    props = {"in_channels": KINDS["i32"].build(op.operands[0].type.get_shape()[-1]),
+             "out_channels": KINDS["i32"].build(op.results[0].type.get_shape()[-1]),
+             "kernel_size": darray(weight[2:]), "groups": op.prop("groups"),
+             **{k: darray(_spatial(int_values(op.prop(k)))) for k in ("stride", "dilation")},
+             "padding": darray(int_values(op.prop("padding")) * (2 if len(int_values(op.prop("padding"))) == 1 else 1))}
+    if transposed:
+        props["output_padding"] = darray(_spatial(int_values(op.prop("output_padding"))))
+    operands = [op.operands[1], *groups.get("bias", [])]
+    return _flattened_nhwc(op, op.ROW.name, props, operands)
+
+
+def _pool(op: TTOp) -> list[Operation]:
+    darray = KINDS["i32_darray"].build
+    props = {"channels": KINDS["si32"].build(op.operands[0].type.get_shape()[-1]),
+             "kernel_size": darray(_spatial(int_values(op.prop("kernel")))),
+             **{k: darray(_spatial(int_values(op.prop(k)))) for k in ("stride", "dilation")},
+             "padding": darray(int_values(op.prop("padding"))), "ceil_mode": op.prop("ceil_mode")}
+    if op.prop("count_include_pad") is not None:
+        props["count_include_pad"] = op.prop("count_include_pad")
+    return _flattened_nhwc(op, op.ROW.name, props, [])
+
+
+def _forward(op: TTOp) -> list[Operation]:
+    """ttir.to_layout: layouts are the layout pass's job, so the value passes through."""
+    return []
+
+
+CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "transpose": _transpose, "squeeze": _reshape_to_result, "unsqueeze": _reshape_to_result,
-    "broadcast": _broadcast, "repeat": _repeat, "index": _index,
+    "broadcast": _broadcast, "repeat": _repeat, "index": _index, "index_select": _index_select,
+    "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _creation,
+    "arange": _arange, "get_dimension_size": _get_dimension_size, "dot_general": _dot_general,
+    "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _forward,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
-                   "upsample2d", "batch_norm", "norm", "group_norm", "cache", "ccl", "global_pool2d"}
+                   "upsample2d", "batch_norm", "norm", "group_norm", "cache", "ccl", "global_pool2d", "mesh_shard"}
 
 
-def _conversion(op: TTOp) -> Callable[[TTOp], Operation] | None:
+def _conversion(op: TTOp) -> Callable[[TTOp], Operation | list[Operation]] | None:
     if op.ROW.family in CONVERSIONS:
         return CONVERSIONS[op.ROW.family]
     if op.ROW.family in DIRECT_FAMILIES and op.ROW.ttnn in TTNN_OP_CLASSES:
@@ -119,8 +276,13 @@ class ConvertTTIRToTTNNPass(ModulePass):
             if convert is None:
                 raise PassFailure(op, f"failed to legalize operation '{op.name}' that was explicitly marked illegal")
             new = convert(op)
-            op.parent.insert_op_before(new, op)
-            for old, value in zip(op.results, new.results):
+            new = new if isinstance(new, list) else [new]
+            for created in new:
+                op.parent.insert_op_before(created, op)
+            for i, created in enumerate(new):
+                if _needs_device(created):
+                    new[i] = _attach_device(created, _device_of(op.parent))
+            for old, value in zip(op.results, new[-1].results if new else op.operands):
                 old.replace_all_uses_with(value)
             op.detach()
             op.erase()
@@ -160,11 +322,12 @@ class TTNNLayoutPass(ModulePass):
         for op in ops:
             for result in op.results:
                 Rewriter.replace_value_with_new_type(result, _with_layout(result.type))
-        device = TTNN_OP_CLASSES["get_device"].create(
-            result_types=[ttnn.DeviceType()],
-            properties={"mesh_offset": ttnn.MeshOffsetAttr((0, 0)), "mesh_shape": ttnn.MeshShapeAttr((1, 1))})
+        device = _get_device()
         insert_at = ops[0]
-        block.insert_op_before(device, insert_at)
+        if isinstance(insert_at, TTNNOp) and insert_at.ROW.name == "get_device":
+            device, insert_at = insert_at, ops[1] if len(ops) > 1 else block.last_op
+        else:
+            block.insert_op_before(device, insert_at)
         for arg in list(block.args):
             if not isinstance(arg.type, TensorType):
                 continue
@@ -188,6 +351,42 @@ class TTNNLayoutPass(ModulePass):
                 ret.operands[i] = to_row_major.results[0]
         func.function_type = FunctionType.from_lists([a.type for a in block.args],
                                                      [v.type for v in ret.operands] if ret else [])
+
+
+def _get_device() -> Operation:
+    return TTNN_OP_CLASSES["get_device"].create(
+        result_types=[ttnn.DeviceType()],
+        properties={"mesh_offset": ttnn.MeshOffsetAttr((0, 0)), "mesh_shape": ttnn.MeshShapeAttr((1, 1))})
+
+
+def _device_of(block: Block) -> SSAValue:
+    """The function's `ttnn.get_device` result, created at its entry on first need."""
+    first = block.first_op
+    if isinstance(first, TTNNOp) and first.ROW.name == "get_device":
+        return first.results[0]
+    device = _get_device()
+    block.insert_op_before(device, first)
+    return device.results[0]
+
+
+def _needs_device(op: Operation) -> bool:
+    return isinstance(op, TTNNOp) and any(n.rstrip("?") == "device" for n in op.ROW.operands) \
+        and not any(isinstance(v.type, ttnn.DeviceType) for v in op.operands)
+
+
+def _attach_device(op: TTNNOp, device: SSAValue) -> Operation:
+    """Ops that need the device handle get the function's `ttnn.get_device` result."""
+    operands = list(op.operands)
+    operands.insert([n.rstrip("?") for n in op.ROW.operands].index("device"), device)
+    new = type(op).create(operands=operands, result_types=[r.type for r in op.results],
+                          properties=dict(op.properties), attributes=dict(op.attributes))
+    new.location = op.location
+    op.parent.insert_op_before(new, op)
+    for old, value in zip(op.results, new.results):
+        old.replace_all_uses_with(value)
+    op.detach()
+    op.erase()
+    return new
 
 
 def _is_device_tensor(value: SSAValue) -> bool:

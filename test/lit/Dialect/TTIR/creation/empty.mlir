@@ -1,8 +1,12 @@
 // RUN: ttmlir-opt %s | FileCheck %s
 // RUN: ttmlir-opt %s | ttmlir-opt | FileCheck %s
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s | FileCheck %s --check-prefix=TTNN
 
 // CHECK-LABEL: func.func @empty
 // CHECK: %{{[0-9]+}} = "ttir.empty"() : () -> tensor<32x64xf32>
+// TTNN: %[[DEV:[0-9]+]] = "ttnn.get_device"
+// TTNN: "ttnn.empty"(%[[DEV]])
+// TTNN-SAME: shape = #ttnn.shape<32x64>
 module {
   func.func @empty() -> tensor<32x64xf32> {
     %0 = "ttir.empty"() : () -> tensor<32x64xf32>

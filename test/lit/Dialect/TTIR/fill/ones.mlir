@@ -1,8 +1,12 @@
 // RUN: ttmlir-opt %s | FileCheck %s
 // RUN: ttmlir-opt %s | ttmlir-opt | FileCheck %s
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s | FileCheck %s --check-prefix=TTNN
 
 // CHECK-LABEL: func.func @ones
 // CHECK: %{{[0-9]+}} = "ttir.ones"() <{shape = array<i32: 32, 64>}> : () -> tensor<32x64xf32>
+// TTNN: "ttnn.ones"(%{{[0-9]+}})
+// TTNN-SAME: layout = #ttnn.layout<tile>
+// TTNN-SAME: shape = #ttnn.shape<32x64>
 module {
   func.func @ones() -> tensor<32x64xf32> {
     %0 = "ttir.ones"() <{shape = array<i32: 32, 64>}> : () -> tensor<32x64xf32>

@@ -1,8 +1,11 @@
 // RUN: ttmlir-opt %s | FileCheck %s
 // RUN: ttmlir-opt %s | ttmlir-opt | FileCheck %s
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s | FileCheck %s --check-prefix=TTNN
 
 // CHECK-LABEL: func.func @zeros
 // CHECK: %{{[0-9]+}} = "ttir.zeros"() <{shape = array<i32: 32, 64>}> : () -> tensor<32x64xf32>
+// TTNN: "ttnn.zeros"(%{{[0-9]+}})
+// TTNN-SAME: shape = #ttnn.shape<32x64>
 module {
   func.func @zeros() -> tensor<32x64xf32> {
     %0 = "ttir.zeros"() <{shape = array<i32: 32, 64>}> : () -> tensor<32x64xf32>

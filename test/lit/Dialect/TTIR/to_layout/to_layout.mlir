@@ -1,8 +1,11 @@
 // RUN: ttmlir-opt %s | FileCheck %s
 // RUN: ttmlir-opt %s | ttmlir-opt | FileCheck %s
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s | FileCheck %s --check-prefix=TTNN
 
 // CHECK-LABEL: func.func @to_layout
 // CHECK: %{{[0-9]+}} = "ttir.to_layout"(%arg0) : (tensor<32x64xf32>) -> tensor<32x64xf32>
+// TTNN-NOT: "ttir.to_layout"
+// TTNN: "ttnn.from_device"(%arg0_1)
 module {
   func.func @to_layout(%arg0: tensor<32x64xf32>) -> tensor<32x64xf32> {
     %0 = "ttir.to_layout"(%arg0) : (tensor<32x64xf32>) -> tensor<32x64xf32>

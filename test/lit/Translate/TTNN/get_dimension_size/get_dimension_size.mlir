@@ -1,0 +1,23 @@
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s -o %t.mlir
+// RUN: ttmlir-translate --ttnn-to-flatbuffer %t.mlir -o %t.ttnn
+// RUN: ttrt read --section all --result-file %t.json %t.ttnn | FileCheck %s
+
+// CHECK-LABEL: "inputs": [
+// CHECK: "shape": [32, 64]
+// CHECK: "data_type": "f32"
+// CHECK: "layout": "row_major"
+// CHECK: "buffer_type": "system_memory"
+// CHECK-LABEL: "outputs": [
+// CHECK: "shape": [1]
+// CHECK: "data_type": "si32"
+// CHECK: "layout": "row_major"
+// CHECK: "buffer_type": "system_memory"
+// CHECK-LABEL: "op_stats": [
+// CHECK: "ttnn.full": 1
+// CHECK-LABEL: "mesh_shape": [1, 1]
+module {
+  func.func @get_dimension_size(%arg0: tensor<32x64xf32>) -> tensor<1xi32> {
+    %0 = "ttir.get_dimension_size"(%arg0) <{dimension = 1 : i32}> : (tensor<32x64xf32>) -> tensor<1xi32>
+    return %0 : tensor<1xi32>
+  }
+}

@@ -1,0 +1,23 @@
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s -o %t.mlir
+// RUN: ttmlir-translate --ttnn-to-flatbuffer %t.mlir -o %t.ttnn
+// RUN: ttrt read --section all --result-file %t.json %t.ttnn | FileCheck %s
+
+// CHECK-LABEL: "inputs": [
+// CHECK: "shape": [1, 32, 32, 64]
+// CHECK: "data_type": "f32"
+// CHECK: "layout": "row_major"
+// CHECK: "buffer_type": "system_memory"
+// CHECK-LABEL: "outputs": [
+// CHECK: "shape": [1, 32, 32, 64]
+// CHECK: "data_type": "f32"
+// CHECK: "layout": "row_major"
+// CHECK: "buffer_type": "system_memory"
+// CHECK-LABEL: "op_stats": [
+// CHECK: "ttnn.avg_pool2d": 1
+// CHECK-LABEL: "mesh_shape": [1, 1]
+module {
+  func.func @avg_pool2d(%arg0: tensor<1x32x32x64xf32>) -> tensor<1x32x32x64xf32> {
+    %0 = "ttir.avg_pool2d"(%arg0) <{ceil_mode = false, count_include_pad = true, dilation = array<i32: 1, 1>, kernel = array<i32: 3, 3>, padding = array<i32: 1, 1, 1, 1>, stride = array<i32: 1, 1>}> : (tensor<1x32x32x64xf32>) -> tensor<1x32x32x64xf32>
+    return %0 : tensor<1x32x32x64xf32>
+  }
+}
