@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+import torch.nn.functional as F
 
 import ttrt.runtime
 from ttmlir.compiler import compile_ttir
@@ -234,3 +235,30 @@ def test_ttrt_run_fails_on_a_wrong_golden(tmp_path):
 def test_ttrt_run_rejects_a_bad_program_index(tmp_path):
     code, results = run_api(tmp_path, binary=str(write_mlp(tmp_path)), program_index="3")
     assert code == 1 and "program index 3 is out of range" in results[0]["exception"]
+
+
+@pytest.mark.parametrize("text,inputs,ref", [
+    (single_op("conv2d", [(2, 8, 8, 4), (6, 4, 3, 3)], (2, 8, 8, 6), "dilation = 1 : i32, groups = 1 : i32, "
+               "padding = 1 : i32, stride = 1 : i32"), [(2, 8, 8, 4), (6, 4, 3, 3)],
+     lambda x, w: F.conv2d(x.permute(0, 3, 1, 2), w, padding=1).permute(0, 2, 3, 1)),
+    (single_op("conv_transpose2d", [(1, 4, 4, 8), (8, 3, 2, 2)], (1, 8, 8, 3), "dilation = 1 : i32, groups = 1 : i32, "
+               "output_padding = 0 : i32, padding = 0 : i32, stride = 2 : i32"), [(1, 4, 4, 8), (8, 3, 2, 2)],
+     lambda x, w: F.conv_transpose2d(x.permute(0, 3, 1, 2), w, stride=2).permute(0, 2, 3, 1)),
+    (single_op("avg_pool2d", [(1, 8, 8, 16)], (1, 8, 8, 16), "ceil_mode = false, count_include_pad = true, "
+               "dilation = array<i32: 1, 1>, kernel = array<i32: 3, 3>, padding = array<i32: 1, 1, 1, 1>, "
+               "stride = array<i32: 1, 1>"), [(1, 8, 8, 16)],
+     lambda x: F.avg_pool2d(x.permute(0, 3, 1, 2), 3, 1, 1).permute(0, 2, 3, 1)),
+    (single_op("dot_general", [(4, 8, 5), (5, 4, 3)], (4, 8, 3), "batch_dims_lhs = array<i64: 0>, "
+               "contract_dims_lhs = array<i64: 2>, batch_dims_rhs = array<i64: 1>, contract_dims_rhs = array<i64: 0>"),
+     [(4, 8, 5), (5, 4, 3)], lambda a, b: torch.einsum("bmk,kbn->bmn", a, b)),
+    (single_op("index_select", [(8, 64)], (8, 32), "begin = 0 : si32, dim = 1 : si32, length = 2 : si32, "
+               "stride = 4 : si32"), [(8, 64)], lambda x: x.reshape(8, 16, 4)[:, :, :2].reshape(8, 32)),
+    (single_op("arange", [], (4, 8), "arange_dimension = 1 : i64, end = 16 : si64, start = 0 : si64, step = 2 : si64"),
+     [], lambda: torch.arange(0, 16, 2).float().repeat(4, 1)),
+    (single_op("full", [], (3, 5), "fill_value = 2.5 : f32, shape = array<i32: 3, 5>"), [],
+     lambda: torch.full((3, 5), 2.5)),
+])
+def test_convolution_pooling_and_creation_match_torch(text, inputs, ref):
+    values = [torch.randn(s) for s in inputs]
+    (out,) = run_ttir(text, values)
+    torch.testing.assert_close(out, ref(*values), rtol=1e-4, atol=1e-4)
