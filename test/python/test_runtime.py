@@ -140,10 +140,10 @@ def test_program_leaves_no_memory_allocated_and_oom_names_the_op():
     outputs, ctx = run_program(binary, 0, inputs, device)
     assert ctx.peak["dram"] > 0
     assert device.allocated_bytes()["dram"] == 0  # every device intermediate was deallocated; outputs are on host
-    matmul = next(op.type for op in binary.programs[0].operations if fbu.op_name(op) == "matmul")
+    matmul = next(op.type for op in binary.programs[0].operations if fbu.op_name(op) == "linear")
     matmul.out.desc.layout.memoryConfig.bufferType = fbu.enum_value(fbu.fb.BufferType, "l1")
     matmul.out.size = 200 * 1024 * 1024
-    with pytest.raises(RuntimeFailure, match=r"'ttnn.matmul' at loc\(\"mlp.fc1\"\): out of memory: .* in l1"):
+    with pytest.raises(RuntimeFailure, match=r"'ttnn.linear' at loc\(\"mlp.fc1_bias\"\): out of memory: .* in l1"):
         run_program(binary, 0, inputs, MeshDevice())
 
 

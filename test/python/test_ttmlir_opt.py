@@ -59,7 +59,7 @@ def test_stdin_and_output_file(tmp_path):
     out = tmp_path / "out.mlir"
     result = opt("--ttir-to-ttnn-backend-pipeline", "-o", str(out), stdin=MLP.read_text())
     assert result.returncode == 0, result.stderr
-    assert '"ttnn.matmul"' in out.read_text() and '"ttnn.softmax"' in out.read_text()
+    assert '"ttnn.linear"' in out.read_text() and '"ttnn.softmax"' in out.read_text()
 
 
 def test_does_not_import_torch():

@@ -26,10 +26,11 @@ class PassFailure(Exception):
 
 def _registry() -> dict[str, type[ModulePass]]:
     from ttmlir.passes.register_device import RegisterDevicePass
+    from ttmlir.passes.ttir_fusing import TTIRFusingPass
     from ttmlir.passes.ttir_to_ttnn import (ConvertTTIRToTTNNPass, TTIRToTTNNBackendPipeline, TTNNDeallocatePass,
                                             TTNNLayoutPass)
 
-    passes = (RegisterDevicePass, ConvertTTIRToTTNNPass, TTNNLayoutPass, TTNNDeallocatePass,
+    passes = (RegisterDevicePass, TTIRFusingPass, ConvertTTIRToTTNNPass, TTNNLayoutPass, TTNNDeallocatePass,
               TTIRToTTNNBackendPipeline)
     return {p.name: p for p in passes}
 

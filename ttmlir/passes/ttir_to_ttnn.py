@@ -322,7 +322,7 @@ class TTNNLayoutPass(ModulePass):
         for op in ops:
             for result in op.results:
                 Rewriter.replace_value_with_new_type(result, _with_layout(result.type))
-        device = _get_device()
+        device = _get_device(func)
         insert_at = ops[0]
         if isinstance(insert_at, TTNNOp) and insert_at.ROW.name == "get_device":
             device, insert_at = insert_at, ops[1] if len(ops) > 1 else block.last_op
@@ -353,10 +353,16 @@ class TTNNLayoutPass(ModulePass):
                                                      [v.type for v in ret.operands] if ret else [])
 
 
-def _get_device() -> Operation:
+def _get_device(at: Operation) -> Operation:
+    """`ttnn.get_device` for the mesh `ttcore.device` registered on the module holding `at`."""
+    module = at
+    while module is not None and not isinstance(module, ModuleOp):
+        module = module.parent_op()
+    mesh = next((tuple(op.device_attr.data.mesh_shape) for op in (module.ops if module else [])
+                 if isinstance(op, ttcore.DeviceOp)), (1, 1))
     return TTNN_OP_CLASSES["get_device"].create(
         result_types=[ttnn.DeviceType()],
-        properties={"mesh_offset": ttnn.MeshOffsetAttr((0, 0)), "mesh_shape": ttnn.MeshShapeAttr((1, 1))})
+        properties={"mesh_offset": ttnn.MeshOffsetAttr((0, 0)), "mesh_shape": ttnn.MeshShapeAttr(mesh)})
 
 
 def _device_of(block: Block) -> SSAValue:
@@ -364,7 +370,7 @@ def _device_of(block: Block) -> SSAValue:
     first = block.first_op
     if isinstance(first, TTNNOp) and first.ROW.name == "get_device":
         return first.results[0]
-    device = _get_device()
+    device = _get_device(first)
     block.insert_op_before(device, first)
     return device.results[0]
 
@@ -423,11 +429,13 @@ class TTNNDeallocatePass(ModulePass):
 
 @dataclass(frozen=True)
 class TTIRToTTNNBackendPipeline(RegisterDevicePass):
-    """The full TTIR → TTNN backend: register device, convert, lay out, deallocate."""
+    """The full TTIR → TTNN backend: register device, fuse, convert, lay out, deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         super().apply(ctx, module)
-        for stage in (ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNDeallocatePass()):
+        from ttmlir.passes.ttir_fusing import TTIRFusingPass
+
+        for stage in (TTIRFusingPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)
