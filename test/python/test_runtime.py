@@ -262,3 +262,39 @@ def test_convolution_pooling_and_creation_match_torch(text, inputs, ref):
     values = [torch.randn(s) for s in inputs]
     (out,) = run_ttir(text, values)
     torch.testing.assert_close(out, ref(*values), rtol=1e-4, atol=1e-4)
+
+
+def test_seed_001_python_api_examples_run_as_written(tmp_path, monkeypatch):
+    """The ttrt Python API walkthrough, with real paths."""
+    monkeypatch.chdir(tmp_path)
+    binary = write_mlp(tmp_path)
+    from ttrt.common.api import API
+    from ttrt.common.util import Artifacts, Logger
+
+    API.initialize_apis()
+    args = {"--verbose": True, "--device": "0"}  # example flags: a command ignores those it does not take
+    query_instance = API.Query(args=args)
+    result_code, results = query_instance()
+    assert result_code == 0
+
+    custom_args = {}
+    custom_args["--clean-artifacts"] = True
+    custom_args["--save-artifacts"] = True
+    custom_args["--loops"] = 10
+    custom_args["--init"] = "randn"
+    custom_args["binary"] = str(binary)
+    log_file_name = "some_file_name.log"
+    custom_logger = Logger(log_file_name)
+    artifacts_folder_path = str(tmp_path / "folder")
+    custom_artifacts = Artifacts(logger=custom_logger, artifacts_folder_path=artifacts_folder_path)
+    calls = []
+    ttrt.runtime.DebugHooks.get(lambda b, p, o: calls.append("pre"), lambda b, p, o: calls.append("post"))
+    try:
+        run_instance = API.Run(args=custom_args, logger=custom_logger, artifacts=custom_artifacts)
+        result_code, results = run_instance()
+    finally:
+        DebugHooks.clear()
+    assert result_code == 0 and len(results[0]["program_results"]["program_index_0"]) == 10
+    assert calls.count("pre") == calls.count("post") == 10 * len(Binary(binary).programs[0].operations)
+    assert (tmp_path / "folder" / "mlp.ttnn" / "program_0" / "output_0.pt").exists()
+    assert "PASS" in (tmp_path / log_file_name).read_text()

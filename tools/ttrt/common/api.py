@@ -78,11 +78,11 @@ class Command(ABC):
 
     def __init__(self, args: dict | None = None, logger: Logger | None = None, artifacts: Artifacts | None = None):
         given = dict(args or {})
-        unknown = set(given) - {a.name for a in self.all_args()}
-        if unknown:
-            raise ValueError(f"ttrt {self.name}: unknown argument(s) {', '.join(sorted(unknown))}")
         self.args = {a.name: given.get(a.name, a.default) for a in self.all_args()}
         self.logger = logger or Logger(self.args.get("--log-file") or "")
+        unknown = sorted(set(given) - set(self.args))
+        if unknown:  # as upstream's API: arguments a command does not take are ignored
+            self.logger.warning(f"ttrt {self.name}: ignoring argument(s) it does not take: {', '.join(unknown)}")
         self.artifacts = artifacts or Artifacts(self.logger, artifacts_folder_path=self.args.get("--artifact-dir") or "")
         self.results: list[dict] = []
 
@@ -131,7 +131,12 @@ class Command(ABC):
         from ttmlir.runtime import RuntimeFailure
         from ttmlir.target.flatbuffer import BinaryError
 
-        for path in self.files(suffixes):
+        files = self.files(suffixes)
+        if len(files) > 1:
+            from rich.progress import track
+
+            files = track(files, description=f"ttrt {self.name}", transient=True)
+        for path in files:
             try:
                 extra = work(path) or {}
             except (BinaryError, RuntimeFailure, ValueError, OSError) as exc:
