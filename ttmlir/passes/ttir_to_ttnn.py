@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
@@ -28,6 +29,7 @@ from ttmlir.passes import PassFailure
 from ttmlir.passes.register_device import RegisterDevicePass, device_module_of
 
 DTYPE_FAMILIES = {"unary", "binary", "ternary", "reduction"}
+NOT_FORCED = KINDS["bool"].build(False)
 
 
 def _ttnn_op(name: str, operands, props: dict[str, Attribute], result_types, source: Operation) -> Operation:
@@ -288,6 +290,7 @@ class ConvertTTIRToTTNNPass(ModulePass):
             op.erase()
 
 
+@lru_cache(maxsize=4096)  # a model has few distinct tensor types; attributes are immutable
 def _with_layout(t: Attribute, buffer: str = "dram", tiled: bool = True) -> Attribute:
     if not isinstance(t, TensorType):
         return t
@@ -423,7 +426,7 @@ class TTNNDeallocatePass(ModulePass):
                 if any(isinstance(u, ReturnOp) or u.parent is not block for u in users):
                     continue
                 last = max(users, key=order.__getitem__)
-                dealloc = _ttnn_op("deallocate", [result], {"force": KINDS["bool"].build(False)}, [], last)
+                dealloc = _ttnn_op("deallocate", [result], {"force": NOT_FORCED}, [], last)
                 block.insert_op_after(dealloc, last)
 
 
