@@ -298,3 +298,15 @@ def test_seed_001_python_api_examples_run_as_written(tmp_path, monkeypatch):
     assert calls.count("pre") == calls.count("post") == 10 * len(Binary(binary).programs[0].operations)
     assert (tmp_path / "folder" / "mlp.ttnn" / "program_0" / "output_0.pt").exists()
     assert "PASS" in (tmp_path / log_file_name).read_text()
+
+
+def test_calls_to_private_functions_run_on_device_tensors():
+    text = (ROOT / "test" / "lit" / "Conversion" / "TTIRToTTNN" / "func_call.mlir").read_text()
+    binary = Binary(data=compile_ttir(text))
+    assert [(p.name, p.private) for p in binary.programs] == [("gelu_block", True), ("main", False)]
+    x, y = torch.randn(32, 64), torch.randn(32, 64)
+    device = MeshDevice()
+    (out,), _ = run_program(binary, 1, [x, y], device)
+    gelu = torch.nn.functional.gelu
+    torch.testing.assert_close(out.data, gelu(gelu(x + y) + y))
+    assert device.allocated_bytes()["dram"] == 0

@@ -95,3 +95,18 @@ def test_print_parse_is_a_fixed_point(path):
     once = print_module(first, debuginfo=True)
     second, _ = parse_text(make_context(), once)
     assert print_module(second, debuginfo=True) == once
+
+
+TTIR_OPS = sorted(p for p in (ROOT / "test" / "lit" / "Dialect" / "TTIR").rglob("*.mlir") if "negative" not in p.parts)
+
+
+@pytest.mark.parametrize("path", TTIR_OPS, ids=lambda p: p.stem)
+def test_pipeline_output_verifies_and_round_trips(path):
+    from ttmlir.compiler import lower_to_ttnn
+    from ttmlir.diagnostics import verify_module
+
+    lowered = print_module(lower_to_ttnn(path.read_text(), str(path)), debuginfo=True)
+    reparsed, positions = parse_text(make_context(), lowered)
+    verify_module(reparsed, positions, str(path), lowered)
+    assert print_module(reparsed, debuginfo=True) == lowered
+    assert '"ttir.' not in lowered

@@ -309,7 +309,10 @@ def _memory_config(buffer: str = "dram") -> ttnn.MemoryConfigAttr:
 
 @dataclass(frozen=True)
 class TTNNLayoutPass(ModulePass):
-    """Give every tensor a `#ttnn.ttnn_layout`: host row-major at function boundaries, tiled DRAM inside."""
+    """Give every tensor a `#ttnn.ttnn_layout`: host row-major at public function boundaries, tiled DRAM inside.
+
+    Private functions (the callees of `func.call`) take and return device tensors, so calls move no data.
+    """
 
     name: ClassVar[str] = "ttnn-layout"
 
@@ -325,6 +328,12 @@ class TTNNLayoutPass(ModulePass):
         for op in ops:
             for result in op.results:
                 Rewriter.replace_value_with_new_type(result, _with_layout(result.type))
+        if func.sym_visibility is not None and func.sym_visibility.data == "private":
+            for arg in list(block.args):
+                Rewriter.replace_value_with_new_type(arg, _with_layout(arg.type))
+            func.function_type = FunctionType.from_lists([a.type for a in block.args],
+                                                         [v.type for v in block.last_op.operands])
+            return
         device = _get_device(func)
         insert_at = ops[0]
         if isinstance(insert_at, TTNNOp) and insert_at.ROW.name == "get_device":

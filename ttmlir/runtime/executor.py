@@ -158,6 +158,13 @@ def run_program(binary: Binary, program_index: int, inputs: list[torch.Tensor], 
     for i, (ref, value) in enumerate(zip(program.inputs, inputs)):
         ctx.pool[ref.globalId] = materialize(ref, value, device, f"program input {i}")
     _note_peak(ctx)
+    _run_ops(program, ctx, debugger)
+    outputs = [_lookup(ctx.pool, ref, "return") for ref in program.outputs or []]
+    return outputs, ctx
+
+
+def _run_ops(program: fb.ProgramT, ctx: ProgramContext, debugger: bool) -> None:
+    binary, device = ctx.binary, ctx.device
     for index, operation in enumerate(program.operations or []):
         name = fbu.op_name(operation)
         op = OpContext(name, operation, index)
@@ -176,8 +183,24 @@ def run_program(binary: Binary, program_index: int, inputs: list[torch.Tensor], 
 
             print(f"ttrt debugger: after op {index} '{name}' {op.loc}; inspect `op` and `ctx`")
             pdb.set_trace()
-    outputs = [_lookup(ctx.pool, ref, "return") for ref in program.outputs or []]
-    return outputs, ctx
+
+
+def _call(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    """Run the callee program on the caller's tensors, in a pool of its own."""
+    table = op.operation.type
+    callee = ctx.binary.programs[table.programIndex]
+    args = [_lookup(ctx.pool, ref, "call") for ref in table.inputs or []]
+    caller_pool = ctx.pool
+    ctx.pool = {ref.globalId: tensor for ref, tensor in zip(callee.inputs or [], args)}
+    try:
+        _run_ops(callee, ctx, False)
+        results = [_lookup(ctx.pool, ref, f"return of @{table.callee}") for ref in callee.outputs or []]
+    finally:
+        ctx.pool = caller_pool
+    for ref, tensor in zip(table.outputs or [], results):
+        ctx.pool[ref.globalId] = tensor
+        op.outputs.append(tensor)
+    return args
 
 
 def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
@@ -185,6 +208,8 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     where = f"'ttnn.{name}'" + (f" at {op.loc}" if op.loc else "")
     if name == "get_device":
         return []
+    if name == "call":
+        return _call(op, ctx)
     if name == "deallocate":
         tensor = ctx.pool.pop(table.input.globalId, None)
         if tensor is not None:

@@ -54,8 +54,8 @@ def _fill(init: str, shape: list[int]) -> torch.Tensor:
 
 
 def program_indices(binary: Binary, spec: str) -> list[int]:
-    if str(spec) == "all":
-        return list(range(len(binary.programs)))
+    if str(spec) == "all":  # private programs run only when called
+        return [i for i, p in enumerate(binary.programs) if not p.private]
     try:
         index = int(spec)
     except ValueError:

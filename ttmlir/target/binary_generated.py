@@ -245,6 +245,7 @@ class OpType(object):
     LayoutOp = 31
     DeallocateOp = 32
     CreationOp = 33
+    CallOp = 34
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -316,6 +317,8 @@ def OpTypeCreator(unionType, table):
         return DeallocateOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.CreationOp:
         return CreationOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.CallOp:
+        return CallOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -10642,6 +10645,209 @@ class CreationOpT(object):
         return creationOp
 
 
+class CallOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = CallOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsCallOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def CallOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # CallOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # CallOp
+    def Callee(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+    # CallOp
+    def ProgramIndex(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # CallOp
+    def Inputs(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CallOp
+    def InputsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # CallOp
+    def InputsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        return o == 0
+
+    # CallOp
+    def Outputs(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CallOp
+    def OutputsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # CallOp
+    def OutputsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        return o == 0
+
+def CallOpStart(builder):
+    builder.StartObject(4)
+
+def CallOpAddCallee(builder, callee):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(callee), 0)
+
+def CallOpAddProgramIndex(builder, programIndex):
+    builder.PrependUint32Slot(1, programIndex, 0)
+
+def CallOpAddInputs(builder, inputs):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(inputs), 0)
+
+def CallOpStartInputsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def CallOpAddOutputs(builder, outputs):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(outputs), 0)
+
+def CallOpStartOutputsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def CallOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List
+except:
+    pass
+
+class CallOpT(object):
+
+    # CallOpT
+    def __init__(
+        self,
+        callee = None,
+        programIndex = 0,
+        inputs = None,
+        outputs = None,
+    ):
+        self.callee = callee  # type: Optional[str]
+        self.programIndex = programIndex  # type: int
+        self.inputs = inputs  # type: Optional[List[TensorRefT]]
+        self.outputs = outputs  # type: Optional[List[TensorRefT]]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        callOp = CallOp()
+        callOp.Init(buf, pos)
+        return cls.InitFromObj(callOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, callOp):
+        x = CallOpT()
+        x._UnPack(callOp)
+        return x
+
+    # CallOpT
+    def _UnPack(self, callOp):
+        if callOp is None:
+            return
+        self.callee = callOp.Callee()
+        if self.callee is not None:
+            self.callee = self.callee.decode('utf-8')
+        self.programIndex = callOp.ProgramIndex()
+        if not callOp.InputsIsNone():
+            self.inputs = []
+            for i in range(callOp.InputsLength()):
+                if callOp.Inputs(i) is None:
+                    self.inputs.append(None)
+                else:
+                    tensorRef_ = TensorRefT.InitFromObj(callOp.Inputs(i))
+                    self.inputs.append(tensorRef_)
+        if not callOp.OutputsIsNone():
+            self.outputs = []
+            for i in range(callOp.OutputsLength()):
+                if callOp.Outputs(i) is None:
+                    self.outputs.append(None)
+                else:
+                    tensorRef_ = TensorRefT.InitFromObj(callOp.Outputs(i))
+                    self.outputs.append(tensorRef_)
+
+    # CallOpT
+    def Pack(self, builder):
+        if self.callee is not None:
+            callee = builder.CreateString(self.callee)
+        if self.inputs is not None:
+            inputslist = []
+            for i in range(len(self.inputs)):
+                inputslist.append(self.inputs[i].Pack(builder))
+            CallOpStartInputsVector(builder, len(self.inputs))
+            for i in reversed(range(len(self.inputs))):
+                builder.PrependUOffsetTRelative(inputslist[i])
+            inputs = builder.EndVector()
+        if self.outputs is not None:
+            outputslist = []
+            for i in range(len(self.outputs)):
+                outputslist.append(self.outputs[i].Pack(builder))
+            CallOpStartOutputsVector(builder, len(self.outputs))
+            for i in reversed(range(len(self.outputs))):
+                builder.PrependUOffsetTRelative(outputslist[i])
+            outputs = builder.EndVector()
+        CallOpStart(builder)
+        if self.callee is not None:
+            CallOpAddCallee(builder, callee)
+        CallOpAddProgramIndex(builder, self.programIndex)
+        if self.inputs is not None:
+            CallOpAddInputs(builder, inputs)
+        if self.outputs is not None:
+            CallOpAddOutputs(builder, outputs)
+        callOp = CallOpEnd(builder)
+        return callOp
+
+
 class Operation(object):
     __slots__ = ['_tab']
 
@@ -10730,7 +10936,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'MorehCumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'MorehCumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -11,7 +11,7 @@ import io
 import math
 
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ttmlir import hardware
@@ -90,8 +90,8 @@ def _encode(kind: str, attr: Attribute, result_type):
 class ProgramWriter:
     """One function as a Program: tensor refs by global id, ops in order."""
 
-    def __init__(self, func: FuncOp):
-        self.func = func
+    def __init__(self, func: FuncOp, programs: dict[str, int]):
+        self.func, self.programs = func, programs
         self.ids: dict[SSAValue, int] = {}
         self.printer = TTPrinter(stream=io.StringIO(), use_aliases=False, print_debuginfo=False)
 
@@ -155,6 +155,21 @@ class ProgramWriter:
         out.debugInfo = self.printer.stream.getvalue()
         return out
 
+    def call(self, op: CallOp) -> fb.OperationT:
+        callee = op.callee.root_reference.data
+        if callee not in self.programs:
+            raise TranslateError(op, f"'func.call' to '@{callee}', which is not a function of this module")
+        table = fb.CallOpT()
+        table.callee, table.programIndex = callee, self.programs[callee]
+        table.inputs = [self.ref(v) for v in op.operands]
+        table.outputs = [self.ref(v) for v in op.results]
+        out = fb.OperationT()
+        out.typeType, out.type, out.locInfo = fb.OpType.CallOp, table, self.loc(op)
+        self.printer.stream = io.StringIO()
+        self.printer.print_op(op)
+        out.debugInfo = self.printer.stream.getvalue()
+        return out
+
     @staticmethod
     def _set(table, name: str, value, op: Operation) -> None:
         attr = fbu.field(name)
@@ -180,6 +195,8 @@ class ProgramWriter:
                 prog.outputs = [self.ref(v) for v in op.operands]
             elif isinstance(op, TTNNOp):
                 prog.operations.append(self.operation(op))
+            elif isinstance(op, CallOp):
+                prog.operations.append(self.call(op))
             else:
                 raise TranslateError(op, f"'{op.name}' cannot be serialized to a TTNN flatbuffer; "
                                          "lower it to TTNN first (--ttir-to-ttnn-backend-pipeline)")
@@ -237,14 +254,15 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
     binary.meshShape = _dim2d(*_mesh_shape(module))
     source = print_module(module)
     binary.programs = []
-    for func in device_module_of(module).ops:
-        if isinstance(func, FuncOp) and func.body.blocks:
-            prog = ProgramWriter(func).program()
-            prog.meshShape = binary.meshShape
-            prog.debugInfo = fb.DebugInfoT()
-            prog.debugInfo.mlir = _mlir("ttnn", source)
-            prog.debugInfo.goldenInfo = _golden_info((goldens or {}).get(prog.name, {}))
-            binary.programs.append(prog)
+    funcs = [f for f in device_module_of(module).ops if isinstance(f, FuncOp) and f.body.blocks]
+    indices = {f.sym_name.data: i for i, f in enumerate(funcs)}
+    for func in funcs:
+        prog = ProgramWriter(func, indices).program()
+        prog.meshShape = binary.meshShape
+        prog.debugInfo = fb.DebugInfoT()
+        prog.debugInfo.mlir = _mlir("ttnn", source)
+        prog.debugInfo.goldenInfo = _golden_info((goldens or {}).get(prog.name, {}))
+        binary.programs.append(prog)
     binary.mlirStages = [_mlir(name, text) for name, text in {**(stages or {}), "ttnn": source}.items()]
     return fbu.serialize(binary, "ttnn")
 

@@ -190,7 +190,9 @@ class Read(Command):
         for p in programs:
             counts: dict[str, int] = {}
             for op in p.operations or []:
-                counts[f"ttnn.{fbu.op_name(op)}"] = counts.get(f"ttnn.{fbu.op_name(op)}", 0) + 1
+                name = fbu.op_name(op)
+                key = "func.call" if name == "call" else f"ttnn.{name}"
+                counts[key] = counts.get(key, 0) + 1
             stats.append({"program": p.name, "num_ops": len(p.operations or []), "ops": counts})
         out["op_stats"] = stats
         mesh = root.meshShape
