@@ -310,3 +310,15 @@ def test_calls_to_private_functions_run_on_device_tensors():
     gelu = torch.nn.functional.gelu
     torch.testing.assert_close(out.data, gelu(gelu(x + y) + y))
     assert device.allocated_bytes()["dram"] == 0
+
+
+def test_collectives_on_a_multi_chip_mesh_stop_with_a_clear_error():
+    text = single_op("all_reduce", [(1, 1, 32, 128)], (1, 1, 32, 128),
+                     "cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>")
+    x = torch.randn(1, 1, 32, 128)
+    single = Binary(data=compile_ttir(text))
+    torch.testing.assert_close(run_program(single, 0, [x], MeshDevice())[0][0].data, x)  # one chip: exact
+    mesh = Binary(data=compile_ttir(text, pipeline_options="mesh-shape=1,2"))
+    assert mesh.mesh_shape() == (1, 2)
+    with pytest.raises(RuntimeFailure, match="'ttnn.all_reduce'.* between the 2 chips of a mesh is not simulated"):
+        run_program(mesh, 0, [x], MeshDevice(mesh_shape=(1, 2)))

@@ -25,6 +25,7 @@ from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
 
 OUTPUT_FIELDS = ("out", "batchMean", "batchVariance")
+MULTI_CHIP_OPS = {"all_gather", "all_reduce", "reduce_scatter", "collective_permute", "mesh_shard"}
 TABLE_FAMILIES = {"EltwiseUnaryOpT": "unary", "EltwiseBinaryOpT": "binary", "WhereOpT": "binary",
                   "ClampTensorOpT": "binary", "ReductionOpT": "reduction", "SoftmaxOpT": "softmax",
                   "NormOpT": "norm", "GroupNormOpT": "norm", "MatmulOpT": "matmul", "Conv2dOpT": "matmul"}
@@ -215,6 +216,9 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
         if tensor is not None:
             tensor.deallocate()
         return [tensor] if tensor is not None else []
+    if name in MULTI_CHIP_OPS and ctx.device.num_chips > 1:
+        raise RuntimeFailure(f"{where}: data movement between the {ctx.device.num_chips} chips of a mesh is not "
+                             "simulated yet; run this program on a 1x1 mesh")
     values, used = _inputs(table, ctx.pool, name)
     try:
         result = KERNELS[name](values, table)

@@ -295,19 +295,10 @@ def _creation(x, t):
     return _constant(t)
 
 
-def _collective(x, t):
-    # A mesh is simulated as one logical tensor (device 0's shard): collectives keep the values.
+def _single_chip(x, t):
+    """Collectives and mesh_shard on a 1x1 mesh: every shard is the whole tensor (the executor refuses
+    larger meshes until data movement between chips is simulated)."""
     return x["input"]
-
-
-def _mesh_shard(x, t):
-    """Device 0's shard going in (full_to_shard), the shard tiled back out (shard_to_full)."""
-    a, shard = x["input"], list(t.shardShape)
-    if t.shardType != 3:  # only "devices" sharding changes the shape
-        return a
-    if t.shardDirection == 0:
-        return a[tuple(slice(0, a.shape[d] // s) for d, s in enumerate(shard))]
-    return a.repeat(shard)
 
 
 def _matmul(x, t):
@@ -355,8 +346,8 @@ KERNELS: dict[str, Kernel] = {
     "group_norm": _group_norm,
     "update_cache": _cache,
     "fill_cache": _cache,
-    **{name: _collective for name in ("all_gather", "all_reduce", "reduce_scatter", "collective_permute")},
-    "mesh_shard": _mesh_shard,
+    **{name: _single_chip for name in ("all_gather", "all_reduce", "reduce_scatter", "collective_permute",
+                                       "mesh_shard")},
     **{name: lambda x, t: x["input"] for name in ("to_layout", "to_device", "from_device", "to_memory_config",
                                                   "typecast")},
     **{name: _creation for name in ("empty", "full", "zeros", "ones", "arange", "rand", "constant")},
