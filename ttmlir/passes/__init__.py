@@ -25,12 +25,12 @@ class PassFailure(Exception):
 
 
 def _registry() -> dict[str, type[ModulePass]]:
-    from ttmlir.passes.register_device import RegisterDevicePass
+    from ttmlir.passes.register_device import RegisterDevicePass, UnwrapDeviceModulePass, WrapDeviceModulePass
     from ttmlir.passes.ttir_fusing import TTIRFusingPass
     from ttmlir.passes.ttir_to_ttnn import (ConvertTTIRToTTNNPass, TTIRToTTNNBackendPipeline, TTNNDeallocatePass,
                                             TTNNLayoutPass)
 
-    passes = (RegisterDevicePass, TTIRFusingPass, ConvertTTIRToTTNNPass, TTNNLayoutPass, TTNNDeallocatePass,
+    passes = (RegisterDevicePass, WrapDeviceModulePass, UnwrapDeviceModulePass, TTIRFusingPass, ConvertTTIRToTTNNPass, TTNNLayoutPass, TTNNDeallocatePass,
               TTIRToTTNNBackendPipeline)
     return {p.name: p for p in passes}
 

@@ -8,6 +8,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Region
 from xdsl.passes import ModulePass
 
 from ttmlir import hardware
@@ -88,3 +89,40 @@ def read_system_desc(module: ModuleOp, path: str) -> ttcore.SystemDescAttr:
     if not isinstance(attr, ttcore.SystemDescAttr):
         raise PassFailure(module, f"'{path}' holds {attr.name}, not a #ttcore.system_desc")
     return attr
+
+
+@dataclass(frozen=True)
+class WrapDeviceModulePass(ModulePass):
+    """Wrap the top-level module's contents in `ttcore.device_module { builtin.module { ... } }`."""
+
+    name: ClassVar[str] = "ttcore-wrap-device-module"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if any(isinstance(o, (ttcore.DeviceModuleOp, ttcore.CPUModuleOp)) for o in op.ops):
+            return
+        inner = ModuleOp([])
+        for child in list(op.ops):
+            child.detach()
+            inner.body.block.add_op(child)
+        inner.attributes.update(op.attributes)
+        op.attributes.clear()
+        op.body.block.add_op(ttcore.DeviceModuleOp(Region(Block([inner]))))
+
+
+@dataclass(frozen=True)
+class UnwrapDeviceModulePass(ModulePass):
+    """Lift the device module's contents back to the top level (the inverse of the wrap)."""
+
+    name: ClassVar[str] = "ttcore-unwrap-device-module"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        wrapper = next((o for o in op.ops if isinstance(o, ttcore.DeviceModuleOp)), None)
+        if wrapper is None:
+            return
+        inner = next(iter(wrapper.body.ops))
+        for child in list(inner.ops):
+            child.detach()
+            op.body.block.insert_op_before(child, wrapper)
+        op.attributes.update(inner.attributes)
+        wrapper.detach()
+        wrapper.erase()

@@ -468,13 +468,15 @@ class TTNNDeallocatePass(ModulePass):
 
 @dataclass(frozen=True)
 class TTIRToTTNNBackendPipeline(RegisterDevicePass):
-    """The full TTIR → TTNN backend: register device, fuse, convert, lay out, deallocate."""
+    """The full TTIR → TTNN backend: wrap in a device module, register device, fuse, convert, lay out, deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        super().apply(ctx, module)
+        from ttmlir.passes.register_device import WrapDeviceModulePass
         from ttmlir.passes.ttir_fusing import TTIRFusingPass
 
+        WrapDeviceModulePass().apply(ctx, module)
+        super().apply(ctx, module)
         for stage in (TTIRFusingPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)

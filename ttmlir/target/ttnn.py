@@ -244,7 +244,7 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
     """
     from ttmlir.passes.register_device import device_module_of
 
-    system = module.attributes.get("ttcore.system_desc")
+    system = device_module_of(module).attributes.get("ttcore.system_desc")
     if not isinstance(system, ttcore.SystemDescAttr):
         raise TranslateError(None, "module has no ttcore.system_desc attribute "
                                    "(run --ttcore-register-device or the backend pipeline first)")
