@@ -68,7 +68,7 @@ def _elements_bytes(attr: Attribute, element):
 
 def _encode(kind: str, attr: Attribute, result_type):
     """A property as its schema field value."""
-    if kind in ("dtype",):
+    if kind == "dtype":
         return fbu.enum_value(fb.DataType, attr.data.value)
     if kind == "layout":
         return fbu.enum_value(fb.TensorLayout, attr.data.value)
