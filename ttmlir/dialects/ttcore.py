@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import ClassVar
 
-from xdsl.dialects.builtin import ArrayAttr, FlatSymbolRefAttr, IntegerAttr, StringAttr, SymbolNameConstraint, TensorType
+from xdsl.dialects.builtin import ArrayAttr, FlatSymbolRefAttr, IntegerAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, Region, TypeAttribute
 from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def, region_def,
                        traits_def, var_operand_def, var_result_def, result_def, param_def)
@@ -364,7 +363,7 @@ def default_device(system: SystemDesc, mesh_shape: tuple[int, int] = (1, 1)) -> 
     offset = "(d0 * s1) * (s2 * (s3 * s6)) + d1 * (s2 * (s3 * s6)) + d2"
     dram_map = (f"(d0, d1, d2)[s0, s1, s2, s3, s4, s5, s6] -> (0, 0, (({offset}) floordiv s4) mod {channels}, "
                 f"((({offset}) floordiv s4) floordiv {channels}) * s4 + ({offset}) mod s4 + s5)")
-    return DeviceAttr(Device(Grid(tuple(grid), (f"(d0, d1) -> (0, d0, d1)",)),
+    return DeviceAttr(Device(Grid(tuple(grid), ("(d0, d1) -> (0, d0, d1)",)),
                              "(d0, d1, d2)[s0] -> (0, d0, d1, d2 + s0)", dram_map,
                              tuple(mesh_shape), tuple(range(num_chips))))
 

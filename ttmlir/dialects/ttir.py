@@ -16,6 +16,7 @@ from xdsl.ir import Dialect
 from ttmlir.dialects.op_table import TTIR_OPS
 from ttmlir.dialects.props import int_values, scalar
 from ttmlir.dialects.tt_op import TTOp, build_op_class
+from ttmlir.spatial import padding4, pair
 
 Shape = tuple[int, ...]
 
@@ -256,10 +257,6 @@ def embedding(op: TTOp):
     return [indices + (weight[-1],)]
 
 
-def spatial(values: list[int], count: int) -> list[int]:
-    return values * count if len(values) == 1 else values
-
-
 def conv2d(op: TTOp):
     n, h, w, c = _nhwc(op)
     weight = shape_of(op.operands[1])
@@ -269,13 +266,8 @@ def conv2d(op: TTOp):
     if c != weight[1] * groups:
         raise op.error(f"the number of input channels ({c}) must equal weight dimension 1 ({weight[1]}) times "
                        f"groups ({groups})")
-    stride, dilation = spatial(ints(op, "stride"), 2), spatial(ints(op, "dilation"), 2)
-    pt, pl, pb, pr = _padding4(ints(op, "padding"))
-    if op.name.endswith("conv_transpose2d"):
-        op_pad = spatial(ints(op, "output_padding"), 2)
-        oh = (h - 1) * stride[0] - pt - pb + dilation[0] * (weight[2] - 1) + op_pad[0] + 1
-        ow = (w - 1) * stride[1] - pl - pr + dilation[1] * (weight[3] - 1) + op_pad[1] + 1
-        return [(n, oh, ow, weight[1] * groups)]
+    stride, dilation = pair(ints(op, "stride")), pair(ints(op, "dilation"))
+    pt, pl, pb, pr = padding4(ints(op, "padding"))
     oh = (h + pt + pb - dilation[0] * (weight[2] - 1) - 1) // stride[0] + 1
     ow = (w + pl + pr - dilation[1] * (weight[3] - 1) - 1) // stride[1] + 1
     return [(n, oh, ow, weight[0])]
@@ -287,21 +279,12 @@ def conv_transpose2d(op: TTOp):
     if len(weight) != 4 or weight[0] != c:
         raise op.error(f"weight dimension 0 must equal the number of input channels ({c})")
     groups = ints(op, "groups")[0]
-    stride, dilation = spatial(ints(op, "stride"), 2), spatial(ints(op, "dilation"), 2)
-    out_pad = spatial(ints(op, "output_padding"), 2)
-    pt, pl, pb, pr = _padding4(ints(op, "padding"))
+    stride, dilation = pair(ints(op, "stride")), pair(ints(op, "dilation"))
+    out_pad = pair(ints(op, "output_padding"))
+    pt, pl, pb, pr = padding4(ints(op, "padding"))
     oh = (h - 1) * stride[0] - pt - pb + dilation[0] * (weight[2] - 1) + out_pad[0] + 1
     ow = (w - 1) * stride[1] - pl - pr + dilation[1] * (weight[3] - 1) + out_pad[1] + 1
     return [(n, oh, ow, weight[1] * groups)]
-
-
-def _padding4(values: list[int]) -> list[int]:
-    """Padding as (top, left, bottom, right) from one, two (vertical, horizontal) or four values."""
-    if len(values) == 1:
-        return values * 4
-    if len(values) == 2:
-        return [values[0], values[1], values[0], values[1]]
-    return values
 
 
 def _nhwc(op: TTOp) -> Shape:
@@ -313,8 +296,8 @@ def _nhwc(op: TTOp) -> Shape:
 
 def pool2d(op: TTOp):
     n, h, w, c = _nhwc(op)
-    kernel, stride, dilation = (spatial(ints(op, k), 2) for k in ("kernel", "stride", "dilation"))
-    pt, pl, pb, pr = _padding4(ints(op, "padding"))
+    kernel, stride, dilation = (pair(ints(op, k)) for k in ("kernel", "stride", "dilation"))
+    pt, pl, pb, pr = padding4(ints(op, "padding"))
     rounding = math.ceil if scalar(op.prop("ceil_mode")) else math.floor
     oh = rounding((h + pt + pb - dilation[0] * (kernel[0] - 1) - 1) / stride[0]) + 1
     ow = rounding((w + pl + pr - dilation[1] * (kernel[1] - 1) - 1) / stride[1]) + 1
@@ -330,7 +313,7 @@ def global_pool2d(op: TTOp):
 
 def upsample2d(op: TTOp):
     n, h, w, c = _nhwc(op)
-    scale = spatial(ints(op, "scale_factor"), 2)
+    scale = pair(ints(op, "scale_factor"))
     if scalar(op.prop("mode")) not in ("nearest", "bilinear"):
         raise op.error(f"expected mode 'nearest' or 'bilinear', got '{scalar(op.prop('mode'))}'")
     return [(n, h * scale[0], w * scale[1], c)]

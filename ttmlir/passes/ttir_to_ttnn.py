@@ -27,6 +27,7 @@ from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, TTNNOp
 from ttmlir.passes import PassFailure
 from ttmlir.passes.register_device import RegisterDevicePass, device_module_of
+from ttmlir.spatial import pair
 
 DTYPE_FAMILIES = {"unary", "binary", "ternary", "reduction"}
 NOT_FORCED = KINDS["bool"].build(False)
@@ -47,9 +48,7 @@ def _props(op: TTOp, **overrides: Attribute) -> dict[str, Attribute]:
 
 
 def _reshape_to_result(op: TTOp) -> Operation:
-    shape = op.results[0].type.get_shape()
-    return _ttnn_op("reshape", op.operands[:1], {"shape": KINDS["i32_array"].build(shape)},
-                    [op.results[0].type], op)
+    return _reshape(op.operands[0], op.results[0].type.get_shape(), op)
 
 
 def _transpose(op: TTOp) -> Operation:
@@ -57,17 +56,15 @@ def _transpose(op: TTOp) -> Operation:
     perm = list(range(rank))
     a, b = (int_values(op.prop(n))[0] % rank for n in ("dim0", "dim1"))
     perm[a], perm[b] = perm[b], perm[a]
-    return _ttnn_op("permute", op.operands, {"permutation": KINDS["i64_darray"].build(perm)}, [op.results[0].type], op)
+    return _permute(op.operands[0], perm, op)
 
 
-def _broadcast(op: TTOp) -> Operation:
-    dims = int_values(op.prop("broadcast_dimensions"))
-    return _ttnn_op("repeat", op.operands, {"repeat_dims": ttnn.ShapeAttr(tuple(dims))}, [op.results[0].type], op)
-
-
-def _repeat(op: TTOp) -> Operation:
-    dims = int_values(op.prop("repeat_dimensions"))
-    return _ttnn_op("repeat", op.operands, {"repeat_dims": ttnn.ShapeAttr(tuple(dims))}, [op.results[0].type], op)
+def _repeat_by(prop: str) -> Callable[[TTOp], Operation]:
+    """broadcast and repeat both become ttnn.repeat; only the property naming the factors differs."""
+    def convert(op: TTOp) -> Operation:
+        dims = ttnn.ShapeAttr(tuple(int_values(op.prop(prop))))
+        return _ttnn_op("repeat", op.operands, {"repeat_dims": dims}, [op.results[0].type], op)
+    return convert
 
 
 def _index(op: TTOp) -> Operation:
@@ -192,10 +189,6 @@ def _dot_general(op: TTOp) -> list[Operation]:
     return ops
 
 
-def _spatial(values: list[int]) -> list[int]:
-    return values * 2 if len(values) == 1 else values
-
-
 def _flattened_nhwc(op: TTOp, name: str, props: dict[str, Attribute], operands: list) -> list[Operation]:
     """TTNN's conv/pool take (1, 1, N*H*W, C) and give (1, 1, N*OH*OW, C'): reshape in and out."""
     n, h, w, c = op.operands[0].type.get_shape()
@@ -216,10 +209,10 @@ def _conv(op: TTOp) -> list[Operation]:
     props = {"in_channels": KINDS["i32"].build(op.operands[0].type.get_shape()[-1]),
              "out_channels": KINDS["i32"].build(op.results[0].type.get_shape()[-1]),
              "kernel_size": darray(weight[2:]), "groups": op.prop("groups"),
-             **{k: darray(_spatial(int_values(op.prop(k)))) for k in ("stride", "dilation")},
-             "padding": darray(int_values(op.prop("padding")) * (2 if len(int_values(op.prop("padding"))) == 1 else 1))}
+             **{k: darray(pair(int_values(op.prop(k)))) for k in ("stride", "dilation")},
+             "padding": darray(pair(int_values(op.prop("padding"))))}
     if transposed:
-        props["output_padding"] = darray(_spatial(int_values(op.prop("output_padding"))))
+        props["output_padding"] = darray(pair(int_values(op.prop("output_padding"))))
     operands = [op.operands[1], *groups.get("bias", [])]
     return _flattened_nhwc(op, op.ROW.name, props, operands)
 
@@ -227,8 +220,8 @@ def _conv(op: TTOp) -> list[Operation]:
 def _pool(op: TTOp) -> list[Operation]:
     darray = KINDS["i32_darray"].build
     props = {"channels": KINDS["si32"].build(op.operands[0].type.get_shape()[-1]),
-             "kernel_size": darray(_spatial(int_values(op.prop("kernel")))),
-             **{k: darray(_spatial(int_values(op.prop(k)))) for k in ("stride", "dilation")},
+             "kernel_size": darray(pair(int_values(op.prop("kernel")))),
+             **{k: darray(pair(int_values(op.prop(k)))) for k in ("stride", "dilation")},
              "padding": darray(int_values(op.prop("padding"))), "ceil_mode": op.prop("ceil_mode")}
     if op.prop("count_include_pad") is not None:
         props["count_include_pad"] = op.prop("count_include_pad")
@@ -242,7 +235,7 @@ def _forward(op: TTOp) -> list[Operation]:
 
 CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "transpose": _transpose, "squeeze": _reshape_to_result, "unsqueeze": _reshape_to_result,
-    "broadcast": _broadcast, "repeat": _repeat, "index": _index, "index_select": _index_select,
+    "broadcast": _repeat_by("broadcast_dimensions"), "repeat": _repeat_by("repeat_dimensions"), "index": _index, "index_select": _index_select,
     "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _creation,
     "arange": _arange, "get_dimension_size": _get_dimension_size, "dot_general": _dot_general,
     "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _forward,

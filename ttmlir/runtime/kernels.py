@@ -15,6 +15,8 @@ from typing import Callable
 import torch
 import torch.nn.functional as F
 
+from ttmlir.spatial import padding4, pair
+
 Kernel = Callable[[dict, object], object]
 
 
@@ -105,17 +107,6 @@ def _argmax(a, dims, keep):
     return flat
 
 
-def _pair(values, count: int = 2) -> list[int]:
-    values = list(values)
-    return values * count if len(values) == 1 else values
-
-
-def _padding4(values) -> list[int]:
-    """(top, left, bottom, right) from one, two or four values."""
-    v = list(values)
-    return v * 4 if len(v) == 1 else [v[0], v[1], v[0], v[1]] if len(v) == 2 else v
-
-
 def _nchw(x, t, channels: int) -> torch.Tensor:
     """TTNN's flattened (1, 1, N*H*W, C) input as NCHW."""
     return x.reshape(t.batchSize, t.inputHeight, t.inputWidth, channels).permute(0, 3, 1, 2)
@@ -130,10 +121,10 @@ def _conv2d(x, t):
     a = _nchw(x["input"].float(), t, t.inChannels)
     w, b = x["weight"].float(), x.get("bias")
     bias = b.reshape(-1).float() if b is not None else None
-    stride, dilation = _pair(t.stride), _pair(t.dilation)
-    top, left, bottom, right = _padding4(t.padding)
+    stride, dilation = pair(t.stride), pair(t.dilation)
+    top, left, bottom, right = padding4(t.padding)
     if t.type == 1:  # ConvTranspose2d: weight is (C_in, C_out/groups, kH, kW); padding is symmetric
-        out_pad = _pair(t.outputPadding) if t.outputPadding is not None else [0, 0]
+        out_pad = pair(t.outputPadding) if t.outputPadding is not None else [0, 0]
         y = F.conv_transpose2d(a, w, bias, stride, (top, left), out_pad, t.groups, dilation)
     else:
         y = F.conv2d(F.pad(a, (left, right, top, bottom)), w, bias, stride, 0, dilation, t.groups)
@@ -142,8 +133,8 @@ def _conv2d(x, t):
 
 def _pool2d(x, t):
     a = _nchw(x["input"].float(), t, t.channels)
-    kernel, stride, dilation = _pair(t.kernelSize), _pair(t.stride), _pair(t.dilation)
-    top, left, bottom, right = _padding4(t.padding)
+    kernel, stride, dilation = pair(t.kernelSize), pair(t.stride), pair(t.dilation)
+    top, left, bottom, right = padding4(t.padding)
     if t.type == 0:  # MaxPool2d
         a = F.pad(a, (left, right, top, bottom), value=-math.inf)
         y = F.max_pool2d(a, kernel, stride, 0, dilation, ceil_mode=bool(t.ceilMode))
@@ -159,7 +150,7 @@ def _pool2d(x, t):
 
 def _upsample(x, t):
     a = x["input"].float().permute(0, 3, 1, 2)
-    scale = _pair(t.scaleFactor)
+    scale = pair(t.scaleFactor)
     mode = t.mode or "nearest"
     y = F.interpolate(a, scale_factor=tuple(float(s) for s in scale), mode=mode,
                       **({"align_corners": False} if mode == "bilinear" else {}))

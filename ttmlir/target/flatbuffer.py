@@ -95,9 +95,6 @@ def load_bytes(data: bytes, name: str = "<buffer>", expect: str | None = None):
         raise BinaryError(f"{name}: expected a .{expect} file, found a .{kind} file")
     try:
         root = ROOTS[kind].InitFromPackedBuf(bytearray(data), 0)
-        _touch(root)
-    except BinaryError:
-        raise
     except Exception as exc:  # flatbuffers raises whatever a corrupted offset leads to
         raise BinaryError(f"{name}: corrupted flatbuffer ({type(exc).__name__}: {exc})") from None
     if root.version is None:
@@ -112,19 +109,6 @@ def load(path: str | Path, expect: str | None = None):
     except OSError as exc:
         raise BinaryError(f"{path}: cannot read file: {exc.strerror}") from None
     return load_bytes(data, str(path), expect)
-
-
-def _touch(obj, depth: int = 0) -> None:
-    """Reject trees a corrupted buffer produces: wrong types and absurd nesting."""
-    if depth > 64:
-        raise BinaryError("nesting too deep")
-    for value in vars(obj).values():
-        if isinstance(value, list):
-            for item in value:
-                if hasattr(item, "__dict__"):
-                    _touch(item, depth + 1)
-        elif hasattr(value, "__dict__") and not isinstance(value, type):
-            _touch(value, depth + 1)
 
 
 def check_version(root, name: str) -> None:

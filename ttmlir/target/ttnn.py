@@ -147,13 +147,7 @@ class ProgramWriter:
             attr = op.properties.get(name)
             if attr is not None:
                 self._set(table, name, _encode(kind, attr, result_type), op)
-        out = fb.OperationT()
-        out.typeType, out.type = getattr(fb.OpType, table_name), table
-        out.locInfo = self.loc(op)
-        self.printer.stream = io.StringIO()
-        self.printer.print_op(op)
-        out.debugInfo = self.printer.stream.getvalue()
-        return out
+        return self.wrap(op, table_name, table)
 
     def call(self, op: CallOp) -> fb.OperationT:
         callee = op.callee.root_reference.data
@@ -163,8 +157,12 @@ class ProgramWriter:
         table.callee, table.programIndex = callee, self.programs[callee]
         table.inputs = [self.ref(v) for v in op.operands]
         table.outputs = [self.ref(v) for v in op.results]
+        return self.wrap(op, "CallOp", table)
+
+    def wrap(self, op: Operation, table_name: str, table) -> fb.OperationT:
+        """The Operation holding `table`, with the op's location and its printed form for debugging."""
         out = fb.OperationT()
-        out.typeType, out.type, out.locInfo = fb.OpType.CallOp, table, self.loc(op)
+        out.typeType, out.type, out.locInfo = getattr(fb.OpType, table_name), table, self.loc(op)
         self.printer.stream = io.StringIO()
         self.printer.print_op(op)
         out.debugInfo = self.printer.stream.getvalue()
