@@ -17,7 +17,7 @@ from typing import Iterable
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (AffineMapAttr, Float32Type, Float64Type, LocationAttr, ModuleOp, UnknownLoc)
-from xdsl.dialects.func import ReturnOp
+from xdsl.dialects.func import CallOp, ReturnOp
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -128,6 +128,10 @@ def _alias_name(attr: Attribute) -> str | None:
 
 
 _ALIASED = (ttnn.BufferTypeAttr, ttcore.MemorySpaceAttr, ttnn.TTNNLayoutAttr, ttcore.SystemDescAttr)
+_OPAQUE = (ttnn._MeshDims, ttcore.RuntimeTensorShardingAttr)
+_SHORT_NAMES = {"func.return": "return", "func.call": "call"}  # mlir-opt drops the func. prefix
+
+
 def mlir_float(value: float, is_f32: bool) -> str:
     """APFloat's spelling as MLIR prints it: `1.000000e-01` if that reads back exactly, else `9.99999974E-6`."""
     exact = Decimal(value)
@@ -199,8 +203,11 @@ class TTPrinter(Printer):
         if isinstance(attribute, AffineMapAttr):
             self.print_string(f"affine_map<{affine_map_str(attribute.data)}>")
             return
-        if isinstance(attribute, ttnn._MeshDims):
-            self.print_string(f"#ttnn<{attribute.name.split('.')[1]} {ttcore.dims_str(attribute.data)}>")
+        if isinstance(attribute, _OPAQUE):  # `#dialect<mnemonic params>`, as upstream prints these
+            dialect, mnemonic = attribute.name.split(".")
+            self.print_string(f"#{dialect}<{mnemonic} ")
+            attribute.print_parameter(self)
+            self.print_string(">")
             return
         super().print_attribute(attribute)
 
@@ -214,8 +221,10 @@ class TTPrinter(Printer):
         super().print_attr_dict(dict(sorted(attr_dict.items())))
 
     def print_op(self, op: Operation) -> None:
-        if isinstance(op, ReturnOp) or (isinstance(op, ModuleOp) and op is self.top_level):
-            self.print_string("return" if isinstance(op, ReturnOp) else "module")
+        if isinstance(op, (ReturnOp, CallOp)) or (isinstance(op, ModuleOp) and op is self.top_level):
+            if isinstance(op, CallOp):
+                self._print_results(op)
+            self.print_string(_SHORT_NAMES.get(op.name, "module"))
             if isinstance(op, ModuleOp):
                 self.enter_scope()
             op.print(self)

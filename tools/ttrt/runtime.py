@@ -56,6 +56,9 @@ def get_num_available_devices() -> int:
 
 
 def open_mesh_device(mesh_shape=None, options: MeshDeviceOptions | None = None) -> MeshDevice:
+    """`open_mesh_device(options)` or `open_mesh_device(mesh_shape, options)`."""
+    if isinstance(mesh_shape, MeshDeviceOptions):
+        mesh_shape, options = None, mesh_shape
     options = options or MeshDeviceOptions()
     return MeshDevice(options.arch, tuple(mesh_shape or options.mesh_shape))
 

@@ -389,6 +389,29 @@ class MeshesAttr(Data[tuple[tuple[str, tuple[int, ...]], ...]]):
         printer.print_string("<[" + ", ".join(f'<"{n}" = {dims_str(s)}>' for n, s in self.data) + "]>")
 
 
+@irdl_attr_definition
+class RuntimeTensorShardingAttr(Data[tuple[str, TensorType]]):
+    """How a function argument arrives on a mesh, printed in the opaque dialect form:
+    `#ttcore<runtime_tensor_sharding shard_status = <presharded>, local_shape = tensor<1x256xf32>>`."""
+
+    name = "ttcore.runtime_tensor_sharding"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        parser.parse_keyword("shard_status")
+        parser.parse_punctuation("=")
+        with parser.in_angle_brackets():
+            status = parser.parse_identifier()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("local_shape")
+        parser.parse_punctuation("=")
+        return status, parser.parse_type()
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"shard_status = <{self.data[0]}>, local_shape = ")
+        printer.print_attribute(self.data[1])
+
+
 # --- ops ---------------------------------------------------------------------------------------
 
 
@@ -557,5 +580,5 @@ TTCore = Dialect(
     [DeviceModuleOp, CPUModuleOp, DeviceOp, LoadCachedOp, OptimizationBarrierOp, GlobalOp, GetGlobalOp],
     [TileType, DataTypeAttr, ArchAttr, GridAttr, CoreCoordAttr, CoreRangeAttr, MemorySpaceAttr,
      TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
-     ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr],
+     ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, RuntimeTensorShardingAttr],
 )

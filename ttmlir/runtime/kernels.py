@@ -230,18 +230,22 @@ def _pad(x, t):
 
 
 def _gather(x, t):
+    return stablehlo_gather(x["input"], x["start_indices"], list(t.offsetDims), _ints(t.collapsedSliceDims),
+                            _ints(t.operandBatchingDims), list(t.startIndexMap), t.indexVectorDim, list(t.sliceSizes))
+
+
+def _ints(values) -> list[int]:
+    return [int(v) for v in values] if values is not None else []
+
+
+def stablehlo_gather(operand, indices, offset_dims, collapsed, batching, start_map, ivd, sizes):
     """StableHLO gather: one slice of the operand per index vector, laid out as offset_dims says."""
-    operand, indices = x["input"], x["start_indices"].long()
-    ivd = t.indexVectorDim
+    indices = indices.long()
     if ivd == indices.dim():
         indices = indices.unsqueeze(-1)
     indices = indices.movedim(ivd, -1)
     batch_shape = indices.shape[:-1]
-    collapsed = set(t.collapsedSliceDims.tolist() if t.collapsedSliceDims is not None else [])
-    batching = list(t.operandBatchingDims) if t.operandBatchingDims is not None else []
-    sizes = list(t.sliceSizes)
-    start_map = list(t.startIndexMap)
-    kept = [d for d in range(operand.dim()) if d not in collapsed and d not in batching]
+    kept = [d for d in range(operand.dim()) if d not in set(collapsed) and d not in batching]
     slices = []
     for batch_index in torch.cartesian_prod(*[torch.arange(n) for n in batch_shape]).reshape(-1, len(batch_shape)) \
             if batch_shape else [()]:
@@ -252,12 +256,9 @@ def _gather(x, t):
         piece = operand[tuple(slice(s, s + n) for s, n in zip(start, sizes))]
         slices.append(piece.reshape([sizes[d] for d in kept]))
     stacked = torch.stack(slices).reshape(*batch_shape, *[sizes[d] for d in kept])
-    offset_dims = list(t.offsetDims)
     out_rank = len(batch_shape) + len(kept)
     order = [d for d in range(out_rank) if d not in offset_dims]
-    source = list(range(len(batch_shape))) + list(range(len(batch_shape), out_rank))
-    target = order + offset_dims
-    return stacked.movedim(source, target)
+    return stacked.movedim(list(range(out_rank)), order + list(offset_dims))
 
 
 def _constant(t):

@@ -1,0 +1,433 @@
+"""The builder core shared by TTIRBuilder and TTNNBuilder: functions, calls, device modules, locations
+and goldens.
+
+A builder builds an xDSL module op by op. Every op's golden is computed as the op is built (its
+result type is the golden's shape), from random inputs unless `set_goldens` says otherwise; goldens
+are one tensor per device of the mesh (`{device_id: tensor}`). Changing an input golden re-evaluates
+the function, so `set_goldens` may come after the ops it feeds.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import OrderedDict
+from typing import Callable, ClassVar, Sequence
+
+import torch
+from xdsl.dialects.builtin import (BFloat16Type, DenseIntOrFPElementsAttr, Float16Type, Float32Type, Float64Type,
+                                   FunctionType, IntegerType, ModuleOp, NameLoc, NoneAttr, Signedness, StringAttr,
+                                   TensorType, UnitAttr, UnknownLoc)
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
+
+from golden.mapping import GoldenMap, evaluate
+from ttmlir.asm import print_module
+from ttmlir.dialects import ttcore
+from ttmlir.dialects.props import KINDS
+from ttmlir.dialects.tt_op import TTOp
+
+Operand = SSAValue
+BUILDER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+TORCH_TO_MLIR: dict[torch.dtype, Attribute] = {
+    torch.float32: Float32Type(), torch.bfloat16: BFloat16Type(), torch.float16: Float16Type(),
+    torch.float64: Float64Type(), torch.int32: IntegerType(32, Signedness.SIGNED),
+    torch.int64: IntegerType(64, Signedness.SIGNED), torch.int16: IntegerType(16, Signedness.SIGNED),
+    torch.int8: IntegerType(8, Signedness.SIGNED), torch.uint8: IntegerType(8, Signedness.UNSIGNED),
+    torch.bool: IntegerType(1),
+}
+MLIR_TO_TORCH = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16, "f64": torch.float64,
+                 "i1": torch.bool, "i8": torch.int8, "si8": torch.int8, "ui8": torch.uint8, "i16": torch.int16,
+                 "si16": torch.int16, "ui16": torch.int32, "i32": torch.int32, "si32": torch.int32,
+                 "ui32": torch.int64, "i64": torch.int64, "si64": torch.int64, "ui64": torch.int64}
+
+
+class BuilderError(Exception):
+    """A builder call that cannot make a valid op; the message names the op and the reason."""
+
+
+def mlir_type(dtype) -> Attribute:
+    if isinstance(dtype, Attribute):
+        return dtype
+    if dtype not in TORCH_TO_MLIR:
+        raise BuilderError(f"unsupported data type {dtype}")
+    return TORCH_TO_MLIR[dtype]
+
+
+def torch_dtype(element: Attribute) -> torch.dtype:
+    return MLIR_TO_TORCH.get(str(element), torch.float32)
+
+
+def random_tensor(shape: Sequence[int], dtype: torch.dtype) -> torch.Tensor:
+    if dtype.is_floating_point:
+        return torch.randn(tuple(shape)).to(dtype)
+    if dtype == torch.bool:
+        return torch.randint(0, 2, tuple(shape)).bool()
+    return torch.randint(0, 10, tuple(shape)).to(dtype)
+
+
+class Module:
+    """What `build_module` returns: an xDSL module printed the way tt-mlir's Python bindings print one."""
+
+    def __init__(self, module_op: ModuleOp):
+        self.module_op = module_op
+
+    @property
+    def operation(self) -> Module:
+        return self
+
+    @property
+    def body(self) -> Block:
+        return self.module_op.body.block
+
+    def get_asm(self, enable_debug_info: bool = False) -> str:
+        return print_module(self.module_op, debuginfo=enable_debug_info)
+
+    def __str__(self) -> str:
+        return self.get_asm()
+
+
+class Builder:
+    """Builds functions of `OPS` ops with goldens; subclasses add one method per op."""
+
+    DIALECT: ClassVar[str]
+    OPS: ClassVar[dict[str, type[TTOp]]]
+
+    def __init__(self, location: Attribute | None = None, mesh_name: str = "mesh",
+                 mesh_dict: OrderedDict[str, int] | None = None, module: ModuleOp | None = None):
+        self._location = location or UnknownLoc()
+        self._mesh_name = mesh_name
+        self._mesh_dict = OrderedDict(mesh_dict or [("x", 1), ("y", 1)])
+        self._module = module or ModuleOp([])
+        self._module.location = self._location
+        self._container = self._module.body.block
+        self._block: Block | None = None
+        self._goldens: dict[SSAValue, GoldenMap] = {}
+        self._overrides: dict[SSAValue, GoldenMap] = {}
+        self._nested: dict[Callable, FuncOp] = {}
+        self._locs: set[str] = set()
+        self._bypass_ops: list[str] = []
+        if self.mesh_shape != (1, 1):
+            self._module.attributes["ttcore.meshes"] = ttcore.MeshesAttr(((mesh_name, self.mesh_shape),))
+
+    # --- module structure ----------------------------------------------------------------------
+
+    @property
+    def mesh_shape(self) -> tuple[int, int]:
+        dims = list(self._mesh_dict.values())
+        return (dims[0], dims[1]) if len(dims) == 2 else (1, dims[0]) if dims else (1, 1)
+
+    @property
+    def devices(self) -> range:
+        return range(self.mesh_shape[0] * self.mesh_shape[1])
+
+    def func(self, input_shapes: Sequence[Sequence[int]], input_types: Sequence | None = None):
+        """`@builder.func(shapes, dtypes)`: build the decorated function into the module now."""
+        dtypes = list(input_types or [torch.float32] * len(input_shapes))
+        if len(dtypes) != len(input_shapes):
+            raise BuilderError(f"{len(input_shapes)} input shapes but {len(dtypes)} input types")
+
+        def decorate(fn: Callable) -> Callable:
+            types = [self.tensor_type(mlir_type(t), s) for s, t in zip(input_shapes, dtypes)]
+            self._build_function(fn, types, [self.input_golden(t) for t in types], private=False)
+            return fn
+        return decorate
+
+    def device_module(self, fn: Callable) -> Callable:
+        """`@builder.device_module`: functions built inside go into `ttcore.device_module { builtin.module }`."""
+        inner = ModuleOp([])
+        inner.location = self._location
+        self._container.add_op(ttcore.DeviceModuleOp(Region(Block([inner]))))
+        outer, self._container = self._container, inner.body.block
+        try:
+            fn(self)
+        finally:
+            self._container = outer
+        return fn
+
+    def call(self, fn: Callable, operands: Sequence[Operand], loc: str | None = None):
+        """Call `fn` as a private function (built on its first call) from the function being built."""
+        callee = self._nested.get(fn)
+        goldens = [self._goldens[v] for v in operands]
+        if callee is None:
+            callee = self._build_function(fn, [v.type for v in operands], goldens, private=True)
+            self._nested[fn] = callee
+        call = CallOp(callee.sym_name.data, list(operands), callee.function_type.outputs.data)
+        call.location = self._location_of(loc)
+        self._insert(call)
+        for result, golden in zip(call.results, self._evaluate_block(callee.body.block, goldens)):
+            self._goldens[result] = golden
+        return call.results[0] if len(call.results) == 1 else tuple(call.results)
+
+    def _build_function(self, fn: Callable, types: list[Attribute], goldens: list[GoldenMap],
+                        private: bool) -> FuncOp:
+        block = Block(arg_types=types)
+        for i, arg in enumerate(block.args):
+            arg.name_hint = f"arg{i}"
+        func = FuncOp(fn.__name__, (types, []), Region(block), "private" if private else None)
+        func.location = self._location
+        self._container.add_op(func)
+        for arg, golden in zip(block.args, goldens):
+            self._goldens[arg] = golden
+        outer, self._block = self._block, block
+        try:
+            results = fn(*block.args, self)
+        finally:
+            self._block = outer
+        results = list(results) if isinstance(results, (tuple, list)) else [results] if results is not None else []
+        ret = ReturnOp(*results)
+        ret.location = self._location
+        block.add_op(ret)
+        func.function_type = FunctionType.from_lists(types, [r.type for r in results])
+        return func
+
+    def _insert(self, op: Operation) -> None:
+        if self._block is None:
+            raise BuilderError(f"'{op.name}' built outside a function: call builder ops inside @builder.func")
+        self._block.add_op(op)
+
+    # --- locations -----------------------------------------------------------------------------
+
+    def _location_of(self, loc: str | Attribute | None) -> Attribute:
+        """`loc=` as given, else `file:line` of the Python call site, made unique within the module."""
+        if isinstance(loc, Attribute):
+            return loc
+        if loc is None:
+            frame = sys._getframe(1)
+            while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(BUILDER_DIR):
+                frame = frame.f_back
+            site = f"{frame.f_code.co_filename}:{frame.f_lineno}" if frame is not None else "builder"
+            loc, count = site, 0
+            while loc in self._locs:  # two ops on one line keep goldens apart
+                count += 1
+                loc = f"{site}#{count}"
+        self._locs.add(loc)
+        return NameLoc(StringAttr(loc), NoneAttr())
+
+    # --- goldens -------------------------------------------------------------------------------
+
+    def tensor_type(self, element: Attribute, shape: Sequence[int]) -> TensorType:
+        """The type of a value this builder makes (TTNNBuilder adds a layout)."""
+        return TensorType(element, list(shape))
+
+    def input_golden(self, tensor_type: TensorType, value=None) -> GoldenMap:
+        """An input's golden: `value` (a tensor) in the input's data type, else random."""
+        dtype = torch_dtype(tensor_type.element_type)
+        shape = tuple(tensor_type.get_shape())
+        tensor = torch.as_tensor(value).to(dtype) if value is not None else random_tensor(shape, dtype)
+        if tuple(tensor.shape) != shape:
+            raise BuilderError(f"golden of shape {list(tensor.shape)} for an input of shape {list(shape)}")
+        return self._replicated(tensor)
+
+    def _replicated(self, tensor: torch.Tensor) -> GoldenMap:
+        return {d: tensor for d in self.devices}
+
+    def set_goldens(self, goldens: dict, outputs: dict | None = None) -> None:
+        """Input goldens: a tensor or a function of the shape (`torch.zeros`) per operand."""
+        for operand, value in {**goldens, **(outputs or {})}.items():
+            value = value(tuple(operand.type.get_shape())) if callable(value) else value
+            self._overrides[operand] = self.input_golden(operand.type, value)
+        self._reevaluate()
+
+    def set_operand_goldens(self, goldens: dict) -> None:
+        """Replace the computed golden of any operand (an op result or an input)."""
+        self.set_goldens(goldens)
+
+    def get_golden_map(self) -> dict[SSAValue, GoldenMap]:
+        return dict(self._goldens)
+
+    def _reevaluate(self) -> None:
+        for func in self.functions():
+            if not is_private(func):
+                block = func.body.block
+                self._evaluate_block(block, [self._goldens[a] for a in block.args])
+
+    def _evaluate_block(self, block: Block, inputs: list[GoldenMap]) -> list[GoldenMap]:
+        """Goldens of every value in a function body, given its arguments' goldens; returns the results'."""
+        for arg, golden in zip(block.args, inputs):
+            self._goldens[arg] = self._overrides.get(arg, golden)
+        for op in block.ops:
+            if isinstance(op, ReturnOp):
+                return [self._goldens[v] for v in op.operands]
+            if isinstance(op, CallOp):
+                callee = self._symbol(op.callee.string_value())
+                results = self._evaluate_block(callee.body.block, [self._goldens[v] for v in op.operands])
+            elif isinstance(op, TTOp):
+                results = self._cast(op, self._evaluate_op(op))
+            else:
+                raise BuilderError(f"'{op.name}' has no golden")
+            for result, golden in zip(op.results, results):
+                self._goldens[result] = self._overrides.get(result, golden)
+        return []
+
+    def _evaluate_op(self, op: TTOp) -> list[GoldenMap]:
+        inputs = {}
+        for (name, values), spec in zip(op.operand_groups().items(), op.ROW.operands):
+            maps = [{d: _compute(t) for d, t in self._goldens[v].items()} for v in values]
+            inputs[name] = maps if spec.endswith("*") else maps[0] if maps else None
+        shape = list(op.results[0].type.get_shape()) if op.results else []
+        try:
+            return evaluate(op, inputs, self.mesh_shape, {"result_shape": shape})
+        except (RuntimeError, ValueError, IndexError, TypeError, KeyError) as exc:
+            raise BuilderError(f"'{op.name}': cannot compute its golden: {exc}") from None
+
+    @staticmethod
+    def _cast(op: Operation, results: list[GoldenMap]) -> list[GoldenMap]:
+        dtypes = [torch_dtype(r.type.element_type) for r in op.results]
+        return [{d: t.to(dtype) for d, t in golden.items()} for golden, dtype in zip(results, dtypes)]
+
+    def functions(self) -> list[FuncOp]:
+        """Functions with bodies in program order (the order `ttmlir-translate` numbers programs)."""
+        from ttmlir.passes.register_device import device_module_of
+
+        return [op for op in device_module_of(self._module).ops if isinstance(op, FuncOp) and op.body.blocks]
+
+    def _symbol(self, name: str) -> FuncOp:
+        for func in self.functions():
+            if func.sym_name.data == name:
+                return func
+        raise BuilderError(f"call to unknown function @{name}")
+
+    def golden_maps(self) -> tuple[dict[int, dict[str, GoldenMap]], dict[str, GoldenMap]]:
+        """(input/output goldens per program index, intermediate goldens by op location)."""
+        from ttmlir.target.ttnn import ProgramWriter
+
+        io, intermediates = {}, {}
+        for index, func in enumerate(self.functions()):
+            block = func.body.block
+            entry = {f"input_{i}": self._goldens[a] for i, a in enumerate(block.args) if a in self._goldens}
+            ret = block.last_op
+            entry.update({f"output_{i}": self._goldens[v] for i, v in enumerate(ret.operands) if v in self._goldens})
+            io[index] = entry
+            for op in block.ops:
+                if isinstance(op, TTOp) and op.results and op.results[0] in self._goldens:
+                    intermediates[ProgramWriter.loc(op)] = self._goldens[op.results[0]]
+        return io, intermediates
+
+    # --- ops -----------------------------------------------------------------------------------
+
+    def _build_op(self, name: str, operands: list, props: dict, output_type=None, loc=None,
+                  unit_attrs: Sequence[str] | None = None, shape: Sequence[int] | None = None):
+        """One op of `OPS[name]`: properties from Python values, result types from its golden."""
+        cls = self.OPS[name]
+        row = cls.ROW
+        properties = {}
+        for pname, kind, _, required in row.props:
+            value = props.get(pname)
+            if value is None:
+                if required:
+                    raise BuilderError(f"'{cls.name}' requires the '{pname}' argument")
+                continue
+            properties[pname] = _property(kind, value)
+        groups = [v if spec.endswith("*") else [] if v is None else [v] for spec, v in zip(row.operands, operands)]
+        element = self._result_element(name, operands, output_type, props)
+        placeholder = self.tensor_type(element, shape if shape is not None else [1])
+        op = cls.build(operands=groups, result_types=[placeholder] * len(row.results), properties=properties)
+        goldens = self._evaluate_op(op)
+        for result, golden in zip(op.results, goldens):
+            # types of a fresh op with no uses may be set in place
+            result._type = self.tensor_type(element if result is op.results[0] else
+                                            _value_element(operands, element), golden[0].shape)
+        op.location = self._location_of(loc)
+        for attr in unit_attrs or []:
+            op.attributes[attr] = UnitAttr()
+        if len(op.results) > 1:  # MLIR names several results after their definitions
+            for result, result_name in zip(op.results, row.results):
+                result.name_hint = result_name
+        try:
+            op.verify()
+        except Exception as exc:
+            raise BuilderError(str(exc)) from None
+        self._insert(op)
+        for result, golden in zip(op.results, self._cast(op, goldens)):
+            self._goldens[result] = golden
+        return op.results[0] if len(op.results) == 1 else tuple(op.results)
+
+    RESULT_ELEMENTS: ClassVar[dict[str, Attribute]] = {"argmax": IntegerType(32, Signedness.SIGNED),
+                                                       "get_dimension_size": IntegerType(32)}
+    VALUE_OPERAND: ClassVar[dict[str, int]] = {"embedding": 1, "where": 1}
+
+    def _result_element(self, name: str, operands: list, output_type, props: dict) -> Attribute:
+        if output_type is not None:
+            return mlir_type(output_type)
+        if name in self.RESULT_ELEMENTS:
+            return self.RESULT_ELEMENTS[name]
+        if isinstance(props.get("dtype"), TypeAttribute):
+            return props["dtype"]
+        values = [v for v in operands if isinstance(v, SSAValue)] or [v[0] for v in operands if isinstance(v, list)]
+        index = self.VALUE_OPERAND.get(name, 0)
+        return values[min(index, len(values) - 1)].type.element_type if values else Float32Type()
+
+
+def is_private(func: FuncOp) -> bool:
+    return func.sym_visibility is not None and func.sym_visibility.data == "private"
+
+
+def _value_element(operands: list, fallback: Attribute) -> Attribute:
+    return operands[0].type.element_type if operands and isinstance(operands[0], SSAValue) else fallback
+
+
+def _compute(t: torch.Tensor) -> torch.Tensor:
+    """Goldens compute in f32 (or int64), as the op's definition does, then round to the result type."""
+    return t.float() if t.is_floating_point() else t.long() if t.dtype != torch.bool else t
+
+
+def _property(kind: str, value) -> Attribute:
+    if isinstance(value, Attribute):
+        return value
+    if kind == "type":
+        return mlir_type(value)
+    if kind == "elements":
+        return elements_attr(value)
+    if kind in ("shard_type", "shard_direction", "reduce_type"):
+        value = str(value).rsplit("<", 1)[-1].rstrip(">")  # `#ttcore.shard_type<devices>` or `devices`
+    try:
+        return KINDS[kind].build(value)
+    except (ValueError, TypeError) as exc:
+        raise BuilderError(f"invalid value {value!r}: {exc}") from None
+
+
+def elements_attr(value) -> DenseIntOrFPElementsAttr:
+    tensor = torch.as_tensor(value)
+    element = mlir_type(tensor.dtype if tensor.dtype != torch.float64 else torch.float32)
+    if tensor.dtype == torch.int64:
+        element = IntegerType(64)
+    values = tensor.flatten().tolist()
+    return DenseIntOrFPElementsAttr.from_list(TensorType(element, list(tensor.shape)), values)
+
+
+def op_method(name: str, row, extra: Sequence[str] = ()) -> Callable:
+    """A builder method for one op-table row: operands positionally, then the op's properties, then
+    `output_type`, `loc` and `unit_attrs` (and `extra` keyword-only arguments such as `shape`)."""
+    from inspect import Parameter, Signature
+
+    operands = [spec.rstrip("?*") for spec in row.operands]
+    props = [p[0] for p in row.props]
+    params = [Parameter("self", Parameter.POSITIONAL_ONLY)]
+    optional = False
+    for spec, operand in zip(row.operands, operands):
+        optional = optional or spec.endswith("?")
+        params.append(Parameter(operand, Parameter.POSITIONAL_OR_KEYWORD, default=None if optional else
+                                Parameter.empty))
+    params += [Parameter(p, Parameter.POSITIONAL_OR_KEYWORD, default=None) for p in props]
+    params += [Parameter(k, Parameter.KEYWORD_ONLY, default=None)
+               for k in (*extra, "output_type", "loc", "unit_attrs")]
+    signature = Signature(params)
+
+    def method(self, *args, **kwargs):
+        try:
+            bound = signature.bind(self, *args, **kwargs)
+        except TypeError as exc:
+            raise BuilderError(f"{name}: {exc}") from None
+        bound.apply_defaults()
+        values = bound.arguments
+        return self._build_op(name, [values[o] for o in operands], {p: values[p] for p in props},
+                              values["output_type"], values["loc"], values["unit_attrs"], values.get("shape"))
+
+    method.__name__ = method.__qualname__ = name
+    method.__signature__ = signature
+    described = ", ".join(f"{n}: {k}" + ("" if req else " (optional)") for n, k, _, req in row.props)
+    method.__doc__ = f"{row.summary}\n\nOperands: {', '.join(row.operands) or 'none'}. " \
+                     f"Properties: {described or 'none'}."
+    return method

@@ -1,0 +1,256 @@
+"""The builder's public functions (seed 002): build, compile, execute, load and split modules.
+
+    from builder.base.builder_apis import *
+    module, builder = build_module(module0, "ttir")
+    compile_and_execute_ttir(module0, device=device)
+
+Artifacts (the TTIR and TTNN text and the `.ttnn` binary) go to `ttir-builder-artifacts/<target>/`.
+Only the TTNN target exists in this build: `ttmetal`, `emitc`, `emitpy` and StableHLO raise
+TTBuilderCompileException saying so.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+from collections import OrderedDict
+from typing import Callable, Literal, Optional, Union
+
+import torch
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.func import FuncOp, ReturnOp
+
+from builder.base.builder import Builder, BuilderError, Module, Operand, is_private
+from builder.base.builder_enums import *  # noqa: F401,F403 - the seed imports enums from here too
+from builder.base.builder_runtime import (TTBuilderCompileException, TTBuilderGoldenException,
+                                          TTBuilderRuntimeException, execute_cpp, execute_fb, execute_py,
+                                          not_supported)
+from builder.stablehlo.stablehlo_builder import StableHLOBuilder
+from builder.ttir.ttir_builder import TTIRBuilder
+from builder.ttnn.ttnn_builder import TTNNBuilder
+from ttmlir.dialects.tt_op import TTOp
+
+ARTIFACT_ROOT = "ttir-builder-artifacts"
+DEFAULT_MESH = OrderedDict([("x", 1), ("y", 1)])
+BUILDERS = {"ttir": TTIRBuilder, "ttnn": TTNNBuilder}
+
+__all__ = ["Operand", "Module", "Optional", "List", "OrderedDict", "torch", "build_module",
+           "compile_ttir_to_flatbuffer", "compile_ttnn_to_flatbuffer", "compile_ttir_module_to_flatbuffer",
+           "compile_and_execute_ttir", "compile_and_execute_ttnn", "execute_fb", "execute_py", "execute_cpp",
+           "load_mlir_file", "split_mlir_file", "TTIRBuilder", "TTNNBuilder", "StableHLOBuilder",
+           "TTBuilderCompileException", "TTBuilderRuntimeException", "TTBuilderGoldenException", "BuilderError",
+           "MeshShardDirection", "MeshShardType", "ReduceType"]
+List = list
+
+
+def _location(fn: Callable):
+    try:
+        return FileLineColLoc(StringAttr(inspect.getfile(fn)), IntAttr(inspect.getsourcelines(fn)[1]), IntAttr(0))
+    except (OSError, TypeError):
+        return UnknownLoc()
+
+
+def build_module(mod: Callable, builder_type: Literal["ttir", "ttnn", "stablehlo"] = "ttir", mesh_name: str = "mesh",
+                 mesh_dict: OrderedDict | None = None, save_artifacts: bool = False,
+                 artifact_dir: str = ".") -> tuple[Module, Builder]:
+    """Run `mod(builder)` and return the module it built and the builder (which holds the goldens)."""
+    if builder_type not in BUILDERS:
+        raise not_supported(f"the '{builder_type}' builder")
+    builder = BUILDERS[builder_type](_location(mod), mesh_name, mesh_dict or DEFAULT_MESH)
+    builder._root_name = mod.__name__
+    mod(builder)
+    module = Module(builder._module)
+    if save_artifacts:
+        _write(os.path.join(artifact_dir, f"{builder_type}_module.mlir"), str(module))
+    return module, builder
+
+
+def compile_ttir_module_to_flatbuffer(module: Module, builder: Builder,
+                                      system_desc_path: str = "ttrt-artifacts/system_desc.ttsys",
+                                      artifact_dir: str = ARTIFACT_ROOT, target: str = "ttnn",
+                                      mesh_dict: OrderedDict | None = None, save_artifacts: bool = True,
+                                      argument_types_string: Optional[str] = None,
+                                      custom_pipeline: Union[Callable, str, None] = None,
+                                      pipeline_options: Optional[list[str]] = None, print_ir=False,
+                                      test_base: str | None = None):
+    """Lower a built module to TTNN and serialize it with its goldens.
+
+    Returns `(compiled_bin, input_output_goldens, intermediate_goldens)`: the binary (a path-like
+    `Binary` of the written `.ttnn`), goldens per program index (`input_N`/`output_N`) and per op location.
+    """
+    from ttmlir.asm import print_module
+    from ttmlir.compiler import lower_to_ttnn
+    from ttmlir.diagnostics import DiagnosticError
+    from ttmlir.runtime.executor import Binary
+    from ttmlir.target.ttnn import TranslateError, translate
+
+    if target != "ttnn":
+        raise not_supported(f"target '{target}'")
+    if custom_pipeline is not None or argument_types_string is not None:
+        raise not_supported("custom pipelines and argument types")
+    base = test_base or getattr(builder, "_root_name", "test")
+    folder = os.path.join(artifact_dir, target)
+    source = print_module(module.module_op, debuginfo=True)
+    options = [f"system-desc-path={system_desc_path}" if os.path.exists(system_desc_path) else "",
+               f"mesh-shape={builder.mesh_shape[0]}x{builder.mesh_shape[1]}", *(pipeline_options or [])]
+    io, intermediates = builder.golden_maps()
+    try:
+        if builder.DIALECT == "ttir":
+            lowered = lower_to_ttnn(source, f"{base}_ttir.mlir", " ".join(o for o in options if o))
+        else:
+            lowered = builder.prepare_for_flatbuffer(options[1])
+        goldens = _flatbuffer_goldens(builder, io, intermediates)
+        data = translate(lowered, stages={builder.DIALECT: source}, goldens=goldens)
+    except DiagnosticError as error:
+        raise TTBuilderCompileException(str(error)) from None
+    except TranslateError as error:
+        raise TTBuilderCompileException(f"ttmlir-translate: {error}") from None
+    if save_artifacts or print_ir:
+        _write(os.path.join(folder, f"{base}_{builder.DIALECT}.mlir"), source)
+        _write(os.path.join(folder, f"{base}_ttnn.mlir"), print_module(lowered))
+    path = os.path.join(folder, f"{base}.ttnn")
+    _write(path, data)
+    return Binary(path, data), io, intermediates
+
+
+def _flatbuffer_goldens(builder: Builder, io: dict, intermediates: dict) -> dict:
+    """Device-0 goldens as numpy arrays, per program name, keyed as the binary keys them."""
+    goldens = {}
+    for index, func in enumerate(builder.functions()):
+        entries = {key: value for key, value in io.get(index, {}).items()}
+        entries.update({loc: intermediates[loc] for loc in _locs(func) if loc in intermediates})
+        goldens[func.sym_name.data] = {key: _numpy(value[0]) for key, value in entries.items()}
+    return goldens
+
+
+def _locs(func: FuncOp) -> list[str]:
+    from ttmlir.target.ttnn import ProgramWriter
+
+    return [ProgramWriter.loc(op) for op in func.body.block.ops if isinstance(op, TTOp)]
+
+
+def _numpy(tensor: torch.Tensor):
+    return (tensor.float() if tensor.is_floating_point() else tensor.to(torch.int64)).numpy()
+
+
+def _write(path: str, content) -> None:
+    from ttmlir.cli import write_atomic
+
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    write_atomic(path, content)
+
+
+def compile_ttir_to_flatbuffer(fn: Callable, system_desc_path: str = "ttrt-artifacts/system_desc.ttsys",
+                               artifact_dir: str = ARTIFACT_ROOT, target: str = "ttnn", mesh_name: str = "mesh",
+                               mesh_dict: OrderedDict | None = None, save_artifacts: bool = True,
+                               argument_types_string: Optional[str] = None, custom_pipeline=None,
+                               pipeline_options: Optional[list[str]] = None, print_ir=False, test_base=None):
+    """Build `fn` with a TTIRBuilder and compile it: `(builder, compiled_bin, io_goldens, intermediate_goldens)`."""
+    return _build_and_compile("ttir", **locals())
+
+
+def compile_ttnn_to_flatbuffer(fn: Callable, system_desc_path: str = "ttrt-artifacts/system_desc.ttsys",
+                               artifact_dir: str = ARTIFACT_ROOT, target: str = "ttnn", mesh_name: str = "mesh",
+                               mesh_dict: OrderedDict | None = None, save_artifacts: bool = True,
+                               argument_types_string: Optional[str] = None, custom_pipeline=None,
+                               pipeline_options: Optional[list[str]] = None, print_ir=False, test_base=None):
+    """Build `fn` with a TTNNBuilder and serialize it: `(builder, compiled_bin, io_goldens, intermediate_goldens)`."""
+    return _build_and_compile("ttnn", **locals())
+
+
+def _build_and_compile(builder_type, fn, mesh_name, mesh_dict, **options):
+    if options["target"] != "ttnn":
+        raise not_supported(f"target '{options['target']}'")
+    try:
+        module, builder = build_module(fn, builder_type, mesh_name=mesh_name, mesh_dict=mesh_dict)
+    except BuilderError as error:
+        raise TTBuilderCompileException(str(error)) from None
+    return (builder, *compile_ttir_module_to_flatbuffer(module, builder, mesh_dict=mesh_dict, **options))
+
+
+def compile_and_execute_ttir(fn: Callable, device=None, pcc: float = 0.99, atol: float = 1e-08,
+                             rtol: float = 1e-05, disable_golden: bool = False, skip_exec: bool = False,
+                             check_pcc: bool = True, check_atol: bool = False, check_rtol: bool = False,
+                             enable_intermediate_verification: bool = False, **compile_options) -> dict:
+    """Build, compile and run `fn` on the simulated device; returns the golden report."""
+    return _compile_and_execute(compile_ttir_to_flatbuffer, fn, device, skip_exec, compile_options,
+                                pcc=pcc, atol=atol, rtol=rtol, disable_golden=disable_golden, check_pcc=check_pcc,
+                                check_atol=check_atol, check_rtol=check_rtol,
+                                enable_intermediate_verification=enable_intermediate_verification)
+
+
+def compile_and_execute_ttnn(fn: Callable, device=None, pcc: float = 0.99, atol: float = 1e-08,
+                             rtol: float = 1e-05, disable_golden: bool = False, skip_exec: bool = False,
+                             check_pcc: bool = True, check_atol: bool = False, check_rtol: bool = False,
+                             enable_intermediate_verification: bool = False, **compile_options) -> dict:
+    """`compile_and_execute_ttir` for a TTNNBuilder function."""
+    return _compile_and_execute(compile_ttnn_to_flatbuffer, fn, device, skip_exec, compile_options,
+                                pcc=pcc, atol=atol, rtol=rtol, disable_golden=disable_golden, check_pcc=check_pcc,
+                                check_atol=check_atol, check_rtol=check_rtol,
+                                enable_intermediate_verification=enable_intermediate_verification)
+
+
+def _compile_and_execute(compile_fn, fn, device, skip_exec, compile_options, **checks) -> dict:
+    builder, compiled_bin, io, intermediates = compile_fn(fn, **compile_options)
+    if skip_exec:
+        raise TTBuilderRuntimeException("Manually skipped execution")
+    return execute_fb(compiled_bin, io, intermediates, device=device, bypass_ops=builder._bypass_ops, **checks)
+
+
+# --- existing .mlir files ------------------------------------------------------------------------
+
+def load_mlir_file(mlir_text: str, golden_inputs: dict | None = None, target: str = "ttir",
+                   mesh_dict: OrderedDict | None = None) -> tuple[Module, Builder]:
+    """Parse a TTIR module and compute the goldens of every op from random (or `golden_inputs`) inputs."""
+    from ttmlir.diagnostics import DiagnosticError, load_module
+    from ttmlir.dialects import make_context
+
+    if target not in BUILDERS:
+        raise not_supported(f"loading '{target}' modules")
+    try:
+        module_op, _ = load_module(make_context(), mlir_text, "<mlir>")
+    except DiagnosticError as error:
+        raise TTBuilderCompileException(str(error)) from None
+    builder = BUILDERS[target](module_op.location, "mesh", mesh_dict or DEFAULT_MESH, module=module_op)
+    builder._root_name = "loaded"
+    for func in builder.functions():
+        if is_private(func):
+            continue
+        args = func.body.block.args
+        given = (golden_inputs or {}).get(func.sym_name.data)
+        if given is not None and len(given) != len(args):
+            raise BuilderError(f"@{func.sym_name.data} takes {len(args)} inputs, golden_inputs gives {len(given)}")
+        builder._evaluate_block(func.body.block, [builder.input_golden(a.type, given[i] if given else None)
+                                                  for i, a in enumerate(args)])
+    return Module(module_op), builder
+
+
+def split_mlir_file(module: Module, builder: Builder) -> list[tuple[Module, Builder]]:
+    """One module per op of every public function: the op alone, fed with its original input goldens."""
+    from xdsl.dialects.builtin import FunctionType
+    from xdsl.ir import Block, Region
+
+    pieces = []
+    for func in builder.functions():
+        if is_private(func):
+            continue
+        for op in func.body.block.ops:
+            if not isinstance(op, TTOp):
+                continue
+            piece = type(builder)(builder._location, builder._mesh_name, builder._mesh_dict)
+            piece._root_name = f"{func.sym_name.data}_{op.name.split('.')[1]}"
+            block = Block(arg_types=[v.type for v in op.operands])
+            clone = op.clone()
+            for i, arg in enumerate(block.args):
+                clone.operands[i] = arg
+                piece._overrides[arg] = builder._goldens[op.operands[i]]
+            block.add_ops([clone, ReturnOp(*clone.results)])
+            split = FuncOp(f"{op.name.split('.')[1]}_module", FunctionType.from_lists(
+                [a.type for a in block.args], [r.type for r in clone.results]), Region(block))
+            piece._container.add_op(split)
+            piece._evaluate_block(block, [builder._goldens[v] for v in op.operands])
+            for old, new in zip(op.results, clone.results):
+                piece._overrides[new] = builder._goldens[old]
+                piece._goldens[new] = builder._goldens[old]
+            pieces.append((Module(piece._module), piece))
+    return pieces

@@ -1,0 +1,138 @@
+"""Running compiled builder modules on the simulated device and checking them against their goldens."""
+
+from __future__ import annotations
+
+import os
+
+import torch
+
+from ttmlir.runtime import RuntimeFailure
+from ttmlir.runtime.executor import Binary, DebugHooks, run_program
+from ttmlir.runtime.golden import compare
+
+
+class TTBuilderCompileException(Exception):
+    """Building or compiling a module failed; the message says where and why."""
+
+
+class TTBuilderRuntimeException(Exception):
+    """Running a compiled module failed on the (simulated) device."""
+
+
+class TTBuilderGoldenException(Exception):
+    """A result differs from its golden by more than the requested tolerance."""
+
+
+def not_supported(what: str) -> TTBuilderCompileException:
+    return TTBuilderCompileException(f"{what} is not supported by this build (ttmlir targets TTNN flatbuffers "
+                                     "run on the simulated device; use target='ttnn')")
+
+
+def execute_fb(compiled_bin, input_output_goldens: dict | None = None, intermediate_goldens: dict | None = None,
+               pcc: float = 0.99, atol: float = 1e-08, rtol: float = 1e-05, disable_golden: bool = False,
+               device=None, check_pcc: bool = True, check_atol: bool = False, check_rtol: bool = False,
+               enable_intermediate_verification: bool = False, bypass_ops: list[str] | None = None,
+               save_artifacts: bool = False, artifact_dir: str = ".", **_ignored) -> dict:
+    """Run every public program of a `.ttnn` binary (a Binary, a path or bytes) with its golden inputs and
+    compare outputs (and, with `enable_intermediate_verification`, every op) with the goldens.
+
+    Returns the golden report `{"program_index_N": {"output_0" | loc: metrics}}`; raises
+    TTBuilderGoldenException when a checked metric misses its tolerance.
+    """
+    from ttrt.runtime import MeshDevice, get_current_device_runtime, DeviceRuntime
+
+    if get_current_device_runtime() == DeviceRuntime.Disabled:
+        raise TTBuilderRuntimeException("no device runtime is set: call set_current_device_runtime(TTNN)")
+    binary = _binary(compiled_bin)
+    io = input_output_goldens or {}
+    checks = {"pcc": check_pcc, "atol": check_atol, "rtol": check_rtol}
+    bypass = set(bypass_ops or [])
+    own_device = device is None
+    device = device or MeshDevice(binary.arch(), binary.mesh_shape())
+    report: dict = {}
+    failures: list[str] = []
+    try:
+        for index, program in enumerate(binary.programs):
+            if program.private:
+                continue
+            goldens = io.get(index, {})
+            inputs = [_device0(goldens[f"input_{i}"]) if f"input_{i}" in goldens else _binary_input(binary, index, i)
+                      for i in range(len(program.inputs or []))]
+            entry = report.setdefault(f"program_index_{index}", {})
+            hooks = (DebugHooks.pre_op, DebugHooks.post_op)
+            if enable_intermediate_verification and not disable_golden:
+                DebugHooks.post_op = _intermediate_check(intermediate_goldens or {}, bypass, entry, pcc, atol, rtol,
+                                                         hooks[1])
+            try:
+                outputs, ctx = run_program(binary, index, inputs, device)
+            except RuntimeFailure as exc:
+                raise TTBuilderRuntimeException(f"program {index} (@{program.name}): {exc}") from None
+            finally:
+                DebugHooks.pre_op, DebugHooks.post_op = hooks
+            for i, tensor in enumerate(outputs):
+                if not disable_golden and f"output_{i}" in goldens:
+                    entry[f"output_{i}"] = compare(_device0(goldens[f"output_{i}"]), tensor.data, pcc, atol, rtol)
+                tensor.deallocate()
+            for ref in program.inputs or []:
+                if ref.globalId in ctx.pool:
+                    ctx.pool[ref.globalId].deallocate()
+            failures += [f"program {index} (@{program.name}) {key}: {message}" for key, metrics in entry.items()
+                         if (message := _failed(metrics, checks)) and key not in bypass]
+            if save_artifacts:
+                folder = os.path.join(artifact_dir, f"program_{index}")
+                os.makedirs(folder, exist_ok=True)
+                for i, tensor in enumerate(outputs):
+                    torch.save(tensor.data, os.path.join(folder, f"output_{i}.pt"))
+    finally:
+        if own_device:
+            device.is_open = False
+    if failures:
+        raise TTBuilderGoldenException(f"{len(failures)} golden check(s) failed; first: {failures[0]}")
+    return report
+
+
+def _failed(metrics: dict, checks: dict) -> str | None:
+    if "error" in metrics:
+        return metrics["error"]
+    if checks["pcc"] and metrics["actual_pcc"] < metrics["expected_pcc"]:
+        return f"PCC {metrics['actual_pcc']:.6f} < {metrics['expected_pcc']}"
+    if (checks["atol"] or checks["rtol"]) and not metrics["allclose"]:
+        return f"not allclose (atol={metrics['atol']}, rtol={metrics['rtol']}, max difference {metrics['max']:.3g})"
+    return None
+
+
+def _intermediate_check(goldens: dict, bypass: set, entry: dict, pcc, atol, rtol, user_post):
+    def post(binary, program_context, op_context):
+        loc = op_context.loc
+        if loc in goldens and loc not in bypass and op_context.outputs:
+            entry[loc] = compare(_device0(goldens[loc]), op_context.outputs[0].data, pcc, atol, rtol)
+        if user_post is not None:
+            user_post(binary, program_context, op_context)
+    return post
+
+
+def _device0(golden) -> torch.Tensor:
+    tensor = golden[0] if isinstance(golden, dict) else golden
+    return tensor.float() if tensor.is_floating_point() else tensor
+
+
+def _binary_input(binary: Binary, index: int, i: int) -> torch.Tensor:
+    from ttmlir.runtime.session import make_inputs
+
+    return make_inputs(binary, index, "randn", 0)[i]
+
+
+def _binary(compiled_bin) -> Binary:
+    if isinstance(compiled_bin, Binary):
+        return compiled_bin
+    if isinstance(compiled_bin, (bytes, bytearray)):
+        return Binary(data=bytes(compiled_bin))
+    return Binary(os.fspath(compiled_bin))
+
+
+def execute_py(*_args, **_kwargs):
+    raise not_supported("executing EmitPy output")
+
+
+def execute_cpp(*_args, **_kwargs):
+    raise not_supported("executing EmitC output")

@@ -1,0 +1,1 @@
+"""Golden (reference) computations for TTIR ops; see `golden.mapping`."""

@@ -1,0 +1,432 @@
+"""Golden functions for every TTIR op: what each op computes, in torch, on the op's own terms.
+
+`GOLDEN_MAPPINGS` maps a TTIR op name to a function `(x, a) -> tensor | tuple` of the op's inputs by
+operand name (`x["lhs"]`; a list for variadic operands, None for an absent optional one) and its
+properties as Python values (`a["dim_arg"]`). Ops work in TTIR's layouts (NHWC convolutions,
+unflattened pools), independently of how the pipeline lowers them, so comparing a run with these
+goldens checks the lowering too. Elementwise math shares its torch functions with the simulator's
+kernels: they are the definition of the op, not an implementation detail.
+
+A golden value is a `GoldenMap`: one tensor per device of the mesh (`{0: t}` on one chip). Ordinary
+ops run per device; `mesh_shard` and the collectives (`MESH_GOLDENS`) move data between devices.
+"""
+
+from __future__ import annotations
+
+import math
+import string
+from typing import Callable
+
+import torch
+import torch.nn.functional as F
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+
+from ttmlir.dialects.op_table import BINARY_NAMES, TTIR_OPS, UNARY_NAMES
+from ttmlir.dialects.props import int_values, scalar
+from ttmlir.runtime.kernels import BINARY, REDUCTIONS, UNARY, stablehlo_gather
+from ttmlir.spatial import padding4, pair
+
+GoldenMap = dict[int, torch.Tensor]
+Golden = Callable[[dict, dict], object]
+
+ARRAY_KINDS = {"i32_array", "i32_darray", "i64_darray", "i32_or_pair", "i32_or_quad"}
+
+
+def attributes(op) -> dict:
+    """An op's properties (table defaults filled in) as Python values: ints, lists, strings, enums by name."""
+    values = {}
+    for name, kind, _, _ in op.ROW.props:
+        attr = op.prop(name)
+        if attr is None:
+            values[name] = None
+        elif kind in ARRAY_KINDS:
+            values[name] = int_values(attr)
+        elif kind in ("shard_type", "shard_direction", "reduce_type"):
+            values[name] = attr.data.value if hasattr(attr.data, "value") else str(attr.data)
+        else:
+            values[name] = scalar(attr)
+    return values
+
+
+def _dims(a: dict, rank: int) -> list[int]:
+    dims = a["dim_arg"] if a.get("dim_arg") is not None else range(rank)
+    return sorted({d % rank for d in dims}) if rank else []
+
+
+def _reduction(fn) -> Golden:
+    def golden(x, a):
+        dims = _dims(a, x["input"].dim())
+        return fn(x["input"], dims, bool(a["keep_dim"])) if dims else x["input"].clone()
+    return golden
+
+
+def _slice(t: torch.Tensor, begins, ends, steps) -> torch.Tensor:
+    for dim, (begin, end, step) in enumerate(zip(begins, ends, steps)):
+        size = t.shape[dim]
+        begin, end = begin + size if begin < 0 else begin, end + size if end < 0 else end
+        index = torch.arange(begin, end, step) if step > 0 else torch.arange(begin, end, step).clamp(min=0)
+        t = t.index_select(dim, index[(index >= 0) & (index < size)])
+    return t
+
+
+def _index(x, a):
+    t = x["input"]
+    begins, ends, steps = [0] * t.dim(), list(t.shape), [1] * t.dim()
+    dim = a["dim"] % t.dim()
+    begins[dim], ends[dim], steps[dim] = a["begin"], a["end"], a["step"]
+    return _slice(t, begins, ends, steps)
+
+
+def _index_select(x, a):
+    """`length` elements from `begin` of every `stride`-sized chunk of `dim` (the whole dim when stride is 0)."""
+    t, dim = x["input"], a["dim"] % x["input"].dim()
+    stride = a["stride"] or t.shape[dim]
+    keep = [i for i in range(t.shape[dim]) if a["begin"] <= i % stride < a["begin"] + a["length"]]
+    return t.index_select(dim, torch.tensor(keep, dtype=torch.long))
+
+
+def _pad(x, a):
+    pairs = [a["padding"][i:i + 2] for i in range(0, len(a["padding"]), 2)]
+    return F.pad(x["input"], [v for low, high in reversed(pairs) for v in (low, high)], value=a["value"])
+
+
+def _matmul(x, a):
+    lhs, rhs = x["a"], x["b"]
+    if a["transpose_a"]:
+        lhs = lhs.transpose(-1, -2)
+    if a["transpose_b"]:
+        rhs = rhs.transpose(-1, -2)
+    out = torch.matmul(lhs, rhs)
+    return out + x["bias"] if x.get("bias") is not None else out
+
+
+def _dot_general(x, a):
+    """Einstein notation: batch dims shared, contract dims summed, free dims of lhs then rhs."""
+    lhs, rhs = x["lhs"], x["rhs"]
+    letters = iter(string.ascii_letters)
+    left = [next(letters) for _ in range(lhs.dim())]
+    right = [next(letters) for _ in range(rhs.dim())]
+    for dl, dr in [*zip(a["batch_dims_lhs"], a["batch_dims_rhs"]), *zip(a["contract_dims_lhs"],
+                                                                        a["contract_dims_rhs"])]:
+        right[dr] = left[dl]
+    batch = [left[d] for d in a["batch_dims_lhs"]]
+    shared = set(batch) | {left[d] for d in a["contract_dims_lhs"]}
+    out = batch + [c for c in left if c not in shared] + [c for c in right if c not in shared]
+    return torch.einsum(f"{''.join(left)},{''.join(right)}->{''.join(out)}", lhs, rhs)
+
+
+def _nchw(t: torch.Tensor) -> torch.Tensor:
+    return t.permute(0, 3, 1, 2)
+
+
+def _nhwc(t: torch.Tensor) -> torch.Tensor:
+    return t.permute(0, 2, 3, 1)
+
+
+def _bias(x):
+    return x["bias"].reshape(-1) if x.get("bias") is not None else None
+
+
+def _conv2d(x, a):
+    top, left, bottom, right = padding4(a["padding"])
+    padded = F.pad(_nchw(x["input"]), (left, right, top, bottom))
+    return _nhwc(F.conv2d(padded, x["weight"], _bias(x), pair(a["stride"]), 0, pair(a["dilation"]), a["groups"]))
+
+
+def _conv_transpose2d(x, a):
+    top, left, _, _ = padding4(a["padding"])
+    y = F.conv_transpose2d(_nchw(x["input"]), x["weight"], _bias(x), pair(a["stride"]), (top, left),
+                           pair(a["output_padding"]), a["groups"], pair(a["dilation"]))
+    return _nhwc(y)
+
+
+def _pool2d(kind: str) -> Golden:
+    def golden(x, a):
+        top, left, bottom, right = padding4(a["padding"])
+        kernel, stride, dilation = pair(a["kernel"]), pair(a["stride"]), pair(a["dilation"])
+        t = _nchw(x["input"])
+        if kind == "max":
+            t = F.pad(t, (left, right, top, bottom), value=-math.inf)
+            return _nhwc(F.max_pool2d(t, kernel, stride, 0, dilation, ceil_mode=a["ceil_mode"]))
+        summed = F.avg_pool2d(F.pad(t, (left, right, top, bottom)), kernel, stride, 0, ceil_mode=a["ceil_mode"],
+                              divisor_override=1)
+        if a["count_include_pad"]:
+            count = kernel[0] * kernel[1]
+        else:
+            ones = F.pad(torch.ones_like(t[:, :1]), (left, right, top, bottom))
+            count = F.avg_pool2d(ones, kernel, stride, 0, ceil_mode=a["ceil_mode"], divisor_override=1)
+        return _nhwc(summed / count)
+    return golden
+
+
+def _upsample2d(x, a):
+    mode = a["mode"]
+    y = F.interpolate(_nchw(x["input"]), scale_factor=tuple(float(s) for s in pair(a["scale_factor"])), mode=mode,
+                      **({"align_corners": False} if mode == "bilinear" else {}))
+    return _nhwc(y)
+
+
+def _channel(t: torch.Tensor, rank: int, dim: int) -> torch.Tensor:
+    shape = [1] * rank
+    shape[dim] = -1
+    return t.reshape(shape)
+
+
+def _batch_norm(x, a):
+    t = x["operand"]
+    dim = a["dimension"] % t.dim()
+    scale, offset = (_channel(x[k], t.dim(), dim) for k in ("scale", "offset"))
+    if "mean" in x:
+        mean, var = (_channel(x[k], t.dim(), dim) for k in ("mean", "variance"))
+        return (t - mean) / torch.sqrt(var + a["epsilon"]) * scale + offset
+    others = [d for d in range(t.dim()) if d != dim]
+    mean, var = t.mean(others, keepdim=True), t.var(others, unbiased=False, keepdim=True)
+    return (t - mean) / torch.sqrt(var + a["epsilon"]) * scale + offset, mean.reshape(-1), var.reshape(-1)
+
+
+def _affine(y, x):
+    y = y * x["weight"] if x.get("weight") is not None else y
+    return y + x["bias"] if x.get("bias") is not None else y
+
+
+def _layer_norm(x, a):
+    return F.layer_norm(x["input"], a["normalized_shape"], x.get("weight"), x.get("bias"), a["epsilon"])
+
+
+def _rms_norm(x, a):
+    t = x["input"]
+    dims = list(range(t.dim() - len(a["normalized_shape"]), t.dim()))
+    return _affine(t * torch.rsqrt(t.pow(2).mean(dims, keepdim=True) + a["epsilon"]), x)
+
+
+def _group_norm(x, a):
+    t = x["input"]  # channels last
+    y = F.group_norm(t.reshape(t.shape[0], -1, t.shape[-1]).transpose(1, 2), a["num_groups"], eps=a["epsilon"])
+    y = y.transpose(1, 2).reshape(t.shape)
+    return _affine(y, {k: v.reshape(-1) if v is not None else None for k, v in x.items() if k != "input"})
+
+
+def _constant(x, a):
+    value = a["value"]
+    if not isinstance(value, DenseIntOrFPElementsAttr):
+        raise ValueError("only dense constant values have a golden")
+    shape = list(value.type.get_shape())
+    values = [float(v) for v in value.get_values()]
+    return torch.tensor(values).reshape(shape) if len(values) == math.prod(shape) else torch.full(shape, values[0])
+
+
+def _arange(x, a):
+    shape = a["result_shape"]
+    dim = a["arange_dimension"] % len(shape)
+    values = torch.arange(a["start"], a["end"], a["step"], dtype=torch.float32)
+    view = [1] * len(shape)
+    view[dim] = -1
+    return values.reshape(view).expand(shape).clone()
+
+
+def _rand(x, a):
+    generator = torch.Generator().manual_seed(int(a["seed"]))
+    return torch.rand(a["size"], generator=generator) * (a["high"] - a["low"]) + a["low"]
+
+
+def _cache(x, a):
+    cache, update, offset = x["cache"].clone(), x["input"], a["batch_offset"]
+    position = int(x["update_index"].reshape(-1)[0]) if "update_index" in x else 0
+    cache[offset:offset + update.shape[0], :, position:position + update.shape[2], :] = update
+    return cache
+
+
+def _gather(x, a):
+    return stablehlo_gather(x["input"], x["start_indices"], a["offset_dims"], a["collapsed_slice_dims"],
+                            a["operand_batching_dims"], a["start_index_map"], a["index_vector_dim"],
+                            a["slice_sizes"])
+
+
+GOLDEN_MAPPINGS: dict[str, Golden] = {
+    **{name: (lambda fn: lambda x, a: fn(x["input"]))(UNARY[name]) for name in UNARY_NAMES},
+    **{name: (lambda fn: lambda x, a: fn(x["lhs"], x["rhs"]))(BINARY[ttnn]) for name, ttnn in BINARY_NAMES.items()},
+    **{name: _reduction(REDUCTIONS[name]) for name in ("sum", "mean", "max", "min", "prod", "reduce_and",
+                                                      "reduce_or", "argmax")},
+    "leaky_relu": lambda x, a: F.leaky_relu(x["input"], a["parameter"]),
+    "typecast": lambda x, a: x["input"],
+    "where": lambda x, a: torch.where(x["first"] != 0, x["second"], x["third"]),
+    "clamp_scalar": lambda x, a: torch.clamp(x["input"], a["min"], a["max"]),
+    "clamp_tensor": lambda x, a: torch.minimum(torch.maximum(x["input"], x["min"]), x["max"]),
+    "cumsum": lambda x, a: torch.cumsum(x["input"], a["dim"]),
+    "reshape": lambda x, a: x["input"].reshape(a["shape"]),
+    "transpose": lambda x, a: x["input"].transpose(a["dim0"], a["dim1"]),
+    "permute": lambda x, a: x["input"].permute(a["permutation"]),
+    "concat": lambda x, a: torch.cat(x["inputs"], a["dim"]),
+    "repeat": lambda x, a: x["input"].repeat(a["repeat_dimensions"]),
+    "repeat_interleave": lambda x, a: torch.repeat_interleave(x["input"], a["repeats"], a["dim"]),
+    "broadcast": lambda x, a: x["input"].repeat(a["broadcast_dimensions"]),
+    "pad": _pad,
+    "slice_static": lambda x, a: _slice(x["input"], a["begins"], a["ends"], a["step"]),
+    "squeeze": lambda x, a: x["input"].squeeze(a["dim"]),
+    "unsqueeze": lambda x, a: x["input"].unsqueeze(a["dim"]),
+    "reverse": lambda x, a: torch.flip(x["input"], a["dimensions"]),
+    "index": _index,
+    "index_select": _index_select,
+    "gather": _gather,
+    "matmul": _matmul,
+    "linear": _matmul,
+    "dot_general": _dot_general,
+    "softmax": lambda x, a: torch.softmax(x["input"], a["dimension"]),
+    "embedding": lambda x, a: F.embedding(x["input"].long(), x["weight"].reshape(-1, x["weight"].shape[-1])),
+    "conv2d": _conv2d,
+    "conv_transpose2d": _conv_transpose2d,
+    "max_pool2d": _pool2d("max"),
+    "avg_pool2d": _pool2d("avg"),
+    "global_avg_pool2d": lambda x, a: x["input"].mean((1, 2), keepdim=True),
+    "upsample2d": _upsample2d,
+    "batch_norm_inference": _batch_norm,
+    "batch_norm_training": _batch_norm,
+    "layer_norm": _layer_norm,
+    "rms_norm": _rms_norm,
+    "group_norm": _group_norm,
+    "constant": _constant,
+    "full": lambda x, a: torch.full(a["shape"], float(a["fill_value"])),
+    "zeros": lambda x, a: torch.zeros(a["shape"]),
+    "ones": lambda x, a: torch.ones(a["shape"]),
+    "arange": _arange,
+    "empty": lambda x, a: torch.zeros(a["result_shape"]),
+    "rand": _rand,
+    "update_cache": _cache,
+    "fill_cache": _cache,
+    "to_layout": lambda x, a: x["input"],
+    "get_dimension_size": lambda x, a: torch.tensor([x["operand"].shape[a["dimension"]]], dtype=torch.int32),
+}
+
+
+def _ttnn_goldens() -> dict[str, Golden]:
+    """A TTNN op carried over from a TTIR op computes what that op computes (`divide` is `div`)."""
+    goldens = {row.ttnn: GOLDEN_MAPPINGS[row.name] for row in reversed(TTIR_OPS) if row.name in GOLDEN_MAPPINGS}
+    goldens.update({row.name: GOLDEN_MAPPINGS[row.name] for row in TTIR_OPS if row.name == row.ttnn and row.name in GOLDEN_MAPPINGS})
+    identity = lambda x, a: x["input"]  # noqa: E731 - layout, placement and type changes keep the values
+    return {**goldens, "repeat": lambda x, a: x["input"].repeat(list(a["repeat_dims"].data)),
+            **{name: identity for name in ("typecast", "to_layout", "to_memory_config", "to_device", "from_device")}}
+
+
+TTNN_GOLDENS = _ttnn_goldens()
+
+# --- goldens over a device mesh --------------------------------------------------------------------
+
+def _coords(device: int, mesh: tuple[int, int]) -> tuple[int, int]:
+    return divmod(device, mesh[1])
+
+
+def _mesh_shard(maps: dict, a: dict, mesh: tuple[int, int]) -> GoldenMap:
+    """Split a full tensor over the mesh (full_to_shard) or put the shards back together (shard_to_full)."""
+    source = maps["input"]
+    if a["shard_type"] == "identity":
+        return dict(source)
+    devices = range(mesh[0] * mesh[1])
+    if a["shard_type"] in ("replicate", "maximal"):
+        return {d: source[0].clone() for d in devices} if a["shard_direction"] == "full_to_shard" else \
+            {d: source[0] for d in devices}
+    if a["shard_direction"] == "full_to_shard":
+        return {d: shard_of(source[d], a["shard_dims"], _coords(d, mesh), mesh) for d in devices}
+    full = unshard(source, a["shard_dims"], mesh)
+    return {d: full for d in devices}
+
+
+def shard_of(full: torch.Tensor, shard_dims, coords, mesh) -> torch.Tensor:
+    """The piece of `full` a device at `coords` holds when mesh axis i splits tensor dim shard_dims[i]."""
+    for axis, dim in enumerate(shard_dims):
+        if dim >= 0:
+            full = full.chunk(mesh[axis], dim)[coords[axis]]
+    return full
+
+
+def unshard(shards: GoldenMap, shard_dims, mesh) -> torch.Tensor:
+    rows = []
+    for r in range(mesh[0]):
+        row = [shards[r * mesh[1] + c] for c in range(mesh[1])]
+        rows.append(torch.cat(row, shard_dims[1]) if len(shard_dims) > 1 and shard_dims[1] >= 0 else row[0])
+    return torch.cat(rows, shard_dims[0]) if shard_dims[0] >= 0 else rows[0]
+
+
+def _groups(axis: int, mesh: tuple[int, int]) -> list[list[int]]:
+    """Devices that talk to each other along a mesh axis, in order along it."""
+    rows, cols = mesh
+    if axis == 1:
+        return [[r * cols + c for c in range(cols)] for r in range(rows)]
+    return [[r * cols + c for r in range(rows)] for c in range(cols)]
+
+
+REDUCE = {"sum": lambda ts: torch.stack(ts).sum(0), "mean": lambda ts: torch.stack(ts).mean(0),
+          "max": lambda ts: torch.stack(ts).amax(0), "min": lambda ts: torch.stack(ts).amin(0),
+          "prod": lambda ts: torch.stack(ts).prod(0)}
+
+
+def _all_gather(maps, a, mesh):
+    out = {}
+    for group in _groups(a["cluster_axis"], mesh):
+        gathered = torch.cat([maps["input"][d] for d in group], a["all_gather_dim"])
+        out.update({d: gathered for d in group})
+    return out
+
+
+def _reduce_of(a):
+    if a["reduce_type"] not in REDUCE:
+        raise ValueError(f"reduce_type '{a['reduce_type']}' has no golden")
+    return REDUCE[a["reduce_type"]]
+
+
+def _all_reduce(maps, a, mesh):
+    out = {}
+    for group in _groups(a["cluster_axis"], mesh):
+        reduced = _reduce_of(a)([maps["input"][d] for d in group])
+        out.update({d: reduced for d in group})
+    return out
+
+
+def _reduce_scatter(maps, a, mesh):
+    out = {}
+    for group in _groups(a["cluster_axis"], mesh):
+        pieces = _reduce_of(a)([maps["input"][d] for d in group]).chunk(len(group), a["scatter_dim"])
+        out.update({d: piece for d, piece in zip(group, pieces)})
+    return out
+
+
+def _collective_permute(maps, a, mesh):
+    pairs = [int(v) for v in a["source_target_pairs"].get_values()]
+    out = {d: torch.zeros_like(t) for d, t in maps["input"].items()}
+    for source, target in zip(pairs[::2], pairs[1::2]):
+        out[target] = maps["input"][source]
+    return out
+
+
+MESH_GOLDENS = {"mesh_shard": _mesh_shard, "all_gather": _all_gather, "all_reduce": _all_reduce,
+                "reduce_scatter": _reduce_scatter, "collective_permute": _collective_permute}
+
+
+def evaluate(op, inputs: dict, mesh: tuple[int, int] = (1, 1), extra: dict | None = None) -> list[GoldenMap]:
+    """The golden maps of a TTIR op's results from its input maps (by operand name, as `GOLDEN_MAPPINGS`).
+
+    `extra` adds values the op's result type carries (`result_shape` for arange and empty).
+    """
+    name = op.ROW.name
+    a = {**attributes(op), **(extra or {})}
+    if name in MESH_GOLDENS:
+        results = MESH_GOLDENS[name](inputs, a, mesh)
+        return [results]
+    goldens = GOLDEN_MAPPINGS if op.name.startswith("ttir.") else TTNN_GOLDENS
+    if name not in goldens:
+        raise ValueError(f"'{op.name}' has no golden")
+    devices = range(mesh[0] * mesh[1])
+    per_device = []
+    for d in devices:
+        x = {k: _on_device(v, d) for k, v in inputs.items()}
+        out = goldens[name](x, a)
+        per_device.append(out if isinstance(out, tuple) else (out,))
+    return [{d: per_device[d][i] for d in devices} for i in range(len(per_device[0]))]
+
+
+def _on_device(value, device: int):
+    if value is None:
+        return None
+    if isinstance(value, list):
+        return [v[device] for v in value]
+    return value[device]
+
