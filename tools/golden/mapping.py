@@ -23,6 +23,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 
 from ttmlir.dialects.op_table import BINARY_NAMES, TTIR_OPS, UNARY_NAMES
 from ttmlir.dialects.props import int_values, scalar
+from ttmlir.dialects.ttnn import TTNN_ONLY_NAMES
 from ttmlir.runtime.kernels import BINARY, REDUCTIONS, UNARY, stablehlo_gather
 from ttmlir.spatial import padding4, pair
 
@@ -300,10 +301,12 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
 
 def _ttnn_goldens() -> dict[str, Golden]:
     """A TTNN op carried over from a TTIR op computes what that op computes (`divide` is `div`)."""
-    goldens = {row.ttnn: GOLDEN_MAPPINGS[row.name] for row in reversed(TTIR_OPS) if row.name in GOLDEN_MAPPINGS}
-    goldens.update({row.name: GOLDEN_MAPPINGS[row.name] for row in TTIR_OPS if row.name == row.ttnn and row.name in GOLDEN_MAPPINGS})
+    carried = [row for row in TTIR_OPS if row.name in GOLDEN_MAPPINGS and row.ttnn not in TTNN_ONLY_NAMES]
+    goldens = {row.ttnn: GOLDEN_MAPPINGS[row.name] for row in reversed(carried)}
+    goldens.update({row.name: GOLDEN_MAPPINGS[row.name] for row in carried if row.name == row.ttnn})
     identity = lambda x, a: x["input"]  # noqa: E731 - layout, placement and type changes keep the values
-    return {**goldens, "repeat": lambda x, a: x["input"].repeat(list(a["repeat_dims"].data)),
+    return {**goldens, "permute": GOLDEN_MAPPINGS["permute"],
+            "repeat": lambda x, a: x["input"].repeat(list(a["repeat_dims"].data)),
             **{name: identity for name in ("typecast", "to_layout", "to_memory_config", "to_device", "from_device")}}
 
 

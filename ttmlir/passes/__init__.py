@@ -88,7 +88,7 @@ def run_pass(module: ModuleOp, name: str, **options) -> ModuleOp:
     passes = registered_passes()
     if name not in passes:
         raise ValueError(f"'{name}' does not refer to a registered pass or pass pipeline")
-    passes[name](**options).apply(make_context(), module)
+    passes[name](**options).apply(make_context(), getattr(module, "module_op", module))  # a builder Module too
     return module
 
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
+from xdsl.dialects.builtin import FunctionType, ModuleOp, NameLoc, StringAttr, TensorType, UnknownLoc
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -274,6 +274,8 @@ class ConvertTTIRToTTNNPass(ModulePass):
             new = new if isinstance(new, list) else [new]
             for created in new:
                 op.parent.insert_op_before(created, op)
+            for helper in new[:-1]:  # only the op standing for the TTIR result keeps its location (and golden)
+                helper.location = _helper_location(helper.location, helper.name.split(".")[-1])
             for i, created in enumerate(new):
                 if _needs_device(created):
                     new[i] = _attach_device(created, _device_of(op.parent))
@@ -281,6 +283,12 @@ class ConvertTTIRToTTNNPass(ModulePass):
                 old.replace_all_uses_with(value)
             op.detach()
             op.erase()
+
+
+def _helper_location(loc: Attribute, suffix: str) -> Attribute:
+    if isinstance(loc, NameLoc):
+        return NameLoc(StringAttr(f"{loc.desc.data}_{suffix}"), loc.location)
+    return loc if isinstance(loc, UnknownLoc) else NameLoc(StringAttr(suffix), loc)
 
 
 @lru_cache(maxsize=4096)  # a model has few distinct tensor types; attributes are immutable

@@ -42,6 +42,9 @@ class Binary:
             _, self.fbb = fbu.load_bytes(data, self.file_path, expect="ttnn")
         self.programs = self.fbb.programs or []
 
+    def __fspath__(self) -> str:  # a Binary stands for its file wherever a path is expected
+        return self.file_path
+
     @property
     def version(self) -> str:
         return fbu.version_str(self.fbb.version)

@@ -162,9 +162,7 @@ class Builder:
 
     def _build_function(self, fn: Callable, types: list[Attribute], goldens: list[GoldenMap],
                         private: bool) -> FuncOp:
-        block = Block(arg_types=types)
-        for i, arg in enumerate(block.args):
-            arg.name_hint = f"arg{i}"
+        block = function_block(types)
         func = FuncOp(fn.__name__, (types, []), Region(block), "private" if private else None)
         func.location = self._location
         self._container.add_op(func)
@@ -358,6 +356,14 @@ class Builder:
         values = [v for v in operands if isinstance(v, SSAValue)] or [v[0] for v in operands if isinstance(v, list)]
         index = self.VALUE_OPERAND.get(name, 0)
         return values[min(index, len(values) - 1)].type.element_type if values else Float32Type()
+
+
+def function_block(types: Sequence[Attribute]) -> Block:
+    """A function body's block, its arguments named as MLIR names them."""
+    block = Block(arg_types=types)
+    for i, arg in enumerate(block.args):
+        arg.name_hint = f"arg{i}"
+    return block
 
 
 def is_private(func: FuncOp) -> bool:

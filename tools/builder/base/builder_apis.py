@@ -20,7 +20,7 @@ import torch
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.dialects.func import FuncOp, ReturnOp
 
-from builder.base.builder import Builder, BuilderError, Module, Operand, is_private
+from builder.base.builder import Builder, BuilderError, Module, Operand, function_block, is_private
 from builder.base.builder_enums import *  # noqa: F401,F403 - the seed imports enums from here too
 from builder.base.builder_runtime import (TTBuilderCompileException, TTBuilderGoldenException,
                                           TTBuilderRuntimeException, execute_cpp, execute_fb, execute_py,
@@ -228,7 +228,7 @@ def load_mlir_file(mlir_text: str, golden_inputs: dict | None = None, target: st
 def split_mlir_file(module: Module, builder: Builder) -> list[tuple[Module, Builder]]:
     """One module per op of every public function: the op alone, fed with its original input goldens."""
     from xdsl.dialects.builtin import FunctionType
-    from xdsl.ir import Block, Region
+    from xdsl.ir import Region
 
     pieces = []
     for func in builder.functions():
@@ -239,7 +239,7 @@ def split_mlir_file(module: Module, builder: Builder) -> list[tuple[Module, Buil
                 continue
             piece = type(builder)(builder._location, builder._mesh_name, builder._mesh_dict)
             piece._root_name = f"{func.sym_name.data}_{op.name.split('.')[1]}"
-            block = Block(arg_types=[v.type for v in op.operands])
+            block = function_block([v.type for v in op.operands])
             clone = op.clone()
             for i, arg in enumerate(block.args):
                 clone.operands[i] = arg

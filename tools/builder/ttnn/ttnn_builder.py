@@ -14,13 +14,13 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute
 
 from builder.base.builder import Builder, op_method
-from golden.mapping import TTNN_GOLDENS
+from golden.mapping import MESH_GOLDENS, TTNN_GOLDENS
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.ttnn import TTNN_OP_CLASSES
 
 DEVICE_FREE = [name for name, cls in TTNN_OP_CLASSES.items()
-               if name in TTNN_GOLDENS and "device" not in {o.rstrip("?*") for o in cls.ROW.operands}]
+               if (name in TTNN_GOLDENS or name in MESH_GOLDENS) and "device" not in {o.rstrip("?*") for o in cls.ROW.operands}]
 
 
 class TTNNBuilder(Builder):

@@ -13,8 +13,8 @@
 // CHECK: return
 // CHECK-LABEL: func.func @main
 // CHECK: "ttnn.to_layout"
-// CHECK: %[[R0:.*]] = func.call @gelu_block(%x_1, %y_1) : (tensor<32x64xf32, #[[DEV]]>, tensor<32x64xf32, #[[DEV]]>) -> tensor<32x64xf32, #[[DEV]]>
-// CHECK: func.call @gelu_block(%[[R0]], %y_1)
+// CHECK: %[[R0:.*]] = call @gelu_block(%x_1, %y_1) : (tensor<32x64xf32, #[[DEV]]>, tensor<32x64xf32, #[[DEV]]>) -> tensor<32x64xf32, #[[DEV]]>
+// CHECK: call @gelu_block(%[[R0]], %y_1)
 // CHECK: "ttnn.from_device"
 // STATS: "program": "gelu_block"
 // STATS: "ttnn.gelu": 1
