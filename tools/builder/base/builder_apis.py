@@ -17,7 +17,7 @@ from collections import OrderedDict
 from typing import Callable, Literal, Optional, Union
 
 import torch
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
 from xdsl.dialects.func import FuncOp, ReturnOp
 
 from builder.base.builder import Builder, BuilderError, Module, Operand, function_block, is_private
@@ -171,23 +171,19 @@ def _build_and_compile(builder_type, fn, mesh_name, mesh_dict, **options):
 def compile_and_execute_ttir(fn: Callable, device=None, pcc: float = 0.99, atol: float = 1e-08,
                              rtol: float = 1e-05, disable_golden: bool = False, skip_exec: bool = False,
                              check_pcc: bool = True, check_atol: bool = False, check_rtol: bool = False,
-                             enable_intermediate_verification: bool = False, **compile_options) -> dict:
+                             enable_intermediate_verification: bool = False, builder_type: str = "ttir",
+                             **compile_options) -> dict:
     """Build, compile and run `fn` on the simulated device; returns the golden report."""
-    return _compile_and_execute(compile_ttir_to_flatbuffer, fn, device, skip_exec, compile_options,
+    compile_fn = compile_ttnn_to_flatbuffer if builder_type == "ttnn" else compile_ttir_to_flatbuffer
+    return _compile_and_execute(compile_fn, fn, device, skip_exec, compile_options,
                                 pcc=pcc, atol=atol, rtol=rtol, disable_golden=disable_golden, check_pcc=check_pcc,
                                 check_atol=check_atol, check_rtol=check_rtol,
                                 enable_intermediate_verification=enable_intermediate_verification)
 
 
-def compile_and_execute_ttnn(fn: Callable, device=None, pcc: float = 0.99, atol: float = 1e-08,
-                             rtol: float = 1e-05, disable_golden: bool = False, skip_exec: bool = False,
-                             check_pcc: bool = True, check_atol: bool = False, check_rtol: bool = False,
-                             enable_intermediate_verification: bool = False, **compile_options) -> dict:
-    """`compile_and_execute_ttir` for a TTNNBuilder function."""
-    return _compile_and_execute(compile_ttnn_to_flatbuffer, fn, device, skip_exec, compile_options,
-                                pcc=pcc, atol=atol, rtol=rtol, disable_golden=disable_golden, check_pcc=check_pcc,
-                                check_atol=check_atol, check_rtol=check_rtol,
-                                enable_intermediate_verification=enable_intermediate_verification)
+def compile_and_execute_ttnn(fn: Callable, device=None, **options) -> dict:
+    """`compile_and_execute_ttir` for a TTNNBuilder function (the same options)."""
+    return compile_and_execute_ttir(fn, device, builder_type="ttnn", **options)
 
 
 def _compile_and_execute(compile_fn, fn, device, skip_exec, compile_options, **checks) -> dict:

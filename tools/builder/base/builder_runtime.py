@@ -7,6 +7,7 @@ import os
 import torch
 
 from ttmlir.runtime import RuntimeFailure
+from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import Binary, DebugHooks, run_program
 from ttmlir.runtime.golden import compare
 
@@ -39,7 +40,7 @@ def execute_fb(compiled_bin, input_output_goldens: dict | None = None, intermedi
     Returns the golden report `{"program_index_N": {"output_0" | loc: metrics}}`; raises
     TTBuilderGoldenException when a checked metric misses its tolerance.
     """
-    from ttrt.runtime import MeshDevice, get_current_device_runtime, DeviceRuntime
+    from ttrt.runtime import DeviceRuntime, get_current_device_runtime
 
     if get_current_device_runtime() == DeviceRuntime.Disabled:
         raise TTBuilderRuntimeException("no device runtime is set: call set_current_device_runtime(TTNN)")
