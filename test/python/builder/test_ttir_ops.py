@@ -168,3 +168,18 @@ def test_op_compiles_and_matches_its_golden(name, tmp_path):
     checked = report["program_index_0"]
     assert "output_0" in checked
     assert all(entry["actual_pcc"] >= 0.99 for entry in checked.values()), checked
+
+
+BF16_OPS = ["add", "multiply", "relu", "exp", "sigmoid", "matmul", "linear", "softmax", "sum", "mean",
+            "layer_norm", "rms_norm", "conv2d", "max_pool2d", "reshape", "permute", "concat", "embedding"]
+
+
+@pytest.mark.parametrize("name", BF16_OPS)
+def test_op_in_bf16_matches_its_golden(name, tmp_path):
+    """bf16 in, bf16 out: the device rounds every op's output to bf16 as the golden does; PCC >= 0.99."""
+    case = CASES[name]
+    dtypes = [torch.bfloat16 if d == F32 else d for d in (case.dtypes or [F32] * len(case.shapes))]
+    bf16_case = Case(case.shapes, case.kwargs, dtypes, case.inputs, case.list_operand, case.named)
+    report = compile_and_execute_ttir(module_for(name, bf16_case), artifact_dir=str(tmp_path),
+                                      enable_intermediate_verification=True)
+    assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
