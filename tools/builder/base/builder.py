@@ -167,6 +167,7 @@ class Builder:
         func.location = self._location
         self._container.add_op(func)
         for arg, golden in zip(block.args, goldens):
+            arg.location = self._location  # as MLIR's builder gives arguments their function's location
             self._goldens[arg] = golden
         outer, self._block = self._block, block
         try:
