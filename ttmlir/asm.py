@@ -17,7 +17,6 @@ from typing import Iterable
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (AffineMapAttr, Float32Type, Float64Type, LocationAttr, ModuleOp, UnknownLoc)
-from xdsl.dialects.func import CallOp, ReturnOp
 from xdsl.ir import Attribute, Operation
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -221,10 +220,10 @@ class TTPrinter(Printer):
         super().print_attr_dict(dict(sorted(attr_dict.items())))
 
     def print_op(self, op: Operation) -> None:
-        if isinstance(op, (ReturnOp, CallOp)) or (isinstance(op, ModuleOp) and op is self.top_level):
-            if isinstance(op, CallOp):
-                self._print_results(op)
-            self.print_string(_SHORT_NAMES.get(op.name, "module"))
+        short = "module" if op is self.top_level and isinstance(op, ModuleOp) else _SHORT_NAMES.get(op.name)
+        if short is not None:
+            self._print_results(op)
+            self.print_string(short)
             if isinstance(op, ModuleOp):
                 self.enter_scope()
             op.print(self)

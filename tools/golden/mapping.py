@@ -301,9 +301,8 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
 
 def _ttnn_goldens() -> dict[str, Golden]:
     """A TTNN op carried over from a TTIR op computes what that op computes (`divide` is `div`)."""
-    carried = [row for row in TTIR_OPS if row.name in GOLDEN_MAPPINGS and row.ttnn not in TTNN_ONLY_NAMES]
-    goldens = {row.ttnn: GOLDEN_MAPPINGS[row.name] for row in reversed(carried)}
-    goldens.update({row.name: GOLDEN_MAPPINGS[row.name] for row in carried if row.name == row.ttnn})
+    goldens = {row.ttnn: GOLDEN_MAPPINGS.get(row.ttnn, GOLDEN_MAPPINGS[row.name]) for row in TTIR_OPS
+               if row.ttnn and row.name in GOLDEN_MAPPINGS and row.ttnn not in TTNN_ONLY_NAMES}
     identity = lambda x, a: x["input"]  # noqa: E731 - layout, placement and type changes keep the values
     return {**goldens, "permute": GOLDEN_MAPPINGS["permute"],
             "repeat": lambda x, a: x["input"].repeat(list(a["repeat_dims"].data)),
@@ -325,8 +324,7 @@ def _mesh_shard(maps: dict, a: dict, mesh: tuple[int, int]) -> GoldenMap:
         return dict(source)
     devices = range(mesh[0] * mesh[1])
     if a["shard_type"] in ("replicate", "maximal"):
-        return {d: source[0].clone() for d in devices} if a["shard_direction"] == "full_to_shard" else \
-            {d: source[0] for d in devices}
+        return {d: source[0] for d in devices}
     if a["shard_direction"] == "full_to_shard":
         return {d: shard_of(source[d], a["shard_dims"], _coords(d, mesh), mesh) for d in devices}
     full = unshard(source, a["shard_dims"], mesh)
@@ -362,11 +360,11 @@ REDUCE = {"sum": lambda ts: torch.stack(ts).sum(0), "mean": lambda ts: torch.sta
           "prod": lambda ts: torch.stack(ts).prod(0)}
 
 
-def _all_gather(maps, a, mesh):
+def _per_group(maps, axis: int, mesh, combine) -> GoldenMap:
+    """Each group of devices along a mesh axis exchanges its tensors; `combine` gives each member its result."""
     out = {}
-    for group in _groups(a["cluster_axis"], mesh):
-        gathered = torch.cat([maps["input"][d] for d in group], a["all_gather_dim"])
-        out.update({d: gathered for d in group})
+    for group in _groups(axis, mesh):
+        out.update(zip(group, combine([maps["input"][d] for d in group])))
     return out
 
 
@@ -376,20 +374,16 @@ def _reduce_of(a):
     return REDUCE[a["reduce_type"]]
 
 
+def _all_gather(maps, a, mesh):
+    return _per_group(maps, a["cluster_axis"], mesh, lambda ts: [torch.cat(ts, a["all_gather_dim"])] * len(ts))
+
+
 def _all_reduce(maps, a, mesh):
-    out = {}
-    for group in _groups(a["cluster_axis"], mesh):
-        reduced = _reduce_of(a)([maps["input"][d] for d in group])
-        out.update({d: reduced for d in group})
-    return out
+    return _per_group(maps, a["cluster_axis"], mesh, lambda ts: [_reduce_of(a)(ts)] * len(ts))
 
 
 def _reduce_scatter(maps, a, mesh):
-    out = {}
-    for group in _groups(a["cluster_axis"], mesh):
-        pieces = _reduce_of(a)([maps["input"][d] for d in group]).chunk(len(group), a["scatter_dim"])
-        out.update({d: piece for d, piece in zip(group, pieces)})
-    return out
+    return _per_group(maps, a["cluster_axis"], mesh, lambda ts: _reduce_of(a)(ts).chunk(len(ts), a["scatter_dim"]))
 
 
 def _collective_permute(maps, a, mesh):
@@ -412,8 +406,7 @@ def evaluate(op, inputs: dict, mesh: tuple[int, int] = (1, 1), extra: dict | Non
     name = op.ROW.name
     a = {**attributes(op), **(extra or {})}
     if name in MESH_GOLDENS:
-        results = MESH_GOLDENS[name](inputs, a, mesh)
-        return [results]
+        return [MESH_GOLDENS[name](inputs, a, mesh)]
     goldens = GOLDEN_MAPPINGS if op.name.startswith("ttir.") else TTNN_GOLDENS
     if name not in goldens:
         raise ValueError(f"'{op.name}' has no golden")

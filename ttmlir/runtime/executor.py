@@ -167,6 +167,15 @@ def run_program(binary: Binary, program_index: int, inputs: list[torch.Tensor], 
     return outputs, ctx
 
 
+def release(program: fb.ProgramT, ctx: ProgramContext, outputs: list[Tensor]) -> None:
+    """Free a finished program's outputs and inputs (intermediates were deallocated by the program)."""
+    for tensor in outputs:
+        tensor.deallocate()
+    for ref in program.inputs or []:
+        if ref.globalId in ctx.pool:
+            ctx.pool[ref.globalId].deallocate()
+
+
 def _run_ops(program: fb.ProgramT, ctx: ProgramContext, debugger: bool) -> None:
     binary, device = ctx.binary, ctx.device
     for index, operation in enumerate(program.operations or []):

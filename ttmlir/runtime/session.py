@@ -11,7 +11,7 @@ import torch
 
 from ttmlir import hardware
 from ttmlir.runtime.device import MeshDevice
-from ttmlir.runtime.executor import Binary, DebugHooks, RuntimeFailure, golden_to_torch, run_program
+from ttmlir.runtime.executor import Binary, DebugHooks, RuntimeFailure, golden_to_torch, release, run_program
 from ttmlir.runtime.golden import compare
 from ttmlir.runtime.tensor import desc_of
 from ttmlir.target import flatbuffer as fbu
@@ -176,12 +176,7 @@ class BinaryRun:
                                          f"(--identity, rtol={args['--rtol']}, atol={args['--atol']})")
         failed = {loc: e for loc, e in self.golden_report.items() if e["actual_pcc"] < e["expected_pcc"]}
         live = [t for gid, t in ctx.pool.items() if t.on_device and all(t is not o for o in outputs)]
-        for tensor in outputs:
-            tensor.deallocate()
-        for ref in program.inputs or []:
-            tensor = ctx.pool.get(ref.globalId)
-            if tensor is not None:
-                tensor.deallocate()
+        release(program, ctx, outputs)
         if args.get("--check-memory-leak"):
             leaked = {k: v for k, v in device.allocated_bytes().items() if v}
             if live or leaked:

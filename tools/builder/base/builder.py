@@ -95,7 +95,9 @@ class Builder:
     OPS: ClassVar[dict[str, type[TTOp]]]
 
     def __init__(self, location: Attribute | None = None, mesh_name: str = "mesh",
-                 mesh_dict: OrderedDict[str, int] | None = None, module: ModuleOp | None = None):
+                 mesh_dict: OrderedDict[str, int] | None = None, module: ModuleOp | None = None,
+                 name: str = "test"):
+        self.name = name  # names the artifacts compiled from this builder's module
         self._location = location or UnknownLoc()
         self._mesh_name = mesh_name
         self._mesh_dict = OrderedDict(mesh_dict or [("x", 1), ("y", 1)])
@@ -162,11 +164,12 @@ class Builder:
 
     def _build_function(self, fn: Callable, types: list[Attribute], goldens: list[GoldenMap],
                         private: bool) -> FuncOp:
-        block = function_block(types)
+        block = Block(arg_types=types)
         func = FuncOp(fn.__name__, (types, []), Region(block), "private" if private else None)
         func.location = self._location
         self._container.add_op(func)
-        for arg, golden in zip(block.args, goldens):
+        for i, (arg, golden) in enumerate(zip(block.args, goldens)):
+            arg.name_hint = f"arg{i}"  # as MLIR names them
             arg.location = self._location  # as MLIR's builder gives arguments their function's location
             self._goldens[arg] = golden
         outer, self._block = self._block, block
@@ -233,9 +236,6 @@ class Builder:
         """Replace the computed golden of any operand (an op result or an input)."""
         self.set_goldens(goldens)
 
-    def get_golden_map(self) -> dict[SSAValue, GoldenMap]:
-        return dict(self._goldens)
-
     def _reevaluate(self) -> None:
         for func in self.functions():
             if not is_private(func):
@@ -288,21 +288,27 @@ class Builder:
                 return func
         raise BuilderError(f"call to unknown function @{name}")
 
-    def golden_maps(self) -> tuple[dict[int, dict[str, GoldenMap]], dict[str, GoldenMap]]:
-        """(input/output goldens per program index, intermediate goldens by op location)."""
+    def program_goldens(self) -> list[tuple[FuncOp, dict[str, GoldenMap], dict[str, GoldenMap]]]:
+        """Per function in program order: its input/output goldens (`input_N`, `output_N`) and its ops'
+        goldens keyed by location, as the binary keys them."""
         from ttmlir.target.ttnn import ProgramWriter
 
-        io, intermediates = {}, {}
-        for index, func in enumerate(self.functions()):
+        programs = []
+        for func in self.functions():
             block = func.body.block
-            entry = {f"input_{i}": self._goldens[a] for i, a in enumerate(block.args) if a in self._goldens}
-            ret = block.last_op
-            entry.update({f"output_{i}": self._goldens[v] for i, v in enumerate(ret.operands) if v in self._goldens})
-            io[index] = entry
-            for op in block.ops:
-                if isinstance(op, TTOp) and op.results and op.results[0] in self._goldens:
-                    intermediates[ProgramWriter.loc(op)] = self._goldens[op.results[0]]
-        return io, intermediates
+            known = [(f"input_{i}", a) for i, a in enumerate(block.args)]
+            known += [(f"output_{i}", v) for i, v in enumerate(block.last_op.operands)]
+            known += [(ProgramWriter.loc(op), op.results[0]) for op in block.ops if isinstance(op, TTOp) and op.results]
+            goldens = {key: self._goldens[v] for key, v in known if v in self._goldens}  # uncalled callees have none
+            io = {k: v for k, v in goldens.items() if k.startswith(("input_", "output_"))}
+            ops = {k: v for k, v in goldens.items() if k.startswith("loc(")}
+            programs.append((func, io, ops))
+        return programs
+
+    def golden_maps(self) -> tuple[dict[int, dict[str, GoldenMap]], dict[str, GoldenMap]]:
+        """(input/output goldens per program index, intermediate goldens by op location)."""
+        programs = self.program_goldens()
+        return {i: io for i, (_, io, _) in enumerate(programs)}, {k: v for *_, ops in programs for k, v in ops.items()}
 
     # --- ops -----------------------------------------------------------------------------------
 
@@ -357,14 +363,6 @@ class Builder:
         values = [v for v in operands if isinstance(v, SSAValue)] or [v[0] for v in operands if isinstance(v, list)]
         index = self.VALUE_OPERAND.get(name, 0)
         return values[min(index, len(values) - 1)].type.element_type if values else Float32Type()
-
-
-def function_block(types: Sequence[Attribute]) -> Block:
-    """A function body's block, its arguments named as MLIR names them."""
-    block = Block(arg_types=types)
-    for i, arg in enumerate(block.args):
-        arg.name_hint = f"arg{i}"
-    return block
 
 
 def is_private(func: FuncOp) -> bool:

@@ -18,9 +18,8 @@ from typing import Callable, Literal, Optional, Union
 
 import torch
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
-from xdsl.dialects.func import FuncOp, ReturnOp
 
-from builder.base.builder import Builder, BuilderError, Module, Operand, function_block, is_private
+from builder.base.builder import Builder, BuilderError, Module, Operand, is_private
 from builder.base.builder_enums import *  # noqa: F401,F403 - the seed imports enums from here too
 from builder.base.builder_runtime import (TTBuilderCompileException, TTBuilderGoldenException,
                                           TTBuilderRuntimeException, execute_cpp, execute_fb, execute_py,
@@ -56,8 +55,7 @@ def build_module(mod: Callable, builder_type: Literal["ttir", "ttnn", "stablehlo
     """Run `mod(builder)` and return the module it built and the builder (which holds the goldens)."""
     if builder_type not in BUILDERS:
         raise not_supported(f"the '{builder_type}' builder")
-    builder = BUILDERS[builder_type](_location(mod), mesh_name, mesh_dict or DEFAULT_MESH)
-    builder._root_name = mod.__name__
+    builder = BUILDERS[builder_type](_location(mod), mesh_name, mesh_dict or DEFAULT_MESH, name=mod.__name__)
     mod(builder)
     module = Module(builder._module)
     if save_artifacts:
@@ -88,7 +86,7 @@ def compile_ttir_module_to_flatbuffer(module: Module, builder: Builder,
         raise not_supported(f"target '{target}'")
     if custom_pipeline is not None or argument_types_string is not None:
         raise not_supported("custom pipelines and argument types")
-    base = test_base or getattr(builder, "_root_name", "test")
+    base = test_base or builder.name
     folder = os.path.join(artifact_dir, target)
     source = print_module(module.module_op, debuginfo=True)
     options = [f"system-desc-path={system_desc_path}" if os.path.exists(system_desc_path) else "",
@@ -98,9 +96,8 @@ def compile_ttir_module_to_flatbuffer(module: Module, builder: Builder,
         if builder.DIALECT == "ttir":
             lowered = lower_to_ttnn(source, f"{base}_ttir.mlir", " ".join(o for o in options if o))
         else:
-            lowered = builder.prepare_for_flatbuffer(options[1])
-        goldens = _flatbuffer_goldens(builder, io, intermediates)
-        data = translate(lowered, stages={builder.DIALECT: source}, goldens=goldens)
+            lowered = builder.prepare_for_flatbuffer()
+        data = translate(lowered, stages={builder.DIALECT: source}, goldens=_flatbuffer_goldens(builder))
     except DiagnosticError as error:
         raise TTBuilderCompileException(str(error)) from None
     except TranslateError as error:
@@ -113,20 +110,10 @@ def compile_ttir_module_to_flatbuffer(module: Module, builder: Builder,
     return Binary(path, data), io, intermediates
 
 
-def _flatbuffer_goldens(builder: Builder, io: dict, intermediates: dict) -> dict:
+def _flatbuffer_goldens(builder: Builder) -> dict:
     """Device-0 goldens as numpy arrays, per program name, keyed as the binary keys them."""
-    goldens = {}
-    for index, func in enumerate(builder.functions()):
-        entries = {key: value for key, value in io.get(index, {}).items()}
-        entries.update({loc: intermediates[loc] for loc in _locs(func) if loc in intermediates})
-        goldens[func.sym_name.data] = {key: _numpy(value[0]) for key, value in entries.items()}
-    return goldens
-
-
-def _locs(func: FuncOp) -> list[str]:
-    from ttmlir.target.ttnn import ProgramWriter
-
-    return [ProgramWriter.loc(op) for op in func.body.block.ops if isinstance(op, TTOp)]
+    return {func.sym_name.data: {key: _numpy(value[0]) for key, value in {**io, **ops}.items()}
+            for func, io, ops in builder.program_goldens()}
 
 
 def _numpy(tensor: torch.Tensor):
@@ -207,8 +194,7 @@ def load_mlir_file(mlir_text: str, golden_inputs: dict | None = None, target: st
         module_op, _ = load_module(make_context(), mlir_text, "<mlir>")
     except DiagnosticError as error:
         raise TTBuilderCompileException(str(error)) from None
-    builder = BUILDERS[target](module_op.location, "mesh", mesh_dict or DEFAULT_MESH, module=module_op)
-    builder._root_name = "loaded"
+    builder = BUILDERS[target](module_op.location, "mesh", mesh_dict or DEFAULT_MESH, module=module_op, name="loaded")
     for func in builder.functions():
         if is_private(func):
             continue
@@ -222,31 +208,28 @@ def load_mlir_file(mlir_text: str, golden_inputs: dict | None = None, target: st
 
 
 def split_mlir_file(module: Module, builder: Builder) -> list[tuple[Module, Builder]]:
-    """One module per op of every public function: the op alone, fed with its original input goldens."""
-    from xdsl.dialects.builtin import FunctionType
-    from xdsl.ir import Region
-
+    """One module per op of every public function: the op alone, fed with its original input goldens and
+    keeping its original output goldens."""
     pieces = []
     for func in builder.functions():
         if is_private(func):
             continue
-        for op in func.body.block.ops:
-            if not isinstance(op, TTOp):
-                continue
-            piece = type(builder)(builder._location, builder._mesh_name, builder._mesh_dict)
-            piece._root_name = f"{func.sym_name.data}_{op.name.split('.')[1]}"
-            block = function_block([v.type for v in op.operands])
-            clone = op.clone()
-            for i, arg in enumerate(block.args):
-                clone.operands[i] = arg
-                piece._overrides[arg] = builder._goldens[op.operands[i]]
-            block.add_ops([clone, ReturnOp(*clone.results)])
-            split = FuncOp(f"{op.name.split('.')[1]}_module", FunctionType.from_lists(
-                [a.type for a in block.args], [r.type for r in clone.results]), Region(block))
-            piece._container.add_op(split)
-            piece._evaluate_block(block, [builder._goldens[v] for v in op.operands])
-            for old, new in zip(op.results, clone.results):
-                piece._overrides[new] = builder._goldens[old]
-                piece._goldens[new] = builder._goldens[old]
+        for op in [op for op in func.body.block.ops if isinstance(op, TTOp)]:
+            short = op.name.split(".")[1]
+            piece = type(builder)(builder._location, builder._mesh_name, builder._mesh_dict,
+                                  name=f"{func.sym_name.data}_{short}")
+
+            def alone(*args, op=op, piece=piece):
+                clone = op.clone()
+                for i, value in enumerate(args[:-1]):
+                    clone.operands[i] = value
+                piece._insert(clone)
+                piece._overrides.update({new: builder._goldens[old] for old, new in zip(op.results, clone.results)})
+                return list(clone.results)
+
+            alone.__name__ = f"{short}_module"
+            piece._build_function(alone, [v.type for v in op.operands], [builder._goldens[v] for v in op.operands],
+                                  private=False)
+            piece._reevaluate()
             pieces.append((Module(piece._module), piece))
     return pieces

@@ -8,8 +8,9 @@ import torch
 
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import MeshDevice
-from ttmlir.runtime.executor import Binary, DebugHooks, run_program
+from ttmlir.runtime.executor import Binary, DebugHooks, release, run_program
 from ttmlir.runtime.golden import compare
+from ttmlir.runtime.session import make_inputs
 
 
 class TTBuilderCompileException(Exception):
@@ -57,8 +58,8 @@ def execute_fb(compiled_bin, input_output_goldens: dict | None = None, intermedi
             if program.private:
                 continue
             goldens = io.get(index, {})
-            inputs = [_device0(goldens[f"input_{i}"]) if f"input_{i}" in goldens else _binary_input(binary, index, i)
-                      for i in range(len(program.inputs or []))]
+            inputs = [_device0(goldens[f"input_{i}"]) if f"input_{i}" in goldens else value
+                      for i, value in enumerate(make_inputs(binary, index, "randn", 0))]
             entry = report.setdefault(f"program_index_{index}", {})
             hooks = (DebugHooks.pre_op, DebugHooks.post_op)
             if enable_intermediate_verification and not disable_golden:
@@ -73,10 +74,7 @@ def execute_fb(compiled_bin, input_output_goldens: dict | None = None, intermedi
             for i, tensor in enumerate(outputs):
                 if not disable_golden and f"output_{i}" in goldens:
                     entry[f"output_{i}"] = compare(_device0(goldens[f"output_{i}"]), tensor.data, pcc, atol, rtol)
-                tensor.deallocate()
-            for ref in program.inputs or []:
-                if ref.globalId in ctx.pool:
-                    ctx.pool[ref.globalId].deallocate()
+            release(program, ctx, outputs)
             failures += [f"program {index} (@{program.name}) {key}: {message}" for key, metrics in entry.items()
                          if (message := _failed(metrics, checks)) and key not in bypass]
             if save_artifacts:
@@ -115,12 +113,6 @@ def _intermediate_check(goldens: dict, bypass: set, entry: dict, pcc, atol, rtol
 def _device0(golden) -> torch.Tensor:
     tensor = golden[0] if isinstance(golden, dict) else golden
     return tensor.float() if tensor.is_floating_point() else tensor
-
-
-def _binary_input(binary: Binary, index: int, i: int) -> torch.Tensor:
-    from ttmlir.runtime.session import make_inputs
-
-    return make_inputs(binary, index, "randn", 0)[i]
 
 
 def _binary(compiled_bin) -> Binary:

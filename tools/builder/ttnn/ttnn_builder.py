@@ -19,8 +19,8 @@ from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.ttnn import TTNN_OP_CLASSES
 
-DEVICE_FREE = [name for name, cls in TTNN_OP_CLASSES.items()
-               if (name in TTNN_GOLDENS or name in MESH_GOLDENS) and "device" not in {o.rstrip("?*") for o in cls.ROW.operands}]
+DEVICE_FREE = [name for name, cls in TTNN_OP_CLASSES.items() if (name in TTNN_GOLDENS or name in MESH_GOLDENS)
+               and "device" not in {o.rstrip("?*") for o in cls.ROW.operands}]
 
 
 class TTNNBuilder(Builder):
@@ -40,15 +40,12 @@ class TTNNBuilder(Builder):
             props = {**props, "dtype": enum(ttcore.DataTypeAttr, ttnn.data_type_of(element))}
         return super()._build_op(name, operands, props, output_type, loc, unit_attrs, shape)
 
-    def prepare_for_flatbuffer(self, mesh_option: str) -> ModuleOp:
+    def prepare_for_flatbuffer(self) -> ModuleOp:
         """A copy of the module with the device registered and intermediates deallocated."""
-        from ttmlir.passes import make_pass
-        from ttmlir.dialects import make_context
+        from ttmlir.passes import run_pass
 
-        module = self._module.clone()
-        for name, options in (("ttcore-register-device", mesh_option), ("ttnn-deallocate", "")):
-            make_pass(name, options).apply(make_context(), module)
-        return module
+        module = run_pass(self._module.clone(), "ttcore-register-device", mesh_shape=self.mesh_shape)
+        return run_pass(module, "ttnn-deallocate")
 
 
 for _name in DEVICE_FREE:
