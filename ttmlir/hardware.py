@@ -34,17 +34,20 @@ class ChipFacts:
     num_cbs: int = 32
     num_compute_threads: int = 1
     num_datamovement_threads: int = 2
-    # Perf-model rates (ttmlir.runtime.perf): AI clock, DRAM bandwidth over all channels, PCIe to host.
+    # Perf-model rates (ttmlir.runtime.perf), in GB/s: AI clock, DRAM bandwidth over all channels, PCIe to
+    # host, one ethernet link between chips (Wormhole 100 GbE, Blackhole 400 GbE).
     clock_ghz: float = 1.0
     dram_gbps: float = 288.0
     pcie_gbps: float = 24.0
+    eth_gbps: float = 12.5
 
 
 CHIPS: dict[str, ChipFacts] = {
     "wormhole_b0": ChipFacts("wormhole_b0", (8, 8), (18, 18), 1_499_136, 12, 1 << 30, 16, 32, 32,
                              1024, 1024, 1024, 1 << 30),
     "blackhole": ChipFacts("blackhole", (10, 13), (2, 1), 1_572_864, 8, 4_278_190_080, 16, 64, 64,
-                           98_304, 98_304, 64, 4_276_383_744, clock_ghz=1.35, dram_gbps=512.0, pcie_gbps=48.0),
+                           98_304, 98_304, 64, 4_276_383_744, clock_ghz=1.35, dram_gbps=512.0, pcie_gbps=48.0,
+                           eth_gbps=50.0),
 }
 
 ARCHS = ("grayskull", "wormhole_b0", "blackhole")

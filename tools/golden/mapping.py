@@ -24,6 +24,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from ttmlir.dialects.op_table import BINARY_NAMES, TTIR_OPS, UNARY_NAMES
 from ttmlir.dialects.props import int_values, scalar
 from ttmlir.dialects.ttnn import TTNN_ONLY_NAMES
+from ttmlir.runtime import ccl
 from ttmlir.runtime.kernels import BINARY, REDUCTIONS, UNARY, stablehlo_gather
 from ttmlir.spatial import padding4, pair
 
@@ -42,6 +43,8 @@ def attributes(op) -> dict:
             values[name] = None
         elif kind in ARRAY_KINDS:
             values[name] = int_values(attr)
+        elif kind == "pairs":
+            values[name] = [int(v) for v in attr.get_values()]
         elif kind in ("shard_type", "shard_direction", "reduce_type"):
             values[name] = attr.data.value if hasattr(attr.data, "value") else str(attr.data)
         else:
@@ -313,89 +316,23 @@ TTNN_GOLDENS = _ttnn_goldens()
 
 # --- goldens over a device mesh --------------------------------------------------------------------
 
-def _coords(device: int, mesh: tuple[int, int]) -> tuple[int, int]:
-    return divmod(device, mesh[1])
+def _mesh(fn) -> Callable[[dict, dict, tuple[int, int]], GoldenMap]:
+    """A golden from a `ccl` function of the per-chip list and the op's properties."""
+    def golden(maps, a, mesh):
+        source = maps["input"]
+        return dict(enumerate(fn([source[d] for d in sorted(source)], a, mesh)))
+    return golden
 
 
-def _mesh_shard(maps: dict, a: dict, mesh: tuple[int, int]) -> GoldenMap:
-    """Split a full tensor over the mesh (full_to_shard) or put the shards back together (shard_to_full)."""
-    source = maps["input"]
-    if a["shard_type"] == "identity":
-        return dict(source)
-    devices = range(mesh[0] * mesh[1])
-    if a["shard_type"] in ("replicate", "maximal"):
-        return {d: source[0] for d in devices}
-    if a["shard_direction"] == "full_to_shard":
-        return {d: shard_of(source[d], a["shard_dims"], _coords(d, mesh), mesh) for d in devices}
-    full = unshard(source, a["shard_dims"], mesh)
-    return {d: full for d in devices}
-
-
-def shard_of(full: torch.Tensor, shard_dims, coords, mesh) -> torch.Tensor:
-    """The piece of `full` a device at `coords` holds when mesh axis i splits tensor dim shard_dims[i]."""
-    for axis, dim in enumerate(shard_dims):
-        if dim >= 0:
-            full = full.chunk(mesh[axis], dim)[coords[axis]]
-    return full
-
-
-def unshard(shards: GoldenMap, shard_dims, mesh) -> torch.Tensor:
-    rows = []
-    for r in range(mesh[0]):
-        row = [shards[r * mesh[1] + c] for c in range(mesh[1])]
-        rows.append(torch.cat(row, shard_dims[1]) if len(shard_dims) > 1 and shard_dims[1] >= 0 else row[0])
-    return torch.cat(rows, shard_dims[0]) if shard_dims[0] >= 0 else rows[0]
-
-
-def _groups(axis: int, mesh: tuple[int, int]) -> list[list[int]]:
-    """Devices that talk to each other along a mesh axis, in order along it."""
-    rows, cols = mesh
-    if axis == 1:
-        return [[r * cols + c for c in range(cols)] for r in range(rows)]
-    return [[r * cols + c for r in range(rows)] for c in range(cols)]
-
-
-REDUCE = {"sum": lambda ts: torch.stack(ts).sum(0), "mean": lambda ts: torch.stack(ts).mean(0),
-          "max": lambda ts: torch.stack(ts).amax(0), "min": lambda ts: torch.stack(ts).amin(0),
-          "prod": lambda ts: torch.stack(ts).prod(0)}
-
-
-def _per_group(maps, axis: int, mesh, combine) -> GoldenMap:
-    """Each group of devices along a mesh axis exchanges its tensors; `combine` gives each member its result."""
-    out = {}
-    for group in _groups(axis, mesh):
-        out.update(zip(group, combine([maps["input"][d] for d in group])))
-    return out
-
-
-def _reduce_of(a):
-    if a["reduce_type"] not in REDUCE:
-        raise ValueError(f"reduce_type '{a['reduce_type']}' has no golden")
-    return REDUCE[a["reduce_type"]]
-
-
-def _all_gather(maps, a, mesh):
-    return _per_group(maps, a["cluster_axis"], mesh, lambda ts: [torch.cat(ts, a["all_gather_dim"])] * len(ts))
-
-
-def _all_reduce(maps, a, mesh):
-    return _per_group(maps, a["cluster_axis"], mesh, lambda ts: [_reduce_of(a)(ts)] * len(ts))
-
-
-def _reduce_scatter(maps, a, mesh):
-    return _per_group(maps, a["cluster_axis"], mesh, lambda ts: _reduce_of(a)(ts).chunk(len(ts), a["scatter_dim"]))
-
-
-def _collective_permute(maps, a, mesh):
-    pairs = [int(v) for v in a["source_target_pairs"].get_values()]
-    out = {d: torch.zeros_like(t) for d, t in maps["input"].items()}
-    for source, target in zip(pairs[::2], pairs[1::2]):
-        out[target] = maps["input"][source]
-    return out
-
-
-MESH_GOLDENS = {"mesh_shard": _mesh_shard, "all_gather": _all_gather, "all_reduce": _all_reduce,
-                "reduce_scatter": _reduce_scatter, "collective_permute": _collective_permute}
+MESH_GOLDENS = {
+    "mesh_shard": _mesh(lambda ts, a, mesh: ccl.mesh_shard(ts, a["shard_type"], a["shard_direction"],
+                                                           a["shard_dims"], mesh)),
+    "all_gather": _mesh(lambda ts, a, mesh: ccl.all_gather(ts, a["all_gather_dim"], a["cluster_axis"], mesh)),
+    "all_reduce": _mesh(lambda ts, a, mesh: ccl.all_reduce(ts, a["reduce_type"], a["cluster_axis"], mesh)),
+    "reduce_scatter": _mesh(lambda ts, a, mesh: ccl.reduce_scatter(ts, a["reduce_type"], a["scatter_dim"],
+                                                                   a["cluster_axis"], mesh)),
+    "collective_permute": _mesh(lambda ts, a, mesh: ccl.collective_permute(ts, a["source_target_pairs"])),
+}
 
 
 def evaluate(op, inputs: dict, mesh: tuple[int, int] = (1, 1), extra: dict | None = None) -> list[GoldenMap]:

@@ -119,7 +119,7 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("all_gather", "ccl", props="all_gather_dim:si32 cluster_axis:ui32"),
     op("all_reduce", "ccl", props="reduce_type:reduce_type cluster_axis:ui32"),
     op("reduce_scatter", "ccl", props="reduce_type:reduce_type scatter_dim:si32 cluster_axis:ui32"),
-    op("collective_permute", "ccl", props="source_target_pairs:elements"),
+    op("collective_permute", "ccl", props="source_target_pairs:pairs"),
     op("to_layout", "to_layout"),
     op("get_dimension_size", "get_dimension_size", "operand", props="dimension:i32", ttnn=None),
 )

@@ -87,6 +87,8 @@ KINDS: dict[str, Kind] = {
     "type": Kind(lambda a: isinstance(a, TypeAttribute), "any type attribute", lambda v: v),
     "elements": Kind(lambda a: isinstance(a, (DenseIntOrFPElementsAttr, DenseResourceAttr)),
                      "constant vector/tensor attribute", lambda v: v),
+    "pairs": Kind(lambda a: isinstance(a, DenseIntOrFPElementsAttr) and isinstance(a.type.element_type, IntegerType),
+                  "integer elements attribute of (source, target) pairs", lambda v: v),
     "shard_type": _enum(ttcore.ShardTypeAttr),
     "shard_direction": _enum(ttcore.ShardDirectionAttr),
     "reduce_type": _enum(ttcore.ReduceTypeAttr),

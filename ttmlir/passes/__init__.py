@@ -29,9 +29,10 @@ def _registry() -> dict[str, type[ModulePass]]:
     from ttmlir.passes.ttir_fusing import TTIRFusingPass
     from ttmlir.passes.ttir_to_ttnn import (ConvertTTIRToTTNNPass, TTIRToTTNNBackendPipeline, TTNNDeallocatePass,
                                             TTNNLayoutPass)
+    from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
 
-    passes = (RegisterDevicePass, WrapDeviceModulePass, UnwrapDeviceModulePass, TTIRFusingPass, ConvertTTIRToTTNNPass, TTNNLayoutPass, TTNNDeallocatePass,
-              TTIRToTTNNBackendPipeline)
+    passes = (RegisterDevicePass, WrapDeviceModulePass, UnwrapDeviceModulePass, TTIRFusingPass, ConvertTTIRToTTNNPass,
+              TTNNLayoutPass, TTNNWorkaroundPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline)
     return {p.name: p for p in passes}
 
 

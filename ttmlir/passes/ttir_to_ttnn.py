@@ -322,9 +322,6 @@ class TTNNLayoutPass(ModulePass):
             if func.is_declaration:
                 continue
             self._layout_function(func)
-            for op in list(func.body.block.ops):
-                if isinstance(op, TTNNOp) and op.ROW.name in ROW_MAJOR_OPERANDS:
-                    _row_major_operands(op)
 
     def _layout_function(self, func: FuncOp) -> None:
         block = func.body.block
@@ -367,30 +364,6 @@ class TTNNLayoutPass(ModulePass):
                 ret.operands[i] = to_row_major.results[0]
         func.function_type = FunctionType.from_lists([a.type for a in block.args],
                                                      [v.type for v in ret.operands] if ret else [])
-
-
-# Operands TTNN kernels read in row-major order (upstream's layout workarounds): op -> operand names.
-ROW_MAJOR_OPERANDS = {"embedding": ("input",)}
-
-
-def _row_major_operands(op: TTNNOp) -> None:
-    names = [n.rstrip("?*") for n in op.ROW.operands]
-    for name in ROW_MAJOR_OPERANDS[op.ROW.name]:
-        index = names.index(name)
-        value = op.operands[index]
-        producer = value.owner
-        if isinstance(producer, TTNNOp) and producer.ROW.name == "to_layout" and \
-                not producer.operands[0].type.encoding.is_tiled:  # undo a tilize instead of adding an untilize
-            op.operands[index] = producer.operands[0]
-            if not producer.results[0].uses:
-                producer.detach()
-                producer.erase()
-        elif isinstance(value.type, TensorType) and value.type.encoding.is_tiled:
-            convert = _ttnn_op("to_layout", [value], {"layout": enum(ttnn.LayoutAttr, "row_major")},
-                               [_with_layout(TensorType(value.type.element_type, value.type.get_shape()), "dram",
-                                             tiled=False)], op)
-            op.parent.insert_op_before(convert, op)
-            op.operands[index] = convert.results[0]
 
 
 def _get_device(at: Operation) -> Operation:
@@ -469,15 +442,18 @@ class TTNNDeallocatePass(ModulePass):
 
 @dataclass(frozen=True)
 class TTIRToTTNNBackendPipeline(RegisterDevicePass):
-    """The full TTIR → TTNN backend: wrap in a device module, register device, fuse, convert, lay out, deallocate."""
+    """The full TTIR → TTNN backend: wrap in a device module, register device, fuse, convert, lay out, apply
+    kernel workarounds, deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         from ttmlir.passes.register_device import WrapDeviceModulePass
         from ttmlir.passes.ttir_fusing import TTIRFusingPass
+        from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
 
         WrapDeviceModulePass().apply(ctx, module)
         super().apply(ctx, module)
-        for stage in (TTIRFusingPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNDeallocatePass()):
+        for stage in (TTIRFusingPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(),
+                      TTNNDeallocatePass()):
             stage.apply(ctx, module)

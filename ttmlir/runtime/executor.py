@@ -18,17 +18,17 @@ import torch
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import MeshDevice, OutOfMemory
 from ttmlir.runtime.formats import compute_dtype
-from ttmlir.runtime.kernels import KERNELS
+from ttmlir.runtime.kernels import KERNELS, MESH_KERNELS
 from ttmlir.runtime.perf import OpPerf, estimate
 from ttmlir.runtime.tensor import Tensor, desc_of, materialize
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
 
 OUTPUT_FIELDS = ("out", "batchMean", "batchVariance")
-MULTI_CHIP_OPS = {"all_gather", "all_reduce", "reduce_scatter", "collective_permute", "mesh_shard"}
 TABLE_FAMILIES = {"EltwiseUnaryOpT": "unary", "EltwiseBinaryOpT": "binary", "WhereOpT": "binary",
                   "ClampTensorOpT": "binary", "ReductionOpT": "reduction", "SoftmaxOpT": "softmax",
-                  "NormOpT": "norm", "GroupNormOpT": "norm", "MatmulOpT": "matmul", "Conv2dOpT": "matmul"}
+                  "NormOpT": "norm", "GroupNormOpT": "norm", "MatmulOpT": "matmul", "Conv2dOpT": "matmul",
+                  "CollectiveOpT": "ccl", "MeshShardOpT": "ccl"}
 
 
 class Binary:
@@ -120,19 +120,25 @@ class DebugHooks:
 
 
 def _inputs(table, pool: dict[int, Tensor], name: str) -> tuple[dict, list[Tensor]]:
-    values, used = {}, []
+    """The op's input tensors by snake_case field name (a list for a variadic field), and all of them."""
+    fields, used = {}, []
     for key, value in vars(table).items():
         if key in OUTPUT_FIELDS:
             continue
         if isinstance(value, fb.TensorRefT):
-            tensor = _lookup(pool, value, name)
-            values[fbu.snake(key)] = compute_dtype(tensor.data)
+            fields[fbu.snake(key)] = tensor = _lookup(pool, value, name)
             used.append(tensor)
         elif isinstance(value, list) and value and isinstance(value[0], fb.TensorRefT):
-            tensors = [_lookup(pool, v, name) for v in value]
-            values[fbu.snake(key)] = [compute_dtype(t.data) for t in tensors]
+            fields[fbu.snake(key)] = tensors = [_lookup(pool, v, name) for v in value]
             used.extend(tensors)
-    return values, used
+    return fields, used
+
+
+def _on_chip(fields: dict, chip: int, chips: int) -> dict:
+    """The kernel's view of its inputs on one chip, in compute precision."""
+    def value(t: Tensor):
+        return compute_dtype(t.chip_values(chips)[chip])
+    return {k: [value(t) for t in v] if isinstance(v, list) else value(v) for k, v in fields.items()}
 
 
 def _lookup(pool: dict[int, Tensor], ref: fb.TensorRefT, name: str) -> Tensor:
@@ -143,24 +149,34 @@ def _lookup(pool: dict[int, Tensor], ref: fb.TensorRefT, name: str) -> Tensor:
                              "(never produced, or already deallocated)") from None
 
 
-def check_inputs(program: fb.ProgramT, inputs: list[torch.Tensor]) -> None:
+def check_inputs(program: fb.ProgramT, inputs: list, chips: int = 1) -> None:
+    """Inputs are one tensor each, or (for an input sharded in advance) a list with one per chip."""
     refs = program.inputs or []
     if len(inputs) != len(refs):
         raise RuntimeFailure(f"program '{program.name}' takes {len(refs)} inputs, got {len(inputs)}")
     for i, (ref, value) in enumerate(zip(refs, inputs)):
-        expected = desc_of(ref)["shape"]
-        if list(value.shape) != expected:
-            raise RuntimeFailure(f"program '{program.name}' input {i} has shape {list(value.shape)}, "
-                                 f"the binary expects {expected}")
+        d = desc_of(ref)
+        expected = d["local_shape"] if isinstance(value, list) and d["local_shape"] else d["shape"]
+        if isinstance(value, list) and len(value) != chips:
+            raise RuntimeFailure(f"program '{program.name}' input {i} has {len(value)} per-chip values for a mesh "
+                                 f"of {chips} chips")
+        for v in value if isinstance(value, list) else [value]:
+            if list(v.shape) != expected:
+                raise RuntimeFailure(f"program '{program.name}' input {i} has shape {list(v.shape)}, "
+                                     f"the binary expects {expected}")
 
 
-def run_program(binary: Binary, program_index: int, inputs: list[torch.Tensor], device: MeshDevice,
+def run_program(binary: Binary, program_index: int, inputs: list, device: MeshDevice,
                 debugger: bool = False) -> tuple[list[Tensor], ProgramContext]:
     program = binary.programs[program_index]
-    check_inputs(program, inputs)
+    if device.mesh_shape != binary.mesh_shape():
+        mesh = "x".join(map(str, binary.mesh_shape()))
+        raise RuntimeFailure(f"the binary is compiled for a {mesh} mesh, the device is a "
+                             f"{'x'.join(map(str, device.mesh_shape))} mesh")
+    check_inputs(program, inputs, device.num_chips)
     ctx = ProgramContext(binary, program_index, device)
     for i, (ref, value) in enumerate(zip(program.inputs, inputs)):
-        ctx.pool[ref.globalId] = materialize(ref, value, device, f"program input {i}")
+        ctx.pool[ref.globalId] = materialize(ref, value, device, f"program input {i}", local=isinstance(value, list))
     _note_peak(ctx)
     _run_ops(program, ctx, debugger)
     outputs = [_lookup(ctx.pool, ref, "return") for ref in program.outputs or []]
@@ -187,7 +203,7 @@ def _run_ops(program: fb.ProgramT, ctx: ProgramContext, debugger: bool) -> None:
         used = _execute(op, ctx)
         end = time.perf_counter_ns()
         family = TABLE_FAMILIES.get(type(operation.type).__name__, "data_movement")
-        ctx.perf.append((op, estimate(name, family, used, op.outputs, device.arch), start, end))
+        ctx.perf.append((op, estimate(name, family, used, op.outputs, device.arch, device.num_chips), start, end))
         _note_peak(ctx)
         if DebugHooks.post_op is not None:
             DebugHooks.post_op(binary, ctx, op)
@@ -228,21 +244,28 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
         if tensor is not None:
             tensor.deallocate()
         return [tensor] if tensor is not None else []
-    if name in MULTI_CHIP_OPS and ctx.device.num_chips > 1:
-        raise RuntimeFailure(f"{where}: data movement between the {ctx.device.num_chips} chips of a mesh is not "
-                             "simulated yet; run this program on a 1x1 mesh")
-    values, used = _inputs(table, ctx.pool, name)
+    mesh_kernel, kernel = MESH_KERNELS.get(name), KERNELS.get(name)
+    if mesh_kernel is None and kernel is None:
+        raise RuntimeFailure(f"{where}: no kernel for this op in the simulator")
+    fields, used = _inputs(table, ctx.pool, name)
+    chips = ctx.device.num_chips
     try:
-        result = KERNELS[name](values, table)
-    except KeyError:
-        raise RuntimeFailure(f"{where}: no kernel for this op in the simulator") from None
-    except (RuntimeError, ValueError, IndexError, TypeError) as exc:
+        if mesh_kernel is not None:
+            inputs = [compute_dtype(v) for v in fields["input"].chip_values(chips)]
+            per_chip = [(value,) for value in mesh_kernel(inputs, table, ctx.device.mesh_shape)]
+        else:
+            # every chip runs the op on its own values; replicated inputs make one run stand for all
+            distributed = any(t.shards is not None for t in used)
+            per_chip = [_results(kernel(_on_chip(fields, chip, chips), table))
+                        for chip in range(chips if distributed else 1)]
+    except (RuntimeError, ValueError, IndexError, TypeError, KeyError) as exc:
         raise RuntimeFailure(f"{where}: kernel failed: {exc}") from None
-    results = result if isinstance(result, tuple) else (result,)
     refs = [getattr(table, f) for f in OUTPUT_FIELDS if getattr(table, f, None) is not None]
     try:
-        for ref, value in zip(refs, results):
-            tensor = materialize(ref, value, ctx.device, where)
+        for i, ref in enumerate(refs):
+            values = [results[i] for results in per_chip]
+            tensor = materialize(ref, values if len(values) > 1 else values[0], ctx.device, where,
+                                 local=any(t.local for t in used))
             ctx.pool[ref.globalId] = tensor
             op.outputs.append(tensor)
     except OutOfMemory as exc:
@@ -250,6 +273,10 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     except ValueError as exc:
         raise RuntimeFailure(str(exc)) from None
     return used
+
+
+def _results(result) -> tuple:
+    return result if isinstance(result, tuple) else (result,)
 
 
 def _note_peak(ctx: ProgramContext) -> None:

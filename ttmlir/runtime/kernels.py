@@ -15,9 +15,13 @@ from typing import Callable
 import torch
 import torch.nn.functional as F
 
+from ttmlir.runtime import ccl
+from ttmlir.target import binary_generated as fb
+from ttmlir.target.flatbuffer import enum_names
 from ttmlir.spatial import padding4, pair
 
 Kernel = Callable[[dict, object], object]
+MeshKernel = Callable[[list, object, tuple[int, int]], list]
 
 
 def _unary(fn) -> Kernel:
@@ -287,12 +291,6 @@ def _creation(x, t):
     return _constant(t)
 
 
-def _single_chip(x, t):
-    """Collectives and mesh_shard on a 1x1 mesh: every shard is the whole tensor (the executor refuses
-    larger meshes until data movement between chips is simulated)."""
-    return x["input"]
-
-
 def _matmul(x, t):
     a, b = x["a"], x["b"]
     if t.transposeA:
@@ -338,9 +336,25 @@ KERNELS: dict[str, Kernel] = {
     "group_norm": _group_norm,
     "update_cache": _cache,
     "fill_cache": _cache,
-    **{name: _single_chip for name in ("all_gather", "all_reduce", "reduce_scatter", "collective_permute",
-                                       "mesh_shard")},
     **{name: lambda x, t: x["input"] for name in ("to_layout", "to_device", "from_device", "to_memory_config",
                                                   "typecast")},
     **{name: _creation for name in ("empty", "full", "zeros", "ones", "arange", "rand", "constant")},
 }
+
+
+def _mesh_kernels() -> dict[str, MeshKernel]:
+    """Kernels that move data between chips: they take and return one tensor per chip of the mesh."""
+    shard_type, direction, reduce_type = (enum_names(e) for e in (fb.ShardType, fb.ShardDirection, fb.ReduceType))
+    return {
+        "mesh_shard": lambda xs, t, mesh: ccl.mesh_shard(xs, shard_type[t.shardType], direction[t.shardDirection],
+                                                         list(t.shardDims), mesh),
+        "all_gather": lambda xs, t, mesh: ccl.all_gather(xs, t.allGatherDim, t.clusterAxis, mesh),
+        "all_reduce": lambda xs, t, mesh: ccl.all_reduce(xs, reduce_type[t.reduceType], t.clusterAxis, mesh),
+        "reduce_scatter": lambda xs, t, mesh: ccl.reduce_scatter(xs, reduce_type[t.reduceType], t.scatterDim,
+                                                                 t.clusterAxis, mesh),
+        "collective_permute": lambda xs, t, mesh: ccl.collective_permute(
+            xs, [] if t.sourceTargetPairs is None else [int(v) for v in t.sourceTargetPairs]),
+    }
+
+
+MESH_KERNELS = _mesh_kernels()

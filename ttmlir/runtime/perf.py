@@ -7,8 +7,9 @@
 
 Work is FLOPs for matmul/convolution (rate by math fidelity, which follows the operand format) and
 tiles for everything else (cycles per tile by family). Cores used: the output's tile count, capped by
-the worker grid. Host transfers (to_device/from_device) move their bytes over PCIe. Host-only ops
-(both operands in system memory) cost no device time.
+the worker grid. Host transfers (to_device/from_device) move their bytes over PCIe. Collectives and
+mesh_shard (family "ccl") also send their output's bytes over one ethernet link between chips (on a
+single chip nothing crosses). Host-only ops (both operands in system memory) cost no device time.
 """
 
 from __future__ import annotations
@@ -46,8 +47,8 @@ def _tiles(shape: list[int]) -> int:
     return max(1, math.ceil(rows / 32) * math.ceil(shape[-1] / 32))
 
 
-def estimate(op: str, family: str, inputs: list, outputs: list, arch: str) -> OpPerf:
-    """Inputs and outputs are runtime Tensors (shape, dtype, buffer_type, size)."""
+def estimate(op: str, family: str, inputs: list, outputs: list, arch: str, chips: int = 1) -> OpPerf:
+    """Inputs and outputs are runtime Tensors (shape, dtype, buffer_type, size); `chips` in the mesh."""
     facts = hardware.CHIPS[arch]
     tensors = inputs + outputs
     dtype = inputs[0].dtype if inputs else (outputs[0].dtype if outputs else "f32")
@@ -71,5 +72,7 @@ def estimate(op: str, family: str, inputs: list, outputs: list, arch: str) -> Op
     dram_bytes = sum(t.size for t in tensors if t.buffer_type == "dram")
     l1_bytes = sum(t.size for t in tensors if t.buffer_type in ("l1", "l1_small"))
     bandwidth = dram_bytes / facts.dram_gbps + l1_bytes / (NOC_BYTES_PER_CYCLE * cores * facts.clock_ghz)
+    if family == "ccl" and chips > 1:
+        bandwidth += sum(t.size for t in outputs) / facts.eth_gbps
     ideal = max(compute, bandwidth)
     return OpPerf(op, cores, fidelity, compute, bandwidth, ideal, ideal + OP_LAUNCH_NS)

@@ -16,6 +16,9 @@ from ttmlir.target.flatbuffer import enum_names
 
 @dataclass
 class Tensor:
+    """On a mesh, a tensor has a value on every chip: `data` on all of them (replicated), unless `shards`
+    gives one value per chip (chip 0's is `data`), as after `mesh_shard` or a collective."""
+
     data: torch.Tensor                  # logical shape, stored as the data format stores it
     dtype: str                          # ttcore data type, e.g. "bf16"
     layout: str = "row_major"           # "tile" or "row_major"
@@ -24,6 +27,11 @@ class Tensor:
     device: MeshDevice | None = None
     address: int | None = None
     size: int = 0                       # bytes in its buffer, padded to tiles
+    shards: list[torch.Tensor] | None = None
+    local: bool = False                 # holds per-chip pieces of an input sharded in advance, not its full shape
+
+    def chip_values(self, chips: int) -> list[torch.Tensor]:
+        return self.shards if self.shards is not None else [self.data] * chips
 
     @property
     def shape(self) -> list[int]:
@@ -64,19 +72,26 @@ def desc_of(ref: fb.TensorRefT) -> dict:
     return {"shape": [int(d) for d in ref.desc.shape], "dtype": enum_names(fb.DataType)[layout.dataType],
             "layout": enum_names(fb.TensorLayout)[layout.layout],
             "buffer_type": enum_names(fb.BufferType)[config.bufferType] if config is not None else "system_memory",
-            "memory_layout": memory_layout}
+            "memory_layout": memory_layout, "local_shape": [int(d) for d in ref.desc.localShape]
+            if ref.desc.localShape is not None and len(ref.desc.localShape) else None}
 
 
-def materialize(ref: fb.TensorRefT, values: torch.Tensor, device: MeshDevice | None, what: str) -> Tensor:
-    """A tensor as the descriptor places it: converted to its format, allocated in its buffer."""
+def materialize(ref: fb.TensorRefT, values: torch.Tensor | list[torch.Tensor], device: MeshDevice | None,
+                what: str, local: bool = False) -> Tensor:
+    """A tensor as the descriptor places it: converted to its format, allocated in its buffer. `values`
+    is one tensor (the same on every chip) or a list with one per chip of the mesh. With `local`, the
+    values are per-chip pieces of a tensor sharded in advance, whose descriptor names the full shape."""
     d = desc_of(ref)
-    if list(values.shape) != d["shape"]:
-        if values.numel() != math.prod(d["shape"]):
-            raise ValueError(f"{what}: computed shape {list(values.shape)} does not match the compiled shape "
-                             f"{d['shape']}")
-        values = values.reshape(d["shape"])
-    tensor = Tensor(to_format(values, d["dtype"]), d["dtype"], d["layout"], d["buffer_type"], d["memory_layout"],
-                    size=int(ref.size))
+    per_chip = values if isinstance(values, list) else [values]
+    local = local and list(per_chip[0].shape) != d["shape"]
+    converted: dict[int, torch.Tensor] = {}  # a value shared by several chips is converted once
+    for v in per_chip:
+        if id(v) not in converted:
+            converted[id(v)] = to_format(v if local else _shaped(v, d["shape"], what), d["dtype"])
+    stored = [converted[id(v)] for v in per_chip]
+    size = int(ref.size) * stored[0].numel() // max(1, math.prod(d["shape"])) if local else int(ref.size)
+    tensor = Tensor(stored[0], d["dtype"], d["layout"], d["buffer_type"], d["memory_layout"], size=size,
+                    shards=stored if len(converted) > 1 else None, local=local)
     if tensor.on_device:
         if device is None:
             raise ValueError(f"{what}: a device tensor needs an open device")
@@ -84,3 +99,11 @@ def materialize(ref: fb.TensorRefT, values: torch.Tensor, device: MeshDevice | N
         per_bank = device.per_bank_bytes(tensor.buffer_type, tensor.size, tensor.page_size())
         tensor.address = device.allocate(tensor.buffer_type, per_bank, what)
     return tensor
+
+
+def _shaped(values: torch.Tensor, shape: list[int], what: str) -> torch.Tensor:
+    if list(values.shape) == shape:
+        return values
+    if values.numel() != math.prod(shape):
+        raise ValueError(f"{what}: computed shape {list(values.shape)} does not match the compiled shape {shape}")
+    return values.reshape(shape)

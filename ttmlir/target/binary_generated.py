@@ -866,8 +866,35 @@ class TensorDesc(object):
             return obj
         return None
 
+    # TensorDesc
+    def LocalShape(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
+        return 0
+
+    # TensorDesc
+    def LocalShapeAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
+        return 0
+
+    # TensorDesc
+    def LocalShapeLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # TensorDesc
+    def LocalShapeIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        return o == 0
+
 def TensorDescStart(builder):
-    builder.StartObject(2)
+    builder.StartObject(3)
 
 def TensorDescAddShape(builder, shape):
     builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(shape), 0)
@@ -877,6 +904,12 @@ def TensorDescStartShapeVector(builder, numElems):
 
 def TensorDescAddLayout(builder, layout):
     builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(layout), 0)
+
+def TensorDescAddLocalShape(builder, localShape):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(localShape), 0)
+
+def TensorDescStartLocalShapeVector(builder, numElems):
+    return builder.StartVector(8, numElems, 8)
 
 def TensorDescEnd(builder):
     return builder.EndObject()
@@ -894,9 +927,11 @@ class TensorDescT(object):
         self,
         shape = None,
         layout = None,
+        localShape = None,
     ):
         self.shape = shape  # type: Optional[List[int]]
         self.layout = layout  # type: Optional[LayoutDescT]
+        self.localShape = localShape  # type: Optional[List[int]]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -928,6 +963,13 @@ class TensorDescT(object):
                 self.shape = tensorDesc.ShapeAsNumpy()
         if tensorDesc.Layout() is not None:
             self.layout = LayoutDescT.InitFromObj(tensorDesc.Layout())
+        if not tensorDesc.LocalShapeIsNone():
+            if np is None:
+                self.localShape = []
+                for i in range(tensorDesc.LocalShapeLength()):
+                    self.localShape.append(tensorDesc.LocalShape(i))
+            else:
+                self.localShape = tensorDesc.LocalShapeAsNumpy()
 
     # TensorDescT
     def Pack(self, builder):
@@ -941,11 +983,21 @@ class TensorDescT(object):
                 shape = builder.EndVector()
         if self.layout is not None:
             layout = self.layout.Pack(builder)
+        if self.localShape is not None:
+            if np is not None and type(self.localShape) is np.ndarray:
+                localShape = builder.CreateNumpyVector(self.localShape)
+            else:
+                TensorDescStartLocalShapeVector(builder, len(self.localShape))
+                for i in reversed(range(len(self.localShape))):
+                    builder.PrependInt64(self.localShape[i])
+                localShape = builder.EndVector()
         TensorDescStart(builder)
         if self.shape is not None:
             TensorDescAddShape(builder, shape)
         if self.layout is not None:
             TensorDescAddLayout(builder, layout)
+        if self.localShape is not None:
+            TensorDescAddLocalShape(builder, localShape)
         tensorDesc = TensorDescEnd(builder)
         return tensorDesc
 

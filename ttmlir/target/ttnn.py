@@ -80,6 +80,8 @@ def _encode(kind: str, attr: Attribute, result_type):
         return list(attr.data)
     if kind in ("mesh_shape", "mesh_offset"):
         return _dim2d(*attr.data)
+    if kind == "pairs":
+        return [int(v) for v in attr.get_values()]
     if kind == "elements":
         return _elements_bytes(attr, result_type.element_type if result_type is not None else "f32")
     if kind in ("str", "bool", "i32", "si32", "ui32", "i64", "si64", "f32", "number"):
@@ -187,6 +189,10 @@ class ProgramWriter:
         prog.name = func.sym_name.data
         prog.private = func.sym_visibility is not None and func.sym_visibility.data == "private"
         prog.inputs = [self.ref(arg) for arg in func.body.block.args]
+        for ref, attrs in zip(prog.inputs, func.arg_attrs.data if func.arg_attrs is not None else ()):
+            sharding = attrs.data.get(ttcore.RuntimeTensorShardingAttr.name)
+            if isinstance(sharding, ttcore.RuntimeTensorShardingAttr) and sharding.data[0] == "presharded":
+                ref.desc.localShape = list(sharding.data[1].get_shape())
         prog.operations = []
         for op in func.body.block.ops:
             if isinstance(op, ReturnOp):

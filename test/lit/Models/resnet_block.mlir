@@ -14,7 +14,7 @@
 // CHECK: "ttnn.add"
 // CHECK: "ttnn.relu"
 // CHECK: "ttnn.max_pool2d"
-// CHECK-SAME: -> tensor<1x1x64x32xf32
+// CHECK-SAME: -> tensor<1x1x64x32xbf16
 // CHECK: "ttnn.reshape"
 // CHECK-SAME: -> tensor<1x8x8x32xf32
 // EXEC: PASS

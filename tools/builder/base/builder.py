@@ -383,7 +383,7 @@ def _property(kind: str, value) -> Attribute:
         return value
     if kind == "type":
         return mlir_type(value)
-    if kind == "elements":
+    if kind in ("elements", "pairs"):
         return elements_attr(value)
     if kind in ("shard_type", "shard_direction", "reduce_type"):
         value = str(value).rsplit("<", 1)[-1].rstrip(">")  # `#ttcore.shard_type<devices>` or `devices`

@@ -58,7 +58,7 @@ def execute_fb(compiled_bin, input_output_goldens: dict | None = None, intermedi
             if program.private:
                 continue
             goldens = io.get(index, {})
-            inputs = [_device0(goldens[f"input_{i}"]) if f"input_{i}" in goldens else value
+            inputs = [_chip_input(goldens[f"input_{i}"]) if f"input_{i}" in goldens else value
                       for i, value in enumerate(make_inputs(binary, index, "randn", 0))]
             entry = report.setdefault(f"program_index_{index}", {})
             hooks = (DebugHooks.pre_op, DebugHooks.post_op)
@@ -73,7 +73,7 @@ def execute_fb(compiled_bin, input_output_goldens: dict | None = None, intermedi
                 DebugHooks.pre_op, DebugHooks.post_op = hooks
             for i, tensor in enumerate(outputs):
                 if not disable_golden and f"output_{i}" in goldens:
-                    entry[f"output_{i}"] = compare(_device0(goldens[f"output_{i}"]), tensor.data, pcc, atol, rtol)
+                    entry[f"output_{i}"] = _compare_chips(goldens[f"output_{i}"], tensor, pcc, atol, rtol)
             release(program, ctx, outputs)
             failures += [f"program {index} (@{program.name}) {key}: {message}" for key, metrics in entry.items()
                          if (message := _failed(metrics, checks)) and key not in bypass]
@@ -104,15 +104,29 @@ def _intermediate_check(goldens: dict, bypass: set, entry: dict, pcc, atol, rtol
     def post(binary, program_context, op_context):
         loc = op_context.loc
         if loc in goldens and loc not in bypass and op_context.outputs:
-            entry[loc] = compare(_device0(goldens[loc]), op_context.outputs[0].data, pcc, atol, rtol)
+            entry[loc] = _compare_chips(goldens[loc], op_context.outputs[0], pcc, atol, rtol)
         if user_post is not None:
             user_post(binary, program_context, op_context)
     return post
 
 
-def _device0(golden) -> torch.Tensor:
-    tensor = golden[0] if isinstance(golden, dict) else golden
-    return tensor.float() if tensor.is_floating_point() else tensor
+def _chips(golden) -> list[torch.Tensor]:
+    """A golden's value per chip (a `{device: tensor}` map, or one tensor for every chip)."""
+    values = [golden[d] for d in sorted(golden)] if isinstance(golden, dict) else [golden]
+    return [t.float() if t.is_floating_point() else t for t in values]
+
+
+def _chip_input(golden):
+    """One tensor when every chip gets the same input, else one per chip (an input sharded in advance)."""
+    replicated = not isinstance(golden, dict) or len({id(t) for t in golden.values()}) == 1
+    return _chips(golden)[0] if replicated else _chips(golden)
+
+
+def _compare_chips(golden, tensor, pcc, atol, rtol) -> dict:
+    """The worst chip's comparison of a (possibly distributed) output with its golden."""
+    expected = _chips(golden)
+    results = [compare(e, a, pcc, atol, rtol) for e, a in zip(expected, tensor.chip_values(len(expected)))]
+    return min(results, key=lambda m: ("error" not in m, m["actual_pcc"]))
 
 
 def _binary(compiled_bin) -> Binary:

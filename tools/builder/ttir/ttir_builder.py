@@ -12,7 +12,7 @@ from typing import Sequence
 from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, TensorType
 
 from builder.base.builder import Builder, BuilderError, Operand, op_method
-from golden.mapping import shard_of
+from ttmlir.runtime.ccl import shard_of
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.op_table import TTIR_OPS
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES

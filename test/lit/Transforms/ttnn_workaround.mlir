@@ -1,0 +1,84 @@
+// RUN: ttmlir-opt --ttcore-register-device --convert-ttir-to-ttnn --ttnn-layout --ttnn-workaround %s | FileCheck %s
+// RUN: ttmlir-opt --ttcore-register-device --convert-ttir-to-ttnn --ttnn-layout --ttnn-workaround %s | ttmlir-opt | FileCheck %s
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline %s | ttmlir-translate --ttnn-to-flatbuffer -o %t.ttnn
+// RUN: ttrt run --check-memory-leak %t.ttnn | FileCheck %s --check-prefix=EXEC
+
+// Kernels that need particular layouts or data types get their operands converted and their results
+// converted back (upstream's TTNN operand workarounds).
+
+// CHECK-LABEL: func.func @integer_cumsum
+// CHECK: %[[F:.*]] = "ttnn.typecast"(%{{.*}}) <{dtype = #ttcore.supportedDataTypes<f32>}> : (tensor<4x64xsi32
+// CHECK: %[[S:.*]] = "ttnn.moreh_cumsum"(%[[F]])
+// CHECK-SAME: -> tensor<4x64xf32
+// CHECK: "ttnn.typecast"(%[[S]]) <{dtype = #ttcore.supportedDataTypes<si32>}>
+func.func @integer_cumsum(%arg0: tensor<4x64xsi32>) -> tensor<4x64xsi32> {
+  %0 = "ttir.cumsum"(%arg0) <{dim = 1 : i64}> : (tensor<4x64xsi32>) -> tensor<4x64xsi32>
+  return %0 : tensor<4x64xsi32>
+}
+
+// A rank-1 si32 fill is made row-major in u32, then tilized and cast.
+// CHECK-LABEL: func.func @full_1d_si32
+// CHECK: %[[FULL:.*]] = "ttnn.full"(%{{.*}}) <{dtype = #ttcore.supportedDataTypes<u32>, fill_value = 7 : i32, layout = #ttnn.layout<row_major>
+// CHECK: %[[TILED:.*]] = "ttnn.to_layout"(%[[FULL]]) <{layout = #ttnn.layout<tile>}>
+// CHECK: "ttnn.typecast"(%[[TILED]]) <{dtype = #ttcore.supportedDataTypes<si32>}>
+func.func @full_1d_si32() -> tensor<64xsi32> {
+  %0 = "ttir.full"() <{shape = array<i32: 64>, fill_value = 7 : i32}> : () -> tensor<64xsi32>
+  return %0 : tensor<64xsi32>
+}
+
+// CHECK-LABEL: func.func @strided_slice
+// CHECK: "ttnn.typecast"
+// CHECK-SAME: -> tensor<64x128xbf16
+// CHECK: "ttnn.slice_static"
+// CHECK-SAME: -> tensor<2x128xbf16
+// CHECK: "ttnn.typecast"
+// CHECK-SAME: -> tensor<2x128xf32
+func.func @strided_slice(%arg0: tensor<64x128xf32>) -> tensor<2x128xf32> {
+  %0 = "ttir.slice_static"(%arg0) <{begins = [0 : i32, 0 : i32], ends = [64 : i32, 128 : i32], step = [32 : i32, 1 : i32]}> : (tensor<64x128xf32>) -> tensor<2x128xf32>
+  return %0 : tensor<2x128xf32>
+}
+
+// A slice starting off the tile grid reads row-major data: here the argument before its tilize.
+// CHECK-LABEL: func.func @unaligned_slice
+// CHECK: %[[DEV:.*]] = "ttnn.to_device"(%arg0
+// CHECK-NEXT: "ttnn.slice_static"(%[[DEV]])
+// CHECK-NEXT: "ttnn.to_layout"
+// CHECK-SAME: layout = #ttnn.layout<tile>
+func.func @unaligned_slice(%arg0: tensor<64x128xf32>) -> tensor<60x128xf32> {
+  %0 = "ttir.slice_static"(%arg0) <{begins = [4 : i32, 0 : i32], ends = [64 : i32, 128 : i32], step = [1 : i32, 1 : i32]}> : (tensor<64x128xf32>) -> tensor<60x128xf32>
+  return %0 : tensor<60x128xf32>
+}
+
+// CHECK-LABEL: func.func @integer_concat
+// CHECK-COUNT-2: "ttnn.typecast"({{.*}}) <{dtype = #ttcore.supportedDataTypes<bf16>}>
+// CHECK: "ttnn.concat"
+// CHECK-SAME: -> tensor<40x32xbf16
+// CHECK: "ttnn.typecast"
+// CHECK-SAME: -> tensor<40x32xsi32
+func.func @integer_concat(%arg0: tensor<20x32xsi32>, %arg1: tensor<20x32xsi32>) -> tensor<40x32xsi32> {
+  %0 = "ttir.concat"(%arg0, %arg1) <{dim = 0 : si32}> : (tensor<20x32xsi32>, tensor<20x32xsi32>) -> tensor<40x32xsi32>
+  return %0 : tensor<40x32xsi32>
+}
+
+// CHECK-LABEL: func.func @where_mixed_types
+// CHECK: %[[P:.*]] = "ttnn.typecast"(%{{.*}}) <{dtype = #ttcore.supportedDataTypes<f32>}> : (tensor<32x32xbf16
+// CHECK: "ttnn.where"(%[[P]],
+func.func @where_mixed_types(%arg0: tensor<32x32xbf16>, %arg1: tensor<32x32xf32>, %arg2: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %0 = "ttir.where"(%arg0, %arg1, %arg2) : (tensor<32x32xbf16>, tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %0 : tensor<32x32xf32>
+}
+
+// CHECK-LABEL: func.func @upsample
+// CHECK: %[[DEV:.*]] = "ttnn.to_device"(%arg0
+// CHECK-NEXT: "ttnn.typecast"(%[[DEV]]) <{dtype = #ttcore.supportedDataTypes<bf16>}>
+// CHECK-NEXT: "ttnn.upsample"
+// CHECK-SAME: -> tensor<1x16x16x32xbf16
+// CHECK-NEXT: "ttnn.to_layout"
+// CHECK-SAME: layout = #ttnn.layout<tile>
+// CHECK-NEXT: "ttnn.typecast"
+// CHECK-SAME: -> tensor<1x16x16x32xf32
+func.func @upsample(%arg0: tensor<1x8x8x32xf32>) -> tensor<1x16x16x32xf32> {
+  %0 = "ttir.upsample2d"(%arg0) <{scale_factor = 2 : i32}> : (tensor<1x8x8x32xf32>) -> tensor<1x16x16x32xf32>
+  return %0 : tensor<1x16x16x32xf32>
+}
+// EXEC: PASS
