@@ -402,3 +402,19 @@ def test_a_binary_runs_only_on_the_mesh_it_was_compiled_for():
     binary = Binary(data=compile_ttir(single_op("relu", [(32, 64)], (32, 64)), pipeline_options="mesh-shape=1,2"))
     with pytest.raises(RuntimeFailure, match="compiled for a 1x2 mesh, the device is a 1x1 mesh"):
         run_program(binary, 0, [torch.randn(32, 64)], MeshDevice())
+
+
+def test_ops_hoisted_to_the_cpu_run_on_host_tensors():
+    text = (ROOT / "test" / "lit" / "Transforms" / "cpu_hoist.mlir").read_text()
+    binary = Binary(data=compile_ttir(text))
+    cpu = [p for p in binary.programs if p.name.startswith("cpu_hoisted_ttir_add_")]
+    assert len(cpu) == 1 and cpu[0].private  # one shared CPU function
+    x, y = torch.randn(32, 32), torch.randn(32, 32)
+    device = MeshDevice()
+    (out,), ctx = run_program(binary, 1, [x, y], device)
+    torch.testing.assert_close(out.data, x + y)
+    hoisted = [perf for op, perf, *_ in ctx.perf if op.name == "add"]
+    assert [p.kernel_ns for p in hoisted] == [0.0]  # host work costs no device time
+    (out,), _ = run_program(binary, 0, [x.bfloat16(), y.bfloat16()], device)
+    torch.testing.assert_close(out.data.float(), (x.bfloat16().float() + y.bfloat16().float()).bfloat16().float())
+    assert device.allocated_bytes()["dram"] == 0

@@ -30,8 +30,10 @@ def _registry() -> dict[str, type[ModulePass]]:
     from ttmlir.passes.ttir_to_ttnn import (ConvertTTIRToTTNNPass, TTIRToTTNNBackendPipeline, TTNNDeallocatePass,
                                             TTNNLayoutPass)
     from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
+    from ttmlir.passes.cpu_hoist import TTIRCPUHoistTransformPass
 
-    passes = (RegisterDevicePass, WrapDeviceModulePass, UnwrapDeviceModulePass, TTIRFusingPass, ConvertTTIRToTTNNPass,
+    passes = (RegisterDevicePass, WrapDeviceModulePass, UnwrapDeviceModulePass, TTIRFusingPass,
+              TTIRCPUHoistTransformPass, ConvertTTIRToTTNNPass,
               TTNNLayoutPass, TTNNWorkaroundPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline)
     return {p.name: p for p in passes}
 

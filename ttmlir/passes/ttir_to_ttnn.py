@@ -15,7 +15,7 @@ from typing import Callable, ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FunctionType, ModuleOp, NameLoc, StringAttr, TensorType, UnknownLoc
-from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -26,6 +26,7 @@ from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, TTNNOp
 from ttmlir.passes import PassFailure
+from ttmlir.passes.cpu_hoist import FORWARD_CPU, FUNCTION_TYPE, HOISTED_CALL, TTIRCPUHoistTransformPass, cpu_module_of
 from ttmlir.passes.register_device import RegisterDevicePass, device_module_of
 from ttmlir.spatial import pair
 
@@ -39,7 +40,8 @@ def _ttnn_op(name: str, operands, props: dict[str, Attribute], result_types, sou
     new = cls.create(operands=list(operands), result_types=list(result_types),
                      properties={k: v for k, v in props.items() if k in accepted})
     new.location = source.location
-    new.attributes.update(source.attributes)
+    if isinstance(source, TTOp):  # an op's discardable attributes carry over to what it becomes
+        new.attributes.update(source.attributes)
     return new
 
 
@@ -276,8 +278,9 @@ class ConvertTTIRToTTNNPass(ModulePass):
                 op.parent.insert_op_before(created, op)
             for helper in new[:-1]:  # only the op standing for the TTIR result keeps its location (and golden)
                 helper.location = _helper_location(helper.location, helper.name.split(".")[-1])
+            on_host = op.parent_op() is not None and op.parent_op().attributes.get(FUNCTION_TYPE) == FORWARD_CPU
             for i, created in enumerate(new):
-                if _needs_device(created):
+                if _needs_device(created) and not on_host:
                     new[i] = _attach_device(created, _device_of(op.parent))
             for old, value in zip(op.results, new[-1].results if new else op.operands):
                 old.replace_all_uses_with(value)
@@ -322,6 +325,12 @@ class TTNNLayoutPass(ModulePass):
             if func.is_declaration:
                 continue
             self._layout_function(func)
+        cpu = cpu_module_of(module)
+        for func in [op for op in cpu.ops if isinstance(op, FuncOp)] if cpu is not None else []:
+            _retype_function(func, _host)
+            for decl in _functions(module):
+                if decl.is_declaration and decl.sym_name == func.sym_name:
+                    decl.function_type = func.function_type
 
     def _layout_function(self, func: FuncOp) -> None:
         block = func.body.block
@@ -329,11 +338,11 @@ class TTNNLayoutPass(ModulePass):
         for op in ops:
             for result in op.results:
                 Rewriter.replace_value_with_new_type(result, _with_layout(result.type))
+        hoisted_calls = [op for op in ops if isinstance(op, CallOp) and HOISTED_CALL in op.attributes]
         if func.sym_visibility is not None and func.sym_visibility.data == "private":
-            for arg in list(block.args):
-                Rewriter.replace_value_with_new_type(arg, _with_layout(arg.type))
-            func.function_type = FunctionType.from_lists([a.type for a in block.args],
-                                                         [v.type for v in block.last_op.operands])
+            _retype_function(func, _with_layout)
+            for call in hoisted_calls:
+                _call_on_host(call)
             return
         device = _get_device(func)
         insert_at = ops[0]
@@ -362,8 +371,41 @@ class TTNNLayoutPass(ModulePass):
                                         {"layout": enum(ttnn.LayoutAttr, "row_major")}, [_host(value.type)], func)
                 block.insert_ops_before([from_device, to_row_major], ret)
                 ret.operands[i] = to_row_major.results[0]
+        for call in hoisted_calls:
+            _call_on_host(call)
         func.function_type = FunctionType.from_lists([a.type for a in block.args],
                                                      [v.type for v in ret.operands] if ret else [])
+
+
+def _retype_function(func: FuncOp, layout: Callable[[Attribute], Attribute]) -> None:
+    """Lay out every value of a function whose arguments need no boundary moves (callees, CPU functions)."""
+    block = func.body.block
+    for value in [*block.args, *(r for op in block.ops for r in op.results)]:
+        if value.type != layout(value.type):
+            Rewriter.replace_value_with_new_type(value, layout(value.type))
+    func.function_type = FunctionType.from_lists([a.type for a in block.args], [v.type for v in block.last_op.operands])
+
+
+def _call_on_host(call: CallOp) -> None:
+    """A CPU-hoisted call reads and writes host tensors: move its operands off and its results onto the device."""
+    block = call.parent
+    for i, value in enumerate(list(call.operands)):
+        from_device = _ttnn_op("from_device", [value], {}, [_with_layout(value.type, "system_memory")], call)
+        row_major = _ttnn_op("to_layout", [from_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "row_major")},
+                             [_host(value.type)], call)
+        block.insert_ops_before([from_device, row_major], call)
+        call.operands[i] = row_major.results[0]
+    for result in list(call.results):
+        device_type = result.type
+        host = Rewriter.replace_value_with_new_type(result, _host(result.type))
+        uses = [(use.operation, use.index) for use in host.uses]
+        to_device = _ttnn_op("to_device", [host, _device_of(block)], {"memory_config": _memory_config()},
+                             [_with_layout(device_type, "dram", tiled=False)], call)
+        tiled = _ttnn_op("to_layout", [to_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "tile")},
+                         [device_type], call)
+        block.insert_ops_after([to_device, tiled], call)
+        for user, index in uses:
+            user.operands[index] = tiled.results[0]
 
 
 def _get_device(at: Operation) -> Operation:
@@ -442,8 +484,8 @@ class TTNNDeallocatePass(ModulePass):
 
 @dataclass(frozen=True)
 class TTIRToTTNNBackendPipeline(RegisterDevicePass):
-    """The full TTIR → TTNN backend: wrap in a device module, register device, fuse, convert, lay out, apply
-    kernel workarounds, deallocate."""
+    """The full TTIR → TTNN backend: wrap in a device module, register device, hoist marked ops to the CPU,
+    fuse, convert, lay out, apply kernel workarounds, deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
 
@@ -454,6 +496,6 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
 
         WrapDeviceModulePass().apply(ctx, module)
         super().apply(ctx, module)
-        for stage in (TTIRFusingPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(),
+        for stage in (TTIRCPUHoistTransformPass(), TTIRFusingPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(),
                       TTNNDeallocatePass()):
             stage.apply(ctx, module)

@@ -187,7 +187,8 @@ class ProgramWriter:
         func = self.func
         prog = fb.ProgramT()
         prog.name = func.sym_name.data
-        prog.private = func.sym_visibility is not None and func.sym_visibility.data == "private"
+        prog.private = func.sym_visibility is not None and func.sym_visibility.data == "private" or \
+            isinstance(func.parent_op().parent_op(), ttcore.CPUModuleOp)
         prog.inputs = [self.ref(arg) for arg in func.body.block.args]
         for ref, attrs in zip(prog.inputs, func.arg_attrs.data if func.arg_attrs is not None else ()):
             sharding = attrs.data.get(ttcore.RuntimeTensorShardingAttr.name)
@@ -246,6 +247,7 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
     `stages` maps pipeline stage names to their MLIR text; `goldens` maps a program name to its golden
     tensors (numpy arrays) keyed by op location (`loc("...")`) or `input_N` for program inputs.
     """
+    from ttmlir.passes.cpu_hoist import cpu_module_of
     from ttmlir.passes.register_device import device_module_of
 
     system = device_module_of(module).attributes.get("ttcore.system_desc")
@@ -258,7 +260,9 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
     binary.meshShape = _dim2d(*_mesh_shape(module))
     source = print_module(module)
     binary.programs = []
-    funcs = [f for f in device_module_of(module).ops if isinstance(f, FuncOp) and f.body.blocks]
+    cpu = cpu_module_of(module)  # functions hoisted to the CPU run as programs on host tensors
+    funcs = [f for m in (device_module_of(module), cpu) if m is not None for f in m.ops
+             if isinstance(f, FuncOp) and f.body.blocks]
     indices = {f.sym_name.data: i for i, f in enumerate(funcs)}
     for func in funcs:
         prog = ProgramWriter(func, indices).program()

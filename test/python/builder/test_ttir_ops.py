@@ -183,3 +183,16 @@ def test_op_in_bf16_matches_its_golden(name, tmp_path):
     report = compile_and_execute_ttir(module_for(name, bf16_case), artifact_dir=str(tmp_path),
                                       enable_intermediate_verification=True)
     assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
+
+
+@pytest.mark.parametrize("name", ["add", "exp", "matmul", "softmax"])
+def test_op_hoisted_to_the_cpu_matches_its_golden(name, tmp_path):
+    """`unit_attrs=["ttir.should_hoist"]` runs the op as a ttcore.cpu_module function on host tensors."""
+    case = CASES[name]
+    case = Case(case.shapes, {**case.kwargs, "unit_attrs": ["ttir.should_hoist"]}, case.dtypes, case.inputs,
+                case.list_operand, case.named)
+    report = compile_and_execute_ttir(module_for(name, case), artifact_dir=str(tmp_path),
+                                      enable_intermediate_verification=True)
+    assert "ttcore.cpu_module" in next(tmp_path.rglob("*_ttnn.mlir")).read_text()
+    assert len(report["program_index_0"]) == 2  # the hoisted op and the output
+    assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())

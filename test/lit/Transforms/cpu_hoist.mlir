@@ -1,0 +1,49 @@
+// RUN: ttmlir-opt --ttcore-wrap-device-module --ttir-cpu-hoist-transform %s | FileCheck %s
+// RUN: ttmlir-opt --ttcore-wrap-device-module --ttir-cpu-hoist-transform %s | ttmlir-opt | FileCheck %s
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline %s -o %t.mlir
+// RUN: FileCheck %s --check-prefix=TTNN --input-file=%t.mlir
+// RUN: ttmlir-translate --ttnn-to-flatbuffer %t.mlir -o %t.ttnn
+// RUN: ttrt read --section op_stats %t.ttnn | FileCheck %s --check-prefix=READ
+// RUN: ttrt run --check-memory-leak %t.ttnn | FileCheck %s --check-prefix=EXEC
+
+// Ops marked ttir.should_hoist run on the host CPU: each becomes a ttcore.cpu_module function (in f32),
+// declared in the device module and called from where the op was. Identical ops share one function.
+
+// CHECK: ttcore.device_module {
+// CHECK-LABEL: func.func @bf16_add
+// CHECK: %[[A:.*]] = "ttir.typecast"(%arg0) : (tensor<32x32xbf16>) -> tensor<32x32xf32>
+// CHECK: %[[B:.*]] = "ttir.typecast"(%arg1) : (tensor<32x32xbf16>) -> tensor<32x32xf32>
+// CHECK: %[[C:.*]] = call @[[FN:cpu_hoisted_ttir_add_[0-9a-f]+]](%[[A]], %[[B]]) {ttir.cpu_hoisted_call} : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
+// CHECK: "ttir.typecast"(%[[C]]) : (tensor<32x32xf32>) -> tensor<32x32xbf16>
+// CHECK-LABEL: func.func @f32_add
+// CHECK: call @[[FN]](%arg0, %arg1) {ttir.cpu_hoisted_call}
+// CHECK: func.func private @[[FN]](tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32> attributes {tt.function_type = "forward_cpu_declaration"}
+// CHECK-NOT: func.func private
+// CHECK: ttcore.cpu_module {
+// CHECK: func.func @[[FN]](%arg0: tensor<32x32xf32>, %arg1: tensor<32x32xf32>) -> tensor<32x32xf32> attributes {tt.function_type = "forward_cpu"}
+// CHECK-NEXT: "ttir.add"(%arg0, %arg1)
+
+// The hoisted call reads and writes host tensors; the CPU function's ops work in system memory.
+// TTNN: #[[HOST:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xf32, #system_memory>>
+// TTNN-LABEL: func.func @f32_add
+// TTNN: "ttnn.from_device"
+// TTNN: %[[IN:.*]] = "ttnn.to_layout"({{.*}}) <{layout = #ttnn.layout<row_major>}>
+// TTNN: %[[OUT:.*]] = call @cpu_hoisted_ttir_add_{{.*}}(%[[IN]], %{{.*}}) {ttir.cpu_hoisted_call}
+// TTNN: "ttnn.to_device"(%[[OUT]]
+// TTNN: ttcore.cpu_module {
+// TTNN: "ttnn.add"
+// TTNN-SAME: -> tensor<32x32xf32, #[[HOST]]>
+
+// READ: "program": "cpu_hoisted_ttir_add_
+// READ: "ttnn.add": 1
+// EXEC: PASS
+module {
+  func.func @bf16_add(%arg0: tensor<32x32xbf16>, %arg1: tensor<32x32xbf16>) -> tensor<32x32xbf16> {
+    %0 = "ttir.add"(%arg0, %arg1) {ttir.should_hoist} : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>
+    return %0 : tensor<32x32xbf16>
+  }
+  func.func @f32_add(%arg0: tensor<32x32xf32>, %arg1: tensor<32x32xf32>) -> tensor<32x32xf32> {
+    %0 = "ttir.add"(%arg0, %arg1) {ttir.should_hoist} : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
+    return %0 : tensor<32x32xf32>
+  }
+}

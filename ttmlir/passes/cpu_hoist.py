@@ -1,0 +1,120 @@
+"""`--ttir-cpu-hoist-transform`: move ops marked `ttir.should_hoist` to functions run on the host CPU.
+
+Each marked op becomes a function in `ttcore.cpu_module` (computing in f32, as upstream's CPU
+path does), declared privately in the device module and called with `{ttir.cpu_hoisted_call}`;
+operands and results are type-cast to and from f32 around the call. Identical hoisted ops share one
+function, named after the op and a hash of its text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (BFloat16Type, Float16Type, Float32Type, ModuleOp, StringAttr, TensorType,
+                                   UnitAttr)
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+
+from ttmlir.dialects import ttcore
+from ttmlir.passes import PassFailure
+from ttmlir.dialects.tt_op import TTOp
+from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+SHOULD_HOIST = "ttir.should_hoist"
+HOISTED_CALL = "ttir.cpu_hoisted_call"
+FUNCTION_TYPE = "tt.function_type"
+FORWARD_CPU = StringAttr("forward_cpu")
+
+
+def cpu_type(t):
+    """The type the CPU computes a value in: bf16 and f16 tensors widen to f32, other types stay."""
+    if isinstance(t, TensorType) and isinstance(t.element_type, (BFloat16Type, Float16Type)):
+        return TensorType(Float32Type(), t.get_shape())
+    return t
+
+
+def cpu_module_of(module: ModuleOp, create: bool = False) -> ModuleOp | None:
+    """The module inside `ttcore.cpu_module`, created beside the device module on request."""
+    for op in module.ops:
+        if isinstance(op, ttcore.CPUModuleOp):
+            return next(iter(op.body.ops))
+    if not create:
+        return None
+    inner = ModuleOp([])
+    module.body.block.add_op(ttcore.CPUModuleOp(Region(Block([inner]))))
+    return inner
+
+
+def _typecast(value: SSAValue, to) -> Operation:
+    return TTIR_OP_CLASSES["typecast"].create(operands=[value], result_types=[to])
+
+
+@dataclass(frozen=True)
+class TTIRCPUHoistTransformPass(ModulePass):
+    """Hoist ops marked `ttir.should_hoist` into `ttcore.cpu_module` functions called from the device."""
+
+    name: ClassVar[str] = "ttir-cpu-hoist-transform"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        from ttmlir.passes.register_device import device_module_of
+
+        device = device_module_of(module)
+        marked = [op for op in device.walk() if isinstance(op, TTOp) and SHOULD_HOIST in op.attributes]
+        if not marked:
+            return
+        if device is module:
+            raise PassFailure(marked[0], "hoisting to the CPU needs a ttcore.device_module "
+                                         "(run --ttcore-wrap-device-module first)")
+        cpu = cpu_module_of(module, create=True)
+        names = {op.sym_name.data for op in cpu.ops if isinstance(op, FuncOp)}
+        for op in marked:
+            name = self._hoisted_function(op, cpu, device, names)
+            self._call(op, name)
+
+    @staticmethod
+    def _hoisted_function(op: TTOp, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> str:
+        """The CPU function computing `op` (created once per distinct op), and its device-side declaration."""
+        inputs = [cpu_type(v.type) for v in op.operands]
+        outputs = [cpu_type(r.type) for r in op.results]
+        body = Block(arg_types=inputs)
+        for i, arg in enumerate(body.args):
+            arg.name_hint = f"arg{i}"
+        clone = type(op).create(operands=list(body.args), result_types=outputs, properties=dict(op.properties),
+                                attributes={k: v for k, v in op.attributes.items() if k != SHOULD_HOIST})
+        body.add_ops([clone, ReturnOp(*clone.results)])
+        digest = hashlib.sha256(str(clone).encode()).hexdigest()[:8]
+        name = f"cpu_hoisted_{op.name.replace('.', '_')}_{digest}"
+        if name not in names:
+            names.add(name)
+            function = FuncOp(name, (inputs, outputs), Region(body))
+            function.attributes[FUNCTION_TYPE] = FORWARD_CPU
+            cpu.body.block.add_op(function)
+            declaration = FuncOp.external(name, inputs, outputs)
+            declaration.attributes[FUNCTION_TYPE] = StringAttr("forward_cpu_declaration")
+            device.body.block.add_op(declaration)
+        return name
+
+    @staticmethod
+    def _call(op: TTOp, name: str) -> None:
+        block = op.parent
+        casts_in = [_typecast(v, cpu_type(v.type)) for v in op.operands if cpu_type(v.type) != v.type]
+        block.insert_ops_before(casts_in, op)
+        converted = iter(c.results[0] for c in casts_in)
+        args = [next(converted) if cpu_type(v.type) != v.type else v for v in op.operands]
+        call = CallOp(name, args, [cpu_type(r.type) for r in op.results])
+        call.attributes[HOISTED_CALL] = UnitAttr()
+        call.location = op.location
+        block.insert_op_before(call, op)
+        for old, new in zip(op.results, call.results):
+            result = new
+            if new.type != old.type:
+                back = _typecast(new, old.type)
+                block.insert_op_before(back, op)
+                result = back.results[0]
+            old.replace_all_uses_with(result)
+        op.detach()
+        op.erase()
