@@ -418,3 +418,64 @@ def test_ops_hoisted_to_the_cpu_run_on_host_tensors():
     (out,), _ = run_program(binary, 0, [x.bfloat16(), y.bfloat16()], device)
     torch.testing.assert_close(out.data.float(), (x.bfloat16().float() + y.bfloat16().float()).bfloat16().float())
     assert device.allocated_bytes()["dram"] == 0
+
+
+def sharded_program(grid: tuple[int, int], rows: int = 256) -> bytes:
+    """Host -> DRAM -> a block-sharded L1 copy on `grid` cores -> relu -> host, written in TTNN."""
+    from ttmlir.diagnostics import load_module
+    from ttmlir.dialects import make_context
+    from ttmlir.passes import make_pass
+    from ttmlir.target.ttnn import translate
+
+    shard = (rows // 32 // grid[0], 8 // grid[1])
+    layouts = {
+        "host": "<1x1>, memref<{r}x256xf32, #ttnn.buffer_type<system_memory>>",
+        "rm": "<1x1>, memref<{r}x256xf32, #ttnn.buffer_type<dram>>, <interleaved>",
+        "tiled": "<1x1>, memref<{t}x8x!ttcore.tile<32x32, f32>, #ttnn.buffer_type<dram>>, <interleaved>",
+        "sharded": f"<{grid[0]}x{grid[1]}>, memref<{shard[0]}x{shard[1]}x!ttcore.tile<32x32, f32>, "
+                   "#ttnn.buffer_type<l1>>, <block_sharded>",
+        "hosttiled": "<1x1>, memref<{t}x8x!ttcore.tile<32x32, f32>, #ttnn.buffer_type<system_memory>>",
+    }
+    ty = {k: f"tensor<{rows}x256xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), {v.format(r=rows, t=rows // 32)}>>"
+          for k, v in layouts.items()}
+    text = f"""module {{
+  func.func @f(%arg0: {ty['host']}) -> {ty['host']} {{
+    %0 = "ttnn.get_device"() <{{mesh_offset = #ttnn<mesh_offset 0x0>, mesh_shape = #ttnn<mesh_shape 1x1>}}> : () -> !ttnn.device
+    %1 = "ttnn.to_device"(%arg0, %0) <{{memory_config = #ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>}}> : ({ty['host']}, !ttnn.device) -> {ty['rm']}
+    %2 = "ttnn.to_layout"(%1) <{{layout = #ttnn.layout<tile>}}> : ({ty['rm']}) -> {ty['tiled']}
+    "ttnn.deallocate"(%1) <{{force = false}}> : ({ty['rm']}) -> ()
+    %3 = "ttnn.to_memory_config"(%2) <{{memory_config = #ttnn.memory_config<#ttnn.buffer_type<l1>, <block_sharded>>}}> : ({ty['tiled']}) -> {ty['sharded']}
+    "ttnn.deallocate"(%2) <{{force = false}}> : ({ty['tiled']}) -> ()
+    %4 = "ttnn.relu"(%3) : ({ty['sharded']}) -> {ty['sharded']}
+    "ttnn.deallocate"(%3) <{{force = false}}> : ({ty['sharded']}) -> ()
+    %5 = "ttnn.from_device"(%4) : ({ty['sharded']}) -> {ty['hosttiled']}
+    "ttnn.deallocate"(%4) <{{force = false}}> : ({ty['sharded']}) -> ()
+    %6 = "ttnn.to_layout"(%5) <{{layout = #ttnn.layout<row_major>}}> : ({ty['hosttiled']}) -> {ty['host']}
+    return %6 : {ty['host']}
+  }}
+}}
+"""
+    module, _ = load_module(make_context(), text, "<sharded>")
+    make_pass("ttcore-register-device", "").apply(make_context(), module)
+    return translate(module)
+
+
+def test_sharded_l1_tensors_put_one_shard_on_each_core_of_their_grid():
+    binary = Binary(data=sharded_program((2, 2)))
+    l1_after = {}
+    DebugHooks.get(post_op=lambda b, ctx, op: l1_after.setdefault(op.name, ctx.device.allocated_bytes()["l1"]))
+    try:
+        x = torch.randn(256, 256)
+        (out,), ctx = run_program(binary, 0, [x], MeshDevice())
+    finally:
+        DebugHooks.clear()
+    shard = 256 * 256 * 4 // 4  # a quarter of the f32 tensor on each of the 4 cores
+    assert l1_after["to_memory_config"] == shard and l1_after["relu"] == 2 * shard
+    torch.testing.assert_close(out.data, torch.relu(x))
+    assert ctx.device.allocated_bytes()["l1"] == 0
+
+
+def test_a_shard_larger_than_a_core_l1_is_out_of_memory():
+    binary = Binary(data=sharded_program((1, 1), rows=2048))  # 2 MiB on one core of 1.4 MiB
+    with pytest.raises(RuntimeFailure, match="'ttnn.to_memory_config'.*out of memory.*in l1"):
+        run_program(binary, 0, [torch.randn(2048, 256)], MeshDevice())

@@ -5,7 +5,9 @@ address range in every bank, as tt-metal's allocator does; so each kind keeps on
 per-bank addresses. Sizes come from `ttmlir.hardware` (DESIGN §5):
 
 - DRAM: one bank per channel, `dram_unreserved_end - dram_unreserved_base` bytes each.
-- L1: one bank per worker core, `l1_size - l1_unreserved_base - L1_SMALL_SIZE` bytes each.
+- L1: one bank per worker core, `l1_size - l1_unreserved_base - L1_SMALL_SIZE` bytes each. A sharded
+  buffer holds one shard per core of its grid and, like an interleaved one, the same address range on
+  every bank (tt-metal allocates L1 in lockstep).
 - l1_small: `L1_SMALL_SIZE` bytes per worker core (tt-metal's default); trace: none unless asked.
 """
 
@@ -130,8 +132,15 @@ class MeshDevice:
         for chip in self.chips:
             chip.allocators[buffer_type].free(address)
 
-    def per_bank_bytes(self, buffer_type: str, total: int, page: int) -> int:
-        """Pages are spread round-robin over the banks: the busiest bank holds ceil(pages / banks)."""
+    def per_bank_bytes(self, buffer_type: str, total: int, page: int, shard_grid: tuple[int, int] | None = None) -> int:
+        """Interleaved pages are spread round-robin over the banks: the busiest bank holds ceil(pages / banks).
+        A sharded buffer puts one shard on each core of its grid, at the same address on every L1 bank."""
+        if shard_grid is not None:
+            worker = self.chips[0].facts.grid
+            if buffer_type not in ("l1", "l1_small") or shard_grid[0] > worker[0] or shard_grid[1] > worker[1]:
+                raise ValueError(f"a {shard_grid[0]}x{shard_grid[1]} shard grid does not fit the {worker[0]}x{worker[1]} "
+                                 f"worker cores' {buffer_type} banks")
+            return math.ceil(total / (shard_grid[0] * shard_grid[1]))
         banks = self.chips[0].allocators[buffer_type].num_banks
         pages = max(1, math.ceil(total / max(page, 1)))
         return math.ceil(pages / banks) * page

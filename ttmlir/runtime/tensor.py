@@ -29,6 +29,7 @@ class Tensor:
     size: int = 0                       # bytes in its buffer, padded to tiles
     shards: list[torch.Tensor] | None = None
     local: bool = False                 # holds per-chip pieces of an input sharded in advance, not its full shape
+    shard_grid: tuple[int, int] | None = None  # cores holding one shard each, for a sharded memory layout
 
     def chip_values(self, chips: int) -> list[torch.Tensor]:
         return self.shards if self.shards is not None else [self.data] * chips
@@ -72,7 +73,9 @@ def desc_of(ref: fb.TensorRefT) -> dict:
     return {"shape": [int(d) for d in ref.desc.shape], "dtype": enum_names(fb.DataType)[layout.dataType],
             "layout": enum_names(fb.TensorLayout)[layout.layout],
             "buffer_type": enum_names(fb.BufferType)[config.bufferType] if config is not None else "system_memory",
-            "memory_layout": memory_layout, "local_shape": [int(d) for d in ref.desc.localShape]
+            "memory_layout": memory_layout,
+            "shard_grid": (layout.grid.y, layout.grid.x) if memory_layout and memory_layout.endswith("sharded") else None,
+            "local_shape": [int(d) for d in ref.desc.localShape]
             if ref.desc.localShape is not None and len(ref.desc.localShape) else None}
 
 
@@ -91,12 +94,12 @@ def materialize(ref: fb.TensorRefT, values: torch.Tensor | list[torch.Tensor], d
     stored = [converted[id(v)] for v in per_chip]
     size = int(ref.size) * stored[0].numel() // max(1, math.prod(d["shape"])) if local else int(ref.size)
     tensor = Tensor(stored[0], d["dtype"], d["layout"], d["buffer_type"], d["memory_layout"], size=size,
-                    shards=stored if len(converted) > 1 else None, local=local)
+                    shards=stored if len(converted) > 1 else None, local=local, shard_grid=d["shard_grid"])
     if tensor.on_device:
         if device is None:
             raise ValueError(f"{what}: a device tensor needs an open device")
         tensor.device = device
-        per_bank = device.per_bank_bytes(tensor.buffer_type, tensor.size, tensor.page_size())
+        per_bank = device.per_bank_bytes(tensor.buffer_type, tensor.size, tensor.page_size(), tensor.shard_grid)
         tensor.address = device.allocate(tensor.buffer_type, per_bank, what)
     return tensor
 
