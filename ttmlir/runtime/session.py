@@ -196,19 +196,22 @@ class BinaryRun:
                                  f"PCC {entry['actual_pcc']:.6f} < {entry['expected_pcc']}")
 
     def _collect_perf(self, ctx, index: int) -> None:
+        """One row per op and chip it ran on (every chip of the mesh runs each device op)."""
         for count, (op, est, start, end) in enumerate(ctx.perf):
-            row = {"OP CODE": f"ttnn.{op.name}", "OP TYPE": "tt_dnn_device" if est.kernel_ns else "host",
-                   "GLOBAL CALL COUNT": count, "DEVICE ID": 0, "ATTRIBUTES": "", "MATH FIDELITY": est.fidelity,
-                   "CORE COUNT": est.cores, "HOST START TS": start, "HOST END TS": end,
-                   "HOST DURATION [ns]": end - start, "DEVICE KERNEL DURATION [ns]": round(est.kernel_ns),
-                   "PM IDEAL [ns]": round(est.ideal_ns), "PM COMPUTE [ns]": round(est.compute_ns),
-                   "PM BANDWIDTH [ns]": round(est.bandwidth_ns)}
-            for tensor in op.outputs[:1]:
-                dims = [1] * (4 - len(tensor.shape)) + tensor.shape[-4:]
-                memory = f"DEV_0_{tensor.buffer_type.upper()}_{(tensor.memory_layout or 'interleaved').upper()}"
-                row.update(zip(OUTPUT_COLUMNS, [*dims, tensor.layout.upper(), tensor.dtype.upper(), memory]))
-            row.update({"LOC": op.loc, "PROGRAM_METADATA": json.dumps({"program_index": index})})
-            self.perf_rows.append(row)
+            for device_id in range(ctx.device.num_chips if est.kernel_ns else 1):
+                row = {"OP CODE": f"ttnn.{op.name}", "OP TYPE": "tt_dnn_device" if est.kernel_ns else "host",
+                       "GLOBAL CALL COUNT": count, "DEVICE ID": device_id, "ATTRIBUTES": "",
+                       "MATH FIDELITY": est.fidelity, "CORE COUNT": est.cores, "HOST START TS": start,
+                       "HOST END TS": end, "HOST DURATION [ns]": end - start,
+                       "DEVICE KERNEL DURATION [ns]": round(est.kernel_ns), "PM IDEAL [ns]": round(est.ideal_ns),
+                       "PM COMPUTE [ns]": round(est.compute_ns), "PM BANDWIDTH [ns]": round(est.bandwidth_ns)}
+                for tensor in op.outputs[:1]:
+                    dims = [1] * (4 - len(tensor.shape)) + tensor.shape[-4:]
+                    placement = f"{tensor.buffer_type.upper()}_{(tensor.memory_layout or 'interleaved').upper()}"
+                    row.update(zip(OUTPUT_COLUMNS, [*dims, tensor.layout.upper(), tensor.dtype.upper(),
+                                                    f"DEV_{device_id}_{placement}"]))
+                row.update({"LOC": op.loc, "PROGRAM_METADATA": json.dumps({"program_index": index})})
+                self.perf_rows.append(row)
 
     def write_perf_report(self, host_only: bool = False) -> Path:
         folder = self.folder() / "perf"

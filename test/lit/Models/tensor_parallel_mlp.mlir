@@ -22,7 +22,9 @@
 // CHECK: "ttnn.mesh_shard"
 // CHECK-SAME: shard_direction = #ttcore.shard_direction<shard_to_full>
 // EXEC: PASS
-// PERF: all_reduce
+// Each chip reports its own row for every device op.
+// PERF: ttnn.all_reduce,tt_dnn_device,{{[0-9]+}},0,
+// PERF-NEXT: ttnn.all_reduce,tt_dnn_device,{{[0-9]+}},1,
 module {
   func.func @tp_mlp(%x: tensor<32x64xf32>, %w1: tensor<64x256xf32>, %w2: tensor<256x64xf32>) -> tensor<32x64xf32> {
     %0 = "ttir.mesh_shard"(%w1) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 2>, shard_type = #ttcore.shard_type<devices>}> : (tensor<64x256xf32>) -> tensor<64x128xf32>
