@@ -479,3 +479,9 @@ def test_a_shard_larger_than_a_core_l1_is_out_of_memory():
     binary = Binary(data=sharded_program((1, 1), rows=2048))  # 2 MiB on one core of 1.4 MiB
     with pytest.raises(RuntimeFailure, match="'ttnn.to_memory_config'.*out of memory.*in l1"):
         run_program(binary, 0, [torch.randn(2048, 256)], MeshDevice())
+
+
+def test_a_shard_grid_beyond_the_worker_cores_is_refused():
+    binary = Binary(data=sharded_program((16, 8), rows=512))  # 16 rows of cores on an 8x8 Wormhole
+    with pytest.raises(RuntimeFailure, match="'ttnn.to_memory_config'.*16x8 shard grid does not fit the 8x8"):
+        run_program(binary, 0, [torch.randn(512, 256)], MeshDevice())

@@ -34,7 +34,7 @@ DTYPE_FAMILIES = {"unary", "binary", "ternary", "reduction"}
 NOT_FORCED = KINDS["bool"].build(False)
 
 
-def _ttnn_op(name: str, operands, props: dict[str, Attribute], result_types, source: Operation) -> Operation:
+def ttnn_op(name: str, operands, props: dict[str, Attribute], result_types, source: Operation) -> Operation:
     cls = TTNN_OP_CLASSES[name]
     accepted = {p[0] for p in cls.ROW.props} | {"operandSegmentSizes"}
     new = cls.create(operands=list(operands), result_types=list(result_types),
@@ -65,7 +65,7 @@ def _repeat_by(prop: str) -> Callable[[TTOp], Operation]:
     """broadcast and repeat both become ttnn.repeat; only the property naming the factors differs."""
     def convert(op: TTOp) -> Operation:
         dims = ttnn.ShapeAttr(tuple(int_values(op.prop(prop))))
-        return _ttnn_op("repeat", op.operands, {"repeat_dims": dims}, [op.results[0].type], op)
+        return ttnn_op("repeat", op.operands, {"repeat_dims": dims}, [op.results[0].type], op)
     return convert
 
 
@@ -75,7 +75,7 @@ def _index(op: TTOp) -> Operation:
     begins, ends, steps = [0] * len(shape), list(shape), [1] * len(shape)
     begins[dim], ends[dim], steps[dim] = (int_values(op.prop(n))[0] for n in ("begin", "end", "step"))
     build = KINDS["i32_array"].build
-    return _ttnn_op("slice_static", op.operands, {"begins": build(begins), "ends": build(ends), "step": build(steps)},
+    return ttnn_op("slice_static", op.operands, {"begins": build(begins), "ends": build(ends), "step": build(steps)},
                     [op.results[0].type], op)
 
 
@@ -83,7 +83,7 @@ def _direct(op: TTOp) -> Operation:
     props = _props(op)
     if op.ROW.family in DTYPE_FAMILIES and op.results and isinstance(op.results[0].type, TensorType):
         props["dtype"] = enum(ttcore.DataTypeAttr, ttnn.data_type_of(op.results[0].type.element_type))
-    return _ttnn_op(op.ROW.ttnn, op.operands, props, [r.type for r in op.results], op)
+    return ttnn_op(op.ROW.ttnn, op.operands, props, [r.type for r in op.results], op)
 
 
 def _tensor(shape, like: TensorType) -> TensorType:
@@ -91,13 +91,13 @@ def _tensor(shape, like: TensorType) -> TensorType:
 
 
 def _reshape(value: SSAValue, shape, source: Operation) -> Operation:
-    return _ttnn_op("reshape", [value], {"shape": KINDS["i32_array"].build(list(shape))},
+    return ttnn_op("reshape", [value], {"shape": KINDS["i32_array"].build(list(shape))},
                     [_tensor(shape, value.type)], source)
 
 
 def _permute(value: SSAValue, perm: list[int], source: Operation) -> Operation:
     shape = value.type.get_shape()
-    return _ttnn_op("permute", [value], {"permutation": KINDS["i64_darray"].build(perm)},
+    return ttnn_op("permute", [value], {"permutation": KINDS["i64_darray"].build(perm)},
                     [_tensor([shape[p] for p in perm], value.type)], source)
 
 
@@ -113,7 +113,7 @@ def _creation(op: TTOp) -> list[Operation]:
     props = {**_props(op), **_creation_props(op)}
     shape = ttnn.ShapeAttr(tuple(result.get_shape()))
     props["shape" if op.ROW.name != "rand" else "size"] = shape
-    return [_ttnn_op(op.ROW.ttnn, [], props, [result], op)]
+    return [ttnn_op(op.ROW.ttnn, [], props, [result], op)]
 
 
 def _arange(op: TTOp) -> list[Operation]:
@@ -121,13 +121,13 @@ def _arange(op: TTOp) -> list[Operation]:
     result = op.results[0].type
     shape = list(result.get_shape())
     dim = int_values(op.prop("arange_dimension"))[0] % len(shape)
-    ops = [_ttnn_op("arange", [], {**_props(op), **_creation_props(op)}, [_tensor([shape[dim]], result)], op)]
+    ops = [ttnn_op("arange", [], {**_props(op), **_creation_props(op)}, [_tensor([shape[dim]], result)], op)]
     placed = [shape[dim] if i == dim else 1 for i in range(len(shape))]
     if len(shape) > 1:
         ops.append(_reshape(ops[-1].results[0], placed, op))
     if placed != shape:
         reps = tuple(s // p for s, p in zip(shape, placed))
-        ops.append(_ttnn_op("repeat", [ops[-1].results[0]], {"repeat_dims": ttnn.ShapeAttr(reps)}, [result], op))
+        ops.append(ttnn_op("repeat", [ops[-1].results[0]], {"repeat_dims": ttnn.ShapeAttr(reps)}, [result], op))
     return ops
 
 
@@ -136,7 +136,7 @@ def _get_dimension_size(op: TTOp) -> list[Operation]:
     size = op.operands[0].type.get_shape()[int_values(op.prop("dimension"))[0] % len(op.operands[0].type.get_shape())]
     result = op.results[0].type
     props = {**_creation_props(op), "shape": ttnn.ShapeAttr((1,)), "fill_value": KINDS["number"].build(size)}
-    return [_ttnn_op("full", [], props, [result], op)]
+    return [ttnn_op("full", [], props, [result], op)]
 
 
 def _index_select(op: TTOp) -> list[Operation]:
@@ -148,14 +148,14 @@ def _index_select(op: TTOp) -> list[Operation]:
     if not stride:
         begins, ends = [0] * len(shape), list(shape)
         begins[dim], ends[dim] = begin, begin + length
-        return [_ttnn_op("slice_static", op.operands, {"begins": build(begins), "ends": build(ends),
+        return [ttnn_op("slice_static", op.operands, {"begins": build(begins), "ends": build(ends),
                                                        "step": build([1] * len(shape))}, [op.results[0].type], op)]
     chunked = shape[:dim] + [shape[dim] // stride, stride] + shape[dim + 1:]
     ops = [_reshape(op.operands[0], chunked, op)]
     begins, ends = [0] * len(chunked), list(chunked)
     begins[dim + 1], ends[dim + 1] = begin, begin + length
     sliced = chunked[:dim + 1] + [length] + chunked[dim + 2:]
-    ops.append(_ttnn_op("slice_static", [ops[-1].results[0]], {"begins": build(begins), "ends": build(ends),
+    ops.append(ttnn_op("slice_static", [ops[-1].results[0]], {"begins": build(begins), "ends": build(ends),
                                                                "step": build([1] * len(chunked))},
                         [_tensor(sliced, op.operands[0].type)], op))
     ops.append(_reshape(ops[-1].results[0], op.results[0].type.get_shape(), op))
@@ -185,7 +185,7 @@ def _dot_general(op: TTOp) -> list[Operation]:
 
     a = arrange(lhs, bl + fl + cl, [batch, m, k])
     b = arrange(rhs, br + cr + fr, [batch, k, n])
-    ops.append(_ttnn_op("matmul", [a, b], {}, [_tensor([batch, m, n], op.results[0].type)], op))
+    ops.append(ttnn_op("matmul", [a, b], {}, [_tensor([batch, m, n], op.results[0].type)], op))
     if [batch, m, n] != list(op.results[0].type.get_shape()):
         ops.append(_reshape(ops[-1].results[0], op.results[0].type.get_shape(), op))
     return ops
@@ -199,7 +199,7 @@ def _flattened_nhwc(op: TTOp, name: str, props: dict[str, Attribute], operands: 
     flat_in = _reshape(op.operands[0], [1, 1, n * h * w, c], op)
     i32 = KINDS["i32"].build if name.startswith("conv") else KINDS["si32"].build
     props = {**props, "batch_size": i32(n), "input_height": i32(h), "input_width": i32(w)}
-    core = _ttnn_op(name, [flat_in.results[0], *operands], props, [_tensor([1, 1, rn * rh * rw, rc], result)], op)
+    core = ttnn_op(name, [flat_in.results[0], *operands], props, [_tensor([1, 1, rn * rh * rw, rc], result)], op)
     return [flat_in, core, _reshape(core.results[0], [rn, rh, rw, rc], op)]
 
 
@@ -237,7 +237,8 @@ def _forward(op: TTOp) -> list[Operation]:
 
 CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "transpose": _transpose, "squeeze": _reshape_to_result, "unsqueeze": _reshape_to_result,
-    "broadcast": _repeat_by("broadcast_dimensions"), "repeat": _repeat_by("repeat_dimensions"), "index": _index, "index_select": _index_select,
+    "broadcast": _repeat_by("broadcast_dimensions"), "repeat": _repeat_by("repeat_dimensions"), "index": _index,
+    "index_select": _index_select,
     "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _creation,
     "arange": _arange, "get_dimension_size": _get_dimension_size, "dot_general": _dot_general,
     "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _forward,
@@ -355,9 +356,9 @@ class TTNNLayoutPass(ModulePass):
                 continue
             device_type = _with_layout(arg.type)
             arg = Rewriter.replace_value_with_new_type(arg, _host(arg.type))
-            to_device = _ttnn_op("to_device", [arg, device.results[0]], {"memory_config": _memory_config()},
+            to_device = ttnn_op("to_device", [arg, device.results[0]], {"memory_config": _memory_config()},
                                  [_with_layout(arg.type, "dram", tiled=False)], func)
-            to_layout = _ttnn_op("to_layout", [to_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "tile")},
+            to_layout = ttnn_op("to_layout", [to_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "tile")},
                                  [device_type], func)
             block.insert_ops_before([to_device, to_layout], insert_at)
             arg.replace_uses_with_if(to_layout.results[0], lambda use: use.operation is not to_device)
@@ -366,8 +367,8 @@ class TTNNLayoutPass(ModulePass):
             for i, value in enumerate(list(ret.operands)):
                 if not isinstance(value.type, TensorType):
                     continue
-                from_device = _ttnn_op("from_device", [value], {}, [_with_layout(value.type, "system_memory")], func)
-                to_row_major = _ttnn_op("to_layout", [from_device.results[0]],
+                from_device = ttnn_op("from_device", [value], {}, [_with_layout(value.type, "system_memory")], func)
+                to_row_major = ttnn_op("to_layout", [from_device.results[0]],
                                         {"layout": enum(ttnn.LayoutAttr, "row_major")}, [_host(value.type)], func)
                 block.insert_ops_before([from_device, to_row_major], ret)
                 ret.operands[i] = to_row_major.results[0]
@@ -390,8 +391,8 @@ def _call_on_host(call: CallOp) -> None:
     """A CPU-hoisted call reads and writes host tensors: move its operands off and its results onto the device."""
     block = call.parent
     for i, value in enumerate(list(call.operands)):
-        from_device = _ttnn_op("from_device", [value], {}, [_with_layout(value.type, "system_memory")], call)
-        row_major = _ttnn_op("to_layout", [from_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "row_major")},
+        from_device = ttnn_op("from_device", [value], {}, [_with_layout(value.type, "system_memory")], call)
+        row_major = ttnn_op("to_layout", [from_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "row_major")},
                              [_host(value.type)], call)
         block.insert_ops_before([from_device, row_major], call)
         call.operands[i] = row_major.results[0]
@@ -399,9 +400,9 @@ def _call_on_host(call: CallOp) -> None:
         device_type = result.type
         host = Rewriter.replace_value_with_new_type(result, _host(result.type))
         uses = [(use.operation, use.index) for use in host.uses]
-        to_device = _ttnn_op("to_device", [host, _device_of(block)], {"memory_config": _memory_config()},
+        to_device = ttnn_op("to_device", [host, _device_of(block)], {"memory_config": _memory_config()},
                              [_with_layout(device_type, "dram", tiled=False)], call)
-        tiled = _ttnn_op("to_layout", [to_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "tile")},
+        tiled = ttnn_op("to_layout", [to_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "tile")},
                          [device_type], call)
         block.insert_ops_after([to_device, tiled], call)
         for user, index in uses:
@@ -478,7 +479,7 @@ class TTNNDeallocatePass(ModulePass):
                 if any(isinstance(u, ReturnOp) or u.parent is not block for u in users):
                     continue
                 last = max(users, key=order.__getitem__)
-                dealloc = _ttnn_op("deallocate", [result], {"force": NOT_FORCED}, [], last)
+                dealloc = ttnn_op("deallocate", [result], {"force": NOT_FORCED}, [], last)
                 block.insert_op_after(dealloc, last)
 
 
@@ -496,6 +497,6 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
 
         WrapDeviceModulePass().apply(ctx, module)
         super().apply(ctx, module)
-        for stage in (TTIRCPUHoistTransformPass(), TTIRFusingPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(),
-                      TTNNDeallocatePass()):
+        for stage in (TTIRCPUHoistTransformPass(), TTIRFusingPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(),
+                      TTNNWorkaroundPass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)

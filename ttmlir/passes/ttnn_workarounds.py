@@ -21,6 +21,7 @@ from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.props import int_values
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
+from ttmlir.passes.ttir_to_ttnn import ttnn_op
 
 
 @dataclass(frozen=True)
@@ -101,8 +102,6 @@ def retyped(t: TensorType, want: Want) -> TensorType:
 
 def _conversions(value: SSAValue, target: TensorType, at: Operation) -> list[Operation]:
     """typecast then to_layout (or the reverse when going back to tiles) from `value`'s type to `target`."""
-    from ttmlir.passes.ttir_to_ttnn import _ttnn_op
-
     source = value.type
     steps = []
     cast = Want(dtype=target.encoding.data_type) if target.encoding.data_type != source.encoding.data_type else None
@@ -112,9 +111,9 @@ def _conversions(value: SSAValue, target: TensorType, at: Operation) -> list[Ope
     for want in filter(None, order):
         to = retyped(value.type, want)
         if want.dtype:
-            step = _ttnn_op("typecast", [value], {"dtype": enum(ttcore.DataTypeAttr, want.dtype)}, [to], at)
+            step = ttnn_op("typecast", [value], {"dtype": enum(ttcore.DataTypeAttr, want.dtype)}, [to], at)
         else:
-            step = _ttnn_op("to_layout", [value], {"layout": enum(ttnn.LayoutAttr, want.layout)}, [to], at)
+            step = ttnn_op("to_layout", [value], {"layout": enum(ttnn.LayoutAttr, want.layout)}, [to], at)
         steps.append(step)
         value = step.results[0]
     return steps

@@ -138,8 +138,8 @@ class MeshDevice:
         if shard_grid is not None:
             worker = self.chips[0].facts.grid
             if buffer_type not in ("l1", "l1_small") or shard_grid[0] > worker[0] or shard_grid[1] > worker[1]:
-                raise ValueError(f"a {shard_grid[0]}x{shard_grid[1]} shard grid does not fit the {worker[0]}x{worker[1]} "
-                                 f"worker cores' {buffer_type} banks")
+                raise ValueError(f"a {shard_grid[0]}x{shard_grid[1]} shard grid does not fit the "
+                                 f"{worker[0]}x{worker[1]} worker cores' {buffer_type} banks")
             return math.ceil(total / (shard_grid[0] * shard_grid[1]))
         banks = self.chips[0].allocators[buffer_type].num_banks
         pages = max(1, math.ceil(total / max(page, 1)))

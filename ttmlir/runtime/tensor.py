@@ -74,7 +74,7 @@ def desc_of(ref: fb.TensorRefT) -> dict:
             "layout": enum_names(fb.TensorLayout)[layout.layout],
             "buffer_type": enum_names(fb.BufferType)[config.bufferType] if config is not None else "system_memory",
             "memory_layout": memory_layout,
-            "shard_grid": (layout.grid.y, layout.grid.x) if memory_layout and memory_layout.endswith("sharded") else None,
+            "shard_grid": (layout.grid.y, layout.grid.x) if (memory_layout or "").endswith("sharded") else None,
             "local_shape": [int(d) for d in ref.desc.localShape]
             if ref.desc.localShape is not None and len(ref.desc.localShape) else None}
 
@@ -99,7 +99,10 @@ def materialize(ref: fb.TensorRefT, values: torch.Tensor | list[torch.Tensor], d
         if device is None:
             raise ValueError(f"{what}: a device tensor needs an open device")
         tensor.device = device
-        per_bank = device.per_bank_bytes(tensor.buffer_type, tensor.size, tensor.page_size(), tensor.shard_grid)
+        try:
+            per_bank = device.per_bank_bytes(tensor.buffer_type, tensor.size, tensor.page_size(), tensor.shard_grid)
+        except ValueError as exc:
+            raise ValueError(f"{what}: {exc}") from None
         tensor.address = device.allocate(tensor.buffer_type, per_bank, what)
     return tensor
 
