@@ -391,6 +391,11 @@ def _call_on_host(call: CallOp) -> None:
     """A CPU-hoisted call reads and writes host tensors: move its operands off and its results onto the device."""
     block = call.parent
     for i, value in enumerate(list(call.operands)):
+        host = _host_origin(value)
+        if host is not None and host.type == _host(value.type):  # the value came from the host as it is
+            call.operands[i] = host
+            _erase_unused(value.owner)
+            continue
         from_device = ttnn_op("from_device", [value], {}, [_with_layout(value.type, "system_memory")], call)
         row_major = ttnn_op("to_layout", [from_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "row_major")},
                              [_host(value.type)], call)
@@ -407,6 +412,24 @@ def _call_on_host(call: CallOp) -> None:
         block.insert_ops_after([to_device, tiled], call)
         for user, index in uses:
             user.operands[index] = tiled.results[0]
+
+
+def _host_origin(value: SSAValue) -> SSAValue | None:
+    """The host tensor a device value was made from by `to_device` and a tilize, if it was."""
+    tilize = value.owner
+    if not (isinstance(tilize, TTNNOp) and tilize.ROW.name == "to_layout"):
+        return None
+    to_device = tilize.operands[0].owner
+    return to_device.operands[0] if isinstance(to_device, TTNNOp) and to_device.ROW.name == "to_device" else None
+
+
+def _erase_unused(op: Operation) -> None:
+    """Erase `op` and then its producers that nothing else uses (a chain of moves no longer needed)."""
+    while isinstance(op, TTNNOp) and not any(r.uses for r in op.results) and op.ROW.name != "get_device":
+        producers = [v.owner for v in op.operands]
+        op.detach()
+        op.erase()
+        op = producers[0] if producers else None
 
 
 def _get_device(at: Operation) -> Operation:
@@ -485,8 +508,9 @@ class TTNNDeallocatePass(ModulePass):
 
 @dataclass(frozen=True)
 class TTIRToTTNNBackendPipeline(RegisterDevicePass):
-    """The full TTIR → TTNN backend: wrap in a device module, register device, hoist marked ops to the CPU,
-    fuse, convert, lay out, apply kernel workarounds, deallocate."""
+    """The full TTIR → TTNN backend: device module, CPU hoisting, fusing, conversion, layouts, workarounds.
+
+    Runs wrap-device-module, register-device, cpu-hoist, fusing, convert, layout, workaround, deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
 

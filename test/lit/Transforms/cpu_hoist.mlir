@@ -23,13 +23,18 @@
 // CHECK: func.func @[[FN]](%arg0: tensor<32x32xf32>, %arg1: tensor<32x32xf32>) -> tensor<32x32xf32> attributes {tt.function_type = "forward_cpu"}
 // CHECK-NEXT: "ttir.add"(%arg0, %arg1)
 
-// The hoisted call reads and writes host tensors; the CPU function's ops work in system memory.
+// The hoisted call reads and writes host tensors: a device value moves to the host (bf16_add casts on the
+// device first), a host argument goes in as it is; results move back to the device. The CPU function's
+// ops work in system memory.
 // TTNN: #[[HOST:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xf32, #system_memory>>
-// TTNN-LABEL: func.func @f32_add
+// TTNN-LABEL: func.func @bf16_add
+// TTNN: "ttnn.typecast"
 // TTNN: "ttnn.from_device"
 // TTNN: %[[IN:.*]] = "ttnn.to_layout"({{.*}}) <{layout = #ttnn.layout<row_major>}>
-// TTNN: %[[OUT:.*]] = call @cpu_hoisted_ttir_add_{{.*}}(%[[IN]], %{{.*}}) {ttir.cpu_hoisted_call}
-// TTNN: "ttnn.to_device"(%[[OUT]]
+// TTNN: call @cpu_hoisted_ttir_add_{{.*}}(%[[IN]], %{{.*}}) {ttir.cpu_hoisted_call}
+// TTNN-LABEL: func.func @f32_add
+// TTNN: %[[OUT:.*]] = call @cpu_hoisted_ttir_add_{{.*}}(%arg0, %arg1) {ttir.cpu_hoisted_call}
+// TTNN-NEXT: "ttnn.to_device"(%[[OUT]]
 // TTNN: ttcore.cpu_module {
 // TTNN: "ttnn.add"
 // TTNN-SAME: -> tensor<32x32xf32, #[[HOST]]>
