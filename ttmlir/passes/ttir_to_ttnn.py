@@ -104,7 +104,7 @@ def _permute(value: SSAValue, perm: list[int], source: Operation) -> Operation:
 def _creation_props(op: TTOp) -> dict[str, Attribute]:
     element = op.results[0].type.element_type
     return {"dtype": enum(ttcore.DataTypeAttr, ttnn.data_type_of(element)), "layout": enum(ttnn.LayoutAttr, "tile"),
-            "memory_config": _memory_config()}
+            "memory_config": interleaved_memory_config()}
 
 
 def _creation(op: TTOp) -> list[Operation]:
@@ -282,7 +282,7 @@ class ConvertTTIRToTTNNPass(ModulePass):
             on_host = op.parent_op() is not None and op.parent_op().attributes.get(FUNCTION_TYPE) == FORWARD_CPU
             for i, created in enumerate(new):
                 if _needs_device(created) and not on_host:
-                    new[i] = _attach_device(created, _device_of(op.parent))
+                    new[i] = _attach_device(created, device_of(op.parent))
             for old, value in zip(op.results, new[-1].results if new else op.operands):
                 old.replace_all_uses_with(value)
             op.detach()
@@ -307,7 +307,7 @@ def _host(t: Attribute) -> Attribute:
     return _with_layout(t, "system_memory", tiled=False)
 
 
-def _memory_config(buffer: str = "dram") -> ttnn.MemoryConfigAttr:
+def interleaved_memory_config(buffer: str = "dram") -> ttnn.MemoryConfigAttr:
     return ttnn.MemoryConfigAttr(ttnn.MemoryConfig(enum(ttnn.BufferTypeAttr, buffer),
                                                   enum(ttnn.TensorMemoryLayoutAttr, "interleaved")))
 
@@ -356,7 +356,7 @@ class TTNNLayoutPass(ModulePass):
                 continue
             device_type = _with_layout(arg.type)
             arg = Rewriter.replace_value_with_new_type(arg, _host(arg.type))
-            to_device = ttnn_op("to_device", [arg, device.results[0]], {"memory_config": _memory_config()},
+            to_device = ttnn_op("to_device", [arg, device.results[0]], {"memory_config": interleaved_memory_config()},
                                  [_with_layout(arg.type, "dram", tiled=False)], func)
             to_layout = ttnn_op("to_layout", [to_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "tile")},
                                  [device_type], func)
@@ -391,10 +391,10 @@ def _call_on_host(call: CallOp) -> None:
     """A CPU-hoisted call reads and writes host tensors: move its operands off and its results onto the device."""
     block = call.parent
     for i, value in enumerate(list(call.operands)):
-        host = _host_origin(value)
+        host = host_origin(value)
         if host is not None and host.type == _host(value.type):  # the value came from the host as it is
             call.operands[i] = host
-            _erase_unused(value.owner)
+            erase_unused(value.owner)
             continue
         from_device = ttnn_op("from_device", [value], {}, [_with_layout(value.type, "system_memory")], call)
         row_major = ttnn_op("to_layout", [from_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "row_major")},
@@ -405,7 +405,7 @@ def _call_on_host(call: CallOp) -> None:
         device_type = result.type
         host = Rewriter.replace_value_with_new_type(result, _host(result.type))
         uses = [(use.operation, use.index) for use in host.uses]
-        to_device = ttnn_op("to_device", [host, _device_of(block)], {"memory_config": _memory_config()},
+        to_device = ttnn_op("to_device", [host, device_of(block)], {"memory_config": interleaved_memory_config()},
                              [_with_layout(device_type, "dram", tiled=False)], call)
         tiled = ttnn_op("to_layout", [to_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "tile")},
                          [device_type], call)
@@ -414,7 +414,7 @@ def _call_on_host(call: CallOp) -> None:
             user.operands[index] = tiled.results[0]
 
 
-def _host_origin(value: SSAValue) -> SSAValue | None:
+def host_origin(value: SSAValue) -> SSAValue | None:
     """The host tensor a device value was made from by `to_device` and a tilize, if it was."""
     tilize = value.owner
     if not (isinstance(tilize, TTNNOp) and tilize.ROW.name == "to_layout"):
@@ -423,7 +423,7 @@ def _host_origin(value: SSAValue) -> SSAValue | None:
     return to_device.operands[0] if isinstance(to_device, TTNNOp) and to_device.ROW.name == "to_device" else None
 
 
-def _erase_unused(op: Operation) -> None:
+def erase_unused(op: Operation) -> None:
     """Erase `op` and then its producers that nothing else uses (a chain of moves no longer needed)."""
     while isinstance(op, TTNNOp) and not any(r.uses for r in op.results) and op.ROW.name != "get_device":
         producers = [v.owner for v in op.operands]
@@ -444,7 +444,7 @@ def _get_device(at: Operation) -> Operation:
         properties={"mesh_offset": ttnn.MeshOffsetAttr((0, 0)), "mesh_shape": ttnn.MeshShapeAttr(mesh)})
 
 
-def _device_of(block: Block) -> SSAValue:
+def device_of(block: Block) -> SSAValue:
     """The function's `ttnn.get_device` result, created at its entry on first need."""
     first = block.first_op
     if isinstance(first, TTNNOp) and first.ROW.name == "get_device":

@@ -21,15 +21,16 @@ from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.props import int_values
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
-from ttmlir.passes.ttir_to_ttnn import ttnn_op
+from ttmlir.passes.ttir_to_ttnn import device_of, erase_unused, host_origin, interleaved_memory_config, ttnn_op
 
 
 @dataclass(frozen=True)
 class Want:
-    """What a tensor must be for the kernel: a layout ("tile"/"row_major") and/or a data type."""
+    """What a tensor must be for the kernel: a layout ("tile"/"row_major"), a data type, a buffer."""
 
     layout: str | None = None
     dtype: str | None = None
+    buffer: str | None = None
 
 
 ROW_MAJOR_BF16 = Want("row_major", "bf16")
@@ -77,6 +78,12 @@ def _concat(op: TTNNOp) -> dict[str, Want]:
     return {"inputs": Want(dtype="bf16"), "result": Want(dtype="bf16")}
 
 
+def _mesh_shard(op: TTNNOp) -> dict[str, Want]:
+    """Splitting or joining a tensor over the mesh happens on the host (identity moves nothing)."""
+    host = Want("row_major", buffer="system_memory")
+    return {} if op.prop("shard_type").data.value == "identity" else {"input": host, "result": host}
+
+
 def _where(op: TTNNOp) -> dict[str, Want]:
     """The predicate must have the data type of the values it selects."""
     wanted = _dtype(op.operands[1])
@@ -86,31 +93,39 @@ def _where(op: TTNNOp) -> dict[str, Want]:
 WORKAROUNDS: dict[str, Workaround] = {
     "embedding": _embedding, "max_pool2d": lambda op: {"input": ROW_MAJOR_BF16, "result": ROW_MAJOR_BF16},
     "upsample": lambda op: {"input": ROW_MAJOR_BF16, "result": ROW_MAJOR_BF16}, "moreh_cumsum": _integer_to_f32,
-    "full": _full, "slice_static": _slice, "concat": _concat, "where": _where,
+    "full": _full, "slice_static": _slice, "concat": _concat, "where": _where, "mesh_shard": _mesh_shard,
 }
 
 
 def retyped(t: TensorType, want: Want) -> TensorType:
-    """`t` in the wanted layout and data type (same shape and buffer)."""
+    """`t` in the wanted layout, data type and buffer (same shape)."""
     layout = t.encoding
     tiled = layout.is_tiled if want.layout is None else want.layout == "tile"
     dtype = want.dtype or layout.data_type
     element = ttnn.DATA_TYPE_TO_MLIR.get(dtype, t.element_type) if want.dtype else t.element_type
     shape = tuple(t.get_shape())
-    return TensorType(element, shape, ttnn.layout_for(shape, element, layout.buffer_type, tiled, dtype))
+    return TensorType(element, shape, ttnn.layout_for(shape, element, want.buffer or layout.buffer_type, tiled, dtype))
 
 
 def _conversions(value: SSAValue, target: TensorType, at: Operation) -> list[Operation]:
-    """typecast then to_layout (or the reverse when going back to tiles) from `value`'s type to `target`."""
-    source = value.type
+    """Ops taking `value` to the `target` type: off the device first, typecast before an untilize (after a
+    tilize), onto the device last."""
+    source, goal = value.type.encoding, target.encoding
+    host = "system_memory"
+    cast = Want(dtype=goal.data_type) if goal.data_type != source.data_type else None
+    relayout = Want("tile" if goal.is_tiled else "row_major") if goal.is_tiled != source.is_tiled else None
+    plan = [Want(buffer=host)] if goal.buffer_type == host != source.buffer_type else []
+    plan += [cast, relayout] if not goal.is_tiled else [relayout, cast]
+    plan += [Want(buffer=goal.buffer_type)] if source.buffer_type == host != goal.buffer_type else []
     steps = []
-    cast = Want(dtype=target.encoding.data_type) if target.encoding.data_type != source.encoding.data_type else None
-    relayout = Want("tile" if target.encoding.is_tiled else "row_major") \
-        if target.encoding.is_tiled != source.encoding.is_tiled else None
-    order = [cast, relayout] if not target.encoding.is_tiled else [relayout, cast]
-    for want in filter(None, order):
+    for want in filter(None, plan):
         to = retyped(value.type, want)
-        if want.dtype:
+        if want.buffer == host:
+            step = ttnn_op("from_device", [value], {}, [to], at)
+        elif want.buffer:
+            step = ttnn_op("to_device", [value, device_of(at.parent)], {"memory_config": interleaved_memory_config()},
+                           [to], at)
+        elif want.dtype:
             step = ttnn_op("typecast", [value], {"dtype": enum(ttcore.DataTypeAttr, want.dtype)}, [to], at)
         else:
             step = ttnn_op("to_layout", [value], {"layout": enum(ttnn.LayoutAttr, want.layout)}, [to], at)
@@ -119,8 +134,12 @@ def _conversions(value: SSAValue, target: TensorType, at: Operation) -> list[Ope
     return steps
 
 
-def _before_tilize(value: SSAValue, target: TensorType) -> SSAValue:
-    """For a row-major target, the row-major tensor `value` was tilized from, if any (no round trip)."""
+def _closest_source(value: SSAValue, target: TensorType) -> SSAValue:
+    """What `value` was made from, when that is closer to `target` (no round trip): the host tensor behind
+    a to_device and tilize for a host target, the row-major tensor behind a tilize for a row-major one."""
+    host = host_origin(value) if target.encoding.buffer_type == "system_memory" else None
+    if host is not None:
+        return host
     producer = value.owner
     if not target.encoding.is_tiled and isinstance(producer, TTNNOp) and producer.ROW.name == "to_layout" and \
             not producer.operands[0].type.encoding.is_tiled:
@@ -136,13 +155,12 @@ def apply_workaround(op: TTNNOp, wants: dict[str, Want]) -> None:
             if target == value.type:
                 continue
             index = next(i for i, v in enumerate(op.operands) if v is value)
-            source = _before_tilize(value, target)
+            source = _closest_source(value, target)
             steps = _conversions(source, target, op)
             op.parent.insert_ops_before(steps, op)
             op.operands[index] = steps[-1].results[0] if steps else source
-            if source is not value and not value.uses:  # the tilize is no longer needed
-                value.owner.detach()
-                value.owner.erase()
+            if source is not value:  # the moves that made `value` may no longer be needed
+                erase_unused(value.owner)
     want = wants.get("result")
     original = op.results[0].type if op.results else None
     if want is None or original is None or retyped(original, want) == original:
@@ -169,6 +187,23 @@ class TTNNWorkaroundPass(ModulePass):
         for op in list(module.walk()):
             if isinstance(op, TTNNOp) and op.ROW.name in WORKAROUNDS and _laid_out(op):
                 apply_workaround(op, WORKAROUNDS[op.ROW.name](op))
+        for op in list(module.walk()):
+            _fold_round_trip(op)
+
+
+UNDOES = {"from_device": "to_device", "to_layout": "to_layout"}
+
+
+def _fold_round_trip(op: Operation) -> None:
+    """A move that undoes the one before it (from_device of a to_device, a layout change back) gives back
+    the value the first one started from."""
+    if not (isinstance(op, TTNNOp) and op.ROW.name in UNDOES and op.parent is not None):
+        return
+    first = op.operands[0].owner
+    if isinstance(first, TTNNOp) and first.ROW.name == UNDOES[op.ROW.name] and \
+            first.operands[0].type == op.results[0].type:
+        op.results[0].replace_all_uses_with(first.operands[0])
+        erase_unused(op)
 
 
 def _laid_out(op: TTNNOp) -> bool:

@@ -9,18 +9,22 @@
 // rows, and one all_reduce sums the partial products.
 // CHECK: ttcore.device @default_device = {{.*}}meshShape = 1x2
 // CHECK: "ttnn.get_device"() <{mesh_offset = #ttnn<mesh_offset 0x0>, mesh_shape = #ttnn<mesh_shape 1x2>}>
-// CHECK: "ttnn.mesh_shard"
+// Splitting a tensor over the mesh happens on the host: the weights go in straight from the arguments.
+// CHECK: "ttnn.mesh_shard"(%w1,
 // CHECK-SAME: shard_type = #ttcore.shard_type<devices>
 // CHECK-SAME: -> tensor<64x128xf32
-// CHECK: "ttnn.mesh_shard"
+// CHECK: "ttnn.to_device"
+// CHECK: "ttnn.mesh_shard"(%w2,
 // CHECK-SAME: -> tensor<128x64xf32
 // CHECK: "ttnn.matmul"
 // CHECK: "ttnn.gelu"
 // CHECK: "ttnn.matmul"
 // CHECK: "ttnn.all_reduce"
 // CHECK-SAME: cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>
-// CHECK: "ttnn.mesh_shard"
+// CHECK: "ttnn.from_device"
+// CHECK: %[[FULL:.*]] = "ttnn.mesh_shard"
 // CHECK-SAME: shard_direction = #ttcore.shard_direction<shard_to_full>
+// CHECK-NEXT: return %[[FULL]]
 // EXEC: PASS
 // Each chip reports its own row for every device op.
 // PERF: ttnn.all_reduce,tt_dnn_device,{{[0-9]+}},0,
