@@ -20,9 +20,10 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import ttcore
-from ttmlir.passes import PassFailure
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+from ttmlir.passes import PassFailure
+from ttmlir.passes.register_device import device_module_of
 
 SHOULD_HOIST = "ttir.should_hoist"
 HOISTED_CALL = "ttir.cpu_hoisted_call"
@@ -60,8 +61,6 @@ class TTIRCPUHoistTransformPass(ModulePass):
     name: ClassVar[str] = "ttir-cpu-hoist-transform"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        from ttmlir.passes.register_device import device_module_of
-
         device = device_module_of(module)
         marked = [op for op in device.walk() if isinstance(op, TTOp) and SHOULD_HOIST in op.attributes]
         if not marked:

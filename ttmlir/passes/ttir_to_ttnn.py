@@ -327,11 +327,10 @@ class TTNNLayoutPass(ModulePass):
                 continue
             self._layout_function(func)
         cpu = cpu_module_of(module)
+        declarations = {f.sym_name.data: f for f in _functions(module) if f.is_declaration}
         for func in [op for op in cpu.ops if isinstance(op, FuncOp)] if cpu is not None else []:
             _retype_function(func, _host)
-            for decl in _functions(module):
-                if decl.is_declaration and decl.sym_name == func.sym_name:
-                    decl.function_type = func.function_type
+            declarations[func.sym_name.data].function_type = func.function_type
 
     def _layout_function(self, func: FuncOp) -> None:
         block = func.body.block

@@ -33,7 +33,6 @@ class Want:
     buffer: str | None = None
 
 
-ROW_MAJOR_BF16 = Want("row_major", "bf16")
 Workaround = Callable[[TTNNOp], dict[str, Want]]  # operand name or "result" -> what it must be
 
 
@@ -84,6 +83,11 @@ def _mesh_shard(op: TTNNOp) -> dict[str, Want]:
     return {} if op.prop("shard_type").data.value == "identity" else {"input": host, "result": host}
 
 
+def _row_major_bf16(op: TTNNOp) -> dict[str, Want]:
+    """Pooling and upsampling read and write row-major bf16."""
+    return {"input": Want("row_major", "bf16"), "result": Want("row_major", "bf16")}
+
+
 def _where(op: TTNNOp) -> dict[str, Want]:
     """The predicate must have the data type of the values it selects."""
     wanted = _dtype(op.operands[1])
@@ -91,9 +95,9 @@ def _where(op: TTNNOp) -> dict[str, Want]:
 
 
 WORKAROUNDS: dict[str, Workaround] = {
-    "embedding": _embedding, "max_pool2d": lambda op: {"input": ROW_MAJOR_BF16, "result": ROW_MAJOR_BF16},
-    "upsample": lambda op: {"input": ROW_MAJOR_BF16, "result": ROW_MAJOR_BF16}, "moreh_cumsum": _integer_to_f32,
-    "full": _full, "slice_static": _slice, "concat": _concat, "where": _where, "mesh_shard": _mesh_shard,
+    "embedding": _embedding, "max_pool2d": _row_major_bf16, "upsample": _row_major_bf16,
+    "moreh_cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "concat": _concat, "where": _where,
+    "mesh_shard": _mesh_shard,
 }
 
 
@@ -175,6 +179,7 @@ def apply_workaround(op: TTNNOp, wants: dict[str, Want]) -> None:
     op.parent.insert_ops_after(steps, op)
     for user, index in uses:
         user.operands[index] = steps[-1].results[0]
+    _fold_round_trips(steps[-1].results[0])
 
 
 @dataclass(frozen=True)
@@ -187,23 +192,22 @@ class TTNNWorkaroundPass(ModulePass):
         for op in list(module.walk()):
             if isinstance(op, TTNNOp) and op.ROW.name in WORKAROUNDS and _laid_out(op):
                 apply_workaround(op, WORKAROUNDS[op.ROW.name](op))
-        for op in list(module.walk()):
-            _fold_round_trip(op)
 
 
 UNDOES = {"from_device": "to_device", "to_layout": "to_layout"}
 
 
-def _fold_round_trip(op: Operation) -> None:
-    """A move that undoes the one before it (from_device of a to_device, a layout change back) gives back
-    the value the first one started from."""
-    if not (isinstance(op, TTNNOp) and op.ROW.name in UNDOES and op.parent is not None):
-        return
-    first = op.operands[0].owner
-    if isinstance(first, TTNNOp) and first.ROW.name == UNDOES[op.ROW.name] and \
-            first.operands[0].type == op.results[0].type:
-        op.results[0].replace_all_uses_with(first.operands[0])
-        erase_unused(op)
+def _fold_round_trips(value: SSAValue) -> None:
+    """A move of `value` that undoes the one that made it (from_device of a to_device, a layout change back)
+    gives back what the first one started from; and so on down the chain of moves."""
+    first = value.owner
+    for use in list(value.uses):
+        op = use.operation
+        if isinstance(op, TTNNOp) and op.ROW.name in UNDOES and isinstance(first, TTNNOp) and \
+                first.ROW.name == UNDOES[op.ROW.name] and first.operands[0].type == op.results[0].type:
+            op.results[0].replace_all_uses_with(first.operands[0])
+            erase_unused(op)
+            _fold_round_trips(first.operands[0])
 
 
 def _laid_out(op: TTNNOp) -> bool:

@@ -170,9 +170,8 @@ def run_program(binary: Binary, program_index: int, inputs: list, device: MeshDe
                 debugger: bool = False) -> tuple[list[Tensor], ProgramContext]:
     program = binary.programs[program_index]
     if device.mesh_shape != binary.mesh_shape():
-        mesh = "x".join(map(str, binary.mesh_shape()))
-        raise RuntimeFailure(f"the binary is compiled for a {mesh} mesh, the device is a "
-                             f"{'x'.join(map(str, device.mesh_shape))} mesh")
+        compiled, opened = ("x".join(map(str, shape)) for shape in (binary.mesh_shape(), device.mesh_shape))
+        raise RuntimeFailure(f"the binary is compiled for a {compiled} mesh, the device is a {opened} mesh")
     check_inputs(program, inputs, device.num_chips)
     ctx = ProgramContext(binary, program_index, device)
     for i, (ref, value) in enumerate(zip(program.inputs, inputs)):
