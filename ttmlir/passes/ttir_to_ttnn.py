@@ -330,7 +330,8 @@ class TTNNLayoutPass(ModulePass):
         declarations = {f.sym_name.data: f for f in _functions(module) if f.is_declaration}
         for func in [op for op in cpu.ops if isinstance(op, FuncOp)] if cpu is not None else []:
             _retype_function(func, _host)
-            declarations[func.sym_name.data].function_type = func.function_type
+            if func.sym_name.data in declarations:  # a CPU function nothing calls has no declaration
+                declarations[func.sym_name.data].function_type = func.function_type
 
     def _layout_function(self, func: FuncOp) -> None:
         block = func.body.block
