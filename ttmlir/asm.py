@@ -17,7 +17,7 @@ from typing import Iterable
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (AffineMapAttr, Float32Type, Float64Type, LocationAttr, ModuleOp, UnknownLoc)
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -181,6 +181,7 @@ class TTPrinter(Printer):
     loc_aliases: dict[Attribute, str] = field(default_factory=dict)
     top_level: Operation | None = None
     defining: Attribute | None = None
+    _arg_ids: list[int] = field(default_factory=lambda: [0])
 
     def _new_alias(self, attr: Attribute, base: str, table: dict[Attribute, str]) -> str:
         count = self.alias_counts.get(base, 0)
@@ -215,6 +216,26 @@ class TTPrinter(Printer):
             self.print_string(mlir_float(value, isinstance(type, Float32Type)))
             return
         super().print_float(value, type)
+
+    def print_ssa_value(self, value: SSAValue) -> str:
+        """MLIR's names, not the source's: entry-block arguments `%argN`, other values numbered."""
+        if value not in self._ssa_values:
+            block = value.block if isinstance(value, BlockArgument) else None
+            if block is not None and block.parent is not None and block is block.parent.first_block:
+                self._ssa_values[value] = f"arg{self._arg_ids[-1]}"
+                self._arg_ids[-1] += 1
+            else:
+                self._ssa_values[value] = self._get_new_valid_name_id()
+        return super().print_ssa_value(value)
+
+    def enter_scope(self) -> None:  # an isolated region numbers its values from 0, as mlir-opt does
+        super().enter_scope()
+        self._next_valid_name_id[-1] = 0
+        self._arg_ids.append(0)
+
+    def exit_scope(self) -> None:
+        super().exit_scope()
+        self._arg_ids.pop()
 
     def print_attr_dict(self, attr_dict) -> None:
         super().print_attr_dict(dict(sorted(attr_dict.items())))

@@ -53,10 +53,8 @@ def parse_args(argv: list[str]) -> Options:
             opts.flags.add(arg.split("=")[0])
         elif arg.startswith("--pass-pipeline="):
             opts.passes.extend(parse_pipeline(arg.split("=", 1)[1]))
-        elif arg.startswith("--"):
-            name, _, value = arg[2:].partition("=")
-            if name not in passes:
-                usage_error(f"Unknown command line argument '{arg}'.")
+        elif arg.startswith("-") and arg.lstrip("-").split("=")[0] in passes:  # LLVM takes -name and --name
+            name, _, value = arg.lstrip("-").partition("=")
             opts.passes.append((name, value.strip("\"'")))
         elif arg.startswith("-") and arg != "-":
             usage_error(f"Unknown command line argument '{arg}'.")
@@ -88,7 +86,8 @@ def print_help() -> None:
         print(f"  {flag:40} {text}")
     print("\n  Passes and pipelines (--NAME or --NAME=\"opt=value opt2=value\"):")
     for name, cls in sorted(registered_passes().items()):
-        print(f"    --{name:38} {(cls.__doc__ or '').strip().splitlines()[0]}")
+        summary = (cls.__doc__ or "").strip().splitlines() or [name.replace("-", " ")]
+        print(f"    --{name:38} {summary[0]}")
         for f in options_of(cls):
             default = f.default if not isinstance(f.default, tuple) else "x".join(map(str, f.default))
             print(f"        {f.name.replace('_', '-') + '=<value>':36} (default: {default!r})")

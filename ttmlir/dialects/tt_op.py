@@ -8,7 +8,9 @@ from typing import Callable, ClassVar, Sequence
 from xdsl.dialects.builtin import DenseArrayBase, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
-                       opt_prop_def, result_def, var_operand_def)
+                       opt_prop_def, result_def, traits_def, var_operand_def)
+from xdsl.traits import (EffectInstance, MemoryEffect, MemoryEffectKind, MemoryFreeEffect, MemoryWriteEffect,
+                         Pure)
 from xdsl.utils.exceptions import VerifyException
 
 from ttmlir.dialects.op_table import OpRow
@@ -121,6 +123,19 @@ def _verify_operand_count(op: TTOp) -> None:
             raise op.error(f"operand group '{name.rstrip('?*')}' has a wrong size {size}")
 
 
+class AllocatesResults(MemoryEffect):
+    """The op allocates its results and does nothing else (dead when its results are unused, never CSE'd)."""
+
+    @classmethod
+    def get_effects(cls, op):
+        return {EffectInstance(MemoryEffectKind.ALLOC, result) for result in op.results}
+
+
+# Ops whose results are not all they do; every other family is Pure, so canonicalize, CSE and DCE apply.
+EFFECTS = {"creation": (AllocatesResults(),), "rand": (AllocatesResults(),), "cache": (MemoryWriteEffect(),),
+           "deallocate": (MemoryFreeEffect(),)}
+
+
 def build_op_class(dialect: str, row: OpRow, base: type[TTOp], shape_rule: ShapeRule | None,
                    name: str | None = None) -> type[TTOp]:
     """One IRDL class for one table row: fields from the row, shape rule from the family."""
@@ -135,6 +150,7 @@ def build_op_class(dialect: str, row: OpRow, base: type[TTOp], shape_rule: Shape
         fields[prop] = opt_prop_def(Attribute)
     for result in row.results:
         fields[result] = result_def()
+    fields["traits"] = traits_def(*EFFECTS.get(row.family, (Pure(),)))
     if flexible > 1:
         fields["irdl_options"] = (AttrSizedOperandSegments(as_property=True),)
     camel = "".join(p.capitalize() for p in op_name.split("_")) + "Op"

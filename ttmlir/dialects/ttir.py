@@ -12,6 +12,8 @@ from typing import Sequence
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Dialect
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 
 from ttmlir.dialects.op_table import TTIR_OPS
 from ttmlir.dialects.props import int_values, scalar
@@ -401,7 +403,27 @@ SHAPE_RULES = {
     "get_dimension_size": get_dimension_size,
 }
 
-TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, TTOp, SHAPE_RULES[row.family]) for row in TTIR_OPS}
+class EmptyBase(TTOp):
+    """`ttir.empty` in upstream's custom format: `%0 = ttir.empty() : tensor<2x3xf32>`."""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        parser.parse_punctuation("(")
+        parser.parse_punctuation(")")
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        return cls.create(result_types=[parser.parse_type()], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("()")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.results[0].type)
+
+
+CUSTOM_BASES = {"empty": EmptyBase}
+TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.name, TTOp), SHAPE_RULES[row.family])
+                   for row in TTIR_OPS}
 globals().update({cls.__name__: cls for cls in TTIR_OP_CLASSES.values()})
 
 TTIR = Dialect("ttir", list(TTIR_OP_CLASSES.values()), [])

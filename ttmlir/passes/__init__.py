@@ -31,10 +31,15 @@ def _registry() -> dict[str, type[ModulePass]]:
                                             TTNNLayoutPass)
     from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
     from ttmlir.passes.cpu_hoist import TTIRCPUHoistTransformPass
+    from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
+    from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
+    from xdsl.transforms.canonicalize import CanonicalizePass
+    from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
     passes = (RegisterDevicePass, WrapDeviceModulePass, UnwrapDeviceModulePass, TTIRFusingPass,
               TTIRCPUHoistTransformPass, ConvertTTIRToTTNNPass,
-              TTNNLayoutPass, TTNNWorkaroundPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline)
+              TTNNLayoutPass, TTNNWorkaroundPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline,
+              TTCoreMarkFunctionsAsForwardPass, ElementTypeNormalizationPass, CanonicalizePass, CommonSubexpressionElimination)
     return {p.name: p for p in passes}
 
 

@@ -23,11 +23,11 @@ from ttmlir.dialects import ttcore
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.passes import PassFailure
+from ttmlir.passes.mark_functions_as_forward import FUNCTION_TYPE
 from ttmlir.passes.register_device import device_module_of
 
 SHOULD_HOIST = "ttir.should_hoist"
 HOISTED_CALL = "ttir.cpu_hoisted_call"
-FUNCTION_TYPE = "tt.function_type"
 FORWARD_CPU = StringAttr("forward_cpu")
 
 

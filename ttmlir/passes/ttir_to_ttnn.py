@@ -510,17 +510,21 @@ class TTNNDeallocatePass(ModulePass):
 class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     """The full TTIR → TTNN backend: device module, CPU hoisting, fusing, conversion, layouts, workarounds.
 
-    Runs wrap-device-module, register-device, cpu-hoist, fusing, convert, layout, workaround, deallocate."""
+    Runs mark-functions-as-forward, wrap-device-module, register-device, cpu-hoist, element-type-normalization,
+    fusing, convert, layout, workaround, deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
+        from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
+        from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
         from ttmlir.passes.register_device import WrapDeviceModulePass
         from ttmlir.passes.ttir_fusing import TTIRFusingPass
         from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
 
+        TTCoreMarkFunctionsAsForwardPass().apply(ctx, module)
         WrapDeviceModulePass().apply(ctx, module)
         super().apply(ctx, module)
-        for stage in (TTIRCPUHoistTransformPass(), TTIRFusingPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(),
+        for stage in (TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRFusingPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(),
                       TTNNWorkaroundPass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)

@@ -10,11 +10,11 @@
 // CHECK: ttcore.device @default_device = {{.*}}meshShape = 1x2
 // CHECK: "ttnn.get_device"() <{mesh_offset = #ttnn<mesh_offset 0x0>, mesh_shape = #ttnn<mesh_shape 1x2>}>
 // Splitting a tensor over the mesh happens on the host: the weights go in straight from the arguments.
-// CHECK: "ttnn.mesh_shard"(%w1,
+// CHECK: "ttnn.mesh_shard"(%arg1,
 // CHECK-SAME: shard_type = #ttcore.shard_type<devices>
 // CHECK-SAME: -> tensor<64x128xf32
 // CHECK: "ttnn.to_device"
-// CHECK: "ttnn.mesh_shard"(%w2,
+// CHECK: "ttnn.mesh_shard"(%arg2,
 // CHECK-SAME: -> tensor<128x64xf32
 // CHECK: "ttnn.matmul"
 // CHECK: "ttnn.gelu"

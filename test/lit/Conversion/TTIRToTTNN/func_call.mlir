@@ -6,15 +6,15 @@
 
 // A private function takes and returns device tensors: its callers move no data to call it.
 // CHECK-LABEL: func.func private @gelu_block
-// CHECK-SAME: (%a: tensor<32x64xf32, #[[DEV:ttnn_layout[0-9]*]]>, %b: tensor<32x64xf32, #[[DEV]]>) -> tensor<32x64xf32, #[[DEV]]>
+// CHECK-SAME: (%arg0: tensor<32x64xf32, #[[DEV:ttnn_layout[0-9]*]]>, %arg1: tensor<32x64xf32, #[[DEV]]>) -> tensor<32x64xf32, #[[DEV]]>
 // CHECK-NOT: "ttnn.to_device"
 // CHECK: "ttnn.add"
 // CHECK: "ttnn.gelu"
 // CHECK: return
 // CHECK-LABEL: func.func @main
 // CHECK: "ttnn.to_layout"
-// CHECK: %[[R0:.*]] = call @gelu_block(%x_1, %y_1) : (tensor<32x64xf32, #[[DEV]]>, tensor<32x64xf32, #[[DEV]]>) -> tensor<32x64xf32, #[[DEV]]>
-// CHECK: call @gelu_block(%[[R0]], %y_1)
+// CHECK: %[[R0:.*]] = call @gelu_block(%{{[0-9]+}}, %[[Y:[0-9]+]]) : (tensor<32x64xf32, #[[DEV]]>, tensor<32x64xf32, #[[DEV]]>) -> tensor<32x64xf32, #[[DEV]]>
+// CHECK: call @gelu_block(%[[R0]], %[[Y]])
 // CHECK: "ttnn.from_device"
 // STATS: "program": "gelu_block"
 // STATS: "ttnn.gelu": 1
