@@ -228,6 +228,15 @@ class TTPrinter(Printer):
                 self._ssa_values[value] = self._get_new_valid_name_id()
         return super().print_ssa_value(value)
 
+    def _print_results(self, op: Operation) -> None:
+        """Several results print as one group, `%0:3 = ...`, used as `%0#1`, as mlir-opt prints them."""
+        if len(op.results) <= 1 or any(r in self._ssa_values for r in op.results):
+            return super()._print_results(op)
+        group = self._get_new_valid_name_id()
+        for i, result in enumerate(op.results):
+            self._ssa_values[result] = f"{group}#{i}"
+        self.print_string(f"%{group}:{len(op.results)} = ")
+
     def enter_scope(self) -> None:  # an isolated region numbers its values from 0, as mlir-opt does
         super().enter_scope()
         self._next_valid_name_id[-1] = 0

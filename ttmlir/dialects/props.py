@@ -78,6 +78,13 @@ KINDS: dict[str, Kind] = {
     "i32_or_pair": Kind(_dense_len(2), "32-bit signless integer attribute or i32 dense array attribute of size 2",
                         lambda v: IntegerAttr(v, 32) if isinstance(v, int)
                         else DenseArrayBase.from_list(_int_type(32), list(v))),
+    "si32_or_pair": Kind(lambda a: _is_int(32, Signedness.SIGNED)(a) or (_is_dense(32)(a) and len(a.get_values()) == 2),
+                         "32-bit signed integer attribute or i32 dense array attribute",
+                         lambda v: IntegerAttr(v, _int_type(32, Signedness.SIGNED)) if isinstance(v, int)
+                         else DenseArrayBase.from_list(_int_type(32), list(v))),
+    "f32_or_i32": Kind(lambda a: KINDS["f32"].check(a) or KINDS["i32"].check(a),
+                       "32-bit float attribute or 32-bit signless integer attribute",
+                       lambda v: IntegerAttr(v, 32) if isinstance(v, int) else FloatAttr(float(v), Float32Type())),
     "i32_or_quad": Kind(_dense_len(2, 4), "32-bit signless integer attribute or i32 dense array attribute "
                         "of size 2 or 4", lambda v: IntegerAttr(v, 32) if isinstance(v, int)
                         else DenseArrayBase.from_list(_int_type(32), list(v))),

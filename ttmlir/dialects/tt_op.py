@@ -100,7 +100,8 @@ def _verify_operand_count(op: TTOp) -> None:
     required = len(names) - len(flexible)
     if not flexible:
         if count != required:
-            raise op.error(f"expected {required} operands, but found {count}")
+            raise op.error("requires a single operand" if required == 1 else
+                           f"expected {required} operands, but found {count}")
         return
     if len(flexible) == 1:
         if count < required or (flexible[0].endswith("?") and count > required + 1):

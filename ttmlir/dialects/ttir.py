@@ -12,6 +12,7 @@ from typing import Sequence
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Dialect
+from xdsl.utils.exceptions import VerifyException
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -52,92 +53,173 @@ def first_shape(op: TTOp) -> Shape:
     return shape_of(op.operands[0])
 
 
+def result_shape(op: TTOp, index: int = 0) -> Shape:
+    return tuple(op.results[index].type.get_shape())
+
+
+def commas(dims: Sequence[int]) -> str:
+    """A shape as MLIR streams an ArrayRef: `2, 64`."""
+    return ", ".join(map(str, dims))
+
+
 def same_shape(op: TTOp):
     return [first_shape(op)]
 
 
 def eltwise(op: TTOp):
-    return [broadcast_shapes(op, [shape_of(v) for v in op.operands])]
+    """Upstream's Broadcastable trait: operands broadcast together to exactly the result shape."""
+    shape: Shape = ()
+    for i, value in enumerate(op.operands):
+        operand = shape_of(value)
+        try:
+            shape = broadcast_shapes(op, [shape, operand]) if i else operand
+        except VerifyException:
+            raise op.error(f"operand shape ({commas(operand)}) is not broadcast compatible with inferred operand "
+                           f"shapes ({commas(shape)})") from None
+    if result_shape(op) != shape:
+        raise op.error(f"result shape ({commas(result_shape(op))}) doesn't match expected shape after broadcasting "
+                       f"({commas(shape)})")
 
 
 def reduction(op: TTOp):
     shape = first_shape(op)
+    rank = len(shape)
     dims_attr = op.prop("dim_arg")
-    dims = {normalize_dim(op, d, len(shape), "reduce dimension") for d in
-            (int_values(dims_attr) if dims_attr is not None else range(len(shape)))}
-    if scalar(op.prop("keep_dim")):
-        return [tuple(1 if i in dims else d for i, d in enumerate(shape))]
-    return [tuple(d for i, d in enumerate(shape) if i not in dims)]
+    dims = int_values(dims_attr) if dims_attr is not None else list(range(rank))
+    for d in dims:
+        if not -rank <= d < rank:
+            raise op.error(f"Reduce dimension {d} is out of range for input tensor of rank {rank}")
+    if len(set(dims)) != len(dims):
+        raise op.error("Reduce dimensions are not unique")
+    reduced = {d % rank for d in dims}
+    keep = scalar(op.prop("keep_dim"))
+    want = tuple(1 if i in reduced else d for i, d in enumerate(shape) if keep or i not in reduced)
+    if result_shape(op) != want:
+        raise op.error(f"Expected output shape ({commas(want)}), got ({commas(result_shape(op))})")
+
+
+def clamp_scalar(op: TTOp):
+    if result_shape(op) != first_shape(op):
+        raise op.error("input and output must have same shape.")
+
+
+def check_dim_range(op: TTOp, dim: int, rank: int) -> None:
+    if not -rank <= dim < rank:
+        raise op.error(f"specified dimension should be between {-rank} and {rank - 1}, but got: {dim}")
 
 
 def cumsum(op: TTOp):
-    normalize_dim(op, ints(op, "dim")[0], len(first_shape(op)))
+    check_dim_range(op, ints(op, "dim")[0], len(first_shape(op)))
     return same_shape(op)
 
 
 def reshape(op: TTOp):
-    new = ints(op, "shape")
-    old = first_shape(op)
+    shape, old, new = ints(op, "shape"), first_shape(op), result_shape(op)
+    if len(shape) != len(new):
+        raise op.error(f"Shape attribute size {len(shape)} must match output tensor rank {len(new)}")
     if math.prod(old) != math.prod(new):
-        raise op.error(f"input tensor number of elements {math.prod(old)} and output tensor number of elements "
+        raise op.error(f"Input tensor number of elements {math.prod(old)} and output tensor number of elements "
                        f"{math.prod(new)} must be the same")
-    return [tuple(new)]
+    if shape.count(-1) > 1:
+        raise op.error("Shape attribute must have at most one -1 element")
+    for i, (d, got) in enumerate(zip(shape, new)):
+        if d < -1:
+            raise op.error("All dimensions must be >= 0 except the one with -1")
+        if d != -1 and d != got:
+            raise op.error(f"Shape attribute {d} must match the output tensor shape {got} at index {i} for "
+                           f"dimension that is not -1")
 
 
 def transpose(op: TTOp):
-    shape = list(first_shape(op))
-    a = normalize_dim(op, ints(op, "dim0")[0], len(shape))
-    b = normalize_dim(op, ints(op, "dim1")[0], len(shape))
-    shape[a], shape[b] = shape[b], shape[a]
-    return [tuple(shape)]
+    shape, out = first_shape(op), result_shape(op)
+    rank = len(shape)
+    if rank < 2:
+        raise op.error("Input must be at least a 2D tensor")
+    if rank != len(out):
+        raise op.error("Input must have the same rank as output")
+    dims = []
+    for which, name in ((0, "dim0"), (1, "dim1")):
+        d = ints(op, name)[0]
+        if not -rank <= d < rank:
+            raise op.error(f"Dimension {which} attribute must be within the bounds of the input tensor")
+        dims.append(d % rank)
+    a, b = dims
+    if out[a] != shape[b] or out[b] != shape[a]:
+        raise op.error("Input-output transpose dimension mismatch.")
 
 
 def permute(op: TTOp):
     shape = first_shape(op)
     perm = ints(op, "permutation")
     if sorted(perm) != list(range(len(shape))):
-        raise op.error(f"expected a permutation of {{0, ..., {len(shape) - 1}}}, got ({', '.join(map(str, perm))})")
-    return [tuple(shape[p] for p in perm)]
+        raise op.error(f"Expected a permutation of ({commas(range(len(shape)))}), got ({commas(perm)})")
+    want = tuple(shape[p] for p in perm)
+    if result_shape(op) != want:
+        raise op.error(f"Expected result shape ({commas(want)}), got ({commas(result_shape(op))})")
 
 
 def concat(op: TTOp):
     shapes = [shape_of(v) for v in op.operands]
     if not shapes:
         raise op.error("expected at least one input")
-    rank = len(shapes[0])
-    dim = normalize_dim(op, ints(op, "dim")[0], rank)
-    for s in shapes[1:]:
-        if len(s) != rank or any(a != b for i, (a, b) in enumerate(zip(s, shapes[0])) if i != dim):
-            raise op.error(f"all input tensors must have the same shape except in the concatenated dimension {dim}")
-    out = list(shapes[0])
-    out[dim] = sum(s[dim] for s in shapes)
-    return [tuple(out)]
+    first, given = shapes[0], ints(op, "dim")[0]
+    rank = len(first)
+    dim = given + rank if given < 0 else given
+    if not 0 <= dim < rank:
+        raise op.error(f"Invalid dimension {given} for concatenation.")
+    for other in shapes[1:]:
+        if len(other) != rank:
+            raise op.error("All input tensors must have the same rank.")
+        if any(a != b for i, (a, b) in enumerate(zip(other, first)) if i != dim):
+            raise op.error(f"All input tensors must have the same dimensions, except for dimension {dim}.")
+    total, got = sum(s[dim] for s in shapes), result_shape(op)[dim]
+    if got != total:
+        raise op.error(f"Output tensor dimension {dim} does not match the sum of input tensor dimensions: "
+                       f"{got} vs. {total}.")
 
 
 def repeat(op: TTOp):
-    shape = first_shape(op)
-    reps = ints(op, "repeat_dimensions")
+    shape, out, reps = first_shape(op), result_shape(op), ints(op, "repeat_dimensions")
     if len(reps) != len(shape):
-        raise op.error(f"repeat dimensions count {len(reps)} must match the input rank {len(shape)}")
-    return [tuple(d * r for d, r in zip(shape, reps))]
+        raise op.error(f"Input tensor rank {len(shape)} doesn't match the number of repeat dimensions {len(reps)}.")
+    if len(out) != len(shape):
+        raise op.error(f"Input tensor rank {len(shape)} doesn't match the output tensor rank {len(out)}.")
+    for i, (d, r, o) in enumerate(zip(shape, reps, out)):
+        if r <= 0:
+            raise op.error(f"Repeat dimension at index {i} must be greater than 0.")
+        if d * r != o:
+            raise op.error(f"Input tensor shape ({','.join(map(str, shape))}) at index {i} does not repeat to output "
+                           f"({','.join(map(str, out))}) using repeat value {r}.")
 
 
 def repeat_interleave(op: TTOp):
     shape = list(first_shape(op))
-    dim = normalize_dim(op, ints(op, "dim")[0], len(shape))
-    shape[dim] *= ints(op, "repeats")[0]
-    return [tuple(shape)]
+    rank, repeats, dim = len(shape), ints(op, "repeats")[0], ints(op, "dim")[0]
+    if rank < 1:
+        raise op.error("Input must be at least a 1D tensor")
+    if repeats == 0:
+        raise op.error("Repeats attribute must be non-zero")
+    if not -rank <= dim < rank:
+        raise op.error(f"Dimension attribute must be within the bounds[{-rank}, {rank}), got {rank}")
+    shape[dim % rank] *= repeats
+    if result_shape(op) != tuple(shape):
+        raise op.error(f"Output shape [{','.join(map(str, result_shape(op)))}] does not match the expected shape "
+                       f"[{','.join(map(str, shape))}]")
 
 
 def broadcast(op: TTOp):
-    shape = first_shape(op)
-    factors = ints(op, "broadcast_dimensions")
+    shape, out, factors = first_shape(op), result_shape(op), ints(op, "broadcast_dimensions")
+    if len(shape) != len(out):
+        raise op.error(f"Input tensor rank of {len(shape)} does not match output tensor rank of {len(out)}")
+    if any(a != b and a != 1 and b != 1 for a, b in zip(shape, out)):
+        raise op.error(f"Input tensor shape ({','.join(map(str, shape))}) is not broadcastable to output shape "
+                       f"({','.join(map(str, out))})")
     if len(factors) != len(shape):
-        raise op.error(f"broadcast dimensions count {len(factors)} must match the input rank {len(shape)}")
-    for d, f in zip(shape, factors):
-        if f != 1 and d != 1:
-            raise op.error(f"input dimension of size {d} cannot be broadcast by {f}")
-    return [tuple(d * f for d, f in zip(shape, factors))]
+        raise op.error("Input tensor rank should match output tensor rank.")
+    for i, (d, f, o) in enumerate(zip(shape, factors, out)):
+        if d * f != o:
+            raise op.error(f"Input tensor shape ({','.join(map(str, shape))}) index {i} does not broadcast to output "
+                           f"({','.join(map(str, out))}) using broadcast value {f}")
 
 
 def pad(op: TTOp):
@@ -148,59 +230,149 @@ def pad(op: TTOp):
     return [tuple(d + padding[2 * i] + padding[2 * i + 1] for i, d in enumerate(shape))]
 
 
-def slice_extent(op: TTOp, size: int, begin: int, end: int, step: int) -> int:
+def check_slice_dim(op: TTOp, shape: Shape, i: int, begin: int, end: int, step: int, allow_empty: bool) -> int:
+    """One dimension of a static slice, checked as upstream checks it; returns the sliced size."""
+    size = shape[i]
+    b, e = (begin + size if begin < 0 else begin), (end + size if end < 0 else end)
+    shape_text = f"({commas(shape)})"
+    empty = allow_empty and b == e
+    if not empty and not 0 <= b < size:
+        raise op.error(f"Invalid begin index for dimension {i}. Expected value in range [{-size}, {size}), got "
+                       f"{begin}. Input shape: {shape_text}")
+    if not empty and not 0 <= e <= size:
+        raise op.error(f"Invalid end index for dimension {i}. Expected value in range [{-size}, {size}], got "
+                       f"{end}. Input shape: {shape_text}")
+    shown_b = f"{b} ({begin})" if begin < 0 else str(begin)
+    shown_e = f"{e} ({end})" if end < 0 else str(end)
     if step == 0:
-        raise op.error("step value cannot be zero")
-    begin, end = (begin + size if begin < 0 else begin), (end + size if end < 0 else end)
-    return max(0, math.ceil((end - begin) / step))
+        raise op.error(f"Step value for dimension {i} cannot be zero")
+    for sign, bad in (("positive", step > 0 and b > e), ("negative", step < 0 and b < e)):
+        if bad:
+            relation = "less than" if sign == "positive" else "greater than"
+            raise op.error(f"For {sign} step, begin index must be {relation} or equal to end index for dimension "
+                           f"{i}. Got begin: {shown_b}, end: {shown_e}, step: {step}, input shape: {shape_text}")
+    return (abs(e - b) + abs(step) - 1) // abs(step)
+
+
+def check_sliced_output(op: TTOp, shape: Shape, dims: Sequence[int], sizes: Sequence[int]) -> None:
+    out = result_shape(op)
+    if op.operands[0].type.element_type != op.results[0].type.element_type:
+        raise op.error("Output tensor must have the same element type as the input tensor")
+    if len(out) != len(shape):
+        raise op.error("Output tensor must have the same rank as the input tensor")
+    for i, want in zip(dims, sizes):
+        if out[i] != want:
+            raise op.error(f"Mismatch in dimension {i} of the output tensor: expected size {want}, but got {out[i]}")
 
 
 def slice_static(op: TTOp):
     shape = first_shape(op)
     begins, ends, steps = ints(op, "begins"), ints(op, "ends"), ints(op, "step")
+    if not shape:
+        raise op.error("Input must be at least a 1D tensor")
     if not len(begins) == len(ends) == len(steps) == len(shape):
-        raise op.error(f"begins, ends and step must each have {len(shape)} values (the input rank)")
-    return [tuple(slice_extent(op, d, b, e, s) for d, b, e, s in zip(shape, begins, ends, steps))]
+        raise op.error("Begins, ends, and step attributes must have the same number of elements as the input "
+                       "tensor rank")
+    if op.operands[0].type.element_type != op.results[0].type.element_type:
+        raise op.error("Output tensor must have the same element type as the input tensor")
+    if len(result_shape(op)) != len(shape):
+        raise op.error("Output tensor must have the same rank as the input tensor")
+    for i in range(len(shape)):
+        check_sliced_output(op, shape, [i], [check_slice_dim(op, shape, i, begins[i], ends[i], steps[i], True)])
 
 
 def squeeze(op: TTOp):
-    shape = list(first_shape(op))
-    dim = normalize_dim(op, ints(op, "dim")[0], len(shape))
+    shape, out = first_shape(op), result_shape(op)
+    dim = ints(op, "dim")[0]
+    dim = dim + len(shape) if dim < 0 else dim
+    if not 0 <= dim < len(shape):
+        raise op.error(f"Invalid dimension {dim} for squeezing.")
     if shape[dim] != 1:
-        raise op.error(f"dimension {dim} of size {shape[dim]} cannot be squeezed")
-    del shape[dim]
-    return [tuple(shape)]
+        raise op.error(f"Dimension {dim} in the input tensor must be 1.")
+    if not out:
+        raise op.error("Output tensor must have at least one dimension.")
+    if len(out) != len(shape) - 1:
+        raise op.error("Output tensor rank must be one less than the input tensor rank.")
+    if out != shape[:dim] + shape[dim + 1:]:
+        raise op.error(f"Dimensions of the output tensor must be the same as the input tensor except for dimension "
+                       f"{dim}.")
 
 
 def unsqueeze(op: TTOp):
-    shape = list(first_shape(op))
-    dim = normalize_dim(op, ints(op, "dim")[0], len(shape) + 1)
-    shape.insert(dim, 1)
-    return [tuple(shape)]
+    shape, out = first_shape(op), result_shape(op)
+    dim = ints(op, "dim")[0]
+    dim = dim + len(shape) + 1 if dim < 0 else dim
+    if not 0 <= dim <= len(shape):
+        raise op.error("Dimension attribute must be within the bounds of the input tensor")
+    if len(out) != len(shape) + 1:
+        raise op.error("Output tensor must have one more dimension than the input tensor")
+    if out[dim] != 1:
+        raise op.error("Dimension added must be of size 1")
+    if out[:dim] + out[dim + 1:] != shape:
+        raise op.error("All dimensions of the input tensor must be the same as the output tensor except for the "
+                       "dimension added")
 
 
 def reverse(op: TTOp):
-    shape = first_shape(op)
-    dims = [normalize_dim(op, d, len(shape)) for d in ints(op, "dimensions")]
+    dims, rank = ints(op, "dimensions"), len(first_shape(op))
     if len(set(dims)) != len(dims):
-        raise op.error("dimensions should be unique")
-    return [shape]
+        raise op.error(f"dimensions should be unique. Got: {commas(dims)}")
+    for d in dims:
+        if d < 0:
+            raise op.error(f"all dimensions should be non-negative. Got dimension: {d}")
+        if d >= rank:
+            raise op.error(f"all dimensions should be in interval [0, {rank}). Got dimension: {d}")
+    return same_shape(op)
 
 
 def index(op: TTOp):
-    shape = list(first_shape(op))
-    dim = normalize_dim(op, ints(op, "dim")[0], len(shape))
-    shape[dim] = slice_extent(op, shape[dim], ints(op, "begin")[0], ints(op, "end")[0], ints(op, "step")[0])
-    return [tuple(shape)]
+    shape = first_shape(op)
+    dim = ints(op, "dim")[0]
+    if not shape:
+        raise op.error("Input must be at least a 1D tensor")
+    if op.operands[0].type.element_type != op.results[0].type.element_type:
+        raise op.error("Output tensor must have the same element type as the input tensor")
+    if len(result_shape(op)) != len(shape):
+        raise op.error("Output tensor must have the same rank as the input tensor")
+    if not 0 <= dim < len(shape):
+        raise op.error(f"Invalid dimension index {dim}. Input tensor rank is {len(shape)}")
+    size = check_slice_dim(op, shape, dim, ints(op, "begin")[0], ints(op, "end")[0], ints(op, "step")[0], False)
+    check_sliced_output(op, shape, [dim], [size])
+
+
+def index_select_length(size: int, begin: int, length: int, stride: int) -> int:
+    """Elements kept along the dimension: `length` of every `stride`, from `begin` (the last slice may be cut)."""
+    return sum(min(b + length, size) - b for b in range(begin, size, stride))
 
 
 def index_select(op: TTOp):
-    shape = list(first_shape(op))
-    dim = normalize_dim(op, ints(op, "dim")[0], len(shape))
-    length, stride = ints(op, "length")[0], ints(op, "stride")[0]
-    if stride and shape[dim] % stride:
-        raise op.error(f"input tensor dimension {dim} of size {shape[dim]} must be divisible by the stride {stride}")
-    shape[dim] = length * (shape[dim] // stride if stride else 1)
+    shape, out = list(first_shape(op)), result_shape(op)
+    rank = len(shape)
+    if rank != len(out):
+        raise op.error("Input and output tensors must have the same rank.")
+    if op.operands[0].type.element_type != op.results[0].type.element_type:
+        raise op.error("Input and output tensors must have the same element type.")
+    given = ints(op, "dim")[0]
+    dim = given + rank if given < 0 else given
+    if not 0 <= dim < rank:
+        raise op.error(f"Invalid dimension {given} for select op with input tensor rank {rank}")
+    size, begin, length = shape[dim], ints(op, "begin")[0], ints(op, "length")[0]
+    stride = ints(op, "stride")[0] or size
+    if stride < 0:
+        raise op.error(f"Invalid stride {stride} for dimension {dim}, stride must be non-negative")
+    if stride > size:
+        raise op.error(f"Invalid stride {stride} for dimension {dim} with size {size}. stride must be less than or "
+                       f"equal to the dimension size")
+    if not 0 <= begin < size:
+        raise op.error(f"Invalid begin index {begin} for dimension {dim} with size {size}. begin must be in the "
+                       f"range [0, dimSize)")
+    if not 1 <= length <= stride:
+        raise op.error(f"Invalid length {length} for begin index {begin} and stride {stride} for dimension {dim} "
+                       f"with size {size}. stride must be greater than or equal to length")
+    if begin + length > size:
+        raise op.error(f"Invalid length {length} for begin index {begin} and dimension {dim} with size {size}. "
+                       f"begin + length must be less than or equal to the dimension size")
+    shape[dim] = index_select_length(size, begin, length, stride)
     return [tuple(shape)]
 
 
@@ -211,27 +383,52 @@ def gather(op: TTOp):
     return None
 
 
-def matmul_shape(op: TTOp, a: Shape, b: Shape, ta: bool, tb: bool) -> Shape:
-    if not a or not b:
-        raise op.error("input tensors must be at least 1D")
-    a = a[:-2] + (a[-1], a[-2]) if ta and len(a) > 1 else a
-    b = b[:-2] + (b[-1], b[-2]) if tb and len(b) > 1 else b
-    a2, b2 = ((1,) + a if len(a) == 1 else a), (b + (1,) if len(b) == 1 else b)
-    if a2[-1] != b2[-2]:
-        raise op.error(f"input A[-1]({a2[-1]}) and B[-2]({b2[-2]}) must have matching inner dimensions")
-    batch = broadcast_shapes(op, [a2[:-2], b2[:-2]]) if len(a2) > 2 or len(b2) > 2 else ()
-    return batch + ((a2[-2],) if len(a) > 1 else ()) + ((b2[-1],) if len(b) > 1 else ())
-
-
 def matmul(op: TTOp):
+    """matmul and linear, in upstream's words: 1-D operands are promoted, batch dims broadcast, bias broadcasts."""
     groups = op.operand_groups()
-    out = matmul_shape(op, shape_of(groups["a"][0]), shape_of(groups["b"][0]),
-                       scalar(op.prop("transpose_a")), scalar(op.prop("transpose_b")))
+    a_shape, b_shape = shape_of(groups["a"][0]), shape_of(groups["b"][0])
+    if not a_shape:
+        raise op.error("Input A must be at least a 1D tensor")
+    if not b_shape:
+        raise op.error("Input B must be at least a 1D tensor")
+    a = (1,) + a_shape if len(a_shape) == 1 else a_shape
+    b = b_shape + (1,) if len(b_shape) == 1 else b_shape
+    if scalar(op.prop("transpose_a")) and len(a_shape) > 1:
+        a = a[:-2] + (a[-1], a[-2])
+    if scalar(op.prop("transpose_b")) and len(b_shape) > 1:
+        b = b[:-2] + (b[-1], b[-2])
+    if a[-1] != b[-2]:
+        raise op.error(f"Input A[-1]({a[-1]}) and B[-2]({b[-2]}) must have matching inner dimensions")
+    want: Shape = ()
+    if len(a) > 2 or len(b) > 2:
+        try:
+            want = broadcast_shapes(op, [a[:-2], b[:-2]])
+        except VerifyException:
+            raise op.error(f"Batch dimensions of input A({','.join(map(str, a[:-2]))}) and "
+                           f"B({','.join(map(str, b[:-2]))}) are not broadcast compatible") from None
+    want += ((a[-2],) if len(a_shape) > 1 else ()) + ((b[-1],) if len(b_shape) > 1 else ())
     if groups.get("bias"):
         bias = shape_of(groups["bias"][0])
-        if broadcast_shapes(op, [out, bias]) != out:
-            raise op.error(f"bias shape ({'x'.join(map(str, bias))}) is not broadcastable to the output shape")
-    return [out]
+        if not bias:
+            raise op.error("Bias must be at least a 1D tensor")
+        try:
+            want = broadcast_shapes(op, [want, bias])
+        except VerifyException:
+            raise op.error(f"Bias shape({','.join(map(str, bias))}) is not broadcast compatible with the matmul "
+                           f"output shape({','.join(map(str, want))})") from None
+    out = result_shape(op)
+    if not want:
+        if not out:
+            raise op.error("Scalar output is not supported, output must be at least a 1D tensor")
+        if out != (1,):
+            raise op.error("Scalar output must be a 1D tensor of size 1")
+        return
+    if len(out) != len(want):
+        raise op.error(f"Output shape rank({len(out)}) must match the expected output shape rank({len(want)})")
+    for i, (got, expected) in enumerate(zip(out, want)):
+        if got != expected:
+            raise op.error(f"Output shape dimension[{i}]({got}) doesn't match the expected output shape "
+                           f"dimension[{i}]({expected})")
 
 
 def dot_general(op: TTOp):
@@ -248,15 +445,24 @@ def dot_general(op: TTOp):
 
 
 def softmax(op: TTOp):
-    normalize_dim(op, ints(op, "dimension")[0], len(first_shape(op)))
-    return same_shape(op)
+    shape = first_shape(op)
+    if result_shape(op) != shape:
+        raise op.error("Input and output shapes must be the same")
+    if not -len(shape) <= ints(op, "dimension")[0] < len(shape):
+        raise op.error("Dimension attribute must be within the bounds of the input tensor")
 
 
 def embedding(op: TTOp):
     indices, weight = shape_of(op.operands[0]), shape_of(op.operands[1])
-    if len(weight) < 2 or any(d != 1 for d in weight[:-2]):
-        raise op.error("weight must be a 2D tensor (leading dimensions of size 1 allowed)")
-    return [indices + (weight[-1],)]
+    if len(indices) > 2:
+        raise op.error(f"input must be at most a 2D tensor, got {len(indices)}D ranked tensor")
+    if len(weight) < 2:
+        raise op.error(f"weight must be at least 2D tensor, got {len(weight)}D ranked tensor")
+    if any(d != 1 for d in weight[:-2]):
+        raise op.error("weight must be effectively 2D tensor")
+    want = indices + (weight[-1],)
+    if result_shape(op) != want:
+        raise op.error(f"expected output shape of ({commas(want)}) but got ({commas(result_shape(op))})")
 
 
 def conv2d(op: TTOp):
@@ -309,34 +515,65 @@ def pool2d(op: TTOp):
 
 
 def global_pool2d(op: TTOp):
-    n, _, _, c = _nhwc(op)
-    return [(n, 1, 1, c)]
+    shape, out = first_shape(op), result_shape(op)
+    rank = len(shape)
+    if rank < 2:
+        raise op.error("input tensor must have at least 2 dimensions for global average pooling over 2 spatial "
+                       "dimensions")
+    if len(out) != rank:
+        raise op.error("output tensor must have the same rank as input tensor")
+    if shape[0] != out[0]:
+        raise op.error("batch dimension must remain the same between input and output")
+    if out[rank - 2] != 1 or out[rank - 3] != 1:
+        raise op.error("spatial dimensions must be reduced to 1")
+    if shape[-1] != out[-1]:
+        raise op.error("channel dimension must remain the same between input and output")
 
 
 def upsample2d(op: TTOp):
-    n, h, w, c = _nhwc(op)
-    scale = pair(ints(op, "scale_factor"))
+    shape, out = first_shape(op), result_shape(op)
+    for what, rank in (("input", len(shape)), ("output", len(out))):
+        if rank != 4:
+            raise op.error(f"Expected rank of {what} tensor is 4, got rank {rank}")
+    scale_h, scale_w = pair(ints(op, "scale_factor"))
+    if scale_h <= 0 or scale_w <= 0:
+        raise op.error(f"Scale factors H = {scale_h} and W = {scale_w} must be positive integers")
+    for name, i, want in (("H", 1, shape[1] * scale_h), ("W", 2, shape[2] * scale_w)):
+        if out[i] != want:
+            raise op.error(f"Expected output {name} dimension to be input {name} dimension * scale{name} = {want}, "
+                           f"got {out[i]}")
+    for name, i in (("N", 0), ("C", 3)):
+        if out[i] != shape[i]:
+            raise op.error(f"Expected output {name} dimension to be {shape[i]}, got {out[i]}")
     if scalar(op.prop("mode")) not in ("nearest", "bilinear"):
-        raise op.error(f"expected mode 'nearest' or 'bilinear', got '{scalar(op.prop('mode'))}'")
-    return [(n, h * scale[0], w * scale[1], c)]
+        raise op.error(f'Expected modes are (nearest, bilinear), got "{scalar(op.prop("mode"))}"')
 
 
 def batch_norm(op: TTOp):
     shape = first_shape(op)
-    dim = normalize_dim(op, ints(op, "dimension")[0], len(shape))
-    for value in op.operands[1:]:
-        if shape_of(value) != (shape[dim],):
-            raise op.error(f"scale, offset, mean and variance must be 1D tensors of size {shape[dim]}")
-    return [shape, (shape[dim],), (shape[dim],)]
+    rank, dim = len(shape), ints(op, "dimension")[0]
+    if not 2 <= rank <= 5:
+        raise op.error(f"input tensor must have rank between 2 and 5, got rank {rank}")
+    if not 0 <= dim < rank:
+        raise op.error(f"dimension attribute must be within input rank bounds, got dimension {dim} for rank {rank}")
+    return [shape, (shape[dim],), (shape[dim],)][:len(op.results)]
 
 
 def norm(op: TTOp):
     shape = first_shape(op)
+    if result_shape(op) != shape:
+        raise op.error("input and output must have the same shape")
     normalized = tuple(ints(op, "normalized_shape"))
+    if not normalized:
+        raise op.error("normalized_shape cannot be empty")
+    if len(normalized) > len(shape):
+        raise op.error("normalized_shape has more dimensions than input tensor")
     if shape[len(shape) - len(normalized):] != normalized:
-        raise op.error(f"normalized_shape ({'x'.join(map(str, normalized))}) must match the trailing input "
-                       f"dimensions")
-    return [shape]
+        raise op.error("normalized_shape dimensions must match trailing dimensions of input tensor")
+    groups = op.operand_groups()
+    for name in ("weight", "bias"):
+        if groups.get(name) and shape_of(groups[name][0]) != normalized:
+            raise op.error(f"{name} tensor shape must match normalized_shape")
 
 
 def group_norm(op: TTOp):
@@ -355,21 +592,35 @@ def constant(op: TTOp):
 
 
 def fill(op: TTOp):
-    return [tuple(ints(op, "shape"))]
+    shape = tuple(ints(op, "shape"))
+    if result_shape(op) != shape:
+        raise op.error(f"expected shape ({commas(result_shape(op))}), got ({commas(shape)})")
 
 
 def arange(op: TTOp):
     start, end, step = (ints(op, n)[0] for n in ("start", "end", "step"))
     if step == 0:
-        raise op.error("step cannot be zero")
-    shape = list(op.results[0].type.get_shape())
-    dim = normalize_dim(op, ints(op, "arange_dimension")[0], len(shape), "arange_dimension")
-    shape[dim] = max(0, math.ceil((end - start) / step))
-    return [tuple(shape)]
+        raise op.error("Step value cannot be zero")
+    count = int((end - start) / step)  # C++ integer division truncates toward zero
+    if count <= 0:
+        raise op.error(f"Invalid range: start={start}, end={end}, step={step}")
+    out = result_shape(op)
+    dim = ints(op, "arange_dimension")[0]
+    if not 0 <= dim < len(out):
+        raise op.error(f"arange_dimension {dim} is out of range for a tensor of rank {len(out)}")
+    if out[dim] != count:
+        raise op.error(f"Output tensor shape must be {count} at dim {dim} (since start={start}, end={end}, "
+                       f"step={step}), but got {out[dim]}")
 
 
 def rand(op: TTOp):
-    return [tuple(ints(op, "size"))]
+    if scalar(op.prop("low")) >= scalar(op.prop("high")):
+        raise op.error("'low' value must be < 'high' value.")
+    size = ints(op, "size")
+    if result_shape(op) != tuple(size):
+        sizes = ", ".join(f"{d} : i32" for d in size)
+        raise op.error(f"Size argument does not match with output tensor shape. [Size = [{sizes}], output tensor "
+                       f"shape = ({commas(result_shape(op))})].")
 
 
 def cache(op: TTOp):
@@ -391,7 +642,7 @@ def get_dimension_size(op: TTOp):
 
 
 SHAPE_RULES = {
-    "unary": same_shape, "binary": eltwise, "ternary": eltwise, "reduction": reduction, "cumsum": cumsum,
+    "unary": eltwise, "binary": eltwise, "ternary": eltwise, "reduction": reduction, "cumsum": cumsum,
     "reshape": reshape, "transpose": transpose, "permute": permute, "concat": concat, "repeat": repeat,
     "repeat_interleave": repeat_interleave, "broadcast": broadcast, "pad": pad, "slice": slice_static,
     "squeeze": squeeze, "unsqueeze": unsqueeze, "reverse": reverse, "index": index, "index_select": index_select,
@@ -422,8 +673,10 @@ class EmptyBase(TTOp):
 
 
 CUSTOM_BASES = {"empty": EmptyBase}
-TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.name, TTOp), SHAPE_RULES[row.family])
-                   for row in TTIR_OPS}
+# Ops verified unlike the rest of their family, as upstream verifies them.
+OWN_RULES = {"clamp_scalar": clamp_scalar}
+TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.name, TTOp),
+                                            OWN_RULES.get(row.name, SHAPE_RULES[row.family])) for row in TTIR_OPS}
 globals().update({cls.__name__: cls for cls in TTIR_OP_CLASSES.values()})
 
 TTIR = Dialect("ttir", list(TTIR_OP_CLASSES.values()), [])

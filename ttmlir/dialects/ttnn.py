@@ -19,7 +19,7 @@ from ttmlir.dialects.op_table import TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw
 from ttmlir.dialects.tt_op import TTOp, build_op_class
-from ttmlir.dialects.ttir import SHAPE_RULES, shape_of
+from ttmlir.dialects.ttir import SHAPE_RULES, same_shape, shape_of
 
 TILE = 32
 BufferTypeAttr = enum_attr("ttnn.buffer_type", ("dram", "l1", "system_memory", "l1_small", "trace"),
@@ -422,7 +422,7 @@ def shape_attr_rule(op: TTOp):
     return [op.prop("shape").data]
 
 
-TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "layout_op": SHAPE_RULES["unary"], "deallocate": None,
+TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "layout_op": same_shape, "deallocate": None,
                     "creation": shape_attr_rule, "fill": shape_attr_rule, "full": shape_attr_rule,
                     "repeat": repeat_rule, "conv": None, "pool": None, "arange": None, "rand": None}
 

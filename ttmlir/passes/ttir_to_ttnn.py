@@ -140,24 +140,33 @@ def _get_dimension_size(op: TTOp) -> list[Operation]:
 
 
 def _index_select(op: TTOp) -> list[Operation]:
-    """`length` elements from `begin` of every `stride`-sized chunk: reshape into chunks, slice, reshape back."""
+    """`length` elements from `begin` of every `stride`-sized chunk: reshape into chunks and slice when the stride
+    divides the dimension, otherwise one slice per chunk joined by a concat."""
     shape = list(op.operands[0].type.get_shape())
     dim = int_values(op.prop("dim"))[0] % len(shape)
     begin, length, stride = (int_values(op.prop(n))[0] for n in ("begin", "length", "stride"))
+    stride = stride or shape[dim]
     build = KINDS["i32_array"].build
-    if not stride:
-        begins, ends = [0] * len(shape), list(shape)
-        begins[dim], ends[dim] = begin, begin + length
-        return [ttnn_op("slice_static", op.operands, {"begins": build(begins), "ends": build(ends),
-                                                       "step": build([1] * len(shape))}, [op.results[0].type], op)]
+
+    def slice_along(value: SSAValue, axis: int, start: int, stop: int) -> Operation:
+        in_shape = list(value.type.get_shape())
+        begins, ends = [0] * len(in_shape), list(in_shape)
+        begins[axis], ends[axis] = start, stop
+        out = in_shape[:axis] + [stop - start] + in_shape[axis + 1:]
+        return ttnn_op("slice_static", [value], {"begins": build(begins), "ends": build(ends),
+                                                 "step": build([1] * len(in_shape))}, [_tensor(out, value.type)], op)
+
+    if shape[dim] % stride:
+        pieces = [slice_along(op.operands[0], dim, b, min(b + length, shape[dim]))
+                  for b in range(begin, shape[dim], stride)]
+        if len(pieces) == 1:
+            return pieces
+        joined = ttnn_op("concat", [p.results[0] for p in pieces], {"dim": KINDS["si32"].build(dim)},
+                         [op.results[0].type], op)
+        return [*pieces, joined]
     chunked = shape[:dim] + [shape[dim] // stride, stride] + shape[dim + 1:]
     ops = [_reshape(op.operands[0], chunked, op)]
-    begins, ends = [0] * len(chunked), list(chunked)
-    begins[dim + 1], ends[dim + 1] = begin, begin + length
-    sliced = chunked[:dim + 1] + [length] + chunked[dim + 2:]
-    ops.append(ttnn_op("slice_static", [ops[-1].results[0]], {"begins": build(begins), "ends": build(ends),
-                                                               "step": build([1] * len(chunked))},
-                        [_tensor(sliced, op.operands[0].type)], op))
+    ops.append(slice_along(ops[-1].results[0], dim + 1, begin, begin + length))
     ops.append(_reshape(ops[-1].results[0], op.results[0].type.get_shape(), op))
     return ops
 
