@@ -27,7 +27,7 @@ def test_error_is_located_one_line_with_caret_and_no_output_file(tmp_path):
     result = opt(str(bad), "-o", str(out))
     assert result.returncode == 1
     lines = result.stderr.splitlines()
-    assert lines[0] == f"{bad}:2:8: error: 'ttir.relu' op expected 1 operands, but found 2"
+    assert lines[0] == f"{bad}:2:8: error: 'ttir.relu' op requires a single operand"
     assert lines[1].startswith('  %0 = "ttir.relu"')
     assert lines[2] == "       ^"
     assert "Traceback" not in result.stderr

@@ -31,7 +31,7 @@ from ttmlir.spatial import padding4, pair
 GoldenMap = dict[int, torch.Tensor]
 Golden = Callable[[dict, dict], object]
 
-ARRAY_KINDS = {"i32_array", "i32_darray", "i64_darray", "i32_or_pair", "i32_or_quad"}
+ARRAY_KINDS = {"i32_array", "i32_darray", "i64_darray", "i32_or_pair", "si32_or_pair", "i32_or_quad"}
 
 
 def attributes(op) -> dict:

@@ -78,7 +78,7 @@ func.func @where_mixed_types(%arg0: tensor<32x32xbf16>, %arg1: tensor<32x32xf32>
 // CHECK-NEXT: "ttnn.typecast"
 // CHECK-SAME: -> tensor<1x16x16x32xf32
 func.func @upsample(%arg0: tensor<1x8x8x32xf32>) -> tensor<1x16x16x32xf32> {
-  %0 = "ttir.upsample2d"(%arg0) <{scale_factor = 2 : i32}> : (tensor<1x8x8x32xf32>) -> tensor<1x16x16x32xf32>
+  %0 = "ttir.upsample2d"(%arg0) <{scale_factor = 2 : si32}> : (tensor<1x8x8x32xf32>) -> tensor<1x16x16x32xf32>
   return %0 : tensor<1x16x16x32xf32>
 }
 // EXEC: PASS

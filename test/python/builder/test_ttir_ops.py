@@ -122,7 +122,7 @@ CASES: dict[str, Case] = {
     "ones": Case([], {"shape": [32, 32]}),
     "arange": Case([], {"start": 0, "end": 32, "step": 1, "arange_dimension": 0, "shape": [32, 16]}),
     "empty": Case([], {"shape": [32, 32]}),
-    "rand": Case([], {"size": [32, 32], "dtype": F32, "low": -1.0, "high": 1.0, "seed": 7}),
+    "rand": Case([], {"size": [32, 32], "low": -1.0, "high": 1.0, "seed": 7}),
     "update_cache": Case([(1, 2, 32, 16), (1, 2, 1, 16), (1,)], {"batch_offset": 0}, dtypes=[F32, F32, I32],
                          inputs=[None, None, indices(32)]),
     "fill_cache": Case([(1, 2, 32, 16), (1, 2, 8, 16)], {"batch_offset": 0}),

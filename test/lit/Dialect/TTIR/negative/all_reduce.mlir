@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.all_reduce' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.all_reduce' op requires a single operand}}
 module {
   func.func @all_reduce(%arg0: tensor<1x1x32x128xf32>, %arg1: tensor<1x1x32x128xf32>) -> tensor<1x1x32x128xf32> {
     %0 = "ttir.all_reduce"(%arg0, %arg1) <{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>}> : (tensor<1x1x32x128xf32>, tensor<1x1x32x128xf32>) -> tensor<1x1x32x128xf32>

@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.clamp_scalar' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.clamp_scalar' op requires a single operand}}
 module {
   func.func @clamp_scalar(%arg0: tensor<64x128xf32>, %arg1: tensor<64x128xf32>) -> tensor<64x128xf32> {
     %0 = "ttir.clamp_scalar"(%arg0, %arg1) <{max = 6.000000e+00 : f32, min = 0.000000e+00 : f32}> : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>

@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.cumsum' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.cumsum' op requires a single operand}}
 module {
   func.func @cumsum(%arg0: tensor<4x32xf32>, %arg1: tensor<4x32xf32>) -> tensor<4x32xf32> {
     %0 = "ttir.cumsum"(%arg0, %arg1) <{dim = 1 : i64}> : (tensor<4x32xf32>, tensor<4x32xf32>) -> tensor<4x32xf32>

@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.get_dimension_size' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.get_dimension_size' op requires a single operand}}
 module {
   func.func @get_dimension_size(%arg0: tensor<32x64xf32>, %arg1: tensor<32x64xf32>) -> tensor<1xi32> {
     %0 = "ttir.get_dimension_size"(%arg0, %arg1) <{dimension = 1 : i32}> : (tensor<32x64xf32>, tensor<32x64xf32>) -> tensor<1xi32>

@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.index' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.index' op requires a single operand}}
 module {
   func.func @index(%arg0: tensor<8x64xf32>, %arg1: tensor<8x64xf32>) -> tensor<8x16xf32> {
     %0 = "ttir.index"(%arg0, %arg1) <{begin = 0 : i32, dim = 1 : i32, end = 32 : i32, step = 2 : i32}> : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x16xf32>

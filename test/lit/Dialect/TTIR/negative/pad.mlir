@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.pad' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.pad' op requires a single operand}}
 module {
   func.func @pad(%arg0: tensor<1x30x30xf32>, %arg1: tensor<1x30x30xf32>) -> tensor<1x32x32xf32> {
     %0 = "ttir.pad"(%arg0, %arg1) <{padding = array<i32: 0, 0, 1, 1, 2, 0>, value = 0.000000e+00 : f32}> : (tensor<1x30x30xf32>, tensor<1x30x30xf32>) -> tensor<1x32x32xf32>

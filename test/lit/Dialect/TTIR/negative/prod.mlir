@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.prod' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.prod' op requires a single operand}}
 module {
   func.func @prod(%arg0: tensor<4x32x64xf32>, %arg1: tensor<4x32x64xf32>) -> tensor<4x1x64xf32> {
     %0 = "ttir.prod"(%arg0, %arg1) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<4x32x64xf32>, tensor<4x32x64xf32>) -> tensor<4x1x64xf32>

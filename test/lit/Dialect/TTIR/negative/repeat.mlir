@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.repeat' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.repeat' op requires a single operand}}
 module {
   func.func @repeat(%arg0: tensor<1x32x64xf32>, %arg1: tensor<1x32x64xf32>) -> tensor<4x32x128xf32> {
     %0 = "ttir.repeat"(%arg0, %arg1) <{repeat_dimensions = array<i64: 4, 1, 2>}> : (tensor<1x32x64xf32>, tensor<1x32x64xf32>) -> tensor<4x32x128xf32>

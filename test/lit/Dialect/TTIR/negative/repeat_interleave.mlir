@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.repeat_interleave' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.repeat_interleave' op requires a single operand}}
 module {
   func.func @repeat_interleave(%arg0: tensor<4x32xf32>, %arg1: tensor<4x32xf32>) -> tensor<12x32xf32> {
     %0 = "ttir.repeat_interleave"(%arg0, %arg1) <{dim = 0 : si32, repeats = 3 : ui32}> : (tensor<4x32xf32>, tensor<4x32xf32>) -> tensor<12x32xf32>

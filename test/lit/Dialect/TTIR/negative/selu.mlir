@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.selu' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.selu' op requires a single operand}}
 module {
   func.func @selu(%arg0: tensor<64x128xf32>, %arg1: tensor<64x128xf32>) -> tensor<64x128xf32> {
     %0 = "ttir.selu"(%arg0, %arg1) : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>

@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.slice_static' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.slice_static' op requires a single operand}}
 module {
   func.func @slice_static(%arg0: tensor<8x64xf32>, %arg1: tensor<8x64xf32>) -> tensor<4x48xf32> {
     %0 = "ttir.slice_static"(%arg0, %arg1) <{begins = [0 : i32, 16 : i32], ends = [8 : i32, 64 : i32], step = [2 : i32, 1 : i32]}> : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<4x48xf32>

@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.softmax' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.softmax' op requires a single operand}}
 module {
   func.func @softmax(%arg0: tensor<32x64xf32>, %arg1: tensor<32x64xf32>) -> tensor<32x64xf32> {
     %0 = "ttir.softmax"(%arg0, %arg1) <{dimension = 1 : si32}> : (tensor<32x64xf32>, tensor<32x64xf32>) -> tensor<32x64xf32>

@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.squeeze' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.squeeze' op requires a single operand}}
 module {
   func.func @squeeze(%arg0: tensor<1x32x64xf32>, %arg1: tensor<1x32x64xf32>) -> tensor<32x64xf32> {
     %0 = "ttir.squeeze"(%arg0, %arg1) <{dim = 0 : si32}> : (tensor<1x32x64xf32>, tensor<1x32x64xf32>) -> tensor<32x64xf32>

@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.transpose' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.transpose' op requires a single operand}}
 module {
   func.func @transpose(%arg0: tensor<4x32x64xf32>, %arg1: tensor<4x32x64xf32>) -> tensor<4x64x32xf32> {
     %0 = "ttir.transpose"(%arg0, %arg1) <{dim0 = -2 : si32, dim1 = -1 : si32}> : (tensor<4x32x64xf32>, tensor<4x32x64xf32>) -> tensor<4x64x32xf32>

@@ -1,9 +1,9 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-// expected-error @+3 {{'ttir.upsample2d' op expected 1 operands, but found 2}}
+// expected-error @+3 {{'ttir.upsample2d' op requires a single operand}}
 module {
   func.func @upsample2d(%arg0: tensor<1x16x16x32xf32>, %arg1: tensor<1x16x16x32xf32>) -> tensor<1x32x32x32xf32> {
-    %0 = "ttir.upsample2d"(%arg0, %arg1) <{mode = "nearest", scale_factor = 2 : i32}> : (tensor<1x16x16x32xf32>, tensor<1x16x16x32xf32>) -> tensor<1x32x32x32xf32>
+    %0 = "ttir.upsample2d"(%arg0, %arg1) <{mode = "nearest", scale_factor = 2 : si32}> : (tensor<1x16x16x32xf32>, tensor<1x16x16x32xf32>) -> tensor<1x32x32x32xf32>
     return %0 : tensor<1x32x32x32xf32>
   }
 }

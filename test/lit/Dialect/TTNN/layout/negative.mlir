@@ -29,7 +29,7 @@ func.func @bad_dtype_attr(%arg0: tensor<32x32xf32>) -> tensor<32x32xf32> {
 // -----
 
 func.func @broadcast(%arg0: tensor<32x32xf32>, %arg1: tensor<3x32xf32>) -> tensor<32x32xf32> {
-  // expected-error @+1 {{'ttnn.add' op operands are not broadcast compatible}}
+  // expected-error @+1 {{'ttnn.add' op operand shape (3, 32) is not broadcast compatible with inferred operand shapes (32, 32)}}
   %0 = "ttnn.add"(%arg0, %arg1) : (tensor<32x32xf32>, tensor<3x32xf32>) -> tensor<32x32xf32>
   return %0 : tensor<32x32xf32>
 }

@@ -1,7 +1,7 @@
 // RUN: ttmlir-opt --verify-diagnostics %s
 
 func.func @erfc(%arg0: tensor<64x128xf32>, %arg1: tensor<64x128xf32>) -> tensor<64x128xf32> {
-  // expected-error @+1 {{'ttnn.erfc' op expected 1 operands, but found 2}}
+  // expected-error @+1 {{'ttnn.erfc' op requires a single operand}}
   %0 = "ttnn.erfc"(%arg0, %arg1) : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>
   return %0 : tensor<64x128xf32>
 }

@@ -1,7 +1,7 @@
 // RUN: ttmlir-opt --verify-diagnostics %s
 
 func.func @relu(%arg0: tensor<64x128xf32>, %arg1: tensor<64x128xf32>) -> tensor<64x128xf32> {
-  // expected-error @+1 {{'ttnn.relu' op expected 1 operands, but found 2}}
+  // expected-error @+1 {{'ttnn.relu' op requires a single operand}}
   %0 = "ttnn.relu"(%arg0, %arg1) : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>
   return %0 : tensor<64x128xf32>
 }

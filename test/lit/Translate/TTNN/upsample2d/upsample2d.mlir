@@ -17,7 +17,7 @@
 // CHECK-LABEL: "mesh_shape": [1, 1]
 module {
   func.func @upsample2d(%arg0: tensor<1x16x16x32xf32>) -> tensor<1x32x32x32xf32> {
-    %0 = "ttir.upsample2d"(%arg0) <{mode = "nearest", scale_factor = 2 : i32}> : (tensor<1x16x16x32xf32>) -> tensor<1x32x32x32xf32>
+    %0 = "ttir.upsample2d"(%arg0) <{mode = "nearest", scale_factor = 2 : si32}> : (tensor<1x16x16x32xf32>) -> tensor<1x32x32x32xf32>
     return %0 : tensor<1x32x32x32xf32>
   }
 }
