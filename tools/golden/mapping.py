@@ -132,9 +132,12 @@ def _bias(x):
 
 
 def _conv2d(x, a):
+    dims = [a["batch_dim"], a["height_dim"], a["width_dim"], a["channel_dim"]]  # where N, H, W, C are
     top, left, bottom, right = padding4(a["padding"])
-    padded = F.pad(_nchw(x["input"]), (left, right, top, bottom))
-    return _nhwc(F.conv2d(padded, x["weight"], _bias(x), pair(a["stride"]), 0, pair(a["dilation"]), a["groups"]))
+    padded = F.pad(x["input"].permute(dims[0], dims[3], dims[1], dims[2]), (left, right, top, bottom))
+    y = F.conv2d(padded, x["weight"], _bias(x), pair(a["stride"]), 0, pair(a["dilation"]), a["groups"])
+    nchw_position = {d: i for i, d in enumerate((dims[0], dims[3], dims[1], dims[2]))}
+    return y.permute(*(nchw_position[d] for d in range(4)))
 
 
 def _conv_transpose2d(x, a):

@@ -50,6 +50,7 @@ BINARY_NAMES = {"add": "add", "subtract": "subtract", "multiply": "multiply", "d
                 "logical_and": "logical_and", "logical_or": "logical_or", "logical_xor": "logical_xor",
                 "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor",
                 "logical_left_shift": "logical_left_shift", "logical_right_shift": "logical_right_shift"}
+CONV_DIMS = "batch_dim:i64=0 height_dim:i64=1 width_dim:i64=2 channel_dim:i64=3"
 REDUCTION_NAMES = "sum mean max min prod reduce_and reduce_or".split()
 POOL_PROPS = "kernel:i32_darray stride:i32_darray dilation:i32_darray padding:i32_darray ceil_mode:bool=false"
 NORM_OPERANDS = "input weight? bias?"
@@ -91,7 +92,7 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("softmax", "softmax", props="dimension:si32 numericStable:bool=false"),
     op("embedding", "embedding", "input weight"),
     op("conv2d", "conv2d", "input weight bias?", props="stride:i32_or_pair padding:i32_or_quad "
-       "dilation:i32_or_pair groups:i32"),
+       "dilation:i32_or_pair groups:i32 " + CONV_DIMS),
     op("conv_transpose2d", "conv_transpose2d", "input weight bias?", props="stride:i32_or_pair "
        "padding:i32_or_quad output_padding:i32_or_pair dilation:i32_or_pair groups:i32"),
     op("max_pool2d", "pool2d", props=POOL_PROPS),

@@ -465,12 +465,26 @@ def embedding(op: TTOp):
         raise op.error(f"expected output shape of ({commas(want)}) but got ({commas(result_shape(op))})")
 
 
+def conv_dims(op: TTOp) -> list[int]:
+    """Where the batch, height, width and channel dimensions are: NHWC is [0, 1, 2, 3], NCHW is [0, 2, 3, 1]."""
+    return [ints(op, name)[0] for name in ("batch_dim", "height_dim", "width_dim", "channel_dim")]
+
+
 def conv2d(op: TTOp):
-    n, h, w, c = _nhwc(op)
+    shape, dims = first_shape(op), conv_dims(op)
+    if len(shape) != 4:
+        raise op.error("input must be a 4D tensor")
+    if sorted(dims) != [0, 1, 2, 3]:
+        raise op.error(f"batch, height, width and channel dimensions must be a permutation of (0, 1, 2, 3), got "
+                       f"({commas(dims)})")
+    n, h, w, c = (shape[d] for d in dims)
     weight = shape_of(op.operands[1])
     groups = ints(op, "groups")[0]
     if len(weight) != 4:
-        raise op.error("weight must be a 4D tensor (O, C/groups, kH, kW)")
+        raise op.error("weight must be a 4D tensor")
+    groups_bias = op.operand_groups().get("bias")
+    if groups_bias and len(shape_of(groups_bias[0])) != 4:
+        raise op.error("bias must be a 4D tensor")
     if c != weight[1] * groups:
         raise op.error(f"the number of input channels ({c}) must equal weight dimension 1 ({weight[1]}) times "
                        f"groups ({groups})")
@@ -478,7 +492,10 @@ def conv2d(op: TTOp):
     pt, pl, pb, pr = padding4(ints(op, "padding"))
     oh = (h + pt + pb - dilation[0] * (weight[2] - 1) - 1) // stride[0] + 1
     ow = (w + pl + pr - dilation[1] * (weight[3] - 1) - 1) // stride[1] + 1
-    return [(n, oh, ow, weight[0])]
+    out = [0] * 4
+    for d, size in zip(dims, (n, oh, ow, weight[0])):
+        out[d] = size
+    return [tuple(out)]
 
 
 def conv_transpose2d(op: TTOp):

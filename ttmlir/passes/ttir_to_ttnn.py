@@ -24,6 +24,7 @@ from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.props import KINDS, int_values
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.tt_op import TTOp
+from ttmlir.dialects.ttir import TTIR_OP_CLASSES, conv_dims
 from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, TTNNOp
 from ttmlir.passes import PassFailure
 from ttmlir.passes.cpu_hoist import FORWARD_CPU, FUNCTION_TYPE, HOISTED_CALL, TTIRCPUHoistTransformPass, cpu_module_of
@@ -228,6 +229,34 @@ def _conv(op: TTOp) -> list[Operation]:
     return _flattened_nhwc(op, op.ROW.name, props, operands)
 
 
+NHWC = [0, 1, 2, 3]
+
+
+def _conv2d_to_nhwc(op: TTOp) -> None:
+    """A conv2d with its dimensions elsewhere (e.g. NCHW) becomes permute → NHWC conv2d → permute back."""
+    dims = conv_dims(op)
+    back = [dims.index(i) for i in range(4)]
+
+    def permuted(value: SSAValue, perm: list[int]) -> Operation:
+        shape = value.type.get_shape()
+        new = TTIR_OP_CLASSES["permute"].create(
+            operands=[value], result_types=[_tensor([shape[p] for p in perm], value.type)],
+            properties={"permutation": KINDS["i64_darray"].build(perm)})
+        new.location = op.location
+        return new
+
+    to_nhwc = permuted(op.operands[0], dims)
+    out_shape = op.results[0].type.get_shape()
+    conv = TTIR_OP_CLASSES["conv2d"].create(
+        operands=[to_nhwc.results[0], *op.operands[1:]],
+        result_types=[_tensor([out_shape[d] for d in dims], op.results[0].type)],
+        properties={k: v for k, v in op.properties.items() if not k.endswith("_dim")},
+        attributes=dict(op.attributes))
+    conv.location = op.location
+    restore = permuted(conv.results[0], back)
+    Rewriter.replace_op(op, [to_nhwc, conv, restore])
+
+
 def _pool(op: TTOp) -> list[Operation]:
     darray = KINDS["i32_darray"].build
     props = {"channels": KINDS["si32"].build(op.operands[0].type.get_shape()[-1]),
@@ -276,6 +305,9 @@ class ConvertTTIRToTTNNPass(ModulePass):
     name: ClassVar[str] = "convert-ttir-to-ttnn"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
+        for op in list(module.walk()):
+            if isinstance(op, TTIR_OP_CLASSES["conv2d"]) and conv_dims(op) != NHWC:
+                _conv2d_to_nhwc(op)
         for op in list(module.walk()):
             if not isinstance(op, TTOp) or isinstance(op, TTNNOp):
                 continue
