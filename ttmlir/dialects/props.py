@@ -39,8 +39,9 @@ def _is_i32_array(a: Attribute) -> bool:
     return isinstance(a, ArrayAttr) and all(isinstance(e, IntegerAttr) and e.type == i32 for e in a.data)
 
 
-def _dense_len(*lengths: int) -> Callable[[Attribute], bool]:
-    is_i32 = _is_int(32)
+def _dense_len(*lengths: int, sign: Signedness = Signedness.SIGNLESS) -> Callable[[Attribute], bool]:
+    """One i32 (of the given signedness) or an i32 dense array of one of the lengths."""
+    is_i32 = _is_int(32, sign)
     is_dense = _is_dense(32)
     return lambda a: is_i32(a) or (is_dense(a) and len(a.get_values()) in lengths)
 
@@ -78,7 +79,7 @@ KINDS: dict[str, Kind] = {
     "i32_or_pair": Kind(_dense_len(2), "32-bit signless integer attribute or i32 dense array attribute of size 2",
                         lambda v: IntegerAttr(v, 32) if isinstance(v, int)
                         else DenseArrayBase.from_list(_int_type(32), list(v))),
-    "si32_or_pair": Kind(lambda a: _is_int(32, Signedness.SIGNED)(a) or (_is_dense(32)(a) and len(a.get_values()) == 2),
+    "si32_or_pair": Kind(_dense_len(2, sign=Signedness.SIGNED),
                          "32-bit signed integer attribute or i32 dense array attribute",
                          lambda v: IntegerAttr(v, _int_type(32, Signedness.SIGNED)) if isinstance(v, int)
                          else DenseArrayBase.from_list(_int_type(32), list(v))),

@@ -12,7 +12,6 @@ from typing import Sequence
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.ir import Dialect
-from xdsl.utils.exceptions import VerifyException
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -28,21 +27,19 @@ def shape_of(value) -> Shape:
     return tuple(value.type.get_shape())
 
 
-def normalize_dim(op: TTOp, dim: int, rank: int, what: str = "dimension") -> int:
+def normalize_dim(op: TTOp, dim: int, rank: int) -> int:
     if not -rank <= dim < max(rank, 1):
-        raise op.error(f"{what} {dim} is out of range for a tensor of rank {rank}")
+        raise op.error(f"dimension {dim} is out of range for a tensor of rank {rank}")
     return dim % rank if rank else 0
 
 
-def broadcast_shapes(op: TTOp, shapes: Sequence[Shape]) -> Shape:
-    rank = max(len(s) for s in shapes)
-    out = []
-    for i in range(rank):
-        dims = {s[len(s) - rank + i] for s in shapes if len(s) - rank + i >= 0} - {1}
-        if len(dims) > 1:
-            raise op.error("operands are not broadcast compatible")
-        out.append(dims.pop() if dims else 1)
-    return tuple(out)
+def broadcast_shape(a: Shape, b: Shape) -> Shape | None:
+    """NumPy-style broadcast of two shapes, or None when they are incompatible."""
+    rank = max(len(a), len(b))
+    a, b = (1,) * (rank - len(a)) + tuple(a), (1,) * (rank - len(b)) + tuple(b)
+    if any(x != y and 1 not in (x, y) for x, y in zip(a, b)):
+        return None
+    return tuple(max(x, y) if 1 in (x, y) else x for x, y in zip(a, b))
 
 
 def ints(op: TTOp, name: str) -> list[int]:
@@ -57,9 +54,9 @@ def result_shape(op: TTOp, index: int = 0) -> Shape:
     return tuple(op.results[index].type.get_shape())
 
 
-def commas(dims: Sequence[int]) -> str:
-    """A shape as MLIR streams an ArrayRef: `2, 64`."""
-    return ", ".join(map(str, dims))
+def commas(dims: Sequence[int], sep: str = ", ") -> str:
+    """A shape as upstream's messages print it: `2, 64` (an ArrayRef streamed) or, with sep=",", `2,64`."""
+    return sep.join(map(str, dims))
 
 
 def same_shape(op: TTOp):
@@ -69,13 +66,13 @@ def same_shape(op: TTOp):
 def eltwise(op: TTOp):
     """Upstream's Broadcastable trait: operands broadcast together to exactly the result shape."""
     shape: Shape = ()
-    for i, value in enumerate(op.operands):
+    for value in op.operands:
         operand = shape_of(value)
-        try:
-            shape = broadcast_shapes(op, [shape, operand]) if i else operand
-        except VerifyException:
+        inferred = broadcast_shape(shape, operand)
+        if inferred is None:
             raise op.error(f"operand shape ({commas(operand)}) is not broadcast compatible with inferred operand "
-                           f"shapes ({commas(shape)})") from None
+                           f"shapes ({commas(shape)})")
+        shape = inferred
     if result_shape(op) != shape:
         raise op.error(f"result shape ({commas(result_shape(op))}) doesn't match expected shape after broadcasting "
                        f"({commas(shape)})")
@@ -188,8 +185,8 @@ def repeat(op: TTOp):
         if r <= 0:
             raise op.error(f"Repeat dimension at index {i} must be greater than 0.")
         if d * r != o:
-            raise op.error(f"Input tensor shape ({','.join(map(str, shape))}) at index {i} does not repeat to output "
-                           f"({','.join(map(str, out))}) using repeat value {r}.")
+            raise op.error(f"Input tensor shape ({commas(shape, ',')}) at index {i} does not repeat to output "
+                           f"({commas(out, ',')}) using repeat value {r}.")
 
 
 def repeat_interleave(op: TTOp):
@@ -203,23 +200,23 @@ def repeat_interleave(op: TTOp):
         raise op.error(f"Dimension attribute must be within the bounds[{-rank}, {rank}), got {rank}")
     shape[dim % rank] *= repeats
     if result_shape(op) != tuple(shape):
-        raise op.error(f"Output shape [{','.join(map(str, result_shape(op)))}] does not match the expected shape "
-                       f"[{','.join(map(str, shape))}]")
+        raise op.error(f"Output shape [{commas(result_shape(op), ',')}] does not match the expected shape "
+                       f"[{commas(shape, ',')}]")
 
 
 def broadcast(op: TTOp):
     shape, out, factors = first_shape(op), result_shape(op), ints(op, "broadcast_dimensions")
     if len(shape) != len(out):
         raise op.error(f"Input tensor rank of {len(shape)} does not match output tensor rank of {len(out)}")
-    if any(a != b and a != 1 and b != 1 for a, b in zip(shape, out)):
-        raise op.error(f"Input tensor shape ({','.join(map(str, shape))}) is not broadcastable to output shape "
-                       f"({','.join(map(str, out))})")
+    if broadcast_shape(shape, out) is None:
+        raise op.error(f"Input tensor shape ({commas(shape, ',')}) is not broadcastable to output shape "
+                       f"({commas(out, ',')})")
     if len(factors) != len(shape):
         raise op.error("Input tensor rank should match output tensor rank.")
     for i, (d, f, o) in enumerate(zip(shape, factors, out)):
         if d * f != o:
-            raise op.error(f"Input tensor shape ({','.join(map(str, shape))}) index {i} does not broadcast to output "
-                           f"({','.join(map(str, out))}) using broadcast value {f}")
+            raise op.error(f"Input tensor shape ({commas(shape, ',')}) index {i} does not broadcast to output "
+                           f"({commas(out, ',')}) using broadcast value {f}")
 
 
 def pad(op: TTOp):
@@ -254,15 +251,17 @@ def check_slice_dim(op: TTOp, shape: Shape, i: int, begin: int, end: int, step: 
     return (abs(e - b) + abs(step) - 1) // abs(step)
 
 
-def check_sliced_output(op: TTOp, shape: Shape, dims: Sequence[int], sizes: Sequence[int]) -> None:
-    out = result_shape(op)
+def check_slice_output_kind(op: TTOp) -> None:
     if op.operands[0].type.element_type != op.results[0].type.element_type:
         raise op.error("Output tensor must have the same element type as the input tensor")
-    if len(out) != len(shape):
+    if len(result_shape(op)) != len(first_shape(op)):
         raise op.error("Output tensor must have the same rank as the input tensor")
-    for i, want in zip(dims, sizes):
-        if out[i] != want:
-            raise op.error(f"Mismatch in dimension {i} of the output tensor: expected size {want}, but got {out[i]}")
+
+
+def check_sliced_size(op: TTOp, dim: int, want: int) -> None:
+    got = result_shape(op)[dim]
+    if got != want:
+        raise op.error(f"Mismatch in dimension {dim} of the output tensor: expected size {want}, but got {got}")
 
 
 def slice_static(op: TTOp):
@@ -273,12 +272,9 @@ def slice_static(op: TTOp):
     if not len(begins) == len(ends) == len(steps) == len(shape):
         raise op.error("Begins, ends, and step attributes must have the same number of elements as the input "
                        "tensor rank")
-    if op.operands[0].type.element_type != op.results[0].type.element_type:
-        raise op.error("Output tensor must have the same element type as the input tensor")
-    if len(result_shape(op)) != len(shape):
-        raise op.error("Output tensor must have the same rank as the input tensor")
+    check_slice_output_kind(op)
     for i in range(len(shape)):
-        check_sliced_output(op, shape, [i], [check_slice_dim(op, shape, i, begins[i], ends[i], steps[i], True)])
+        check_sliced_size(op, i, check_slice_dim(op, shape, i, begins[i], ends[i], steps[i], True))
 
 
 def squeeze(op: TTOp):
@@ -330,14 +326,11 @@ def index(op: TTOp):
     dim = ints(op, "dim")[0]
     if not shape:
         raise op.error("Input must be at least a 1D tensor")
-    if op.operands[0].type.element_type != op.results[0].type.element_type:
-        raise op.error("Output tensor must have the same element type as the input tensor")
-    if len(result_shape(op)) != len(shape):
-        raise op.error("Output tensor must have the same rank as the input tensor")
+    check_slice_output_kind(op)
     if not 0 <= dim < len(shape):
         raise op.error(f"Invalid dimension index {dim}. Input tensor rank is {len(shape)}")
-    size = check_slice_dim(op, shape, dim, ints(op, "begin")[0], ints(op, "end")[0], ints(op, "step")[0], False)
-    check_sliced_output(op, shape, [dim], [size])
+    check_sliced_size(op, dim, check_slice_dim(op, shape, dim, ints(op, "begin")[0], ints(op, "end")[0],
+                                               ints(op, "step")[0], False))
 
 
 def index_select_length(size: int, begin: int, length: int, stride: int) -> int:
@@ -399,23 +392,22 @@ def matmul(op: TTOp):
         b = b[:-2] + (b[-1], b[-2])
     if a[-1] != b[-2]:
         raise op.error(f"Input A[-1]({a[-1]}) and B[-2]({b[-2]}) must have matching inner dimensions")
-    want: Shape = ()
+    want: Shape | None = ()
     if len(a) > 2 or len(b) > 2:
-        try:
-            want = broadcast_shapes(op, [a[:-2], b[:-2]])
-        except VerifyException:
-            raise op.error(f"Batch dimensions of input A({','.join(map(str, a[:-2]))}) and "
-                           f"B({','.join(map(str, b[:-2]))}) are not broadcast compatible") from None
+        want = broadcast_shape(a[:-2], b[:-2])
+        if want is None:
+            raise op.error(f"Batch dimensions of input A({commas(a[:-2], ',')}) and B({commas(b[:-2], ',')}) are not "
+                           f"broadcast compatible")
     want += ((a[-2],) if len(a_shape) > 1 else ()) + ((b[-1],) if len(b_shape) > 1 else ())
     if groups.get("bias"):
         bias = shape_of(groups["bias"][0])
         if not bias:
             raise op.error("Bias must be at least a 1D tensor")
-        try:
-            want = broadcast_shapes(op, [want, bias])
-        except VerifyException:
-            raise op.error(f"Bias shape({','.join(map(str, bias))}) is not broadcast compatible with the matmul "
-                           f"output shape({','.join(map(str, want))})") from None
+        with_bias = broadcast_shape(want, bias)
+        if with_bias is None:
+            raise op.error(f"Bias shape({commas(bias, ',')}) is not broadcast compatible with the matmul output "
+                           f"shape({commas(want, ',')})")
+        want = with_bias
     out = result_shape(op)
     if not want:
         if not out:

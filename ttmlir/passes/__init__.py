@@ -39,7 +39,8 @@ def _registry() -> dict[str, type[ModulePass]]:
     passes = (RegisterDevicePass, WrapDeviceModulePass, UnwrapDeviceModulePass, TTIRFusingPass,
               TTIRCPUHoistTransformPass, ConvertTTIRToTTNNPass,
               TTNNLayoutPass, TTNNWorkaroundPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline,
-              TTCoreMarkFunctionsAsForwardPass, ElementTypeNormalizationPass, CanonicalizePass, CommonSubexpressionElimination)
+              TTCoreMarkFunctionsAsForwardPass, ElementTypeNormalizationPass, CanonicalizePass,
+              CommonSubexpressionElimination)
     return {p.name: p for p in passes}
 
 

@@ -24,7 +24,7 @@ from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.props import KINDS, int_values
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.tt_op import TTOp
-from ttmlir.dialects.ttir import TTIR_OP_CLASSES, conv_dims
+from ttmlir.dialects.ttir import conv_dims
 from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, TTNNOp
 from ttmlir.passes import PassFailure
 from ttmlir.passes.cpu_hoist import FORWARD_CPU, FUNCTION_TYPE, HOISTED_CALL, TTIRCPUHoistTransformPass, cpu_module_of
@@ -201,60 +201,42 @@ def _dot_general(op: TTOp) -> list[Operation]:
     return ops
 
 
-def _flattened_nhwc(op: TTOp, name: str, props: dict[str, Attribute], operands: list) -> list[Operation]:
-    """TTNN's conv/pool take (1, 1, N*H*W, C) and give (1, 1, N*OH*OW, C'): reshape in and out."""
-    n, h, w, c = op.operands[0].type.get_shape()
-    result = op.results[0].type
+def _flattened_nhwc(op: TTOp, name: str, props: dict[str, Attribute], operands: list, source: SSAValue,
+                    result: TensorType) -> list[Operation]:
+    """TTNN's conv/pool take (1, 1, N*H*W, C) and give (1, 1, N*OH*OW, C'): reshape the NHWC `source` in and the
+    NHWC `result` out."""
+    n, h, w, c = source.type.get_shape()
     rn, rh, rw, rc = result.get_shape()
-    flat_in = _reshape(op.operands[0], [1, 1, n * h * w, c], op)
+    flat_in = _reshape(source, [1, 1, n * h * w, c], op)
     i32 = KINDS["i32"].build if name.startswith("conv") else KINDS["si32"].build
     props = {**props, "batch_size": i32(n), "input_height": i32(h), "input_width": i32(w)}
     core = ttnn_op(name, [flat_in.results[0], *operands], props, [_tensor([1, 1, rn * rh * rw, rc], result)], op)
     return [flat_in, core, _reshape(core.results[0], [rn, rh, rw, rc], op)]
 
 
-def _conv(op: TTOp) -> list[Operation]:
-    groups = op.operand_groups()
-    weight = op.operands[1].type.get_shape()
-    darray = KINDS["i32_darray"].build
-    transposed = op.ROW.name == "conv_transpose2d"
-    props = {"in_channels": KINDS["i32"].build(op.operands[0].type.get_shape()[-1]),
-             "out_channels": KINDS["i32"].build(op.results[0].type.get_shape()[-1]),
-             "kernel_size": darray(weight[2:]), "groups": op.prop("groups"),
-             **{k: darray(pair(int_values(op.prop(k)))) for k in ("stride", "dilation")},
-             "padding": darray(pair(int_values(op.prop("padding"))))}
-    if transposed:
-        props["output_padding"] = darray(pair(int_values(op.prop("output_padding"))))
-    operands = [op.operands[1], *groups.get("bias", [])]
-    return _flattened_nhwc(op, op.ROW.name, props, operands)
-
-
 NHWC = [0, 1, 2, 3]
 
 
-def _conv2d_to_nhwc(op: TTOp) -> None:
-    """A conv2d with its dimensions elsewhere (e.g. NCHW) becomes permute → NHWC conv2d → permute back."""
-    dims = conv_dims(op)
-    back = [dims.index(i) for i in range(4)]
-
-    def permuted(value: SSAValue, perm: list[int]) -> Operation:
-        shape = value.type.get_shape()
-        new = TTIR_OP_CLASSES["permute"].create(
-            operands=[value], result_types=[_tensor([shape[p] for p in perm], value.type)],
-            properties={"permutation": KINDS["i64_darray"].build(perm)})
-        new.location = op.location
-        return new
-
-    to_nhwc = permuted(op.operands[0], dims)
-    out_shape = op.results[0].type.get_shape()
-    conv = TTIR_OP_CLASSES["conv2d"].create(
-        operands=[to_nhwc.results[0], *op.operands[1:]],
-        result_types=[_tensor([out_shape[d] for d in dims], op.results[0].type)],
-        properties={k: v for k, v in op.properties.items() if not k.endswith("_dim")},
-        attributes=dict(op.attributes))
-    conv.location = op.location
-    restore = permuted(conv.results[0], back)
-    Rewriter.replace_op(op, [to_nhwc, conv, restore])
+def _conv(op: TTOp) -> list[Operation]:
+    """A conv2d whose dimensions are elsewhere (e.g. NCHW) is permuted to NHWC around the TTNN conv."""
+    dims = conv_dims(op) if op.ROW.name == "conv2d" else NHWC
+    to_nhwc = [] if dims == NHWC else [_permute(op.operands[0], dims, op)]
+    source = to_nhwc[0].results[0] if to_nhwc else op.operands[0]
+    result = _tensor([op.results[0].type.get_shape()[d] for d in dims], op.results[0].type)
+    weight = op.operands[1].type.get_shape()
+    darray = KINDS["i32_darray"].build
+    props = {"in_channels": KINDS["i32"].build(source.type.get_shape()[-1]),
+             "out_channels": KINDS["i32"].build(result.get_shape()[-1]),
+             "kernel_size": darray(weight[2:]), "groups": op.prop("groups"),
+             **{k: darray(pair(int_values(op.prop(k)))) for k in ("stride", "dilation")},
+             "padding": darray(pair(int_values(op.prop("padding"))))}
+    if op.ROW.name == "conv_transpose2d":
+        props["output_padding"] = darray(pair(int_values(op.prop("output_padding"))))
+    operands = [op.operands[1], *op.operand_groups().get("bias", [])]
+    ops = to_nhwc + _flattened_nhwc(op, op.ROW.name, props, operands, source, result)
+    if dims != NHWC:
+        ops.append(_permute(ops[-1].results[0], [dims.index(i) for i in range(4)], op))
+    return ops
 
 
 def _pool(op: TTOp) -> list[Operation]:
@@ -265,7 +247,7 @@ def _pool(op: TTOp) -> list[Operation]:
              "padding": darray(int_values(op.prop("padding"))), "ceil_mode": op.prop("ceil_mode")}
     if op.prop("count_include_pad") is not None:
         props["count_include_pad"] = op.prop("count_include_pad")
-    return _flattened_nhwc(op, op.ROW.name, props, [])
+    return _flattened_nhwc(op, op.ROW.name, props, [], op.operands[0], op.results[0].type)
 
 
 def _forward(op: TTOp) -> list[Operation]:
@@ -305,9 +287,6 @@ class ConvertTTIRToTTNNPass(ModulePass):
     name: ClassVar[str] = "convert-ttir-to-ttnn"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        for op in list(module.walk()):
-            if isinstance(op, TTIR_OP_CLASSES["conv2d"]) and conv_dims(op) != NHWC:
-                _conv2d_to_nhwc(op)
         for op in list(module.walk()):
             if not isinstance(op, TTOp) or isinstance(op, TTNNOp):
                 continue
@@ -566,6 +545,6 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         TTCoreMarkFunctionsAsForwardPass().apply(ctx, module)
         WrapDeviceModulePass().apply(ctx, module)
         super().apply(ctx, module)
-        for stage in (TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRFusingPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(),
-                      TTNNWorkaroundPass(), TTNNDeallocatePass()):
+        for stage in (TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRFusingPass(),
+                      ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)
