@@ -10,13 +10,15 @@ and affine-map spelling.
 from __future__ import annotations
 
 import io
+import math
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Iterable
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (AffineMapAttr, Float32Type, Float64Type, LocationAttr, ModuleOp, UnknownLoc)
+from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, BytesAttr, DenseIntOrFPElementsAttr, Float32Type,
+                                   Float64Type, IntegerType, LocationAttr, ModuleOp, UnknownLoc)
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -106,6 +108,56 @@ class TTParser(Parser):
         self.op_positions[op] = self._name_positions.pop()
         return op
 
+    def parse_dense_int_or_fp_elements_attr(self, type) -> DenseIntOrFPElementsAttr:
+        """MLIR's dense literal, with two things xDSL lacks: a hex integer in a float literal is the
+        element's bit pattern (`dense<0xFF800000> : tensor<4xf32>` is -inf), and a splat keeps one
+        element (`dense<0.0> : tensor<8x64x112x112xf32>` is 4 bytes, not 25 MB)."""
+        start = self._current_token.span.start
+        self.parse_punctuation("<", " in dense attribute")
+        literal = None
+        if self.parse_optional_punctuation(">") is None:
+            literal = self.parse_optional_str_literal()
+            if literal is None:
+                literal = self._parse_tensor_literal()
+            self.parse_punctuation(">", " in dense attribute")
+        if type is None:
+            self.parse_punctuation(":", " in dense attribute")
+            type = self._parse_dense_literal_type()
+        element, count = type.element_type, math.prod(type.get_shape())
+        if literal is None or isinstance(literal, str):
+            data = self._hex_string_bytes(literal or "0x", element)
+        else:
+            elements, shape = literal
+            if shape and list(type.get_shape()) != shape:
+                self.raise_error(f"Shape mismatch in dense literal. Expected {list(type.get_shape())} shape from "
+                                 f"the type, but got {shape} shape.", at_position=start)
+            values = [self._bit_pattern(e, element) if isinstance(element, AnyFloat) and _is_hex(e) else
+                      e.to_type(self, element) for e in elements]
+            if isinstance(element, IntegerType):
+                values = [element.get_normalized_value(v) for v in values]
+            data = element.pack(values)
+        size = element.compile_time_size
+        if len(data) not in (size, size * count) or (count == 0 and data):
+            self.raise_error(f"Shape mismatch in dense literal. Expected {count} elements from the type, but got "
+                             f"{len(data) // size} elements.", at_position=start)
+        return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+
+    def _hex_string_bytes(self, text: str, element) -> bytes:
+        try:
+            return bytes.fromhex(text[2:])
+        except ValueError:
+            self.raise_error("Hex string in denseAttr is invalid")
+
+    def _bit_pattern(self, literal, element) -> float:
+        bits, size = int(literal.value), element.compile_time_size
+        if bits >= 1 << (8 * size):
+            self.raise_error(f"hexadecimal float constant out of range for type", at_position=literal.span)
+        return element.unpack(bits.to_bytes(size, "little"), 1)[0]
+
+
+def _is_hex(literal) -> bool:
+    return literal.span.text[:2] in ("0x", "0X")
+
 
 def parse_text(ctx: Context, text: str, filename: str = "<stdin>") -> tuple[ModuleOp, dict[Operation, int]]:
     parser = TTParser(ctx, text, filename)
@@ -127,7 +179,7 @@ def _alias_name(attr: Attribute) -> str | None:
 
 
 _ALIASED = (ttnn.BufferTypeAttr, ttcore.MemorySpaceAttr, ttnn.TTNNLayoutAttr, ttcore.SystemDescAttr)
-_OPAQUE = (ttnn._MeshDims, ttcore.RuntimeTensorShardingAttr)
+_OPAQUE = (ttnn._MeshDims, ttcore.RuntimeTensorShardingAttr, ttcore.LocalShapeAttr)
 _SHORT_NAMES = {"func.return": "return", "func.call": "call"}  # mlir-opt drops the func. prefix
 
 
@@ -138,8 +190,8 @@ def mlir_float(value: float, is_f32: bool) -> str:
         return "-0.000000e+00" if str(value).startswith("-") else "0.000000e+00"
     sign = "-" if exact < 0 else ""
     digits, exponent = _digits(abs(exact))
-    head = (digits + "0" * 7)[:7]  # APFloat truncates to the requested precision
-    short = f"{sign}{head[0]}.{head[1:]}e{exponent:+03d}"
+    head, head_exponent = _six_digits(digits, exponent)
+    short = f"{sign}{head[0]}.{(head[1:] + '0' * 6)[:6]}e{head_exponent:+03d}"
     if _round_trips(short, value, is_f32):
         return short
     precision = 9 if is_f32 else 17
@@ -154,6 +206,20 @@ def mlir_float(value: float, is_f32: bool) -> str:
             plain = mantissa[:point] + "." + mantissa[point:]
         return sign + plain
     return f"{sign}{mantissa[0]}.{mantissa[1:] or '0'}E{exponent}"
+
+
+def _six_digits(digits: str, exponent: int) -> tuple[str, int]:
+    """APFloat::toString's digits at precision 6: the exact digits cut to about 20 bits (dropping, not
+    rounding), then rounded half-up to 6 digits; with the leading digit's new exponent."""
+    number = int(digits)
+    if number.bit_length() > 20:
+        number //= 10 ** ((number.bit_length() - 20) * 59 // 196)
+    text = str(number).rstrip("0")
+    if len(text) > 6:
+        rounded = str(int(text[:6]) + (text[6] >= "5"))
+        exponent += len(rounded) - 6
+        text = rounded
+    return text.rstrip("0") or "0", exponent
 
 
 def _digits(value: Decimal) -> tuple[str, int]:
@@ -214,6 +280,9 @@ class TTPrinter(Printer):
     def print_float(self, value: float, type) -> None:
         if isinstance(type, (Float32Type, Float64Type)) and value == value and abs(value) != float("inf"):
             self.print_string(mlir_float(value, isinstance(type, Float32Type)))
+            return
+        if value != value or abs(value) == float("inf"):  # MLIR spells these as the bit pattern
+            self.print_string(f"0x{type.pack((value,))[::-1].hex().upper()}")
             return
         super().print_float(value, type)
 

@@ -4,8 +4,8 @@
 operand name (`x["lhs"]`; a list for variadic operands, None for an absent optional one) and its
 properties as Python values (`a["dim_arg"]`). Ops work in TTIR's layouts (NHWC convolutions,
 unflattened pools), independently of how the pipeline lowers them, so comparing a run with these
-goldens checks the lowering too. Elementwise math shares its torch functions with the simulator's
-kernels: they are the definition of the op, not an implementation detail.
+goldens checks the lowering too. Elementwise ops and reductions have their own formulas here, keyed by
+their TTIR names, independent of the simulator's kernels (a wrong kernel must fail a golden check).
 
 A golden value is a `GoldenMap`: one tensor per device of the mesh (`{0: t}` on one chip). Ordinary
 ops run per device; `mesh_shard` and the collectives (`MESH_GOLDENS`) move data between devices.
@@ -22,10 +22,10 @@ import torch.nn.functional as F
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 
 from ttmlir.dialects.op_table import BINARY_NAMES, TTIR_OPS, UNARY_NAMES
-from ttmlir.dialects.props import int_values, scalar
+from ttmlir.dialects.props import dense_values, int_values, scalar
 from ttmlir.dialects.ttnn import TTNN_ONLY_NAMES
 from ttmlir.runtime import ccl
-from ttmlir.runtime.kernels import BINARY, REDUCTIONS, UNARY, stablehlo_gather
+from ttmlir.runtime.kernels import stablehlo_gather
 from ttmlir.spatial import padding4, pair
 
 GoldenMap = dict[int, torch.Tensor]
@@ -44,7 +44,7 @@ def attributes(op) -> dict:
         elif kind in ARRAY_KINDS:
             values[name] = int_values(attr)
         elif kind == "pairs":
-            values[name] = [int(v) for v in attr.get_values()]
+            values[name] = [int(v) for v in dense_values(attr)]
         elif kind in ("shard_type", "shard_direction", "reduce_type"):
             values[name] = attr.data.value if hasattr(attr.data, "value") else str(attr.data)
         else:
@@ -236,10 +236,20 @@ def _rand(x, a):
     return torch.rand(a["size"], generator=generator) * (a["high"] - a["low"]) + a["low"]
 
 
-def _cache(x, a):
+def _update_cache(x, a):
     cache, update, offset = x["cache"].clone(), x["input"], a["batch_offset"]
-    position = int(x["update_index"].reshape(-1)[0]) if "update_index" in x else 0
-    cache[offset:offset + update.shape[0], :, position:position + update.shape[2], :] = update
+    position = int(x["update_index"].reshape(-1)[0])
+    for user in range(update.shape[2]):  # cache[offset + user, :, position, :] = input[0, :, user, :]
+        cache[offset + user, :, position, :] = update[0, :, user, :]
+    return cache
+
+
+def _fill_cache(x, a):
+    cache, update, offset = x["cache"].clone(), x["input"], a["batch_offset"]
+    users, length = update.shape[0], update.shape[2]
+    padded = min(math.ceil(length / 32) * 32, cache.shape[2])  # the device writes whole 32-row tiles
+    cache[offset:offset + users, :, :padded, :] = 0
+    cache[offset:offset + users, :, :length, :] = update
     return cache
 
 
@@ -249,11 +259,73 @@ def _gather(x, a):
                             a["slice_sizes"])
 
 
+def _flag(t: torch.Tensor) -> torch.Tensor:
+    return t.to(torch.float32)
+
+
+def _long(fn) -> Callable:
+    return lambda a, b: fn(a.to(torch.int64), b.to(torch.int64))
+
+
+# TTIR's elementwise ops by their TTIR names, written here on their own (not the simulator's kernels), so a
+# lowering to the wrong TTNN op or a wrong kernel fails the golden check.
+UNARY_GOLDENS = {
+    "abs": torch.abs, "cbrt": lambda a: a.sign() * a.abs() ** (1 / 3), "ceil": torch.ceil, "cos": torch.cos,
+    "acos": torch.acos, "floor": torch.floor, "frac": lambda a: a - a.trunc(), "trunc": torch.trunc,
+    "gelu": lambda a: 0.5 * a * (1 + torch.erf(a / math.sqrt(2))), "isfinite": lambda a: _flag(a.isfinite()),
+    "logical_not": lambda a: _flag(a == 0), "bitwise_not": lambda a: ~a.to(torch.int64),
+    "mish": lambda a: a * torch.tanh(F.softplus(a)), "neg": lambda a: -a, "tan": torch.tan, "atan": torch.atan,
+    "tanh": torch.tanh, "reciprocal": lambda a: 1 / a, "relu": lambda a: a.clamp(min=0),
+    "relu6": lambda a: a.clamp(0, 6), "rsqrt": lambda a: 1 / a.sqrt(), "sigmoid": lambda a: 1 / (1 + torch.exp(-a)),
+    "softsign": lambda a: a / (1 + a.abs()), "hardsigmoid": lambda a: (a / 6 + 0.5).clamp(0, 1),
+    "silu": lambda a: a / (1 + torch.exp(-a)), "sign": torch.sign, "signbit": lambda a: _flag(a.signbit()),
+    "sin": torch.sin, "asin": torch.asin, "asinh": torch.asinh, "sqrt": torch.sqrt, "square": lambda a: a * a,
+    "log": torch.log, "log1p": torch.log1p, "expm1": torch.expm1, "exp": torch.exp, "exp2": lambda a: 2 ** a,
+    "selu": F.selu, "erf": torch.erf, "erfc": lambda a: 1 - torch.erf(a),
+}
+BINARY_GOLDENS = {
+    "add": lambda a, b: a + b, "subtract": lambda a, b: a - b, "multiply": lambda a, b: a * b,
+    "div": lambda a, b: a / b, "maximum": torch.maximum, "minimum": torch.minimum,
+    "remainder": lambda a, b: a - b * torch.floor(a / b), "pow": lambda a, b: a ** b, "atan2": torch.atan2,
+    "eq": lambda a, b: _flag(a == b), "ne": lambda a, b: _flag(a != b), "ge": lambda a, b: _flag(a >= b),
+    "gt": lambda a, b: _flag(a > b), "le": lambda a, b: _flag(a <= b), "lt": lambda a, b: _flag(a < b),
+    "logical_and": lambda a, b: _flag((a != 0) & (b != 0)), "logical_or": lambda a, b: _flag((a != 0) | (b != 0)),
+    "logical_xor": lambda a, b: _flag((a != 0) ^ (b != 0)), "bitwise_and": _long(lambda a, b: a & b),
+    "bitwise_or": _long(lambda a, b: a | b), "bitwise_xor": _long(lambda a, b: a ^ b),
+    "logical_left_shift": _long(lambda a, b: a << b), "logical_right_shift": _long(lambda a, b: a >> b),
+}
+
+
+def _each_dim(fn) -> Callable:
+    def reduce(t, dims, keep):
+        for d in sorted(dims, reverse=True):
+            t = fn(t, d, keep)
+        return t
+    return reduce
+
+
+REDUCTION_GOLDENS = {
+    "sum": lambda t, d, k: t.sum(d, keepdim=k), "mean": lambda t, d, k: t.float().mean(d, keepdim=k),
+    "max": lambda t, d, k: t.amax(d, keepdim=k), "min": lambda t, d, k: t.amin(d, keepdim=k),
+    "prod": _each_dim(lambda t, d, k: t.prod(d, keepdim=k)),
+    "reduce_and": _each_dim(lambda t, d, k: _flag((t != 0).all(d, keepdim=k))),
+    "reduce_or": _each_dim(lambda t, d, k: _flag((t != 0).any(d, keepdim=k))),
+    "argmax": lambda t, d, k: _argmax(t, d, k),
+}
+
+
+def _argmax(t: torch.Tensor, dims: list[int], keep: bool) -> torch.Tensor:
+    """The flat index, within the reduced dimensions, of the first maximum."""
+    kept = [i for i in range(t.dim()) if i not in dims]
+    moved = t.permute(kept + dims).reshape([t.shape[i] for i in kept] + [-1])
+    index = moved.argmax(-1)
+    return index.reshape([1 if i in dims else t.shape[i] for i in range(t.dim())]) if keep else index
+
+
 GOLDEN_MAPPINGS: dict[str, Golden] = {
-    **{name: (lambda fn: lambda x, a: fn(x["input"]))(UNARY[name]) for name in UNARY_NAMES},
-    **{name: (lambda fn: lambda x, a: fn(x["lhs"], x["rhs"]))(BINARY[ttnn]) for name, ttnn in BINARY_NAMES.items()},
-    **{name: _reduction(REDUCTIONS[name]) for name in ("sum", "mean", "max", "min", "prod", "reduce_and",
-                                                      "reduce_or", "argmax")},
+    **{name: (lambda fn: lambda x, a: fn(x["input"]))(UNARY_GOLDENS[name]) for name in UNARY_NAMES},
+    **{name: (lambda fn: lambda x, a: fn(x["lhs"], x["rhs"]))(BINARY_GOLDENS[name]) for name in BINARY_NAMES},
+    **{name: _reduction(fn) for name, fn in REDUCTION_GOLDENS.items()},
     "leaky_relu": lambda x, a: F.leaky_relu(x["input"], a["parameter"]),
     "typecast": lambda x, a: x["input"],
     "where": lambda x, a: torch.where(x["first"] != 0, x["second"], x["third"]),
@@ -298,8 +370,8 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "arange": _arange,
     "empty": lambda x, a: torch.zeros(a["result_shape"]),
     "rand": _rand,
-    "update_cache": _cache,
-    "fill_cache": _cache,
+    "update_cache": _update_cache,
+    "fill_cache": _fill_cache,
     "to_layout": lambda x, a: x["input"],
     "get_dimension_size": lambda x, a: torch.tensor([x["operand"].shape[a["dimension"]]], dtype=torch.int32),
 }

@@ -50,6 +50,8 @@ BINARY_NAMES = {"add": "add", "subtract": "subtract", "multiply": "multiply", "d
                 "logical_and": "logical_and", "logical_or": "logical_or", "logical_xor": "logical_xor",
                 "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor",
                 "logical_left_shift": "logical_left_shift", "logical_right_shift": "logical_right_shift"}
+# Families whose ops have no result and write their value into this operand, in place.
+IN_PLACE_OPERAND = {"cache": "cache"}
 CONV_DIMS = "batch_dim:i64=0 height_dim:i64=1 width_dim:i64=2 channel_dim:i64=3"
 REDUCTION_NAMES = "sum mean max min prod reduce_and reduce_or".split()
 POOL_PROPS = "kernel:i32_darray stride:i32_darray dilation:i32_darray padding:i32_darray ceil_mode:bool=false"
@@ -113,8 +115,9 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("arange", "arange", "", props="start:si64 end:si64 step:si64 arange_dimension:i64"),
     op("empty", "creation", ""),
     op("rand", "rand", "", props="size:i32_array low:f32=0.0 high:f32=1.0 seed:ui32=0"),
-    op("update_cache", "cache", "cache input update_index", props="batch_offset:i32"),
-    op("fill_cache", "cache", "cache input", props="batch_offset:i32"),
+    # cache ops write into `cache` in place and have no result, as upstream's
+    op("update_cache", "cache", "cache input update_index", props="batch_offset:i32", results=""),
+    op("fill_cache", "cache", "cache input", props="batch_offset:i32", results=""),
     op("mesh_shard", "mesh_shard", props="shard_type:shard_type shard_direction:shard_direction "
        "shard_shape:i64_darray shard_dims:i64_darray"),
     op("all_gather", "ccl", props="all_gather_dim:si32 cluster_axis:ui32"),

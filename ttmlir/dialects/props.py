@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -114,6 +116,12 @@ def int_values(attr: Attribute) -> list[int]:
     if isinstance(attr, DenseArrayBase):
         return list(attr.get_values())
     return [attr.value.data]
+
+
+def dense_values(attr: DenseIntOrFPElementsAttr) -> list:
+    """Every element of a dense attribute; a splat (parsed as one element) repeated to its shape's size."""
+    values, count = list(attr.get_values()), math.prod(attr.type.get_shape())
+    return values * count if len(values) == 1 else values
 
 
 def scalar(attr: Attribute):

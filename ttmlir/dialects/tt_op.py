@@ -13,6 +13,7 @@ from xdsl.traits import (EffectInstance, MemoryEffect, MemoryEffectKind, MemoryF
                          Pure)
 from xdsl.utils.exceptions import VerifyException
 
+from ttmlir.dialects.canonicalize import TableCanonicalization
 from ttmlir.dialects.op_table import OpRow
 from ttmlir.dialects.props import KINDS, default_attr
 
@@ -53,8 +54,8 @@ class TTOp(IRDLOperation):
         _verify_operand_count(self)
         expected_results = len(row.results)
         if len(self.results) != expected_results:
-            if expected_results == 1:
-                raise self.error("requires one result")
+            if expected_results <= 1:
+                raise self.error("requires one result" if expected_results else "requires zero results")
             raise self.error(f"expected {expected_results} results, but found {len(self.results)}")
         for name, kind, _, required in row.props:
             attr = self.properties.get(name)
@@ -151,7 +152,7 @@ def build_op_class(dialect: str, row: OpRow, base: type[TTOp], shape_rule: Shape
         fields[prop] = opt_prop_def(Attribute)
     for result in row.results:
         fields[result] = result_def()
-    fields["traits"] = traits_def(*EFFECTS.get(row.family, (Pure(),)))
+    fields["traits"] = traits_def(*EFFECTS.get(row.family, (Pure(),)), TableCanonicalization())
     if flexible > 1:
         fields["irdl_options"] = (AttrSizedOperandSegments(as_property=True),)
     camel = "".join(p.capitalize() for p in op_name.split("_")) + "Op"

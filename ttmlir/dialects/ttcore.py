@@ -412,6 +412,24 @@ class RuntimeTensorShardingAttr(Data[tuple[str, TensorType]]):
         printer.print_attribute(self.data[1])
 
 
+@irdl_attr_definition
+class LocalShapeAttr(Data[TensorType]):
+    """An argument's or result's per-device shape on a mesh: `#ttcore<local_shape local_shape = tensor<1x256xf32>>`
+    (read with `ttcore.shard_status`: a presharded input arrives as pieces of this shape)."""
+
+    name = "ttcore.local_shape"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        parser.parse_keyword("local_shape")
+        parser.parse_punctuation("=")
+        return parser.parse_type()
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string("local_shape = ")
+        printer.print_attribute(self.data)
+
+
 # --- ops ---------------------------------------------------------------------------------------
 
 
@@ -580,5 +598,5 @@ TTCore = Dialect(
     [DeviceModuleOp, CPUModuleOp, DeviceOp, LoadCachedOp, OptimizationBarrierOp, GlobalOp, GetGlobalOp],
     [TileType, DataTypeAttr, ArchAttr, GridAttr, CoreCoordAttr, CoreRangeAttr, MemorySpaceAttr,
      TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
-     ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, RuntimeTensorShardingAttr],
+     ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, RuntimeTensorShardingAttr, LocalShapeAttr],
 )

@@ -633,10 +633,29 @@ def rand(op: TTOp):
 
 
 def cache(op: TTOp):
+    """update_cache writes one position per user ([1, heads, users, dim] into [users, heads, seq, dim]);
+    fill_cache writes a prompt of at most the cache's length."""
+    from ttmlir.dialects.ttnn import data_type_of  # ttnn builds on this module
+
+    cache_type, input_type = op.operands[0].type, op.operands[1].type
+    cache_dtype, input_dtype = (data_type_of(t.element_type) for t in (cache_type, input_type))
+    if cache_dtype != input_dtype:
+        raise op.error(f"Cache and input tensors must have the same dtype. Got cache dtype = {cache_dtype}, "
+                       f"input dtype = {input_dtype}")
     cache_shape, input_shape = shape_of(op.operands[0]), shape_of(op.operands[1])
-    if len(cache_shape) != len(input_shape):
-        raise op.error("cache and input must have the same rank")
-    return [cache_shape]
+    for what, shape in (("Cache", cache_shape), ("Input", input_shape)):
+        if len(shape) != 4:
+            raise op.error(f"{what} tensor must be a 4D tensor")
+    if op.name == "ttir.update_cache" and input_shape[0] != 1:
+        raise op.error(f"Input tensor requires that dim 0 have size 1, got input dim 0 size = {input_shape[0]}")
+    if op.name == "ttir.fill_cache" and input_shape[2] > cache_shape[2]:
+        raise op.error(f"Input tensor requires that dim 2 have a size which is less than or equal to the size of "
+                       f"dim 2 of the cache tensor. Got cache dim 2 size = {cache_shape[2]}, input dim 2 size = "
+                       f"{input_shape[2]}")
+    if (cache_shape[1], cache_shape[3]) != (input_shape[1], input_shape[3]):
+        raise op.error(f"Cache tensor shape must match input tensor shape on dims 1 and 3. Got cache shape "
+                       f"({commas(cache_shape)}), input shape ({commas(input_shape)})")
+    return []
 
 
 def same_rank(op: TTOp):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, FunctionType, IntegerType, ModuleOp, TensorType,
+from xdsl.dialects.builtin import (BytesAttr, DenseIntOrFPElementsAttr, FunctionType, IntegerType, ModuleOp, TensorType,
                                    TypeAttribute)
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
@@ -46,13 +46,12 @@ def normalized_attr(attr: Attribute) -> Attribute:
         if new_type == attr.type:
             return attr
         values = attr.get_values()
-        if attr.is_splat():
-            values = values[:1]
         if isinstance(new_type.element_type, IntegerType):
             values = [min(max(int(v), SI32_RANGE[0]), SI32_RANGE[1]) for v in values]
         else:
             values = [float(v) for v in values]
-        return DenseIntOrFPElementsAttr.from_list(new_type, values)
+        # packed directly, so a one-element splat stays one element
+        return DenseIntOrFPElementsAttr(new_type, BytesAttr(new_type.element_type.pack(values)))
     if isinstance(attr, (TensorType, FunctionType)):
         return normalized_type(attr)
     return normalized_element(attr) if isinstance(attr, TypeAttribute) else attr

@@ -21,6 +21,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore, ttnn
+from ttmlir.dialects.canonicalize import splat_fill_value
 from ttmlir.dialects.props import KINDS, int_values
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.tt_op import TTOp
@@ -115,6 +116,15 @@ def _creation(op: TTOp) -> list[Operation]:
     shape = ttnn.ShapeAttr(tuple(result.get_shape()))
     props["shape" if op.ROW.name != "rand" else "size"] = shape
     return [ttnn_op(op.ROW.ttnn, [], props, [result], op)]
+
+
+def _constant(op: TTOp) -> list[Operation]:
+    """A splat constant becomes ttnn.full (upstream canonicalizes it to ttir.full first); others keep their data."""
+    fill = splat_fill_value(op.prop("value"))
+    if fill is None:
+        return _creation(op)
+    props = {**_creation_props(op), "shape": ttnn.ShapeAttr(tuple(op.results[0].type.get_shape())), "fill_value": fill}
+    return [ttnn_op("full", [], props, [op.results[0].type], op)]
 
 
 def _arange(op: TTOp) -> list[Operation]:
@@ -259,7 +269,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "transpose": _transpose, "squeeze": _reshape_to_result, "unsqueeze": _reshape_to_result,
     "broadcast": _repeat_by("broadcast_dimensions"), "repeat": _repeat_by("repeat_dimensions"), "index": _index,
     "index_select": _index_select,
-    "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _creation,
+    "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _constant,
     "arange": _arange, "get_dimension_size": _get_dimension_size, "dot_general": _dot_general,
     "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _forward,
 }

@@ -17,7 +17,7 @@ import torch
 
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import MeshDevice, OutOfMemory
-from ttmlir.runtime.formats import compute_dtype
+from ttmlir.runtime.formats import compute_dtype, to_format
 from ttmlir.runtime.kernels import KERNELS, MESH_KERNELS
 from ttmlir.runtime.perf import OpPerf, estimate
 from ttmlir.runtime.tensor import Tensor, desc_of, materialize
@@ -260,6 +260,10 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     except (RuntimeError, ValueError, IndexError, TypeError, KeyError) as exc:
         raise RuntimeFailure(f"{where}: kernel failed: {exc}") from None
     refs = [getattr(table, f) for f in OUTPUT_FIELDS if getattr(table, f, None) is not None]
+    if not refs and getattr(table, "cache", None) is not None:  # cache ops write their cache tensor in place
+        _write_in_place(ctx.pool[table.cache.globalId], [results[0] for results in per_chip])
+        op.outputs.append(ctx.pool[table.cache.globalId])
+        return used
     try:
         for i, ref in enumerate(refs):
             values = [results[i] for results in per_chip]
@@ -272,6 +276,13 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     except ValueError as exc:
         raise RuntimeFailure(str(exc)) from None
     return used
+
+
+def _write_in_place(tensor: Tensor, per_chip: list) -> None:
+    converted = [to_format(value, tensor.dtype) for value in per_chip]
+    tensor.data = converted[0]
+    if len(converted) > 1:
+        tensor.shards = converted
 
 
 def _results(result) -> tuple:

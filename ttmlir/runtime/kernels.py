@@ -203,13 +203,16 @@ def _group_norm(x, t):
 
 
 def _cache(x, t):
-    cache = x["cache"].clone()
-    update = x["input"]
-    if t.type == 0:  # UpdateCache: write one position per batch at update_index
+    """UpdateCache writes user b's token (input[0, :, b]) at update_index of cache row batch_offset + b;
+    FillCache writes a prompt from position 0, and the device's tile writes zero the rest of its last tile."""
+    cache, update, offset = x["cache"].clone(), x["input"], t.batchOffset
+    if t.type == 0:
         position = int(x["update_index"].reshape(-1)[0])
-        cache[t.batchOffset:t.batchOffset + update.shape[0], :, position:position + update.shape[2], :] = update
-    else:  # FillCache: write the prompt from position 0
-        cache[t.batchOffset:t.batchOffset + update.shape[0], :, :update.shape[2], :] = update
+        cache[offset:offset + update.shape[2], :, position, :] = update[0].transpose(0, 1)
+    else:
+        length = update.shape[2]
+        cache[offset:offset + update.shape[0], :, :length, :] = update
+        cache[offset:offset + update.shape[0], :, length:-(-length // 32) * 32, :] = 0
     return cache
 
 

@@ -17,7 +17,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from ttmlir import hardware
 from ttmlir.asm import TTPrinter, print_module
 from ttmlir.dialects import ttcore, ttnn
-from ttmlir.dialects.props import int_values, scalar
+from ttmlir.dialects.props import dense_values, int_values, scalar
 from ttmlir.dialects.syntax import affine_map_str
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.target import flatbuffer as fbu
@@ -48,6 +48,18 @@ def _memory_config(config: ttnn.MemoryConfig) -> fb.MemoryConfigT:
         out.tensorMemoryLayout = fbu.enum_value(fb.TensorMemoryLayout, config.memory_layout.data.value)
     out.shardSpec = config.shard_spec or None
     return out
+
+
+def _presharded_local_shape(arg_attrs: dict) -> list[int] | None:
+    """The per-chip shape of an input sharded in advance: from `ttcore.runtime_tensor_sharding`, or from
+    `ttcore.local_shape` with `ttcore.shard_status = presharded` (how tt-forge exports write it)."""
+    sharding = arg_attrs.get(ttcore.RuntimeTensorShardingAttr.name)
+    if isinstance(sharding, ttcore.RuntimeTensorShardingAttr):
+        return list(sharding.data[1].get_shape()) if sharding.data[0] == "presharded" else None
+    status, local = arg_attrs.get(ttcore.ShardStatusAttr.name), arg_attrs.get(ttcore.LocalShapeAttr.name)
+    if isinstance(local, ttcore.LocalShapeAttr) and status is not None and status.data.value == "presharded":
+        return list(local.data.get_shape())
+    return None
 
 
 def _dim2d(y: int, x: int) -> fb.Dim2dT:
@@ -81,7 +93,7 @@ def _encode(kind: str, attr: Attribute, result_type):
     if kind in ("mesh_shape", "mesh_offset"):
         return _dim2d(*attr.data)
     if kind == "pairs":
-        return [int(v) for v in attr.get_values()]
+        return [int(v) for v in dense_values(attr)]
     if kind == "elements":
         return _elements_bytes(attr, result_type.element_type if result_type is not None else "f32")
     if kind in ("str", "bool", "i32", "si32", "ui32", "i64", "si64", "f32", "number"):
@@ -193,9 +205,9 @@ class ProgramWriter:
             isinstance(func.parent_op().parent_op(), ttcore.CPUModuleOp)
         prog.inputs = [self.ref(arg) for arg in func.body.block.args]
         for ref, attrs in zip(prog.inputs, func.arg_attrs.data if func.arg_attrs is not None else ()):
-            sharding = attrs.data.get(ttcore.RuntimeTensorShardingAttr.name)
-            if isinstance(sharding, ttcore.RuntimeTensorShardingAttr) and sharding.data[0] == "presharded":
-                ref.desc.localShape = list(sharding.data[1].get_shape())
+            local = _presharded_local_shape(attrs.data)
+            if local is not None:
+                ref.desc.localShape = local
         prog.operations = []
         for op in func.body.block.ops:
             if isinstance(op, ReturnOp):

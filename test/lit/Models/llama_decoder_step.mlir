@@ -39,17 +39,17 @@ module {
     %k_rope = "ttir.add"(%k_cos, %k_sin) : (tensor<1x1x64xf32>, tensor<1x1x64xf32>) -> tensor<1x1x64xf32> loc("layer.k_rope")
     %k4 = "ttir.reshape"(%k_rope) <{shape = [1 : i32, 1 : i32, 1 : i32, 64 : i32]}> : (tensor<1x1x64xf32>) -> tensor<1x1x1x64xf32>
     %v4 = "ttir.reshape"(%v) <{shape = [1 : i32, 1 : i32, 1 : i32, 64 : i32]}> : (tensor<1x1x64xf32>) -> tensor<1x1x1x64xf32>
-    %kc = "ttir.update_cache"(%k_cache, %k4, %pos) <{batch_offset = 0 : i32}> : (tensor<1x1x8x64xf32>, tensor<1x1x1x64xf32>, tensor<1xi32>) -> tensor<1x1x8x64xf32> loc("layer.k_cache")
-    %vc = "ttir.update_cache"(%v_cache, %v4, %pos) <{batch_offset = 0 : i32}> : (tensor<1x1x8x64xf32>, tensor<1x1x1x64xf32>, tensor<1xi32>) -> tensor<1x1x8x64xf32> loc("layer.v_cache")
+    "ttir.update_cache"(%k_cache, %k4, %pos) <{batch_offset = 0 : i32}> : (tensor<1x1x8x64xf32>, tensor<1x1x1x64xf32>, tensor<1xi32>) -> () loc("layer.k_cache")
+    "ttir.update_cache"(%v_cache, %v4, %pos) <{batch_offset = 0 : i32}> : (tensor<1x1x8x64xf32>, tensor<1x1x1x64xf32>, tensor<1xi32>) -> () loc("layer.v_cache")
     %q4 = "ttir.reshape"(%q_rope) <{shape = [1 : i32, 1 : i32, 1 : i32, 64 : i32]}> : (tensor<1x1x64xf32>) -> tensor<1x1x1x64xf32>
-    %kt = "ttir.permute"(%kc) <{permutation = array<i64: 0, 1, 3, 2>}> : (tensor<1x1x8x64xf32>) -> tensor<1x1x64x8xf32>
+    %kt = "ttir.permute"(%k_cache) <{permutation = array<i64: 0, 1, 3, 2>}> : (tensor<1x1x8x64xf32>) -> tensor<1x1x64x8xf32>
     %scores = "ttir.matmul"(%q4, %kt) : (tensor<1x1x1x64xf32>, tensor<1x1x64x8xf32>) -> tensor<1x1x1x8xf32> loc("layer.scores")
     %scaled = "ttir.multiply"(%scores, %scale) : (tensor<1x1x1x8xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x1x8xf32>
     %ninf = "ttir.full"() <{fill_value = -1.000000e+09 : f32, shape = array<i32: 1, 1, 1, 8>}> : () -> tensor<1x1x1x8xf32>
     %masked = "ttir.where"(%mask, %scaled, %ninf) : (tensor<1x1x1x8xf32>, tensor<1x1x1x8xf32>, tensor<1x1x1x8xf32>) -> tensor<1x1x1x8xf32> loc("layer.mask")
     %probs = "ttir.softmax"(%masked) <{dimension = -1 : si32}> : (tensor<1x1x1x8xf32>) -> tensor<1x1x1x8xf32> loc("layer.probs")
-    %ctx = "ttir.matmul"(%probs, %vc) : (tensor<1x1x1x8xf32>, tensor<1x1x8x64xf32>) -> tensor<1x1x1x64xf32> loc("layer.context")
+    %ctx = "ttir.matmul"(%probs, %v_cache) : (tensor<1x1x1x8xf32>, tensor<1x1x8x64xf32>) -> tensor<1x1x1x64xf32> loc("layer.context")
     %out = "ttir.typecast"(%ctx) : (tensor<1x1x1x64xf32>) -> tensor<1x1x1x64xbf16> loc("layer.out")
-    return %out, %kc, %vc : tensor<1x1x1x64xbf16>, tensor<1x1x8x64xf32>, tensor<1x1x8x64xf32>
+    return %out, %k_cache, %v_cache : tensor<1x1x1x64xbf16>, tensor<1x1x8x64xf32>, tensor<1x1x8x64xf32>
   }
 }

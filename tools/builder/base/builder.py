@@ -24,6 +24,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
 from golden.mapping import GoldenMap, evaluate
 from ttmlir.asm import print_module
 from ttmlir.dialects import ttcore
+from ttmlir.dialects.op_table import IN_PLACE_OPERAND
 from ttmlir.dialects.props import KINDS
 from ttmlir.dialects.tt_op import TTOp
 
@@ -106,6 +107,7 @@ class Builder:
         self._container = self._module.body.block
         self._block: Block | None = None
         self._goldens: dict[SSAValue, GoldenMap] = {}
+        self._written: dict[SSAValue, GoldenMap] = {}  # a value's golden after ops that write it in place
         self._overrides: dict[SSAValue, GoldenMap] = {}
         self._nested: dict[Callable, FuncOp] = {}
         self._locs: set[str] = set()
@@ -246,24 +248,38 @@ class Builder:
         """Goldens of every value in a function body, given its arguments' goldens; returns the results'."""
         for arg, golden in zip(block.args, inputs):
             self._goldens[arg] = self._overrides.get(arg, golden)
+            self._written.pop(arg, None)
         for op in block.ops:
             if isinstance(op, ReturnOp):
-                return [self._goldens[v] for v in op.operands]
+                return [self.current_golden(v) for v in op.operands]
             if isinstance(op, CallOp):
                 callee = self._symbol(op.callee.string_value())
-                results = self._evaluate_block(callee.body.block, [self._goldens[v] for v in op.operands])
+                results = self._evaluate_block(callee.body.block, [self.current_golden(v) for v in op.operands])
+            elif isinstance(op, TTOp) and op.ROW.family in IN_PLACE_OPERAND:
+                self._write_in_place(op, self._evaluate_op(op))
+                results = []
             elif isinstance(op, TTOp):
-                results = self._cast(op, self._evaluate_op(op))
+                results = self._cast(op.results, self._evaluate_op(op))
             else:
                 raise BuilderError(f"'{op.name}' has no golden")
             for result, golden in zip(op.results, results):
                 self._goldens[result] = self._overrides.get(result, golden)
+                self._written.pop(result, None)
         return []
+
+    def current_golden(self, value: SSAValue) -> GoldenMap:
+        """A value's golden as it stands now: after the in-place writes evaluated so far."""
+        return self._written.get(value, self._goldens[value])
+
+    def _write_in_place(self, op: TTOp, goldens: list[GoldenMap]) -> SSAValue:
+        target = op.operand_groups()[IN_PLACE_OPERAND[op.ROW.family]][0]
+        self._written[target] = self._cast([target], goldens)[0]
+        return target
 
     def _evaluate_op(self, op: TTOp) -> list[GoldenMap]:
         inputs = {}
         for (name, values), spec in zip(op.operand_groups().items(), op.ROW.operands):
-            maps = [{d: _compute(t) for d, t in self._goldens[v].items()} for v in values]
+            maps = [{d: _compute(t) for d, t in self.current_golden(v).items()} for v in values]
             inputs[name] = maps if spec.endswith("*") else maps[0] if maps else None
         shape = list(op.results[0].type.get_shape()) if op.results else []
         try:
@@ -272,8 +288,8 @@ class Builder:
             raise BuilderError(f"'{op.name}': cannot compute its golden: {exc}") from None
 
     @staticmethod
-    def _cast(op: Operation, results: list[GoldenMap]) -> list[GoldenMap]:
-        dtypes = [torch_dtype(r.type.element_type) for r in op.results]
+    def _cast(values: Sequence[SSAValue], results: list[GoldenMap]) -> list[GoldenMap]:
+        dtypes = [torch_dtype(v.type.element_type) for v in values]
         return [{d: t.to(dtype) for d, t in golden.items()} for golden, dtype in zip(results, dtypes)]
 
     def functions(self) -> list[FuncOp]:
@@ -299,7 +315,8 @@ class Builder:
             known = [(f"input_{i}", a) for i, a in enumerate(block.args)]
             known += [(f"output_{i}", v) for i, v in enumerate(block.last_op.operands)]
             known += [(ProgramWriter.loc(op), op.results[0]) for op in block.ops if isinstance(op, TTOp) and op.results]
-            goldens = {key: self._goldens[v] for key, v in known if v in self._goldens}  # uncalled callees have none
+            goldens = {key: self.current_golden(v) if key.startswith("output_") else self._goldens[v]
+                       for key, v in known if v in self._goldens}  # uncalled callees have none
             io = {k: v for k, v in goldens.items() if k.startswith(("input_", "output_"))}
             ops = {k: v for k, v in goldens.items() if k.startswith("loc(")}
             programs.append((func, io, ops))
@@ -345,7 +362,9 @@ class Builder:
         except Exception as exc:
             raise BuilderError(str(exc)) from None
         self._insert(op)
-        for result, golden in zip(op.results, self._cast(op, goldens)):
+        if row.family in IN_PLACE_OPERAND:  # no result: the written operand stands for what the op computed
+            return self._write_in_place(op, goldens)
+        for result, golden in zip(op.results, self._cast(op.results, goldens)):
             self._goldens[result] = golden
         return op.results[0] if len(op.results) == 1 else tuple(op.results)
 

@@ -11,9 +11,11 @@ TTBuilderCompileException saying so.
 
 from __future__ import annotations
 
+import bisect
 import inspect
 import os
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Callable, Literal, Optional, Union
 
 import torch
@@ -36,7 +38,7 @@ BUILDERS = {"ttir": TTIRBuilder, "ttnn": TTNNBuilder}
 __all__ = ["Operand", "Module", "Optional", "List", "OrderedDict", "torch", "build_module",
            "compile_ttir_to_flatbuffer", "compile_ttnn_to_flatbuffer", "compile_ttir_module_to_flatbuffer",
            "compile_and_execute_ttir", "compile_and_execute_ttnn", "execute_fb", "execute_py", "execute_cpp",
-           "load_mlir_file", "split_mlir_file", "TTIRBuilder", "TTNNBuilder", "StableHLOBuilder",
+           "load_mlir_file", "split_mlir_file", "check_mlir_file", "ProgramCheck", "OpCheck", "TTIRBuilder", "TTNNBuilder", "StableHLOBuilder",
            "TTBuilderCompileException", "TTBuilderRuntimeException", "TTBuilderGoldenException", "BuilderError",
            "MeshShardDirection", "MeshShardType", "ReduceType"]
 List = list
@@ -70,8 +72,8 @@ def compile_ttir_module_to_flatbuffer(module: Module, builder: Builder,
                                       argument_types_string: Optional[str] = None,
                                       custom_pipeline: Union[Callable, str, None] = None,
                                       pipeline_options: Optional[list[str]] = None, print_ir=False,
-                                      test_base: str | None = None):
-    """Lower a built module to TTNN and serialize it with its goldens.
+                                      test_base: str | None = None, embed_goldens: bool = True):
+    """Lower a built module to TTNN and serialize it, with its goldens unless `embed_goldens` is False.
 
     Returns `(compiled_bin, input_output_goldens, intermediate_goldens)`: the binary (a path-like
     `Binary` of the written `.ttnn`), goldens per program index (`input_N`/`output_N`) and per op location.
@@ -97,7 +99,8 @@ def compile_ttir_module_to_flatbuffer(module: Module, builder: Builder,
             lowered = lower_to_ttnn(source, f"{base}_ttir.mlir", " ".join(o for o in options if o))
         else:
             lowered = builder.prepare_for_flatbuffer()
-        data = translate(lowered, stages={builder.DIALECT: source}, goldens=_flatbuffer_goldens(builder))
+        data = translate(lowered, stages={builder.DIALECT: source},
+                         goldens=_flatbuffer_goldens(builder) if embed_goldens else None)
     except DiagnosticError as error:
         raise TTBuilderCompileException(str(error)) from None
     except TranslateError as error:
@@ -183,17 +186,20 @@ def _compile_and_execute(compile_fn, fn, device, skip_exec, compile_options, **c
 # --- existing .mlir files ------------------------------------------------------------------------
 
 def load_mlir_file(mlir_text: str, golden_inputs: dict | None = None, target: str = "ttir",
-                   mesh_dict: OrderedDict | None = None) -> tuple[Module, Builder]:
-    """Parse a TTIR module and compute the goldens of every op from random (or `golden_inputs`) inputs."""
+                   mesh_dict: OrderedDict | None = None, filename: str = "<mlir>") -> tuple[Module, Builder]:
+    """Parse a TTIR module and compute the goldens of every op from random (or `golden_inputs`) inputs.
+    An op written without a location gets its place in the text (`loc("<mlir>":3:10)`), as MLIR's parser
+    gives it, so every op's golden has a key of its own."""
     from ttmlir.diagnostics import DiagnosticError, load_module
     from ttmlir.dialects import make_context
 
     if target not in BUILDERS:
         raise not_supported(f"loading '{target}' modules")
     try:
-        module_op, _ = load_module(make_context(), mlir_text, "<mlir>")
+        module_op, positions = load_module(make_context(), mlir_text, filename)
     except DiagnosticError as error:
         raise TTBuilderCompileException(str(error)) from None
+    _locate(positions, mlir_text, filename)
     builder = BUILDERS[target](module_op.location, "mesh", mesh_dict or DEFAULT_MESH, module=module_op, name="loaded")
     for func in builder.functions():
         if is_private(func):
@@ -205,6 +211,14 @@ def load_mlir_file(mlir_text: str, golden_inputs: dict | None = None, target: st
         builder._evaluate_block(func.body.block, [builder.input_golden(a.type, given[i] if given else None)
                                                   for i, a in enumerate(args)])
     return Module(module_op), builder
+
+
+def _locate(positions: dict, text: str, filename: str) -> None:
+    line_starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+    for op, offset in positions.items():
+        if isinstance(op.location, UnknownLoc):
+            line = bisect.bisect_right(line_starts, offset)
+            op.location = FileLineColLoc(StringAttr(filename), IntAttr(line), IntAttr(offset - line_starts[line - 1] + 1))
 
 
 def split_mlir_file(module: Module, builder: Builder) -> list[tuple[Module, Builder]]:
@@ -233,3 +247,71 @@ def split_mlir_file(module: Module, builder: Builder) -> list[tuple[Module, Buil
             piece._reevaluate()
             pieces.append((Module(piece._module), piece))
     return pieces
+
+
+# --- the golden check of an existing .mlir file ---------------------------------------------------
+
+@dataclass
+class OpCheck:
+    """One TTIR op's value on the device compared with its TTIR golden (None: the run never produced it)."""
+    loc: str
+    op: str
+    metrics: dict | None
+
+    @property
+    def pcc(self) -> float | None:
+        return None if self.metrics is None else self.metrics["actual_pcc"]
+
+
+@dataclass
+class ProgramCheck:
+    name: str
+    outputs: dict[str, dict]
+    ops: list[OpCheck]
+    pcc: float
+
+    @property
+    def passed(self) -> bool:
+        return all(_passes(m, self.pcc) for m in self.outputs.values())
+
+    @property
+    def first_divergence(self) -> OpCheck | None:
+        """The first op, in program order, whose value misses the PCC threshold."""
+        return next((c for c in self.ops if c.metrics is not None and not _passes(c.metrics, self.pcc)), None)
+
+
+def _passes(metrics: dict, pcc: float) -> bool:
+    return "error" not in metrics and metrics["actual_pcc"] >= pcc
+
+
+def check_mlir_file(mlir_text: str, pcc: float = 0.99, seed: int = 0, golden_inputs: dict | None = None,
+                    mesh_dict: OrderedDict | None = None, device=None,
+                    pipeline_options: Optional[list[str]] = None, filename: str = "<mlir>") -> list[ProgramCheck]:
+    """The TTIR-level golden check of a whole module: goldens of every op from the TTIR semantics (random
+    inputs from `seed`, or `golden_inputs` per function name), the module compiled to TTNN and run on the
+    simulated device, every output and every TTIR op's value compared. One ProgramCheck per public function."""
+    from ttmlir.target.ttnn import ProgramWriter
+    from ttrt.runtime import DeviceRuntime, get_current_device_runtime, set_current_device_runtime
+
+    torch.manual_seed(seed)
+    module, builder = load_mlir_file(mlir_text, golden_inputs, mesh_dict=mesh_dict, filename=filename)
+    compiled, io, intermediates = compile_ttir_module_to_flatbuffer(module, builder, save_artifacts=False,
+                                                                    mesh_dict=mesh_dict, embed_goldens=False,
+                                                                    pipeline_options=pipeline_options)
+    if get_current_device_runtime() == DeviceRuntime.Disabled:
+        set_current_device_runtime(DeviceRuntime.TTNN)
+    report = execute_fb(compiled, io, intermediates, pcc=pcc, device=device, check_pcc=False,
+                        enable_intermediate_verification=True)
+    checks = []
+    for index, (func, _, op_goldens) in enumerate(builder.program_goldens()):
+        entry = report.get(f"program_index_{index}")
+        if entry is None:
+            continue
+        seen: dict[str, OpCheck] = {}
+        for op in func.body.block.ops:
+            loc = ProgramWriter.loc(op)
+            if isinstance(op, TTOp) and op.results and loc in op_goldens and loc not in seen:
+                seen[loc] = OpCheck(loc, op.name, entry.get(loc))
+        outputs = {k: v for k, v in entry.items() if k.startswith("output_")}
+        checks.append(ProgramCheck(func.sym_name.data, outputs, list(seen.values()), pcc))
+    return checks

@@ -3,12 +3,12 @@
 // RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s | FileCheck %s --check-prefix=TTNN
 
 // CHECK-LABEL: func.func @update_cache
-// CHECK: %{{[0-9]+}} = "ttir.update_cache"(%arg0, %arg1, %arg2) <{batch_offset = 0 : i32}> : (tensor<1x32x64x512xf32>, tensor<1x32x1x512xf32>, tensor<1xsi32>) -> tensor<1x32x64x512xf32>
+// CHECK: "ttir.update_cache"(%arg0, %arg1, %arg2) <{batch_offset = 0 : i32}> : (tensor<1x32x64x512xf32>, tensor<1x32x1x512xf32>, tensor<1xsi32>) -> ()
 // TTNN: "ttnn.update_cache"
 // TTNN-SAME: #ttnn_layout
 module {
   func.func @update_cache(%arg0: tensor<1x32x64x512xf32>, %arg1: tensor<1x32x1x512xf32>, %arg2: tensor<1xsi32>) -> tensor<1x32x64x512xf32> {
-    %0 = "ttir.update_cache"(%arg0, %arg1, %arg2) <{batch_offset = 0 : i32}> : (tensor<1x32x64x512xf32>, tensor<1x32x1x512xf32>, tensor<1xsi32>) -> tensor<1x32x64x512xf32>
-    return %0 : tensor<1x32x64x512xf32>
+    "ttir.update_cache"(%arg0, %arg1, %arg2) <{batch_offset = 0 : i32}> : (tensor<1x32x64x512xf32>, tensor<1x32x1x512xf32>, tensor<1xsi32>) -> ()
+    return %arg0 : tensor<1x32x64x512xf32>
   }
 }

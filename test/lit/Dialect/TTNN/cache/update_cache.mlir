@@ -2,10 +2,10 @@
 // RUN: ttmlir-opt %s | ttmlir-opt | FileCheck %s
 
 // CHECK-LABEL: func.func @update_cache
-// CHECK: %{{[0-9]+}} = "ttnn.update_cache"(%arg0, %arg1, %arg2) <{batch_offset = 0 : i32}> : (tensor<1x32x64x512xf32>, tensor<1x32x1x512xf32>, tensor<1xsi32>) -> tensor<1x32x64x512xf32>
+// CHECK: "ttnn.update_cache"(%arg0, %arg1, %arg2) <{batch_offset = 0 : i32}> : (tensor<1x32x64x512xf32>, tensor<1x32x1x512xf32>, tensor<1xsi32>) -> ()
 module {
   func.func @update_cache(%arg0: tensor<1x32x64x512xf32>, %arg1: tensor<1x32x1x512xf32>, %arg2: tensor<1xsi32>) -> tensor<1x32x64x512xf32> {
-    %0 = "ttnn.update_cache"(%arg0, %arg1, %arg2) <{batch_offset = 0 : i32}> : (tensor<1x32x64x512xf32>, tensor<1x32x1x512xf32>, tensor<1xsi32>) -> tensor<1x32x64x512xf32>
-    return %0 : tensor<1x32x64x512xf32>
+    "ttnn.update_cache"(%arg0, %arg1, %arg2) <{batch_offset = 0 : i32}> : (tensor<1x32x64x512xf32>, tensor<1x32x1x512xf32>, tensor<1xsi32>) -> ()
+    return %arg0 : tensor<1x32x64x512xf32>
   }
 }

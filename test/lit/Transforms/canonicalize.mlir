@@ -1,0 +1,44 @@
+// RUN: ttmlir-opt --canonicalize %s | FileCheck %s
+
+// Folds: an op that changes nothing is its input; chains of reshapes, permutes and repeats become one op.
+// CHECK-LABEL: func.func @identities
+// CHECK-NOT: ttir.
+// CHECK: return %arg0, %arg0, %arg0, %arg0, %arg0, %arg0
+func.func @identities(%arg0: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %0 = "ttir.reshape"(%arg0) <{shape = [2 : i32, 3 : i32]}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = "ttir.typecast"(%arg0) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %2 = "ttir.permute"(%arg0) <{permutation = array<i64: 0, 1>}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %3 = "ttir.repeat"(%arg0) <{repeat_dimensions = array<i64: 1, 1>}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %4 = "ttir.slice_static"(%arg0) <{begins = [0 : i32, 0 : i32], ends = [2 : i32, 3 : i32], step = [1 : i32, 1 : i32]}> : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %5 = "ttir.permute"(%arg0) <{permutation = array<i64: 1, 0>}> : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %6 = "ttir.permute"(%5) <{permutation = array<i64: 1, 0>}> : (tensor<3x2xf32>) -> tensor<2x3xf32>
+  return %0, %1, %2, %3, %4, %6 : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @chains
+// CHECK: %[[R:.*]] = "ttir.reshape"(%arg0) <{shape = [3 : i32, 4 : i32]}> : (tensor<2x6xf32>) -> tensor<3x4xf32>
+// CHECK: "ttir.permute"(%[[R]]) <{permutation = array<i64: 1, 0>}>
+// CHECK: "ttir.repeat"(%[[R]]) <{repeat_dimensions = array<i64: 4, 6>}>
+// CHECK-NOT: ttir.reshape
+func.func @chains(%arg0: tensor<2x6xf32>) -> (tensor<4x3xf32>, tensor<12x24xf32>) {
+  %0 = "ttir.reshape"(%arg0) <{shape = [12 : i32]}> : (tensor<2x6xf32>) -> tensor<12xf32>
+  %1 = "ttir.reshape"(%0) <{shape = [3 : i32, 4 : i32]}> : (tensor<12xf32>) -> tensor<3x4xf32>
+  %2 = "ttir.permute"(%1) <{permutation = array<i64: 1, 0>}> : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  %3 = "ttir.permute"(%2) <{permutation = array<i64: 1, 0>}> : (tensor<4x3xf32>) -> tensor<3x4xf32>
+  %4 = "ttir.permute"(%3) <{permutation = array<i64: 1, 0>}> : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  %5 = "ttir.repeat"(%1) <{repeat_dimensions = array<i64: 2, 3>}> : (tensor<3x4xf32>) -> tensor<6x12xf32>
+  %6 = "ttir.repeat"(%5) <{repeat_dimensions = array<i64: 2, 2>}> : (tensor<6x12xf32>) -> tensor<12x24xf32>
+  return %4, %6 : tensor<4x3xf32>, tensor<12x24xf32>
+}
+
+// A splat constant is a full op (TTIR and TTNN); a constant with distinct elements stays.
+// CHECK-LABEL: func.func @splats
+// CHECK: "ttir.full"() <{fill_value = 0xFF800000 : f32, shape = array<i32: 2, 3>}> : () -> tensor<2x3xf32>
+// CHECK: "ttir.full"() <{fill_value = 7 : i32, shape = array<i32: 4>}> : () -> tensor<4xui32>
+// CHECK: "ttir.constant"() <{value = dense<[1, 2]> : tensor<2xi32>}>
+func.func @splats() -> (tensor<2x3xf32>, tensor<4xui32>, tensor<2xi32>) {
+  %0 = "ttir.constant"() <{value = dense<0xFF800000> : tensor<2x3xf32>}> : () -> tensor<2x3xf32>
+  %1 = "ttir.constant"() <{value = dense<7> : tensor<4xui32>}> : () -> tensor<4xui32>
+  %2 = "ttir.constant"() <{value = dense<[1, 2]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  return %0, %1, %2 : tensor<2x3xf32>, tensor<4xui32>, tensor<2xi32>
+}

@@ -1,0 +1,105 @@
+"""The TTIR-level golden check of a whole .mlir file (`check_mlir_file`, `ttmlir-golden`), and the facts it
+rests on: constants parsed as MLIR writes them, goldens independent of the simulator's kernels, in-place
+cache ops."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+import torch
+from builder.base.builder_apis import check_mlir_file
+from ttmlir.asm import parse_text
+from ttmlir.dialects import make_context
+from ttmlir.runtime import kernels
+
+ATTENTION_STEP = """
+func.func @step(%x: tensor<1x64xf32>, %w: tensor<64x64xf32>, %bias: tensor<1x64xf32>) -> tensor<1x64xf32> {
+  %0 = "ttir.matmul"(%x, %w) : (tensor<1x64xf32>, tensor<64x64xf32>) -> tensor<1x64xf32> loc("step.proj")
+  %1 = "ttir.multiply"(%0, %bias) : (tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<1x64xf32> loc("step.scale")
+  %2 = "ttir.exp"(%1) : (tensor<1x64xf32>) -> tensor<1x64xf32>
+  return %2 : tensor<1x64xf32>
+}
+"""
+
+
+def test_every_op_is_compared_and_all_agree():
+    [program] = check_mlir_file(ATTENTION_STEP)
+    assert program.passed and program.first_divergence is None
+    assert [(c.op, c.loc) for c in program.ops] == [("ttir.matmul", 'loc("step.proj")'),
+                                                    ("ttir.multiply", 'loc("step.scale")'),
+                                                    ("ttir.exp", 'loc("<mlir>":5:8)')]
+    assert all(c.pcc > 0.999 for c in program.ops)
+
+
+def test_a_wrong_kernel_is_caught_and_located(monkeypatch):
+    """Goldens are the TTIR ops' own formulas: a simulator computing multiply as add must fail the check,
+    and the first op that diverges is named by its location."""
+    monkeypatch.setitem(kernels.KERNELS, "multiply", kernels.KERNELS["add"])
+    [program] = check_mlir_file(ATTENTION_STEP)
+    assert not program.passed
+    assert program.first_divergence.loc == 'loc("step.scale")'
+    assert program.ops[0].pcc > 0.999  # the matmul before it is still right
+
+
+def test_update_cache_writes_in_place_with_upstream_semantics():
+    """cache[offset + user, :, index, :] = input[0, :, user, :]; ops after the update read the new cache."""
+    text = """
+func.func @f(%cache: tensor<4x2x8x16xf32>, %x: tensor<1x2x3x16xf32>, %index: tensor<1xi32>) -> (tensor<4x2x8x16xf32>, tensor<4x2x8x16xf32>) {
+  %before = "ttir.neg"(%cache) : (tensor<4x2x8x16xf32>) -> tensor<4x2x8x16xf32>
+  "ttir.update_cache"(%cache, %x, %index) <{batch_offset = 1 : i32}> : (tensor<4x2x8x16xf32>, tensor<1x2x3x16xf32>, tensor<1xi32>) -> ()
+  %after = "ttir.neg"(%cache) : (tensor<4x2x8x16xf32>) -> tensor<4x2x8x16xf32>
+  return %before, %after : tensor<4x2x8x16xf32>, tensor<4x2x8x16xf32>
+}
+"""
+    cache, update = torch.zeros(4, 2, 8, 16), torch.randn(1, 2, 3, 16)
+    [program] = check_mlir_file(text, golden_inputs={"f": [cache, update, torch.tensor([5])]})
+    assert program.passed
+    from builder.base.builder_apis import load_mlir_file
+
+    _, builder = load_mlir_file(text, golden_inputs={"f": [cache, update, torch.tensor([5])]})
+    io = builder.program_goldens()[0][1]
+    expected = torch.zeros(4, 2, 8, 16)
+    expected[1:4, :, 5, :] = update[0].permute(1, 0, 2)
+    assert torch.equal(io["output_0"][0], torch.zeros(4, 2, 8, 16))
+    assert torch.equal(io["output_1"][0], -expected)
+    assert torch.equal(io["input_0"][0], cache)  # the program's input is the cache before the update
+
+
+def test_hex_and_splat_constants_parse_to_their_values():
+    module, _ = parse_text(make_context(), """
+func.func @f() -> (tensor<8x64x112x112xf32>, tensor<3xf64>, tensor<2xbf16>) {
+  %0 = "ttir.constant"() <{value = dense<0.0> : tensor<8x64x112x112xf32>}> : () -> tensor<8x64x112x112xf32>
+  %1 = "ttir.constant"() <{value = dense<0xFFF0000000000000> : tensor<3xf64>}> : () -> tensor<3xf64>
+  %2 = "ttir.constant"() <{value = dense<[0x7FC0, 0x3FC0]> : tensor<2xbf16>}> : () -> tensor<2xbf16>
+  return %0, %1, %2 : tensor<8x64x112x112xf32>, tensor<3xf64>, tensor<2xbf16>
+}""")
+    splat, neg_inf, bf16 = [op.properties["value"] for op in module.walk() if op.name == "ttir.constant"]
+    assert len(splat.data.data) == 4  # one element, not 6.4 million
+    assert neg_inf.get_values() == (float("-inf"),)
+    nan, one_and_half = bf16.get_values()
+    assert nan != nan and one_and_half == 1.5
+
+
+def test_cli_names_the_first_divergence(tmp_path):
+    source = tmp_path / "graph.mlir"
+    source.write_text(ATTENTION_STEP)
+    report = tmp_path / "report.json"
+    result = subprocess.run([sys.executable, "-c", "import sys; from ttmlir_golden import main; sys.exit(main())",
+                             str(source), "--report", str(report), "--ops"], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert "@step: 3 ops, 1 outputs" in result.stdout and "PASS" in result.stdout
+    [record] = json.loads(report.read_text())
+    assert record["passed"] and record["first_divergence"] is None and len(record["ops"]) == 3
+
+
+@pytest.mark.parametrize("bad", ["missing.mlir", "broken"])
+def test_cli_reports_bad_input_in_one_line(tmp_path, bad):
+    path = tmp_path / bad
+    if bad == "broken":
+        path.write_text("func.func @f( {")
+    result = subprocess.run([sys.executable, "-c", "import sys; from ttmlir_golden import main; sys.exit(main())",
+                             str(path)], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stdout + result.stderr
+    assert f"{path}: FAIL" in result.stdout

@@ -1,0 +1,159 @@
+"""What `--canonicalize` does to the tt ops, by op name (the same name in TTIR and TTNN).
+
+Upstream attaches these to each op class (`fold`, `getCanonicalizationPatterns`); here two tables say
+them: FOLDS give an existing value that replaces the op's result, REWRITES give new ops that replace the
+op. xDSL's canonicalize pass applies them through `TableCanonicalization`, which every tt op carries.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Callable
+
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, Float32Type, IntegerAttr, IntegerType, Signedness
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.traits import HasCanonicalizationPatternsTrait
+
+from ttmlir.dialects.props import KINDS, int_values
+
+Fold = Callable[[Operation], SSAValue | None]
+Rewrite = Callable[[Operation], list[Operation] | None]
+
+
+def splat_fill_value(value: Attribute) -> Attribute | None:
+    """The `fill_value` of a full op equal to a splat constant: an i32 or an f32, as upstream converts it."""
+    if not isinstance(value, DenseIntOrFPElementsAttr) or not value.is_splat():
+        return None
+    element, first = value.get_element_type(), value.get_values()[0]
+    if isinstance(element, IntegerType):
+        if element.signedness.data == Signedness.UNSIGNED or element.width.data == 1:
+            first &= (1 << element.width.data) - 1
+        return IntegerAttr(first, 32)
+    return FloatAttr(float(first), Float32Type())
+
+
+def _input_if_same_type(op: Operation) -> SSAValue | None:
+    """An op whose result has its input's type and that changes nothing then (reshape to the same shape,
+    repeat by ones, typecast to the same type, ...)."""
+    if len(op.operands) == 1 and op.operands[0].type == op.results[0].type:
+        return op.operands[0]
+    return None
+
+
+def _identity_permute(op: Operation) -> SSAValue | None:
+    perm = int_values(op.prop("permutation"))
+    return op.operands[0] if perm == list(range(len(perm))) else None
+
+
+def _whole_slice(op: Operation) -> SSAValue | None:
+    steps = int_values(op.prop("step"))
+    return _input_if_same_type(op) if all(s > 0 for s in steps) else None
+
+
+def _producer(op: Operation, name: str) -> Operation | None:
+    owner = op.operands[0].owner
+    return owner if isinstance(owner, Operation) and owner.name == name else None
+
+
+def _with(op: Operation, operands: list[SSAValue], **props: Attribute) -> Operation:
+    new = type(op).create(operands=operands, result_types=[r.type for r in op.results],
+                          properties={**op.properties, **props}, attributes=dict(op.attributes))
+    new.location = op.location
+    return new
+
+
+def _consecutive_reshape(op: Operation) -> list[Operation] | None:
+    inner = _producer(op, op.name)
+    return [_with(op, [inner.operands[0]])] if inner is not None else None
+
+
+def _consecutive_permute(op: Operation) -> list[Operation] | None:
+    inner = _producer(op, op.name)
+    if inner is None:
+        return None
+    outer_perm, inner_perm = int_values(op.prop("permutation")), int_values(inner.prop("permutation"))
+    composed = [inner_perm[p] for p in outer_perm]
+    return [_with(op, [inner.operands[0]], permutation=KINDS["i64_darray"].build(composed))]
+
+
+def _consecutive_repeat(op: Operation) -> list[Operation] | None:
+    inner = _producer(op, op.name)
+    if inner is None or op.name != "ttir.repeat":
+        return None
+    dims = [a * b for a, b in zip(int_values(op.prop("repeat_dimensions")), int_values(inner.prop("repeat_dimensions")))]
+    return [_with(op, [inner.operands[0]], repeat_dimensions=KINDS["i64_darray"].build(dims))]
+
+
+def _splat_constant_to_full(op: Operation) -> list[Operation] | None:
+    """A splat constant is a full op: no element data to carry (upstream canonicalizes it the same way)."""
+    fill = splat_fill_value(op.prop("value"))
+    if fill is None:
+        return None
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+    from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, ShapeAttr
+
+    result = op.results[0].type
+    if op.name == "ttir.constant":
+        props = {"shape": KINDS["i32_darray"].build(list(result.get_shape())), "fill_value": fill}
+        full = TTIR_OP_CLASSES["full"]
+    else:
+        props = {**{k: v for k, v in op.properties.items() if k != "value"},
+                 "shape": ShapeAttr(tuple(result.get_shape())), "fill_value": fill}
+        full = TTNN_OP_CLASSES["full"]
+    new = full.create(operands=list(op.operands), result_types=[result], properties=props,
+                      attributes=dict(op.attributes))
+    new.location = op.location
+    return [new]
+
+
+FOLDS: dict[str, Fold] = {
+    **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "concat"),
+                    _input_if_same_type),
+    "permute": _identity_permute,
+    "slice_static": _whole_slice,
+}
+REWRITES: dict[str, Rewrite] = {
+    "reshape": _consecutive_reshape,
+    "permute": _consecutive_permute,
+    "repeat": _consecutive_repeat,
+    "constant": _splat_constant_to_full,
+}
+
+
+@dataclass(frozen=True)
+class _FoldPattern(RewritePattern):
+    fold: Fold
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        if (value := self.fold(op)) is not None:
+            rewriter.replace_op(op, [], [value])
+
+
+@dataclass(frozen=True)
+class _RewritePattern(RewritePattern):
+    rewrite: Rewrite
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        if (new_ops := self.rewrite(op)) is not None:
+            rewriter.replace_op(op, new_ops)
+
+
+@functools.cache
+def patterns_for(op_name: str) -> tuple[RewritePattern, ...]:
+    short = op_name.split(".", 1)[1]
+    folds = (_FoldPattern(FOLDS[short]),) if short in FOLDS else ()
+    return folds + ((_RewritePattern(REWRITES[short]),) if short in REWRITES else ())
+
+
+@dataclass(frozen=True)
+class TableCanonicalization(HasCanonicalizationPatternsTrait):
+    """The canonicalization patterns of a tt op, looked up in the tables above by its name."""
+
+    def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
+        return patterns_for(op.name)
+
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return ()
