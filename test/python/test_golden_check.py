@@ -103,3 +103,49 @@ def test_cli_reports_bad_input_in_one_line(tmp_path, bad):
     assert result.returncode == 1
     assert "Traceback" not in result.stdout + result.stderr
     assert f"{path}: FAIL" in result.stdout
+
+
+def test_special_values_agree_only_where_both_have_them():
+    from ttmlir.runtime.golden import pcc
+
+    nan, inf = float("nan"), float("inf")
+    assert pcc(torch.tensor([1.0, 2.0, nan, 3.0]), torch.tensor([1.0, 2.0, nan, 3.0])) == 1.0
+    assert pcc(torch.tensor([1.0, 2.0, nan, 3.0]), torch.tensor([1.0, 2.0, 0.0, 3.0])) == 0.0
+    assert pcc(torch.tensor([inf, 1.0, 2.0]), torch.tensor([-inf, 1.0, 2.0])) == 0.0
+    assert pcc(torch.tensor([nan, 1.0, 2.0, 4.0]), torch.tensor([nan, 1.0, 2.0, -4.0])) < 0.5
+
+
+def test_constant_arguments_are_drawn_as_scales_not_normal_noise():
+    """A decomposed layer norm takes 1/N and epsilon as `constant` arguments: drawn from [0, 1) the variance
+    stays positive, so the graph computes numbers instead of NaN (segformer's outputs were all NaN)."""
+    text = """
+func.func @norm(%x: tensor<4x32xf32> {ttcore.argument_type = #ttcore.argument_type<input>},
+                %inv_n: tensor<4x1xf32> {ttcore.argument_type = #ttcore.argument_type<constant>},
+                %eps: tensor<4x1xf32> {ttcore.argument_type = #ttcore.argument_type<constant>}) -> tensor<4x1xf32> {
+  %0 = "ttir.multiply"(%x, %x) : (tensor<4x32xf32>, tensor<4x32xf32>) -> tensor<4x32xf32>
+  %1 = "ttir.sum"(%0) <{dim_arg = [-1 : i32], keep_dim = true}> : (tensor<4x32xf32>) -> tensor<4x1xf32>
+  %2 = "ttir.multiply"(%inv_n, %1) : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+  %3 = "ttir.add"(%2, %eps) : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+  %4 = "ttir.rsqrt"(%3) : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  return %4 : tensor<4x1xf32>
+}
+"""
+    from builder.base.builder_apis import load_mlir_file
+
+    _, builder = load_mlir_file(text)
+    io = builder.program_goldens()[0][1]
+    assert torch.isfinite(io["output_0"][0]).all()
+    assert ((io["input_1"][0] >= 0) & (io["input_1"][0] < 1)).all()
+    [program] = check_mlir_file(text)
+    assert program.passed
+
+
+def test_integer_arguments_index_within_what_they_index():
+    text = """
+func.func @lookup(%ids: tensor<1x8xi32>, %table: tensor<3x16xf32>) -> tensor<1x8x16xf32> {
+  %0 = "ttir.embedding"(%ids, %table) : (tensor<1x8xi32>, tensor<3x16xf32>) -> tensor<1x8x16xf32>
+  return %0 : tensor<1x8x16xf32>
+}
+"""
+    [program] = check_mlir_file(text, seed=3)
+    assert program.passed

@@ -55,6 +55,7 @@ def check(path: str, args: argparse.Namespace) -> tuple[bool, list[dict]]:
 
 
 def run(argv: list[str]) -> int:
+    from builder.base.builder import BuilderError
     from builder.base.builder_runtime import TTBuilderCompileException, TTBuilderRuntimeException
     from ttmlir.cli import write_atomic
 
@@ -63,7 +64,7 @@ def run(argv: list[str]) -> int:
     for path in args.files:
         try:
             ok, found = check(path, args)
-        except (OSError, TTBuilderCompileException, TTBuilderRuntimeException) as error:
+        except (OSError, BuilderError, TTBuilderCompileException, TTBuilderRuntimeException) as error:
             print(f"{path}: FAIL: {error}")
             ok, found = False, [{"file": path, "passed": False, "error": str(error)}]
         passed, records = passed and ok, records + found

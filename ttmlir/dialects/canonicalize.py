@@ -128,7 +128,7 @@ class _FoldPattern(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if (value := self.fold(op)) is not None:
-            rewriter.replace_op(op, [], [value])
+            rewriter.replace(op, [], [value])
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ class _RewritePattern(RewritePattern):
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if (new_ops := self.rewrite(op)) is not None:
-            rewriter.replace_op(op, new_ops)
+            rewriter.replace(op, new_ops)
 
 
 @functools.cache

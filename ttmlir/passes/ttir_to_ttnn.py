@@ -392,6 +392,9 @@ class TTNNLayoutPass(ModulePass):
                                  [device_type], func)
             block.insert_ops_before([to_device, to_layout], insert_at)
             arg.replace_uses_with_if(to_layout.results[0], lambda use: use.operation is not to_device)
+        for op in list(block.ops):
+            if isinstance(op, TTNNOp) and op.ROW.family in HOST_OPERANDS:
+                _read_from_host(op)
         ret = block.last_op
         if isinstance(ret, ReturnOp):
             for i, value in enumerate(list(ret.operands)):
@@ -406,6 +409,20 @@ class TTNNLayoutPass(ModulePass):
             _call_on_host(call)
         func.function_type = FunctionType.from_lists([a.type for a in block.args],
                                                      [v.type for v in ret.operands] if ret else [])
+
+
+# Operands a device op reads from the host as the program was given them, as upstream's layout leaves them:
+# a convolution prepares its own weights and bias, so they are never tilized whole in DRAM.
+HOST_OPERANDS = {"conv": ("weight", "bias")}
+
+
+def _read_from_host(op: TTNNOp) -> None:
+    names = [name for name, values in op.operand_groups().items() for _ in values]
+    for i, (name, value) in enumerate(zip(names, list(op.operands))):
+        host = host_origin(value) if name in HOST_OPERANDS[op.ROW.family] else None
+        if host is not None:
+            op.operands[i] = host
+            erase_unused(value.owner)
 
 
 def _retype_function(func: FuncOp, layout: Callable[[Attribute], Attribute]) -> None:
@@ -541,7 +558,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     """The full TTIR → TTNN backend: device module, CPU hoisting, fusing, conversion, layouts, workarounds.
 
     Runs mark-functions-as-forward, wrap-device-module, register-device, cpu-hoist, element-type-normalization,
-    fusing, convert, layout, workaround, deallocate."""
+    canonicalize, fusing, convert, layout, workaround, deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
 
@@ -551,10 +568,11 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         from ttmlir.passes.register_device import WrapDeviceModulePass
         from ttmlir.passes.ttir_fusing import TTIRFusingPass
         from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
+        from xdsl.transforms.canonicalize import CanonicalizePass
 
         TTCoreMarkFunctionsAsForwardPass().apply(ctx, module)
         WrapDeviceModulePass().apply(ctx, module)
         super().apply(ctx, module)
-        for stage in (TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRFusingPass(),
-                      ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(), TTNNDeallocatePass()):
+        for stage in (TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), CanonicalizePass(),
+                      TTIRFusingPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)

@@ -21,11 +21,11 @@ from typing import Callable, Literal, Optional, Union
 import torch
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr, UnknownLoc
 
-from builder.base.builder import Builder, BuilderError, Module, Operand, is_private
+from builder.base.builder import Builder, BuilderError, Module, Operand, is_private, torch_dtype
 from builder.base.builder_enums import *  # noqa: F401,F403 - the seed imports enums from here too
 from builder.base.builder_runtime import (TTBuilderCompileException, TTBuilderGoldenException,
                                           TTBuilderRuntimeException, execute_cpp, execute_fb, execute_py,
-                                          not_supported)
+                                          not_supported, run_and_compare)
 from builder.stablehlo.stablehlo_builder import StableHLOBuilder
 from builder.ttir.ttir_builder import TTIRBuilder
 from builder.ttnn.ttnn_builder import TTNNBuilder
@@ -208,9 +208,54 @@ def load_mlir_file(mlir_text: str, golden_inputs: dict | None = None, target: st
         given = (golden_inputs or {}).get(func.sym_name.data)
         if given is not None and len(given) != len(args):
             raise BuilderError(f"@{func.sym_name.data} takes {len(args)} inputs, golden_inputs gives {len(given)}")
-        builder._evaluate_block(func.body.block, [builder.input_golden(a.type, given[i] if given else None)
-                                                  for i, a in enumerate(args)])
+        kinds = [_argument_type(func, i) for i in range(len(args))]
+        builder._evaluate_block(func.body.block, [builder.input_golden(a.type, given[i] if given else _random_input(a, kind))
+                                                  for i, (a, kind) in enumerate(zip(args, kinds))])
     return Module(module_op), builder
+
+
+# Operands ops read as indices into another operand: (index operand, indexed operand, its dimension or None
+# for every dimension); and ops that pass an index tensor's values on unchanged.
+INDEXING = {"ttir.embedding": ("input", "weight", 0), "ttir.update_cache": ("update_index", "cache", 2),
+            "ttir.gather": ("start_indices", "input", None)}
+VALUE_PRESERVING = {"ttir.reshape", "ttir.typecast", "ttir.squeeze", "ttir.unsqueeze", "ttir.broadcast", "ttir.repeat",
+                    "ttir.permute", "ttir.transpose", "ttir.slice_static", "ttir.concat"}
+
+
+def _index_bound(value) -> int | None:
+    """How large the values of an integer tensor may be: the smallest size of what its users index with it."""
+    bounds = []
+    for use in value.uses:
+        op = use.operation
+        if op.name in VALUE_PRESERVING and op.results:
+            bounds.append(_index_bound(op.results[0]))
+        elif op.name in INDEXING:
+            index, indexed, dim = INDEXING[op.name]
+            groups = op.operand_groups()
+            if value in groups[index]:
+                shape = groups[indexed][0].type.get_shape()
+                bounds.append(shape[dim] if dim is not None else min(shape))
+    return min((b for b in bounds if b), default=None)
+
+
+def _argument_type(func, index: int) -> str | None:
+    """An argument's `ttcore.argument_type` (input, parameter, constant), if the exporter wrote one."""
+    from ttmlir.dialects.ttcore import ArgumentTypeAttr
+
+    attrs = func.arg_attrs.data[index].data if func.arg_attrs is not None else {}
+    kind = attrs.get(ArgumentTypeAttr.name)
+    return kind.data.value if kind is not None else None
+
+
+def _random_input(arg, kind: str | None) -> torch.Tensor | None:
+    """A random input an exported graph can take (None: the builder's default, normal or small integers).
+    Integers used as indices stay within what they index; a float `constant` argument is drawn from [0, 1),
+    as exporters pass scale factors and epsilons this way (a normal draw would make a variance negative)."""
+    dtype, shape = torch_dtype(arg.type.element_type), tuple(arg.type.get_shape())
+    if dtype.is_floating_point:
+        return torch.rand(shape).to(dtype) if kind == "constant" else None
+    bound = _index_bound(arg)
+    return None if bound is None or dtype == torch.bool else torch.randint(0, bound, shape).to(dtype)
 
 
 def _locate(positions: dict, text: str, filename: str) -> None:
@@ -300,8 +345,8 @@ def check_mlir_file(mlir_text: str, pcc: float = 0.99, seed: int = 0, golden_inp
                                                                     pipeline_options=pipeline_options)
     if get_current_device_runtime() == DeviceRuntime.Disabled:
         set_current_device_runtime(DeviceRuntime.TTNN)
-    report = execute_fb(compiled, io, intermediates, pcc=pcc, device=device, check_pcc=False,
-                        enable_intermediate_verification=True)
+    report, _ = run_and_compare(compiled, io, intermediates, pcc, 1e-08, 1e-05, False, device,
+                                {"pcc": False, "atol": False, "rtol": False}, True)
     checks = []
     for index, (func, _, op_goldens) in enumerate(builder.program_goldens()):
         entry = report.get(f"program_index_{index}")
