@@ -183,7 +183,7 @@ _OPAQUE = (ttnn._MeshDims, ttcore.RuntimeTensorShardingAttr, ttcore.LocalShapeAt
 _SHORT_NAMES = {"func.return": "return", "func.call": "call"}  # mlir-opt drops the func. prefix
 
 
-def mlir_float(value: float, is_f32: bool) -> str:
+def mlir_float(value: float, type: AnyFloat) -> str:
     """APFloat's spelling as MLIR prints it: `1.000000e-01` if that reads back exactly, else `9.99999974E-6`."""
     exact = Decimal(value)
     if exact == 0:
@@ -192,9 +192,9 @@ def mlir_float(value: float, is_f32: bool) -> str:
     digits, exponent = _digits(abs(exact))
     head, head_exponent = _six_digits(digits, exponent)
     short = f"{sign}{head[0]}.{(head[1:] + '0' * 6)[:6]}e{head_exponent:+03d}"
-    if _round_trips(short, value, is_f32):
+    if _round_trips(short, value, type):
         return short
-    precision = 9 if is_f32 else 17
+    precision = 17 if isinstance(type, Float64Type) else 9
     mantissa = digits[:precision].rstrip("0") or "0"
     if -4 <= exponent < precision:
         point = exponent + 1
@@ -228,13 +228,9 @@ def _digits(value: Decimal) -> tuple[str, int]:
     return text, len(text) + exp - 1 if digits else 0
 
 
-def _round_trips(text: str, value: float, is_f32: bool) -> bool:
-    if not is_f32:
-        return float(text) == value
-    import struct
-
-    pack = struct.Struct("<f")
-    return pack.unpack(pack.pack(float(text)))[0] == value
+def _round_trips(text: str, value: float, type: AnyFloat) -> bool:
+    """Whether `text` reads back as `value` in the element type (rounded to its precision)."""
+    return type.unpack(type.pack((float(text),)), 1)[0] == value
 
 
 @dataclass(eq=False, repr=False)
@@ -278,8 +274,8 @@ class TTPrinter(Printer):
         super().print_attribute(attribute)
 
     def print_float(self, value: float, type) -> None:
-        if isinstance(type, (Float32Type, Float64Type)) and value == value and abs(value) != float("inf"):
-            self.print_string(mlir_float(value, isinstance(type, Float32Type)))
+        if value == value and abs(value) != float("inf"):
+            self.print_string(mlir_float(value, type))
             return
         if value != value or abs(value) == float("inf"):  # MLIR spells these as the bit pattern
             self.print_string(f"0x{type.pack((value,))[::-1].hex().upper()}")

@@ -52,9 +52,12 @@ def _whole_slice(op: Operation) -> SSAValue | None:
     return _input_if_same_type(op) if all(s > 0 for s in steps) else None
 
 
-def _producer(op: Operation, name: str) -> Operation | None:
+def _producer(op: Operation, name: str, only_use: bool = False) -> Operation | None:
+    """The op of this name making `op`'s input (with `only_use`, only if nothing else reads its result)."""
     owner = op.operands[0].owner
-    return owner if isinstance(owner, Operation) and owner.name == name else None
+    if not isinstance(owner, Operation) or owner.name != name:
+        return None
+    return owner if not only_use or owner.results[0].has_one_use() else None
 
 
 def _with(op: Operation, operands: list[SSAValue], **props: Attribute) -> Operation:
@@ -70,7 +73,7 @@ def _consecutive_reshape(op: Operation) -> list[Operation] | None:
 
 
 def _consecutive_permute(op: Operation) -> list[Operation] | None:
-    inner = _producer(op, op.name)
+    inner = _producer(op, op.name, only_use=True)  # a permute still needed elsewhere is not done twice
     if inner is None:
         return None
     outer_perm, inner_perm = int_values(op.prop("permutation")), int_values(inner.prop("permutation"))
@@ -79,7 +82,7 @@ def _consecutive_permute(op: Operation) -> list[Operation] | None:
 
 
 def _consecutive_repeat(op: Operation) -> list[Operation] | None:
-    inner = _producer(op, op.name)
+    inner = _producer(op, op.name, only_use=True)
     if inner is None or op.name != "ttir.repeat":
         return None
     dims = [a * b for a, b in zip(int_values(op.prop("repeat_dimensions")), int_values(inner.prop("repeat_dimensions")))]

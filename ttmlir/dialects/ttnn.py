@@ -381,7 +381,7 @@ TTNN_ONLY = (
     op("from_device", "layout_op", summary="Move a device tensor to the host."),
     op("to_memory_config", "layout_op", props="memory_config:memory_config",
        summary="Move a tensor to another memory configuration."),
-    op("typecast", "layout_op", props="dtype:dtype", summary="Convert a tensor's data type."),
+    op("typecast", "layout_op", summary="Convert a tensor's data type (the result's layout says which)."),
     op("deallocate", "deallocate", props="force:bool=false", results="",
        summary="Free a device tensor's buffer."),
     op("empty", "creation", "device", props="shape:shape dtype:dtype layout:layout memory_config:memory_config",
@@ -405,6 +405,8 @@ TTNN_ONLY = (
     op("max_pool2d", "pool", props=POOL + OUT, summary="2D max pooling over a flattened NHWC input."),
     op("avg_pool2d", "pool", props=POOL + " count_include_pad:bool=true" + OUT,
        summary="2D average pooling over a flattened NHWC input."),
+    op("pow_scalar", "unary", props="rhs:f32_or_i32" + OUT,
+       summary="Raise a tensor to a constant non-negative power."),
     op("mesh_shard", "mesh_shard", "input device", props="shard_type:shard_type shard_direction:shard_direction "
        "shard_shape:i64_darray shard_dims:i64_darray", summary="Shard or gather a tensor across the mesh."),
 )

@@ -19,10 +19,11 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
+from xdsl.transforms.dead_code_elimination import region_dce
 
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.canonicalize import splat_fill_value
-from ttmlir.dialects.props import KINDS, int_values
+from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import conv_dims
@@ -125,6 +126,25 @@ def _constant(op: TTOp) -> list[Operation]:
         return _creation(op)
     props = {**_creation_props(op), "shape": ttnn.ShapeAttr(tuple(op.results[0].type.get_shape())), "fill_value": fill}
     return [ttnn_op("full", [], props, [op.results[0].type], op)]
+
+
+def _fill_value(value: SSAValue) -> Attribute | None:
+    """The value every element of `value` has, when it comes from a full op or a splat constant (through
+    reshapes, typecasts and layout changes)."""
+    owner = value.owner
+    while isinstance(owner, TTOp) and owner.ROW.name in ("reshape", "typecast", "to_layout"):
+        owner = owner.operands[0].owner
+    if isinstance(owner, TTOp) and owner.ROW.name == "full":
+        return owner.prop("fill_value")
+    return splat_fill_value(owner.prop("value")) if isinstance(owner, TTOp) and owner.ROW.name == "constant" else None
+
+
+def _pow(op: TTOp) -> Operation:
+    """A constant non-negative exponent makes ttnn.pow_scalar (pow_scalar takes no negative one)."""
+    exponent = _fill_value(op.operands[1])
+    if exponent is None or scalar(exponent) < 0:
+        return _direct(op)
+    return ttnn_op("pow_scalar", [op.operands[0]], {"rhs": exponent}, [op.results[0].type], op)
 
 
 def _arange(op: TTOp) -> list[Operation]:
@@ -265,13 +285,14 @@ def _forward(op: TTOp) -> list[Operation]:
     return []
 
 
+# Conversions by op name, else by family (ops of the other families convert one to one).
 CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "transpose": _transpose, "squeeze": _reshape_to_result, "unsqueeze": _reshape_to_result,
     "broadcast": _repeat_by("broadcast_dimensions"), "repeat": _repeat_by("repeat_dimensions"), "index": _index,
     "index_select": _index_select,
     "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _constant,
     "arange": _arange, "get_dimension_size": _get_dimension_size, "dot_general": _dot_general,
-    "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _forward,
+    "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _forward, "pow": _pow,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
@@ -279,6 +300,8 @@ DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape
 
 
 def _conversion(op: TTOp) -> Callable[[TTOp], Operation | list[Operation]] | None:
+    if op.ROW.name in CONVERSIONS:
+        return CONVERSIONS[op.ROW.name]
     if op.ROW.family in CONVERSIONS:
         return CONVERSIONS[op.ROW.family]
     if op.ROW.family in DIRECT_FAMILIES and op.ROW.ttnn in TTNN_OP_CLASSES:
@@ -317,6 +340,8 @@ class ConvertTTIRToTTNNPass(ModulePass):
                 old.replace_all_uses_with(value)
             op.detach()
             op.erase()
+        for func in _functions(module):  # what the conversion left unused (a folded pow exponent)
+            region_dce(func.body)
 
 
 def _helper_location(loc: Attribute, suffix: str) -> Attribute:

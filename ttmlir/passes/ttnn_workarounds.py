@@ -52,10 +52,10 @@ def _integer_to_f32(op: TTNNOp) -> dict[str, Want]:
 
 
 def _full(op: TTNNOp) -> dict[str, Want]:
-    """ttnn.full makes neither rank-1 tiles nor si32: fill row-major/u32 and convert."""
+    """ttnn.full makes no rank-1 tiles: fill row-major and tilize."""
     result = op.results[0]
     rank1 = len(result.type.get_shape()) == 1 and result.type.encoding.is_tiled
-    return {"result": Want("row_major" if rank1 else None, "u32" if _dtype(result) == "si32" else None)}
+    return {"result": Want("row_major")} if rank1 else {}
 
 
 def _slice(op: TTNNOp) -> dict[str, Want]:

@@ -309,6 +309,7 @@ KERNELS: dict[str, Kernel] = {
     **{name: _binary(fn) for name, fn in BINARY.items()},
     **{name: _reduce(fn) for name, fn in REDUCTIONS.items()},
     "leaky_relu": lambda x, t: F.leaky_relu(x["input"], t.parameter),
+    "pow_scalar": lambda x, t: torch.pow(x["input"], t.rhs),
     "clamp_scalar": lambda x, t: torch.clamp(x["input"], t.min, t.max),
     "where": lambda x, t: torch.where(x["first"] != 0, x["second"], x["third"]),
     "clamp_tensor": lambda x, t: torch.minimum(torch.maximum(x["input"], x["min"]), x["max"]),

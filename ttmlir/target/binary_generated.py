@@ -121,6 +121,7 @@ class EltwiseUnaryOpType(object):
     Erfc = 39
     LeakyRelu = 40
     ClampScalar = 41
+    PowScalar = 42
 
 
 class EltwiseBinaryOpType(object):
@@ -3052,29 +3053,36 @@ class EltwiseUnaryOp(object):
         return 0.0
 
     # EltwiseUnaryOp
-    def Min(self):
+    def Rhs(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
         return 0.0
 
     # EltwiseUnaryOp
-    def Max(self):
+    def Min(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
         return 0.0
 
     # EltwiseUnaryOp
-    def Dtype(self):
+    def Max(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # EltwiseUnaryOp
+    def Dtype(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
         return None
 
     # EltwiseUnaryOp
     def MemoryConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -3083,7 +3091,7 @@ class EltwiseUnaryOp(object):
         return None
 
 def EltwiseUnaryOpStart(builder):
-    builder.StartObject(8)
+    builder.StartObject(9)
 
 def EltwiseUnaryOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -3097,17 +3105,20 @@ def EltwiseUnaryOpAddOut(builder, out):
 def EltwiseUnaryOpAddParameter(builder, parameter):
     builder.PrependFloat32Slot(3, parameter, 0.0)
 
+def EltwiseUnaryOpAddRhs(builder, rhs):
+    builder.PrependFloat32Slot(4, rhs, 0.0)
+
 def EltwiseUnaryOpAddMin(builder, min):
-    builder.PrependFloat32Slot(4, min, 0.0)
+    builder.PrependFloat32Slot(5, min, 0.0)
 
 def EltwiseUnaryOpAddMax(builder, max):
-    builder.PrependFloat32Slot(5, max, 0.0)
+    builder.PrependFloat32Slot(6, max, 0.0)
 
 def EltwiseUnaryOpAddDtype(builder, dtype):
-    builder.PrependUint16Slot(6, dtype, None)
+    builder.PrependUint16Slot(7, dtype, None)
 
 def EltwiseUnaryOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
 def EltwiseUnaryOpEnd(builder):
     return builder.EndObject()
@@ -3127,6 +3138,7 @@ class EltwiseUnaryOpT(object):
         input = None,
         out = None,
         parameter = 0.0,
+        rhs = 0.0,
         min = 0.0,
         max = 0.0,
         dtype = None,
@@ -3136,6 +3148,7 @@ class EltwiseUnaryOpT(object):
         self.input = input  # type: Optional[TensorRefT]
         self.out = out  # type: Optional[TensorRefT]
         self.parameter = parameter  # type: float
+        self.rhs = rhs  # type: float
         self.min = min  # type: float
         self.max = max  # type: float
         self.dtype = dtype  # type: Optional[int]
@@ -3168,6 +3181,7 @@ class EltwiseUnaryOpT(object):
         if eltwiseUnaryOp.Out() is not None:
             self.out = TensorRefT.InitFromObj(eltwiseUnaryOp.Out())
         self.parameter = eltwiseUnaryOp.Parameter()
+        self.rhs = eltwiseUnaryOp.Rhs()
         self.min = eltwiseUnaryOp.Min()
         self.max = eltwiseUnaryOp.Max()
         self.dtype = eltwiseUnaryOp.Dtype()
@@ -3189,6 +3203,7 @@ class EltwiseUnaryOpT(object):
         if self.out is not None:
             EltwiseUnaryOpAddOut(builder, out)
         EltwiseUnaryOpAddParameter(builder, self.parameter)
+        EltwiseUnaryOpAddRhs(builder, self.rhs)
         EltwiseUnaryOpAddMin(builder, self.min)
         EltwiseUnaryOpAddMax(builder, self.max)
         EltwiseUnaryOpAddDtype(builder, self.dtype)

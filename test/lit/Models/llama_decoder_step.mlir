@@ -15,7 +15,7 @@
 // CHECK: "ttnn.where"
 // CHECK: "ttnn.softmax"
 // CHECK: "ttnn.typecast"
-// CHECK-SAME: dtype = #ttcore.supportedDataTypes<bf16>
+// CHECK-SAME: -> tensor<1x1x1x64xbf16
 // EXEC: PASS
 module {
   func.func @llama_decoder_step(%x: tensor<1x1x64xf32>, %norm_w: tensor<64xf32>, %wq: tensor<64x64xf32>, %wk: tensor<64x64xf32>, %wv: tensor<64x64xf32>, %cos: tensor<1x1x64xf32>, %sin: tensor<1x1x64xf32>, %k_cache: tensor<1x1x8x64xf32>, %v_cache: tensor<1x1x8x64xf32>, %pos: tensor<1xi32>, %mask: tensor<1x1x1x8xf32>, %scale: tensor<1x1x1x1xf32>) -> (tensor<1x1x1x64xbf16>, tensor<1x1x8x64xf32>, tensor<1x1x8x64xf32>) {

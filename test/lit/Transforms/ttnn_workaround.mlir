@@ -7,20 +7,20 @@
 // converted back (upstream's TTNN operand workarounds).
 
 // CHECK-LABEL: func.func @integer_cumsum
-// CHECK: %[[F:.*]] = "ttnn.typecast"(%{{.*}}) <{dtype = #ttcore.supportedDataTypes<f32>}> : (tensor<4x64xsi32
+// CHECK: %[[F:.*]] = "ttnn.typecast"(%{{.*}}) : (tensor<4x64xsi32{{.*}} -> tensor<4x64xf32
 // CHECK: %[[S:.*]] = "ttnn.moreh_cumsum"(%[[F]])
 // CHECK-SAME: -> tensor<4x64xf32
-// CHECK: "ttnn.typecast"(%[[S]]) <{dtype = #ttcore.supportedDataTypes<si32>}>
+// CHECK: "ttnn.typecast"(%[[S]]) {{.*}} -> tensor<{{.*}}si32
 func.func @integer_cumsum(%arg0: tensor<4x64xsi32>) -> tensor<4x64xsi32> {
   %0 = "ttir.cumsum"(%arg0) <{dim = 1 : i64}> : (tensor<4x64xsi32>) -> tensor<4x64xsi32>
   return %0 : tensor<4x64xsi32>
 }
 
-// A rank-1 si32 fill is made row-major in u32, then tilized and cast.
+// A rank-1 fill is made row-major, then tilized (si32 is filled as it is, as upstream's ttnn.full does).
 // CHECK-LABEL: func.func @full_1d_si32
-// CHECK: %[[FULL:.*]] = "ttnn.full"(%{{.*}}) <{dtype = #ttcore.supportedDataTypes<u32>, fill_value = 7 : i32, layout = #ttnn.layout<row_major>
-// CHECK: %[[TILED:.*]] = "ttnn.to_layout"(%[[FULL]]) <{layout = #ttnn.layout<tile>}>
-// CHECK: "ttnn.typecast"(%[[TILED]]) <{dtype = #ttcore.supportedDataTypes<si32>}>
+// CHECK: %[[FULL:.*]] = "ttnn.full"(%{{.*}}) <{dtype = #ttcore.supportedDataTypes<si32>, fill_value = 7 : i32, layout = #ttnn.layout<row_major>
+// CHECK: "ttnn.to_layout"(%[[FULL]]) <{layout = #ttnn.layout<tile>}> {{.*}} -> tensor<64xsi32
+// CHECK-NOT: "ttnn.typecast"
 func.func @full_1d_si32() -> tensor<64xsi32> {
   %0 = "ttir.full"() <{shape = array<i32: 64>, fill_value = 7 : i32}> : () -> tensor<64xsi32>
   return %0 : tensor<64xsi32>
@@ -50,7 +50,7 @@ func.func @unaligned_slice(%arg0: tensor<64x128xf32>) -> tensor<60x128xf32> {
 }
 
 // CHECK-LABEL: func.func @integer_concat
-// CHECK-COUNT-2: "ttnn.typecast"({{.*}}) <{dtype = #ttcore.supportedDataTypes<bf16>}>
+// CHECK-COUNT-2: "ttnn.typecast"({{.*}}) {{.*}} -> tensor<{{.*}}bf16
 // CHECK: "ttnn.concat"
 // CHECK-SAME: -> tensor<40x32xbf16
 // CHECK: "ttnn.typecast"
@@ -61,7 +61,7 @@ func.func @integer_concat(%arg0: tensor<20x32xsi32>, %arg1: tensor<20x32xsi32>) 
 }
 
 // CHECK-LABEL: func.func @where_mixed_types
-// CHECK: %[[P:.*]] = "ttnn.typecast"(%{{.*}}) <{dtype = #ttcore.supportedDataTypes<f32>}> : (tensor<32x32xbf16
+// CHECK: %[[P:.*]] = "ttnn.typecast"(%{{.*}}) : (tensor<32x32xbf16{{.*}} -> tensor<32x32xf32
 // CHECK: "ttnn.where"(%[[P]],
 func.func @where_mixed_types(%arg0: tensor<32x32xbf16>, %arg1: tensor<32x32xf32>, %arg2: tensor<32x32xf32>) -> tensor<32x32xf32> {
   %0 = "ttir.where"(%arg0, %arg1, %arg2) : (tensor<32x32xbf16>, tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
@@ -70,7 +70,7 @@ func.func @where_mixed_types(%arg0: tensor<32x32xbf16>, %arg1: tensor<32x32xf32>
 
 // CHECK-LABEL: func.func @upsample
 // CHECK: %[[DEV:.*]] = "ttnn.to_device"(%arg0
-// CHECK-NEXT: "ttnn.typecast"(%[[DEV]]) <{dtype = #ttcore.supportedDataTypes<bf16>}>
+// CHECK-NEXT: "ttnn.typecast"(%[[DEV]]) {{.*}} -> tensor<{{.*}}bf16
 // CHECK-NEXT: "ttnn.upsample"
 // CHECK-SAME: -> tensor<1x16x16x32xbf16
 // CHECK-NEXT: "ttnn.to_layout"
