@@ -12,7 +12,7 @@ import ttrt.runtime
 from ttmlir.compiler import compile_ttir
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import BankAllocator, MeshDevice, OutOfMemory
-from ttmlir.runtime.executor import Binary, DebugHooks, run_program
+from ttmlir.runtime.executor import Binary, DebugHooks, release, run_program
 from ttmlir.runtime.formats import quantize_block_float, to_format
 from ttmlir.runtime.golden import pcc
 from ttmlir.target import flatbuffer as fbu
@@ -139,7 +139,9 @@ def test_program_leaves_no_memory_allocated_and_oom_names_the_op():
     inputs = [torch.randn(list(r.desc.shape)) for r in binary.programs[0].inputs]
     outputs, ctx = run_program(binary, 0, inputs, device)
     assert ctx.peak["dram"] > 0
-    assert device.allocated_bytes()["dram"] == 0  # every device intermediate was deallocated; outputs are on host
+    assert all(t.on_device for t in outputs)  # a program returns device tensors, as TTNN's do
+    release(binary.programs[0], ctx, outputs)  # frees them and the inputs: the intermediates are already free
+    assert device.allocated_bytes()["dram"] == 0
     matmul = next(op.type for op in binary.programs[0].operations if fbu.op_name(op) == "linear")
     matmul.out.desc.layout.memoryConfig.bufferType = fbu.enum_value(fbu.fb.BufferType, "l1")
     matmul.out.size = 200 * 1024 * 1024
@@ -306,9 +308,10 @@ def test_calls_to_private_functions_run_on_device_tensors():
     assert [(p.name, p.private) for p in binary.programs] == [("gelu_block", True), ("main", False)]
     x, y = torch.randn(32, 64), torch.randn(32, 64)
     device = MeshDevice()
-    (out,), _ = run_program(binary, 1, [x, y], device)
+    (out,), ctx = run_program(binary, 1, [x, y], device)
     gelu = torch.nn.functional.gelu
     torch.testing.assert_close(out.data, gelu(gelu(x + y) + y))
+    release(binary.programs[1], ctx, [out])
     assert device.allocated_bytes()["dram"] == 0
 
 
@@ -383,7 +386,8 @@ def test_tensor_parallel_mlp_on_two_chips_matches_torch():
 """
     (out,), ctx = run_on_mesh(text, (1, 2), [x, w1, w2])
     torch.testing.assert_close(out, torch.relu(x @ w1) @ w2, rtol=1e-4, atol=1e-4)
-    assert ctx.device.allocated_bytes()["dram"] == sum(t.size for t in ctx.pool.values() if t.buffer_type == "dram")
+    release(ctx.binary.programs[0], ctx, [ctx.pool[r.globalId] for r in ctx.binary.programs[0].outputs])
+    assert ctx.device.allocated_bytes()["dram"] == 0  # what the program did not free is its inputs and outputs
     ccl = [p for op, p, *_ in ctx.perf if op.name == "all_reduce"]
     assert ccl[0].bandwidth_ns > 0
 
@@ -415,8 +419,10 @@ def test_ops_hoisted_to_the_cpu_run_on_host_tensors():
     torch.testing.assert_close(out.data, x + y)
     hoisted = [perf for op, perf, *_ in ctx.perf if op.name == "add"]
     assert [p.kernel_ns for p in hoisted] == [0.0]  # host work costs no device time
-    (out,), _ = run_program(binary, 0, [x.bfloat16(), y.bfloat16()], device)
+    release(binary.programs[1], ctx, [out])
+    (out,), ctx = run_program(binary, 0, [x.bfloat16(), y.bfloat16()], device)
     torch.testing.assert_close(out.data.float(), (x.bfloat16().float() + y.bfloat16().float()).bfloat16().float())
+    release(binary.programs[0], ctx, [out])
     assert device.allocated_bytes()["dram"] == 0
 
 

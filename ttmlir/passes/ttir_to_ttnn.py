@@ -369,10 +369,9 @@ def interleaved_memory_config(buffer: str = "dram") -> ttnn.MemoryConfigAttr:
 
 @dataclass(frozen=True)
 class TTNNLayoutPass(ModulePass):
-    """Give every tensor a `#ttnn.ttnn_layout`: host row-major at public function boundaries, tiled DRAM inside.
-
-    Private functions (the callees of `func.call`) take and return device tensors, so calls move no data.
-    """
+    """Give every tensor a `#ttnn.ttnn_layout`: tiled in DRAM, arguments and results included, as upstream's
+    layout does (the runtime places a program's inputs as its signature says). An argument only convolutions
+    read as their weight or bias stays on the host, row-major: the convolution prepares it itself."""
 
     name: ClassVar[str] = "ttnn-layout"
 
@@ -407,29 +406,10 @@ class TTNNLayoutPass(ModulePass):
         else:
             block.insert_op_before(device, insert_at)
         for arg in list(block.args):
-            if not isinstance(arg.type, TensorType):
-                continue
-            device_type = _with_layout(arg.type)
-            arg = Rewriter.replace_value_with_new_type(arg, _host(arg.type))
-            to_device = ttnn_op("to_device", [arg, device.results[0]], {"memory_config": interleaved_memory_config()},
-                                 [_with_layout(arg.type, "dram", tiled=False)], func)
-            to_layout = ttnn_op("to_layout", [to_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "tile")},
-                                 [device_type], func)
-            block.insert_ops_before([to_device, to_layout], insert_at)
-            arg.replace_uses_with_if(to_layout.results[0], lambda use: use.operation is not to_device)
-        for op in list(block.ops):
-            if isinstance(op, TTNNOp) and op.ROW.family in HOST_OPERANDS:
-                _read_from_host(op)
+            if isinstance(arg.type, TensorType):
+                on_host = bool(arg.uses) and all(_read_on_host(use) for use in arg.uses)
+                Rewriter.replace_value_with_new_type(arg, (_host if on_host else _with_layout)(arg.type))
         ret = block.last_op
-        if isinstance(ret, ReturnOp):
-            for i, value in enumerate(list(ret.operands)):
-                if not isinstance(value.type, TensorType):
-                    continue
-                from_device = ttnn_op("from_device", [value], {}, [_with_layout(value.type, "system_memory")], func)
-                to_row_major = ttnn_op("to_layout", [from_device.results[0]],
-                                        {"layout": enum(ttnn.LayoutAttr, "row_major")}, [_host(value.type)], func)
-                block.insert_ops_before([from_device, to_row_major], ret)
-                ret.operands[i] = to_row_major.results[0]
         for call in hoisted_calls:
             _call_on_host(call)
         func.function_type = FunctionType.from_lists([a.type for a in block.args],
@@ -437,17 +417,20 @@ class TTNNLayoutPass(ModulePass):
 
 
 # Operands a device op reads from the host as the program was given them, as upstream's layout leaves them:
-# a convolution prepares its own weights and bias, so they are never tilized whole in DRAM.
-HOST_OPERANDS = {"conv": ("weight", "bias")}
+# a convolution prepares its own weight and bias (never tilized whole in DRAM); splitting a tensor over
+# the mesh happens on the host.
+HOST_OPERANDS = {"conv": ("weight", "bias"), "mesh_shard": ("input",)}
 
 
-def _read_from_host(op: TTNNOp) -> None:
+def _read_on_host(use) -> bool:
+    """Whether this use reads a host tensor as given: a HOST_OPERANDS operand or a CPU-hoisted call's."""
+    op = use.operation
+    if isinstance(op, CallOp):
+        return HOISTED_CALL in op.attributes
+    if not isinstance(op, TTNNOp) or op.ROW.family not in HOST_OPERANDS:
+        return False
     names = [name for name, values in op.operand_groups().items() for _ in values]
-    for i, (name, value) in enumerate(zip(names, list(op.operands))):
-        host = host_origin(value) if name in HOST_OPERANDS[op.ROW.family] else None
-        if host is not None:
-            op.operands[i] = host
-            erase_unused(value.owner)
+    return names[use.index] in HOST_OPERANDS[op.ROW.family]
 
 
 def _retype_function(func: FuncOp, layout: Callable[[Attribute], Attribute]) -> None:
@@ -463,10 +446,7 @@ def _call_on_host(call: CallOp) -> None:
     """A CPU-hoisted call reads and writes host tensors: move its operands off and its results onto the device."""
     block = call.parent
     for i, value in enumerate(list(call.operands)):
-        host = host_origin(value)
-        if host is not None and host.type == _host(value.type):  # the value came from the host as it is
-            call.operands[i] = host
-            erase_unused(value.owner)
+        if value.type == _host(value.type):  # an argument the program gives on the host
             continue
         from_device = ttnn_op("from_device", [value], {}, [_with_layout(value.type, "system_memory")], call)
         row_major = ttnn_op("to_layout", [from_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "row_major")},

@@ -183,7 +183,9 @@ class BinaryRun:
                     raise RuntimeFailure(f"program {index} output {i} does not match input {i} "
                                          f"(--identity, rtol={args['--rtol']}, atol={args['--atol']})")
         failed = {loc: e for loc, e in self.golden_report.items() if e["actual_pcc"] < e["expected_pcc"]}
-        live = [t for gid, t in ctx.pool.items() if t.on_device and all(t is not o for o in outputs)]
+        inputs_ids = {ref.globalId for ref in program.inputs or []}  # the caller's tensors, like the outputs
+        live = [t for gid, t in ctx.pool.items()
+                if t.on_device and gid not in inputs_ids and all(t is not o for o in outputs)]
         release(program, ctx, outputs)
         if args.get("--check-memory-leak"):
             leaked = {k: v for k, v in device.allocated_bytes().items() if v}

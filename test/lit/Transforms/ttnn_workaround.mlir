@@ -38,10 +38,10 @@ func.func @strided_slice(%arg0: tensor<64x128xf32>) -> tensor<2x128xf32> {
   return %0 : tensor<2x128xf32>
 }
 
-// A slice starting off the tile grid reads row-major data: here the argument before its tilize.
+// A slice starting off the tile grid reads row-major data: the tiled argument is untilized for it.
 // CHECK-LABEL: func.func @unaligned_slice
-// CHECK: %[[DEV:.*]] = "ttnn.to_device"(%arg0
-// CHECK-NEXT: "ttnn.slice_static"(%[[DEV]])
+// CHECK: %[[RM:.*]] = "ttnn.to_layout"(%arg0) <{layout = #ttnn.layout<row_major>}>
+// CHECK-NEXT: "ttnn.slice_static"(%[[RM]])
 // CHECK-NEXT: "ttnn.to_layout"
 // CHECK-SAME: layout = #ttnn.layout<tile>
 func.func @unaligned_slice(%arg0: tensor<64x128xf32>) -> tensor<60x128xf32> {
@@ -69,9 +69,9 @@ func.func @where_mixed_types(%arg0: tensor<32x32xbf16>, %arg1: tensor<32x32xf32>
 }
 
 // CHECK-LABEL: func.func @upsample
-// CHECK: %[[DEV:.*]] = "ttnn.to_device"(%arg0
-// CHECK-NEXT: "ttnn.typecast"(%[[DEV]]) {{.*}} -> tensor<{{.*}}bf16
-// CHECK-NEXT: "ttnn.upsample"
+// CHECK: %[[BF16:.*]] = "ttnn.typecast"(%arg0) {{.*}} -> tensor<{{.*}}bf16
+// CHECK-NEXT: "ttnn.to_layout"(%[[BF16]]) <{layout = #ttnn.layout<row_major>}>
+// CHECK: "ttnn.upsample"
 // CHECK-SAME: -> tensor<1x16x16x32xbf16
 // CHECK-NEXT: "ttnn.to_layout"
 // CHECK-SAME: layout = #ttnn.layout<tile>

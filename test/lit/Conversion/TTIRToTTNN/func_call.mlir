@@ -12,10 +12,10 @@
 // CHECK: "ttnn.gelu"
 // CHECK: return
 // CHECK-LABEL: func.func @main
-// CHECK: "ttnn.to_layout"
-// CHECK: %[[R0:.*]] = call @gelu_block(%{{[0-9]+}}, %[[Y:[0-9]+]]) : (tensor<32x64xf32, #[[DEV]]>, tensor<32x64xf32, #[[DEV]]>) -> tensor<32x64xf32, #[[DEV]]>
-// CHECK: call @gelu_block(%[[R0]], %[[Y]])
-// CHECK: "ttnn.from_device"
+// CHECK-NOT: "ttnn.to_layout"
+// CHECK: %[[R0:.*]] = call @gelu_block(%arg0, %[[Y:arg1]]) : (tensor<32x64xf32, #[[DEV]]>, tensor<32x64xf32, #[[DEV]]>) -> tensor<32x64xf32, #[[DEV]]>
+// CHECK: %[[R1:.*]] = call @gelu_block(%[[R0]], %[[Y]])
+// CHECK: return %[[R1]]
 // STATS: "program": "gelu_block"
 // STATS: "ttnn.gelu": 1
 // STATS: "program": "main"

@@ -7,11 +7,10 @@
 // CHECK: %{{[0-9]+}} = "ttir.embedding"(%arg0, %arg1) : (tensor<32x16xsi32>, tensor<512x128xf32>) -> tensor<32x16x128xf32>
 // TTNN: "ttnn.embedding"
 // TTNN-SAME: #ttnn_layout
-// The kernel takes row-major u32 indices and a bf16 table (upstream's workarounds): the indices stay
-// row-major from ttnn.to_device and are cast; the bf16 result is cast back to f32.
-// ROWMAJOR: %[[DEV:[0-9]+]] = "ttnn.to_device"(%arg0
-// ROWMAJOR-NOT: "ttnn.to_layout"(%[[DEV]])
-// ROWMAJOR: %[[IDX:[0-9]+]] = "ttnn.typecast"(%[[DEV]])
+// The kernel takes row-major u32 indices and a bf16 table (upstream's workarounds): the tiled si32 indices
+// are cast and untilized; the bf16 result is cast back to f32.
+// ROWMAJOR: %[[CAST:[0-9]+]] = "ttnn.typecast"(%arg0)
+// ROWMAJOR: %[[IDX:[0-9]+]] = "ttnn.to_layout"(%[[CAST]]) <{layout = #ttnn.layout<row_major>}>
 // ROWMAJOR: %[[TABLE:[0-9]+]] = "ttnn.typecast"(%{{.*}})
 // ROWMAJOR: %[[OUT:[0-9]+]] = "ttnn.embedding"(%[[IDX]], %[[TABLE]]) : (tensor<32x16xui32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x16xui32, #ttnn.buffer_type<dram>>, <interleaved>>>
 // ROWMAJOR-SAME: -> tensor<32x16x128xbf16

@@ -5,7 +5,7 @@
 // CHECK-LABEL: func.func @to_layout
 // CHECK: %{{[0-9]+}} = "ttir.to_layout"(%arg0) : (tensor<32x64xf32>) -> tensor<32x64xf32>
 // TTNN-NOT: "ttir.to_layout"
-// TTNN: "ttnn.from_device"(%{{[0-9]+}})
+// TTNN: return %arg0 : tensor<32x64xf32, #ttnn_layout>
 module {
   func.func @to_layout(%arg0: tensor<32x64xf32>) -> tensor<32x64xf32> {
     %0 = "ttir.to_layout"(%arg0) : (tensor<32x64xf32>) -> tensor<32x64xf32>

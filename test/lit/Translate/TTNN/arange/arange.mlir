@@ -6,8 +6,8 @@
 // CHECK-LABEL: "outputs": [
 // CHECK: "shape": [16]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
 // CHECK: "ttnn.arange": 1
 // CHECK-LABEL: "mesh_shape": [1, 1]

@@ -5,21 +5,21 @@
 // CHECK-LABEL: "inputs": [
 // CHECK: "shape": [1, 32, 64, 512]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK: "shape": [1, 32, 1, 512]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK: "shape": [1]
 // CHECK: "data_type": "si32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "outputs": [
 // CHECK: "shape": [1, 32, 64, 512]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
 // CHECK: "ttnn.update_cache": 1
 // CHECK-LABEL: "mesh_shape": [1, 1]

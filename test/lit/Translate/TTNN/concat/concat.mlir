@@ -5,17 +5,17 @@
 // CHECK-LABEL: "inputs": [
 // CHECK: "shape": [4, 32]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK: "shape": [4, 64]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "outputs": [
 // CHECK: "shape": [4, 96]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
 // CHECK: "ttnn.concat": 1
 // CHECK-LABEL: "mesh_shape": [1, 1]

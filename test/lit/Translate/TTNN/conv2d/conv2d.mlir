@@ -5,8 +5,8 @@
 // CHECK-LABEL: "inputs": [
 // CHECK: "shape": [1, 32, 32, 64]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK: "shape": [64, 64, 3, 3]
 // CHECK: "data_type": "f32"
 // CHECK: "layout": "row_major"
@@ -18,8 +18,8 @@
 // CHECK-LABEL: "outputs": [
 // CHECK: "shape": [1, 32, 32, 64]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
 // CHECK: "ttnn.conv2d": 1
 // CHECK-LABEL: "mesh_shape": [1, 1]

@@ -5,13 +5,13 @@
 // CHECK-LABEL: "inputs": [
 // CHECK: "shape": [4, 32, 64]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "outputs": [
 // CHECK: "shape": [4, 1, 64]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
 // CHECK: "ttnn.min": 1
 // CHECK-LABEL: "mesh_shape": [1, 1]

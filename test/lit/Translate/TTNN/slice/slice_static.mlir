@@ -5,13 +5,13 @@
 // CHECK-LABEL: "inputs": [
 // CHECK: "shape": [8, 64]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "outputs": [
 // CHECK: "shape": [4, 48]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
 // CHECK: "ttnn.slice_static": 1
 // CHECK-LABEL: "mesh_shape": [1, 1]

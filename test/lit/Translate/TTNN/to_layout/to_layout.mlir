@@ -5,15 +5,15 @@
 // CHECK-LABEL: "inputs": [
 // CHECK: "shape": [32, 64]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "outputs": [
 // CHECK: "shape": [32, 64]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
-// CHECK: "buffer_type": "system_memory"
+// CHECK: "layout": "tile"
+// CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
-// CHECK: "ttnn.to_layout": 2
+// CHECK-NOT: "ttnn.to_layout"
 // CHECK-LABEL: "mesh_shape": [1, 1]
 module {
   func.func @to_layout(%arg0: tensor<32x64xf32>) -> tensor<32x64xf32> {
