@@ -111,6 +111,19 @@ def _splat_constant_to_full(op: Operation) -> list[Operation] | None:
     return [new]
 
 
+def _flipped_comparison(op: Operation) -> list[Operation] | None:
+    """lt(a, b) is gt(b, a) and le(a, b) is ge(b, a): TTIR keeps only the greater-than forms."""
+    if not op.name.startswith("ttir."):
+        return None
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+    flipped = TTIR_OP_CLASSES[{"lt": "gt", "le": "ge"}[op.name.split(".")[1]]]
+    new = flipped.create(operands=[op.operands[1], op.operands[0]], result_types=[op.results[0].type],
+                         attributes=dict(op.attributes))
+    new.location = op.location
+    return [new]
+
+
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "concat"),
                     _input_if_same_type),
@@ -122,6 +135,8 @@ REWRITES: dict[str, Rewrite] = {
     "permute": _consecutive_permute,
     "repeat": _consecutive_repeat,
     "constant": _splat_constant_to_full,
+    "lt": _flipped_comparison,
+    "le": _flipped_comparison,
 }
 
 

@@ -70,7 +70,7 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("clamp_tensor", "ternary", "input min max"),
     *(op(n, "reduction", props="keep_dim:bool=false dim_arg:i32_array?") for n in REDUCTION_NAMES),
     op("argmax", "reduction", props="keep_dim:bool=false dim_arg:i32_array?"),
-    op("cumsum", "cumsum", props="dim:i64", ttnn="moreh_cumsum"),
+    op("cumsum", "cumsum", props="dim:i64"),
     op("reshape", "reshape", props="shape:i32_array"),
     op("transpose", "transpose", props="dim0:si32 dim1:si32", ttnn="permute"),
     op("permute", "permute", props="permutation:i64_darray"),

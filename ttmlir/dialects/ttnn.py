@@ -405,6 +405,7 @@ TTNN_ONLY = (
     op("max_pool2d", "pool", props=POOL + OUT, summary="2D max pooling over a flattened NHWC input."),
     op("avg_pool2d", "pool", props=POOL + " count_include_pad:bool=true" + OUT,
        summary="2D average pooling over a flattened NHWC input."),
+    op("cumsum", "cumsum", props="dim:si32" + OUT, summary="Cumulative sum along one dimension."),
     op("pow_scalar", "unary", props="rhs:f32_or_i32" + OUT,
        summary="Raise a tensor to a constant non-negative power."),
     op("mesh_shard", "mesh_shard", "input device", props="shard_type:shard_type shard_direction:shard_direction "

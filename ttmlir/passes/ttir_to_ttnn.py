@@ -33,7 +33,6 @@ from ttmlir.passes.cpu_hoist import FORWARD_CPU, FUNCTION_TYPE, HOISTED_CALL, TT
 from ttmlir.passes.register_device import RegisterDevicePass, device_module_of
 from ttmlir.spatial import pair
 
-DTYPE_FAMILIES = {"unary", "binary", "ternary", "reduction"}
 NOT_FORCED = KINDS["bool"].build(False)
 
 
@@ -83,10 +82,8 @@ def _index(op: TTOp) -> Operation:
 
 
 def _direct(op: TTOp) -> Operation:
-    props = _props(op)
-    if op.ROW.family in DTYPE_FAMILIES and op.results and isinstance(op.results[0].type, TensorType):
-        props["dtype"] = enum(ttcore.DataTypeAttr, ttnn.data_type_of(op.results[0].type.element_type))
-    return ttnn_op(op.ROW.ttnn, op.operands, props, [r.type for r in op.results], op)
+    """One to one; the output data type is the result layout's (upstream sets no `dtype` attribute)."""
+    return ttnn_op(op.ROW.ttnn, op.operands, _props(op), [r.type for r in op.results], op)
 
 
 def _tensor(shape, like: TensorType) -> TensorType:
@@ -137,6 +134,12 @@ def _fill_value(value: SSAValue) -> Attribute | None:
     if isinstance(owner, TTOp) and owner.ROW.name == "full":
         return owner.prop("fill_value")
     return splat_fill_value(owner.prop("value")) if isinstance(owner, TTOp) and owner.ROW.name == "constant" else None
+
+
+def _cumsum(op: TTOp) -> Operation:
+    """TTNN's cumsum takes its dimension as si32."""
+    dim = KINDS["si32"].build(int_values(op.prop("dim"))[0])
+    return ttnn_op("cumsum", op.operands, _props(op, dim=dim), [op.results[0].type], op)
 
 
 def _pow(op: TTOp) -> Operation:
@@ -292,7 +295,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "index_select": _index_select,
     "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _constant,
     "arange": _arange, "get_dimension_size": _get_dimension_size, "dot_general": _dot_general,
-    "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _forward, "pow": _pow,
+    "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _forward, "pow": _pow, "cumsum": _cumsum,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",

@@ -45,7 +45,7 @@ def _embedding(op: TTNNOp) -> dict[str, Want]:
 
 
 def _integer_to_f32(op: TTNNOp) -> dict[str, Want]:
-    """moreh_cumsum computes integers wrongly: accumulate in f32."""
+    """cumsum computes integers wrongly: accumulate in f32."""
     if _dtype(op.operands[0]) in ("f32", "bf16", "f16"):
         return {}
     return {"input": Want(dtype="f32"), "result": Want(dtype="f32")}
@@ -96,7 +96,7 @@ def _where(op: TTNNOp) -> dict[str, Want]:
 
 WORKAROUNDS: dict[str, Workaround] = {
     "embedding": _embedding, "max_pool2d": _row_major_bf16, "upsample": _row_major_bf16,
-    "moreh_cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "concat": _concat, "where": _where,
+    "cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "concat": _concat, "where": _where,
     "mesh_shard": _mesh_shard,
 }
 

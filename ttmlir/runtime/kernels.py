@@ -313,7 +313,7 @@ KERNELS: dict[str, Kernel] = {
     "clamp_scalar": lambda x, t: torch.clamp(x["input"], t.min, t.max),
     "where": lambda x, t: torch.where(x["first"] != 0, x["second"], x["third"]),
     "clamp_tensor": lambda x, t: torch.minimum(torch.maximum(x["input"], x["min"]), x["max"]),
-    "moreh_cumsum": lambda x, t: torch.cumsum(x["input"], t.dim),
+    "cumsum": lambda x, t: torch.cumsum(x["input"], t.dim),
     "reshape": lambda x, t: x["input"].reshape(list(t.shape)),
     "concat": lambda x, t: torch.cat(x["inputs"], t.dim),
     "repeat": lambda x, t: x["input"].repeat(list(t.repeatDims)),

@@ -218,7 +218,7 @@ class OpType(object):
     WhereOp = 3
     ClampTensorOp = 4
     ReductionOp = 5
-    MorehCumsumOp = 6
+    CumsumOp = 6
     ReshapeOp = 7
     ConcatOp = 8
     RepeatOp = 9
@@ -262,8 +262,8 @@ def OpTypeCreator(unionType, table):
         return ClampTensorOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.ReductionOp:
         return ReductionOpT.InitFromBuf(table.Bytes, table.Pos)
-    if unionType == OpType.MorehCumsumOp:
-        return MorehCumsumOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.CumsumOp:
+        return CumsumOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.ReshapeOp:
         return ReshapeOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.ConcatOp:
@@ -4000,29 +4000,29 @@ class ReductionOpT(object):
         return reductionOp
 
 
-class MorehCumsumOp(object):
+class CumsumOp(object):
     __slots__ = ['_tab']
 
     @classmethod
     def GetRootAs(cls, buf, offset=0):
         n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
-        x = MorehCumsumOp()
+        x = CumsumOp()
         x.Init(buf, n + offset)
         return x
 
     @classmethod
-    def GetRootAsMorehCumsumOp(cls, buf, offset=0):
+    def GetRootAsCumsumOp(cls, buf, offset=0):
         """This method is deprecated. Please switch to GetRootAs."""
         return cls.GetRootAs(buf, offset)
     @classmethod
-    def MorehCumsumOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+    def CumsumOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
         return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
 
-    # MorehCumsumOp
+    # CumsumOp
     def Init(self, buf, pos):
         self._tab = flatbuffers.table.Table(buf, pos)
 
-    # MorehCumsumOp
+    # CumsumOp
     def Input(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
         if o != 0:
@@ -4032,7 +4032,7 @@ class MorehCumsumOp(object):
             return obj
         return None
 
-    # MorehCumsumOp
+    # CumsumOp
     def Out(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
         if o != 0:
@@ -4042,16 +4042,23 @@ class MorehCumsumOp(object):
             return obj
         return None
 
-    # MorehCumsumOp
+    # CumsumOp
     def Dim(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
         if o != 0:
-            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
         return 0
 
-    # MorehCumsumOp
-    def MemoryConfig(self):
+    # CumsumOp
+    def Dtype(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
+        return None
+
+    # CumsumOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -4059,22 +4066,25 @@ class MorehCumsumOp(object):
             return obj
         return None
 
-def MorehCumsumOpStart(builder):
-    builder.StartObject(4)
+def CumsumOpStart(builder):
+    builder.StartObject(5)
 
-def MorehCumsumOpAddInput(builder, input):
+def CumsumOpAddInput(builder, input):
     builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
 
-def MorehCumsumOpAddOut(builder, out):
+def CumsumOpAddOut(builder, out):
     builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
 
-def MorehCumsumOpAddDim(builder, dim):
-    builder.PrependInt64Slot(2, dim, 0)
+def CumsumOpAddDim(builder, dim):
+    builder.PrependInt32Slot(2, dim, 0)
 
-def MorehCumsumOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+def CumsumOpAddDtype(builder, dtype):
+    builder.PrependUint16Slot(3, dtype, None)
 
-def MorehCumsumOpEnd(builder):
+def CumsumOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def CumsumOpEnd(builder):
     return builder.EndObject()
 
 
@@ -4083,26 +4093,28 @@ try:
 except:
     pass
 
-class MorehCumsumOpT(object):
+class CumsumOpT(object):
 
-    # MorehCumsumOpT
+    # CumsumOpT
     def __init__(
         self,
         input = None,
         out = None,
         dim = 0,
+        dtype = None,
         memoryConfig = None,
     ):
         self.input = input  # type: Optional[TensorRefT]
         self.out = out  # type: Optional[TensorRefT]
         self.dim = dim  # type: int
+        self.dtype = dtype  # type: Optional[int]
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
-        morehCumsumOp = MorehCumsumOp()
-        morehCumsumOp.Init(buf, pos)
-        return cls.InitFromObj(morehCumsumOp)
+        cumsumOp = CumsumOp()
+        cumsumOp.Init(buf, pos)
+        return cls.InitFromObj(cumsumOp)
 
     @classmethod
     def InitFromPackedBuf(cls, buf, pos=0):
@@ -4110,24 +4122,25 @@ class MorehCumsumOpT(object):
         return cls.InitFromBuf(buf, pos+n)
 
     @classmethod
-    def InitFromObj(cls, morehCumsumOp):
-        x = MorehCumsumOpT()
-        x._UnPack(morehCumsumOp)
+    def InitFromObj(cls, cumsumOp):
+        x = CumsumOpT()
+        x._UnPack(cumsumOp)
         return x
 
-    # MorehCumsumOpT
-    def _UnPack(self, morehCumsumOp):
-        if morehCumsumOp is None:
+    # CumsumOpT
+    def _UnPack(self, cumsumOp):
+        if cumsumOp is None:
             return
-        if morehCumsumOp.Input() is not None:
-            self.input = TensorRefT.InitFromObj(morehCumsumOp.Input())
-        if morehCumsumOp.Out() is not None:
-            self.out = TensorRefT.InitFromObj(morehCumsumOp.Out())
-        self.dim = morehCumsumOp.Dim()
-        if morehCumsumOp.MemoryConfig() is not None:
-            self.memoryConfig = MemoryConfigT.InitFromObj(morehCumsumOp.MemoryConfig())
+        if cumsumOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(cumsumOp.Input())
+        if cumsumOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(cumsumOp.Out())
+        self.dim = cumsumOp.Dim()
+        self.dtype = cumsumOp.Dtype()
+        if cumsumOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(cumsumOp.MemoryConfig())
 
-    # MorehCumsumOpT
+    # CumsumOpT
     def Pack(self, builder):
         if self.input is not None:
             input = self.input.Pack(builder)
@@ -4135,16 +4148,17 @@ class MorehCumsumOpT(object):
             out = self.out.Pack(builder)
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
-        MorehCumsumOpStart(builder)
+        CumsumOpStart(builder)
         if self.input is not None:
-            MorehCumsumOpAddInput(builder, input)
+            CumsumOpAddInput(builder, input)
         if self.out is not None:
-            MorehCumsumOpAddOut(builder, out)
-        MorehCumsumOpAddDim(builder, self.dim)
+            CumsumOpAddOut(builder, out)
+        CumsumOpAddDim(builder, self.dim)
+        CumsumOpAddDtype(builder, self.dtype)
         if self.memoryConfig is not None:
-            MorehCumsumOpAddMemoryConfig(builder, memoryConfig)
-        morehCumsumOp = MorehCumsumOpEnd(builder)
-        return morehCumsumOp
+            CumsumOpAddMemoryConfig(builder, memoryConfig)
+        cumsumOp = CumsumOpEnd(builder)
+        return cumsumOp
 
 
 class ReshapeOp(object):
@@ -11003,7 +11017,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'MorehCumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -255,7 +255,7 @@ def to_json(obj):
     out = {}
     for key, value in vars(obj).items():
         if key == "type" and hasattr(fb, table + "Type"):
-            value = enum_names(getattr(fb, table + "Type"))[value]
+            value = enum_names(getattr(fb, table + "Type")).get(value, value)  # a bad value is shown as read
         elif key in ENUM_FIELDS and (isinstance(value, (int, list)) or hasattr(value, "tolist")):
             names = enum_names(ENUM_FIELDS[key])
             value = [names.get(v, v) for v in to_json(value)] if hasattr(value, "__len__") else names.get(value, value)

@@ -8,7 +8,7 @@
 
 // CHECK-LABEL: func.func @integer_cumsum
 // CHECK: %[[F:.*]] = "ttnn.typecast"(%{{.*}}) : (tensor<4x64xsi32{{.*}} -> tensor<4x64xf32
-// CHECK: %[[S:.*]] = "ttnn.moreh_cumsum"(%[[F]])
+// CHECK: %[[S:.*]] = "ttnn.cumsum"(%[[F]])
 // CHECK-SAME: -> tensor<4x64xf32
 // CHECK: "ttnn.typecast"(%[[S]]) {{.*}} -> tensor<{{.*}}si32
 func.func @integer_cumsum(%arg0: tensor<4x64xsi32>) -> tensor<4x64xsi32> {

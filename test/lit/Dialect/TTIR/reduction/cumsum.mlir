@@ -4,7 +4,7 @@
 
 // CHECK-LABEL: func.func @cumsum
 // CHECK: %{{[0-9]+}} = "ttir.cumsum"(%arg0) <{dim = 1 : i64}> : (tensor<4x32xf32>) -> tensor<4x32xf32>
-// TTNN: "ttnn.moreh_cumsum"
+// TTNN: "ttnn.cumsum"
 // TTNN-SAME: #ttnn_layout
 module {
   func.func @cumsum(%arg0: tensor<4x32xf32>) -> tensor<4x32xf32> {

@@ -13,7 +13,7 @@
 // CHECK: "layout": "tile"
 // CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
-// CHECK: "ttnn.moreh_cumsum": 1
+// CHECK: "ttnn.cumsum": 1
 // CHECK-LABEL: "mesh_shape": [1, 1]
 module {
   func.func @cumsum(%arg0: tensor<4x32xf32>) -> tensor<4x32xf32> {

@@ -4,7 +4,8 @@
 
 // CHECK-LABEL: func.func @le
 // CHECK: %{{[0-9]+}} = "ttir.le"(%arg0, %arg1) : (tensor<64x128xf32>, tensor<1x128xf32>) -> tensor<64x128xf32>
-// TTNN: "ttnn.le"
+// le(a, b) is canonicalized to ge(b, a), as upstream does:
+// TTNN: "ttnn.ge"(%arg1, %arg0)
 // TTNN-SAME: #ttnn_layout
 module {
   func.func @le(%arg0: tensor<64x128xf32>, %arg1: tensor<1x128xf32>) -> tensor<64x128xf32> {

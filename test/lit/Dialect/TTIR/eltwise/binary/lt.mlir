@@ -4,7 +4,8 @@
 
 // CHECK-LABEL: func.func @lt
 // CHECK: %{{[0-9]+}} = "ttir.lt"(%arg0, %arg1) : (tensor<64x128xf32>, tensor<1x128xf32>) -> tensor<64x128xf32>
-// TTNN: "ttnn.lt"
+// lt(a, b) is canonicalized to gt(b, a), as upstream does:
+// TTNN: "ttnn.gt"(%arg1, %arg0)
 // TTNN-SAME: #ttnn_layout
 module {
   func.func @lt(%arg0: tensor<64x128xf32>, %arg1: tensor<1x128xf32>) -> tensor<64x128xf32> {

@@ -17,7 +17,7 @@
 // CHECK: "layout": "tile"
 // CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
-// CHECK: "ttnn.lt": 1
+// CHECK: "ttnn.gt": 1
 // CHECK-LABEL: "mesh_shape": [1, 1]
 module {
   func.func @lt(%arg0: tensor<64x128xf32>, %arg1: tensor<1x128xf32>) -> tensor<64x128xf32> {
