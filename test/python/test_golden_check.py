@@ -149,3 +149,22 @@ func.func @lookup(%ids: tensor<1x8xi32>, %table: tensor<3x16xf32>) -> tensor<1x8
 """
     [program] = check_mlir_file(text, seed=3)
     assert program.passed
+
+
+def test_cli_names_host_memory_exhaustion(tmp_path, monkeypatch, capsys):
+    """A model whose tensors do not fit this machine fails alone, with a named reason, and the run goes on."""
+    import builder.base.builder_apis as apis
+    import ttmlir_golden
+
+    def exhausted(*_args, **_kwargs):
+        raise RuntimeError("DefaultCPUAllocator: can't allocate memory: you tried to allocate 2147483648 bytes")
+
+    big, small = tmp_path / "big.mlir", tmp_path / "small.mlir"
+    big.write_text(ATTENTION_STEP)
+    small.write_text(ATTENTION_STEP)
+    real = apis.check_mlir_file
+    monkeypatch.setattr(apis, "check_mlir_file", lambda text, **kw: exhausted() if "big" in kw["filename"]
+                        else real(text, **kw))
+    assert ttmlir_golden.run([str(big), str(small)]) == 1
+    out = capsys.readouterr().out
+    assert f"{big}: FAIL: the host ran out of memory" in out and f"{small} @step" in out and "PASS" in out

@@ -54,6 +54,11 @@ def check(path: str, args: argparse.Namespace) -> tuple[bool, list[dict]]:
     return all(p.passed for p in programs), records
 
 
+def _failure(path: str, message: str) -> list[dict]:
+    print(f"{path}: FAIL: {message}")
+    return [{"file": path, "passed": False, "error": message}]
+
+
 def run(argv: list[str]) -> int:
     from builder.base.builder import BuilderError
     from builder.base.builder_runtime import TTBuilderCompileException, TTBuilderRuntimeException
@@ -65,8 +70,12 @@ def run(argv: list[str]) -> int:
         try:
             ok, found = check(path, args)
         except (OSError, BuilderError, TTBuilderCompileException, TTBuilderRuntimeException) as error:
-            print(f"{path}: FAIL: {error}")
-            ok, found = False, [{"file": path, "passed": False, "error": str(error)}]
+            ok, found = False, _failure(path, str(error))
+        except (MemoryError, RuntimeError) as error:  # torch reports a failed allocation as a RuntimeError
+            if not isinstance(error, MemoryError) and "allocate memory" not in str(error):
+                raise
+            ok, found = False, _failure(path, "the host ran out of memory computing goldens and device values "
+                                              "(this model's tensors do not fit this machine)")
         passed, records = passed and ok, records + found
     if args.report:
         write_atomic(args.report, json.dumps(records, indent=1, default=str) + "\n")
