@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Iterable
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, BytesAttr, DenseIntOrFPElementsAttr, Float32Type,
+from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, BytesAttr, DenseIntOrFPElementsAttr,
                                    Float64Type, IntegerType, LocationAttr, ModuleOp, UnknownLoc)
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser

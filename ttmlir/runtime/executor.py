@@ -15,6 +15,7 @@ from typing import Callable
 import numpy as np
 import torch
 
+from ttmlir.dialects.op_table import IN_PLACE_OPERAND
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import MeshDevice, OutOfMemory
 from ttmlir.runtime.formats import compute_dtype, to_format
@@ -25,6 +26,7 @@ from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
 
 OUTPUT_FIELDS = ("out", "batchMean", "batchVariance")
+IN_PLACE_FIELDS = tuple(sorted(set(IN_PLACE_OPERAND.values())))
 TABLE_FAMILIES = {"EltwiseUnaryOpT": "unary", "EltwiseBinaryOpT": "binary", "WhereOpT": "binary",
                   "ClampTensorOpT": "binary", "ReductionOpT": "reduction", "SoftmaxOpT": "softmax",
                   "NormOpT": "norm", "GroupNormOpT": "norm", "MatmulOpT": "matmul", "Conv2dOpT": "matmul",
@@ -260,9 +262,10 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     except (RuntimeError, ValueError, IndexError, TypeError, KeyError) as exc:
         raise RuntimeFailure(f"{where}: kernel failed: {exc}") from None
     refs = [getattr(table, f) for f in OUTPUT_FIELDS if getattr(table, f, None) is not None]
-    if not refs and getattr(table, "cache", None) is not None:  # cache ops write their cache tensor in place
-        _write_in_place(ctx.pool[table.cache.globalId], [results[0] for results in per_chip])
-        op.outputs.append(ctx.pool[table.cache.globalId])
+    written = next((getattr(table, f) for f in IN_PLACE_FIELDS if getattr(table, f, None) is not None), None)
+    if not refs and written is not None:  # an op with no result writes its operand's tensor in place
+        _write_in_place(ctx.pool[written.globalId], [results[0] for results in per_chip])
+        op.outputs.append(ctx.pool[written.globalId])
         return used
     try:
         for i, ref in enumerate(refs):
