@@ -115,6 +115,26 @@ def test_special_values_agree_only_where_both_have_them():
     assert pcc(torch.tensor([nan, 1.0, 2.0, 4.0]), torch.tensor([nan, 1.0, 2.0, -4.0])) < 0.5
 
 
+def test_sliced_comparison_matches_whole_tensor_metrics(monkeypatch):
+    """Large tensors are compared a slice at a time; the metrics are those of the whole tensors, with NaN
+    in a later slice and an offset mean (which one-pass sums without a shift would get wrong)."""
+    from ttmlir.runtime import golden
+
+    monkeypatch.setattr(golden, "CHUNK", 7)
+    g = torch.randn(10, 5, dtype=torch.float64) + 1e4
+    a = g + 0.5 * torch.randn(10, 5, dtype=torch.float64)
+    g[9, 4] = a[9, 4] = float("nan")
+    finite = ~torch.isnan(g)
+    expected = torch.corrcoef(torch.stack([g[finite], a[finite]]))[0, 1]
+    assert golden.pcc(g, a) == pytest.approx(float(expected), abs=1e-9)
+    g2, a2 = g[finite], a[finite]
+    metrics = golden.compare(g2, a2)
+    assert metrics["max"] == pytest.approx(float((g2 - a2).abs().max()))
+    assert metrics["root_mean_square_error"] == pytest.approx(float((g2 - a2).pow(2).mean().sqrt()))
+    assert metrics["cosine_similarity"] == pytest.approx(float(torch.nn.functional.cosine_similarity(g2, a2, dim=0)))
+    assert not metrics["allclose"] and golden.compare(g2, g2.clone())["allclose"]
+
+
 def test_constant_arguments_are_drawn_as_scales_not_normal_noise():
     """A decomposed layer norm takes 1/N and epsilon as `constant` arguments: drawn from [0, 1) the variance
     stays positive, so the graph computes numbers instead of NaN (segformer's outputs were all NaN)."""

@@ -377,6 +377,14 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
 }
 
 
+# Goldens that only move values read float inputs as stored, not widened to f32: exact all the same, and a
+# reshape or slice of a large weight is then a view of it, not an f32 copy.
+MOVES_VALUES = frozenset({"typecast", "reshape", "transpose", "permute", "concat", "repeat", "repeat_interleave",
+                          "broadcast", "pad", "slice_static", "squeeze", "unsqueeze", "reverse", "index",
+                          "index_select", "gather", "embedding", "update_cache", "fill_cache", "to_layout",
+                          "to_memory_config", "to_device", "from_device"})
+
+
 def _ttnn_goldens() -> dict[str, Golden]:
     """A TTNN op carried over from a TTIR op computes what that op computes (`divide` is `div`)."""
     goldens = {row.ttnn: GOLDEN_MAPPINGS.get(row.ttnn, GOLDEN_MAPPINGS[row.name]) for row in TTIR_OPS

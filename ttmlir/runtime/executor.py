@@ -19,7 +19,7 @@ from ttmlir.dialects.op_table import IN_PLACE_OPERAND
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import MeshDevice, OutOfMemory
 from ttmlir.runtime.formats import compute_dtype, to_format
-from ttmlir.runtime.kernels import KERNELS, MESH_KERNELS
+from ttmlir.runtime.kernels import KERNELS, MESH_KERNELS, MOVES_VALUES
 from ttmlir.runtime.perf import OpPerf, estimate
 from ttmlir.runtime.tensor import Tensor, desc_of, materialize
 from ttmlir.target import binary_generated as fb
@@ -136,10 +136,11 @@ def _inputs(table, pool: dict[int, Tensor], name: str) -> tuple[dict, list[Tenso
     return fields, used
 
 
-def _on_chip(fields: dict, chip: int, chips: int) -> dict:
-    """The kernel's view of its inputs on one chip, in compute precision."""
+def _on_chip(fields: dict, chip: int, chips: int, stored: bool) -> dict:
+    """The kernel's view of its inputs on one chip, in compute precision (`stored` floats as stored)."""
     def value(t: Tensor):
-        return compute_dtype(t.chip_values(chips)[chip])
+        data = t.chip_values(chips)[chip]
+        return data if stored and data.is_floating_point() else compute_dtype(data)
     return {k: [value(t) for t in v] if isinstance(v, list) else value(v) for k, v in fields.items()}
 
 
@@ -257,7 +258,7 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
         else:
             # every chip runs the op on its own values; replicated inputs make one run stand for all
             distributed = any(t.shards is not None for t in used)
-            per_chip = [_results(kernel(_on_chip(fields, chip, chips), table))
+            per_chip = [_results(kernel(_on_chip(fields, chip, chips, name in MOVES_VALUES), table))
                         for chip in range(chips if distributed else 1)]
     except (RuntimeError, ValueError, IndexError, TypeError, KeyError) as exc:
         raise RuntimeFailure(f"{where}: kernel failed: {exc}") from None

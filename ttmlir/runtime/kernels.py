@@ -2,7 +2,8 @@
 
 A kernel takes the op's input tensors by field name (`x["input"]`, `x["lhs"]`, ...; None for an
 absent optional operand) and the op's flatbuffer table `t` for its attributes, and returns the output
-(or a tuple for several results). Inputs arrive in compute precision (f32 or int64); the executor
+(or a tuple for several results). Inputs arrive in compute precision (f32 or int64; float inputs of the
+kernels in MOVES_VALUES as stored); the executor
 stores outputs in the output tensor's data format. Layout ops are the identity: the executor gives
 the result the placement, layout and data type its tensor descriptor names.
 """
@@ -21,6 +22,12 @@ from ttmlir.target.flatbuffer import enum_names
 from ttmlir.spatial import padding4, pair
 
 Kernel = Callable[[dict, object], object]
+
+# Kernels that only move values read float inputs in their stored format: exact, and without an f32 copy of
+# a large table (a 131072x2048 bf16 embedding is 512 MB stored, 1 GB in f32).
+MOVES_VALUES = frozenset({"reshape", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static",
+                          "reverse", "gather", "embedding", "update_cache", "fill_cache", "to_layout", "to_device",
+                          "from_device", "to_memory_config", "typecast"})
 MeshKernel = Callable[[list, object, tuple[int, int]], list]
 
 

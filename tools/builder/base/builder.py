@@ -21,7 +21,7 @@ from xdsl.dialects.builtin import (BFloat16Type, DenseIntOrFPElementsAttr, Float
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
 
-from golden.mapping import GoldenMap, evaluate
+from golden.mapping import MOVES_VALUES, GoldenMap, evaluate
 from ttmlir.asm import print_module
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.op_table import IN_PLACE_OPERAND
@@ -62,7 +62,7 @@ def torch_dtype(element: Attribute) -> torch.dtype:
 
 def random_tensor(shape: Sequence[int], dtype: torch.dtype) -> torch.Tensor:
     if dtype.is_floating_point:
-        return torch.randn(tuple(shape)).to(dtype)
+        return torch.randn(tuple(shape), dtype=dtype)  # drawn in its own type: no f32 copy of a large table
     if dtype == torch.bool:
         return torch.randint(0, 2, tuple(shape)).bool()
     return torch.randint(0, 10, tuple(shape)).to(dtype)
@@ -277,9 +277,9 @@ class Builder:
         return target
 
     def _evaluate_op(self, op: TTOp) -> list[GoldenMap]:
-        inputs = {}
+        inputs, widen = {}, _stored if op.ROW.name in MOVES_VALUES else _compute
         for (name, values), spec in zip(op.operand_groups().items(), op.ROW.operands):
-            maps = [{d: _compute(t) for d, t in self.current_golden(v).items()} for v in values]
+            maps = [{d: widen(t) for d, t in self.current_golden(v).items()} for v in values]
             inputs[name] = maps if spec.endswith("*") else maps[0] if maps else None
         shape = list(op.results[0].type.get_shape()) if op.results else []
         try:
@@ -394,7 +394,11 @@ def _value_element(operands: list, fallback: Attribute) -> Attribute:
 
 def _compute(t: torch.Tensor) -> torch.Tensor:
     """Goldens compute in f32 (or int64), as the op's definition does, then round to the result type."""
-    return t.float() if t.is_floating_point() else t.long() if t.dtype != torch.bool else t
+    return t.float() if t.is_floating_point() else _stored(t)
+
+
+def _stored(t: torch.Tensor) -> torch.Tensor:
+    return t if t.is_floating_point() or t.dtype == torch.bool else t.long()
 
 
 def _property(kind: str, value) -> Attribute:

@@ -125,8 +125,7 @@ def _intermediate_check(goldens: dict, bypass: set, entry: dict, pcc, atol, rtol
 
 def _chips(golden) -> list[torch.Tensor]:
     """A golden's value per chip (a `{device: tensor}` map, or one tensor for every chip)."""
-    values = [golden[d] for d in sorted(golden)] if isinstance(golden, dict) else [golden]
-    return [t.float() if t.is_floating_point() else t for t in values]
+    return [golden[d] for d in sorted(golden)] if isinstance(golden, dict) else [golden]
 
 
 def _chip_input(golden):
