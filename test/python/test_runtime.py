@@ -360,6 +360,24 @@ def test_collectives_move_data_between_the_chips_of_a_mesh(name):
     torch.testing.assert_close(out, expected)
 
 
+def test_distributed_rms_norm_exchanges_statistics_between_chips_holding_parts_of_a_row():
+    """Each chip holds half of every row (the input split by columns) and, from mesh_partition of a replicated
+    weight, half of the weight: the result is the RMS norm of the whole rows."""
+    x, w = torch.randn(64, 128), torch.randn(128)
+    norm = ('"ttir.distributed_rms_norm"(%0, %1) <{cluster_axis = 1 : ui32, epsilon = 1.0e-05 : f32, '
+            f'operandSegmentSizes = array<i32: 1, 1, 0>}}> : ({ty((64, 64))}, {ty((64,))}) -> {ty((64, 64))}')
+    text = f"""func.func @f(%x: {ty((64, 128))}, %w: {ty((128,))}) -> {ty((64, 128))} {{
+  %0 = {shard("%x", (64, 128), (64, 64), (-1, 1), (1, 2))}
+  %1 = "ttir.mesh_partition"(%w) <{{cluster_axis = 1 : ui32, dim = 0 : si32}}> : ({ty((128,))}) -> {ty((64,))}
+  %2 = {norm}
+  %3 = {shard("%2", (64, 64), (64, 128), (-1, 1), (1, 2), "shard_to_full")}
+  return %3 : {ty((64, 128))}
+}}
+"""
+    (out,), _ = run_on_mesh(text, (1, 2), [x, w])
+    torch.testing.assert_close(out, torch.nn.functional.rms_norm(x, [128], w, 1e-5), rtol=1e-4, atol=1e-4)
+
+
 def test_a_2x2_mesh_gathers_along_each_axis():
     block = (32, 64)
     text = mesh_program([shard("%arg0", (64, 128), block, (0, 1), (2, 2)),

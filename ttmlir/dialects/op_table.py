@@ -124,6 +124,8 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("all_reduce", "ccl", props="reduce_type:reduce_type cluster_axis:ui32"),
     op("reduce_scatter", "ccl", props="reduce_type:reduce_type scatter_dim:si32 cluster_axis:ui32"),
     op("collective_permute", "ccl", props="source_target_pairs:pairs"),
+    op("mesh_partition", "mesh_partition", props="dim:si32 cluster_axis:ui32?"),
+    op("distributed_rms_norm", "distributed_norm", "input weight? residual?", props="cluster_axis:ui32 epsilon:f32=1e-05"),
     op("to_layout", "to_layout"),
     op("get_dimension_size", "get_dimension_size", "operand", props="dimension:i32", ttnn=None),
 )

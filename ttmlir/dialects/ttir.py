@@ -664,6 +664,31 @@ def same_rank(op: TTOp):
     return None
 
 
+def mesh_partition(op: TTOp):
+    rank, dim = len(first_shape(op)), ints(op, "dim")[0]
+    if not -rank <= dim < rank:
+        raise op.error("Invalid tensor dimension for mesh partition op. Dimension must be >= to input tensor rank "
+                       f"or < -input tensor rank, got dim = {dim}")
+    axis = op.prop("cluster_axis")
+    if axis is not None and scalar(axis) > 1:
+        raise op.error(f"Cluster axis must be either None, 0 or 1, got {scalar(axis)}")
+    return same_rank(op)
+
+
+def distributed_norm(op: TTOp):
+    shape, groups = first_shape(op), op.operand_groups()
+    if result_shape(op) != shape:
+        raise op.error("output shape must match input shape")
+    if scalar(op.prop("cluster_axis")) > 1:
+        raise op.error("cluster_axis must be 0 or 1")
+    if op.prop("epsilon") is not None and scalar(op.prop("epsilon")) <= 0:
+        raise op.error("epsilon must be positive")
+    if groups.get("residual") and shape_of(groups["residual"][0]) != shape:
+        raise op.error("residual tensor shape must match input tensor shape")
+    if groups.get("weight") and shape_of(groups["weight"][0])[-1:] != shape[-1:]:
+        raise op.error("weight tensor's last dimension must match input's last dimension")
+
+
 def get_dimension_size(op: TTOp):
     normalize_dim(op, ints(op, "dimension")[0], len(first_shape(op)))
     return [(1,)]
@@ -679,7 +704,7 @@ SHAPE_RULES = {
     "upsample2d": upsample2d, "batch_norm": batch_norm, "norm": norm, "group_norm": group_norm,
     "constant": constant, "full": fill, "fill": fill, "arange": arange, "creation": None, "rand": rand,
     "cache": cache, "mesh_shard": same_rank, "ccl": same_rank, "to_layout": same_shape,
-    "get_dimension_size": get_dimension_size,
+    "get_dimension_size": get_dimension_size, "mesh_partition": mesh_partition, "distributed_norm": distributed_norm,
 }
 
 class EmptyBase(TTOp):

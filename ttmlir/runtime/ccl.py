@@ -95,6 +95,20 @@ def reduce_scatter(shards: Shards, reduce_type: str, dim: int, axis: int, mesh: 
     return _per_group(shards, axis, mesh, scatter)
 
 
+def mesh_partition(shards: Shards, dim: int, axis: int | None, mesh: Mesh) -> Shards:
+    """Each chip keeps its piece of its (replicated) tensor: the one at its place along `axis`, or among all
+    chips of the mesh when there is no axis."""
+    lines = groups(axis, mesh) if axis is not None else [list(range(mesh[0] * mesh[1]))]
+    out: Shards = list(shards)
+    for line in lines:
+        for place, chip in enumerate(line):
+            if shards[chip].shape[dim] % len(line):
+                raise ValueError(f"dimension {dim} of size {shards[chip].shape[dim]} does not split evenly over "
+                                 f"{len(line)} chips")
+            out[chip] = shards[chip].chunk(len(line), dim)[place]
+    return out
+
+
 def collective_permute(shards: Shards, pairs: Sequence[int]) -> Shards:
     """Chip `target` receives chip `source`'s tensor for each (source, target) pair; others get zeros."""
     out = [torch.zeros_like(t) for t in shards]

@@ -253,7 +253,7 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     chips = ctx.device.num_chips
     try:
         if mesh_kernel is not None:
-            inputs = [compute_dtype(v) for v in fields["input"].chip_values(chips)]
+            inputs = {k: [compute_dtype(v) for v in t.chip_values(chips)] for k, t in fields.items()}
             per_chip = [(value,) for value in mesh_kernel(inputs, table, ctx.device.mesh_shape)]
         else:
             # every chip runs the op on its own values; replicated inputs make one run stand for all

@@ -28,7 +28,7 @@ Kernel = Callable[[dict, object], object]
 MOVES_VALUES = frozenset({"reshape", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static",
                           "reverse", "gather", "embedding", "update_cache", "fill_cache", "to_layout", "to_device",
                           "from_device", "to_memory_config", "typecast"})
-MeshKernel = Callable[[list, object, tuple[int, int]], list]
+MeshKernel = Callable[[dict, object, tuple[int, int]], list]
 
 
 def _unary(fn) -> Kernel:
@@ -353,18 +353,34 @@ KERNELS: dict[str, Kernel] = {
 }
 
 
+def _distributed_rms_norm(x: dict, t, mesh) -> list:
+    """Each chip's sum of squares over its part of the last dimension, summed along the cluster axis (all the
+    chips exchange), normalizes that chip's part."""
+    values = [v + r for v, r in zip(x["input"], x["residual"])] if "residual" in x else x["input"]
+    squares = [(v * v).sum(-1, keepdim=True) for v in values]
+    out = list(values)
+    for line in ccl.groups(t.clusterAxis, mesh):
+        mean = sum(squares[c] for c in line) / sum(values[c].shape[-1] for c in line)
+        for c in line:
+            out[c] = values[c] * torch.rsqrt(mean + t.epsilon) * (x["weight"][c] if "weight" in x else 1)
+    return out
+
+
 def _mesh_kernels() -> dict[str, MeshKernel]:
-    """Kernels that move data between chips: they take and return one tensor per chip of the mesh."""
+    """Kernels that see the whole mesh: they take one tensor per chip for each input field and return one per
+    chip."""
     shard_type, direction, reduce_type = (enum_names(e) for e in (fb.ShardType, fb.ShardDirection, fb.ReduceType))
     return {
-        "mesh_shard": lambda xs, t, mesh: ccl.mesh_shard(xs, shard_type[t.shardType], direction[t.shardDirection],
-                                                         list(t.shardDims), mesh),
-        "all_gather": lambda xs, t, mesh: ccl.all_gather(xs, t.allGatherDim, t.clusterAxis, mesh),
-        "all_reduce": lambda xs, t, mesh: ccl.all_reduce(xs, reduce_type[t.reduceType], t.clusterAxis, mesh),
-        "reduce_scatter": lambda xs, t, mesh: ccl.reduce_scatter(xs, reduce_type[t.reduceType], t.scatterDim,
-                                                                 t.clusterAxis, mesh),
-        "collective_permute": lambda xs, t, mesh: ccl.collective_permute(
-            xs, [] if t.sourceTargetPairs is None else [int(v) for v in t.sourceTargetPairs]),
+        "mesh_shard": lambda x, t, mesh: ccl.mesh_shard(x["input"], shard_type[t.shardType],
+                                                        direction[t.shardDirection], list(t.shardDims), mesh),
+        "all_gather": lambda x, t, mesh: ccl.all_gather(x["input"], t.allGatherDim, t.clusterAxis, mesh),
+        "all_reduce": lambda x, t, mesh: ccl.all_reduce(x["input"], reduce_type[t.reduceType], t.clusterAxis, mesh),
+        "reduce_scatter": lambda x, t, mesh: ccl.reduce_scatter(x["input"], reduce_type[t.reduceType], t.scatterDim,
+                                                                t.clusterAxis, mesh),
+        "collective_permute": lambda x, t, mesh: ccl.collective_permute(
+            x["input"], [] if t.sourceTargetPairs is None else [int(v) for v in t.sourceTargetPairs]),
+        "mesh_partition": lambda x, t, mesh: ccl.mesh_partition(x["input"], t.dim, t.clusterAxis, mesh),
+        "distributed_rms_norm": _distributed_rms_norm,
     }
 
 

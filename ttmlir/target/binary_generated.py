@@ -247,6 +247,8 @@ class OpType(object):
     DeallocateOp = 32
     CreationOp = 33
     CallOp = 34
+    MeshPartitionOp = 35
+    DistributedRmsNormOp = 36
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -320,6 +322,10 @@ def OpTypeCreator(unionType, table):
         return CreationOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.CallOp:
         return CallOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.MeshPartitionOp:
+        return MeshPartitionOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.DistributedRmsNormOp:
+        return DistributedRmsNormOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -9865,6 +9871,370 @@ class MeshShardOpT(object):
         return meshShardOp
 
 
+class MeshPartitionOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = MeshPartitionOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsMeshPartitionOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def MeshPartitionOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # MeshPartitionOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # MeshPartitionOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MeshPartitionOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MeshPartitionOp
+    def Dim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # MeshPartitionOp
+    def ClusterAxis(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # MeshPartitionOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def MeshPartitionOpStart(builder):
+    builder.StartObject(5)
+
+def MeshPartitionOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def MeshPartitionOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def MeshPartitionOpAddDim(builder, dim):
+    builder.PrependInt32Slot(2, dim, 0)
+
+def MeshPartitionOpAddClusterAxis(builder, clusterAxis):
+    builder.PrependUint32Slot(3, clusterAxis, None)
+
+def MeshPartitionOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def MeshPartitionOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class MeshPartitionOpT(object):
+
+    # MeshPartitionOpT
+    def __init__(
+        self,
+        input = None,
+        out = None,
+        dim = 0,
+        clusterAxis = None,
+        memoryConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.dim = dim  # type: int
+        self.clusterAxis = clusterAxis  # type: Optional[int]
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        meshPartitionOp = MeshPartitionOp()
+        meshPartitionOp.Init(buf, pos)
+        return cls.InitFromObj(meshPartitionOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, meshPartitionOp):
+        x = MeshPartitionOpT()
+        x._UnPack(meshPartitionOp)
+        return x
+
+    # MeshPartitionOpT
+    def _UnPack(self, meshPartitionOp):
+        if meshPartitionOp is None:
+            return
+        if meshPartitionOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(meshPartitionOp.Input())
+        if meshPartitionOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(meshPartitionOp.Out())
+        self.dim = meshPartitionOp.Dim()
+        self.clusterAxis = meshPartitionOp.ClusterAxis()
+        if meshPartitionOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(meshPartitionOp.MemoryConfig())
+
+    # MeshPartitionOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        MeshPartitionOpStart(builder)
+        if self.input is not None:
+            MeshPartitionOpAddInput(builder, input)
+        if self.out is not None:
+            MeshPartitionOpAddOut(builder, out)
+        MeshPartitionOpAddDim(builder, self.dim)
+        MeshPartitionOpAddClusterAxis(builder, self.clusterAxis)
+        if self.memoryConfig is not None:
+            MeshPartitionOpAddMemoryConfig(builder, memoryConfig)
+        meshPartitionOp = MeshPartitionOpEnd(builder)
+        return meshPartitionOp
+
+
+class DistributedRmsNormOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = DistributedRmsNormOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsDistributedRmsNormOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def DistributedRmsNormOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # DistributedRmsNormOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # DistributedRmsNormOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedRmsNormOp
+    def Weight(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedRmsNormOp
+    def Residual(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedRmsNormOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedRmsNormOp
+    def ClusterAxis(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # DistributedRmsNormOp
+    def Epsilon(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # DistributedRmsNormOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def DistributedRmsNormOpStart(builder):
+    builder.StartObject(7)
+
+def DistributedRmsNormOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def DistributedRmsNormOpAddWeight(builder, weight):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(weight), 0)
+
+def DistributedRmsNormOpAddResidual(builder, residual):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(residual), 0)
+
+def DistributedRmsNormOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def DistributedRmsNormOpAddClusterAxis(builder, clusterAxis):
+    builder.PrependUint32Slot(4, clusterAxis, 0)
+
+def DistributedRmsNormOpAddEpsilon(builder, epsilon):
+    builder.PrependFloat32Slot(5, epsilon, 0.0)
+
+def DistributedRmsNormOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def DistributedRmsNormOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class DistributedRmsNormOpT(object):
+
+    # DistributedRmsNormOpT
+    def __init__(
+        self,
+        input = None,
+        weight = None,
+        residual = None,
+        out = None,
+        clusterAxis = 0,
+        epsilon = 0.0,
+        memoryConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.weight = weight  # type: Optional[TensorRefT]
+        self.residual = residual  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.clusterAxis = clusterAxis  # type: int
+        self.epsilon = epsilon  # type: float
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        distributedRmsNormOp = DistributedRmsNormOp()
+        distributedRmsNormOp.Init(buf, pos)
+        return cls.InitFromObj(distributedRmsNormOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, distributedRmsNormOp):
+        x = DistributedRmsNormOpT()
+        x._UnPack(distributedRmsNormOp)
+        return x
+
+    # DistributedRmsNormOpT
+    def _UnPack(self, distributedRmsNormOp):
+        if distributedRmsNormOp is None:
+            return
+        if distributedRmsNormOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(distributedRmsNormOp.Input())
+        if distributedRmsNormOp.Weight() is not None:
+            self.weight = TensorRefT.InitFromObj(distributedRmsNormOp.Weight())
+        if distributedRmsNormOp.Residual() is not None:
+            self.residual = TensorRefT.InitFromObj(distributedRmsNormOp.Residual())
+        if distributedRmsNormOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(distributedRmsNormOp.Out())
+        self.clusterAxis = distributedRmsNormOp.ClusterAxis()
+        self.epsilon = distributedRmsNormOp.Epsilon()
+        if distributedRmsNormOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(distributedRmsNormOp.MemoryConfig())
+
+    # DistributedRmsNormOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.weight is not None:
+            weight = self.weight.Pack(builder)
+        if self.residual is not None:
+            residual = self.residual.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        DistributedRmsNormOpStart(builder)
+        if self.input is not None:
+            DistributedRmsNormOpAddInput(builder, input)
+        if self.weight is not None:
+            DistributedRmsNormOpAddWeight(builder, weight)
+        if self.residual is not None:
+            DistributedRmsNormOpAddResidual(builder, residual)
+        if self.out is not None:
+            DistributedRmsNormOpAddOut(builder, out)
+        DistributedRmsNormOpAddClusterAxis(builder, self.clusterAxis)
+        DistributedRmsNormOpAddEpsilon(builder, self.epsilon)
+        if self.memoryConfig is not None:
+            DistributedRmsNormOpAddMemoryConfig(builder, memoryConfig)
+        distributedRmsNormOp = DistributedRmsNormOpEnd(builder)
+        return distributedRmsNormOp
+
+
 class GetDeviceOp(object):
     __slots__ = ['_tab']
 
@@ -11017,7 +11387,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

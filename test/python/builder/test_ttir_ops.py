@@ -132,6 +132,8 @@ CASES: dict[str, Case] = {
     "all_reduce": Case(SQUARE, {"reduce_type": "sum", "cluster_axis": 1}),
     "reduce_scatter": Case(SQUARE, {"reduce_type": "sum", "scatter_dim": 1, "cluster_axis": 1}),
     "collective_permute": Case(SQUARE, {"source_target_pairs": torch.tensor([[0, 0]])}),
+    "mesh_partition": Case(SQUARE, {"dim": 0, "cluster_axis": 1}),
+    "distributed_rms_norm": Case([(32, 64), (64,)], {"cluster_axis": 1, "epsilon": 1e-5}, named=("weight",)),
     "to_layout": Case(SQUARE),
     "get_dimension_size": Case([(32, 64)], {"dimension": 1}),
 }

@@ -279,7 +279,7 @@ class Builder:
     def _evaluate_op(self, op: TTOp) -> list[GoldenMap]:
         inputs, widen = {}, _stored if op.ROW.name in MOVES_VALUES else _compute
         for (name, values), spec in zip(op.operand_groups().items(), op.ROW.operands):
-            maps = [{d: widen(t) for d, t in self.current_golden(v).items()} for v in values]
+            maps = [_each_distinct(self.current_golden(v), widen) for v in values]
             inputs[name] = maps if spec.endswith("*") else maps[0] if maps else None
         shape = list(op.results[0].type.get_shape()) if op.results else []
         try:
@@ -290,7 +290,7 @@ class Builder:
     @staticmethod
     def _cast(values: Sequence[SSAValue], results: list[GoldenMap]) -> list[GoldenMap]:
         dtypes = [torch_dtype(v.type.element_type) for v in values]
-        return [{d: t.to(dtype) for d, t in golden.items()} for golden, dtype in zip(results, dtypes)]
+        return [_each_distinct(golden, lambda t: t.to(dtype)) for golden, dtype in zip(results, dtypes)]
 
     def functions(self) -> list[FuncOp]:
         """Functions with bodies in program order (the order `ttmlir-translate` numbers programs)."""
@@ -390,6 +390,12 @@ def is_private(func: FuncOp) -> bool:
 
 def _value_element(operands: list, fallback: Attribute) -> Attribute:
     return operands[0].type.element_type if operands and isinstance(operands[0], SSAValue) else fallback
+
+
+def _each_distinct(golden: GoldenMap, fn: Callable[[torch.Tensor], torch.Tensor]) -> GoldenMap:
+    """`fn` of every device's tensor, computed once for devices sharing one (a replicated value stays shared)."""
+    done: dict[int, torch.Tensor] = {}
+    return {d: done[id(t)] if id(t) in done else done.setdefault(id(t), fn(t)) for d, t in golden.items()}
 
 
 def _compute(t: torch.Tensor) -> torch.Tensor:

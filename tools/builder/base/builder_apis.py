@@ -200,7 +200,8 @@ def load_mlir_file(mlir_text: str, golden_inputs: dict | None = None, target: st
     except DiagnosticError as error:
         raise TTBuilderCompileException(str(error)) from None
     _locate(positions, mlir_text, filename)
-    builder = BUILDERS[target](module_op.location, "mesh", mesh_dict or DEFAULT_MESH, module=module_op, name="loaded")
+    builder = BUILDERS[target](module_op.location, "mesh", mesh_dict or _declared_mesh(module_op), module=module_op,
+                               name="loaded")
     for func in builder.functions():
         if is_private(func):
             continue
@@ -212,6 +213,16 @@ def load_mlir_file(mlir_text: str, golden_inputs: dict | None = None, target: st
         builder._evaluate_block(func.body.block, [builder.input_golden(a.type, given[i] if given else _random_input(a, kind))
                                                   for i, (a, kind) in enumerate(zip(args, kinds))])
     return Module(module_op), builder
+
+
+def _declared_mesh(module_op) -> OrderedDict:
+    """The mesh a module declares in `ttcore.meshes` (its first one), else one chip."""
+    from ttmlir.dialects.ttcore import MeshesAttr
+
+    meshes = module_op.attributes.get(MeshesAttr.name)
+    if not isinstance(meshes, MeshesAttr) or not meshes.data or len(meshes.data[0][1]) != 2:
+        return DEFAULT_MESH
+    return OrderedDict(zip(("x", "y"), meshes.data[0][1]))
 
 
 # Operands ops read as indices into another operand: (index operand, indexed operand, its dimension or None

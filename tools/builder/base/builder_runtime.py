@@ -71,8 +71,9 @@ def run_and_compare(compiled_bin, input_output_goldens: dict | None, intermediat
             if program.private:
                 continue
             goldens = io.get(index, {})
-            inputs = [_chip_input(goldens[f"input_{i}"]) if f"input_{i}" in goldens else value
-                      for i, value in enumerate(make_inputs(binary, index, "randn", 0))]
+            given = {i: _chip_input(goldens[f"input_{i}"]) for i in range(len(program.inputs or []))
+                     if f"input_{i}" in goldens}
+            inputs = make_inputs(binary, index, "randn", 0, given)
             entry = report.setdefault(f"program_index_{index}", {})
             hooks = (DebugHooks.pre_op, DebugHooks.post_op)
             if enable_intermediate_verification and not disable_golden:
