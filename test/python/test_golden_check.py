@@ -86,8 +86,10 @@ def test_cli_names_the_first_divergence(tmp_path):
     source.write_text(ATTENTION_STEP)
     report = tmp_path / "report.json"
     result = subprocess.run([sys.executable, "-c", "import sys; from ttmlir_golden import main; sys.exit(main())",
-                             str(source), "--report", str(report), "--ops"], capture_output=True, text=True)
+                             str(source), "--report", str(report), "--ops"], capture_output=True, text=True,
+                            cwd=tmp_path)
     assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["graph.mlir", "report.json"]  # no artifacts left behind
     assert "@step: 3 ops, 1 outputs" in result.stdout and "PASS" in result.stdout
     [record] = json.loads(report.read_text())
     assert record["passed"] and record["first_divergence"] is None and len(record["ops"]) == 3
@@ -188,3 +190,19 @@ def test_cli_names_host_memory_exhaustion(tmp_path, monkeypatch, capsys):
     assert ttmlir_golden.run([str(big), str(small)]) == 1
     out = capsys.readouterr().out
     assert f"{big}: FAIL: the host ran out of memory" in out and f"{small} @step" in out and "PASS" in out
+
+
+def test_a_module_runs_on_the_mesh_it_declares():
+    """Tensor-parallel exports declare their mesh in `ttcore.meshes`; each chip keeps its part of a replicated
+    weight (mesh_partition) and the chips share the statistics of a row norm (distributed_rms_norm)."""
+    text = """module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
+func.func @tp(%full: tensor<32x128xf32>, %w: tensor<128xf32>) -> tensor<32x64xf32> {
+  %x = "ttir.mesh_shard"(%full) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 2>, shard_type = #ttcore.shard_type<devices>}> : (tensor<32x128xf32>) -> tensor<32x64xf32>
+  %0 = "ttir.mesh_partition"(%w) <{cluster_axis = 1 : ui32, dim = 0 : si32}> : (tensor<128xf32>) -> tensor<64xf32>
+  %1 = "ttir.distributed_rms_norm"(%x, %0) <{cluster_axis = 1 : ui32, epsilon = 1.0e-05 : f32, operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<32x64xf32>, tensor<64xf32>) -> tensor<32x64xf32>
+  return %1 : tensor<32x64xf32>
+}
+}"""
+    [program] = check_mlir_file(text)
+    assert program.passed and [c.op for c in program.ops][1:] == ["ttir.mesh_partition", "ttir.distributed_rms_norm"]
+    assert all(c.pcc > 0.999 for c in program.ops)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import inspect
 import os
+import tempfile
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable, Literal, Optional, Union
@@ -351,9 +352,11 @@ def check_mlir_file(mlir_text: str, pcc: float = 0.99, seed: int = 0, golden_inp
 
     torch.manual_seed(seed)
     module, builder = load_mlir_file(mlir_text, golden_inputs, mesh_dict=mesh_dict, filename=filename)
-    compiled, io, intermediates = compile_ttir_module_to_flatbuffer(module, builder, save_artifacts=False,
-                                                                    mesh_dict=mesh_dict, embed_goldens=False,
-                                                                    pipeline_options=pipeline_options)
+    with tempfile.TemporaryDirectory() as scratch:  # the check leaves no artifacts behind
+        compiled, io, intermediates = compile_ttir_module_to_flatbuffer(module, builder, artifact_dir=scratch,
+                                                                        save_artifacts=False, mesh_dict=mesh_dict,
+                                                                        embed_goldens=False,
+                                                                        pipeline_options=pipeline_options)
     if get_current_device_runtime() == DeviceRuntime.Disabled:
         set_current_device_runtime(DeviceRuntime.TTNN)
     report, _ = run_and_compare(compiled, io, intermediates, pcc, 1e-08, 1e-05, False, device,
