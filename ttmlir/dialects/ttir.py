@@ -16,7 +16,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from ttmlir.dialects.op_table import TTIR_OPS
-from ttmlir.dialects.props import int_values, scalar
+from ttmlir.dialects.props import dense_values, int_values, scalar
 from ttmlir.dialects.tt_op import TTOp, build_op_class
 from ttmlir.spatial import padding4, pair
 
@@ -664,6 +664,44 @@ def same_rank(op: TTOp):
     return None
 
 
+def _collective_dim(op: TTOp, prop: str, what: str, word: str) -> None:
+    rank, dim = len(first_shape(op)), scalar(op.prop(prop))
+    if not -rank <= dim < rank:
+        raise op.error(f"Invalid dimension for {what} op. {word.capitalize()} dimension must be >= to input tensor "
+                       f"rank or < -input tensor rank, got {word}_dim = {dim}")
+
+
+def _reduce_type_in(op: TTOp, allowed: tuple[str, ...], what: str) -> None:
+    if op.prop("reduce_type").data.value not in allowed:
+        raise op.error(f"Invalid reduction type for {what} op.")
+
+
+def all_gather(op: TTOp):
+    _collective_dim(op, "all_gather_dim", "all gather", "gather")
+    return same_rank(op)
+
+
+def all_reduce(op: TTOp):
+    _reduce_type_in(op, ("sum",), "all reduce")  # upstream's TTIR reduces only by sum
+    return same_rank(op)
+
+
+def reduce_scatter(op: TTOp):
+    _reduce_type_in(op, ("sum", "max", "min"), "reduce scatter")
+    _collective_dim(op, "scatter_dim", "reduce scatter", "scatter")
+    return same_rank(op)
+
+
+def collective_permute(op: TTOp):
+    pairs = op.prop("source_target_pairs")
+    if len(pairs.type.get_shape()) != 2:
+        raise op.error(f"The rank of source target pairs must be 2, got rank = {len(pairs.type.get_shape())}")
+    values = [int(v) for v in dense_values(pairs)]
+    if len(set(values[0::2])) != len(values[0::2]) or len(set(values[1::2])) != len(values[1::2]):
+        raise op.error("There are duplicate 'src' or 'dest' devices in source target pairs")
+    return same_rank(op)
+
+
 def mesh_partition(op: TTOp):
     rank, dim = len(first_shape(op)), ints(op, "dim")[0]
     if not -rank <= dim < rank:
@@ -727,7 +765,8 @@ class EmptyBase(TTOp):
 
 CUSTOM_BASES = {"empty": EmptyBase}
 # Ops verified unlike the rest of their family, as upstream verifies them.
-OWN_RULES = {"clamp_scalar": clamp_scalar}
+OWN_RULES = {"clamp_scalar": clamp_scalar, "all_gather": all_gather, "all_reduce": all_reduce,
+             "reduce_scatter": reduce_scatter, "collective_permute": collective_permute}
 TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.name, TTOp),
                                             OWN_RULES.get(row.name, SHAPE_RULES[row.family])) for row in TTIR_OPS}
 globals().update({cls.__name__: cls for cls in TTIR_OP_CLASSES.values()})
