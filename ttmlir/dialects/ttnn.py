@@ -19,7 +19,7 @@ from ttmlir.dialects.op_table import TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw
 from ttmlir.dialects.tt_op import TTOp, build_op_class
-from ttmlir.dialects.ttir import SHAPE_RULES, same_shape, shape_of
+from ttmlir.dialects.ttir import SHAPE_RULES, collective_dim, reduce_type_in, same_rank, same_shape, shape_of
 
 TILE = 32
 BufferTypeAttr = enum_attr("ttnn.buffer_type", ("dram", "l1", "system_memory", "l1_small", "trace"),
@@ -444,8 +444,28 @@ def _ttnn_rows():
                  summary=f"TTNN {row.ttnn.replace('_', ' ')} operation.")
 
 
+def all_gather_rule(op: TTOp):
+    collective_dim(op, "all_gather_dim", "Invalid gather dimension for all reduce op", "gather")
+    return same_rank(op)
+
+
+def reduce_scatter_rule(op: TTOp):
+    collective_dim(op, "scatter_dim", "Invalid scatter dimension for reduce scatter op", "scatter")
+    reduce_type_in(op, ("sum",), "reduce scatter")  # TTNN lowers only sum
+    return same_rank(op)
+
+
+def all_reduce_rule(op: TTOp):
+    reduce_type_in(op, ("sum",), "all reduce")
+    return same_rank(op)
+
+
+# TTNN ops verified unlike the rest of their family, as upstream's TTNN verifies them.
+TTNN_OWN_RULES = {"all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
-TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp, TTNN_SHAPE_RULES[row.family]) for row in TTNN_ROWS}
+TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
+                                           TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]))
+                   for row in TTNN_ROWS}
 
 TTNN = Dialect(
     "ttnn", list(TTNN_OP_CLASSES.values()),
