@@ -89,6 +89,42 @@ def _consecutive_repeat(op: Operation) -> list[Operation] | None:
     return [_with(op, [inner.operands[0]], repeat_dimensions=KINDS["i64_darray"].build(dims))]
 
 
+FLOAT_FORMATS = {"f64": (11, 52), "f32": (8, 23), "bf16": (8, 7), "f16": (5, 10)}  # exponent, mantissa bits
+
+
+def _narrowing(source: Attribute, target: Attribute) -> bool:
+    """Whether a cast from `source` to `target` element type may lose information (ttcore's rule)."""
+    src_float, dst_float = str(source) in FLOAT_FORMATS, str(target) in FLOAT_FORMATS
+    if src_float:
+        return not dst_float or any(s > d for s, d in zip(FLOAT_FORMATS[str(source)], FLOAT_FORMATS[str(target)]))
+    signed = source.signedness.data != Signedness.UNSIGNED
+    if dst_float:
+        return source.width.data - signed > FLOAT_FORMATS[str(target)][1]
+    target_signed = target.signedness.data != Signedness.UNSIGNED
+    if signed == target_signed:
+        return source.width.data > target.width.data
+    return signed or source.width.data >= target.width.data  # signed to unsigned always narrows
+
+
+def _consecutive_typecast(op: Operation) -> list[Operation] | None:
+    """Two casts in a row are one, unless either asks for conservative folding and the pair may lose what one
+    cast keeps: a narrowing cast undone by a widening one, or float to integer to float (truncation)."""
+    inner = _producer(op, op.name)
+    if inner is None:
+        return None
+    if op.name.startswith("ttnn."):  # TTNN casts have no conservative mode
+        return [_with(op, [inner.operands[0]])]
+    conservative = [bool(o.prop("conservative_folding") and o.prop("conservative_folding").value.data)
+                    for o in (op, inner)]
+    types = [inner.operands[0].type.element_type, op.operands[0].type.element_type, op.results[0].type.element_type]
+    if any(conservative):
+        is_float = [str(t) in FLOAT_FORMATS for t in types]
+        if (is_float[0] and not is_float[1] and is_float[2]) or \
+                (_narrowing(types[0], types[1]) and not _narrowing(types[1], types[2])):
+            return None
+    return [_with(op, [inner.operands[0]], conservative_folding=KINDS["bool"].build(all(conservative)))]
+
+
 def _splat_constant_to_full(op: Operation) -> list[Operation] | None:
     """A splat constant is a full op: no element data to carry (upstream canonicalizes it the same way)."""
     fill = splat_fill_value(op.prop("value"))
@@ -134,6 +170,7 @@ REWRITES: dict[str, Rewrite] = {
     "reshape": _consecutive_reshape,
     "permute": _consecutive_permute,
     "repeat": _consecutive_repeat,
+    "typecast": _consecutive_typecast,
     "constant": _splat_constant_to_full,
     "lt": _flipped_comparison,
     "le": _flipped_comparison,
