@@ -86,6 +86,12 @@ def _direct(op: TTOp) -> Operation:
     return ttnn_op(op.ROW.ttnn, op.operands, _props(op), [r.type for r in op.results], op)
 
 
+def _softmax(op: TTOp) -> Operation:
+    """Upstream's pattern passes numericStable on, so the TTNN op always carries it."""
+    return ttnn_op("softmax", op.operands, _props(op, numericStable=op.prop("numericStable")),
+                   [r.type for r in op.results], op)
+
+
 def _tensor(shape, like: TensorType) -> TensorType:
     return TensorType(like.element_type, tuple(shape))
 
@@ -296,6 +302,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _constant,
     "arange": _arange, "get_dimension_size": _get_dimension_size, "dot_general": _dot_general,
     "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _forward, "pow": _pow, "cumsum": _cumsum,
+    "softmax": _softmax,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
