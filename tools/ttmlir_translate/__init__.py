@@ -65,7 +65,7 @@ def run(argv: list[str]) -> int:
     try:
         module, positions = load_module(make_context("--allow-unregistered-dialect" in flags), text, filename)
         try:
-            data = translate(module)
+            data = translate(module, source=text)
         except TranslateError as error:
             pos = positions.get(error.op) if error.op is not None else None
             raise DiagnosticError(Diagnostic("error", str(error), filename, text, pos)) from None
