@@ -125,6 +125,36 @@ def _consecutive_typecast(op: Operation) -> list[Operation] | None:
     return [_with(op, [inner.operands[0]], conservative_folding=KINDS["bool"].build(all(conservative)))]
 
 
+# TTIR ops whose every value is 0 or 1.
+BOOLEAN_VALUED = {"ttir.eq", "ttir.ne", "ttir.ge", "ttir.gt", "ttir.le", "ttir.lt", "ttir.logical_and", "ttir.logical_or",
+                  "ttir.logical_xor", "ttir.logical_not", "ttir.isfinite"}
+
+
+def _boolean_valued(value: SSAValue) -> bool:
+    element = value.type.element_type
+    if isinstance(element, IntegerType) and element.width.data == 1:
+        return True
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return False
+    if owner.name in ("ttir.zeros", "ttir.ones"):
+        return True
+    fill = owner.prop("fill_value") if owner.name == "ttir.full" else None
+    return owner.name in BOOLEAN_VALUED or (fill is not None and fill.value.data in (0, 1))
+
+
+def _boolean_prod_to_min(op: Operation) -> list[Operation] | None:
+    """The product of 0/1 values is their minimum (a logical and), without prod's costly permutes."""
+    if not op.name.startswith("ttir.") or not _boolean_valued(op.operands[0]):
+        return None
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+    new = TTIR_OP_CLASSES["min"].create(operands=[op.operands[0]], result_types=[op.results[0].type],
+                                        properties=dict(op.properties), attributes=dict(op.attributes))
+    new.location = op.location
+    return [new]
+
+
 def _splat_constant_to_full(op: Operation) -> list[Operation] | None:
     """A splat constant is a full op: no element data to carry (upstream canonicalizes it the same way)."""
     fill = splat_fill_value(op.prop("value"))
@@ -171,6 +201,7 @@ REWRITES: dict[str, Rewrite] = {
     "permute": _consecutive_permute,
     "repeat": _consecutive_repeat,
     "typecast": _consecutive_typecast,
+    "prod": _boolean_prod_to_min,
     "constant": _splat_constant_to_full,
     "lt": _flipped_comparison,
     "le": _flipped_comparison,
