@@ -49,7 +49,29 @@ def _identity_permute(op: Operation) -> SSAValue | None:
 
 def _whole_slice(op: Operation) -> SSAValue | None:
     steps = int_values(op.prop("step"))
-    return _input_if_same_type(op) if all(s > 0 for s in steps) else None
+    return (_input_if_same_type(op) or _concat_piece(op)) if all(s > 0 for s in steps) else None
+
+
+def _concat_piece(op: Operation) -> SSAValue | None:
+    """A unit-step slice of a concat that takes exactly one of its inputs is that input."""
+    concat = op.operands[0].owner
+    if not isinstance(concat, Operation) or concat.name != op.name.split(".")[0] + ".concat":
+        return None
+    shape = op.operands[0].type.get_shape()
+    dim = int_values(concat.prop("dim"))[0] % len(shape)
+    begins, ends, steps = (int_values(op.prop(n)) for n in ("begins", "ends", "step"))
+    begins = [b % s if b < 0 else b for b, s in zip(begins, shape)]
+    ends = [e % s if e < 0 else e for e, s in zip(ends, shape)]
+    if any(s != 1 for s in steps) or any((b, e) != (0, n) for d, (b, e, n) in enumerate(zip(begins, ends, shape))
+                                        if d != dim):
+        return None
+    start = 0
+    for piece in concat.operands:
+        size = piece.type.get_shape()[dim]
+        if (begins[dim], ends[dim]) == (start, start + size) and piece.type == op.results[0].type:
+            return piece
+        start += size
+    return None
 
 
 def _producer(op: Operation, name: str, only_use: bool = False) -> Operation | None:
