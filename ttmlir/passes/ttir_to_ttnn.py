@@ -577,8 +577,20 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     canonicalize, fusing, convert, layout, workaround, deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
+    enable_fusing_pass: bool = True
+    # what this build lacks is refused when asked for, not ignored: its default is what it does
+    optimization_level: int = 0
+    enable_cpu_hoisted_const_eval: bool = False
+    enable_trace: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
+        lacking = {"optimization-level": self.optimization_level > 0 and "the optimizer (optimization-level > 0)",
+                   "enable-cpu-hoisted-const-eval": self.enable_cpu_hoisted_const_eval and "const-eval hoisted to "
+                   "the CPU", "enable-trace": self.enable_trace and "trace capture"}
+        for option, feature in lacking.items():
+            if feature:
+                raise PassFailure(module, f"{feature} is not supported by this build; drop '{option}' or set it "
+                                          "to its default")
         from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
         from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
         from ttmlir.passes.register_device import WrapDeviceModulePass
@@ -589,6 +601,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         TTCoreMarkFunctionsAsForwardPass().apply(ctx, module)
         WrapDeviceModulePass().apply(ctx, module)
         super().apply(ctx, module)
-        for stage in (TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), CanonicalizePass(),
-                      TTIRFusingPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(), TTNNDeallocatePass()):
+        fusing = (TTIRFusingPass(),) if self.enable_fusing_pass else ()
+        for stage in (TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), CanonicalizePass(), *fusing,
+                      ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)
