@@ -509,3 +509,24 @@ def test_a_shard_grid_beyond_the_worker_cores_is_refused():
     binary = Binary(data=sharded_program((16, 8), rows=512))  # 16 rows of cores on an 8x8 Wormhole
     with pytest.raises(RuntimeFailure, match="'ttnn.to_memory_config'.*16x8 shard grid does not fit the 8x8"):
         run_program(binary, 0, [torch.randn(512, 256)], MeshDevice())
+
+
+def test_random_token_ids_stay_inside_the_table_they_index():
+    """`ttrt run` draws integer inputs; ids that reach an embedding (through a reshape and a cast) are drawn
+    below its row count, as a model's token ids are, so a 3-row table is never read past its end."""
+    from ttmlir.runtime.session import index_bounds, make_inputs
+
+    text = f"""func.func @f(%ids: {ty((2, 16), "i32")}, %table: {ty((3, 64))}) -> {ty((32, 64))} {{
+  %0 = "ttir.reshape"(%ids) <{{shape = [1 : i32, 32 : i32]}}> : ({ty((2, 16), "i32")}) -> {ty((1, 32), "i32")}
+  %1 = "ttir.typecast"(%0) : ({ty((1, 32), "i32")}) -> {ty((1, 32), "ui32")}
+  %2 = "ttir.embedding"(%1, %table) : ({ty((1, 32), "ui32")}, {ty((3, 64))}) -> {ty((1, 32, 64))}
+  %3 = "ttir.reshape"(%2) <{{shape = [32 : i32, 64 : i32]}}> : ({ty((1, 32, 64))}) -> {ty((32, 64))}
+  return %3 : {ty((32, 64))}
+}}
+"""
+    binary = Binary(data=compile_ttir(text))
+    assert index_bounds(binary.programs[0]) == {0: 3}
+    ids, table = make_inputs(binary, 0, "randn", 0)
+    assert int(ids.max()) < 3 and int(ids.max()) > 0
+    (out,), _ = run_program(binary, 0, [ids, table], MeshDevice())
+    torch.testing.assert_close(out.data.float(), table[ids.reshape(-1).long()].float(), rtol=1e-2, atol=1e-2)  # bf16 on device

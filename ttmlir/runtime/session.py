@@ -31,6 +31,7 @@ def make_inputs(binary: Binary, index: int, init: str, seed: int, given: dict | 
     the golden, when there is one)."""
     generator = torch.Generator().manual_seed(seed)
     chips = math.prod(binary.mesh_shape())
+    bounds = index_bounds(binary.programs[index])
     inputs = []
     for i, ref in enumerate(binary.programs[index].inputs or []):
         if given is not None and i in given:
@@ -40,16 +41,49 @@ def make_inputs(binary: Binary, index: int, init: str, seed: int, given: dict | 
         d = desc_of(ref)
         if d["local_shape"]:
             inputs.append([golden_to_torch(golden) if golden is not None and chip == 0
-                           else _generate(d["dtype"], d["local_shape"], init, generator) for chip in range(chips)])
+                           else _generate(d["dtype"], d["local_shape"], init, generator, bounds.get(i))
+                           for chip in range(chips)])
         else:
             inputs.append(golden_to_torch(golden) if golden is not None
-                          else _generate(d["dtype"], d["shape"], init, generator))
+                          else _generate(d["dtype"], d["shape"], init, generator, bounds.get(i)))
     return inputs
 
 
-def _generate(dtype: str, shape: list[int], init: str, generator: torch.Generator) -> torch.Tensor:
+# Ops that pass an integer tensor's values on unchanged, and ops that index a table with one of their inputs:
+# (index field, table field, how many entries the table has from its shape).
+PASSES_VALUES = {"reshape", "typecast", "to_layout", "to_device", "from_device", "to_memory_config", "permute",
+                 "slice_static", "repeat", "concat"}
+INDEXES = {"embedding": ("input", "weight", lambda shape: math.prod(shape[:-1])),
+           "update_cache": ("update_index", "cache", lambda shape: shape[2])}
+
+
+def index_bounds(program) -> dict[int, int]:
+    """For each program input used as indices (through value-preserving ops), the size of the smallest table
+    it indexes: random inputs stay inside it, as a real model's token ids do."""
+    readers: dict[int, list] = {}
+    for operation in program.operations or []:
+        name, table = fbu.op_name(operation), operation.type
+        for key, value in vars(table).items():
+            for ref in value if isinstance(value, list) else [value]:
+                if hasattr(ref, "globalId") and hasattr(ref, "desc") and key != "out":
+                    readers.setdefault(ref.globalId, []).append((name, fbu.snake(key), table))
+
+    def bound(gid: int, seen: frozenset = frozenset()) -> int | None:
+        found = []
+        for name, field, table in readers.get(gid, []):
+            if name in PASSES_VALUES and getattr(table, "out", None) is not None and gid not in seen:
+                found.append(bound(table.out.globalId, seen | {gid}))
+            elif name in INDEXES and field == INDEXES[name][0]:
+                found.append(INDEXES[name][2]([int(d) for d in getattr(table, INDEXES[name][1]).desc.shape]))
+        return min((b for b in found if b), default=None)
+
+    return {i: b for i, ref in enumerate(program.inputs or []) if (b := bound(ref.globalId)) is not None}
+
+
+def _generate(dtype: str, shape: list[int], init: str, generator: torch.Generator,
+              bound: int | None = None) -> torch.Tensor:
     if dtype in INTEGER_DTYPES:
-        high = 10 if init in ("randn", "rand") else None
+        high = (bound or 10) if init in ("randn", "rand") else None
         return torch.randint(0, high, shape, generator=generator) if high else _fill(init, shape)
     if init == "randn":  # drawn in the storage type: no f32 copy of a large bf16 table
         return torch.randn(shape, generator=generator, dtype=storage_dtype(dtype))
