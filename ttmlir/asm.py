@@ -362,19 +362,19 @@ def _render(printer: TTPrinter, attr: Attribute) -> str:
 
 
 def _alias_definitions(printer: TTPrinter) -> Iterable[str]:
-    """Definitions ordered as mlir-opt orders them: leaves first, then by name."""
-    rendered: dict[Attribute, str] = {}
-    depth: dict[Attribute, int] = {}
+    """Definitions ordered as mlir-opt orders them: leaves first, then by name. Keyed by alias name: hashing
+    a deep layout attribute once per pair of aliases made this quadratic in hashes."""
+    rendered: dict[str, str] = {}
+    depth: dict[str, int] = {}
     while len(rendered) < len(printer.aliases):
-        for attr in list(printer.aliases):
-            if attr not in rendered:
-                rendered[attr] = _render(printer, attr)
-                used = [a for a in printer.aliases if a is not attr and printer.aliases[a] in rendered[attr]]
-                depth[attr] = 1 + max((depth.get(a, 0) for a in used), default=-1) if used else 0
+        for attr, name in list(printer.aliases.items()):
+            if name not in rendered:
+                rendered[name] = text = _render(printer, attr)
+                used = [other for other in printer.aliases.values() if other != name and other in text]
+                depth[name] = 1 + max((depth.get(u, 0) for u in used), default=-1) if used else 0
 
-    def key(attr: Attribute):
-        name = printer.aliases[attr]
+    def key(name: str):
         stem = name.rstrip("0123456789")
-        return depth[attr], stem, int(name[len(stem):] or 0)
+        return depth[name], stem, int(name[len(stem):] or 0)
 
-    return [f"{printer.aliases[a]} = {rendered[a]}" for a in sorted(rendered, key=key)]
+    return [f"{name} = {rendered[name]}" for name in sorted(rendered, key=key)]
