@@ -31,18 +31,19 @@ class RegisterDevicePass(ModulePass):
     name: ClassVar[str] = "ttcore-register-device"
     system_desc_path: str = ""
     mock_system_desc_arch: str = "wormhole_b0"
-    mesh_shape: tuple[int, ...] = (1, 1)
+    mesh_shape: tuple[int, ...] = ()  # none given: the module's `ttcore.meshes`, else one chip
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         module = device_module_of(op)
         if any(isinstance(o, ttcore.DeviceOp) for o in module.ops):
             return
-        system = self.system_desc(module)
-        if len(self.mesh_shape) != 2 or self.mesh_shape[0] * self.mesh_shape[1] > len(system.data.chip_desc_indices):
-            raise PassFailure(op, f"mesh shape {'x'.join(map(str, self.mesh_shape))} does not fit the "
+        mesh = self.mesh(op)
+        system = self.system_desc(module, mesh)
+        if len(mesh) != 2 or mesh[0] * mesh[1] > len(system.data.chip_desc_indices):
+            raise PassFailure(op, f"mesh shape {'x'.join(map(str, mesh))} does not fit the "
                                   f"{len(system.data.chip_desc_indices)} chip(s) of the system descriptor")
         module.attributes["ttcore.system_desc"] = system
-        device = ttcore.default_device(system.data, tuple(self.mesh_shape))
+        device = ttcore.default_device(system.data, mesh)
         device_op = ttcore.DeviceOp(properties={"sym_name": ttcore.StringAttr("default_device"), "device_attr": device})
         block = module.body.block
         if block.first_op is None:
@@ -50,7 +51,19 @@ class RegisterDevicePass(ModulePass):
         else:
             block.insert_op_before(device_op, block.first_op)
 
-    def system_desc(self, module: ModuleOp) -> ttcore.SystemDescAttr:
+    def mesh(self, op: ModuleOp) -> tuple[int, ...]:
+        """The mesh the module declares in `ttcore.meshes` (its first), which the option must agree with."""
+        declared = next((m.attributes[ttcore.MeshesAttr.name] for m in (op, device_module_of(op))
+                         if isinstance(m.attributes.get(ttcore.MeshesAttr.name), ttcore.MeshesAttr)), None)
+        if declared is None or not declared.data:
+            return tuple(self.mesh_shape) or (1, 1)
+        shape = tuple(declared.data[0][1])
+        if self.mesh_shape and tuple(self.mesh_shape) != shape:
+            raise PassFailure(op, "Error determining mesh shape: Option.meshShape and mesh info from graph should be "
+                                  "identical.")
+        return shape
+
+    def system_desc(self, module: ModuleOp, mesh: tuple[int, ...] = (1, 1)) -> ttcore.SystemDescAttr:
         existing = module.attributes.get("ttcore.system_desc")
         if isinstance(existing, ttcore.SystemDescAttr):
             return existing
@@ -61,7 +74,7 @@ class RegisterDevicePass(ModulePass):
         if self.mock_system_desc_arch not in hardware.CHIPS:
             raise PassFailure(module, f"unknown mock-system-desc-arch '{self.mock_system_desc_arch}' (expected one "
                                       f"of {', '.join(hardware.CHIPS)})")
-        chips = max(1, self.mesh_shape[0] * self.mesh_shape[1]) if len(self.mesh_shape) == 2 else 1
+        chips = max(1, mesh[0] * mesh[1]) if len(mesh) == 2 else 1
         return ttcore.default_system_desc(self.mock_system_desc_arch, chips)
 
 
