@@ -103,6 +103,24 @@ def _consecutive_permute(op: Operation) -> list[Operation] | None:
     return [_with(op, [inner.operands[0]], permutation=KINDS["i64_darray"].build(composed))]
 
 
+def _permute_as_reshape(op: Operation) -> list[Operation] | None:
+    """A TTNN permute that moves only size-1 dimensions keeps every element in place: it is a reshape."""
+    if not op.name.startswith("ttnn."):
+        return None
+    shape, perm = op.operands[0].type.get_shape(), int_values(op.prop("permutation"))
+    moved = [d for d in perm if shape[d] != 1]
+    if moved != sorted(moved) or perm == sorted(perm):
+        return None
+    from ttmlir.dialects.ttnn import TTNN_OP_CLASSES
+
+    result = op.results[0].type
+    new = TTNN_OP_CLASSES["reshape"].create(operands=[op.operands[0]], result_types=[result],
+                                            properties={"shape": KINDS["i32_array"].build(list(result.get_shape()))},
+                                            attributes=dict(op.attributes))
+    new.location = op.location
+    return [new]
+
+
 def _consecutive_repeat(op: Operation) -> list[Operation] | None:
     inner = _producer(op, op.name, only_use=True)
     if inner is None or op.name != "ttir.repeat":
@@ -220,7 +238,7 @@ FOLDS: dict[str, Fold] = {
 }
 REWRITES: dict[str, Rewrite] = {
     "reshape": _consecutive_reshape,
-    "permute": _consecutive_permute,
+    "permute": lambda op: _consecutive_permute(op) or _permute_as_reshape(op),  # tried in this order
     "repeat": _consecutive_repeat,
     "typecast": _consecutive_typecast,
     "prod": _boolean_prod_to_min,
