@@ -384,7 +384,7 @@ TTNN_ONLY = (
     op("typecast", "layout_op", summary="Convert a tensor's data type (the result's layout says which)."),
     op("deallocate", "deallocate", props="force:bool=false", results="",
        summary="Free a device tensor's buffer."),
-    op("empty", "creation", "device", props="shape:shape dtype:dtype layout:layout memory_config:memory_config",
+    op("empty", "creation", "device", props="shape:shape dtype:dtype? layout:layout? memory_config:memory_config?",
        summary="Allocate an uninitialised device tensor."),
     op("full", "full", "device?", props="shape:shape fill_value:number" + CREATION,
        summary="Create a tensor filled with a value."),
