@@ -51,6 +51,11 @@ def _props(op: TTOp, **overrides: Attribute) -> dict[str, Attribute]:
     return {**op.properties, **overrides}
 
 
+def _with_defaults(op: TTOp) -> dict[str, Attribute]:
+    """Every property, defaulted ones spelled out: upstream's patterns pass each attribute on explicitly."""
+    return {**{name: op.prop(name) for name, _, default, _ in op.ROW.props if default is not None}, **op.properties}
+
+
 def _reshape_to_result(op: TTOp) -> Operation:
     return _reshape(op.operands[0], op.results[0].type.get_shape(), op)
 
@@ -87,9 +92,7 @@ def _direct(op: TTOp) -> Operation:
 
 
 def _softmax(op: TTOp) -> Operation:
-    """Upstream's pattern passes numericStable on, so the TTNN op always carries it."""
-    return ttnn_op("softmax", op.operands, _props(op, numericStable=op.prop("numericStable")),
-                   [r.type for r in op.results], op)
+    return ttnn_op("softmax", op.operands, _with_defaults(op), [r.type for r in op.results], op)
 
 
 def _tensor(shape, like: TensorType) -> TensorType:
@@ -116,7 +119,7 @@ def _creation_props(op: TTOp) -> dict[str, Attribute]:
 def _creation(op: TTOp) -> list[Operation]:
     """zeros/ones/full/empty/rand/constant: the TTNN op on the device (attached by --ttnn-layout)."""
     result = op.results[0].type
-    props = {**_props(op), **_creation_props(op)}
+    props = {**_with_defaults(op), **_creation_props(op)}
     shape = ttnn.ShapeAttr(tuple(result.get_shape()))
     props["shape" if op.ROW.name != "rand" else "size"] = shape
     return [ttnn_op(op.ROW.ttnn, [], props, [result], op)]
