@@ -19,7 +19,8 @@ from ttmlir.dialects.op_table import TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw
 from ttmlir.dialects.tt_op import TTOp, build_op_class
-from ttmlir.dialects.ttir import SHAPE_RULES, collective_dim, reduce_type_in, same_rank, same_shape, shape_of
+from ttmlir.dialects.ttir import (SHAPE_RULES, collective_dim, reduce_type_in, result_shape, same_rank, same_shape,
+                                  shape_of)
 
 TILE = 32
 BufferTypeAttr = enum_attr("ttnn.buffer_type", ("dram", "l1", "system_memory", "l1_small", "trace"),
@@ -415,10 +416,18 @@ TTNN_ONLY_NAMES = {row.name for row in TTNN_ONLY}
 
 
 def repeat_rule(op: TTOp):
-    shape, reps = shape_of(op.operands[0]), op.prop("repeat_dims").data
+    """Upstream TTNN's checks, in its words."""
+    shape, reps, out = shape_of(op.operands[0]), op.prop("repeat_dims").data, result_shape(op)
     if len(reps) != len(shape):
-        raise op.error(f"repeat dimensions count {len(reps)} must match the input rank {len(shape)}")
-    return [tuple(d * r for d, r in zip(shape, reps))]
+        raise op.error(f"Input tensor rank {len(shape)} doesn't match the number of repeat dimensions {len(reps)}.")
+    if len(out) != len(shape):
+        raise op.error(f"Input tensor rank {len(shape)} doesn't match the output tensor rank {len(out)}.")
+    for i, (size, rep, got) in enumerate(zip(shape, reps, out)):
+        if rep <= 0:
+            raise op.error(f"Repeat dimension at index {i} must be greater than 0.")
+        if size * rep != got:
+            raise op.error(f"Input tensor shape ({','.join(map(str, shape))}) at index {i} does not repeat to output "
+                           f"({','.join(map(str, out))}) using repeat value {rep}.")
 
 
 def shape_attr_rule(op: TTOp):
@@ -444,6 +453,11 @@ def _ttnn_rows():
                  summary=f"TTNN {row.ttnn.replace('_', ' ')} operation.")
 
 
+def clamp_scalar_rule(op: TTOp):
+    if shape_of(op.operands[0]) != result_shape(op):
+        raise op.error("input and output must have same shape.")
+
+
 def all_gather_rule(op: TTOp):
     collective_dim(op, "all_gather_dim", "Invalid gather dimension for all reduce op", "gather")
     return same_rank(op)
@@ -461,7 +475,7 @@ def all_reduce_rule(op: TTOp):
 
 
 # TTNN ops verified unlike the rest of their family, as upstream's TTNN verifies them.
-TTNN_OWN_RULES = {"all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule}
+TTNN_OWN_RULES = {"clamp_scalar": clamp_scalar_rule, "all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
                                            TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]))
