@@ -8,6 +8,7 @@ Property kinds are defined in `ttmlir.dialects.props`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 
@@ -50,6 +51,15 @@ BINARY_NAMES = {"add": "add", "subtract": "subtract", "multiply": "multiply", "d
                 "logical_and": "logical_and", "logical_or": "logical_or", "logical_xor": "logical_xor",
                 "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor",
                 "logical_left_shift": "logical_left_shift", "logical_right_shift": "logical_right_shift"}
+# Operands an op reads as indices into another of its operands, with how many entries that one has (from its
+# shape); and the ops (TTIR or TTNN) that pass an integer tensor's values on unchanged. Random inputs that
+# reach an index operand stay below that count, as a model's token ids do.
+INDEX_OPERANDS = {"embedding": ("input", "weight", lambda shape: math.prod(shape[:-1])),
+                  "update_cache": ("update_index", "cache", lambda shape: shape[2]),
+                  "gather": ("start_indices", "input", min)}
+PASSES_VALUES = frozenset({"reshape", "typecast", "squeeze", "unsqueeze", "broadcast", "repeat", "permute",
+                           "transpose", "slice_static", "concat", "to_layout", "to_device", "from_device",
+                           "to_memory_config"})
 # Families whose ops have no result and write their value into this operand, in place.
 IN_PLACE_OPERAND = {"cache": "cache"}
 CONV_DIMS = "batch_dim:i64=0 height_dim:i64=1 width_dim:i64=2 channel_dim:i64=3"

@@ -176,7 +176,12 @@ def concat(op: TTOp):
 
 
 def repeat(op: TTOp):
-    shape, out, reps = first_shape(op), result_shape(op), ints(op, "repeat_dimensions")
+    check_repeat(op, ints(op, "repeat_dimensions"))
+
+
+def check_repeat(op: TTOp, reps: Sequence[int]) -> None:
+    """TTIR's and TTNN's repeat checks, which upstream words alike."""
+    shape, out = first_shape(op), result_shape(op)
     if len(reps) != len(shape):
         raise op.error(f"Input tensor rank {len(shape)} doesn't match the number of repeat dimensions {len(reps)}.")
     if len(out) != len(shape):

@@ -19,8 +19,8 @@ from ttmlir.dialects.op_table import TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw
 from ttmlir.dialects.tt_op import TTOp, build_op_class
-from ttmlir.dialects.ttir import (SHAPE_RULES, collective_dim, reduce_type_in, result_shape, same_rank, same_shape,
-                                  shape_of)
+from ttmlir.dialects.ttir import (SHAPE_RULES, check_repeat, collective_dim, reduce_type_in, result_shape, same_rank,
+                                  same_shape, shape_of)
 
 TILE = 32
 BufferTypeAttr = enum_attr("ttnn.buffer_type", ("dram", "l1", "system_memory", "l1_small", "trace"),
@@ -416,18 +416,7 @@ TTNN_ONLY_NAMES = {row.name for row in TTNN_ONLY}
 
 
 def repeat_rule(op: TTOp):
-    """Upstream TTNN's checks, in its words."""
-    shape, reps, out = shape_of(op.operands[0]), op.prop("repeat_dims").data, result_shape(op)
-    if len(reps) != len(shape):
-        raise op.error(f"Input tensor rank {len(shape)} doesn't match the number of repeat dimensions {len(reps)}.")
-    if len(out) != len(shape):
-        raise op.error(f"Input tensor rank {len(shape)} doesn't match the output tensor rank {len(out)}.")
-    for i, (size, rep, got) in enumerate(zip(shape, reps, out)):
-        if rep <= 0:
-            raise op.error(f"Repeat dimension at index {i} must be greater than 0.")
-        if size * rep != got:
-            raise op.error(f"Input tensor shape ({','.join(map(str, shape))}) at index {i} does not repeat to output "
-                           f"({','.join(map(str, out))}) using repeat value {rep}.")
+    check_repeat(op, op.prop("repeat_dims").data)
 
 
 def shape_attr_rule(op: TTOp):

@@ -24,6 +24,15 @@ def device_module_of(module: ModuleOp) -> ModuleOp:
     return module
 
 
+def declared_mesh(module: ModuleOp) -> tuple[int, ...] | None:
+    """The mesh a module declares in `ttcore.meshes` (its first one), on it or on its device module."""
+    for holder in (module, device_module_of(module)):
+        meshes = holder.attributes.get(ttcore.MeshesAttr.name)
+        if isinstance(meshes, ttcore.MeshesAttr) and meshes.data:
+            return tuple(meshes.data[0][1])
+    return None
+
+
 @dataclass(frozen=True)
 class RegisterDevicePass(ModulePass):
     """Attach `ttcore.system_desc` and `ttcore.device @default_device` (n150 by default)."""
@@ -52,12 +61,10 @@ class RegisterDevicePass(ModulePass):
             block.insert_op_before(device_op, block.first_op)
 
     def mesh(self, op: ModuleOp) -> tuple[int, ...]:
-        """The mesh the module declares in `ttcore.meshes` (its first), which the option must agree with."""
-        declared = next((m.attributes[ttcore.MeshesAttr.name] for m in (op, device_module_of(op))
-                         if isinstance(m.attributes.get(ttcore.MeshesAttr.name), ttcore.MeshesAttr)), None)
-        if declared is None or not declared.data:
+        """The mesh the module declares, which the option must agree with; else the option's, else one chip."""
+        shape = declared_mesh(op)
+        if shape is None:
             return tuple(self.mesh_shape) or (1, 1)
-        shape = tuple(declared.data[0][1])
         if self.mesh_shape and tuple(self.mesh_shape) != shape:
             raise PassFailure(op, "Error determining mesh shape: Option.meshShape and mesh info from graph should be "
                                   "identical.")

@@ -587,11 +587,11 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     enable_trace: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        lacking = {"optimization-level": self.optimization_level > 0 and "the optimizer (optimization-level > 0)",
-                   "enable-cpu-hoisted-const-eval": self.enable_cpu_hoisted_const_eval and "const-eval hoisted to "
-                   "the CPU", "enable-trace": self.enable_trace and "trace capture"}
-        for option, feature in lacking.items():
-            if feature:
+        lacking = [("optimization-level", self.optimization_level > 0, "the optimizer (optimization-level > 0)"),
+                   ("enable-cpu-hoisted-const-eval", self.enable_cpu_hoisted_const_eval, "const-eval hoisted to the CPU"),
+                   ("enable-trace", self.enable_trace, "trace capture")]
+        for option, asked, feature in lacking:
+            if asked:
                 raise PassFailure(module, f"{feature} is not supported by this build; drop '{option}' or set it "
                                           "to its default")
         from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass

@@ -11,6 +11,7 @@ from pathlib import Path
 import torch
 
 from ttmlir import hardware
+from ttmlir.dialects.op_table import INDEX_OPERANDS, PASSES_VALUES
 from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import Binary, DebugHooks, RuntimeFailure, golden_to_torch, release, run_program
 from ttmlir.runtime.formats import storage_dtype
@@ -49,14 +50,6 @@ def make_inputs(binary: Binary, index: int, init: str, seed: int, given: dict | 
     return inputs
 
 
-# Ops that pass an integer tensor's values on unchanged, and ops that index a table with one of their inputs:
-# (index field, table field, how many entries the table has from its shape).
-PASSES_VALUES = {"reshape", "typecast", "to_layout", "to_device", "from_device", "to_memory_config", "permute",
-                 "slice_static", "repeat", "concat"}
-INDEXES = {"embedding": ("input", "weight", lambda shape: math.prod(shape[:-1])),
-           "update_cache": ("update_index", "cache", lambda shape: shape[2])}
-
-
 def index_bounds(program) -> dict[int, int]:
     """For each program input used as indices (through value-preserving ops), the size of the smallest table
     it indexes: random inputs stay inside it, as a real model's token ids do."""
@@ -73,8 +66,9 @@ def index_bounds(program) -> dict[int, int]:
         for name, field, table in readers.get(gid, []):
             if name in PASSES_VALUES and getattr(table, "out", None) is not None and gid not in seen:
                 found.append(bound(table.out.globalId, seen | {gid}))
-            elif name in INDEXES and field == INDEXES[name][0]:
-                found.append(INDEXES[name][2]([int(d) for d in getattr(table, INDEXES[name][1]).desc.shape]))
+            elif name in INDEX_OPERANDS and field == INDEX_OPERANDS[name][0]:
+                _, indexed, size = INDEX_OPERANDS[name]
+                found.append(size([int(d) for d in getattr(table, fbu.field(indexed)).desc.shape]))
         return min((b for b in found if b), default=None)
 
     return {i: b for i, ref in enumerate(program.inputs or []) if (b := bound(ref.globalId)) is not None}

@@ -30,6 +30,7 @@ from builder.base.builder_runtime import (TTBuilderCompileException, TTBuilderGo
 from builder.stablehlo.stablehlo_builder import StableHLOBuilder
 from builder.ttir.ttir_builder import TTIRBuilder
 from builder.ttnn.ttnn_builder import TTNNBuilder
+from ttmlir.dialects.op_table import INDEX_OPERANDS, PASSES_VALUES
 from ttmlir.dialects.tt_op import TTOp
 
 ARTIFACT_ROOT = "ttir-builder-artifacts"
@@ -217,21 +218,11 @@ def load_mlir_file(mlir_text: str, golden_inputs: dict | None = None, target: st
 
 
 def _declared_mesh(module_op) -> OrderedDict:
-    """The mesh a module declares in `ttcore.meshes` (its first one), else one chip."""
-    from ttmlir.dialects.ttcore import MeshesAttr
+    """The mesh a module declares in `ttcore.meshes`, as a builder's mesh_dict, else one chip."""
+    from ttmlir.passes.register_device import declared_mesh
 
-    meshes = module_op.attributes.get(MeshesAttr.name)
-    if not isinstance(meshes, MeshesAttr) or not meshes.data or len(meshes.data[0][1]) != 2:
-        return DEFAULT_MESH
-    return OrderedDict(zip(("x", "y"), meshes.data[0][1]))
-
-
-# Operands ops read as indices into another operand: (index operand, indexed operand, its dimension or None
-# for every dimension); and ops that pass an index tensor's values on unchanged.
-INDEXING = {"ttir.embedding": ("input", "weight", 0), "ttir.update_cache": ("update_index", "cache", 2),
-            "ttir.gather": ("start_indices", "input", None)}
-VALUE_PRESERVING = {"ttir.reshape", "ttir.typecast", "ttir.squeeze", "ttir.unsqueeze", "ttir.broadcast", "ttir.repeat",
-                    "ttir.permute", "ttir.transpose", "ttir.slice_static", "ttir.concat"}
+    shape = declared_mesh(module_op)
+    return OrderedDict(zip(("x", "y"), shape)) if shape is not None and len(shape) == 2 else DEFAULT_MESH
 
 
 def _index_bound(value) -> int | None:
@@ -239,14 +230,14 @@ def _index_bound(value) -> int | None:
     bounds = []
     for use in value.uses:
         op = use.operation
-        if op.name in VALUE_PRESERVING and op.results:
+        name = op.ROW.name if isinstance(op, TTOp) else None
+        if name in PASSES_VALUES and op.results:
             bounds.append(_index_bound(op.results[0]))
-        elif op.name in INDEXING:
-            index, indexed, dim = INDEXING[op.name]
+        elif name in INDEX_OPERANDS:
+            index, indexed, size = INDEX_OPERANDS[name]
             groups = op.operand_groups()
             if value in groups[index]:
-                shape = groups[indexed][0].type.get_shape()
-                bounds.append(shape[dim] if dim is not None else min(shape))
+                bounds.append(size(groups[indexed][0].type.get_shape()))
     return min((b for b in bounds if b), default=None)
 
 
