@@ -457,7 +457,8 @@ def sharded_program(grid: tuple[int, int], rows: int = 256) -> bytes:
         "rm": "<1x1>, memref<{r}x256xf32, #ttnn.buffer_type<dram>>, <interleaved>",
         "tiled": "<1x1>, memref<{t}x8x!ttcore.tile<32x32, f32>, #ttnn.buffer_type<dram>>, <interleaved>",
         "sharded": f"<{grid[0]}x{grid[1]}>, memref<{shard[0]}x{shard[1]}x!ttcore.tile<32x32, f32>, "
-                   "#ttnn.buffer_type<l1>>, <block_sharded>",
+                   f"#ttnn.buffer_type<l1>>, <block_sharded>, core_ranges = #ttnn.core_range_set<[#ttnn.core_range<"
+                   f"(0,0), ({grid[1] - 1},{grid[0] - 1})>]>",
         "hosttiled": "<1x1>, memref<{t}x8x!ttcore.tile<32x32, f32>, #ttnn.buffer_type<system_memory>>",
     }
     ty = {k: f"tensor<{rows}x256xf32, #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), {v.format(r=rows, t=rows // 32)}>>"
@@ -465,16 +466,16 @@ def sharded_program(grid: tuple[int, int], rows: int = 256) -> bytes:
     text = f"""module {{
   func.func @f(%arg0: {ty['host']}) -> {ty['host']} {{
     %0 = "ttnn.get_device"() <{{mesh_offset = #ttnn<mesh_offset 0x0>, mesh_shape = #ttnn<mesh_shape 1x1>}}> : () -> !ttnn.device
-    %1 = "ttnn.to_device"(%arg0, %0) <{{memory_config = #ttnn.memory_config<#ttnn.buffer_type<dram>, <interleaved>>}}> : ({ty['host']}, !ttnn.device) -> {ty['rm']}
-    %2 = "ttnn.to_layout"(%1) <{{layout = #ttnn.layout<tile>}}> : ({ty['rm']}) -> {ty['tiled']}
+    %1 = "ttnn.to_device"(%arg0, %0) : ({ty['host']}, !ttnn.device) -> {ty['rm']}
+    %2 = "ttnn.to_layout"(%1) : ({ty['rm']}) -> {ty['tiled']}
     "ttnn.deallocate"(%1) <{{force = false}}> : ({ty['rm']}) -> ()
-    %3 = "ttnn.to_memory_config"(%2) <{{memory_config = #ttnn.memory_config<#ttnn.buffer_type<l1>, <block_sharded>>}}> : ({ty['tiled']}) -> {ty['sharded']}
+    %3 = "ttnn.to_memory_config"(%2) : ({ty['tiled']}) -> {ty['sharded']}
     "ttnn.deallocate"(%2) <{{force = false}}> : ({ty['tiled']}) -> ()
     %4 = "ttnn.relu"(%3) : ({ty['sharded']}) -> {ty['sharded']}
     "ttnn.deallocate"(%3) <{{force = false}}> : ({ty['sharded']}) -> ()
     %5 = "ttnn.from_device"(%4) : ({ty['sharded']}) -> {ty['hosttiled']}
     "ttnn.deallocate"(%4) <{{force = false}}> : ({ty['sharded']}) -> ()
-    %6 = "ttnn.to_layout"(%5) <{{layout = #ttnn.layout<row_major>}}> : ({ty['hosttiled']}) -> {ty['host']}
+    %6 = "ttnn.to_layout"(%5) : ({ty['hosttiled']}) -> {ty['host']}
     return %6 : {ty['host']}
   }}
 }}

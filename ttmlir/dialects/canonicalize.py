@@ -152,8 +152,8 @@ def _consecutive_typecast(op: Operation) -> list[Operation] | None:
     inner = _producer(op, op.name)
     if inner is None:
         return None
-    if op.name.startswith("ttnn."):  # TTNN casts have no conservative mode
-        return [_with(op, [inner.operands[0]])]
+    if op.name.startswith("ttnn."):  # TTNN casts have no conservative mode; a cast still read elsewhere stays
+        return [_with(op, [inner.operands[0]])] if inner.results[0].has_one_use() else None
     conservative = [bool(o.prop("conservative_folding") and o.prop("conservative_folding").value.data)
                     for o in (op, inner)]
     types = [inner.operands[0].type.element_type, op.operands[0].type.element_type, op.results[0].type.element_type]
@@ -163,6 +163,34 @@ def _consecutive_typecast(op: Operation) -> list[Operation] | None:
                 (_narrowing(types[0], types[1]) and not _narrowing(types[1], types[2])):
             return None
     return [_with(op, [inner.operands[0]], conservative_folding=KINDS["bool"].build(all(conservative)))]
+
+
+def _consecutive_layout_change(op: Operation) -> list[Operation] | None:
+    """A layout op reading another of its kind goes from that one's input at once, except where the first
+    parks the tensor in DRAM, other ops run, and the second brings it to L1 (deliberate staging) with more
+    than a data type changed."""
+    inner = _producer(op, op.name)
+    if inner is None or not op.name.startswith("ttnn."):
+        return None
+    first, staged, wanted = (v.type.encoding for v in (inner.operands[0], inner.results[0], op.results[0]))
+    if inner.next_op is not op and staged.buffer_type == "dram" and wanted.buffer_type == "l1" and \
+            (first.buffer_type, first.memory_layout, first.is_tiled) != \
+            (wanted.buffer_type, wanted.memory_layout, wanted.is_tiled):
+        return None
+    return [_with(op, [inner.operands[0]])]
+
+
+def _element(value: SSAValue) -> Attribute:
+    return value.type.element_type
+
+
+def _lossless_cast_round_trip(op: Operation) -> list[Operation] | None:
+    """to_tensor_spec back to the data type a widening typecast started from reads the typecast's input."""
+    cast = _producer(op, "ttnn.typecast")
+    if cast is None or _element(cast.operands[0]) != _element(op.results[0]) or \
+            _narrowing(_element(cast.operands[0]), _element(op.operands[0])):
+        return None
+    return [_with(op, [cast.operands[0]])]
 
 
 # TTIR ops whose every value is 0 or 1.
@@ -231,7 +259,8 @@ def _flipped_comparison(op: Operation) -> list[Operation] | None:
 
 
 FOLDS: dict[str, Fold] = {
-    **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "concat"),
+    **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
+                     "concat"),
                     _input_if_same_type),
     "permute": _identity_permute,
     "slice_static": _whole_slice,
@@ -241,6 +270,8 @@ REWRITES: dict[str, Rewrite] = {
     "permute": lambda op: _consecutive_permute(op) or _permute_as_reshape(op),  # tried in this order
     "repeat": _consecutive_repeat,
     "typecast": _consecutive_typecast,
+    "to_layout": _consecutive_layout_change,
+    "to_tensor_spec": lambda op: _consecutive_layout_change(op) or _lossless_cast_round_trip(op),
     "prod": _boolean_prod_to_min,
     "constant": _splat_constant_to_full,
     "lt": _flipped_comparison,

@@ -136,7 +136,7 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("collective_permute", "ccl", props="source_target_pairs:pairs"),
     op("mesh_partition", "mesh_partition", props="dim:si32 cluster_axis:ui32?"),
     op("distributed_rms_norm", "distributed_norm", "input weight? residual?", props="cluster_axis:ui32 epsilon:f32=1e-05"),
-    op("to_layout", "to_layout"),
+    op("to_layout", "to_layout", "input output"),  # `output` is a destination (an empty) of the result's type
     op("get_dimension_size", "get_dimension_size", "operand", props="dimension:i32", ttnn=None),
 )
 

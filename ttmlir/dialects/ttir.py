@@ -770,7 +770,35 @@ class EmptyBase(TTOp):
         printer.print_attribute(self.results[0].type)
 
 
-CUSTOM_BASES = {"empty": EmptyBase}
+class ToLayoutBase(TTOp):
+    """`ttir.to_layout` in upstream's custom format: `ttir.to_layout %in, %out : T into T -> T`."""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        unresolved = [parser.parse_unresolved_operand()]
+        parser.parse_punctuation(",")
+        unresolved.append(parser.parse_unresolved_operand())
+        parser.parse_punctuation(":")
+        types = [parser.parse_type()]
+        parser.parse_keyword("into")
+        types.append(parser.parse_type())
+        operands = [parser.resolve_operand(u, t) for u, t in zip(unresolved, types)]
+        attributes = parser.parse_optional_attr_dict()
+        results = [parser.parse_type()] if parser.parse_optional_punctuation("->") else []
+        return cls.create(operands=operands, result_types=results, attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in self.operands], printer.print_attribute, " into ")
+        printer.print_op_attributes(self.attributes)
+        if self.results:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.results[0].type)
+
+
+CUSTOM_BASES = {"empty": EmptyBase, "to_layout": ToLayoutBase}
 # Ops verified unlike the rest of their family, as upstream verifies them.
 OWN_RULES = {"clamp_scalar": clamp_scalar, "all_gather": all_gather, "all_reduce": all_reduce,
              "reduce_scatter": reduce_scatter, "collective_permute": collective_permute}

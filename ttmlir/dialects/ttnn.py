@@ -12,6 +12,7 @@ from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, TypeAttribu
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.irdl import irdl_attr_definition, param_def
 from xdsl.parser import AttrParser
+from xdsl.utils.exceptions import VerifyException
 from xdsl.printer import Printer
 
 from ttmlir.dialects import ttcore
@@ -189,6 +190,31 @@ class MemoryConfigAttr(Data[MemoryConfig]):
         printer.print_string(">")
 
 
+def layout_problem(memref: MemRefType, grid: ttcore.GridAttr, memory_layout: Attribute, extras: Attribute) -> str | None:
+    """What upstream's TTNNLayoutAttr verifier rejects: grid, buffer and memory layout disagreeing, a sharded
+    layout without its cores."""
+    buffer, shape = memref.memory_space.data.value, tuple(grid.data.shape)
+    layout = None if isinstance(memory_layout, NoneAttr) else memory_layout.data.value
+    sharded, extras = layout in SHARDED, "" if isinstance(extras, NoneAttr) else extras.data
+    if not (buffer == "l1" or (buffer == "dram" and sharded)) and shape != (1, 1):
+        return (f"expected (1, 1) grid shape for {buffer} buffer type"
+                f"{' with interleaved memory layout' if buffer == 'dram' else ''}, got ({', '.join(map(str, shape))})")
+    if layout is not None and buffer == "system_memory":
+        return "Memory layout is not allowed for SystemMemory buffer type."
+    if layout == "block_sharded" and buffer == "dram":
+        return "BlockSharded layout is not supported for DRAM buffer type; use WidthSharded, HeightSharded or Interleaved"
+    if layout is None and buffer != "system_memory":
+        return "Memory layout is required for non-SystemMemory buffer type."
+    if sharded and "core_ranges" not in extras:
+        return f"sharded TTNN layout ({layout}) must carry a core_range_set"
+    if not sharded and "core_ranges" in extras:
+        return f"non-sharded TTNN layout must not carry a core_range_set (got {layout or 'no memory layout'})"
+    return None
+
+
+SHARDED = ("height_sharded", "width_sharded", "block_sharded")
+
+
 @irdl_attr_definition
 class TTNNLayoutAttr(ParametrizedAttribute):
     """A tensor's device layout: collapse map, core grid, per-core memref and memory layout.
@@ -205,6 +231,7 @@ class TTNNLayoutAttr(ParametrizedAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser):
+        start = parser.pos
         with parser.in_angle_brackets():
             linear = AffineMapAttr(parser.parse_affine_map())
             parser.parse_punctuation(",")
@@ -222,6 +249,8 @@ class TTNNLayoutAttr(ParametrizedAttribute):
                     parser.parse_punctuation(">")
                 else:
                     extras = ttcore.StringAttr(scan_raw(parser))
+        if (problem := layout_problem(memref, grid, layout, extras)) is not None:
+            parser.raise_error(problem, start, parser.pos)
         return linear, grid, memref, layout, extras
 
     def print_parameters(self, printer: Printer) -> None:
@@ -232,6 +261,10 @@ class TTNNLayoutAttr(ParametrizedAttribute):
         if not isinstance(self.extras, NoneAttr):
             printer.print_string(f", {self.extras.data}")
         printer.print_string(">")
+
+    def verify(self) -> None:
+        if (problem := layout_problem(self.memref, self.grid, self.memory_layout, self.extras)) is not None:
+            raise VerifyException(problem)
 
     @property
     def buffer_type(self) -> str:
@@ -318,22 +351,8 @@ def layout_for(shape: tuple[int, ...], element: Attribute, buffer: str = "dram",
 
 def check_layout(op: TTOp, what: str, tensor: TensorType) -> None:
     encoding = tensor.encoding
-    if isinstance(encoding, NoneAttr):
-        return
-    if not isinstance(encoding, TTNNLayoutAttr):
+    if not isinstance(encoding, (NoneAttr, TTNNLayoutAttr)):
         raise op.error(f"{what} encoding must be a #ttnn.ttnn_layout, got {encoding}")
-    shape = tuple(tensor.get_shape())
-    if encoding.linear.data.num_dims != max(len(shape), 1):
-        raise op.error(f"{what} layout map has {encoding.linear.data.num_dims} dimensions but the tensor has rank "
-                       f"{len(shape)}")
-    if encoding.grid.data.shape == (1, 1) and isinstance(encoding.memory_layout, (NoneAttr, TensorMemoryLayoutAttr)):
-        layout = encoding.memory_layout
-        if isinstance(layout, NoneAttr) or layout.data.value == "interleaved":
-            want = physical_shape(shape, encoding.is_tiled)
-            got = tuple(encoding.memref.get_shape())
-            if got != want:
-                raise op.error(f"{what} layout memref shape ({dims_str(got)}) does not match tensor shape "
-                               f"({dims_str(shape)}): expected {dims_str(want)}")
 
 
 class TTNNOp(TTOp):
@@ -376,12 +395,13 @@ CONV = ("in_channels:i32 out_channels:i32 batch_size:i32 input_height:i32 input_
 TTNN_ONLY = (
     op("get_device", "device", "", props="mesh_shape:mesh_shape? mesh_offset:mesh_offset?",
        summary="Get the device the program runs on."),
-    op("to_layout", "layout_op", props="layout:layout" + OUT, summary="Convert a tensor to tile or row-major."),
-    op("to_device", "layout_op", "input device", props="memory_config:memory_config?",
-       summary="Move a host tensor to the device."),
+    # the layout ops carry no attributes: what they make is the result's #ttnn.ttnn_layout, as upstream's
+    op("to_tensor_spec", "layout_op", summary="Make a tensor what its result's layout says: page layout, data "
+       "type, memory and device at once (broken down by --ttnn-decompose-layouts)."),
+    op("to_layout", "layout_op", summary="Tilize or untilize a tensor, optionally changing its data type."),
+    op("to_device", "layout_op", "input device", summary="Move a host tensor to the device."),
     op("from_device", "layout_op", summary="Move a device tensor to the host."),
-    op("to_memory_config", "layout_op", props="memory_config:memory_config",
-       summary="Move a tensor to another memory configuration."),
+    op("to_memory_config", "layout_op", summary="Move a device tensor to another memory configuration."),
     op("typecast", "layout_op", summary="Convert a tensor's data type (the result's layout says which)."),
     op("deallocate", "deallocate", props="force:bool=false", results="",
        summary="Free a device tensor's buffer."),
@@ -463,8 +483,45 @@ def all_reduce_rule(op: TTOp):
     return same_rank(op)
 
 
+def _layouts(op: TTOp, *which: str) -> list[TTNNLayoutAttr]:
+    """The layouts of the input and/or result, in upstream's words when one is missing."""
+    found = []
+    for what in which:
+        value = op.operands[0] if what == "Input" else op.results[0]
+        if not isinstance(value.type.encoding, TTNNLayoutAttr):
+            raise op.error(f"{what} tensor type missing layout attribute")
+        found.append(value.type.encoding)
+    return found
+
+
+def to_tensor_spec_rule(op: TTOp):
+    _layouts(op, "Output")
+    return same_shape(op)
+
+
+def to_layout_rule(op: TTOp):
+    """ttnn.to_layout only tilizes/untilizes (and may cast): memory and placement are to_tensor_spec's."""
+    source, target = _layouts(op, "Input", "Output")
+    if source.buffer_type != target.buffer_type:
+        raise op.error(f"ttnn.to_layout cannot change buffer type from '{source.buffer_type}' to "
+                       f"'{target.buffer_type}'; use ttnn.to_tensor_spec for memory-config or device placement changes")
+    if source.memory_layout != target.memory_layout:
+        raise op.error("ttnn.to_layout cannot change tensor memory layout; use ttnn.to_tensor_spec for "
+                       "memory-config changes")
+    if source.grid != target.grid:
+        raise op.error("ttnn.to_layout cannot change grid shape; usettnn.to_tensor_spec for memory-config changes")
+    return same_shape(op)
+
+
+def to_memory_config_rule(op: TTOp):
+    # Which memory layouts a buffer type admits is the layout attribute's own check (layout_problem).
+    _layouts(op, "Input", "Output")
+    return same_shape(op)
+
+
 # TTNN ops verified unlike the rest of their family, as upstream's TTNN verifies them.
-TTNN_OWN_RULES = {"clamp_scalar": clamp_scalar_rule, "all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule}
+TTNN_OWN_RULES = {"to_tensor_spec": to_tensor_spec_rule, "to_layout": to_layout_rule,
+                  "to_memory_config": to_memory_config_rule, "clamp_scalar": clamp_scalar_rule, "all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
                                            TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]))

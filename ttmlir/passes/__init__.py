@@ -29,6 +29,7 @@ def _registry() -> dict[str, type[ModulePass]]:
     from ttmlir.passes.ttir_fusing import TTIRFusingPass
     from ttmlir.passes.ttir_to_ttnn import (ConvertTTIRToTTNNPass, TTIRToTTNNBackendPipeline, TTNNDeallocatePass,
                                             TTNNLayoutPass)
+    from ttmlir.passes.ttnn_decompose_layouts import TTNNDecomposeLayoutsPass
     from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
     from ttmlir.passes.cpu_hoist import TTIRCPUHoistTransformPass
     from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
@@ -38,7 +39,7 @@ def _registry() -> dict[str, type[ModulePass]]:
 
     passes = (RegisterDevicePass, WrapDeviceModulePass, UnwrapDeviceModulePass, TTIRFusingPass,
               TTIRCPUHoistTransformPass, ConvertTTIRToTTNNPass,
-              TTNNLayoutPass, TTNNWorkaroundPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline,
+              TTNNLayoutPass, TTNNWorkaroundPass, TTNNDecomposeLayoutsPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline,
               TTCoreMarkFunctionsAsForwardPass, ElementTypeNormalizationPass, CanonicalizePass,
               CommonSubexpressionElimination)
     return {p.name: p for p in passes}

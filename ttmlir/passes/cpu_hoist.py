@@ -27,7 +27,7 @@ from ttmlir.passes.mark_functions_as_forward import FUNCTION_TYPE
 from ttmlir.passes.register_device import device_module_of
 
 SHOULD_HOIST = "ttir.should_hoist"
-HOISTED_CALL = "ttir.cpu_hoisted_call"
+HOISTED_CALL = "ttir.cpu_hoist_call"
 FORWARD_CPU = StringAttr("forward_cpu")
 
 

@@ -292,9 +292,9 @@ def _pool(op: TTOp) -> list[Operation]:
     return _flattened_nhwc(op, op.ROW.name, props, [], op.operands[0], op.results[0].type)
 
 
-def _forward(op: TTOp) -> list[Operation]:
-    """ttir.to_layout: layouts are the layout pass's job, so the value passes through."""
-    return []
+def _to_tensor_spec(op: TTOp) -> Operation:
+    """ttir.to_layout is the aggregate ttnn.to_tensor_spec; --ttnn-decompose-layouts breaks it down later."""
+    return ttnn_op("to_tensor_spec", [op.operands[0]], {}, [op.results[0].type], op)
 
 
 # Conversions by op name, else by family (ops of the other families convert one to one).
@@ -304,7 +304,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "index_select": _index_select,
     "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _constant,
     "arange": _arange, "get_dimension_size": _get_dimension_size, "dot_general": _dot_general,
-    "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _forward, "pow": _pow, "cumsum": _cumsum,
+    "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow, "cumsum": _cumsum,
     "softmax": _softmax,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
@@ -457,45 +457,22 @@ def _retype_function(func: FuncOp, layout: Callable[[Attribute], Attribute]) -> 
 
 
 def _call_on_host(call: CallOp) -> None:
-    """A CPU-hoisted call reads and writes host tensors: move its operands off and its results onto the device."""
+    """A CPU-hoisted call reads and writes host tensors: its operands go to the host and its results to the
+    device by to_tensor_spec ops (--ttnn-decompose-layouts does that work on the host)."""
     block = call.parent
     for i, value in enumerate(list(call.operands)):
-        if value.type == _host(value.type):  # an argument the program gives on the host
-            continue
-        from_device = ttnn_op("from_device", [value], {}, [_with_layout(value.type, "system_memory")], call)
-        row_major = ttnn_op("to_layout", [from_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "row_major")},
-                             [_host(value.type)], call)
-        block.insert_ops_before([from_device, row_major], call)
-        call.operands[i] = row_major.results[0]
+        if value.type != _host(value.type):  # not an argument the program gives on the host
+            to_host = ttnn_op("to_tensor_spec", [value], {}, [_host(value.type)], call)
+            block.insert_op_before(to_host, call)
+            call.operands[i] = to_host.results[0]
     for result in list(call.results):
         device_type = result.type
         host = Rewriter.replace_value_with_new_type(result, _host(result.type))
         uses = [(use.operation, use.index) for use in host.uses]
-        to_device = ttnn_op("to_device", [host, device_of(block)], {"memory_config": interleaved_memory_config()},
-                             [_with_layout(device_type, "dram", tiled=False)], call)
-        tiled = ttnn_op("to_layout", [to_device.results[0]], {"layout": enum(ttnn.LayoutAttr, "tile")},
-                         [device_type], call)
-        block.insert_ops_after([to_device, tiled], call)
+        to_device = ttnn_op("to_tensor_spec", [host], {}, [device_type], call)
+        block.insert_op_after(to_device, call)
         for user, index in uses:
-            user.operands[index] = tiled.results[0]
-
-
-def host_origin(value: SSAValue) -> SSAValue | None:
-    """The host tensor a device value was made from by `to_device` and a tilize, if it was."""
-    tilize = value.owner
-    if not (isinstance(tilize, TTNNOp) and tilize.ROW.name == "to_layout"):
-        return None
-    to_device = tilize.operands[0].owner
-    return to_device.operands[0] if isinstance(to_device, TTNNOp) and to_device.ROW.name == "to_device" else None
-
-
-def erase_unused(op: Operation) -> None:
-    """Erase `op` and then its producers that nothing else uses (a chain of moves no longer needed)."""
-    while isinstance(op, TTNNOp) and not any(r.uses for r in op.results) and op.ROW.name != "get_device":
-        producers = [v.owner for v in op.operands]
-        op.detach()
-        op.erase()
-        op = producers[0] if producers else None
+            user.operands[index] = to_device.results[0]
 
 
 def _get_device(at: Operation) -> Operation:
@@ -577,7 +554,8 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     """The full TTIR → TTNN backend: device module, CPU hoisting, fusing, conversion, layouts, workarounds.
 
     Runs mark-functions-as-forward, wrap-device-module, register-device, cpu-hoist, element-type-normalization,
-    canonicalize, fusing, convert, layout, workaround, deallocate."""
+    canonicalize, fusing, convert, layout, workaround, canonicalize, decompose-layouts, canonicalize,
+    deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
     enable_fusing_pass: bool = True
@@ -598,6 +576,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
         from ttmlir.passes.register_device import WrapDeviceModulePass
         from ttmlir.passes.ttir_fusing import TTIRFusingPass
+        from ttmlir.passes.ttnn_decompose_layouts import TTNNDecomposeLayoutsPass
         from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
         from xdsl.transforms.canonicalize import CanonicalizePass
 
@@ -606,5 +585,6 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         super().apply(ctx, module)
         fusing = (TTIRFusingPass(),) if self.enable_fusing_pass else ()
         for stage in (TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), CanonicalizePass(), *fusing,
-                      ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(), TTNNDeallocatePass()):
+                      ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(), CanonicalizePass(),
+                      TTNNDecomposeLayoutsPass(), CanonicalizePass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)

@@ -2,8 +2,9 @@
 
 Some TTNN kernels only take row-major operands or particular data types (upstream's operand
 workarounds). For each such op the table below names what each operand and the result must be; the
-pass converts an operand with `ttnn.typecast`/`ttnn.to_layout` before the op, and converts a changed
-result back afterwards, so the function computes what it did, with the precision the hardware gives.
+pass converts an operand with a `ttnn.to_tensor_spec` before the op, and converts a changed result back
+afterwards, so the function computes what it did, with the precision the hardware gives. Canonicalization
+merges the conversions that meet; --ttnn-decompose-layouts breaks the rest into primitive moves.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.props import int_values
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
-from ttmlir.passes.ttir_to_ttnn import device_of, erase_unused, host_origin, interleaved_memory_config, ttnn_op
+from ttmlir.passes.ttir_to_ttnn import ttnn_op
 
 
 @dataclass(frozen=True)
@@ -111,44 +112,9 @@ def retyped(t: TensorType, want: Want) -> TensorType:
     return TensorType(element, shape, ttnn.layout_for(shape, element, want.buffer or layout.buffer_type, tiled, dtype))
 
 
-def _conversions(value: SSAValue, target: TensorType, at: Operation) -> list[Operation]:
-    """Ops taking `value` to the `target` type: off the device first, typecast before an untilize (after a
-    tilize), onto the device last."""
-    source, goal = value.type.encoding, target.encoding
-    host = "system_memory"
-    cast = Want(dtype=goal.data_type) if goal.data_type != source.data_type else None
-    relayout = Want("tile" if goal.is_tiled else "row_major") if goal.is_tiled != source.is_tiled else None
-    plan = [Want(buffer=host)] if goal.buffer_type == host != source.buffer_type else []
-    plan += [cast, relayout] if not goal.is_tiled else [relayout, cast]
-    plan += [Want(buffer=goal.buffer_type)] if source.buffer_type == host != goal.buffer_type else []
-    steps = []
-    for want in filter(None, plan):
-        to = retyped(value.type, want)
-        if want.buffer == host:
-            step = ttnn_op("from_device", [value], {}, [to], at)
-        elif want.buffer:
-            step = ttnn_op("to_device", [value, device_of(at.parent)], {"memory_config": interleaved_memory_config()},
-                           [to], at)
-        elif want.dtype:
-            step = ttnn_op("typecast", [value], {"dtype": enum(ttcore.DataTypeAttr, want.dtype)}, [to], at)
-        else:
-            step = ttnn_op("to_layout", [value], {"layout": enum(ttnn.LayoutAttr, want.layout)}, [to], at)
-        steps.append(step)
-        value = step.results[0]
-    return steps
-
-
-def _closest_source(value: SSAValue, target: TensorType) -> SSAValue:
-    """What `value` was made from, when that is closer to `target` (no round trip): the host tensor behind
-    a to_device and tilize for a host target, the row-major tensor behind a tilize for a row-major one."""
-    host = host_origin(value) if target.encoding.buffer_type == "system_memory" else None
-    if host is not None:
-        return host
-    producer = value.owner
-    if not target.encoding.is_tiled and isinstance(producer, TTNNOp) and producer.ROW.name == "to_layout" and \
-            not producer.operands[0].type.encoding.is_tiled:
-        return producer.operands[0]
-    return value
+def _conversion(value: SSAValue, target: TensorType, at: Operation) -> Operation:
+    """A ttnn.to_tensor_spec taking `value` to `target` (broken down by --ttnn-decompose-layouts)."""
+    return ttnn_op("to_tensor_spec", [value], {}, [target], at)
 
 
 def apply_workaround(op: TTNNOp, wants: dict[str, Want]) -> None:
@@ -156,15 +122,10 @@ def apply_workaround(op: TTNNOp, wants: dict[str, Want]) -> None:
     for name, want in wants.items():
         for value in groups.get(name) or [] if name != "result" else []:
             target = retyped(value.type, want)
-            if target == value.type:
-                continue
-            index = next(i for i, v in enumerate(op.operands) if v is value)
-            source = _closest_source(value, target)
-            steps = _conversions(source, target, op)
-            op.parent.insert_ops_before(steps, op)
-            op.operands[index] = steps[-1].results[0] if steps else source
-            if source is not value:  # the moves that made `value` may no longer be needed
-                erase_unused(value.owner)
+            if target != value.type:
+                convert = _conversion(value, target, op)
+                op.parent.insert_op_before(convert, op)
+                op.operands[next(i for i, v in enumerate(op.operands) if v is value)] = convert.results[0]
     want = wants.get("result")
     original = op.results[0].type if op.results else None
     if want is None or original is None or retyped(original, want) == original:
@@ -175,11 +136,10 @@ def apply_workaround(op: TTNNOp, wants: dict[str, Want]) -> None:
         op.properties["layout"] = enum(ttnn.LayoutAttr, want.layout)
     result = Rewriter.replace_value_with_new_type(op.results[0], retyped(original, want))
     uses = [(use.operation, use.index) for use in result.uses]
-    steps = _conversions(result, original, op)
-    op.parent.insert_ops_after(steps, op)
+    convert = _conversion(result, original, op)
+    op.parent.insert_op_after(convert, op)
     for user, index in uses:
-        user.operands[index] = steps[-1].results[0]
-    _fold_round_trips(steps[-1].results[0])
+        user.operands[index] = convert.results[0]
 
 
 @dataclass(frozen=True)
@@ -192,22 +152,6 @@ class TTNNWorkaroundPass(ModulePass):
         for op in list(module.walk()):
             if isinstance(op, TTNNOp) and op.ROW.name in WORKAROUNDS and _laid_out(op):
                 apply_workaround(op, WORKAROUNDS[op.ROW.name](op))
-
-
-UNDOES = {"from_device": "to_device", "to_layout": "to_layout"}
-
-
-def _fold_round_trips(value: SSAValue) -> None:
-    """A move of `value` that undoes the one that made it (from_device of a to_device, a layout change back)
-    gives back what the first one started from; and so on down the chain of moves."""
-    first = value.owner
-    for use in list(value.uses):
-        op = use.operation
-        if isinstance(op, TTNNOp) and op.ROW.name in UNDOES and isinstance(first, TTNNOp) and \
-                first.ROW.name == UNDOES[op.ROW.name] and first.operands[0].type == op.results[0].type:
-            op.results[0].replace_all_uses_with(first.operands[0])
-            erase_unused(op)
-            _fold_round_trips(first.operands[0])
 
 
 def _laid_out(op: TTNNOp) -> bool:

@@ -30,6 +30,10 @@ FAMILY_TABLES = {"unary": "EltwiseUnaryOp", "binary": "EltwiseBinaryOp", "reduct
                  "fill": "CreationOp", "arange": "CreationOp", "rand": "CreationOp", "constant": "CreationOp"}
 
 
+# TTNN ops that a pass replaces before translation, with what to run.
+NEVER_SERIALIZED = {"to_tensor_spec": "break it into primitive layout ops first (--ttnn-decompose-layouts)"}
+
+
 def table_of(row) -> str:
     own = fbu.camel(row.name) + "Op"
     return own if hasattr(fb, own) else FAMILY_TABLES[row.family]
@@ -212,6 +216,9 @@ class ProgramWriter:
         for op in func.body.block.ops:
             if isinstance(op, ReturnOp):
                 prog.outputs = [self.ref(v) for v in op.operands]
+            elif isinstance(op, TTNNOp) and op.ROW.name in NEVER_SERIALIZED:
+                raise TranslateError(op, f"'{op.name}' cannot be serialized to a TTNN flatbuffer; "
+                                         f"{NEVER_SERIALIZED[op.ROW.name]}")
             elif isinstance(op, TTNNOp):
                 prog.operations.append(self.operation(op))
             elif isinstance(op, CallOp):

@@ -13,10 +13,10 @@
 // CHECK-LABEL: func.func @bf16_add
 // CHECK: %[[A:.*]] = "ttir.typecast"(%arg0) : (tensor<32x32xbf16>) -> tensor<32x32xf32>
 // CHECK: %[[B:.*]] = "ttir.typecast"(%arg1) : (tensor<32x32xbf16>) -> tensor<32x32xf32>
-// CHECK: %[[C:.*]] = call @[[FN:cpu_hoisted_ttir_add_[0-9a-f]+]](%[[A]], %[[B]]) {ttir.cpu_hoisted_call} : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
+// CHECK: %[[C:.*]] = call @[[FN:cpu_hoisted_ttir_add_[0-9a-f]+]](%[[A]], %[[B]]) {ttir.cpu_hoist_call} : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
 // CHECK: "ttir.typecast"(%[[C]]) : (tensor<32x32xf32>) -> tensor<32x32xbf16>
 // CHECK-LABEL: func.func @f32_add
-// CHECK: call @[[FN]](%arg0, %arg1) {ttir.cpu_hoisted_call}
+// CHECK: call @[[FN]](%arg0, %arg1) {ttir.cpu_hoist_call}
 // CHECK: func.func private @[[FN]](tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32> attributes {tt.function_type = "forward_cpu_declaration"}
 // CHECK-NOT: func.func private
 // CHECK: ttcore.cpu_module {
@@ -30,11 +30,12 @@
 // TTNN-LABEL: func.func @bf16_add
 // TTNN: "ttnn.typecast"
 // TTNN: "ttnn.from_device"
-// TTNN: %[[IN:.*]] = "ttnn.to_layout"({{.*}}) <{layout = #ttnn.layout<row_major>}>
-// TTNN: call @cpu_hoisted_ttir_add_{{.*}}(%[[IN]], %{{.*}}) {ttir.cpu_hoisted_call}
+// TTNN: %[[IN:.*]] = "ttnn.to_layout"({{.*}}) {{.*}} -> tensor<32x32xf32, #[[HOST]]>
+// TTNN: call @cpu_hoisted_ttir_add_{{.*}}(%[[IN]], %{{.*}}) {ttir.cpu_hoist_call}
 // TTNN-LABEL: func.func @f32_add
-// TTNN: %[[OUT:.*]] = call @cpu_hoisted_ttir_add_{{.*}}(%arg0, %arg1) {ttir.cpu_hoisted_call}
-// TTNN-NEXT: "ttnn.to_device"(%[[OUT]]
+// TTNN: %[[OUT:.*]] = call @cpu_hoisted_ttir_add_{{.*}}(%arg0, %arg1) {ttir.cpu_hoist_call}
+// TTNN-NEXT: %[[TILED:.*]] = "ttnn.to_layout"(%[[OUT]]) {{.*}} -> tensor<32x32xf32, #[[HOSTTILE:ttnn_layout[0-9]*]]>
+// TTNN-NEXT: "ttnn.to_device"(%[[TILED]]
 // TTNN: ttcore.cpu_module {
 // TTNN: "ttnn.add"
 // TTNN-SAME: -> tensor<32x32xf32, #[[HOST]]>

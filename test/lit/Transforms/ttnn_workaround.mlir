@@ -1,10 +1,18 @@
-// RUN: ttmlir-opt --ttcore-register-device --convert-ttir-to-ttnn --ttnn-layout --ttnn-workaround %s | FileCheck %s
-// RUN: ttmlir-opt --ttcore-register-device --convert-ttir-to-ttnn --ttnn-layout --ttnn-workaround %s | ttmlir-opt | FileCheck %s
+// RUN: ttmlir-opt --ttcore-register-device --convert-ttir-to-ttnn --ttnn-layout --ttnn-workaround %s | FileCheck %s --check-prefix=SPEC
+// RUN: ttmlir-opt --ttcore-register-device --convert-ttir-to-ttnn --ttnn-layout --ttnn-workaround --canonicalize --ttnn-decompose-layouts --mlir-print-local-scope %s | FileCheck %s
+// RUN: ttmlir-opt --ttcore-register-device --convert-ttir-to-ttnn --ttnn-layout --ttnn-workaround --canonicalize --ttnn-decompose-layouts %s | ttmlir-opt --mlir-print-local-scope | FileCheck %s
 // RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline %s | ttmlir-translate --ttnn-to-flatbuffer -o %t.ttnn
 // RUN: ttrt run --check-memory-leak %t.ttnn | FileCheck %s --check-prefix=EXEC
 
 // Kernels that need particular layouts or data types get their operands converted and their results
-// converted back (upstream's TTNN operand workarounds).
+// converted back (upstream's TTNN operand workarounds): by ttnn.to_tensor_spec, which canonicalization
+// merges and --ttnn-decompose-layouts breaks into typecasts and tilizes/untilizes.
+
+// SPEC-LABEL: func.func @integer_cumsum
+// SPEC: %[[F:.*]] = "ttnn.to_tensor_spec"(%arg0) : (tensor<4x64xsi32{{.*}} -> tensor<4x64xf32
+// SPEC: %[[S:.*]] = "ttnn.cumsum"(%[[F]])
+// SPEC: "ttnn.to_tensor_spec"(%[[S]]) {{.*}} -> tensor<{{.*}}si32
+// SPEC-NOT: "ttnn.typecast"
 
 // CHECK-LABEL: func.func @integer_cumsum
 // CHECK: %[[F:.*]] = "ttnn.typecast"(%{{.*}}) : (tensor<4x64xsi32{{.*}} -> tensor<4x64xf32
@@ -19,7 +27,7 @@ func.func @integer_cumsum(%arg0: tensor<4x64xsi32>) -> tensor<4x64xsi32> {
 // A rank-1 fill is made row-major, then tilized (si32 is filled as it is, as upstream's ttnn.full does).
 // CHECK-LABEL: func.func @full_1d_si32
 // CHECK: %[[FULL:.*]] = "ttnn.full"(%{{.*}}) <{dtype = #ttcore.supportedDataTypes<si32>, fill_value = 7 : i32, layout = #ttnn.layout<row_major>
-// CHECK: "ttnn.to_layout"(%[[FULL]]) <{layout = #ttnn.layout<tile>}> {{.*}} -> tensor<64xsi32
+// CHECK: "ttnn.to_layout"(%[[FULL]]) {{.*}} -> tensor<64xsi32{{.*}}tile<32x32, si32>
 // CHECK-NOT: "ttnn.typecast"
 func.func @full_1d_si32() -> tensor<64xsi32> {
   %0 = "ttir.full"() <{shape = array<i32: 64>, fill_value = 7 : i32}> : () -> tensor<64xsi32>
@@ -40,10 +48,10 @@ func.func @strided_slice(%arg0: tensor<64x128xf32>) -> tensor<2x128xf32> {
 
 // A slice starting off the tile grid reads row-major data: the tiled argument is untilized for it.
 // CHECK-LABEL: func.func @unaligned_slice
-// CHECK: %[[RM:.*]] = "ttnn.to_layout"(%arg0) <{layout = #ttnn.layout<row_major>}>
+// CHECK: %[[RM:.*]] = "ttnn.to_layout"(%arg0) {{.*}} -> tensor<64x128xf32, {{.*}}memref<64x128xf32
 // CHECK-NEXT: "ttnn.slice_static"(%[[RM]])
 // CHECK-NEXT: "ttnn.to_layout"
-// CHECK-SAME: layout = #ttnn.layout<tile>
+// CHECK-SAME: -> tensor<60x128xf32, {{.*}}tile<32x32, f32>
 func.func @unaligned_slice(%arg0: tensor<64x128xf32>) -> tensor<60x128xf32> {
   %0 = "ttir.slice_static"(%arg0) <{begins = [4 : i32, 0 : i32], ends = [64 : i32, 128 : i32], step = [1 : i32, 1 : i32]}> : (tensor<64x128xf32>) -> tensor<60x128xf32>
   return %0 : tensor<60x128xf32>
@@ -70,13 +78,13 @@ func.func @where_mixed_types(%arg0: tensor<32x32xbf16>, %arg1: tensor<32x32xf32>
 
 // CHECK-LABEL: func.func @upsample
 // CHECK: %[[BF16:.*]] = "ttnn.typecast"(%arg0) {{.*}} -> tensor<{{.*}}bf16
-// CHECK-NEXT: "ttnn.to_layout"(%[[BF16]]) <{layout = #ttnn.layout<row_major>}>
+// CHECK-NEXT: "ttnn.to_layout"(%[[BF16]]) {{.*}} -> tensor<1x8x8x32xbf16, {{.*}}memref<64x32xbf16
 // CHECK: "ttnn.upsample"
 // CHECK-SAME: -> tensor<1x16x16x32xbf16
+// A row-major bf16 result is tilized and cast back to f32 by one to_layout on the device.
 // CHECK-NEXT: "ttnn.to_layout"
-// CHECK-SAME: layout = #ttnn.layout<tile>
-// CHECK-NEXT: "ttnn.typecast"
-// CHECK-SAME: -> tensor<1x16x16x32xf32
+// CHECK-SAME: -> tensor<1x16x16x32xf32, {{.*}}tile<32x32, f32>
+// CHECK-NOT: "ttnn.typecast"
 func.func @upsample(%arg0: tensor<1x8x8x32xf32>) -> tensor<1x16x16x32xf32> {
   %0 = "ttir.upsample2d"(%arg0) <{scale_factor = 2 : si32}> : (tensor<1x8x8x32xf32>) -> tensor<1x16x16x32xf32>
   return %0 : tensor<1x16x16x32xf32>

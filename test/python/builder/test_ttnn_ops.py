@@ -9,12 +9,11 @@ from builder.base.builder_apis import compile_and_execute_ttnn
 from builder.ttnn.ttnn_builder import DEVICE_FREE, TTNNBuilder
 from test_ttir_ops import CASES, Case, module_for
 from ttmlir.dialects.op_table import TTIR_BY_NAME, TTIR_OPS
-from ttmlir.passes.ttir_to_ttnn import interleaved_memory_config
 
 TTIR_NAME = {row.ttnn: row.ttnn if row.ttnn in TTIR_BY_NAME else row.name for row in TTIR_OPS if row.ttnn}
 TTNN_CASES = {"repeat": Case([(32, 32)], {"repeat_dims": [2, 1]}), "typecast": Case([(32, 32)], {"output_type": torch.bfloat16}),
               "to_layout": Case([(32, 32)], {"layout": "row_major"}), "from_device": Case([(32, 32)]),
-              "to_memory_config": Case([(32, 32)], {"memory_config": interleaved_memory_config("l1")})}
+              "to_memory_config": Case([(32, 32)], {"buffer_type": "l1"})}
 
 
 def test_ttnn_builder_covers_the_compute_ops():

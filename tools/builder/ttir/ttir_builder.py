@@ -52,5 +52,11 @@ class TTIRBuilder(Builder):
         self._bypass_ops.append(ProgramWriter.loc(owner))
 
 
+def _to_layout(self, in0: Operand, output_type=None, loc=None):
+    """`ttir.to_layout` of `in0` into a fresh `ttir.empty` destination of the result's type."""
+    return self._to_layout_into(in0, self.empty(shape=in0.type.get_shape(), output_type=output_type), loc=loc)
+
+
 for _row in TTIR_OPS:
     setattr(TTIRBuilder, _row.name, op_method(_row.name, _row, ("shape",) if _row.name in SHAPED else ()))
+TTIRBuilder._to_layout_into, TTIRBuilder.to_layout = TTIRBuilder.to_layout, _to_layout

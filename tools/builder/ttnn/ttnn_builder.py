@@ -40,6 +40,24 @@ class TTNNBuilder(Builder):
             props = {**props, "dtype": enum(ttcore.DataTypeAttr, ttnn.data_type_of(element))}
         return super()._build_op(name, operands, props, output_type, loc, unit_attrs, shape)
 
+    def to_layout(self, in0, layout: str, output_type=None, loc=None):
+        """Tilize (`layout="tile"`) or untilize (`"row_major"`) a device tensor."""
+        return self._relaid("to_layout", in0, output_type, loc, tiled=layout == "tile")
+
+    def to_memory_config(self, in0, buffer_type: str, output_type=None, loc=None):
+        """Move a device tensor to the interleaved memory of `buffer_type` ("dram" or "l1")."""
+        return self._relaid("to_memory_config", in0, output_type, loc, buffer=buffer_type)
+
+    def _relaid(self, name, value, output_type, loc, tiled=None, buffer=None):
+        """A layout op: what it makes is its result's layout, so the result is retyped after it is built."""
+        result = self._build_op(name, [value], {}, output_type, loc)
+        was = value.type.encoding
+        shape = tuple(result.type.get_shape())
+        result._type = TensorType(result.type.element_type, shape, ttnn.layout_for(
+            shape, result.type.element_type, buffer or was.buffer_type, was.is_tiled if tiled is None else tiled))
+        result.owner.verify_()
+        return result
+
     def prepare_for_flatbuffer(self) -> ModuleOp:
         """A copy of the module with the device registered and intermediates deallocated."""
         from ttmlir.passes import run_pass
@@ -49,4 +67,5 @@ class TTNNBuilder(Builder):
 
 
 for _name in DEVICE_FREE:
-    setattr(TTNNBuilder, _name, op_method(_name, TTNN_OP_CLASSES[_name].ROW))
+    if _name not in vars(TTNNBuilder):
+        setattr(TTNNBuilder, _name, op_method(_name, TTNN_OP_CLASSES[_name].ROW))

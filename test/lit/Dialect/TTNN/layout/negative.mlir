@@ -1,22 +1,24 @@
 // RUN: ttmlir-opt --split-input-file --verify-diagnostics %s
 
-#dram = #ttnn.buffer_type<dram>
-#wrong = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<2x2x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>
-func.func @memref_mismatch(%arg0: tensor<64x96xf32, #wrong>) -> tensor<64x96xf32, #wrong> {
-  // expected-error @+1 {{'ttnn.relu' op operand #0 layout memref shape (2x2) does not match tensor shape (64x96): expected 2x3}}
-  %0 = "ttnn.relu"(%arg0) : (tensor<64x96xf32, #wrong>) -> tensor<64x96xf32, #wrong>
-  return %0 : tensor<64x96xf32, #wrong>
-}
+// A layout whose memory layout, buffer and grid disagree is rejected where it is written (upstream's checks).
+#system_memory = #ttnn.buffer_type<system_memory>
+// expected-error @+1 {{Memory layout is not allowed for SystemMemory buffer type.}}
+#host = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xf32, #system_memory>, <interleaved>>
 
 // -----
 
-#dram = #ttnn.buffer_type<dram>
-#rank3 = #ttnn.ttnn_layout<(d0, d1, d2) -> (d0 * 32 + d1, d2), <1x1>, memref<1x1x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>
-func.func @rank_mismatch(%arg0: tensor<32x32xf32, #rank3>) -> tensor<32x32xf32, #rank3> {
-  // expected-error @+1 {{layout map has 3 dimensions but the tensor has rank 2}}
-  %0 = "ttnn.relu"(%arg0) : (tensor<32x32xf32, #rank3>) -> tensor<32x32xf32, #rank3>
-  return %0 : tensor<32x32xf32, #rank3>
-}
+// expected-error @+1 {{Memory layout is required for non-SystemMemory buffer type.}}
+#l1 = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, f32>, #ttnn.buffer_type<l1>>>
+
+// -----
+
+// expected-error @+1 {{expected (1, 1) grid shape for dram buffer type with interleaved memory layout, got (2, 2)}}
+#dram = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <2x2>, memref<1x1x!ttcore.tile<32x32, f32>, #ttnn.buffer_type<dram>>, <interleaved>>
+
+// -----
+
+// expected-error @+1 {{sharded TTNN layout (height_sharded) must carry a core_range_set}}
+#sharded = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <2x1>, memref<1x1x!ttcore.tile<32x32, f32>, #ttnn.buffer_type<l1>>, <height_sharded>>
 
 // -----
 

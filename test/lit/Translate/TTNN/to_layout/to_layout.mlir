@@ -17,7 +17,8 @@
 // CHECK-LABEL: "mesh_shape": [1, 1]
 module {
   func.func @to_layout(%arg0: tensor<32x64xf32>) -> tensor<32x64xf32> {
-    %0 = "ttir.to_layout"(%arg0) : (tensor<32x64xf32>) -> tensor<32x64xf32>
-    return %0 : tensor<32x64xf32>
+    %0 = ttir.empty() : tensor<32x64xf32>
+    %1 = ttir.to_layout %arg0, %0 : tensor<32x64xf32> into tensor<32x64xf32> -> tensor<32x64xf32>
+    return %1 : tensor<32x64xf32>
   }
 }
