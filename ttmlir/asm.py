@@ -27,6 +27,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.syntax import affine_map_str
+from ttmlir.dialects.tt_op import TTOp
 
 # xDSL 0.74's string-literal pattern nests `+` inside `*` and backtracks exponentially on an
 # unterminated string; the same language with possessive quantifiers is matched in linear time.
@@ -246,6 +247,8 @@ class TTPrinter(Printer):
     top_level: Operation | None = None
     defining: Attribute | None = None
     _arg_ids: list[int] = field(default_factory=lambda: [0])
+    _result_names: set[str] = field(default_factory=set)
+    _name_conflicts: int = 0
 
     def _new_alias(self, attr: Attribute, base: str, table: dict[Attribute, str]) -> str:
         count = self.alias_counts.get(base, 0)
@@ -296,8 +299,18 @@ class TTPrinter(Printer):
         return super().print_ssa_value(value)
 
     def _print_results(self, op: Operation) -> None:
-        """Several results print as one group, `%0:3 = ...`, used as `%0#1`, as mlir-opt prints them."""
+        """Several results print as one group, `%0:3 = ...`, used as `%0#1`, as mlir-opt prints them; TTIR and
+        TTNN ops name theirs after their definitions (`%values, %indices = "ttnn.sort"`), as upstream's ODS does,
+        a repeated name made unique with MLIR's `_N` suffix."""
         if len(op.results) <= 1 or any(r in self._ssa_values for r in op.results):
+            return super()._print_results(op)
+        if isinstance(op, TTOp):
+            for result, base in zip(op.results, op.ROW.results):
+                name = base
+                while name in self._result_names:
+                    name, self._name_conflicts = f"{base}_{self._name_conflicts}", self._name_conflicts + 1
+                self._result_names.add(name)
+                self._ssa_values[result] = name
             return super()._print_results(op)
         group = self._get_new_valid_name_id()
         for i, result in enumerate(op.results):

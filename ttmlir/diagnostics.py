@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 
@@ -42,9 +43,10 @@ class Diagnostic:
 class DiagnosticError(Exception):
     """Raised with the diagnostic that stops a tool; the CLI prints it and exits 1."""
 
-    def __init__(self, diagnostic: Diagnostic):
+    def __init__(self, diagnostic: Diagnostic, *more: Diagnostic):
         super().__init__(diagnostic.message)
         self.diagnostic = diagnostic
+        self.diagnostics = [diagnostic, *more]
 
 
 _PARSE_MESSAGES = (
@@ -62,30 +64,46 @@ def from_parse_error(error: ParseError, filename: str, text: str, line_offset: i
     return Diagnostic("error", message, filename, text, error.span.start, line_offset)
 
 
-def first_verify_error(module: ModuleOp) -> tuple[Operation, str] | None:
-    """The first op (in walk order) that fails to verify, with upstream's message."""
-    for op in module.walk():
-        try:
-            if isinstance(op, TTOp):
-                op.tt_verify()
-            else:
-                op.verify_()
-        except VerifyException as error:
-            message = str(error).splitlines()[0] if str(error) else "failed to verify"
-            if not message.startswith("'"):
-                message = f"'{op.name}' op {message}"
-            return op, message
-        except Exception as error:  # a malformed op that a verifier could not even inspect
-            return op, f"'{op.name}' op is malformed: {error}"
+def _verify_error(op: Operation) -> str | None:
+    """Why `op` alone fails to verify, in upstream's words, or None."""
+    try:
+        if isinstance(op, TTOp):
+            op.tt_verify()
+        else:
+            op.verify_()
+    except VerifyException as error:
+        message = str(error).splitlines()[0] if str(error) else "failed to verify"
+        return message if message.startswith("'") else f"'{op.name}' op {message}"
+    except Exception as error:  # a malformed op that a verifier could not even inspect
+        return f"'{op.name}' op is malformed: {error}"
     return None
+
+
+def verify_errors(module: ModuleOp) -> list[tuple[Operation, str]]:
+    """Every function's first failing op (in walk order), as MLIR's verifier reports them: it checks
+    functions independently and stops inside one at its first failure."""
+    errors, failed = [], set()
+    for op in module.walk():
+        func = op.parent_op() if not isinstance(op, FuncOp) else op
+        while func is not None and not isinstance(func, FuncOp):
+            func = func.parent_op()
+        if func is not None and func in failed:
+            continue
+        message = _verify_error(op)
+        if message is not None:
+            errors.append((op, message))
+            if func is None:
+                break
+            failed.add(func)
+    return errors
 
 
 def verify_module(module: ModuleOp, positions: dict[Operation, int], filename: str, text: str,
                   line_offset: int = 0) -> None:
-    failure = first_verify_error(module)
-    if failure is not None:
-        op, message = failure
-        raise DiagnosticError(Diagnostic("error", message, filename, text, positions.get(op), line_offset))
+    errors = verify_errors(module)
+    if errors:
+        raise DiagnosticError(*(Diagnostic("error", message, filename, text, positions.get(op), line_offset)
+                                for op, message in errors))
 
 
 def load_module(ctx, text: str, filename: str, line_offset: int = 0) -> tuple[ModuleOp, dict[Operation, int]]:

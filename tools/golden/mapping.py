@@ -64,6 +64,12 @@ def _reduction(fn) -> Golden:
     return golden
 
 
+def _topk(x, a):
+    """The k largest (smallest) along `dim`, first occurrence first among equals, in sorted order."""
+    order = torch.sort(x["input_tensor"], dim=a["dim"], descending=a["largest"], stable=True)
+    return tuple(t.narrow(a["dim"], 0, a["k"]) for t in order)
+
+
 def _slice(t: torch.Tensor, begins, ends, steps) -> torch.Tensor:
     for dim, (begin, end, step) in enumerate(zip(begins, ends, steps)):
         size = t.shape[dim]
@@ -332,6 +338,8 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "clamp_scalar": lambda x, a: torch.clamp(x["input"], a["min"], a["max"]),
     "clamp_tensor": lambda x, a: torch.minimum(torch.maximum(x["input"], x["min"]), x["max"]),
     "cumsum": lambda x, a: torch.cumsum(x["input"], a["dim"]),
+    "sort": lambda x, a: tuple(torch.sort(x["input"], dim=a["dim"], descending=a["descending"], stable=True)),
+    "topk": _topk,
     "reshape": lambda x, a: x["input"].reshape(a["shape"]),
     "transpose": lambda x, a: x["input"].transpose(a["dim0"], a["dim1"]),
     "permute": lambda x, a: x["input"].permute(a["permutation"]),
@@ -390,7 +398,7 @@ def _ttnn_goldens() -> dict[str, Golden]:
     goldens = {row.ttnn: GOLDEN_MAPPINGS.get(row.ttnn, GOLDEN_MAPPINGS[row.name]) for row in TTIR_OPS
                if row.ttnn and row.name in GOLDEN_MAPPINGS and row.ttnn not in TTNN_ONLY_NAMES}
     identity = lambda x, a: x["input"]  # noqa: E731 - layout, placement and type changes keep the values
-    return {**goldens, "permute": GOLDEN_MAPPINGS["permute"],
+    return {**goldens, **{name: GOLDEN_MAPPINGS[name] for name in ("permute", "cumsum", "sort", "topk")},
             "repeat": lambda x, a: x["input"].repeat(list(a["repeat_dims"].data)),
             **{name: identity for name in ("typecast", "to_layout", "to_memory_config", "to_device", "from_device")}}
 

@@ -111,7 +111,7 @@ def process_chunk(text: str, filename: str, line_offset: int, opts: Options) -> 
                 return None, [Diagnostic("error", str(failure), filename, text, pos, line_offset)]
             verify_module(module, positions, filename, text, line_offset)
     except DiagnosticError as error:
-        return None, [error.diagnostic]
+        return None, error.diagnostics
     return print_module(module, debuginfo="--mlir-print-debuginfo" in opts.flags,
                         local_scope="--mlir-print-local-scope" in opts.flags,
                         generic="--mlir-print-op-generic" in opts.flags), []

@@ -70,7 +70,8 @@ def run(argv: list[str]) -> int:
             pos = positions.get(error.op) if error.op is not None else None
             raise DiagnosticError(Diagnostic("error", str(error), filename, text, pos)) from None
     except DiagnosticError as error:
-        print(error.diagnostic.render(), file=sys.stderr)
+        for diagnostic in error.diagnostics:
+            print(diagnostic.render(), file=sys.stderr)
         return 1
     write_atomic(output, data)
     return 0

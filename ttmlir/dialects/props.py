@@ -63,6 +63,7 @@ def _bool(v) -> IntegerAttr:
 KINDS: dict[str, Kind] = {
     "bool": Kind(_is_int(1), "bool attribute", _bool),
     "i32": Kind(_is_int(32), "32-bit signless integer attribute", _build_int(32)),
+    "si8": Kind(_is_int(8, Signedness.SIGNED), "8-bit signed integer attribute", _build_int(8, Signedness.SIGNED)),
     "si32": Kind(_is_int(32, Signedness.SIGNED), "32-bit signed integer attribute",
                  _build_int(32, Signedness.SIGNED)),
     "ui32": Kind(_is_int(32, Signedness.UNSIGNED), "32-bit unsigned integer attribute",

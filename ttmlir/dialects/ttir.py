@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType
 from xdsl.ir import Dialect
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -108,6 +108,29 @@ def check_dim_range(op: TTOp, dim: int, rank: int) -> None:
 def cumsum(op: TTOp):
     check_dim_range(op, ints(op, "dim")[0], len(first_shape(op)))
     return same_shape(op)
+
+
+def sort(op: TTOp):
+    shape, dim = first_shape(op), ints(op, "dim")[0]
+    rank = len(shape)
+    if not -rank <= dim < rank:
+        raise op.error(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
+    indices = op.results[1].type.element_type
+    if not isinstance(indices, IntegerType):
+        raise op.error(f"Expected integer data type for indices but got '{indices}'")
+    if op.results[0].type != op.operands[0].type:
+        raise op.error("Sorted tensor type does not match with input tensor.")
+    if result_shape(op, 1) != shape:
+        raise op.error("Indices shape does not match with input tensor shape.")
+
+
+def topk(op: TTOp):
+    shape, dim, k = first_shape(op), ints(op, "dim")[0], ints(op, "k")[0]
+    check_dim_range(op, dim, len(shape))
+    dim %= len(shape)
+    if not 0 < k <= shape[dim]:
+        raise op.error(f"K should be between 1 and the size of the specified dimension ({dim}), but got: {k}")
+    return [shape[:dim] + (k,) + shape[dim + 1:]] * 2
 
 
 def reshape(op: TTOp):
@@ -741,8 +764,8 @@ def get_dimension_size(op: TTOp):
 
 SHAPE_RULES = {
     "unary": eltwise, "binary": eltwise, "ternary": eltwise, "reduction": reduction, "cumsum": cumsum,
-    "reshape": reshape, "transpose": transpose, "permute": permute, "concat": concat, "repeat": repeat,
-    "repeat_interleave": repeat_interleave, "broadcast": broadcast, "pad": pad, "slice": slice_static,
+    "sort": sort, "topk": topk, "reshape": reshape, "transpose": transpose, "permute": permute, "concat": concat,
+    "repeat": repeat, "repeat_interleave": repeat_interleave, "broadcast": broadcast, "pad": pad, "slice": slice_static,
     "squeeze": squeeze, "unsqueeze": unsqueeze, "reverse": reverse, "index": index, "index_select": index_select,
     "gather": gather, "matmul": matmul, "dot_general": dot_general, "softmax": softmax, "embedding": embedding,
     "conv2d": conv2d, "conv_transpose2d": conv_transpose2d, "pool2d": pool2d, "global_pool2d": global_pool2d,

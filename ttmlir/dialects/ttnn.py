@@ -427,6 +427,11 @@ TTNN_ONLY = (
     op("avg_pool2d", "pool", props=POOL + " count_include_pad:bool=true" + OUT,
        summary="2D average pooling over a flattened NHWC input."),
     op("cumsum", "cumsum", props="dim:si32" + OUT, summary="Cumulative sum along one dimension."),
+    op("sort", "sort", props="dim:si8=-1 descending:bool=false stable:bool=false memory_config:memory_config?",
+       results="values indices", summary="Sort along one dimension, with the sorted elements' original indices."),
+    op("topk", "topk", "input_tensor", props="k:i32 dim:si32=-1 largest:bool=true sorted:bool=false "
+       "memory_config:memory_config?", results="values indices",
+       summary="The k largest (or smallest) elements along one dimension, with their indices."),
     op("pow_scalar", "unary", props="rhs:f32_or_i32" + OUT,
        summary="Raise a tensor to a constant non-negative power."),
     op("mesh_shard", "mesh_shard", "input device", props="shard_type:shard_type shard_direction:shard_direction "

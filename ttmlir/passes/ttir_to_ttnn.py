@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FunctionType, ModuleOp, NameLoc, StringAttr, TensorType, UnknownLoc
+from xdsl.dialects.builtin import FunctionType, IntegerAttr, ModuleOp, NameLoc, StringAttr, TensorType, UnknownLoc
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -145,10 +145,13 @@ def _fill_value(value: SSAValue) -> Attribute | None:
     return splat_fill_value(owner.prop("value")) if isinstance(owner, TTOp) and owner.ROW.name == "constant" else None
 
 
-def _cumsum(op: TTOp) -> Operation:
-    """TTNN's cumsum takes its dimension as si32."""
-    dim = KINDS["si32"].build(int_values(op.prop("dim"))[0])
-    return ttnn_op("cumsum", op.operands, _props(op, dim=dim), [op.results[0].type], op)
+def _retyped_integers(op: TTOp) -> Operation:
+    """One to one, defaults spelled out, integer properties in the TTNN op's integer type (cumsum's dim as si32,
+    sort's as si8), as upstream's patterns build them."""
+    kinds = {name: kind for name, kind, _, _ in TTNN_OP_CLASSES[op.ROW.ttnn].ROW.props}
+    props = {name: KINDS[kinds[name]].build(attr.value.data) if isinstance(attr, IntegerAttr) and
+             not KINDS[kinds[name]].check(attr) else attr for name, attr in _with_defaults(op).items()}
+    return ttnn_op(op.ROW.ttnn, op.operands, props, [r.type for r in op.results], op)
 
 
 def _pow(op: TTOp) -> Operation:
@@ -304,7 +307,8 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "index_select": _index_select,
     "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _constant,
     "arange": _arange, "get_dimension_size": _get_dimension_size, "dot_general": _dot_general,
-    "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow, "cumsum": _cumsum,
+    "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow, "cumsum": _retyped_integers,
+    "sort": _retyped_integers, "topk": _retyped_integers,
     "softmax": _softmax,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",

@@ -95,7 +95,32 @@ def _where(op: TTNNOp) -> dict[str, Want]:
     return {"first": Want(dtype=wanted)} if _dtype(op.operands[0]) != wanted else {}
 
 
+INTEGER_DTYPES = frozenset({"si32", "u32", "u16", "u8"})
+U16_MAX = 2 ** 16 - 1
+
+
+def _sort(op: TTNNOp) -> dict[str, Want]:
+    """Sort takes bf16 or u16 values (integers as u16, f32 as bf16); its indices are u16 unless the last dimension,
+    padded to a power of two for the bitonic sort, reaches 65535."""
+    element = _dtype(op.operands[0])
+    values = "u16" if element in INTEGER_DTYPES else "bf16" if element == "f32" else None
+    padded = 1 << max(op.operands[0].type.get_shape()[-1] - 1, 0).bit_length()
+    indices = "u16" if padded < U16_MAX else "u32"
+    return {"input": Want(dtype=values), "values": Want(dtype=values), "indices": Want(dtype=indices)}
+
+
+def _topk(op: TTNNOp) -> dict[str, Want]:
+    """Top-k runs on bf16 (or bfp8) values; its indices are u16 unless the dimension, padded to whole tiles,
+    exceeds 65535."""
+    shape = op.operands[0].type.get_shape()
+    padded = -(-shape[int_values(op.prop("dim"))[0] % len(shape)] // ttnn.TILE) * ttnn.TILE
+    values = None if _dtype(op.operands[0]) in ("bf16", "bfp_bf8") else "bf16"
+    indices = "u16" if padded <= U16_MAX else "u32"
+    return {"input_tensor": Want(dtype=values), "values": Want(dtype=values), "indices": Want(dtype=indices)}
+
+
 WORKAROUNDS: dict[str, Workaround] = {
+    "sort": _sort, "topk": _topk,
     "embedding": _embedding, "max_pool2d": _row_major_bf16, "upsample": _row_major_bf16,
     "cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "concat": _concat, "where": _where,
     "mesh_shard": _mesh_shard,
@@ -118,28 +143,30 @@ def _conversion(value: SSAValue, target: TensorType, at: Operation) -> Operation
 
 
 def apply_workaround(op: TTNNOp, wants: dict[str, Want]) -> None:
+    """Convert the named operands before `op` and give the named results (`result`, or a multi-result op's own
+    names) the wanted type, converting each back to what its users expect right after `op`."""
     groups = op.operand_groups()
     for name, want in wants.items():
-        for value in groups.get(name) or [] if name != "result" else []:
+        for value in groups.get(name, []):
             target = retyped(value.type, want)
             if target != value.type:
                 convert = _conversion(value, target, op)
                 op.parent.insert_op_before(convert, op)
                 op.operands[next(i for i, v in enumerate(op.operands) if v is value)] = convert.results[0]
-    want = wants.get("result")
-    original = op.results[0].type if op.results else None
-    if want is None or original is None or retyped(original, want) == original:
-        return
-    if want.dtype and op.prop("dtype") is not None:
-        op.properties["dtype"] = enum(ttcore.DataTypeAttr, want.dtype)
-    if want.layout and op.prop("layout") is not None:
-        op.properties["layout"] = enum(ttnn.LayoutAttr, want.layout)
-    result = Rewriter.replace_value_with_new_type(op.results[0], retyped(original, want))
-    uses = [(use.operation, use.index) for use in result.uses]
-    convert = _conversion(result, original, op)
-    op.parent.insert_op_after(convert, op)
-    for user, index in uses:
-        user.operands[index] = convert.results[0]
+    for name, result in zip(op.ROW.results, op.results):
+        want, original = wants.get(name), result.type
+        if want is None or retyped(original, want) == original:
+            continue
+        if want.dtype and op.prop("dtype") is not None:
+            op.properties["dtype"] = enum(ttcore.DataTypeAttr, want.dtype)
+        if want.layout and op.prop("layout") is not None:
+            op.properties["layout"] = enum(ttnn.LayoutAttr, want.layout)
+        result = Rewriter.replace_value_with_new_type(result, retyped(original, want))
+        uses = [(use.operation, use.index) for use in result.uses]
+        convert = _conversion(result, original, op)
+        op.parent.insert_op_after(convert, op)
+        for user, index in uses:
+            user.operands[index] = convert.results[0]
 
 
 @dataclass(frozen=True)

@@ -223,6 +223,13 @@ def _cache(x, t):
     return cache
 
 
+def _topk(x, t):
+    """Sorted order (a valid unsorted top-k too); among equal values the first index wins, so runs are
+    reproducible where torch.topk's choice among ties is not."""
+    values, indices = torch.sort(x["input_tensor"], dim=t.dim, descending=t.largest, stable=True)
+    return values.narrow(t.dim, 0, t.k), indices.narrow(t.dim, 0, t.k)
+
+
 def _slice(x, t):
     a = x["input"]
     index = []
@@ -321,6 +328,8 @@ KERNELS: dict[str, Kernel] = {
     "where": lambda x, t: torch.where(x["first"] != 0, x["second"], x["third"]),
     "clamp_tensor": lambda x, t: torch.minimum(torch.maximum(x["input"], x["min"]), x["max"]),
     "cumsum": lambda x, t: torch.cumsum(x["input"], t.dim),
+    "sort": lambda x, t: tuple(torch.sort(x["input"], dim=t.dim, descending=t.descending, stable=True)),
+    "topk": _topk,
     "reshape": lambda x, t: x["input"].reshape(list(t.shape)),
     "concat": lambda x, t: torch.cat(x["inputs"], t.dim),
     "repeat": lambda x, t: x["input"].repeat(list(t.repeatDims)),

@@ -249,6 +249,8 @@ class OpType(object):
     CallOp = 34
     MeshPartitionOp = 35
     DistributedRmsNormOp = 36
+    SortOp = 37
+    TopkOp = 38
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -326,6 +328,10 @@ def OpTypeCreator(unionType, table):
         return MeshPartitionOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.DistributedRmsNormOp:
         return DistributedRmsNormOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.SortOp:
+        return SortOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.TopkOp:
+        return TopkOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -4165,6 +4171,412 @@ class CumsumOpT(object):
             CumsumOpAddMemoryConfig(builder, memoryConfig)
         cumsumOp = CumsumOpEnd(builder)
         return cumsumOp
+
+
+class SortOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = SortOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsSortOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def SortOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # SortOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # SortOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SortOp
+    def Values(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SortOp
+    def Indices(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SortOp
+    def Dim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int8Flags, o + self._tab.Pos)
+        return 0
+
+    # SortOp
+    def Descending(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # SortOp
+    def Stable(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # SortOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def SortOpStart(builder):
+    builder.StartObject(7)
+
+def SortOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def SortOpAddValues(builder, values):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(values), 0)
+
+def SortOpAddIndices(builder, indices):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(indices), 0)
+
+def SortOpAddDim(builder, dim):
+    builder.PrependInt8Slot(3, dim, 0)
+
+def SortOpAddDescending(builder, descending):
+    builder.PrependBoolSlot(4, descending, 0)
+
+def SortOpAddStable(builder, stable):
+    builder.PrependBoolSlot(5, stable, 0)
+
+def SortOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def SortOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class SortOpT(object):
+
+    # SortOpT
+    def __init__(
+        self,
+        input = None,
+        values = None,
+        indices = None,
+        dim = 0,
+        descending = False,
+        stable = False,
+        memoryConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.values = values  # type: Optional[TensorRefT]
+        self.indices = indices  # type: Optional[TensorRefT]
+        self.dim = dim  # type: int
+        self.descending = descending  # type: bool
+        self.stable = stable  # type: bool
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        sortOp = SortOp()
+        sortOp.Init(buf, pos)
+        return cls.InitFromObj(sortOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, sortOp):
+        x = SortOpT()
+        x._UnPack(sortOp)
+        return x
+
+    # SortOpT
+    def _UnPack(self, sortOp):
+        if sortOp is None:
+            return
+        if sortOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(sortOp.Input())
+        if sortOp.Values() is not None:
+            self.values = TensorRefT.InitFromObj(sortOp.Values())
+        if sortOp.Indices() is not None:
+            self.indices = TensorRefT.InitFromObj(sortOp.Indices())
+        self.dim = sortOp.Dim()
+        self.descending = sortOp.Descending()
+        self.stable = sortOp.Stable()
+        if sortOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(sortOp.MemoryConfig())
+
+    # SortOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.values is not None:
+            values = self.values.Pack(builder)
+        if self.indices is not None:
+            indices = self.indices.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        SortOpStart(builder)
+        if self.input is not None:
+            SortOpAddInput(builder, input)
+        if self.values is not None:
+            SortOpAddValues(builder, values)
+        if self.indices is not None:
+            SortOpAddIndices(builder, indices)
+        SortOpAddDim(builder, self.dim)
+        SortOpAddDescending(builder, self.descending)
+        SortOpAddStable(builder, self.stable)
+        if self.memoryConfig is not None:
+            SortOpAddMemoryConfig(builder, memoryConfig)
+        sortOp = SortOpEnd(builder)
+        return sortOp
+
+
+class TopkOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = TopkOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsTopkOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def TopkOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # TopkOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # TopkOp
+    def InputTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # TopkOp
+    def Values(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # TopkOp
+    def Indices(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # TopkOp
+    def K(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # TopkOp
+    def Dim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # TopkOp
+    def Largest(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # TopkOp
+    def Sorted(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # TopkOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def TopkOpStart(builder):
+    builder.StartObject(8)
+
+def TopkOpAddInputTensor(builder, inputTensor):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(inputTensor), 0)
+
+def TopkOpAddValues(builder, values):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(values), 0)
+
+def TopkOpAddIndices(builder, indices):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(indices), 0)
+
+def TopkOpAddK(builder, k):
+    builder.PrependInt32Slot(3, k, 0)
+
+def TopkOpAddDim(builder, dim):
+    builder.PrependInt32Slot(4, dim, 0)
+
+def TopkOpAddLargest(builder, largest):
+    builder.PrependBoolSlot(5, largest, 0)
+
+def TopkOpAddSorted(builder, sorted):
+    builder.PrependBoolSlot(6, sorted, 0)
+
+def TopkOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def TopkOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class TopkOpT(object):
+
+    # TopkOpT
+    def __init__(
+        self,
+        inputTensor = None,
+        values = None,
+        indices = None,
+        k = 0,
+        dim = 0,
+        largest = False,
+        sorted = False,
+        memoryConfig = None,
+    ):
+        self.inputTensor = inputTensor  # type: Optional[TensorRefT]
+        self.values = values  # type: Optional[TensorRefT]
+        self.indices = indices  # type: Optional[TensorRefT]
+        self.k = k  # type: int
+        self.dim = dim  # type: int
+        self.largest = largest  # type: bool
+        self.sorted = sorted  # type: bool
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        topkOp = TopkOp()
+        topkOp.Init(buf, pos)
+        return cls.InitFromObj(topkOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, topkOp):
+        x = TopkOpT()
+        x._UnPack(topkOp)
+        return x
+
+    # TopkOpT
+    def _UnPack(self, topkOp):
+        if topkOp is None:
+            return
+        if topkOp.InputTensor() is not None:
+            self.inputTensor = TensorRefT.InitFromObj(topkOp.InputTensor())
+        if topkOp.Values() is not None:
+            self.values = TensorRefT.InitFromObj(topkOp.Values())
+        if topkOp.Indices() is not None:
+            self.indices = TensorRefT.InitFromObj(topkOp.Indices())
+        self.k = topkOp.K()
+        self.dim = topkOp.Dim()
+        self.largest = topkOp.Largest()
+        self.sorted = topkOp.Sorted()
+        if topkOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(topkOp.MemoryConfig())
+
+    # TopkOpT
+    def Pack(self, builder):
+        if self.inputTensor is not None:
+            inputTensor = self.inputTensor.Pack(builder)
+        if self.values is not None:
+            values = self.values.Pack(builder)
+        if self.indices is not None:
+            indices = self.indices.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        TopkOpStart(builder)
+        if self.inputTensor is not None:
+            TopkOpAddInputTensor(builder, inputTensor)
+        if self.values is not None:
+            TopkOpAddValues(builder, values)
+        if self.indices is not None:
+            TopkOpAddIndices(builder, indices)
+        TopkOpAddK(builder, self.k)
+        TopkOpAddDim(builder, self.dim)
+        TopkOpAddLargest(builder, self.largest)
+        TopkOpAddSorted(builder, self.sorted)
+        if self.memoryConfig is not None:
+            TopkOpAddMemoryConfig(builder, memoryConfig)
+        topkOp = TopkOpEnd(builder)
+        return topkOp
 
 
 class ReshapeOp(object):
@@ -11387,7 +11799,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -100,7 +100,7 @@ def _encode(kind: str, attr: Attribute, result_type):
         return [int(v) for v in dense_values(attr)]
     if kind == "elements":
         return _elements_bytes(attr, result_type.element_type if result_type is not None else "f32")
-    if kind in ("str", "bool", "i32", "si32", "ui32", "i64", "si64", "f32", "number"):
+    if kind in ("str", "bool", "i32", "si8", "si32", "ui32", "i64", "si64", "f32", "number"):
         return scalar(attr)
     if kind == "f32_or_i32":  # the schema holds a float either way
         return float(scalar(attr))
@@ -164,7 +164,7 @@ class ProgramWriter:
             self._set(table, "out" if name == "result" else name, self.ref(value), op)
         result_type = op.results[0].type if op.results else None
         for name, kind, _, _ in row.props:
-            attr = op.properties.get(name)
+            attr = op.prop(name)  # a defaulted property is written with its default, not the schema's
             if attr is not None:
                 self._set(table, name, _encode(kind, attr, result_type), op)
         return self.wrap(op, table_name, table)

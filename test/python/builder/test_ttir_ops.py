@@ -36,6 +36,10 @@ def indices(high):
     return lambda shape: torch.randint(0, high, shape, dtype=I32)
 
 
+def distinct_along(dim):
+    return lambda shape: torch.rand(shape).argsort(dim).float()
+
+
 @dataclass
 class Case:
     shapes: list
@@ -76,6 +80,10 @@ CASES: dict[str, Case] = {
     "reduce_or": Case([(4, 32, 64)], {"dim_arg": [2]}, inputs=[bits]),
     "argmax": Case([(4, 32, 64)], {"dim_arg": [2]}),
     "cumsum": Case([(4, 32, 64)], {"dim": 1}),
+    # distinct small integers along the sorted dimension: exact in the bf16 the kernels sort in, so the
+    # indices are unambiguous
+    "sort": Case([(4, 32, 64)], {"dim": 1, "descending": True}, inputs=[distinct_along(1)]),
+    "topk": Case([(2, 32, 128)], {"k": 5}, inputs=[distinct_along(-1)]),
     "reshape": Case([(4, 32, 64)], {"shape": [128, 64]}),
     "transpose": Case([(32, 64)], {"dim0": 0, "dim1": 1}),
     "permute": Case([(2, 32, 64)], {"permutation": [0, 2, 1]}),

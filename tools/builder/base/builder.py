@@ -347,10 +347,10 @@ class Builder:
         placeholder = self.tensor_type(element, shape if shape is not None else [1])
         op = cls.build(operands=groups, result_types=[placeholder] * len(row.results), properties=properties)
         goldens = self._evaluate_op(op)
-        for result, golden in zip(op.results, goldens):
+        for result, result_name, golden in zip(op.results, row.results, goldens):
             # types of a fresh op with no uses may be set in place
-            result._type = self.tensor_type(element if result is op.results[0] else
-                                            _value_element(operands, element), golden[0].shape)
+            result._type = self.tensor_type(element if result is op.results[0] else self.RESULT_ELEMENTS.get(
+                result_name, _value_element(operands, element)), golden[0].shape)
         op.location = self._location_of(loc)
         for attr in unit_attrs or []:
             op.attributes[attr] = UnitAttr()
@@ -368,8 +368,10 @@ class Builder:
             self._goldens[result] = golden
         return op.results[0] if len(op.results) == 1 else tuple(op.results)
 
+    # element types by op name (a first result) or by result name (sort's and topk's `indices`)
     RESULT_ELEMENTS: ClassVar[dict[str, Attribute]] = {"argmax": IntegerType(32, Signedness.SIGNED),
-                                                       "get_dimension_size": IntegerType(32)}
+                                                       "get_dimension_size": IntegerType(32),
+                                                       "indices": IntegerType(32, Signedness.SIGNED)}
     VALUE_OPERAND: ClassVar[dict[str, int]] = {"embedding": 1, "where": 1}
 
     def _result_element(self, name: str, operands: list, output_type, props: dict) -> Attribute:
