@@ -260,6 +260,8 @@ def _fill_cache(x, a):
 
 
 def _gather(x, a):
+    if a["dim"] is not None:  # torch.gather's form: out[i][j] = input[index[i][j]][j] along dim
+        return x["input"].take_along_dim(x["start_indices"].long(), a["dim"])
     return stablehlo_gather(x["input"], x["start_indices"], a["offset_dims"], a["collapsed_slice_dims"],
                             a["operand_batching_dims"], a["start_index_map"], a["index_vector_dim"],
                             a["slice_sizes"])

@@ -66,9 +66,13 @@ CONV_DIMS = "batch_dim:i64=0 height_dim:i64=1 width_dim:i64=2 channel_dim:i64=3"
 REDUCTION_NAMES = "sum mean max min prod reduce_and reduce_or".split()
 POOL_PROPS = "kernel:i32_darray stride:i32_darray dilation:i32_darray padding:i32_darray ceil_mode:bool=false"
 NORM_OPERANDS = "input weight? bias?"
-GATHER_PROPS = ("offset_dims:i64_darray collapsed_slice_dims:i64_darray operand_batching_dims:i64_darray "
-                "start_indices_batching_dims:i64_darray start_index_map:i64_darray index_vector_dim:si64 "
-                "slice_sizes:i64_darray indices_are_sorted:bool=false")
+# gather in either of upstream's forms: torch.gather's (`dim`; the index tensor has the result's shape) or the
+# StableHLO one its exported models still carry (offset/collapsed/batching dims, start_index_map, slice_sizes).
+STABLEHLO_GATHER = ("offset_dims", "collapsed_slice_dims", "operand_batching_dims", "start_indices_batching_dims",
+                    "start_index_map", "index_vector_dim", "slice_sizes")
+GATHER_PROPS = ("offset_dims:i64_darray? collapsed_slice_dims:i64_darray? operand_batching_dims:i64_darray? "
+                "start_indices_batching_dims:i64_darray? start_index_map:i64_darray? index_vector_dim:si64? "
+                "slice_sizes:i64_darray? indices_are_sorted:bool?")
 
 TTIR_OPS: tuple[OpRow, ...] = (
     *(op(n, "unary") for n in UNARY_NAMES),
@@ -99,7 +103,7 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("index", "index", props="dim:i32 begin:i32 end:i32 step:i32", ttnn="slice_static"),
     op("index_select", "index_select", props="dim:si32 begin:si32 length:si32 stride:si32=0",
        ttnn="slice_static"),
-    op("gather", "gather", "input start_indices", props=GATHER_PROPS),
+    op("gather", "gather", "input start_indices", props="dim:i32? " + GATHER_PROPS),
     op("matmul", "matmul", "a b", props="transpose_a:bool=false transpose_b:bool=false"),
     op("linear", "matmul", "a b bias?", props="transpose_a:bool=false transpose_b:bool=false"),
     op("dot_general", "dot_general", "lhs rhs", props="batch_dims_lhs:i64_darray contract_dims_lhs:i64_darray "

@@ -15,7 +15,7 @@ from xdsl.ir import Dialect
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from ttmlir.dialects.op_table import TTIR_OPS
+from ttmlir.dialects.op_table import STABLEHLO_GATHER, TTIR_OPS
 from ttmlir.dialects.props import dense_values, int_values, scalar
 from ttmlir.dialects.tt_op import TTOp, build_op_class
 from ttmlir.spatial import padding4, pair
@@ -398,10 +398,29 @@ def index_select(op: TTOp):
 
 
 def gather(op: TTOp):
-    sizes = ints(op, "slice_sizes")
-    if len(sizes) != len(first_shape(op)):
-        raise op.error(f"slice_sizes must have {len(first_shape(op))} values (the input rank), got {len(sizes)}")
-    return None
+    """torch.gather's form in upstream's words; the StableHLO form needs all of its attributes."""
+    input_shape, index_type = first_shape(op), op.operands[1].type
+    dim = op.prop("dim")
+    if dim is None:
+        for name in STABLEHLO_GATHER:
+            if op.prop(name) is None:
+                raise op.error(f"requires attribute '{name}'")
+        if len(ints(op, "slice_sizes")) != len(input_shape):
+            raise op.error(f"slice_sizes must have {len(input_shape)} values (the input rank), got "
+                           f"{len(ints(op, 'slice_sizes'))}")
+        return None
+    if not isinstance(index_type.element_type, IntegerType):
+        raise op.error(f"Index tensor must have an integer type, got '{index_type.element_type}'")
+    rank = len(input_shape)
+    if rank != len(index_type.get_shape()):
+        raise op.error(f"Input tensor and index tensor must have the same rank. Got input rank = {rank}, index rank = "
+                       f"{len(index_type.get_shape())}")
+    if rank < 1:
+        raise op.error(f"Input tensor and index tensor must have rank >= 1. Got rank = {rank}")
+    if not -rank <= scalar(dim) < rank:
+        raise op.error(f"Dimension must be in the range [-{rank}, {rank}), got dim = {scalar(dim)}")
+    if tuple(index_type.get_shape()) != result_shape(op):
+        raise op.error("Index tensor and result tensor must have the same shape.")
 
 
 def matmul(op: TTOp):

@@ -16,7 +16,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.printer import Printer
 
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.op_table import TTIR_OPS, op
+from ttmlir.dialects.op_table import GATHER_PROPS, TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw
 from ttmlir.dialects.tt_op import TTOp, build_op_class
@@ -427,6 +427,8 @@ TTNN_ONLY = (
     op("avg_pool2d", "pool", props=POOL + " count_include_pad:bool=true" + OUT,
        summary="2D average pooling over a flattened NHWC input."),
     op("cumsum", "cumsum", props="dim:si32" + OUT, summary="Cumulative sum along one dimension."),
+    op("gather", "gather", "input start_indices", props="dim:si32? " + GATHER_PROPS + " memory_config:memory_config?",
+       summary="Gather values along one dimension by an index tensor (or in StableHLO's general form)."),
     op("sort", "sort", props="dim:si8=-1 descending:bool=false stable:bool=false memory_config:memory_config?",
        results="values indices", summary="Sort along one dimension, with the sorted elements' original indices."),
     op("topk", "topk", "input_tensor", props="k:i32 dim:si32=-1 largest:bool=true sorted:bool=false "

@@ -154,6 +154,17 @@ def _retyped_integers(op: TTOp) -> Operation:
     return ttnn_op(op.ROW.ttnn, op.operands, props, [r.type for r in op.results], op)
 
 
+def _gather(op: TTOp) -> Operation | list[Operation]:
+    """tt-metal's gather needs rank >= 2: a rank-1 gather runs on (1, n) views along dim 1."""
+    if op.prop("dim") is None or len(op.results[0].type.get_shape()) != 1:
+        return _retyped_integers(op)
+    views = [_reshape(v, [1, *v.type.get_shape()], op) for v in op.operands]
+    result = op.results[0].type
+    gather = ttnn_op("gather", [v.results[0] for v in views], {"dim": KINDS["si32"].build(1)},
+                     [_tensor([1, *result.get_shape()], result)], op)
+    return [*views, gather, _reshape(gather.results[0], result.get_shape(), op)]
+
+
 def _pow(op: TTOp) -> Operation:
     """A constant non-negative exponent makes ttnn.pow_scalar (pow_scalar takes no negative one)."""
     exponent = _fill_value(op.operands[1])
@@ -308,7 +319,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _constant,
     "arange": _arange, "get_dimension_size": _get_dimension_size, "dot_general": _dot_general,
     "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow, "cumsum": _retyped_integers,
-    "sort": _retyped_integers, "topk": _retyped_integers,
+    "sort": _retyped_integers, "topk": _retyped_integers, "gather": _gather,
     "softmax": _softmax,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",

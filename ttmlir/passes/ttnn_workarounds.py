@@ -119,7 +119,13 @@ def _topk(op: TTNNOp) -> dict[str, Want]:
     return {"input_tensor": Want(dtype=values), "values": Want(dtype=values), "indices": Want(dtype=indices)}
 
 
+def _gather(op: TTNNOp) -> dict[str, Want]:
+    """torch-style gather reads tiled input and index."""
+    return {} if op.prop("dim") is None else {"input": Want("tile"), "start_indices": Want("tile")}
+
+
 WORKAROUNDS: dict[str, Workaround] = {
+    "gather": _gather,
     "sort": _sort, "topk": _topk,
     "embedding": _embedding, "max_pool2d": _row_major_bf16, "upsample": _row_major_bf16,
     "cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "concat": _concat, "where": _where,

@@ -251,6 +251,8 @@ def _pad(x, t):
 
 
 def _gather(x, t):
+    if t.offsetDims is None:
+        return torch.gather(x["input"], t.dim, x["start_indices"].long())
     return stablehlo_gather(x["input"], x["start_indices"], list(t.offsetDims), _ints(t.collapsedSliceDims),
                             _ints(t.operandBatchingDims), list(t.startIndexMap), t.indexVectorDim, list(t.sliceSizes))
 

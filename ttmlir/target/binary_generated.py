@@ -6225,8 +6225,15 @@ class GatherOp(object):
         return None
 
     # GatherOp
-    def OffsetDims(self, j):
+    def Dim(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # GatherOp
+    def OffsetDims(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
         if o != 0:
             a = self._tab.Vector(o)
             return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
@@ -6234,26 +6241,26 @@ class GatherOp(object):
 
     # GatherOp
     def OffsetDimsAsNumpy(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
         if o != 0:
             return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
         return 0
 
     # GatherOp
     def OffsetDimsLength(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
         if o != 0:
             return self._tab.VectorLen(o)
         return 0
 
     # GatherOp
     def OffsetDimsIsNone(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
         return o == 0
 
     # GatherOp
     def CollapsedSliceDims(self, j):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
         if o != 0:
             a = self._tab.Vector(o)
             return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
@@ -6261,26 +6268,26 @@ class GatherOp(object):
 
     # GatherOp
     def CollapsedSliceDimsAsNumpy(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
         if o != 0:
             return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
         return 0
 
     # GatherOp
     def CollapsedSliceDimsLength(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
         if o != 0:
             return self._tab.VectorLen(o)
         return 0
 
     # GatherOp
     def CollapsedSliceDimsIsNone(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
         return o == 0
 
     # GatherOp
     def OperandBatchingDims(self, j):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
         if o != 0:
             a = self._tab.Vector(o)
             return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
@@ -6288,26 +6295,26 @@ class GatherOp(object):
 
     # GatherOp
     def OperandBatchingDimsAsNumpy(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
         if o != 0:
             return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
         return 0
 
     # GatherOp
     def OperandBatchingDimsLength(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
         if o != 0:
             return self._tab.VectorLen(o)
         return 0
 
     # GatherOp
     def OperandBatchingDimsIsNone(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
         return o == 0
 
     # GatherOp
     def StartIndicesBatchingDims(self, j):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
         if o != 0:
             a = self._tab.Vector(o)
             return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
@@ -6315,26 +6322,26 @@ class GatherOp(object):
 
     # GatherOp
     def StartIndicesBatchingDimsAsNumpy(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
         if o != 0:
             return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
         return 0
 
     # GatherOp
     def StartIndicesBatchingDimsLength(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
         if o != 0:
             return self._tab.VectorLen(o)
         return 0
 
     # GatherOp
     def StartIndicesBatchingDimsIsNone(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
         return o == 0
 
     # GatherOp
     def StartIndexMap(self, j):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
         if o != 0:
             a = self._tab.Vector(o)
             return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
@@ -6342,33 +6349,33 @@ class GatherOp(object):
 
     # GatherOp
     def StartIndexMapAsNumpy(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
         if o != 0:
             return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
         return 0
 
     # GatherOp
     def StartIndexMapLength(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
         if o != 0:
             return self._tab.VectorLen(o)
         return 0
 
     # GatherOp
     def StartIndexMapIsNone(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
         return o == 0
 
     # GatherOp
     def IndexVectorDim(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
         return 0
 
     # GatherOp
     def SliceSizes(self, j):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
         if o != 0:
             a = self._tab.Vector(o)
             return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
@@ -6376,33 +6383,33 @@ class GatherOp(object):
 
     # GatherOp
     def SliceSizesAsNumpy(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
         if o != 0:
             return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
         return 0
 
     # GatherOp
     def SliceSizesLength(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
         if o != 0:
             return self._tab.VectorLen(o)
         return 0
 
     # GatherOp
     def SliceSizesIsNone(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
         return o == 0
 
     # GatherOp
     def IndicesAreSorted(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
         if o != 0:
             return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
         return False
 
     # GatherOp
     def MemoryConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -6411,7 +6418,7 @@ class GatherOp(object):
         return None
 
 def GatherOpStart(builder):
-    builder.StartObject(12)
+    builder.StartObject(13)
 
 def GatherOpAddInput(builder, input):
     builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
@@ -6422,50 +6429,53 @@ def GatherOpAddStartIndices(builder, startIndices):
 def GatherOpAddOut(builder, out):
     builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
 
+def GatherOpAddDim(builder, dim):
+    builder.PrependInt32Slot(3, dim, 0)
+
 def GatherOpAddOffsetDims(builder, offsetDims):
-    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(offsetDims), 0)
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(offsetDims), 0)
 
 def GatherOpStartOffsetDimsVector(builder, numElems):
     return builder.StartVector(8, numElems, 8)
 
 def GatherOpAddCollapsedSliceDims(builder, collapsedSliceDims):
-    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(collapsedSliceDims), 0)
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(collapsedSliceDims), 0)
 
 def GatherOpStartCollapsedSliceDimsVector(builder, numElems):
     return builder.StartVector(8, numElems, 8)
 
 def GatherOpAddOperandBatchingDims(builder, operandBatchingDims):
-    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(operandBatchingDims), 0)
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(operandBatchingDims), 0)
 
 def GatherOpStartOperandBatchingDimsVector(builder, numElems):
     return builder.StartVector(8, numElems, 8)
 
 def GatherOpAddStartIndicesBatchingDims(builder, startIndicesBatchingDims):
-    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(startIndicesBatchingDims), 0)
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(startIndicesBatchingDims), 0)
 
 def GatherOpStartStartIndicesBatchingDimsVector(builder, numElems):
     return builder.StartVector(8, numElems, 8)
 
 def GatherOpAddStartIndexMap(builder, startIndexMap):
-    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(startIndexMap), 0)
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(startIndexMap), 0)
 
 def GatherOpStartStartIndexMapVector(builder, numElems):
     return builder.StartVector(8, numElems, 8)
 
 def GatherOpAddIndexVectorDim(builder, indexVectorDim):
-    builder.PrependInt64Slot(8, indexVectorDim, 0)
+    builder.PrependInt64Slot(9, indexVectorDim, 0)
 
 def GatherOpAddSliceSizes(builder, sliceSizes):
-    builder.PrependUOffsetTRelativeSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(sliceSizes), 0)
+    builder.PrependUOffsetTRelativeSlot(10, flatbuffers.number_types.UOffsetTFlags.py_type(sliceSizes), 0)
 
 def GatherOpStartSliceSizesVector(builder, numElems):
     return builder.StartVector(8, numElems, 8)
 
 def GatherOpAddIndicesAreSorted(builder, indicesAreSorted):
-    builder.PrependBoolSlot(10, indicesAreSorted, 0)
+    builder.PrependBoolSlot(11, indicesAreSorted, 0)
 
 def GatherOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(11, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(12, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
 def GatherOpEnd(builder):
     return builder.EndObject()
@@ -6484,6 +6494,7 @@ class GatherOpT(object):
         input = None,
         startIndices = None,
         out = None,
+        dim = 0,
         offsetDims = None,
         collapsedSliceDims = None,
         operandBatchingDims = None,
@@ -6497,6 +6508,7 @@ class GatherOpT(object):
         self.input = input  # type: Optional[TensorRefT]
         self.startIndices = startIndices  # type: Optional[TensorRefT]
         self.out = out  # type: Optional[TensorRefT]
+        self.dim = dim  # type: int
         self.offsetDims = offsetDims  # type: Optional[List[int]]
         self.collapsedSliceDims = collapsedSliceDims  # type: Optional[List[int]]
         self.operandBatchingDims = operandBatchingDims  # type: Optional[List[int]]
@@ -6534,6 +6546,7 @@ class GatherOpT(object):
             self.startIndices = TensorRefT.InitFromObj(gatherOp.StartIndices())
         if gatherOp.Out() is not None:
             self.out = TensorRefT.InitFromObj(gatherOp.Out())
+        self.dim = gatherOp.Dim()
         if not gatherOp.OffsetDimsIsNone():
             if np is None:
                 self.offsetDims = []
@@ -6646,6 +6659,7 @@ class GatherOpT(object):
             GatherOpAddStartIndices(builder, startIndices)
         if self.out is not None:
             GatherOpAddOut(builder, out)
+        GatherOpAddDim(builder, self.dim)
         if self.offsetDims is not None:
             GatherOpAddOffsetDims(builder, offsetDims)
         if self.collapsedSliceDims is not None:

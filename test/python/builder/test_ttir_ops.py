@@ -206,3 +206,13 @@ def test_op_hoisted_to_the_cpu_matches_its_golden(name, tmp_path):
     assert "ttcore.cpu_module" in next(tmp_path.rglob("*_ttnn.mlir")).read_text()
     assert len(report["program_index_0"]) == 2  # the hoisted op and the output
     assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
+
+
+@pytest.mark.parametrize("shapes, dim", [([(5, 40), (3, 40)], 0), ([(4, 6, 40), (4, 6, 7)], -1), ([(40,), (9,)], 0)])
+def test_torch_style_gather_matches_its_golden(shapes, dim, tmp_path):
+    """ttir.gather in torch.gather's form (`dim`; rank 1 runs on (1, n) views) computes what torch.gather does."""
+    high = shapes[0][dim]
+    case = Case(shapes, {"dim": dim}, dtypes=[F32, I32], inputs=[None, indices(high)])
+    report = compile_and_execute_ttir(module_for("gather", case), artifact_dir=str(tmp_path),
+                                      enable_intermediate_verification=True)
+    assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())

@@ -25,3 +25,39 @@ module {
     return %0 : tensor<1x15x512xf32>
   }
 }
+
+// -----
+// torch.gather's form, checked in upstream's words.
+func.func @float_index(%arg0: tensor<5x3xf32>, %arg1: tensor<2x3xbf16>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'ttir.gather' op Index tensor must have an integer type, got 'bf16'}}
+  %0 = "ttir.gather"(%arg0, %arg1) <{dim = 0 : i32}> : (tensor<5x3xf32>, tensor<2x3xbf16>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+func.func @rank_mismatch(%arg0: tensor<5x3xf32>, %arg1: tensor<6xui32>) -> tensor<6xf32> {
+  // expected-error @+1 {{'ttir.gather' op Input tensor and index tensor must have the same rank. Got input rank = 2, index rank = 1}}
+  %0 = "ttir.gather"(%arg0, %arg1) <{dim = 0 : i32}> : (tensor<5x3xf32>, tensor<6xui32>) -> tensor<6xf32>
+  return %0 : tensor<6xf32>
+}
+
+// -----
+func.func @dim_out_of_range(%arg0: tensor<5x3xf32>, %arg1: tensor<2x3xui32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'ttir.gather' op Dimension must be in the range [-2, 2), got dim = -3}}
+  %0 = "ttir.gather"(%arg0, %arg1) <{dim = -3 : i32}> : (tensor<5x3xf32>, tensor<2x3xui32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+
+// -----
+func.func @result_not_index_shaped(%arg0: tensor<5x3xf32>, %arg1: tensor<2x3xui32>) -> tensor<3x3xf32> {
+  // expected-error @+1 {{'ttir.gather' op Index tensor and result tensor must have the same shape.}}
+  %0 = "ttir.gather"(%arg0, %arg1) <{dim = 0 : i32}> : (tensor<5x3xf32>, tensor<2x3xui32>) -> tensor<3x3xf32>
+  return %0 : tensor<3x3xf32>
+}
+
+// -----
+func.func @stablehlo_form_incomplete(%arg0: tensor<5x3xf32>, %arg1: tensor<2x1xsi32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'ttir.gather' op requires attribute 'collapsed_slice_dims'}}
+  %0 = "ttir.gather"(%arg0, %arg1) <{offset_dims = array<i64: 1>}> : (tensor<5x3xf32>, tensor<2x1xsi32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
