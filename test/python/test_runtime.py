@@ -54,7 +54,9 @@ BINARY = {"add": torch.add, "subtract": torch.sub, "multiply": torch.mul, "maxim
 def test_unary_matches_torch(name):
     x = torch.randn(S)
     (out,) = run_ttir(single_op(name, [S], S), [x])
-    torch.testing.assert_close(out, UNARY[name](x), rtol=1e-5, atol=1e-6)
+    # tanh runs in bf16, as the workaround for tt-metal's accurate tanh makes it
+    tolerance = {"rtol": 1e-2, "atol": 1e-2} if name == "tanh" else {"rtol": 1e-5, "atol": 1e-6}
+    torch.testing.assert_close(out, UNARY[name](x), **tolerance)
 
 
 @pytest.mark.parametrize("name", BINARY)

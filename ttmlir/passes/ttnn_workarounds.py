@@ -124,8 +124,35 @@ def _gather(op: TTNNOp) -> dict[str, Want]:
     return {} if op.prop("dim") is None else {"input": Want("tile"), "start_indices": Want("tile")}
 
 
+def _both(want: Want, when: Callable[[TTNNOp], bool] = lambda op: True) -> Workaround:
+    """The same conversion of the input and the result, when `when` holds."""
+    return lambda op: {"input": want, "result": want} if when(op) else {}
+
+
+def _integer_input(op: TTNNOp) -> bool:
+    return _dtype(op.operands[0]) in INTEGER_DTYPES
+
+
+def _front_padded(op: TTNNOp) -> bool:
+    """Padding before a dimension's data (not only after it) moves tiled data across tiles: pad row-major."""
+    return op.operands[0].type.encoding.is_tiled and any(int_values(op.prop("padding"))[0::2])
+
+
+def _argmax(op: TTNNOp) -> dict[str, Want]:
+    """argmax reads row-major data and writes row-major u32 indices."""
+    return {"input": Want("row_major"), "result": Want("row_major", "u32")}
+
+
 WORKAROUNDS: dict[str, Workaround] = {
-    "gather": _gather,
+    "gather": _gather, "argmax": _argmax,
+    "tanh": _both(Want(dtype="bf16")),  # accurate tanh runs in bf16 (tt-metal#22593)
+    "erf": _both(Want(dtype="bf16"), _integer_input),  # erf's SFPU reads integer lanes as floats
+    "reshape": _both(Want(dtype="si32"), lambda op: _dtype(op.operands[0]) == "u8"),  # no u8 reshape
+    "permute": _both(Want(dtype="f32"), lambda op: _dtype(op.operands[0]) in ("si32", "u32")),
+    "pad": _both(Want("row_major"), _front_padded),
+    **{name: _both(Want(dtype="f32"), lambda op: _dtype(op.operands[0]) not in ("f32", "bf16"))
+       for name in ("sum", "mean", "max", "min")},
+    "prod": _both(Want(dtype="bf16")),
     "sort": _sort, "topk": _topk,
     "embedding": _embedding, "max_pool2d": _row_major_bf16, "upsample": _row_major_bf16,
     "cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "concat": _concat, "where": _where,
