@@ -53,7 +53,9 @@ def attributes(op) -> dict:
 
 
 def _dims(a: dict, rank: int) -> list[int]:
-    dims = a["dim_arg"] if a.get("dim_arg") is not None else range(rank)
+    """TTIR's `dim_arg` list, TTNN's single `dim` (argmax) or `dim_arg` (prod); all dimensions when absent."""
+    dims = a.get("dim_arg", a.get("dim"))
+    dims = range(rank) if dims is None else [dims] if isinstance(dims, int) else dims
     return sorted({d % rank for d in dims}) if rank else []
 
 
@@ -400,7 +402,7 @@ def _ttnn_goldens() -> dict[str, Golden]:
     goldens = {row.ttnn: GOLDEN_MAPPINGS.get(row.ttnn, GOLDEN_MAPPINGS[row.name]) for row in TTIR_OPS
                if row.ttnn and row.name in GOLDEN_MAPPINGS and row.ttnn not in TTNN_ONLY_NAMES}
     identity = lambda x, a: x["input"]  # noqa: E731 - layout, placement and type changes keep the values
-    return {**goldens, **{name: GOLDEN_MAPPINGS[name] for name in ("permute", "cumsum", "sort", "topk")},
+    return {**goldens, **{name: GOLDEN_MAPPINGS[name] for name in ("permute", "cumsum", "sort", "topk", "argmax", "prod")},
             "repeat": lambda x, a: x["input"].repeat(list(a["repeat_dims"].data)),
             **{name: identity for name in ("typecast", "to_layout", "to_memory_config", "to_device", "from_device")}}
 

@@ -17,11 +17,11 @@ from xdsl.printer import Printer
 
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.op_table import GATHER_PROPS, TTIR_OPS, op
-from ttmlir.dialects.props import KINDS, Kind
+from ttmlir.dialects.props import KINDS, Kind, scalar
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw
 from ttmlir.dialects.tt_op import TTOp, build_op_class
-from ttmlir.dialects.ttir import (SHAPE_RULES, check_repeat, collective_dim, reduce_type_in, result_shape, same_rank,
-                                  same_shape, shape_of)
+from ttmlir.dialects.ttir import (SHAPE_RULES, check_repeat, collective_dim, commas, reduce_type_in, reduction,
+                                  result_shape, same_rank, same_shape, shape_of)
 
 TILE = 32
 BufferTypeAttr = enum_attr("ttnn.buffer_type", ("dram", "l1", "system_memory", "l1_small", "trace"),
@@ -429,6 +429,11 @@ TTNN_ONLY = (
     op("cumsum", "cumsum", props="dim:si32" + OUT, summary="Cumulative sum along one dimension."),
     op("gather", "gather", "input start_indices", props="dim:si32? " + GATHER_PROPS + " memory_config:memory_config?",
        summary="Gather values along one dimension by an index tensor (or in StableHLO's general form)."),
+    # argmax and prod reduce one dimension (or all), as tt-metal's kernels do
+    op("argmax", "reduction", props="dim:si32? keep_dim:bool=false" + OUT, summary="Indices of the maxima along one "
+       "dimension (or of the whole tensor)."),
+    op("prod", "reduction", props="dim_arg:si64? keep_dim:bool" + OUT, summary="Product along one dimension (or of "
+       "the whole tensor)."),
     op("sort", "sort", props="dim:si8=-1 descending:bool=false stable:bool=false memory_config:memory_config?",
        results="values indices", summary="Sort along one dimension, with the sorted elements' original indices."),
     op("topk", "topk", "input_tensor", props="k:i32 dim:si32=-1 largest:bool=true sorted:bool=false "
@@ -520,6 +525,24 @@ def to_layout_rule(op: TTOp):
     return same_shape(op)
 
 
+def argmax_rule(op: TTOp):
+    shape, dim, keep = shape_of(op.operands[0]), op.prop("dim"), scalar(op.prop("keep_dim"))
+    rank = len(shape)
+    if dim is not None and not -rank <= scalar(dim) < rank:
+        raise op.error(f"dim attribute value {scalar(dim)} is out of range for input tensor of rank {rank}, expected "
+                       f"value in range [{-rank}, {rank - 1}]")
+    reduced = set(range(rank)) if dim is None else {scalar(dim) % rank}
+    want = tuple(1 if i in reduced else d for i, d in enumerate(shape) if keep or i not in reduced)
+    if result_shape(op) != want:
+        raise op.error(f"expected output shape ({commas(want)}), got ({commas(result_shape(op))})")
+
+
+def prod_rule(op: TTOp):
+    if len(shape_of(op.operands[0])) > 4:
+        raise op.error("Input tensor rank is greater than 4 for reduce(product).")
+    return reduction(op)
+
+
 def to_memory_config_rule(op: TTOp):
     # Which memory layouts a buffer type admits is the layout attribute's own check (layout_problem).
     _layouts(op, "Input", "Output")
@@ -527,7 +550,7 @@ def to_memory_config_rule(op: TTOp):
 
 
 # TTNN ops verified unlike the rest of their family, as upstream's TTNN verifies them.
-TTNN_OWN_RULES = {"to_tensor_spec": to_tensor_spec_rule, "to_layout": to_layout_rule,
+TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to_tensor_spec_rule, "to_layout": to_layout_rule,
                   "to_memory_config": to_memory_config_rule, "clamp_scalar": clamp_scalar_rule, "all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,

@@ -165,6 +165,37 @@ def _gather(op: TTOp) -> Operation | list[Operation]:
     return [*views, gather, _reshape(gather.results[0], result.get_shape(), op)]
 
 
+def _one_dim_reduction(op: TTOp) -> list[Operation]:
+    """TTNN's argmax and prod reduce one dimension or all of them: prod reduces several one after another (the last
+    first, so the others keep their places); argmax runs on the reduced dimensions moved last and merged into one."""
+    shape = list(op.operands[0].type.get_shape())
+    dims_attr, keep = op.prop("dim_arg"), op.prop("keep_dim")
+    dims = sorted({d % len(shape) for d in int_values(dims_attr)}) if dims_attr is not None else []
+    name, dim_prop = op.ROW.ttnn, "dim" if op.ROW.name == "argmax" else "dim_arg"
+    build = KINDS["si32" if name == "argmax" else "si64"].build
+    if dims_attr is None or len(dims) in (1, len(shape)):
+        props = {"keep_dim": keep, **({dim_prop: build(int_values(dims_attr)[0])} if len(dims) == 1 else {})}
+        return [ttnn_op(name, op.operands, props, [op.results[0].type], op)]
+    ops: list[Operation] = []
+    value, result = op.operands[0], op.results[0].type
+    if name == "prod":
+        for d in reversed(dims):
+            current = list(value.type.get_shape())
+            out = current[:d] + ([1] if scalar(keep) else []) + current[d + 1:]
+            ops.append(ttnn_op(name, [value], {dim_prop: build(d), "keep_dim": keep}, [_tensor(out, result)], op))
+            value = ops[-1].results[0]
+        return ops
+    kept = [d for d in range(len(shape)) if d not in dims]
+    ops.append(_permute(value, kept + dims, op))
+    ops.append(_reshape(ops[-1].results[0], [shape[d] for d in kept] + [math.prod(shape[d] for d in dims)], op))
+    flat = _tensor([shape[d] for d in kept], result)
+    ops.append(ttnn_op(name, [ops[-1].results[0]], {dim_prop: build(-1), "keep_dim": KINDS["bool"].build(False)},
+                       [flat], op))
+    if list(flat.get_shape()) != list(result.get_shape()):
+        ops.append(_reshape(ops[-1].results[0], result.get_shape(), op))
+    return ops
+
+
 def _pow(op: TTOp) -> Operation:
     """A constant non-negative exponent makes ttnn.pow_scalar (pow_scalar takes no negative one)."""
     exponent = _fill_value(op.operands[1])
@@ -320,6 +351,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "arange": _arange, "get_dimension_size": _get_dimension_size, "dot_general": _dot_general,
     "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow, "cumsum": _retyped_integers,
     "sort": _retyped_integers, "topk": _retyped_integers, "gather": _gather,
+    "argmax": _one_dim_reduction, "prod": _one_dim_reduction,
     "softmax": _softmax,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",

@@ -76,7 +76,9 @@ BINARY = {
 
 
 def _dims(t, rank: int) -> list[int]:
-    dims = list(t.dimArg) if t.dimArg is not None else list(range(rank))
+    """The reduced dimensions: a list (`dim_arg`), one (argmax's `dim`, prod's `dim_arg`), or all when absent."""
+    dims = getattr(t, "dimArg", getattr(t, "dim", None))
+    dims = list(range(rank)) if dims is None else [dims] if isinstance(dims, int) else list(dims)
     return sorted(d % rank for d in dims) if rank else []
 
 

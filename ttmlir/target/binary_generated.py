@@ -251,6 +251,8 @@ class OpType(object):
     DistributedRmsNormOp = 36
     SortOp = 37
     TopkOp = 38
+    ArgmaxOp = 39
+    ProdOp = 40
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -332,6 +334,10 @@ def OpTypeCreator(unionType, table):
         return SortOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.TopkOp:
         return TopkOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.ArgmaxOp:
+        return ArgmaxOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.ProdOp:
+        return ProdOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -4010,6 +4016,356 @@ class ReductionOpT(object):
             ReductionOpAddMemoryConfig(builder, memoryConfig)
         reductionOp = ReductionOpEnd(builder)
         return reductionOp
+
+
+class ArgmaxOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = ArgmaxOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsArgmaxOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def ArgmaxOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # ArgmaxOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # ArgmaxOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ArgmaxOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ArgmaxOp
+    def Dim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return None
+
+    # ArgmaxOp
+    def KeepDim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # ArgmaxOp
+    def Dtype(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
+        return None
+
+    # ArgmaxOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def ArgmaxOpStart(builder):
+    builder.StartObject(6)
+
+def ArgmaxOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def ArgmaxOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def ArgmaxOpAddDim(builder, dim):
+    builder.PrependInt32Slot(2, dim, None)
+
+def ArgmaxOpAddKeepDim(builder, keepDim):
+    builder.PrependBoolSlot(3, keepDim, 0)
+
+def ArgmaxOpAddDtype(builder, dtype):
+    builder.PrependUint16Slot(4, dtype, None)
+
+def ArgmaxOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def ArgmaxOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class ArgmaxOpT(object):
+
+    # ArgmaxOpT
+    def __init__(
+        self,
+        input = None,
+        out = None,
+        dim = None,
+        keepDim = False,
+        dtype = None,
+        memoryConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.dim = dim  # type: Optional[int]
+        self.keepDim = keepDim  # type: bool
+        self.dtype = dtype  # type: Optional[int]
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        argmaxOp = ArgmaxOp()
+        argmaxOp.Init(buf, pos)
+        return cls.InitFromObj(argmaxOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, argmaxOp):
+        x = ArgmaxOpT()
+        x._UnPack(argmaxOp)
+        return x
+
+    # ArgmaxOpT
+    def _UnPack(self, argmaxOp):
+        if argmaxOp is None:
+            return
+        if argmaxOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(argmaxOp.Input())
+        if argmaxOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(argmaxOp.Out())
+        self.dim = argmaxOp.Dim()
+        self.keepDim = argmaxOp.KeepDim()
+        self.dtype = argmaxOp.Dtype()
+        if argmaxOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(argmaxOp.MemoryConfig())
+
+    # ArgmaxOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        ArgmaxOpStart(builder)
+        if self.input is not None:
+            ArgmaxOpAddInput(builder, input)
+        if self.out is not None:
+            ArgmaxOpAddOut(builder, out)
+        ArgmaxOpAddDim(builder, self.dim)
+        ArgmaxOpAddKeepDim(builder, self.keepDim)
+        ArgmaxOpAddDtype(builder, self.dtype)
+        if self.memoryConfig is not None:
+            ArgmaxOpAddMemoryConfig(builder, memoryConfig)
+        argmaxOp = ArgmaxOpEnd(builder)
+        return argmaxOp
+
+
+class ProdOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = ProdOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsProdOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def ProdOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # ProdOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # ProdOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ProdOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ProdOp
+    def DimArg(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+        return None
+
+    # ProdOp
+    def KeepDim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # ProdOp
+    def Dtype(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
+        return None
+
+    # ProdOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def ProdOpStart(builder):
+    builder.StartObject(6)
+
+def ProdOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def ProdOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def ProdOpAddDimArg(builder, dimArg):
+    builder.PrependInt64Slot(2, dimArg, None)
+
+def ProdOpAddKeepDim(builder, keepDim):
+    builder.PrependBoolSlot(3, keepDim, 0)
+
+def ProdOpAddDtype(builder, dtype):
+    builder.PrependUint16Slot(4, dtype, None)
+
+def ProdOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def ProdOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class ProdOpT(object):
+
+    # ProdOpT
+    def __init__(
+        self,
+        input = None,
+        out = None,
+        dimArg = None,
+        keepDim = False,
+        dtype = None,
+        memoryConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.dimArg = dimArg  # type: Optional[int]
+        self.keepDim = keepDim  # type: bool
+        self.dtype = dtype  # type: Optional[int]
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        prodOp = ProdOp()
+        prodOp.Init(buf, pos)
+        return cls.InitFromObj(prodOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, prodOp):
+        x = ProdOpT()
+        x._UnPack(prodOp)
+        return x
+
+    # ProdOpT
+    def _UnPack(self, prodOp):
+        if prodOp is None:
+            return
+        if prodOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(prodOp.Input())
+        if prodOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(prodOp.Out())
+        self.dimArg = prodOp.DimArg()
+        self.keepDim = prodOp.KeepDim()
+        self.dtype = prodOp.Dtype()
+        if prodOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(prodOp.MemoryConfig())
+
+    # ProdOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        ProdOpStart(builder)
+        if self.input is not None:
+            ProdOpAddInput(builder, input)
+        if self.out is not None:
+            ProdOpAddOut(builder, out)
+        ProdOpAddDimArg(builder, self.dimArg)
+        ProdOpAddKeepDim(builder, self.keepDim)
+        ProdOpAddDtype(builder, self.dtype)
+        if self.memoryConfig is not None:
+            ProdOpAddMemoryConfig(builder, memoryConfig)
+        prodOp = ProdOpEnd(builder)
+        return prodOp
 
 
 class CumsumOp(object):
@@ -11813,7 +12169,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -216,3 +216,12 @@ def test_torch_style_gather_matches_its_golden(shapes, dim, tmp_path):
     report = compile_and_execute_ttir(module_for("gather", case), artifact_dir=str(tmp_path),
                                       enable_intermediate_verification=True)
     assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
+
+
+@pytest.mark.parametrize("name", ["argmax", "prod"])
+def test_reduction_over_several_dims_matches_its_golden(name, tmp_path):
+    """TTNN's argmax and prod take one dimension: several are reduced in turn (prod) or merged into one (argmax)."""
+    case = Case([(4, 8, 16)], {"dim_arg": [0, 2], "keep_dim": True}, inputs=[lambda s: torch.rand(s) * 0.2 + 0.9])
+    report = compile_and_execute_ttir(module_for(name, case), artifact_dir=str(tmp_path),
+                                      enable_intermediate_verification=True)
+    assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())

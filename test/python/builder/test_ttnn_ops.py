@@ -13,7 +13,9 @@ from ttmlir.dialects.op_table import TTIR_BY_NAME, TTIR_OPS
 TTIR_NAME = {row.ttnn: row.ttnn if row.ttnn in TTIR_BY_NAME else row.name for row in TTIR_OPS if row.ttnn}
 TTNN_CASES = {"repeat": Case([(32, 32)], {"repeat_dims": [2, 1]}), "typecast": Case([(32, 32)], {"output_type": torch.bfloat16}),
               "to_layout": Case([(32, 32)], {"layout": "row_major"}), "from_device": Case([(32, 32)]),
-              "to_memory_config": Case([(32, 32)], {"buffer_type": "l1"})}
+              "to_memory_config": Case([(32, 32)], {"buffer_type": "l1"}),
+              "argmax": Case([(4, 32, 64)], {"dim": 2}),
+              "prod": Case([(4, 8, 32)], {"dim_arg": 1, "keep_dim": False}, inputs=[lambda s: torch.rand(s) * 0.2 + 0.9])}
 
 
 def test_ttnn_builder_covers_the_compute_ops():
