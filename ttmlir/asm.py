@@ -28,6 +28,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.syntax import affine_map_str
 from ttmlir.dialects.tt_op import TTOp
+from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
 
 # xDSL 0.74's string-literal pattern nests `+` inside `*` and backtracks exponentially on an
 # unterminated string; the same language with possessive quantifiers is matched in linear time.
@@ -182,7 +183,7 @@ def _alias_name(attr: Attribute) -> str | None:
 
 
 _ALIASED = (ttnn.BufferTypeAttr, ttcore.MemorySpaceAttr, ttnn.TTNNLayoutAttr, ttcore.SystemDescAttr)
-_OPAQUE = (ttnn._MeshDims, ttcore.RuntimeTensorShardingAttr, ttcore.LocalShapeAttr)
+_OPAQUE = (ttnn._MeshDims, ttcore.RuntimeTensorShardingAttr, ttcore.LocalShapeAttr, FlattenedCompatInfoAttr)
 _SHORT_NAMES = {"func.return": "return", "func.call": "call"}  # mlir-opt drops the func. prefix
 
 

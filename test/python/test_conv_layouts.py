@@ -28,7 +28,8 @@ def test_channel_first_conv2d_matches_torch():
 
 
 @pytest.mark.parametrize("result, message", [
-    ("tensor<2x9x8x10xf32>", "does not match the expected shape"),
+    ("tensor<2x9x8x10xf32>", r"output channels from the output tensor \(9\) must match .* weight tensor \(8\)"),
+    ("tensor<2x8x9x11xf32>", r"height and width dimension \(9, 11\) do not match the expected dimensions \(9, 10\)"),
 ])
 def test_channel_first_conv2d_result_shape_is_verified(result, message):
     with pytest.raises(Exception, match=message):

@@ -31,7 +31,7 @@ from ttmlir.spatial import padding4, pair
 GoldenMap = dict[int, torch.Tensor]
 Golden = Callable[[dict, dict], object]
 
-ARRAY_KINDS = {"i32_array", "i32_darray", "i64_darray", "i32_or_pair", "si32_or_pair", "i32_or_quad"}
+ARRAY_KINDS = {"i32_array", "i32_darray", "i64_darray", "i32_or_darray", "si32_or_darray"}
 
 
 def attributes(op) -> dict:
@@ -45,6 +45,8 @@ def attributes(op) -> dict:
             values[name] = int_values(attr)
         elif kind == "pairs":
             values[name] = [int(v) for v in dense_values(attr)]
+        elif kind == "flattened_compat":
+            values[name] = attr.data
         elif kind in ("shard_type", "shard_direction", "reduce_type"):
             values[name] = attr.data.value if hasattr(attr.data, "value") else str(attr.data)
         else:
@@ -172,6 +174,18 @@ def _pool2d(kind: str) -> Golden:
             count = F.avg_pool2d(ones, kernel, stride, 0, ceil_mode=a["ceil_mode"], divisor_override=1)
         return _nhwc(summed / count)
     return golden
+
+
+def _unflattened(golden: Golden) -> Golden:
+    """A sliding-window golden for an input flattened to (1, 1, N*H*W, C): computed on the (N, H, W, C) it
+    stands for, the result flattened back to (1, 1, N*OH*OW, C')."""
+    def flattened(x, a):
+        if a.get("flattened_compat_info") is None:
+            return golden(x, a)
+        n, h, w = a["flattened_compat_info"]
+        y = golden({**x, "input": x["input"].reshape(n, h, w, -1)}, a)
+        return y.reshape(1, 1, -1, y.shape[-1])
+    return flattened
 
 
 def _upsample2d(x, a):
@@ -364,10 +378,10 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "dot_general": _dot_general,
     "softmax": lambda x, a: torch.softmax(x["input"], a["dimension"]),
     "embedding": lambda x, a: F.embedding(x["input"].long(), x["weight"].reshape(-1, x["weight"].shape[-1])),
-    "conv2d": _conv2d,
-    "conv_transpose2d": _conv_transpose2d,
-    "max_pool2d": _pool2d("max"),
-    "avg_pool2d": _pool2d("avg"),
+    "conv2d": _unflattened(_conv2d),
+    "conv_transpose2d": _unflattened(_conv_transpose2d),
+    "max_pool2d": _unflattened(_pool2d("max")),
+    "avg_pool2d": _unflattened(_pool2d("avg")),
     "global_avg_pool2d": lambda x, a: x["input"].mean((1, 2), keepdim=True),
     "upsample2d": _upsample2d,
     "batch_norm_inference": _batch_norm,

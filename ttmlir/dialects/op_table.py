@@ -64,7 +64,10 @@ PASSES_VALUES = frozenset({"reshape", "typecast", "squeeze", "unsqueeze", "broad
 IN_PLACE_OPERAND = {"cache": "cache"}
 CONV_DIMS = "batch_dim:i64=0 height_dim:i64=1 width_dim:i64=2 channel_dim:i64=3"
 REDUCTION_NAMES = "sum mean max min prod reduce_and reduce_or".split()
-POOL_PROPS = "kernel:i32_darray stride:i32_darray dilation:i32_darray padding:i32_darray ceil_mode:bool=false"
+# conv2d/pools on an input flattened to (1, 1, N*H*W, C) say what (N, H, W) it was (--ttir-flatten-sliding-window)
+FLATTENED = " flattened_compat_info:flattened_compat?"
+POOL_PROPS = ("kernel:i32_or_darray stride:i32_or_darray dilation:i32_or_darray padding:i32_or_darray ceil_mode:bool"
+              + FLATTENED)
 NORM_OPERANDS = "input weight? bias?"
 # gather in either of upstream's forms: torch.gather's (`dim`; the index tensor has the result's shape) or the
 # StableHLO one its exported models still carry (offset/collapsed/batching dims, start_index_map, slice_sizes).
@@ -110,14 +113,14 @@ TTIR_OPS: tuple[OpRow, ...] = (
        "batch_dims_rhs:i64_darray contract_dims_rhs:i64_darray", ttnn="matmul"),
     op("softmax", "softmax", props="dimension:si32 numericStable:bool=false"),
     op("embedding", "embedding", "input weight"),
-    op("conv2d", "conv2d", "input weight bias?", props="stride:i32_or_pair padding:i32_or_quad "
-       "dilation:i32_or_pair groups:i32 " + CONV_DIMS),
-    op("conv_transpose2d", "conv_transpose2d", "input weight bias?", props="stride:i32_or_pair "
-       "padding:i32_or_quad output_padding:i32_or_pair dilation:i32_or_pair groups:i32"),
+    op("conv2d", "conv2d", "input weight bias?", props="stride:i32_or_darray padding:i32_or_darray "
+       "dilation:i32_or_darray groups:i32 " + CONV_DIMS + FLATTENED),
+    op("conv_transpose2d", "conv_transpose2d", "input weight bias?", props="stride:i32_or_darray "
+       "padding:i32_or_darray output_padding:i32_or_darray dilation:i32_or_darray groups:i32 " + CONV_DIMS + FLATTENED),
     op("max_pool2d", "pool2d", props=POOL_PROPS),
     op("avg_pool2d", "pool2d", props=POOL_PROPS + " count_include_pad:bool=true"),
     op("global_avg_pool2d", "global_pool2d"),
-    op("upsample2d", "upsample2d", props="scale_factor:si32_or_pair mode:str=nearest", ttnn="upsample"),
+    op("upsample2d", "upsample2d", props="scale_factor:si32_or_darray mode:str=nearest", ttnn="upsample"),
     op("batch_norm_inference", "batch_norm", "operand scale offset mean variance",
        props="epsilon:f32 dimension:i32"),
     op("batch_norm_training", "batch_norm", "operand scale offset running_mean running_variance",

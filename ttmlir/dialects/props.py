@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import (ArrayAttr, DenseArrayBase, DenseIntOrFPElemen
 from xdsl.ir import Attribute
 
 from ttmlir.dialects import ttcore
+from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
 
 
 @dataclass(frozen=True)
@@ -41,11 +42,10 @@ def _is_i32_array(a: Attribute) -> bool:
     return isinstance(a, ArrayAttr) and all(isinstance(e, IntegerAttr) and e.type == i32 for e in a.data)
 
 
-def _dense_len(*lengths: int, sign: Signedness = Signedness.SIGNLESS) -> Callable[[Attribute], bool]:
-    """One i32 (of the given signedness) or an i32 dense array of one of the lengths."""
-    is_i32 = _is_int(32, sign)
-    is_dense = _is_dense(32)
-    return lambda a: is_i32(a) or (is_dense(a) and len(a.get_values()) in lengths)
+def _int_or_dense(sign: Signedness = Signedness.SIGNLESS) -> Callable[[Attribute], bool]:
+    """One i32 (of the given signedness) or an i32 dense array."""
+    is_i32, is_dense = _is_int(32, sign), _is_dense(32)
+    return lambda a: is_i32(a) or is_dense(a)
 
 
 def _enum(cls) -> Kind:
@@ -79,19 +79,17 @@ KINDS: dict[str, Kind] = {
                        lambda v: DenseArrayBase.from_list(_int_type(32), [int(x) for x in v])),
     "i64_darray": Kind(_is_dense(64), "i64 dense array attribute",
                        lambda v: DenseArrayBase.from_list(_int_type(64), [int(x) for x in v])),
-    "i32_or_pair": Kind(_dense_len(2), "32-bit signless integer attribute or i32 dense array attribute of size 2",
-                        lambda v: IntegerAttr(v, 32) if isinstance(v, int)
-                        else DenseArrayBase.from_list(_int_type(32), list(v))),
-    "si32_or_pair": Kind(_dense_len(2, sign=Signedness.SIGNED),
-                         "32-bit signed integer attribute or i32 dense array attribute",
-                         lambda v: IntegerAttr(v, _int_type(32, Signedness.SIGNED)) if isinstance(v, int)
-                         else DenseArrayBase.from_list(_int_type(32), list(v))),
+    # a scalar or an array whose length the op's verifier checks, in upstream's words
+    "i32_or_darray": Kind(_int_or_dense(), "32-bit signless integer attribute or i32 dense array attribute",
+                          lambda v: IntegerAttr(v, 32) if isinstance(v, int)
+                          else DenseArrayBase.from_list(_int_type(32), list(v))),
+    "si32_or_darray": Kind(_int_or_dense(Signedness.SIGNED),
+                           "32-bit signed integer attribute or i32 dense array attribute",
+                           lambda v: IntegerAttr(v, _int_type(32, Signedness.SIGNED)) if isinstance(v, int)
+                           else DenseArrayBase.from_list(_int_type(32), list(v))),
     "f32_or_i32": Kind(lambda a: KINDS["f32"].check(a) or KINDS["i32"].check(a),
                        "32-bit float attribute or 32-bit signless integer attribute",
                        lambda v: IntegerAttr(v, 32) if isinstance(v, int) else FloatAttr(float(v), Float32Type())),
-    "i32_or_quad": Kind(_dense_len(2, 4), "32-bit signless integer attribute or i32 dense array attribute "
-                        "of size 2 or 4", lambda v: IntegerAttr(v, 32) if isinstance(v, int)
-                        else DenseArrayBase.from_list(_int_type(32), list(v))),
     "number": Kind(lambda a: isinstance(a, (IntegerAttr, FloatAttr)), "integer or float attribute",
                    lambda v: FloatAttr(float(v), Float32Type()) if isinstance(v, float) else IntegerAttr(v, 32)),
     "str": Kind(lambda a: isinstance(a, StringAttr), "string attribute", StringAttr),
@@ -103,6 +101,8 @@ KINDS: dict[str, Kind] = {
     "shard_type": _enum(ttcore.ShardTypeAttr),
     "shard_direction": _enum(ttcore.ShardDirectionAttr),
     "reduce_type": _enum(ttcore.ReduceTypeAttr),
+    "flattened_compat": Kind(lambda a: isinstance(a, FlattenedCompatInfoAttr), "ttir.flattened_compat attribute",
+                             lambda v: FlattenedCompatInfoAttr(tuple(v))),
 }
 
 

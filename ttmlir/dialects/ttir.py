@@ -8,9 +8,9 @@ TTNN dialect, whose ops share the TTIR rows.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Callable, Sequence
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType
+from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, IntegerType
 from xdsl.ir import Dialect
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -18,6 +18,7 @@ from xdsl.printer import Printer
 from ttmlir.dialects.op_table import STABLEHLO_GATHER, TTIR_OPS
 from ttmlir.dialects.props import dense_values, int_values, scalar
 from ttmlir.dialects.tt_op import TTOp, build_op_class
+from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
 from ttmlir.spatial import padding4, pair
 
 Shape = tuple[int, ...]
@@ -504,70 +505,220 @@ def embedding(op: TTOp):
         raise op.error(f"expected output shape of ({commas(want)}) but got ({commas(result_shape(op))})")
 
 
+def int_pair(op: TTOp, name: str, suffix: str = "") -> list[int]:
+    """A stride/dilation/kernel/scale: one integer for both dimensions or an array of two (upstream's words)."""
+    attr = op.prop(name)
+    values = int_values(attr)
+    if isinstance(attr, DenseArrayBase) and len(values) != 2:
+        raise op.error(f"Expected integer or pair of integers, got tuple of size {len(values)}{suffix}")
+    return pair(values)
+
+
+def int_quad(op: TTOp, name: str, suffix: str = "") -> list[int]:
+    """A padding as (top, left, bottom, right): one integer, a (vertical, horizontal) pair, or four."""
+    attr = op.prop(name)
+    values = int_values(attr)
+    if isinstance(attr, DenseArrayBase) and len(values) not in (2, 4):
+        raise op.error(f"Expected integer, pair, or tuple of size 4, but got tuple of size {len(values)}{suffix}")
+    return padding4(values)
+
+
 def conv_dims(op: TTOp) -> list[int]:
     """Where the batch, height, width and channel dimensions are: NHWC is [0, 1, 2, 3], NCHW is [0, 2, 3, 1]."""
     return [ints(op, name)[0] for name in ("batch_dim", "height_dim", "width_dim", "channel_dim")]
 
 
+FLATTENED_DIM = 2  # a flattened (1, 1, N*H*W, C) tensor's N*H*W dimension
+
+
+def flattened_info(op: TTOp) -> tuple[int, int, int] | None:
+    info = op.prop("flattened_compat_info")
+    return None if info is None else info.data
+
+
+def check_flattened(op: TTOp, capital: bool = False) -> None:
+    """The flattened input holds batch_size * input_height * input_width rows (conv's message is a sentence)."""
+    info = flattened_info(op)
+    got = first_shape(op)[FLATTENED_DIM] if info else None
+    if info and math.prod(info) != got:
+        n, h, w = info
+        head = "The input" if capital else "the input"
+        raise op.error(f"{head} tensor's flattened dimension ({got}) does not match the product of batch_size * "
+                       f"input_height * input_width from FlattenedCompatInfo ({n} * {h} * {w} = {n * h * w})"
+                       + ("." if capital else ""))
+
+
+def sliding_dims(op: TTOp, shape: Shape, dims: Sequence[int]) -> tuple[int, int, int, int]:
+    """(N, H, W, C) of a sliding-window input, from FlattenedCompatInfo when the input is flattened."""
+    info = flattened_info(op)
+    return (*info, shape[dims[3]]) if info else tuple(shape[d] for d in dims)
+
+
+def sliding_output(op: TTOp, n: int, h: int, w: int, checks: Sequence[tuple[Callable, Callable]], channels: int,
+                   capital: bool) -> None:
+    """Check the result against the computed (N, OH, OW, C): each dimension, or N*OH*OW when flattened. `checks`
+    are (failed, message) for the batch and the channels; conv2d's messages are sentences, the pools' are not,
+    and a flattened pool checks its channels first."""
+    out, dims = result_shape(op), (conv_dims(op) if "channel_dim" in {p[0] for p in op.ROW.props} else [0, 1, 2, 3])
+    the = "The output" if capital else "output"
+    dot = "." if capital else ""
+    if flattened_info(op) is None:
+        for failed, message in checks:
+            if failed(out, dims):
+                raise op.error(message(out, dims))
+        if (out[dims[1]], out[dims[2]]) != (h, w):
+            raise op.error(f"{the} tensor height and width dimension ({out[dims[1]]}, {out[dims[2]]}) do not "
+                           f"match the expected dimensions ({h}, {w}){dot}")
+        return
+    if out[dims[3]] != channels and not capital:
+        raise op.error(checks[-1][1](out, dims))
+    if n * h * w != out[FLATTENED_DIM]:
+        raise op.error(f"{the} tensor's flattened dimension ({out[FLATTENED_DIM]}) does not match the "
+                       f"product of batch_size * output_height * output_width ({n} * {h} * {w} = {n * h * w}){dot}")
+    if out[dims[3]] != channels:
+        raise op.error(checks[-1][1](out, dims))
+
+
+def check_ranks(op: TTOp, *names: str) -> None:
+    groups = op.operand_groups()
+    for name in names:
+        values = groups.get(name)
+        if values and len(shape_of(values[0])) != 4:
+            raise op.error(f"{name} must be a 4D tensor")
+    if len(result_shape(op)) != 4:
+        raise op.error("output must be a 4D tensor")
+
+
 def conv2d(op: TTOp):
-    shape, dims = first_shape(op), conv_dims(op)
-    if len(shape) != 4:
-        raise op.error("input must be a 4D tensor")
+    check_ranks(op, "input", "weight", "bias")
+    check_flattened(op, capital=True)
+    dims = conv_dims(op)
     if sorted(dims) != [0, 1, 2, 3]:
         raise op.error(f"batch, height, width and channel dimensions must be a permutation of (0, 1, 2, 3), got "
                        f"({commas(dims)})")
-    n, h, w, c = (shape[d] for d in dims)
+    n, h, w, c = sliding_dims(op, first_shape(op), dims)
     weight = shape_of(op.operands[1])
-    groups = ints(op, "groups")[0]
-    if len(weight) != 4:
-        raise op.error("weight must be a 4D tensor")
     groups_bias = op.operand_groups().get("bias")
-    if groups_bias and len(shape_of(groups_bias[0])) != 4:
-        raise op.error("bias must be a 4D tensor")
-    if c != weight[1] * groups:
-        raise op.error(f"the number of input channels ({c}) must equal weight dimension 1 ({weight[1]}) times "
-                       f"groups ({groups})")
-    stride, dilation = pair(ints(op, "stride")), pair(ints(op, "dilation"))
-    pt, pl, pb, pr = padding4(ints(op, "padding"))
-    oh = (h + pt + pb - dilation[0] * (weight[2] - 1) - 1) // stride[0] + 1
-    ow = (w + pl + pr - dilation[1] * (weight[3] - 1) - 1) // stride[1] + 1
-    out = [0] * 4
-    for d, size in zip(dims, (n, oh, ow, weight[0])):
-        out[d] = size
-    return [tuple(out)]
+    stride = int_pair(op, "stride", " for stride")
+    top, left, bottom, right = int_quad(op, "padding", " for padding")
+    dilation = int_pair(op, "dilation", " for dilation")
+    groups = ints(op, "groups")[0]
+    if min(stride) <= 0:
+        raise op.error("Stride attribute values must be > 0.")
+    if min(dilation) <= 0:
+        raise op.error("Dilation attribute values must be > 0.")
+    if min(top, left, bottom, right) < 0:
+        raise op.error("Padding attribute values must be >= 0.")
+    if groups <= 0 or c % groups:
+        raise op.error(f"The number of input channels from the input tensor ({c}) is not divisible by the number "
+                       f"of groups ({groups}).")
+    if weight[0] % groups:
+        raise op.error(f"The number of output channels from the weight tensor ({weight[0]}) is not divisible by the "
+                       f"number of groups ({groups}).")
+    if c // groups != weight[1]:
+        raise op.error(f"The number of input channels per group ({c}) must match the number of input channels in "
+                       f"the weight tensor ({weight[1]}).")
+    if groups_bias and shape_of(groups_bias[0])[dims[3]] != weight[0]:
+        raise op.error(f"The number of output channels from the weight tensor ({weight[0]}) must match the number "
+                       f"of output channels in the bias tensor ({shape_of(groups_bias[0])[dims[3]]}).")
+    padded = (h + top + bottom, w + left + right)
+    kernel = (dilation[0] * (weight[2] - 1) + 1, dilation[1] * (weight[3] - 1) + 1)
+    if padded[0] < kernel[0] or padded[1] < kernel[1]:
+        raise op.error(f"The effective kernel size ({kernel[0]}, {kernel[1]}) cannot be greater than the padded "
+                       f"input size per channel ({padded[0]}, {padded[1]}).")
+    oh, ow = ((p - k) // s + 1 for p, k, s in zip(padded, kernel, stride))
+    channels = weight[0]
+    sliding_output(op, n, oh, ow, (
+        (lambda out, d: out[d[0]] != n, lambda out, d: f"Batch size from the input tensor ({n}) must match the first "
+                                                       f"dimension of the output tensor ({out[d[0]]})"),
+        (lambda out, d: out[d[3]] != channels,
+         lambda out, d: f"The number of output channels from the output tensor ({out[d[3]]}) must match the number "
+                        f"of output channels in the weight tensor ({channels}). ")), channels, capital=True)
 
 
 def conv_transpose2d(op: TTOp):
-    n, h, w, c = _nhwc(op)
+    check_flattened(op, capital=True)
+    for name, what in (("input", "Input"), ("output", "Output"), ("weight", "Weight"), ("bias", "Bias")):
+        values = [op.results[0]] if name == "output" else op.operand_groups().get(name)
+        if values and len(shape_of(values[0])) != 4:
+            raise op.error(f"{what} must be a 4D tensor")
+    dims = conv_dims(op)
+    shape, out, info = first_shape(op), result_shape(op), flattened_info(op)
+    if info is None and shape[dims[0]] != out[dims[0]]:
+        raise op.error("Batch size of input and output tensors must match")
+    stride = int_pair(op, "stride", " for stride")
+    if min(stride) < 1:
+        raise op.error("Stride values must be greater than 0")
+    top, left, bottom, right = int_quad(op, "padding", " for padding")
+    if min(top, left, bottom, right) < 0:
+        raise op.error("Padding values must be greater or equal than 0")
+    out_pad = int_pair(op, "output_padding", " for output padding")
+    if min(out_pad) < 0:
+        raise op.error("Output padding values must be greater or equal than 0")
+    dilation = int_pair(op, "dilation", " for dilation")
+    if min(dilation) < 1:
+        raise op.error("Dilation values must be greater than 0")
     weight = shape_of(op.operands[1])
-    if len(weight) != 4 or weight[0] != c:
-        raise op.error(f"weight dimension 0 must equal the number of input channels ({c})")
-    groups = ints(op, "groups")[0]
-    stride, dilation = pair(ints(op, "stride")), pair(ints(op, "dilation"))
-    out_pad = pair(ints(op, "output_padding"))
-    pt, pl, pb, pr = padding4(ints(op, "padding"))
-    oh = (h - 1) * stride[0] - pt - pb + dilation[0] * (weight[2] - 1) + out_pad[0] + 1
-    ow = (w - 1) * stride[1] - pl - pr + dilation[1] * (weight[3] - 1) + out_pad[1] + 1
-    return [(n, oh, ow, weight[1] * groups)]
-
-
-def _nhwc(op: TTOp) -> Shape:
-    shape = first_shape(op)
-    if len(shape) != 4:
-        raise op.error(f"input must be a 4D tensor in NHWC layout, got rank {len(shape)}")
-    return shape
+    c_in, c_out, groups = shape[dims[3]], out[dims[3]], ints(op, "groups")[0]
+    if groups <= 0 or c_in % groups:
+        raise op.error(f"Number of input channels from input tensor must be divisible by the number of groups. Got "
+                       f"{c_in} input channels and {groups} groups.")
+    if c_out % groups:
+        raise op.error(f"Number of output channels from output tensor must be divisible by the number of groups. "
+                       f"Got {c_out} output channels and {groups} groups.")
+    if c_in != weight[0]:
+        raise op.error(f"Number of input channels from input tensor must match the first dimension of the weight "
+                       f"tensor. Got {c_in} input channels and {weight[0]} in the weight tensor.")
+    if c_out // groups != weight[1]:
+        raise op.error(f"Number of output channels per group must match the second dimension of the weight tensor. "
+                       f"Got {c_out // groups} output channels per group and {weight[1]} in the weight tensor.")
+    bias = op.operand_groups().get("bias")
+    if bias and shape_of(bias[0])[dims[3]] != c_out:
+        raise op.error(f"Mismatch in bias tensor dimensions. Bias tensor has {shape_of(bias[0])[dims[3]]} channels, "
+                       f"but the output tensor has {c_out} channels.")
+    n, h, w, _ = sliding_dims(op, shape, dims)
+    oh = (h - 1) * stride[0] - (top + bottom) + dilation[0] * (weight[2] - 1) + out_pad[0] + 1
+    ow = (w - 1) * stride[1] - (left + right) + dilation[1] * (weight[3] - 1) + out_pad[1] + 1
+    if oh < 0 or ow < 0:
+        raise op.error(f"Given input size per channel: ({h} x {w}). Calculated output size per channel: ({oh} x {ow})."
+                       f" Output size is too small")
+    if info is None and (out[dims[1]], out[dims[2]]) != (oh, ow):
+        raise op.error(f"Mismatch between expected output size per channel and got output tensor dimensions. "
+                       f"Expected: ({oh} x {ow}), got: ({out[dims[1]]} x {out[dims[2]]}).")
+    if info is not None and n * oh * ow != out[FLATTENED_DIM]:
+        raise op.error(f"Mismatch between expected flattened NHW dim size. Expected: {n * oh * ow}, got: "
+                       f"{out[FLATTENED_DIM]}.")
 
 
 def pool2d(op: TTOp):
-    n, h, w, c = _nhwc(op)
-    kernel, stride, dilation = (pair(ints(op, k)) for k in ("kernel", "stride", "dilation"))
-    pt, pl, pb, pr = padding4(ints(op, "padding"))
-    rounding = math.ceil if scalar(op.prop("ceil_mode")) else math.floor
-    oh = rounding((h + pt + pb - dilation[0] * (kernel[0] - 1) - 1) / stride[0]) + 1
-    ow = rounding((w + pl + pr - dilation[1] * (kernel[1] - 1) - 1) / stride[1]) + 1
-    if oh <= 0 or ow <= 0:
-        raise op.error(f"kernel ({kernel[0]}x{kernel[1]}) is larger than the padded input ({h}x{w})")
-    return [(n, oh, ow, c)]
+    check_ranks(op, "input")
+    check_flattened(op)
+    n, h, w, c = sliding_dims(op, first_shape(op), [0, 1, 2, 3])
+    kernel, stride, dilation = (int_pair(op, k, f" for {k} attribute") for k in ("kernel", "stride", "dilation"))
+    top, left, bottom, right = int_quad(op, "padding", " for padding attribute")
+    for name, values in (("kernel size", kernel), ("stride", stride), ("dilation", dilation)):
+        if min(values) <= 0:
+            raise op.error(f"{name} attribute values must be > 0")
+    if min(top, left, bottom, right) < 0:
+        raise op.error("padding attribute values must be >= 0")
+    padded = (h + top + bottom, w + left + right)
+    effective = (dilation[0] * (kernel[0] - 1) + 1, dilation[1] * (kernel[1] - 1) + 1)
+    if padded[0] < effective[0] or padded[1] < effective[1]:
+        raise op.error(f"effective kernel size ({effective[0]}, {effective[1]}) cannot be greater than the padded "
+                       f"input size per channel ({padded[0]}, {padded[1]})")
+    if scalar(op.prop("ceil_mode")):
+        oh, ow = (-((k - p) // s) + 1 for p, k, s in zip(padded, effective, stride))
+        # a last window that starts in the bottom/right padding is dropped
+        oh -= (oh - 1) * stride[0] >= h + top
+        ow -= (ow - 1) * stride[1] >= w + left
+    else:
+        oh, ow = ((p - k) // s + 1 for p, k, s in zip(padded, effective, stride))
+    sliding_output(op, n, oh, ow, (
+        (lambda out, d: out[0] != n, lambda out, d: f"batch size from the input tensor ({n}) must match the first "
+                                                    f"dimension of the output tensor ({out[0]})"),
+        (lambda out, d: out[3] != c, lambda out, d: f"number of output channels from the output tensor ({out[3]}) "
+                                                    f"must match the number of input channels ({c})")),
+     c, capital=False)
 
 
 def global_pool2d(op: TTOp):
@@ -591,7 +742,7 @@ def upsample2d(op: TTOp):
     for what, rank in (("input", len(shape)), ("output", len(out))):
         if rank != 4:
             raise op.error(f"Expected rank of {what} tensor is 4, got rank {rank}")
-    scale_h, scale_w = pair(ints(op, "scale_factor"))
+    scale_h, scale_w = int_pair(op, "scale_factor")
     if scale_h <= 0 or scale_w <= 0:
         raise op.error(f"Scale factors H = {scale_h} and W = {scale_w} must be positive integers")
     for name, i, want in (("H", 1, shape[1] * scale_h), ("W", 2, shape[2] * scale_w)):
@@ -848,4 +999,4 @@ TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.na
                                             OWN_RULES.get(row.name, SHAPE_RULES[row.family])) for row in TTIR_OPS}
 globals().update({cls.__name__: cls for cls in TTIR_OP_CLASSES.values()})
 
-TTIR = Dialect("ttir", list(TTIR_OP_CLASSES.values()), [])
+TTIR = Dialect("ttir", list(TTIR_OP_CLASSES.values()), [FlattenedCompatInfoAttr])

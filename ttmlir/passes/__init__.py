@@ -33,6 +33,7 @@ def _registry() -> dict[str, type[ModulePass]]:
     from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
     from ttmlir.passes.cpu_hoist import TTIRCPUHoistTransformPass
     from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
+    from ttmlir.passes.flatten_sliding_window import TTIRFlattenSlidingWindowPass
     from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
     from xdsl.transforms.canonicalize import CanonicalizePass
     from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
@@ -40,7 +41,7 @@ def _registry() -> dict[str, type[ModulePass]]:
     passes = (RegisterDevicePass, WrapDeviceModulePass, UnwrapDeviceModulePass, TTIRFusingPass,
               TTIRCPUHoistTransformPass, ConvertTTIRToTTNNPass,
               TTNNLayoutPass, TTNNWorkaroundPass, TTNNDecomposeLayoutsPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline,
-              TTCoreMarkFunctionsAsForwardPass, ElementTypeNormalizationPass, CanonicalizePass,
+              TTCoreMarkFunctionsAsForwardPass, ElementTypeNormalizationPass, TTIRFlattenSlidingWindowPass, CanonicalizePass,
               CommonSubexpressionElimination)
     return {p.name: p for p in passes}
 

@@ -26,12 +26,11 @@ from ttmlir.dialects.canonicalize import splat_fill_value
 from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.tt_op import TTOp
-from ttmlir.dialects.ttir import conv_dims
 from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, TTNNOp
 from ttmlir.passes import PassFailure
 from ttmlir.passes.cpu_hoist import FORWARD_CPU, FUNCTION_TYPE, HOISTED_CALL, TTIRCPUHoistTransformPass, cpu_module_of
 from ttmlir.passes.register_device import RegisterDevicePass, device_module_of
-from ttmlir.spatial import pair
+from ttmlir.spatial import padding4, pair
 
 NOT_FORCED = KINDS["bool"].build(False)
 
@@ -288,53 +287,61 @@ def _dot_general(op: TTOp) -> list[Operation]:
     return ops
 
 
-def _flattened_nhwc(op: TTOp, name: str, props: dict[str, Attribute], operands: list, source: SSAValue,
-                    result: TensorType) -> list[Operation]:
-    """TTNN's conv/pool take (1, 1, N*H*W, C) and give (1, 1, N*OH*OW, C'): reshape the NHWC `source` in and the
-    NHWC `result` out."""
-    n, h, w, c = source.type.get_shape()
-    rn, rh, rw, rc = result.get_shape()
-    flat_in = _reshape(source, [1, 1, n * h * w, c], op)
-    i32 = KINDS["i32"].build if name.startswith("conv") else KINDS["si32"].build
-    props = {**props, "batch_size": i32(n), "input_height": i32(h), "input_width": i32(w)}
-    core = ttnn_op(name, [flat_in.results[0], *operands], props, [_tensor([1, 1, rn * rh * rw, rc], result)], op)
-    return [flat_in, core, _reshape(core.results[0], [rn, rh, rw, rc], op)]
+def _flattened_info(op: TTOp, message: str) -> tuple[int, int, int]:
+    info = op.prop("flattened_compat_info")
+    if info is None:
+        raise PassFailure(op, f"'{op.name}' op {message}")
+    return info.data
 
 
-NHWC = [0, 1, 2, 3]
-
-
-def _conv(op: TTOp) -> list[Operation]:
-    """A conv2d whose dimensions are elsewhere (e.g. NCHW) is permuted to NHWC around the TTNN conv."""
-    dims = conv_dims(op) if op.ROW.name == "conv2d" else NHWC
-    to_nhwc = [] if dims == NHWC else [_permute(op.operands[0], dims, op)]
-    source = to_nhwc[0].results[0] if to_nhwc else op.operands[0]
-    result = _tensor([op.results[0].type.get_shape()[d] for d in dims], op.results[0].type)
+def _conv(op: TTOp) -> Operation:
+    """A flattened conv2d/conv_transpose2d is TTNN's, with the (N, H, W) its input was flattened from."""
+    n, h, w = _flattened_info(op, "TTNN only supports flattened input tensors for Conv2dOp. Please run the "
+                                  "FlattenSlidingWindow pass before lowering to TTNN.")
     weight = op.operands[1].type.get_shape()
-    darray = KINDS["i32_darray"].build
-    props = {"in_channels": KINDS["i32"].build(source.type.get_shape()[-1]),
-             "out_channels": KINDS["i32"].build(result.get_shape()[-1]),
+    darray, i32 = KINDS["i32_darray"].build, KINDS["i32"].build
+    props = {"in_channels": i32(op.operands[0].type.get_shape()[-1]),
+             "out_channels": i32(op.results[0].type.get_shape()[-1]),
+             "batch_size": i32(n), "input_height": i32(h), "input_width": i32(w),
              "kernel_size": darray(weight[2:]), "groups": op.prop("groups"),
              **{k: darray(pair(int_values(op.prop(k)))) for k in ("stride", "dilation")},
              "padding": darray(pair(int_values(op.prop("padding"))))}
     if op.ROW.name == "conv_transpose2d":
         props["output_padding"] = darray(pair(int_values(op.prop("output_padding"))))
-    operands = [op.operands[1], *op.operand_groups().get("bias", [])]
-    ops = to_nhwc + _flattened_nhwc(op, op.ROW.name, props, operands, source, result)
-    if dims != NHWC:
-        ops.append(_permute(ops[-1].results[0], [dims.index(i) for i in range(4)], op))
-    return ops
+    operands = [op.operands[0], op.operands[1], *op.operand_groups().get("bias", [])]
+    return ttnn_op(op.ROW.name, operands, props, [op.results[0].type], op)
 
 
 def _pool(op: TTOp) -> list[Operation]:
-    darray = KINDS["i32_darray"].build
-    props = {"channels": KINDS["si32"].build(op.operands[0].type.get_shape()[-1]),
-             "kernel_size": darray(pair(int_values(op.prop("kernel")))),
-             **{k: darray(pair(int_values(op.prop(k)))) for k in ("stride", "dilation")},
-             "padding": darray(int_values(op.prop("padding"))), "ceil_mode": op.prop("ceil_mode")}
+    """A flattened pool is TTNN's. tt-metal pads at most half a kernel, so a wider padding is applied first, on
+    the unflattened input, as upstream's conversion does (with -inf for max, which upstream's zero gets wrong for
+    negative inputs; an average that excludes its padding from the count keeps it in the op)."""
+    n, h, w = _flattened_info(op, "only supports lowering to TTNN for flattened input tensors. Please run the "
+                                  "FlattenSlidingWindow pass before lowering to TTNN")
+    kernel, stride, dilation = (pair(int_values(op.prop(k))) for k in ("kernel", "stride", "dilation"))
+    if op.ROW.name == "avg_pool2d" and dilation != [1, 1]:
+        raise PassFailure(op, f"'{op.name}' op only supports lowering to TTNN for dilation of (1, 1)")
+    source, channels = op.operands[0], op.operands[0].type.get_shape()[-1]
+    top, left, bottom, right = padding4(int_values(op.prop("padding")))
+    ops: list[Operation] = []
+    wide = top > kernel[0] // 2 or bottom > kernel[0] // 2 or left > kernel[1] // 2 or right > kernel[1] // 2
+    if wide and scalar(op.prop("count_include_pad")) is not False:
+        ops.append(_reshape(source, [n, h, w, channels], op))
+        padding = KINDS["i32_darray"].build([0, 0, top, bottom, left, right, 0, 0])
+        h, w = h + top + bottom, w + left + right
+        ops.append(ttnn_op("pad", [ops[-1].results[0]], {"padding": padding, "value": KINDS["f32"].build(
+            -math.inf if op.ROW.name == "max_pool2d" else 0.0)},
+                           [_tensor([n, h, w, channels], source.type)], op))
+        ops.append(_reshape(ops[-1].results[0], [1, 1, n * h * w, channels], op))
+        source, top, left, bottom, right = ops[-1].results[0], 0, 0, 0, 0
+    si32, darray = KINDS["si32"].build, KINDS["i32_darray"].build
+    padding = [top, left] if (top, left) == (bottom, right) else [top, left, bottom, right]
+    props = {"batch_size": si32(n), "input_height": si32(h), "input_width": si32(w), "channels": si32(channels),
+             "kernel_size": darray(kernel), "stride": darray(stride), "dilation": darray(dilation),
+             "padding": darray(padding), "ceil_mode": op.prop("ceil_mode")}
     if op.prop("count_include_pad") is not None:
         props["count_include_pad"] = op.prop("count_include_pad")
-    return _flattened_nhwc(op, op.ROW.name, props, [], op.operands[0], op.results[0].type)
+    return [*ops, ttnn_op(op.ROW.name, [source], props, [op.results[0].type], op)]
 
 
 def _to_tensor_spec(op: TTOp) -> Operation:
@@ -601,7 +608,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     """The full TTIR → TTNN backend: device module, CPU hoisting, fusing, conversion, layouts, workarounds.
 
     Runs mark-functions-as-forward, wrap-device-module, register-device, cpu-hoist, element-type-normalization,
-    canonicalize, fusing, convert, layout, workaround, canonicalize, decompose-layouts, canonicalize,
+    canonicalize, fusing, flatten-sliding-window, convert, layout, workaround, canonicalize, decompose-layouts, canonicalize,
     deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
@@ -620,6 +627,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
                 raise PassFailure(module, f"{feature} is not supported by this build; drop '{option}' or set it "
                                           "to its default")
         from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
+        from ttmlir.passes.flatten_sliding_window import TTIRFlattenSlidingWindowPass
         from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
         from ttmlir.passes.register_device import WrapDeviceModulePass
         from ttmlir.passes.ttir_fusing import TTIRFusingPass
@@ -632,6 +640,6 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         super().apply(ctx, module)
         fusing = (TTIRFusingPass(),) if self.enable_fusing_pass else ()
         for stage in (TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), CanonicalizePass(), *fusing,
-                      ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(), CanonicalizePass(),
+                      TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(), CanonicalizePass(),
                       TTNNDecomposeLayoutsPass(), CanonicalizePass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)

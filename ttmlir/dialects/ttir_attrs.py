@@ -1,0 +1,32 @@
+"""Attributes of the TTIR dialect (kept apart from the ops so property kinds can name them)."""
+
+from __future__ import annotations
+
+from xdsl.ir import Data
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+
+FLATTENED_FIELDS = ("batch_size", "input_height", "input_width")
+
+
+@irdl_attr_definition
+class FlattenedCompatInfoAttr(Data[tuple[int, int, int]]):
+    """Marks a sliding-window op (conv2d, pools) whose input is flattened to (1, 1, N*H*W, C), with the
+    (N, H, W) it came from: `#ttir<flattened_compat batch_size = 1, input_height = 32, input_width = 32>`."""
+
+    name = "ttir.flattened_compat"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> tuple[int, int, int]:
+        values = []
+        for i, field in enumerate(FLATTENED_FIELDS):
+            if i:
+                parser.parse_punctuation(",")
+            parser.parse_keyword(field)
+            parser.parse_punctuation("=")
+            values.append(parser.parse_integer(allow_boolean=False))
+        return tuple(values)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(", ".join(f"{f} = {v}" for f, v in zip(FLATTENED_FIELDS, self.data)))
