@@ -176,6 +176,32 @@ def _pool2d(kind: str) -> Golden:
     return golden
 
 
+def _max_pool2d_with_indices(x, a):
+    """Maxima and their flat indices in each (H, W) input plane, read off explicit windows (F.unfold)."""
+    top, left, bottom, right = padding4(a["padding"])
+    kernel, stride, dilation = pair(a["kernel"]), pair(a["stride"]), pair(a["dilation"])
+    t = _nchw(x["input"]).double()
+    n, c, h, w = t.shape
+    extra = []  # ceil mode: pad the bottom/right so the last partial window exists; one starting in padding doesn't
+    for size, k, s, d, before, after in ((h, kernel[0], stride[0], dilation[0], top, bottom),
+                                         (w, kernel[1], stride[1], dilation[1], left, right)):
+        span, reach = size + before + after, d * (k - 1) + 1
+        out = (span - reach) // s + 1
+        if a["ceil_mode"]:
+            out = -(-(span - reach) // s) + 1
+            out -= (out - 1) * s >= size + before
+        extra.append(max(0, (out - 1) * s + reach - span))
+    pads = (left, right + extra[1], top, bottom + extra[0])
+    index = torch.arange(h * w, dtype=torch.double).reshape(1, 1, h, w).expand(n, c, h, w)
+    padded = [F.pad(v, pads, value=fill).reshape(n * c, 1, h + pads[2] + pads[3], w + pads[0] + pads[1])
+              for v, fill in ((t, -math.inf), (index, -1.0))]
+    windows = [F.unfold(v, kernel, dilation, 0, stride) for v in padded]
+    best = windows[0].argmax(1, keepdim=True)  # the first maximum of each window
+    oh = (padded[0].shape[2] - dilation[0] * (kernel[0] - 1) - 1) // stride[0] + 1
+    values, indices = (v.gather(1, best).reshape(n, c, oh, -1) for v in windows)
+    return _nhwc(values), _nhwc(indices.long())
+
+
 def _unflattened(golden: Golden) -> Golden:
     """A sliding-window golden for an input flattened to (1, 1, N*H*W, C): computed on the (N, H, W, C) it
     stands for, the result flattened back to (1, 1, N*OH*OW, C')."""
@@ -184,7 +210,8 @@ def _unflattened(golden: Golden) -> Golden:
             return golden(x, a)
         n, h, w = a["flattened_compat_info"]
         y = golden({**x, "input": x["input"].reshape(n, h, w, -1)}, a)
-        return y.reshape(1, 1, -1, y.shape[-1])
+        flat = [r.reshape(1, 1, -1, r.shape[-1]) for r in (y if isinstance(y, tuple) else (y,))]
+        return tuple(flat) if isinstance(y, tuple) else flat[0]
     return flattened
 
 
@@ -382,6 +409,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "conv_transpose2d": _unflattened(_conv_transpose2d),
     "max_pool2d": _unflattened(_pool2d("max")),
     "avg_pool2d": _unflattened(_pool2d("avg")),
+    "max_pool2d_with_indices": _unflattened(_max_pool2d_with_indices),
     "global_avg_pool2d": lambda x, a: x["input"].mean((1, 2), keepdim=True),
     "upsample2d": _upsample2d,
     "batch_norm_inference": _batch_norm,

@@ -118,6 +118,8 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("conv_transpose2d", "conv_transpose2d", "input weight bias?", props="stride:i32_or_darray "
        "padding:i32_or_darray output_padding:i32_or_darray dilation:i32_or_darray groups:i32 " + CONV_DIMS + FLATTENED),
     op("max_pool2d", "pool2d", props=POOL_PROPS),
+    # torch.max_pool2d(return_indices=True): each maximum's flat index in its (H, W) input plane
+    op("max_pool2d_with_indices", "pool2d", "input output*", props=POOL_PROPS, results="result result_indices"),
     op("avg_pool2d", "pool2d", props=POOL_PROPS + " count_include_pad:bool=true"),
     op("global_avg_pool2d", "global_pool2d"),
     op("upsample2d", "upsample2d", props="scale_factor:si32_or_darray mode:str=nearest", ttnn="upsample"),

@@ -721,6 +721,14 @@ def pool2d(op: TTOp):
      c, capital=False)
 
 
+def max_pool2d_with_indices(op: TTOp):
+    pool2d(op)
+    if result_shape(op, 1) != result_shape(op):
+        raise op.error("Pooled values and indices must have the same shape")
+    if not isinstance(op.results[1].type.element_type, IntegerType):
+        raise op.error("Indices result must have integer element type")
+
+
 def global_pool2d(op: TTOp):
     shape, out = first_shape(op), result_shape(op)
     rank = len(shape)
@@ -994,7 +1002,8 @@ class ToLayoutBase(TTOp):
 CUSTOM_BASES = {"empty": EmptyBase, "to_layout": ToLayoutBase}
 # Ops verified unlike the rest of their family, as upstream verifies them.
 OWN_RULES = {"clamp_scalar": clamp_scalar, "all_gather": all_gather, "all_reduce": all_reduce,
-             "reduce_scatter": reduce_scatter, "collective_permute": collective_permute}
+             "reduce_scatter": reduce_scatter, "collective_permute": collective_permute,
+             "max_pool2d_with_indices": max_pool2d_with_indices}
 TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.name, TTOp),
                                             OWN_RULES.get(row.name, SHAPE_RULES[row.family])) for row in TTIR_OPS}
 globals().update({cls.__name__: cls for cls in TTIR_OP_CLASSES.values()})

@@ -424,6 +424,8 @@ TTNN_ONLY = (
     op("conv_transpose2d", "conv", "input weight bias? device",
        props=CONV + " output_padding:i32_darray dtype:dtype?", summary="2D transposed convolution."),
     op("max_pool2d", "pool", props=POOL + OUT, summary="2D max pooling over a flattened NHWC input."),
+    op("max_pool2d_with_indices", "pool", props=POOL + OUT, results="result result_indices",
+       summary="2D max pooling over a flattened NHWC input, with each maximum's index in its input plane."),
     op("avg_pool2d", "pool", props=POOL + " count_include_pad:bool=true" + OUT,
        summary="2D average pooling over a flattened NHWC input."),
     op("cumsum", "cumsum", props="dim:si32" + OUT, summary="Cumulative sum along one dimension."),

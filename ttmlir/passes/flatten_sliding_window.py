@@ -20,61 +20,66 @@ from ttmlir.dialects.props import KINDS
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES, conv_dims
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
+from ttmlir.passes.ttir_to_ttnn import helper_location
 
-SLIDING_WINDOW = frozenset({"conv2d", "conv_transpose2d", "max_pool2d", "avg_pool2d"})
+SLIDING_WINDOW = frozenset({"conv2d", "conv_transpose2d", "max_pool2d", "max_pool2d_with_indices", "avg_pool2d"})
 DIM_PROPS = ("batch_dim", "height_dim", "width_dim", "channel_dim")
 NHWC = [0, 1, 2, 3]
 
 
-def ttir_op(name: str, operands, props: dict, result: TensorType, source: Operation) -> Operation:
-    new = TTIR_OP_CLASSES[name].create(operands=list(operands), result_types=[result], properties=props)
-    new.location = source.location
+def ttir_op(name: str, operands, props: dict, results: list[TensorType], source: Operation) -> Operation:
+    """A new op before `source`, located as its helper (the location itself stays with what stands for its result)."""
+    new = TTIR_OP_CLASSES[name].create(operands=list(operands), result_types=results, properties=props)
+    new.location = helper_location(source.location, name)
     source.parent.insert_op_before(new, source)
     return new
 
 
 def _reshaped(value: SSAValue, shape, source: Operation) -> SSAValue:
     props = {"shape": KINDS["i32_array"].build(list(shape))}
-    return ttir_op("reshape", [value], props, TensorType(value.type.element_type, shape), source).results[0]
+    return ttir_op("reshape", [value], props, [TensorType(value.type.element_type, shape)], source).results[0]
 
 
 def _permuted(value: SSAValue, perm: list[int], source: Operation) -> SSAValue:
     shape = value.type.get_shape()
     props = {"permutation": KINDS["i64_darray"].build(perm)}
     result = TensorType(value.type.element_type, [shape[p] for p in perm])
-    return ttir_op("permute", [value], props, result, source).results[0]
+    return ttir_op("permute", [value], props, [result], source).results[0]
 
 
 def flatten(op: TTOp) -> None:
-    """Replace one NHWC (or dimension-attributed) sliding-window op by its flattened form between reshapes."""
+    """Replace one NHWC (or dimension-attributed) sliding-window op by its flattened form between reshapes.
+    Destination operands (`output`) are dropped: the flattened op makes its own results."""
     dims = conv_dims(op) if any(p[0] == "channel_dim" for p in op.ROW.props) else NHWC
     groups = op.operand_groups()
-    source, *others = [v for name in op.ROW.operands for v in groups[name.rstrip("?*")]]
+    source, *others = [v for name in op.ROW.operands if name != "output*" for v in groups[name.rstrip("?*")]]
     if dims != NHWC:
         source = _permuted(source, dims, op)
         if groups.get("bias"):  # the bias's channels sit where the result's do
             others[-1] = _permuted(others[-1], dims, op)
     n, h, w, c = source.type.get_shape()
-    result = op.results[0].type
-    out = [result.get_shape()[d] for d in dims]
     flat_in = _reshaped(source, [1, 1, n * h * w, c], op)
     props = {k: v for k, v in op.properties.items() if k not in DIM_PROPS}
     props["flattened_compat_info"] = FlattenedCompatInfoAttr((n, h, w))
-    flat = ttir_op(op.ROW.name, [flat_in, *others], props,
-                   TensorType(result.element_type, [1, 1, out[0] * out[1] * out[2], out[3]]), op)
+    shapes = [[r.type.get_shape()[d] for d in dims] for r in op.results]
+    flat = ttir_op(op.ROW.name, [flat_in, *others], props, [TensorType(r.type.element_type, [1, 1, s[0] * s[1] * s[2], s[3]])
+                                                            for r, s in zip(op.results, shapes)], op)
     if "operandSegmentSizes" in op.properties:
         flat.properties["operandSegmentSizes"] = op.properties["operandSegmentSizes"]
-    value = _reshaped(flat.results[0], out, op)
-    if dims != NHWC:
-        value = _permuted(value, [dims.index(i) for i in range(4)], op)
-    op.results[0].replace_all_uses_with(value)
+    for result, flat_result, shape in zip(op.results, flat.results, shapes):
+        value = _reshaped(flat_result, shape, op)
+        if dims != NHWC:
+            value = _permuted(value, [dims.index(i) for i in range(4)], op)
+        if result is op.results[0]:
+            value.owner.location = op.location
+        result.replace_all_uses_with(value)
     op.detach()
     op.erase()
 
 
 @dataclass(frozen=True)
 class TTIRFlattenSlidingWindowPass(ModulePass):
-    """Flatten the inputs of conv2d, conv_transpose2d, max_pool2d and avg_pool2d to (1, 1, N*H*W, C)."""
+    """Flatten the inputs of conv2d, conv_transpose2d and the 2D pools to (1, 1, N*H*W, C)."""
 
     name: ClassVar[str] = "ttir-flatten-sliding-window"
 

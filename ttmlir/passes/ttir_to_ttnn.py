@@ -330,7 +330,7 @@ def _pool(op: TTOp) -> list[Operation]:
         padding = KINDS["i32_darray"].build([0, 0, top, bottom, left, right, 0, 0])
         h, w = h + top + bottom, w + left + right
         ops.append(ttnn_op("pad", [ops[-1].results[0]], {"padding": padding, "value": KINDS["f32"].build(
-            -math.inf if op.ROW.name == "max_pool2d" else 0.0)},
+            -math.inf if op.ROW.name.startswith("max_pool2d") else 0.0)},
                            [_tensor([n, h, w, channels], source.type)], op))
         ops.append(_reshape(ops[-1].results[0], [1, 1, n * h * w, channels], op))
         source, top, left, bottom, right = ops[-1].results[0], 0, 0, 0, 0
@@ -341,7 +341,7 @@ def _pool(op: TTOp) -> list[Operation]:
              "padding": darray(padding), "ceil_mode": op.prop("ceil_mode")}
     if op.prop("count_include_pad") is not None:
         props["count_include_pad"] = op.prop("count_include_pad")
-    return [*ops, ttnn_op(op.ROW.name, [source], props, [op.results[0].type], op)]
+    return [*ops, ttnn_op(op.ROW.name, [source], props, [r.type for r in op.results], op)]
 
 
 def _to_tensor_spec(op: TTOp) -> Operation:
@@ -399,7 +399,7 @@ class ConvertTTIRToTTNNPass(ModulePass):
             for created in new:
                 op.parent.insert_op_before(created, op)
             for helper in new[:-1]:  # only the op standing for the TTIR result keeps its location (and golden)
-                helper.location = _helper_location(helper.location, helper.name.split(".")[-1])
+                helper.location = helper_location(helper.location, helper.name.split(".")[-1])
             on_host = op.parent_op() is not None and op.parent_op().attributes.get(FUNCTION_TYPE) == FORWARD_CPU
             for i, created in enumerate(new):
                 if _needs_device(created) and not on_host:
@@ -412,7 +412,7 @@ class ConvertTTIRToTTNNPass(ModulePass):
             region_dce(func.body)
 
 
-def _helper_location(loc: Attribute, suffix: str) -> Attribute:
+def helper_location(loc: Attribute, suffix: str) -> Attribute:
     if isinstance(loc, NameLoc):
         return NameLoc(StringAttr(f"{loc.desc.data}_{suffix}"), loc.location)
     return loc if isinstance(loc, UnknownLoc) else NameLoc(StringAttr(suffix), loc)

@@ -89,6 +89,11 @@ def _row_major_bf16(op: TTNNOp) -> dict[str, Want]:
     return {"input": Want("row_major", "bf16"), "result": Want("row_major", "bf16")}
 
 
+def _pool_with_indices(op: TTNNOp) -> dict[str, Want]:
+    """Pooling with indices writes its indices as row-major u16."""
+    return {**_row_major_bf16(op), "result_indices": Want("row_major", "u16")}
+
+
 def _where(op: TTNNOp) -> dict[str, Want]:
     """The predicate must have the data type of the values it selects."""
     wanted = _dtype(op.operands[1])
@@ -154,7 +159,8 @@ WORKAROUNDS: dict[str, Workaround] = {
        for name in ("sum", "mean", "max", "min")},
     "prod": _both(Want(dtype="bf16")),
     "sort": _sort, "topk": _topk,
-    "embedding": _embedding, "max_pool2d": _row_major_bf16, "upsample": _row_major_bf16,
+    "embedding": _embedding, "max_pool2d": _row_major_bf16,
+    "max_pool2d_with_indices": _pool_with_indices, "upsample": _row_major_bf16,
     "cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "concat": _concat, "where": _where,
     "mesh_shard": _mesh_shard,
 }

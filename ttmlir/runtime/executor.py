@@ -25,7 +25,7 @@ from ttmlir.runtime.tensor import Tensor, desc_of, materialize
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
 
-OUTPUT_FIELDS = ("out", "batchMean", "batchVariance", "values", "indices")
+OUTPUT_FIELDS = ("out", "batchMean", "batchVariance", "values", "indices", "resultIndices")
 IN_PLACE_FIELDS = tuple(sorted(set(IN_PLACE_OPERAND.values())))
 TABLE_FAMILIES = {"EltwiseUnaryOpT": "unary", "EltwiseBinaryOpT": "binary", "WhereOpT": "binary",
                   "ClampTensorOpT": "binary", "ReductionOpT": "reduction", "SoftmaxOpT": "softmax",

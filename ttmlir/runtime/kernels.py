@@ -161,6 +161,17 @@ def _pool2d(x, t):
     return _flatten_nhwc(y)
 
 
+def _max_pool2d_with_indices(x, t):
+    """Each maximum's flat index in its unpadded (H, W) plane (the first one among equals)."""
+    a = _nchw(x["input"].float(), t, t.channels)
+    top, left, bottom, right = padding4(t.padding)
+    a = F.pad(a, (left, right, top, bottom), value=-math.inf)
+    y, padded_index = F.max_pool2d(a, pair(t.kernelSize), pair(t.stride), 0, pair(t.dilation),
+                                   ceil_mode=bool(t.ceilMode), return_indices=True)
+    row, col = padded_index // a.shape[3] - top, padded_index % a.shape[3] - left
+    return _flatten_nhwc(y), _flatten_nhwc(row * t.inputWidth + col)
+
+
 def _upsample(x, t):
     a = x["input"].float().permute(0, 3, 1, 2)
     scale = pair(t.scaleFactor)
@@ -351,6 +362,7 @@ KERNELS: dict[str, Kernel] = {
     "conv_transpose2d": _conv2d,
     "max_pool2d": _pool2d,
     "avg_pool2d": _pool2d,
+    "max_pool2d_with_indices": _max_pool2d_with_indices,
     "global_avg_pool2d": lambda x, t: x["input"].float().mean((1, 2), keepdim=True),
     "upsample": _upsample,
     "batch_norm_inference": _batch_norm,

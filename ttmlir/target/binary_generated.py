@@ -253,6 +253,7 @@ class OpType(object):
     TopkOp = 38
     ArgmaxOp = 39
     ProdOp = 40
+    MaxPool2dWithIndicesOp = 41
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -338,6 +339,8 @@ def OpTypeCreator(unionType, table):
         return ArgmaxOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.ProdOp:
         return ProdOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.MaxPool2dWithIndicesOp:
+        return MaxPool2dWithIndicesOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -8568,6 +8571,452 @@ class Pool2dOpT(object):
         return pool2dOp
 
 
+class MaxPool2dWithIndicesOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = MaxPool2dWithIndicesOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsMaxPool2dWithIndicesOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def MaxPool2dWithIndicesOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # MaxPool2dWithIndicesOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # MaxPool2dWithIndicesOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MaxPool2dWithIndicesOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MaxPool2dWithIndicesOp
+    def ResultIndices(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MaxPool2dWithIndicesOp
+    def BatchSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def InputHeight(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def InputWidth(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def Channels(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def KernelSize(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def KernelSizeAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def KernelSizeLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def KernelSizeIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        return o == 0
+
+    # MaxPool2dWithIndicesOp
+    def Stride(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def StrideAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def StrideLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def StrideIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        return o == 0
+
+    # MaxPool2dWithIndicesOp
+    def Padding(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def PaddingAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def PaddingLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def PaddingIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        return o == 0
+
+    # MaxPool2dWithIndicesOp
+    def Dilation(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def DilationAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def DilationLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # MaxPool2dWithIndicesOp
+    def DilationIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        return o == 0
+
+    # MaxPool2dWithIndicesOp
+    def CeilMode(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # MaxPool2dWithIndicesOp
+    def Dtype(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
+        return None
+
+    # MaxPool2dWithIndicesOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def MaxPool2dWithIndicesOpStart(builder):
+    builder.StartObject(14)
+
+def MaxPool2dWithIndicesOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def MaxPool2dWithIndicesOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def MaxPool2dWithIndicesOpAddResultIndices(builder, resultIndices):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(resultIndices), 0)
+
+def MaxPool2dWithIndicesOpAddBatchSize(builder, batchSize):
+    builder.PrependInt32Slot(3, batchSize, 0)
+
+def MaxPool2dWithIndicesOpAddInputHeight(builder, inputHeight):
+    builder.PrependInt32Slot(4, inputHeight, 0)
+
+def MaxPool2dWithIndicesOpAddInputWidth(builder, inputWidth):
+    builder.PrependInt32Slot(5, inputWidth, 0)
+
+def MaxPool2dWithIndicesOpAddChannels(builder, channels):
+    builder.PrependInt32Slot(6, channels, 0)
+
+def MaxPool2dWithIndicesOpAddKernelSize(builder, kernelSize):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(kernelSize), 0)
+
+def MaxPool2dWithIndicesOpStartKernelSizeVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def MaxPool2dWithIndicesOpAddStride(builder, stride):
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(stride), 0)
+
+def MaxPool2dWithIndicesOpStartStrideVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def MaxPool2dWithIndicesOpAddPadding(builder, padding):
+    builder.PrependUOffsetTRelativeSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(padding), 0)
+
+def MaxPool2dWithIndicesOpStartPaddingVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def MaxPool2dWithIndicesOpAddDilation(builder, dilation):
+    builder.PrependUOffsetTRelativeSlot(10, flatbuffers.number_types.UOffsetTFlags.py_type(dilation), 0)
+
+def MaxPool2dWithIndicesOpStartDilationVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def MaxPool2dWithIndicesOpAddCeilMode(builder, ceilMode):
+    builder.PrependBoolSlot(11, ceilMode, 0)
+
+def MaxPool2dWithIndicesOpAddDtype(builder, dtype):
+    builder.PrependUint16Slot(12, dtype, None)
+
+def MaxPool2dWithIndicesOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(13, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def MaxPool2dWithIndicesOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List, Optional
+except:
+    pass
+
+class MaxPool2dWithIndicesOpT(object):
+
+    # MaxPool2dWithIndicesOpT
+    def __init__(
+        self,
+        input = None,
+        out = None,
+        resultIndices = None,
+        batchSize = 0,
+        inputHeight = 0,
+        inputWidth = 0,
+        channels = 0,
+        kernelSize = None,
+        stride = None,
+        padding = None,
+        dilation = None,
+        ceilMode = False,
+        dtype = None,
+        memoryConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.resultIndices = resultIndices  # type: Optional[TensorRefT]
+        self.batchSize = batchSize  # type: int
+        self.inputHeight = inputHeight  # type: int
+        self.inputWidth = inputWidth  # type: int
+        self.channels = channels  # type: int
+        self.kernelSize = kernelSize  # type: Optional[List[int]]
+        self.stride = stride  # type: Optional[List[int]]
+        self.padding = padding  # type: Optional[List[int]]
+        self.dilation = dilation  # type: Optional[List[int]]
+        self.ceilMode = ceilMode  # type: bool
+        self.dtype = dtype  # type: Optional[int]
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        maxPool2dWithIndicesOp = MaxPool2dWithIndicesOp()
+        maxPool2dWithIndicesOp.Init(buf, pos)
+        return cls.InitFromObj(maxPool2dWithIndicesOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, maxPool2dWithIndicesOp):
+        x = MaxPool2dWithIndicesOpT()
+        x._UnPack(maxPool2dWithIndicesOp)
+        return x
+
+    # MaxPool2dWithIndicesOpT
+    def _UnPack(self, maxPool2dWithIndicesOp):
+        if maxPool2dWithIndicesOp is None:
+            return
+        if maxPool2dWithIndicesOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(maxPool2dWithIndicesOp.Input())
+        if maxPool2dWithIndicesOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(maxPool2dWithIndicesOp.Out())
+        if maxPool2dWithIndicesOp.ResultIndices() is not None:
+            self.resultIndices = TensorRefT.InitFromObj(maxPool2dWithIndicesOp.ResultIndices())
+        self.batchSize = maxPool2dWithIndicesOp.BatchSize()
+        self.inputHeight = maxPool2dWithIndicesOp.InputHeight()
+        self.inputWidth = maxPool2dWithIndicesOp.InputWidth()
+        self.channels = maxPool2dWithIndicesOp.Channels()
+        if not maxPool2dWithIndicesOp.KernelSizeIsNone():
+            if np is None:
+                self.kernelSize = []
+                for i in range(maxPool2dWithIndicesOp.KernelSizeLength()):
+                    self.kernelSize.append(maxPool2dWithIndicesOp.KernelSize(i))
+            else:
+                self.kernelSize = maxPool2dWithIndicesOp.KernelSizeAsNumpy()
+        if not maxPool2dWithIndicesOp.StrideIsNone():
+            if np is None:
+                self.stride = []
+                for i in range(maxPool2dWithIndicesOp.StrideLength()):
+                    self.stride.append(maxPool2dWithIndicesOp.Stride(i))
+            else:
+                self.stride = maxPool2dWithIndicesOp.StrideAsNumpy()
+        if not maxPool2dWithIndicesOp.PaddingIsNone():
+            if np is None:
+                self.padding = []
+                for i in range(maxPool2dWithIndicesOp.PaddingLength()):
+                    self.padding.append(maxPool2dWithIndicesOp.Padding(i))
+            else:
+                self.padding = maxPool2dWithIndicesOp.PaddingAsNumpy()
+        if not maxPool2dWithIndicesOp.DilationIsNone():
+            if np is None:
+                self.dilation = []
+                for i in range(maxPool2dWithIndicesOp.DilationLength()):
+                    self.dilation.append(maxPool2dWithIndicesOp.Dilation(i))
+            else:
+                self.dilation = maxPool2dWithIndicesOp.DilationAsNumpy()
+        self.ceilMode = maxPool2dWithIndicesOp.CeilMode()
+        self.dtype = maxPool2dWithIndicesOp.Dtype()
+        if maxPool2dWithIndicesOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(maxPool2dWithIndicesOp.MemoryConfig())
+
+    # MaxPool2dWithIndicesOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.resultIndices is not None:
+            resultIndices = self.resultIndices.Pack(builder)
+        if self.kernelSize is not None:
+            if np is not None and type(self.kernelSize) is np.ndarray:
+                kernelSize = builder.CreateNumpyVector(self.kernelSize)
+            else:
+                MaxPool2dWithIndicesOpStartKernelSizeVector(builder, len(self.kernelSize))
+                for i in reversed(range(len(self.kernelSize))):
+                    builder.PrependInt32(self.kernelSize[i])
+                kernelSize = builder.EndVector()
+        if self.stride is not None:
+            if np is not None and type(self.stride) is np.ndarray:
+                stride = builder.CreateNumpyVector(self.stride)
+            else:
+                MaxPool2dWithIndicesOpStartStrideVector(builder, len(self.stride))
+                for i in reversed(range(len(self.stride))):
+                    builder.PrependInt32(self.stride[i])
+                stride = builder.EndVector()
+        if self.padding is not None:
+            if np is not None and type(self.padding) is np.ndarray:
+                padding = builder.CreateNumpyVector(self.padding)
+            else:
+                MaxPool2dWithIndicesOpStartPaddingVector(builder, len(self.padding))
+                for i in reversed(range(len(self.padding))):
+                    builder.PrependInt32(self.padding[i])
+                padding = builder.EndVector()
+        if self.dilation is not None:
+            if np is not None and type(self.dilation) is np.ndarray:
+                dilation = builder.CreateNumpyVector(self.dilation)
+            else:
+                MaxPool2dWithIndicesOpStartDilationVector(builder, len(self.dilation))
+                for i in reversed(range(len(self.dilation))):
+                    builder.PrependInt32(self.dilation[i])
+                dilation = builder.EndVector()
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        MaxPool2dWithIndicesOpStart(builder)
+        if self.input is not None:
+            MaxPool2dWithIndicesOpAddInput(builder, input)
+        if self.out is not None:
+            MaxPool2dWithIndicesOpAddOut(builder, out)
+        if self.resultIndices is not None:
+            MaxPool2dWithIndicesOpAddResultIndices(builder, resultIndices)
+        MaxPool2dWithIndicesOpAddBatchSize(builder, self.batchSize)
+        MaxPool2dWithIndicesOpAddInputHeight(builder, self.inputHeight)
+        MaxPool2dWithIndicesOpAddInputWidth(builder, self.inputWidth)
+        MaxPool2dWithIndicesOpAddChannels(builder, self.channels)
+        if self.kernelSize is not None:
+            MaxPool2dWithIndicesOpAddKernelSize(builder, kernelSize)
+        if self.stride is not None:
+            MaxPool2dWithIndicesOpAddStride(builder, stride)
+        if self.padding is not None:
+            MaxPool2dWithIndicesOpAddPadding(builder, padding)
+        if self.dilation is not None:
+            MaxPool2dWithIndicesOpAddDilation(builder, dilation)
+        MaxPool2dWithIndicesOpAddCeilMode(builder, self.ceilMode)
+        MaxPool2dWithIndicesOpAddDtype(builder, self.dtype)
+        if self.memoryConfig is not None:
+            MaxPool2dWithIndicesOpAddMemoryConfig(builder, memoryConfig)
+        maxPool2dWithIndicesOp = MaxPool2dWithIndicesOpEnd(builder)
+        return maxPool2dWithIndicesOp
+
+
 class GlobalAvgPool2dOp(object):
     __slots__ = ['_tab']
 
@@ -12169,7 +12618,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -40,6 +40,12 @@ def distinct_along(dim):
     return lambda shape: torch.rand(shape).argsort(dim).float()
 
 
+def distinct_in_planes(shape):
+    """NHWC values that differ within each (H, W) plane."""
+    n, h, w, c = shape
+    return torch.rand(n, c, h * w).argsort(-1).float().reshape(n, c, h, w).permute(0, 2, 3, 1)
+
+
 @dataclass
 class Case:
     shapes: list
@@ -117,6 +123,10 @@ CASES: dict[str, Case] = {
     "avg_pool2d": Case([(1, 16, 16, 32)], {"kernel": [3, 3], "stride": [2, 2], "dilation": [1, 1],
                                            "padding": [1, 1, 1, 1], "ceil_mode": False,
                                            "count_include_pad": False}),
+    # distinct integers in each (H, W) plane, exact in bf16: the indices of the maxima are unambiguous
+    "max_pool2d_with_indices": Case([(1, 16, 16, 32)], {"kernel": [3, 3], "stride": [2, 2], "dilation": [1, 1],
+                                                        "padding": [1, 1, 1, 1], "ceil_mode": True},
+                                    inputs=[distinct_in_planes]),
     "global_avg_pool2d": Case([(1, 8, 8, 32)]),
     "upsample2d": Case([(1, 8, 8, 32)], {"scale_factor": 2, "mode": "nearest"}),
     "batch_norm_inference": Case([(2, 16, 8, 8)] + [(16,)] * 4, {"epsilon": 1e-5, "dimension": 1},

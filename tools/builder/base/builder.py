@@ -368,10 +368,11 @@ class Builder:
             self._goldens[result] = golden
         return op.results[0] if len(op.results) == 1 else tuple(op.results)
 
-    # element types by op name (a first result) or by result name (sort's and topk's `indices`)
+    # element types by op name (a first result) or by result name (sort's and topk's `indices`, a pool's)
     RESULT_ELEMENTS: ClassVar[dict[str, Attribute]] = {"argmax": IntegerType(32, Signedness.SIGNED),
                                                        "get_dimension_size": IntegerType(32),
-                                                       "indices": IntegerType(32, Signedness.SIGNED)}
+                                                       "indices": IntegerType(32, Signedness.SIGNED),
+                                                       "result_indices": IntegerType(32, Signedness.SIGNED)}
     VALUE_OPERAND: ClassVar[dict[str, int]] = {"embedding": 1, "where": 1}
 
     def _result_element(self, name: str, operands: list, output_type, props: dict) -> Attribute:
@@ -433,6 +434,9 @@ def elements_attr(value) -> DenseIntOrFPElementsAttr:
     return DenseIntOrFPElementsAttr.from_list(TensorType(element, list(tensor.shape)), values)
 
 
+DESTINATIONS = "output*"  # upstream's optional destination operands: the builder makes the results itself
+
+
 def op_method(name: str, row, extra: Sequence[str] = ()) -> Callable:
     """A builder method for one op-table row: operands positionally, then the op's properties, then
     `output_type`, `loc` and `unit_attrs` (and `extra` keyword-only arguments such as `shape`)."""
@@ -443,6 +447,8 @@ def op_method(name: str, row, extra: Sequence[str] = ()) -> Callable:
     params = [Parameter("self", Parameter.POSITIONAL_ONLY)]
     optional = False
     for spec, operand in zip(row.operands, operands):
+        if spec == DESTINATIONS:
+            continue
         optional = optional or spec.endswith("?")
         params.append(Parameter(operand, Parameter.POSITIONAL_OR_KEYWORD, default=None if optional else
                                 Parameter.empty))
@@ -458,7 +464,7 @@ def op_method(name: str, row, extra: Sequence[str] = ()) -> Callable:
             raise BuilderError(f"{name}: {exc}") from None
         bound.apply_defaults()
         values = bound.arguments
-        return self._build_op(name, [values[o] for o in operands], {p: values[p] for p in props},
+        return self._build_op(name, [values.get(o, []) for o in operands], {p: values[p] for p in props},
                               values["output_type"], values["loc"], values["unit_attrs"], values.get("shape"))
 
     method.__name__ = method.__qualname__ = name

@@ -55,3 +55,17 @@ func.func @transpose_stride(%x: tensor<1x8x8x4xf32>, %w: tensor<4x4x3x3xf32>) ->
   %0 = "ttir.conv_transpose2d"(%x, %w) <{dilation = 1 : i32, groups = 1 : i32, output_padding = 0 : i32, padding = 0 : i32, stride = 0 : i32}> : (tensor<1x8x8x4xf32>, tensor<4x4x3x3xf32>) -> tensor<1x10x10x4xf32>
   return %0 : tensor<1x10x10x4xf32>
 }
+
+// -----
+func.func @indices_shape(%x: tensor<1x8x8x4xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x2xsi32>) {
+  // expected-error @+1 {{'ttir.max_pool2d_with_indices' op Pooled values and indices must have the same shape}}
+  %0, %1 = "ttir.max_pool2d_with_indices"(%x) <{ceil_mode = false, dilation = 1 : i32, kernel = 2 : i32, padding = 0 : i32, stride = 2 : i32}> : (tensor<1x8x8x4xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x2xsi32>)
+  return %0, %1 : tensor<1x4x4x4xf32>, tensor<1x4x4x2xsi32>
+}
+
+// -----
+func.func @indices_type(%x: tensor<1x8x8x4xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) {
+  // expected-error @+1 {{'ttir.max_pool2d_with_indices' op Indices result must have integer element type}}
+  %0, %1 = "ttir.max_pool2d_with_indices"(%x) <{ceil_mode = false, dilation = 1 : i32, kernel = 2 : i32, padding = 0 : i32, stride = 2 : i32}> : (tensor<1x8x8x4xf32>) -> (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>)
+  return %0, %1 : tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>
+}
