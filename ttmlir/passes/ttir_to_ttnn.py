@@ -615,11 +615,14 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     enable_fusing_pass: bool = True
     # what this build lacks is refused when asked for, not ignored: its default is what it does
     optimization_level: int = 0
+    enable_const_eval: bool = False
     enable_cpu_hoisted_const_eval: bool = False
     enable_trace: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         lacking = [("optimization-level", self.optimization_level > 0, "the optimizer (optimization-level > 0)"),
+                   ("enable-const-eval", self.enable_const_eval, "const-eval (constant subgraphs hoisted into "
+                                                                 "functions run once)"),
                    ("enable-cpu-hoisted-const-eval", self.enable_cpu_hoisted_const_eval, "const-eval hoisted to the CPU"),
                    ("enable-trace", self.enable_trace, "trace capture")]
         for option, asked, feature in lacking:
