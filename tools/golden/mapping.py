@@ -17,6 +17,7 @@ import math
 import string
 from typing import Callable
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
@@ -200,6 +201,46 @@ def _max_pool2d_with_indices(x, a):
     oh = (padded[0].shape[2] - dilation[0] * (kernel[0] - 1) - 1) // stride[0] + 1
     values, indices = (v.gather(1, best).reshape(n, c, oh, -1) for v in windows)
     return _nhwc(values), _nhwc(indices.long())
+
+
+def _quant_params(x: dict, a: dict, element, prefix: str = ""):
+    """(scales, zero points, axis): the unrolled op's operands, else the `!quant.uniform` type's."""
+    if prefix + "scale" in x:
+        return x[prefix + "scale"].double().reshape(-1), x[prefix + "zero_point"].long().reshape(-1), a["axis"]
+    q = element.data
+    return torch.tensor(q.scales, dtype=torch.double), torch.tensor(q.zero_points), q.axis
+
+
+def _broadcast(params, rank: int):
+    """Scales and zero points as numpy arrays that broadcast against a tensor of `rank` along the axis."""
+    scales, zero_points, axis = params
+    shape = [-1 if d == axis else 1 for d in range(rank)]
+    return scales.numpy().reshape(shape), zero_points.numpy().reshape(shape)
+
+
+def _quantized(values: torch.Tensor, element, params) -> torch.Tensor:
+    """`values` stored as `element` says: rounded half to even (numpy's rint), clamped to the storage range."""
+    scales, zero_points = _broadcast(params, values.dim())
+    stored = np.rint(values.double().numpy() / scales) + zero_points
+    return torch.from_numpy(np.clip(stored, element.data.storage_min, element.data.storage_max).astype(np.int64))
+
+
+def _dequantized(stored: torch.Tensor, params) -> torch.Tensor:
+    scales, zero_points = _broadcast(params, stored.dim())
+    return torch.from_numpy((stored.double().numpy() - zero_points) * scales)
+
+
+def _quantize(x, a):
+    return _quantized(x["input"], a["result_type"], _quant_params(x, a, a["result_type"]))
+
+
+def _dequantize(x, a):
+    return _dequantized(x["input"], _quant_params(x, a, a["input_type"])).float()
+
+
+def _requantize(x, a):
+    real = _dequantized(x["input"], _quant_params(x, a, a["input_type"], "in_"))
+    return _quantized(real, a["result_type"], _quant_params(x, a, a["result_type"], "out_"))
 
 
 def _unflattened(golden: Golden) -> Golden:
@@ -428,6 +469,8 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "fill_cache": _fill_cache,
     "to_layout": lambda x, a: x["input"],
     "get_dimension_size": lambda x, a: torch.tensor([x["operand"].shape[a["dimension"]]], dtype=torch.int32),
+    **{name + suffix: golden for name, golden in (("quantize", _quantize), ("dequantize", _dequantize),
+                                                  ("requantize", _requantize)) for suffix in ("", "_unrolled")},
 }
 
 
@@ -446,6 +489,7 @@ def _ttnn_goldens() -> dict[str, Golden]:
     identity = lambda x, a: x["input"]  # noqa: E731 - layout, placement and type changes keep the values
     return {**goldens, **{name: GOLDEN_MAPPINGS[name] for name in ("permute", "cumsum", "sort", "topk", "argmax", "prod")},
             "repeat": lambda x, a: x["input"].repeat(list(a["repeat_dims"].data)),
+            **{name: GOLDEN_MAPPINGS[name + "_unrolled"] for name in ("quantize", "dequantize", "requantize")},
             **{name: identity for name in ("typecast", "to_layout", "to_memory_config", "to_device", "from_device")}}
 
 
@@ -491,10 +535,12 @@ MESH_GOLDENS = {
 def evaluate(op, inputs: dict, mesh: tuple[int, int] = (1, 1), extra: dict | None = None) -> list[GoldenMap]:
     """The golden maps of a TTIR op's results from its input maps (by operand name, as `GOLDEN_MAPPINGS`).
 
-    `extra` adds values the op's result type carries (`result_shape` for arange and empty).
+    `extra` adds values the op's result type carries (`result_shape` for arange and empty); the element types of
+    the first operand and result are `input_type` and `result_type` (a quantized type holds its parameters).
     """
     name = op.ROW.name
-    a = {**attributes(op), **(extra or {})}
+    a = {**attributes(op), **(extra or {}), "result_type": op.results[0].type.element_type if op.results else None,
+         "input_type": op.operands[0].type.element_type if op.operands else None}
     if name in MESH_GOLDENS:
         return [MESH_GOLDENS[name](inputs, a, mesh)]
     goldens = GOLDEN_MAPPINGS if op.name.startswith("ttir.") else TTNN_GOLDENS

@@ -10,13 +10,15 @@ from __future__ import annotations
 import math
 from typing import Callable, Sequence
 
-from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, IntegerType
+from xdsl.dialects.builtin import (BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, Float16Type, Float32Type,
+                                   Float64Type, IntegerType)
 from xdsl.ir import Dialect
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from ttmlir.dialects.op_table import STABLEHLO_GATHER, TTIR_OPS
 from ttmlir.dialects.props import dense_values, int_values, scalar
+from ttmlir.dialects.quant import UniformQuantizedType
 from ttmlir.dialects.tt_op import TTOp, build_op_class
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
 from ttmlir.spatial import padding4, pair
@@ -729,6 +731,57 @@ def max_pool2d_with_indices(op: TTOp):
         raise op.error("Indices result must have integer element type")
 
 
+FLOAT_TYPES = (BFloat16Type, Float16Type, Float32Type, Float64Type)
+# which of (input, result) hold quantized values
+QUANTIZED_SIDES = {"quantize": (False, True), "dequantize": (True, False), "requantize": (True, True)}
+
+
+def quantization(op: TTOp):
+    """Upstream's quantize-family verifier: element kinds, equal shapes; for the unrolled ops, the axis, the number
+    of per-axis scales and the zero points' range."""
+    kind = op.ROW.name.removesuffix("_unrolled")
+    unrolled = kind != op.ROW.name
+    source, result = op.operands[0].type, op.results[0].type
+    elements = (source.element_type, result.element_type)
+    if unrolled and kind == "requantize":
+        kinds = {e.per_axis if isinstance(e, UniformQuantizedType) else None for e in elements}
+        if None in kinds or len(kinds) != 1:
+            raise op.error(f"Input and output element types must both be per-axis or both be per-tensor quantized "
+                           f"types, but got {elements[0]} and {elements[1]}")
+    else:
+        for what, element, quantized in zip(("Input", "Output"), elements, QUANTIZED_SIDES[kind]):
+            if quantized and not isinstance(element, UniformQuantizedType):
+                raise op.error(f"{what} element type must be UniformQuantizedType or UniformQuantizedPerAxisType, "
+                               f"but got '{element}'")
+            if not quantized and not isinstance(element, FLOAT_TYPES):
+                raise op.error(f"{what} element type must be float, but got '{element}'")
+    shape, out = source.get_shape(), result.get_shape()
+    if len(shape) != len(out):
+        raise op.error(f"Input tensor rank of {len(shape)} does not match the output tensor rank of {len(out)}")
+    if shape != out:
+        raise op.error(f"Output tensor shape ({commas(out, ',')}) must match the inferred shape: "
+                       f"({commas(shape, ',')})")
+    if not unrolled:
+        return
+    axis = op.prop("axis")
+    if axis is not None and not 0 <= scalar(axis) < len(shape):
+        raise op.error(f"Axis value {scalar(axis)} is out of the range [0, {len(shape)}) for the input tensor of "
+                       f"rank {len(shape)}")
+    for element in elements:
+        if not isinstance(element, UniformQuantizedType):
+            continue
+        q = element.data
+        if element.per_axis and len(q.scales) != shape[q.axis]:
+            raise op.error(f"Number of scales ({len(q.scales)}) does not match the size of the quantized axis "
+                           f"({shape[q.axis]})")
+        for zero_point in q.zero_points:
+            if not q.storage_min <= zero_point <= q.storage_max:
+                raise op.error(f"Zero point {zero_point} is out of the range for storage type "
+                               f"'{element.storage_type}'")
+        if not element.per_axis:  # upstream stops at the first per-tensor type
+            return
+
+
 def global_pool2d(op: TTOp):
     shape, out = first_shape(op), result_shape(op)
     rank = len(shape)
@@ -950,7 +1003,7 @@ SHAPE_RULES = {
     "upsample2d": upsample2d, "batch_norm": batch_norm, "norm": norm, "group_norm": group_norm,
     "constant": constant, "full": fill, "fill": fill, "arange": arange, "creation": None, "rand": rand,
     "cache": cache, "mesh_shard": same_rank, "ccl": same_rank, "to_layout": same_shape,
-    "get_dimension_size": get_dimension_size, "mesh_partition": mesh_partition, "distributed_norm": distributed_norm,
+    "get_dimension_size": get_dimension_size, "quantization": quantization, "mesh_partition": mesh_partition, "distributed_norm": distributed_norm,
 }
 
 class EmptyBase(TTOp):

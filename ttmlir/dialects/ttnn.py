@@ -16,6 +16,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.printer import Printer
 
 from ttmlir.dialects import ttcore
+from ttmlir.dialects.quant import UniformQuantizedType
 from ttmlir.dialects.op_table import GATHER_PROPS, TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind, scalar
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw
@@ -291,9 +292,11 @@ DATA_TYPE_TO_MLIR = {"f32": Float32Type(), "bf16": BFloat16Type(), "f16": Float1
 
 
 def data_type_of(element: Attribute) -> str:
-    """The ttcore data type a builtin element type is stored as on device."""
+    """The ttcore data type a builtin element type is stored as on device (a quantized one: its storage's)."""
     if isinstance(element, ttcore.TileType):
         return element.dtype
+    if isinstance(element, UniformQuantizedType):
+        element = element.storage_type
     return MLIR_TO_DATA_TYPE.get(str(element), "f32")
 
 
@@ -392,7 +395,14 @@ CONV = ("in_channels:i32 out_channels:i32 batch_size:i32 input_height:i32 input_
         "kernel_size:i32_darray stride:i32_darray padding:i32_darray dilation:i32_darray groups:i32")
 
 # TTNN ops whose signature differs from their TTIR row, and the TTNN-only ops.
+QUANTIZATION = " axis:i32? output_dtype:dtype? memory_config:memory_config?"
 TTNN_ONLY = (
+    op("quantize", "quantization", "input scale zero_point", props=QUANTIZATION,
+       summary="Quantize a float tensor: round(input / scale) + zero_point, per tensor or along `axis`."),
+    op("dequantize", "quantization", "input scale zero_point", props=QUANTIZATION,
+       summary="Dequantize a quantized tensor: (input - zero_point) * scale."),
+    op("requantize", "quantization", "input in_scale in_zero_point out_scale out_zero_point", props=QUANTIZATION,
+       summary="Requantize to another scale and zero point."),
     op("get_device", "device", "", props="mesh_shape:mesh_shape? mesh_offset:mesh_offset?",
        summary="Get the device the program runs on."),
     # the layout ops carry no attributes: what they make is the result's #ttnn.ttnn_layout, as upstream's

@@ -34,6 +34,7 @@ def _registry() -> dict[str, type[ModulePass]]:
     from ttmlir.passes.cpu_hoist import TTIRCPUHoistTransformPass
     from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
     from ttmlir.passes.flatten_sliding_window import TTIRFlattenSlidingWindowPass
+    from ttmlir.passes.ttir_to_ttir_decomposition import TTIRToTTIRDecompositionPass
     from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
     from xdsl.transforms.canonicalize import CanonicalizePass
     from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
@@ -41,7 +42,8 @@ def _registry() -> dict[str, type[ModulePass]]:
     passes = (RegisterDevicePass, WrapDeviceModulePass, UnwrapDeviceModulePass, TTIRFusingPass,
               TTIRCPUHoistTransformPass, ConvertTTIRToTTNNPass,
               TTNNLayoutPass, TTNNWorkaroundPass, TTNNDecomposeLayoutsPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline,
-              TTCoreMarkFunctionsAsForwardPass, ElementTypeNormalizationPass, TTIRFlattenSlidingWindowPass, CanonicalizePass,
+              TTCoreMarkFunctionsAsForwardPass, ElementTypeNormalizationPass, TTIRFlattenSlidingWindowPass, TTIRToTTIRDecompositionPass,
+              CanonicalizePass,
               CommonSubexpressionElimination)
     return {p.name: p for p in passes}
 

@@ -344,6 +344,12 @@ def _pool(op: TTOp) -> list[Operation]:
     return [*ops, ttnn_op(op.ROW.name, [source], props, [r.type for r in op.results], op)]
 
 
+def _quantization(op: TTOp) -> Operation:
+    """The unrolled quantize ops are TTNN's, with the result's data type spelled out."""
+    dtype = enum(ttcore.DataTypeAttr, ttnn.data_type_of(op.results[0].type.element_type))
+    return ttnn_op(op.ROW.ttnn, op.operands, _props(op, output_dtype=dtype), [op.results[0].type], op)
+
+
 def _to_tensor_spec(op: TTOp) -> Operation:
     """ttir.to_layout is the aggregate ttnn.to_tensor_spec; --ttnn-decompose-layouts breaks it down later."""
     return ttnn_op("to_tensor_spec", [op.operands[0]], {}, [op.results[0].type], op)
@@ -359,7 +365,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow, "cumsum": _retyped_integers,
     "sort": _retyped_integers, "topk": _retyped_integers, "gather": _gather,
     "argmax": _one_dim_reduction, "prod": _one_dim_reduction,
-    "softmax": _softmax,
+    "softmax": _softmax, "quantization": _quantization,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
@@ -608,7 +614,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     """The full TTIR → TTNN backend: device module, CPU hoisting, fusing, conversion, layouts, workarounds.
 
     Runs mark-functions-as-forward, wrap-device-module, register-device, cpu-hoist, element-type-normalization,
-    canonicalize, fusing, flatten-sliding-window, convert, layout, workaround, canonicalize, decompose-layouts, canonicalize,
+    canonicalize, fusing, ttir-to-ttir-decomposition, flatten-sliding-window, convert, layout, workaround, canonicalize, decompose-layouts, canonicalize,
     deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
@@ -631,6 +637,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
                                           "to its default")
         from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
         from ttmlir.passes.flatten_sliding_window import TTIRFlattenSlidingWindowPass
+        from ttmlir.passes.ttir_to_ttir_decomposition import TTIRToTTIRDecompositionPass
         from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
         from ttmlir.passes.register_device import WrapDeviceModulePass
         from ttmlir.passes.ttir_fusing import TTIRFusingPass
@@ -643,6 +650,6 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         super().apply(ctx, module)
         fusing = (TTIRFusingPass(),) if self.enable_fusing_pass else ()
         for stage in (TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), CanonicalizePass(), *fusing,
-                      TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(), CanonicalizePass(),
+                      TTIRToTTIRDecompositionPass(), TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(), CanonicalizePass(),
                       TTNNDecomposeLayoutsPass(), CanonicalizePass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)

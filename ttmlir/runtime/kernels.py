@@ -172,6 +172,28 @@ def _max_pool2d_with_indices(x, t):
     return _flatten_nhwc(y), _flatten_nhwc(row * t.inputWidth + col)
 
 
+def _along(value: torch.Tensor, t, rank: int) -> torch.Tensor:
+    """A scale or zero point: one value, or one per index of the quantized axis, shaped to broadcast."""
+    if t.axis is None or value.numel() == 1:
+        return value.reshape(-1)[:1].reshape([1] * rank)
+    return value.reshape([-1 if d == t.axis % rank else 1 for d in range(rank)])
+
+
+def _quantization(x, t):
+    """quantize: round(input / scale) + zero_point; dequantize: (input - zero_point) * scale; requantize: the
+    dequantized value quantized again with the output's parameters (rounded to nearest, ties to even)."""
+    a, rank = x["input"], x["input"].dim()
+    if t.type == 1:  # Dequantize
+        return (a.double() - _along(x["zero_point"], t, rank)) * _along(x["scale"].double(), t, rank)
+    if t.type == 0:  # Quantize
+        scaled, zero_point = a.double() / _along(x["scale"].double(), t, rank), x["zero_point"]
+    else:
+        scaled = (a.double() - _along(x["in_zero_point"], t, rank)) * _along(x["in_scale"].double(), t, rank) / \
+            _along(x["out_scale"].double(), t, rank)
+        zero_point = x["out_zero_point"]
+    return (torch.round(scaled) + _along(zero_point, t, rank)).to(torch.int64)
+
+
 def _upsample(x, t):
     a = x["input"].float().permute(0, 3, 1, 2)
     scale = pair(t.scaleFactor)
@@ -363,6 +385,7 @@ KERNELS: dict[str, Kernel] = {
     "max_pool2d": _pool2d,
     "avg_pool2d": _pool2d,
     "max_pool2d_with_indices": _max_pool2d_with_indices,
+    **{name: _quantization for name in ("quantize", "dequantize", "requantize")},
     "global_avg_pool2d": lambda x, t: x["input"].float().mean((1, 2), keepdim=True),
     "upsample": _upsample,
     "batch_norm_inference": _batch_norm,

@@ -176,6 +176,12 @@ class Pool2dOpType(object):
     AvgPool2d = 1
 
 
+class QuantizationOpType(object):
+    Quantize = 0
+    Dequantize = 1
+    Requantize = 2
+
+
 class NormOpType(object):
     LayerNorm = 0
     RmsNorm = 1
@@ -254,6 +260,7 @@ class OpType(object):
     ArgmaxOp = 39
     ProdOp = 40
     MaxPool2dWithIndicesOp = 41
+    QuantizationOp = 42
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -341,6 +348,8 @@ def OpTypeCreator(unionType, table):
         return ProdOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.MaxPool2dWithIndicesOp:
         return MaxPool2dWithIndicesOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.QuantizationOp:
+        return QuantizationOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -9017,6 +9026,307 @@ class MaxPool2dWithIndicesOpT(object):
         return maxPool2dWithIndicesOp
 
 
+class QuantizationOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = QuantizationOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsQuantizationOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def QuantizationOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # QuantizationOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # QuantizationOp
+    def Type(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # QuantizationOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # QuantizationOp
+    def Scale(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # QuantizationOp
+    def ZeroPoint(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # QuantizationOp
+    def InScale(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # QuantizationOp
+    def InZeroPoint(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # QuantizationOp
+    def OutScale(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # QuantizationOp
+    def OutZeroPoint(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # QuantizationOp
+    def Axis(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return None
+
+    # QuantizationOp
+    def OutputDtype(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
+        return None
+
+    # QuantizationOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # QuantizationOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def QuantizationOpStart(builder):
+    builder.StartObject(12)
+
+def QuantizationOpAddType(builder, type):
+    builder.PrependUint32Slot(0, type, 0)
+
+def QuantizationOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def QuantizationOpAddScale(builder, scale):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(scale), 0)
+
+def QuantizationOpAddZeroPoint(builder, zeroPoint):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(zeroPoint), 0)
+
+def QuantizationOpAddInScale(builder, inScale):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(inScale), 0)
+
+def QuantizationOpAddInZeroPoint(builder, inZeroPoint):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(inZeroPoint), 0)
+
+def QuantizationOpAddOutScale(builder, outScale):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(outScale), 0)
+
+def QuantizationOpAddOutZeroPoint(builder, outZeroPoint):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(outZeroPoint), 0)
+
+def QuantizationOpAddAxis(builder, axis):
+    builder.PrependInt32Slot(8, axis, None)
+
+def QuantizationOpAddOutputDtype(builder, outputDtype):
+    builder.PrependUint16Slot(9, outputDtype, None)
+
+def QuantizationOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(10, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def QuantizationOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(11, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def QuantizationOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class QuantizationOpT(object):
+
+    # QuantizationOpT
+    def __init__(
+        self,
+        type = 0,
+        input = None,
+        scale = None,
+        zeroPoint = None,
+        inScale = None,
+        inZeroPoint = None,
+        outScale = None,
+        outZeroPoint = None,
+        axis = None,
+        outputDtype = None,
+        memoryConfig = None,
+        out = None,
+    ):
+        self.type = type  # type: int
+        self.input = input  # type: Optional[TensorRefT]
+        self.scale = scale  # type: Optional[TensorRefT]
+        self.zeroPoint = zeroPoint  # type: Optional[TensorRefT]
+        self.inScale = inScale  # type: Optional[TensorRefT]
+        self.inZeroPoint = inZeroPoint  # type: Optional[TensorRefT]
+        self.outScale = outScale  # type: Optional[TensorRefT]
+        self.outZeroPoint = outZeroPoint  # type: Optional[TensorRefT]
+        self.axis = axis  # type: Optional[int]
+        self.outputDtype = outputDtype  # type: Optional[int]
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.out = out  # type: Optional[TensorRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        quantizationOp = QuantizationOp()
+        quantizationOp.Init(buf, pos)
+        return cls.InitFromObj(quantizationOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, quantizationOp):
+        x = QuantizationOpT()
+        x._UnPack(quantizationOp)
+        return x
+
+    # QuantizationOpT
+    def _UnPack(self, quantizationOp):
+        if quantizationOp is None:
+            return
+        self.type = quantizationOp.Type()
+        if quantizationOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(quantizationOp.Input())
+        if quantizationOp.Scale() is not None:
+            self.scale = TensorRefT.InitFromObj(quantizationOp.Scale())
+        if quantizationOp.ZeroPoint() is not None:
+            self.zeroPoint = TensorRefT.InitFromObj(quantizationOp.ZeroPoint())
+        if quantizationOp.InScale() is not None:
+            self.inScale = TensorRefT.InitFromObj(quantizationOp.InScale())
+        if quantizationOp.InZeroPoint() is not None:
+            self.inZeroPoint = TensorRefT.InitFromObj(quantizationOp.InZeroPoint())
+        if quantizationOp.OutScale() is not None:
+            self.outScale = TensorRefT.InitFromObj(quantizationOp.OutScale())
+        if quantizationOp.OutZeroPoint() is not None:
+            self.outZeroPoint = TensorRefT.InitFromObj(quantizationOp.OutZeroPoint())
+        self.axis = quantizationOp.Axis()
+        self.outputDtype = quantizationOp.OutputDtype()
+        if quantizationOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(quantizationOp.MemoryConfig())
+        if quantizationOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(quantizationOp.Out())
+
+    # QuantizationOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.scale is not None:
+            scale = self.scale.Pack(builder)
+        if self.zeroPoint is not None:
+            zeroPoint = self.zeroPoint.Pack(builder)
+        if self.inScale is not None:
+            inScale = self.inScale.Pack(builder)
+        if self.inZeroPoint is not None:
+            inZeroPoint = self.inZeroPoint.Pack(builder)
+        if self.outScale is not None:
+            outScale = self.outScale.Pack(builder)
+        if self.outZeroPoint is not None:
+            outZeroPoint = self.outZeroPoint.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        QuantizationOpStart(builder)
+        QuantizationOpAddType(builder, self.type)
+        if self.input is not None:
+            QuantizationOpAddInput(builder, input)
+        if self.scale is not None:
+            QuantizationOpAddScale(builder, scale)
+        if self.zeroPoint is not None:
+            QuantizationOpAddZeroPoint(builder, zeroPoint)
+        if self.inScale is not None:
+            QuantizationOpAddInScale(builder, inScale)
+        if self.inZeroPoint is not None:
+            QuantizationOpAddInZeroPoint(builder, inZeroPoint)
+        if self.outScale is not None:
+            QuantizationOpAddOutScale(builder, outScale)
+        if self.outZeroPoint is not None:
+            QuantizationOpAddOutZeroPoint(builder, outZeroPoint)
+        QuantizationOpAddAxis(builder, self.axis)
+        QuantizationOpAddOutputDtype(builder, self.outputDtype)
+        if self.memoryConfig is not None:
+            QuantizationOpAddMemoryConfig(builder, memoryConfig)
+        if self.out is not None:
+            QuantizationOpAddOut(builder, out)
+        quantizationOp = QuantizationOpEnd(builder)
+        return quantizationOp
+
+
 class GlobalAvgPool2dOp(object):
     __slots__ = ['_tab']
 
@@ -12618,7 +12928,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -12,6 +12,8 @@ from builder.base.builder_apis import compile_and_execute_ttir
 from builder.ttir.ttir_builder import TTIRBuilder
 from golden.mapping import GOLDEN_MAPPINGS, MESH_GOLDENS
 from ttmlir.dialects.op_table import BINARY_NAMES, TTIR_BY_NAME, UNARY_NAMES
+from ttmlir.dialects.quant import uniform
+from xdsl.dialects.builtin import Float32Type
 
 F32, I32 = torch.float32, torch.int32
 
@@ -54,6 +56,17 @@ class Case:
     inputs: list | None = None  # a function of the shape per input, else random
     list_operand: bool = False  # the op takes its inputs as one list (concat)
     named: tuple = ()  # inputs passed by keyword after the first, e.g. ("weight", "bias")
+
+
+# quantized types (stored as si32): per axis 1 of 3, and per tensor
+SCALES, ZERO_POINTS = torch.tensor([0.01, 0.02, 0.05]), torch.tensor([0, 10, -20], dtype=I32)
+Q_AXIS = uniform("i32", Float32Type(), SCALES.tolist(), ZERO_POINTS.tolist(), axis=1)
+Q_TENSOR, Q_TENSOR_IN = uniform("i32", Float32Type(), [0.02], [-7]), uniform("i32", Float32Type(), [0.05], [3])
+
+
+def stored(shape):
+    """Quantized values: integers around the zero points."""
+    return torch.randint(-200, 200, shape, dtype=I32)
 
 
 SQUARE = [(32, 32)]
@@ -128,6 +141,17 @@ CASES: dict[str, Case] = {
                                                         "padding": [1, 1, 1, 1], "ceil_mode": True},
                                     inputs=[distinct_in_planes]),
     "global_avg_pool2d": Case([(1, 8, 8, 32)]),
+    "quantize": Case([(2, 3, 32, 32)], {"output_type": Q_AXIS}),
+    "dequantize": Case([(2, 3, 32, 32)], dtypes=[Q_AXIS], inputs=[stored]),
+    "requantize": Case([(2, 32, 32)], {"output_type": Q_TENSOR}, dtypes=[Q_TENSOR_IN], inputs=[stored]),
+    "quantize_unrolled": Case([(2, 3, 32, 32), (3,), (3,)], {"axis": 1, "output_type": Q_AXIS},
+                              dtypes=[F32, F32, I32], inputs=[None, lambda s: SCALES, lambda s: ZERO_POINTS]),
+    "dequantize_unrolled": Case([(2, 32, 32), (1,), (1,)], dtypes=[Q_TENSOR, F32, I32],
+                                inputs=[stored, lambda s: torch.tensor([0.02]), lambda s: torch.tensor([-7])]),
+    "requantize_unrolled": Case([(2, 32, 32), (1,), (1,), (1,), (1,)], {"output_type": Q_TENSOR},
+                                dtypes=[Q_TENSOR_IN, F32, I32, F32, I32],
+                                inputs=[stored, lambda s: torch.tensor([0.05]), lambda s: torch.tensor([3]),
+                                        lambda s: torch.tensor([0.02]), lambda s: torch.tensor([-7])]),
     "upsample2d": Case([(1, 8, 8, 32)], {"scale_factor": 2, "mode": "nearest"}),
     "batch_norm_inference": Case([(2, 16, 8, 8)] + [(16,)] * 4, {"epsilon": 1e-5, "dimension": 1},
                                  inputs=[None, None, None, None, positive]),
@@ -236,3 +260,11 @@ def test_reduction_over_several_dims_matches_its_golden(name, tmp_path):
     report = compile_and_execute_ttir(module_for(name, case), artifact_dir=str(tmp_path),
                                       enable_intermediate_verification=True)
     assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
+
+
+@pytest.mark.parametrize("name", [n for n in sorted(CASES) if "quantize" in n])
+def test_quantization_is_exact(name, tmp_path):
+    """Quantized values are integers: each one within a rounding step of its golden (PCC misses zero points)."""
+    report = compile_and_execute_ttir(module_for(name, CASES[name]), artifact_dir=str(tmp_path), check_atol=True,
+                                      atol=1.0, enable_intermediate_verification=True)
+    assert all(entry["max"] <= 1.0 for entry in report["program_index_0"].values())

@@ -26,6 +26,7 @@ from ttmlir.asm import print_module
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.op_table import IN_PLACE_OPERAND
 from ttmlir.dialects.props import KINDS
+from ttmlir.dialects.quant import UniformQuantizedType
 from ttmlir.dialects.tt_op import TTOp
 
 Operand = SSAValue
@@ -57,6 +58,9 @@ def mlir_type(dtype) -> Attribute:
 
 
 def torch_dtype(element: Attribute) -> torch.dtype:
+    if isinstance(element, UniformQuantizedType):  # held as its storage integers
+        q = element.data
+        return MLIR_TO_TORCH.get(f"{'si' if q.signed else 'ui'}{q.width}", torch.int64)
     return MLIR_TO_TORCH.get(str(element), torch.float32)
 
 
@@ -384,7 +388,10 @@ class Builder:
             return props["dtype"]
         values = [v for v in operands if isinstance(v, SSAValue)] or [v[0] for v in operands if isinstance(v, list)]
         index = self.VALUE_OPERAND.get(name, 0)
-        return values[min(index, len(values) - 1)].type.element_type if values else Float32Type()
+        element = values[min(index, len(values) - 1)].type.element_type if values else Float32Type()
+        if name.startswith("dequantize") and isinstance(element, UniformQuantizedType):
+            return element.data.expressed  # dequantized values are of the type the quantized ones express
+        return element
 
 
 def is_private(func: FuncOp) -> bool:

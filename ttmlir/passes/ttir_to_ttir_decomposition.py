@@ -1,0 +1,69 @@
+"""`--ttir-to-ttir-decomposition`: TTIR ops TTNN has no counterpart for, rewritten into TTIR ops it has.
+
+Here: quantize, dequantize and requantize, whose scales and zero points live in their `!quant.uniform` types,
+become the `_unrolled` ops that take them as constant operands (a (1,) tensor per tensor, one value per index of
+the quantized axis otherwise), as TTNN's quantization kernels take them. The other decompositions upstream's pass
+makes, this build's TTIR→TTNN conversion makes directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float32Type, IntegerType, ModuleOp, Signedness, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ttmlir.dialects.props import KINDS
+from ttmlir.dialects.quant import UniformQuantizedType
+from ttmlir.dialects.tt_op import TTOp
+from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+SI32 = IntegerType(32, Signedness.SIGNED)
+
+
+def _constant(values: list, element, before: Operation) -> SSAValue:
+    result = TensorType(element, [len(values)])
+    op = TTIR_OP_CLASSES["constant"].create(
+        result_types=[result], properties={"value": DenseIntOrFPElementsAttr.from_list(result, values)})
+    op.location = before.location
+    before.parent.insert_op_before(op, before)
+    return op.results[0]
+
+
+def scale_and_zero_point(element: UniformQuantizedType, before: Operation) -> list[SSAValue]:
+    q = element.data
+    return [_constant(list(q.scales), Float32Type(), before), _constant(list(q.zero_points), SI32, before)]
+
+
+def unroll(op: TTOp) -> None:
+    """Replace a quantize-family op by its unrolled form, the parameters of its quantized types as constants."""
+    quantized = [v.type.element_type for v in (op.operands[0], op.results[0])
+                 if isinstance(v.type.element_type, UniformQuantizedType)]
+    operands = [op.operands[0]] + [c for element in quantized for c in scale_and_zero_point(element, op)]
+    axis = next((element.data.axis for element in quantized if element.per_axis), None)
+    props = {} if axis is None else {"axis": KINDS["i32"].build(axis)}
+    new = TTIR_OP_CLASSES[op.ROW.name + "_unrolled"].create(
+        operands=operands, result_types=[op.results[0].type], properties=props)
+    new.location = op.location
+    op.parent.insert_op_before(new, op)
+    op.results[0].replace_all_uses_with(new.results[0])
+    op.detach()
+    op.erase()
+
+
+DECOMPOSED = {"quantize": unroll, "dequantize": unroll, "requantize": unroll}
+
+
+@dataclass(frozen=True)
+class TTIRToTTIRDecompositionPass(ModulePass):
+    """Rewrite quantize/dequantize/requantize into their unrolled forms (scales and zero points as operands)."""
+
+    name: ClassVar[str] = "ttir-to-ttir-decomposition"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        for op in list(module.walk()):
+            if isinstance(op, TTOp) and op.name.startswith("ttir.") and op.ROW.name in DECOMPOSED:
+                DECOMPOSED[op.ROW.name](op)
