@@ -614,11 +614,12 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     """The full TTIR → TTNN backend: device module, CPU hoisting, fusing, conversion, layouts, workarounds.
 
     Runs mark-functions-as-forward, wrap-device-module, register-device, cpu-hoist, element-type-normalization,
-    canonicalize, fusing, ttir-to-ttir-decomposition, flatten-sliding-window, convert, layout, workaround, canonicalize, decompose-layouts, canonicalize,
+    ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window, convert, layout, workaround, canonicalize, decompose-layouts, canonicalize,
     deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
     enable_fusing_pass: bool = True
+    enable_implicit_broadcast_folding_pass: bool = True
     # what this build lacks is refused when asked for, not ignored: its default is what it does
     optimization_level: int = 0
     enable_const_eval: bool = False
@@ -638,6 +639,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
         from ttmlir.passes.flatten_sliding_window import TTIRFlattenSlidingWindowPass
         from ttmlir.passes.ttir_to_ttir_decomposition import TTIRToTTIRDecompositionPass
+        from ttmlir.passes.implicit_broadcast_fold import TTIRImplicitBroadcastFoldPass
         from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
         from ttmlir.passes.register_device import WrapDeviceModulePass
         from ttmlir.passes.ttir_fusing import TTIRFusingPass
@@ -649,7 +651,8 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         WrapDeviceModulePass().apply(ctx, module)
         super().apply(ctx, module)
         fusing = (TTIRFusingPass(),) if self.enable_fusing_pass else ()
-        for stage in (TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), CanonicalizePass(), *fusing,
-                      TTIRToTTIRDecompositionPass(), TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(), CanonicalizePass(),
+        folding = (TTIRImplicitBroadcastFoldPass(),) if self.enable_implicit_broadcast_folding_pass else ()
+        for stage in (TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
+                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(), CanonicalizePass(),
                       TTNNDecomposeLayoutsPass(), CanonicalizePass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)
