@@ -19,17 +19,21 @@ from xdsl.traits import HasCanonicalizationPatternsTrait
 from ttmlir.dialects.props import KINDS, int_values
 
 Fold = Callable[[Operation], SSAValue | None]
+INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
 Rewrite = Callable[[Operation], list[Operation] | None]
 
 
 def splat_fill_value(value: Attribute) -> Attribute | None:
-    """The `fill_value` of a full op equal to a splat constant: an i32 or an f32, as upstream converts it."""
+    """The `fill_value` of a full op equal to a splat constant: an i32 (saturated) or an f32, as upstream
+    converts it."""
     if not isinstance(value, DenseIntOrFPElementsAttr) or not value.is_splat():
         return None
     element, first = value.get_element_type(), value.get_values()[0]
     if isinstance(element, IntegerType):
         if element.signedness.data == Signedness.UNSIGNED or element.width.data == 1:
-            first &= (1 << element.width.data) - 1
+            first &= (1 << min(element.width.data, 32)) - 1
+        else:  # wider signed values saturate
+            first = min(max(first, INT32_RANGE[0]), INT32_RANGE[1])
         return IntegerAttr(first, 32)
     return FloatAttr(float(first), Float32Type())
 
@@ -258,6 +262,34 @@ def _flipped_comparison(op: Operation) -> list[Operation] | None:
     return [new]
 
 
+def _constant_fill(value: SSAValue) -> float | int | None:
+    """The one value of a TTIR full op or splat constant."""
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return None
+    fill = owner.prop("fill_value") if owner.name == "ttir.full" else \
+        splat_fill_value(owner.prop("value")) if owner.name == "ttir.constant" else None
+    return None if fill is None else fill.value.data
+
+
+def _clamp_by_constants(op: Operation) -> list[Operation] | None:
+    """clamp_tensor between two constants is clamp_scalar, its bounds f32 (float data) or i32 (integer data,
+    truncated toward zero and saturated), as upstream canonicalizes it."""
+    bounds = [_constant_fill(v) for v in op.operands[1:]]
+    if not op.name.startswith("ttir.") or None in bounds:
+        return None
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+    if isinstance(op.results[0].type.element_type, IntegerType):
+        props = {n: IntegerAttr(min(max(int(b), INT32_RANGE[0]), INT32_RANGE[1]), 32) for n, b in zip(("min", "max"), bounds)}
+    else:
+        props = {n: FloatAttr(float(b), Float32Type()) for n, b in zip(("min", "max"), bounds)}
+    new = TTIR_OP_CLASSES["clamp_scalar"].create(operands=[op.operands[0]], result_types=[op.results[0].type],
+                                                 properties=props, attributes=dict(op.attributes))
+    new.location = op.location
+    return [new]
+
+
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
                      "concat"),
@@ -276,6 +308,7 @@ REWRITES: dict[str, Rewrite] = {
     "constant": _splat_constant_to_full,
     "lt": _flipped_comparison,
     "le": _flipped_comparison,
+    "clamp_tensor": _clamp_by_constants,
 }
 
 

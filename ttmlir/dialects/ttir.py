@@ -426,8 +426,8 @@ def gather(op: TTOp):
         raise op.error("Index tensor and result tensor must have the same shape.")
 
 
-def matmul(op: TTOp):
-    """matmul and linear, in upstream's words: 1-D operands are promoted, batch dims broadcast, bias broadcasts."""
+def matmul_product_shape(op: TTOp) -> Shape:
+    """The shape of a matmul/linear's product (before any bias): 1-D operands promoted, batch dims broadcast."""
     groups = op.operand_groups()
     a_shape, b_shape = shape_of(groups["a"][0]), shape_of(groups["b"][0])
     if not a_shape:
@@ -448,7 +448,12 @@ def matmul(op: TTOp):
         if want is None:
             raise op.error(f"Batch dimensions of input A({commas(a[:-2], ',')}) and B({commas(b[:-2], ',')}) are not "
                            f"broadcast compatible")
-    want += ((a[-2],) if len(a_shape) > 1 else ()) + ((b[-1],) if len(b_shape) > 1 else ())
+    return want + ((a[-2],) if len(a_shape) > 1 else ()) + ((b[-1],) if len(b_shape) > 1 else ())
+
+
+def matmul(op: TTOp):
+    """matmul and linear, in upstream's words: 1-D operands are promoted, batch dims broadcast, bias broadcasts."""
+    groups, want = op.operand_groups(), matmul_product_shape(op)
     if groups.get("bias"):
         bias = shape_of(groups["bias"][0])
         if not bias:

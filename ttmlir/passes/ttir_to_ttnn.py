@@ -26,6 +26,7 @@ from ttmlir.dialects.canonicalize import splat_fill_value
 from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.tt_op import TTOp
+from ttmlir.dialects.ttir import broadcast_shape, matmul_product_shape
 from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, TTNNOp
 from ttmlir.passes import PassFailure
 from ttmlir.passes.cpu_hoist import FORWARD_CPU, FUNCTION_TYPE, HOISTED_CALL, TTIRCPUHoistTransformPass, cpu_module_of
@@ -350,6 +351,25 @@ def _quantization(op: TTOp) -> Operation:
     return ttnn_op(op.ROW.ttnn, op.operands, _props(op, output_dtype=dtype), [op.results[0].type], op)
 
 
+def _linear(op: TTOp) -> Operation | list[Operation]:
+    """tt-metal's fused bias adds row 0 of its bias tile to every row: a bias with more rows, one on a batched B,
+    or one not as wide as the product is added after a matmul instead (upstream's linear workaround)."""
+    groups = op.operand_groups()
+    if not groups.get("bias"):
+        return _direct(op)
+    product, bias, b = (matmul_product_shape(op), groups["bias"][0].type.get_shape(),
+                        groups["b"][0].type.get_shape())
+    batched_b = len(b) > 2 and any(d > 1 for d in b[:-2])
+    if not batched_b and product and all(d == 1 for d in bias[:-1]) and bias[-1] == product[-1]:
+        return _direct(op)
+    result = op.results[0].type
+    matmul = ttnn_op("matmul", [groups["a"][0], groups["b"][0]], _props(op), [_tensor(product, result)], op)
+    summed = broadcast_shape(product, bias)
+    add = ttnn_op("add", [matmul.results[0], groups["bias"][0]], {}, [_tensor(summed, result)], op)
+    return [matmul, add] if summed == tuple(result.get_shape()) else [matmul, add, _reshape(add.results[0],
+                                                                                            result.get_shape(), op)]
+
+
 def _to_tensor_spec(op: TTOp) -> Operation:
     """ttir.to_layout is the aggregate ttnn.to_tensor_spec; --ttnn-decompose-layouts breaks it down later."""
     return ttnn_op("to_tensor_spec", [op.operands[0]], {}, [op.results[0].type], op)
@@ -365,7 +385,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow, "cumsum": _retyped_integers,
     "sort": _retyped_integers, "topk": _retyped_integers, "gather": _gather,
     "argmax": _one_dim_reduction, "prod": _one_dim_reduction,
-    "softmax": _softmax, "quantization": _quantization,
+    "softmax": _softmax, "quantization": _quantization, "linear": _linear,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",

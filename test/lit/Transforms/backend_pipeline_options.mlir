@@ -11,8 +11,8 @@
 // OPTIMIZER: error: the optimizer (optimization-level > 0) is not supported by this build; drop 'optimization-level' or set it to its default
 // CONST-EVAL: error: const-eval hoisted to the CPU is not supported by this build
 // HOIST: error: const-eval (constant subgraphs hoisted into functions run once) is not supported by this build; drop 'enable-const-eval'
-func.func @matmul_bias(%arg0: tensor<32x64xbf16>, %arg1: tensor<64x128xbf16>, %arg2: tensor<32x128xbf16>) -> tensor<32x128xbf16> {
+func.func @matmul_bias(%arg0: tensor<32x64xbf16>, %arg1: tensor<64x128xbf16>, %arg2: tensor<1x128xbf16>) -> tensor<32x128xbf16> {
   %0 = "ttir.matmul"(%arg0, %arg1) : (tensor<32x64xbf16>, tensor<64x128xbf16>) -> tensor<32x128xbf16>
-  %1 = "ttir.add"(%0, %arg2) : (tensor<32x128xbf16>, tensor<32x128xbf16>) -> tensor<32x128xbf16>
+  %1 = "ttir.add"(%0, %arg2) : (tensor<32x128xbf16>, tensor<1x128xbf16>) -> tensor<32x128xbf16>
   return %1 : tensor<32x128xbf16>
 }

@@ -42,3 +42,17 @@ func.func @splats() -> (tensor<2x3xf32>, tensor<4xui32>, tensor<2xi32>) {
   %2 = "ttir.constant"() <{value = dense<[1, 2]> : tensor<2xi32>}> : () -> tensor<2xi32>
   return %0, %1, %2 : tensor<2x3xf32>, tensor<4xui32>, tensor<2xi32>
 }
+
+// clamp_tensor between constants is clamp_scalar: f32 bounds for float data, saturated i32 ones for integers.
+// CHECK-LABEL: func.func @clamp_by_constants
+// CHECK: "ttir.clamp_scalar"(%arg0) <{max = 6.000000e+00 : f32, min = -1.000000e+00 : f32}>
+// CHECK: "ttir.clamp_scalar"(%arg1) <{max = 2147483647 : i32, min = -3 : i32}>
+func.func @clamp_by_constants(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xi64>) -> (tensor<4x8xf32>, tensor<4x8xi64>) {
+  %0 = "ttir.constant"() <{value = dense<-1.0> : tensor<4x8xf32>}> : () -> tensor<4x8xf32>
+  %1 = "ttir.full"() <{fill_value = 6.0 : f32, shape = array<i32: 4, 8>}> : () -> tensor<4x8xf32>
+  %2 = "ttir.clamp_tensor"(%arg0, %0, %1) : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %3 = "ttir.constant"() <{value = dense<-3> : tensor<4x8xi64>}> : () -> tensor<4x8xi64>
+  %4 = "ttir.constant"() <{value = dense<9223372036854775807> : tensor<4x8xi64>}> : () -> tensor<4x8xi64>
+  %5 = "ttir.clamp_tensor"(%arg1, %3, %4) : (tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi64>
+  return %2, %5 : tensor<4x8xf32>, tensor<4x8xi64>
+}

@@ -28,3 +28,43 @@ module {
     return %0, %1 : tensor<32x128xf32>, tensor<32x128xf32>
   }
 }
+
+// -----
+// exp / sum(exp) along one kept dimension is a softmax; after a subtracted max, a numerically stable one.
+// CHECK-LABEL: func.func @softmax
+// CHECK-NEXT: %[[S:[0-9]+]] = "ttir.softmax"(%arg0) <{dimension = 1 : si32, numericStable = false}>
+// CHECK-NEXT: return %[[S]]
+func.func @softmax(%arg0: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %0 = "ttir.exp"(%arg0) : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  %1 = "ttir.sum"(%0) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<8x32xf32>) -> tensor<8x1xf32>
+  %2 = "ttir.broadcast"(%1) <{broadcast_dimensions = array<i64: 1, 32>}> : (tensor<8x1xf32>) -> tensor<8x32xf32>
+  %3 = "ttir.div"(%0, %2) : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %3 : tensor<8x32xf32>
+}
+
+// -----
+// CHECK-LABEL: func.func @stable_softmax
+// CHECK-NEXT: %[[S:[0-9]+]] = "ttir.softmax"(%arg0) <{dimension = 0 : si32, numericStable = true}>
+// CHECK-NEXT: return %[[S]]
+func.func @stable_softmax(%arg0: tensor<8x32xf32>) -> tensor<8x32xf32> {
+  %0 = "ttir.max"(%arg0) <{dim_arg = [0 : i32], keep_dim = true}> : (tensor<8x32xf32>) -> tensor<1x32xf32>
+  %1 = "ttir.subtract"(%arg0, %0) : (tensor<8x32xf32>, tensor<1x32xf32>) -> tensor<8x32xf32>
+  %2 = "ttir.exp"(%1) : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  %3 = "ttir.sum"(%2) <{dim_arg = [0 : i32], keep_dim = true}> : (tensor<8x32xf32>) -> tensor<1x32xf32>
+  %4 = "ttir.div"(%2, %3) : (tensor<8x32xf32>, tensor<1x32xf32>) -> tensor<8x32xf32>
+  return %4 : tensor<8x32xf32>
+}
+
+// -----
+// exp read elsewhere too, or a sum that drops its dimension: no softmax.
+// CHECK-LABEL: func.func @no_softmax
+// CHECK: "ttir.exp"
+// CHECK: "ttir.div"
+// CHECK: "ttir.div"
+func.func @no_softmax(%arg0: tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<8x32xf32>) {
+  %0 = "ttir.exp"(%arg0) : (tensor<8x32xf32>) -> tensor<8x32xf32>
+  %1 = "ttir.sum"(%0) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<8x32xf32>) -> tensor<8x1xf32>
+  %2 = "ttir.div"(%0, %1) : (tensor<8x32xf32>, tensor<8x1xf32>) -> tensor<8x32xf32>
+  %3 = "ttir.div"(%0, %0) : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %2, %3 : tensor<8x32xf32>, tensor<8x32xf32>
+}
