@@ -80,7 +80,7 @@ def test_reductions_match_torch(name, ref):
     (single_op("concat", [S, S], (2, 64, 64), "dim = 1 : si32"), [S, S], lambda a, b: torch.cat([a, b], 1)),
     (single_op("slice_static", [S], (2, 16, 32), "begins = [0 : i32, 0 : i32, 0 : i32], "
                "ends = [2 : i32, 32 : i32, 64 : i32], step = [1 : i32, 2 : i32, 2 : i32]"), [S],
-     lambda x: x[:, ::2, ::2].bfloat16().float()),  # a strided slice runs in bf16, as on the hardware
+     lambda x: x[:, ::2, ::2]),
     (single_op("softmax", [S], S, "dimension = -1 : si32"), [S], lambda x: torch.softmax(x, -1)),
     (single_op("matmul", [(2, 32, 64), (64, 96)], (2, 32, 96)), [(2, 32, 64), (64, 96)], torch.matmul),
     (single_op("where", [S, S, S], S), [S, S, S], lambda c, a, b: torch.where(c != 0, a, b)),

@@ -60,9 +60,10 @@ def _full(op: TTNNOp) -> dict[str, Want]:
 
 
 def _slice(op: TTNNOp) -> dict[str, Want]:
-    """A strided slice runs in bf16; begins off the tile grid need row-major data."""
-    if any(s > 1 for s in int_values(op.prop("step"))):
-        return {"input": Want(dtype="bf16"), "result": Want(dtype="bf16")}
+    """A strided slice reads unsigned integers narrower than 32 bits as u32; begins off the tile grid need
+    row-major data."""
+    if any(s > 1 for s in int_values(op.prop("step"))) and _dtype(op.operands[0]) in ("u16", "u8"):
+        return {"input": Want(dtype="u32"), "result": Want(dtype="u32")}
     begins = int_values(op.prop("begins"))
     if op.operands[0].type.encoding.is_tiled and any(b % ttnn.TILE for b in begins[-2:]):
         return {"input": Want("row_major"), "result": Want("row_major")}
@@ -95,8 +96,11 @@ def _pool_with_indices(op: TTNNOp) -> dict[str, Want]:
 
 
 def _where(op: TTNNOp) -> dict[str, Want]:
-    """The predicate must have the data type of the values it selects."""
+    """The predicate must have the data type of the values it selects; integer values are selected as f32."""
     wanted = _dtype(op.operands[1])
+    if wanted in INTEGER_DTYPES:
+        as_float = Want(dtype="f32")
+        return {"first": as_float, "second": as_float, "third": as_float, "result": as_float}
     return {"first": Want(dtype=wanted)} if _dtype(op.operands[0]) != wanted else {}
 
 

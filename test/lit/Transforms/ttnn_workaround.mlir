@@ -34,14 +34,24 @@ func.func @full_1d_si32() -> tensor<64xsi32> {
   return %0 : tensor<64xsi32>
 }
 
+// A strided slice reads unsigned integers narrower than 32 bits as u32; other data as it is.
 // CHECK-LABEL: func.func @strided_slice
 // CHECK: "ttnn.typecast"
-// CHECK-SAME: -> tensor<64x128xbf16
+// CHECK-SAME: -> tensor<64x128xui32
 // CHECK: "ttnn.slice_static"
-// CHECK-SAME: -> tensor<2x128xbf16
+// CHECK-SAME: -> tensor<2x128xui32
 // CHECK: "ttnn.typecast"
+// CHECK-SAME: -> tensor<2x128xui16
+// CHECK-LABEL: func.func @strided_slice_f32
+// CHECK-NOT: "ttnn.typecast"
+// CHECK: "ttnn.slice_static"(%arg0)
 // CHECK-SAME: -> tensor<2x128xf32
-func.func @strided_slice(%arg0: tensor<64x128xf32>) -> tensor<2x128xf32> {
+func.func @strided_slice(%arg0: tensor<64x128xui16>) -> tensor<2x128xui16> {
+  %0 = "ttir.slice_static"(%arg0) <{begins = [0 : i32, 0 : i32], ends = [64 : i32, 128 : i32], step = [32 : i32, 1 : i32]}> : (tensor<64x128xui16>) -> tensor<2x128xui16>
+  return %0 : tensor<2x128xui16>
+}
+
+func.func @strided_slice_f32(%arg0: tensor<64x128xf32>) -> tensor<2x128xf32> {
   %0 = "ttir.slice_static"(%arg0) <{begins = [0 : i32, 0 : i32], ends = [64 : i32, 128 : i32], step = [32 : i32, 1 : i32]}> : (tensor<64x128xf32>) -> tensor<2x128xf32>
   return %0 : tensor<2x128xf32>
 }
