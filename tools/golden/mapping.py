@@ -452,6 +452,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "avg_pool2d": _unflattened(_pool2d("avg")),
     "max_pool2d_with_indices": _unflattened(_max_pool2d_with_indices),
     "global_avg_pool2d": lambda x, a: x["input"].mean((1, 2), keepdim=True),
+    "concatenate_heads": lambda x, a: torch.cat(x["input"].unbind(1), dim=-1),
     "upsample2d": _upsample2d,
     "batch_norm_inference": _batch_norm,
     "batch_norm_training": _batch_norm,
@@ -476,7 +477,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
 
 # Goldens that only move values read float inputs as stored, not widened to f32: exact all the same, and a
 # reshape or slice of a large weight is then a view of it, not an f32 copy.
-MOVES_VALUES = frozenset({"typecast", "reshape", "transpose", "permute", "concat", "repeat", "repeat_interleave",
+MOVES_VALUES = frozenset({"typecast", "reshape", "concatenate_heads", "transpose", "permute", "concat", "repeat", "repeat_interleave",
                           "broadcast", "pad", "slice_static", "squeeze", "unsqueeze", "reverse", "index",
                           "index_select", "gather", "embedding", "update_cache", "fill_cache", "to_layout",
                           "to_memory_config", "to_device", "from_device"})

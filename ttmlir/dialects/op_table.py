@@ -120,6 +120,8 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("dot_general", "dot_general", "lhs rhs", props="batch_dims_lhs:i64_darray contract_dims_lhs:i64_darray "
        "batch_dims_rhs:i64_darray contract_dims_rhs:i64_darray", ttnn="matmul"),
     op("softmax", "softmax", props="dimension:si32 numericStable:bool=false"),
+    # attention heads [batch, heads, seq, head_size] joined into [batch, seq, heads * head_size]
+    op("concatenate_heads", "concatenate_heads"),
     op("embedding", "embedding", "input weight"),
     op("conv2d", "conv2d", "input weight bias?", props="stride:i32_or_darray padding:i32_or_darray "
        "dilation:i32_or_darray groups:i32 " + CONV_DIMS + FLATTENED),

@@ -993,6 +993,19 @@ def distributed_norm(op: TTOp):
         raise op.error("weight tensor's last dimension must match input's last dimension")
 
 
+def concatenate_heads(op: TTOp):
+    shape, out = first_shape(op), result_shape(op)
+    for what, tensor, rank in (("input", shape, 4), ("output", out, 3)):
+        if len(tensor) != rank:
+            raise op.error(f"expected rank of {what} tensor is {rank}, got rank {len(tensor)}")
+    batch, heads, seq, size = shape
+    for what, want, got in (("batch", batch, out[0]), ("sequence", seq, out[1])):
+        if want != got:
+            raise op.error(f"expected output {what} dimension to be {want}, got {got}")
+    if heads * size != out[2]:
+        raise op.error(f"expected output hidden dimension to be num_heads * head_size = {heads * size}, got {out[2]}")
+
+
 def get_dimension_size(op: TTOp):
     normalize_dim(op, ints(op, "dimension")[0], len(first_shape(op)))
     return [(1,)]
@@ -1008,7 +1021,8 @@ SHAPE_RULES = {
     "upsample2d": upsample2d, "batch_norm": batch_norm, "norm": norm, "group_norm": group_norm,
     "constant": constant, "full": fill, "fill": fill, "arange": arange, "creation": None, "rand": rand,
     "cache": cache, "mesh_shard": same_rank, "ccl": same_rank, "to_layout": same_shape,
-    "get_dimension_size": get_dimension_size, "quantization": quantization, "mesh_partition": mesh_partition, "distributed_norm": distributed_norm,
+    "get_dimension_size": get_dimension_size, "quantization": quantization,
+    "concatenate_heads": concatenate_heads, "mesh_partition": mesh_partition, "distributed_norm": distributed_norm,
 }
 
 class EmptyBase(TTOp):

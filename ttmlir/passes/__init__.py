@@ -36,6 +36,7 @@ def _registry() -> dict[str, type[ModulePass]]:
     from ttmlir.passes.flatten_sliding_window import TTIRFlattenSlidingWindowPass
     from ttmlir.passes.ttir_to_ttir_decomposition import TTIRToTTIRDecompositionPass
     from ttmlir.passes.implicit_broadcast_fold import TTIRImplicitBroadcastFoldPass
+    from ttmlir.passes.ttnn_decomposition import TTNNDecompositionPass
     from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
     from xdsl.transforms.canonicalize import CanonicalizePass
     from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
@@ -44,7 +45,7 @@ def _registry() -> dict[str, type[ModulePass]]:
               TTIRCPUHoistTransformPass, ConvertTTIRToTTNNPass,
               TTNNLayoutPass, TTNNWorkaroundPass, TTNNDecomposeLayoutsPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline,
               TTCoreMarkFunctionsAsForwardPass, ElementTypeNormalizationPass, TTIRFlattenSlidingWindowPass, TTIRToTTIRDecompositionPass,
-              TTIRImplicitBroadcastFoldPass, CanonicalizePass,
+              TTIRImplicitBroadcastFoldPass, TTNNDecompositionPass, CanonicalizePass,
               CommonSubexpressionElimination)
     return {p.name: p for p in passes}
 

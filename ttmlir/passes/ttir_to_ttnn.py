@@ -390,7 +390,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
                    "upsample2d", "batch_norm", "norm", "group_norm", "cache", "ccl", "global_pool2d", "mesh_shard",
-                   "mesh_partition", "distributed_norm"}
+                   "mesh_partition", "distributed_norm", "concatenate_heads"}
 
 
 def _conversion(op: TTOp) -> Callable[[TTOp], Operation | list[Operation]] | None:
@@ -634,12 +634,14 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     """The full TTIR → TTNN backend: device module, CPU hoisting, fusing, conversion, layouts, workarounds.
 
     Runs mark-functions-as-forward, wrap-device-module, register-device, cpu-hoist, element-type-normalization,
-    ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window, convert, layout, workaround, canonicalize, decompose-layouts, canonicalize,
+    ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window, convert,
+    ttnn-decomposition, layout, workaround, canonicalize, decompose-layouts, canonicalize,
     deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
     enable_fusing_pass: bool = True
     enable_implicit_broadcast_folding_pass: bool = True
+    enable_ttnn_decomposition_pass: bool = True
     # what this build lacks is refused when asked for, not ignored: its default is what it does
     optimization_level: int = 0
     enable_const_eval: bool = False
@@ -660,6 +662,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         from ttmlir.passes.flatten_sliding_window import TTIRFlattenSlidingWindowPass
         from ttmlir.passes.ttir_to_ttir_decomposition import TTIRToTTIRDecompositionPass
         from ttmlir.passes.implicit_broadcast_fold import TTIRImplicitBroadcastFoldPass
+        from ttmlir.passes.ttnn_decomposition import TTNNDecompositionPass
         from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
         from ttmlir.passes.register_device import WrapDeviceModulePass
         from ttmlir.passes.ttir_fusing import TTIRFusingPass
@@ -672,7 +675,8 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         super().apply(ctx, module)
         fusing = (TTIRFusingPass(),) if self.enable_fusing_pass else ()
         folding = (TTIRImplicitBroadcastFoldPass(),) if self.enable_implicit_broadcast_folding_pass else ()
+        decomposition = (TTNNDecompositionPass(),) if self.enable_ttnn_decomposition_pass else ()
         for stage in (TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
-                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), TTNNLayoutPass(), TTNNWorkaroundPass(), CanonicalizePass(),
+                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(), CanonicalizePass(),
                       TTNNDecomposeLayoutsPass(), CanonicalizePass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)

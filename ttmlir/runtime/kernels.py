@@ -25,7 +25,7 @@ Kernel = Callable[[dict, object], object]
 
 # Kernels that only move values read float inputs in their stored format: exact, and without an f32 copy of
 # a large table (a 131072x2048 bf16 embedding is 512 MB stored, 1 GB in f32).
-MOVES_VALUES = frozenset({"reshape", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static",
+MOVES_VALUES = frozenset({"reshape", "concatenate_heads", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static",
                           "reverse", "gather", "embedding", "update_cache", "fill_cache", "to_layout", "to_device",
                           "from_device", "to_memory_config", "typecast"})
 MeshKernel = Callable[[dict, object, tuple[int, int]], list]
@@ -385,6 +385,7 @@ KERNELS: dict[str, Kernel] = {
     "max_pool2d": _pool2d,
     "avg_pool2d": _pool2d,
     "max_pool2d_with_indices": _max_pool2d_with_indices,
+    "concatenate_heads": lambda x, t: x["input"].permute(0, 2, 1, 3).flatten(2),
     **{name: _quantization for name in ("quantize", "dequantize", "requantize")},
     "global_avg_pool2d": lambda x, t: x["input"].float().mean((1, 2), keepdim=True),
     "upsample": _upsample,

@@ -261,6 +261,7 @@ class OpType(object):
     ProdOp = 40
     MaxPool2dWithIndicesOp = 41
     QuantizationOp = 42
+    ConcatenateHeadsOp = 43
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -350,6 +351,8 @@ def OpTypeCreator(unionType, table):
         return MaxPool2dWithIndicesOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.QuantizationOp:
         return QuantizationOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.ConcatenateHeadsOp:
+        return ConcatenateHeadsOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -9327,6 +9330,139 @@ class QuantizationOpT(object):
         return quantizationOp
 
 
+class ConcatenateHeadsOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = ConcatenateHeadsOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsConcatenateHeadsOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def ConcatenateHeadsOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # ConcatenateHeadsOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # ConcatenateHeadsOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ConcatenateHeadsOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ConcatenateHeadsOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def ConcatenateHeadsOpStart(builder):
+    builder.StartObject(3)
+
+def ConcatenateHeadsOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def ConcatenateHeadsOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def ConcatenateHeadsOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def ConcatenateHeadsOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class ConcatenateHeadsOpT(object):
+
+    # ConcatenateHeadsOpT
+    def __init__(
+        self,
+        input = None,
+        memoryConfig = None,
+        out = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.out = out  # type: Optional[TensorRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        concatenateHeadsOp = ConcatenateHeadsOp()
+        concatenateHeadsOp.Init(buf, pos)
+        return cls.InitFromObj(concatenateHeadsOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, concatenateHeadsOp):
+        x = ConcatenateHeadsOpT()
+        x._UnPack(concatenateHeadsOp)
+        return x
+
+    # ConcatenateHeadsOpT
+    def _UnPack(self, concatenateHeadsOp):
+        if concatenateHeadsOp is None:
+            return
+        if concatenateHeadsOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(concatenateHeadsOp.Input())
+        if concatenateHeadsOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(concatenateHeadsOp.MemoryConfig())
+        if concatenateHeadsOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(concatenateHeadsOp.Out())
+
+    # ConcatenateHeadsOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        ConcatenateHeadsOpStart(builder)
+        if self.input is not None:
+            ConcatenateHeadsOpAddInput(builder, input)
+        if self.memoryConfig is not None:
+            ConcatenateHeadsOpAddMemoryConfig(builder, memoryConfig)
+        if self.out is not None:
+            ConcatenateHeadsOpAddOut(builder, out)
+        concatenateHeadsOp = ConcatenateHeadsOpEnd(builder)
+        return concatenateHeadsOp
+
+
 class GlobalAvgPool2dOp(object):
     __slots__ = ['_tab']
 
@@ -12928,7 +13064,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -141,6 +141,7 @@ CASES: dict[str, Case] = {
                                                         "padding": [1, 1, 1, 1], "ceil_mode": True},
                                     inputs=[distinct_in_planes]),
     "global_avg_pool2d": Case([(1, 8, 8, 32)]),
+    "concatenate_heads": Case([(2, 4, 32, 48)]),
     "quantize": Case([(2, 3, 32, 32)], {"output_type": Q_AXIS}),
     "dequantize": Case([(2, 3, 32, 32)], dtypes=[Q_AXIS], inputs=[stored]),
     "requantize": Case([(2, 32, 32)], {"output_type": Q_TENSOR}, dtypes=[Q_TENSOR_IN], inputs=[stored]),
