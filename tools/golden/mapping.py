@@ -243,6 +243,22 @@ def _requantize(x, a):
     return _quantized(real, a["result_type"], _quant_params(x, a, a["result_type"], "out_"))
 
 
+def _split_qkv(x, a):
+    """Heads of [Q | K | V] read by index: head h of a part starting at `offset` is columns offset + h*D .. +D."""
+    fused, separate = x["input_tensor"], x.get("kv_input_tensor")
+    heads = a["num_heads"]
+    kv_heads = a["num_kv_heads"] if a["num_kv_heads"] is not None else heads
+    if separate is None:
+        size = kv_size = fused.shape[-1] // (heads + 2 * kv_heads)
+        parts = [(fused, 0, heads), (fused, heads * size, kv_heads), (fused, (heads + kv_heads) * size, kv_heads)]
+    else:
+        size, kv_size = fused.shape[-1] // heads, separate.shape[-1] // (2 * kv_heads)
+        parts = [(fused, 0, heads), (separate, 0, kv_heads), (separate, kv_heads * kv_size, kv_heads)]
+    q, k, v = (torch.stack([t[..., o + h * d:o + (h + 1) * d] for h in range(n)], dim=1)
+               for (t, o, n), d in zip(parts, (size, kv_size, kv_size)))
+    return q, k.transpose(2, 3) if a["transpose_key"] else k, v
+
+
 def _unflattened(golden: Golden) -> Golden:
     """A sliding-window golden for an input flattened to (1, 1, N*H*W, C): computed on the (N, H, W, C) it
     stands for, the result flattened back to (1, 1, N*OH*OW, C')."""
@@ -453,6 +469,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "max_pool2d_with_indices": _unflattened(_max_pool2d_with_indices),
     "global_avg_pool2d": lambda x, a: x["input"].mean((1, 2), keepdim=True),
     "concatenate_heads": lambda x, a: torch.cat(x["input"].unbind(1), dim=-1),
+    "split_query_key_value_and_split_heads": _split_qkv,
     "upsample2d": _upsample2d,
     "batch_norm_inference": _batch_norm,
     "batch_norm_training": _batch_norm,
@@ -477,7 +494,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
 
 # Goldens that only move values read float inputs as stored, not widened to f32: exact all the same, and a
 # reshape or slice of a large weight is then a view of it, not an f32 copy.
-MOVES_VALUES = frozenset({"typecast", "reshape", "concatenate_heads", "transpose", "permute", "concat", "repeat", "repeat_interleave",
+MOVES_VALUES = frozenset({"typecast", "reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "transpose", "permute", "concat", "repeat", "repeat_interleave",
                           "broadcast", "pad", "slice_static", "squeeze", "unsqueeze", "reverse", "index",
                           "index_select", "gather", "embedding", "update_cache", "fill_cache", "to_layout",
                           "to_memory_config", "to_device", "from_device"})

@@ -122,6 +122,10 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("softmax", "softmax", props="dimension:si32 numericStable:bool=false"),
     # attention heads [batch, heads, seq, head_size] joined into [batch, seq, heads * head_size]
     op("concatenate_heads", "concatenate_heads"),
+    # a fused [batch, seq, (heads + 2 * kv_heads) * head_size] projection (or Q, and K|V apart) split into
+    # [batch, heads, seq, head_size] query, key (optionally [.., head_size, seq]) and value
+    op("split_query_key_value_and_split_heads", "split_qkv", "input_tensor kv_input_tensor?",
+       props="num_heads:ui32 num_kv_heads:ui32? transpose_key:bool", results="query key value"),
     op("embedding", "embedding", "input weight"),
     op("conv2d", "conv2d", "input weight bias?", props="stride:i32_or_darray padding:i32_or_darray "
        "dilation:i32_or_darray groups:i32 " + CONV_DIMS + FLATTENED),

@@ -1006,6 +1006,30 @@ def concatenate_heads(op: TTOp):
         raise op.error(f"expected output hidden dimension to be num_heads * head_size = {heads * size}, got {out[2]}")
 
 
+def split_qkv(op: TTOp):
+    shape, groups = first_shape(op), op.operand_groups()
+    if len(shape) != 3:
+        raise op.error(f"expected rank of input tensor is 3, got rank {len(shape)}")
+    outs = [result_shape(op, i) for i in range(3)]
+    if any(len(o) != 4 for o in outs):
+        raise op.error(f"expected rank of query/key/value output tensor is 4, got query rank: {len(outs[0])}, key "
+                       f"rank: {len(outs[1])}, value rank: {len(outs[2])}")
+    heads = scalar(op.prop("num_heads"))
+    kv_heads = scalar(op.prop("num_kv_heads")) if op.prop("num_kv_heads") is not None else heads
+    kv = shape_of(groups["kv_input_tensor"][0]) if groups.get("kv_input_tensor") else shape
+    if groups.get("kv_input_tensor"):
+        size, kv_size = shape[2] // heads, kv[2] // (2 * kv_heads)
+    else:
+        size = kv_size = shape[2] // (heads + 2 * kv_heads)
+    key = (kv[0], kv_heads, kv[1], kv_size)
+    if scalar(op.prop("transpose_key")):
+        key = key[:2] + (key[3], key[2])
+    for name, want, got in (("query", (shape[0], heads, shape[1], size), outs[0]), ("key", key, outs[1]),
+                            ("value", (kv[0], kv_heads, kv[1], kv_size), outs[2])):
+        if want != got:
+            raise op.error(f"expected {name} output shape ({commas(want)}), got ({commas(got)})")
+
+
 def get_dimension_size(op: TTOp):
     normalize_dim(op, ints(op, "dimension")[0], len(first_shape(op)))
     return [(1,)]
@@ -1022,7 +1046,7 @@ SHAPE_RULES = {
     "constant": constant, "full": fill, "fill": fill, "arange": arange, "creation": None, "rand": rand,
     "cache": cache, "mesh_shard": same_rank, "ccl": same_rank, "to_layout": same_shape,
     "get_dimension_size": get_dimension_size, "quantization": quantization,
-    "concatenate_heads": concatenate_heads, "mesh_partition": mesh_partition, "distributed_norm": distributed_norm,
+    "concatenate_heads": concatenate_heads, "split_qkv": split_qkv, "mesh_partition": mesh_partition, "distributed_norm": distributed_norm,
 }
 
 class EmptyBase(TTOp):

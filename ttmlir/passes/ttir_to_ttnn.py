@@ -390,7 +390,8 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
                    "upsample2d", "batch_norm", "norm", "group_norm", "cache", "ccl", "global_pool2d", "mesh_shard",
-                   "mesh_partition", "distributed_norm", "concatenate_heads"}
+                   "mesh_partition", "distributed_norm", "concatenate_heads",
+                   "split_qkv"}
 
 
 def _conversion(op: TTOp) -> Callable[[TTOp], Operation | list[Operation]] | None:

@@ -25,7 +25,8 @@ from ttmlir.runtime.tensor import Tensor, desc_of, materialize
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
 
-OUTPUT_FIELDS = ("out", "batchMean", "batchVariance", "values", "indices", "resultIndices")
+# result fields, in result order (a field of these names that is no tensor, e.g. a constant's `value`, is none)
+OUTPUT_FIELDS = ("out", "batchMean", "batchVariance", "values", "indices", "resultIndices", "query", "key", "value")
 IN_PLACE_FIELDS = tuple(sorted(set(IN_PLACE_OPERAND.values())))
 TABLE_FAMILIES = {"EltwiseUnaryOpT": "unary", "EltwiseBinaryOpT": "binary", "WhereOpT": "binary",
                   "ClampTensorOpT": "binary", "ReductionOpT": "reduction", "SoftmaxOpT": "softmax",
@@ -262,7 +263,7 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
                         for chip in range(chips if distributed else 1)]
     except (RuntimeError, ValueError, IndexError, TypeError, KeyError) as exc:
         raise RuntimeFailure(f"{where}: kernel failed: {exc}") from None
-    refs = [getattr(table, f) for f in OUTPUT_FIELDS if getattr(table, f, None) is not None]
+    refs = [getattr(table, f) for f in OUTPUT_FIELDS if isinstance(getattr(table, f, None), fb.TensorRefT)]
     written = next((getattr(table, f) for f in IN_PLACE_FIELDS if getattr(table, f, None) is not None), None)
     if not refs and written is not None:  # an op with no result writes its operand's tensor in place
         _write_in_place(ctx.pool[written.globalId], [results[0] for results in per_chip])

@@ -25,7 +25,7 @@ Kernel = Callable[[dict, object], object]
 
 # Kernels that only move values read float inputs in their stored format: exact, and without an f32 copy of
 # a large table (a 131072x2048 bf16 embedding is 512 MB stored, 1 GB in f32).
-MOVES_VALUES = frozenset({"reshape", "concatenate_heads", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static",
+MOVES_VALUES = frozenset({"reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static",
                           "reverse", "gather", "embedding", "update_cache", "fill_cache", "to_layout", "to_device",
                           "from_device", "to_memory_config", "typecast"})
 MeshKernel = Callable[[dict, object, tuple[int, int]], list]
@@ -192,6 +192,21 @@ def _quantization(x, t):
             _along(x["out_scale"].double(), t, rank)
         zero_point = x["out_zero_point"]
     return (torch.round(scaled) + _along(zero_point, t, rank)).to(torch.int64)
+
+
+def _split_qkv(x, t):
+    """Q | K | V along the hidden dimension (Q from the first input and K | V from the second when given), each
+    split into heads: [batch, heads, seq, head_size]."""
+    q_in, kv_in = x["input_tensor"], x.get("kv_input_tensor")
+    kv_heads = t.numKvHeads if t.numKvHeads is not None else t.numHeads
+    if kv_in is None:
+        size = q_in.shape[-1] // (t.numHeads + 2 * kv_heads)
+        q, k, v = q_in.split([t.numHeads * size, kv_heads * size, kv_heads * size], dim=-1)
+    else:
+        q, (k, v) = q_in, kv_in.chunk(2, dim=-1)
+    heads = lambda a, n: a.reshape(*a.shape[:2], n, -1).permute(0, 2, 1, 3)  # noqa: E731
+    key = heads(k, kv_heads)
+    return heads(q, t.numHeads), key.transpose(2, 3) if t.transposeKey else key, heads(v, kv_heads)
 
 
 def _upsample(x, t):
@@ -385,6 +400,7 @@ KERNELS: dict[str, Kernel] = {
     "max_pool2d": _pool2d,
     "avg_pool2d": _pool2d,
     "max_pool2d_with_indices": _max_pool2d_with_indices,
+    "split_query_key_value_and_split_heads": _split_qkv,
     "concatenate_heads": lambda x, t: x["input"].permute(0, 2, 1, 3).flatten(2),
     **{name: _quantization for name in ("quantize", "dequantize", "requantize")},
     "global_avg_pool2d": lambda x, t: x["input"].float().mean((1, 2), keepdim=True),

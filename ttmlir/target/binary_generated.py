@@ -262,6 +262,7 @@ class OpType(object):
     MaxPool2dWithIndicesOp = 41
     QuantizationOp = 42
     ConcatenateHeadsOp = 43
+    SplitQueryKeyValueAndSplitHeadsOp = 44
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -353,6 +354,8 @@ def OpTypeCreator(unionType, table):
         return QuantizationOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.ConcatenateHeadsOp:
         return ConcatenateHeadsOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.SplitQueryKeyValueAndSplitHeadsOp:
+        return SplitQueryKeyValueAndSplitHeadsOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -9463,6 +9466,244 @@ class ConcatenateHeadsOpT(object):
         return concatenateHeadsOp
 
 
+class SplitQueryKeyValueAndSplitHeadsOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = SplitQueryKeyValueAndSplitHeadsOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsSplitQueryKeyValueAndSplitHeadsOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def SplitQueryKeyValueAndSplitHeadsOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # SplitQueryKeyValueAndSplitHeadsOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # SplitQueryKeyValueAndSplitHeadsOp
+    def InputTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SplitQueryKeyValueAndSplitHeadsOp
+    def KvInputTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SplitQueryKeyValueAndSplitHeadsOp
+    def NumHeads(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # SplitQueryKeyValueAndSplitHeadsOp
+    def NumKvHeads(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # SplitQueryKeyValueAndSplitHeadsOp
+    def TransposeKey(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # SplitQueryKeyValueAndSplitHeadsOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SplitQueryKeyValueAndSplitHeadsOp
+    def Query(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SplitQueryKeyValueAndSplitHeadsOp
+    def Key(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SplitQueryKeyValueAndSplitHeadsOp
+    def Value(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def SplitQueryKeyValueAndSplitHeadsOpStart(builder):
+    builder.StartObject(9)
+
+def SplitQueryKeyValueAndSplitHeadsOpAddInputTensor(builder, inputTensor):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(inputTensor), 0)
+
+def SplitQueryKeyValueAndSplitHeadsOpAddKvInputTensor(builder, kvInputTensor):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(kvInputTensor), 0)
+
+def SplitQueryKeyValueAndSplitHeadsOpAddNumHeads(builder, numHeads):
+    builder.PrependUint32Slot(2, numHeads, 0)
+
+def SplitQueryKeyValueAndSplitHeadsOpAddNumKvHeads(builder, numKvHeads):
+    builder.PrependUint32Slot(3, numKvHeads, None)
+
+def SplitQueryKeyValueAndSplitHeadsOpAddTransposeKey(builder, transposeKey):
+    builder.PrependBoolSlot(4, transposeKey, 0)
+
+def SplitQueryKeyValueAndSplitHeadsOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def SplitQueryKeyValueAndSplitHeadsOpAddQuery(builder, query):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(query), 0)
+
+def SplitQueryKeyValueAndSplitHeadsOpAddKey(builder, key):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(key), 0)
+
+def SplitQueryKeyValueAndSplitHeadsOpAddValue(builder, value):
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(value), 0)
+
+def SplitQueryKeyValueAndSplitHeadsOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class SplitQueryKeyValueAndSplitHeadsOpT(object):
+
+    # SplitQueryKeyValueAndSplitHeadsOpT
+    def __init__(
+        self,
+        inputTensor = None,
+        kvInputTensor = None,
+        numHeads = 0,
+        numKvHeads = None,
+        transposeKey = False,
+        memoryConfig = None,
+        query = None,
+        key = None,
+        value = None,
+    ):
+        self.inputTensor = inputTensor  # type: Optional[TensorRefT]
+        self.kvInputTensor = kvInputTensor  # type: Optional[TensorRefT]
+        self.numHeads = numHeads  # type: int
+        self.numKvHeads = numKvHeads  # type: Optional[int]
+        self.transposeKey = transposeKey  # type: bool
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.query = query  # type: Optional[TensorRefT]
+        self.key = key  # type: Optional[TensorRefT]
+        self.value = value  # type: Optional[TensorRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        splitQueryKeyValueAndSplitHeadsOp = SplitQueryKeyValueAndSplitHeadsOp()
+        splitQueryKeyValueAndSplitHeadsOp.Init(buf, pos)
+        return cls.InitFromObj(splitQueryKeyValueAndSplitHeadsOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, splitQueryKeyValueAndSplitHeadsOp):
+        x = SplitQueryKeyValueAndSplitHeadsOpT()
+        x._UnPack(splitQueryKeyValueAndSplitHeadsOp)
+        return x
+
+    # SplitQueryKeyValueAndSplitHeadsOpT
+    def _UnPack(self, splitQueryKeyValueAndSplitHeadsOp):
+        if splitQueryKeyValueAndSplitHeadsOp is None:
+            return
+        if splitQueryKeyValueAndSplitHeadsOp.InputTensor() is not None:
+            self.inputTensor = TensorRefT.InitFromObj(splitQueryKeyValueAndSplitHeadsOp.InputTensor())
+        if splitQueryKeyValueAndSplitHeadsOp.KvInputTensor() is not None:
+            self.kvInputTensor = TensorRefT.InitFromObj(splitQueryKeyValueAndSplitHeadsOp.KvInputTensor())
+        self.numHeads = splitQueryKeyValueAndSplitHeadsOp.NumHeads()
+        self.numKvHeads = splitQueryKeyValueAndSplitHeadsOp.NumKvHeads()
+        self.transposeKey = splitQueryKeyValueAndSplitHeadsOp.TransposeKey()
+        if splitQueryKeyValueAndSplitHeadsOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(splitQueryKeyValueAndSplitHeadsOp.MemoryConfig())
+        if splitQueryKeyValueAndSplitHeadsOp.Query() is not None:
+            self.query = TensorRefT.InitFromObj(splitQueryKeyValueAndSplitHeadsOp.Query())
+        if splitQueryKeyValueAndSplitHeadsOp.Key() is not None:
+            self.key = TensorRefT.InitFromObj(splitQueryKeyValueAndSplitHeadsOp.Key())
+        if splitQueryKeyValueAndSplitHeadsOp.Value() is not None:
+            self.value = TensorRefT.InitFromObj(splitQueryKeyValueAndSplitHeadsOp.Value())
+
+    # SplitQueryKeyValueAndSplitHeadsOpT
+    def Pack(self, builder):
+        if self.inputTensor is not None:
+            inputTensor = self.inputTensor.Pack(builder)
+        if self.kvInputTensor is not None:
+            kvInputTensor = self.kvInputTensor.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        if self.query is not None:
+            query = self.query.Pack(builder)
+        if self.key is not None:
+            key = self.key.Pack(builder)
+        if self.value is not None:
+            value = self.value.Pack(builder)
+        SplitQueryKeyValueAndSplitHeadsOpStart(builder)
+        if self.inputTensor is not None:
+            SplitQueryKeyValueAndSplitHeadsOpAddInputTensor(builder, inputTensor)
+        if self.kvInputTensor is not None:
+            SplitQueryKeyValueAndSplitHeadsOpAddKvInputTensor(builder, kvInputTensor)
+        SplitQueryKeyValueAndSplitHeadsOpAddNumHeads(builder, self.numHeads)
+        SplitQueryKeyValueAndSplitHeadsOpAddNumKvHeads(builder, self.numKvHeads)
+        SplitQueryKeyValueAndSplitHeadsOpAddTransposeKey(builder, self.transposeKey)
+        if self.memoryConfig is not None:
+            SplitQueryKeyValueAndSplitHeadsOpAddMemoryConfig(builder, memoryConfig)
+        if self.query is not None:
+            SplitQueryKeyValueAndSplitHeadsOpAddQuery(builder, query)
+        if self.key is not None:
+            SplitQueryKeyValueAndSplitHeadsOpAddKey(builder, key)
+        if self.value is not None:
+            SplitQueryKeyValueAndSplitHeadsOpAddValue(builder, value)
+        splitQueryKeyValueAndSplitHeadsOp = SplitQueryKeyValueAndSplitHeadsOpEnd(builder)
+        return splitQueryKeyValueAndSplitHeadsOp
+
+
 class GlobalAvgPool2dOp(object):
     __slots__ = ['_tab']
 
@@ -13064,7 +13305,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -142,6 +142,8 @@ CASES: dict[str, Case] = {
                                     inputs=[distinct_in_planes]),
     "global_avg_pool2d": Case([(1, 8, 8, 32)]),
     "concatenate_heads": Case([(2, 4, 32, 48)]),
+    "split_query_key_value_and_split_heads": Case([(2, 32, 512)], {"num_heads": 8, "num_kv_heads": 4,
+                                                                   "transpose_key": True}),
     "quantize": Case([(2, 3, 32, 32)], {"output_type": Q_AXIS}),
     "dequantize": Case([(2, 3, 32, 32)], dtypes=[Q_AXIS], inputs=[stored]),
     "requantize": Case([(2, 32, 32)], {"output_type": Q_TENSOR}, dtypes=[Q_TENSOR_IN], inputs=[stored]),
