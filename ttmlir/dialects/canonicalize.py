@@ -292,7 +292,7 @@ def _clamp_by_constants(op: Operation) -> list[Operation] | None:
 
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
-                     "concat"),
+                     "concat", "requantize"),
                     _input_if_same_type),
     "permute": _identity_permute,
     "slice_static": _whole_slice,

@@ -56,3 +56,12 @@ func.func @clamp_by_constants(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xi64>) ->
   %5 = "ttir.clamp_tensor"(%arg1, %3, %4) : (tensor<4x8xi64>, tensor<4x8xi64>, tensor<4x8xi64>) -> tensor<4x8xi64>
   return %2, %5 : tensor<4x8xf32>, tensor<4x8xi64>
 }
+
+// Requantizing to the same quantized type changes nothing.
+// CHECK-LABEL: func.func @identity_requantize
+// CHECK-NOT: "ttir.requantize"
+// CHECK: return %arg0
+func.func @identity_requantize(%arg0: tensor<4x8x!quant.uniform<i32:f32, 0.5:3>>) -> tensor<4x8x!quant.uniform<i32:f32, 0.5:3>> {
+  %0 = "ttir.requantize"(%arg0) : (tensor<4x8x!quant.uniform<i32:f32, 0.5:3>>) -> tensor<4x8x!quant.uniform<i32:f32, 0.5:3>>
+  return %0 : tensor<4x8x!quant.uniform<i32:f32, 0.5:3>>
+}
