@@ -15,6 +15,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects.props import KINDS
 from ttmlir.dialects.tt_op import TTOp
@@ -66,15 +67,12 @@ def flatten(op: TTOp) -> None:
                                                             for r, s in zip(op.results, shapes)], op)
     if "operandSegmentSizes" in op.properties:
         flat.properties["operandSegmentSizes"] = op.properties["operandSegmentSizes"]
-    for result, flat_result, shape in zip(op.results, flat.results, shapes):
+    values = []
+    for flat_result, shape in zip(flat.results, shapes):
         value = _reshaped(flat_result, shape, op)
-        if dims != NHWC:
-            value = _permuted(value, [dims.index(i) for i in range(4)], op)
-        if result is op.results[0]:
-            value.owner.location = op.location
-        result.replace_all_uses_with(value)
-    op.detach()
-    op.erase()
+        values.append(_permuted(value, [dims.index(i) for i in range(4)], op) if dims != NHWC else value)
+    values[0].owner.location = op.location  # what stands for the op's (first) result keeps its location
+    Rewriter.replace_op(op, [], values)
 
 
 @dataclass(frozen=True)

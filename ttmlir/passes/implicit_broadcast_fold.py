@@ -44,8 +44,7 @@ def fold(op: TTOp) -> bool:
     for i, (old, new) in enumerate(zip(list(op.operands), operands)):
         op.operands[i] = new
         if old is not new and not old.uses:
-            old.owner.detach()
-            old.owner.erase()
+            Rewriter.erase_op(old.owner)
     if shape != full:
         result = Rewriter.replace_value_with_new_type(result, TensorType(result.type.element_type, shape))
         uses = list(result.uses)

@@ -16,6 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.tt_op import TTOp
@@ -52,11 +53,9 @@ def _replace(old: Operation, name: str, operands, props: dict, swallowed: list[O
     """`old` becomes one new op; the ops it swallowed (users before producers) go with it."""
     new = TTIR_OP_CLASSES[name].create(operands=list(operands), result_types=[old.results[0].type], properties=props)
     new.location = old.location
-    old.parent.insert_op_before(new, old)
-    old.results[0].replace_all_uses_with(new.results[0])
-    for op in (old, *swallowed):
-        op.detach()
-        op.erase()
+    Rewriter.replace_op(old, new)
+    for op in swallowed:
+        Rewriter.erase_op(op)
 
 
 def _linear(add: Operation) -> None:

@@ -15,6 +15,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float32Type, IntegerType, ModuleOp, Signedness, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects.props import KINDS
 from ttmlir.dialects.quant import UniformQuantizedType
@@ -48,10 +49,7 @@ def unroll(op: TTOp) -> None:
     new = TTIR_OP_CLASSES[op.ROW.name + "_unrolled"].create(
         operands=operands, result_types=[op.results[0].type], properties=props)
     new.location = op.location
-    op.parent.insert_op_before(new, op)
-    op.results[0].replace_all_uses_with(new.results[0])
-    op.detach()
-    op.erase()
+    Rewriter.replace_op(op, new)
 
 
 DECOMPOSED = {"quantize": unroll, "dequantize": unroll, "requantize": unroll}

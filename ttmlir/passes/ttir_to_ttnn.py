@@ -366,8 +366,9 @@ def _linear(op: TTOp) -> Operation | list[Operation]:
     matmul = ttnn_op("matmul", [groups["a"][0], groups["b"][0]], _props(op), [_tensor(product, result)], op)
     summed = broadcast_shape(product, bias)
     add = ttnn_op("add", [matmul.results[0], groups["bias"][0]], {}, [_tensor(summed, result)], op)
-    return [matmul, add] if summed == tuple(result.get_shape()) else [matmul, add, _reshape(add.results[0],
-                                                                                            result.get_shape(), op)]
+    if summed == tuple(result.get_shape()):
+        return [matmul, add]
+    return [matmul, add, _reshape(add.results[0], result.get_shape(), op)]
 
 
 def _to_tensor_spec(op: TTOp) -> Operation:

@@ -12,6 +12,7 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.props import KINDS
@@ -29,11 +30,7 @@ def _concatenate_heads(op: TTNNOp) -> None:
     permute.location = helper_location(op.location, "concat_heads")
     reshape = ttnn_op("reshape", [permute.results[0]],
                       {"shape": KINDS["i32_array"].build(list(result.get_shape()))}, [result], op)
-    for new in (permute, reshape):
-        op.parent.insert_op_before(new, op)
-    op.results[0].replace_all_uses_with(reshape.results[0])
-    op.detach()
-    op.erase()
+    Rewriter.replace_op(op, [permute, reshape])
 
 
 DECOMPOSITIONS = {"concatenate_heads": _concatenate_heads}
