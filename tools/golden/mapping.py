@@ -440,6 +440,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "clamp_scalar": lambda x, a: torch.clamp(x["input"], a["min"], a["max"]),
     "clamp_tensor": lambda x, a: torch.minimum(torch.maximum(x["input"], x["min"]), x["max"]),
     "cumsum": lambda x, a: torch.cumsum(x["input"], a["dim"]),
+    "cumprod": lambda x, a: torch.cumprod(x["input"], a["dim"]),
     "sort": lambda x, a: tuple(torch.sort(x["input"], dim=a["dim"], descending=a["descending"], stable=True)),
     "topk": _topk,
     "reshape": lambda x, a: x["input"].reshape(a["shape"]),
@@ -505,7 +506,7 @@ def _ttnn_goldens() -> dict[str, Golden]:
     goldens = {row.ttnn: GOLDEN_MAPPINGS.get(row.ttnn, GOLDEN_MAPPINGS[row.name]) for row in TTIR_OPS
                if row.ttnn and row.name in GOLDEN_MAPPINGS and row.ttnn not in TTNN_ONLY_NAMES}
     identity = lambda x, a: x["input"]  # noqa: E731 - layout, placement and type changes keep the values
-    return {**goldens, **{name: GOLDEN_MAPPINGS[name] for name in ("permute", "cumsum", "sort", "topk", "argmax", "prod")},
+    return {**goldens, **{name: GOLDEN_MAPPINGS[name] for name in ("permute", "cumsum", "cumprod", "sort", "topk", "argmax", "prod")},
             "repeat": lambda x, a: x["input"].repeat(list(a["repeat_dims"].data)),
             **{name: GOLDEN_MAPPINGS[name + "_unrolled"] for name in ("quantize", "dequantize", "requantize")},
             **{name: identity for name in ("typecast", "to_layout", "to_memory_config", "to_device", "from_device")}}

@@ -88,6 +88,7 @@ TTIR_OPS: tuple[OpRow, ...] = (
     *(op(n, "reduction", props="keep_dim:bool=false dim_arg:i32_array?") for n in REDUCTION_NAMES),
     op("argmax", "reduction", props="keep_dim:bool=false dim_arg:i32_array?"),
     op("cumsum", "cumsum", props="dim:i64"),
+    op("cumprod", "cumsum", props="dim:i64"),
     # quantization: scales and zero points in the !quant.uniform type, or (unrolled, as TTNN takes them) operands
     op("quantize", "quantization", ttnn=None),
     op("dequantize", "quantization", ttnn=None),

@@ -439,6 +439,7 @@ TTNN_ONLY = (
     op("avg_pool2d", "pool", props=POOL + " count_include_pad:bool=true" + OUT,
        summary="2D average pooling over a flattened NHWC input."),
     op("cumsum", "cumsum", props="dim:si32" + OUT, summary="Cumulative sum along one dimension."),
+    op("cumprod", "cumsum", props="dim:si32" + OUT, summary="Cumulative product along one dimension."),
     op("gather", "gather", "input start_indices", props="dim:si32? " + GATHER_PROPS + " memory_config:memory_config?",
        summary="Gather values along one dimension by an index tensor (or in StableHLO's general form)."),
     # argmax and prod reduce one dimension (or all), as tt-metal's kernels do

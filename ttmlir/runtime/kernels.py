@@ -380,6 +380,7 @@ KERNELS: dict[str, Kernel] = {
     "where": lambda x, t: torch.where(x["first"] != 0, x["second"], x["third"]),
     "clamp_tensor": lambda x, t: torch.minimum(torch.maximum(x["input"], x["min"]), x["max"]),
     "cumsum": lambda x, t: torch.cumsum(x["input"], t.dim),
+    "cumprod": lambda x, t: torch.cumprod(x["input"], t.dim),
     "sort": lambda x, t: tuple(torch.sort(x["input"], dim=t.dim, descending=t.descending, stable=True)),
     "topk": _topk,
     "reshape": lambda x, t: x["input"].reshape(list(t.shape)),

@@ -161,6 +161,11 @@ class ReductionOpType(object):
     Argmax = 7
 
 
+class CumsumOpType(object):
+    Cumsum = 0
+    Cumprod = 1
+
+
 class MatmulOpType(object):
     Matmul = 0
     Linear = 1
@@ -4409,17 +4414,14 @@ class CumsumOp(object):
         self._tab = flatbuffers.table.Table(buf, pos)
 
     # CumsumOp
-    def Input(self):
+    def Type(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
         if o != 0:
-            x = self._tab.Indirect(o + self._tab.Pos)
-            obj = TensorRef()
-            obj.Init(self._tab.Bytes, x)
-            return obj
-        return None
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
 
     # CumsumOp
-    def Out(self):
+    def Input(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -4429,22 +4431,32 @@ class CumsumOp(object):
         return None
 
     # CumsumOp
-    def Dim(self):
+    def Out(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CumsumOp
+    def Dim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
         return 0
 
     # CumsumOp
     def Dtype(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
         return None
 
     # CumsumOp
     def MemoryConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -4453,22 +4465,25 @@ class CumsumOp(object):
         return None
 
 def CumsumOpStart(builder):
-    builder.StartObject(5)
+    builder.StartObject(6)
+
+def CumsumOpAddType(builder, type):
+    builder.PrependUint32Slot(0, type, 0)
 
 def CumsumOpAddInput(builder, input):
-    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
 
 def CumsumOpAddOut(builder, out):
-    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
 
 def CumsumOpAddDim(builder, dim):
-    builder.PrependInt32Slot(2, dim, 0)
+    builder.PrependInt32Slot(3, dim, 0)
 
 def CumsumOpAddDtype(builder, dtype):
-    builder.PrependUint16Slot(3, dtype, None)
+    builder.PrependUint16Slot(4, dtype, None)
 
 def CumsumOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
 def CumsumOpEnd(builder):
     return builder.EndObject()
@@ -4484,12 +4499,14 @@ class CumsumOpT(object):
     # CumsumOpT
     def __init__(
         self,
+        type = 0,
         input = None,
         out = None,
         dim = 0,
         dtype = None,
         memoryConfig = None,
     ):
+        self.type = type  # type: int
         self.input = input  # type: Optional[TensorRefT]
         self.out = out  # type: Optional[TensorRefT]
         self.dim = dim  # type: int
@@ -4517,6 +4534,7 @@ class CumsumOpT(object):
     def _UnPack(self, cumsumOp):
         if cumsumOp is None:
             return
+        self.type = cumsumOp.Type()
         if cumsumOp.Input() is not None:
             self.input = TensorRefT.InitFromObj(cumsumOp.Input())
         if cumsumOp.Out() is not None:
@@ -4535,6 +4553,7 @@ class CumsumOpT(object):
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
         CumsumOpStart(builder)
+        CumsumOpAddType(builder, self.type)
         if self.input is not None:
             CumsumOpAddInput(builder, input)
         if self.out is not None:
