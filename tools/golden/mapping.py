@@ -342,6 +342,23 @@ def _rand(x, a):
     return torch.rand(a["size"], generator=generator) * (a["high"] - a["low"]) + a["low"]
 
 
+def _gelu_bw(x, a):
+    """d/dx gelu(x) times the incoming gradient, from gelu's formula (exact: Φ(x) + x·φ(x))."""
+    grad, v = x["lhs"], x["rhs"]
+    if a["approximate"] == "tanh":
+        c = math.sqrt(2 / math.pi)
+        t = torch.tanh(c * (v + 0.044715 * v ** 3))
+        return grad * (0.5 * (1 + t) + 0.5 * v * (1 - t * t) * c * (1 + 3 * 0.044715 * v * v))
+    cdf = 0.5 * (1 + torch.erf(v / math.sqrt(2)))
+    pdf = torch.exp(-0.5 * v * v) / math.sqrt(2 * math.pi)
+    return grad * (cdf + v * pdf)
+
+
+def _dropout(x, a):
+    draws = torch.rand(x["input"].shape, generator=torch.Generator().manual_seed(int(a["seed"])))
+    return x["input"] * (draws >= a["prob"]) * a["scale"]
+
+
 def _update_cache(x, a):
     cache, update, offset = x["cache"].clone(), x["input"], a["batch_offset"]
     position = int(x["update_index"].reshape(-1)[0])
@@ -484,6 +501,8 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "arange": _arange,
     "empty": lambda x, a: torch.zeros(a["result_shape"]),
     "rand": _rand,
+    "gelu_bw": _gelu_bw,
+    "dropout": _dropout,
     "update_cache": _update_cache,
     "fill_cache": _fill_cache,
     "to_layout": lambda x, a: x["input"],

@@ -82,6 +82,8 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("leaky_relu", "unary", props="parameter:f32"),
     op("typecast", "unary", props="conservative_folding:bool=false"),
     *(op(n, "binary", "lhs rhs", ttnn=t) for n, t in BINARY_NAMES.items()),
+    # the gradient of gelu (exact, or its tanh approximation) at `rhs`, times the incoming gradient `lhs`
+    op("gelu_bw", "binary", "lhs rhs", props="approximate:str=none"),
     op("where", "ternary", "first second third"),
     op("clamp_scalar", "unary", props="min:f32_or_i32 max:f32_or_i32"),
     op("clamp_tensor", "ternary", "input min max"),
@@ -152,6 +154,8 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("arange", "arange", "", props="start:si64 end:si64 step:si64 arange_dimension:i64"),
     op("empty", "creation", ""),
     op("rand", "rand", "", props="size:i32_array low:f32=0.0 high:f32=1.0 seed:ui32=0"),
+    # zeroes each element with probability `prob` (a Bernoulli mask drawn from `seed`), scales the rest
+    op("dropout", "dropout", props="prob:f32=0.0 scale:f32=1.0 seed:ui32=0 use_per_device_seed:bool=true"),
     # cache ops write into `cache` in place and have no result, as upstream's
     op("update_cache", "cache", "cache input update_index", props="batch_offset:i32", results=""),
     op("fill_cache", "cache", "cache input", props="batch_offset:i32", results=""),

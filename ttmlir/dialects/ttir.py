@@ -103,6 +103,35 @@ def clamp_scalar(op: TTOp):
         raise op.error("input and output must have same shape.")
 
 
+def gelu_bw(op: TTOp):
+    approximate = scalar(op.prop("approximate"))
+    if approximate not in ("none", "tanh"):
+        raise op.error(f"approximate attribute must be either 'none' or 'tanh', but got '{approximate}'")
+    ranks = [len(shape_of(v)) for v in op.operands]
+    for rank, what in zip(ranks, ("gradient tensor (lhs)", "input tensor (rhs)")):
+        if not 2 <= rank <= 4:
+            raise op.error(f"{what} must have rank 2, 3, or 4, but got rank {rank}")
+    if ranks[0] != ranks[1]:
+        raise op.error(f"gradient tensor (lhs) and input tensor (rhs) must have the same rank, but got lhs rank "
+                       f"{ranks[0]} and rhs rank {ranks[1]}")
+    return eltwise(op)
+
+
+def dropout(op: TTOp):
+    input_type, output_type = op.operands[0].type, op.results[0].type
+    if input_type != output_type:
+        raise op.error(f"Input tensor type does not match with output tensor type. [Input tensor type = "
+                       f"{input_type}, output tensor type = {output_type}].")
+    prob, scale, rank = scalar(op.prop("prob")), scalar(op.prop("scale")), len(shape_of(op.operands[0]))
+    if not 0.0 <= prob <= 1.0:
+        raise op.error(f"Probability must be in range [0.0, 1.0], but got {prob:g}")
+    if scale <= 0.0:
+        raise op.error(f"Scale must be positive, but got {scale:g}")
+    if not 2 <= rank <= 4:
+        raise op.error(f"Input tensor rank must be 2, 3, or 4, but got {rank}")
+    return same_shape(op)
+
+
 def check_dim_range(op: TTOp, dim: int, rank: int) -> None:
     if not -rank <= dim < rank:
         raise op.error(f"specified dimension should be between {-rank} and {rank - 1}, but got: {dim}")
@@ -1045,7 +1074,7 @@ SHAPE_RULES = {
     "upsample2d": upsample2d, "batch_norm": batch_norm, "norm": norm, "group_norm": group_norm,
     "constant": constant, "full": fill, "fill": fill, "arange": arange, "creation": None, "rand": rand,
     "cache": cache, "mesh_shard": same_rank, "ccl": same_rank, "to_layout": same_shape,
-    "get_dimension_size": get_dimension_size, "quantization": quantization,
+    "get_dimension_size": get_dimension_size, "quantization": quantization, "dropout": dropout,
     "concatenate_heads": concatenate_heads, "split_qkv": split_qkv, "mesh_partition": mesh_partition, "distributed_norm": distributed_norm,
 }
 
@@ -1099,7 +1128,7 @@ CUSTOM_BASES = {"empty": EmptyBase, "to_layout": ToLayoutBase}
 # Ops verified unlike the rest of their family, as upstream verifies them.
 OWN_RULES = {"clamp_scalar": clamp_scalar, "all_gather": all_gather, "all_reduce": all_reduce,
              "reduce_scatter": reduce_scatter, "collective_permute": collective_permute,
-             "max_pool2d_with_indices": max_pool2d_with_indices}
+             "max_pool2d_with_indices": max_pool2d_with_indices, "gelu_bw": gelu_bw}
 TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.name, TTOp),
                                             OWN_RULES.get(row.name, SHAPE_RULES[row.family])) for row in TTIR_OPS}
 globals().update({cls.__name__: cls for cls in TTIR_OP_CLASSES.values()})

@@ -91,8 +91,9 @@ def _direct(op: TTOp) -> Operation:
     return ttnn_op(op.ROW.ttnn, op.operands, _props(op), [r.type for r in op.results], op)
 
 
-def _softmax(op: TTOp) -> Operation:
-    return ttnn_op("softmax", op.operands, _with_defaults(op), [r.type for r in op.results], op)
+def _direct_with_defaults(op: TTOp) -> Operation:
+    """One to one, defaulted properties written out (upstream's conversion passes them all)."""
+    return ttnn_op(op.ROW.ttnn, op.operands, _with_defaults(op), [r.type for r in op.results], op)
 
 
 def _tensor(shape, like: TensorType) -> TensorType:
@@ -387,7 +388,8 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "cumsum": _retyped_integers,
     "sort": _retyped_integers, "topk": _retyped_integers, "gather": _gather,
     "argmax": _one_dim_reduction, "prod": _one_dim_reduction,
-    "softmax": _softmax, "quantization": _quantization, "linear": _linear,
+    "softmax": _direct_with_defaults, "gelu_bw": _direct_with_defaults,
+    "dropout": _direct_with_defaults, "quantization": _quantization, "linear": _linear,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",

@@ -167,6 +167,9 @@ WORKAROUNDS: dict[str, Workaround] = {
     "max_pool2d_with_indices": _pool_with_indices, "upsample": _row_major_bf16,
     "cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "concat": _concat, "where": _where,
     "mesh_shard": _mesh_shard,
+    # ttnn.experimental.gelu_bw and ttnn.dropout take bf16 only
+    "gelu_bw": lambda op: {"lhs": Want(dtype="bf16"), "rhs": Want(dtype="bf16"), "result": Want(dtype="bf16")},
+    "dropout": _both(Want(dtype="bf16")),
 }
 
 

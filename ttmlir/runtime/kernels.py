@@ -39,6 +39,12 @@ def _binary(fn) -> Kernel:
     return lambda x, t: fn(x["lhs"], x["rhs"])
 
 
+def _dropout(x: torch.Tensor, prob: float, scale: float, seed: int) -> torch.Tensor:
+    """The device's mask: uniform draws from `seed`, an element kept where its draw is at least `prob`."""
+    keep = torch.rand(x.shape, generator=torch.Generator().manual_seed(seed)) >= prob
+    return torch.where(keep, x * scale, torch.zeros_like(x))
+
+
 def _as_bool(fn) -> Callable:
     return lambda a, b: fn(a != 0, b != 0).to(torch.float32)
 
@@ -375,6 +381,8 @@ KERNELS: dict[str, Kernel] = {
     **{name: _binary(fn) for name, fn in BINARY.items()},
     **{name: _reduce(fn) for name, fn in REDUCTIONS.items()},
     "leaky_relu": lambda x, t: F.leaky_relu(x["input"], t.parameter),
+    "gelu_bw": lambda x, t: torch.ops.aten.gelu_backward(x["lhs"], x["rhs"], approximate=t.approximate),
+    "dropout": lambda x, t: _dropout(x["input"], t.prob, t.scale, t.seed),
     "pow_scalar": lambda x, t: torch.pow(x["input"], t.rhs),
     "clamp_scalar": lambda x, t: torch.clamp(x["input"], t.min, t.max),
     "where": lambda x, t: torch.where(x["first"] != 0, x["second"], x["third"]),

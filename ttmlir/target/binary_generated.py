@@ -148,6 +148,7 @@ class EltwiseBinaryOpType(object):
     BitwiseXor = 20
     LogicalLeftShift = 21
     LogicalRightShift = 22
+    GeluBw = 23
 
 
 class ReductionOpType(object):
@@ -268,6 +269,7 @@ class OpType(object):
     QuantizationOp = 42
     ConcatenateHeadsOp = 43
     SplitQueryKeyValueAndSplitHeadsOp = 44
+    DropoutOp = 45
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -361,6 +363,8 @@ def OpTypeCreator(unionType, table):
         return ConcatenateHeadsOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.SplitQueryKeyValueAndSplitHeadsOp:
         return SplitQueryKeyValueAndSplitHeadsOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.DropoutOp:
+        return DropoutOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -3314,15 +3318,22 @@ class EltwiseBinaryOp(object):
         return None
 
     # EltwiseBinaryOp
-    def Dtype(self):
+    def Approximate(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+    # EltwiseBinaryOp
+    def Dtype(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
         return None
 
     # EltwiseBinaryOp
     def MemoryConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -3331,7 +3342,7 @@ class EltwiseBinaryOp(object):
         return None
 
 def EltwiseBinaryOpStart(builder):
-    builder.StartObject(6)
+    builder.StartObject(7)
 
 def EltwiseBinaryOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -3345,11 +3356,14 @@ def EltwiseBinaryOpAddRhs(builder, rhs):
 def EltwiseBinaryOpAddOut(builder, out):
     builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
 
+def EltwiseBinaryOpAddApproximate(builder, approximate):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(approximate), 0)
+
 def EltwiseBinaryOpAddDtype(builder, dtype):
-    builder.PrependUint16Slot(4, dtype, None)
+    builder.PrependUint16Slot(5, dtype, None)
 
 def EltwiseBinaryOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
 def EltwiseBinaryOpEnd(builder):
     return builder.EndObject()
@@ -3369,6 +3383,7 @@ class EltwiseBinaryOpT(object):
         lhs = None,
         rhs = None,
         out = None,
+        approximate = None,
         dtype = None,
         memoryConfig = None,
     ):
@@ -3376,6 +3391,7 @@ class EltwiseBinaryOpT(object):
         self.lhs = lhs  # type: Optional[TensorRefT]
         self.rhs = rhs  # type: Optional[TensorRefT]
         self.out = out  # type: Optional[TensorRefT]
+        self.approximate = approximate  # type: Optional[str]
         self.dtype = dtype  # type: Optional[int]
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
 
@@ -3407,6 +3423,9 @@ class EltwiseBinaryOpT(object):
             self.rhs = TensorRefT.InitFromObj(eltwiseBinaryOp.Rhs())
         if eltwiseBinaryOp.Out() is not None:
             self.out = TensorRefT.InitFromObj(eltwiseBinaryOp.Out())
+        self.approximate = eltwiseBinaryOp.Approximate()
+        if self.approximate is not None:
+            self.approximate = self.approximate.decode('utf-8')
         self.dtype = eltwiseBinaryOp.Dtype()
         if eltwiseBinaryOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(eltwiseBinaryOp.MemoryConfig())
@@ -3419,6 +3438,8 @@ class EltwiseBinaryOpT(object):
             rhs = self.rhs.Pack(builder)
         if self.out is not None:
             out = self.out.Pack(builder)
+        if self.approximate is not None:
+            approximate = builder.CreateString(self.approximate)
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
         EltwiseBinaryOpStart(builder)
@@ -3429,6 +3450,8 @@ class EltwiseBinaryOpT(object):
             EltwiseBinaryOpAddRhs(builder, rhs)
         if self.out is not None:
             EltwiseBinaryOpAddOut(builder, out)
+        if self.approximate is not None:
+            EltwiseBinaryOpAddApproximate(builder, approximate)
         EltwiseBinaryOpAddDtype(builder, self.dtype)
         if self.memoryConfig is not None:
             EltwiseBinaryOpAddMemoryConfig(builder, memoryConfig)
@@ -13236,6 +13259,195 @@ class CallOpT(object):
         return callOp
 
 
+class DropoutOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = DropoutOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsDropoutOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def DropoutOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # DropoutOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # DropoutOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DropoutOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DropoutOp
+    def Prob(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # DropoutOp
+    def Scale(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # DropoutOp
+    def Seed(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # DropoutOp
+    def UsePerDeviceSeed(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # DropoutOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def DropoutOpStart(builder):
+    builder.StartObject(7)
+
+def DropoutOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def DropoutOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def DropoutOpAddProb(builder, prob):
+    builder.PrependFloat32Slot(2, prob, 0.0)
+
+def DropoutOpAddScale(builder, scale):
+    builder.PrependFloat32Slot(3, scale, 0.0)
+
+def DropoutOpAddSeed(builder, seed):
+    builder.PrependUint32Slot(4, seed, 0)
+
+def DropoutOpAddUsePerDeviceSeed(builder, usePerDeviceSeed):
+    builder.PrependBoolSlot(5, usePerDeviceSeed, 0)
+
+def DropoutOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def DropoutOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class DropoutOpT(object):
+
+    # DropoutOpT
+    def __init__(
+        self,
+        input = None,
+        out = None,
+        prob = 0.0,
+        scale = 0.0,
+        seed = 0,
+        usePerDeviceSeed = False,
+        memoryConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.prob = prob  # type: float
+        self.scale = scale  # type: float
+        self.seed = seed  # type: int
+        self.usePerDeviceSeed = usePerDeviceSeed  # type: bool
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        dropoutOp = DropoutOp()
+        dropoutOp.Init(buf, pos)
+        return cls.InitFromObj(dropoutOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, dropoutOp):
+        x = DropoutOpT()
+        x._UnPack(dropoutOp)
+        return x
+
+    # DropoutOpT
+    def _UnPack(self, dropoutOp):
+        if dropoutOp is None:
+            return
+        if dropoutOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(dropoutOp.Input())
+        if dropoutOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(dropoutOp.Out())
+        self.prob = dropoutOp.Prob()
+        self.scale = dropoutOp.Scale()
+        self.seed = dropoutOp.Seed()
+        self.usePerDeviceSeed = dropoutOp.UsePerDeviceSeed()
+        if dropoutOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(dropoutOp.MemoryConfig())
+
+    # DropoutOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        DropoutOpStart(builder)
+        if self.input is not None:
+            DropoutOpAddInput(builder, input)
+        if self.out is not None:
+            DropoutOpAddOut(builder, out)
+        DropoutOpAddProb(builder, self.prob)
+        DropoutOpAddScale(builder, self.scale)
+        DropoutOpAddSeed(builder, self.seed)
+        DropoutOpAddUsePerDeviceSeed(builder, self.usePerDeviceSeed)
+        if self.memoryConfig is not None:
+            DropoutOpAddMemoryConfig(builder, memoryConfig)
+        dropoutOp = DropoutOpEnd(builder)
+        return dropoutOp
+
+
 class Operation(object):
     __slots__ = ['_tab']
 
@@ -13324,7 +13536,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -89,6 +89,9 @@ CASES: dict[str, Case] = {
     "remainder": Case(PAIR, inputs=[None, positive]),
     "pow": Case(PAIR, inputs=[positive, unit]),
     "leaky_relu": Case(SQUARE, {"parameter": 0.1}),
+    "gelu_bw": Case([(32, 64)] * 2, {"approximate": "none"}),
+    # bf16-exact dropout: a 1/2 keep scale and the device's mask from the seed
+    "dropout": Case([(64, 128)], {"prob": 0.5, "scale": 2.0, "seed": 21}),
     "typecast": Case(SQUARE, {"output_type": torch.bfloat16}),
     "where": Case([(32, 32)] * 3, inputs=[bits, None, None]),
     "clamp_scalar": Case(SQUARE, {"min": -0.5, "max": 0.5}),
