@@ -84,6 +84,11 @@ def _slice(t: torch.Tensor, begins, ends, steps) -> torch.Tensor:
     return t
 
 
+def _slice_dynamic(x, a):
+    begins, ends = ([int(v) for v in x[name].reshape(-1).tolist()] for name in ("begins", "ends"))
+    return _slice(x["input"], begins, ends, a["step"] or [1] * len(begins))
+
+
 def _index(x, a):
     t = x["input"]
     begins, ends, steps = [0] * t.dim(), list(t.shape), [1] * t.dim()
@@ -469,6 +474,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "broadcast": lambda x, a: x["input"].repeat(a["broadcast_dimensions"]),
     "pad": _pad,
     "slice_static": lambda x, a: _slice(x["input"], a["begins"], a["ends"], a["step"]),
+    "slice_dynamic": _slice_dynamic,
     "squeeze": lambda x, a: x["input"].squeeze(a["dim"]),
     "unsqueeze": lambda x, a: x["input"].unsqueeze(a["dim"]),
     "reverse": lambda x, a: torch.flip(x["input"], a["dimensions"]),
@@ -515,7 +521,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
 # Goldens that only move values read float inputs as stored, not widened to f32: exact all the same, and a
 # reshape or slice of a large weight is then a view of it, not an f32 copy.
 MOVES_VALUES = frozenset({"typecast", "reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "transpose", "permute", "concat", "repeat", "repeat_interleave",
-                          "broadcast", "pad", "slice_static", "squeeze", "unsqueeze", "reverse", "index",
+                          "broadcast", "pad", "slice_static", "slice_dynamic", "squeeze", "unsqueeze", "reverse", "index",
                           "index_select", "gather", "embedding", "update_cache", "fill_cache", "to_layout",
                           "to_memory_config", "to_device", "from_device"})
 

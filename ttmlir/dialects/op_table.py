@@ -111,6 +111,8 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("broadcast", "broadcast", props="broadcast_dimensions:i64_darray", ttnn="repeat"),
     op("pad", "pad", props="padding:i32_darray value:f32"),
     op("slice_static", "slice", props="begins:i32_array ends:i32_array step:i32_array"),
+    # begins and ends are tensors read at run time; the result's (static) shape is what they must select
+    op("slice_dynamic", "slice_dynamic", "input begins ends", props="step:i32_array?"),
     op("squeeze", "squeeze", props="dim:si32", ttnn="reshape"),
     op("unsqueeze", "unsqueeze", props="dim:si32", ttnn="reshape"),
     op("reverse", "reverse", props="dimensions:i64_darray"),

@@ -337,6 +337,22 @@ def slice_static(op: TTOp):
         check_sliced_size(op, i, check_slice_dim(op, shape, i, begins[i], ends[i], steps[i], True))
 
 
+def slice_dynamic(op: TTOp):
+    rank = len(first_shape(op))
+    begins, ends = shape_of(op.operands[1]), shape_of(op.operands[2])
+    steps = ints(op, "step") if op.prop("step") is not None else None
+    if not rank:
+        raise op.error("Input must be at least a 1D tensor")
+    if len(begins) != 1 or len(ends) != 1:
+        raise op.error("Begins and ends must be 1D tensors")
+    if not begins[0] == ends[0] == rank or (steps is not None and len(steps) != rank):
+        raise op.error("Begins, ends, and step must have the same number of elements as the input tensor rank")
+    check_slice_output_kind(op)
+    for dim, step in enumerate(steps or ()):
+        if step == 0:
+            raise op.error(f"Step value for dimension {dim} cannot be zero")
+
+
 def squeeze(op: TTOp):
     shape, out = first_shape(op), result_shape(op)
     dim = ints(op, "dim")[0]
@@ -1067,7 +1083,7 @@ def get_dimension_size(op: TTOp):
 SHAPE_RULES = {
     "unary": eltwise, "binary": eltwise, "ternary": eltwise, "reduction": reduction, "cumsum": cumsum,
     "sort": sort, "topk": topk, "reshape": reshape, "transpose": transpose, "permute": permute, "concat": concat,
-    "repeat": repeat, "repeat_interleave": repeat_interleave, "broadcast": broadcast, "pad": pad, "slice": slice_static,
+    "repeat": repeat, "repeat_interleave": repeat_interleave, "broadcast": broadcast, "pad": pad, "slice": slice_static, "slice_dynamic": slice_dynamic,
     "squeeze": squeeze, "unsqueeze": unsqueeze, "reverse": reverse, "index": index, "index_select": index_select,
     "gather": gather, "matmul": matmul, "dot_general": dot_general, "softmax": softmax, "embedding": embedding,
     "conv2d": conv2d, "conv_transpose2d": conv_transpose2d, "pool2d": pool2d, "global_pool2d": global_pool2d,

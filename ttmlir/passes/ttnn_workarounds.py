@@ -70,6 +70,12 @@ def _slice(op: TTNNOp) -> dict[str, Want]:
     return {}
 
 
+def _slice_dynamic(op: TTNNOp) -> dict[str, Want]:
+    """Slicing by tensor bounds reads row-major data (u32 for narrower unsigned integers) and u32 bounds."""
+    data = Want("row_major", "u32" if _dtype(op.operands[0]) in ("u16", "u8") else None)
+    return {"input": data, "begins": Want(dtype="u32"), "ends": Want(dtype="u32"), "result": data}
+
+
 def _concat(op: TTNNOp) -> dict[str, Want]:
     """Tiled concat pads inputs along an unaligned dim, which only float data can be."""
     dim, first = op.prop("dim").value.data, op.operands[0]
@@ -165,7 +171,7 @@ WORKAROUNDS: dict[str, Workaround] = {
     "sort": _sort, "topk": _topk,
     "embedding": _embedding, "max_pool2d": _row_major_bf16,
     "max_pool2d_with_indices": _pool_with_indices, "upsample": _row_major_bf16,
-    "cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "concat": _concat, "where": _where,
+    "cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "slice_dynamic": _slice_dynamic, "concat": _concat, "where": _where,
     "mesh_shard": _mesh_shard,
     # ttnn.experimental.gelu_bw and ttnn.dropout take bf16 only
     "gelu_bw": lambda op: {"lhs": Want(dtype="bf16"), "rhs": Want(dtype="bf16"), "result": Want(dtype="bf16")},

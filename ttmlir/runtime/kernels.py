@@ -25,7 +25,7 @@ Kernel = Callable[[dict, object], object]
 
 # Kernels that only move values read float inputs in their stored format: exact, and without an f32 copy of
 # a large table (a 131072x2048 bf16 embedding is 512 MB stored, 1 GB in f32).
-MOVES_VALUES = frozenset({"reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static",
+MOVES_VALUES = frozenset({"reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static", "slice_dynamic",
                           "reverse", "gather", "embedding", "update_cache", "fill_cache", "to_layout", "to_device",
                           "from_device", "to_memory_config", "typecast"})
 MeshKernel = Callable[[dict, object, tuple[int, int]], list]
@@ -37,6 +37,18 @@ def _unary(fn) -> Kernel:
 
 def _binary(fn) -> Kernel:
     return lambda x, t: fn(x["lhs"], x["rhs"])
+
+
+def _slice_dynamic(x, t):
+    """A slice whose bounds are tensors on the device; they must select the result's declared shape."""
+    begins, ends = x["begins"].reshape(-1).tolist(), x["ends"].reshape(-1).tolist()
+    steps = list(t.step) if t.step is not None else [1] * len(begins)
+    result = x["input"][tuple(slice(int(b), int(e), s) for b, e, s in zip(begins, ends, steps))]
+    declared = list(t.out.desc.shape)
+    if list(result.shape) != declared:
+        raise ValueError(f"begins {begins} and ends {ends} select a {list(result.shape)} slice, but the result "
+                         f"is {declared}")
+    return result
 
 
 def _dropout(x: torch.Tensor, prob: float, scale: float, seed: int) -> torch.Tensor:
@@ -398,6 +410,7 @@ KERNELS: dict[str, Kernel] = {
     "permute": lambda x, t: x["input"].permute(list(t.permutation)),
     "pad": _pad,
     "slice_static": _slice,
+    "slice_dynamic": _slice_dynamic,
     "reverse": lambda x, t: torch.flip(x["input"], list(t.dimensions)),
     "gather": _gather,
     "matmul": _matmul,

@@ -270,6 +270,7 @@ class OpType(object):
     ConcatenateHeadsOp = 43
     SplitQueryKeyValueAndSplitHeadsOp = 44
     DropoutOp = 45
+    SliceDynamicOp = 46
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -365,6 +366,8 @@ def OpTypeCreator(unionType, table):
         return SplitQueryKeyValueAndSplitHeadsOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.DropoutOp:
         return DropoutOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.SliceDynamicOp:
+        return SliceDynamicOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -13448,6 +13451,233 @@ class DropoutOpT(object):
         return dropoutOp
 
 
+class SliceDynamicOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = SliceDynamicOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsSliceDynamicOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def SliceDynamicOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # SliceDynamicOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # SliceDynamicOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SliceDynamicOp
+    def Begins(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SliceDynamicOp
+    def Ends(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SliceDynamicOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SliceDynamicOp
+    def Step(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # SliceDynamicOp
+    def StepAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # SliceDynamicOp
+    def StepLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # SliceDynamicOp
+    def StepIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        return o == 0
+
+    # SliceDynamicOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def SliceDynamicOpStart(builder):
+    builder.StartObject(6)
+
+def SliceDynamicOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def SliceDynamicOpAddBegins(builder, begins):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(begins), 0)
+
+def SliceDynamicOpAddEnds(builder, ends):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(ends), 0)
+
+def SliceDynamicOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def SliceDynamicOpAddStep(builder, step):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(step), 0)
+
+def SliceDynamicOpStartStepVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def SliceDynamicOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def SliceDynamicOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List, Optional
+except:
+    pass
+
+class SliceDynamicOpT(object):
+
+    # SliceDynamicOpT
+    def __init__(
+        self,
+        input = None,
+        begins = None,
+        ends = None,
+        out = None,
+        step = None,
+        memoryConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.begins = begins  # type: Optional[TensorRefT]
+        self.ends = ends  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.step = step  # type: Optional[List[int]]
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        sliceDynamicOp = SliceDynamicOp()
+        sliceDynamicOp.Init(buf, pos)
+        return cls.InitFromObj(sliceDynamicOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, sliceDynamicOp):
+        x = SliceDynamicOpT()
+        x._UnPack(sliceDynamicOp)
+        return x
+
+    # SliceDynamicOpT
+    def _UnPack(self, sliceDynamicOp):
+        if sliceDynamicOp is None:
+            return
+        if sliceDynamicOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(sliceDynamicOp.Input())
+        if sliceDynamicOp.Begins() is not None:
+            self.begins = TensorRefT.InitFromObj(sliceDynamicOp.Begins())
+        if sliceDynamicOp.Ends() is not None:
+            self.ends = TensorRefT.InitFromObj(sliceDynamicOp.Ends())
+        if sliceDynamicOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(sliceDynamicOp.Out())
+        if not sliceDynamicOp.StepIsNone():
+            if np is None:
+                self.step = []
+                for i in range(sliceDynamicOp.StepLength()):
+                    self.step.append(sliceDynamicOp.Step(i))
+            else:
+                self.step = sliceDynamicOp.StepAsNumpy()
+        if sliceDynamicOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(sliceDynamicOp.MemoryConfig())
+
+    # SliceDynamicOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.begins is not None:
+            begins = self.begins.Pack(builder)
+        if self.ends is not None:
+            ends = self.ends.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.step is not None:
+            if np is not None and type(self.step) is np.ndarray:
+                step = builder.CreateNumpyVector(self.step)
+            else:
+                SliceDynamicOpStartStepVector(builder, len(self.step))
+                for i in reversed(range(len(self.step))):
+                    builder.PrependInt32(self.step[i])
+                step = builder.EndVector()
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        SliceDynamicOpStart(builder)
+        if self.input is not None:
+            SliceDynamicOpAddInput(builder, input)
+        if self.begins is not None:
+            SliceDynamicOpAddBegins(builder, begins)
+        if self.ends is not None:
+            SliceDynamicOpAddEnds(builder, ends)
+        if self.out is not None:
+            SliceDynamicOpAddOut(builder, out)
+        if self.step is not None:
+            SliceDynamicOpAddStep(builder, step)
+        if self.memoryConfig is not None:
+            SliceDynamicOpAddMemoryConfig(builder, memoryConfig)
+        sliceDynamicOp = SliceDynamicOpEnd(builder)
+        return sliceDynamicOp
+
+
 class Operation(object):
     __slots__ = ['_tab']
 
@@ -13536,7 +13766,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

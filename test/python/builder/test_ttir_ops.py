@@ -117,6 +117,10 @@ CASES: dict[str, Case] = {
     "broadcast": Case([(1, 32)], {"broadcast_dimensions": [32, 1]}),
     "pad": Case(SQUARE, {"padding": [1, 1, 2, 2], "value": 0.0}),
     "slice_static": Case([(32, 64)], {"begins": [0, 0], "ends": [16, 64], "step": [1, 2]}),
+    # rows 8..40 step 2 and columns 32..64 of a 64x96 input, the bounds in tensors
+    "slice_dynamic": Case([(64, 96), (2,), (2,)], {"step": [2, 1]}, dtypes=[F32, I32, I32],
+                          inputs=[None, lambda s: torch.tensor([8, 32], dtype=I32),
+                                  lambda s: torch.tensor([40, 64], dtype=I32)]),
     "squeeze": Case([(1, 32, 32)], {"dim": 0}),
     "unsqueeze": Case(SQUARE, {"dim": 0}),
     "reverse": Case([(32, 64)], {"dimensions": [0]}),
