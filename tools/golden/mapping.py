@@ -89,6 +89,22 @@ def _slice_dynamic(x, a):
     return _slice(x["input"], begins, ends, a["step"] or [1] * len(begins))
 
 
+def _scatter(x, a):
+    """Every source element goes to its own position with the index's value along `dim` (torch.scatter's
+    rule), written there or reduced with what is there."""
+    data, index, source, dim = x["input"].clone(), x["index"].long(), x["source"].to(x["input"].dtype), a["dim"]
+    where = list(torch.meshgrid(*(torch.arange(n) for n in index.shape), indexing="ij"))
+    where[dim % data.dim()] = index
+    reduce = a["scatter_reduce_type"]
+    if reduce in ("invalid", "sum"):
+        return data.index_put_(tuple(where), source, accumulate=reduce == "sum")
+    flat = torch.stack([w.reshape(-1) for w in where])
+    for position, value in zip(flat.t().tolist(), source.reshape(-1).tolist()):
+        data[tuple(position)] = {"prod": data[tuple(position)] * value, "max": max(data[tuple(position)], value),
+                                 "min": min(data[tuple(position)], value)}[reduce]
+    return data
+
+
 def _index(x, a):
     t = x["input"]
     begins, ends, steps = [0] * t.dim(), list(t.shape), [1] * t.dim()
@@ -475,6 +491,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "pad": _pad,
     "slice_static": lambda x, a: _slice(x["input"], a["begins"], a["ends"], a["step"]),
     "slice_dynamic": _slice_dynamic,
+    "scatter": _scatter,
     "squeeze": lambda x, a: x["input"].squeeze(a["dim"]),
     "unsqueeze": lambda x, a: x["input"].unsqueeze(a["dim"]),
     "reverse": lambda x, a: torch.flip(x["input"], a["dimensions"]),

@@ -296,6 +296,7 @@ FOLDS: dict[str, Fold] = {
                     _input_if_same_type),
     "permute": _identity_permute,
     "slice_static": _whole_slice,
+    "scatter": lambda op: op.operands[0] if 0 in op.operands[1].type.get_shape() else None,  # nothing to write
 }
 REWRITES: dict[str, Rewrite] = {
     "reshape": _consecutive_reshape,

@@ -120,6 +120,8 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("index_select", "index_select", props="dim:si32 begin:si32 length:si32 stride:si32=0",
        ttnn="slice_static"),
     op("gather", "gather", "input start_indices", props="dim:i32? " + GATHER_PROPS),
+    # torch-style scatter: source values written (or reduced, unless `invalid`) into input where index says
+    op("scatter", "scatter", "input index source", props="dim:i32 scatter_reduce_type:reduce_type"),
     op("matmul", "matmul", "a b", props="transpose_a:bool=false transpose_b:bool=false"),
     op("linear", "matmul", "a b bias?", props="transpose_a:bool=false transpose_b:bool=false"),
     op("dot_general", "dot_general", "lhs rhs", props="batch_dims_lhs:i64_darray contract_dims_lhs:i64_darray "

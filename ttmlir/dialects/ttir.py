@@ -353,6 +353,16 @@ def slice_dynamic(op: TTOp):
             raise op.error(f"Step value for dimension {dim} cannot be zero")
 
 
+def scatter(op: TTOp):
+    shape, index, source = (shape_of(v) for v in op.operands)
+    if not len(shape) == len(index) == len(source):
+        raise op.error(f"Input tensor, index tensor, and source tensor must have the same rank. Got input rank = "
+                       f"{len(shape)}, index rank = {len(index)}, source rank = {len(source)}")
+    if index != source:
+        raise op.error("Index tensor must have the same shape as source tensor.")
+    return [shape]
+
+
 def squeeze(op: TTOp):
     shape, out = first_shape(op), result_shape(op)
     dim = ints(op, "dim")[0]
@@ -1083,7 +1093,7 @@ def get_dimension_size(op: TTOp):
 SHAPE_RULES = {
     "unary": eltwise, "binary": eltwise, "ternary": eltwise, "reduction": reduction, "cumsum": cumsum,
     "sort": sort, "topk": topk, "reshape": reshape, "transpose": transpose, "permute": permute, "concat": concat,
-    "repeat": repeat, "repeat_interleave": repeat_interleave, "broadcast": broadcast, "pad": pad, "slice": slice_static, "slice_dynamic": slice_dynamic,
+    "repeat": repeat, "repeat_interleave": repeat_interleave, "broadcast": broadcast, "pad": pad, "slice": slice_static, "slice_dynamic": slice_dynamic, "scatter": scatter,
     "squeeze": squeeze, "unsqueeze": unsqueeze, "reverse": reverse, "index": index, "index_select": index_select,
     "gather": gather, "matmul": matmul, "dot_general": dot_general, "softmax": softmax, "embedding": embedding,
     "conv2d": conv2d, "conv_transpose2d": conv_transpose2d, "pool2d": pool2d, "global_pool2d": global_pool2d,

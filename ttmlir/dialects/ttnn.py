@@ -439,6 +439,8 @@ TTNN_ONLY = (
     op("avg_pool2d", "pool", props=POOL + " count_include_pad:bool=true" + OUT,
        summary="2D average pooling over a flattened NHWC input."),
     op("cumsum", "cumsum", props="dim:si32" + OUT, summary="Cumulative sum along one dimension."),
+    op("scatter", "scatter", "input index source", props="dim:si32 scatter_reduce_type:reduce_type"
+       " memory_config:memory_config?", summary="Write (or reduce) source values into a tensor at indexed places."),
     op("cumprod", "cumsum", props="dim:si32" + OUT, summary="Cumulative product along one dimension."),
     op("gather", "gather", "input start_indices", props="dim:si32? " + GATHER_PROPS + " memory_config:memory_config?",
        summary="Gather values along one dimension by an index tensor (or in StableHLO's general form)."),

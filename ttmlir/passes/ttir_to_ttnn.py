@@ -386,7 +386,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "arange": _arange, "get_dimension_size": _get_dimension_size, "dot_general": _dot_general,
     "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow,
     "cumsum": _retyped_integers,
-    "sort": _retyped_integers, "topk": _retyped_integers, "gather": _gather,
+    "sort": _retyped_integers, "scatter": _retyped_integers, "topk": _retyped_integers, "gather": _gather,
     "argmax": _one_dim_reduction, "prod": _one_dim_reduction,
     "softmax": _direct_with_defaults, "gelu_bw": _direct_with_defaults,
     "dropout": _direct_with_defaults, "quantization": _quantization, "linear": _linear,

@@ -76,6 +76,17 @@ def _slice_dynamic(op: TTNNOp) -> dict[str, Want]:
     return {"input": data, "begins": Want(dtype="u32"), "ends": Want(dtype="u32"), "result": data}
 
 
+def _scatter(op: TTNNOp) -> dict[str, Want]:
+    """Tiled f32, bf16 or 32-bit integer data scatters row-major (the tiled kernel caps the scatter axis)."""
+    def row_major(value: SSAValue) -> bool:
+        return value.type.encoding.is_tiled and _dtype(value) in ("f32", "bf16", "si32", "u32")
+    data, index, source = op.operands
+    wants = {"index": Want("row_major")} if row_major(index) else {}
+    if row_major(data) or row_major(source):
+        wants.update(dict.fromkeys(("input", "source", "result"), Want("row_major")))
+    return wants
+
+
 def _concat(op: TTNNOp) -> dict[str, Want]:
     """Tiled concat pads inputs along an unaligned dim, which only float data can be."""
     dim, first = op.prop("dim").value.data, op.operands[0]
@@ -171,7 +182,8 @@ WORKAROUNDS: dict[str, Workaround] = {
     "sort": _sort, "topk": _topk,
     "embedding": _embedding, "max_pool2d": _row_major_bf16,
     "max_pool2d_with_indices": _pool_with_indices, "upsample": _row_major_bf16,
-    "cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "slice_dynamic": _slice_dynamic, "concat": _concat, "where": _where,
+    "cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "slice_dynamic": _slice_dynamic,
+    "scatter": _scatter, "concat": _concat, "where": _where,
     "mesh_shard": _mesh_shard,
     # ttnn.experimental.gelu_bw and ttnn.dropout take bf16 only
     "gelu_bw": lambda op: {"lhs": Want(dtype="bf16"), "rhs": Want(dtype="bf16"), "result": Want(dtype="bf16")},

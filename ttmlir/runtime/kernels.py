@@ -51,6 +51,14 @@ def _slice_dynamic(x, t):
     return result
 
 
+def _scatter(x, t):
+    reduce = enum_names(fb.ReduceType)[t.scatterReduceType]
+    data, index, source = x["input"], x["index"].long(), x["source"].to(x["input"].dtype)
+    if reduce == "invalid":
+        return data.scatter(t.dim, index, source)
+    return data.scatter_reduce(t.dim, index, source, {"max": "amax", "min": "amin"}.get(reduce, reduce))
+
+
 def _dropout(x: torch.Tensor, prob: float, scale: float, seed: int) -> torch.Tensor:
     """The device's mask: uniform draws from `seed`, an element kept where its draw is at least `prob`."""
     keep = torch.rand(x.shape, generator=torch.Generator().manual_seed(seed)) >= prob
@@ -411,6 +419,7 @@ KERNELS: dict[str, Kernel] = {
     "pad": _pad,
     "slice_static": _slice,
     "slice_dynamic": _slice_dynamic,
+    "scatter": _scatter,
     "reverse": lambda x, t: torch.flip(x["input"], list(t.dimensions)),
     "gather": _gather,
     "matmul": _matmul,

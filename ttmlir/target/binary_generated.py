@@ -271,6 +271,7 @@ class OpType(object):
     SplitQueryKeyValueAndSplitHeadsOp = 44
     DropoutOp = 45
     SliceDynamicOp = 46
+    ScatterOp = 47
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -368,6 +369,8 @@ def OpTypeCreator(unionType, table):
         return DropoutOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.SliceDynamicOp:
         return SliceDynamicOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.ScatterOp:
+        return ScatterOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -13678,6 +13681,209 @@ class SliceDynamicOpT(object):
         return sliceDynamicOp
 
 
+class ScatterOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = ScatterOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsScatterOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def ScatterOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # ScatterOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # ScatterOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ScatterOp
+    def Index(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ScatterOp
+    def Source(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ScatterOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ScatterOp
+    def Dim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # ScatterOp
+    def ScatterReduceType(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # ScatterOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def ScatterOpStart(builder):
+    builder.StartObject(7)
+
+def ScatterOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def ScatterOpAddIndex(builder, index):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(index), 0)
+
+def ScatterOpAddSource(builder, source):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(source), 0)
+
+def ScatterOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def ScatterOpAddDim(builder, dim):
+    builder.PrependInt32Slot(4, dim, 0)
+
+def ScatterOpAddScatterReduceType(builder, scatterReduceType):
+    builder.PrependUint32Slot(5, scatterReduceType, 0)
+
+def ScatterOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def ScatterOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class ScatterOpT(object):
+
+    # ScatterOpT
+    def __init__(
+        self,
+        input = None,
+        index = None,
+        source = None,
+        out = None,
+        dim = 0,
+        scatterReduceType = 0,
+        memoryConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.index = index  # type: Optional[TensorRefT]
+        self.source = source  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.dim = dim  # type: int
+        self.scatterReduceType = scatterReduceType  # type: int
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        scatterOp = ScatterOp()
+        scatterOp.Init(buf, pos)
+        return cls.InitFromObj(scatterOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, scatterOp):
+        x = ScatterOpT()
+        x._UnPack(scatterOp)
+        return x
+
+    # ScatterOpT
+    def _UnPack(self, scatterOp):
+        if scatterOp is None:
+            return
+        if scatterOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(scatterOp.Input())
+        if scatterOp.Index() is not None:
+            self.index = TensorRefT.InitFromObj(scatterOp.Index())
+        if scatterOp.Source() is not None:
+            self.source = TensorRefT.InitFromObj(scatterOp.Source())
+        if scatterOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(scatterOp.Out())
+        self.dim = scatterOp.Dim()
+        self.scatterReduceType = scatterOp.ScatterReduceType()
+        if scatterOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(scatterOp.MemoryConfig())
+
+    # ScatterOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.index is not None:
+            index = self.index.Pack(builder)
+        if self.source is not None:
+            source = self.source.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        ScatterOpStart(builder)
+        if self.input is not None:
+            ScatterOpAddInput(builder, input)
+        if self.index is not None:
+            ScatterOpAddIndex(builder, index)
+        if self.source is not None:
+            ScatterOpAddSource(builder, source)
+        if self.out is not None:
+            ScatterOpAddOut(builder, out)
+        ScatterOpAddDim(builder, self.dim)
+        ScatterOpAddScatterReduceType(builder, self.scatterReduceType)
+        if self.memoryConfig is not None:
+            ScatterOpAddMemoryConfig(builder, memoryConfig)
+        scatterOp = ScatterOpEnd(builder)
+        return scatterOp
+
+
 class Operation(object):
     __slots__ = ['_tab']
 
@@ -13766,7 +13972,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -121,6 +121,10 @@ CASES: dict[str, Case] = {
     "slice_dynamic": Case([(64, 96), (2,), (2,)], {"step": [2, 1]}, dtypes=[F32, I32, I32],
                           inputs=[None, lambda s: torch.tensor([8, 32], dtype=I32),
                                   lambda s: torch.tensor([40, 64], dtype=I32)]),
+    # a distinct row of the 8 for every source row: where each value lands is unambiguous
+    "scatter": Case([(32, 16), (8, 16), (8, 16)], {"dim": 0, "scatter_reduce_type": "invalid"},
+                    dtypes=[F32, I32, F32], inputs=[None, lambda s: torch.randperm(32)[:8, None].expand(s).to(I32),
+                                                    None]),
     "squeeze": Case([(1, 32, 32)], {"dim": 0}),
     "unsqueeze": Case(SQUARE, {"dim": 0}),
     "reverse": Case([(32, 64)], {"dimensions": [0]}),
@@ -280,3 +284,13 @@ def test_quantization_is_exact(name, tmp_path):
     report = compile_and_execute_ttir(module_for(name, CASES[name]), artifact_dir=str(tmp_path), check_atol=True,
                                       atol=1.0, enable_intermediate_verification=True)
     assert all(entry["max"] <= 1.0 for entry in report["program_index_0"].values())
+
+
+@pytest.mark.parametrize("reduce", ["sum", "prod", "max", "min"])
+def test_scatter_reduces_repeated_indices(reduce, tmp_path):
+    """Source rows sent to the same input row (4 rows among 32 sources) combine with each other and the input."""
+    case = Case([(8, 16), (32, 16), (32, 16)], {"dim": 0, "scatter_reduce_type": reduce}, dtypes=[F32, I32, F32],
+                inputs=[positive, lambda s: torch.randint(0, 4, s, dtype=I32), positive])
+    report = compile_and_execute_ttir(module_for("scatter", case), artifact_dir=str(tmp_path),
+                                      enable_intermediate_verification=True)
+    assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
