@@ -105,6 +105,13 @@ def _scatter(x, a):
     return data
 
 
+def _embedding_backward(x, a):
+    """The weight's gradient: each index's gradient row added into that row of a zero table."""
+    weight, gradient = x["weight"], x["in_gradient"]
+    rows = gradient.reshape(-1, weight.shape[-1])[:x["input"].numel()]
+    return torch.zeros(weight.shape, dtype=rows.dtype).index_add_(0, x["input"].reshape(-1).long(), rows)
+
+
 def _index(x, a):
     t = x["input"]
     begins, ends, steps = [0] * t.dim(), list(t.shape), [1] * t.dim()
@@ -492,6 +499,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "slice_static": lambda x, a: _slice(x["input"], a["begins"], a["ends"], a["step"]),
     "slice_dynamic": _slice_dynamic,
     "scatter": _scatter,
+    "embedding_backward": _embedding_backward,
     "squeeze": lambda x, a: x["input"].squeeze(a["dim"]),
     "unsqueeze": lambda x, a: x["input"].unsqueeze(a["dim"]),
     "reverse": lambda x, a: torch.flip(x["input"], a["dimensions"]),
@@ -550,6 +558,7 @@ def _ttnn_goldens() -> dict[str, Golden]:
     identity = lambda x, a: x["input"]  # noqa: E731 - layout, placement and type changes keep the values
     return {**goldens, **{name: GOLDEN_MAPPINGS[name] for name in ("permute", "cumsum", "cumprod", "sort", "topk", "argmax", "prod")},
             "repeat": lambda x, a: x["input"].repeat(list(a["repeat_dims"].data)),
+            "embedding_bw": lambda x, a: _embedding_backward(x, a).reshape(1, 1, *x["weight"].shape),
             **{name: GOLDEN_MAPPINGS[name + "_unrolled"] for name in ("quantize", "dequantize", "requantize")},
             **{name: identity for name in ("typecast", "to_layout", "to_memory_config", "to_device", "from_device")}}
 

@@ -134,6 +134,8 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("split_query_key_value_and_split_heads", "split_qkv", "input_tensor kv_input_tensor?",
        props="num_heads:ui32 num_kv_heads:ui32? transpose_key:bool", results="query key value"),
     op("embedding", "embedding", "input weight"),
+    # the weight's gradient: each index's row of in_gradient summed into that row of a zero table
+    op("embedding_backward", "embedding_backward", "input weight in_gradient", ttnn="embedding_bw"),
     op("conv2d", "conv2d", "input weight bias?", props="stride:i32_or_darray padding:i32_or_darray "
        "dilation:i32_or_darray groups:i32 " + CONV_DIMS + FLATTENED),
     op("conv_transpose2d", "conv_transpose2d", "input weight bias?", props="stride:i32_or_darray "

@@ -567,6 +567,16 @@ def embedding(op: TTOp):
         raise op.error(f"expected output shape of ({commas(want)}) but got ({commas(result_shape(op))})")
 
 
+def embedding_backward(op: TTOp):
+    weight, gradient = op.operands[1].type, op.operands[2].type
+    if len(weight.get_shape()) != 2:
+        raise op.error("Input must be a 2D tensor")
+    if gradient.element_type != op.results[0].type.element_type:
+        raise op.error("Input gradient and output must have the same dtype")
+    if result_shape(op) != tuple(weight.get_shape()):
+        raise op.error("Output must have the same shape as weight")
+
+
 def int_pair(op: TTOp, name: str, suffix: str = "") -> list[int]:
     """A stride/dilation/kernel/scale: one integer for both dimensions or an array of two (upstream's words)."""
     attr = op.prop(name)
@@ -1096,6 +1106,7 @@ SHAPE_RULES = {
     "repeat": repeat, "repeat_interleave": repeat_interleave, "broadcast": broadcast, "pad": pad, "slice": slice_static, "slice_dynamic": slice_dynamic, "scatter": scatter,
     "squeeze": squeeze, "unsqueeze": unsqueeze, "reverse": reverse, "index": index, "index_select": index_select,
     "gather": gather, "matmul": matmul, "dot_general": dot_general, "softmax": softmax, "embedding": embedding,
+    "embedding_backward": embedding_backward,
     "conv2d": conv2d, "conv_transpose2d": conv_transpose2d, "pool2d": pool2d, "global_pool2d": global_pool2d,
     "upsample2d": upsample2d, "batch_norm": batch_norm, "norm": norm, "group_norm": group_norm,
     "constant": constant, "full": fill, "fill": fill, "arange": arange, "creation": None, "rand": rand,

@@ -564,9 +564,36 @@ def to_memory_config_rule(op: TTOp):
     return same_shape(op)
 
 
+def embedding_bw_rule(op: TTOp):
+    """tt-metal's layout: (B, 1, 1, N) indices, a (1, 1, B * N, C) gradient, a (1, 1, V, C) result."""
+    indices, weight, gradient = (tuple(v.type.get_shape()) for v in op.operands)
+    if indices[-1] % TILE:
+        raise op.error("Input's last dim must be divisible by TILE_WIDTH")
+    if len(indices) != 4:
+        raise op.error("Input index tensor must be a 4D tensor")
+    if indices[1] != 1 or indices[2] != 1:
+        raise op.error("Input index tensor dims 1 and 2 must be 1, got shape (B, ?, ?, N) where ? must be 1")
+    if len(weight) != 2:
+        raise op.error("Input must be a 2D tensor")
+    if len(gradient) != 4:
+        raise op.error("Input gradient must be a 4D tensor")
+    if gradient[:2] != (1, 1):
+        raise op.error("Input gradient must be in the form (1, 1, R, C)")
+    if gradient[2] != indices[0] * indices[-1]:
+        raise op.error("Input gradient dim 2 must equal index_shape[0] * index_shape[-1]")
+    if gradient[3] != weight[1]:
+        raise op.error("Input gradient second dimension must match the second dimension of the weight tensor")
+    if op.operands[2].type.element_type != op.results[0].type.element_type:
+        raise op.error("Input gradient and output must have the same dtype")
+    want = (1, 1, *weight)
+    if tuple(op.results[0].type.get_shape()) != want:
+        raise op.error(f"expected output shape of ({commas(want)}) but got ({commas(op.results[0].type.get_shape())})")
+
+
 # TTNN ops verified unlike the rest of their family, as upstream's TTNN verifies them.
 TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to_tensor_spec_rule, "to_layout": to_layout_rule,
-                  "to_memory_config": to_memory_config_rule, "clamp_scalar": clamp_scalar_rule, "all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule}
+                  "to_memory_config": to_memory_config_rule, "clamp_scalar": clamp_scalar_rule, "all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule,
+                  "embedding_bw": embedding_bw_rule}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
                                            TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]))

@@ -372,6 +372,47 @@ def _linear(op: TTOp) -> Operation | list[Operation]:
     return [matmul, add, _reshape(add.results[0], result.get_shape(), op)]
 
 
+def _embedding_backward(op: TTOp) -> list[Operation]:
+    """tt-metal's embedding_bw takes (B, 1, 1, N) indices with N a tile multiple and a (1, 1, B * N, C) gradient,
+    and returns the weight's gradient as (1, 1, V, C): indices and gradient are reshaped (and zero-padded to
+    whole tiles: padded entries add zero rows), the result reshaped back to the weight's shape."""
+    indices, weight, gradient = op.operands
+    ops: list[Operation] = []
+
+    def then(new: Operation) -> SSAValue:
+        ops.append(new)
+        return new.results[0]
+
+    shape = list(indices.type.get_shape())
+    if len(shape) > 2 and shape[-1] == 1:  # StableHLO scatter's trailing index vector dimension
+        shape = shape[:-1]
+        indices = then(_reshape(indices, shape, op))
+    if len(shape) == 1:
+        shape = [1, shape[0]]
+        indices = then(_reshape(indices, shape, op))
+    padded = -(-shape[-1] // ttnn.TILE) * ttnn.TILE
+    if padded != shape[-1]:
+        indices = then(_pad_end(indices, len(shape) - 1, padded - shape[-1], op))
+        gradient = then(_pad_end(gradient, len(gradient.type.get_shape()) - 2, padded - shape[-1], op))
+    rows = gradient.type.get_shape()
+    gradient = then(_reshape(gradient, [1, 1, math.prod(rows[:-1]), rows[-1]], op))
+    if len(shape) == 2:
+        indices = then(_reshape(indices, [shape[0], 1, 1, padded], op))
+    result = op.results[0].type
+    grad = then(ttnn_op("embedding_bw", [indices, weight, gradient], {}, [_tensor([1, 1, *result.get_shape()], result)], op))
+    then(_reshape(grad, result.get_shape(), op))
+    return ops
+
+
+def _pad_end(value: SSAValue, dim: int, amount: int, source: Operation) -> Operation:
+    """`value` with `amount` zeros after its data along `dim`."""
+    shape = list(value.type.get_shape())
+    padding = [0] * (2 * len(shape))
+    padding[2 * dim + 1], shape[dim] = amount, shape[dim] + amount
+    return ttnn_op("pad", [value], {"padding": KINDS["i32_darray"].build(padding), "value": KINDS["f32"].build(0.0)},
+                   [_tensor(shape, value.type)], source)
+
+
 def _to_tensor_spec(op: TTOp) -> Operation:
     """ttir.to_layout is the aggregate ttnn.to_tensor_spec; --ttnn-decompose-layouts breaks it down later."""
     return ttnn_op("to_tensor_spec", [op.operands[0]], {}, [op.results[0].type], op)
@@ -388,7 +429,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "cumsum": _retyped_integers,
     "sort": _retyped_integers, "scatter": _retyped_integers, "topk": _retyped_integers, "gather": _gather,
     "argmax": _one_dim_reduction, "prod": _one_dim_reduction,
-    "softmax": _direct_with_defaults, "gelu_bw": _direct_with_defaults,
+    "softmax": _direct_with_defaults, "embedding_backward": _embedding_backward, "gelu_bw": _direct_with_defaults,
     "dropout": _direct_with_defaults, "quantization": _quantization, "linear": _linear,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",

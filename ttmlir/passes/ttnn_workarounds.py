@@ -45,6 +45,11 @@ def _embedding(op: TTNNOp) -> dict[str, Want]:
     return {"input": Want("row_major", "u32"), "weight": Want(dtype="bf16"), "result": Want(dtype="bf16")}
 
 
+def _embedding_bw(op: TTNNOp) -> dict[str, Want]:
+    bf16 = Want(dtype="bf16")
+    return {"input": Want("row_major", "u32"), "weight": bf16, "in_gradient": bf16, "result": bf16}
+
+
 def _integer_to_f32(op: TTNNOp) -> dict[str, Want]:
     """cumsum computes integers wrongly: accumulate in f32."""
     if _dtype(op.operands[0]) in ("f32", "bf16", "f16"):
@@ -180,7 +185,7 @@ WORKAROUNDS: dict[str, Workaround] = {
        for name in ("sum", "mean", "max", "min")},
     "prod": _both(Want(dtype="bf16")),
     "sort": _sort, "topk": _topk,
-    "embedding": _embedding, "max_pool2d": _row_major_bf16,
+    "embedding": _embedding, "embedding_bw": _embedding_bw, "max_pool2d": _row_major_bf16,
     "max_pool2d_with_indices": _pool_with_indices, "upsample": _row_major_bf16,
     "cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "slice_dynamic": _slice_dynamic,
     "scatter": _scatter, "concat": _concat, "where": _where,

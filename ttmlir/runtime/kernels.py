@@ -59,6 +59,13 @@ def _scatter(x, t):
     return data.scatter_reduce(t.dim, index, source, {"max": "amax", "min": "amin"}.get(reduce, reduce))
 
 
+def _embedding_bw(x, t):
+    """Rows of the gradient summed per index: a one-hot (V, B * N) matrix times the (B * N, C) gradient."""
+    weight, gradient = x["weight"], x["in_gradient"].reshape(-1, x["in_gradient"].shape[-1])
+    one_hot = F.one_hot(x["input"].reshape(-1).long(), weight.shape[0]).to(gradient.dtype)
+    return (one_hot.t() @ gradient).reshape(1, 1, *weight.shape)
+
+
 def _dropout(x: torch.Tensor, prob: float, scale: float, seed: int) -> torch.Tensor:
     """The device's mask: uniform draws from `seed`, an element kept where its draw is at least `prob`."""
     keep = torch.rand(x.shape, generator=torch.Generator().manual_seed(seed)) >= prob
@@ -420,6 +427,7 @@ KERNELS: dict[str, Kernel] = {
     "slice_static": _slice,
     "slice_dynamic": _slice_dynamic,
     "scatter": _scatter,
+    "embedding_bw": _embedding_bw,
     "reverse": lambda x, t: torch.flip(x["input"], list(t.dimensions)),
     "gather": _gather,
     "matmul": _matmul,

@@ -272,6 +272,7 @@ class OpType(object):
     DropoutOp = 45
     SliceDynamicOp = 46
     ScatterOp = 47
+    EmbeddingBwOp = 48
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -371,6 +372,8 @@ def OpTypeCreator(unionType, table):
         return SliceDynamicOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.ScatterOp:
         return ScatterOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.EmbeddingBwOp:
+        return EmbeddingBwOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -13884,6 +13887,181 @@ class ScatterOpT(object):
         return scatterOp
 
 
+class EmbeddingBwOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = EmbeddingBwOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsEmbeddingBwOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def EmbeddingBwOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # EmbeddingBwOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # EmbeddingBwOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # EmbeddingBwOp
+    def Weight(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # EmbeddingBwOp
+    def InGradient(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # EmbeddingBwOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # EmbeddingBwOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def EmbeddingBwOpStart(builder):
+    builder.StartObject(5)
+
+def EmbeddingBwOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def EmbeddingBwOpAddWeight(builder, weight):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(weight), 0)
+
+def EmbeddingBwOpAddInGradient(builder, inGradient):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(inGradient), 0)
+
+def EmbeddingBwOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def EmbeddingBwOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def EmbeddingBwOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class EmbeddingBwOpT(object):
+
+    # EmbeddingBwOpT
+    def __init__(
+        self,
+        input = None,
+        weight = None,
+        inGradient = None,
+        out = None,
+        memoryConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.weight = weight  # type: Optional[TensorRefT]
+        self.inGradient = inGradient  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        embeddingBwOp = EmbeddingBwOp()
+        embeddingBwOp.Init(buf, pos)
+        return cls.InitFromObj(embeddingBwOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, embeddingBwOp):
+        x = EmbeddingBwOpT()
+        x._UnPack(embeddingBwOp)
+        return x
+
+    # EmbeddingBwOpT
+    def _UnPack(self, embeddingBwOp):
+        if embeddingBwOp is None:
+            return
+        if embeddingBwOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(embeddingBwOp.Input())
+        if embeddingBwOp.Weight() is not None:
+            self.weight = TensorRefT.InitFromObj(embeddingBwOp.Weight())
+        if embeddingBwOp.InGradient() is not None:
+            self.inGradient = TensorRefT.InitFromObj(embeddingBwOp.InGradient())
+        if embeddingBwOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(embeddingBwOp.Out())
+        if embeddingBwOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(embeddingBwOp.MemoryConfig())
+
+    # EmbeddingBwOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.weight is not None:
+            weight = self.weight.Pack(builder)
+        if self.inGradient is not None:
+            inGradient = self.inGradient.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        EmbeddingBwOpStart(builder)
+        if self.input is not None:
+            EmbeddingBwOpAddInput(builder, input)
+        if self.weight is not None:
+            EmbeddingBwOpAddWeight(builder, weight)
+        if self.inGradient is not None:
+            EmbeddingBwOpAddInGradient(builder, inGradient)
+        if self.out is not None:
+            EmbeddingBwOpAddOut(builder, out)
+        if self.memoryConfig is not None:
+            EmbeddingBwOpAddMemoryConfig(builder, memoryConfig)
+        embeddingBwOp = EmbeddingBwOpEnd(builder)
+        return embeddingBwOp
+
+
 class Operation(object):
     __slots__ = ['_tab']
 
@@ -13972,7 +14150,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -140,6 +140,9 @@ CASES: dict[str, Case] = {
                                                      "batch_dims_rhs": [0], "contract_dims_rhs": [1]}),
     "softmax": Case([(4, 32, 64)], {"dimension": 2}),
     "embedding": Case([(2, 8), (32, 64)], dtypes=[I32, F32], inputs=[indices(32), None]),
+    # 16 of 20 indices: repeats accumulate, and the lowering pads them to a whole tile
+    "embedding_backward": Case([(2, 20), (16, 64), (2, 20, 64)], dtypes=[I32, F32, F32],
+                               inputs=[indices(16), None, None]),
     "conv2d": Case([(1, 8, 8, 16), (32, 16, 3, 3), (1, 1, 1, 32)],
                    {"stride": 1, "padding": 1, "dilation": 1, "groups": 1}),
     "conv_transpose2d": Case([(1, 8, 8, 16), (16, 8, 3, 3)], {"stride": 2, "padding": 1, "output_padding": 1,

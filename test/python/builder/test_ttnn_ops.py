@@ -15,6 +15,9 @@ TTNN_CASES = {"repeat": Case([(32, 32)], {"repeat_dims": [2, 1]}), "typecast": C
               "to_layout": Case([(32, 32)], {"layout": "row_major"}), "from_device": Case([(32, 32)]),
               "to_memory_config": Case([(32, 32)], {"buffer_type": "l1"}),
               "argmax": Case([(4, 32, 64)], {"dim": 2}),
+              "embedding_bw": Case([(2, 1, 1, 32), (16, 64), (1, 1, 64, 64)], dtypes=[torch.int32, torch.bfloat16,
+                                   torch.bfloat16], inputs=[lambda s: torch.randint(0, 16, s, dtype=torch.int32),
+                                                            None, None]),
               "prod": Case([(4, 8, 32)], {"dim_arg": 1, "keep_dim": False}, inputs=[lambda s: torch.rand(s) * 0.2 + 0.9]),
               **{name: CASES[name + "_unrolled"] for name in ("quantize", "dequantize", "requantize")}}
 

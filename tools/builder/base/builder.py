@@ -377,7 +377,7 @@ class Builder:
                                                        "get_dimension_size": IntegerType(32),
                                                        "indices": IntegerType(32, Signedness.SIGNED),
                                                        "result_indices": IntegerType(32, Signedness.SIGNED)}
-    VALUE_OPERAND: ClassVar[dict[str, int]] = {"embedding": 1, "where": 1}
+    VALUE_OPERAND: ClassVar[dict[str, int]] = {"embedding": 1, "where": 1, "embedding_backward": 2, "embedding_bw": 2}
 
     def _result_element(self, name: str, operands: list, output_type, props: dict) -> Attribute:
         if output_type is not None:
