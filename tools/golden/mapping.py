@@ -112,6 +112,28 @@ def _embedding_backward(x, a):
     return torch.zeros(weight.shape, dtype=rows.dtype).index_add_(0, x["input"].reshape(-1).long(), rows)
 
 
+def _bitcast_convert(x, a):
+    """The input's bit patterns (IEEE for floats, bf16 the top half of an f32's) read as the result type."""
+    import numpy as np
+
+    source, target = str(a["input_type"]), str(a["result_type"])
+    value = x["input"]
+    if source == "bf16":
+        bits = value.float().numpy().view(np.uint32) >> 16
+    elif source.startswith("f"):
+        bits = value.numpy().astype(f"float{source[1:]}").view(f"uint{source[1:]}")
+    else:
+        width = int(source.lstrip("usi"))
+        bits = value.numpy().astype(np.int64) & ((1 << width) - 1)
+    if target == "bf16":
+        return torch.from_numpy((bits.astype(np.uint32) << 16).view(np.float32).copy()).bfloat16()
+    if target.startswith("f"):
+        return torch.from_numpy(bits.astype(f"uint{target[1:]}").view(f"float{target[1:]}").copy())
+    width = int(target.lstrip("usi"))
+    signed = not target.startswith("ui")
+    return torch.from_numpy(bits.astype(f"uint{width}").view(f"{'int' if signed else 'uint'}{width}").astype(np.int64))
+
+
 def _index(x, a):
     t = x["input"]
     begins, ends, steps = [0] * t.dim(), list(t.shape), [1] * t.dim()
@@ -500,6 +522,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "slice_dynamic": _slice_dynamic,
     "scatter": _scatter,
     "embedding_backward": _embedding_backward,
+    "bitcast_convert": _bitcast_convert,
     "squeeze": lambda x, a: x["input"].squeeze(a["dim"]),
     "unsqueeze": lambda x, a: x["input"].unsqueeze(a["dim"]),
     "reverse": lambda x, a: torch.flip(x["input"], a["dimensions"]),
@@ -545,7 +568,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
 
 # Goldens that only move values read float inputs as stored, not widened to f32: exact all the same, and a
 # reshape or slice of a large weight is then a view of it, not an f32 copy.
-MOVES_VALUES = frozenset({"typecast", "reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "transpose", "permute", "concat", "repeat", "repeat_interleave",
+MOVES_VALUES = frozenset({"typecast", "bitcast_convert", "reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "transpose", "permute", "concat", "repeat", "repeat_interleave",
                           "broadcast", "pad", "slice_static", "slice_dynamic", "squeeze", "unsqueeze", "reverse", "index",
                           "index_select", "gather", "embedding", "update_cache", "fill_cache", "to_layout",
                           "to_memory_config", "to_device", "from_device"})

@@ -81,6 +81,8 @@ TTIR_OPS: tuple[OpRow, ...] = (
     *(op(n, "unary") for n in UNARY_NAMES),
     op("leaky_relu", "unary", props="parameter:f32"),
     op("typecast", "unary", props="conservative_folding:bool=false"),
+    # each element's bits read as the result's element type (of the same width)
+    op("bitcast_convert", "bitcast"),
     *(op(n, "binary", "lhs rhs", ttnn=t) for n, t in BINARY_NAMES.items()),
     # the gradient of gelu (exact, or its tanh approximation) at `rhs`, times the incoming gradient `lhs`
     op("gelu_bw", "binary", "lhs rhs", props="approximate:str=none"),

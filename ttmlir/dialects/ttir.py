@@ -132,6 +132,16 @@ def dropout(op: TTOp):
     return same_shape(op)
 
 
+def bitcast(op: TTOp):
+    source, target = op.operands[0].type.element_type, op.results[0].type.element_type
+    for element, what in ((source, "Input"), (target, "Output")):
+        if not isinstance(element, (IntegerType, BFloat16Type, Float16Type, Float32Type, Float64Type)):
+            raise op.error(f"{what} tensor type must be an integer or floating point type")
+    if source.bitwidth != target.bitwidth:
+        raise op.error("Input and output tensor element types must have the same bit width")
+    return same_shape(op)
+
+
 def check_dim_range(op: TTOp, dim: int, rank: int) -> None:
     if not -rank <= dim < rank:
         raise op.error(f"specified dimension should be between {-rank} and {rank - 1}, but got: {dim}")
@@ -1111,7 +1121,7 @@ SHAPE_RULES = {
     "upsample2d": upsample2d, "batch_norm": batch_norm, "norm": norm, "group_norm": group_norm,
     "constant": constant, "full": fill, "fill": fill, "arange": arange, "creation": None, "rand": rand,
     "cache": cache, "mesh_shard": same_rank, "ccl": same_rank, "to_layout": same_shape,
-    "get_dimension_size": get_dimension_size, "quantization": quantization, "dropout": dropout,
+    "get_dimension_size": get_dimension_size, "quantization": quantization, "dropout": dropout, "bitcast": bitcast,
     "concatenate_heads": concatenate_heads, "split_qkv": split_qkv, "mesh_partition": mesh_partition, "distributed_norm": distributed_norm,
 }
 

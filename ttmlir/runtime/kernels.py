@@ -25,7 +25,7 @@ Kernel = Callable[[dict, object], object]
 
 # Kernels that only move values read float inputs in their stored format: exact, and without an f32 copy of
 # a large table (a 131072x2048 bf16 embedding is 512 MB stored, 1 GB in f32).
-MOVES_VALUES = frozenset({"reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static", "slice_dynamic",
+MOVES_VALUES = frozenset({"reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static", "slice_dynamic", "bitcast_convert",
                           "reverse", "gather", "embedding", "update_cache", "fill_cache", "to_layout", "to_device",
                           "from_device", "to_memory_config", "typecast"})
 MeshKernel = Callable[[dict, object, tuple[int, int]], list]
@@ -64,6 +64,18 @@ def _embedding_bw(x, t):
     weight, gradient = x["weight"], x["in_gradient"].reshape(-1, x["in_gradient"].shape[-1])
     one_hot = F.one_hot(x["input"].reshape(-1).long(), weight.shape[0]).to(gradient.dtype)
     return (one_hot.t() @ gradient).reshape(1, 1, *weight.shape)
+
+
+# a data type's bits as a signed container of its width, and whether its values are those bits unsigned
+BIT_CONTAINERS = {"f32": torch.float32, "si32": torch.int32, "u32": torch.int32, "bf16": torch.bfloat16,
+                  "f16": torch.float16, "u16": torch.int16, "u8": torch.uint8}
+
+
+def _bitcast_convert(x, t):
+    source, target = (enum_names(fb.DataType)[ref.desc.layout.dataType] for ref in (t.input, t.out))
+    bits = x["input"].to(BIT_CONTAINERS[source]).view(BIT_CONTAINERS[target])
+    unsigned = {"u32": 0xFFFFFFFF, "u16": 0xFFFF}.get(target)
+    return bits if unsigned is None else bits.to(torch.int64) & unsigned
 
 
 def _dropout(x: torch.Tensor, prob: float, scale: float, seed: int) -> torch.Tensor:
@@ -428,6 +440,7 @@ KERNELS: dict[str, Kernel] = {
     "slice_dynamic": _slice_dynamic,
     "scatter": _scatter,
     "embedding_bw": _embedding_bw,
+    "bitcast_convert": _bitcast_convert,
     "reverse": lambda x, t: torch.flip(x["input"], list(t.dimensions)),
     "gather": _gather,
     "matmul": _matmul,

@@ -273,6 +273,7 @@ class OpType(object):
     SliceDynamicOp = 46
     ScatterOp = 47
     EmbeddingBwOp = 48
+    BitcastConvertOp = 49
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -374,6 +375,8 @@ def OpTypeCreator(unionType, table):
         return ScatterOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.EmbeddingBwOp:
         return EmbeddingBwOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.BitcastConvertOp:
+        return BitcastConvertOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -14062,6 +14065,139 @@ class EmbeddingBwOpT(object):
         return embeddingBwOp
 
 
+class BitcastConvertOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = BitcastConvertOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsBitcastConvertOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def BitcastConvertOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # BitcastConvertOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # BitcastConvertOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # BitcastConvertOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # BitcastConvertOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def BitcastConvertOpStart(builder):
+    builder.StartObject(3)
+
+def BitcastConvertOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def BitcastConvertOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def BitcastConvertOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def BitcastConvertOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class BitcastConvertOpT(object):
+
+    # BitcastConvertOpT
+    def __init__(
+        self,
+        input = None,
+        out = None,
+        memoryConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        bitcastConvertOp = BitcastConvertOp()
+        bitcastConvertOp.Init(buf, pos)
+        return cls.InitFromObj(bitcastConvertOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, bitcastConvertOp):
+        x = BitcastConvertOpT()
+        x._UnPack(bitcastConvertOp)
+        return x
+
+    # BitcastConvertOpT
+    def _UnPack(self, bitcastConvertOp):
+        if bitcastConvertOp is None:
+            return
+        if bitcastConvertOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(bitcastConvertOp.Input())
+        if bitcastConvertOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(bitcastConvertOp.Out())
+        if bitcastConvertOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(bitcastConvertOp.MemoryConfig())
+
+    # BitcastConvertOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        BitcastConvertOpStart(builder)
+        if self.input is not None:
+            BitcastConvertOpAddInput(builder, input)
+        if self.out is not None:
+            BitcastConvertOpAddOut(builder, out)
+        if self.memoryConfig is not None:
+            BitcastConvertOpAddMemoryConfig(builder, memoryConfig)
+        bitcastConvertOp = BitcastConvertOpEnd(builder)
+        return bitcastConvertOp
+
+
 class Operation(object):
     __slots__ = ['_tab']
 
@@ -14150,7 +14286,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -89,6 +89,7 @@ CASES: dict[str, Case] = {
     "remainder": Case(PAIR, inputs=[None, positive]),
     "pow": Case(PAIR, inputs=[positive, unit]),
     "leaky_relu": Case(SQUARE, {"parameter": 0.1}),
+    "bitcast_convert": Case(SQUARE, {"output_type": I32}),  # f32 bit patterns as integers
     "gelu_bw": Case([(32, 64)] * 2, {"approximate": "none"}),
     # bf16-exact dropout: a 1/2 keep scale and the device's mask from the seed
     "dropout": Case([(64, 128)], {"prob": 0.5, "scale": 2.0, "seed": 21}),
