@@ -533,3 +533,27 @@ def test_random_token_ids_stay_inside_the_table_they_index():
     assert int(ids.max()) < 3 and int(ids.max()) > 0
     (out,), _ = run_program(binary, 0, [ids, table], MeshDevice())
     torch.testing.assert_close(out.data.float(), table[ids.reshape(-1).long()].float(), rtol=1e-2, atol=1e-2)  # bf16 on device
+
+
+def test_compute_config_math_fidelity_sets_the_matmul_rate():
+    """A matmul's compute_config math fidelity is carried into the binary and sets the modelled compute
+    time: LoFi takes one pass of the matrix engine, HiFi4 four."""
+    from ttmlir.asm import print_module
+    from ttmlir.compiler import lower_to_ttnn
+    from ttmlir.diagnostics import load_module
+    from ttmlir.dialects import make_context
+    from ttmlir.target.ttnn import translate
+
+    ttnn_text = print_module(lower_to_ttnn(single_op("matmul", [(256, 512), (512, 256)], (256, 256))))
+    a, b = torch.randn(256, 512), torch.randn(512, 256)
+    compute = {}
+    for fidelity in ("lofi", "hifi4"):
+        config = f"<{{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = {fidelity}>}}>"
+        text = ttnn_text.replace('"ttnn.matmul"(%arg0, %arg1) :', f'"ttnn.matmul"(%arg0, %arg1) {config} :')
+        assert config in text
+        module, _ = load_module(make_context(), text, "<matmul>")
+        (out,), ctx = run_program(Binary(data=translate(module)), 0, [a, b], MeshDevice())
+        torch.testing.assert_close(out.data, a @ b, rtol=1e-4, atol=1e-3)
+        (perf,) = [p for op, p, *_ in ctx.perf if op.name == "matmul"]
+        compute[perf.fidelity] = perf.compute_ns
+    assert compute["HiFi4"] == pytest.approx(4 * compute["LoFi"])

@@ -574,6 +574,55 @@ MOVES_VALUES = frozenset({"typecast", "bitcast_convert", "reshape", "concatenate
                           "to_memory_config", "to_device", "from_device"})
 
 
+def _heads_joined(heads: list[torch.Tensor]) -> torch.Tensor:
+    """[..., S, D] heads side by side along the last dimension."""
+    return torch.cat(heads, dim=-1)
+
+
+def _nlp_concat_heads_decode(x, a):
+    value, heads = x["input"], a["num_heads"]
+    joined = _heads_joined([value[:, :, h, :] for h in range(heads)]).unsqueeze(1)  # [S, 1, B, heads * D]
+    declared = a["result_shape"]  # a module read from text may declare the batch padded to a tile
+    if len(declared) != 4 or declared[2] <= joined.shape[2]:
+        return joined
+    padded = torch.zeros(declared, dtype=joined.dtype)
+    padded[:, :, :joined.shape[2], :] = joined
+    return padded
+
+
+def _nlp_create_qkv_heads_decode(x, a):
+    rows = x["input"][0, 0]
+    if a["slice_size"] is not None:
+        start = int(x["batch_offset"].reshape(-1)[0])
+        rows = rows[start:start + a["slice_size"]]
+    heads = a["num_heads"]
+    kv_heads = a["num_kv_heads"] if a["num_kv_heads"] is not None else heads
+    d = rows.shape[-1] // (heads + 2 * kv_heads)
+    bounds = [0, heads * d, (heads + kv_heads) * d, (heads + 2 * kv_heads) * d]
+    return tuple(torch.stack([rows[:, lo + h * d: lo + (h + 1) * d] for h in range((hi - lo) // d)], dim=1)
+                 .unsqueeze(0) for lo, hi in zip(bounds, bounds[1:]))
+
+
+def _rotary_embedding(x, a):
+    """Each (first half, second half) pair of head_dim rotated by the position's angle: cos and sin."""
+    value, cos, sin = x["input"], x["cos_cache"], x["sin_cache"]
+    rows = slice(a["token_index"], a["token_index"] + 1) if a["token_index"] is not None else \
+        slice(0, value.shape[-2])
+    cos, sin = cos[..., rows, :], sin[..., rows, :]
+    half = value.shape[-1] // 2
+    first, second = value[..., :half], value[..., half:]
+    return torch.cat([first * cos[..., :half] - second * sin[..., :half],
+                      second * cos[..., half:] + first * sin[..., half:]], dim=-1)
+
+
+def _rotary_embedding_llama(x, a):
+    """x * cos + x' * sin, where x' is each 32-wide block of head_dim times the transformation matrix."""
+    value, trans = x["input"], x["trans_mat"][0, 0]
+    blocks = value.unflatten(-1, (-1, trans.shape[0]))
+    rotated = torch.einsum("...bi,ij->...bj", blocks, trans).flatten(-2)
+    return value * x["cos_cache"] + rotated * x["sin_cache"]
+
+
 def _ttnn_goldens() -> dict[str, Golden]:
     """A TTNN op carried over from a TTIR op computes what that op computes (`divide` is `div`)."""
     goldens = {row.ttnn: GOLDEN_MAPPINGS.get(row.ttnn, GOLDEN_MAPPINGS[row.name]) for row in TTIR_OPS
@@ -582,6 +631,10 @@ def _ttnn_goldens() -> dict[str, Golden]:
     return {**goldens, **{name: GOLDEN_MAPPINGS[name] for name in ("permute", "cumsum", "cumprod", "sort", "topk", "argmax", "prod")},
             "repeat": lambda x, a: x["input"].repeat(list(a["repeat_dims"].data)),
             "embedding_bw": lambda x, a: _embedding_backward(x, a).reshape(1, 1, *x["weight"].shape),
+            "nlp_concat_heads": lambda x, a: _heads_joined(list(x["input"].unbind(1))).unsqueeze(1),
+            "nlp_concat_heads_decode": _nlp_concat_heads_decode,
+            "nlp_create_qkv_heads_decode": _nlp_create_qkv_heads_decode,
+            "rotary_embedding": _rotary_embedding, "rotary_embedding_llama": _rotary_embedding_llama,
             **{name: GOLDEN_MAPPINGS[name + "_unrolled"] for name in ("quantize", "dequantize", "requantize")},
             **{name: identity for name in ("typecast", "to_layout", "to_memory_config", "to_device", "from_device")}}
 

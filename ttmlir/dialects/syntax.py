@@ -110,3 +110,67 @@ def affine_map_str(amap: AffineMap) -> str:
     dims = ", ".join(f"d{i}" for i in range(amap.num_dims))
     syms = f"[{', '.join(f's{i}' for i in range(amap.num_symbols))}]" if amap.num_symbols else ""
     return f"({dims}){syms} -> ({', '.join(affine_expr_str(e) for e in amap.results)})"
+
+
+# A struct attribute field's kind: "bool", "int", "attr" (any attribute, e.g. `#ttnn.core_coord<8, 8>` or
+# `[1.0 : f32]`), "keyword" (any bare word) or a tuple of the keywords it may be.
+StructField = tuple[str, "str | tuple[str, ...]", bool]  # name, kind, required
+
+
+def struct_attr(name: str, fields: Sequence[StructField], doc: str) -> type:
+    """An `#dialect.name<key = value, ...>` attribute (MLIR's `struct(params)` format) as a Data attribute
+    holding its (key, value) pairs in declaration order; values are bool, int, str (a keyword) or Attribute."""
+    from xdsl.ir import Attribute, Data
+
+    kinds = {key: kind for key, kind, _ in fields}
+    order = [key for key, _, _ in fields]
+
+    def parse_value(parser: AttrParser, key: str):
+        kind = kinds[key]
+        if kind == "bool":
+            value = parser.parse_optional_boolean()
+            return value if value is not None else parser.raise_error(f"expected 'true' or 'false' for '{key}'")
+        if kind == "int":
+            return parser.parse_integer(allow_boolean=False)
+        if kind == "attr":
+            return parser.parse_attribute()
+        word = parser.parse_identifier()
+        if kind != "keyword" and word not in kind:
+            parser.raise_error(f"expected {key} to be one of: {', '.join(kind)}")
+        return word
+
+    def parse_parameter(cls, parser: AttrParser):
+        values: dict[str, object] = {}
+
+        def entry():
+            key = parser.parse_identifier()
+            if key not in kinds or key in values:
+                parser.raise_error(f"duplicate or unknown struct parameter name: {key}")
+            parser.parse_punctuation("=")
+            values[key] = parse_value(parser, key)
+
+        with parser.in_angle_brackets():
+            if parser._current_token.text != ">":
+                parser.parse_comma_separated_list(parser.Delimiter.NONE, entry)
+        missing = [key for key, _, required in fields if required and key not in values]
+        if missing:
+            parser.raise_error(f"struct is missing required parameter: {missing[0]}")
+        return tuple((key, values[key]) for key in order if key in values)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string("<")
+        for i, (key, value) in enumerate(self.data):
+            printer.print_string(f"{', ' if i else ''}{key} = ")
+            if isinstance(value, Attribute):
+                printer.print_attribute(value)
+            else:
+                printer.print_string(("true" if value else "false") if isinstance(value, bool) else str(value))
+        printer.print_string(">")
+
+    def get(self, key: str, default=None):
+        return dict(self.data).get(key, default)
+
+    body = dict(name=name, __doc__=doc, parse_parameter=classmethod(parse_parameter),
+                print_parameter=print_parameter, get=get, FIELDS=tuple(fields))
+    cls = types.new_class(_camel(name) + "Attr", (Data[tuple],), exec_body=lambda ns: ns.update(body))
+    return irdl_attr_definition(cls)

@@ -15,13 +15,14 @@ from xdsl.parser import AttrParser
 from xdsl.utils.exceptions import VerifyException
 from xdsl.printer import Printer
 
+from ttmlir import hardware
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.quant import UniformQuantizedType
 from ttmlir.dialects.op_table import GATHER_PROPS, TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind, scalar
-from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw
+from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw, struct_attr
 from ttmlir.dialects.tt_op import TTOp, build_op_class
-from ttmlir.dialects.ttir import (SHAPE_RULES, check_repeat, collective_dim, commas, reduce_type_in, reduction,
+from ttmlir.dialects.ttir import (SHAPE_RULES, check_repeat, collective_dim, commas, first_shape, reduce_type_in, reduction,
                                   result_shape, same_rank, same_shape, shape_of)
 
 TILE = 32
@@ -31,6 +32,48 @@ LayoutAttr = enum_attr("ttnn.layout", ("tile", "row_major", "invalid"), "Tile or
 TensorMemoryLayoutAttr = enum_attr(
     "ttnn.tensor_memory_layout", ("interleaved", "single_bank", "height_sharded", "width_sharded", "block_sharded"),
     "How a device tensor is spread over banks or cores.")
+
+# Kernel and program configurations: hints for how tt-metal runs an op. The flatbuffer carries them; the
+# simulator's perf model honours compute_config's math fidelity (matrix engine passes per product).
+MATH_FIDELITIES = ("lofi", "hifi2", "hifi3", "hifi4")
+DeviceComputeKernelConfigAttr = struct_attr("ttnn.device_compute_kernel_config", (
+    ("math_fidelity", MATH_FIDELITIES, False), ("math_approx_mode", "bool", False),
+    ("fp32_dest_acc_en", "bool", False), ("packer_l1_acc", "bool", False), ("dst_full_sync_en", "bool", False)),
+    "How a compute kernel runs: math fidelity, approximate SFPU mode, f32 destination, packer accumulation.")
+UnaryWithParamAttr = struct_attr("ttnn.unary_with_param", (("op_type", "keyword", True), ("params", "attr", False)),
+                                 "A unary operation, with parameters, fused into another op.")
+Conv2dConfigAttr = struct_attr("ttnn.conv2d_config", (
+    ("weights_dtype", hardware.DATA_TYPES, False), ("activation", "attr", False),
+    *((key, "bool", False) for key in ("deallocate_activation", "reallocate_halo_output")),
+    *((key, "int", False) for key in ("act_block_h_override", "act_block_w_div")),
+    *((key, "bool", False) for key in ("reshard_if_not_optimal", "override_sharding_config")),
+    ("shard_layout", tuple(v.value for v in TensorMemoryLayoutAttr.enum_type), False),
+    ("core_grid", "attr", False), ("transpose_shards", "bool", False), ("output_layout", ("tile", "row_major"), False),
+    *((key, "bool", False) for key in ("enable_act_double_buffer", "enable_weights_double_buffer",
+                                       "enable_kernel_stride_folding", "config_tensors_in_dram"))),
+    "How tt-metal's conv2d blocks, shards and buffers its work.")
+_GRID_AND_BLOCKS = (("compute_with_storage_grid_size", "attr", True),
+                    *((key, "int", True) for key in ("in0_block_w", "out_subblock_h", "out_subblock_w")))
+MATMUL_PROGRAM_CONFIGS = (
+    struct_attr("ttnn.matmul_multi_core_reuse_program_config", (
+        *_GRID_AND_BLOCKS, ("per_core_m", "int", True), ("per_core_n", "int", True)),
+        "A matmul program: blocks reused on every core."),
+    struct_attr("ttnn.matmul_multi_core_reuse_multi_cast_program_config", (
+        *_GRID_AND_BLOCKS, *((key, "int", True) for key in ("out_block_h", "out_block_w", "per_core_m", "per_core_n")),
+        ("transpose_mcast", "bool", True), ("fused_activation", "attr", False), ("fuse_batch", "bool", True)),
+        "A 2D multicast matmul program."),
+    struct_attr("ttnn.matmul_multi_core_reuse_multi_cast_1d_program_config", (
+        *_GRID_AND_BLOCKS, *((key, "int", True) for key in ("out_block_h", "out_block_w", "per_core_m", "per_core_n")),
+        ("fuse_batch", "bool", True), ("fused_activation", "attr", False), ("mcast_in0", "bool", True),
+        ("gather_in0", "bool", True), ("hop_cores", "attr", True), ("num_global_cb_receivers", "int", True),
+        ("untilize_out", "bool", True)),
+        "A 1D multicast matmul program."),
+    struct_attr("ttnn.matmul_multi_core_reuse_multi_cast_dram_sharded_program_config", (
+        ("in0_block_w", "int", True), ("per_core_m", "int", True), ("per_core_n", "int", True),
+        ("fused_activation", "attr", False)),
+        "A matmul program over DRAM-sharded weights."),
+)
+STRUCT_ATTRS = (DeviceComputeKernelConfigAttr, UnaryWithParamAttr, Conv2dConfigAttr, *MATMUL_PROGRAM_CONFIGS)
 
 
 @irdl_attr_definition
@@ -142,10 +185,15 @@ class CoreRangeSetAttr(Data[tuple[CoreRangeAttr, ...]]):
                 parser.raise_error("expected #ttnn.core_range")
             return attr
 
-        with parser.in_angle_brackets():
+        with parser.in_angle_brackets():  # `<>` is the empty set
+            if parser._current_token.text == ">":
+                return ()
             return tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, core_range))
 
     def print_parameter(self, printer: Printer) -> None:
+        if not self.data:
+            printer.print_string("<>")
+            return
         printer.print_string("<[")
         printer.print_list(self.data, printer.print_attribute)
         printer.print_string("]>")
@@ -385,9 +433,18 @@ KINDS.update({
     "shape": Kind(lambda a: isinstance(a, ShapeAttr), "TTNN Shape attribute", lambda v: ShapeAttr(tuple(v))),
     "mesh_shape": _attr_kind(MeshShapeAttr),
     "mesh_offset": _attr_kind(MeshOffsetAttr),
+    "compute_config": _attr_kind(DeviceComputeKernelConfigAttr),
+    "conv2d_config": _attr_kind(Conv2dConfigAttr),
+    "matmul_program_config": Kind(lambda a: isinstance(a, MATMUL_PROGRAM_CONFIGS), "TTNN matmul program config",
+                                  lambda v: v),
 })
 
 OUT = " dtype:dtype? memory_config:memory_config?"
+COMPUTE_CONFIG = " compute_config:compute_config?"
+CONV_CONFIGS = " conv2d_config:conv2d_config?" + COMPUTE_CONFIG
+# the configurations TTNN ops of a family take beyond their TTIR row's properties
+FAMILY_CONFIGS = {"matmul": " matmul_program_config:matmul_program_config?" + COMPUTE_CONFIG,
+                  "reduction": COMPUTE_CONFIG, "softmax": COMPUTE_CONFIG, "norm": COMPUTE_CONFIG}
 CREATION = " dtype:dtype? layout:layout? memory_config:memory_config?"
 POOL = ("batch_size:si32 input_height:si32 input_width:si32 channels:si32 kernel_size:i32_darray "
         "stride:i32_darray padding:i32_darray dilation:i32_darray ceil_mode:bool=false")
@@ -429,10 +486,10 @@ TTNN_ONLY = (
     op("repeat", "repeat", props="repeat_dims:shape" + OUT, summary="Tile a tensor along each dimension."),
     op("permute", "permute", props="permutation:i64_darray pad_value:f32=0.0 memory_config:memory_config?",
        summary="Permute a tensor's dimensions."),
-    op("conv2d", "conv", "input weight bias? device", props=CONV + " dtype:dtype?",
+    op("conv2d", "conv", "input weight bias? device", props=CONV + " dtype:dtype?" + CONV_CONFIGS,
        summary="2D convolution over a flattened NHWC input."),
     op("conv_transpose2d", "conv", "input weight bias? device",
-       props=CONV + " output_padding:i32_darray dtype:dtype?", summary="2D transposed convolution."),
+       props=CONV + " output_padding:i32_darray dtype:dtype?" + CONV_CONFIGS, summary="2D transposed convolution."),
     op("max_pool2d", "pool", props=POOL + OUT, summary="2D max pooling over a flattened NHWC input."),
     op("max_pool2d_with_indices", "pool", props=POOL + OUT, results="result result_indices",
        summary="2D max pooling over a flattened NHWC input, with each maximum's index in its input plane."),
@@ -456,6 +513,20 @@ TTNN_ONLY = (
        summary="The k largest (or smallest) elements along one dimension, with their indices."),
     op("pow_scalar", "unary", props="rhs:f32_or_i32" + OUT,
        summary="Raise a tensor to a constant non-negative power."),
+    # attention helpers of tt-metal's transformer library
+    op("nlp_concat_heads", "nlp_concat_heads", props="memory_config:memory_config?",
+       summary="[B, heads, S, head_dim] heads joined into [B, 1, S, heads * head_dim]."),
+    op("nlp_concat_heads_decode", "nlp_concat_heads_decode", props="num_heads:ui32",
+       summary="[S, B, padded heads, head_dim] (decode) heads joined into [S, 1, B, num_heads * head_dim]."),
+    op("nlp_create_qkv_heads_decode", "nlp_create_qkv_heads_decode", "input batch_offset?",
+       props="num_heads:ui32 num_kv_heads:ui32? overlap_qk_coregrid:bool? slice_size:ui32?",
+       results="query key value", summary="A fused [1, 1, B, head_dim * (heads + 2 * kv_heads)] QKV split into "
+       "[1, B, heads, head_dim] Q and [1, B, kv_heads, head_dim] K and V (decode)."),
+    op("rotary_embedding", "rotary_embedding", "input cos_cache sin_cache", props="token_index:ui32?" + COMPUTE_CONFIG,
+       summary="x * cos + rotate_half(x) * sin, at one position (token_index) or every one."),
+    op("rotary_embedding_llama", "rotary_embedding", "input cos_cache sin_cache trans_mat",
+       props="is_decode_mode:bool=false" + COMPUTE_CONFIG,
+       summary="x * cos + (x @ trans_mat) * sin, the transformation applied to each tile-wide block of head_dim."),
     op("mesh_shard", "mesh_shard", "input device", props="shard_type:shard_type shard_direction:shard_direction "
        "shard_shape:i64_darray shard_dims:i64_darray", summary="Shard or gather a tensor across the mesh."),
 )
@@ -472,7 +543,9 @@ def shape_attr_rule(op: TTOp):
 
 TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "layout_op": same_shape, "deallocate": None,
                     "creation": shape_attr_rule, "fill": shape_attr_rule, "full": shape_attr_rule,
-                    "repeat": repeat_rule, "conv": None, "pool": None, "arange": None, "rand": None}
+                    "repeat": repeat_rule, "conv": None, "pool": None, "arange": None, "rand": None,
+                    **dict.fromkeys(("nlp_concat_heads", "nlp_concat_heads_decode", "nlp_create_qkv_heads_decode",
+                                     "rotary_embedding"))}  # verified by their own rules below
 
 
 def _ttnn_rows():
@@ -485,7 +558,8 @@ def _ttnn_rows():
         extra = OUT if row.family in ("unary", "binary", "ternary", "reduction") else " memory_config:memory_config?"
         props = " ".join(f"{n}:{k}" + (f"={d}" if d is not None else "" if req else "?")
                          for n, k, d, req in row.props)
-        yield op(row.ttnn, row.family, " ".join(row.operands), props + extra, " ".join(row.results),
+        yield op(row.ttnn, row.family, " ".join(row.operands), props + extra + FAMILY_CONFIGS.get(row.family, ""),
+                 " ".join(row.results),
                  summary=f"TTNN {row.ttnn.replace('_', ' ')} operation.")
 
 
@@ -590,10 +664,102 @@ def embedding_bw_rule(op: TTOp):
         raise op.error(f"expected output shape of ({commas(want)}) but got ({commas(op.results[0].type.get_shape())})")
 
 
+def _rank4(op: TTOp, *named: tuple[str, tuple]) -> None:
+    for what, shape in named:
+        if len(shape) != 4:
+            raise op.error(f"{what} tensor must be a 4D tensor")
+
+
+def nlp_concat_heads_rule(op: TTOp):
+    shape, out = first_shape(op), result_shape(op)
+    _rank4(op, ("output", out), ("input", shape))
+    want = (shape[0], 1, shape[2], shape[1] * shape[3])
+    if out != want:
+        raise op.error(f"expected output shape ({commas(want)}), got ({commas(out)})")
+
+
+def nlp_concat_heads_decode_rule(op: TTOp):
+    shape, out, heads = first_shape(op), result_shape(op), scalar(op.prop("num_heads"))
+    _rank4(op, ("input", shape), ("output", out))
+    if out[1] != 1:
+        raise op.error(f"output dimension 1 must be 1, got {out[1]}")
+    if shape[2] < heads:
+        raise op.error(f"num_heads attribute must be less than or equal to input num_heads dimension, got num_heads "
+                       f"= {heads}, input num_heads dimension = {shape[2]}")
+    if shape[0] != out[0]:
+        raise op.error(f"input sequence dimension must match output sequence dimension, got input sequence size = "
+                       f"{shape[0]}, output sequence size = {out[0]}")
+    if heads * shape[3] != out[3]:
+        raise op.error(f"Output hidden dimension must equal num_heads * head_size, got num_heads = {shape[2]}, "
+                       f"head_size = {heads}, expected hidden size = {heads * shape[3]}, actual output hidden size = "
+                       f"{out[3]}")
+
+
+def nlp_create_qkv_heads_decode_rule(op: TTOp):
+    shapes = [tuple(v.type.get_shape()) for v in (op.operands[0], *op.results)]
+    _rank4(op, *zip(("input", "query", "key", "value"), shapes))
+    offset, slice_size = op.operand_groups()["batch_offset"], op.prop("slice_size")
+    if bool(offset) != (slice_size is not None):
+        raise op.error("both or neither of batch_offset and slice_size must be set")
+    if offset and math.prod(offset[0].type.get_shape()) != 1:
+        raise op.error(f"batch_offset must be a scalar, got shape ({commas(offset[0].type.get_shape())})")
+    shape = shapes[0]
+    for dim in (0, 1):
+        if shape[dim] != 1:
+            raise op.error(f"input tensor dimension {dim} must be 1, got {shape[dim]}")
+    heads = scalar(op.prop("num_heads"))
+    kv_heads = scalar(op.prop("num_kv_heads")) if op.prop("num_kv_heads") is not None else heads
+    batch = scalar(slice_size) if slice_size is not None else shape[2]
+    head_dim = shape[3] // (heads + 2 * kv_heads)
+    for name, want, got in (("query", (1, batch, heads, head_dim), shapes[1]), ("key", (1, batch, kv_heads, head_dim),
+                            shapes[2]), ("value", (1, batch, kv_heads, head_dim), shapes[3])):
+        if got != want:
+            raise op.error(f"expected {name} shape ({commas(want)}), got ({commas(got)})")
+
+
+def rotary_embedding_rule(op: TTOp):
+    x, cos, sin = (v.type for v in op.operands[:3])
+    out = op.results[0].type
+    if op.ROW.name == "rotary_embedding":
+        if cos.element_type != sin.element_type:
+            raise op.error("cos and sin tensor dtypes must match.")
+        if cos.get_shape() != sin.get_shape():
+            raise op.error("cos and sin tensor shapes must match.")
+        if any(len(t.get_shape()) != 4 for t in (x, cos, sin, out)):
+            raise op.error("all input and output tensors must be 4D tensors.")
+        return
+    inputs = [v.type for v in op.operands]
+    if not all(isinstance(t.element_type, BFloat16Type) for t in inputs):
+        raise op.error("all input tensors must be bfloat16 type.")
+    layouts = [t.encoding for t in inputs]
+    if not all(isinstance(l, TTNNLayoutAttr) and l.is_tiled for l in layouts):
+        raise op.error("all input tensors must have tiled layout.")
+    if not all(l.buffer_type != "system_memory" for l in layouts):
+        raise op.error("all input tensors must be on device.")
+    if cos.get_shape() != sin.get_shape():
+        raise op.error("cos and sin tensors must have the same shape.")
+    if x.get_shape()[-1] > 256:
+        raise op.error(f"head dimension must be ≤ 256, got {x.get_shape()[-1]}.")
+    trans = tuple(inputs[3].get_shape())
+    if len(trans) != 4:
+        raise op.error("transformation matrix must be at least 4D tensor.")
+    if trans != (1, 1, TILE, TILE):
+        raise op.error(f"transformation matrix must have shape (1,1,{TILE},{TILE}) but got ({','.join(map(str, trans))}).")
+    if scalar(op.prop("is_decode_mode")) and not all(
+            isinstance(l.memory_layout, TensorMemoryLayoutAttr) and l.memory_layout.data.value == "height_sharded"
+            for l in layouts):
+        raise op.error("in decode mode, all input tensors must have HeightSharded memory layout.")
+    if out.get_shape() != x.get_shape():
+        raise op.error("output shape must match input shape.")
+
+
 # TTNN ops verified unlike the rest of their family, as upstream's TTNN verifies them.
 TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to_tensor_spec_rule, "to_layout": to_layout_rule,
                   "to_memory_config": to_memory_config_rule, "clamp_scalar": clamp_scalar_rule, "all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule,
-                  "embedding_bw": embedding_bw_rule}
+                  "embedding_bw": embedding_bw_rule, "nlp_concat_heads": nlp_concat_heads_rule,
+                  "nlp_concat_heads_decode": nlp_concat_heads_decode_rule,
+                  "nlp_create_qkv_heads_decode": nlp_create_qkv_heads_decode_rule,
+                  "rotary_embedding": rotary_embedding_rule, "rotary_embedding_llama": rotary_embedding_rule}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
                                            TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]))
@@ -602,5 +768,5 @@ TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
 TTNN = Dialect(
     "ttnn", list(TTNN_OP_CLASSES.values()),
     [DeviceType, BufferTypeAttr, LayoutAttr, TensorMemoryLayoutAttr, ShapeAttr, MeshShapeAttr, MeshOffsetAttr,
-     CoreCoordAttr, CoreRangeAttr, CoreRangeSetAttr, MemoryConfigAttr, TTNNLayoutAttr],
+     CoreCoordAttr, CoreRangeAttr, CoreRangeSetAttr, MemoryConfigAttr, TTNNLayoutAttr, *STRUCT_ATTRS],
 )

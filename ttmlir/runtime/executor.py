@@ -206,7 +206,8 @@ def _run_ops(program: fb.ProgramT, ctx: ProgramContext, debugger: bool) -> None:
         used = _execute(op, ctx)
         end = time.perf_counter_ns()
         family = TABLE_FAMILIES.get(type(operation.type).__name__, "data_movement")
-        ctx.perf.append((op, estimate(name, family, used, op.outputs, device.arch, device.num_chips), start, end))
+        ctx.perf.append((op, estimate(name, family, used, op.outputs, device.arch, device.num_chips,
+                                      _math_fidelity(operation.type)), start, end))
         _note_peak(ctx)
         if DebugHooks.post_op is not None:
             DebugHooks.post_op(binary, ctx, op)
@@ -215,6 +216,15 @@ def _run_ops(program: fb.ProgramT, ctx: ProgramContext, debugger: bool) -> None:
 
             print(f"ttrt debugger: after op {index} '{name}' {op.loc}; inspect `op` and `ctx`")
             pdb.set_trace()
+
+
+def _math_fidelity(table) -> str | None:
+    """The math fidelity an op's compute_config asks for, if it names one."""
+    config = getattr(table, "computeConfig", None)
+    fields = {f.key.decode() if isinstance(f.key, bytes) else f.key: f.value for f in (config.fields or [])} \
+        if config is not None else {}
+    value = fields.get("math_fidelity")
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def _call(op: OpContext, ctx: ProgramContext) -> list[Tensor]:

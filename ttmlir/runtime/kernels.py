@@ -78,6 +78,42 @@ def _bitcast_convert(x, t):
     return bits if unsigned is None else bits.to(torch.int64) & unsigned
 
 
+def _nlp_concat_heads_decode(x, t):
+    """[S, B, padded heads, D] -> [S, 1, B, heads * D]; batch rows the result pads to a tile stay zero."""
+    s, b, _, d = x["input"].shape
+    joined = x["input"][:, :, :t.numHeads, :].reshape(s, 1, b, t.numHeads * d)
+    rows = int(t.out.desc.shape[2])
+    return F.pad(joined, (0, 0, 0, rows - b)) if rows > b else joined
+
+
+def _nlp_create_qkv_heads_decode(x, t):
+    fused = x["input"][0, 0]  # [B, head_dim * (heads + 2 * kv_heads)]
+    if t.sliceSize is not None:
+        start = int(x["batch_offset"].reshape(-1)[0])
+        fused = fused[start:start + t.sliceSize]
+    heads = t.numHeads
+    kv_heads = t.numKvHeads if t.numKvHeads is not None else heads
+    d = fused.shape[-1] // (heads + 2 * kv_heads)
+    q, k, v = fused.split([heads * d, kv_heads * d, kv_heads * d], dim=-1)
+    return tuple(part.reshape(1, fused.shape[0], -1, d) for part in (q, k, v))
+
+
+def _rotary_embedding(x, t):
+    """x * cos + rotate(x) * sin: rotate_half (rotary_embedding) or x @ trans_mat on each 32-wide block (llama)."""
+    value, cos, sin = x["input"], x["cos_cache"], x["sin_cache"]
+    if x.get("trans_mat") is not None:
+        blocks = value.reshape(*value.shape[:-1], -1, x["trans_mat"].shape[-2])
+        rotated = (blocks @ x["trans_mat"][0, 0]).reshape(value.shape)
+    else:
+        if t.tokenIndex is not None:
+            cos, sin = cos[..., t.tokenIndex:t.tokenIndex + 1, :], sin[..., t.tokenIndex:t.tokenIndex + 1, :]
+        else:
+            cos, sin = cos[..., :value.shape[-2], :], sin[..., :value.shape[-2], :]
+        half = value.shape[-1] // 2
+        rotated = torch.cat([-value[..., half:], value[..., :half]], dim=-1)
+    return value * cos + rotated * sin
+
+
 def _dropout(x: torch.Tensor, prob: float, scale: float, seed: int) -> torch.Tensor:
     """The device's mask: uniform draws from `seed`, an element kept where its draw is at least `prob`."""
     keep = torch.rand(x.shape, generator=torch.Generator().manual_seed(seed)) >= prob
@@ -441,6 +477,12 @@ KERNELS: dict[str, Kernel] = {
     "scatter": _scatter,
     "embedding_bw": _embedding_bw,
     "bitcast_convert": _bitcast_convert,
+    "nlp_concat_heads": lambda x, t: x["input"].permute(0, 2, 1, 3).reshape(
+        x["input"].shape[0], 1, x["input"].shape[2], -1),
+    "nlp_concat_heads_decode": _nlp_concat_heads_decode,
+    "nlp_create_qkv_heads_decode": _nlp_create_qkv_heads_decode,
+    "rotary_embedding": _rotary_embedding,
+    "rotary_embedding_llama": _rotary_embedding,
     "reverse": lambda x, t: torch.flip(x["input"], list(t.dimensions)),
     "gather": _gather,
     "matmul": _matmul,

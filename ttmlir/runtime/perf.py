@@ -5,7 +5,8 @@
     ideal_ns     = max(compute_ns, bandwidth_ns)
     kernel_ns    = ideal_ns + OP_LAUNCH_NS
 
-Work is FLOPs for matmul/convolution (rate by math fidelity, which follows the operand format) and
+Work is FLOPs for matmul/convolution (rate by math fidelity: the op's compute_config's, else the operand
+format's) and
 tiles for everything else (cycles per tile by family). Cores used: the output's tile count, capped by
 the worker grid. Host transfers (to_device/from_device) move their bytes over PCIe. Collectives and
 mesh_shard (family "ccl") also send their output's bytes over one ethernet link between chips (on a
@@ -22,6 +23,7 @@ from ttmlir import hardware
 OP_LAUNCH_NS = 1500
 NOC_BYTES_PER_CYCLE = 64
 FLOPS_PER_CYCLE = {"LoFi": 4096, "HiFi2": 2048, "HiFi3": 1365, "HiFi4": 1024}
+FIDELITY_NAMES = {name.lower(): name for name in FLOPS_PER_CYCLE}  # compute_config's spelling
 FIDELITY = {"bfp_bf4": "LoFi", "bfp_f4": "LoFi", "bfp_bf2": "LoFi", "bfp_f2": "LoFi", "bfp_bf8": "HiFi2",
             "bfp_f8": "HiFi2", "bf16": "HiFi2", "f16": "HiFi2"}  # f32 and integers: HiFi4
 CYCLES_PER_TILE = {"matmul": 0, "unary": 64, "binary": 32, "reduction": 48, "softmax": 160, "norm": 192}
@@ -47,12 +49,14 @@ def _tiles(shape: list[int]) -> int:
     return max(1, math.ceil(rows / 32) * math.ceil(shape[-1] / 32))
 
 
-def estimate(op: str, family: str, inputs: list, outputs: list, arch: str, chips: int = 1) -> OpPerf:
-    """Inputs and outputs are runtime Tensors (shape, dtype, buffer_type, size); `chips` in the mesh."""
+def estimate(op: str, family: str, inputs: list, outputs: list, arch: str, chips: int = 1,
+             math_fidelity: str | None = None) -> OpPerf:
+    """Inputs and outputs are runtime Tensors (shape, dtype, buffer_type, size); `chips` in the mesh;
+    `math_fidelity` as a compute_config spells it (`hifi4`), when the op has one."""
     facts = hardware.CHIPS[arch]
     tensors = inputs + outputs
     dtype = inputs[0].dtype if inputs else (outputs[0].dtype if outputs else "f32")
-    fidelity = FIDELITY.get(dtype, "HiFi4")
+    fidelity = FIDELITY_NAMES.get(math_fidelity or "") or FIDELITY.get(dtype, "HiFi4")
     if not any(t.on_device for t in tensors):
         return OpPerf(op, 0, fidelity, 0.0, 0.0, 0.0, 0.0)
     cycle_ns = 1 / facts.clock_ghz

@@ -223,6 +223,11 @@ class CreationOpType(object):
     Constant = 6
 
 
+class RotaryEmbeddingOpType(object):
+    RotaryEmbedding = 0
+    RotaryEmbeddingLlama = 1
+
+
 class OpType(object):
     NONE = 0
     EltwiseUnaryOp = 1
@@ -274,6 +279,10 @@ class OpType(object):
     ScatterOp = 47
     EmbeddingBwOp = 48
     BitcastConvertOp = 49
+    NlpConcatHeadsOp = 50
+    NlpConcatHeadsDecodeOp = 51
+    NlpCreateQkvHeadsDecodeOp = 52
+    RotaryEmbeddingOp = 53
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -377,6 +386,14 @@ def OpTypeCreator(unionType, table):
         return EmbeddingBwOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.BitcastConvertOp:
         return BitcastConvertOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.NlpConcatHeadsOp:
+        return NlpConcatHeadsOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.NlpConcatHeadsDecodeOp:
+        return NlpConcatHeadsDecodeOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.NlpCreateQkvHeadsDecodeOp:
+        return NlpCreateQkvHeadsDecodeOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.RotaryEmbeddingOp:
+        return RotaryEmbeddingOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -1257,6 +1274,249 @@ class DeviceRefT(object):
         DeviceRefAddGlobalId(builder, self.globalId)
         deviceRef = DeviceRefEnd(builder)
         return deviceRef
+
+
+class StructField(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = StructField()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsStructField(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def StructFieldBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # StructField
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # StructField
+    def Key(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+    # StructField
+    def Value(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+def StructFieldStart(builder):
+    builder.StartObject(2)
+
+def StructFieldAddKey(builder, key):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(key), 0)
+
+def StructFieldAddValue(builder, value):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(value), 0)
+
+def StructFieldEnd(builder):
+    return builder.EndObject()
+
+
+
+class StructFieldT(object):
+
+    # StructFieldT
+    def __init__(
+        self,
+        key = None,
+        value = None,
+    ):
+        self.key = key  # type: Optional[str]
+        self.value = value  # type: Optional[str]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        structField = StructField()
+        structField.Init(buf, pos)
+        return cls.InitFromObj(structField)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, structField):
+        x = StructFieldT()
+        x._UnPack(structField)
+        return x
+
+    # StructFieldT
+    def _UnPack(self, structField):
+        if structField is None:
+            return
+        self.key = structField.Key()
+        if self.key is not None:
+            self.key = self.key.decode('utf-8')
+        self.value = structField.Value()
+        if self.value is not None:
+            self.value = self.value.decode('utf-8')
+
+    # StructFieldT
+    def Pack(self, builder):
+        if self.key is not None:
+            key = builder.CreateString(self.key)
+        if self.value is not None:
+            value = builder.CreateString(self.value)
+        StructFieldStart(builder)
+        if self.key is not None:
+            StructFieldAddKey(builder, key)
+        if self.value is not None:
+            StructFieldAddValue(builder, value)
+        structField = StructFieldEnd(builder)
+        return structField
+
+
+class StructAttr(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = StructAttr()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsStructAttr(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def StructAttrBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # StructAttr
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # StructAttr
+    def Name(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+    # StructAttr
+    def Fields(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = StructField()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # StructAttr
+    def FieldsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # StructAttr
+    def FieldsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        return o == 0
+
+def StructAttrStart(builder):
+    builder.StartObject(2)
+
+def StructAttrAddName(builder, name):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(name), 0)
+
+def StructAttrAddFields(builder, fields):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(fields), 0)
+
+def StructAttrStartFieldsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def StructAttrEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List
+except:
+    pass
+
+class StructAttrT(object):
+
+    # StructAttrT
+    def __init__(
+        self,
+        name = None,
+        fields = None,
+    ):
+        self.name = name  # type: Optional[str]
+        self.fields = fields  # type: Optional[List[StructFieldT]]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        structAttr = StructAttr()
+        structAttr.Init(buf, pos)
+        return cls.InitFromObj(structAttr)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, structAttr):
+        x = StructAttrT()
+        x._UnPack(structAttr)
+        return x
+
+    # StructAttrT
+    def _UnPack(self, structAttr):
+        if structAttr is None:
+            return
+        self.name = structAttr.Name()
+        if self.name is not None:
+            self.name = self.name.decode('utf-8')
+        if not structAttr.FieldsIsNone():
+            self.fields = []
+            for i in range(structAttr.FieldsLength()):
+                if structAttr.Fields(i) is None:
+                    self.fields.append(None)
+                else:
+                    structField_ = StructFieldT.InitFromObj(structAttr.Fields(i))
+                    self.fields.append(structField_)
+
+    # StructAttrT
+    def Pack(self, builder):
+        if self.name is not None:
+            name = builder.CreateString(self.name)
+        if self.fields is not None:
+            fieldslist = []
+            for i in range(len(self.fields)):
+                fieldslist.append(self.fields[i].Pack(builder))
+            StructAttrStartFieldsVector(builder, len(self.fields))
+            for i in reversed(range(len(self.fields))):
+                builder.PrependUOffsetTRelative(fieldslist[i])
+            fields = builder.EndVector()
+        StructAttrStart(builder)
+        if self.name is not None:
+            StructAttrAddName(builder, name)
+        if self.fields is not None:
+            StructAttrAddFields(builder, fields)
+        structAttr = StructAttrEnd(builder)
+        return structAttr
 
 
 class Version(object):
@@ -3949,8 +4209,18 @@ class ReductionOp(object):
             return obj
         return None
 
+    # ReductionOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def ReductionOpStart(builder):
-    builder.StartObject(7)
+    builder.StartObject(8)
 
 def ReductionOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -3976,6 +4246,9 @@ def ReductionOpAddDtype(builder, dtype):
 def ReductionOpAddMemoryConfig(builder, memoryConfig):
     builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
+def ReductionOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
 def ReductionOpEnd(builder):
     return builder.EndObject()
 
@@ -3997,6 +4270,7 @@ class ReductionOpT(object):
         keepDim = False,
         dtype = None,
         memoryConfig = None,
+        computeConfig = None,
     ):
         self.type = type  # type: int
         self.input = input  # type: Optional[TensorRefT]
@@ -4005,6 +4279,7 @@ class ReductionOpT(object):
         self.keepDim = keepDim  # type: bool
         self.dtype = dtype  # type: Optional[int]
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -4043,6 +4318,8 @@ class ReductionOpT(object):
         self.dtype = reductionOp.Dtype()
         if reductionOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(reductionOp.MemoryConfig())
+        if reductionOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(reductionOp.ComputeConfig())
 
     # ReductionOpT
     def Pack(self, builder):
@@ -4060,6 +4337,8 @@ class ReductionOpT(object):
                 dimArg = builder.EndVector()
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
         ReductionOpStart(builder)
         ReductionOpAddType(builder, self.type)
         if self.input is not None:
@@ -4072,6 +4351,8 @@ class ReductionOpT(object):
         ReductionOpAddDtype(builder, self.dtype)
         if self.memoryConfig is not None:
             ReductionOpAddMemoryConfig(builder, memoryConfig)
+        if self.computeConfig is not None:
+            ReductionOpAddComputeConfig(builder, computeConfig)
         reductionOp = ReductionOpEnd(builder)
         return reductionOp
 
@@ -7201,8 +7482,28 @@ class MatmulOp(object):
             return obj
         return None
 
+    # MatmulOp
+    def MatmulProgramConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MatmulOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def MatmulOpStart(builder):
-    builder.StartObject(8)
+    builder.StartObject(10)
 
 def MatmulOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -7228,6 +7529,12 @@ def MatmulOpAddTransposeB(builder, transposeB):
 def MatmulOpAddMemoryConfig(builder, memoryConfig):
     builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
+def MatmulOpAddMatmulProgramConfig(builder, matmulProgramConfig):
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(matmulProgramConfig), 0)
+
+def MatmulOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
 def MatmulOpEnd(builder):
     return builder.EndObject()
 
@@ -7250,6 +7557,8 @@ class MatmulOpT(object):
         transposeA = False,
         transposeB = False,
         memoryConfig = None,
+        matmulProgramConfig = None,
+        computeConfig = None,
     ):
         self.type = type  # type: int
         self.a = a  # type: Optional[TensorRefT]
@@ -7259,6 +7568,8 @@ class MatmulOpT(object):
         self.transposeA = transposeA  # type: bool
         self.transposeB = transposeB  # type: bool
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.matmulProgramConfig = matmulProgramConfig  # type: Optional[StructAttrT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -7294,6 +7605,10 @@ class MatmulOpT(object):
         self.transposeB = matmulOp.TransposeB()
         if matmulOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(matmulOp.MemoryConfig())
+        if matmulOp.MatmulProgramConfig() is not None:
+            self.matmulProgramConfig = StructAttrT.InitFromObj(matmulOp.MatmulProgramConfig())
+        if matmulOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(matmulOp.ComputeConfig())
 
     # MatmulOpT
     def Pack(self, builder):
@@ -7307,6 +7622,10 @@ class MatmulOpT(object):
             out = self.out.Pack(builder)
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
+        if self.matmulProgramConfig is not None:
+            matmulProgramConfig = self.matmulProgramConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
         MatmulOpStart(builder)
         MatmulOpAddType(builder, self.type)
         if self.a is not None:
@@ -7321,6 +7640,10 @@ class MatmulOpT(object):
         MatmulOpAddTransposeB(builder, self.transposeB)
         if self.memoryConfig is not None:
             MatmulOpAddMemoryConfig(builder, memoryConfig)
+        if self.matmulProgramConfig is not None:
+            MatmulOpAddMatmulProgramConfig(builder, matmulProgramConfig)
+        if self.computeConfig is not None:
+            MatmulOpAddComputeConfig(builder, computeConfig)
         matmulOp = MatmulOpEnd(builder)
         return matmulOp
 
@@ -7391,8 +7714,18 @@ class SoftmaxOp(object):
             return obj
         return None
 
+    # SoftmaxOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def SoftmaxOpStart(builder):
-    builder.StartObject(5)
+    builder.StartObject(6)
 
 def SoftmaxOpAddInput(builder, input):
     builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
@@ -7408,6 +7741,9 @@ def SoftmaxOpAddNumericStable(builder, numericStable):
 
 def SoftmaxOpAddMemoryConfig(builder, memoryConfig):
     builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def SoftmaxOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
 
 def SoftmaxOpEnd(builder):
     return builder.EndObject()
@@ -7428,12 +7764,14 @@ class SoftmaxOpT(object):
         dimension = 0,
         numericStable = False,
         memoryConfig = None,
+        computeConfig = None,
     ):
         self.input = input  # type: Optional[TensorRefT]
         self.out = out  # type: Optional[TensorRefT]
         self.dimension = dimension  # type: int
         self.numericStable = numericStable  # type: bool
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -7464,6 +7802,8 @@ class SoftmaxOpT(object):
         self.numericStable = softmaxOp.NumericStable()
         if softmaxOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(softmaxOp.MemoryConfig())
+        if softmaxOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(softmaxOp.ComputeConfig())
 
     # SoftmaxOpT
     def Pack(self, builder):
@@ -7473,6 +7813,8 @@ class SoftmaxOpT(object):
             out = self.out.Pack(builder)
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
         SoftmaxOpStart(builder)
         if self.input is not None:
             SoftmaxOpAddInput(builder, input)
@@ -7482,6 +7824,8 @@ class SoftmaxOpT(object):
         SoftmaxOpAddNumericStable(builder, self.numericStable)
         if self.memoryConfig is not None:
             SoftmaxOpAddMemoryConfig(builder, memoryConfig)
+        if self.computeConfig is not None:
+            SoftmaxOpAddComputeConfig(builder, computeConfig)
         softmaxOp = SoftmaxOpEnd(builder)
         return softmaxOp
 
@@ -7903,8 +8247,28 @@ class Conv2dOp(object):
             return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
         return None
 
+    # Conv2dOp
+    def Conv2dConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(40))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv2dOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(42))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def Conv2dOpStart(builder):
-    builder.StartObject(18)
+    builder.StartObject(20)
 
 def Conv2dOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -7975,6 +8339,12 @@ def Conv2dOpAddGroups(builder, groups):
 def Conv2dOpAddDtype(builder, dtype):
     builder.PrependUint16Slot(17, dtype, None)
 
+def Conv2dOpAddConv2dConfig(builder, conv2dConfig):
+    builder.PrependUOffsetTRelativeSlot(18, flatbuffers.number_types.UOffsetTFlags.py_type(conv2dConfig), 0)
+
+def Conv2dOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(19, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
 def Conv2dOpEnd(builder):
     return builder.EndObject()
 
@@ -8007,6 +8377,8 @@ class Conv2dOpT(object):
         dilation = None,
         groups = 0,
         dtype = None,
+        conv2dConfig = None,
+        computeConfig = None,
     ):
         self.type = type  # type: int
         self.input = input  # type: Optional[TensorRefT]
@@ -8026,6 +8398,8 @@ class Conv2dOpT(object):
         self.dilation = dilation  # type: Optional[List[int]]
         self.groups = groups  # type: int
         self.dtype = dtype  # type: Optional[int]
+        self.conv2dConfig = conv2dConfig  # type: Optional[StructAttrT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -8101,6 +8475,10 @@ class Conv2dOpT(object):
                 self.dilation = conv2dOp.DilationAsNumpy()
         self.groups = conv2dOp.Groups()
         self.dtype = conv2dOp.Dtype()
+        if conv2dOp.Conv2dConfig() is not None:
+            self.conv2dConfig = StructAttrT.InitFromObj(conv2dOp.Conv2dConfig())
+        if conv2dOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(conv2dOp.ComputeConfig())
 
     # Conv2dOpT
     def Pack(self, builder):
@@ -8154,6 +8532,10 @@ class Conv2dOpT(object):
                 for i in reversed(range(len(self.dilation))):
                     builder.PrependInt32(self.dilation[i])
                 dilation = builder.EndVector()
+        if self.conv2dConfig is not None:
+            conv2dConfig = self.conv2dConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
         Conv2dOpStart(builder)
         Conv2dOpAddType(builder, self.type)
         if self.input is not None:
@@ -8183,6 +8565,10 @@ class Conv2dOpT(object):
             Conv2dOpAddDilation(builder, dilation)
         Conv2dOpAddGroups(builder, self.groups)
         Conv2dOpAddDtype(builder, self.dtype)
+        if self.conv2dConfig is not None:
+            Conv2dOpAddConv2dConfig(builder, conv2dConfig)
+        if self.computeConfig is not None:
+            Conv2dOpAddComputeConfig(builder, computeConfig)
         conv2dOp = Conv2dOpEnd(builder)
         return conv2dOp
 
@@ -10754,8 +11140,18 @@ class NormOp(object):
             return obj
         return None
 
+    # NormOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def NormOpStart(builder):
-    builder.StartObject(8)
+    builder.StartObject(9)
 
 def NormOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -10784,6 +11180,9 @@ def NormOpAddEpsilon(builder, epsilon):
 def NormOpAddMemoryConfig(builder, memoryConfig):
     builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
+def NormOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
 def NormOpEnd(builder):
     return builder.EndObject()
 
@@ -10806,6 +11205,7 @@ class NormOpT(object):
         normalizedShape = None,
         epsilon = 0.0,
         memoryConfig = None,
+        computeConfig = None,
     ):
         self.type = type  # type: int
         self.input = input  # type: Optional[TensorRefT]
@@ -10815,6 +11215,7 @@ class NormOpT(object):
         self.normalizedShape = normalizedShape  # type: Optional[List[int]]
         self.epsilon = epsilon  # type: float
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -10856,6 +11257,8 @@ class NormOpT(object):
         self.epsilon = normOp.Epsilon()
         if normOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(normOp.MemoryConfig())
+        if normOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(normOp.ComputeConfig())
 
     # NormOpT
     def Pack(self, builder):
@@ -10877,6 +11280,8 @@ class NormOpT(object):
                 normalizedShape = builder.EndVector()
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
         NormOpStart(builder)
         NormOpAddType(builder, self.type)
         if self.input is not None:
@@ -10892,6 +11297,8 @@ class NormOpT(object):
         NormOpAddEpsilon(builder, self.epsilon)
         if self.memoryConfig is not None:
             NormOpAddMemoryConfig(builder, memoryConfig)
+        if self.computeConfig is not None:
+            NormOpAddComputeConfig(builder, computeConfig)
         normOp = NormOpEnd(builder)
         return normOp
 
@@ -14198,6 +14605,734 @@ class BitcastConvertOpT(object):
         return bitcastConvertOp
 
 
+class NlpConcatHeadsOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = NlpConcatHeadsOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsNlpConcatHeadsOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def NlpConcatHeadsOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # NlpConcatHeadsOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # NlpConcatHeadsOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # NlpConcatHeadsOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # NlpConcatHeadsOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def NlpConcatHeadsOpStart(builder):
+    builder.StartObject(3)
+
+def NlpConcatHeadsOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def NlpConcatHeadsOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def NlpConcatHeadsOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def NlpConcatHeadsOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class NlpConcatHeadsOpT(object):
+
+    # NlpConcatHeadsOpT
+    def __init__(
+        self,
+        input = None,
+        out = None,
+        memoryConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        nlpConcatHeadsOp = NlpConcatHeadsOp()
+        nlpConcatHeadsOp.Init(buf, pos)
+        return cls.InitFromObj(nlpConcatHeadsOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, nlpConcatHeadsOp):
+        x = NlpConcatHeadsOpT()
+        x._UnPack(nlpConcatHeadsOp)
+        return x
+
+    # NlpConcatHeadsOpT
+    def _UnPack(self, nlpConcatHeadsOp):
+        if nlpConcatHeadsOp is None:
+            return
+        if nlpConcatHeadsOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(nlpConcatHeadsOp.Input())
+        if nlpConcatHeadsOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(nlpConcatHeadsOp.Out())
+        if nlpConcatHeadsOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(nlpConcatHeadsOp.MemoryConfig())
+
+    # NlpConcatHeadsOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        NlpConcatHeadsOpStart(builder)
+        if self.input is not None:
+            NlpConcatHeadsOpAddInput(builder, input)
+        if self.out is not None:
+            NlpConcatHeadsOpAddOut(builder, out)
+        if self.memoryConfig is not None:
+            NlpConcatHeadsOpAddMemoryConfig(builder, memoryConfig)
+        nlpConcatHeadsOp = NlpConcatHeadsOpEnd(builder)
+        return nlpConcatHeadsOp
+
+
+class NlpConcatHeadsDecodeOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = NlpConcatHeadsDecodeOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsNlpConcatHeadsDecodeOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def NlpConcatHeadsDecodeOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # NlpConcatHeadsDecodeOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # NlpConcatHeadsDecodeOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # NlpConcatHeadsDecodeOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # NlpConcatHeadsDecodeOp
+    def NumHeads(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def NlpConcatHeadsDecodeOpStart(builder):
+    builder.StartObject(3)
+
+def NlpConcatHeadsDecodeOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def NlpConcatHeadsDecodeOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def NlpConcatHeadsDecodeOpAddNumHeads(builder, numHeads):
+    builder.PrependUint32Slot(2, numHeads, 0)
+
+def NlpConcatHeadsDecodeOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class NlpConcatHeadsDecodeOpT(object):
+
+    # NlpConcatHeadsDecodeOpT
+    def __init__(
+        self,
+        input = None,
+        out = None,
+        numHeads = 0,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.numHeads = numHeads  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        nlpConcatHeadsDecodeOp = NlpConcatHeadsDecodeOp()
+        nlpConcatHeadsDecodeOp.Init(buf, pos)
+        return cls.InitFromObj(nlpConcatHeadsDecodeOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, nlpConcatHeadsDecodeOp):
+        x = NlpConcatHeadsDecodeOpT()
+        x._UnPack(nlpConcatHeadsDecodeOp)
+        return x
+
+    # NlpConcatHeadsDecodeOpT
+    def _UnPack(self, nlpConcatHeadsDecodeOp):
+        if nlpConcatHeadsDecodeOp is None:
+            return
+        if nlpConcatHeadsDecodeOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(nlpConcatHeadsDecodeOp.Input())
+        if nlpConcatHeadsDecodeOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(nlpConcatHeadsDecodeOp.Out())
+        self.numHeads = nlpConcatHeadsDecodeOp.NumHeads()
+
+    # NlpConcatHeadsDecodeOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        NlpConcatHeadsDecodeOpStart(builder)
+        if self.input is not None:
+            NlpConcatHeadsDecodeOpAddInput(builder, input)
+        if self.out is not None:
+            NlpConcatHeadsDecodeOpAddOut(builder, out)
+        NlpConcatHeadsDecodeOpAddNumHeads(builder, self.numHeads)
+        nlpConcatHeadsDecodeOp = NlpConcatHeadsDecodeOpEnd(builder)
+        return nlpConcatHeadsDecodeOp
+
+
+class NlpCreateQkvHeadsDecodeOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = NlpCreateQkvHeadsDecodeOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsNlpCreateQkvHeadsDecodeOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def NlpCreateQkvHeadsDecodeOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # NlpCreateQkvHeadsDecodeOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # NlpCreateQkvHeadsDecodeOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # NlpCreateQkvHeadsDecodeOp
+    def BatchOffset(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # NlpCreateQkvHeadsDecodeOp
+    def Query(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # NlpCreateQkvHeadsDecodeOp
+    def Key(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # NlpCreateQkvHeadsDecodeOp
+    def Value(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # NlpCreateQkvHeadsDecodeOp
+    def NumHeads(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # NlpCreateQkvHeadsDecodeOp
+    def NumKvHeads(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # NlpCreateQkvHeadsDecodeOp
+    def OverlapQkCoregrid(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return None
+
+    # NlpCreateQkvHeadsDecodeOp
+    def SliceSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+def NlpCreateQkvHeadsDecodeOpStart(builder):
+    builder.StartObject(9)
+
+def NlpCreateQkvHeadsDecodeOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def NlpCreateQkvHeadsDecodeOpAddBatchOffset(builder, batchOffset):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(batchOffset), 0)
+
+def NlpCreateQkvHeadsDecodeOpAddQuery(builder, query):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(query), 0)
+
+def NlpCreateQkvHeadsDecodeOpAddKey(builder, key):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(key), 0)
+
+def NlpCreateQkvHeadsDecodeOpAddValue(builder, value):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(value), 0)
+
+def NlpCreateQkvHeadsDecodeOpAddNumHeads(builder, numHeads):
+    builder.PrependUint32Slot(5, numHeads, 0)
+
+def NlpCreateQkvHeadsDecodeOpAddNumKvHeads(builder, numKvHeads):
+    builder.PrependUint32Slot(6, numKvHeads, None)
+
+def NlpCreateQkvHeadsDecodeOpAddOverlapQkCoregrid(builder, overlapQkCoregrid):
+    builder.PrependBoolSlot(7, overlapQkCoregrid, None)
+
+def NlpCreateQkvHeadsDecodeOpAddSliceSize(builder, sliceSize):
+    builder.PrependUint32Slot(8, sliceSize, None)
+
+def NlpCreateQkvHeadsDecodeOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class NlpCreateQkvHeadsDecodeOpT(object):
+
+    # NlpCreateQkvHeadsDecodeOpT
+    def __init__(
+        self,
+        input = None,
+        batchOffset = None,
+        query = None,
+        key = None,
+        value = None,
+        numHeads = 0,
+        numKvHeads = None,
+        overlapQkCoregrid = None,
+        sliceSize = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.batchOffset = batchOffset  # type: Optional[TensorRefT]
+        self.query = query  # type: Optional[TensorRefT]
+        self.key = key  # type: Optional[TensorRefT]
+        self.value = value  # type: Optional[TensorRefT]
+        self.numHeads = numHeads  # type: int
+        self.numKvHeads = numKvHeads  # type: Optional[int]
+        self.overlapQkCoregrid = overlapQkCoregrid  # type: Optional[bool]
+        self.sliceSize = sliceSize  # type: Optional[int]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        nlpCreateQkvHeadsDecodeOp = NlpCreateQkvHeadsDecodeOp()
+        nlpCreateQkvHeadsDecodeOp.Init(buf, pos)
+        return cls.InitFromObj(nlpCreateQkvHeadsDecodeOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, nlpCreateQkvHeadsDecodeOp):
+        x = NlpCreateQkvHeadsDecodeOpT()
+        x._UnPack(nlpCreateQkvHeadsDecodeOp)
+        return x
+
+    # NlpCreateQkvHeadsDecodeOpT
+    def _UnPack(self, nlpCreateQkvHeadsDecodeOp):
+        if nlpCreateQkvHeadsDecodeOp is None:
+            return
+        if nlpCreateQkvHeadsDecodeOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(nlpCreateQkvHeadsDecodeOp.Input())
+        if nlpCreateQkvHeadsDecodeOp.BatchOffset() is not None:
+            self.batchOffset = TensorRefT.InitFromObj(nlpCreateQkvHeadsDecodeOp.BatchOffset())
+        if nlpCreateQkvHeadsDecodeOp.Query() is not None:
+            self.query = TensorRefT.InitFromObj(nlpCreateQkvHeadsDecodeOp.Query())
+        if nlpCreateQkvHeadsDecodeOp.Key() is not None:
+            self.key = TensorRefT.InitFromObj(nlpCreateQkvHeadsDecodeOp.Key())
+        if nlpCreateQkvHeadsDecodeOp.Value() is not None:
+            self.value = TensorRefT.InitFromObj(nlpCreateQkvHeadsDecodeOp.Value())
+        self.numHeads = nlpCreateQkvHeadsDecodeOp.NumHeads()
+        self.numKvHeads = nlpCreateQkvHeadsDecodeOp.NumKvHeads()
+        self.overlapQkCoregrid = nlpCreateQkvHeadsDecodeOp.OverlapQkCoregrid()
+        self.sliceSize = nlpCreateQkvHeadsDecodeOp.SliceSize()
+
+    # NlpCreateQkvHeadsDecodeOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.batchOffset is not None:
+            batchOffset = self.batchOffset.Pack(builder)
+        if self.query is not None:
+            query = self.query.Pack(builder)
+        if self.key is not None:
+            key = self.key.Pack(builder)
+        if self.value is not None:
+            value = self.value.Pack(builder)
+        NlpCreateQkvHeadsDecodeOpStart(builder)
+        if self.input is not None:
+            NlpCreateQkvHeadsDecodeOpAddInput(builder, input)
+        if self.batchOffset is not None:
+            NlpCreateQkvHeadsDecodeOpAddBatchOffset(builder, batchOffset)
+        if self.query is not None:
+            NlpCreateQkvHeadsDecodeOpAddQuery(builder, query)
+        if self.key is not None:
+            NlpCreateQkvHeadsDecodeOpAddKey(builder, key)
+        if self.value is not None:
+            NlpCreateQkvHeadsDecodeOpAddValue(builder, value)
+        NlpCreateQkvHeadsDecodeOpAddNumHeads(builder, self.numHeads)
+        NlpCreateQkvHeadsDecodeOpAddNumKvHeads(builder, self.numKvHeads)
+        NlpCreateQkvHeadsDecodeOpAddOverlapQkCoregrid(builder, self.overlapQkCoregrid)
+        NlpCreateQkvHeadsDecodeOpAddSliceSize(builder, self.sliceSize)
+        nlpCreateQkvHeadsDecodeOp = NlpCreateQkvHeadsDecodeOpEnd(builder)
+        return nlpCreateQkvHeadsDecodeOp
+
+
+class RotaryEmbeddingOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = RotaryEmbeddingOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsRotaryEmbeddingOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def RotaryEmbeddingOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # RotaryEmbeddingOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # RotaryEmbeddingOp
+    def Type(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # RotaryEmbeddingOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # RotaryEmbeddingOp
+    def CosCache(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # RotaryEmbeddingOp
+    def SinCache(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # RotaryEmbeddingOp
+    def TransMat(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # RotaryEmbeddingOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # RotaryEmbeddingOp
+    def TokenIndex(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # RotaryEmbeddingOp
+    def IsDecodeMode(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # RotaryEmbeddingOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def RotaryEmbeddingOpStart(builder):
+    builder.StartObject(9)
+
+def RotaryEmbeddingOpAddType(builder, type):
+    builder.PrependUint32Slot(0, type, 0)
+
+def RotaryEmbeddingOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def RotaryEmbeddingOpAddCosCache(builder, cosCache):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(cosCache), 0)
+
+def RotaryEmbeddingOpAddSinCache(builder, sinCache):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(sinCache), 0)
+
+def RotaryEmbeddingOpAddTransMat(builder, transMat):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(transMat), 0)
+
+def RotaryEmbeddingOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def RotaryEmbeddingOpAddTokenIndex(builder, tokenIndex):
+    builder.PrependUint32Slot(6, tokenIndex, None)
+
+def RotaryEmbeddingOpAddIsDecodeMode(builder, isDecodeMode):
+    builder.PrependBoolSlot(7, isDecodeMode, 0)
+
+def RotaryEmbeddingOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
+def RotaryEmbeddingOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class RotaryEmbeddingOpT(object):
+
+    # RotaryEmbeddingOpT
+    def __init__(
+        self,
+        type = 0,
+        input = None,
+        cosCache = None,
+        sinCache = None,
+        transMat = None,
+        out = None,
+        tokenIndex = None,
+        isDecodeMode = False,
+        computeConfig = None,
+    ):
+        self.type = type  # type: int
+        self.input = input  # type: Optional[TensorRefT]
+        self.cosCache = cosCache  # type: Optional[TensorRefT]
+        self.sinCache = sinCache  # type: Optional[TensorRefT]
+        self.transMat = transMat  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.tokenIndex = tokenIndex  # type: Optional[int]
+        self.isDecodeMode = isDecodeMode  # type: bool
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        rotaryEmbeddingOp = RotaryEmbeddingOp()
+        rotaryEmbeddingOp.Init(buf, pos)
+        return cls.InitFromObj(rotaryEmbeddingOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, rotaryEmbeddingOp):
+        x = RotaryEmbeddingOpT()
+        x._UnPack(rotaryEmbeddingOp)
+        return x
+
+    # RotaryEmbeddingOpT
+    def _UnPack(self, rotaryEmbeddingOp):
+        if rotaryEmbeddingOp is None:
+            return
+        self.type = rotaryEmbeddingOp.Type()
+        if rotaryEmbeddingOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(rotaryEmbeddingOp.Input())
+        if rotaryEmbeddingOp.CosCache() is not None:
+            self.cosCache = TensorRefT.InitFromObj(rotaryEmbeddingOp.CosCache())
+        if rotaryEmbeddingOp.SinCache() is not None:
+            self.sinCache = TensorRefT.InitFromObj(rotaryEmbeddingOp.SinCache())
+        if rotaryEmbeddingOp.TransMat() is not None:
+            self.transMat = TensorRefT.InitFromObj(rotaryEmbeddingOp.TransMat())
+        if rotaryEmbeddingOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(rotaryEmbeddingOp.Out())
+        self.tokenIndex = rotaryEmbeddingOp.TokenIndex()
+        self.isDecodeMode = rotaryEmbeddingOp.IsDecodeMode()
+        if rotaryEmbeddingOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(rotaryEmbeddingOp.ComputeConfig())
+
+    # RotaryEmbeddingOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.cosCache is not None:
+            cosCache = self.cosCache.Pack(builder)
+        if self.sinCache is not None:
+            sinCache = self.sinCache.Pack(builder)
+        if self.transMat is not None:
+            transMat = self.transMat.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
+        RotaryEmbeddingOpStart(builder)
+        RotaryEmbeddingOpAddType(builder, self.type)
+        if self.input is not None:
+            RotaryEmbeddingOpAddInput(builder, input)
+        if self.cosCache is not None:
+            RotaryEmbeddingOpAddCosCache(builder, cosCache)
+        if self.sinCache is not None:
+            RotaryEmbeddingOpAddSinCache(builder, sinCache)
+        if self.transMat is not None:
+            RotaryEmbeddingOpAddTransMat(builder, transMat)
+        if self.out is not None:
+            RotaryEmbeddingOpAddOut(builder, out)
+        RotaryEmbeddingOpAddTokenIndex(builder, self.tokenIndex)
+        RotaryEmbeddingOpAddIsDecodeMode(builder, self.isDecodeMode)
+        if self.computeConfig is not None:
+            RotaryEmbeddingOpAddComputeConfig(builder, computeConfig)
+        rotaryEmbeddingOp = RotaryEmbeddingOpEnd(builder)
+        return rotaryEmbeddingOp
+
+
 class Operation(object):
     __slots__ = ['_tab']
 
@@ -14286,7 +15421,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -25,6 +25,7 @@ from ttmlir.target import binary_generated as fb
 
 # Families whose ops share one table; other ops have a table named after themselves.
 FAMILY_TABLES = {"unary": "EltwiseUnaryOp", "binary": "EltwiseBinaryOp", "reduction": "ReductionOp", "cumsum": "CumsumOp",
+                 "rotary_embedding": "RotaryEmbeddingOp",
                  "matmul": "MatmulOp", "conv": "Conv2dOp", "pool": "Pool2dOp", "norm": "NormOp", "cache": "CacheOp", "quantization": "QuantizationOp",
                  "ccl": "CollectiveOp", "layout_op": "LayoutOp", "creation": "CreationOp", "full": "CreationOp",
                  "fill": "CreationOp", "arange": "CreationOp", "rand": "CreationOp", "constant": "CreationOp"}
@@ -66,6 +67,24 @@ def _presharded_local_shape(arg_attrs: dict) -> list[int] | None:
     return None
 
 
+def _struct(attr) -> fb.StructAttrT:
+    """A configuration attribute: its name and each field as the attribute spells it."""
+    out = fb.StructAttrT()
+    out.name, out.fields = attr.name, []
+    printer = TTPrinter(stream=io.StringIO(), use_aliases=False)
+    for key, value in attr.data:
+        field = fb.StructFieldT()
+        if isinstance(value, Attribute):
+            printer.stream = io.StringIO()
+            printer.print_attribute(value)
+            field.value = printer.stream.getvalue()
+        else:
+            field.value = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        field.key = key
+        out.fields.append(field)
+    return out
+
+
 def _dim2d(y: int, x: int) -> fb.Dim2dT:
     d = fb.Dim2dT()
     d.y, d.x = y, x
@@ -102,6 +121,8 @@ def _encode(kind: str, attr: Attribute, result_type):
         return _elements_bytes(attr, result_type.element_type if result_type is not None else "f32")
     if kind in ("str", "bool", "i32", "si8", "si32", "ui32", "i64", "si64", "f32", "number"):
         return scalar(attr)
+    if kind in ("compute_config", "conv2d_config", "matmul_program_config"):
+        return _struct(attr)
     if kind == "f32_or_i32":  # the schema holds a float either way
         return float(scalar(attr))
     return int_values(attr)

@@ -10,11 +10,25 @@ from builder.ttnn.ttnn_builder import DEVICE_FREE, TTNNBuilder
 from test_ttir_ops import CASES, Case, module_for
 from ttmlir.dialects.op_table import TTIR_BY_NAME, TTIR_OPS
 
+def pair_swap(shape):
+    matrix = torch.zeros(shape)
+    for i in range(0, shape[-1], 2):
+        matrix[..., i, i + 1], matrix[..., i + 1, i] = 1.0, -1.0
+    return matrix.bfloat16()
+
+
 TTIR_NAME = {row.ttnn: row.ttnn if row.ttnn in TTIR_BY_NAME else row.name for row in TTIR_OPS if row.ttnn}
 TTNN_CASES = {"repeat": Case([(32, 32)], {"repeat_dims": [2, 1]}), "typecast": Case([(32, 32)], {"output_type": torch.bfloat16}),
               "to_layout": Case([(32, 32)], {"layout": "row_major"}), "from_device": Case([(32, 32)]),
               "to_memory_config": Case([(32, 32)], {"buffer_type": "l1"}),
               "argmax": Case([(4, 32, 64)], {"dim": 2}),
+              "nlp_concat_heads": Case([(2, 4, 32, 32)]),
+              "nlp_concat_heads_decode": Case([(1, 32, 32, 64)], {"num_heads": 8}),
+              "nlp_create_qkv_heads_decode": Case([(1, 1, 32, 1024)], {"num_heads": 8, "num_kv_heads": 4}),
+              "rotary_embedding": Case([(1, 2, 32, 64), (1, 1, 32, 64), (1, 1, 32, 64)]),
+              # the transformation matrix tt-transformers builds: each (even, odd) pair becomes (-odd, even)
+              "rotary_embedding_llama": Case([(1, 2, 32, 64), (1, 1, 32, 64), (1, 1, 32, 64), (1, 1, 32, 32)],
+                                             dtypes=[torch.bfloat16] * 4, inputs=[None, None, None, pair_swap]),
               "embedding_bw": Case([(2, 1, 1, 32), (16, 64), (1, 1, 64, 64)], dtypes=[torch.int32, torch.bfloat16,
                                    torch.bfloat16], inputs=[lambda s: torch.randint(0, 16, s, dtype=torch.int32),
                                                             None, None]),
