@@ -623,6 +623,31 @@ def _rotary_embedding_llama(x, a):
     return value * x["cos_cache"] + rotated * x["sin_cache"]
 
 
+def _norm_stats(x, a, squares_only: bool):
+    """Each row's partial sums in float64, at the first column of each tile-wide block of the result."""
+    rows = x["input"].double()
+    for name in ("residual", "residual_input"):
+        if x.get(name) is not None:
+            rows = rows + x[name].double()
+    sums = [torch.einsum("...i,...i->...", rows, rows)] if squares_only else \
+        [rows.sum(-1), torch.einsum("...i,...i->...", rows, rows)]
+    out = torch.zeros(*rows.shape[:-1], 32 * len(sums), dtype=torch.float64)
+    for block, total in enumerate(sums):
+        out[..., 32 * block] = total
+    return out.float()
+
+
+def _layer_norm_post_all_gather(x, a):
+    value, stats = x["input"].double(), x["stats"].double()
+    blocks = stats.unflatten(-1, (-1, 2, 32))[..., 0]  # [..., chips, (sum, sum of squares)]
+    count = value.shape[-1] * blocks.shape[-2]
+    mean = blocks[..., 0].sum(-1, keepdim=True) / count
+    deviation = (blocks[..., 1].sum(-1, keepdim=True) / count - mean ** 2 + a["epsilon"]).sqrt()
+    out = (value - mean) / deviation
+    out = out * x["weight"].double() if x.get("weight") is not None else out
+    return (out + x["bias"].double() if x.get("bias") is not None else out).float()
+
+
 def _ttnn_goldens() -> dict[str, Golden]:
     """A TTNN op carried over from a TTIR op computes what that op computes (`divide` is `div`)."""
     goldens = {row.ttnn: GOLDEN_MAPPINGS.get(row.ttnn, GOLDEN_MAPPINGS[row.name]) for row in TTIR_OPS
@@ -635,6 +660,9 @@ def _ttnn_goldens() -> dict[str, Golden]:
             "nlp_concat_heads_decode": _nlp_concat_heads_decode,
             "nlp_create_qkv_heads_decode": _nlp_create_qkv_heads_decode,
             "rotary_embedding": _rotary_embedding, "rotary_embedding_llama": _rotary_embedding_llama,
+            "rms_norm_pre_all_gather": lambda x, a: _norm_stats(x, a, squares_only=True),
+            "layer_norm_pre_all_gather": lambda x, a: _norm_stats(x, a, squares_only=False),
+            "layer_norm_post_all_gather": _layer_norm_post_all_gather,
             **{name: GOLDEN_MAPPINGS[name + "_unrolled"] for name in ("quantize", "dequantize", "requantize")},
             **{name: identity for name in ("typecast", "to_layout", "to_memory_config", "to_device", "from_device")}}
 

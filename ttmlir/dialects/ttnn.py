@@ -513,6 +513,14 @@ TTNN_ONLY = (
        summary="The k largest (or smallest) elements along one dimension, with their indices."),
     op("pow_scalar", "unary", props="rhs:f32_or_i32" + OUT,
        summary="Raise a tensor to a constant non-negative power."),
+    # a norm over a row split across chips: each chip's partial sums (pre), all-gathered, then the norm (post)
+    op("rms_norm_pre_all_gather", "norm_stats", "input residual?", props="use_2d_core_grid:bool?" + COMPUTE_CONFIG,
+       summary="Per row of input (+ residual): its sum of squares, in column 0 of a tile-wide result."),
+    op("layer_norm_pre_all_gather", "norm_stats", "input residual_input? recip?", props=COMPUTE_CONFIG.strip(),
+       summary="Per row of input (+ residual): its sum (column 0) and sum of squares (column 32) in a result two "
+       "tiles wide; recip, a table of reciprocals the device's Welford kernel reads, changes no value."),
+    op("layer_norm_post_all_gather", "norm_post", "input stats weight? bias?", props="epsilon:f32=1e-12" + COMPUTE_CONFIG,
+       summary="Layer norm of the local part of a row from the gathered partial sums of every chip."),
     # attention helpers of tt-metal's transformer library
     op("nlp_concat_heads", "nlp_concat_heads", props="memory_config:memory_config?",
        summary="[B, heads, S, head_dim] heads joined into [B, 1, S, heads * head_dim]."),
@@ -545,7 +553,7 @@ TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "layout_op": same_shape, "dea
                     "creation": shape_attr_rule, "fill": shape_attr_rule, "full": shape_attr_rule,
                     "repeat": repeat_rule, "conv": None, "pool": None, "arange": None, "rand": None,
                     **dict.fromkeys(("nlp_concat_heads", "nlp_concat_heads_decode", "nlp_create_qkv_heads_decode",
-                                     "rotary_embedding"))}  # verified by their own rules below
+                                     "rotary_embedding", "norm_stats", "norm_post"))}  # verified by their own rules below
 
 
 def _ttnn_rows():
@@ -753,13 +761,51 @@ def rotary_embedding_rule(op: TTOp):
         raise op.error("output shape must match input shape.")
 
 
+def norm_stats_rule(op: TTOp):
+    shape, out = first_shape(op), result_shape(op)
+    rms = op.ROW.name == "rms_norm_pre_all_gather"
+    if len(shape) < 2:
+        raise op.error("input tensor must have rank greater than 1" if rms else "input tensor must have rank >= 2")
+    residual = op.operand_groups()["residual" if rms else "residual_input"]
+    if not rms and residual and shape_of(residual[0]) != shape:
+        raise op.error("residual_input shape must match input shape")
+    if len(out) != len(shape):
+        raise op.error("input rank must match the output rank" if rms else "input and output must have the same rank")
+    for i in range(len(shape) - 1):
+        if out[i] != shape[i]:
+            raise op.error(f"output dimension {i} ({out[i]}) must match input dimension ({shape[i]})")
+    if rms and residual and shape_of(residual[0]) != shape:
+        raise op.error("residual tensor shape must match the input tensor shape")
+    width = TILE if rms else 2 * TILE
+    if out[-1] != width:
+        raise op.error(f"output last dimension must be {width} (TILE_WIDTH) for rms norm partial statistics, got "
+                       f"{out[-1]}" if rms else f"output last dimension must be {width} (2 * TILE_WIDTH) for layernorm "
+                       f"partial statistics, got {out[-1]}")
+
+
+def norm_post_rule(op: TTOp):
+    groups = op.operand_groups()
+    shape = first_shape(op)
+    if len(shape) < 2:
+        raise op.error("input must have rank >= 2")
+    if len(shape_of(groups["stats"][0])) < 2:
+        raise op.error("stats must have rank >= 2")
+    if result_shape(op) != shape:
+        raise op.error("input and output must have the same shape")
+    for name in ("weight", "bias"):
+        if groups[name] and shape_of(groups[name][0]) != (shape[-1],):
+            raise op.error(f"{name} tensor must be 1D with size matching the last dimension of input")
+
+
 # TTNN ops verified unlike the rest of their family, as upstream's TTNN verifies them.
 TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to_tensor_spec_rule, "to_layout": to_layout_rule,
                   "to_memory_config": to_memory_config_rule, "clamp_scalar": clamp_scalar_rule, "all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule,
                   "embedding_bw": embedding_bw_rule, "nlp_concat_heads": nlp_concat_heads_rule,
                   "nlp_concat_heads_decode": nlp_concat_heads_decode_rule,
                   "nlp_create_qkv_heads_decode": nlp_create_qkv_heads_decode_rule,
-                  "rotary_embedding": rotary_embedding_rule, "rotary_embedding_llama": rotary_embedding_rule}
+                  "rotary_embedding": rotary_embedding_rule, "rotary_embedding_llama": rotary_embedding_rule,
+                  "rms_norm_pre_all_gather": norm_stats_rule, "layer_norm_pre_all_gather": norm_stats_rule,
+                  "layer_norm_post_all_gather": norm_post_rule}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
                                            TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]))

@@ -114,6 +114,31 @@ def _rotary_embedding(x, t):
     return value * cos + rotated * sin
 
 
+def _norm_stats(x, t):
+    """Partial sums of each row, in f32: sum(x^2) in column 0 (rms), or sum(x) in 0 and sum(x^2) in 32."""
+    residual = x.get("residual") if x.get("residual") is not None else x.get("residual_input")
+    value = x["input"] if residual is None else x["input"] + residual
+    layer_norm = enum_names(fb.NormStatsOpType)[t.type] == "layer_norm_pre_all_gather"
+    sums = [value.sum(-1), (value * value).sum(-1)] if layer_norm else [(value * value).sum(-1)]
+    out = torch.zeros(*value.shape[:-1], 32 * len(sums))
+    for i, s in enumerate(sums):
+        out[..., 32 * i] = s
+    return out
+
+
+def _layer_norm_post_all_gather(x, t):
+    """The gathered stats hold each chip's [sum(x) tile, sum(x^2) tile]: mean and variance over the whole row."""
+    value, stats = x["input"], x["stats"]
+    chips = stats.shape[-1] // 64
+    count = value.shape[-1] * chips
+    mean = stats[..., 0::64].sum(-1, keepdim=True) / count
+    variance = stats[..., 32::64].sum(-1, keepdim=True) / count - mean * mean
+    out = (value - mean) * torch.rsqrt(variance + t.epsilon)
+    if x.get("weight") is not None:
+        out = out * x["weight"]
+    return out + x["bias"] if x.get("bias") is not None else out
+
+
 def _dropout(x: torch.Tensor, prob: float, scale: float, seed: int) -> torch.Tensor:
     """The device's mask: uniform draws from `seed`, an element kept where its draw is at least `prob`."""
     keep = torch.rand(x.shape, generator=torch.Generator().manual_seed(seed)) >= prob
@@ -483,6 +508,9 @@ KERNELS: dict[str, Kernel] = {
     "nlp_create_qkv_heads_decode": _nlp_create_qkv_heads_decode,
     "rotary_embedding": _rotary_embedding,
     "rotary_embedding_llama": _rotary_embedding,
+    "rms_norm_pre_all_gather": _norm_stats,
+    "layer_norm_pre_all_gather": _norm_stats,
+    "layer_norm_post_all_gather": _layer_norm_post_all_gather,
     "reverse": lambda x, t: torch.flip(x["input"], list(t.dimensions)),
     "gather": _gather,
     "matmul": _matmul,

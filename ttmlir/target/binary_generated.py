@@ -228,6 +228,11 @@ class RotaryEmbeddingOpType(object):
     RotaryEmbeddingLlama = 1
 
 
+class NormStatsOpType(object):
+    RmsNormPreAllGather = 0
+    LayerNormPreAllGather = 1
+
+
 class OpType(object):
     NONE = 0
     EltwiseUnaryOp = 1
@@ -283,6 +288,8 @@ class OpType(object):
     NlpConcatHeadsDecodeOp = 51
     NlpCreateQkvHeadsDecodeOp = 52
     RotaryEmbeddingOp = 53
+    NormStatsOp = 54
+    LayerNormPostAllGatherOp = 55
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -394,6 +401,10 @@ def OpTypeCreator(unionType, table):
         return NlpCreateQkvHeadsDecodeOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.RotaryEmbeddingOp:
         return RotaryEmbeddingOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.NormStatsOp:
+        return NormStatsOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.LayerNormPostAllGatherOp:
+        return LayerNormPostAllGatherOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -15333,6 +15344,440 @@ class RotaryEmbeddingOpT(object):
         return rotaryEmbeddingOp
 
 
+class NormStatsOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = NormStatsOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsNormStatsOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def NormStatsOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # NormStatsOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # NormStatsOp
+    def Type(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # NormStatsOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # NormStatsOp
+    def Residual(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # NormStatsOp
+    def ResidualInput(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # NormStatsOp
+    def Recip(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # NormStatsOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # NormStatsOp
+    def Use2dCoreGrid(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return None
+
+    # NormStatsOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def NormStatsOpStart(builder):
+    builder.StartObject(8)
+
+def NormStatsOpAddType(builder, type):
+    builder.PrependUint32Slot(0, type, 0)
+
+def NormStatsOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def NormStatsOpAddResidual(builder, residual):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(residual), 0)
+
+def NormStatsOpAddResidualInput(builder, residualInput):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(residualInput), 0)
+
+def NormStatsOpAddRecip(builder, recip):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(recip), 0)
+
+def NormStatsOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def NormStatsOpAddUse2dCoreGrid(builder, use2dCoreGrid):
+    builder.PrependBoolSlot(6, use2dCoreGrid, None)
+
+def NormStatsOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
+def NormStatsOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class NormStatsOpT(object):
+
+    # NormStatsOpT
+    def __init__(
+        self,
+        type = 0,
+        input = None,
+        residual = None,
+        residualInput = None,
+        recip = None,
+        out = None,
+        use2dCoreGrid = None,
+        computeConfig = None,
+    ):
+        self.type = type  # type: int
+        self.input = input  # type: Optional[TensorRefT]
+        self.residual = residual  # type: Optional[TensorRefT]
+        self.residualInput = residualInput  # type: Optional[TensorRefT]
+        self.recip = recip  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.use2dCoreGrid = use2dCoreGrid  # type: Optional[bool]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        normStatsOp = NormStatsOp()
+        normStatsOp.Init(buf, pos)
+        return cls.InitFromObj(normStatsOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, normStatsOp):
+        x = NormStatsOpT()
+        x._UnPack(normStatsOp)
+        return x
+
+    # NormStatsOpT
+    def _UnPack(self, normStatsOp):
+        if normStatsOp is None:
+            return
+        self.type = normStatsOp.Type()
+        if normStatsOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(normStatsOp.Input())
+        if normStatsOp.Residual() is not None:
+            self.residual = TensorRefT.InitFromObj(normStatsOp.Residual())
+        if normStatsOp.ResidualInput() is not None:
+            self.residualInput = TensorRefT.InitFromObj(normStatsOp.ResidualInput())
+        if normStatsOp.Recip() is not None:
+            self.recip = TensorRefT.InitFromObj(normStatsOp.Recip())
+        if normStatsOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(normStatsOp.Out())
+        self.use2dCoreGrid = normStatsOp.Use2dCoreGrid()
+        if normStatsOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(normStatsOp.ComputeConfig())
+
+    # NormStatsOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.residual is not None:
+            residual = self.residual.Pack(builder)
+        if self.residualInput is not None:
+            residualInput = self.residualInput.Pack(builder)
+        if self.recip is not None:
+            recip = self.recip.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
+        NormStatsOpStart(builder)
+        NormStatsOpAddType(builder, self.type)
+        if self.input is not None:
+            NormStatsOpAddInput(builder, input)
+        if self.residual is not None:
+            NormStatsOpAddResidual(builder, residual)
+        if self.residualInput is not None:
+            NormStatsOpAddResidualInput(builder, residualInput)
+        if self.recip is not None:
+            NormStatsOpAddRecip(builder, recip)
+        if self.out is not None:
+            NormStatsOpAddOut(builder, out)
+        NormStatsOpAddUse2dCoreGrid(builder, self.use2dCoreGrid)
+        if self.computeConfig is not None:
+            NormStatsOpAddComputeConfig(builder, computeConfig)
+        normStatsOp = NormStatsOpEnd(builder)
+        return normStatsOp
+
+
+class LayerNormPostAllGatherOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = LayerNormPostAllGatherOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsLayerNormPostAllGatherOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def LayerNormPostAllGatherOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # LayerNormPostAllGatherOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # LayerNormPostAllGatherOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # LayerNormPostAllGatherOp
+    def Stats(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # LayerNormPostAllGatherOp
+    def Weight(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # LayerNormPostAllGatherOp
+    def Bias(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # LayerNormPostAllGatherOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # LayerNormPostAllGatherOp
+    def Epsilon(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # LayerNormPostAllGatherOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def LayerNormPostAllGatherOpStart(builder):
+    builder.StartObject(7)
+
+def LayerNormPostAllGatherOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def LayerNormPostAllGatherOpAddStats(builder, stats):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(stats), 0)
+
+def LayerNormPostAllGatherOpAddWeight(builder, weight):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(weight), 0)
+
+def LayerNormPostAllGatherOpAddBias(builder, bias):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(bias), 0)
+
+def LayerNormPostAllGatherOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def LayerNormPostAllGatherOpAddEpsilon(builder, epsilon):
+    builder.PrependFloat32Slot(5, epsilon, 0.0)
+
+def LayerNormPostAllGatherOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
+def LayerNormPostAllGatherOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class LayerNormPostAllGatherOpT(object):
+
+    # LayerNormPostAllGatherOpT
+    def __init__(
+        self,
+        input = None,
+        stats = None,
+        weight = None,
+        bias = None,
+        out = None,
+        epsilon = 0.0,
+        computeConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.stats = stats  # type: Optional[TensorRefT]
+        self.weight = weight  # type: Optional[TensorRefT]
+        self.bias = bias  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.epsilon = epsilon  # type: float
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        layerNormPostAllGatherOp = LayerNormPostAllGatherOp()
+        layerNormPostAllGatherOp.Init(buf, pos)
+        return cls.InitFromObj(layerNormPostAllGatherOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, layerNormPostAllGatherOp):
+        x = LayerNormPostAllGatherOpT()
+        x._UnPack(layerNormPostAllGatherOp)
+        return x
+
+    # LayerNormPostAllGatherOpT
+    def _UnPack(self, layerNormPostAllGatherOp):
+        if layerNormPostAllGatherOp is None:
+            return
+        if layerNormPostAllGatherOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(layerNormPostAllGatherOp.Input())
+        if layerNormPostAllGatherOp.Stats() is not None:
+            self.stats = TensorRefT.InitFromObj(layerNormPostAllGatherOp.Stats())
+        if layerNormPostAllGatherOp.Weight() is not None:
+            self.weight = TensorRefT.InitFromObj(layerNormPostAllGatherOp.Weight())
+        if layerNormPostAllGatherOp.Bias() is not None:
+            self.bias = TensorRefT.InitFromObj(layerNormPostAllGatherOp.Bias())
+        if layerNormPostAllGatherOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(layerNormPostAllGatherOp.Out())
+        self.epsilon = layerNormPostAllGatherOp.Epsilon()
+        if layerNormPostAllGatherOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(layerNormPostAllGatherOp.ComputeConfig())
+
+    # LayerNormPostAllGatherOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.stats is not None:
+            stats = self.stats.Pack(builder)
+        if self.weight is not None:
+            weight = self.weight.Pack(builder)
+        if self.bias is not None:
+            bias = self.bias.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
+        LayerNormPostAllGatherOpStart(builder)
+        if self.input is not None:
+            LayerNormPostAllGatherOpAddInput(builder, input)
+        if self.stats is not None:
+            LayerNormPostAllGatherOpAddStats(builder, stats)
+        if self.weight is not None:
+            LayerNormPostAllGatherOpAddWeight(builder, weight)
+        if self.bias is not None:
+            LayerNormPostAllGatherOpAddBias(builder, bias)
+        if self.out is not None:
+            LayerNormPostAllGatherOpAddOut(builder, out)
+        LayerNormPostAllGatherOpAddEpsilon(builder, self.epsilon)
+        if self.computeConfig is not None:
+            LayerNormPostAllGatherOpAddComputeConfig(builder, computeConfig)
+        layerNormPostAllGatherOp = LayerNormPostAllGatherOpEnd(builder)
+        return layerNormPostAllGatherOp
+
+
 class Operation(object):
     __slots__ = ['_tab']
 
@@ -15421,7 +15866,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

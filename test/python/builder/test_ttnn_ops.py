@@ -17,12 +17,27 @@ def pair_swap(shape):
     return matrix.bfloat16()
 
 
+def gathered_stats(shape):
+    """Two chips' partial sums of 64-wide rows (standard normal values): sums near 0, squares near 64."""
+    stats = torch.zeros(shape)
+    for chip in range(2):
+        stats[..., 64 * chip] = torch.randn(shape[:-1]) * 8
+        stats[..., 64 * chip + 32] = 64 + torch.randn(shape[:-1])
+    return stats
+
+
 TTIR_NAME = {row.ttnn: row.ttnn if row.ttnn in TTIR_BY_NAME else row.name for row in TTIR_OPS if row.ttnn}
 TTNN_CASES = {"repeat": Case([(32, 32)], {"repeat_dims": [2, 1]}), "typecast": Case([(32, 32)], {"output_type": torch.bfloat16}),
               "to_layout": Case([(32, 32)], {"layout": "row_major"}), "from_device": Case([(32, 32)]),
               "to_memory_config": Case([(32, 32)], {"buffer_type": "l1"}),
               "argmax": Case([(4, 32, 64)], {"dim": 2}),
               "nlp_concat_heads": Case([(2, 4, 32, 32)]),
+              "rms_norm_pre_all_gather": Case([(1, 1, 64, 128), (1, 1, 64, 128)]),
+              "layer_norm_pre_all_gather": Case([(1, 1, 64, 128)]),
+              # two chips' statistics of rows whose other half lives elsewhere: [sum, sum of squares] per chip
+              "layer_norm_post_all_gather": Case([(1, 1, 32, 128), (1, 1, 32, 128), (128,), (128,)],
+                                                 {"epsilon": 1e-5}, inputs=[None, gathered_stats, None, None],
+                                                 named=("weight", "bias")),
               "nlp_concat_heads_decode": Case([(1, 32, 32, 64)], {"num_heads": 8}),
               "nlp_create_qkv_heads_decode": Case([(1, 1, 32, 1024)], {"num_heads": 8, "num_kv_heads": 4}),
               "rotary_embedding": Case([(1, 2, 32, 64), (1, 1, 32, 64), (1, 1, 32, 64)]),

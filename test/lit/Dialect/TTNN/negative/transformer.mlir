@@ -29,3 +29,17 @@ func.func @llama_rotation_matrix_not_a_tile(%x: tensor<1x2x32x64xbf16, #l>, %cos
   %0 = "ttnn.rotary_embedding_llama"(%x, %cos, %sin, %t) : (tensor<1x2x32x64xbf16, #l>, tensor<1x2x32x64xbf16, #l>, tensor<1x2x32x64xbf16, #l>, tensor<1x1x64x64xbf16, #t>) -> tensor<1x2x32x64xbf16, #l>
   return %0 : tensor<1x2x32x64xbf16, #l>
 }
+
+// -----
+func.func @post_all_gather_weight_too_short(%x: tensor<1x1x32x128xbf16>, %stats: tensor<1x1x32x128xbf16>, %w: tensor<64xbf16>) -> tensor<1x1x32x128xbf16> {
+  // expected-error @+1 {{'ttnn.layer_norm_post_all_gather' op weight tensor must be 1D with size matching the last dimension of input}}
+  %0 = "ttnn.layer_norm_post_all_gather"(%x, %stats, %w) <{epsilon = 1.0e-05 : f32, operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (tensor<1x1x32x128xbf16>, tensor<1x1x32x128xbf16>, tensor<64xbf16>) -> tensor<1x1x32x128xbf16>
+  return %0 : tensor<1x1x32x128xbf16>
+}
+
+// -----
+func.func @rms_stats_too_wide(%x: tensor<1x1x32x128xbf16>) -> tensor<1x1x32x64xbf16> {
+  // expected-error @+1 {{'ttnn.rms_norm_pre_all_gather' op output last dimension must be 32 (TILE_WIDTH) for rms norm partial statistics, got 64}}
+  %0 = "ttnn.rms_norm_pre_all_gather"(%x) : (tensor<1x1x32x128xbf16>) -> tensor<1x1x32x64xbf16>
+  return %0 : tensor<1x1x32x64xbf16>
+}
