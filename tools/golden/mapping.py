@@ -426,6 +426,18 @@ def _fill_cache(x, a):
     return cache
 
 
+def _paged_fill_cache(x, a):
+    cache, update, table = x["cache"].clone(), x["input"], x["page_table"]
+    block, length = cache.shape[2], update.shape[2]
+    rows = x["batch_idx_tensor"].reshape(-1).tolist() if x.get("batch_idx_tensor") is not None else [0]
+    written = min(math.ceil(length / 32) * 32, table.shape[1] * block)  # whole 32-row tiles, zero past the prompt
+    for b, row in enumerate(rows):
+        for position in range(written):
+            value = update[b, :, position, :] if position < length else 0
+            cache[int(table[int(row), position // block]), :, position % block, :] = value
+    return cache
+
+
 def _gather(x, a):
     if a["dim"] is not None:  # torch.gather's form: out[i][j] = input[index[i][j]][j] along dim
         return x["input"].take_along_dim(x["start_indices"].long(), a["dim"])
@@ -559,6 +571,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "dropout": _dropout,
     "update_cache": _update_cache,
     "fill_cache": _fill_cache,
+    "paged_fill_cache": _paged_fill_cache,
     "to_layout": lambda x, a: x["input"],
     "get_dimension_size": lambda x, a: torch.tensor([x["operand"].shape[a["dimension"]]], dtype=torch.int32),
     **{name + suffix: golden for name, golden in (("quantize", _quantize), ("dequantize", _dequantize),
@@ -570,7 +583,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
 # reshape or slice of a large weight is then a view of it, not an f32 copy.
 MOVES_VALUES = frozenset({"typecast", "bitcast_convert", "reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "transpose", "permute", "concat", "repeat", "repeat_interleave",
                           "broadcast", "pad", "slice_static", "slice_dynamic", "squeeze", "unsqueeze", "reverse", "index",
-                          "index_select", "gather", "embedding", "update_cache", "fill_cache", "to_layout",
+                          "index_select", "gather", "embedding", "update_cache", "fill_cache", "paged_fill_cache", "to_layout",
                           "to_memory_config", "to_device", "from_device"})
 
 

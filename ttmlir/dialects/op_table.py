@@ -167,6 +167,9 @@ TTIR_OPS: tuple[OpRow, ...] = (
     # cache ops write into `cache` in place and have no result, as upstream's
     op("update_cache", "cache", "cache input update_index", props="batch_offset:i32", results=""),
     op("fill_cache", "cache", "cache input", props="batch_offset:i32", results=""),
+    # a prompt written into a paged cache: position p of batch row b goes to block page_table[i][p // block] (i
+    # is batch_idx_tensor[b], else 0) at row p % block
+    op("paged_fill_cache", "cache", "cache input page_table batch_idx_tensor?", results=""),
     op("mesh_shard", "mesh_shard", props="shard_type:shard_type shard_direction:shard_direction "
        "shard_shape:i64_darray shard_dims:i64_darray"),
     op("all_gather", "ccl", props="all_gather_dim:si32 cluster_axis:ui32"),

@@ -142,6 +142,36 @@ def bitcast(op: TTOp):
     return same_shape(op)
 
 
+def paged_fill_cache(op: TTOp):
+    groups = op.operand_groups()
+    cache, value, table = (groups[name][0].type for name in ("cache", "input", "page_table"))
+    for what, t, rank in (("Cache", cache, 4), ("Input", value, 4), ("Page table", table, 2)):
+        if len(t.get_shape()) != rank:
+            raise op.error(f"{what} tensor must be a {rank}D tensor")
+    if cache.element_type != value.element_type:
+        raise op.error("Cache and input tensors must have the same dtype")
+    floats = (BFloat16Type, Float16Type, Float32Type, Float64Type)
+    for what, t in (("Cache", cache), ("Input", value)):
+        if not isinstance(t.element_type, floats):
+            raise op.error(f"{what} tensor must be a floating point type")
+    if not isinstance(table.element_type, IntegerType):
+        raise op.error("Page table tensor must be an integer type")
+    batch = value.get_shape()[0]
+    dynamic = batch < 0
+    if groups["batch_idx_tensor"]:
+        index = groups["batch_idx_tensor"][0].type
+        if len(index.get_shape()) != 1:
+            raise op.error("Batch index tensor must be a 1D tensor")
+        if not dynamic and index.get_shape()[0] >= 0 and index.get_shape()[0] != batch:
+            raise op.error(f"Batch index tensor must have dim 0 equal to input batch ({batch}), got "
+                           f"{index.get_shape()[0]}")
+        if not isinstance(index.element_type, IntegerType):
+            raise op.error("Batch index tensor must be an integer type")
+    elif batch != 1:
+        raise op.error(f"Input batch must be statically 1 when no batch_idx_tensor is provided, got "
+                       f"{'dynamic' if dynamic else batch}")
+
+
 def check_dim_range(op: TTOp, dim: int, rank: int) -> None:
     if not -rank <= dim < rank:
         raise op.error(f"specified dimension should be between {-rank} and {rank - 1}, but got: {dim}")
@@ -1175,7 +1205,8 @@ CUSTOM_BASES = {"empty": EmptyBase, "to_layout": ToLayoutBase}
 # Ops verified unlike the rest of their family, as upstream verifies them.
 OWN_RULES = {"clamp_scalar": clamp_scalar, "all_gather": all_gather, "all_reduce": all_reduce,
              "reduce_scatter": reduce_scatter, "collective_permute": collective_permute,
-             "max_pool2d_with_indices": max_pool2d_with_indices, "gelu_bw": gelu_bw}
+             "max_pool2d_with_indices": max_pool2d_with_indices, "gelu_bw": gelu_bw,
+             "paged_fill_cache": paged_fill_cache}
 TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.name, TTOp),
                                             OWN_RULES.get(row.name, SHAPE_RULES[row.family])) for row in TTIR_OPS}
 globals().update({cls.__name__: cls for cls in TTIR_OP_CLASSES.values()})

@@ -22,7 +22,8 @@ from ttmlir.dialects.op_table import GATHER_PROPS, TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind, scalar
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw, struct_attr
 from ttmlir.dialects.tt_op import TTOp, build_op_class
-from ttmlir.dialects.ttir import (SHAPE_RULES, check_repeat, collective_dim, commas, first_shape, reduce_type_in, reduction,
+from ttmlir.dialects.ttir import (SHAPE_RULES, check_repeat, collective_dim, commas, first_shape, paged_fill_cache,
+                                  reduce_type_in, reduction,
                                   result_shape, same_rank, same_shape, shape_of)
 
 TILE = 32
@@ -805,7 +806,7 @@ TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to
                   "nlp_create_qkv_heads_decode": nlp_create_qkv_heads_decode_rule,
                   "rotary_embedding": rotary_embedding_rule, "rotary_embedding_llama": rotary_embedding_rule,
                   "rms_norm_pre_all_gather": norm_stats_rule, "layer_norm_pre_all_gather": norm_stats_rule,
-                  "layer_norm_post_all_gather": norm_post_rule}
+                  "layer_norm_post_all_gather": norm_post_rule, "paged_fill_cache": paged_fill_cache}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
                                            TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]))

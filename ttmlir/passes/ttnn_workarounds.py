@@ -19,7 +19,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore, ttnn
-from ttmlir.dialects.props import int_values
+from ttmlir.dialects.props import KINDS, int_values
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.passes.ttir_to_ttnn import ttnn_op
@@ -193,6 +193,33 @@ WORKAROUNDS: dict[str, Workaround] = {
     # ttnn.experimental.gelu_bw and ttnn.dropout take bf16 only
     "gelu_bw": lambda op: {"lhs": Want(dtype="bf16"), "rhs": Want(dtype="bf16"), "result": Want(dtype="bf16")},
     "dropout": _both(Want(dtype="bf16")),
+    "paged_fill_cache": lambda op: {name: Want("row_major") for name, values in op.operand_groups().items()
+                                    if name in ("page_table", "batch_idx_tensor") and values and values[0].type.encoding.is_tiled},
+}
+
+
+def _prompt_padded_to_tiles(op: TTNNOp) -> list[Operation]:
+    """fill_cache writes whole tiles: a prompt whose length is no tile multiple is padded with zeros first, when
+    the padded prompt still fits the cache (tt-metal#42779)."""
+    prompt, cache = op.operand_groups()["input"][0], op.operand_groups()["cache"][0]
+    shape = list(prompt.type.get_shape())
+    padded = -(-shape[2] // ttnn.TILE) * ttnn.TILE
+    if padded == shape[2] or (op.ROW.name == "fill_cache" and padded > cache.type.get_shape()[2]):
+        return []
+    padding = [0] * 8
+    padding[5], shape[2] = padded - shape[2], padded
+    layout = prompt.type.encoding
+    result = TensorType(prompt.type.element_type, shape, ttnn.layout_for(
+        tuple(shape), prompt.type.element_type, layout.buffer_type, layout.is_tiled, layout.data_type))
+    pad = ttnn_op("pad", [prompt], {"padding": KINDS["i32_darray"].build(padding), "value": KINDS["f32"].build(0.0)},
+                  [result], op)
+    op.operands[list(op.operands).index(prompt)] = pad.results[0]
+    return [pad]
+
+
+# Ops a workaround rewrites before their operands are converted: the ops it puts before them.
+REWRITES: dict[str, Callable[[TTNNOp], list[Operation]]] = {
+    "fill_cache": _prompt_padded_to_tiles, "paged_fill_cache": _prompt_padded_to_tiles,
 }
 
 
@@ -246,7 +273,11 @@ class TTNNWorkaroundPass(ModulePass):
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         for op in list(module.walk()):
-            if isinstance(op, TTNNOp) and op.ROW.name in WORKAROUNDS and _laid_out(op):
+            if not isinstance(op, TTNNOp) or not _laid_out(op):
+                continue
+            for new in REWRITES.get(op.ROW.name, lambda op: [])(op):
+                op.parent.insert_op_before(new, op)
+            if op.ROW.name in WORKAROUNDS:
                 apply_workaround(op, WORKAROUNDS[op.ROW.name](op))
 
 

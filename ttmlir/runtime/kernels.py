@@ -26,7 +26,7 @@ Kernel = Callable[[dict, object], object]
 # Kernels that only move values read float inputs in their stored format: exact, and without an f32 copy of
 # a large table (a 131072x2048 bf16 embedding is 512 MB stored, 1 GB in f32).
 MOVES_VALUES = frozenset({"reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static", "slice_dynamic", "bitcast_convert",
-                          "reverse", "gather", "embedding", "update_cache", "fill_cache", "to_layout", "to_device",
+                          "reverse", "gather", "embedding", "update_cache", "fill_cache", "paged_fill_cache", "to_layout", "to_device",
                           "from_device", "to_memory_config", "typecast"})
 MeshKernel = Callable[[dict, object, tuple[int, int]], list]
 
@@ -369,6 +369,8 @@ def _cache(x, t):
     """UpdateCache writes user b's token (input[0, :, b]) at update_index of cache row batch_offset + b;
     FillCache writes a prompt from position 0, and the device's tile writes zero the rest of its last tile."""
     cache, update, offset = x["cache"].clone(), x["input"], t.batchOffset
+    if x.get("page_table") is not None:
+        return _paged_fill(cache, update, x["page_table"].long(), x.get("batch_idx_tensor"))
     if t.type == 0:
         position = int(x["update_index"].reshape(-1)[0])
         cache[offset:offset + update.shape[2], :, position, :] = update[0].transpose(0, 1)
@@ -376,6 +378,19 @@ def _cache(x, t):
         length = update.shape[2]
         cache[offset:offset + update.shape[0], :, :length, :] = update
         cache[offset:offset + update.shape[0], :, length:-(-length // 32) * 32, :] = 0
+    return cache
+
+
+def _paged_fill(cache, update, table, rows) -> torch.Tensor:
+    """Each batch row's prompt scattered block by block through its page table row, whole tiles at a time."""
+    block = cache.shape[2]
+    rows = rows.reshape(-1).long().tolist() if rows is not None else [0] * update.shape[0]
+    length = update.shape[2]
+    padded = F.pad(update, (0, 0, 0, -(-length // 32) * 32 - length))  # the rest of the last tile is zeros
+    for b, row in enumerate(rows):
+        for start in range(0, min(padded.shape[2], table.shape[1] * block), block):
+            chunk = padded[b, :, start:start + block]
+            cache[int(table[row, start // block]), :, :chunk.shape[1]] = chunk
     return cache
 
 
@@ -534,6 +549,7 @@ KERNELS: dict[str, Kernel] = {
     "group_norm": _group_norm,
     "update_cache": _cache,
     "fill_cache": _cache,
+    "paged_fill_cache": _cache,
     **{name: lambda x, t: x["input"] for name in ("to_layout", "to_device", "from_device", "to_memory_config",
                                                   "typecast")},
     **{name: _creation for name in ("empty", "full", "zeros", "ones", "arange", "rand", "constant")},

@@ -196,6 +196,7 @@ class NormOpType(object):
 class CacheOpType(object):
     UpdateCache = 0
     FillCache = 1
+    PagedFillCache = 2
 
 
 class CollectiveOpType(object):
@@ -11598,7 +11599,7 @@ class CacheOp(object):
         return None
 
     # CacheOp
-    def Out(self):
+    def PageTable(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -11608,15 +11609,35 @@ class CacheOp(object):
         return None
 
     # CacheOp
-    def BatchOffset(self):
+    def BatchIdxTensor(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CacheOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CacheOp
+    def BatchOffset(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
         return 0
 
     # CacheOp
     def MemoryConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -11625,7 +11646,7 @@ class CacheOp(object):
         return None
 
 def CacheOpStart(builder):
-    builder.StartObject(7)
+    builder.StartObject(9)
 
 def CacheOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -11639,14 +11660,20 @@ def CacheOpAddInput(builder, input):
 def CacheOpAddUpdateIndex(builder, updateIndex):
     builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(updateIndex), 0)
 
+def CacheOpAddPageTable(builder, pageTable):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(pageTable), 0)
+
+def CacheOpAddBatchIdxTensor(builder, batchIdxTensor):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(batchIdxTensor), 0)
+
 def CacheOpAddOut(builder, out):
-    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
 
 def CacheOpAddBatchOffset(builder, batchOffset):
-    builder.PrependInt32Slot(5, batchOffset, 0)
+    builder.PrependInt32Slot(7, batchOffset, 0)
 
 def CacheOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
 def CacheOpEnd(builder):
     return builder.EndObject()
@@ -11666,6 +11693,8 @@ class CacheOpT(object):
         cache = None,
         input = None,
         updateIndex = None,
+        pageTable = None,
+        batchIdxTensor = None,
         out = None,
         batchOffset = 0,
         memoryConfig = None,
@@ -11674,6 +11703,8 @@ class CacheOpT(object):
         self.cache = cache  # type: Optional[TensorRefT]
         self.input = input  # type: Optional[TensorRefT]
         self.updateIndex = updateIndex  # type: Optional[TensorRefT]
+        self.pageTable = pageTable  # type: Optional[TensorRefT]
+        self.batchIdxTensor = batchIdxTensor  # type: Optional[TensorRefT]
         self.out = out  # type: Optional[TensorRefT]
         self.batchOffset = batchOffset  # type: int
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
@@ -11706,6 +11737,10 @@ class CacheOpT(object):
             self.input = TensorRefT.InitFromObj(cacheOp.Input())
         if cacheOp.UpdateIndex() is not None:
             self.updateIndex = TensorRefT.InitFromObj(cacheOp.UpdateIndex())
+        if cacheOp.PageTable() is not None:
+            self.pageTable = TensorRefT.InitFromObj(cacheOp.PageTable())
+        if cacheOp.BatchIdxTensor() is not None:
+            self.batchIdxTensor = TensorRefT.InitFromObj(cacheOp.BatchIdxTensor())
         if cacheOp.Out() is not None:
             self.out = TensorRefT.InitFromObj(cacheOp.Out())
         self.batchOffset = cacheOp.BatchOffset()
@@ -11720,6 +11755,10 @@ class CacheOpT(object):
             input = self.input.Pack(builder)
         if self.updateIndex is not None:
             updateIndex = self.updateIndex.Pack(builder)
+        if self.pageTable is not None:
+            pageTable = self.pageTable.Pack(builder)
+        if self.batchIdxTensor is not None:
+            batchIdxTensor = self.batchIdxTensor.Pack(builder)
         if self.out is not None:
             out = self.out.Pack(builder)
         if self.memoryConfig is not None:
@@ -11732,6 +11771,10 @@ class CacheOpT(object):
             CacheOpAddInput(builder, input)
         if self.updateIndex is not None:
             CacheOpAddUpdateIndex(builder, updateIndex)
+        if self.pageTable is not None:
+            CacheOpAddPageTable(builder, pageTable)
+        if self.batchIdxTensor is not None:
+            CacheOpAddBatchIdxTensor(builder, batchIdxTensor)
         if self.out is not None:
             CacheOpAddOut(builder, out)
         CacheOpAddBatchOffset(builder, self.batchOffset)

@@ -189,6 +189,9 @@ CASES: dict[str, Case] = {
     "update_cache": Case([(1, 2, 32, 16), (1, 2, 1, 16), (1,)], {"batch_offset": 0}, dtypes=[F32, F32, I32],
                          inputs=[None, None, indices(32)]),
     "fill_cache": Case([(1, 2, 32, 16), (1, 2, 8, 16)], {"batch_offset": 0}),
+    # a 40-token prompt through a page table of 4 distinct blocks (of 8, 32 rows each)
+    "paged_fill_cache": Case([(8, 2, 32, 16), (1, 2, 40, 16), (1, 4)], dtypes=[F32, F32, I32],
+                             inputs=[None, None, lambda s: torch.randperm(8)[:4].reshape(s).to(I32)]),
     "mesh_shard": Case(SQUARE, {"shard_type": "devices", "shard_direction": "full_to_shard", "shard_shape": [1, 1],
                                 "shard_dims": [0, 1]}),
     "all_gather": Case(SQUARE, {"all_gather_dim": 1, "cluster_axis": 1}),
@@ -296,5 +299,15 @@ def test_scatter_reduces_repeated_indices(reduce, tmp_path):
     case = Case([(8, 16), (32, 16), (32, 16)], {"dim": 0, "scatter_reduce_type": reduce}, dtypes=[F32, I32, F32],
                 inputs=[positive, lambda s: torch.randint(0, 4, s, dtype=I32), positive])
     report = compile_and_execute_ttir(module_for("scatter", case), artifact_dir=str(tmp_path),
+                                      enable_intermediate_verification=True)
+    assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
+
+
+def test_paged_fill_cache_takes_each_batch_rows_page_table_row(tmp_path):
+    """Two prompts, each through the page table row its batch_idx_tensor entry names (rows 3 and 1 of 4)."""
+    blocks = torch.randperm(16)[:8].reshape(4, 2).to(I32)
+    case = Case([(16, 2, 32, 16), (2, 2, 64, 16), (4, 2), (2,)], dtypes=[F32, F32, I32, I32],
+                inputs=[None, None, lambda s: blocks, lambda s: torch.tensor([3, 1], dtype=I32)])
+    report = compile_and_execute_ttir(module_for("paged_fill_cache", case), artifact_dir=str(tmp_path),
                                       enable_intermediate_verification=True)
     assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
