@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from xdsl.dialects.builtin import ArrayAttr, FlatSymbolRefAttr, IntegerAttr, StringAttr, TensorType
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FlatSymbolRefAttr, IntegerAttr, StringAttr, TensorType
 from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, Region, TypeAttribute
 from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def, region_def,
                        traits_def, var_operand_def, var_result_def, result_def, param_def)
@@ -593,9 +593,51 @@ class GetGlobalOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
 
+@irdl_op_definition
+class CompositeOp(IRDLOperation):
+    """A named fused pattern with a decomposition function computing it; --ttnn-resolve-composites inlines
+    the decomposition in its place."""
+
+    name = "ttcore.composite"
+    inputs = var_operand_def(TensorType)
+    composite_name = prop_def(StringAttr)
+    decomposition = prop_def(FlatSymbolRefAttr)
+    composite_attributes = opt_prop_def(DictionaryAttr)
+    results_ = var_result_def(TensorType)
+
+    def callee(self):
+        """The decomposition function, looked up from the enclosing modules."""
+        return SymbolTable.lookup_symbol(self, self.decomposition)
+
+    def verify_(self) -> None:
+        name = self.decomposition.root_reference.data
+        func = self.callee()
+
+        def fail(message: str):
+            raise VerifyException(f"'{self.name}' op {message}")
+
+        if func is None:
+            fail(f"decomposition function '{name}' not found in parent module")
+        if func.name != "func.func":
+            fail(f"decomposition symbol '{name}' is not a func.func")
+        inputs, outputs = func.function_type.inputs.data, func.function_type.outputs.data
+        if len(inputs) != len(self.inputs):
+            fail(f"decomposition function expects {len(inputs)} arguments, but composite has {len(self.inputs)} inputs")
+        for index, (have, want) in enumerate(zip(self.inputs, inputs)):
+            if have.type != want:
+                fail(f"input type mismatch at index {index}: composite has {have.type}, decomposition expects {want}")
+        if len(outputs) != len(self.results):
+            fail(f"decomposition function returns {len(outputs)} results, but composite produces "
+                 f"{len(self.results)} results")
+        for index, (have, want) in enumerate(zip(self.results, outputs)):
+            if have.type != want:
+                fail(f"result type mismatch at index {index}: composite produces {have.type}, decomposition returns "
+                     f"{want}")
+
+
 TTCore = Dialect(
     "ttcore",
-    [DeviceModuleOp, CPUModuleOp, DeviceOp, LoadCachedOp, OptimizationBarrierOp, GlobalOp, GetGlobalOp],
+    [DeviceModuleOp, CPUModuleOp, DeviceOp, LoadCachedOp, OptimizationBarrierOp, GlobalOp, GetGlobalOp, CompositeOp],
     [TileType, DataTypeAttr, ArchAttr, GridAttr, CoreCoordAttr, CoreRangeAttr, MemorySpaceAttr,
      TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
      ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, RuntimeTensorShardingAttr, LocalShapeAttr],

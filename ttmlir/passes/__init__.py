@@ -38,6 +38,7 @@ def _registry() -> dict[str, type[ModulePass]]:
     from ttmlir.passes.implicit_broadcast_fold import TTIRImplicitBroadcastFoldPass
     from ttmlir.passes.ttnn_decomposition import TTNNDecompositionPass
     from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
+    from ttmlir.passes.resolve_composites import TTNNResolveCompositesPass
     from xdsl.transforms.canonicalize import CanonicalizePass
     from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
@@ -45,7 +46,7 @@ def _registry() -> dict[str, type[ModulePass]]:
               TTIRCPUHoistTransformPass, ConvertTTIRToTTNNPass,
               TTNNLayoutPass, TTNNWorkaroundPass, TTNNDecomposeLayoutsPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline,
               TTCoreMarkFunctionsAsForwardPass, ElementTypeNormalizationPass, TTIRFlattenSlidingWindowPass, TTIRToTTIRDecompositionPass,
-              TTIRImplicitBroadcastFoldPass, TTNNDecompositionPass, CanonicalizePass,
+              TTIRImplicitBroadcastFoldPass, TTNNDecompositionPass, TTNNResolveCompositesPass, CanonicalizePass,
               CommonSubexpressionElimination)
     return {p.name: p for p in passes}
 

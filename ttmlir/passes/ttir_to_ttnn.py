@@ -679,7 +679,8 @@ class TTNNDeallocatePass(ModulePass):
 class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     """The full TTIR → TTNN backend: device module, CPU hoisting, fusing, conversion, layouts, workarounds.
 
-    Runs mark-functions-as-forward, wrap-device-module, register-device, cpu-hoist, element-type-normalization,
+    Runs mark-functions-as-forward, wrap-device-module, register-device, resolve-composites, cpu-hoist,
+    element-type-normalization,
     ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window, convert,
     ttnn-decomposition, layout, workaround, canonicalize, decompose-layouts, canonicalize,
     deallocate."""
@@ -711,6 +712,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         from ttmlir.passes.ttnn_decomposition import TTNNDecompositionPass
         from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
         from ttmlir.passes.register_device import WrapDeviceModulePass
+        from ttmlir.passes.resolve_composites import TTNNResolveCompositesPass
         from ttmlir.passes.ttir_fusing import TTIRFusingPass
         from ttmlir.passes.ttnn_decompose_layouts import TTNNDecomposeLayoutsPass
         from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
@@ -722,7 +724,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         fusing = (TTIRFusingPass(),) if self.enable_fusing_pass else ()
         folding = (TTIRImplicitBroadcastFoldPass(),) if self.enable_implicit_broadcast_folding_pass else ()
         decomposition = (TTNNDecompositionPass(),) if self.enable_ttnn_decomposition_pass else ()
-        for stage in (TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
+        for stage in (TTNNResolveCompositesPass(), TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
                       CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(), CanonicalizePass(),
                       TTNNDecomposeLayoutsPass(), CanonicalizePass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)

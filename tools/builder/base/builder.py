@@ -256,8 +256,8 @@ class Builder:
         for op in block.ops:
             if isinstance(op, ReturnOp):
                 return [self.current_golden(v) for v in op.operands]
-            if isinstance(op, CallOp):
-                callee = self._symbol(op.callee.string_value())
+            if isinstance(op, (CallOp, ttcore.CompositeOp)):  # a composite computes what its decomposition does
+                callee = op.callee() if isinstance(op, ttcore.CompositeOp) else self._symbol(op.callee.string_value())
                 results = self._evaluate_block(callee.body.block, [self.current_golden(v) for v in op.operands])
             elif isinstance(op, TTOp) and op.ROW.family in IN_PLACE_OPERAND:
                 self._write_in_place(op, self._evaluate_op(op))
