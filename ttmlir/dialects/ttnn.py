@@ -798,6 +798,32 @@ def norm_post_rule(op: TTOp):
             raise op.error(f"{name} tensor must be 1D with size matching the last dimension of input")
 
 
+def rand_rule(op: TTOp):
+    if scalar(op.prop("low")) >= scalar(op.prop("high")):
+        raise op.error("'low' value must be < 'high' value")
+    size, out = tuple(op.prop("size").data), result_shape(op)
+    if size != out:
+        raise op.error(f"size argument does not match with output tensor shape. [Size = ({commas(size)}), output "
+                       f"tensor shape = ({commas(out)})]")
+
+
+def pow_scalar_rule(op: TTOp):
+    exponent = scalar(op.prop("rhs"))
+    if exponent < 0:
+        raise op.error(f"exponent must be non-negative; but got {exponent if isinstance(exponent, int) else f'{exponent:e}'}")
+    return same_shape(op)
+
+
+def constant_rule(op: TTOp):
+    layout = op.results[0].type.encoding
+    on_host = isinstance(layout, TTNNLayoutAttr) and layout.buffer_type == "system_memory"
+    if isinstance(layout, TTNNLayoutAttr) and not on_host and not op.operands:
+        raise op.error("device operand must be specified for non-system memory buffer type")
+    if on_host and op.operands:
+        raise op.error("device operand must not be specified for system memory buffer type")
+    return TTNN_SHAPE_RULES["constant"](op)
+
+
 # TTNN ops verified unlike the rest of their family, as upstream's TTNN verifies them.
 TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to_tensor_spec_rule, "to_layout": to_layout_rule,
                   "to_memory_config": to_memory_config_rule, "clamp_scalar": clamp_scalar_rule, "all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule,
@@ -806,7 +832,8 @@ TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to
                   "nlp_create_qkv_heads_decode": nlp_create_qkv_heads_decode_rule,
                   "rotary_embedding": rotary_embedding_rule, "rotary_embedding_llama": rotary_embedding_rule,
                   "rms_norm_pre_all_gather": norm_stats_rule, "layer_norm_pre_all_gather": norm_stats_rule,
-                  "layer_norm_post_all_gather": norm_post_rule, "paged_fill_cache": paged_fill_cache}
+                  "layer_norm_post_all_gather": norm_post_rule, "paged_fill_cache": paged_fill_cache,
+                  "rand": rand_rule, "pow_scalar": pow_scalar_rule, "constant": constant_rule}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
                                            TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]))
