@@ -673,6 +673,8 @@ def _ttnn_goldens() -> dict[str, Golden]:
             "nlp_concat_heads_decode": _nlp_concat_heads_decode,
             "nlp_create_qkv_heads_decode": _nlp_create_qkv_heads_decode,
             "rotary_embedding": _rotary_embedding, "rotary_embedding_llama": _rotary_embedding_llama,
+            **{name: (lambda fn: lambda x, a: fn(x, {**a, "normalized_shape": x["input"].shape[-1:]}))(
+                GOLDEN_MAPPINGS[name]) for name in ("layer_norm", "rms_norm")},  # TTNN's: over the last dimension
             "rms_norm_pre_all_gather": lambda x, a: _norm_stats(x, a, squares_only=True),
             "layer_norm_pre_all_gather": lambda x, a: _norm_stats(x, a, squares_only=False),
             "layer_norm_post_all_gather": _layer_norm_post_all_gather,

@@ -445,7 +445,7 @@ COMPUTE_CONFIG = " compute_config:compute_config?"
 CONV_CONFIGS = " conv2d_config:conv2d_config?" + COMPUTE_CONFIG
 # the configurations TTNN ops of a family take beyond their TTIR row's properties
 FAMILY_CONFIGS = {"matmul": " matmul_program_config:matmul_program_config?" + COMPUTE_CONFIG,
-                  "reduction": COMPUTE_CONFIG, "softmax": COMPUTE_CONFIG, "norm": COMPUTE_CONFIG}
+                  "reduction": COMPUTE_CONFIG, "softmax": COMPUTE_CONFIG}
 CREATION = " dtype:dtype? layout:layout? memory_config:memory_config?"
 POOL = ("batch_size:si32 input_height:si32 input_width:si32 channels:si32 kernel_size:i32_darray "
         "stride:i32_darray padding:i32_darray dilation:i32_darray ceil_mode:bool=false")
@@ -514,6 +514,11 @@ TTNN_ONLY = (
        summary="The k largest (or smallest) elements along one dimension, with their indices."),
     op("pow_scalar", "unary", props="rhs:f32_or_i32" + OUT,
        summary="Raise a tensor to a constant non-negative power."),
+    # TTNN's norms run over the last dimension only (the conversion flattens a longer normalized_shape into it)
+    op("layer_norm", "norm", "input weight? bias?", props="epsilon:f32=1e-12" + COMPUTE_CONFIG,
+       summary="Layer norm over the last dimension."),
+    op("rms_norm", "norm", "input weight? bias?", props="epsilon:f32=1e-12" + COMPUTE_CONFIG,
+       summary="RMS norm over the last dimension."),
     # a norm over a row split across chips: each chip's partial sums (pre), all-gathered, then the norm (post)
     op("rms_norm_pre_all_gather", "norm_stats", "input residual?", props="use_2d_core_grid:bool?" + COMPUTE_CONFIG,
        summary="Per row of input (+ residual): its sum of squares, in column 0 of a tile-wide result."),
@@ -824,6 +829,21 @@ def constant_rule(op: TTOp):
     return TTNN_SHAPE_RULES["constant"](op)
 
 
+def last_dim_norm_rule(op: TTOp):
+    shape = first_shape(op)
+    if result_shape(op) != shape:
+        raise op.error("input and output must have the same shape")
+    groups = op.operand_groups()
+    for name in ("weight", "bias"):
+        if not groups[name]:
+            continue
+        given = shape_of(groups[name][0])
+        if not shape and given:
+            raise op.error(f"{name} tensor must be 0D for 0D input tensor")
+        if shape and given != shape[-1:]:
+            raise op.error(f"{name} tensor must be 1D with size matching the last dimension of input")
+
+
 # TTNN ops verified unlike the rest of their family, as upstream's TTNN verifies them.
 TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to_tensor_spec_rule, "to_layout": to_layout_rule,
                   "to_memory_config": to_memory_config_rule, "clamp_scalar": clamp_scalar_rule, "all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule,
@@ -833,7 +853,8 @@ TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to
                   "rotary_embedding": rotary_embedding_rule, "rotary_embedding_llama": rotary_embedding_rule,
                   "rms_norm_pre_all_gather": norm_stats_rule, "layer_norm_pre_all_gather": norm_stats_rule,
                   "layer_norm_post_all_gather": norm_post_rule, "paged_fill_cache": paged_fill_cache,
-                  "rand": rand_rule, "pow_scalar": pow_scalar_rule, "constant": constant_rule}
+                  "rand": rand_rule, "pow_scalar": pow_scalar_rule, "constant": constant_rule,
+                  "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
                                            TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]))

@@ -413,6 +413,24 @@ def _pad_end(value: SSAValue, dim: int, amount: int, source: Operation) -> Opera
                    [_tensor(shape, value.type)], source)
 
 
+def _norm(op: TTOp) -> list[Operation]:
+    """TTNN normalizes over the last dimension: a normalized_shape of several trailing dimensions is flattened
+    into one (input, weight and bias reshaped), and the result reshaped back."""
+    groups, props = op.operand_groups(), _with_defaults(op)
+    normalized = int_values(op.prop("normalized_shape"))
+    result = op.results[0].type
+    if len(normalized) == 1:
+        return [ttnn_op(op.ROW.ttnn, op.operands, props, [result], op)]
+    shape = result.get_shape()
+    flat = [*shape[:len(shape) - len(normalized)], math.prod(normalized)]
+    ops = [_reshape(groups["input"][0], flat, op)]
+    params = [_reshape(groups[name][0], flat[-1:], op) for name in ("weight", "bias") if groups[name]]
+    ops += params  # the same operand segments as the TTIR op's
+    norm = ttnn_op(op.ROW.ttnn, [ops[0].results[0], *(p.results[0] for p in params)], props,
+                   [_tensor(flat, result)], op)
+    return [*ops, norm, _reshape(norm.results[0], shape, op)]
+
+
 def _to_tensor_spec(op: TTOp) -> Operation:
     """ttir.to_layout is the aggregate ttnn.to_tensor_spec; --ttnn-decompose-layouts breaks it down later."""
     return ttnn_op("to_tensor_spec", [op.operands[0]], {}, [op.results[0].type], op)
@@ -429,7 +447,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "cumsum": _retyped_integers,
     "sort": _retyped_integers, "scatter": _retyped_integers, "topk": _retyped_integers, "gather": _gather,
     "argmax": _one_dim_reduction, "prod": _one_dim_reduction,
-    "softmax": _direct_with_defaults, "embedding_backward": _embedding_backward, "gelu_bw": _direct_with_defaults,
+    "softmax": _direct_with_defaults, "embedding_backward": _embedding_backward, "norm": _norm, "gelu_bw": _direct_with_defaults,
     "dropout": _direct_with_defaults, "quantization": _quantization, "linear": _linear,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",

@@ -345,11 +345,9 @@ def _batch_norm(x, t):
 
 def _norm(x, t):
     a, w, b = x["input"], x.get("weight"), x.get("bias")
-    shape = list(t.normalizedShape) if t.normalizedShape is not None else [a.shape[-1]]
-    if t.type == 0:  # LayerNorm
-        return F.layer_norm(a, shape, w, b, t.epsilon)
-    dims = list(range(a.dim() - len(shape), a.dim()))
-    out = a * torch.rsqrt(a.pow(2).mean(dims, keepdim=True) + t.epsilon)
+    if t.type == 0:  # LayerNorm, over the last dimension as TTNN's
+        return F.layer_norm(a, a.shape[-1:], w, b, t.epsilon)
+    out = a * torch.rsqrt(a.pow(2).mean(-1, keepdim=True) + t.epsilon)
     return out * (w if w is not None else 1) + (b if b is not None else 0)
 
 

@@ -11109,42 +11109,15 @@ class NormOp(object):
         return None
 
     # NormOp
-    def NormalizedShape(self, j):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
-        if o != 0:
-            a = self._tab.Vector(o)
-            return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
-        return 0
-
-    # NormOp
-    def NormalizedShapeAsNumpy(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
-        if o != 0:
-            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
-        return 0
-
-    # NormOp
-    def NormalizedShapeLength(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
-        if o != 0:
-            return self._tab.VectorLen(o)
-        return 0
-
-    # NormOp
-    def NormalizedShapeIsNone(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
-        return o == 0
-
-    # NormOp
     def Epsilon(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
         return 0.0
 
     # NormOp
     def MemoryConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -11154,7 +11127,7 @@ class NormOp(object):
 
     # NormOp
     def ComputeConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = StructAttr()
@@ -11163,7 +11136,7 @@ class NormOp(object):
         return None
 
 def NormOpStart(builder):
-    builder.StartObject(9)
+    builder.StartObject(8)
 
 def NormOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -11180,27 +11153,21 @@ def NormOpAddBias(builder, bias):
 def NormOpAddOut(builder, out):
     builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
 
-def NormOpAddNormalizedShape(builder, normalizedShape):
-    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(normalizedShape), 0)
-
-def NormOpStartNormalizedShapeVector(builder, numElems):
-    return builder.StartVector(8, numElems, 8)
-
 def NormOpAddEpsilon(builder, epsilon):
-    builder.PrependFloat32Slot(6, epsilon, 0.0)
+    builder.PrependFloat32Slot(5, epsilon, 0.0)
 
 def NormOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
 def NormOpAddComputeConfig(builder, computeConfig):
-    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
 
 def NormOpEnd(builder):
     return builder.EndObject()
 
 
 try:
-    from typing import List, Optional
+    from typing import Optional
 except:
     pass
 
@@ -11214,7 +11181,6 @@ class NormOpT(object):
         weight = None,
         bias = None,
         out = None,
-        normalizedShape = None,
         epsilon = 0.0,
         memoryConfig = None,
         computeConfig = None,
@@ -11224,7 +11190,6 @@ class NormOpT(object):
         self.weight = weight  # type: Optional[TensorRefT]
         self.bias = bias  # type: Optional[TensorRefT]
         self.out = out  # type: Optional[TensorRefT]
-        self.normalizedShape = normalizedShape  # type: Optional[List[int]]
         self.epsilon = epsilon  # type: float
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
         self.computeConfig = computeConfig  # type: Optional[StructAttrT]
@@ -11259,13 +11224,6 @@ class NormOpT(object):
             self.bias = TensorRefT.InitFromObj(normOp.Bias())
         if normOp.Out() is not None:
             self.out = TensorRefT.InitFromObj(normOp.Out())
-        if not normOp.NormalizedShapeIsNone():
-            if np is None:
-                self.normalizedShape = []
-                for i in range(normOp.NormalizedShapeLength()):
-                    self.normalizedShape.append(normOp.NormalizedShape(i))
-            else:
-                self.normalizedShape = normOp.NormalizedShapeAsNumpy()
         self.epsilon = normOp.Epsilon()
         if normOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(normOp.MemoryConfig())
@@ -11282,14 +11240,6 @@ class NormOpT(object):
             bias = self.bias.Pack(builder)
         if self.out is not None:
             out = self.out.Pack(builder)
-        if self.normalizedShape is not None:
-            if np is not None and type(self.normalizedShape) is np.ndarray:
-                normalizedShape = builder.CreateNumpyVector(self.normalizedShape)
-            else:
-                NormOpStartNormalizedShapeVector(builder, len(self.normalizedShape))
-                for i in reversed(range(len(self.normalizedShape))):
-                    builder.PrependInt64(self.normalizedShape[i])
-                normalizedShape = builder.EndVector()
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
         if self.computeConfig is not None:
@@ -11304,8 +11254,6 @@ class NormOpT(object):
             NormOpAddBias(builder, bias)
         if self.out is not None:
             NormOpAddOut(builder, out)
-        if self.normalizedShape is not None:
-            NormOpAddNormalizedShape(builder, normalizedShape)
         NormOpAddEpsilon(builder, self.epsilon)
         if self.memoryConfig is not None:
             NormOpAddMemoryConfig(builder, memoryConfig)

@@ -311,3 +311,12 @@ def test_paged_fill_cache_takes_each_batch_rows_page_table_row(tmp_path):
     report = compile_and_execute_ttir(module_for("paged_fill_cache", case), artifact_dir=str(tmp_path),
                                       enable_intermediate_verification=True)
     assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
+
+
+@pytest.mark.parametrize("name", ["layer_norm", "rms_norm"])
+def test_norm_over_several_trailing_dims_matches_its_golden(name, tmp_path):
+    """TTNN normalizes the last dimension: a two-dimensional normalized_shape is flattened into one and back."""
+    case = Case([(4, 8, 32), (8, 32), (8, 32)], {"normalized_shape": [8, 32]}, named=("weight", "bias"))
+    report = compile_and_execute_ttir(module_for(name, case), artifact_dir=str(tmp_path),
+                                      enable_intermediate_verification=True)
+    assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())

@@ -32,6 +32,8 @@ TTNN_CASES = {"repeat": Case([(32, 32)], {"repeat_dims": [2, 1]}), "typecast": C
               "to_memory_config": Case([(32, 32)], {"buffer_type": "l1"}),
               "argmax": Case([(4, 32, 64)], {"dim": 2}),
               "nlp_concat_heads": Case([(2, 4, 32, 32)]),
+              "layer_norm": Case([(32, 64), (64,), (64,)], {"epsilon": 1e-5}, named=("weight", "bias")),
+              "rms_norm": Case([(32, 64), (64,)], {"epsilon": 1e-5}, named=("weight",)),
               "rms_norm_pre_all_gather": Case([(1, 1, 64, 128), (1, 1, 64, 128)]),
               "layer_norm_pre_all_gather": Case([(1, 1, 64, 128)]),
               # two chips' statistics of rows whose other half lives elsewhere: [sum, sum of squares] per chip
