@@ -34,9 +34,13 @@ def _sum(x: torch.Tensor) -> float:
 
 
 def _same_specials(g: torch.Tensor, a: torch.Tensor) -> bool:
-    infinite = torch.isinf(g)
-    return torch.equal(torch.isnan(g), torch.isnan(a)) and torch.equal(infinite, torch.isinf(a)) \
-        and bool((g[infinite] == a[infinite]).all())
+    """Both overflowed at the same places: infinities of one sign, or a NaN against either (inf - inf in one
+    summation order is an infinity in another)."""
+    special = ~torch.isfinite(g)
+    if not torch.equal(special, ~torch.isfinite(a)):
+        return False
+    g, a = g[special], a[special]
+    return bool(((g == a) | torch.isnan(g) | torch.isnan(a)).all())
 
 
 def _finite_slices(golden: torch.Tensor, actual: torch.Tensor) -> Iterator[tuple[torch.Tensor, torch.Tensor] | None]:
@@ -50,8 +54,9 @@ def _finite_slices(golden: torch.Tensor, actual: torch.Tensor) -> Iterator[tuple
 
 
 def pcc(golden: torch.Tensor, actual: torch.Tensor) -> float:
-    """Pearson correlation; two constant tensors correlate fully when they are equal. NaN and infinities
-    agree only where both tensors hold the same one; the correlation is then of the finite rest."""
+    """Pearson correlation; two constant tensors correlate fully when they are equal. Non-finite values agree only
+    where both tensors hold one (infinities of the same sign, or a NaN against either); the correlation is then
+    of the finite rest."""
     equal, count, shift = True, 0, None
     sums = [0.0] * 5  # of g, a, g*g, a*a, g*a; shifted by the first slice's means, which keeps them exact
     for pair in _finite_slices(golden, actual):

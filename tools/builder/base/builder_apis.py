@@ -12,6 +12,7 @@ TTBuilderCompileException saying so.
 from __future__ import annotations
 
 import bisect
+import math
 import inspect
 import os
 import tempfile
@@ -253,10 +254,18 @@ def _argument_type(func, index: int) -> str | None:
 def _random_input(arg, kind: str | None) -> torch.Tensor | None:
     """A random input an exported graph can take (None: the builder's default, normal or small integers).
     Integers used as indices stay within what they index; a float `constant` argument is drawn from [0, 1),
-    as exporters pass scale factors and epsilons this way (a normal draw would make a variance negative)."""
+    as exporters pass scale factors and epsilons this way (a normal draw would make a variance negative); a
+    weight `parameter` (two or more dimensions over one) as torch initializes a layer, uniform in
+    ±1/sqrt(fan_in), fan_in its size over the first dimension: a deep graph's activations then keep their
+    scale instead of overflowing bf16 after a few dozen layers of unit-variance weights."""
     dtype, shape = torch_dtype(arg.type.element_type), tuple(arg.type.get_shape())
+    if dtype.is_floating_point and kind == "constant":
+        return torch.rand(shape).to(dtype)
+    if dtype.is_floating_point and kind == "parameter" and sum(d > 1 for d in shape) >= 2:
+        bound = 1 / math.sqrt(math.prod(shape[1:]))
+        return ((torch.rand(shape) * 2 - 1) * bound).to(dtype)
     if dtype.is_floating_point:
-        return torch.rand(shape).to(dtype) if kind == "constant" else None
+        return None
     bound = _index_bound(arg)
     return None if bound is None or dtype == torch.bool else torch.randint(0, bound, shape).to(dtype)
 
