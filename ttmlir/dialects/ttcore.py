@@ -130,22 +130,33 @@ class CoreCoordAttr(Data[tuple[int, int]]):
 
 @irdl_attr_definition
 class CoreRangeAttr(Data[tuple[tuple[int, int], tuple[int, int]]]):
-    """An inclusive rectangle of cores: `#ttcore.core_range<0x0, 7x7>` (start y x x, end y x x)."""
+    """An inclusive rectangle of cores: `#ttcore.core_range<(0,0), (7,7)>` (start (y,x), end (y,x))."""
 
     name = "ttcore.core_range"
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser):
-        with parser.in_angle_brackets():
-            start = parse_dims(parser)
+        def corner() -> tuple[int, int]:
+            with parser.in_parens():
+                y = parser.parse_integer()
+                parser.parse_punctuation(",")
+                return y, parser.parse_integer()
+
+        with parser.in_angle_brackets():  # checked before `>`, so an error points into the attribute
+            start = corner()
             parser.parse_punctuation(",")
-            end = parse_dims(parser)
-        if len(start) != 2 or len(end) != 2:
-            parser.raise_error("core range corners must be YxX")
+            end = corner()
+            for what, (y, x) in (("start", start), ("end", end)):
+                if y < 0 or x < 0:
+                    parser.raise_error(f"{what} coordinates ({y},{x}) must be non-negative")
+            if start[0] > end[0] or start[1] > end[1]:
+                parser.raise_error(f"Start coordinates ({start[0]},{start[1]}) must be less than or equal to end "
+                                   f"coordinates ({end[0]},{end[1]})")
         return start, end
 
     def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{dims_str(self.data[0])}, {dims_str(self.data[1])}>")
+        (y0, x0), (y1, x1) = self.data
+        printer.print_string(f"<({y0},{x0}), ({y1},{x1})>")
 
 
 # --- system descriptor -------------------------------------------------------------------------
