@@ -357,14 +357,17 @@ def _linear(op: TTOp) -> Operation | list[Operation]:
     or one not as wide as the product is added after a matmul instead (upstream's linear workaround)."""
     groups = op.operand_groups()
     if not groups.get("bias"):
-        return _direct(op)
+        return _direct_with_defaults(op)
     product, bias, b = (matmul_product_shape(op), groups["bias"][0].type.get_shape(),
                         groups["b"][0].type.get_shape())
     batched_b = len(b) > 2 and any(d > 1 for d in b[:-2])
-    if not batched_b and product and all(d == 1 for d in bias[:-1]) and bias[-1] == product[-1]:
-        return _direct(op)
+    if not product and math.prod(bias) == 1:  # a dot product of two vectors plus one value
+        return _direct_with_defaults(op)
+    product = product or (1,)  # a dot product, as the one-element tensor TTNN's matmul makes of it
+    if not batched_b and all(d == 1 for d in bias[:-1]) and bias[-1] == product[-1]:
+        return _direct_with_defaults(op)
     result = op.results[0].type
-    matmul = ttnn_op("matmul", [groups["a"][0], groups["b"][0]], _props(op), [_tensor(product, result)], op)
+    matmul = ttnn_op("matmul", [groups["a"][0], groups["b"][0]], _with_defaults(op), [_tensor(product, result)], op)
     summed = broadcast_shape(product, bias)
     add = ttnn_op("add", [matmul.results[0], groups["bias"][0]], {}, [_tensor(summed, result)], op)
     if summed == tuple(result.get_shape()):

@@ -320,3 +320,12 @@ def test_norm_over_several_trailing_dims_matches_its_golden(name, tmp_path):
     report = compile_and_execute_ttir(module_for(name, case), artifact_dir=str(tmp_path),
                                       enable_intermediate_verification=True)
     assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
+
+
+@pytest.mark.parametrize("bias", [(1,), (64,)])
+def test_linear_of_two_vectors_matches_its_golden(bias, tmp_path):
+    """A dot product plus a one-value bias stays one ttnn.linear; a wider bias is added after the matmul."""
+    case = Case([(64,), (64,), bias])
+    report = compile_and_execute_ttir(module_for("linear", case), artifact_dir=str(tmp_path),
+                                      enable_intermediate_verification=True)
+    assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
