@@ -587,14 +587,9 @@ MOVES_VALUES = frozenset({"typecast", "bitcast_convert", "reshape", "concatenate
                           "to_memory_config", "to_device", "from_device"})
 
 
-def _heads_joined(heads: list[torch.Tensor]) -> torch.Tensor:
-    """[..., S, D] heads side by side along the last dimension."""
-    return torch.cat(heads, dim=-1)
-
-
 def _nlp_concat_heads_decode(x, a):
     value, heads = x["input"], a["num_heads"]
-    joined = _heads_joined([value[:, :, h, :] for h in range(heads)]).unsqueeze(1)  # [S, 1, B, heads * D]
+    joined = torch.cat([value[:, :, h, :] for h in range(heads)], dim=-1).unsqueeze(1)  # [S, 1, B, heads * D]
     declared = a["result_shape"]  # a module read from text may declare the batch padded to a tile
     if len(declared) != 4 or declared[2] <= joined.shape[2]:
         return joined
@@ -669,7 +664,7 @@ def _ttnn_goldens() -> dict[str, Golden]:
     return {**goldens, **{name: GOLDEN_MAPPINGS[name] for name in ("permute", "cumsum", "cumprod", "sort", "topk", "argmax", "prod")},
             "repeat": lambda x, a: x["input"].repeat(list(a["repeat_dims"].data)),
             "embedding_bw": lambda x, a: _embedding_backward(x, a).reshape(1, 1, *x["weight"].shape),
-            "nlp_concat_heads": lambda x, a: _heads_joined(list(x["input"].unbind(1))).unsqueeze(1),
+            "nlp_concat_heads": lambda x, a: torch.cat(x["input"].unbind(1), dim=-1).unsqueeze(1),
             "nlp_concat_heads_decode": _nlp_concat_heads_decode,
             "nlp_create_qkv_heads_decode": _nlp_create_qkv_heads_decode,
             "rotary_embedding": _rotary_embedding, "rotary_embedding_llama": _rotary_embedding_llama,

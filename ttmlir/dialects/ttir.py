@@ -135,7 +135,7 @@ def dropout(op: TTOp):
 def bitcast(op: TTOp):
     source, target = op.operands[0].type.element_type, op.results[0].type.element_type
     for element, what in ((source, "Input"), (target, "Output")):
-        if not isinstance(element, (IntegerType, BFloat16Type, Float16Type, Float32Type, Float64Type)):
+        if not isinstance(element, (IntegerType, *FLOAT_TYPES)):
             raise op.error(f"{what} tensor type must be an integer or floating point type")
     if source.bitwidth != target.bitwidth:
         raise op.error("Input and output tensor element types must have the same bit width")
@@ -150,9 +150,8 @@ def paged_fill_cache(op: TTOp):
             raise op.error(f"{what} tensor must be a {rank}D tensor")
     if cache.element_type != value.element_type:
         raise op.error("Cache and input tensors must have the same dtype")
-    floats = (BFloat16Type, Float16Type, Float32Type, Float64Type)
     for what, t in (("Cache", cache), ("Input", value)):
-        if not isinstance(t.element_type, floats):
+        if not isinstance(t.element_type, FLOAT_TYPES):
             raise op.error(f"{what} tensor must be a floating point type")
     if not isinstance(table.element_type, IntegerType):
         raise op.error("Page table tensor must be an integer type")

@@ -782,11 +782,10 @@ def norm_stats_rule(op: TTOp):
             raise op.error(f"output dimension {i} ({out[i]}) must match input dimension ({shape[i]})")
     if rms and residual and shape_of(residual[0]) != shape:
         raise op.error("residual tensor shape must match the input tensor shape")
-    width = TILE if rms else 2 * TILE
+    width, spelled, what = (TILE, "TILE_WIDTH", "rms norm") if rms else (2 * TILE, "2 * TILE_WIDTH", "layernorm")
     if out[-1] != width:
-        raise op.error(f"output last dimension must be {width} (TILE_WIDTH) for rms norm partial statistics, got "
-                       f"{out[-1]}" if rms else f"output last dimension must be {width} (2 * TILE_WIDTH) for layernorm "
-                       f"partial statistics, got {out[-1]}")
+        raise op.error(f"output last dimension must be {width} ({spelled}) for {what} partial statistics, got "
+                       f"{out[-1]}")
 
 
 def norm_post_rule(op: TTOp):
