@@ -509,6 +509,92 @@ def _argmax(t: torch.Tensor, dims: list[int], keep: bool) -> torch.Tensor:
     return index.reshape([1 if i in dims else t.shape[i] for i in range(t.dim())]) if keep else index
 
 
+def _reference_attention(q, k, v, bias, scale: float, sink=None):
+    """softmax(q kᵀ scale + bias) v in float64, every key (and the sink, one logit per query head) in one softmax;
+    query heads grouped explicitly over the key/value heads they share."""
+    batch, heads, queries, _ = q.shape
+    grouped = q.double().reshape(batch, k.shape[1], heads // k.shape[1], queries, -1)
+    scores = torch.einsum("bhgqd,bhkd->bhgqk", grouped, k.double()).reshape(batch, heads, queries, -1) * scale
+    scores = scores + bias
+    if sink is not None:
+        scores = torch.cat([scores, sink.double().reshape(heads, -1)[:, :1].reshape(1, heads, 1, 1)
+                            .expand(batch, heads, queries, 1)], -1)
+    weights = torch.softmax(scores, -1)[..., :k.shape[2]]
+    grouped = weights.reshape(batch, k.shape[1], heads // k.shape[1], queries, -1)
+    return torch.einsum("bhgqk,bhkd->bhgqd", grouped, v.double()).reshape(batch, heads, queries, -1).float()
+
+
+def _hidden(seen: torch.Tensor) -> torch.Tensor:
+    return torch.zeros(seen.shape, dtype=torch.float64).masked_fill(~seen, -math.inf)
+
+
+def _scale(a: dict, size: int) -> float:
+    return a["scale"] if a.get("scale") is not None else size ** -0.5
+
+
+def _sink(x: dict, a: dict, size: int, scaled: bool):
+    """The sink as a logit; TTNN's kernels scale it like the scores (its conversion divided it by the scale)."""
+    sink = x.get("attention_sink")
+    return sink * _scale(a, size) if sink is not None and scaled else sink
+
+
+def _sdpa_golden(scaled_sink: bool) -> Golden:
+    def golden(x, a):
+        q, k = x["query"], x["key"]
+        v = x["value"] if x.get("value") is not None else k[..., :a.get("head_dim_v")]
+        ones = torch.ones(q.shape[2], k.shape[2], dtype=torch.bool)
+        window, causal = a.get("sliding_window_size"), a["is_causal"] and x.get("attention_mask") is None
+        seen = ones.tril() if causal else ones
+        if window:
+            seen = seen & (ones.triu(1 - window) if causal else ones.tril(window // 2).triu(-(window // 2)))
+        bias = _hidden(seen) + (x["attention_mask"].double() if x.get("attention_mask") is not None else 0)
+        return _reference_attention(q, k, v, bias, _scale(a, q.shape[-1]), _sink(x, a, q.shape[-1], scaled_sink))
+    return golden
+
+
+def _user_pages(cache, table):
+    """Each user's blocks of a paged cache, in page table order: [users, heads, positions, size]."""
+    return cache[table.long()].transpose(1, 2).flatten(2, 3)
+
+
+def _decode_golden(scaled_sink: bool) -> Golden:
+    """One query token per user ([1, B, Hq, D]) at its decode position (cur_pos, else the last key)."""
+    def golden(x, a):
+        table = x.get("page_table")
+        k = x["key"] if table is None else _user_pages(x["key"], table)
+        v = k[..., :a.get("head_dim_v")] if x.get("value") is None else \
+            x["value"] if table is None else _user_pages(x["value"], table)
+        q, keys = x["query"].permute(1, 2, 0, 3), torch.arange(k.shape[2])
+        positions = x["cur_pos_tensor"].reshape(-1, 1).long() if x.get("cur_pos_tensor") is not None else \
+            torch.full((q.shape[0], 1), k.shape[2] - 1)
+        seen = keys <= positions if a["is_causal"] else torch.ones(q.shape[0], k.shape[2], dtype=torch.bool)
+        if a.get("sliding_window_size"):
+            seen = seen & (keys > positions - a["sliding_window_size"])
+        bias = _hidden(seen)[:, None, None, :]
+        if x.get("attention_mask") is not None:
+            bias = bias + x["attention_mask"].double().transpose(1, 2)
+        out = _reference_attention(q, k, v, bias, _scale(a, q.shape[-1]), _sink(x, a, q.shape[-1], scaled_sink))
+        return out.permute(2, 0, 1, 3)
+    return golden
+
+
+def _chunked_sdpa(x, a):
+    """A prompt chunk from position chunk_start_idx on, attending causally over each user's pages."""
+    q = x["query"]
+    k, v = (_user_pages(x[name], x["page_table"]) for name in ("key", "value"))
+    start = int(x["chunk_start_idx"].reshape(-1)[0])
+    seen = torch.ones(q.shape[2], k.shape[2], dtype=torch.bool).tril(start)
+    return _reference_attention(q, k, v, _hidden(seen), _scale(a, q.shape[-1]))
+
+
+def _indexer_score_dsa(x, a):
+    q, k, w = (x[name].double() for name in ("query", "key", "weights"))
+    per_head = torch.relu(torch.einsum("bhsd,btd->bhst", q, k[:, 0]))
+    weighted = torch.einsum("bhst,bhs->bst", per_head, w[..., 0])
+    seen = torch.ones(q.shape[2], k.shape[2], dtype=torch.bool).tril(a["chunk_start_idx"])
+    return (weighted + _hidden(seen)).unsqueeze(1).float()
+
+
 GOLDEN_MAPPINGS: dict[str, Golden] = {
     **{name: (lambda fn: lambda x, a: fn(x["input"]))(UNARY_GOLDENS[name]) for name in UNARY_NAMES},
     **{name: (lambda fn: lambda x, a: fn(x["lhs"], x["rhs"]))(BINARY_GOLDENS[name]) for name in BINARY_NAMES},
@@ -553,6 +639,10 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "max_pool2d_with_indices": _unflattened(_max_pool2d_with_indices),
     "global_avg_pool2d": lambda x, a: x["input"].mean((1, 2), keepdim=True),
     "concatenate_heads": lambda x, a: torch.cat(x["input"].unbind(1), dim=-1),
+    "scaled_dot_product_attention": _sdpa_golden(scaled_sink=False),
+    **dict.fromkeys(("scaled_dot_product_attention_decode", "paged_scaled_dot_product_attention_decode",
+                     "paged_flash_multi_latent_attention_decode"), _decode_golden(scaled_sink=False)),
+    "chunked_scaled_dot_product_attention": _chunked_sdpa,
     "split_query_key_value_and_split_heads": _split_qkv,
     "upsample2d": _upsample2d,
     "batch_norm_inference": _batch_norm,
@@ -664,6 +754,12 @@ def _ttnn_goldens() -> dict[str, Golden]:
     return {**goldens, **{name: GOLDEN_MAPPINGS[name] for name in ("permute", "cumsum", "cumprod", "sort", "topk", "argmax", "prod")},
             "repeat": lambda x, a: x["input"].repeat(list(a["repeat_dims"].data)),
             "embedding_bw": lambda x, a: _embedding_backward(x, a).reshape(1, 1, *x["weight"].shape),
+            # TTNN's attention kernels scale the sink like the scores
+            "scaled_dot_product_attention": _sdpa_golden(scaled_sink=True),
+            "flash_mla_prefill": _sdpa_golden(scaled_sink=True), "indexer_score_dsa": _indexer_score_dsa,
+            **dict.fromkeys(("scaled_dot_product_attention_decode", "paged_scaled_dot_product_attention_decode",
+                             "paged_flash_multi_latent_attention_decode"), _decode_golden(scaled_sink=True)),
+            "chunked_scaled_dot_product_attention": _chunked_sdpa,
             "nlp_concat_heads": lambda x, a: torch.cat(x["input"].unbind(1), dim=-1).unsqueeze(1),
             "nlp_concat_heads_decode": _nlp_concat_heads_decode,
             "nlp_create_qkv_heads_decode": _nlp_create_qkv_heads_decode,

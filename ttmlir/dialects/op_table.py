@@ -53,10 +53,16 @@ BINARY_NAMES = {"add": "add", "subtract": "subtract", "multiply": "multiply", "d
                 "logical_left_shift": "logical_left_shift", "logical_right_shift": "logical_right_shift"}
 # Operands an op reads as indices into another of its operands, with how many entries that one has (from its
 # shape); and the ops (TTIR or TTNN) that pass an integer tensor's values on unchanged. Random inputs that
-# reach an index operand stay below that count, as a model's token ids do.
-INDEX_OPERANDS = {"embedding": ("input", "weight", lambda shape: math.prod(shape[:-1])),
-                  "update_cache": ("update_index", "cache", lambda shape: shape[2]),
-                  "gather": ("start_indices", "input", min)}
+# reach an index operand stay below that count, as a model's token ids do (decode positions stay in the first
+# block of a paged cache).
+_PAGED = (("page_table", "key", lambda shape: shape[0]), ("cur_pos_tensor", "key", lambda shape: shape[2]))
+INDEX_OPERANDS = {"embedding": (("input", "weight", lambda shape: math.prod(shape[:-1])),),
+                  "update_cache": (("update_index", "cache", lambda shape: shape[2]),),
+                  "gather": (("start_indices", "input", min),),
+                  "scaled_dot_product_attention_decode": _PAGED[1:],
+                  "paged_scaled_dot_product_attention_decode": _PAGED,
+                  "paged_flash_multi_latent_attention_decode": _PAGED,
+                  "chunked_scaled_dot_product_attention": (_PAGED[0], ("chunk_start_idx", "key", lambda shape: shape[2]))}
 PASSES_VALUES = frozenset({"reshape", "typecast", "squeeze", "unsqueeze", "broadcast", "repeat", "permute",
                            "transpose", "slice_static", "concat", "to_layout", "to_device", "from_device",
                            "to_memory_config"})
@@ -69,6 +75,7 @@ FLATTENED = " flattened_compat_info:flattened_compat?"
 POOL_PROPS = ("kernel:i32_or_darray stride:i32_or_darray dilation:i32_or_darray padding:i32_or_darray ceil_mode:bool"
               + FLATTENED)
 NORM_OPERANDS = "input weight? bias?"
+ATTENTION = "is_causal:bool=true scale:f32?"
 # gather in either of upstream's forms: torch.gather's (`dim`; the index tensor has the result's shape) or the
 # StableHLO one its exported models still carry (offset/collapsed/batching dims, start_index_map, slice_sizes).
 STABLEHLO_GATHER = ("offset_dims", "collapsed_slice_dims", "operand_batching_dims", "start_indices_batching_dims",
@@ -135,6 +142,19 @@ TTIR_OPS: tuple[OpRow, ...] = (
     # [batch, heads, seq, head_size] query, key (optionally [.., head_size, seq]) and value
     op("split_query_key_value_and_split_heads", "split_qkv", "input_tensor kv_input_tensor?",
        props="num_heads:ui32 num_kv_heads:ui32? transpose_key:bool", results="query key value"),
+    # attention per head: softmax(query · keyᵀ · scale + mask) · value, each key/value head shared by a group of
+    # query heads; causal (a query sees the keys up to its position) or masked, as upstream's attention ops
+    op("scaled_dot_product_attention", "attention", "query key value attention_mask? attention_sink?",
+       props=ATTENTION + " sliding_window_size:ui32?"),
+    op("scaled_dot_product_attention_decode", "attention",
+       "query key value attention_mask? cur_pos_tensor attention_sink?", props=ATTENTION),
+    op("paged_scaled_dot_product_attention_decode", "attention",
+       "query key value page_table output attention_mask? cur_pos_tensor? attention_sink?",
+       props=ATTENTION + " sliding_window_size:ui32?"),
+    op("chunked_scaled_dot_product_attention", "attention", "query key value page_table chunk_start_idx output",
+       props="scale:f32?"),
+    op("paged_flash_multi_latent_attention_decode", "attention",
+       "query key value? page_table attention_mask? cur_pos_tensor? attention_sink?", props="head_dim_v:ui32 " + ATTENTION),
     op("embedding", "embedding", "input weight"),
     # the weight's gradient: each index's row of in_gradient summed into that row of a zero table
     op("embedding_backward", "embedding_backward", "input weight in_gradient", ttnn="embedding_bw"),

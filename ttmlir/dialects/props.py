@@ -7,13 +7,15 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from xdsl.dialects.builtin import (ArrayAttr, DenseArrayBase, DenseIntOrFPElementsAttr, DenseResourceAttr,
-                                   Float32Type, FloatAttr, IntegerAttr, IntegerType, Signedness, StringAttr,
+from xdsl.dialects.builtin import (ArrayAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, DenseResourceAttr,
+                                   Float16Type, Float32Type, Float64Type, FloatAttr, IntegerAttr, IntegerType, Signedness, StringAttr,
                                    TypeAttribute)
 from xdsl.ir import Attribute
 
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
+
+FLOAT_TYPES = (BFloat16Type, Float16Type, Float32Type, Float64Type)
 
 
 @dataclass(frozen=True)

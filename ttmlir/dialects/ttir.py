@@ -16,8 +16,9 @@ from xdsl.ir import Dialect
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
+from ttmlir.dialects import attention
 from ttmlir.dialects.op_table import STABLEHLO_GATHER, TTIR_OPS
-from ttmlir.dialects.props import dense_values, int_values, scalar
+from ttmlir.dialects.props import FLOAT_TYPES, dense_values, int_values, scalar
 from ttmlir.dialects.quant import UniformQuantizedType
 from ttmlir.dialects.tt_op import TTOp, build_op_class
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
@@ -840,7 +841,6 @@ def max_pool2d_with_indices(op: TTOp):
         raise op.error("Indices result must have integer element type")
 
 
-FLOAT_TYPES = (BFloat16Type, Float16Type, Float32Type, Float64Type)
 # which of (input, result) hold quantized values
 QUANTIZED_SIDES = {"quantize": (False, True), "dequantize": (True, False), "requantize": (True, True)}
 
@@ -1152,6 +1152,7 @@ SHAPE_RULES = {
     "cache": cache, "mesh_shard": same_rank, "ccl": same_rank, "to_layout": same_shape,
     "get_dimension_size": get_dimension_size, "quantization": quantization, "dropout": dropout, "bitcast": bitcast,
     "concatenate_heads": concatenate_heads, "split_qkv": split_qkv, "mesh_partition": mesh_partition, "distributed_norm": distributed_norm,
+    "attention": None,  # each attention op has its own rule (ttmlir.dialects.attention)
 }
 
 class EmptyBase(TTOp):
@@ -1205,7 +1206,7 @@ CUSTOM_BASES = {"empty": EmptyBase, "to_layout": ToLayoutBase}
 OWN_RULES = {"clamp_scalar": clamp_scalar, "all_gather": all_gather, "all_reduce": all_reduce,
              "reduce_scatter": reduce_scatter, "collective_permute": collective_permute,
              "max_pool2d_with_indices": max_pool2d_with_indices, "gelu_bw": gelu_bw,
-             "paged_fill_cache": paged_fill_cache}
+             "paged_fill_cache": paged_fill_cache, **attention.TTIR_RULES}
 TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.name, TTOp),
                                             OWN_RULES.get(row.name, SHAPE_RULES[row.family])) for row in TTIR_OPS}
 globals().update({cls.__name__: cls for cls in TTIR_OP_CLASSES.values()})

@@ -18,7 +18,8 @@ from xdsl.printer import Printer
 from ttmlir import hardware
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.quant import UniformQuantizedType
-from ttmlir.dialects.op_table import GATHER_PROPS, TTIR_OPS, op
+from ttmlir.dialects import attention
+from ttmlir.dialects.op_table import ATTENTION, GATHER_PROPS, TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind, scalar
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw, struct_attr
 from ttmlir.dialects.tt_op import TTOp, build_op_class
@@ -541,6 +542,25 @@ TTNN_ONLY = (
     op("rotary_embedding_llama", "rotary_embedding", "input cos_cache sin_cache trans_mat",
        props="is_decode_mode:bool=false" + COMPUTE_CONFIG,
        summary="x * cos + (x @ trans_mat) * sin, the transformation applied to each tile-wide block of head_dim."),
+    # the attention ops without TTIR's output operands; the decode ones also take a sliding window
+    op("scaled_dot_product_attention", "attention", "query key value attention_mask? attention_sink?",
+       props=ATTENTION + " sliding_window_size:ui32?", summary="FlashAttention-2 attention (prefill)."),
+    op("scaled_dot_product_attention_decode", "attention",
+       "query key value attention_mask? cur_pos_tensor? attention_sink?", props=ATTENTION + " sliding_window_size:ui32?",
+       summary="Flash-decode attention of one query token per user, [1, B, Hq, D]."),
+    op("paged_scaled_dot_product_attention_decode", "attention",
+       "query key value page_table attention_mask? cur_pos_tensor? attention_sink?",
+       props=ATTENTION + " sliding_window_size:ui32?", summary="Decode attention over a paged key/value cache."),
+    op("chunked_scaled_dot_product_attention", "attention", "query key value page_table chunk_start_idx",
+       props="scale:f32?", summary="A prefill chunk attending causally over a paged cache from chunk_start_idx."),
+    op("paged_flash_multi_latent_attention_decode", "attention",
+       "query key value? page_table attention_mask? cur_pos_tensor? attention_sink?",
+       props="head_dim_v:ui32 " + ATTENTION, summary="Multi-latent decode attention over a paged latent cache."),
+    op("flash_mla_prefill", "attention", "query key value? attention_mask?", props="head_dim_v:ui32 " + ATTENTION,
+       summary="Multi-latent prefill attention; without value, V is the first head_dim_v features of K."),
+    op("indexer_score_dsa", "indexer_score", "query key weights", props="chunk_start_idx:ui32=0 cluster_axis:ui32?",
+       summary="DeepSeek sparse attention's indexer: sum over heads of relu(q · k) * weight, causal from "
+       "chunk_start_idx."),
     op("mesh_shard", "mesh_shard", "input device", props="shard_type:shard_type shard_direction:shard_direction "
        "shard_shape:i64_darray shard_dims:i64_darray", summary="Shard or gather a tensor across the mesh."),
 )
@@ -559,7 +579,7 @@ TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "layout_op": same_shape, "dea
                     "creation": shape_attr_rule, "fill": shape_attr_rule, "full": shape_attr_rule,
                     "repeat": repeat_rule, "conv": None, "pool": None, "arange": None, "rand": None,
                     **dict.fromkeys(("nlp_concat_heads", "nlp_concat_heads_decode", "nlp_create_qkv_heads_decode",
-                                     "rotary_embedding", "norm_stats", "norm_post"))}  # verified by their own rules below
+                                     "rotary_embedding", "norm_stats", "norm_post", "indexer_score"))}  # verified by their own rules below
 
 
 def _ttnn_rows():
@@ -853,7 +873,7 @@ TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to
                   "rms_norm_pre_all_gather": norm_stats_rule, "layer_norm_pre_all_gather": norm_stats_rule,
                   "layer_norm_post_all_gather": norm_post_rule, "paged_fill_cache": paged_fill_cache,
                   "rand": rand_rule, "pow_scalar": pow_scalar_rule, "constant": constant_rule,
-                  "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule}
+                  "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule, **attention.TTNN_RULES}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
                                            TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]))

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FunctionType, IntegerAttr, ModuleOp, NameLoc, StringAttr, TensorType, UnknownLoc
+from xdsl.dialects.builtin import DenseArrayBase, FunctionType, i32, IntegerAttr, ModuleOp, NameLoc, StringAttr, TensorType, UnknownLoc
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -434,6 +434,65 @@ def _norm(op: TTOp) -> list[Operation]:
     return [*ops, norm, _reshape(norm.results[0], shape, op)]
 
 
+def _by_name(name: str, groups: dict[str, list[SSAValue]], props: dict[str, Attribute], result_types,
+             source: Operation) -> Operation:
+    """A TTNN op from operands named as its row names them (absent ones omitted), with its operand segments."""
+    names = TTNN_OP_CLASSES[name].ROW.operands
+    values = [groups.get(n.rstrip("?*"), []) for n in names]
+    props = {k: v for k, v in props.items() if k != "operandSegmentSizes"}
+    if sum(n[-1] in "?*" for n in names) > 1:
+        props["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(v) for v in values])
+    return ttnn_op(name, [v for vs in values for v in vs], props, result_types, source)
+
+
+DECODE_QUERY = [2, 0, 1, 3]  # [B, Hq, 1, D] -> the decode op's [1, B, Hq, D]
+DECODE_MASK = [0, 2, 1, 3]  # [B, Hq, 1, Sk] -> the decode op's [B, 1, Hq, Sk]
+
+
+def _attention(op: TTOp) -> list[Operation]:
+    """The TTNN attention op of the same name, without TTIR's output operand. Generic attention of one query
+    token is TTNN's decode op (query and mask permuted to its layout, the mask's heads materialized, the result
+    permuted back); a prefill mask broadcast over queries is materialized (the kernel streams over them), and the
+    sink is divided by the scale the kernels apply to it, as upstream's conversion does."""
+    groups, props, ops = op.operand_groups(), _with_defaults(op), []
+    groups.pop("output", None)
+
+    def then(new: Operation) -> SSAValue:
+        ops.append(new)
+        return new.results[0]
+
+    name, result = op.ROW.name, op.results[0].type
+    if name != "scaled_dot_product_attention":
+        return [_by_name(name, groups, props, [result], op)]
+    query, mask, sink = groups["query"][0].type.get_shape(), groups["attention_mask"], groups["attention_sink"]
+    if sink:
+        scale = scalar(op.prop("scale")) if op.prop("scale") is not None else 1 / math.sqrt(query[3])
+        if scale not in (0.0, 1.0):
+            inverse = ttnn_op("full", [], {**_creation_props(op), "shape": ttnn.ShapeAttr(tuple(sink[0].type.get_shape())),
+                                           "fill_value": KINDS["f32"].build(1 / scale)}, [sink[0].type], op)
+            groups["attention_sink"] = [then(ttnn_op("multiply", [sink[0], then(inverse)], {}, [sink[0].type], op))]
+    if query[2] != 1:
+        if mask and mask[0].type.get_shape()[2] == 1:
+            groups["attention_mask"] = [then(_repeat_to(mask[0], 2, query[2], op))]
+        return [*ops, _by_name(name, groups, props, [result], op)]
+    groups["query"] = [then(_permute(groups["query"][0], DECODE_QUERY, op))]
+    if mask:
+        permuted = then(_permute(mask[0], DECODE_MASK, op))
+        groups["attention_mask"] = [permuted if permuted.type.get_shape()[2] == query[1] else
+                                    then(_repeat_to(permuted, 2, query[1], op))]
+    decode = then(_by_name("scaled_dot_product_attention_decode", groups, props,
+                           [_tensor([query[p] for p in DECODE_QUERY], result)], op))
+    return [*ops, _permute(decode, [DECODE_QUERY.index(i) for i in range(4)], op)]
+
+
+def _repeat_to(value: SSAValue, dim: int, size: int, source: Operation) -> Operation:
+    """`value`, of size 1 along `dim`, repeated to `size` there."""
+    shape = list(value.type.get_shape())
+    reps = [size if i == dim else 1 for i in range(len(shape))]
+    shape[dim] = size
+    return ttnn_op("repeat", [value], {"repeat_dims": ttnn.ShapeAttr(tuple(reps))}, [_tensor(shape, value.type)], source)
+
+
 def _to_tensor_spec(op: TTOp) -> Operation:
     """ttir.to_layout is the aggregate ttnn.to_tensor_spec; --ttnn-decompose-layouts breaks it down later."""
     return ttnn_op("to_tensor_spec", [op.operands[0]], {}, [op.results[0].type], op)
@@ -451,7 +510,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "sort": _retyped_integers, "scatter": _retyped_integers, "topk": _retyped_integers, "gather": _gather,
     "argmax": _one_dim_reduction, "prod": _one_dim_reduction,
     "softmax": _direct_with_defaults, "embedding_backward": _embedding_backward, "norm": _norm, "gelu_bw": _direct_with_defaults,
-    "dropout": _direct_with_defaults, "quantization": _quantization, "linear": _linear,
+    "dropout": _direct_with_defaults, "quantization": _quantization, "linear": _linear, "attention": _attention,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",

@@ -9,6 +9,7 @@ merges the conversions that meet; --ttnn-decompose-layouts breaks the rest into 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Callable, ClassVar
 
@@ -169,6 +170,14 @@ def _front_padded(op: TTNNOp) -> bool:
     return op.operands[0].type.encoding.is_tiled and any(int_values(op.prop("padding"))[0::2])
 
 
+def _wants(**wants: Want) -> Workaround:
+    """The same conversions whatever the op's operands are."""
+    return lambda op: wants
+
+
+SDPA_DTYPES = ("bf16", "bfp_bf8", "bfp_bf4")
+
+
 def _argmax(op: TTNNOp) -> dict[str, Want]:
     """argmax reads row-major data and writes row-major u32 indices."""
     return {"input": Want("row_major"), "result": Want("row_major", "u32")}
@@ -195,31 +204,92 @@ WORKAROUNDS: dict[str, Workaround] = {
     "dropout": _both(Want(dtype="bf16")),
     "paged_fill_cache": lambda op: {name: Want("row_major") for name, values in op.operand_groups().items()
                                     if name in ("page_table", "batch_idx_tensor") and values and values[0].type.encoding.is_tiled},
+    # tt-metal's SDPA kernels compute in bf16 (flash MLA also reads block floats); paged ones read their page
+    # table and positions row-major
+    **dict.fromkeys(("scaled_dot_product_attention", "scaled_dot_product_attention_decode"),
+                    lambda op: dict.fromkeys(("query", "key", "value", "attention_mask", "result"), Want(dtype="bf16"))),
+    "flash_mla_prefill": lambda op: {name: Want(dtype="bf16") for name, values in op.operand_groups().items()
+                                     if name in ("query", "key", "value", "attention_mask") and values
+                                     and _dtype(values[0]) not in SDPA_DTYPES} | (
+        {"result": Want(dtype="bf16")} if _dtype(op.operands[0]) not in SDPA_DTYPES else {}),
+    "paged_scaled_dot_product_attention_decode": _wants(page_table=Want("row_major"), cur_pos_tensor=Want("row_major")),
+    "chunked_scaled_dot_product_attention": _wants(page_table=Want("row_major"), chunk_start_idx=Want("row_major")),
+    "paged_flash_multi_latent_attention_decode": _wants(page_table=Want("row_major", "si32"),
+                                                        cur_pos_tensor=Want("row_major")),
 }
 
 
-def _prompt_padded_to_tiles(op: TTNNOp) -> list[Operation]:
+def _prompt_padded_to_tiles(op: TTNNOp) -> None:
     """fill_cache writes whole tiles: a prompt whose length is no tile multiple is padded with zeros first, when
     the padded prompt still fits the cache (tt-metal#42779)."""
     prompt, cache = op.operand_groups()["input"][0], op.operand_groups()["cache"][0]
-    shape = list(prompt.type.get_shape())
-    padded = -(-shape[2] // ttnn.TILE) * ttnn.TILE
-    if padded == shape[2] or (op.ROW.name == "fill_cache" and padded > cache.type.get_shape()[2]):
-        return []
-    padding = [0] * 8
-    padding[5], shape[2] = padded - shape[2], padded
-    layout = prompt.type.encoding
-    result = TensorType(prompt.type.element_type, shape, ttnn.layout_for(
-        tuple(shape), prompt.type.element_type, layout.buffer_type, layout.is_tiled, layout.data_type))
-    pad = ttnn_op("pad", [prompt], {"padding": KINDS["i32_darray"].build(padding), "value": KINDS["f32"].build(0.0)},
-                  [result], op)
-    op.operands[list(op.operands).index(prompt)] = pad.results[0]
-    return [pad]
+    padded = _tiles(prompt.type.get_shape()[2])
+    if padded != prompt.type.get_shape()[2] and (op.ROW.name != "fill_cache" or padded <= cache.type.get_shape()[2]):
+        _pad_operand(op, prompt, 2, padded)
 
 
-# Ops a workaround rewrites before their operands are converted: the ops it puts before them.
-REWRITES: dict[str, Callable[[TTNNOp], list[Operation]]] = {
+def _head_dim_padded_to_tiles(op: TTNNOp) -> None:
+    """SDPA reads whole tiles of the head dimension: query, key and value are zero-padded to a tile multiple
+    (zeros change no dot product), the scale kept at the unpadded 1/sqrt(D), and the result sliced back."""
+    query = op.operand_groups()["query"][0]
+    size = query.type.get_shape()[3]
+    if size % ttnn.TILE == 0:
+        return
+    if op.prop("scale") is None:
+        op.properties["scale"] = KINDS["f32"].build(1 / math.sqrt(size))
+    for name in ("query", "key", "value"):
+        _pad_operand(op, op.operand_groups()[name][0], 3, _tiles(size))
+    result, original = op.results[0], op.results[0].type
+    result = Rewriter.replace_value_with_new_type(result, _reshaped(original, (*original.get_shape()[:3], _tiles(size))))
+    uses = [(use.operation, use.index) for use in result.uses]
+    array = KINDS["i32_array"].build
+    sliced = ttnn_op("slice_static", [result], {"begins": array([0] * 4), "ends": array(list(original.get_shape())),
+                                                "step": array([1] * 4)}, [original], op)
+    op.parent.insert_op_after(sliced, op)
+    for user, index in uses:
+        user.operands[index] = sliced.results[0]
+
+
+def _mask_heads_materialized(op: TTNNOp) -> None:
+    """The decode kernel cannot broadcast a [B, 1, 1, Sk] mask over the query heads: it is repeated to them."""
+    groups = op.operand_groups()
+    heads = groups["query"][0].type.get_shape()[2]
+    if groups["attention_mask"] and groups["attention_mask"][0].type.get_shape()[2] != heads:
+        mask = groups["attention_mask"][0]
+        shape = mask.type.get_shape()
+        repeat = ttnn_op("repeat", [mask], {"repeat_dims": ttnn.ShapeAttr((1, 1, heads, 1))},
+                         [_reshaped(mask.type, (*shape[:2], heads, shape[3]))], op)
+        op.parent.insert_op_before(repeat, op)
+        op.operands[list(op.operands).index(mask)] = repeat.results[0]
+
+
+def _tiles(size: int) -> int:
+    return -(-size // ttnn.TILE) * ttnn.TILE
+
+
+def _reshaped(t: TensorType, shape) -> TensorType:
+    """`t` with another shape, in the same layout, data type and buffer."""
+    layout = t.encoding
+    return TensorType(t.element_type, shape, ttnn.layout_for(tuple(shape), t.element_type, layout.buffer_type,
+                                                             layout.is_tiled, layout.data_type))
+
+
+def _pad_operand(op: TTNNOp, value: SSAValue, dim: int, size: int) -> None:
+    """`op` reads `value` zero-padded to `size` along `dim` (a ttnn.pad put before it)."""
+    shape = list(value.type.get_shape())
+    padding = [0] * (2 * len(shape))
+    padding[2 * dim + 1], shape[dim] = size - shape[dim], size
+    pad = ttnn_op("pad", [value], {"padding": KINDS["i32_darray"].build(padding), "value": KINDS["f32"].build(0.0)},
+                  [_reshaped(value.type, shape)], op)
+    op.parent.insert_op_before(pad, op)
+    op.operands[list(op.operands).index(value)] = pad.results[0]
+
+
+# Ops a workaround rewrites (putting ops before or after them) before their operands are converted.
+REWRITES: dict[str, Callable[[TTNNOp], None]] = {
     "fill_cache": _prompt_padded_to_tiles, "paged_fill_cache": _prompt_padded_to_tiles,
+    "scaled_dot_product_attention": _head_dim_padded_to_tiles,
+    "scaled_dot_product_attention_decode": _mask_heads_materialized,
 }
 
 
@@ -275,8 +345,8 @@ class TTNNWorkaroundPass(ModulePass):
         for op in list(module.walk()):
             if not isinstance(op, TTNNOp) or not _laid_out(op):
                 continue
-            for new in REWRITES.get(op.ROW.name, lambda op: [])(op):
-                op.parent.insert_op_before(new, op)
+            if op.ROW.name in REWRITES:
+                REWRITES[op.ROW.name](op)
             if op.ROW.name in WORKAROUNDS:
                 apply_workaround(op, WORKAROUNDS[op.ROW.name](op))
 

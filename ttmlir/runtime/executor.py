@@ -26,7 +26,14 @@ from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
 
 # result fields, in result order (a field of these names that is no tensor, e.g. a constant's `value`, is none)
-OUTPUT_FIELDS = ("out", "batchMean", "batchVariance", "values", "indices", "resultIndices", "query", "key", "value")
+# A table's result fields in result order: `out` and the further results some ops have, or, in a table without
+# `out`, the results named after what they are (sort's values and indices, the head splitters' query, key, value).
+OUT_FIELDS = ("out", "batchMean", "batchVariance", "resultIndices")
+NAMED_OUTPUT_FIELDS = ("values", "indices", "query", "key", "value")
+
+
+def output_fields(table) -> tuple[str, ...]:
+    return OUT_FIELDS if "out" in vars(table) else NAMED_OUTPUT_FIELDS
 IN_PLACE_FIELDS = tuple(sorted(set(IN_PLACE_OPERAND.values())))
 TABLE_FAMILIES = {"EltwiseUnaryOpT": "unary", "EltwiseBinaryOpT": "binary", "WhereOpT": "binary",
                   "ClampTensorOpT": "binary", "ReductionOpT": "reduction", "SoftmaxOpT": "softmax",
@@ -125,8 +132,9 @@ class DebugHooks:
 def _inputs(table, pool: dict[int, Tensor], name: str) -> tuple[dict, list[Tensor]]:
     """The op's input tensors by snake_case field name (a list for a variadic field), and all of them."""
     fields, used = {}, []
+    outputs = output_fields(table)
     for key, value in vars(table).items():
-        if key in OUTPUT_FIELDS:
+        if key in outputs:
             continue
         if isinstance(value, fb.TensorRefT):
             fields[fbu.snake(key)] = tensor = _lookup(pool, value, name)
@@ -273,7 +281,7 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
                         for chip in range(chips if distributed else 1)]
     except (RuntimeError, ValueError, IndexError, TypeError, KeyError) as exc:
         raise RuntimeFailure(f"{where}: kernel failed: {exc}") from None
-    refs = [getattr(table, f) for f in OUTPUT_FIELDS if isinstance(getattr(table, f, None), fb.TensorRefT)]
+    refs = [getattr(table, f) for f in output_fields(table) if isinstance(getattr(table, f, None), fb.TensorRefT)]
     written = next((getattr(table, f) for f in IN_PLACE_FIELDS if getattr(table, f, None) is not None), None)
     if not refs and written is not None:  # an op with no result writes its operand's tensor in place
         _write_in_place(ctx.pool[written.globalId], [results[0] for results in per_chip])

@@ -489,6 +489,102 @@ def _matmul(x, t):
     return out + x["bias"] if x.get("bias") is not None else out
 
 
+ATTENTION_CHUNK = 32  # keys per step of the device's online softmax
+
+
+def _flash_attention(q, k, v, bias, scale: float, sink=None):
+    """Attention as tt-metal's flash kernels run it: keys a chunk at a time, with a running maximum, sum and
+    output rescaled as each chunk arrives (online softmax). q [B, Hq, Sq, D], k and v [B, Hkv, Sk, .] (a key/value
+    head serves Hq / Hkv query heads), bias [.., Sq, Sk] added to the scaled scores (-inf hides a key); the sink,
+    one logit per head, is scaled like the scores and joins every row's denominator."""
+    group = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
+    rows = q.shape[:3]
+    top, total, out = torch.full(rows, -math.inf), torch.zeros(rows), torch.zeros(*rows, v.shape[-1])
+
+    def absorb(scores, values):
+        nonlocal top, total, out
+        new_top = torch.maximum(top, scores.amax(-1))
+        base = torch.where(new_top.isinf(), torch.zeros_like(new_top), new_top)
+        weights, keep = torch.exp(scores - base[..., None]), torch.exp(top - base)
+        total, out, top = total * keep + weights.sum(-1), out * keep[..., None] + weights @ values, new_top
+
+    for start in range(0, k.shape[2], ATTENTION_CHUNK):
+        chunk = slice(start, start + ATTENTION_CHUNK)
+        absorb((q @ k[:, :, chunk].transpose(-1, -2)) * scale + bias[..., chunk], v[:, :, chunk])
+    if sink is not None:
+        logit = (sink.reshape(q.shape[1], -1)[:, 0] * scale).reshape(1, -1, 1, 1).expand(*rows, 1)
+        absorb(logit, torch.zeros(1, 1, 1, v.shape[-1]))
+    return out / total[..., None]
+
+
+def _visible(queries, keys: int, causal: bool, window: int | None):
+    """Additive bias of the keys each query sees: causal ones up to its position (the last `window` of them), or,
+    not causal, those in a window of `window` centred on it. `queries` are the positions, one per query row."""
+    t, s = torch.arange(keys), queries[..., None]
+    seen = t <= s if causal else torch.ones_like(t <= s)
+    if window is not None:
+        seen &= (t > s - window) if causal else ((t - s).abs() <= window // 2)
+    return torch.where(seen, 0.0, -math.inf)
+
+
+def _paged(cache, table, user: int):
+    """User `user`'s keys (or values): its page table's blocks of the cache in order, [heads, positions, size]."""
+    blocks = cache[table[user].long()]
+    return blocks.permute(1, 0, 2, 3).reshape(cache.shape[1], -1, cache.shape[3])
+
+
+def _scale(t, size: int) -> float:
+    return t.scale if t.scale is not None else 1 / math.sqrt(size)
+
+
+def _sdpa(x, t):
+    q, k = x["query"], x["key"]
+    v = x["value"] if x.get("value") is not None else k[..., :t.headDimV]
+    bias = _visible(torch.arange(q.shape[2]), k.shape[2], t.isCausal and x.get("attention_mask") is None,
+                    t.slidingWindowSize)
+    if x.get("attention_mask") is not None:
+        bias = bias + x["attention_mask"]
+    return _flash_attention(q, k, v, bias, _scale(t, q.shape[-1]), x.get("attention_sink"))
+
+
+def _sdpa_decode(x, t):
+    """One query token per user ([1, B, Hq, D]) at its position (cur_pos, else the last key), over the user's keys
+    (from its pages when the cache is paged)."""
+    q = x["query"].permute(1, 2, 0, 3)
+    table, mask, size = x.get("page_table"), x.get("attention_mask"), q.shape[-1]
+    out = []
+    for user in range(q.shape[0]):
+        k = x["key"][user] if table is None else _paged(x["key"], table, user)
+        v = (x["value"][user] if table is None else _paged(x["value"], table, user)) \
+            if x.get("value") is not None else k[..., :t.headDimV]
+        position = int(x["cur_pos_tensor"][user]) if x.get("cur_pos_tensor") is not None else k.shape[1] - 1
+        bias = _visible(torch.tensor([position]), k.shape[1], t.isCausal, t.slidingWindowSize)
+        if mask is not None:
+            bias = bias + mask[user % mask.shape[0]].permute(1, 0, 2)
+        out.append(_flash_attention(q[user:user + 1], k[None], v[None], bias, _scale(t, size), x.get("attention_sink")))
+    return torch.cat(out).permute(2, 0, 1, 3)
+
+
+def _chunked_sdpa(x, t):
+    """A prompt chunk whose first token is at chunk_start_idx, attending causally over each user's pages."""
+    q, table = x["query"], x["page_table"]
+    positions = int(x["chunk_start_idx"].reshape(-1)[0]) + torch.arange(q.shape[2])
+    out = []
+    for user in range(q.shape[0]):
+        k, v = _paged(x["key"], table, user), _paged(x["value"], table, user)
+        bias = _visible(positions, k.shape[1], True, None)
+        out.append(_flash_attention(q[user:user + 1], k[None], v[None], bias, _scale(t, q.shape[-1])))
+    return torch.cat(out)
+
+
+def _indexer_score(x, t):
+    """Per query and key: each head's relu(q · k) weighted by that head's gate, summed; future keys are -inf."""
+    q, k, w = x["query"], x["key"], x["weights"]
+    scores = (torch.relu(q @ k.transpose(-1, -2)) * w).sum(1, keepdim=True)
+    return scores + _visible(t.chunkStartIdx + torch.arange(q.shape[2]), k.shape[2], True, None)
+
+
 KERNELS: dict[str, Kernel] = {
     **{name: _unary(fn) for name, fn in UNARY.items()},
     **{name: _binary(fn) for name, fn in BINARY.items()},
@@ -537,6 +633,11 @@ KERNELS: dict[str, Kernel] = {
     "max_pool2d_with_indices": _max_pool2d_with_indices,
     "split_query_key_value_and_split_heads": _split_qkv,
     "concatenate_heads": lambda x, t: x["input"].permute(0, 2, 1, 3).flatten(2),
+    **dict.fromkeys(("scaled_dot_product_attention", "flash_mla_prefill"), _sdpa),
+    **dict.fromkeys(("scaled_dot_product_attention_decode", "paged_scaled_dot_product_attention_decode",
+                     "paged_flash_multi_latent_attention_decode"), _sdpa_decode),
+    "chunked_scaled_dot_product_attention": _chunked_sdpa,
+    "indexer_score_dsa": _indexer_score,
     **{name: _quantization for name in ("quantize", "dequantize", "requantize")},
     "global_avg_pool2d": lambda x, t: x["input"].float().mean((1, 2), keepdim=True),
     "upsample": _upsample,

@@ -66,9 +66,9 @@ def index_bounds(program) -> dict[int, int]:
         for name, field, table in readers.get(gid, []):
             if name in PASSES_VALUES and getattr(table, "out", None) is not None and gid not in seen:
                 found.append(bound(table.out.globalId, seen | {gid}))
-            elif name in INDEX_OPERANDS and field == INDEX_OPERANDS[name][0]:
-                _, indexed, size = INDEX_OPERANDS[name]
-                found.append(size([int(d) for d in getattr(table, fbu.field(indexed)).desc.shape]))
+            else:
+                found += [size([int(d) for d in getattr(table, fbu.field(indexed)).desc.shape])
+                          for index, indexed, size in INDEX_OPERANDS.get(name, ()) if field == index]
         return min((b for b in found if b), default=None)
 
     return {i: b for i, ref in enumerate(program.inputs or []) if (b := bound(ref.globalId)) is not None}

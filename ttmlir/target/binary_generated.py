@@ -234,6 +234,15 @@ class NormStatsOpType(object):
     LayerNormPreAllGather = 1
 
 
+class AttentionOpType(object):
+    ScaledDotProductAttention = 0
+    ScaledDotProductAttentionDecode = 1
+    PagedScaledDotProductAttentionDecode = 2
+    ChunkedScaledDotProductAttention = 3
+    PagedFlashMultiLatentAttentionDecode = 4
+    FlashMlaPrefill = 5
+
+
 class OpType(object):
     NONE = 0
     EltwiseUnaryOp = 1
@@ -291,6 +300,8 @@ class OpType(object):
     RotaryEmbeddingOp = 53
     NormStatsOp = 54
     LayerNormPostAllGatherOp = 55
+    AttentionOp = 56
+    IndexerScoreDsaOp = 57
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -406,6 +417,10 @@ def OpTypeCreator(unionType, table):
         return NormStatsOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.LayerNormPostAllGatherOp:
         return LayerNormPostAllGatherOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.AttentionOp:
+        return AttentionOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.IndexerScoreDsaOp:
+        return IndexerScoreDsaOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -15769,6 +15784,517 @@ class LayerNormPostAllGatherOpT(object):
         return layerNormPostAllGatherOp
 
 
+class AttentionOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = AttentionOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsAttentionOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def AttentionOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # AttentionOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # AttentionOp
+    def Type(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # AttentionOp
+    def Query(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AttentionOp
+    def Key(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AttentionOp
+    def Value(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AttentionOp
+    def AttentionMask(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AttentionOp
+    def CurPosTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AttentionOp
+    def AttentionSink(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AttentionOp
+    def PageTable(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AttentionOp
+    def ChunkStartIdx(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AttentionOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AttentionOp
+    def IsCausal(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return True
+
+    # AttentionOp
+    def Scale(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return None
+
+    # AttentionOp
+    def SlidingWindowSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # AttentionOp
+    def HeadDimV(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+def AttentionOpStart(builder):
+    builder.StartObject(14)
+
+def AttentionOpAddType(builder, type):
+    builder.PrependUint32Slot(0, type, 0)
+
+def AttentionOpAddQuery(builder, query):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(query), 0)
+
+def AttentionOpAddKey(builder, key):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(key), 0)
+
+def AttentionOpAddValue(builder, value):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(value), 0)
+
+def AttentionOpAddAttentionMask(builder, attentionMask):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(attentionMask), 0)
+
+def AttentionOpAddCurPosTensor(builder, curPosTensor):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(curPosTensor), 0)
+
+def AttentionOpAddAttentionSink(builder, attentionSink):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(attentionSink), 0)
+
+def AttentionOpAddPageTable(builder, pageTable):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(pageTable), 0)
+
+def AttentionOpAddChunkStartIdx(builder, chunkStartIdx):
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(chunkStartIdx), 0)
+
+def AttentionOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def AttentionOpAddIsCausal(builder, isCausal):
+    builder.PrependBoolSlot(10, isCausal, 1)
+
+def AttentionOpAddScale(builder, scale):
+    builder.PrependFloat32Slot(11, scale, None)
+
+def AttentionOpAddSlidingWindowSize(builder, slidingWindowSize):
+    builder.PrependUint32Slot(12, slidingWindowSize, None)
+
+def AttentionOpAddHeadDimV(builder, headDimV):
+    builder.PrependUint32Slot(13, headDimV, None)
+
+def AttentionOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class AttentionOpT(object):
+
+    # AttentionOpT
+    def __init__(
+        self,
+        type = 0,
+        query = None,
+        key = None,
+        value = None,
+        attentionMask = None,
+        curPosTensor = None,
+        attentionSink = None,
+        pageTable = None,
+        chunkStartIdx = None,
+        out = None,
+        isCausal = True,
+        scale = None,
+        slidingWindowSize = None,
+        headDimV = None,
+    ):
+        self.type = type  # type: int
+        self.query = query  # type: Optional[TensorRefT]
+        self.key = key  # type: Optional[TensorRefT]
+        self.value = value  # type: Optional[TensorRefT]
+        self.attentionMask = attentionMask  # type: Optional[TensorRefT]
+        self.curPosTensor = curPosTensor  # type: Optional[TensorRefT]
+        self.attentionSink = attentionSink  # type: Optional[TensorRefT]
+        self.pageTable = pageTable  # type: Optional[TensorRefT]
+        self.chunkStartIdx = chunkStartIdx  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.isCausal = isCausal  # type: bool
+        self.scale = scale  # type: Optional[float]
+        self.slidingWindowSize = slidingWindowSize  # type: Optional[int]
+        self.headDimV = headDimV  # type: Optional[int]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        attentionOp = AttentionOp()
+        attentionOp.Init(buf, pos)
+        return cls.InitFromObj(attentionOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, attentionOp):
+        x = AttentionOpT()
+        x._UnPack(attentionOp)
+        return x
+
+    # AttentionOpT
+    def _UnPack(self, attentionOp):
+        if attentionOp is None:
+            return
+        self.type = attentionOp.Type()
+        if attentionOp.Query() is not None:
+            self.query = TensorRefT.InitFromObj(attentionOp.Query())
+        if attentionOp.Key() is not None:
+            self.key = TensorRefT.InitFromObj(attentionOp.Key())
+        if attentionOp.Value() is not None:
+            self.value = TensorRefT.InitFromObj(attentionOp.Value())
+        if attentionOp.AttentionMask() is not None:
+            self.attentionMask = TensorRefT.InitFromObj(attentionOp.AttentionMask())
+        if attentionOp.CurPosTensor() is not None:
+            self.curPosTensor = TensorRefT.InitFromObj(attentionOp.CurPosTensor())
+        if attentionOp.AttentionSink() is not None:
+            self.attentionSink = TensorRefT.InitFromObj(attentionOp.AttentionSink())
+        if attentionOp.PageTable() is not None:
+            self.pageTable = TensorRefT.InitFromObj(attentionOp.PageTable())
+        if attentionOp.ChunkStartIdx() is not None:
+            self.chunkStartIdx = TensorRefT.InitFromObj(attentionOp.ChunkStartIdx())
+        if attentionOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(attentionOp.Out())
+        self.isCausal = attentionOp.IsCausal()
+        self.scale = attentionOp.Scale()
+        self.slidingWindowSize = attentionOp.SlidingWindowSize()
+        self.headDimV = attentionOp.HeadDimV()
+
+    # AttentionOpT
+    def Pack(self, builder):
+        if self.query is not None:
+            query = self.query.Pack(builder)
+        if self.key is not None:
+            key = self.key.Pack(builder)
+        if self.value is not None:
+            value = self.value.Pack(builder)
+        if self.attentionMask is not None:
+            attentionMask = self.attentionMask.Pack(builder)
+        if self.curPosTensor is not None:
+            curPosTensor = self.curPosTensor.Pack(builder)
+        if self.attentionSink is not None:
+            attentionSink = self.attentionSink.Pack(builder)
+        if self.pageTable is not None:
+            pageTable = self.pageTable.Pack(builder)
+        if self.chunkStartIdx is not None:
+            chunkStartIdx = self.chunkStartIdx.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        AttentionOpStart(builder)
+        AttentionOpAddType(builder, self.type)
+        if self.query is not None:
+            AttentionOpAddQuery(builder, query)
+        if self.key is not None:
+            AttentionOpAddKey(builder, key)
+        if self.value is not None:
+            AttentionOpAddValue(builder, value)
+        if self.attentionMask is not None:
+            AttentionOpAddAttentionMask(builder, attentionMask)
+        if self.curPosTensor is not None:
+            AttentionOpAddCurPosTensor(builder, curPosTensor)
+        if self.attentionSink is not None:
+            AttentionOpAddAttentionSink(builder, attentionSink)
+        if self.pageTable is not None:
+            AttentionOpAddPageTable(builder, pageTable)
+        if self.chunkStartIdx is not None:
+            AttentionOpAddChunkStartIdx(builder, chunkStartIdx)
+        if self.out is not None:
+            AttentionOpAddOut(builder, out)
+        AttentionOpAddIsCausal(builder, self.isCausal)
+        AttentionOpAddScale(builder, self.scale)
+        AttentionOpAddSlidingWindowSize(builder, self.slidingWindowSize)
+        AttentionOpAddHeadDimV(builder, self.headDimV)
+        attentionOp = AttentionOpEnd(builder)
+        return attentionOp
+
+
+class IndexerScoreDsaOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = IndexerScoreDsaOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsIndexerScoreDsaOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def IndexerScoreDsaOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # IndexerScoreDsaOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # IndexerScoreDsaOp
+    def Query(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # IndexerScoreDsaOp
+    def Key(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # IndexerScoreDsaOp
+    def Weights(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # IndexerScoreDsaOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # IndexerScoreDsaOp
+    def ChunkStartIdx(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # IndexerScoreDsaOp
+    def ClusterAxis(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+def IndexerScoreDsaOpStart(builder):
+    builder.StartObject(6)
+
+def IndexerScoreDsaOpAddQuery(builder, query):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(query), 0)
+
+def IndexerScoreDsaOpAddKey(builder, key):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(key), 0)
+
+def IndexerScoreDsaOpAddWeights(builder, weights):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(weights), 0)
+
+def IndexerScoreDsaOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def IndexerScoreDsaOpAddChunkStartIdx(builder, chunkStartIdx):
+    builder.PrependUint32Slot(4, chunkStartIdx, 0)
+
+def IndexerScoreDsaOpAddClusterAxis(builder, clusterAxis):
+    builder.PrependUint32Slot(5, clusterAxis, None)
+
+def IndexerScoreDsaOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class IndexerScoreDsaOpT(object):
+
+    # IndexerScoreDsaOpT
+    def __init__(
+        self,
+        query = None,
+        key = None,
+        weights = None,
+        out = None,
+        chunkStartIdx = 0,
+        clusterAxis = None,
+    ):
+        self.query = query  # type: Optional[TensorRefT]
+        self.key = key  # type: Optional[TensorRefT]
+        self.weights = weights  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.chunkStartIdx = chunkStartIdx  # type: int
+        self.clusterAxis = clusterAxis  # type: Optional[int]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        indexerScoreDsaOp = IndexerScoreDsaOp()
+        indexerScoreDsaOp.Init(buf, pos)
+        return cls.InitFromObj(indexerScoreDsaOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, indexerScoreDsaOp):
+        x = IndexerScoreDsaOpT()
+        x._UnPack(indexerScoreDsaOp)
+        return x
+
+    # IndexerScoreDsaOpT
+    def _UnPack(self, indexerScoreDsaOp):
+        if indexerScoreDsaOp is None:
+            return
+        if indexerScoreDsaOp.Query() is not None:
+            self.query = TensorRefT.InitFromObj(indexerScoreDsaOp.Query())
+        if indexerScoreDsaOp.Key() is not None:
+            self.key = TensorRefT.InitFromObj(indexerScoreDsaOp.Key())
+        if indexerScoreDsaOp.Weights() is not None:
+            self.weights = TensorRefT.InitFromObj(indexerScoreDsaOp.Weights())
+        if indexerScoreDsaOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(indexerScoreDsaOp.Out())
+        self.chunkStartIdx = indexerScoreDsaOp.ChunkStartIdx()
+        self.clusterAxis = indexerScoreDsaOp.ClusterAxis()
+
+    # IndexerScoreDsaOpT
+    def Pack(self, builder):
+        if self.query is not None:
+            query = self.query.Pack(builder)
+        if self.key is not None:
+            key = self.key.Pack(builder)
+        if self.weights is not None:
+            weights = self.weights.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        IndexerScoreDsaOpStart(builder)
+        if self.query is not None:
+            IndexerScoreDsaOpAddQuery(builder, query)
+        if self.key is not None:
+            IndexerScoreDsaOpAddKey(builder, key)
+        if self.weights is not None:
+            IndexerScoreDsaOpAddWeights(builder, weights)
+        if self.out is not None:
+            IndexerScoreDsaOpAddOut(builder, out)
+        IndexerScoreDsaOpAddChunkStartIdx(builder, self.chunkStartIdx)
+        IndexerScoreDsaOpAddClusterAxis(builder, self.clusterAxis)
+        indexerScoreDsaOp = IndexerScoreDsaOpEnd(builder)
+        return indexerScoreDsaOp
+
+
 class Operation(object):
     __slots__ = ['_tab']
 
@@ -15857,7 +16383,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

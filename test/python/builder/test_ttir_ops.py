@@ -38,6 +38,11 @@ def indices(high):
     return lambda shape: torch.randint(0, high, shape, dtype=I32)
 
 
+def USER_BLOCKS(shape):
+    """A page table: each user's own blocks of the cache, none shared."""
+    return torch.randperm(8)[:shape[0] * shape[1]].reshape(shape).to(I32)
+
+
 def distinct_along(dim):
     return lambda shape: torch.rand(shape).argsort(dim).float()
 
@@ -192,6 +197,25 @@ CASES: dict[str, Case] = {
     # a 40-token prompt through a page table of 4 distinct blocks (of 8, 32 rows each)
     "paged_fill_cache": Case([(8, 2, 32, 16), (1, 2, 40, 16), (1, 4)], dtypes=[F32, F32, I32],
                              inputs=[None, None, lambda s: torch.randperm(8)[:4].reshape(s).to(I32)]),
+    # grouped-query attention: 8 query heads over 2 key/value heads
+    "scaled_dot_product_attention": Case([(2, 8, 64, 32), (2, 2, 64, 32), (2, 2, 64, 32)], {"is_causal": True}),
+    "scaled_dot_product_attention_decode": Case([(1, 4, 8, 32), (4, 2, 64, 32), (4, 2, 64, 32), (4,)],
+                                                {"is_causal": True}, dtypes=[F32, F32, F32, I32],
+                                                inputs=[None, None, None, indices(64)], named=("cur_pos_tensor",)),
+    # two users, four distinct 32-row blocks each (of 8); decode positions anywhere in their 128 rows
+    "paged_scaled_dot_product_attention_decode": Case(
+        [(1, 2, 8, 32), (8, 2, 32, 32), (8, 2, 32, 32), (2, 4), (1, 2, 8, 32), (2,)], {"is_causal": True},
+        dtypes=[F32, F32, F32, I32, F32, I32], inputs=[None, None, None, USER_BLOCKS, None, indices(128)],
+        named=("cur_pos_tensor",)),
+    # a 32-token chunk from position 64 on: it sees the 64 cached tokens before it and itself causally
+    "chunked_scaled_dot_product_attention": Case(
+        [(2, 4, 32, 32), (8, 2, 32, 32), (8, 2, 32, 32), (2, 4), (1,), (2, 4, 32, 32)], {"scale": 0.125},
+        dtypes=[F32, F32, F32, I32, I32, F32], inputs=[None, None, None, USER_BLOCKS, lambda s: torch.tensor([64]), None]),
+    # latent attention: one 64-wide cache, its first 32 features the values
+    "paged_flash_multi_latent_attention_decode": Case(
+        [(1, 2, 16, 64), (8, 1, 32, 64), (2, 4), (2,)], {"head_dim_v": 32, "is_causal": True},
+        dtypes=[F32, F32, I32, I32], inputs=[None, None, USER_BLOCKS, indices(128)],
+        named=("page_table", "cur_pos_tensor")),
     "mesh_shard": Case(SQUARE, {"shard_type": "devices", "shard_direction": "full_to_shard", "shard_shape": [1, 1],
                                 "shard_dims": [0, 1]}),
     "all_gather": Case(SQUARE, {"all_gather_dim": 1, "cluster_axis": 1}),
@@ -329,3 +353,25 @@ def test_linear_of_two_vectors_matches_its_golden(bias, tmp_path):
     report = compile_and_execute_ttir(module_for("linear", case), artifact_dir=str(tmp_path),
                                       enable_intermediate_verification=True)
     assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
+
+
+ATTENTION_CASES = {
+    # a sink logit per head, scaled neither in TTIR nor (after the conversion divides it) on the device
+    "sink_and_window": Case([(1, 8, 64, 32), (1, 2, 64, 32), (1, 2, 64, 32), (1, 8, 1, 1)],
+                            {"is_causal": True, "scale": 0.25, "sliding_window_size": 16}, named=("attention_sink",)),
+    # one query token: TTNN's decode op, the [B, 1, 1, Sk] mask permuted and repeated over the heads
+    "one_query_masked": Case([(2, 8, 1, 32), (2, 2, 64, 32), (2, 2, 64, 32), (2, 1, 1, 64)], {"is_causal": False},
+                             named=("attention_mask",)),
+    # a 48-wide head: zero-padded to 64 for the kernel, the scale kept at 1/sqrt(48)
+    "padded_head": Case([(1, 4, 32, 48), (1, 4, 32, 48), (1, 4, 32, 48), (1, 1, 32, 32)], {"is_causal": False},
+                        named=("attention_mask",)),
+}
+
+
+@pytest.mark.parametrize("form", sorted(ATTENTION_CASES))
+def test_attention_forms_match_their_golden(form, tmp_path):
+    report = compile_and_execute_ttir(module_for("scaled_dot_product_attention", ATTENTION_CASES[form]),
+                                      artifact_dir=str(tmp_path), enable_intermediate_verification=True)
+    assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
+    ttnn_ir = next(tmp_path.rglob("*_ttnn.mlir")).read_text()
+    assert ("scaled_dot_product_attention_decode" in ttnn_ir) == (form == "one_query_masked")

@@ -26,6 +26,13 @@ def gathered_stats(shape):
     return stats
 
 
+def without_destination(case: Case, index: int) -> Case:
+    """A TTIR op's case for its TTNN op, which has no destination operand (at `index` in TTIR's)."""
+    def drop(items):
+        return items[:index] + items[index + 1:]
+    return Case(drop(case.shapes), case.kwargs, drop(case.dtypes), drop(case.inputs), named=case.named)
+
+
 TTIR_NAME = {row.ttnn: row.ttnn if row.ttnn in TTIR_BY_NAME else row.name for row in TTIR_OPS if row.ttnn}
 TTNN_CASES = {"repeat": Case([(32, 32)], {"repeat_dims": [2, 1]}), "typecast": Case([(32, 32)], {"output_type": torch.bfloat16}),
               "to_layout": Case([(32, 32)], {"layout": "row_major"}), "from_device": Case([(32, 32)]),
@@ -50,6 +57,13 @@ TTNN_CASES = {"repeat": Case([(32, 32)], {"repeat_dims": [2, 1]}), "typecast": C
                                    torch.bfloat16], inputs=[lambda s: torch.randint(0, 16, s, dtype=torch.int32),
                                                             None, None]),
               "prod": Case([(4, 8, 32)], {"dim_arg": 1, "keep_dim": False}, inputs=[lambda s: torch.rand(s) * 0.2 + 0.9]),
+              # the paged attention ops without TTIR's destination operand
+              "paged_scaled_dot_product_attention_decode": without_destination(
+                  CASES["paged_scaled_dot_product_attention_decode"], 4),
+              "chunked_scaled_dot_product_attention": without_destination(
+                  CASES["chunked_scaled_dot_product_attention"], 5),
+              "flash_mla_prefill": Case([(1, 8, 64, 64), (1, 2, 64, 64)], {"head_dim_v": 32, "is_causal": True}),
+              "indexer_score_dsa": Case([(1, 4, 32, 64), (1, 1, 96, 64), (1, 4, 32, 1)], {"chunk_start_idx": 64}),
               **{name: CASES[name + "_unrolled"] for name in ("quantize", "dequantize", "requantize")}}
 
 

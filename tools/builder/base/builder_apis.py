@@ -235,10 +235,9 @@ def _index_bound(value) -> int | None:
         if name in PASSES_VALUES and op.results:
             bounds.append(_index_bound(op.results[0]))
         elif name in INDEX_OPERANDS:
-            index, indexed, size = INDEX_OPERANDS[name]
             groups = op.operand_groups()
-            if value in groups[index]:
-                bounds.append(size(groups[indexed][0].type.get_shape()))
+            bounds += [size(groups[indexed][0].type.get_shape())
+                       for index, indexed, size in INDEX_OPERANDS[name] if value in groups[index]]
     return min((b for b in bounds if b), default=None)
 
 
