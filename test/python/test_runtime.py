@@ -557,3 +557,17 @@ def test_compute_config_math_fidelity_sets_the_matmul_rate():
         (perf,) = [p for op, p, *_ in ctx.perf if op.name == "matmul"]
         compute[perf.fidelity] = perf.compute_ns
     assert compute["HiFi4"] == pytest.approx(4 * compute["LoFi"])
+
+
+def test_attention_time_is_modelled_from_its_flops():
+    """Attention's compute time counts the flops of q kᵀ and of the weights times v: twice the keys, twice the
+    time (prefill, bf16 operands as the kernel takes them)."""
+    compute = {}
+    for keys in (256, 512):
+        shapes = [(1, 8, 128, 64), (1, 8, keys, 64), (1, 8, keys, 64)]
+        binary = Binary(data=compile_ttir(single_op("scaled_dot_product_attention", shapes, shapes[0],
+                                                    "is_causal = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>")))
+        _, ctx = run_program(binary, 0, [torch.randn(s) for s in shapes], MeshDevice())
+        (perf,) = [p for op, p, *_ in ctx.perf if op.name == "scaled_dot_product_attention"]
+        compute[keys] = perf.compute_ns
+    assert compute[512] == pytest.approx(2 * compute[256])

@@ -38,7 +38,7 @@ IN_PLACE_FIELDS = tuple(sorted(set(IN_PLACE_OPERAND.values())))
 TABLE_FAMILIES = {"EltwiseUnaryOpT": "unary", "EltwiseBinaryOpT": "binary", "WhereOpT": "binary",
                   "ClampTensorOpT": "binary", "ReductionOpT": "reduction", "SoftmaxOpT": "softmax",
                   "NormOpT": "norm", "GroupNormOpT": "norm", "MatmulOpT": "matmul", "Conv2dOpT": "matmul",
-                  "CollectiveOpT": "ccl", "MeshShardOpT": "ccl"}
+                  "CollectiveOpT": "ccl", "MeshShardOpT": "ccl", "AttentionOpT": "attention"}
 
 
 class Binary:

@@ -5,7 +5,7 @@
     ideal_ns     = max(compute_ns, bandwidth_ns)
     kernel_ns    = ideal_ns + OP_LAUNCH_NS
 
-Work is FLOPs for matmul/convolution (rate by math fidelity: the op's compute_config's, else the operand
+Work is FLOPs for matmul/convolution/attention (rate by math fidelity: the op's compute_config's, else the operand
 format's) and
 tiles for everything else (cycles per tile by family). Cores used: the output's tile count, capped by
 the worker grid. Host transfers (to_device/from_device) move their bytes over PCIe. Collectives and
@@ -70,6 +70,10 @@ def estimate(op: str, family: str, inputs: list, outputs: list, arch: str, chips
         out = outputs[0].shape
         inner = inputs[0].shape[-1] if op in ("matmul", "linear") else math.prod(inputs[1].shape[1:])
         flops = 2 * math.prod(out) * inner
+        compute = flops / (FLOPS_PER_CYCLE[fidelity] * cores) * cycle_ns
+    elif family == "attention":  # q kᵀ and the weights times v: 2 flops per query row, key and head feature
+        rows, keys = math.prod(outputs[0].shape[:-1]), inputs[1].shape[-2]
+        flops = 2 * rows * keys * (inputs[0].shape[-1] + outputs[0].shape[-1])
         compute = flops / (FLOPS_PER_CYCLE[fidelity] * cores) * cycle_ns
     else:
         compute = out_tiles * CYCLES_PER_TILE.get(family, 16) / cores * cycle_ns
