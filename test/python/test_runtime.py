@@ -349,13 +349,20 @@ CCL = {  # a 1x2 mesh; the argument is split by columns, the collective runs, th
                        "scatter_dim = 1 : si32}>", (64, 32), "devices", HALVES[0] + HALVES[1]),
     "collective_permute": ('"ttir.collective_permute"(%0) <{source_target_pairs = dense<[[0, 1], [1, 0]]> : '
                            "tensor<2x2xi64>}>", (64, 64), "devices", torch.cat([HALVES[1], HALVES[0]], 1)),
+    # each chip's rows split in two; chip i gets the i-th half of both chips' rows, side by side
+    "all_to_all": ('"ttir.all_to_all"(%0) <{concat_dim = 1 : si32, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, '
+                   "split_count = 2 : si32, split_dim = 0 : si32}>", (32, 128), "devices",
+                   torch.cat([HALVES[0][:32], HALVES[1][:32], HALVES[0][32:], HALVES[1][32:]], 1)),
+    # the group's first chip (chip 1) is the source
+    "collective_broadcast": ('"ttir.collective_broadcast"(%0) <{replica_groups = dense<[[1, 0]]> : tensor<1x2xi64>}>',
+                             (64, 64), "devices", torch.cat([HALVES[1], HALVES[1]], 1)),
 }
 
 
 @pytest.mark.parametrize("name", CCL)
 def test_collectives_move_data_between_the_chips_of_a_mesh(name):
     op, local, kind, expected = CCL[name]
-    full = (64, local[1] * 2) if kind == "devices" else local
+    full = (local[0], local[1] * 2) if kind == "devices" else local
     text = mesh_program([shard("%arg0", (64, 128), (64, 64), (-1, 1), (1, 2)), f"{op} : ({ty((64, 64))}) -> {ty(local)}",
                          shard("%1", local, full, (-1, 1), (1, 2), "shard_to_full", kind)], (64, 128), full)
     (out,), _ = run_on_mesh(text, (1, 2), [X])

@@ -44,8 +44,9 @@ def attributes(op) -> dict:
             values[name] = None
         elif kind in ARRAY_KINDS:
             values[name] = int_values(attr)
-        elif kind == "pairs":
-            values[name] = [int(v) for v in dense_values(attr)]
+        elif kind == "pairs":  # rows: (source, target) pairs, replica groups
+            flat, shape = [int(v) for v in dense_values(attr)], attr.type.get_shape()
+            values[name] = [flat[i:i + shape[-1]] for i in range(0, len(flat), shape[-1])] if shape[-1] else []
         elif kind == "flattened_compat":
             values[name] = attr.data
         elif kind in ("shard_type", "shard_direction", "reduce_type"):
@@ -770,7 +771,8 @@ def _ttnn_goldens() -> dict[str, Golden]:
             "layer_norm_pre_all_gather": lambda x, a: _norm_stats(x, a, squares_only=False),
             "layer_norm_post_all_gather": _layer_norm_post_all_gather,
             **{name: GOLDEN_MAPPINGS[name + "_unrolled"] for name in ("quantize", "dequantize", "requantize")},
-            **{name: identity for name in ("typecast", "to_layout", "to_memory_config", "to_device", "from_device")}}
+            **{name: identity for name in ("typecast", "to_layout", "to_memory_config", "to_device", "from_device",
+                                           "assign")}}
 
 
 TTNN_GOLDENS = _ttnn_goldens()
@@ -806,7 +808,13 @@ MESH_GOLDENS = {
     "all_reduce": _mesh(lambda x, a, mesh: ccl.all_reduce(x["input"], a["reduce_type"], a["cluster_axis"], mesh)),
     "reduce_scatter": _mesh(lambda x, a, mesh: ccl.reduce_scatter(x["input"], a["reduce_type"], a["scatter_dim"],
                                                                   a["cluster_axis"], mesh)),
-    "collective_permute": _mesh(lambda x, a, mesh: ccl.collective_permute(x["input"], a["source_target_pairs"])),
+    "collective_permute": _mesh(lambda x, a, mesh: ccl.collective_permute(
+        x["input"], [chip for pair in a["source_target_pairs"] for chip in pair])),
+    "all_to_all": _mesh(lambda x, a, mesh: ccl.all_to_all(x["input"], a["split_dim"], a["concat_dim"],
+                                                          a["replica_groups"])),
+    "collective_broadcast": _mesh(lambda x, a, mesh: ccl.collective_broadcast(x["input"], a["replica_groups"])),
+    "point_to_point": _mesh(lambda x, a, mesh: ccl.point_to_point(x["input"], x.get("optional_output_tensor"),
+                                                                  a["sender_coord"], a["receiver_coord"], mesh)),
     "mesh_partition": _mesh(lambda x, a, mesh: ccl.mesh_partition(x["input"], a["dim"], a.get("cluster_axis"), mesh)),
     "distributed_rms_norm": _mesh(_distributed_rms_norm),
 }

@@ -290,6 +290,12 @@ def _clamp_by_constants(op: Operation) -> list[Operation] | None:
     return [new]
 
 
+def _broadcast_within_one_chip(op: Operation) -> SSAValue | None:
+    """No replica group, or groups of one chip: nothing is sent."""
+    groups, size = op.prop("replica_groups").type.get_shape()
+    return op.operands[0] if groups < 1 or size <= 1 else None
+
+
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
                      "concat", "requantize"),
@@ -297,6 +303,7 @@ FOLDS: dict[str, Fold] = {
     "permute": _identity_permute,
     "slice_static": _whole_slice,
     "scatter": lambda op: op.operands[0] if 0 in op.operands[1].type.get_shape() else None,  # nothing to write
+    "collective_broadcast": _broadcast_within_one_chip,
 }
 REWRITES: dict[str, Rewrite] = {
     "reshape": _consecutive_reshape,

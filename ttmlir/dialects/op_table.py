@@ -195,7 +195,14 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("all_gather", "ccl", props="all_gather_dim:si32 cluster_axis:ui32"),
     op("all_reduce", "ccl", props="reduce_type:reduce_type cluster_axis:ui32"),
     op("reduce_scatter", "ccl", props="reduce_type:reduce_type scatter_dim:si32 cluster_axis:ui32"),
-    op("collective_permute", "ccl", props="source_target_pairs:pairs"),
+    # the exchanges between chips named by chip ids (replica groups, source-target pairs) become TTNN's
+    # point-to-point copies
+    op("collective_permute", "ccl", props="source_target_pairs:pairs", ttnn=None),
+    # each chip of a replica group splits its tensor along split_dim and gets the i-th piece of every chip of the
+    # group (i its place there), concatenated along concat_dim in the group's order
+    op("all_to_all", "ccl", props="split_dim:si32 concat_dim:si32 split_count:si32 replica_groups:pairs", ttnn=None),
+    # every chip of a replica group gets the tensor of the group's first chip
+    op("collective_broadcast", "ccl", props="replica_groups:pairs", ttnn=None),
     op("mesh_partition", "mesh_partition", props="dim:si32 cluster_axis:ui32?"),
     op("distributed_rms_norm", "distributed_norm", "input weight? residual?", props="cluster_axis:ui32 epsilon:f32=1e-05"),
     op("to_layout", "to_layout", "input output"),  # `output` is a destination (an empty) of the result's type

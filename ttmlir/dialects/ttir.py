@@ -1072,6 +1072,53 @@ def collective_permute(op: TTOp):
     return same_rank(op)
 
 
+def replica_groups_problem(groups) -> str | None:
+    """What is wrong with a replica groups attribute, in upstream's words."""
+    if len(groups.type.get_shape()) != 2:
+        return "replica_groups must be a 2D array"
+    ids, seen = [int(v) for v in dense_values(groups)], set()
+    for chip in ids:
+        if chip < 0:
+            return "replica_groups values must be positive"
+        if chip > len(ids) - 1:
+            return f"replica_groups values must be in the range [0, {len(ids) - 1}], got {chip}"
+        if chip in seen:
+            return "replica_groups must not contain duplicate values"
+        seen.add(chip)
+    return None
+
+
+def all_to_all(op: TTOp):
+    shape, rank = list(first_shape(op)), len(first_shape(op))
+    split, concat, count = (scalar(op.prop(p)) for p in ("split_dim", "concat_dim", "split_count"))
+    if not 0 <= split < rank:
+        raise op.error(f"splitDim must be in the range [0, {rank - 1}], got {split}")
+    if count <= 0:
+        raise op.error("splitCount must be a positive integer")
+    if shape[split] % count:
+        raise op.error("splitDim size must be divisible by splitCount")
+    if not 0 <= concat < rank:
+        raise op.error(f"concatDim must be in the range [0, {rank - 1}], got {concat}")
+    shape[split] //= count
+    shape[concat] *= count
+    if tuple(shape) != result_shape(op):
+        raise op.error(f"Output shape mismatch: expected = <{commas(shape)}> output = <{commas(result_shape(op))}>")
+    if op.operands[0].type.element_type != op.results[0].type.element_type:
+        raise op.error("Input and output element types must match")
+    groups = op.prop("replica_groups")
+    if (problem := replica_groups_problem(groups)) is not None:
+        raise op.error(problem)
+    if groups.type.get_shape()[1] != count:
+        raise op.error("replicaGroup count must match splitCount")
+
+
+def collective_broadcast(op: TTOp):
+    if op.operands[0].type != op.results[0].type:
+        raise op.error("input and output must have the same type")
+    if (problem := replica_groups_problem(op.prop("replica_groups"))) is not None:
+        raise op.error(problem)
+
+
 def mesh_partition(op: TTOp):
     rank, dim = len(first_shape(op)), ints(op, "dim")[0]
     if not -rank <= dim < rank:
@@ -1205,6 +1252,7 @@ CUSTOM_BASES = {"empty": EmptyBase, "to_layout": ToLayoutBase}
 # Ops verified unlike the rest of their family, as upstream verifies them.
 OWN_RULES = {"clamp_scalar": clamp_scalar, "all_gather": all_gather, "all_reduce": all_reduce,
              "reduce_scatter": reduce_scatter, "collective_permute": collective_permute,
+             "all_to_all": all_to_all, "collective_broadcast": collective_broadcast,
              "max_pool2d_with_indices": max_pool2d_with_indices, "gelu_bw": gelu_bw,
              "paged_fill_cache": paged_fill_cache, **attention.TTIR_RULES}
 TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.name, TTOp),

@@ -561,6 +561,11 @@ TTNN_ONLY = (
     op("indexer_score_dsa", "indexer_score", "query key weights", props="chunk_start_idx:ui32=0 cluster_axis:ui32?",
        summary="DeepSeek sparse attention's indexer: sum over heads of relu(q · k) * weight, causal from "
        "chunk_start_idx."),
+    op("assign", "assign", summary="A copy of a tensor (point-to-point exchanges write into one)."),
+    op("point_to_point", "point_to_point", "input optional_output_tensor?",
+       props="sender_coord:i64_darray receiver_coord:i64_darray",
+       summary="The chip at receiver_coord gets the sender chip's input (written into optional_output_tensor, "
+       "whose values the other chips keep)."),
     op("mesh_shard", "mesh_shard", "input device", props="shard_type:shard_type shard_direction:shard_direction "
        "shard_shape:i64_darray shard_dims:i64_darray", summary="Shard or gather a tensor across the mesh."),
 )
@@ -579,7 +584,7 @@ TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "layout_op": same_shape, "dea
                     "creation": shape_attr_rule, "fill": shape_attr_rule, "full": shape_attr_rule,
                     "repeat": repeat_rule, "conv": None, "pool": None, "arange": None, "rand": None,
                     **dict.fromkeys(("nlp_concat_heads", "nlp_concat_heads_decode", "nlp_create_qkv_heads_decode",
-                                     "rotary_embedding", "norm_stats", "norm_post", "indexer_score"))}  # verified by their own rules below
+                                     "rotary_embedding", "norm_stats", "norm_post", "indexer_score", "assign", "point_to_point"))}  # verified by their own rules below
 
 
 def _ttnn_rows():
@@ -848,6 +853,24 @@ def constant_rule(op: TTOp):
     return TTNN_SHAPE_RULES["constant"](op)
 
 
+def assign_rule(op: TTOp):
+    value, result = op.operands[0].type, op.results[0].type
+    if value.get_shape() != result.get_shape():
+        raise op.error("input and output tensor must have the same shape")
+    if data_type_of(value.element_type) != data_type_of(result.element_type):
+        raise op.error("output tensor data type does not match expected output data type")
+
+
+def point_to_point_rule(op: TTOp):
+    output = op.operand_groups()["optional_output_tensor"]
+    if output:
+        value, into = op.operands[0].type, output[0].type
+        if value.element_type != into.element_type or value.get_shape() != into.get_shape():
+            raise op.error("Optional output tensor must match input tensor in shape and element type.")
+        if op.prop("sender_coord") == op.prop("receiver_coord"):
+            raise op.error("Can't send/receive to the same device")
+
+
 def last_dim_norm_rule(op: TTOp):
     shape = first_shape(op)
     if result_shape(op) != shape:
@@ -873,7 +896,8 @@ TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to
                   "rms_norm_pre_all_gather": norm_stats_rule, "layer_norm_pre_all_gather": norm_stats_rule,
                   "layer_norm_post_all_gather": norm_post_rule, "paged_fill_cache": paged_fill_cache,
                   "rand": rand_rule, "pow_scalar": pow_scalar_rule, "constant": constant_rule,
-                  "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule, **attention.TTNN_RULES}
+                  "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule, **attention.TTNN_RULES,
+                  "assign": assign_rule, "point_to_point": point_to_point_rule}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
                                            TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]))

@@ -23,7 +23,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.canonicalize import splat_fill_value
-from ttmlir.dialects.props import KINDS, int_values, scalar
+from ttmlir.dialects.props import KINDS, dense_values, int_values, scalar
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import broadcast_shape, matmul_product_shape
@@ -235,18 +235,8 @@ def _index_select(op: TTOp) -> list[Operation]:
     dim = int_values(op.prop("dim"))[0] % len(shape)
     begin, length, stride = (int_values(op.prop(n))[0] for n in ("begin", "length", "stride"))
     stride = stride or shape[dim]
-    build = KINDS["i32_array"].build
-
-    def slice_along(value: SSAValue, axis: int, start: int, stop: int) -> Operation:
-        in_shape = list(value.type.get_shape())
-        begins, ends = [0] * len(in_shape), list(in_shape)
-        begins[axis], ends[axis] = start, stop
-        out = in_shape[:axis] + [stop - start] + in_shape[axis + 1:]
-        return ttnn_op("slice_static", [value], {"begins": build(begins), "ends": build(ends),
-                                                 "step": build([1] * len(in_shape))}, [_tensor(out, value.type)], op)
-
     if shape[dim] % stride:
-        pieces = [slice_along(op.operands[0], dim, b, min(b + length, shape[dim]))
+        pieces = [_slice_along(op.operands[0], dim, b, min(b + length, shape[dim]), op)
                   for b in range(begin, shape[dim], stride)]
         if len(pieces) == 1:
             return pieces
@@ -255,7 +245,7 @@ def _index_select(op: TTOp) -> list[Operation]:
         return [*pieces, joined]
     chunked = shape[:dim] + [shape[dim] // stride, stride] + shape[dim + 1:]
     ops = [_reshape(op.operands[0], chunked, op)]
-    ops.append(slice_along(ops[-1].results[0], dim + 1, begin, begin + length))
+    ops.append(_slice_along(ops[-1].results[0], dim + 1, begin, begin + length, op))
     ops.append(_reshape(ops[-1].results[0], op.results[0].type.get_shape(), op))
     return ops
 
@@ -434,6 +424,86 @@ def _norm(op: TTOp) -> list[Operation]:
     return [*ops, norm, _reshape(norm.results[0], shape, op)]
 
 
+def _slice_along(value: SSAValue, axis: int, start: int, stop: int, source: Operation) -> Operation:
+    """`value`'s elements start..stop along `axis`."""
+    shape, build = list(value.type.get_shape()), KINDS["i32_array"].build
+    begins, ends = [0] * len(shape), list(shape)
+    begins[axis], ends[axis] = start, stop
+    return ttnn_op("slice_static", [value], {"begins": build(begins), "ends": build(ends), "step": build([1] * len(shape))},
+                   [_tensor(shape[:axis] + [stop - start] + shape[axis + 1:], value.type)], source)
+
+
+def _chip_rows(op: TTOp, prop: str) -> list[list[int]]:
+    """A chip-id table (replica groups, source-target pairs) as its rows."""
+    attr = op.prop(prop)
+    flat, width = [int(v) for v in dense_values(attr)], attr.type.get_shape()[-1]
+    return [flat[i:i + width] for i in range(0, len(flat), width)] if width else []
+
+
+class _Exchanges:
+    """Point-to-point copies between the chips of the op's mesh, chained through the buffers they write."""
+
+    def __init__(self, op: TTOp):
+        self.op, self.mesh, self.ops = op, _mesh_shape(op), []
+
+    def add(self, new: Operation) -> SSAValue:
+        self.ops.append(new)
+        return new.results[0]
+
+    def assign(self, value: SSAValue) -> SSAValue:
+        return self.add(ttnn_op("assign", [value], {}, [value.type], self.op))
+
+    def send(self, value: SSAValue, sender: int, receiver: int, into: SSAValue) -> SSAValue:
+        coords = {"sender_coord": divmod(sender, self.mesh[1]), "receiver_coord": divmod(receiver, self.mesh[1])}
+        return self.add(ttnn_op("point_to_point", [value, into], {k: KINDS["i64_darray"].build(list(v))
+                                                                 for k, v in coords.items()}, [into.type], self.op))
+
+
+def _collective_permute(op: TTOp) -> list[Operation]:
+    """A copy of the input, each (source, target) pair's data sent into it; chips no pair targets get zeros
+    (an input clamped to [0, 0], sent from another chip, as upstream's conversion does)."""
+    value, pairs, chips = op.operands[0], _chip_rows(op, "source_target_pairs"), _Exchanges(op)
+    zero = KINDS["f32"].build(0.0)
+    if not pairs:
+        return [ttnn_op("clamp_scalar", [value], {"min": zero, "max": zero}, [value.type], op)]
+    result = chips.assign(value)
+    for source, target in pairs:
+        if source != target:
+            result = chips.send(value, source, target, result)
+    unvisited = sorted(set(range(chips.mesh[0] * chips.mesh[1])) - {target for _, target in pairs})
+    if unvisited:
+        zeros = chips.add(ttnn_op("clamp_scalar", [value], {"min": zero, "max": zero}, [value.type], op))
+        for target in unvisited:
+            result = chips.send(zeros, 1 if target == 0 else 0, target, result)
+    return chips.ops
+
+
+def _collective_broadcast(op: TTOp) -> list[Operation]:
+    """A copy of the input, into which each group's first chip sends its data to the rest of the group."""
+    value, chips = op.operands[0], _Exchanges(op)
+    result = chips.assign(value)
+    for group in _chip_rows(op, "replica_groups"):
+        for member in group[1:]:
+            result = chips.send(value, group[0], member, result)
+    return chips.ops
+
+
+def _all_to_all(op: TTOp) -> list[Operation]:
+    """The input split into one piece per group member; piece i of each member sent into buffer i of its
+    receiver (its own piece assigned there), the buffers joined: upstream's slice, point-to-point, concat."""
+    value, chips = op.operands[0], _Exchanges(op)
+    groups, dim = _chip_rows(op, "replica_groups"), scalar(op.prop("split_dim"))
+    size = value.type.get_shape()[dim] // len(groups[0])
+    pieces = [chips.add(_slice_along(value, dim, i * size, (i + 1) * size, op)) for i in range(len(groups[0]))]
+    buffers = [chips.assign(piece) for piece in pieces]
+    for group in groups:
+        for place, sender in enumerate(group):
+            for other, receiver in enumerate(group):
+                if place != other:
+                    buffers[place] = chips.send(pieces[other], sender, receiver, buffers[place])
+    return [*chips.ops, ttnn_op("concat", buffers, {"dim": op.prop("concat_dim")}, [op.results[0].type], op)]
+
+
 def _by_name(name: str, groups: dict[str, list[SSAValue]], props: dict[str, Attribute], result_types,
              source: Operation) -> Operation:
     """A TTNN op from operands named as its row names them (absent ones omitted), with its operand segments."""
@@ -511,6 +581,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "argmax": _one_dim_reduction, "prod": _one_dim_reduction,
     "softmax": _direct_with_defaults, "embedding_backward": _embedding_backward, "norm": _norm, "gelu_bw": _direct_with_defaults,
     "dropout": _direct_with_defaults, "quantization": _quantization, "linear": _linear, "attention": _attention,
+    "collective_permute": _collective_permute, "collective_broadcast": _collective_broadcast, "all_to_all": _all_to_all,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
@@ -681,16 +752,20 @@ def _call_on_host(call: CallOp) -> None:
             user.operands[index] = to_device.results[0]
 
 
-def _get_device(at: Operation) -> Operation:
-    """`ttnn.get_device` for the mesh `ttcore.device` registered on the module holding `at`."""
+def _mesh_shape(at: Operation) -> tuple[int, int]:
+    """The mesh of the `ttcore.device` registered on the module holding `at` (one chip if none is)."""
     module = at
     while module is not None and not isinstance(module, ModuleOp):
         module = module.parent_op()
-    mesh = next((tuple(op.device_attr.data.mesh_shape) for op in (module.ops if module else [])
+    return next((tuple(op.device_attr.data.mesh_shape) for op in (module.ops if module else [])
                  if isinstance(op, ttcore.DeviceOp)), (1, 1))
+
+
+def _get_device(at: Operation) -> Operation:
+    """`ttnn.get_device` for the mesh `ttcore.device` registered on the module holding `at`."""
     return TTNN_OP_CLASSES["get_device"].create(
         result_types=[ttnn.DeviceType()],
-        properties={"mesh_offset": ttnn.MeshOffsetAttr((0, 0)), "mesh_shape": ttnn.MeshShapeAttr(mesh)})
+        properties={"mesh_offset": ttnn.MeshOffsetAttr((0, 0)), "mesh_shape": ttnn.MeshShapeAttr(_mesh_shape(at))})
 
 
 def device_of(block: Block) -> SSAValue:

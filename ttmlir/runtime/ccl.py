@@ -109,6 +109,40 @@ def mesh_partition(shards: Shards, dim: int, axis: int | None, mesh: Mesh) -> Sh
     return out
 
 
+def chip_at(coords: Sequence[int], mesh: Mesh) -> int:
+    if len(coords) != 2 or not (0 <= coords[0] < mesh[0] and 0 <= coords[1] < mesh[1]):
+        raise ValueError(f"mesh coordinates {list(coords)} are outside the {mesh[0]}x{mesh[1]} mesh")
+    return coords[0] * mesh[1] + coords[1]
+
+
+def point_to_point(shards: Shards, into: Shards | None, sender: Sequence[int], receiver: Sequence[int],
+                   mesh: Mesh) -> Shards:
+    """The receiver chip gets the sender chip's tensor; the others keep `into`'s (or their own input's)."""
+    out = list(into if into is not None else shards)
+    out[chip_at(receiver, mesh)] = shards[chip_at(sender, mesh)]
+    return out
+
+
+def all_to_all(shards: Shards, split_dim: int, concat_dim: int, replica_groups: Sequence[Sequence[int]]) -> Shards:
+    """Within each replica group, the chip at place i gets piece i of every member's tensor (split along
+    split_dim), joined along concat_dim in the group's order."""
+    out = list(shards)
+    for group in replica_groups:
+        pieces = {chip: shards[chip].chunk(len(group), split_dim) for chip in group}
+        for place, chip in enumerate(group):
+            out[chip] = torch.cat([pieces[member][place] for member in group], concat_dim)
+    return out
+
+
+def collective_broadcast(shards: Shards, replica_groups: Sequence[Sequence[int]]) -> Shards:
+    """Every chip of a replica group gets the tensor of the group's first chip."""
+    out = list(shards)
+    for group in replica_groups:
+        for chip in group:
+            out[chip] = shards[group[0]]
+    return out
+
+
 def collective_permute(shards: Shards, pairs: Sequence[int]) -> Shards:
     """Chip `target` receives chip `source`'s tensor for each (source, target) pair; others get zeros."""
     out = [torch.zeros_like(t) for t in shards]

@@ -25,7 +25,7 @@ Kernel = Callable[[dict, object], object]
 
 # Kernels that only move values read float inputs in their stored format: exact, and without an f32 copy of
 # a large table (a 131072x2048 bf16 embedding is 512 MB stored, 1 GB in f32).
-MOVES_VALUES = frozenset({"reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static", "slice_dynamic", "bitcast_convert",
+MOVES_VALUES = frozenset({"assign", "reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static", "slice_dynamic", "bitcast_convert",
                           "reverse", "gather", "embedding", "update_cache", "fill_cache", "paged_fill_cache", "to_layout", "to_device",
                           "from_device", "to_memory_config", "typecast"})
 MeshKernel = Callable[[dict, object, tuple[int, int]], list]
@@ -633,6 +633,7 @@ KERNELS: dict[str, Kernel] = {
     "max_pool2d_with_indices": _max_pool2d_with_indices,
     "split_query_key_value_and_split_heads": _split_qkv,
     "concatenate_heads": lambda x, t: x["input"].permute(0, 2, 1, 3).flatten(2),
+    "assign": lambda x, t: x["input"],
     **dict.fromkeys(("scaled_dot_product_attention", "flash_mla_prefill"), _sdpa),
     **dict.fromkeys(("scaled_dot_product_attention_decode", "paged_scaled_dot_product_attention_decode",
                      "paged_flash_multi_latent_attention_decode"), _sdpa_decode),
@@ -679,8 +680,8 @@ def _mesh_kernels() -> dict[str, MeshKernel]:
         "all_reduce": lambda x, t, mesh: ccl.all_reduce(x["input"], reduce_type[t.reduceType], t.clusterAxis, mesh),
         "reduce_scatter": lambda x, t, mesh: ccl.reduce_scatter(x["input"], reduce_type[t.reduceType], t.scatterDim,
                                                                 t.clusterAxis, mesh),
-        "collective_permute": lambda x, t, mesh: ccl.collective_permute(
-            x["input"], [] if t.sourceTargetPairs is None else [int(v) for v in t.sourceTargetPairs]),
+        "point_to_point": lambda x, t, mesh: ccl.point_to_point(x["input"], x.get("optional_output_tensor"),
+                                                                list(t.senderCoord), list(t.receiverCoord), mesh),
         "mesh_partition": lambda x, t, mesh: ccl.mesh_partition(x["input"], t.dim, t.clusterAxis, mesh),
         "distributed_rms_norm": _distributed_rms_norm,
     }

@@ -203,7 +203,6 @@ class CollectiveOpType(object):
     AllGather = 0
     AllReduce = 1
     ReduceScatter = 2
-    CollectivePermute = 3
 
 
 class LayoutOpType(object):
@@ -302,6 +301,8 @@ class OpType(object):
     LayerNormPostAllGatherOp = 55
     AttentionOp = 56
     IndexerScoreDsaOp = 57
+    AssignOp = 58
+    PointToPointOp = 59
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -421,6 +422,10 @@ def OpTypeCreator(unionType, table):
         return AttentionOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.IndexerScoreDsaOp:
         return IndexerScoreDsaOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.AssignOp:
+        return AssignOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.PointToPointOp:
+        return PointToPointOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -11825,35 +11830,8 @@ class CollectiveOp(object):
         return 0
 
     # CollectiveOp
-    def SourceTargetPairs(self, j):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
-        if o != 0:
-            a = self._tab.Vector(o)
-            return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
-        return 0
-
-    # CollectiveOp
-    def SourceTargetPairsAsNumpy(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
-        if o != 0:
-            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
-        return 0
-
-    # CollectiveOp
-    def SourceTargetPairsLength(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
-        if o != 0:
-            return self._tab.VectorLen(o)
-        return 0
-
-    # CollectiveOp
-    def SourceTargetPairsIsNone(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
-        return o == 0
-
-    # CollectiveOp
     def MemoryConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -11862,7 +11840,7 @@ class CollectiveOp(object):
         return None
 
 def CollectiveOpStart(builder):
-    builder.StartObject(9)
+    builder.StartObject(8)
 
 def CollectiveOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -11885,21 +11863,15 @@ def CollectiveOpAddClusterAxis(builder, clusterAxis):
 def CollectiveOpAddReduceType(builder, reduceType):
     builder.PrependUint32Slot(6, reduceType, 0)
 
-def CollectiveOpAddSourceTargetPairs(builder, sourceTargetPairs):
-    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(sourceTargetPairs), 0)
-
-def CollectiveOpStartSourceTargetPairsVector(builder, numElems):
-    return builder.StartVector(8, numElems, 8)
-
 def CollectiveOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
 def CollectiveOpEnd(builder):
     return builder.EndObject()
 
 
 try:
-    from typing import List, Optional
+    from typing import Optional
 except:
     pass
 
@@ -11915,7 +11887,6 @@ class CollectiveOpT(object):
         scatterDim = 0,
         clusterAxis = 0,
         reduceType = 0,
-        sourceTargetPairs = None,
         memoryConfig = None,
     ):
         self.type = type  # type: int
@@ -11925,7 +11896,6 @@ class CollectiveOpT(object):
         self.scatterDim = scatterDim  # type: int
         self.clusterAxis = clusterAxis  # type: int
         self.reduceType = reduceType  # type: int
-        self.sourceTargetPairs = sourceTargetPairs  # type: Optional[List[int]]
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
 
     @classmethod
@@ -11958,13 +11928,6 @@ class CollectiveOpT(object):
         self.scatterDim = collectiveOp.ScatterDim()
         self.clusterAxis = collectiveOp.ClusterAxis()
         self.reduceType = collectiveOp.ReduceType()
-        if not collectiveOp.SourceTargetPairsIsNone():
-            if np is None:
-                self.sourceTargetPairs = []
-                for i in range(collectiveOp.SourceTargetPairsLength()):
-                    self.sourceTargetPairs.append(collectiveOp.SourceTargetPairs(i))
-            else:
-                self.sourceTargetPairs = collectiveOp.SourceTargetPairsAsNumpy()
         if collectiveOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(collectiveOp.MemoryConfig())
 
@@ -11974,14 +11937,6 @@ class CollectiveOpT(object):
             input = self.input.Pack(builder)
         if self.out is not None:
             out = self.out.Pack(builder)
-        if self.sourceTargetPairs is not None:
-            if np is not None and type(self.sourceTargetPairs) is np.ndarray:
-                sourceTargetPairs = builder.CreateNumpyVector(self.sourceTargetPairs)
-            else:
-                CollectiveOpStartSourceTargetPairsVector(builder, len(self.sourceTargetPairs))
-                for i in reversed(range(len(self.sourceTargetPairs))):
-                    builder.PrependInt64(self.sourceTargetPairs[i])
-                sourceTargetPairs = builder.EndVector()
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
         CollectiveOpStart(builder)
@@ -11994,8 +11949,6 @@ class CollectiveOpT(object):
         CollectiveOpAddScatterDim(builder, self.scatterDim)
         CollectiveOpAddClusterAxis(builder, self.clusterAxis)
         CollectiveOpAddReduceType(builder, self.reduceType)
-        if self.sourceTargetPairs is not None:
-            CollectiveOpAddSourceTargetPairs(builder, sourceTargetPairs)
         if self.memoryConfig is not None:
             CollectiveOpAddMemoryConfig(builder, memoryConfig)
         collectiveOp = CollectiveOpEnd(builder)
@@ -16295,6 +16248,355 @@ class IndexerScoreDsaOpT(object):
         return indexerScoreDsaOp
 
 
+class AssignOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = AssignOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsAssignOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def AssignOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # AssignOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # AssignOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AssignOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def AssignOpStart(builder):
+    builder.StartObject(2)
+
+def AssignOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def AssignOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def AssignOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class AssignOpT(object):
+
+    # AssignOpT
+    def __init__(
+        self,
+        input = None,
+        out = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        assignOp = AssignOp()
+        assignOp.Init(buf, pos)
+        return cls.InitFromObj(assignOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, assignOp):
+        x = AssignOpT()
+        x._UnPack(assignOp)
+        return x
+
+    # AssignOpT
+    def _UnPack(self, assignOp):
+        if assignOp is None:
+            return
+        if assignOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(assignOp.Input())
+        if assignOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(assignOp.Out())
+
+    # AssignOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        AssignOpStart(builder)
+        if self.input is not None:
+            AssignOpAddInput(builder, input)
+        if self.out is not None:
+            AssignOpAddOut(builder, out)
+        assignOp = AssignOpEnd(builder)
+        return assignOp
+
+
+class PointToPointOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = PointToPointOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsPointToPointOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def PointToPointOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # PointToPointOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # PointToPointOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PointToPointOp
+    def OptionalOutputTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PointToPointOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PointToPointOp
+    def SenderCoord(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
+        return 0
+
+    # PointToPointOp
+    def SenderCoordAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
+        return 0
+
+    # PointToPointOp
+    def SenderCoordLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # PointToPointOp
+    def SenderCoordIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        return o == 0
+
+    # PointToPointOp
+    def ReceiverCoord(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
+        return 0
+
+    # PointToPointOp
+    def ReceiverCoordAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
+        return 0
+
+    # PointToPointOp
+    def ReceiverCoordLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # PointToPointOp
+    def ReceiverCoordIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        return o == 0
+
+def PointToPointOpStart(builder):
+    builder.StartObject(5)
+
+def PointToPointOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def PointToPointOpAddOptionalOutputTensor(builder, optionalOutputTensor):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(optionalOutputTensor), 0)
+
+def PointToPointOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def PointToPointOpAddSenderCoord(builder, senderCoord):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(senderCoord), 0)
+
+def PointToPointOpStartSenderCoordVector(builder, numElems):
+    return builder.StartVector(8, numElems, 8)
+
+def PointToPointOpAddReceiverCoord(builder, receiverCoord):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(receiverCoord), 0)
+
+def PointToPointOpStartReceiverCoordVector(builder, numElems):
+    return builder.StartVector(8, numElems, 8)
+
+def PointToPointOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List, Optional
+except:
+    pass
+
+class PointToPointOpT(object):
+
+    # PointToPointOpT
+    def __init__(
+        self,
+        input = None,
+        optionalOutputTensor = None,
+        out = None,
+        senderCoord = None,
+        receiverCoord = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.optionalOutputTensor = optionalOutputTensor  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.senderCoord = senderCoord  # type: Optional[List[int]]
+        self.receiverCoord = receiverCoord  # type: Optional[List[int]]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        pointToPointOp = PointToPointOp()
+        pointToPointOp.Init(buf, pos)
+        return cls.InitFromObj(pointToPointOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, pointToPointOp):
+        x = PointToPointOpT()
+        x._UnPack(pointToPointOp)
+        return x
+
+    # PointToPointOpT
+    def _UnPack(self, pointToPointOp):
+        if pointToPointOp is None:
+            return
+        if pointToPointOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(pointToPointOp.Input())
+        if pointToPointOp.OptionalOutputTensor() is not None:
+            self.optionalOutputTensor = TensorRefT.InitFromObj(pointToPointOp.OptionalOutputTensor())
+        if pointToPointOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(pointToPointOp.Out())
+        if not pointToPointOp.SenderCoordIsNone():
+            if np is None:
+                self.senderCoord = []
+                for i in range(pointToPointOp.SenderCoordLength()):
+                    self.senderCoord.append(pointToPointOp.SenderCoord(i))
+            else:
+                self.senderCoord = pointToPointOp.SenderCoordAsNumpy()
+        if not pointToPointOp.ReceiverCoordIsNone():
+            if np is None:
+                self.receiverCoord = []
+                for i in range(pointToPointOp.ReceiverCoordLength()):
+                    self.receiverCoord.append(pointToPointOp.ReceiverCoord(i))
+            else:
+                self.receiverCoord = pointToPointOp.ReceiverCoordAsNumpy()
+
+    # PointToPointOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.optionalOutputTensor is not None:
+            optionalOutputTensor = self.optionalOutputTensor.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.senderCoord is not None:
+            if np is not None and type(self.senderCoord) is np.ndarray:
+                senderCoord = builder.CreateNumpyVector(self.senderCoord)
+            else:
+                PointToPointOpStartSenderCoordVector(builder, len(self.senderCoord))
+                for i in reversed(range(len(self.senderCoord))):
+                    builder.PrependInt64(self.senderCoord[i])
+                senderCoord = builder.EndVector()
+        if self.receiverCoord is not None:
+            if np is not None and type(self.receiverCoord) is np.ndarray:
+                receiverCoord = builder.CreateNumpyVector(self.receiverCoord)
+            else:
+                PointToPointOpStartReceiverCoordVector(builder, len(self.receiverCoord))
+                for i in reversed(range(len(self.receiverCoord))):
+                    builder.PrependInt64(self.receiverCoord[i])
+                receiverCoord = builder.EndVector()
+        PointToPointOpStart(builder)
+        if self.input is not None:
+            PointToPointOpAddInput(builder, input)
+        if self.optionalOutputTensor is not None:
+            PointToPointOpAddOptionalOutputTensor(builder, optionalOutputTensor)
+        if self.out is not None:
+            PointToPointOpAddOut(builder, out)
+        if self.senderCoord is not None:
+            PointToPointOpAddSenderCoord(builder, senderCoord)
+        if self.receiverCoord is not None:
+            PointToPointOpAddReceiverCoord(builder, receiverCoord)
+        pointToPointOp = PointToPointOpEnd(builder)
+        return pointToPointOp
+
+
 class Operation(object):
     __slots__ = ['_tab']
 
@@ -16383,7 +16685,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -62,6 +62,8 @@ TTNN_CASES = {"repeat": Case([(32, 32)], {"repeat_dims": [2, 1]}), "typecast": C
                   CASES["paged_scaled_dot_product_attention_decode"], 4),
               "chunked_scaled_dot_product_attention": without_destination(
                   CASES["chunked_scaled_dot_product_attention"], 5),
+              "assign": Case([(32, 32)]),
+              "point_to_point": Case([(32, 32)], {"sender_coord": [0, 0], "receiver_coord": [0, 0]}),  # one chip
               "flash_mla_prefill": Case([(1, 8, 64, 64), (1, 2, 64, 64)], {"head_dim_v": 32, "is_causal": True}),
               "indexer_score_dsa": Case([(1, 4, 32, 64), (1, 1, 96, 64), (1, 4, 32, 1)], {"chunk_start_idx": 64}),
               **{name: CASES[name + "_unrolled"] for name in ("quantize", "dequantize", "requantize")}}
