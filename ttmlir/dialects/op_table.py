@@ -69,7 +69,7 @@ PASSES_VALUES = frozenset({"reshape", "typecast", "squeeze", "unsqueeze", "broad
 # Families whose ops have no result and write their value into this operand, in place.
 IN_PLACE_OPERAND = {"cache": "cache"}
 CONV_DIMS = "batch_dim:i64=0 height_dim:i64=1 width_dim:i64=2 channel_dim:i64=3"
-REDUCTION_NAMES = "sum mean max min prod reduce_and reduce_or".split()
+REDUCTION_NAMES = "sum mean max min prod".split()
 # conv2d/pools on an input flattened to (1, 1, N*H*W, C) say what (N, H, W) it was (--ttir-flatten-sliding-window)
 FLATTENED = " flattened_compat_info:flattened_compat?"
 POOL_PROPS = ("kernel:i32_or_darray stride:i32_or_darray dilation:i32_or_darray padding:i32_or_darray ceil_mode:bool"
@@ -97,6 +97,8 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("clamp_scalar", "unary", props="min:f32_or_i32 max:f32_or_i32"),
     op("clamp_tensor", "ternary", "input min max"),
     *(op(n, "reduction", props="keep_dim:bool=false dim_arg:i32_array?") for n in REDUCTION_NAMES),
+    # TTNN has no logical reductions (--ttir-to-ttir-decomposition makes them arithmetic)
+    *(op(n, "reduction", props="keep_dim:bool=false dim_arg:i32_array?", ttnn=None) for n in ("reduce_and", "reduce_or")),
     op("argmax", "reduction", props="keep_dim:bool=false dim_arg:i32_array?"),
     op("cumsum", "cumsum", props="dim:i64"),
     op("cumprod", "cumsum", props="dim:i64"),

@@ -2,7 +2,8 @@
 
 Here: quantize, dequantize and requantize, whose scales and zero points live in their `!quant.uniform` types,
 become the `_unrolled` ops that take them as constant operands (a (1,) tensor per tensor, one value per index of
-the quantized axis otherwise), as TTNN's quantization kernels take them. The other decompositions upstream's pass
+the quantized axis otherwise), as TTNN's quantization kernels take them; reduce_or and reduce_and become a sum or
+a product compared with zero. The other decompositions upstream's pass
 makes, this build's TTIR→TTNN conversion makes directly.
 """
 
@@ -17,7 +18,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from ttmlir.dialects.props import KINDS
+from ttmlir.dialects.props import FLOAT_TYPES, KINDS
 from ttmlir.dialects.quant import UniformQuantizedType
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
@@ -52,12 +53,30 @@ def unroll(op: TTOp) -> None:
     Rewriter.replace_op(op, new)
 
 
-DECOMPOSED = {"quantize": unroll, "dequantize": unroll, "requantize": unroll}
+def logical_reduction(op: TTOp) -> None:
+    """TTNN has no logical reductions: any is a sum, all a product (upstream's decomposition), compared with zero
+    so the result is 0 or 1 whatever the inputs were."""
+    result = op.results[0].type
+    reduced = TTIR_OP_CLASSES[LOGICAL_REDUCTIONS[op.ROW.name]].create(
+        operands=[op.operands[0]], result_types=[result], properties=dict(op.properties))
+    zero = 0.0 if isinstance(result.element_type, FLOAT_TYPES) else 0
+    zeros = TTIR_OP_CLASSES["full"].create(result_types=[result], properties={
+        "shape": KINDS["i32_darray"].build(list(result.get_shape())), "fill_value": KINDS["number"].build(zero)})
+    nonzero = TTIR_OP_CLASSES["ne"].create(operands=[reduced.results[0], zeros.results[0]], result_types=[result])
+    for new in (reduced, zeros, nonzero):
+        new.location = op.location
+    Rewriter.replace_op(op, [reduced, zeros, nonzero])
+
+
+LOGICAL_REDUCTIONS = {"reduce_or": "sum", "reduce_and": "prod"}
+DECOMPOSED = {"quantize": unroll, "dequantize": unroll, "requantize": unroll,
+              **dict.fromkeys(LOGICAL_REDUCTIONS, logical_reduction)}
 
 
 @dataclass(frozen=True)
 class TTIRToTTIRDecompositionPass(ModulePass):
-    """Rewrite quantize/dequantize/requantize into their unrolled forms (scales and zero points as operands)."""
+    """Rewrite quantize/dequantize/requantize into their unrolled forms (scales and zero points as operands) and the
+    logical reductions into arithmetic ones."""
 
     name: ClassVar[str] = "ttir-to-ttir-decomposition"
 

@@ -209,8 +209,6 @@ REDUCTIONS = {
     "sum": lambda a, d, k: torch.sum(a, d, keepdim=k), "mean": lambda a, d, k: torch.mean(a.float(), d, keepdim=k),
     "max": lambda a, d, k: torch.amax(a, d, keepdim=k), "min": lambda a, d, k: torch.amin(a, d, keepdim=k),
     "prod": _reduce_each(lambda a, d, k: torch.prod(a, d, keepdim=k)),
-    "reduce_and": _reduce_each(lambda a, d, k: torch.all(a != 0, d, keepdim=k).float()),
-    "reduce_or": _reduce_each(lambda a, d, k: torch.any(a != 0, d, keepdim=k).float()),
     "argmax": lambda a, d, k: _argmax(a, d, k),
 }
 

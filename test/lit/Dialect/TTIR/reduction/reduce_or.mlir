@@ -4,8 +4,9 @@
 
 // CHECK-LABEL: func.func @reduce_or
 // CHECK: %{{[0-9]+}} = "ttir.reduce_or"(%arg0) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<4x32x64xf32>) -> tensor<4x1x64xf32>
-// TTNN: "ttnn.reduce_or"
-// TTNN-SAME: #ttnn_layout
+// TTNN: "ttnn.sum"(%arg0) <{dim_arg = [1 : i32], keep_dim = true}>
+// TTNN: "ttnn.ne"
+
 module {
   func.func @reduce_or(%arg0: tensor<4x32x64xf32>) -> tensor<4x1x64xf32> {
     %0 = "ttir.reduce_or"(%arg0) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<4x32x64xf32>) -> tensor<4x1x64xf32>
