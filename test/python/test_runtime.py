@@ -578,3 +578,23 @@ def test_attention_time_is_modelled_from_its_flops():
         (perf,) = [p for op, p, *_ in ctx.perf if op.name == "scaled_dot_product_attention"]
         compute[keys] = perf.compute_ns
     assert compute[512] == pytest.approx(2 * compute[256])
+
+
+def test_fused_reshapes_compute_what_the_unfused_graph_does():
+    """sum + reshape fused into a keep_dim sum feeding softmax, and two operand reshapes moved after an add."""
+    text = """func.func @f(%a: tensor<32x64xf32>, %b: tensor<64xf32>, %c: tensor<64xf32>) -> tensor<32x64xf32> {
+  %0 = "ttir.exp"(%a) : (tensor<32x64xf32>) -> tensor<32x64xf32>
+  %1 = "ttir.sum"(%0) <{dim_arg = [1 : i32], keep_dim = false}> : (tensor<32x64xf32>) -> tensor<32xf32>
+  %2 = "ttir.reshape"(%1) <{shape = [32 : i32, 1 : i32]}> : (tensor<32xf32>) -> tensor<32x1xf32>
+  %3 = "ttir.broadcast"(%2) <{broadcast_dimensions = array<i64: 1, 64>}> : (tensor<32x1xf32>) -> tensor<32x64xf32>
+  %4 = "ttir.div"(%0, %3) : (tensor<32x64xf32>, tensor<32x64xf32>) -> tensor<32x64xf32>
+  %5 = "ttir.reshape"(%b) <{shape = [1 : i32, 64 : i32]}> : (tensor<64xf32>) -> tensor<1x64xf32>
+  %6 = "ttir.reshape"(%c) <{shape = [1 : i32, 64 : i32]}> : (tensor<64xf32>) -> tensor<1x64xf32>
+  %7 = "ttir.multiply"(%5, %6) : (tensor<1x64xf32>, tensor<1x64xf32>) -> tensor<1x64xf32>
+  %8 = "ttir.add"(%4, %7) : (tensor<32x64xf32>, tensor<1x64xf32>) -> tensor<32x64xf32>
+  return %8 : tensor<32x64xf32>
+}
+"""
+    a, b, c = torch.randn(32, 64), torch.randn(64), torch.randn(64)
+    (out,) = run_ttir(text, [a, b, c])
+    torch.testing.assert_close(out, torch.softmax(a, 1) + b * c, rtol=1e-3, atol=1e-3)

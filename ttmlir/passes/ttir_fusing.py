@@ -1,8 +1,11 @@
 """TTIR-level fusions applied before conversion (`--ttir-fusing`), as upstream's TTIRFusing patterns:
 
+- `reshape(sum(x, dims, keep_dim = false))` that puts the dims back as ones → `sum(x, dims, keep_dim = true)`
+  (any reduction);
 - `add(matmul(a, b), bias)` → `linear(a, b, bias)`;
 - `div(exp(x), sum(exp(x), dim, keep_dim))` → `softmax(x, dim)` (a broadcast of the sum in between is fine);
-- `softmax(x - max(x, dim, keep_dim), dim)` → `softmax(x, dim, numericStable = true)`.
+- `softmax(x - max(x, dim, keep_dim), dim)` → `softmax(x, dim, numericStable = true)`;
+- `add(reshape(a), reshape(b))` (any elementwise op, operands reshaped from one shape) → `reshape(add(a, b))`.
 
 Each fires only when the ops it swallows have no other users.
 """
@@ -13,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -92,13 +95,52 @@ def _stable_softmax(softmax: Operation) -> None:
     _replace(softmax, "softmax", [sub.operands[0]], props, [sub, *broadcast, peak])
 
 
+REDUCTIONS = ("sum", "mean", "max", "min", "prod", "argmax")
+
+
+def _reduction_keeping_dims(reshape: Operation) -> None:
+    """A reshape that puts back, as ones, the dims a reduction dropped: the reduction keeps them instead."""
+    reduction = reshape.operands[0].owner
+    if not (isinstance(reduction, TTOp) and reduction.ROW.name in REDUCTIONS and reduction.results[0].has_one_use()
+            and not scalar(reduction.prop("keep_dim"))):
+        return
+    shape = list(reduction.operands[0].type.get_shape())
+    dims = int_values(reduction.prop("dim_arg")) if reduction.prop("dim_arg") is not None else range(len(shape))
+    kept = [1 if i in {d % len(shape) for d in dims} else n for i, n in enumerate(shape)]
+    if kept == list(reshape.results[0].type.get_shape()):
+        _replace(reshape, reduction.ROW.name, reduction.operands,
+                 {**reduction.properties, "keep_dim": KINDS["bool"].build(True)}, [reduction])
+
+
+def _one_reshape_after(op: Operation) -> None:
+    """An elementwise op of several operands, each a single-use reshape of a tensor of one shape, runs on those
+    tensors, and one reshape follows it."""
+    reshapes = [_producer(v, "reshape") for v in op.operands]
+    if len(reshapes) < 2 or any(r is None or not r.results[0].has_one_use() for r in reshapes) or \
+            len({r.operands[0].type.get_shape() for r in reshapes}) != 1 or \
+            any(v.type.get_shape() != op.results[0].type.get_shape() for v in op.operands):
+        return
+    result = op.results[0].type
+    inner = TTIR_OP_CLASSES[op.ROW.name].create(
+        operands=[r.operands[0] for r in reshapes], properties=dict(op.properties),
+        result_types=[TensorType(result.element_type, reshapes[0].operands[0].type.get_shape())])
+    reshape = TTIR_OP_CLASSES["reshape"].create(operands=[inner.results[0]], result_types=[result],
+                                                properties=dict(reshapes[0].properties))
+    inner.location = reshape.location = op.location
+    Rewriter.replace_op(op, [inner, reshape])
+    for r in reshapes:
+        Rewriter.erase_op(r)
+
+
 FUSIONS: tuple[tuple[str, Callable[[Operation], None]], ...] = (
-    ("add", _linear), ("div", _softmax), ("softmax", _stable_softmax))  # in this order: softmax fuses first
+    ("reshape", _reduction_keeping_dims), ("add", _linear), ("div", _softmax),
+    ("softmax", _stable_softmax))  # in this order: softmax fuses first, with its sum keeping its dim
 
 
 @dataclass(frozen=True)
 class TTIRFusingPass(ModulePass):
-    """Fuse matmul + bias into linear, and exp/sum/div (after an optional max subtraction) into softmax."""
+    """Fuse matmul + bias into linear, exp/sum/div (after an optional max subtraction) into softmax, and the reshapes
+    of an elementwise op's operands into one after it."""
 
     name: ClassVar[str] = "ttir-fusing"
 
@@ -106,3 +148,6 @@ class TTIRFusingPass(ModulePass):
         for name, fuse in FUSIONS:
             for op in [op for op in module.walk() if isinstance(op, TTOp) and op.name == "ttir." + name]:
                 fuse(op)
+        for op in [op for op in module.walk() if isinstance(op, TTOp) and op.name.startswith("ttir.")
+                   and op.ROW.family in ("binary", "ternary")]:
+            _one_reshape_after(op)

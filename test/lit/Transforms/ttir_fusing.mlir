@@ -68,3 +68,49 @@ func.func @no_softmax(%arg0: tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<8x32
   %3 = "ttir.div"(%0, %0) : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
   return %2, %3 : tensor<8x32xf32>, tensor<8x32xf32>
 }
+
+// -----
+
+// A reduction whose dropped dim a reshape puts back keeps it itself; exp/sum/div then fuse into softmax.
+// CHECK-LABEL: func.func @softmax_through_reshape
+// CHECK-NOT: "ttir.reshape"
+// CHECK: "ttir.softmax"(%arg0) <{dimension = 1 : si32, numericStable = false}>
+module {
+  func.func @softmax_through_reshape(%arg0: tensor<32x64xf32>) -> tensor<32x64xf32> {
+    %0 = "ttir.exp"(%arg0) : (tensor<32x64xf32>) -> tensor<32x64xf32>
+    %1 = "ttir.sum"(%0) <{dim_arg = [1 : i32], keep_dim = false}> : (tensor<32x64xf32>) -> tensor<32xf32>
+    %2 = "ttir.reshape"(%1) <{shape = [32 : i32, 1 : i32]}> : (tensor<32xf32>) -> tensor<32x1xf32>
+    %3 = "ttir.broadcast"(%2) <{broadcast_dimensions = array<i64: 1, 64>}> : (tensor<32x1xf32>) -> tensor<32x64xf32>
+    %4 = "ttir.div"(%0, %3) : (tensor<32x64xf32>, tensor<32x64xf32>) -> tensor<32x64xf32>
+    return %4 : tensor<32x64xf32>
+  }
+}
+
+// -----
+
+// A reshape that does not restore the reduced dims in place stays.
+// CHECK-LABEL: func.func @other_reshape
+// CHECK: "ttir.sum"{{.*}}keep_dim = false
+// CHECK: "ttir.reshape"
+module {
+  func.func @other_reshape(%arg0: tensor<32x64xf32>) -> tensor<1x32xf32> {
+    %0 = "ttir.sum"(%arg0) <{dim_arg = [1 : i32], keep_dim = false}> : (tensor<32x64xf32>) -> tensor<32xf32>
+    %1 = "ttir.reshape"(%0) <{shape = [1 : i32, 32 : i32]}> : (tensor<32xf32>) -> tensor<1x32xf32>
+    return %1 : tensor<1x32xf32>
+  }
+}
+
+// -----
+
+// Operands reshaped from one shape: the elementwise op runs before a single reshape.
+// CHECK-LABEL: func.func @reshapes_after_add
+// CHECK: %[[SUM:.*]] = "ttir.add"(%arg0, %arg1) : (tensor<128xf32>, tensor<128xf32>) -> tensor<128xf32>
+// CHECK: "ttir.reshape"(%[[SUM]]) <{shape = [1 : i32, 128 : i32]}>
+module {
+  func.func @reshapes_after_add(%arg0: tensor<128xf32>, %arg1: tensor<128xf32>) -> tensor<1x128xf32> {
+    %0 = "ttir.reshape"(%arg0) <{shape = [1 : i32, 128 : i32]}> : (tensor<128xf32>) -> tensor<1x128xf32>
+    %1 = "ttir.reshape"(%arg1) <{shape = [1 : i32, 128 : i32]}> : (tensor<128xf32>) -> tensor<1x128xf32>
+    %2 = "ttir.add"(%0, %1) : (tensor<1x128xf32>, tensor<1x128xf32>) -> tensor<1x128xf32>
+    return %2 : tensor<1x128xf32>
+  }
+}
