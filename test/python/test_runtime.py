@@ -598,3 +598,18 @@ def test_fused_reshapes_compute_what_the_unfused_graph_does():
     a, b, c = torch.randn(32, 64), torch.randn(64), torch.randn(64)
     (out,) = run_ttir(text, [a, b, c])
     torch.testing.assert_close(out, torch.softmax(a, 1) + b * c, rtol=1e-3, atol=1e-3)
+
+
+def test_collectives_of_low_rank_tensors_run_reshaped():
+    """all_reduce of a matrix runs in 4D, all_gather of a vector in 2D: the values are the collective's."""
+    text = mesh_program([shard("%arg0", (2, 64), (1, 64), (-1, 0), (1, 2)),  # a row per chip
+                         f'"ttir.reshape"(%0) <{{shape = [64 : i32]}}> : ({ty((1, 64))}) -> {ty((64,))}',
+                         f'"ttir.all_gather"(%1) <{{all_gather_dim = 0 : si32, cluster_axis = 1 : ui32}}> : '
+                         f"({ty((64,))}) -> {ty((128,))}",
+                         f'"ttir.reshape"(%2) <{{shape = [2 : i32, 64 : i32]}}> : ({ty((128,))}) -> {ty((2, 64))}',
+                         f'"ttir.all_reduce"(%3) <{{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>}}> : '
+                         f"({ty((2, 64))}) -> {ty((2, 64))}",
+                         shard("%4", (2, 64), (2, 64), (-1, -1), (1, 2), "shard_to_full", "replicate")], (2, 64), (2, 64))
+    x = torch.randn(2, 64)
+    (out,), _ = run_on_mesh(text, (1, 2), [x])
+    torch.testing.assert_close(out, 2 * x)

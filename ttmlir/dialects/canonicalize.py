@@ -296,6 +296,17 @@ def _broadcast_within_one_chip(op: Operation) -> SSAValue | None:
     return op.operands[0] if groups < 1 or size <= 1 else None
 
 
+def _collective_within_one_chip(op: Operation) -> SSAValue | None:
+    """A TTNN collective along a mesh axis of one chip exchanges nothing (when it keeps the shape)."""
+    from ttmlir.dialects.ttcore import registered_mesh
+
+    mesh = registered_mesh(op) if op.name.startswith("ttnn.") else None
+    if not mesh or mesh[op.prop("cluster_axis").value.data] != 1 or \
+            op.operands[0].type.get_shape() != op.results[0].type.get_shape():
+        return None
+    return op.operands[0]
+
+
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
                      "concat", "requantize"),
@@ -304,6 +315,7 @@ FOLDS: dict[str, Fold] = {
     "slice_static": _whole_slice,
     "scatter": lambda op: op.operands[0] if 0 in op.operands[1].type.get_shape() else None,  # nothing to write
     "collective_broadcast": _broadcast_within_one_chip,
+    **dict.fromkeys(("all_gather", "all_reduce", "reduce_scatter"), _collective_within_one_chip),
 }
 REWRITES: dict[str, Rewrite] = {
     "reshape": _consecutive_reshape,

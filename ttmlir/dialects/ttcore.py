@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FlatSymbolRefAttr, IntegerAttr, StringAttr, TensorType
-from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, Region, TypeAttribute
+from xdsl.dialects.builtin import (ArrayAttr, DictionaryAttr, FlatSymbolRefAttr, IntegerAttr, ModuleOp, StringAttr,
+                                   TensorType)
+from xdsl.ir import Attribute, Data, Dialect, Operation, ParametrizedAttribute, Region, TypeAttribute
 from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def, region_def,
                        traits_def, var_operand_def, var_result_def, result_def, param_def)
 from xdsl.parser import AttrParser, Parser
@@ -485,6 +486,15 @@ class CPUModuleOp(ModuleWrapperOp):
     """Wraps the module of functions hoisted to the host CPU."""
 
     name = "ttcore.cpu_module"
+
+
+def registered_mesh(op: Operation) -> tuple[int, ...] | None:
+    """The mesh of the `ttcore.device` registered on the module holding `op`, if one is."""
+    module = op.parent_op()
+    while module is not None and not isinstance(module, ModuleOp):
+        module = module.parent_op()
+    return next((tuple(d.device_attr.data.mesh_shape) for d in (module.ops if module else [])
+                 if isinstance(d, DeviceOp)), None)
 
 
 @irdl_op_definition

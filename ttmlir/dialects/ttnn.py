@@ -444,9 +444,9 @@ KINDS.update({
 OUT = " dtype:dtype? memory_config:memory_config?"
 COMPUTE_CONFIG = " compute_config:compute_config?"
 CONV_CONFIGS = " conv2d_config:conv2d_config?" + COMPUTE_CONFIG
-# the configurations TTNN ops of a family take beyond their TTIR row's properties
-FAMILY_CONFIGS = {"matmul": " matmul_program_config:matmul_program_config?" + COMPUTE_CONFIG,
-                  "reduction": COMPUTE_CONFIG, "softmax": COMPUTE_CONFIG}
+# the configurations TTNN ops (by name, else by family) take beyond their TTIR row's properties
+CONFIGS = {"matmul": " matmul_program_config:matmul_program_config?" + COMPUTE_CONFIG,
+           "reduction": COMPUTE_CONFIG, "softmax": COMPUTE_CONFIG, "reduce_scatter": COMPUTE_CONFIG}
 CREATION = " dtype:dtype? layout:layout? memory_config:memory_config?"
 POOL = ("batch_size:si32 input_height:si32 input_width:si32 channels:si32 kernel_size:i32_darray "
         "stride:i32_darray padding:i32_darray dilation:i32_darray ceil_mode:bool=false")
@@ -597,7 +597,7 @@ def _ttnn_rows():
         extra = OUT if row.family in ("unary", "binary", "ternary", "reduction") else " memory_config:memory_config?"
         props = " ".join(f"{n}:{k}" + (f"={d}" if d is not None else "" if req else "?")
                          for n, k, d, req in row.props)
-        yield op(row.ttnn, row.family, " ".join(row.operands), props + extra + FAMILY_CONFIGS.get(row.family, ""),
+        yield op(row.ttnn, row.family, " ".join(row.operands), props + extra + CONFIGS.get(row.ttnn, CONFIGS.get(row.family, "")),
                  " ".join(row.results),
                  summary=f"TTNN {row.ttnn.replace('_', ' ')} operation.")
 

@@ -754,11 +754,7 @@ def _call_on_host(call: CallOp) -> None:
 
 def _mesh_shape(at: Operation) -> tuple[int, int]:
     """The mesh of the `ttcore.device` registered on the module holding `at` (one chip if none is)."""
-    module = at
-    while module is not None and not isinstance(module, ModuleOp):
-        module = module.parent_op()
-    return next((tuple(op.device_attr.data.mesh_shape) for op in (module.ops if module else [])
-                 if isinstance(op, ttcore.DeviceOp)), (1, 1))
+    return ttcore.registered_mesh(at) or (1, 1)
 
 
 def _get_device(at: Operation) -> Operation:

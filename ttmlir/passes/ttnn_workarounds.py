@@ -263,6 +263,45 @@ def _mask_heads_materialized(op: TTNNOp) -> None:
         op.operands[list(op.operands).index(mask)] = repeat.results[0]
 
 
+def _reshaped_around(op: TTNNOp, shape: list[int]) -> None:
+    """`op` runs on its input reshaped to `shape` (a reshape before it), its result reshaped back after it."""
+    value, result = op.operands[0], op.results[0]
+    before = ttnn_op("reshape", [value], {"shape": KINDS["i32_array"].build(shape)}, [_reshaped(value.type, shape)], op)
+    op.parent.insert_op_before(before, op)
+    op.operands[0] = before.results[0]
+    original = result.type
+    out_shape = [1] * (len(shape) - len(original.get_shape())) + list(original.get_shape())
+    result = Rewriter.replace_value_with_new_type(result, _reshaped(original, out_shape))
+    uses = [(use.operation, use.index) for use in result.uses]
+    after = ttnn_op("reshape", [result], {"shape": KINDS["i32_array"].build(list(original.get_shape()))}, [original], op)
+    op.parent.insert_op_after(after, op)
+    for user, index in uses:
+        user.operands[index] = after.results[0]
+
+
+def _all_reduce_in_4d(op: TTNNOp) -> None:
+    """all_reduce reduces tensors of fewer than four dims wrongly: it runs on the input with leading ones added."""
+    shape = list(op.operands[0].type.get_shape())
+    if len(shape) < 4:
+        _reshaped_around(op, [1] * (4 - len(shape)) + shape)
+
+
+def _all_gather_in_2d(op: TTNNOp) -> None:
+    """all_gather takes no 1D tensor: a (1, N) view gathers along its dim 1."""
+    shape = list(op.operands[0].type.get_shape())
+    if len(shape) == 1:
+        _reshaped_around(op, [1, shape[0]])
+        op.properties["all_gather_dim"] = KINDS["si32"].build(1)
+
+
+def _reduce_scatter_accumulates_in_f32(op: TTNNOp) -> None:
+    """reduce_scatter sums in f32 at full fidelity unless told otherwise (bf16 partial sums lose precision)."""
+    if op.prop("compute_config") is None:
+        op.properties["compute_config"] = ttnn.DeviceComputeKernelConfigAttr((
+            ("math_fidelity", "hifi4"), ("math_approx_mode", False), ("fp32_dest_acc_en", True),
+            ("packer_l1_acc", False)))
+
+
 def _tiles(size: int) -> int:
     return -(-size // ttnn.TILE) * ttnn.TILE
 
@@ -290,6 +329,8 @@ REWRITES: dict[str, Callable[[TTNNOp], None]] = {
     "fill_cache": _prompt_padded_to_tiles, "paged_fill_cache": _prompt_padded_to_tiles,
     "scaled_dot_product_attention": _head_dim_padded_to_tiles,
     "scaled_dot_product_attention_decode": _mask_heads_materialized,
+    "all_reduce": _all_reduce_in_4d, "all_gather": _all_gather_in_2d,
+    "reduce_scatter": _reduce_scatter_accumulates_in_f32,
 }
 
 

@@ -11839,8 +11839,18 @@ class CollectiveOp(object):
             return obj
         return None
 
+    # CollectiveOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def CollectiveOpStart(builder):
-    builder.StartObject(8)
+    builder.StartObject(9)
 
 def CollectiveOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -11866,6 +11876,9 @@ def CollectiveOpAddReduceType(builder, reduceType):
 def CollectiveOpAddMemoryConfig(builder, memoryConfig):
     builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
+def CollectiveOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
 def CollectiveOpEnd(builder):
     return builder.EndObject()
 
@@ -11888,6 +11901,7 @@ class CollectiveOpT(object):
         clusterAxis = 0,
         reduceType = 0,
         memoryConfig = None,
+        computeConfig = None,
     ):
         self.type = type  # type: int
         self.input = input  # type: Optional[TensorRefT]
@@ -11897,6 +11911,7 @@ class CollectiveOpT(object):
         self.clusterAxis = clusterAxis  # type: int
         self.reduceType = reduceType  # type: int
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -11930,6 +11945,8 @@ class CollectiveOpT(object):
         self.reduceType = collectiveOp.ReduceType()
         if collectiveOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(collectiveOp.MemoryConfig())
+        if collectiveOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(collectiveOp.ComputeConfig())
 
     # CollectiveOpT
     def Pack(self, builder):
@@ -11939,6 +11956,8 @@ class CollectiveOpT(object):
             out = self.out.Pack(builder)
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
         CollectiveOpStart(builder)
         CollectiveOpAddType(builder, self.type)
         if self.input is not None:
@@ -11951,6 +11970,8 @@ class CollectiveOpT(object):
         CollectiveOpAddReduceType(builder, self.reduceType)
         if self.memoryConfig is not None:
             CollectiveOpAddMemoryConfig(builder, memoryConfig)
+        if self.computeConfig is not None:
+            CollectiveOpAddComputeConfig(builder, computeConfig)
         collectiveOp = CollectiveOpEnd(builder)
         return collectiveOp
 

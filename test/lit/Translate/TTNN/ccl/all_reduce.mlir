@@ -1,4 +1,4 @@
-// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s -o %t.mlir
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path% mesh-shape=1,2" %s -o %t.mlir
 // RUN: ttmlir-translate --ttnn-to-flatbuffer %t.mlir -o %t.ttnn
 // RUN: ttrt read --section all --result-file %t.json %t.ttnn | FileCheck %s
 
@@ -14,7 +14,7 @@
 // CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
 // CHECK: "ttnn.all_reduce": 1
-// CHECK-LABEL: "mesh_shape": [1, 1]
+// CHECK-LABEL: "mesh_shape": [1, 2]
 module {
   func.func @all_reduce(%arg0: tensor<1x1x32x128xf32>) -> tensor<1x1x32x128xf32> {
     %0 = "ttir.all_reduce"(%arg0) <{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>}> : (tensor<1x1x32x128xf32>) -> tensor<1x1x32x128xf32>
