@@ -613,3 +613,15 @@ def test_collectives_of_low_rank_tensors_run_reshaped():
     x = torch.randn(2, 64)
     (out,), _ = run_on_mesh(text, (1, 2), [x])
     torch.testing.assert_close(out, 2 * x)
+
+
+def test_integer_product_along_a_short_dim_is_exact():
+    """An i32 product along 5 elements (up to 9**5, far past bf16's exact integers) is multiplies, exact."""
+    from ttmlir.asm import print_module
+    from ttmlir.compiler import lower_to_ttnn
+
+    x = torch.randint(1, 10, (4, 5), dtype=torch.int32)
+    text = single_op("prod", [(4, 5)], (4,), "dim_arg = [1 : i32], keep_dim = false", dtype="i32")
+    assert print_module(lower_to_ttnn(text)).count('"ttnn.multiply"') == 4
+    (out,) = run_ttir(text, [x])
+    assert torch.equal(out.long(), x.long().prod(1))

@@ -491,7 +491,11 @@ def index_select(op: TTOp):
     if begin + length > size:
         raise op.error(f"Invalid length {length} for begin index {begin} and dimension {dim} with size {size}. "
                        f"begin + length must be less than or equal to the dimension size")
-    shape[dim] = index_select_length(size, begin, length, stride)
+    total = index_select_length(size, begin, length, stride)
+    if total != out[dim]:
+        raise op.error(f"Sum of all slices must be equal to the output dimension size for the given dimension. "
+                       f"Expected output dimension size: {out[dim]}, but got {total}")
+    shape[dim] = total
     return [tuple(shape)]
 
 

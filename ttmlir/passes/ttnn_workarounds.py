@@ -192,7 +192,7 @@ WORKAROUNDS: dict[str, Workaround] = {
     "pad": _both(Want("row_major"), _front_padded),
     **{name: _both(Want(dtype="f32"), lambda op: _dtype(op.operands[0]) not in ("f32", "bf16"))
        for name in ("sum", "mean", "max", "min")},
-    "prod": _both(Want(dtype="bf16")),
+    "prod": _both(Want(dtype="bf16")),  # a float kernel (short integer products are multiplies, below)
     "sort": _sort, "topk": _topk,
     "embedding": _embedding, "embedding_bw": _embedding_bw, "max_pool2d": _row_major_bf16,
     "max_pool2d_with_indices": _pool_with_indices, "upsample": _row_major_bf16,
@@ -302,6 +302,37 @@ def _reduce_scatter_accumulates_in_f32(op: TTNNOp) -> None:
             ("packer_l1_acc", False)))
 
 
+MAX_INTEGER_PROD_UNROLL = 16
+
+
+def _integer_prod_as_multiplies(op: TTNNOp) -> list[Operation] | None:
+    """tt-metal's prod is a float kernel: an integer product along a short dim (up to 16) is the dim's slices
+    multiplied in turn (exact), then the dim dropped unless kept."""
+    value, dim = op.operands[0], op.prop("dim_arg")
+    shape = list(value.type.get_shape())
+    if _dtype(value) not in INTEGER_DTYPES or dim is None or not 0 < shape[dim.value.data % len(shape)] <= \
+            MAX_INTEGER_PROD_UNROLL:
+        return None
+    axis = dim.value.data % len(shape)
+    sliced = _reshaped(value.type, shape[:axis] + [1] + shape[axis + 1:])
+    array = KINDS["i32_array"].build
+    new: list[Operation] = []
+    running = None
+    for i in range(shape[axis]):
+        begins, ends = [0] * len(shape), list(shape)
+        begins[axis], ends[axis] = i, i + 1
+        new.append(ttnn_op("slice_static", [value], {"begins": array(begins), "ends": array(ends),
+                                                     "step": array([1] * len(shape))}, [sliced], op))
+        if running is not None:
+            new.append(ttnn_op("multiply", [running, new[-1].results[0]], {}, [sliced], op))
+        running = new[-1].results[0]
+    result = op.results[0].type
+    if result.get_shape() != sliced.get_shape():
+        new.append(ttnn_op("reshape", [running], {"shape": array(list(result.get_shape()))}, [result], op))
+    Rewriter.replace_op(op, new)
+    return new
+
+
 def _tiles(size: int) -> int:
     return -(-size // ttnn.TILE) * ttnn.TILE
 
@@ -324,8 +355,10 @@ def _pad_operand(op: TTNNOp, value: SSAValue, dim: int, size: int) -> None:
     op.operands[list(op.operands).index(value)] = pad.results[0]
 
 
-# Ops a workaround rewrites (putting ops before or after them) before their operands are converted.
-REWRITES: dict[str, Callable[[TTNNOp], None]] = {
+# Ops a workaround rewrites before their operands are converted: it puts ops before or after them, or replaces
+# them (returning the ops that did).
+REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
+    "prod": _integer_prod_as_multiplies,
     "fill_cache": _prompt_padded_to_tiles, "paged_fill_cache": _prompt_padded_to_tiles,
     "scaled_dot_product_attention": _head_dim_padded_to_tiles,
     "scaled_dot_product_attention_decode": _mask_heads_materialized,
@@ -386,10 +419,10 @@ class TTNNWorkaroundPass(ModulePass):
         for op in list(module.walk()):
             if not isinstance(op, TTNNOp) or not _laid_out(op):
                 continue
-            if op.ROW.name in REWRITES:
-                REWRITES[op.ROW.name](op)
-            if op.ROW.name in WORKAROUNDS:
-                apply_workaround(op, WORKAROUNDS[op.ROW.name](op))
+            replaced = REWRITES[op.ROW.name](op) if op.ROW.name in REWRITES else None
+            for target in replaced if replaced is not None else [op]:
+                if target.ROW.name in WORKAROUNDS:
+                    apply_workaround(target, WORKAROUNDS[target.ROW.name](target))
 
 
 def _laid_out(op: TTNNOp) -> bool:
