@@ -16,3 +16,9 @@ def padding4(values) -> list[int]:
     """(top, left, bottom, right)."""
     v = [int(x) for x in values]
     return v * 4 if len(v) == 1 else [v[0], v[1], v[0], v[1]] if len(v) == 2 else v
+
+
+def conv_sides(values) -> list[int]:
+    """TTNN convolution padding as (top, bottom, left, right): four values are that, fewer (height, width)."""
+    v = [int(x) for x in values]
+    return v if len(v) == 4 else [v[0], v[0], v[-1], v[-1]]

@@ -297,11 +297,27 @@ def _conv(op: TTOp) -> Operation:
              "batch_size": i32(n), "input_height": i32(h), "input_width": i32(w),
              "kernel_size": darray(weight[2:]), "groups": op.prop("groups"),
              **{k: darray(pair(int_values(op.prop(k)))) for k in ("stride", "dilation")},
-             "padding": darray(pair(int_values(op.prop("padding"))))}
+             "padding": darray(_conv_padding(op))}
     if op.ROW.name == "conv_transpose2d":
         props["output_padding"] = darray(pair(int_values(op.prop("output_padding"))))
     operands = [op.operands[0], op.operands[1], *op.operand_groups().get("bias", [])]
     return ttnn_op(op.ROW.name, operands, props, [op.results[0].type], op)
+
+
+def _conv_padding(op: TTOp) -> list[int]:
+    """TTNN's padding: (height, width), or conv2d's four sides as (top, bottom, left, right); a transposed conv
+    pads symmetrically only, as tt-metal's does."""
+    padding = pair(int_values(op.prop("padding")))
+    if len(padding) == 2:
+        return padding
+    top, left, bottom, right = padding
+    if op.ROW.name == "conv2d":
+        return [top, bottom, left, right]
+    if (top, left) != (bottom, right):
+        raise PassFailure(op, f"'{op.name}' op TTNN only supports padding height/width attributes. Thus, "
+                              "padding_top/padding_left must equal padding_bottom/padding_right for the op to execute "
+                              "as expected.")
+    return [top, left]
 
 
 def _pool(op: TTOp) -> list[Operation]:

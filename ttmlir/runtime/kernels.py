@@ -19,7 +19,7 @@ import torch.nn.functional as F
 from ttmlir.runtime import ccl
 from ttmlir.target import binary_generated as fb
 from ttmlir.target.flatbuffer import enum_names
-from ttmlir.spatial import padding4, pair
+from ttmlir.spatial import conv_sides, padding4, pair
 
 Kernel = Callable[[dict, object], object]
 
@@ -239,7 +239,7 @@ def _conv2d(x, t):
     w, b = x["weight"].float(), x.get("bias")
     bias = b.reshape(-1).float() if b is not None else None
     stride, dilation = pair(t.stride), pair(t.dilation)
-    top, left, bottom, right = padding4(t.padding)
+    top, bottom, left, right = conv_sides(t.padding)
     if t.type == 1:  # ConvTranspose2d: weight is (C_in, C_out/groups, kH, kW); padding is symmetric
         out_pad = pair(t.outputPadding) if t.outputPadding is not None else [0, 0]
         y = F.conv_transpose2d(a, w, bias, stride, (top, left), out_pad, t.groups, dilation)

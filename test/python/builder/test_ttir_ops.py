@@ -377,3 +377,12 @@ def test_attention_forms_match_their_golden(form, tmp_path):
     assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
     ttnn_ir = next(tmp_path.rglob("*_ttnn.mlir")).read_text()
     assert ("scaled_dot_product_attention_decode" in ttnn_ir) == (form == "one_query_masked")
+
+
+def test_conv2d_with_four_paddings_matches_its_golden(tmp_path):
+    """(top, left, bottom, right) padding reaches TTNN as (top, bottom, left, right), as upstream orders it."""
+    case = Case([(1, 8, 8, 16), (32, 16, 3, 3)], {"stride": 1, "padding": [2, 0, 1, 1], "dilation": 1, "groups": 1})
+    report = compile_and_execute_ttir(module_for("conv2d", case), artifact_dir=str(tmp_path),
+                                      enable_intermediate_verification=True)
+    assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
+    assert "padding = array<i32: 2, 1, 0, 1>" in next(tmp_path.rglob("*_ttnn.mlir")).read_text()
