@@ -202,6 +202,18 @@ def _conv2d(x, a):
     return y.permute(*(nchw_position[d] for d in range(4)))
 
 
+def _conv3d(x, a):
+    """torch's conv3d on the volume moved to NCDHW (from wherever its dimension attributes put N, D, H, W, C)."""
+    dims = [a[k] for k in ("batch_dim", "channel_dim", "depth_dim", "height_dim", "width_dim")]
+    pads = [int(p) for p in a["padding"]] * (3 if len(a["padding"]) == 1 else 1)
+    strides = [int(s) for s in a["stride"]] * (3 if len(a["stride"]) == 1 else 1)
+    volume = F.pad(x["input"].permute(*dims), [p for p in reversed(pads) for _ in (0, 1)],
+                   mode="replicate" if a["padding_mode"] == "replicate" else "constant")
+    bias = x["bias"].reshape(-1) if x.get("bias") is not None else None
+    y = F.conv3d(volume, x["weight"], bias, strides, 0, 1, a["groups"])
+    return y.permute(*(dims.index(d) for d in range(5)))
+
+
 def _conv_transpose2d(x, a):
     top, left, _, _ = padding4(a["padding"])
     y = F.conv_transpose2d(_nchw(x["input"]), x["weight"], _bias(x), pair(a["stride"]), (top, left),
@@ -635,6 +647,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "embedding": lambda x, a: F.embedding(x["input"].long(), x["weight"].reshape(-1, x["weight"].shape[-1])),
     "conv2d": _unflattened(_conv2d),
     "conv_transpose2d": _unflattened(_conv_transpose2d),
+    "conv3d": _conv3d,
     "max_pool2d": _unflattened(_pool2d("max")),
     "avg_pool2d": _unflattened(_pool2d("avg")),
     "max_pool2d_with_indices": _unflattened(_max_pool2d_with_indices),

@@ -11,7 +11,8 @@ import functools
 from dataclasses import dataclass
 from typing import Callable
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, Float32Type, IntegerAttr, IntegerType, Signedness
+from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, FloatAttr, Float32Type, IntegerAttr, IntegerType, Signedness,
+                                   TensorType)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.traits import HasCanonicalizationPatternsTrait
@@ -307,6 +308,41 @@ def _collective_within_one_chip(op: Operation) -> SSAValue | None:
     return op.operands[0]
 
 
+def _pointwise_conv3d(op: Operation) -> list[Operation] | None:
+    """A 1x1x1 NDHWC conv3d with unit stride, no padding and one group is a matmul (a linear with its bias) of
+    the (N*D*H*W, C_in) input rows by the transposed (C_out, C_in) weight, as upstream canonicalizes it."""
+    from ttmlir.dialects.conv import conv3d_dims, int_triple
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+    if not op.name.startswith("ttir.") or conv3d_dims(op) != [0, 1, 2, 3, 4] or op.prop("groups").value.data != 1:
+        return None
+    weight, groups = op.operands[1].type, op.operand_groups()
+    if list(weight.get_shape()[2:]) != [1, 1, 1] or int_triple(op, "stride") != [1, 1, 1] or \
+            int_triple(op, "padding") != [0, 0, 0]:
+        return None
+    made: list[Operation] = []
+
+    def new(name: str, operands, dims, element, **props: Attribute) -> SSAValue:
+        made.append(TTIR_OP_CLASSES[name].create(operands=list(operands), result_types=[TensorType(element, dims)],
+                                                 properties=props))
+        made[-1].location = op.location
+        return made[-1].results[0]
+
+    def reshaped(value: SSAValue, shape) -> SSAValue:
+        return new("reshape", [value], shape, value.type.element_type, shape=KINDS["i32_array"].build(list(shape)))
+
+    shape, result = op.operands[0].type.get_shape(), op.results[0].type
+    rows, c_out = shape[0] * shape[1] * shape[2] * shape[3], weight.get_shape()[0]
+    operands = [reshaped(op.operands[0], [rows, shape[4]]), reshaped(op.operands[1], [c_out, shape[4]])]
+    if groups.get("bias"):
+        operands.append(reshaped(groups["bias"][0], [c_out]))
+    transposed = {"transpose_a": KINDS["bool"].build(False), "transpose_b": KINDS["bool"].build(True)}
+    product = new("linear" if len(operands) == 3 else "matmul", operands, [rows, c_out], result.element_type,
+                  **transposed)
+    reshaped(product, result.get_shape())
+    return made
+
+
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
                      "concat", "requantize"),
@@ -329,6 +365,7 @@ REWRITES: dict[str, Rewrite] = {
     "lt": _flipped_comparison,
     "le": _flipped_comparison,
     "clamp_tensor": _clamp_by_constants,
+    "conv3d": _pointwise_conv3d,
 }
 
 

@@ -488,13 +488,18 @@ class CPUModuleOp(ModuleWrapperOp):
     name = "ttcore.cpu_module"
 
 
-def registered_mesh(op: Operation) -> tuple[int, ...] | None:
-    """The mesh of the `ttcore.device` registered on the module holding `op`, if one is."""
+def registered_device(op: Operation) -> Device | None:
+    """The `ttcore.device` registered on the module holding `op`, if one is."""
     module = op.parent_op()
     while module is not None and not isinstance(module, ModuleOp):
         module = module.parent_op()
-    return next((tuple(d.device_attr.data.mesh_shape) for d in (module.ops if module else [])
-                 if isinstance(d, DeviceOp)), None)
+    return next((d.device_attr.data for d in (module.ops if module else []) if isinstance(d, DeviceOp)), None)
+
+
+def registered_mesh(op: Operation) -> tuple[int, ...] | None:
+    """The mesh of the `ttcore.device` registered on the module holding `op`, if one is."""
+    device = registered_device(op)
+    return tuple(device.mesh_shape) if device else None
 
 
 @irdl_op_definition

@@ -16,7 +16,7 @@ from xdsl.ir import Dialect
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from ttmlir.dialects import attention
+from ttmlir.dialects import attention, conv
 from ttmlir.dialects.op_table import STABLEHLO_GATHER, TTIR_OPS
 from ttmlir.dialects.props import FLOAT_TYPES, dense_values, int_values, scalar
 from ttmlir.dialects.quant import UniformQuantizedType
@@ -1191,6 +1191,7 @@ def get_dimension_size(op: TTOp):
 
 
 SHAPE_RULES = {
+    "conv3d": conv.ttir_conv3d,
     "unary": eltwise, "binary": eltwise, "ternary": eltwise, "reduction": reduction, "cumsum": cumsum,
     "sort": sort, "topk": topk, "reshape": reshape, "transpose": transpose, "permute": permute, "concat": concat,
     "repeat": repeat, "repeat_interleave": repeat_interleave, "broadcast": broadcast, "pad": pad, "slice": slice_static, "slice_dynamic": slice_dynamic, "scatter": scatter,

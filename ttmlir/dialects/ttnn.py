@@ -18,7 +18,7 @@ from xdsl.printer import Printer
 from ttmlir import hardware
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.quant import UniformQuantizedType
-from ttmlir.dialects import attention
+from ttmlir.dialects import attention, conv
 from ttmlir.dialects.op_table import ATTENTION, GATHER_PROPS, TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind, scalar
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw, struct_attr
@@ -75,7 +75,13 @@ MATMUL_PROGRAM_CONFIGS = (
         ("fused_activation", "attr", False)),
         "A matmul program over DRAM-sharded weights."),
 )
-STRUCT_ATTRS = (DeviceComputeKernelConfigAttr, UnaryWithParamAttr, Conv2dConfigAttr, *MATMUL_PROGRAM_CONFIGS)
+Conv3dConfigAttr = struct_attr("ttnn.conv3d_config", (
+    ("weights_dtype", hardware.DATA_TYPES, False),
+    *((key, "int", False) for key in ("t_out_block", "w_out_block", "h_out_block", "c_out_block", "c_in_block")),
+    ("compute_with_storage_grid_size", "attr", False)),
+    "How tt-metal's conv3d blocks its output and input channels, and on how many cores.")
+STRUCT_ATTRS = (DeviceComputeKernelConfigAttr, UnaryWithParamAttr, Conv2dConfigAttr, Conv3dConfigAttr,
+                *MATMUL_PROGRAM_CONFIGS)
 
 
 @irdl_attr_definition
@@ -408,12 +414,26 @@ def check_layout(op: TTOp, what: str, tensor: TensorType) -> None:
         raise op.error(f"{what} encoding must be a #ttnn.ttnn_layout, got {encoding}")
 
 
+def check_tile_element(op: TTOp, tensor: Attribute) -> None:
+    """A tensor's element type is a scalar; tiles belong to its layout's memref (upstream's CheckTileTypeTrait)."""
+    if not isinstance(tensor, TensorType) or not isinstance(tensor.element_type, ttcore.TileType):
+        return
+    encoding = tensor.encoding
+    memref_element = encoding.memref.element_type if isinstance(encoding, TTNNLayoutAttr) else None
+    scalar = (DATA_TYPE_TO_MLIR.get(memref_element.dtype, memref_element)
+              if isinstance(memref_element, ttcore.TileType) else memref_element)
+    raise op.error(f"Output element type must match the scalar element type from encoding. Element type: "
+                   f"'{tensor.element_type}', Scalar element type: '{scalar}'.")
+
+
 class TTNNOp(TTOp):
     """Base of table-built TTNN ops: operands may also be the device; layouts are checked."""
 
     OPERAND_TYPE_CHECK: ClassVar[tuple[tuple[type, ...], str]] = ((TensorType, DeviceType), "ranked tensor or !ttnn.device values")
 
     def tt_verify(self) -> None:
+        for result in self.results:
+            check_tile_element(self, result.type)
         super().tt_verify()
         for i, value in enumerate(self.operands):
             if isinstance(value.type, TensorType):
@@ -437,6 +457,7 @@ KINDS.update({
     "mesh_offset": _attr_kind(MeshOffsetAttr),
     "compute_config": _attr_kind(DeviceComputeKernelConfigAttr),
     "conv2d_config": _attr_kind(Conv2dConfigAttr),
+    "conv3d_config": _attr_kind(Conv3dConfigAttr),
     "matmul_program_config": Kind(lambda a: isinstance(a, MATMUL_PROGRAM_CONFIGS), "TTNN matmul program config",
                                   lambda v: v),
 })
@@ -492,6 +513,13 @@ TTNN_ONLY = (
        summary="2D convolution over a flattened NHWC input."),
     op("conv_transpose2d", "conv", "input weight bias? device",
        props=CONV + " output_padding:i32_darray dtype:dtype?" + CONV_CONFIGS, summary="2D transposed convolution."),
+    op("conv3d", "conv3d", "input weight bias? device", props="in_channels:i32 out_channels:i32 batch_size:i32 "
+       "input_depth:i32 input_height:i32 input_width:i32 kernel_size:i32_darray stride:i32_darray padding:i32_darray "
+       "padding_mode:str=zeros groups:i32 conv3d_config:conv3d_config?" + COMPUTE_CONFIG,
+       summary="3D convolution of an NDHWC volume; the weight raw (O, C/G, kD, kH, kW) or prepared (2D)."),
+    op("prepare_conv3d_weights", "prepare_conv3d_weights", "weight_tensor device",
+       props="groups:i32 c_in_block:i32 alignment:i32",
+       summary="Flatten a conv3d weight to (blocks*kD*kH*kW*c_in_block, O), input channels padded to the alignment."),
     op("max_pool2d", "pool", props=POOL + OUT, summary="2D max pooling over a flattened NHWC input."),
     op("max_pool2d_with_indices", "pool", props=POOL + OUT, results="result result_indices",
        summary="2D max pooling over a flattened NHWC input, with each maximum's index in its input plane."),
@@ -584,7 +612,8 @@ TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "layout_op": same_shape, "dea
                     "creation": shape_attr_rule, "fill": shape_attr_rule, "full": shape_attr_rule,
                     "repeat": repeat_rule, "conv": None, "pool": None, "arange": None, "rand": None,
                     **dict.fromkeys(("nlp_concat_heads", "nlp_concat_heads_decode", "nlp_create_qkv_heads_decode",
-                                     "rotary_embedding", "norm_stats", "norm_post", "indexer_score", "assign", "point_to_point"))}  # verified by their own rules below
+                                     "rotary_embedding", "norm_stats", "norm_post", "indexer_score", "assign", "point_to_point",
+                                     "prepare_conv3d_weights"))}  # verified by their own rules below
 
 
 def _ttnn_rows():
@@ -896,7 +925,7 @@ TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to
                   "rms_norm_pre_all_gather": norm_stats_rule, "layer_norm_pre_all_gather": norm_stats_rule,
                   "layer_norm_post_all_gather": norm_post_rule, "paged_fill_cache": paged_fill_cache,
                   "rand": rand_rule, "pow_scalar": pow_scalar_rule, "constant": constant_rule,
-                  "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule, **attention.TTNN_RULES,
+                  "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule, **attention.TTNN_RULES, **conv.TTNN_RULES,
                   "assign": assign_rule, "point_to_point": point_to_point_rule}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,

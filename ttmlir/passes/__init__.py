@@ -39,6 +39,7 @@ def _registry() -> dict[str, type[ModulePass]]:
     from ttmlir.passes.ttnn_decomposition import TTNNDecompositionPass
     from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
     from ttmlir.passes.resolve_composites import TTNNResolveCompositesPass
+    from ttmlir.passes.ttnn_prepare_conv3d_weights import TTNNPrepareConv3dWeightsPass
     from xdsl.transforms.canonicalize import CanonicalizePass
     from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
@@ -47,7 +48,7 @@ def _registry() -> dict[str, type[ModulePass]]:
               TTNNLayoutPass, TTNNWorkaroundPass, TTNNDecomposeLayoutsPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline,
               TTCoreMarkFunctionsAsForwardPass, ElementTypeNormalizationPass, TTIRFlattenSlidingWindowPass, TTIRToTTIRDecompositionPass,
               TTIRImplicitBroadcastFoldPass, TTNNDecompositionPass, TTNNResolveCompositesPass, CanonicalizePass,
-              CommonSubexpressionElimination)
+              CommonSubexpressionElimination, TTNNPrepareConv3dWeightsPass)
     return {p.name: p for p in passes}
 
 

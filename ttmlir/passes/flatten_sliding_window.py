@@ -41,7 +41,7 @@ def _reshaped(value: SSAValue, shape, source: Operation) -> SSAValue:
     return ttir_op("reshape", [value], props, [TensorType(value.type.element_type, shape)], source).results[0]
 
 
-def _permuted(value: SSAValue, perm: list[int], source: Operation) -> SSAValue:
+def permuted(value: SSAValue, perm: list[int], source: Operation) -> SSAValue:
     shape = value.type.get_shape()
     props = {"permutation": KINDS["i64_darray"].build(perm)}
     result = TensorType(value.type.element_type, [shape[p] for p in perm])
@@ -55,9 +55,9 @@ def flatten(op: TTOp) -> None:
     groups = op.operand_groups()
     source, *others = [v for name in op.ROW.operands if name != "output*" for v in groups[name.rstrip("?*")]]
     if dims != NHWC:
-        source = _permuted(source, dims, op)
+        source = permuted(source, dims, op)
         if groups.get("bias"):  # the bias's channels sit where the result's do
-            others[-1] = _permuted(others[-1], dims, op)
+            others[-1] = permuted(others[-1], dims, op)
     n, h, w, c = source.type.get_shape()
     flat_in = _reshaped(source, [1, 1, n * h * w, c], op)
     props = {k: v for k, v in op.properties.items() if k not in DIM_PROPS}
@@ -70,7 +70,7 @@ def flatten(op: TTOp) -> None:
     values = []
     for flat_result, shape in zip(flat.results, shapes):
         value = _reshaped(flat_result, shape, op)
-        values.append(_permuted(value, [dims.index(i) for i in range(4)], op) if dims != NHWC else value)
+        values.append(permuted(value, [dims.index(i) for i in range(4)], op) if dims != NHWC else value)
     values[0].owner.location = op.location  # what stands for the op's (first) result keeps its location
     Rewriter.replace_op(op, [], values)
 

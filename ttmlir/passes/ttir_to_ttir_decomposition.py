@@ -18,10 +18,12 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from ttmlir.dialects.conv import CONV3D_DIMS, conv3d_dims
 from ttmlir.dialects.props import FLOAT_TYPES, KINDS
 from ttmlir.dialects.quant import UniformQuantizedType
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+from ttmlir.passes.flatten_sliding_window import permuted, ttir_op
 
 SI32 = IntegerType(32, Signedness.SIGNED)
 
@@ -68,15 +70,35 @@ def logical_reduction(op: TTOp) -> None:
     Rewriter.replace_op(op, [reduced, zeros, nonzero])
 
 
+def conv3d_to_ndhwc(op: TTOp) -> None:
+    """TTNN's conv3d reads NDHWC: a conv3d with its dimensions elsewhere is permuted there and back (its bias's
+    channels sit where the result's do)."""
+    dims = conv3d_dims(op)
+    if dims == NDHWC:
+        return
+    groups = op.operand_groups()
+    inputs = [permuted(groups["input"][0], dims, op), groups["weight"][0]]
+    if groups.get("bias"):
+        inputs.append(permuted(groups["bias"][0], dims, op))
+    shape = op.results[0].type.get_shape()
+    result = TensorType(op.results[0].type.element_type, [shape[d] for d in dims])
+    props = {k: v for k, v in op.properties.items() if k not in CONV3D_DIMS}
+    conv = ttir_op("conv3d", inputs, props, [result], op)
+    back = permuted(conv.results[0], [dims.index(i) for i in range(5)], op)
+    back.owner.location = op.location
+    Rewriter.replace_op(op, [], [back])
+
+
+NDHWC = [0, 1, 2, 3, 4]
 LOGICAL_REDUCTIONS = {"reduce_or": "sum", "reduce_and": "prod"}
 DECOMPOSED = {"quantize": unroll, "dequantize": unroll, "requantize": unroll,
-              **dict.fromkeys(LOGICAL_REDUCTIONS, logical_reduction)}
+              **dict.fromkeys(LOGICAL_REDUCTIONS, logical_reduction), "conv3d": conv3d_to_ndhwc}
 
 
 @dataclass(frozen=True)
 class TTIRToTTIRDecompositionPass(ModulePass):
-    """Rewrite quantize/dequantize/requantize into their unrolled forms (scales and zero points as operands) and the
-    logical reductions into arithmetic ones."""
+    """Rewrite quantize/dequantize/requantize into their unrolled forms (scales and zero points as operands), the
+    logical reductions into arithmetic ones, and conv3d into NDHWC."""
 
     name: ClassVar[str] = "ttir-to-ttir-decomposition"
 

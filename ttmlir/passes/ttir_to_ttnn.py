@@ -23,6 +23,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.canonicalize import splat_fill_value
+from ttmlir.dialects.conv import TILE_WIDTH, int_triple
 from ttmlir.dialects.props import KINDS, dense_values, int_values, scalar
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.tt_op import TTOp
@@ -97,7 +98,12 @@ def _direct_with_defaults(op: TTOp) -> Operation:
 
 
 def _tensor(shape, like: TensorType) -> TensorType:
-    return TensorType(like.element_type, tuple(shape))
+    """A tensor of `like`'s element type; laid out as `like` is when it has a layout (--ttnn-layout ran first)."""
+    encoding = like.encoding
+    if not isinstance(encoding, ttnn.TTNNLayoutAttr):
+        return TensorType(like.element_type, tuple(shape))
+    return TensorType(like.element_type, tuple(shape), ttnn.layout_for(tuple(shape), like.element_type,
+                                                                       encoding.buffer_type, encoding.is_tiled))
 
 
 def _reshape(value: SSAValue, shape, source: Operation) -> Operation:
@@ -318,6 +324,42 @@ def _conv_padding(op: TTOp) -> list[int]:
                               "padding_top/padding_left must equal padding_bottom/padding_right for the op to execute "
                               "as expected.")
     return [top, left]
+
+
+def _conv3d(op: TTOp) -> list[Operation]:
+    """An NDHWC conv3d is TTNN's: input channels padded to whole tiles, the bias as (1, O), and the complete
+    default config upstream attaches (tt-metal completes only an absent one): single spatial output blocks,
+    tile-wide output-channel blocks, the smallest input-channel block whose weight rows stay tile- and
+    L1-aligned, and the device's worker grid."""
+    if scalar(op.prop("groups")) != 1:
+        raise PassFailure(op, f"failed to legalize operation '{op.name}': ttnn.conv3d only supports groups == 1")
+    groups, result = op.operand_groups(), op.results[0].type
+    source, weight = groups["input"][0], groups["weight"][0]
+    n, d, h, w, channels = source.type.get_shape()
+    kernel, out_channels = list(weight.type.get_shape()[2:]), result.get_shape()[4]
+    ops: list[Operation] = []
+    if channels % TILE_WIDTH:
+        ops.append(_pad_end(source, 4, -channels % TILE_WIDTH, op))
+        source, channels = ops[-1].results[0], channels - channels % TILE_WIDTH + TILE_WIDTH
+    operands = [source, weight]
+    if groups.get("bias"):
+        ops.append(_reshape(groups["bias"][0], [1, out_channels], op))
+        operands.append(ops[-1].results[0])
+    device = ttcore.registered_device(op)
+    system = op.get_toplevel_object().attributes.get("ttcore.system_desc")
+    chip = system.data.chip() if system is not None else {}
+    tile_factor = TILE_WIDTH // math.gcd(math.prod(kernel), TILE_WIDTH)
+    block = min(math.lcm(int(chip.get("noc_l1_address_align_bytes", 16)), tile_factor), channels)
+    grid = ttcore.Grid(tuple(device.worker_grid.shape if device else chip.get("grid", (8, 8))))
+    config = ttnn.Conv3dConfigAttr((("t_out_block", 1), ("w_out_block", 1), ("h_out_block", 1),
+                                    ("c_out_block", TILE_WIDTH), ("c_in_block", block),
+                                    ("compute_with_storage_grid_size", ttcore.GridAttr(grid))))
+    darray, i32 = KINDS["i32_darray"].build, KINDS["i32"].build
+    props = {"in_channels": i32(channels), "out_channels": i32(out_channels), "batch_size": i32(n),
+             "input_depth": i32(d), "input_height": i32(h), "input_width": i32(w), "kernel_size": darray(kernel),
+             "stride": darray(int_triple(op, "stride")), "padding": darray(int_triple(op, "padding")), "padding_mode": op.prop("padding_mode"),
+             "groups": op.prop("groups"), "conv3d_config": config}
+    return [*ops, ttnn_op("conv3d", operands, props, [result], op)]
 
 
 def _pool(op: TTOp) -> list[Operation]:
@@ -591,7 +633,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "index_select": _index_select,
     "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _constant,
     "arange": _arange, "get_dimension_size": _get_dimension_size, "dot_general": _dot_general,
-    "conv2d": _conv, "conv_transpose2d": _conv, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow,
+    "conv2d": _conv, "conv_transpose2d": _conv, "conv3d": _conv3d, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow,
     "cumsum": _retyped_integers,
     "sort": _retyped_integers, "scatter": _retyped_integers, "topk": _retyped_integers, "gather": _gather,
     "argmax": _one_dim_reduction, "prod": _one_dim_reduction,
@@ -849,7 +891,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     Runs mark-functions-as-forward, wrap-device-module, register-device, resolve-composites, cpu-hoist,
     element-type-normalization,
     ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window, convert,
-    ttnn-decomposition, layout, workaround, canonicalize, decompose-layouts, canonicalize,
+    ttnn-decomposition, layout, workaround, canonicalize, prepare-conv3d-weights, decompose-layouts, canonicalize,
     deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
@@ -883,6 +925,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         from ttmlir.passes.ttir_fusing import TTIRFusingPass
         from ttmlir.passes.ttnn_decompose_layouts import TTNNDecomposeLayoutsPass
         from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
+        from ttmlir.passes.ttnn_prepare_conv3d_weights import TTNNPrepareConv3dWeightsPass
         from xdsl.transforms.canonicalize import CanonicalizePass
 
         TTCoreMarkFunctionsAsForwardPass().apply(ctx, module)
@@ -893,5 +936,5 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         decomposition = (TTNNDecompositionPass(),) if self.enable_ttnn_decomposition_pass else ()
         for stage in (TTNNResolveCompositesPass(), TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
                       CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(), CanonicalizePass(),
-                      TTNNDecomposeLayoutsPass(), CanonicalizePass(), TTNNDeallocatePass()):
+                      TTNNPrepareConv3dWeightsPass(), TTNNDecomposeLayoutsPass(), CanonicalizePass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)

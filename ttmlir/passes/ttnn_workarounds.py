@@ -212,6 +212,10 @@ WORKAROUNDS: dict[str, Workaround] = {
                                      if name in ("query", "key", "value", "attention_mask") and values
                                      and _dtype(values[0]) not in SDPA_DTYPES} | (
         {"result": Want(dtype="bf16")} if _dtype(op.operands[0]) not in SDPA_DTYPES else {}),
+    # tt-metal's conv3d reads and writes bf16
+    "conv3d": lambda op: {name: Want(dtype="bf16") for name, values in op.operand_groups().items()
+                          if name in ("input", "weight", "bias") and values and _dtype(values[0]) != "bf16"} | (
+        {"result": Want(dtype="bf16")} if _dtype(op.results[0]) != "bf16" else {}),
     "paged_scaled_dot_product_attention_decode": _wants(page_table=Want("row_major"), cur_pos_tensor=Want("row_major")),
     "chunked_scaled_dot_product_attention": _wants(page_table=Want("row_major"), chunk_start_idx=Want("row_major")),
     "paged_flash_multi_latent_attention_decode": _wants(page_table=Want("row_major", "si32"),

@@ -248,6 +248,43 @@ def _conv2d(x, t):
     return _flatten_nhwc(y)
 
 
+def _text(value) -> str:
+    return value.decode() if isinstance(value, bytes) else value or ""
+
+
+def _conv3d_block(t) -> int:
+    config = {f.key: f.value for f in (t.conv3dConfig.fields if t.conv3dConfig is not None else [])}
+    return int(config.get("c_in_block", 0))
+
+
+def _prepare_conv3d_weights(x, t):
+    """(O, C/G, kD, kH, kW) -> (blocks, kD, kH, kW, c_in_block, O) flattened to 2D, channels zero-padded to the
+    alignment: tt-metal's conv3d reads each block of input channels for every kernel position in turn."""
+    w = x["weight_tensor"]
+    out, channels = w.shape[0], w.shape[1] * t.groups
+    aligned = -(-channels // t.alignment) * t.alignment
+    block = t.cInBlock or aligned
+    w = F.pad(w.permute(2, 3, 4, 1, 0), (0, 0, 0, aligned - w.shape[1]))  # (kD, kH, kW, C, O)
+    kd, kh, kw = w.shape[:3]
+    w = w.reshape(kd, kh, kw, aligned // block, block, out).permute(3, 0, 1, 2, 4, 5)
+    return w.reshape(-1, out)
+
+
+def _conv3d(x, t):
+    """NDHWC input, the prepared 2D weight (unflattened by the block its rows were laid out with), (1, O) bias."""
+    a = x["input"].float().permute(0, 4, 1, 2, 3)
+    kd, kh, kw = t.kernelSize
+    w = x["weight"].float()
+    rows = w.shape[0] // (kd * kh * kw)  # input channels, padded
+    block = min(_conv3d_block(t) or rows, rows)
+    w = w.reshape(rows // block, kd, kh, kw, block, t.outChannels).permute(5, 0, 4, 1, 2, 3)
+    w = w.reshape(t.outChannels, rows, kd, kh, kw)[:, :a.shape[1]]
+    pd, ph, pw = t.padding
+    a = F.pad(a, (pw, pw, ph, ph, pd, pd), mode="replicate" if _text(t.paddingMode) == "replicate" else "constant")
+    bias = x["bias"].reshape(-1).float() if x.get("bias") is not None else None
+    return F.conv3d(a, w, bias, list(t.stride), 0, 1, t.groups).permute(0, 2, 3, 4, 1)
+
+
 def _pool2d(x, t):
     a = _nchw(x["input"].float(), t, t.channels)
     kernel, stride, dilation = pair(t.kernelSize), pair(t.stride), pair(t.dilation)
@@ -626,6 +663,8 @@ KERNELS: dict[str, Kernel] = {
     "embedding": lambda x, t: F.embedding(x["input"].long(), x["weight"].reshape(-1, x["weight"].shape[-1])),
     "conv2d": _conv2d,
     "conv_transpose2d": _conv2d,
+    "conv3d": _conv3d,
+    "prepare_conv3d_weights": _prepare_conv3d_weights,
     "max_pool2d": _pool2d,
     "avg_pool2d": _pool2d,
     "max_pool2d_with_indices": _max_pool2d_with_indices,

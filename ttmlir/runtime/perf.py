@@ -27,7 +27,7 @@ FIDELITY_NAMES = {name.lower(): name for name in FLOPS_PER_CYCLE}  # compute_con
 FIDELITY = {"bfp_bf4": "LoFi", "bfp_f4": "LoFi", "bfp_bf2": "LoFi", "bfp_f2": "LoFi", "bfp_bf8": "HiFi2",
             "bfp_f8": "HiFi2", "bf16": "HiFi2", "f16": "HiFi2"}  # f32 and integers: HiFi4
 CYCLES_PER_TILE = {"matmul": 0, "unary": 64, "binary": 32, "reduction": 48, "softmax": 160, "norm": 192}
-MATMUL_OPS = {"matmul", "linear", "conv2d", "conv_transpose2d"}
+MATMUL_OPS = {"matmul", "linear", "conv2d", "conv_transpose2d", "conv3d"}
 TRANSFER_OPS = {"to_device", "from_device"}
 
 
@@ -68,7 +68,8 @@ def estimate(op: str, family: str, inputs: list, outputs: list, arch: str, chips
         return OpPerf(op, 0, fidelity, 0.0, bandwidth, bandwidth, bandwidth + OP_LAUNCH_NS)
     if op in MATMUL_OPS and len(inputs) >= 2:
         out = outputs[0].shape
-        inner = inputs[0].shape[-1] if op in ("matmul", "linear") else math.prod(inputs[1].shape[1:])
+        inner = (inputs[0].shape[-1] if op in ("matmul", "linear") else
+                 inputs[1].shape[0] if op == "conv3d" else math.prod(inputs[1].shape[1:]))  # conv3d's weight is 2D
         flops = 2 * math.prod(out) * inner
         compute = flops / (FLOPS_PER_CYCLE[fidelity] * cores) * cycle_ns
     elif family == "attention":  # q kᵀ and the weights times v: 2 flops per query row, key and head feature

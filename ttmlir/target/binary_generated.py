@@ -303,6 +303,8 @@ class OpType(object):
     IndexerScoreDsaOp = 57
     AssignOp = 58
     PointToPointOp = 59
+    Conv3dOp = 60
+    PrepareConv3dWeightsOp = 61
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -426,6 +428,10 @@ def OpTypeCreator(unionType, table):
         return AssignOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.PointToPointOp:
         return PointToPointOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.Conv3dOp:
+        return Conv3dOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.PrepareConv3dWeightsOp:
+        return PrepareConv3dWeightsOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -16618,6 +16624,671 @@ class PointToPointOpT(object):
         return pointToPointOp
 
 
+class Conv3dOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = Conv3dOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsConv3dOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def Conv3dOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # Conv3dOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # Conv3dOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv3dOp
+    def Weight(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv3dOp
+    def Bias(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv3dOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv3dOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv3dOp
+    def InChannels(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv3dOp
+    def OutChannels(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv3dOp
+    def BatchSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv3dOp
+    def InputDepth(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv3dOp
+    def InputHeight(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv3dOp
+    def InputWidth(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv3dOp
+    def KernelSize(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # Conv3dOp
+    def KernelSizeAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # Conv3dOp
+    def KernelSizeLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # Conv3dOp
+    def KernelSizeIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        return o == 0
+
+    # Conv3dOp
+    def Stride(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # Conv3dOp
+    def StrideAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # Conv3dOp
+    def StrideLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # Conv3dOp
+    def StrideIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        return o == 0
+
+    # Conv3dOp
+    def Padding(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # Conv3dOp
+    def PaddingAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # Conv3dOp
+    def PaddingLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # Conv3dOp
+    def PaddingIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        return o == 0
+
+    # Conv3dOp
+    def PaddingMode(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(32))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+    # Conv3dOp
+    def Groups(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(34))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv3dOp
+    def Conv3dConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(36))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv3dOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(38))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def Conv3dOpStart(builder):
+    builder.StartObject(18)
+
+def Conv3dOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def Conv3dOpAddWeight(builder, weight):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(weight), 0)
+
+def Conv3dOpAddBias(builder, bias):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(bias), 0)
+
+def Conv3dOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def Conv3dOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def Conv3dOpAddInChannels(builder, inChannels):
+    builder.PrependInt32Slot(5, inChannels, 0)
+
+def Conv3dOpAddOutChannels(builder, outChannels):
+    builder.PrependInt32Slot(6, outChannels, 0)
+
+def Conv3dOpAddBatchSize(builder, batchSize):
+    builder.PrependInt32Slot(7, batchSize, 0)
+
+def Conv3dOpAddInputDepth(builder, inputDepth):
+    builder.PrependInt32Slot(8, inputDepth, 0)
+
+def Conv3dOpAddInputHeight(builder, inputHeight):
+    builder.PrependInt32Slot(9, inputHeight, 0)
+
+def Conv3dOpAddInputWidth(builder, inputWidth):
+    builder.PrependInt32Slot(10, inputWidth, 0)
+
+def Conv3dOpAddKernelSize(builder, kernelSize):
+    builder.PrependUOffsetTRelativeSlot(11, flatbuffers.number_types.UOffsetTFlags.py_type(kernelSize), 0)
+
+def Conv3dOpStartKernelSizeVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def Conv3dOpAddStride(builder, stride):
+    builder.PrependUOffsetTRelativeSlot(12, flatbuffers.number_types.UOffsetTFlags.py_type(stride), 0)
+
+def Conv3dOpStartStrideVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def Conv3dOpAddPadding(builder, padding):
+    builder.PrependUOffsetTRelativeSlot(13, flatbuffers.number_types.UOffsetTFlags.py_type(padding), 0)
+
+def Conv3dOpStartPaddingVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def Conv3dOpAddPaddingMode(builder, paddingMode):
+    builder.PrependUOffsetTRelativeSlot(14, flatbuffers.number_types.UOffsetTFlags.py_type(paddingMode), 0)
+
+def Conv3dOpAddGroups(builder, groups):
+    builder.PrependInt32Slot(15, groups, 0)
+
+def Conv3dOpAddConv3dConfig(builder, conv3dConfig):
+    builder.PrependUOffsetTRelativeSlot(16, flatbuffers.number_types.UOffsetTFlags.py_type(conv3dConfig), 0)
+
+def Conv3dOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(17, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
+def Conv3dOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List, Optional
+except:
+    pass
+
+class Conv3dOpT(object):
+
+    # Conv3dOpT
+    def __init__(
+        self,
+        input = None,
+        weight = None,
+        bias = None,
+        device = None,
+        out = None,
+        inChannels = 0,
+        outChannels = 0,
+        batchSize = 0,
+        inputDepth = 0,
+        inputHeight = 0,
+        inputWidth = 0,
+        kernelSize = None,
+        stride = None,
+        padding = None,
+        paddingMode = None,
+        groups = 0,
+        conv3dConfig = None,
+        computeConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.weight = weight  # type: Optional[TensorRefT]
+        self.bias = bias  # type: Optional[TensorRefT]
+        self.device = device  # type: Optional[DeviceRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.inChannels = inChannels  # type: int
+        self.outChannels = outChannels  # type: int
+        self.batchSize = batchSize  # type: int
+        self.inputDepth = inputDepth  # type: int
+        self.inputHeight = inputHeight  # type: int
+        self.inputWidth = inputWidth  # type: int
+        self.kernelSize = kernelSize  # type: Optional[List[int]]
+        self.stride = stride  # type: Optional[List[int]]
+        self.padding = padding  # type: Optional[List[int]]
+        self.paddingMode = paddingMode  # type: Optional[str]
+        self.groups = groups  # type: int
+        self.conv3dConfig = conv3dConfig  # type: Optional[StructAttrT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        conv3dOp = Conv3dOp()
+        conv3dOp.Init(buf, pos)
+        return cls.InitFromObj(conv3dOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, conv3dOp):
+        x = Conv3dOpT()
+        x._UnPack(conv3dOp)
+        return x
+
+    # Conv3dOpT
+    def _UnPack(self, conv3dOp):
+        if conv3dOp is None:
+            return
+        if conv3dOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(conv3dOp.Input())
+        if conv3dOp.Weight() is not None:
+            self.weight = TensorRefT.InitFromObj(conv3dOp.Weight())
+        if conv3dOp.Bias() is not None:
+            self.bias = TensorRefT.InitFromObj(conv3dOp.Bias())
+        if conv3dOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(conv3dOp.Device())
+        if conv3dOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(conv3dOp.Out())
+        self.inChannels = conv3dOp.InChannels()
+        self.outChannels = conv3dOp.OutChannels()
+        self.batchSize = conv3dOp.BatchSize()
+        self.inputDepth = conv3dOp.InputDepth()
+        self.inputHeight = conv3dOp.InputHeight()
+        self.inputWidth = conv3dOp.InputWidth()
+        if not conv3dOp.KernelSizeIsNone():
+            if np is None:
+                self.kernelSize = []
+                for i in range(conv3dOp.KernelSizeLength()):
+                    self.kernelSize.append(conv3dOp.KernelSize(i))
+            else:
+                self.kernelSize = conv3dOp.KernelSizeAsNumpy()
+        if not conv3dOp.StrideIsNone():
+            if np is None:
+                self.stride = []
+                for i in range(conv3dOp.StrideLength()):
+                    self.stride.append(conv3dOp.Stride(i))
+            else:
+                self.stride = conv3dOp.StrideAsNumpy()
+        if not conv3dOp.PaddingIsNone():
+            if np is None:
+                self.padding = []
+                for i in range(conv3dOp.PaddingLength()):
+                    self.padding.append(conv3dOp.Padding(i))
+            else:
+                self.padding = conv3dOp.PaddingAsNumpy()
+        self.paddingMode = conv3dOp.PaddingMode()
+        if self.paddingMode is not None:
+            self.paddingMode = self.paddingMode.decode('utf-8')
+        self.groups = conv3dOp.Groups()
+        if conv3dOp.Conv3dConfig() is not None:
+            self.conv3dConfig = StructAttrT.InitFromObj(conv3dOp.Conv3dConfig())
+        if conv3dOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(conv3dOp.ComputeConfig())
+
+    # Conv3dOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.weight is not None:
+            weight = self.weight.Pack(builder)
+        if self.bias is not None:
+            bias = self.bias.Pack(builder)
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.kernelSize is not None:
+            if np is not None and type(self.kernelSize) is np.ndarray:
+                kernelSize = builder.CreateNumpyVector(self.kernelSize)
+            else:
+                Conv3dOpStartKernelSizeVector(builder, len(self.kernelSize))
+                for i in reversed(range(len(self.kernelSize))):
+                    builder.PrependInt32(self.kernelSize[i])
+                kernelSize = builder.EndVector()
+        if self.stride is not None:
+            if np is not None and type(self.stride) is np.ndarray:
+                stride = builder.CreateNumpyVector(self.stride)
+            else:
+                Conv3dOpStartStrideVector(builder, len(self.stride))
+                for i in reversed(range(len(self.stride))):
+                    builder.PrependInt32(self.stride[i])
+                stride = builder.EndVector()
+        if self.padding is not None:
+            if np is not None and type(self.padding) is np.ndarray:
+                padding = builder.CreateNumpyVector(self.padding)
+            else:
+                Conv3dOpStartPaddingVector(builder, len(self.padding))
+                for i in reversed(range(len(self.padding))):
+                    builder.PrependInt32(self.padding[i])
+                padding = builder.EndVector()
+        if self.paddingMode is not None:
+            paddingMode = builder.CreateString(self.paddingMode)
+        if self.conv3dConfig is not None:
+            conv3dConfig = self.conv3dConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
+        Conv3dOpStart(builder)
+        if self.input is not None:
+            Conv3dOpAddInput(builder, input)
+        if self.weight is not None:
+            Conv3dOpAddWeight(builder, weight)
+        if self.bias is not None:
+            Conv3dOpAddBias(builder, bias)
+        if self.device is not None:
+            Conv3dOpAddDevice(builder, device)
+        if self.out is not None:
+            Conv3dOpAddOut(builder, out)
+        Conv3dOpAddInChannels(builder, self.inChannels)
+        Conv3dOpAddOutChannels(builder, self.outChannels)
+        Conv3dOpAddBatchSize(builder, self.batchSize)
+        Conv3dOpAddInputDepth(builder, self.inputDepth)
+        Conv3dOpAddInputHeight(builder, self.inputHeight)
+        Conv3dOpAddInputWidth(builder, self.inputWidth)
+        if self.kernelSize is not None:
+            Conv3dOpAddKernelSize(builder, kernelSize)
+        if self.stride is not None:
+            Conv3dOpAddStride(builder, stride)
+        if self.padding is not None:
+            Conv3dOpAddPadding(builder, padding)
+        if self.paddingMode is not None:
+            Conv3dOpAddPaddingMode(builder, paddingMode)
+        Conv3dOpAddGroups(builder, self.groups)
+        if self.conv3dConfig is not None:
+            Conv3dOpAddConv3dConfig(builder, conv3dConfig)
+        if self.computeConfig is not None:
+            Conv3dOpAddComputeConfig(builder, computeConfig)
+        conv3dOp = Conv3dOpEnd(builder)
+        return conv3dOp
+
+
+class PrepareConv3dWeightsOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = PrepareConv3dWeightsOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsPrepareConv3dWeightsOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def PrepareConv3dWeightsOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # PrepareConv3dWeightsOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # PrepareConv3dWeightsOp
+    def WeightTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareConv3dWeightsOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareConv3dWeightsOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareConv3dWeightsOp
+    def Groups(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareConv3dWeightsOp
+    def CInBlock(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareConv3dWeightsOp
+    def Alignment(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+def PrepareConv3dWeightsOpStart(builder):
+    builder.StartObject(6)
+
+def PrepareConv3dWeightsOpAddWeightTensor(builder, weightTensor):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(weightTensor), 0)
+
+def PrepareConv3dWeightsOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def PrepareConv3dWeightsOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def PrepareConv3dWeightsOpAddGroups(builder, groups):
+    builder.PrependInt32Slot(3, groups, 0)
+
+def PrepareConv3dWeightsOpAddCInBlock(builder, cInBlock):
+    builder.PrependInt32Slot(4, cInBlock, 0)
+
+def PrepareConv3dWeightsOpAddAlignment(builder, alignment):
+    builder.PrependInt32Slot(5, alignment, 0)
+
+def PrepareConv3dWeightsOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class PrepareConv3dWeightsOpT(object):
+
+    # PrepareConv3dWeightsOpT
+    def __init__(
+        self,
+        weightTensor = None,
+        device = None,
+        out = None,
+        groups = 0,
+        cInBlock = 0,
+        alignment = 0,
+    ):
+        self.weightTensor = weightTensor  # type: Optional[TensorRefT]
+        self.device = device  # type: Optional[DeviceRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.groups = groups  # type: int
+        self.cInBlock = cInBlock  # type: int
+        self.alignment = alignment  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        prepareConv3dWeightsOp = PrepareConv3dWeightsOp()
+        prepareConv3dWeightsOp.Init(buf, pos)
+        return cls.InitFromObj(prepareConv3dWeightsOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, prepareConv3dWeightsOp):
+        x = PrepareConv3dWeightsOpT()
+        x._UnPack(prepareConv3dWeightsOp)
+        return x
+
+    # PrepareConv3dWeightsOpT
+    def _UnPack(self, prepareConv3dWeightsOp):
+        if prepareConv3dWeightsOp is None:
+            return
+        if prepareConv3dWeightsOp.WeightTensor() is not None:
+            self.weightTensor = TensorRefT.InitFromObj(prepareConv3dWeightsOp.WeightTensor())
+        if prepareConv3dWeightsOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(prepareConv3dWeightsOp.Device())
+        if prepareConv3dWeightsOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(prepareConv3dWeightsOp.Out())
+        self.groups = prepareConv3dWeightsOp.Groups()
+        self.cInBlock = prepareConv3dWeightsOp.CInBlock()
+        self.alignment = prepareConv3dWeightsOp.Alignment()
+
+    # PrepareConv3dWeightsOpT
+    def Pack(self, builder):
+        if self.weightTensor is not None:
+            weightTensor = self.weightTensor.Pack(builder)
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        PrepareConv3dWeightsOpStart(builder)
+        if self.weightTensor is not None:
+            PrepareConv3dWeightsOpAddWeightTensor(builder, weightTensor)
+        if self.device is not None:
+            PrepareConv3dWeightsOpAddDevice(builder, device)
+        if self.out is not None:
+            PrepareConv3dWeightsOpAddOut(builder, out)
+        PrepareConv3dWeightsOpAddGroups(builder, self.groups)
+        PrepareConv3dWeightsOpAddCInBlock(builder, self.cInBlock)
+        PrepareConv3dWeightsOpAddAlignment(builder, self.alignment)
+        prepareConv3dWeightsOp = PrepareConv3dWeightsOpEnd(builder)
+        return prepareConv3dWeightsOp
+
+
 class Operation(object):
     __slots__ = ['_tab']
 
@@ -16706,7 +17377,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -151,6 +151,9 @@ CASES: dict[str, Case] = {
                                inputs=[indices(16), None, None]),
     "conv2d": Case([(1, 8, 8, 16), (32, 16, 3, 3), (1, 1, 1, 32)],
                    {"stride": 1, "padding": 1, "dilation": 1, "groups": 1}),
+    # 40 input channels: padded to 64 and read in two 32-channel blocks by the prepared weight
+    "conv3d": Case([(1, 6, 8, 8, 40), (16, 40, 3, 3, 3), (1, 1, 1, 1, 16)],
+                   {"stride": [1, 2, 1], "padding": [1, 1, 0], "groups": 1}),
     "conv_transpose2d": Case([(1, 8, 8, 16), (16, 8, 3, 3)], {"stride": 2, "padding": 1, "output_padding": 1,
                                                               "dilation": 1, "groups": 1}),
     "max_pool2d": Case([(1, 16, 16, 32)], {"kernel": [2, 2], "stride": [2, 2], "dilation": [1, 1],
@@ -377,6 +380,17 @@ def test_attention_forms_match_their_golden(form, tmp_path):
     assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
     ttnn_ir = next(tmp_path.rglob("*_ttnn.mlir")).read_text()
     assert ("scaled_dot_product_attention_decode" in ttnn_ir) == (form == "one_query_masked")
+
+
+def test_channel_first_conv3d_with_replicated_edges_matches_its_golden(tmp_path):
+    """An NCDHW conv3d is permuted to TTNN's NDHWC and back; replicate padding repeats the edge values."""
+    case = Case([(1, 4, 5, 6, 7), (8, 4, 3, 3, 3)], {"stride": 1, "padding": 1, "groups": 1, "channel_dim": 1,
+                                                     "depth_dim": 2, "height_dim": 3, "width_dim": 4,
+                                                     "padding_mode": "replicate"})
+    report = compile_and_execute_ttir(module_for("conv3d", case), artifact_dir=str(tmp_path),
+                                      enable_intermediate_verification=True)
+    assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
+    assert '"ttnn.prepare_conv3d_weights"' in next(tmp_path.rglob("*_ttnn.mlir")).read_text()
 
 
 def test_conv2d_with_four_paddings_matches_its_golden(tmp_path):

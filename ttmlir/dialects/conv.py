@@ -1,0 +1,263 @@
+"""Verifiers of the convolutions upstream checks beyond their shapes (TTIR conv3d; TTNN conv2d, conv3d and
+prepare_conv3d_weights), in upstream's words.
+
+TTNN's conv2d reads a flattened (1, 1, N*H*W, C) input; conv3d an NDHWC one, with its weight raw
+(O, C/G, kD, kH, kW) until --ttnn-prepare-conv3d-weights flattens it to (blocks*kD*kH*kW*c_in_block, O).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import DenseArrayBase
+
+from ttmlir.dialects.props import int_values, scalar
+from ttmlir.dialects.tt_op import TTOp
+
+TILE_WIDTH = 32
+CONV3D_DIMS = ("batch_dim", "depth_dim", "height_dim", "width_dim", "channel_dim")
+
+
+def _shape(value) -> tuple[int, ...]:
+    return tuple(value.type.get_shape())
+
+
+def _tuple(values) -> str:
+    return "(" + ", ".join(map(str, values)) + ")"
+
+
+def _bias(op: TTOp):
+    return (op.operand_groups().get("bias") or [None])[0]
+
+
+def int_triple(op: TTOp, name: str) -> list[int]:
+    """One integer for all three dimensions or an array of three (upstream's getTripleOfInteger)."""
+    attr = op.prop(name)
+    values = int_values(attr)
+    if isinstance(attr, DenseArrayBase) and len(values) != 3:
+        raise op.error(f"Expected integer or array of size 3, but got array of size {len(values)} for {name}")
+    return values * 3 if len(values) == 1 else values
+
+
+def conv3d_dims(op: TTOp) -> list[int]:
+    """Where N, D, H, W and C are: NDHWC is [0, 1, 2, 3, 4]."""
+    return [scalar(op.prop(name)) for name in CONV3D_DIMS]
+
+
+def ttir_conv3d(op: TTOp):
+    for name, what in (("input", "input must be a 5D tensor"), ("weight", "weight must be a 5D tensor"),
+                       ("bias", "bias must be a 5D tensor with shape (1,1,1,1,C_out)")):
+        values = op.operand_groups().get(name)
+        if values and len(_shape(values[0])) != 5:
+            raise op.error(what)
+    if len(_shape(op.results[0])) != 5:
+        raise op.error("output must be a 5D tensor")
+    dims = conv3d_dims(op)
+    n, d, h, w, c = (_shape(op.operands[0])[i] for i in dims)
+    out = [_shape(op.results[0])[i] for i in dims]
+    weight = _shape(op.operands[1])
+    stride, padding = int_triple(op, "stride"), int_triple(op, "padding")
+    groups, mode = scalar(op.prop("groups")), scalar(op.prop("padding_mode"))
+    if min(stride) <= 0:
+        raise op.error("Stride attribute values must be > 0.")
+    if min(padding) < 0:
+        raise op.error("Padding attribute values must be >= 0.")
+    if mode not in ("zeros", "replicate"):
+        raise op.error("padding_mode must be either 'zeros' or 'replicate'")
+    if groups <= 0 or c % groups:
+        raise op.error(f"The number of input channels from the input tensor ({c}) is not divisible by the number of "
+                       f"groups ({groups}).")
+    if weight[0] % groups:
+        raise op.error(f"The number of output channels from the weight tensor ({weight[0]}) is not divisible by the "
+                       f"number of groups ({groups}).")
+    if c // groups != weight[1]:
+        raise op.error(f"The number of input channels per group ({c}) must match the number of input channels in the "
+                       f"weight tensor ({weight[1]}).")
+    if (bias := _bias(op)) is not None and _shape(bias)[dims[4]] != weight[0]:
+        raise op.error(f"The number of output channels from the weight tensor ({weight[0]}) must match the number of "
+                       f"output channels in the bias tensor ({_shape(bias)[dims[4]]}).")
+    padded = [size + 2 * p for size, p in zip((d, h, w), padding)]
+    if any(p < k for p, k in zip(padded, weight[2:])):
+        raise op.error(f"The kernel size {_tuple(weight[2:])} cannot be greater than the padded input size per "
+                       f"channel {_tuple(padded)}.")
+    expected = [(p - k) // s + 1 for p, k, s in zip(padded, weight[2:], stride)]
+    if out[0] != n:
+        raise op.error(f"Batch size from the input tensor ({n}) must match the first dimension of the output tensor "
+                       f"({out[0]})")
+    if out[4] != weight[0]:
+        raise op.error(f"The number of output channels from the output tensor ({out[4]}) must match the number of "
+                       f"output channels in the weight tensor ({weight[0]}). ")
+    if out[1:4] != expected:
+        raise op.error(f"The output tensor spatial dimensions {_tuple(out[1:4])} do not match the expected dimensions "
+                       f"{_tuple(expected)}.")
+    return None
+
+
+def _values(op: TTOp, name: str, count: int, label: str) -> list[int]:
+    values = int_values(op.prop(name))
+    if len(values) != count:
+        raise op.error(f"{label} must have {count} values, got: {len(values)}")
+    return values
+
+
+def ttnn_conv3d(op: TTOp):
+    weight, bias, result = _shape(op.operands[1]), _bias(op), _shape(op.results[0])
+    if len(_shape(op.operands[0])) != 5:
+        raise op.error("input must be a 5D tensor [N, D, H, W, C]")
+    if len(weight) not in (5, 2):
+        raise op.error("weight must be either a 5D tensor [O, C/G, kD, kH, kW] (raw) or a 2D tensor [kD*kH*kW*C/G, O] "
+                       "(prepared)")
+    if bias is not None and len(_shape(bias)) != 2:
+        raise op.error("bias must be a 2D tensor [1, O]")
+    if len(result) != 5:
+        raise op.error("result must be a 5D tensor [N, D_out, H_out, W_out, O]")
+    kernel = _values(op, "kernel_size", 3, "kernel_size")
+    if min(kernel) < 1:
+        raise op.error(f"kernel_size values must be >= 1, got: {_tuple(kernel)}")
+    stride = _values(op, "stride", 3, "stride")
+    if min(stride) < 1:
+        raise op.error(f"stride values must be > 0, got: {_tuple(stride)}")
+    padding = _values(op, "padding", 3, "padding")
+    if min(padding) < 0:
+        raise op.error(f"padding values must be >= 0, got: {_tuple(padding)}")
+    if (mode := scalar(op.prop("padding_mode"))) not in ("zeros", "replicate"):
+        raise op.error(f"padding_mode must be 'zeros' or 'replicate', got: {mode}")
+    groups, channels = scalar(op.prop("groups")), scalar(op.prop("in_channels"))
+    if groups < 1:
+        raise op.error(f"groups must be >= 1, got: {groups}")
+    out_channels = weight[0] if len(weight) == 5 else scalar(op.prop("out_channels"))
+    if channels % groups:
+        raise op.error(f"in_channels ({channels}) must be divisible by groups ({groups})")
+    if out_channels % groups:
+        raise op.error(f"out_channels ({out_channels}) must be divisible by groups ({groups})")
+    if len(weight) == 2:
+        expected = channels // groups * kernel[0] * kernel[1] * kernel[2]
+        if weight[0] != expected:
+            raise op.error(f"weight flattened dimension ({weight[0]}) must equal kD*kH*kW*C_in/groups ({expected})")
+    elif list(weight[2:]) != kernel:
+        raise op.error(f"weight kernel dimensions {_tuple(weight[2:])} must match kernel_size {_tuple(kernel)}")
+    if bias is not None:
+        if _shape(bias)[1] != out_channels:
+            raise op.error(f"bias output channels ({_shape(bias)[1]}) must match weight output channels "
+                           f"({out_channels})")
+        if _shape(bias)[0] != 1:
+            raise op.error(f"bias first dimension must be 1, got {_shape(bias)[0]}")
+    sizes = [scalar(op.prop(n)) for n in ("batch_size", "input_depth", "input_height", "input_width")]
+    expected = [(size + 2 * p - k) // s + 1 for size, p, k, s in zip(sizes[1:], padding, kernel, stride)]
+    if result[0] != sizes[0]:
+        raise op.error(f"output batch size ({result[0]}) must match input batch size ({sizes[0]})")
+    for got, want, what in zip(result[1:4], expected, ("depth", "height", "width")):
+        if got != want:
+            raise op.error(f"output {what} ({got}) does not match calculated {what} ({want})")
+    if result[4] != out_channels:
+        raise op.error(f"output channels ({result[4]}) must match weight output channels ({out_channels})")
+    return None
+
+
+def prepared_conv3d_rows(weight: tuple[int, ...], groups: int, alignment: int = TILE_WIDTH) -> int:
+    """Rows of a prepared conv3d weight: each kernel position's input channels, padded to the alignment."""
+    aligned = -(-weight[1] * groups // alignment) * alignment
+    return aligned * weight[2] * weight[3] * weight[4]
+
+
+def prepare_conv3d_weights(op: TTOp):
+    weight, result = _shape(op.operands[0]), _shape(op.results[0])
+    if len(weight) != 5:
+        raise op.error("Weight must be a 5D tensor")
+    if len(result) != 2:
+        raise op.error("Result must be a 2D tensor")
+    groups, block, alignment = (scalar(op.prop(n)) for n in ("groups", "c_in_block", "alignment"))
+    if groups <= 0:
+        raise op.error("Groups must be positive")
+    if block < 0:
+        raise op.error("C_in_block must be non-negative")
+    if alignment <= 0:
+        raise op.error("Alignment must be positive")
+    aligned = -(-weight[1] * groups // alignment) * alignment
+    if aligned % (block or aligned):
+        raise op.error(f"C_in_block ({block}) must divide aligned input channels ({aligned})")
+    rows = prepared_conv3d_rows(weight, groups, alignment)
+    if result[0] != rows:
+        raise op.error(f"Expected result first dimension ({result[0]}) to match prepared conv3d weight flattened "
+                       f"dimension ({rows})")
+    if result[1] != weight[0]:
+        raise op.error(f"Expected result second dimension ({result[1]}) to match output channels ({weight[0]})")
+    return None
+
+
+def ttnn_conv2d(op: TTOp):
+    """Upstream's TTNN Conv2dOp::verify: a flattened input, the attributes against the (raw) weight."""
+    groups_of = op.operand_groups()
+    for name, label in (("input", "Input"), ("weight", "Weight"), ("bias", "Bias")):
+        if groups_of.get(name) and len(_shape(groups_of[name][0])) != 4:
+            raise op.error(f"{label} must be a 4D tensor")
+    if len(_shape(op.results[0])) != 4:
+        raise op.error("Output must be a 4D tensor")
+    kernel = int_values(op.prop("kernel_size"))
+    if len(kernel) != 2:
+        raise op.error(f"Kernel size attribute must have two values, got: {len(kernel)}")
+    stride = int_values(op.prop("stride"))
+    if len(stride) != 2:
+        raise op.error(f"Stride attribute must have two values, got: {len(stride)}")
+    if min(stride) < 1:
+        raise op.error(f"Stride attribute values must be greater than 0, got: {_tuple(stride)}")
+    padding = int_values(op.prop("padding"))
+    if len(padding) not in (2, 4):
+        raise op.error(f"Padding attribute must have two or four values, got: {len(padding)}")
+    if min(padding) < 0:
+        raise op.error(f"Padding attribute values must be greater than or equal to 0, got: {_tuple(padding)}")
+    dilation = int_values(op.prop("dilation"))
+    if len(dilation) != 2:
+        raise op.error(f"Dilation attribute must have two values, got: {len(dilation)}")
+    if min(dilation) < 1:
+        raise op.error(f"Dilation attribute values must be greater than 0, got: {_tuple(dilation)}")
+    weight, groups = _shape(op.operands[1]), scalar(op.prop("groups"))
+    out_channels, in_channels = scalar(op.prop("out_channels")), scalar(op.prop("in_channels"))
+    if weight[:2] != (1, 1):  # a prepared weight is (1, 1, K*K*C_in, C_out)
+        if weight[0] != out_channels:
+            raise op.error(f"Expected output channels attribute ({out_channels}) to match the output channels in the "
+                           f"weight tensor ({weight[0]}).")
+        if weight[1] != in_channels // groups:
+            raise op.error(f"Expected input channels / groups attribute ({in_channels}/{groups}) = "
+                           f"{in_channels // groups} to match the number of input channels per group in the weight "
+                           f"tensor ({weight[1]}).")
+        for size, want, what in ((weight[2], kernel[0], "height"), (weight[3], kernel[1], "width")):
+            if size != want:
+                raise op.error(f"Expected kernel {what} attribute ({want}) to match the kernel {what} in the weight "
+                               f"tensor ({size}).")
+    n, h, w = (scalar(op.prop(k)) for k in ("batch_size", "input_height", "input_width"))
+    flat = _shape(op.operands[0])[2]
+    if n * h * w != flat:
+        raise op.error(f"The input tensor's flattened dimension ({flat}) does not match the product of batch_size_attr "
+                       f"* input_height_attr * input_width_attr ({n} * {h} * {w} = {n * h * w}).")
+    channels = _shape(op.operands[0])[3]
+    if channels % groups:
+        raise op.error(f"The number of input channels from the input tensor ({channels}) is not divisible by the "
+                       f"number of groups ({groups}).")
+    if out_channels % groups:
+        raise op.error(f"The number of output channels from the weight tensor ({out_channels}) is not divisible by the "
+                       f"number of groups ({groups}).")
+    if channels // groups != in_channels // groups:
+        raise op.error(f"The number of input channels per group ({channels}) must match the number of input channels "
+                       f"in the weight tensor ({in_channels // groups}).")
+    if (bias := _bias(op)) is not None and _shape(bias)[3] != out_channels:
+        raise op.error(f"The number of output channels from the weight tensor ({out_channels}) must match the number "
+                       f"of output channels in the bias tensor ({_shape(bias)[3]}).")
+    vertical, horizontal = ((padding[0] * 2, padding[1] * 2) if len(padding) == 2 else
+                            (padding[0] + padding[1], padding[2] + padding[3]))
+    padded = (h + vertical, w + horizontal)
+    effective = [d * (k - 1) + 1 for d, k in zip(dilation, kernel)]
+    if padded[0] < effective[0] or padded[1] < effective[1]:
+        raise op.error(f"The effective kernel size {_tuple(effective)} cannot be greater than the padded input size "
+                       f"per channel {_tuple(padded)}.")
+    oh, ow = ((p - k) // s + 1 for p, k, s in zip(padded, effective, stride))
+    result = _shape(op.results[0])
+    if oh * ow * n != result[2]:
+        raise op.error(f"The output tensor's flattened dimension ({result[2]}) does not match the product of "
+                       f"batch_size * output_height * output_width ({n} * {oh} * {ow} = {n * oh * ow}).")
+    if result[3] != out_channels:
+        raise op.error(f"The number of output channels from the output tensor ({result[3]}) must match the number of "
+                       f"output channels in the weight tensor ({out_channels}). ")
+    return None
+
+
+TTIR_RULES = {"conv3d": ttir_conv3d}
+TTNN_RULES = {"conv3d": ttnn_conv3d, "prepare_conv3d_weights": prepare_conv3d_weights, "conv2d": ttnn_conv2d}
