@@ -214,6 +214,24 @@ def _conv3d(x, a):
     return y.permute(*(dims.index(d) for d in range(5)))
 
 
+def _sparse_matmul(x, a):
+    """Dense products of every block, then the masked-off (token group, expert) blocks zeroed."""
+    lhs, blocks, keep = x["a"], x["b"][0], (x["sparsity"] != 0).to(x["a"].dtype)
+    if a["is_input_b_sparse"] and not a["is_input_a_sparse"]:
+        y = lhs[:, :, None] @ blocks[None, None]  # [A, B, E, M, N]
+        return (y * keep[:, :, 0, :, None, None]).unsqueeze(2)
+    y = lhs @ blocks[None]  # [A, E, M, N], block e of a by expert e
+    return y * keep.reshape(y.shape[0], y.shape[1], 1, 1)
+
+
+def _topk_router_gpt(x, a):
+    """The router's logits, their k largest as expert ids, and exp-normalized weights of those."""
+    logits = torch.addmm(x["bias"], x["input"], x["weight"])
+    top = torch.topk(logits, a["k"], dim=-1)
+    weights = torch.exp(top.values - top.values[:, :1])
+    return top.indices, weights / weights.sum(-1, keepdim=True)
+
+
 def _conv_transpose2d(x, a):
     top, left, _, _ = padding4(a["padding"])
     y = F.conv_transpose2d(_nchw(x["input"]), x["weight"], _bias(x), pair(a["stride"]), (top, left),
@@ -648,6 +666,8 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "conv2d": _unflattened(_conv2d),
     "conv_transpose2d": _unflattened(_conv_transpose2d),
     "conv3d": _conv3d,
+    "sparse_matmul": _sparse_matmul,
+    "topk_router_gpt": _topk_router_gpt,
     "max_pool2d": _unflattened(_pool2d("max")),
     "avg_pool2d": _unflattened(_pool2d("avg")),
     "max_pool2d_with_indices": _unflattened(_max_pool2d_with_indices),

@@ -168,6 +168,11 @@ TTIR_OPS: tuple[OpRow, ...] = (
        "batch_dim:i64=0 depth_dim:i64=1 height_dim:i64=2 width_dim:i64=3 channel_dim:i64=4 padding_mode:str=zeros",
        summary="3D convolution of an NDHWC (or dimension-attributed) volume; padding is symmetric, zeros or "
        "replicated edges."),
+    # b = [1, E, K, N] holds E expert blocks; the mask says which (token group, expert) pairs are computed
+    op("sparse_matmul", "sparse_matmul", "a b sparsity",
+       props="is_input_a_sparse:bool=false is_input_b_sparse:bool=true nnz:i64?"),
+    op("topk_router_gpt", "topk_router_gpt", "input weight bias", props="k:i32 num_experts:i32",
+       results="expert_indices expert_weights"),
     op("max_pool2d", "pool2d", props=POOL_PROPS),
     # torch.max_pool2d(return_indices=True): each maximum's flat index in its (H, W) input plane
     op("max_pool2d_with_indices", "pool2d", "input output*", props=POOL_PROPS, results="result result_indices"),

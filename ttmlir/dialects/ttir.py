@@ -16,7 +16,7 @@ from xdsl.ir import Dialect
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from ttmlir.dialects import attention, conv
+from ttmlir.dialects import attention, conv, moe
 from ttmlir.dialects.op_table import STABLEHLO_GATHER, TTIR_OPS
 from ttmlir.dialects.props import FLOAT_TYPES, dense_values, int_values, scalar
 from ttmlir.dialects.quant import UniformQuantizedType
@@ -1191,6 +1191,7 @@ def get_dimension_size(op: TTOp):
 
 
 SHAPE_RULES = {
+    **moe.TTIR_RULES,
     "conv3d": conv.ttir_conv3d,
     "unary": eltwise, "binary": eltwise, "ternary": eltwise, "reduction": reduction, "cumsum": cumsum,
     "sort": sort, "topk": topk, "reshape": reshape, "transpose": transpose, "permute": permute, "concat": concat,

@@ -23,7 +23,7 @@ from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.props import KINDS, int_values
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
-from ttmlir.passes.ttir_to_ttnn import ttnn_op
+from ttmlir.passes.ttir_to_ttnn import helper_location, ttnn_op
 
 
 @dataclass(frozen=True)
@@ -212,6 +212,8 @@ WORKAROUNDS: dict[str, Workaround] = {
                                      if name in ("query", "key", "value", "attention_mask") and values
                                      and _dtype(values[0]) not in SDPA_DTYPES} | (
         {"result": Want(dtype="bf16")} if _dtype(op.operands[0]) not in SDPA_DTYPES else {}),
+    # the sparse matmul kernel reads its mask as 16-bit words: non-zero bf16 keeps every non-zero mask value
+    "sparse_matmul": _wants(sparsity=Want("row_major", "bf16")),
     # tt-metal's conv3d reads and writes bf16
     "conv3d": lambda op: {name: Want(dtype="bf16") for name, values in op.operand_groups().items()
                           if name in ("input", "weight", "bias") and values and _dtype(values[0]) != "bf16"} | (
@@ -243,15 +245,47 @@ def _head_dim_padded_to_tiles(op: TTNNOp) -> None:
         op.properties["scale"] = KINDS["f32"].build(1 / math.sqrt(size))
     for name in ("query", "key", "value"):
         _pad_operand(op, op.operand_groups()[name][0], 3, _tiles(size))
-    result, original = op.results[0], op.results[0].type
-    result = Rewriter.replace_value_with_new_type(result, _reshaped(original, (*original.get_shape()[:3], _tiles(size))))
+    original = op.results[0].type
+    _widened(op, op.results[0], (*original.get_shape()[:3], _tiles(size)))
+
+
+def _widened(op: TTNNOp, result: SSAValue, shape) -> Operation:
+    """`op` makes `result` larger (`shape`); what its users read is its leading part, sliced after `op` (the
+    slice returned)."""
+    original = result.type
+    result = Rewriter.replace_value_with_new_type(result, _reshaped(original, shape))
     uses = [(use.operation, use.index) for use in result.uses]
-    array = KINDS["i32_array"].build
-    sliced = ttnn_op("slice_static", [result], {"begins": array([0] * 4), "ends": array(list(original.get_shape())),
-                                                "step": array([1] * 4)}, [original], op)
+    array, rank = KINDS["i32_array"].build, len(shape)
+    sliced = ttnn_op("slice_static", [result], {"begins": array([0] * rank), "ends": array(list(original.get_shape())),
+                                                "step": array([1] * rank)}, [original], op)
     op.parent.insert_op_after(sliced, op)
     for user, index in uses:
         user.operands[index] = sliced.results[0]
+    return sliced
+
+
+def _router_k_padded(op: TTNNOp) -> None:
+    """The fused router writes a multiple of 8 experts per token: k is padded and both results sliced back;
+    the weights, a softmax over the padded top-k, are renormalized over the k kept."""
+    k = op.prop("k").value.data
+    padded = -(-k // 8) * 8
+    if padded == k:
+        return
+    op.properties["k"] = KINDS["i32"].build(padded)
+    batch = op.results[0].type.get_shape()[0]
+    weights = _widened(op, op.results[1], (batch, padded))
+    _widened(op, op.results[0], (batch, padded))  # right after the op: the indices are sliced first
+    kept = weights.results[0]
+    uses = [(use.operation, use.index) for use in kept.uses]
+    total = ttnn_op("sum", [kept], {"dim_arg": KINDS["i32_array"].build([1]), "keep_dim": KINDS["bool"].build(True)},
+                    [_reshaped(kept.type, (batch, 1))], op)
+    normalized = ttnn_op("divide", [kept, total.results[0]], {}, [kept.type], op)
+    op.parent.insert_op_after(total, weights)
+    op.parent.insert_op_after(normalized, total)
+    for helper in (weights, total, normalized):  # the indices slice alone stands for the op's first result
+        helper.location = helper_location(op.location, helper.name.split(".")[1])
+    for user, index in uses:
+        user.operands[index] = normalized.results[0]
 
 
 def _mask_heads_materialized(op: TTNNOp) -> None:
@@ -368,6 +402,7 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "scaled_dot_product_attention_decode": _mask_heads_materialized,
     "all_reduce": _all_reduce_in_4d, "all_gather": _all_gather_in_2d,
     "reduce_scatter": _reduce_scatter_accumulates_in_f32,
+    "topk_router_gpt": _router_k_padded,
 }
 
 

@@ -29,7 +29,7 @@ from ttmlir.target import flatbuffer as fbu
 # A table's result fields in result order: `out` and the further results some ops have, or, in a table without
 # `out`, the results named after what they are (sort's values and indices, the head splitters' query, key, value).
 OUT_FIELDS = ("out", "batchMean", "batchVariance", "resultIndices")
-NAMED_OUTPUT_FIELDS = ("values", "indices", "query", "key", "value")
+NAMED_OUTPUT_FIELDS = ("values", "indices", "query", "key", "value", "expertIndices", "expertWeights")
 
 
 def output_fields(table) -> tuple[str, ...]:

@@ -285,6 +285,23 @@ def _conv3d(x, t):
     return F.conv3d(a, w, bias, list(t.stride), 0, 1, t.groups).permute(0, 2, 3, 4, 1)
 
 
+def _sparse_matmul(x, t):
+    """Each expert block of b by its rows of a, where the mask is non-zero; skipped blocks are zeros."""
+    a, experts, mask = x["a"].float(), x["b"].float()[0], x["sparsity"] != 0
+    if t.isInputBSparse and not t.isInputASparse:  # [A, B, M, K] by every expert: [A, B, 1, E, M, N]
+        y = torch.einsum("abmk,ekn->abemn", a, experts).unsqueeze(2)
+        return y * mask.reshape(*y.shape[:4], 1, 1)
+    y = torch.einsum("aemk,ekn->aemn", a, experts)  # [A, E, M, K] by its own expert
+    return y * mask.reshape(*y.shape[:2], 1, 1)
+
+
+def _topk_router_gpt(x, t):
+    """x @ W + b, its k largest (the first of equals first) and their softmax."""
+    logits = x["input"].float() @ x["weight"].float() + x["bias"].float()
+    values, indices = torch.sort(logits, dim=-1, descending=True, stable=True)
+    return indices[:, :t.k], torch.softmax(values[:, :t.k], dim=-1)
+
+
 def _pool2d(x, t):
     a = _nchw(x["input"].float(), t, t.channels)
     kernel, stride, dilation = pair(t.kernelSize), pair(t.stride), pair(t.dilation)
@@ -664,6 +681,8 @@ KERNELS: dict[str, Kernel] = {
     "conv2d": _conv2d,
     "conv_transpose2d": _conv2d,
     "conv3d": _conv3d,
+    "sparse_matmul": _sparse_matmul,
+    "topk_router_gpt": _topk_router_gpt,
     "prepare_conv3d_weights": _prepare_conv3d_weights,
     "max_pool2d": _pool2d,
     "avg_pool2d": _pool2d,

@@ -305,6 +305,8 @@ class OpType(object):
     PointToPointOp = 59
     Conv3dOp = 60
     PrepareConv3dWeightsOp = 61
+    SparseMatmulOp = 62
+    TopkRouterGptOp = 63
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -432,6 +434,10 @@ def OpTypeCreator(unionType, table):
         return Conv3dOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.PrepareConv3dWeightsOp:
         return PrepareConv3dWeightsOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.SparseMatmulOp:
+        return SparseMatmulOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.TopkRouterGptOp:
+        return TopkRouterGptOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -17289,6 +17295,489 @@ class PrepareConv3dWeightsOpT(object):
         return prepareConv3dWeightsOp
 
 
+class SparseMatmulOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = SparseMatmulOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsSparseMatmulOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def SparseMatmulOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # SparseMatmulOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # SparseMatmulOp
+    def A(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SparseMatmulOp
+    def B(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SparseMatmulOp
+    def Sparsity(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SparseMatmulOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SparseMatmulOp
+    def IsInputASparse(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # SparseMatmulOp
+    def IsInputBSparse(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return True
+
+    # SparseMatmulOp
+    def Nnz(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+        return None
+
+    # SparseMatmulOp
+    def ProgramConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SparseMatmulOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SparseMatmulOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def SparseMatmulOpStart(builder):
+    builder.StartObject(10)
+
+def SparseMatmulOpAddA(builder, a):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(a), 0)
+
+def SparseMatmulOpAddB(builder, b):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(b), 0)
+
+def SparseMatmulOpAddSparsity(builder, sparsity):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(sparsity), 0)
+
+def SparseMatmulOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def SparseMatmulOpAddIsInputASparse(builder, isInputASparse):
+    builder.PrependBoolSlot(4, isInputASparse, 0)
+
+def SparseMatmulOpAddIsInputBSparse(builder, isInputBSparse):
+    builder.PrependBoolSlot(5, isInputBSparse, 1)
+
+def SparseMatmulOpAddNnz(builder, nnz):
+    builder.PrependInt64Slot(6, nnz, None)
+
+def SparseMatmulOpAddProgramConfig(builder, programConfig):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(programConfig), 0)
+
+def SparseMatmulOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
+def SparseMatmulOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def SparseMatmulOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class SparseMatmulOpT(object):
+
+    # SparseMatmulOpT
+    def __init__(
+        self,
+        a = None,
+        b = None,
+        sparsity = None,
+        out = None,
+        isInputASparse = False,
+        isInputBSparse = True,
+        nnz = None,
+        programConfig = None,
+        computeConfig = None,
+        memoryConfig = None,
+    ):
+        self.a = a  # type: Optional[TensorRefT]
+        self.b = b  # type: Optional[TensorRefT]
+        self.sparsity = sparsity  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.isInputASparse = isInputASparse  # type: bool
+        self.isInputBSparse = isInputBSparse  # type: bool
+        self.nnz = nnz  # type: Optional[int]
+        self.programConfig = programConfig  # type: Optional[StructAttrT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        sparseMatmulOp = SparseMatmulOp()
+        sparseMatmulOp.Init(buf, pos)
+        return cls.InitFromObj(sparseMatmulOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, sparseMatmulOp):
+        x = SparseMatmulOpT()
+        x._UnPack(sparseMatmulOp)
+        return x
+
+    # SparseMatmulOpT
+    def _UnPack(self, sparseMatmulOp):
+        if sparseMatmulOp is None:
+            return
+        if sparseMatmulOp.A() is not None:
+            self.a = TensorRefT.InitFromObj(sparseMatmulOp.A())
+        if sparseMatmulOp.B() is not None:
+            self.b = TensorRefT.InitFromObj(sparseMatmulOp.B())
+        if sparseMatmulOp.Sparsity() is not None:
+            self.sparsity = TensorRefT.InitFromObj(sparseMatmulOp.Sparsity())
+        if sparseMatmulOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(sparseMatmulOp.Out())
+        self.isInputASparse = sparseMatmulOp.IsInputASparse()
+        self.isInputBSparse = sparseMatmulOp.IsInputBSparse()
+        self.nnz = sparseMatmulOp.Nnz()
+        if sparseMatmulOp.ProgramConfig() is not None:
+            self.programConfig = StructAttrT.InitFromObj(sparseMatmulOp.ProgramConfig())
+        if sparseMatmulOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(sparseMatmulOp.ComputeConfig())
+        if sparseMatmulOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(sparseMatmulOp.MemoryConfig())
+
+    # SparseMatmulOpT
+    def Pack(self, builder):
+        if self.a is not None:
+            a = self.a.Pack(builder)
+        if self.b is not None:
+            b = self.b.Pack(builder)
+        if self.sparsity is not None:
+            sparsity = self.sparsity.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.programConfig is not None:
+            programConfig = self.programConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        SparseMatmulOpStart(builder)
+        if self.a is not None:
+            SparseMatmulOpAddA(builder, a)
+        if self.b is not None:
+            SparseMatmulOpAddB(builder, b)
+        if self.sparsity is not None:
+            SparseMatmulOpAddSparsity(builder, sparsity)
+        if self.out is not None:
+            SparseMatmulOpAddOut(builder, out)
+        SparseMatmulOpAddIsInputASparse(builder, self.isInputASparse)
+        SparseMatmulOpAddIsInputBSparse(builder, self.isInputBSparse)
+        SparseMatmulOpAddNnz(builder, self.nnz)
+        if self.programConfig is not None:
+            SparseMatmulOpAddProgramConfig(builder, programConfig)
+        if self.computeConfig is not None:
+            SparseMatmulOpAddComputeConfig(builder, computeConfig)
+        if self.memoryConfig is not None:
+            SparseMatmulOpAddMemoryConfig(builder, memoryConfig)
+        sparseMatmulOp = SparseMatmulOpEnd(builder)
+        return sparseMatmulOp
+
+
+class TopkRouterGptOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = TopkRouterGptOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsTopkRouterGptOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def TopkRouterGptOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # TopkRouterGptOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # TopkRouterGptOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # TopkRouterGptOp
+    def Weight(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # TopkRouterGptOp
+    def Bias(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # TopkRouterGptOp
+    def ExpertIndices(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # TopkRouterGptOp
+    def ExpertWeights(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # TopkRouterGptOp
+    def K(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # TopkRouterGptOp
+    def NumExperts(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # TopkRouterGptOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def TopkRouterGptOpStart(builder):
+    builder.StartObject(8)
+
+def TopkRouterGptOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def TopkRouterGptOpAddWeight(builder, weight):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(weight), 0)
+
+def TopkRouterGptOpAddBias(builder, bias):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(bias), 0)
+
+def TopkRouterGptOpAddExpertIndices(builder, expertIndices):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(expertIndices), 0)
+
+def TopkRouterGptOpAddExpertWeights(builder, expertWeights):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(expertWeights), 0)
+
+def TopkRouterGptOpAddK(builder, k):
+    builder.PrependInt32Slot(5, k, 0)
+
+def TopkRouterGptOpAddNumExperts(builder, numExperts):
+    builder.PrependInt32Slot(6, numExperts, 0)
+
+def TopkRouterGptOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def TopkRouterGptOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class TopkRouterGptOpT(object):
+
+    # TopkRouterGptOpT
+    def __init__(
+        self,
+        input = None,
+        weight = None,
+        bias = None,
+        expertIndices = None,
+        expertWeights = None,
+        k = 0,
+        numExperts = 0,
+        memoryConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.weight = weight  # type: Optional[TensorRefT]
+        self.bias = bias  # type: Optional[TensorRefT]
+        self.expertIndices = expertIndices  # type: Optional[TensorRefT]
+        self.expertWeights = expertWeights  # type: Optional[TensorRefT]
+        self.k = k  # type: int
+        self.numExperts = numExperts  # type: int
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        topkRouterGptOp = TopkRouterGptOp()
+        topkRouterGptOp.Init(buf, pos)
+        return cls.InitFromObj(topkRouterGptOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, topkRouterGptOp):
+        x = TopkRouterGptOpT()
+        x._UnPack(topkRouterGptOp)
+        return x
+
+    # TopkRouterGptOpT
+    def _UnPack(self, topkRouterGptOp):
+        if topkRouterGptOp is None:
+            return
+        if topkRouterGptOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(topkRouterGptOp.Input())
+        if topkRouterGptOp.Weight() is not None:
+            self.weight = TensorRefT.InitFromObj(topkRouterGptOp.Weight())
+        if topkRouterGptOp.Bias() is not None:
+            self.bias = TensorRefT.InitFromObj(topkRouterGptOp.Bias())
+        if topkRouterGptOp.ExpertIndices() is not None:
+            self.expertIndices = TensorRefT.InitFromObj(topkRouterGptOp.ExpertIndices())
+        if topkRouterGptOp.ExpertWeights() is not None:
+            self.expertWeights = TensorRefT.InitFromObj(topkRouterGptOp.ExpertWeights())
+        self.k = topkRouterGptOp.K()
+        self.numExperts = topkRouterGptOp.NumExperts()
+        if topkRouterGptOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(topkRouterGptOp.MemoryConfig())
+
+    # TopkRouterGptOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.weight is not None:
+            weight = self.weight.Pack(builder)
+        if self.bias is not None:
+            bias = self.bias.Pack(builder)
+        if self.expertIndices is not None:
+            expertIndices = self.expertIndices.Pack(builder)
+        if self.expertWeights is not None:
+            expertWeights = self.expertWeights.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        TopkRouterGptOpStart(builder)
+        if self.input is not None:
+            TopkRouterGptOpAddInput(builder, input)
+        if self.weight is not None:
+            TopkRouterGptOpAddWeight(builder, weight)
+        if self.bias is not None:
+            TopkRouterGptOpAddBias(builder, bias)
+        if self.expertIndices is not None:
+            TopkRouterGptOpAddExpertIndices(builder, expertIndices)
+        if self.expertWeights is not None:
+            TopkRouterGptOpAddExpertWeights(builder, expertWeights)
+        TopkRouterGptOpAddK(builder, self.k)
+        TopkRouterGptOpAddNumExperts(builder, self.numExperts)
+        if self.memoryConfig is not None:
+            TopkRouterGptOpAddMemoryConfig(builder, memoryConfig)
+        topkRouterGptOp = TopkRouterGptOpEnd(builder)
+        return topkRouterGptOp
+
+
 class Operation(object):
     __slots__ = ['_tab']
 
@@ -17377,7 +17866,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -154,6 +154,10 @@ CASES: dict[str, Case] = {
     # 40 input channels: padded to 64 and read in two 32-channel blocks by the prepared weight
     "conv3d": Case([(1, 6, 8, 8, 40), (16, 40, 3, 3, 3), (1, 1, 1, 1, 16)],
                    {"stride": [1, 2, 1], "padding": [1, 1, 0], "groups": 1}),
+    # a 0/1 mask: the skipped (token group, expert) blocks must come out zero
+    "sparse_matmul": Case([(2, 4, 32, 64), (1, 4, 64, 32), (2, 4, 1, 4)], {"is_input_b_sparse": True},
+                          inputs=[None, None, bits]),
+    "topk_router_gpt": Case([(32, 64), (64, 128), (32, 128)], {"k": 4, "num_experts": 128}),
     "conv_transpose2d": Case([(1, 8, 8, 16), (16, 8, 3, 3)], {"stride": 2, "padding": 1, "output_padding": 1,
                                                               "dilation": 1, "groups": 1}),
     "max_pool2d": Case([(1, 16, 16, 32)], {"kernel": [2, 2], "stride": [2, 2], "dilation": [1, 1],
