@@ -28,6 +28,23 @@ def _bias(op: TTOp):
     return (op.operand_groups().get("bias") or [None])[0]
 
 
+def check_channel_groups(op: TTOp, channels: int, groups: int, out_channels: int, per_group: int,
+                         bias_channels: int | None) -> None:
+    """The input channels split into the groups, each group's count the weight's, the bias the outputs'."""
+    if groups <= 0 or channels % groups:
+        raise op.error(f"The number of input channels from the input tensor ({channels}) is not divisible by the "
+                       f"number of groups ({groups}).")
+    if out_channels % groups:
+        raise op.error(f"The number of output channels from the weight tensor ({out_channels}) is not divisible by "
+                       f"the number of groups ({groups}).")
+    if channels // groups != per_group:
+        raise op.error(f"The number of input channels per group ({channels}) must match the number of input channels "
+                       f"in the weight tensor ({per_group}).")
+    if bias_channels is not None and bias_channels != out_channels:
+        raise op.error(f"The number of output channels from the weight tensor ({out_channels}) must match the number "
+                       f"of output channels in the bias tensor ({bias_channels}).")
+
+
 def int_triple(op: TTOp, name: str) -> list[int]:
     """One integer for all three dimensions or an array of three (upstream's getTripleOfInteger)."""
     attr = op.prop(name)
@@ -62,18 +79,8 @@ def ttir_conv3d(op: TTOp):
         raise op.error("Padding attribute values must be >= 0.")
     if mode not in ("zeros", "replicate"):
         raise op.error("padding_mode must be either 'zeros' or 'replicate'")
-    if groups <= 0 or c % groups:
-        raise op.error(f"The number of input channels from the input tensor ({c}) is not divisible by the number of "
-                       f"groups ({groups}).")
-    if weight[0] % groups:
-        raise op.error(f"The number of output channels from the weight tensor ({weight[0]}) is not divisible by the "
-                       f"number of groups ({groups}).")
-    if c // groups != weight[1]:
-        raise op.error(f"The number of input channels per group ({c}) must match the number of input channels in the "
-                       f"weight tensor ({weight[1]}).")
-    if (bias := _bias(op)) is not None and _shape(bias)[dims[4]] != weight[0]:
-        raise op.error(f"The number of output channels from the weight tensor ({weight[0]}) must match the number of "
-                       f"output channels in the bias tensor ({_shape(bias)[dims[4]]}).")
+    bias = _bias(op)
+    check_channel_groups(op, c, groups, weight[0], weight[1], None if bias is None else _shape(bias)[dims[4]])
     padded = [size + 2 * p for size, p in zip((d, h, w), padding)]
     if any(p < k for p, k in zip(padded, weight[2:])):
         raise op.error(f"The kernel size {_tuple(weight[2:])} cannot be greater than the padded input size per "
@@ -228,19 +235,9 @@ def ttnn_conv2d(op: TTOp):
     if n * h * w != flat:
         raise op.error(f"The input tensor's flattened dimension ({flat}) does not match the product of batch_size_attr "
                        f"* input_height_attr * input_width_attr ({n} * {h} * {w} = {n * h * w}).")
-    channels = _shape(op.operands[0])[3]
-    if channels % groups:
-        raise op.error(f"The number of input channels from the input tensor ({channels}) is not divisible by the "
-                       f"number of groups ({groups}).")
-    if out_channels % groups:
-        raise op.error(f"The number of output channels from the weight tensor ({out_channels}) is not divisible by the "
-                       f"number of groups ({groups}).")
-    if channels // groups != in_channels // groups:
-        raise op.error(f"The number of input channels per group ({channels}) must match the number of input channels "
-                       f"in the weight tensor ({in_channels // groups}).")
-    if (bias := _bias(op)) is not None and _shape(bias)[3] != out_channels:
-        raise op.error(f"The number of output channels from the weight tensor ({out_channels}) must match the number "
-                       f"of output channels in the bias tensor ({_shape(bias)[3]}).")
+    bias = _bias(op)
+    check_channel_groups(op, _shape(op.operands[0])[3], groups, out_channels, in_channels // groups,
+                         None if bias is None else _shape(bias)[3])
     vertical, horizontal = ((padding[0] * 2, padding[1] * 2) if len(padding) == 2 else
                             (padding[0] + padding[1], padding[2] + padding[3]))
     padded = (h + vertical, w + horizontal)

@@ -725,18 +725,8 @@ def conv2d(op: TTOp):
         raise op.error("Dilation attribute values must be > 0.")
     if min(top, left, bottom, right) < 0:
         raise op.error("Padding attribute values must be >= 0.")
-    if groups <= 0 or c % groups:
-        raise op.error(f"The number of input channels from the input tensor ({c}) is not divisible by the number "
-                       f"of groups ({groups}).")
-    if weight[0] % groups:
-        raise op.error(f"The number of output channels from the weight tensor ({weight[0]}) is not divisible by the "
-                       f"number of groups ({groups}).")
-    if c // groups != weight[1]:
-        raise op.error(f"The number of input channels per group ({c}) must match the number of input channels in "
-                       f"the weight tensor ({weight[1]}).")
-    if groups_bias and shape_of(groups_bias[0])[dims[3]] != weight[0]:
-        raise op.error(f"The number of output channels from the weight tensor ({weight[0]}) must match the number "
-                       f"of output channels in the bias tensor ({shape_of(groups_bias[0])[dims[3]]}).")
+    conv.check_channel_groups(op, c, groups, weight[0], weight[1],
+                              shape_of(groups_bias[0])[dims[3]] if groups_bias else None)
     padded = (h + top + bottom, w + left + right)
     kernel = (dilation[0] * (weight[2] - 1) + 1, dilation[1] * (weight[3] - 1) + 1)
     if padded[0] < kernel[0] or padded[1] < kernel[1]:
