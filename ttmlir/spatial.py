@@ -7,6 +7,11 @@ padding is one value, a (vertical, horizontal) pair, or (top, left, bottom, righ
 from __future__ import annotations
 
 
+def round_up(value: int, multiple: int) -> int:
+    """`value` rounded up to a multiple of `multiple` (tiles, alignments, blocks)."""
+    return -(-value // multiple) * multiple
+
+
 def pair(values) -> list[int]:
     values = [int(v) for v in values]
     return values * 2 if len(values) == 1 else values

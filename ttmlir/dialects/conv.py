@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import DenseArrayBase
 
 from ttmlir.dialects.props import int_values, scalar
 from ttmlir.dialects.tt_op import TTOp
+from ttmlir.spatial import round_up
 
 TILE_WIDTH = 32
 CONV3D_DIMS = ("batch_dim", "depth_dim", "height_dim", "width_dim", "channel_dim")
@@ -161,8 +162,7 @@ def ttnn_conv3d(op: TTOp):
 
 def prepared_conv3d_rows(weight: tuple[int, ...], groups: int, alignment: int = TILE_WIDTH) -> int:
     """Rows of a prepared conv3d weight: each kernel position's input channels, padded to the alignment."""
-    aligned = -(-weight[1] * groups // alignment) * alignment
-    return aligned * weight[2] * weight[3] * weight[4]
+    return round_up(weight[1] * groups, alignment) * weight[2] * weight[3] * weight[4]
 
 
 def prepare_conv3d_weights(op: TTOp):
@@ -178,7 +178,7 @@ def prepare_conv3d_weights(op: TTOp):
         raise op.error("C_in_block must be non-negative")
     if alignment <= 0:
         raise op.error("Alignment must be positive")
-    aligned = -(-weight[1] * groups // alignment) * alignment
+    aligned = round_up(weight[1] * groups, alignment)
     if aligned % (block or aligned):
         raise op.error(f"C_in_block ({block}) must divide aligned input channels ({aligned})")
     rows = prepared_conv3d_rows(weight, groups, alignment)
@@ -190,6 +190,22 @@ def prepare_conv3d_weights(op: TTOp):
     return None
 
 
+# TTNN conv2d's array attributes: name, label, counts allowed (in words), least value and its bound (in words)
+CONV2D_ATTRIBUTES = (("kernel_size", "Kernel size", {2: "two"}, None, ""),
+                     ("stride", "Stride", {2: "two"}, 1, "greater than 0"),
+                     ("padding", "Padding", {2: "two or four", 4: "two or four"}, 0, "greater than or equal to 0"),
+                     ("dilation", "Dilation", {2: "two"}, 1, "greater than 0"))
+
+
+def _conv2d_values(op: TTOp, name: str, label: str, counts: dict[int, str], least: int | None, bound: str) -> list[int]:
+    values = int_values(op.prop(name))
+    if len(values) not in counts:
+        raise op.error(f"{label} attribute must have {next(iter(counts.values()))} values, got: {len(values)}")
+    if least is not None and min(values) < least:
+        raise op.error(f"{label} attribute values must be {bound}, got: {_tuple(values)}")
+    return values
+
+
 def ttnn_conv2d(op: TTOp):
     """Upstream's TTNN Conv2dOp::verify: a flattened input, the attributes against the (raw) weight."""
     groups_of = op.operand_groups()
@@ -198,24 +214,7 @@ def ttnn_conv2d(op: TTOp):
             raise op.error(f"{label} must be a 4D tensor")
     if len(_shape(op.results[0])) != 4:
         raise op.error("Output must be a 4D tensor")
-    kernel = int_values(op.prop("kernel_size"))
-    if len(kernel) != 2:
-        raise op.error(f"Kernel size attribute must have two values, got: {len(kernel)}")
-    stride = int_values(op.prop("stride"))
-    if len(stride) != 2:
-        raise op.error(f"Stride attribute must have two values, got: {len(stride)}")
-    if min(stride) < 1:
-        raise op.error(f"Stride attribute values must be greater than 0, got: {_tuple(stride)}")
-    padding = int_values(op.prop("padding"))
-    if len(padding) not in (2, 4):
-        raise op.error(f"Padding attribute must have two or four values, got: {len(padding)}")
-    if min(padding) < 0:
-        raise op.error(f"Padding attribute values must be greater than or equal to 0, got: {_tuple(padding)}")
-    dilation = int_values(op.prop("dilation"))
-    if len(dilation) != 2:
-        raise op.error(f"Dilation attribute must have two values, got: {len(dilation)}")
-    if min(dilation) < 1:
-        raise op.error(f"Dilation attribute values must be greater than 0, got: {_tuple(dilation)}")
+    kernel, stride, padding, dilation = (_conv2d_values(op, *check) for check in CONV2D_ATTRIBUTES)
     weight, groups = _shape(op.operands[1]), scalar(op.prop("groups"))
     out_channels, in_channels = scalar(op.prop("out_channels")), scalar(op.prop("in_channels"))
     if weight[:2] != (1, 1):  # a prepared weight is (1, 1, K*K*C_in, C_out)

@@ -32,7 +32,7 @@ from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, TTNNOp
 from ttmlir.passes import PassFailure
 from ttmlir.passes.cpu_hoist import FORWARD_CPU, FUNCTION_TYPE, HOISTED_CALL, TTIRCPUHoistTransformPass, cpu_module_of
 from ttmlir.passes.register_device import RegisterDevicePass, device_module_of
-from ttmlir.spatial import padding4, pair
+from ttmlir.spatial import padding4, pair, round_up
 
 NOT_FORCED = KINDS["bool"].build(False)
 
@@ -340,7 +340,7 @@ def _conv3d(op: TTOp) -> list[Operation]:
     ops: list[Operation] = []
     if channels % TILE_WIDTH:
         ops.append(_pad_end(source, 4, -channels % TILE_WIDTH, op))
-        source, channels = ops[-1].results[0], channels - channels % TILE_WIDTH + TILE_WIDTH
+        source, channels = ops[-1].results[0], round_up(channels, TILE_WIDTH)
     operands = [source, weight]
     if groups.get("bias"):
         ops.append(_reshape(groups["bias"][0], [1, out_channels], op))
@@ -441,7 +441,7 @@ def _embedding_backward(op: TTOp) -> list[Operation]:
     if len(shape) == 1:
         shape = [1, shape[0]]
         indices = then(_reshape(indices, shape, op))
-    padded = -(-shape[-1] // ttnn.TILE) * ttnn.TILE
+    padded = round_up(shape[-1], ttnn.TILE)
     if padded != shape[-1]:
         indices = then(_pad_end(indices, len(shape) - 1, padded - shape[-1], op))
         gradient = then(_pad_end(gradient, len(gradient.type.get_shape()) - 2, padded - shape[-1], op))

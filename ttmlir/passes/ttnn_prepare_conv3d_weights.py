@@ -10,46 +10,34 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.conv import TILE_WIDTH, prepared_conv3d_rows
 from ttmlir.dialects.props import KINDS, scalar
 from ttmlir.passes.ttir_to_ttnn import helper_location, ttnn_op
-
-
-def _to(value: SSAValue, buffer: str, tiled: bool, before: Operation, suffix: str) -> SSAValue:
-    """`value` as a tensor of that buffer and page layout (the same value when it already is)."""
-    t = value.type
-    target = TensorType(t.element_type, t.get_shape(), ttnn.layout_for(tuple(t.get_shape()), t.element_type, buffer,
-                                                                       tiled))
-    if target == t:
-        return value
-    spec = ttnn_op("to_tensor_spec", [value], {}, [target], before)
-    spec.location = helper_location(before.location, suffix)
-    before.parent.insert_op_before(spec, before)
-    return spec.results[0]
+from ttmlir.passes.ttnn_workarounds import Want, apply_workaround
 
 
 def prepare(conv: Operation) -> None:
     groups = conv.operand_groups()
     weight, device = groups["weight"][0], groups["device"][0]
-    if len(weight.type.get_shape()) == 2:  # prepared already: the kernel still reads it tiled
-        conv.operands[1] = _to(weight, "dram", True, conv, "prepare_conv3d_weight_to_tile")
-        return
-    config = dict(conv.prop("conv3d_config").data)
-    raw = _to(weight, "system_memory", False, conv, "prepare_conv3d_weight_to_row_major")
-    shape = (prepared_conv3d_rows(tuple(weight.type.get_shape()), scalar(conv.prop("groups"))), weight.type.get_shape()[0])
-    prepared = TensorType(weight.type.element_type, shape,
-                          ttnn.layout_for(shape, weight.type.element_type, "dram", tiled=False))
-    i32 = KINDS["i32"].build
-    op = ttnn_op("prepare_conv3d_weights", [raw, device], {"groups": conv.prop("groups"),
-                                                          "c_in_block": i32(config["c_in_block"]),
-                                                          "alignment": i32(TILE_WIDTH)}, [prepared], conv)
-    op.location = helper_location(conv.location, "prepare_conv3d_weight")
-    conv.parent.insert_op_before(op, conv)
-    conv.operands[1] = _to(op.results[0], "dram", True, conv, "prepare_conv3d_weight_to_tile")
+    if len(weight.type.get_shape()) != 2:  # raw: prepared from row-major host data into DRAM
+        config = dict(conv.prop("conv3d_config").data)
+        shape = (prepared_conv3d_rows(tuple(weight.type.get_shape()), scalar(conv.prop("groups"))),
+                 weight.type.get_shape()[0])
+        prepared = TensorType(weight.type.element_type, shape,
+                              ttnn.layout_for(shape, weight.type.element_type, "dram", tiled=False))
+        i32 = KINDS["i32"].build
+        op = ttnn_op("prepare_conv3d_weights", [weight, device], {"groups": conv.prop("groups"),
+                                                                 "c_in_block": i32(config["c_in_block"]),
+                                                                 "alignment": i32(TILE_WIDTH)}, [prepared], conv)
+        op.location = helper_location(conv.location, "prepare_conv3d_weight")
+        conv.parent.insert_op_before(op, conv)
+        conv.operands[1] = op.results[0]
+        apply_workaround(op, {"weight_tensor": Want("row_major", buffer="system_memory")})
+    apply_workaround(conv, {"weight": Want("tile", buffer="dram")})  # the kernel reads the weight tiled
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from ttmlir.dialects.props import KINDS, int_values
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.passes.ttir_to_ttnn import helper_location, ttnn_op
+from ttmlir.spatial import round_up
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,7 @@ def _topk(op: TTNNOp) -> dict[str, Want]:
     """Top-k runs on bf16 (or bfp8) values; its indices are u16 unless the dimension, padded to whole tiles,
     exceeds 65535."""
     shape = op.operands[0].type.get_shape()
-    padded = -(-shape[int_values(op.prop("dim"))[0] % len(shape)] // ttnn.TILE) * ttnn.TILE
+    padded = _tiles(shape[int_values(op.prop("dim"))[0] % len(shape)])
     values = None if _dtype(op.operands[0]) in ("bf16", "bfp_bf8") else "bf16"
     indices = "u16" if padded <= U16_MAX else "u32"
     return {"input_tensor": Want(dtype=values), "values": Want(dtype=values), "indices": Want(dtype=indices)}
@@ -268,7 +269,7 @@ def _router_k_padded(op: TTNNOp) -> None:
     """The fused router writes a multiple of 8 experts per token: k is padded and both results sliced back;
     the weights, a softmax over the padded top-k, are renormalized over the k kept."""
     k = op.prop("k").value.data
-    padded = -(-k // 8) * 8
+    padded = round_up(k, 8)
     if padded == k:
         return
     op.properties["k"] = KINDS["i32"].build(padded)
@@ -372,7 +373,7 @@ def _integer_prod_as_multiplies(op: TTNNOp) -> list[Operation] | None:
 
 
 def _tiles(size: int) -> int:
-    return -(-size // ttnn.TILE) * ttnn.TILE
+    return round_up(size, ttnn.TILE)
 
 
 def _reshaped(t: TensorType, shape) -> TensorType:

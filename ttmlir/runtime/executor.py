@@ -228,11 +228,7 @@ def _run_ops(program: fb.ProgramT, ctx: ProgramContext, debugger: bool) -> None:
 
 def _math_fidelity(table) -> str | None:
     """The math fidelity an op's compute_config asks for, if it names one."""
-    config = getattr(table, "computeConfig", None)
-    fields = {f.key.decode() if isinstance(f.key, bytes) else f.key: f.value for f in (config.fields or [])} \
-        if config is not None else {}
-    value = fields.get("math_fidelity")
-    return value.decode() if isinstance(value, bytes) else value
+    return fbu.struct_fields(getattr(table, "computeConfig", None)).get("math_fidelity")
 
 
 def _call(op: OpContext, ctx: ProgramContext) -> list[Tensor]:

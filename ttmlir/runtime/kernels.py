@@ -18,8 +18,8 @@ import torch.nn.functional as F
 
 from ttmlir.runtime import ccl
 from ttmlir.target import binary_generated as fb
-from ttmlir.target.flatbuffer import enum_names
-from ttmlir.spatial import conv_sides, padding4, pair
+from ttmlir.target.flatbuffer import enum_names, struct_fields
+from ttmlir.spatial import conv_sides, padding4, pair, round_up
 
 Kernel = Callable[[dict, object], object]
 
@@ -248,21 +248,12 @@ def _conv2d(x, t):
     return _flatten_nhwc(y)
 
 
-def _text(value) -> str:
-    return value.decode() if isinstance(value, bytes) else value or ""
-
-
-def _conv3d_block(t) -> int:
-    config = {f.key: f.value for f in (t.conv3dConfig.fields if t.conv3dConfig is not None else [])}
-    return int(config.get("c_in_block", 0))
-
-
 def _prepare_conv3d_weights(x, t):
     """(O, C/G, kD, kH, kW) -> (blocks, kD, kH, kW, c_in_block, O) flattened to 2D, channels zero-padded to the
     alignment: tt-metal's conv3d reads each block of input channels for every kernel position in turn."""
     w = x["weight_tensor"]
     out, channels = w.shape[0], w.shape[1] * t.groups
-    aligned = -(-channels // t.alignment) * t.alignment
+    aligned = round_up(channels, t.alignment)
     block = t.cInBlock or aligned
     w = F.pad(w.permute(2, 3, 4, 1, 0), (0, 0, 0, aligned - w.shape[1]))  # (kD, kH, kW, C, O)
     kd, kh, kw = w.shape[:3]
@@ -276,11 +267,11 @@ def _conv3d(x, t):
     kd, kh, kw = t.kernelSize
     w = x["weight"].float()
     rows = w.shape[0] // (kd * kh * kw)  # input channels, padded
-    block = min(_conv3d_block(t) or rows, rows)
+    block = min(int(struct_fields(t.conv3dConfig).get("c_in_block", 0)) or rows, rows)
     w = w.reshape(rows // block, kd, kh, kw, block, t.outChannels).permute(5, 0, 4, 1, 2, 3)
     w = w.reshape(t.outChannels, rows, kd, kh, kw)[:, :a.shape[1]]
     pd, ph, pw = t.padding
-    a = F.pad(a, (pw, pw, ph, ph, pd, pd), mode="replicate" if _text(t.paddingMode) == "replicate" else "constant")
+    a = F.pad(a, (pw, pw, ph, ph, pd, pd), mode="replicate" if t.paddingMode == "replicate" else "constant")
     bias = x["bias"].reshape(-1).float() if x.get("bias") is not None else None
     return F.conv3d(a, w, bias, list(t.stride), 0, 1, t.groups).permute(0, 2, 3, 4, 1)
 
@@ -427,7 +418,7 @@ def _cache(x, t):
     else:
         length = update.shape[2]
         cache[offset:offset + update.shape[0], :, :length, :] = update
-        cache[offset:offset + update.shape[0], :, length:-(-length // 32) * 32, :] = 0
+        cache[offset:offset + update.shape[0], :, length:round_up(length, 32), :] = 0
     return cache
 
 
@@ -436,7 +427,7 @@ def _paged_fill(cache, update, table, rows) -> torch.Tensor:
     block = cache.shape[2]
     rows = rows.reshape(-1).long().tolist() if rows is not None else [0] * update.shape[0]
     length = update.shape[2]
-    padded = F.pad(update, (0, 0, 0, -(-length // 32) * 32 - length))  # the rest of the last tile is zeros
+    padded = F.pad(update, (0, 0, 0, round_up(length, 32) - length))  # the rest of the last tile is zeros
     for b, row in enumerate(rows):
         for start in range(0, min(padded.shape[2], table.shape[1] * block), block):
             chunk = padded[b, :, start:start + block]

@@ -25,6 +25,11 @@ class BinaryError(Exception):
     """A file that is not a readable flatbuffer of the expected kind and version."""
 
 
+def struct_fields(attr) -> dict[str, str]:
+    """The fields of a serialized configuration attribute (a StructAttr table, or none) by key."""
+    return {f.key: f.value for f in (attr.fields or [])} if attr is not None else {}
+
+
 def camel(name: str) -> str:
     """`bfp_bf8` -> `BfpBf8`: an IR enum value or op name as a schema enum value or table name."""
     return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
