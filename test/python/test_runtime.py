@@ -419,6 +419,53 @@ def test_tensor_parallel_mlp_on_two_chips_matches_torch():
     assert ccl[0].bandwidth_ns > 0
 
 
+def moe_program(tokens: int, hidden: int, k: int, experts: int) -> str:
+    """Expert parallelism on a 1x2 mesh: each chip has half the tokens and half the experts (a scale each);
+    dispatch, scale by the local experts, combine back; and the chips' local expert maps."""
+    bf, i32 = (lambda s: ty(s, "bf16")), (lambda s: ty(s, "i32"))
+    local, mesh = experts // 2, (1, 2)
+    x, idx, mapping, scores = (2, 1, tokens, hidden), (2, 1, tokens, k), (1, 1, experts, 2), (2, 1, tokens, experts)
+    part = lambda shape: (1, *shape[1:])
+    piece = lambda value, shape, dtype, out=None: shard(value, shape, out or part(shape), (-1, 0), mesh).replace(
+        "f32", dtype)
+    whole = lambda value, shape, dim: shard(value, shape, tuple(n * 2 if i == dim else n for i, n in enumerate(shape)),
+                                            (-1, dim), mesh, "shard_to_full").replace("f32", "bf16")
+    return f"""func.func @f(%x: {bf(x)}, %idx: {i32(idx)}, %map: {i32(mapping)}, %w: {bf((experts, 1, 1, 1))}, %s: {bf(scores)}) -> ({bf((k, 2, tokens, hidden))}, {bf((2, 1, tokens, local))}) {{
+  %0 = {piece("%x", x, "bf16")}
+  %1 = {piece("%idx", idx, "i32")}
+  %2 = {piece("%w", (experts, 1, 1, 1), "bf16", (local, 1, 1, 1))}
+  %3, %4 = "ttir.all_to_all_dispatch"(%0, %1, %map) <{{cluster_axis = 1 : i64, num_devices = 2 : i64}}> : ({bf(part(x))}, {i32(part(idx))}, {i32(mapping)}) -> ({bf((1, 2, tokens, hidden))}, {i32((1, 2, tokens, k))})
+  %5 = "ttir.multiply"(%3, %2) : ({bf((1, 2, tokens, hidden))}, {bf((local, 1, 1, 1))}) -> {bf((local, 2, tokens, hidden))}
+  %6 = "ttir.all_to_all_combine"(%5, %4, %map) <{{cluster_axis = 1 : i64, num_devices = 2 : i64, num_experts_per_tok = {k} : i64, output_shard_dim = 1 : i64}}> : ({bf((local, 2, tokens, hidden))}, {i32((1, 2, tokens, k))}, {i32(mapping)}) -> {bf((k, 1, tokens, hidden))}
+  %7 = {whole("%6", (k, 1, tokens, hidden), 1)}
+  %8 = {piece("%s", scores, "bf16")}
+  %9, %10 = "ttir.moe_expert_token_remap"(%8, %map, %1) <{{reduction_size = 4 : i64}}> : ({bf(part(scores))}, {i32(mapping)}, {i32(part(idx))}) -> ({bf((1, 1, tokens, local))}, {bf((1, 1, tokens // 4, local))})
+  %11 = {whole("%9", (1, 1, tokens, local), 0)}
+  return %7, %11 : {bf((k, 2, tokens, hidden))}, {bf((2, 1, tokens, local))}
+}}
+"""
+
+
+def test_expert_parallel_moe_sends_tokens_to_their_experts_chips_and_back():
+    """Each token comes back once per chosen expert, scaled by that expert (held by either chip); each chip's
+    local map keeps the scores of its own experts a token chose."""
+    tokens, hidden, k, experts = 8, 32, 2, 4
+    x, scores = torch.randn(2, 1, tokens, hidden).bfloat16(), torch.rand(2, 1, tokens, experts).bfloat16()
+    idx = torch.stack([torch.randperm(experts)[:k] for _ in range(2 * tokens)]).reshape(2, 1, tokens, k).int()
+    chip_of = [0, 1, 0, 1]  # experts 0 and 2 on chip 0, 1 and 3 on chip 1
+    mapping = F.one_hot(torch.tensor(chip_of), 2).reshape(1, 1, experts, 2).int()
+    w = torch.tensor([2.0, 3.0, 5.0, 7.0]).bfloat16().reshape(experts, 1, 1, 1)  # by chip, then rank on it
+    (combined, local), _ = run_on_mesh(moe_program(tokens, hidden, k, experts), (1, 2), [x, idx, mapping, w, scores])
+    scale = {0: 2.0, 2: 3.0, 1: 5.0, 3: 7.0}
+    want = torch.stack([x[:, 0] * torch.tensor([scale[int(e)] for e in idx[..., j].flatten()]).reshape(2, tokens, 1)
+                        for j in range(k)]).bfloat16()
+    torch.testing.assert_close(combined, want)
+    chose = F.one_hot(idx.long(), experts).sum(-2).bool()  # [2, 1, tokens, E]
+    mine = [[e for e in range(experts) if chip_of[e] == chip] for chip in range(2)]
+    want_local = torch.cat([(scores * chose)[chip:chip + 1, ..., mine[chip]] for chip in range(2)])
+    torch.testing.assert_close(local, want_local)
+
+
 def test_inputs_sharded_in_advance_take_one_value_per_chip():
     text = single_op("relu", [(32, 64)], (32, 64))
     binary = Binary(data=compile_ttir(text, pipeline_options="mesh-shape=1,2"))

@@ -812,12 +812,86 @@ TTNN_GOLDENS = _ttnn_goldens()
 
 # --- goldens over a device mesh --------------------------------------------------------------------
 
-def _mesh(fn) -> Callable[[dict, dict, tuple[int, int]], GoldenMap]:
-    """A golden from a function of the per-chip lists of each input and the op's properties."""
+def _mesh(fn) -> Callable[[dict, dict, tuple[int, int]], list[GoldenMap]]:
+    """A golden from a function of the per-chip lists of each input and the op's properties (a tuple of such
+    lists for an op with several results)."""
     def golden(maps, a, mesh):
         per_chip = {k: [m[d] for d in sorted(m)] for k, m in maps.items() if m is not None}
-        return dict(enumerate(fn(per_chip, a, mesh)))
+        out = fn(per_chip, a, mesh)
+        return [dict(enumerate(values)) for values in (out if isinstance(out, tuple) else (out,))]
     return golden
+
+
+def _line_of(chip: int, axis: int, mesh: tuple[int, int]) -> list[int]:
+    """The chips sharing `chip`'s coordinate off `axis`, in order along it."""
+    row, col = divmod(chip, mesh[1])
+    return [r * mesh[1] + col for r in range(mesh[0])] if axis == 0 else [row * mesh[1] + c for c in range(mesh[1])]
+
+
+def _holds(mapping: torch.Tensor, chip: int) -> torch.Tensor:
+    """[E] booleans: the experts expert_mapping [1, 1, E, D] places on `chip`."""
+    return mapping[0, 0, :, chip] != 0
+
+
+def _all_to_all_dispatch(x: dict, a: dict, mesh) -> tuple[list, list]:
+    """Token t of the chip at place q of a line lands in row q*T + t of each chip of the line holding one of its
+    experts (counted with one-hot expert choices); the expert indices of the line are all-gathered."""
+    dispatched, metadata = [], []
+    for chip in range(mesh[0] * mesh[1]):
+        line = _line_of(chip, a["cluster_axis"], mesh)
+        tokens = torch.cat([x["input_tensor"][c].flatten(0, -2) for c in line])
+        chosen = torch.cat([x["expert_indices"][c].flatten(0, -2) for c in line]).long()
+        experts = x["expert_mapping"][chip].shape[2]
+        votes = F.one_hot(chosen, experts).float() @ _holds(x["expert_mapping"][chip], chip).float()  # [T, K]
+        batch = x["input_tensor"][chip].shape[0] * len(line)
+        dispatched.append((tokens * (votes.sum(-1, keepdim=True) > 0)).reshape(1, batch, -1, tokens.shape[-1]))
+        metadata.append(chosen.to(x["expert_indices"][chip].dtype).reshape(1, batch, -1, chosen.shape[-1]))
+    return dispatched, metadata
+
+
+def _all_to_all_combine(x: dict, a: dict, mesh) -> list:
+    """Token by token: result[k] is the row of the token in the expert outputs of the first chip of the line
+    holding its k-th expert, at the expert's rank among that chip's experts."""
+    out = []
+    for chip in range(mesh[0] * mesh[1]):
+        line = _line_of(chip, a["cluster_axis"], mesh)
+        place, mapping, meta = line.index(chip), x["expert_mapping"][chip], x["expert_metadata"][chip][0].long()
+        k, hidden, share = a["num_experts_per_tok"], x["input_tensor"][chip].shape[-1], a["output_shard_dim"]
+        b, s = (n // len(line) if dim == share else n for dim, n in enumerate(meta.shape[:2], 1))
+        result = torch.zeros(k, b, s, hidden, dtype=x["input_tensor"][chip].dtype)
+        for i in range(b):
+            for j in range(s):
+                row, col = (place * b + i, j) if a["output_shard_dim"] == 1 else (i, place * s + j)
+                for slot in range(k):
+                    expert = int(meta[row, col, slot])
+                    holders = [c for c in line if mapping[0, 0, expert, c] != 0]
+                    if not holders:
+                        continue
+                    rank = int(_holds(mapping, holders[0])[:expert].sum())
+                    source = x["input_tensor"][holders[0]]
+                    if rank < source.shape[0]:
+                        result[slot, i, j] = source[rank, row, col]
+        out.append(result)
+    return out
+
+
+def _moe_expert_token_remap(x: dict, a: dict, mesh) -> tuple[list, list]:
+    """A token's score for each local expert it chose (its one-hot choices summed), and per block of
+    reduction_size tokens whether any token chose it."""
+    weights, blocks = [], []
+    for chip in range(mesh[0] * mesh[1]):
+        scores = x["topk_tensor"][chip].flatten(0, -2)
+        chosen = F.one_hot(x["expert_metadata"][chip].flatten(0, -2).long(), scores.shape[-1]).sum(1) > 0
+        per_device = scores.shape[-1] // x["expert_mapping"][chip].shape[-1]
+        local = _holds(x["expert_mapping"][chip], chip).nonzero().flatten()[:per_device]
+        width = (scores.shape[0], per_device)
+        picked = F.pad(chosen[:, local], (0, width[1] - len(local)))
+        weights.append((F.pad(scores[:, local], (0, width[1] - len(local))) * picked).reshape(
+            *x["topk_tensor"][chip].shape[:-1], per_device))
+        block = a["reduction_size"]
+        counts = F.pad(picked.long(), (0, 0, 0, -width[0] % block)).reshape(-1, block, width[1]).sum(1)
+        blocks.append((counts > 0).to(x["expert_metadata"][chip].dtype).reshape(1, 1, -1, per_device))
+    return weights, blocks
 
 
 def _distributed_rms_norm(x: dict, a: dict, mesh: tuple[int, int]) -> list[torch.Tensor]:
@@ -850,6 +924,9 @@ MESH_GOLDENS = {
                                                                   a["sender_coord"], a["receiver_coord"], mesh)),
     "mesh_partition": _mesh(lambda x, a, mesh: ccl.mesh_partition(x["input"], a["dim"], a.get("cluster_axis"), mesh)),
     "distributed_rms_norm": _mesh(_distributed_rms_norm),
+    "all_to_all_dispatch": _mesh(_all_to_all_dispatch),
+    "all_to_all_combine": _mesh(_all_to_all_combine),
+    "moe_expert_token_remap": _mesh(_moe_expert_token_remap),
 }
 
 
@@ -863,7 +940,7 @@ def evaluate(op, inputs: dict, mesh: tuple[int, int] = (1, 1), extra: dict | Non
     a = {**attributes(op), **(extra or {}), "result_type": op.results[0].type.element_type if op.results else None,
          "input_type": op.operands[0].type.element_type if op.operands else None}
     if name in MESH_GOLDENS:
-        return [MESH_GOLDENS[name](inputs, a, mesh)]
+        return MESH_GOLDENS[name](inputs, a, mesh)
     goldens = GOLDEN_MAPPINGS if op.name.startswith("ttir.") else TTNN_GOLDENS
     if name not in goldens:
         raise ValueError(f"'{op.name}' has no golden")

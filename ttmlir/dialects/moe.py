@@ -2,9 +2,15 @@
 
 sparse_matmul multiplies by expert blocks of b = [1, E, K, N], a block only where the sparsity mask is
 non-zero; topk_router_gpt is GPT-OSS's router: x @ W + b, its top k experts and their softmax weights.
+The expert-parallel exchange around them: all_to_all_dispatch sends each token to the chips of its line (along
+cluster_axis) that hold one of its experts, moe_expert_token_remap turns global expert choices into each chip's
+local expert weights and block mask, all_to_all_combine brings the expert outputs back to the token's chip.
+The ranks are checked in upstream's words; the sizes the exchange depends on are checked too.
 """
 
 from __future__ import annotations
+
+import math
 
 from ttmlir.dialects.props import scalar
 from ttmlir.dialects.tt_op import TTOp
@@ -86,5 +92,106 @@ def topk_router_gpt(op: TTOp, ttnn: bool = False):
     return None
 
 
-TTIR_RULES = {"sparse_matmul": sparse_matmul, "topk_router_gpt": topk_router_gpt}
-TTNN_RULES = {"topk_router_gpt": lambda op: topk_router_gpt(op, ttnn=True)}
+def _ranks(op: TTOp, *wanted: tuple[object, str]) -> None:
+    for value, message in wanted:
+        if len(_shape(value)) != 4:
+            raise op.error(message)
+
+
+def _tokens(shape: tuple[int, ...]) -> int:
+    """Rows of a token tensor: everything but its last (hidden or expert) dimension."""
+    return math.prod(shape[:-1])
+
+
+def _line(op: TTOp) -> None:
+    if scalar(op.prop("num_devices")) <= 0:
+        raise op.error("num_devices must be positive")
+    if scalar(op.prop("cluster_axis")) not in (0, 1):
+        raise op.error("cluster_axis must be 0 or 1")
+
+
+def all_to_all_dispatch(op: TTOp):
+    tokens, indices, mapping = op.operands
+    _ranks(op, (tokens, "input_tensor must be a 4D tensor [B, S, 1, H]"),
+           (indices, "expert_indices must be a 4D tensor [B, S, 1, K]"),
+           (mapping, "expert_mapping must be a 4D tensor [1, 1, E, D]"),
+           (op.results[0], "dispatched output must be a 4D tensor [1, B*D, S, H]"),
+           (op.results[1], "metadata output must be a 4D tensor [1, B*D, S, K]"))
+    _line(op)
+    x, k, dispatched, metadata = (_shape(v) for v in (tokens, indices, *op.results))
+    if _tokens(k) != _tokens(x):
+        raise op.error(f"expert_indices has {_tokens(k)} tokens, input_tensor {_tokens(x)}")
+    want = dispatched_shape(x, scalar(op.prop("num_devices")))
+    for what, shape, last in (("dispatched", dispatched, x[-1]), ("metadata", metadata, k[-1])):
+        if shape != (*want, last):
+            raise op.error(f"{what} output must be [{', '.join(map(str, (*want, last)))}] (the line's "
+                           f"{scalar(op.prop('num_devices'))} devices' tokens, batch first)")
+    return None
+
+
+def dispatched_shape(tokens: tuple[int, ...], devices: int) -> tuple[int, int, int]:
+    """[1, B*D, S] of the line's tokens, from one device's [B, ..., H] (its rows past the batch are S)."""
+    return 1, tokens[0] * devices, _tokens(tokens) // tokens[0]
+
+
+def all_to_all_combine(op: TTOp):
+    expert_out, metadata, mapping = op.operands
+    _ranks(op, (expert_out, "input_tensor must be a 4D tensor [E_local, B*D, S, H]"),
+           (metadata, "expert_metadata must be a 4D tensor [1, B*D, S, K]"),
+           (mapping, "expert_mapping must be a 4D tensor [1, 1, E, D]"),
+           (op.results[0], "result must be a 4D tensor [K, B, S, H]"))
+    _line(op)
+    if scalar(op.prop("num_experts_per_tok")) <= 0:
+        raise op.error("num_experts_per_tok must be positive")
+    combined_shape(op)
+    return None
+
+
+def combined_shape(op: TTOp) -> tuple[int, int]:
+    """The chip's share of the line's (B, S) tokens the combined result holds, checked against its operands."""
+    source, metadata, result = _shape(op.operands[0]), _shape(op.operands[1]), _shape(op.results[0])
+    line, k, shard_dim = (scalar(op.prop(n)) for n in ("num_devices", "num_experts_per_tok", "output_shard_dim"))
+    if shard_dim not in (1, 2):
+        raise op.error(f"output_shard_dim must be 1 or 2, got {shard_dim}")
+    tokens = list(source[1:3])
+    if tokens[shard_dim - 1] % line:
+        raise op.error(f"dimension {shard_dim} of input_tensor ({tokens[shard_dim - 1]}) does not split over "
+                       f"{line} devices")
+    tokens[shard_dim - 1] //= line
+    if metadata[1:3] != source[1:3] or metadata[3] != k:
+        raise op.error(f"expert_metadata must be [1, {source[1]}, {source[2]}, {k}] for the input's tokens")
+    want = (k, *tokens, source[3])
+    if result != want:
+        raise op.error(f"result must be [{', '.join(map(str, want))}] (K, and the tokens of one of {line} "
+                       f"devices split along dimension {shard_dim})")
+    return tuple(tokens)
+
+
+def moe_expert_token_remap(op: TTOp, ttnn: bool = False):
+    scores, mapping, metadata = op.operands
+    local, reduced = op.results
+    _ranks(op, (scores, "topk_tensor must be a 4D tensor [D, B, S, E]"),
+           (mapping, "expert_mapping must be a 4D tensor [1, 1, E, D]"),
+           (metadata, "expert_metadata must be a 4D tensor [D, B, S, K]"),
+           (local, "mapping output must be a 4D tensor" + ("" if ttnn else " [1, B, S, E_local]")),
+           (reduced, "reduced output must be a 4D tensor" + ("" if ttnn else " [1, 1, ceil(B*S/R), E_local]")))
+    size = scalar(op.prop("reduction_size"))
+    if size <= 0:
+        raise op.error("reduction_size must be positive")
+    tokens, experts = _tokens(_shape(scores)), _shape(scores)[-1]
+    if _shape(mapping)[2] != experts or _tokens(_shape(metadata)) != tokens:
+        raise op.error(f"expert_mapping must list the {experts} experts and expert_metadata the {tokens} tokens of "
+                       "topk_tensor")
+    local_experts = experts // _shape(mapping)[3]
+    if _shape(local) != (*_shape(scores)[:-1], local_experts) or \
+            _shape(reduced) != (1, 1, -(-tokens // size), local_experts):
+        raise op.error(f"outputs must be the tokens of topk_tensor by the {local_experts} experts of a device, and "
+                       f"[1, 1, {-(-tokens // size)}, {local_experts}] blocks of {size} tokens")
+    return None
+
+
+TTIR_RULES = {"sparse_matmul": sparse_matmul, "topk_router_gpt": topk_router_gpt,
+              "all_to_all_dispatch": all_to_all_dispatch, "all_to_all_combine": all_to_all_combine,
+              "moe_expert_token_remap": moe_expert_token_remap}
+TTNN_RULES = {"topk_router_gpt": lambda op: topk_router_gpt(op, ttnn=True),
+              "moe_expert_token_remap": lambda op: moe_expert_token_remap(op, ttnn=True)}

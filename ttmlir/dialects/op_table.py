@@ -56,9 +56,13 @@ BINARY_NAMES = {"add": "add", "subtract": "subtract", "multiply": "multiply", "d
 # reach an index operand stay below that count, as a model's token ids do (decode positions stay in the first
 # block of a paged cache).
 _PAGED = (("page_table", "key", lambda shape: shape[0]), ("cur_pos_tensor", "key", lambda shape: shape[2]))
+_EXPERTS = lambda shape: shape[2]  # expert_mapping [1, 1, E, D]
 INDEX_OPERANDS = {"embedding": (("input", "weight", lambda shape: math.prod(shape[:-1])),),
                   "update_cache": (("update_index", "cache", lambda shape: shape[2]),),
                   "gather": (("start_indices", "input", min),),
+                  "all_to_all_dispatch": (("expert_indices", "expert_mapping", _EXPERTS),),
+                  **dict.fromkeys(("all_to_all_combine", "moe_expert_token_remap"),
+                                  (("expert_metadata", "expert_mapping", _EXPERTS),)),
                   "scaled_dot_product_attention_decode": _PAGED[1:],
                   "paged_scaled_dot_product_attention_decode": _PAGED,
                   "paged_flash_multi_latent_attention_decode": _PAGED,
@@ -173,6 +177,17 @@ TTIR_OPS: tuple[OpRow, ...] = (
        props="is_input_a_sparse:bool=false is_input_b_sparse:bool=true nnz:i64?"),
     op("topk_router_gpt", "topk_router_gpt", "input weight bias", props="k:i32 num_experts:i32",
        results="expert_indices expert_weights"),
+    # expert parallelism over a line of chips (along cluster_axis): expert_mapping [1, 1, E, D] marks the chip(s)
+    # holding each expert; dispatch sends each token to the chips of its experts and gathers the expert indices
+    op("all_to_all_dispatch", "all_to_all_dispatch", "input_tensor expert_indices expert_mapping",
+       props="num_devices:i64 cluster_axis:i64", results="dispatched metadata"),
+    # the inverse: result[k] of a token is what its k-th expert's chip computed for it
+    op("all_to_all_combine", "all_to_all_combine", "input_tensor expert_metadata expert_mapping",
+       props="num_devices:i64 cluster_axis:i64 num_experts_per_tok:i64 output_shard_dim:i64=2"),
+    # a chip's local experts: each token's score for those it chose (else 0), and per block of reduction_size
+    # tokens whether any chose them
+    op("moe_expert_token_remap", "moe_expert_token_remap", "topk_tensor expert_mapping expert_metadata",
+       props="reduction_size:i64", results="mapping reduced"),
     op("max_pool2d", "pool2d", props=POOL_PROPS),
     # torch.max_pool2d(return_indices=True): each maximum's flat index in its (H, W) input plane
     op("max_pool2d_with_indices", "pool2d", "input output*", props=POOL_PROPS, results="result result_indices"),

@@ -645,7 +645,8 @@ DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
                    "upsample2d", "batch_norm", "norm", "group_norm", "cache", "ccl", "global_pool2d", "mesh_shard",
                    "mesh_partition", "distributed_norm", "concatenate_heads",
-                   "split_qkv", "slice_dynamic", "bitcast", "sparse_matmul", "topk_router_gpt"}
+                   "split_qkv", "slice_dynamic", "bitcast", "sparse_matmul", "topk_router_gpt",
+                   "all_to_all_dispatch", "all_to_all_combine", "moe_expert_token_remap"}
 
 
 def _conversion(op: TTOp) -> Callable[[TTOp], Operation | list[Operation]] | None:

@@ -176,6 +176,7 @@ def _wants(**wants: Want) -> Workaround:
     return lambda op: wants
 
 
+ROW_BF16, ROW_U16 = Want("row_major", "bf16"), Want("row_major", "u16")
 SDPA_DTYPES = ("bf16", "bfp_bf8", "bfp_bf4")
 
 
@@ -215,6 +216,13 @@ WORKAROUNDS: dict[str, Workaround] = {
         {"result": Want(dtype="bf16")} if _dtype(op.operands[0]) not in SDPA_DTYPES else {}),
     # the sparse matmul kernel reads its mask as 16-bit words: non-zero bf16 keeps every non-zero mask value
     "sparse_matmul": _wants(sparsity=Want("row_major", "bf16")),
+    # the expert exchange moves rows of bf16 tokens and u16 expert ids / marks
+    "all_to_all_dispatch": _wants(input_tensor=ROW_BF16, expert_indices=ROW_U16, expert_mapping=ROW_U16,
+                                  dispatched=ROW_BF16, metadata=ROW_U16),
+    "all_to_all_combine": _wants(input_tensor=ROW_BF16, expert_metadata=ROW_U16, expert_mapping=ROW_U16,
+                                 result=ROW_BF16),
+    "moe_expert_token_remap": _wants(topk_tensor=ROW_BF16, expert_mapping=ROW_U16, expert_metadata=ROW_U16,
+                                     mapping=ROW_BF16, reduced=ROW_U16),
     # tt-metal's conv3d reads and writes bf16
     "conv3d": lambda op: {name: Want(dtype="bf16") for name, values in op.operand_groups().items()
                           if name in ("input", "weight", "bias") and values and _dtype(values[0]) != "bf16"} | (

@@ -151,3 +151,73 @@ def collective_permute(shards: Shards, pairs: Sequence[int]) -> Shards:
             raise ValueError(f"pair ({source}, {target}) names a chip outside the mesh of {len(shards)} chips")
         out[target] = shards[source]
     return out
+
+
+def _owners(mapping: torch.Tensor) -> torch.Tensor:
+    """expert_mapping [1, 1, E, D] as an [E, D] boolean: which chips hold each expert."""
+    return mapping.reshape(mapping.shape[-2], mapping.shape[-1]) != 0
+
+
+def all_to_all_dispatch(tokens: Shards, indices: Shards, mapping: Shards, axis: int, mesh: Mesh,
+                        shapes: tuple[Sequence[int], Sequence[int]]) -> tuple[Shards, Shards]:
+    """Each chip gets, in slot (source place, token), the tokens of its line whose experts it holds (other slots
+    are zeros), and the expert indices of every token of the line (an all-gather)."""
+    dispatched, metadata = list(tokens), list(indices)
+    for line in groups(axis, mesh):
+        rows = [tokens[c].reshape(-1, tokens[c].shape[-1]) for c in line]
+        chosen = [indices[c].reshape(rows[0].shape[0], -1).long() for c in line]
+        gathered = torch.cat(chosen)
+        for chip in line:
+            held = _owners(mapping[chip])[:, chip]
+            wanted = held[gathered].any(-1, keepdim=True)
+            dispatched[chip] = torch.where(wanted, torch.cat(rows), 0).reshape(shapes[0])
+            metadata[chip] = gathered.to(indices[chip].dtype).reshape(shapes[1])
+    return dispatched, metadata
+
+
+def all_to_all_combine(expert_out: Shards, metadata: Shards, mapping: Shards, axis: int, shard_dim: int,
+                       mesh: Mesh) -> Shards:
+    """result[k] of each of a chip's tokens is the output its k-th expert's chip (the first of the chip's line
+    holding it) computed for it, read at the expert's place among that chip's experts; zeros when no chip of the
+    line holds the expert (or holds more experts than it has outputs for). A chip's tokens are its share of the
+    line's (B, S) tokens, split along `shard_dim`."""
+    out = list(expert_out)
+    for line in groups(axis, mesh):
+        stacked = torch.stack([expert_out[c] for c in line])  # [chips, E_local, B, S, H]
+        for place, chip in enumerate(line):
+            owners = _owners(mapping[chip])[:, line]  # [E, chips of the line]
+            slot = owners.long().cumsum(0) - 1  # an expert's place among its chip's experts
+            share = metadata[chip].shape[shard_dim] // len(line)
+            meta = metadata[chip][0].long().narrow(shard_dim - 1, place * share, share)  # [B', S', K]
+            owner = owners[meta].long().argmax(-1)
+            local = slot[meta, owner]
+            held = owners[meta].any(-1) & (local < stacked.shape[1])
+            rows, cols = (torch.arange(n)[:, None] for n in meta.shape[:2])
+            if shard_dim == 1:
+                rows = rows + place * share
+            else:
+                cols = cols + place * share
+            picked = stacked[owner, local.clamp(0, stacked.shape[1] - 1), rows[:, :, None], cols[None, :, :]]
+            out[chip] = torch.where(held[..., None], picked, 0).permute(2, 0, 1, 3).contiguous()
+    return out
+
+
+def moe_expert_token_remap(scores: Shards, mapping: Shards, metadata: Shards, reduction_size: int,
+                           shapes: tuple[Sequence[int], Sequence[int]]) -> tuple[Shards, Shards]:
+    """Per chip: each token's score for each of the chip's experts it chose (else 0), and per block of
+    `reduction_size` tokens whether any token chose the expert. The chip's experts are those its column of
+    expert_mapping marks, in expert order."""
+    local_count = shapes[0][-1]
+    weights, blocks = [], []
+    for chip, (score, meta) in enumerate(zip(scores, metadata)):
+        experts = _owners(mapping[chip])[:, chip].nonzero().flatten()[:local_count]
+        rows, chosen = score.reshape(-1, score.shape[-1]), meta.reshape(score.numel() // score.shape[-1], -1).long()
+        picked = torch.zeros(rows.shape[0], local_count, dtype=torch.bool)
+        picked[:, :len(experts)] = (chosen[:, :, None] == experts).any(1)
+        local = torch.zeros(rows.shape[0], local_count, dtype=rows.dtype)
+        local[:, :len(experts)] = rows[:, experts]
+        weights.append(torch.where(picked, local, 0).reshape(shapes[0]))
+        padded = torch.zeros(-(-rows.shape[0] // reduction_size) * reduction_size, local_count, dtype=torch.bool)
+        padded[:rows.shape[0]] = picked
+        blocks.append(padded.reshape(-1, reduction_size, local_count).any(1).to(meta.dtype).reshape(shapes[1]))
+    return weights, blocks

@@ -25,15 +25,19 @@ from ttmlir.runtime.tensor import Tensor, desc_of, materialize
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
 
-# result fields, in result order (a field of these names that is no tensor, e.g. a constant's `value`, is none)
 # A table's result fields in result order: `out` and the further results some ops have, or, in a table without
-# `out`, the results named after what they are (sort's values and indices, the head splitters' query, key, value).
+# `out`, the results named after what they are (an input may share such a name: dispatch's expert indices).
 OUT_FIELDS = ("out", "batchMean", "batchVariance", "resultIndices")
-NAMED_OUTPUT_FIELDS = ("values", "indices", "query", "key", "value", "expertIndices", "expertWeights")
+_VALUES_INDICES, _QKV = ("values", "indices"), ("query", "key", "value")
+NAMED_OUTPUTS = {"SortOpT": _VALUES_INDICES, "TopkOpT": _VALUES_INDICES, "SplitQueryKeyValueAndSplitHeadsOpT": _QKV,
+                 "NlpCreateQkvHeadsDecodeOpT": _QKV, "TopkRouterGptOpT": ("expertIndices", "expertWeights"),
+                 "AllToAllDispatchOpT": ("dispatched", "metadata"), "MoeExpertTokenRemapOpT": ("mapping", "reduced")}
 
 
 def output_fields(table) -> tuple[str, ...]:
-    return OUT_FIELDS if "out" in vars(table) else NAMED_OUTPUT_FIELDS
+    return OUT_FIELDS if "out" in vars(table) else NAMED_OUTPUTS.get(type(table).__name__, ())
+
+
 IN_PLACE_FIELDS = tuple(sorted(set(IN_PLACE_OPERAND.values())))
 TABLE_FAMILIES = {"EltwiseUnaryOpT": "unary", "EltwiseBinaryOpT": "binary", "WhereOpT": "binary",
                   "ClampTensorOpT": "binary", "ReductionOpT": "reduction", "SoftmaxOpT": "softmax",
@@ -269,7 +273,8 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     try:
         if mesh_kernel is not None:
             inputs = {k: [compute_dtype(v) for v in t.chip_values(chips)] for k, t in fields.items()}
-            per_chip = [(value,) for value in mesh_kernel(inputs, table, ctx.device.mesh_shape)]
+            out = mesh_kernel(inputs, table, ctx.device.mesh_shape)  # per chip, or a tuple of that per result
+            per_chip = list(zip(*out)) if isinstance(out, tuple) else [(value,) for value in out]
         else:
             # every chip runs the op on its own values; replicated inputs make one run stand for all
             distributed = any(t.shards is not None for t in used)

@@ -703,6 +703,10 @@ KERNELS: dict[str, Kernel] = {
 }
 
 
+def _shape_of(ref) -> list[int]:
+    return [int(d) for d in ref.desc.shape]
+
+
 def _distributed_rms_norm(x: dict, t, mesh) -> list:
     """Each chip's sum of squares over its part of the last dimension, summed along the cluster axis (all the
     chips exchange), normalizes that chip's part."""
@@ -731,6 +735,14 @@ def _mesh_kernels() -> dict[str, MeshKernel]:
                                                                 list(t.senderCoord), list(t.receiverCoord), mesh),
         "mesh_partition": lambda x, t, mesh: ccl.mesh_partition(x["input"], t.dim, t.clusterAxis, mesh),
         "distributed_rms_norm": _distributed_rms_norm,
+        "all_to_all_dispatch": lambda x, t, mesh: ccl.all_to_all_dispatch(
+            x["input_tensor"], x["expert_indices"], x["expert_mapping"], t.clusterAxis, mesh,
+            (_shape_of(t.dispatched), _shape_of(t.metadata))),
+        "all_to_all_combine": lambda x, t, mesh: ccl.all_to_all_combine(
+            x["input_tensor"], x["expert_metadata"], x["expert_mapping"], t.clusterAxis, t.outputShardDim, mesh),
+        "moe_expert_token_remap": lambda x, t, mesh: ccl.moe_expert_token_remap(
+            x["topk_tensor"], x["expert_mapping"], x["expert_metadata"], t.reductionSize,
+            (_shape_of(t.mapping), _shape_of(t.reduced))),
     }
 
 

@@ -307,6 +307,9 @@ class OpType(object):
     PrepareConv3dWeightsOp = 61
     SparseMatmulOp = 62
     TopkRouterGptOp = 63
+    AllToAllDispatchOp = 64
+    AllToAllCombineOp = 65
+    MoeExpertTokenRemapOp = 66
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -438,6 +441,12 @@ def OpTypeCreator(unionType, table):
         return SparseMatmulOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.TopkRouterGptOp:
         return TopkRouterGptOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.AllToAllDispatchOp:
+        return AllToAllDispatchOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.AllToAllCombineOp:
+        return AllToAllCombineOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.MoeExpertTokenRemapOp:
+        return MoeExpertTokenRemapOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -17778,6 +17787,671 @@ class TopkRouterGptOpT(object):
         return topkRouterGptOp
 
 
+class AllToAllDispatchOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = AllToAllDispatchOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsAllToAllDispatchOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def AllToAllDispatchOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # AllToAllDispatchOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # AllToAllDispatchOp
+    def InputTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllDispatchOp
+    def ExpertIndices(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllDispatchOp
+    def ExpertMapping(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllDispatchOp
+    def Dispatched(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllDispatchOp
+    def Metadata(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllDispatchOp
+    def NumDevices(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+        return 0
+
+    # AllToAllDispatchOp
+    def ClusterAxis(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+        return 0
+
+    # AllToAllDispatchOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def AllToAllDispatchOpStart(builder):
+    builder.StartObject(8)
+
+def AllToAllDispatchOpAddInputTensor(builder, inputTensor):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(inputTensor), 0)
+
+def AllToAllDispatchOpAddExpertIndices(builder, expertIndices):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(expertIndices), 0)
+
+def AllToAllDispatchOpAddExpertMapping(builder, expertMapping):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(expertMapping), 0)
+
+def AllToAllDispatchOpAddDispatched(builder, dispatched):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(dispatched), 0)
+
+def AllToAllDispatchOpAddMetadata(builder, metadata):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(metadata), 0)
+
+def AllToAllDispatchOpAddNumDevices(builder, numDevices):
+    builder.PrependInt64Slot(5, numDevices, 0)
+
+def AllToAllDispatchOpAddClusterAxis(builder, clusterAxis):
+    builder.PrependInt64Slot(6, clusterAxis, 0)
+
+def AllToAllDispatchOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def AllToAllDispatchOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class AllToAllDispatchOpT(object):
+
+    # AllToAllDispatchOpT
+    def __init__(
+        self,
+        inputTensor = None,
+        expertIndices = None,
+        expertMapping = None,
+        dispatched = None,
+        metadata = None,
+        numDevices = 0,
+        clusterAxis = 0,
+        memoryConfig = None,
+    ):
+        self.inputTensor = inputTensor  # type: Optional[TensorRefT]
+        self.expertIndices = expertIndices  # type: Optional[TensorRefT]
+        self.expertMapping = expertMapping  # type: Optional[TensorRefT]
+        self.dispatched = dispatched  # type: Optional[TensorRefT]
+        self.metadata = metadata  # type: Optional[TensorRefT]
+        self.numDevices = numDevices  # type: int
+        self.clusterAxis = clusterAxis  # type: int
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        allToAllDispatchOp = AllToAllDispatchOp()
+        allToAllDispatchOp.Init(buf, pos)
+        return cls.InitFromObj(allToAllDispatchOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, allToAllDispatchOp):
+        x = AllToAllDispatchOpT()
+        x._UnPack(allToAllDispatchOp)
+        return x
+
+    # AllToAllDispatchOpT
+    def _UnPack(self, allToAllDispatchOp):
+        if allToAllDispatchOp is None:
+            return
+        if allToAllDispatchOp.InputTensor() is not None:
+            self.inputTensor = TensorRefT.InitFromObj(allToAllDispatchOp.InputTensor())
+        if allToAllDispatchOp.ExpertIndices() is not None:
+            self.expertIndices = TensorRefT.InitFromObj(allToAllDispatchOp.ExpertIndices())
+        if allToAllDispatchOp.ExpertMapping() is not None:
+            self.expertMapping = TensorRefT.InitFromObj(allToAllDispatchOp.ExpertMapping())
+        if allToAllDispatchOp.Dispatched() is not None:
+            self.dispatched = TensorRefT.InitFromObj(allToAllDispatchOp.Dispatched())
+        if allToAllDispatchOp.Metadata() is not None:
+            self.metadata = TensorRefT.InitFromObj(allToAllDispatchOp.Metadata())
+        self.numDevices = allToAllDispatchOp.NumDevices()
+        self.clusterAxis = allToAllDispatchOp.ClusterAxis()
+        if allToAllDispatchOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(allToAllDispatchOp.MemoryConfig())
+
+    # AllToAllDispatchOpT
+    def Pack(self, builder):
+        if self.inputTensor is not None:
+            inputTensor = self.inputTensor.Pack(builder)
+        if self.expertIndices is not None:
+            expertIndices = self.expertIndices.Pack(builder)
+        if self.expertMapping is not None:
+            expertMapping = self.expertMapping.Pack(builder)
+        if self.dispatched is not None:
+            dispatched = self.dispatched.Pack(builder)
+        if self.metadata is not None:
+            metadata = self.metadata.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        AllToAllDispatchOpStart(builder)
+        if self.inputTensor is not None:
+            AllToAllDispatchOpAddInputTensor(builder, inputTensor)
+        if self.expertIndices is not None:
+            AllToAllDispatchOpAddExpertIndices(builder, expertIndices)
+        if self.expertMapping is not None:
+            AllToAllDispatchOpAddExpertMapping(builder, expertMapping)
+        if self.dispatched is not None:
+            AllToAllDispatchOpAddDispatched(builder, dispatched)
+        if self.metadata is not None:
+            AllToAllDispatchOpAddMetadata(builder, metadata)
+        AllToAllDispatchOpAddNumDevices(builder, self.numDevices)
+        AllToAllDispatchOpAddClusterAxis(builder, self.clusterAxis)
+        if self.memoryConfig is not None:
+            AllToAllDispatchOpAddMemoryConfig(builder, memoryConfig)
+        allToAllDispatchOp = AllToAllDispatchOpEnd(builder)
+        return allToAllDispatchOp
+
+
+class AllToAllCombineOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = AllToAllCombineOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsAllToAllCombineOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def AllToAllCombineOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # AllToAllCombineOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # AllToAllCombineOp
+    def InputTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllCombineOp
+    def ExpertMetadata(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllCombineOp
+    def ExpertMapping(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllCombineOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllCombineOp
+    def NumDevices(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+        return 0
+
+    # AllToAllCombineOp
+    def ClusterAxis(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+        return 0
+
+    # AllToAllCombineOp
+    def NumExpertsPerTok(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+        return 0
+
+    # AllToAllCombineOp
+    def OutputShardDim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+        return 2
+
+    # AllToAllCombineOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def AllToAllCombineOpStart(builder):
+    builder.StartObject(9)
+
+def AllToAllCombineOpAddInputTensor(builder, inputTensor):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(inputTensor), 0)
+
+def AllToAllCombineOpAddExpertMetadata(builder, expertMetadata):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(expertMetadata), 0)
+
+def AllToAllCombineOpAddExpertMapping(builder, expertMapping):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(expertMapping), 0)
+
+def AllToAllCombineOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def AllToAllCombineOpAddNumDevices(builder, numDevices):
+    builder.PrependInt64Slot(4, numDevices, 0)
+
+def AllToAllCombineOpAddClusterAxis(builder, clusterAxis):
+    builder.PrependInt64Slot(5, clusterAxis, 0)
+
+def AllToAllCombineOpAddNumExpertsPerTok(builder, numExpertsPerTok):
+    builder.PrependInt64Slot(6, numExpertsPerTok, 0)
+
+def AllToAllCombineOpAddOutputShardDim(builder, outputShardDim):
+    builder.PrependInt64Slot(7, outputShardDim, 2)
+
+def AllToAllCombineOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def AllToAllCombineOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class AllToAllCombineOpT(object):
+
+    # AllToAllCombineOpT
+    def __init__(
+        self,
+        inputTensor = None,
+        expertMetadata = None,
+        expertMapping = None,
+        out = None,
+        numDevices = 0,
+        clusterAxis = 0,
+        numExpertsPerTok = 0,
+        outputShardDim = 2,
+        memoryConfig = None,
+    ):
+        self.inputTensor = inputTensor  # type: Optional[TensorRefT]
+        self.expertMetadata = expertMetadata  # type: Optional[TensorRefT]
+        self.expertMapping = expertMapping  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.numDevices = numDevices  # type: int
+        self.clusterAxis = clusterAxis  # type: int
+        self.numExpertsPerTok = numExpertsPerTok  # type: int
+        self.outputShardDim = outputShardDim  # type: int
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        allToAllCombineOp = AllToAllCombineOp()
+        allToAllCombineOp.Init(buf, pos)
+        return cls.InitFromObj(allToAllCombineOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, allToAllCombineOp):
+        x = AllToAllCombineOpT()
+        x._UnPack(allToAllCombineOp)
+        return x
+
+    # AllToAllCombineOpT
+    def _UnPack(self, allToAllCombineOp):
+        if allToAllCombineOp is None:
+            return
+        if allToAllCombineOp.InputTensor() is not None:
+            self.inputTensor = TensorRefT.InitFromObj(allToAllCombineOp.InputTensor())
+        if allToAllCombineOp.ExpertMetadata() is not None:
+            self.expertMetadata = TensorRefT.InitFromObj(allToAllCombineOp.ExpertMetadata())
+        if allToAllCombineOp.ExpertMapping() is not None:
+            self.expertMapping = TensorRefT.InitFromObj(allToAllCombineOp.ExpertMapping())
+        if allToAllCombineOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(allToAllCombineOp.Out())
+        self.numDevices = allToAllCombineOp.NumDevices()
+        self.clusterAxis = allToAllCombineOp.ClusterAxis()
+        self.numExpertsPerTok = allToAllCombineOp.NumExpertsPerTok()
+        self.outputShardDim = allToAllCombineOp.OutputShardDim()
+        if allToAllCombineOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(allToAllCombineOp.MemoryConfig())
+
+    # AllToAllCombineOpT
+    def Pack(self, builder):
+        if self.inputTensor is not None:
+            inputTensor = self.inputTensor.Pack(builder)
+        if self.expertMetadata is not None:
+            expertMetadata = self.expertMetadata.Pack(builder)
+        if self.expertMapping is not None:
+            expertMapping = self.expertMapping.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        AllToAllCombineOpStart(builder)
+        if self.inputTensor is not None:
+            AllToAllCombineOpAddInputTensor(builder, inputTensor)
+        if self.expertMetadata is not None:
+            AllToAllCombineOpAddExpertMetadata(builder, expertMetadata)
+        if self.expertMapping is not None:
+            AllToAllCombineOpAddExpertMapping(builder, expertMapping)
+        if self.out is not None:
+            AllToAllCombineOpAddOut(builder, out)
+        AllToAllCombineOpAddNumDevices(builder, self.numDevices)
+        AllToAllCombineOpAddClusterAxis(builder, self.clusterAxis)
+        AllToAllCombineOpAddNumExpertsPerTok(builder, self.numExpertsPerTok)
+        AllToAllCombineOpAddOutputShardDim(builder, self.outputShardDim)
+        if self.memoryConfig is not None:
+            AllToAllCombineOpAddMemoryConfig(builder, memoryConfig)
+        allToAllCombineOp = AllToAllCombineOpEnd(builder)
+        return allToAllCombineOp
+
+
+class MoeExpertTokenRemapOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = MoeExpertTokenRemapOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsMoeExpertTokenRemapOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def MoeExpertTokenRemapOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # MoeExpertTokenRemapOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # MoeExpertTokenRemapOp
+    def TopkTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeExpertTokenRemapOp
+    def ExpertMapping(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeExpertTokenRemapOp
+    def ExpertMetadata(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeExpertTokenRemapOp
+    def Mapping(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeExpertTokenRemapOp
+    def Reduced(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeExpertTokenRemapOp
+    def ReductionSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+        return 0
+
+    # MoeExpertTokenRemapOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def MoeExpertTokenRemapOpStart(builder):
+    builder.StartObject(7)
+
+def MoeExpertTokenRemapOpAddTopkTensor(builder, topkTensor):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(topkTensor), 0)
+
+def MoeExpertTokenRemapOpAddExpertMapping(builder, expertMapping):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(expertMapping), 0)
+
+def MoeExpertTokenRemapOpAddExpertMetadata(builder, expertMetadata):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(expertMetadata), 0)
+
+def MoeExpertTokenRemapOpAddMapping(builder, mapping):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(mapping), 0)
+
+def MoeExpertTokenRemapOpAddReduced(builder, reduced):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(reduced), 0)
+
+def MoeExpertTokenRemapOpAddReductionSize(builder, reductionSize):
+    builder.PrependInt64Slot(5, reductionSize, 0)
+
+def MoeExpertTokenRemapOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def MoeExpertTokenRemapOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class MoeExpertTokenRemapOpT(object):
+
+    # MoeExpertTokenRemapOpT
+    def __init__(
+        self,
+        topkTensor = None,
+        expertMapping = None,
+        expertMetadata = None,
+        mapping = None,
+        reduced = None,
+        reductionSize = 0,
+        memoryConfig = None,
+    ):
+        self.topkTensor = topkTensor  # type: Optional[TensorRefT]
+        self.expertMapping = expertMapping  # type: Optional[TensorRefT]
+        self.expertMetadata = expertMetadata  # type: Optional[TensorRefT]
+        self.mapping = mapping  # type: Optional[TensorRefT]
+        self.reduced = reduced  # type: Optional[TensorRefT]
+        self.reductionSize = reductionSize  # type: int
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        moeExpertTokenRemapOp = MoeExpertTokenRemapOp()
+        moeExpertTokenRemapOp.Init(buf, pos)
+        return cls.InitFromObj(moeExpertTokenRemapOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, moeExpertTokenRemapOp):
+        x = MoeExpertTokenRemapOpT()
+        x._UnPack(moeExpertTokenRemapOp)
+        return x
+
+    # MoeExpertTokenRemapOpT
+    def _UnPack(self, moeExpertTokenRemapOp):
+        if moeExpertTokenRemapOp is None:
+            return
+        if moeExpertTokenRemapOp.TopkTensor() is not None:
+            self.topkTensor = TensorRefT.InitFromObj(moeExpertTokenRemapOp.TopkTensor())
+        if moeExpertTokenRemapOp.ExpertMapping() is not None:
+            self.expertMapping = TensorRefT.InitFromObj(moeExpertTokenRemapOp.ExpertMapping())
+        if moeExpertTokenRemapOp.ExpertMetadata() is not None:
+            self.expertMetadata = TensorRefT.InitFromObj(moeExpertTokenRemapOp.ExpertMetadata())
+        if moeExpertTokenRemapOp.Mapping() is not None:
+            self.mapping = TensorRefT.InitFromObj(moeExpertTokenRemapOp.Mapping())
+        if moeExpertTokenRemapOp.Reduced() is not None:
+            self.reduced = TensorRefT.InitFromObj(moeExpertTokenRemapOp.Reduced())
+        self.reductionSize = moeExpertTokenRemapOp.ReductionSize()
+        if moeExpertTokenRemapOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(moeExpertTokenRemapOp.MemoryConfig())
+
+    # MoeExpertTokenRemapOpT
+    def Pack(self, builder):
+        if self.topkTensor is not None:
+            topkTensor = self.topkTensor.Pack(builder)
+        if self.expertMapping is not None:
+            expertMapping = self.expertMapping.Pack(builder)
+        if self.expertMetadata is not None:
+            expertMetadata = self.expertMetadata.Pack(builder)
+        if self.mapping is not None:
+            mapping = self.mapping.Pack(builder)
+        if self.reduced is not None:
+            reduced = self.reduced.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        MoeExpertTokenRemapOpStart(builder)
+        if self.topkTensor is not None:
+            MoeExpertTokenRemapOpAddTopkTensor(builder, topkTensor)
+        if self.expertMapping is not None:
+            MoeExpertTokenRemapOpAddExpertMapping(builder, expertMapping)
+        if self.expertMetadata is not None:
+            MoeExpertTokenRemapOpAddExpertMetadata(builder, expertMetadata)
+        if self.mapping is not None:
+            MoeExpertTokenRemapOpAddMapping(builder, mapping)
+        if self.reduced is not None:
+            MoeExpertTokenRemapOpAddReduced(builder, reduced)
+        MoeExpertTokenRemapOpAddReductionSize(builder, self.reductionSize)
+        if self.memoryConfig is not None:
+            MoeExpertTokenRemapOpAddMemoryConfig(builder, memoryConfig)
+        moeExpertTokenRemapOp = MoeExpertTokenRemapOpEnd(builder)
+        return moeExpertTokenRemapOp
+
+
 class Operation(object):
     __slots__ = ['_tab']
 
@@ -17866,7 +18540,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

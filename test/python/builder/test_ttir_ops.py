@@ -233,6 +233,14 @@ CASES: dict[str, Case] = {
     "collective_broadcast": Case(SQUARE, {"replica_groups": torch.tensor([[0]])}),
     "mesh_partition": Case(SQUARE, {"dim": 0, "cluster_axis": 1}),
     "distributed_rms_norm": Case([(32, 64), (64,)], {"cluster_axis": 1, "epsilon": 1e-5}, named=("weight",)),
+    # one chip's expert exchange: half the experts (random marks) held, the tokens of the others are zeros
+    "all_to_all_dispatch": Case([(2, 16, 1, 64), (2, 16, 1, 4), (1, 1, 8, 1)], {"num_devices": 1, "cluster_axis": 1},
+                                dtypes=[F32, I32, I32], inputs=[None, indices(8), lambda s: bits(s).to(I32)]),
+    "all_to_all_combine": Case([(4, 2, 16, 64), (1, 2, 16, 2), (1, 1, 4, 1)],
+                               {"num_devices": 1, "cluster_axis": 1, "num_experts_per_tok": 2, "output_shard_dim": 1},
+                               dtypes=[F32, I32, I32], inputs=[None, indices(4), lambda s: torch.ones(s, dtype=I32)]),
+    "moe_expert_token_remap": Case([(1, 2, 16, 8), (1, 1, 8, 1), (1, 2, 16, 2)], {"reduction_size": 8},
+                                   dtypes=[F32, I32, I32], inputs=[None, lambda s: torch.ones(s, dtype=I32), indices(8)]),
     "to_layout": Case(SQUARE),
     "get_dimension_size": Case([(32, 64)], {"dimension": 1}),
 }

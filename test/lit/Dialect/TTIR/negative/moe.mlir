@@ -35,3 +35,39 @@ module {
     return %i, %v : tensor<16x8xui16>, tensor<16x8xbf16>
   }
 }
+
+// -----
+// expected-error @+3 {{'ttir.all_to_all_dispatch' op dispatched output must be [1, 4, 16, 64] (the line's 4 devices' tokens, batch first)}}
+module {
+  func.func @dispatch_rows(%x: tensor<1x1x16x64xbf16>, %i: tensor<1x1x16x2xi32>, %m: tensor<1x1x8x4xi32>) -> (tensor<1x2x16x64xbf16>, tensor<1x4x16x2xi32>) {
+    %0, %1 = "ttir.all_to_all_dispatch"(%x, %i, %m) <{cluster_axis = 0 : i64, num_devices = 4 : i64}> : (tensor<1x1x16x64xbf16>, tensor<1x1x16x2xi32>, tensor<1x1x8x4xi32>) -> (tensor<1x2x16x64xbf16>, tensor<1x4x16x2xi32>)
+    return %0, %1 : tensor<1x2x16x64xbf16>, tensor<1x4x16x2xi32>
+  }
+}
+
+// -----
+// expected-error @+3 {{'ttnn.all_to_all_combine' op output_shard_dim must be 1 or 2, got 0}}
+module {
+  func.func @combine_shard_dim(%x: tensor<2x2x16x64xbf16>, %m: tensor<1x2x16x2xi32>, %map: tensor<1x1x4x2xi32>) -> tensor<2x1x16x64xbf16> {
+    %0 = "ttnn.all_to_all_combine"(%x, %m, %map) <{cluster_axis = 1 : i64, num_devices = 2 : i64, num_experts_per_tok = 2 : i64, output_shard_dim = 0 : i64}> : (tensor<2x2x16x64xbf16>, tensor<1x2x16x2xi32>, tensor<1x1x4x2xi32>) -> tensor<2x1x16x64xbf16>
+    return %0 : tensor<2x1x16x64xbf16>
+  }
+}
+
+// -----
+// expected-error @+3 {{'ttir.all_to_all_combine' op result must be [2, 2, 8, 64] (K, and the tokens of one of 2 devices split along dimension 2)}}
+module {
+  func.func @combine_share(%x: tensor<2x2x16x64xbf16>, %m: tensor<1x2x16x2xi32>, %map: tensor<1x1x4x2xi32>) -> tensor<2x1x16x64xbf16> {
+    %0 = "ttir.all_to_all_combine"(%x, %m, %map) <{cluster_axis = 1 : i64, num_devices = 2 : i64, num_experts_per_tok = 2 : i64}> : (tensor<2x2x16x64xbf16>, tensor<1x2x16x2xi32>, tensor<1x1x4x2xi32>) -> tensor<2x1x16x64xbf16>
+    return %0 : tensor<2x1x16x64xbf16>
+  }
+}
+
+// -----
+// expected-error @+3 {{'ttir.moe_expert_token_remap' op outputs must be the tokens of topk_tensor by the 2 experts of a device, and [1, 1, 4, 2] blocks of 4 tokens}}
+module {
+  func.func @remap_blocks(%s: tensor<1x1x16x4xbf16>, %map: tensor<1x1x4x2xi32>, %meta: tensor<1x1x16x2xi32>) -> (tensor<1x1x16x2xbf16>, tensor<1x1x2x2xbf16>) {
+    %0, %1 = "ttir.moe_expert_token_remap"(%s, %map, %meta) <{reduction_size = 4 : i64}> : (tensor<1x1x16x4xbf16>, tensor<1x1x4x2xi32>, tensor<1x1x16x2xi32>) -> (tensor<1x1x16x2xbf16>, tensor<1x1x2x2xbf16>)
+    return %0, %1 : tensor<1x1x16x2xbf16>, tensor<1x1x2x2xbf16>
+  }
+}
