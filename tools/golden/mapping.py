@@ -849,6 +849,24 @@ def _all_to_all_dispatch(x: dict, a: dict, mesh) -> tuple[list, list]:
     return dispatched, metadata
 
 
+def _all_to_all_dispatch_metadata(x: dict, a: dict, mesh) -> tuple[list, list, list]:
+    """Token t of the line's place q lands in row q*M + t of a chip when its row of expert_mapping [1, 1, D, E]
+    names that chip for one of the token's experts (counted with one-hot chips); indices and scores are
+    all-gathered."""
+    dispatched, indices, scores = [], [], []
+    for chip in range(mesh[0] * mesh[1]):
+        line = _line_of(chip, a["cluster_axis"], mesh)
+        tokens, chosen, weights = (torch.cat([x[name][c].flatten(0, -2) for c in line])
+                                   for name in ("input_tensor", "expert_indices", "expert_scores"))
+        owners = x["expert_mapping"][chip][0, 0, chip].long()  # [E]
+        on_chip = F.one_hot(owners, max(int(owners.max()) + 1, chip + 1))[:, chip]
+        votes = F.one_hot(chosen.long(), len(owners)).float() @ on_chip.float()
+        dispatched.append((tokens * (votes.sum(-1, keepdim=True) > 0))[None])
+        indices.append(chosen[None])
+        scores.append(weights[None])
+    return dispatched, indices, scores
+
+
 def _all_to_all_combine(x: dict, a: dict, mesh) -> list:
     """Token by token: result[k] is the row of the token in the expert outputs of the first chip of the line
     holding its k-th expert, at the expert's rank among that chip's experts."""
@@ -925,6 +943,7 @@ MESH_GOLDENS = {
     "mesh_partition": _mesh(lambda x, a, mesh: ccl.mesh_partition(x["input"], a["dim"], a.get("cluster_axis"), mesh)),
     "distributed_rms_norm": _mesh(_distributed_rms_norm),
     "all_to_all_dispatch": _mesh(_all_to_all_dispatch),
+    "all_to_all_dispatch_metadata": _mesh(_all_to_all_dispatch_metadata),
     "all_to_all_combine": _mesh(_all_to_all_combine),
     "moe_expert_token_remap": _mesh(_moe_expert_token_remap),
 }

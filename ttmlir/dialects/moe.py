@@ -129,6 +129,37 @@ def all_to_all_dispatch(op: TTOp):
     return None
 
 
+def all_to_all_dispatch_metadata(op: TTOp, ttnn: bool = False):
+    tokens, indices, scores, mapping = op.operands[:4]
+    _ranks(op, (tokens, "input_tensor must be a 4D tensor [1, 1, M, H]"),
+           (indices, "expert_indices must be a 4D tensor [1, 1, M, K]"),
+           (scores, "expert_scores must be a 4D tensor [1, 1, M, K]"))
+    if len(_shape(mapping)) != (2 if ttnn else 4):
+        raise op.error("expert_mapping must be a 2D tensor [D, E]" if ttnn else
+                       "expert_mapping must be a 4D tensor [1, 1, D, E]")
+    for result, what in zip(op.results, ("dispatched output must be a 3D tensor [1, tokens_global, H]",
+                                         "indices output must be a 3D tensor [1, tokens_global, K]",
+                                         "scores output must be a 3D tensor [1, tokens_global, K]")):
+        if len(_shape(result)) != 3:
+            raise op.error(what)
+    _line(op)
+    if ttnn:
+        bound = sum(bool(op.operand_groups().get(name)) for name in ("dispatched_buffer", "indices_buffer",
+                                                                     "scores_buffer"))
+        if bound not in (0, 3):
+            raise op.error("dispatched_buffer, indices_buffer and scores_buffer must be all bound or all unbound")
+    x, k, s = (_shape(v) for v in (tokens, indices, scores))
+    if k != s or _tokens(k) != _tokens(x):
+        raise op.error(f"expert_indices and expert_scores must both be [1, 1, {_tokens(x)}, K] for the tokens of "
+                       "input_tensor")
+    line = _tokens(x) * scalar(op.prop("num_devices"))
+    want = ((1, line, x[-1]), (1, line, k[-1]), (1, line, k[-1]))
+    if tuple(_shape(r) for r in op.results) != want:
+        raise op.error(f"results must be [1, {line}, {x[-1]}], [1, {line}, {k[-1]}] and [1, {line}, {k[-1]}] (the "
+                       "line's tokens)")
+    return None
+
+
 def dispatched_shape(tokens: tuple[int, ...], devices: int) -> tuple[int, int, int]:
     """[1, B*D, S] of the line's tokens, from one device's [B, ..., H] (its rows past the batch are S)."""
     return 1, tokens[0] * devices, _tokens(tokens) // tokens[0]
@@ -192,6 +223,8 @@ def moe_expert_token_remap(op: TTOp, ttnn: bool = False):
 
 TTIR_RULES = {"sparse_matmul": sparse_matmul, "topk_router_gpt": topk_router_gpt,
               "all_to_all_dispatch": all_to_all_dispatch, "all_to_all_combine": all_to_all_combine,
-              "moe_expert_token_remap": moe_expert_token_remap}
+              "moe_expert_token_remap": moe_expert_token_remap,
+              "all_to_all_dispatch_metadata": all_to_all_dispatch_metadata}
 TTNN_RULES = {"topk_router_gpt": lambda op: topk_router_gpt(op, ttnn=True),
-              "moe_expert_token_remap": lambda op: moe_expert_token_remap(op, ttnn=True)}
+              "moe_expert_token_remap": lambda op: moe_expert_token_remap(op, ttnn=True),
+              "all_to_all_dispatch_metadata": lambda op: all_to_all_dispatch_metadata(op, ttnn=True)}

@@ -61,6 +61,7 @@ INDEX_OPERANDS = {"embedding": (("input", "weight", lambda shape: math.prod(shap
                   "update_cache": (("update_index", "cache", lambda shape: shape[2]),),
                   "gather": (("start_indices", "input", min),),
                   "all_to_all_dispatch": (("expert_indices", "expert_mapping", _EXPERTS),),
+                  "all_to_all_dispatch_metadata": (("expert_indices", "expert_mapping", lambda shape: shape[-1]),),
                   **dict.fromkeys(("all_to_all_combine", "moe_expert_token_remap"),
                                   (("expert_metadata", "expert_mapping", _EXPERTS),)),
                   "scaled_dot_product_attention_decode": _PAGED[1:],
@@ -181,6 +182,11 @@ TTIR_OPS: tuple[OpRow, ...] = (
     # holding each expert; dispatch sends each token to the chips of its experts and gathers the expert indices
     op("all_to_all_dispatch", "all_to_all_dispatch", "input_tensor expert_indices expert_mapping",
        props="num_devices:i64 cluster_axis:i64", results="dispatched metadata"),
+    # the same with each token's expert scores; expert_mapping [1, 1, D, E] names each expert's chip (row d as chip
+    # d sees it); results are [1, tokens of the line, H or K]
+    op("all_to_all_dispatch_metadata", "all_to_all_dispatch_metadata",
+       "input_tensor expert_indices expert_scores expert_mapping", props="num_devices:i64 cluster_axis:i64",
+       results="dispatched indices scores", ttnn=None),
     # the inverse: result[k] of a token is what its k-th expert's chip computed for it
     op("all_to_all_combine", "all_to_all_combine", "input_tensor expert_metadata expert_mapping",
        props="num_devices:i64 cluster_axis:i64 num_experts_per_tok:i64 output_shard_dim:i64=2"),

@@ -590,6 +590,11 @@ TTNN_ONLY = (
     op("indexer_score_dsa", "indexer_score", "query key weights", props="chunk_start_idx:ui32=0 cluster_axis:ui32?",
        summary="DeepSeek sparse attention's indexer: sum over heads of relu(q · k) * weight, causal from "
        "chunk_start_idx."),
+    # the TTIR op's with a [D, E] mapping and the persistent buffers and semaphore tt-metal may be given
+    op("all_to_all_dispatch_metadata", "all_to_all_dispatch_metadata",
+       "input_tensor expert_indices expert_scores expert_mapping dispatched_buffer? indices_buffer? scores_buffer? "
+       "cross_device_semaphore?", props="num_devices:i64 cluster_axis:i64", results="dispatched indices scores",
+       summary="Dispatch tokens and their expert scores to the chips of their experts along cluster_axis."),
     op("assign", "assign", summary="A copy of a tensor (point-to-point exchanges write into one)."),
     op("point_to_point", "point_to_point", "input optional_output_tensor?",
        props="sender_coord:i64_darray receiver_coord:i64_darray",

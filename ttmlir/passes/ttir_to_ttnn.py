@@ -573,6 +573,15 @@ def _by_name(name: str, groups: dict[str, list[SSAValue]], props: dict[str, Attr
     return ttnn_op(name, [v for vs in values for v in vs], props, result_types, source)
 
 
+def _dispatch_metadata(op: TTOp) -> list[Operation]:
+    """TTNN's op takes the mapping as [D, E]; the persistent buffers are left to the runtime."""
+    groups = op.operand_groups()
+    mapping = groups["expert_mapping"][0]
+    reshape = _reshape(mapping, mapping.type.get_shape()[2:], op)
+    groups["expert_mapping"] = [reshape.results[0]]
+    return [reshape, _by_name(op.ROW.name, groups, _props(op), [r.type for r in op.results], op)]
+
+
 DECODE_QUERY = [2, 0, 1, 3]  # [B, Hq, 1, D] -> the decode op's [1, B, Hq, D]
 DECODE_MASK = [0, 2, 1, 3]  # [B, Hq, 1, Sk] -> the decode op's [B, 1, Hq, Sk]
 
@@ -640,6 +649,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "softmax": _direct_with_defaults, "embedding_backward": _embedding_backward, "norm": _norm, "gelu_bw": _direct_with_defaults,
     "dropout": _direct_with_defaults, "quantization": _quantization, "linear": _linear, "attention": _attention,
     "collective_permute": _collective_permute, "collective_broadcast": _collective_broadcast, "all_to_all": _all_to_all,
+    "all_to_all_dispatch_metadata": _dispatch_metadata,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",

@@ -219,6 +219,10 @@ WORKAROUNDS: dict[str, Workaround] = {
     # the expert exchange moves rows of bf16 tokens and u16 expert ids / marks
     "all_to_all_dispatch": _wants(input_tensor=ROW_BF16, expert_indices=ROW_U16, expert_mapping=ROW_U16,
                                   dispatched=ROW_BF16, metadata=ROW_U16),
+    "all_to_all_dispatch_metadata": _wants(input_tensor=Want("row_major", "bf16", "l1"),
+                                           expert_indices=Want("row_major", "u16", "l1"),
+                                           expert_scores=Want("row_major", "bf16", "l1"), expert_mapping=ROW_U16,
+                                           dispatched=ROW_BF16, indices=ROW_U16, scores=ROW_BF16),
     "all_to_all_combine": _wants(input_tensor=ROW_BF16, expert_metadata=ROW_U16, expert_mapping=ROW_U16,
                                  result=ROW_BF16),
     "moe_expert_token_remap": _wants(topk_tensor=ROW_BF16, expert_mapping=ROW_U16, expert_metadata=ROW_U16,

@@ -221,3 +221,20 @@ def moe_expert_token_remap(scores: Shards, mapping: Shards, metadata: Shards, re
         padded[:rows.shape[0]] = picked
         blocks.append(padded.reshape(-1, reduction_size, local_count).any(1).to(meta.dtype).reshape(shapes[1]))
     return weights, blocks
+
+
+def all_to_all_dispatch_metadata(tokens: Shards, indices: Shards, scores: Shards, mapping: Shards, axis: int,
+                                 mesh: Mesh) -> tuple[Shards, Shards, Shards]:
+    """Slot (source place, token) of each chip holds the line's token when the chip its row of expert_mapping
+    [D, E] names for one of the token's experts is this chip (else zeros); indices and scores are all-gathered."""
+    dispatched, gathered_indices, gathered_scores = list(tokens), list(indices), list(scores)
+    for line in groups(axis, mesh):
+        rows = torch.cat([tokens[c].reshape(-1, tokens[c].shape[-1]) for c in line])
+        chosen = torch.cat([indices[c].reshape(-1, indices[c].shape[-1]) for c in line])
+        weights = torch.cat([scores[c].reshape(-1, scores[c].shape[-1]) for c in line])
+        for chip in line:
+            owner = mapping[chip][chip].long()  # [E]: the chip of each expert
+            wanted = (owner[chosen.long()] == chip).any(-1, keepdim=True)
+            dispatched[chip] = torch.where(wanted, rows, 0)[None]
+            gathered_indices[chip], gathered_scores[chip] = chosen[None], weights[None]
+    return dispatched, gathered_indices, gathered_scores

@@ -31,7 +31,8 @@ OUT_FIELDS = ("out", "batchMean", "batchVariance", "resultIndices")
 _VALUES_INDICES, _QKV = ("values", "indices"), ("query", "key", "value")
 NAMED_OUTPUTS = {"SortOpT": _VALUES_INDICES, "TopkOpT": _VALUES_INDICES, "SplitQueryKeyValueAndSplitHeadsOpT": _QKV,
                  "NlpCreateQkvHeadsDecodeOpT": _QKV, "TopkRouterGptOpT": ("expertIndices", "expertWeights"),
-                 "AllToAllDispatchOpT": ("dispatched", "metadata"), "MoeExpertTokenRemapOpT": ("mapping", "reduced")}
+                 "AllToAllDispatchOpT": ("dispatched", "metadata"),
+                 "AllToAllDispatchMetadataOpT": ("dispatched", "indices", "scores"), "MoeExpertTokenRemapOpT": ("mapping", "reduced")}
 
 
 def output_fields(table) -> tuple[str, ...]:

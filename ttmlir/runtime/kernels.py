@@ -738,6 +738,8 @@ def _mesh_kernels() -> dict[str, MeshKernel]:
         "all_to_all_dispatch": lambda x, t, mesh: ccl.all_to_all_dispatch(
             x["input_tensor"], x["expert_indices"], x["expert_mapping"], t.clusterAxis, mesh,
             (_shape_of(t.dispatched), _shape_of(t.metadata))),
+        "all_to_all_dispatch_metadata": lambda x, t, mesh: ccl.all_to_all_dispatch_metadata(
+            x["input_tensor"], x["expert_indices"], x["expert_scores"], x["expert_mapping"], t.clusterAxis, mesh),
         "all_to_all_combine": lambda x, t, mesh: ccl.all_to_all_combine(
             x["input_tensor"], x["expert_metadata"], x["expert_mapping"], t.clusterAxis, t.outputShardDim, mesh),
         "moe_expert_token_remap": lambda x, t, mesh: ccl.moe_expert_token_remap(

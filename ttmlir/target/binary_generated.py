@@ -310,6 +310,7 @@ class OpType(object):
     AllToAllDispatchOp = 64
     AllToAllCombineOp = 65
     MoeExpertTokenRemapOp = 66
+    AllToAllDispatchMetadataOp = 67
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -447,6 +448,8 @@ def OpTypeCreator(unionType, table):
         return AllToAllCombineOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.MoeExpertTokenRemapOp:
         return MoeExpertTokenRemapOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.AllToAllDispatchMetadataOp:
+        return AllToAllDispatchMetadataOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -18011,6 +18014,272 @@ class AllToAllDispatchOpT(object):
         return allToAllDispatchOp
 
 
+class AllToAllDispatchMetadataOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = AllToAllDispatchMetadataOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsAllToAllDispatchMetadataOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def AllToAllDispatchMetadataOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # AllToAllDispatchMetadataOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # AllToAllDispatchMetadataOp
+    def InputTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllDispatchMetadataOp
+    def ExpertIndices(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllDispatchMetadataOp
+    def ExpertScores(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllDispatchMetadataOp
+    def ExpertMapping(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllDispatchMetadataOp
+    def Dispatched(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllDispatchMetadataOp
+    def Indices(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllDispatchMetadataOp
+    def Scores(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllToAllDispatchMetadataOp
+    def NumDevices(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+        return 0
+
+    # AllToAllDispatchMetadataOp
+    def ClusterAxis(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+        return 0
+
+    # AllToAllDispatchMetadataOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def AllToAllDispatchMetadataOpStart(builder):
+    builder.StartObject(10)
+
+def AllToAllDispatchMetadataOpAddInputTensor(builder, inputTensor):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(inputTensor), 0)
+
+def AllToAllDispatchMetadataOpAddExpertIndices(builder, expertIndices):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(expertIndices), 0)
+
+def AllToAllDispatchMetadataOpAddExpertScores(builder, expertScores):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(expertScores), 0)
+
+def AllToAllDispatchMetadataOpAddExpertMapping(builder, expertMapping):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(expertMapping), 0)
+
+def AllToAllDispatchMetadataOpAddDispatched(builder, dispatched):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(dispatched), 0)
+
+def AllToAllDispatchMetadataOpAddIndices(builder, indices):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(indices), 0)
+
+def AllToAllDispatchMetadataOpAddScores(builder, scores):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(scores), 0)
+
+def AllToAllDispatchMetadataOpAddNumDevices(builder, numDevices):
+    builder.PrependInt64Slot(7, numDevices, 0)
+
+def AllToAllDispatchMetadataOpAddClusterAxis(builder, clusterAxis):
+    builder.PrependInt64Slot(8, clusterAxis, 0)
+
+def AllToAllDispatchMetadataOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def AllToAllDispatchMetadataOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class AllToAllDispatchMetadataOpT(object):
+
+    # AllToAllDispatchMetadataOpT
+    def __init__(
+        self,
+        inputTensor = None,
+        expertIndices = None,
+        expertScores = None,
+        expertMapping = None,
+        dispatched = None,
+        indices = None,
+        scores = None,
+        numDevices = 0,
+        clusterAxis = 0,
+        memoryConfig = None,
+    ):
+        self.inputTensor = inputTensor  # type: Optional[TensorRefT]
+        self.expertIndices = expertIndices  # type: Optional[TensorRefT]
+        self.expertScores = expertScores  # type: Optional[TensorRefT]
+        self.expertMapping = expertMapping  # type: Optional[TensorRefT]
+        self.dispatched = dispatched  # type: Optional[TensorRefT]
+        self.indices = indices  # type: Optional[TensorRefT]
+        self.scores = scores  # type: Optional[TensorRefT]
+        self.numDevices = numDevices  # type: int
+        self.clusterAxis = clusterAxis  # type: int
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        allToAllDispatchMetadataOp = AllToAllDispatchMetadataOp()
+        allToAllDispatchMetadataOp.Init(buf, pos)
+        return cls.InitFromObj(allToAllDispatchMetadataOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, allToAllDispatchMetadataOp):
+        x = AllToAllDispatchMetadataOpT()
+        x._UnPack(allToAllDispatchMetadataOp)
+        return x
+
+    # AllToAllDispatchMetadataOpT
+    def _UnPack(self, allToAllDispatchMetadataOp):
+        if allToAllDispatchMetadataOp is None:
+            return
+        if allToAllDispatchMetadataOp.InputTensor() is not None:
+            self.inputTensor = TensorRefT.InitFromObj(allToAllDispatchMetadataOp.InputTensor())
+        if allToAllDispatchMetadataOp.ExpertIndices() is not None:
+            self.expertIndices = TensorRefT.InitFromObj(allToAllDispatchMetadataOp.ExpertIndices())
+        if allToAllDispatchMetadataOp.ExpertScores() is not None:
+            self.expertScores = TensorRefT.InitFromObj(allToAllDispatchMetadataOp.ExpertScores())
+        if allToAllDispatchMetadataOp.ExpertMapping() is not None:
+            self.expertMapping = TensorRefT.InitFromObj(allToAllDispatchMetadataOp.ExpertMapping())
+        if allToAllDispatchMetadataOp.Dispatched() is not None:
+            self.dispatched = TensorRefT.InitFromObj(allToAllDispatchMetadataOp.Dispatched())
+        if allToAllDispatchMetadataOp.Indices() is not None:
+            self.indices = TensorRefT.InitFromObj(allToAllDispatchMetadataOp.Indices())
+        if allToAllDispatchMetadataOp.Scores() is not None:
+            self.scores = TensorRefT.InitFromObj(allToAllDispatchMetadataOp.Scores())
+        self.numDevices = allToAllDispatchMetadataOp.NumDevices()
+        self.clusterAxis = allToAllDispatchMetadataOp.ClusterAxis()
+        if allToAllDispatchMetadataOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(allToAllDispatchMetadataOp.MemoryConfig())
+
+    # AllToAllDispatchMetadataOpT
+    def Pack(self, builder):
+        if self.inputTensor is not None:
+            inputTensor = self.inputTensor.Pack(builder)
+        if self.expertIndices is not None:
+            expertIndices = self.expertIndices.Pack(builder)
+        if self.expertScores is not None:
+            expertScores = self.expertScores.Pack(builder)
+        if self.expertMapping is not None:
+            expertMapping = self.expertMapping.Pack(builder)
+        if self.dispatched is not None:
+            dispatched = self.dispatched.Pack(builder)
+        if self.indices is not None:
+            indices = self.indices.Pack(builder)
+        if self.scores is not None:
+            scores = self.scores.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        AllToAllDispatchMetadataOpStart(builder)
+        if self.inputTensor is not None:
+            AllToAllDispatchMetadataOpAddInputTensor(builder, inputTensor)
+        if self.expertIndices is not None:
+            AllToAllDispatchMetadataOpAddExpertIndices(builder, expertIndices)
+        if self.expertScores is not None:
+            AllToAllDispatchMetadataOpAddExpertScores(builder, expertScores)
+        if self.expertMapping is not None:
+            AllToAllDispatchMetadataOpAddExpertMapping(builder, expertMapping)
+        if self.dispatched is not None:
+            AllToAllDispatchMetadataOpAddDispatched(builder, dispatched)
+        if self.indices is not None:
+            AllToAllDispatchMetadataOpAddIndices(builder, indices)
+        if self.scores is not None:
+            AllToAllDispatchMetadataOpAddScores(builder, scores)
+        AllToAllDispatchMetadataOpAddNumDevices(builder, self.numDevices)
+        AllToAllDispatchMetadataOpAddClusterAxis(builder, self.clusterAxis)
+        if self.memoryConfig is not None:
+            AllToAllDispatchMetadataOpAddMemoryConfig(builder, memoryConfig)
+        allToAllDispatchMetadataOp = AllToAllDispatchMetadataOpEnd(builder)
+        return allToAllDispatchMetadataOp
+
+
 class AllToAllCombineOp(object):
     __slots__ = ['_tab']
 
@@ -18540,7 +18809,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

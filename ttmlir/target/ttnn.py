@@ -177,10 +177,12 @@ class ProgramWriter:
         table = getattr(fb, table_name + "T")()
         if hasattr(fb, table_name + "Type"):
             table.type = fbu.enum_value(getattr(fb, table_name + "Type"), row.name)
-        for name, values in op.operand_groups().items():
-            refs = [self.ref(v) for v in values]
-            self._set(table, name, refs if row.operands[[o.rstrip("?*") for o in row.operands].index(name)]
-                      .endswith("*") else (refs[0] if refs else None), op)
+        for spec, values in zip(row.operands, op.operand_groups().values()):
+            name, refs = spec.rstrip("?*"), [self.ref(v) for v in values]
+            if spec.endswith("*"):
+                self._set(table, name, refs, op)
+            elif refs:  # an absent optional operand needs no field
+                self._set(table, name, refs[0], op)
         for name, value in zip(row.results, op.results):
             self._set(table, "out" if name == "result" else name, self.ref(value), op)
         result_type = op.results[0].type if op.results else None

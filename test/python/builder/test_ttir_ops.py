@@ -236,6 +236,10 @@ CASES: dict[str, Case] = {
     # one chip's expert exchange: half the experts (random marks) held, the tokens of the others are zeros
     "all_to_all_dispatch": Case([(2, 16, 1, 64), (2, 16, 1, 4), (1, 1, 8, 1)], {"num_devices": 1, "cluster_axis": 1},
                                 dtypes=[F32, I32, I32], inputs=[None, indices(8), lambda s: bits(s).to(I32)]),
+    # experts owned by chip 0 or 1 (of the 1x1 mesh, only chip 0's tokens stay)
+    "all_to_all_dispatch_metadata": Case([(1, 1, 32, 64), (1, 1, 32, 4), (1, 1, 32, 4), (1, 1, 1, 8)],
+                                         {"num_devices": 1, "cluster_axis": 1}, dtypes=[F32, I32, F32, I32],
+                                         inputs=[None, indices(8), None, lambda s: bits(s).to(I32)]),
     "all_to_all_combine": Case([(4, 2, 16, 64), (1, 2, 16, 2), (1, 1, 4, 1)],
                                {"num_devices": 1, "cluster_axis": 1, "num_experts_per_tok": 2, "output_shard_dim": 1},
                                dtypes=[F32, I32, I32], inputs=[None, indices(4), lambda s: torch.ones(s, dtype=I32)]),

@@ -71,3 +71,21 @@ module {
     return %0, %1 : tensor<1x1x16x2xbf16>, tensor<1x1x2x2xbf16>
   }
 }
+
+// -----
+// expected-error @+3 {{'ttnn.all_to_all_dispatch_metadata' op dispatched_buffer, indices_buffer and scores_buffer must be all bound or all unbound}}
+module {
+  func.func @half_bound(%x: tensor<1x1x16x64xbf16>, %i: tensor<1x1x16x2xi32>, %s: tensor<1x1x16x2xbf16>, %m: tensor<2x4xi32>, %b: tensor<1x32x64xbf16>) -> tensor<1x32x64xbf16> {
+    %0, %1, %2 = "ttnn.all_to_all_dispatch_metadata"(%x, %i, %s, %m, %b) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0, 0, 0>, cluster_axis = 1 : i64, num_devices = 2 : i64}> : (tensor<1x1x16x64xbf16>, tensor<1x1x16x2xi32>, tensor<1x1x16x2xbf16>, tensor<2x4xi32>, tensor<1x32x64xbf16>) -> (tensor<1x32x64xbf16>, tensor<1x32x2xi32>, tensor<1x32x2xbf16>)
+    return %0 : tensor<1x32x64xbf16>
+  }
+}
+
+// -----
+// expected-error @+3 {{'ttir.all_to_all_dispatch_metadata' op results must be [1, 32, 64], [1, 32, 2] and [1, 32, 2] (the line's tokens)}}
+module {
+  func.func @metadata_rows(%x: tensor<1x1x16x64xbf16>, %i: tensor<1x1x16x2xi32>, %s: tensor<1x1x16x2xbf16>, %m: tensor<1x1x2x4xi32>) -> tensor<1x16x64xbf16> {
+    %0, %1, %2 = "ttir.all_to_all_dispatch_metadata"(%x, %i, %s, %m) <{cluster_axis = 1 : i64, num_devices = 2 : i64}> : (tensor<1x1x16x64xbf16>, tensor<1x1x16x2xi32>, tensor<1x1x16x2xbf16>, tensor<1x1x2x4xi32>) -> (tensor<1x16x64xbf16>, tensor<1x32x2xi32>, tensor<1x32x2xbf16>)
+    return %0 : tensor<1x16x64xbf16>
+  }
+}
