@@ -850,7 +850,7 @@ def _all_to_all_dispatch(x: dict, a: dict, mesh) -> tuple[list, list]:
 
 
 def _all_to_all_dispatch_metadata(x: dict, a: dict, mesh) -> tuple[list, list, list]:
-    """Token t of the line's place q lands in row q*M + t of a chip when its row of expert_mapping [1, 1, D, E]
+    """Token t of the line's place q lands in row q*M + t of a chip when its row of expert_mapping
     names that chip for one of the token's experts (counted with one-hot chips); indices and scores are
     all-gathered."""
     dispatched, indices, scores = [], [], []
@@ -858,7 +858,8 @@ def _all_to_all_dispatch_metadata(x: dict, a: dict, mesh) -> tuple[list, list, l
         line = _line_of(chip, a["cluster_axis"], mesh)
         tokens, chosen, weights = (torch.cat([x[name][c].flatten(0, -2) for c in line])
                                    for name in ("input_tensor", "expert_indices", "expert_scores"))
-        owners = x["expert_mapping"][chip][0, 0, chip].long()  # [E]
+        mapping = x["expert_mapping"][chip]
+        owners = mapping.reshape(-1, mapping.shape[-1])[chip].long()  # [E]: TTIR's [1, 1, D, E] or TTNN's [D, E]
         on_chip = F.one_hot(owners, max(int(owners.max()) + 1, chip + 1))[:, chip]
         votes = F.one_hot(chosen.long(), len(owners)).float() @ on_chip.float()
         dispatched.append((tokens * (votes.sum(-1, keepdim=True) > 0))[None])

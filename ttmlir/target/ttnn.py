@@ -35,6 +35,11 @@ FAMILY_TABLES = {"unary": "EltwiseUnaryOp", "binary": "EltwiseBinaryOp", "reduct
 NEVER_SERIALIZED = {"to_tensor_spec": "break it into primitive layout ops first (--ttnn-decompose-layouts)"}
 
 
+# Optional operands the binary has no place for: the runtime allocates what they would provide.
+RUNTIME_ALLOCATED = {"all_to_all_dispatch_metadata": ("dispatched_buffer", "indices_buffer", "scores_buffer",
+                                                      "cross_device_semaphore")}
+
+
 def table_of(row) -> str:
     own = fbu.camel(row.name) + "Op"
     return own if hasattr(fb, own) else FAMILY_TABLES[row.family]
@@ -181,6 +186,9 @@ class ProgramWriter:
             name, refs = spec.rstrip("?*"), [self.ref(v) for v in values]
             if spec.endswith("*"):
                 self._set(table, name, refs, op)
+            elif name in RUNTIME_ALLOCATED.get(row.name, ()) and refs:
+                raise TranslateError(op, f"'{op.name}' with a bound {name} cannot be serialized: the runtime "
+                                         "allocates it, leave it unbound")
             elif refs:  # an absent optional operand needs no field
                 self._set(table, name, refs[0], op)
         for name, value in zip(row.results, op.results):

@@ -62,6 +62,11 @@ TTNN_CASES = {"repeat": Case([(32, 32)], {"repeat_dims": [2, 1]}), "typecast": C
                   CASES["paged_scaled_dot_product_attention_decode"], 4),
               "chunked_scaled_dot_product_attention": without_destination(
                   CASES["chunked_scaled_dot_product_attention"], 5),
+              "all_to_all_dispatch_metadata": Case(
+                  [(1, 1, 32, 64), (1, 1, 32, 4), (1, 1, 32, 4), (1, 8)], {"num_devices": 1, "cluster_axis": 1},
+                  dtypes=[torch.float32, torch.int32, torch.float32, torch.int32],
+                  inputs=[None, lambda s: torch.randint(0, 8, s, dtype=torch.int32), None,
+                          lambda s: torch.randint(0, 2, s, dtype=torch.int32)]),
               "assign": Case([(32, 32)]),
               "point_to_point": Case([(32, 32)], {"sender_coord": [0, 0], "receiver_coord": [0, 0]}),  # one chip
               "flash_mla_prefill": Case([(1, 8, 64, 64), (1, 2, 64, 64)], {"head_dim_v": 32, "is_causal": True}),
