@@ -26,7 +26,7 @@ from ttmlir.dialects.op_table import BINARY_NAMES, TTIR_OPS, UNARY_NAMES
 from ttmlir.dialects.props import dense_values, int_values, scalar
 from ttmlir.dialects.ttnn import TTNN_ONLY_NAMES
 from ttmlir.runtime import ccl
-from ttmlir.runtime.kernels import stablehlo_gather
+from ttmlir.runtime.kernels import sampling_draws, stablehlo_gather
 from ttmlir.spatial import padding4, pair
 
 GoldenMap = dict[int, torch.Tensor]
@@ -230,6 +230,34 @@ def _topk_router_gpt(x, a):
     top = torch.topk(logits, a["k"], dim=-1)
     weights = torch.exp(top.values - top.values[:, :1])
     return top.indices, weights / weights.sum(-1, keepdim=True)
+
+
+def _sampling(x, a):
+    """User by user, in float64 lists: the candidates by decreasing softmax(values * temp) (first of equals
+    first), the top k (at least one) renormalized, then those until mass p is reached (at least one) renormalized, and the first
+    whose running total passes the user's draw."""
+    draws, out = sampling_draws(a["seed"], x["input_values"].shape[0]), []
+    for user, (row, ids) in enumerate(zip(x["input_values"].double().tolist(), x["input_indices"].tolist())):
+        scale = float(x["temp"][user])
+        peak = max(v * scale for v in row)
+        weights = [math.exp(v * scale - peak) for v in row]
+        ranked = sorted(range(len(row)), key=lambda i: -weights[i])[:max(int(x["k"][user]), 1)]
+        total = sum(weights[i] for i in ranked)
+        kept, mass = [], 0.0
+        for i in ranked:
+            if kept and mass >= float(x["p"][user]):
+                break
+            kept.append(i)
+            mass += weights[i] / total
+        running, chosen = 0.0, kept[-1]
+        norm = sum(weights[i] for i in kept)
+        for i in kept:
+            running += weights[i] / norm
+            if running > draws[user]:
+                chosen = i
+                break
+        out.append(ids[chosen])
+    return torch.tensor(out, dtype=x["input_indices"].dtype)
 
 
 def _conv_transpose2d(x, a):
@@ -668,6 +696,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "conv3d": _conv3d,
     "sparse_matmul": _sparse_matmul,
     "topk_router_gpt": _topk_router_gpt,
+    "sampling": _sampling,
     "max_pool2d": _unflattened(_pool2d("max")),
     "avg_pool2d": _unflattened(_pool2d("avg")),
     "max_pool2d_with_indices": _unflattened(_max_pool2d_with_indices),

@@ -221,10 +221,40 @@ def moe_expert_token_remap(op: TTOp, ttnn: bool = False):
     return None
 
 
-TTIR_RULES = {"sparse_matmul": sparse_matmul, "topk_router_gpt": topk_router_gpt,
+def sampling(op: TTOp, ttnn: bool = False):
+    values, indices, k, p, temp = (_shape(v) for v in op.operands)
+    result = _shape(op.results[0])
+    rank = len(values)
+    if rank != 2 and not (ttnn and rank == 4):
+        raise op.error("input_values must be 2D [batch, candidates] or 4D [1, 1, batch, candidates]" if ttnn else
+                       "input_values must be 2D [batch, candidates]")
+    if len(indices) != rank:
+        raise op.error("input_indices rank must match input_values rank" if ttnn else
+                       "input_indices must be 2D [batch, candidates]")
+    if values != indices:
+        raise op.error("input_values and input_indices must have the same shape")
+    if rank == 4 and values[:2] != (1, 1):
+        raise op.error("rank-4 input_values leading dims must be [1, 1, batch, candidates]")
+    batch, result_rank = values[-2], 1 if rank == 2 else 4
+    if ttnn and not 1 <= batch <= 32:  # one core per user
+        raise op.error(f"batch ({batch}) must be in [1, 32] (kernel limit)")
+    if ttnn and len(result) != result_rank:
+        raise op.error(f"result rank ({len(result)}) must match expected rank ({result_rank}) for input_values "
+                       f"rank {rank}")
+    for shape, name in ((k, "k"), (p, "p"), (temp, "temp")):
+        if len(shape) != 1:
+            raise op.error(f"{name} must be 1D [batch]")
+        if shape[0] != batch:
+            raise op.error(f"{name} batch dimension ({shape[0]}) must match input_values batch ({batch})")
+    if len(result) != result_rank or any(d != 1 for d in result[:-1]) or result[-1] != batch:
+        raise op.error(f"result must be {result_rank}D [{'batch' if result_rank == 1 else '1, 1, 1, batch'}]")
+    return None
+
+
+TTIR_RULES = {"sampling": sampling, "sparse_matmul": sparse_matmul, "topk_router_gpt": topk_router_gpt,
               "all_to_all_dispatch": all_to_all_dispatch, "all_to_all_combine": all_to_all_combine,
               "moe_expert_token_remap": moe_expert_token_remap,
               "all_to_all_dispatch_metadata": all_to_all_dispatch_metadata}
-TTNN_RULES = {"topk_router_gpt": lambda op: topk_router_gpt(op, ttnn=True),
+TTNN_RULES = {"sampling": lambda op: sampling(op, ttnn=True), "topk_router_gpt": lambda op: topk_router_gpt(op, ttnn=True),
               "moe_expert_token_remap": lambda op: moe_expert_token_remap(op, ttnn=True),
               "all_to_all_dispatch_metadata": lambda op: all_to_all_dispatch_metadata(op, ttnn=True)}

@@ -173,6 +173,9 @@ TTIR_OPS: tuple[OpRow, ...] = (
        "batch_dim:i64=0 depth_dim:i64=1 height_dim:i64=2 width_dim:i64=3 channel_dim:i64=4 padding_mode:str=zeros",
        summary="3D convolution of an NDHWC (or dimension-attributed) volume; padding is symmetric, zeros or "
        "replicated edges."),
+    # per user (row): softmax of its candidate values scaled by temp (1/T), the k most likely, then those within
+    # top-p mass, one drawn (from seed) and its global index (input_indices) returned
+    op("sampling", "sampling", "input_values input_indices k p temp", props="seed:ui32?"),
     # b = [1, E, K, N] holds E expert blocks; the mask says which (token group, expert) pairs are computed
     op("sparse_matmul", "sparse_matmul", "a b sparsity",
        props="is_input_a_sparse:bool=false is_input_b_sparse:bool=true nnz:i64?"),

@@ -219,6 +219,9 @@ WORKAROUNDS: dict[str, Workaround] = {
     # the expert exchange moves rows of bf16 tokens and u16 expert ids / marks
     "all_to_all_dispatch": _wants(input_tensor=ROW_BF16, expert_indices=ROW_U16, expert_mapping=ROW_U16,
                                   dispatched=ROW_BF16, metadata=ROW_U16),
+    # top-k/top-p sampling: bf16 tiles of candidates, row-major indices and per-user parameters, u32 tokens out
+    "sampling": _wants(input_values=Want("tile", "bf16"), input_indices=Want("row_major"),
+                       k=Want("row_major", "u32"), p=ROW_BF16, temp=ROW_BF16, result=Want("row_major", "u32")),
     "all_to_all_dispatch_metadata": _wants(input_tensor=Want("row_major", "bf16", "l1"),
                                            expert_indices=Want("row_major", "u16", "l1"),
                                            expert_scores=Want("row_major", "bf16", "l1"), expert_mapping=ROW_U16,
@@ -314,12 +317,16 @@ def _mask_heads_materialized(op: TTNNOp) -> None:
         op.operands[list(op.operands).index(mask)] = repeat.results[0]
 
 
-def _reshaped_around(op: TTNNOp, shape: list[int]) -> None:
-    """`op` runs on its input reshaped to `shape` (a reshape before it), its result reshaped back after it."""
-    value, result = op.operands[0], op.results[0]
-    before = ttnn_op("reshape", [value], {"shape": KINDS["i32_array"].build(shape)}, [_reshaped(value.type, shape)], op)
-    op.parent.insert_op_before(before, op)
-    op.operands[0] = before.results[0]
+def _reshaped_around(op: TTNNOp, shape: list[int], operands: tuple[int, ...] = (0,)) -> None:
+    """`op` runs on its inputs (the operands at `operands`) reshaped to `shape` (reshapes before it), its result
+    reshaped back after it (from its shape with leading ones to the rank of `shape`)."""
+    for i in operands:
+        value = op.operands[i]
+        before = ttnn_op("reshape", [value], {"shape": KINDS["i32_array"].build(shape)},
+                         [_reshaped(value.type, shape)], op)
+        op.parent.insert_op_before(before, op)
+        op.operands[i] = before.results[0]
+    result = op.results[0]
     original = result.type
     out_shape = [1] * (len(shape) - len(original.get_shape())) + list(original.get_shape())
     result = Rewriter.replace_value_with_new_type(result, _reshaped(original, out_shape))
@@ -351,6 +358,13 @@ def _reduce_scatter_accumulates_in_f32(op: TTNNOp) -> None:
         op.properties["compute_config"] = ttnn.DeviceComputeKernelConfigAttr((
             ("math_fidelity", "hifi4"), ("math_approx_mode", False), ("fp32_dest_acc_en", True),
             ("packer_l1_acc", False)))
+
+
+def _sampling_in_4d(op: TTNNOp) -> None:
+    """The sampling kernel takes [1, 1, users, candidates] and writes [1, 1, 1, users]."""
+    shape = list(op.operands[0].type.get_shape())
+    if len(shape) == 2:
+        _reshaped_around(op, [1, 1, *shape], operands=(0, 1))
 
 
 MAX_INTEGER_PROD_UNROLL = 16
@@ -416,6 +430,7 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "all_reduce": _all_reduce_in_4d, "all_gather": _all_gather_in_2d,
     "reduce_scatter": _reduce_scatter_accumulates_in_f32,
     "topk_router_gpt": _router_k_padded,
+    "sampling": _sampling_in_4d,
 }
 
 
@@ -424,7 +439,7 @@ def retyped(t: TensorType, want: Want) -> TensorType:
     layout = t.encoding
     tiled = layout.is_tiled if want.layout is None else want.layout == "tile"
     dtype = want.dtype or layout.data_type
-    element = ttnn.DATA_TYPE_TO_MLIR.get(dtype, t.element_type) if want.dtype else t.element_type
+    element = ttnn.DATA_TYPE_TO_MLIR.get(dtype, t.element_type)  # a converted i32 is TTNN's si32
     shape = tuple(t.get_shape())
     return TensorType(element, shape, ttnn.layout_for(shape, element, want.buffer or layout.buffer_type, tiled, dtype))
 

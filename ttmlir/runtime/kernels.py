@@ -293,6 +293,31 @@ def _topk_router_gpt(x, t):
     return indices[:, :t.k], torch.softmax(values[:, :t.k], dim=-1)
 
 
+def sampling_draws(seed: int | None, users: int) -> torch.Tensor:
+    """The uniform numbers in [0, 1) a sampling op draws from its seed, one per user (its definition of randomness,
+    shared by kernel and golden)."""
+    return torch.rand(users, generator=torch.Generator().manual_seed(seed or 0), dtype=torch.float64)
+
+
+def _sampling(x, t):
+    """Per user: softmax(values * temp), its k (at least 1) most likely renormalized, the shortest prefix reaching mass p
+    renormalized, the first whose cumulative probability exceeds the user's draw; its input index."""
+    values = x["input_values"].double().reshape(-1, x["input_values"].shape[-1])
+    indices = x["input_indices"].reshape(values.shape)
+    probs = torch.softmax(values * x["temp"].double()[:, None], -1)
+    ranked, order = torch.sort(probs, dim=-1, descending=True, stable=True)
+    place = torch.arange(values.shape[1])
+    ranked = torch.where(place < x["k"].long().clamp(min=1)[:, None], ranked, 0)  # the most likely always stays
+    ranked = ranked / ranked.sum(-1, keepdim=True)
+    before = ranked.cumsum(-1) - ranked  # mass of the more likely ones
+    ranked = torch.where((before < x["p"].double()[:, None]) | (place == 0), ranked, 0)
+    cumulative = (ranked / ranked.sum(-1, keepdim=True)).cumsum(-1)
+    kept = (ranked > 0).sum(-1)
+    chosen = torch.minimum((cumulative <= sampling_draws(t.seed, len(values))[:, None]).sum(-1), kept - 1)
+    picked = indices.gather(1, order.gather(1, chosen[:, None])).flatten()
+    return picked.reshape(1, 1, 1, -1) if x["input_values"].dim() == 4 else picked
+
+
 def _pool2d(x, t):
     a = _nchw(x["input"].float(), t, t.channels)
     kernel, stride, dilation = pair(t.kernelSize), pair(t.stride), pair(t.dilation)
@@ -674,6 +699,7 @@ KERNELS: dict[str, Kernel] = {
     "conv3d": _conv3d,
     "sparse_matmul": _sparse_matmul,
     "topk_router_gpt": _topk_router_gpt,
+    "sampling": _sampling,
     "prepare_conv3d_weights": _prepare_conv3d_weights,
     "max_pool2d": _pool2d,
     "avg_pool2d": _pool2d,

@@ -311,6 +311,7 @@ class OpType(object):
     AllToAllCombineOp = 65
     MoeExpertTokenRemapOp = 66
     AllToAllDispatchMetadataOp = 67
+    SamplingOp = 68
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -450,6 +451,8 @@ def OpTypeCreator(unionType, table):
         return MoeExpertTokenRemapOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.AllToAllDispatchMetadataOp:
         return AllToAllDispatchMetadataOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.SamplingOp:
+        return SamplingOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -17790,6 +17793,237 @@ class TopkRouterGptOpT(object):
         return topkRouterGptOp
 
 
+class SamplingOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = SamplingOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsSamplingOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def SamplingOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # SamplingOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # SamplingOp
+    def InputValues(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SamplingOp
+    def InputIndices(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SamplingOp
+    def K(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SamplingOp
+    def P(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SamplingOp
+    def Temp(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SamplingOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SamplingOp
+    def Seed(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # SamplingOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def SamplingOpStart(builder):
+    builder.StartObject(8)
+
+def SamplingOpAddInputValues(builder, inputValues):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(inputValues), 0)
+
+def SamplingOpAddInputIndices(builder, inputIndices):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(inputIndices), 0)
+
+def SamplingOpAddK(builder, k):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(k), 0)
+
+def SamplingOpAddP(builder, p):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(p), 0)
+
+def SamplingOpAddTemp(builder, temp):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(temp), 0)
+
+def SamplingOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def SamplingOpAddSeed(builder, seed):
+    builder.PrependUint32Slot(6, seed, None)
+
+def SamplingOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def SamplingOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class SamplingOpT(object):
+
+    # SamplingOpT
+    def __init__(
+        self,
+        inputValues = None,
+        inputIndices = None,
+        k = None,
+        p = None,
+        temp = None,
+        out = None,
+        seed = None,
+        memoryConfig = None,
+    ):
+        self.inputValues = inputValues  # type: Optional[TensorRefT]
+        self.inputIndices = inputIndices  # type: Optional[TensorRefT]
+        self.k = k  # type: Optional[TensorRefT]
+        self.p = p  # type: Optional[TensorRefT]
+        self.temp = temp  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.seed = seed  # type: Optional[int]
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        samplingOp = SamplingOp()
+        samplingOp.Init(buf, pos)
+        return cls.InitFromObj(samplingOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, samplingOp):
+        x = SamplingOpT()
+        x._UnPack(samplingOp)
+        return x
+
+    # SamplingOpT
+    def _UnPack(self, samplingOp):
+        if samplingOp is None:
+            return
+        if samplingOp.InputValues() is not None:
+            self.inputValues = TensorRefT.InitFromObj(samplingOp.InputValues())
+        if samplingOp.InputIndices() is not None:
+            self.inputIndices = TensorRefT.InitFromObj(samplingOp.InputIndices())
+        if samplingOp.K() is not None:
+            self.k = TensorRefT.InitFromObj(samplingOp.K())
+        if samplingOp.P() is not None:
+            self.p = TensorRefT.InitFromObj(samplingOp.P())
+        if samplingOp.Temp() is not None:
+            self.temp = TensorRefT.InitFromObj(samplingOp.Temp())
+        if samplingOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(samplingOp.Out())
+        self.seed = samplingOp.Seed()
+        if samplingOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(samplingOp.MemoryConfig())
+
+    # SamplingOpT
+    def Pack(self, builder):
+        if self.inputValues is not None:
+            inputValues = self.inputValues.Pack(builder)
+        if self.inputIndices is not None:
+            inputIndices = self.inputIndices.Pack(builder)
+        if self.k is not None:
+            k = self.k.Pack(builder)
+        if self.p is not None:
+            p = self.p.Pack(builder)
+        if self.temp is not None:
+            temp = self.temp.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        SamplingOpStart(builder)
+        if self.inputValues is not None:
+            SamplingOpAddInputValues(builder, inputValues)
+        if self.inputIndices is not None:
+            SamplingOpAddInputIndices(builder, inputIndices)
+        if self.k is not None:
+            SamplingOpAddK(builder, k)
+        if self.p is not None:
+            SamplingOpAddP(builder, p)
+        if self.temp is not None:
+            SamplingOpAddTemp(builder, temp)
+        if self.out is not None:
+            SamplingOpAddOut(builder, out)
+        SamplingOpAddSeed(builder, self.seed)
+        if self.memoryConfig is not None:
+            SamplingOpAddMemoryConfig(builder, memoryConfig)
+        samplingOp = SamplingOpEnd(builder)
+        return samplingOp
+
+
 class AllToAllDispatchOp(object):
     __slots__ = ['_tab']
 
@@ -18809,7 +19043,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -157,6 +157,12 @@ CASES: dict[str, Case] = {
     # a 0/1 mask: the skipped (token group, expert) blocks must come out zero
     "sparse_matmul": Case([(2, 4, 32, 64), (1, 4, 64, 32), (2, 4, 1, 4)], {"is_input_b_sparse": True},
                           inputs=[None, None, bits]),
+    # 8 users over 64 bf16 candidates with global ids; per-user k, p and 1/T
+    "sampling": Case([(8, 64), (8, 64), (8,), (8,), (8,)], {"seed": 42},
+                     dtypes=[torch.bfloat16, I32, torch.int32, torch.bfloat16, torch.bfloat16],
+                     inputs=[lambda s: torch.randn(s) * 2, lambda s: torch.randperm(1000)[:64].expand(s).to(I32),
+                             lambda s: torch.randint(1, 33, s, dtype=I32), lambda s: torch.rand(s) * 0.5 + 0.5,
+                             lambda s: torch.rand(s) + 0.5]),
     "topk_router_gpt": Case([(32, 64), (64, 128), (32, 128)], {"k": 4, "num_experts": 128}),
     "conv_transpose2d": Case([(1, 8, 8, 16), (16, 8, 3, 3)], {"stride": 2, "padding": 1, "output_padding": 1,
                                                               "dilation": 1, "groups": 1}),

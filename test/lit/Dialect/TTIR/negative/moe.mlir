@@ -89,3 +89,21 @@ module {
     return %0 : tensor<1x16x64xbf16>
   }
 }
+
+// -----
+// expected-error @+3 {{'ttir.sampling' op p batch dimension (2) must match input_values batch (4)}}
+module {
+  func.func @sampling_p(%v: tensor<4x64xbf16>, %i: tensor<4x64xi32>, %k: tensor<4xi32>, %p: tensor<2xbf16>, %t: tensor<4xbf16>) -> tensor<4xi32> {
+    %0 = "ttir.sampling"(%v, %i, %k, %p, %t) : (tensor<4x64xbf16>, tensor<4x64xi32>, tensor<4xi32>, tensor<2xbf16>, tensor<4xbf16>) -> tensor<4xi32>
+    return %0 : tensor<4xi32>
+  }
+}
+
+// -----
+// expected-error @+3 {{'ttnn.sampling' op result rank (1) must match expected rank (4) for input_values rank 4}}
+module {
+  func.func @sampling_rank(%v: tensor<1x1x4x64xbf16>, %i: tensor<1x1x4x64xi32>, %k: tensor<4xui32>, %p: tensor<4xbf16>, %t: tensor<4xbf16>) -> tensor<4xui32> {
+    %0 = "ttnn.sampling"(%v, %i, %k, %p, %t) : (tensor<1x1x4x64xbf16>, tensor<1x1x4x64xi32>, tensor<4xui32>, tensor<4xbf16>, tensor<4xbf16>) -> tensor<4xui32>
+    return %0 : tensor<4xui32>
+  }
+}
