@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from xdsl.dialects.builtin import (ArrayAttr, DictionaryAttr, FlatSymbolRefAttr, IntegerAttr, ModuleOp, StringAttr,
-                                   TensorType)
-from xdsl.ir import Attribute, Data, Dialect, Operation, ParametrizedAttribute, Region, TypeAttribute
+from xdsl.dialects.builtin import (ArrayAttr, DictionaryAttr, FlatSymbolRefAttr, IndexType, IntegerAttr, ModuleOp,
+                                   StringAttr, TensorType)
+from xdsl.ir import Attribute, Data, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def, region_def,
-                       traits_def, var_operand_def, var_result_def, result_def, param_def)
+                       traits_def, operand_def, var_operand_def, var_result_def, result_def, param_def)
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface, SymbolTable
@@ -661,10 +661,111 @@ class CompositeOp(IRDLOperation):
                      f"{want}")
 
 
+@irdl_attr_definition
+class DictType(ParametrizedAttribute, TypeAttribute):
+    """`!ttcore.dict`: a dictionary of values under string or index keys (const-eval caches)."""
+
+    name = "ttcore.dict"
+
+
+def _dict_key(op: IRDLOperation) -> None:
+    key = op.key
+    if not (isinstance(key, StringAttr) or (isinstance(key, IntegerAttr) and isinstance(key.type, IndexType))):
+        raise VerifyException(f"'{op.name}' op attribute 'key' failed to satisfy constraint: string attribute or "
+                              "index attribute")
+
+
+def _parse_keyed(parser: Parser):
+    """`%dict[key]`, the dictionary operand unresolved."""
+    dictionary = parser.parse_unresolved_operand()
+    parser.parse_punctuation("[")
+    key = parser.parse_attribute()
+    parser.parse_punctuation("]")
+    return dictionary, key
+
+
+def _print_keyed(printer: Printer, dictionary: SSAValue, key: Attribute) -> None:
+    printer.print_string(" ")
+    printer.print_operand(dictionary)
+    printer.print_string("[")
+    printer.print_attribute(key)
+    printer.print_string("]")
+
+
+@irdl_op_definition
+class SetKeyValueOp(IRDLOperation):
+    """Stores values under a key: `ttcore.set_key_value %dict["k"] = %a, %b : !ttcore.dict, T1, T2`."""
+
+    name = "ttcore.set_key_value"
+    dict = operand_def(DictType)
+    key = prop_def(Attribute)
+    values = var_operand_def()
+
+    def verify_(self) -> None:
+        _dict_key(self)
+        if not self.values:
+            raise VerifyException(f"'{self.name}' op requires at least one value")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        dictionary, key = _parse_keyed(parser)
+        parser.parse_punctuation("=")
+        values = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        if len(types) != len(values) + 1:
+            parser.raise_error(f"expected {len(values) + 1} types (the dictionary's and the values')")
+        operands = [parser.resolve_operand(v, t) for v, t in zip([dictionary, *values], types)]
+        return cls(operands=[operands[0], operands[1:]], properties={"key": key}, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        _print_keyed(printer, self.dict, self.key)
+        printer.print_string(" = ")
+        printer.print_list(self.values, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list([self.dict.type, *self.values.types], printer.print_attribute)
+
+
+@irdl_op_definition
+class GetKeyValueOp(IRDLOperation):
+    """Reads the values under a key: `%0, %1 = ttcore.get_key_value %dict["k"] : (!ttcore.dict) -> (T1, T2)`."""
+
+    name = "ttcore.get_key_value"
+    dict = operand_def(DictType)
+    key = prop_def(Attribute)
+    results_ = var_result_def()
+
+    def verify_(self) -> None:
+        _dict_key(self)
+        if not self.results:
+            raise VerifyException(f"'{self.name}' op requires at least one result")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        dictionary, key = _parse_keyed(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn_type = parser.parse_function_type()
+        if len(fn_type.inputs.data) != 1:
+            parser.raise_error("expected one operand type, the dictionary's")
+        operand = parser.resolve_operand(dictionary, fn_type.inputs.data[0])
+        return cls(operands=[operand], result_types=[fn_type.outputs.data], properties={"key": key},
+                   attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        _print_keyed(printer, self.dict, self.key)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([self.dict.type], self.results_.types)
+
+
 TTCore = Dialect(
     "ttcore",
-    [DeviceModuleOp, CPUModuleOp, DeviceOp, LoadCachedOp, OptimizationBarrierOp, GlobalOp, GetGlobalOp, CompositeOp],
+    [DeviceModuleOp, CPUModuleOp, DeviceOp, LoadCachedOp, OptimizationBarrierOp, GlobalOp, GetGlobalOp, CompositeOp,
+     SetKeyValueOp, GetKeyValueOp],
     [TileType, DataTypeAttr, ArchAttr, GridAttr, CoreCoordAttr, CoreRangeAttr, MemorySpaceAttr,
      TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
-     ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, RuntimeTensorShardingAttr, LocalShapeAttr],
+     ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, RuntimeTensorShardingAttr, LocalShapeAttr, DictType],
 )

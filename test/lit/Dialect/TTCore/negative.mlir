@@ -27,3 +27,19 @@ ttcore.device_module {
     return
   }
 }
+
+// -----
+
+func.func @float_key(%d: !ttcore.dict, %w: tensor<32x32xbf16>) {
+  // expected-error @+1 {{'ttcore.set_key_value' op attribute 'key' failed to satisfy constraint: string attribute or index attribute}}
+  ttcore.set_key_value %d[1.5 : f32] = %w : !ttcore.dict, tensor<32x32xbf16>
+  return
+}
+
+// -----
+
+func.func @nothing_read(%d: !ttcore.dict) {
+  // expected-error @+1 {{'ttcore.get_key_value' op requires at least one result}}
+  ttcore.get_key_value %d["k"] : (!ttcore.dict) -> ()
+  return
+}
