@@ -305,7 +305,7 @@ class TTPrinter(Printer):
         a repeated name made unique with MLIR's `_N` suffix."""
         if len(op.results) <= 1 or any(r in self._ssa_values for r in op.results):
             return super()._print_results(op)
-        if isinstance(op, TTOp):
+        if isinstance(op, TTOp) and not any(r.endswith("*") for r in op.ROW.results):
             for result, base in zip(op.results, op.ROW.results):
                 name = base
                 while name in self._result_names:

@@ -240,6 +240,10 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("collective_broadcast", "ccl", props="replica_groups:pairs", ttnn=None),
     op("mesh_partition", "mesh_partition", props="dim:si32 cluster_axis:ui32?"),
     op("distributed_rms_norm", "distributed_norm", "input weight? residual?", props="cluster_axis:ui32 epsilon:f32=1e-05"),
+    # a user's tt-lang kernel, opaque to the compiler: `arg_roles` tags each input "in" or "out" (in* out+); the
+    # "out" inputs are destinations, one per result
+    op("tt_lang_op", "tt_lang", "inputs*", props="kernel_id:str version_tag:str arg_roles:str shard_spec:str=",
+       results="results*"),
     op("to_layout", "to_layout", "input output"),  # `output` is a destination (an empty) of the result's type
     op("get_dimension_size", "get_dimension_size", "operand", props="dimension:i32", ttnn=None),
 )

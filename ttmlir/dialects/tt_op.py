@@ -8,7 +8,7 @@ from typing import Callable, ClassVar, Sequence
 from xdsl.dialects.builtin import DenseArrayBase, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
-                       opt_prop_def, result_def, traits_def, var_operand_def)
+                       opt_prop_def, result_def, traits_def, var_operand_def, var_result_def)
 from xdsl.traits import (EffectInstance, MemoryEffect, MemoryEffectKind, MemoryFreeEffect, MemoryWriteEffect,
                          Pure)
 from xdsl.utils.exceptions import VerifyException
@@ -53,7 +53,8 @@ class TTOp(IRDLOperation):
         row = self.ROW
         _verify_operand_count(self)
         expected_results = len(row.results)
-        if len(self.results) != expected_results:
+        variadic = any(r.endswith("*") for r in row.results)
+        if len(self.results) != expected_results and not variadic:
             if expected_results <= 1:
                 raise self.error("requires one result" if expected_results else "requires zero results")
             raise self.error(f"expected {expected_results} results, but found {len(self.results)}")
@@ -135,7 +136,7 @@ class AllocatesResults(MemoryEffect):
 
 # Ops whose results are not all they do; every other family is Pure, so canonicalize, CSE and DCE apply.
 EFFECTS = {"creation": (AllocatesResults(),), "rand": (AllocatesResults(),), "cache": (MemoryWriteEffect(),),
-           "deallocate": (MemoryFreeEffect(),), "device": ()}  # get_device is never dead code, as upstream's
+           "deallocate": (MemoryFreeEffect(),), "device": (), "tt_lang": (MemoryWriteEffect(),)}  # get_device is never dead code, as upstream's
 
 
 def build_op_class(dialect: str, row: OpRow, base: type[TTOp], shape_rule: ShapeRule | None,
@@ -151,7 +152,7 @@ def build_op_class(dialect: str, row: OpRow, base: type[TTOp], shape_rule: Shape
     for prop, *_ in row.props:
         fields[prop] = opt_prop_def(Attribute)
     for result in row.results:
-        fields[result] = result_def()
+        fields[result.rstrip("*")] = var_result_def() if result.endswith("*") else result_def()
     fields["traits"] = traits_def(*EFFECTS.get(row.family, (Pure(),)), TableCanonicalization())
     if flexible > 1:
         fields["irdl_options"] = (AttrSizedOperandSegments(as_property=True),)

@@ -1180,7 +1180,37 @@ def get_dimension_size(op: TTOp):
     return [(1,)]
 
 
+def tt_lang_op(op: TTOp):
+    """A tt-lang kernel's roles: one per input, every "in" before the "out"s, one "out" per result."""
+    inputs = op.operands
+    if not inputs:
+        raise op.error("tt-lang kernel must have at least one input operand.")
+    roles = op.prop("arg_roles").data
+    if not roles:
+        raise op.error("`arg_roles` attribute must not be empty.")
+    tokens = [t.strip() for t in roles.split(",")]
+    if len(tokens) != len(inputs):
+        raise op.error(f"`arg_roles` token count ({len(tokens)}) must match number of inputs ({len(inputs)}).")
+    for i, token in enumerate(tokens):
+        if token not in ("in", "out"):
+            raise op.error(f'`arg_roles` token must be "in" or "out", got: "{token}".')
+        if token == "in" and "out" in tokens[:i]:
+            raise op.error('`arg_roles` must list all "in" operands before any "out" operand '
+                           "(destination-passing-style ordering).")
+    outs = tokens.count("out")
+    if outs != len(op.results):
+        raise op.error(f'number of "out" roles ({outs}) must match number of results ({len(op.results)}).')
+    if not outs:
+        raise op.error('tt-lang kernel must have at least one operand tagged "out" (the destination buffer the '
+                       "runtime returns as the kernel's output).")
+    for name in ("kernel_id", "version_tag"):
+        if not op.prop(name).data:
+            raise op.error(f"`{name}` attribute must not be empty.")
+    return [tuple(v.type.get_shape()) for v in inputs[len(inputs) - outs:]]
+
+
 SHAPE_RULES = {
+    "tt_lang": tt_lang_op,
     **moe.TTIR_RULES,
     "conv3d": conv.ttir_conv3d,
     "unary": eltwise, "binary": eltwise, "ternary": eltwise, "reduction": reduction, "cumsum": cumsum,

@@ -468,7 +468,8 @@ CONV_CONFIGS = " conv2d_config:conv2d_config?" + COMPUTE_CONFIG
 # the configurations TTNN ops (by name, else by family) take beyond their TTIR row's properties
 CONFIGS = {"matmul": " matmul_program_config:matmul_program_config?" + COMPUTE_CONFIG,
            "reduction": COMPUTE_CONFIG, "softmax": COMPUTE_CONFIG, "reduce_scatter": COMPUTE_CONFIG,
-           "sparse_matmul": " program_config:matmul_program_config?" + COMPUTE_CONFIG}
+           "sparse_matmul": " program_config:matmul_program_config?" + COMPUTE_CONFIG,
+           "tt_lang_op": " kernel_artifact:str?"}  # the compiled kernel, once tt-lang's resolver has run
 CREATION = " dtype:dtype? layout:layout? memory_config:memory_config?"
 POOL = ("batch_size:si32 input_height:si32 input_width:si32 channels:si32 kernel_size:i32_darray "
         "stride:i32_darray padding:i32_darray dilation:i32_darray ceil_mode:bool=false")

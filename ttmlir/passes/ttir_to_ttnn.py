@@ -656,7 +656,8 @@ DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape
                    "upsample2d", "batch_norm", "norm", "group_norm", "cache", "ccl", "global_pool2d", "mesh_shard",
                    "mesh_partition", "distributed_norm", "concatenate_heads",
                    "split_qkv", "slice_dynamic", "bitcast", "sparse_matmul", "topk_router_gpt",
-                   "all_to_all_dispatch", "all_to_all_combine", "moe_expert_token_remap", "sampling"}
+                   "all_to_all_dispatch", "all_to_all_combine", "moe_expert_token_remap", "sampling",
+                   "tt_lang"}
 
 
 def _conversion(op: TTOp) -> Callable[[TTOp], Operation | list[Operation]] | None:
