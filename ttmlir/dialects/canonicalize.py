@@ -47,6 +47,14 @@ def _input_if_same_type(op: Operation) -> SSAValue | None:
     return None
 
 
+def _sole_nonempty_input(op: Operation) -> SSAValue | None:
+    """A concat of one input and empty ones is that input."""
+    shape = op.results[0].type.get_shape()
+    dim = int_values(op.prop("dim"))[0] % len(shape) if shape else 0
+    pieces = [v for v in op.operands if not shape or v.type.get_shape()[dim] != 0]
+    return pieces[0] if len(pieces) == 1 and pieces[0].type == op.results[0].type else None
+
+
 def _identity_permute(op: Operation) -> SSAValue | None:
     perm = int_values(op.prop("permutation"))
     return op.operands[0] if perm == list(range(len(perm))) else None
@@ -345,8 +353,9 @@ def _pointwise_conv3d(op: Operation) -> list[Operation] | None:
 
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
-                     "concat", "requantize"),
+                     "requantize"),
                     _input_if_same_type),
+    "concat": _sole_nonempty_input,
     "permute": _identity_permute,
     "slice_static": _whole_slice,
     "scatter": lambda op: op.operands[0] if 0 in op.operands[1].type.get_shape() else None,  # nothing to write
