@@ -345,6 +345,8 @@ CCL = {  # a 1x2 mesh; the argument is split by columns, the collective runs, th
                    "replicate", X),
     "all_reduce": ('"ttir.all_reduce"(%0) <{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>}>',
                    (64, 64), "replicate", HALVES[0] + HALVES[1]),
+    "all_reduce_async": ('"ttir.all_reduce_async"(%0) <{cluster_axis = 1 : ui32, '
+                         "reduce_type = #ttcore.reduce_type<sum>}>", (64, 64), "replicate", HALVES[0] + HALVES[1]),
     "reduce_scatter": ('"ttir.reduce_scatter"(%0) <{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>, '
                        "scatter_dim = 1 : si32}>", (64, 32), "devices", HALVES[0] + HALVES[1]),
     "collective_permute": ('"ttir.collective_permute"(%0) <{source_target_pairs = dense<[[0, 1], [1, 0]]> : '

@@ -960,7 +960,8 @@ MESH_GOLDENS = {
     "mesh_shard": _mesh(lambda x, a, mesh: ccl.mesh_shard(x["input"], a["shard_type"], a["shard_direction"],
                                                           a["shard_dims"], mesh)),
     "all_gather": _mesh(lambda x, a, mesh: ccl.all_gather(x["input"], a["all_gather_dim"], a["cluster_axis"], mesh)),
-    "all_reduce": _mesh(lambda x, a, mesh: ccl.all_reduce(x["input"], a["reduce_type"], a["cluster_axis"], mesh)),
+    **dict.fromkeys(("all_reduce", "all_reduce_async"), _mesh(
+        lambda x, a, mesh: ccl.all_reduce(x["input"], a["reduce_type"], a["cluster_axis"], mesh))),
     "reduce_scatter": _mesh(lambda x, a, mesh: ccl.reduce_scatter(x["input"], a["reduce_type"], a["scatter_dim"],
                                                                   a["cluster_axis"], mesh)),
     "collective_permute": _mesh(lambda x, a, mesh: ccl.collective_permute(

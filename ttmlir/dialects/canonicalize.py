@@ -360,7 +360,7 @@ FOLDS: dict[str, Fold] = {
     "slice_static": _whole_slice,
     "scatter": lambda op: op.operands[0] if 0 in op.operands[1].type.get_shape() else None,  # nothing to write
     "collective_broadcast": _broadcast_within_one_chip,
-    **dict.fromkeys(("all_gather", "all_reduce", "reduce_scatter"), _collective_within_one_chip),
+    **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter"), _collective_within_one_chip),
 }
 REWRITES: dict[str, Rewrite] = {
     "reshape": _consecutive_reshape,

@@ -229,6 +229,8 @@ TTIR_OPS: tuple[OpRow, ...] = (
        "shard_shape:i64_darray shard_dims:i64_darray"),
     op("all_gather", "ccl", props="all_gather_dim:si32 cluster_axis:ui32"),
     op("all_reduce", "ccl", props="reduce_type:reduce_type cluster_axis:ui32"),
+    # all_reduce that overlaps its exchange with compute on the device; the same values
+    op("all_reduce_async", "ccl", props="reduce_type:reduce_type cluster_axis:ui32"),
     op("reduce_scatter", "ccl", props="reduce_type:reduce_type scatter_dim:si32 cluster_axis:ui32"),
     # the exchanges between chips named by chip ids (replica groups, source-target pairs) become TTNN's
     # point-to-point copies

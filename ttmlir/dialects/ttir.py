@@ -1045,8 +1045,8 @@ def all_gather(op: TTOp):
     return same_rank(op)
 
 
-def all_reduce(op: TTOp):
-    reduce_type_in(op, ("sum",), "all reduce")  # upstream's TTIR reduces only by sum
+def all_reduce(op: TTOp, what: str = "all reduce"):
+    reduce_type_in(op, ("sum",), what)  # upstream's TTIR reduces only by sum
     return same_rank(op)
 
 
@@ -1277,6 +1277,7 @@ class ToLayoutBase(TTOp):
 CUSTOM_BASES = {"empty": EmptyBase, "to_layout": ToLayoutBase}
 # Ops verified unlike the rest of their family, as upstream verifies them.
 OWN_RULES = {"clamp_scalar": clamp_scalar, "all_gather": all_gather, "all_reduce": all_reduce,
+             "all_reduce_async": lambda op: all_reduce(op, "all reduce async"),
              "reduce_scatter": reduce_scatter, "collective_permute": collective_permute,
              "all_to_all": all_to_all, "collective_broadcast": collective_broadcast,
              "max_pool2d_with_indices": max_pool2d_with_indices, "gelu_bw": gelu_bw,

@@ -654,8 +654,8 @@ def reduce_scatter_rule(op: TTOp):
     return same_rank(op)
 
 
-def all_reduce_rule(op: TTOp):
-    reduce_type_in(op, ("sum",), "all reduce")
+def all_reduce_rule(op: TTOp, what: str = "all reduce"):
+    reduce_type_in(op, ("sum",), what)
     return same_rank(op)
 
 
@@ -925,6 +925,7 @@ def last_dim_norm_rule(op: TTOp):
 # TTNN ops verified unlike the rest of their family, as upstream's TTNN verifies them.
 TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to_tensor_spec_rule, "to_layout": to_layout_rule,
                   "to_memory_config": to_memory_config_rule, "clamp_scalar": clamp_scalar_rule, "all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule,
+                  "all_reduce_async": lambda op: all_reduce_rule(op, "all reduce async"),
                   "embedding_bw": embedding_bw_rule, "nlp_concat_heads": nlp_concat_heads_rule,
                   "nlp_concat_heads_decode": nlp_concat_heads_decode_rule,
                   "nlp_create_qkv_heads_decode": nlp_create_qkv_heads_decode_rule,

@@ -427,7 +427,7 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "fill_cache": _prompt_padded_to_tiles, "paged_fill_cache": _prompt_padded_to_tiles,
     "scaled_dot_product_attention": _head_dim_padded_to_tiles,
     "scaled_dot_product_attention_decode": _mask_heads_materialized,
-    "all_reduce": _all_reduce_in_4d, "all_gather": _all_gather_in_2d,
+    "all_reduce": _all_reduce_in_4d, "all_reduce_async": _all_reduce_in_4d, "all_gather": _all_gather_in_2d,
     "reduce_scatter": _reduce_scatter_accumulates_in_f32,
     "topk_router_gpt": _router_k_padded,
     "sampling": _sampling_in_4d,

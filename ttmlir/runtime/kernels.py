@@ -754,7 +754,8 @@ def _mesh_kernels() -> dict[str, MeshKernel]:
         "mesh_shard": lambda x, t, mesh: ccl.mesh_shard(x["input"], shard_type[t.shardType],
                                                         direction[t.shardDirection], list(t.shardDims), mesh),
         "all_gather": lambda x, t, mesh: ccl.all_gather(x["input"], t.allGatherDim, t.clusterAxis, mesh),
-        "all_reduce": lambda x, t, mesh: ccl.all_reduce(x["input"], reduce_type[t.reduceType], t.clusterAxis, mesh),
+        **dict.fromkeys(("all_reduce", "all_reduce_async"), lambda x, t, mesh: ccl.all_reduce(
+            x["input"], reduce_type[t.reduceType], t.clusterAxis, mesh)),
         "reduce_scatter": lambda x, t, mesh: ccl.reduce_scatter(x["input"], reduce_type[t.reduceType], t.scatterDim,
                                                                 t.clusterAxis, mesh),
         "point_to_point": lambda x, t, mesh: ccl.point_to_point(x["input"], x.get("optional_output_tensor"),

@@ -203,6 +203,7 @@ class CollectiveOpType(object):
     AllGather = 0
     AllReduce = 1
     ReduceScatter = 2
+    AllReduceAsync = 3
 
 
 class LayoutOpType(object):

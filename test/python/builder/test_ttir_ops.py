@@ -233,6 +233,7 @@ CASES: dict[str, Case] = {
                                 "shard_dims": [0, 1]}),
     "all_gather": Case(SQUARE, {"all_gather_dim": 1, "cluster_axis": 1}),
     "all_reduce": Case(SQUARE, {"reduce_type": "sum", "cluster_axis": 1}),
+    "all_reduce_async": Case(SQUARE, {"reduce_type": "sum", "cluster_axis": 1}),
     "reduce_scatter": Case(SQUARE, {"reduce_type": "sum", "scatter_dim": 1, "cluster_axis": 1}),
     "collective_permute": Case(SQUARE, {"source_target_pairs": torch.tensor([[0, 0]])}),
     "all_to_all": Case(SQUARE, {"split_dim": 0, "concat_dim": 1, "split_count": 1, "replica_groups": torch.tensor([[0]])}),

@@ -1,7 +1,7 @@
 // RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline %s -o %t.mlir
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: not ttmlir-translate --ttnn-to-flatbuffer %t.mlir -o %t.ttnn 2>&1 | FileCheck %s --check-prefix=TRANSLATE
-// RUN: ttmlir-opt --split-input-file --verify-diagnostics %S/tt_lang_op_invalid.mlir.in
+// RUN: ttmlir-opt --split-input-file --verify-diagnostics %S/Inputs/tt_lang_op_invalid.mlir
 
 // A tt-lang kernel passes through to TTNN with its metadata; its destinations are its results.
 // CHECK-LABEL: func.func @two_outputs
