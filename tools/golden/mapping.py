@@ -476,6 +476,15 @@ def _update_cache(x, a):
     return cache
 
 
+def _paged_update_cache(x, a):
+    cache, update, positions = x["cache"].clone(), x["input"], x["update_index"].reshape(-1).tolist()
+    table, block = x.get("page_table"), x["cache"].shape[2]
+    for user, position in enumerate(positions):  # page and row of the user's position, then one row written
+        page, row = (int(table[user, position // block]), position % block) if table is not None else (user, position)
+        cache[page, :, row, :] = update[0, user, :, :]
+    return cache
+
+
 def _fill_cache(x, a):
     cache, update, offset = x["cache"].clone(), x["input"], a["batch_offset"]
     users, length = update.shape[0], update.shape[2]
@@ -723,6 +732,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "gelu_bw": _gelu_bw,
     "dropout": _dropout,
     "update_cache": _update_cache,
+    "paged_update_cache": _paged_update_cache,
     "fill_cache": _fill_cache,
     "paged_fill_cache": _paged_fill_cache,
     "to_layout": lambda x, a: x["input"],
@@ -736,7 +746,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
 # reshape or slice of a large weight is then a view of it, not an f32 copy.
 MOVES_VALUES = frozenset({"typecast", "bitcast_convert", "reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "transpose", "permute", "concat", "repeat", "repeat_interleave",
                           "broadcast", "pad", "slice_static", "slice_dynamic", "squeeze", "unsqueeze", "reverse", "index",
-                          "index_select", "gather", "embedding", "update_cache", "fill_cache", "paged_fill_cache", "to_layout",
+                          "index_select", "gather", "embedding", "update_cache", "fill_cache", "paged_fill_cache", "paged_update_cache", "to_layout",
                           "to_memory_config", "to_device", "from_device"})
 
 

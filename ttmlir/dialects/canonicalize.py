@@ -351,6 +351,32 @@ def _pointwise_conv3d(op: Operation) -> list[Operation] | None:
     return made
 
 
+def _update_cache_as_paged(op: Operation) -> list[Operation] | None:
+    """A TTIR update_cache of every user of the cache at one position is a paged_update_cache without a page
+    table: its [1, heads, users, dim] input permuted to [1, users, heads, dim] and the position repeated per
+    user, as upstream canonicalizes it."""
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+    cache, update, index = op.operands
+    users, shape = cache.type.get_shape()[0], update.type.get_shape()
+    if not op.name.startswith("ttir.") or op.prop("batch_offset").value.data != 0 or shape[2] != users or \
+            index.type.get_shape() != (1,):
+        return None
+    made = [TTIR_OP_CLASSES["permute"].create(
+        operands=[update], properties={"permutation": KINDS["i64_darray"].build([0, 2, 1, 3])},
+        result_types=[TensorType(update.type.element_type, [1, users, shape[1], shape[3]])])]
+    if users != 1:
+        made.append(TTIR_OP_CLASSES["repeat"].create(
+            operands=[index], properties={"repeat_dimensions": KINDS["i64_darray"].build([users])},
+            result_types=[TensorType(index.type.element_type, [users])]))
+    made.append(TTIR_OP_CLASSES["paged_update_cache"].create(
+        operands=[cache, made[0].results[0], made[-1].results[0] if users != 1 else index],
+        properties={"share_cache": KINDS["bool"].build(False)}))
+    for new in made:
+        new.location = op.location
+    return made
+
+
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
                      "requantize"),
@@ -375,6 +401,7 @@ REWRITES: dict[str, Rewrite] = {
     "le": _flipped_comparison,
     "clamp_tensor": _clamp_by_constants,
     "conv3d": _pointwise_conv3d,
+    "update_cache": _update_cache_as_paged,
 }
 
 

@@ -59,6 +59,8 @@ _PAGED = (("page_table", "key", lambda shape: shape[0]), ("cur_pos_tensor", "key
 _EXPERTS = lambda shape: shape[2]  # expert_mapping [1, 1, E, D]
 INDEX_OPERANDS = {"embedding": (("input", "weight", lambda shape: math.prod(shape[:-1])),),
                   "update_cache": (("update_index", "cache", lambda shape: shape[2]),),
+                  "paged_update_cache": (("update_index", "cache", lambda shape: shape[2]),
+                                         ("page_table", "cache", lambda shape: shape[0])),
                   "gather": (("start_indices", "input", min),),
                   "all_to_all_dispatch": (("expert_indices", "expert_mapping", _EXPERTS),),
                   "all_to_all_dispatch_metadata": (("expert_indices", "expert_mapping", lambda shape: shape[-1]),),
@@ -222,6 +224,10 @@ TTIR_OPS: tuple[OpRow, ...] = (
     # cache ops write into `cache` in place and have no result, as upstream's
     op("update_cache", "cache", "cache input update_index", props="batch_offset:i32", results=""),
     op("fill_cache", "cache", "cache input", props="batch_offset:i32", results=""),
+    # one token per user: input [1, users, heads, dim] goes to position update_index[u] of user u's rows (the
+    # page page_table[u][p // block] at row p % block, or cache row u itself without a page table)
+    op("paged_update_cache", "cache", "cache input update_index page_table?", props="share_cache:bool=false",
+       results=""),
     # a prompt written into a paged cache: position p of batch row b goes to block page_table[i][p // block] (i
     # is batch_idx_tensor[b], else 0) at row p % block
     op("paged_fill_cache", "cache", "cache input page_table batch_idx_tensor?", results=""),

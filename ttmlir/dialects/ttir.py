@@ -1020,6 +1020,38 @@ def cache(op: TTOp):
     return []
 
 
+def paged_update_cache(op: TTOp):
+    """Upstream's checks: 4D cache and input, one update index per user, whole-tile pages."""
+    groups = op.operand_groups()
+    cache, update, index = (shape_of(groups[n][0]) for n in ("cache", "input", "update_index"))
+    table = groups["page_table"]
+    if len(cache) != 4:
+        raise op.error("Cache tensor must be a 4D tensor")
+    if len(update) != 4:
+        raise op.error("Input tensor must be a 4D tensor")
+    if len(index) != 1:
+        raise op.error("Update index tensor must be a 1D tensor")
+    users = index[0]
+    if table and cache[2] % 32:
+        raise op.error(f"Block size must be divisible by 32, got {cache[2]}")
+    if update[0] != 1:
+        raise op.error(f"Input tensor must have dim 0 be equal to 1, got {update[0]}")
+    if update[1] != users:
+        raise op.error(f"Input tensor must have shape equal to the number of users (determined by update index "
+                       f"shape): {users}, got {update[1]}")
+    if update[3] != cache[3]:
+        raise op.error(f"Input tensor must have dim 3 be equal to the head dimension (determined by cache shape): "
+                       f"{cache[3]}, got {update[3]}")
+    if table:
+        pages = shape_of(table[0])
+        if len(pages) != 2:
+            raise op.error("Page table tensor must be a 2D tensor")
+        if pages[0] != users:
+            raise op.error(f"Page table tensor must have dim 0 be equal to the number of users (determined by update "
+                           f"index shape): {users}, got {pages[0]}")
+    return []
+
+
 def same_rank(op: TTOp):
     if len(op.results[0].type.get_shape()) != len(first_shape(op)):
         raise op.error("result must have the same rank as the input")
@@ -1281,7 +1313,7 @@ OWN_RULES = {"clamp_scalar": clamp_scalar, "all_gather": all_gather, "all_reduce
              "reduce_scatter": reduce_scatter, "collective_permute": collective_permute,
              "all_to_all": all_to_all, "collective_broadcast": collective_broadcast,
              "max_pool2d_with_indices": max_pool2d_with_indices, "gelu_bw": gelu_bw,
-             "paged_fill_cache": paged_fill_cache, **attention.TTIR_RULES}
+             "paged_fill_cache": paged_fill_cache, "paged_update_cache": paged_update_cache, **attention.TTIR_RULES}
 TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.name, TTOp),
                                             OWN_RULES.get(row.name, SHAPE_RULES[row.family])) for row in TTIR_OPS}
 globals().update({cls.__name__: cls for cls in TTIR_OP_CLASSES.values()})

@@ -24,7 +24,7 @@ from ttmlir.dialects.props import KINDS, Kind, scalar
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw, struct_attr
 from ttmlir.dialects.tt_op import TTOp, build_op_class
 from ttmlir.dialects.ttir import (SHAPE_RULES, check_repeat, collective_dim, commas, first_shape, paged_fill_cache,
-                                  reduce_type_in, reduction,
+                                  paged_update_cache, reduce_type_in, reduction,
                                   result_shape, same_rank, same_shape, shape_of)
 
 TILE = 32
@@ -932,6 +932,7 @@ TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to
                   "rotary_embedding": rotary_embedding_rule, "rotary_embedding_llama": rotary_embedding_rule,
                   "rms_norm_pre_all_gather": norm_stats_rule, "layer_norm_pre_all_gather": norm_stats_rule,
                   "layer_norm_post_all_gather": norm_post_rule, "paged_fill_cache": paged_fill_cache,
+                  "paged_update_cache": paged_update_cache,
                   "rand": rand_rule, "pow_scalar": pow_scalar_rule, "constant": constant_rule,
                   "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule, **attention.TTNN_RULES, **conv.TTNN_RULES, **moe.TTNN_RULES,
                   "assign": assign_rule, "point_to_point": point_to_point_rule}

@@ -26,7 +26,7 @@ Kernel = Callable[[dict, object], object]
 # Kernels that only move values read float inputs in their stored format: exact, and without an f32 copy of
 # a large table (a 131072x2048 bf16 embedding is 512 MB stored, 1 GB in f32).
 MOVES_VALUES = frozenset({"assign", "reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static", "slice_dynamic", "bitcast_convert",
-                          "reverse", "gather", "embedding", "update_cache", "fill_cache", "paged_fill_cache", "to_layout", "to_device",
+                          "reverse", "gather", "embedding", "update_cache", "fill_cache", "paged_fill_cache", "paged_update_cache", "to_layout", "to_device",
                           "from_device", "to_memory_config", "typecast"})
 MeshKernel = Callable[[dict, object, tuple[int, int]], list]
 
@@ -447,6 +447,19 @@ def _cache(x, t):
     return cache
 
 
+def _paged_update_cache(x, t):
+    """User u's token (input[0, u]) at position p = update_index[u]: row p of cache row u, or row p % block of
+    its page page_table[u][p // block]."""
+    cache, update, positions = x["cache"].clone(), x["input"][0], x["update_index"].reshape(-1).long()
+    table = x.get("page_table")
+    block = cache.shape[2]
+    pages = table.long()[torch.arange(len(positions)), positions // block] if table is not None else \
+        torch.arange(len(positions))
+    rows = positions % block if table is not None else positions
+    cache[pages, :, rows, :] = update
+    return cache
+
+
 def _paged_fill(cache, update, table, rows) -> torch.Tensor:
     """Each batch row's prompt scattered block by block through its page table row, whole tiles at a time."""
     block = cache.shape[2]
@@ -721,6 +734,7 @@ KERNELS: dict[str, Kernel] = {
     "rms_norm": _norm,
     "group_norm": _group_norm,
     "update_cache": _cache,
+    "paged_update_cache": _paged_update_cache,
     "fill_cache": _cache,
     "paged_fill_cache": _cache,
     **{name: lambda x, t: x["input"] for name in ("to_layout", "to_device", "from_device", "to_memory_config",

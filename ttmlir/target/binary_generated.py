@@ -313,6 +313,7 @@ class OpType(object):
     MoeExpertTokenRemapOp = 66
     AllToAllDispatchMetadataOp = 67
     SamplingOp = 68
+    PagedUpdateCacheOp = 69
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -454,6 +455,8 @@ def OpTypeCreator(unionType, table):
         return AllToAllDispatchMetadataOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.SamplingOp:
         return SamplingOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.PagedUpdateCacheOp:
+        return PagedUpdateCacheOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -17794,6 +17797,195 @@ class TopkRouterGptOpT(object):
         return topkRouterGptOp
 
 
+class PagedUpdateCacheOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = PagedUpdateCacheOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsPagedUpdateCacheOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def PagedUpdateCacheOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # PagedUpdateCacheOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # PagedUpdateCacheOp
+    def Cache(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PagedUpdateCacheOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PagedUpdateCacheOp
+    def UpdateIndex(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PagedUpdateCacheOp
+    def PageTable(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PagedUpdateCacheOp
+    def ShareCache(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # PagedUpdateCacheOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def PagedUpdateCacheOpStart(builder):
+    builder.StartObject(6)
+
+def PagedUpdateCacheOpAddCache(builder, cache):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(cache), 0)
+
+def PagedUpdateCacheOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def PagedUpdateCacheOpAddUpdateIndex(builder, updateIndex):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(updateIndex), 0)
+
+def PagedUpdateCacheOpAddPageTable(builder, pageTable):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(pageTable), 0)
+
+def PagedUpdateCacheOpAddShareCache(builder, shareCache):
+    builder.PrependBoolSlot(4, shareCache, 0)
+
+def PagedUpdateCacheOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def PagedUpdateCacheOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class PagedUpdateCacheOpT(object):
+
+    # PagedUpdateCacheOpT
+    def __init__(
+        self,
+        cache = None,
+        input = None,
+        updateIndex = None,
+        pageTable = None,
+        shareCache = False,
+        memoryConfig = None,
+    ):
+        self.cache = cache  # type: Optional[TensorRefT]
+        self.input = input  # type: Optional[TensorRefT]
+        self.updateIndex = updateIndex  # type: Optional[TensorRefT]
+        self.pageTable = pageTable  # type: Optional[TensorRefT]
+        self.shareCache = shareCache  # type: bool
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        pagedUpdateCacheOp = PagedUpdateCacheOp()
+        pagedUpdateCacheOp.Init(buf, pos)
+        return cls.InitFromObj(pagedUpdateCacheOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, pagedUpdateCacheOp):
+        x = PagedUpdateCacheOpT()
+        x._UnPack(pagedUpdateCacheOp)
+        return x
+
+    # PagedUpdateCacheOpT
+    def _UnPack(self, pagedUpdateCacheOp):
+        if pagedUpdateCacheOp is None:
+            return
+        if pagedUpdateCacheOp.Cache() is not None:
+            self.cache = TensorRefT.InitFromObj(pagedUpdateCacheOp.Cache())
+        if pagedUpdateCacheOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(pagedUpdateCacheOp.Input())
+        if pagedUpdateCacheOp.UpdateIndex() is not None:
+            self.updateIndex = TensorRefT.InitFromObj(pagedUpdateCacheOp.UpdateIndex())
+        if pagedUpdateCacheOp.PageTable() is not None:
+            self.pageTable = TensorRefT.InitFromObj(pagedUpdateCacheOp.PageTable())
+        self.shareCache = pagedUpdateCacheOp.ShareCache()
+        if pagedUpdateCacheOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(pagedUpdateCacheOp.MemoryConfig())
+
+    # PagedUpdateCacheOpT
+    def Pack(self, builder):
+        if self.cache is not None:
+            cache = self.cache.Pack(builder)
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.updateIndex is not None:
+            updateIndex = self.updateIndex.Pack(builder)
+        if self.pageTable is not None:
+            pageTable = self.pageTable.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        PagedUpdateCacheOpStart(builder)
+        if self.cache is not None:
+            PagedUpdateCacheOpAddCache(builder, cache)
+        if self.input is not None:
+            PagedUpdateCacheOpAddInput(builder, input)
+        if self.updateIndex is not None:
+            PagedUpdateCacheOpAddUpdateIndex(builder, updateIndex)
+        if self.pageTable is not None:
+            PagedUpdateCacheOpAddPageTable(builder, pageTable)
+        PagedUpdateCacheOpAddShareCache(builder, self.shareCache)
+        if self.memoryConfig is not None:
+            PagedUpdateCacheOpAddMemoryConfig(builder, memoryConfig)
+        pagedUpdateCacheOp = PagedUpdateCacheOpEnd(builder)
+        return pagedUpdateCacheOp
+
+
 class SamplingOp(object):
     __slots__ = ['_tab']
 
@@ -19044,7 +19236,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

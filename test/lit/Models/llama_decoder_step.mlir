@@ -11,7 +11,7 @@
 // CHECK: "ttnn.slice_static"
 // CHECK: "ttnn.neg"
 // CHECK: "ttnn.concat"
-// CHECK: "ttnn.update_cache"
+// CHECK: "ttnn.paged_update_cache"
 // CHECK: "ttnn.where"
 // CHECK: "ttnn.softmax"
 // CHECK: "ttnn.typecast"

@@ -206,6 +206,9 @@ CASES: dict[str, Case] = {
     "rand": Case([], {"size": [32, 32], "low": -1.0, "high": 1.0, "seed": 7}),
     "update_cache": Case([(1, 2, 32, 16), (1, 2, 1, 16), (1,)], {"batch_offset": 0}, dtypes=[F32, F32, I32],
                          inputs=[None, None, indices(32)]),
+    # four users' tokens at their own positions (of 64), each user's two 32-row blocks distinct
+    "paged_update_cache": Case([(8, 2, 32, 16), (1, 4, 2, 16), (4,), (4, 2)], dtypes=[F32, F32, I32, I32],
+                               inputs=[None, None, lambda s: torch.randperm(64)[:4].to(I32), USER_BLOCKS]),
     "fill_cache": Case([(1, 2, 32, 16), (1, 2, 8, 16)], {"batch_offset": 0}),
     # a 40-token prompt through a page table of 4 distinct blocks (of 8, 32 rows each)
     "paged_fill_cache": Case([(8, 2, 32, 16), (1, 2, 40, 16), (1, 4)], dtypes=[F32, F32, I32],

@@ -4,7 +4,7 @@
 
 // CHECK-LABEL: func.func @update_cache
 // CHECK: "ttir.update_cache"(%arg0, %arg1, %arg2) <{batch_offset = 0 : i32}> : (tensor<1x32x64x512xf32>, tensor<1x32x1x512xf32>, tensor<1xsi32>) -> ()
-// TTNN: "ttnn.update_cache"
+// TTNN: "ttnn.paged_update_cache"
 // TTNN-SAME: #ttnn_layout
 module {
   func.func @update_cache(%arg0: tensor<1x32x64x512xf32>, %arg1: tensor<1x32x1x512xf32>, %arg2: tensor<1xsi32>) -> tensor<1x32x64x512xf32> {

@@ -21,7 +21,7 @@
 // CHECK: "layout": "tile"
 // CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
-// CHECK: "ttnn.update_cache": 1
+// CHECK: "ttnn.paged_update_cache": 1
 // CHECK-LABEL: "mesh_shape": [1, 1]
 module {
   func.func @update_cache(%arg0: tensor<1x32x64x512xf32>, %arg1: tensor<1x32x1x512xf32>, %arg2: tensor<1xsi32>) -> tensor<1x32x64x512xf32> {
