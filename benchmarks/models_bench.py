@@ -22,16 +22,12 @@ BIN = Path(sys.executable).parent
 
 def stage(args: list[str], timeout: float, memory_gb: float) -> tuple[float, float, str]:
     """(seconds, peak MB, last error line or "") of one command, reaped with wait4 for its own peak; its
-    address space is capped at `memory_gb` so a model too large for this machine fails alone."""
-    import resource
-
-    def cap():
-        limit = int(memory_gb * 2**30)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
+    address space is capped at `memory_gb` so a model too large for this machine fails alone. The cap is set by
+    a shell that then execs the command: a fork of this Python process would count its pages as the child's."""
     start = time.perf_counter()
+    capped = ["sh", "-c", f'ulimit -v {int(memory_gb * 2**20)} && exec "$@"', "sh", *args]
     with tempfile.TemporaryFile("w+") as err:
-        process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=cap)
+        process = subprocess.Popen(capped, stdout=subprocess.DEVNULL, stderr=err)
         while True:
             pid, status, usage = os.wait4(process.pid, os.WNOHANG)
             if pid:
