@@ -36,6 +36,7 @@ class Want:
     buffer: str | None = None
 
 
+ROW_BF16, ROW_U16 = Want("row_major", "bf16"), Want("row_major", "u16")
 Workaround = Callable[[TTNNOp], dict[str, Want]]  # operand name or "result" -> what it must be
 
 
@@ -44,7 +45,8 @@ def _dtype(value: SSAValue) -> str:
 
 
 def _embedding(op: TTNNOp) -> dict[str, Want]:
-    return {"input": Want("row_major", "u32"), "weight": Want(dtype="bf16"), "result": Want(dtype="bf16")}
+    """The kernel looks up rows of a row-major bf16 table by u32 ids."""
+    return {"input": Want("row_major", "u32"), "weight": ROW_BF16, "result": Want(dtype="bf16")}
 
 
 def _embedding_bw(op: TTNNOp) -> dict[str, Want]:
@@ -176,7 +178,6 @@ def _wants(**wants: Want) -> Workaround:
     return lambda op: wants
 
 
-ROW_BF16, ROW_U16 = Want("row_major", "bf16"), Want("row_major", "u16")
 SDPA_DTYPES = ("bf16", "bfp_bf8", "bfp_bf4")
 
 
@@ -360,6 +361,20 @@ def _reduce_scatter_accumulates_in_f32(op: TTNNOp) -> None:
             ("packer_l1_acc", False)))
 
 
+def _embedding_weight_in_4d(op: TTNNOp) -> None:
+    """The embedding kernel takes at most a 4D table: one of more dims (all but its last two ones) is read as
+    [1, 1, N, D]."""
+    weight = op.operand_groups()["weight"][0]
+    shape = list(weight.type.get_shape())
+    if len(shape) > 4 and all(d == 1 for d in shape[:-2]):
+        squeezed = [1, 1, *shape[-2:]]
+        reshape = ttnn_op("reshape", [weight], {"shape": KINDS["i32_array"].build(squeezed)},
+                          [_reshaped(weight.type, squeezed)], op)
+        reshape.location = helper_location(op.location, "reshape")
+        op.parent.insert_op_before(reshape, op)
+        op.operands[list(op.operands).index(weight)] = reshape.results[0]
+
+
 def _sampling_in_4d(op: TTNNOp) -> None:
     """The sampling kernel takes [1, 1, users, candidates] and writes [1, 1, 1, users]."""
     shape = list(op.operands[0].type.get_shape())
@@ -431,6 +446,7 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "reduce_scatter": _reduce_scatter_accumulates_in_f32,
     "topk_router_gpt": _router_k_padded,
     "sampling": _sampling_in_4d,
+    "embedding": _embedding_weight_in_4d,
 }
 
 
