@@ -37,7 +37,6 @@ def usage_error(message: str):
 def parse_args(argv: list[str]) -> Options:
     from ttmlir.passes import registered_passes
 
-    passes = registered_passes()
     opts = Options()
     args = iter(argv)
     positional = []
@@ -53,7 +52,7 @@ def parse_args(argv: list[str]) -> Options:
             opts.flags.add(arg.split("=")[0])
         elif arg.startswith("--pass-pipeline="):
             opts.passes.extend(parse_pipeline(arg.split("=", 1)[1]))
-        elif arg.startswith("-") and arg.lstrip("-").split("=")[0] in passes:  # LLVM takes -name and --name
+        elif arg.startswith("-") and arg.lstrip("-").split("=")[0] in registered_passes():  # -name and --name
             name, _, value = arg.lstrip("-").partition("=")
             opts.passes.append((name, value.strip("\"'")))
         elif arg.startswith("-") and arg != "-":

@@ -5,17 +5,28 @@ from __future__ import annotations
 from xdsl.context import Context
 
 
+def _ttir():
+    from ttmlir.dialects.ttir import TTIR
+    return TTIR
+
+
+def _ttnn():
+    from ttmlir.dialects.ttnn import TTNN
+    return TTNN
+
+
 def make_context(allow_unregistered: bool = False) -> Context:
-    """A context with builtin, func, quant and the ttcore/ttir/ttnn dialects loaded."""
+    """A context with builtin, func, quant and ttcore loaded, and ttir and ttnn loaded when first named (each
+    builds a class per op: a tool reading only TTIR need not build TTNN's)."""
     from xdsl.dialects.builtin import Builtin
     from xdsl.dialects.func import Func
 
     from ttmlir.dialects.quant import Quant
     from ttmlir.dialects.ttcore import TTCore
-    from ttmlir.dialects.ttir import TTIR
-    from ttmlir.dialects.ttnn import TTNN
 
     ctx = Context(allow_unregistered=allow_unregistered)
-    for dialect in (Builtin, Func, Quant, TTCore, TTIR, TTNN):
+    for dialect in (Builtin, Func, Quant, TTCore):
         ctx.load_dialect(dialect)
+    ctx.register_dialect("ttir", _ttir)
+    ctx.register_dialect("ttnn", _ttnn)
     return ctx
