@@ -48,10 +48,10 @@ class TTParser(Parser):
         self._first_uses: dict[str, object] = {}
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
-        self._predefine_aliases()
-        if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
-            return ModuleOp([])  # MLIR reads an empty input (e.g. a split piece of comments) as an empty module
         try:
+            self._predefine_aliases()
+            if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
+                return ModuleOp([])  # MLIR reads an empty input (e.g. a split piece of comments) as an empty module
             return super().parse_module(allow_implicit_module)
         except VerifyException as error:  # an attribute's own verifier, run while it is parsed
             raise ParseError(self._current_token.span, str(error)) from None
@@ -93,7 +93,10 @@ class TTParser(Parser):
         if self._current_token.text == "loc":
             value: Attribute = self.expect(self.parse_optional_location, "expected location")
         else:
-            value = self.parse_attribute()
+            try:
+                value = self.parse_attribute()
+            except VerifyException as error:  # the attribute's own verifier: reported at its alias
+                raise ParseError(token.span, str(error)) from None
         if name in self.attribute_aliases and name not in self._predefined:
             self.raise_error(f"redefinition of alias '{name}'", token.span)
         self.attribute_aliases[name] = value

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from xdsl.dialects.builtin import (ArrayAttr, DictionaryAttr, FlatSymbolRefAttr, IndexType, IntegerAttr, ModuleOp,
-                                   StringAttr, TensorType)
+from xdsl.dialects.builtin import (ArrayAttr, DenseIntOrFPElementsAttr, DictionaryAttr, FlatSymbolRefAttr, IndexType,
+                                   IntegerAttr, ModuleOp, StringAttr, TensorType)
 from xdsl.ir import Attribute, Data, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def, region_def,
                        traits_def, operand_def, var_operand_def, var_result_def, result_def, param_def)
@@ -442,6 +442,75 @@ class LocalShapeAttr(Data[TensorType]):
         printer.print_attribute(self.data)
 
 
+@dataclass(frozen=True)
+class MetalLayout:
+    logical_shape: tuple[int, ...]
+    dim_alignments: tuple[int, ...]
+    collapsed_intervals: DenseIntOrFPElementsAttr  # [N, 2] half-open ranges of logical dims, negative from the end
+    memory_space: str
+    memory_layout: str
+
+
+METAL_MEMORY_LAYOUTS = ("none", "interleaved", "sharded")
+
+
+@irdl_attr_definition
+class MetalLayoutAttr(Data[MetalLayout]):
+    """The layout of a tensor on a grid of cores (the TTMetal path): its logical shape, the alignment of each
+    logical dim, which dims collapse into the physical rows, and where it lives. The tensor's own shape is the
+    grid shape followed by the shard shape."""
+
+    name = "ttcore.metal_layout"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> MetalLayout:
+        with parser.in_angle_brackets():
+            shape = parse_keyword_value(parser, "logical_shape", lambda: parse_dims(parser))
+            parser.parse_punctuation(",")
+            alignments = parse_keyword_value(parser, "dim_alignments", lambda: parse_dims(parser))
+            parser.parse_punctuation(",")
+            intervals = parse_keyword_value(parser, "collapsed_intervals", parser.parse_attribute)
+            if not isinstance(intervals, DenseIntOrFPElementsAttr):
+                parser.raise_error("collapsed_intervals must be a dense integer array")
+            parser.parse_punctuation(",")
+            space = parser.parse_str_enum(MemorySpaceAttr.enum_type).value
+            parser.parse_punctuation(",")
+            layout = parser.parse_keyword_in(METAL_MEMORY_LAYOUTS, "for a tensor memory layout")
+        return MetalLayout(shape, alignments, intervals, space, layout)
+
+    def print_parameter(self, printer: Printer) -> None:
+        layout = self.data
+        printer.print_string(f"<logical_shape = {dims_str(layout.logical_shape)}, dim_alignments = "
+                             f"{dims_str(layout.dim_alignments)}, collapsed_intervals = ")
+        printer.print_attribute(layout.collapsed_intervals)
+        printer.print_string(f", {layout.memory_space}, {layout.memory_layout}>")
+
+    def verify(self) -> None:
+        layout, rank = self.data, len(self.data.logical_shape)
+        if len(layout.dim_alignments) != rank:
+            raise VerifyException(f"dim_alignments size ({len(layout.dim_alignments)}) must match logical_shape rank "
+                                  f"({rank})")
+        for i, alignment in enumerate(layout.dim_alignments):
+            if alignment <= 0:
+                raise VerifyException(f"dim_alignments[{i}] must be positive, got {alignment}")
+        shape = layout.collapsed_intervals.get_type().get_shape()
+        if len(shape) != 2:
+            raise VerifyException(f"collapsed_intervals must be a 2D array, got rank {len(shape)}")
+        if shape[1] != 2:
+            raise VerifyException(f"collapsed_intervals must have pairs (second dim size 2), got {shape[1]}")
+        values = [int(v) for v in layout.collapsed_intervals.get_values()]
+        for start, end in zip(values[::2], values[1::2]):
+            first, last = (i + rank if i < 0 else i for i in (start, end))
+            if not 0 <= first < rank:
+                raise VerifyException(f"collapsed_intervals start index {start} (normalized: {first}) is out of bounds "
+                                      f"for logical_shape rank {rank}")
+            if not 0 <= last <= rank:
+                raise VerifyException(f"collapsed_intervals end index {end} (normalized: {last}) is out of bounds for "
+                                      f"logical_shape rank {rank}")
+            if first > last:
+                raise VerifyException(f"collapsed_intervals start ({start}) must not exceed end ({end})")
+
+
 # --- ops ---------------------------------------------------------------------------------------
 
 
@@ -767,5 +836,6 @@ TTCore = Dialect(
      SetKeyValueOp, GetKeyValueOp],
     [TileType, DataTypeAttr, ArchAttr, GridAttr, CoreCoordAttr, CoreRangeAttr, MemorySpaceAttr,
      TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
-     ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, RuntimeTensorShardingAttr, LocalShapeAttr, DictType],
+     ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, RuntimeTensorShardingAttr, LocalShapeAttr, DictType,
+     MetalLayoutAttr],
 )

@@ -43,3 +43,17 @@ func.func @nothing_read(%d: !ttcore.dict) {
   ttcore.get_key_value %d["k"] : (!ttcore.dict) -> ()
   return
 }
+
+// -----
+
+// expected-error @+1 {{collapsed_intervals end index 4 (normalized: 4) is out of bounds for logical_shape rank 3}}
+#too_far = #ttcore.metal_layout<logical_shape = 2x32x32, dim_alignments = 1x32x32, collapsed_intervals = dense<[[0, 4]]> : tensor<1x2xi64>, l1, sharded>
+
+// -----
+
+// An attribute's verifier reports at the alias that defines it.
+// expected-error @+1 {{unsupported tile shape 32x1}}
+#narrow = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x1, f32>, #ttnn.buffer_type<dram>>, <interleaved>>
+func.func @narrow_tiles(%a: tensor<32x32xf32, #narrow>) -> tensor<32x32xf32, #narrow> {
+  return %a : tensor<32x32xf32, #narrow>
+}
