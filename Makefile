@@ -17,7 +17,7 @@ demo: $(STAMP)
 test: lit pytest
 
 lit: $(STAMP)
-	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -q test/lit
+	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -s test/lit
 
 pytest: $(STAMP)
 	$(BIN)/python -m pytest -q test/python
