@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -455,7 +455,9 @@ def retyped(t: TensorType, want: Want) -> TensorType:
     layout = t.encoding
     tiled = layout.is_tiled if want.layout is None else want.layout == "tile"
     dtype = want.dtype or layout.data_type
-    element = ttnn.DATA_TYPE_TO_MLIR.get(dtype, t.element_type)  # a converted i32 is TTNN's si32
+    element = t.element_type
+    if want.dtype or element == IntegerType(32):  # a converted i32 is TTNN's si32
+        element = ttnn.DATA_TYPE_TO_MLIR.get(dtype, element)
     shape = tuple(t.get_shape())
     return TensorType(element, shape, ttnn.layout_for(shape, element, want.buffer or layout.buffer_type, tiled, dtype))
 

@@ -176,7 +176,12 @@ class ProgramWriter:
         mem_layout = layout.memory_layout
         ld.memoryConfig = _memory_config(ttnn.MemoryConfig(
             layout.memref.memory_space, None if not isinstance(mem_layout, ttnn.TensorMemoryLayoutAttr) else mem_layout))
-        return desc, int(math.prod(grid) * math.prod(ld.memrefShape) * unit)
+        size = int(math.prod(grid) * math.prod(ld.memrefShape) * unit)
+        if size >= 2**64:  # the schema's uint64 size
+            owner = value.owner if isinstance(value.owner, Operation) else value.owner.parent_op()
+            raise TranslateError(owner, f"a tensor of {size} bytes is too large for a flatbuffer (sizes are below "
+                                        f"2^64 bytes): {t}")
+        return desc, size
 
     def operation(self, op: TTNNOp) -> fb.OperationT:
         row = op.ROW
