@@ -299,13 +299,21 @@ class TTNNLayoutAttr(ParametrizedAttribute):
             if not isinstance(memref, MemRefType):
                 parser.raise_error("expected a memref type in the ttnn_layout")
             layout: Attribute = NoneAttr()
-            extras: Attribute = NoneAttr()
+            fields: list[str] = []
             while parser.parse_optional_punctuation(","):
                 if parser.parse_optional_punctuation("<"):
                     layout = enum(TensorMemoryLayoutAttr, parser.parse_str_enum(TensorMemoryLayoutAttr.enum_type))
                     parser.parse_punctuation(">")
+                elif parser.parse_optional_keyword("core_ranges"):  # re-printed in upstream's spelling
+                    parser.parse_punctuation("=")
+                    ranges = (parser.parse_attribute() if parser._current_token.text.startswith("#")
+                              else CoreRangeSetAttr(CoreRangeSetAttr.parse_parameter(parser)))
+                    if not isinstance(ranges, CoreRangeSetAttr):
+                        parser.raise_error("expected a #ttnn.core_range_set")
+                    fields.append(f"core_ranges = {str(ranges).removeprefix('#' + CoreRangeSetAttr.name)}")
                 else:
-                    extras = ttcore.StringAttr(scan_raw(parser))
+                    fields.append(scan_raw(parser))
+            extras: Attribute = ttcore.StringAttr(", ".join(fields)) if fields else NoneAttr()
         if (problem := layout_problem(memref, grid, layout, extras)) is not None:
             parser.raise_error(problem, start, parser.pos)
         return linear, grid, memref, layout, extras
