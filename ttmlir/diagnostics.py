@@ -9,7 +9,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.dialects.tt_op import TTOp, WholeMessageError
 
 
 @dataclass
@@ -73,7 +73,8 @@ def _verify_error(op: Operation) -> str | None:
             op.verify_()
     except VerifyException as error:
         message = str(error).splitlines()[0] if str(error) else "failed to verify"
-        return message if message.startswith("'") else f"'{op.name}' op {message}"
+        return message if message.startswith("'") or isinstance(error, WholeMessageError) else \
+            f"'{op.name}' op {message}"
     except Exception as error:  # a malformed op that a verifier could not even inspect
         return f"'{op.name}' op is malformed: {error}"
     return None

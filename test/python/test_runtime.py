@@ -674,3 +674,43 @@ def test_integer_product_along_a_short_dim_is_exact():
     assert print_module(lower_to_ttnn(text)).count('"ttnn.multiply"') == 4
     (out,) = run_ttir(text, [x])
     assert torch.equal(out.long(), x.long().prod(1))
+
+
+def trace_binary() -> Binary:
+    from ttmlir.diagnostics import load_module
+    from ttmlir.dialects import make_context
+    from ttmlir.passes import make_pass
+    from ttmlir.target.ttnn import translate
+
+    text = (ROOT / "test" / "lit" / "Dialect" / "TTNN" / "trace" / "capture_or_execute.mlir").read_text()
+    module, _ = load_module(make_context(), text, "<trace>")
+    make_pass("ttcore-register-device", "").apply(make_context(), module)
+    return Binary(data=translate(module))
+
+
+def test_trace_is_captured_once_and_replayed_on_new_inputs():
+    """The first run allocates the slots and captures (a + b) * b; later runs write their inputs into the
+    slots and replay the recorded ops, which store into the output slot the device keeps."""
+    binary = trace_binary()
+    main = next(i for i, p in enumerate(binary.programs) if p.name == "main")
+    device = MeshDevice()
+    slots = None
+    for run in range(3):
+        a, b = torch.randn(32, 64).bfloat16(), torch.randn(32, 64).bfloat16()
+        (out,), ctx = run_program(binary, main, [a, b], device)
+        torch.testing.assert_close(out.data.float(), ((a.float() + b.float()).bfloat16().float() * b.float()),
+                                   rtol=1e-2, atol=1e-2)
+        ran = [op.name for op, *_ in ctx.perf]
+        assert ran.count("add") == (2 if run == 0 else 1)  # the first run also runs the trace before capturing it
+        assert ("write_tensor" in ran) == (run == 0) and ran.count("execute_trace") == 1
+        release(binary.programs[main], ctx, [out])
+        slots = slots or device.trace_cache
+        assert len(device.traces) == 1 and device.trace_cache is slots
+    assert device.program_bytes()["dram"] == 0 < device.allocated_bytes()["dram"]  # only the three slots stay
+
+
+def test_a_trace_replayed_before_its_capture_is_a_named_failure():
+    binary = trace_binary()
+    execute = next(i for i, p in enumerate(binary.programs) if p.name == "execute")
+    with pytest.raises(RuntimeFailure, match="no trace 3 was captured on this device"):
+        run_program(binary, execute, [torch.tensor(3)], MeshDevice())

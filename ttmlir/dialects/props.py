@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 from xdsl.dialects.builtin import (ArrayAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, DenseResourceAttr,
                                    Float16Type, Float32Type, Float64Type, FloatAttr, IntegerAttr, IntegerType, Signedness, StringAttr,
-                                   TypeAttribute)
+                                   SymbolRefAttr, TypeAttribute)
 from xdsl.ir import Attribute
 
 from ttmlir.dialects import ttcore
@@ -95,6 +95,8 @@ KINDS: dict[str, Kind] = {
     "number": Kind(lambda a: isinstance(a, (IntegerAttr, FloatAttr)), "integer or float attribute",
                    lambda v: FloatAttr(float(v), Float32Type()) if isinstance(v, float) else IntegerAttr(v, 32)),
     "str": Kind(lambda a: isinstance(a, StringAttr), "string attribute", StringAttr),
+    "symbol": Kind(lambda a: isinstance(a, SymbolRefAttr) and not a.nested_references.data,
+                   "flat symbol reference attribute", SymbolRefAttr),
     "type": Kind(lambda a: isinstance(a, TypeAttribute), "any type attribute", lambda v: v),
     "elements": Kind(lambda a: isinstance(a, (DenseIntOrFPElementsAttr, DenseResourceAttr)),
                      "constant vector/tensor attribute", lambda v: v),

@@ -20,6 +20,10 @@ from ttmlir.dialects.props import KINDS, default_attr
 ShapeRule = Callable[["TTOp"], Sequence[Sequence[int]] | None]
 
 
+class WholeMessageError(VerifyException):
+    """A verifier failure upstream reports without naming the op (its `op->emitError()`)."""
+
+
 class TTOp(IRDLOperation):
     """Base of every table-built tt op; `row` says its operands, properties and results."""
 
@@ -136,7 +140,8 @@ class AllocatesResults(MemoryEffect):
 
 # Ops whose results are not all they do; every other family is Pure, so canonicalize, CSE and DCE apply.
 EFFECTS = {"creation": (AllocatesResults(),), "rand": (AllocatesResults(),), "cache": (MemoryWriteEffect(),),
-           "deallocate": (MemoryFreeEffect(),), "device": (), "tt_lang": (MemoryWriteEffect(),)}  # get_device is never dead code, as upstream's
+           "deallocate": (MemoryFreeEffect(),), "device": (), "tt_lang": (MemoryWriteEffect(),),
+           "trace": (MemoryWriteEffect(),), "semaphore": (MemoryWriteEffect(),)}  # get_device is never dead code, as upstream's
 
 
 def build_op_class(dialect: str, row: OpRow, base: type[TTOp], shape_rule: ShapeRule | None,

@@ -18,7 +18,7 @@ from xdsl.printer import Printer
 from ttmlir import hardware
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.quant import UniformQuantizedType
-from ttmlir.dialects import attention, conv, moe
+from ttmlir.dialects import attention, conv, moe, trace
 from ttmlir.dialects.op_table import ATTENTION, GATHER_PROPS, TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind, scalar
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw, struct_attr
@@ -418,7 +418,7 @@ def layout_for(shape: tuple[int, ...], element: Attribute, buffer: str = "dram",
 
 def check_layout(op: TTOp, what: str, tensor: TensorType) -> None:
     encoding = tensor.encoding
-    if not isinstance(encoding, (NoneAttr, TTNNLayoutAttr)):
+    if not isinstance(encoding, (NoneAttr, TTNNLayoutAttr, trace.TraceIdAttr)):
         raise op.error(f"{what} encoding must be a #ttnn.ttnn_layout, got {encoding}")
 
 
@@ -437,7 +437,8 @@ def check_tile_element(op: TTOp, tensor: Attribute) -> None:
 class TTNNOp(TTOp):
     """Base of table-built TTNN ops: operands may also be the device; layouts are checked."""
 
-    OPERAND_TYPE_CHECK: ClassVar[tuple[tuple[type, ...], str]] = ((TensorType, DeviceType), "ranked tensor or !ttnn.device values")
+    OPERAND_TYPE_CHECK: ClassVar[tuple[tuple[type, ...], str]] = (
+        (TensorType, DeviceType, trace.GlobalSemaphoreType), "ranked tensor, !ttnn.device or !ttnn.global_semaphore values")
 
     def tt_verify(self) -> None:
         for result in self.results:
@@ -466,6 +467,7 @@ KINDS.update({
     "compute_config": _attr_kind(DeviceComputeKernelConfigAttr),
     "conv2d_config": _attr_kind(Conv2dConfigAttr),
     "conv3d_config": _attr_kind(Conv3dConfigAttr),
+    "core_range_set": _attr_kind(CoreRangeSetAttr),
     "matmul_program_config": Kind(lambda a: isinstance(a, MATMUL_PROGRAM_CONFIGS), "TTNN matmul program config",
                                   lambda v: v),
 })
@@ -612,6 +614,7 @@ TTNN_ONLY = (
     op("mesh_shard", "mesh_shard", "input device", props="shard_type:shard_type shard_direction:shard_direction "
        "shard_shape:i64_darray shard_dims:i64_darray", summary="Shard or gather a tensor across the mesh."),
 )
+TTNN_ONLY = (*TTNN_ONLY, *trace.ROWS)
 TTNN_ONLY_NAMES = {row.name for row in TTNN_ONLY}
 
 
@@ -625,7 +628,7 @@ def shape_attr_rule(op: TTOp):
 
 TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "layout_op": same_shape, "deallocate": None,
                     "creation": shape_attr_rule, "fill": shape_attr_rule, "full": shape_attr_rule,
-                    "repeat": repeat_rule, "conv": None, "pool": None, "arange": None, "rand": None,
+                    "repeat": repeat_rule, "conv": None, "trace": None, "semaphore": None, "pool": None, "arange": None, "rand": None,
                     **dict.fromkeys(("nlp_concat_heads", "nlp_concat_heads_decode", "nlp_create_qkv_heads_decode",
                                      "rotary_embedding", "norm_stats", "norm_post", "indexer_score", "assign", "point_to_point",
                                      "prepare_conv3d_weights"))}  # verified by their own rules below
@@ -942,7 +945,7 @@ TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to
                   "layer_norm_post_all_gather": norm_post_rule, "paged_fill_cache": paged_fill_cache,
                   "paged_update_cache": paged_update_cache,
                   "rand": rand_rule, "pow_scalar": pow_scalar_rule, "constant": constant_rule,
-                  "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule, **attention.TTNN_RULES, **conv.TTNN_RULES, **moe.TTNN_RULES,
+                  "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule, **attention.TTNN_RULES, **conv.TTNN_RULES, **moe.TTNN_RULES, **trace.TTNN_RULES,
                   "assign": assign_rule, "point_to_point": point_to_point_rule}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
@@ -951,6 +954,6 @@ TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
 
 TTNN = Dialect(
     "ttnn", list(TTNN_OP_CLASSES.values()),
-    [DeviceType, BufferTypeAttr, LayoutAttr, TensorMemoryLayoutAttr, ShapeAttr, MeshShapeAttr, MeshOffsetAttr,
+    [DeviceType, trace.GlobalSemaphoreType, trace.TraceIdAttr, BufferTypeAttr, LayoutAttr, TensorMemoryLayoutAttr, ShapeAttr, MeshShapeAttr, MeshOffsetAttr,
      CoreCoordAttr, CoreRangeAttr, CoreRangeSetAttr, MemoryConfigAttr, TTNNLayoutAttr, *STRUCT_ATTRS],
 )

@@ -119,6 +119,9 @@ class MeshDevice:
         self.arch, self.mesh_shape = arch, tuple(mesh_shape)
         self.chips = [Chip(arch, i) for i in range(mesh_shape[0] * mesh_shape[1])]
         self.is_open = True
+        self.traces: dict[int, list] = {}  # trace id -> recorded (operation, index, tensor pool)
+        self.capturing: int | None = None   # the trace being recorded
+        self.trace_cache: dict[tuple, tuple] = {}  # capture_or_execute_trace's (trace id, input, output slots)
 
     @property
     def num_chips(self) -> int:
@@ -147,3 +150,13 @@ class MeshDevice:
 
     def allocated_bytes(self) -> dict[str, int]:
         return {kind: alloc.allocated_bytes() for kind, alloc in self.chips[0].allocators.items()}
+
+    def program_bytes(self) -> dict[str, int]:
+        """Per bank, what programs hold: allocated bytes less the trace slots, which the device owns."""
+        held = self.allocated_bytes()
+        slots = {id(slot): slot for _, inputs, outputs in self.trace_cache.values() for slot in (*inputs, *outputs)}
+        for slot in slots.values():
+            if slot.address is not None:
+                blocks = self.chips[0].allocators[slot.buffer_type].blocks
+                held[slot.buffer_type] -= next(b.size for b in blocks if b.address == slot.address and b.allocated)
+        return held

@@ -209,26 +209,33 @@ def release(program: fb.ProgramT, ctx: ProgramContext, outputs: list[Tensor]) ->
 
 
 def _run_ops(program: fb.ProgramT, ctx: ProgramContext, debugger: bool) -> None:
-    binary, device = ctx.binary, ctx.device
     for index, operation in enumerate(program.operations or []):
         name = fbu.op_name(operation)
-        op = OpContext(name, operation, index)
-        if DebugHooks.pre_op is not None:
-            DebugHooks.pre_op(binary, ctx, op)
-        start = time.perf_counter_ns()
-        used = _execute(op, ctx)
-        end = time.perf_counter_ns()
-        family = TABLE_FAMILIES.get(type(operation.type).__name__, "data_movement")
-        ctx.perf.append((op, estimate(name, family, used, op.outputs, device.arch, device.num_chips,
-                                      _math_fidelity(operation.type)), start, end))
-        _note_peak(ctx)
-        if DebugHooks.post_op is not None:
-            DebugHooks.post_op(binary, ctx, op)
-        if debugger:
-            import pdb
+        if ctx.device.capturing is not None and name != "end_trace_capture":
+            # recorded with the tensors it would read, run only when the trace is executed (as on hardware)
+            ctx.device.traces[ctx.device.capturing].append((operation, index, dict(ctx.pool)))
+            continue
+        _run_op(OpContext(name, operation, index), ctx, debugger)
 
-            print(f"ttrt debugger: after op {index} '{name}' {op.loc}; inspect `op` and `ctx`")
-            pdb.set_trace()
+
+def _run_op(op: OpContext, ctx: ProgramContext, debugger: bool) -> None:
+    binary, device = ctx.binary, ctx.device
+    if DebugHooks.pre_op is not None:
+        DebugHooks.pre_op(binary, ctx, op)
+    start = time.perf_counter_ns()
+    used = _execute(op, ctx)
+    end = time.perf_counter_ns()
+    family = TABLE_FAMILIES.get(type(op.operation.type).__name__, "data_movement")
+    ctx.perf.append((op, estimate(op.name, family, used, op.outputs, device.arch, device.num_chips,
+                                  _math_fidelity(op.operation.type)), start, end))
+    _note_peak(ctx)
+    if DebugHooks.post_op is not None:
+        DebugHooks.post_op(binary, ctx, op)
+    if debugger:
+        import pdb
+
+        print(f"ttrt debugger: after op {op.index} '{op.name}' {op.loc}; inspect `op` and `ctx`")
+        pdb.set_trace()
 
 
 def _math_fidelity(table) -> str | None:
@@ -236,22 +243,137 @@ def _math_fidelity(table) -> str | None:
     return fbu.struct_fields(getattr(table, "computeConfig", None)).get("math_fidelity")
 
 
-def _call(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
-    """Run the callee program on the caller's tensors, in a pool of its own."""
-    table = op.operation.type
-    callee = ctx.binary.programs[table.programIndex]
-    args = [_lookup(ctx.pool, ref, "call") for ref in table.inputs or []]
+def _run_callee(ctx: ProgramContext, index: int, args: list) -> list:
+    """Run program `index` on the caller's tensors, in a pool of its own; its results."""
+    callee = ctx.binary.programs[index]
     caller_pool = ctx.pool
-    ctx.pool = {ref.globalId: tensor for ref, tensor in zip(callee.inputs or [], args)}
+    ctx.pool = {ref.globalId: value for ref, value in zip(callee.inputs or [], args)}
     try:
         _run_ops(callee, ctx, False)
-        results = [_lookup(ctx.pool, ref, f"return of @{table.callee}") for ref in callee.outputs or []]
+        return [_lookup(ctx.pool, ref, f"return of @{callee.name}") for ref in callee.outputs or []]
     finally:
         ctx.pool = caller_pool
-    for ref, tensor in zip(table.outputs or [], results):
+
+
+def _call(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    table = op.operation.type
+    args = [_lookup(ctx.pool, ref, "call") for ref in table.inputs or []]
+    for ref, tensor in zip(table.outputs or [], _run_callee(ctx, table.programIndex, args)):
         ctx.pool[ref.globalId] = tensor
         op.outputs.append(tensor)
     return args
+
+
+def _write_tensor(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    """write_tensor (host into device) and copy (device into device): the destination is written in place."""
+    table = op.operation.type
+    source_ref, target_ref = (table.hostTensor, table.deviceTensor) if op.name == "write_tensor" else (table.src,
+                                                                                                        table.dst)
+    source, target = _lookup(ctx.pool, source_ref, op.name), _lookup(ctx.pool, target_ref, op.name)
+    if source.shape != target.shape:
+        raise RuntimeFailure(f"'ttnn.{op.name}' at {op.loc}: a {source.shape} tensor cannot be written into a "
+                             f"{target.shape} one")
+    _write_in_place(target, source.chip_values(ctx.device.num_chips))
+    return [source, target]
+
+
+def _begin_trace_capture(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    device, table = ctx.device, op.operation.type
+    if device.capturing is not None:
+        raise RuntimeFailure(f"'ttnn.begin_trace_capture' at {op.loc}: trace {device.capturing} is still being "
+                             "captured")
+    trace_id = device.capturing = len(device.traces)
+    device.traces[trace_id] = []
+    tensor = materialize(table.traceId, torch.tensor(trace_id, dtype=torch.int64), device, "trace id")
+    ctx.pool[table.traceId.globalId] = tensor
+    op.outputs.append(tensor)
+    return []
+
+
+def _trace_of(op: OpContext, ctx: ProgramContext) -> int:
+    trace_id = int(_lookup(ctx.pool, op.operation.type.traceId, op.name).data)
+    if trace_id not in ctx.device.traces:
+        raise RuntimeFailure(f"'ttnn.{op.name}' at {op.loc}: no trace {trace_id} was captured on this device")
+    return trace_id
+
+
+def _end_trace_capture(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    if _trace_of(op, ctx) != ctx.device.capturing:
+        raise RuntimeFailure(f"'ttnn.end_trace_capture' at {op.loc}: trace {_trace_of(op, ctx)} is not being "
+                             "captured")
+    ctx.device.capturing = None
+    return []
+
+
+def _execute_trace(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    """Replay the recorded ops on the tensors they were recorded with (the trace's persistent buffers)."""
+    caller_pool = ctx.pool
+    try:
+        for operation, index, pool in ctx.device.traces[_trace_of(op, ctx)]:
+            ctx.pool = dict(pool)
+            _run_op(OpContext(fbu.op_name(operation), operation, index), ctx, False)
+    finally:
+        ctx.pool = caller_pool
+    return []
+
+
+def _capture_or_execute_trace(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    """The first time: allocate the slots, capture (which also runs the trace once); later: write the inputs
+    into their slots and replay. The slots belong to the device's trace cache from then on."""
+    table, device, chips = op.operation.type, ctx.device, ctx.device.num_chips
+    inputs = [_lookup(ctx.pool, ref, op.name) for ref in table.inputs or []]
+    semaphores = [_lookup(ctx.pool, ref, op.name) for ref in table.semaphoreInputs or []]
+    key = (id(ctx.binary), ctx.program_index, table.captureCallee, table.executeCallee)
+    if key not in device.trace_cache:
+        slots = _run_callee(ctx, table.allocateSlotsCallee, [t for t in inputs if t.on_device])
+        if len(slots) != len(inputs) + len(table.outputs or []):
+            raise RuntimeFailure(f"'ttnn.capture_or_execute_trace' at {op.loc}: the slot allocation program made "
+                                 f"{len(slots)} slots for {len(inputs)} inputs and {len(table.outputs or [])} outputs")
+        for slot in slots:
+            slot.retained = True
+        staged = [t for t in inputs if not t.on_device]
+        (trace_id,) = _run_callee(ctx, table.captureCallee, staged + slots + semaphores)
+        device.trace_cache[key] = (trace_id, slots[:len(inputs)], slots[len(inputs):])
+        _, _, outputs = device.trace_cache[key]
+    else:
+        trace_id, input_slots, outputs = device.trace_cache[key]
+        for value, slot in zip(inputs, input_slots):
+            if value is not slot:
+                _write_in_place(slot, value.chip_values(chips))
+        _run_callee(ctx, table.executeCallee, [trace_id])
+    for ref, slot in zip(table.outputs or [], outputs):
+        ctx.pool[ref.globalId] = slot
+        op.outputs.append(slot)
+    return []
+
+
+def _create_global_semaphore(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    table = op.operation.type
+    ctx.pool[table.out.globalId] = GlobalSemaphore(table.initialValue or 0)
+    return []
+
+
+def _reset_global_semaphore(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    _lookup(ctx.pool, op.operation.type.semaphore, op.name).value = op.operation.type.value
+    return []
+
+
+@dataclass
+class GlobalSemaphore:
+    """A semaphore word on a set of cores; it shares the tensor pool but holds no tensor buffer."""
+
+    value: int
+    on_device = False
+
+    def deallocate(self) -> None:
+        pass
+
+
+# Ops the executor runs itself: control flow, traces, in-place copies and semaphores.
+HOST_OPS = {"call": _call, "write_tensor": _write_tensor, "copy": _write_tensor,
+            "begin_trace_capture": _begin_trace_capture, "end_trace_capture": _end_trace_capture,
+            "execute_trace": _execute_trace, "capture_or_execute_trace": _capture_or_execute_trace,
+            "create_global_semaphore": _create_global_semaphore, "reset_global_semaphore": _reset_global_semaphore}
 
 
 def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
@@ -259,8 +381,8 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     where = f"'ttnn.{name}'" + (f" at {op.loc}" if op.loc else "")
     if name == "get_device":
         return []
-    if name == "call":
-        return _call(op, ctx)
+    if name in HOST_OPS:
+        return HOST_OPS[name](op, ctx)
     if name == "deallocate":
         tensor = ctx.pool.pop(table.input.globalId, None)
         if tensor is not None:

@@ -28,7 +28,7 @@ FIDELITY = {"bfp_bf4": "LoFi", "bfp_f4": "LoFi", "bfp_bf2": "LoFi", "bfp_f2": "L
             "bfp_f8": "HiFi2", "bf16": "HiFi2", "f16": "HiFi2"}  # f32 and integers: HiFi4
 CYCLES_PER_TILE = {"matmul": 0, "unary": 64, "binary": 32, "reduction": 48, "softmax": 160, "norm": 192}
 MATMUL_OPS = {"matmul", "linear", "conv2d", "conv_transpose2d", "conv3d"}
-TRANSFER_OPS = {"to_device", "from_device"}
+TRANSFER_OPS = {"to_device", "from_device", "write_tensor"}
 
 
 @dataclass

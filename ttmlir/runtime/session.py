@@ -135,7 +135,8 @@ class BinaryRun:
         for index, loop in self._progress(steps):
             program = self.binary.programs[index]
             inputs = make_inputs(self.binary, index, args["--init"], args["--seed"])
-            device = MeshDevice(args["--arch"], self.mesh)
+            if loop == 0:  # the loops of a program share a device, so a trace captured by the first is replayed
+                device = MeshDevice(args["--arch"], self.mesh)
             hooks = (DebugHooks.pre_op, DebugHooks.post_op)
             user_post = DebugHooks.post_op
             DebugHooks.post_op = self._post_op(user_post, loop == 0)
@@ -221,7 +222,7 @@ class BinaryRun:
                 if t.on_device and gid not in inputs_ids and all(t is not o for o in outputs)]
         release(program, ctx, outputs)
         if args.get("--check-memory-leak"):
-            leaked = {k: v for k, v in device.allocated_bytes().items() if v}
+            leaked = {k: v for k, v in device.program_bytes().items() if v}
             if live or leaked:
                 raise RuntimeFailure(f"program {index}: memory leak: {len(live)} device tensor(s) never deallocated, "
                                      f"{leaked or 'no'} bytes per bank still allocated")

@@ -30,6 +30,7 @@ class Tensor:
     shards: list[torch.Tensor] | None = None
     local: bool = False                 # holds per-chip pieces of an input sharded in advance, not its full shape
     shard_grid: tuple[int, int] | None = None  # cores holding one shard each, for a sharded memory layout
+    retained: bool = False              # owned by the device (a trace's slot): outlives the program's deallocations
 
     def chip_values(self, chips: int) -> list[torch.Tensor]:
         return self.shards if self.shards is not None else [self.data] * chips
@@ -57,7 +58,7 @@ class Tensor:
         return max(1, int(math.ceil(row * hardware.DTYPE_BYTES[self.dtype])))
 
     def deallocate(self) -> None:
-        if self.device is not None and self.address is not None:
+        if self.device is not None and self.address is not None and not self.retained:
             self.device.free(self.buffer_type, self.address)
             self.address = None
 

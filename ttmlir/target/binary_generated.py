@@ -314,6 +314,14 @@ class OpType(object):
     AllToAllDispatchMetadataOp = 67
     SamplingOp = 68
     PagedUpdateCacheOp = 69
+    WriteTensorOp = 70
+    CopyOp = 71
+    BeginTraceCaptureOp = 72
+    EndTraceCaptureOp = 73
+    ExecuteTraceOp = 74
+    CaptureOrExecuteTraceOp = 75
+    CreateGlobalSemaphoreOp = 76
+    ResetGlobalSemaphoreOp = 77
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -457,6 +465,22 @@ def OpTypeCreator(unionType, table):
         return SamplingOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.PagedUpdateCacheOp:
         return PagedUpdateCacheOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.WriteTensorOp:
+        return WriteTensorOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.CopyOp:
+        return CopyOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.BeginTraceCaptureOp:
+        return BeginTraceCaptureOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.EndTraceCaptureOp:
+        return EndTraceCaptureOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.ExecuteTraceOp:
+        return ExecuteTraceOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.CaptureOrExecuteTraceOp:
+        return CaptureOrExecuteTraceOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.CreateGlobalSemaphoreOp:
+        return CreateGlobalSemaphoreOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.ResetGlobalSemaphoreOp:
+        return ResetGlobalSemaphoreOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -1337,6 +1361,344 @@ class DeviceRefT(object):
         DeviceRefAddGlobalId(builder, self.globalId)
         deviceRef = DeviceRefEnd(builder)
         return deviceRef
+
+
+class GlobalSemaphoreRef(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = GlobalSemaphoreRef()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsGlobalSemaphoreRef(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def GlobalSemaphoreRefBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # GlobalSemaphoreRef
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # GlobalSemaphoreRef
+    def GlobalId(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def GlobalSemaphoreRefStart(builder):
+    builder.StartObject(1)
+
+def GlobalSemaphoreRefAddGlobalId(builder, globalId):
+    builder.PrependUint32Slot(0, globalId, 0)
+
+def GlobalSemaphoreRefEnd(builder):
+    return builder.EndObject()
+
+
+
+class GlobalSemaphoreRefT(object):
+
+    # GlobalSemaphoreRefT
+    def __init__(
+        self,
+        globalId = 0,
+    ):
+        self.globalId = globalId  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        globalSemaphoreRef = GlobalSemaphoreRef()
+        globalSemaphoreRef.Init(buf, pos)
+        return cls.InitFromObj(globalSemaphoreRef)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, globalSemaphoreRef):
+        x = GlobalSemaphoreRefT()
+        x._UnPack(globalSemaphoreRef)
+        return x
+
+    # GlobalSemaphoreRefT
+    def _UnPack(self, globalSemaphoreRef):
+        if globalSemaphoreRef is None:
+            return
+        self.globalId = globalSemaphoreRef.GlobalId()
+
+    # GlobalSemaphoreRefT
+    def Pack(self, builder):
+        GlobalSemaphoreRefStart(builder)
+        GlobalSemaphoreRefAddGlobalId(builder, self.globalId)
+        globalSemaphoreRef = GlobalSemaphoreRefEnd(builder)
+        return globalSemaphoreRef
+
+
+class CoreCoord(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def SizeOf(cls):
+        return 16
+
+    # CoreCoord
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # CoreCoord
+    def X(self): return self._tab.Get(flatbuffers.number_types.Uint64Flags, self._tab.Pos + flatbuffers.number_types.UOffsetTFlags.py_type(0))
+    # CoreCoord
+    def Y(self): return self._tab.Get(flatbuffers.number_types.Uint64Flags, self._tab.Pos + flatbuffers.number_types.UOffsetTFlags.py_type(8))
+
+def CreateCoreCoord(builder, x, y):
+    builder.Prep(8, 16)
+    builder.PrependUint64(y)
+    builder.PrependUint64(x)
+    return builder.Offset()
+
+
+class CoreCoordT(object):
+
+    # CoreCoordT
+    def __init__(
+        self,
+        x = 0,
+        y = 0,
+    ):
+        self.x = x  # type: int
+        self.y = y  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        coreCoord = CoreCoord()
+        coreCoord.Init(buf, pos)
+        return cls.InitFromObj(coreCoord)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, coreCoord):
+        x = CoreCoordT()
+        x._UnPack(coreCoord)
+        return x
+
+    # CoreCoordT
+    def _UnPack(self, coreCoord):
+        if coreCoord is None:
+            return
+        self.x = coreCoord.X()
+        self.y = coreCoord.Y()
+
+    # CoreCoordT
+    def Pack(self, builder):
+        return CreateCoreCoord(builder, self.x, self.y)
+
+
+class CoreRange(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def SizeOf(cls):
+        return 32
+
+    # CoreRange
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # CoreRange
+    def StartCoord(self, obj):
+        obj.Init(self._tab.Bytes, self._tab.Pos + 0)
+        return obj
+
+    # CoreRange
+    def EndCoord(self, obj):
+        obj.Init(self._tab.Bytes, self._tab.Pos + 16)
+        return obj
+
+
+def CreateCoreRange(builder, startCoord_x, startCoord_y, endCoord_x, endCoord_y):
+    builder.Prep(8, 32)
+    builder.Prep(8, 16)
+    builder.PrependUint64(endCoord_y)
+    builder.PrependUint64(endCoord_x)
+    builder.Prep(8, 16)
+    builder.PrependUint64(startCoord_y)
+    builder.PrependUint64(startCoord_x)
+    return builder.Offset()
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class CoreRangeT(object):
+
+    # CoreRangeT
+    def __init__(
+        self,
+        startCoord = None,
+        endCoord = None,
+    ):
+        self.startCoord = startCoord  # type: Optional[CoreCoordT]
+        self.endCoord = endCoord  # type: Optional[CoreCoordT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        coreRange = CoreRange()
+        coreRange.Init(buf, pos)
+        return cls.InitFromObj(coreRange)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, coreRange):
+        x = CoreRangeT()
+        x._UnPack(coreRange)
+        return x
+
+    # CoreRangeT
+    def _UnPack(self, coreRange):
+        if coreRange is None:
+            return
+        if coreRange.StartCoord(CoreCoord()) is not None:
+            self.startCoord = CoreCoordT.InitFromObj(coreRange.StartCoord(CoreCoord()))
+        if coreRange.EndCoord(CoreCoord()) is not None:
+            self.endCoord = CoreCoordT.InitFromObj(coreRange.EndCoord(CoreCoord()))
+
+    # CoreRangeT
+    def Pack(self, builder):
+        return CreateCoreRange(builder, self.startCoord.x, self.startCoord.y, self.endCoord.x, self.endCoord.y)
+
+
+class CoreRangeSet(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = CoreRangeSet()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsCoreRangeSet(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def CoreRangeSetBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # CoreRangeSet
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # CoreRangeSet
+    def CoreRanges(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 32
+            obj = CoreRange()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CoreRangeSet
+    def CoreRangesLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # CoreRangeSet
+    def CoreRangesIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        return o == 0
+
+def CoreRangeSetStart(builder):
+    builder.StartObject(1)
+
+def CoreRangeSetAddCoreRanges(builder, coreRanges):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(coreRanges), 0)
+
+def CoreRangeSetStartCoreRangesVector(builder, numElems):
+    return builder.StartVector(32, numElems, 8)
+
+def CoreRangeSetEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List
+except:
+    pass
+
+class CoreRangeSetT(object):
+
+    # CoreRangeSetT
+    def __init__(
+        self,
+        coreRanges = None,
+    ):
+        self.coreRanges = coreRanges  # type: Optional[List[CoreRangeT]]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        coreRangeSet = CoreRangeSet()
+        coreRangeSet.Init(buf, pos)
+        return cls.InitFromObj(coreRangeSet)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, coreRangeSet):
+        x = CoreRangeSetT()
+        x._UnPack(coreRangeSet)
+        return x
+
+    # CoreRangeSetT
+    def _UnPack(self, coreRangeSet):
+        if coreRangeSet is None:
+            return
+        if not coreRangeSet.CoreRangesIsNone():
+            self.coreRanges = []
+            for i in range(coreRangeSet.CoreRangesLength()):
+                if coreRangeSet.CoreRanges(i) is None:
+                    self.coreRanges.append(None)
+                else:
+                    coreRange_ = CoreRangeT.InitFromObj(coreRangeSet.CoreRanges(i))
+                    self.coreRanges.append(coreRange_)
+
+    # CoreRangeSetT
+    def Pack(self, builder):
+        if self.coreRanges is not None:
+            CoreRangeSetStartCoreRangesVector(builder, len(self.coreRanges))
+            for i in reversed(range(len(self.coreRanges))):
+                self.coreRanges[i].Pack(builder)
+            coreRanges = builder.EndVector()
+        CoreRangeSetStart(builder)
+        if self.coreRanges is not None:
+            CoreRangeSetAddCoreRanges(builder, coreRanges)
+        coreRangeSet = CoreRangeSetEnd(builder)
+        return coreRangeSet
 
 
 class StructField(object):
@@ -19148,6 +19510,1185 @@ class MoeExpertTokenRemapOpT(object):
         return moeExpertTokenRemapOp
 
 
+class WriteTensorOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = WriteTensorOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsWriteTensorOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def WriteTensorOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # WriteTensorOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # WriteTensorOp
+    def HostTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # WriteTensorOp
+    def DeviceTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # WriteTensorOp
+    def Blocking(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # WriteTensorOp
+    def CqId(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def WriteTensorOpStart(builder):
+    builder.StartObject(4)
+
+def WriteTensorOpAddHostTensor(builder, hostTensor):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(hostTensor), 0)
+
+def WriteTensorOpAddDeviceTensor(builder, deviceTensor):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(deviceTensor), 0)
+
+def WriteTensorOpAddBlocking(builder, blocking):
+    builder.PrependBoolSlot(2, blocking, 0)
+
+def WriteTensorOpAddCqId(builder, cqId):
+    builder.PrependUint32Slot(3, cqId, 0)
+
+def WriteTensorOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class WriteTensorOpT(object):
+
+    # WriteTensorOpT
+    def __init__(
+        self,
+        hostTensor = None,
+        deviceTensor = None,
+        blocking = False,
+        cqId = 0,
+    ):
+        self.hostTensor = hostTensor  # type: Optional[TensorRefT]
+        self.deviceTensor = deviceTensor  # type: Optional[TensorRefT]
+        self.blocking = blocking  # type: bool
+        self.cqId = cqId  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        writeTensorOp = WriteTensorOp()
+        writeTensorOp.Init(buf, pos)
+        return cls.InitFromObj(writeTensorOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, writeTensorOp):
+        x = WriteTensorOpT()
+        x._UnPack(writeTensorOp)
+        return x
+
+    # WriteTensorOpT
+    def _UnPack(self, writeTensorOp):
+        if writeTensorOp is None:
+            return
+        if writeTensorOp.HostTensor() is not None:
+            self.hostTensor = TensorRefT.InitFromObj(writeTensorOp.HostTensor())
+        if writeTensorOp.DeviceTensor() is not None:
+            self.deviceTensor = TensorRefT.InitFromObj(writeTensorOp.DeviceTensor())
+        self.blocking = writeTensorOp.Blocking()
+        self.cqId = writeTensorOp.CqId()
+
+    # WriteTensorOpT
+    def Pack(self, builder):
+        if self.hostTensor is not None:
+            hostTensor = self.hostTensor.Pack(builder)
+        if self.deviceTensor is not None:
+            deviceTensor = self.deviceTensor.Pack(builder)
+        WriteTensorOpStart(builder)
+        if self.hostTensor is not None:
+            WriteTensorOpAddHostTensor(builder, hostTensor)
+        if self.deviceTensor is not None:
+            WriteTensorOpAddDeviceTensor(builder, deviceTensor)
+        WriteTensorOpAddBlocking(builder, self.blocking)
+        WriteTensorOpAddCqId(builder, self.cqId)
+        writeTensorOp = WriteTensorOpEnd(builder)
+        return writeTensorOp
+
+
+class CopyOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = CopyOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsCopyOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def CopyOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # CopyOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # CopyOp
+    def Src(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CopyOp
+    def Dst(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def CopyOpStart(builder):
+    builder.StartObject(2)
+
+def CopyOpAddSrc(builder, src):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(src), 0)
+
+def CopyOpAddDst(builder, dst):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(dst), 0)
+
+def CopyOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class CopyOpT(object):
+
+    # CopyOpT
+    def __init__(
+        self,
+        src = None,
+        dst = None,
+    ):
+        self.src = src  # type: Optional[TensorRefT]
+        self.dst = dst  # type: Optional[TensorRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        copyOp = CopyOp()
+        copyOp.Init(buf, pos)
+        return cls.InitFromObj(copyOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, copyOp):
+        x = CopyOpT()
+        x._UnPack(copyOp)
+        return x
+
+    # CopyOpT
+    def _UnPack(self, copyOp):
+        if copyOp is None:
+            return
+        if copyOp.Src() is not None:
+            self.src = TensorRefT.InitFromObj(copyOp.Src())
+        if copyOp.Dst() is not None:
+            self.dst = TensorRefT.InitFromObj(copyOp.Dst())
+
+    # CopyOpT
+    def Pack(self, builder):
+        if self.src is not None:
+            src = self.src.Pack(builder)
+        if self.dst is not None:
+            dst = self.dst.Pack(builder)
+        CopyOpStart(builder)
+        if self.src is not None:
+            CopyOpAddSrc(builder, src)
+        if self.dst is not None:
+            CopyOpAddDst(builder, dst)
+        copyOp = CopyOpEnd(builder)
+        return copyOp
+
+
+class BeginTraceCaptureOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = BeginTraceCaptureOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsBeginTraceCaptureOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def BeginTraceCaptureOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # BeginTraceCaptureOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # BeginTraceCaptureOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # BeginTraceCaptureOp
+    def TraceId(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # BeginTraceCaptureOp
+    def CqId(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def BeginTraceCaptureOpStart(builder):
+    builder.StartObject(3)
+
+def BeginTraceCaptureOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def BeginTraceCaptureOpAddTraceId(builder, traceId):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(traceId), 0)
+
+def BeginTraceCaptureOpAddCqId(builder, cqId):
+    builder.PrependUint32Slot(2, cqId, 0)
+
+def BeginTraceCaptureOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class BeginTraceCaptureOpT(object):
+
+    # BeginTraceCaptureOpT
+    def __init__(
+        self,
+        device = None,
+        traceId = None,
+        cqId = 0,
+    ):
+        self.device = device  # type: Optional[DeviceRefT]
+        self.traceId = traceId  # type: Optional[TensorRefT]
+        self.cqId = cqId  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        beginTraceCaptureOp = BeginTraceCaptureOp()
+        beginTraceCaptureOp.Init(buf, pos)
+        return cls.InitFromObj(beginTraceCaptureOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, beginTraceCaptureOp):
+        x = BeginTraceCaptureOpT()
+        x._UnPack(beginTraceCaptureOp)
+        return x
+
+    # BeginTraceCaptureOpT
+    def _UnPack(self, beginTraceCaptureOp):
+        if beginTraceCaptureOp is None:
+            return
+        if beginTraceCaptureOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(beginTraceCaptureOp.Device())
+        if beginTraceCaptureOp.TraceId() is not None:
+            self.traceId = TensorRefT.InitFromObj(beginTraceCaptureOp.TraceId())
+        self.cqId = beginTraceCaptureOp.CqId()
+
+    # BeginTraceCaptureOpT
+    def Pack(self, builder):
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.traceId is not None:
+            traceId = self.traceId.Pack(builder)
+        BeginTraceCaptureOpStart(builder)
+        if self.device is not None:
+            BeginTraceCaptureOpAddDevice(builder, device)
+        if self.traceId is not None:
+            BeginTraceCaptureOpAddTraceId(builder, traceId)
+        BeginTraceCaptureOpAddCqId(builder, self.cqId)
+        beginTraceCaptureOp = BeginTraceCaptureOpEnd(builder)
+        return beginTraceCaptureOp
+
+
+class EndTraceCaptureOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = EndTraceCaptureOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsEndTraceCaptureOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def EndTraceCaptureOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # EndTraceCaptureOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # EndTraceCaptureOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # EndTraceCaptureOp
+    def TraceId(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # EndTraceCaptureOp
+    def CqId(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def EndTraceCaptureOpStart(builder):
+    builder.StartObject(3)
+
+def EndTraceCaptureOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def EndTraceCaptureOpAddTraceId(builder, traceId):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(traceId), 0)
+
+def EndTraceCaptureOpAddCqId(builder, cqId):
+    builder.PrependUint32Slot(2, cqId, 0)
+
+def EndTraceCaptureOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class EndTraceCaptureOpT(object):
+
+    # EndTraceCaptureOpT
+    def __init__(
+        self,
+        device = None,
+        traceId = None,
+        cqId = 0,
+    ):
+        self.device = device  # type: Optional[DeviceRefT]
+        self.traceId = traceId  # type: Optional[TensorRefT]
+        self.cqId = cqId  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        endTraceCaptureOp = EndTraceCaptureOp()
+        endTraceCaptureOp.Init(buf, pos)
+        return cls.InitFromObj(endTraceCaptureOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, endTraceCaptureOp):
+        x = EndTraceCaptureOpT()
+        x._UnPack(endTraceCaptureOp)
+        return x
+
+    # EndTraceCaptureOpT
+    def _UnPack(self, endTraceCaptureOp):
+        if endTraceCaptureOp is None:
+            return
+        if endTraceCaptureOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(endTraceCaptureOp.Device())
+        if endTraceCaptureOp.TraceId() is not None:
+            self.traceId = TensorRefT.InitFromObj(endTraceCaptureOp.TraceId())
+        self.cqId = endTraceCaptureOp.CqId()
+
+    # EndTraceCaptureOpT
+    def Pack(self, builder):
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.traceId is not None:
+            traceId = self.traceId.Pack(builder)
+        EndTraceCaptureOpStart(builder)
+        if self.device is not None:
+            EndTraceCaptureOpAddDevice(builder, device)
+        if self.traceId is not None:
+            EndTraceCaptureOpAddTraceId(builder, traceId)
+        EndTraceCaptureOpAddCqId(builder, self.cqId)
+        endTraceCaptureOp = EndTraceCaptureOpEnd(builder)
+        return endTraceCaptureOp
+
+
+class ExecuteTraceOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = ExecuteTraceOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsExecuteTraceOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def ExecuteTraceOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # ExecuteTraceOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # ExecuteTraceOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ExecuteTraceOp
+    def TraceId(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ExecuteTraceOp
+    def CqId(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # ExecuteTraceOp
+    def Blocking(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+def ExecuteTraceOpStart(builder):
+    builder.StartObject(4)
+
+def ExecuteTraceOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def ExecuteTraceOpAddTraceId(builder, traceId):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(traceId), 0)
+
+def ExecuteTraceOpAddCqId(builder, cqId):
+    builder.PrependUint32Slot(2, cqId, 0)
+
+def ExecuteTraceOpAddBlocking(builder, blocking):
+    builder.PrependBoolSlot(3, blocking, 0)
+
+def ExecuteTraceOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class ExecuteTraceOpT(object):
+
+    # ExecuteTraceOpT
+    def __init__(
+        self,
+        device = None,
+        traceId = None,
+        cqId = 0,
+        blocking = False,
+    ):
+        self.device = device  # type: Optional[DeviceRefT]
+        self.traceId = traceId  # type: Optional[TensorRefT]
+        self.cqId = cqId  # type: int
+        self.blocking = blocking  # type: bool
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        executeTraceOp = ExecuteTraceOp()
+        executeTraceOp.Init(buf, pos)
+        return cls.InitFromObj(executeTraceOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, executeTraceOp):
+        x = ExecuteTraceOpT()
+        x._UnPack(executeTraceOp)
+        return x
+
+    # ExecuteTraceOpT
+    def _UnPack(self, executeTraceOp):
+        if executeTraceOp is None:
+            return
+        if executeTraceOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(executeTraceOp.Device())
+        if executeTraceOp.TraceId() is not None:
+            self.traceId = TensorRefT.InitFromObj(executeTraceOp.TraceId())
+        self.cqId = executeTraceOp.CqId()
+        self.blocking = executeTraceOp.Blocking()
+
+    # ExecuteTraceOpT
+    def Pack(self, builder):
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.traceId is not None:
+            traceId = self.traceId.Pack(builder)
+        ExecuteTraceOpStart(builder)
+        if self.device is not None:
+            ExecuteTraceOpAddDevice(builder, device)
+        if self.traceId is not None:
+            ExecuteTraceOpAddTraceId(builder, traceId)
+        ExecuteTraceOpAddCqId(builder, self.cqId)
+        ExecuteTraceOpAddBlocking(builder, self.blocking)
+        executeTraceOp = ExecuteTraceOpEnd(builder)
+        return executeTraceOp
+
+
+class CaptureOrExecuteTraceOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = CaptureOrExecuteTraceOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsCaptureOrExecuteTraceOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def CaptureOrExecuteTraceOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # CaptureOrExecuteTraceOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # CaptureOrExecuteTraceOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CaptureOrExecuteTraceOp
+    def AllocateSlotsCallee(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # CaptureOrExecuteTraceOp
+    def CaptureCallee(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # CaptureOrExecuteTraceOp
+    def ExecuteCallee(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # CaptureOrExecuteTraceOp
+    def Inputs(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CaptureOrExecuteTraceOp
+    def InputsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # CaptureOrExecuteTraceOp
+    def InputsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        return o == 0
+
+    # CaptureOrExecuteTraceOp
+    def SemaphoreInputs(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = GlobalSemaphoreRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CaptureOrExecuteTraceOp
+    def SemaphoreInputsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # CaptureOrExecuteTraceOp
+    def SemaphoreInputsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        return o == 0
+
+    # CaptureOrExecuteTraceOp
+    def Outputs(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CaptureOrExecuteTraceOp
+    def OutputsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # CaptureOrExecuteTraceOp
+    def OutputsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        return o == 0
+
+def CaptureOrExecuteTraceOpStart(builder):
+    builder.StartObject(7)
+
+def CaptureOrExecuteTraceOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def CaptureOrExecuteTraceOpAddAllocateSlotsCallee(builder, allocateSlotsCallee):
+    builder.PrependUint32Slot(1, allocateSlotsCallee, 0)
+
+def CaptureOrExecuteTraceOpAddCaptureCallee(builder, captureCallee):
+    builder.PrependUint32Slot(2, captureCallee, 0)
+
+def CaptureOrExecuteTraceOpAddExecuteCallee(builder, executeCallee):
+    builder.PrependUint32Slot(3, executeCallee, 0)
+
+def CaptureOrExecuteTraceOpAddInputs(builder, inputs):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(inputs), 0)
+
+def CaptureOrExecuteTraceOpStartInputsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def CaptureOrExecuteTraceOpAddSemaphoreInputs(builder, semaphoreInputs):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(semaphoreInputs), 0)
+
+def CaptureOrExecuteTraceOpStartSemaphoreInputsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def CaptureOrExecuteTraceOpAddOutputs(builder, outputs):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(outputs), 0)
+
+def CaptureOrExecuteTraceOpStartOutputsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def CaptureOrExecuteTraceOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List, Optional
+except:
+    pass
+
+class CaptureOrExecuteTraceOpT(object):
+
+    # CaptureOrExecuteTraceOpT
+    def __init__(
+        self,
+        device = None,
+        allocateSlotsCallee = 0,
+        captureCallee = 0,
+        executeCallee = 0,
+        inputs = None,
+        semaphoreInputs = None,
+        outputs = None,
+    ):
+        self.device = device  # type: Optional[DeviceRefT]
+        self.allocateSlotsCallee = allocateSlotsCallee  # type: int
+        self.captureCallee = captureCallee  # type: int
+        self.executeCallee = executeCallee  # type: int
+        self.inputs = inputs  # type: Optional[List[TensorRefT]]
+        self.semaphoreInputs = semaphoreInputs  # type: Optional[List[GlobalSemaphoreRefT]]
+        self.outputs = outputs  # type: Optional[List[TensorRefT]]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        captureOrExecuteTraceOp = CaptureOrExecuteTraceOp()
+        captureOrExecuteTraceOp.Init(buf, pos)
+        return cls.InitFromObj(captureOrExecuteTraceOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, captureOrExecuteTraceOp):
+        x = CaptureOrExecuteTraceOpT()
+        x._UnPack(captureOrExecuteTraceOp)
+        return x
+
+    # CaptureOrExecuteTraceOpT
+    def _UnPack(self, captureOrExecuteTraceOp):
+        if captureOrExecuteTraceOp is None:
+            return
+        if captureOrExecuteTraceOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(captureOrExecuteTraceOp.Device())
+        self.allocateSlotsCallee = captureOrExecuteTraceOp.AllocateSlotsCallee()
+        self.captureCallee = captureOrExecuteTraceOp.CaptureCallee()
+        self.executeCallee = captureOrExecuteTraceOp.ExecuteCallee()
+        if not captureOrExecuteTraceOp.InputsIsNone():
+            self.inputs = []
+            for i in range(captureOrExecuteTraceOp.InputsLength()):
+                if captureOrExecuteTraceOp.Inputs(i) is None:
+                    self.inputs.append(None)
+                else:
+                    tensorRef_ = TensorRefT.InitFromObj(captureOrExecuteTraceOp.Inputs(i))
+                    self.inputs.append(tensorRef_)
+        if not captureOrExecuteTraceOp.SemaphoreInputsIsNone():
+            self.semaphoreInputs = []
+            for i in range(captureOrExecuteTraceOp.SemaphoreInputsLength()):
+                if captureOrExecuteTraceOp.SemaphoreInputs(i) is None:
+                    self.semaphoreInputs.append(None)
+                else:
+                    globalSemaphoreRef_ = GlobalSemaphoreRefT.InitFromObj(captureOrExecuteTraceOp.SemaphoreInputs(i))
+                    self.semaphoreInputs.append(globalSemaphoreRef_)
+        if not captureOrExecuteTraceOp.OutputsIsNone():
+            self.outputs = []
+            for i in range(captureOrExecuteTraceOp.OutputsLength()):
+                if captureOrExecuteTraceOp.Outputs(i) is None:
+                    self.outputs.append(None)
+                else:
+                    tensorRef_ = TensorRefT.InitFromObj(captureOrExecuteTraceOp.Outputs(i))
+                    self.outputs.append(tensorRef_)
+
+    # CaptureOrExecuteTraceOpT
+    def Pack(self, builder):
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.inputs is not None:
+            inputslist = []
+            for i in range(len(self.inputs)):
+                inputslist.append(self.inputs[i].Pack(builder))
+            CaptureOrExecuteTraceOpStartInputsVector(builder, len(self.inputs))
+            for i in reversed(range(len(self.inputs))):
+                builder.PrependUOffsetTRelative(inputslist[i])
+            inputs = builder.EndVector()
+        if self.semaphoreInputs is not None:
+            semaphoreInputslist = []
+            for i in range(len(self.semaphoreInputs)):
+                semaphoreInputslist.append(self.semaphoreInputs[i].Pack(builder))
+            CaptureOrExecuteTraceOpStartSemaphoreInputsVector(builder, len(self.semaphoreInputs))
+            for i in reversed(range(len(self.semaphoreInputs))):
+                builder.PrependUOffsetTRelative(semaphoreInputslist[i])
+            semaphoreInputs = builder.EndVector()
+        if self.outputs is not None:
+            outputslist = []
+            for i in range(len(self.outputs)):
+                outputslist.append(self.outputs[i].Pack(builder))
+            CaptureOrExecuteTraceOpStartOutputsVector(builder, len(self.outputs))
+            for i in reversed(range(len(self.outputs))):
+                builder.PrependUOffsetTRelative(outputslist[i])
+            outputs = builder.EndVector()
+        CaptureOrExecuteTraceOpStart(builder)
+        if self.device is not None:
+            CaptureOrExecuteTraceOpAddDevice(builder, device)
+        CaptureOrExecuteTraceOpAddAllocateSlotsCallee(builder, self.allocateSlotsCallee)
+        CaptureOrExecuteTraceOpAddCaptureCallee(builder, self.captureCallee)
+        CaptureOrExecuteTraceOpAddExecuteCallee(builder, self.executeCallee)
+        if self.inputs is not None:
+            CaptureOrExecuteTraceOpAddInputs(builder, inputs)
+        if self.semaphoreInputs is not None:
+            CaptureOrExecuteTraceOpAddSemaphoreInputs(builder, semaphoreInputs)
+        if self.outputs is not None:
+            CaptureOrExecuteTraceOpAddOutputs(builder, outputs)
+        captureOrExecuteTraceOp = CaptureOrExecuteTraceOpEnd(builder)
+        return captureOrExecuteTraceOp
+
+
+class CreateGlobalSemaphoreOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = CreateGlobalSemaphoreOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsCreateGlobalSemaphoreOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def CreateGlobalSemaphoreOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # CreateGlobalSemaphoreOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # CreateGlobalSemaphoreOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CreateGlobalSemaphoreOp
+    def CoreRangeSet(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = CoreRangeSet()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CreateGlobalSemaphoreOp
+    def InitialValue(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # CreateGlobalSemaphoreOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = GlobalSemaphoreRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def CreateGlobalSemaphoreOpStart(builder):
+    builder.StartObject(4)
+
+def CreateGlobalSemaphoreOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def CreateGlobalSemaphoreOpAddCoreRangeSet(builder, coreRangeSet):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(coreRangeSet), 0)
+
+def CreateGlobalSemaphoreOpAddInitialValue(builder, initialValue):
+    builder.PrependUint32Slot(2, initialValue, None)
+
+def CreateGlobalSemaphoreOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def CreateGlobalSemaphoreOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class CreateGlobalSemaphoreOpT(object):
+
+    # CreateGlobalSemaphoreOpT
+    def __init__(
+        self,
+        device = None,
+        coreRangeSet = None,
+        initialValue = None,
+        out = None,
+    ):
+        self.device = device  # type: Optional[DeviceRefT]
+        self.coreRangeSet = coreRangeSet  # type: Optional[CoreRangeSetT]
+        self.initialValue = initialValue  # type: Optional[int]
+        self.out = out  # type: Optional[GlobalSemaphoreRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        createGlobalSemaphoreOp = CreateGlobalSemaphoreOp()
+        createGlobalSemaphoreOp.Init(buf, pos)
+        return cls.InitFromObj(createGlobalSemaphoreOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, createGlobalSemaphoreOp):
+        x = CreateGlobalSemaphoreOpT()
+        x._UnPack(createGlobalSemaphoreOp)
+        return x
+
+    # CreateGlobalSemaphoreOpT
+    def _UnPack(self, createGlobalSemaphoreOp):
+        if createGlobalSemaphoreOp is None:
+            return
+        if createGlobalSemaphoreOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(createGlobalSemaphoreOp.Device())
+        if createGlobalSemaphoreOp.CoreRangeSet() is not None:
+            self.coreRangeSet = CoreRangeSetT.InitFromObj(createGlobalSemaphoreOp.CoreRangeSet())
+        self.initialValue = createGlobalSemaphoreOp.InitialValue()
+        if createGlobalSemaphoreOp.Out() is not None:
+            self.out = GlobalSemaphoreRefT.InitFromObj(createGlobalSemaphoreOp.Out())
+
+    # CreateGlobalSemaphoreOpT
+    def Pack(self, builder):
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.coreRangeSet is not None:
+            coreRangeSet = self.coreRangeSet.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        CreateGlobalSemaphoreOpStart(builder)
+        if self.device is not None:
+            CreateGlobalSemaphoreOpAddDevice(builder, device)
+        if self.coreRangeSet is not None:
+            CreateGlobalSemaphoreOpAddCoreRangeSet(builder, coreRangeSet)
+        CreateGlobalSemaphoreOpAddInitialValue(builder, self.initialValue)
+        if self.out is not None:
+            CreateGlobalSemaphoreOpAddOut(builder, out)
+        createGlobalSemaphoreOp = CreateGlobalSemaphoreOpEnd(builder)
+        return createGlobalSemaphoreOp
+
+
+class ResetGlobalSemaphoreOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = ResetGlobalSemaphoreOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsResetGlobalSemaphoreOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def ResetGlobalSemaphoreOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # ResetGlobalSemaphoreOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # ResetGlobalSemaphoreOp
+    def Semaphore(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = GlobalSemaphoreRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ResetGlobalSemaphoreOp
+    def Value(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def ResetGlobalSemaphoreOpStart(builder):
+    builder.StartObject(2)
+
+def ResetGlobalSemaphoreOpAddSemaphore(builder, semaphore):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(semaphore), 0)
+
+def ResetGlobalSemaphoreOpAddValue(builder, value):
+    builder.PrependUint32Slot(1, value, 0)
+
+def ResetGlobalSemaphoreOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class ResetGlobalSemaphoreOpT(object):
+
+    # ResetGlobalSemaphoreOpT
+    def __init__(
+        self,
+        semaphore = None,
+        value = 0,
+    ):
+        self.semaphore = semaphore  # type: Optional[GlobalSemaphoreRefT]
+        self.value = value  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        resetGlobalSemaphoreOp = ResetGlobalSemaphoreOp()
+        resetGlobalSemaphoreOp.Init(buf, pos)
+        return cls.InitFromObj(resetGlobalSemaphoreOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, resetGlobalSemaphoreOp):
+        x = ResetGlobalSemaphoreOpT()
+        x._UnPack(resetGlobalSemaphoreOp)
+        return x
+
+    # ResetGlobalSemaphoreOpT
+    def _UnPack(self, resetGlobalSemaphoreOp):
+        if resetGlobalSemaphoreOp is None:
+            return
+        if resetGlobalSemaphoreOp.Semaphore() is not None:
+            self.semaphore = GlobalSemaphoreRefT.InitFromObj(resetGlobalSemaphoreOp.Semaphore())
+        self.value = resetGlobalSemaphoreOp.Value()
+
+    # ResetGlobalSemaphoreOpT
+    def Pack(self, builder):
+        if self.semaphore is not None:
+            semaphore = self.semaphore.Pack(builder)
+        ResetGlobalSemaphoreOpStart(builder)
+        if self.semaphore is not None:
+            ResetGlobalSemaphoreOpAddSemaphore(builder, semaphore)
+        ResetGlobalSemaphoreOpAddValue(builder, self.value)
+        resetGlobalSemaphoreOp = ResetGlobalSemaphoreOpEnd(builder)
+        return resetGlobalSemaphoreOp
+
+
 class Operation(object):
     __slots__ = ['_tab']
 
@@ -19236,7 +20777,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -16,9 +16,9 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from ttmlir import hardware
 from ttmlir.asm import TTPrinter, print_module
-from ttmlir.dialects import ttcore, ttnn
+from ttmlir.dialects import trace, ttcore, ttnn
 from ttmlir.dialects.props import dense_values, int_values, scalar
-from ttmlir.dialects.syntax import affine_map_str
+from ttmlir.dialects.syntax import affine_map_str, enum
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import binary_generated as fb
@@ -98,6 +98,16 @@ def _dim2d(y: int, x: int) -> fb.Dim2dT:
     return d
 
 
+def _core_range_set(attr: ttnn.CoreRangeSetAttr) -> fb.CoreRangeSetT:
+    out = fb.CoreRangeSetT()
+    out.coreRanges = []
+    for core_range in attr.data:
+        entry = fb.CoreRangeT()
+        entry.startCoord, entry.endCoord = (fb.CoreCoordT(x, y) for x, y in core_range.data)
+        out.coreRanges.append(entry)
+    return out
+
+
 def _elements_bytes(attr: Attribute, element):
     import numpy as np
 
@@ -130,6 +140,8 @@ def _encode(kind: str, attr: Attribute, result_type):
         return scalar(attr)
     if kind in ("compute_config", "conv2d_config", "conv3d_config", "matmul_program_config"):
         return _struct(attr)
+    if kind == "core_range_set":
+        return _core_range_set(attr)
     if kind == "f32_or_i32":  # the schema holds a float either way
         return float(scalar(attr))
     return int_values(attr)
@@ -145,8 +157,8 @@ class ProgramWriter:
 
     def ref(self, value: SSAValue):
         gid = self.ids.setdefault(value, len(self.ids))
-        if isinstance(value.type, ttnn.DeviceType):
-            out = fb.DeviceRefT()
+        if isinstance(value.type, (ttnn.DeviceType, trace.GlobalSemaphoreType)):
+            out = fb.DeviceRefT() if isinstance(value.type, ttnn.DeviceType) else fb.GlobalSemaphoreRefT()
             out.globalId = gid
             return out
         out = fb.TensorRefT()
@@ -155,6 +167,8 @@ class ProgramWriter:
 
     def _desc(self, value: SSAValue):
         t = value.type
+        if isinstance(t, TensorType) and isinstance(t.encoding, trace.TraceIdAttr):
+            return _trace_id_desc(), 4
         if not isinstance(t, TensorType) or not isinstance(t.encoding, ttnn.TTNNLayoutAttr):
             raise TranslateError(value.owner if isinstance(value.owner, Operation) else None,
                                  f"tensor of type {t} has no #ttnn.ttnn_layout encoding (run --ttnn-layout first)")
@@ -199,20 +213,27 @@ class ProgramWriter:
             elif refs:  # an absent optional operand needs no field
                 self._set(table, name, refs[0], op)
         for name, value in zip(row.results, op.results):
+            if name.endswith("*"):  # a variadic result is the op's only one
+                self._set(table, name[:-1], [self.ref(v) for v in op.results], op)
+                break
             self._set(table, "out" if name == "result" else name, self.ref(value), op)
         result_type = op.results[0].type if op.results else None
         for name, kind, _, _ in row.props:
             attr = op.prop(name)  # a defaulted property is written with its default, not the schema's
             if attr is not None:
-                self._set(table, name, _encode(kind, attr, result_type), op)
+                value = self.program_index(op, attr) if kind == "symbol" else _encode(kind, attr, result_type)
+                self._set(table, name, value, op)
         return self.wrap(op, table_name, table)
 
+    def program_index(self, op: Operation, callee: Attribute) -> int:
+        name = callee.root_reference.data
+        if name not in self.programs:
+            raise TranslateError(op, f"'{op.name}' calls '@{name}', which is not a function of this module")
+        return self.programs[name]
+
     def call(self, op: CallOp) -> fb.OperationT:
-        callee = op.callee.root_reference.data
-        if callee not in self.programs:
-            raise TranslateError(op, f"'func.call' to '@{callee}', which is not a function of this module")
         table = fb.CallOpT()
-        table.callee, table.programIndex = callee, self.programs[callee]
+        table.callee, table.programIndex = op.callee.root_reference.data, self.program_index(op, op.callee)
         table.inputs = [self.ref(v) for v in op.operands]
         table.outputs = [self.ref(v) for v in op.results]
         return self.wrap(op, "CallOp", table)
@@ -245,6 +266,10 @@ class ProgramWriter:
         prog.name = func.sym_name.data
         prog.private = func.sym_visibility is not None and func.sym_visibility.data == "private" or \
             isinstance(func.parent_op().parent_op(), ttcore.CPUModuleOp)
+        for arg in func.body.block.args:
+            if isinstance(arg.type, trace.GlobalSemaphoreType):
+                raise TranslateError(func, f"@{prog.name} takes a !ttnn.global_semaphore argument; a program's "
+                                           "inputs are tensors in this flatbuffer (create the semaphore inside it)")
         prog.inputs = [self.ref(arg) for arg in func.body.block.args]
         for ref, attrs in zip(prog.inputs, func.arg_attrs.data if func.arg_attrs is not None else ()):
             local = _presharded_local_shape(attrs.data)
@@ -266,6 +291,17 @@ class ProgramWriter:
                                          "lower it to TTNN first (--ttir-to-ttnn-backend-pipeline)")
         prog.outputs = prog.outputs or []
         return prog
+
+
+def _trace_id_desc() -> fb.TensorDescT:
+    """A trace id: a scalar ui32 in host memory, row-major."""
+    desc, ld = fb.TensorDescT(), fb.LayoutDescT()
+    desc.shape, desc.layout = [], ld
+    ld.linear, ld.grid, ld.memrefShape, ld.tileShape = "() -> ()", _dim2d(1, 1), [1], _dim2d(0, 0)
+    ld.dataType = fbu.enum_value(fb.DataType, "u32")
+    ld.layout = fbu.enum_value(fb.TensorLayout, "row_major")
+    ld.memoryConfig = _memory_config(ttnn.MemoryConfig(enum(ttnn.BufferTypeAttr, "system_memory")))
+    return desc
 
 
 def _mesh_shape(module: ModuleOp) -> tuple[int, int]:
