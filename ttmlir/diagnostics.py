@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation
+from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from ttmlir.dialects.tt_op import TTOp, WholeMessageError
@@ -80,6 +81,31 @@ def _verify_error(op: Operation) -> str | None:
     return None
 
 
+def op_text(op: Operation) -> str:
+    """An op as one line of generic MLIR, for a message."""
+    import io
+
+    from ttmlir.asm import TTPrinter
+
+    stream = io.StringIO()
+    TTPrinter(stream=stream, print_generic_format=True, print_debuginfo=False).print_op(op)
+    return " ".join(stream.getvalue().split())
+
+
+def _terminator_error(op: Operation) -> tuple[Operation, str] | None:
+    """MLIR's structural check: every block of a region that needs a terminator ends in one."""
+    if op.has_trait(NoTerminator):
+        return None
+    for region in op.regions:
+        for block in region.blocks:
+            last = block.last_op
+            if last is None:
+                return op, "empty block: expect at least a terminator"
+            if not last.has_trait(IsTerminator):
+                return last, f"block with no terminator, has {op_text(last)}"
+    return None
+
+
 def verify_errors(module: ModuleOp) -> list[tuple[Operation, str]]:
     """Every function's first failing op (in walk order), as MLIR's verifier reports them: it checks
     functions independently and stops inside one at its first failure."""
@@ -91,8 +117,9 @@ def verify_errors(module: ModuleOp) -> list[tuple[Operation, str]]:
         if func is not None and func in failed:
             continue
         message = _verify_error(op)
-        if message is not None:
-            errors.append((op, message))
+        found = (op, message) if message is not None else _terminator_error(op)
+        if found is not None:
+            errors.append(found)
             if func is None:
                 break
             failed.add(func)

@@ -79,6 +79,16 @@ def test_python_pass_api_matches_cli():
     assert printed == cli.stdout
 
 
+def test_python_pass_api_wins_over_the_module_named_like_the_pass():
+    """`ttmlir.passes.ttnn_layout` is the pass (as upstream's Python API has it), though ttnn_layout.py defines it."""
+    import ttmlir.passes
+    from ttmlir.passes import convert_ttir_to_ttnn, ttnn_layout
+
+    module, _ = parse_text(make_context(), MLP.read_text())
+    ttnn_layout(convert_ttir_to_ttnn(ttmlir.passes.ttcore_register_device(module)))
+    assert "#ttnn.ttnn_layout" in print_module(module) and "ttir." not in print_module(module)
+
+
 def test_unknown_python_pass_name():
     import ttmlir.passes
 

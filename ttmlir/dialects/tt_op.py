@@ -20,6 +20,10 @@ from ttmlir.dialects.props import KINDS, default_attr
 ShapeRule = Callable[["TTOp"], Sequence[Sequence[int]] | None]
 
 
+# Ops whose own verifier words what a dynamic dimension means for them (upstream's); every other op refuses one.
+CHECKS_DYNAMIC_SHAPES = frozenset({"paged_fill_cache"})
+
+
 class WholeMessageError(VerifyException):
     """A verifier failure upstream reports without naming the op (its `op->emitError()`)."""
 
@@ -74,6 +78,10 @@ class TTOp(IRDLOperation):
             if not isinstance(value.type, type_class):
                 raise self.error(f"operand #{i} must be {type_text}, but got '{value.type}'")
         if self.SHAPE_RULE is not None:
+            if row.name not in CHECKS_DYNAMIC_SHAPES:
+                for value in (*self.operands, *self.results):
+                    if isinstance(value.type, TensorType) and any(d < 0 for d in value.type.get_shape()):
+                        raise self.error(f"dynamic shapes are not supported: {value.type}")
             expected = self.SHAPE_RULE()
             if expected is not None:
                 for i, (want, result) in enumerate(zip(expected, self.results)):

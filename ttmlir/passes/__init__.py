@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import shlex
-from typing import Any
+import types
+from typing import Any, Callable
 
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
@@ -27,8 +28,10 @@ class PassFailure(Exception):
 def _registry() -> dict[str, type[ModulePass]]:
     from ttmlir.passes.register_device import RegisterDevicePass, UnwrapDeviceModulePass, WrapDeviceModulePass
     from ttmlir.passes.ttir_fusing import TTIRFusingPass
-    from ttmlir.passes.ttir_to_ttnn import (ConvertTTIRToTTNNPass, TTIRToTTNNBackendPipeline, TTNNDeallocatePass,
-                                            TTNNLayoutPass)
+    from ttmlir.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
+    from ttmlir.passes.ttnn_pipelines import TTIRToTTNNBackendPipeline
+    from ttmlir.passes.ttnn_deallocate import TTNNDeallocatePass
+    from ttmlir.passes.ttnn_layout import TTNNLayoutPass
     from ttmlir.passes.ttnn_decompose_layouts import TTNNDecomposeLayoutsPass
     from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
     from ttmlir.passes.cpu_hoist import TTIRCPUHoistTransformPass
@@ -59,6 +62,11 @@ def registered_passes() -> dict[str, type[ModulePass]]:
     global _PASSES
     if _PASSES is None:
         _PASSES = _registry()
+        # a module named like its pass (ttnn_layout.py) is bound on this package by its import; the pass's Python
+        # API (`ttmlir.passes.ttnn_layout(module)`) takes the name back (the module stays in sys.modules)
+        for name in _PASSES:
+            if isinstance(globals().get(attr := name.replace("-", "_")), types.ModuleType):
+                globals()[attr] = _api(name)
     return _PASSES
 
 
@@ -109,9 +117,13 @@ def run_pass(module: ModuleOp, name: str, **options) -> ModuleOp:
     return module
 
 
+def _api(name: str) -> Callable[..., ModuleOp]:
+    return lambda module, **options: run_pass(module, name, **options)
+
+
 def __getattr__(attr: str):
     """`ttmlir.passes.<pass_name_with_underscores>(module, **options)` for every registered pass."""
     name = attr.replace("_", "-")
     if not attr.startswith("_") and name in registered_passes():
-        return lambda module, **options: run_pass(module, name, **options)
+        return globals().get(attr) or _api(name)
     raise AttributeError(f"module 'ttmlir.passes' has no attribute '{attr}'")

@@ -21,7 +21,7 @@ from ttmlir.dialects.props import KINDS
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES, conv_dims
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
-from ttmlir.passes.ttir_to_ttnn import helper_location
+from ttmlir.passes.ttnn_utils import helper_location
 
 SLIDING_WINDOW = frozenset({"conv2d", "conv_transpose2d", "max_pool2d", "max_pool2d_with_indices", "avg_pool2d"})
 DIM_PROPS = ("batch_dim", "height_dim", "width_dim", "channel_dim")

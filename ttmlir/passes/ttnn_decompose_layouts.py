@@ -26,7 +26,7 @@ from ttmlir.dialects import ttnn
 from ttmlir.dialects.ttnn import TTNNLayoutAttr, TTNNOp
 from ttmlir.passes import PassFailure
 from ttmlir.passes.cpu_hoist import HOISTED_CALL
-from ttmlir.passes.ttir_to_ttnn import device_of, ttnn_op
+from ttmlir.passes.ttnn_utils import device_of, ttnn_op
 
 HOST = "system_memory"
 # data types the device tilizes and untilizes

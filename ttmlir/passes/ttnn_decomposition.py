@@ -17,7 +17,7 @@ from xdsl.rewriter import Rewriter
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.props import KINDS
 from ttmlir.dialects.ttnn import TTNNOp
-from ttmlir.passes.ttir_to_ttnn import helper_location, ttnn_op
+from ttmlir.passes.ttnn_utils import helper_location, ttnn_op
 
 
 def _concatenate_heads(op: TTNNOp) -> None:

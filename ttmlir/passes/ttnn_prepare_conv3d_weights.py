@@ -16,7 +16,7 @@ from xdsl.passes import ModulePass
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.conv import TILE_WIDTH, prepared_conv3d_rows
 from ttmlir.dialects.props import KINDS, scalar
-from ttmlir.passes.ttir_to_ttnn import helper_location, ttnn_op
+from ttmlir.passes.ttnn_utils import helper_location, ttnn_op
 from ttmlir.passes.ttnn_workarounds import Want, apply_workaround
 
 

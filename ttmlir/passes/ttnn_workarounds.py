@@ -23,7 +23,7 @@ from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.props import KINDS, int_values
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
-from ttmlir.passes.ttir_to_ttnn import helper_location, ttnn_op
+from ttmlir.passes.ttnn_utils import helper_location, ttnn_op
 from ttmlir.spatial import round_up
 
 

@@ -28,3 +28,11 @@ func.func @bad_enum(%arg0: tensor<4xf32>) -> tensor<4xf32> {
   %0 = "ttir.all_reduce"(%arg0) <{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<average>}> : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// A function body must end in its terminator: without `return` there is no result to hand back.
+func.func @no_return(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{block with no terminator, has %0 = "ttir.abs"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>}}
+  %0 = "ttir.abs"(%arg0) : (tensor<4xf32>) -> tensor<4xf32>
+}

@@ -1,0 +1,47 @@
+"""`--ttnn-deallocate`: free each device intermediate right after its last use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.func import ReturnOp
+from xdsl.ir import Block, SSAValue
+from xdsl.passes import ModulePass
+
+from ttmlir.dialects import ttnn
+from ttmlir.passes.ttnn_utils import NOT_FORCED, device_functions, ttnn_op
+
+
+def _is_device_tensor(value: SSAValue) -> bool:
+    t = value.type
+    return isinstance(t, TensorType) and isinstance(t.encoding, ttnn.TTNNLayoutAttr) and \
+        t.encoding.buffer_type != "system_memory"
+
+
+@dataclass(frozen=True)
+class TTNNDeallocatePass(ModulePass):
+    """Free each device intermediate right after its last use (never arguments or results)."""
+
+    name: ClassVar[str] = "ttnn-deallocate"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        for func in device_functions(module):
+            if not func.is_declaration:
+                self._deallocate(func.body.block)
+
+    @staticmethod
+    def _deallocate(block: Block) -> None:
+        order = {op: i for i, op in enumerate(block.ops)}
+        for op in list(block.ops):
+            for result in op.results:
+                if not _is_device_tensor(result) or not result.uses:
+                    continue
+                users = [u.operation for u in result.uses]
+                if any(isinstance(u, ReturnOp) or u.parent is not block for u in users):
+                    continue
+                last = max(users, key=order.__getitem__)
+                dealloc = ttnn_op("deallocate", [result], {"force": NOT_FORCED}, [], last)
+                block.insert_op_after(dealloc, last)

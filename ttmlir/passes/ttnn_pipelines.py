@@ -1,0 +1,72 @@
+"""`--ttir-to-ttnn-backend-pipeline`: the passes from TTIR to a TTNN module ready for translation."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+
+from ttmlir.passes import PassFailure
+from ttmlir.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
+from ttmlir.passes.cpu_hoist import TTIRCPUHoistTransformPass
+from ttmlir.passes.register_device import RegisterDevicePass
+from ttmlir.passes.ttnn_deallocate import TTNNDeallocatePass
+from ttmlir.passes.ttnn_layout import TTNNLayoutPass
+
+
+@dataclass(frozen=True)
+class TTIRToTTNNBackendPipeline(RegisterDevicePass):
+    """The full TTIR → TTNN backend: device module, CPU hoisting, fusing, conversion, layouts, workarounds.
+
+    Runs mark-functions-as-forward, wrap-device-module, register-device, resolve-composites, cpu-hoist,
+    element-type-normalization,
+    ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window, convert,
+    ttnn-decomposition, layout, workaround, canonicalize, prepare-conv3d-weights, decompose-layouts, canonicalize,
+    deallocate."""
+
+    name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
+    enable_fusing_pass: bool = True
+    enable_implicit_broadcast_folding_pass: bool = True
+    enable_ttnn_decomposition_pass: bool = True
+    # what this build lacks is refused when asked for, not ignored: its default is what it does
+    optimization_level: int = 0
+    enable_const_eval: bool = False
+    enable_cpu_hoisted_const_eval: bool = False
+    enable_trace: bool = False
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        lacking = [("optimization-level", self.optimization_level > 0, "the optimizer (optimization-level > 0)"),
+                   ("enable-const-eval", self.enable_const_eval, "const-eval (constant subgraphs hoisted into "
+                                                                 "functions run once)"),
+                   ("enable-cpu-hoisted-const-eval", self.enable_cpu_hoisted_const_eval, "const-eval hoisted to the CPU"),
+                   ("enable-trace", self.enable_trace, "trace capture")]
+        for option, asked, feature in lacking:
+            if asked:
+                raise PassFailure(module, f"{feature} is not supported by this build; drop '{option}' or set it "
+                                          "to its default")
+        from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
+        from ttmlir.passes.flatten_sliding_window import TTIRFlattenSlidingWindowPass
+        from ttmlir.passes.ttir_to_ttir_decomposition import TTIRToTTIRDecompositionPass
+        from ttmlir.passes.implicit_broadcast_fold import TTIRImplicitBroadcastFoldPass
+        from ttmlir.passes.ttnn_decomposition import TTNNDecompositionPass
+        from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
+        from ttmlir.passes.register_device import WrapDeviceModulePass
+        from ttmlir.passes.resolve_composites import TTNNResolveCompositesPass
+        from ttmlir.passes.ttir_fusing import TTIRFusingPass
+        from ttmlir.passes.ttnn_decompose_layouts import TTNNDecomposeLayoutsPass
+        from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
+        from ttmlir.passes.ttnn_prepare_conv3d_weights import TTNNPrepareConv3dWeightsPass
+        from xdsl.transforms.canonicalize import CanonicalizePass
+
+        TTCoreMarkFunctionsAsForwardPass().apply(ctx, module)
+        WrapDeviceModulePass().apply(ctx, module)
+        super().apply(ctx, module)
+        fusing = (TTIRFusingPass(),) if self.enable_fusing_pass else ()
+        folding = (TTIRImplicitBroadcastFoldPass(),) if self.enable_implicit_broadcast_folding_pass else ()
+        decomposition = (TTNNDecompositionPass(),) if self.enable_ttnn_decomposition_pass else ()
+        for stage in (TTNNResolveCompositesPass(), TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
+                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(), CanonicalizePass(),
+                      TTNNPrepareConv3dWeightsPass(), TTNNDecomposeLayoutsPass(), CanonicalizePass(), TTNNDeallocatePass()):
+            stage.apply(ctx, module)

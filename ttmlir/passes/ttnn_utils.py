@@ -1,0 +1,66 @@
+"""Helpers the TTNN passes share: building a TTNN op, naming the ops a rewrite adds, the device handle."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ModuleOp, NameLoc, StringAttr, UnknownLoc
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from ttmlir.dialects import ttcore, ttnn
+from ttmlir.dialects.props import KINDS
+from ttmlir.dialects.syntax import enum
+from ttmlir.dialects.tt_op import TTOp
+from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, TTNNOp
+from ttmlir.passes.register_device import device_module_of
+
+NOT_FORCED = KINDS["bool"].build(False)
+
+
+def ttnn_op(name: str, operands, props: dict[str, Attribute], result_types, source: Operation) -> Operation:
+    cls = TTNN_OP_CLASSES[name]
+    accepted = {p[0] for p in cls.ROW.props} | {"operandSegmentSizes"}
+    new = cls.create(operands=list(operands), result_types=list(result_types),
+                     properties={k: v for k, v in props.items() if k in accepted})
+    new.location = source.location
+    if isinstance(source, TTOp):  # an op's discardable attributes carry over to what it becomes
+        new.attributes.update(source.attributes)
+    return new
+
+
+def helper_location(loc: Attribute, suffix: str) -> Attribute:
+    if isinstance(loc, NameLoc):
+        return NameLoc(StringAttr(f"{loc.desc.data}_{suffix}"), loc.location)
+    return loc if isinstance(loc, UnknownLoc) else NameLoc(StringAttr(suffix), loc)
+
+
+def interleaved_memory_config(buffer: str = "dram") -> ttnn.MemoryConfigAttr:
+    return ttnn.MemoryConfigAttr(ttnn.MemoryConfig(enum(ttnn.BufferTypeAttr, buffer),
+                                                  enum(ttnn.TensorMemoryLayoutAttr, "interleaved")))
+
+
+def device_functions(module: ModuleOp) -> list[FuncOp]:
+    return [op for op in device_module_of(module).ops if isinstance(op, FuncOp)]
+
+
+def mesh_shape_of(at: Operation) -> tuple[int, int]:
+    """The mesh of the `ttcore.device` registered on the module holding `at` (one chip if none is)."""
+    return ttcore.registered_mesh(at) or (1, 1)
+
+
+def get_device_op(at: Operation) -> Operation:
+    """`ttnn.get_device` for the mesh `ttcore.device` registered on the module holding `at`."""
+    return TTNN_OP_CLASSES["get_device"].create(
+        result_types=[ttnn.DeviceType()],
+        properties={"mesh_offset": ttnn.MeshOffsetAttr((0, 0)), "mesh_shape": ttnn.MeshShapeAttr(mesh_shape_of(at))})
+
+
+def device_of(block: Block) -> SSAValue:
+    """The function's `ttnn.get_device` result, created at its entry on first need."""
+    first = block.first_op
+    if isinstance(first, TTNNOp) and first.ROW.name == "get_device":
+        return first.results[0]
+    device = get_device_op(first)
+    block.insert_op_before(device, first)
+    return device.results[0]
+
+
