@@ -65,12 +65,43 @@ def parse_args(argv: list[str]) -> Options:
     return opts
 
 
+PASS_NAME = re.compile(r"\s*([\w.-]+)\s*")
+
+
 def parse_pipeline(text: str) -> list[tuple[str, str]]:
-    """`builtin.module(a,b{opt=val})` → [(a, ''), (b, 'opt=val')]."""
+    """`builtin.module(a,b{opt=val})` → [(a, ''), (b, 'opt=val')]; nested anchors (`func.func(...)`) are flattened.
+    A malformed pipeline is a usage error naming the column."""
     text = text.strip().strip("\"'")
-    match = re.fullmatch(r"(?:builtin\.module|any)\((.*)\)", text)
-    body = match.group(1) if match else text
-    return [(m.group(1), m.group(2) or "") for m in re.finditer(r"([\w-]+)(?:\{([^}]*)\})?", body)]
+    passes, pos = _pass_list(text, 0)
+    if pos != len(text):
+        usage_error(f"invalid pass pipeline '{text}': unexpected '{text[pos]}' at column {pos + 1}")
+    return passes
+
+
+def _pass_list(text: str, pos: int) -> tuple[list[tuple[str, str]], int]:
+    passes = []
+    while True:
+        name = PASS_NAME.match(text, pos)
+        if name is None:
+            usage_error(f"invalid pass pipeline '{text}': expected a pass name at column {pos + 1}")
+        pos = name.end()
+        if text.startswith("(", pos):  # an op anchor: its passes run on the module here
+            inner, pos = _pass_list(text, pos + 1)
+            if not text.startswith(")", pos):
+                usage_error(f"invalid pass pipeline '{text}': expected ')' at column {pos + 1}")
+            passes, pos = passes + inner, pos + 1
+        elif text.startswith("{", pos):
+            end = text.find("}", pos)
+            if end < 0:
+                usage_error(f"invalid pass pipeline '{text}': '{{' at column {pos + 1} is never closed")
+            passes, pos = passes + [(name.group(1), text[pos + 1:end].strip())], end + 1
+        else:
+            passes.append((name.group(1), ""))
+        while text.startswith(" ", pos):
+            pos += 1
+        if not text.startswith(",", pos):
+            return passes, pos
+        pos += 1
 
 
 def print_help() -> None:
