@@ -2,22 +2,41 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import signal
 import sys
+import tempfile
 from typing import Callable
 
 
 def write_atomic(path: str, data: str | bytes) -> None:
-    """Write `data` to `path` (stdout for "-"); a failing run never leaves a half-written file."""
+    """Write `data` to `path` (stdout for "-"): the whole file appears at once or, on any failure (a missing
+    folder, a folder in the way, a full disk or file-size limit), nothing does and no temporary file stays;
+    the failure is a ValueError naming the file."""
     binary = isinstance(data, bytes)
     if path == "-":
         (sys.stdout.buffer if binary else sys.stdout).write(data)
         sys.stdout.flush()
         return
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "wb" if binary else "w", **({} if binary else {"encoding": "utf-8"})) as f:
-        f.write(data)
-    os.replace(tmp, path)
+    tmp = None
+    try:
+        if os.path.isdir(path):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
+                                   dir=os.path.dirname(path) or ".")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data if binary else data.encode("utf-8"))
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as open() would have made it, not mkstemp's owner-only mode
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as error:
+        raise ValueError(f"cannot open output file '{path}': {error.strerror or error}") from None
+    finally:
+        if tmp is not None and os.path.exists(tmp):
+            os.unlink(tmp)
 
 
 def usage_error(tool: str, message: str):
@@ -29,6 +48,8 @@ def usage_error(tool: str, message: str):
 
 def guarded(tool: str, body: Callable[[], int]) -> int:
     """Run a tool's body: errors become one `tool: error: ...` line and exit code 1, never a traceback."""
+    if hasattr(signal, "SIGXFSZ"):  # past a file-size limit a write fails (and is reported), not the process
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     try:
         return body()
     except ValueError as error:

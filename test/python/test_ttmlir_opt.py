@@ -125,3 +125,22 @@ def test_pipeline_output_verifies_and_round_trips(path):
     verify_module(reparsed, positions, str(path), lowered)
     assert print_module(reparsed, debuginfo=True) == lowered
     assert '"ttir.' not in lowered
+
+
+def _limit_file_size():
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64, 64))
+
+
+@pytest.mark.parametrize("where, reason", [("missing/out.mlir", "No such file or directory"),
+                                           (".", "Is a directory"), ("big.mlir", "File too large")])
+def test_a_failed_write_names_the_file_and_leaves_nothing_behind(tmp_path, where, reason):
+    """-o into a missing folder, onto a folder, or past a file-size limit: one error line, exit 1, no file."""
+    target = tmp_path / where
+    result = subprocess.run([sys.executable, "-c", "import sys, ttmlir_opt; sys.exit(ttmlir_opt.main(sys.argv[1:]))",
+                             str(MLP), "-o", str(target)], capture_output=True, text=True, cwd=ROOT / "tools",
+                            preexec_fn=_limit_file_size if where == "big.mlir" else None)
+    assert result.returncode == 1
+    assert result.stderr == f"ttmlir-opt: error: cannot open output file '{target}': {reason}\n"
+    assert [p.name for p in tmp_path.iterdir()] == []
