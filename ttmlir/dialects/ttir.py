@@ -1058,6 +1058,19 @@ def same_rank(op: TTOp):
     return None
 
 
+def mesh_shard(op: TTOp):
+    """Upstream refuses maximal sharding; a device split names each mesh axis's tensor dim (-1: not split there),
+    so a dim outside the tensor is refused here rather than failing in the kernel."""
+    kind = op.prop("shard_type").data.value
+    if kind == "maximal":
+        raise op.error("Invalid shard_type (maximal) for mesh_shard op.")
+    rank = len(first_shape(op))
+    dims = int_values(op.prop("shard_dims"))
+    if kind == "devices" and any(d != -1 and not 0 <= d < rank for d in dims):
+        raise op.error(f"shard_dims ({commas(dims)}) must each be -1 or a dimension of the rank-{rank} input")
+    return same_rank(op)
+
+
 def collective_dim(op: TTOp, prop: str, head: str, word: str) -> None:
     """`head` as the dialect words it: TTIR "Invalid dimension for all gather op", TTNN "Invalid gather dimension
     for all reduce op" (sic)."""
@@ -1254,7 +1267,7 @@ SHAPE_RULES = {
     "conv2d": conv2d, "conv_transpose2d": conv_transpose2d, "pool2d": pool2d, "global_pool2d": global_pool2d,
     "upsample2d": upsample2d, "batch_norm": batch_norm, "norm": norm, "group_norm": group_norm,
     "constant": constant, "full": fill, "fill": fill, "arange": arange, "creation": None, "rand": rand,
-    "cache": cache, "mesh_shard": same_rank, "ccl": same_rank, "to_layout": same_shape,
+    "cache": cache, "mesh_shard": mesh_shard, "ccl": same_rank, "to_layout": same_shape,
     "get_dimension_size": get_dimension_size, "quantization": quantization, "dropout": dropout, "bitcast": bitcast,
     "concatenate_heads": concatenate_heads, "split_qkv": split_qkv, "mesh_partition": mesh_partition, "distributed_norm": distributed_norm,
     "attention": None,  # each attention op has its own rule (ttmlir.dialects.attention)
