@@ -613,8 +613,8 @@ TTNN_ONLY = (
        "whose values the other chips keep)."),
     op("mesh_shard", "mesh_shard", "input device", props="shard_type:shard_type shard_direction:shard_direction "
        "shard_shape:i64_darray shard_dims:i64_darray", summary="Shard or gather a tensor across the mesh."),
+    *trace.ROWS,
 )
-TTNN_ONLY = (*TTNN_ONLY, *trace.ROWS)
 TTNN_ONLY_NAMES = {row.name for row in TTNN_ONLY}
 
 

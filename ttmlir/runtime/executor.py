@@ -298,9 +298,8 @@ def _trace_of(op: OpContext, ctx: ProgramContext) -> int:
 
 
 def _end_trace_capture(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
-    if _trace_of(op, ctx) != ctx.device.capturing:
-        raise RuntimeFailure(f"'ttnn.end_trace_capture' at {op.loc}: trace {_trace_of(op, ctx)} is not being "
-                             "captured")
+    if (trace_id := _trace_of(op, ctx)) != ctx.device.capturing:
+        raise RuntimeFailure(f"'ttnn.end_trace_capture' at {op.loc}: trace {trace_id} is not being captured")
     ctx.device.capturing = None
     return []
 
@@ -333,8 +332,8 @@ def _capture_or_execute_trace(op: OpContext, ctx: ProgramContext) -> list[Tensor
             slot.retained = True
         staged = [t for t in inputs if not t.on_device]
         (trace_id,) = _run_callee(ctx, table.captureCallee, staged + slots + semaphores)
-        device.trace_cache[key] = (trace_id, slots[:len(inputs)], slots[len(inputs):])
-        _, _, outputs = device.trace_cache[key]
+        outputs = slots[len(inputs):]
+        device.trace_cache[key] = (trace_id, slots[:len(inputs)], outputs)
     else:
         trace_id, input_slots, outputs = device.trace_cache[key]
         for value, slot in zip(inputs, input_slots):
