@@ -18,12 +18,14 @@ from typing import Iterable
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, BytesAttr, DenseIntOrFPElementsAttr,
-                                   Float64Type, IntegerType, LocationAttr, ModuleOp, UnknownLoc)
+                                   Float64Type, IntegerType, LocationAttr, ModuleOp, TensorType, UnknownLoc)
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser
+from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+from xdsl.utils.lexer import Span, Token
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.syntax import affine_map_str
@@ -34,7 +36,45 @@ from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
 # unterminated string; the same language with possessive quantifiers is matched in linear time.
 MLIRLexer._unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
 
+
+
+class TTLexer(MLIRLexer):
+    """MLIR's tokens, the common ones matched by one regular expression (xDSL's lexer takes several steps
+    per character class, the larger part of parsing a model); anything else is left to xDSL's lexer."""
+
+    _TOKEN = re.compile(r"""(?:\s++|//[^\n]*+)*+(?:
+          (?P<BARE_IDENT>[a-zA-Z_][a-zA-Z0-9_$.]*+)
+        | (?P<PREFIXED>(?!\#-\})[#!^%](?:[0-9]++|[a-zA-Z$._-][a-zA-Z0-9$._-]*+))
+        | (?P<STRING_LIT>"[^"\\\n\v\f]*+")
+        | (?P<HEX>0x[0-9a-fA-F]++)
+        | (?P<FLOAT_LIT>[0-9]++\.[0-9]*+(?:[eE][+-]?[0-9]+)?)
+        | (?P<INTEGER_LIT>[0-9]++)
+        | (?P<PUNCTUATION>->|\{(?!-\#)|[:,()}\[\]<>=+*?|/-]))?""", re.VERBOSE | re.ASCII)
+    _PREFIXES = {"#": MLIRTokenKind.HASH_IDENT, "!": MLIRTokenKind.EXCLAMATION_IDENT,
+                 "^": MLIRTokenKind.CARET_IDENT, "%": MLIRTokenKind.PERCENT_IDENT}
+    _PUNCTUATION = {kind.value: kind for kind in MLIRTokenKind if isinstance(kind.value, str)}
+
+    def lex(self):
+        match = self._TOKEN.match(self.input.content, self.pos)
+        group = match.lastgroup
+        if group is None:
+            self.pos = match.end()
+            return super().lex()
+        start, self.pos = match.start(group), match.end()
+        if group == "STRING_LIT":
+            return Token(MLIRTokenKind.STRING_LIT, StringLiteral(start, self.pos, self.input))
+        if group == "PREFIXED":
+            kind = self._PREFIXES[self.input.content[start]]
+        elif group == "PUNCTUATION":
+            kind = self._PUNCTUATION[match.group(group)]
+        else:
+            kind = MLIRTokenKind.INTEGER_LIT if group == "HEX" else MLIRTokenKind[group]
+        return Token(kind, Span(start, self.pos, self.input))
+
+
 _ALIAS_DEF = re.compile(r"^([#!][\w.$\-]+)[ \t]*=", re.MULTILINE)
+_ANGLE_OR_QUOTE = re.compile(r'->|[<>"]')
+_SHAPED_TYPES = frozenset({"tensor", "memref", "vector"})
 
 
 class TTParser(Parser):
@@ -42,10 +82,12 @@ class TTParser(Parser):
 
     def __init__(self, ctx: Context, text: str, name: str = "<stdin>"):
         super().__init__(ctx, text, name)
+        self._parser_state = ParserState(TTLexer(self.lexer.input))
         self.op_positions: dict[Operation, int] = {}
         self._name_positions: list[int] = []
         self._predefined: set[str] = set()
         self._first_uses: dict[str, object] = {}
+        self._parsed: dict[str, Attribute] = {}
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         try:
@@ -104,6 +146,49 @@ class TTParser(Parser):
 
     def _parse_alias_def(self):
         self._parse_alias_definition()  # a predefined alias is re-read, not reported as redefined
+
+    def parse_optional_type(self):
+        """Types repeat on every op of a model (`tensor<1x64x160x160xbf16, #ttnn_layout12>`); each distinct
+        spelling is parsed once and later occurrences are skipped by their text."""
+        token = self._current_token
+        cacheable = token.text in _SHAPED_TYPES or token.kind == MLIRTokenKind.EXCLAMATION_IDENT
+        return self._parse_once(token, super().parse_optional_type) if cacheable else super().parse_optional_type()
+
+    def parse_optional_attribute(self):
+        token = self._current_token
+        if token.kind == MLIRTokenKind.HASH_IDENT:
+            return self._parse_once(token, super().parse_optional_attribute)
+        return super().parse_optional_attribute()
+
+    def _parse_once(self, token, parse):
+        """`parse()`, or the value an earlier identical spelling `name<...>` at `token` parsed to."""
+        end = self._bracketed_end(token)
+        if end is None:
+            return parse()
+        text = self.lexer.input.content[token.span.start:end]
+        if (cached := self._parsed.get(text)) is not None:
+            self._resume_from(end)
+            return cached
+        parsed = parse()
+        if parsed is not None and not self.lexer.input.content[end:self._current_token.span.start].strip():
+            self._parsed[text] = parsed
+        return parsed
+
+    def _bracketed_end(self, token) -> int | None:
+        """End of a type or attribute spelled `name<...>` starting at `token`, by balancing angle brackets (an arrow's `>`
+        is not one); None when the type has no brackets or holds a string."""
+        content, depth = self.lexer.input.content, 0
+        if content[token.span.end:token.span.end + 1] != "<":
+            return None
+        for match in _ANGLE_OR_QUOTE.finditer(content, token.span.end):
+            delimiter = match.group()
+            if delimiter == '"':
+                return None
+            if delimiter != "->":
+                depth += 1 if delimiter == "<" else -1
+                if depth == 0:
+                    return match.end()
+        return None
 
     def _parse_op_result_list(self):
         results = super()._parse_op_result_list()
@@ -253,6 +338,7 @@ class TTPrinter(Printer):
     _arg_ids: list[int] = field(default_factory=lambda: [0])
     _result_names: set[str] = field(default_factory=set)
     _name_conflicts: int = 0
+    _tensor_types: dict[TensorType, str] = field(default_factory=dict)
 
     def _new_alias(self, attr: Attribute, base: str, table: dict[Attribute, str]) -> str:
         count = self.alias_counts.get(base, 0)
@@ -271,6 +357,14 @@ class TTPrinter(Printer):
                 name = self.loc_aliases.get(attribute) or self._new_alias(attribute, "loc", self.loc_aliases)
                 self.print_string(name if self.printing_location else f"loc({name})")
                 return
+        if isinstance(attribute, TensorType):  # printed on every op of a model: each distinct type is rendered once
+            if (text := self._tensor_types.get(attribute)) is None:
+                stream, self.stream = self.stream, io.StringIO()
+                super().print_attribute(attribute)
+                text = self._tensor_types[attribute] = self.stream.getvalue()
+                self.stream = stream
+            self.print_string(text)
+            return
         if isinstance(attribute, AffineMapAttr):
             self.print_string(f"affine_map<{affine_map_str(attribute.data)}>")
             return
