@@ -50,6 +50,8 @@ def guarded(tool: str, body: Callable[[], int]) -> int:
     """Run a tool's body: errors become one `tool: error: ...` line and exit code 1, never a traceback."""
     if hasattr(signal, "SIGXFSZ"):  # past a file-size limit a write fails (and is reported), not the process
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    if hasattr(signal, "SIGPIPE"):  # output into a closed pipe (`ttrt read x | head`) ends quietly, as cat does
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         return body()
     except ValueError as error:

@@ -21232,8 +21232,15 @@ class TTNNBinary(object):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
         return o == 0
 
+    # TTNNBinary
+    def Checksum(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
 def TTNNBinaryStart(builder):
-    builder.StartObject(6)
+    builder.StartObject(7)
 
 def TTNNBinaryAddVersion(builder, version):
     builder.PrependStructSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(version), 0)
@@ -21259,6 +21266,9 @@ def TTNNBinaryAddMlirStages(builder, mlirStages):
 def TTNNBinaryStartMlirStagesVector(builder, numElems):
     return builder.StartVector(4, numElems, 4)
 
+def TTNNBinaryAddChecksum(builder, checksum):
+    builder.PrependUint32Slot(6, checksum, 0)
+
 def TTNNBinaryEnd(builder):
     return builder.EndObject()
 
@@ -21279,6 +21289,7 @@ class TTNNBinaryT(object):
         meshShape = None,
         programs = None,
         mlirStages = None,
+        checksum = 0,
     ):
         self.version = version  # type: Optional[VersionT]
         self.ttmlirGitHash = ttmlirGitHash  # type: Optional[str]
@@ -21286,6 +21297,7 @@ class TTNNBinaryT(object):
         self.meshShape = meshShape  # type: Optional[Dim2dT]
         self.programs = programs  # type: Optional[List[ProgramT]]
         self.mlirStages = mlirStages  # type: Optional[List[MLIRT]]
+        self.checksum = checksum  # type: int
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -21333,6 +21345,7 @@ class TTNNBinaryT(object):
                 else:
                     mLIR_ = MLIRT.InitFromObj(ttnnbinary.MlirStages(i))
                     self.mlirStages.append(mLIR_)
+        self.checksum = ttnnbinary.Checksum()
 
     # TTNNBinaryT
     def Pack(self, builder):
@@ -21371,6 +21384,7 @@ class TTNNBinaryT(object):
             TTNNBinaryAddPrograms(builder, programs)
         if self.mlirStages is not None:
             TTNNBinaryAddMlirStages(builder, mlirStages)
+        TTNNBinaryAddChecksum(builder, self.checksum)
         ttnnbinary = TTNNBinaryEnd(builder)
         return ttnnbinary
 

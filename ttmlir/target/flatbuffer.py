@@ -7,7 +7,9 @@ torch. Schema enums are the IR's snake_case names in CamelCase, so `camel`/`snak
 from __future__ import annotations
 
 import re
+import struct
 import subprocess
+import zlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -81,10 +83,47 @@ def version_t() -> fb.VersionT:
     return v
 
 
+_CHECKSUM_SLOT = 16  # vtable entry of TTNNBinary.checksum, the table's seventh field
+
+
 def serialize(root, kind: str) -> bytes:
+    """The buffer of `root`; a `.ttnn` buffer carries the CRC-32 of all its bytes, so any corruption is caught."""
+    if kind == "ttnn":
+        root.checksum = 0xFFFFFFFF  # a placeholder that is not the default, so the field is written
     builder = flatbuffers.Builder(1024)
     builder.Finish(root.Pack(builder), file_identifier=IDENTIFIERS[kind])
-    return bytes(builder.Output())
+    data = builder.Output()
+    if kind != "ttnn":
+        return bytes(data)
+    data = bytearray(data)
+    position = _checksum_position(data)
+    struct.pack_into("<I", data, position, 0)
+    root.checksum = zlib.crc32(data)
+    struct.pack_into("<I", data, position, root.checksum)
+    return bytes(data)
+
+
+def _checksum_position(data: bytes | bytearray) -> int | None:
+    """Where a `.ttnn` buffer stores its checksum, or None if it has none (or the root table is unreadable)."""
+    try:
+        table = fb.TTNNBinary.GetRootAs(data, 0)._tab
+        offset = table.Offset(_CHECKSUM_SLOT)
+    except (IndexError, TypeError, struct.error):  # offsets read from a corrupted buffer
+        return None
+    position = table.Pos + offset
+    return position if offset and position + 4 <= len(data) else None
+
+
+def verify_checksum(data: bytes, name: str) -> None:
+    position = _checksum_position(data)
+    if position is None:
+        raise BinaryError(f"{name}: corrupted flatbuffer (no checksum)")
+    stored = struct.unpack_from("<I", data, position)[0]
+    zeroed = bytearray(data)
+    struct.pack_into("<I", zeroed, position, 0)
+    if (computed := zlib.crc32(zeroed)) != stored:
+        raise BinaryError(f"{name}: corrupted flatbuffer (checksum {computed:08x} does not match the stored "
+                          f"{stored:08x})")
 
 
 def load_bytes(data: bytes, name: str = "<buffer>", expect: str | None = None):
@@ -98,13 +137,59 @@ def load_bytes(data: bytes, name: str = "<buffer>", expect: str | None = None):
                           f"expected one of {', '.join(repr(i) for i in IDENTIFIERS.values())})")
     if expect is not None and kind != expect:
         raise BinaryError(f"{name}: expected a .{expect} file, found a .{kind} file")
+    if kind == "ttnn":
+        verify_checksum(data, name)
     try:
         root = ROOTS[kind].InitFromPackedBuf(bytearray(data), 0)
     except Exception as exc:  # flatbuffers raises whatever a corrupted offset leads to
         raise BinaryError(f"{name}: corrupted flatbuffer ({type(exc).__name__}: {exc})") from None
     if root.version is None:
         raise BinaryError(f"{name}: corrupted flatbuffer (no version)")
+    if kind == "ttnn":
+        check_required(root, name)
     return kind, root
+
+
+def check_required(root: fb.TTNNBinaryT, name: str) -> None:
+    """Every field the runtime reads is present and in range; a missing one is named with the op it belongs to,
+    where a default (f32, host memory) would run and give different numbers."""
+    for p, program in enumerate(root.programs or []):
+        where = f"{name}: program {p} ('{program.name}')" if program.name else f"{name}: program {p} (no name)"
+        if not program.name:
+            raise BinaryError(f"{where}: corrupted flatbuffer (the program has no name)")
+        for kind in ("inputs", "outputs"):
+            for i, ref in enumerate(getattr(program, kind) or []):
+                _check_tensor(ref, f"{where}: {kind[:-1]} {i}")
+        for i, operation in enumerate(program.operations or []):
+            if operation.type is None:
+                raise BinaryError(f"{where}: operation {i}: corrupted flatbuffer (the operation has no table)")
+            try:
+                op = f"{where}: operation {i} ('ttnn.{op_name(operation)}' at {operation.locInfo or 'loc(unknown)'})"
+            except KeyError:
+                raise BinaryError(f"{where}: operation {i}: corrupted flatbuffer (unknown op type)") from None
+            for key, value in vars(operation.type).items():
+                for ref in value if isinstance(value, list) else [value]:
+                    if isinstance(ref, fb.TensorRefT):
+                        _check_tensor(ref, f"{op}: '{snake(key)}'")
+
+
+_ENUM_FIELDS = ((("dataType",), fb.DataType), (("layout",), fb.TensorLayout),
+                (("memoryConfig", "bufferType"), fb.BufferType))
+
+
+def _check_tensor(ref: fb.TensorRefT, where: str) -> None:
+    desc = ref.desc
+    missing = "descriptor" if desc is None else "shape" if desc.shape is None else \
+        "layout" if desc.layout is None else None
+    if missing is not None:
+        raise BinaryError(f"{where}: corrupted flatbuffer (tensor {ref.globalId} has no {missing})")
+    for path, enum_cls in _ENUM_FIELDS:
+        value = desc.layout
+        for step in path:
+            value = None if value is None else getattr(value, step)
+        if value is not None and value not in enum_names(enum_cls):
+            raise BinaryError(f"{where}: corrupted flatbuffer (tensor {ref.globalId} has {snake(path[-1])} {value}, "
+                              f"not a {enum_cls.__name__})")
 
 
 def load(path: str | Path, expect: str | None = None):
