@@ -166,3 +166,61 @@ def test_cli_errors_are_one_line(tmp_path):
     result = tool("ttrt", "read", str(bad), "--result-file", str(tmp_path / "r.json"))
     assert result.returncode == 1 and b"Traceback" not in result.stderr + result.stdout
     assert b"not a ttmlir flatbuffer" in result.stdout
+
+
+def _rewritten(mlp_binary: Path, tmp_path: Path, change) -> Path:
+    """The MLP binary with its object tree changed by `change`, written by the regular writer."""
+    _, root = fbu.load(mlp_binary)
+    change(root)
+    path = tmp_path / "changed.ttnn"
+    path.write_bytes(fbu.serialize(root, "ttnn"))
+    return path
+
+
+def _first_op_with_tensor(root):
+    for index, operation in enumerate(root.programs[0].operations):
+        for key, value in vars(operation.type).items():
+            if isinstance(value, fb.TensorRefT):
+                return index, operation, key
+
+
+@pytest.mark.parametrize("command", ["read", "check", "run"])
+def test_a_tensor_without_descriptor_is_refused_naming_its_op(mlp_binary, tmp_path, command):
+    def drop_descriptor(root):
+        _, operation, key = _first_op_with_tensor(root)
+        getattr(operation.type, key).desc = None
+
+    path = _rewritten(mlp_binary, tmp_path, drop_descriptor)
+    index, operation, key = _first_op_with_tensor(fbu.load_bytes(mlp_binary.read_bytes())[1])
+    code, results = api(command, tmp_path, binary=str(path))
+    assert code == 1
+    message = results[0]["exception"]
+    assert f"operation {index} ('ttnn.{fbu.op_name(operation)}' at loc(" in message
+    assert f"'{fbu.snake(key)}'" in message and "has no descriptor" in message
+
+
+def test_an_output_without_layout_is_refused(mlp_binary, tmp_path):
+    """Defaults (f32, host memory) would have run and printed PASS with other numbers."""
+    path = _rewritten(mlp_binary, tmp_path, lambda root: setattr(root.programs[0].outputs[0].desc, "layout", None))
+    code, results = api("run", tmp_path, binary=str(path))
+    assert code == 1 and "output 0: corrupted flatbuffer (tensor" in results[0]["exception"]
+    assert "has no layout" in results[0]["exception"]
+
+
+def test_a_flipped_byte_anywhere_fails_the_checksum(mlp_binary, tmp_path):
+    data = bytearray(mlp_binary.read_bytes())
+    data[len(data) * 2 // 3] ^= 0x10  # inside constant or debug data, which no structural check reads
+    path = tmp_path / "flipped.ttnn"
+    path.write_bytes(data)
+    for command in ("read", "check", "run"):
+        code, results = api(command, tmp_path, binary=str(path))
+        assert code == 1 and "corrupted flatbuffer (checksum" in results[0]["exception"]
+
+
+def test_output_into_a_closed_pipe_ends_quietly(mlp_binary):
+    reader = subprocess.Popen([sys.executable, "-c", "import sys, ttrt; sys.exit(ttrt.main())", "read",
+                               str(mlp_binary)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT / "tools")
+    reader.stdout.read(10)
+    reader.stdout.close()
+    assert b"Traceback" not in reader.stderr.read()
+    reader.wait()

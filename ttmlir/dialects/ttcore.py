@@ -184,11 +184,20 @@ def _parse_coord(parser: AttrParser) -> tuple[int, int]:
         return y, parser.parse_integer()
 
 
+def _parse_pair(parser: AttrParser) -> tuple[int, int]:
+    """A chip's grids, offsets and tile sizes are `YxX`."""
+    start = parser._current_token.span
+    dims = parse_dims(parser)
+    if len(dims) != 2:
+        parser.raise_error(f"expected two dimensions (YxX), got {dims_str(dims) or 'none'}", start)
+    return dims
+
+
 def _parse_field_value(parser: AttrParser, kind: str):
     if kind == INT:
         return parser.parse_integer()
     if kind == DIMS:
-        return parse_dims(parser)
+        return _parse_pair(parser)
     if kind == STR:
         return parser.parse_str_literal()
     if kind == "keyword":
@@ -202,7 +211,7 @@ def _parse_field_value(parser: AttrParser, kind: str):
                 return parser.parse_keyword_in(hardware.DATA_TYPES, "for data type")
         return tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, dtype))
     if kind == TILES:
-        return tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: parse_dims(parser)))
+        return tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: _parse_pair(parser)))
     return tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, lambda: _parse_coord(parser)))
 
 

@@ -96,11 +96,19 @@ def serialize(root, kind: str) -> bytes:
     if kind != "ttnn":
         return bytes(data)
     data = bytearray(data)
-    position = _checksum_position(data)
-    struct.pack_into("<I", data, position, 0)
-    root.checksum = zlib.crc32(data)
-    struct.pack_into("<I", data, position, root.checksum)
+    root.checksum = seal(data)
     return bytes(data)
+
+
+def seal(data: bytearray) -> int:
+    """Store the CRC-32 of a `.ttnn` buffer (its checksum bytes read as zero) in the buffer; returns it."""
+    position = _checksum_position(data)
+    if position is None:
+        raise BinaryError("the buffer has no checksum field")
+    struct.pack_into("<I", data, position, 0)
+    checksum = zlib.crc32(data)
+    struct.pack_into("<I", data, position, checksum)
+    return checksum
 
 
 def _checksum_position(data: bytes | bytearray) -> int | None:
