@@ -58,7 +58,10 @@ def guarded(tool: str, body: Callable[[], int]) -> int:
         print(f"{tool}: error: {error}", file=sys.stderr)
     except RecursionError:
         print(f"{tool}: error: input nests too deeply", file=sys.stderr)
-    except (KeyboardInterrupt, BrokenPipeError):
+    except KeyboardInterrupt as interrupt:
+        print(f"{tool}: interrupted" + (f"; {interrupt}" if str(interrupt) else ""), file=sys.stderr)
+        return 130
+    except BrokenPipeError:
         pass
     except Exception as error:  # an internal bug must still end in one line and exit 1
         if os.environ.get("TTMLIR_TRACEBACK"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
 import time
@@ -11,6 +12,7 @@ from pathlib import Path
 import torch
 
 from ttmlir import hardware
+from ttmlir.cli import write_atomic
 from ttmlir.dialects.op_table import INDEX_OPERANDS, PASSES_VALUES
 from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import Binary, DebugHooks, RuntimeFailure, golden_to_torch, release, run_program
@@ -256,10 +258,11 @@ class BinaryRun:
         columns = [c for c in PERF_COLUMNS if any(c in row for row in self.perf_rows)]
         if host_only:
             columns = [c for c in columns if not c.startswith(("DEVICE KERNEL", "PM "))]
-        with open(path, "w", newline="", encoding="utf-8") as f:
-            writer = csv.DictWriter(f, columns, extrasaction="ignore")
-            writer.writeheader()
-            writer.writerows(self.perf_rows)
+        table = io.StringIO(newline="")
+        writer = csv.DictWriter(table, columns, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(self.perf_rows)
+        write_atomic(str(path), table.getvalue())
         device = sum(r["DEVICE KERNEL DURATION [ns]"] for r in self.perf_rows)
         self.logger.info(f"{self.path.name}: {len(self.perf_rows)} ops, modelled device time "
                          f"{device / 1000:.1f} us on {self.args['--arch']}; report: {path}")

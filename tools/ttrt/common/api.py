@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ttmlir.cli import write_atomic
 from ttmlir.target.flatbuffer import check_system, simulated_system
 from ttrt.common.util import Artifacts, Logger
 
@@ -96,10 +97,18 @@ class Command(ABC):
             self.artifacts.clean_artifacts()
         if self.args["--save-artifacts"]:
             self.artifacts.create_artifacts()
-        self.execute()
+        interrupted = False
+        try:
+            self.execute()
+        except KeyboardInterrupt:  # Ctrl-C: what ran so far is still reported
+            interrupted = True
+        finally:
+            self.artifacts.release()
         result_file = self.args["--result-file"]
         if result_file:
-            Path(result_file).write_text(json.dumps(self.results, indent=2) + "\n", encoding="utf-8")
+            write_atomic(result_file, json.dumps(self.results, indent=2) + "\n")
+        if interrupted:
+            raise KeyboardInterrupt(f"the results so far are in {result_file}" if result_file else "")
         failed = any(r["result"] != "pass" for r in self.results)
         return (1 if failed else 0), self.results
 
@@ -117,8 +126,8 @@ class Command(ABC):
             return found
         return [path]
 
-    def record(self, path: Path | str, error: Exception | None = None, **extra) -> dict:
-        entry = {"file_path": str(path), "result": "pass" if error is None else "error",
+    def record(self, path: Path | str, error: Exception | None = None, result: str = "error", **extra) -> dict:
+        entry = {"file_path": str(path), "result": "pass" if error is None else result,
                  "exception": "" if error is None else str(error), "log_file": self.args["--log-file"],
                  "artifacts": self.artifacts.get_artifacts_folder_path(), **extra}
         if error is not None:
@@ -141,8 +150,15 @@ class Command(ABC):
                 extra = work(path) or {}
             except (BinaryError, RuntimeFailure, ValueError, OSError) as exc:
                 self.record(path, exc, **self.error_extra())
+            except KeyboardInterrupt:
+                self.record(path, KeyboardInterrupt("interrupted"), result="interrupted")
+                raise
+            except Exception as exc:  # a bug met on one binary is recorded; the others still run
+                self.record(path, RuntimeError(f"internal error: {type(exc).__name__}: {exc}"), **self.error_extra())
             else:
                 self.record(path, **extra)
+            finally:
+                self.artifacts.release()
 
     def error_extra(self) -> dict:
         return {}
@@ -218,7 +234,7 @@ class Query(Command):
         extra = {}
         if self.args["--save-artifacts"]:
             path = Path(self.artifacts.get_artifacts_folder_path()) / "system_desc.ttsys"
-            path.write_bytes(fbu.serialize(root, "ttsys"))
+            write_atomic(str(path), fbu.serialize(root, "ttsys"))
             self.logger.info(f"system desc saved to {path}")
             extra["system_desc_path"] = str(path)
         self.record("system_desc", **extra)

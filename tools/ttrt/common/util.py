@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import fcntl
+import io
 import json
 import logging
 import os
 import shutil
 import sys
 from pathlib import Path
+
+from ttmlir.cli import write_atomic
 
 LEVELS = {"DEBUG": logging.DEBUG, "INFO": logging.INFO, "WARNING": logging.WARNING, "ERROR": logging.ERROR,
           "CRITICAL": logging.CRITICAL}
@@ -60,6 +64,7 @@ class Artifacts:
     def __init__(self, logger: Logger | None = None, file_manager=None, artifacts_folder_path: str = ""):
         self.logger = logger or Logger()
         self.artifacts_folder_path = artifacts_folder_path or default_artifacts_folder()
+        self._locks: dict[Path, object] = {}
 
     def get_artifacts_folder_path(self) -> str:
         return self.artifacts_folder_path
@@ -72,9 +77,25 @@ class Artifacts:
         Path(self.artifacts_folder_path).mkdir(parents=True, exist_ok=True)
 
     def binary_folder(self, binary_path: str) -> Path:
+        """The binary's folder, held by this run until `release()`: concurrent runs of one binary into one
+        artifacts folder take turns instead of mixing their tensors and reports."""
         folder = Path(self.artifacts_folder_path) / Path(binary_path).name
         folder.mkdir(parents=True, exist_ok=True)
+        if folder not in self._locks:
+            lock = open(folder / ".lock", "w")
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self.logger.info(f"waiting for another ttrt run writing {folder}")
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            self._locks[folder] = lock
         return folder
+
+    def release(self) -> None:
+        """Let other runs write the folders this run has used."""
+        for lock in self._locks.values():
+            lock.close()
+        self._locks.clear()
 
     def save_binary(self, binary_path: str) -> Path:
         folder = self.binary_folder(binary_path)
@@ -84,7 +105,7 @@ class Artifacts:
     def save_json(self, folder: Path, name: str, data) -> Path:
         path = Path(folder) / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(data, indent=4) + "\n", encoding="utf-8")
+        write_atomic(str(path), json.dumps(data, indent=4) + "\n")
         return path
 
     def save_torch_tensor(self, folder: Path, name: str, tensor) -> Path:
@@ -92,5 +113,7 @@ class Artifacts:
 
         path = Path(folder) / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        torch.save(tensor, path)
+        buffer = io.BytesIO()
+        torch.save(tensor, buffer)
+        write_atomic(str(path), buffer.getvalue())
         return path
