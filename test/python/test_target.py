@@ -224,3 +224,13 @@ def test_output_into_a_closed_pipe_ends_quietly(mlp_binary):
     reader.stdout.close()
     assert b"Traceback" not in reader.stderr.read()
     reader.wait()
+
+
+def test_check_and_run_agree_on_the_system_a_mesh_binary_needs(tmp_path):
+    path = tmp_path / "mesh.ttnn"
+    path.write_bytes(compile_ttir(MLP, pipeline_options="mesh-shape=1,2"))
+    for command in ("check", "run"):
+        code, results = api(command, tmp_path, binary=str(path))
+        assert code == 0, results
+    code, results = api("check", tmp_path, binary=str(path), mesh_shape="1x1")
+    assert code == 1 and "the binary needs a 1x2 mesh, the system has 1 chip(s)" in results[0]["exception"]

@@ -477,6 +477,20 @@ def _slice_along(value: SSAValue, axis: int, start: int, stop: int, source: Oper
                    [_tensor(shape[:axis] + [stop - start] + shape[axis + 1:], value.type)], source)
 
 
+def _mesh_shard(op: TTOp) -> Operation:
+    """A split over devices needs the mesh it was written for: each mesh axis it splits along must have as many
+    chips as the split has pieces (compiled for one chip, a two-way split would silently keep half a weight)."""
+    mesh = mesh_shape_of(op)
+    if op.prop("shard_type").data.value == "devices":
+        pieces = int_values(op.prop("shard_shape"))
+        for axis, dim in enumerate(int_values(op.prop("shard_dims"))[:2]):
+            if dim >= 0 and pieces[dim] != mesh[axis]:
+                raise PassFailure(op, f"'{op.name}' op splits dimension {dim} into {pieces[dim]} pieces along mesh "
+                                      f"axis {axis}, which has {mesh[axis]} chip(s) in the {mesh[0]}x{mesh[1]} mesh; "
+                                      f"compile for the mesh the model was written for (mesh-shape=Y,X)")
+    return _direct(op)
+
+
 def _chip_rows(op: TTOp, prop: str) -> list[list[int]]:
     """A chip-id table (replica groups, source-target pairs) as its rows."""
     attr = op.prop(prop)
@@ -635,7 +649,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "softmax": _direct_with_defaults, "embedding_backward": _embedding_backward, "norm": _norm, "gelu_bw": _direct_with_defaults,
     "dropout": _direct_with_defaults, "quantization": _quantization, "linear": _linear, "attention": _attention,
     "collective_permute": _collective_permute, "collective_broadcast": _collective_broadcast, "all_to_all": _all_to_all,
-    "all_to_all_dispatch_metadata": _dispatch_metadata,
+    "all_to_all_dispatch_metadata": _dispatch_metadata, "mesh_shard": _mesh_shard,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
