@@ -1,5 +1,6 @@
 """ttmlir-opt as a user runs it: exit codes, diagnostics, outputs, help, and the Python pass API."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -120,7 +121,9 @@ def test_pipeline_output_verifies_and_round_trips(path):
     from ttmlir.compiler import lower_to_ttnn
     from ttmlir.diagnostics import verify_module
 
-    lowered = print_module(lower_to_ttnn(path.read_text(), str(path)), debuginfo=True)
+    text = path.read_text()
+    mesh = re.search(r"mesh-shape=[\d,]+", text)  # the mesh the file's own pipeline RUN line compiles for
+    lowered = print_module(lower_to_ttnn(text, str(path), mesh.group() if mesh else ""), debuginfo=True)
     reparsed, positions = parse_text(make_context(), lowered)
     verify_module(reparsed, positions, str(path), lowered)
     assert print_module(reparsed, debuginfo=True) == lowered

@@ -25,7 +25,7 @@ from ttmlir.dialects.conv import TILE_WIDTH, int_triple
 from ttmlir.dialects.props import KINDS, dense_values, int_values, scalar
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.tt_op import TTOp
-from ttmlir.dialects.ttir import broadcast_shape, matmul_product_shape
+from ttmlir.dialects.ttir import broadcast_shape, first_shape, matmul_product_shape
 from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, TTNNOp
 from ttmlir.passes import PassFailure
 from ttmlir.passes.cpu_hoist import FORWARD_CPU, FUNCTION_TYPE
@@ -478,16 +478,25 @@ def _slice_along(value: SSAValue, axis: int, start: int, stop: int, source: Oper
 
 
 def _mesh_shard(op: TTOp) -> Operation:
-    """A split over devices needs the mesh it was written for: each mesh axis it splits along must have as many
-    chips as the split has pieces (compiled for one chip, a two-way split would silently keep half a weight)."""
+    """A split over devices needs the mesh it was written for: the chips along the mesh axes that split a dimension
+    must be as many as its pieces, read from the op's types (compiled for one chip, a two-way split would keep half
+    a weight). shard_shape is not consulted: upstream's own files do not always keep it in step."""
     mesh = mesh_shape_of(op)
     if op.prop("shard_type").data.value == "devices":
-        pieces = int_values(op.prop("shard_shape"))
+        whole, piece = (first_shape(op), op.results[0].type.get_shape())
+        if op.prop("shard_direction").data.value == "shard_to_full":
+            whole, piece = piece, whole
+        chips: dict[int, list[int]] = {}
         for axis, dim in enumerate(int_values(op.prop("shard_dims"))[:2]):
-            if dim >= 0 and pieces[dim] != mesh[axis]:
-                raise PassFailure(op, f"'{op.name}' op splits dimension {dim} into {pieces[dim]} pieces along mesh "
-                                      f"axis {axis}, which has {mesh[axis]} chip(s) in the {mesh[0]}x{mesh[1]} mesh; "
-                                      f"compile for the mesh the model was written for (mesh-shape=Y,X)")
+            if dim >= 0:
+                chips.setdefault(dim, []).append(axis)
+        for dim, axes in chips.items():
+            pieces, have = whole[dim] // max(1, piece[dim]), math.prod(mesh[a] for a in axes)
+            if pieces != have or whole[dim] % max(1, piece[dim]):
+                raise PassFailure(op, f"'{op.name}' op splits dimension {dim} ({whole[dim]} -> {piece[dim]}) over mesh "
+                                      f"axis {axes[0]}, which has {have} chip(s) in the "
+                                      f"{mesh[0]}x{mesh[1]} mesh; compile for the mesh the model was written for "
+                                      "(mesh-shape=Y,X)")
     return _direct(op)
 
 

@@ -7,6 +7,7 @@ gives them their format and buffer. Pre/post-op hooks see the op and program con
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ import torch
 from ttmlir.dialects.op_table import IN_PLACE_OPERAND
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import MeshDevice, OutOfMemory
-from ttmlir.runtime.formats import compute_dtype, to_format
+from ttmlir.runtime.formats import compute_dtype, storage_dtype, to_format
 from ttmlir.runtime.kernels import KERNELS, MESH_KERNELS, MOVES_VALUES
 from ttmlir.runtime.perf import OpPerf, estimate
 from ttmlir.runtime.tensor import Tensor, desc_of, materialize
@@ -116,6 +117,9 @@ class ProgramContext:
     pool: dict[int, Tensor] = field(default_factory=dict)
     perf: list[tuple[OpContext, OpPerf, int, int]] = field(default_factory=list)  # op, estimate, host start/end
     peak: dict[str, int] = field(default_factory=dict)
+    compute: bool = True  # False: tensors are shapes without values (torch "meta"), for memory and time only
+    host_peak: int = 0    # without values: the most host memory a run with values would hold at once
+    host_live: dict[int, int] = field(default_factory=dict)  # without values: bytes of each live tensor, by id
 
 
 class DebugHooks:
@@ -184,16 +188,25 @@ def check_inputs(program: fb.ProgramT, inputs: list, chips: int = 1) -> None:
 
 
 def run_program(binary: Binary, program_index: int, inputs: list, device: MeshDevice,
-                debugger: bool = False) -> tuple[list[Tensor], ProgramContext]:
+                debugger: bool = False, compute: bool = True) -> tuple[list[Tensor], ProgramContext]:
+    """Run a program on `device`; with `compute=False` the inputs are meta tensors and no value is computed:
+    the allocator and the perf model still see every tensor, so memory and modelled time come out as with
+    values."""
     program = binary.programs[program_index]
     if device.mesh_shape != binary.mesh_shape():
         compiled, opened = ("x".join(map(str, shape)) for shape in (binary.mesh_shape(), device.mesh_shape))
         raise RuntimeFailure(f"the binary is compiled for a {compiled} mesh, the device is a {opened} mesh")
     check_inputs(program, inputs, device.num_chips)
-    ctx = ProgramContext(binary, program_index, device)
+    ctx = ProgramContext(binary, program_index, device, compute=compute)
     for i, (ref, value) in enumerate(zip(program.inputs, inputs)):
-        ctx.pool[ref.globalId] = materialize(ref, value, device, f"program input {i}", local=isinstance(value, list))
+        try:
+            ctx.pool[ref.globalId] = materialize(ref, value, device, f"program '{program.name}' input {i}",
+                                                 local=isinstance(value, list))
+        except OutOfMemory as exc:
+            raise RuntimeFailure(str(exc)) from None
     _note_peak(ctx)
+    if not compute:
+        _hold(ctx, ctx.pool.values())
     _run_ops(program, ctx, debugger)
     outputs = [_lookup(ctx.pool, ref, "return") for ref in program.outputs or []]
     return outputs, ctx
@@ -229,6 +242,8 @@ def _run_op(op: OpContext, ctx: ProgramContext, debugger: bool) -> None:
     ctx.perf.append((op, estimate(op.name, family, used, op.outputs, device.arch, device.num_chips,
                                   _math_fidelity(op.operation.type)), start, end))
     _note_peak(ctx)
+    if not ctx.compute:
+        _note_host_peak(ctx, op.name, used, op.outputs)
     if DebugHooks.post_op is not None:
         DebugHooks.post_op(binary, ctx, op)
     if debugger:
@@ -392,22 +407,15 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
         raise RuntimeFailure(f"{where}: no kernel for this op in the simulator")
     fields, used = _inputs(table, ctx.pool, name)
     chips = ctx.device.num_chips
-    try:
-        if mesh_kernel is not None:
-            inputs = {k: [compute_dtype(v) for v in t.chip_values(chips)] for k, t in fields.items()}
-            out = mesh_kernel(inputs, table, ctx.device.mesh_shape)  # per chip, or a tuple of that per result
-            per_chip = list(zip(*out)) if isinstance(out, tuple) else [(value,) for value in out]
-        else:
-            # every chip runs the op on its own values; replicated inputs make one run stand for all
-            distributed = any(t.shards is not None for t in used)
-            per_chip = [_results(kernel(_on_chip(fields, chip, chips, name in MOVES_VALUES), table))
-                        for chip in range(chips if distributed else 1)]
-    except (RuntimeError, ValueError, IndexError, TypeError, KeyError) as exc:
-        raise RuntimeFailure(f"{where}: kernel failed: {exc}") from None
     refs = [getattr(table, f) for f in output_fields(table) if isinstance(getattr(table, f, None), fb.TensorRefT)]
+    if not ctx.compute:  # results as the binary describes them (per chip for tensors sharded in advance)
+        per_chip = [_described(refs, chips if any(t.local for t in used) else 1)]
+    else:
+        per_chip = _compute(name, where, mesh_kernel or kernel, fields, used, table, ctx)
     written = next((getattr(table, f) for f in IN_PLACE_FIELDS if getattr(table, f, None) is not None), None)
     if not refs and written is not None:  # an op with no result writes its operand's tensor in place
-        _write_in_place(ctx.pool[written.globalId], [results[0] for results in per_chip])
+        if ctx.compute:
+            _write_in_place(ctx.pool[written.globalId], [results[0] for results in per_chip])
         op.outputs.append(ctx.pool[written.globalId])
         return used
     try:
@@ -422,6 +430,54 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     except ValueError as exc:
         raise RuntimeFailure(str(exc)) from None
     return used
+
+
+def _compute(name: str, where: str, kernel, fields: dict, used: list[Tensor], table, ctx: ProgramContext) -> list:
+    """Each chip's results of the op's kernel (a mesh kernel sees every chip's values at once)."""
+    chips = ctx.device.num_chips
+    try:
+        if name in MESH_KERNELS:
+            inputs = {k: [compute_dtype(v) for v in t.chip_values(chips)] for k, t in fields.items()}
+            out = kernel(inputs, table, ctx.device.mesh_shape)  # per chip, or a tuple of that per result
+            return list(zip(*out)) if isinstance(out, tuple) else [(value,) for value in out]
+        # every chip runs the op on its own values; replicated inputs make one run stand for all
+        distributed = any(t.shards is not None for t in used)
+        return [_results(kernel(_on_chip(fields, chip, chips, name in MOVES_VALUES), table))
+                for chip in range(chips if distributed else 1)]
+    except (RuntimeError, ValueError, IndexError, TypeError, KeyError) as exc:
+        raise RuntimeFailure(f"{where}: kernel failed: {exc}") from None
+
+
+def _described(refs: list[fb.TensorRefT], pieces: int) -> tuple[torch.Tensor, ...]:
+    """Meta values of the shapes the binary gives an op's results; split over `pieces` chips (flattened) for the
+    results of tensors sharded in advance, whose descriptors give the whole shape."""
+    shapes = [desc_of(ref)["shape"] for ref in refs]
+    return tuple(torch.empty(shape if pieces == 1 else [math.prod(shape) // pieces],
+                             dtype=storage_dtype(desc_of(ref)["dtype"]), device="meta")
+                 for ref, shape in zip(refs, shapes))
+
+
+WORKING_BYTES = 4  # per element of an op's inputs and results: the f32 copies its kernel computes on
+
+
+def _note_host_peak(ctx: ProgramContext, op_name: str, used: list[Tensor], outputs: list[Tensor]) -> None:
+    """Live tensors as stored, plus what the running op's kernel holds while it computes."""
+    _hold(ctx, outputs)
+    working = sum(v.numel() for t in (*used, *outputs) if isinstance(t, Tensor) for v in _values(t))
+    ctx.host_peak = max(ctx.host_peak, sum(ctx.host_live.values()) + working * WORKING_BYTES)
+    if op_name == "deallocate":
+        for tensor in used:
+            ctx.host_live.pop(id(tensor), None)
+
+
+def _hold(ctx: ProgramContext, tensors) -> None:
+    for tensor in tensors:
+        if isinstance(tensor, Tensor):
+            ctx.host_live[id(tensor)] = sum(v.nbytes for v in _values(tensor))
+
+
+def _values(tensor: Tensor) -> list[torch.Tensor]:
+    return tensor.shards if tensor.shards is not None else [tensor.data]
 
 
 def _write_in_place(tensor: Tensor, per_chip: list) -> None:

@@ -6,6 +6,7 @@ torch. Schema enums are the IR's snake_case names in CamelCase, so `camel`/`snak
 
 from __future__ import annotations
 
+import math
 import re
 import struct
 import subprocess
@@ -181,6 +182,7 @@ def check_required(root: fb.TTNNBinaryT, name: str) -> None:
                         _check_tensor(ref, f"{op}: '{snake(key)}'")
 
 
+_MAX_ELEMENTS = 2**48  # more than any mesh of devices holds: a shape past it is a corrupted one
 _ENUM_FIELDS = ((("dataType",), fb.DataType), (("layout",), fb.TensorLayout),
                 (("memoryConfig", "bufferType"), fb.BufferType))
 
@@ -191,6 +193,9 @@ def _check_tensor(ref: fb.TensorRefT, where: str) -> None:
         "layout" if desc.layout is None else None
     if missing is not None:
         raise BinaryError(f"{where}: corrupted flatbuffer (tensor {ref.globalId} has no {missing})")
+    shape = [int(d) for d in desc.shape]
+    if any(d < 0 for d in shape) or math.prod(shape) >= _MAX_ELEMENTS:
+        raise BinaryError(f"{where}: corrupted flatbuffer (tensor {ref.globalId} has shape {shape})")
     for path, enum_cls in _ENUM_FIELDS:
         value = desc.layout
         for step in path:

@@ -249,7 +249,7 @@ class Check(Command):
     def execute(self) -> None:
         from ttmlir.target import flatbuffer as fbu
 
-        descs = [("simulated system", simulated_system(self.args))]
+        descs = None  # the simulated system: as `ttrt run` builds it, sized for each binary's mesh
         if self.args["--system-desc"]:
             path = Path(self.args["--system-desc"])
             paths = sorted(path.rglob("*.ttsys")) if path.is_dir() else [path]
@@ -264,12 +264,16 @@ class Check(Command):
             if not self.args["--ignore-version"]:
                 fbu.check_version(root, str(path))
             mesh = (root.meshShape.y, root.meshShape.x) if root.meshShape is not None else (1, 1)
-            for name, desc in descs:
+            for name, desc in descs or [("simulated system", simulated_system(self.args, mesh))]:
                 check_system(root.systemDesc, desc, str(path), mesh)
                 self.logger.info(f"{path}: compatible with {name}")
             return {}
 
         self.for_each((".ttnn",), check)
+
+
+NO_VALUES_ARG = _flag("--no-values", "compute no values, only the memory report and modelled time (for graphs "
+                                     "larger than this machine's memory); golden and identity checks are skipped")
 
 
 class Run(Command):
@@ -286,7 +290,8 @@ class Run(Command):
             _flag("--memory", "record a memory report after every op"),
             _flag("--check-memory-leak", "fail when device memory is still allocated after a program"),
             _flag("--debugger", "stop in pdb after every op"),
-            _flag("--load-kernels-from-disk", "accepted for compatibility; the simulator has no kernel binaries"))
+            _flag("--load-kernels-from-disk", "accepted for compatibility; the simulator has no kernel binaries"),
+            NO_VALUES_ARG)
 
     def execute(self) -> None:
         self.golden_reports: dict = {}
@@ -314,7 +319,7 @@ class Perf(Run):
     name = "perf"
     summary = "run binaries with the perf model and write ops_perf_results.csv"
     ARGS = (BINARY_ARG, *PROGRAM_ARGS, VERSION_ARG, *SYSTEM_ARGS,
-            _flag("--host-only", "collect host timings only (no device estimates)"))
+            _flag("--host-only", "collect host timings only (no device estimates)"), NO_VALUES_ARG)
 
     def after(self, run) -> None:
         run.write_perf_report(host_only=self.args["--host-only"])
