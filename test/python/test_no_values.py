@@ -76,3 +76,15 @@ def test_inputs_the_device_cannot_hold_are_refused_before_values_are_made(tmp_pa
     code, results = run(tmp_path, compile_ttir(chain("32768x32768xf32", 3, inputs=4)))
     assert code == 1
     assert results[0]["exception"].startswith("out of memory: program 'chain' input 2 needs ")
+
+
+def test_an_op_the_device_cannot_hold_is_named_with_its_location_before_values_are_made(tmp_path):
+    t, big = "tensor<16384x32768xf32>", "tensor<131072x32768xf32>"
+    text = f"""func.func @grow(%x: {t}) -> {big} {{
+  %0 = "ttir.repeat"(%x) <{{repeat_dimensions = array<i64: 8, 1>}}> : ({t}) -> {big} loc("model.py:7:repeat")
+  return %0 : {big}
+}}
+"""
+    code, results = run(tmp_path, compile_ttir(text))
+    assert code == 1
+    assert results[0]["exception"].startswith("'ttnn.repeat' at loc(\"model.py:7:repeat\"): out of memory: ")
