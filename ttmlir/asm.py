@@ -18,7 +18,7 @@ from typing import Iterable
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, BytesAttr, DenseIntOrFPElementsAttr,
-                                   Float64Type, IntegerType, LocationAttr, ModuleOp, TensorType, UnknownLoc)
+                                   Float64Type, IntegerType, LocationAttr, ModuleOp, UnknownLoc)
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
@@ -338,7 +338,7 @@ class TTPrinter(Printer):
     _arg_ids: list[int] = field(default_factory=lambda: [0])
     _result_names: set[str] = field(default_factory=set)
     _name_conflicts: int = 0
-    _tensor_types: dict[TensorType, str] = field(default_factory=dict)
+    _rendered: dict[Attribute, str] = field(default_factory=dict)
 
     def _new_alias(self, attr: Attribute, base: str, table: dict[Attribute, str]) -> str:
         count = self.alias_counts.get(base, 0)
@@ -357,14 +357,18 @@ class TTPrinter(Printer):
                 name = self.loc_aliases.get(attribute) or self._new_alias(attribute, "loc", self.loc_aliases)
                 self.print_string(name if self.printing_location else f"loc({name})")
                 return
-        if isinstance(attribute, TensorType):  # printed on every op of a model: each distinct type is rendered once
-            if (text := self._tensor_types.get(attribute)) is None:
-                stream, self.stream = self.stream, io.StringIO()
-                super().print_attribute(attribute)
-                text = self._tensor_types[attribute] = self.stream.getvalue()
-                self.stream = stream
-            self.print_string(text)
+        if isinstance(attribute, LocationAttr):
+            self._render(attribute)
             return
+        # types and attributes repeat on every op of a model: each distinct one is rendered once
+        if (text := self._rendered.get(attribute)) is None:
+            stream, self.stream = self.stream, io.StringIO()
+            self._render(attribute)
+            text = self._rendered[attribute] = self.stream.getvalue()
+            self.stream = stream
+        self.print_string(text)
+
+    def _render(self, attribute: Attribute) -> None:
         if isinstance(attribute, AffineMapAttr):
             self.print_string(f"affine_map<{affine_map_str(attribute.data)}>")
             return

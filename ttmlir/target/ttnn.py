@@ -7,6 +7,7 @@ property names, encoded by property kind. Each SSA tensor gets one global id.
 
 from __future__ import annotations
 
+import copy
 import io
 import math
 
@@ -147,6 +148,17 @@ def _encode(kind: str, attr: Attribute, result_type):
     return int_values(attr)
 
 
+class SharedTensorDesc(fb.TensorDescT):
+    """A descriptor written once per buffer: every tensor ref of its type points at the same table."""
+
+    _packed: tuple[object, int] | None = None
+
+    def Pack(self, builder):
+        if self._packed is None or self._packed[0] is not builder:
+            self._packed = (builder, super().Pack(builder))
+        return self._packed[1]
+
+
 class ProgramWriter:
     """One function as a Program: tensor refs by global id, ops in order."""
 
@@ -154,6 +166,7 @@ class ProgramWriter:
         self.func, self.programs = func, programs
         self.ids: dict[SSAValue, int] = {}
         self.printer = TTPrinter(stream=io.StringIO(), use_aliases=False, print_debuginfo=False)
+        self.descs: dict[TensorType, tuple[fb.TensorDescT, int]] = {}
 
     def ref(self, value: SSAValue):
         gid = self.ids.setdefault(value, len(self.ids))
@@ -166,6 +179,12 @@ class ProgramWriter:
         return out
 
     def _desc(self, value: SSAValue):
+        """The descriptor of a value's type, one table per distinct type, which every ref of that type shares."""
+        if value.type not in self.descs:
+            self.descs[value.type] = self._new_desc(value)
+        return self.descs[value.type]
+
+    def _new_desc(self, value: SSAValue):
         t = value.type
         if isinstance(t, TensorType) and isinstance(t.encoding, trace.TraceIdAttr):
             return _trace_id_desc(), 4
@@ -173,7 +192,7 @@ class ProgramWriter:
             raise TranslateError(value.owner if isinstance(value.owner, Operation) else None,
                                  f"tensor of type {t} has no #ttnn.ttnn_layout encoding (run --ttnn-layout first)")
         layout: ttnn.TTNNLayoutAttr = t.encoding
-        desc, ld = fb.TensorDescT(), fb.LayoutDescT()
+        desc, ld = SharedTensorDesc(), fb.LayoutDescT()
         desc.shape, desc.layout = list(t.get_shape()), ld
         grid = layout.grid.data.shape
         ld.linear, ld.grid = affine_map_str(layout.linear.data), _dim2d(*grid)
@@ -274,6 +293,7 @@ class ProgramWriter:
         for ref, attrs in zip(prog.inputs, func.arg_attrs.data if func.arg_attrs is not None else ()):
             local = _presharded_local_shape(attrs.data)
             if local is not None:
+                ref.desc = copy.copy(ref.desc)  # this input's own descriptor, not its type's shared one
                 ref.desc.localShape = local
         prog.operations = []
         for op in func.body.block.ops:
