@@ -75,6 +75,8 @@ class TTLexer(MLIRLexer):
 _ALIAS_DEF = re.compile(r"^([#!][\w.$\-]+)[ \t]*=", re.MULTILINE)
 _ANGLE_OR_QUOTE = re.compile(r'->|[<>"]')
 _SHAPED_TYPES = frozenset({"tensor", "memref", "vector"})
+_TYPED_NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*(?:[eE][+-]?[0-9]+)?)?)[ \t]*:[ \t]*[a-z][a-z0-9]*\b")
+_NUMBER_START = frozenset({MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT, MLIRTokenKind.MINUS})
 
 
 class TTParser(Parser):
@@ -152,17 +154,22 @@ class TTParser(Parser):
         spelling is parsed once and later occurrences are skipped by their text."""
         token = self._current_token
         cacheable = token.text in _SHAPED_TYPES or token.kind == MLIRTokenKind.EXCLAMATION_IDENT
-        return self._parse_once(token, super().parse_optional_type) if cacheable else super().parse_optional_type()
+        end = self._bracketed_end(token) if cacheable else None
+        return self._parse_once(token, end, super().parse_optional_type)
 
     def parse_optional_attribute(self):
+        """Attributes too: `#ttnn.memory_config<...>`, `array<i64: 1, 2>`, `1 : si32`."""
         token = self._current_token
-        if token.kind == MLIRTokenKind.HASH_IDENT:
-            return self._parse_once(token, super().parse_optional_attribute)
-        return super().parse_optional_attribute()
+        end = None
+        if token.kind == MLIRTokenKind.HASH_IDENT or token.text == "array":
+            end = self._bracketed_end(token)
+        elif token.kind in _NUMBER_START and (match := _TYPED_NUMBER.match(self.lexer.input.content,
+                                                                            token.span.start)):
+            end = match.end()
+        return self._parse_once(token, end, super().parse_optional_attribute)
 
-    def _parse_once(self, token, parse):
-        """`parse()`, or the value an earlier identical spelling `name<...>` at `token` parsed to."""
-        end = self._bracketed_end(token)
+    def _parse_once(self, token, end: int | None, parse):
+        """`parse()`, or the value an earlier identical spelling from `token` to `end` parsed to."""
         if end is None:
             return parse()
         text = self.lexer.input.content[token.span.start:end]
@@ -170,7 +177,8 @@ class TTParser(Parser):
             self._resume_from(end)
             return cached
         parsed = parse()
-        if parsed is not None and not self.lexer.input.content[end:self._current_token.span.start].strip():
+        after = self._current_token.span.start  # the spelling must be exactly what was parsed
+        if parsed is not None and after >= end and not self.lexer.input.content[end:after].strip():
             self._parsed[text] = parsed
         return parsed
 

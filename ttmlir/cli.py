@@ -10,6 +10,11 @@ import tempfile
 from typing import Callable
 
 
+class UserError(ValueError):
+    """A problem with what the user gave (a file, a flag, an option): reported as one line, never as an internal
+    error. Other exceptions reaching a tool's top level are bugs and are reported as such."""
+
+
 def write_atomic(path: str, data: str | bytes) -> None:
     """Write `data` to `path` (stdout for "-"): the whole file appears at once or, on any failure (a missing
     folder, a folder in the way, a full disk or file-size limit), nothing does and no temporary file stays;
@@ -33,7 +38,7 @@ def write_atomic(path: str, data: str | bytes) -> None:
         os.replace(tmp, path)
         tmp = None
     except OSError as error:
-        raise ValueError(f"cannot open output file '{path}': {error.strerror or error}") from None
+        raise UserError(f"cannot open output file '{path}': {error.strerror or error}") from None
     finally:
         if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
@@ -54,7 +59,7 @@ def guarded(tool: str, body: Callable[[], int]) -> int:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         return body()
-    except ValueError as error:
+    except UserError as error:
         print(f"{tool}: error: {error}", file=sys.stderr)
     except RecursionError:
         print(f"{tool}: error: input nests too deeply", file=sys.stderr)

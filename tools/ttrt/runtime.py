@@ -7,6 +7,7 @@ from enum import Enum
 
 import torch
 
+from ttmlir.cli import UserError
 from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import Binary, DebugHooks, OpContext, ProgramContext, golden_to_torch, run_program
 from ttmlir.runtime.formats import to_format
@@ -43,7 +44,7 @@ _current_runtime = DeviceRuntime.TTNN
 def set_current_device_runtime(runtime: DeviceRuntime) -> None:
     global _current_runtime
     if runtime == DeviceRuntime.TTMetal:
-        raise ValueError("the TTMetal runtime is not supported by this build; use DeviceRuntime.TTNN")
+        raise UserError("the TTMetal runtime is not supported by this build; use DeviceRuntime.TTNN")
     _current_runtime = runtime
 
 
@@ -70,7 +71,7 @@ def close_mesh_device(device: MeshDevice) -> None:
 def submit(device: MeshDevice, binary: Binary, program_index: int, inputs: list[torch.Tensor]) -> list[Tensor]:
     """Run one program of a binary on an open device; returns its output tensors."""
     if not device.is_open:
-        raise ValueError("the device is closed")
+        raise UserError("the device is closed")
     return run_program(binary, program_index, inputs, device)[0]
 
 
@@ -109,7 +110,7 @@ def to_host(tensor: Tensor) -> Tensor:
 
 def to_layout(tensor: Tensor, layout: str) -> Tensor:
     if layout not in ("tile", "row_major"):
-        raise ValueError(f"unknown layout '{layout}': expected 'tile' or 'row_major'")
+        raise UserError(f"unknown layout '{layout}': expected 'tile' or 'row_major'")
     return Tensor(tensor.data, tensor.dtype, layout, tensor.buffer_type, tensor.memory_layout)
 
 

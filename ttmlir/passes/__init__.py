@@ -15,6 +15,7 @@ from typing import Any, Callable
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
+from ttmlir.cli import UserError
 
 
 class PassFailure(Exception):
@@ -78,7 +79,7 @@ def _convert(field: dataclasses.Field, text: str) -> Any:
     default = field.default if field.default is not dataclasses.MISSING else field.default_factory()
     if isinstance(default, bool):
         if text not in ("true", "false", "1", "0"):
-            raise ValueError(f"invalid boolean '{text}'")
+            raise UserError(f"invalid boolean '{text}'")
         return text in ("true", "1")
     if isinstance(default, int):
         return int(text)
@@ -91,18 +92,18 @@ def make_pass(name: str, options: str = "") -> ModulePass:
     """A configured pass from its name and an MLIR option string `opt=val opt2=val`."""
     passes = registered_passes()
     if name not in passes:
-        raise ValueError(f"'{name}' does not refer to a registered pass or pass pipeline")
+        raise UserError(f"'{name}' does not refer to a registered pass or pass pipeline")
     pass_class = passes[name]
     fields = {f.name.replace("_", "-"): f for f in options_of(pass_class)}
     values = {}
     for item in shlex.split(options):
         key, _, value = item.partition("=")
         if key not in fields:
-            raise ValueError(f"no such option '{key}' for pass '{name}'")
+            raise UserError(f"no such option '{key}' for pass '{name}'")
         try:
             values[fields[key].name] = _convert(fields[key], value)
         except ValueError as error:
-            raise ValueError(f"invalid value '{value}' for option '{key}' of pass '{name}': {error}") from None
+            raise UserError(f"invalid value '{value}' for option '{key}' of pass '{name}': {error}") from None
     return pass_class(**values)
 
 
@@ -112,7 +113,7 @@ def run_pass(module: ModuleOp, name: str, **options) -> ModuleOp:
 
     passes = registered_passes()
     if name not in passes:
-        raise ValueError(f"'{name}' does not refer to a registered pass or pass pipeline")
+        raise UserError(f"'{name}' does not refer to a registered pass or pass pipeline")
     passes[name](**options).apply(make_context(), getattr(module, "module_op", module))  # a builder Module too
     return module
 

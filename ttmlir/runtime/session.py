@@ -13,7 +13,7 @@ from pathlib import Path
 import torch
 
 from ttmlir import hardware
-from ttmlir.cli import write_atomic
+from ttmlir.cli import UserError, write_atomic
 from ttmlir.dialects.op_table import INDEX_OPERANDS, PASSES_VALUES
 from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import Binary, DebugHooks, RuntimeFailure, golden_to_torch, release, run_program
@@ -146,9 +146,9 @@ def program_indices(binary: Binary, spec: str) -> list[int]:
     try:
         index = int(spec)
     except ValueError:
-        raise ValueError(f"invalid --program-index '{spec}': expected a number or 'all'") from None
+        raise UserError(f"invalid --program-index '{spec}': expected a number or 'all'") from None
     if not 0 <= index < len(binary.programs):
-        raise ValueError(f"{binary.file_path}: program index {index} is out of range "
+        raise UserError(f"{binary.file_path}: program index {index} is out of range "
                          f"(the binary has {len(binary.programs)} programs)")
     return [index]
 

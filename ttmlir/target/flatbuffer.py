@@ -17,6 +17,7 @@ from pathlib import Path
 import flatbuffers
 
 from ttmlir import __version__, hardware
+from ttmlir.cli import UserError
 from ttmlir.target import binary_generated as fb
 
 IDENTIFIERS = {"ttnn": b"TTNN", "ttsys": b"TTSY"}
@@ -317,9 +318,9 @@ def parse_mesh_shape(text: str) -> tuple[int, int]:
     try:
         y, x = (int(v) for v in text.lower().split("x"))
         if y < 1 or x < 1:
-            raise ValueError
+            raise UserError
     except ValueError:
-        raise ValueError(f"invalid --mesh-shape '{text}': expected AxB, e.g. 1x2") from None
+        raise UserError(f"invalid --mesh-shape '{text}': expected AxB, e.g. 1x2") from None
     return y, x
 
 
@@ -330,10 +331,10 @@ def check_system(binary_desc, system: dict, name: str, mesh: tuple[int, int]) ->
     want, have = dict(compiled["chips"][0]), dict(system["chips"][0])
     for key in keys:
         if want.get(key) != have.get(key):
-            raise ValueError(f"{name}: system desc mismatch: the binary was compiled for {key} = {want.get(key)} "
+            raise UserError(f"{name}: system desc mismatch: the binary was compiled for {key} = {want.get(key)} "
                              f"({want.get('arch')}), the system has {key} = {have.get(key)} ({have.get('arch')})")
     if mesh[0] * mesh[1] > len(system["chip_desc_indices"]):
-        raise ValueError(f"{name}: system desc mismatch: the binary needs a {mesh[0]}x{mesh[1]} mesh, the system "
+        raise UserError(f"{name}: system desc mismatch: the binary needs a {mesh[0]}x{mesh[1]} mesh, the system "
                          f"has {len(system['chip_desc_indices'])} chip(s)")
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ttmlir.cli import write_atomic
+from ttmlir.cli import UserError, write_atomic
 from ttmlir.target.flatbuffer import check_system, simulated_system
 from ttrt.common.util import Artifacts, Logger
 
@@ -118,7 +118,7 @@ class Command(ABC):
     def files(self, suffixes: tuple[str, ...]) -> list[Path]:
         path = Path(self.args["binary"] or "")
         if not self.args["binary"]:
-            raise ValueError(f"ttrt {self.name}: no binary given")
+            raise UserError(f"ttrt {self.name}: no binary given")
         if path.is_dir():
             found = sorted(p for p in path.rglob("*") if p.suffix in suffixes)
             if not found:
@@ -180,7 +180,7 @@ class Read(Command):
         section = self.args["--section"]
         available = self.sections(kind, root)
         if section != "all" and section not in available:
-            raise ValueError(f"{path}: a .{kind} file has no '{section}' section "
+            raise UserError(f"{path}: a .{kind} file has no '{section}' section "
                              f"(it has {', '.join(available)})")
         shown = available if section == "all" else {section: available[section]}
         for name, value in shown.items():
