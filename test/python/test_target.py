@@ -207,9 +207,15 @@ def test_an_output_without_layout_is_refused(mlp_binary, tmp_path):
     assert "has no layout" in results[0]["exception"]
 
 
-def test_a_flipped_byte_anywhere_fails_the_checksum(mlp_binary, tmp_path):
-    data = bytearray(mlp_binary.read_bytes())
-    data[len(data) * 2 // 3] ^= 0x10  # inside constant or debug data, which no structural check reads
+def test_a_flipped_byte_in_stored_golden_data_fails_the_checksum(tmp_path):
+    """The binary's own input values: a run would use the flipped one and could pass with other numbers."""
+    import numpy as np
+
+    given = np.arange(32 * 784, dtype=np.float32).reshape(32, 784) / 1000
+    data = bytearray(compile_ttir(MLP, goldens={"mlp": {"input_0": given}}))
+    where = bytes(data).find(given.tobytes()[4000:4064])
+    assert where > 0
+    data[where + 2] ^= 0x01
     path = tmp_path / "flipped.ttnn"
     path.write_bytes(data)
     for command in ("read", "check", "run"):

@@ -5,6 +5,7 @@ import json
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -78,6 +79,15 @@ def test_ctrl_c_writes_the_results_so_far_and_says_so(double_binary, tmp_path):
     results = json.loads(result_file.read_text())
     assert 1 <= len(results) < 200
     assert all(r["result"] in ("pass", "interrupted") for r in results)
+
+
+def test_ctrl_c_while_starting_up_is_one_line(double_binary, tmp_path):
+    process = ttrt("run", double_binary, "--result-file", tmp_path / "r.json", "--artifact-dir", tmp_path / "a")
+    time.sleep(0.2)  # importing torch
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=120)
+    lines = stderr.splitlines()
+    assert process.returncode == 130 and len(lines) == 1 and lines[0].startswith("ttrt: interrupted"), stderr
 
 
 def test_runs_into_one_artifacts_folder_take_turns(double_binary, tmp_path):
