@@ -31,8 +31,11 @@ def double_binary(tmp_path_factory) -> Path:
 
 
 def ttrt(*args) -> subprocess.Popen:
+    """ttrt in a process that takes Ctrl-C as a terminal's foreground process does (a suite started in the
+    background inherits SIGINT ignored)."""
     return subprocess.Popen([sys.executable, "-c", "import sys, ttrt; sys.exit(ttrt.main())", *map(str, args)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT / "tools")
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT / "tools",
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def wait_for_line(process: subprocess.Popen, text: str) -> None:
