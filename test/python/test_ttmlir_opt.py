@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from ttmlir.asm import parse_text, print_module
+from ttmlir.cli import UserError
 from ttmlir.dialects import make_context
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -147,3 +148,22 @@ def test_a_failed_write_names_the_file_and_leaves_nothing_behind(tmp_path, where
     assert result.returncode == 1
     assert result.stderr == f"ttmlir-opt: error: cannot open output file '{target}': {reason}\n"
     assert [p.name for p in tmp_path.iterdir()] == []
+
+
+@pytest.mark.parametrize("raised, printed", [
+    (lambda: UserError("cannot open output file 'x': No such file or directory"),
+     "tool: error: cannot open output file 'x': No such file or directory"),
+    (lambda: ValueError("not enough values to unpack (expected 2, got 1)"),
+     "tool: error: internal error: ValueError: not enough values to unpack (expected 2, got 1) "
+     "(set TTMLIR_TRACEBACK=1 for details)")])
+def test_only_user_errors_print_as_plain_errors(raised, printed, capsys, monkeypatch):
+    """A bug's ValueError must not pass for a problem with the user's input."""
+    from ttmlir.cli import guarded
+
+    monkeypatch.delenv("TTMLIR_TRACEBACK", raising=False)
+
+    def body():
+        raise raised()
+
+    assert guarded("tool", body) == 1
+    assert capsys.readouterr().err.splitlines() == [printed]
