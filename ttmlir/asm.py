@@ -183,8 +183,8 @@ class TTParser(Parser):
         return parsed
 
     def _bracketed_end(self, token) -> int | None:
-        """End of a type or attribute spelled `name<...>` starting at `token`, by balancing angle brackets (an arrow's `>`
-        is not one); None when the type has no brackets or holds a string."""
+        """End of a type or attribute spelled `name<...>` starting at `token`, by balancing angle brackets (an
+        arrow's `>` is not one); None when it has no brackets or holds a string."""
         content, depth = self.lexer.input.content, 0
         if content[token.span.end:token.span.end + 1] != "<":
             return None

@@ -19,10 +19,10 @@ import torch
 from ttmlir.dialects.op_table import IN_PLACE_OPERAND
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import MeshDevice, OutOfMemory
-from ttmlir.runtime.formats import compute_dtype, storage_dtype, to_format
+from ttmlir.runtime.formats import compute_dtype, to_format
 from ttmlir.runtime.kernels import KERNELS, MESH_KERNELS, MOVES_VALUES
 from ttmlir.runtime.perf import OpPerf, estimate
-from ttmlir.runtime.tensor import Tensor, desc_of, materialize
+from ttmlir.runtime.tensor import Tensor, desc_of, materialize, meta_value
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
 
@@ -451,10 +451,8 @@ def _compute(name: str, where: str, kernel, fields: dict, used: list[Tensor], ta
 def _described(refs: list[fb.TensorRefT], pieces: int) -> tuple[torch.Tensor, ...]:
     """Meta values of the shapes the binary gives an op's results; split over `pieces` chips (flattened) for the
     results of tensors sharded in advance, whose descriptors give the whole shape."""
-    shapes = [desc_of(ref)["shape"] for ref in refs]
-    return tuple(torch.empty(shape if pieces == 1 else [math.prod(shape) // pieces],
-                             dtype=storage_dtype(desc_of(ref)["dtype"]), device="meta")
-                 for ref, shape in zip(refs, shapes))
+    return tuple(meta_value(ref) if pieces == 1 else meta_value(ref, [math.prod(desc_of(ref)["shape"]) // pieces])
+                 for ref in refs)
 
 
 WORKING_BYTES = 4  # per element of an op's inputs and results: the f32 copies its kernel computes on

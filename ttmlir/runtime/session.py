@@ -19,7 +19,7 @@ from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import Binary, DebugHooks, RuntimeFailure, golden_to_torch, release, run_program
 from ttmlir.runtime.formats import storage_dtype
 from ttmlir.runtime.golden import compare
-from ttmlir.runtime.tensor import desc_of
+from ttmlir.runtime.tensor import desc_of, meta_value
 from ttmlir.target import flatbuffer as fbu
 
 INTEGER_DTYPES = {"u32", "u16", "u8", "si32"}
@@ -58,11 +58,8 @@ def make_inputs(binary: Binary, index: int, init: str, seed: int, given: dict | 
 
 
 def _meta_input(ref, chips: int):
-    d = desc_of(ref)
-    dtype = torch.int64 if d["dtype"] in INTEGER_DTYPES else storage_dtype(d["dtype"])
-    if d["local_shape"]:
-        return [torch.empty(d["local_shape"], dtype=dtype, device="meta")] * chips
-    return torch.empty(d["shape"], dtype=dtype, device="meta")
+    local = desc_of(ref)["local_shape"]
+    return [meta_value(ref, local)] * chips if local else meta_value(ref)
 
 
 def host_memory_available() -> int | None:

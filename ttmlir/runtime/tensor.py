@@ -9,7 +9,7 @@ import torch
 
 from ttmlir import hardware
 from ttmlir.runtime.device import MeshDevice
-from ttmlir.runtime.formats import to_format
+from ttmlir.runtime.formats import storage_dtype, to_format
 from ttmlir.target import binary_generated as fb
 from ttmlir.target.flatbuffer import enum_names
 
@@ -78,6 +78,12 @@ def desc_of(ref: fb.TensorRefT) -> dict:
             "shard_grid": (layout.grid.y, layout.grid.x) if (memory_layout or "").endswith("sharded") else None,
             "local_shape": [int(d) for d in ref.desc.localShape]
             if ref.desc.localShape is not None and len(ref.desc.localShape) else None}
+
+
+def meta_value(ref: fb.TensorRefT, shape: list[int] | None = None) -> torch.Tensor:
+    """A value without data ("meta") of the tensor's stored type, in its descriptor's shape or `shape`."""
+    d = desc_of(ref)
+    return torch.empty(d["shape"] if shape is None else shape, dtype=storage_dtype(d["dtype"]), device="meta")
 
 
 def materialize(ref: fb.TensorRefT, values: torch.Tensor | list[torch.Tensor], device: MeshDevice | None,

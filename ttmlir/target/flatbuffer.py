@@ -107,10 +107,15 @@ def seal(data: bytearray) -> int:
     position = _checksum_position(data)
     if position is None:
         raise BinaryError("the buffer has no checksum field")
-    struct.pack_into("<I", data, position, 0)
-    checksum = zlib.crc32(data)
+    checksum = _crc(data, position)
     struct.pack_into("<I", data, position, checksum)
     return checksum
+
+
+def _crc(data: bytes | bytearray, position: int) -> int:
+    """CRC-32 of the buffer with its four checksum bytes at `position` read as zero."""
+    view = memoryview(data)
+    return zlib.crc32(view[position + 4:], zlib.crc32(bytes(4), zlib.crc32(view[:position])))
 
 
 def _checksum_position(data: bytes | bytearray) -> int | None:
@@ -129,9 +134,7 @@ def verify_checksum(data: bytes, name: str) -> None:
     if position is None:
         raise BinaryError(f"{name}: corrupted flatbuffer (no checksum)")
     stored = struct.unpack_from("<I", data, position)[0]
-    zeroed = bytearray(data)
-    struct.pack_into("<I", zeroed, position, 0)
-    if (computed := zlib.crc32(zeroed)) != stored:
+    if (computed := _crc(data, position)) != stored:
         raise BinaryError(f"{name}: corrupted flatbuffer (checksum {computed:08x} does not match the stored "
                           f"{stored:08x})")
 
