@@ -17,8 +17,9 @@ from decimal import Decimal
 from typing import Iterable
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, BytesAttr, DenseIntOrFPElementsAttr,
-                                   Float64Type, IntegerType, LocationAttr, ModuleOp, UnknownLoc)
+from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, BytesAttr, DenseIntOrFPElementsAttr, FileLineColLoc,
+                                   Float64Type, IntAttr, IntegerType, LocationAttr, ModuleOp, NameLoc, NoneAttr,
+                                   StringAttr, UnknownLoc)
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
@@ -36,6 +37,29 @@ from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
 # unterminated string; the same language with possessive quantifiers is matched in linear time.
 MLIRLexer._unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
 
+
+
+class FirstByIdentity(dict):
+    """A cache keyed by attributes that looks a key up by identity before equality. A model's types and
+    layouts are a few shared objects (each spelling is parsed once), while hashing one walks its whole
+    parameter tree on every lookup. Entries are never replaced."""
+
+    def __init__(self):
+        super().__init__()
+        self._by_id: dict[int, tuple[object, object]] = {}
+
+    def get(self, key, default=None):
+        hit = self._by_id.get(id(key))
+        if hit is not None and hit[0] is key:
+            return hit[1]
+        value = super().get(key, default)
+        if value is not default:
+            self._by_id[id(key)] = (key, value)  # holding the key keeps its id from being reused
+        return value
+
+    def __setitem__(self, key, value) -> None:
+        super().__setitem__(key, value)
+        self._by_id[id(key)] = (key, value)
 
 
 class TTLexer(MLIRLexer):
@@ -74,6 +98,11 @@ class TTLexer(MLIRLexer):
 
 _ALIAS_DEF = re.compile(r"^([#!][\w.$\-]+)[ \t]*=", re.MULTILINE)
 _ANGLE_OR_QUOTE = re.compile(r'->|[<>"]')
+_PAREN_OR_QUOTE = re.compile(r'[()"]')
+_ARROW = re.compile(r"\s*->\s*")
+_TYPE_NAME = re.compile(r"!?[a-zA-Z_][\w.$]*")
+_SIMPLE_LOC = re.compile(r'\(\s*(?:"([^"\\\n]*)"\s*(?::\s*([0-9]+)\s*:\s*([0-9]+)|\(\s*(#[\w.$-]+)\s*\))?'
+                         r'|(#[\w.$-]+))\s*\)')
 _SHAPED_TYPES = frozenset({"tensor", "memref", "vector"})
 _TYPED_NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*(?:[eE][+-]?[0-9]+)?)?)[ \t]*:[ \t]*[a-z][a-z0-9]*\b")
 _NUMBER_START = frozenset({MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT, MLIRTokenKind.MINUS})
@@ -87,7 +116,7 @@ class TTParser(Parser):
         self._parser_state = ParserState(TTLexer(self.lexer.input))
         self.op_positions: dict[Operation, int] = {}
         self._name_positions: list[int] = []
-        self._predefined: set[str] = set()
+        self._predefined: dict[int, int] = {}  # where each top-level alias definition starts -> ends
         self._first_uses: dict[str, object] = {}
         self._parsed: dict[str, Attribute] = {}
 
@@ -119,8 +148,8 @@ class TTParser(Parser):
             for pos in pending:
                 self._resume_from(pos)
                 try:
-                    name = self._parse_alias_definition()
-                    self._predefined.add(name)
+                    self._parse_alias_definition()
+                    self._predefined[pos] = self._current_token.span.start
                 except ParseError as error:
                     deferred.append(pos)
                     first_error = first_error or error
@@ -141,13 +170,32 @@ class TTParser(Parser):
                 value = self.parse_attribute()
             except VerifyException as error:  # the attribute's own verifier: reported at its alias
                 raise ParseError(token.span, str(error)) from None
-        if name in self.attribute_aliases and name not in self._predefined:
-            self.raise_error(f"redefinition of alias '{name}'", token.span)
+        if name in self.attribute_aliases:
+            kind = "attribute" if name.startswith("#") else "type"
+            self.raise_error(f"redefinition of {kind} alias id '{name[1:]}'", token.span)
         self.attribute_aliases[name] = value
-        return name
 
     def _parse_alias_def(self):
-        self._parse_alias_definition()  # a predefined alias is re-read, not reported as redefined
+        if (end := self._predefined.get(self._current_token.span.start)) is not None:
+            self._resume_from(end)  # read before the module, not a redefinition
+        else:
+            self._parse_alias_definition()
+
+    def parse_optional_location(self):
+        """The common spellings, `loc("name")`, `loc("file":1:2)`, `loc("name"(#loc3))` and `loc(#loc3)`, read
+        by one expression (a model has a location per op and per alias); anything else by xDSL."""
+        token = self._current_token
+        if token.text == "loc" and (match := _SIMPLE_LOC.match(self.lexer.input.content, token.span.end)):
+            name, line, column, nested, alias = match.groups()
+            target = self.attribute_aliases.get(nested or alias)
+            if (nested or alias) is None or isinstance(target, LocationAttr):
+                self._resume_from(match.end())
+                if alias is not None:
+                    return target
+                if line is not None:
+                    return FileLineColLoc(StringAttr(name), IntAttr(int(line)), IntAttr(int(column)))
+                return NameLoc(StringAttr(name), target if nested is not None else NoneAttr())
+        return super().parse_optional_location()
 
     def parse_optional_type(self):
         """Types repeat on every op of a model (`tensor<1x64x160x160xbf16, #ttnn_layout12>`); each distinct
@@ -183,20 +231,46 @@ class TTParser(Parser):
         return parsed
 
     def _bracketed_end(self, token) -> int | None:
-        """End of a type or attribute spelled `name<...>` starting at `token`, by balancing angle brackets (an
-        arrow's `>` is not one); None when it has no brackets or holds a string."""
+        """End of a type or attribute spelled `name<...>` starting at `token`; None when it has no brackets."""
+        return self._closing(token.span.end) if self.lexer.input.content.startswith("<", token.span.end) else None
+
+    def _closing(self, start: int) -> int | None:
+        """End of the `<...>` or `(...)` opening at `start`, balancing that bracket (an arrow's `>` is not
+        one); None when it holds a string (which may hold any bracket)."""
         content, depth = self.lexer.input.content, 0
-        if content[token.span.end:token.span.end + 1] != "<":
-            return None
-        for match in _ANGLE_OR_QUOTE.finditer(content, token.span.end):
+        for match in (_ANGLE_OR_QUOTE if content[start] == "<" else _PAREN_OR_QUOTE).finditer(content, start):
             delimiter = match.group()
             if delimiter == '"':
                 return None
             if delimiter != "->":
-                depth += 1 if delimiter == "<" else -1
+                depth += 1 if delimiter in "<(" else -1
                 if depth == 0:
                     return match.end()
         return None
+
+    def _function_type_end(self, start: int) -> int | None:
+        """End of a function type `(...) -> type` or `(...) -> (...)` starting at `start`."""
+        content = self.lexer.input.content
+        end = self._closing(start) if content.startswith("(", start) else None
+        if end is None or not (arrow := _ARROW.match(content, end)):
+            return None
+        if content.startswith("(", arrow.end()):
+            return self._closing(arrow.end())
+        if not (name := _TYPE_NAME.match(content, arrow.end())):
+            return None
+        return self._closing(name.end()) if content.startswith("<", name.end()) else name.end()
+
+    def parse_function_type(self):
+        """An op's signature, parsed once per spelling: a model's ops share a handful."""
+        token = self._current_token
+        return self._parse_once(token, self._function_type_end(token.span.start), super().parse_function_type)
+
+    def parse_optional_properties_dict(self):
+        """`<{...}>`, parsed once per spelling; each op gets its own dictionary."""
+        token = self._current_token
+        end = self._closing(token.span.start) if token.text == "<" else None
+        entries = self._parse_once(token, end, lambda: tuple(super(TTParser, self).parse_optional_properties_dict().items()))
+        return dict(entries)
 
     def _parse_op_result_list(self):
         results = super()._parse_op_result_list()
@@ -338,15 +412,15 @@ class TTPrinter(Printer):
     """mlir-opt's output conventions on top of xDSL's printer."""
 
     use_aliases: bool = True
-    aliases: dict[Attribute, str] = field(default_factory=dict)
+    aliases: dict[Attribute, str] = field(default_factory=FirstByIdentity)
     alias_counts: dict[str, int] = field(default_factory=dict)
-    loc_aliases: dict[Attribute, str] = field(default_factory=dict)
+    loc_aliases: dict[Attribute, str] = field(default_factory=FirstByIdentity)
     top_level: Operation | None = None
     defining: Attribute | None = None
     _arg_ids: list[int] = field(default_factory=lambda: [0])
     _result_names: set[str] = field(default_factory=set)
     _name_conflicts: int = 0
-    _rendered: dict[Attribute, str] = field(default_factory=dict)
+    _rendered: dict[Attribute, str] = field(default_factory=FirstByIdentity)
 
     def _new_alias(self, attr: Attribute, base: str, table: dict[Attribute, str]) -> str:
         count = self.alias_counts.get(base, 0)

@@ -16,7 +16,7 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ttmlir import hardware
-from ttmlir.asm import TTPrinter, print_module
+from ttmlir.asm import FirstByIdentity, TTPrinter, print_module
 from ttmlir.dialects import trace, ttcore, ttnn
 from ttmlir.dialects.props import dense_values, int_values, scalar
 from ttmlir.dialects.syntax import affine_map_str, enum
@@ -166,7 +166,7 @@ class ProgramWriter:
         self.func, self.programs = func, programs
         self.ids: dict[SSAValue, int] = {}
         self.printer = TTPrinter(stream=io.StringIO(), use_aliases=False, print_debuginfo=False)
-        self.descs: dict[TensorType, tuple[fb.TensorDescT, int]] = {}
+        self.descs: dict[TensorType, tuple[fb.TensorDescT, int]] = FirstByIdentity()
 
     def ref(self, value: SSAValue):
         gid = self.ids.setdefault(value, len(self.ids))
@@ -180,9 +180,9 @@ class ProgramWriter:
 
     def _desc(self, value: SSAValue):
         """The descriptor of a value's type, one table per distinct type, which every ref of that type shares."""
-        if value.type not in self.descs:
-            self.descs[value.type] = self._new_desc(value)
-        return self.descs[value.type]
+        if (desc := self.descs.get(value.type)) is None:
+            desc = self.descs[value.type] = self._new_desc(value)
+        return desc
 
     def _new_desc(self, value: SSAValue):
         t = value.type
