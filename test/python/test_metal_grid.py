@@ -1,0 +1,142 @@
+"""The Metal simulator's grid running tt-metal kernels from C++ source: numerics against torch, C semantics,
+and the failures a kernel author meets (a hang, an access outside L1, a CB too small), each located."""
+
+import pytest
+import torch
+
+from ttmlir.runtime.metal import tile_math
+from ttmlir.runtime.metal.grid import CBConfig, Grid, KernelHang, KernelLaunch, MetalError, Program
+from ttmlir.runtime.metal.kernel_cpp import KernelCompileError
+from ttmlir.runtime.metal.reference import CB_BASE, eltwise, kernel, matmul
+
+
+def test_tilize_round_trip_and_face_order():
+    x = torch.arange(64 * 32, dtype=torch.float32).reshape(64, 32)
+    data = tile_math.tilize(x, "f32")
+    assert torch.equal(tile_math.untilize(data, (64, 32), "f32"), x)
+    first_tile = data[:4096].view(torch.float32)
+    assert torch.equal(first_tile[:16], x[0, :16]) and torch.equal(first_tile[16:32], x[1, :16])  # face 0 rows
+    assert torch.equal(first_tile[256:272], x[0, 16:32])  # face 1 starts with row 0's right half
+
+
+def test_fpu_add_bf16_on_four_cores():
+    torch.manual_seed(0)
+    a, b = torch.randn(128, 256), torch.randn(128, 256)
+    grid = Grid("wormhole_b0")
+    out, stats = eltwise(grid, a, b, kernel("compute_add_fpu.cpp"), "bf16", [(0, 0), (0, 1), (1, 0), (1, 1)])
+    expected = (a.bfloat16().float() + b.bfloat16().float()).bfloat16().float()
+    assert torch.equal(out, expected)
+    assert stats.cores == 4 and stats.tiles_computed == 32 and stats.cycles > 0
+
+
+@pytest.mark.parametrize("op, reference", [("div_binary_tile", torch.div), ("binary_max_tile", torch.maximum),
+                                           ("sub_binary_tile", torch.sub)])
+def test_sfpu_binary_then_exp_f32(op, reference):
+    torch.manual_seed(1)
+    a, b = torch.randn(64, 64), torch.rand(64, 64) + 0.5
+    out, _ = eltwise(Grid("blackhole"), a, b, kernel("compute_sfpu_binary.cpp").replace("OP", op), "f32",
+                     [(0, 0), (2, 3)], fp32_dest=True)
+    assert torch.allclose(out, torch.exp(reference(a, b)), rtol=1e-6)
+
+
+def test_a_wrong_kernel_gives_a_different_answer():
+    torch.manual_seed(2)
+    a, b = torch.randn(64, 64), torch.randn(64, 64)
+    edited = kernel("compute_add_fpu.cpp").replace("add_tiles(", "sub_tiles(")
+    out, _ = eltwise(Grid(), a, b, edited, "f32", [(0, 0)], fp32_dest=True)
+    assert torch.allclose(out, a - b) and not torch.allclose(out, a + b)
+
+
+def test_bf16_dest_rounds_intermediate_results():
+    a = torch.full((32, 32), 1.0 + 2 ** -10)
+    b = torch.zeros(32, 32)
+    out, _ = eltwise(Grid(), a, b, kernel("compute_add_fpu.cpp"), "f32", [(0, 0)], fp32_dest=False)
+    assert torch.equal(out, torch.ones(32, 32))  # the 16-bit dst keeps 7 mantissa bits
+    out, _ = eltwise(Grid(), a, b, kernel("compute_add_fpu.cpp"), "f32", [(0, 0)], fp32_dest=True)
+    assert torch.equal(out, a)
+
+
+@pytest.mark.parametrize("arch, fmt", [("wormhole_b0", "bf16"), ("blackhole", "f32")])
+def test_matmul_accumulates_over_k_in_dst(arch, fmt):
+    torch.manual_seed(3)
+    a, b = torch.randn(64, 128), torch.randn(128, 96)
+    out, stats = matmul(Grid(arch), a, b, fmt, [(0, 0), (1, 1), (2, 2)], fp32_dest=True)
+    expected = a.to(tile_math.FORMATS[fmt]).float() @ b.to(tile_math.FORMATS[fmt]).float()
+    assert torch.allclose(out, expected.to(tile_math.FORMATS[fmt]).float(), rtol=1e-2, atol=1e-2)
+    assert stats.tiles_computed == 6 * 4
+
+
+def test_a_kernel_that_waits_forever_is_a_hang_naming_core_kernel_line_and_cb():
+    starved = kernel("compute_add_fpu.cpp").replace("cb_wait_front(1, 1);", "cb_wait_front(1, 2);")
+    with pytest.raises(KernelHang) as error:
+        eltwise(Grid(), torch.randn(64, 32), torch.randn(64, 32), starved, "bf16", [(0, 0)])
+    message = str(error.value)
+    assert "hang: no thread can progress" in message
+    assert "core (0,0) kernel 'compute' line 11 waits in cb_wait_front(1, 2): 1 of 2 page(s) pushed to cb 1" in message
+    assert "kernel 'writer' line 11 waits in cb_wait_front(16, 1): 0 of 1 page(s)" in message
+
+
+def test_a_noc_write_outside_l1_is_a_located_error():
+    source = """void kernel_main() {
+      uint32_t l1_end = get_compile_time_arg_val(0);
+      noc_async_write(0, get_noc_addr(18, 18, l1_end - 16), 32);
+    }"""
+    grid = Grid()
+    launch = KernelLaunch("bad_writer", source, "brisc", ((0, 0),), ct_args=(grid.facts.l1_size,))
+    with pytest.raises(MetalError, match=r"core \(0,0\) kernel 'bad_writer' line 3: core \(0,0\) L1 address "
+                                         r"0x16dff0 \+ 32 B is outside L1 \(1499136 B\)"):
+        grid.run(Program((launch,)))
+
+
+def test_a_cb_too_small_for_its_block_is_a_located_error():
+    source = "void kernel_main() {\n  cb_reserve_back(0, 4);\n}\n"
+    cb = CBConfig(0, CB_BASE, 2048, 2, "bf16", ((1, 2),))
+    with pytest.raises(MetalError, match=r"core \(1,2\) kernel 'k' line 2: cb_reserve_back\(0, 4\) can never "
+                                         r"succeed: cb 0 \(2 page\(s\) of 2048 B at 0x10000\) is smaller"):
+        Grid().run(Program((KernelLaunch("k", source, "brisc", ((1, 2),)),), (cb,)))
+
+
+def test_semaphores_hand_off_between_cores():
+    producer = """void kernel_main() {
+      volatile tt_l1_ptr uint32_t* flag = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(0));
+      *flag = 7;
+      noc_semaphore_inc(get_noc_addr(19, 18, get_semaphore(0)), 5);
+    }"""
+    consumer = """void kernel_main() {
+      volatile tt_l1_ptr uint32_t* sem = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(get_semaphore(0));
+      noc_semaphore_wait(sem, 5);
+      sem[1] = sem[0] * 2;
+    }"""
+    grid = Grid()
+    grid.run(Program((KernelLaunch("producer", producer, "brisc", ((0, 0),)),
+                      KernelLaunch("consumer", consumer, "brisc", ((0, 1),))), semaphores=(0,)))
+    words = grid.core(0, 1).l1[256:264].view(torch.int32).tolist()
+    assert words == [5, 10]
+
+
+def test_c_integer_semantics():
+    source = """void kernel_main() {
+      uint32_t wrapped = 0 - 1;
+      int32_t quotient = -7 / 2;
+      int32_t remainder = -7 % 2;
+      uint8_t narrow = 300;
+      uint32_t shifted = 1 << 31;
+      volatile tt_l1_ptr uint32_t* out = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(1024);
+      out[0] = wrapped; out[1] = quotient; out[2] = remainder; out[3] = narrow; out[4] = shifted >> 31;
+    }"""
+    grid = Grid()
+    grid.run(Program((KernelLaunch("c", source, "brisc", ((0, 0),)),)))
+    words = grid.core(0, 0).l1[1024:1044].view(torch.int32).tolist()
+    assert words == [-1, -3, -1, 44, 1]  # 0xFFFFFFFF read back as int32; C truncates toward zero
+
+
+def test_unparsable_kernel_names_kernel_and_line():
+    with pytest.raises(KernelCompileError, match=r"kernel 'k' line 3:"):
+        Grid().run(Program((KernelLaunch("k", "void kernel_main() {\n  uint32_t x = 1;\n  x = = 2;\n}\n", "brisc",
+                                         ((0, 0),)),)))
+
+
+def test_blocking_call_used_as_a_value_is_refused():
+    with pytest.raises(KernelCompileError, match="'cb_wait_front' waits, so it must be called as a statement"):
+        Grid().run(Program((KernelLaunch("k", "void kernel_main() { uint32_t x = cb_wait_front(0, 1); }", "brisc",
+                                         ((0, 0),)),)))

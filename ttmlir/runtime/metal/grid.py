@@ -1,0 +1,694 @@
+"""The Tensix grid that runs a Metal program's kernels: per-core L1 and the DRAM banks as bytes, circular
+buffers with page accounting, the NoC, semaphores, the dst register, and a cooperative scheduler over
+every core's two data-movement threads and its compute thread.
+
+Addresses are the compiler's: a CB lives at its L1 address, a buffer at its bank address. A NoC address
+packs a node's coordinates above a 36-bit local address (`y << 42 | x << 36 | addr`), as tt-metal's
+`get_noc_addr` does. Worker cores sit at their logical coordinates plus the chip's translation offset;
+DRAM bank `b` is the node (x=0, y=b). Semaphores live at `SEMAPHORE_BASE + 16 * id` in each core's L1.
+
+Each thread keeps a clock in cycles: NoC transfers cost `NOC_LATENCY` plus their bytes over
+`NOC_BYTES_PER_CYCLE` (a DRAM bank's transfers at `DRAM_BYTES_PER_CYCLE`, the chip's DRAM bandwidth over
+its banks); tile math costs what `tile_math.CYCLES` says; a wait ends no earlier than the event it waited
+for (the push of the page, the pop that freed it, the semaphore write). A program takes as long as its
+slowest thread, and no less than its busiest DRAM bank needs to move its bytes (threads run in scheduling
+order, not clock order, so banks are not queued transfer by transfer).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+import torch
+
+from ttmlir import hardware
+from ttmlir.runtime.metal import tile_math
+from ttmlir.runtime.metal.kernel_cpp import CompiledKernel, KernelCompileError, compile_kernel
+
+LOCAL_BITS = 36
+NODE_BITS = 6
+SEMAPHORE_BASE = 256
+SEMAPHORE_SLOTS = 16
+NOC_LATENCY = 100
+NOC_BYTES_PER_CYCLE = 32
+DRAM_BYTES_PER_CYCLE = 24
+DRAM_PAGE = 1 << 20
+PROCESSORS = ("brisc", "ncrisc", "compute")
+
+
+class MetalError(RuntimeError):
+    """A kernel did something the hardware cannot (or would silently corrupt): names core, kernel, line."""
+
+
+class KernelHang(MetalError):
+    """No thread can progress: each blocked thread is named with what it waits on."""
+
+
+@dataclass(frozen=True)
+class CBConfig:
+    """A circular buffer of a program: its port (0-31) on `cores`, at `address` in their L1."""
+    port: int
+    address: int
+    page_size: int
+    num_pages: int
+    data_format: str
+    cores: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class KernelLaunch:
+    """One kernel on a set of cores: its C++ source, the processor it runs on, and its arguments."""
+    name: str
+    source: str
+    processor: str  # brisc / ncrisc (data movement) or compute
+    cores: tuple[tuple[int, int], ...]
+    ct_args: tuple[int, ...] = ()
+    common_rt_args: tuple[int, ...] = ()
+    rt_args: dict = field(default_factory=dict)  # (y, x) -> per-core runtime args
+    fp32_dest_acc_en: bool = False
+    math_approx_mode: bool = False
+
+
+@dataclass(frozen=True)
+class Program:
+    kernels: tuple[KernelLaunch, ...]
+    cbs: tuple[CBConfig, ...] = ()
+    semaphores: tuple[int, ...] = ()  # initial values, by semaphore id, on every core the program uses
+
+
+@dataclass
+class ProgramStats:
+    cycles: int
+    cores: int
+    noc_bytes: int
+    tiles_computed: int
+
+
+@dataclass
+class _Wait:
+    """What a blocked thread waits for, for the hang report."""
+    what: str
+
+
+class CircularBuffer:
+    """tt-metal's CB: a producer reserves and pushes pages, a consumer waits for and pops them; read and
+    write pointers wrap at the end. Each pushed page carries the producer's clock, each freed slot the
+    consumer's, so a waiting thread's clock moves to the moment it could go on."""
+
+    def __init__(self, config: CBConfig):
+        self.config = config
+        self.pushed = self.popped = self.reserved = self.waited = 0
+        self.push_times: list[int] = []
+        self.pop_times: list[int] = []
+
+    @property
+    def available(self) -> int:
+        return self.pushed - self.popped
+
+    @property
+    def free(self) -> int:
+        return self.config.num_pages - self.available
+
+    def pointer(self, page: int) -> int:
+        return self.config.address + (page % self.config.num_pages) * self.config.page_size
+
+    def describe(self) -> str:
+        c = self.config
+        return f"cb {c.port} ({c.num_pages} page(s) of {c.page_size} B at {c.address:#x})"
+
+
+class Core:
+    def __init__(self, grid: "Grid", y: int, x: int):
+        self.grid, self.y, self.x = grid, y, x
+        self.l1 = torch.zeros(grid.facts.l1_size, dtype=torch.uint8)
+        self.cbs: dict[int, CircularBuffer] = {}
+        self.dst = torch.zeros(tile_math.DST_TILES, tile_math.TILE, tile_math.TILE)
+        self.dst_state = "released"
+        self.sem_times: dict[int, int] = {}
+
+    @property
+    def name(self) -> str:
+        return f"core ({self.y},{self.x})"
+
+
+class Grid:
+    """One chip's worker grid and DRAM, holding bytes across programs (buffers stay where they were put)."""
+
+    def __init__(self, arch: str = "wormhole_b0", grid: tuple[int, int] | None = None):
+        self.facts = hardware.CHIPS[arch]
+        self.shape = grid or self.facts.grid
+        self.cores: dict[tuple[int, int], Core] = {}
+        self.dram: dict[tuple[int, int], torch.Tensor] = {}  # (bank, page) -> bytes, made on first touch
+        self.kernel_cache: dict = {}
+        self.events = 0  # every change another thread could wait for; unchanged over a round = a hang
+        self.bank_bytes: dict[int, int] = {}  # DRAM bank -> bytes moved by the running program
+
+    def core(self, y: int, x: int) -> Core:
+        if not (0 <= y < self.shape[0] and 0 <= x < self.shape[1]):
+            raise MetalError(f"core ({y},{x}) is outside the {self.shape[0]}x{self.shape[1]} worker grid")
+        if (y, x) not in self.cores:
+            self.cores[(y, x)] = Core(self, y, x)
+        return self.cores[(y, x)]
+
+    # --- addresses -------------------------------------------------------------------------------------
+    def noc_xy(self, y: int, x: int) -> tuple[int, int]:
+        oy, ox = self.facts.coord_translation_offsets
+        return x + ox, y + oy
+
+    def noc_addr(self, x: int, y: int, addr: int) -> int:
+        return (y << (LOCAL_BITS + NODE_BITS)) | (x << LOCAL_BITS) | addr
+
+    def resolve(self, noc_addr: int, size: int) -> tuple[str, object, int]:
+        """The memory a NoC address names: ('l1', core, addr) or ('dram', bank, addr); out of range refused."""
+        addr = noc_addr & ((1 << LOCAL_BITS) - 1)
+        x = (noc_addr >> LOCAL_BITS) & ((1 << NODE_BITS) - 1)
+        y = (noc_addr >> (LOCAL_BITS + NODE_BITS)) & ((1 << NODE_BITS) - 1)
+        if x == 0 and y < self.facts.num_dram_channels:
+            if addr + size > self.facts.dram_channel_size:
+                raise MetalError(f"DRAM bank {y} address {addr:#x} + {size} B is outside the bank "
+                                 f"({self.facts.dram_channel_size} B)")
+            return "dram", y, addr
+        oy, ox = self.facts.coord_translation_offsets
+        cy, cx = y - oy, x - ox
+        if not (0 <= cy < self.shape[0] and 0 <= cx < self.shape[1]):
+            raise MetalError(f"NoC address {noc_addr:#x} names node (x={x}, y={y}), which is neither a worker "
+                             f"core of the {self.shape[0]}x{self.shape[1]} grid nor a DRAM bank")
+        self.check_l1(addr, size, f"core ({cy},{cx})")
+        return "l1", self.core(cy, cx), addr
+
+    def check_l1(self, addr: int, size: int, where: str) -> None:
+        if addr < 0 or size < 0 or addr + size > self.facts.l1_size:
+            raise MetalError(f"{where} L1 address {addr:#x} + {size} B is outside L1 ({self.facts.l1_size} B)")
+
+    def read(self, noc_addr: int, size: int) -> torch.Tensor:
+        kind, where, addr = self.resolve(noc_addr, size)
+        if kind == "l1":
+            return where.l1[addr:addr + size].clone()
+        return torch.cat([self._dram_page(where, page)[lo:hi] for page, lo, hi in _pages(addr, size)]) \
+            if size else torch.zeros(0, dtype=torch.uint8)
+
+    def write(self, noc_addr: int, data: torch.Tensor) -> None:
+        kind, where, addr = self.resolve(noc_addr, data.numel())
+        self.events += 1
+        if kind == "l1":
+            where.l1[addr:addr + data.numel()] = data
+            return
+        done = 0
+        for page, lo, hi in _pages(addr, data.numel()):
+            self._dram_page(where, page)[lo:hi] = data[done:done + hi - lo]
+            done += hi - lo
+
+    def _dram_page(self, bank: int, page: int) -> torch.Tensor:
+        key = (bank, page)
+        if key not in self.dram:
+            self.dram[key] = torch.zeros(DRAM_PAGE, dtype=torch.uint8)
+        return self.dram[key]
+
+    def dram_addr(self, bank: int, addr: int) -> int:
+        if not 0 <= bank < self.facts.num_dram_channels:
+            raise MetalError(f"DRAM bank {bank} does not exist ({self.facts.num_dram_channels} banks)")
+        return self.noc_addr(0, bank, addr)
+
+    def l1_addr(self, y: int, x: int, addr: int) -> int:
+        return self.noc_addr(*self.noc_xy(y, x), addr)
+
+    # --- host access: buffers DRAM-interleaved page by page over the banks, or in one core's L1 ----------
+    def write_interleaved(self, address: int, data: torch.Tensor, page_size: int) -> None:
+        for page, start in enumerate(range(0, data.numel(), page_size)):
+            bank, row = divmod(page, self.facts.num_dram_channels)[::-1]
+            self.write(self.dram_addr(bank, address + row * page_size), data[start:start + page_size])
+
+    def read_interleaved(self, address: int, size: int, page_size: int) -> torch.Tensor:
+        pages = []
+        for page, start in enumerate(range(0, size, page_size)):
+            bank, row = divmod(page, self.facts.num_dram_channels)[::-1]
+            pages.append(self.read(self.dram_addr(bank, address + row * page_size), min(page_size, size - start)))
+        return torch.cat(pages)
+
+    # --- programs --------------------------------------------------------------------------------------
+    def run(self, program: Program) -> ProgramStats:
+        """Run every kernel of `program` on its cores until all finish; a hang or a bad access raises."""
+        used = sorted({c for k in program.kernels for c in k.cores} | {c for cb in program.cbs for c in cb.cores})
+        for y, x in used:
+            core = self.core(y, x)
+            core.cbs, core.dst_state, core.sem_times = {}, "released", {}
+            for sem_id, value in enumerate(program.semaphores):
+                core.l1[SEMAPHORE_BASE + 16 * sem_id:SEMAPHORE_BASE + 16 * sem_id + 4] = \
+                    torch.tensor([value], dtype=torch.int32).view(torch.uint8)
+        for cb in program.cbs:
+            if not 0 <= cb.port < self.facts.num_cbs:
+                raise MetalError(f"cb {cb.port}: a core has {self.facts.num_cbs} CB ports (0-{self.facts.num_cbs - 1})")
+            tile_math.tile_bytes(cb.data_format)
+            for y, x in cb.cores:
+                self.check_l1(cb.address, cb.page_size * cb.num_pages, f"core ({y},{x}) cb {cb.port}")
+                self.core(y, x).cbs[cb.port] = CircularBuffer(cb)
+        threads = []
+        for launch in program.kernels:
+            if launch.processor not in PROCESSORS:
+                raise MetalError(f"kernel '{launch.name}': unknown processor '{launch.processor}' "
+                                 f"(one of {', '.join(PROCESSORS)})")
+            compiled = compile_kernel(launch.source, launch.name, BLOCKING, self.kernel_cache)
+            for y, x in launch.cores:
+                api = KernelApi(self, self.core(y, x), launch, compiled)
+                threads.append(_Thread(api, compiled.entry(api)))
+        self.bank_bytes = {}
+        self._schedule(threads)
+        busiest_bank = max(self.bank_bytes.values(), default=0) // DRAM_BYTES_PER_CYCLE
+        return ProgramStats(max([busiest_bank, *(t.api.cycles for t in threads)]), len(used),
+                            sum(t.api.noc_bytes for t in threads), sum(t.api.tiles for t in threads))
+
+    def _schedule(self, threads: list["_Thread"]) -> None:
+        live = list(threads)
+        while live:
+            before, finished = self.events, False
+            for thread in list(live):
+                try:
+                    thread.waiting = next(thread.gen)
+                except StopIteration:
+                    live.remove(thread)
+                    finished = True
+                except MetalError as error:
+                    raise type(error)(f"{thread.where()}: {error}") from None
+                except KernelCompileError:
+                    raise
+                except Exception as error:  # a C++ fault in the kernel: division by zero, a bad index
+                    raise MetalError(f"{thread.where()}: {type(error).__name__}: {error}") from None
+            if live and not finished and self.events == before:
+                blocked = "; ".join(f"{t.where()} waits in {t.waiting.what}" for t in live)
+                raise KernelHang(f"hang: no thread can progress: {blocked}")
+
+
+def _pages(addr: int, size: int):
+    end = addr + size
+    while addr < end:
+        page, lo = divmod(addr, DRAM_PAGE)
+        hi = min(DRAM_PAGE, lo + end - addr)
+        yield page, lo, hi
+        addr += hi - lo
+
+
+class _Thread:
+    def __init__(self, api: "KernelApi", gen):
+        self.api, self.gen, self.waiting = api, gen, _Wait("")
+
+    def where(self) -> str:
+        """Core, kernel and the C++ line it is at (the innermost kernel frame of the generator chain)."""
+        line, gen = None, self.gen
+        while gen is not None and getattr(gen, "gi_frame", None) is not None:
+            frame = gen.gi_frame
+            if frame.f_code.co_filename.startswith("<kernel "):
+                line = self.api.compiled.cpp_line(frame.f_lineno) or line
+            gen = getattr(gen, "gi_yieldfrom", None)
+        if line is None:
+            line = _traceback_line(self.api.compiled)
+        at = f" line {line}" if line else ""
+        return f"{self.api.core.name} kernel '{self.api.launch.name}'{at}"
+
+
+def _traceback_line(compiled: CompiledKernel) -> int | None:
+    tb = sys.exc_info()[2]
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == f"<kernel {compiled.name}>":
+            line = compiled.cpp_line(tb.tb_lineno) or line
+        tb = tb.tb_next
+    return line
+
+
+BLOCKING = frozenset({"cb_wait_front", "cb_reserve_back", "noc_async_read_barrier", "noc_async_write_barrier",
+                      "noc_async_full_barrier", "noc_semaphore_wait", "noc_semaphore_wait_min", "tile_regs_wait",
+                      "tile_regs_acquire", "acquire_dst"})
+
+
+@dataclass
+class _Pointer:
+    """A C pointer into this core's L1 (`volatile tt_l1_ptr uint32_t*`)."""
+    addr: int
+    ctype: str
+
+
+_POINTER_TYPES = {"uint32_t": torch.int32, "int32_t": torch.int32, "uint16_t": torch.int16, "int16_t": torch.int16,
+                  "uint8_t": torch.uint8, "int8_t": torch.int8, "float": torch.float32}
+
+
+class KernelApi:
+    """tt-metal's kernel API for one kernel on one core: what the compiled C++ calls."""
+
+    def __init__(self, grid: Grid, core: Core, launch: KernelLaunch, compiled: CompiledKernel):
+        self.grid, self.core, self.launch, self.compiled = grid, core, launch, compiled
+        self.cycles = self.noc_bytes = self.tiles = 0
+        self.pending_reads: list[int] = []
+        self.pending_writes: list[int] = []
+        self.rt_args = launch.rt_args.get((core.y, core.x), ())
+
+    # --- arguments -------------------------------------------------------------------------------------
+    def get_compile_time_arg_val(self, index: int) -> int:
+        return self._arg(self.launch.ct_args, index, "compile-time")
+
+    def get_arg_val_t(self, _type: str, index: int) -> int:
+        return self._arg(self.rt_args, index, "runtime")
+
+    def get_common_arg_val_t(self, _type: str, index: int) -> int:
+        return self._arg(self.launch.common_rt_args, index, "common runtime")
+
+    def get_compile_time_arg_val_t(self, _type: str, index: int) -> int:
+        return self.get_compile_time_arg_val(index)
+
+    def _arg(self, args, index: int, kind: str) -> int:
+        if not 0 <= index < len(args):
+            raise MetalError(f"{kind} argument {index} asked for; the kernel was given {len(args)}")
+        return args[index]
+
+    def constant(self, name: str):
+        values = {"my_x": [self.grid.noc_xy(self.core.y, self.core.x)[0]],
+                  "my_y": [self.grid.noc_xy(self.core.y, self.core.x)[1]],
+                  "noc_index": 0 if self.launch.processor == "brisc" else 1}
+        if name not in values:
+            raise MetalError(f"'{name}' is not declared")
+        return values[name]
+
+    # --- L1 pointers -----------------------------------------------------------------------------------
+    def pointer(self, addr, ctype: str) -> _Pointer:
+        if isinstance(addr, _Pointer):
+            return _Pointer(addr.addr, ctype)
+        if ctype not in _POINTER_TYPES:
+            raise MetalError(f"pointers to '{ctype}' are not modelled")
+        return _Pointer(int(addr), ctype)
+
+    def _slot(self, pointer, index: int):
+        if isinstance(pointer, list):
+            return None
+        if not isinstance(pointer, _Pointer):
+            raise MetalError("dereferencing a value that is not a pointer")
+        dtype = _POINTER_TYPES[pointer.ctype]
+        addr = pointer.addr + index * dtype.itemsize
+        self.grid.check_l1(addr, dtype.itemsize, self.core.name)
+        return addr, dtype
+
+    def load(self, pointer, index: int):
+        if isinstance(pointer, list):
+            return pointer[index]
+        addr, dtype = self._slot(pointer, index)
+        value = self.core.l1[addr:addr + dtype.itemsize].view(dtype)[0].item()
+        return value & 0xFFFFFFFF if pointer.ctype == "uint32_t" else value
+
+    def store(self, pointer, index: int, value) -> None:
+        addr, dtype = self._slot(pointer, index)
+        if dtype == torch.int32:
+            value = int(value) & 0xFFFFFFFF
+            value = value - (1 << 32) if value >> 31 else value
+        self.core.l1[addr:addr + dtype.itemsize] = torch.tensor([value], dtype=dtype).view(torch.uint8)
+        self.grid.events += 1
+
+    # --- circular buffers ------------------------------------------------------------------------------
+    def _cb(self, port: int) -> CircularBuffer:
+        cb = self.core.cbs.get(int(port))
+        if cb is None:
+            raise MetalError(f"cb {port} is not configured on {self.core.name}")
+        return cb
+
+    def cb_reserve_back(self, port: int, pages: int):
+        cb = self._cb(port)
+        if pages > cb.config.num_pages:
+            raise MetalError(f"cb_reserve_back({port}, {pages}) can never succeed: {cb.describe()} is smaller "
+                             f"than the block")
+        if cb.config.num_pages % pages:
+            raise MetalError(f"cb_reserve_back({port}, {pages}): a block of {pages} page(s) straddles the end of "
+                             f"{cb.describe()} (its pages are not a multiple of the block)")
+        while cb.free < pages:
+            yield _Wait(f"cb_reserve_back({port}, {pages}): {cb.free} of {pages} page(s) free in {cb.describe()}")
+        pops_needed = cb.pushed + pages - cb.config.num_pages  # the slots reserved were freed by this many pops
+        if pops_needed > 0:
+            self.cycles = max(self.cycles, cb.pop_times[pops_needed - 1])
+        cb.reserved = pages
+
+    def cb_push_back(self, port: int, pages: int) -> None:
+        cb = self._cb(port)
+        if pages > cb.free:
+            raise MetalError(f"cb_push_back({port}, {pages}) overflows {cb.describe()}: {cb.free} page(s) free")
+        if pages > cb.reserved:
+            raise MetalError(f"cb_push_back({port}, {pages}) pushes pages that were not reserved "
+                             f"({cb.reserved} reserved)")
+        cb.reserved -= pages
+        cb.pushed += pages
+        cb.push_times.extend([self.cycles] * pages)
+        self.grid.events += 1
+
+    def cb_wait_front(self, port: int, pages: int):
+        cb = self._cb(port)
+        if pages > cb.config.num_pages:
+            raise MetalError(f"cb_wait_front({port}, {pages}) can never succeed: {cb.describe()} is smaller "
+                             f"than the block")
+        while cb.available < pages:
+            yield _Wait(f"cb_wait_front({port}, {pages}): {cb.available} of {pages} page(s) pushed to "
+                        f"{cb.describe()}")
+        self.cycles = max(self.cycles, cb.push_times[cb.popped + pages - 1])
+        cb.waited = pages
+
+    def cb_pop_front(self, port: int, pages: int) -> None:
+        cb = self._cb(port)
+        if pages > cb.available:
+            raise MetalError(f"cb_pop_front({port}, {pages}) pops more than the {cb.available} page(s) in "
+                             f"{cb.describe()}")
+        cb.popped += pages
+        cb.waited = max(0, cb.waited - pages)
+        cb.pop_times.extend([self.cycles] * pages)
+        self.grid.events += 1
+
+    def get_write_ptr(self, port: int) -> int:
+        cb = self._cb(port)
+        return cb.pointer(cb.pushed)
+
+    def get_read_ptr(self, port: int) -> int:
+        cb = self._cb(port)
+        return cb.pointer(cb.popped)
+
+    def get_tile_size(self, port: int) -> int:
+        return self._cb(port).config.page_size
+
+    # --- NoC -------------------------------------------------------------------------------------------
+    def get_noc_addr(self, x: int, y: int, addr: int | None = None) -> int:
+        if addr is None:  # get_noc_addr(l1_addr): this core's own L1
+            return self.grid.l1_addr(self.core.y, self.core.x, x)
+        return self.grid.noc_addr(x, y, addr)
+
+    def get_noc_addr_from_bank_id_t(self, _dram: str, bank: int, addr: int) -> int:
+        return self.grid.dram_addr(bank, addr)
+
+    def get_noc_multicast_addr(self, x0: int, y0: int, x1: int, y1: int, addr: int) -> tuple:
+        return ("mcast", x0, y0, x1, y1, addr)
+
+    def get_semaphore(self, sem_id: int) -> int:
+        if not 0 <= sem_id < SEMAPHORE_SLOTS:
+            raise MetalError(f"semaphore {sem_id} does not exist (ids 0-{SEMAPHORE_SLOTS - 1})")
+        return SEMAPHORE_BASE + 16 * sem_id
+
+    def _done_at(self, noc_addr: int, size: int) -> int:
+        """The cycle a transfer issued now completes: NoC latency plus its bytes at the NoC's or the bank's rate."""
+        if (noc_addr >> LOCAL_BITS) & ((1 << NODE_BITS) - 1):
+            return self.cycles + NOC_LATENCY + -(-size // NOC_BYTES_PER_CYCLE)
+        bank = (noc_addr >> (LOCAL_BITS + NODE_BITS)) & ((1 << NODE_BITS) - 1)
+        self.grid.bank_bytes[bank] = self.grid.bank_bytes.get(bank, 0) + size
+        return self.cycles + NOC_LATENCY + -(-size // DRAM_BYTES_PER_CYCLE)
+
+    def noc_async_read(self, src_noc_addr: int, dst_l1: int, size: int) -> None:
+        self.grid.check_l1(dst_l1, size, self.core.name)
+        self.core.l1[dst_l1:dst_l1 + size] = self.grid.read(src_noc_addr, size)
+        self.grid.events += 1
+        self.noc_bytes += size
+        self.pending_reads.append(self._done_at(src_noc_addr, size))
+        self.cycles += 1
+
+    def noc_async_write(self, src_l1: int, dst_noc_addr, size: int) -> None:
+        if isinstance(dst_noc_addr, tuple):
+            raise MetalError("noc_async_write to a multicast address; use noc_async_write_multicast")
+        self.grid.check_l1(src_l1, size, self.core.name)
+        self.grid.write(dst_noc_addr, self.core.l1[src_l1:src_l1 + size].clone())
+        self.noc_bytes += size
+        self.pending_writes.append(self._done_at(dst_noc_addr, size))
+        self.cycles += 1
+
+    def noc_async_write_multicast(self, src_l1: int, dst_mcast, size: int, num_dests: int,
+                                  linked: bool = False) -> None:
+        if not isinstance(dst_mcast, tuple):
+            raise MetalError("noc_async_write_multicast to a unicast address; use get_noc_multicast_addr")
+        _, x0, y0, x1, y1, addr = dst_mcast
+        nodes = [(x, y) for y in range(min(y0, y1), max(y0, y1) + 1) for x in range(min(x0, x1), max(x0, x1) + 1)]
+        if len(nodes) != num_dests:
+            raise MetalError(f"noc_async_write_multicast to {len(nodes)} core(s) with num_dests={num_dests}")
+        self.grid.check_l1(src_l1, size, self.core.name)
+        data = self.core.l1[src_l1:src_l1 + size].clone()
+        for x, y in nodes:
+            self.grid.write(self.grid.noc_addr(x, y, addr), data)
+        self.noc_bytes += size
+        self.pending_writes.append(self.cycles + NOC_LATENCY + -(-size // NOC_BYTES_PER_CYCLE))
+        self.cycles += 1
+
+    def noc_async_read_barrier(self):
+        self.cycles = max([self.cycles, *self.pending_reads])
+        self.pending_reads.clear()
+        yield from ()
+
+    def noc_async_write_barrier(self):
+        self.cycles = max([self.cycles, *self.pending_writes])
+        self.pending_writes.clear()
+        yield from ()
+
+    def noc_async_full_barrier(self):
+        yield from self.noc_async_read_barrier()
+        yield from self.noc_async_write_barrier()
+
+    # --- semaphores ------------------------------------------------------------------------------------
+    def noc_semaphore_set(self, pointer, value: int) -> None:
+        self.store(pointer, 0, value)
+        self.core.sem_times[pointer.addr] = self.cycles
+
+    def noc_semaphore_wait(self, pointer, value: int):
+        while self.load(pointer, 0) != value:
+            yield _Wait(f"noc_semaphore_wait(semaphore at {pointer.addr:#x}, {value}): it holds "
+                        f"{self.load(pointer, 0)}")
+        self.cycles = max(self.cycles, self.core.sem_times.get(pointer.addr, 0))
+
+    def noc_semaphore_wait_min(self, pointer, value: int):
+        while self.load(pointer, 0) < value:
+            yield _Wait(f"noc_semaphore_wait_min(semaphore at {pointer.addr:#x}, {value}): it holds "
+                        f"{self.load(pointer, 0)}")
+        self.cycles = max(self.cycles, self.core.sem_times.get(pointer.addr, 0))
+
+    def noc_semaphore_inc(self, noc_addr: int, increment: int) -> None:
+        kind, core, addr = self.grid.resolve(noc_addr, 4)
+        if kind != "l1":
+            raise MetalError("noc_semaphore_inc on a DRAM address")
+        slot = core.l1[addr:addr + 4].view(torch.int32)
+        slot[0] = int(slot[0].item()) + int(increment)
+        core.sem_times[addr] = self.cycles + NOC_LATENCY
+        self.grid.events += 1
+        self.cycles += 1
+
+    def noc_semaphore_set_multicast(self, src_l1: int, dst_mcast, num_dests: int, linked: bool = False) -> None:
+        self.noc_async_write_multicast(src_l1, dst_mcast, 4, num_dests)
+        _, x0, y0, x1, y1, addr = dst_mcast
+        for y in range(min(y0, y1), max(y0, y1) + 1):
+            for x in range(min(x0, x1), max(x0, x1) + 1):
+                oy, ox = self.grid.facts.coord_translation_offsets
+                self.grid.core(y - oy, x - ox).sem_times[addr] = self.cycles + NOC_LATENCY
+
+    # --- compute: dst register -------------------------------------------------------------------------
+    def _compute_only(self, name: str) -> None:
+        if self.launch.processor != "compute":
+            raise MetalError(f"'{name}' is a compute API call in a data-movement kernel")
+
+    def tile_regs_acquire(self):
+        self._compute_only("tile_regs_acquire")
+        self.core.dst_state = "acquired"
+        self.core.dst.zero_()  # the packer clears what it packed; a fresh acquire sees zeros
+        yield from ()
+
+    acquire_dst = tile_regs_acquire
+
+    def tile_regs_commit(self) -> None:
+        self._dst_state("tile_regs_commit", "acquired")
+        self.core.dst_state = "committed"
+
+    def tile_regs_wait(self):
+        self._dst_state("tile_regs_wait", "committed")
+        self.core.dst_state = "waited"
+        yield from ()
+
+    def tile_regs_release(self) -> None:
+        self._dst_state("tile_regs_release", "waited", "acquired")
+        self.core.dst_state = "released"
+
+    def release_dst(self) -> None:
+        self.core.dst_state = "released"
+
+    def _dst_state(self, call: str, *expected: str) -> None:
+        if self.core.dst_state not in expected:
+            raise MetalError(f"{call}() with the dst register {self.core.dst_state} (expected "
+                             f"{' or '.join(expected)})")
+
+    def _dst_index(self, index: int, call: str) -> int:
+        limit = tile_math.DST_TILES // 2 if self.launch.fp32_dest_acc_en else tile_math.DST_TILES
+        if not 0 <= index < limit:
+            raise MetalError(f"{call}: dst index {index} is outside the dst register ({limit} tiles)")
+        if self.core.dst_state != "acquired":
+            raise MetalError(f"{call}: the dst register is {self.core.dst_state}; call tile_regs_acquire() first")
+        return int(index)
+
+    def _cb_tile(self, port: int, tile: int, call: str) -> torch.Tensor:
+        cb = self._cb(port)
+        if not 0 <= tile < cb.waited:
+            raise MetalError(f"{call}: tile {tile} of cb {port} was not waited for (cb_wait_front covers "
+                             f"{cb.waited} page(s))")
+        addr = cb.pointer(cb.popped) + tile * cb.config.page_size
+        size = tile_math.tile_bytes(cb.config.data_format)
+        self.cycles += tile_math.CYCLES["unpack"]
+        return tile_math.unpack(self.core.l1[addr:addr + size], cb.config.data_format)
+
+    def _set_dst(self, index: int, value: torch.Tensor) -> None:
+        self.core.dst[index] = tile_math.dst_round(value, self.launch.fp32_dest_acc_en)
+        self.tiles += 1
+
+    def copy_tile(self, port: int, tile: int, dst: int) -> None:
+        self._compute_only("copy_tile")
+        self._set_dst(self._dst_index(dst, "copy_tile"), self._cb_tile(port, tile, "copy_tile"))
+
+    def pack_tile(self, dst: int, port: int, out_tile: int = 0) -> None:
+        self._compute_only("pack_tile")
+        if self.core.dst_state != "waited":
+            raise MetalError(f"pack_tile: the dst register is {self.core.dst_state}; call tile_regs_commit() "
+                             "and tile_regs_wait() first")
+        cb = self._cb(port)
+        if out_tile >= cb.reserved:
+            raise MetalError(f"pack_tile into tile {out_tile} of cb {port}, beyond the {cb.reserved} page(s) "
+                             "reserved")
+        addr = cb.pointer(cb.pushed) + out_tile * cb.config.page_size
+        self.core.l1[addr:addr + cb.config.page_size] = tile_math.pack(self.core.dst[int(dst)], cb.config.data_format)
+        self.cycles += tile_math.CYCLES["pack"]
+        self.grid.events += 1
+
+    def matmul_tiles(self, cb_a: int, cb_b: int, tile_a: int, tile_b: int, dst: int, transpose: int = 0) -> None:
+        self._compute_only("matmul_tiles")
+        index = self._dst_index(dst, "matmul_tiles")
+        a, b = self._cb_tile(cb_a, tile_a, "matmul_tiles"), self._cb_tile(cb_b, tile_b, "matmul_tiles")
+        self._set_dst(index, tile_math.matmul(self.core.dst[index], a, b, bool(transpose)))
+        self.cycles += tile_math.CYCLES["matmul"]
+
+    def __getattr__(self, name: str):
+        """The table-driven families: FPU binary (`add_tiles`), SFPU binary (`add_binary_tile`), SFPU unary
+        (`exp_tile`), and their `_init` calls, which configure the engines and compute nothing here."""
+        if name.endswith("_init") or name in _CONFIG_CALLS:
+            return lambda *args: None
+        if name in tile_math.FPU_BINARY:
+            return lambda a, b, ta, tb, dst: self._fpu(name, a, b, ta, tb, dst)
+        if name in tile_math.SFPU_BINARY:
+            return lambda a, b, out=None: self._sfpu_binary(name, a, b, a if out is None else out)
+        if name.endswith("_tile") and name[:-5] in tile_math.SFPU_UNARY:
+            return lambda dst, *scalars: self._sfpu_unary(name[:-5], dst)
+        raise MetalError(f"'{name}' is not part of the simulated kernel API")
+
+    def _fpu(self, name: str, cb_a: int, cb_b: int, tile_a: int, tile_b: int, dst: int) -> None:
+        self._compute_only(name)
+        index = self._dst_index(dst, name)
+        a, b = self._cb_tile(cb_a, tile_a, name), self._cb_tile(cb_b, tile_b, name)
+        self._set_dst(index, tile_math.FPU_BINARY[name](a, b))
+        self.cycles += tile_math.CYCLES["fpu"]
+
+    def _sfpu_binary(self, name: str, a: int, b: int, out: int) -> None:
+        self._compute_only(name)
+        dst = self.core.dst
+        result = tile_math.SFPU_BINARY[name](dst[self._dst_index(a, name)], dst[self._dst_index(b, name)])
+        self._set_dst(self._dst_index(out, name), result)
+        self.cycles += tile_math.sfpu_cycles(name)
+
+    def _sfpu_unary(self, name: str, index: int) -> None:
+        self._compute_only(f"{name}_tile")
+        index = self._dst_index(index, f"{name}_tile")
+        self._set_dst(index, tile_math.SFPU_UNARY[name](self.core.dst[index]))
+        self.cycles += tile_math.sfpu_cycles(name)
+
+
+_CONFIG_CALLS = frozenset({"init_sfpu", "binary_op_init_common", "unary_op_init_common", "mm_init", "mm_block_init",
+                           "pack_reconfig_data_format", "reconfig_data_format", "copy_tile_to_dst_init_short",
+                           "DPRINT", "noc_async_writes_flushed"})

@@ -1,0 +1,464 @@
+"""Kernel C++ into Python: the subset of C++ that tt-metal kernels are written in, as our emitter prints it
+and as a user edits it, compiled to a Python generator per kernel.
+
+A kernel is `void kernel_main() {...}` (data movement) or `void MAIN {...}` / `namespace NAMESPACE {...}`
+(compute), calling tt-metal's kernel API. Declarations, assignments, `for`/`while`/`if`, C integer
+arithmetic, casts, pointers into L1 (`volatile tt_l1_ptr uint32_t*`) and template calls
+(`get_arg_val<uint32_t>(0)`) are understood; `#include`, `#define` and `#pragma` lines are skipped.
+
+Each API call becomes a call on the kernel's `api` object; a call that may wait (a CB, a barrier, a
+semaphore) becomes `yield from`, so the grid's scheduler runs every core's threads cooperatively. The
+Python text keeps a line table back to the C++, so an error or a hang names the C++ line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from lark import Lark, Token, Tree
+from lark.exceptions import LarkError, UnexpectedInput
+
+_GRAMMAR = r"""
+start: _item*
+_item: function | namespace | using | ";"
+namespace: "namespace" NAME "{" _item* "}"
+using: "using" "namespace" qname ";"
+function: ("inline" | "static" | "FORCE_INLINE")* type (NAME | MAIN) ["(" [param ("," param)*] ")"] block
+param: type NAME
+
+type: TYPE_QUAL* TYPE_NAME TYPE_QUAL* pointer*
+!pointer: "*" | "&"
+TYPE_QUAL.3: /\b(const|volatile|tt_l1_ptr|unsigned|signed)\b/
+TYPE_NAME.3: /\b(u?int(8|16|32|64)_t|size_t|bool|float|double|int|long|char|void|auto|ptrdiff_t)\b/
+MAIN.3: /\bMAIN\b/
+
+block: "{" _stmt* "}"
+_stmt: block | declaration | expr_stmt | for_stmt | while_stmt | if_stmt | return_stmt | break_stmt
+     | continue_stmt | empty
+empty: ";"
+declaration: type declarator ("," declarator)* ";"
+declarator: NAME ["=" expr]
+expr_stmt: expr ";"
+for_stmt: "for" "(" (declaration | expr_stmt | empty) [expr] ";" [expr] ")" _stmt
+while_stmt: "while" "(" expr ")" _stmt
+if_stmt: "if" "(" expr ")" _stmt [else_part]
+else_part: "else" _stmt
+return_stmt: "return" [expr] ";"
+break_stmt: "break" ";"
+continue_stmt: "continue" ";"
+
+?expr: assign
+?assign: ternary | unary assign_op assign -> assignment
+!assign_op: "=" | "+=" | "-=" | "*=" | "/=" | "%=" | "<<=" | ">>=" | "&=" | "|=" | "^="
+?ternary: logic_or | logic_or "?" expr ":" ternary -> conditional
+?logic_or: logic_and | logic_or "||" logic_and -> or_
+?logic_and: bit_or | logic_and "&&" bit_or -> and_
+?bit_or: bit_xor | bit_or bit_or_op bit_xor -> binop
+?bit_xor: bit_and | bit_xor bit_xor_op bit_and -> binop
+?bit_and: equality | bit_and bit_and_op equality -> binop
+?equality: relation | equality eq_op relation -> binop
+?relation: shift | relation rel_op shift -> binop
+?shift: sum | shift shift_op sum -> binop
+?sum: product | sum add_op product -> binop
+?product: unary | product mul_op unary -> binop
+!bit_or_op: "|"
+!bit_xor_op: "^"
+!bit_and_op: "&"
+!eq_op: "==" | "!="
+!rel_op: "<=" | ">=" | "<" | ">"
+!shift_op: "<<" | ">>"
+!add_op: "+" | "-"
+!mul_op: "*" | "/" | "%"
+?unary: postfix
+      | "-" unary -> neg
+      | "+" unary
+      | "!" unary -> not_
+      | "~" unary -> invert
+      | "*" unary -> deref
+      | "&" unary -> address_of
+      | "++" unary -> pre_inc
+      | "--" unary -> pre_dec
+      | "(" type ")" unary -> cast
+?postfix: primary
+        | postfix "[" expr "]" -> index
+        | postfix "++" -> post_inc
+        | postfix "--" -> post_dec
+?primary: NUMBER -> number
+        | "true" -> true
+        | "false" -> false
+        | qname -> name
+        | TEMPLATE_CALLEE "(" [expr ("," expr)*] ")" -> template_call
+        | qname "(" [expr ("," expr)*] ")" -> call
+        | TYPE_NAME "(" expr ")" -> functional_cast
+        | "(" expr ")"
+qname: ROOT? NAME ("::" NAME)*
+ROOT: "::"
+
+TEMPLATE_CALLEE.2: /(::)?[A-Za-z_]\w*(::[A-Za-z_]\w*)*\s*<[^<>;(){}]*(<[^<>;(){}]*>[^<>;(){}]*)*>(?=\s*\()/
+NUMBER: /(0[xX][0-9a-fA-F]+|\d+\.\d*([eE][+-]?\d+)?[fF]?|\d+[eE][+-]?\d+[fF]?|\d+)[uUlL]*/
+NAME: /[A-Za-z_]\w*/
+COMMENT: /\/\/[^\n]*/ | /\/\*(.|\n)*?\*\//
+PREPROCESSOR: /#[^\n]*/
+%import common.WS
+%ignore WS
+%ignore COMMENT
+%ignore PREPROCESSOR
+"""
+
+_PARSER = Lark(_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+
+_UNSIGNED_BITS = {"uint8_t": 8, "uint16_t": 16, "uint32_t": 32, "uint64_t": 64, "size_t": 64}
+_SIGNED_BITS = {"int8_t": 8, "int16_t": 16, "int32_t": 32, "int64_t": 64, "int": 32, "long": 64}
+_FLOATS = {"float", "double"}
+_PY_BINOPS = {"||": "or", "&&": "and"}
+_ENTRY_POINTS = ("kernel_main", "MAIN")
+
+
+class KernelCompileError(ValueError):
+    """A kernel's C++ that this simulator cannot compile: names the kernel and the line."""
+
+
+@dataclass(frozen=True)
+class CompiledKernel:
+    """A kernel's entry point as a Python generator function `entry(api)`, and its C++ line table."""
+    name: str
+    entry: object
+    lines: dict[int, int]  # generated Python line -> C++ line
+    python: str
+
+    def cpp_line(self, python_line: int) -> int | None:
+        return self.lines.get(python_line)
+
+
+def compile_kernel(source: str, name: str, blocking: frozenset[str], cache: dict | None = None) -> CompiledKernel:
+    """`source`'s entry point as a generator function; `blocking` names the API calls that may wait.
+    `cache` (a dict owned by the caller, keyed by source hash) holds kernels compiled before."""
+    key = hashlib.sha256(source.encode()).hexdigest()
+    if cache is not None and key in cache:
+        return cache[key]
+    try:
+        tree = _PARSER.parse(source)
+    except UnexpectedInput as error:
+        raise KernelCompileError(f"kernel '{name}' line {error.line}:{error.column}: cannot parse C++ "
+                                 f"({type(error).__name__.replace('Unexpected', 'unexpected ').lower()})") from None
+    except LarkError as error:
+        raise KernelCompileError(f"kernel '{name}': cannot parse C++ ({error})") from None
+    python, lines = _Emitter(name, blocking).module(tree)
+    namespace: dict = {"_wrap": _wrap, "_cdiv": _cdiv, "_cmod": _cmod}
+    exec(compile(python, f"<kernel {name}>", "exec"), namespace)
+    compiled = CompiledKernel(name, namespace["_entry"], lines, python)
+    if cache is not None:
+        cache[key] = compiled
+    return compiled
+
+
+def _wrap(value, bits: int, signed: bool):
+    """C's conversion of an integer to a fixed-width type."""
+    if isinstance(value, float):
+        value = int(value)
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if signed and value >> (bits - 1) else value
+
+
+def _cdiv(a, b):
+    if isinstance(a, int) and isinstance(b, int):
+        if b == 0:
+            raise ZeroDivisionError("integer division by zero")
+        q = abs(a) // abs(b)
+        return q if (a < 0) == (b < 0) else -q
+    return a / b
+
+
+def _cmod(a, b):
+    return a - _cdiv(a, b) * b if isinstance(a, int) and isinstance(b, int) else float.__mod__(float(a), b)
+
+
+def _op(node: Tree) -> str:
+    """The operator of a binary or assignment node (its middle child, an operator rule holding one token)."""
+    return str(node.children[1].children[0])
+
+
+class _Emitter:
+    """One pass over the parse tree, writing Python. C names become `c_<name>` locals (no clash with
+    Python's keywords or the helpers); calls to anything not declared in the kernel go to `api`."""
+
+    def __init__(self, kernel: str, blocking: frozenset[str]):
+        self.kernel, self.blocking = kernel, blocking
+        self.out: list[str] = []
+        self.lines: dict[int, int] = {}
+        self.functions: set[str] = set()
+        self.types: list[dict[str, str]] = []
+
+    def fail(self, node, message: str):
+        line = getattr(getattr(node, "meta", None), "line", None) or getattr(node, "line", "?")
+        raise KernelCompileError(f"kernel '{self.kernel}' line {line}: {message}")
+
+    def emit(self, indent: int, text: str, node=None) -> None:
+        self.out.append("    " * indent + text)
+        meta = getattr(node, "meta", None)
+        if meta is not None and not getattr(meta, "empty", True):
+            self.lines[len(self.out)] = meta.line
+
+    def module(self, tree: Tree) -> tuple[str, dict[int, int]]:
+        functions = list(tree.find_data("function"))
+        names = [self.function_name(f) for f in functions]
+        self.functions = set(names)
+        for function in functions:
+            self.function(function)
+        entry = next((n for n in _ENTRY_POINTS if n in names), None)
+        if entry is None:
+            raise KernelCompileError(f"kernel '{self.kernel}': no entry point (void kernel_main() or void MAIN)")
+        self.emit(0, f"_entry = f_{entry}")
+        return "\n".join(self.out) + "\n", self.lines
+
+    @staticmethod
+    def function_name(node: Tree) -> str:
+        return next(str(c) for c in node.children if isinstance(c, Token))
+
+    def function(self, node: Tree) -> None:
+        name, body = self.function_name(node), node.children[-1]
+        params = [c for c in node.children if isinstance(c, Tree) and c.data == "param"]
+        self.types.append({str(p.children[1]): self.type_name(p.children[0]) for p in params})
+        args = ", ".join(["api"] + [f"c_{p.children[1]}" for p in params])
+        self.emit(0, f"def f_{name}({args}):", node)
+        self.emit(1, "if False: yield")  # a generator even when it never waits
+        self.block(body, 1)
+        self.types.pop()
+
+    @staticmethod
+    def type_name(node: Tree) -> str:
+        tokens = [c for c in node.children if isinstance(c, Token)]
+        names = [str(t) for t in tokens if t.type == "TYPE_NAME"]
+        pointer = any(isinstance(c, Tree) and str(c.children[0]) == "*" for c in node.children)
+        quals = {str(t) for t in tokens if t.type == "TYPE_QUAL"}
+        base = names[0] if names else "int"
+        if "unsigned" in quals and base in ("int", "long", "char"):
+            base = {"int": "uint32_t", "long": "uint64_t", "char": "uint8_t"}[base]
+        return base + "*" if pointer else base
+
+    def lookup(self, name: str) -> str | None:
+        for scope in reversed(self.types):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def block(self, node: Tree, indent: int) -> None:
+        self.types.append({})
+        statements = node.children if node.data == "block" else [node]
+        start = len(self.out)
+        for statement in statements:
+            self.statement(statement, indent)
+        if len(self.out) == start:
+            self.emit(indent, "pass")
+        self.types.pop()
+
+    def statement(self, node, indent: int) -> None:
+        if not isinstance(node, Tree):
+            return
+        kind = node.data
+        if kind == "empty":
+            self.emit(indent, "pass")
+        elif kind == "block":
+            self.block(node, indent)
+        elif kind == "declaration":
+            ctype = self.type_name(node.children[0])
+            for declarator in node.children[1:]:
+                name, init = str(declarator.children[0]), declarator.children[1]
+                self.types[-1][name] = ctype
+                value = self.convert(self.expr(init), ctype) if init is not None else "0"
+                self.emit(indent, f"c_{name} = {value}", node)
+        elif kind == "expr_stmt":
+            self.emit(indent, self.expr(node.children[0], statement=True), node)
+        elif kind == "if_stmt":
+            cond, then, otherwise = node.children
+            self.emit(indent, f"if {self.expr(cond)}:", node)
+            self.block(then, indent + 1)
+            if otherwise is not None:
+                self.emit(indent, "else:")
+                self.block(otherwise.children[0], indent + 1)
+        elif kind == "while_stmt":
+            cond, body = node.children
+            self.emit(indent, f"while {self.expr(cond)}:", node)
+            self.block(body, indent + 1)
+        elif kind == "for_stmt":
+            self.for_stmt(node, indent)
+        elif kind == "return_stmt":
+            value = node.children[0]
+            self.emit(indent, "return" if value is None else f"return {self.expr(value)}", node)
+        elif kind == "break_stmt":
+            self.emit(indent, "break", node)
+        elif kind == "continue_stmt":
+            self.emit(indent, "continue", node)
+        else:
+            self.fail(node, f"unsupported statement '{kind}'")
+
+    def for_stmt(self, node: Tree, indent: int) -> None:
+        init, cond, step, body = node.children
+        self.types.append({})
+        counted = self.counted_loop(init, cond, step, body)
+        if counted is not None:
+            var, start, stop, stride = counted
+            self.emit(indent, f"for c_{var} in range({start}, {stop}, {stride}):", node)
+            self.block(body, indent + 1)
+        else:  # the general form; `continue` must still run the step, so the step opens each later pass
+            self.statement(init, indent)
+            first = f"_first{len(self.out)}"
+            self.emit(indent, f"{first} = True", node)
+            self.emit(indent, "while True:")
+            if step is not None:
+                self.emit(indent + 1, f"if not {first}: {self.expr(step, statement=True)}")
+            self.emit(indent + 1, f"{first} = False")
+            if cond is not None:
+                self.emit(indent + 1, f"if not ({self.expr(cond)}): break")
+            self.block(body, indent + 1)
+        self.types.pop()
+
+    def counted_loop(self, init, cond, step, body):
+        """`for (T i = a; i < b; i += c)` with `i` untouched in the body: a Python range."""
+        if not (isinstance(init, Tree) and init.data == "declaration" and len(init.children) == 2):
+            return None
+        var = str(init.children[1].children[0])
+        start = init.children[1].children[1]
+        if start is None or cond is None or step is None or cond.data != "binop" or _op(cond) != "<":
+            return None
+        if not (cond.children[0].data == "name" and self.qname(cond.children[0].children[0]) == var):
+            return None
+        if step.data == "assignment" and _op(step) == "+=":
+            target, stride = step.children[0], self.expr(step.children[2])
+        elif step.data in ("post_inc", "pre_inc"):
+            target, stride = step.children[0], "1"
+        else:
+            return None
+        if not (target.data == "name" and self.qname(target.children[0]) == var):
+            return None
+        for sub in body.iter_subtrees() if isinstance(body, Tree) else ():
+            if sub.data in ("assignment", "post_inc", "post_dec", "pre_inc", "pre_dec", "address_of") and \
+                    sub.children[0].data == "name" and self.qname(sub.children[0].children[0]) == var:
+                return None
+        self.types[-1][var] = self.type_name(init.children[0])
+        return var, self.expr(start), self.expr(cond.children[2]), stride
+
+    @staticmethod
+    def qname(node: Tree) -> str:
+        return "::".join(str(t) for t in node.children if t.type == "NAME")
+
+    def convert(self, value: str, ctype: str | None) -> str:
+        if ctype in _UNSIGNED_BITS:
+            return f"_wrap({value}, {_UNSIGNED_BITS[ctype]}, False)"
+        if ctype in _SIGNED_BITS:
+            return f"_wrap({value}, {_SIGNED_BITS[ctype]}, True)"
+        if ctype in _FLOATS:
+            return f"float({value})"
+        if ctype == "bool":
+            return f"bool({value})"
+        return value
+
+    def expr(self, node, statement: bool = False) -> str:
+        kind = node.data if isinstance(node, Tree) else None
+        if kind in ("call", "template_call"):
+            return self.call(node, statement)
+        if statement and kind in ("assignment", "post_inc", "post_dec", "pre_inc", "pre_dec"):
+            target = node.children[0]
+            op = {"post_inc": "+=", "pre_inc": "+=", "post_dec": "-=", "pre_dec": "-="}.get(kind)
+            value = "1" if op else self.expr(node.children[2])
+            op = op or _op(node)
+            return self.store(target, op, value, node)
+        if kind in ("assignment", "post_inc", "post_dec", "pre_inc", "pre_dec"):
+            self.fail(node, "an assignment inside an expression is not supported; write it as its own statement")
+        if kind == "number":
+            text = str(node.children[0]).rstrip("uUlL")
+            if text[:2].lower() != "0x" and any(c in text for c in ".eEfF"):
+                return repr(float(text.rstrip("fF")))
+            return str(int(text, 0) if not (len(text) > 1 and text[0] == "0" and text.isdigit()) else int(text, 8))
+        if kind == "true":
+            return "True"
+        if kind == "false":
+            return "False"
+        if kind == "name":
+            name = self.qname(node.children[0])
+            if self.lookup(name) is None:
+                return f"api.constant({name!r})"
+            return f"c_{name}"
+        if kind == "binop":
+            left, _, right = node.children
+            a, b, op = self.expr(left), self.expr(right), _op(node)
+            if op == "/":
+                return f"_cdiv({a}, {b})"
+            if op == "%":
+                return f"_cmod({a}, {b})"
+            return f"({a} {op} {b})"
+        if kind in ("or_", "and_"):
+            return f"({self.expr(node.children[0])} {'or' if kind == 'or_' else 'and'} {self.expr(node.children[1])})"
+        if kind == "conditional":
+            cond, then, otherwise = node.children
+            return f"({self.expr(then)} if {self.expr(cond)} else {self.expr(otherwise)})"
+        if kind == "neg":
+            return f"(-{self.expr(node.children[0])})"
+        if kind == "not_":
+            return f"(not {self.expr(node.children[0])})"
+        if kind == "invert":
+            return f"(~{self.expr(node.children[0])})"
+        if kind == "unary":
+            return self.expr(node.children[0])
+        if kind == "deref":
+            return f"api.load({self.expr(node.children[0])}, 0)"
+        if kind == "index":
+            return f"api.load({self.expr(node.children[0])}, {self.expr(node.children[1])})"
+        if kind == "cast":
+            return self.cast(self.type_name(node.children[0]), self.expr(node.children[1]))
+        if kind == "functional_cast":
+            return self.cast(str(node.children[0]), self.expr(node.children[1]))
+        if kind == "address_of":
+            self.fail(node, "taking an address (&) is not supported")
+        self.fail(node, f"unsupported expression '{kind}'")
+
+    def cast(self, ctype: str, value: str) -> str:
+        if ctype.endswith("*"):
+            return f"api.pointer({value}, {ctype[:-1]!r})"
+        return self.convert(value, ctype)
+
+    def store(self, target: Tree, op: str, value: str, node) -> str:
+        if target.data == "name":
+            name = self.qname(target.children[0])
+            ctype = self.lookup(name)
+            if ctype is None:
+                self.fail(node, f"assignment to undeclared '{name}'")
+            current = f"c_{name}"
+            new = value if op == "=" else self.combine(current, op[:-1], value)
+            return f"{current} = {self.convert(new, ctype)}"
+        if target.data in ("deref", "index"):
+            pointer = self.expr(target.children[0])
+            offset = "0" if target.data == "deref" else self.expr(target.children[1])
+            new = value if op == "=" else self.combine(f"api.load({pointer}, {offset})", op[:-1], value)
+            return f"api.store({pointer}, {offset}, {new})"
+        self.fail(node, "unsupported assignment target")
+
+    @staticmethod
+    def combine(a: str, op: str, b: str) -> str:
+        return f"_cdiv({a}, {b})" if op == "/" else f"_cmod({a}, {b})" if op == "%" else f"({a} {op} {b})"
+
+    def call(self, node: Tree, statement: bool) -> str:
+        callee, *args = node.children
+        if node.data == "template_call":
+            text = str(callee)
+            base, template = text[:text.index("<")].strip(), text[text.index("<") + 1:text.rindex(">")].strip()
+            name = base.split("::")[-1]
+        else:
+            name, template = self.qname(callee).split("::")[-1], None
+        args = [self.expr(a) for a in args if a is not None]
+        if name in ("static_cast", "reinterpret_cast"):
+            return self.cast(template.replace("volatile", "").replace("tt_l1_ptr", "").replace("const", "")
+                             .replace(" ", ""), args[0])
+        if name in self.functions:
+            call = f"f_{name}(api{''.join(', ' + a for a in args)})"
+            return f"(yield from {call})"
+        if template is not None:
+            args = [repr(template)] + args
+            name = f"{name}_t"
+        call = f"api.{name}({', '.join(args)})"
+        if name in self.blocking:
+            if not statement:
+                self.fail(node, f"'{name}' waits, so it must be called as a statement, not used as a value")
+            return f"yield from {call}"
+        return call

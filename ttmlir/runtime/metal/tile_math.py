@@ -1,0 +1,129 @@
+"""Tile math of the simulated Tensix core: how tiles sit in memory, unpack into the dst register, compute
+there, and pack back. Every numeric choice of the Metal simulator lives here, so the hardware's exact
+behaviour (math fidelity phases, packer rounding, block floats) can be made bit-exact in one place.
+
+A 32x32 tile is stored as four 16x16 faces (top-left, top-right, bottom-left, bottom-right), each row-major,
+in the data format of the buffer or CB holding it. Unpacking widens to f32. The dst register holds 16
+tiles; without fp32 dest accumulation it keeps 16-bit (bf16) values, so every result written to it is
+rounded to bf16, as the hardware's 16-bit dst does. Packing rounds to the target format (round to
+nearest even; the real packer may truncate, which is the place to model it).
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+TILE = 32
+FACE = 16
+FORMATS = {"f32": torch.float32, "bf16": torch.bfloat16, "f16": torch.float16, "u32": torch.int32,
+           "si32": torch.int32, "u16": torch.int16, "u8": torch.uint8}
+DST_TILES = 16
+
+
+def tile_bytes(data_format: str) -> int:
+    if data_format not in FORMATS:
+        raise ValueError(f"data format '{data_format}' is not modelled by the Metal simulator "
+                         f"(one of {', '.join(FORMATS)})")
+    return TILE * TILE * FORMATS[data_format].itemsize
+
+
+def tilize(x: torch.Tensor, data_format: str) -> torch.Tensor:
+    """A 2-d tensor (each side a multiple of 32) as the bytes of its tiles in row-major tile order."""
+    rows, cols = x.shape
+    faces = x.reshape(rows // TILE, 2, FACE, cols // TILE, 2, FACE).permute(0, 3, 1, 4, 2, 5)
+    return _to_bytes(faces.reshape(-1), data_format)
+
+
+def untilize(data: torch.Tensor, shape: tuple[int, int], data_format: str) -> torch.Tensor:
+    """The inverse of `tilize`: bytes of tiles back into a (rows, cols) f32 tensor."""
+    rows, cols = shape
+    values = _from_bytes(data, data_format)
+    faces = values.reshape(rows // TILE, cols // TILE, 2, 2, FACE, FACE).permute(0, 2, 4, 1, 3, 5)
+    return faces.reshape(rows, cols)
+
+
+def unpack(data: torch.Tensor, data_format: str) -> torch.Tensor:
+    """One tile's bytes as a 32x32 f32 tensor."""
+    faces = _from_bytes(data, data_format).reshape(2, 2, FACE, FACE)
+    return faces.permute(0, 2, 1, 3).reshape(TILE, TILE)
+
+
+def pack(tile: torch.Tensor, data_format: str) -> torch.Tensor:
+    """A 32x32 tile as bytes in `data_format`."""
+    return _to_bytes(tile.reshape(2, FACE, 2, FACE).permute(0, 2, 1, 3).reshape(-1), data_format)
+
+
+def _to_bytes(values: torch.Tensor, data_format: str) -> torch.Tensor:
+    dtype = FORMATS[data_format]
+    if not dtype.is_floating_point:
+        values = values.round()
+    return values.to(dtype).contiguous().view(torch.uint8)
+
+
+def _from_bytes(data: torch.Tensor, data_format: str) -> torch.Tensor:
+    return data.contiguous().view(FORMATS[data_format]).to(torch.float32)
+
+
+def dst_round(tile: torch.Tensor, fp32_dest: bool) -> torch.Tensor:
+    """A value as the dst register holds it: f32, or bf16 when fp32 dest accumulation is off."""
+    return tile if fp32_dest else tile.to(torch.bfloat16).to(torch.float32)
+
+
+def _gelu(x: torch.Tensor) -> torch.Tensor:
+    return torch.nn.functional.gelu(x)
+
+
+# SFPU unary ops on one dst tile: `<name>_tile(dst)` with `<name>_tile_init()`; extra int/float args
+# (a scalar) follow the dst index.
+SFPU_UNARY = {
+    "exp": torch.exp, "log": torch.log, "sqrt": torch.sqrt, "rsqrt": torch.rsqrt, "recip": torch.reciprocal,
+    "abs": torch.abs, "negative": torch.neg, "relu": torch.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh,
+    "sin": torch.sin, "cos": torch.cos, "tan": torch.tan, "gelu": _gelu, "silu": torch.nn.functional.silu,
+    "ceil": torch.ceil, "floor": torch.floor, "sign": torch.sign, "square": torch.square, "erf": torch.erf,
+    "exp2": torch.exp2, "expm1": torch.expm1, "log1p": torch.log1p, "logical_not_unary": lambda x: (x == 0).float(),
+    "eqz": lambda x: (x == 0).float(), "nez": lambda x: (x != 0).float(), "ltz": lambda x: (x < 0).float(),
+    "gtz": lambda x: (x > 0).float(), "lez": lambda x: (x <= 0).float(), "gez": lambda x: (x >= 0).float(),
+    "atan": torch.atan, "asin": torch.asin, "acos": torch.acos, "isinf": lambda x: torch.isinf(x).float(),
+    "isnan": lambda x: torch.isnan(x).float(), "isfinite": lambda x: torch.isfinite(x).float(),
+}
+
+# SFPU binary ops between two dst tiles: `<name>(dst_a, dst_b[, dst_out])`, the result in dst_out (dst_a
+# when omitted).
+SFPU_BINARY = {
+    "add_binary_tile": torch.add, "sub_binary_tile": torch.sub, "mul_binary_tile": torch.mul,
+    "div_binary_tile": torch.div, "binary_max_tile": torch.maximum, "binary_min_tile": torch.minimum,
+    "power_binary_tile": torch.pow, "rsub_binary_tile": lambda a, b: b - a,
+    "eq_binary_tile": lambda a, b: (a == b).float(), "ne_binary_tile": lambda a, b: (a != b).float(),
+    "gt_binary_tile": lambda a, b: (a > b).float(), "lt_binary_tile": lambda a, b: (a < b).float(),
+    "ge_binary_tile": lambda a, b: (a >= b).float(), "le_binary_tile": lambda a, b: (a <= b).float(),
+    "bitwise_and_binary_tile": lambda a, b: (a.long() & b.long()).float(),
+    "bitwise_or_binary_tile": lambda a, b: (a.long() | b.long()).float(),
+    "bitwise_xor_binary_tile": lambda a, b: (a.long() ^ b.long()).float(),
+}
+
+# FPU binary ops reading two CB tiles into a dst tile: `<name>(cb_a, cb_b, tile_a, tile_b, dst)`.
+FPU_BINARY = {"add_tiles": torch.add, "sub_tiles": torch.sub, "mul_tiles": torch.mul}
+
+
+def matmul(acc: torch.Tensor, a: torch.Tensor, b: torch.Tensor, transpose_b: bool) -> torch.Tensor:
+    """dst += a @ b (b transposed within the tile when asked), accumulated in f32."""
+    return acc + a @ (b.T if transpose_b else b)
+
+
+# Cycles of one tile operation on one core, for the simulator's clock: FPU ops at the math engine's rate
+# (a 32x32 tile in 4 faces of 16 rows each), SFPU ops per face row, unpack/pack at the register file's
+# width; approximations documented here, to be refined against silicon traces.
+CYCLES = {"unpack": 64, "pack": 64, "fpu": 64, "sfpu": 256, "matmul": 64 * 4, "sfpu_complex": 1024}
+COMPLEX_SFPU = frozenset({"exp", "log", "sqrt", "rsqrt", "recip", "sigmoid", "tanh", "sin", "cos", "tan", "gelu",
+                          "silu", "erf", "exp2", "expm1", "log1p", "atan", "asin", "acos", "div_binary_tile",
+                          "power_binary_tile"})
+
+
+def sfpu_cycles(name: str) -> int:
+    return CYCLES["sfpu_complex"] if name in COMPLEX_SFPU else CYCLES["sfpu"]
+
+
+def tiles_of(shape: tuple[int, ...]) -> int:
+    return math.prod(shape[:-2]) * math.ceil(shape[-2] / TILE) * math.ceil(shape[-1] / TILE)
