@@ -140,3 +140,38 @@ def test_blocking_call_used_as_a_value_is_refused():
     with pytest.raises(KernelCompileError, match="'cb_wait_front' waits, so it must be called as a statement"):
         Grid().run(Program((KernelLaunch("k", "void kernel_main() { uint32_t x = cb_wait_front(0, 1); }", "brisc",
                                          ((0, 0),)),)))
+
+
+def test_circular_buffer_objects_as_upstream_kernels_use_them():
+    """`CircularBuffer cb(id); cb.wait_front(n)` (tt-metal's object API, which tt-mlir's kernels print) means
+    what `cb_wait_front(id, n)` does."""
+    objects = """#include "api/dataflow/circular_buffer.h"
+namespace NAMESPACE {
+void MAIN {
+  CircularBuffer in0(0);
+  CircularBuffer in1(1);
+  CircularBuffer out(16);
+  uint32_t count = get_arg_val<uint32_t>(0);
+  for (uint32_t i = 0; i < count; ++i) {
+    in0.wait_front(1);
+    in1.wait_front(1);
+    out.reserve_back(1);
+    tile_regs_acquire();
+    mul_tiles(0, 1, 0, 0, 0);
+    tile_regs_commit();
+    tile_regs_wait();
+    pack_tile(0, 16);
+    tile_regs_release();
+    out.push_back(1);
+    in0.pop_front(1);
+    in1.pop_front(1);
+  }
+}
+}
+"""
+    torch.manual_seed(4)
+    a, b = torch.randn(64, 64), torch.randn(64, 64)
+    out, _ = eltwise(Grid(), a, b, objects, "f32", [(0, 0), (0, 1)], fp32_dest=True)
+    assert torch.equal(out, a * b)
+    with pytest.raises(KernelCompileError, match=r"kernel 'compute' line 19: method 'frobnicate' is not supported"):
+        eltwise(Grid(), a, b, objects.replace("in0.pop_front(1);", "in0.frobnicate(1);"), "f32", [(0, 0)])

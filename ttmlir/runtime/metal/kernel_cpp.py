@@ -30,7 +30,7 @@ param: type NAME
 type: TYPE_QUAL* TYPE_NAME TYPE_QUAL* pointer*
 !pointer: "*" | "&"
 TYPE_QUAL.3: /\b(const|volatile|tt_l1_ptr|unsigned|signed)\b/
-TYPE_NAME.3: /\b(u?int(8|16|32|64)_t|size_t|bool|float|double|int|long|char|void|auto|ptrdiff_t)\b/
+TYPE_NAME.3: /\b(u?int(8|16|32|64)_t|size_t|bool|float|double|int|long|char|void|auto|ptrdiff_t|CircularBuffer)\b/
 MAIN.3: /\bMAIN\b/
 
 block: "{" _stmt* "}"
@@ -39,6 +39,7 @@ _stmt: block | declaration | expr_stmt | for_stmt | while_stmt | if_stmt | retur
 empty: ";"
 declaration: type declarator ("," declarator)* ";"
 declarator: NAME ["=" expr]
+          | NAME "(" [expr ("," expr)*] ")" -> constructed
 expr_stmt: expr ";"
 for_stmt: "for" "(" (declaration | expr_stmt | empty) [expr] ";" [expr] ")" _stmt
 while_stmt: "while" "(" expr ")" _stmt
@@ -84,6 +85,7 @@ continue_stmt: "continue" ";"
         | postfix "[" expr "]" -> index
         | postfix "++" -> post_inc
         | postfix "--" -> post_dec
+        | postfix "." NAME "(" [expr ("," expr)*] ")" -> method_call
 ?primary: NUMBER -> number
         | "true" -> true
         | "false" -> false
@@ -113,6 +115,10 @@ _SIGNED_BITS = {"int8_t": 8, "int16_t": 16, "int32_t": 32, "int64_t": 64, "int":
 _FLOATS = {"float", "double"}
 _PY_BINOPS = {"||": "or", "&&": "and"}
 _ENTRY_POINTS = ("kernel_main", "MAIN")
+# tt-metal's object API: `CircularBuffer cb(id); cb.wait_front(1);` is `cb_wait_front(id, 1)`.
+_CB_METHODS = {"push_back": "cb_push_back", "pop_front": "cb_pop_front", "wait_front": "cb_wait_front",
+               "reserve_back": "cb_reserve_back", "get_read_ptr": "get_read_ptr", "get_write_ptr": "get_write_ptr",
+               "get_tile_size": "get_tile_size"}
 
 
 class KernelCompileError(ValueError):
@@ -266,7 +272,11 @@ class _Emitter:
             for declarator in node.children[1:]:
                 name, init = str(declarator.children[0]), declarator.children[1]
                 self.types[-1][name] = ctype
-                value = self.convert(self.expr(init), ctype) if init is not None else "0"
+                if declarator.data == "constructed":
+                    args = [self.expr(a) for a in declarator.children[1:] if a is not None]
+                    value = self.construct(ctype, args, declarator)
+                else:
+                    value = self.convert(self.expr(init), ctype) if init is not None else "0"
                 self.emit(indent, f"c_{name} = {value}", node)
         elif kind == "expr_stmt":
             self.emit(indent, self.expr(node.children[0], statement=True), node)
@@ -358,6 +368,8 @@ class _Emitter:
         kind = node.data if isinstance(node, Tree) else None
         if kind in ("call", "template_call"):
             return self.call(node, statement)
+        if kind == "method_call":
+            return self.method_call(node, statement)
         if statement and kind in ("assignment", "post_inc", "post_dec", "pre_inc", "pre_dec"):
             target = node.children[0]
             op = {"post_inc": "+=", "pre_inc": "+=", "post_dec": "-=", "pre_dec": "-="}.get(kind)
@@ -412,6 +424,25 @@ class _Emitter:
         if kind == "address_of":
             self.fail(node, "taking an address (&) is not supported")
         self.fail(node, f"unsupported expression '{kind}'")
+
+    def construct(self, ctype: str, args: list[str], node) -> str:
+        if ctype == "CircularBuffer" and len(args) == 1:
+            return f"int({args[0]})"
+        if len(args) == 1:
+            return self.convert(args[0], ctype)
+        self.fail(node, f"constructing a '{ctype}' from {len(args)} argument(s) is not supported")
+
+    def method_call(self, node: Tree, statement: bool) -> str:
+        obj, method, *args = node.children
+        if str(method) not in _CB_METHODS:
+            self.fail(node, f"method '{method}' is not supported (CircularBuffer methods: {', '.join(_CB_METHODS)})")
+        name = _CB_METHODS[str(method)]
+        call = f"api.{name}({', '.join([self.expr(obj)] + [self.expr(a) for a in args if a is not None])})"
+        if name in self.blocking:
+            if not statement:
+                self.fail(node, f"'{method}' waits, so it must be called as a statement, not used as a value")
+            return f"yield from {call}"
+        return call
 
     def cast(self, ctype: str, value: str) -> str:
         if ctype.endswith("*"):
