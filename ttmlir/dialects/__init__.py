@@ -15,8 +15,18 @@ def _ttnn():
     return TTNN
 
 
+def _ttmetal():
+    from ttmlir.dialects.ttmetal import TTMetal
+    return TTMetal
+
+
+def _memref():
+    from xdsl.dialects.memref import MemRef
+    return MemRef
+
+
 def make_context(allow_unregistered: bool = False) -> Context:
-    """A context with builtin, func, quant and ttcore loaded, and ttir and ttnn loaded when first named (each
+    """A context with builtin, func, quant and ttcore loaded, and ttir, ttnn and ttmetal loaded when first named (each
     builds a class per op: a tool reading only TTIR need not build TTNN's)."""
     from xdsl.dialects.builtin import Builtin
     from xdsl.dialects.func import Func
@@ -29,4 +39,6 @@ def make_context(allow_unregistered: bool = False) -> Context:
         ctx.load_dialect(dialect)
     ctx.register_dialect("ttir", _ttir)
     ctx.register_dialect("ttnn", _ttnn)
+    ctx.register_dialect("ttmetal", _ttmetal)
+    ctx.register_dialect("memref", _memref)
     return ctx

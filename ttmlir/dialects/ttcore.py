@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from xdsl.dialects.builtin import (ArrayAttr, DenseIntOrFPElementsAttr, DictionaryAttr, FlatSymbolRefAttr, IndexType,
-                                   IntegerAttr, ModuleOp, StringAttr, TensorType)
+                                   IntegerAttr, MemRefLayoutAttr, ModuleOp, StringAttr, TensorType)
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.ir import Attribute, Data, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def, region_def,
                        traits_def, operand_def, var_operand_def, var_result_def, result_def, param_def)
@@ -520,6 +521,69 @@ class MetalLayoutAttr(Data[MetalLayout]):
                 raise VerifyException(f"collapsed_intervals start ({start}) must not exceed end ({end})")
 
 
+# --- memref layouts of the TTMetal path --------------------------------------------------------
+class _StridedLayout(MemRefLayoutAttr):
+    """A layout whose byte offset is sum(index_i * stride_i) over a memref's last len(stride) dims."""
+
+    def get_affine_map(self) -> AffineMap:
+        stride = self.data[0] if isinstance(self.data[0], tuple) else self.data
+        offset = AffineExpr.constant(0)
+        for i, step in enumerate(stride):
+            offset = offset + AffineExpr.dimension(i) * step
+        return AffineMap(len(stride), 0, (offset,))
+
+
+@irdl_attr_definition
+class ShardLayoutAttr(_StridedLayout, Data[tuple[tuple[int, ...], int]]):
+    """A buffer sharded over cores: the byte stride of each shard dim and how many buffers it cycles through:
+    `#ttcore.shard<4096x4096, 1>`."""
+
+    name = "ttcore.shard"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            stride = parse_dims(parser)
+            parser.parse_punctuation(",")
+            return stride, parser.parse_integer()
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{dims_str(self.data[0])}, {self.data[1]}>")
+
+
+@irdl_attr_definition
+class InterleavedLayoutAttr(_StridedLayout, Data[tuple[int, ...]]):
+    """A buffer interleaved page by page over DRAM banks: `#ttcore.interleaved<8192x4096>` (byte strides)."""
+
+    name = "ttcore.interleaved"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            return parse_dims(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{dims_str(self.data)}>")
+
+
+@irdl_attr_definition
+class ViewLayoutAttr(MemRefLayoutAttr, Data[int]):
+    """A view of another buffer (its indexing given by the op that made it): `#ttcore.view<4>` (its rank)."""
+
+    name = "ttcore.view"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> int:
+        with parser.in_angle_brackets():
+            return parser.parse_integer(allow_negative=False)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data}>")
+
+    def get_affine_map(self) -> AffineMap:
+        return AffineMap.identity(self.data)
+
+
 # --- ops ---------------------------------------------------------------------------------------
 
 
@@ -846,5 +910,5 @@ TTCore = Dialect(
     [TileType, DataTypeAttr, ArchAttr, GridAttr, CoreCoordAttr, CoreRangeAttr, MemorySpaceAttr,
      TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
      ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, RuntimeTensorShardingAttr, LocalShapeAttr, DictType,
-     MetalLayoutAttr],
+     MetalLayoutAttr, ShardLayoutAttr, InterleavedLayoutAttr, ViewLayoutAttr],
 )
