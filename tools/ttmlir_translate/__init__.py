@@ -1,4 +1,5 @@
-"""`ttmlir-translate`: TTNN IR to a `.ttnn` flatbuffer (`--ttnn-to-flatbuffer`), as upstream's tool does."""
+"""`ttmlir-translate`: TTNN IR to a `.ttnn` flatbuffer (`--ttnn-to-flatbuffer`) and kernel functions to C++
+(`--ttkernel-to-cpp`), as upstream's tool does."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import sys
 from ttmlir.cli import guarded, usage_error as cli_usage_error, write_atomic
 from ttmlir.diagnostics import Diagnostic, DiagnosticError
 
-TRANSLATIONS = {"--ttnn-to-flatbuffer": "Serialize a TTNN module to a .ttnn flatbuffer binary"}
+TRANSLATIONS = {"--ttnn-to-flatbuffer": "Serialize a TTNN module to a .ttnn flatbuffer binary",
+                "--ttkernel-to-cpp": "Translate kernel functions (emitc, after --convert-ttkernel-to-emitc) to C++"}
 FLAGS = {"--allow-unregistered-dialect": "Allow operations of unregistered dialects"}
 
 
@@ -52,9 +54,9 @@ def parse_args(argv: list[str]) -> tuple[str, str, str | None, set[str]]:
 def run(argv: list[str]) -> int:
     from ttmlir.diagnostics import load_module
     from ttmlir.dialects import make_context
-    from ttmlir.target.ttnn import TranslateError, translate
+    from ttmlir.target import TranslateError
 
-    source, output, _, flags = parse_args(argv)
+    source, output, translation, flags = parse_args(argv)
     filename = "<stdin>" if source == "-" else source
     try:
         text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
@@ -65,7 +67,12 @@ def run(argv: list[str]) -> int:
     try:
         module, positions = load_module(make_context("--allow-unregistered-dialect" in flags), text, filename)
         try:
-            data = translate(module, source=text)
+            if translation == "--ttkernel-to-cpp":
+                from ttmlir.target.cpp import translate_to_cpp
+                data = translate_to_cpp(module)
+            else:
+                from ttmlir.target.ttnn import translate
+                data = translate(module, source=text)
         except TranslateError as error:
             pos = positions.get(error.op) if error.op is not None else None
             raise DiagnosticError(Diagnostic("error", str(error), filename, text, pos)) from None

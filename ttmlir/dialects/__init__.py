@@ -25,6 +25,26 @@ def _memref():
     return MemRef
 
 
+def _emitc():
+    from ttmlir.dialects.emitc import EmitC
+    return EmitC
+
+
+def _ttkernel():
+    from ttmlir.dialects.ttkernel import TTKernel
+    return TTKernel
+
+
+def _arith():
+    from xdsl.dialects.arith import Arith
+    return Arith
+
+
+def _scf():
+    from xdsl.dialects.scf import Scf
+    return Scf
+
+
 def make_context(allow_unregistered: bool = False) -> Context:
     """A context with builtin, func, quant and ttcore loaded, and ttir, ttnn and ttmetal loaded when first named (each
     builds a class per op: a tool reading only TTIR need not build TTNN's)."""
@@ -40,5 +60,6 @@ def make_context(allow_unregistered: bool = False) -> Context:
     ctx.register_dialect("ttir", _ttir)
     ctx.register_dialect("ttnn", _ttnn)
     ctx.register_dialect("ttmetal", _ttmetal)
-    ctx.register_dialect("memref", _memref)
+    for name, load in (("memref", _memref), ("emitc", _emitc), ("ttkernel", _ttkernel), ("arith", _arith), ("scf", _scf)):
+        ctx.register_dialect(name, load)
     return ctx

@@ -21,6 +21,7 @@ from ttmlir.dialects import trace, ttcore, ttnn
 from ttmlir.dialects.props import dense_values, int_values, scalar
 from ttmlir.dialects.syntax import affine_map_str, enum
 from ttmlir.dialects.ttnn import TTNNOp
+from ttmlir.target import TranslateError
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import binary_generated as fb
 
@@ -46,12 +47,6 @@ RUNTIME_ALLOCATED = {"all_to_all_dispatch_metadata": ("dispatched_buffer", "indi
 def table_of(row) -> str:
     own = fbu.camel(row.name) + "Op"
     return own if hasattr(fb, own) else FAMILY_TABLES[row.family]
-
-
-class TranslateError(Exception):
-    def __init__(self, op: Operation | None, message: str):
-        super().__init__(message)
-        self.op = op
 
 
 def _memory_config(config: ttnn.MemoryConfig) -> fb.MemoryConfigT:

@@ -1,0 +1,166 @@
+"""The emitc ops kernels are written in, beside those xDSL 0.74 has (call_opaque, add, apply and the types):
+include, literal, verbatim, the arithmetic and comparison ops, cast, with MLIR's custom syntax."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from xdsl.dialects.emitc import EmitC as XdslEmitC
+from xdsl.dialects.builtin import StringAttr, UnitAttr
+from xdsl.ir import Attribute, Dialect
+from xdsl.irdl import (IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+CMP_PREDICATES = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "three_way": "<=>"}
+
+
+@irdl_op_definition
+class IncludeOp(IRDLOperation):
+    """`emitc.include "api/dataflow/dataflow_api.h"` or, for a standard header, `emitc.include <"cstdint">`."""
+
+    name = "emitc.include"
+    include = prop_def(StringAttr)
+    is_standard_include = opt_prop_def(UnitAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "IncludeOp":
+        standard = parser.parse_optional_punctuation("<") is not None
+        header = parser.parse_str_literal()
+        if standard:
+            parser.parse_punctuation(">")
+        props: dict[str, Attribute] = {"include": StringAttr(header)}
+        if standard:
+            props["is_standard_include"] = UnitAttr()
+        return cls.create(properties=props)
+
+    def print(self, printer: Printer) -> None:
+        text = f'"{self.include.data}"'
+        printer.print_string(f" <{text}>" if self.is_standard_include is not None else f" {text}")
+
+
+@irdl_op_definition
+class VerbatimOp(IRDLOperation):
+    """A line of C++ written as it is: `emitc.verbatim "// note"`."""
+
+    name = "emitc.verbatim"
+    value = prop_def(StringAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "VerbatimOp":
+        return cls.create(properties={"value": StringAttr(parser.parse_str_literal())})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.value.data)
+
+
+@irdl_op_definition
+class LiteralOp(IRDLOperation):
+    """A C++ expression used as a value: `%0 = emitc.literal "get_compile_time_arg_val(0)" : i32`."""
+
+    name = "emitc.literal"
+    value = prop_def(StringAttr)
+    result = result_def()
+
+    def verify_(self) -> None:
+        if not self.value.data:
+            raise VerifyException("'emitc.literal' op value must not be empty")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "LiteralOp":
+        value = parser.parse_str_literal()
+        parser.parse_punctuation(":")
+        return cls.create(properties={"value": StringAttr(value)}, result_types=[parser.parse_type()])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.value.data)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+class _BinaryOp(IRDLOperation):
+    """`%r = emitc.<op> %a, %b : (A, B) -> R`, the C operator `OPERATOR`."""
+
+    OPERATOR: ClassVar[str] = ""
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+    assembly_format = "operands attr-dict `:` functional-type(operands, results)"
+
+
+@irdl_op_definition
+class SubOp(_BinaryOp):
+    name = "emitc.sub"
+    OPERATOR: ClassVar[str] = "-"
+
+
+@irdl_op_definition
+class MulOp(_BinaryOp):
+    name = "emitc.mul"
+    OPERATOR: ClassVar[str] = "*"
+
+
+@irdl_op_definition
+class DivOp(_BinaryOp):
+    name = "emitc.div"
+    OPERATOR: ClassVar[str] = "/"
+
+
+@irdl_op_definition
+class RemOp(_BinaryOp):
+    name = "emitc.rem"
+    OPERATOR: ClassVar[str] = "%"
+
+
+@irdl_op_definition
+class CmpOp(IRDLOperation):
+    """`%r = emitc.cmp lt, %a, %b : (i32, i32) -> i1`."""
+
+    name = "emitc.cmp"
+    predicate = prop_def(StringAttr)
+    lhs = operand_def()
+    rhs = operand_def()
+    result = result_def()
+
+    def verify_(self) -> None:
+        if self.predicate.data not in CMP_PREDICATES:
+            raise VerifyException(f"'emitc.cmp' op unknown predicate '{self.predicate.data}' "
+                                  f"(one of {', '.join(CMP_PREDICATES)})")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "CmpOp":
+        predicate = parser.parse_identifier()
+        if predicate not in CMP_PREDICATES:
+            parser.raise_error(f"unknown comparison predicate '{predicate}' (one of {', '.join(CMP_PREDICATES)})")
+        parser.parse_punctuation(",")
+        lhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        rhs = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        operands = parser.resolve_operands([lhs, rhs], fn.inputs.data, parser.pos)
+        return cls.create(operands=operands, result_types=list(fn.outputs.data),
+                          properties={"predicate": StringAttr(predicate)})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.predicate.data}, ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+@irdl_op_definition
+class CastOp(IRDLOperation):
+    """`%r = emitc.cast %a : i32 to f32`."""
+
+    name = "emitc.cast"
+    source = operand_def()
+    dest = result_def()
+    assembly_format = "$source attr-dict `:` type($source) `to` type($dest)"
+
+
+EmitC = Dialect("emitc", [*XdslEmitC.operations, IncludeOp, VerbatimOp, LiteralOp, SubOp, MulOp, DivOp, RemOp,
+                          CmpOp, CastOp], list(XdslEmitC.attributes))

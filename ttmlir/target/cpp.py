@@ -1,0 +1,201 @@
+"""Kernel functions (emitc, arith and scf ops) as tt-metal C++ source: `ttmlir-translate --ttkernel-to-cpp`,
+and the kernel text a `.ttm` carries. The Metal simulator compiles exactly this text (runtime/metal).
+
+A kernel is `void kernel_main() {...}` after the includes its body names; a compute kernel sits in
+`namespace NAMESPACE` with `void MAIN { kernel_main(); }`, as tt-metal builds compute kernels. Values are
+named `v1, v2, ...`, loop counters `i1, ...`; an `emitc.literal` is written where it is used.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (Float32Type, Float64Type, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp,
+                                   Signedness)
+from xdsl.dialects.emitc import EmitC_AddOp, EmitC_CallOpaqueOp, EmitC_OpaqueType, EmitC_SizeT
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from ttmlir.dialects import emitc
+from ttmlir.dialects.ttkernel import ThreadAttr
+from ttmlir.target import TranslateError
+
+_ARITH_BINARY = {arith.AddiOp: "+", arith.SubiOp: "-", arith.MuliOp: "*", arith.DivSIOp: "/", arith.DivUIOp: "/",
+                 arith.RemSIOp: "%", arith.RemUIOp: "%", arith.AndIOp: "&", arith.OrIOp: "|", arith.XOrIOp: "^",
+                 arith.ShLIOp: "<<", arith.ShRSIOp: ">>", arith.ShRUIOp: ">>", arith.AddfOp: "+", arith.SubfOp: "-",
+                 arith.MulfOp: "*", arith.DivfOp: "/"}
+_CMPI = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=", "ult": "<", "ule": "<=",
+         "ugt": ">", "uge": ">="}
+_CASTS = (arith.IndexCastOp, arith.ExtSIOp, arith.ExtUIOp, arith.TruncIOp, arith.SIToFPOp, arith.FPToSIOp)
+
+
+def c_type(t: Attribute, op: Operation | None = None) -> str:
+    if isinstance(t, IntegerType):
+        if t.width.data == 1:
+            return "bool"
+        return f"{'u' if t.signedness.data == Signedness.UNSIGNED else ''}int{t.width.data}_t"
+    if isinstance(t, (IndexType, EmitC_SizeT)):
+        return "size_t"
+    if isinstance(t, Float32Type):
+        return "float"
+    if isinstance(t, Float64Type):
+        return "double"
+    if isinstance(t, EmitC_OpaqueType):
+        return t.value.data
+    raise TranslateError(op, f"type {t} has no C++ spelling in a kernel")
+
+
+def is_kernel(func: FuncOp) -> bool:
+    return isinstance(func.attributes.get("ttkernel.thread"), ThreadAttr)
+
+
+def translate_to_cpp(module: ModuleOp) -> str:
+    """Every kernel function of `module` as C++, one after another (`--ttkernel-to-cpp`)."""
+    kernels = [op for op in module.walk() if isinstance(op, FuncOp) and is_kernel(op)]
+    if not kernels:
+        raise TranslateError(None, "no kernel function (a func.func with a ttkernel.thread attribute) to translate")
+    return "\n".join(kernel_source(k) for k in kernels)
+
+
+def kernel_source(func: FuncOp) -> str:
+    """One kernel function as the C++ of one kernel."""
+    return _KernelWriter(func).source()
+
+
+class _KernelWriter:
+    def __init__(self, func: FuncOp):
+        self.func = func
+        self.names: dict[SSAValue, str] = {}
+        self.count = self.loops = 0
+        self.includes: list[str] = ["<cstdint>"]
+        self.lines: list[str] = []
+
+    def source(self) -> str:
+        if self.func.body.blocks and self.func.body.block.args:
+            raise TranslateError(self.func, f"kernel @{self.func.sym_name.data} takes arguments; a kernel's inputs "
+                                            "are its runtime and compile-time args")
+        self.block(self.func.body.block, 1)
+        compute = self.func.attributes["ttkernel.thread"].data.value == "compute"
+        head = [f"#include {h}" for h in self.includes]
+        body = ["void kernel_main() {", *self.lines, "}"]
+        if compute:
+            body = ["namespace NAMESPACE {", *body, "void MAIN { kernel_main(); }", "}  // namespace NAMESPACE"]
+        return "\n".join([*head, "", *body]) + "\n"
+
+    def name(self, value: SSAValue) -> str:
+        owner = value.owner
+        if isinstance(owner, emitc.LiteralOp):
+            return owner.value.data
+        if value not in self.names:
+            raise TranslateError(owner if isinstance(owner, Operation) else None, "value used before its definition")
+        return self.names[value]
+
+    def define(self, value: SSAValue, expr: str, indent: int, op: Operation) -> None:
+        self.count += 1
+        self.names[value] = f"v{self.count}"
+        self.emit(indent, f"{c_type(value.type, op)} v{self.count} = {expr};")
+
+    def emit(self, indent: int, text: str) -> None:
+        self.lines.append("  " * indent + text)
+
+    def block(self, block: Block, indent: int) -> None:
+        for op in block.ops:
+            self.op(op, indent)
+
+    def op(self, op: Operation, indent: int) -> None:
+        if isinstance(op, emitc.IncludeOp):
+            header = f"<{op.include.data}>" if op.is_standard_include is not None else f'"{op.include.data}"'
+            if header not in self.includes:
+                self.includes.append(header)
+        elif isinstance(op, emitc.LiteralOp):
+            pass  # written where it is used
+        elif isinstance(op, emitc.VerbatimOp):
+            self.emit(indent, op.value.data)
+        elif isinstance(op, arith.ConstantOp):
+            self.define(op.result, self.constant(op), indent, op)
+        elif isinstance(op, EmitC_CallOpaqueOp):
+            self.call(op, indent)
+        elif type(op) in _ARITH_BINARY or isinstance(op, (EmitC_AddOp, emitc.SubOp, emitc.MulOp, emitc.DivOp,
+                                                          emitc.RemOp)):
+            symbol = "+" if isinstance(op, EmitC_AddOp) else getattr(op, "OPERATOR", None) or _ARITH_BINARY[type(op)]
+            a, b = op.operands
+            self.define(op.results[0], f"{self.name(a)} {symbol} {self.name(b)}", indent, op)
+        elif isinstance(op, arith.CmpiOp):
+            predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+            self.define(op.result, f"{self.name(op.lhs)} {_CMPI[predicate]} {self.name(op.rhs)}", indent, op)
+        elif isinstance(op, emitc.CmpOp):
+            symbol = emitc.CMP_PREDICATES[op.predicate.data]
+            self.define(op.result, f"{self.name(op.lhs)} {symbol} {self.name(op.rhs)}", indent, op)
+        elif isinstance(op, (*_CASTS, emitc.CastOp)):
+            target = c_type(op.results[0].type, op)
+            self.define(op.results[0], f"({target}) {self.name(op.operands[0])}", indent, op)
+        elif isinstance(op, scf.ForOp):
+            self.for_loop(op, indent)
+        elif isinstance(op, scf.IfOp):
+            self.if_op(op, indent)
+        elif isinstance(op, scf.YieldOp):
+            if op.operands:
+                raise TranslateError(op, "a loop or if that yields values has no C++ form here; keep values in "
+                                         "variables")
+        elif isinstance(op, ReturnOp):
+            if op.operands:
+                raise TranslateError(op, "a kernel returns nothing")
+            self.emit(indent, "return;")
+        else:
+            raise TranslateError(op, f"'{op.name}' has no C++ form in a kernel (convert ttkernel ops with "
+                                     "--convert-ttkernel-to-emitc first)")
+
+    def constant(self, op: arith.ConstantOp) -> str:
+        value = op.value
+        if isinstance(value, IntegerAttr):
+            if isinstance(value.type, IntegerType) and value.type.width.data == 1:
+                return "true" if value.value.data else "false"
+            return str(value.value.data)
+        if isinstance(value, FloatAttr):
+            return f"{value.value.data!r}f" if isinstance(value.type, Float32Type) else repr(value.value.data)
+        raise TranslateError(op, f"constant {value} has no C++ form")
+
+    def call(self, op: EmitC_CallOpaqueOp, indent: int) -> None:
+        if op.template_args is not None:
+            raise TranslateError(op, "template arguments of emitc.call_opaque are not written yet")
+        if op.args is None:
+            args = [self.name(v) for v in op.call_args]
+        else:  # an index names an operand, any other attribute is written as its value
+            args = []
+            for arg in op.args.data:
+                if isinstance(arg, IntegerAttr) and isinstance(arg.type, IndexType):
+                    args.append(self.name(op.call_args[arg.value.data]))
+                elif isinstance(arg, IntegerAttr):
+                    args.append(str(arg.value.data))
+                elif isinstance(arg, emitc.EmitC_OpaqueAttr):
+                    args.append(arg.value.data)
+                else:
+                    raise TranslateError(op, f"call argument {arg} has no C++ form")
+        expr = f"{op.callee.data}({', '.join(args)})"
+        if len(op.res) > 1:
+            raise TranslateError(op, "a C++ call returns one value")
+        if op.res:
+            self.define(op.res[0], expr, indent, op)
+        else:
+            self.emit(indent, expr + ";")
+
+    def for_loop(self, op: scf.ForOp, indent: int) -> None:
+        if op.iter_args:
+            raise TranslateError(op, "scf.for with iter_args has no C++ form here; keep values in variables")
+        self.loops += 1
+        iv = op.body.block.args[0]
+        counter = f"i{self.loops}"
+        self.names[iv] = counter
+        self.emit(indent, f"for ({c_type(iv.type, op)} {counter} = {self.name(op.lb)}; {counter} < {self.name(op.ub)}; "
+                          f"{counter} += {self.name(op.step)}) {{")
+        self.block(op.body.block, indent + 1)
+        self.emit(indent, "}")
+
+    def if_op(self, op: scf.IfOp, indent: int) -> None:
+        if op.results:
+            raise TranslateError(op, "scf.if with results has no C++ form here; keep values in variables")
+        self.emit(indent, f"if ({self.name(op.cond)}) {{")
+        self.block(op.true_region.block, indent + 1)
+        if op.false_region.blocks and list(op.false_region.block.ops)[:-1]:
+            self.emit(indent, "} else {")
+            self.block(op.false_region.block, indent + 1)
+        self.emit(indent, "}")
