@@ -56,8 +56,8 @@ def test_every_ttnn_op_has_a_table_with_its_fields(row):
 
 
 def test_regenerating_the_accessors_changes_nothing(tmp_path):
-    fresh = generate(tmp_path)
-    assert fresh.read_text() == (ROOT / "ttmlir" / "target" / "binary_generated.py").read_text()
+    for fresh in generate(tmp_path):
+        assert fresh.read_text() == (ROOT / "ttmlir" / "target" / fresh.name).read_text()
 
 
 def test_translate_writes_a_binary_that_reads_back_as_compiled(tmp_path):

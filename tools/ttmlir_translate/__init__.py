@@ -9,6 +9,7 @@ from ttmlir.cli import guarded, usage_error as cli_usage_error, write_atomic
 from ttmlir.diagnostics import Diagnostic, DiagnosticError
 
 TRANSLATIONS = {"--ttnn-to-flatbuffer": "Serialize a TTNN module to a .ttnn flatbuffer binary",
+                "--ttmetal-to-flatbuffer": "Serialize a TTMetal module (host program and kernels) to a .ttm flatbuffer binary",
                 "--ttkernel-to-cpp": "Translate kernel functions (emitc, after --convert-ttkernel-to-emitc) to C++"}
 FLAGS = {"--allow-unregistered-dialect": "Allow operations of unregistered dialects"}
 
@@ -70,6 +71,9 @@ def run(argv: list[str]) -> int:
             if translation == "--ttkernel-to-cpp":
                 from ttmlir.target.cpp import translate_to_cpp
                 data = translate_to_cpp(module)
+            elif translation == "--ttmetal-to-flatbuffer":
+                from ttmlir.target.ttmetal import translate as translate_metal
+                data = translate_metal(module)
             else:
                 from ttmlir.target.ttnn import translate
                 data = translate(module, source=text)

@@ -19,10 +19,13 @@ import flatbuffers
 from ttmlir import __version__, hardware
 from ttmlir.cli import UserError
 from ttmlir.target import binary_generated as fb
+from ttmlir.target import metal_generated as fbm
 
-IDENTIFIERS = {"ttnn": b"TTNN", "ttsys": b"TTSY"}
+IDENTIFIERS = {"ttnn": b"TTNN", "ttsys": b"TTSY", "ttm": b"TTM0"}
 KIND_OF_IDENTIFIER = {v: k for k, v in IDENTIFIERS.items()}
-ROOTS = {"ttnn": fb.TTNNBinaryT, "ttsys": fb.SystemDescRootT}
+ROOTS = {"ttnn": fb.TTNNBinaryT, "ttsys": fb.SystemDescRootT, "ttm": fbm.TTMetalBinaryT}
+# Binaries sealed with a CRC-32: their root table and the vtable slot of its `checksum` field.
+CHECKSUMMED = {"ttnn": (fb.TTNNBinary, 16), "ttm": (fbm.TTMetalBinary, 12)}
 
 
 class BinaryError(Exception):
@@ -85,26 +88,24 @@ def version_t() -> fb.VersionT:
     return v
 
 
-_CHECKSUM_SLOT = 16  # vtable entry of TTNNBinary.checksum, the table's seventh field
-
-
 def serialize(root, kind: str) -> bytes:
-    """The buffer of `root`; a `.ttnn` buffer carries the CRC-32 of all its bytes, so any corruption is caught."""
-    if kind == "ttnn":
+    """The buffer of `root`; a `.ttnn` or `.ttm` buffer carries the CRC-32 of all its bytes, so any corruption
+    is caught."""
+    if kind in CHECKSUMMED:
         root.checksum = 0xFFFFFFFF  # a placeholder that is not the default, so the field is written
     builder = flatbuffers.Builder(1024)
     builder.Finish(root.Pack(builder), file_identifier=IDENTIFIERS[kind])
     data = builder.Output()
-    if kind != "ttnn":
+    if kind not in CHECKSUMMED:
         return bytes(data)
     data = bytearray(data)
-    root.checksum = seal(data)
+    root.checksum = seal(data, kind)
     return bytes(data)
 
 
-def seal(data: bytearray) -> int:
-    """Store the CRC-32 of a `.ttnn` buffer (its checksum bytes read as zero) in the buffer; returns it."""
-    position = _checksum_position(data)
+def seal(data: bytearray, kind: str = "ttnn") -> int:
+    """Store the CRC-32 of a binary (its checksum bytes read as zero) in the buffer; returns it."""
+    position = _checksum_position(data, kind)
     if position is None:
         raise BinaryError("the buffer has no checksum field")
     checksum = _crc(data, position)
@@ -118,19 +119,20 @@ def _crc(data: bytes | bytearray, position: int) -> int:
     return zlib.crc32(view[position + 4:], zlib.crc32(bytes(4), zlib.crc32(view[:position])))
 
 
-def _checksum_position(data: bytes | bytearray) -> int | None:
-    """Where a `.ttnn` buffer stores its checksum, or None if it has none (or the root table is unreadable)."""
+def _checksum_position(data: bytes | bytearray, kind: str) -> int | None:
+    """Where a binary stores its checksum, or None if it has none (or the root table is unreadable)."""
+    root, slot = CHECKSUMMED[kind]
     try:
-        table = fb.TTNNBinary.GetRootAs(data, 0)._tab
-        offset = table.Offset(_CHECKSUM_SLOT)
+        table = root.GetRootAs(data, 0)._tab
+        offset = table.Offset(slot)
     except (IndexError, TypeError, struct.error):  # offsets read from a corrupted buffer
         return None
     position = table.Pos + offset
     return position if offset and position + 4 <= len(data) else None
 
 
-def verify_checksum(data: bytes, name: str) -> None:
-    position = _checksum_position(data)
+def verify_checksum(data: bytes, name: str, kind: str = "ttnn") -> None:
+    position = _checksum_position(data, kind)
     if position is None:
         raise BinaryError(f"{name}: corrupted flatbuffer (no checksum)")
     stored = struct.unpack_from("<I", data, position)[0]
@@ -140,7 +142,7 @@ def verify_checksum(data: bytes, name: str) -> None:
 
 
 def load_bytes(data: bytes, name: str = "<buffer>", expect: str | None = None):
-    """Decode a `.ttnn` or `.ttsys` buffer into its object tree: `(kind, root)`."""
+    """Decode a `.ttnn`, `.ttm` or `.ttsys` buffer into its object tree: `(kind, root)`."""
     if len(data) < 8:
         raise BinaryError(f"{name}: file is empty or truncated ({len(data)} bytes)")
     identifier = bytes(data[4:8])
@@ -150,8 +152,8 @@ def load_bytes(data: bytes, name: str = "<buffer>", expect: str | None = None):
                           f"expected one of {', '.join(repr(i) for i in IDENTIFIERS.values())})")
     if expect is not None and kind != expect:
         raise BinaryError(f"{name}: expected a .{expect} file, found a .{kind} file")
-    if kind == "ttnn":
-        verify_checksum(data, name)
+    if kind in CHECKSUMMED:
+        verify_checksum(data, name, kind)
     try:
         root = ROOTS[kind].InitFromPackedBuf(bytearray(data), 0)
     except Exception as exc:  # flatbuffers raises whatever a corrupted offset leads to
@@ -272,7 +274,7 @@ def system_desc_t(desc: dict) -> fb.SystemDescT:
     return out
 
 
-def _seq(value) -> list:
+def as_list(value) -> list:
     """A flatbuffer vector (a list, a numpy array or None) as a list."""
     return [] if value is None else list(value)
 
@@ -280,15 +282,15 @@ def _seq(value) -> list:
 def system_desc_dict(sd: fb.SystemDescT) -> dict:
     """The inverse of `system_desc_t`."""
     chips = []
-    for c in _seq(sd.chipDescs):
+    for c in as_list(sd.chipDescs):
         fields = []
         for key, value in ((snake(k), v) for k, v in vars(c).items()):
             if key == "arch":
                 value = enum_names(fb.Arch)[value]
             elif key == "supported_data_types":
-                value = tuple(enum_names(fb.DataType)[int(v)] for v in _seq(value))
+                value = tuple(enum_names(fb.DataType)[int(v)] for v in as_list(value))
             elif key == "supported_tile_sizes":
-                value = tuple((d.y, d.x) for d in _seq(value))
+                value = tuple((d.y, d.x) for d in as_list(value))
             elif isinstance(value, fb.Dim2dT):
                 value = (value.y, value.x)
             elif value is None or (key in ("dst_register_size_tiles",) and value == 0):
@@ -296,10 +298,10 @@ def system_desc_dict(sd: fb.SystemDescT) -> dict:
             fields.append((key, value))
         chips.append(tuple(fields))
     return {"cpus": tuple((("role", enum_names(fb.CpuRole)[c.role]), ("target_triple", c.targetTriple or ""))
-                          for c in _seq(sd.cpuDescs)),
-            "chips": tuple(chips), "chip_desc_indices": tuple(int(i) for i in _seq(sd.chipDescIndices)),
-            "chip_capabilities": tuple(int(i) for i in _seq(sd.chipCapabilities)),
-            "chip_coords": tuple((c.rack, c.shelf, c.y, c.x) for c in _seq(sd.chipCoords)),
+                          for c in as_list(sd.cpuDescs)),
+            "chips": tuple(chips), "chip_desc_indices": tuple(int(i) for i in as_list(sd.chipDescIndices)),
+            "chip_capabilities": tuple(int(i) for i in as_list(sd.chipCapabilities)),
+            "chip_coords": tuple((c.rack, c.shelf, c.y, c.x) for c in as_list(sd.chipCoords)),
             "chip_channels": sd.chipChannels or ""}
 
 

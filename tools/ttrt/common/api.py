@@ -167,11 +167,11 @@ class Command(ABC):
 class Read(Command):
     name = "read"
     summary = "read sections of a binary file"
-    SECTIONS = ("all", "version", "system_desc", "mlir", "inputs", "outputs", "op_stats", "mesh_shape")
+    SECTIONS = ("all", "version", "system_desc", "mlir", "inputs", "outputs", "op_stats", "mesh_shape", "kernels")
     ARGS = (BINARY_ARG, Arg("--section", "all", "the section to read", SECTIONS))
 
     def execute(self) -> None:
-        self.for_each((".ttnn", ".ttsys"), self.read)
+        self.for_each((".ttnn", ".ttm", ".ttsys"), self.read)
 
     def read(self, path: Path) -> dict:
         from ttmlir.target import flatbuffer as fbu
@@ -198,6 +198,8 @@ class Read(Command):
                "system_desc": fbu.to_json(root.systemDesc)}
         if kind == "ttsys":
             return out
+        if kind == "ttm":
+            return {**out, **Read.metal_sections(root)}
         programs = root.programs or []
         out["mlir"] = {stage.name: stage.source for stage in root.mlirStages or []}
         out["inputs"] = [{"program": p.name, "inputs": fbu.to_json(p.inputs or [])} for p in programs]
@@ -214,6 +216,32 @@ class Read(Command):
         mesh = root.meshShape
         out["mesh_shape"] = [mesh.y, mesh.x] if mesh is not None else [1, 1]
         return out
+
+
+    @staticmethod
+    def metal_sections(root) -> dict:
+        """A `.ttm`'s programs: buffers in and out, commands by kind, and every launched kernel with its C++."""
+        from ttmlir.target import flatbuffer as fbu
+
+        programs = fbu.as_list(root.programs)
+        queues = {p.name: [c for d in fbu.as_list(p.devicePrograms) for q in fbu.as_list(d.commandQueues)
+                           for c in fbu.as_list(q.commands)] for p in programs}
+        stats, kernels = [], []
+        for p in programs:
+            counts: dict[str, int] = {}
+            for command in queues[p.name]:
+                name = "ttmetal." + fbu.snake(type(command.type).__name__[:-len("CommandT")])
+                counts[name] = counts.get(name, 0) + 1
+                for k in fbu.as_list(getattr(command.type, "kernels", None)):
+                    kernels.append({"program": p.name, "symbol": k.symbol,
+                                    "thread": "compute" if hasattr(k.type, "mathFidelity") else "noc",
+                                    "cores": {"offset": [k.coreOffset.y, k.coreOffset.x],
+                                              "size": [k.coreSize.y, k.coreSize.x]},
+                                    "source": k.source})
+            stats.append({"program": p.name, "num_commands": len(queues[p.name]), "commands": counts})
+        return {"inputs": [{"program": p.name, "inputs": fbu.to_json(p.inputs or [])} for p in programs],
+                "outputs": [{"program": p.name, "outputs": fbu.to_json(p.outputs or [])} for p in programs],
+                "op_stats": stats, "kernels": kernels}
 
 
 class Query(Command):

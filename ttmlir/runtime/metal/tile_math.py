@@ -33,36 +33,36 @@ def tilize(x: torch.Tensor, data_format: str) -> torch.Tensor:
     """A 2-d tensor (each side a multiple of 32) as the bytes of its tiles in row-major tile order."""
     rows, cols = x.shape
     faces = x.reshape(rows // TILE, 2, FACE, cols // TILE, 2, FACE).permute(0, 3, 1, 4, 2, 5)
-    return _to_bytes(faces.reshape(-1), data_format)
+    return to_bytes(faces.reshape(-1), data_format)
 
 
 def untilize(data: torch.Tensor, shape: tuple[int, int], data_format: str) -> torch.Tensor:
     """The inverse of `tilize`: bytes of tiles back into a (rows, cols) f32 tensor."""
     rows, cols = shape
-    values = _from_bytes(data, data_format)
+    values = from_bytes(data, data_format)
     faces = values.reshape(rows // TILE, cols // TILE, 2, 2, FACE, FACE).permute(0, 2, 4, 1, 3, 5)
     return faces.reshape(rows, cols)
 
 
 def unpack(data: torch.Tensor, data_format: str) -> torch.Tensor:
     """One tile's bytes as a 32x32 f32 tensor."""
-    faces = _from_bytes(data, data_format).reshape(2, 2, FACE, FACE)
+    faces = from_bytes(data, data_format).reshape(2, 2, FACE, FACE)
     return faces.permute(0, 2, 1, 3).reshape(TILE, TILE)
 
 
 def pack(tile: torch.Tensor, data_format: str) -> torch.Tensor:
     """A 32x32 tile as bytes in `data_format`."""
-    return _to_bytes(tile.reshape(2, FACE, 2, FACE).permute(0, 2, 1, 3).reshape(-1), data_format)
+    return to_bytes(tile.reshape(2, FACE, 2, FACE).permute(0, 2, 1, 3).reshape(-1), data_format)
 
 
-def _to_bytes(values: torch.Tensor, data_format: str) -> torch.Tensor:
+def to_bytes(values: torch.Tensor, data_format: str) -> torch.Tensor:
     dtype = FORMATS[data_format]
     if not dtype.is_floating_point:
         values = values.round()
     return values.to(dtype).contiguous().view(torch.uint8)
 
 
-def _from_bytes(data: torch.Tensor, data_format: str) -> torch.Tensor:
+def from_bytes(data: torch.Tensor, data_format: str) -> torch.Tensor:
     return data.contiguous().view(FORMATS[data_format]).to(torch.float32)
 
 

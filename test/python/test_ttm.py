@@ -1,0 +1,56 @@
+"""A TTMetal module (host commands and kernels in IR) through `--ttmetal-to-flatbuffer` to a `.ttm`, run by the
+Metal simulator: the numbers of the kernels the binary carries."""
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from ttmlir.asm import parse_text
+from ttmlir.dialects import make_context
+from ttmlir.runtime.metal.grid import MetalError
+from ttmlir.runtime.metal.program import run_program
+from ttmlir.target.flatbuffer import BinaryError, load_bytes
+from ttmlir.target.ttmetal import translate
+
+ADD = Path(__file__).parents[1] / "lit" / "Translate" / "TTMetal" / "eltwise_add.mlir"
+
+
+def binary(text: str) -> bytes:
+    module, _ = parse_text(make_context(), text)
+    return translate(module)
+
+
+def test_eltwise_add_runs_from_its_binary():
+    torch.manual_seed(6)
+    a, b = torch.randn(64, 128), torch.randn(64, 128)
+    outputs, stats = run_program(binary(ADD.read_text()), [a, b], name="add.ttm")
+    assert len(outputs) == 1 and torch.equal(outputs[0], a + b)
+    assert stats[0].cores == 2 and stats[0].tiles_computed == 8
+
+
+def test_the_kernel_the_binary_carries_is_the_one_that_runs():
+    torch.manual_seed(7)
+    a, b = torch.randn(64, 128), torch.randn(64, 128)
+    edited = ADD.read_text().replace('"add_tiles"', '"mul_tiles"').replace('"add_tiles_init"', '"mul_tiles_init"')
+    outputs, _ = run_program(binary(edited), [a, b])
+    assert torch.equal(outputs[0], a * b)
+
+
+def test_a_ttm_carries_a_checksum():
+    data = bytearray(binary(ADD.read_text()))
+    assert load_bytes(bytes(data), "add.ttm")[0] == "ttm"
+    data[len(data) // 2] ^= 0x40
+    with pytest.raises(BinaryError, match="add.ttm: corrupted flatbuffer"):
+        run_program(bytes(data), [], name="add.ttm")
+
+
+def test_wrong_inputs_and_a_buffer_used_after_its_deallocation_are_named():
+    data = binary(ADD.read_text())
+    with pytest.raises(MetalError, match="program 'add' takes 2 input"):
+        run_program(data, [torch.zeros(64, 128)])
+    reordered = ADD.read_text().replace(
+        '''    "ttmetal.enqueue_program"''', '''    "ttmetal.deallocate_buffer"(%a) : (memref<1x2x2x2x!ttcore.tile<32x32, f32>, #ttcore.shard<8192x4096, 1>, #l1>) -> ()
+    "ttmetal.enqueue_program"''', 1)
+    with pytest.raises(MetalError, match="buffer 2 was not created"):
+        run_program(binary(reordered), [torch.zeros(64, 128)] * 2)

@@ -1,0 +1,191 @@
+"""Running a `.ttm` program on the simulated grid: its command queue, command by command.
+
+Buffer conventions (what `--ttmetal-to-flatbuffer` writes and the compiler allocates):
+- a host buffer is a torch tensor of the memref's shape (f32 for float types);
+- a sharded device buffer of shape `GY x GX x SY x SX` lives at the same address in the L1 of cores (0..GY-1,
+  0..GX-1), core (y, x) holding elements (tiles, when tiled) [y*SY, (y+1)*SY) x [x*SX, (x+1)*SX) row-major;
+- an interleaved DRAM buffer is paged one element (tile) per page, round-robin over the banks;
+- a CB is backed by an L1 buffer: one page per shard element, on the buffer's cores;
+- a kernel argument `cb_port[i]` is the port of the launch's i-th CB, `buffer_address[i]` the address of its
+  i-th operand.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ttmlir.runtime.metal import tile_math
+from ttmlir.runtime.metal.grid import CBConfig, Grid, KernelLaunch, MetalError, Program, ProgramStats
+from ttmlir.target import flatbuffer as fbu
+from ttmlir.target import metal_generated as fbm
+
+_PROCESSORS = {0: "brisc", 1: "ncrisc"}
+
+
+class _Buffer:
+    def __init__(self, ref: fbm.BufferRefT):
+        desc = ref.desc
+        self.id, self.address = ref.globalId, int(ref.address)
+        self.shape = tuple(int(d) for d in fbu.as_list(desc.shape))
+        self.dtype = fbu.enum_names(fbm.DataType)[desc.dataType]
+        self.tiled = desc.tileShape is not None and desc.tileShape.y > 0
+        self.layout = desc.layout
+        self.page = int(desc.pageSize)
+
+    @property
+    def grid(self) -> tuple[int, ...]:
+        return self.shape[:len(self.shape) // 2]
+
+    @property
+    def shard(self) -> tuple[int, ...]:
+        return self.shape[len(self.shape) // 2:]
+
+    def cores(self) -> list[tuple[int, int]]:
+        if len(self.grid) != 2:
+            raise MetalError(f"buffer {self.id}: a sharded buffer's grid is two-dimensional here, not {self.shape}")
+        return [(y, x) for y in range(self.grid[0]) for x in range(self.grid[1])]
+
+
+def _pages(host: torch.Tensor, buffer: _Buffer) -> torch.Tensor:
+    """A host tensor as the device buffer's elements (tiles) in row-major order over the whole tensor: shape
+    (rows, cols, bytes per element)."""
+    matrix = host.reshape(-1, host.shape[-1]) if host.dim() > 1 else host.reshape(1, -1)
+    if buffer.tiled:
+        rows, cols = matrix.shape
+        if rows % tile_math.TILE or cols % tile_math.TILE:
+            raise MetalError(f"buffer {buffer.id}: a {rows}x{cols} tensor does not fill whole tiles")
+        data = tile_math.tilize(matrix, buffer.dtype)
+        return data.reshape(rows // tile_math.TILE, cols // tile_math.TILE, -1)
+    return tile_math.to_bytes(matrix, buffer.dtype).reshape(matrix.shape[0], matrix.shape[1], -1)
+
+
+class ProgramRunner:
+    """One `.ttm` program's command queue on a grid, with its host buffers."""
+
+    def __init__(self, grid: Grid, program: fbm.ProgramT):
+        self.grid, self.program = grid, program
+        self.host: dict[int, torch.Tensor] = {}
+        self.device: dict[int, _Buffer] = {}
+        self.stats: list[ProgramStats] = []
+
+    def run(self, inputs: list[torch.Tensor]) -> list[torch.Tensor]:
+        program_inputs = fbu.as_list(self.program.inputs)
+        if len(inputs) != len(program_inputs):
+            raise MetalError(f"program '{self.program.name}' takes {len(program_inputs)} input(s), given {len(inputs)}")
+        for ref, tensor in zip(program_inputs, inputs):
+            self.host[ref.globalId] = tensor.float()
+        results: list[torch.Tensor] = []
+        for device_program in fbu.as_list(self.program.devicePrograms):
+            for queue in fbu.as_list(device_program.commandQueues):
+                for command in fbu.as_list(queue.commands):
+                    try:
+                        results = self.command(command.type) or results
+                    except MetalError as error:
+                        raise MetalError(f"{type(command.type).__name__[:-8]} at {command.loc}: {error}") from None
+        return results
+
+    def command(self, table) -> list[torch.Tensor] | None:
+        if isinstance(table, fbm.CreateBufferCommandT):
+            self.device[table.ref.globalId] = _Buffer(table.ref)
+        elif isinstance(table, fbm.HostAllocCommandT):
+            buffer = _Buffer(table.dst)
+            self.host[buffer.id] = torch.zeros(buffer.shape)
+        elif isinstance(table, fbm.EnqueueWriteBufferCommandT):
+            self.write(self.host[table.src.globalId], self._device(table.dst))
+        elif isinstance(table, fbm.EnqueueReadBufferCommandT):
+            self.host[table.dst.globalId] = self.read(self._device(table.src), _Buffer(table.dst).shape)
+        elif isinstance(table, fbm.EnqueueProgramCommandT):
+            self.stats.append(self.grid.run(self.launch(table)))
+        elif isinstance(table, fbm.DeallocateBufferCommandT):
+            self.device.pop(table.ref.globalId, None)
+        elif isinstance(table, fbm.ReturnCommandT):
+            return [self.host[ref.globalId] for ref in fbu.as_list(table.results)]
+        elif not isinstance(table, fbm.FinishCommandT):
+            raise MetalError(f"command {type(table).__name__[:-1]} is not run by this simulator")
+        return None
+
+    def _device(self, ref: fbm.BufferRefT) -> _Buffer:
+        if ref.globalId not in self.device:
+            raise MetalError(f"buffer {ref.globalId} was not created (or was deallocated) before its use")
+        return self.device[ref.globalId]
+
+    def write(self, host: torch.Tensor, buffer: _Buffer) -> None:
+        pages = _pages(host, buffer)
+        if buffer.layout == fbm.BufferLayout.Interleaved:
+            self.grid.write_interleaved(buffer.address, pages.reshape(-1), buffer.page)
+            return
+        (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
+        if pages.shape[0] != gy * sy or pages.shape[1] != gx * sx:
+            raise MetalError(f"a host tensor of {tuple(host.shape)} does not fill the {gy}x{gx} grid of {sy}x{sx} "
+                             f"shards of buffer {buffer.id}")
+        for y, x in buffer.cores():
+            shard = pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx].reshape(-1)
+            self.grid.write(self.grid.l1_addr(y, x, buffer.address), shard)
+
+    def read(self, buffer: _Buffer, shape: tuple[int, ...]) -> torch.Tensor:
+        rows, cols = math.prod(shape[:-1]), shape[-1]
+        unit = tile_math.TILE if buffer.tiled else 1
+        grid_rows, grid_cols = rows // unit, cols // unit
+        if buffer.layout == fbm.BufferLayout.Interleaved:
+            data = self.grid.read_interleaved(buffer.address, grid_rows * grid_cols * buffer.page, buffer.page)
+            pages = data.reshape(grid_rows, grid_cols, -1)
+        else:
+            (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
+            pages = torch.zeros(gy * sy, gx * sx, buffer.page, dtype=torch.uint8)
+            for y, x in buffer.cores():
+                data = self.grid.read(self.grid.l1_addr(y, x, buffer.address), sy * sx * buffer.page)
+                pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx] = data.reshape(sy, sx, -1)
+        if buffer.tiled:
+            return tile_math.untilize(pages.reshape(-1), (rows, cols), buffer.dtype).reshape(shape)
+        return tile_math.from_bytes(pages.reshape(-1), buffer.dtype).reshape(shape)
+
+    def launch(self, table: fbm.EnqueueProgramCommandT) -> Program:
+        operands = [self._device(ref) for ref in fbu.as_list(table.operands)]
+        cbs = [(int(ref.port), self._device(ref.buffer)) for ref in fbu.as_list(table.cbs)]
+        cb_configs = tuple(CBConfig(port, buffer.address, buffer.page, math.prod(buffer.shard), buffer.dtype,
+                                    tuple(buffer.cores())) for port, buffer in cbs)
+
+        def value(arg: fbm.KernelArgT, kernel: str) -> int:
+            kind = fbu.enum_names(fbm.ArgType)[arg.type]
+            index = int(arg.operandIndex)
+            if kind == "cb_port":
+                if index >= len(cbs):
+                    raise MetalError(f"kernel '{kernel}' binds cb_port[{index}]; the launch has {len(cbs)} CB(s)")
+                return cbs[index][0]
+            if kind == "buffer_address":
+                if index >= len(operands):
+                    raise MetalError(f"kernel '{kernel}' binds buffer_address[{index}]; the launch has "
+                                     f"{len(operands)} operand(s)")
+                return operands[index].address
+            raise MetalError(f"kernel '{kernel}': {kind} arguments are not run by this simulator yet")
+
+        kernels = []
+        for config in fbu.as_list(table.kernels):
+            args = config.args or fbm.KernelArgsT()
+            bind = {group: tuple(value(a, config.symbol) for a in fbu.as_list(getattr(args, group)))
+                    for group in ("commonRtArgs", "rtArgs", "ctArgs")}
+            (oy, ox), (sy, sx) = (config.coreOffset.y, config.coreOffset.x), (config.coreSize.y, config.coreSize.x)
+            cores = tuple((y, x) for y in range(oy, oy + sy) for x in range(ox, ox + sx))
+            if isinstance(config.type, fbm.ComputeConfigT):
+                processor, fp32 = "compute", bool(config.type.fp32DestAccEn)
+            else:
+                processor, fp32 = _PROCESSORS.get(int(config.type.dmCore), "brisc"), False
+            kernels.append(KernelLaunch(config.symbol, config.source, processor, cores, ct_args=bind["ctArgs"],
+                                        common_rt_args=bind["commonRtArgs"],
+                                        rt_args={core: bind["rtArgs"] for core in cores}, fp32_dest_acc_en=fp32))
+        return Program(tuple(kernels), cb_configs)
+
+
+def run_program(data: bytes, inputs: list[torch.Tensor], *, name: str = "<buffer>", program: int = 0,
+                arch: str | None = None) -> tuple[list[torch.Tensor], list[ProgramStats]]:
+    """Run program `program` of the `.ttm` in `data` on a fresh grid of `arch` (default: the binary's chip)."""
+    _, root = fbu.load_bytes(data, name, expect="ttm")
+    programs = fbu.as_list(root.programs)
+    if not 0 <= program < len(programs):
+        raise MetalError(f"{name} has {len(programs)} program(s); program {program} does not exist")
+    chips = fbu.as_list(root.systemDesc.chipDescs) if root.systemDesc is not None else []
+    chip_arch = fbu.enum_names(fbm.Arch)[chips[0].arch] if chips else "wormhole_b0"
+    runner = ProgramRunner(Grid(arch or chip_arch), programs[program])
+    return runner.run(inputs), runner.stats

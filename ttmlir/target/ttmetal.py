@@ -1,0 +1,194 @@
+"""TTMetal IR to a `.ttm` flatbuffer (`ttmlir-translate --ttmetal-to-flatbuffer`): each host function becomes a
+program whose command queue replays its ttmetal ops; each launched kernel carries its C++ (`target/cpp.py`)."""
+
+from __future__ import annotations
+
+import io
+
+from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp, Signedness
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.dialects.memref import AllocOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.traits import SymbolTable
+
+from ttmlir import hardware
+from ttmlir.asm import TTPrinter
+from ttmlir.dialects import ttcore, ttmetal
+from ttmlir.target import TranslateError
+from ttmlir.target import flatbuffer as fbu
+from ttmlir.target import metal_generated as fbm
+from ttmlir.target.cpp import is_kernel, kernel_source
+
+_SCALARS = {"f32": "f32", "bf16": "bf16", "f16": "f16", "i32": "si32", "si32": "si32", "ui32": "u32", "ui16": "u16",
+            "ui8": "u8", "i8": "u8", "i16": "u16"}
+
+
+def _dim2d(y: int, x: int):
+    out = fbm.Dim2dT()
+    out.y, out.x = y, x
+    return out
+
+
+def _element(t: MemRefType, op: Operation | None) -> tuple[str, tuple[int, int], int]:
+    """A memref element's data type, tile shape (0x0 if not a tile) and bytes."""
+    element = t.element_type
+    if isinstance(element, ttcore.TileType):
+        dtype = element.dtype
+        return dtype, tuple(element.dims), hardware.tile_bytes(dtype, tuple(element.dims))
+    name = str(element) if not isinstance(element, IntegerType) else \
+        f"{'ui' if element.signedness.data == Signedness.UNSIGNED else 'i'}{element.width.data}"
+    if name not in _SCALARS:
+        raise TranslateError(op, f"a buffer of {element} cannot be serialized (element types: tiles, "
+                                 f"{', '.join(sorted(_SCALARS))})")
+    dtype = _SCALARS[name]
+    return dtype, (0, 0), int(hardware.DTYPE_BYTES[dtype])
+
+
+class _ProgramWriter:
+    def __init__(self, func: FuncOp, symbols: Operation):
+        self.func, self.symbols = func, symbols
+        self.ids: dict[SSAValue, int] = {}
+        self.addresses: dict[SSAValue, int] = {}
+        self.sources: dict[str, str] = {}
+        self.printer = TTPrinter(stream=io.StringIO(), use_aliases=False)
+
+    def ref(self, value: SSAValue, op: Operation | None = None) -> fbm.BufferRefT:
+        if not isinstance(value.type, MemRefType):
+            raise TranslateError(op, f"only memrefs can be serialized as buffers, not {value.type}")
+        out = fbm.BufferRefT()
+        out.globalId = self.ids.setdefault(value, len(self.ids))
+        out.address = self.addresses.get(value, 0)
+        desc = out.desc = fbm.BufferDescT()
+        t = value.type
+        desc.shape = list(t.get_shape())
+        dtype, tile, size = _element(t, op)
+        desc.dataType = fbu.enum_value(fbm.DataType, dtype)
+        desc.tileShape, desc.pageSize = _dim2d(*tile), size
+        space = t.memory_space.data.value if isinstance(t.memory_space, ttcore.MemorySpaceAttr) else "system"
+        desc.memory = fbu.enum_value(fbm.BufferType, "system_memory" if space == "system" else space)
+        if space == "system":
+            desc.layout = fbm.BufferLayout.Host
+        elif isinstance(t.layout, ttcore.InterleavedLayoutAttr):
+            desc.layout = fbm.BufferLayout.Interleaved
+        else:
+            desc.layout = fbm.BufferLayout.Sharded
+        return out
+
+    def program(self) -> fbm.ProgramT:
+        prog = fbm.ProgramT()
+        prog.name = self.func.sym_name.data
+        prog.private = self.func.sym_visibility is not None and self.func.sym_visibility.data == "private"
+        prog.inputs = [self.ref(a, self.func) for a in self.func.body.block.args]
+        queue = fbm.CommandQueueT()
+        queue.name, queue.queueId, queue.commands = "cq0", 0, []
+        for op in self.func.body.block.ops:
+            queue.commands.append(self.command(op))
+        prog.outputs = queue.commands[-1].type.results if queue.commands and \
+            isinstance(queue.commands[-1].type, fbm.ReturnCommandT) else []
+        device = fbm.DeviceProgramT()
+        device.inputs, device.outputs, device.commandQueues = prog.inputs, prog.outputs, [queue]
+        prog.devicePrograms = [device]
+        prog.meshShape = _dim2d(1, 1)
+        return prog
+
+    def command(self, op: Operation) -> fbm.CommandT:
+        if isinstance(op, ttmetal.CreateBufferOp):
+            self.addresses[op.result] = op.address.value.data
+            table = fbm.CreateBufferCommandT()
+            table.ref = self.ref(op.result, op)
+        elif isinstance(op, AllocOp):
+            table = fbm.HostAllocCommandT()
+            table.dst = self.ref(op.memref, op)
+        elif isinstance(op, (ttmetal.EnqueueWriteBufferOp, ttmetal.EnqueueReadBufferOp)):
+            table = (fbm.EnqueueWriteBufferCommandT if isinstance(op, ttmetal.EnqueueWriteBufferOp)
+                     else fbm.EnqueueReadBufferCommandT)()
+            table.src, table.dst = self.ref(op.input, op), self.ref(op.output, op)
+        elif isinstance(op, ttmetal.DeallocateBufferOp):
+            table = fbm.DeallocateBufferCommandT()
+            table.ref = self.ref(op.input, op)
+        elif isinstance(op, ttmetal.FinishOp):
+            table = fbm.FinishCommandT()
+        elif isinstance(op, ttmetal.EnqueueProgramOp):
+            table = self.enqueue_program(op)
+        elif isinstance(op, ReturnOp):
+            table = fbm.ReturnCommandT()
+            table.results = [self.ref(v, op) for v in op.operands]
+        else:
+            raise TranslateError(op, f"'{op.name}' cannot be serialized in a .ttm program (host functions hold "
+                                     "ttmetal ops, memref.alloc and return)")
+        out = fbm.CommandT()
+        out.typeType = getattr(fbm.CommandType, type(table).__name__[:-1])
+        out.type, out.loc = table, self._text(op.location)
+        return out
+
+    def _text(self, attr: Attribute) -> str:
+        self.printer.stream = io.StringIO()
+        self.printer.print_attribute(attr)
+        return self.printer.stream.getvalue()
+
+    def enqueue_program(self, op: ttmetal.EnqueueProgramOp) -> fbm.EnqueueProgramCommandT:
+        table = fbm.EnqueueProgramCommandT()
+        table.operands = [self.ref(v, op) for v in op.args]
+        table.cbs = []
+        for port, cb in zip(op.cb_ports.get_values(), op.cbs):
+            ref = fbm.CBRefT()
+            ref.port, ref.buffer = port, self.ref(cb, op)
+            table.cbs.append(ref)
+        table.kernels = [self.kernel(config, op) for config in op.kernelConfigs.data]
+        return table
+
+    def kernel(self, config: Attribute, op: Operation) -> fbm.KernelConfigT:
+        data = config.data
+        name = data.symbol.root_reference.data
+        func = SymbolTable.lookup_symbol(self.symbols, data.symbol)
+        if not isinstance(func, FuncOp) or not is_kernel(func):
+            raise TranslateError(op, f"kernel @{name} is not a kernel function of this module (a func.func with a "
+                                     "ttkernel.thread attribute)")
+        out = fbm.KernelConfigT()
+        out.symbol = name
+        if name not in self.sources:
+            self.sources[name] = kernel_source(func)
+        out.source = self.sources[name]
+        offset, size = data.core_range.data
+        if len(offset) != 2:
+            raise TranslateError(op, f"kernel @{name}: a core range is two-dimensional here")
+        out.coreOffset, out.coreSize = _dim2d(*offset), _dim2d(*size)
+        out.args = fbm.KernelArgsT()
+        for group, args in data.args.groups.items():
+            setattr(out.args, fbu.field(group), [_kernel_arg(kind, index) for kind, index in args])
+        if isinstance(config, ttmetal.NocConfigAttr):
+            dm_core, noc, fabric = data.fields
+            if fabric is not None:
+                raise TranslateError(op, f"kernel @{name}: fabric connections are not serialized yet")
+            out.typeType, out.type = fbm.KernelConfigType.NocConfig, fbm.NocConfigT()
+            out.type.dmCore, out.type.nocIndex = dm_core, fbu.enum_value(fbm.NocIndex, noc)
+        elif isinstance(config, ttmetal.ComputeConfigAttr):
+            fidelity, fp32, full_sync, approx, modes = data.fields
+            out.typeType, out.type = fbm.KernelConfigType.ComputeConfig, fbm.ComputeConfigT()
+            out.type.mathFidelity = getattr(fbm.MathFidelity, {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3",
+                                                               "hifi4": "HiFi4"}[fidelity])
+            out.type.fp32DestAccEn, out.type.dstFullSyncEn, out.type.mathApproxMode = fp32, full_sync, approx
+            out.type.unpackToDestMode = [fbu.enum_value(fbm.UnpackToDestMode, m) for m in modes]
+        else:
+            raise TranslateError(op, f"kernel @{name}: ethernet kernels are not serialized yet")
+        return out
+
+
+def _kernel_arg(kind: str, index: int) -> fbm.KernelArgT:
+    out = fbm.KernelArgT()
+    out.type, out.operandIndex = fbu.enum_value(fbm.ArgType, kind), index
+    return out
+
+
+def translate(module: ModuleOp) -> bytes:
+    """Serialize a TTMetal module: one program per host function (kernels are looked up by symbol)."""
+    funcs = [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks and not is_kernel(op)]
+    if not funcs:
+        raise TranslateError(None, "no host function to serialize (a func.func without ttkernel.thread)")
+    system = next((op.attributes["ttcore.system_desc"] for op in module.walk()
+                   if isinstance(op.attributes.get("ttcore.system_desc"), ttcore.SystemDescAttr)), None)
+    binary = fbm.TTMetalBinaryT()
+    binary.version, binary.ttmlirGitHash = fbu.version_t(), fbu.git_hash()
+    binary.systemDesc = fbu.system_desc_t(system.data.as_dict() if system is not None else hardware.system_desc())
+    binary.programs = [_ProgramWriter(f, f.parent_op()).program() for f in funcs]
+    return fbu.serialize(binary, "ttm")
