@@ -9,6 +9,7 @@ result entry (`"result": "pass"` or `"error"` with the exception text), written 
 from __future__ import annotations
 
 import json
+import math
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -323,18 +324,67 @@ class Run(Command):
 
     def execute(self) -> None:
         self.golden_reports: dict = {}
-        self.for_each((".ttnn",), self.run_binary)
+        self.for_each((".ttnn", ".ttm"), self.run_binary)
 
     def error_extra(self) -> dict:
         return {"program_index": self.args["--program-index"]}
 
+    # what a `.ttm` run does not do yet: each is refused when asked for, not ignored
+    METAL_UNSUPPORTED = ("--identity", "--memory", "--check-memory-leak", "--debugger", "--no-values", "--mesh-shape",
+                         "--host-only")
+
     def run_binary(self, path: Path) -> dict:
         from ttmlir.runtime import session
 
+        if path.suffix == ".ttm":
+            return self.run_metal(path)
         run = session.BinaryRun(path, self.args, self.logger, self.artifacts, self.progress_label())
         program_results = run.execute(perf=self.name == "perf")
         self.after(run)
         return {"program_index": self.args["--program-index"], "program_results": program_results}
+
+    def run_metal(self, path: Path) -> dict:
+        """A `.ttm`'s programs on the simulated grid, inputs drawn as for `.ttnn`; each launch's modelled cycles."""
+        import torch
+
+        from ttmlir.runtime.metal.program import ProgramRunner, input_shapes
+        from ttmlir.runtime.metal.grid import Grid
+        from ttmlir.target import flatbuffer as fbu
+
+        asked = [flag for flag in self.METAL_UNSUPPORTED if self.args.get(flag)]
+        if self.name == "perf" or asked:
+            what = f"ttrt {self.name}" if self.name == "perf" else ", ".join(asked)
+            raise UserError(f"{path}: {what} is not supported for .ttm binaries yet (ttrt run reports each "
+                            "launch's modelled cycles)")
+        _, root = fbu.load(path, expect="ttm")
+        if not self.args["--ignore-version"]:
+            fbu.check_version(root, str(path))
+        programs = fbu.as_list(root.programs)
+        chosen = self.args["--program-index"]
+        indices = range(len(programs)) if chosen == "all" else [int(chosen)]
+        results = []
+        generator = torch.Generator().manual_seed(self.args["--seed"])
+        draw = {"randn": lambda s: torch.randn(s, generator=generator), "rand": lambda s: torch.rand(s, generator=generator),
+                "zeros": torch.zeros, "ones": torch.ones,
+                "arange": lambda s: torch.arange(math.prod(s), dtype=torch.float32).reshape(s)}[self.args["--init"]]
+        for index in indices:
+            if not 0 <= index < len(programs):
+                raise UserError(f"{path}: program index {index} out of range ({len(programs)} program(s))")
+            program = programs[index]
+            for loop in range(self.args["--loops"]):
+                runner = ProgramRunner(Grid(self.args["--arch"]), program)
+                outputs = runner.run([draw(shape) for shape in input_shapes(program)])
+                launches = [{"cycles": s.cycles, "cores": s.cores, "noc_bytes": s.noc_bytes,
+                             "tiles_computed": s.tiles_computed} for s in runner.stats]
+                self.logger.info(f"{path.name} program {index} ('{program.name}') loop {loop}: "
+                                 + "; ".join(f"launch {i}: {l['cycles']:,} cycles on {l['cores']} core(s)"
+                                             for i, l in enumerate(launches)))
+                if self.args["--save-artifacts"]:
+                    folder = self.artifacts.binary_folder(str(path)) / f"program_{index}"
+                    for i, tensor in enumerate(outputs):
+                        self.artifacts.save_torch_tensor(folder, f"device_output_{i}.pt", tensor)
+                results.append({"program_index": index, "loop": loop, "launches": launches})
+        return {"program_index": chosen, "program_results": results}
 
     def progress_label(self) -> str:
         return "running"

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import torch
 
 from ttmlir import hardware
+from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.metal import tile_math
 from ttmlir.runtime.metal.kernel_cpp import CompiledKernel, KernelCompileError, compile_kernel
 
@@ -37,7 +38,7 @@ DRAM_PAGE = 1 << 20
 PROCESSORS = ("brisc", "ncrisc", "compute")
 
 
-class MetalError(RuntimeError):
+class MetalError(RuntimeFailure):
     """A kernel did something the hardware cannot (or would silently corrupt): names core, kernel, line."""
 
 

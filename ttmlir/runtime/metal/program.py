@@ -178,6 +178,16 @@ class ProgramRunner:
         return Program(tuple(kernels), cb_configs)
 
 
+def binary_arch(root: fbm.TTMetalBinaryT) -> str:
+    """The chip a `.ttm` was compiled for (its system descriptor's first chip)."""
+    chips = fbu.as_list(root.systemDesc.chipDescs) if root.systemDesc is not None else []
+    return fbu.enum_names(fbm.Arch)[chips[0].arch] if chips else "wormhole_b0"
+
+
+def input_shapes(program: fbm.ProgramT) -> list[tuple[int, ...]]:
+    return [tuple(int(d) for d in fbu.as_list(ref.desc.shape)) for ref in fbu.as_list(program.inputs)]
+
+
 def run_program(data: bytes, inputs: list[torch.Tensor], *, name: str = "<buffer>", program: int = 0,
                 arch: str | None = None) -> tuple[list[torch.Tensor], list[ProgramStats]]:
     """Run program `program` of the `.ttm` in `data` on a fresh grid of `arch` (default: the binary's chip)."""
@@ -185,7 +195,5 @@ def run_program(data: bytes, inputs: list[torch.Tensor], *, name: str = "<buffer
     programs = fbu.as_list(root.programs)
     if not 0 <= program < len(programs):
         raise MetalError(f"{name} has {len(programs)} program(s); program {program} does not exist")
-    chips = fbu.as_list(root.systemDesc.chipDescs) if root.systemDesc is not None else []
-    chip_arch = fbu.enum_names(fbm.Arch)[chips[0].arch] if chips else "wormhole_b0"
-    runner = ProgramRunner(Grid(arch or chip_arch), programs[program])
+    runner = ProgramRunner(Grid(arch or binary_arch(root)), programs[program])
     return runner.run(inputs), runner.stats

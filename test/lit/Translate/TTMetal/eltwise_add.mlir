@@ -1,7 +1,12 @@
 // RUN: ttmlir-translate --ttmetal-to-flatbuffer %s -o %t.ttm
 // RUN: ttrt read %t.ttm --section kernels | FileCheck %s
+// RUN: ttrt run --result-file %t.json --artifact-dir %t.artifacts %t.ttm | FileCheck %s --check-prefix=EXEC
+// RUN: not ttrt run --result-file %t.json --artifact-dir %t.artifacts --memory %t.ttm 2>&1 | FileCheck %s --check-prefix=REFUSED
 // A 64x128 f32 add on a 1x2 grid: inputs written into L1 shards (2x2 tiles per core), three kernels per
 // core (the data-movement ones only hand the L1-resident shards to the CBs), the result read back.
+
+// EXEC: program 0 ('add') loop 0: launch 0: {{[0-9,]+}} cycles on 2 core(s)
+// REFUSED: --memory is not supported for .ttm binaries yet
 
 // CHECK: "symbol": "reader"
 // CHECK: "symbol": "writer"
