@@ -63,3 +63,50 @@ def test_a_kernel_with_arguments_is_refused_naming_it():
                                            "#ttkernel.thread<noc>} {\n  return\n}\n")
     with pytest.raises(TranslateError, match="kernel @k takes arguments"):
         translate_to_cpp(module)
+
+
+TTKERNEL_COMPUTE = """
+func.func @compute() attributes {ttkernel.thread = #ttkernel.thread<compute>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %in0 = ttkernel.get_compile_time_arg_val(0) : () -> !ttkernel.cb<2, !ttcore.tile<32x32, f32>>
+  %in1 = ttkernel.get_compile_time_arg_val(1) : () -> !ttkernel.cb<2, !ttcore.tile<32x32, f32>>
+  %out = ttkernel.get_compile_time_arg_val(2) : () -> !ttkernel.cb<2, !ttcore.tile<32x32, f32>>
+  %count = ttkernel.get_arg_val(%c0) : (index) -> i32
+  %n = arith.index_cast %count : i32 to index
+  ttkernel.init_sfpu(%in0, %out) : (!ttkernel.cb<2, !ttcore.tile<32x32, f32>>, !ttkernel.cb<2, !ttcore.tile<32x32, f32>>) -> ()
+  scf.for %i = %c0 to %n step %c1 {
+    ttkernel.cb_wait_front(%in0, %one) : (!ttkernel.cb<2, !ttcore.tile<32x32, f32>>, i32) -> ()
+    ttkernel.cb_wait_front(%in1, %one) : (!ttkernel.cb<2, !ttcore.tile<32x32, f32>>, i32) -> ()
+    ttkernel.cb_reserve_back(%out, %one) : (!ttkernel.cb<2, !ttcore.tile<32x32, f32>>, i32) -> ()
+    ttkernel.tile_regs_acquire() : () -> ()
+    ttkernel.copy_tile_init(%in0) : (!ttkernel.cb<2, !ttcore.tile<32x32, f32>>) -> ()
+    ttkernel.copy_tile(%in0, %c0, %c0) : (!ttkernel.cb<2, !ttcore.tile<32x32, f32>>, index, index) -> ()
+    ttkernel.copy_tile_init(%in1) : (!ttkernel.cb<2, !ttcore.tile<32x32, f32>>) -> ()
+    ttkernel.copy_tile(%in1, %c0, %c1) : (!ttkernel.cb<2, !ttcore.tile<32x32, f32>>, index, index) -> ()
+    ttkernel.OP_init() : () -> ()
+    ttkernel.OP(%c0, %c1, %c0) : (index, index, index) -> ()
+    ttkernel.tile_regs_commit() : () -> ()
+    ttkernel.tile_regs_wait() : () -> ()
+    ttkernel.pack_tile(%c0, %out, %c0, false) : (index, !ttkernel.cb<2, !ttcore.tile<32x32, f32>>, index) -> ()
+    ttkernel.tile_regs_release() : () -> ()
+    ttkernel.cb_push_back(%out, %one) : (!ttkernel.cb<2, !ttcore.tile<32x32, f32>>, i32) -> ()
+    ttkernel.cb_pop_front(%in0, %one) : (!ttkernel.cb<2, !ttcore.tile<32x32, f32>>, i32) -> ()
+    ttkernel.cb_pop_front(%in1, %one) : (!ttkernel.cb<2, !ttcore.tile<32x32, f32>>, i32) -> ()
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("op, reference", [("binary_max_tile", torch.maximum), ("div_binary_tile", torch.div)])
+def test_ttkernel_ops_lowered_to_emitc_run_on_the_simulator(op, reference):
+    from ttmlir.passes import make_pass
+
+    module, _ = parse_text(make_context(), TTKERNEL_COMPUTE.replace("OP", op))
+    make_pass("convert-ttkernel-to-emitc", "").apply(make_context(), module)
+    torch.manual_seed(8)
+    a, b = torch.randn(64, 64), torch.rand(64, 64) + 0.5
+    out, _ = eltwise(Grid("blackhole"), a, b, translate_to_cpp(module), "f32", [(1, 1)], fp32_dest=True)
+    assert torch.equal(out, reference(a, b))

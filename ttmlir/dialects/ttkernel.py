@@ -1,14 +1,24 @@
-"""The ttkernel dialect: tt-metal's kernel API as IR. This holds what a kernel function carries (its thread,
-`#ttkernel.thread<compute>`, and its argument spec, `#ttkernel.arg_spec<...>`) and the CB type; the ops
-follow as the D2M lowering comes to emit them."""
+"""The ttkernel dialect: tt-metal's kernel API as IR. A kernel function carries its thread
+(`#ttkernel.thread<compute>`) and its argument spec (`#ttkernel.arg_spec<...>`); its ops are the API's calls.
+
+Ops are one table: each row lists what upstream writes between the op's parentheses, in order (operands,
+and the attributes some ops take there, e.g. `ttkernel.get_compile_time_arg_val(0)`), then
+`attr-dict : functional-type(operands, results)`, as upstream's assembly formats do. The ops covered are
+the CB, argument, dst-register, copy/pack, FPU, SFPU and layout calls; the NoC ops (written with
+`core[...]` and `noc` clauses upstream) are not here yet."""
 
 from __future__ import annotations
 
+import types
+from typing import ClassVar
+
+from xdsl.dialects.builtin import BoolAttr, IntAttr, IntegerAttr, IntegerType, i32
 from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, TypeAttribute
-from xdsl.irdl import irdl_attr_definition, param_def
-from xdsl.dialects.builtin import IntAttr
-from xdsl.parser import AttrParser
+from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def, param_def,
+                       var_operand_def, var_result_def)
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 
 from ttmlir.dialects.syntax import enum_attr
 
@@ -92,4 +102,111 @@ class CBType(ParametrizedAttribute, TypeAttribute):
         printer.print_string(">")
 
 
-TTKernel = Dialect("ttkernel", [], [ThreadAttr, ArgSpecAttr, CBType])
+# op -> what sits between its parentheses: operand names, or `name=int|bool` for an attribute written there
+_SFPU_UNARY = ("exp", "log", "sqrt", "rsqrt", "recip", "abs", "negative", "relu", "sigmoid", "tanh", "sin", "cos",
+               "tan", "gelu", "silu", "ceil", "floor", "sign", "square", "erf", "exp2", "expm1", "log1p",
+               "logical_not_unary", "eqz", "nez", "ltz", "gtz", "lez", "gez", "atan", "asin", "acos")
+_SFPU_BINARY = ("add_binary_tile", "sub_binary_tile", "mul_binary_tile", "div_binary_tile", "binary_max_tile",
+                "binary_min_tile", "power_binary_tile", "eq_binary_tile", "ne_binary_tile", "gt_binary_tile",
+                "lt_binary_tile", "ge_binary_tile", "le_binary_tile")
+OPS: dict[str, tuple[str, ...]] = {
+    "cb_reserve_back": ("cb", "numPages"), "cb_push_back": ("cb", "numPages"), "cb_wait_front": ("cb", "numPages"),
+    "cb_pop_front": ("cb", "numPages"), "get_write_ptr": ("cb",), "get_read_ptr": ("cb",), "get_tile_size": ("cb",),
+    "get_compile_time_arg_val": ("arg_index=int",), "get_arg_val": ("arg_index",),
+    "get_common_arg_val": ("arg_index",),
+    "tile_regs_acquire": (), "tile_regs_commit": (), "tile_regs_wait": (), "tile_regs_release": (),
+    "pack_tile": ("dst_index", "out_cb", "out_index", "out_of_order=bool"),
+    "copy_tile_init": ("cb0",), "copy_tile": ("cb0", "tile_index_cb", "tile_index_dst"),
+    "init_sfpu": ("icb", "ocb"), "binary_op_init_common": ("in0_cb", "in1_cb", "out_cb"),
+    "mm_init": ("in0_cb", "in1_cb", "out_cb", "transpose"),
+    "matmul_tiles": ("in0_cb_id", "in1_cb_id", "in0_tile_idx", "in1_tile_idx", "dst_tile_idx"),
+    **{f"{op}_tiles_init": ("in0_cb", "in1_cb") for op in ("add", "sub", "mul")},
+    **{f"{op}_tiles": ("in0_cb", "in1_cb", "in0_tile_index", "in1_tile_index", "dst_index")
+       for op in ("add", "sub", "mul")},
+    **{f"{op}_init": () for op in _SFPU_BINARY},
+    **{op: ("dst0_index", "dst1_index", "odst_index") for op in _SFPU_BINARY},
+    **{f"{op}_tile_init": () for op in _SFPU_UNARY},
+    **{f"{op}_tile": ("tile_index",) for op in _SFPU_UNARY},
+    "tilize_init": ("cbIn", "numTiles", "cbOut"), "tilize_block": ("cbIn", "numTiles", "cbOut"),
+    "untilize_init": ("cbIn",), "untilize_block": ("cbIn", "numTiles", "cbOut"),
+}
+RESULTS = {"get_write_ptr": 1, "get_read_ptr": 1, "get_tile_size": 1, "get_compile_time_arg_val": 1,
+           "get_arg_val": 1, "get_common_arg_val": 1}
+
+
+class TTKernelOp(IRDLOperation):
+    """A call of the kernel API; `ITEMS` is its row of `OPS`."""
+
+    ITEMS: ClassVar[tuple[str, ...]] = ()
+    operands_ = var_operand_def()
+    results_ = var_result_def()
+
+    @classmethod
+    def attribute_items(cls) -> list[tuple[str, str]]:
+        return [tuple(item.split("=")) for item in cls.ITEMS if "=" in item]
+
+    def verify_(self) -> None:
+        expected = sum("=" not in item for item in self.ITEMS)
+        if len(self.operands) != expected:
+            raise VerifyException(f"'{self.name}' op takes {expected} operand(s), got {len(self.operands)}")
+        if len(self.results) != RESULTS.get(self.name[len("ttkernel."):], 0):
+            raise VerifyException(f"'{self.name}' op returns {RESULTS.get(self.name[len('ttkernel.'):], 0)} "
+                                  f"value(s), got {len(self.results)}")
+        for name, _ in self.attribute_items():
+            if name not in self.properties:
+                raise VerifyException(f"'{self.name}' op requires attribute '{name}'")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "TTKernelOp":
+        operands, props = [], {}
+        with parser.in_parens():
+            for i, item in enumerate(cls.ITEMS):
+                if i:
+                    parser.parse_punctuation(",")
+                if "=" not in item:
+                    operands.append(parser.parse_unresolved_operand())
+                    continue
+                name, kind = item.split("=")
+                if kind == "bool":
+                    props[name] = BoolAttr(parser.parse_boolean(), IntegerType(1))
+                else:
+                    props[name] = IntegerAttr(parser.parse_integer(), i32)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        fn = parser.parse_function_type()
+        return cls.create(operands=parser.resolve_operands(operands, fn.inputs.data, position),
+                          result_types=list(fn.outputs.data), properties=props, attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        values, parts = iter(self.operands), []
+        for item in self.ITEMS:
+            if "=" not in item:
+                parts.append(lambda v=next(values): printer.print_operand(v))
+                continue
+            attr = self.properties[item.split("=")[0]]
+            parts.append(lambda a=attr: printer.print_string(
+                ("true" if a.value.data else "false") if a.type == IntegerType(1) else str(a.value.data)))
+        printer.print_string("(")
+        for i, part in enumerate(parts):
+            if i:
+                printer.print_string(", ")
+            part()
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+def _op_class(mnemonic: str, items: tuple[str, ...]) -> type[TTKernelOp]:
+    body = {"name": f"ttkernel.{mnemonic}", "ITEMS": items, "__doc__": f"tt-metal's `{mnemonic}`.",
+            "__annotations__": {"ITEMS": ClassVar[tuple[str, ...]]},
+            **{item.split("=")[0]: opt_prop_def(Attribute) for item in items if "=" in item}}
+    cls = types.new_class("".join(p.title() for p in mnemonic.split("_")) + "Op", (TTKernelOp,),
+                          exec_body=lambda ns: ns.update(body))
+    return irdl_op_definition(cls)
+
+
+OP_CLASSES = {mnemonic: _op_class(mnemonic, items) for mnemonic, items in OPS.items()}
+
+TTKernel = Dialect("ttkernel", list(OP_CLASSES.values()), [ThreadAttr, ArgSpecAttr, CBType])

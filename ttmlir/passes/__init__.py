@@ -44,6 +44,7 @@ def _registry() -> dict[str, type[ModulePass]]:
     from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
     from ttmlir.passes.resolve_composites import TTNNResolveCompositesPass
     from ttmlir.passes.ttnn_prepare_conv3d_weights import TTNNPrepareConv3dWeightsPass
+    from ttmlir.passes.convert_ttkernel_to_emitc import ConvertTTKernelToEmitCPass
     from xdsl.transforms.canonicalize import CanonicalizePass
     from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
@@ -52,7 +53,7 @@ def _registry() -> dict[str, type[ModulePass]]:
               TTNNLayoutPass, TTNNWorkaroundPass, TTNNDecomposeLayoutsPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline,
               TTCoreMarkFunctionsAsForwardPass, ElementTypeNormalizationPass, TTIRFlattenSlidingWindowPass, TTIRToTTIRDecompositionPass,
               TTIRImplicitBroadcastFoldPass, TTNNDecompositionPass, TTNNResolveCompositesPass, CanonicalizePass,
-              CommonSubexpressionElimination, TTNNPrepareConv3dWeightsPass)
+              CommonSubexpressionElimination, TTNNPrepareConv3dWeightsPass, ConvertTTKernelToEmitCPass)
     return {p.name: p for p in passes}
 
 

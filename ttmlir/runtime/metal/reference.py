@@ -57,13 +57,14 @@ def _writer(grid: Grid, ranges: dict) -> KernelLaunch:
 
 def eltwise(grid: Grid, a: torch.Tensor, b: torch.Tensor, compute_source: str, fmt: str, cores, *,
             fp32_dest: bool = False) -> tuple[torch.Tensor, ProgramStats]:
-    """`compute_source` applied tile by tile to `a` and `b` (2-d, sides multiples of 32) on `cores`."""
+    """`compute_source` applied tile by tile to `a` and `b` (2-d, sides multiples of 32) on `cores`; the compute
+    kernel gets the tile count as runtime argument 0 and the CB ports (in0, in1, out) as compile-time arguments."""
     ranges = _split(a.numel() // (tile_math.TILE * tile_math.TILE), cores)
     program = Program((
         KernelLaunch("reader", kernel("reader_binary.cpp"), "ncrisc", tuple(ranges),
                      ct_args=(grid.facts.num_dram_channels,),
                      rt_args={c: (*INPUT_ADDRS, s, n) for c, (s, n) in ranges.items()}),
-        KernelLaunch("compute", compute_source, "compute", tuple(ranges),
+        KernelLaunch("compute", compute_source, "compute", tuple(ranges), ct_args=(IN0, IN1, OUT),
                      rt_args={c: (n,) for c, (_, n) in ranges.items()}, fp32_dest_acc_en=fp32_dest),
         _writer(grid, ranges)), _cbs(fmt, ranges))
     return _run(grid, (a, b), program, tuple(a.shape), fmt)
