@@ -105,7 +105,7 @@ class CBType(ParametrizedAttribute, TypeAttribute):
 # op -> what sits between its parentheses: operand names, or `name=int|bool` for an attribute written there
 _SFPU_UNARY = ("exp", "log", "sqrt", "rsqrt", "recip", "abs", "negative", "relu", "sigmoid", "tanh", "sin", "cos",
                "tan", "gelu", "silu", "ceil", "floor", "sign", "square", "erf", "exp2", "expm1", "log1p",
-               "logical_not_unary", "eqz", "nez", "ltz", "gtz", "lez", "gez", "atan", "asin", "acos")
+               "logical_not", "eqz", "nez", "ltz", "gtz", "lez", "gez", "atan", "asin", "acos")
 _SFPU_BINARY = ("add_binary_tile", "sub_binary_tile", "mul_binary_tile", "div_binary_tile", "binary_max_tile",
                 "binary_min_tile", "power_binary_tile", "eq_binary_tile", "ne_binary_tile", "gt_binary_tile",
                 "lt_binary_tile", "ge_binary_tile", "le_binary_tile")
@@ -127,6 +127,7 @@ OPS: dict[str, tuple[str, ...]] = {
     **{op: ("dst0_index", "dst1_index", "odst_index") for op in _SFPU_BINARY},
     **{f"{op}_tile_init": () for op in _SFPU_UNARY},
     **{f"{op}_tile": ("tile_index",) for op in _SFPU_UNARY},
+    "abs_tile_int32": ("tile_index",), "rounding_op_tile_init": (),
     "tilize_init": ("cbIn", "numTiles", "cbOut"), "tilize_block": ("cbIn", "numTiles", "cbOut"),
     "untilize_init": ("cbIn",), "untilize_block": ("cbIn", "numTiles", "cbOut"),
 }

@@ -45,6 +45,8 @@ def _registry() -> dict[str, type[ModulePass]]:
     from ttmlir.passes.resolve_composites import TTNNResolveCompositesPass
     from ttmlir.passes.ttnn_prepare_conv3d_weights import TTNNPrepareConv3dWeightsPass
     from ttmlir.passes.convert_ttkernel_to_emitc import ConvertTTKernelToEmitCPass
+    from ttmlir.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
+    from ttmlir.passes.ttmetal_pipelines import TTIRToTTMetalBackendPipeline, TTIRToTTMetalPipeline
     from xdsl.transforms.canonicalize import CanonicalizePass
     from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
@@ -53,7 +55,8 @@ def _registry() -> dict[str, type[ModulePass]]:
               TTNNLayoutPass, TTNNWorkaroundPass, TTNNDecomposeLayoutsPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline,
               TTCoreMarkFunctionsAsForwardPass, ElementTypeNormalizationPass, TTIRFlattenSlidingWindowPass, TTIRToTTIRDecompositionPass,
               TTIRImplicitBroadcastFoldPass, TTNNDecompositionPass, TTNNResolveCompositesPass, CanonicalizePass,
-              CommonSubexpressionElimination, TTNNPrepareConv3dWeightsPass, ConvertTTKernelToEmitCPass)
+              CommonSubexpressionElimination, TTNNPrepareConv3dWeightsPass, ConvertTTKernelToEmitCPass,
+              ConvertTTIRToTTMetalPass, TTIRToTTMetalPipeline, TTIRToTTMetalBackendPipeline)
     return {p.name: p for p in passes}
 
 

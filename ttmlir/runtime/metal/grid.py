@@ -665,8 +665,9 @@ class KernelApi:
             return lambda a, b, ta, tb, dst: self._fpu(name, a, b, ta, tb, dst)
         if name in tile_math.SFPU_BINARY:
             return lambda a, b, out=None: self._sfpu_binary(name, a, b, a if out is None else out)
-        if name.endswith("_tile") and name[:-5] in tile_math.SFPU_UNARY:
-            return lambda dst, *scalars: self._sfpu_unary(name[:-5], dst)
+        base = name.removesuffix("_int32")  # an op's entry point for si32 tiles computes the same values
+        if base.endswith("_tile") and base[:-5] in tile_math.SFPU_UNARY:
+            return lambda dst, *scalars: self._sfpu_unary(base[:-5], dst)
         raise MetalError(f"'{name}' is not part of the simulated kernel API")
 
     def _fpu(self, name: str, cb_a: int, cb_b: int, tile_a: int, tile_b: int, dst: int) -> None:

@@ -52,10 +52,9 @@ def _pages(host: torch.Tensor, buffer: _Buffer) -> torch.Tensor:
     """A host tensor as the device buffer's elements (tiles) in row-major order over the whole tensor: shape
     (rows, cols, bytes per element)."""
     matrix = host.reshape(-1, host.shape[-1]) if host.dim() > 1 else host.reshape(1, -1)
-    if buffer.tiled:
-        rows, cols = matrix.shape
-        if rows % tile_math.TILE or cols % tile_math.TILE:
-            raise MetalError(f"buffer {buffer.id}: a {rows}x{cols} tensor does not fill whole tiles")
+    if buffer.tiled:  # padded with zeros to whole tiles
+        rows, cols = (-(-d // tile_math.TILE) * tile_math.TILE for d in matrix.shape)
+        matrix = torch.nn.functional.pad(matrix, (0, cols - matrix.shape[1], 0, rows - matrix.shape[0]))
         data = tile_math.tilize(matrix, buffer.dtype)
         return data.reshape(rows // tile_math.TILE, cols // tile_math.TILE, -1)
     return tile_math.to_bytes(matrix, buffer.dtype).reshape(matrix.shape[0], matrix.shape[1], -1)
@@ -125,9 +124,9 @@ class ProgramRunner:
             self.grid.write(self.grid.l1_addr(y, x, buffer.address), shard)
 
     def read(self, buffer: _Buffer, shape: tuple[int, ...]) -> torch.Tensor:
-        rows, cols = math.prod(shape[:-1]), shape[-1]
+        rows, cols = math.prod(shape[:-1]) if len(shape) > 1 else 1, shape[-1]
         unit = tile_math.TILE if buffer.tiled else 1
-        grid_rows, grid_cols = rows // unit, cols // unit
+        grid_rows, grid_cols = -(-rows // unit), -(-cols // unit)
         if buffer.layout == fbm.BufferLayout.Interleaved:
             data = self.grid.read_interleaved(buffer.address, grid_rows * grid_cols * buffer.page, buffer.page)
             pages = data.reshape(grid_rows, grid_cols, -1)
@@ -137,8 +136,9 @@ class ProgramRunner:
             for y, x in buffer.cores():
                 data = self.grid.read(self.grid.l1_addr(y, x, buffer.address), sy * sx * buffer.page)
                 pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx] = data.reshape(sy, sx, -1)
-        if buffer.tiled:
-            return tile_math.untilize(pages.reshape(-1), (rows, cols), buffer.dtype).reshape(shape)
+        if buffer.tiled:  # the padding of the last tiles dropped
+            padded = tile_math.untilize(pages.reshape(-1), (grid_rows * unit, grid_cols * unit), buffer.dtype)
+            return padded[:rows, :cols].reshape(shape)
         return tile_math.from_bytes(pages.reshape(-1), buffer.dtype).reshape(shape)
 
     def launch(self, table: fbm.EnqueueProgramCommandT) -> Program:

@@ -82,7 +82,7 @@ SFPU_UNARY = {
     "abs": torch.abs, "negative": torch.neg, "relu": torch.relu, "sigmoid": torch.sigmoid, "tanh": torch.tanh,
     "sin": torch.sin, "cos": torch.cos, "tan": torch.tan, "gelu": _gelu, "silu": torch.nn.functional.silu,
     "ceil": torch.ceil, "floor": torch.floor, "sign": torch.sign, "square": torch.square, "erf": torch.erf,
-    "exp2": torch.exp2, "expm1": torch.expm1, "log1p": torch.log1p, "logical_not_unary": lambda x: (x == 0).float(),
+    "exp2": torch.exp2, "expm1": torch.expm1, "log1p": torch.log1p, "logical_not": lambda x: (x == 0).float(),
     "eqz": lambda x: (x == 0).float(), "nez": lambda x: (x != 0).float(), "ltz": lambda x: (x < 0).float(),
     "gtz": lambda x: (x > 0).float(), "lez": lambda x: (x <= 0).float(), "gez": lambda x: (x >= 0).float(),
     "atan": torch.atan, "asin": torch.asin, "acos": torch.acos, "isinf": lambda x: torch.isinf(x).float(),

@@ -1,0 +1,108 @@
+"""TTIR through `--ttir-to-ttmetal-pipeline` and `--ttmetal-to-flatbuffer`, run from the `.ttm` on the simulated
+grid, against the TTIR goldens (written independently of the simulator's tile math)."""
+
+import pytest
+import torch
+
+from golden.mapping import BINARY_GOLDENS, UNARY_GOLDENS
+from ttmlir.asm import parse_text
+from ttmlir.dialects import make_context
+from ttmlir.passes import PassFailure, make_pass
+from ttmlir.runtime.metal.program import run_program
+from ttmlir.target.ttmetal import translate
+
+POSITIVE_ONLY = {"log", "sqrt", "rsqrt", "reciprocal", "pow", "div"}
+TORCH = {"f32": torch.float32, "bf16": torch.bfloat16, "i32": torch.int32}
+
+
+def compile_ttir(text: str, options: str = "") -> bytes:
+    ctx = make_context()
+    module, _ = parse_text(ctx, text)
+    make_pass("ttir-to-ttmetal-pipeline", options).apply(ctx, module)
+    return translate(module)
+
+
+def eltwise(op: str, shape: tuple[int, ...], dtype: str, arity: int) -> str:
+    t = f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
+    args = ", ".join(f"%arg{i}: {t}" for i in range(arity))
+    uses = ", ".join(f"%arg{i}" for i in range(arity))
+    return (f"func.func @f({args}) -> {t} {{\n  %0 = \"ttir.{op}\"({uses}) : ({', '.join([t] * arity)}) -> {t}\n"
+            f"  return %0 : {t}\n}}\n")
+
+
+def inputs(op: str, shape, dtype: str, arity: int, seed: int = 0) -> list[torch.Tensor]:
+    generator = torch.Generator().manual_seed(seed)
+    if dtype == "i32":
+        return [torch.randint(-50, 50, shape, generator=generator).float() for _ in range(arity)]
+    values = [torch.randn(shape, generator=generator) for _ in range(arity)]
+    if op in POSITIVE_ONLY:
+        values = [v.abs() + 0.5 for v in values]
+    return [v.to(TORCH[dtype]).float() for v in values]
+
+
+def check(actual: torch.Tensor, expected: torch.Tensor, dtype: str) -> None:
+    expected = expected.to(TORCH[dtype]).float()
+    if dtype == "bf16":
+        assert torch.allclose(actual, expected, rtol=2e-2, atol=2e-2)
+    else:
+        assert torch.allclose(actual, expected, rtol=1e-5, atol=1e-6, equal_nan=True)
+
+
+@pytest.mark.parametrize("op", ["add", "subtract", "multiply", "div", "maximum", "minimum", "pow", "lt", "le", "gt",
+                                "eq"])
+@pytest.mark.parametrize("dtype", ["f32", "bf16"])
+def test_binary(op, dtype):
+    xs = inputs(op, (96, 64), dtype, 2)
+    (out,), stats = run_program(compile_ttir(eltwise(op, (96, 64), dtype, 2)), xs)
+    check(out, BINARY_GOLDENS[op](*xs), dtype)
+    assert stats[0].cores == 6  # 3x2 tiles: the largest grid dividing them
+
+
+@pytest.mark.parametrize("op", ["exp", "log", "sqrt", "rsqrt", "reciprocal", "abs", "neg", "relu", "sigmoid", "tanh",
+                                "sin", "cos", "ceil", "floor", "logical_not"])
+def test_unary_f32(op):
+    xs = inputs(op, (64, 128), "f32", 1)
+    (out,), _ = run_program(compile_ttir(eltwise(op, (64, 128), "f32", 1)), xs)
+    check(out, UNARY_GOLDENS[op](*xs), "f32")
+
+
+@pytest.mark.parametrize("op", ["abs", "logical_not"])
+def test_unary_i32(op):
+    xs = inputs(op, (32, 64), "i32", 1)
+    (out,), _ = run_program(compile_ttir(eltwise(op, (32, 64), "i32", 1)), xs)
+    assert torch.equal(out, UNARY_GOLDENS[op](xs[0]).float())
+
+
+def test_shapes_not_in_whole_tiles_are_padded_and_leading_dims_fold_into_rows():
+    xs = inputs("add", (3, 11, 50), "f32", 2)
+    (out,), _ = run_program(compile_ttir(eltwise("add", (3, 11, 50), "f32", 2)), xs)
+    assert out.shape == (3, 11, 50) and torch.equal(out, xs[0] + xs[1])
+
+
+def test_a_chain_of_ops_feeds_each_result_to_the_next():
+    t = "tensor<64x64xf32>"
+    text = (f"func.func @f(%a: {t}, %b: {t}) -> {t} {{\n"
+            f"  %0 = \"ttir.multiply\"(%a, %b) : ({t}, {t}) -> {t}\n"
+            f"  %1 = \"ttir.exp\"(%0) : ({t}) -> {t}\n"
+            f"  %2 = \"ttir.subtract\"(%1, %a) : ({t}, {t}) -> {t}\n"
+            f"  return %2 : {t}\n}}\n")
+    a, b = inputs("add", (64, 64), "f32", 2)
+    (out,), stats = run_program(compile_ttir(text), [a, b])
+    assert torch.allclose(out, torch.exp(a * b) - a, rtol=1e-5, atol=1e-5)
+    assert len(stats) == 3
+
+
+def test_override_device_shape_limits_the_grid():
+    xs = inputs("add", (96, 64), "f32", 2)
+    (out,), stats = run_program(compile_ttir(eltwise("add", (96, 64), "f32", 2), "override-device-shape=1,1"), xs)
+    assert stats[0].cores == 1 and torch.equal(out, xs[0] + xs[1])
+
+
+@pytest.mark.parametrize("text, options, message", [
+    (eltwise("add", (64, 64), "f32", 2), "default-input-memspace=dram", "DRAM-resident inputs are not supported"),
+    (eltwise("matmul", (64, 64), "f32", 2), "", "'ttir.matmul' is not lowered to TTMetal yet"),
+    (eltwise("add", (64, 64), "f16", 2), "", "a tensor of f16 is not lowered to TTMetal yet"),
+])
+def test_what_is_not_lowered_yet_is_refused_naming_it(text, options, message):
+    with pytest.raises(PassFailure, match=message):
+        compile_ttir(text, options)

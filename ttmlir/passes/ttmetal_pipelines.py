@@ -1,0 +1,54 @@
+"""`--ttir-to-ttmetal-pipeline` (and its old name `--ttir-to-ttmetal-backend-pipeline`): TTIR to a TTMetal host
+program with its kernels in emitc, ready for `ttmlir-translate --ttmetal-to-flatbuffer`.
+
+Runs ttcore-register-device, convert-ttir-to-ttmetal and convert-ttkernel-to-emitc. Options this build does
+not honour yet are refused when set away from their default, never ignored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+
+from ttmlir.passes import PassFailure
+from ttmlir.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
+from ttmlir.passes.convert_ttkernel_to_emitc import ConvertTTKernelToEmitCPass
+from ttmlir.passes.register_device import RegisterDevicePass
+
+
+@dataclass(frozen=True)
+class TTIRToTTMetalPipeline(RegisterDevicePass):
+    """TTIR → TTMetal + TTKernel (as emitc): register the device, lower, print kernels as calls."""
+
+    name: ClassVar[str] = "ttir-to-ttmetal-pipeline"
+    override_device_shape: tuple[int, ...] = ()
+    default_input_memspace: str = "l1"
+    default_output_memspace: str = "l1"
+    collapse_tensors_2d: bool = True
+    enable_elementwise_fusion: bool = False
+    ttnn_mode: bool = False
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        lacking = [("default-input-memspace", self.default_input_memspace != "l1", "DRAM-resident inputs"),
+                   ("default-output-memspace", self.default_output_memspace != "l1", "DRAM-resident outputs"),
+                   ("collapse-tensors-2d", not self.collapse_tensors_2d, "tensors kept above two dims"),
+                   ("enable-elementwise-fusion", self.enable_elementwise_fusion, "elementwise fusion"),
+                   ("ttnn-mode", self.ttnn_mode, "TTNN mode (d2m programs inside a TTNN graph)")]
+        for option, asked, feature in lacking:
+            if asked:
+                raise PassFailure(module, f"{feature} are not supported by this build's TTMetal path yet; drop "
+                                          f"'{option}' or set it to its default")
+        if tuple(self.mesh(module)) not in ((1, 1), (1,)):
+            raise PassFailure(module, "the TTMetal path runs on one chip in this build (mesh-shape=1,1)")
+        super().apply(ctx, module)
+        ConvertTTIRToTTMetalPass(override_device_shape=self.override_device_shape).apply(ctx, module)
+        ConvertTTKernelToEmitCPass().apply(ctx, module)
+
+
+@dataclass(frozen=True)
+class TTIRToTTMetalBackendPipeline(TTIRToTTMetalPipeline):
+    """The same pipeline under its older name."""
+
+    name: ClassVar[str] = "ttir-to-ttmetal-backend-pipeline"
