@@ -2,8 +2,8 @@
 
 This is the first cut of the Metal path; upstream reaches the same place through D2M (`d2m.generic` per op,
 grid selection, bufferization, allocation, thread split, DMA lowering), which this pass does in one step for
-what it covers: elementwise unary and binary ops on f32, bf16 and si32 tensors (leading dims fold into rows,
-rows and columns padded to whole tiles), every operand of an op the same shape. Anything else is refused
+what it covers: elementwise unary and binary ops on f32, bf16 and si32 tensors (each matrix padded to whole
+tiles, leading dims folded into rows), every operand of an op the same shape. Anything else is refused
 naming the op.
 
 Per function: each tensor lives in L1, sharded over the largest grid that divides its tile rows and columns
@@ -94,7 +94,8 @@ class _FunctionLowering:
             raise PassFailure(op, f"a tensor of {t.element_type} is not lowered to TTMetal yet (f32, bf16 and i32 are)")
         if len(shape) < 2:
             shape = (1,) * (2 - len(shape)) + tuple(shape)
-        return math.prod(shape[:-1]), shape[-1], _DTYPES[dtype]
+        # each matrix of a batch is padded to whole tiles, then the batch folds into rows
+        return math.prod(shape[:-2]) * -(-shape[-2] // TILE) * TILE, shape[-1], _DTYPES[dtype]
 
     def layout(self, t: Attribute, op: Operation, next_address: list[int]) -> _Layout:
         rows, cols, dtype = self.shape_of(t, op)

@@ -48,15 +48,23 @@ class _Buffer:
         return [(y, x) for y in range(self.grid[0]) for x in range(self.grid[1])]
 
 
+def _padded(shape: tuple[int, ...]) -> tuple[int, int, int]:
+    """A tensor as a batch of matrices, each padded to whole tiles: (batch, rows, cols)."""
+    shape = (1,) * max(0, 2 - len(shape)) + tuple(shape)
+    return (math.prod(shape[:-2]), *(-(-d // tile_math.TILE) * tile_math.TILE for d in shape[-2:]))
+
+
 def _pages(host: torch.Tensor, buffer: _Buffer) -> torch.Tensor:
     """A host tensor as the device buffer's elements (tiles) in row-major order over the whole tensor: shape
-    (rows, cols, bytes per element)."""
+    (rows, cols, bytes per element). Tiled, each matrix of the batch is padded with zeros to whole tiles and
+    the batch folds into rows."""
+    if buffer.tiled:
+        batch, rows, cols = _padded(tuple(host.shape))
+        matrices = host.reshape(batch, *((1,) * max(0, 2 - host.dim()) + tuple(host.shape))[-2:])
+        matrices = torch.nn.functional.pad(matrices, (0, cols - matrices.shape[2], 0, rows - matrices.shape[1]))
+        data = tile_math.tilize(matrices.reshape(batch * rows, cols), buffer.dtype)
+        return data.reshape(batch * rows // tile_math.TILE, cols // tile_math.TILE, -1)
     matrix = host.reshape(-1, host.shape[-1]) if host.dim() > 1 else host.reshape(1, -1)
-    if buffer.tiled:  # padded with zeros to whole tiles
-        rows, cols = (-(-d // tile_math.TILE) * tile_math.TILE for d in matrix.shape)
-        matrix = torch.nn.functional.pad(matrix, (0, cols - matrix.shape[1], 0, rows - matrix.shape[0]))
-        data = tile_math.tilize(matrix, buffer.dtype)
-        return data.reshape(rows // tile_math.TILE, cols // tile_math.TILE, -1)
     return tile_math.to_bytes(matrix, buffer.dtype).reshape(matrix.shape[0], matrix.shape[1], -1)
 
 
@@ -124,9 +132,13 @@ class ProgramRunner:
             self.grid.write(self.grid.l1_addr(y, x, buffer.address), shard)
 
     def read(self, buffer: _Buffer, shape: tuple[int, ...]) -> torch.Tensor:
-        rows, cols = math.prod(shape[:-1]) if len(shape) > 1 else 1, shape[-1]
+        if buffer.tiled:
+            batch, rows, cols = _padded(shape)
+            rows *= batch
+        else:
+            rows, cols = (math.prod(shape[:-1]) if len(shape) > 1 else 1), shape[-1]
         unit = tile_math.TILE if buffer.tiled else 1
-        grid_rows, grid_cols = -(-rows // unit), -(-cols // unit)
+        grid_rows, grid_cols = rows // unit, cols // unit
         if buffer.layout == fbm.BufferLayout.Interleaved:
             data = self.grid.read_interleaved(buffer.address, grid_rows * grid_cols * buffer.page, buffer.page)
             pages = data.reshape(grid_rows, grid_cols, -1)
@@ -136,9 +148,10 @@ class ProgramRunner:
             for y, x in buffer.cores():
                 data = self.grid.read(self.grid.l1_addr(y, x, buffer.address), sy * sx * buffer.page)
                 pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx] = data.reshape(sy, sx, -1)
-        if buffer.tiled:  # the padding of the last tiles dropped
-            padded = tile_math.untilize(pages.reshape(-1), (grid_rows * unit, grid_cols * unit), buffer.dtype)
-            return padded[:rows, :cols].reshape(shape)
+        if buffer.tiled:  # each matrix's padding dropped
+            padded = tile_math.untilize(pages.reshape(-1), (rows, cols), buffer.dtype).reshape(batch, rows // batch, cols)
+            matrix = ((1,) * max(0, 2 - len(shape)) + tuple(shape))[-2:]
+            return padded[:, :matrix[0], :matrix[1]].reshape(shape)
         return tile_math.from_bytes(pages.reshape(-1), buffer.dtype).reshape(shape)
 
     def launch(self, table: fbm.EnqueueProgramCommandT) -> Program:
