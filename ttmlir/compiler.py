@@ -14,9 +14,19 @@ from ttmlir.passes import PassFailure, make_pass
 
 def lower_to_ttnn(text: str, filename: str = "<input>", pipeline_options: str = ""):
     """The TTNN module the backend pipeline makes of a TTIR module's text."""
+    return lower(text, filename, "ttir-to-ttnn-backend-pipeline", pipeline_options)
+
+
+def lower_to_ttmetal(text: str, filename: str = "<input>", pipeline_options: str = ""):
+    """The TTMetal module (host program and kernels) the Metal pipeline makes of a TTIR module's text."""
+    return lower(text, filename, "ttir-to-ttmetal-pipeline", pipeline_options)
+
+
+def lower(text: str, filename: str, pipeline: str, pipeline_options: str = ""):
+    """`pipeline` run on a module's text; a failure is a located diagnostic."""
     module, positions = load_module(make_context(), text, filename)
     try:
-        make_pass("ttir-to-ttnn-backend-pipeline", pipeline_options).apply(make_context(), module)
+        make_pass(pipeline, pipeline_options).apply(make_context(), module)
     except PassFailure as failure:
         pos = positions.get(failure.op) if failure.op is not None else None
         raise DiagnosticError(Diagnostic("error", str(failure), filename, text, pos)) from None

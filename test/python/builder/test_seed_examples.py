@@ -265,7 +265,33 @@ def test_compile_a_module_to_a_flatbuffer():
     assert '"ttnn.sigmoid"' in ttnn_text
 
 
-@pytest.mark.parametrize("target", ["ttmetal", "emitc", "emitpy"])
+def test_compile_a_module_to_ttmetal(device):
+    builder, module_file_path, input_output_goldens, intermediate_goldens = compile_ttir_to_flatbuffer(
+        two_sigmoid_functions, target="ttmetal")
+    assert os.fspath(module_file_path) == os.path.join("ttir-builder-artifacts", "ttmetal", "two_sigmoid_functions.ttm")
+    kernels = open(os.path.join("ttir-builder-artifacts", "ttmetal", "two_sigmoid_functions_ttmetal.mlir")).read()
+    assert '"ttmetal.enqueue_program"' in kernels and 'emitc.call_opaque "sigmoid_tile"' in kernels
+    report = execute_fb(module_file_path, input_output_goldens, intermediate_goldens, device=device)
+    assert report["program_index_0"]["output_0"]["actual_pcc"] >= 0.99
+    assert report["program_index_1"]["output_0"]["actual_pcc"] >= 0.99
+
+
+def test_compile_and_execute_on_ttmetal_checks_the_kernels_against_the_goldens(device, monkeypatch):
+    def exp_of_product(builder: TTIRBuilder):
+        @builder.func([(64, 96), (64, 96)], [torch.float32, torch.float32])
+        def model(in0: Operand, in1: Operand, builder: TTIRBuilder):
+            return builder.exp(builder.multiply(in0, in1))
+
+    report = compile_and_execute_ttir(exp_of_product, target="ttmetal")
+    assert report["program_index_0"]["output_0"]["actual_pcc"] >= 0.999
+    from ttmlir.runtime.metal import tile_math
+
+    monkeypatch.setitem(tile_math.SFPU_UNARY, "exp", lambda x: torch.exp(-x))  # a wrong SFPU kernel
+    with pytest.raises(TTBuilderGoldenException, match="output_0: PCC"):
+        compile_and_execute_ttir(exp_of_product, target="ttmetal")
+
+
+@pytest.mark.parametrize("target", ["emitc", "emitpy"])
 def test_other_targets_are_not_supported_by_this_build(target):
     with pytest.raises(TTBuilderCompileException, match=f"target '{target}' is not supported by this build"):
         compile_ttir_to_flatbuffer(sigmoid_module, target=target)

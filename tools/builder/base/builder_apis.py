@@ -4,9 +4,9 @@
     module, builder = build_module(module0, "ttir")
     compile_and_execute_ttir(module0, device=device)
 
-Artifacts (the TTIR and TTNN text and the `.ttnn` binary) go to `ttir-builder-artifacts/<target>/`.
-Only the TTNN target exists in this build: `ttmetal`, `emitc`, `emitpy` and StableHLO raise
-TTBuilderCompileException saying so.
+Artifacts (the TTIR text, the lowered text and the `.ttnn` or `.ttm` binary) go to
+`ttir-builder-artifacts/<target>/`. The targets are `ttnn` and `ttmetal` (elementwise graphs so far); `emitc`,
+`emitpy` and StableHLO raise TTBuilderCompileException saying they are not part of this build.
 """
 
 from __future__ import annotations
@@ -87,10 +87,13 @@ def compile_ttir_module_to_flatbuffer(module: Module, builder: Builder,
     from ttmlir.runtime.executor import Binary
     from ttmlir.target.ttnn import TranslateError, translate
 
-    if target != "ttnn":
+    if target not in ("ttnn", "ttmetal"):
         raise not_supported(f"target '{target}'")
     if custom_pipeline is not None or argument_types_string is not None:
         raise not_supported("custom pipelines and argument types")
+    if target == "ttmetal":
+        return _compile_to_ttmetal(module, builder, system_desc_path, artifact_dir, save_artifacts or print_ir,
+                                   pipeline_options, test_base)
     base = test_base or builder.name
     folder = os.path.join(artifact_dir, target)
     source = print_module(module.module_op, debuginfo=True)
@@ -114,6 +117,37 @@ def compile_ttir_module_to_flatbuffer(module: Module, builder: Builder,
     path = os.path.join(folder, f"{base}.ttnn")
     _write(path, data)
     return Binary(path, data), io, intermediates
+
+
+def _compile_to_ttmetal(module: Module, builder: Builder, system_desc_path: str, artifact_dir: str,
+                        save_artifacts: bool, pipeline_options: Optional[list[str]], test_base: str | None):
+    """A TTIR module through the TTMetal pipeline to a `.ttm` (its path, the goldens as for `.ttnn`)."""
+    from ttmlir.asm import print_module
+    from ttmlir.compiler import lower_to_ttmetal
+    from ttmlir.diagnostics import DiagnosticError
+    from ttmlir.target import TranslateError
+    from ttmlir.target.ttmetal import translate
+
+    if builder.DIALECT != "ttir":
+        raise not_supported(f"compiling a {builder.DIALECT} module to ttmetal")
+    base, folder = test_base or builder.name, os.path.join(artifact_dir, "ttmetal")
+    source = print_module(module.module_op, debuginfo=True)
+    options = [f"system-desc-path={system_desc_path}" if os.path.exists(system_desc_path) else "",
+               *(pipeline_options or [])]
+    try:
+        lowered = lower_to_ttmetal(source, f"{base}_ttir.mlir", " ".join(o for o in options if o))
+        data = translate(lowered)
+    except DiagnosticError as error:
+        raise TTBuilderCompileException(str(error)) from None
+    except TranslateError as error:
+        raise TTBuilderCompileException(f"ttmlir-translate: {error}") from None
+    if save_artifacts:
+        _write(os.path.join(folder, f"{base}_ttir.mlir"), source)
+        _write(os.path.join(folder, f"{base}_ttmetal.mlir"), print_module(lowered))
+    path = os.path.join(folder, f"{base}.ttm")
+    _write(path, data)
+    io, intermediates = builder.golden_maps()
+    return path, io, intermediates
 
 
 def _flatbuffer_goldens(builder: Builder) -> dict:
@@ -152,7 +186,7 @@ def compile_ttnn_to_flatbuffer(fn: Callable, system_desc_path: str = "ttrt-artif
 
 
 def _build_and_compile(builder_type, fn, mesh_name, mesh_dict, **options):
-    if options["target"] != "ttnn":
+    if options["target"] not in ("ttnn", "ttmetal"):
         raise not_supported(f"target '{options['target']}'")
     try:
         module, builder = build_module(fn, builder_type, mesh_name=mesh_name, mesh_dict=mesh_dict)

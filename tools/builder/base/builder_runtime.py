@@ -26,8 +26,8 @@ class TTBuilderGoldenException(Exception):
 
 
 def not_supported(what: str) -> TTBuilderCompileException:
-    return TTBuilderCompileException(f"{what} is not supported by this build (ttmlir targets TTNN flatbuffers "
-                                     "run on the simulated device; use target='ttnn')")
+    return TTBuilderCompileException(f"{what} is not supported by this build (ttmlir targets TTNN and TTMetal "
+                                     "flatbuffers run on the simulated device; use target='ttnn' or 'ttmetal')")
 
 
 def execute_fb(compiled_bin, input_output_goldens: dict | None = None, intermediate_goldens: dict | None = None,
@@ -59,6 +59,11 @@ def run_and_compare(compiled_bin, input_output_goldens: dict | None, intermediat
 
     if get_current_device_runtime() == DeviceRuntime.Disabled:
         raise TTBuilderRuntimeException("no device runtime is set: call set_current_device_runtime(TTNN)")
+    if _is_ttm(compiled_bin):
+        if enable_intermediate_verification:
+            raise not_supported("intermediate verification of a .ttm (its programs have no per-op outputs)")
+        return _run_metal(compiled_bin, input_output_goldens or {}, pcc, atol, rtol, disable_golden, checks,
+                          save_artifacts, artifact_dir)
     binary = _binary(compiled_bin)
     io = input_output_goldens or {}
     bypass = set(bypass_ops or [])
@@ -99,6 +104,51 @@ def run_and_compare(compiled_bin, input_output_goldens: dict | None, intermediat
     finally:
         if own_device:
             device.is_open = False
+    return report, failures
+
+
+def _is_ttm(compiled_bin) -> bool:
+    if isinstance(compiled_bin, (bytes, bytearray)):
+        return bytes(compiled_bin[4:8]) == b"TTM0"
+    return not isinstance(compiled_bin, Binary) and os.fspath(compiled_bin).endswith(".ttm")
+
+
+def _run_metal(compiled_bin, io: dict, pcc, atol, rtol, disable_golden, checks, save_artifacts,
+               artifact_dir) -> tuple[dict, list[str]]:
+    """A `.ttm`'s public programs on the simulated grid, outputs compared with the goldens."""
+    from ttmlir.runtime.metal.program import input_shapes, run_program
+    from ttmlir.target import flatbuffer as fbu
+
+    if isinstance(compiled_bin, (bytes, bytearray)):
+        data, name = bytes(compiled_bin), "<buffer>"
+    else:
+        name = os.fspath(compiled_bin)
+        with open(name, "rb") as f:
+            data = f.read()
+    _, root = fbu.load_bytes(data, name, expect="ttm")
+    report: dict = {}
+    failures: list[str] = []
+    for index, program in enumerate(fbu.as_list(root.programs)):
+        if program.private:
+            continue
+        goldens = io.get(index, {})
+        generator = torch.Generator().manual_seed(0)
+        inputs = [_chips(goldens[f"input_{i}"])[0] if f"input_{i}" in goldens else torch.randn(shape, generator=generator)
+                  for i, shape in enumerate(input_shapes(program))]
+        try:
+            outputs, _ = run_program(data, inputs, name=name, program=index)
+        except RuntimeFailure as exc:
+            raise TTBuilderRuntimeException(f"program {index} (@{program.name}): {exc}") from None
+        entry = report.setdefault(f"program_index_{index}", {})
+        for i, tensor in enumerate(outputs):
+            if not disable_golden and f"output_{i}" in goldens:
+                entry[f"output_{i}"] = compare(_chips(goldens[f"output_{i}"])[0].float(), tensor, pcc, atol, rtol)
+            if save_artifacts:
+                folder = os.path.join(artifact_dir, f"program_{index}")
+                os.makedirs(folder, exist_ok=True)
+                torch.save(tensor, os.path.join(folder, f"output_{i}.pt"))
+        failures += [f"program {index} (@{program.name}) {key}: {message}" for key, metrics in entry.items()
+                     if (message := _failed(metrics, checks))]
     return report, failures
 
 

@@ -1,0 +1,36 @@
+// RUN: ttmlir-opt --ttir-to-ttmetal-pipeline %s -o %t.mlir
+// RUN: FileCheck %s --input-file=%t.mlir
+// RUN: ttmlir-translate --ttmetal-to-flatbuffer %t.mlir -o %t.ttm
+// RUN: ttrt run --result-file %t.json --artifact-dir %t.artifacts %t.ttm | FileCheck %s --check-prefix=EXEC
+// RUN: not ttmlir-opt --ttir-to-ttmetal-pipeline="default-input-memspace=dram" %s 2>&1 | FileCheck %s --check-prefix=DRAM
+// A 96x64 f32 multiply then exp: each tensor sharded over the 3x2 grid that divides its tiles, one launch of
+// three kernels per op, the first op's output buffer the second op's input.
+
+// CHECK-LABEL: func.func @mul_exp(%arg0: memref<96x64xf32>, %arg1: memref<96x64xf32>) -> memref<96x64xf32>
+// CHECK: %[[A:.*]] = "ttmetal.create_buffer"() <{address = 1024 : i64}> : () -> memref<3x2x1x1x!ttcore.tile<32x32, f32>, #ttcore.shard<4096x4096, 1>, #l1>
+// CHECK: "ttmetal.enqueue_write_buffer"(%arg0, %[[A]])
+// CHECK: %[[B:.*]] = "ttmetal.create_buffer"() <{address = 5120 : i64}>
+// CHECK: %[[PRODUCT:.*]] = "ttmetal.create_buffer"() <{address = 9216 : i64}>
+// CHECK: "ttmetal.enqueue_program"(%[[A]], %[[B]], %[[PRODUCT]], %[[A]], %[[B]], %[[PRODUCT]]) <{cb_ports = array<i64: 0, 1, 2>, kernelConfigs = [#ttmetal.noc_config<@datamovement_kernel0, #ttmetal.core_range<0x0, 3x2>, #ttmetal.kernel_args< ct_args = [<cb_port[0]>, <cb_port[1]>]>, dm_core = 1, noc0>, #ttmetal.noc_config<@datamovement_kernel1, #ttmetal.core_range<0x0, 3x2>, #ttmetal.kernel_args< ct_args = [<cb_port[2]>]>, dm_core = 0, noc1>, #ttmetal.compute_config<@compute_kernel2, #ttmetal.core_range<0x0, 3x2>, #ttmetal.kernel_args< ct_args = [<cb_port[0]>, <cb_port[1]>, <cb_port[2]>]>, hifi4, true, false, false, [default]>]
+// CHECK: "ttmetal.enqueue_program"(%[[PRODUCT]], %[[OUT:.*]], %[[PRODUCT]], %[[OUT]])
+// CHECK: %[[HOST:.*]] = memref.alloc() : memref<96x64xf32>
+// CHECK: "ttmetal.enqueue_read_buffer"(%[[OUT]], %[[HOST]])
+// CHECK: "ttmetal.finish"
+// CHECK: return %[[HOST]] : memref<96x64xf32>
+// CHECK-LABEL: func.func private @compute_kernel2()
+// CHECK: emitc.call_opaque "init_sfpu"
+// CHECK: emitc.call_opaque "copy_tile_init"(%[[CB0:.*]]) :
+// CHECK-NEXT: emitc.call_opaque "copy_tile"(%[[CB0]], %{{.*}}, %{{.*}})
+// CHECK: emitc.call_opaque "mul_binary_tile_init"() : () -> ()
+// CHECK-NEXT: emitc.call_opaque "mul_binary_tile"
+// CHECK: emitc.call_opaque "pack_tile"
+// CHECK-LABEL: func.func private @compute_kernel5()
+// CHECK: emitc.call_opaque "exp_tile_init"() : () -> ()
+// CHECK-NEXT: emitc.call_opaque "exp_tile"
+// EXEC: program 0 ('mul_exp') loop 0: launch 0: {{[0-9,]+}} cycles on 6 core(s); launch 1: {{[0-9,]+}} cycles on 6 core(s)
+// DRAM: error: DRAM-resident inputs are not supported by this build's TTMetal path yet; drop 'default-input-memspace' or set it to its default
+func.func @mul_exp(%arg0: tensor<96x64xf32>, %arg1: tensor<96x64xf32>) -> tensor<96x64xf32> {
+  %0 = "ttir.multiply"(%arg0, %arg1) : (tensor<96x64xf32>, tensor<96x64xf32>) -> tensor<96x64xf32>
+  %1 = "ttir.exp"(%0) : (tensor<96x64xf32>) -> tensor<96x64xf32>
+  return %1 : tensor<96x64xf32>
+}
