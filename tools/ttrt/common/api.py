@@ -373,7 +373,8 @@ class Run(Command):
             program = programs[index]
             for loop in range(self.args["--loops"]):
                 runner = ProgramRunner(Grid(self.args["--arch"]), program)
-                outputs = runner.run([draw(shape) for shape in input_shapes(program)])
+                inputs = [draw(shape) for shape in input_shapes(program)]
+                outputs = runner.run(inputs)
                 launches = [{"cycles": s.cycles, "cores": s.cores, "noc_bytes": s.noc_bytes,
                              "tiles_computed": s.tiles_computed} for s in runner.stats]
                 self.logger.info(f"{path.name} program {index} ('{program.name}') loop {loop}: "
@@ -381,8 +382,9 @@ class Run(Command):
                                              for i, l in enumerate(launches)))
                 if self.args["--save-artifacts"]:
                     folder = self.artifacts.binary_folder(str(path)) / f"program_{index}"
-                    for i, tensor in enumerate(outputs):
-                        self.artifacts.save_torch_tensor(folder, f"device_output_{i}.pt", tensor)
+                    for kind, tensors in (("input", inputs), ("output", outputs)):
+                        for i, tensor in enumerate(tensors):
+                            self.artifacts.save_torch_tensor(folder, f"{kind}_{i}.pt", tensor)
                 results.append({"program_index": index, "loop": loop, "launches": launches})
         return {"program_index": chosen, "program_results": results}
 
