@@ -174,3 +174,17 @@ def struct_attr(name: str, fields: Sequence[StructField], doc: str) -> type:
                 print_parameter=print_parameter, get=get, FIELDS=tuple(fields))
     cls = types.new_class(_camel(name) + "Attr", (Data[tuple],), exec_body=lambda ns: ns.update(body))
     return irdl_attr_definition(cls)
+
+
+def parse_arg_groups(parser: AttrParser, groups: Sequence[str], parse_item: Callable[[], T]) -> tuple[tuple[T, ...], ...]:
+    """`<` then each of `groups` that is present, in order, as `name = [item, ...]`, then `>`; an absent
+    group is empty (kernel argument lists: `#ttmetal.kernel_args`, `#ttkernel.arg_spec`)."""
+    found = []
+    with parser.in_angle_brackets():
+        for group in groups:
+            if parser.parse_optional_keyword(group) is None:
+                found.append(())
+                continue
+            parser.parse_punctuation("=")
+            found.append(tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_item)))
+    return tuple(found)

@@ -20,7 +20,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from ttmlir.dialects.syntax import enum_attr
+from ttmlir.dialects.syntax import enum_attr, parse_arg_groups
 
 ThreadAttr = enum_attr("ttkernel.thread", ("noc", "compute", "ethernet"), "The RISC-V thread a kernel runs on.")
 ARG_TYPES = ("cb_port", "buffer_address", "local_semaphore", "named_argument", "global_semaphore", "scalar",
@@ -61,16 +61,7 @@ class ArgSpecAttr(Data[tuple[tuple[tuple[str, str | None, int], ...], ...]]):
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser):
-        groups = []
-        with parser.in_angle_brackets():
-            for group in ARG_GROUPS:
-                if parser.parse_optional_keyword(group) is None:
-                    groups.append(())
-                    continue
-                parser.parse_punctuation("=")
-                groups.append(tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE,
-                                                                      lambda: _parse_arg(parser))))
-        return tuple(groups)
+        return parse_arg_groups(parser, ARG_GROUPS, lambda: _parse_arg(parser))
 
     def print_parameter(self, printer: Printer) -> None:
         parts = [f"{g} = [{', '.join(_arg_text(*a) for a in args)}]" for g, args in zip(ARG_GROUPS, self.data) if args]

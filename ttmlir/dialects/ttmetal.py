@@ -15,7 +15,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.syntax import dims_str, parse_dims
+from ttmlir.dialects.syntax import dims_str, parse_arg_groups, parse_dims
 
 ARG_TYPES = ("cb_port", "buffer_address", "local_semaphore", "named_argument", "global_semaphore", "scalar",
              "tensor_accessor_args")
@@ -84,16 +84,7 @@ class KernelArgsAttr(Data[tuple[tuple[tuple[str, int], ...], ...]]):
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser):
-        groups = []
-        with parser.in_angle_brackets():
-            for group in ARG_GROUPS:
-                if parser.parse_optional_keyword(group) is None:
-                    groups.append(())
-                    continue
-                parser.parse_punctuation("=")
-                groups.append(tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE,
-                                                                      lambda: _parse_kernel_arg(parser))))
-        return tuple(groups)
+        return parse_arg_groups(parser, ARG_GROUPS, lambda: _parse_kernel_arg(parser))
 
     def print_parameter(self, printer: Printer) -> None:
         # upstream's assembly format: a space between the groups whether or not each is present, the

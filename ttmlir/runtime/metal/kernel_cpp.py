@@ -436,11 +436,15 @@ class _Emitter:
         obj, method, *args = node.children
         if str(method) not in _CB_METHODS:
             self.fail(node, f"method '{method}' is not supported (CircularBuffer methods: {', '.join(_CB_METHODS)})")
-        name = _CB_METHODS[str(method)]
-        call = f"api.{name}({', '.join([self.expr(obj)] + [self.expr(a) for a in args if a is not None])})"
+        return self.api_call(_CB_METHODS[str(method)], [self.expr(obj)] + [self.expr(a) for a in args if a is not None],
+                             str(method), statement, node)
+
+    def api_call(self, name: str, args: list[str], spelled: str, statement: bool, node) -> str:
+        """`api.name(args)`, or `yield from` it when the call may wait (only as a statement)."""
+        call = f"api.{name}({', '.join(args)})"
         if name in self.blocking:
             if not statement:
-                self.fail(node, f"'{method}' waits, so it must be called as a statement, not used as a value")
+                self.fail(node, f"'{spelled}' waits, so it must be called as a statement, not used as a value")
             return f"yield from {call}"
         return call
 
@@ -487,9 +491,4 @@ class _Emitter:
         if template is not None:
             args = [repr(template)] + args
             name = f"{name}_t"
-        call = f"api.{name}({', '.join(args)})"
-        if name in self.blocking:
-            if not statement:
-                self.fail(node, f"'{name}' waits, so it must be called as a statement, not used as a value")
-            return f"yield from {call}"
-        return call
+        return self.api_call(name, args, name, statement, node)
