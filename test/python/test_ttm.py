@@ -54,3 +54,31 @@ def test_wrong_inputs_and_a_buffer_used_after_its_deallocation_are_named():
     "ttmetal.enqueue_program"''', 1)
     with pytest.raises(MetalError, match="buffer 2 was not created"):
         run_program(binary(reordered), [torch.zeros(64, 128)] * 2)
+
+
+def test_a_hand_edited_kernel_loaded_with_load_kernels_changes_the_result(tmp_path):
+    import subprocess
+    import sys
+
+    from ttmlir.compiler import lower_to_ttmetal
+    from ttmlir.target.ttmetal import translate as translate_metal
+
+    source = (Path(__file__).parents[1] / "lit" / "Conversion" / "TTIRToTTMetal" / "eltwise.mlir").read_text()
+    binary = tmp_path / "mul_exp.ttm"
+    binary.write_bytes(translate_metal(lower_to_ttmetal(source)))
+    kernels, ttrt = tmp_path / "kernels", Path(sys.executable).parent / "ttrt"
+
+    def run(*flags: str) -> list[torch.Tensor]:
+        artifacts = tmp_path / f"artifacts{len(list(tmp_path.iterdir()))}"
+        subprocess.run([str(ttrt), "run", str(binary), "--save-artifacts", "--artifact-dir", str(artifacts),
+                        "--result-file", str(tmp_path / "results.json"), "--kernel-source-dir", str(kernels), *flags],
+                       check=True, capture_output=True)
+        folder = artifacts / binary.name / "program_0"
+        return [torch.load(folder / f"{kind}.pt") for kind in ("input_0", "input_1", "output_0")]
+
+    a, b, product = run("--dump-kernels")
+    assert torch.allclose(product, torch.exp(a * b), rtol=1e-5)
+    compute = kernels / "mul_exp" / "compute_kernel2.cpp"
+    compute.write_text(compute.read_text().replace("mul_binary_tile(", "add_binary_tile("))
+    a, b, total = run("--load-kernels")
+    assert torch.allclose(total, torch.exp(a + b), rtol=1e-5)

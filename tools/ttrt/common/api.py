@@ -319,7 +319,11 @@ class Run(Command):
             _flag("--memory", "record a memory report after every op"),
             _flag("--check-memory-leak", "fail when device memory is still allocated after a program"),
             _flag("--debugger", "stop in pdb after every op"),
-            _flag("--load-kernels-from-disk", "accepted for compatibility; the simulator has no kernel binaries"),
+            _flag("--dump-kernels", "write each .ttm kernel's C++ to --kernel-source-dir as it is run"),
+            _flag("--load-kernels", "run each .ttm kernel from its C++ file in --kernel-source-dir instead of the "
+                                    "binary's (edit what --dump-kernels wrote, then run again)"),
+            Arg("--kernel-source-dir", "", "where kernels are dumped and loaded: <dir>/<program>/<kernel>.cpp "
+                                           "(default: the artifacts folder's kernels/)"),
             NO_VALUES_ARG)
 
     def execute(self) -> None:
@@ -331,13 +335,16 @@ class Run(Command):
 
     # what a `.ttm` run does not do yet: each is refused when asked for, not ignored
     METAL_UNSUPPORTED = ("--identity", "--memory", "--check-memory-leak", "--debugger", "--no-values", "--mesh-shape",
-                         "--host-only")
+                         "--host-only", "--print-input-output-tensors", "--save-golden-tensors")
+    KERNEL_FLAGS = ("--dump-kernels", "--load-kernels")
 
     def run_binary(self, path: Path) -> dict:
         from ttmlir.runtime import session
 
         if path.suffix == ".ttm":
             return self.run_metal(path)
+        if asked := [flag for flag in self.KERNEL_FLAGS if self.args.get(flag)]:
+            raise UserError(f"{path}: {', '.join(asked)} apply to .ttm binaries (a .ttnn runs no kernels of its own)")
         run = session.BinaryRun(path, self.args, self.logger, self.artifacts, self.progress_label())
         program_results = run.execute(perf=self.name == "perf")
         self.after(run)
@@ -371,6 +378,7 @@ class Run(Command):
             if not 0 <= index < len(programs):
                 raise UserError(f"{path}: program index {index} out of range ({len(programs)} program(s))")
             program = programs[index]
+            self.kernel_sources(program)
             for loop in range(self.args["--loops"]):
                 runner = ProgramRunner(Grid(self.args["--arch"]), program)
                 inputs = [draw(shape) for shape in input_shapes(program)]
@@ -387,6 +395,31 @@ class Run(Command):
                             self.artifacts.save_torch_tensor(folder, f"{kind}_{i}.pt", tensor)
                 results.append({"program_index": index, "loop": loop, "launches": launches})
         return {"program_index": chosen, "program_results": results}
+
+    def kernel_sources(self, program) -> None:
+        """--dump-kernels writes each kernel's C++ to <dir>/<program>/<kernel>.cpp; --load-kernels runs that file's
+        text instead of the binary's."""
+        from ttmlir.target import flatbuffer as fbu
+
+        if not (self.args.get("--dump-kernels") or self.args.get("--load-kernels")):
+            return
+        folder = Path(self.args["--kernel-source-dir"] or Path(self.artifacts.get_artifacts_folder_path()) / "kernels")
+        for device_program in fbu.as_list(program.devicePrograms):
+            for queue in fbu.as_list(device_program.commandQueues):
+                for command in fbu.as_list(queue.commands):
+                    for kernel in fbu.as_list(getattr(command.type, "kernels", None)):
+                        file = folder / program.name / f"{kernel.symbol}.cpp"
+                        if self.args["--load-kernels"]:
+                            try:
+                                kernel.source = file.read_text()
+                            except OSError as error:
+                                raise UserError(f"--load-kernels: cannot read {file} ({error.strerror}); run with "
+                                                "--dump-kernels first") from None
+                            self.logger.info(f"kernel {kernel.symbol} loaded from {file}")
+                        if self.args["--dump-kernels"]:
+                            file.parent.mkdir(parents=True, exist_ok=True)
+                            write_atomic(str(file), kernel.source)
+                            self.logger.info(f"kernel {kernel.symbol} written to {file}")
 
     def progress_label(self) -> str:
         return "running"
