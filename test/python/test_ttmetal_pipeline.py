@@ -92,6 +92,20 @@ def test_a_chain_of_ops_feeds_each_result_to_the_next():
     assert len(stats) == 3
 
 
+@pytest.mark.parametrize("inputs_in, outputs_in", [("dram", "dram"), ("dram", "l1"), ("l1", "dram")])
+def test_dram_interleaved_tensors_are_read_and_written_over_the_noc(inputs_in, outputs_in):
+    t = "tensor<2x40x100xbf16>"
+    text = (f"func.func @f(%a: {t}, %b: {t}) -> {t} {{\n"
+            f"  %0 = \"ttir.add\"(%a, %b) : ({t}, {t}) -> {t}\n"
+            f"  %1 = \"ttir.sigmoid\"(%0) : ({t}) -> {t}\n"
+            f"  return %1 : {t}\n}}\n")
+    a, b = inputs("add", (2, 40, 100), "bf16", 2)
+    options = f"default-input-memspace={inputs_in} default-output-memspace={outputs_in}"
+    (out,), stats = run_program(compile_ttir(text, options), [a, b])
+    check(out, torch.sigmoid((a + b).bfloat16().float()), "bf16")
+    assert (stats[0].noc_bytes > 0) == (inputs_in == "dram") and (stats[1].noc_bytes > 0) == (outputs_in == "dram")
+
+
 def test_override_device_shape_limits_the_grid():
     xs = inputs("add", (96, 64), "f32", 2)
     (out,), stats = run_program(compile_ttir(eltwise("add", (96, 64), "f32", 2), "override-device-shape=1,1"), xs)
@@ -99,7 +113,8 @@ def test_override_device_shape_limits_the_grid():
 
 
 @pytest.mark.parametrize("text, options, message", [
-    (eltwise("add", (64, 64), "f32", 2), "default-input-memspace=dram", "DRAM-resident inputs are not supported"),
+    (eltwise("add", (64, 64), "f32", 2), "default-input-memspace=system", "default-input-memspace is l1 or dram"),
+    (eltwise("add", (64, 64), "f32", 2), "enable-elementwise-fusion=true", "elementwise fusion are not supported"),
     (eltwise("matmul", (64, 64), "f32", 2), "", "'ttir.matmul' is not lowered to TTMetal yet"),
     (eltwise("add", (64, 64), "f16", 2), "", "a tensor of f16 is not lowered to TTMetal yet"),
 ])

@@ -4,18 +4,18 @@
 Ops are one table: each row lists what upstream writes between the op's parentheses, in order (operands,
 and the attributes some ops take there, e.g. `ttkernel.get_compile_time_arg_val(0)`), then
 `attr-dict : functional-type(operands, results)`, as upstream's assembly formats do. The ops covered are
-the CB, argument, dst-register, copy/pack, FPU, SFPU and layout calls; the NoC ops (written with
-`core[...]` and `noc` clauses upstream) are not here yet."""
+the CB, argument, dst-register, copy/pack, FPU, SFPU and layout calls. The NoC reads and writes (with their
+`core[...]`/`bank[...]` clauses) and the logical-coordinate globals have their own syntax and classes."""
 
 from __future__ import annotations
 
 import types
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BoolAttr, IntAttr, IntegerAttr, IntegerType, i32
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IndexType, IntAttr, IntegerAttr, IntegerType, i32
 from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, TypeAttribute
-from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def, param_def,
-                       var_operand_def, var_result_def)
+from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_attr_definition, irdl_op_definition,
+                       operand_def, opt_prop_def, param_def, result_def, var_operand_def, var_result_def)
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -121,9 +121,11 @@ OPS: dict[str, tuple[str, ...]] = {
     "abs_tile_int32": ("tile_index",), "rounding_op_tile_init": (),
     "tilize_init": ("cbIn", "numTiles", "cbOut"), "tilize_block": ("cbIn", "numTiles", "cbOut"),
     "untilize_init": ("cbIn",), "untilize_block": ("cbIn", "numTiles", "cbOut"),
+    "get_noc_addr_from_bank_id": ("bank_id", "bankAddressOffset"),
+    "noc_async_read_barrier": (), "noc_async_write_barrier": (),
 }
 RESULTS = {"get_write_ptr": 1, "get_read_ptr": 1, "get_tile_size": 1, "get_compile_time_arg_val": 1,
-           "get_arg_val": 1, "get_common_arg_val": 1}
+           "get_arg_val": 1, "get_common_arg_val": 1, "get_noc_addr_from_bank_id": 1}
 
 
 class TTKernelOp(IRDLOperation):
@@ -190,6 +192,132 @@ class TTKernelOp(IRDLOperation):
         printer.print_function_type(self.operand_types, self.result_types)
 
 
+@irdl_attr_definition
+class NocAddrType(ParametrizedAttribute, TypeAttribute):
+    """A 64-bit NoC address (a node and an address in it): `!ttkernel.noc_addr`."""
+
+    name = "ttkernel.noc_addr"
+
+
+class _LogicalCoordOp(IRDLOperation):
+    """This core's logical coordinate, tt-metal's `my_logical_x_` / `my_logical_y_` globals:
+    `%x = ttkernel.my_logical_x_ : () -> index`."""
+
+    result = result_def(IndexType)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        return cls.create(result_types=list(fn.outputs.data), attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([], self.result_types)
+
+
+@irdl_op_definition
+class MyLogicalXOp(_LogicalCoordOp):
+    name = "ttkernel.my_logical_x_"
+
+
+@irdl_op_definition
+class MyLogicalYOp(_LogicalCoordOp):
+    name = "ttkernel.my_logical_y_"
+
+
+class _NocTransferOp(IRDLOperation):
+    """A NoC read or write naming the far side by core (`core[%x, %y]`) or DRAM bank (`bank[%b]`), with an
+    optional NoC (`, noc %n`), in upstream's syntax."""
+
+    FAR_FIRST: ClassVar[bool] = True  # a read names the far side first; a write names its local source first
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def verify_(self) -> None:
+        if bool(self.core_xy) == bool(self.bank_id):
+            raise VerifyException(f"'{self.name}' op names exactly one of core[x, y] or bank[id]")
+        if self.core_xy and len(self.core_xy) != 2:
+            raise VerifyException(f"'{self.name}' op core[...] takes two coordinates")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        local = None if cls.FAR_FIRST else parser.parse_unresolved_operand()
+        if not cls.FAR_FIRST:
+            parser.parse_punctuation(",")
+        core = bank = []
+        if parser.parse_optional_keyword("core") is not None:
+            core = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        elif parser.parse_optional_keyword("bank") is not None:
+            bank = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        values = []
+        for _ in range(3 if cls.FAR_FIRST else 2):
+            parser.parse_punctuation(",")
+            values.append(parser.parse_unresolved_operand())
+        noc = []
+        if parser.parse_optional_punctuation(","):
+            parser.parse_keyword("noc")
+            noc = [parser.parse_unresolved_operand()]
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        fn = parser.parse_function_type()
+        ordered = [*core, *bank, *values, *noc] if cls.FAR_FIRST else [local, *core, *bank, *values, *noc]
+        operands = iter(parser.resolve_operands(ordered, fn.inputs.data, position))
+        sizes = [len(core), len(bank), 1, 1, 1, len(noc)] if cls.FAR_FIRST else [1, len(core), len(bank), 1, 1, len(noc)]
+        segments = [[next(operands) for _ in range(size)] for size in sizes]
+        return cls.create(operands=[v for group in segments for v in group], attributes=attributes,
+                          properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [len(g) for g in segments])})
+
+    def print(self, printer: Printer) -> None:
+        if not self.FAR_FIRST:
+            printer.print_string(" ")
+            printer.print_operand(self.src_local)
+            printer.print_string(",")
+        for word, values in (("core", self.core_xy), ("bank", self.bank_id)):
+            if values:
+                printer.print_string(f" {word}[")
+                printer.print_list(values, printer.print_operand)
+                printer.print_string("]")
+        for value in ([self.src_address, self.dst_local, self.size] if self.FAR_FIRST else [self.dst_address, self.size]):
+            printer.print_string(", ")
+            printer.print_operand(value)
+        if self.noc:
+            printer.print_string(", noc ")
+            printer.print_operand(self.noc[0])
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+@irdl_op_definition
+class NocAsyncReadOp(_NocTransferOp):
+    """`ttkernel.noc_async_read bank[%b], %src_addr, %dst_l1, %size : (...) -> ()`."""
+
+    name = "ttkernel.noc_async_read"
+    core_xy = var_operand_def(IndexType)
+    bank_id = var_operand_def()
+    src_address = operand_def()
+    dst_local = operand_def()
+    size = operand_def()
+    noc = var_operand_def()
+
+
+@irdl_op_definition
+class NocAsyncWriteOp(_NocTransferOp):
+    """`ttkernel.noc_async_write %src_l1, bank[%b], %dst_addr, %size : (...) -> ()`."""
+
+    name = "ttkernel.noc_async_write"
+    FAR_FIRST: ClassVar[bool] = False
+    src_local = operand_def()
+    core_xy = var_operand_def(IndexType)
+    bank_id = var_operand_def()
+    dst_address = operand_def()
+    size = operand_def()
+    noc = var_operand_def()
+
+
 def _op_class(mnemonic: str, items: tuple[str, ...]) -> type[TTKernelOp]:
     body = {"name": f"ttkernel.{mnemonic}", "ITEMS": items, "__doc__": f"tt-metal's `{mnemonic}`.",
             "__annotations__": {"ITEMS": ClassVar[tuple[str, ...]]},
@@ -201,4 +329,5 @@ def _op_class(mnemonic: str, items: tuple[str, ...]) -> type[TTKernelOp]:
 
 OP_CLASSES = {mnemonic: _op_class(mnemonic, items) for mnemonic, items in OPS.items()}
 
-TTKernel = Dialect("ttkernel", list(OP_CLASSES.values()), [ThreadAttr, ArgSpecAttr, CBType])
+TTKernel = Dialect("ttkernel", [*OP_CLASSES.values(), MyLogicalXOp, MyLogicalYOp, NocAsyncReadOp, NocAsyncWriteOp],
+                   [ThreadAttr, ArgSpecAttr, CBType, NocAddrType])

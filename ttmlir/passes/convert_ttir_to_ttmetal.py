@@ -6,11 +6,13 @@ what it covers: elementwise unary and binary ops on f32, bf16 and si32 tensors (
 tiles, leading dims folded into rows), every operand of an op the same shape. Anything else is refused
 naming the op.
 
-Per function: each tensor lives in L1, sharded over the largest grid that divides its tile rows and columns
-and fits the device's worker grid, at an address fixed here (a bump allocator from the chip's unreserved L1
-base). Each op is one `ttmetal.enqueue_program` of three kernels per core: a reader that hands the
-L1-resident input shards to their CBs, a compute kernel that walks the shard tile by tile through the dst
-register, and a writer that waits for the output shard. f32 ops run on the SFPU (both inputs copied into
+Per function: each tensor is computed on the largest grid that divides its tile rows and columns and fits the
+device's worker grid. It lives in L1, sharded over that grid, or (function inputs and results, with the
+memspace options) in DRAM, interleaved a tile per page over the banks; addresses are fixed here (a bump
+allocator per space from the chip's unreserved base). Each op is one `ttmetal.enqueue_program` of three
+kernels per core: a reader that hands L1-resident input shards to their CBs or reads DRAM pages into them, a
+compute kernel that walks the shard tile by tile through the dst register, and a writer that waits for the
+output shard (and writes it to DRAM pages). f32 ops run on the SFPU (both inputs copied into
 dst), bf16 add/subtract/multiply on the FPU (`add_tiles`), as upstream chooses.
 """
 
@@ -53,11 +55,14 @@ FPU_BINARY = {"add": "add_tiles", "subtract": "sub_tiles", "multiply": "mul_tile
 
 @dataclass
 class _Layout:
-    """A tensor's device buffer: grid, shard (in tiles), element tile and its address."""
+    """A tensor's device buffer: the grid its tiles are computed on, each core's shard (in tiles), the element
+    tile, where it lives and its address there. In L1 it is sharded over the grid; in DRAM it is interleaved
+    over the banks a tile per page (and computed through an L1 copy of the same shards, the CB)."""
     grid: tuple[int, int]
     shard: tuple[int, int]
     dtype: str
     address: int
+    memory: str = "l1"
 
     @property
     def tile(self) -> ttcore.TileType:
@@ -67,10 +72,21 @@ class _Layout:
     def tiles(self) -> int:
         return self.shard[0] * self.shard[1]
 
+    @property
+    def page(self) -> int:
+        return hardware.tile_bytes(self.dtype)
+
+    @property
+    def tensor_tiles(self) -> tuple[int, int]:
+        return self.grid[0] * self.shard[0], self.grid[1] * self.shard[1]
+
     def memref(self) -> MemRefType:
-        page = hardware.tile_bytes(self.dtype)
-        layout = ttcore.ShardLayoutAttr(((self.shard[1] * page, page), 1))
-        return MemRefType(self.tile, [*self.grid, *self.shard], layout, ttcore.MemorySpaceAttr(ttcore.MemorySpaceAttr.enum_type("l1")))
+        space = ttcore.MemorySpaceAttr(ttcore.MemorySpaceAttr.enum_type(self.memory))
+        if self.memory == "dram":
+            ht, wt = self.tensor_tiles
+            return MemRefType(self.tile, [1, 1, ht, wt], ttcore.InterleavedLayoutAttr((wt * self.page, self.page)), space)
+        layout = ttcore.ShardLayoutAttr(((self.shard[1] * self.page, self.page), 1))
+        return MemRefType(self.tile, [*self.grid, *self.shard], layout, space)
 
 
 def _largest_divisor(n: int, limit: int) -> int:
@@ -78,12 +94,25 @@ def _largest_divisor(n: int, limit: int) -> int:
 
 
 @dataclass
+class _Placed:
+    """A tensor on the device: its buffer and layout."""
+    buffer: SSAValue
+    layout: _Layout
+
+
+@dataclass
 class _FunctionLowering:
     func: FuncOp
     device_grid: tuple[int, int]
-    l1_base: int
-    l1_size: int
+    chip: dict
     kernels: list[FuncOp]
+    input_memory: str = "l1"
+    output_memory: str = "l1"
+
+    def __post_init__(self):
+        self.next = {"l1": int(self.chip["l1_unreserved_base"]), "dram": int(self.chip["dram_unreserved_base"])}
+        self.ops: list[Operation] = []
+        self.buffers: list[SSAValue] = []
 
     def shape_of(self, t: Attribute, op: Operation) -> tuple[int, int, str]:
         if not isinstance(t, TensorType):
@@ -97,52 +126,60 @@ class _FunctionLowering:
         # each matrix of a batch is padded to whole tiles, then the batch folds into rows
         return math.prod(shape[:-2]) * -(-shape[-2] // TILE) * TILE, shape[-1], _DTYPES[dtype]
 
-    def layout(self, t: Attribute, op: Operation, next_address: list[int]) -> _Layout:
+    def allocate(self, memory: str, size: int, op: Operation) -> int:
+        """A fixed address: in each core's L1, or in each DRAM bank (a bump allocator per space); `size` is the
+        bytes each core or bank holds."""
+        address = self.next[memory]
+        self.next[memory] += -(-size // 32) * 32
+        limit = int(self.chip["l1_size"]) if memory == "l1" else int(self.chip["dram_unreserved_end"])
+        if self.next[memory] > limit:
+            raise PassFailure(op, f"the tensors of @{self.func.sym_name.data} need {self.next[memory]} B of "
+                                  f"{memory.upper()} per {'core' if memory == 'l1' else 'bank'} ({limit} B)")
+        return address
+
+    def place(self, t: Attribute, op: Operation, memory: str) -> _Placed:
         rows, cols, dtype = self.shape_of(t, op)
         ht, wt = -(-rows // TILE), -(-cols // TILE)
         grid = (_largest_divisor(ht, self.device_grid[0]), _largest_divisor(wt, self.device_grid[1]))
-        layout = _Layout(grid, (ht // grid[0], wt // grid[1]), dtype, next_address[0])
-        size = layout.tiles * hardware.tile_bytes(dtype)
-        next_address[0] += -(-size // 32) * 32
-        if next_address[0] > self.l1_size:
-            raise PassFailure(op, f"the tensors of @{self.func.sym_name.data} need {next_address[0]} B of L1 per core "
-                                  f"({self.l1_size} B); DRAM-resident tensors come with the D2M path")
-        return layout
+        layout = _Layout(grid, (ht // grid[0], wt // grid[1]), dtype, 0, memory)
+        per_bank = -(-ht * wt // int(self.chip["num_dram_channels"]))  # interleaved pages each DRAM bank holds
+        layout.address = self.allocate(memory, (per_bank if memory == "dram" else layout.tiles) * layout.page, op)
+        return _Placed(self.create_buffer(layout), layout)
+
+    def create_buffer(self, layout: _Layout) -> SSAValue:
+        create = ttmetal.CreateBufferOp.create(properties={"address": IntegerAttr(layout.address, i64)},
+                                               result_types=[layout.memref()])
+        self.ops.append(create)
+        self.buffers.append(create.result)
+        return create.result
+
+    def cb_of(self, placed: _Placed, op: Operation) -> SSAValue:
+        """The L1 buffer a CB works in: the tensor's own shards in L1, or an L1 copy of a DRAM tensor's."""
+        if placed.layout.memory == "l1":
+            return placed.buffer
+        layout = _Layout(placed.layout.grid, placed.layout.shard, placed.layout.dtype, 0, "l1")
+        layout.address = self.allocate("l1", layout.tiles * layout.page, op)
+        return self.create_buffer(layout)
 
     def lower(self) -> None:
         func, block = self.func, self.func.body.block
-        next_address = [self.l1_base]
-        host_types = []
-        for arg in block.args:
-            rows, cols, dtype = self.shape_of(arg.type, func)
-            host_types.append(MemRefType(arg.type.element_type, arg.type.get_shape()))
+        host_types = [MemRefType(a.type.element_type, a.type.get_shape()) for a in block.args
+                      if self.shape_of(a.type, func)]
         new_block = Block(arg_types=host_types)
-        ops: list[Operation] = []
-        layouts: dict[SSAValue, tuple[SSAValue, _Layout]] = {}
-        device_buffers: list[SSAValue] = []
-
-        def device_buffer(layout: _Layout) -> SSAValue:
-            create = ttmetal.CreateBufferOp.create(properties={"address": IntegerAttr(layout.address, i64)},
-                                                   result_types=[layout.memref()])
-            ops.append(create)
-            device_buffers.append(create.result)
-            return create.result
-
+        placed: dict[SSAValue, _Placed] = {}
+        returned = {v for op in block.ops if isinstance(op, ReturnOp) for v in op.operands}
         for old, new in zip(block.args, new_block.args):
-            layout = self.layout(old.type, func, next_address)
-            buffer = device_buffer(layout)
-            ops.append(ttmetal.EnqueueWriteBufferOp.create(operands=[new, buffer]))
-            layouts[old] = (buffer, layout)
+            placed[old] = self.place(old.type, func, self.input_memory)
+            self.ops.append(ttmetal.EnqueueWriteBufferOp.create(operands=[new, placed[old].buffer]))
         results: list[SSAValue] = []
         for op in list(block.ops):
             if isinstance(op, ReturnOp):
                 for value in op.operands:
-                    if value not in layouts:
+                    if value not in placed or value in block.args:
                         raise PassFailure(op, "a returned value must be computed on the device")
-                    buffer, layout = layouts[value]
                     alloc = AllocOp.get(value.type.element_type, shape=value.type.get_shape())
-                    ops.append(alloc)
-                    ops.append(ttmetal.EnqueueReadBufferOp.create(operands=[buffer, alloc.memref]))
+                    self.ops += [alloc, ttmetal.EnqueueReadBufferOp.create(operands=[placed[value].buffer,
+                                                                                     alloc.memref])]
                     results.append(alloc.memref)
                 continue
             kind = op.name.removeprefix("ttir.")
@@ -160,51 +197,55 @@ class _FunctionLowering:
                 if value.type != result_type:
                     raise PassFailure(op, f"'{op.name}' broadcasts or casts ({value.type} -> {result_type}); only "
                                           "same-shape elementwise ops are lowered to TTMetal yet")
-            out_layout = self.layout(result_type, op, next_address)
-            out = device_buffer(out_layout)
-            operands = [layouts[v][0] for v in inputs] + [out]
-            ops.append(self.launch(kind, operands, out_layout, op))
-            layouts[op.results[0]] = (out, out_layout)
-        for buffer in device_buffers:
-            ops.append(ttmetal.DeallocateBufferOp.create(operands=[buffer]))
-        ops.append(ttmetal.FinishOp.create())
-        ops.append(ReturnOp(*results))
-        new_block.add_ops(ops)
+            out = self.place(result_type, op, self.output_memory if op.results[0] in returned else "l1")
+            self.ops.append(self.launch(kind, [placed[v] for v in inputs], out, op))
+            placed[op.results[0]] = out
+        self.ops += [ttmetal.DeallocateBufferOp.create(operands=[b]) for b in self.buffers]
+        self.ops += [ttmetal.FinishOp.create(), ReturnOp(*results)]
+        new_block.add_ops(self.ops)
         func.body.detach_block(block)
         func.body.add_block(new_block)
         func.function_type = FunctionType.from_lists(host_types, [r.type for r in results])
 
-    def launch(self, kind: str, operands: list[SSAValue], layout: _Layout, op: Operation) -> ttmetal.EnqueueProgramOp:
-        inputs = len(operands) - 1
+    def launch(self, kind: str, inputs: list[_Placed], out: _Placed, op: Operation) -> ttmetal.EnqueueProgramOp:
+        tensors = [*inputs, out]
+        cbs = [self.cb_of(t, op) for t in tensors]
+        layout = out.layout
         core_range = ttmetal.CoreRangeAttr(((0, 0), layout.grid))
-        ports = list(range(len(operands)))
+        ports = list(range(len(tensors)))
         cb = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
-        reader = self.kernel("datamovement", "noc", [self.reader_body(cb, inputs, layout.tiles)])
-        writer = self.kernel("datamovement", "noc", [self.writer_body(cb, layout.tiles)])
-        compute = self.kernel("compute", "compute", [self.compute_body(kind, cb, inputs, layout)])
-        args = lambda indices: ttmetal.KernelArgsAttr(((), (), tuple(("cb_port", i) for i in indices)))
+        in_dram = [i for i, t in enumerate(inputs) if t.layout.memory == "dram"]
+        reader = self.kernel("datamovement", "noc", self.reader_body(cb, inputs, layout))
+        writer = self.kernel("datamovement", "noc", self.writer_body(cb, out.layout))
+        compute = self.kernel("compute", "compute", self.compute_body(kind, cb, len(inputs), layout))
+
+        def args(ports: list[int], addresses: list[int]):
+            return ttmetal.KernelArgsAttr(((), (), (*(("cb_port", i) for i in ports),
+                                                    *(("buffer_address", i) for i in addresses))))
+
+        out_dram = [len(inputs)] if out.layout.memory == "dram" else []
         configs = [
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader), core_range, args(range(inputs)),
-                                                       (1, "noc0", None))),
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer), core_range, args([inputs]),
-                                                       (0, "noc1", None))),
-            ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), core_range, args(ports),
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader), core_range,
+                                                       args(list(range(len(inputs))), in_dram), (1, "noc0", None))),
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer), core_range,
+                                                       args([len(inputs)], out_dram), (0, "noc1", None))),
+            ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), core_range, args(ports, []),
                                                            ("hifi4", layout.dtype == "f32", False, False,
                                                             ("default",)))),
         ]
         launch = ttmetal.EnqueueProgramOp.create(
-            operands=[*operands, *operands],
+            operands=[*(t.buffer for t in tensors), *cbs],
             properties={"cb_ports": DenseArrayBase.from_list(i64, ports), "kernelConfigs": ArrayAttr(configs),
-                        "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(operands), len(operands)])})
+                        "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(tensors), len(cbs)])})
         launch.location = op.location
         return launch
 
-    def kernel(self, base: str, thread: str, body: list[list[Operation]]) -> str:
+    def kernel(self, base: str, thread: str, body: list[Operation]) -> str:
         name = f"{base}_kernel{len(self.kernels)}"
         func = FuncOp(name, ((), ()), Region(Block()), visibility="private")
         func.attributes["ttkernel.thread"] = ttkernel.ThreadAttr(ttkernel.ThreadAttr.enum_type(thread))
         func.attributes["tt.function_type"] = StringAttr("kernel")
-        func.body.block.add_ops([*body[0], ReturnOp()])
+        func.body.block.add_ops([*body, ReturnOp()])
         self.kernels.append(func)
         return name
 
@@ -217,18 +258,72 @@ class _FunctionLowering:
     def _call(name: str, *operands: SSAValue, **props) -> Operation:
         return ttkernel.OP_CLASSES[name].create(operands=list(operands), properties=props)
 
-    def reader_body(self, cb: Attribute, inputs: int, tiles: int) -> list[Operation]:
-        count = arith.ConstantOp(IntegerAttr(tiles, i32))
-        ops: list[Operation] = [count, *(cbs := self._cb_args(cb, inputs))]
-        for c in cbs:  # the shard is already in L1: hand its pages to the CB
-            ops += [self._call("cb_reserve_back", c.results[0], count.result),
-                    self._call("cb_push_back", c.results[0], count.result)]
+    def reader_body(self, cb: Attribute, inputs: list[_Placed], layout: _Layout) -> list[Operation]:
+        count = arith.ConstantOp(IntegerAttr(layout.tiles, i32))
+        cbs = self._cb_args(cb, len(inputs))
+        ops: list[Operation] = [count, *cbs]
+        address_arg = len(inputs)  # DRAM addresses follow the CB ports among the compile-time args
+        for placed, c in zip(inputs, cbs):
+            ops.append(self._call("cb_reserve_back", c.results[0], count.result))
+            if placed.layout.memory == "dram":
+                ops += self.dram_transfer(c.results[0], address_arg, placed.layout, read=True)
+                address_arg += 1
+            ops.append(self._call("cb_push_back", c.results[0], count.result))  # an L1 shard is there already
         return ops
 
-    def writer_body(self, cb: Attribute, tiles: int) -> list[Operation]:
-        count = arith.ConstantOp(IntegerAttr(tiles, i32))
+    def writer_body(self, cb: Attribute, layout: _Layout) -> list[Operation]:
+        count = arith.ConstantOp(IntegerAttr(layout.tiles, i32))
         (out,) = self._cb_args(cb, 1)
-        return [count, out, self._call("cb_wait_front", out.results[0], count.result)]
+        ops = [count, out, self._call("cb_wait_front", out.results[0], count.result)]
+        if layout.memory == "dram":
+            ops += self.dram_transfer(out.results[0], 1, layout, read=False)
+        return ops
+
+    def dram_transfer(self, cb: SSAValue, address_arg: int, layout: _Layout, read: bool) -> list[Operation]:
+        """Each tile of this core's shard between its CB page and its DRAM page: tile (r, c) of the tensor is
+        page r * Wt + c, in bank page % banks at row page / banks."""
+        ops: list[Operation] = []
+
+        def emit(op: Operation) -> SSAValue:
+            ops.append(op)
+            return op.results[0]
+
+        def const(value: int, t: Attribute = i32) -> SSAValue:
+            return emit(arith.ConstantOp(IntegerAttr(value, t)))
+
+        index = IndexType()
+        banks, page = const(int(self.chip["num_dram_channels"])), const(layout.page)
+        sy, sx, wt = const(layout.shard[0], index), const(layout.shard[1], index), const(layout.tensor_tiles[1], index)
+        zero, one, tiles = const(0, index), const(1, index), const(layout.tiles, index)
+        base = emit(ttkernel.OP_CLASSES["get_compile_time_arg_val"].create(
+            properties={"arg_index": IntegerAttr(address_arg, i32)}, result_types=[i32]))
+        local = emit(self._call_result("get_write_ptr" if read else "get_read_ptr", i32, cb))
+        y = emit(ttkernel.MyLogicalYOp.create(result_types=[index]))
+        x = emit(ttkernel.MyLogicalXOp.create(result_types=[index]))
+        loop_ops, ops = ops, []
+        body = Block(arg_types=[index])
+        i = body.args[0]
+        r = emit(arith.AddiOp(emit(arith.MuliOp(y, sy)), emit(arith.DivUIOp(i, sx))))
+        c = emit(arith.AddiOp(emit(arith.MuliOp(x, sx)), emit(arith.RemUIOp(i, sx))))
+        tile = emit(arith.IndexCastOp(emit(arith.AddiOp(emit(arith.MuliOp(r, wt)), c)), i32))
+        bank = emit(arith.RemUIOp(tile, banks))
+        far = emit(arith.AddiOp(base, emit(arith.MuliOp(emit(arith.DivUIOp(tile, banks)), page))))
+        near = emit(arith.AddiOp(local, emit(arith.MuliOp(emit(arith.IndexCastOp(i, i32)), page))))
+        if read:
+            ops.append(ttkernel.NocAsyncReadOp.create(
+                operands=[bank, far, near, page],
+                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 0])}))
+        else:
+            ops.append(ttkernel.NocAsyncWriteOp.create(
+                operands=[near, bank, far, page],
+                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 0, 1, 1, 1, 0])}))
+        body.add_ops([*ops, scf.YieldOp()])
+        barrier = self._call("noc_async_read_barrier" if read else "noc_async_write_barrier")
+        return [*loop_ops, scf.ForOp(zero, tiles, one, [], body), barrier]
+
+    @staticmethod
+    def _call_result(name: str, result: Attribute, *operands: SSAValue) -> Operation:
+        return ttkernel.OP_CLASSES[name].create(operands=list(operands), result_types=[result])
 
     def compute_body(self, kind: str, cb: Attribute, inputs: int, layout: _Layout) -> list[Operation]:
         count = arith.ConstantOp(IntegerAttr(layout.tiles, i32))
@@ -275,6 +370,8 @@ class ConvertTTIRToTTMetalPass(ModulePass):
 
     name: ClassVar[str] = "convert-ttir-to-ttmetal"
     override_device_shape: tuple[int, ...] = ()
+    default_input_memspace: str = "l1"
+    default_output_memspace: str = "l1"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from ttmlir.passes.register_device import device_module_of
@@ -290,7 +387,12 @@ class ConvertTTIRToTTMetalPass(ModulePass):
                 raise PassFailure(op, "override-device-shape is a grid YxX, e.g. override-device-shape=1,1")
             grid = tuple(self.override_device_shape)
         kernels: list[FuncOp] = []  # named by their index in the module: datamovement_kernel0, compute_kernel2, ...
+        for option, value in (("default-input-memspace", self.default_input_memspace),
+                              ("default-output-memspace", self.default_output_memspace)):
+            if value not in ("l1", "dram"):
+                raise PassFailure(op, f"{option} is l1 or dram, not '{value}'")
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
                      "ttkernel.thread" not in f.attributes]:
-            _FunctionLowering(func, grid, int(chip["l1_unreserved_base"]), int(chip["l1_size"]), kernels).lower()
+            _FunctionLowering(func, grid, chip, kernels, self.default_input_memspace,
+                              self.default_output_memspace).lower()
         module.body.block.add_ops(kernels)

@@ -31,9 +31,7 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
     ttnn_mode: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        lacking = [("default-input-memspace", self.default_input_memspace != "l1", "DRAM-resident inputs"),
-                   ("default-output-memspace", self.default_output_memspace != "l1", "DRAM-resident outputs"),
-                   ("collapse-tensors-2d", not self.collapse_tensors_2d, "tensors kept above two dims"),
+        lacking = [("collapse-tensors-2d", not self.collapse_tensors_2d, "tensors kept above two dims"),
                    ("enable-elementwise-fusion", self.enable_elementwise_fusion, "elementwise fusion"),
                    ("ttnn-mode", self.ttnn_mode, "TTNN mode (d2m programs inside a TTNN graph)")]
         for option, asked, feature in lacking:
@@ -43,7 +41,9 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
         if tuple(self.mesh(module)) not in ((1, 1), (1,)):
             raise PassFailure(module, "the TTMetal path runs on one chip in this build (mesh-shape=1,1)")
         super().apply(ctx, module)
-        ConvertTTIRToTTMetalPass(override_device_shape=self.override_device_shape).apply(ctx, module)
+        ConvertTTIRToTTMetalPass(override_device_shape=self.override_device_shape,
+                                 default_input_memspace=self.default_input_memspace,
+                                 default_output_memspace=self.default_output_memspace).apply(ctx, module)
         ConvertTTKernelToEmitCPass().apply(ctx, module)
 
 

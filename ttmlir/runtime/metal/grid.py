@@ -364,6 +364,7 @@ class KernelApi:
     def constant(self, name: str):
         values = {"my_x": [self.grid.noc_xy(self.core.y, self.core.x)[0]],
                   "my_y": [self.grid.noc_xy(self.core.y, self.core.x)[1]],
+                  "my_logical_x_": self.core.x, "my_logical_y_": self.core.y,
                   "noc_index": 0 if self.launch.processor == "brisc" else 1}
         if name not in values:
             raise MetalError(f"'{name}' is not declared")
@@ -493,7 +494,7 @@ class KernelApi:
         self.grid.bank_bytes[bank] = self.grid.bank_bytes.get(bank, 0) + size
         return self.cycles + NOC_LATENCY + -(-size // DRAM_BYTES_PER_CYCLE)
 
-    def noc_async_read(self, src_noc_addr: int, dst_l1: int, size: int) -> None:
+    def noc_async_read(self, src_noc_addr: int, dst_l1: int, size: int, noc: int = 0) -> None:
         self.grid.check_l1(dst_l1, size, self.core.name)
         self.core.l1[dst_l1:dst_l1 + size] = self.grid.read(src_noc_addr, size)
         self.grid.events += 1
@@ -501,7 +502,7 @@ class KernelApi:
         self.pending_reads.append(self._done_at(src_noc_addr, size))
         self.cycles += 1
 
-    def noc_async_write(self, src_l1: int, dst_noc_addr, size: int) -> None:
+    def noc_async_write(self, src_l1: int, dst_noc_addr, size: int, noc: int = 0) -> None:
         if isinstance(dst_noc_addr, tuple):
             raise MetalError("noc_async_write to a multicast address; use noc_async_write_multicast")
         self.grid.check_l1(src_l1, size, self.core.name)

@@ -2,7 +2,10 @@
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: ttmlir-translate --ttmetal-to-flatbuffer %t.mlir -o %t.ttm
 // RUN: ttrt run --result-file %t.json --artifact-dir %t.artifacts %t.ttm | FileCheck %s --check-prefix=EXEC
-// RUN: not ttmlir-opt --ttir-to-ttmetal-pipeline="default-input-memspace=dram" %s 2>&1 | FileCheck %s --check-prefix=DRAM
+// RUN: ttmlir-opt --ttir-to-ttmetal-pipeline="default-input-memspace=dram default-output-memspace=dram" %s -o %t.dram.mlir
+// RUN: FileCheck %s --input-file=%t.dram.mlir --check-prefix=DRAM
+// RUN: ttmlir-translate --ttmetal-to-flatbuffer %t.dram.mlir -o %t.dram.ttm
+// RUN: ttrt run --result-file %t.json --artifact-dir %t.artifacts %t.dram.ttm | FileCheck %s --check-prefix=EXEC
 // A 96x64 f32 multiply then exp: each tensor sharded over the 3x2 grid that divides its tiles, one launch of
 // three kernels per op, the first op's output buffer the second op's input.
 
@@ -28,7 +31,19 @@
 // CHECK: emitc.call_opaque "exp_tile_init"() : () -> ()
 // CHECK-NEXT: emitc.call_opaque "exp_tile"
 // EXEC: program 0 ('mul_exp') loop 0: launch 0: {{[0-9,]+}} cycles on 6 core(s); launch 1: {{[0-9,]+}} cycles on 6 core(s)
-// DRAM: error: DRAM-resident inputs are not supported by this build's TTMetal path yet; drop 'default-input-memspace' or set it to its default
+// With inputs and outputs in DRAM, interleaved a tile per page over the 12 banks; the compute works in L1 CBs
+// the reader fills from DRAM and the writer drains to it.
+// DRAM: %[[A:.*]] = "ttmetal.create_buffer"() <{address = 1024 : i64}> : () -> memref<1x1x3x2x!ttcore.tile<32x32, f32>, #ttcore.interleaved<8192x4096>, #dram>
+// DRAM: "ttmetal.enqueue_write_buffer"(%arg0, %[[A]])
+// DRAM: "ttmetal.create_buffer"() <{address = {{[0-9]+}} : i64}> : () -> memref<3x2x1x1x!ttcore.tile<32x32, f32>, #ttcore.shard<4096x4096, 1>, #l1>
+// DRAM: #ttmetal.noc_config<@datamovement_kernel0, #ttmetal.core_range<0x0, 3x2>, #ttmetal.kernel_args< ct_args = [<cb_port[0]>, <cb_port[1]>, <buffer_address[0]>, <buffer_address[1]>]>, dm_core = 1, noc0>
+// DRAM-LABEL: func.func private @datamovement_kernel0()
+// DRAM: %[[X:.*]] = emitc.literal "my_logical_x_" : index
+// DRAM: %[[FAR:.*]] = emitc.call_opaque "get_noc_addr_from_bank_id<true>"
+// DRAM-NEXT: emitc.call_opaque "noc_async_read"(%[[FAR]]
+// DRAM: emitc.call_opaque "noc_async_read_barrier"() : () -> ()
+// DRAM-LABEL: func.func private @datamovement_kernel4()
+// DRAM: emitc.call_opaque "noc_async_write"
 func.func @mul_exp(%arg0: tensor<96x64xf32>, %arg1: tensor<96x64xf32>) -> tensor<96x64xf32> {
   %0 = "ttir.multiply"(%arg0, %arg1) : (tensor<96x64xf32>, tensor<96x64xf32>) -> tensor<96x64xf32>
   %1 = "ttir.exp"(%0) : (tensor<96x64xf32>) -> tensor<96x64xf32>
