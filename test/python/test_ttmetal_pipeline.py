@@ -106,6 +106,14 @@ def test_dram_interleaved_tensors_are_read_and_written_over_the_noc(inputs_in, o
     assert (stats[0].noc_bytes > 0) == (inputs_in == "dram") and (stats[1].noc_bytes > 0) == (outputs_in == "dram")
 
 
+def test_blackhole_grid():
+    xs = inputs("multiply", (32 * 10, 32 * 13), "bf16", 2)
+    binary = compile_ttir(eltwise("multiply", (320, 416), "bf16", 2), "mock-system-desc-arch=blackhole")
+    (out,), stats = run_program(binary, xs)
+    check(out, xs[0] * xs[1], "bf16")
+    assert stats[0].cores == 130  # the whole 10x13 Blackhole worker grid
+
+
 def test_override_device_shape_limits_the_grid():
     xs = inputs("add", (96, 64), "f32", 2)
     (out,), stats = run_program(compile_ttir(eltwise("add", (96, 64), "f32", 2), "override-device-shape=1,1"), xs)
