@@ -106,6 +106,21 @@ def test_dram_interleaved_tensors_are_read_and_written_over_the_noc(inputs_in, o
     assert (stats[0].noc_bytes > 0) == (inputs_in == "dram") and (stats[1].noc_bytes > 0) == (outputs_in == "dram")
 
 
+@pytest.mark.parametrize("shape, dtype, options", [
+    ((512, 256), "f32", ""), ((40, 100), "bf16", ""), ((96, 64), "f32", "default-input-memspace=dram"),
+    ((64, 160), "bf16", "mock-system-desc-arch=blackhole default-output-memspace=dram")])
+def test_transpose_gathers_each_tile_from_the_core_or_page_holding_it(shape, dtype, options):
+    source = f"tensor<{shape[0]}x{shape[1]}x{dtype}>"
+    result = f"tensor<{shape[1]}x{shape[0]}x{dtype}>"
+    text = (f"func.func @t(%a: {source}) -> {result} {{\n"
+            f"  %0 = \"ttir.transpose\"(%a) <{{dim0 = -2 : si32, dim1 = -1 : si32}}> : ({source}) -> {result}\n"
+            f"  return %0 : {result}\n}}\n")
+    (x,) = inputs("transpose", shape, dtype, 1)
+    (out,), stats = run_program(compile_ttir(text, options), [x])
+    assert torch.equal(out, x.T)
+    assert stats[0].noc_bytes > 0
+
+
 def test_blackhole_grid():
     xs = inputs("multiply", (32 * 10, 32 * 13), "bf16", 2)
     binary = compile_ttir(eltwise("multiply", (320, 416), "bf16", 2), "mock-system-desc-arch=blackhole")

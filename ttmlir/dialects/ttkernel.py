@@ -122,6 +122,7 @@ OPS: dict[str, tuple[str, ...]] = {
     "tilize_init": ("cbIn", "numTiles", "cbOut"), "tilize_block": ("cbIn", "numTiles", "cbOut"),
     "untilize_init": ("cbIn",), "untilize_block": ("cbIn", "numTiles", "cbOut"),
     "get_noc_addr_from_bank_id": ("bank_id", "bankAddressOffset"),
+    "transpose_wh_init": ("cbIn", "cbOut"), "transpose_wh_tile": ("icb", "itile", "idst"),
     "noc_async_read_barrier": (), "noc_async_write_barrier": (),
 }
 RESULTS = {"get_write_ptr": 1, "get_read_ptr": 1, "get_tile_size": 1, "get_compile_time_arg_val": 1,

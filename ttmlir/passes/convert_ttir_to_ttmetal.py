@@ -3,7 +3,8 @@
 This is the first cut of the Metal path; upstream reaches the same place through D2M (`d2m.generic` per op,
 grid selection, bufferization, allocation, thread split, DMA lowering), which this pass does in one step for
 what it covers: elementwise unary and binary ops on f32, bf16 and si32 tensors (each matrix padded to whole
-tiles, leading dims folded into rows), every operand of an op the same shape. Anything else is refused
+tiles, leading dims folded into rows), every operand of an op the same shape, and the transpose of a matrix
+(each output tile fetched from the core or DRAM page holding its source tile, transposed in the dst register). Anything else is refused
 naming the op.
 
 Per function: each tensor is computed on the largest grid that divides its tile rows and columns and fits the
@@ -184,6 +185,12 @@ class _FunctionLowering:
                 continue
             kind = op.name.removeprefix("ttir.")
             inputs = list(op.operands)
+            if kind == "transpose":
+                self.check_transpose(op)
+                out = self.place(op.results[0].type, op, self.output_memory if op.results[0] in returned else "l1")
+                self.ops.append(self.launch(kind, [placed[inputs[0]]], out, op, gather=True))
+                placed[op.results[0]] = out
+                continue
             if kind in SWAPPED:
                 kind, inputs = SWAPPED[kind], inputs[::-1]
             if not op.name.startswith("ttir.") or (kind not in SFPU_BINARY and kind not in SFPU_UNARY):
@@ -207,15 +214,32 @@ class _FunctionLowering:
         func.body.add_block(new_block)
         func.function_type = FunctionType.from_lists(host_types, [r.type for r in results])
 
-    def launch(self, kind: str, inputs: list[_Placed], out: _Placed, op: Operation) -> ttmetal.EnqueueProgramOp:
+    def check_transpose(self, op: Operation) -> None:
+        shape = op.operands[0].type.get_shape()
+        dims = sorted(d.value.data % len(shape) for d in (op.properties["dim0"], op.properties["dim1"]))
+        if len(shape) < 2 or dims != [len(shape) - 2, len(shape) - 1] or math.prod(shape[:-2]) != 1:
+            raise PassFailure(op, "only transposes of a matrix's two dims are lowered to TTMetal yet")
+
+    def gather_cb(self, source: _Placed, out: _Placed, op: Operation) -> SSAValue:
+        """An L1 buffer shaped like the output's shards, in the source's format, that the reader fills."""
+        layout = _Layout(out.layout.grid, out.layout.shard, source.layout.dtype, 0, "l1")
+        layout.address = self.allocate("l1", layout.tiles * layout.page, op)
+        return self.create_buffer(layout)
+
+    def launch(self, kind: str, inputs: list[_Placed], out: _Placed, op: Operation,
+               gather: bool = False) -> ttmetal.EnqueueProgramOp:
+        """One op's program; `gather`: the reader fetches each output tile's source tile (from any core's L1 or
+        from DRAM) instead of taking the input's own shard."""
         tensors = [*inputs, out]
-        cbs = [self.cb_of(t, op) for t in tensors]
+        cbs = [self.gather_cb(inputs[0], out, op) if gather else self.cb_of(inputs[0], op),
+               *(self.cb_of(t, op) for t in tensors[1:])]
         layout = out.layout
         core_range = ttmetal.CoreRangeAttr(((0, 0), layout.grid))
         ports = list(range(len(tensors)))
         cb = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
-        in_dram = [i for i, t in enumerate(inputs) if t.layout.memory == "dram"]
-        reader = self.kernel("datamovement", "noc", self.reader_body(cb, inputs, layout))
+        in_dram = [0] if gather else [i for i, t in enumerate(inputs) if t.layout.memory == "dram"]
+        reader = self.kernel("datamovement", "noc", self.gather_body(cb, inputs[0].layout, layout) if gather
+                             else self.reader_body(cb, inputs, layout))
         writer = self.kernel("datamovement", "noc", self.writer_body(cb, out.layout))
         compute = self.kernel("compute", "compute", self.compute_body(kind, cb, len(inputs), layout))
 
@@ -321,6 +345,61 @@ class _FunctionLowering:
         barrier = self._call("noc_async_read_barrier" if read else "noc_async_write_barrier")
         return [*loop_ops, scf.ForOp(zero, tiles, one, [], body), barrier]
 
+    def gather_body(self, cb: Attribute, source: _Layout, layout: _Layout) -> list[Operation]:
+        """The transpose's reader: output tile (i, j) of this core's shard is source tile (j, i), read from the
+        L1 of the core holding it (its NoC coordinates are the logical ones plus the chip's translation offset)
+        or from its DRAM page."""
+        ops: list[Operation] = []
+
+        def emit(op: Operation) -> SSAValue:
+            ops.append(op)
+            return op.results[0]
+
+        def const(value: int, t: Attribute = i32) -> SSAValue:
+            return emit(arith.ConstantOp(IntegerAttr(value, t)))
+
+        index = IndexType()
+        count = const(layout.tiles)
+        (cb_op,) = self._cb_args(cb, 1)
+        port = emit(cb_op)
+        page = const(source.page)
+        sy, sx = const(layout.shard[0], index), const(layout.shard[1], index)
+        zero, one, tiles = const(0, index), const(1, index), const(layout.tiles, index)
+        base = emit(ttkernel.OP_CLASSES["get_compile_time_arg_val"].create(
+            properties={"arg_index": IntegerAttr(1, i32)}, result_types=[i32]))
+        ops.append(self._call("cb_reserve_back", port, count))
+        local = emit(self._call_result("get_write_ptr", i32, port))
+        y = emit(ttkernel.MyLogicalYOp.create(result_types=[index]))
+        x = emit(ttkernel.MyLogicalXOp.create(result_types=[index]))
+        head, ops = ops, []
+        body = Block(arg_types=[index])
+        k = body.args[0]
+        i = emit(arith.AddiOp(emit(arith.MuliOp(y, sy)), emit(arith.DivUIOp(k, sx))))
+        j = emit(arith.AddiOp(emit(arith.MuliOp(x, sx)), emit(arith.RemUIOp(k, sx))))
+        near = emit(arith.AddiOp(local, emit(arith.MuliOp(emit(arith.IndexCastOp(k, i32)), page))))
+        if source.memory == "dram":  # source tile (j, i) is page j * Wt + i
+            tile = emit(arith.IndexCastOp(emit(arith.AddiOp(emit(arith.MuliOp(j, const(source.tensor_tiles[1], index))),
+                                                            i)), i32))
+            banks = const(int(self.chip["num_dram_channels"]))
+            bank = emit(arith.RemUIOp(tile, banks))
+            far = emit(arith.AddiOp(base, emit(arith.MuliOp(emit(arith.DivUIOp(tile, banks)), page))))
+            ops.append(ttkernel.NocAsyncReadOp.create(
+                operands=[bank, far, near, page],
+                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 0])}))
+        else:  # source tile (j, i) is on core (j / SY, i / SX), at shard position (j % SY, i % SX)
+            ssy, ssx = const(source.shard[0], index), const(source.shard[1], index)
+            offset_y, offset_x = (const(o, index) for o in self.chip["coord_translation_offsets"])
+            noc_y = emit(arith.AddiOp(emit(arith.DivUIOp(j, ssy)), offset_y))
+            noc_x = emit(arith.AddiOp(emit(arith.DivUIOp(i, ssx)), offset_x))
+            position = emit(arith.AddiOp(emit(arith.MuliOp(emit(arith.RemUIOp(j, ssy)), ssx)), emit(arith.RemUIOp(i, ssx))))
+            far = emit(arith.AddiOp(base, emit(arith.MuliOp(emit(arith.IndexCastOp(position, i32)), page))))
+            ops.append(ttkernel.NocAsyncReadOp.create(
+                operands=[noc_x, noc_y, far, near, page],
+                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [2, 0, 1, 1, 1, 0])}))
+        body.add_ops([*ops, scf.YieldOp()])
+        return [*head, scf.ForOp(zero, tiles, one, [], body), self._call("noc_async_read_barrier"),
+                self._call("cb_push_back", port, count)]
+
     @staticmethod
     def _call_result(name: str, result: Attribute, *operands: SSAValue) -> Operation:
         return ttkernel.OP_CLASSES[name].create(operands=list(operands), result_types=[result])
@@ -333,14 +412,19 @@ class _FunctionLowering:
         ins, out = [c.results[0] for c in cbs[:-1]], cbs[-1].results[0]
         fpu = layout.dtype == "bf16" and kind in FPU_BINARY
         ops: list[Operation] = [count, zero, one, upper, *cbs]
-        ops.append(self._call("binary_op_init_common", ins[0], ins[1], out) if fpu else
-                   self._call("init_sfpu", ins[0], out))
+        if kind == "transpose":
+            ops.append(self._call("transpose_wh_init", ins[0], out))
+        else:
+            ops.append(self._call("binary_op_init_common", ins[0], ins[1], out) if fpu else
+                       self._call("init_sfpu", ins[0], out))
         ops += [self._call("cb_wait_front", c, count.result) for c in ins]
         ops.append(self._call("cb_reserve_back", out, count.result))
         body = Block(arg_types=[IndexType()])
         i = body.args[0]
         step: list[Operation] = [self._call("tile_regs_acquire")]
-        if fpu:
+        if kind == "transpose":
+            step.append(self._call("transpose_wh_tile", ins[0], i, zero.result))
+        elif fpu:
             step += [self._call(f"{FPU_BINARY[kind]}_init", ins[0], ins[1]),
                      self._call(FPU_BINARY[kind], ins[0], ins[1], i, i, zero.result)]
         else:

@@ -650,6 +650,12 @@ class KernelApi:
         self.cycles += tile_math.CYCLES["pack"]
         self.grid.events += 1
 
+    def transpose_wh_tile(self, port: int, tile: int, dst: int) -> None:
+        self._compute_only("transpose_wh_tile")
+        index = self._dst_index(dst, "transpose_wh_tile")
+        self._set_dst(index, self._cb_tile(port, tile, "transpose_wh_tile").T)
+        self.cycles += tile_math.CYCLES["sfpu"]
+
     def matmul_tiles(self, cb_a: int, cb_b: int, tile_a: int, tile_b: int, dst: int, transpose: int = 0) -> None:
         self._compute_only("matmul_tiles")
         index = self._dst_index(dst, "matmul_tiles")
