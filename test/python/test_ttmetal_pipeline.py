@@ -121,6 +121,26 @@ def test_transpose_gathers_each_tile_from_the_core_or_page_holding_it(shape, dty
     assert stats[0].noc_bytes > 0
 
 
+@pytest.mark.parametrize("m, k, n, dtype, options", [
+    (128, 96, 64, "f32", ""), (256, 256, 256, "bf16", ""), (40, 70, 50, "f32", "default-input-memspace=dram"),
+    (96, 64, 320, "bf16", "mock-system-desc-arch=blackhole default-output-memspace=dram")])
+def test_matmul_accumulates_streamed_tiles_in_dst(m, k, n, dtype, options):
+    ta, tb, tc = (f"tensor<{r}x{c}x{dtype}>" for r, c in ((m, k), (k, n), (m, n)))
+    text = (f"func.func @mm(%a: {ta}, %b: {tb}) -> {tc} {{\n"
+            f"  %0 = \"ttir.matmul\"(%a, %b) : ({ta}, {tb}) -> {tc}\n"
+            f"  %1 = \"ttir.relu\"(%0) : ({tc}) -> {tc}\n"
+            f"  return %1 : {tc}\n}}\n")
+    generator = torch.Generator().manual_seed(9)
+    a, b = (torch.randn(shape, generator=generator).to(TORCH[dtype]).float() for shape in ((m, k), (k, n)))
+    (out,), stats = run_program(compile_ttir(text, options), [a, b])
+    expected = torch.relu(a @ b)
+    if dtype == "bf16":  # bf16 operands, a 16-bit dst accumulating in bf16
+        assert torch.nn.functional.cosine_similarity(out.flatten(), expected.flatten(), 0) > 0.999
+    else:
+        assert torch.allclose(out, expected, rtol=1e-4, atol=1e-4)
+    assert stats[0].tiles_computed == -(-m // 32) * -(-n // 32) * -(-k // 32)
+
+
 def test_blackhole_grid():
     xs = inputs("multiply", (32 * 10, 32 * 13), "bf16", 2)
     binary = compile_ttir(eltwise("multiply", (320, 416), "bf16", 2), "mock-system-desc-arch=blackhole")
@@ -138,7 +158,8 @@ def test_override_device_shape_limits_the_grid():
 @pytest.mark.parametrize("text, options, message", [
     (eltwise("add", (64, 64), "f32", 2), "default-input-memspace=system", "default-input-memspace is l1 or dram"),
     (eltwise("add", (64, 64), "f32", 2), "enable-elementwise-fusion=true", "elementwise fusion are not supported"),
-    (eltwise("matmul", (64, 64), "f32", 2), "", "'ttir.matmul' is not lowered to TTMetal yet"),
+    (eltwise("atan2", (64, 64), "f32", 2), "", "'ttir.atan2' is not lowered to TTMetal yet"),
+    (eltwise("add", (64, 64), "f32", 2), "use-tile-matmul=false", "block matmuls"),
     (eltwise("add", (64, 64), "f16", 2), "", "a tensor of f16 is not lowered to TTMetal yet"),
 ])
 def test_what_is_not_lowered_yet_is_refused_naming_it(text, options, message):

@@ -4,7 +4,9 @@ This is the first cut of the Metal path; upstream reaches the same place through
 grid selection, bufferization, allocation, thread split, DMA lowering), which this pass does in one step for
 what it covers: elementwise unary and binary ops on f32, bf16 and si32 tensors (each matrix padded to whole
 tiles, leading dims folded into rows), every operand of an op the same shape, and the transpose of a matrix
-(each output tile fetched from the core or DRAM page holding its source tile, transposed in the dst register). Anything else is refused
+(each output tile fetched from the core or DRAM page holding its source tile, transposed in the dst register)
+and 2-d matmul (each core's output tiles accumulated over K in the dst register from A and B tiles streamed to
+it over the NoC; upstream multicasts them instead). Anything else is refused
 naming the op.
 
 Per function: each tensor is computed on the largest grid that divides its tile rows and columns and fits the
@@ -88,6 +90,74 @@ class _Layout:
             return MemRefType(self.tile, [1, 1, ht, wt], ttcore.InterleavedLayoutAttr((wt * self.page, self.page)), space)
         layout = ttcore.ShardLayoutAttr(((self.shard[1] * self.page, self.page), 1))
         return MemRefType(self.tile, [*self.grid, *self.shard], layout, space)
+
+
+class _Ops(list):
+    """Ops of a kernel body in order; `emit` appends one and gives its result."""
+
+    def emit(self, op: Operation) -> SSAValue | None:
+        self.append(op)
+        return op.results[0] if op.results else None
+
+    def const(self, value: int, t: Attribute = i32) -> SSAValue:
+        return self.emit(arith.ConstantOp(IntegerAttr(value, t)))
+
+    def ct_arg(self, index: int, t: Attribute = i32) -> SSAValue:
+        return self.emit(ttkernel.OP_CLASSES["get_compile_time_arg_val"].create(
+            properties={"arg_index": IntegerAttr(index, i32)}, result_types=[t]))
+
+    def call(self, name: str, *operands: SSAValue, result: Attribute | None = None, **props) -> SSAValue | None:
+        return self.emit(ttkernel.OP_CLASSES[name].create(operands=list(operands), properties=props,
+                                                          result_types=[result] if result else []))
+
+    def coords(self) -> tuple[SSAValue, SSAValue]:
+        index = IndexType()
+        return (self.emit(ttkernel.MyLogicalYOp.create(result_types=[index])),
+                self.emit(ttkernel.MyLogicalXOp.create(result_types=[index])))
+
+    def loop(self, count: int, body) -> None:
+        """`for k in 0..count: body(ops, k)` as an scf.for over index."""
+        index = IndexType()
+        lower, step, upper = self.const(0, index), self.const(1, index), self.const(count, index)
+        block = Block(arg_types=[index])
+        inner = _Ops()
+        body(inner, block.args[0])
+        block.add_ops([*inner, scf.YieldOp()])
+        self.append(scf.ForOp(lower, upper, step, [], block))
+
+    def read_tile(self, chip: dict, source: _Layout, row: SSAValue, col: SSAValue, base: SSAValue,
+                  near: SSAValue) -> None:
+        """A NoC read of tile (row, col) of `source` into L1 at `near`: from its DRAM page (page row * Wt + col,
+        bank page % banks), or from the L1 of the core holding it (core (row / SY, col / SX), its NoC coordinates
+        the logical ones plus the chip's translation offset, at shard position (row % SY, col % SX))."""
+        index = IndexType()
+        page = self.const(source.page)
+        if source.memory == "dram":
+            tile = self.emit(arith.IndexCastOp(self.emit(arith.AddiOp(
+                self.emit(arith.MuliOp(row, self.const(source.tensor_tiles[1], index))), col)), i32))
+            banks = self.const(int(chip["num_dram_channels"]))
+            bank = self.emit(arith.RemUIOp(tile, banks))
+            far = self.emit(arith.AddiOp(base, self.emit(arith.MuliOp(self.emit(arith.DivUIOp(tile, banks)), page))))
+            self.append(ttkernel.NocAsyncReadOp.create(
+                operands=[bank, far, near, page],
+                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 0])}))
+            return
+        sy, sx = self.const(source.shard[0], index), self.const(source.shard[1], index)
+        offset_y, offset_x = (self.const(o, index) for o in chip["coord_translation_offsets"])
+        noc_y = self.emit(arith.AddiOp(self.emit(arith.DivUIOp(row, sy)), offset_y))
+        noc_x = self.emit(arith.AddiOp(self.emit(arith.DivUIOp(col, sx)), offset_x))
+        position = self.emit(arith.AddiOp(self.emit(arith.MuliOp(self.emit(arith.RemUIOp(row, sy)), sx)),
+                                          self.emit(arith.RemUIOp(col, sx))))
+        far = self.emit(arith.AddiOp(base, self.emit(arith.MuliOp(self.emit(arith.IndexCastOp(position, i32)), page))))
+        self.append(ttkernel.NocAsyncReadOp.create(
+            operands=[noc_x, noc_y, far, near, page],
+            properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [2, 0, 1, 1, 1, 0])}))
+
+
+def _args(ports: list[int], addresses: list[int]) -> ttmetal.KernelArgsAttr:
+    """Compile-time args: the CB ports of the launch's CBs `ports`, then the addresses of operands `addresses`."""
+    return ttmetal.KernelArgsAttr(((), (), (*(("cb_port", i) for i in ports),
+                                            *(("buffer_address", i) for i in addresses))))
 
 
 def _largest_divisor(n: int, limit: int) -> int:
@@ -185,6 +255,12 @@ class _FunctionLowering:
                 continue
             kind = op.name.removeprefix("ttir.")
             inputs = list(op.operands)
+            if kind == "matmul":
+                self.check_matmul(op)
+                out = self.place(op.results[0].type, op, self.output_memory if op.results[0] in returned else "l1")
+                self.ops.append(self.launch_matmul(placed[inputs[0]], placed[inputs[1]], out, op))
+                placed[op.results[0]] = out
+                continue
             if kind == "transpose":
                 self.check_transpose(op)
                 out = self.place(op.results[0].type, op, self.output_memory if op.results[0] in returned else "l1")
@@ -194,8 +270,8 @@ class _FunctionLowering:
             if kind in SWAPPED:
                 kind, inputs = SWAPPED[kind], inputs[::-1]
             if not op.name.startswith("ttir.") or (kind not in SFPU_BINARY and kind not in SFPU_UNARY):
-                raise PassFailure(op, f"'{op.name}' is not lowered to TTMetal yet (elementwise unary and binary ops "
-                                      "are)")
+                raise PassFailure(op, f"'{op.name}' is not lowered to TTMetal yet (elementwise unary and binary ops, "
+                                      "transpose and matmul are)")
             binary = kind in SFPU_BINARY
             if len(inputs) != (2 if binary else 1) or len(op.results) != 1:
                 raise PassFailure(op, f"'{op.name}' with {len(inputs)} operand(s) is not lowered to TTMetal yet")
@@ -220,6 +296,54 @@ class _FunctionLowering:
         if len(shape) < 2 or dims != [len(shape) - 2, len(shape) - 1] or math.prod(shape[:-2]) != 1:
             raise PassFailure(op, "only transposes of a matrix's two dims are lowered to TTMetal yet")
 
+    def check_matmul(self, op: Operation) -> None:
+        a, b = (v.type.get_shape() for v in op.operands)
+        if len(a) != 2 or len(b) != 2 or any(op.properties.get(t) is not None and op.properties[t].value.data
+                                             for t in ("transpose_a", "transpose_b")):
+            raise PassFailure(op, "only 2-d matmuls without transposed operands are lowered to TTMetal yet")
+        if len({str(v.type.element_type) for v in (*op.operands, op.results[0])}) != 1:
+            raise PassFailure(op, "a matmul mixing element types is not lowered to TTMetal yet")
+
+    def streaming_cb(self, like: _Layout, op: Operation) -> SSAValue:
+        """A two-page L1 buffer per core (double buffering) for tiles streamed through a CB."""
+        layout = _Layout(like.grid, (1, 2), like.dtype, 0, "l1")
+        layout.address = self.allocate("l1", 2 * layout.page, op)
+        return self.create_buffer(layout)
+
+    def launch_matmul(self, a: _Placed, b: _Placed, out: _Placed, op: Operation) -> ttmetal.EnqueueProgramOp:
+        """out = a @ b: each core computes its output shard, A and B tiles streamed to it over the NoC."""
+        k_tiles = a.layout.tensor_tiles[1]
+        layout = out.layout
+        cbs = [self.streaming_cb(layout, op), self.streaming_cb(layout, op), self.cb_of(out, op)]
+        stream = ttkernel.CBType(ttkernel.IntAttr(2), layout.tile)
+        shard = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
+        reader = self.kernel("datamovement", "noc",
+                             self.matmul_reader(stream, stream, a.layout, b.layout, layout, k_tiles))
+        writer = self.kernel("datamovement", "noc", self.writer_body(shard, layout, cb_arg=2))
+        compute = self.kernel("compute", "compute", self.matmul_compute(stream, stream, shard, layout, k_tiles))
+        core_range = ttmetal.CoreRangeAttr(((0, 0), layout.grid))
+        ports = [0, 1, 2]
+        out_dram = [2] if layout.memory == "dram" else []
+        configs = [
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader), core_range,
+                                                       _args(ports, [0, 1]), (1, "noc0", None))),
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer), core_range,
+                                                       _args(ports, out_dram), (0, "noc1", None))),
+            ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), core_range, _args(ports, []),
+                                                           ("hifi4", layout.dtype == "f32", False, False,
+                                                            ("default",)))),
+        ]
+        return self.enqueue([a.buffer, b.buffer, out.buffer], cbs, ports, configs, op)
+
+    def enqueue(self, buffers: list[SSAValue], cbs: list[SSAValue], ports: list[int], configs: list[Attribute],
+                op: Operation) -> ttmetal.EnqueueProgramOp:
+        launch = ttmetal.EnqueueProgramOp.create(
+            operands=[*buffers, *cbs],
+            properties={"cb_ports": DenseArrayBase.from_list(i64, ports), "kernelConfigs": ArrayAttr(configs),
+                        "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(buffers), len(cbs)])})
+        launch.location = op.location
+        return launch
+
     def gather_cb(self, source: _Placed, out: _Placed, op: Operation) -> SSAValue:
         """An L1 buffer shaped like the output's shards, in the source's format, that the reader fills."""
         layout = _Layout(out.layout.grid, out.layout.shard, source.layout.dtype, 0, "l1")
@@ -243,26 +367,17 @@ class _FunctionLowering:
         writer = self.kernel("datamovement", "noc", self.writer_body(cb, out.layout))
         compute = self.kernel("compute", "compute", self.compute_body(kind, cb, len(inputs), layout))
 
-        def args(ports: list[int], addresses: list[int]):
-            return ttmetal.KernelArgsAttr(((), (), (*(("cb_port", i) for i in ports),
-                                                    *(("buffer_address", i) for i in addresses))))
-
         out_dram = [len(inputs)] if out.layout.memory == "dram" else []
         configs = [
             ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader), core_range,
-                                                       args(list(range(len(inputs))), in_dram), (1, "noc0", None))),
+                                                       _args(list(range(len(inputs))), in_dram), (1, "noc0", None))),
             ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer), core_range,
-                                                       args([len(inputs)], out_dram), (0, "noc1", None))),
-            ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), core_range, args(ports, []),
+                                                       _args([len(inputs)], out_dram), (0, "noc1", None))),
+            ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), core_range, _args(ports, []),
                                                            ("hifi4", layout.dtype == "f32", False, False,
                                                             ("default",)))),
         ]
-        launch = ttmetal.EnqueueProgramOp.create(
-            operands=[*(t.buffer for t in tensors), *cbs],
-            properties={"cb_ports": DenseArrayBase.from_list(i64, ports), "kernelConfigs": ArrayAttr(configs),
-                        "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(tensors), len(cbs)])})
-        launch.location = op.location
-        return launch
+        return self.enqueue([t.buffer for t in tensors], cbs, ports, configs, op)
 
     def kernel(self, base: str, thread: str, body: list[Operation]) -> str:
         name = f"{base}_kernel{len(self.kernels)}"
@@ -295,12 +410,14 @@ class _FunctionLowering:
             ops.append(self._call("cb_push_back", c.results[0], count.result))  # an L1 shard is there already
         return ops
 
-    def writer_body(self, cb: Attribute, layout: _Layout) -> list[Operation]:
-        count = arith.ConstantOp(IntegerAttr(layout.tiles, i32))
-        (out,) = self._cb_args(cb, 1)
-        ops = [count, out, self._call("cb_wait_front", out.results[0], count.result)]
+    def writer_body(self, cb: Attribute, layout: _Layout, cb_arg: int = 0) -> list[Operation]:
+        """Wait for the output shard (its CB port is compile-time arg `cb_arg`) and, for a DRAM result, write it
+        to its pages (the address is the next compile-time arg)."""
+        ops = _Ops()
+        count, out = ops.const(layout.tiles), ops.ct_arg(cb_arg, cb)
+        ops.call("cb_wait_front", out, count)
         if layout.memory == "dram":
-            ops += self.dram_transfer(out.results[0], 1, layout, read=False)
+            ops += self.dram_transfer(out, cb_arg + 1, layout, read=False)
         return ops
 
     def dram_transfer(self, cb: SSAValue, address_arg: int, layout: _Layout, read: bool) -> list[Operation]:
@@ -346,59 +463,83 @@ class _FunctionLowering:
         return [*loop_ops, scf.ForOp(zero, tiles, one, [], body), barrier]
 
     def gather_body(self, cb: Attribute, source: _Layout, layout: _Layout) -> list[Operation]:
-        """The transpose's reader: output tile (i, j) of this core's shard is source tile (j, i), read from the
-        L1 of the core holding it (its NoC coordinates are the logical ones plus the chip's translation offset)
-        or from its DRAM page."""
-        ops: list[Operation] = []
+        """The transpose's reader: output tile (i, j) of this core's shard is source tile (j, i), wherever it is."""
+        ops, index = _Ops(), IndexType()
+        count = ops.const(layout.tiles)
+        port, base = ops.ct_arg(0, cb), ops.ct_arg(1)
+        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
+        page = ops.const(source.page)
+        ops.call("cb_reserve_back", port, count)
+        local = ops.call("get_write_ptr", port, result=i32)
+        y, x = ops.coords()
 
-        def emit(op: Operation) -> SSAValue:
-            ops.append(op)
-            return op.results[0]
+        def fetch(body: _Ops, k: SSAValue) -> None:
+            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
+            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
+            body.read_tile(self.chip, source, j, i, base, near)
 
-        def const(value: int, t: Attribute = i32) -> SSAValue:
-            return emit(arith.ConstantOp(IntegerAttr(value, t)))
+        ops.loop(layout.tiles, fetch)
+        ops.call("noc_async_read_barrier")
+        ops.call("cb_push_back", port, count)
+        return ops
 
-        index = IndexType()
-        count = const(layout.tiles)
-        (cb_op,) = self._cb_args(cb, 1)
-        port = emit(cb_op)
-        page = const(source.page)
-        sy, sx = const(layout.shard[0], index), const(layout.shard[1], index)
-        zero, one, tiles = const(0, index), const(1, index), const(layout.tiles, index)
-        base = emit(ttkernel.OP_CLASSES["get_compile_time_arg_val"].create(
-            properties={"arg_index": IntegerAttr(1, i32)}, result_types=[i32]))
-        ops.append(self._call("cb_reserve_back", port, count))
-        local = emit(self._call_result("get_write_ptr", i32, port))
-        y = emit(ttkernel.MyLogicalYOp.create(result_types=[index]))
-        x = emit(ttkernel.MyLogicalXOp.create(result_types=[index]))
-        head, ops = ops, []
-        body = Block(arg_types=[index])
-        k = body.args[0]
-        i = emit(arith.AddiOp(emit(arith.MuliOp(y, sy)), emit(arith.DivUIOp(k, sx))))
-        j = emit(arith.AddiOp(emit(arith.MuliOp(x, sx)), emit(arith.RemUIOp(k, sx))))
-        near = emit(arith.AddiOp(local, emit(arith.MuliOp(emit(arith.IndexCastOp(k, i32)), page))))
-        if source.memory == "dram":  # source tile (j, i) is page j * Wt + i
-            tile = emit(arith.IndexCastOp(emit(arith.AddiOp(emit(arith.MuliOp(j, const(source.tensor_tiles[1], index))),
-                                                            i)), i32))
-            banks = const(int(self.chip["num_dram_channels"]))
-            bank = emit(arith.RemUIOp(tile, banks))
-            far = emit(arith.AddiOp(base, emit(arith.MuliOp(emit(arith.DivUIOp(tile, banks)), page))))
-            ops.append(ttkernel.NocAsyncReadOp.create(
-                operands=[bank, far, near, page],
-                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 0])}))
-        else:  # source tile (j, i) is on core (j / SY, i / SX), at shard position (j % SY, i % SX)
-            ssy, ssx = const(source.shard[0], index), const(source.shard[1], index)
-            offset_y, offset_x = (const(o, index) for o in self.chip["coord_translation_offsets"])
-            noc_y = emit(arith.AddiOp(emit(arith.DivUIOp(j, ssy)), offset_y))
-            noc_x = emit(arith.AddiOp(emit(arith.DivUIOp(i, ssx)), offset_x))
-            position = emit(arith.AddiOp(emit(arith.MuliOp(emit(arith.RemUIOp(j, ssy)), ssx)), emit(arith.RemUIOp(i, ssx))))
-            far = emit(arith.AddiOp(base, emit(arith.MuliOp(emit(arith.IndexCastOp(position, i32)), page))))
-            ops.append(ttkernel.NocAsyncReadOp.create(
-                operands=[noc_x, noc_y, far, near, page],
-                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [2, 0, 1, 1, 1, 0])}))
-        body.add_ops([*ops, scf.YieldOp()])
-        return [*head, scf.ForOp(zero, tiles, one, [], body), self._call("noc_async_read_barrier"),
-                self._call("cb_push_back", port, count)]
+    def matmul_reader(self, cb_a: Attribute, cb_b: Attribute, a: _Layout, b: _Layout, layout: _Layout,
+                      k_tiles: int) -> list[Operation]:
+        """For each output tile (i, j) of this core's shard and each k: A tile (i, k) into CB 0 and B tile (k, j)
+        into CB 1, one pair at a time, fetched wherever they are."""
+        ops, index = _Ops(), IndexType()
+        one = ops.const(1)
+        port_a, port_b, base_a, base_b = ops.ct_arg(0, cb_a), ops.ct_arg(1, cb_b), ops.ct_arg(3), ops.ct_arg(4)
+        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
+        y, x = ops.coords()
+
+        def output_tile(body: _Ops, t: SSAValue) -> None:
+            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(t, sx))))
+            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(t, sx))))
+
+            def step(inner: _Ops, k: SSAValue) -> None:
+                for port, source, row, col, base in ((port_a, a, i, k, base_a), (port_b, b, k, j, base_b)):
+                    inner.call("cb_reserve_back", port, one)
+                    inner.read_tile(self.chip, source, row, col, base, inner.call("get_write_ptr", port, result=i32))
+                inner.call("noc_async_read_barrier")
+                inner.call("cb_push_back", port_a, one)
+                inner.call("cb_push_back", port_b, one)
+
+            body.loop(k_tiles, step)
+
+        ops.loop(layout.tiles, output_tile)
+        return ops
+
+    def matmul_compute(self, cb_a: Attribute, cb_b: Attribute, cb_out: Attribute, layout: _Layout,
+                       k_tiles: int) -> list[Operation]:
+        """Each output tile accumulated over k in dst 0 (matmul_tiles), then packed into its place in the shard."""
+        ops, index = _Ops(), IndexType()
+        one, count = ops.const(1), ops.const(layout.tiles)
+        a, b, out = ops.ct_arg(0, cb_a), ops.ct_arg(1, cb_b), ops.ct_arg(2, cb_out)
+        dst, no_transpose = ops.const(0, index), ops.const(0)
+        ops.call("mm_init", a, b, out, no_transpose)
+        ops.call("cb_reserve_back", out, count)
+
+        def output_tile(body: _Ops, t: SSAValue) -> None:
+            body.call("tile_regs_acquire")
+
+            def step(inner: _Ops, k: SSAValue) -> None:
+                inner.call("cb_wait_front", a, one)
+                inner.call("cb_wait_front", b, one)
+                inner.call("matmul_tiles", a, b, dst, dst, dst)
+                inner.call("cb_pop_front", a, one)
+                inner.call("cb_pop_front", b, one)
+
+            body.loop(k_tiles, step)
+            body.call("tile_regs_commit")
+            body.call("tile_regs_wait")
+            body.call("pack_tile", dst, out, t, out_of_order=IntegerAttr(0, 1))
+            body.call("tile_regs_release")
+
+        ops.loop(layout.tiles, output_tile)
+        ops.call("cb_push_back", out, count)
+        return ops
 
     @staticmethod
     def _call_result(name: str, result: Attribute, *operands: SSAValue) -> Operation:

@@ -29,11 +29,13 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
     collapse_tensors_2d: bool = True
     enable_elementwise_fusion: bool = False
     ttnn_mode: bool = False
+    use_tile_matmul: bool = True
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         lacking = [("collapse-tensors-2d", not self.collapse_tensors_2d, "tensors kept above two dims"),
                    ("enable-elementwise-fusion", self.enable_elementwise_fusion, "elementwise fusion"),
-                   ("ttnn-mode", self.ttnn_mode, "TTNN mode (d2m programs inside a TTNN graph)")]
+                   ("ttnn-mode", self.ttnn_mode, "TTNN mode (d2m programs inside a TTNN graph)"),
+                   ("use-tile-matmul", not self.use_tile_matmul, "block matmuls (matmul_block)")]
         for option, asked, feature in lacking:
             if asked:
                 raise PassFailure(module, f"{feature} are not supported by this build's TTMetal path yet; drop "
