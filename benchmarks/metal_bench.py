@@ -1,7 +1,7 @@
 """Metal simulator speed: kernels compiled from C++ and run on the simulated grid (issue figures: a
 1024x1024 bf16 eltwise add on the 8x8 grid <= 1 s, a 512x512x512 bf16 matmul <= 2 s).
 
-The first add is compiled from TTIR (`--ttir-to-ttmetal-pipeline`, L1-sharded tensors on the 8x8 grid); the
+The "compiled" programs come from TTIR (`--ttir-to-ttmetal-pipeline`, L1-sharded tensors on the 8x8 grid); the
 others are the hand-written reference kernels (`ttmlir/runtime/metal/reference/`): one reader, one compute and
 one writer kernel per core, DRAM-interleaved tensors. Prints wall time (first run, which
 compiles its kernels, and the best of three after, each on a fresh grid), simulated cycles and NoC
@@ -27,20 +27,21 @@ def measure(name: str, run) -> None:
         start = time.perf_counter()
         run()
         repeats.append(time.perf_counter() - start)
-    print(f"{name:50} first {first:6.3f} s  best {min(repeats):6.3f} s  {stats.cycles:>9,} cycles  "
+    print(f"{name:54} first {first:6.3f} s  best {min(repeats):6.3f} s  {stats.cycles:>9,} cycles  "
           f"{stats.cores} cores  {stats.noc_bytes / 2**20:7.1f} MiB over the NoC")
 
 
-def compiled_add(a: torch.Tensor, b: torch.Tensor):
+def compiled(op: str, a: torch.Tensor, b: torch.Tensor):
+    """`op` of a and b (bf16) compiled from TTIR through the TTMetal pipeline and run from its .ttm."""
     from ttmlir.compiler import lower_to_ttmetal
     from ttmlir.runtime.metal.program import run_program
     from ttmlir.target.ttmetal import translate
 
-    t = "tensor<1024x1024xbf16>"
-    source = (f"func.func @add(%a: {t}, %b: {t}) -> {t} {{\n  %0 = \"ttir.add\"(%a, %b) : ({t}, {t}) -> {t}\n"
-              f"  return %0 : {t}\n}}\n")
-    binary = translate(lower_to_ttmetal(source))
-    outputs, stats = run_program(binary, [a, b])
+    ta, tb = (f"tensor<{t.shape[0]}x{t.shape[1]}xbf16>" for t in (a, b))
+    tc = f"tensor<{a.shape[0]}x{b.shape[1]}xbf16>"
+    source = (f"func.func @f(%a: {ta}, %b: {tb}) -> {tc} {{\n  %0 = \"ttir.{op}\"(%a, %b) : ({ta}, {tb}) -> {tc}\n"
+              f"  return %0 : {tc}\n}}\n")
+    outputs, stats = run_program(translate(lower_to_ttmetal(source)), [a, b])
     return outputs, stats[0]
 
 
@@ -48,10 +49,11 @@ def main() -> None:
     torch.manual_seed(0)
     cores = [(y, x) for y in range(8) for x in range(8)]
     a, b = torch.randn(1024, 1024), torch.randn(1024, 1024)
-    measure("add 1024x1024 bf16 compiled from TTIR, 8x8 grid", lambda: compiled_add(a, b))
+    measure("add 1024x1024 bf16 compiled from TTIR, 8x8 grid", lambda: compiled("add", a, b))
     measure("add 1024x1024 bf16, 8x8 grid (FPU)",
             lambda: eltwise(Grid("wormhole_b0"), a, b, kernel("compute_add_fpu.cpp"), "bf16", cores))
     x, y = torch.randn(512, 512), torch.randn(512, 512)
+    measure("matmul 512x512x512 bf16 compiled from TTIR, 8x8 grid", lambda: compiled("matmul", x, y))
     measure("matmul 512x512x512 bf16, 8x8 grid",
             lambda: matmul(Grid("wormhole_b0"), x, y, "bf16", cores))
 
