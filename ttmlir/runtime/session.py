@@ -323,17 +323,7 @@ class BinaryRun:
                 self.perf_rows.append(row)
 
     def write_perf_report(self, host_only: bool = False) -> Path:
-        folder = self.folder() / "perf"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / "ops_perf_results.csv"
-        columns = [c for c in PERF_COLUMNS if any(c in row for row in self.perf_rows)]
-        if host_only:
-            columns = [c for c in columns if not c.startswith(("DEVICE KERNEL", "PM "))]
-        table = io.StringIO(newline="")
-        writer = csv.DictWriter(table, columns, extrasaction="ignore")
-        writer.writeheader()
-        writer.writerows(self.perf_rows)
-        write_atomic(str(path), table.getvalue())
+        path = write_perf_csv(self.folder(), self.perf_rows, host_only)
         device = sum(r["DEVICE KERNEL DURATION [ns]"] for r in self.perf_rows)
         self.logger.info(f"{self.path.name}: {len(self.perf_rows)} ops, modelled device time "
                          f"{device / 1000:.1f} us on {self.args['--arch']}; report: {path}")
@@ -353,6 +343,21 @@ class BinaryRun:
                 self.artifacts.save_json(self.folder(), "golden_results.json", self.golden_report)
             if self.memory_report:
                 self.artifacts.save_json(self.folder(), "memory_results.json", self.memory_report)
+
+
+def write_perf_csv(folder: Path, rows: list[dict], host_only: bool = False) -> Path:
+    """`<folder>/perf/ops_perf_results.csv`: one row per op (or program launch), tt-metal's profiler columns."""
+    (folder / "perf").mkdir(parents=True, exist_ok=True)
+    path = folder / "perf" / "ops_perf_results.csv"
+    columns = [c for c in PERF_COLUMNS if any(c in row for row in rows)]
+    if host_only:
+        columns = [c for c in columns if not c.startswith(("DEVICE KERNEL", "PM "))]
+    table = io.StringIO(newline="")
+    writer = csv.DictWriter(table, columns, extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(rows)
+    write_atomic(str(path), table.getvalue())
+    return path
 
 
 def peak_summary(peaks: dict[str, int], arch: str) -> str:

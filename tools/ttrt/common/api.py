@@ -335,7 +335,7 @@ class Run(Command):
 
     # what a `.ttm` run does not do yet: each is refused when asked for, not ignored
     METAL_UNSUPPORTED = ("--identity", "--memory", "--check-memory-leak", "--debugger", "--no-values", "--mesh-shape",
-                         "--host-only", "--print-input-output-tensors", "--save-golden-tensors")
+                         "--print-input-output-tensors", "--save-golden-tensors")
     KERNEL_FLAGS = ("--dump-kernels", "--load-kernels")
 
     def run_binary(self, path: Path) -> dict:
@@ -359,17 +359,15 @@ class Run(Command):
         from ttmlir.target import flatbuffer as fbu
 
         asked = [flag for flag in self.METAL_UNSUPPORTED if self.args.get(flag)]
-        if self.name == "perf" or asked:
-            what = f"ttrt {self.name}" if self.name == "perf" else ", ".join(asked)
-            raise UserError(f"{path}: {what} is not supported for .ttm binaries yet (ttrt run reports each "
-                            "launch's modelled cycles)")
+        if asked:
+            raise UserError(f"{path}: {', '.join(asked)} is not supported for .ttm binaries yet")
         _, root = fbu.load(path, expect="ttm")
         if not self.args["--ignore-version"]:
             fbu.check_version(root, str(path))
         programs = fbu.as_list(root.programs)
         chosen = self.args["--program-index"]
         indices = range(len(programs)) if chosen == "all" else [int(chosen)]
-        results = []
+        results, perf_rows = [], []
         generator = torch.Generator().manual_seed(self.args["--seed"])
         draw = {"randn": lambda s: torch.randn(s, generator=generator), "rand": lambda s: torch.rand(s, generator=generator),
                 "zeros": torch.zeros, "ones": torch.ones,
@@ -394,7 +392,32 @@ class Run(Command):
                         for i, tensor in enumerate(tensors):
                             self.artifacts.save_torch_tensor(folder, f"{kind}_{i}.pt", tensor)
                 results.append({"program_index": index, "loop": loop, "launches": launches})
+                perf_rows += self.metal_perf_rows(runner, program, index)
+        if self.name == "perf":
+            from ttmlir.runtime.session import write_perf_csv
+
+            report = write_perf_csv(self.artifacts.binary_folder(str(path)), perf_rows, self.args["--host-only"])
+            device = sum(r.get("DEVICE KERNEL DURATION [ns]", 0) for r in perf_rows)
+            self.logger.info(f"{path.name}: {len(perf_rows)} program launches, modelled device time "
+                             f"{device / 1000:.1f} us on {self.args['--arch']}; report: {report}")
         return {"program_index": chosen, "program_results": results}
+
+    def metal_perf_rows(self, runner, program, index: int) -> list[dict]:
+        """One ops_perf_results.csv row per program launch of a .ttm run: the simulator's modelled cycles at the
+        chip's clock, its cores, and the host time the simulation took."""
+        from ttmlir import hardware
+
+        clock = hardware.CHIPS[self.args["--arch"]].clock_ghz
+        rows = []
+        for count, (launch, stats) in enumerate(zip(runner.launches, runner.stats)):
+            rows.append({"OP CODE": "ttmetal.enqueue_program", "OP TYPE": "tt_dnn_device", "GLOBAL CALL COUNT": count,
+                         "DEVICE ID": 0, "ATTRIBUTES": "", "MATH FIDELITY": launch["math_fidelity"],
+                         "CORE COUNT": stats.cores, "HOST START TS": launch["host_start"],
+                         "HOST END TS": launch["host_end"],
+                         "HOST DURATION [ns]": launch["host_end"] - launch["host_start"],
+                         "DEVICE KERNEL DURATION [ns]": round(stats.cycles / clock), "LOC": launch["loc"],
+                         "PROGRAM_METADATA": f"program {index} ('{program.name}')"})
+        return rows
 
     def kernel_sources(self, program) -> None:
         """--dump-kernels writes each kernel's C++ to <dir>/<program>/<kernel>.cpp; --load-kernels runs that file's

@@ -13,6 +13,7 @@ Buffer conventions (what `--ttmetal-to-flatbuffer` writes and the compiler alloc
 from __future__ import annotations
 
 import math
+import time
 
 import torch
 
@@ -22,6 +23,7 @@ from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
 
 _PROCESSORS = {0: "brisc", 1: "ncrisc"}
+_FIDELITIES = {value: name for name, value in vars(fbm.MathFidelity).items() if not name.startswith("_")}
 
 
 class _Buffer:
@@ -76,6 +78,7 @@ class ProgramRunner:
         self.host: dict[int, torch.Tensor] = {}
         self.device: dict[int, _Buffer] = {}
         self.stats: list[ProgramStats] = []
+        self.launches: list[dict] = []  # per enqueue_program: its location, math fidelity and host times (ns)
 
     def run(self, inputs: list[torch.Tensor]) -> list[torch.Tensor]:
         program_inputs = fbu.as_list(self.program.inputs)
@@ -88,7 +91,14 @@ class ProgramRunner:
             for queue in fbu.as_list(device_program.commandQueues):
                 for command in fbu.as_list(queue.commands):
                     try:
+                        start = time.perf_counter_ns()
                         results = self.command(command.type) or results
+                        if isinstance(command.type, fbm.EnqueueProgramCommandT):
+                            fidelities = [k.type.mathFidelity for k in fbu.as_list(command.type.kernels)
+                                          if isinstance(k.type, fbm.ComputeConfigT)]
+                            self.launches.append({
+                                "loc": command.loc or "", "host_start": start, "host_end": time.perf_counter_ns(),
+                                "math_fidelity": _FIDELITIES[fidelities[0]] if fidelities else ""})
                     except MetalError as error:
                         raise MetalError(f"{type(command.type).__name__[:-8]} at {command.loc}: {error}") from None
         return results

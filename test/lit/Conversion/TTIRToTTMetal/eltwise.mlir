@@ -2,6 +2,8 @@
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: ttmlir-translate --ttmetal-to-flatbuffer %t.mlir -o %t.ttm
 // RUN: ttrt run --result-file %t.json --artifact-dir %t.artifacts %t.ttm | FileCheck %s --check-prefix=EXEC
+// RUN: ttrt perf --result-file %t.json --artifact-dir %t.perf %t.ttm | FileCheck %s --check-prefix=PERF
+// RUN: FileCheck %s --input-file=%t.perf/eltwise.mlir.tmp.ttm/perf/ops_perf_results.csv --check-prefix=CSV
 // RUN: ttmlir-opt --ttir-to-ttmetal-pipeline="default-input-memspace=dram default-output-memspace=dram" %s -o %t.dram.mlir
 // RUN: FileCheck %s --input-file=%t.dram.mlir --check-prefix=DRAM
 // RUN: ttmlir-translate --ttmetal-to-flatbuffer %t.dram.mlir -o %t.dram.ttm
@@ -31,6 +33,10 @@
 // CHECK: emitc.call_opaque "exp_tile_init"() : () -> ()
 // CHECK-NEXT: emitc.call_opaque "exp_tile"
 // EXEC: program 0 ('mul_exp') loop 0: launch 0: {{[0-9,]+}} cycles on 6 core(s); launch 1: {{[0-9,]+}} cycles on 6 core(s)
+// PERF: 2 program launches, modelled device time {{[0-9.]+}} us on wormhole_b0; report:
+// CSV: OP CODE,OP TYPE,GLOBAL CALL COUNT,DEVICE ID,ATTRIBUTES,MATH FIDELITY,CORE COUNT,
+// CSV-NEXT: ttmetal.enqueue_program,tt_dnn_device,0,0,,HiFi4,6,
+// CSV-NEXT: ttmetal.enqueue_program,tt_dnn_device,1,0,,HiFi4,6,
 // With inputs and outputs in DRAM, interleaved a tile per page over the 12 banks; the compute works in L1 CBs
 // the reader fills from DRAM and the writer drains to it.
 // DRAM: %[[A:.*]] = "ttmetal.create_buffer"() <{address = 1024 : i64}> : () -> memref<1x1x3x2x!ttcore.tile<32x32, f32>, #ttcore.interleaved<8192x4096>, #dram>
