@@ -82,3 +82,29 @@ def test_a_hand_edited_kernel_loaded_with_load_kernels_changes_the_result(tmp_pa
     compute.write_text(compute.read_text().replace("mul_binary_tile(", "add_binary_tile("))
     a, b, total = run("--load-kernels")
     assert torch.allclose(total, torch.exp(a + b), rtol=1e-5)
+
+
+def test_ttrt_run_checks_a_ttm_against_the_goldens_it_carries(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    from builder.base.builder_apis import Operand, compile_ttir_to_flatbuffer
+    from builder.ttir.ttir_builder import TTIRBuilder
+
+    def gate(builder: TTIRBuilder):
+        @builder.func([(64, 64), (64, 64)], [torch.float32, torch.float32])
+        def model(in0: Operand, in1: Operand, builder: TTIRBuilder):
+            return builder.multiply(builder.sigmoid(in0), in1)
+
+    monkeypatch.chdir(tmp_path)
+    _, binary, io, _ = compile_ttir_to_flatbuffer(gate, target="ttmetal")
+    ttrt = [str(Path(sys.executable).parent / "ttrt"), "run", binary, "--result-file", "r.json",
+            "--kernel-source-dir", "k"]
+    passed = subprocess.run([*ttrt, "--dump-kernels"], capture_output=True, text=True)
+    assert passed.returncode == 0 and "output_0: PCC 1.000000 (golden)" in passed.stdout
+    compute = tmp_path / "k" / "model" / "compute_kernel5.cpp"
+    compute.write_text(compute.read_text().replace("mul_binary_tile(", "sub_binary_tile("))
+    failed = subprocess.run([*ttrt, "--load-kernels"], capture_output=True, text=True)
+    assert failed.returncode == 1
+    assert "program 0 ('model'): golden check failed for output_0: PCC" in failed.stdout + failed.stderr
+    assert subprocess.run([*ttrt, "--load-kernels", "--disable-golden"], capture_output=True).returncode == 0

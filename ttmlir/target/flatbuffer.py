@@ -305,6 +305,32 @@ def system_desc_dict(sd: fb.SystemDescT) -> dict:
             "chip_channels": sd.chipChannels or ""}
 
 
+def golden_tensor(name: str, array) -> fb.GoldenTensorT:
+    """A numpy array as a GoldenTensor: floats as f32, integers as si32."""
+    import numpy as np
+
+    array = np.ascontiguousarray(array)
+    is_float = array.dtype.kind == "f"
+    array = array.astype(np.float32 if is_float else np.int32)
+    out = fb.GoldenTensorT()
+    out.name, out.shape = name, list(array.shape)
+    out.stride = [s // array.itemsize for s in array.strides]
+    out.dtype = enum_value(fb.DataType, "f32" if is_float else "si32")
+    out.data = np.frombuffer(array.tobytes(), dtype=np.uint8)
+    return out
+
+
+def golden_info(goldens: dict) -> fb.GoldenInfoT:
+    """A program's golden tensors (numpy arrays by key: `input_N`, `output_N`, an op's location)."""
+    info = fb.GoldenInfoT()
+    info.goldenMap = []
+    for key, array in sorted(goldens.items()):
+        kv = fb.GoldenKVT()
+        kv.key, kv.value = key, golden_tensor(key, array)
+        info.goldenMap.append(kv)
+    return info
+
+
 def system_desc_root(desc: dict) -> fb.SystemDescRootT:
     root = fb.SystemDescRootT()
     root.version, root.ttmlirGitHash, root.systemDesc = version_t(), git_hash(), system_desc_t(desc)

@@ -180,8 +180,9 @@ def _kernel_arg(kind: str, index: int) -> fbm.KernelArgT:
     return out
 
 
-def translate(module: ModuleOp) -> bytes:
-    """Serialize a TTMetal module: one program per host function (kernels are looked up by symbol)."""
+def translate(module: ModuleOp, goldens: dict | None = None) -> bytes:
+    """Serialize a TTMetal module: one program per host function (kernels are looked up by symbol); `goldens`
+    maps a program name to its golden tensors (numpy arrays by `input_N` / `output_N`)."""
     funcs = [op for op in module.walk() if isinstance(op, FuncOp) and op.body.blocks and not is_kernel(op)]
     if not funcs:
         raise TranslateError(None, "no host function to serialize (a func.func without ttkernel.thread)")
@@ -191,4 +192,7 @@ def translate(module: ModuleOp) -> bytes:
     binary.version, binary.ttmlirGitHash = fbu.version_t(), fbu.git_hash()
     binary.systemDesc = fbu.system_desc_t(system.data.as_dict() if system is not None else hardware.system_desc())
     binary.programs = [_ProgramWriter(f, f.parent_op()).program() for f in funcs]
+    for program in binary.programs:
+        program.debugInfo = fbm.DebugInfoT()
+        program.debugInfo.goldenInfo = fbu.golden_info((goldens or {}).get(program.name, {}))
     return fbu.serialize(binary, "ttm")

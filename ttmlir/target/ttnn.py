@@ -326,31 +326,6 @@ def _mesh_shape(module: ModuleOp) -> tuple[int, int]:
     return (1, 1)
 
 
-def golden_tensor(name: str, array) -> fb.GoldenTensorT:
-    """A numpy array as a GoldenTensor: floats as f32, integers as si32."""
-    import numpy as np
-
-    array = np.ascontiguousarray(array)
-    is_float = array.dtype.kind == "f"
-    array = array.astype(np.float32 if is_float else np.int32)
-    out = fb.GoldenTensorT()
-    out.name, out.shape = name, list(array.shape)
-    out.stride = [s // array.itemsize for s in array.strides]
-    out.dtype = fbu.enum_value(fb.DataType, "f32" if is_float else "si32")
-    out.data = np.frombuffer(array.tobytes(), dtype=np.uint8)
-    return out
-
-
-def _golden_info(goldens: dict) -> fb.GoldenInfoT:
-    info = fb.GoldenInfoT()
-    info.goldenMap = []
-    for key, array in sorted(goldens.items()):
-        kv = fb.GoldenKVT()
-        kv.key, kv.value = key, golden_tensor(key, array)
-        info.goldenMap.append(kv)
-    return info
-
-
 def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: dict | None = None,
               source: str | None = None) -> bytes:
     """Serialize a TTNN module.
@@ -381,7 +356,7 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
         prog.meshShape = binary.meshShape
         prog.debugInfo = fb.DebugInfoT()
         prog.debugInfo.mlir = _mlir("ttnn", source)
-        prog.debugInfo.goldenInfo = _golden_info((goldens or {}).get(prog.name, {}))
+        prog.debugInfo.goldenInfo = fbu.golden_info((goldens or {}).get(prog.name, {}))
         binary.programs.append(prog)
     binary.mlirStages = [_mlir(name, text) for name, text in {**(stages or {}), "ttnn": source}.items()]
     return fbu.serialize(binary, "ttnn")

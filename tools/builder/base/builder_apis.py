@@ -136,7 +136,7 @@ def _compile_to_ttmetal(module: Module, builder: Builder, system_desc_path: str,
                *(pipeline_options or [])]
     try:
         lowered = lower_to_ttmetal(source, f"{base}_ttir.mlir", " ".join(o for o in options if o))
-        data = translate(lowered)
+        data = translate(lowered, goldens=_flatbuffer_goldens(builder))
     except DiagnosticError as error:
         raise TTBuilderCompileException(str(error)) from None
     except TranslateError as error:

@@ -377,10 +377,13 @@ class Run(Command):
                 raise UserError(f"{path}: program index {index} out of range ({len(programs)} program(s))")
             program = programs[index]
             self.kernel_sources(program)
+            goldens = self.metal_goldens(program)
             for loop in range(self.args["--loops"]):
                 runner = ProgramRunner(Grid(self.args["--arch"]), program)
-                inputs = [draw(shape) for shape in input_shapes(program)]
+                inputs = [goldens[f"input_{i}"] if f"input_{i}" in goldens else draw(shape)
+                          for i, shape in enumerate(input_shapes(program))]
                 outputs = runner.run(inputs)
+                golden_report = self.check_metal_goldens(goldens, outputs, f"program {index} ('{program.name}')")
                 launches = [{"cycles": s.cycles, "cores": s.cores, "noc_bytes": s.noc_bytes,
                              "tiles_computed": s.tiles_computed} for s in runner.stats]
                 self.logger.info(f"{path.name} program {index} ('{program.name}') loop {loop}: "
@@ -391,7 +394,7 @@ class Run(Command):
                     for kind, tensors in (("input", inputs), ("output", outputs)):
                         for i, tensor in enumerate(tensors):
                             self.artifacts.save_torch_tensor(folder, f"{kind}_{i}.pt", tensor)
-                results.append({"program_index": index, "loop": loop, "launches": launches})
+                results.append({"program_index": index, "loop": loop, "launches": launches, "golden": golden_report})
                 perf_rows += self.metal_perf_rows(runner, program, index)
         if self.name == "perf":
             from ttmlir.runtime.session import write_perf_csv
@@ -401,6 +404,31 @@ class Run(Command):
             self.logger.info(f"{path.name}: {len(perf_rows)} program launches, modelled device time "
                              f"{device / 1000:.1f} us on {self.args['--arch']}; report: {report}")
         return {"program_index": chosen, "program_results": results}
+
+    @staticmethod
+    def metal_goldens(program) -> dict:
+        """A .ttm program's golden tensors (`input_N`, `output_N`) as torch tensors."""
+        from ttmlir.runtime.executor import golden_to_torch
+
+        info = program.debugInfo.goldenInfo if program.debugInfo is not None else None
+        return {kv.key: golden_to_torch(kv.value).float() for kv in (info.goldenMap or [] if info else [])}
+
+    def check_metal_goldens(self, goldens: dict, outputs: list, where: str) -> dict:
+        """Each output against its golden (unless --disable-golden); a miss fails the run naming the output."""
+        from ttmlir.runtime import RuntimeFailure
+        from ttmlir.runtime.golden import compare
+
+        if self.args.get("--disable-golden"):
+            return {}
+        report = {f"output_{i}": compare(goldens[f"output_{i}"], out, self.args["--pcc"], self.args["--atol"],
+                                          self.args["--rtol"])
+                  for i, out in enumerate(outputs) if f"output_{i}" in goldens}
+        for key, entry in report.items():
+            self.logger.info(f"{where} {key}: PCC {entry['actual_pcc']:.6f} (golden)")
+            if entry["actual_pcc"] < entry["expected_pcc"]:
+                raise RuntimeFailure(f"{where}: golden check failed for {key}: PCC {entry['actual_pcc']:.6f} < "
+                                     f"{entry['expected_pcc']}")
+        return report
 
     def metal_perf_rows(self, runner, program, index: int) -> list[dict]:
         """One ops_perf_results.csv row per program launch of a .ttm run: the simulator's modelled cycles at the
