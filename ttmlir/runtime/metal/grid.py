@@ -36,6 +36,7 @@ NOC_BYTES_PER_CYCLE = 32
 DRAM_BYTES_PER_CYCLE = 24
 DRAM_PAGE = 1 << 20
 PROCESSORS = ("brisc", "ncrisc", "compute")
+SPIN_LIMIT = 10_000_000  # passes of a kernel's unbounded loops (while, general for) before it counts as a hang
 
 
 class MetalError(RuntimeFailure):
@@ -342,6 +343,13 @@ class KernelApi:
         self.pending_reads: list[int] = []
         self.pending_writes: list[int] = []
         self.rt_args = launch.rt_args.get((core.y, core.x), ())
+        self.spins = 0
+
+    def spin(self) -> None:
+        """One pass of an unbounded loop; a kernel that loops this long without finishing is reported as hung."""
+        self.spins += 1
+        if self.spins > SPIN_LIMIT:
+            raise KernelHang(f"hang: the kernel ran {SPIN_LIMIT:,} passes of its unbounded loops without finishing")
 
     # --- arguments -------------------------------------------------------------------------------------
     def get_compile_time_arg_val(self, index: int) -> int:

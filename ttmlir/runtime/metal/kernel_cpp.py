@@ -290,6 +290,7 @@ class _Emitter:
         elif kind == "while_stmt":
             cond, body = node.children
             self.emit(indent, f"while {self.expr(cond)}:", node)
+            self.emit(indent + 1, "api.spin()", node)  # an unbounded loop that never waits is a hang too
             self.block(body, indent + 1)
         elif kind == "for_stmt":
             self.for_stmt(node, indent)
@@ -315,7 +316,8 @@ class _Emitter:
             self.statement(init, indent)
             first = f"_first{len(self.out)}"
             self.emit(indent, f"{first} = True", node)
-            self.emit(indent, "while True:")
+            self.emit(indent, "while True:", node)
+            self.emit(indent + 1, "api.spin()", node)
             if step is not None:
                 self.emit(indent + 1, f"if not {first}: {self.expr(step, statement=True)}")
             self.emit(indent + 1, f"{first} = False")
