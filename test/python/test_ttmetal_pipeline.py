@@ -141,6 +141,23 @@ def test_matmul_accumulates_streamed_tiles_in_dst(m, k, n, dtype, options):
     assert stats[0].tiles_computed == -(-m // 32) * -(-n // 32) * -(-k // 32)
 
 
+@pytest.mark.parametrize("dtype, value, expected", [
+    ("f32", "dense<5.0>", torch.full((32, 64), 5.0)),
+    ("bf16", "dense<[[1.5, -2.0]]>", torch.tensor([[1.5, -2.0]]).repeat(32, 32)),
+])
+def test_constants_are_host_data_written_to_the_device(dtype, value, expected):
+    t = f"tensor<32x64x{dtype}>"
+    if "[[" in value:  # a non-splat constant: one row of two values, tiled by the test's expectation
+        value = "dense<" + str([[1.5, -2.0] * 32] * 32).replace(" ", "") + ">"
+    text = (f"func.func @f(%a: {t}) -> {t} {{\n"
+            f"  %0 = \"ttir.constant\"() <{{value = {value} : {t}}}> : () -> {t}\n"
+            f"  %1 = \"ttir.multiply\"(%a, %0) : ({t}, {t}) -> {t}\n"
+            f"  return %1 : {t}\n}}\n")
+    (a,) = inputs("multiply", (32, 64), dtype, 1)
+    (out,), _ = run_program(compile_ttir(text), [a])
+    check(out, a * expected, dtype)
+
+
 def test_blackhole_grid():
     xs = inputs("multiply", (32 * 10, 32 * 13), "bf16", 2)
     binary = compile_ttir(eltwise("multiply", (320, 416), "bf16", 2), "mock-system-desc-arch=blackhole")

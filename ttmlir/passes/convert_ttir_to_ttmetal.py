@@ -4,7 +4,8 @@ This is the first cut of the Metal path; upstream reaches the same place through
 grid selection, bufferization, allocation, thread split, DMA lowering), which this pass does in one step for
 what it covers: elementwise unary and binary ops on f32, bf16 and si32 tensors (each matrix padded to whole
 tiles, leading dims folded into rows), every operand of an op the same shape, and the transpose of a matrix
-(each output tile fetched from the core or DRAM page holding its source tile, transposed in the dst register)
+(each output tile fetched from the core or DRAM page holding its source tile, transposed in the dst register),
+dense constants (host data in a `memref.global`, written to the device like an input)
 and 2-d matmul (each core's output tiles accumulated over K in the dst register from A and B tiles streamed to
 it over the NoC; upstream multicasts them instead). Anything else is refused
 naming the op.
@@ -27,10 +28,11 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import (ArrayAttr, DenseArrayBase, DictionaryAttr, FunctionType, IndexType, IntegerAttr,
-                                   MemRefType, ModuleOp, StringAttr, SymbolRefAttr, TensorType, UnitAttr, i32, i64)
+from xdsl.dialects.builtin import (ArrayAttr, DenseArrayBase, DenseIntOrFPElementsAttr, FunctionType, IndexType,
+                                   IntegerAttr, MemRefType, ModuleOp, StringAttr, SymbolRefAttr, TensorType, UnitAttr,
+                                   i32, i64)
 from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.dialects.memref import AllocOp
+from xdsl.dialects.memref import AllocOp, GetGlobalOp, GlobalOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
@@ -181,6 +183,7 @@ class _FunctionLowering:
     output_memory: str = "l1"
 
     def __post_init__(self):
+        self.globals: list[Operation] = []  # constants' host data, module-level memref.global ops
         self.next = {"l1": int(self.chip["l1_unreserved_base"]), "dram": int(self.chip["dram_unreserved_base"])}
         self.ops: list[Operation] = []
         self.buffers: list[SSAValue] = []
@@ -255,6 +258,11 @@ class _FunctionLowering:
                 continue
             kind = op.name.removeprefix("ttir.")
             inputs = list(op.operands)
+            if kind == "constant":  # host data (a memref.global) written to the device like an input
+                host = self.constant(op)
+                placed[op.results[0]] = self.place(op.results[0].type, op, self.input_memory)
+                self.ops.append(ttmetal.EnqueueWriteBufferOp.create(operands=[host, placed[op.results[0]].buffer]))
+                continue
             if kind == "matmul":
                 self.check_matmul(op)
                 out = self.place(op.results[0].type, op, self.output_memory if op.results[0] in returned else "l1")
@@ -295,6 +303,21 @@ class _FunctionLowering:
         dims = sorted(d.value.data % len(shape) for d in (op.properties["dim0"], op.properties["dim1"]))
         if len(shape) < 2 or dims != [len(shape) - 2, len(shape) - 1] or math.prod(shape[:-2]) != 1:
             raise PassFailure(op, "only transposes of a matrix's two dims are lowered to TTMetal yet")
+
+    def constant(self, op: Operation) -> SSAValue:
+        """A `ttir.constant` as a private constant `memref.global` of the module and its `memref.get_global`."""
+        value = op.properties["value"]
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            raise PassFailure(op, "only dense constants are lowered to TTMetal yet")
+        self.shape_of(op.results[0].type, op)
+        t = op.results[0].type
+        memref = MemRefType(t.element_type, t.get_shape())
+        name = f"{self.func.sym_name.data}_constant{len(self.globals)}"
+        self.globals.append(GlobalOp.get(StringAttr(name), memref, value, sym_visibility=StringAttr("private"),
+                                         constant=UnitAttr()))
+        get = GetGlobalOp(name, memref)
+        self.ops.append(get)
+        return get.memref
 
     def check_matmul(self, op: Operation) -> None:
         a, b = (v.type.get_shape() for v in op.operands)
@@ -618,6 +641,8 @@ class ConvertTTIRToTTMetalPass(ModulePass):
                 raise PassFailure(op, f"{option} is l1 or dram, not '{value}'")
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
                      "ttkernel.thread" not in f.attributes]:
-            _FunctionLowering(func, grid, chip, kernels, self.default_input_memspace,
-                              self.default_output_memspace).lower()
+            lowering = _FunctionLowering(func, grid, chip, kernels, self.default_input_memspace,
+                                         self.default_output_memspace)
+            lowering.lower()
+            module.body.block.add_ops(lowering.globals)
         module.body.block.add_ops(kernels)

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import io
 
-from xdsl.dialects.builtin import IntegerType, MemRefType, ModuleOp, Signedness
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, MemRefType, ModuleOp, Signedness
 from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.dialects.memref import AllocOp
+from xdsl.dialects.memref import AllocOp, GetGlobalOp, GlobalOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
 from ttmlir import hardware
 from ttmlir.asm import TTPrinter
 from ttmlir.dialects import ttcore, ttmetal
+from ttmlir.dialects.props import dense_values
 from ttmlir.target import TranslateError
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
@@ -21,6 +22,21 @@ from ttmlir.target.cpp import is_kernel, kernel_source
 
 _SCALARS = {"f32": "f32", "bf16": "bf16", "f16": "f16", "i32": "si32", "si32": "si32", "ui32": "u32", "ui16": "u16",
             "ui8": "u8", "i8": "u8", "i16": "u16"}
+
+
+def _bf16_bytes(values):
+    import numpy as np
+
+    bits = values.astype(np.float32).view(np.uint32)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16  # round to nearest even
+    return rounded.astype(np.uint16).view(np.uint8)
+
+
+# a host buffer's elements as the bytes of its data type (little endian)
+_NUMPY_BYTES = {"f32": lambda v: v.astype("<f4").view("u1"), "f16": lambda v: v.astype("<f2").view("u1"),
+                "bf16": _bf16_bytes, "si32": lambda v: v.astype("<i4").view("u1"),
+                "u32": lambda v: v.astype("<u4").view("u1"), "u16": lambda v: v.astype("<u2").view("u1"),
+                "u8": lambda v: v.astype("u1")}
 
 
 def _dim2d(y: int, x: int):
@@ -99,6 +115,9 @@ class _ProgramWriter:
         elif isinstance(op, AllocOp):
             table = fbm.HostAllocCommandT()
             table.dst = self.ref(op.memref, op)
+        elif isinstance(op, GetGlobalOp):  # a constant: a host buffer with the global's data
+            table = fbm.HostAllocCommandT()
+            table.dst, table.data = self.ref(op.memref, op), self.global_data(op)
         elif isinstance(op, (ttmetal.EnqueueWriteBufferOp, ttmetal.EnqueueReadBufferOp)):
             table = (fbm.EnqueueWriteBufferCommandT if isinstance(op, ttmetal.EnqueueWriteBufferOp)
                      else fbm.EnqueueReadBufferCommandT)()
@@ -115,11 +134,22 @@ class _ProgramWriter:
             table.results = [self.ref(v, op) for v in op.operands]
         else:
             raise TranslateError(op, f"'{op.name}' cannot be serialized in a .ttm program (host functions hold "
-                                     "ttmetal ops, memref.alloc and return)")
+                                     "ttmetal ops, memref.alloc, memref.get_global and return)")
         out = fbm.CommandT()
         out.typeType = getattr(fbm.CommandType, type(table).__name__[:-1])
         out.type, out.loc = table, self._text(op.location)
         return out
+
+    def global_data(self, op: GetGlobalOp):
+        """The bytes of the `memref.global` a get_global names: its elements in the buffer's data type."""
+        import numpy as np
+
+        found = SymbolTable.lookup_symbol(self.symbols, op.name_)
+        if not isinstance(found, GlobalOp) or not isinstance(found.initial_value, DenseIntOrFPElementsAttr):
+            raise TranslateError(op, f"{op.name_} is not a memref.global with dense data")
+        dtype, _, _ = _element(op.memref.type, op)
+        values = np.asarray(dense_values(found.initial_value), dtype=np.float32)
+        return _NUMPY_BYTES[dtype](values)
 
     def _text(self, attr: Attribute) -> str:
         self.printer.stream = io.StringIO()

@@ -106,9 +106,11 @@ class ProgramRunner:
     def command(self, table) -> list[torch.Tensor] | None:
         if isinstance(table, fbm.CreateBufferCommandT):
             self.device[table.ref.globalId] = _Buffer(table.ref)
-        elif isinstance(table, fbm.HostAllocCommandT):
+        elif isinstance(table, fbm.HostAllocCommandT):  # with data: a constant
             buffer = _Buffer(table.dst)
-            self.host[buffer.id] = torch.zeros(buffer.shape)
+            data = fbu.as_list(table.data)
+            self.host[buffer.id] = tile_math.from_bytes(torch.tensor(data, dtype=torch.uint8), buffer.dtype).reshape(
+                buffer.shape) if data else torch.zeros(buffer.shape)
         elif isinstance(table, fbm.EnqueueWriteBufferCommandT):
             self.write(self.host[table.src.globalId], self._device(table.dst))
         elif isinstance(table, fbm.EnqueueReadBufferCommandT):
