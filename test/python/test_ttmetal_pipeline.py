@@ -158,6 +158,27 @@ def test_constants_are_host_data_written_to_the_device(dtype, value, expected):
     check(out, a * expected, dtype)
 
 
+@pytest.mark.parametrize("op, shape, dim, dtype, options", [
+    ("sum", (64, 96), 1, "f32", ""), ("mean", (96, 64), 0, "f32", ""), ("max", (64, 128), -1, "bf16", ""),
+    ("max", (128, 64), -2, "f32", "default-input-memspace=dram"), ("sum", (2, 40, 50), 2, "f32", ""),
+    ("mean", (40, 300), 1, "bf16", "mock-system-desc-arch=blackhole default-output-memspace=dram")])
+def test_reductions_reduce_streamed_tiles_with_a_scaler(op, shape, dim, dtype, options):
+    out_shape = list(shape)
+    out_shape[dim] = 1
+    ti, to = (f"tensor<{'x'.join(map(str, s))}x{dtype}>" for s in (shape, out_shape))
+    text = (f"func.func @r(%a: {ti}) -> {to} {{\n"
+            f"  %0 = \"ttir.{op}\"(%a) <{{dim_arg = [{dim} : i32], keep_dim = true}}> : ({ti}) -> {to}\n"
+            f"  return %0 : {to}\n}}\n")
+    (x,) = inputs(op, shape, dtype, 1)
+    (out,), stats = run_program(compile_ttir(text, options), [x])
+    expected = {"sum": torch.sum, "mean": torch.mean, "max": torch.amax}[op](x, dim, keepdim=True)
+    assert out.shape == expected.shape
+    if dtype == "bf16":
+        assert torch.allclose(out, expected, rtol=2e-2, atol=5e-2)
+    else:
+        assert torch.allclose(out, expected, rtol=1e-5, atol=1e-4)
+
+
 def test_blackhole_grid():
     xs = inputs("multiply", (32 * 10, 32 * 13), "bf16", 2)
     binary = compile_ttir(eltwise("multiply", (320, 416), "bf16", 2), "mock-system-desc-arch=blackhole")
@@ -177,6 +198,12 @@ def test_override_device_shape_limits_the_grid():
     (eltwise("add", (64, 64), "f32", 2), "enable-elementwise-fusion=true", "elementwise fusion are not supported"),
     (eltwise("atan2", (64, 64), "f32", 2), "", "'ttir.atan2' is not lowered to TTMetal yet"),
     (eltwise("add", (64, 64), "f32", 2), "use-tile-matmul=false", "block matmuls"),
+    ("func.func @r(%a: tensor<64x64xf32>) -> tensor<64xf32> {\n  %0 = \"ttir.sum\"(%a) <{dim_arg = [1 : i32], "
+     "keep_dim = false}> : (tensor<64x64xf32>) -> tensor<64xf32>\n  return %0 : tensor<64xf32>\n}\n", "",
+     "only reductions with keep_dim = true"),
+    ("func.func @r(%a: tensor<64x40xf32>) -> tensor<64x1xf32> {\n  %0 = \"ttir.max\"(%a) <{dim_arg = [1 : i32], "
+     "keep_dim = true}> : (tensor<64x40xf32>) -> tensor<64x1xf32>\n  return %0 : tensor<64x1xf32>\n}\n", "",
+     "a max over a dim of 40"),
     (eltwise("add", (64, 64), "f16", 2), "", "a tensor of f16 is not lowered to TTMetal yet"),
 ])
 def test_what_is_not_lowered_yet_is_refused_naming_it(text, options, message):

@@ -23,6 +23,9 @@ from xdsl.utils.exceptions import VerifyException
 from ttmlir.dialects.syntax import enum_attr, parse_arg_groups
 
 ThreadAttr = enum_attr("ttkernel.thread", ("noc", "compute", "ethernet"), "The RISC-V thread a kernel runs on.")
+ReduceTypeAttr = enum_attr("ttkernel.reduce_type", ("reduce_sum", "reduce_max", "reduce_avg"), "A reduction's operator.")
+ReduceDimAttr = enum_attr("ttkernel.reduce_dim", ("reduce_dim_row", "reduce_dim_col", "reduce_dim_scalar"),
+                          "What a tile reduction reduces: each row, each column, or the whole tile.")
 ARG_TYPES = ("cb_port", "buffer_address", "local_semaphore", "named_argument", "global_semaphore", "scalar",
              "tensor_accessor_args")
 ARG_GROUPS = ("rt_args", "ct_args")
@@ -93,7 +96,7 @@ class CBType(ParametrizedAttribute, TypeAttribute):
         printer.print_string(">")
 
 
-# op -> what sits between its parentheses: operand names, or `name=int|bool` for an attribute written there
+# op -> what sits between its parentheses: operand names, or `name=int|bool|attr` for an attribute written there
 _SFPU_UNARY = ("exp", "log", "sqrt", "rsqrt", "recip", "abs", "negative", "relu", "sigmoid", "tanh", "sin", "cos",
                "tan", "gelu", "silu", "ceil", "floor", "sign", "square", "erf", "exp2", "expm1", "log1p",
                "logical_not", "eqz", "nez", "ltz", "gtz", "lez", "gez", "atan", "asin", "acos")
@@ -123,6 +126,9 @@ OPS: dict[str, tuple[str, ...]] = {
     "untilize_init": ("cbIn",), "untilize_block": ("cbIn", "numTiles", "cbOut"),
     "get_noc_addr_from_bank_id": ("bank_id", "bankAddressOffset"),
     "transpose_wh_init": ("cbIn", "cbOut"), "transpose_wh_tile": ("icb", "itile", "idst"),
+    "reduce_init": ("in_cb", "scaling_cb", "out_cb", "reduce_type=attr", "reduce_dim=attr"),
+    "reduce_tile": ("in_cb", "scaling_cb", "in_tile_index", "scaling_tile_index", "dst_index", "reduce_type=attr",
+                    "reduce_dim=attr"),
     "noc_async_read_barrier": (), "noc_async_write_barrier": (),
 }
 RESULTS = {"get_write_ptr": 1, "get_read_ptr": 1, "get_tile_size": 1, "get_compile_time_arg_val": 1,
@@ -164,6 +170,8 @@ class TTKernelOp(IRDLOperation):
                 name, kind = item.split("=")
                 if kind == "bool":
                     props[name] = BoolAttr(parser.parse_boolean(), IntegerType(1))
+                elif kind == "attr":
+                    props[name] = parser.parse_attribute()
                 else:
                     props[name] = IntegerAttr(parser.parse_integer(), i32)
         attributes = parser.parse_optional_attr_dict()
@@ -180,6 +188,9 @@ class TTKernelOp(IRDLOperation):
                 parts.append(lambda v=next(values): printer.print_operand(v))
                 continue
             attr = self.properties[item.split("=")[0]]
+            if item.endswith("=attr"):
+                parts.append(lambda a=attr: printer.print_attribute(a))
+                continue
             parts.append(lambda a=attr: printer.print_string(
                 ("true" if a.value.data else "false") if a.type == IntegerType(1) else str(a.value.data)))
         printer.print_string("(")
@@ -331,4 +342,4 @@ def _op_class(mnemonic: str, items: tuple[str, ...]) -> type[TTKernelOp]:
 OP_CLASSES = {mnemonic: _op_class(mnemonic, items) for mnemonic, items in OPS.items()}
 
 TTKernel = Dialect("ttkernel", [*OP_CLASSES.values(), MyLogicalXOp, MyLogicalYOp, NocAsyncReadOp, NocAsyncWriteOp],
-                   [ThreadAttr, ArgSpecAttr, CBType, NocAddrType])
+                   [ThreadAttr, ArgSpecAttr, CBType, NocAddrType, ReduceTypeAttr, ReduceDimAttr])

@@ -5,7 +5,8 @@ grid selection, bufferization, allocation, thread split, DMA lowering), which th
 what it covers: elementwise unary and binary ops on f32, bf16 and si32 tensors (each matrix padded to whole
 tiles, leading dims folded into rows), every operand of an op the same shape, and the transpose of a matrix
 (each output tile fetched from the core or DRAM page holding its source tile, transposed in the dst register),
-dense constants (host data in a `memref.global`, written to the device like an input)
+dense constants (host data in a `memref.global`, written to the device like an input), sum/mean/max over a
+matrix's rows or columns (reduce_tile with a scaler tile the host writes to each core)
 and 2-d matmul (each core's output tiles accumulated over K in the dst register from A and B tiles streamed to
 it over the NoC; upstream multicasts them instead). Anything else is refused
 naming the op.
@@ -56,6 +57,7 @@ SFPU_UNARY = {"exp": "exp", "log": "log", "sqrt": "sqrt", "rsqrt": "rsqrt", "rec
 INT_VARIANTS = {"abs": "abs_tile_int32"}  # SFPU ops with their own entry point for si32 tiles
 SHARED_INITS = {"ceil": "rounding_op_tile_init", "floor": "rounding_op_tile_init"}  # inits one op family shares
 FPU_BINARY = {"add": "add_tiles", "subtract": "sub_tiles", "multiply": "mul_tiles"}
+REDUCTIONS = ("sum", "mean", "max")
 
 
 @dataclass
@@ -263,6 +265,12 @@ class _FunctionLowering:
                 placed[op.results[0]] = self.place(op.results[0].type, op, self.input_memory)
                 self.ops.append(ttmetal.EnqueueWriteBufferOp.create(operands=[host, placed[op.results[0]].buffer]))
                 continue
+            if kind in REDUCTIONS:
+                dim, scale = self.check_reduction(op)
+                out = self.place(op.results[0].type, op, self.output_memory if op.results[0] in returned else "l1")
+                self.ops.append(self.launch_reduction(placed[inputs[0]], out, op, kind, dim, scale))
+                placed[op.results[0]] = out
+                continue
             if kind == "matmul":
                 self.check_matmul(op)
                 out = self.place(op.results[0].type, op, self.output_memory if op.results[0] in returned else "l1")
@@ -310,7 +318,9 @@ class _FunctionLowering:
         if not isinstance(value, DenseIntOrFPElementsAttr):
             raise PassFailure(op, "only dense constants are lowered to TTMetal yet")
         self.shape_of(op.results[0].type, op)
-        t = op.results[0].type
+        return self.host_constant(op.results[0].type, value)
+
+    def host_constant(self, t: TensorType, value: DenseIntOrFPElementsAttr) -> SSAValue:
         memref = MemRefType(t.element_type, t.get_shape())
         name = f"{self.func.sym_name.data}_constant{len(self.globals)}"
         self.globals.append(GlobalOp.get(StringAttr(name), memref, value, sym_visibility=StringAttr("private"),
@@ -318,6 +328,63 @@ class _FunctionLowering:
         get = GetGlobalOp(name, memref)
         self.ops.append(get)
         return get.memref
+
+    def check_reduction(self, op: Operation) -> tuple[str, float]:
+        """The tile dim a reduction reduces ("row": along a row, the last dim; "col": the second-to-last of a
+        matrix) and the scaler its result is multiplied by (1/N for a mean)."""
+        shape = op.operands[0].type.get_shape()
+        dims = op.properties.get("dim_arg")
+        keep = op.properties.get("keep_dim")
+        if dims is None or len(dims.data) != 1 or len(shape) < 2:
+            raise PassFailure(op, "only reductions over one dim of a tensor of rank >= 2 are lowered to TTMetal yet")
+        if keep is None or not keep.value.data:
+            raise PassFailure(op, "only reductions with keep_dim = true are lowered to TTMetal yet")
+        dim = dims.data[0].value.data % len(shape)
+        if dim == len(shape) - 1:
+            reduced = "row"
+        elif dim == len(shape) - 2 and math.prod(shape[:-2]) == 1:
+            reduced = "col"
+        else:
+            raise PassFailure(op, "only reductions over a matrix's last two dims are lowered to TTMetal yet")
+        if op.name == "ttir.max" and shape[dim] % TILE:
+            raise PassFailure(op, f"a max over a dim of {shape[dim]} (not whole tiles) is not lowered to TTMetal yet: "
+                                  "the tile padding would take part in it")
+        return reduced, 1 / shape[dim] if op.name == "ttir.mean" else 1.0
+
+    def launch_reduction(self, source: _Placed, out: _Placed, op: Operation, kind: str, dim: str,
+                         scale: float) -> ttmetal.EnqueueProgramOp:
+        """Each output tile reduced from the input tiles along the dim (streamed to its core over the NoC) with
+        reduce_tile, times a scaler tile the host writes to every core."""
+        layout = out.layout
+        grid_shape = [layout.grid[0] * TILE, layout.grid[1] * TILE]
+        element = op.operands[0].type.element_type
+        scaler_type = TensorType(element, grid_shape)
+        scaler_host = self.host_constant(scaler_type, DenseIntOrFPElementsAttr.from_list(scaler_type, [scale]))
+        scaler = self.place(scaler_type, op, "l1")
+        self.ops.append(ttmetal.EnqueueWriteBufferOp.create(operands=[scaler_host, scaler.buffer]))
+        k_tiles = source.layout.tensor_tiles[1 if dim == "row" else 0]
+        cbs = [self.streaming_cb(source.layout, op, layout), scaler.buffer, self.cb_of(out, op)]
+        stream = ttkernel.CBType(ttkernel.IntAttr(2), source.layout.tile)
+        single = ttkernel.CBType(ttkernel.IntAttr(1), source.layout.tile)
+        shard = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
+        reader = self.kernel("datamovement", "noc", self.reduction_reader(stream, single, source.layout, layout,
+                                                                           dim, k_tiles))
+        writer = self.kernel("datamovement", "noc", self.writer_body(shard, layout, cb_arg=2))
+        compute = self.kernel("compute", "compute", self.reduction_compute(stream, single, shard, layout, kind, dim,
+                                                                           k_tiles))
+        core_range = ttmetal.CoreRangeAttr(((0, 0), layout.grid))
+        ports = [0, 1, 2]
+        configs = [
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader), core_range, _args(ports, [0]),
+                                                       (1, "noc0", None))),
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer), core_range,
+                                                       _args(ports, [2] if layout.memory == "dram" else []),
+                                                       (0, "noc1", None))),
+            ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), core_range, _args(ports, []),
+                                                           ("hifi4", layout.dtype == "f32", False, False,
+                                                            ("default",)))),
+        ]
+        return self.enqueue([source.buffer, scaler.buffer, out.buffer], cbs, ports, configs, op)
 
     def check_matmul(self, op: Operation) -> None:
         a, b = (v.type.get_shape() for v in op.operands)
@@ -327,9 +394,10 @@ class _FunctionLowering:
         if len({str(v.type.element_type) for v in (*op.operands, op.results[0])}) != 1:
             raise PassFailure(op, "a matmul mixing element types is not lowered to TTMetal yet")
 
-    def streaming_cb(self, like: _Layout, op: Operation) -> SSAValue:
-        """A two-page L1 buffer per core (double buffering) for tiles streamed through a CB."""
-        layout = _Layout(like.grid, (1, 2), like.dtype, 0, "l1")
+    def streaming_cb(self, like: _Layout, op: Operation, on: _Layout | None = None) -> SSAValue:
+        """A two-page L1 buffer per core (double buffering) for tiles of `like`'s format streamed through a CB, on
+        the grid of `on` (default: `like`'s)."""
+        layout = _Layout((on or like).grid, (1, 2), like.dtype, 0, "l1")
         layout.address = self.allocate("l1", 2 * layout.page, op)
         return self.create_buffer(layout)
 
@@ -532,6 +600,66 @@ class _FunctionLowering:
             body.loop(k_tiles, step)
 
         ops.loop(layout.tiles, output_tile)
+        return ops
+
+    def reduction_reader(self, stream: Attribute, single: Attribute, source: _Layout, layout: _Layout, dim: str,
+                         k_tiles: int) -> list[Operation]:
+        """The scaler tile handed to CB 1, then for each output tile the input tiles along the reduced dim
+        streamed into CB 0, wherever they are."""
+        ops, index = _Ops(), IndexType()
+        one = ops.const(1)
+        port, scaler, base = ops.ct_arg(0, stream), ops.ct_arg(1, single), ops.ct_arg(3)
+        ops.call("cb_reserve_back", scaler, one)
+        ops.call("cb_push_back", scaler, one)
+        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
+        y, x = ops.coords()
+
+        def output_tile(body: _Ops, t: SSAValue) -> None:
+            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(t, sx))))
+            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(t, sx))))
+
+            def step(inner: _Ops, k: SSAValue) -> None:
+                inner.call("cb_reserve_back", port, one)
+                row, col = (i, k) if dim == "row" else (k, j)
+                inner.read_tile(self.chip, source, row, col, base, inner.call("get_write_ptr", port, result=i32))
+                inner.call("noc_async_read_barrier")
+                inner.call("cb_push_back", port, one)
+
+            body.loop(k_tiles, step)
+
+        ops.loop(layout.tiles, output_tile)
+        return ops
+
+    def reduction_compute(self, stream: Attribute, single: Attribute, shard: Attribute, layout: _Layout, kind: str,
+                          dim: str, k_tiles: int) -> list[Operation]:
+        """Each output tile: the streamed input tiles reduced into dst 0 (reduce_tile), then packed."""
+        ops, index = _Ops(), IndexType()
+        one, count = ops.const(1), ops.const(layout.tiles)
+        a, scaler, out = ops.ct_arg(0, stream), ops.ct_arg(1, single), ops.ct_arg(2, shard)
+        dst = ops.const(0, index)
+        attrs = {"reduce_type": ttkernel.ReduceTypeAttr(ttkernel.ReduceTypeAttr.enum_type(
+                     "reduce_max" if kind == "max" else "reduce_sum")),
+                 "reduce_dim": ttkernel.ReduceDimAttr(ttkernel.ReduceDimAttr.enum_type(f"reduce_dim_{dim}"))}
+        ops.call("reduce_init", a, scaler, out, **attrs)
+        ops.call("cb_wait_front", scaler, one)
+        ops.call("cb_reserve_back", out, count)
+
+        def output_tile(body: _Ops, t: SSAValue) -> None:
+            body.call("tile_regs_acquire")
+
+            def step(inner: _Ops, k: SSAValue) -> None:
+                inner.call("cb_wait_front", a, one)
+                inner.call("reduce_tile", a, scaler, dst, dst, dst, **attrs)
+                inner.call("cb_pop_front", a, one)
+
+            body.loop(k_tiles, step)
+            body.call("tile_regs_commit")
+            body.call("tile_regs_wait")
+            body.call("pack_tile", dst, out, t, out_of_order=IntegerAttr(0, 1))
+            body.call("tile_regs_release")
+
+        ops.loop(layout.tiles, output_tile)
+        ops.call("cb_push_back", out, count)
         return ops
 
     def matmul_compute(self, cb_a: Attribute, cb_b: Attribute, cb_out: Attribute, layout: _Layout,

@@ -65,6 +65,10 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
         return f"{mnemonic}<uint32_t>"
     if mnemonic == "get_noc_addr_from_bank_id":  # DRAM banks
         return f"{mnemonic}<true>"
+    if mnemonic in ("reduce_init", "reduce_tile"):  # tt-metal takes the operator and the dims as template arguments
+        kind = op.properties["reduce_type"].data.value.removeprefix("reduce_").upper()
+        dim = op.properties["reduce_dim"].data.value.removeprefix("reduce_dim_").upper()
+        return f"{mnemonic}<PoolType::{kind}, ReduceDim::REDUCE_{dim}>"
     if mnemonic == "pack_tile" and op.properties["out_of_order"].value.data:
         return "pack_tile<true>"
     return mnemonic

@@ -127,6 +127,7 @@ class Core:
         self.cbs: dict[int, CircularBuffer] = {}
         self.dst = torch.zeros(tile_math.DST_TILES, tile_math.TILE, tile_math.TILE)
         self.dst_state = "released"
+        self.dst_written: set[int] = set()  # dst tiles a reduction has written since tile_regs_acquire
         self.sem_times: dict[int, int] = {}
 
     @property
@@ -593,6 +594,7 @@ class KernelApi:
         self._compute_only("tile_regs_acquire")
         self.core.dst_state = "acquired"
         self.core.dst.zero_()  # the packer clears what it packed; a fresh acquire sees zeros
+        self.core.dst_written = set()
         yield from ()
 
     acquire_dst = tile_regs_acquire
@@ -658,6 +660,27 @@ class KernelApi:
         self.cycles += tile_math.CYCLES["pack"]
         self.grid.events += 1
 
+    def reduce_init_t(self, _template: str, *cbs) -> None:
+        self._compute_only("reduce_init")
+
+    def reduce_tile_t(self, template: str, port: int, scaler_port: int, tile: int, scaler_tile: int, dst: int) -> None:
+        """`reduce_tile<PoolType::SUM|MAX|AVG, ReduceDim::REDUCE_ROW|COL|SCALAR>`: the tile reduced along its rows
+        (into column 0), columns (into row 0) or both (into [0, 0]), times the scaler tile's first value, combined
+        with what dst holds (its first reduction since tile_regs_acquire sets it)."""
+        self._compute_only("reduce_tile")
+        parts = [p.strip().split("::")[-1] for p in template.split(",")]
+        if len(parts) != 2 or parts[0] not in _POOLS or parts[1] not in _REDUCE_DIMS:
+            raise MetalError(f"reduce_tile<{template}>: expected <PoolType::SUM|MAX|AVG, ReduceDim::REDUCE_ROW|"
+                             "REDUCE_COL|REDUCE_SCALAR>")
+        index = self._dst_index(dst, "reduce_tile")
+        scaler = self._cb_tile(scaler_port, scaler_tile, "reduce_tile")[0, 0]
+        x = self._cb_tile(port, tile, "reduce_tile")
+        result = tile_math.reduce(x, parts[0], _REDUCE_DIMS[parts[1]]) * scaler
+        first = index not in self.core.dst_written
+        self._set_dst(index, result if first else tile_math.combine(self.core.dst[index], result, parts[0]))
+        self.core.dst_written.add(index)
+        self.cycles += tile_math.CYCLES["fpu"]
+
     def transpose_wh_tile(self, port: int, tile: int, dst: int) -> None:
         self._compute_only("transpose_wh_tile")
         index = self._dst_index(dst, "transpose_wh_tile")
@@ -706,6 +729,8 @@ class KernelApi:
         self.cycles += tile_math.sfpu_cycles(name)
 
 
+_POOLS = ("SUM", "MAX", "AVG")
+_REDUCE_DIMS = {"REDUCE_ROW": "row", "REDUCE_COL": "col", "REDUCE_SCALAR": "scalar"}
 _CONFIG_CALLS = frozenset({"init_sfpu", "binary_op_init_common", "unary_op_init_common", "mm_init", "mm_block_init",
                            "pack_reconfig_data_format", "reconfig_data_format", "copy_tile_to_dst_init_short",
                            "DPRINT", "noc_async_writes_flushed"})

@@ -107,6 +107,25 @@ SFPU_BINARY = {
 FPU_BINARY = {"add_tiles": torch.add, "sub_tiles": torch.sub, "mul_tiles": torch.mul}
 
 
+def reduce(tile: torch.Tensor, pool: str, dim: str) -> torch.Tensor:
+    """A tile reduced along its rows (the result in column 0), its columns (in row 0) or both (in [0, 0]); the
+    rest of the result tile is zero. AVG sums: its scaler divides."""
+    out = torch.zeros_like(tile)
+    reduce_fn = (lambda t, d: t.amax(d)) if pool == "MAX" else (lambda t, d: t.sum(d))
+    if dim == "row":
+        out[:, 0] = reduce_fn(tile, 1)
+    elif dim == "col":
+        out[0, :] = reduce_fn(tile, 0)
+    else:
+        out[0, 0] = reduce_fn(reduce_fn(tile, 1), 0)
+    return out
+
+
+def combine(acc: torch.Tensor, value: torch.Tensor, pool: str) -> torch.Tensor:
+    """A reduction's running value in dst combined with the next tile's."""
+    return torch.maximum(acc, value) if pool == "MAX" else acc + value
+
+
 def matmul(acc: torch.Tensor, a: torch.Tensor, b: torch.Tensor, transpose_b: bool) -> torch.Tensor:
     """dst += a @ b (b transposed within the tile when asked), accumulated in f32."""
     return acc + a @ (b.T if transpose_b else b)
