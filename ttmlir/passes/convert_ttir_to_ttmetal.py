@@ -634,7 +634,7 @@ class _FunctionLowering:
                           dim: str, k_tiles: int) -> list[Operation]:
         """Each output tile: the streamed input tiles reduced into dst 0 (reduce_tile), then packed."""
         ops, index = _Ops(), IndexType()
-        one, count = ops.const(1), ops.const(layout.tiles)
+        one = ops.const(1)
         a, scaler, out = ops.ct_arg(0, stream), ops.ct_arg(1, single), ops.ct_arg(2, shard)
         dst = ops.const(0, index)
         attrs = {"reduce_type": ttkernel.ReduceTypeAttr(ttkernel.ReduceTypeAttr.enum_type(
@@ -642,45 +642,37 @@ class _FunctionLowering:
                  "reduce_dim": ttkernel.ReduceDimAttr(ttkernel.ReduceDimAttr.enum_type(f"reduce_dim_{dim}"))}
         ops.call("reduce_init", a, scaler, out, **attrs)
         ops.call("cb_wait_front", scaler, one)
-        ops.call("cb_reserve_back", out, count)
-
-        def output_tile(body: _Ops, t: SSAValue) -> None:
-            body.call("tile_regs_acquire")
-
-            def step(inner: _Ops, k: SSAValue) -> None:
-                inner.call("cb_wait_front", a, one)
-                inner.call("reduce_tile", a, scaler, dst, dst, dst, **attrs)
-                inner.call("cb_pop_front", a, one)
-
-            body.loop(k_tiles, step)
-            body.call("tile_regs_commit")
-            body.call("tile_regs_wait")
-            body.call("pack_tile", dst, out, t, out_of_order=IntegerAttr(0, 1))
-            body.call("tile_regs_release")
-
-        ops.loop(layout.tiles, output_tile)
-        ops.call("cb_push_back", out, count)
+        self.accumulate(ops, [a], out, layout, k_tiles, lambda inner: inner.call("reduce_tile", a, scaler, dst, dst,
+                                                                                  dst, **attrs))
         return ops
 
     def matmul_compute(self, cb_a: Attribute, cb_b: Attribute, cb_out: Attribute, layout: _Layout,
                        k_tiles: int) -> list[Operation]:
         """Each output tile accumulated over k in dst 0 (matmul_tiles), then packed into its place in the shard."""
         ops, index = _Ops(), IndexType()
-        one, count = ops.const(1), ops.const(layout.tiles)
         a, b, out = ops.ct_arg(0, cb_a), ops.ct_arg(1, cb_b), ops.ct_arg(2, cb_out)
         dst, no_transpose = ops.const(0, index), ops.const(0)
         ops.call("mm_init", a, b, out, no_transpose)
+        self.accumulate(ops, [a, b], out, layout, k_tiles, lambda inner: inner.call("matmul_tiles", a, b, dst, dst, dst))
+        return ops
+
+    @staticmethod
+    def accumulate(ops: _Ops, streams: list[SSAValue], out: SSAValue, layout: _Layout, k_tiles: int, consume) -> None:
+        """For each output tile of the shard: dst 0 accumulates `consume(ops)` over k, each step taking one page of
+        every CB in `streams`, then is packed into the tile's place in the output CB."""
+        index = IndexType()
+        one, count, dst = ops.const(1), ops.const(layout.tiles), ops.const(0, index)
         ops.call("cb_reserve_back", out, count)
 
         def output_tile(body: _Ops, t: SSAValue) -> None:
             body.call("tile_regs_acquire")
 
             def step(inner: _Ops, k: SSAValue) -> None:
-                inner.call("cb_wait_front", a, one)
-                inner.call("cb_wait_front", b, one)
-                inner.call("matmul_tiles", a, b, dst, dst, dst)
-                inner.call("cb_pop_front", a, one)
-                inner.call("cb_pop_front", b, one)
+                for stream in streams:
+                    inner.call("cb_wait_front", stream, one)
+                consume(inner)
+                for stream in streams:
+                    inner.call("cb_pop_front", stream, one)
 
             body.loop(k_tiles, step)
             body.call("tile_regs_commit")
@@ -690,7 +682,6 @@ class _FunctionLowering:
 
         ops.loop(layout.tiles, output_tile)
         ops.call("cb_push_back", out, count)
-        return ops
 
     @staticmethod
     def _call_result(name: str, result: Attribute, *operands: SSAValue) -> Operation:
