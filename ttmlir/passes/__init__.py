@@ -8,8 +8,10 @@ Python function on a module: `ttmlir.passes.ttir_to_ttnn_backend_pipeline(module
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import shlex
 import types
+from collections.abc import Mapping
 from typing import Any, Callable
 
 from xdsl.dialects.builtin import ModuleOp
@@ -26,52 +28,70 @@ class PassFailure(Exception):
         self.op = op
 
 
-def _registry() -> dict[str, type[ModulePass]]:
-    from ttmlir.passes.register_device import RegisterDevicePass, UnwrapDeviceModulePass, WrapDeviceModulePass
-    from ttmlir.passes.ttir_fusing import TTIRFusingPass
-    from ttmlir.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
-    from ttmlir.passes.ttnn_pipelines import TTIRToTTNNBackendPipeline
-    from ttmlir.passes.ttnn_deallocate import TTNNDeallocatePass
-    from ttmlir.passes.ttnn_layout import TTNNLayoutPass
-    from ttmlir.passes.ttnn_decompose_layouts import TTNNDecomposeLayoutsPass
-    from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
-    from ttmlir.passes.cpu_hoist import TTIRCPUHoistTransformPass
-    from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
-    from ttmlir.passes.flatten_sliding_window import TTIRFlattenSlidingWindowPass
-    from ttmlir.passes.ttir_to_ttir_decomposition import TTIRToTTIRDecompositionPass
-    from ttmlir.passes.implicit_broadcast_fold import TTIRImplicitBroadcastFoldPass
-    from ttmlir.passes.ttnn_decomposition import TTNNDecompositionPass
-    from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
-    from ttmlir.passes.resolve_composites import TTNNResolveCompositesPass
-    from ttmlir.passes.ttnn_prepare_conv3d_weights import TTNNPrepareConv3dWeightsPass
-    from ttmlir.passes.convert_ttkernel_to_emitc import ConvertTTKernelToEmitCPass
-    from ttmlir.passes.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
-    from ttmlir.passes.ttmetal_pipelines import TTIRToTTMetalBackendPipeline, TTIRToTTMetalPipeline
-    from xdsl.transforms.canonicalize import CanonicalizePass
-    from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
-
-    passes = (RegisterDevicePass, WrapDeviceModulePass, UnwrapDeviceModulePass, TTIRFusingPass,
-              TTIRCPUHoistTransformPass, ConvertTTIRToTTNNPass,
-              TTNNLayoutPass, TTNNWorkaroundPass, TTNNDecomposeLayoutsPass, TTNNDeallocatePass, TTIRToTTNNBackendPipeline,
-              TTCoreMarkFunctionsAsForwardPass, ElementTypeNormalizationPass, TTIRFlattenSlidingWindowPass, TTIRToTTIRDecompositionPass,
-              TTIRImplicitBroadcastFoldPass, TTNNDecompositionPass, TTNNResolveCompositesPass, CanonicalizePass,
-              CommonSubexpressionElimination, TTNNPrepareConv3dWeightsPass, ConvertTTKernelToEmitCPass,
-              ConvertTTIRToTTMetalPass, TTIRToTTMetalPipeline, TTIRToTTMetalBackendPipeline)
-    return {p.name: p for p in passes}
+# Every pass by name, as `module:Class`: a pass's module is imported when the pass is first asked for, so a tool
+# running the TTNN pipeline does not build the TTMetal path's dialects (hundreds of op classes).
+PASS_CLASSES = {
+    "ttcore-register-device": "ttmlir.passes.register_device:RegisterDevicePass",
+    "ttcore-wrap-device-module": "ttmlir.passes.register_device:WrapDeviceModulePass",
+    "ttcore-unwrap-device-module": "ttmlir.passes.register_device:UnwrapDeviceModulePass",
+    "ttir-fusing": "ttmlir.passes.ttir_fusing:TTIRFusingPass",
+    "ttir-cpu-hoist-transform": "ttmlir.passes.cpu_hoist:TTIRCPUHoistTransformPass",
+    "convert-ttir-to-ttnn": "ttmlir.passes.convert_ttir_to_ttnn:ConvertTTIRToTTNNPass",
+    "ttnn-layout": "ttmlir.passes.ttnn_layout:TTNNLayoutPass",
+    "ttnn-workaround": "ttmlir.passes.ttnn_workarounds:TTNNWorkaroundPass",
+    "ttnn-decompose-layouts": "ttmlir.passes.ttnn_decompose_layouts:TTNNDecomposeLayoutsPass",
+    "ttnn-deallocate": "ttmlir.passes.ttnn_deallocate:TTNNDeallocatePass",
+    "ttir-to-ttnn-backend-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToTTNNBackendPipeline",
+    "ttcore-mark-functions-as-forward": "ttmlir.passes.mark_functions_as_forward:TTCoreMarkFunctionsAsForwardPass",
+    "ttir-element-type-normalization": "ttmlir.passes.element_type_normalization:ElementTypeNormalizationPass",
+    "ttir-flatten-sliding-window": "ttmlir.passes.flatten_sliding_window:TTIRFlattenSlidingWindowPass",
+    "ttir-to-ttir-decomposition": "ttmlir.passes.ttir_to_ttir_decomposition:TTIRToTTIRDecompositionPass",
+    "ttir-implicit-broadcast-fold": "ttmlir.passes.implicit_broadcast_fold:TTIRImplicitBroadcastFoldPass",
+    "ttnn-decomposition": "ttmlir.passes.ttnn_decomposition:TTNNDecompositionPass",
+    "ttnn-resolve-composites": "ttmlir.passes.resolve_composites:TTNNResolveCompositesPass",
+    "canonicalize": "xdsl.transforms.canonicalize:CanonicalizePass",
+    "cse": "xdsl.transforms.common_subexpression_elimination:CommonSubexpressionElimination",
+    "ttnn-prepare-conv3d-weights": "ttmlir.passes.ttnn_prepare_conv3d_weights:TTNNPrepareConv3dWeightsPass",
+    "convert-ttkernel-to-emitc": "ttmlir.passes.convert_ttkernel_to_emitc:ConvertTTKernelToEmitCPass",
+    "convert-ttir-to-ttmetal": "ttmlir.passes.convert_ttir_to_ttmetal:ConvertTTIRToTTMetalPass",
+    "ttir-to-ttmetal-pipeline": "ttmlir.passes.ttmetal_pipelines:TTIRToTTMetalPipeline",
+    "ttir-to-ttmetal-backend-pipeline": "ttmlir.passes.ttmetal_pipelines:TTIRToTTMetalBackendPipeline",
+}
 
 
-_PASSES: dict[str, type[ModulePass]] | None = None
+class _Passes(Mapping):
+    """The registered passes by name; a class is imported on first access (and checked to carry its name)."""
+
+    def __init__(self):
+        self._loaded: dict[str, type[ModulePass]] = {}
+
+    def __getitem__(self, name: str) -> type[ModulePass]:
+        if name not in self._loaded:
+            module, _, cls_name = PASS_CLASSES[name].partition(":")
+            cls = getattr(importlib.import_module(module), cls_name)
+            assert cls.name == name, f"{PASS_CLASSES[name]} is named '{cls.name}', registered as '{name}'"
+            self._loaded[name] = cls
+            # importing a module named like its pass (ttnn_layout.py) binds it on this package; the pass's Python
+            # API (`ttmlir.passes.ttnn_layout(module)`) takes the name back (the module stays in sys.modules)
+            for registered in PASS_CLASSES:
+                if isinstance(globals().get(attr := registered.replace("-", "_")), types.ModuleType):
+                    globals()[attr] = _api(registered)
+        return self._loaded[name]
+
+    def __iter__(self):
+        return iter(PASS_CLASSES)
+
+    def __len__(self) -> int:
+        return len(PASS_CLASSES)
+
+    def __contains__(self, name: object) -> bool:
+        return name in PASS_CLASSES
 
 
-def registered_passes() -> dict[str, type[ModulePass]]:
-    global _PASSES
-    if _PASSES is None:
-        _PASSES = _registry()
-        # a module named like its pass (ttnn_layout.py) is bound on this package by its import; the pass's Python
-        # API (`ttmlir.passes.ttnn_layout(module)`) takes the name back (the module stays in sys.modules)
-        for name in _PASSES:
-            if isinstance(globals().get(attr := name.replace("-", "_")), types.ModuleType):
-                globals()[attr] = _api(name)
+_PASSES = _Passes()
+
+
+def registered_passes() -> Mapping[str, type[ModulePass]]:
     return _PASSES
 
 
