@@ -179,6 +179,17 @@ def test_reductions_reduce_streamed_tiles_with_a_scaler(op, shape, dim, dtype, o
         assert torch.allclose(out, expected, rtol=1e-5, atol=1e-4)
 
 
+@pytest.mark.parametrize("source, target", [("f32", "bf16"), ("bf16", "f32")])
+def test_typecast_is_done_by_the_packer(source, target):
+    ti, to = f"tensor<64x96x{source}>", f"tensor<64x96x{target}>"
+    text = (f"func.func @c(%a: {ti}) -> {to} {{\n"
+            f"  %0 = \"ttir.typecast\"(%a) : ({ti}) -> {to}\n"
+            f"  return %0 : {to}\n}}\n")
+    (x,) = inputs("typecast", (64, 96), source, 1)
+    (out,), _ = run_program(compile_ttir(text), [x])
+    assert torch.equal(out, x.to(TORCH[target]).float())
+
+
 def test_blackhole_grid():
     xs = inputs("multiply", (32 * 10, 32 * 13), "bf16", 2)
     binary = compile_ttir(eltwise("multiply", (320, 416), "bf16", 2), "mock-system-desc-arch=blackhole")
@@ -197,6 +208,9 @@ def test_override_device_shape_limits_the_grid():
     (eltwise("add", (64, 64), "f32", 2), "default-input-memspace=system", "default-input-memspace is l1 or dram"),
     (eltwise("add", (64, 64), "f32", 2), "enable-elementwise-fusion=true", "elementwise fusion are not supported"),
     (eltwise("atan2", (64, 64), "f32", 2), "", "'ttir.atan2' is not lowered to TTMetal yet"),
+    ("func.func @c(%a: tensor<64x64xf32>) -> tensor<64x64xi32> {\n  %0 = \"ttir.typecast\"(%a) : "
+     "(tensor<64x64xf32>) -> tensor<64x64xi32>\n  return %0 : tensor<64x64xi32>\n}\n", "",
+     "only typecasts between f32 and bf16"),
     (eltwise("add", (64, 64), "f32", 2), "use-tile-matmul=false", "block matmuls"),
     ("func.func @r(%a: tensor<64x64xf32>) -> tensor<64xf32> {\n  %0 = \"ttir.sum\"(%a) <{dim_arg = [1 : i32], "
      "keep_dim = false}> : (tensor<64x64xf32>) -> tensor<64xf32>\n  return %0 : tensor<64xf32>\n}\n", "",

@@ -5,7 +5,8 @@ grid selection, bufferization, allocation, thread split, DMA lowering), which th
 what it covers: elementwise unary and binary ops on f32, bf16 and si32 tensors (each matrix padded to whole
 tiles, leading dims folded into rows), every operand of an op the same shape, and the transpose of a matrix
 (each output tile fetched from the core or DRAM page holding its source tile, transposed in the dst register),
-dense constants (host data in a `memref.global`, written to the device like an input), sum/mean/max over a
+dense constants (host data in a `memref.global`, written to the device like an input), f32/bf16
+typecasts (copied into dst, converted by the packer), sum/mean/max over a
 matrix's rows or columns (reduce_tile with a scaler tile the host writes to each core)
 and 2-d matmul (each core's output tiles accumulated over K in the dst register from A and B tiles streamed to
 it over the NoC; upstream multicasts them instead). Anything else is refused
@@ -29,7 +30,8 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import (ArrayAttr, DenseArrayBase, DenseIntOrFPElementsAttr, FunctionType, IndexType,
+from xdsl.dialects.builtin import (ArrayAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type,
+                                   FunctionType, IndexType,
                                    IntegerAttr, MemRefType, ModuleOp, StringAttr, SymbolRefAttr, TensorType, UnitAttr,
                                    i32, i64)
 from xdsl.dialects.func import FuncOp, ReturnOp
@@ -281,6 +283,14 @@ class _FunctionLowering:
                 self.check_transpose(op)
                 out = self.place(op.results[0].type, op, self.output_memory if op.results[0] in returned else "l1")
                 self.ops.append(self.launch(kind, [placed[inputs[0]]], out, op, gather=True))
+                placed[op.results[0]] = out
+                continue
+            if kind == "typecast":
+                formats = {v.type.element_type for v in (inputs[0], op.results[0])}
+                if not formats <= {BFloat16Type(), Float32Type()}:
+                    raise PassFailure(op, "only typecasts between f32 and bf16 are lowered to TTMetal yet")
+                out = self.place(op.results[0].type, op, self.output_memory if op.results[0] in returned else "l1")
+                self.ops.append(self.launch(kind, [placed[inputs[0]]], out, op))  # the packer converts
                 placed[op.results[0]] = out
                 continue
             if kind in SWAPPED:
@@ -705,7 +715,9 @@ class _FunctionLowering:
         body = Block(arg_types=[IndexType()])
         i = body.args[0]
         step: list[Operation] = [self._call("tile_regs_acquire")]
-        if kind == "transpose":
+        if kind == "typecast":
+            step += [self._call("copy_tile_init", ins[0]), self._call("copy_tile", ins[0], i, zero.result)]
+        elif kind == "transpose":
             step.append(self._call("transpose_wh_tile", ins[0], i, zero.result))
         elif fpu:
             step += [self._call(f"{FPU_BINARY[kind]}_init", ins[0], ins[1]),
