@@ -108,3 +108,31 @@ def test_ttrt_run_checks_a_ttm_against_the_goldens_it_carries(tmp_path, monkeypa
     assert failed.returncode == 1
     assert "program 0 ('model'): golden check failed for output_0: PCC" in failed.stdout + failed.stderr
     assert subprocess.run([*ttrt, "--load-kernels", "--disable-golden"], capture_output=True).returncode == 0
+
+
+def test_resealed_mutations_of_a_ttm_run_or_fail_located():
+    """Bytes changed and the checksum made to match again (a buggy writer, not a bad disk): each binary is refused
+    when read, or runs, or fails with a located error; never another exception."""
+    import random
+
+    from ttmlir.compiler import lower_to_ttmetal
+    from ttmlir.runtime import RuntimeFailure
+    from ttmlir.runtime.metal.kernel_cpp import KernelCompileError
+    from ttmlir.runtime.metal.program import input_shapes
+    from ttmlir.target import flatbuffer as fbu
+
+    data = translate(lower_to_ttmetal((Path(__file__).parents[1] / "lit" / "Conversion" / "TTIRToTTMetal" /
+                                       "eltwise.mlir").read_text()))
+    rng = random.Random(11)
+    for _ in range(150):
+        mutated = bytearray(data)
+        for _ in range(rng.randint(1, 3)):
+            mutated[rng.randrange(len(mutated))] = rng.randrange(256)
+        try:
+            fbu.seal(mutated, "ttm")
+            _, root = load_bytes(bytes(mutated), "m.ttm")
+            programs = fbu.as_list(root.programs)
+            shapes = input_shapes(programs[0]) if programs else []
+            run_program(bytes(mutated), [torch.zeros(s) for s in shapes], name="m.ttm")
+        except (BinaryError, RuntimeFailure, KernelCompileError) as error:
+            assert "m.ttm" in str(error) or "kernel '" in str(error) or "core (" in str(error) or "buffer" in str(error)

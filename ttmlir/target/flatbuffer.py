@@ -162,6 +162,8 @@ def load_bytes(data: bytes, name: str = "<buffer>", expect: str | None = None):
         raise BinaryError(f"{name}: corrupted flatbuffer (no version)")
     if kind == "ttnn":
         check_required(root, name)
+    elif kind == "ttm":
+        check_required_ttm(root, name)
     return kind, root
 
 
@@ -186,6 +188,52 @@ def check_required(root: fb.TTNNBinaryT, name: str) -> None:
                 for ref in value if isinstance(value, list) else [value]:
                     if isinstance(ref, fb.TensorRefT):
                         _check_tensor(ref, f"{op}: '{snake(key)}'")
+
+
+def check_required_ttm(root: fbm.TTMetalBinaryT, name: str) -> None:
+    """A `.ttm`'s commands, buffers and kernels have every field the simulator reads, in range; a missing one is
+    named with its program and command."""
+    for p, program in enumerate(as_list(root.programs)):
+        where = f"{name}: program {p} ('{program.name}')" if program.name else f"{name}: program {p} (no name)"
+        if not program.name:
+            raise BinaryError(f"{where}: corrupted flatbuffer (the program has no name)")
+        for kind in ("inputs", "outputs"):
+            for i, ref in enumerate(as_list(getattr(program, kind))):
+                _check_buffer(ref, f"{where}: {kind[:-1]} {i}")
+        commands = [c for d in as_list(program.devicePrograms) for q in as_list(d.commandQueues)
+                    for c in as_list(q.commands)]
+        for i, command in enumerate(commands):
+            here = f"{where}: command {i}"
+            if command.type is None:
+                raise BinaryError(f"{here}: corrupted flatbuffer (the command has no table)")
+            for key, value in vars(command.type).items():
+                for item in value if isinstance(value, list) else [value]:
+                    if isinstance(item, fbm.BufferRefT):
+                        _check_buffer(item, f"{here}: '{snake(key)}'")
+                    elif isinstance(item, fbm.CBRefT):
+                        _check_buffer(item.buffer, f"{here}: CB {item.port}")
+                    elif isinstance(item, fbm.KernelConfigT):
+                        _check_kernel(item, here)
+
+
+def _check_buffer(ref, where: str) -> None:
+    desc = ref.desc if ref is not None else None
+    missing = "reference" if ref is None else "descriptor" if desc is None else "shape" if desc.shape is None \
+        else None
+    if missing:
+        raise BinaryError(f"{where}: corrupted flatbuffer (the buffer has no {missing})")
+    shape = [int(d) for d in as_list(desc.shape)]
+    if any(d < 0 for d in shape) or math.prod(shape) > _MAX_ELEMENTS or desc.pageSize > 2**32:
+        raise BinaryError(f"{where}: corrupted flatbuffer (impossible buffer {shape}, pages of {desc.pageSize} B)")
+    for field_name, enum in (("dataType", fbm.DataType), ("memory", fbm.BufferType), ("layout", fbm.BufferLayout)):
+        if getattr(desc, field_name) not in enum_names(enum):
+            raise BinaryError(f"{where}: corrupted flatbuffer ({field_name} {getattr(desc, field_name)} is out of range)")
+
+
+def _check_kernel(kernel, where: str) -> None:
+    missing = [f for f in ("symbol", "source", "coreOffset", "coreSize", "type") if getattr(kernel, f) is None]
+    if missing:
+        raise BinaryError(f"{where}: kernel '{kernel.symbol}': corrupted flatbuffer (no {', '.join(missing)})")
 
 
 _MAX_ELEMENTS = 2**48  # more than any mesh of devices holds: a shape past it is a corrupted one
