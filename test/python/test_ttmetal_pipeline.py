@@ -190,6 +190,21 @@ def test_typecast_is_done_by_the_packer(source, target):
     assert torch.equal(out, x.to(TORCH[target]).float())
 
 
+@pytest.mark.parametrize("op, shape, other, dtype, options", [
+    ("add", (64, 128), (1, 128), "f32", ""), ("multiply", (64, 128), (64, 1), "f32", ""),
+    ("subtract", (96, 64), (1, 1), "bf16", ""), ("add", (40, 70), (1, 70), "bf16", "default-input-memspace=dram"),
+    ("maximum", (128, 96), (128, 1), "f32", "mock-system-desc-arch=blackhole")])
+def test_broadcast_operands_are_gathered_and_spread_by_unary_bcast(op, shape, other, dtype, options):
+    ta, tb = (f"tensor<{s[0]}x{s[1]}x{dtype}>" for s in (shape, other))
+    text = (f"func.func @b(%a: {ta}, %b: {tb}) -> {ta} {{\n"
+            f"  %0 = \"ttir.{op}\"(%a, %b) : ({ta}, {tb}) -> {ta}\n"
+            f"  return %0 : {ta}\n}}\n")
+    generator = torch.Generator().manual_seed(12)
+    a, b = (torch.randn(s, generator=generator).to(TORCH[dtype]).float() for s in (shape, other))
+    (out,), _ = run_program(compile_ttir(text, options), [a, b])
+    check(out, BINARY_GOLDENS[op](a, b), dtype)
+
+
 def test_blackhole_grid():
     xs = inputs("multiply", (32 * 10, 32 * 13), "bf16", 2)
     binary = compile_ttir(eltwise("multiply", (320, 416), "bf16", 2), "mock-system-desc-arch=blackhole")
@@ -208,6 +223,9 @@ def test_override_device_shape_limits_the_grid():
     (eltwise("add", (64, 64), "f32", 2), "default-input-memspace=system", "default-input-memspace is l1 or dram"),
     (eltwise("add", (64, 64), "f32", 2), "enable-elementwise-fusion=true", "elementwise fusion are not supported"),
     (eltwise("atan2", (64, 64), "f32", 2), "", "'ttir.atan2' is not lowered to TTMetal yet"),
+    ("func.func @b(%a: tensor<2x32x32xf32>, %b: tensor<1x32x32xf32>) -> tensor<2x32x32xf32> {\n  %0 = \"ttir.add\""
+     "(%a, %b) : (tensor<2x32x32xf32>, tensor<1x32x32xf32>) -> tensor<2x32x32xf32>\n  return %0 : "
+     "tensor<2x32x32xf32>\n}\n", "", "broadcasts beyond a matrix's rows and columns"),
     ("func.func @c(%a: tensor<64x64xf32>) -> tensor<64x64xi32> {\n  %0 = \"ttir.typecast\"(%a) : "
      "(tensor<64x64xf32>) -> tensor<64x64xi32>\n  return %0 : tensor<64x64xi32>\n}\n", "",
      "only typecasts between f32 and bf16"),

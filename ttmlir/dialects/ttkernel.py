@@ -23,6 +23,8 @@ from xdsl.utils.exceptions import VerifyException
 from ttmlir.dialects.syntax import enum_attr, parse_arg_groups
 
 ThreadAttr = enum_attr("ttkernel.thread", ("noc", "compute", "ethernet"), "The RISC-V thread a kernel runs on.")
+BcastTypeAttr = enum_attr("ttkernel.bcast_type", ("none", "col", "row", "scalar"),
+                          "What a broadcast spreads: a tile's first column, first row, or first value.")
 ReduceTypeAttr = enum_attr("ttkernel.reduce_type", ("reduce_sum", "reduce_max", "reduce_avg"), "A reduction's operator.")
 ReduceDimAttr = enum_attr("ttkernel.reduce_dim", ("reduce_dim_row", "reduce_dim_col", "reduce_dim_scalar"),
                           "What a tile reduction reduces: each row, each column, or the whole tile.")
@@ -126,6 +128,8 @@ OPS: dict[str, tuple[str, ...]] = {
     "untilize_init": ("cbIn",), "untilize_block": ("cbIn", "numTiles", "cbOut"),
     "get_noc_addr_from_bank_id": ("bank_id", "bankAddressOffset"),
     "transpose_wh_init": ("cbIn", "cbOut"), "transpose_wh_tile": ("icb", "itile", "idst"),
+    "unary_bcast_init": ("in_cb", "out_cb", "bcast_type=attr"),
+    "unary_bcast": ("in_cb", "in_tile_index", "dst_tile_index", "bcast_type=attr"),
     "reduce_init": ("in_cb", "scaling_cb", "out_cb", "reduce_type=attr", "reduce_dim=attr"),
     "reduce_tile": ("in_cb", "scaling_cb", "in_tile_index", "scaling_tile_index", "dst_index", "reduce_type=attr",
                     "reduce_dim=attr"),
@@ -342,4 +346,4 @@ def _op_class(mnemonic: str, items: tuple[str, ...]) -> type[TTKernelOp]:
 OP_CLASSES = {mnemonic: _op_class(mnemonic, items) for mnemonic, items in OPS.items()}
 
 TTKernel = Dialect("ttkernel", [*OP_CLASSES.values(), MyLogicalXOp, MyLogicalYOp, NocAsyncReadOp, NocAsyncWriteOp],
-                   [ThreadAttr, ArgSpecAttr, CBType, NocAddrType, ReduceTypeAttr, ReduceDimAttr])
+                   [ThreadAttr, ArgSpecAttr, CBType, NocAddrType, ReduceTypeAttr, ReduceDimAttr, BcastTypeAttr])

@@ -3,7 +3,8 @@
 This is the first cut of the Metal path; upstream reaches the same place through D2M (`d2m.generic` per op,
 grid selection, bufferization, allocation, thread split, DMA lowering), which this pass does in one step for
 what it covers: elementwise unary and binary ops on f32, bf16 and si32 tensors (each matrix padded to whole
-tiles, leading dims folded into rows), every operand of an op the same shape, and the transpose of a matrix
+tiles, leading dims folded into rows; an operand may broadcast along a matrix's rows or columns: its tiles are
+gathered per output tile and spread by unary_bcast), and the transpose of a matrix
 (each output tile fetched from the core or DRAM page holding its source tile, transposed in the dst register),
 dense constants (host data in a `memref.global`, written to the device like an input), f32/bf16
 typecasts (copied into dst, converted by the packer), sum/mean/max over a
@@ -60,6 +61,7 @@ INT_VARIANTS = {"abs": "abs_tile_int32"}  # SFPU ops with their own entry point 
 SHARED_INITS = {"ceil": "rounding_op_tile_init", "floor": "rounding_op_tile_init"}  # inits one op family shares
 FPU_BINARY = {"add": "add_tiles", "subtract": "sub_tiles", "multiply": "mul_tiles"}
 REDUCTIONS = ("sum", "mean", "max")
+BROADCASTS = ("row", "col", "scalar")
 
 
 @dataclass
@@ -282,7 +284,7 @@ class _FunctionLowering:
             if kind == "transpose":
                 self.check_transpose(op)
                 out = self.place(op.results[0].type, op, self.output_memory if op.results[0] in returned else "l1")
-                self.ops.append(self.launch(kind, [placed[inputs[0]]], out, op, gather=True))
+                self.ops.append(self.launch(kind, [placed[inputs[0]]], out, op, ["transpose"]))
                 placed[op.results[0]] = out
                 continue
             if kind == "typecast":
@@ -302,12 +304,9 @@ class _FunctionLowering:
             if len(inputs) != (2 if binary else 1) or len(op.results) != 1:
                 raise PassFailure(op, f"'{op.name}' with {len(inputs)} operand(s) is not lowered to TTMetal yet")
             result_type = op.results[0].type
-            for value in inputs:
-                if value.type != result_type:
-                    raise PassFailure(op, f"'{op.name}' broadcasts or casts ({value.type} -> {result_type}); only "
-                                          "same-shape elementwise ops are lowered to TTMetal yet")
+            gathers = [self.broadcast_of(value.type, result_type, op) for value in inputs]
             out = self.place(result_type, op, self.output_memory if op.results[0] in returned else "l1")
-            self.ops.append(self.launch(kind, [placed[v] for v in inputs], out, op))
+            self.ops.append(self.launch(kind, [placed[v] for v in inputs], out, op, gathers))
             placed[op.results[0]] = out
         self.ops += [ttmetal.DeallocateBufferOp.create(operands=[b]) for b in self.buffers]
         self.ops += [ttmetal.FinishOp.create(), ReturnOp(*results)]
@@ -451,22 +450,38 @@ class _FunctionLowering:
         layout.address = self.allocate("l1", layout.tiles * layout.page, op)
         return self.create_buffer(layout)
 
+    @staticmethod
+    def broadcast_of(source: Attribute, result: Attribute, op: Operation) -> str | None:
+        """How an operand of `result`'s shape is read: its own shard (None) or, broadcast along a matrix's rows,
+        columns or both, each output tile's source tile ("row": a [1, W] row repeated down the rows, "col", "scalar")."""
+        if source == result:
+            return None
+        s, r = source.get_shape(), result.get_shape()
+        if source.element_type != result.element_type or len(s) != len(r) or len(r) < 2 or math.prod(r[:-2]) != 1:
+            raise PassFailure(op, f"'{op.name}' casts or broadcasts beyond a matrix's rows and columns ({source} -> "
+                                  f"{result}); that is not lowered to TTMetal yet")
+        rows, cols = s[-2] == 1 and r[-2] != 1, s[-1] == 1 and r[-1] != 1
+        if (not rows and s[-2] != r[-2]) or (not cols and s[-1] != r[-1]):
+            raise PassFailure(op, f"'{op.name}': {source} does not broadcast to {result}")
+        return "scalar" if rows and cols else "row" if rows else "col"
+
     def launch(self, kind: str, inputs: list[_Placed], out: _Placed, op: Operation,
-               gather: bool = False) -> ttmetal.EnqueueProgramOp:
-        """One op's program; `gather`: the reader fetches each output tile's source tile (from any core's L1 or
-        from DRAM) instead of taking the input's own shard."""
+               gathers: list[str | None] | None = None) -> ttmetal.EnqueueProgramOp:
+        """One op's program. Per input, `gathers` says how its reader fills the input's CB: None, from the input's
+        own shard (in L1, or its DRAM pages); "transpose", "row", "col", "scalar": each output tile's source tile,
+        fetched from wherever it is."""
+        gathers = gathers or [None] * len(inputs)
         tensors = [*inputs, out]
-        cbs = [self.gather_cb(inputs[0], out, op) if gather else self.cb_of(inputs[0], op),
-               *(self.cb_of(t, op) for t in tensors[1:])]
+        cbs = [self.gather_cb(t, out, op) if g else self.cb_of(t, op) for t, g in zip(inputs, gathers)]
+        cbs.append(self.cb_of(out, op))
         layout = out.layout
         core_range = ttmetal.CoreRangeAttr(((0, 0), layout.grid))
         ports = list(range(len(tensors)))
         cb = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
-        in_dram = [0] if gather else [i for i, t in enumerate(inputs) if t.layout.memory == "dram"]
-        reader = self.kernel("datamovement", "noc", self.gather_body(cb, inputs[0].layout, layout) if gather
-                             else self.reader_body(cb, inputs, layout))
+        in_dram = [i for i, (t, g) in enumerate(zip(inputs, gathers)) if g or t.layout.memory == "dram"]
+        reader = self.kernel("datamovement", "noc", self.reader_body(cb, inputs, layout, gathers))
         writer = self.kernel("datamovement", "noc", self.writer_body(cb, out.layout))
-        compute = self.kernel("compute", "compute", self.compute_body(kind, cb, len(inputs), layout))
+        compute = self.kernel("compute", "compute", self.compute_body(kind, cb, len(inputs), layout, gathers))
 
         out_dram = [len(inputs)] if out.layout.memory == "dram" else []
         configs = [
@@ -498,18 +513,44 @@ class _FunctionLowering:
     def _call(name: str, *operands: SSAValue, **props) -> Operation:
         return ttkernel.OP_CLASSES[name].create(operands=list(operands), properties=props)
 
-    def reader_body(self, cb: Attribute, inputs: list[_Placed], layout: _Layout) -> list[Operation]:
-        count = arith.ConstantOp(IntegerAttr(layout.tiles, i32))
-        cbs = self._cb_args(cb, len(inputs))
-        ops: list[Operation] = [count, *cbs]
-        address_arg = len(inputs)  # DRAM addresses follow the CB ports among the compile-time args
-        for placed, c in zip(inputs, cbs):
-            ops.append(self._call("cb_reserve_back", c.results[0], count.result))
-            if placed.layout.memory == "dram":
-                ops += self.dram_transfer(c.results[0], address_arg, placed.layout, read=True)
+    def reader_body(self, cb: Attribute, inputs: list[_Placed], layout: _Layout,
+                    gathers: list[str | None]) -> list[Operation]:
+        """Each input's CB filled for the whole shard: an L1 shard is handed over as it is, DRAM pages are read,
+        gathered inputs fetch each output tile's source tile (see `launch`)."""
+        ops = _Ops()
+        count = ops.const(layout.tiles)
+        ports = [ops.ct_arg(i, cb) for i in range(len(inputs))]
+        address_arg = len(inputs)  # addresses follow the CB ports among the compile-time args
+        for placed, port, gather in zip(inputs, ports, gathers):
+            ops.call("cb_reserve_back", port, count)
+            if gather:
+                self.gather_into(ops, port, ops.ct_arg(address_arg), placed.layout, layout, gather)
                 address_arg += 1
-            ops.append(self._call("cb_push_back", c.results[0], count.result))  # an L1 shard is there already
+            elif placed.layout.memory == "dram":
+                ops += self.dram_transfer(port, address_arg, placed.layout, read=True)
+                address_arg += 1
+            ops.call("cb_push_back", port, count)  # an L1 shard is there already
         return ops
+
+    def gather_into(self, ops: _Ops, port: SSAValue, base: SSAValue, source: _Layout, layout: _Layout,
+                    gather: str) -> None:
+        """Output tile (i, j) of this core's shard into CB page k from source tile (j, i) ("transpose"), (0, j)
+        ("row"), (i, 0) ("col") or (0, 0) ("scalar"), wherever that tile is."""
+        index = IndexType()
+        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
+        page, zero = ops.const(source.page), ops.const(0, index)
+        local = ops.call("get_write_ptr", port, result=i32)
+        y, x = ops.coords()
+
+        def fetch(body: _Ops, k: SSAValue) -> None:
+            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
+            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
+            row, col = {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero)}[gather]
+            body.read_tile(self.chip, source, row, col, base, near)
+
+        ops.loop(layout.tiles, fetch)
+        ops.call("noc_async_read_barrier")
 
     def writer_body(self, cb: Attribute, layout: _Layout, cb_arg: int = 0) -> list[Operation]:
         """Wait for the output shard (its CB port is compile-time arg `cb_arg`) and, for a DRAM result, write it
@@ -562,28 +603,6 @@ class _FunctionLowering:
         body.add_ops([*ops, scf.YieldOp()])
         barrier = self._call("noc_async_read_barrier" if read else "noc_async_write_barrier")
         return [*loop_ops, scf.ForOp(zero, tiles, one, [], body), barrier]
-
-    def gather_body(self, cb: Attribute, source: _Layout, layout: _Layout) -> list[Operation]:
-        """The transpose's reader: output tile (i, j) of this core's shard is source tile (j, i), wherever it is."""
-        ops, index = _Ops(), IndexType()
-        count = ops.const(layout.tiles)
-        port, base = ops.ct_arg(0, cb), ops.ct_arg(1)
-        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
-        page = ops.const(source.page)
-        ops.call("cb_reserve_back", port, count)
-        local = ops.call("get_write_ptr", port, result=i32)
-        y, x = ops.coords()
-
-        def fetch(body: _Ops, k: SSAValue) -> None:
-            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
-            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
-            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
-            body.read_tile(self.chip, source, j, i, base, near)
-
-        ops.loop(layout.tiles, fetch)
-        ops.call("noc_async_read_barrier")
-        ops.call("cb_push_back", port, count)
-        return ops
 
     def matmul_reader(self, cb_a: Attribute, cb_b: Attribute, a: _Layout, b: _Layout, layout: _Layout,
                       k_tiles: int) -> list[Operation]:
@@ -697,13 +716,15 @@ class _FunctionLowering:
     def _call_result(name: str, result: Attribute, *operands: SSAValue) -> Operation:
         return ttkernel.OP_CLASSES[name].create(operands=list(operands), result_types=[result])
 
-    def compute_body(self, kind: str, cb: Attribute, inputs: int, layout: _Layout) -> list[Operation]:
+    def compute_body(self, kind: str, cb: Attribute, inputs: int, layout: _Layout,
+                     gathers: list[str | None]) -> list[Operation]:
         count = arith.ConstantOp(IntegerAttr(layout.tiles, i32))
         zero, one = arith.ConstantOp(IntegerAttr(0, IndexType())), arith.ConstantOp(IntegerAttr(1, IndexType()))
         upper = arith.ConstantOp(IntegerAttr(layout.tiles, IndexType()))
         cbs = self._cb_args(cb, inputs + 1)
         ins, out = [c.results[0] for c in cbs[:-1]], cbs[-1].results[0]
-        fpu = layout.dtype == "bf16" and kind in FPU_BINARY
+        broadcasts = [g if g in BROADCASTS else None for g in gathers]
+        fpu = layout.dtype == "bf16" and kind in FPU_BINARY and not any(broadcasts)
         ops: list[Operation] = [count, zero, one, upper, *cbs]
         if kind == "transpose":
             ops.append(self._call("transpose_wh_init", ins[0], out))
@@ -723,9 +744,14 @@ class _FunctionLowering:
             step += [self._call(f"{FPU_BINARY[kind]}_init", ins[0], ins[1]),
                      self._call(FPU_BINARY[kind], ins[0], ins[1], i, i, zero.result)]
         else:
-            for slot, c in enumerate(ins):
-                step += [self._call("copy_tile_init", c),
-                         self._call("copy_tile", c, i, zero.result if slot == 0 else one.result)]
+            for slot, (c, broadcast) in enumerate(zip(ins, broadcasts)):
+                dst = zero.result if slot == 0 else one.result
+                if broadcast:  # the tile's first row, column or value spread over the whole tile
+                    kind_attr = {"bcast_type": ttkernel.BcastTypeAttr(ttkernel.BcastTypeAttr.enum_type(broadcast))}
+                    step += [self._call("unary_bcast_init", c, out, **kind_attr),
+                             self._call("unary_bcast", c, i, dst, **kind_attr)]
+                else:
+                    step += [self._call("copy_tile_init", c), self._call("copy_tile", c, i, dst)]
             if kind in SFPU_BINARY:
                 step += [self._call(f"{SFPU_BINARY[kind]}_init"),
                          self._call(SFPU_BINARY[kind], zero.result, one.result, zero.result)]

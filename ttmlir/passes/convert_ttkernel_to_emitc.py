@@ -69,6 +69,8 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
         kind = op.properties["reduce_type"].data.value.removeprefix("reduce_").upper()
         dim = op.properties["reduce_dim"].data.value.removeprefix("reduce_dim_").upper()
         return f"{mnemonic}<PoolType::{kind}, ReduceDim::REDUCE_{dim}>"
+    if mnemonic in ("unary_bcast_init", "unary_bcast"):
+        return f"{mnemonic}<BroadcastType::{op.properties['bcast_type'].data.value.upper()}>"
     if mnemonic == "pack_tile" and op.properties["out_of_order"].value.data:
         return "pack_tile<true>"
     return mnemonic

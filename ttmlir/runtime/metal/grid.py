@@ -660,6 +660,20 @@ class KernelApi:
         self.cycles += tile_math.CYCLES["pack"]
         self.grid.events += 1
 
+    def unary_bcast_init_t(self, _template: str, *cbs) -> None:
+        self._compute_only("unary_bcast_init")
+
+    def unary_bcast_t(self, template: str, port: int, tile: int, dst: int) -> None:
+        """`unary_bcast<BroadcastType::ROW|COL|SCALAR>`: a CB tile's first row, first column or first value spread
+        over a whole dst tile."""
+        self._compute_only("unary_bcast")
+        kind = template.split("::")[-1].strip().lower()
+        if kind not in ("row", "col", "scalar"):
+            raise MetalError(f"unary_bcast<{template}>: expected BroadcastType::ROW, COL or SCALAR")
+        index = self._dst_index(dst, "unary_bcast")
+        self._set_dst(index, tile_math.broadcast(self._cb_tile(port, tile, "unary_bcast"), kind))
+        self.cycles += tile_math.CYCLES["unpack"]
+
     def reduce_init_t(self, _template: str, *cbs) -> None:
         self._compute_only("reduce_init")
 

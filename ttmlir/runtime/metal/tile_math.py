@@ -107,6 +107,15 @@ SFPU_BINARY = {
 FPU_BINARY = {"add_tiles": torch.add, "sub_tiles": torch.sub, "mul_tiles": torch.mul}
 
 
+def broadcast(tile: torch.Tensor, kind: str) -> torch.Tensor:
+    """A tile's first row ("row"), first column ("col") or first value ("scalar") spread over the whole tile."""
+    if kind == "row":
+        return tile[0:1, :].expand(TILE, TILE).clone()
+    if kind == "col":
+        return tile[:, 0:1].expand(TILE, TILE).clone()
+    return tile[0, 0].expand(TILE, TILE).clone()
+
+
 def reduce(tile: torch.Tensor, pool: str, dim: str) -> torch.Tensor:
     """A tile reduced along its rows (the result in column 0), its columns (in row 0) or both (in [0, 0]); the
     rest of the result tile is zero. AVG sums: its scaler divides."""
