@@ -240,3 +240,33 @@ def test_check_and_run_agree_on_the_system_a_mesh_binary_needs(tmp_path):
         assert code == 0, results
     code, results = api("check", tmp_path, binary=str(path), mesh_shape="1x1")
     assert code == 1 and "the binary needs a 1x2 mesh, the system has 1 chip(s)" in results[0]["exception"]
+
+
+def test_op_debug_strings_are_the_printed_ops():
+    """The binary's per-op debug strings (a tail rendered once per distinct signature, the head with the printer's
+    SSA names) equal what the printer writes for each op of every lit file."""
+    import io
+
+    from xdsl.dialects.func import FuncOp
+
+    from ttmlir.asm import TTPrinter
+    from ttmlir.diagnostics import load_module
+    from ttmlir.dialects import make_context
+    from ttmlir.target.ttnn import ProgramWriter
+
+    checked = 0
+    for path in sorted(p for p in (ROOT / "test" / "lit").rglob("*.mlir") if "Output" not in p.parts):
+        for chunk in path.read_text().split("// -----"):
+            try:
+                module, _ = load_module(make_context(True), chunk, str(path))
+            except Exception:  # the negative tests' inputs
+                continue
+            for func in [o for o in module.walk() if isinstance(o, FuncOp) and o.body.blocks]:
+                writer = ProgramWriter(func, {})
+                printer = TTPrinter(stream=io.StringIO(), use_aliases=False, print_debuginfo=False)
+                for op in func.body.block.ops:
+                    printer.stream = io.StringIO()
+                    printer.print_op(op)
+                    assert writer.debug_text(op) == printer.stream.getvalue()
+                    checked += 1
+    assert checked > 1000

@@ -161,6 +161,7 @@ class ProgramWriter:
         self.func, self.programs = func, programs
         self.ids: dict[SSAValue, int] = {}
         self.printer = TTPrinter(stream=io.StringIO(), use_aliases=False, print_debuginfo=False)
+        self.tails: dict[tuple, tuple] = {}  # debug_text's rendered tails
         self.descs: dict[TensorType, tuple[fb.TensorDescT, int]] = FirstByIdentity()
 
     def ref(self, value: SSAValue):
@@ -256,10 +257,42 @@ class ProgramWriter:
         """The Operation holding `table`, with the op's location and its printed form for debugging."""
         out = fb.OperationT()
         out.typeType, out.type, out.locInfo = getattr(fb.OpType, table_name), table, self.loc(op)
-        self.printer.stream = io.StringIO()
-        self.printer.print_op(op)
-        out.debugInfo = self.printer.stream.getvalue()
+        out.debugInfo = self.debug_text(op)
         return out
+
+    def debug_text(self, op: Operation) -> str:
+        """The op as the printer writes it. Its text after the operand list depends only on its name, properties,
+        attributes and types, which repeat over a model's ops (each parsed once, so one object per spelling): that
+        tail is rendered once per combination and the head written with the printer's own SSA names."""
+        stream = self.printer.stream = io.StringIO()
+        if op.regions or op.successors:
+            self.printer.print_op(op)
+            return stream.getvalue()
+        key = (op.name, *((k, id(v)) for k, v in op.properties.items()), None,
+               *((k, id(v)) for k, v in op.attributes.items()), None, *map(id, op.operand_types), None,
+               *map(id, op.result_types))
+        cached = self.tails.get(key)
+        if cached is None:
+            self.printer.print_op(op)
+            text = stream.getvalue()
+            # an op in generic form splits after its operand list; one in custom form is always printed whole
+            opening = text.find(f'"{op.name}"(')
+            tail = text[text.index(")", opening) + 1:] if opening >= 0 else None
+            # the attributes are held so their ids stay theirs
+            self.tails[key] = (tail, op.properties.copy(), op.attributes.copy(), op.operand_types, op.result_types)
+            return text
+        tail = cached[0]
+        if tail is None:
+            self.printer.print_op(op)
+            return stream.getvalue()
+        self.printer._print_results(op)
+        stream.write(f'"{op.name}"(')
+        for i, value in enumerate(op.operands):
+            if i:
+                stream.write(", ")
+            self.printer.print_ssa_value(value)
+        stream.write(")" + tail)
+        return stream.getvalue()
 
     @staticmethod
     def _set(table, name: str, value, op: Operation) -> None:
