@@ -477,11 +477,12 @@ class _FunctionLowering:
         layout = out.layout
         core_range = ttmetal.CoreRangeAttr(((0, 0), layout.grid))
         ports = list(range(len(tensors)))
-        cb = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
+        # each CB holds a shard's tiles in its tensor's format (an input of a typecast differs from the output)
+        cb_types = [ttkernel.CBType(ttkernel.IntAttr(layout.tiles), t.layout.tile) for t in tensors]
         in_dram = [i for i, (t, g) in enumerate(zip(inputs, gathers)) if g or t.layout.memory == "dram"]
-        reader = self.kernel("datamovement", "noc", self.reader_body(cb, inputs, layout, gathers))
-        writer = self.kernel("datamovement", "noc", self.writer_body(cb, out.layout))
-        compute = self.kernel("compute", "compute", self.compute_body(kind, cb, len(inputs), layout, gathers))
+        reader = self.kernel("datamovement", "noc", self.reader_body(cb_types, inputs, layout, gathers))
+        writer = self.kernel("datamovement", "noc", self.writer_body(cb_types[-1], out.layout))
+        compute = self.kernel("compute", "compute", self.compute_body(kind, cb_types, layout, gathers))
 
         out_dram = [len(inputs)] if out.layout.memory == "dram" else []
         configs = [
@@ -505,21 +506,16 @@ class _FunctionLowering:
         return name
 
     @staticmethod
-    def _cb_args(cb: Attribute, count: int) -> list[Operation]:
-        return [ttkernel.OP_CLASSES["get_compile_time_arg_val"].create(
-            properties={"arg_index": IntegerAttr(i, i32)}, result_types=[cb]) for i in range(count)]
-
-    @staticmethod
     def _call(name: str, *operands: SSAValue, **props) -> Operation:
         return ttkernel.OP_CLASSES[name].create(operands=list(operands), properties=props)
 
-    def reader_body(self, cb: Attribute, inputs: list[_Placed], layout: _Layout,
+    def reader_body(self, cb_types: list[Attribute], inputs: list[_Placed], layout: _Layout,
                     gathers: list[str | None]) -> list[Operation]:
         """Each input's CB filled for the whole shard: an L1 shard is handed over as it is, DRAM pages are read,
         gathered inputs fetch each output tile's source tile (see `launch`)."""
         ops = _Ops()
         count = ops.const(layout.tiles)
-        ports = [ops.ct_arg(i, cb) for i in range(len(inputs))]
+        ports = [ops.ct_arg(i, t) for i, t in enumerate(cb_types[:len(inputs)])]
         address_arg = len(inputs)  # addresses follow the CB ports among the compile-time args
         for placed, port, gather in zip(inputs, ports, gathers):
             ops.call("cb_reserve_back", port, count)
@@ -716,12 +712,13 @@ class _FunctionLowering:
     def _call_result(name: str, result: Attribute, *operands: SSAValue) -> Operation:
         return ttkernel.OP_CLASSES[name].create(operands=list(operands), result_types=[result])
 
-    def compute_body(self, kind: str, cb: Attribute, inputs: int, layout: _Layout,
+    def compute_body(self, kind: str, cb_types: list[Attribute], layout: _Layout,
                      gathers: list[str | None]) -> list[Operation]:
         count = arith.ConstantOp(IntegerAttr(layout.tiles, i32))
         zero, one = arith.ConstantOp(IntegerAttr(0, IndexType())), arith.ConstantOp(IntegerAttr(1, IndexType()))
         upper = arith.ConstantOp(IntegerAttr(layout.tiles, IndexType()))
-        cbs = self._cb_args(cb, inputs + 1)
+        cbs = [ttkernel.OP_CLASSES["get_compile_time_arg_val"].create(
+            properties={"arg_index": IntegerAttr(i, i32)}, result_types=[t]) for i, t in enumerate(cb_types)]
         ins, out = [c.results[0] for c in cbs[:-1]], cbs[-1].results[0]
         broadcasts = [g if g in BROADCASTS else None for g in gathers]
         fpu = layout.dtype == "bf16" and kind in FPU_BINARY and not any(broadcasts)
