@@ -190,6 +190,11 @@ def check_required(root: fb.TTNNBinaryT, name: str) -> None:
                         _check_tensor(ref, f"{op}: '{snake(key)}'")
 
 
+def ttm_commands(program: fbm.ProgramT) -> list:
+    """A `.ttm` program's commands in order, over its device programs and command queues."""
+    return [c for d in as_list(program.devicePrograms) for q in as_list(d.commandQueues) for c in as_list(q.commands)]
+
+
 def check_required_ttm(root: fbm.TTMetalBinaryT, name: str) -> None:
     """A `.ttm`'s commands, buffers and kernels have every field the simulator reads, in range; a missing one is
     named with its program and command."""
@@ -200,9 +205,7 @@ def check_required_ttm(root: fbm.TTMetalBinaryT, name: str) -> None:
         for kind in ("inputs", "outputs"):
             for i, ref in enumerate(as_list(getattr(program, kind))):
                 _check_buffer(ref, f"{where}: {kind[:-1]} {i}")
-        commands = [c for d in as_list(program.devicePrograms) for q in as_list(d.commandQueues)
-                    for c in as_list(q.commands)]
-        for i, command in enumerate(commands):
+        for i, command in enumerate(ttm_commands(program)):
             here = f"{where}: command {i}"
             if command.type is None:
                 raise BinaryError(f"{here}: corrupted flatbuffer (the command has no table)")

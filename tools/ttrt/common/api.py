@@ -225,8 +225,7 @@ class Read(Command):
         from ttmlir.target import flatbuffer as fbu
 
         programs = fbu.as_list(root.programs)
-        queues = {p.name: [c for d in fbu.as_list(p.devicePrograms) for q in fbu.as_list(d.commandQueues)
-                           for c in fbu.as_list(q.commands)] for p in programs}
+        queues = {p.name: fbu.ttm_commands(p) for p in programs}
         stats, kernels = [], []
         for p in programs:
             counts: dict[str, int] = {}
@@ -455,22 +454,20 @@ class Run(Command):
         if not (self.args.get("--dump-kernels") or self.args.get("--load-kernels")):
             return
         folder = Path(self.args["--kernel-source-dir"] or Path(self.artifacts.get_artifacts_folder_path()) / "kernels")
-        for device_program in fbu.as_list(program.devicePrograms):
-            for queue in fbu.as_list(device_program.commandQueues):
-                for command in fbu.as_list(queue.commands):
-                    for kernel in fbu.as_list(getattr(command.type, "kernels", None)):
-                        file = folder / program.name / f"{kernel.symbol}.cpp"
-                        if self.args["--load-kernels"]:
-                            try:
-                                kernel.source = file.read_text()
-                            except OSError as error:
-                                raise UserError(f"--load-kernels: cannot read {file} ({error.strerror}); run with "
-                                                "--dump-kernels first") from None
-                            self.logger.info(f"kernel {kernel.symbol} loaded from {file}")
-                        if self.args["--dump-kernels"]:
-                            file.parent.mkdir(parents=True, exist_ok=True)
-                            write_atomic(str(file), kernel.source)
-                            self.logger.info(f"kernel {kernel.symbol} written to {file}")
+        for command in fbu.ttm_commands(program):
+            for kernel in fbu.as_list(getattr(command.type, "kernels", None)):
+                file = folder / program.name / f"{kernel.symbol}.cpp"
+                if self.args["--load-kernels"]:
+                    try:
+                        kernel.source = file.read_text()
+                    except OSError as error:
+                        raise UserError(f"--load-kernels: cannot read {file} ({error.strerror}); run with "
+                                        "--dump-kernels first") from None
+                    self.logger.info(f"kernel {kernel.symbol} loaded from {file}")
+                if self.args["--dump-kernels"]:
+                    file.parent.mkdir(parents=True, exist_ok=True)
+                    write_atomic(str(file), kernel.source)
+                    self.logger.info(f"kernel {kernel.symbol} written to {file}")
 
     def progress_label(self) -> str:
         return "running"

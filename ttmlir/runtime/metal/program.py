@@ -87,34 +87,32 @@ class ProgramRunner:
         for ref, tensor in zip(program_inputs, inputs):
             self.host[ref.globalId] = tensor.float()
         results: list[torch.Tensor] = []
-        for device_program in fbu.as_list(self.program.devicePrograms):
-            for queue in fbu.as_list(device_program.commandQueues):
-                for command in fbu.as_list(queue.commands):
-                    try:
-                        start = time.perf_counter_ns()
-                        results = self.command(command.type) or results
-                        if isinstance(command.type, fbm.EnqueueProgramCommandT):
-                            fidelities = [k.type.mathFidelity for k in fbu.as_list(command.type.kernels)
-                                          if isinstance(k.type, fbm.ComputeConfigT)]
-                            self.launches.append({
-                                "loc": command.loc or "", "host_start": start, "host_end": time.perf_counter_ns(),
-                                "math_fidelity": _FIDELITIES[fidelities[0]] if fidelities else ""})
-                    except MetalError as error:
-                        raise MetalError(f"{type(command.type).__name__[:-8]} at {command.loc}: {error}") from None
+        for command in fbu.ttm_commands(self.program):
+            try:
+                start = time.perf_counter_ns()
+                results = self.command(command.type) or results
+                if isinstance(command.type, fbm.EnqueueProgramCommandT):
+                    fidelities = [k.type.mathFidelity for k in fbu.as_list(command.type.kernels)
+                                  if isinstance(k.type, fbm.ComputeConfigT)]
+                    self.launches.append({
+                        "loc": command.loc or "", "host_start": start, "host_end": time.perf_counter_ns(),
+                        "math_fidelity": _FIDELITIES[fidelities[0]] if fidelities else ""})
+            except MetalError as error:
+                raise MetalError(f"{type(command.type).__name__[:-8]} at {command.loc}: {error}") from None
         return results
 
     def command(self, table) -> list[torch.Tensor] | None:
         if isinstance(table, fbm.CreateBufferCommandT):
             self.device[table.ref.globalId] = _Buffer(table.ref)
         elif isinstance(table, fbm.HostAllocCommandT):  # with data: a constant
-            buffer = _Buffer(table.dst)
+            buffer = self.host_buffer(table.dst)
             data = fbu.as_list(table.data)
             self.host[buffer.id] = tile_math.from_bytes(torch.tensor(data, dtype=torch.uint8), buffer.dtype).reshape(
                 buffer.shape) if data else torch.zeros(buffer.shape)
         elif isinstance(table, fbm.EnqueueWriteBufferCommandT):
             self.write(self.host[table.src.globalId], self._device(table.dst))
         elif isinstance(table, fbm.EnqueueReadBufferCommandT):
-            self.host[table.dst.globalId] = self.read(self._device(table.src), _Buffer(table.dst).shape)
+            self.host[table.dst.globalId] = self.read(self._device(table.src), self.host_buffer(table.dst).shape)
         elif isinstance(table, fbm.EnqueueProgramCommandT):
             self.stats.append(self.grid.run(self.launch(table)))
         elif isinstance(table, fbm.DeallocateBufferCommandT):
@@ -124,6 +122,19 @@ class ProgramRunner:
         elif not isinstance(table, fbm.FinishCommandT):
             raise MetalError(f"command {type(table).__name__[:-1]} is not run by this simulator")
         return None
+
+    @staticmethod
+    def host_buffer(ref: fbm.BufferRefT) -> _Buffer:
+        """A host buffer the simulation will hold (as f32), refused past half this machine's available memory (a run
+        holds its inputs, outputs and their device copies at once)."""
+        from ttmlir.runtime.session import host_memory_available
+
+        buffer, available = _Buffer(ref), host_memory_available()
+        need = math.prod(buffer.shape) * 4
+        if available is not None and need > available // 2:
+            raise MetalError(f"host buffer {buffer.id} of shape {list(buffer.shape)} needs {need / 2**30:.1f} GiB; this "
+                             f"machine has {available / 2**30:.1f} GiB available")
+        return buffer
 
     def _device(self, ref: fbm.BufferRefT) -> _Buffer:
         if ref.globalId not in self.device:
@@ -156,6 +167,7 @@ class ProgramRunner:
             pages = data.reshape(grid_rows, grid_cols, -1)
         else:
             (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
+            self.grid.check_l1(buffer.address, sy * sx * buffer.page, f"buffer {buffer.id}'s shard")
             pages = torch.zeros(gy * sy, gx * sx, buffer.page, dtype=torch.uint8)
             for y, x in buffer.cores():
                 data = self.grid.read(self.grid.l1_addr(y, x, buffer.address), sy * sx * buffer.page)
@@ -210,7 +222,8 @@ def binary_arch(root: fbm.TTMetalBinaryT) -> str:
 
 
 def input_shapes(program: fbm.ProgramT) -> list[tuple[int, ...]]:
-    return [tuple(int(d) for d in fbu.as_list(ref.desc.shape)) for ref in fbu.as_list(program.inputs)]
+    """The shapes of a program's inputs (each refused if this machine cannot hold it)."""
+    return [ProgramRunner.host_buffer(ref).shape for ref in fbu.as_list(program.inputs)]
 
 
 def run_program(data: bytes, inputs: list[torch.Tensor], *, name: str = "<buffer>", program: int = 0,
