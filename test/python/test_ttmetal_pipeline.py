@@ -121,19 +121,26 @@ def test_transpose_gathers_each_tile_from_the_core_or_page_holding_it(shape, dty
     assert stats[0].noc_bytes > 0
 
 
-@pytest.mark.parametrize("m, k, n, dtype, options", [
-    (128, 96, 64, "f32", ""), (256, 256, 256, "bf16", ""), (40, 70, 50, "f32", "default-input-memspace=dram"),
-    (96, 64, 320, "bf16", "mock-system-desc-arch=blackhole default-output-memspace=dram")])
-def test_matmul_accumulates_streamed_tiles_in_dst(m, k, n, dtype, options):
-    ta, tb, tc = (f"tensor<{r}x{c}x{dtype}>" for r, c in ((m, k), (k, n), (m, n)))
+@pytest.mark.parametrize("m, k, n, dtype, options, transpose_b", [
+    (128, 96, 64, "f32", "", False), (256, 256, 256, "bf16", "", False),
+    (40, 70, 50, "f32", "default-input-memspace=dram", False),
+    (96, 64, 320, "bf16", "mock-system-desc-arch=blackhole default-output-memspace=dram", False),
+    (128, 96, 64, "f32", "use-tile-matmul=false", False), (128, 96, 64, "f32", "use-tile-matmul=false", True),
+    (64, 128, 320, "bf16", "use-tile-matmul=false default-input-memspace=dram", True)])
+def test_matmul_multicasts_operand_blocks_and_accumulates_in_dst(m, k, n, dtype, options, transpose_b):
+    ta, tb, tc = (f"tensor<{r}x{c}x{dtype}>" for r, c in ((m, k), (n, k) if transpose_b else (k, n), (m, n)))
+    flags = " <{transpose_b = true}>" if transpose_b else ""
     text = (f"func.func @mm(%a: {ta}, %b: {tb}) -> {tc} {{\n"
-            f"  %0 = \"ttir.matmul\"(%a, %b) : ({ta}, {tb}) -> {tc}\n"
+            f"  %0 = \"ttir.matmul\"(%a, %b){flags} : ({ta}, {tb}) -> {tc}\n"
             f"  %1 = \"ttir.relu\"(%0) : ({tc}) -> {tc}\n"
             f"  return %1 : {tc}\n}}\n")
     generator = torch.Generator().manual_seed(9)
-    a, b = (torch.randn(shape, generator=generator).to(TORCH[dtype]).float() for shape in ((m, k), (k, n)))
-    (out,), stats = run_program(compile_ttir(text, options), [a, b])
-    expected = torch.relu(a @ b)
+    a, b = (torch.randn(shape, generator=generator).to(TORCH[dtype]).float()
+            for shape in ((m, k), (n, k) if transpose_b else (k, n)))
+    binary = compile_ttir(text, options)
+    assert b"noc0.async_write_multicast" in binary and b"noc1.async_write_multicast" in binary  # kernel C++ text
+    (out,), stats = run_program(binary, [a, b])
+    expected = torch.relu(a @ (b.T if transpose_b else b))
     if dtype == "bf16":  # bf16 operands, a 16-bit dst accumulating in bf16
         assert torch.nn.functional.cosine_similarity(out.flatten(), expected.flatten(), 0) > 0.999
     else:
@@ -229,7 +236,6 @@ def test_override_device_shape_limits_the_grid():
     ("func.func @c(%a: tensor<64x64xf32>) -> tensor<64x64xi32> {\n  %0 = \"ttir.typecast\"(%a) : "
      "(tensor<64x64xf32>) -> tensor<64x64xi32>\n  return %0 : tensor<64x64xi32>\n}\n", "",
      "only typecasts between f32 and bf16"),
-    (eltwise("add", (64, 64), "f32", 2), "use-tile-matmul=false", "block matmuls"),
     ("func.func @r(%a: tensor<64x64xf32>) -> tensor<64xf32> {\n  %0 = \"ttir.sum\"(%a) <{dim_arg = [1 : i32], "
      "keep_dim = false}> : (tensor<64x64xf32>) -> tensor<64xf32>\n  return %0 : tensor<64xf32>\n}\n", "",
      "only reductions with keep_dim = true"),

@@ -1,5 +1,5 @@
 """The emitc ops kernels are written in, beside those xDSL 0.74 has (call_opaque, add, apply and the types):
-include, literal, verbatim, the arithmetic and comparison ops, cast, with MLIR's custom syntax."""
+include, literal, verbatim (with format arguments), constant, the arithmetic and comparison ops, cast, with MLIR's custom syntax."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import ClassVar
 from xdsl.dialects.emitc import EmitC as XdslEmitC
 from xdsl.dialects.builtin import StringAttr, UnitAttr
 from xdsl.ir import Attribute, Dialect
-from xdsl.irdl import (IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def)
+from xdsl.irdl import (IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def,
+                       var_operand_def)
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -42,18 +43,64 @@ class IncludeOp(IRDLOperation):
 
 @irdl_op_definition
 class VerbatimOp(IRDLOperation):
-    """A line of C++ written as it is: `emitc.verbatim "// note"`."""
+    """A line of C++ written as it is, `{}` standing for each of its operands in turn and `{{` for a brace:
+    `emitc.verbatim "// note"`, `emitc.verbatim "noc0.async_read_barrier({});" args %a : i32`."""
 
     name = "emitc.verbatim"
     value = prop_def(StringAttr)
+    fmt_args = var_operand_def()
+
+    def verify_(self) -> None:
+        if len(self.fmt_args) != len(format_pieces(self.value.data)) - 1:
+            raise VerifyException(f"'emitc.verbatim' op has {len(format_pieces(self.value.data)) - 1} placeholder(s) "
+                                  f"and {len(self.fmt_args)} argument(s)")
 
     @classmethod
     def parse(cls, parser: Parser) -> "VerbatimOp":
-        return cls.create(properties={"value": StringAttr(parser.parse_str_literal())})
+        value, operands = parser.parse_str_literal(), []
+        if parser.parse_optional_keyword("args") is not None:
+            names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation(":")
+            position = parser.pos
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            operands = parser.resolve_operands(names, types, position)
+        attributes = parser.parse_optional_attr_dict()
+        return cls.create(operands=operands, properties={"value": StringAttr(value)}, attributes=attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_string_literal(self.value.data)
+        if self.fmt_args:
+            printer.print_string(" args ")
+            printer.print_list(self.fmt_args, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list(self.fmt_args.types, printer.print_attribute)
+        printer.print_op_attributes(self.attributes)
+
+
+def format_pieces(text: str) -> list[str]:
+    """A verbatim's text split at its `{}` placeholders, `{{` read as one brace."""
+    pieces, current, i = [], [], 0
+    while i < len(text):
+        if text.startswith("{{", i):
+            current.append("{")
+            i += 2
+        elif text.startswith("{}", i):
+            pieces.append("".join(current))
+            current, i = [], i + 2
+        else:
+            current.append(text[i])
+            i += 1
+    return [*pieces, "".join(current)]
+
+
+@irdl_op_definition
+class ConstantOp(IRDLOperation):
+    """A C++ constant, in MLIR's generic form: `%0 = "emitc.constant"() <{value = 1 : i32}> : () -> i32`."""
+
+    name = "emitc.constant"
+    value = prop_def(Attribute)
+    result = result_def()
 
 
 @irdl_op_definition
@@ -162,5 +209,5 @@ class CastOp(IRDLOperation):
     assembly_format = "$source attr-dict `:` type($source) `to` type($dest)"
 
 
-EmitC = Dialect("emitc", [*XdslEmitC.operations, IncludeOp, VerbatimOp, LiteralOp, SubOp, MulOp, DivOp, RemOp,
+EmitC = Dialect("emitc", [*XdslEmitC.operations, IncludeOp, VerbatimOp, ConstantOp, LiteralOp, SubOp, MulOp, DivOp, RemOp,
                           CmpOp, CastOp], list(XdslEmitC.attributes))

@@ -4,8 +4,10 @@
 Ops are one table: each row lists what upstream writes between the op's parentheses, in order (operands,
 and the attributes some ops take there, e.g. `ttkernel.get_compile_time_arg_val(0)`), then
 `attr-dict : functional-type(operands, results)`, as upstream's assembly formats do. The ops covered are
-the CB, argument, dst-register, copy/pack, FPU, SFPU and layout calls. The NoC reads and writes (with their
-`core[...]`/`bank[...]` clauses) and the logical-coordinate globals have their own syntax and classes."""
+the CB, argument, dst-register, copy/pack, FPU, SFPU, matmul, semaphore and layout calls; a row's item ending
+in `?` is an optional trailing operand (the NoC a call uses). The NoC reads, writes and multicasts (with their
+`core[...]`/`bank[...]`/`start_xy[...]` clauses) and the logical-coordinate globals have their own syntax and
+classes."""
 
 from __future__ import annotations
 
@@ -133,10 +135,24 @@ OPS: dict[str, tuple[str, ...]] = {
     "reduce_init": ("in_cb", "scaling_cb", "out_cb", "reduce_type=attr", "reduce_dim=attr"),
     "reduce_tile": ("in_cb", "scaling_cb", "in_tile_index", "scaling_tile_index", "dst_index", "reduce_type=attr",
                     "reduce_dim=attr"),
-    "noc_async_read_barrier": (), "noc_async_write_barrier": (),
+    "noc_async_read_barrier": ("noc?",), "noc_async_write_barrier": ("noc?",), "noc_async_full_barrier": ("noc?",),
+    "compute_kernel_hw_startup": ("icb0", "icb1", "ocb"), "mm_init_short": ("in0_cb", "in1_cb", "transpose"),
+    "mm_block_init": ("in0_cb", "in1_cb", "out_cb", "transpose", "ct_dim", "rt_dim", "kt_dim"),
+    "mm_block_init_short": ("in0_cb", "in1_cb", "transpose", "ct_dim", "rt_dim", "kt_dim"),
+    "matmul_block": ("in0_cb_id", "in1_cb_id", "in0_tile_idx", "in1_tile_idx", "dst_tile_idx", "transpose", "ct_dim",
+                     "rt_dim", "kt_dim"),
+    "experimental.matmul_block": ("in0_cb_id", "in1_cb_id", "in0_tile_idx", "in1_tile_idx", "dst_tile_idx",
+                                  "transpose", "ct_dim", "rt_dim", "kt_dim", "in1_k_stride"),
+    "get_semaphore": ("semaphore",), "reinterpret_cast": ("value",),
+    "noc_semaphore_wait": ("sem_addr", "val"), "noc_semaphore_wait_min": ("sem_addr", "val"),
+    "noc_semaphore_set": ("sem_addr", "val"), "noc_semaphore_inc": ("addr", "incr", "noc?"),
+    "noc_semaphore_set_multicast": ("src_local_l1_addr", "dst_noc_addr_multicast", "num_dests"),
+    "get_noc_addr": ("x", "y", "l1Address", "noc?"),
+    "get_noc_multicast_addr": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "l1Address", "noc?"),
 }
 RESULTS = {"get_write_ptr": 1, "get_read_ptr": 1, "get_tile_size": 1, "get_compile_time_arg_val": 1,
-           "get_arg_val": 1, "get_common_arg_val": 1, "get_noc_addr_from_bank_id": 1}
+           "get_arg_val": 1, "get_common_arg_val": 1, "get_noc_addr_from_bank_id": 1, "get_semaphore": 1,
+           "reinterpret_cast": 1, "get_noc_addr": 1, "get_noc_multicast_addr": 1}
 
 
 class TTKernelOp(IRDLOperation):
@@ -151,8 +167,10 @@ class TTKernelOp(IRDLOperation):
         return [tuple(item.split("=")) for item in cls.ITEMS if "=" in item]
 
     def verify_(self) -> None:
-        expected = sum("=" not in item for item in self.ITEMS)
-        if len(self.operands) != expected:
+        required = sum("=" not in item and not item.endswith("?") for item in self.ITEMS)
+        optional = sum(item.endswith("?") for item in self.ITEMS)
+        if not required <= len(self.operands) <= required + optional:
+            expected = f"{required}" + (f" or {required + optional}" if optional else "")
             raise VerifyException(f"'{self.name}' op takes {expected} operand(s), got {len(self.operands)}")
         if len(self.results) != RESULTS.get(self.name[len("ttkernel."):], 0):
             raise VerifyException(f"'{self.name}' op returns {RESULTS.get(self.name[len('ttkernel.'):], 0)} "
@@ -166,6 +184,11 @@ class TTKernelOp(IRDLOperation):
         operands, props = [], {}
         with parser.in_parens():
             for i, item in enumerate(cls.ITEMS):
+                if item.endswith("?"):  # a trailing optional operand (a NoC index)
+                    if (parser.parse_optional_punctuation(",") if i else True) and \
+                            (operand := parser.parse_optional_unresolved_operand()) is not None:
+                        operands.append(operand)
+                    continue
                 if i:
                     parser.parse_punctuation(",")
                 if "=" not in item:
@@ -188,6 +211,10 @@ class TTKernelOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         values, parts = iter(self.operands), []
         for item in self.ITEMS:
+            if item.endswith("?"):
+                if (value := next(values, None)) is not None:
+                    parts.append(lambda v=value: printer.print_operand(v))
+                continue
             if "=" not in item:
                 parts.append(lambda v=next(values): printer.print_operand(v))
                 continue
@@ -213,6 +240,27 @@ class NocAddrType(ParametrizedAttribute, TypeAttribute):
     """A 64-bit NoC address (a node and an address in it): `!ttkernel.noc_addr`."""
 
     name = "ttkernel.noc_addr"
+
+
+@irdl_attr_definition
+class LocalSemaphoreType(ParametrizedAttribute, TypeAttribute):
+    """A semaphore's address in this core's L1 (`get_semaphore`'s result): `!ttkernel.local_semaphore`."""
+
+    name = "ttkernel.local_semaphore"
+
+
+@irdl_attr_definition
+class L1AddrType(ParametrizedAttribute, TypeAttribute):
+    """An address in a core's L1: `!ttkernel.l1_addr`."""
+
+    name = "ttkernel.l1_addr"
+
+
+@irdl_attr_definition
+class L1AddrPtrType(ParametrizedAttribute, TypeAttribute):
+    """A pointer into L1 (`volatile tt_l1_ptr uint32_t*`): `!ttkernel.l1_addr_ptr`."""
+
+    name = "ttkernel.l1_addr_ptr"
 
 
 class _LogicalCoordOp(IRDLOperation):
@@ -334,16 +382,89 @@ class NocAsyncWriteOp(_NocTransferOp):
     noc = var_operand_def()
 
 
+@irdl_op_definition
+class NocAsyncWriteMulticastOp(IRDLOperation):
+    """A write of local L1 to the same address on every core of a rectangle: `ttkernel.noc_async_write_multicast(
+    %src, %size, %num_dests, start_xy[%x0, %y0], end_xy[%x1, %y1], %dst, noc %n) : (...) -> ()`."""
+
+    name = "ttkernel.noc_async_write_multicast"
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    src_local = operand_def()
+    size = operand_def()
+    num_dests = operand_def()
+    start_xy = var_operand_def()
+    end_xy = var_operand_def()
+    dst_local = operand_def()
+    noc = var_operand_def()
+    linked = opt_prop_def(Attribute)
+
+    def verify_(self) -> None:
+        if len(self.start_xy) != 2 or len(self.end_xy) != 2:
+            raise VerifyException(f"'{self.name}' op start_xy[...] and end_xy[...] take two coordinates each")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        values: list = []
+        with parser.in_parens():
+            for _ in range(3):
+                values.append(parser.parse_unresolved_operand())
+                parser.parse_punctuation(",")
+            corners = []
+            for word in ("start_xy", "end_xy"):
+                parser.parse_keyword(word)
+                corners.append(parser.parse_comma_separated_list(parser.Delimiter.SQUARE,
+                                                                 parser.parse_unresolved_operand))
+                parser.parse_punctuation(",")
+            dst = parser.parse_unresolved_operand()
+            noc, props = [], {}
+            while parser.parse_optional_punctuation(","):
+                if parser.parse_optional_keyword("noc") is not None:
+                    noc = [parser.parse_unresolved_operand()]
+                else:
+                    parser.parse_keyword("linked")
+                    props["linked"] = BoolAttr(parser.parse_boolean(), IntegerType(1))
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        fn = parser.parse_function_type()
+        ordered = [*values, *corners[0], *corners[1], dst, *noc]
+        operands = parser.resolve_operands(ordered, fn.inputs.data, position)
+        props["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [1, 1, 1, len(corners[0]), len(corners[1]), 1,
+                                                                      len(noc)])
+        return cls.create(operands=operands, properties=props, attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_list([self.src_local, self.size, self.num_dests], printer.print_operand)
+        for word, values in (("start_xy", self.start_xy), ("end_xy", self.end_xy)):
+            printer.print_string(f", {word}[")
+            printer.print_list(values, printer.print_operand)
+            printer.print_string("]")
+        printer.print_string(", ")
+        printer.print_operand(self.dst_local)
+        if self.noc:
+            printer.print_string(", noc ")
+            printer.print_operand(self.noc[0])
+        if self.linked is not None:
+            printer.print_string(f", linked {'true' if self.linked.value.data else 'false'}")
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
 def _op_class(mnemonic: str, items: tuple[str, ...]) -> type[TTKernelOp]:
     body = {"name": f"ttkernel.{mnemonic}", "ITEMS": items, "__doc__": f"tt-metal's `{mnemonic}`.",
             "__annotations__": {"ITEMS": ClassVar[tuple[str, ...]]},
             **{item.split("=")[0]: opt_prop_def(Attribute) for item in items if "=" in item}}
-    cls = types.new_class("".join(p.title() for p in mnemonic.split("_")) + "Op", (TTKernelOp,),
+    cls = types.new_class("".join(p.title() for p in mnemonic.replace(".", "_").split("_")) + "Op", (TTKernelOp,),
                           exec_body=lambda ns: ns.update(body))
     return irdl_op_definition(cls)
 
 
 OP_CLASSES = {mnemonic: _op_class(mnemonic, items) for mnemonic, items in OPS.items()}
 
-TTKernel = Dialect("ttkernel", [*OP_CLASSES.values(), MyLogicalXOp, MyLogicalYOp, NocAsyncReadOp, NocAsyncWriteOp],
-                   [ThreadAttr, ArgSpecAttr, CBType, NocAddrType, ReduceTypeAttr, ReduceDimAttr, BcastTypeAttr])
+TTKernel = Dialect("ttkernel", [*OP_CLASSES.values(), MyLogicalXOp, MyLogicalYOp, NocAsyncReadOp, NocAsyncWriteOp,
+                                NocAsyncWriteMulticastOp],
+                   [ThreadAttr, ArgSpecAttr, CBType, NocAddrType, LocalSemaphoreType, L1AddrType, L1AddrPtrType,
+                    ReduceTypeAttr, ReduceDimAttr, BcastTypeAttr])

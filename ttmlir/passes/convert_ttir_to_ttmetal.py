@@ -34,7 +34,7 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (ArrayAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type,
                                    FunctionType, IndexType,
                                    IntegerAttr, MemRefType, ModuleOp, StringAttr, SymbolRefAttr, TensorType, UnitAttr,
-                                   i32, i64)
+                                   IntegerType, i32, i64)
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.dialects.memref import AllocOp, GetGlobalOp, GlobalOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -45,6 +45,7 @@ from ttmlir.dialects import ttcore, ttkernel, ttmetal
 from ttmlir.passes import PassFailure
 
 TILE = 32
+i8 = IntegerType(8)
 _DTYPES = {"f32": "f32", "bf16": "bf16", "i32": "si32", "si32": "si32"}
 # TTIR op -> SFPU op (binary: `<op>(dst0, dst1, dst0)`; unary: `<op>_tile(dst0)`)
 SFPU_BINARY = {"add": "add_binary_tile", "subtract": "sub_binary_tile", "multiply": "mul_binary_tile",
@@ -101,7 +102,18 @@ class _Layout:
 
 
 class _Ops(list):
-    """Ops of a kernel body in order; `emit` appends one and gives its result."""
+    """Ops of a kernel body in order; `emit` appends one and gives its result. A data-movement kernel's ops carry
+    the NoC its transfers use (an i8 constant made at the kernel's top, as upstream's kernels name theirs)."""
+
+    def __init__(self, noc: int | SSAValue | None = None):
+        super().__init__()
+        self.noc = self.const(noc, i8) if isinstance(noc, int) else noc
+
+    def nested(self) -> "_Ops":
+        return _Ops(self.noc)
+
+    def barrier(self, kind: str) -> None:
+        self.call(f"noc_async_{kind}_barrier", self.noc)
 
     def emit(self, op: Operation) -> SSAValue | None:
         self.append(op)
@@ -128,10 +140,24 @@ class _Ops(list):
         index = IndexType()
         lower, step, upper = self.const(0, index), self.const(1, index), self.const(count, index)
         block = Block(arg_types=[index])
-        inner = _Ops()
+        inner = self.nested()
         body(inner, block.args[0])
         block.add_ops([*inner, scf.YieldOp()])
         self.append(scf.ForOp(lower, upper, step, [], block))
+
+    def if_else(self, cond: SSAValue, then, otherwise) -> None:
+        """`if (cond) then(ops) else otherwise(ops)` as an scf.if."""
+        regions = []
+        for build in (then, otherwise):
+            inner = self.nested()
+            build(inner)
+            regions.append(Region(Block([*inner, scf.YieldOp()])))
+        self.append(scf.IfOp(cond, [], *regions))
+
+    def semaphore(self, sem_id: int) -> tuple[SSAValue, SSAValue]:
+        """Semaphore `sem_id` of this core: its L1 address, and a pointer to it."""
+        address = self.call("get_semaphore", self.const(sem_id), result=ttkernel.LocalSemaphoreType())
+        return address, self.call("reinterpret_cast", address, result=ttkernel.L1AddrPtrType())
 
     def read_tile(self, chip: dict, source: _Layout, row: SSAValue, col: SSAValue, base: SSAValue,
                   near: SSAValue) -> None:
@@ -147,8 +173,8 @@ class _Ops(list):
             bank = self.emit(arith.RemUIOp(tile, banks))
             far = self.emit(arith.AddiOp(base, self.emit(arith.MuliOp(self.emit(arith.DivUIOp(tile, banks)), page))))
             self.append(ttkernel.NocAsyncReadOp.create(
-                operands=[bank, far, near, page],
-                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 0])}))
+                operands=[bank, far, near, page, self.noc],
+                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 1])}))
             return
         sy, sx = self.const(source.shard[0], index), self.const(source.shard[1], index)
         offset_y, offset_x = (self.const(o, index) for o in chip["coord_translation_offsets"])
@@ -158,8 +184,8 @@ class _Ops(list):
                                           self.emit(arith.RemUIOp(col, sx))))
         far = self.emit(arith.AddiOp(base, self.emit(arith.MuliOp(self.emit(arith.IndexCastOp(position, i32)), page))))
         self.append(ttkernel.NocAsyncReadOp.create(
-            operands=[noc_x, noc_y, far, near, page],
-            properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [2, 0, 1, 1, 1, 0])}))
+            operands=[noc_x, noc_y, far, near, page, self.noc],
+            properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [2, 0, 1, 1, 1, 1])}))
 
 
 def _args(ports: list[int], addresses: list[int]) -> ttmetal.KernelArgsAttr:
@@ -187,6 +213,7 @@ class _FunctionLowering:
     kernels: list[FuncOp]
     input_memory: str = "l1"
     output_memory: str = "l1"
+    use_tile_matmul: bool = True
 
     def __post_init__(self):
         self.globals: list[Operation] = []  # constants' host data, module-level memref.global ops
@@ -237,9 +264,7 @@ class _FunctionLowering:
         """The L1 buffer a CB works in: the tensor's own shards in L1, or an L1 copy of a DRAM tensor's."""
         if placed.layout.memory == "l1":
             return placed.buffer
-        layout = _Layout(placed.layout.grid, placed.layout.shard, placed.layout.dtype, 0, "l1")
-        layout.address = self.allocate("l1", layout.tiles * layout.page, op)
-        return self.create_buffer(layout)
+        return self.l1_buffer(placed.layout.grid, placed.layout.shard, placed.layout.dtype, op)
 
     def lower(self) -> None:
         func, block = self.func, self.func.body.block
@@ -276,9 +301,9 @@ class _FunctionLowering:
                 placed[op.results[0]] = out
                 continue
             if kind == "matmul":
-                self.check_matmul(op)
+                transpose_b = self.check_matmul(op)
                 out = self.place(op.results[0].type, op, self.output_memory if op.results[0] in returned else "l1")
-                self.ops.append(self.launch_matmul(placed[inputs[0]], placed[inputs[1]], out, op))
+                self.ops.append(self.launch_matmul(placed[inputs[0]], placed[inputs[1]], out, op, transpose_b))
                 placed[op.results[0]] = out
                 continue
             if kind == "transpose":
@@ -395,45 +420,127 @@ class _FunctionLowering:
         ]
         return self.enqueue([source.buffer, scaler.buffer, out.buffer], cbs, ports, configs, op)
 
-    def check_matmul(self, op: Operation) -> None:
+    def check_matmul(self, op: Operation) -> bool:
+        """Whether the matmul's B is given transposed (transpose_b); anything else this path does not lower is
+        refused."""
         a, b = (v.type.get_shape() for v in op.operands)
-        if len(a) != 2 or len(b) != 2 or any(op.properties.get(t) is not None and op.properties[t].value.data
-                                             for t in ("transpose_a", "transpose_b")):
-            raise PassFailure(op, "only 2-d matmuls without transposed operands are lowered to TTMetal yet")
+        flags = {t: op.properties.get(t) is not None and bool(op.properties[t].value.data)
+                 for t in ("transpose_a", "transpose_b")}
+        if len(a) != 2 or len(b) != 2 or flags["transpose_a"]:
+            raise PassFailure(op, "only 2-d matmuls without a transposed A are lowered to TTMetal yet")
+        if flags["transpose_b"] and self.use_tile_matmul:
+            raise PassFailure(op, "'d2m.tile_matmul' op transpose_b is only supported by tile_matmul_block lowering")
         if len({str(v.type.element_type) for v in (*op.operands, op.results[0])}) != 1:
             raise PassFailure(op, "a matmul mixing element types is not lowered to TTMetal yet")
+        return flags["transpose_b"]
+
+    def l1_buffer(self, grid: tuple[int, int], shard: tuple[int, int], dtype: str, op: Operation) -> SSAValue:
+        """An L1 buffer of `shard` tiles of `dtype` on each core of `grid` (a CB's pages)."""
+        layout = _Layout(grid, shard, dtype, 0, "l1")
+        layout.address = self.allocate("l1", layout.tiles * layout.page, op)
+        return self.create_buffer(layout)
 
     def streaming_cb(self, like: _Layout, op: Operation, on: _Layout | None = None) -> SSAValue:
         """A two-page L1 buffer per core (double buffering) for tiles of `like`'s format streamed through a CB, on
         the grid of `on` (default: `like`'s)."""
-        layout = _Layout((on or like).grid, (1, 2), like.dtype, 0, "l1")
-        layout.address = self.allocate("l1", 2 * layout.page, op)
-        return self.create_buffer(layout)
+        return self.l1_buffer((on or like).grid, (1, 2), like.dtype, op)
 
-    def launch_matmul(self, a: _Placed, b: _Placed, out: _Placed, op: Operation) -> ttmetal.EnqueueProgramOp:
-        """out = a @ b: each core computes its output shard, A and B tiles streamed to it over the NoC."""
-        k_tiles = a.layout.tensor_tiles[1]
-        layout = out.layout
-        cbs = [self.streaming_cb(layout, op), self.streaming_cb(layout, op), self.cb_of(out, op)]
-        stream = ttkernel.CBType(ttkernel.IntAttr(2), layout.tile)
+    def launch_matmul(self, a: _Placed, b: _Placed, out: _Placed, op: Operation,
+                      transpose_b: bool) -> ttmetal.EnqueueProgramOp:
+        """out = a @ b (b given as its transpose when `transpose_b`). Each core computes its output shard from a
+        block of A (its rows, all of K) and one of B (all of K, its columns). In each row of the grid the core in
+        column 0 reads the A block and multicasts it along the row (NoC 0); in each column the core in row 0 reads
+        the B block and multicasts it down the column (NoC 1), each after its receivers count themselves ready
+        on a semaphore, then flags the data valid on theirs, as upstream's matmul moves its operands."""
+        layout, k_tiles = out.layout, a.layout.tensor_tiles[1]
+        sy, sx = layout.shard
+        cbs = [self.l1_buffer(layout.grid, (sy, k_tiles), a.layout.dtype, op),
+               self.l1_buffer(layout.grid, (k_tiles, sx), b.layout.dtype, op), self.cb_of(out, op)]
+        cb_a = ttkernel.CBType(ttkernel.IntAttr(sy * k_tiles), a.layout.tile)
+        cb_b = ttkernel.CBType(ttkernel.IntAttr(k_tiles * sx), b.layout.tile)
         shard = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
-        reader = self.kernel("datamovement", "noc",
-                             self.matmul_reader(stream, stream, a.layout, b.layout, layout, k_tiles))
-        writer = self.kernel("datamovement", "noc", self.writer_body(shard, layout, cb_arg=2))
-        compute = self.kernel("compute", "compute", self.matmul_compute(stream, stream, shard, layout, k_tiles))
+        mover_a = self.kernel("datamovement", "noc", self.matmul_mover(True, cb_a, a.layout, layout, k_tiles, False))
+        movers_b = self.matmul_mover(False, cb_b, b.layout, layout, k_tiles, transpose_b)
+        self.write_output(movers_b, shard, layout, cb_arg=2, address_arg=4)
+        mover_b = self.kernel("datamovement", "noc", movers_b)
+        compute = self.kernel("compute", "compute", self.matmul_compute(cb_a, cb_b, shard, layout, k_tiles,
+                                                                        transpose_b))
         core_range = ttmetal.CoreRangeAttr(((0, 0), layout.grid))
         ports = [0, 1, 2]
         out_dram = [2] if layout.memory == "dram" else []
         configs = [
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader), core_range,
-                                                       _args(ports, [0, 1]), (1, "noc0", None))),
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer), core_range,
-                                                       _args(ports, out_dram), (0, "noc1", None))),
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(mover_a), core_range,
+                                                       _args(ports, [0]), (1, "noc0", None))),
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(mover_b), core_range,
+                                                       _args(ports, [1, *out_dram]), (0, "noc1", None))),
             ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), core_range, _args(ports, []),
                                                            ("hifi4", layout.dtype == "f32", False, False,
                                                             ("default",)))),
         ]
         return self.enqueue([a.buffer, b.buffer, out.buffer], cbs, ports, configs, op)
+
+    def matmul_mover(self, a_side: bool, cb: Attribute, source: _Layout, layout: _Layout, k_tiles: int,
+                     transpose: bool) -> _Ops:
+        """The kernel moving one matmul operand into its CB on every core (see `launch_matmul`): A's block (rows
+        of this core's shard, all K: page i * Kt + k) on NoC 0, or B's (all K, this core's columns: page
+        k * SX + j; tile (j, k) of a B given transposed) on NoC 1."""
+        ops, index = _Ops(0 if a_side else 1), IndexType()
+        sy, sx = layout.shard
+        tiles = sy * k_tiles if a_side else k_tiles * sx
+        port, base, count = ops.ct_arg(0 if a_side else 1, cb), ops.ct_arg(3), ops.const(tiles)
+        ops.call("cb_reserve_back", port, count)
+        local = ops.call("get_write_ptr", port, result=i32)
+        y, x = ops.coords()
+        ready_address, ready = ops.semaphore(0 if a_side else 2)
+        valid_address, valid = ops.semaphore(1 if a_side else 3)
+        offset_y, offset_x = (ops.const(o, index) for o in self.chip["coord_translation_offsets"])
+        peers = layout.grid[1 if a_side else 0] - 1
+        page = ops.const(source.page)
+        shard_y, shard_x, kt = ops.const(sy, index), ops.const(sx, index), ops.const(k_tiles, index)
+        noc_y, noc_x = ops.emit(arith.AddiOp(y, offset_y)), ops.emit(arith.AddiOp(x, offset_x))
+        sender = ops.emit(arith.CmpiOp(x if a_side else y, ops.const(0, index), "eq"))
+        # the rest of this core's row (A) or column (B), in NoC coordinates
+        first = ops.emit(arith.AddiOp(offset_x if a_side else offset_y, ops.const(1, index)))
+        last = ops.emit(arith.AddiOp(offset_x if a_side else offset_y, ops.const(peers, index)))
+        start, end = ((first, noc_y), (last, noc_y)) if a_side else ((noc_x, first), (noc_x, last))
+
+        def fetch(body: _Ops, t: SSAValue) -> None:
+            if a_side:
+                i, k = body.emit(arith.DivUIOp(t, kt)), body.emit(arith.RemUIOp(t, kt))
+                row, col = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, shard_y)), i)), k
+            else:
+                k, j = body.emit(arith.DivUIOp(t, shard_x)), body.emit(arith.RemUIOp(t, shard_x))
+                column = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, shard_x)), j))
+                row, col = (column, k) if transpose else (k, column)
+            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(t, i32)), page))))
+            body.read_tile(self.chip, source, row, col, base, near)
+
+        def send(body: _Ops) -> None:
+            body.loop(tiles, fetch)
+            body.barrier("read")
+            if not peers:
+                return
+            receivers = body.const(peers)
+            body.call("noc_semaphore_wait", ready, receivers)
+            body.call("noc_semaphore_set", ready, body.const(0))
+            body.append(ttkernel.NocAsyncWriteMulticastOp.create(
+                operands=[local, body.const(tiles * source.page), receivers, *start, *end, local, body.noc],
+                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, 1, 2, 2, 1, 1])}))
+            body.call("noc_semaphore_set", valid, body.const(1))
+            everyone = body.call("get_noc_multicast_addr", *start, *end, valid_address, body.noc,
+                                 result=ttkernel.NocAddrType())
+            body.call("noc_semaphore_set_multicast", valid_address, everyone, receivers)
+            body.barrier("write")
+
+        def receive(body: _Ops) -> None:
+            sender_xy = (offset_x, noc_y) if a_side else (noc_x, offset_y)
+            at_sender = body.call("get_noc_addr", *sender_xy, ready_address, body.noc, result=ttkernel.NocAddrType())
+            body.call("noc_semaphore_inc", at_sender, body.const(1), body.noc)
+            body.call("noc_semaphore_wait", valid, body.const(1))
+
+        ops.if_else(sender, send, receive)
+        ops.call("cb_push_back", port, count)
+        return ops
 
     def enqueue(self, buffers: list[SSAValue], cbs: list[SSAValue], ports: list[int], configs: list[Attribute],
                 op: Operation) -> ttmetal.EnqueueProgramOp:
@@ -446,9 +553,7 @@ class _FunctionLowering:
 
     def gather_cb(self, source: _Placed, out: _Placed, op: Operation) -> SSAValue:
         """An L1 buffer shaped like the output's shards, in the source's format, that the reader fills."""
-        layout = _Layout(out.layout.grid, out.layout.shard, source.layout.dtype, 0, "l1")
-        layout.address = self.allocate("l1", layout.tiles * layout.page, op)
-        return self.create_buffer(layout)
+        return self.l1_buffer(out.layout.grid, out.layout.shard, source.layout.dtype, op)
 
     @staticmethod
     def broadcast_of(source: Attribute, result: Attribute, op: Operation) -> str | None:
@@ -513,7 +618,7 @@ class _FunctionLowering:
                     gathers: list[str | None]) -> list[Operation]:
         """Each input's CB filled for the whole shard: an L1 shard is handed over as it is, DRAM pages are read,
         gathered inputs fetch each output tile's source tile (see `launch`)."""
-        ops = _Ops()
+        ops = _Ops(0)
         count = ops.const(layout.tiles)
         ports = [ops.ct_arg(i, t) for i, t in enumerate(cb_types[:len(inputs)])]
         address_arg = len(inputs)  # addresses follow the CB ports among the compile-time args
@@ -523,7 +628,7 @@ class _FunctionLowering:
                 self.gather_into(ops, port, ops.ct_arg(address_arg), placed.layout, layout, gather)
                 address_arg += 1
             elif placed.layout.memory == "dram":
-                ops += self.dram_transfer(port, address_arg, placed.layout, read=True)
+                self.dram_transfer(ops, port, address_arg, placed.layout, read=True)
                 address_arg += 1
             ops.call("cb_push_back", port, count)  # an L1 shard is there already
         return ops
@@ -546,92 +651,56 @@ class _FunctionLowering:
             body.read_tile(self.chip, source, row, col, base, near)
 
         ops.loop(layout.tiles, fetch)
-        ops.call("noc_async_read_barrier")
+        ops.barrier("read")
 
     def writer_body(self, cb: Attribute, layout: _Layout, cb_arg: int = 0) -> list[Operation]:
+        """The writer kernel of a launch (NoC 1): see `write_output`; a DRAM address follows the CB port."""
+        ops = _Ops(1)
+        self.write_output(ops, cb, layout, cb_arg, cb_arg + 1)
+        return ops
+
+    def write_output(self, ops: _Ops, cb: Attribute, layout: _Layout, cb_arg: int, address_arg: int) -> None:
         """Wait for the output shard (its CB port is compile-time arg `cb_arg`) and, for a DRAM result, write it
-        to its pages (the address is the next compile-time arg)."""
-        ops = _Ops()
+        to its pages (at compile-time arg `address_arg`)."""
         count, out = ops.const(layout.tiles), ops.ct_arg(cb_arg, cb)
         ops.call("cb_wait_front", out, count)
         if layout.memory == "dram":
-            ops += self.dram_transfer(out, cb_arg + 1, layout, read=False)
-        return ops
+            self.dram_transfer(ops, out, address_arg, layout, read=False)
 
-    def dram_transfer(self, cb: SSAValue, address_arg: int, layout: _Layout, read: bool) -> list[Operation]:
+    def dram_transfer(self, ops: _Ops, cb: SSAValue, address_arg: int, layout: _Layout, read: bool) -> None:
         """Each tile of this core's shard between its CB page and its DRAM page: tile (r, c) of the tensor is
         page r * Wt + c, in bank page % banks at row page / banks."""
-        ops: list[Operation] = []
-
-        def emit(op: Operation) -> SSAValue:
-            ops.append(op)
-            return op.results[0]
-
-        def const(value: int, t: Attribute = i32) -> SSAValue:
-            return emit(arith.ConstantOp(IntegerAttr(value, t)))
-
         index = IndexType()
-        banks, page = const(int(self.chip["num_dram_channels"])), const(layout.page)
-        sy, sx, wt = const(layout.shard[0], index), const(layout.shard[1], index), const(layout.tensor_tiles[1], index)
-        zero, one, tiles = const(0, index), const(1, index), const(layout.tiles, index)
-        base = emit(ttkernel.OP_CLASSES["get_compile_time_arg_val"].create(
-            properties={"arg_index": IntegerAttr(address_arg, i32)}, result_types=[i32]))
-        local = emit(self._call_result("get_write_ptr" if read else "get_read_ptr", i32, cb))
-        y = emit(ttkernel.MyLogicalYOp.create(result_types=[index]))
-        x = emit(ttkernel.MyLogicalXOp.create(result_types=[index]))
-        loop_ops, ops = ops, []
-        body = Block(arg_types=[index])
-        i = body.args[0]
-        r = emit(arith.AddiOp(emit(arith.MuliOp(y, sy)), emit(arith.DivUIOp(i, sx))))
-        c = emit(arith.AddiOp(emit(arith.MuliOp(x, sx)), emit(arith.RemUIOp(i, sx))))
-        tile = emit(arith.IndexCastOp(emit(arith.AddiOp(emit(arith.MuliOp(r, wt)), c)), i32))
-        bank = emit(arith.RemUIOp(tile, banks))
-        far = emit(arith.AddiOp(base, emit(arith.MuliOp(emit(arith.DivUIOp(tile, banks)), page))))
-        near = emit(arith.AddiOp(local, emit(arith.MuliOp(emit(arith.IndexCastOp(i, i32)), page))))
-        if read:
-            ops.append(ttkernel.NocAsyncReadOp.create(
-                operands=[bank, far, near, page],
-                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 0])}))
-        else:
-            ops.append(ttkernel.NocAsyncWriteOp.create(
-                operands=[near, bank, far, page],
-                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 0, 1, 1, 1, 0])}))
-        body.add_ops([*ops, scf.YieldOp()])
-        barrier = self._call("noc_async_read_barrier" if read else "noc_async_write_barrier")
-        return [*loop_ops, scf.ForOp(zero, tiles, one, [], body), barrier]
-
-    def matmul_reader(self, cb_a: Attribute, cb_b: Attribute, a: _Layout, b: _Layout, layout: _Layout,
-                      k_tiles: int) -> list[Operation]:
-        """For each output tile (i, j) of this core's shard and each k: A tile (i, k) into CB 0 and B tile (k, j)
-        into CB 1, one pair at a time, fetched wherever they are."""
-        ops, index = _Ops(), IndexType()
-        one = ops.const(1)
-        port_a, port_b, base_a, base_b = ops.ct_arg(0, cb_a), ops.ct_arg(1, cb_b), ops.ct_arg(3), ops.ct_arg(4)
-        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
+        banks, page = ops.const(int(self.chip["num_dram_channels"])), ops.const(layout.page)
+        sy, sx, wt = (ops.const(v, index) for v in (*layout.shard, layout.tensor_tiles[1]))
+        base = ops.ct_arg(address_arg)
+        local = ops.call("get_write_ptr" if read else "get_read_ptr", cb, result=i32)
         y, x = ops.coords()
 
-        def output_tile(body: _Ops, t: SSAValue) -> None:
-            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(t, sx))))
-            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(t, sx))))
+        def transfer(body: _Ops, i: SSAValue) -> None:
+            r = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(i, sx))))
+            c = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(i, sx))))
+            tile = body.emit(arith.IndexCastOp(body.emit(arith.AddiOp(body.emit(arith.MuliOp(r, wt)), c)), i32))
+            bank = body.emit(arith.RemUIOp(tile, banks))
+            far = body.emit(arith.AddiOp(base, body.emit(arith.MuliOp(body.emit(arith.DivUIOp(tile, banks)), page))))
+            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(i, i32)), page))))
+            if read:
+                body.append(ttkernel.NocAsyncReadOp.create(
+                    operands=[bank, far, near, page, body.noc],
+                    properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 1])}))
+            else:
+                body.append(ttkernel.NocAsyncWriteOp.create(
+                    operands=[near, bank, far, page, body.noc],
+                    properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 0, 1, 1, 1, 1])}))
 
-            def step(inner: _Ops, k: SSAValue) -> None:
-                for port, source, row, col, base in ((port_a, a, i, k, base_a), (port_b, b, k, j, base_b)):
-                    inner.call("cb_reserve_back", port, one)
-                    inner.read_tile(self.chip, source, row, col, base, inner.call("get_write_ptr", port, result=i32))
-                inner.call("noc_async_read_barrier")
-                inner.call("cb_push_back", port_a, one)
-                inner.call("cb_push_back", port_b, one)
-
-            body.loop(k_tiles, step)
-
-        ops.loop(layout.tiles, output_tile)
-        return ops
+        ops.loop(layout.tiles, transfer)
+        ops.barrier("read" if read else "write")
 
     def reduction_reader(self, stream: Attribute, single: Attribute, source: _Layout, layout: _Layout, dim: str,
                          k_tiles: int) -> list[Operation]:
         """The scaler tile handed to CB 1, then for each output tile the input tiles along the reduced dim
         streamed into CB 0, wherever they are."""
-        ops, index = _Ops(), IndexType()
+        ops, index = _Ops(0), IndexType()
         one = ops.const(1)
         port, scaler, base = ops.ct_arg(0, stream), ops.ct_arg(1, single), ops.ct_arg(3)
         ops.call("cb_reserve_back", scaler, one)
@@ -647,7 +716,7 @@ class _FunctionLowering:
                 inner.call("cb_reserve_back", port, one)
                 row, col = (i, k) if dim == "row" else (k, j)
                 inner.read_tile(self.chip, source, row, col, base, inner.call("get_write_ptr", port, result=i32))
-                inner.call("noc_async_read_barrier")
+                inner.barrier("read")
                 inner.call("cb_push_back", port, one)
 
             body.loop(k_tiles, step)
@@ -671,14 +740,61 @@ class _FunctionLowering:
                                                                                   dst, **attrs))
         return ops
 
-    def matmul_compute(self, cb_a: Attribute, cb_b: Attribute, cb_out: Attribute, layout: _Layout,
-                       k_tiles: int) -> list[Operation]:
-        """Each output tile accumulated over k in dst 0 (matmul_tiles), then packed into its place in the shard."""
+    def matmul_compute(self, cb_a: Attribute, cb_b: Attribute, cb_out: Attribute, layout: _Layout, k_tiles: int,
+                       transpose_b: bool) -> list[Operation]:
+        """Each output tile (i, j) of the shard: sum over k of A page i * Kt + k times B page k * SX + j. With tile
+        matmuls, one tile at a time in dst 0 (matmul_tiles over k); with block matmuls, a run of the row's tiles at
+        once (experimental::matmul_block over all of K; B tiles transposed in the tile when B came transposed)."""
         ops, index = _Ops(), IndexType()
+        sy, sx = layout.shard
         a, b, out = ops.ct_arg(0, cb_a), ops.ct_arg(1, cb_b), ops.ct_arg(2, cb_out)
-        dst, no_transpose = ops.const(0, index), ops.const(0)
-        ops.call("mm_init", a, b, out, no_transpose)
-        self.accumulate(ops, [a, b], out, layout, k_tiles, lambda inner: inner.call("matmul_tiles", a, b, dst, dst, dst))
+        transpose = ops.const(int(transpose_b))
+        run = sx if sx <= (4 if layout.dtype == "f32" else 8) else 1  # output tiles dst holds at once
+        if self.use_tile_matmul:
+            ops.call("mm_init", a, b, out, transpose)
+        else:
+            ops.call("mm_block_init", a, b, out, transpose, ops.const(run), ops.const(1), ops.const(k_tiles))
+        for port, tiles in ((a, sy * k_tiles), (b, k_tiles * sx)):
+            ops.call("cb_wait_front", port, ops.const(tiles))
+        count, dst = ops.const(layout.tiles), ops.const(0, index)
+        kt, shard_x = ops.const(k_tiles, index), ops.const(sx, index)
+        ops.call("cb_reserve_back", out, count)
+
+        def position(body: _Ops, t: SSAValue) -> tuple[SSAValue, SSAValue]:
+            return body.emit(arith.DivUIOp(t, shard_x)), body.emit(arith.RemUIOp(t, shard_x))
+
+        def output_tile(body: _Ops, t: SSAValue) -> None:
+            i, j = position(body, t)
+            body.call("tile_regs_acquire")
+            row = body.emit(arith.MuliOp(i, kt))
+            body.loop(k_tiles, lambda inner, k: inner.call(
+                "matmul_tiles", a, b, inner.emit(arith.AddiOp(row, k)),
+                inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(k, shard_x)), j)), dst))
+            body.call("tile_regs_commit")
+            body.call("tile_regs_wait")
+            body.call("pack_tile", dst, out, t, out_of_order=IntegerAttr(0, 1))
+            body.call("tile_regs_release")
+
+        def output_run(body: _Ops, g: SSAValue) -> None:
+            t = body.emit(arith.MuliOp(g, body.const(run, index)))
+            i, j = position(body, t)
+            body.call("tile_regs_acquire")
+            body.call("experimental.matmul_block", a, b, body.emit(arith.MuliOp(i, kt)), j, dst, transpose,
+                      body.const(run), body.const(1), body.const(k_tiles), body.const(sx))
+            body.call("tile_regs_commit")
+            body.call("tile_regs_wait")
+            for c in range(run):
+                body.call("pack_tile", body.const(c, index), out, body.emit(arith.AddiOp(t, body.const(c, index))),
+                          out_of_order=IntegerAttr(0, 1))
+            body.call("tile_regs_release")
+
+        if self.use_tile_matmul:
+            ops.loop(layout.tiles, output_tile)
+        else:
+            ops.loop(layout.tiles // run, output_run)
+        ops.call("cb_push_back", out, count)
+        for port, tiles in ((a, sy * k_tiles), (b, k_tiles * sx)):
+            ops.call("cb_pop_front", port, ops.const(tiles))
         return ops
 
     @staticmethod
@@ -774,6 +890,7 @@ class ConvertTTIRToTTMetalPass(ModulePass):
     override_device_shape: tuple[int, ...] = ()
     default_input_memspace: str = "l1"
     default_output_memspace: str = "l1"
+    use_tile_matmul: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from ttmlir.passes.register_device import device_module_of
@@ -796,7 +913,7 @@ class ConvertTTIRToTTMetalPass(ModulePass):
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
                      "ttkernel.thread" not in f.attributes]:
             lowering = _FunctionLowering(func, grid, chip, kernels, self.default_input_memspace,
-                                         self.default_output_memspace)
+                                         self.default_output_memspace, self.use_tile_matmul)
             lowering.lower()
             module.body.block.add_ops(lowering.globals)
         module.body.block.add_ops(kernels)

@@ -3,9 +3,10 @@
 
 CB handles become `uint32_t` ports; `get_compile_time_arg_val(N)` a literal (tt-metal wants a constant
 expression there); runtime arguments `get_arg_val<uint32_t>(i)`; `pack_tile` with `out_of_order`
-`pack_tile<true>`; a NoC transfer naming a bank or core takes its address from `get_noc_addr_from_bank_id<true>`
-or `get_noc_addr`; `my_logical_x_`/`my_logical_y_` are tt-metal's globals. Each kernel includes its thread's
-API header.
+`pack_tile<true>`; NoC transfers, multicasts and barriers are calls on tt-metal's `Noc` objects
+(`noc0.async_read(unicast_ep, ...)`, the NoC named by the op's constant NoC operand); `mm_init` is the engines'
+start-up (`compute_kernel_hw_startup`) then `matmul_init`; constants become `emitc.constant`;
+`my_logical_x_`/`my_logical_y_` are tt-metal's globals. Each kernel includes its thread's API header.
 """
 
 from __future__ import annotations
@@ -14,49 +15,107 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.dialects.emitc import EmitC_CallOpaqueOp, EmitC_OpaqueType
+from xdsl.dialects.emitc import EmitC_CallOpaqueOp, EmitC_OpaqueType, EmitC_PointerType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ttmlir.dialects import emitc, ttkernel
-from ttmlir.target.cpp import is_kernel
+from ttmlir.passes import PassFailure
+from ttmlir.target.cpp import c_type, is_kernel
 
 PORT = EmitC_OpaqueType(StringAttr("uint32_t"))
 NOC_ADDR = EmitC_OpaqueType(StringAttr("uint64_t"))
+L1_POINTER = EmitC_PointerType(EmitC_OpaqueType(StringAttr("volatile tt_l1_ptr uint32_t")))
 HEADERS = {"compute": "compute_kernel_api/common.h", "noc": "dataflow_api.h", "ethernet": "dataflow_api.h"}
+C_TYPES = {ttkernel.CBType: PORT, ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT,
+           ttkernel.NocAddrType: NOC_ADDR, ttkernel.L1AddrPtrType: L1_POINTER}
+# the endpoint object a transfer names its far side with, and the fields that name it
+ENDPOINTS = {"core": ("UnicastEndpoint", "unicast_ep", "{{.noc_x = {}, .noc_y = {}, .addr = static_cast<uint32_t>({})}"),
+             "bank": ("AllocatorBank<AllocatorBankType::DRAM>", "dram_ep",
+                      "{{.bank_id = static_cast<uint32_t>({}), .addr = static_cast<uint32_t>({})}"),
+             "mcast": ("MulticastEndpoint", "mcast_ep",
+                       "noc_traits_t<MulticastEndpoint>::dst_args_mcast_type{{.noc_x_start = {}, .noc_y_start = {}, "
+                       ".noc_x_end = {}, .noc_y_end = {}, .addr = static_cast<uint32_t>({})}")}
+NOC_BARRIERS = {"noc_async_read_barrier": "async_read_barrier", "noc_async_write_barrier": "async_write_barrier",
+                "noc_async_full_barrier": "async_full_barrier"}
 
 
 def _c_type(t: Attribute) -> Attribute:
-    return PORT if isinstance(t, ttkernel.CBType) else NOC_ADDR if isinstance(t, ttkernel.NocAddrType) else t
+    return C_TYPES.get(type(t), t)
 
 
-def _noc_address(op, address) -> EmitC_CallOpaqueOp:
-    """The NoC address of a transfer's far side: a DRAM bank's page or a core's L1."""
-    if op.bank_id:
-        return EmitC_CallOpaqueOp("get_noc_addr_from_bank_id<true>", [op.bank_id[0], address], [NOC_ADDR])
-    return EmitC_CallOpaqueOp("get_noc_addr", [*op.core_xy, address], [NOC_ADDR])
+class _KernelLowering:
+    """One kernel function's ttkernel ops as emitc. NoC transfers use tt-metal's `Noc` object API, as upstream
+    emits them: each NoC and endpoint object is declared once at the top of the kernel (`Noc noc0(0);`)."""
 
+    def __init__(self, func: FuncOp):
+        self.func = func
+        self.declared: list[str] = []
 
-def _lowered(op) -> list:
-    """The emitc ops of one ttkernel op; the last one's results replace the op's."""
-    result_types = [_c_type(r.type) for r in op.results]
-    if isinstance(op, (ttkernel.MyLogicalXOp, ttkernel.MyLogicalYOp)):
-        return [emitc.LiteralOp.create(properties={"value": StringAttr(op.name[len("ttkernel."):])},
-                                       result_types=result_types)]
-    if isinstance(op, ttkernel.NocAsyncReadOp):
-        address = _noc_address(op, op.src_address)
-        return [address, EmitC_CallOpaqueOp("noc_async_read", [address.res[0], op.dst_local, op.size, *op.noc], [])]
-    if isinstance(op, ttkernel.NocAsyncWriteOp):
-        address = _noc_address(op, op.dst_address)
-        return [address, EmitC_CallOpaqueOp("noc_async_write", [op.src_local, address.res[0], op.size, *op.noc], [])]
-    if op.name == "ttkernel.get_compile_time_arg_val":
-        index = op.properties["arg_index"].value.data
-        return [emitc.LiteralOp.create(properties={"value": StringAttr(f"get_compile_time_arg_val({index})")},
-                                       result_types=result_types)]
-    return [EmitC_CallOpaqueOp(_callee(op), list(op.operands), result_types)]
+    def declare(self, text: str) -> None:
+        if text not in self.declared:
+            self.declared.append(text)
+
+    def noc(self, op) -> str:
+        """The name of the `Noc` object a NoC op uses: its NoC operand must be a constant."""
+        nocs = op.noc if isinstance(op, (ttkernel.NocAsyncReadOp, ttkernel.NocAsyncWriteOp,
+                                         ttkernel.NocAsyncWriteMulticastOp)) else op.operands
+        value = nocs[0] if nocs else None
+        owner = getattr(value, "owner", None)
+        if not isinstance(owner, (arith.ConstantOp, emitc.ConstantOp)):
+            raise PassFailure(op, "NoC operand is required for TTKernel-to-EmitC conversion" if value is None
+                              else "a NoC operand must be a constant here (dynamic NoC ids are not supported)")
+        index = owner.value.value.data
+        self.declare(f"Noc noc{index}({index});")
+        return f"noc{index}"
+
+    def endpoint(self, kind: str) -> tuple[str, str]:
+        type_name, name, fields = ENDPOINTS[kind]
+        self.declare(f"{type_name} {name};")
+        return name, fields
+
+    def lowered(self, op) -> list:
+        """The emitc ops of one ttkernel op; the last one's results replace the op's."""
+        result_types = [_c_type(r.type) for r in op.results]
+        mnemonic = op.name[len("ttkernel."):]
+        if isinstance(op, (ttkernel.MyLogicalXOp, ttkernel.MyLogicalYOp)):
+            return [emitc.LiteralOp.create(properties={"value": StringAttr(mnemonic)}, result_types=result_types)]
+        if isinstance(op, (ttkernel.NocAsyncReadOp, ttkernel.NocAsyncWriteOp)):
+            noc = self.noc(op)
+            name, fields = self.endpoint("core" if op.core_xy else "bank")
+            far = [*op.core_xy, *op.bank_id]
+            if isinstance(op, ttkernel.NocAsyncReadOp):
+                text = f"{noc}.async_read({name}, CoreLocalMem<uint32_t>({{}}), {{}}, {fields}, {{{{}});"
+                return [emitc.VerbatimOp.create(operands=[op.dst_local, op.size, *far, op.src_address],
+                                                properties={"value": StringAttr(text)})]
+            text = f"{noc}.async_write(CoreLocalMem<uint32_t>({{}}), {name}, {{}}, {{{{}} , {fields});"
+            return [emitc.VerbatimOp.create(operands=[op.src_local, op.size, *far, op.dst_address],
+                                            properties={"value": StringAttr(text)})]
+        if isinstance(op, ttkernel.NocAsyncWriteMulticastOp):
+            noc = self.noc(op)
+            name, fields = self.endpoint("mcast")
+            linked = "true" if op.linked is not None and op.linked.value.data else "false"
+            text = (f"{noc}.async_write_multicast(CoreLocalMem<uint32_t>({{}}), {name}, {{}}, {{}}, {{{{}} , "
+                    f"{fields}, {linked});")
+            return [emitc.VerbatimOp.create(operands=[op.src_local, op.size, op.num_dests, *op.start_xy, *op.end_xy,
+                                                      op.dst_local], properties={"value": StringAttr(text)})]
+        if mnemonic in NOC_BARRIERS:
+            text = f"{self.noc(op)}.{NOC_BARRIERS[mnemonic]}();"
+            return [emitc.VerbatimOp.create(properties={"value": StringAttr(text)})]
+        if mnemonic == "get_compile_time_arg_val":
+            index = op.properties["arg_index"].value.data
+            return [emitc.LiteralOp.create(properties={"value": StringAttr(f"get_compile_time_arg_val({index})")},
+                                           result_types=result_types)]
+        if mnemonic in ("mm_init", "mm_block_init"):  # the engines' start-up, then the matmul's own init
+            a, b, out, *rest = op.operands
+            init = "matmul_init" if mnemonic == "mm_init" else "matmul_block_init"
+            return [EmitC_CallOpaqueOp("compute_kernel_hw_startup<SrcOrder::Reverse>", [a, b, out], []),
+                    EmitC_CallOpaqueOp(init, [a, b, *rest], [])]
+        return [EmitC_CallOpaqueOp(_callee(op), list(op.operands), result_types)]
 
 
 def _callee(op: ttkernel.TTKernelOp) -> str:
@@ -73,7 +132,13 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
         return f"{mnemonic}<BroadcastType::{op.properties['bcast_type'].data.value.upper()}>"
     if mnemonic == "pack_tile" and op.properties["out_of_order"].value.data:
         return "pack_tile<true>"
-    return mnemonic
+    if mnemonic == "reinterpret_cast":
+        return f"reinterpret_cast<{c_type(_c_type(op.results[0].type))}>"
+    if mnemonic == "mm_init_short":
+        return "matmul_init"
+    if mnemonic == "mm_block_init_short":
+        return "matmul_block_init"
+    return mnemonic.replace(".", "::")
 
 
 @dataclass(frozen=True)
@@ -88,6 +153,15 @@ class ConvertTTKernelToEmitCPass(ModulePass):
             thread = func.attributes["ttkernel.thread"].data.value
             rewriter.insert_op(emitc.IncludeOp.create(properties={"include": StringAttr(HEADERS[thread])}),
                                InsertPoint.at_start(func.body.block))
+            lowering = _KernelLowering(func)
             for kernel_op in [o for o in func.walk() if o.name.startswith("ttkernel.")]:
-                new = _lowered(kernel_op)
+                new = lowering.lowered(kernel_op)
                 rewriter.replace_op(kernel_op, new, new[-1].results)
+            for constant in [o for o in func.walk() if isinstance(o, arith.ConstantOp)]:
+                rewriter.replace_op(constant, emitc.ConstantOp.create(properties={"value": constant.value},
+                                                                      result_types=[constant.result.type]))
+            include = func.body.block.first_op
+            for text in lowering.declared:
+                rewriter.insert_op(emitc.VerbatimOp.create(properties={"value": StringAttr(text)}),
+                                   InsertPoint.after(include))
+                include = include.next_op

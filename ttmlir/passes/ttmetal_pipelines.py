@@ -34,8 +34,7 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         lacking = [("collapse-tensors-2d", not self.collapse_tensors_2d, "tensors kept above two dims"),
                    ("enable-elementwise-fusion", self.enable_elementwise_fusion, "elementwise fusion"),
-                   ("ttnn-mode", self.ttnn_mode, "TTNN mode (d2m programs inside a TTNN graph)"),
-                   ("use-tile-matmul", not self.use_tile_matmul, "block matmuls (matmul_block)")]
+                   ("ttnn-mode", self.ttnn_mode, "TTNN mode (d2m programs inside a TTNN graph)")]
         for option, asked, feature in lacking:
             if asked:
                 raise PassFailure(module, f"{feature} are not supported by this build's TTMetal path yet; drop "
@@ -45,7 +44,8 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
         super().apply(ctx, module)
         ConvertTTIRToTTMetalPass(override_device_shape=self.override_device_shape,
                                  default_input_memspace=self.default_input_memspace,
-                                 default_output_memspace=self.default_output_memspace).apply(ctx, module)
+                                 default_output_memspace=self.default_output_memspace,
+                                 use_tile_matmul=self.use_tile_matmul).apply(ctx, module)
         ConvertTTKernelToEmitCPass().apply(ctx, module)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (Float32Type, Float64Type, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp,
                                    Signedness)
-from xdsl.dialects.emitc import EmitC_AddOp, EmitC_CallOpaqueOp, EmitC_OpaqueType, EmitC_SizeT
+from xdsl.dialects.emitc import EmitC_AddOp, EmitC_CallOpaqueOp, EmitC_OpaqueType, EmitC_PointerType, EmitC_SizeT
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
@@ -41,6 +41,8 @@ def c_type(t: Attribute, op: Operation | None = None) -> str:
         return "double"
     if isinstance(t, EmitC_OpaqueType):
         return t.value.data
+    if isinstance(t, EmitC_PointerType):
+        return c_type(t.pointee_type, op) + "*"
     raise TranslateError(op, f"type {t} has no C++ spelling in a kernel")
 
 
@@ -109,9 +111,10 @@ class _KernelWriter:
         elif isinstance(op, emitc.LiteralOp):
             pass  # written where it is used
         elif isinstance(op, emitc.VerbatimOp):
-            self.emit(indent, op.value.data)
-        elif isinstance(op, arith.ConstantOp):
-            self.define(op.result, self.constant(op), indent, op)
+            pieces = emitc.format_pieces(op.value.data)
+            self.emit(indent, pieces[0] + "".join(self.name(v) + p for v, p in zip(op.fmt_args, pieces[1:])))
+        elif isinstance(op, (arith.ConstantOp, emitc.ConstantOp)):
+            self.define(op.results[0], self.constant(op), indent, op)
         elif isinstance(op, EmitC_CallOpaqueOp):
             self.call(op, indent)
         elif type(op) in _ARITH_BINARY or isinstance(op, (EmitC_AddOp, emitc.SubOp, emitc.MulOp, emitc.DivOp,
@@ -144,7 +147,7 @@ class _KernelWriter:
             raise TranslateError(op, f"'{op.name}' has no C++ form in a kernel (convert ttkernel ops with "
                                      "--convert-ttkernel-to-emitc first)")
 
-    def constant(self, op: arith.ConstantOp) -> str:
+    def constant(self, op: arith.ConstantOp | emitc.ConstantOp) -> str:
         value = op.value
         if isinstance(value, IntegerAttr):
             if isinstance(value.type, IntegerType) and value.type.width.data == 1:

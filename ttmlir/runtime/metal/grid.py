@@ -142,7 +142,8 @@ class Grid:
         self.facts = hardware.CHIPS[arch]
         self.shape = grid or self.facts.grid
         self.cores: dict[tuple[int, int], Core] = {}
-        self.dram: dict[tuple[int, int], torch.Tensor] = {}  # (bank, page) -> bytes, made on first touch
+        self.dram: dict[tuple[int, int], torch.Tensor] = {}  # (bank, page) -> bytes, made on first write
+        self.dram_page_limit: int | None = None
         self.kernel_cache: dict = {}
         self.events = 0  # every change another thread could wait for; unchanged over a round = a hang
         self.bank_bytes: dict[int, int] = {}  # DRAM bank -> bytes moved by the running program
@@ -188,7 +189,8 @@ class Grid:
         kind, where, addr = self.resolve(noc_addr, size)
         if kind == "l1":
             return where.l1[addr:addr + size].clone()
-        return torch.cat([self._dram_page(where, page)[lo:hi] for page, lo, hi in _pages(addr, size)]) \
+        pages = _pages(addr, size)
+        return torch.cat([self._dram_page(where, page, create=False)[lo:hi] for page, lo, hi in pages]) \
             if size else torch.zeros(0, dtype=torch.uint8)
 
     def write(self, noc_addr: int, data: torch.Tensor) -> None:
@@ -202,9 +204,21 @@ class Grid:
             self._dram_page(where, page)[lo:hi] = data[done:done + hi - lo]
             done += hi - lo
 
-    def _dram_page(self, bank: int, page: int) -> torch.Tensor:
+    def _dram_page(self, bank: int, page: int, create: bool = True) -> torch.Tensor:
+        """A page of a DRAM bank, held once written (a page never written reads as zeros, held by no one); the
+        pages held are bounded by half this machine's available memory, so a program writing all over DRAM is
+        an error, not the host running out of memory."""
         key = (bank, page)
         if key not in self.dram:
+            if not create:
+                return torch.zeros(DRAM_PAGE, dtype=torch.uint8)
+            if self.dram_page_limit is None:
+                from ttmlir.runtime.session import host_memory_available
+                available = host_memory_available()
+                self.dram_page_limit = max(64, (available or 8 << 30) // 2 // DRAM_PAGE)
+            if len(self.dram) >= self.dram_page_limit:
+                raise MetalError(f"the programs wrote to more than {self.dram_page_limit} MiB of DRAM, more than "
+                                 "this simulation holds (half the host's available memory)")
             self.dram[key] = torch.zeros(DRAM_PAGE, dtype=torch.uint8)
         return self.dram[key]
 
@@ -479,7 +493,7 @@ class KernelApi:
         return self._cb(port).config.page_size
 
     # --- NoC -------------------------------------------------------------------------------------------
-    def get_noc_addr(self, x: int, y: int, addr: int | None = None) -> int:
+    def get_noc_addr(self, x: int, y: int | None = None, addr: int | None = None, noc: int = 0) -> int:
         if addr is None:  # get_noc_addr(l1_addr): this core's own L1
             return self.grid.l1_addr(self.core.y, self.core.x, x)
         return self.grid.noc_addr(x, y, addr)
@@ -487,8 +501,39 @@ class KernelApi:
     def get_noc_addr_from_bank_id_t(self, _dram: str, bank: int, addr: int) -> int:
         return self.grid.dram_addr(bank, addr)
 
-    def get_noc_multicast_addr(self, x0: int, y0: int, x1: int, y1: int, addr: int) -> tuple:
+    def get_noc_multicast_addr(self, x0: int, y0: int, x1: int, y1: int, addr: int, noc: int = 0) -> tuple:
         return ("mcast", x0, y0, x1, y1, addr)
+
+    # tt-metal's Noc object API: `noc0.async_read(endpoint, CoreLocalMem<uint32_t>(dst), size, {far side}, {})`,
+    # the far side's fields named by the kind of endpoint the kernel declared
+    @staticmethod
+    def CoreLocalMem_t(_type: str, addr: int) -> int:
+        return int(addr)
+
+    def _far(self, endpoint: str, args, call: str) -> int:
+        fields = {"unicast": ("noc_x", "noc_y", "addr"), "dram": ("bank_id", "addr"),
+                  "mcast": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "addr")}[endpoint]
+        if not isinstance(args, dict) or set(args) != set(fields):
+            raise MetalError(f"{call}: a {endpoint} endpoint's far side is {{{', '.join('.' + f for f in fields)}}}, "
+                             f"got {args!r}")
+        if endpoint == "dram":
+            return self.grid.dram_addr(args["bank_id"], args["addr"])
+        if endpoint == "mcast":
+            return ("mcast", *(args[f] for f in fields))
+        return self.grid.noc_addr(args["noc_x"], args["noc_y"], args["addr"])
+
+    def noc_object_read(self, noc: int, endpoint: str, dst_l1: int, size: int, src_args, _dst_args) -> None:
+        self.noc_async_read(self._far(endpoint, src_args, "async_read"), dst_l1, size, noc)
+
+    def noc_object_write(self, noc: int, src_l1: int, endpoint: str, size: int, _src_args, dst_args) -> None:
+        self.noc_async_write(src_l1, self._far(endpoint, dst_args, "async_write"), size, noc)
+
+    def noc_object_write_multicast(self, noc: int, src_l1: int, endpoint: str, size: int, num_dests: int,
+                                   _src_args, dst_args, linked: bool = False) -> None:
+        if endpoint != "mcast":
+            raise MetalError("async_write_multicast names its destinations with a MulticastEndpoint")
+        self.noc_async_write_multicast(src_l1, self._far(endpoint, dst_args, "async_write_multicast"), size,
+                                       num_dests, linked)
 
     def get_semaphore(self, sem_id: int) -> int:
         if not 0 <= sem_id < SEMAPHORE_SLOTS:
@@ -536,17 +581,17 @@ class KernelApi:
         self.pending_writes.append(self.cycles + NOC_LATENCY + -(-size // NOC_BYTES_PER_CYCLE))
         self.cycles += 1
 
-    def noc_async_read_barrier(self):
+    def noc_async_read_barrier(self, noc: int = 0):
         self.cycles = max([self.cycles, *self.pending_reads])
         self.pending_reads.clear()
         yield from ()
 
-    def noc_async_write_barrier(self):
+    def noc_async_write_barrier(self, noc: int = 0):
         self.cycles = max([self.cycles, *self.pending_writes])
         self.pending_writes.clear()
         yield from ()
 
-    def noc_async_full_barrier(self):
+    def noc_async_full_barrier(self, noc: int = 0):
         yield from self.noc_async_read_barrier()
         yield from self.noc_async_write_barrier()
 
@@ -567,7 +612,7 @@ class KernelApi:
                         f"{self.load(pointer, 0)}")
         self.cycles = max(self.cycles, self.core.sem_times.get(pointer.addr, 0))
 
-    def noc_semaphore_inc(self, noc_addr: int, increment: int) -> None:
+    def noc_semaphore_inc(self, noc_addr: int, increment: int, noc: int = 0) -> None:
         kind, core, addr = self.grid.resolve(noc_addr, 4)
         if kind != "l1":
             raise MetalError("noc_semaphore_inc on a DRAM address")
@@ -708,6 +753,18 @@ class KernelApi:
         self._set_dst(index, tile_math.matmul(self.core.dst[index], a, b, bool(transpose)))
         self.cycles += tile_math.CYCLES["matmul"]
 
+    def matmul_block(self, cb_a: int, cb_b: int, tile_a: int, tile_b: int, dst: int, transpose: int, ct_dim: int,
+                     rt_dim: int, kt_dim: int, in1_k_stride: int | None = None) -> None:
+        """An rt x ct block of dst: dst[dst + r*ct + c] += A[tile_a + r*kt + k] @ B[tile_b + k*stride + c], over one
+        k (tt-metal's matmul_block: the caller steps k) or, given in1_k_stride (experimental::matmul_block), all
+        kt of them."""
+        steps = range(kt_dim) if in1_k_stride is not None else range(1)
+        for r in range(rt_dim):
+            for c in range(ct_dim):
+                for k in steps:
+                    self.matmul_tiles(cb_a, cb_b, tile_a + r * kt_dim + k, tile_b + k * (in1_k_stride or 0) + c,
+                                      dst + r * ct_dim + c, transpose)
+
     def __getattr__(self, name: str):
         """The table-driven families: FPU binary (`add_tiles`), SFPU binary (`add_binary_tile`), SFPU unary
         (`exp_tile`), and their `_init` calls, which configure the engines and compute nothing here."""
@@ -746,5 +803,6 @@ class KernelApi:
 _POOLS = ("SUM", "MAX", "AVG")
 _REDUCE_DIMS = {"REDUCE_ROW": "row", "REDUCE_COL": "col", "REDUCE_SCALAR": "scalar"}
 _CONFIG_CALLS = frozenset({"init_sfpu", "binary_op_init_common", "unary_op_init_common", "mm_init", "mm_block_init",
+                           "compute_kernel_hw_startup_t", "matmul_init", "matmul_block_init",
                            "pack_reconfig_data_format", "reconfig_data_format", "copy_tile_to_dst_init_short",
                            "DPRINT", "noc_async_writes_flushed"})

@@ -30,7 +30,7 @@ param: type NAME
 type: TYPE_QUAL* TYPE_NAME TYPE_QUAL* pointer*
 !pointer: "*" | "&"
 TYPE_QUAL.3: /\b(const|volatile|tt_l1_ptr|unsigned|signed)\b/
-TYPE_NAME.3: /\b(u?int(8|16|32|64)_t|size_t|bool|float|double|int|long|char|void|auto|ptrdiff_t|CircularBuffer)\b/
+TYPE_NAME.3: /\b(u?int(8|16|32|64)_t|size_t|bool|float|double|int|long|char|void|auto|ptrdiff_t|CircularBuffer|Noc|UnicastEndpoint|MulticastEndpoint)\b|\bAllocatorBank\s*<\s*AllocatorBankType::\w+\s*>/
 MAIN.3: /\bMAIN\b/
 
 block: "{" _stmt* "}"
@@ -85,17 +85,23 @@ continue_stmt: "continue" ";"
         | postfix "[" expr "]" -> index
         | postfix "++" -> post_inc
         | postfix "--" -> post_dec
-        | postfix "." NAME "(" [expr ("," expr)*] ")" -> method_call
+        | postfix "." NAME "(" [_arg ("," _arg)*] ")" -> method_call
 ?primary: NUMBER -> number
         | "true" -> true
         | "false" -> false
         | qname -> name
-        | TEMPLATE_CALLEE "(" [expr ("," expr)*] ")" -> template_call
-        | qname "(" [expr ("," expr)*] ")" -> call
+        | TEMPLATE_CALLEE "(" [_arg ("," _arg)*] ")" -> template_call
+        | qname "(" [_arg ("," _arg)*] ")" -> call
         | TYPE_NAME "(" expr ")" -> functional_cast
         | "(" expr ")"
 qname: ROOT? NAME ("::" NAME)*
 ROOT: "::"
+// a call's argument may be a braced initializer, designated (`{.noc_x = x, .addr = a}`) or typed (`T::U{...}`)
+_arg: expr | init_list
+init_list: BRACED_TYPE? "{" [_init_item ("," _init_item)*] "}"
+_init_item: designated | expr
+designated: "." NAME "=" _arg
+BRACED_TYPE.3: /[A-Za-z_]\w*(<[^<>;(){}]*>)?(::[A-Za-z_]\w*)+(?=\s*\{)/
 
 TEMPLATE_CALLEE.2: /(::)?[A-Za-z_]\w*(::[A-Za-z_]\w*)*\s*<[^<>;(){}]*(<[^<>;(){}]*>[^<>;(){}]*)*>(?=\s*\()/
 NUMBER: /(0[xX][0-9a-fA-F]+|\d+\.\d*([eE][+-]?\d+)?[fF]?|\d+[eE][+-]?\d+[fF]?|\d+)[uUlL]*/
@@ -119,6 +125,12 @@ _ENTRY_POINTS = ("kernel_main", "MAIN")
 _CB_METHODS = {"push_back": "cb_push_back", "pop_front": "cb_pop_front", "wait_front": "cb_wait_front",
                "reserve_back": "cb_reserve_back", "get_read_ptr": "get_read_ptr", "get_write_ptr": "get_write_ptr",
                "get_tile_size": "get_tile_size"}
+# ... and `Noc noc0(0); noc0.async_read(unicast_ep, ...)` is `noc_async_read` on NoC 0, far side named by its endpoint
+_NOC_METHODS = {"async_read": "noc_object_read", "async_write": "noc_object_write",
+                "async_write_multicast": "noc_object_write_multicast", "async_read_barrier": "noc_async_read_barrier",
+                "async_write_barrier": "noc_async_write_barrier", "async_full_barrier": "noc_async_full_barrier",
+                "async_writes_flushed": "noc_async_writes_flushed", "async_atomic_barrier": "noc_async_atomic_barrier"}
+_ENDPOINTS = {"UnicastEndpoint": "unicast", "MulticastEndpoint": "mcast"}  # AllocatorBank<...DRAM>: "dram"
 
 
 class KernelCompileError(ValueError):
@@ -160,7 +172,9 @@ def compile_kernel(source: str, name: str, blocking: frozenset[str], cache: dict
 
 
 def _wrap(value, bits: int, signed: bool):
-    """C's conversion of an integer to a fixed-width type."""
+    """C's conversion of an integer to a fixed-width type (a multicast NoC address, opaque here, passes as it is)."""
+    if isinstance(value, tuple):
+        return value
     if isinstance(value, float):
         value = int(value)
     value &= (1 << bits) - 1
@@ -275,8 +289,10 @@ class _Emitter:
                 if declarator.data == "constructed":
                     args = [self.expr(a) for a in declarator.children[1:] if a is not None]
                     value = self.construct(ctype, args, declarator)
+                elif init is None:
+                    value = repr(_ENDPOINTS.get(ctype, "dram" if ctype.startswith("AllocatorBank") else 0))
                 else:
-                    value = self.convert(self.expr(init), ctype) if init is not None else "0"
+                    value = self.convert(self.expr(init), ctype)
                 self.emit(indent, f"c_{name} = {value}", node)
         elif kind == "expr_stmt":
             self.emit(indent, self.expr(node.children[0], statement=True), node)
@@ -423,12 +439,19 @@ class _Emitter:
             return self.cast(self.type_name(node.children[0]), self.expr(node.children[1]))
         if kind == "functional_cast":
             return self.cast(str(node.children[0]), self.expr(node.children[1]))
+        if kind == "init_list":  # a braced initializer: designated fields as a dict, positional ones as a list
+            items = [c for c in node.children if isinstance(c, Tree)]
+            if items and all(c.data == "designated" for c in items):
+                return "{" + ", ".join(f"{str(c.children[0])!r}: {self.expr(c.children[1])}" for c in items) + "}"
+            if any(c.data == "designated" for c in items):
+                self.fail(node, "an initializer mixing designated and positional fields is not supported")
+            return "[" + ", ".join(self.expr(c) for c in items) + "]"
         if kind == "address_of":
             self.fail(node, "taking an address (&) is not supported")
         self.fail(node, f"unsupported expression '{kind}'")
 
     def construct(self, ctype: str, args: list[str], node) -> str:
-        if ctype == "CircularBuffer" and len(args) == 1:
+        if ctype in ("CircularBuffer", "Noc") and len(args) == 1:
             return f"int({args[0]})"
         if len(args) == 1:
             return self.convert(args[0], ctype)
@@ -436,9 +459,12 @@ class _Emitter:
 
     def method_call(self, node: Tree, statement: bool) -> str:
         obj, method, *args = node.children
-        if str(method) not in _CB_METHODS:
-            self.fail(node, f"method '{method}' is not supported (CircularBuffer methods: {', '.join(_CB_METHODS)})")
-        return self.api_call(_CB_METHODS[str(method)], [self.expr(obj)] + [self.expr(a) for a in args if a is not None],
+        owner = self.lookup(self.qname(obj.children[0])) if obj.data == "name" else None
+        methods = _NOC_METHODS if owner == "Noc" else _CB_METHODS
+        if str(method) not in methods:
+            self.fail(node, f"method '{method}' is not supported ({'Noc' if owner == 'Noc' else 'CircularBuffer'} "
+                            f"methods: {', '.join(methods)})")
+        return self.api_call(methods[str(method)], [self.expr(obj)] + [self.expr(a) for a in args if a is not None],
                              str(method), statement, node)
 
     def api_call(self, name: str, args: list[str], spelled: str, statement: bool, node) -> str:

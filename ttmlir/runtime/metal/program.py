@@ -18,7 +18,8 @@ import time
 import torch
 
 from ttmlir.runtime.metal import tile_math
-from ttmlir.runtime.metal.grid import CBConfig, Grid, KernelLaunch, MetalError, Program, ProgramStats
+from ttmlir.runtime.metal.grid import (SEMAPHORE_SLOTS, CBConfig, Grid, KernelLaunch, MetalError, Program,
+                                      ProgramStats)
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
 
@@ -44,9 +45,12 @@ class _Buffer:
     def shard(self) -> tuple[int, ...]:
         return self.shape[len(self.shape) // 2:]
 
-    def cores(self) -> list[tuple[int, int]]:
+    def cores(self, device: Grid) -> list[tuple[int, int]]:
         if len(self.grid) != 2:
             raise MetalError(f"buffer {self.id}: a sharded buffer's grid is two-dimensional here, not {self.shape}")
+        if not all(0 < g <= d for g, d in zip(self.grid, device.shape)):
+            raise MetalError(f"buffer {self.id}: its {self.grid[0]}x{self.grid[1]} grid of shards does not fit the "
+                             f"{device.shape[0]}x{device.shape[1]} worker grid")
         return [(y, x) for y in range(self.grid[0]) for x in range(self.grid[1])]
 
 
@@ -150,7 +154,7 @@ class ProgramRunner:
         if pages.shape[0] != gy * sy or pages.shape[1] != gx * sx:
             raise MetalError(f"a host tensor of {tuple(host.shape)} does not fill the {gy}x{gx} grid of {sy}x{sx} "
                              f"shards of buffer {buffer.id}")
-        for y, x in buffer.cores():
+        for y, x in buffer.cores(self.grid):
             shard = pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx].reshape(-1)
             self.grid.write(self.grid.l1_addr(y, x, buffer.address), shard)
 
@@ -169,7 +173,7 @@ class ProgramRunner:
             (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
             self.grid.check_l1(buffer.address, sy * sx * buffer.page, f"buffer {buffer.id}'s shard")
             pages = torch.zeros(gy * sy, gx * sx, buffer.page, dtype=torch.uint8)
-            for y, x in buffer.cores():
+            for y, x in buffer.cores(self.grid):
                 data = self.grid.read(self.grid.l1_addr(y, x, buffer.address), sy * sx * buffer.page)
                 pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx] = data.reshape(sy, sx, -1)
         if buffer.tiled:  # each matrix's padding dropped
@@ -182,7 +186,7 @@ class ProgramRunner:
         operands = [self._device(ref) for ref in fbu.as_list(table.operands)]
         cbs = [(int(ref.port), self._device(ref.buffer)) for ref in fbu.as_list(table.cbs)]
         cb_configs = tuple(CBConfig(port, buffer.address, buffer.page, math.prod(buffer.shard), buffer.dtype,
-                                    tuple(buffer.cores())) for port, buffer in cbs)
+                                    tuple(buffer.cores(self.grid))) for port, buffer in cbs)
 
         def value(arg: fbm.KernelArgT, kernel: str) -> int:
             kind = fbu.enum_names(fbm.ArgType)[arg.type]
@@ -212,7 +216,8 @@ class ProgramRunner:
             kernels.append(KernelLaunch(config.symbol, config.source, processor, cores, ct_args=bind["ctArgs"],
                                         common_rt_args=bind["commonRtArgs"],
                                         rt_args={core: bind["rtArgs"] for core in cores}, fp32_dest_acc_en=fp32))
-        return Program(tuple(kernels), cb_configs)
+        # every program starts with its cores' semaphores at 0, as tt-metal creates a program's semaphores
+        return Program(tuple(kernels), cb_configs, semaphores=(0,) * SEMAPHORE_SLOTS)
 
 
 def binary_arch(root: fbm.TTMetalBinaryT) -> str:

@@ -44,12 +44,15 @@
 // DRAM: "ttmetal.create_buffer"() <{address = {{[0-9]+}} : i64}> : () -> memref<3x2x1x1x!ttcore.tile<32x32, f32>, #ttcore.shard<4096x4096, 1>, #l1>
 // DRAM: #ttmetal.noc_config<@datamovement_kernel0, #ttmetal.core_range<0x0, 3x2>, #ttmetal.kernel_args< ct_args = [<cb_port[0]>, <cb_port[1]>, <buffer_address[0]>, <buffer_address[1]>]>, dm_core = 1, noc0>
 // DRAM-LABEL: func.func private @datamovement_kernel0()
+// DRAM: emitc.verbatim "Noc noc0(0);"
+// DRAM-NEXT: emitc.verbatim "AllocatorBank<AllocatorBankType::DRAM> dram_ep;"
 // DRAM: %[[X:.*]] = emitc.literal "my_logical_x_" : index
-// DRAM: %[[FAR:.*]] = emitc.call_opaque "get_noc_addr_from_bank_id<true>"
-// DRAM-NEXT: emitc.call_opaque "noc_async_read"(%[[FAR]]
-// DRAM: emitc.call_opaque "noc_async_read_barrier"() : () -> ()
+// DRAM: emitc.verbatim "noc0.async_read(dram_ep, CoreLocalMem<uint32_t>({}), {},
+// DRAM-SAME: .bank_id = static_cast<uint32_t>({}), .addr = static_cast<uint32_t>({})}, {{[{][{]}}});" args
+// DRAM: emitc.verbatim "noc0.async_read_barrier();"
 // DRAM-LABEL: func.func private @datamovement_kernel4()
-// DRAM: emitc.call_opaque "noc_async_write"
+// DRAM: emitc.verbatim "noc1.async_write(CoreLocalMem<uint32_t>({}), dram_ep, {},
+// DRAM-SAME: .bank_id = static_cast<uint32_t>({})
 func.func @mul_exp(%arg0: tensor<96x64xf32>, %arg1: tensor<96x64xf32>) -> tensor<96x64xf32> {
   %0 = "ttir.multiply"(%arg0, %arg1) : (tensor<96x64xf32>, tensor<96x64xf32>) -> tensor<96x64xf32>
   %1 = "ttir.exp"(%0) : (tensor<96x64xf32>) -> tensor<96x64xf32>
