@@ -122,11 +122,11 @@ def test_transpose_gathers_each_tile_from_the_core_or_page_holding_it(shape, dty
 
 
 @pytest.mark.parametrize("m, k, n, dtype, options, transpose_b", [
-    (128, 96, 64, "f32", "", False), (256, 256, 256, "bf16", "", False),
-    (40, 70, 50, "f32", "default-input-memspace=dram", False),
-    (96, 64, 320, "bf16", "mock-system-desc-arch=blackhole default-output-memspace=dram", False),
-    (128, 96, 64, "f32", "use-tile-matmul=false", False), (128, 96, 64, "f32", "use-tile-matmul=false", True),
-    (64, 128, 320, "bf16", "use-tile-matmul=false default-input-memspace=dram", True)])
+    (128, 96, 64, "f32", "use-tile-matmul=true", False), (256, 256, 256, "bf16", "use-tile-matmul=true", False),
+    (40, 70, 50, "f32", "use-tile-matmul=true default-input-memspace=dram", False),
+    (96, 64, 320, "bf16", "use-tile-matmul=true mock-system-desc-arch=blackhole default-output-memspace=dram", False),
+    (128, 96, 64, "f32", "", False), (128, 96, 64, "f32", "", True), (256, 256, 256, "bf16", "", False),
+    (64, 128, 320, "bf16", "default-input-memspace=dram", True)])
 def test_matmul_multicasts_operand_blocks_and_accumulates_in_dst(m, k, n, dtype, options, transpose_b):
     ta, tb, tc = (f"tensor<{r}x{c}x{dtype}>" for r, c in ((m, k), (n, k) if transpose_b else (k, n), (m, n)))
     flags = " <{transpose_b = true}>" if transpose_b else ""
@@ -146,6 +146,20 @@ def test_matmul_multicasts_operand_blocks_and_accumulates_in_dst(m, k, n, dtype,
     else:
         assert torch.allclose(out, expected, rtol=1e-4, atol=1e-4)
     assert stats[0].tiles_computed == -(-m // 32) * -(-n // 32) * -(-k // 32)
+
+
+@pytest.mark.parametrize("contract_rhs", [0, 1])
+def test_a_dot_general_that_is_a_matmul_runs_as_one(contract_rhs):
+    shape_b = (96, 160) if contract_rhs == 0 else (160, 96)
+    text = (f"func.func @dg(%a: tensor<64x96xf32>, %b: tensor<{shape_b[0]}x{shape_b[1]}xf32>) -> tensor<64x160xf32> {{\n"
+            f"  %0 = \"ttir.dot_general\"(%a, %b) <{{batch_dims_lhs = array<i64>, batch_dims_rhs = array<i64>, "
+            f"contract_dims_lhs = array<i64: 1>, contract_dims_rhs = array<i64: {contract_rhs}>}}> : "
+            f"(tensor<64x96xf32>, tensor<{shape_b[0]}x{shape_b[1]}xf32>) -> tensor<64x160xf32>\n"
+            f"  return %0 : tensor<64x160xf32>\n}}\n")
+    generator = torch.Generator().manual_seed(3)
+    a, b = torch.randn(64, 96, generator=generator), torch.randn(*shape_b, generator=generator)
+    (out,), _ = run_program(compile_ttir(text), [a, b])
+    assert torch.allclose(out, a @ (b if contract_rhs == 0 else b.T), rtol=1e-4, atol=1e-4)
 
 
 @pytest.mark.parametrize("dtype, value, expected", [
@@ -243,6 +257,9 @@ def test_override_device_shape_limits_the_grid():
      "keep_dim = true}> : (tensor<64x40xf32>) -> tensor<64x1xf32>\n  return %0 : tensor<64x1xf32>\n}\n", "",
      "a max over a dim of 40"),
     (eltwise("add", (64, 64), "f16", 2), "", "a tensor of f16 is not lowered to TTMetal yet"),
+    ("func.func @m(%a: tensor<64x32xf32>, %b: tensor<64x32xf32>) -> tensor<64x64xf32> {\n  %0 = \"ttir.matmul\"(%a, "
+     "%b) <{transpose_b = true}> : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>\n  return %0 : "
+     "tensor<64x64xf32>\n}\n", "use-tile-matmul=true", "transpose_b is only supported by tile_matmul_block"),
 ])
 def test_what_is_not_lowered_yet_is_refused_naming_it(text, options, message):
     with pytest.raises(PassFailure, match=message):

@@ -213,7 +213,7 @@ class _FunctionLowering:
     kernels: list[FuncOp]
     input_memory: str = "l1"
     output_memory: str = "l1"
-    use_tile_matmul: bool = True
+    use_tile_matmul: bool = False
 
     def __post_init__(self):
         self.globals: list[Operation] = []  # constants' host data, module-level memref.global ops
@@ -300,7 +300,7 @@ class _FunctionLowering:
                 self.ops.append(self.launch_reduction(placed[inputs[0]], out, op, kind, dim, scale))
                 placed[op.results[0]] = out
                 continue
-            if kind == "matmul":
+            if kind in ("matmul", "dot_general"):
                 transpose_b = self.check_matmul(op)
                 out = self.place(op.results[0].type, op, self.output_memory if op.results[0] in returned else "l1")
                 self.ops.append(self.launch_matmul(placed[inputs[0]], placed[inputs[1]], out, op, transpose_b))
@@ -424,8 +424,17 @@ class _FunctionLowering:
         """Whether the matmul's B is given transposed (transpose_b); anything else this path does not lower is
         refused."""
         a, b = (v.type.get_shape() for v in op.operands)
-        flags = {t: op.properties.get(t) is not None and bool(op.properties[t].value.data)
-                 for t in ("transpose_a", "transpose_b")}
+        if op.name == "ttir.dot_general":  # a matrix product when nothing is batched: A's dim 1 against B's 0 or 1
+            dims = {name: tuple(op.properties[name].get_values()) for name in
+                    ("batch_dims_lhs", "batch_dims_rhs", "contract_dims_lhs", "contract_dims_rhs")}
+            if dims["batch_dims_lhs"] or dims["batch_dims_rhs"] or len(a) != 2 or len(b) != 2 or \
+                    dims["contract_dims_lhs"] != (1,) or dims["contract_dims_rhs"] not in ((0,), (1,)):
+                raise PassFailure(op, "only dot_generals that are 2-d matmuls (no batch dims, A's dim 1 contracted) "
+                                      "are lowered to TTMetal yet")
+            flags = {"transpose_a": False, "transpose_b": dims["contract_dims_rhs"] == (1,)}
+        else:
+            flags = {t: op.properties.get(t) is not None and bool(op.properties[t].value.data)
+                     for t in ("transpose_a", "transpose_b")}
         if len(a) != 2 or len(b) != 2 or flags["transpose_a"]:
             raise PassFailure(op, "only 2-d matmuls without a transposed A are lowered to TTMetal yet")
         if flags["transpose_b"] and self.use_tile_matmul:
@@ -890,7 +899,7 @@ class ConvertTTIRToTTMetalPass(ModulePass):
     override_device_shape: tuple[int, ...] = ()
     default_input_memspace: str = "l1"
     default_output_memspace: str = "l1"
-    use_tile_matmul: bool = True
+    use_tile_matmul: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from ttmlir.passes.register_device import device_module_of

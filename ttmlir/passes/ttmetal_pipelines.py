@@ -29,7 +29,7 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
     collapse_tensors_2d: bool = True
     enable_elementwise_fusion: bool = False
     ttnn_mode: bool = False
-    use_tile_matmul: bool = True
+    use_tile_matmul: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         lacking = [("collapse-tensors-2d", not self.collapse_tensors_2d, "tensors kept above two dims"),
