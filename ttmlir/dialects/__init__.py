@@ -2,47 +2,24 @@
 
 from __future__ import annotations
 
+import importlib
+
 from xdsl.context import Context
 
 
-def _ttir():
-    from ttmlir.dialects.ttir import TTIR
-    return TTIR
+# dialects loaded when a module first names them: name -> "module:Dialect"
+_LAZY = {"ttir": "ttmlir.dialects.ttir:TTIR", "ttnn": "ttmlir.dialects.ttnn:TTNN",
+         "ttmetal": "ttmlir.dialects.ttmetal:TTMetal", "ttkernel": "ttmlir.dialects.ttkernel:TTKernel",
+         "d2m": "ttmlir.dialects.d2m:D2M", "emitc": "ttmlir.dialects.emitc:EmitC", "memref": "xdsl.dialects.memref:MemRef",
+         "arith": "xdsl.dialects.arith:Arith", "scf": "xdsl.dialects.scf:Scf", "linalg": "xdsl.dialects.linalg:Linalg",
+         "tensor": "xdsl.dialects.tensor:Tensor"}
 
 
-def _ttnn():
-    from ttmlir.dialects.ttnn import TTNN
-    return TTNN
-
-
-def _ttmetal():
-    from ttmlir.dialects.ttmetal import TTMetal
-    return TTMetal
-
-
-def _memref():
-    from xdsl.dialects.memref import MemRef
-    return MemRef
-
-
-def _emitc():
-    from ttmlir.dialects.emitc import EmitC
-    return EmitC
-
-
-def _ttkernel():
-    from ttmlir.dialects.ttkernel import TTKernel
-    return TTKernel
-
-
-def _arith():
-    from xdsl.dialects.arith import Arith
-    return Arith
-
-
-def _scf():
-    from xdsl.dialects.scf import Scf
-    return Scf
+def _loader(path: str):
+    def load():
+        module, name = path.split(":")
+        return getattr(importlib.import_module(module), name)
+    return load
 
 
 def make_context(allow_unregistered: bool = False) -> Context:
@@ -57,9 +34,6 @@ def make_context(allow_unregistered: bool = False) -> Context:
     ctx = Context(allow_unregistered=allow_unregistered)
     for dialect in (Builtin, Func, Quant, TTCore):
         ctx.load_dialect(dialect)
-    ctx.register_dialect("ttir", _ttir)
-    ctx.register_dialect("ttnn", _ttnn)
-    ctx.register_dialect("ttmetal", _ttmetal)
-    for name, load in (("memref", _memref), ("emitc", _emitc), ("ttkernel", _ttkernel), ("arith", _arith), ("scf", _scf)):
-        ctx.register_dialect(name, load)
+    for name, path in _LAZY.items():
+        ctx.register_dialect(name, _loader(path))
     return ctx

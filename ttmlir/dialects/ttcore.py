@@ -22,6 +22,8 @@ from ttmlir.dialects.syntax import (dims_str, enum, enum_attr, parse_bracketed_i
 DataTypeAttr = enum_attr("ttcore.supportedDataTypes", hardware.DATA_TYPES, "A data type a Tenstorrent chip computes in.")
 ArchAttr = enum_attr("ttcore.arch", hardware.ARCHS, "A chip architecture.")
 MemorySpaceAttr = enum_attr("ttcore.memory_space", ("system", "mmio", "dram", "l1", "dst"), "Where a buffer lives.")
+IteratorTypeAttr = enum_attr("ttcore.iterator_type", ("parallel", "reduction"),
+                             "How a generic op's loop dimension is iterated: independently, or reduced over.")
 TensorMemoryLayoutAttr = enum_attr(
     "ttcore.tensor_memory_layout",
     ("none", "interleaved", "single_bank", "height_sharded", "width_sharded", "block_sharded"),
@@ -910,5 +912,5 @@ TTCore = Dialect(
     [TileType, DataTypeAttr, ArchAttr, GridAttr, CoreCoordAttr, CoreRangeAttr, MemorySpaceAttr,
      TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
      ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, RuntimeTensorShardingAttr, LocalShapeAttr, DictType,
-     MetalLayoutAttr, ShardLayoutAttr, InterleavedLayoutAttr, ViewLayoutAttr],
+     MetalLayoutAttr, ShardLayoutAttr, InterleavedLayoutAttr, ViewLayoutAttr, IteratorTypeAttr],
 )

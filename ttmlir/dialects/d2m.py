@@ -1,0 +1,378 @@
+"""The d2m dialect (direct to metal): programs over a grid of cores computing on tiles, the form upstream's
+TTMetal pipeline lowers TTIR into. These are the ops of a D2M program in unified-thread form, in upstream's
+syntax: host tensors moved onto the device (`d2m.to_layout` into a `#ttcore.metal_layout` tensor) and viewed
+(`d2m.view_layout`), `d2m.generic` ops whose region loads blocks (`d2m.remote_load`), computes on their tiles
+(`linalg.generic` over `d2m.tile_*` ops, or `d2m.tile_matmul_block`) and stores the result
+(`d2m.remote_store`), and `d2m.spatial` placing generics on core ranges side by side.
+
+The `d2m.tile_*` ops are written in generic form; `TILE_OPS` lists the ones this build knows."""
+
+from __future__ import annotations
+
+import types
+from typing import ClassVar
+
+from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, IndexType, IntegerAttr, i32, i64
+from xdsl.ir import Attribute, Dialect, Region
+from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, prop_def,
+                       region_def, result_def, traits_def, var_operand_def, var_region_def,
+                       var_result_def)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.traits import IsTerminator
+from xdsl.printer import Printer
+
+from ttmlir.dialects.syntax import enum_attr
+
+ThreadAttr = enum_attr("d2m.thread", ("compute", "datamovement", "unified"),
+                       "What a generic op's region runs as: a compute or data-movement thread, or both (unified).")
+# tile op -> (its TTIR op family, operands it reads from its inputs)
+TILE_OPS = {
+    **{f"tile_{op}": (op, 1) for op in ("exp", "log", "sqrt", "rsqrt", "recip", "abs", "neg", "relu", "sigmoid",
+                                        "tanh", "sin", "cos", "tan", "ceil", "floor", "sign", "gelu", "erf")},
+    **{f"tile_{op}": (op, 2) for op in ("add", "sub", "mul", "div", "maximum", "minimum", "pow")},
+    "tile_matmul": ("matmul", 3), "tile_matmul_block": ("matmul", 3),
+}
+
+
+def _parse_typed_operands(parser: Parser) -> tuple[list[UnresolvedOperand], list[Attribute], int]:
+    """`(%a, %b : T, U)`: the operands, their types, and where the types start."""
+    with parser.in_parens():
+        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        parser.parse_punctuation(":")
+        position = parser.pos
+        types_ = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    return names, types_, position
+
+
+def _print_typed_operands(printer: Printer, keyword: str, values) -> None:
+    printer.print_string(f" {keyword}(")
+    printer.print_list(values, printer.print_operand)
+    printer.print_string(" : ")
+    printer.print_list([v.type for v in values], printer.print_attribute)
+    printer.print_string(")")
+
+
+@irdl_op_definition
+class EmptyOp(IRDLOperation):
+    """A tensor to be written: `%0 = d2m.empty() : tensor<...>` (its attributes may place it on the grid)."""
+
+    name = "d2m.empty"
+    result = result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "EmptyOp":
+        parser.parse_punctuation("(")
+        parser.parse_punctuation(")")
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        return cls.create(result_types=[parser.parse_type()], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("()")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class ToLayoutOp(IRDLOperation):
+    """A tensor moved into another layout (host to device, device to host):
+    `%r = d2m.to_layout %in, %out : tensor<A> into tensor<B> -> tensor<B>`."""
+
+    name = "d2m.to_layout"
+    input = operand_def()
+    output = operand_def()
+    result = result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ToLayoutOp":
+        names = [parser.parse_unresolved_operand()]
+        parser.parse_punctuation(",")
+        names.append(parser.parse_unresolved_operand())
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        source = parser.parse_type()
+        parser.parse_keyword("into")
+        target = parser.parse_type()
+        parser.parse_punctuation("->")
+        result = parser.parse_type()
+        return cls.create(operands=parser.resolve_operands(names, [source, target], position),
+                          result_types=[result], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.input.type)
+        printer.print_string(" into ")
+        printer.print_attribute(self.output.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class ViewLayoutOp(IRDLOperation):
+    """A tensor seen through an affine remapping of its grid and shard indices:
+    `%v = d2m.view_layout %t remapping = #map : tensor<A> -> tensor<B>`."""
+
+    name = "d2m.view_layout"
+    input = operand_def()
+    remapping = prop_def(AffineMapAttr)
+    result = result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ViewLayoutOp":
+        name = parser.parse_unresolved_operand()
+        parser.parse_keyword("remapping")
+        parser.parse_punctuation("=")
+        remapping = parser.parse_attribute()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        source = parser.parse_type()
+        parser.parse_punctuation("->")
+        result = parser.parse_type()
+        return cls.create(operands=parser.resolve_operands([name], [source], position), result_types=[result],
+                          properties={"remapping": remapping}, attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.input)
+        printer.print_string(" remapping = ")
+        printer.print_attribute(self.remapping)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.input.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+
+class _RegionsOp(IRDLOperation):
+    """`{attrs} ins(%a : T) outs(%b : T) {region}[, {region}...] : T...` (generic and spatial)."""
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    inputs = var_operand_def()
+    outputs = var_operand_def()
+    results_ = var_result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        attributes = parser.parse_optional_attr_dict()
+        groups = []
+        for keyword in ("ins", "outs"):
+            parser.parse_keyword(keyword)
+            names, types_, position = _parse_typed_operands(parser)
+            groups.append(parser.resolve_operands(names, types_, position))
+        regions = [parser.parse_region()]
+        while parser.parse_optional_punctuation(","):
+            regions.append(parser.parse_region())
+        parser.parse_punctuation(":")
+        results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        return cls.create(operands=[*groups[0], *groups[1]], result_types=results, attributes=attributes,
+                          regions=regions, properties={"operandSegmentSizes": DenseArrayBase.from_list(
+                              i32, [len(groups[0]), len(groups[1])])})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_op_attributes(self.attributes)
+        _print_typed_operands(printer, "ins", self.inputs)
+        _print_typed_operands(printer, "outs", self.outputs)
+        for i, region in enumerate(self.regions):
+            printer.print_string(", " if i else " ")
+            printer.print_region(region)
+        printer.print_string(" : ")
+        printer.print_list(self.result_types, printer.print_attribute)
+
+
+@irdl_op_definition
+class GenericOp(_RegionsOp):
+    """Computes its outputs from its inputs on a grid of cores: its region runs once per block of the iteration
+    space (`grid`, `block_factors`, `indexing_maps`, `iterator_types`, `threads` attributes, as upstream's)."""
+
+    name = "d2m.generic"
+    region = region_def()
+
+
+@irdl_op_definition
+class SpatialOp(_RegionsOp):
+    """Regions placed side by side on the core ranges `grid_ranges` names, one per region, run together."""
+
+    name = "d2m.spatial"
+    regions_ = var_region_def()
+
+
+@irdl_op_definition
+class BlockIndexOp(IRDLOperation):
+    """The index of the block a generic's region computes, along loop dim `dim`: `d2m.block_index(0) : index`."""
+
+    name = "d2m.block_index"
+    dim = prop_def(IntegerAttr)
+    result = result_def(IndexType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "BlockIndexOp":
+        with parser.in_parens():
+            dim = parser.parse_integer(allow_negative=False)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        return cls.create(properties={"dim": IntegerAttr(dim, i64)}, result_types=[parser.parse_type()],
+                          attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f"({self.dim.value.data})")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+def _parse_indices(parser: Parser) -> list[UnresolvedOperand]:
+    return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+
+
+@irdl_op_definition
+class RemoteLoadOp(IRDLOperation):
+    """A block of a (remote) tensor loaded into a local one, optionally multicast along grid dims:
+    `%r = d2m.remote_load %local %src[%i, %j] mcast[%d] : L, S -> L`."""
+
+    name = "d2m.remote_load"
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    local = operand_def()
+    source = operand_def()
+    indices = var_operand_def(IndexType)
+    mcast = var_operand_def(IndexType)
+    result = result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "RemoteLoadOp":
+        local, source = parser.parse_unresolved_operand(), parser.parse_unresolved_operand()
+        indices = _parse_indices(parser)
+        mcast = _parse_indices(parser) if parser.parse_optional_keyword("mcast") is not None else []
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        local_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        source_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result = parser.parse_type()
+        operands = parser.resolve_operands([local, source, *indices, *mcast],
+                                           [local_type, source_type, *[IndexType()] * (len(indices) + len(mcast))],
+                                           position)
+        return cls.create(operands=operands, result_types=[result], attributes=attributes, properties={
+            "operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, len(indices), len(mcast)])})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.local)
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_operand)
+        printer.print_string("]")
+        if self.mcast:
+            printer.print_string(" mcast[")
+            printer.print_list(self.mcast, printer.print_operand)
+            printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list([self.local.type, self.source.type], printer.print_attribute)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class RemoteStoreOp(IRDLOperation):
+    """A local block stored into a (remote) tensor: `%r = d2m.remote_store %dst[%i, %j] %local : D, L -> D`."""
+
+    name = "d2m.remote_store"
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    dest = operand_def()
+    indices = var_operand_def(IndexType)
+    local = operand_def()
+    result = result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "RemoteStoreOp":
+        dest = parser.parse_unresolved_operand()
+        indices = _parse_indices(parser)
+        local = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        dest_type = parser.parse_type()
+        parser.parse_punctuation(",")
+        local_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        result = parser.parse_type()
+        operands = parser.resolve_operands([dest, *indices, local],
+                                           [dest_type, *[IndexType()] * len(indices), local_type], position)
+        return cls.create(operands=operands, result_types=[result], attributes=attributes, properties={
+            "operandSegmentSizes": DenseArrayBase.from_list(i32, [1, len(indices), 1])})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.dest)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_operand)
+        printer.print_string("] ")
+        printer.print_operand(self.local)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list([self.dest.type, self.local.type], printer.print_attribute)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+
+class _YieldOp(IRDLOperation):
+    """`d2m.yield %a, %b : (A, B)`."""
+
+    values = var_operand_def()
+    traits = traits_def(IsTerminator())
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        parser.parse_punctuation(":")
+        position = parser.pos
+        types_ = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        return cls.create(operands=parser.resolve_operands(names, types_, position))
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.values, printer.print_operand)
+        printer.print_string(" : (")
+        printer.print_list(self.values.types, printer.print_attribute)
+        printer.print_string(")")
+
+
+@irdl_op_definition
+class YieldOp(_YieldOp):
+    name = "d2m.yield"
+
+
+@irdl_op_definition
+class SpatialYieldOp(_YieldOp):
+    name = "d2m.spatial_yield"
+
+
+class TileOp(IRDLOperation):
+    """A computation on tiles (generic form): `%r = "d2m.tile_exp"(%t) : (!ttcore.tile<...>) -> !ttcore.tile<...>`."""
+
+    FAMILY: ClassVar[str] = ""
+    operands_ = var_operand_def()
+    results_ = var_result_def()
+
+
+def _tile_op(mnemonic: str, family: str) -> type[TileOp]:
+    body = {"name": f"d2m.{mnemonic}", "FAMILY": family, "__doc__": f"upstream's `d2m.{mnemonic}`.",
+            "__annotations__": {"FAMILY": ClassVar[str]}}
+    cls = types.new_class("".join(p.title() for p in mnemonic.split("_")) + "Op", (TileOp,),
+                          exec_body=lambda ns: ns.update(body))
+    return irdl_op_definition(cls)
+
+
+TILE_OP_CLASSES = {mnemonic: _tile_op(mnemonic, family) for mnemonic, (family, _) in TILE_OPS.items()}
+
+D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
+                      RemoteStoreOp, YieldOp, SpatialYieldOp, *TILE_OP_CLASSES.values()], [ThreadAttr])
