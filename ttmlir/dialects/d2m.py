@@ -25,11 +25,14 @@ from ttmlir.dialects.syntax import enum_attr
 
 ThreadAttr = enum_attr("d2m.thread", ("compute", "datamovement", "unified"),
                        "What a generic op's region runs as: a compute or data-movement thread, or both (unified).")
-# tile op -> (its TTIR op family, operands it reads from its inputs)
+# tile op -> (the TTIR op family it computes, its tile operands)
 TILE_OPS = {
-    **{f"tile_{op}": (op, 1) for op in ("exp", "log", "sqrt", "rsqrt", "recip", "abs", "neg", "relu", "sigmoid",
-                                        "tanh", "sin", "cos", "tan", "ceil", "floor", "sign", "gelu", "erf")},
-    **{f"tile_{op}": (op, 2) for op in ("add", "sub", "mul", "div", "maximum", "minimum", "pow")},
+    **{f"tile_{op}": (op, 1) for op in ("exp", "log", "sqrt", "rsqrt", "abs", "relu", "sigmoid", "tanh", "sin", "cos",
+                                        "tan", "ceil", "floor", "sign", "gelu", "erf", "atan", "logical_not")},
+    "tile_recip": ("reciprocal", 1), "tile_negative": ("neg", 1),
+    **{f"tile_{op}": (op, 2) for op in ("add", "div", "maximum", "minimum", "pow", "eq", "ne", "gt", "ge", "lt",
+                                        "le")},
+    "tile_sub": ("subtract", 2), "tile_mul": ("multiply", 2),
     "tile_matmul": ("matmul", 3), "tile_matmul_block": ("matmul", 3),
 }
 

@@ -9,9 +9,12 @@ gathered per output tile and spread by unary_bcast), and the transpose of a matr
 dense constants (host data in a `memref.global`, written to the device like an input), f32/bf16
 typecasts (copied into dst, converted by the packer), sum/mean/max over a
 matrix's rows or columns (reduce_tile with a scaler tile the host writes to each core)
-and 2-d matmul (each core's output tiles accumulated over K in the dst register from A and B tiles streamed to
-it over the NoC; upstream multicasts them instead). Anything else is refused
-naming the op.
+and 2-d matmul, also a ttir.dot_general that is one (each core's output shard computed from a block of A and one
+of B, multicast along the grid's rows and columns with semaphore handshakes; tile or block matmuls per
+`use-tile-matmul`). D2M programs in unified-thread form are read too: a host tensor moved onto the device lives
+where its metal-layout type and its d2m.empty put it (grid, shards, the cores a virtual grid mapping moves it
+to), and each d2m.generic (alone or in a d2m.spatial region) computing one tile op on whole shards runs as that
+op's program on its tensor's cores. Anything else is refused naming the op.
 
 Per function: each tensor is computed on the largest grid that divides its tile rows and columns and fits the
 device's worker grid. It lives in L1, sharded over that grid, or (function inputs and results, with the
@@ -31,17 +34,18 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import (ArrayAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type,
+from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type,
                                    FunctionType, IndexType,
                                    IntegerAttr, MemRefType, ModuleOp, StringAttr, SymbolRefAttr, TensorType, UnitAttr,
                                    IntegerType, i32, i64)
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.dialects.memref import AllocOp, GetGlobalOp, GlobalOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from ttmlir import hardware
-from ttmlir.dialects import ttcore, ttkernel, ttmetal
+from ttmlir.dialects import d2m, ttcore, ttkernel, ttmetal
 from ttmlir.passes import PassFailure
 
 TILE = 32
@@ -75,6 +79,7 @@ class _Layout:
     dtype: str
     address: int
     memory: str = "l1"
+    origin: tuple[int, int] = (0, 0)  # the core holding shard (0, 0) (an L1 tensor placed away from core (0, 0))
 
     @property
     def tile(self) -> ttcore.TileType:
@@ -130,10 +135,12 @@ class _Ops(list):
         return self.emit(ttkernel.OP_CLASSES[name].create(operands=list(operands), properties=props,
                                                           result_types=[result] if result else []))
 
-    def coords(self) -> tuple[SSAValue, SSAValue]:
+    def coords(self, origin: tuple[int, int] = (0, 0)) -> tuple[SSAValue, SSAValue]:
+        """This core's place (y, x) in a grid starting at core `origin`."""
         index = IndexType()
-        return (self.emit(ttkernel.MyLogicalYOp.create(result_types=[index])),
+        y, x = (self.emit(ttkernel.MyLogicalYOp.create(result_types=[index])),
                 self.emit(ttkernel.MyLogicalXOp.create(result_types=[index])))
+        return tuple(self.emit(arith.SubiOp(v, self.const(o, index))) if o else v for v, o in zip((y, x), origin))
 
     def loop(self, count: int, body) -> None:
         """`for k in 0..count: body(ops, k)` as an scf.for over index."""
@@ -177,7 +184,7 @@ class _Ops(list):
                 properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 1])}))
             return
         sy, sx = self.const(source.shard[0], index), self.const(source.shard[1], index)
-        offset_y, offset_x = (self.const(o, index) for o in chip["coord_translation_offsets"])
+        offset_y, offset_x = (self.const(o + g, index) for o, g in zip(chip["coord_translation_offsets"], source.origin))
         noc_y = self.emit(arith.AddiOp(self.emit(arith.DivUIOp(row, sy)), offset_y))
         noc_x = self.emit(arith.AddiOp(self.emit(arith.DivUIOp(col, sx)), offset_x))
         position = self.emit(arith.AddiOp(self.emit(arith.MuliOp(self.emit(arith.RemUIOp(row, sy)), sx)),
@@ -254,8 +261,14 @@ class _FunctionLowering:
         return _Placed(self.create_buffer(layout), layout)
 
     def create_buffer(self, layout: _Layout) -> SSAValue:
-        create = ttmetal.CreateBufferOp.create(properties={"address": IntegerAttr(layout.address, i64)},
-                                               result_types=[layout.memref()])
+        props = {"address": IntegerAttr(layout.address, i64)}
+        if layout.origin != (0, 0):  # the grid's shards on the cores from `origin`, as upstream maps virtual grids
+            d = [AffineExpr.dimension(i) for i in range(4)]
+            oy, ox = layout.origin
+            props["virtualGridForwardMapping"] = AffineMapAttr(AffineMap(4, 0, (d[0] + oy, d[1] + ox, d[2], d[3])))
+            props["virtualGridInverseMapping"] = AffineMapAttr(AffineMap(2, 0, (AffineExpr.constant(0), d[0] - oy,
+                                                                                d[1] - ox)))
+        create = ttmetal.CreateBufferOp.create(properties=props, result_types=[layout.memref()])
         self.ops.append(create)
         self.buffers.append(create.result)
         return create.result
@@ -264,7 +277,7 @@ class _FunctionLowering:
         """The L1 buffer a CB works in: the tensor's own shards in L1, or an L1 copy of a DRAM tensor's."""
         if placed.layout.memory == "l1":
             return placed.buffer
-        return self.l1_buffer(placed.layout.grid, placed.layout.shard, placed.layout.dtype, op)
+        return self.l1_buffer(placed.layout.grid, placed.layout.shard, placed.layout.dtype, op, placed.layout.origin)
 
     def lower(self) -> None:
         func, block = self.func, self.func.body.block
@@ -273,9 +286,11 @@ class _FunctionLowering:
         new_block = Block(arg_types=host_types)
         placed: dict[SSAValue, _Placed] = {}
         returned = {v for op in block.ops if isinstance(op, ReturnOp) for v in op.operands}
-        for old, new in zip(block.args, new_block.args):
-            placed[old] = self.place(old.type, func, self.input_memory)
-            self.ops.append(ttmetal.EnqueueWriteBufferOp.create(operands=[new, placed[old].buffer]))
+        self.hosts = dict(zip(block.args, new_block.args))
+        for old, new in self.hosts.items():
+            if any(not isinstance(use.operation, d2m.ToLayoutOp) for use in old.uses):  # D2M places its own
+                placed[old] = self.place(old.type, func, self.input_memory)
+                self.ops.append(ttmetal.EnqueueWriteBufferOp.create(operands=[new, placed[old].buffer]))
         results: list[SSAValue] = []
         for op in list(block.ops):
             if isinstance(op, ReturnOp):
@@ -286,6 +301,9 @@ class _FunctionLowering:
                     self.ops += [alloc, ttmetal.EnqueueReadBufferOp.create(operands=[placed[value].buffer,
                                                                                      alloc.memref])]
                     results.append(alloc.memref)
+                continue
+            if op.name.startswith("d2m."):
+                self.lower_d2m(op, placed)
                 continue
             kind = op.name.removeprefix("ttir.")
             inputs = list(op.operands)
@@ -339,6 +357,115 @@ class _FunctionLowering:
         func.body.detach_block(block)
         func.body.add_block(new_block)
         func.function_type = FunctionType.from_lists(host_types, [r.type for r in results])
+
+    def lower_d2m(self, op: Operation, placed: dict[SSAValue, _Placed]) -> None:
+        """One op of a D2M program: a host tensor moved onto the device into the layout its target names (grid,
+        shards, L1 or DRAM, the cores a virtual grid mapping moves it to), views and moves back to the host as the
+        tensor they stand for, each generic (alone, or in a spatial op's regions) as the program it computes."""
+        if isinstance(op, d2m.EmptyOp):  # a device tensor is placed where it is made; a host one is the return's
+            if isinstance(getattr(op.result.type, "encoding", None), ttcore.MetalLayoutAttr):
+                placed[op.result] = self.place_d2m(op.result, op)
+            return
+        if isinstance(op, d2m.ToLayoutOp):
+            if op.input in self.hosts and op.output in placed:
+                placed[op.result] = placed[op.output]
+                self.ops.append(ttmetal.EnqueueWriteBufferOp.create(operands=[self.hosts[op.input],
+                                                                              placed[op.result].buffer]))
+            elif op.input in placed and not isinstance(getattr(op.result.type, "encoding", None),
+                                                       ttcore.MetalLayoutAttr):
+                placed[op.result] = placed[op.input]  # read back where the function returns it
+            else:
+                raise PassFailure(op, "only to_layouts between the host and the device are lowered to TTMetal yet")
+            return
+        if isinstance(op, d2m.ViewLayoutOp):
+            if op.remapping.data != AffineMap.identity(op.remapping.data.num_dims) or \
+                    op.input.type != op.result.type:
+                raise PassFailure(op, "only identity view_layouts are lowered to TTMetal yet")
+            placed[op.result] = placed[op.input]
+            return
+        generics = [op] if isinstance(op, d2m.GenericOp) else []
+        if isinstance(op, d2m.SpatialOp):
+            for region in op.regions:
+                body = list(region.block.ops)
+                if len(body) != 2 or not isinstance(body[0], d2m.GenericOp) or \
+                        not isinstance(body[1], d2m.SpatialYieldOp):
+                    raise PassFailure(op, "a spatial region lowered to TTMetal holds one d2m.generic")
+                generics.append(body[0])
+        if not generics:
+            raise PassFailure(op, f"'{op.name}' is not lowered to TTMetal yet")
+        for generic in generics:
+            self.ops.append(self.launch_generic(generic, placed))
+            placed[generic.results[0]] = placed[generic.outputs[0]]
+        for result, generic in zip(op.results, generics) if op is not generics[0] else ():
+            placed[result] = placed[generic.results[0]]
+
+    def place_d2m(self, value: SSAValue, op: Operation) -> _Placed:
+        """A device tensor of a D2M program where its type and its d2m.empty put it: a grid of shards of tiles
+        (`tensor<GY x GX x SY x SX x !ttcore.tile<...>, #ttcore.metal_layout<...>>`) in L1 from the core its
+        virtual grid mapping names."""
+        t, empty = value.type, value.owner
+        layout_attr = getattr(t, "encoding", None)
+        shape = t.get_shape() if isinstance(t, TensorType) else ()
+        if not isinstance(layout_attr, ttcore.MetalLayoutAttr) or len(shape) != 4 or \
+                not isinstance(t.element_type, ttcore.TileType):
+            raise PassFailure(op, f"only tensors of tiles on a 2-d grid are lowered to TTMetal yet, not {t}")
+        if layout_attr.data.memory_space != "l1" or layout_attr.data.memory_layout != "sharded":
+            raise PassFailure(op, "only L1-sharded D2M tensors are lowered to TTMetal yet")
+        dtype = _DTYPES.get(t.element_type.data_type.data.value)
+        if dtype is None:
+            raise PassFailure(op, f"tiles of {t.element_type.data_type.data.value} are not lowered to TTMetal yet")
+        origin = (0, 0)
+        mapping = empty.attributes.get("virtualGridForwardMapping") if isinstance(empty, d2m.EmptyOp) else None
+        if mapping is not None:
+            affine = mapping.data
+            origin = tuple(affine.eval([0, 0, 0, 0], [])[:2])
+            if any(tuple(a - b for a, b in zip(affine.eval(u, []), affine.eval([0] * 4, []))) != tuple(u)
+                   for u in ([1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1])):
+                raise PassFailure(empty, "only virtual grids that are a translation of the core grid are lowered "
+                                         "to TTMetal yet")
+        if any(o < 0 or o + g > d for o, g, d in zip(origin, shape[:2], self.device_grid)):
+            raise PassFailure(op, f"a {shape[0]}x{shape[1]} grid from core {origin} does not fit the "
+                                  f"{self.device_grid[0]}x{self.device_grid[1]} worker grid")
+        layout = _Layout(tuple(shape[:2]), tuple(shape[2:]), dtype, 0, "l1", origin)
+        layout.address = self.allocate("l1", layout.tiles * layout.page, op)
+        return _Placed(self.create_buffer(layout), layout)
+
+    def launch_generic(self, generic: d2m.GenericOp, placed: dict[SSAValue, _Placed]) -> ttmetal.EnqueueProgramOp:
+        """A generic op's program: its region loads whole shards of its inputs, computes one tile op on them
+        (elementwise in a linalg.generic, or a matmul) and stores the whole output shard."""
+        out = placed[generic.outputs[0]]
+        grid = generic.attributes.get("grid")
+        factors = generic.attributes.get("block_factors")
+        if len(generic.outputs) != 1 or not isinstance(grid, ttcore.GridAttr) or tuple(grid.data.shape) != out.layout.grid \
+                or factors is None or any(f.value.data != 1 for f in factors.data):
+            raise PassFailure(generic, "only generics with one output, on its tensor's grid and with block factors "
+                                       "of 1 are lowered to TTMetal yet")
+        loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
+        tile_ops = [op for op in generic.region.walk() if isinstance(op, d2m.TileOp)]
+        if len(tile_ops) != 1:
+            raise PassFailure(generic, "only generics computing one tile op are lowered to TTMetal yet")
+        tile_op = tile_ops[0]
+        family, arity = d2m.TILE_OPS[tile_op.name.removeprefix("d2m.")]
+        linalg_op = tile_op.parent_op()
+        block_inputs = linalg_op.inputs if linalg_op is not None and linalg_op.name == "linalg.generic" else \
+            tile_op.operands[:2]
+        sources = []
+        for value in block_inputs:
+            load = loads.get(value)
+            if load is None or load.local.type.get_shape() != load.source.type.get_shape()[2:]:
+                raise PassFailure(generic, "each input of a generic lowered to TTMetal is a whole shard it "
+                                           "remote_loads")
+            sources.append(placed[load.source])
+        if family == "matmul":
+            return self.launch_matmul(*sources, out, generic, False)
+        if family in SWAPPED:
+            family, sources = SWAPPED[family], sources[::-1]
+        if family not in SFPU_UNARY and family not in SFPU_BINARY:
+            raise PassFailure(tile_op, f"'{tile_op.name}' is not lowered to TTMetal yet")
+        # an input on other cores than the output's (or in another grid) is fetched tile by tile
+        gathers = [None if s.layout.grid == out.layout.grid and s.layout.origin == out.layout.origin else "same"
+                   for s in sources]
+        return self.launch(family, sources, out, generic, gathers)
 
     def check_transpose(self, op: Operation) -> None:
         shape = op.operands[0].type.get_shape()
@@ -406,7 +533,7 @@ class _FunctionLowering:
         writer = self.kernel("datamovement", "noc", self.writer_body(shard, layout, cb_arg=2))
         compute = self.kernel("compute", "compute", self.reduction_compute(stream, single, shard, layout, kind, dim,
                                                                            k_tiles))
-        core_range = ttmetal.CoreRangeAttr(((0, 0), layout.grid))
+        core_range = ttmetal.CoreRangeAttr((layout.origin, layout.grid))
         ports = [0, 1, 2]
         configs = [
             ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader), core_range, _args(ports, [0]),
@@ -443,16 +570,17 @@ class _FunctionLowering:
             raise PassFailure(op, "a matmul mixing element types is not lowered to TTMetal yet")
         return flags["transpose_b"]
 
-    def l1_buffer(self, grid: tuple[int, int], shard: tuple[int, int], dtype: str, op: Operation) -> SSAValue:
-        """An L1 buffer of `shard` tiles of `dtype` on each core of `grid` (a CB's pages)."""
-        layout = _Layout(grid, shard, dtype, 0, "l1")
+    def l1_buffer(self, grid: tuple[int, int], shard: tuple[int, int], dtype: str, op: Operation,
+                  origin: tuple[int, int] = (0, 0)) -> SSAValue:
+        """An L1 buffer of `shard` tiles of `dtype` on each core of `grid` from core `origin` (a CB's pages)."""
+        layout = _Layout(grid, shard, dtype, 0, "l1", origin)
         layout.address = self.allocate("l1", layout.tiles * layout.page, op)
         return self.create_buffer(layout)
 
     def streaming_cb(self, like: _Layout, op: Operation, on: _Layout | None = None) -> SSAValue:
         """A two-page L1 buffer per core (double buffering) for tiles of `like`'s format streamed through a CB, on
         the grid of `on` (default: `like`'s)."""
-        return self.l1_buffer((on or like).grid, (1, 2), like.dtype, op)
+        return self.l1_buffer((on or like).grid, (1, 2), like.dtype, op, (on or like).origin)
 
     def launch_matmul(self, a: _Placed, b: _Placed, out: _Placed, op: Operation,
                       transpose_b: bool) -> ttmetal.EnqueueProgramOp:
@@ -463,8 +591,8 @@ class _FunctionLowering:
         on a semaphore, then flags the data valid on theirs, as upstream's matmul moves its operands."""
         layout, k_tiles = out.layout, a.layout.tensor_tiles[1]
         sy, sx = layout.shard
-        cbs = [self.l1_buffer(layout.grid, (sy, k_tiles), a.layout.dtype, op),
-               self.l1_buffer(layout.grid, (k_tiles, sx), b.layout.dtype, op), self.cb_of(out, op)]
+        cbs = [self.l1_buffer(layout.grid, (sy, k_tiles), a.layout.dtype, op, layout.origin),
+               self.l1_buffer(layout.grid, (k_tiles, sx), b.layout.dtype, op, layout.origin), self.cb_of(out, op)]
         cb_a = ttkernel.CBType(ttkernel.IntAttr(sy * k_tiles), a.layout.tile)
         cb_b = ttkernel.CBType(ttkernel.IntAttr(k_tiles * sx), b.layout.tile)
         shard = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
@@ -474,7 +602,7 @@ class _FunctionLowering:
         mover_b = self.kernel("datamovement", "noc", movers_b)
         compute = self.kernel("compute", "compute", self.matmul_compute(cb_a, cb_b, shard, layout, k_tiles,
                                                                         transpose_b))
-        core_range = ttmetal.CoreRangeAttr(((0, 0), layout.grid))
+        core_range = ttmetal.CoreRangeAttr((layout.origin, layout.grid))
         ports = [0, 1, 2]
         out_dram = [2] if layout.memory == "dram" else []
         configs = [
@@ -499,10 +627,11 @@ class _FunctionLowering:
         port, base, count = ops.ct_arg(0 if a_side else 1, cb), ops.ct_arg(3), ops.const(tiles)
         ops.call("cb_reserve_back", port, count)
         local = ops.call("get_write_ptr", port, result=i32)
-        y, x = ops.coords()
+        y, x = ops.coords(layout.origin)
         ready_address, ready = ops.semaphore(0 if a_side else 2)
         valid_address, valid = ops.semaphore(1 if a_side else 3)
-        offset_y, offset_x = (ops.const(o, index) for o in self.chip["coord_translation_offsets"])
+        offset_y, offset_x = (ops.const(o + g, index) for o, g in zip(self.chip["coord_translation_offsets"],
+                                                                      layout.origin))
         peers = layout.grid[1 if a_side else 0] - 1
         page = ops.const(source.page)
         shard_y, shard_x, kt = ops.const(sy, index), ops.const(sx, index), ops.const(k_tiles, index)
@@ -562,7 +691,7 @@ class _FunctionLowering:
 
     def gather_cb(self, source: _Placed, out: _Placed, op: Operation) -> SSAValue:
         """An L1 buffer shaped like the output's shards, in the source's format, that the reader fills."""
-        return self.l1_buffer(out.layout.grid, out.layout.shard, source.layout.dtype, op)
+        return self.l1_buffer(out.layout.grid, out.layout.shard, source.layout.dtype, op, out.layout.origin)
 
     @staticmethod
     def broadcast_of(source: Attribute, result: Attribute, op: Operation) -> str | None:
@@ -589,7 +718,7 @@ class _FunctionLowering:
         cbs = [self.gather_cb(t, out, op) if g else self.cb_of(t, op) for t, g in zip(inputs, gathers)]
         cbs.append(self.cb_of(out, op))
         layout = out.layout
-        core_range = ttmetal.CoreRangeAttr(((0, 0), layout.grid))
+        core_range = ttmetal.CoreRangeAttr((layout.origin, layout.grid))
         ports = list(range(len(tensors)))
         # each CB holds a shard's tiles in its tensor's format (an input of a typecast differs from the output)
         cb_types = [ttkernel.CBType(ttkernel.IntAttr(layout.tiles), t.layout.tile) for t in tensors]
@@ -650,13 +779,14 @@ class _FunctionLowering:
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
         page, zero = ops.const(source.page), ops.const(0, index)
         local = ops.call("get_write_ptr", port, result=i32)
-        y, x = ops.coords()
+        y, x = ops.coords(layout.origin)
 
         def fetch(body: _Ops, k: SSAValue) -> None:
             i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
             j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
             near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
-            row, col = {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero)}[gather]
+            row, col = {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero),
+                        "same": (i, j)}[gather]
             body.read_tile(self.chip, source, row, col, base, near)
 
         ops.loop(layout.tiles, fetch)
@@ -684,7 +814,7 @@ class _FunctionLowering:
         sy, sx, wt = (ops.const(v, index) for v in (*layout.shard, layout.tensor_tiles[1]))
         base = ops.ct_arg(address_arg)
         local = ops.call("get_write_ptr" if read else "get_read_ptr", cb, result=i32)
-        y, x = ops.coords()
+        y, x = ops.coords(layout.origin)
 
         def transfer(body: _Ops, i: SSAValue) -> None:
             r = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(i, sx))))
@@ -715,7 +845,7 @@ class _FunctionLowering:
         ops.call("cb_reserve_back", scaler, one)
         ops.call("cb_push_back", scaler, one)
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
-        y, x = ops.coords()
+        y, x = ops.coords(layout.origin)
 
         def output_tile(body: _Ops, t: SSAValue) -> None:
             i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(t, sx))))

@@ -3510,8 +3510,18 @@ class BufferDesc(object):
             return self._tab.Get(flatbuffers.number_types.Uint64Flags, o + self._tab.Pos)
         return 0
 
+    # BufferDesc
+    def CoreOffset(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = o + self._tab.Pos
+            obj = Dim2d()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def BufferDescStart(builder):
-    builder.StartObject(6)
+    builder.StartObject(7)
 
 def BufferDescAddShape(builder, shape):
     builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(shape), 0)
@@ -3534,6 +3544,9 @@ def BufferDescAddLayout(builder, layout):
 def BufferDescAddPageSize(builder, pageSize):
     builder.PrependUint64Slot(5, pageSize, 0)
 
+def BufferDescAddCoreOffset(builder, coreOffset):
+    builder.PrependStructSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(coreOffset), 0)
+
 def BufferDescEnd(builder):
     return builder.EndObject()
 
@@ -3554,6 +3567,7 @@ class BufferDescT(object):
         memory = 0,
         layout = 0,
         pageSize = 0,
+        coreOffset = None,
     ):
         self.shape = shape  # type: Optional[List[int]]
         self.dataType = dataType  # type: int
@@ -3561,6 +3575,7 @@ class BufferDescT(object):
         self.memory = memory  # type: int
         self.layout = layout  # type: int
         self.pageSize = pageSize  # type: int
+        self.coreOffset = coreOffset  # type: Optional[Dim2dT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -3596,6 +3611,8 @@ class BufferDescT(object):
         self.memory = bufferDesc.Memory()
         self.layout = bufferDesc.Layout()
         self.pageSize = bufferDesc.PageSize()
+        if bufferDesc.CoreOffset() is not None:
+            self.coreOffset = Dim2dT.InitFromObj(bufferDesc.CoreOffset())
 
     # BufferDescT
     def Pack(self, builder):
@@ -3617,6 +3634,9 @@ class BufferDescT(object):
         BufferDescAddMemory(builder, self.memory)
         BufferDescAddLayout(builder, self.layout)
         BufferDescAddPageSize(builder, self.pageSize)
+        if self.coreOffset is not None:
+            coreOffset = self.coreOffset.Pack(builder)
+            BufferDescAddCoreOffset(builder, coreOffset)
         bufferDesc = BufferDescEnd(builder)
         return bufferDesc
 

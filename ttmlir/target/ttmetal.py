@@ -39,6 +39,22 @@ _NUMPY_BYTES = {"f32": lambda v: v.astype("<f4").view("u1"), "f16": lambda v: v.
                 "u8": lambda v: v.astype("u1")}
 
 
+def _grid_origin(mapping: Attribute, op: Operation) -> tuple[int, int]:
+    """The core a buffer's virtual grid starts at, from its forward mapping: a translation of the grid dims
+    (`(d0, d1, d2, d3) -> (d0 + 1, d1 + 1, d2, d3)`); any other mapping is refused."""
+    affine = getattr(mapping, "data", None)
+    if affine is None or affine.num_dims != 4 or len(affine.results) != 4:
+        raise TranslateError(op, f"a buffer's virtual grid mapping must map a 2-d grid and shard, not {mapping}")
+    base = list(affine.eval([0, 0, 0, 0], []))
+    for unit in ([1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]):
+        if [a - b for a, b in zip(affine.eval(unit, []), base)] != unit:
+            raise TranslateError(op, f"only virtual grids that are a translation of the core grid are supported, "
+                                     f"not {mapping}")
+    if base[2:] != [0, 0] or min(base[:2]) < 0:
+        raise TranslateError(op, f"a virtual grid mapping must move whole shards onto cores, not {mapping}")
+    return base[0], base[1]
+
+
 def _dim2d(y: int, x: int):
     out = fbm.Dim2dT()
     out.y, out.x = y, x
@@ -65,6 +81,7 @@ class _ProgramWriter:
         self.func, self.symbols = func, symbols
         self.ids: dict[SSAValue, int] = {}
         self.addresses: dict[SSAValue, int] = {}
+        self.origins: dict[SSAValue, tuple[int, int]] = {}  # a sharded buffer's first core, when not (0, 0)
         self.sources: dict[str, str] = {}
         self.printer = TTPrinter(stream=io.StringIO(), use_aliases=False)
 
@@ -80,6 +97,7 @@ class _ProgramWriter:
         dtype, tile, size = _element(t, op)
         desc.dataType = fbu.enum_value(fbm.DataType, dtype)
         desc.tileShape, desc.pageSize = _dim2d(*tile), size
+        desc.coreOffset = _dim2d(*self.origins.get(value, (0, 0)))
         space = t.memory_space.data.value if isinstance(t.memory_space, ttcore.MemorySpaceAttr) else "system"
         desc.memory = fbu.enum_value(fbm.BufferType, "system_memory" if space == "system" else space)
         if space == "system":
@@ -110,6 +128,8 @@ class _ProgramWriter:
     def command(self, op: Operation) -> fbm.CommandT:
         if isinstance(op, ttmetal.CreateBufferOp):
             self.addresses[op.result] = op.address.value.data
+            if op.virtualGridForwardMapping is not None:
+                self.origins[op.result] = _grid_origin(op.virtualGridForwardMapping, op)
             table = fbm.CreateBufferCommandT()
             table.ref = self.ref(op.result, op)
         elif isinstance(op, AllocOp):

@@ -36,6 +36,7 @@ class _Buffer:
         self.tiled = desc.tileShape is not None and desc.tileShape.y > 0
         self.layout = desc.layout
         self.page = int(desc.pageSize)
+        self.origin = (desc.coreOffset.y, desc.coreOffset.x) if desc.coreOffset is not None else (0, 0)
 
     @property
     def grid(self) -> tuple[int, ...]:
@@ -46,12 +47,17 @@ class _Buffer:
         return self.shape[len(self.shape) // 2:]
 
     def cores(self, device: Grid) -> list[tuple[int, int]]:
+        return [core for _, core in self.shards(device)]
+
+    def shards(self, device: Grid) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+        """Each shard's place in the grid and the core holding it."""
         if len(self.grid) != 2:
             raise MetalError(f"buffer {self.id}: a sharded buffer's grid is two-dimensional here, not {self.shape}")
-        if not all(0 < g <= d for g, d in zip(self.grid, device.shape)):
-            raise MetalError(f"buffer {self.id}: its {self.grid[0]}x{self.grid[1]} grid of shards does not fit the "
-                             f"{device.shape[0]}x{device.shape[1]} worker grid")
-        return [(y, x) for y in range(self.grid[0]) for x in range(self.grid[1])]
+        if not all(0 < g and 0 <= o and o + g <= d for g, o, d in zip(self.grid, self.origin, device.shape)):
+            raise MetalError(f"buffer {self.id}: its {self.grid[0]}x{self.grid[1]} grid of shards from core "
+                             f"{self.origin} does not fit the {device.shape[0]}x{device.shape[1]} worker grid")
+        (oy, ox) = self.origin
+        return [((y, x), (oy + y, ox + x)) for y in range(self.grid[0]) for x in range(self.grid[1])]
 
 
 def _padded(shape: tuple[int, ...]) -> tuple[int, int, int]:
@@ -154,9 +160,9 @@ class ProgramRunner:
         if pages.shape[0] != gy * sy or pages.shape[1] != gx * sx:
             raise MetalError(f"a host tensor of {tuple(host.shape)} does not fill the {gy}x{gx} grid of {sy}x{sx} "
                              f"shards of buffer {buffer.id}")
-        for y, x in buffer.cores(self.grid):
+        for (y, x), core in buffer.shards(self.grid):
             shard = pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx].reshape(-1)
-            self.grid.write(self.grid.l1_addr(y, x, buffer.address), shard)
+            self.grid.write(self.grid.l1_addr(*core, buffer.address), shard)
 
     def read(self, buffer: _Buffer, shape: tuple[int, ...]) -> torch.Tensor:
         if buffer.tiled:
@@ -173,8 +179,8 @@ class ProgramRunner:
             (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
             self.grid.check_l1(buffer.address, sy * sx * buffer.page, f"buffer {buffer.id}'s shard")
             pages = torch.zeros(gy * sy, gx * sx, buffer.page, dtype=torch.uint8)
-            for y, x in buffer.cores(self.grid):
-                data = self.grid.read(self.grid.l1_addr(y, x, buffer.address), sy * sx * buffer.page)
+            for (y, x), core in buffer.shards(self.grid):
+                data = self.grid.read(self.grid.l1_addr(*core, buffer.address), sy * sx * buffer.page)
                 pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx] = data.reshape(sy, sx, -1)
         if buffer.tiled:  # each matrix's padding dropped
             padded = tile_math.untilize(pages.reshape(-1), (rows, cols), buffer.dtype).reshape(batch, rows // batch, cols)

@@ -1,0 +1,137 @@
+"""D2M programs (unified-thread generics, spatial regions on core ranges) compile through
+--ttir-to-ttmetal-pipeline, run from their .ttm on the simulated grid, and give the right answer."""
+
+import pytest
+import torch
+
+from ttmlir.passes import PassFailure
+from ttmlir.runtime.metal.program import run_program
+from ttmlir.target import flatbuffer as fbu
+from ttmlir.target import metal_generated as fbm
+from ttmlir.target.flatbuffer import load_bytes
+
+from test_ttmetal_pipeline import compile_ttir
+
+LAYOUT = ("#ttcore.metal_layout<logical_shape = {r}x{c}, dim_alignments = 32x32, collapsed_intervals = "
+          "dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>, l1, sharded>")
+
+
+def device(rows: int, cols: int, dtype: str = "f32") -> str:
+    return f"tensor<1x1x{rows // 32}x{cols // 32}x!ttcore.tile<32x32, {dtype}>, {LAYOUT.format(r=rows, c=cols)}>"
+
+
+def local(rows: int, cols: int, dtype: str = "f32") -> str:
+    return f"tensor<{rows // 32}x{cols // 32}x!ttcore.tile<32x32, {dtype}>>"
+
+
+def on_device(name: str, host: str, rows: int, cols: int, origin: tuple[int, int]) -> str:
+    """Host tensor %<host> moved onto the device (core `origin`) as %<name>."""
+    t = device(rows, cols)
+    attrs = ""
+    if origin != (0, 0):
+        attrs = (f" {{virtualGridForwardMapping = affine_map<(d0, d1, d2, d3) -> (d0 + {origin[0]}, d1 + "
+                 f"{origin[1]}, d2, d3)>}}")
+    text = f"    %{name}_e = d2m.empty(){attrs} : {t}\n"
+    if host:
+        text += f"    %{name} = d2m.to_layout %{host}, %{name}_e : tensor<{rows}x{cols}xf32> into {t} -> {t}\n"
+    else:
+        text += (f"    %{name} = d2m.view_layout %{name}_e remapping = affine_map<(d0, d1, d2, d3) -> "
+                 f"(d0, d1, d2, d3)> : {t} -> {t}\n")
+    return text
+
+
+def eltwise_generic(tile_op: str, x: str, out: str, rows: int, cols: int) -> str:
+    t, l = device(rows, cols), local(rows, cols)
+    return f"""      %g0 = d2m.generic {{block_factors = [1, 1], grid = #ttcore.grid<1x1>, indexing_maps = [#id, #id], iterator_types = [#parallel, #parallel], threads = [#d2m.thread<unified>]}}
+          ins(%{x} : {t}) outs(%{out} : {t}) {{
+        %i = d2m.block_index(0) : index
+        %j = d2m.block_index(1) : index
+        %t0 = tensor.empty() : {l}
+        %ld = d2m.remote_load %t0 %{x}[%i, %j] : {l}, {t} -> {l}
+        %t1 = tensor.empty() : {l}
+        %ev = linalg.generic {{indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}} ins(%ld : {l}) outs(%t1 : {l}) {{
+        ^bb0(%in: !ttcore.tile<32x32, f32>, %o: !ttcore.tile<32x32, f32>):
+          %r = "d2m.{tile_op}"(%in) : (!ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, f32>
+          linalg.yield %r : !ttcore.tile<32x32, f32>
+        }} -> {l}
+        %st = d2m.remote_store %{out}[%i, %j] %ev : {t}, {l} -> {t}
+        d2m.yield %st : ({t})
+      }} : {t}
+"""
+
+
+def matmul_generic(a: str, b: str, out: str, m: int, k: int, n: int) -> str:
+    ta, tb, tc = device(m, k), device(k, n), device(m, n)
+    la, lb, lc = local(m, k), local(k, n), local(m, n)
+    return f"""      %g1 = d2m.generic {{block_factors = [1, 1, 1], grid = #ttcore.grid<1x1>, indexing_maps = [#lhs, #rhs, #res], iterator_types = [#parallel, #parallel, #reduction], threads = [#d2m.thread<unified>]}}
+          ins(%{a}, %{b} : {ta}, {tb}) outs(%{out} : {tc}) {{
+        %i = d2m.block_index(0) : index
+        %j = d2m.block_index(1) : index
+        %k = d2m.block_index(2) : index
+        %t0 = tensor.empty() : {la}
+        %la = d2m.remote_load %t0 %{a}[%i, %k] : {la}, {ta} -> {la}
+        %t1 = tensor.empty() : {lb}
+        %lb = d2m.remote_load %t1 %{b}[%k, %j] : {lb}, {tb} -> {lb}
+        %t2 = tensor.empty() : {lc}
+        "d2m.tile_matmul_block"(%la, %lb, %t2) : ({la}, {lb}, {lc}) -> ()
+        %st = d2m.remote_store %{out}[%i, %j] %t2 : {tc}, {lc} -> {tc}
+        d2m.yield %st : ({tc})
+      }} : {tc}
+"""
+
+
+def spatial_program(origin: tuple[int, int]) -> str:
+    """exp(x) on core (0, 0) beside a @ b on the core at `origin`, in one d2m.spatial."""
+    tx, ta, tc = device(64, 64), device(64, 96), device(64, 32)
+    oy, ox = origin
+    return f"""#id = affine_map<(d0, d1) -> (d0, d1)>
+#lhs = affine_map<(d0, d1, d2) -> (d0, d2)>
+#rhs = affine_map<(d0, d1, d2) -> (d2, d1)>
+#res = affine_map<(d0, d1, d2) -> (d0, d1)>
+#parallel = #ttcore.iterator_type<parallel>
+#reduction = #ttcore.iterator_type<reduction>
+module {{
+  func.func @spatial(%x: tensor<64x64xf32>, %a: tensor<64x96xf32>, %b: tensor<96x32xf32>) -> (tensor<64x64xf32>, tensor<64x32xf32>) {{
+{on_device("dx", "x", 64, 64, (0, 0))}{on_device("da", "a", 64, 96, origin)}{on_device("db", "b", 96, 32, origin)}{on_device("ox", "", 64, 64, (0, 0))}{on_device("oc", "", 64, 32, origin)}    %r:2 = d2m.spatial {{grid_ranges = [#ttcore.core_range<(0, 0), (0, 0)>, #ttcore.core_range<({oy}, {ox}), ({oy}, {ox})>]}}
+        ins(%dx, %da, %db : {tx}, {ta}, {device(96, 32)}) outs(%ox, %oc : {tx}, {tc}) {{
+{eltwise_generic("tile_exp", "dx", "ox", 64, 64)}      d2m.spatial_yield %g0 : ({tx})
+    }}, {{
+{matmul_generic("da", "db", "oc", 64, 96, 32)}      d2m.spatial_yield %g1 : ({tc})
+    }} : {tx}, {tc}
+    %h0 = d2m.empty() : tensor<64x64xf32>
+    %y = d2m.to_layout %r#0, %h0 : {tx} into tensor<64x64xf32> -> tensor<64x64xf32>
+    %h1 = d2m.empty() : tensor<64x32xf32>
+    %z = d2m.to_layout %r#1, %h1 : {tc} into tensor<64x32xf32> -> tensor<64x32xf32>
+    return %y, %z : tensor<64x64xf32>, tensor<64x32xf32>
+  }}
+}}
+"""
+
+
+@pytest.mark.parametrize("origin", [(0, 0), (1, 2), (6, 7)])
+def test_a_spatial_program_runs_each_region_on_its_cores(origin):
+    generator = torch.Generator().manual_seed(5)
+    x, a, b = (torch.randn(*s, generator=generator) for s in ((64, 64), (64, 96), (96, 32)))
+    binary = compile_ttir(spatial_program(origin))
+    (y, z), stats = run_program(binary, [x, a, b])
+    assert torch.allclose(y, torch.exp(x), rtol=1e-3, atol=1e-3)
+    assert torch.allclose(z, a @ b, rtol=1e-4, atol=1e-4)
+    assert [s.cores for s in stats] == [1, 1]
+    _, root = load_bytes(binary, "spatial.ttm")
+    launches = [c for c in fbu.ttm_commands(fbu.as_list(root.programs)[0])
+                if isinstance(c.type, fbm.EnqueueProgramCommandT)]
+    offsets = [{(k.coreOffset.y, k.coreOffset.x) for k in fbu.as_list(c.type.kernels)} for c in launches]
+    assert offsets == [{(0, 0)}, {origin}]  # each region's kernels on its own core
+
+
+def test_a_view_that_remaps_is_refused_naming_it():
+    text = spatial_program((0, 0)).replace("%ox = d2m.view_layout %ox_e remapping = affine_map<(d0, d1, d2, d3) -> "
+                                           "(d0, d1, d2, d3)>", "%ox = d2m.view_layout %ox_e remapping = "
+                                           "affine_map<(d0, d1, d2, d3) -> (d1, d0, d2, d3)>")
+    with pytest.raises(PassFailure, match="only identity view_layouts are lowered to TTMetal yet"):
+        compile_ttir(text)
+
+
+def test_a_grid_placed_off_the_device_is_refused():
+    with pytest.raises(PassFailure, match=r"does not fit the 8x8 worker grid"):
+        compile_ttir(spatial_program((7, 8)))
