@@ -209,6 +209,9 @@ def check_required_ttm(root: fbm.TTMetalBinaryT, name: str) -> None:
             here = f"{where}: command {i}"
             if command.type is None:
                 raise BinaryError(f"{here}: corrupted flatbuffer (the command has no table)")
+            absent = [f for f in _TTM_REQUIRED.get(type(command.type), ()) if getattr(command.type, f) is None]
+            if absent:
+                raise BinaryError(f"{here}: corrupted flatbuffer (the command has no '{absent[0]}')")
             for key, value in vars(command.type).items():
                 for item in value if isinstance(value, list) else [value]:
                     if isinstance(item, fbm.BufferRefT):
@@ -217,6 +220,11 @@ def check_required_ttm(root: fbm.TTMetalBinaryT, name: str) -> None:
                         _check_buffer(item.buffer, f"{here}: CB {item.port}")
                     elif isinstance(item, fbm.KernelConfigT):
                         _check_kernel(item, here)
+
+
+_TTM_REQUIRED = {fbm.CreateBufferCommandT: ("ref",), fbm.DeallocateBufferCommandT: ("ref",),
+                 fbm.EnqueueWriteBufferCommandT: ("src", "dst"), fbm.EnqueueReadBufferCommandT: ("src", "dst"),
+                 fbm.HostAllocCommandT: ("dst",)}  # the buffers each command names
 
 
 def _check_buffer(ref, where: str) -> None:
@@ -237,6 +245,9 @@ def _check_kernel(kernel, where: str) -> None:
     missing = [f for f in ("symbol", "source", "coreOffset", "coreSize", "type") if getattr(kernel, f) is None]
     if missing:
         raise BinaryError(f"{where}: kernel '{kernel.symbol}': corrupted flatbuffer (no {', '.join(missing)})")
+    if isinstance(kernel.type, fbm.ComputeConfigT) and kernel.type.mathFidelity not in enum_names(fbm.MathFidelity):
+        raise BinaryError(f"{where}: kernel '{kernel.symbol}': corrupted flatbuffer (math fidelity "
+                          f"{kernel.type.mathFidelity} is out of range)")
 
 
 _MAX_ELEMENTS = 2**48  # more than any mesh of devices holds: a shape past it is a corrupted one

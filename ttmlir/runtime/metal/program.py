@@ -120,7 +120,7 @@ class ProgramRunner:
             self.host[buffer.id] = tile_math.from_bytes(torch.tensor(data, dtype=torch.uint8), buffer.dtype).reshape(
                 buffer.shape) if data else torch.zeros(buffer.shape)
         elif isinstance(table, fbm.EnqueueWriteBufferCommandT):
-            self.write(self.host[table.src.globalId], self._device(table.dst))
+            self.write(self._host(table.src), self._device(table.dst))
         elif isinstance(table, fbm.EnqueueReadBufferCommandT):
             self.host[table.dst.globalId] = self.read(self._device(table.src), self.host_buffer(table.dst).shape)
         elif isinstance(table, fbm.EnqueueProgramCommandT):
@@ -128,7 +128,7 @@ class ProgramRunner:
         elif isinstance(table, fbm.DeallocateBufferCommandT):
             self.device.pop(table.ref.globalId, None)
         elif isinstance(table, fbm.ReturnCommandT):
-            return [self.host[ref.globalId] for ref in fbu.as_list(table.results)]
+            return [self._host(ref) for ref in fbu.as_list(table.results)]
         elif not isinstance(table, fbm.FinishCommandT):
             raise MetalError(f"command {type(table).__name__[:-1]} is not run by this simulator")
         return None
@@ -145,6 +145,11 @@ class ProgramRunner:
             raise MetalError(f"host buffer {buffer.id} of shape {list(buffer.shape)} needs {need / 2**30:.1f} GiB; this "
                              f"machine has {available / 2**30:.1f} GiB available")
         return buffer
+
+    def _host(self, ref: fbm.BufferRefT) -> torch.Tensor:
+        if ref.globalId not in self.host:
+            raise MetalError(f"host buffer {ref.globalId} is used before it is written or allocated")
+        return self.host[ref.globalId]
 
     def _device(self, ref: fbm.BufferRefT) -> _Buffer:
         if ref.globalId not in self.device:
