@@ -242,7 +242,6 @@ def test_override_device_shape_limits_the_grid():
 
 @pytest.mark.parametrize("text, options, message", [
     (eltwise("add", (64, 64), "f32", 2), "default-input-memspace=system", "default-input-memspace is l1 or dram"),
-    (eltwise("add", (64, 64), "f32", 2), "enable-elementwise-fusion=true", "elementwise fusion are not supported"),
     (eltwise("atan2", (64, 64), "f32", 2), "", "'ttir.atan2' is not lowered to TTMetal yet"),
     ("func.func @b(%a: tensor<2x32x32xf32>, %b: tensor<1x32x32xf32>) -> tensor<2x32x32xf32> {\n  %0 = \"ttir.add\""
      "(%a, %b) : (tensor<2x32x32xf32>, tensor<1x32x32xf32>) -> tensor<2x32x32xf32>\n  return %0 : "
@@ -264,3 +263,44 @@ def test_override_device_shape_limits_the_grid():
 def test_what_is_not_lowered_yet_is_refused_naming_it(text, options, message):
     with pytest.raises(PassFailure, match=message):
         compile_ttir(text, options)
+
+
+FUSED = """func.func @f(%x: tensor<64x96x{t}>, %y: tensor<64x96x{t}>, %r: tensor<1x96x{t}>) -> tensor<64x96x{t}> {{
+  %0 = "ttir.neg"(%x) : (tensor<64x96x{t}>) -> tensor<64x96x{t}>
+  %1 = "ttir.exp"(%0) : (tensor<64x96x{t}>) -> tensor<64x96x{t}>
+  %2 = "ttir.multiply"(%x, %y) : (tensor<64x96x{t}>, tensor<64x96x{t}>) -> tensor<64x96x{t}>
+  %3 = "ttir.add"(%2, %r) : (tensor<64x96x{t}>, tensor<1x96x{t}>) -> tensor<64x96x{t}>
+  %4 = "ttir.lt"(%1, %3) : (tensor<64x96x{t}>, tensor<64x96x{t}>) -> tensor<64x96x{t}>
+  %5 = "ttir.div"(%3, %1) : (tensor<64x96x{t}>, tensor<64x96x{t}>) -> tensor<64x96x{t}>
+  %6 = "ttir.add"(%4, %5) : (tensor<64x96x{t}>, tensor<64x96x{t}>) -> tensor<64x96x{t}>
+  return %6 : tensor<64x96x{t}>
+}}
+"""
+
+
+@pytest.mark.parametrize("dtype", ["f32", "bf16"])
+def test_elementwise_fusion_computes_a_graph_in_one_program(dtype):
+    """exp(-x) and x * y + r (a row broadcast) are each used twice, so each is a program of its own (two ops
+    fused), and the rest is a third: 3 programs where unfused there are 7."""
+    generator = torch.Generator().manual_seed(4)
+    x, y, r = (torch.randn(*s, generator=generator).to(TORCH[dtype]).float() for s in ((64, 96), (64, 96), (1, 96)))
+    e, s = torch.exp(-x), x * y + r
+    expected = (e < s).float() + s / e
+    fused, fused_stats = run_program(compile_ttir(FUSED.format(t=dtype), "enable-elementwise-fusion=true"), [x, y, r])
+    alone, alone_stats = run_program(compile_ttir(FUSED.format(t=dtype)), [x, y, r])
+    assert (len(fused_stats), len(alone_stats)) == (3, 7)
+    for out in (fused[0], alone[0]):
+        assert torch.nn.functional.cosine_similarity(out.flatten(), expected.flatten(), 0) > 0.999
+
+
+def test_a_fused_tree_deeper_than_dst_is_split_into_programs():
+    t = "tensor<32x32xf32>"
+    args = ", ".join(f"%a{i}: {t}" for i in range(12))
+    body, last = [], "%a11"
+    for i in range(10, -1, -1):  # a0 + (a1 + (a2 + ...)): each level holds one more dst tile
+        body.append(f"  %s{i} = \"ttir.add\"(%a{i}, {last}) : ({t}, {t}) -> {t}")
+        last = f"%s{i}"
+    text = f"func.func @deep({args}) -> {t} {{\n" + "\n".join(body) + f"\n  return %s0 : {t}\n}}\n"
+    xs = [torch.randn(32, 32) for _ in range(12)]
+    (out,), stats = run_program(compile_ttir(text, "enable-elementwise-fusion=true"), xs)
+    assert torch.allclose(out, sum(xs), atol=1e-5) and 1 < len(stats) < 11

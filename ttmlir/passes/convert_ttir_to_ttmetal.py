@@ -195,6 +195,31 @@ class _Ops(list):
             properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [2, 0, 1, 1, 1, 1])}))
 
 
+FUSED_DST_TILES = 8  # dst tiles a fused elementwise tree may use at once (half of dst: f32 tiles take two slots)
+
+
+def _eltwise(op: Operation) -> tuple[str, list[SSAValue]] | None:
+    """An elementwise TTIR op as (SFPU kind, operands), compared ops with their operands swapped as lowered;
+    None for any other op."""
+    kind = op.name.removeprefix("ttir.")
+    if not op.name.startswith("ttir.") or len(op.results) != 1:
+        return None
+    operands = list(op.operands)
+    if kind in SWAPPED:
+        kind, operands = SWAPPED[kind], operands[::-1]
+    return (kind, operands) if kind in SFPU_BINARY or kind in SFPU_UNARY else None
+
+
+def _dst_tiles(tree) -> int:
+    """The dst tiles evaluating `tree` takes: an operand in its slot, a binary op's second operand in the next."""
+    if isinstance(tree, int):
+        return 1
+    kind, children = tree
+    if len(children) == 1:
+        return _dst_tiles(children[0])
+    return max(_dst_tiles(children[0]), _dst_tiles(children[1]) + 1)
+
+
 def _args(ports: list[int], addresses: list[int]) -> ttmetal.KernelArgsAttr:
     """Compile-time args: the CB ports of the launch's CBs `ports`, then the addresses of operands `addresses`."""
     return ttmetal.KernelArgsAttr(((), (), (*(("cb_port", i) for i in ports),
@@ -221,6 +246,7 @@ class _FunctionLowering:
     input_memory: str = "l1"
     output_memory: str = "l1"
     use_tile_matmul: bool = False
+    fuse: bool = False
 
     def __post_init__(self):
         self.globals: list[Operation] = []  # constants' host data, module-level memref.global ops
@@ -292,6 +318,7 @@ class _FunctionLowering:
                 placed[old] = self.place(old.type, func, self.input_memory)
                 self.ops.append(ttmetal.EnqueueWriteBufferOp.create(operands=[new, placed[old].buffer]))
         results: list[SSAValue] = []
+        pending: dict[SSAValue, tuple] = {}  # fused elementwise results: (kind, operands), computed by their consumer
         for op in list(block.ops):
             if isinstance(op, ReturnOp):
                 for value in op.operands:
@@ -338,25 +365,62 @@ class _FunctionLowering:
                 self.ops.append(self.launch(kind, [placed[inputs[0]]], out, op))  # the packer converts
                 placed[op.results[0]] = out
                 continue
-            if kind in SWAPPED:
-                kind, inputs = SWAPPED[kind], inputs[::-1]
-            if not op.name.startswith("ttir.") or (kind not in SFPU_BINARY and kind not in SFPU_UNARY):
+            node = _eltwise(op)
+            if node is None:
                 raise PassFailure(op, f"'{op.name}' is not lowered to TTMetal yet (elementwise unary and binary ops, "
                                       "transpose and matmul are)")
-            binary = kind in SFPU_BINARY
-            if len(inputs) != (2 if binary else 1) or len(op.results) != 1:
+            kind, inputs = node
+            if len(inputs) != (2 if kind in SFPU_BINARY else 1) or len(op.results) != 1:
                 raise PassFailure(op, f"'{op.name}' with {len(inputs)} operand(s) is not lowered to TTMetal yet")
-            result_type = op.results[0].type
-            gathers = [self.broadcast_of(value.type, result_type, op) for value in inputs]
-            out = self.place(result_type, op, self.output_memory if op.results[0] in returned else "l1")
-            self.ops.append(self.launch(kind, [placed[v] for v in inputs], out, op, gathers))
-            placed[op.results[0]] = out
+            result = op.results[0]
+            if self.fuse and result not in returned and result.has_one_use() and \
+                    _eltwise(next(iter(result.uses)).operation) is not None:
+                pending[result] = node  # computed inside its consumer's program
+                continue
+            tree, leaves = self.fused_tree(node, pending, placed, op)
+            if all(isinstance(child, int) for child in tree[1]):  # nothing fused: the op on its own operands
+                tree, leaves = kind, inputs
+            gathers = [self.broadcast_of(value.type, result.type, op) for value in leaves]
+            out = self.place(result.type, op, self.output_memory if result in returned else "l1")
+            self.ops.append(self.launch(tree, [placed[v] for v in leaves], out, op, gathers))
+            placed[result] = out
         self.ops += [ttmetal.DeallocateBufferOp.create(operands=[b]) for b in self.buffers]
         self.ops += [ttmetal.FinishOp.create(), ReturnOp(*results)]
         new_block.add_ops(self.ops)
         func.body.detach_block(block)
         func.body.add_block(new_block)
         func.function_type = FunctionType.from_lists(host_types, [r.type for r in results])
+
+    def fused_tree(self, node: tuple, pending: dict[SSAValue, tuple], placed: dict[SSAValue, _Placed],
+                   op: Operation) -> tuple[tuple, list[SSAValue]]:
+        """An elementwise op with the pending ops it absorbs, as a tree over its leaves (the values computed
+        before: input indices); a tree needing more dst tiles than `FUSED_DST_TILES` has its pending operands
+        launched as their own programs first."""
+        leaves: list[SSAValue] = []
+
+        def build(kind: str, operands: list[SSAValue]) -> tuple:
+            children = []
+            for value in operands:
+                if value in pending:
+                    children.append(build(*pending[value]))
+                else:
+                    if value not in leaves:
+                        leaves.append(value)
+                    children.append(leaves.index(value))
+            return kind, children
+
+        tree = build(*node)
+        if _dst_tiles(tree) > FUSED_DST_TILES:
+            for value in node[1]:
+                if value in pending:
+                    child, child_leaves = self.fused_tree(pending.pop(value), pending, placed, op)
+                    out = self.place(value.type, op, "l1")
+                    self.ops.append(self.launch(child, [placed[v] for v in child_leaves], out, op,
+                                                [self.broadcast_of(v.type, value.type, op) for v in child_leaves]))
+                    placed[value] = out
+            leaves.clear()
+            tree = build(*node)
+        return tree, leaves
 
     def lower_d2m(self, op: Operation, placed: dict[SSAValue, _Placed]) -> None:
         """One op of a D2M program: a host tensor moved onto the device into the layout its target names (grid,
@@ -967,7 +1031,32 @@ class _FunctionLowering:
     def _call_result(name: str, result: Attribute, *operands: SSAValue) -> Operation:
         return ttkernel.OP_CLASSES[name].create(operands=list(operands), result_types=[result])
 
-    def compute_body(self, kind: str, cb_types: list[Attribute], layout: _Layout,
+    def sfpu_tree(self, node, ins: list[SSAValue], out: SSAValue, broadcasts: list[str | None], tile: SSAValue,
+                  dtype: str, slot: int) -> list[Operation]:
+        """Tile `tile` of `node` computed into dst[slot]: a leaf (an input's index) copied there from its CB (or
+        broadcast: its first row, column or value spread over the tile), an op applied to its operands computed
+        in dst[slot] and, for a binary op, dst[slot + 1]."""
+        dst = arith.ConstantOp(IntegerAttr(slot, IndexType()))
+        ops: list[Operation] = [dst]
+        if isinstance(node, int):
+            cb, broadcast = ins[node], broadcasts[node]
+            if broadcast:
+                kind_attr = {"bcast_type": ttkernel.BcastTypeAttr(ttkernel.BcastTypeAttr.enum_type(broadcast))}
+                return ops + [self._call("unary_bcast_init", cb, out, **kind_attr),
+                              self._call("unary_bcast", cb, tile, dst.result, **kind_attr)]
+            return ops + [self._call("copy_tile_init", cb), self._call("copy_tile", cb, tile, dst.result)]
+        kind, children = node
+        ops += self.sfpu_tree(children[0], ins, out, broadcasts, tile, dtype, slot)
+        if kind in SFPU_BINARY:
+            second = arith.ConstantOp(IntegerAttr(slot + 1, IndexType()))
+            return ops + self.sfpu_tree(children[1], ins, out, broadcasts, tile, dtype, slot + 1) + [
+                second, self._call(f"{SFPU_BINARY[kind]}_init"),
+                self._call(SFPU_BINARY[kind], dst.result, second.result, dst.result)]
+        name = SFPU_UNARY[kind]
+        entry = INT_VARIANTS.get(kind, f"{name}_tile") if dtype == "si32" else f"{name}_tile"
+        return ops + [self._call(SHARED_INITS.get(kind, f"{name}_tile_init")), self._call(entry, dst.result)]
+
+    def compute_body(self, kind: str | tuple, cb_types: list[Attribute], layout: _Layout,
                      gathers: list[str | None]) -> list[Operation]:
         count = arith.ConstantOp(IntegerAttr(layout.tiles, i32))
         zero, one = arith.ConstantOp(IntegerAttr(0, IndexType())), arith.ConstantOp(IntegerAttr(1, IndexType()))
@@ -976,7 +1065,7 @@ class _FunctionLowering:
             properties={"arg_index": IntegerAttr(i, i32)}, result_types=[t]) for i, t in enumerate(cb_types)]
         ins, out = [c.results[0] for c in cbs[:-1]], cbs[-1].results[0]
         broadcasts = [g if g in BROADCASTS else None for g in gathers]
-        fpu = layout.dtype == "bf16" and kind in FPU_BINARY and not any(broadcasts)
+        fpu = layout.dtype == "bf16" and isinstance(kind, str) and kind in FPU_BINARY and not any(broadcasts)
         ops: list[Operation] = [count, zero, one, upper, *cbs]
         if kind == "transpose":
             ops.append(self._call("transpose_wh_init", ins[0], out))
@@ -996,21 +1085,8 @@ class _FunctionLowering:
             step += [self._call(f"{FPU_BINARY[kind]}_init", ins[0], ins[1]),
                      self._call(FPU_BINARY[kind], ins[0], ins[1], i, i, zero.result)]
         else:
-            for slot, (c, broadcast) in enumerate(zip(ins, broadcasts)):
-                dst = zero.result if slot == 0 else one.result
-                if broadcast:  # the tile's first row, column or value spread over the whole tile
-                    kind_attr = {"bcast_type": ttkernel.BcastTypeAttr(ttkernel.BcastTypeAttr.enum_type(broadcast))}
-                    step += [self._call("unary_bcast_init", c, out, **kind_attr),
-                             self._call("unary_bcast", c, i, dst, **kind_attr)]
-                else:
-                    step += [self._call("copy_tile_init", c), self._call("copy_tile", c, i, dst)]
-            if kind in SFPU_BINARY:
-                step += [self._call(f"{SFPU_BINARY[kind]}_init"),
-                         self._call(SFPU_BINARY[kind], zero.result, one.result, zero.result)]
-            else:
-                name = SFPU_UNARY[kind]
-                entry = INT_VARIANTS.get(kind, f"{name}_tile") if layout.dtype == "si32" else f"{name}_tile"
-                step += [self._call(SHARED_INITS.get(kind, f"{name}_tile_init")), self._call(entry, zero.result)]
+            tree = kind if isinstance(kind, tuple) else (kind, list(range(len(ins))))
+            step += self.sfpu_tree(tree, ins, out, broadcasts, i, layout.dtype, 0)
         step += [self._call("tile_regs_commit"), self._call("tile_regs_wait"),
                  self._call("pack_tile", zero.result, out, i, out_of_order=IntegerAttr(0, 1)),
                  self._call("tile_regs_release"), scf.YieldOp()]
@@ -1030,6 +1106,7 @@ class ConvertTTIRToTTMetalPass(ModulePass):
     default_input_memspace: str = "l1"
     default_output_memspace: str = "l1"
     use_tile_matmul: bool = False
+    enable_elementwise_fusion: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from ttmlir.passes.register_device import device_module_of
@@ -1052,7 +1129,8 @@ class ConvertTTIRToTTMetalPass(ModulePass):
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
                      "ttkernel.thread" not in f.attributes]:
             lowering = _FunctionLowering(func, grid, chip, kernels, self.default_input_memspace,
-                                         self.default_output_memspace, self.use_tile_matmul)
+                                         self.default_output_memspace, self.use_tile_matmul,
+                                         self.enable_elementwise_fusion)
             lowering.lower()
             module.body.block.add_ops(lowering.globals)
         module.body.block.add_ops(kernels)

@@ -16,8 +16,8 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ModuleOp, StringAttr
-from xdsl.dialects.emitc import EmitC_CallOpaqueOp, EmitC_OpaqueType, EmitC_PointerType
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.dialects.emitc import EmitC_CallOpaqueOp, EmitC_OpaqueAttr, EmitC_OpaqueType, EmitC_PointerType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
@@ -113,9 +113,18 @@ class _KernelLowering:
         if mnemonic in ("mm_init", "mm_block_init"):  # the engines' start-up, then the matmul's own init
             a, b, out, *rest = op.operands
             init = "matmul_init" if mnemonic == "mm_init" else "matmul_block_init"
-            return [EmitC_CallOpaqueOp("compute_kernel_hw_startup<SrcOrder::Reverse>", [a, b, out], []),
-                    EmitC_CallOpaqueOp(init, [a, b, *rest], [])]
-        return [EmitC_CallOpaqueOp(_callee(op), list(op.operands), result_types)]
+            return [_call("compute_kernel_hw_startup<SrcOrder::Reverse>", [a, b, out], []),
+                    _call(init, [a, b, *rest], [])]
+        return [_call(_callee(op), list(op.operands), result_types)]
+
+
+def _call(spelled: str, operands: list, result_types: list) -> EmitC_CallOpaqueOp:
+    """A call of `name` or `name<T, U>`: the template arguments go in `template_args`, as upstream writes them."""
+    if not spelled.endswith(">"):
+        return EmitC_CallOpaqueOp(spelled, operands, result_types)
+    name, template = spelled[:-1].split("<", 1)
+    return EmitC_CallOpaqueOp(name, operands, result_types, template_args=ArrayAttr(
+        [EmitC_OpaqueAttr(StringAttr(t.strip())) for t in template.split(",")]))
 
 
 def _callee(op: ttkernel.TTKernelOp) -> str:

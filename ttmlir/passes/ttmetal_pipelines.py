@@ -33,7 +33,6 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         lacking = [("collapse-tensors-2d", not self.collapse_tensors_2d, "tensors kept above two dims"),
-                   ("enable-elementwise-fusion", self.enable_elementwise_fusion, "elementwise fusion"),
                    ("ttnn-mode", self.ttnn_mode, "TTNN mode (d2m programs inside a TTNN graph)")]
         for option, asked, feature in lacking:
             if asked:
@@ -45,7 +44,8 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
         ConvertTTIRToTTMetalPass(override_device_shape=self.override_device_shape,
                                  default_input_memspace=self.default_input_memspace,
                                  default_output_memspace=self.default_output_memspace,
-                                 use_tile_matmul=self.use_tile_matmul).apply(ctx, module)
+                                 use_tile_matmul=self.use_tile_matmul,
+                                 enable_elementwise_fusion=self.enable_elementwise_fusion).apply(ctx, module)
         ConvertTTKernelToEmitCPass().apply(ctx, module)
 
 

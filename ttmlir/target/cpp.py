@@ -11,7 +11,8 @@ from __future__ import annotations
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (Float32Type, Float64Type, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp,
                                    Signedness)
-from xdsl.dialects.emitc import EmitC_AddOp, EmitC_CallOpaqueOp, EmitC_OpaqueType, EmitC_PointerType, EmitC_SizeT
+from xdsl.dialects.emitc import (EmitC_AddOp, EmitC_CallOpaqueOp, EmitC_OpaqueAttr, EmitC_OpaqueType, EmitC_PointerType,
+                                 EmitC_SizeT)
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
@@ -158,8 +159,11 @@ class _KernelWriter:
         raise TranslateError(op, f"constant {value} has no C++ form")
 
     def call(self, op: EmitC_CallOpaqueOp, indent: int) -> None:
+        template = ""
         if op.template_args is not None:
-            raise TranslateError(op, "template arguments of emitc.call_opaque are not written yet")
+            if not all(isinstance(t, EmitC_OpaqueAttr) for t in op.template_args.data):
+                raise TranslateError(op, "a template argument of emitc.call_opaque is written as #emitc.opaque<\"...\">")
+            template = "<" + ", ".join(t.value.data for t in op.template_args.data) + ">"
         if op.args is None:
             args = [self.name(v) for v in op.call_args]
         else:  # an index names an operand, any other attribute is written as its value
@@ -169,11 +173,11 @@ class _KernelWriter:
                     args.append(self.name(op.call_args[arg.value.data]))
                 elif isinstance(arg, IntegerAttr):
                     args.append(str(arg.value.data))
-                elif isinstance(arg, emitc.EmitC_OpaqueAttr):
+                elif isinstance(arg, EmitC_OpaqueAttr):
                     args.append(arg.value.data)
                 else:
                     raise TranslateError(op, f"call argument {arg} has no C++ form")
-        expr = f"{op.callee.data}({', '.join(args)})"
+        expr = f"{op.callee.data}{template}({', '.join(args)})"
         if len(op.res) > 1:
             raise TranslateError(op, "a C++ call returns one value")
         if op.res:
