@@ -304,3 +304,17 @@ def test_a_fused_tree_deeper_than_dst_is_split_into_programs():
     xs = [torch.randn(32, 32) for _ in range(12)]
     (out,), stats = run_program(compile_ttir(text, "enable-elementwise-fusion=true"), xs)
     assert torch.allclose(out, sum(xs), atol=1e-5) and 1 < len(stats) < 11
+
+
+def test_tensors_made_by_full_ones_and_arange_are_host_constants_on_the_device():
+    text = """func.func @a() -> (tensor<2x40xf32>, tensor<3x64xbf16>, tensor<32x32xsi32>) {
+  %0 = "ttir.arange"() <{arange_dimension = 1 : i64, end = 80 : si64, start = 0 : si64, step = 2 : si64}> : () -> tensor<2x40xf32>
+  %1 = "ttir.full"() <{shape = array<i32: 3, 64>, fill_value = 2.5 : f32}> : () -> tensor<3x64xbf16>
+  %2 = "ttir.ones"() <{shape = array<i32: 32, 32>}> : () -> tensor<32x32xsi32>
+  %3 = "ttir.sqrt"(%0) : (tensor<2x40xf32>) -> tensor<2x40xf32>
+  return %3, %1, %2 : tensor<2x40xf32>, tensor<3x64xbf16>, tensor<32x32xsi32>
+}
+"""
+    (rooted, full, ones), _ = run_program(compile_ttir(text), [])
+    assert torch.allclose(rooted, torch.sqrt(torch.arange(0, 80, 2).float()).repeat(2, 1), atol=1e-5)
+    assert torch.equal(full, torch.full((3, 64), 2.5)) and torch.equal(ones, torch.ones(32, 32))

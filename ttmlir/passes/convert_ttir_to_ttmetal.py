@@ -28,6 +28,7 @@ dst), bf16 add/subtract/multiply on the FPU (`add_tiles`), as upstream chooses.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import ClassVar
@@ -66,6 +67,7 @@ INT_VARIANTS = {"abs": "abs_tile_int32"}  # SFPU ops with their own entry point 
 SHARED_INITS = {"ceil": "rounding_op_tile_init", "floor": "rounding_op_tile_init"}  # inits one op family shares
 FPU_BINARY = {"add": "add_tiles", "subtract": "sub_tiles", "multiply": "mul_tiles"}
 REDUCTIONS = ("sum", "mean", "max")
+CREATIONS = {"full": None, "zeros": 0, "ones": 1, "arange": None}  # ops making a tensor: their fill value
 BROADCASTS = ("row", "col", "scalar")
 
 
@@ -334,7 +336,7 @@ class _FunctionLowering:
                 continue
             kind = op.name.removeprefix("ttir.")
             inputs = list(op.operands)
-            if kind == "constant":  # host data (a memref.global) written to the device like an input
+            if kind in ("constant", *CREATIONS):  # host data (a memref.global) written to the device like an input
                 host = self.constant(op)
                 placed[op.results[0]] = self.place(op.results[0].type, op, self.input_memory)
                 self.ops.append(ttmetal.EnqueueWriteBufferOp.create(operands=[host, placed[op.results[0]].buffer]))
@@ -538,12 +540,26 @@ class _FunctionLowering:
             raise PassFailure(op, "only transposes of a matrix's two dims are lowered to TTMetal yet")
 
     def constant(self, op: Operation) -> SSAValue:
-        """A `ttir.constant` as a private constant `memref.global` of the module and its `memref.get_global`."""
-        value = op.properties["value"]
-        if not isinstance(value, DenseIntOrFPElementsAttr):
-            raise PassFailure(op, "only dense constants are lowered to TTMetal yet")
-        self.shape_of(op.results[0].type, op)
-        return self.host_constant(op.results[0].type, value)
+        """A `ttir.constant`, or a tensor `full`, `zeros`, `ones` or `arange` make (their values are known when
+        compiling), as a private constant `memref.global` of the module and its `memref.get_global`."""
+        t = op.results[0].type
+        self.shape_of(t, op)
+        kind = op.name.removeprefix("ttir.")
+        if kind == "arange":
+            start, step, dim = (op.properties[n].value.data for n in ("start", "step", "arange_dimension"))
+            shape = t.get_shape()
+            values = [start + step * index[dim] for index in itertools.product(*map(range, shape))]
+        elif kind in CREATIONS:
+            fill = CREATIONS[kind] if CREATIONS[kind] is not None else op.properties["fill_value"].value.data
+            values = [fill]
+        else:
+            value = op.properties["value"]
+            if not isinstance(value, DenseIntOrFPElementsAttr):
+                raise PassFailure(op, "only dense constants are lowered to TTMetal yet")
+            return self.host_constant(t, value)
+        if isinstance(t.element_type, IntegerType):
+            values = [int(v) for v in values]
+        return self.host_constant(t, DenseIntOrFPElementsAttr.from_list(t, values))
 
     def host_constant(self, t: TensorType, value: DenseIntOrFPElementsAttr) -> SSAValue:
         memref = MemRefType(t.element_type, t.get_shape())
