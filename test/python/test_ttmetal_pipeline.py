@@ -318,3 +318,18 @@ def test_tensors_made_by_full_ones_and_arange_are_host_constants_on_the_device()
     (rooted, full, ones), _ = run_program(compile_ttir(text), [])
     assert torch.allclose(rooted, torch.sqrt(torch.arange(0, 80, 2).float()).repeat(2, 1), atol=1e-5)
     assert torch.equal(full, torch.full((3, 64), 2.5)) and torch.equal(ones, torch.ones(32, 32))
+
+
+def test_host_data_not_in_whole_tiles_is_staged_in_a_padded_host_buffer():
+    t = "tensor<9x43x7xf32>"
+    text = (f"func.func @f(%a: {t}) -> {t} {{\n  %c = \"ttir.constant\"() <{{value = dense<5.0> : {t}}}> : () -> {t}\n"
+            f"  %0 = \"ttir.add\"(%a, %c) : ({t}, {t}) -> {t}\n  return %0 : {t}\n}}\n")
+    ctx = make_context()
+    module, _ = parse_text(ctx, text)
+    make_pass("ttir-to-ttmetal-pipeline", "").apply(ctx, module)
+    lowered = str(module)
+    assert lowered.count("host_layout<logical_shape = 9x43x7, host_strides = 2048x32x1, host_volume = 18432>") >= 3
+    assert lowered.count("memref.copy") == 3  # the input and the constant in, the result out
+    x = torch.randn(9, 43, 7)
+    (out,), _ = run_program(translate(module), [x])
+    assert torch.allclose(out, x + 5)

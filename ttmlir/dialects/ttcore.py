@@ -568,6 +568,48 @@ class InterleavedLayoutAttr(_StridedLayout, Data[tuple[int, ...]]):
         printer.print_string(f"<{dims_str(self.data)}>")
 
 
+@dataclass(frozen=True)
+class HostLayout:
+    logical_shape: tuple[int, ...]
+    host_strides: tuple[int, ...]
+    host_volume: int
+
+
+@irdl_attr_definition
+class HostLayoutAttr(MemRefLayoutAttr, Data[HostLayout]):
+    """A host buffer padded to the device's alignment (tiles): row-major strides in elements over the logical
+    shape and the padded volume, `#ttcore.host_layout<logical_shape = 9x43x7, host_strides = 2048x32x1,
+    host_volume = 18432>`. `memref.copy` moves data between it and a dense host buffer."""
+
+    name = "ttcore.host_layout"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> HostLayout:
+        with parser.in_angle_brackets():
+            shape = parse_keyword_value(parser, "logical_shape", lambda: parse_dims(parser))
+            parser.parse_punctuation(",")
+            strides = parse_keyword_value(parser, "host_strides", lambda: parse_dims(parser))
+            parser.parse_punctuation(",")
+            volume = parse_keyword_value(parser, "host_volume", lambda: parser.parse_integer(allow_negative=False))
+        return HostLayout(shape, strides, volume)
+
+    def print_parameter(self, printer: Printer) -> None:
+        layout = self.data
+        printer.print_string(f"<logical_shape = {dims_str(layout.logical_shape)}, host_strides = "
+                             f"{dims_str(layout.host_strides)}, host_volume = {layout.host_volume}>")
+
+    def verify(self) -> None:
+        layout = self.data
+        if len(layout.host_strides) != len(layout.logical_shape):
+            raise VerifyException("host_layout has one stride per logical dim")
+        last = sum((d - 1) * s for d, s in zip(layout.logical_shape, layout.host_strides)) + 1
+        if any(d < 1 for d in layout.logical_shape) or layout.host_volume < last:
+            raise VerifyException(f"host_layout's host_volume {layout.host_volume} does not hold its logical shape")
+
+    def get_affine_map(self) -> AffineMap:
+        return AffineMap.identity(len(self.data.logical_shape))
+
+
 @irdl_attr_definition
 class ViewLayoutAttr(MemRefLayoutAttr, Data[int]):
     """A view of another buffer (its indexing given by the op that made it): `#ttcore.view<4>` (its rank)."""
@@ -912,5 +954,5 @@ TTCore = Dialect(
     [TileType, DataTypeAttr, ArchAttr, GridAttr, CoreCoordAttr, CoreRangeAttr, MemorySpaceAttr,
      TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
      ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, RuntimeTensorShardingAttr, LocalShapeAttr, DictType,
-     MetalLayoutAttr, ShardLayoutAttr, InterleavedLayoutAttr, ViewLayoutAttr, IteratorTypeAttr],
+     MetalLayoutAttr, ShardLayoutAttr, InterleavedLayoutAttr, ViewLayoutAttr, IteratorTypeAttr, HostLayoutAttr],
 )

@@ -37,10 +37,10 @@ from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type,
                                    FunctionType, IndexType,
-                                   IntegerAttr, MemRefType, ModuleOp, StringAttr, SymbolRefAttr, TensorType, UnitAttr,
+                                   IntegerAttr, MemRefType, ModuleOp, NoneAttr, StringAttr, SymbolRefAttr, TensorType, UnitAttr,
                                    IntegerType, i32, i64)
 from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.dialects.memref import AllocOp, GetGlobalOp, GlobalOp
+from xdsl.dialects.memref import AllocOp, CopyOp, GetGlobalOp, GlobalOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -212,6 +212,19 @@ def _eltwise(op: Operation) -> tuple[str, list[SSAValue]] | None:
     return (kind, operands) if kind in SFPU_BINARY or kind in SFPU_UNARY else None
 
 
+def _host_layout(t: Attribute) -> ttcore.HostLayoutAttr | None:
+    """The padded host layout a tensor not in whole tiles is staged in: each matrix of the batch padded to whole
+    tiles, as the device holds it; None when nothing is padded."""
+    shape = tuple(t.get_shape())
+    rows, cols = ((1,) * max(0, 2 - len(shape)) + shape)[-2:]
+    padded_rows, padded_cols = (-(-d // TILE) * TILE for d in (rows, cols))
+    if len(shape) >= 2 and (padded_rows, padded_cols) == (rows, cols):
+        return None
+    padded = (*shape[:-2], padded_rows, padded_cols)[-len(shape):]
+    strides = tuple(math.prod(padded[i + 1:]) for i in range(len(shape)))
+    return ttcore.HostLayoutAttr(ttcore.HostLayout(shape, strides, math.prod(shape[:-2]) * padded_rows * padded_cols))
+
+
 def _dst_tiles(tree) -> int:
     """The dst tiles evaluating `tree` takes: an operand in its slot, a binary op's second operand in the next."""
     if isinstance(tree, int):
@@ -318,7 +331,7 @@ class _FunctionLowering:
         for old, new in self.hosts.items():
             if any(not isinstance(use.operation, d2m.ToLayoutOp) for use in old.uses):  # D2M places its own
                 placed[old] = self.place(old.type, func, self.input_memory)
-                self.ops.append(ttmetal.EnqueueWriteBufferOp.create(operands=[new, placed[old].buffer]))
+                self.write_host(new, placed[old].buffer)
         results: list[SSAValue] = []
         pending: dict[SSAValue, tuple] = {}  # fused elementwise results: (kind, operands), computed by their consumer
         for op in list(block.ops):
@@ -326,10 +339,7 @@ class _FunctionLowering:
                 for value in op.operands:
                     if value not in placed or value in block.args:
                         raise PassFailure(op, "a returned value must be computed on the device")
-                    alloc = AllocOp.get(value.type.element_type, shape=value.type.get_shape())
-                    self.ops += [alloc, ttmetal.EnqueueReadBufferOp.create(operands=[placed[value].buffer,
-                                                                                     alloc.memref])]
-                    results.append(alloc.memref)
+                    results.append(self.read_host(placed[value].buffer, value.type))
                 continue
             if op.name.startswith("d2m."):
                 self.lower_d2m(op, placed)
@@ -339,7 +349,7 @@ class _FunctionLowering:
             if kind in ("constant", *CREATIONS):  # host data (a memref.global) written to the device like an input
                 host = self.constant(op)
                 placed[op.results[0]] = self.place(op.results[0].type, op, self.input_memory)
-                self.ops.append(ttmetal.EnqueueWriteBufferOp.create(operands=[host, placed[op.results[0]].buffer]))
+                self.write_host(host, placed[op.results[0]].buffer)
                 continue
             if kind in REDUCTIONS:
                 dim, scale = self.check_reduction(op)
@@ -393,6 +403,28 @@ class _FunctionLowering:
         func.body.add_block(new_block)
         func.function_type = FunctionType.from_lists(host_types, [r.type for r in results])
 
+    def write_host(self, host: SSAValue, buffer: SSAValue) -> None:
+        """A host tensor written to its device buffer; one not in whole tiles is first copied into a host buffer
+        padded to them (`#ttcore.host_layout`), as upstream stages unaligned host data."""
+        layout = _host_layout(host.type)
+        if layout is not None:
+            staging = AllocOp.get(host.type.element_type, shape=host.type.get_shape(), layout=layout)
+            self.ops += [staging, CopyOp(host, staging.memref)]
+            host = staging.memref
+        self.ops.append(ttmetal.EnqueueWriteBufferOp.create(operands=[host, buffer]))
+
+    def read_host(self, buffer: SSAValue, t: TensorType) -> SSAValue:
+        """A device buffer read into a new host tensor of type `t` (through a padded host buffer when `t` is not
+        in whole tiles)."""
+        layout = _host_layout(t)
+        staging = AllocOp.get(t.element_type, shape=t.get_shape(), layout=layout or NoneAttr())
+        self.ops += [staging, ttmetal.EnqueueReadBufferOp.create(operands=[buffer, staging.memref])]
+        if layout is None:
+            return staging.memref
+        result = AllocOp.get(t.element_type, shape=t.get_shape())
+        self.ops += [result, CopyOp(staging.memref, result.memref)]
+        return result.memref
+
     def fused_tree(self, node: tuple, pending: dict[SSAValue, tuple], placed: dict[SSAValue, _Placed],
                    op: Operation) -> tuple[tuple, list[SSAValue]]:
         """An elementwise op with the pending ops it absorbs, as a tree over its leaves (the values computed
@@ -435,8 +467,7 @@ class _FunctionLowering:
         if isinstance(op, d2m.ToLayoutOp):
             if op.input in self.hosts and op.output in placed:
                 placed[op.result] = placed[op.output]
-                self.ops.append(ttmetal.EnqueueWriteBufferOp.create(operands=[self.hosts[op.input],
-                                                                              placed[op.result].buffer]))
+                self.write_host(self.hosts[op.input], placed[op.result].buffer)
             elif op.input in placed and not isinstance(getattr(op.result.type, "encoding", None),
                                                        ttcore.MetalLayoutAttr):
                 placed[op.result] = placed[op.input]  # read back where the function returns it

@@ -145,6 +145,7 @@ class CommandType(object):
     CreateBufferCommand = 6
     DeallocateBufferCommand = 7
     FinishCommand = 8
+    MemrefCopyCommand = 9
 
 def CommandTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -166,6 +167,8 @@ def CommandTypeCreator(unionType, table):
         return DeallocateBufferCommandT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == CommandType.FinishCommand:
         return FinishCommandT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == CommandType.MemrefCopyCommand:
+        return MemrefCopyCommandT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -3520,8 +3523,42 @@ class BufferDesc(object):
             return obj
         return None
 
+    # BufferDesc
+    def HostStrides(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
+        return 0
+
+    # BufferDesc
+    def HostStridesAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
+        return 0
+
+    # BufferDesc
+    def HostStridesLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # BufferDesc
+    def HostStridesIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        return o == 0
+
+    # BufferDesc
+    def HostVolume(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint64Flags, o + self._tab.Pos)
+        return 0
+
 def BufferDescStart(builder):
-    builder.StartObject(7)
+    builder.StartObject(9)
 
 def BufferDescAddShape(builder, shape):
     builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(shape), 0)
@@ -3547,6 +3584,15 @@ def BufferDescAddPageSize(builder, pageSize):
 def BufferDescAddCoreOffset(builder, coreOffset):
     builder.PrependStructSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(coreOffset), 0)
 
+def BufferDescAddHostStrides(builder, hostStrides):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(hostStrides), 0)
+
+def BufferDescStartHostStridesVector(builder, numElems):
+    return builder.StartVector(8, numElems, 8)
+
+def BufferDescAddHostVolume(builder, hostVolume):
+    builder.PrependUint64Slot(8, hostVolume, 0)
+
 def BufferDescEnd(builder):
     return builder.EndObject()
 
@@ -3568,6 +3614,8 @@ class BufferDescT(object):
         layout = 0,
         pageSize = 0,
         coreOffset = None,
+        hostStrides = None,
+        hostVolume = 0,
     ):
         self.shape = shape  # type: Optional[List[int]]
         self.dataType = dataType  # type: int
@@ -3576,6 +3624,8 @@ class BufferDescT(object):
         self.layout = layout  # type: int
         self.pageSize = pageSize  # type: int
         self.coreOffset = coreOffset  # type: Optional[Dim2dT]
+        self.hostStrides = hostStrides  # type: Optional[List[int]]
+        self.hostVolume = hostVolume  # type: int
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -3613,6 +3663,14 @@ class BufferDescT(object):
         self.pageSize = bufferDesc.PageSize()
         if bufferDesc.CoreOffset() is not None:
             self.coreOffset = Dim2dT.InitFromObj(bufferDesc.CoreOffset())
+        if not bufferDesc.HostStridesIsNone():
+            if np is None:
+                self.hostStrides = []
+                for i in range(bufferDesc.HostStridesLength()):
+                    self.hostStrides.append(bufferDesc.HostStrides(i))
+            else:
+                self.hostStrides = bufferDesc.HostStridesAsNumpy()
+        self.hostVolume = bufferDesc.HostVolume()
 
     # BufferDescT
     def Pack(self, builder):
@@ -3624,6 +3682,14 @@ class BufferDescT(object):
                 for i in reversed(range(len(self.shape))):
                     builder.PrependInt64(self.shape[i])
                 shape = builder.EndVector()
+        if self.hostStrides is not None:
+            if np is not None and type(self.hostStrides) is np.ndarray:
+                hostStrides = builder.CreateNumpyVector(self.hostStrides)
+            else:
+                BufferDescStartHostStridesVector(builder, len(self.hostStrides))
+                for i in reversed(range(len(self.hostStrides))):
+                    builder.PrependInt64(self.hostStrides[i])
+                hostStrides = builder.EndVector()
         BufferDescStart(builder)
         if self.shape is not None:
             BufferDescAddShape(builder, shape)
@@ -3637,6 +3703,9 @@ class BufferDescT(object):
         if self.coreOffset is not None:
             coreOffset = self.coreOffset.Pack(builder)
             BufferDescAddCoreOffset(builder, coreOffset)
+        if self.hostStrides is not None:
+            BufferDescAddHostStrides(builder, hostStrides)
+        BufferDescAddHostVolume(builder, self.hostVolume)
         bufferDesc = BufferDescEnd(builder)
         return bufferDesc
 
@@ -5704,6 +5773,118 @@ class FinishCommandT(object):
         return finishCommand
 
 
+class MemrefCopyCommand(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = MemrefCopyCommand()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsMemrefCopyCommand(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def MemrefCopyCommandBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4D\x30", size_prefixed=size_prefixed)
+
+    # MemrefCopyCommand
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # MemrefCopyCommand
+    def Src(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = BufferRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MemrefCopyCommand
+    def Dst(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = BufferRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def MemrefCopyCommandStart(builder):
+    builder.StartObject(2)
+
+def MemrefCopyCommandAddSrc(builder, src):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(src), 0)
+
+def MemrefCopyCommandAddDst(builder, dst):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(dst), 0)
+
+def MemrefCopyCommandEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class MemrefCopyCommandT(object):
+
+    # MemrefCopyCommandT
+    def __init__(
+        self,
+        src = None,
+        dst = None,
+    ):
+        self.src = src  # type: Optional[BufferRefT]
+        self.dst = dst  # type: Optional[BufferRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        memrefCopyCommand = MemrefCopyCommand()
+        memrefCopyCommand.Init(buf, pos)
+        return cls.InitFromObj(memrefCopyCommand)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, memrefCopyCommand):
+        x = MemrefCopyCommandT()
+        x._UnPack(memrefCopyCommand)
+        return x
+
+    # MemrefCopyCommandT
+    def _UnPack(self, memrefCopyCommand):
+        if memrefCopyCommand is None:
+            return
+        if memrefCopyCommand.Src() is not None:
+            self.src = BufferRefT.InitFromObj(memrefCopyCommand.Src())
+        if memrefCopyCommand.Dst() is not None:
+            self.dst = BufferRefT.InitFromObj(memrefCopyCommand.Dst())
+
+    # MemrefCopyCommandT
+    def Pack(self, builder):
+        if self.src is not None:
+            src = self.src.Pack(builder)
+        if self.dst is not None:
+            dst = self.dst.Pack(builder)
+        MemrefCopyCommandStart(builder)
+        if self.src is not None:
+            MemrefCopyCommandAddSrc(builder, src)
+        if self.dst is not None:
+            MemrefCopyCommandAddDst(builder, dst)
+        memrefCopyCommand = MemrefCopyCommandEnd(builder)
+        return memrefCopyCommand
+
+
 class Command(object):
     __slots__ = ['_tab']
 
@@ -5792,7 +5973,7 @@ class CommandT(object):
         debugInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'HostAllocCommandT', 'ReturnCommandT', 'EnqueueProgramCommandT', 'EnqueueWriteBufferCommandT', 'EnqueueReadBufferCommandT', 'CreateBufferCommandT', 'DeallocateBufferCommandT', 'FinishCommandT']
+        self.type = type  # type: Union[None, 'HostAllocCommandT', 'ReturnCommandT', 'EnqueueProgramCommandT', 'EnqueueWriteBufferCommandT', 'EnqueueReadBufferCommandT', 'CreateBufferCommandT', 'DeallocateBufferCommandT', 'FinishCommandT', 'MemrefCopyCommandT']
         self.loc = loc  # type: Optional[str]
         self.debugInfo = debugInfo  # type: Optional[str]
 

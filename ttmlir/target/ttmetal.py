@@ -7,7 +7,7 @@ import io
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, MemRefType, ModuleOp, Signedness
 from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.dialects.memref import AllocOp, GetGlobalOp, GlobalOp
+from xdsl.dialects.memref import AllocOp, CopyOp, GetGlobalOp, GlobalOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
@@ -102,6 +102,8 @@ class _ProgramWriter:
         desc.memory = fbu.enum_value(fbm.BufferType, "system_memory" if space == "system" else space)
         if space == "system":
             desc.layout = fbm.BufferLayout.Host
+            if isinstance(t.layout, ttcore.HostLayoutAttr):
+                desc.hostStrides, desc.hostVolume = list(t.layout.data.host_strides), t.layout.data.host_volume
         elif isinstance(t.layout, ttcore.InterleavedLayoutAttr):
             desc.layout = fbm.BufferLayout.Interleaved
         else:
@@ -142,6 +144,9 @@ class _ProgramWriter:
             table = (fbm.EnqueueWriteBufferCommandT if isinstance(op, ttmetal.EnqueueWriteBufferOp)
                      else fbm.EnqueueReadBufferCommandT)()
             table.src, table.dst = self.ref(op.input, op), self.ref(op.output, op)
+        elif isinstance(op, CopyOp):
+            table = fbm.MemrefCopyCommandT()
+            table.src, table.dst = self.ref(op.source, op), self.ref(op.destination, op)
         elif isinstance(op, ttmetal.DeallocateBufferOp):
             table = fbm.DeallocateBufferCommandT()
             table.ref = self.ref(op.input, op)
@@ -154,7 +159,7 @@ class _ProgramWriter:
             table.results = [self.ref(v, op) for v in op.operands]
         else:
             raise TranslateError(op, f"'{op.name}' cannot be serialized in a .ttm program (host functions hold "
-                                     "ttmetal ops, memref.alloc, memref.get_global and return)")
+                                     "ttmetal ops, memref.alloc, memref.copy, memref.get_global and return)")
         out = fbm.CommandT()
         out.typeType = getattr(fbm.CommandType, type(table).__name__[:-1])
         out.type, out.loc = table, self._text(op.location)

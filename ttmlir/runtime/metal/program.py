@@ -66,6 +66,28 @@ def _padded(shape: tuple[int, ...]) -> tuple[int, int, int]:
     return (math.prod(shape[:-2]), *(-(-d // tile_math.TILE) * tile_math.TILE for d in shape[-2:]))
 
 
+def _matrices(shape: tuple[int, ...]) -> tuple[int, int, int]:
+    """A tensor as a batch of matrices: (batch, rows, cols)."""
+    shape = (1,) * max(0, 2 - len(shape)) + tuple(shape)
+    return math.prod(shape[:-2]), shape[-2], shape[-1]
+
+
+def _held_shape(ref: fbm.BufferRefT) -> tuple[int, ...]:
+    """The shape the simulation holds a host buffer in: its own, or for one padded to whole tiles
+    (`#ttcore.host_layout`) its padded matrices, (batch, rows, cols); a padding other than that is refused."""
+    shape = tuple(int(d) for d in fbu.as_list(ref.desc.shape))
+    strides = tuple(int(s) for s in fbu.as_list(ref.desc.hostStrides))
+    if not strides:
+        return shape
+    batch, rows, cols = _padded(shape)
+    padded = (*shape[:-2], rows, cols)[-len(shape):]
+    if strides != tuple(math.prod(padded[i + 1:]) for i in range(len(shape))) or \
+            ref.desc.hostVolume != batch * rows * cols:
+        raise MetalError(f"host buffer {ref.globalId}: a padding of strides {list(strides)} (volume "
+                         f"{ref.desc.hostVolume}) is not each matrix padded to whole tiles")
+    return batch, rows, cols
+
+
 def _pages(host: torch.Tensor, buffer: _Buffer) -> torch.Tensor:
     """A host tensor as the device buffer's elements (tiles) in row-major order over the whole tensor: shape
     (rows, cols, bytes per element). Tiled, each matrix of the batch is padded with zeros to whole tiles and
@@ -118,11 +140,24 @@ class ProgramRunner:
             buffer = self.host_buffer(table.dst)
             data = fbu.as_list(table.data)
             self.host[buffer.id] = tile_math.from_bytes(torch.tensor(data, dtype=torch.uint8), buffer.dtype).reshape(
-                buffer.shape) if data else torch.zeros(buffer.shape)
+                buffer.shape) if data else torch.zeros(_held_shape(table.dst))
+        elif isinstance(table, fbm.MemrefCopyCommandT):
+            source, shape = self._host(table.src), tuple(int(d) for d in fbu.as_list(table.dst.desc.shape))
+            if _held_shape(table.src) == _held_shape(table.dst):
+                self.host[table.dst.globalId] = source.clone()
+            elif _held_shape(table.dst) != shape:  # into a buffer padded to whole tiles
+                padded = torch.zeros(_held_shape(table.dst))
+                batch, rows, cols = _matrices(shape)
+                padded[:, :rows, :cols] = source.reshape(batch, rows, cols)
+                self.host[table.dst.globalId] = padded
+            else:
+                batch, rows, cols = _matrices(shape)
+                self.host[table.dst.globalId] = source[:, :rows, :cols].reshape(shape)
         elif isinstance(table, fbm.EnqueueWriteBufferCommandT):
             self.write(self._host(table.src), self._device(table.dst))
         elif isinstance(table, fbm.EnqueueReadBufferCommandT):
-            self.host[table.dst.globalId] = self.read(self._device(table.src), self.host_buffer(table.dst).shape)
+            self.host_buffer(table.dst)
+            self.host[table.dst.globalId] = self.read(self._device(table.src), _held_shape(table.dst))
         elif isinstance(table, fbm.EnqueueProgramCommandT):
             self.stats.append(self.grid.run(self.launch(table)))
         elif isinstance(table, fbm.DeallocateBufferCommandT):
