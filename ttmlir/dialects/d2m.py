@@ -21,7 +21,7 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.traits import IsTerminator
 from xdsl.printer import Printer
 
-from ttmlir.dialects.syntax import enum_attr
+from ttmlir.dialects.syntax import EmptyFormat, enum_attr
 
 ThreadAttr = enum_attr("d2m.thread", ("compute", "datamovement", "unified"),
                        "What a generic op's region runs as: a compute or data-movement thread, or both (unified).")
@@ -35,6 +35,18 @@ TILE_OPS = {
     "tile_sub": ("subtract", 2), "tile_mul": ("multiply", 2),
     "tile_matmul": ("matmul", 3), "tile_matmul_block": ("matmul", 3),
 }
+
+
+def _parse_signature(parser: Parser, between: str) -> tuple[Attribute, Attribute, Attribute]:
+    """`A, B -> C` or `A into B -> C`: two operand types and the result type."""
+    first = parser.parse_type()
+    if between == ",":
+        parser.parse_punctuation(",")
+    else:
+        parser.parse_keyword(between)
+    second = parser.parse_type()
+    parser.parse_punctuation("->")
+    return first, second, parser.parse_type()
 
 
 def _parse_typed_operands(parser: Parser) -> tuple[list[UnresolvedOperand], list[Attribute], int]:
@@ -56,25 +68,11 @@ def _print_typed_operands(printer: Printer, keyword: str, values) -> None:
 
 
 @irdl_op_definition
-class EmptyOp(IRDLOperation):
+class EmptyOp(EmptyFormat, IRDLOperation):
     """A tensor to be written: `%0 = d2m.empty() : tensor<...>` (its attributes may place it on the grid)."""
 
     name = "d2m.empty"
     result = result_def()
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "EmptyOp":
-        parser.parse_punctuation("(")
-        parser.parse_punctuation(")")
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        return cls.create(result_types=[parser.parse_type()], attributes=attributes)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("()")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
 
 
 @irdl_op_definition
@@ -95,11 +93,7 @@ class ToLayoutOp(IRDLOperation):
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
-        source = parser.parse_type()
-        parser.parse_keyword("into")
-        target = parser.parse_type()
-        parser.parse_punctuation("->")
-        result = parser.parse_type()
+        source, target, result = _parse_signature(parser, "into")
         return cls.create(operands=parser.resolve_operands(names, [source, target], position),
                           result_types=[result], attributes=attributes)
 
@@ -254,11 +248,7 @@ class RemoteLoadOp(IRDLOperation):
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
-        local_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        source_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        result = parser.parse_type()
+        local_type, source_type, result = _parse_signature(parser, ",")
         operands = parser.resolve_operands([local, source, *indices, *mcast],
                                            [local_type, source_type, *[IndexType()] * (len(indices) + len(mcast))],
                                            position)
@@ -303,11 +293,7 @@ class RemoteStoreOp(IRDLOperation):
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
-        dest_type = parser.parse_type()
-        parser.parse_punctuation(",")
-        local_type = parser.parse_type()
-        parser.parse_punctuation("->")
-        result = parser.parse_type()
+        dest_type, local_type, result = _parse_signature(parser, ",")
         operands = parser.resolve_operands([dest, *indices, local],
                                            [dest_type, *[IndexType()] * len(indices), local_type], position)
         return cls.create(operands=operands, result_types=[result], attributes=attributes, properties={

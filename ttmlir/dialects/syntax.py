@@ -9,7 +9,7 @@ from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir.affine import (AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr,
                             AffineMap, AffineSymExpr)
 from xdsl.irdl import irdl_attr_definition
-from xdsl.parser import AttrParser
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
 
@@ -188,3 +188,22 @@ def parse_arg_groups(parser: AttrParser, groups: Sequence[str], parse_item: Call
             parser.parse_punctuation("=")
             found.append(tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parse_item)))
     return tuple(found)
+
+
+class EmptyFormat:
+    """The format of an op making a value of a type from nothing: `%0 = <op>() {attrs} : tensor<2x3xf32>`
+    (`ttir.empty`, `d2m.empty`)."""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        parser.parse_punctuation("(")
+        parser.parse_punctuation(")")
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        return cls.create(result_types=[parser.parse_type()], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("()")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.results[0].type)

@@ -20,6 +20,7 @@ from ttmlir.dialects import attention, conv, moe
 from ttmlir.dialects.op_table import STABLEHLO_GATHER, TTIR_OPS
 from ttmlir.dialects.props import FLOAT_TYPES, dense_values, int_values, scalar
 from ttmlir.dialects.quant import UniformQuantizedType
+from ttmlir.dialects.syntax import EmptyFormat
 from ttmlir.dialects.tt_op import TTOp, build_op_class
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
 from ttmlir.spatial import padding4, pair
@@ -1273,22 +1274,8 @@ SHAPE_RULES = {
     "attention": None,  # each attention op has its own rule (ttmlir.dialects.attention)
 }
 
-class EmptyBase(TTOp):
+class EmptyBase(EmptyFormat, TTOp):
     """`ttir.empty` in upstream's custom format: `%0 = ttir.empty() : tensor<2x3xf32>`."""
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        parser.parse_punctuation("(")
-        parser.parse_punctuation(")")
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        return cls.create(result_types=[parser.parse_type()], attributes=attributes)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("()")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.results[0].type)
 
 
 class ToLayoutBase(TTOp):
