@@ -231,6 +231,10 @@ class ProgramRunner:
     def launch(self, table: fbm.EnqueueProgramCommandT) -> Program:
         operands = [self._device(ref) for ref in fbu.as_list(table.operands)]
         cbs = [(int(ref.port), self._device(ref.buffer)) for ref in fbu.as_list(table.cbs)]
+        for port, buffer in cbs:
+            if not 0 <= port < self.grid.facts.num_cbs:
+                raise MetalError(f"buffer {buffer.id} is given to cb {port}; a core has {self.grid.facts.num_cbs} CB "
+                                 f"ports (0-{self.grid.facts.num_cbs - 1})")
         cb_configs = tuple(CBConfig(port, buffer.address, buffer.page, math.prod(buffer.shard), buffer.dtype,
                                     tuple(buffer.cores(self.grid))) for port, buffer in cbs)
 
