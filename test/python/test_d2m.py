@@ -1,6 +1,10 @@
 """D2M programs (unified-thread generics, spatial regions on core ranges) compile through
 --ttir-to-ttmetal-pipeline, run from their .ttm on the simulated grid, and give the right answer."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 import torch
 
@@ -108,7 +112,7 @@ module {{
 """
 
 
-@pytest.mark.parametrize("origin", [(0, 0), (1, 2), (6, 7)])
+@pytest.mark.parametrize("origin", [(0, 1), (1, 2), (6, 7)])
 def test_a_spatial_program_runs_each_region_on_its_cores(origin):
     generator = torch.Generator().manual_seed(5)
     x, a, b = (torch.randn(*s, generator=generator) for s in ((64, 64), (64, 96), (96, 32)))
@@ -116,12 +120,12 @@ def test_a_spatial_program_runs_each_region_on_its_cores(origin):
     (y, z), stats = run_program(binary, [x, a, b])
     assert torch.allclose(y, torch.exp(x), rtol=1e-3, atol=1e-3)
     assert torch.allclose(z, a @ b, rtol=1e-4, atol=1e-4)
-    assert [s.cores for s in stats] == [1, 1]
+    assert [s.cores for s in stats] == [2]  # one program: the regions run together
     _, root = load_bytes(binary, "spatial.ttm")
-    launches = [c for c in fbu.ttm_commands(fbu.as_list(root.programs)[0])
-                if isinstance(c.type, fbm.EnqueueProgramCommandT)]
-    offsets = [{(k.coreOffset.y, k.coreOffset.x) for k in fbu.as_list(c.type.kernels)} for c in launches]
-    assert offsets == [{(0, 0)}, {origin}]  # each region's kernels on its own core
+    (launch,) = [c for c in fbu.ttm_commands(fbu.as_list(root.programs)[0])
+                 if isinstance(c.type, fbm.EnqueueProgramCommandT)]
+    offsets = [(k.coreOffset.y, k.coreOffset.x) for k in fbu.as_list(launch.type.kernels)]
+    assert offsets == [(0, 0)] * 3 + [origin] * 3  # each region's three kernels on its own core
 
 
 def test_a_view_that_remaps_is_refused_naming_it():
@@ -130,6 +134,15 @@ def test_a_view_that_remaps_is_refused_naming_it():
                                            "affine_map<(d0, d1, d2, d3) -> (d1, d0, d2, d3)>")
     with pytest.raises(PassFailure, match="only identity view_layouts are lowered to TTMetal yet"):
         compile_ttir(text)
+
+
+def test_regions_on_overlapping_cores_are_refused(tmp_path):
+    source = tmp_path / "overlap.mlir"
+    source.write_text(spatial_program((0, 0)))
+    opt = Path(sys.executable).parent / "ttmlir-opt"
+    run = subprocess.run([str(opt), str(source)], capture_output=True, text=True)
+    assert run.returncode == 1
+    assert run.stderr.startswith(f"{source}:19:12: error: 'd2m.spatial' op grid_ranges of regions 0 and 1 overlap")
 
 
 def test_a_grid_placed_off_the_device_is_refused():

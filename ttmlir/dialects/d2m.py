@@ -12,15 +12,17 @@ from __future__ import annotations
 import types
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AffineMapAttr, DenseArrayBase, IndexType, IntegerAttr, i32, i64
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, i32, i64
 from xdsl.ir import Attribute, Dialect, Region
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, prop_def,
                        region_def, result_def, traits_def, var_operand_def, var_region_def,
                        var_result_def)
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.traits import IsTerminator
+from xdsl.utils.exceptions import VerifyException
 from xdsl.printer import Printer
 
+from ttmlir.dialects import ttcore
 from ttmlir.dialects.syntax import EmptyFormat, enum_attr
 
 ThreadAttr = enum_attr("d2m.thread", ("compute", "datamovement", "unified"),
@@ -197,6 +199,17 @@ class SpatialOp(_RegionsOp):
 
     name = "d2m.spatial"
     regions_ = var_region_def()
+
+    def verify_(self) -> None:
+        ranges = self.attributes.get("grid_ranges")
+        if not isinstance(ranges, ArrayAttr) or len(ranges.data) != len(self.regions) or \
+                not all(isinstance(r, ttcore.CoreRangeAttr) for r in ranges.data):
+            raise VerifyException(f"'{self.name}' op needs grid_ranges: one #ttcore.core_range per region "
+                                  f"({len(self.regions)})")
+        for i, (a_start, a_end) in enumerate(r.data for r in ranges.data):
+            for j, (b_start, b_end) in enumerate(r.data for r in ranges.data[i + 1:]):
+                if all(a_start[d] <= b_end[d] and b_start[d] <= a_end[d] for d in (0, 1)):
+                    raise VerifyException(f"'{self.name}' op grid_ranges of regions {i} and {i + 1 + j} overlap")
 
 
 @irdl_op_definition

@@ -13,8 +13,8 @@ and 2-d matmul, also a ttir.dot_general that is one (each core's output shard co
 of B, multicast along the grid's rows and columns with semaphore handshakes; tile or block matmuls per
 `use-tile-matmul`). D2M programs in unified-thread form are read too: a host tensor moved onto the device lives
 where its metal-layout type and its d2m.empty put it (grid, shards, the cores a virtual grid mapping moves it
-to), and each d2m.generic (alone or in a d2m.spatial region) computing one tile op on whole shards runs as that
-op's program on its tensor's cores. Anything else is refused naming the op.
+to), and each d2m.generic computing one tile op on whole shards runs as that op's program on its tensor's cores (the
+regions of a d2m.spatial as one program). Anything else is refused naming the op.
 
 Per function: each tensor is computed on the largest grid that divides its tile rows and columns and fits the
 device's worker grid. It lives in L1, sharded over that grid, or (function inputs and results, with the
@@ -223,6 +223,29 @@ def _host_layout(t: Attribute) -> ttcore.HostLayoutAttr | None:
     padded = (*shape[:-2], padded_rows, padded_cols)[-len(shape):]
     strides = tuple(math.prod(padded[i + 1:]) for i in range(len(shape)))
     return ttcore.HostLayoutAttr(ttcore.HostLayout(shape, strides, math.prod(shape[:-2]) * padded_rows * padded_cols))
+
+
+def _one_program(launches: list[ttmetal.EnqueueProgramOp], op: Operation) -> ttmetal.EnqueueProgramOp:
+    """Launches on disjoint cores as one program (a d2m.spatial's regions run together): their operands, CBs and
+    kernels side by side, each kernel's argument indices moved past the launches before it."""
+    args, cbs, ports, configs = [], [], [], []
+    for launch in launches:
+        shift = {"cb_port": len(cbs), "buffer_address": len(args)}
+        for config in launch.kernelConfigs.data:
+            kernel = config.data
+            groups = tuple(tuple((kind, index + shift.get(kind, 0)) for kind, index in group)
+                           for group in kernel.args.data)
+            configs.append(type(config)(ttmetal.KernelConfig(kernel.symbol, kernel.core_range,
+                                                             ttmetal.KernelArgsAttr(groups), kernel.fields)))
+        args += launch.args
+        cbs += launch.cbs
+        ports += launch.cb_ports.get_values()
+    merged = ttmetal.EnqueueProgramOp.create(
+        operands=[*args, *cbs],
+        properties={"cb_ports": DenseArrayBase.from_list(i64, ports), "kernelConfigs": ArrayAttr(configs),
+                    "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(args), len(cbs)])})
+    merged.location = op.location
+    return merged
 
 
 def _dst_tiles(tree) -> int:
@@ -490,8 +513,9 @@ class _FunctionLowering:
                 generics.append(body[0])
         if not generics:
             raise PassFailure(op, f"'{op.name}' is not lowered to TTMetal yet")
+        launches = [self.launch_generic(generic, placed) for generic in generics]
+        self.ops.append(_one_program(launches, op) if len(launches) > 1 else launches[0])
         for generic in generics:
-            self.ops.append(self.launch_generic(generic, placed))
             placed[generic.results[0]] = placed[generic.outputs[0]]
         for result, generic in zip(op.results, generics) if op is not generics[0] else ():
             placed[result] = placed[generic.results[0]]
