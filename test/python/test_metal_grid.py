@@ -5,7 +5,8 @@ import pytest
 import torch
 
 from ttmlir.runtime.metal import tile_math
-from ttmlir.runtime.metal.grid import CBConfig, Grid, KernelHang, KernelLaunch, MetalError, Program
+from ttmlir.runtime.metal.grid import (TENSOR_ACCESSOR_DRAM, CBConfig, Grid, KernelHang, KernelLaunch, MetalError,
+                                      Program)
 from ttmlir.runtime.metal.kernel_cpp import KernelCompileError
 from ttmlir.runtime.metal.reference import CB_BASE, eltwise, kernel, matmul
 
@@ -184,3 +185,29 @@ void MAIN {
     assert torch.equal(out, a * b)
     with pytest.raises(KernelCompileError, match=r"kernel 'compute' line 19: method 'frobnicate' is not supported"):
         eltwise(Grid(), a, b, objects.replace("in0.pop_front(1);", "in0.frobnicate(1);"), "f32", [(0, 0)])
+
+
+def test_a_tensor_accessor_reads_interleaved_dram_pages_by_id():
+    """tt-metal's TensorAccessor (as upstream's emitter writes it): page p of an interleaved DRAM buffer is in
+    bank p % banks; read through the Noc object API into L1, in reverse page order."""
+    source = """void kernel_main() {
+      Noc noc0(0);
+      constexpr auto tensor_accessor_args_0 = TensorAccessorArgs<0, 0>();
+      TensorAccessor pages = TensorAccessor(tensor_accessor_args_0, get_arg_val<uint32_t>(0), 64);
+      for (uint32_t p = 0; p < 30; p += 1) {
+        const uint32_t page_id_0 = static_cast<uint32_t>(29 - p);
+        noc0.async_read(pages, CoreLocalMem<uint32_t>(4096 + p * 64), pages.get_aligned_page_size(), {.page_id = page_id_0}, {});
+      }
+      noc0.async_read_barrier();
+    }"""
+    grid = Grid()
+    data = torch.arange(30 * 16, dtype=torch.int32)
+    grid.write_interleaved(8192, data.view(torch.uint8), 64)
+    launch = KernelLaunch("reader", source, "brisc", ((0, 0),), ct_args=(TENSOR_ACCESSOR_DRAM,),
+                          rt_args={(0, 0): (8192,)})
+    grid.run(Program((launch,)))
+    read = grid.core(0, 0).l1[4096:4096 + 30 * 64].view(torch.int32).reshape(30, 16)
+    assert torch.equal(read, data.reshape(30, 16).flip(0))
+    not_dram = KernelLaunch("reader", source, "brisc", ((0, 0),), ct_args=(0,), rt_args={(0, 0): (8192,)})
+    with pytest.raises(MetalError, match=r"TensorAccessorArgs<0, 0>: compile-time arg 0 does not describe"):
+        grid.run(Program((not_dram,)))

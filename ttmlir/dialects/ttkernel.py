@@ -148,11 +148,15 @@ OPS: dict[str, tuple[str, ...]] = {
     "noc_semaphore_set": ("sem_addr", "val"), "noc_semaphore_inc": ("addr", "incr", "noc?"),
     "noc_semaphore_set_multicast": ("src_local_l1_addr", "dst_noc_addr_multicast", "num_dests"),
     "get_noc_addr": ("x", "y", "l1Address", "noc?"),
+    "TensorAccessorArgs": ("cta_base", "crta_base"), "TensorAccessor": ("args", "bank_base_address_in", "page_size_in"),
+    "noc_async_read_tile": ("id", "addrGenStruct", "dstLocalL1Addr", "noc?"),
+    "noc_async_write_tile": ("id", "addrGenStruct", "srcLocalL1Addr", "noc?"),
     "get_noc_multicast_addr": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "l1Address", "noc?"),
 }
 RESULTS = {"get_write_ptr": 1, "get_read_ptr": 1, "get_tile_size": 1, "get_compile_time_arg_val": 1,
            "get_arg_val": 1, "get_common_arg_val": 1, "get_noc_addr_from_bank_id": 1, "get_semaphore": 1,
-           "reinterpret_cast": 1, "get_noc_addr": 1, "get_noc_multicast_addr": 1}
+           "reinterpret_cast": 1, "get_noc_addr": 1, "get_noc_multicast_addr": 1, "TensorAccessorArgs": 1,
+           "TensorAccessor": 1}
 
 
 class TTKernelOp(IRDLOperation):
@@ -247,6 +251,20 @@ class LocalSemaphoreType(ParametrizedAttribute, TypeAttribute):
     """A semaphore's address in this core's L1 (`get_semaphore`'s result): `!ttkernel.local_semaphore`."""
 
     name = "ttkernel.local_semaphore"
+
+
+@irdl_attr_definition
+class TensorAccessorArgsType(ParametrizedAttribute, TypeAttribute):
+    """The compile-time description of a buffer a TensorAccessor reads: `!ttkernel.TensorAccessorArgs`."""
+
+    name = "ttkernel.TensorAccessorArgs"
+
+
+@irdl_attr_definition
+class TensorAccessorType(ParametrizedAttribute, TypeAttribute):
+    """A buffer's pages by id (tt-metal's TensorAccessor): `!ttkernel.TensorAccessor`."""
+
+    name = "ttkernel.TensorAccessor"
 
 
 @irdl_attr_definition
@@ -467,4 +485,5 @@ OP_CLASSES = {mnemonic: _op_class(mnemonic, items) for mnemonic, items in OPS.it
 TTKernel = Dialect("ttkernel", [*OP_CLASSES.values(), MyLogicalXOp, MyLogicalYOp, NocAsyncReadOp, NocAsyncWriteOp,
                                 NocAsyncWriteMulticastOp],
                    [ThreadAttr, ArgSpecAttr, CBType, NocAddrType, LocalSemaphoreType, L1AddrType, L1AddrPtrType,
+                    TensorAccessorArgsType, TensorAccessorType,
                     ReduceTypeAttr, ReduceDimAttr, BcastTypeAttr])

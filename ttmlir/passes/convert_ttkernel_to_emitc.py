@@ -31,7 +31,8 @@ PORT = EmitC_OpaqueType(StringAttr("uint32_t"))
 NOC_ADDR = EmitC_OpaqueType(StringAttr("uint64_t"))
 L1_POINTER = EmitC_PointerType(EmitC_OpaqueType(StringAttr("volatile tt_l1_ptr uint32_t")))
 HEADERS = {"compute": "compute_kernel_api/common.h", "noc": "dataflow_api.h", "ethernet": "dataflow_api.h"}
-C_TYPES = {ttkernel.CBType: PORT, ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT,
+C_TYPES = {ttkernel.TensorAccessorType: EmitC_OpaqueType(StringAttr("TensorAccessor")),
+           ttkernel.TensorAccessorArgsType: EmitC_OpaqueType(StringAttr("auto")), ttkernel.CBType: PORT, ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT,
            ttkernel.NocAddrType: NOC_ADDR, ttkernel.L1AddrPtrType: L1_POINTER}
 # the endpoint object a transfer names its far side with, and the fields that name it
 ENDPOINTS = {"core": ("UnicastEndpoint", "unicast_ep", "{{.noc_x = {}, .noc_y = {}, .addr = static_cast<uint32_t>({})}"),
@@ -55,15 +56,18 @@ class _KernelLowering:
     def __init__(self, func: FuncOp):
         self.func = func
         self.declared: list[str] = []
+        self.counters: dict[str, int] = {}
 
     def declare(self, text: str) -> None:
         if text not in self.declared:
             self.declared.append(text)
 
     def noc(self, op) -> str:
-        """The name of the `Noc` object a NoC op uses: its NoC operand must be a constant."""
-        nocs = op.noc if isinstance(op, (ttkernel.NocAsyncReadOp, ttkernel.NocAsyncWriteOp,
-                                         ttkernel.NocAsyncWriteMulticastOp)) else op.operands
+        return self.noc_of(op, op.noc if isinstance(op, (ttkernel.NocAsyncReadOp, ttkernel.NocAsyncWriteOp,
+                                                         ttkernel.NocAsyncWriteMulticastOp)) else op.operands)
+
+    def noc_of(self, op, nocs) -> str:
+        """The name of the `Noc` object a NoC op uses: its NoC operand (`nocs`) must be a constant."""
         value = nocs[0] if nocs else None
         owner = getattr(value, "owner", None)
         if not isinstance(owner, (arith.ConstantOp, emitc.ConstantOp)):
@@ -72,6 +76,11 @@ class _KernelLowering:
         index = owner.value.value.data
         self.declare(f"Noc noc{index}({index});")
         return f"noc{index}"
+
+    def fresh(self, prefix: str) -> str:
+        """A new C++ variable name in this kernel: `page_id_0`, `page_id_1`, ..."""
+        self.counters[prefix] = self.counters.get(prefix, -1) + 1
+        return f"{prefix}{self.counters[prefix]}"
 
     def endpoint(self, kind: str) -> tuple[str, str]:
         type_name, name, fields = ENDPOINTS[kind]
@@ -103,6 +112,27 @@ class _KernelLowering:
                     f"{fields}, {linked});")
             return [emitc.VerbatimOp.create(operands=[op.src_local, op.size, op.num_dests, *op.start_xy, *op.end_xy,
                                                       op.dst_local], properties={"value": StringAttr(text)})]
+        if mnemonic == "TensorAccessorArgs":  # offsets of its compile-time and common runtime args, as constants
+            offsets = []
+            for value in op.operands:
+                if not isinstance(value.owner, (arith.ConstantOp, emitc.ConstantOp)):
+                    raise PassFailure(op, "TensorAccessorArgs takes constant argument offsets")
+                offsets.append(str(value.owner.value.value.data))
+            name = self.fresh("tensor_accessor_args_")
+            return [emitc.VerbatimOp.create(properties={"value": StringAttr(
+                        f"constexpr auto {name} = TensorAccessorArgs<{', '.join(offsets)}>();")}),
+                    emitc.LiteralOp.create(properties={"value": StringAttr(name)}, result_types=result_types)]
+        if mnemonic in ("noc_async_read_tile", "noc_async_write_tile"):  # a page by id through a TensorAccessor
+            noc, page_id = self.noc_of(op, op.operands[3:]), self.fresh("page_id_")
+            page, accessor, local = op.operands[:3]
+            text = (f"{noc}.async_read({{}}, CoreLocalMem<uint32_t>({{}}), {{}}.get_aligned_page_size(), "
+                    f"{{{{.page_id = {page_id}}}, {{{{}});" if mnemonic == "noc_async_read_tile" else
+                    f"{noc}.async_write(CoreLocalMem<uint32_t>({{}}), {{}}, {{}}.get_aligned_page_size(), {{{{}} , "
+                    f"{{{{.page_id = {page_id}}});")
+            operands = [accessor, local, accessor] if mnemonic == "noc_async_read_tile" else [local, accessor, accessor]
+            return [emitc.VerbatimOp.create(operands=[page], properties={"value": StringAttr(
+                        f"const uint32_t {page_id} = static_cast<uint32_t>({{}});")}),
+                    emitc.VerbatimOp.create(operands=operands, properties={"value": StringAttr(text)})]
         if mnemonic in NOC_BARRIERS:
             text = f"{self.noc(op)}.{NOC_BARRIERS[mnemonic]}();"
             return [emitc.VerbatimOp.create(properties={"value": StringAttr(text)})]

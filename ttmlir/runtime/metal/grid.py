@@ -36,6 +36,7 @@ NOC_BYTES_PER_CYCLE = 32
 DRAM_BYTES_PER_CYCLE = 24
 DRAM_PAGE = 1 << 20
 PROCESSORS = ("brisc", "ncrisc", "compute")
+TENSOR_ACCESSOR_DRAM = 1  # the compile-time word a TensorAccessorArgs reads for an interleaved DRAM buffer
 SPIN_LIMIT = 10_000_000  # passes of a kernel's unbounded loops (while, general for) before it counts as a hang
 
 
@@ -510,7 +511,31 @@ class KernelApi:
     def CoreLocalMem_t(_type: str, addr: int) -> int:
         return int(addr)
 
-    def _far(self, endpoint: str, args, call: str) -> int:
+    # tt-metal's TensorAccessor over an interleaved DRAM buffer: page p is in bank p % banks at row p / banks
+    def TensorAccessorArgs_t(self, offsets: str) -> dict:
+        cta = int(offsets.split(",")[0])
+        if self.get_compile_time_arg_val(cta) != TENSOR_ACCESSOR_DRAM:
+            raise MetalError(f"TensorAccessorArgs<{offsets}>: compile-time arg {cta} does not describe an interleaved "
+                             "DRAM buffer (the only tensor accessors simulated)")
+        return {"dram": True}
+
+    @staticmethod
+    def TensorAccessor(args, base: int, page_size: int) -> dict:
+        if not isinstance(args, dict) or "dram" not in args:
+            raise MetalError("TensorAccessor is made from a TensorAccessorArgs")
+        return {"base": int(base), "page_size": int(page_size)}
+
+    @staticmethod
+    def tensor_accessor_page_size(accessor) -> int:
+        return accessor["page_size"]
+
+    def _far(self, endpoint, args, call: str) -> int:
+        if isinstance(endpoint, dict):  # a TensorAccessor, the far side its page {.page_id = p}
+            if not isinstance(args, dict) or set(args) != {"page_id"}:
+                raise MetalError(f"{call} through a TensorAccessor names its page as {{.page_id = p}}, got {args!r}")
+            banks = self.grid.facts.num_dram_channels
+            bank, row = args["page_id"] % banks, args["page_id"] // banks
+            return self.grid.dram_addr(bank, endpoint["base"] + row * endpoint["page_size"])
         fields = {"unicast": ("noc_x", "noc_y", "addr"), "dram": ("bank_id", "addr"),
                   "mcast": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "addr")}[endpoint]
         if not isinstance(args, dict) or set(args) != set(fields):

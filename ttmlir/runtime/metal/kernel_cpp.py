@@ -29,8 +29,8 @@ param: type NAME
 
 type: TYPE_QUAL* TYPE_NAME TYPE_QUAL* pointer*
 !pointer: "*" | "&"
-TYPE_QUAL.3: /\b(const|volatile|tt_l1_ptr|unsigned|signed)\b/
-TYPE_NAME.3: /\b(u?int(8|16|32|64)_t|size_t|bool|float|double|int|long|char|void|auto|ptrdiff_t|CircularBuffer|Noc|UnicastEndpoint|MulticastEndpoint)\b|\bAllocatorBank\s*<\s*AllocatorBankType::\w+\s*>/
+TYPE_QUAL.3: /\b(const|constexpr|volatile|tt_l1_ptr|unsigned|signed)\b/
+TYPE_NAME.3: /\b(u?int(8|16|32|64)_t|size_t|bool|float|double|int|long|char|void|auto|ptrdiff_t|CircularBuffer|Noc|UnicastEndpoint|MulticastEndpoint|TensorAccessor)\b|\bAllocatorBank\s*<\s*AllocatorBankType::\w+\s*>/
 MAIN.3: /\bMAIN\b/
 
 block: "{" _stmt* "}"
@@ -92,7 +92,7 @@ continue_stmt: "continue" ";"
         | qname -> name
         | TEMPLATE_CALLEE "(" [_arg ("," _arg)*] ")" -> template_call
         | qname "(" [_arg ("," _arg)*] ")" -> call
-        | TYPE_NAME "(" expr ")" -> functional_cast
+        | TYPE_NAME "(" [_arg ("," _arg)*] ")" -> functional_cast
         | "(" expr ")"
 qname: ROOT? NAME ("::" NAME)*
 ROOT: "::"
@@ -131,6 +131,8 @@ _NOC_METHODS = {"async_read": "noc_object_read", "async_write": "noc_object_writ
                 "async_write_barrier": "noc_async_write_barrier", "async_full_barrier": "noc_async_full_barrier",
                 "async_writes_flushed": "noc_async_writes_flushed", "async_atomic_barrier": "noc_async_atomic_barrier"}
 _ENDPOINTS = {"UnicastEndpoint": "unicast", "MulticastEndpoint": "mcast"}  # AllocatorBank<...DRAM>: "dram"
+_OBJECT_METHODS = {"CircularBuffer": _CB_METHODS, "Noc": _NOC_METHODS,
+                   "TensorAccessor": {"get_aligned_page_size": "tensor_accessor_page_size"}}
 
 
 class KernelCompileError(ValueError):
@@ -437,8 +439,13 @@ class _Emitter:
             return f"api.load({self.expr(node.children[0])}, {self.expr(node.children[1])})"
         if kind == "cast":
             return self.cast(self.type_name(node.children[0]), self.expr(node.children[1]))
-        if kind == "functional_cast":
-            return self.cast(str(node.children[0]), self.expr(node.children[1]))
+        if kind == "functional_cast":  # `T(x)`, or constructing an object: `TensorAccessor(args, base, page)`
+            ctype, args = str(node.children[0]), [self.expr(a) for a in node.children[1:] if a is not None]
+            if ctype == "TensorAccessor":
+                return f"api.TensorAccessor({', '.join(args)})"
+            if len(args) != 1:
+                self.fail(node, f"'{ctype}' takes one value to convert")
+            return self.cast(ctype, args[0])
         if kind == "init_list":  # a braced initializer: designated fields as a dict, positional ones as a list
             items = [c for c in node.children if isinstance(c, Tree)]
             if items and all(c.data == "designated" for c in items):
@@ -460,10 +467,10 @@ class _Emitter:
     def method_call(self, node: Tree, statement: bool) -> str:
         obj, method, *args = node.children
         owner = self.lookup(self.qname(obj.children[0])) if obj.data == "name" else None
-        methods = _NOC_METHODS if owner == "Noc" else _CB_METHODS
+        owner = owner if owner in _OBJECT_METHODS else "CircularBuffer"
+        methods = _OBJECT_METHODS[owner]
         if str(method) not in methods:
-            self.fail(node, f"method '{method}' is not supported ({'Noc' if owner == 'Noc' else 'CircularBuffer'} "
-                            f"methods: {', '.join(methods)})")
+            self.fail(node, f"method '{method}' is not supported ({owner} methods: {', '.join(methods)})")
         return self.api_call(methods[str(method)], [self.expr(obj)] + [self.expr(a) for a in args if a is not None],
                              str(method), statement, node)
 

@@ -18,7 +18,7 @@ import time
 import torch
 
 from ttmlir.runtime.metal import tile_math
-from ttmlir.runtime.metal.grid import (SEMAPHORE_SLOTS, CBConfig, Grid, KernelLaunch, MetalError, Program,
+from ttmlir.runtime.metal.grid import (SEMAPHORE_SLOTS, TENSOR_ACCESSOR_DRAM, CBConfig, Grid, KernelLaunch, MetalError, Program,
                                       ProgramStats)
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
@@ -250,6 +250,11 @@ class ProgramRunner:
                     raise MetalError(f"kernel '{kernel}' binds buffer_address[{index}]; the launch has "
                                      f"{len(operands)} operand(s)")
                 return operands[index].address
+            if kind == "tensor_accessor_args":  # the compile-time description of an interleaved DRAM buffer
+                if index >= len(operands) or operands[index].layout != fbm.BufferLayout.Interleaved:
+                    raise MetalError(f"kernel '{kernel}' binds tensor_accessor_args[{index}], which is not an "
+                                     "interleaved DRAM buffer of the launch (the only tensor accessors simulated)")
+                return TENSOR_ACCESSOR_DRAM
             raise MetalError(f"kernel '{kernel}': {kind} arguments are not run by this simulator yet")
 
         kernels = []
