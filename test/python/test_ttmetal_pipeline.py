@@ -333,3 +333,27 @@ def test_host_data_not_in_whole_tiles_is_staged_in_a_padded_host_buffer():
     x = torch.randn(9, 43, 7)
     (out,), _ = run_program(translate(module), [x])
     assert torch.allclose(out, x + 5)
+
+
+@pytest.mark.parametrize("program", [
+    eltwise("abs", (64, 128), "f32", 1),
+    "func.func @mm(%a: tensor<64x96xf32>, %b: tensor<96x64xf32>) -> tensor<64x64xf32> {\n  %0 = \"ttir.matmul\"(%a, %b)"
+    " : (tensor<64x96xf32>, tensor<96x64xf32>) -> tensor<64x64xf32>\n  %1 = \"ttir.sum\"(%0) <{dim_arg = [1 : i32], "
+    "keep_dim = true}> : (tensor<64x64xf32>) -> tensor<64x1xf32>\n  return %1 : tensor<64x1xf32>\n}\n"])
+def test_tensor_accessor_dma_moves_dram_pages_through_tensor_accessors(program):
+    """use-tensor-accessor-dma: kernels take CB ports and addresses as common runtime args and read or write
+    each DRAM buffer's pages by id through a TensorAccessor described by a compile-time arg; same answers."""
+    options = "default-input-memspace=dram default-output-memspace=dram"
+    ctx = make_context()
+    module, _ = parse_text(ctx, program)
+    make_pass("ttir-to-ttmetal-pipeline", options + " use-tensor-accessor-dma=true").apply(ctx, module)
+    text = str(module)
+    assert "<tensor_accessor_args[0]>" in text and "get_common_arg_val" in text and "page_id_0" in text
+    assert "dram_ep" not in text  # no DRAM transfer addressed by bank
+    generator = torch.Generator().manual_seed(2)
+    xs = [torch.randn(*s, generator=generator) for s in ((64, 128),)] if "abs" in program else \
+        [torch.randn(64, 96, generator=generator), torch.randn(96, 64, generator=generator)]
+    (through_accessors,), _ = run_program(translate(module), xs)
+    (plain,), _ = run_program(compile_ttir(program, options), xs)
+    expected = torch.abs(xs[0]) if "abs" in program else (xs[0] @ xs[1]).sum(1, keepdim=True)
+    assert torch.allclose(through_accessors, plain) and torch.allclose(plain, expected, rtol=1e-3, atol=1e-3)

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -112,12 +112,40 @@ class _Ops(list):
     """Ops of a kernel body in order; `emit` appends one and gives its result. A data-movement kernel's ops carry
     the NoC its transfers use (an i8 constant made at the kernel's top, as upstream's kernels name theirs)."""
 
-    def __init__(self, noc: int | SSAValue | None = None):
+    def __init__(self, noc: int | SSAValue | None = None, plan: "_ArgPlan | None" = None,
+                 accessors: dict | None = None):
         super().__init__()
         self.noc = self.const(noc, i8) if isinstance(noc, int) else noc
+        self.plan = plan or _ArgPlan()
+        self.accessors: dict[SSAValue, SSAValue] = {} if accessors is None else accessors  # base -> TensorAccessor
 
     def nested(self) -> "_Ops":
-        return _Ops(self.noc)
+        return _Ops(self.noc, self.plan, self.accessors)
+
+    def arg(self, index: int, t: Attribute = i32) -> SSAValue:
+        """Argument `index` of the kernel: compile-time, or common runtime under tensor-accessor DMA."""
+        if not self.plan.common:
+            return self.ct_arg(index, t)
+        return self.call("get_common_arg_val", self.const(index, IndexType()), result=t)
+
+    def address(self, index: int) -> SSAValue:
+        """The buffer address at argument `index`; a DRAM buffer read under tensor-accessor DMA also gets its
+        TensorAccessor (its description at the compile-time slot the plan names), used for its transfers."""
+        base = self.arg(index)
+        if index in self.plan.accessors:
+            args = self.call("TensorAccessorArgs", self.const(self.plan.accessors[index]), self.const(0),
+                             result=ttkernel.TensorAccessorArgsType())
+            page = self.const(self.plan.page_sizes[index])
+            self.accessors[base] = self.call("TensorAccessor", args, base, page, result=ttkernel.TensorAccessorType())
+        return base
+
+    def transfer_tile(self, read: bool, base: SSAValue, page_id: SSAValue, local: SSAValue) -> bool:
+        """Page `page_id` of the DRAM buffer at `base` moved through its TensorAccessor, if it has one."""
+        if base not in self.accessors:
+            return False
+        self.call("noc_async_read_tile" if read else "noc_async_write_tile", page_id, self.accessors[base], local,
+                  self.noc)
+        return True
 
     def barrier(self, kind: str) -> None:
         self.call(f"noc_async_{kind}_barrier", self.noc)
@@ -178,6 +206,8 @@ class _Ops(list):
         if source.memory == "dram":
             tile = self.emit(arith.IndexCastOp(self.emit(arith.AddiOp(
                 self.emit(arith.MuliOp(row, self.const(source.tensor_tiles[1], index))), col)), i32))
+            if self.transfer_tile(True, base, tile, near):
+                return
             banks = self.const(int(chip["num_dram_channels"]))
             bank = self.emit(arith.RemUIOp(tile, banks))
             far = self.emit(arith.AddiOp(base, self.emit(arith.MuliOp(self.emit(arith.DivUIOp(tile, banks)), page))))
@@ -258,6 +288,16 @@ def _dst_tiles(tree) -> int:
     return max(_dst_tiles(children[0]), _dst_tiles(children[1]) + 1)
 
 
+@dataclass
+class _ArgPlan:
+    """Where a data-movement kernel finds its arguments: compile-time args, or (tensor-accessor DMA) common
+    runtime args, a DRAM buffer's address at argument position p read through a TensorAccessor described at
+    compile-time slot `accessors[p]` (pages of `page_sizes[p]` bytes)."""
+    common: bool = False
+    accessors: dict[int, int] = field(default_factory=dict)
+    page_sizes: dict[int, int] = field(default_factory=dict)
+
+
 def _args(ports: list[int], addresses: list[int]) -> ttmetal.KernelArgsAttr:
     """Compile-time args: the CB ports of the launch's CBs `ports`, then the addresses of operands `addresses`."""
     return ttmetal.KernelArgsAttr(((), (), (*(("cb_port", i) for i in ports),
@@ -285,6 +325,7 @@ class _FunctionLowering:
     output_memory: str = "l1"
     use_tile_matmul: bool = False
     fuse: bool = False
+    accessor_dma: bool = False
 
     def __post_init__(self):
         self.globals: list[Operation] = []  # constants' host data, module-level memref.global ops
@@ -663,18 +704,20 @@ class _FunctionLowering:
         stream = ttkernel.CBType(ttkernel.IntAttr(2), source.layout.tile)
         single = ttkernel.CBType(ttkernel.IntAttr(1), source.layout.tile)
         shard = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
+        layouts = [source.layout, scaler.layout, layout]
+        reader_plan, reader_args = self.dm_args([0, 1, 2], [0], layouts)
+        writer_plan, writer_args = self.dm_args([0, 1, 2], [2] if layout.memory == "dram" else [], layouts)
         reader = self.kernel("datamovement", "noc", self.reduction_reader(stream, single, source.layout, layout,
-                                                                           dim, k_tiles))
-        writer = self.kernel("datamovement", "noc", self.writer_body(shard, layout, cb_arg=2))
+                                                                           dim, k_tiles, reader_plan))
+        writer = self.kernel("datamovement", "noc", self.writer_body(shard, layout, 2, writer_plan))
         compute = self.kernel("compute", "compute", self.reduction_compute(stream, single, shard, layout, kind, dim,
                                                                            k_tiles))
         core_range = ttmetal.CoreRangeAttr((layout.origin, layout.grid))
         ports = [0, 1, 2]
         configs = [
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader), core_range, _args(ports, [0]),
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader), core_range, reader_args,
                                                        (1, "noc0", None))),
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer), core_range,
-                                                       _args(ports, [2] if layout.memory == "dram" else []),
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer), core_range, writer_args,
                                                        (0, "noc1", None))),
             ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), core_range, _args(ports, []),
                                                            ("hifi4", layout.dtype == "f32", False, False,
@@ -705,6 +748,21 @@ class _FunctionLowering:
             raise PassFailure(op, "a matmul mixing element types is not lowered to TTMetal yet")
         return flags["transpose_b"]
 
+    def dm_args(self, ports: list[int], addresses: list[int],
+                operands: list[_Layout]) -> tuple[_ArgPlan, ttmetal.KernelArgsAttr]:
+        """A data-movement kernel's argument plan and bindings: CB ports then buffer addresses (indices into
+        `operands`), as compile-time args; under use-tensor-accessor-dma as common runtime args, with a
+        tensor_accessor_args compile-time arg for each DRAM buffer."""
+        if not self.accessor_dma:
+            return _ArgPlan(), _args(ports, addresses)
+        dram = [j for j in addresses if operands[j].memory == "dram"]
+        positions = {len(ports) + k: j for k, j in enumerate(addresses) if j in dram}
+        plan = _ArgPlan(True, {p: dram.index(j) for p, j in positions.items()},
+                        {p: operands[j].page for p, j in positions.items()})
+        return plan, ttmetal.KernelArgsAttr(((*(("cb_port", i) for i in ports),
+                                              *(("buffer_address", i) for i in addresses)), (),
+                                             tuple(("tensor_accessor_args", j) for j in dram)))
+
     def l1_buffer(self, grid: tuple[int, int], shard: tuple[int, int], dtype: str, op: Operation,
                   origin: tuple[int, int] = (0, 0)) -> SSAValue:
         """An L1 buffer of `shard` tiles of `dtype` on each core of `grid` from core `origin` (a CB's pages)."""
@@ -731,20 +789,23 @@ class _FunctionLowering:
         cb_a = ttkernel.CBType(ttkernel.IntAttr(sy * k_tiles), a.layout.tile)
         cb_b = ttkernel.CBType(ttkernel.IntAttr(k_tiles * sx), b.layout.tile)
         shard = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
-        mover_a = self.kernel("datamovement", "noc", self.matmul_mover(True, cb_a, a.layout, layout, k_tiles, False))
-        movers_b = self.matmul_mover(False, cb_b, b.layout, layout, k_tiles, transpose_b)
+        layouts = [a.layout, b.layout, layout]
+        plan_a, args_a = self.dm_args([0, 1, 2], [0], layouts)
+        plan_b, args_b = self.dm_args([0, 1, 2], [1, 2] if layout.memory == "dram" else [1], layouts)
+        mover_a = self.kernel("datamovement", "noc", self.matmul_mover(True, cb_a, a.layout, layout, k_tiles, False,
+                                                                       plan_a))
+        movers_b = self.matmul_mover(False, cb_b, b.layout, layout, k_tiles, transpose_b, plan_b)
         self.write_output(movers_b, shard, layout, cb_arg=2, address_arg=4)
         mover_b = self.kernel("datamovement", "noc", movers_b)
         compute = self.kernel("compute", "compute", self.matmul_compute(cb_a, cb_b, shard, layout, k_tiles,
                                                                         transpose_b))
         core_range = ttmetal.CoreRangeAttr((layout.origin, layout.grid))
         ports = [0, 1, 2]
-        out_dram = [2] if layout.memory == "dram" else []
         configs = [
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(mover_a), core_range,
-                                                       _args(ports, [0]), (1, "noc0", None))),
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(mover_b), core_range,
-                                                       _args(ports, [1, *out_dram]), (0, "noc1", None))),
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(mover_a), core_range, args_a,
+                                                       (1, "noc0", None))),
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(mover_b), core_range, args_b,
+                                                       (0, "noc1", None))),
             ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), core_range, _args(ports, []),
                                                            ("hifi4", layout.dtype == "f32", False, False,
                                                             ("default",)))),
@@ -752,14 +813,14 @@ class _FunctionLowering:
         return self.enqueue([a.buffer, b.buffer, out.buffer], cbs, ports, configs, op)
 
     def matmul_mover(self, a_side: bool, cb: Attribute, source: _Layout, layout: _Layout, k_tiles: int,
-                     transpose: bool) -> _Ops:
+                     transpose: bool, plan: _ArgPlan) -> _Ops:
         """The kernel moving one matmul operand into its CB on every core (see `launch_matmul`): A's block (rows
         of this core's shard, all K: page i * Kt + k) on NoC 0, or B's (all K, this core's columns: page
         k * SX + j; tile (j, k) of a B given transposed) on NoC 1."""
-        ops, index = _Ops(0 if a_side else 1), IndexType()
+        ops, index = _Ops(0 if a_side else 1, plan), IndexType()
         sy, sx = layout.shard
         tiles = sy * k_tiles if a_side else k_tiles * sx
-        port, base, count = ops.ct_arg(0 if a_side else 1, cb), ops.ct_arg(3), ops.const(tiles)
+        port, base, count = ops.arg(0 if a_side else 1, cb), ops.address(3), ops.const(tiles)
         ops.call("cb_reserve_back", port, count)
         local = ops.call("get_write_ptr", port, result=i32)
         y, x = ops.coords(layout.origin)
@@ -858,16 +919,18 @@ class _FunctionLowering:
         # each CB holds a shard's tiles in its tensor's format (an input of a typecast differs from the output)
         cb_types = [ttkernel.CBType(ttkernel.IntAttr(layout.tiles), t.layout.tile) for t in tensors]
         in_dram = [i for i, (t, g) in enumerate(zip(inputs, gathers)) if g or t.layout.memory == "dram"]
-        reader = self.kernel("datamovement", "noc", self.reader_body(cb_types, inputs, layout, gathers))
-        writer = self.kernel("datamovement", "noc", self.writer_body(cb_types[-1], out.layout))
+        layouts = [t.layout for t in tensors]
+        reader_plan, reader_args = self.dm_args(list(range(len(inputs))), in_dram, layouts)
+        writer_plan, writer_args = self.dm_args([len(inputs)], [len(inputs)] if out.layout.memory == "dram" else [],
+                                                layouts)
+        reader = self.kernel("datamovement", "noc", self.reader_body(cb_types, inputs, layout, gathers, reader_plan))
+        writer = self.kernel("datamovement", "noc", self.writer_body(cb_types[-1], out.layout, 0, writer_plan))
         compute = self.kernel("compute", "compute", self.compute_body(kind, cb_types, layout, gathers))
-
-        out_dram = [len(inputs)] if out.layout.memory == "dram" else []
         configs = [
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader), core_range,
-                                                       _args(list(range(len(inputs))), in_dram), (1, "noc0", None))),
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer), core_range,
-                                                       _args([len(inputs)], out_dram), (0, "noc1", None))),
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader), core_range, reader_args,
+                                                       (1, "noc0", None))),
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer), core_range, writer_args,
+                                                       (0, "noc1", None))),
             ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), core_range, _args(ports, []),
                                                            ("hifi4", layout.dtype == "f32", False, False,
                                                             ("default",)))),
@@ -888,17 +951,17 @@ class _FunctionLowering:
         return ttkernel.OP_CLASSES[name].create(operands=list(operands), properties=props)
 
     def reader_body(self, cb_types: list[Attribute], inputs: list[_Placed], layout: _Layout,
-                    gathers: list[str | None]) -> list[Operation]:
+                    gathers: list[str | None], plan: _ArgPlan) -> list[Operation]:
         """Each input's CB filled for the whole shard: an L1 shard is handed over as it is, DRAM pages are read,
         gathered inputs fetch each output tile's source tile (see `launch`)."""
-        ops = _Ops(0)
+        ops = _Ops(0, plan)
         count = ops.const(layout.tiles)
-        ports = [ops.ct_arg(i, t) for i, t in enumerate(cb_types[:len(inputs)])]
+        ports = [ops.arg(i, t) for i, t in enumerate(cb_types[:len(inputs)])]
         address_arg = len(inputs)  # addresses follow the CB ports among the compile-time args
         for placed, port, gather in zip(inputs, ports, gathers):
             ops.call("cb_reserve_back", port, count)
             if gather:
-                self.gather_into(ops, port, ops.ct_arg(address_arg), placed.layout, layout, gather)
+                self.gather_into(ops, port, ops.address(address_arg), placed.layout, layout, gather)
                 address_arg += 1
             elif placed.layout.memory == "dram":
                 self.dram_transfer(ops, port, address_arg, placed.layout, read=True)
@@ -927,16 +990,16 @@ class _FunctionLowering:
         ops.loop(layout.tiles, fetch)
         ops.barrier("read")
 
-    def writer_body(self, cb: Attribute, layout: _Layout, cb_arg: int = 0) -> list[Operation]:
+    def writer_body(self, cb: Attribute, layout: _Layout, cb_arg: int, plan: _ArgPlan) -> list[Operation]:
         """The writer kernel of a launch (NoC 1): see `write_output`; a DRAM address follows the CB port."""
-        ops = _Ops(1)
+        ops = _Ops(1, plan)
         self.write_output(ops, cb, layout, cb_arg, cb_arg + 1)
         return ops
 
     def write_output(self, ops: _Ops, cb: Attribute, layout: _Layout, cb_arg: int, address_arg: int) -> None:
         """Wait for the output shard (its CB port is compile-time arg `cb_arg`) and, for a DRAM result, write it
         to its pages (at compile-time arg `address_arg`)."""
-        count, out = ops.const(layout.tiles), ops.ct_arg(cb_arg, cb)
+        count, out = ops.const(layout.tiles), ops.arg(cb_arg, cb)
         ops.call("cb_wait_front", out, count)
         if layout.memory == "dram":
             self.dram_transfer(ops, out, address_arg, layout, read=False)
@@ -947,7 +1010,7 @@ class _FunctionLowering:
         index = IndexType()
         banks, page = ops.const(int(self.chip["num_dram_channels"])), ops.const(layout.page)
         sy, sx, wt = (ops.const(v, index) for v in (*layout.shard, layout.tensor_tiles[1]))
-        base = ops.ct_arg(address_arg)
+        base = ops.address(address_arg)
         local = ops.call("get_write_ptr" if read else "get_read_ptr", cb, result=i32)
         y, x = ops.coords(layout.origin)
 
@@ -955,9 +1018,11 @@ class _FunctionLowering:
             r = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(i, sx))))
             c = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(i, sx))))
             tile = body.emit(arith.IndexCastOp(body.emit(arith.AddiOp(body.emit(arith.MuliOp(r, wt)), c)), i32))
+            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(i, i32)), page))))
+            if body.transfer_tile(read, base, tile, near):
+                return
             bank = body.emit(arith.RemUIOp(tile, banks))
             far = body.emit(arith.AddiOp(base, body.emit(arith.MuliOp(body.emit(arith.DivUIOp(tile, banks)), page))))
-            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(i, i32)), page))))
             if read:
                 body.append(ttkernel.NocAsyncReadOp.create(
                     operands=[bank, far, near, page, body.noc],
@@ -971,12 +1036,12 @@ class _FunctionLowering:
         ops.barrier("read" if read else "write")
 
     def reduction_reader(self, stream: Attribute, single: Attribute, source: _Layout, layout: _Layout, dim: str,
-                         k_tiles: int) -> list[Operation]:
+                         k_tiles: int, plan: _ArgPlan) -> list[Operation]:
         """The scaler tile handed to CB 1, then for each output tile the input tiles along the reduced dim
         streamed into CB 0, wherever they are."""
-        ops, index = _Ops(0), IndexType()
+        ops, index = _Ops(0, plan), IndexType()
         one = ops.const(1)
-        port, scaler, base = ops.ct_arg(0, stream), ops.ct_arg(1, single), ops.ct_arg(3)
+        port, scaler, base = ops.arg(0, stream), ops.arg(1, single), ops.address(3)
         ops.call("cb_reserve_back", scaler, one)
         ops.call("cb_push_back", scaler, one)
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
@@ -1178,6 +1243,7 @@ class ConvertTTIRToTTMetalPass(ModulePass):
     default_output_memspace: str = "l1"
     use_tile_matmul: bool = False
     enable_elementwise_fusion: bool = False
+    use_tensor_accessor_dma: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from ttmlir.passes.register_device import device_module_of
@@ -1201,7 +1267,7 @@ class ConvertTTIRToTTMetalPass(ModulePass):
                      "ttkernel.thread" not in f.attributes]:
             lowering = _FunctionLowering(func, grid, chip, kernels, self.default_input_memspace,
                                          self.default_output_memspace, self.use_tile_matmul,
-                                         self.enable_elementwise_fusion)
+                                         self.enable_elementwise_fusion, self.use_tensor_accessor_dma)
             lowering.lower()
             module.body.block.add_ops(lowering.globals)
         module.body.block.add_ops(kernels)

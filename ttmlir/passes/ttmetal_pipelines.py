@@ -30,6 +30,7 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
     enable_elementwise_fusion: bool = False
     ttnn_mode: bool = False
     use_tile_matmul: bool = False
+    use_tensor_accessor_dma: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         lacking = [("collapse-tensors-2d", not self.collapse_tensors_2d, "tensors kept above two dims"),
@@ -45,7 +46,8 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
                                  default_input_memspace=self.default_input_memspace,
                                  default_output_memspace=self.default_output_memspace,
                                  use_tile_matmul=self.use_tile_matmul,
-                                 enable_elementwise_fusion=self.enable_elementwise_fusion).apply(ctx, module)
+                                 enable_elementwise_fusion=self.enable_elementwise_fusion,
+                                 use_tensor_accessor_dma=self.use_tensor_accessor_dma).apply(ctx, module)
         ConvertTTKernelToEmitCPass().apply(ctx, module)
 
 
