@@ -76,7 +76,7 @@ def chip_desc(arch: str) -> tuple[tuple[str, object], ...]:
 
 def system_desc(arch: str = "wormhole_b0", num_chips: int = 1) -> dict:
     """A host CPU and `num_chips` identical chips: the fields of `#ttcore.system_desc`."""
-    return {"cpus": ((("role", "host"), ("target_triple", "x86_64-pc-linux")),),
+    return {"cpus": ((("role", "host"), ("target_triple", "x86_64-pc-linux-gnu")),),
             "chips": (chip_desc(arch),) * num_chips, "chip_desc_indices": tuple(range(num_chips)),
             "chip_capabilities": tuple(3 if i == 0 else 1 for i in range(num_chips)),
             "chip_coords": tuple((0, 0, 0, i) for i in range(num_chips)), "chip_channels": ""}

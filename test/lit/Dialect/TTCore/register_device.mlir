@@ -2,7 +2,7 @@
 // RUN: ttmlir-opt --ttcore-register-device %s | ttmlir-opt | FileCheck %s
 // RUN: ttmlir-opt --ttcore-register-device="mock-system-desc-arch=blackhole" %s | FileCheck %s --check-prefix=BH
 
-// CHECK: #system_desc = #ttcore.system_desc<[{role = host, target_triple = "x86_64-pc-linux"}], [{arch = <wormhole_b0>, grid = 8x8, coord_translation_offsets = 18x18, l1_size = 1499136, num_dram_channels = 12, dram_channel_size = 1073741824
+// CHECK: #system_desc = #ttcore.system_desc<[{role = host, target_triple = "x86_64-pc-linux-gnu"}], [{arch = <wormhole_b0>, grid = 8x8, coord_translation_offsets = 18x18, l1_size = 1499136, num_dram_channels = 12, dram_channel_size = 1073741824
 // CHECK-SAME: supported_tile_sizes = [ 4x16,  16x16,  32x16,  4x32,  16x32,  32x32]
 // CHECK-SAME: [0], [3 : i32], [ 0x0x0x0]>
 // CHECK: module attributes {ttcore.system_desc = #system_desc} {
