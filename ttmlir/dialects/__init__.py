@@ -10,7 +10,8 @@ from xdsl.context import Context
 # dialects loaded when a module first names them: name -> "module:Dialect"
 _LAZY = {"ttir": "ttmlir.dialects.ttir:TTIR", "ttnn": "ttmlir.dialects.ttnn:TTNN",
          "ttmetal": "ttmlir.dialects.ttmetal:TTMetal", "ttkernel": "ttmlir.dialects.ttkernel:TTKernel",
-         "d2m": "ttmlir.dialects.d2m:D2M", "emitc": "ttmlir.dialects.emitc:EmitC", "memref": "xdsl.dialects.memref:MemRef",
+         "d2m": "ttmlir.dialects.d2m:D2M", "emitc": "ttmlir.dialects.emitc:EmitC",
+         "memref": "xdsl.dialects.memref:MemRef",
          "arith": "xdsl.dialects.arith:Arith", "scf": "xdsl.dialects.scf:Scf", "linalg": "xdsl.dialects.linalg:Linalg",
          "tensor": "xdsl.dialects.tensor:Tensor"}
 

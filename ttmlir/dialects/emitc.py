@@ -1,5 +1,6 @@
 """The emitc ops kernels are written in, beside those xDSL 0.74 has (call_opaque, add, apply and the types):
-include, literal, verbatim (with format arguments), constant, the arithmetic and comparison ops, cast, with MLIR's custom syntax."""
+include, literal, verbatim (with format arguments), constant, the arithmetic and comparison ops, cast, with
+MLIR's custom syntax."""
 
 from __future__ import annotations
 
@@ -209,5 +210,5 @@ class CastOp(IRDLOperation):
     assembly_format = "$source attr-dict `:` type($source) `to` type($dest)"
 
 
-EmitC = Dialect("emitc", [*XdslEmitC.operations, IncludeOp, VerbatimOp, ConstantOp, LiteralOp, SubOp, MulOp, DivOp, RemOp,
-                          CmpOp, CastOp], list(XdslEmitC.attributes))
+EmitC = Dialect("emitc", [*XdslEmitC.operations, IncludeOp, VerbatimOp, ConstantOp, LiteralOp, SubOp, MulOp, DivOp,
+                          RemOp, CmpOp, CastOp], list(XdslEmitC.attributes))

@@ -239,46 +239,20 @@ class TTKernelOp(IRDLOperation):
         printer.print_function_type(self.operand_types, self.result_types)
 
 
-@irdl_attr_definition
-class NocAddrType(ParametrizedAttribute, TypeAttribute):
-    """A 64-bit NoC address (a node and an address in it): `!ttkernel.noc_addr`."""
-
-    name = "ttkernel.noc_addr"
-
-
-@irdl_attr_definition
-class LocalSemaphoreType(ParametrizedAttribute, TypeAttribute):
-    """A semaphore's address in this core's L1 (`get_semaphore`'s result): `!ttkernel.local_semaphore`."""
-
-    name = "ttkernel.local_semaphore"
+def _type(mnemonic: str, doc: str) -> type[ParametrizedAttribute]:
+    """A kernel value type without parameters, `!ttkernel.<mnemonic>`."""
+    body = {"name": f"ttkernel.{mnemonic}", "__doc__": f"{doc}: `!ttkernel.{mnemonic}`."}
+    cls = types.new_class(mnemonic.replace("_", " ").title().replace(" ", "") + "Type",
+                          (ParametrizedAttribute, TypeAttribute), exec_body=lambda ns: ns.update(body))
+    return irdl_attr_definition(cls)
 
 
-@irdl_attr_definition
-class TensorAccessorArgsType(ParametrizedAttribute, TypeAttribute):
-    """The compile-time description of a buffer a TensorAccessor reads: `!ttkernel.TensorAccessorArgs`."""
-
-    name = "ttkernel.TensorAccessorArgs"
-
-
-@irdl_attr_definition
-class TensorAccessorType(ParametrizedAttribute, TypeAttribute):
-    """A buffer's pages by id (tt-metal's TensorAccessor): `!ttkernel.TensorAccessor`."""
-
-    name = "ttkernel.TensorAccessor"
-
-
-@irdl_attr_definition
-class L1AddrType(ParametrizedAttribute, TypeAttribute):
-    """An address in a core's L1: `!ttkernel.l1_addr`."""
-
-    name = "ttkernel.l1_addr"
-
-
-@irdl_attr_definition
-class L1AddrPtrType(ParametrizedAttribute, TypeAttribute):
-    """A pointer into L1 (`volatile tt_l1_ptr uint32_t*`): `!ttkernel.l1_addr_ptr`."""
-
-    name = "ttkernel.l1_addr_ptr"
+NocAddrType = _type("noc_addr", "A 64-bit NoC address (a node and an address in it)")
+LocalSemaphoreType = _type("local_semaphore", "A semaphore's address in this core's L1 (get_semaphore's result)")
+L1AddrType = _type("l1_addr", "An address in a core's L1")
+L1AddrPtrType = _type("l1_addr_ptr", "A pointer into L1 (volatile tt_l1_ptr uint32_t*)")
+TensorAccessorArgsType = _type("TensorAccessorArgs", "The compile-time description of a buffer a TensorAccessor reads")
+TensorAccessorType = _type("TensorAccessor", "A buffer's pages by id (tt-metal's TensorAccessor)")
 
 
 class _LogicalCoordOp(IRDLOperation):

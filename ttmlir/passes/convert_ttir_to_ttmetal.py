@@ -216,7 +216,8 @@ class _Ops(list):
                 properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 1])}))
             return
         sy, sx = self.const(source.shard[0], index), self.const(source.shard[1], index)
-        offset_y, offset_x = (self.const(o + g, index) for o, g in zip(chip["coord_translation_offsets"], source.origin))
+        offset_y, offset_x = (self.const(o + g, index)
+                              for o, g in zip(chip["coord_translation_offsets"], source.origin))
         noc_y = self.emit(arith.AddiOp(self.emit(arith.DivUIOp(row, sy)), offset_y))
         noc_x = self.emit(arith.AddiOp(self.emit(arith.DivUIOp(col, sx)), offset_x))
         position = self.emit(arith.AddiOp(self.emit(arith.MuliOp(self.emit(arith.RemUIOp(row, sy)), sx)),
@@ -270,12 +271,18 @@ def _one_program(launches: list[ttmetal.EnqueueProgramOp], op: Operation) -> ttm
         args += launch.args
         cbs += launch.cbs
         ports += launch.cb_ports.get_values()
-    merged = ttmetal.EnqueueProgramOp.create(
-        operands=[*args, *cbs],
+    return _enqueue(args, cbs, ports, configs, op)
+
+
+def _enqueue(buffers: list[SSAValue], cbs: list[SSAValue], ports: list[int], configs: list[Attribute],
+             op: Operation) -> ttmetal.EnqueueProgramOp:
+    """A program launch of `configs` over `buffers` and the CBs `cbs` (on `ports`), located at `op`."""
+    launch = ttmetal.EnqueueProgramOp.create(
+        operands=[*buffers, *cbs],
         properties={"cb_ports": DenseArrayBase.from_list(i64, ports), "kernelConfigs": ArrayAttr(configs),
-                    "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(args), len(cbs)])})
-    merged.location = op.location
-    return merged
+                    "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(buffers), len(cbs)])})
+    launch.location = op.location
+    return launch
 
 
 def _dst_tiles(tree) -> int:
@@ -598,8 +605,8 @@ class _FunctionLowering:
         out = placed[generic.outputs[0]]
         grid = generic.attributes.get("grid")
         factors = generic.attributes.get("block_factors")
-        if len(generic.outputs) != 1 or not isinstance(grid, ttcore.GridAttr) or tuple(grid.data.shape) != out.layout.grid \
-                or factors is None or any(f.value.data != 1 for f in factors.data):
+        if len(generic.outputs) != 1 or not isinstance(grid, ttcore.GridAttr) or \
+                tuple(grid.data.shape) != out.layout.grid or factors is None or any(f.value.data != 1 for f in factors.data):
             raise PassFailure(generic, "only generics with one output, on its tensor's grid and with block factors "
                                        "of 1 are lowered to TTMetal yet")
         loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
@@ -723,7 +730,7 @@ class _FunctionLowering:
                                                            ("hifi4", layout.dtype == "f32", False, False,
                                                             ("default",)))),
         ]
-        return self.enqueue([source.buffer, scaler.buffer, out.buffer], cbs, ports, configs, op)
+        return _enqueue([source.buffer, scaler.buffer, out.buffer], cbs, ports, configs, op)
 
     def check_matmul(self, op: Operation) -> bool:
         """Whether the matmul's B is given transposed (transpose_b); anything else this path does not lower is
@@ -810,7 +817,7 @@ class _FunctionLowering:
                                                            ("hifi4", layout.dtype == "f32", False, False,
                                                             ("default",)))),
         ]
-        return self.enqueue([a.buffer, b.buffer, out.buffer], cbs, ports, configs, op)
+        return _enqueue([a.buffer, b.buffer, out.buffer], cbs, ports, configs, op)
 
     def matmul_mover(self, a_side: bool, cb: Attribute, source: _Layout, layout: _Layout, k_tiles: int,
                      transpose: bool, plan: _ArgPlan) -> _Ops:
@@ -876,15 +883,6 @@ class _FunctionLowering:
         ops.call("cb_push_back", port, count)
         return ops
 
-    def enqueue(self, buffers: list[SSAValue], cbs: list[SSAValue], ports: list[int], configs: list[Attribute],
-                op: Operation) -> ttmetal.EnqueueProgramOp:
-        launch = ttmetal.EnqueueProgramOp.create(
-            operands=[*buffers, *cbs],
-            properties={"cb_ports": DenseArrayBase.from_list(i64, ports), "kernelConfigs": ArrayAttr(configs),
-                        "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(buffers), len(cbs)])})
-        launch.location = op.location
-        return launch
-
     def gather_cb(self, source: _Placed, out: _Placed, op: Operation) -> SSAValue:
         """An L1 buffer shaped like the output's shards, in the source's format, that the reader fills."""
         return self.l1_buffer(out.layout.grid, out.layout.shard, source.layout.dtype, op, out.layout.origin)
@@ -935,7 +933,7 @@ class _FunctionLowering:
                                                            ("hifi4", layout.dtype == "f32", False, False,
                                                             ("default",)))),
         ]
-        return self.enqueue([t.buffer for t in tensors], cbs, ports, configs, op)
+        return _enqueue([t.buffer for t in tensors], cbs, ports, configs, op)
 
     def kernel(self, base: str, thread: str, body: list[Operation]) -> str:
         name = f"{base}_kernel{len(self.kernels)}"

@@ -32,10 +32,12 @@ NOC_ADDR = EmitC_OpaqueType(StringAttr("uint64_t"))
 L1_POINTER = EmitC_PointerType(EmitC_OpaqueType(StringAttr("volatile tt_l1_ptr uint32_t")))
 HEADERS = {"compute": "compute_kernel_api/common.h", "noc": "dataflow_api.h", "ethernet": "dataflow_api.h"}
 C_TYPES = {ttkernel.TensorAccessorType: EmitC_OpaqueType(StringAttr("TensorAccessor")),
-           ttkernel.TensorAccessorArgsType: EmitC_OpaqueType(StringAttr("auto")), ttkernel.CBType: PORT, ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT,
-           ttkernel.NocAddrType: NOC_ADDR, ttkernel.L1AddrPtrType: L1_POINTER}
+           ttkernel.TensorAccessorArgsType: EmitC_OpaqueType(StringAttr("auto")), ttkernel.CBType: PORT,
+           ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT, ttkernel.NocAddrType: NOC_ADDR,
+           ttkernel.L1AddrPtrType: L1_POINTER}
 # the endpoint object a transfer names its far side with, and the fields that name it
-ENDPOINTS = {"core": ("UnicastEndpoint", "unicast_ep", "{{.noc_x = {}, .noc_y = {}, .addr = static_cast<uint32_t>({})}"),
+ENDPOINTS = {"core": ("UnicastEndpoint", "unicast_ep",
+                      "{{.noc_x = {}, .noc_y = {}, .addr = static_cast<uint32_t>({})}"),
              "bank": ("AllocatorBank<AllocatorBankType::DRAM>", "dram_ep",
                       "{{.bank_id = static_cast<uint32_t>({}), .addr = static_cast<uint32_t>({})}"),
              "mcast": ("MulticastEndpoint", "mcast_ep",

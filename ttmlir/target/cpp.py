@@ -162,7 +162,8 @@ class _KernelWriter:
         template = ""
         if op.template_args is not None:
             if not all(isinstance(t, EmitC_OpaqueAttr) for t in op.template_args.data):
-                raise TranslateError(op, "a template argument of emitc.call_opaque is written as #emitc.opaque<\"...\">")
+                raise TranslateError(op, "a template argument of emitc.call_opaque is written as "
+                                         "#emitc.opaque<\"...\">")
             template = "<" + ", ".join(t.value.data for t in op.template_args.data) + ">"
         if op.args is None:
             args = [self.name(v) for v in op.call_args]

@@ -18,7 +18,8 @@ import time
 import torch
 
 from ttmlir.runtime.metal import tile_math
-from ttmlir.runtime.metal.grid import (SEMAPHORE_SLOTS, TENSOR_ACCESSOR_DRAM, CBConfig, Grid, KernelLaunch, MetalError, Program,
+from ttmlir.runtime.metal.grid import (SEMAPHORE_SLOTS, TENSOR_ACCESSOR_DRAM, CBConfig, Grid, KernelLaunch,
+                                      MetalError, Program,
                                       ProgramStats)
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
