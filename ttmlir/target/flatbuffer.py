@@ -198,6 +198,10 @@ def ttm_commands(program: fbm.ProgramT) -> list:
 def check_required_ttm(root: fbm.TTMetalBinaryT, name: str) -> None:
     """A `.ttm`'s commands, buffers and kernels have every field the simulator reads, in range; a missing one is
     named with its program and command."""
+    chips = as_list(root.systemDesc.chipDescs) if root.systemDesc is not None else []
+    for chip in chips:
+        if chip is None or chip.arch not in enum_names(fbm.Arch):
+            raise BinaryError(f"{name}: corrupted flatbuffer (a chip of its system descriptor has no known arch)")
     for p, program in enumerate(as_list(root.programs)):
         where = f"{name}: program {p} ('{program.name}')" if program.name else f"{name}: program {p} (no name)"
         if not program.name:
