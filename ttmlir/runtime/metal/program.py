@@ -12,6 +12,7 @@ Buffer conventions (what `--ttmetal-to-flatbuffer` writes and the compiler alloc
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
 
@@ -65,6 +66,15 @@ def _padded(shape: tuple[int, ...]) -> tuple[int, int, int]:
     """A tensor as a batch of matrices, each padded to whole tiles: (batch, rows, cols)."""
     shape = (1,) * max(0, 2 - len(shape)) + tuple(shape)
     return (math.prod(shape[:-2]), *(-(-d // tile_math.TILE) * tile_math.TILE for d in shape[-2:]))
+
+
+@contextlib.contextmanager
+def _naming(buffer: _Buffer):
+    """A transfer's failure names the device buffer it moves."""
+    try:
+        yield
+    except MetalError as error:
+        raise MetalError(f"buffer {buffer.id}: {error}") from None
 
 
 def _matrices(shape: tuple[int, ...]) -> tuple[int, int, int]:
@@ -155,10 +165,14 @@ class ProgramRunner:
                 batch, rows, cols = _matrices(shape)
                 self.host[table.dst.globalId] = source[:, :rows, :cols].reshape(shape)
         elif isinstance(table, fbm.EnqueueWriteBufferCommandT):
-            self.write(self._host(table.src), self._device(table.dst))
+            device = self._device(table.dst)
+            with _naming(device):
+                self.write(self._host(table.src), device)
         elif isinstance(table, fbm.EnqueueReadBufferCommandT):
             self.host_buffer(table.dst)
-            self.host[table.dst.globalId] = self.read(self._device(table.src), _held_shape(table.dst))
+            device = self._device(table.src)
+            with _naming(device):
+                self.host[table.dst.globalId] = self.read(device, _held_shape(table.dst))
         elif isinstance(table, fbm.EnqueueProgramCommandT):
             self.stats.append(self.grid.run(self.launch(table)))
         elif isinstance(table, fbm.DeallocateBufferCommandT):
