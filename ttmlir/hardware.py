@@ -6,6 +6,7 @@ xDSL or torch, so the system descriptor, layout passes, allocator and perf model
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 DATA_TYPES = ("f32", "f16", "bf16", "bfp_f8", "bfp_bf8", "bfp_f4", "bfp_bf4", "bfp_f2", "bfp_bf2",
@@ -51,6 +52,19 @@ CHIPS: dict[str, ChipFacts] = {
 }
 
 ARCHS = ("grayskull", "wormhole_b0", "blackhole")
+
+
+def tile_padded(shape: tuple[int, ...], tile: int = 32) -> tuple[int, int, int]:
+    """A tensor as the device holds it: a batch of matrices, each padded to whole tiles (batch, rows, cols)."""
+    shape = (1,) * max(0, 2 - len(shape)) + tuple(shape)
+    return math.prod(shape[:-2]), *(-(-d // tile) * tile for d in shape[-2:])
+
+
+def tile_padded_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """The row-major element strides of `shape` laid out with each matrix padded to whole tiles."""
+    _, rows, cols = tile_padded(shape)
+    padded = (*shape[:-2], rows, cols)[-len(shape):]
+    return tuple(math.prod(padded[i + 1:]) for i in range(len(shape)))
 
 
 def tile_bytes(dtype: str, tile: tuple[int, int] = (32, 32)) -> int:

@@ -9,11 +9,10 @@ The `d2m.tile_*` ops are written in generic form; `TILE_OPS` lists the ones this
 
 from __future__ import annotations
 
-import types
 from typing import ClassVar
 
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, i32, i64
-from xdsl.ir import Attribute, Dialect, Region
+from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, prop_def,
                        region_def, result_def, traits_def, var_operand_def, var_region_def,
                        var_result_def)
@@ -23,7 +22,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.printer import Printer
 
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.syntax import EmptyFormat, enum_attr
+from ttmlir.dialects.syntax import EmptyFormat, enum_attr, table_class
 
 ThreadAttr = enum_attr("d2m.thread", ("compute", "datamovement", "unified"),
                        "What a generic op's region runs as: a compute or data-movement thread, or both (unified).")
@@ -369,9 +368,7 @@ class TileOp(IRDLOperation):
 def _tile_op(mnemonic: str, family: str) -> type[TileOp]:
     body = {"name": f"d2m.{mnemonic}", "FAMILY": family, "__doc__": f"upstream's `d2m.{mnemonic}`.",
             "__annotations__": {"FAMILY": ClassVar[str]}}
-    cls = types.new_class("".join(p.title() for p in mnemonic.split("_")) + "Op", (TileOp,),
-                          exec_body=lambda ns: ns.update(body))
-    return irdl_op_definition(cls)
+    return table_class(mnemonic, "Op", (TileOp,), body, irdl_op_definition)
 
 
 TILE_OP_CLASSES = {mnemonic: _tile_op(mnemonic, family) for mnemonic, (family, _) in TILE_OPS.items()}

@@ -35,6 +35,13 @@ def _camel(name: str) -> str:
     return "".join(p[:1].upper() + p[1:] for p in name.split(".")[-1].split("_"))
 
 
+def table_class(mnemonic: str, suffix: str, bases: tuple[type, ...], body: dict, define):
+    """A class made from a table row, `<Mnemonic><suffix>` (`tile_exp` -> `TileExpOp`), declared with `define`
+    (irdl_op_definition or irdl_attr_definition)."""
+    name = "".join(p[:1].upper() + p[1:] for p in mnemonic.replace(".", "_").split("_")) + suffix
+    return define(types.new_class(name, bases, exec_body=lambda ns: ns.update(body)))
+
+
 def parse_dims(parser: AttrParser) -> tuple[int, ...]:
     """`8x8`, `0x0x0x0` or `32` (also the empty list)."""
     return tuple(parser.parse_dimension_list())

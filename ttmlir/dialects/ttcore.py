@@ -568,6 +568,20 @@ class InterleavedLayoutAttr(_StridedLayout, Data[tuple[int, ...]]):
         printer.print_string(f"<{dims_str(self.data)}>")
 
 
+def grid_translation(mapping: Attribute) -> tuple[int, int] | None:
+    """The core a virtual grid starts at, when its forward mapping moves whole shards by a translation of the
+    grid dims (`(d0, d1, d2, d3) -> (d0 + 1, d1 + 1, d2, d3)`); None for any other mapping."""
+    affine = getattr(mapping, "data", None)
+    if not isinstance(affine, AffineMap) or affine.num_dims != 4 or len(affine.results) != 4:
+        return None
+    base = list(affine.eval([0, 0, 0, 0], []))
+    units = ([1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1])
+    if any([a - b for a, b in zip(affine.eval(u, []), base)] != u for u in units) or base[2:] != [0, 0] or \
+            min(base[:2]) < 0:
+        return None
+    return base[0], base[1]
+
+
 @dataclass(frozen=True)
 class HostLayout:
     logical_shape: tuple[int, ...]

@@ -11,7 +11,6 @@ classes."""
 
 from __future__ import annotations
 
-import types
 from typing import ClassVar
 
 from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IndexType, IntAttr, IntegerAttr, IntegerType, i32
@@ -22,7 +21,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from ttmlir.dialects.syntax import enum_attr, parse_arg_groups
+from ttmlir.dialects.syntax import enum_attr, parse_arg_groups, table_class
 
 ThreadAttr = enum_attr("ttkernel.thread", ("noc", "compute", "ethernet"), "The RISC-V thread a kernel runs on.")
 BcastTypeAttr = enum_attr("ttkernel.bcast_type", ("none", "col", "row", "scalar"),
@@ -242,9 +241,7 @@ class TTKernelOp(IRDLOperation):
 def _type(mnemonic: str, doc: str) -> type[ParametrizedAttribute]:
     """A kernel value type without parameters, `!ttkernel.<mnemonic>`."""
     body = {"name": f"ttkernel.{mnemonic}", "__doc__": f"{doc}: `!ttkernel.{mnemonic}`."}
-    cls = types.new_class(mnemonic.replace("_", " ").title().replace(" ", "") + "Type",
-                          (ParametrizedAttribute, TypeAttribute), exec_body=lambda ns: ns.update(body))
-    return irdl_attr_definition(cls)
+    return table_class(mnemonic, "Type", (ParametrizedAttribute, TypeAttribute), body, irdl_attr_definition)
 
 
 NocAddrType = _type("noc_addr", "A 64-bit NoC address (a node and an address in it)")
@@ -449,9 +446,7 @@ def _op_class(mnemonic: str, items: tuple[str, ...]) -> type[TTKernelOp]:
     body = {"name": f"ttkernel.{mnemonic}", "ITEMS": items, "__doc__": f"tt-metal's `{mnemonic}`.",
             "__annotations__": {"ITEMS": ClassVar[tuple[str, ...]]},
             **{item.split("=")[0]: opt_prop_def(Attribute) for item in items if "=" in item}}
-    cls = types.new_class("".join(p.title() for p in mnemonic.replace(".", "_").split("_")) + "Op", (TTKernelOp,),
-                          exec_body=lambda ns: ns.update(body))
-    return irdl_op_definition(cls)
+    return table_class(mnemonic, "Op", (TTKernelOp,), body, irdl_op_definition)
 
 
 OP_CLASSES = {mnemonic: _op_class(mnemonic, items) for mnemonic, items in OPS.items()}

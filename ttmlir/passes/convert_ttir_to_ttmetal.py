@@ -35,10 +35,9 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type,
-                                   FunctionType, IndexType,
-                                   IntegerAttr, MemRefType, ModuleOp, NoneAttr, StringAttr, SymbolRefAttr, TensorType, UnitAttr,
-                                   IntegerType, i32, i64)
+from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr,
+                                   Float32Type, FunctionType, IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp,
+                                   NoneAttr, StringAttr, SymbolRefAttr, TensorType, UnitAttr, i32, i64)
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.dialects.memref import AllocOp, CopyOp, GetGlobalOp, GlobalOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -247,13 +246,10 @@ def _host_layout(t: Attribute) -> ttcore.HostLayoutAttr | None:
     """The padded host layout a tensor not in whole tiles is staged in: each matrix of the batch padded to whole
     tiles, as the device holds it; None when nothing is padded."""
     shape = tuple(t.get_shape())
-    rows, cols = ((1,) * max(0, 2 - len(shape)) + shape)[-2:]
-    padded_rows, padded_cols = (-(-d // TILE) * TILE for d in (rows, cols))
-    if len(shape) >= 2 and (padded_rows, padded_cols) == (rows, cols):
+    batch, rows, cols = hardware.tile_padded(shape)
+    if len(shape) >= 2 and (rows, cols) == shape[-2:]:
         return None
-    padded = (*shape[:-2], padded_rows, padded_cols)[-len(shape):]
-    strides = tuple(math.prod(padded[i + 1:]) for i in range(len(shape)))
-    return ttcore.HostLayoutAttr(ttcore.HostLayout(shape, strides, math.prod(shape[:-2]) * padded_rows * padded_cols))
+    return ttcore.HostLayoutAttr(ttcore.HostLayout(shape, hardware.tile_padded_strides(shape), batch * rows * cols))
 
 
 def _one_program(launches: list[ttmetal.EnqueueProgramOp], op: Operation) -> ttmetal.EnqueueProgramOp:
@@ -272,6 +268,19 @@ def _one_program(launches: list[ttmetal.EnqueueProgramOp], op: Operation) -> ttm
         cbs += launch.cbs
         ports += launch.cb_ports.get_values()
     return _enqueue(args, cbs, ports, configs, op)
+
+
+def _configs(layout: _Layout, reader: tuple[str, Attribute], writer: tuple[str, Attribute], compute: str,
+             ports: list[int]) -> list[Attribute]:
+    """A launch's kernels on the output's cores: a reader on NoC 0 (data-movement core 1) and a writer on NoC 1
+    (core 0), each (symbol, argument bindings), and the compute kernel with CB ports `ports` as compile-time
+    args (f32 accumulating in an f32 dst)."""
+    cores = ttmetal.CoreRangeAttr((layout.origin, layout.grid))
+    return [ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader[0]), cores, reader[1], (1, "noc0", None))),
+            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer[0]), cores, writer[1], (0, "noc1", None))),
+            ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), cores, _args(ports, []),
+                                                           ("hifi4", layout.dtype == "f32", False, False,
+                                                            ("default",))))]
 
 
 def _enqueue(buffers: list[SSAValue], cbs: list[SSAValue], ports: list[int], configs: list[Attribute],
@@ -586,10 +595,8 @@ class _FunctionLowering:
         origin = (0, 0)
         mapping = empty.attributes.get("virtualGridForwardMapping") if isinstance(empty, d2m.EmptyOp) else None
         if mapping is not None:
-            affine = mapping.data
-            origin = tuple(affine.eval([0, 0, 0, 0], [])[:2])
-            if any(tuple(a - b for a, b in zip(affine.eval(u, []), affine.eval([0] * 4, []))) != tuple(u)
-                   for u in ([1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1])):
+            origin = ttcore.grid_translation(mapping)
+            if origin is None:
                 raise PassFailure(empty, "only virtual grids that are a translation of the core grid are lowered "
                                          "to TTMetal yet")
         if any(o < 0 or o + g > d for o, g, d in zip(origin, shape[:2], self.device_grid)):
@@ -606,7 +613,8 @@ class _FunctionLowering:
         grid = generic.attributes.get("grid")
         factors = generic.attributes.get("block_factors")
         if len(generic.outputs) != 1 or not isinstance(grid, ttcore.GridAttr) or \
-                tuple(grid.data.shape) != out.layout.grid or factors is None or any(f.value.data != 1 for f in factors.data):
+                tuple(grid.data.shape) != out.layout.grid or factors is None or \
+                any(f.value.data != 1 for f in factors.data):
             raise PassFailure(generic, "only generics with one output, on its tensor's grid and with block factors "
                                        "of 1 are lowered to TTMetal yet")
         loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
@@ -719,18 +727,8 @@ class _FunctionLowering:
         writer = self.kernel("datamovement", "noc", self.writer_body(shard, layout, 2, writer_plan))
         compute = self.kernel("compute", "compute", self.reduction_compute(stream, single, shard, layout, kind, dim,
                                                                            k_tiles))
-        core_range = ttmetal.CoreRangeAttr((layout.origin, layout.grid))
-        ports = [0, 1, 2]
-        configs = [
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader), core_range, reader_args,
-                                                       (1, "noc0", None))),
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer), core_range, writer_args,
-                                                       (0, "noc1", None))),
-            ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), core_range, _args(ports, []),
-                                                           ("hifi4", layout.dtype == "f32", False, False,
-                                                            ("default",)))),
-        ]
-        return _enqueue([source.buffer, scaler.buffer, out.buffer], cbs, ports, configs, op)
+        configs = _configs(layout, (reader, reader_args), (writer, writer_args), compute, [0, 1, 2])
+        return _enqueue([source.buffer, scaler.buffer, out.buffer], cbs, [0, 1, 2], configs, op)
 
     def check_matmul(self, op: Operation) -> bool:
         """Whether the matmul's B is given transposed (transpose_b); anything else this path does not lower is
@@ -806,18 +804,8 @@ class _FunctionLowering:
         mover_b = self.kernel("datamovement", "noc", movers_b)
         compute = self.kernel("compute", "compute", self.matmul_compute(cb_a, cb_b, shard, layout, k_tiles,
                                                                         transpose_b))
-        core_range = ttmetal.CoreRangeAttr((layout.origin, layout.grid))
-        ports = [0, 1, 2]
-        configs = [
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(mover_a), core_range, args_a,
-                                                       (1, "noc0", None))),
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(mover_b), core_range, args_b,
-                                                       (0, "noc1", None))),
-            ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), core_range, _args(ports, []),
-                                                           ("hifi4", layout.dtype == "f32", False, False,
-                                                            ("default",)))),
-        ]
-        return _enqueue([a.buffer, b.buffer, out.buffer], cbs, ports, configs, op)
+        configs = _configs(layout, (mover_a, args_a), (mover_b, args_b), compute, [0, 1, 2])
+        return _enqueue([a.buffer, b.buffer, out.buffer], cbs, [0, 1, 2], configs, op)
 
     def matmul_mover(self, a_side: bool, cb: Attribute, source: _Layout, layout: _Layout, k_tiles: int,
                      transpose: bool, plan: _ArgPlan) -> _Ops:
@@ -912,7 +900,6 @@ class _FunctionLowering:
         cbs = [self.gather_cb(t, out, op) if g else self.cb_of(t, op) for t, g in zip(inputs, gathers)]
         cbs.append(self.cb_of(out, op))
         layout = out.layout
-        core_range = ttmetal.CoreRangeAttr((layout.origin, layout.grid))
         ports = list(range(len(tensors)))
         # each CB holds a shard's tiles in its tensor's format (an input of a typecast differs from the output)
         cb_types = [ttkernel.CBType(ttkernel.IntAttr(layout.tiles), t.layout.tile) for t in tensors]
@@ -924,15 +911,7 @@ class _FunctionLowering:
         reader = self.kernel("datamovement", "noc", self.reader_body(cb_types, inputs, layout, gathers, reader_plan))
         writer = self.kernel("datamovement", "noc", self.writer_body(cb_types[-1], out.layout, 0, writer_plan))
         compute = self.kernel("compute", "compute", self.compute_body(kind, cb_types, layout, gathers))
-        configs = [
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader), core_range, reader_args,
-                                                       (1, "noc0", None))),
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer), core_range, writer_args,
-                                                       (0, "noc1", None))),
-            ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), core_range, _args(ports, []),
-                                                           ("hifi4", layout.dtype == "f32", False, False,
-                                                            ("default",)))),
-        ]
+        configs = _configs(layout, (reader, reader_args), (writer, writer_args), compute, ports)
         return _enqueue([t.buffer for t in tensors], cbs, ports, configs, op)
 
     def kernel(self, base: str, thread: str, body: list[Operation]) -> str:

@@ -43,6 +43,7 @@ ENDPOINTS = {"core": ("UnicastEndpoint", "unicast_ep",
              "mcast": ("MulticastEndpoint", "mcast_ep",
                        "noc_traits_t<MulticastEndpoint>::dst_args_mcast_type{{.noc_x_start = {}, .noc_y_start = {}, "
                        ".noc_x_end = {}, .noc_y_end = {}, .addr = static_cast<uint32_t>({})}")}
+RENAMED = {"mm_init_short": "matmul_init", "mm_block_init_short": "matmul_block_init"}  # tt-metal's current names
 NOC_BARRIERS = {"noc_async_read_barrier": "async_read_barrier", "noc_async_write_barrier": "async_write_barrier",
                 "noc_async_full_barrier": "async_full_barrier"}
 
@@ -70,12 +71,10 @@ class _KernelLowering:
 
     def noc_of(self, op, nocs) -> str:
         """The name of the `Noc` object a NoC op uses: its NoC operand (`nocs`) must be a constant."""
-        value = nocs[0] if nocs else None
-        owner = getattr(value, "owner", None)
-        if not isinstance(owner, (arith.ConstantOp, emitc.ConstantOp)):
-            raise PassFailure(op, "NoC operand is required for TTKernel-to-EmitC conversion" if value is None
-                              else "a NoC operand must be a constant here (dynamic NoC ids are not supported)")
-        index = owner.value.value.data
+        index = _constant(nocs[0]) if nocs else None
+        if index is None:
+            raise PassFailure(op, "a NoC operand must be a constant here (dynamic NoC ids are not supported)" if nocs
+                              else "NoC operand is required for TTKernel-to-EmitC conversion")
         self.declare(f"Noc noc{index}({index});")
         return f"noc{index}"
 
@@ -115,14 +114,12 @@ class _KernelLowering:
             return [emitc.VerbatimOp.create(operands=[op.src_local, op.size, op.num_dests, *op.start_xy, *op.end_xy,
                                                       op.dst_local], properties={"value": StringAttr(text)})]
         if mnemonic == "TensorAccessorArgs":  # offsets of its compile-time and common runtime args, as constants
-            offsets = []
-            for value in op.operands:
-                if not isinstance(value.owner, (arith.ConstantOp, emitc.ConstantOp)):
-                    raise PassFailure(op, "TensorAccessorArgs takes constant argument offsets")
-                offsets.append(str(value.owner.value.value.data))
+            offsets = [_constant(value) for value in op.operands]
+            if None in offsets:
+                raise PassFailure(op, "TensorAccessorArgs takes constant argument offsets")
             name = self.fresh("tensor_accessor_args_")
             return [emitc.VerbatimOp.create(properties={"value": StringAttr(
-                        f"constexpr auto {name} = TensorAccessorArgs<{', '.join(offsets)}>();")}),
+                        f"constexpr auto {name} = TensorAccessorArgs<{', '.join(map(str, offsets))}>();")}),
                     emitc.LiteralOp.create(properties={"value": StringAttr(name)}, result_types=result_types)]
         if mnemonic in ("noc_async_read_tile", "noc_async_write_tile"):  # a page by id through a TensorAccessor
             noc, page_id = self.noc_of(op, op.operands[3:]), self.fresh("page_id_")
@@ -150,6 +147,12 @@ class _KernelLowering:
         return [_call(_callee(op), list(op.operands), result_types)]
 
 
+def _constant(value) -> int | None:
+    """The integer a constant operand holds (arith or emitc), None for any other value."""
+    owner = getattr(value, "owner", None)
+    return owner.value.value.data if isinstance(owner, (arith.ConstantOp, emitc.ConstantOp)) else None
+
+
 def _call(spelled: str, operands: list, result_types: list) -> EmitC_CallOpaqueOp:
     """A call of `name` or `name<T, U>`: the template arguments go in `template_args`, as upstream writes them."""
     if not spelled.endswith(">"):
@@ -175,11 +178,7 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
         return "pack_tile<true>"
     if mnemonic == "reinterpret_cast":
         return f"reinterpret_cast<{c_type(_c_type(op.results[0].type))}>"
-    if mnemonic == "mm_init_short":
-        return "matmul_init"
-    if mnemonic == "mm_block_init_short":
-        return "matmul_block_init"
-    return mnemonic.replace(".", "::")
+    return RENAMED.get(mnemonic, mnemonic.replace(".", "::"))
 
 
 @dataclass(frozen=True)

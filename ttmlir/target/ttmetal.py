@@ -40,19 +40,12 @@ _NUMPY_BYTES = {"f32": lambda v: v.astype("<f4").view("u1"), "f16": lambda v: v.
 
 
 def _grid_origin(mapping: Attribute, op: Operation) -> tuple[int, int]:
-    """The core a buffer's virtual grid starts at, from its forward mapping: a translation of the grid dims
-    (`(d0, d1, d2, d3) -> (d0 + 1, d1 + 1, d2, d3)`); any other mapping is refused."""
-    affine = getattr(mapping, "data", None)
-    if affine is None or affine.num_dims != 4 or len(affine.results) != 4:
-        raise TranslateError(op, f"a buffer's virtual grid mapping must map a 2-d grid and shard, not {mapping}")
-    base = list(affine.eval([0, 0, 0, 0], []))
-    for unit in ([1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]):
-        if [a - b for a, b in zip(affine.eval(unit, []), base)] != unit:
-            raise TranslateError(op, f"only virtual grids that are a translation of the core grid are supported, "
-                                     f"not {mapping}")
-    if base[2:] != [0, 0] or min(base[:2]) < 0:
-        raise TranslateError(op, f"a virtual grid mapping must move whole shards onto cores, not {mapping}")
-    return base[0], base[1]
+    """The core a buffer's virtual grid starts at, from its forward mapping (a translation of the core grid)."""
+    origin = ttcore.grid_translation(mapping)
+    if origin is None:
+        raise TranslateError(op, f"only virtual grids that move whole shards by a translation of the core grid are "
+                                 f"supported, not {mapping}")
+    return origin
 
 
 def _dim2d(y: int, x: int):

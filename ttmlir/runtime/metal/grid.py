@@ -190,9 +190,9 @@ class Grid:
         kind, where, addr = self.resolve(noc_addr, size)
         if kind == "l1":
             return where.l1[addr:addr + size].clone()
-        pages = _pages(addr, size)
-        return torch.cat([self._dram_page(where, page, create=False)[lo:hi] for page, lo, hi in pages]) \
-            if size else torch.zeros(0, dtype=torch.uint8)
+        parts = [self.dram[(where, page)][lo:hi] if (where, page) in self.dram  # a page never written reads 0
+                 else torch.zeros(hi - lo, dtype=torch.uint8) for page, lo, hi in _pages(addr, size)]
+        return torch.cat(parts) if parts else torch.zeros(0, dtype=torch.uint8)
 
     def write(self, noc_addr: int, data: torch.Tensor) -> None:
         kind, where, addr = self.resolve(noc_addr, data.numel())
@@ -205,14 +205,11 @@ class Grid:
             self._dram_page(where, page)[lo:hi] = data[done:done + hi - lo]
             done += hi - lo
 
-    def _dram_page(self, bank: int, page: int, create: bool = True) -> torch.Tensor:
-        """A page of a DRAM bank, held once written (a page never written reads as zeros, held by no one); the
-        pages held are bounded by half this machine's available memory, so a program writing all over DRAM is
-        an error, not the host running out of memory."""
+    def _dram_page(self, bank: int, page: int) -> torch.Tensor:
+        """A page of a DRAM bank to write, held from its first write on; the pages held are bounded by half this
+        machine's available memory, so a program writing all over DRAM is an error, not the host out of memory."""
         key = (bank, page)
         if key not in self.dram:
-            if not create:
-                return torch.zeros(DRAM_PAGE, dtype=torch.uint8)
             if self.dram_page_limit is None:
                 from ttmlir.runtime.session import host_memory_available
                 available = host_memory_available()

@@ -18,10 +18,10 @@ import time
 
 import torch
 
+from ttmlir.hardware import tile_padded, tile_padded_strides
 from ttmlir.runtime.metal import tile_math
 from ttmlir.runtime.metal.grid import (SEMAPHORE_SLOTS, TENSOR_ACCESSOR_DRAM, CBConfig, Grid, KernelLaunch,
-                                      MetalError, Program,
-                                      ProgramStats)
+                                      MetalError, Program, ProgramStats)
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
 
@@ -62,12 +62,6 @@ class _Buffer:
         return [((y, x), (oy + y, ox + x)) for y in range(self.grid[0]) for x in range(self.grid[1])]
 
 
-def _padded(shape: tuple[int, ...]) -> tuple[int, int, int]:
-    """A tensor as a batch of matrices, each padded to whole tiles: (batch, rows, cols)."""
-    shape = (1,) * max(0, 2 - len(shape)) + tuple(shape)
-    return (math.prod(shape[:-2]), *(-(-d // tile_math.TILE) * tile_math.TILE for d in shape[-2:]))
-
-
 @contextlib.contextmanager
 def _naming(buffer: _Buffer):
     """A transfer's failure names the device buffer it moves."""
@@ -90,10 +84,8 @@ def _held_shape(ref: fbm.BufferRefT) -> tuple[int, ...]:
     strides = tuple(int(s) for s in fbu.as_list(ref.desc.hostStrides))
     if not strides:
         return shape
-    batch, rows, cols = _padded(shape)
-    padded = (*shape[:-2], rows, cols)[-len(shape):]
-    if strides != tuple(math.prod(padded[i + 1:]) for i in range(len(shape))) or \
-            ref.desc.hostVolume != batch * rows * cols:
+    batch, rows, cols = tile_padded(shape)
+    if strides != tile_padded_strides(shape) or ref.desc.hostVolume != batch * rows * cols:
         raise MetalError(f"host buffer {ref.globalId}: a padding of strides {list(strides)} (volume "
                          f"{ref.desc.hostVolume}) is not each matrix padded to whole tiles")
     return batch, rows, cols
@@ -104,7 +96,7 @@ def _pages(host: torch.Tensor, buffer: _Buffer) -> torch.Tensor:
     (rows, cols, bytes per element). Tiled, each matrix of the batch is padded with zeros to whole tiles and
     the batch folds into rows."""
     if buffer.tiled:
-        batch, rows, cols = _padded(tuple(host.shape))
+        batch, rows, cols = tile_padded(tuple(host.shape))
         matrices = host.reshape(batch, *((1,) * max(0, 2 - host.dim()) + tuple(host.shape))[-2:])
         matrices = torch.nn.functional.pad(matrices, (0, cols - matrices.shape[2], 0, rows - matrices.shape[1]))
         data = tile_math.tilize(matrices.reshape(batch * rows, cols), buffer.dtype)
@@ -154,15 +146,15 @@ class ProgramRunner:
                 buffer.shape) if data else torch.zeros(_held_shape(table.dst))
         elif isinstance(table, fbm.MemrefCopyCommandT):
             source, shape = self._host(table.src), tuple(int(d) for d in fbu.as_list(table.dst.desc.shape))
-            if _held_shape(table.src) == _held_shape(table.dst):
+            held_src, held_dst = _held_shape(table.src), _held_shape(table.dst)
+            batch, rows, cols = _matrices(shape)
+            if held_src == held_dst:
                 self.host[table.dst.globalId] = source.clone()
-            elif _held_shape(table.dst) != shape:  # into a buffer padded to whole tiles
-                padded = torch.zeros(_held_shape(table.dst))
-                batch, rows, cols = _matrices(shape)
+            elif held_dst != shape:  # into a buffer padded to whole tiles
+                padded = torch.zeros(held_dst)
                 padded[:, :rows, :cols] = source.reshape(batch, rows, cols)
                 self.host[table.dst.globalId] = padded
             else:
-                batch, rows, cols = _matrices(shape)
                 self.host[table.dst.globalId] = source[:, :rows, :cols].reshape(shape)
         elif isinstance(table, fbm.EnqueueWriteBufferCommandT):
             device = self._device(table.dst)
@@ -221,7 +213,7 @@ class ProgramRunner:
 
     def read(self, buffer: _Buffer, shape: tuple[int, ...]) -> torch.Tensor:
         if buffer.tiled:
-            batch, rows, cols = _padded(shape)
+            batch, rows, cols = tile_padded(shape)
             rows *= batch
         else:
             rows, cols = (math.prod(shape[:-1]) if len(shape) > 1 else 1), shape[-1]
