@@ -148,3 +148,50 @@ def test_regions_on_overlapping_cores_are_refused(tmp_path):
 def test_a_grid_placed_off_the_device_is_refused():
     with pytest.raises(PassFailure, match=r"does not fit the 8x8 worker grid"):
         compile_ttir(spatial_program((7, 8)))
+
+
+D2M_STAGE = """func.func @f(%a: tensor<64x128xf32>, %b: tensor<64x128xf32>, %c: tensor<128x96xbf16>, %d: tensor<64x128xbf16>) -> (tensor<64x128xf32>, tensor<64x96xbf16>, tensor<64x128xbf16>) {
+  %0 = "ttir.add"(%a, %b) : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>
+  %1 = "ttir.exp"(%0) : (tensor<64x128xf32>) -> tensor<64x128xf32>
+  %2 = "ttir.matmul"(%d, %c) : (tensor<64x128xbf16>, tensor<128x96xbf16>) -> tensor<64x96xbf16>
+  %3 = "ttir.full"() <{shape = array<i32: 64, 128>, fill_value = 2.5 : f32}> : () -> tensor<64x128xbf16>
+  return %1, %2, %3 : tensor<64x128xf32>, tensor<64x96xbf16>, tensor<64x128xbf16>
+}
+"""
+
+
+@pytest.mark.parametrize("memspace", ["l1", "dram"])
+def test_ttir_through_the_d2m_stage_runs_with_the_right_answer(memspace):
+    """--ttir-to-d2m writes each op as a D2M program on a 1x1 grid, --d2m-grid-selection spreads each over the
+    largest grid its tiles allow; the Metal pipeline runs what they wrote."""
+    from ttmlir.dialects import make_context
+    from ttmlir.asm import parse_text
+    from ttmlir.passes import make_pass
+    from ttmlir.target.ttmetal import translate
+
+    ctx = make_context()
+    module, _ = parse_text(ctx, D2M_STAGE)
+    make_pass("ttcore-register-device", "").apply(ctx, module)
+    make_pass("ttir-to-d2m", f"default-input-memspace={memspace}").apply(ctx, module)
+    make_pass("d2m-grid-selection", "").apply(ctx, module)
+    grids = [g.attributes["grid"].data.shape for g in module.walk() if g.name == "d2m.generic"]
+    assert grids == [(2, 4), (2, 4), (2, 3), (2, 4)]
+    make_pass("ttir-to-ttmetal-pipeline", "").apply(ctx, module)
+    generator = torch.Generator().manual_seed(8)
+    a, b = torch.randn(64, 128, generator=generator), torch.randn(64, 128, generator=generator)
+    c, d = (torch.randn(*s, generator=generator).to(torch.bfloat16).float() for s in ((128, 96), (64, 128)))
+    (y, z, w), _ = run_program(translate(module), [a, b, c, d])
+    assert torch.allclose(y, torch.exp(a + b), rtol=1e-3, atol=1e-3)
+    assert torch.allclose(z, d @ c, rtol=2e-2, atol=0.5)
+    assert torch.equal(w, torch.full((64, 128), 2.5))
+
+
+def test_an_op_the_d2m_stage_does_not_convert_is_refused_naming_it():
+    from ttmlir.dialects import make_context
+    from ttmlir.asm import parse_text
+    from ttmlir.passes import make_pass
+
+    ctx = make_context()
+    module, _ = parse_text(ctx, D2M_STAGE.replace('"ttir.exp"', '"ttir.cumsum"'))
+    with pytest.raises(PassFailure, match="'ttir.cumsum' is not converted to D2M yet"):
+        make_pass("ttir-to-d2m", "").apply(ctx, module)

@@ -53,6 +53,9 @@ def _parse_signature(parser: Parser, between: str) -> tuple[Attribute, Attribute
 def _parse_typed_operands(parser: Parser) -> tuple[list[UnresolvedOperand], list[Attribute], int]:
     """`(%a, %b : T, U)`: the operands, their types, and where the types start."""
     with parser.in_parens():
+        position = parser.pos
+        if parser._current_token.text == ")":  # `ins()`: none
+            return [], [], position
         names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
         parser.parse_punctuation(":")
         position = parser.pos
@@ -62,9 +65,10 @@ def _parse_typed_operands(parser: Parser) -> tuple[list[UnresolvedOperand], list
 
 def _print_typed_operands(printer: Printer, keyword: str, values) -> None:
     printer.print_string(f" {keyword}(")
-    printer.print_list(values, printer.print_operand)
-    printer.print_string(" : ")
-    printer.print_list([v.type for v in values], printer.print_attribute)
+    if values:
+        printer.print_list(values, printer.print_operand)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in values], printer.print_attribute)
     printer.print_string(")")
 
 
@@ -373,5 +377,15 @@ def _tile_op(mnemonic: str, family: str) -> type[TileOp]:
 
 TILE_OP_CLASSES = {mnemonic: _tile_op(mnemonic, family) for mnemonic, (family, _) in TILE_OPS.items()}
 
+
+@irdl_op_definition
+class TileFillOp(IRDLOperation):
+    """A tile every element of which is `value`: `%t = d2m.tile_fill(%c) : f32 -> !ttcore.tile<32x32, f32>`."""
+
+    name = "d2m.tile_fill"
+    value = operand_def()
+    result = result_def(ttcore.TileType)
+    assembly_format = "`(` $value `)` attr-dict `:` type($value) `->` type($result)"
+
 D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
-                      RemoteStoreOp, YieldOp, SpatialYieldOp, *TILE_OP_CLASSES.values()], [ThreadAttr])
+                      RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *TILE_OP_CLASSES.values()], [ThreadAttr])

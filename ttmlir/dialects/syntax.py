@@ -120,8 +120,10 @@ def affine_map_str(amap: AffineMap) -> str:
 
 
 # A struct attribute field's kind: "bool", "int", "attr" (any attribute, e.g. `#ttnn.core_coord<8, 8>` or
-# `[1.0 : f32]`), "keyword" (any bare word) or a tuple of the keywords it may be.
-StructField = tuple[str, "str | tuple[str, ...]", bool]  # name, kind, required
+# `[1.0 : f32]`), "keyword" (any bare word), a tuple of the keywords it may be, an attribute class (its
+# parameter alone, as MLIR prints a parameter of known type: `<[#ttnn.core_range<...>]>`), or `[kind]`, a
+# bracketed list of values of that kind (held as a tuple).
+StructField = tuple[str, object, bool]  # name, kind, required
 
 
 def struct_attr(name: str, fields: Sequence[StructField], doc: str) -> type:
@@ -132,8 +134,12 @@ def struct_attr(name: str, fields: Sequence[StructField], doc: str) -> type:
     kinds = {key: kind for key, kind, _ in fields}
     order = [key for key, _, _ in fields]
 
-    def parse_value(parser: AttrParser, key: str):
-        kind = kinds[key]
+    def parse_value(parser: AttrParser, key: str, kind):
+        if isinstance(kind, list):
+            return tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE,
+                                                           lambda: parse_value(parser, key, kind[0])))
+        if isinstance(kind, type):
+            return kind(kind.parse_parameter(parser))
         if kind == "bool":
             value = parser.parse_optional_boolean()
             return value if value is not None else parser.raise_error(f"expected 'true' or 'false' for '{key}'")
@@ -154,7 +160,7 @@ def struct_attr(name: str, fields: Sequence[StructField], doc: str) -> type:
             if key not in kinds or key in values:
                 parser.raise_error(f"duplicate or unknown struct parameter name: {key}")
             parser.parse_punctuation("=")
-            values[key] = parse_value(parser, key)
+            values[key] = parse_value(parser, key, kinds[key])
 
         with parser.in_angle_brackets():
             if parser._current_token.text != ">":
@@ -164,14 +170,23 @@ def struct_attr(name: str, fields: Sequence[StructField], doc: str) -> type:
             parser.raise_error(f"struct is missing required parameter: {missing[0]}")
         return tuple((key, values[key]) for key in order if key in values)
 
+    def print_value(printer: Printer, value, kind) -> None:
+        if isinstance(kind, list):
+            printer.print_string("[")
+            printer.print_list(value, lambda v: print_value(printer, v, kind[0]))
+            printer.print_string("]")
+        elif isinstance(kind, type):
+            value.print_parameter(printer)
+        elif isinstance(value, Attribute):
+            printer.print_attribute(value)
+        else:
+            printer.print_string(("true" if value else "false") if isinstance(value, bool) else str(value))
+
     def print_parameter(self, printer: Printer) -> None:
         printer.print_string("<")
         for i, (key, value) in enumerate(self.data):
             printer.print_string(f"{', ' if i else ''}{key} = ")
-            if isinstance(value, Attribute):
-                printer.print_attribute(value)
-            else:
-                printer.print_string(("true" if value else "false") if isinstance(value, bool) else str(value))
+            print_value(printer, value, kinds[key])
         printer.print_string(">")
 
     def get(self, key: str, default=None):

@@ -11,8 +11,11 @@ import math
 from typing import Callable, Sequence
 
 from xdsl.dialects.builtin import (BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, Float16Type, Float32Type,
-                                   Float64Type, IntegerType)
+                                   AffineMapAttr, Float64Type, IntegerType, MemRefType, TensorType)
 from xdsl.ir import Dialect
+from xdsl.irdl import IRDLOperation, ParsePropInAttrDict, irdl_op_definition, operand_def, opt_prop_def, result_def, traits_def
+from xdsl.traits import Pure
+from xdsl.utils.exceptions import VerifyException
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
@@ -1318,4 +1321,35 @@ TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.na
                                             OWN_RULES.get(row.name, SHAPE_RULES[row.family])) for row in TTIR_OPS}
 globals().update({cls.__name__: cls for cls in TTIR_OP_CLASSES.values()})
 
-TTIR = Dialect("ttir", list(TTIR_OP_CLASSES.values()), [FlattenedCompatInfoAttr])
+
+
+def _encoding_name(t) -> str | None:
+    encoding = getattr(t, "encoding", None) if isinstance(t, TensorType) else None
+    return getattr(encoding, "name", None)
+
+
+@irdl_op_definition
+class TTNNMetalLayoutCastOp(IRDLOperation):
+    """The same data seen through the other layout encoding: a `#ttnn.ttnn_layout` tensor as a
+    `#ttcore.metal_layout` one (or a memref) for a D2M program, or back."""
+
+    name = "ttir.ttnn_metal_layout_cast"
+    input = operand_def(TensorType | MemRefType)
+    result = result_def(TensorType | MemRefType)
+    virtual_grid_inverse_mapping = opt_prop_def(AffineMapAttr)
+    virtual_grid_forward_mapping = opt_prop_def(AffineMapAttr)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def verify_(self) -> None:
+        source, target = _encoding_name(self.input.type), _encoding_name(self.result.type)
+        if source == "ttnn.ttnn_layout" and target != "ttcore.metal_layout" and \
+                not isinstance(self.result.type, MemRefType):
+            raise VerifyException(f"'{self.name}' op Input is ttnn tensor, output must be metal tensor or memref")
+        if (source == "ttcore.metal_layout" or isinstance(self.input.type, MemRefType)) and \
+                target != "ttnn.ttnn_layout":
+            raise VerifyException(f"'{self.name}' op Input is metal tensor or memref, output must be ttnn tensor")
+
+
+TTIR = Dialect("ttir", [*TTIR_OP_CLASSES.values(), TTNNMetalLayoutCastOp], [FlattenedCompatInfoAttr])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -22,7 +23,7 @@ from ttmlir.dialects import attention, conv, moe, trace
 from ttmlir.dialects.op_table import ATTENTION, GATHER_PROPS, TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind, scalar
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw, struct_attr
-from ttmlir.dialects.tt_op import TTOp, build_op_class
+from ttmlir.dialects.tt_op import TTOp, WholeMessageError, build_op_class
 from ttmlir.dialects.ttir import (SHAPE_RULES, check_repeat, collective_dim, commas, first_shape, paged_fill_cache,
                                   paged_update_cache, reduce_type_in, reduction,
                                   result_shape, same_rank, same_shape, shape_of)
@@ -340,6 +341,15 @@ class TTNNLayoutAttr(ParametrizedAttribute):
         return isinstance(self.memref.element_type, ttcore.TileType)
 
     @property
+    def core_ranges(self) -> CoreRangeSetAttr | None:
+        """The cores a sharded tensor's shards are on, when the layout names them (`core_ranges = <[...]>`)."""
+        found = re.search(r"core_ranges = <\[(.*?)\]>", "" if isinstance(self.extras, NoneAttr) else self.extras.data)
+        if found is None:
+            return None
+        corners = re.findall(r"\((\d+),\s*(\d+)\),\s*\((\d+),\s*(\d+)\)", found.group(1))
+        return CoreRangeSetAttr(tuple(CoreRangeAttr(((int(a), int(b)), (int(c), int(d)))) for a, b, c, d in corners))
+
+    @property
     def data_type(self) -> str:
         element = self.memref.element_type
         return element.dtype if isinstance(element, ttcore.TileType) else data_type_of(element)
@@ -471,6 +481,9 @@ KINDS.update({
     "matmul_program_config": Kind(lambda a: isinstance(a, MATMUL_PROGRAM_CONFIGS), "TTNN matmul program config",
                                   lambda v: v),
 })
+from ttmlir.dialects import ttnn_program  # noqa: E402 (its attributes are built on the core ranges above)
+
+KINDS["program"] = _attr_kind(ttnn_program.ProgramAttr)
 
 OUT = " dtype:dtype? memory_config:memory_config?"
 COMPUTE_CONFIG = " compute_config:compute_config?"
@@ -497,6 +510,8 @@ TTNN_ONLY = (
        summary="Requantize to another scale and zero point."),
     op("get_device", "device", "", props="mesh_shape:mesh_shape? mesh_offset:mesh_offset?",
        summary="Get the device the program runs on."),
+    op("generic", "generic", "inputs_and_outputs* additional_args*", props="program:program", results="",
+       summary="Run a program of the compiler's own kernels on the op's tensors (written in place)."),
     # the layout ops carry no attributes: what they make is the result's #ttnn.ttnn_layout, as upstream's
     op("to_tensor_spec", "layout_op", summary="Make a tensor what its result's layout says: page layout, data "
        "type, memory and device at once (broken down by --ttnn-decompose-layouts)."),
@@ -618,6 +633,15 @@ TTNN_ONLY = (
 TTNN_ONLY_NAMES = {row.name for row in TTNN_ONLY}
 
 
+def generic_rule(op: TTOp):
+    tensors = len(op.operand_groups()["inputs_and_outputs"])
+    if not tensors:  # upstream's emitError, not naming the op
+        raise WholeMessageError("GenericOp must have at least one operand")
+    problem = ttnn_program.verify_program(op.properties["program"], tensors)
+    if problem:
+        raise op.error(problem)
+
+
 def repeat_rule(op: TTOp):
     check_repeat(op, op.prop("repeat_dims").data)
 
@@ -626,7 +650,7 @@ def shape_attr_rule(op: TTOp):
     return [op.prop("shape").data]
 
 
-TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "layout_op": same_shape, "deallocate": None,
+TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "generic": generic_rule, "layout_op": same_shape, "deallocate": None,
                     "creation": shape_attr_rule, "fill": shape_attr_rule, "full": shape_attr_rule,
                     "repeat": repeat_rule, "conv": None, "trace": None, "semaphore": None, "pool": None, "arange": None, "rand": None,
                     **dict.fromkeys(("nlp_concat_heads", "nlp_concat_heads_decode", "nlp_create_qkv_heads_decode",
@@ -955,5 +979,6 @@ TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
 TTNN = Dialect(
     "ttnn", list(TTNN_OP_CLASSES.values()),
     [DeviceType, trace.GlobalSemaphoreType, trace.TraceIdAttr, BufferTypeAttr, LayoutAttr, TensorMemoryLayoutAttr, ShapeAttr, MeshShapeAttr, MeshOffsetAttr,
-     CoreCoordAttr, CoreRangeAttr, CoreRangeSetAttr, MemoryConfigAttr, TTNNLayoutAttr, *STRUCT_ATTRS],
+     CoreCoordAttr, CoreRangeAttr, CoreRangeSetAttr, MemoryConfigAttr, TTNNLayoutAttr, *STRUCT_ATTRS,
+     *ttnn_program.PROGRAM_ATTRS],
 )

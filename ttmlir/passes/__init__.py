@@ -54,6 +54,10 @@ PASS_CLASSES = {
     "ttnn-prepare-conv3d-weights": "ttmlir.passes.ttnn_prepare_conv3d_weights:TTNNPrepareConv3dWeightsPass",
     "convert-ttkernel-to-emitc": "ttmlir.passes.convert_ttkernel_to_emitc:ConvertTTKernelToEmitCPass",
     "convert-ttir-to-ttmetal": "ttmlir.passes.convert_ttir_to_ttmetal:ConvertTTIRToTTMetalPass",
+    "convert-ttnn-to-ttir": "ttmlir.passes.convert_ttnn_to_ttir:ConvertTTNNToTTIRPass",
+    "ttir-to-d2m": "ttmlir.passes.ttir_to_d2m:TTIRToD2MPass",
+    "d2m-grid-selection": "ttmlir.passes.d2m_grid_selection:D2MGridSelectionPass",
+    "d2m-materialize-view-returns": "ttmlir.passes.d2m_materialize_view_returns:D2MMaterializeViewReturnsPass",
     "ttir-to-ttmetal-pipeline": "ttmlir.passes.ttmetal_pipelines:TTIRToTTMetalPipeline",
     "ttir-to-ttmetal-backend-pipeline": "ttmlir.passes.ttmetal_pipelines:TTIRToTTMetalBackendPipeline",
 }

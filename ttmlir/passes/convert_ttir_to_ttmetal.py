@@ -16,6 +16,11 @@ where its metal-layout type and its d2m.empty put it (grid, shards, the cores a 
 to), and each d2m.generic computing one tile op on whole shards runs as that op's program on its tensor's cores (the
 regions of a d2m.spatial as one program). Anything else is refused naming the op.
 
+With `ttnn-mode` the function's tensors are TTNN's and stay so: a TTIR op on them, or a D2M program on their
+`ttir.ttnn_metal_layout_cast`s, computes where their `#ttnn.ttnn_layout` holds them (L1 shards on the cores it
+names, or DRAM pages), each result a `ttnn.empty`, and each program becomes a `ttnn.generic`
+(`convert_d2m_to_ttnn`) whose kernels take every address as a runtime argument, since TTNN allocates at run time.
+
 Per function: each tensor is computed on the largest grid that divides its tile rows and columns and fits the
 device's worker grid. It lives in L1, sharded over that grid, or (function inputs and results, with the
 memspace options) in DRAM, interleaved a tile per page over the banks; addresses are fixed here (a bump
@@ -45,8 +50,10 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from ttmlir import hardware
-from ttmlir.dialects import d2m, ttcore, ttkernel, ttmetal
+from ttmlir.dialects import d2m, ttcore, ttkernel, ttmetal, ttnn
+from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.passes import PassFailure
+from ttmlir.passes.convert_d2m_to_ttnn import device_of, generic_of, ttnn_empty
 
 TILE = 32
 i8 = IntegerType(8)
@@ -342,12 +349,14 @@ class _FunctionLowering:
     use_tile_matmul: bool = False
     fuse: bool = False
     accessor_dma: bool = False
+    ttnn_mode: bool = False  # the function's tensors are TTNN's: each program becomes a ttnn.generic on them
 
     def __post_init__(self):
         self.globals: list[Operation] = []  # constants' host data, module-level memref.global ops
         self.next = {"l1": int(self.chip["l1_unreserved_base"]), "dram": int(self.chip["dram_unreserved_base"])}
         self.ops: list[Operation] = []
         self.buffers: list[SSAValue] = []
+        self.layouts: dict[SSAValue, _Layout] = {}  # each device buffer's layout (the CBs of a ttnn.generic)
 
     def shape_of(self, t: Attribute, op: Operation) -> tuple[int, int, str]:
         if not isinstance(t, TensorType):
@@ -373,6 +382,10 @@ class _FunctionLowering:
         return address
 
     def place(self, t: Attribute, op: Operation, memory: str) -> _Placed:
+        if self.ttnn_mode:  # a result in the memory its TTNN layout names, allocated by TTNN
+            empty = ttnn_empty(t, device_of(self.ops, self.func), op)
+            self.ops.append(empty)
+            return self.place_ttnn(empty.results[0], op)
         rows, cols, dtype = self.shape_of(t, op)
         ht, wt = -(-rows // TILE), -(-cols // TILE)
         grid = (_largest_divisor(ht, self.device_grid[0]), _largest_divisor(wt, self.device_grid[1]))
@@ -392,6 +405,7 @@ class _FunctionLowering:
         create = ttmetal.CreateBufferOp.create(properties=props, result_types=[layout.memref()])
         self.ops.append(create)
         self.buffers.append(create.result)
+        self.layouts[create.result] = layout
         return create.result
 
     def cb_of(self, placed: _Placed, op: Operation) -> SSAValue:
@@ -402,14 +416,19 @@ class _FunctionLowering:
 
     def lower(self) -> None:
         func, block = self.func, self.func.body.block
-        host_types = [MemRefType(a.type.element_type, a.type.get_shape()) for a in block.args
-                      if self.shape_of(a.type, func)]
+        if self.ttnn_mode:  # TTNN tensors in and out, as they are
+            host_types = [a.type for a in block.args]
+        else:
+            host_types = [MemRefType(a.type.element_type, a.type.get_shape()) for a in block.args
+                          if self.shape_of(a.type, func)]
         new_block = Block(arg_types=host_types)
         placed: dict[SSAValue, _Placed] = {}
         returned = {v for op in block.ops if isinstance(op, ReturnOp) for v in op.operands}
-        self.hosts = dict(zip(block.args, new_block.args))
-        for old, new in self.hosts.items():
-            if any(not isinstance(use.operation, d2m.ToLayoutOp) for use in old.uses):  # D2M places its own
+        self.hosts = {} if self.ttnn_mode else dict(zip(block.args, new_block.args))
+        for old, new in zip(block.args, new_block.args):
+            if self.ttnn_mode:
+                old.replace_all_uses_with(new)
+            elif any(not isinstance(use.operation, d2m.ToLayoutOp) for use in old.uses):  # D2M places its own
                 placed[old] = self.place(old.type, func, self.input_memory)
                 self.write_host(new, placed[old].buffer)
         results: list[SSAValue] = []
@@ -417,15 +436,26 @@ class _FunctionLowering:
         for op in list(block.ops):
             if isinstance(op, ReturnOp):
                 for value in op.operands:
+                    if self.ttnn_mode and value not in placed:  # a TTNN op's result, or an argument
+                        results.append(value)
+                        continue
                     if value not in placed or value in block.args:
                         raise PassFailure(op, "a returned value must be computed on the device")
-                    results.append(self.read_host(placed[value].buffer, value.type))
+                    results.append(placed[value].buffer if self.ttnn_mode else
+                                   self.read_host(placed[value].buffer, value.type))
                 continue
             if op.name.startswith("d2m."):
                 self.lower_d2m(op, placed)
                 continue
+            if self.ttnn_mode and (op.name.startswith("ttnn.") or isinstance(op, TTNNMetalLayoutCastOp)):
+                self.bridge(op, placed)
+                continue
             kind = op.name.removeprefix("ttir.")
             inputs = list(op.operands)
+            if self.ttnn_mode:  # a TTIR op on TTNN tensors: each computed where TTNN holds it
+                for value in inputs:
+                    if value not in placed:
+                        placed[value] = self.place_ttnn(value, op)
             if kind in ("constant", *CREATIONS):  # host data (a memref.global) written to the device like an input
                 host = self.constant(op)
                 placed[op.results[0]] = self.place(op.results[0].type, op, self.input_memory)
@@ -476,8 +506,13 @@ class _FunctionLowering:
             out = self.place(result.type, op, self.output_memory if result in returned else "l1")
             self.ops.append(self.launch(tree, [placed[v] for v in leaves], out, op, gathers))
             placed[result] = out
-        self.ops += [ttmetal.DeallocateBufferOp.create(operands=[b]) for b in self.buffers]
-        self.ops += [ttmetal.FinishOp.create(), ReturnOp(*results)]
+        if self.ttnn_mode:  # each program a ttnn.generic on the TTNN tensors; its CBs' buffers the runtime's
+            self.ops = [generic_of(op, self.layouts, self.kernels) if isinstance(op, ttmetal.EnqueueProgramOp) else op
+                        for op in self.ops if not isinstance(op, ttmetal.CreateBufferOp)]
+        else:
+            self.ops += [ttmetal.DeallocateBufferOp.create(operands=[b]) for b in self.buffers]
+            self.ops.append(ttmetal.FinishOp.create())
+        self.ops.append(ReturnOp(*results))
         new_block.add_ops(self.ops)
         func.body.detach_block(block)
         func.body.add_block(new_block)
@@ -541,8 +576,13 @@ class _FunctionLowering:
         shards, L1 or DRAM, the cores a virtual grid mapping moves it to), views and moves back to the host as the
         tensor they stand for, each generic (alone, or in a spatial op's regions) as the program it computes."""
         if isinstance(op, d2m.EmptyOp):  # a device tensor is placed where it is made; a host one is the return's
-            if isinstance(getattr(op.result.type, "encoding", None), ttcore.MetalLayoutAttr):
+            encoding = getattr(op.result.type, "encoding", None)
+            if isinstance(encoding, ttcore.MetalLayoutAttr):
                 placed[op.result] = self.place_d2m(op.result, op)
+            elif isinstance(encoding, ttnn.TTNNLayoutAttr) and self.ttnn_mode:  # a TTNN tensor a program writes
+                empty = ttnn_empty(op.result.type, device_of(self.ops, self.func), op)
+                op.result.replace_all_uses_with(empty.results[0])
+                self.ops.append(empty)
             return
         if isinstance(op, d2m.ToLayoutOp):
             if op.input in self.hosts and op.output in placed:
@@ -551,6 +591,11 @@ class _FunctionLowering:
             elif op.input in placed and not isinstance(getattr(op.result.type, "encoding", None),
                                                        ttcore.MetalLayoutAttr):
                 placed[op.result] = placed[op.input]  # read back where the function returns it
+            elif op.input in placed and op.output in placed:  # a device tensor into another layout: copied over
+                source, target = placed[op.input], placed[op.output]
+                if source.layout != target.layout:
+                    self.ops.append(self.launch("typecast", [source], target, op, ["same"]))
+                placed[op.result] = target if source.layout != target.layout else source
             else:
                 raise PassFailure(op, "only to_layouts between the host and the device are lowered to TTMetal yet")
             return
@@ -559,6 +604,10 @@ class _FunctionLowering:
                     op.input.type != op.result.type:
                 raise PassFailure(op, "only identity view_layouts are lowered to TTMetal yet")
             placed[op.result] = placed[op.input]
+            return
+        fills = [o for o in op.region.walk() if isinstance(o, d2m.TileFillOp)] if isinstance(op, d2m.GenericOp) else []
+        if fills:
+            placed[op.results[0]] = self.fill(op, fills, placed)
             return
         generics = [op] if isinstance(op, d2m.GenericOp) else []
         if isinstance(op, d2m.SpatialOp):
@@ -577,34 +626,104 @@ class _FunctionLowering:
         for result, generic in zip(op.results, generics) if op is not generics[0] else ():
             placed[result] = placed[generic.results[0]]
 
-    def place_d2m(self, value: SSAValue, op: Operation) -> _Placed:
-        """A device tensor of a D2M program where its type and its d2m.empty put it: a grid of shards of tiles
-        (`tensor<GY x GX x SY x SX x !ttcore.tile<...>, #ttcore.metal_layout<...>>`) in L1 from the core its
-        virtual grid mapping names."""
-        t, empty = value.type, value.owner
+    def fill(self, generic: d2m.GenericOp, fills: list[d2m.TileFillOp], placed: dict[SSAValue, _Placed]) -> _Placed:
+        """A generic filling its output with a constant (`d2m.tile_fill` of an arith.constant): the value is known
+        when compiling, so the filled tensor is host data written to the output, as a TTIR full is."""
+        constant = fills[0].value.owner
+        if len(fills) != 1 or not isinstance(constant, arith.ConstantOp) or generic.inputs:
+            raise PassFailure(generic, "only generics filling their output with one constant are lowered to TTMetal")
+        out, layout = placed[generic.outputs[0]], generic.outputs[0].type.encoding.data
+        element = {"f32": Float32Type(), "bf16": BFloat16Type()}[out.layout.dtype]
+        host_type = TensorType(element, layout.logical_shape)
+        value = constant.value.value.data
+        self.write_host(self.host_constant(host_type, DenseIntOrFPElementsAttr.from_list(host_type, [value])),
+                        out.buffer)
+        return out
+
+    def place_d2m(self, value: SSAValue, op: Operation, tensor: SSAValue | None = None) -> _Placed:
+        """A device tensor of a D2M program where its type and the op making it (a d2m.empty, or in ttnn-mode the
+        cast of TTNN tensor `tensor`) put it: a grid of shards of tiles (`tensor<GY x GX x SY x SX x
+        !ttcore.tile<...>, #ttcore.metal_layout<...>>`) in L1 from the core its virtual grid mapping names, or
+        interleaved in DRAM (computed on that grid)."""
+        t, maker = value.type, value.owner
         layout_attr = getattr(t, "encoding", None)
         shape = t.get_shape() if isinstance(t, TensorType) else ()
         if not isinstance(layout_attr, ttcore.MetalLayoutAttr) or len(shape) != 4 or \
                 not isinstance(t.element_type, ttcore.TileType):
             raise PassFailure(op, f"only tensors of tiles on a 2-d grid are lowered to TTMetal yet, not {t}")
-        if layout_attr.data.memory_space != "l1" or layout_attr.data.memory_layout != "sharded":
-            raise PassFailure(op, "only L1-sharded D2M tensors are lowered to TTMetal yet")
+        memory = layout_attr.data.memory_space
+        if (memory, layout_attr.data.memory_layout) not in (("l1", "sharded"), ("dram", "interleaved")):
+            raise PassFailure(op, "only L1-sharded and DRAM-interleaved D2M tensors are lowered to TTMetal yet")
         dtype = _DTYPES.get(t.element_type.data_type.data.value)
         if dtype is None:
             raise PassFailure(op, f"tiles of {t.element_type.data_type.data.value} are not lowered to TTMetal yet")
         origin = (0, 0)
-        mapping = empty.attributes.get("virtualGridForwardMapping") if isinstance(empty, d2m.EmptyOp) else None
+        mapping = maker.attributes.get("virtualGridForwardMapping") if isinstance(maker, d2m.EmptyOp) else \
+            maker.virtual_grid_forward_mapping if isinstance(maker, TTNNMetalLayoutCastOp) else None
         if mapping is not None:
             origin = ttcore.grid_translation(mapping)
             if origin is None:
-                raise PassFailure(empty, "only virtual grids that are a translation of the core grid are lowered "
+                raise PassFailure(maker, "only virtual grids that are a translation of the core grid are lowered "
                                          "to TTMetal yet")
         if any(o < 0 or o + g > d for o, g, d in zip(origin, shape[:2], self.device_grid)):
             raise PassFailure(op, f"a {shape[0]}x{shape[1]} grid from core {origin} does not fit the "
                                   f"{self.device_grid[0]}x{self.device_grid[1]} worker grid")
-        layout = _Layout(tuple(shape[:2]), tuple(shape[2:]), dtype, 0, "l1", origin)
-        layout.address = self.allocate("l1", layout.tiles * layout.page, op)
+        layout = _Layout(tuple(shape[:2]), tuple(shape[2:]), dtype, 0, memory, origin)
+        if tensor is not None:  # the TTNN tensor's own buffer, wherever the runtime allocates it
+            self.layouts[tensor] = layout
+            return _Placed(tensor, layout)
+        banks = int(self.chip["num_dram_channels"])
+        layout.address = self.allocate(memory, (layout.tiles if memory == "l1" else -(-math.prod(shape) // banks))
+                                       * layout.page, op)
         return _Placed(self.create_buffer(layout), layout)
+
+    def place_ttnn(self, value: SSAValue, op: Operation) -> _Placed:
+        """A TTNN tensor where its layout puts it: L1 shards on the cores it names (each the layout's memref of
+        tiles), or interleaved in DRAM (computed on the largest grid dividing its tiles, as `place` chooses)."""
+        layout_attr = getattr(value.type, "encoding", None)
+        if not isinstance(layout_attr, ttnn.TTNNLayoutAttr) or not layout_attr.is_tiled:
+            raise PassFailure(op, f"an operand of type {value.type} is not a tiled TTNN tensor; ttnn-mode lowers those")
+        rows, cols, dtype = self.shape_of(value.type, op)
+        ht, wt = -(-rows // TILE), -(-cols // TILE)
+        memory, memory_layout = layout_attr.buffer_type, layout_attr.memory_layout
+        if memory == "dram":
+            grid = (_largest_divisor(ht, self.device_grid[0]), _largest_divisor(wt, self.device_grid[1]))
+            layout = _Layout(grid, (ht // grid[0], wt // grid[1]), dtype, 0, "dram")
+        elif memory == "l1" and getattr(memory_layout, "data", None) is not None and \
+                memory_layout.data.value != "interleaved":
+            shard = tuple(layout_attr.memref.get_shape())
+            ranges = layout_attr.core_ranges
+            if ranges is not None and len(ranges.data) == 1:
+                (x0, y0), (x1, y1) = ranges.data[0].data
+                origin, grid = (y0, x0), (y1 - y0 + 1, x1 - x0 + 1)
+            else:
+                origin, grid = (0, 0), tuple(layout_attr.grid.data.shape)
+            if (grid[0] * shard[0], grid[1] * shard[1]) != (ht, wt):
+                raise PassFailure(op, f"the L1 shards of {value.type} do not tile its {ht}x{wt} tiles")
+            layout = _Layout(grid, shard, dtype, 0, "l1", origin)
+        else:
+            raise PassFailure(op, f"a TTNN tensor in {memory.upper()} {getattr(memory_layout, 'data', '')} is not "
+                                  "lowered in ttnn-mode yet (DRAM-interleaved and L1-sharded tensors are)")
+        self.layouts[value] = layout
+        return _Placed(value, layout)
+
+    def bridge(self, op: Operation, placed: dict[SSAValue, _Placed]) -> None:
+        """ttnn-mode: a TTNN op stays; a cast of a TTNN tensor to a metal layout places that tensor as
+        the metal type says (refused if the two disagree on its memory); a cast back is the tensor itself."""
+        if not isinstance(op, TTNNMetalLayoutCastOp):  # on the tensors the programs before it wrote
+            op.operands = [placed[v].buffer if v in placed else v for v in op.operands]
+            op.detach()
+            self.ops.append(op)
+            return
+        if op.input in placed:
+            placed[op.result] = placed[op.input]
+            return
+        source, target = op.input.type.encoding, op.result.type.encoding
+        if isinstance(target, ttcore.MetalLayoutAttr) and isinstance(source, ttnn.TTNNLayoutAttr) and \
+                source.buffer_type != target.data.memory_space:
+            raise PassFailure(op, f"the TTNN tensor is in {source.buffer_type.upper()}, its metal layout in "
+                                  f"{target.data.memory_space.upper()}")
+        placed[op.result] = self.place_d2m(op.result, op, tensor=op.input)
 
     def launch_generic(self, generic: d2m.GenericOp, placed: dict[SSAValue, _Placed]) -> ttmetal.EnqueueProgramOp:
         """A generic op's program: its region loads whole shards of its inputs, computes one tile op on them
@@ -619,8 +738,13 @@ class _FunctionLowering:
                                        "of 1 are lowered to TTMetal yet")
         loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
         tile_ops = [op for op in generic.region.walk() if isinstance(op, d2m.TileOp)]
+        stores = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteStoreOp)]
+        if not tile_ops and len(loads) == 1 and [s.local for s in stores] == list(loads):  # a copy
+            (load,) = loads.values()
+            return self.launch("typecast", [placed[load.source]], out, generic, ["same"])
         if len(tile_ops) != 1:
-            raise PassFailure(generic, "only generics computing one tile op are lowered to TTMetal yet")
+            raise PassFailure(generic, "only generics computing one tile op, filling tiles or copying a block are "
+                                       "lowered to TTMetal yet")
         tile_op = tile_ops[0]
         family, arity = d2m.TILE_OPS[tile_op.name.removeprefix("d2m.")]
         linalg_op = tile_op.parent_op()
@@ -758,9 +882,9 @@ class _FunctionLowering:
         """A data-movement kernel's argument plan and bindings: CB ports then buffer addresses (indices into
         `operands`), as compile-time args; under use-tensor-accessor-dma as common runtime args, with a
         tensor_accessor_args compile-time arg for each DRAM buffer."""
-        if not self.accessor_dma:
+        if not self.accessor_dma and not self.ttnn_mode:
             return _ArgPlan(), _args(ports, addresses)
-        dram = [j for j in addresses if operands[j].memory == "dram"]
+        dram = [j for j in addresses if operands[j].memory == "dram"] if self.accessor_dma else []
         positions = {len(ports) + k: j for k, j in enumerate(addresses) if j in dram}
         plan = _ArgPlan(True, {p: dram.index(j) for p, j in positions.items()},
                         {p: operands[j].page for p, j in positions.items()})
@@ -1221,6 +1345,7 @@ class ConvertTTIRToTTMetalPass(ModulePass):
     use_tile_matmul: bool = False
     enable_elementwise_fusion: bool = False
     use_tensor_accessor_dma: bool = False
+    ttnn_mode: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from ttmlir.passes.register_device import device_module_of
@@ -1244,7 +1369,8 @@ class ConvertTTIRToTTMetalPass(ModulePass):
                      "ttkernel.thread" not in f.attributes]:
             lowering = _FunctionLowering(func, grid, chip, kernels, self.default_input_memspace,
                                          self.default_output_memspace, self.use_tile_matmul,
-                                         self.enable_elementwise_fusion, self.use_tensor_accessor_dma)
+                                         self.enable_elementwise_fusion, self.use_tensor_accessor_dma,
+                                         self.ttnn_mode)
             lowering.lower()
             module.body.block.add_ops(lowering.globals)
         module.body.block.add_ops(kernels)

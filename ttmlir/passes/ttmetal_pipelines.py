@@ -1,8 +1,9 @@
 """`--ttir-to-ttmetal-pipeline` (and its old name `--ttir-to-ttmetal-backend-pipeline`): TTIR to a TTMetal host
 program with its kernels in emitc, ready for `ttmlir-translate --ttmetal-to-flatbuffer`.
 
-Runs ttcore-register-device, convert-ttir-to-ttmetal and convert-ttkernel-to-emitc. Options this build does
-not honour yet are refused when set away from their default, never ignored."""
+Runs ttcore-register-device, convert-ttir-to-ttmetal and convert-ttkernel-to-emitc; with `ttnn-mode=true` the
+programs are ttnn.generic ops in a TTNN graph (for `--ttnn-to-flatbuffer`). Options this build does not honour yet
+are refused when set away from their default, never ignored."""
 
 from __future__ import annotations
 
@@ -33,12 +34,9 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
     use_tensor_accessor_dma: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        lacking = [("collapse-tensors-2d", not self.collapse_tensors_2d, "tensors kept above two dims"),
-                   ("ttnn-mode", self.ttnn_mode, "TTNN mode (d2m programs inside a TTNN graph)")]
-        for option, asked, feature in lacking:
-            if asked:
-                raise PassFailure(module, f"{feature} are not supported by this build's TTMetal path yet; drop "
-                                          f"'{option}' or set it to its default")
+        if not self.collapse_tensors_2d:
+            raise PassFailure(module, "tensors kept above two dims are not supported by this build's TTMetal path "
+                                      "yet; drop 'collapse-tensors-2d' or set it to its default")
         if tuple(self.mesh(module)) not in ((1, 1), (1,)):
             raise PassFailure(module, "the TTMetal path runs on one chip in this build (mesh-shape=1,1)")
         super().apply(ctx, module)
@@ -47,7 +45,8 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
                                  default_output_memspace=self.default_output_memspace,
                                  use_tile_matmul=self.use_tile_matmul,
                                  enable_elementwise_fusion=self.enable_elementwise_fusion,
-                                 use_tensor_accessor_dma=self.use_tensor_accessor_dma).apply(ctx, module)
+                                 use_tensor_accessor_dma=self.use_tensor_accessor_dma,
+                                 ttnn_mode=self.ttnn_mode).apply(ctx, module)
         ConvertTTKernelToEmitCPass().apply(ctx, module)
 
 

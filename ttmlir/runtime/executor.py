@@ -384,7 +384,26 @@ class GlobalSemaphore:
 
 
 # Ops the executor runs itself: control flow, traces, in-place copies and semaphores.
-HOST_OPS = {"call": _call, "write_tensor": _write_tensor, "copy": _write_tensor,
+def _generic(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    """ttnn.generic: its kernels run on the simulated grid, its tensors written in place."""
+    from ttmlir.runtime.metal.generic import run_generic
+    from ttmlir.runtime.metal.grid import MetalError
+
+    tensors = [_lookup(ctx.pool, ref, op.name) for ref in op.operation.type.inputsAndOutputs or []]
+    if ctx.compute:
+        if ctx.device.num_chips > 1:
+            raise RuntimeFailure(f"'ttnn.generic' at {op.loc}: programs of the compiler's kernels run on one chip here")
+        try:
+            values = run_generic(op.operation.type, [t.data for t in tensors], ctx.device.arch)
+        except MetalError as exc:
+            raise RuntimeFailure(f"'ttnn.generic' at {op.loc}: {exc}") from None
+        for tensor, value in zip(tensors, values):
+            _write_in_place(tensor, [value])
+    op.outputs.extend(tensors)
+    return tensors
+
+
+HOST_OPS = {"call": _call, "generic": _generic, "write_tensor": _write_tensor, "copy": _write_tensor,
             "begin_trace_capture": _begin_trace_capture, "end_trace_capture": _end_trace_capture,
             "execute_trace": _execute_trace, "capture_or_execute_trace": _capture_or_execute_trace,
             "create_global_semaphore": _create_global_semaphore, "reset_global_semaphore": _reset_global_semaphore}

@@ -78,6 +78,85 @@ class CpuRole(object):
     Device = 1
 
 
+class MathFidelity(object):
+    LoFi = 0
+    HiFi2 = 2
+    HiFi3 = 3
+    HiFi4 = 4
+
+
+class UnpackToDestMode(object):
+    Fp32 = 0
+    Default = 1
+
+
+class NocIndex(object):
+    Noc0 = 0
+    Noc1 = 1
+
+
+class NocMode(object):
+    DedicatedNoc = 0
+    DynamicNoc = 1
+
+
+class DataMovementType(object):
+    Riscv0 = 0
+    Riscv1 = 1
+
+
+class KernelCoreType(object):
+    Worker = 0
+    Eth = 1
+
+
+class KernelConfig(object):
+    NONE = 0
+    ComputeKernelConfig = 1
+    DataMovementKernelConfig = 2
+    ReaderKernelConfig = 3
+    WriterKernelConfig = 4
+
+def KernelConfigCreator(unionType, table):
+    from flatbuffers.table import Table
+    if not isinstance(table, Table):
+        return None
+    if unionType == KernelConfig.ComputeKernelConfig:
+        return ComputeKernelConfigT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == KernelConfig.DataMovementKernelConfig:
+        return DataMovementKernelConfigT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == KernelConfig.ReaderKernelConfig:
+        return ReaderKernelConfigT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == KernelConfig.WriterKernelConfig:
+        return WriterKernelConfigT.InitFromBuf(table.Bytes, table.Pos)
+    return None
+
+
+class KernelArgType(object):
+    NONE = 0
+    KernelArgCBBufferIndex = 1
+    KernelArgBufferAddressOfTensor = 2
+    KernelArgSemaphoreAt = 3
+    KernelArgNamedArgument = 4
+    KernelArgTensorAccessorArgs = 5
+
+def KernelArgTypeCreator(unionType, table):
+    from flatbuffers.table import Table
+    if not isinstance(table, Table):
+        return None
+    if unionType == KernelArgType.KernelArgCBBufferIndex:
+        return KernelArgCBBufferIndexT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == KernelArgType.KernelArgBufferAddressOfTensor:
+        return KernelArgBufferAddressOfTensorT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == KernelArgType.KernelArgSemaphoreAt:
+        return KernelArgSemaphoreAtT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == KernelArgType.KernelArgNamedArgument:
+        return KernelArgNamedArgumentT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == KernelArgType.KernelArgTensorAccessorArgs:
+        return KernelArgTensorAccessorArgsT.InitFromBuf(table.Bytes, table.Pos)
+    return None
+
+
 class EltwiseUnaryOpType(object):
     Abs = 0
     Cbrt = 1
@@ -322,6 +401,7 @@ class OpType(object):
     CaptureOrExecuteTraceOp = 75
     CreateGlobalSemaphoreOp = 76
     ResetGlobalSemaphoreOp = 77
+    GenericOp = 78
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -481,6 +561,8 @@ def OpTypeCreator(unionType, table):
         return CreateGlobalSemaphoreOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.ResetGlobalSemaphoreOp:
         return ResetGlobalSemaphoreOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.GenericOp:
+        return GenericOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -839,8 +921,18 @@ class LayoutDesc(object):
             return obj
         return None
 
+    # LayoutDesc
+    def CoreRangeSet(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = CoreRangeSet()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def LayoutDescStart(builder):
-    builder.StartObject(7)
+    builder.StartObject(8)
 
 def LayoutDescAddLinear(builder, linear):
     builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(linear), 0)
@@ -866,6 +958,9 @@ def LayoutDescAddTileShape(builder, tileShape):
 def LayoutDescAddMemoryConfig(builder, memoryConfig):
     builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
+def LayoutDescAddCoreRangeSet(builder, coreRangeSet):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(coreRangeSet), 0)
+
 def LayoutDescEnd(builder):
     return builder.EndObject()
 
@@ -887,6 +982,7 @@ class LayoutDescT(object):
         layout = 0,
         tileShape = None,
         memoryConfig = None,
+        coreRangeSet = None,
     ):
         self.linear = linear  # type: Optional[str]
         self.grid = grid  # type: Optional[Dim2dT]
@@ -895,6 +991,7 @@ class LayoutDescT(object):
         self.layout = layout  # type: int
         self.tileShape = tileShape  # type: Optional[Dim2dT]
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.coreRangeSet = coreRangeSet  # type: Optional[CoreRangeSetT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -935,6 +1032,8 @@ class LayoutDescT(object):
             self.tileShape = Dim2dT.InitFromObj(layoutDesc.TileShape())
         if layoutDesc.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(layoutDesc.MemoryConfig())
+        if layoutDesc.CoreRangeSet() is not None:
+            self.coreRangeSet = CoreRangeSetT.InitFromObj(layoutDesc.CoreRangeSet())
 
     # LayoutDescT
     def Pack(self, builder):
@@ -950,6 +1049,8 @@ class LayoutDescT(object):
                 memrefShape = builder.EndVector()
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
+        if self.coreRangeSet is not None:
+            coreRangeSet = self.coreRangeSet.Pack(builder)
         LayoutDescStart(builder)
         if self.linear is not None:
             LayoutDescAddLinear(builder, linear)
@@ -965,6 +1066,8 @@ class LayoutDescT(object):
             LayoutDescAddTileShape(builder, tileShape)
         if self.memoryConfig is not None:
             LayoutDescAddMemoryConfig(builder, memoryConfig)
+        if self.coreRangeSet is not None:
+            LayoutDescAddCoreRangeSet(builder, coreRangeSet)
         layoutDesc = LayoutDescEnd(builder)
         return layoutDesc
 
@@ -3736,6 +3839,2357 @@ class DebugInfoT(object):
             DebugInfoAddGoldenInfo(builder, goldenInfo)
         debugInfo = DebugInfoEnd(builder)
         return debugInfo
+
+
+class KernelCBFormat(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelCBFormat()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelCBFormat(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelCBFormatBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelCBFormat
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelCBFormat
+    def BufferIndex(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # KernelCBFormat
+    def Dtype(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
+        return 0
+
+    # KernelCBFormat
+    def PageSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def KernelCBFormatStart(builder):
+    builder.StartObject(3)
+
+def KernelCBFormatAddBufferIndex(builder, bufferIndex):
+    builder.PrependUint32Slot(0, bufferIndex, 0)
+
+def KernelCBFormatAddDtype(builder, dtype):
+    builder.PrependUint16Slot(1, dtype, 0)
+
+def KernelCBFormatAddPageSize(builder, pageSize):
+    builder.PrependUint32Slot(2, pageSize, 0)
+
+def KernelCBFormatEnd(builder):
+    return builder.EndObject()
+
+
+
+class KernelCBFormatT(object):
+
+    # KernelCBFormatT
+    def __init__(
+        self,
+        bufferIndex = 0,
+        dtype = 0,
+        pageSize = 0,
+    ):
+        self.bufferIndex = bufferIndex  # type: int
+        self.dtype = dtype  # type: int
+        self.pageSize = pageSize  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelCbformat = KernelCBFormat()
+        kernelCbformat.Init(buf, pos)
+        return cls.InitFromObj(kernelCbformat)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelCbformat):
+        x = KernelCBFormatT()
+        x._UnPack(kernelCbformat)
+        return x
+
+    # KernelCBFormatT
+    def _UnPack(self, kernelCbformat):
+        if kernelCbformat is None:
+            return
+        self.bufferIndex = kernelCbformat.BufferIndex()
+        self.dtype = kernelCbformat.Dtype()
+        self.pageSize = kernelCbformat.PageSize()
+
+    # KernelCBFormatT
+    def Pack(self, builder):
+        KernelCBFormatStart(builder)
+        KernelCBFormatAddBufferIndex(builder, self.bufferIndex)
+        KernelCBFormatAddDtype(builder, self.dtype)
+        KernelCBFormatAddPageSize(builder, self.pageSize)
+        kernelCbformat = KernelCBFormatEnd(builder)
+        return kernelCbformat
+
+
+class KernelGlobalCBIndexOfTensor(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelGlobalCBIndexOfTensor()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelGlobalCBIndexOfTensor(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelGlobalCBIndexOfTensorBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelGlobalCBIndexOfTensor
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelGlobalCBIndexOfTensor
+    def TensorOperandIndex(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def KernelGlobalCBIndexOfTensorStart(builder):
+    builder.StartObject(1)
+
+def KernelGlobalCBIndexOfTensorAddTensorOperandIndex(builder, tensorOperandIndex):
+    builder.PrependUint32Slot(0, tensorOperandIndex, 0)
+
+def KernelGlobalCBIndexOfTensorEnd(builder):
+    return builder.EndObject()
+
+
+
+class KernelGlobalCBIndexOfTensorT(object):
+
+    # KernelGlobalCBIndexOfTensorT
+    def __init__(
+        self,
+        tensorOperandIndex = 0,
+    ):
+        self.tensorOperandIndex = tensorOperandIndex  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelGlobalCbindexOfTensor = KernelGlobalCBIndexOfTensor()
+        kernelGlobalCbindexOfTensor.Init(buf, pos)
+        return cls.InitFromObj(kernelGlobalCbindexOfTensor)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelGlobalCbindexOfTensor):
+        x = KernelGlobalCBIndexOfTensorT()
+        x._UnPack(kernelGlobalCbindexOfTensor)
+        return x
+
+    # KernelGlobalCBIndexOfTensorT
+    def _UnPack(self, kernelGlobalCbindexOfTensor):
+        if kernelGlobalCbindexOfTensor is None:
+            return
+        self.tensorOperandIndex = kernelGlobalCbindexOfTensor.TensorOperandIndex()
+
+    # KernelGlobalCBIndexOfTensorT
+    def Pack(self, builder):
+        KernelGlobalCBIndexOfTensorStart(builder)
+        KernelGlobalCBIndexOfTensorAddTensorOperandIndex(builder, self.tensorOperandIndex)
+        kernelGlobalCbindexOfTensor = KernelGlobalCBIndexOfTensorEnd(builder)
+        return kernelGlobalCbindexOfTensor
+
+
+class KernelCBDescriptor(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelCBDescriptor()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelCBDescriptor(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelCBDescriptorBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelCBDescriptor
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelCBDescriptor
+    def TotalSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # KernelCBDescriptor
+    def CoreRange(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = CoreRangeSet()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # KernelCBDescriptor
+    def Formats(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = KernelCBFormat()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # KernelCBDescriptor
+    def FormatsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # KernelCBDescriptor
+    def FormatsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        return o == 0
+
+    # KernelCBDescriptor
+    def Buffer(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = KernelGlobalCBIndexOfTensor()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def KernelCBDescriptorStart(builder):
+    builder.StartObject(4)
+
+def KernelCBDescriptorAddTotalSize(builder, totalSize):
+    builder.PrependUint32Slot(0, totalSize, 0)
+
+def KernelCBDescriptorAddCoreRange(builder, coreRange):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(coreRange), 0)
+
+def KernelCBDescriptorAddFormats(builder, formats):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(formats), 0)
+
+def KernelCBDescriptorStartFormatsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def KernelCBDescriptorAddBuffer(builder, buffer):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(buffer), 0)
+
+def KernelCBDescriptorEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List, Optional
+except:
+    pass
+
+class KernelCBDescriptorT(object):
+
+    # KernelCBDescriptorT
+    def __init__(
+        self,
+        totalSize = 0,
+        coreRange = None,
+        formats = None,
+        buffer = None,
+    ):
+        self.totalSize = totalSize  # type: int
+        self.coreRange = coreRange  # type: Optional[CoreRangeSetT]
+        self.formats = formats  # type: Optional[List[KernelCBFormatT]]
+        self.buffer = buffer  # type: Optional[KernelGlobalCBIndexOfTensorT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelCbdescriptor = KernelCBDescriptor()
+        kernelCbdescriptor.Init(buf, pos)
+        return cls.InitFromObj(kernelCbdescriptor)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelCbdescriptor):
+        x = KernelCBDescriptorT()
+        x._UnPack(kernelCbdescriptor)
+        return x
+
+    # KernelCBDescriptorT
+    def _UnPack(self, kernelCbdescriptor):
+        if kernelCbdescriptor is None:
+            return
+        self.totalSize = kernelCbdescriptor.TotalSize()
+        if kernelCbdescriptor.CoreRange() is not None:
+            self.coreRange = CoreRangeSetT.InitFromObj(kernelCbdescriptor.CoreRange())
+        if not kernelCbdescriptor.FormatsIsNone():
+            self.formats = []
+            for i in range(kernelCbdescriptor.FormatsLength()):
+                if kernelCbdescriptor.Formats(i) is None:
+                    self.formats.append(None)
+                else:
+                    kernelCBFormat_ = KernelCBFormatT.InitFromObj(kernelCbdescriptor.Formats(i))
+                    self.formats.append(kernelCBFormat_)
+        if kernelCbdescriptor.Buffer() is not None:
+            self.buffer = KernelGlobalCBIndexOfTensorT.InitFromObj(kernelCbdescriptor.Buffer())
+
+    # KernelCBDescriptorT
+    def Pack(self, builder):
+        if self.coreRange is not None:
+            coreRange = self.coreRange.Pack(builder)
+        if self.formats is not None:
+            formatslist = []
+            for i in range(len(self.formats)):
+                formatslist.append(self.formats[i].Pack(builder))
+            KernelCBDescriptorStartFormatsVector(builder, len(self.formats))
+            for i in reversed(range(len(self.formats))):
+                builder.PrependUOffsetTRelative(formatslist[i])
+            formats = builder.EndVector()
+        if self.buffer is not None:
+            buffer = self.buffer.Pack(builder)
+        KernelCBDescriptorStart(builder)
+        KernelCBDescriptorAddTotalSize(builder, self.totalSize)
+        if self.coreRange is not None:
+            KernelCBDescriptorAddCoreRange(builder, coreRange)
+        if self.formats is not None:
+            KernelCBDescriptorAddFormats(builder, formats)
+        if self.buffer is not None:
+            KernelCBDescriptorAddBuffer(builder, buffer)
+        kernelCbdescriptor = KernelCBDescriptorEnd(builder)
+        return kernelCbdescriptor
+
+
+class ComputeKernelConfig(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = ComputeKernelConfig()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsComputeKernelConfig(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def ComputeKernelConfigBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # ComputeKernelConfig
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # ComputeKernelConfig
+    def MathFidelity(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint8Flags, o + self._tab.Pos)
+        return 4
+
+    # ComputeKernelConfig
+    def Fp32DestAccEn(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # ComputeKernelConfig
+    def DstFullSyncEn(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # ComputeKernelConfig
+    def UnpackToDestModes(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Uint8Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 1))
+        return 0
+
+    # ComputeKernelConfig
+    def UnpackToDestModesAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Uint8Flags, o)
+        return 0
+
+    # ComputeKernelConfig
+    def UnpackToDestModesLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # ComputeKernelConfig
+    def UnpackToDestModesIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        return o == 0
+
+    # ComputeKernelConfig
+    def Bfp8PackPrecise(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # ComputeKernelConfig
+    def MathApproxMode(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+def ComputeKernelConfigStart(builder):
+    builder.StartObject(6)
+
+def ComputeKernelConfigAddMathFidelity(builder, mathFidelity):
+    builder.PrependUint8Slot(0, mathFidelity, 4)
+
+def ComputeKernelConfigAddFp32DestAccEn(builder, fp32DestAccEn):
+    builder.PrependBoolSlot(1, fp32DestAccEn, 0)
+
+def ComputeKernelConfigAddDstFullSyncEn(builder, dstFullSyncEn):
+    builder.PrependBoolSlot(2, dstFullSyncEn, 0)
+
+def ComputeKernelConfigAddUnpackToDestModes(builder, unpackToDestModes):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(unpackToDestModes), 0)
+
+def ComputeKernelConfigStartUnpackToDestModesVector(builder, numElems):
+    return builder.StartVector(1, numElems, 1)
+
+def ComputeKernelConfigAddBfp8PackPrecise(builder, bfp8PackPrecise):
+    builder.PrependBoolSlot(4, bfp8PackPrecise, 0)
+
+def ComputeKernelConfigAddMathApproxMode(builder, mathApproxMode):
+    builder.PrependBoolSlot(5, mathApproxMode, 0)
+
+def ComputeKernelConfigEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List
+except:
+    pass
+
+class ComputeKernelConfigT(object):
+
+    # ComputeKernelConfigT
+    def __init__(
+        self,
+        mathFidelity = 4,
+        fp32DestAccEn = False,
+        dstFullSyncEn = False,
+        unpackToDestModes = None,
+        bfp8PackPrecise = False,
+        mathApproxMode = False,
+    ):
+        self.mathFidelity = mathFidelity  # type: int
+        self.fp32DestAccEn = fp32DestAccEn  # type: bool
+        self.dstFullSyncEn = dstFullSyncEn  # type: bool
+        self.unpackToDestModes = unpackToDestModes  # type: Optional[List[int]]
+        self.bfp8PackPrecise = bfp8PackPrecise  # type: bool
+        self.mathApproxMode = mathApproxMode  # type: bool
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        computeKernelConfig = ComputeKernelConfig()
+        computeKernelConfig.Init(buf, pos)
+        return cls.InitFromObj(computeKernelConfig)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, computeKernelConfig):
+        x = ComputeKernelConfigT()
+        x._UnPack(computeKernelConfig)
+        return x
+
+    # ComputeKernelConfigT
+    def _UnPack(self, computeKernelConfig):
+        if computeKernelConfig is None:
+            return
+        self.mathFidelity = computeKernelConfig.MathFidelity()
+        self.fp32DestAccEn = computeKernelConfig.Fp32DestAccEn()
+        self.dstFullSyncEn = computeKernelConfig.DstFullSyncEn()
+        if not computeKernelConfig.UnpackToDestModesIsNone():
+            if np is None:
+                self.unpackToDestModes = []
+                for i in range(computeKernelConfig.UnpackToDestModesLength()):
+                    self.unpackToDestModes.append(computeKernelConfig.UnpackToDestModes(i))
+            else:
+                self.unpackToDestModes = computeKernelConfig.UnpackToDestModesAsNumpy()
+        self.bfp8PackPrecise = computeKernelConfig.Bfp8PackPrecise()
+        self.mathApproxMode = computeKernelConfig.MathApproxMode()
+
+    # ComputeKernelConfigT
+    def Pack(self, builder):
+        if self.unpackToDestModes is not None:
+            if np is not None and type(self.unpackToDestModes) is np.ndarray:
+                unpackToDestModes = builder.CreateNumpyVector(self.unpackToDestModes)
+            else:
+                ComputeKernelConfigStartUnpackToDestModesVector(builder, len(self.unpackToDestModes))
+                for i in reversed(range(len(self.unpackToDestModes))):
+                    builder.PrependUint8(self.unpackToDestModes[i])
+                unpackToDestModes = builder.EndVector()
+        ComputeKernelConfigStart(builder)
+        ComputeKernelConfigAddMathFidelity(builder, self.mathFidelity)
+        ComputeKernelConfigAddFp32DestAccEn(builder, self.fp32DestAccEn)
+        ComputeKernelConfigAddDstFullSyncEn(builder, self.dstFullSyncEn)
+        if self.unpackToDestModes is not None:
+            ComputeKernelConfigAddUnpackToDestModes(builder, unpackToDestModes)
+        ComputeKernelConfigAddBfp8PackPrecise(builder, self.bfp8PackPrecise)
+        ComputeKernelConfigAddMathApproxMode(builder, self.mathApproxMode)
+        computeKernelConfig = ComputeKernelConfigEnd(builder)
+        return computeKernelConfig
+
+
+class DataMovementKernelConfig(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = DataMovementKernelConfig()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsDataMovementKernelConfig(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def DataMovementKernelConfigBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # DataMovementKernelConfig
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # DataMovementKernelConfig
+    def Processor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint8Flags, o + self._tab.Pos)
+        return 0
+
+    # DataMovementKernelConfig
+    def Noc(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint8Flags, o + self._tab.Pos)
+        return 0
+
+    # DataMovementKernelConfig
+    def NocMode(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint8Flags, o + self._tab.Pos)
+        return 0
+
+def DataMovementKernelConfigStart(builder):
+    builder.StartObject(3)
+
+def DataMovementKernelConfigAddProcessor(builder, processor):
+    builder.PrependUint8Slot(0, processor, 0)
+
+def DataMovementKernelConfigAddNoc(builder, noc):
+    builder.PrependUint8Slot(1, noc, 0)
+
+def DataMovementKernelConfigAddNocMode(builder, nocMode):
+    builder.PrependUint8Slot(2, nocMode, 0)
+
+def DataMovementKernelConfigEnd(builder):
+    return builder.EndObject()
+
+
+
+class DataMovementKernelConfigT(object):
+
+    # DataMovementKernelConfigT
+    def __init__(
+        self,
+        processor = 0,
+        noc = 0,
+        nocMode = 0,
+    ):
+        self.processor = processor  # type: int
+        self.noc = noc  # type: int
+        self.nocMode = nocMode  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        dataMovementKernelConfig = DataMovementKernelConfig()
+        dataMovementKernelConfig.Init(buf, pos)
+        return cls.InitFromObj(dataMovementKernelConfig)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, dataMovementKernelConfig):
+        x = DataMovementKernelConfigT()
+        x._UnPack(dataMovementKernelConfig)
+        return x
+
+    # DataMovementKernelConfigT
+    def _UnPack(self, dataMovementKernelConfig):
+        if dataMovementKernelConfig is None:
+            return
+        self.processor = dataMovementKernelConfig.Processor()
+        self.noc = dataMovementKernelConfig.Noc()
+        self.nocMode = dataMovementKernelConfig.NocMode()
+
+    # DataMovementKernelConfigT
+    def Pack(self, builder):
+        DataMovementKernelConfigStart(builder)
+        DataMovementKernelConfigAddProcessor(builder, self.processor)
+        DataMovementKernelConfigAddNoc(builder, self.noc)
+        DataMovementKernelConfigAddNocMode(builder, self.nocMode)
+        dataMovementKernelConfig = DataMovementKernelConfigEnd(builder)
+        return dataMovementKernelConfig
+
+
+class ReaderKernelConfig(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = ReaderKernelConfig()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsReaderKernelConfig(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def ReaderKernelConfigBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # ReaderKernelConfig
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+def ReaderKernelConfigStart(builder):
+    builder.StartObject(0)
+
+def ReaderKernelConfigEnd(builder):
+    return builder.EndObject()
+
+
+
+class ReaderKernelConfigT(object):
+
+    # ReaderKernelConfigT
+    def __init__(
+        self,
+    ):
+        pass
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        readerKernelConfig = ReaderKernelConfig()
+        readerKernelConfig.Init(buf, pos)
+        return cls.InitFromObj(readerKernelConfig)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, readerKernelConfig):
+        x = ReaderKernelConfigT()
+        x._UnPack(readerKernelConfig)
+        return x
+
+    # ReaderKernelConfigT
+    def _UnPack(self, readerKernelConfig):
+        if readerKernelConfig is None:
+            return
+
+    # ReaderKernelConfigT
+    def Pack(self, builder):
+        ReaderKernelConfigStart(builder)
+        readerKernelConfig = ReaderKernelConfigEnd(builder)
+        return readerKernelConfig
+
+
+class WriterKernelConfig(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = WriterKernelConfig()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsWriterKernelConfig(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def WriterKernelConfigBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # WriterKernelConfig
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+def WriterKernelConfigStart(builder):
+    builder.StartObject(0)
+
+def WriterKernelConfigEnd(builder):
+    return builder.EndObject()
+
+
+
+class WriterKernelConfigT(object):
+
+    # WriterKernelConfigT
+    def __init__(
+        self,
+    ):
+        pass
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        writerKernelConfig = WriterKernelConfig()
+        writerKernelConfig.Init(buf, pos)
+        return cls.InitFromObj(writerKernelConfig)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, writerKernelConfig):
+        x = WriterKernelConfigT()
+        x._UnPack(writerKernelConfig)
+        return x
+
+    # WriterKernelConfigT
+    def _UnPack(self, writerKernelConfig):
+        if writerKernelConfig is None:
+            return
+
+    # WriterKernelConfigT
+    def Pack(self, builder):
+        WriterKernelConfigStart(builder)
+        writerKernelConfig = WriterKernelConfigEnd(builder)
+        return writerKernelConfig
+
+
+class KernelArgCBBufferIndex(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelArgCBBufferIndex()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelArgCBBufferIndex(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelArgCBBufferIndexBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelArgCBBufferIndex
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelArgCBBufferIndex
+    def BufferIndex(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def KernelArgCBBufferIndexStart(builder):
+    builder.StartObject(1)
+
+def KernelArgCBBufferIndexAddBufferIndex(builder, bufferIndex):
+    builder.PrependUint32Slot(0, bufferIndex, 0)
+
+def KernelArgCBBufferIndexEnd(builder):
+    return builder.EndObject()
+
+
+
+class KernelArgCBBufferIndexT(object):
+
+    # KernelArgCBBufferIndexT
+    def __init__(
+        self,
+        bufferIndex = 0,
+    ):
+        self.bufferIndex = bufferIndex  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelArgCbbufferIndex = KernelArgCBBufferIndex()
+        kernelArgCbbufferIndex.Init(buf, pos)
+        return cls.InitFromObj(kernelArgCbbufferIndex)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelArgCbbufferIndex):
+        x = KernelArgCBBufferIndexT()
+        x._UnPack(kernelArgCbbufferIndex)
+        return x
+
+    # KernelArgCBBufferIndexT
+    def _UnPack(self, kernelArgCbbufferIndex):
+        if kernelArgCbbufferIndex is None:
+            return
+        self.bufferIndex = kernelArgCbbufferIndex.BufferIndex()
+
+    # KernelArgCBBufferIndexT
+    def Pack(self, builder):
+        KernelArgCBBufferIndexStart(builder)
+        KernelArgCBBufferIndexAddBufferIndex(builder, self.bufferIndex)
+        kernelArgCbbufferIndex = KernelArgCBBufferIndexEnd(builder)
+        return kernelArgCbbufferIndex
+
+
+class KernelArgBufferAddressOfTensor(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelArgBufferAddressOfTensor()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelArgBufferAddressOfTensor(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelArgBufferAddressOfTensorBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelArgBufferAddressOfTensor
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelArgBufferAddressOfTensor
+    def OperandIndex(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def KernelArgBufferAddressOfTensorStart(builder):
+    builder.StartObject(1)
+
+def KernelArgBufferAddressOfTensorAddOperandIndex(builder, operandIndex):
+    builder.PrependUint32Slot(0, operandIndex, 0)
+
+def KernelArgBufferAddressOfTensorEnd(builder):
+    return builder.EndObject()
+
+
+
+class KernelArgBufferAddressOfTensorT(object):
+
+    # KernelArgBufferAddressOfTensorT
+    def __init__(
+        self,
+        operandIndex = 0,
+    ):
+        self.operandIndex = operandIndex  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelArgBufferAddressOfTensor = KernelArgBufferAddressOfTensor()
+        kernelArgBufferAddressOfTensor.Init(buf, pos)
+        return cls.InitFromObj(kernelArgBufferAddressOfTensor)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelArgBufferAddressOfTensor):
+        x = KernelArgBufferAddressOfTensorT()
+        x._UnPack(kernelArgBufferAddressOfTensor)
+        return x
+
+    # KernelArgBufferAddressOfTensorT
+    def _UnPack(self, kernelArgBufferAddressOfTensor):
+        if kernelArgBufferAddressOfTensor is None:
+            return
+        self.operandIndex = kernelArgBufferAddressOfTensor.OperandIndex()
+
+    # KernelArgBufferAddressOfTensorT
+    def Pack(self, builder):
+        KernelArgBufferAddressOfTensorStart(builder)
+        KernelArgBufferAddressOfTensorAddOperandIndex(builder, self.operandIndex)
+        kernelArgBufferAddressOfTensor = KernelArgBufferAddressOfTensorEnd(builder)
+        return kernelArgBufferAddressOfTensor
+
+
+class KernelArgSemaphoreAt(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelArgSemaphoreAt()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelArgSemaphoreAt(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelArgSemaphoreAtBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelArgSemaphoreAt
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelArgSemaphoreAt
+    def SemaphoreIndex(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def KernelArgSemaphoreAtStart(builder):
+    builder.StartObject(1)
+
+def KernelArgSemaphoreAtAddSemaphoreIndex(builder, semaphoreIndex):
+    builder.PrependUint32Slot(0, semaphoreIndex, 0)
+
+def KernelArgSemaphoreAtEnd(builder):
+    return builder.EndObject()
+
+
+
+class KernelArgSemaphoreAtT(object):
+
+    # KernelArgSemaphoreAtT
+    def __init__(
+        self,
+        semaphoreIndex = 0,
+    ):
+        self.semaphoreIndex = semaphoreIndex  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelArgSemaphoreAt = KernelArgSemaphoreAt()
+        kernelArgSemaphoreAt.Init(buf, pos)
+        return cls.InitFromObj(kernelArgSemaphoreAt)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelArgSemaphoreAt):
+        x = KernelArgSemaphoreAtT()
+        x._UnPack(kernelArgSemaphoreAt)
+        return x
+
+    # KernelArgSemaphoreAtT
+    def _UnPack(self, kernelArgSemaphoreAt):
+        if kernelArgSemaphoreAt is None:
+            return
+        self.semaphoreIndex = kernelArgSemaphoreAt.SemaphoreIndex()
+
+    # KernelArgSemaphoreAtT
+    def Pack(self, builder):
+        KernelArgSemaphoreAtStart(builder)
+        KernelArgSemaphoreAtAddSemaphoreIndex(builder, self.semaphoreIndex)
+        kernelArgSemaphoreAt = KernelArgSemaphoreAtEnd(builder)
+        return kernelArgSemaphoreAt
+
+
+class KernelArgNamedArgument(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelArgNamedArgument()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelArgNamedArgument(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelArgNamedArgumentBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelArgNamedArgument
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelArgNamedArgument
+    def Name(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+    # KernelArgNamedArgument
+    def Value(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def KernelArgNamedArgumentStart(builder):
+    builder.StartObject(2)
+
+def KernelArgNamedArgumentAddName(builder, name):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(name), 0)
+
+def KernelArgNamedArgumentAddValue(builder, value):
+    builder.PrependUint32Slot(1, value, 0)
+
+def KernelArgNamedArgumentEnd(builder):
+    return builder.EndObject()
+
+
+
+class KernelArgNamedArgumentT(object):
+
+    # KernelArgNamedArgumentT
+    def __init__(
+        self,
+        name = None,
+        value = 0,
+    ):
+        self.name = name  # type: Optional[str]
+        self.value = value  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelArgNamedArgument = KernelArgNamedArgument()
+        kernelArgNamedArgument.Init(buf, pos)
+        return cls.InitFromObj(kernelArgNamedArgument)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelArgNamedArgument):
+        x = KernelArgNamedArgumentT()
+        x._UnPack(kernelArgNamedArgument)
+        return x
+
+    # KernelArgNamedArgumentT
+    def _UnPack(self, kernelArgNamedArgument):
+        if kernelArgNamedArgument is None:
+            return
+        self.name = kernelArgNamedArgument.Name()
+        if self.name is not None:
+            self.name = self.name.decode('utf-8')
+        self.value = kernelArgNamedArgument.Value()
+
+    # KernelArgNamedArgumentT
+    def Pack(self, builder):
+        if self.name is not None:
+            name = builder.CreateString(self.name)
+        KernelArgNamedArgumentStart(builder)
+        if self.name is not None:
+            KernelArgNamedArgumentAddName(builder, name)
+        KernelArgNamedArgumentAddValue(builder, self.value)
+        kernelArgNamedArgument = KernelArgNamedArgumentEnd(builder)
+        return kernelArgNamedArgument
+
+
+class KernelArgTensorAccessorArgs(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelArgTensorAccessorArgs()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelArgTensorAccessorArgs(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelArgTensorAccessorArgsBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelArgTensorAccessorArgs
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelArgTensorAccessorArgs
+    def OperandIndex(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def KernelArgTensorAccessorArgsStart(builder):
+    builder.StartObject(1)
+
+def KernelArgTensorAccessorArgsAddOperandIndex(builder, operandIndex):
+    builder.PrependUint32Slot(0, operandIndex, 0)
+
+def KernelArgTensorAccessorArgsEnd(builder):
+    return builder.EndObject()
+
+
+
+class KernelArgTensorAccessorArgsT(object):
+
+    # KernelArgTensorAccessorArgsT
+    def __init__(
+        self,
+        operandIndex = 0,
+    ):
+        self.operandIndex = operandIndex  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelArgTensorAccessorArgs = KernelArgTensorAccessorArgs()
+        kernelArgTensorAccessorArgs.Init(buf, pos)
+        return cls.InitFromObj(kernelArgTensorAccessorArgs)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelArgTensorAccessorArgs):
+        x = KernelArgTensorAccessorArgsT()
+        x._UnPack(kernelArgTensorAccessorArgs)
+        return x
+
+    # KernelArgTensorAccessorArgsT
+    def _UnPack(self, kernelArgTensorAccessorArgs):
+        if kernelArgTensorAccessorArgs is None:
+            return
+        self.operandIndex = kernelArgTensorAccessorArgs.OperandIndex()
+
+    # KernelArgTensorAccessorArgsT
+    def Pack(self, builder):
+        KernelArgTensorAccessorArgsStart(builder)
+        KernelArgTensorAccessorArgsAddOperandIndex(builder, self.operandIndex)
+        kernelArgTensorAccessorArgs = KernelArgTensorAccessorArgsEnd(builder)
+        return kernelArgTensorAccessorArgs
+
+
+class KernelArg(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelArg()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelArg(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelArgBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelArg
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelArg
+    def ArgType(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint8Flags, o + self._tab.Pos)
+        return 0
+
+    # KernelArg
+    def Arg(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            from flatbuffers.table import Table
+            obj = Table(bytearray(), 0)
+            self._tab.Union(obj, o)
+            return obj
+        return None
+
+def KernelArgStart(builder):
+    builder.StartObject(2)
+
+def KernelArgAddArgType(builder, argType):
+    builder.PrependUint8Slot(0, argType, 0)
+
+def KernelArgAddArg(builder, arg):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(arg), 0)
+
+def KernelArgEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Union
+except:
+    pass
+
+class KernelArgT(object):
+
+    # KernelArgT
+    def __init__(
+        self,
+        argType = 0,
+        arg = None,
+    ):
+        self.argType = argType  # type: int
+        self.arg = arg  # type: Union[None, 'KernelArgCBBufferIndexT', 'KernelArgBufferAddressOfTensorT', 'KernelArgSemaphoreAtT', 'KernelArgNamedArgumentT', 'KernelArgTensorAccessorArgsT']
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelArg = KernelArg()
+        kernelArg.Init(buf, pos)
+        return cls.InitFromObj(kernelArg)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelArg):
+        x = KernelArgT()
+        x._UnPack(kernelArg)
+        return x
+
+    # KernelArgT
+    def _UnPack(self, kernelArg):
+        if kernelArg is None:
+            return
+        self.argType = kernelArg.ArgType()
+        self.arg = KernelArgTypeCreator(self.argType, kernelArg.Arg())
+
+    # KernelArgT
+    def Pack(self, builder):
+        if self.arg is not None:
+            arg = self.arg.Pack(builder)
+        KernelArgStart(builder)
+        KernelArgAddArgType(builder, self.argType)
+        if self.arg is not None:
+            KernelArgAddArg(builder, arg)
+        kernelArg = KernelArgEnd(builder)
+        return kernelArg
+
+
+class KernelCoreArgs(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelCoreArgs()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelCoreArgs(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelCoreArgsBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelCoreArgs
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelCoreArgs
+    def Args(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = KernelArg()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # KernelCoreArgs
+    def ArgsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # KernelCoreArgs
+    def ArgsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        return o == 0
+
+def KernelCoreArgsStart(builder):
+    builder.StartObject(1)
+
+def KernelCoreArgsAddArgs(builder, args):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(args), 0)
+
+def KernelCoreArgsStartArgsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def KernelCoreArgsEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List
+except:
+    pass
+
+class KernelCoreArgsT(object):
+
+    # KernelCoreArgsT
+    def __init__(
+        self,
+        args = None,
+    ):
+        self.args = args  # type: Optional[List[KernelArgT]]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelCoreArgs = KernelCoreArgs()
+        kernelCoreArgs.Init(buf, pos)
+        return cls.InitFromObj(kernelCoreArgs)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelCoreArgs):
+        x = KernelCoreArgsT()
+        x._UnPack(kernelCoreArgs)
+        return x
+
+    # KernelCoreArgsT
+    def _UnPack(self, kernelCoreArgs):
+        if kernelCoreArgs is None:
+            return
+        if not kernelCoreArgs.ArgsIsNone():
+            self.args = []
+            for i in range(kernelCoreArgs.ArgsLength()):
+                if kernelCoreArgs.Args(i) is None:
+                    self.args.append(None)
+                else:
+                    kernelArg_ = KernelArgT.InitFromObj(kernelCoreArgs.Args(i))
+                    self.args.append(kernelArg_)
+
+    # KernelCoreArgsT
+    def Pack(self, builder):
+        if self.args is not None:
+            argslist = []
+            for i in range(len(self.args)):
+                argslist.append(self.args[i].Pack(builder))
+            KernelCoreArgsStartArgsVector(builder, len(self.args))
+            for i in reversed(range(len(self.args))):
+                builder.PrependUOffsetTRelative(argslist[i])
+            args = builder.EndVector()
+        KernelCoreArgsStart(builder)
+        if self.args is not None:
+            KernelCoreArgsAddArgs(builder, args)
+        kernelCoreArgs = KernelCoreArgsEnd(builder)
+        return kernelCoreArgs
+
+
+class CoreRuntimeArgs(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = CoreRuntimeArgs()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsCoreRuntimeArgs(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def CoreRuntimeArgsBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # CoreRuntimeArgs
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # CoreRuntimeArgs
+    def CoreCoord(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = o + self._tab.Pos
+            obj = CoreCoord()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CoreRuntimeArgs
+    def Args(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = KernelCoreArgs()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def CoreRuntimeArgsStart(builder):
+    builder.StartObject(2)
+
+def CoreRuntimeArgsAddCoreCoord(builder, coreCoord):
+    builder.PrependStructSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(coreCoord), 0)
+
+def CoreRuntimeArgsAddArgs(builder, args):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(args), 0)
+
+def CoreRuntimeArgsEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class CoreRuntimeArgsT(object):
+
+    # CoreRuntimeArgsT
+    def __init__(
+        self,
+        coreCoord = None,
+        args = None,
+    ):
+        self.coreCoord = coreCoord  # type: Optional[CoreCoordT]
+        self.args = args  # type: Optional[KernelCoreArgsT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        coreRuntimeArgs = CoreRuntimeArgs()
+        coreRuntimeArgs.Init(buf, pos)
+        return cls.InitFromObj(coreRuntimeArgs)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, coreRuntimeArgs):
+        x = CoreRuntimeArgsT()
+        x._UnPack(coreRuntimeArgs)
+        return x
+
+    # CoreRuntimeArgsT
+    def _UnPack(self, coreRuntimeArgs):
+        if coreRuntimeArgs is None:
+            return
+        if coreRuntimeArgs.CoreCoord() is not None:
+            self.coreCoord = CoreCoordT.InitFromObj(coreRuntimeArgs.CoreCoord())
+        if coreRuntimeArgs.Args() is not None:
+            self.args = KernelCoreArgsT.InitFromObj(coreRuntimeArgs.Args())
+
+    # CoreRuntimeArgsT
+    def Pack(self, builder):
+        if self.args is not None:
+            args = self.args.Pack(builder)
+        CoreRuntimeArgsStart(builder)
+        if self.coreCoord is not None:
+            coreCoord = self.coreCoord.Pack(builder)
+            CoreRuntimeArgsAddCoreCoord(builder, coreCoord)
+        if self.args is not None:
+            CoreRuntimeArgsAddArgs(builder, args)
+        coreRuntimeArgs = CoreRuntimeArgsEnd(builder)
+        return coreRuntimeArgs
+
+
+class KernelDescriptor(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelDescriptor()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelDescriptor(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelDescriptorBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelDescriptor
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelDescriptor
+    def Symbol(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+    # KernelDescriptor
+    def Source(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+    # KernelDescriptor
+    def ConfigType(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint8Flags, o + self._tab.Pos)
+        return 0
+
+    # KernelDescriptor
+    def Config(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            from flatbuffers.table import Table
+            obj = Table(bytearray(), 0)
+            self._tab.Union(obj, o)
+            return obj
+        return None
+
+    # KernelDescriptor
+    def CoreRanges(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = CoreRangeSet()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # KernelDescriptor
+    def CtArgs(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = KernelCoreArgs()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # KernelDescriptor
+    def RtArgs(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = CoreRuntimeArgs()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # KernelDescriptor
+    def RtArgsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # KernelDescriptor
+    def RtArgsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        return o == 0
+
+    # KernelDescriptor
+    def CommonRtArgs(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = KernelCoreArgs()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def KernelDescriptorStart(builder):
+    builder.StartObject(8)
+
+def KernelDescriptorAddSymbol(builder, symbol):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(symbol), 0)
+
+def KernelDescriptorAddSource(builder, source):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(source), 0)
+
+def KernelDescriptorAddConfigType(builder, configType):
+    builder.PrependUint8Slot(2, configType, 0)
+
+def KernelDescriptorAddConfig(builder, config):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(config), 0)
+
+def KernelDescriptorAddCoreRanges(builder, coreRanges):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(coreRanges), 0)
+
+def KernelDescriptorAddCtArgs(builder, ctArgs):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(ctArgs), 0)
+
+def KernelDescriptorAddRtArgs(builder, rtArgs):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(rtArgs), 0)
+
+def KernelDescriptorStartRtArgsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def KernelDescriptorAddCommonRtArgs(builder, commonRtArgs):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(commonRtArgs), 0)
+
+def KernelDescriptorEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List, Optional, Union
+except:
+    pass
+
+class KernelDescriptorT(object):
+
+    # KernelDescriptorT
+    def __init__(
+        self,
+        symbol = None,
+        source = None,
+        configType = 0,
+        config = None,
+        coreRanges = None,
+        ctArgs = None,
+        rtArgs = None,
+        commonRtArgs = None,
+    ):
+        self.symbol = symbol  # type: Optional[str]
+        self.source = source  # type: Optional[str]
+        self.configType = configType  # type: int
+        self.config = config  # type: Union[None, 'ComputeKernelConfigT', 'DataMovementKernelConfigT', 'ReaderKernelConfigT', 'WriterKernelConfigT']
+        self.coreRanges = coreRanges  # type: Optional[CoreRangeSetT]
+        self.ctArgs = ctArgs  # type: Optional[KernelCoreArgsT]
+        self.rtArgs = rtArgs  # type: Optional[List[CoreRuntimeArgsT]]
+        self.commonRtArgs = commonRtArgs  # type: Optional[KernelCoreArgsT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelDescriptor = KernelDescriptor()
+        kernelDescriptor.Init(buf, pos)
+        return cls.InitFromObj(kernelDescriptor)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelDescriptor):
+        x = KernelDescriptorT()
+        x._UnPack(kernelDescriptor)
+        return x
+
+    # KernelDescriptorT
+    def _UnPack(self, kernelDescriptor):
+        if kernelDescriptor is None:
+            return
+        self.symbol = kernelDescriptor.Symbol()
+        if self.symbol is not None:
+            self.symbol = self.symbol.decode('utf-8')
+        self.source = kernelDescriptor.Source()
+        if self.source is not None:
+            self.source = self.source.decode('utf-8')
+        self.configType = kernelDescriptor.ConfigType()
+        self.config = KernelConfigCreator(self.configType, kernelDescriptor.Config())
+        if kernelDescriptor.CoreRanges() is not None:
+            self.coreRanges = CoreRangeSetT.InitFromObj(kernelDescriptor.CoreRanges())
+        if kernelDescriptor.CtArgs() is not None:
+            self.ctArgs = KernelCoreArgsT.InitFromObj(kernelDescriptor.CtArgs())
+        if not kernelDescriptor.RtArgsIsNone():
+            self.rtArgs = []
+            for i in range(kernelDescriptor.RtArgsLength()):
+                if kernelDescriptor.RtArgs(i) is None:
+                    self.rtArgs.append(None)
+                else:
+                    coreRuntimeArgs_ = CoreRuntimeArgsT.InitFromObj(kernelDescriptor.RtArgs(i))
+                    self.rtArgs.append(coreRuntimeArgs_)
+        if kernelDescriptor.CommonRtArgs() is not None:
+            self.commonRtArgs = KernelCoreArgsT.InitFromObj(kernelDescriptor.CommonRtArgs())
+
+    # KernelDescriptorT
+    def Pack(self, builder):
+        if self.symbol is not None:
+            symbol = builder.CreateString(self.symbol)
+        if self.source is not None:
+            source = builder.CreateString(self.source)
+        if self.config is not None:
+            config = self.config.Pack(builder)
+        if self.coreRanges is not None:
+            coreRanges = self.coreRanges.Pack(builder)
+        if self.ctArgs is not None:
+            ctArgs = self.ctArgs.Pack(builder)
+        if self.rtArgs is not None:
+            rtArgslist = []
+            for i in range(len(self.rtArgs)):
+                rtArgslist.append(self.rtArgs[i].Pack(builder))
+            KernelDescriptorStartRtArgsVector(builder, len(self.rtArgs))
+            for i in reversed(range(len(self.rtArgs))):
+                builder.PrependUOffsetTRelative(rtArgslist[i])
+            rtArgs = builder.EndVector()
+        if self.commonRtArgs is not None:
+            commonRtArgs = self.commonRtArgs.Pack(builder)
+        KernelDescriptorStart(builder)
+        if self.symbol is not None:
+            KernelDescriptorAddSymbol(builder, symbol)
+        if self.source is not None:
+            KernelDescriptorAddSource(builder, source)
+        KernelDescriptorAddConfigType(builder, self.configType)
+        if self.config is not None:
+            KernelDescriptorAddConfig(builder, config)
+        if self.coreRanges is not None:
+            KernelDescriptorAddCoreRanges(builder, coreRanges)
+        if self.ctArgs is not None:
+            KernelDescriptorAddCtArgs(builder, ctArgs)
+        if self.rtArgs is not None:
+            KernelDescriptorAddRtArgs(builder, rtArgs)
+        if self.commonRtArgs is not None:
+            KernelDescriptorAddCommonRtArgs(builder, commonRtArgs)
+        kernelDescriptor = KernelDescriptorEnd(builder)
+        return kernelDescriptor
+
+
+class SemaphoreDescriptor(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = SemaphoreDescriptor()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsSemaphoreDescriptor(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def SemaphoreDescriptorBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # SemaphoreDescriptor
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # SemaphoreDescriptor
+    def Id(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # SemaphoreDescriptor
+    def CoreType(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint8Flags, o + self._tab.Pos)
+        return 0
+
+    # SemaphoreDescriptor
+    def CoreRanges(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = CoreRangeSet()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SemaphoreDescriptor
+    def InitialValue(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def SemaphoreDescriptorStart(builder):
+    builder.StartObject(4)
+
+def SemaphoreDescriptorAddId(builder, id):
+    builder.PrependUint32Slot(0, id, 0)
+
+def SemaphoreDescriptorAddCoreType(builder, coreType):
+    builder.PrependUint8Slot(1, coreType, 0)
+
+def SemaphoreDescriptorAddCoreRanges(builder, coreRanges):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(coreRanges), 0)
+
+def SemaphoreDescriptorAddInitialValue(builder, initialValue):
+    builder.PrependUint32Slot(3, initialValue, 0)
+
+def SemaphoreDescriptorEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class SemaphoreDescriptorT(object):
+
+    # SemaphoreDescriptorT
+    def __init__(
+        self,
+        id = 0,
+        coreType = 0,
+        coreRanges = None,
+        initialValue = 0,
+    ):
+        self.id = id  # type: int
+        self.coreType = coreType  # type: int
+        self.coreRanges = coreRanges  # type: Optional[CoreRangeSetT]
+        self.initialValue = initialValue  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        semaphoreDescriptor = SemaphoreDescriptor()
+        semaphoreDescriptor.Init(buf, pos)
+        return cls.InitFromObj(semaphoreDescriptor)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, semaphoreDescriptor):
+        x = SemaphoreDescriptorT()
+        x._UnPack(semaphoreDescriptor)
+        return x
+
+    # SemaphoreDescriptorT
+    def _UnPack(self, semaphoreDescriptor):
+        if semaphoreDescriptor is None:
+            return
+        self.id = semaphoreDescriptor.Id()
+        self.coreType = semaphoreDescriptor.CoreType()
+        if semaphoreDescriptor.CoreRanges() is not None:
+            self.coreRanges = CoreRangeSetT.InitFromObj(semaphoreDescriptor.CoreRanges())
+        self.initialValue = semaphoreDescriptor.InitialValue()
+
+    # SemaphoreDescriptorT
+    def Pack(self, builder):
+        if self.coreRanges is not None:
+            coreRanges = self.coreRanges.Pack(builder)
+        SemaphoreDescriptorStart(builder)
+        SemaphoreDescriptorAddId(builder, self.id)
+        SemaphoreDescriptorAddCoreType(builder, self.coreType)
+        if self.coreRanges is not None:
+            SemaphoreDescriptorAddCoreRanges(builder, coreRanges)
+        SemaphoreDescriptorAddInitialValue(builder, self.initialValue)
+        semaphoreDescriptor = SemaphoreDescriptorEnd(builder)
+        return semaphoreDescriptor
+
+
+class ProgramDescriptor(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = ProgramDescriptor()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsProgramDescriptor(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def ProgramDescriptorBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # ProgramDescriptor
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # ProgramDescriptor
+    def Kernels(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = KernelDescriptor()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ProgramDescriptor
+    def KernelsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # ProgramDescriptor
+    def KernelsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        return o == 0
+
+    # ProgramDescriptor
+    def Semaphores(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = SemaphoreDescriptor()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ProgramDescriptor
+    def SemaphoresLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # ProgramDescriptor
+    def SemaphoresIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        return o == 0
+
+    # ProgramDescriptor
+    def Cbs(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = KernelCBDescriptor()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # ProgramDescriptor
+    def CbsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # ProgramDescriptor
+    def CbsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        return o == 0
+
+def ProgramDescriptorStart(builder):
+    builder.StartObject(3)
+
+def ProgramDescriptorAddKernels(builder, kernels):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(kernels), 0)
+
+def ProgramDescriptorStartKernelsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def ProgramDescriptorAddSemaphores(builder, semaphores):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(semaphores), 0)
+
+def ProgramDescriptorStartSemaphoresVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def ProgramDescriptorAddCbs(builder, cbs):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(cbs), 0)
+
+def ProgramDescriptorStartCbsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def ProgramDescriptorEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List
+except:
+    pass
+
+class ProgramDescriptorT(object):
+
+    # ProgramDescriptorT
+    def __init__(
+        self,
+        kernels = None,
+        semaphores = None,
+        cbs = None,
+    ):
+        self.kernels = kernels  # type: Optional[List[KernelDescriptorT]]
+        self.semaphores = semaphores  # type: Optional[List[SemaphoreDescriptorT]]
+        self.cbs = cbs  # type: Optional[List[KernelCBDescriptorT]]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        programDescriptor = ProgramDescriptor()
+        programDescriptor.Init(buf, pos)
+        return cls.InitFromObj(programDescriptor)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, programDescriptor):
+        x = ProgramDescriptorT()
+        x._UnPack(programDescriptor)
+        return x
+
+    # ProgramDescriptorT
+    def _UnPack(self, programDescriptor):
+        if programDescriptor is None:
+            return
+        if not programDescriptor.KernelsIsNone():
+            self.kernels = []
+            for i in range(programDescriptor.KernelsLength()):
+                if programDescriptor.Kernels(i) is None:
+                    self.kernels.append(None)
+                else:
+                    kernelDescriptor_ = KernelDescriptorT.InitFromObj(programDescriptor.Kernels(i))
+                    self.kernels.append(kernelDescriptor_)
+        if not programDescriptor.SemaphoresIsNone():
+            self.semaphores = []
+            for i in range(programDescriptor.SemaphoresLength()):
+                if programDescriptor.Semaphores(i) is None:
+                    self.semaphores.append(None)
+                else:
+                    semaphoreDescriptor_ = SemaphoreDescriptorT.InitFromObj(programDescriptor.Semaphores(i))
+                    self.semaphores.append(semaphoreDescriptor_)
+        if not programDescriptor.CbsIsNone():
+            self.cbs = []
+            for i in range(programDescriptor.CbsLength()):
+                if programDescriptor.Cbs(i) is None:
+                    self.cbs.append(None)
+                else:
+                    kernelCBDescriptor_ = KernelCBDescriptorT.InitFromObj(programDescriptor.Cbs(i))
+                    self.cbs.append(kernelCBDescriptor_)
+
+    # ProgramDescriptorT
+    def Pack(self, builder):
+        if self.kernels is not None:
+            kernelslist = []
+            for i in range(len(self.kernels)):
+                kernelslist.append(self.kernels[i].Pack(builder))
+            ProgramDescriptorStartKernelsVector(builder, len(self.kernels))
+            for i in reversed(range(len(self.kernels))):
+                builder.PrependUOffsetTRelative(kernelslist[i])
+            kernels = builder.EndVector()
+        if self.semaphores is not None:
+            semaphoreslist = []
+            for i in range(len(self.semaphores)):
+                semaphoreslist.append(self.semaphores[i].Pack(builder))
+            ProgramDescriptorStartSemaphoresVector(builder, len(self.semaphores))
+            for i in reversed(range(len(self.semaphores))):
+                builder.PrependUOffsetTRelative(semaphoreslist[i])
+            semaphores = builder.EndVector()
+        if self.cbs is not None:
+            cbslist = []
+            for i in range(len(self.cbs)):
+                cbslist.append(self.cbs[i].Pack(builder))
+            ProgramDescriptorStartCbsVector(builder, len(self.cbs))
+            for i in reversed(range(len(self.cbs))):
+                builder.PrependUOffsetTRelative(cbslist[i])
+            cbs = builder.EndVector()
+        ProgramDescriptorStart(builder)
+        if self.kernels is not None:
+            ProgramDescriptorAddKernels(builder, kernels)
+        if self.semaphores is not None:
+            ProgramDescriptorAddSemaphores(builder, semaphores)
+        if self.cbs is not None:
+            ProgramDescriptorAddCbs(builder, cbs)
+        programDescriptor = ProgramDescriptorEnd(builder)
+        return programDescriptor
+
+
+class GenericOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = GenericOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsGenericOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def GenericOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # GenericOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # GenericOp
+    def InputsAndOutputs(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # GenericOp
+    def InputsAndOutputsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # GenericOp
+    def InputsAndOutputsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        return o == 0
+
+    # GenericOp
+    def AdditionalArgs(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # GenericOp
+    def AdditionalArgsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # GenericOp
+    def AdditionalArgsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        return o == 0
+
+    # GenericOp
+    def Program(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = ProgramDescriptor()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def GenericOpStart(builder):
+    builder.StartObject(3)
+
+def GenericOpAddInputsAndOutputs(builder, inputsAndOutputs):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(inputsAndOutputs), 0)
+
+def GenericOpStartInputsAndOutputsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def GenericOpAddAdditionalArgs(builder, additionalArgs):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(additionalArgs), 0)
+
+def GenericOpStartAdditionalArgsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def GenericOpAddProgram(builder, program):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(program), 0)
+
+def GenericOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List, Optional
+except:
+    pass
+
+class GenericOpT(object):
+
+    # GenericOpT
+    def __init__(
+        self,
+        inputsAndOutputs = None,
+        additionalArgs = None,
+        program = None,
+    ):
+        self.inputsAndOutputs = inputsAndOutputs  # type: Optional[List[TensorRefT]]
+        self.additionalArgs = additionalArgs  # type: Optional[List[TensorRefT]]
+        self.program = program  # type: Optional[ProgramDescriptorT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        genericOp = GenericOp()
+        genericOp.Init(buf, pos)
+        return cls.InitFromObj(genericOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, genericOp):
+        x = GenericOpT()
+        x._UnPack(genericOp)
+        return x
+
+    # GenericOpT
+    def _UnPack(self, genericOp):
+        if genericOp is None:
+            return
+        if not genericOp.InputsAndOutputsIsNone():
+            self.inputsAndOutputs = []
+            for i in range(genericOp.InputsAndOutputsLength()):
+                if genericOp.InputsAndOutputs(i) is None:
+                    self.inputsAndOutputs.append(None)
+                else:
+                    tensorRef_ = TensorRefT.InitFromObj(genericOp.InputsAndOutputs(i))
+                    self.inputsAndOutputs.append(tensorRef_)
+        if not genericOp.AdditionalArgsIsNone():
+            self.additionalArgs = []
+            for i in range(genericOp.AdditionalArgsLength()):
+                if genericOp.AdditionalArgs(i) is None:
+                    self.additionalArgs.append(None)
+                else:
+                    tensorRef_ = TensorRefT.InitFromObj(genericOp.AdditionalArgs(i))
+                    self.additionalArgs.append(tensorRef_)
+        if genericOp.Program() is not None:
+            self.program = ProgramDescriptorT.InitFromObj(genericOp.Program())
+
+    # GenericOpT
+    def Pack(self, builder):
+        if self.inputsAndOutputs is not None:
+            inputsAndOutputslist = []
+            for i in range(len(self.inputsAndOutputs)):
+                inputsAndOutputslist.append(self.inputsAndOutputs[i].Pack(builder))
+            GenericOpStartInputsAndOutputsVector(builder, len(self.inputsAndOutputs))
+            for i in reversed(range(len(self.inputsAndOutputs))):
+                builder.PrependUOffsetTRelative(inputsAndOutputslist[i])
+            inputsAndOutputs = builder.EndVector()
+        if self.additionalArgs is not None:
+            additionalArgslist = []
+            for i in range(len(self.additionalArgs)):
+                additionalArgslist.append(self.additionalArgs[i].Pack(builder))
+            GenericOpStartAdditionalArgsVector(builder, len(self.additionalArgs))
+            for i in reversed(range(len(self.additionalArgs))):
+                builder.PrependUOffsetTRelative(additionalArgslist[i])
+            additionalArgs = builder.EndVector()
+        if self.program is not None:
+            program = self.program.Pack(builder)
+        GenericOpStart(builder)
+        if self.inputsAndOutputs is not None:
+            GenericOpAddInputsAndOutputs(builder, inputsAndOutputs)
+        if self.additionalArgs is not None:
+            GenericOpAddAdditionalArgs(builder, additionalArgs)
+        if self.program is not None:
+            GenericOpAddProgram(builder, program)
+        genericOp = GenericOpEnd(builder)
+        return genericOp
 
 
 class EltwiseUnaryOp(object):
@@ -20777,7 +23231,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

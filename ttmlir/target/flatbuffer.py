@@ -42,6 +42,10 @@ def camel(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
 
 
+# math fidelities as the schemas spell them (not camel-cased from the IR's `hifi4`)
+MATH_FIDELITY = {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"}
+
+
 def snake(name: str) -> str:
     """`PowTensor` -> `pow_tensor`: the inverse of `camel`."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()

@@ -527,8 +527,18 @@ class LayoutDesc(object):
             return obj
         return None
 
+    # LayoutDesc
+    def CoreRangeSet(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = CoreRangeSet()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def LayoutDescStart(builder):
-    builder.StartObject(7)
+    builder.StartObject(8)
 
 def LayoutDescAddLinear(builder, linear):
     builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(linear), 0)
@@ -554,6 +564,9 @@ def LayoutDescAddTileShape(builder, tileShape):
 def LayoutDescAddMemoryConfig(builder, memoryConfig):
     builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
+def LayoutDescAddCoreRangeSet(builder, coreRangeSet):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(coreRangeSet), 0)
+
 def LayoutDescEnd(builder):
     return builder.EndObject()
 
@@ -575,6 +588,7 @@ class LayoutDescT(object):
         layout = 0,
         tileShape = None,
         memoryConfig = None,
+        coreRangeSet = None,
     ):
         self.linear = linear  # type: Optional[str]
         self.grid = grid  # type: Optional[Dim2dT]
@@ -583,6 +597,7 @@ class LayoutDescT(object):
         self.layout = layout  # type: int
         self.tileShape = tileShape  # type: Optional[Dim2dT]
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.coreRangeSet = coreRangeSet  # type: Optional[CoreRangeSetT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -623,6 +638,8 @@ class LayoutDescT(object):
             self.tileShape = Dim2dT.InitFromObj(layoutDesc.TileShape())
         if layoutDesc.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(layoutDesc.MemoryConfig())
+        if layoutDesc.CoreRangeSet() is not None:
+            self.coreRangeSet = CoreRangeSetT.InitFromObj(layoutDesc.CoreRangeSet())
 
     # LayoutDescT
     def Pack(self, builder):
@@ -638,6 +655,8 @@ class LayoutDescT(object):
                 memrefShape = builder.EndVector()
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
+        if self.coreRangeSet is not None:
+            coreRangeSet = self.coreRangeSet.Pack(builder)
         LayoutDescStart(builder)
         if self.linear is not None:
             LayoutDescAddLinear(builder, linear)
@@ -653,6 +672,8 @@ class LayoutDescT(object):
             LayoutDescAddTileShape(builder, tileShape)
         if self.memoryConfig is not None:
             LayoutDescAddMemoryConfig(builder, memoryConfig)
+        if self.coreRangeSet is not None:
+            LayoutDescAddCoreRangeSet(builder, coreRangeSet)
         layoutDesc = LayoutDescEnd(builder)
         return layoutDesc
 

@@ -213,8 +213,7 @@ class _ProgramWriter:
         elif isinstance(config, ttmetal.ComputeConfigAttr):
             fidelity, fp32, full_sync, approx, modes = data.fields
             out.typeType, out.type = fbm.KernelConfigType.ComputeConfig, fbm.ComputeConfigT()
-            out.type.mathFidelity = getattr(fbm.MathFidelity, {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3",
-                                                               "hifi4": "HiFi4"}[fidelity])
+            out.type.mathFidelity = getattr(fbm.MathFidelity, fbu.MATH_FIDELITY[fidelity])
             out.type.fp32DestAccEn, out.type.dstFullSyncEn, out.type.mathApproxMode = fp32, full_sync, approx
             out.type.unpackToDestMode = [fbu.enum_value(fbm.UnpackToDestMode, m) for m in modes]
         else:

@@ -17,11 +17,12 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from ttmlir import hardware
 from ttmlir.asm import FirstByIdentity, TTPrinter, print_module
-from ttmlir.dialects import trace, ttcore, ttnn
+from ttmlir.dialects import trace, ttcore, ttnn, ttnn_program
 from ttmlir.dialects.props import dense_values, int_values, scalar
 from ttmlir.dialects.syntax import affine_map_str, enum
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.target import TranslateError
+from ttmlir.target.cpp import is_kernel, kernel_source
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import binary_generated as fb
 
@@ -143,6 +144,90 @@ def _encode(kind: str, attr: Attribute, result_type):
     return int_values(attr)
 
 
+_ARG_TABLES = {"kernel_arg_cb_buffer_index": ("KernelArgCBBufferIndex", "bufferIndex"),
+               "kernel_arg_address_of_tensor": ("KernelArgBufferAddressOfTensor", "operandIndex"),
+               "kernel_arg_semaphore_at": ("KernelArgSemaphoreAt", "semaphoreIndex"),
+               "kernel_arg_tensor_accessor_args": ("KernelArgTensorAccessorArgs", "operandIndex")}
+
+
+def _kernel_args(op: Operation, args) -> fb.KernelCoreArgsT:
+    out = fb.KernelCoreArgsT()
+    out.args = []
+    for arg in args:
+        entry = fb.KernelArgT()
+        if isinstance(arg, ttnn_program.KernelNamedArgAttr):
+            entry.argType, entry.arg = fb.KernelArgType.KernelArgNamedArgument, fb.KernelArgNamedArgumentT()
+            entry.arg.name, entry.arg.value = arg.get("name").data, arg.get("value")
+        elif arg.name.removeprefix("ttnn.") in _ARG_TABLES:
+            table, field = _ARG_TABLES[arg.name.removeprefix("ttnn.")]
+            entry.argType, entry.arg = getattr(fb.KernelArgType, table), getattr(fb, table + "T")()
+            setattr(entry.arg, field, arg.data)
+        else:
+            raise TranslateError(op, f"a kernel argument {arg} cannot be serialized yet")
+        out.args.append(entry)
+    return out
+
+
+def _kernel_config(kernel):
+    """A kernel attribute's configuration union: (type, table)."""
+    if isinstance(kernel, ttnn_program.ComputeKernelAttr):
+        config = fb.ComputeKernelConfigT()
+        config.mathFidelity = getattr(fb.MathFidelity, fbu.MATH_FIDELITY[kernel.get("math_fidelity")])
+        config.fp32DestAccEn, config.dstFullSyncEn = kernel.get("fp32_dest_acc_en"), kernel.get("dst_full_sync_en")
+        config.unpackToDestModes = [fbu.enum_value(fb.UnpackToDestMode, m) for m in kernel.get("unpack_to_dest_modes")]
+        config.bfp8PackPrecise, config.mathApproxMode = kernel.get("bfp8_pack_precise"), kernel.get("math_approx_mode")
+        return fb.KernelConfig.ComputeKernelConfig, config
+    if isinstance(kernel, ttnn_program.DataMovementKernelAttr):
+        config = fb.DataMovementKernelConfigT()
+        config.processor = fbu.enum_value(fb.DataMovementType, kernel.get("processor"))
+        config.noc = fbu.enum_value(fb.NocIndex, kernel.get("noc_index"))
+        config.nocMode = fbu.enum_value(fb.NocMode, kernel.get("noc_mode"))
+        return fb.KernelConfig.DataMovementKernelConfig, config
+    if isinstance(kernel, ttnn_program.ReadKernelAttr):
+        return fb.KernelConfig.ReaderKernelConfig, fb.ReaderKernelConfigT()
+    return fb.KernelConfig.WriterKernelConfig, fb.WriterKernelConfigT()
+
+
+def _program_descriptor(op: Operation, program, kernels: dict[str, FuncOp]) -> fb.ProgramDescriptorT:
+    """A ttnn.generic's program: each kernel with the C++ of the function its symbol names."""
+    out = fb.ProgramDescriptorT()
+    out.kernels, out.cbs, out.semaphores = [], [], []
+    for kernel in program.get("kernels").data:
+        symbol = kernel.get("symbol_ref").root_reference.data
+        if symbol not in kernels:
+            raise TranslateError(op, f"kernel '@{symbol}' is not a kernel function of this module")
+        desc = fb.KernelDescriptorT()
+        desc.symbol, desc.source = symbol, kernel_source(kernels[symbol])
+        desc.configType, desc.config = _kernel_config(kernel)
+        desc.coreRanges = _core_range_set(kernel.get("core_ranges"))
+        args = ttnn_program.kernel_args(kernel)
+        if args["rt_args"]:
+            raise TranslateError(op, f"kernel '@{symbol}': per-core runtime arguments cannot be serialized yet")
+        desc.ctArgs, desc.commonRtArgs = _kernel_args(op, args["ct_args"]), _kernel_args(op, args["common_rt_args"])
+        desc.rtArgs = []
+        out.kernels.append(desc)
+    for cb in program.get("cbs"):
+        desc = fb.KernelCBDescriptorT()
+        desc.totalSize, desc.coreRange = cb.get("total_size"), _core_range_set(cb.get("core_ranges"))
+        desc.formats = []
+        for fmt in cb.get("formats"):
+            entry = fb.KernelCBFormatT()
+            entry.bufferIndex, entry.pageSize = fmt.get("buffer_index"), fmt.get("page_size")
+            entry.dtype = fbu.enum_value(fb.DataType, fmt.get("dtype"))
+            desc.formats.append(entry)
+        if cb.get("buffer") is not None:
+            desc.buffer = fb.KernelGlobalCBIndexOfTensorT()
+            desc.buffer.tensorOperandIndex = cb.get("buffer").data
+        out.cbs.append(desc)
+    for semaphore in program.get("semaphores"):
+        desc = fb.SemaphoreDescriptorT()
+        desc.id, desc.initialValue = semaphore.get("id"), semaphore.get("initial_value")
+        desc.coreType = fbu.enum_value(fb.KernelCoreType, semaphore.get("core_type"))
+        desc.coreRanges = _core_range_set(semaphore.get("core_ranges"))
+        out.semaphores.append(desc)
+    return out
+
+
 class SharedTensorDesc(fb.TensorDescT):
     """A descriptor written once per buffer: every tensor ref of its type points at the same table."""
 
@@ -157,8 +242,8 @@ class SharedTensorDesc(fb.TensorDescT):
 class ProgramWriter:
     """One function as a Program: tensor refs by global id, ops in order."""
 
-    def __init__(self, func: FuncOp, programs: dict[str, int]):
-        self.func, self.programs = func, programs
+    def __init__(self, func: FuncOp, programs: dict[str, int], kernels: dict[str, FuncOp] | None = None):
+        self.func, self.programs, self.kernels = func, programs, kernels or {}
         self.ids: dict[SSAValue, int] = {}
         self.printer = TTPrinter(stream=io.StringIO(), use_aliases=False, print_debuginfo=False)
         self.tails: dict[tuple, tuple] = {}  # debug_text's rendered tails
@@ -205,6 +290,8 @@ class ProgramWriter:
         mem_layout = layout.memory_layout
         ld.memoryConfig = _memory_config(ttnn.MemoryConfig(
             layout.memref.memory_space, None if not isinstance(mem_layout, ttnn.TensorMemoryLayoutAttr) else mem_layout))
+        if (cores := layout.core_ranges) is not None:
+            ld.coreRangeSet = _core_range_set(cores)
         size = int(math.prod(grid) * math.prod(ld.memrefShape) * unit)
         if size >= 2**64:  # the schema's uint64 size
             owner = value.owner if isinstance(value.owner, Operation) else value.owner.parent_op()
@@ -214,6 +301,8 @@ class ProgramWriter:
 
     def operation(self, op: TTNNOp) -> fb.OperationT:
         row = op.ROW
+        if row.name == "generic":
+            return self.generic(op)
         table_name = table_of(row)
         table = getattr(fb, table_name + "T")()
         if hasattr(fb, table_name + "Type"):
@@ -239,6 +328,16 @@ class ProgramWriter:
                 value = self.program_index(op, attr) if kind == "symbol" else _encode(kind, attr, result_type)
                 self._set(table, name, value, op)
         return self.wrap(op, table_name, table)
+
+    def generic(self, op: TTNNOp) -> fb.OperationT:
+        """A ttnn.generic: its tensors and its program, each kernel with the C++ of its function."""
+        groups = op.operand_groups()
+        if groups["additional_args"]:
+            raise TranslateError(op, "a ttnn.generic with additional arguments cannot be serialized yet")
+        table = fb.GenericOpT()
+        table.inputsAndOutputs = [self.ref(v) for v in groups["inputs_and_outputs"]]
+        table.program = _program_descriptor(op, op.properties["program"], self.kernels)
+        return self.wrap(op, "GenericOp", table)
 
     def program_index(self, op: Operation, callee: Attribute) -> int:
         name = callee.root_reference.data
@@ -381,11 +480,13 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
     source = source if source is not None else print_module(module)
     binary.programs = []
     cpu = cpu_module_of(module)  # functions hoisted to the CPU run as programs on host tensors
-    funcs = [f for m in (device_module_of(module), cpu) if m is not None for f in m.ops
-             if isinstance(f, FuncOp) and f.body.blocks]
+    functions = [f for m in (device_module_of(module), cpu) if m is not None for f in m.ops
+                 if isinstance(f, FuncOp) and f.body.blocks]
+    funcs = [f for f in functions if not is_kernel(f)]
+    kernels = {f.sym_name.data: f for f in functions if is_kernel(f)}  # what ttnn.generic programs run
     indices = {f.sym_name.data: i for i, f in enumerate(funcs)}
     for func in funcs:
-        prog = ProgramWriter(func, indices).program()
+        prog = ProgramWriter(func, indices, kernels).program()
         prog.meshShape = binary.meshShape
         prog.debugInfo = fb.DebugInfoT()
         prog.debugInfo.mlir = _mlir("ttnn", source)

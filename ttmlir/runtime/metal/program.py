@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import math
 import time
+from dataclasses import dataclass
 
 import torch
 
@@ -29,16 +30,26 @@ _PROCESSORS = {0: "brisc", 1: "ncrisc"}
 _FIDELITIES = {value: name for name, value in vars(fbm.MathFidelity).items() if not name.startswith("_")}
 
 
-class _Buffer:
-    def __init__(self, ref: fbm.BufferRefT):
+@dataclass
+class DeviceBuffer:
+    """A buffer on the grid: `shape` is the host's for a host buffer, `GY x GX x SY x SX` for a sharded one (shards
+    of elements or tiles on cores from `origin`), the tensor's pages for an interleaved DRAM one."""
+    id: int
+    address: int
+    shape: tuple[int, ...]
+    dtype: str
+    tiled: bool
+    layout: int  # fbm.BufferLayout
+    page: int
+    origin: tuple[int, int] = (0, 0)
+
+    @classmethod
+    def of(cls, ref: fbm.BufferRefT) -> "DeviceBuffer":
         desc = ref.desc
-        self.id, self.address = ref.globalId, int(ref.address)
-        self.shape = tuple(int(d) for d in fbu.as_list(desc.shape))
-        self.dtype = fbu.enum_names(fbm.DataType)[desc.dataType]
-        self.tiled = desc.tileShape is not None and desc.tileShape.y > 0
-        self.layout = desc.layout
-        self.page = int(desc.pageSize)
-        self.origin = (desc.coreOffset.y, desc.coreOffset.x) if desc.coreOffset is not None else (0, 0)
+        return cls(ref.globalId, int(ref.address), tuple(int(d) for d in fbu.as_list(desc.shape)),
+                   fbu.enum_names(fbm.DataType)[desc.dataType], desc.tileShape is not None and desc.tileShape.y > 0,
+                   desc.layout, int(desc.pageSize),
+                   (desc.coreOffset.y, desc.coreOffset.x) if desc.coreOffset is not None else (0, 0))
 
     @property
     def grid(self) -> tuple[int, ...]:
@@ -63,7 +74,7 @@ class _Buffer:
 
 
 @contextlib.contextmanager
-def _naming(buffer: _Buffer):
+def _naming(buffer: DeviceBuffer):
     """A transfer's failure names the device buffer it moves."""
     try:
         yield
@@ -91,7 +102,7 @@ def _held_shape(ref: fbm.BufferRefT) -> tuple[int, ...]:
     return batch, rows, cols
 
 
-def _pages(host: torch.Tensor, buffer: _Buffer) -> torch.Tensor:
+def _pages(host: torch.Tensor, buffer: DeviceBuffer) -> torch.Tensor:
     """A host tensor as the device buffer's elements (tiles) in row-major order over the whole tensor: shape
     (rows, cols, bytes per element). Tiled, each matrix of the batch is padded with zeros to whole tiles and
     the batch folds into rows."""
@@ -105,13 +116,54 @@ def _pages(host: torch.Tensor, buffer: _Buffer) -> torch.Tensor:
     return tile_math.to_bytes(matrix, buffer.dtype).reshape(matrix.shape[0], matrix.shape[1], -1)
 
 
+def write_buffer(grid: Grid, host: torch.Tensor, buffer: DeviceBuffer) -> None:
+    """A host tensor written into its device buffer (tilized, each matrix padded to whole tiles, when tiled)."""
+    pages = _pages(host, buffer)
+    if buffer.layout == fbm.BufferLayout.Interleaved:
+        grid.write_interleaved(buffer.address, pages.reshape(-1), buffer.page)
+        return
+    (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
+    if pages.shape[0] != gy * sy or pages.shape[1] != gx * sx:
+        raise MetalError(f"a host tensor of {tuple(host.shape)} does not fill the {gy}x{gx} grid of {sy}x{sx} "
+                         f"shards of buffer {buffer.id}")
+    for (y, x), core in buffer.shards(grid):
+        shard = pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx].reshape(-1)
+        grid.write(grid.l1_addr(*core, buffer.address), shard)
+
+
+def read_buffer(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...]) -> torch.Tensor:
+    """A device buffer read back as a host tensor of `shape` (f32 for float formats)."""
+    if buffer.tiled:
+        batch, rows, cols = tile_padded(shape)
+        rows *= batch
+    else:
+        rows, cols = (math.prod(shape[:-1]) if len(shape) > 1 else 1), shape[-1]
+    unit = tile_math.TILE if buffer.tiled else 1
+    grid_rows, grid_cols = rows // unit, cols // unit
+    if buffer.layout == fbm.BufferLayout.Interleaved:
+        data = grid.read_interleaved(buffer.address, grid_rows * grid_cols * buffer.page, buffer.page)
+        pages = data.reshape(grid_rows, grid_cols, -1)
+    else:
+        (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
+        grid.check_l1(buffer.address, sy * sx * buffer.page, f"buffer {buffer.id}'s shard")
+        pages = torch.zeros(gy * sy, gx * sx, buffer.page, dtype=torch.uint8)
+        for (y, x), core in buffer.shards(grid):
+            data = grid.read(grid.l1_addr(*core, buffer.address), sy * sx * buffer.page)
+            pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx] = data.reshape(sy, sx, -1)
+    if buffer.tiled:  # each matrix's padding dropped
+        padded = tile_math.untilize(pages.reshape(-1), (rows, cols), buffer.dtype).reshape(batch, rows // batch, cols)
+        matrix = ((1,) * max(0, 2 - len(shape)) + tuple(shape))[-2:]
+        return padded[:, :matrix[0], :matrix[1]].reshape(shape)
+    return tile_math.from_bytes(pages.reshape(-1), buffer.dtype).reshape(shape)
+
+
 class ProgramRunner:
     """One `.ttm` program's command queue on a grid, with its host buffers."""
 
     def __init__(self, grid: Grid, program: fbm.ProgramT):
         self.grid, self.program = grid, program
         self.host: dict[int, torch.Tensor] = {}
-        self.device: dict[int, _Buffer] = {}
+        self.device: dict[int, DeviceBuffer] = {}
         self.stats: list[ProgramStats] = []
         self.launches: list[dict] = []  # per enqueue_program: its location, math fidelity and host times (ns)
 
@@ -138,7 +190,7 @@ class ProgramRunner:
 
     def command(self, table) -> list[torch.Tensor] | None:
         if isinstance(table, fbm.CreateBufferCommandT):
-            self.device[table.ref.globalId] = _Buffer(table.ref)
+            self.device[table.ref.globalId] = DeviceBuffer.of(table.ref)
         elif isinstance(table, fbm.HostAllocCommandT):  # with data: a constant
             buffer = self.host_buffer(table.dst)
             data = fbu.as_list(table.data)
@@ -159,12 +211,12 @@ class ProgramRunner:
         elif isinstance(table, fbm.EnqueueWriteBufferCommandT):
             device = self._device(table.dst)
             with _naming(device):
-                self.write(self._host(table.src), device)
+                write_buffer(self.grid, self._host(table.src), device)
         elif isinstance(table, fbm.EnqueueReadBufferCommandT):
             self.host_buffer(table.dst)
             device = self._device(table.src)
             with _naming(device):
-                self.host[table.dst.globalId] = self.read(device, _held_shape(table.dst))
+                self.host[table.dst.globalId] = read_buffer(self.grid, device, _held_shape(table.dst))
         elif isinstance(table, fbm.EnqueueProgramCommandT):
             self.stats.append(self.grid.run(self.launch(table)))
         elif isinstance(table, fbm.DeallocateBufferCommandT):
@@ -176,12 +228,12 @@ class ProgramRunner:
         return None
 
     @staticmethod
-    def host_buffer(ref: fbm.BufferRefT) -> _Buffer:
+    def host_buffer(ref: fbm.BufferRefT) -> DeviceBuffer:
         """A host buffer the simulation will hold (as f32), refused past half this machine's available memory (a run
         holds its inputs, outputs and their device copies at once)."""
         from ttmlir.runtime.session import host_memory_available
 
-        buffer, available = _Buffer(ref), host_memory_available()
+        buffer, available = DeviceBuffer.of(ref), host_memory_available()
         need = math.prod(buffer.shape) * 4
         if available is not None and need > available // 2:
             raise MetalError(f"host buffer {buffer.id} of shape {list(buffer.shape)} needs {need / 2**30:.1f} GiB; this "
@@ -193,47 +245,11 @@ class ProgramRunner:
             raise MetalError(f"host buffer {ref.globalId} is used before it is written or allocated")
         return self.host[ref.globalId]
 
-    def _device(self, ref: fbm.BufferRefT) -> _Buffer:
+    def _device(self, ref: fbm.BufferRefT) -> DeviceBuffer:
         if ref.globalId not in self.device:
             raise MetalError(f"buffer {ref.globalId} was not created (or was deallocated) before its use")
         return self.device[ref.globalId]
 
-    def write(self, host: torch.Tensor, buffer: _Buffer) -> None:
-        pages = _pages(host, buffer)
-        if buffer.layout == fbm.BufferLayout.Interleaved:
-            self.grid.write_interleaved(buffer.address, pages.reshape(-1), buffer.page)
-            return
-        (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
-        if pages.shape[0] != gy * sy or pages.shape[1] != gx * sx:
-            raise MetalError(f"a host tensor of {tuple(host.shape)} does not fill the {gy}x{gx} grid of {sy}x{sx} "
-                             f"shards of buffer {buffer.id}")
-        for (y, x), core in buffer.shards(self.grid):
-            shard = pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx].reshape(-1)
-            self.grid.write(self.grid.l1_addr(*core, buffer.address), shard)
-
-    def read(self, buffer: _Buffer, shape: tuple[int, ...]) -> torch.Tensor:
-        if buffer.tiled:
-            batch, rows, cols = tile_padded(shape)
-            rows *= batch
-        else:
-            rows, cols = (math.prod(shape[:-1]) if len(shape) > 1 else 1), shape[-1]
-        unit = tile_math.TILE if buffer.tiled else 1
-        grid_rows, grid_cols = rows // unit, cols // unit
-        if buffer.layout == fbm.BufferLayout.Interleaved:
-            data = self.grid.read_interleaved(buffer.address, grid_rows * grid_cols * buffer.page, buffer.page)
-            pages = data.reshape(grid_rows, grid_cols, -1)
-        else:
-            (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
-            self.grid.check_l1(buffer.address, sy * sx * buffer.page, f"buffer {buffer.id}'s shard")
-            pages = torch.zeros(gy * sy, gx * sx, buffer.page, dtype=torch.uint8)
-            for (y, x), core in buffer.shards(self.grid):
-                data = self.grid.read(self.grid.l1_addr(*core, buffer.address), sy * sx * buffer.page)
-                pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx] = data.reshape(sy, sx, -1)
-        if buffer.tiled:  # each matrix's padding dropped
-            padded = tile_math.untilize(pages.reshape(-1), (rows, cols), buffer.dtype).reshape(batch, rows // batch, cols)
-            matrix = ((1,) * max(0, 2 - len(shape)) + tuple(shape))[-2:]
-            return padded[:, :matrix[0], :matrix[1]].reshape(shape)
-        return tile_math.from_bytes(pages.reshape(-1), buffer.dtype).reshape(shape)
 
     def launch(self, table: fbm.EnqueueProgramCommandT) -> Program:
         operands = [self._device(ref) for ref in fbu.as_list(table.operands)]
