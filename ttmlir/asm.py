@@ -349,10 +349,12 @@ def _alias_name(attr: Attribute) -> str | None:
         return "ttnn_layout"
     if isinstance(attr, ttcore.SystemDescAttr):
         return "system_desc"
+    if isinstance(attr, AffineMapAttr):
+        return "map"
     return None
 
 
-_ALIASED = (ttnn.BufferTypeAttr, ttcore.MemorySpaceAttr, ttnn.TTNNLayoutAttr, ttcore.SystemDescAttr)
+_ALIASED = (ttnn.BufferTypeAttr, ttcore.MemorySpaceAttr, ttnn.TTNNLayoutAttr, ttcore.SystemDescAttr, AffineMapAttr)
 _OPAQUE = (ttnn._MeshDims, ttcore.RuntimeTensorShardingAttr, ttcore.LocalShapeAttr, FlattenedCompatInfoAttr)
 _SHORT_NAMES = {"func.return": "return", "func.call": "call"}  # mlir-opt drops the func. prefix
 

@@ -54,6 +54,25 @@ CHIPS: dict[str, ChipFacts] = {
 ARCHS = ("grayskull", "wormhole_b0", "blackhole")
 
 
+# What a TensorAccessorArgs reads from its compile-time args: a word naming the buffer's kind, then for a sharded
+# buffer where its pages are (tt-metal's accessor args carry its shard spec and bank cores the same way).
+TENSOR_ACCESSOR_INTERLEAVED, TENSOR_ACCESSOR_SHARDED = 1, 2
+
+
+def tensor_accessor_words(grid: tuple[int, int] | None = None, shard: tuple[int, int] = (0, 0),
+                          origin: tuple[int, int] = (0, 0), cores: tuple[int, int] = (0, 0)) -> tuple[int, ...]:
+    """A buffer's description to a TensorAccessor: interleaved (no grid), or its grid of shards (in pages) on the
+    rectangle of cores `cores` from core `origin`, filled row by row."""
+    if grid is None:
+        return (TENSOR_ACCESSOR_INTERLEAVED,)
+    return (TENSOR_ACCESSOR_SHARDED, *grid, *shard, *origin, *cores)
+
+
+def tensor_accessor_size(sharded: bool) -> int:
+    """The compile-time words a buffer's TensorAccessorArgs take."""
+    return len(tensor_accessor_words((0, 0)) if sharded else tensor_accessor_words())
+
+
 def tile_padded(shape: tuple[int, ...], tile: int = 32) -> tuple[int, int, int]:
     """A tensor as the device holds it: a batch of matrices, each padded to whole tiles (batch, rows, cols)."""
     shape = (1,) * max(0, 2 - len(shape)) + tuple(shape)

@@ -195,3 +195,43 @@ def test_an_op_the_d2m_stage_does_not_convert_is_refused_naming_it():
     module, _ = parse_text(ctx, D2M_STAGE.replace('"ttir.exp"', '"ttir.cumsum"'))
     with pytest.raises(PassFailure, match="'ttir.cumsum' is not converted to D2M yet"):
         make_pass("ttir-to-d2m", "").apply(ctx, module)
+
+
+REGRID = """#layout = #ttcore.metal_layout<logical_shape = 64x384, dim_alignments = 32x32, collapsed_intervals = dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>, l1, sharded>
+func.func @regrid(%arg0: tensor<64x384xf32>) -> tensor<64x384xf32> {
+  %0 = ttir.empty() : tensor<1x1x2x12x!ttcore.tile<32x32, f32>, #layout>
+  %1 = ttir.to_layout %arg0, %0 : tensor<64x384xf32> into tensor<1x1x2x12x!ttcore.tile<32x32, f32>, #layout> -> tensor<1x1x2x12x!ttcore.tile<32x32, f32>, #layout>
+  %2 = ttir.empty() : tensor<1x12x2x1x!ttcore.tile<32x32, f32>, #layout>
+  %3 = ttir.to_layout %1, %2 : tensor<1x1x2x12x!ttcore.tile<32x32, f32>, #layout> into tensor<1x12x2x1x!ttcore.tile<32x32, f32>, #layout> -> tensor<1x12x2x1x!ttcore.tile<32x32, f32>, #layout>
+  %4 = ttir.empty() : tensor<2x4x1x3x!ttcore.tile<32x32, f32>, #layout>
+  %5 = ttir.to_layout %3, %4 : tensor<1x12x2x1x!ttcore.tile<32x32, f32>, #layout> into tensor<2x4x1x3x!ttcore.tile<32x32, f32>, #layout> -> tensor<2x4x1x3x!ttcore.tile<32x32, f32>, #layout>
+  %6 = ttir.empty() : tensor<64x384xf32>
+  %7 = ttir.to_layout %5, %6 : tensor<2x4x1x3x!ttcore.tile<32x32, f32>, #layout> into tensor<64x384xf32> -> tensor<64x384xf32>
+  return %7 : tensor<64x384xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("arch, folded", [("wormhole_b0", True), ("blackhole", False)])
+@pytest.mark.parametrize("accessor", [False, True])
+def test_tensors_regridded_onto_a_virtual_grid_keep_every_tile(arch, folded, accessor):
+    """A 1x12 grid of shards fits a Blackhole's 10x13 worker grid as it is; on a Wormhole's 8x8 it is laid onto
+    3x4 cores row by row. Each regrid copies every tile to its new core (read by NoC coordinates, or through a
+    TensorAccessor over the sharded source)."""
+    options = f"mock-system-desc-arch={arch} disable-tolayout-folding=1 use-tensor-accessor-dma={int(accessor)}"
+    binary = compile_ttir(REGRID, options)
+    x = torch.randn(64, 384, generator=torch.Generator().manual_seed(2))
+    (y,), stats = run_program(binary, [x])
+    assert torch.equal(y, x)
+    assert [s.cores for s in stats] == [12, 8]
+    _, root = load_bytes(binary, "regrid.ttm")
+    virtual = [c.type.ref.desc for c in fbu.ttm_commands(fbu.as_list(root.programs)[0])
+               if isinstance(c.type, fbm.CreateBufferCommandT) and list(c.type.ref.desc.shape)[:2] == [1, 12]]
+    assert virtual and all((d.coreGrid.y, d.coreGrid.x) == (3, 4) if folded else d.coreGrid is None for d in virtual)
+
+
+def test_back_to_back_regrids_fold_into_one_move():
+    binary = compile_ttir(REGRID)  # to_layout folding is the default
+    x = torch.randn(64, 384)
+    (y,), stats = run_program(binary, [x])
+    assert torch.equal(y, x) and stats == []

@@ -5,7 +5,8 @@ import pytest
 import torch
 
 from ttmlir.runtime.metal import tile_math
-from ttmlir.runtime.metal.grid import (TENSOR_ACCESSOR_DRAM, CBConfig, Grid, KernelHang, KernelLaunch, MetalError,
+from ttmlir.hardware import TENSOR_ACCESSOR_INTERLEAVED
+from ttmlir.runtime.metal.grid import (CBConfig, Grid, KernelHang, KernelLaunch, MetalError,
                                       Program)
 from ttmlir.runtime.metal.kernel_cpp import KernelCompileError
 from ttmlir.runtime.metal.reference import CB_BASE, eltwise, kernel, matmul
@@ -203,11 +204,11 @@ def test_a_tensor_accessor_reads_interleaved_dram_pages_by_id():
     grid = Grid()
     data = torch.arange(30 * 16, dtype=torch.int32)
     grid.write_interleaved(8192, data.view(torch.uint8), 64)
-    launch = KernelLaunch("reader", source, "brisc", ((0, 0),), ct_args=(TENSOR_ACCESSOR_DRAM,),
+    launch = KernelLaunch("reader", source, "brisc", ((0, 0),), ct_args=(TENSOR_ACCESSOR_INTERLEAVED,),
                           rt_args={(0, 0): (8192,)})
     grid.run(Program((launch,)))
     read = grid.core(0, 0).l1[4096:4096 + 30 * 64].view(torch.int32).reshape(30, 16)
     assert torch.equal(read, data.reshape(30, 16).flip(0))
     not_dram = KernelLaunch("reader", source, "brisc", ((0, 0),), ct_args=(0,), rt_args={(0, 0): (8192,)})
-    with pytest.raises(MetalError, match=r"TensorAccessorArgs<0, 0>: compile-time arg 0 does not describe"):
+    with pytest.raises(MetalError, match=r"TensorAccessorArgs<0, 0>: compile-time arg 0 \(0\) describes no buffer"):
         grid.run(Program((not_dram,)))

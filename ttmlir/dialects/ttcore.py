@@ -568,18 +568,23 @@ class InterleavedLayoutAttr(_StridedLayout, Data[tuple[int, ...]]):
         printer.print_string(f"<{dims_str(self.data)}>")
 
 
-def grid_translation(mapping: Attribute) -> tuple[int, int] | None:
-    """The core a virtual grid starts at, when its forward mapping moves whole shards by a translation of the
-    grid dims (`(d0, d1, d2, d3) -> (d0 + 1, d1 + 1, d2, d3)`); None for any other mapping."""
+def grid_placement(mapping: Attribute, grid: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Where a virtual grid's shards are, from its forward mapping `(d0, d1, d2, d3) -> (core y, core x, d2, d3)`:
+    the core holding shard (0, 0) and the rectangle of cores the shards fill in row-major order from it (a
+    translation keeps the grid's shape, `(d0 + 1, d1 + 1, d2, d3)`; a 1x12 grid on 3x4 cores folds it). None for
+    a mapping that is neither."""
     affine = getattr(mapping, "data", None)
     if not isinstance(affine, AffineMap) or affine.num_dims != 4 or len(affine.results) != 4:
         return None
-    base = list(affine.eval([0, 0, 0, 0], []))
-    units = ([1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1])
-    if any([a - b for a, b in zip(affine.eval(u, []), base)] != u for u in units) or base[2:] != [0, 0] or \
-            min(base[:2]) < 0:
+    count = grid[0] * grid[1]
+    cores = [tuple(affine.eval([y, x, 0, 0], [])) for y in range(grid[0]) for x in range(grid[1])]
+    (oy, ox, *rest) = cores[0]
+    if rest != [0, 0] or min(oy, ox) < 0 or list(affine.eval([0, 0, 2, 3], []))[2:] != [2, 3]:
         return None
-    return base[0], base[1]
+    for columns in (c for c in range(1, count + 1) if count % c == 0):
+        if all(core == (oy + i // columns, ox + i % columns, 0, 0) for i, core in enumerate(cores)):
+            return (oy, ox), (count // columns, columns)
+    return None
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,14 @@ def same_shape(op: TTOp):
     return [first_shape(op)]
 
 
+def to_layout(op: TTOp):
+    """The result is the destination's type: the input's shape unless one side is a grid of shards
+    (`#ttcore.metal_layout`), whose shape is its grid and shard dims."""
+    if any(_encoding_name(v.type) == "ttcore.metal_layout" for v in (*op.operands, *op.results)):
+        return [op.operands[1].type.get_shape()]
+    return same_shape(op)
+
+
 def eltwise(op: TTOp):
     """Upstream's Broadcastable trait: operands broadcast together to exactly the result shape."""
     shape: Shape = ()
@@ -1271,7 +1279,7 @@ SHAPE_RULES = {
     "conv2d": conv2d, "conv_transpose2d": conv_transpose2d, "pool2d": pool2d, "global_pool2d": global_pool2d,
     "upsample2d": upsample2d, "batch_norm": batch_norm, "norm": norm, "group_norm": group_norm,
     "constant": constant, "full": fill, "fill": fill, "arange": arange, "creation": None, "rand": rand,
-    "cache": cache, "mesh_shard": mesh_shard, "ccl": same_rank, "to_layout": same_shape,
+    "cache": cache, "mesh_shard": mesh_shard, "ccl": same_rank, "to_layout": to_layout,
     "get_dimension_size": get_dimension_size, "quantization": quantization, "dropout": dropout, "bitcast": bitcast,
     "concatenate_heads": concatenate_heads, "split_qkv": split_qkv, "mesh_partition": mesh_partition, "distributed_norm": distributed_norm,
     "attention": None,  # each attention op has its own rule (ttmlir.dialects.attention)

@@ -74,7 +74,7 @@ def generic_of(launch: ttmetal.EnqueueProgramOp, layouts: dict, kernels: list[Fu
     for value, port in zip(launch.cbs, ports):
         layout = layouts[value]
         fmt = tp.KernelCBFormatAttr((("buffer_index", port), ("dtype", layout.dtype), ("page_size", layout.page)))
-        fields = [("total_size", layout.tiles * layout.page), ("core_ranges", _cores(layout.origin, layout.grid)),
+        fields = [("total_size", layout.tiles * layout.page), ("core_ranges", _cores(layout.origin, layout.cores)),
                   ("formats", (fmt,))]
         if value in tensors:
             fields.append(("buffer", tp.KernelCbGlobalBufferAddressOfTensorAttr(tensors.index(value))))

@@ -88,6 +88,25 @@ class _Layout:
     address: int
     memory: str = "l1"
     origin: tuple[int, int] = (0, 0)  # the core holding shard (0, 0) (an L1 tensor placed away from core (0, 0))
+    fold: tuple[int, int] | None = None  # the rectangle of cores a virtual grid's shards fill, row by row
+
+    @property
+    def cores(self) -> tuple[int, int]:
+        """The rectangle of cores (from `origin`) holding the shards: the grid's own shape unless folded."""
+        return self.fold or self.grid
+
+    def near(self, other: "_Layout") -> bool:
+        """Whether `other`'s shards are on the same cores, shard for shard."""
+        return (self.grid, self.origin, self.cores) == (other.grid, other.origin, other.cores)
+
+    def core_of(self, ops: "_Ops", y: SSAValue, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """The core (y, x) holding shard (y, x), relative to `origin` (computed in the kernel)."""
+        if self.fold is None:
+            return y, x
+        index = IndexType()
+        linear = ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(y, ops.const(self.grid[1], index))), x))
+        columns = ops.const(self.fold[1], index)
+        return ops.emit(arith.DivUIOp(linear, columns)), ops.emit(arith.RemUIOp(linear, columns))
 
     @property
     def tile(self) -> ttcore.TileType:
@@ -171,12 +190,18 @@ class _Ops(list):
         return self.emit(ttkernel.OP_CLASSES[name].create(operands=list(operands), properties=props,
                                                           result_types=[result] if result else []))
 
-    def coords(self, origin: tuple[int, int] = (0, 0)) -> tuple[SSAValue, SSAValue]:
-        """This core's place (y, x) in a grid starting at core `origin`."""
+    def coords(self, layout: "_Layout") -> tuple[SSAValue, SSAValue]:
+        """The shard (y, x) of `layout`'s grid this core holds (its grid starts at core `origin`, folded onto its
+        rectangle of cores row by row when `fold` says)."""
         index = IndexType()
         y, x = (self.emit(ttkernel.MyLogicalYOp.create(result_types=[index])),
                 self.emit(ttkernel.MyLogicalXOp.create(result_types=[index])))
-        return tuple(self.emit(arith.SubiOp(v, self.const(o, index))) if o else v for v, o in zip((y, x), origin))
+        y, x = (self.emit(arith.SubiOp(v, self.const(o, index))) if o else v for v, o in zip((y, x), layout.origin))
+        if layout.fold is None:
+            return y, x
+        linear = self.emit(arith.AddiOp(self.emit(arith.MuliOp(y, self.const(layout.fold[1], index))), x))
+        columns = self.const(layout.grid[1], index)
+        return self.emit(arith.DivUIOp(linear, columns)), self.emit(arith.RemUIOp(linear, columns))
 
     def loop(self, count: int, body) -> None:
         """`for k in 0..count: body(ops, k)` as an scf.for over index."""
@@ -209,7 +234,7 @@ class _Ops(list):
         the logical ones plus the chip's translation offset, at shard position (row % SY, col % SX))."""
         index = IndexType()
         page = self.const(source.page)
-        if source.memory == "dram":
+        if source.memory == "dram" or base in self.accessors:  # by page: row * Wt + col of the whole tensor
             tile = self.emit(arith.IndexCastOp(self.emit(arith.AddiOp(
                 self.emit(arith.MuliOp(row, self.const(source.tensor_tiles[1], index))), col)), i32))
             if self.transfer_tile(True, base, tile, near):
@@ -224,8 +249,8 @@ class _Ops(list):
         sy, sx = self.const(source.shard[0], index), self.const(source.shard[1], index)
         offset_y, offset_x = (self.const(o + g, index)
                               for o, g in zip(chip["coord_translation_offsets"], source.origin))
-        noc_y = self.emit(arith.AddiOp(self.emit(arith.DivUIOp(row, sy)), offset_y))
-        noc_x = self.emit(arith.AddiOp(self.emit(arith.DivUIOp(col, sx)), offset_x))
+        core_y, core_x = source.core_of(self, self.emit(arith.DivUIOp(row, sy)), self.emit(arith.DivUIOp(col, sx)))
+        noc_y, noc_x = self.emit(arith.AddiOp(core_y, offset_y)), self.emit(arith.AddiOp(core_x, offset_x))
         position = self.emit(arith.AddiOp(self.emit(arith.MuliOp(self.emit(arith.RemUIOp(row, sy)), sx)),
                                           self.emit(arith.RemUIOp(col, sx))))
         far = self.emit(arith.AddiOp(base, self.emit(arith.MuliOp(self.emit(arith.IndexCastOp(position, i32)), page))))
@@ -247,6 +272,9 @@ def _eltwise(op: Operation) -> tuple[str, list[SSAValue]] | None:
     if kind in SWAPPED:
         kind, operands = SWAPPED[kind], operands[::-1]
     return (kind, operands) if kind in SFPU_BINARY or kind in SFPU_UNARY else None
+
+
+LAYOUT_MOVES = ("d2m.to_layout", "ttir.to_layout")  # a tensor moved into another layout (host <-> device, regridded)
 
 
 def _host_layout(t: Attribute) -> ttcore.HostLayoutAttr | None:
@@ -282,7 +310,7 @@ def _configs(layout: _Layout, reader: tuple[str, Attribute], writer: tuple[str, 
     """A launch's kernels on the output's cores: a reader on NoC 0 (data-movement core 1) and a writer on NoC 1
     (core 0), each (symbol, argument bindings), and the compute kernel with CB ports `ports` as compile-time
     args (f32 accumulating in an f32 dst)."""
-    cores = ttmetal.CoreRangeAttr((layout.origin, layout.grid))
+    cores = ttmetal.CoreRangeAttr((layout.origin, layout.cores))
     return [ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader[0]), cores, reader[1], (1, "noc0", None))),
             ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer[0]), cores, writer[1], (0, "noc1", None))),
             ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), cores, _args(ports, []),
@@ -331,6 +359,31 @@ def _largest_divisor(n: int, limit: int) -> int:
     return max(d for d in range(1, min(n, limit) + 1) if n % d == 0)
 
 
+def _fold(grid: tuple[int, int], device: tuple[int, int]) -> tuple[int, int]:
+    """The cores a grid's shards are on: its own shape when it fits the device, else (a virtual grid) the squarest
+    rectangle of as many cores that fits, filled row by row (1x12 on an 8x8 device: 3x4)."""
+    if grid[0] <= device[0] and grid[1] <= device[1]:
+        return grid
+    count = grid[0] * grid[1]
+    rows = [r for r in range(1, count + 1) if count % r == 0 and r * r <= count and r <= device[0]
+            and count // r <= device[1]]
+    return (rows[-1], count // rows[-1]) if rows else grid
+
+
+def _grid_maps(layout: _Layout) -> tuple[AffineMapAttr, AffineMapAttr]:
+    """A placed grid's virtual grid maps as upstream writes them: forward (shard y, x, i, j) -> (core y, core x,
+    i, j), inverse (core y, core x) -> (0, shard y, shard x); a translation unless the grid is folded."""
+    d = [AffineExpr.dimension(i) for i in range(4)]
+    (oy, ox), (gy, gx), (cy, cx) = layout.origin, layout.grid, layout.cores
+    if layout.fold is None:
+        forward, inverse = (d[0] + oy, d[1] + ox), (d[0] - oy, d[1] - ox)
+    else:
+        shard, core = d[0] * gx + d[1], (d[0] - oy) * cx + (d[1] - ox)
+        forward, inverse = (shard // cx + oy, shard % cx + ox), (core // gx, core % gx)
+    return (AffineMapAttr(AffineMap(4, 0, (*forward, d[2], d[3]))),
+            AffineMapAttr(AffineMap(2, 0, (AffineExpr.constant(0), *inverse))))
+
+
 @dataclass
 class _Placed:
     """A tensor on the device: its buffer and layout."""
@@ -350,6 +403,8 @@ class _FunctionLowering:
     fuse: bool = False
     accessor_dma: bool = False
     ttnn_mode: bool = False  # the function's tensors are TTNN's: each program becomes a ttnn.generic on them
+    force_ct_args: bool = False
+    fold_layouts: bool = True  # back-to-back to_layouts moved once
 
     def __post_init__(self):
         self.globals: list[Operation] = []  # constants' host data, module-level memref.global ops
@@ -396,12 +451,8 @@ class _FunctionLowering:
 
     def create_buffer(self, layout: _Layout) -> SSAValue:
         props = {"address": IntegerAttr(layout.address, i64)}
-        if layout.origin != (0, 0):  # the grid's shards on the cores from `origin`, as upstream maps virtual grids
-            d = [AffineExpr.dimension(i) for i in range(4)]
-            oy, ox = layout.origin
-            props["virtualGridForwardMapping"] = AffineMapAttr(AffineMap(4, 0, (d[0] + oy, d[1] + ox, d[2], d[3])))
-            props["virtualGridInverseMapping"] = AffineMapAttr(AffineMap(2, 0, (AffineExpr.constant(0), d[0] - oy,
-                                                                                d[1] - ox)))
+        if layout.origin != (0, 0) or layout.fold:  # shards on other cores than the grid's own, as upstream maps
+            props.update(zip(("virtualGridForwardMapping", "virtualGridInverseMapping"), _grid_maps(layout)))
         create = ttmetal.CreateBufferOp.create(properties=props, result_types=[layout.memref()])
         self.ops.append(create)
         self.buffers.append(create.result)
@@ -412,7 +463,7 @@ class _FunctionLowering:
         """The L1 buffer a CB works in: the tensor's own shards in L1, or an L1 copy of a DRAM tensor's."""
         if placed.layout.memory == "l1":
             return placed.buffer
-        return self.l1_buffer(placed.layout.grid, placed.layout.shard, placed.layout.dtype, op, placed.layout.origin)
+        return self.l1_buffer(placed.layout, placed.layout.shard, placed.layout.dtype, op)
 
     def lower(self) -> None:
         func, block = self.func, self.func.body.block
@@ -425,10 +476,11 @@ class _FunctionLowering:
         placed: dict[SSAValue, _Placed] = {}
         returned = {v for op in block.ops if isinstance(op, ReturnOp) for v in op.operands}
         self.hosts = {} if self.ttnn_mode else dict(zip(block.args, new_block.args))
+        self.folded: dict[SSAValue, SSAValue] = {}  # a to_layout's result moved on by the next: its own source
         for old, new in zip(block.args, new_block.args):
             if self.ttnn_mode:
                 old.replace_all_uses_with(new)
-            elif any(not isinstance(use.operation, d2m.ToLayoutOp) for use in old.uses):  # D2M places its own
+            elif any(use.operation.name not in LAYOUT_MOVES for use in old.uses):  # D2M places its own
                 placed[old] = self.place(old.type, func, self.input_memory)
                 self.write_host(new, placed[old].buffer)
         results: list[SSAValue] = []
@@ -436,6 +488,9 @@ class _FunctionLowering:
         for op in list(block.ops):
             if isinstance(op, ReturnOp):
                 for value in op.operands:
+                    if value in self.hosts and value not in block.args:  # host data copied on the host
+                        results.append(self.hosts[value])
+                        continue
                     if self.ttnn_mode and value not in placed:  # a TTNN op's result, or an argument
                         results.append(value)
                         continue
@@ -444,7 +499,7 @@ class _FunctionLowering:
                     results.append(placed[value].buffer if self.ttnn_mode else
                                    self.read_host(placed[value].buffer, value.type))
                 continue
-            if op.name.startswith("d2m."):
+            if op.name.startswith("d2m.") or op.name in (*LAYOUT_MOVES, "ttir.empty"):
                 self.lower_d2m(op, placed)
                 continue
             if self.ttnn_mode and (op.name.startswith("ttnn.") or isinstance(op, TTNNMetalLayoutCastOp)):
@@ -575,7 +630,8 @@ class _FunctionLowering:
         """One op of a D2M program: a host tensor moved onto the device into the layout its target names (grid,
         shards, L1 or DRAM, the cores a virtual grid mapping moves it to), views and moves back to the host as the
         tensor they stand for, each generic (alone, or in a spatial op's regions) as the program it computes."""
-        if isinstance(op, d2m.EmptyOp):  # a device tensor is placed where it is made; a host one is the return's
+        if op.name in ("d2m.empty", "ttir.empty"):  # a device tensor is placed where it is made; a host one is the
+            # return's
             encoding = getattr(op.result.type, "encoding", None)
             if isinstance(encoding, ttcore.MetalLayoutAttr):
                 placed[op.result] = self.place_d2m(op.result, op)
@@ -584,18 +640,28 @@ class _FunctionLowering:
                 op.result.replace_all_uses_with(empty.results[0])
                 self.ops.append(empty)
             return
-        if isinstance(op, d2m.ToLayoutOp):
-            if op.input in self.hosts and op.output in placed:
-                placed[op.result] = placed[op.output]
-                self.write_host(self.hosts[op.input], placed[op.result].buffer)
-            elif op.input in placed and not isinstance(getattr(op.result.type, "encoding", None),
-                                                       ttcore.MetalLayoutAttr):
-                placed[op.result] = placed[op.input]  # read back where the function returns it
-            elif op.input in placed and op.output in placed:  # a device tensor into another layout: copied over
-                source, target = placed[op.input], placed[op.output]
-                if source.layout != target.layout:
-                    self.ops.append(self.launch("typecast", [source], target, op, ["same"]))
-                placed[op.result] = target if source.layout != target.layout else source
+        if op.name in LAYOUT_MOVES:
+            source, dest, result = self.folded.get(op.operands[0], op.operands[0]), op.operands[1], op.results[0]
+            uses = list(result.uses)
+            if self.fold_layouts and len(uses) == 1 and uses[0].operation.name in LAYOUT_MOVES and uses[0].index == 0:
+                self.folded[result] = source  # back-to-back moves: the next one moves from where this one would
+                return
+            if source in self.hosts and not isinstance(getattr(result.type, "encoding", None), ttcore.MetalLayoutAttr):
+                copy = AllocOp.get(result.type.element_type, shape=result.type.get_shape())  # all of it folded away
+                self.ops += [copy, CopyOp(self.hosts[source], copy.memref)]
+                self.hosts[result] = copy.memref
+                return
+            if source in self.hosts and dest in placed:
+                placed[result] = placed[dest]
+                self.write_host(self.hosts[source], placed[result].buffer)
+            elif source in placed and not isinstance(getattr(result.type, "encoding", None), ttcore.MetalLayoutAttr):
+                placed[result] = placed[source]  # read back where the function returns it
+            elif source in placed and dest in placed:  # a device tensor into another layout: copied over
+                if placed[source].layout == placed[dest].layout:
+                    placed[result] = placed[source]
+                else:
+                    self.ops.append(self.launch("typecast", [placed[source]], placed[dest], op, ["same"]))
+                    placed[result] = placed[dest]
             else:
                 raise PassFailure(op, "only to_layouts between the host and the device are lowered to TTMetal yet")
             return
@@ -657,18 +723,21 @@ class _FunctionLowering:
         dtype = _DTYPES.get(t.element_type.data_type.data.value)
         if dtype is None:
             raise PassFailure(op, f"tiles of {t.element_type.data_type.data.value} are not lowered to TTMetal yet")
-        origin = (0, 0)
-        mapping = maker.attributes.get("virtualGridForwardMapping") if isinstance(maker, d2m.EmptyOp) else \
+        grid = tuple(shape[:2])
+        mapping = maker.attributes.get("virtualGridForwardMapping") if maker.name in ("d2m.empty", "ttir.empty") else \
             maker.virtual_grid_forward_mapping if isinstance(maker, TTNNMetalLayoutCastOp) else None
         if mapping is not None:
-            origin = ttcore.grid_translation(mapping)
-            if origin is None:
-                raise PassFailure(maker, "only virtual grids that are a translation of the core grid are lowered "
+            placement = ttcore.grid_placement(mapping, grid)
+            if placement is None:
+                raise PassFailure(maker, "only virtual grids laid onto a rectangle of cores row by row are lowered "
                                          "to TTMetal yet")
-        if any(o < 0 or o + g > d for o, g, d in zip(origin, shape[:2], self.device_grid)):
+            origin, cores = placement
+        else:
+            origin, cores = (0, 0), _fold(grid, self.device_grid)
+        if any(o < 0 or o + g > d for o, g, d in zip(origin, cores, self.device_grid)):
             raise PassFailure(op, f"a {shape[0]}x{shape[1]} grid from core {origin} does not fit the "
                                   f"{self.device_grid[0]}x{self.device_grid[1]} worker grid")
-        layout = _Layout(tuple(shape[:2]), tuple(shape[2:]), dtype, 0, memory, origin)
+        layout = _Layout(grid, tuple(shape[2:]), dtype, 0, memory, origin, None if cores == grid else cores)
         if tensor is not None:  # the TTNN tensor's own buffer, wherever the runtime allocates it
             self.layouts[tensor] = layout
             return _Placed(tensor, layout)
@@ -764,8 +833,7 @@ class _FunctionLowering:
         if family not in SFPU_UNARY and family not in SFPU_BINARY:
             raise PassFailure(tile_op, f"'{tile_op.name}' is not lowered to TTMetal yet")
         # an input on other cores than the output's (or in another grid) is fetched tile by tile
-        gathers = [None if s.layout.grid == out.layout.grid and s.layout.origin == out.layout.origin else "same"
-                   for s in sources]
+        gathers = [None if s.layout.near(out.layout) else "same" for s in sources]
         return self.launch(family, sources, out, generic, gathers)
 
     def check_transpose(self, op: Operation) -> None:
@@ -880,29 +948,32 @@ class _FunctionLowering:
     def dm_args(self, ports: list[int], addresses: list[int],
                 operands: list[_Layout]) -> tuple[_ArgPlan, ttmetal.KernelArgsAttr]:
         """A data-movement kernel's argument plan and bindings: CB ports then buffer addresses (indices into
-        `operands`), as compile-time args; under use-tensor-accessor-dma as common runtime args, with a
-        tensor_accessor_args compile-time arg for each DRAM buffer."""
-        if not self.accessor_dma and not self.ttnn_mode:
-            return _ArgPlan(), _args(ports, addresses)
-        dram = [j for j in addresses if operands[j].memory == "dram"] if self.accessor_dma else []
-        positions = {len(ports) + k: j for k, j in enumerate(addresses) if j in dram}
-        plan = _ArgPlan(True, {p: dram.index(j) for p, j in positions.items()},
+        `operands`) as common runtime args, as upstream binds arguments every core shares (compile-time args
+        under force-compile-time-args; never in ttnn-mode, where TTNN allocates at run time); under
+        use-tensor-accessor-dma each buffer it moves pages of has its TensorAccessor description among the
+        compile-time args (after those), its pages found through it."""
+        accessed = list(addresses) if self.accessor_dma else []
+        args = (*(("cb_port", i) for i in ports), *(("buffer_address", i) for i in addresses))
+        common = self.ttnn_mode or not self.force_ct_args
+        slots = itertools.accumulate((hardware.tensor_accessor_size(operands[j].memory == "l1") for j in accessed),
+                                     initial=0 if common else len(args))
+        slot_of = dict(zip(accessed, slots))
+        positions = {len(ports) + k: j for k, j in enumerate(addresses) if j in accessed}
+        plan = _ArgPlan(common, {p: slot_of[j] for p, j in positions.items()},
                         {p: operands[j].page for p, j in positions.items()})
-        return plan, ttmetal.KernelArgsAttr(((*(("cb_port", i) for i in ports),
-                                              *(("buffer_address", i) for i in addresses)), (),
-                                             tuple(("tensor_accessor_args", j) for j in dram)))
+        described = tuple(("tensor_accessor_args", j) for j in accessed)
+        return plan, ttmetal.KernelArgsAttr((args, (), described) if common else ((), (), (*args, *described)))
 
-    def l1_buffer(self, grid: tuple[int, int], shard: tuple[int, int], dtype: str, op: Operation,
-                  origin: tuple[int, int] = (0, 0)) -> SSAValue:
-        """An L1 buffer of `shard` tiles of `dtype` on each core of `grid` from core `origin` (a CB's pages)."""
-        layout = _Layout(grid, shard, dtype, 0, "l1", origin)
+    def l1_buffer(self, on: _Layout, shard: tuple[int, int], dtype: str, op: Operation) -> SSAValue:
+        """An L1 buffer of `shard` tiles of `dtype` on each core holding a shard of `on` (a CB's pages)."""
+        layout = _Layout(on.grid, shard, dtype, 0, "l1", on.origin, on.fold)
         layout.address = self.allocate("l1", layout.tiles * layout.page, op)
         return self.create_buffer(layout)
 
     def streaming_cb(self, like: _Layout, op: Operation, on: _Layout | None = None) -> SSAValue:
         """A two-page L1 buffer per core (double buffering) for tiles of `like`'s format streamed through a CB, on
         the grid of `on` (default: `like`'s)."""
-        return self.l1_buffer((on or like).grid, (1, 2), like.dtype, op, (on or like).origin)
+        return self.l1_buffer(on or like, (1, 2), like.dtype, op)
 
     def launch_matmul(self, a: _Placed, b: _Placed, out: _Placed, op: Operation,
                       transpose_b: bool) -> ttmetal.EnqueueProgramOp:
@@ -913,8 +984,11 @@ class _FunctionLowering:
         on a semaphore, then flags the data valid on theirs, as upstream's matmul moves its operands."""
         layout, k_tiles = out.layout, a.layout.tensor_tiles[1]
         sy, sx = layout.shard
-        cbs = [self.l1_buffer(layout.grid, (sy, k_tiles), a.layout.dtype, op, layout.origin),
-               self.l1_buffer(layout.grid, (k_tiles, sx), b.layout.dtype, op, layout.origin), self.cb_of(out, op)]
+        if layout.fold:
+            raise PassFailure(op, "a matmul whose output grid is folded onto other cores is not lowered to TTMetal "
+                                  "yet (its operands are multicast along the grid's rows and columns)")
+        cbs = [self.l1_buffer(layout, (sy, k_tiles), a.layout.dtype, op),
+               self.l1_buffer(layout, (k_tiles, sx), b.layout.dtype, op), self.cb_of(out, op)]
         cb_a = ttkernel.CBType(ttkernel.IntAttr(sy * k_tiles), a.layout.tile)
         cb_b = ttkernel.CBType(ttkernel.IntAttr(k_tiles * sx), b.layout.tile)
         shard = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
@@ -942,7 +1016,7 @@ class _FunctionLowering:
         port, base, count = ops.arg(0 if a_side else 1, cb), ops.address(3), ops.const(tiles)
         ops.call("cb_reserve_back", port, count)
         local = ops.call("get_write_ptr", port, result=i32)
-        y, x = ops.coords(layout.origin)
+        y, x = ops.coords(layout)
         ready_address, ready = ops.semaphore(0 if a_side else 2)
         valid_address, valid = ops.semaphore(1 if a_side else 3)
         offset_y, offset_x = (ops.const(o + g, index) for o, g in zip(self.chip["coord_translation_offsets"],
@@ -997,7 +1071,7 @@ class _FunctionLowering:
 
     def gather_cb(self, source: _Placed, out: _Placed, op: Operation) -> SSAValue:
         """An L1 buffer shaped like the output's shards, in the source's format, that the reader fills."""
-        return self.l1_buffer(out.layout.grid, out.layout.shard, source.layout.dtype, op, out.layout.origin)
+        return self.l1_buffer(out.layout, out.layout.shard, source.layout.dtype, op)
 
     @staticmethod
     def broadcast_of(source: Attribute, result: Attribute, op: Operation) -> str | None:
@@ -1078,7 +1152,7 @@ class _FunctionLowering:
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
         page, zero = ops.const(source.page), ops.const(0, index)
         local = ops.call("get_write_ptr", port, result=i32)
-        y, x = ops.coords(layout.origin)
+        y, x = ops.coords(layout)
 
         def fetch(body: _Ops, k: SSAValue) -> None:
             i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
@@ -1113,7 +1187,7 @@ class _FunctionLowering:
         sy, sx, wt = (ops.const(v, index) for v in (*layout.shard, layout.tensor_tiles[1]))
         base = ops.address(address_arg)
         local = ops.call("get_write_ptr" if read else "get_read_ptr", cb, result=i32)
-        y, x = ops.coords(layout.origin)
+        y, x = ops.coords(layout)
 
         def transfer(body: _Ops, i: SSAValue) -> None:
             r = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(i, sx))))
@@ -1146,7 +1220,7 @@ class _FunctionLowering:
         ops.call("cb_reserve_back", scaler, one)
         ops.call("cb_push_back", scaler, one)
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
-        y, x = ops.coords(layout.origin)
+        y, x = ops.coords(layout)
 
         def output_tile(body: _Ops, t: SSAValue) -> None:
             i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(t, sx))))
@@ -1346,6 +1420,8 @@ class ConvertTTIRToTTMetalPass(ModulePass):
     enable_elementwise_fusion: bool = False
     use_tensor_accessor_dma: bool = False
     ttnn_mode: bool = False
+    force_compile_time_args: bool = False
+    disable_tolayout_folding: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from ttmlir.passes.register_device import device_module_of
@@ -1370,7 +1446,8 @@ class ConvertTTIRToTTMetalPass(ModulePass):
             lowering = _FunctionLowering(func, grid, chip, kernels, self.default_input_memspace,
                                          self.default_output_memspace, self.use_tile_matmul,
                                          self.enable_elementwise_fusion, self.use_tensor_accessor_dma,
-                                         self.ttnn_mode)
+                                         self.ttnn_mode, self.force_compile_time_args,
+                                         not self.disable_tolayout_folding)
             lowering.lower()
             module.body.block.add_ops(lowering.globals)
         module.body.block.add_ops(kernels)

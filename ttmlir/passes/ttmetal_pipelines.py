@@ -32,6 +32,8 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
     ttnn_mode: bool = False
     use_tile_matmul: bool = False
     use_tensor_accessor_dma: bool = False
+    force_compile_time_args: bool = False
+    disable_tolayout_folding: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if not self.collapse_tensors_2d:
@@ -46,7 +48,8 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
                                  use_tile_matmul=self.use_tile_matmul,
                                  enable_elementwise_fusion=self.enable_elementwise_fusion,
                                  use_tensor_accessor_dma=self.use_tensor_accessor_dma,
-                                 ttnn_mode=self.ttnn_mode).apply(ctx, module)
+                                 ttnn_mode=self.ttnn_mode, force_compile_time_args=self.force_compile_time_args,
+                                 disable_tolayout_folding=self.disable_tolayout_folding).apply(ctx, module)
         ConvertTTKernelToEmitCPass().apply(ctx, module)
 
 

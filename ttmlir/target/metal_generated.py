@@ -3578,8 +3578,18 @@ class BufferDesc(object):
             return self._tab.Get(flatbuffers.number_types.Uint64Flags, o + self._tab.Pos)
         return 0
 
+    # BufferDesc
+    def CoreGrid(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            x = o + self._tab.Pos
+            obj = Dim2d()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def BufferDescStart(builder):
-    builder.StartObject(9)
+    builder.StartObject(10)
 
 def BufferDescAddShape(builder, shape):
     builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(shape), 0)
@@ -3614,6 +3624,9 @@ def BufferDescStartHostStridesVector(builder, numElems):
 def BufferDescAddHostVolume(builder, hostVolume):
     builder.PrependUint64Slot(8, hostVolume, 0)
 
+def BufferDescAddCoreGrid(builder, coreGrid):
+    builder.PrependStructSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(coreGrid), 0)
+
 def BufferDescEnd(builder):
     return builder.EndObject()
 
@@ -3637,6 +3650,7 @@ class BufferDescT(object):
         coreOffset = None,
         hostStrides = None,
         hostVolume = 0,
+        coreGrid = None,
     ):
         self.shape = shape  # type: Optional[List[int]]
         self.dataType = dataType  # type: int
@@ -3647,6 +3661,7 @@ class BufferDescT(object):
         self.coreOffset = coreOffset  # type: Optional[Dim2dT]
         self.hostStrides = hostStrides  # type: Optional[List[int]]
         self.hostVolume = hostVolume  # type: int
+        self.coreGrid = coreGrid  # type: Optional[Dim2dT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -3692,6 +3707,8 @@ class BufferDescT(object):
             else:
                 self.hostStrides = bufferDesc.HostStridesAsNumpy()
         self.hostVolume = bufferDesc.HostVolume()
+        if bufferDesc.CoreGrid() is not None:
+            self.coreGrid = Dim2dT.InitFromObj(bufferDesc.CoreGrid())
 
     # BufferDescT
     def Pack(self, builder):
@@ -3727,6 +3744,9 @@ class BufferDescT(object):
         if self.hostStrides is not None:
             BufferDescAddHostStrides(builder, hostStrides)
         BufferDescAddHostVolume(builder, self.hostVolume)
+        if self.coreGrid is not None:
+            coreGrid = self.coreGrid.Pack(builder)
+            BufferDescAddCoreGrid(builder, coreGrid)
         bufferDesc = BufferDescEnd(builder)
         return bufferDesc
 

@@ -39,13 +39,14 @@ _NUMPY_BYTES = {"f32": lambda v: v.astype("<f4").view("u1"), "f16": lambda v: v.
                 "u8": lambda v: v.astype("u1")}
 
 
-def _grid_origin(mapping: Attribute, op: Operation) -> tuple[int, int]:
-    """The core a buffer's virtual grid starts at, from its forward mapping (a translation of the core grid)."""
-    origin = ttcore.grid_translation(mapping)
-    if origin is None:
-        raise TranslateError(op, f"only virtual grids that move whole shards by a translation of the core grid are "
-                                 f"supported, not {mapping}")
-    return origin
+def _grid_placement(mapping: Attribute, op: ttmetal.CreateBufferOp) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Where a buffer's virtual grid is, from its forward mapping: the core holding shard (0, 0) and the rectangle of
+    cores its shards fill row by row."""
+    placement = ttcore.grid_placement(mapping, tuple(op.result.type.get_shape()[:2]))
+    if placement is None:
+        raise TranslateError(op, f"only virtual grids laid onto a rectangle of cores row by row are supported, not "
+                                 f"{mapping}")
+    return placement
 
 
 def _dim2d(y: int, x: int):
@@ -74,7 +75,8 @@ class _ProgramWriter:
         self.func, self.symbols = func, symbols
         self.ids: dict[SSAValue, int] = {}
         self.addresses: dict[SSAValue, int] = {}
-        self.origins: dict[SSAValue, tuple[int, int]] = {}  # a sharded buffer's first core, when not (0, 0)
+        # a sharded buffer on a virtual grid: the core holding shard (0, 0), the rectangle of cores holding them all
+        self.placements: dict[SSAValue, tuple[tuple[int, int], tuple[int, int]]] = {}
         self.sources: dict[str, str] = {}
         self.printer = TTPrinter(stream=io.StringIO(), use_aliases=False)
 
@@ -90,7 +92,11 @@ class _ProgramWriter:
         dtype, tile, size = _element(t, op)
         desc.dataType = fbu.enum_value(fbm.DataType, dtype)
         desc.tileShape, desc.pageSize = _dim2d(*tile), size
-        desc.coreOffset = _dim2d(*self.origins.get(value, (0, 0)))
+        if value in self.placements:
+            (origin, cores) = self.placements[value]
+            desc.coreOffset, desc.coreGrid = _dim2d(*origin), _dim2d(*cores)
+        else:
+            desc.coreOffset = _dim2d(0, 0)
         space = t.memory_space.data.value if isinstance(t.memory_space, ttcore.MemorySpaceAttr) else "system"
         desc.memory = fbu.enum_value(fbm.BufferType, "system_memory" if space == "system" else space)
         if space == "system":
@@ -124,7 +130,7 @@ class _ProgramWriter:
         if isinstance(op, ttmetal.CreateBufferOp):
             self.addresses[op.result] = op.address.value.data
             if op.virtualGridForwardMapping is not None:
-                self.origins[op.result] = _grid_origin(op.virtualGridForwardMapping, op)
+                self.placements[op.result] = _grid_placement(op.virtualGridForwardMapping, op)
             table = fbm.CreateBufferCommandT()
             table.ref = self.ref(op.result, op)
         elif isinstance(op, AllocOp):

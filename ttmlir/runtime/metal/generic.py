@@ -13,9 +13,8 @@ import math
 import torch
 
 from ttmlir import hardware
-from ttmlir.runtime.metal.grid import (SEMAPHORE_SLOTS, TENSOR_ACCESSOR_DRAM, CBConfig, Grid, KernelLaunch, MetalError,
-                                      Program)
-from ttmlir.runtime.metal.program import DeviceBuffer, read_buffer, write_buffer
+from ttmlir.runtime.metal.grid import SEMAPHORE_SLOTS, CBConfig, Grid, KernelLaunch, MetalError, Program
+from ttmlir.runtime.metal.program import DeviceBuffer, arg_words, read_buffer, write_buffer
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
@@ -100,7 +99,7 @@ def _launch(table: fb.GenericOpT, buffers: list[DeviceBuffer], grid: Grid, alloc
             raise MetalError(f"semaphore {semaphore.id}: a core has {SEMAPHORE_SLOTS} semaphores")
         semaphores[semaphore.id] = semaphore.initialValue
 
-    def value(arg: fb.KernelArgT, kernel: str) -> int:
+    def value(arg: fb.KernelArgT, kernel: str) -> int | tuple[int, ...]:
         entry, kind = arg.arg, type(arg.arg).__name__.removesuffix("T")
         if kind == "KernelArgCBBufferIndex":
             return entry.bufferIndex
@@ -113,17 +112,14 @@ def _launch(table: fb.GenericOpT, buffers: list[DeviceBuffer], grid: Grid, alloc
             raise MetalError(f"kernel '{kernel}' binds operand {index}; the op has {len(buffers)}")
         if kind == "KernelArgBufferAddressOfTensor":
             return buffers[index].address
-        if buffers[index].layout != fbm.BufferLayout.Interleaved:
-            raise MetalError(f"kernel '{kernel}' binds the tensor accessor of operand {index}, which is not "
-                             "DRAM-interleaved (the only tensor accessors simulated)")
-        return TENSOR_ACCESSOR_DRAM
+        return buffers[index].accessor_words(grid)
 
     kernels = []
     for kernel in fbu.as_list(program.kernels):
         cores = tuple(_cores(kernel.coreRanges))
         if fbu.as_list(kernel.rtArgs):
             raise MetalError(f"kernel '{kernel.symbol}': per-core runtime args are not run by this simulator yet")
-        ct, common = ([value(a, kernel.symbol) for a in fbu.as_list(args.args if args else None)]
+        ct, common = ([word for a in fbu.as_list(args.args if args else None) for word in arg_words(value(a, kernel.symbol))]
                       for args in (kernel.ctArgs, kernel.commonRtArgs))
         config = kernel.config
         if isinstance(config, fb.ComputeKernelConfigT):

@@ -36,7 +36,6 @@ NOC_BYTES_PER_CYCLE = 32
 DRAM_BYTES_PER_CYCLE = 24
 DRAM_PAGE = 1 << 20
 PROCESSORS = ("brisc", "ncrisc", "compute")
-TENSOR_ACCESSOR_DRAM = 1  # the compile-time word a TensorAccessorArgs reads for an interleaved DRAM buffer
 SPIN_LIMIT = 10_000_000  # passes of a kernel's unbounded loops (while, general for) before it counts as a hang
 
 
@@ -508,19 +507,23 @@ class KernelApi:
     def CoreLocalMem_t(_type: str, addr: int) -> int:
         return int(addr)
 
-    # tt-metal's TensorAccessor over an interleaved DRAM buffer: page p is in bank p % banks at row p / banks
+    # tt-metal's TensorAccessor: over an interleaved DRAM buffer page p is in bank p % banks at row p / banks; over
+    # a sharded one, page p (row-major over the tensor) is in the shard holding it, on that shard's core
     def TensorAccessorArgs_t(self, offsets: str) -> dict:
         cta = int(offsets.split(",")[0])
-        if self.get_compile_time_arg_val(cta) != TENSOR_ACCESSOR_DRAM:
-            raise MetalError(f"TensorAccessorArgs<{offsets}>: compile-time arg {cta} does not describe an interleaved "
-                             "DRAM buffer (the only tensor accessors simulated)")
-        return {"dram": True}
+        kind = self.get_compile_time_arg_val(cta)
+        if kind == hardware.TENSOR_ACCESSOR_INTERLEAVED:
+            return {"sharded": None}
+        if kind != hardware.TENSOR_ACCESSOR_SHARDED:
+            raise MetalError(f"TensorAccessorArgs<{offsets}>: compile-time arg {cta} ({kind}) describes no buffer")
+        words = [self.get_compile_time_arg_val(cta + 1 + i) for i in range(hardware.tensor_accessor_size(True) - 1)]
+        return {"sharded": tuple(zip(words[0::2], words[1::2]))}  # grid, shard, origin, cores
 
     @staticmethod
     def TensorAccessor(args, base: int, page_size: int) -> dict:
-        if not isinstance(args, dict) or "dram" not in args:
+        if not isinstance(args, dict) or "sharded" not in args:
             raise MetalError("TensorAccessor is made from a TensorAccessorArgs")
-        return {"base": int(base), "page_size": int(page_size)}
+        return {"base": int(base), "page_size": int(page_size), "sharded": args["sharded"]}
 
     @staticmethod
     def tensor_accessor_page_size(accessor) -> int:
@@ -530,9 +533,17 @@ class KernelApi:
         if isinstance(endpoint, dict):  # a TensorAccessor, the far side its page {.page_id = p}
             if not isinstance(args, dict) or set(args) != {"page_id"}:
                 raise MetalError(f"{call} through a TensorAccessor names its page as {{.page_id = p}}, got {args!r}")
-            banks = self.grid.facts.num_dram_channels
-            bank, row = args["page_id"] % banks, args["page_id"] // banks
-            return self.grid.dram_addr(bank, endpoint["base"] + row * endpoint["page_size"])
+            page, size = args["page_id"], endpoint["page_size"]
+            if endpoint["sharded"] is None:
+                banks = self.grid.facts.num_dram_channels
+                return self.grid.dram_addr(page % banks, endpoint["base"] + page // banks * size)
+            (gy, gx), (sy, sx), (oy, ox), (_, cx) = endpoint["sharded"]
+            row, col = divmod(page, gx * sx)
+            if row >= gy * sy:
+                raise MetalError(f"{call}: page {page} is past the {gy * sy}x{gx * sx} pages of the sharded buffer")
+            shard = (row // sy) * gx + col // sx
+            offset = ((row % sy) * sx + col % sx) * size
+            return self.grid.l1_addr(oy + shard // cx, ox + shard % cx, endpoint["base"] + offset)
         fields = {"unicast": ("noc_x", "noc_y", "addr"), "dram": ("bank_id", "addr"),
                   "mcast": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "addr")}[endpoint]
         if not isinstance(args, dict) or set(args) != set(fields):

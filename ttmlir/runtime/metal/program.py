@@ -19,9 +19,10 @@ from dataclasses import dataclass
 
 import torch
 
+from ttmlir import hardware
 from ttmlir.hardware import tile_padded, tile_padded_strides
 from ttmlir.runtime.metal import tile_math
-from ttmlir.runtime.metal.grid import (SEMAPHORE_SLOTS, TENSOR_ACCESSOR_DRAM, CBConfig, Grid, KernelLaunch,
+from ttmlir.runtime.metal.grid import (SEMAPHORE_SLOTS, CBConfig, Grid, KernelLaunch,
                                       MetalError, Program, ProgramStats)
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
@@ -42,6 +43,7 @@ class DeviceBuffer:
     layout: int  # fbm.BufferLayout
     page: int
     origin: tuple[int, int] = (0, 0)
+    cores_shape: tuple[int, int] | None = None  # the rectangle of cores its shards fill row by row (default: grid)
 
     @classmethod
     def of(cls, ref: fbm.BufferRefT) -> "DeviceBuffer":
@@ -49,7 +51,17 @@ class DeviceBuffer:
         return cls(ref.globalId, int(ref.address), tuple(int(d) for d in fbu.as_list(desc.shape)),
                    fbu.enum_names(fbm.DataType)[desc.dataType], desc.tileShape is not None and desc.tileShape.y > 0,
                    desc.layout, int(desc.pageSize),
-                   (desc.coreOffset.y, desc.coreOffset.x) if desc.coreOffset is not None else (0, 0))
+                   (desc.coreOffset.y, desc.coreOffset.x) if desc.coreOffset is not None else (0, 0),
+                   (desc.coreGrid.y, desc.coreGrid.x) if desc.coreGrid is not None else None)
+
+    def accessor_words(self, device: Grid) -> tuple[int, ...]:
+        """What a TensorAccessorArgs of this buffer reads (see `hardware.tensor_accessor_words`)."""
+        if self.layout == fbm.BufferLayout.Interleaved:
+            return hardware.tensor_accessor_words()
+        if self.layout != fbm.BufferLayout.Sharded:
+            raise MetalError(f"buffer {self.id}: a host buffer has no tensor accessor")
+        self.shards(device)  # checks it is on the device
+        return hardware.tensor_accessor_words(self.grid, self.shard, self.origin, self.cores_shape or self.grid)
 
     @property
     def grid(self) -> tuple[int, ...]:
@@ -63,14 +75,18 @@ class DeviceBuffer:
         return [core for _, core in self.shards(device)]
 
     def shards(self, device: Grid) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-        """Each shard's place in the grid and the core holding it."""
+        """Each shard's place in the grid and the core holding it (row by row over its rectangle of cores)."""
         if len(self.grid) != 2:
             raise MetalError(f"buffer {self.id}: a sharded buffer's grid is two-dimensional here, not {self.shape}")
-        if not all(0 < g and 0 <= o and o + g <= d for g, o, d in zip(self.grid, self.origin, device.shape)):
-            raise MetalError(f"buffer {self.id}: its {self.grid[0]}x{self.grid[1]} grid of shards from core "
-                             f"{self.origin} does not fit the {device.shape[0]}x{device.shape[1]} worker grid")
-        (oy, ox) = self.origin
-        return [((y, x), (oy + y, ox + x)) for y in range(self.grid[0]) for x in range(self.grid[1])]
+        cores = self.cores_shape or self.grid
+        if cores[0] * cores[1] != self.grid[0] * self.grid[1] or \
+                not all(0 < g and 0 <= o and o + g <= d for g, o, d in zip(cores, self.origin, device.shape)):
+            raise MetalError(f"buffer {self.id}: its {self.grid[0]}x{self.grid[1]} grid of shards on {cores[0]}x"
+                             f"{cores[1]} cores from core {self.origin} does not fit the {device.shape[0]}x"
+                             f"{device.shape[1]} worker grid")
+        (oy, ox), columns = self.origin, cores[1]
+        return [((y, x), (oy + (y * self.grid[1] + x) // columns, ox + (y * self.grid[1] + x) % columns))
+                for y in range(self.grid[0]) for x in range(self.grid[1])]
 
 
 @contextlib.contextmanager
@@ -273,18 +289,18 @@ class ProgramRunner:
                     raise MetalError(f"kernel '{kernel}' binds buffer_address[{index}]; the launch has "
                                      f"{len(operands)} operand(s)")
                 return operands[index].address
-            if kind == "tensor_accessor_args":  # the compile-time description of an interleaved DRAM buffer
-                if index >= len(operands) or operands[index].layout != fbm.BufferLayout.Interleaved:
-                    raise MetalError(f"kernel '{kernel}' binds tensor_accessor_args[{index}], which is not an "
-                                     "interleaved DRAM buffer of the launch (the only tensor accessors simulated)")
-                return TENSOR_ACCESSOR_DRAM
+            if kind == "tensor_accessor_args":  # the buffer's description, a word or more
+                if index >= len(operands):
+                    raise MetalError(f"kernel '{kernel}' binds tensor_accessor_args[{index}]; the launch has "
+                                     f"{len(operands)} operand(s)")
+                return operands[index].accessor_words(self.grid)
             raise MetalError(f"kernel '{kernel}': {kind} arguments are not run by this simulator yet")
 
         kernels = []
         for config in fbu.as_list(table.kernels):
             args = config.args or fbm.KernelArgsT()
-            bind = {group: tuple(value(a, config.symbol) for a in fbu.as_list(getattr(args, group)))
-                    for group in ("commonRtArgs", "rtArgs", "ctArgs")}
+            bind = {group: tuple(word for a in fbu.as_list(getattr(args, group)) for word in
+                                 arg_words(value(a, config.symbol))) for group in ("commonRtArgs", "rtArgs", "ctArgs")}
             (oy, ox), (sy, sx) = (config.coreOffset.y, config.coreOffset.x), (config.coreSize.y, config.coreSize.x)
             cores = tuple((y, x) for y in range(oy, oy + sy) for x in range(ox, ox + sx))
             if isinstance(config.type, fbm.ComputeConfigT):
@@ -296,6 +312,10 @@ class ProgramRunner:
                                         rt_args={core: bind["rtArgs"] for core in cores}, fp32_dest_acc_en=fp32))
         # every program starts with its cores' semaphores at 0, as tt-metal creates a program's semaphores
         return Program(tuple(kernels), cb_configs, semaphores=(0,) * SEMAPHORE_SLOTS)
+
+
+def arg_words(value: int | tuple[int, ...]) -> tuple[int, ...]:
+    return value if isinstance(value, tuple) else (value,)
 
 
 def binary_arch(root: fbm.TTMetalBinaryT) -> str:

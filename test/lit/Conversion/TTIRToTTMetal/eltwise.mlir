@@ -16,7 +16,7 @@
 // CHECK: "ttmetal.enqueue_write_buffer"(%arg0, %[[A]])
 // CHECK: %[[B:.*]] = "ttmetal.create_buffer"() <{address = 5120 : i64}>
 // CHECK: %[[PRODUCT:.*]] = "ttmetal.create_buffer"() <{address = 9216 : i64}>
-// CHECK: "ttmetal.enqueue_program"(%[[A]], %[[B]], %[[PRODUCT]], %[[A]], %[[B]], %[[PRODUCT]]) <{cb_ports = array<i64: 0, 1, 2>, kernelConfigs = [#ttmetal.noc_config<@datamovement_kernel0, #ttmetal.core_range<0x0, 3x2>, #ttmetal.kernel_args< ct_args = [<cb_port[0]>, <cb_port[1]>]>, dm_core = 1, noc0>, #ttmetal.noc_config<@datamovement_kernel1, #ttmetal.core_range<0x0, 3x2>, #ttmetal.kernel_args< ct_args = [<cb_port[2]>]>, dm_core = 0, noc1>, #ttmetal.compute_config<@compute_kernel2, #ttmetal.core_range<0x0, 3x2>, #ttmetal.kernel_args< ct_args = [<cb_port[0]>, <cb_port[1]>, <cb_port[2]>]>, hifi4, true, false, false, [default]>]
+// CHECK: "ttmetal.enqueue_program"(%[[A]], %[[B]], %[[PRODUCT]], %[[A]], %[[B]], %[[PRODUCT]]) <{cb_ports = array<i64: 0, 1, 2>, kernelConfigs = [#ttmetal.noc_config<@datamovement_kernel0, #ttmetal.core_range<0x0, 3x2>, #ttmetal.kernel_args<common_rt_args = [<cb_port[0]>, <cb_port[1]>]  >, dm_core = 1, noc0>, #ttmetal.noc_config<@datamovement_kernel1, #ttmetal.core_range<0x0, 3x2>, #ttmetal.kernel_args<common_rt_args = [<cb_port[2]>]  >, dm_core = 0, noc1>, #ttmetal.compute_config<@compute_kernel2, #ttmetal.core_range<0x0, 3x2>, #ttmetal.kernel_args< ct_args = [<cb_port[0]>, <cb_port[1]>, <cb_port[2]>]>, hifi4, true, false, false, [default]>]
 // CHECK: "ttmetal.enqueue_program"(%[[PRODUCT]], %[[OUT:.*]], %[[PRODUCT]], %[[OUT]])
 // CHECK: %[[HOST:.*]] = memref.alloc() : memref<96x64xf32>
 // CHECK: "ttmetal.enqueue_read_buffer"(%[[OUT]], %[[HOST]])
@@ -42,7 +42,7 @@
 // DRAM: %[[A:.*]] = "ttmetal.create_buffer"() <{address = 1024 : i64}> : () -> memref<1x1x3x2x!ttcore.tile<32x32, f32>, #ttcore.interleaved<8192x4096>, #dram>
 // DRAM: "ttmetal.enqueue_write_buffer"(%arg0, %[[A]])
 // DRAM: "ttmetal.create_buffer"() <{address = {{[0-9]+}} : i64}> : () -> memref<3x2x1x1x!ttcore.tile<32x32, f32>, #ttcore.shard<4096x4096, 1>, #l1>
-// DRAM: #ttmetal.noc_config<@datamovement_kernel0, #ttmetal.core_range<0x0, 3x2>, #ttmetal.kernel_args< ct_args = [<cb_port[0]>, <cb_port[1]>, <buffer_address[0]>, <buffer_address[1]>]>, dm_core = 1, noc0>
+// DRAM: #ttmetal.noc_config<@datamovement_kernel0, #ttmetal.core_range<0x0, 3x2>, #ttmetal.kernel_args<common_rt_args = [<cb_port[0]>, <cb_port[1]>, <buffer_address[0]>, <buffer_address[1]>]  >, dm_core = 1, noc0>
 // DRAM-LABEL: func.func private @datamovement_kernel0()
 // DRAM: emitc.verbatim "Noc noc0(0);"
 // DRAM-NEXT: emitc.verbatim "AllocatorBank<AllocatorBankType::DRAM> dram_ep;"

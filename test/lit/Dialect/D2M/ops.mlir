@@ -6,13 +6,15 @@
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 #shift = affine_map<(d0, d1, d2, d3) -> (d0 + 2, d1, d2, d3)>
+// CHECK-DAG: #[[SHIFT:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0 + 2, d1, d2, d3)>
+// CHECK-DAG: #[[ID4:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @relu
 func.func @relu(%arg0: tensor<64x32xf32>) -> tensor<64x32xf32> {
-  // CHECK: %[[E:.*]] = d2m.empty() {virtualGridForwardMapping = affine_map<(d0, d1, d2, d3) -> (d0 + 2, d1, d2, d3)>} : tensor<2x1x1x1x!ttcore.tile<32x32, f32>
+  // CHECK: %[[E:.*]] = d2m.empty() {virtualGridForwardMapping = #[[SHIFT]]} : tensor<2x1x1x1x!ttcore.tile<32x32, f32>
   %0 = d2m.empty() {virtualGridForwardMapping = #shift} : tensor<2x1x1x1x!ttcore.tile<32x32, f32>, #layout>
   // CHECK: %[[D:.*]] = d2m.to_layout %arg0, %[[E]] : tensor<64x32xf32> into tensor<2x1x1x1x!ttcore.tile<32x32, f32>
   %1 = d2m.to_layout %arg0, %0 : tensor<64x32xf32> into tensor<2x1x1x1x!ttcore.tile<32x32, f32>, #layout> -> tensor<2x1x1x1x!ttcore.tile<32x32, f32>, #layout>
-  // CHECK: d2m.view_layout %[[D]] remapping = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)> :
+  // CHECK: d2m.view_layout %[[D]] remapping = #[[ID4]] :
   %2 = d2m.view_layout %1 remapping = #id4 : tensor<2x1x1x1x!ttcore.tile<32x32, f32>, #layout> -> tensor<2x1x1x1x!ttcore.tile<32x32, f32>, #layout>
   %3 = d2m.empty() : tensor<2x1x1x1x!ttcore.tile<32x32, f32>, #layout>
   // CHECK: d2m.spatial {grid_ranges = [#ttcore.core_range<(2,0), (3,0)>]} ins(
