@@ -357,3 +357,22 @@ def test_tensor_accessor_dma_moves_dram_pages_through_tensor_accessors(program):
     (plain,), _ = run_program(compile_ttir(program, options), xs)
     expected = torch.abs(xs[0]) if "abs" in program else (xs[0] @ xs[1]).sum(1, keepdim=True)
     assert torch.allclose(through_accessors, plain) and torch.allclose(plain, expected, rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("shape, dtype", [((3, 32, 64), "f32"), ((2, 4, 64, 96), "bf16"), ((16, 64, 64), "f32")])
+def test_tensors_kept_at_their_rank_are_staged_row_major_and_tilized_on_device(shape, dtype):
+    """collapse-tensors-2d=false: each matrix of the batch on its own rows of cores (16 matrices of 2x2 tiles make a
+    16x2 virtual grid, laid onto 4x8 cores), host data written row-major and tilized by a program, the result
+    untilized by one before it is read."""
+    text = eltwise("add", shape, dtype, 2)
+    binary = compile_ttir(text, "collapse-tensors-2d=false")
+    a, b = inputs("add", shape, dtype, 2, seed=5)
+    (y,), stats = run_program(binary, [a, b])
+    check(y, (a + b).to(TORCH[dtype]).float(), dtype)
+    assert len(stats) == 4  # tilize, tilize, add, untilize
+    module = make_context()
+    parsed, _ = parse_text(module, text)
+    make_pass("ttir-to-ttmetal-pipeline", "collapse-tensors-2d=false").apply(module, parsed)
+    buffers = [op.results[0].type for op in parsed.walk() if op.name == "ttmetal.create_buffer"]
+    assert buffers and all(len(t.get_shape()) == 2 * len(shape) for t in buffers)  # a grid dim and a shard dim each
+    assert {str(t.element_type) for t in buffers} == {f"!ttcore.tile<32x32, {dtype}>", dtype}  # tiles, and staging

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import functools
 import math
-
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -110,6 +110,7 @@ KINDS: dict[str, Kind] = {
 }
 
 
+@functools.cache  # attributes are immutable: each default is built once
 def default_attr(kind: str, text: str) -> Attribute:
     return KINDS[kind].build(text)
 

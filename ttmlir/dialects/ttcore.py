@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+import math
+
 from dataclasses import dataclass, fields
 
 from xdsl.dialects.builtin import (ArrayAttr, DenseIntOrFPElementsAttr, DictionaryAttr, FlatSymbolRefAttr, IndexType,
@@ -568,21 +571,22 @@ class InterleavedLayoutAttr(_StridedLayout, Data[tuple[int, ...]]):
         printer.print_string(f"<{dims_str(self.data)}>")
 
 
-def grid_placement(mapping: Attribute, grid: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """Where a virtual grid's shards are, from its forward mapping `(d0, d1, d2, d3) -> (core y, core x, d2, d3)`:
-    the core holding shard (0, 0) and the rectangle of cores the shards fill in row-major order from it (a
-    translation keeps the grid's shape, `(d0 + 1, d1 + 1, d2, d3)`; a 1x12 grid on 3x4 cores folds it). None for
-    a mapping that is neither."""
+def grid_placement(mapping: Attribute, grid: tuple[int, ...]) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Where a virtual grid's shards are, from its forward mapping `(shard index..., element index...) -> (core y,
+    core x, element index...)`: the core holding the first shard and the rectangle of cores the shards fill in
+    row-major order from it (a translation keeps a 2-d grid's shape, `(d0 + 1, d1 + 1, d2, d3)`; a 1x12 grid on
+    3x4 cores folds it; a grid of more dims has its leading dims folded into rows). None for any other mapping."""
     affine = getattr(mapping, "data", None)
-    if not isinstance(affine, AffineMap) or affine.num_dims != 4 or len(affine.results) != 4:
+    n = len(grid)
+    if not isinstance(affine, AffineMap) or affine.num_dims != 2 * n or len(affine.results) != n + 2:
         return None
-    count = grid[0] * grid[1]
-    cores = [tuple(affine.eval([y, x, 0, 0], [])) for y in range(grid[0]) for x in range(grid[1])]
-    (oy, ox, *rest) = cores[0]
-    if rest != [0, 0] or min(oy, ox) < 0 or list(affine.eval([0, 0, 2, 3], []))[2:] != [2, 3]:
+    count = math.prod(grid)
+    cores = [tuple(affine.eval([*index, *(0,) * n], []))[:2] for index in itertools.product(*map(range, grid))]
+    oy, ox = cores[0]
+    if min(oy, ox) < 0 or list(affine.eval([*(0,) * n, *range(2, n + 2)], []))[2:] != list(range(2, n + 2)):
         return None
     for columns in (c for c in range(1, count + 1) if count % c == 0):
-        if all(core == (oy + i // columns, ox + i % columns, 0, 0) for i, core in enumerate(cores)):
+        if all(core == (oy + i // columns, ox + i % columns) for i, core in enumerate(cores)):
             return (oy, ox), (count // columns, columns)
     return None
 

@@ -54,10 +54,13 @@ from ttmlir.dialects import d2m, ttcore, ttkernel, ttmetal, ttnn
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.passes import PassFailure
 from ttmlir.passes.convert_d2m_to_ttnn import device_of, generic_of, ttnn_empty
+from ttmlir.passes.d2m_grid_selection import grid_for
+from ttmlir.passes.ttir_to_d2m import check_memspaces
 
 TILE = 32
 i8 = IntegerType(8)
 _DTYPES = {"f32": "f32", "bf16": "bf16", "i32": "si32", "si32": "si32"}
+_ELEMENTS = {"f32": Float32Type(), "bf16": BFloat16Type(), "si32": IntegerType(32)}
 # TTIR op -> SFPU op (binary: `<op>(dst0, dst1, dst0)`; unary: `<op>_tile(dst0)`)
 SFPU_BINARY = {"add": "add_binary_tile", "subtract": "sub_binary_tile", "multiply": "mul_binary_tile",
                "div": "div_binary_tile", "maximum": "binary_max_tile", "minimum": "binary_min_tile",
@@ -89,6 +92,10 @@ class _Layout:
     memory: str = "l1"
     origin: tuple[int, int] = (0, 0)  # the core holding shard (0, 0) (an L1 tensor placed away from core (0, 0))
     fold: tuple[int, int] | None = None  # the rectangle of cores a virtual grid's shards fill, row by row
+    # a tensor kept at its rank (collapse-tensors-2d=false): its grid and shard dims, in tiles, of which the
+    # 2-d grid and shard are the leading dims folded into rows
+    nd: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    tiled: bool = True  # row-major elements otherwise (host data staged for a tilize program)
 
     @property
     def cores(self) -> tuple[int, int]:
@@ -129,8 +136,19 @@ class _Layout:
         if self.memory == "dram":
             ht, wt = self.tensor_tiles
             return MemRefType(self.tile, [1, 1, ht, wt], ttcore.InterleavedLayoutAttr((wt * self.page, self.page)), space)
-        layout = ttcore.ShardLayoutAttr(((self.shard[1] * self.page, self.page), 1))
-        return MemRefType(self.tile, [*self.grid, *self.shard], layout, space)
+        grid, shard = self.nd or (self.grid, self.shard)
+        element, unit = (self.tile, self.page) if self.tiled else \
+            (_ELEMENTS[self.dtype], hardware.DTYPE_BYTES[self.dtype])
+        if not self.tiled:  # the shard's matrix in elements
+            shard = (*shard[:-2], shard[-2] * TILE, shard[-1] * TILE)
+        strides = [unit]
+        for size in reversed(shard[1:]):
+            strides.insert(0, strides[0] * size)
+        return MemRefType(element, [*grid, *shard], ttcore.ShardLayoutAttr((tuple(strides), 1)), space)
+
+    def staged(self) -> "_Layout":
+        """The same shards as row-major elements (where host data lands before a tilize program)."""
+        return _Layout(self.grid, self.shard, self.dtype, 0, self.memory, self.origin, self.fold, self.nd, False)
 
 
 class _Ops(list):
@@ -355,10 +373,6 @@ def _args(ports: list[int], addresses: list[int]) -> ttmetal.KernelArgsAttr:
                                             *(("buffer_address", i) for i in addresses))))
 
 
-def _largest_divisor(n: int, limit: int) -> int:
-    return max(d for d in range(1, min(n, limit) + 1) if n % d == 0)
-
-
 def _fold(grid: tuple[int, int], device: tuple[int, int]) -> tuple[int, int]:
     """The cores a grid's shards are on: its own shape when it fits the device, else (a virtual grid) the squarest
     rectangle of as many cores that fits, filled row by row (1x12 on an 8x8 device: 3x4)."""
@@ -371,17 +385,29 @@ def _fold(grid: tuple[int, int], device: tuple[int, int]) -> tuple[int, int]:
 
 
 def _grid_maps(layout: _Layout) -> tuple[AffineMapAttr, AffineMapAttr]:
-    """A placed grid's virtual grid maps as upstream writes them: forward (shard y, x, i, j) -> (core y, core x,
-    i, j), inverse (core y, core x) -> (0, shard y, shard x); a translation unless the grid is folded."""
-    d = [AffineExpr.dimension(i) for i in range(4)]
-    (oy, ox), (gy, gx), (cy, cx) = layout.origin, layout.grid, layout.cores
+    """A placed grid's virtual grid maps as upstream writes them: forward (shard index..., element index...) ->
+    (core y, core x, element index...), inverse (core y, core x) -> (0, shard index...). A grid kept at its rank
+    has its leading dims folded into rows; a grid folded onto a rectangle of cores fills it row by row."""
+    grid = layout.nd[0] if layout.nd else layout.grid
+    n = len(grid)
+    d = [AffineExpr.dimension(i) for i in range(2 * n)]
+    (oy, ox), (cy, cx), columns = layout.origin, layout.cores, layout.grid[1]
+    strides = [math.prod(grid[k + 1:n - 1]) for k in range(n - 1)]  # of each leading dim within the rows
+    terms = [d[k] * stride if stride > 1 else d[k] for k, stride in enumerate(strides) if grid[k] > 1 or k == n - 2]
+    row = terms[0]
+    for term in terms[1:]:
+        row = row + term
+    core = AffineExpr.dimension(0), AffineExpr.dimension(1)
     if layout.fold is None:
-        forward, inverse = (d[0] + oy, d[1] + ox), (d[0] - oy, d[1] - ox)
+        forward, (virtual_row, virtual_col) = (row + oy, d[n - 1] + ox), (core[0] - oy, core[1] - ox)
     else:
-        shard, core = d[0] * gx + d[1], (d[0] - oy) * cx + (d[1] - ox)
-        forward, inverse = (shard // cx + oy, shard % cx + ox), (core // gx, core % gx)
-    return (AffineMapAttr(AffineMap(4, 0, (*forward, d[2], d[3]))),
-            AffineMapAttr(AffineMap(2, 0, (AffineExpr.constant(0), *inverse))))
+        shard, linear = row * columns + d[n - 1], (core[0] - oy) * cx + (core[1] - ox)
+        forward, (virtual_row, virtual_col) = (shard // cx + oy, shard % cx + ox), (linear // columns, linear % columns)
+    leading = [virtual_row // strides[0] if strides[0] > 1 else virtual_row]
+    leading += [AffineExpr.constant(0) if size == 1 else (virtual_row // stride if stride > 1 else virtual_row) % size
+                for stride, size in zip(strides[1:], grid[1:n - 1])]
+    return (AffineMapAttr(AffineMap(2 * n, 0, (*forward, *d[n:]))),
+            AffineMapAttr(AffineMap(2, 0, (AffineExpr.constant(0), *leading, virtual_col))))
 
 
 @dataclass
@@ -404,6 +430,7 @@ class _FunctionLowering:
     accessor_dma: bool = False
     ttnn_mode: bool = False  # the function's tensors are TTNN's: each program becomes a ttnn.generic on them
     force_ct_args: bool = False
+    keep_rank: bool = False  # collapse-tensors-2d=false
     fold_layouts: bool = True  # back-to-back to_layouts moved once
 
     def __post_init__(self):
@@ -443,15 +470,62 @@ class _FunctionLowering:
             return self.place_ttnn(empty.results[0], op)
         rows, cols, dtype = self.shape_of(t, op)
         ht, wt = -(-rows // TILE), -(-cols // TILE)
-        grid = (_largest_divisor(ht, self.device_grid[0]), _largest_divisor(wt, self.device_grid[1]))
-        layout = _Layout(grid, (ht // grid[0], wt // grid[1]), dtype, 0, memory)
+        if self.keep_rank and len(t.get_shape()) > 2:
+            layout = self.nd_layout(t.get_shape(), (ht, wt), dtype, memory, op)
+        else:
+            grid = grid_for((ht, wt), self.device_grid)
+            layout = _Layout(grid, (ht // grid[0], wt // grid[1]), dtype, 0, memory)
         per_bank = -(-ht * wt // int(self.chip["num_dram_channels"]))  # interleaved pages each DRAM bank holds
         layout.address = self.allocate(memory, (per_bank if memory == "dram" else layout.tiles) * layout.page, op)
         return _Placed(self.create_buffer(layout), layout)
 
+    def nd_layout(self, shape: tuple[int, ...], tiles: tuple[int, int], dtype: str, memory: str,
+                  op: Operation) -> _Layout:
+        """A tensor kept at its rank: each matrix of the batch on its own rows of cores (a grid dim per batch
+        dim, shards of one along them), its rows and columns over the largest grid dividing them that fits; a
+        virtual grid larger than the device is laid onto a rectangle of cores."""
+        if memory != "l1":
+            raise PassFailure(op, "tensors kept above two dims live in L1 in this build; set "
+                                  "default-input-memspace/default-output-memspace to l1")
+        batch = tuple(shape[:-2])
+        count = math.prod(batch)
+        matrix_rows = tiles[0] // count
+        gh, gw = grid_for((matrix_rows, tiles[1]), (max(1, self.device_grid[0] // count), self.device_grid[1]))
+        grid = (count * gh, gw)
+        cores = _fold(grid, self.device_grid)
+        if cores[0] > self.device_grid[0] or cores[1] > self.device_grid[1]:
+            raise PassFailure(op, f"a batch of {count} matrices needs more than the "
+                                  f"{self.device_grid[0]}x{self.device_grid[1]} worker grid's cores")
+        shard = (matrix_rows // gh, tiles[1] // gw)
+        return _Layout(grid, shard, dtype, 0, memory, (0, 0), None if cores == grid else cores,
+                       ((*batch, gh, gw), (*(1,) * len(batch), *shard)))
+
+    def write_input(self, host: SSAValue, placed: _Placed, op: Operation) -> None:
+        """A host tensor onto its device tensor: written as it is, or, for a tensor kept at its rank, written
+        row-major into shards of its own and tilized there by a program, as upstream moves host data."""
+        if placed.layout.nd is None:
+            self.write_host(host, placed.buffer)
+            return
+        staged = self.staging(placed.layout, op)
+        self.write_host(host, staged.buffer)
+        self.ops.append(self.launch("tilize", [staged], placed, op))
+
+    def read_output(self, placed: _Placed, t: TensorType, op: Operation) -> SSAValue:
+        """A device tensor read back to the host (untilized by a program first when kept at its rank)."""
+        if placed.layout.nd is None:
+            return self.read_host(placed.buffer, t)
+        staged = self.staging(placed.layout, op)
+        self.ops.append(self.launch("untilize", [placed], staged, op))
+        return self.read_host(staged.buffer, t)
+
+    def staging(self, layout: _Layout, op: Operation) -> _Placed:
+        staged = layout.staged()
+        staged.address = self.allocate("l1", staged.tiles * staged.page, op)
+        return _Placed(self.create_buffer(staged), staged)
+
     def create_buffer(self, layout: _Layout) -> SSAValue:
         props = {"address": IntegerAttr(layout.address, i64)}
-        if layout.origin != (0, 0) or layout.fold:  # shards on other cores than the grid's own, as upstream maps
+        if layout.origin != (0, 0) or layout.fold or layout.nd:  # shards on other cores than the grid's own
             props.update(zip(("virtualGridForwardMapping", "virtualGridInverseMapping"), _grid_maps(layout)))
         create = ttmetal.CreateBufferOp.create(properties=props, result_types=[layout.memref()])
         self.ops.append(create)
@@ -482,7 +556,7 @@ class _FunctionLowering:
                 old.replace_all_uses_with(new)
             elif any(use.operation.name not in LAYOUT_MOVES for use in old.uses):  # D2M places its own
                 placed[old] = self.place(old.type, func, self.input_memory)
-                self.write_host(new, placed[old].buffer)
+                self.write_input(new, placed[old], func)
         results: list[SSAValue] = []
         pending: dict[SSAValue, tuple] = {}  # fused elementwise results: (kind, operands), computed by their consumer
         for op in list(block.ops):
@@ -497,7 +571,7 @@ class _FunctionLowering:
                     if value not in placed or value in block.args:
                         raise PassFailure(op, "a returned value must be computed on the device")
                     results.append(placed[value].buffer if self.ttnn_mode else
-                                   self.read_host(placed[value].buffer, value.type))
+                                   self.read_output(placed[value], value.type, op))
                 continue
             if op.name.startswith("d2m.") or op.name in (*LAYOUT_MOVES, "ttir.empty"):
                 self.lower_d2m(op, placed)
@@ -756,7 +830,7 @@ class _FunctionLowering:
         ht, wt = -(-rows // TILE), -(-cols // TILE)
         memory, memory_layout = layout_attr.buffer_type, layout_attr.memory_layout
         if memory == "dram":
-            grid = (_largest_divisor(ht, self.device_grid[0]), _largest_divisor(wt, self.device_grid[1]))
+            grid = grid_for((ht, wt), self.device_grid)
             layout = _Layout(grid, (ht // grid[0], wt // grid[1]), dtype, 0, "dram")
         elif memory == "l1" and getattr(memory_layout, "data", None) is not None and \
                 memory_layout.data.value != "interleaved":
@@ -1108,7 +1182,8 @@ class _FunctionLowering:
                                                 layouts)
         reader = self.kernel("datamovement", "noc", self.reader_body(cb_types, inputs, layout, gathers, reader_plan))
         writer = self.kernel("datamovement", "noc", self.writer_body(cb_types[-1], out.layout, 0, writer_plan))
-        compute = self.kernel("compute", "compute", self.compute_body(kind, cb_types, layout, gathers))
+        compute = self.kernel("compute", "compute", self.tilize_body(kind, cb_types, layout)
+                              if kind in ("tilize", "untilize") else self.compute_body(kind, cb_types, layout, gathers))
         configs = _configs(layout, (reader, reader_args), (writer, writer_args), compute, ports)
         return _enqueue([t.buffer for t in tensors], cbs, ports, configs, op)
 
@@ -1367,6 +1442,24 @@ class _FunctionLowering:
         entry = INT_VARIANTS.get(kind, f"{name}_tile") if dtype == "si32" else f"{name}_tile"
         return ops + [self._call(SHARED_INITS.get(kind, f"{name}_tile_init")), self._call(entry, dst.result)]
 
+    def tilize_body(self, kind: str, cb_types: list[Attribute], layout: _Layout) -> list[Operation]:
+        """Row-major shards into tiles ("tilize") or back ("untilize"): each 32-row block of the shard (as many
+        tile-sized pages as the shard is tiles wide) converted at once."""
+        ops = _Ops()
+        cb_in, cb_out = (ops.ct_arg(i, t) for i, t in enumerate(cb_types))
+        width = ops.const(layout.shard[1])
+        ops.call("tilize_init", cb_in, width, cb_out) if kind == "tilize" else ops.call("untilize_init", cb_in)
+
+        def block(body: _Ops, _row: SSAValue) -> None:
+            body.call("cb_wait_front", cb_in, width)
+            body.call("cb_reserve_back", cb_out, width)
+            body.call(f"{kind}_block", cb_in, width, cb_out)
+            body.call("cb_push_back", cb_out, width)
+            body.call("cb_pop_front", cb_in, width)
+
+        ops.loop(layout.shard[0], block)
+        return ops
+
     def compute_body(self, kind: str | tuple, cb_types: list[Attribute], layout: _Layout,
                      gathers: list[str | None]) -> list[Operation]:
         count = arith.ConstantOp(IntegerAttr(layout.tiles, i32))
@@ -1422,6 +1515,7 @@ class ConvertTTIRToTTMetalPass(ModulePass):
     ttnn_mode: bool = False
     force_compile_time_args: bool = False
     disable_tolayout_folding: bool = False
+    collapse_tensors_2d: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from ttmlir.passes.register_device import device_module_of
@@ -1437,17 +1531,14 @@ class ConvertTTIRToTTMetalPass(ModulePass):
                 raise PassFailure(op, "override-device-shape is a grid YxX, e.g. override-device-shape=1,1")
             grid = tuple(self.override_device_shape)
         kernels: list[FuncOp] = []  # named by their index in the module: datamovement_kernel0, compute_kernel2, ...
-        for option, value in (("default-input-memspace", self.default_input_memspace),
-                              ("default-output-memspace", self.default_output_memspace)):
-            if value not in ("l1", "dram"):
-                raise PassFailure(op, f"{option} is l1 or dram, not '{value}'")
+        check_memspaces(op, self.default_input_memspace, self.default_output_memspace)
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
                      "ttkernel.thread" not in f.attributes]:
             lowering = _FunctionLowering(func, grid, chip, kernels, self.default_input_memspace,
                                          self.default_output_memspace, self.use_tile_matmul,
                                          self.enable_elementwise_fusion, self.use_tensor_accessor_dma,
                                          self.ttnn_mode, self.force_compile_time_args,
-                                         not self.disable_tolayout_folding)
+                                         not self.disable_tolayout_folding, not self.collapse_tensors_2d)
             lowering.lower()
             module.body.block.add_ops(lowering.globals)
         module.body.block.add_ops(kernels)

@@ -20,8 +20,9 @@ from ttmlir.passes import PassFailure
 from ttmlir.passes.register_device import device_module_of
 
 
-def largest_divisor(n: int, limit: int) -> int:
-    return max(d for d in range(1, min(n, limit) + 1) if n % d == 0)
+def grid_for(tiles: tuple[int, int], device: tuple[int, int]) -> tuple[int, int]:
+    """The grid a tensor of `tiles` (rows, cols) is computed on: the largest that divides them and fits `device`."""
+    return tuple(max(d for d in range(1, min(n, limit) + 1) if n % d == 0) for n, limit in zip(tiles, device))
 
 
 def _regridded(t: TensorType, grid: tuple[int, int]) -> TensorType:
@@ -60,7 +61,7 @@ class D2MGridSelectionPass(ModulePass):
     def select(generic: d2m.GenericOp, device: tuple[int, int]) -> None:
         out_type = generic.outputs[0].type
         shape = out_type.get_shape()
-        grid = (largest_divisor(shape[2], device[0]), largest_divisor(shape[3], device[1]))
+        grid = grid_for((shape[2], shape[3]), device)
         reduction = any(t.data.value == "reduction" for t in generic.attributes["iterator_types"].data)
         targets = [(grid[0], 1), (1, grid[1])] if reduction else [grid] * len(generic.inputs)
         for value, target in zip([*generic.inputs, generic.outputs[0]], [*targets, grid]):

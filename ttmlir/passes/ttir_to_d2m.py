@@ -140,6 +140,13 @@ def _matmul(ops: list[Operation], loaded: list[SSAValue], out: SSAValue) -> SSAV
     return out
 
 
+def check_memspaces(op: Operation, inputs: str, outputs: str) -> None:
+    """default-input-memspace and default-output-memspace name L1 or DRAM."""
+    for option, value in (("default-input-memspace", inputs), ("default-output-memspace", outputs)):
+        if value not in ("l1", "dram"):
+            raise PassFailure(op, f"{option} is l1 or dram, not '{value}'")
+
+
 @dataclass(frozen=True)
 class TTIRToD2MPass(ModulePass):
     """TTIR ops to D2M programs (see the module doc)."""
@@ -149,10 +156,7 @@ class TTIRToD2MPass(ModulePass):
     default_output_memspace: str = "l1"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for option, value in (("default-input-memspace", self.default_input_memspace),
-                              ("default-output-memspace", self.default_output_memspace)):
-            if value not in ("l1", "dram"):
-                raise PassFailure(op, f"{option} is l1 or dram, not '{value}'")
+        check_memspaces(op, self.default_input_memspace, self.default_output_memspace)
         for ttir_op in [o for o in op.walk() if isinstance(o, TTOp) and o.name.startswith("ttir.")]:
             if ttir_op.ROW.name == "empty":
                 continue

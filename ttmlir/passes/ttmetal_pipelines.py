@@ -36,9 +36,6 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
     disable_tolayout_folding: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        if not self.collapse_tensors_2d:
-            raise PassFailure(module, "tensors kept above two dims are not supported by this build's TTMetal path "
-                                      "yet; drop 'collapse-tensors-2d' or set it to its default")
         if tuple(self.mesh(module)) not in ((1, 1), (1,)):
             raise PassFailure(module, "the TTMetal path runs on one chip in this build (mesh-shape=1,1)")
         super().apply(ctx, module)
@@ -49,7 +46,8 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
                                  enable_elementwise_fusion=self.enable_elementwise_fusion,
                                  use_tensor_accessor_dma=self.use_tensor_accessor_dma,
                                  ttnn_mode=self.ttnn_mode, force_compile_time_args=self.force_compile_time_args,
-                                 disable_tolayout_folding=self.disable_tolayout_folding).apply(ctx, module)
+                                 disable_tolayout_folding=self.disable_tolayout_folding,
+                                 collapse_tensors_2d=self.collapse_tensors_2d).apply(ctx, module)
         ConvertTTKernelToEmitCPass().apply(ctx, module)
 
 

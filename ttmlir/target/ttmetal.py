@@ -3,6 +3,8 @@ program whose command queue replays its ttmetal ops; each launched kernel carrie
 
 from __future__ import annotations
 
+import math
+
 import io
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, MemRefType, ModuleOp, Signedness
@@ -42,7 +44,8 @@ _NUMPY_BYTES = {"f32": lambda v: v.astype("<f4").view("u1"), "f16": lambda v: v.
 def _grid_placement(mapping: Attribute, op: ttmetal.CreateBufferOp) -> tuple[tuple[int, int], tuple[int, int]]:
     """Where a buffer's virtual grid is, from its forward mapping: the core holding shard (0, 0) and the rectangle of
     cores its shards fill row by row."""
-    placement = ttcore.grid_placement(mapping, tuple(op.result.type.get_shape()[:2]))
+    shape = op.result.type.get_shape()
+    placement = ttcore.grid_placement(mapping, tuple(shape[:len(shape) // 2]))
     if placement is None:
         raise TranslateError(op, f"only virtual grids laid onto a rectangle of cores row by row are supported, not "
                                  f"{mapping}")
@@ -70,6 +73,20 @@ def _element(t: MemRefType, op: Operation | None) -> tuple[str, tuple[int, int],
     return dtype, (0, 0), int(hardware.DTYPE_BYTES[dtype])
 
 
+def _matrix_shape(t: MemRefType, op: Operation) -> list[int]:
+    """A buffer's shape as the runtime holds it: a sharded buffer of a grid kept at its rank as the 2-d grid of 2-d
+    shards it is on the cores (leading dims folded into rows; each shard one matrix)."""
+    shape = list(t.get_shape())
+    if not isinstance(t.layout, ttcore.ShardLayoutAttr) or len(shape) <= 4:
+        return shape
+    n = len(shape) // 2
+    grid, shard = shape[:n], shape[n:]
+    if any(d != 1 for d in shard[:-2]):
+        raise TranslateError(op, f"a shard of {'x'.join(map(str, shard))} holds more than one matrix; a buffer kept "
+                                 "above two dims is serialized with one matrix per shard")
+    return [math.prod(grid[:-1]), grid[-1], shard[-2], shard[-1]]
+
+
 class _ProgramWriter:
     def __init__(self, func: FuncOp, symbols: Operation):
         self.func, self.symbols = func, symbols
@@ -88,7 +105,7 @@ class _ProgramWriter:
         out.address = self.addresses.get(value, 0)
         desc = out.desc = fbm.BufferDescT()
         t = value.type
-        desc.shape = list(t.get_shape())
+        desc.shape = _matrix_shape(t, op)
         dtype, tile, size = _element(t, op)
         desc.dataType = fbu.enum_value(fbm.DataType, dtype)
         desc.tileShape, desc.pageSize = _dim2d(*tile), size

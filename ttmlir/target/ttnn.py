@@ -22,7 +22,6 @@ from ttmlir.dialects.props import dense_values, int_values, scalar
 from ttmlir.dialects.syntax import affine_map_str, enum
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.target import TranslateError
-from ttmlir.target.cpp import is_kernel, kernel_source
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import binary_generated as fb
 
@@ -190,6 +189,8 @@ def _kernel_config(kernel):
 
 def _program_descriptor(op: Operation, program, kernels: dict[str, FuncOp]) -> fb.ProgramDescriptorT:
     """A ttnn.generic's program: each kernel with the C++ of the function its symbol names."""
+    from ttmlir.target.cpp import kernel_source  # the kernel dialects load only for a graph that has kernels
+
     out = fb.ProgramDescriptorT()
     out.kernels, out.cbs, out.semaphores = [], [], []
     for kernel in program.get("kernels").data:
@@ -482,8 +483,9 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
     cpu = cpu_module_of(module)  # functions hoisted to the CPU run as programs on host tensors
     functions = [f for m in (device_module_of(module), cpu) if m is not None for f in m.ops
                  if isinstance(f, FuncOp) and f.body.blocks]
-    funcs = [f for f in functions if not is_kernel(f)]
-    kernels = {f.sym_name.data: f for f in functions if is_kernel(f)}  # what ttnn.generic programs run
+    # kernel functions (a ttkernel.thread) are what ttnn.generic programs run
+    funcs = [f for f in functions if "ttkernel.thread" not in f.attributes]
+    kernels = {f.sym_name.data: f for f in functions if "ttkernel.thread" in f.attributes}
     indices = {f.sym_name.data: i for i, f in enumerate(funcs)}
     for func in funcs:
         prog = ProgramWriter(func, indices, kernels).program()

@@ -738,6 +738,38 @@ class KernelApi:
         self.cycles += tile_math.CYCLES["pack"]
         self.grid.events += 1
 
+    def tilize_block(self, cb_in: int, tiles: int, cb_out: int) -> None:
+        """The 32-row block of row-major data at the front of `cb_in` (`tiles` pages: 32 rows `tiles` tiles wide)
+        into `tiles` tiles at the back of `cb_out`."""
+        self._convert_block("tilize_block", cb_in, tiles, cb_out)
+
+    def untilize_block(self, cb_in: int, tiles: int, cb_out: int) -> None:
+        """`tiles` tiles at the front of `cb_in` into one 32-row block of row-major data at the back of `cb_out`."""
+        self._convert_block("untilize_block", cb_in, tiles, cb_out)
+
+    def _convert_block(self, call: str, cb_in: int, tiles: int, cb_out: int) -> None:
+        self._compute_only(call)
+        source, target = self._cb(cb_in), self._cb(cb_out)
+        if tiles > source.waited or tiles > target.reserved:
+            raise MetalError(f"{call} of {tiles} page(s): cb {cb_in} has {source.waited} waited for, cb {cb_out} "
+                             f"{target.reserved} reserved")
+        for cb, end in ((source, source.popped), (target, target.pushed)):
+            if end % cb.config.num_pages + tiles > cb.config.num_pages:
+                raise MetalError(f"{call}: the block of {tiles} page(s) wraps around the end of cb {cb.config.port}")
+        start, size = source.pointer(source.popped), tiles * source.config.page_size
+        data = self.core.l1[start:start + size]
+        if call == "tilize_block":
+            block = tile_math.from_bytes(data, source.config.data_format).reshape(tile_math.TILE, -1)
+            out = tile_math.tilize(block, target.config.data_format)
+        else:
+            block = tile_math.untilize(data, (tile_math.TILE, tiles * tile_math.TILE), source.config.data_format)
+            out = tile_math.to_bytes(block.reshape(-1), target.config.data_format)
+        address = target.pointer(target.pushed)
+        self.core.l1[address:address + out.numel()] = out
+        self.cycles += tiles * (tile_math.CYCLES["unpack"] + tile_math.CYCLES["pack"])
+        self.tiles += tiles
+        self.grid.events += 1
+
     def unary_bcast_init_t(self, _template: str, *cbs) -> None:
         self._compute_only("unary_bcast_init")
 

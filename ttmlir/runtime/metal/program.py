@@ -54,6 +54,17 @@ class DeviceBuffer:
                    (desc.coreOffset.y, desc.coreOffset.x) if desc.coreOffset is not None else (0, 0),
                    (desc.coreGrid.y, desc.coreGrid.x) if desc.coreGrid is not None else None)
 
+    def cb_pages(self) -> tuple[int, int]:
+        """The pages of a CB over this buffer's shard, (bytes each, count): its tiles, or for row-major elements
+        tile-sized pages (a 32-row block of a shard W tiles wide is W pages, as tilize reads it)."""
+        count = math.prod(self.shard)
+        if self.tiled:
+            return self.page, count
+        tile = tile_math.TILE * tile_math.TILE
+        if count % tile:
+            raise MetalError(f"buffer {self.id}: a row-major shard of {count} elements is not whole tiles' worth")
+        return tile * self.page, count // tile
+
     def accessor_words(self, device: Grid) -> tuple[int, ...]:
         """What a TensorAccessorArgs of this buffer reads (see `hardware.tensor_accessor_words`)."""
         if self.layout == fbm.BufferLayout.Interleaved:
@@ -274,8 +285,8 @@ class ProgramRunner:
             if not 0 <= port < self.grid.facts.num_cbs:
                 raise MetalError(f"buffer {buffer.id} is given to cb {port}; a core has {self.grid.facts.num_cbs} CB "
                                  f"ports (0-{self.grid.facts.num_cbs - 1})")
-        cb_configs = tuple(CBConfig(port, buffer.address, buffer.page, math.prod(buffer.shard), buffer.dtype,
-                                    tuple(buffer.cores(self.grid))) for port, buffer in cbs)
+        cb_configs = tuple(CBConfig(port, buffer.address, *buffer.cb_pages(), buffer.dtype, tuple(buffer.cores(self.grid)))
+                           for port, buffer in cbs)
 
         def value(arg: fbm.KernelArgT, kernel: str) -> int:
             kind = fbu.enum_names(fbm.ArgType)[arg.type]
