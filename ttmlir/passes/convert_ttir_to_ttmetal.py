@@ -1534,11 +1534,12 @@ class ConvertTTIRToTTMetalPass(ModulePass):
         check_memspaces(op, self.default_input_memspace, self.default_output_memspace)
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
                      "ttkernel.thread" not in f.attributes]:
-            lowering = _FunctionLowering(func, grid, chip, kernels, self.default_input_memspace,
-                                         self.default_output_memspace, self.use_tile_matmul,
-                                         self.enable_elementwise_fusion, self.use_tensor_accessor_dma,
-                                         self.ttnn_mode, self.force_compile_time_args,
-                                         not self.disable_tolayout_folding, not self.collapse_tensors_2d)
+            lowering = _FunctionLowering(
+                func, grid, chip, kernels, input_memory=self.default_input_memspace,
+                output_memory=self.default_output_memspace, use_tile_matmul=self.use_tile_matmul,
+                fuse=self.enable_elementwise_fusion, accessor_dma=self.use_tensor_accessor_dma, ttnn_mode=self.ttnn_mode,
+                force_ct_args=self.force_compile_time_args, keep_rank=not self.collapse_tensors_2d,
+                fold_layouts=not self.disable_tolayout_folding)
             lowering.lower()
             module.body.block.add_ops(lowering.globals)
         module.body.block.add_ops(kernels)

@@ -63,7 +63,7 @@ def _place(ref: fb.TensorRefT, index: int, grid: Grid, allocator: _Allocator) ->
     config = layout.memoryConfig
     shape = tuple(int(d) for d in fbu.as_list(ref.desc.shape))
     if config.bufferType == fb.BufferType.Dram:
-        pages = math.prod(hardware.tile_padded(shape)) // (32 * 32) if tiled else math.prod(shape[:-1])
+        pages = math.prod(hardware.tile_padded(shape)) // (32 * 32) if tiled else math.prod(shape)  # a page each
         banks = grid.facts.num_dram_channels
         address = allocator.take("dram", -(-pages // banks) * page)
         return DeviceBuffer(index, address, shape, dtype, tiled, fbm.BufferLayout.Interleaved, page)
