@@ -376,3 +376,6 @@ def test_tensors_kept_at_their_rank_are_staged_row_major_and_tilized_on_device(s
     buffers = [op.results[0].type for op in parsed.walk() if op.name == "ttmetal.create_buffer"]
     assert buffers and all(len(t.get_shape()) == 2 * len(shape) for t in buffers)  # a grid dim and a shard dim each
     assert {str(t.element_type) for t in buffers} == {f"!ttcore.tile<32x32, {dtype}>", dtype}  # tiles, and staging
+    collapsed, _ = parse_text(module, text)
+    make_pass("ttir-to-ttmetal-pipeline", "").apply(module, collapsed)  # the default: leading dims fold into rows
+    assert {len(op.results[0].type.get_shape()) for op in collapsed.walk() if op.name == "ttmetal.create_buffer"} == {4}
