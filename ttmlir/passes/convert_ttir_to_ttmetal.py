@@ -22,7 +22,9 @@ names, or DRAM pages), each result a `ttnn.empty`, and each program becomes a `t
 (`convert_d2m_to_ttnn`) whose kernels take every address as a runtime argument, since TTNN allocates at run time.
 
 Per function: each tensor is computed on the largest grid that divides its tile rows and columns and fits the
-device's worker grid. It lives in L1, sharded over that grid, or (function inputs and results, with the
+device's worker grid (a grid given larger than the device, a virtual grid, is laid onto a rectangle of cores row by
+row; with collapse-tensors-2d=false a tensor keeps its rank, each matrix of its batch on its own rows of cores, and
+its host data is written row-major and tilized by a program on the device). It lives in L1, sharded over that grid, or (function inputs and results, with the
 memspace options) in DRAM, interleaved a tile per page over the banks; addresses are fixed here (a bump
 allocator per space from the chip's unreserved base). Each op is one `ttmetal.enqueue_program` of three
 kernels per core: a reader that hands L1-resident input shards to their CBs or reads DRAM pages into them, a
