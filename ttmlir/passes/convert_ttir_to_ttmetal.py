@@ -640,8 +640,9 @@ class _FunctionLowering:
         if self.ttnn_mode:  # each program a ttnn.generic on the TTNN tensors; its CBs' buffers the runtime's
             self.ops = [generic_of(op, self.layouts, self.kernels) if isinstance(op, ttmetal.EnqueueProgramOp) else op
                         for op in self.ops if not isinstance(op, ttmetal.CreateBufferOp)]
-        else:
-            self.ops += [ttmetal.DeallocateBufferOp.create(operands=[b]) for b in self.buffers]
+        else:  # a buffer nothing reads or writes (a to_layout folded away) is not created
+            self.ops = [op for op in self.ops if not isinstance(op, ttmetal.CreateBufferOp) or op.result.uses]
+            self.ops += [ttmetal.DeallocateBufferOp.create(operands=[b]) for b in self.buffers if b.uses]
             self.ops.append(ttmetal.FinishOp.create())
         self.ops.append(ReturnOp(*results))
         new_block.add_ops(self.ops)

@@ -28,6 +28,7 @@
 // FORCE: #ttmetal.kernel_args< ct_args = [<cb_port[0]>, <buffer_address[0]>]>
 // FORCE: emitc.literal "get_compile_time_arg_val(1)"
 // FOLD-LABEL: func.func @regrid
+// FOLD-NOT: ttmetal.create_buffer
 // FOLD-NOT: ttmetal.enqueue_program
 // FOLD: "memref.copy"(%arg0, %{{.*}}) : (memref<64x512xf32>, memref<64x512xf32>) -> ()
 func.func @regrid(%arg0: tensor<64x512xf32>) -> tensor<64x512xf32> {
