@@ -15,3 +15,6 @@ config.environment["PATH"] = os.pathsep.join(p for p in (bin_dir, os.environ.get
 # The filecheck package installs `filecheck`; upstream RUN lines call it `FileCheck`.
 config.substitutions.append(("FileCheck", shutil.which("filecheck") or "filecheck"))
 config.substitutions.append(("%system_desc_path%", ""))
+# A checkout beside the installed one (a git worktree) runs its own code through PYTHONPATH.
+if "PYTHONPATH" in os.environ:
+    config.environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
