@@ -18,3 +18,4 @@ config.substitutions.append(("%system_desc_path%", ""))
 # A checkout beside the installed one (a git worktree) runs its own code through PYTHONPATH.
 if "PYTHONPATH" in os.environ:
     config.environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
+config.available_features.add("stablehlo")  # the StableHLO front door (ttmlir.dialects.stablehlo)

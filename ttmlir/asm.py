@@ -456,7 +456,7 @@ class TTPrinter(Printer):
         if isinstance(attribute, AffineMapAttr):
             self.print_string(f"affine_map<{affine_map_str(attribute.data)}>")
             return
-        if isinstance(attribute, _OPAQUE):  # `#dialect<mnemonic params>`, as upstream prints these
+        if isinstance(attribute, _OPAQUE) or getattr(attribute, "opaque_syntax", False):  # `#dialect<mnemonic params>`, as upstream prints these
             dialect, mnemonic = attribute.name.split(".")
             self.print_string(f"#{dialect}<{mnemonic} ")
             attribute.print_parameter(self)

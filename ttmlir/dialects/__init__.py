@@ -13,7 +13,8 @@ _LAZY = {"ttir": "ttmlir.dialects.ttir:TTIR", "ttnn": "ttmlir.dialects.ttnn:TTNN
          "d2m": "ttmlir.dialects.d2m:D2M", "emitc": "ttmlir.dialects.emitc:EmitC",
          "memref": "xdsl.dialects.memref:MemRef",
          "arith": "xdsl.dialects.arith:Arith", "scf": "xdsl.dialects.scf:Scf", "linalg": "xdsl.dialects.linalg:Linalg",
-         "tensor": "xdsl.dialects.tensor:Tensor"}
+         "tensor": "xdsl.dialects.tensor:Tensor",
+         "stablehlo": "ttmlir.dialects.stablehlo:StableHLO"}
 
 
 def _loader(path: str):
