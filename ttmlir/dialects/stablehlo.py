@@ -498,10 +498,10 @@ class StableHLOOp(IRDLOperation):
         return cls._make(parser, names, operand_types, result_types, props, attrs)
 
     def _print_compare(self, printer: Printer) -> None:
-        printer.print_string(f"  {self.properties['comparison_direction'].data}, ")
+        printer.print_string(f" {self.properties['comparison_direction'].data}, ")
         printer.print_list(self.operands, printer.print_operand)
         if (kind := self.properties.get("compare_type")) is not None:
-            printer.print_string(f",  {kind.data}")
+            printer.print_string(f", {kind.data}")
         _print_attr_dict(printer, self, ("comparison_direction", "compare_type"))
         _print_same_or_functional(printer, self)
 
@@ -933,6 +933,60 @@ class StableHLOOp(IRDLOperation):
     _print_part = _print_functional
 
 
+class _TopK:
+    """chlo.top_k: `chlo.top_k(%x, k = 5) : tensor<16xf32> -> (tensor<5xf32>, tensor<5xi32>)`."""
+
+    @classmethod
+    def _parse_top_k(cls, parser: Parser):
+        parser.parse_punctuation("(")
+        names = [parser.parse_unresolved_operand()]
+        parser.parse_punctuation(",")
+        parser.parse_keyword("k")
+        parser.parse_punctuation("=")
+        k = parser.parse_integer()
+        parser.parse_punctuation(")")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        operand = parser.parse_type()
+        parser.parse_punctuation("->")
+        results = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        return cls._make(parser, names, [operand], results, {"k": IntegerAttr(k, i64)}, attrs)
+
+    def _print_top_k(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_operand(self.operands[0])
+        printer.print_string(f", k = {int_of(self.properties['k'])})")
+        _print_attr_dict(printer, self, ("k",))
+        printer.print_string(" : ")
+        printer.print_attribute(self.operands[0].type)
+        printer.print_string(" -> (")
+        printer.print_list([r.type for r in self.results], printer.print_attribute)
+        printer.print_string(")")
+
+
+    @classmethod
+    def _parse_arrow(cls, parser: Parser):  # CHLO's `%a, %b : T, U -> R`
+        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        operand_types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation("->")
+        return cls._make(parser, names, operand_types, [parser.parse_type()], attrs=attrs)
+
+    def _print_arrow(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        _print_attr_dict(printer, self)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in self.operands], printer.print_attribute)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.results[0].type)
+
+
+for _name in ("_parse_top_k", "_print_top_k", "_parse_arrow", "_print_arrow"):
+    setattr(StableHLOOp, _name, _TopK.__dict__[_name])
+
+
 def _parse_precision(parser: Parser) -> ArrayAttr:
     return ArrayAttr(parser.parse_comma_separated_list(
         parser.Delimiter.SQUARE, lambda: PrecisionAttr(PrecisionAttr.parse_parameter(parser))))
@@ -1035,18 +1089,19 @@ EFFECTFUL = frozenset({"custom_call", "rng", "rng_bit_generator", "optimization_
                        "while", "case", "if", "partition_id", "replica_id"})
 
 
-def _op_class(name: str, fmt: str, clauses: str, props: str) -> type[StableHLOOp]:
+def _op_class(name: str, fmt: str, clauses: str, props: str, dialect: str = "stablehlo") -> type[StableHLOOp]:
     parsed = _clauses(clauses)
     traits = [] if name in EFFECTFUL else [Pure()]
     if name == "return":
         traits.append(IsTerminator())
     inherent = frozenset(props.split()) | {c.prop for c in parsed}
-    body = {"name": f"stablehlo.{name}", "traits": traits_def(*traits),
-            "__doc__": f"stablehlo.{name}: the StableHLO op of that name.",
+    body = {"name": f"{dialect}.{name}", "traits": traits_def(*traits),
+            "__doc__": f"{dialect}.{name}: the {dialect} op of that name.",
             **{f"prop_{p}": opt_prop_def(Attribute, prop_name=p) for p in sorted(inherent)}}
     if fmt == "generic":
         body["print"] = Operation.print  # printed in the generic form
-    camel = "".join(p.capitalize() for p in name.split("_")) + "Op"
+    camel = (dialect.capitalize() if dialect != "stablehlo" else "") + \
+        "".join(p.capitalize() for p in name.split("_")) + "Op"
     cls = types.new_class(camel, (StableHLOOp,), exec_body=lambda ns: ns.update(body))
     cls.__module__ = __name__
     cls = irdl_op_definition(cls)

@@ -11,7 +11,7 @@ from ttmlir.dialects.stablehlo import BINARY, UNARY, int_of, ints_of
 
 
 def verify(op) -> None:
-    short = op.name.split(".", 1)[1]
+    short = op.name.removeprefix("stablehlo.")  # chlo ops keep their prefix
     if short in ARITY and len(op.operands) != ARITY[short]:
         raise op.error(f"expected {ARITY[short]} operands, but found {len(op.operands)}")
     if short in ONE_RESULT and len(op.results) != 1:
@@ -222,4 +222,6 @@ RULES = {**dict.fromkeys((n for n in UNARY if not n.endswith("_")), same_element
                           "shift_right_arithmetic"), compatible),
          "broadcast_in_dim": broadcast_in_dim, "reshape": reshape, "transpose": transpose,
          "concatenate": concatenate, "dot_general": dot_general, "reduce": reduce, "compare": compare,
+         **{f"chlo.{n}": compatible for n in ("erf erfc erf_inv asin asinh acos acosh atan atanh sinh cosh tan "
+                                              "square is_inf is_neg_inf is_pos_inf lgamma digamma").split()},
          "select": select, "clamp": clamp, "slice": slice_, "iota": iota, "complex": complex_}

@@ -60,6 +60,13 @@ PASS_CLASSES = {
     "d2m-materialize-view-returns": "ttmlir.passes.d2m_materialize_view_returns:D2MMaterializeViewReturnsPass",
     "ttir-to-ttmetal-pipeline": "ttmlir.passes.ttmetal_pipelines:TTIRToTTMetalPipeline",
     "ttir-to-ttmetal-backend-pipeline": "ttmlir.passes.ttmetal_pipelines:TTIRToTTMetalBackendPipeline",
+    "convert-stablehlo-to-ttir": "ttmlir.passes.convert_stablehlo_to_ttir:ConvertStableHLOToTTIRPass",
+    "convert-arith-to-stablehlo": "ttmlir.passes.stablehlo_pipelines:ConvertArithToStableHLOPass",
+    "stablehlo-aggressive-simplification": "ttmlir.passes.stablehlo_pipelines:StableHLOAggressiveSimplificationPass",
+    "legalize-stablehlo-composite-to-ttir": "ttmlir.passes.stablehlo_pipelines:LegalizeStableHLOCompositeToTTIRPass",
+    "stablehlo-legalize-composite-to-call": "ttmlir.passes.stablehlo_pipelines:StableHLOLegalizeCompositeToCallPass",
+    "inline": "ttmlir.passes.stablehlo_pipelines:InlinerPass",
+    "stablehlo-to-ttir-pipeline": "ttmlir.passes.stablehlo_pipelines:StableHLOToTTIRPipeline",
 }
 
 

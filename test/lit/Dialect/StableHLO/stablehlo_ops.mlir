@@ -16,7 +16,7 @@ module @jit_mlp attributes {mhlo.num_partitions = 1 : i32} {
     %relu = stablehlo.maximum %mm, %b : tensor<2x4xf32>
     // CHECK: stablehlo.reduce(%{{.*}} init: %{{.*}}) applies stablehlo.add across dimensions = [1] : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
     %sum = stablehlo.reduce(%relu init: %zero) applies stablehlo.add across dimensions = [1] : (tensor<2x4xf32>, tensor<f32>) -> tensor<2xf32>
-    // CHECK: stablehlo.compare  GT, %{{.*}}, %{{.*}},  FLOAT : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xi1>
+    // CHECK: stablehlo.compare GT, %{{.*}}, %{{.*}}, FLOAT : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xi1>
     %gt = stablehlo.compare  GT, %mm, %b,  FLOAT : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xi1>
     // CHECK: stablehlo.select %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x4xi1>, tensor<2x4xf32>
     %sel = stablehlo.select %gt, %mm, %b : tensor<2x4xi1>, tensor<2x4xf32>
@@ -24,7 +24,7 @@ module @jit_mlp attributes {mhlo.num_partitions = 1 : i32} {
     %iota = stablehlo.iota dim = 1 : tensor<2x4xi32>
     // CHECK: stablehlo.reduce(%{{.*}} init: %{{.*}}), (%{{.*}} init: %{{.*}}) across dimensions = [1] : (tensor<2x4xf32>, tensor<2x4xi32>, tensor<f32>, tensor<i32>) -> (tensor<2xf32>, tensor<2xi32>)
     // CHECK-NEXT: reducer(%[[A:.*]]: tensor<f32>, %[[B:.*]]: tensor<f32>) (%[[C:.*]]: tensor<i32>, %[[D:.*]]: tensor<i32>)
-    // CHECK: stablehlo.compare  GE, %[[A]], %[[B]],  FLOAT
+    // CHECK: stablehlo.compare GE, %[[A]], %[[B]], FLOAT
     // CHECK: stablehlo.return %{{.*}}, %{{.*}} : tensor<f32>, tensor<i32>
     %c0 = stablehlo.constant dense<0> : tensor<i32>
     %am:2 = stablehlo.reduce(%sel init: %zero), (%iota init: %c0) across dimensions = [1] : (tensor<2x4xf32>, tensor<2x4xi32>, tensor<f32>, tensor<i32>) -> (tensor<2xf32>, tensor<2xi32>)

@@ -1,0 +1,395 @@
+"""`--convert-stablehlo-to-ttir`: StableHLO ops become TTIR ops, one pattern per op family.
+
+Elementwise ops map one to one (`ELEMENTWISE`); the others are functions in `PATTERNS`, each building the TTIR
+ops that compute the StableHLO op's result. An op nothing lowers is a located error naming it; with
+`enable-partial-conversion` it stays (for the CPU fallback to take it).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type, FloatAttr, IntegerAttr,
+                                   IntegerType, ModuleOp, TensorType, i32)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ttmlir.dialects import stablehlo as shlo
+from ttmlir.dialects.props import KINDS, dense_values
+from ttmlir.dialects.stablehlo import int_of, ints_of
+from ttmlir.passes import PassFailure
+
+# stablehlo op -> ttir op, for ops whose operands, result and meaning are the same
+ELEMENTWISE = {"abs": "abs", "cbrt": "cbrt", "ceil": "ceil", "cosine": "cos", "exponential": "exp",
+               "exponential_minus_one": "expm1", "floor": "floor", "is_finite": "isfinite", "log": "log",
+               "log_plus_one": "log1p", "logistic": "sigmoid", "negate": "neg", "rsqrt": "rsqrt", "sign": "sign",
+               "sine": "sin", "sqrt": "sqrt", "tan": "tan", "tanh": "tanh", "convert": "typecast",
+               "bitcast_convert": "bitcast_convert", "add": "add", "divide": "div", "maximum": "maximum",
+               "minimum": "minimum", "multiply": "multiply", "subtract": "subtract", "remainder": "remainder",
+               "power": "pow", "atan2": "atan2", "shift_left": "logical_left_shift",
+               "shift_right_logical": "logical_right_shift", "select": "where"}
+# boolean (i1) operands make these logical, integers bitwise
+LOGICAL = {"and": "and", "or": "or", "xor": "xor", "not": "not"}
+COMPARE = {"EQ": "eq", "NE": "ne", "GE": "ge", "GT": "gt", "LE": "le", "LT": "lt"}
+# the body op of a one-input reduce -> the TTIR reduction
+REDUCTIONS = {"stablehlo.add": "sum", "stablehlo.maximum": "max", "stablehlo.minimum": "min",
+              "stablehlo.multiply": "prod", "stablehlo.and": "reduce_and", "stablehlo.or": "reduce_or"}
+
+
+class Builder:
+    """Builds TTIR ops before the op being converted; property values are Python values, built by their kind."""
+
+    def __init__(self, op: Operation):
+        self.op = op
+        self.ops: list[Operation] = []
+
+    def ttir(self, name: str, operands, result_type: Attribute | list, **props) -> SSAValue:
+        return self.ttir_op(name, operands, result_type, **props).results[0]
+
+    def ttir_op(self, name: str, operands, result_type, segments=None, **props) -> Operation:
+        """`segments`: how many operands each of the op's operand groups has (ops with several optional ones)."""
+        from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+        cls = TTIR_OP_CLASSES[name]
+        kinds = {p: kind for p, kind, _, _ in cls.ROW.props}
+        built = {k: v if isinstance(v, Attribute) else KINDS[kinds[k]].build(v) for k, v in props.items()
+                 if v is not None}
+        if segments is not None:
+            built["operandSegmentSizes"] = DenseArrayBase.from_list(i32, segments)
+        types_ = result_type if isinstance(result_type, list) else [result_type]
+        new = cls.create(operands=list(operands), result_types=types_, properties=built)
+        new.location = self.op.location
+        self.ops.append(new)
+        return new
+
+    def ttir_segmented(self, name: str, operands, result_type, segments, **props) -> SSAValue:
+        return self.ttir_op(name, operands, result_type, segments, **props).results[0]
+
+    def reshape(self, value: SSAValue, shape) -> SSAValue:
+        if tuple(value.type.get_shape()) == tuple(shape):
+            return value
+        return self.ttir("reshape", [value], TensorType(value.type.element_type, list(shape)), shape=list(shape))
+
+    def constant(self, value: float | int, like: TensorType, shape=None) -> SSAValue:
+        shape = list(like.get_shape()) if shape is None else list(shape)
+        t = TensorType(like.element_type, shape)
+        return self.ttir("full", [], t, shape=shape, fill_value=value)
+
+
+def tensor(value: SSAValue) -> TensorType:
+    return value.type
+
+
+def shape(value: SSAValue) -> tuple[int, ...]:
+    return tuple(value.type.get_shape())
+
+
+def is_bool(t) -> bool:
+    element = t.element_type
+    return isinstance(element, IntegerType) and element.width.data == 1
+
+
+def splat_of(value: SSAValue) -> float | int | None:
+    """The one value every element of `value` holds, when it is a constant (through broadcasts, reshapes and
+    conversions; before or after they are lowered)."""
+    from ttmlir.dialects.tt_op import TTOp
+    owner = value.owner
+    while getattr(owner, "name", None) in PASS_THROUGH:
+        owner = owner.operands[0].owner
+    if isinstance(owner, TTOp) and owner.ROW.name == "full":
+        return owner.prop("fill_value").value.data
+    attr = owner.attr("value") if isinstance(owner, shlo.StableHLOOp) and owner.name == "stablehlo.constant" else \
+        owner.prop("value") if isinstance(owner, TTOp) and owner.ROW.name == "constant" else None
+    if not isinstance(attr, DenseIntOrFPElementsAttr):
+        return None
+    values = list(attr.get_values())
+    if len(values) == 1 or (len(values) <= 4096 and len(set(values)) == 1):
+        return values[0]
+    return None
+
+
+PASS_THROUGH = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.convert", "ttir.reshape",
+                          "ttir.broadcast", "ttir.typecast"})
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Patterns: each returns the values that replace the op's results.
+
+
+def elementwise(b: Builder, op) -> list[SSAValue]:
+    name = op.name.split(".", 1)[1]
+    ttir = ELEMENTWISE.get(name)
+    if ttir is None:  # and/or/xor/not
+        kind = "logical" if is_bool(tensor(op.results[0])) else "bitwise"
+        ttir = f"{kind}_{LOGICAL[name]}"
+    operands = list(op.operands)
+    if name == "select" and shape(operands[0]) != shape(op.results[0]):  # a scalar predicate chooses everywhere
+        operands[0] = broadcast_to(b, operands[0], shape(op.results[0]))
+    return [b.ttir(ttir, operands, op.results[0].type)]
+
+
+def broadcast_to(b: Builder, value: SSAValue, target: tuple[int, ...], dims=None) -> SSAValue:
+    """`value` broadcast to `target`, its dimension i becoming target's `dims[i]` (trailing ones by default)."""
+    src = shape(value)
+    dims = list(range(len(target) - len(src), len(target))) if dims is None else list(dims)
+    if dims != sorted(dims):  # a broadcast that also reorders: the operand permuted first
+        order = sorted(range(len(dims)), key=lambda i: dims[i])
+        value = b.ttir("permute", [value], TensorType(value.type.element_type, [src[i] for i in order]),
+                       permutation=order)
+        src, dims = tuple(src[i] for i in order), sorted(dims)
+    expanded = [1] * len(target)
+    for i, d in enumerate(dims):
+        expanded[d] = src[i]
+    value = b.reshape(value, expanded)
+    repeats = [t // e if e != t else 1 for t, e in zip(target, expanded)]
+    if any(r != 1 for r in repeats):
+        value = b.ttir("broadcast", [value], TensorType(value.type.element_type, list(target)),
+                       broadcast_dimensions=repeats)
+    return value
+
+
+def broadcast_in_dim(b: Builder, op) -> list[SSAValue]:
+    return [broadcast_to(b, op.operands[0], shape(op.results[0]), ints_of(op.attr("broadcast_dimensions")))]
+
+
+def constant(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("constant", [], op.results[0].type, value=op.attr("value"))]
+
+
+def reshape(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("reshape", [op.operands[0]], op.results[0].type, shape=list(shape(op.results[0])))]
+
+
+def transpose(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("permute", [op.operands[0]], op.results[0].type, permutation=ints_of(op.attr("permutation")))]
+
+
+def concatenate(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("concat", list(op.operands), op.results[0].type, dim=int_of(op.attr("dimension")))]
+
+
+def slice_(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("slice_static", [op.operands[0]], op.results[0].type,
+                   begins=ints_of(op.attr("start_indices")), ends=ints_of(op.attr("limit_indices")),
+                   step=ints_of(op.attr("strides")))]
+
+
+def compare(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir(COMPARE[op.attr("comparison_direction").data], list(op.operands), op.results[0].type)]
+
+
+def iota(b: Builder, op) -> list[SSAValue]:
+    dim, out = int_of(op.attr("iota_dimension")), shape(op.results[0])
+    return [b.ttir("arange", [], op.results[0].type, start=0, end=out[dim], step=1, arange_dimension=dim)]
+
+
+def clamp(b: Builder, op) -> list[SSAValue]:
+    low, x, high = op.operands
+    lo, hi = splat_of(low), splat_of(high)
+    if lo is not None and hi is not None:
+        as_attr = (lambda v: FloatAttr(float(v), Float32Type())) if isinstance(lo, float) or isinstance(hi, float) \
+            else (lambda v: IntegerAttr(int(v), 32))
+        return [b.ttir("clamp_scalar", [x], op.results[0].type, min=as_attr(lo), max=as_attr(hi))]
+    low, high = (broadcast_to(b, v, shape(x)) if shape(v) != shape(x) else v for v in (low, high))
+    return [b.ttir("clamp_tensor", [x, low, high], op.results[0].type)]
+
+
+def dot_general(b: Builder, op) -> list[SSAValue]:
+    dims = op.attr("dot_dimension_numbers")
+    return [b.ttir("dot_general", list(op.operands), op.results[0].type,
+                   batch_dims_lhs=dims.lhs_batching_dimensions, contract_dims_lhs=dims.lhs_contracting_dimensions,
+                   batch_dims_rhs=dims.rhs_batching_dimensions, contract_dims_rhs=dims.rhs_contracting_dimensions)]
+
+
+def dot(b: Builder, op) -> list[SSAValue]:
+    lhs, rhs = op.operands
+    return [b.ttir("dot_general", [lhs, rhs], op.results[0].type, batch_dims_lhs=[], batch_dims_rhs=[],
+                   contract_dims_lhs=[len(shape(lhs)) - 1], contract_dims_rhs=[0])]
+
+
+def _reduce_kind(op) -> str | None:
+    """Which TTIR reduction a reduce's body computes: one op applied to the two arguments, or argmax's
+    (value, index) pair selection."""
+    body = op.regions[0].block
+    ops = list(body.ops)
+    n = len(op.operands) // 2
+    if n == 1 and len(ops) == 2 and set(ops[0].operands) == set(body.args[:2]) and \
+            list(ops[1].operands) == list(ops[0].results):
+        return REDUCTIONS.get(ops[0].name)
+    if n == 2:
+        names = [o.name for o in ops]
+        compares = [o for o in ops if o.name == "stablehlo.compare"]
+        if compares and names[-1] == "stablehlo.return" and \
+                compares[0].attr("comparison_direction").data in ("GE", "GT"):
+            return "argmax"
+    return None
+
+
+def reduce(b: Builder, op) -> list[SSAValue]:
+    kind = _reduce_kind(op)
+    dims = list(ints_of(op.attr("dimensions")))
+    n = len(op.operands) // 2
+    if kind is None:
+        raise PassFailure(op, "'stablehlo.reduce' op body is not a reduction TTIR has (sum, max, min, prod, and, "
+                              "or, argmax)")
+    if kind == "argmax":
+        source = op.operands[0]
+        index = b.ttir("argmax", [source], op.results[1].type, keep_dim=False, dim_arg=dims)
+        value = b.ttir("max", [source], op.results[0].type, keep_dim=False, dim_arg=dims)
+        return [value, index]
+    result = b.ttir(kind, [op.operands[0]], op.results[0].type, keep_dim=False, dim_arg=dims)
+    init, value = op.operands[n], splat_of(op.operands[n])
+    # an init value that changes nothing (0 for a sum, -inf for a max, ...) is dropped; another one is combined in
+    neutral = {"sum": (0,), "prod": (1,), "reduce_or": (0,), "reduce_and": (1,),
+               "max": (float("-inf"),), "min": (float("inf"),)}[kind]
+    if value is not None and (value in neutral or (kind in ("max", "min") and _is_extreme(value, init, kind))):
+        return [result]
+    combine = {"sum": "add", "prod": "multiply", "reduce_or": "logical_or", "reduce_and": "logical_and",
+               "max": "maximum", "min": "minimum"}[kind]
+    return [b.ttir(combine, [result, broadcast_to(b, init, shape(op.results[0]))], op.results[0].type)]
+
+
+def _is_extreme(value, init: SSAValue, kind: str) -> bool:
+    """An integer max's init at the type's least value (a min's at its greatest)."""
+    element = init.type.element_type
+    if not isinstance(element, IntegerType):
+        return False
+    width, signed = element.width.data, element.signedness.data.name != "UNSIGNED"
+    low, high = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+    return value == (low if kind == "max" else high)
+
+
+def pad(b: Builder, op) -> list[SSAValue]:
+    if any(ints_of(op.attr("interior_padding"))):
+        raise PassFailure(op, "'stablehlo.pad' op interior padding is not supported")
+    value = splat_of(op.operands[1])
+    if value is None:
+        raise PassFailure(op, "'stablehlo.pad' op padding value must be a constant")
+    low, high = ints_of(op.attr("edge_padding_low")), ints_of(op.attr("edge_padding_high"))
+    if any(v < 0 for v in (*low, *high)):
+        raise PassFailure(op, "'stablehlo.pad' op negative padding is not supported")
+    return [b.ttir("pad", [op.operands[0]], op.results[0].type, padding=[v for p in zip(low, high) for v in p],
+                   value=FloatAttr(float(value), Float32Type()))]
+
+
+def reverse(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("reverse", [op.operands[0]], op.results[0].type, dimensions=ints_of(op.attr("dimensions")))]
+
+
+def forward(b: Builder, op) -> list[SSAValue]:
+    """optimization_barrier: its values, unchanged (TTIR keeps no barrier)."""
+    return list(op.operands)
+
+
+def get_dimension_size(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("get_dimension_size", [op.operands[0]], op.results[0].type,
+                   dimension=int_of(op.attr("dimension")))]
+
+
+def gather(b: Builder, op) -> list[SSAValue]:
+    dims = op.attr("dimension_numbers")
+    operand, indices = op.operands
+    sizes = ints_of(op.attr("slice_sizes"))
+    rank = len(shape(operand))
+    # rows of a table picked by index: an embedding lookup
+    if rank == 2 and tuple(dims.collapsed_slice_dims) == (0,) and tuple(dims.start_index_map) == (0,) \
+            and sizes[1] == shape(operand)[1] and sizes[0] == 1 and not dims.operand_batching_dims:
+        idx = indices
+        if dims.index_vector_dim < len(shape(indices)):
+            idx = b.reshape(idx, [d for i, d in enumerate(shape(indices)) if i != dims.index_vector_dim])
+        out = shape(op.results[0])
+        table = b.ttir("embedding", [idx, operand],
+                       TensorType(operand.type.element_type, [*shape(idx), shape(operand)[1]]))
+        if tuple(dims.offset_dims) == (len(out) - 1,):
+            return [b.reshape(table, out)]
+    return [b.ttir("gather", [operand, indices], op.results[0].type,
+                   offset_dims=dims.offset_dims, collapsed_slice_dims=dims.collapsed_slice_dims,
+                   operand_batching_dims=dims.operand_batching_dims,
+                   start_indices_batching_dims=dims.start_indices_batching_dims,
+                   start_index_map=dims.start_index_map,
+                   index_vector_dim=IntegerAttr(dims.index_vector_dim, KINDS["si64"].build(0).type),
+                   slice_sizes=sizes, indices_are_sorted=bool(op.attr("indices_are_sorted") and
+                                                              op.attr("indices_are_sorted").value.data))]
+
+
+def top_k(b: Builder, op) -> list[SSAValue]:
+    values, indices = op.results
+    new = b.ttir_op("topk", [op.operands[0]], [values.type, indices.type], k=int_of(op.attr("k")), dim=-1,
+                    largest=True, sorted=True)
+    return list(new.results)
+
+
+# chlo (JAX's math functions) -> ttir, one to one
+CHLO = {"erf": "erf", "erfc": "erfc", "asin": "asin", "asinh": "asinh", "acos": "acos", "atan": "atan", "tan": "tan",
+        "square": "square"}
+
+PATTERNS: dict[str, Callable[[Builder, Operation], list[SSAValue]]] = {
+    **{f"stablehlo.{n}": elementwise for n in (*ELEMENTWISE, *LOGICAL)},
+    **{f"stablehlo.{n}": p for n, p in {
+        "broadcast_in_dim": broadcast_in_dim, "constant": constant, "reshape": reshape, "transpose": transpose,
+        "concatenate": concatenate, "slice": slice_, "compare": compare, "iota": iota, "clamp": clamp,
+        "dot_general": dot_general, "dot": dot, "reduce": reduce, "pad": pad, "reverse": reverse,
+        "optimization_barrier": forward, "get_dimension_size": get_dimension_size, "gather": gather}.items()},
+    **{f"chlo.{n}": (lambda t: lambda b, op: [b.ttir(t, [op.operands[0]], op.results[0].type)])(t)
+       for n, t in CHLO.items()},
+    "chlo.top_k": top_k,
+}
+
+
+def pattern_for(op: Operation):
+    from ttmlir.passes import stablehlo_patterns  # the windowed families (convolution, reduce_window)
+    return PATTERNS.get(op.name) or stablehlo_patterns.PATTERNS.get(op.name)
+
+
+def convert_op(op: Operation) -> bool:
+    """Replaces `op` by TTIR ops; False when no pattern takes it."""
+    pattern = pattern_for(op)
+    if pattern is None:
+        return False
+    b = Builder(op)
+    values = pattern(b, op)
+    block = op.parent_block()
+    for new in b.ops:
+        block.insert_op_before(new, op)
+    for result, value in zip(op.results, values):
+        if value.type != result.type:
+            raise PassFailure(op, f"internal: lowering of '{op.name}' made {value.type}, expected {result.type}")
+        result.replace_all_uses_with(value)
+    op.detach()
+    op.erase(safe_erase=False)
+    return True
+
+
+def stablehlo_ops(module: ModuleOp) -> list[Operation]:
+    """The stablehlo ops to convert, in order; those inside another stablehlo op's region belong to it."""
+    found = []
+    for op in module.walk():
+        if op.name.startswith(("stablehlo.", "chlo.")) and not _inside_stablehlo(op):
+            found.append(op)
+    return found
+
+
+def _inside_stablehlo(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None:
+        if parent.name.startswith(("stablehlo.", "chlo.")):
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+@dataclass(frozen=True)
+class ConvertStableHLOToTTIRPass(ModulePass):
+    """Every stablehlo op becomes TTIR; with enable-partial-conversion, ops no pattern takes stay."""
+
+    name: ClassVar[str] = "convert-stablehlo-to-ttir"
+    enable_partial_conversion: bool = False
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        for op in stablehlo_ops(module):
+            if op.name == "stablehlo.return":
+                continue
+            if not convert_op(op) and not self.enable_partial_conversion:
+                raise PassFailure(op, f"failed to legalize operation '{op.name}'")

@@ -1,0 +1,232 @@
+"""`--stablehlo-to-ttir-pipeline` and the StableHLO passes it runs before the conversion.
+
+- `--convert-arith-to-stablehlo`: `arith.constant` tensors (torch-mlir leaves some) become `stablehlo.constant`.
+- `--stablehlo-aggressive-simplification`: ops that compute nothing (a reshape, convert, transpose or
+  broadcast to the operand's own type) are dropped, and pure ops nothing uses are removed.
+- `--legalize-stablehlo-composite-to-ttir`: composites TTIR has an op for (`tenstorrent.gelu`, `rms_norm`,
+  `layer_norm`, ...) become that op; the others keep their decomposition.
+- `--stablehlo-legalize-composite-to-call` and `--inline`: the remaining composites call their decomposition,
+  and every call of a function in the module is inlined (JAX's `func.call`s to private functions too).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (ArrayAttr, DenseIntOrFPElementsAttr, FloatAttr, Float32Type, IntegerAttr,
+                                   ModuleOp, StringAttr, SymbolRefAttr, TensorType)
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.traits import Pure
+
+from ttmlir.dialects import stablehlo as shlo
+from ttmlir.dialects.props import dense_values
+from ttmlir.passes import PassFailure
+
+
+@dataclass(frozen=True)
+class ConvertArithToStableHLOPass(ModulePass):
+    """`arith.constant` of a tensor becomes `stablehlo.constant`."""
+
+    name: ClassVar[str] = "convert-arith-to-stablehlo"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        for op in list(module.walk()):
+            if op.name == "arith.constant" and isinstance(op.results[0].type, TensorType):
+                new = shlo.OPS["constant"].create(result_types=[op.results[0].type],
+                                                  properties={"value": op.properties["value"]})
+                op.parent_block().insert_op_before(new, op)
+                op.results[0].replace_all_uses_with(new.results[0])
+                op.detach()
+                op.erase()
+
+
+SAME_TYPE_NOOPS = frozenset({"stablehlo.reshape", "stablehlo.convert", "stablehlo.transpose",
+                             "stablehlo.broadcast_in_dim"})
+
+
+@dataclass(frozen=True)
+class StableHLOAggressiveSimplificationPass(ModulePass):
+    """Ops that return their operand unchanged are dropped; pure stablehlo ops nothing uses are removed."""
+
+    name: ClassVar[str] = "stablehlo-aggressive-simplification"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        for op in list(module.walk()):
+            if op.name in SAME_TYPE_NOOPS and op.operands[0].type == op.results[0].type and _identity(op):
+                op.results[0].replace_all_uses_with(op.operands[0])
+        for op in reversed(list(module.walk())):
+            if isinstance(op, shlo.StableHLOOp) and op.has_trait(Pure) and op.parent_op() is not None and \
+                    not op.name.startswith("stablehlo.return") and all(not r.uses for r in op.results) and \
+                    not isinstance(op.parent_op(), shlo.StableHLOOp):
+                op.detach()
+                op.erase()
+
+
+def _identity(op: Operation) -> bool:
+    if op.name == "stablehlo.transpose":
+        return list(shlo.ints_of(op.attr("permutation"))) == sorted(shlo.ints_of(op.attr("permutation")))
+    if op.name == "stablehlo.broadcast_in_dim":
+        dims = list(shlo.ints_of(op.attr("broadcast_dimensions")))
+        return dims == sorted(dims)
+    return True
+
+
+def _attr_float(attrs, key: str, default: float) -> FloatAttr:
+    attr = attrs.get(key)
+    value = default if attr is None else attr.value.data
+    return FloatAttr(float(value), Float32Type())
+
+
+def _ints(attr) -> list[int]:
+    if attr is None:
+        return []
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        return [int(v) for v in dense_values(attr)]
+    return list(shlo.ints_of(attr))
+
+
+def _gelu(b, op, attrs):
+    approximate = attrs.get("approximate")
+    name = op.attr("name").data
+    kind = "tanh" if name.endswith("_tanh") or (approximate is not None and approximate.data == "tanh") else "none"
+    if kind == "tanh":
+        return None  # TTIR's gelu is the exact one: the tanh approximation keeps its decomposition
+    return [b.ttir("gelu", [op.operands[0]], op.results[0].type)]
+
+
+def _norm(kind: str):
+    def lower(b, op, attrs):
+        shape = _ints(attrs.get("normalized_shape")) or list(op.operands[0].type.get_shape()[-1:])
+        operands = list(op.operands)
+        segments = [1, int(len(operands) > 1), int(len(operands) > 2)]
+        norm = b.ttir_segmented(kind, operands, op.results[0].type, segments, normalized_shape=shape,
+                                epsilon=_attr_float(attrs, "epsilon", 1e-5))
+        return [norm]
+    return lower
+
+
+COMPOSITES = {"tenstorrent.gelu": _gelu, "tenstorrent.gelu_tanh": _gelu, "tenstorrent.rms_norm": _norm("rms_norm"),
+              "tenstorrent.layer_norm": _norm("layer_norm")}
+
+
+@dataclass(frozen=True)
+class LegalizeStableHLOCompositeToTTIRPass(ModulePass):
+    """Composites TTIR has an op for become that op."""
+
+    name: ClassVar[str] = "legalize-stablehlo-composite-to-ttir"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        from ttmlir.passes.convert_stablehlo_to_ttir import Builder
+        for op in list(module.walk()):
+            if op.name != "stablehlo.composite" or (lower := COMPOSITES.get(op.attr("name").data)) is None:
+                continue
+            attrs = op.attr("composite_attributes")
+            b = Builder(op)
+            values = lower(b, op, dict(attrs.data) if attrs is not None else {})
+            if values is None:
+                continue
+            for new in b.ops:
+                op.parent_block().insert_op_before(new, op)
+            for result, value in zip(op.results, values):
+                result.replace_all_uses_with(value)
+            op.detach()
+            op.erase()
+
+
+@dataclass(frozen=True)
+class StableHLOLegalizeCompositeToCallPass(ModulePass):
+    """Each composite becomes a call of its decomposition."""
+
+    name: ClassVar[str] = "stablehlo-legalize-composite-to-call"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        for op in list(module.walk()):
+            if op.name != "stablehlo.composite":
+                continue
+            callee = op.attr("decomposition")
+            if callee is None:
+                raise PassFailure(op, "'stablehlo.composite' op requires attribute 'decomposition'")
+            call = CallOp(callee.root_reference.data, list(op.operands), [r.type for r in op.results])
+            op.parent_block().insert_op_before(call, op)
+            for result, value in zip(op.results, call.results):
+                result.replace_all_uses_with(value)
+            op.detach()
+            op.erase()
+
+
+@dataclass(frozen=True)
+class InlinerPass(ModulePass):
+    """Every call of a function defined in the module is replaced by the function's body; private functions
+    no longer called are removed."""
+
+    name: ClassVar[str] = "inline"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        functions = {op.sym_name.data: op for op in module.walk() if isinstance(op, FuncOp)}
+        for _ in range(64):  # calls inside inlined bodies are inlined on the next round
+            calls = [op for op in module.walk() if isinstance(op, CallOp) and
+                     (f := functions.get(op.callee.root_reference.data)) is not None and f.body.blocks]
+            if not calls:
+                break
+            for call in calls:
+                _inline(call, functions[call.callee.root_reference.data])
+        else:
+            raise PassFailure(module, "recursive calls cannot be inlined")
+        called = {op.callee.root_reference.data for op in module.walk() if isinstance(op, CallOp)}
+        for name, func in functions.items():
+            if func.sym_visibility is not None and func.sym_visibility.data == "private" and name not in called \
+                    and func.body.blocks:
+                func.detach()
+                func.erase()
+
+
+def _inline(call: CallOp, func: FuncOp) -> None:
+    if len(func.body.blocks) != 1:
+        raise PassFailure(call, f"cannot inline '{func.sym_name.data}': it has more than one block")
+    block = func.body.block
+    mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, call.operands))
+    target = call.parent_block()
+    returned: list[SSAValue] = []
+    for op in block.ops:
+        if isinstance(op, ReturnOp):
+            returned = [mapping.get(v, v) for v in op.operands]
+            continue
+        target.insert_op_before(op.clone(value_mapper=mapping), call)
+    for result, value in zip(call.results, returned):
+        result.replace_all_uses_with(value)
+    call.detach()
+    call.erase()
+
+
+@dataclass(frozen=True)
+class StableHLOToTTIRPipeline(ModulePass):
+    """StableHLO to TTIR: arith constants, simplification, composites, inlining, conversion, CSE.
+
+    With enable-cpu-fallback (the default), ops no pattern lowers stay for the CPU; this build's CPU path runs
+    TTIR only, so such an op is still reported, naming it."""
+
+    name: ClassVar[str] = "stablehlo-to-ttir-pipeline"
+    enable_arith_to_stablehlo: bool = True
+    enable_composite_to_call: bool = True
+    enable_aggressive_simplification: bool = True
+    enable_cpu_fallback: bool = True
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+
+        from ttmlir.passes.convert_stablehlo_to_ttir import ConvertStableHLOToTTIRPass
+        passes: list[ModulePass] = []
+        if self.enable_arith_to_stablehlo:
+            passes.append(ConvertArithToStableHLOPass())
+        if self.enable_aggressive_simplification:
+            passes.append(StableHLOAggressiveSimplificationPass())
+        passes.append(LegalizeStableHLOCompositeToTTIRPass())
+        if self.enable_composite_to_call:
+            passes.append(StableHLOLegalizeCompositeToCallPass())
+        passes += [InlinerPass(), ConvertStableHLOToTTIRPass(), CommonSubexpressionElimination()]
+        for p in passes:
+            p.apply(ctx, module)
