@@ -1,0 +1,123 @@
+"""JAX programs lowered by JAX itself, compiled through the StableHLO pipeline, run on the simulated device and
+compared with JAX's own results (PCC >= 0.99)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+jnp = jax.numpy
+
+from ttmlir.diagnostics import DiagnosticError  # noqa: E402
+from ttmlir.frontends import jax as tt_jax  # noqa: E402
+
+RNG = np.random.default_rng(7)
+
+
+def f32(*shape, scale=1.0):
+    return (RNG.standard_normal(shape) * scale).astype(np.float32)
+
+
+def pcc(a, b) -> float:
+    a, b = np.asarray(a, np.float64).ravel(), np.asarray(b, np.float64).ravel()
+    if np.allclose(a, b, rtol=1e-3, atol=1e-3):
+        return 1.0
+    return float(np.corrcoef(a, b)[0, 1])
+
+
+def check(fn, *args):
+    got = jax.tree_util.tree_leaves(tt_jax.jit(fn)(*args))
+    want = jax.tree_util.tree_leaves(fn(*args))
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape
+        if np.issubdtype(np.asarray(w).dtype, np.integer):
+            np.testing.assert_array_equal(g, w)
+        else:
+            assert pcc(g, w) >= 0.99
+
+
+def layer_norm(x, g, b, eps=1e-5):
+    mean = x.mean(-1, keepdims=True)
+    var = ((x - mean) ** 2).mean(-1, keepdims=True)
+    return (x - mean) / jnp.sqrt(var + eps) * g + b
+
+
+def rms_norm(x, g, eps=1e-6):
+    return x * jax.lax.rsqrt((x * x).mean(-1, keepdims=True) + eps) * g
+
+
+def rotary(x):
+    seq, _, dim = x.shape
+    freq = 1.0 / (10000 ** (jnp.arange(0, dim, 2) / dim))
+    angle = jnp.arange(seq)[:, None] * freq[None, :]
+    cos, sin = jnp.cos(angle)[:, None, :], jnp.sin(angle)[:, None, :]
+    lo, hi = x[..., : dim // 2], x[..., dim // 2:]
+    return jnp.concatenate([lo * cos - hi * sin, lo * sin + hi * cos], axis=-1)
+
+
+def transformer_block(x, wq, wk, wv, wo, g1, g2, b2, w1, w2):
+    """Pre-norm block: RMSNorm, grouped-query causal attention with rotary embeddings, LayerNorm + GELU MLP."""
+    seq, model = x.shape
+    heads, kv_heads = 4, 2
+    dim = model // heads
+    h = rms_norm(x, g1)
+    q = rotary((h @ wq).reshape(seq, heads, dim))
+    k = rotary((h @ wk).reshape(seq, kv_heads, dim))
+    v = (h @ wv).reshape(seq, kv_heads, dim)
+    k, v = jnp.repeat(k, heads // kv_heads, axis=1), jnp.repeat(v, heads // kv_heads, axis=1)
+    scores = jnp.einsum("qhd,khd->hqk", q, k) / np.sqrt(dim)
+    causal = jnp.tril(jnp.ones((seq, seq), bool))
+    probs = jax.nn.softmax(jnp.where(causal[None], scores, -1e9), axis=-1)
+    y = x + jnp.einsum("hqk,khd->qhd", probs, v).reshape(seq, model) @ wo
+    return y + jax.nn.gelu(layer_norm(y, g2, b2) @ w1, approximate=False) @ w2
+
+
+def test_mlp_softmax_argmax():
+    def mlp(x, w1, b1, w2):
+        h = jax.nn.relu(x @ w1 + b1)
+        logits = h @ w2
+        return jax.nn.softmax(logits, axis=-1), jnp.argmax(logits, axis=-1)
+    check(mlp, f32(8, 32), f32(32, 64, scale=0.2), f32(64), f32(64, 10, scale=0.2))
+
+
+def test_transformer_block():
+    m = 32
+    check(transformer_block, f32(8, m), f32(m, m, scale=0.2), f32(m, 16, scale=0.2), f32(m, 16, scale=0.2),
+          f32(m, m, scale=0.2), f32(m), f32(m), f32(m), f32(m, 64, scale=0.2), f32(64, m, scale=0.2))
+
+
+def test_cnn():
+    def cnn(x, w1, w2):
+        y = jax.lax.conv_general_dilated(x, w1, (2, 2), ((1, 1), (1, 1)), dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        y = jax.nn.relu(y)
+        y = jax.lax.reduce_window(y, -jnp.inf, jax.lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+        y = jax.lax.conv_general_dilated(y, w2, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        avg = jax.lax.reduce_window(y, 0.0, jax.lax.add, (1, 2, 2, 1), (1, 2, 2, 1), "VALID") / 4.0
+        return avg.mean(axis=(1, 2))
+    check(cnn, f32(2, 16, 16, 3), f32(3, 3, 3, 8, scale=0.3), f32(3, 3, 8, 4, scale=0.3))
+
+
+def test_embedding_and_data_movement():
+    def program(ids, table, x):
+        rows = table[ids]
+        joined = jnp.concatenate([x, x[:, ::-1]], axis=1)
+        return rows.sum(0), jnp.pad(joined, ((1, 0), (0, 2)), constant_values=0.5)[::2, 1:7], jnp.flip(x, 0).T
+    check(program, np.array([3, 1, 7, 0], np.int32), f32(10, 16), f32(4, 6))
+
+
+def test_reductions():
+    def program(x):
+        return jnp.argmax(x, axis=1), jnp.cumsum(x, axis=0), jnp.prod(x, axis=1), jnp.min(x, axis=0), x.sum()
+    check(program, f32(6, 8, scale=0.3) + 1.0)
+
+
+def test_bf16_matmul():
+    check(lambda a, b: a.astype(jnp.bfloat16) @ b.astype(jnp.bfloat16), f32(32, 64), f32(64, 32))
+
+
+def test_unlowerable_op_is_a_located_error():
+    text = tt_jax.stablehlo_text(lambda x: jnp.round(x), f32(4))
+    with pytest.raises(DiagnosticError, match="failed to legalize operation 'stablehlo.round_nearest_even'"):
+        tt_jax.compile_stablehlo(text)
