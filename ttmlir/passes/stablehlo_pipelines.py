@@ -206,8 +206,9 @@ def _inline(call: CallOp, func: FuncOp) -> None:
 class StableHLOToTTIRPipeline(ModulePass):
     """StableHLO to TTIR: arith constants, simplification, composites, inlining, conversion, CSE.
 
-    With enable-cpu-fallback (the default), ops no pattern lowers stay for the CPU; this build's CPU path runs
-    TTIR only, so such an op is still reported, naming it."""
+    With enable-cpu-fallback (the default), the result is wrapped in `ttcore.device_module`, as upstream's is
+    for its CPU fallback; this build's CPU path runs TTIR ops only, so no StableHLO op is hoisted to it and an op
+    no pattern lowers is reported either way, naming it."""
 
     name: ClassVar[str] = "stablehlo-to-ttir-pipeline"
     enable_arith_to_stablehlo: bool = True
@@ -228,5 +229,8 @@ class StableHLOToTTIRPipeline(ModulePass):
         if self.enable_composite_to_call:
             passes.append(StableHLOLegalizeCompositeToCallPass())
         passes += [InlinerPass(), ConvertStableHLOToTTIRPass(), CommonSubexpressionElimination()]
+        if self.enable_cpu_fallback:
+            from ttmlir.passes.register_device import WrapDeviceModulePass
+            passes.append(WrapDeviceModulePass())
         for p in passes:
             p.apply(ctx, module)

@@ -297,11 +297,51 @@ def test_other_targets_are_not_supported_by_this_build(target):
         compile_ttir_to_flatbuffer(sigmoid_module, target=target)
 
 
-def test_stablehlo_is_not_supported_by_this_build():
-    with pytest.raises(TTBuilderCompileException, match="'stablehlo' builder is not supported by this build"):
-        build_module(sigmoid_module, "stablehlo")
-    with pytest.raises(TTBuilderCompileException, match="not supported by this build"):
-        StableHLOBuilder()
+def stablehlo_add_module(builder: StableHLOBuilder):
+    @builder.func([(32, 32), (32, 32)], [torch.float32, torch.float32])
+    def modela(in0: Operand, in1: Operand, builder: StableHLOBuilder):
+        add0 = builder.add(in0, in1)
+        return add0
+
+
+def test_build_stablehlo_module():
+    new_module, builder = build_module(stablehlo_add_module, "stablehlo")
+    assert textwrap.dedent("""\
+          func.func @modela(%arg0: tensor<32x32xf32>, %arg1: tensor<32x32xf32>) -> tensor<32x32xf32> {
+            %0 = stablehlo.add %arg0, %arg1 : tensor<32x32xf32>
+            return %0 : tensor<32x32xf32>
+          }""") in textwrap.dedent("\n".join(str(new_module).splitlines()[1:-1]))
+
+
+def test_run_stablehlo_to_ttir_pipeline_on_a_built_module():
+    from ttmlir.passes import stablehlo_to_ttir_pipeline
+
+    new_module, builder = build_module(stablehlo_add_module, "stablehlo")
+    stablehlo_to_ttir_pipeline(new_module)  # module is modified in-place!
+    printed = str(new_module)
+    assert "ttcore.device_module {" in printed
+    assert '%0 = "ttir.add"(%arg0, %arg1) : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>' in printed
+    assert "stablehlo." not in printed
+
+
+def test_stablehlo_module_compiles_and_matches_its_goldens(device):
+    def module(builder: StableHLOBuilder):
+        @builder.func([(4, 8), (8, 16)], [torch.float32, torch.float32])
+        def model(in0: Operand, in1: Operand, builder: StableHLOBuilder):
+            product = builder.dot_general(in0, in1, contracting_dims=([1], [0]))
+            wave = builder.transpose(builder.cosine(product), [1, 0])
+            half = builder.broadcast_in_dim(builder.constant(torch.tensor(0.5)), [16, 4], [])
+            return builder.select(builder.compare(wave, half, "GT"), wave, half)
+
+    built, builder = build_module(module, "stablehlo")
+    compiled_bin, io, intermediates = compile_ttir_module_to_flatbuffer(built, builder)
+    report = execute_fb(compiled_bin, io, intermediates, device=device)
+    assert report["program_index_0"]["output_0"]["actual_pcc"] >= 0.99
+    # the golden is the op's own meaning: a wrong one is caught
+    builder.set_goldens({}, {built.body.ops.first.body.block.last_op.operands[0]: torch.zeros(16, 4)})
+    _, io, intermediates = compile_ttir_module_to_flatbuffer(built, builder)
+    with pytest.raises(TTBuilderGoldenException):
+        execute_fb(compiled_bin, io, intermediates, device=device)
 
 
 def test_execute_flatbuffer_manually(device):

@@ -265,11 +265,15 @@ class Builder:
             elif isinstance(op, TTOp):
                 results = self._cast(op.results, self._evaluate_op(op))
             else:
-                raise BuilderError(f"'{op.name}' has no golden")
+                results = self._cast(op.results, self._evaluate_foreign(op))
             for result, golden in zip(op.results, results):
                 self._goldens[result] = self._overrides.get(result, golden)
                 self._written.pop(result, None)
         return []
+
+    def _evaluate_foreign(self, op: Operation) -> list[GoldenMap]:
+        """Goldens of an op that is not a table-built tt op (StableHLOBuilder's ops)."""
+        raise BuilderError(f"'{op.name}' has no golden")
 
     def current_golden(self, value: SSAValue) -> GoldenMap:
         """A value's golden as it stands now: after the in-place writes evaluated so far."""

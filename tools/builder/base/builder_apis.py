@@ -36,7 +36,7 @@ from ttmlir.dialects.tt_op import TTOp
 
 ARTIFACT_ROOT = "ttir-builder-artifacts"
 DEFAULT_MESH = OrderedDict([("x", 1), ("y", 1)])
-BUILDERS = {"ttir": TTIRBuilder, "ttnn": TTNNBuilder}
+BUILDERS = {"ttir": TTIRBuilder, "ttnn": TTNNBuilder, "stablehlo": StableHLOBuilder}
 
 __all__ = ["Operand", "Module", "Optional", "List", "OrderedDict", "torch", "build_module",
            "compile_ttir_to_flatbuffer", "compile_ttnn_to_flatbuffer", "compile_ttir_module_to_flatbuffer",
