@@ -78,7 +78,19 @@ def _verify_error(op: Operation) -> str | None:
             f"'{op.name}' op {message}"
     except Exception as error:  # a malformed op that a verifier could not even inspect
         return f"'{op.name}' op is malformed: {error}"
-    return None
+    return _sharding_error(op)
+
+
+def _sharding_error(op: Operation) -> str | None:
+    """Shardy's `sdy.sharding` on an op's results or a function's arguments/results, checked against its mesh."""
+    attrs = [op.attributes] + [d.data for key in ("arg_attrs", "res_attrs")
+                               for d in getattr(getattr(op, key, None), "data", ()) if hasattr(d, "data")]
+    if not any("sdy.sharding" in a for a in attrs):
+        return None
+    from ttmlir.dialects.sdy import verify_attributes
+
+    message = verify_attributes(op)
+    return message if message is None or message.startswith("'") else f"'{op.name}' {message}"
 
 
 def op_text(op: Operation) -> str:

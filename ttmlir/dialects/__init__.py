@@ -14,7 +14,8 @@ _LAZY = {"ttir": "ttmlir.dialects.ttir:TTIR", "ttnn": "ttmlir.dialects.ttnn:TTNN
          "memref": "xdsl.dialects.memref:MemRef",
          "arith": "xdsl.dialects.arith:Arith", "scf": "xdsl.dialects.scf:Scf", "linalg": "xdsl.dialects.linalg:Linalg",
          "tensor": "xdsl.dialects.tensor:Tensor",
-         "stablehlo": "ttmlir.dialects.stablehlo:StableHLO", "chlo": "ttmlir.dialects.chlo:CHLO"}
+         "stablehlo": "ttmlir.dialects.stablehlo:StableHLO", "chlo": "ttmlir.dialects.chlo:CHLO",
+         "sdy": "ttmlir.dialects.sdy:SDY"}
 
 
 def _loader(path: str):
