@@ -67,6 +67,7 @@ PASS_CLASSES = {
     "stablehlo-legalize-composite-to-call": "ttmlir.passes.stablehlo_pipelines:StableHLOLegalizeCompositeToCallPass",
     "inline": "ttmlir.passes.stablehlo_pipelines:InlinerPass",
     "stablehlo-to-ttir-pipeline": "ttmlir.passes.stablehlo_pipelines:StableHLOToTTIRPipeline",
+    "update-global-to-local-shapes": "ttmlir.passes.update_global_to_local_shapes:UpdateGlobalToLocalShapesPass",
 }
 
 

@@ -1,0 +1,124 @@
+"""Shardy programs on a 1x2 mesh compute what one chip computes: the manual computation's body runs per chip on
+its pieces, the collectives exchange what the body needs, and the results are put back together."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from ttmlir.asm import parse_text, print_module
+from ttmlir.compiler import compile_ttir
+from ttmlir.dialects import make_context
+from ttmlir.passes import PassFailure, update_global_to_local_shapes
+from ttmlir.passes.shardy_to_ttir import convert_shardy_to_ttir
+from ttmlir.runtime.device import MeshDevice
+from ttmlir.runtime.executor import Binary, run_program
+
+MESH = 'sdy.mesh @mesh = <["x"=1, "y"=2]>'
+
+
+def to_ttir(text: str) -> str:
+    module, _ = parse_text(make_context(), text)
+    convert_shardy_to_ttir(module)
+    module.verify()
+    return print_module(module)
+
+
+def run(ttir: str, mesh: tuple[int, int], inputs: list[torch.Tensor]) -> list[torch.Tensor]:
+    binary = Binary(data=compile_ttir(ttir, pipeline_options=f"mesh-shape={mesh[0]},{mesh[1]}"))
+    outputs, _ = run_program(binary, 0, inputs, MeshDevice(mesh_shape=mesh))
+    return [t.data for t in outputs]
+
+
+def test_row_split_matmul_then_gathered_rows():
+    """Rows of x split over "y"; each chip multiplies its rows by the whole weight; out_shardings join them."""
+    text = MESH + '''
+    func.func @main(%x: tensor<64x32xf32>, %w: tensor<32x64xf32>) -> tensor<64x64xf32> {
+      %0 = sdy.manual_computation(%x, %w) in_shardings=[<@mesh, [{"y"}, {}]>, <@mesh, [{}, {}]>]
+          out_shardings=[<@mesh, [{"y"}, {}]>] manual_axes={"x", "y"} (%lx: tensor<32x32xf32>, %lw: tensor<32x64xf32>) {
+        %1 = "ttir.matmul"(%lx, %lw) : (tensor<32x32xf32>, tensor<32x64xf32>) -> tensor<32x64xf32>
+        %2 = "ttir.relu"(%1) : (tensor<32x64xf32>) -> tensor<32x64xf32>
+        sdy.return %2 : tensor<32x64xf32>
+      } : (tensor<64x32xf32>, tensor<32x64xf32>) -> tensor<64x64xf32>
+      return %0 : tensor<64x64xf32>
+    }'''
+    ttir = to_ttir(text)
+    assert "ttcore.meshes = #ttcore.meshes<[<\"mesh\" = 1x2>]>" in ttir
+    assert "shard_type = #ttcore.shard_type<devices>" in ttir and "shard_type = #ttcore.shard_type<replicate>" in ttir
+    x, w = torch.randn(64, 32), torch.randn(32, 64)
+    (out,) = run(ttir, (1, 2), [x, w])
+    torch.testing.assert_close(out, torch.relu(x @ w), rtol=2e-2, atol=2e-2)
+
+
+def global_body(ops: list[str], args: str, in_shardings: str, out_sharding: str, result: str, inputs: str) -> str:
+    """A func whose manual computation (manual_axes={}) still works on global shapes, as the stablehlo pipeline
+    leaves it before `--update-global-to-local-shapes`."""
+    body = "\n".join(f"        {line}" for line in ops)
+    return MESH + f'''
+    func.func @main({args}) -> {result} {{
+      %0 = sdy.manual_computation({inputs}) in_shardings=[{in_shardings}] out_shardings=[{out_sharding}]
+          manual_axes={{}} ({", ".join(a.replace("%", "%l") for a in args.split(", "))}) {{
+{body}
+      }} : ({", ".join(a.split(": ")[1] for a in args.split(", "))}) -> {result}
+      return %0 : {result}
+    }}'''
+
+
+def test_contracting_dim_split_needs_an_all_reduce():
+    """Megatron's second matmul: both operands split along the contracted dim; sdy.all_reduce sums the partials."""
+    text = global_body([
+        '%1 = "ttir.matmul"(%lh, %lw) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : '
+        '(tensor<32x128xf32>, tensor<128x64xf32>) -> tensor<32x64xf32>',
+        '%2 = sdy.all_reduce {"y"} %1 out_sharding=<@mesh, [{}, {}]> : tensor<32x64xf32>',
+        'sdy.return %2 : tensor<32x64xf32>'],
+        "%h: tensor<32x128xf32>, %w: tensor<128x64xf32>", '<@mesh, [{}, {"y"}]>, <@mesh, [{"y"}, {}]>',
+        "<@mesh, [{}, {}]>", "tensor<32x64xf32>", "%h, %w")
+    module, _ = parse_text(make_context(), text)
+    update_global_to_local_shapes(module)
+    local = print_module(module)
+    assert 'manual_axes={"x", "y"} (%arg2: tensor<32x64xf32>, %arg3: tensor<64x64xf32>)' in local
+    assert '"ttir.all_reduce"' in local and "sdy.all_reduce" not in local
+    ttir = to_ttir(local)
+    h, w = torch.randn(32, 128), torch.randn(128, 64)
+    (sharded,) = run(ttir, (1, 2), [h, w])
+    torch.testing.assert_close(sharded, h @ w, rtol=2e-2, atol=5e-2)
+
+
+@pytest.mark.parametrize("collective, result_sharding, expected", [
+    ('sdy.all_gather [{}, {"y"}] %la out_sharding=<@mesh, [{}, {}]> : tensor<16x32xf32>', "[{}, {}]",
+     lambda a: a),
+    ('sdy.all_slice [{"y"}, {}] %la out_sharding=<@mesh, [{"y"}, {}]> : tensor<16x32xf32>', '[{"y"}, {}]',
+     lambda a: a),
+    ('sdy.all_to_all [{"y"}: 1->0] %la out_sharding=<@mesh, [{"y"}, {}]> : tensor<16x32xf32>', '[{"y"}, {}]',
+     lambda a: a),
+])
+def test_collectives_move_pieces(collective, result_sharding, expected):
+    """A column-split value gathered back whole, sliced by rows as well, or moved to a row split: the values
+    are the same, only who holds which piece changes."""
+    text = global_body([f"%1 = {collective}", "sdy.return %1 : tensor<16x32xf32>"], "%a: tensor<16x32xf32>",
+                       '<@mesh, [{}, {"y"}]>', f"<@mesh, {result_sharding}>", "tensor<16x32xf32>", "%a")
+    if "all_slice" in collective:  # a value already split by columns, then also by rows
+        text = text.replace('out_sharding=<@mesh, [{"y"}, {}]>', 'out_sharding=<@mesh, [{"y"}, {}]>')
+        text = text.replace('in_shardings=[<@mesh, [{}, {"y"}]>]', 'in_shardings=[<@mesh, [{}, {}]>]')
+    module, _ = parse_text(make_context(), text)
+    update_global_to_local_shapes(module)
+    a = torch.randn(16, 32)
+    (out,) = run(to_ttir(print_module(module)), (1, 2), [a])
+    torch.testing.assert_close(out, expected(a))
+
+
+def test_collectives_need_local_shapes_first():
+    text = global_body(['%1 = sdy.all_reduce {"y"} %la out_sharding=<@mesh, [{}]> : tensor<8xf32>',
+                        "sdy.return %1 : tensor<8xf32>"], "%a: tensor<8xf32>", "<@mesh, [{}]>", "<@mesh, [{}]>",
+                       "tensor<8xf32>", "%a")
+    module, _ = parse_text(make_context(), text)
+    with pytest.raises(PassFailure, match="'sdy.all_reduce' must be lowered by --stablehlo-pipeline"):
+        convert_shardy_to_ttir(module)
+
+
+def test_two_meshes_are_refused():
+    text = MESH + '\nsdy.mesh @other = <["a"=2]>\nfunc.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n' \
+                  '  return %a : tensor<4xf32>\n}'
+    module, _ = parse_text(make_context(), text)
+    with pytest.raises(PassFailure, match="only supports single mesh"):
+        convert_shardy_to_ttir(module)

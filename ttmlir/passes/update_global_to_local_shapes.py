@@ -1,0 +1,92 @@
+"""`--update-global-to-local-shapes`: a manual computation's body from global to per-chip shapes.
+
+Every mesh axis becomes manual; the body's arguments take their in_sharding's local shape and every op the
+local shape its `sdy.sharding` gives its results (the annotation is then dropped: the values are per-chip
+pieces). Splat constants shrink to their local shape. The shardy collectives, which describe data movement on
+global values, become TTIR's collectives on the local ones (all_gather, all_reduce, reduce_scatter, all_to_all,
+all_slice as `ttir.mesh_partition`), one per mesh axis they move data over.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from ttmlir.dialects import sdy
+from ttmlir.passes import PassFailure
+from ttmlir.passes.shardy_to_ttir import collective_to_ttir
+
+COLLECTIVES = (sdy.AllGatherOp, sdy.AllSliceOp, sdy.ReduceScatterOp, sdy.AllReduceOp, sdy.AllToAllOp)
+
+
+def localize(t, sharding: sdy.Sharding, mesh: sdy.Mesh, where: Operation) -> TensorType:
+    if not isinstance(t, TensorType):
+        return t
+    shape = sdy.local_shape(t.get_shape(), sharding, mesh)
+    if shape is None:
+        raise PassFailure(where, f"tensor of shape {'x'.join(map(str, t.get_shape()))} does not split evenly as "
+                                 f"{sharding} says")
+    return TensorType(t.element_type, shape)
+
+
+def _constant(op: Operation, type_: TensorType) -> None:
+    value = op.properties.get("value") or op.attributes.get("value")
+    if not isinstance(value, DenseIntOrFPElementsAttr) or value.type == type_:
+        return
+    values = list(value.get_values())
+    if len(set(values)) != 1:
+        raise PassFailure(op, "a non-splat constant cannot be split over the mesh; it must stay replicated")
+    new = DenseIntOrFPElementsAttr.from_list(type_, values[:1])
+    if "value" in op.properties:
+        op.properties["value"] = new
+    else:
+        op.attributes["value"] = new
+
+
+def update_manual_computation(op: sdy.ManualComputationOp) -> None:
+    mesh = sdy.mesh_of(op, op.in_shardings.data[0] if op.in_shardings.data else op.out_shardings.data[0]) \
+        if (op.in_shardings.data or op.out_shardings.data) else None
+    if mesh is None:
+        return
+    manual = set(op.manual_axes.data)
+    op.manual_axes = sdy.ManualAxesAttr(tuple(n for n, _ in mesh.axes))
+    for arg, sharding in zip(op.body.block.args, op.in_shardings.data):
+        if not manual:  # a body still on global shapes
+            Rewriter.replace_value_with_new_type(arg, localize(arg.type, sharding, mesh, op))
+    for inner in list(op.body.walk()):
+        if inner is op:
+            continue
+        if isinstance(inner, COLLECTIVES):
+            try:
+                new = collective_to_ttir(inner, mesh)
+            except ValueError as error:
+                raise PassFailure(inner, str(error)) from None
+            for n in new:
+                inner.parent_block().insert_op_before(n, inner)
+            inner.results[0].replace_all_uses_with(new[-1].results[0] if new else inner.operands[0])
+            Rewriter.erase_op(inner)
+            continue
+        attr = inner.attributes.pop("sdy.sharding", None)
+        if attr is None or manual:
+            continue
+        for result, sharding in zip(list(inner.results), attr.data):
+            Rewriter.replace_value_with_new_type(result, localize(result.type, sharding, mesh, inner))
+        if inner.results and inner.name.endswith(".constant"):
+            _constant(inner, inner.results[0].type)
+
+
+@dataclass(frozen=True)
+class UpdateGlobalToLocalShapesPass(ModulePass):
+    """Split tensor dimensions per their sharding annotations: global shapes to per-chip shapes."""
+
+    name = "update-global-to-local-shapes"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for inner in list(op.walk()):
+            if isinstance(inner, sdy.ManualComputationOp):
+                update_manual_computation(inner)
