@@ -122,3 +122,29 @@ def test_two_meshes_are_refused():
     module, _ = parse_text(make_context(), text)
     with pytest.raises(PassFailure, match="only supports single mesh"):
         convert_shardy_to_ttir(module)
+
+
+def test_stablehlo_pipeline_spreads_a_user_sharding_and_runs_split():
+    """One argument split by rows: propagation splits the other operand and the result alike, the body runs on
+    32-row pieces per chip, and the joined result is what one chip computes. The annotated argument arrives
+    presharded (one piece per chip), the other whole."""
+    from ttmlir.passes import stablehlo_pipeline
+
+    text = '''sdy.mesh @mesh = <["y"=2]>
+    func.func public @main(%a: tensor<64x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>},
+                           %b: tensor<64x32xf32>) -> tensor<64x32xf32> {
+      %0 = "ttir.add"(%a, %b) : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
+      %1 = "ttir.relu"(%0) : (tensor<64x32xf32>) -> tensor<64x32xf32>
+      return %1 : tensor<64x32xf32>
+    }'''
+    module, _ = parse_text(make_context(), text)
+    stablehlo_pipeline(module, mesh_shape=(1, 2))
+    printed = print_module(module)
+    assert 'sdy.mesh @mesh = <["y_aux"=1, "y"=2]>' in printed
+    assert 'manual_axes={"y_aux", "y"} (%arg2: tensor<32x32xf32>, %arg3: tensor<32x32xf32>)' in printed
+    assert "ttcore.shard_status = #ttcore.shard_status<presharded>" in printed
+    ttir = to_ttir(printed)
+    assert "func.func public @main(%arg0: tensor<32x32xf32>" in ttir  # the presharded argument is a piece
+    a, b = torch.randn(64, 32), torch.randn(64, 32)
+    (out,) = run(ttir, (1, 2), [[a[:32], a[32:]], b])
+    torch.testing.assert_close(out, torch.relu(a + b))

@@ -68,6 +68,14 @@ PASS_CLASSES = {
     "inline": "ttmlir.passes.stablehlo_pipelines:InlinerPass",
     "stablehlo-to-ttir-pipeline": "ttmlir.passes.stablehlo_pipelines:StableHLOToTTIRPipeline",
     "update-global-to-local-shapes": "ttmlir.passes.update_global_to_local_shapes:UpdateGlobalToLocalShapesPass",
+    "analyze-mesh": "ttmlir.passes.analyze_mesh:AnalyzeMeshPass",
+    "apply-argument-shard-status": "ttmlir.passes.apply_argument_shard_status:ApplyArgumentShardStatusPass",
+    "sdy-user-priority-propagate": "ttmlir.passes.sdy_propagation:SdyUserPriorityPropagatePass",
+    "sdy-insert-explicit-reshards": "ttmlir.passes.insert_explicit_reshards:InsertExplicitReshardsPass",
+    "wrap-under-manual-computation": "ttmlir.passes.wrap_under_manual_computation:WrapUnderManualComputationPass",
+    "sdy-reshard-to-collectives": "ttmlir.passes.reshard_to_collectives:ReshardToCollectivesPass",
+    "sdy-close-shardings": "ttmlir.passes.sdy_close_shardings:SdyCloseShardingsPass",
+    "stablehlo-pipeline": "ttmlir.passes.stablehlo_pipeline:StableHLOPipeline",
 }
 
 

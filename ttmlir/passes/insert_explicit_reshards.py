@@ -1,0 +1,76 @@
+"""`--sdy-insert-explicit-reshards`: make every op's operands split as its results need them.
+
+After propagation an operand may be split differently from what the op's factors ask (an elementwise add of a
+split and a replicated value, a replicated value feeding a split result): an `sdy.reshard` to the needed
+sharding goes in front. A split contracted or reduced dimension leaves each chip a partial result: an
+`sdy.all_reduce` over those axes follows the op. Ops without a sharding rule get replicated operands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+from ttmlir.dialects import sdy
+from ttmlir.passes.sdy_propagation import SHARDING, single_mesh, value_sharding
+from ttmlir.passes.shardy_rules import factors_of
+
+
+def _dims(s: sdy.Sharding | None, rank: int) -> list[tuple]:
+    return [d.axes for d in s.dims] if s is not None else [()] * rank
+
+
+def _make(mesh_name: str, dims: list[tuple]) -> sdy.Sharding:
+    return sdy.Sharding(mesh_name, tuple(sdy.DimSharding(tuple(a)) for a in dims))
+
+
+def reshard_op(op: Operation, mesh_name: str) -> None:
+    factors = factors_of(op)
+    results = [_dims(value_sharding(r), len(r.type.get_shape())) for r in op.results]
+    need = [[()] * len(v.type.get_shape()) if isinstance(v.type, TensorType) else None for v in op.operands]
+    reduced: list = []
+    for factor in factors or ():
+        res = [p for p in factor.places if p[0] == "result"]
+        ops_ = [p for p in factor.places if p[0] == "operand"]
+        if factor.reduction and ops_:
+            axes = _dims(value_sharding(op.operands[ops_[0][1]]), len(need[ops_[0][1]]))[ops_[0][2]]
+            reduced += [a for a in axes if a not in reduced]
+        else:
+            axes = results[res[0][1]][res[0][2]] if res else ()
+        for _, i, d in ops_:
+            need[i][d] = axes
+    for i, (value, dims) in enumerate(zip(op.operands, need)):
+        if dims is None or _dims(value_sharding(value), len(dims)) == dims:
+            continue
+        reshard = sdy.ReshardOp(operands=[value], result_types=[value.type],
+                                properties={"sharding": sdy.ShardingAttr(_make(mesh_name, dims))})
+        op.parent_block().insert_op_before(reshard, op)
+        op.operands[i] = reshard.results[0]
+    if reduced and op.results:
+        result = op.results[0]
+        reduce = sdy.AllReduceOp(operands=[result], result_types=[result.type], properties={
+            "reduction_axes": sdy.AxisRefListAttr(tuple(reduced)),
+            "out_sharding": sdy.ShardingAttr(_make(mesh_name, results[0]))})
+        op.parent_block().insert_op_after(reduce, op)
+        result.replace_uses_with_if(reduce.results[0], lambda use: use.operation is not reduce)
+
+
+@dataclass(frozen=True)
+class InsertExplicitReshardsPass(ModulePass):
+    """Insert reshards and all-reduces so every op computes on operands split as its results."""
+
+    name = "sdy-insert-explicit-reshards"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        found = single_mesh(op)
+        if found is None:
+            return
+        for func in [f for f in op.ops if isinstance(f, FuncOp) and f.body.blocks]:
+            for inner in list(func.body.block.ops):
+                if SHARDING in inner.attributes and not inner.name.startswith("sdy."):
+                    reshard_op(inner, found[0])

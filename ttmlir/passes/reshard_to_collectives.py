@@ -1,0 +1,56 @@
+"""`--sdy-reshard-to-collectives`: each `sdy.reshard` becomes the collectives that move the pieces.
+
+Axes a dimension loses are gathered (`sdy.all_gather`), axes it gains are sliced (`sdy.all_slice`): from
+`[{"y"}, {}]` to `[{}, {"y"}]` is a gather of dim 0 then a slice of dim 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from ttmlir.dialects import sdy
+from ttmlir.passes.sdy_propagation import value_sharding
+
+
+def lower_reshard(op: sdy.ReshardOp) -> None:
+    dst = op.sharding.data
+    rank = len(dst.dims)
+    src = value_sharding(op.input) or sdy.replicated_sharding(dst.mesh, rank)
+    have = [d.axes for d in src.dims]
+    want = [d.axes for d in dst.dims]
+    gather = [tuple(a for a in h if a not in w) for h, w in zip(have, want)]
+    kept = [tuple(a for a in h if a in w) for h, w in zip(have, want)]
+    slice_ = [tuple(a for a in w if a not in k) for w, k in zip(want, kept)]
+    value = op.input
+
+    def emit(cls, key, axes, dims):
+        nonlocal value
+        new = cls(operands=[value], result_types=[value.type], properties={
+            key: sdy.ListOfAxisRefListsAttr(tuple(axes)),
+            "out_sharding": sdy.ShardingAttr(sdy.Sharding(dst.mesh, tuple(sdy.DimSharding(d) for d in dims)))})
+        op.parent_block().insert_op_before(new, op)
+        value = new.results[0]
+
+    if any(gather):
+        emit(sdy.AllGatherOp, "gathering_axes", gather, kept)
+    if any(slice_):
+        emit(sdy.AllSliceOp, "slicing_axes", slice_, want)
+    op.results[0].replace_all_uses_with(value)
+    Rewriter.erase_op(op)
+
+
+@dataclass(frozen=True)
+class ReshardToCollectivesPass(ModulePass):
+    """Convert reshards to gathers and slices."""
+
+    name = "sdy-reshard-to-collectives"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for inner in list(op.walk()):
+            if isinstance(inner, sdy.ReshardOp):
+                lower_reshard(inner)

@@ -1,0 +1,146 @@
+"""Sharding rules: which tensor dimensions of an op's operands and results move together (shardy's "factors").
+
+A factor is a set of (value, dim) places that must be split alike: an elementwise op's dim i on every operand and
+result, a transpose's result dim i and operand dim permutation[i], a dot's batch and free dims, ... A reduction
+factor (a dot's contracted dim, a reduce's reduced dims) appears only on operands: split there, the result is a
+partial sum each chip holds, to be all-reduced. Ops without a rule get none: they run on replicated values.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable, NamedTuple
+
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType
+from xdsl.ir import Attribute, Operation
+
+Place = tuple[str, int, int]  # ("operand" | "result", index, dim)
+
+
+class Factor(NamedTuple):
+    size: int
+    places: tuple[Place, ...]
+    reduction: bool = False
+
+
+def _ints(attr: Attribute | None) -> tuple[int, ...]:
+    if isinstance(attr, DenseArrayBase):
+        return tuple(attr.get_values())
+    if isinstance(attr, IntegerAttr):
+        return (attr.value.data,)
+    return tuple(getattr(attr, "data", ()) or ())
+
+
+def _prop(op: Operation, name: str):
+    return op.properties.get(name) or op.attributes.get(name)
+
+
+def _shape(value) -> tuple[int, ...] | None:
+    return tuple(value.type.get_shape()) if isinstance(value.type, TensorType) else None
+
+
+def _elementwise(op: Operation) -> list[Factor] | None:
+    shapes = {_shape(v) for v in (*op.operands, *op.results)}
+    if len(shapes) != 1 or None in shapes or not op.results:
+        return None
+    (shape,) = shapes
+    return [Factor(size, tuple(("operand", i, d) for i in range(len(op.operands))) +
+                   tuple(("result", i, d) for i in range(len(op.results)))) for d, size in enumerate(shape)]
+
+
+def _transpose(op: Operation) -> list[Factor]:
+    perm = _ints(_prop(op, "permutation"))
+    out = _shape(op.results[0])
+    return [Factor(out[i], (("operand", 0, p), ("result", 0, i))) for i, p in enumerate(perm)]
+
+
+def _broadcast(op: Operation) -> list[Factor]:
+    dims, src, out = _ints(_prop(op, "broadcast_dimensions")), _shape(op.operands[0]), _shape(op.results[0])
+    mapped = {r: j for j, r in enumerate(dims) if src[j] == out[r]}
+    return [Factor(size, ((("operand", 0, mapped[r]),) if r in mapped else ()) + (("result", 0, r),))
+            for r, size in enumerate(out)]
+
+
+def _reshape(op: Operation) -> list[Factor]:
+    """Dims kept whole across the reshape move together; a group of dims merged or split moves its major dim."""
+    src, out = _shape(op.operands[0]), _shape(op.results[0])
+    factors, i, j = [], 0, 0
+    while i < len(src) and j < len(out):
+        if src[i] == out[j]:
+            factors.append(Factor(out[j], (("operand", 0, i), ("result", 0, j))))
+            i, j = i + 1, j + 1
+            continue
+        a, b, gi, gj = src[i], out[j], i, j
+        while a != b:
+            if a < b:
+                i += 1
+                a *= src[i]
+            else:
+                j += 1
+                b *= out[j]
+        factors.append(Factor(math.gcd(src[gi], out[gj]), (("operand", 0, gi), ("result", 0, gj))))
+        factors += [Factor(out[k], (("result", 0, k),)) for k in range(gj + 1, j + 1)]
+        i, j = i + 1, j + 1
+    factors += [Factor(out[k], (("result", 0, k),)) for k in range(j, len(out))]
+    return factors
+
+
+def _dot_general(op: Operation) -> list[Factor]:
+    dn = _prop(op, "dot_dimension_numbers")
+    lb, rb = tuple(dn.lhs_batching_dimensions), tuple(dn.rhs_batching_dimensions)
+    lc, rc = tuple(dn.lhs_contracting_dimensions), tuple(dn.rhs_contracting_dimensions)
+    lhs, rhs = _shape(op.operands[0]), _shape(op.operands[1])
+    factors, r = [], 0
+    for a, b in zip(lb, rb):
+        factors.append(Factor(lhs[a], (("operand", 0, a), ("operand", 1, b), ("result", 0, r))))
+        r += 1
+    for side, shape, skip in ((0, lhs, lb + lc), (1, rhs, rb + rc)):
+        for d, size in enumerate(shape):
+            if d not in skip:
+                factors.append(Factor(size, (("operand", side, d), ("result", 0, r))))
+                r += 1
+    factors += [Factor(lhs[a], (("operand", 0, a), ("operand", 1, b)), True) for a, b in zip(lc, rc)]
+    return factors
+
+
+def _reduce(op: Operation) -> list[Factor]:
+    dims = _ints(_prop(op, "dimensions"))
+    inputs = len(op.results)
+    shape = _shape(op.operands[0])
+    factors, r = [], 0
+    for d, size in enumerate(shape):
+        operands = tuple(("operand", i, d) for i in range(inputs))
+        if d in dims:
+            factors.append(Factor(size, operands, True))
+        else:
+            factors.append(Factor(size, operands + tuple(("result", i, r) for i in range(inputs))))
+            r += 1
+    return factors
+
+
+def _concatenate(op: Operation) -> list[Factor]:
+    dim = _ints(_prop(op, "dimension"))[0]
+    out = _shape(op.results[0])
+    return [Factor(size, tuple(("operand", i, d) for i in range(len(op.operands))) + (("result", 0, d),))
+            for d, size in enumerate(out) if d != dim] + [Factor(out[dim], (("result", 0, dim),))]
+
+
+RULES: dict[str, Callable[[Operation], list[Factor]]] = {
+    "stablehlo.transpose": _transpose, "stablehlo.broadcast_in_dim": _broadcast, "stablehlo.reshape": _reshape,
+    "stablehlo.dot_general": _dot_general, "stablehlo.reduce": _reduce, "stablehlo.concatenate": _concatenate,
+}
+
+# ops whose every operand and result share one shape but whose values mix along a dimension: no elementwise rule
+NOT_ELEMENTWISE = frozenset({"stablehlo.sort", "stablehlo.reverse", "stablehlo.cumsum", "stablehlo.custom_call",
+                             "stablehlo.composite", "stablehlo.reduce_window", "stablehlo.all_reduce",
+                             "stablehlo.all_gather", "stablehlo.all_to_all", "stablehlo.reduce_scatter",
+                             "stablehlo.collective_permute", "stablehlo.rng", "stablehlo.rng_bit_generator"})
+
+
+def factors_of(op: Operation) -> list[Factor] | None:
+    """The op's factors, or None when it has no rule (its values must be replicated)."""
+    if op.name in RULES:
+        return RULES[op.name](op)
+    if op.name in NOT_ELEMENTWISE or op.regions and op.name != "stablehlo.map":
+        return None
+    return _elementwise(op)
