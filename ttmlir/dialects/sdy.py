@@ -492,7 +492,12 @@ class ManualComputationOp(IRDLOperation):
             parser.parse_keyword(key)
             parser.parse_punctuation("=")
             props[key] = parse()
-        args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_argument)
+        def argument():
+            arg = parser.parse_argument()
+            location = parser.parse_optional_location()
+            return arg if location is None else type(arg)(arg.name, arg.type, location)
+
+        args = parser.parse_comma_separated_list(parser.Delimiter.PAREN, argument)
         body = parser.parse_region(args)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
