@@ -75,6 +75,8 @@ PASS_CLASSES = {
     "wrap-under-manual-computation": "ttmlir.passes.wrap_under_manual_computation:WrapUnderManualComputationPass",
     "sdy-reshard-to-collectives": "ttmlir.passes.reshard_to_collectives:ReshardToCollectivesPass",
     "sdy-close-shardings": "ttmlir.passes.sdy_close_shardings:SdyCloseShardingsPass",
+    "annotate-local-shapes": "ttmlir.passes.annotate_local_shapes:AnnotateLocalShapesPass",
+    "sdy-sharding-constraint-to-reshard": "ttmlir.passes.sharding_constraint_to_reshard:ShardingConstraintToReshardPass",
     "stablehlo-pipeline": "ttmlir.passes.stablehlo_pipeline:StableHLOPipeline",
 }
 
@@ -141,9 +143,11 @@ def make_pass(name: str, options: str = "") -> ModulePass:
     fields = {f.name.replace("_", "-"): f for f in options_of(pass_class)}
     values = {}
     for item in shlex.split(options):
-        key, _, value = item.partition("=")
+        key, eq, value = item.partition("=")
         if key not in fields:
             raise UserError(f"no such option '{key}' for pass '{name}'")
+        if not eq and isinstance(fields[key].default, bool):  # a flag named alone is set, as in MLIR
+            value = "true"
         try:
             values[fields[key].name] = _convert(fields[key], value)
         except ValueError as error:
