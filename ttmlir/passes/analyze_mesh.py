@@ -2,7 +2,8 @@
 
 A one-axis mesh `["batch"=8]` gains a leading `"batch_aux"=1` (an empty one becomes `["default_aux"=1,
 "default"=1]`); a module without a mesh gets `sdy.mesh @mesh = <["x"=R, "y"=C]>` from `mesh-shape=R,C` (one
-chip when not given). With `automatic-arg-analysis` the mesh is `["default"=1, "batch"=C]` and every argument
+chip when not given); a GSPMD module (`mhlo.sharding` strings) gets `["x"=1, "y"=N]` for the N devices its
+shardings name. With `automatic-arg-analysis` the mesh is `["default"=1, "batch"=C]` and every argument
 of the largest rank whose first dimension is not 1 is split along it over "batch" (batch parallelism).
 """
 
@@ -17,7 +18,8 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import sdy
 from ttmlir.passes import PassFailure
-from ttmlir.passes.sdy_propagation import SHARDING, set_func_attr
+from ttmlir.passes.gspmd_to_ttir import mesh_from_gspmd
+from ttmlir.passes.sdy_propagation import SHARDING, entry_functions, set_func_attr
 
 
 def _add_mesh(module: ModuleOp, mesh: sdy.Mesh) -> None:
@@ -61,6 +63,9 @@ class AnalyzeMeshPass(ModulePass):
             raise PassFailure(op, f"mesh-shape must name 2 dimensions, got {len(self.mesh_shape)}")
         if meshes:
             return
+        if (gspmd := mesh_from_gspmd(op)) is not None:  # JAX's GSPMD form: the mesh its shardings name
+            _add_mesh(op, sdy.Mesh((("x", gspmd[0]), ("y", gspmd[1]))))
+            return
         if not self.automatic_arg_analysis:
             if not _annotated(op):
                 rows, cols = self.mesh_shape or (1, 1)
@@ -72,7 +77,7 @@ class AnalyzeMeshPass(ModulePass):
             raise PassFailure(op, "Currently, automatic arg analysis only supports 2d mesh shape and mesh shape "
                                   "dim0 must be 1")
         _add_mesh(op, sdy.Mesh((("default", 1), ("batch", self.mesh_shape[1]))))
-        for func in [f for f in op.ops if isinstance(f, FuncOp) and f.body.blocks]:
+        for func in entry_functions(op):
             args = func.body.block.args
             largest = max((len(a.type.get_shape()) for a in args if isinstance(a.type, TensorType)), default=0)
             for arg in args:

@@ -17,7 +17,7 @@ from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import sdy
-from ttmlir.passes.sdy_propagation import SHARDING, single_mesh, value_sharding
+from ttmlir.passes.sdy_propagation import SHARDING, entry_functions, single_mesh, value_sharding
 from ttmlir.passes.shardy_rules import factors_of
 
 
@@ -70,7 +70,7 @@ class InsertExplicitReshardsPass(ModulePass):
         found = single_mesh(op)
         if found is None:
             return
-        for func in [f for f in op.ops if isinstance(f, FuncOp) and f.body.blocks]:
+        for func in entry_functions(op):
             for inner in list(func.body.block.ops):
                 if SHARDING in inner.attributes and not inner.name.startswith("sdy."):
                     reshard_op(inner, found[0])

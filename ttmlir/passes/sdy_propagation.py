@@ -19,6 +19,7 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import sdy
+from ttmlir.passes.gspmd_to_ttir import gspmd_annotated
 from ttmlir.passes.shardy_rules import factors_of
 
 SHARDING = "sdy.sharding"
@@ -132,6 +133,12 @@ class Propagation:
         return sdy.Sharding(self.mesh_name, tuple(sdy.DimSharding(tuple(a or ())) for a in self.dims[value]))
 
 
+def entry_functions(module: ModuleOp) -> list[FuncOp]:
+    """The public functions with a body: what a framework calls (private ones are inlined into them first)."""
+    return [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
+            (f.sym_visibility is None or f.sym_visibility.data == "public")]
+
+
 def single_mesh(module: ModuleOp) -> tuple[str, sdy.Mesh] | None:
     found = sdy.meshes(module)
     return next(iter(found.items())) if found else None
@@ -145,10 +152,10 @@ class SdyUserPriorityPropagatePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         found = single_mesh(op)
-        if found is None:
+        if found is None or gspmd_annotated(op):  # GSPMD partitions by its own custom calls
             return
         name, mesh = found
-        for func in [f for f in op.ops if isinstance(f, FuncOp) and f.body.blocks]:
+        for func in entry_functions(op):
             if any(isinstance(o, sdy.ManualComputationOp) for o in func.body.walk()):
                 continue  # already partitioned by hand
             prop = Propagation(func, mesh, name)

@@ -16,7 +16,9 @@ from xdsl.ir import Block, Region
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import sdy
-from ttmlir.passes.sdy_propagation import SHARDING, arg_sharding, set_func_attr, single_mesh, value_sharding
+from ttmlir.passes.gspmd_to_ttir import gspmd_annotated
+from ttmlir.passes.sdy_propagation import (SHARDING, arg_sharding, entry_functions, set_func_attr, single_mesh,
+                                           value_sharding)
 
 
 def wrap(func: FuncOp, mesh_name: str) -> None:
@@ -59,8 +61,8 @@ class WrapUnderManualComputationPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         found = single_mesh(op)
-        if found is None:
+        if found is None or gspmd_annotated(op):  # GSPMD partitions by its own custom calls
             return
-        for func in [f for f in op.ops if isinstance(f, FuncOp) and f.body.blocks]:
+        for func in entry_functions(op):
             if not any(isinstance(o, sdy.ManualComputationOp) for o in func.body.walk()):
                 wrap(func, found[0])

@@ -1,0 +1,125 @@
+"""GSPMD's sharding custom calls in TTIR, part of `--convert-stablehlo-to-ttir` (as upstream's GSPMD patterns).
+
+JAX's older partitioner marks a value `stablehlo.custom_call @Sharding(%x) {mhlo.sharding = "{devices=[2,1]<=[2]}"}`
+and cuts it into per-chip pieces with `@SPMDFullToShardShape` (back with `@SPMDShardToFullShape` after a
+`{manual}` @Sharding). A @Sharding feeding a full-to-shard, and a shard-to-full, become `ttir.mesh_shard`;
+the @Sharding marks themselves are identities. `mhlo.sharding` strings read: `{replicated}`, `{manual}`,
+`{maximal device=N}` and `{devices=[t0,t1,...]<=[N]}` (optionally `last_tile_dim_replicate`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import NamedTuple
+
+from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, StringAttr, i64
+from xdsl.ir import Operation
+from xdsl.rewriter import Rewriter
+
+from ttmlir.dialects import ttcore
+from ttmlir.passes import PassFailure
+from ttmlir.passes.shardy_to_ttir import _enum, _ttir
+
+SHARDING_TARGETS = ("Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape")
+_DEVICES = re.compile(r"^\{devices=\[([0-9,]+)\](?:<=\[([0-9,]+)\](T\([0-9,]+\))?|([0-9,]+))"
+                      r"(\s+last_tile_dim_replicate)?\}$")
+
+
+class GSPMDSharding(NamedTuple):
+    kind: str  # "replicated" | "manual" | "maximal" | "devices"
+    tiles: tuple[int, ...] = ()  # per tensor dim, pieces (devices only; without a replicated last dim)
+    devices: int = 1
+
+
+def parse_gspmd(text: str) -> GSPMDSharding:
+    """An `mhlo.sharding` string; a form this build cannot read raises ValueError naming it."""
+    text = text.strip()
+    if text in ("{replicated}", "{manual}"):
+        return GSPMDSharding(text[1:-1])
+    if re.fullmatch(r"\{maximal device=\d+\}", text):
+        return GSPMDSharding("maximal")
+    match = _DEVICES.match(text)
+    if match is None:
+        raise ValueError(f"unsupported mhlo.sharding '{text}'")
+    tiles = tuple(int(t) for t in match.group(1).split(","))
+    devices = math.prod(tiles)
+    if match.group(5):
+        tiles = tiles[:-1]
+    return GSPMDSharding("devices", tiles, devices)
+
+
+def call_target(op: Operation) -> str | None:
+    if op.name != "stablehlo.custom_call":
+        return None
+    attr = op.properties.get("call_target_name") or op.attributes.get("call_target_name")
+    return attr.data if isinstance(attr, StringAttr) else None
+
+
+def sharding_of(op: Operation) -> GSPMDSharding:
+    attr = op.attributes.get("mhlo.sharding")
+    if not isinstance(attr, StringAttr):
+        raise ValueError(f"@{call_target(op)} custom call without an mhlo.sharding string")
+    return parse_gspmd(attr.data)
+
+
+def gspmd_annotated(module: ModuleOp) -> bool:
+    return any(call_target(op) in SHARDING_TARGETS for op in module.walk())
+
+
+def mesh_from_gspmd(module: ModuleOp) -> tuple[int, int] | None:
+    """The mesh GSPMD shardings of `module` run on: (1, devices) for the largest device count they name."""
+    found = 0
+    for op in module.walk():
+        for attr in (op.attributes.get("mhlo.sharding"),):
+            if isinstance(attr, StringAttr):
+                try:
+                    found = max(found, parse_gspmd(attr.data).devices)
+                except ValueError:
+                    continue
+    return (1, found) if found else None
+
+
+def mesh_shard_props(sharding: GSPMDSharding, mesh: tuple[int, int], direction: str) -> dict:
+    if sharding.kind in ("replicated", "maximal") or math.prod(sharding.tiles) == 1:
+        kind, shape, dims = ("maximal" if sharding.kind == "maximal" else "replicate"), [1], [-1]
+    else:
+        split = [d for d, t in enumerate(sharding.tiles) if t > 1]
+        if len(split) == 1 and math.prod(sharding.tiles) == mesh[1]:
+            dims = [-1, split[0]]
+        elif len(split) == 2 and (sharding.tiles[split[0]], sharding.tiles[split[1]]) == mesh:
+            dims = split
+        else:
+            raise ValueError(f"tiles {list(sharding.tiles)} do not map onto the {mesh[0]}x{mesh[1]} mesh")
+        kind, shape = "devices", list(sharding.tiles)
+    return {"shard_type": _enum(ttcore.ShardTypeAttr, kind),
+            "shard_direction": _enum(ttcore.ShardDirectionAttr, direction),
+            "shard_shape": DenseArrayBase.from_list(i64, shape), "shard_dims": DenseArrayBase.from_list(i64, dims)}
+
+
+def convert_gspmd_to_ttir(module: ModuleOp) -> None:
+    """Lower the GSPMD sharding custom calls of `module` to `ttir.mesh_shard` (in place)."""
+    ops = [op for op in module.walk() if call_target(op) in SHARDING_TARGETS]
+    if not ops:
+        return
+    mesh = mesh_from_gspmd(module) or (1, 1)
+    if ttcore.MeshesAttr.name not in module.attributes:
+        module.attributes[ttcore.MeshesAttr.name] = ttcore.MeshesAttr((("mesh", mesh),))
+    for op in ops:
+        target = call_target(op)
+        try:
+            if target == "SPMDFullToShardShape":
+                marker = op.operands[0].owner
+                source = marker if call_target(marker) == "Sharding" else op
+                props = mesh_shard_props(sharding_of(source), mesh, "full_to_shard")
+            elif target == "SPMDShardToFullShape":
+                props = mesh_shard_props(sharding_of(op), mesh, "shard_to_full")
+            else:
+                continue
+        except ValueError as error:
+            raise PassFailure(op, f"error trying to parse GSPMD annotation: {error}") from None
+        Rewriter.replace_op(op, _ttir("mesh_shard", [op.operands[0]], op.results[0].type, **props))
+    for op in ops:
+        if call_target(op) == "Sharding" and op.parent is not None:  # a mark only: the value itself
+            op.results[0].replace_all_uses_with(op.operands[0])
+            Rewriter.erase_op(op)
