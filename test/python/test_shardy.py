@@ -9,7 +9,7 @@ import torch
 from ttmlir.asm import parse_text, print_module
 from ttmlir.compiler import compile_ttir
 from ttmlir.dialects import make_context
-from ttmlir.passes import PassFailure, update_global_to_local_shapes
+from ttmlir.passes import PassFailure, stablehlo_pipeline, update_global_to_local_shapes
 from ttmlir.passes.shardy_to_ttir import convert_shardy_to_ttir
 from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import Binary, run_program
@@ -148,3 +148,45 @@ def test_stablehlo_pipeline_spreads_a_user_sharding_and_runs_split():
     a, b = torch.randn(64, 32), torch.randn(64, 32)
     (out,) = run(ttir, (1, 2), [[a[:32], a[32:]], b])
     torch.testing.assert_close(out, torch.relu(a + b))
+
+
+def test_automatic_parallelization_keeps_the_splits_that_move_nothing():
+    """Every way to split two added vectors over 2 chips; the best ones split both alike (nothing moves), a
+    mismatched pair (one over "x", the other over "y") needs data moved."""
+    from builder.base.builder_apis import generate_all_module_permutations, get_optimal_module_least_num_collectives
+    from builder.stablehlo.shardy_parallelization import count_collectives
+
+    text = '''func.func public @main(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<64xf32> {
+      %0 = "ttir.add"(%a, %b) : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+      return %0 : tensor<64xf32>
+    }'''
+    modules = generate_all_module_permutations(text, num_devices=2)
+    assert len(modules) == 2 * 2 * 2  # meshes 1x2 and 2x1; each vector split over "x" or over "y"
+    best = get_optimal_module_least_num_collectives(modules)
+    assert best and all(count_collectives(m.module_op) == 0 for m in best)
+    mismatched = [m for m in modules if '<["x"=1, "y"=2]>' in str(m) and '[{"x", ?}]>}, %arg1: tensor<64xf32> '
+                  '{sdy.sharding = #sdy.sharding<@mesh, [{"y", ?}]>' in str(m)]
+    assert len(mismatched) == 1
+    module, _ = parse_text(make_context(), print_module(mismatched[0].module_op))
+    stablehlo_pipeline(module)
+    assert count_collectives(module) > 0
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("{replicated}", ("replicated", ())), ("{manual}", ("manual", ())),
+    ("{devices=[2,1]<=[2]}", ("devices", (2, 1))),
+    ("{devices=[1,2,4]<=[8] last_tile_dim_replicate}", ("devices", (1, 2))),
+    ("{devices=[2,1]0,1}", ("devices", (2, 1))),
+])
+def test_gspmd_sharding_strings(text, expected):
+    from ttmlir.passes.gspmd_to_ttir import parse_gspmd
+
+    parsed = parse_gspmd(text)
+    assert (parsed.kind, parsed.tiles) == expected
+
+
+def test_gspmd_strings_this_build_cannot_read_are_refused():
+    from ttmlir.passes.gspmd_to_ttir import parse_gspmd
+
+    with pytest.raises(ValueError, match="unsupported mhlo.sharding"):
+        parse_gspmd("{devices=[2,2]<=[2,2]T(1,0) last_tile_dims={manual}}")

@@ -28,6 +28,8 @@ from builder.base.builder_enums import *  # noqa: F401,F403 - the seed imports e
 from builder.base.builder_runtime import (TTBuilderCompileException, TTBuilderGoldenException,
                                           TTBuilderRuntimeException, execute_cpp, execute_fb, execute_py,
                                           not_supported, run_and_compare)
+from builder.stablehlo.shardy_parallelization import (generate_all_module_permutations,
+                                                      get_optimal_module_least_num_collectives)
 from builder.stablehlo.stablehlo_builder import StableHLOBuilder
 from builder.ttir.ttir_builder import TTIRBuilder
 from builder.ttnn.ttnn_builder import TTNNBuilder
@@ -43,7 +45,8 @@ __all__ = ["Operand", "Module", "Optional", "List", "OrderedDict", "torch", "bui
            "compile_and_execute_ttir", "compile_and_execute_ttnn", "execute_fb", "execute_py", "execute_cpp",
            "load_mlir_file", "split_mlir_file", "check_mlir_file", "ProgramCheck", "OpCheck", "TTIRBuilder", "TTNNBuilder", "StableHLOBuilder",
            "TTBuilderCompileException", "TTBuilderRuntimeException", "TTBuilderGoldenException", "BuilderError",
-           "MeshShardDirection", "MeshShardType", "ReduceType"]
+           "MeshShardDirection", "MeshShardType", "ReduceType",
+           "generate_all_module_permutations", "get_optimal_module_least_num_collectives"]
 List = list
 
 
