@@ -190,3 +190,27 @@ def test_gspmd_strings_this_build_cannot_read_are_refused():
 
     with pytest.raises(ValueError, match="unsupported mhlo.sharding"):
         parse_gspmd("{devices=[2,2]<=[2,2]T(1,0) last_tile_dims={manual}}")
+
+
+def test_sharded_stablehlo_program_matches_one_chip():
+    """A StableHLO program whose weight is split along the contracted dim: the pipeline splits the activation
+    alike, sums the partial products with an all_reduce, and the whole program on 1x2 equals the one-chip run."""
+    from ttmlir.passes import stablehlo_to_ttir_pipeline
+
+    text = '''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%a: tensor<64x32xf32>, %w: tensor<32x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>})
+        -> tensor<64xf32> {
+      %0 = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
+      %1 = stablehlo.tanh %0 : tensor<64x16xf32>
+      %cst = stablehlo.constant dense<0.0> : tensor<f32>
+      %2 = stablehlo.reduce(%1 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<64x16xf32>, tensor<f32>) -> tensor<64xf32>
+      return %2 : tensor<64xf32>
+    }'''
+    module, _ = parse_text(make_context(), text)
+    stablehlo_pipeline(module)
+    assert "ttir.all_reduce" in print_module(module)
+    stablehlo_to_ttir_pipeline(module)
+    ttir = print_module(module)
+    a, w = torch.randn(64, 32), torch.randn(32, 16)
+    (sharded,) = run(ttir, (1, 2), [a, [w[:16], w[16:]]])
+    torch.testing.assert_close(sharded, torch.tanh(a @ w).sum(1), rtol=2e-2, atol=5e-2)

@@ -21,6 +21,8 @@ from ttmlir.dialects import stablehlo as shlo
 from ttmlir.dialects.props import KINDS, dense_values
 from ttmlir.dialects.stablehlo import int_of, ints_of
 from ttmlir.passes import PassFailure
+from ttmlir.passes.gspmd_to_ttir import convert_gspmd_to_ttir
+from ttmlir.passes.shardy_to_ttir import convert_shardy_to_ttir
 
 # stablehlo op -> ttir op, for ops whose operands, result and meaning are the same
 ELEMENTWISE = {"abs": "abs", "cbrt": "cbrt", "ceil": "ceil", "cosine": "cos", "exponential": "exp",
@@ -388,6 +390,8 @@ class ConvertStableHLOToTTIRPass(ModulePass):
     enable_partial_conversion: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
+        convert_gspmd_to_ttir(module)  # sharding custom calls and shardy's ops: mesh_shard and TTIR collectives
+        convert_shardy_to_ttir(module)
         for op in stablehlo_ops(module):
             if op.name == "stablehlo.return":
                 continue
