@@ -78,6 +78,7 @@ PASS_CLASSES = {
     "annotate-local-shapes": "ttmlir.passes.annotate_local_shapes:AnnotateLocalShapesPass",
     "sdy-sharding-constraint-to-reshard": "ttmlir.passes.sharding_constraint_to_reshard:ShardingConstraintToReshardPass",
     "stablehlo-pipeline": "ttmlir.passes.stablehlo_pipeline:StableHLOPipeline",
+    "replicate-non-splittable-values": "ttmlir.passes.replicate_non_splittable_values:ReplicateNonSplittableValuesPass",
 }
 
 

@@ -32,7 +32,7 @@ def _ints(attr: Attribute | None) -> tuple[int, ...]:
 
 
 def _prop(op: Operation, name: str):
-    return op.properties.get(name) or op.attributes.get(name)
+    return op.properties[name] if name in op.properties else op.attributes.get(name)
 
 
 def _shape(value) -> tuple[int, ...] | None:

@@ -36,7 +36,8 @@ class StableHLOPipeline(ModulePass):
                  passes["analyze-mesh"](mesh_shape=self.mesh_shape,
                                         automatic_arg_analysis=self.automatic_arg_analysis)]
         steps += [passes[name]() for name in (
-            "sdy-user-priority-propagate", "sdy-sharding-constraint-to-reshard", "sdy-insert-explicit-reshards", "wrap-under-manual-computation",
+            "sdy-user-priority-propagate", "sdy-sharding-constraint-to-reshard", "replicate-non-splittable-values",
+            "sdy-insert-explicit-reshards", "wrap-under-manual-computation",
             "sdy-reshard-to-collectives", "annotate-local-shapes", "update-global-to-local-shapes",
             "sdy-close-shardings")]
         for step in steps:

@@ -9,10 +9,12 @@ all_slice as `ttir.mesh_partition`), one per mesh axis they move data over.
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, ModuleOp, TensorType, i64
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -35,17 +37,31 @@ def localize(t, sharding: sdy.Sharding, mesh: sdy.Mesh, where: Operation) -> Ten
 
 
 def _constant(op: Operation, type_: TensorType) -> None:
-    value = op.properties.get("value") or op.attributes.get("value")
+    """A split constant's piece: the first one (`--replicate-non-splittable-values` kept only constants whose
+    pieces are all alike split)."""
+    value = op.properties["value"] if "value" in op.properties else op.attributes.get("value")
     if not isinstance(value, DenseIntOrFPElementsAttr) or value.type == type_:
         return
     values = list(value.get_values())
-    if len(set(values)) != 1:
-        raise PassFailure(op, "a non-splat constant cannot be split over the mesh; it must stay replicated")
-    new = DenseIntOrFPElementsAttr.from_list(type_, values[:1])
+    if len(values) > 1:
+        full, local = value.type.get_shape(), type_.get_shape()
+        values = [values[sum(i * math.prod(full[d + 1:]) for d, i in enumerate(index))]
+                  for index in itertools.product(*(range(n) for n in local))]
+    else:
+        values = values[:1]
+    new = DenseIntOrFPElementsAttr.from_list(type_, values)
     if "value" in op.properties:
         op.properties["value"] = new
     else:
         op.attributes["value"] = new
+
+
+def _slice(op: Operation) -> None:
+    """A slice taking a split dimension whole (or striding over all of it) ends at the piece's end: the operand
+    is already the piece, so a limit past its size is its size."""
+    local = op.operands[0].type.get_shape()
+    limits = [min(limit, size) for limit, size in zip(op.properties["limit_indices"].get_values(), local)]
+    op.properties["limit_indices"] = DenseArrayBase.from_list(i64, limits)
 
 
 def update_manual_computation(op: sdy.ManualComputationOp) -> None:
@@ -78,6 +94,8 @@ def update_manual_computation(op: sdy.ManualComputationOp) -> None:
             Rewriter.replace_value_with_new_type(result, localize(result.type, sharding, mesh, inner))
         if inner.results and inner.name.endswith(".constant"):
             _constant(inner, inner.results[0].type)
+        elif inner.name == "stablehlo.slice":
+            _slice(inner)
 
 
 @dataclass(frozen=True)
