@@ -11,6 +11,7 @@ from ttmlir.compiler import compile_ttir
 from ttmlir.dialects import make_context
 from ttmlir.passes import PassFailure, stablehlo_pipeline, update_global_to_local_shapes
 from ttmlir.passes.shardy_to_ttir import convert_shardy_to_ttir
+from ttmlir.passes.stablehlo_ccl_to_ttir import convert_stablehlo_ccl_to_ttir
 from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import Binary, run_program
 
@@ -18,8 +19,11 @@ MESH = 'sdy.mesh @mesh = <["x"=1, "y"=2]>'
 
 
 def to_ttir(text: str) -> str:
+    """Shardy's ops, and the StableHLO collectives the pipeline leaves, in TTIR (as convert-stablehlo-to-ttir
+    lowers them), the TTIR bodies as they are."""
     module, _ = parse_text(make_context(), text)
     convert_shardy_to_ttir(module)
+    convert_stablehlo_ccl_to_ttir(module)
     module.verify()
     return print_module(module)
 
@@ -77,7 +81,7 @@ def test_contracting_dim_split_needs_an_all_reduce():
     update_global_to_local_shapes(module)
     local = print_module(module)
     assert 'manual_axes={"x", "y"} (%arg2: tensor<32x64xf32>, %arg3: tensor<64x64xf32>)' in local
-    assert '"ttir.all_reduce"' in local and "sdy.all_reduce" not in local
+    assert '"stablehlo.all_reduce"' in local and "sdy.all_reduce" not in local
     ttir = to_ttir(local)
     h, w = torch.randn(32, 128), torch.randn(128, 64)
     (sharded,) = run(ttir, (1, 2), [h, w])
@@ -208,7 +212,7 @@ def test_sharded_stablehlo_program_matches_one_chip():
     }'''
     module, _ = parse_text(make_context(), text)
     stablehlo_pipeline(module)
-    assert "ttir.all_reduce" in print_module(module)
+    assert "stablehlo.all_reduce" in print_module(module)
     stablehlo_to_ttir_pipeline(module)
     ttir = print_module(module)
     a, w = torch.randn(64, 32), torch.randn(32, 16)

@@ -41,6 +41,8 @@ def parse_args(argv: list[str]) -> Options:
     args = iter(argv)
     positional = []
     for arg in args:
+        if not arg.startswith("--") and "-" + arg.split("=")[0] in FLAGS:  # LLVM's options take one dash too
+            arg = "-" + arg
         if arg in ("-h", "--help"):
             print_help()
             raise SystemExit(0)

@@ -541,10 +541,9 @@ class ManualComputationOp(IRDLOperation):
             for i, (sharding, g, l) in enumerate(zip(shardings, globals_, locals_)):
                 _check_sharding(self, sharding, g, f"{kind} sharding at index {i} ")
                 mesh = mesh_of(self, sharding)
-                for axis in sharding.axes():
-                    if axis.name in manual:
-                        continue
-                    if any(a.name in manual for d in sharding.dims for a in d.axes[d.axes.index(axis) + 1:]):
+                for dim in sharding.dims:
+                    free = [j for j, a in enumerate(dim.axes) if a.name not in manual]
+                    if free and any(a.name in manual for a in dim.axes[free[0]:]):
                         raise VerifyException(f"{kind} sharding at index {i} must have all manual axes come "
                                               f"before free axes in its dimension sharding")
                 for name in manual:

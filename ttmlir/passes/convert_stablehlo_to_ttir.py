@@ -23,6 +23,7 @@ from ttmlir.dialects.stablehlo import int_of, ints_of
 from ttmlir.passes import PassFailure
 from ttmlir.passes.gspmd_to_ttir import convert_gspmd_to_ttir
 from ttmlir.passes.shardy_to_ttir import convert_shardy_to_ttir
+from ttmlir.passes.stablehlo_ccl_to_ttir import convert_stablehlo_ccl_to_ttir
 
 # stablehlo op -> ttir op, for ops whose operands, result and meaning are the same
 ELEMENTWISE = {"abs": "abs", "cbrt": "cbrt", "ceil": "ceil", "cosine": "cos", "exponential": "exp",
@@ -392,6 +393,7 @@ class ConvertStableHLOToTTIRPass(ModulePass):
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         convert_gspmd_to_ttir(module)  # sharding custom calls and shardy's ops: mesh_shard and TTIR collectives
         convert_shardy_to_ttir(module)
+        convert_stablehlo_ccl_to_ttir(module)
         for op in stablehlo_ops(module):
             if op.name == "stablehlo.return":
                 continue

@@ -5,9 +5,6 @@
   it as its in_sharding says, each result through one (shard_to_full) that joins it back. An argument or result
   marked `ttcore.shard_status = #ttcore.shard_status<presharded>` already is (stays) a per-chip piece: it skips
   the mesh_shard and the function's signature takes the local type.
-- `collective_to_ttir` (used by `--update-global-to-local-shapes`) computes a shardy collective on per-chip
-  values with TTIR's: all_gather, all_reduce (sum), reduce_scatter, all_to_all and all_slice
-  (`ttir.mesh_partition`), one per mesh axis it moves data over.
 - `sdy.constant` is a `ttir.constant`; `sdy.sharding` annotations are dropped once lowered.
 """
 
@@ -15,8 +12,7 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import (DenseArrayBase, DictionaryAttr, IntegerAttr, IntegerType, ModuleOp, Signedness,
-                                   TensorType, i64)
+from xdsl.dialects.builtin import DenseArrayBase, DictionaryAttr, IntegerType, ModuleOp, Signedness, i64
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
@@ -114,79 +110,6 @@ def _manual_computation(op: sdy.ManualComputationOp, mesh: sdy.Mesh) -> None:
     Rewriter.erase_op(op)
     if func is not None:
         _set_func_type(func)
-
-
-def _axes_index(mesh: sdy.Mesh, axes) -> list[int]:
-    """The mesh axes (as cluster_axis numbers) a collective runs over; size-1 axes move nothing."""
-    order = [name for name, _ in mesh.axes]
-    return [order.index(a.name) for a in axes if mesh.size(a) > 1]
-
-
-def collective_to_ttir(op: Operation, mesh: sdy.Mesh) -> list[Operation]:
-    """TTIR ops computing an sdy collective on per-chip values (`op`'s operand already has its local type); the
-    last one's result replaces `op`'s."""
-    value, ops = op.operands[0], []
-
-    def step(name: str, type_, **props):
-        nonlocal value
-        ops.append(new := _ttir(name, [value], type_, **props))
-        value = new.results[0]
-
-    def local(t) -> TensorType:
-        return t if isinstance(t, TensorType) else value.type
-
-    elem = value.type.element_type
-    if isinstance(op, (sdy.AllGatherOp, sdy.AllSliceOp, sdy.ReduceScatterOp)):
-        per_dim = op.properties[op.AXES[0]].data
-        for d, axes in enumerate(per_dim):
-            for axis in _axes_index(mesh, axes):
-                shape = list(value.type.get_shape())
-                n = mesh.axes[axis][1]
-                if isinstance(op, sdy.AllGatherOp):
-                    shape[d] *= n
-                    step("all_gather", TensorType(elem, shape), all_gather_dim=IntegerAttr(d, _SI32),
-                         cluster_axis=IntegerAttr(axis, _UI32))
-                elif isinstance(op, sdy.AllSliceOp):
-                    shape[d] //= n
-                    step("mesh_partition", TensorType(elem, shape), dim=IntegerAttr(d, _SI32),
-                         cluster_axis=IntegerAttr(axis, _UI32))
-                else:
-                    shape[d] //= n
-                    step("reduce_scatter", TensorType(elem, shape),
-                         reduce_type=_enum(ttcore.ReduceTypeAttr, "sum"), scatter_dim=IntegerAttr(d, _SI32),
-                         cluster_axis=IntegerAttr(axis, _UI32))
-    elif isinstance(op, sdy.AllReduceOp):
-        for axis in _axes_index(mesh, op.reduction_axes.data):
-            step("all_reduce", value.type, reduce_type=_enum(ttcore.ReduceTypeAttr, "sum"),
-                 cluster_axis=IntegerAttr(axis, _UI32))
-    elif isinstance(op, sdy.AllToAllOp):
-        for param in op.params.data:
-            for axis in _axes_index(mesh, param.axes):
-                shape = list(value.type.get_shape())
-                n = mesh.axes[axis][1]
-                shape[param.src_dim] *= n
-                shape[param.tgt_dim] //= n
-                order = [list(g) for g in _groups(axis, mesh)]
-                step("all_to_all", TensorType(elem, shape), split_dim=IntegerAttr(param.tgt_dim, _SI32),
-                     concat_dim=IntegerAttr(param.src_dim, _SI32), split_count=IntegerAttr(n, _SI32),
-                     replica_groups=_pairs(order))
-    else:
-        raise ValueError(f"'{op.name}' has no TTIR lowering")
-    return ops
-
-
-def _groups(axis: int, mesh: sdy.Mesh) -> list[list[int]]:
-    rows, cols = mesh.axes[0][1], mesh.axes[1][1] if len(mesh.axes) > 1 else 1
-    if axis == len(mesh.axes) - 1:
-        return [[r * cols + c for c in range(cols)] for r in range(rows)]
-    return [[r * cols + c for r in range(rows)] for c in range(cols)]
-
-
-def _pairs(groups: list[list[int]]):
-    from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
-
-    return DenseIntOrFPElementsAttr.from_list(TensorType(i64, [len(groups), len(groups[0])]),
-                                                     [v for g in groups for v in g])
 
 
 def _strip(attrs, key: str):

@@ -2,9 +2,10 @@
 
 Every mesh axis becomes manual; the body's arguments take their in_sharding's local shape and every op the
 local shape its `sdy.sharding` gives its results (the annotation is then dropped: the values are per-chip
-pieces). Splat constants shrink to their local shape. The shardy collectives, which describe data movement on
-global values, become TTIR's collectives on the local ones (all_gather, all_reduce, reduce_scatter, all_to_all,
-all_slice as `ttir.mesh_partition`), one per mesh axis they move data over.
+pieces). Split constants keep their first piece. The shardy collectives, which describe data movement on
+global values, become collectives on the local ones: StableHLO's all_gather, all_reduce, reduce_scatter and
+all_to_all (an all_slice, which StableHLO lacks, is `ttir.mesh_partition`), one per mesh axis they move data
+over.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import sdy
 from ttmlir.passes import PassFailure
-from ttmlir.passes.shardy_to_ttir import collective_to_ttir
+from ttmlir.passes.stablehlo_ccl_to_ttir import ccl_ops
 
 COLLECTIVES = (sdy.AllGatherOp, sdy.AllSliceOp, sdy.ReduceScatterOp, sdy.AllReduceOp, sdy.AllToAllOp)
 
@@ -79,7 +80,7 @@ def update_manual_computation(op: sdy.ManualComputationOp) -> None:
             continue
         if isinstance(inner, COLLECTIVES):
             try:
-                new = collective_to_ttir(inner, mesh)
+                new = ccl_ops(inner, mesh)
             except ValueError as error:
                 raise PassFailure(inner, str(error)) from None
             for n in new:

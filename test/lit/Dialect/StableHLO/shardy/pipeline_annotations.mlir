@@ -24,7 +24,7 @@ sdy.mesh @mesh = <["x"=1, "y"=2]>
 // CHECK-LABEL: func.func public @constraint
 // CHECK: out_shardings=[<@mesh, [{}, {"y"}]>] manual_axes={"x", "y"} (%arg1: tensor<32x32xf32>)
 // CHECK-NEXT: "ttir.relu"(%arg1) : (tensor<32x32xf32>) -> tensor<32x32xf32>
-// CHECK-NEXT: "ttir.all_gather"(%1) <{all_gather_dim = 0 : si32, cluster_axis = 1 : ui32}> : (tensor<32x32xf32>) -> tensor<64x32xf32>
+// CHECK-NEXT: "stablehlo.all_gather"(%1) <{all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> : (tensor<32x32xf32>) -> tensor<64x32xf32>
 // CHECK-NEXT: "ttir.mesh_partition"(%2) <{cluster_axis = 1 : ui32, dim = 1 : si32}> : (tensor<64x32xf32>) -> tensor<64x16xf32>
 // CHECK-NEXT: "ttir.exp"(%3) : (tensor<64x16xf32>) -> tensor<64x16xf32>
 // CHECK-NEXT: sdy.return %4 : tensor<64x16xf32>
