@@ -86,6 +86,14 @@ class StableHLOBuilder(Builder):
     DIALECT = "stablehlo"
     OPS = shlo.OPS
 
+    def __init__(self, *args, **kwargs):
+        """The module names its mesh as shardy does (`sdy.mesh @mesh = <["x"=1, "y"=1]>`)."""
+        from ttmlir.dialects import sdy
+
+        super().__init__(*args, **kwargs)
+        self._module.attributes.pop("ttcore.meshes", None)
+        self._module.body.block.add_op(sdy.MeshOp(self._mesh_name, sdy.Mesh(tuple(self._mesh_dict.items()))))
+
     # --- building ------------------------------------------------------------------------------
 
     def _build(self, name: str, operands: Sequence[Operand], result: Attribute, props: dict | None = None,
@@ -118,10 +126,11 @@ class StableHLOBuilder(Builder):
         return [goldens]
 
     def prepare_for_flatbuffer(self) -> ModuleOp:
-        """A TTNN copy of the module: the StableHLO pipeline, then the TTNN backend for this builder's mesh."""
+        """A TTNN copy of the module: the StableHLO pipelines, then the TTNN backend for this builder's mesh."""
         from ttmlir.passes import run_pass
 
-        module = run_pass(self._module.clone(), "stablehlo-to-ttir-pipeline")
+        module = run_pass(self._module.clone(), "stablehlo-pipeline")  # shardy's partitioning over the mesh
+        module = run_pass(module, "stablehlo-to-ttir-pipeline")
         return run_pass(module, "ttir-to-ttnn-backend-pipeline", mesh_shape=self.mesh_shape)
 
     # --- ops -----------------------------------------------------------------------------------
@@ -208,3 +217,5 @@ for _name in UNARY:
     setattr(StableHLOBuilder, "not_" if _name == "not" else _name, _unary(_name))
 for _name in BINARY:
     setattr(StableHLOBuilder, f"{_name}_" if _name in ("and", "or") else _name, _binary(_name))
+
+from builder.stablehlo import stablehlo_shardy  # noqa: E402,F401  (the shardy methods)
