@@ -338,7 +338,7 @@ def test_stablehlo_module_compiles_and_matches_its_goldens(device):
     report = execute_fb(compiled_bin, io, intermediates, device=device)
     assert report["program_index_0"]["output_0"]["actual_pcc"] >= 0.99
     # the golden is the op's own meaning: a wrong one is caught
-    builder.set_goldens({}, {built.body.ops.first.body.block.last_op.operands[0]: torch.zeros(16, 4)})
+    builder.set_goldens({}, {built.body.ops.last.body.block.last_op.operands[0]: torch.zeros(16, 4)})
     _, io, intermediates = compile_ttir_module_to_flatbuffer(built, builder)
     with pytest.raises(TTBuilderGoldenException):
         execute_fb(compiled_bin, io, intermediates, device=device)
