@@ -20,7 +20,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, BytesAttr, DenseIntOrFPElementsAttr, FileLineColLoc,
                                    Float64Type, IntAttr, IntegerType, LocationAttr, ModuleOp, NameLoc, NoneAttr,
                                    StringAttr, UnknownLoc)
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, ParametrizedAttribute, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
@@ -29,6 +29,7 @@ from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 from ttmlir.dialects import ttcore, ttnn
+from ttmlir.dialects.sizes import INT64_MAX, int_width_error, shaped_size_error
 from ttmlir.dialects.syntax import affine_map_str
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
@@ -106,6 +107,7 @@ _SIMPLE_LOC = re.compile(r'\(\s*(?:"([^"\\\n]*)"\s*(?::\s*([0-9]+)\s*:\s*([0-9]+
 _SHAPED_TYPES = frozenset({"tensor", "memref", "vector"})
 _TYPED_NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*(?:[eE][+-]?[0-9]+)?)?)[ \t]*:[ \t]*[a-z][a-z0-9]*\b")
 _NUMBER_START = frozenset({MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT, MLIRTokenKind.MINUS})
+_INT_TYPE = re.compile(r"[su]?i([0-9]+)")
 
 
 class TTParser(Parser):
@@ -272,6 +274,51 @@ class TTParser(Parser):
         entries = self._parse_once(token, end, lambda: tuple(super(TTParser, self).parse_optional_properties_dict().items()))
         return dict(entries)
 
+    def _parse_optional_integer_or_float_type(self):
+        """An integer type's width is bounded as MLIR bounds it, before anything is sized from it."""
+        token = self._current_token
+        if token.kind == MLIRTokenKind.BARE_IDENT and (match := _INT_TYPE.fullmatch(token.text)):
+            digits = match.group(1).lstrip("0")
+            if (error := int_width_error(int(digits or "0") if len(digits) <= 10 else 1 << 32)) is not None:
+                self.raise_error(error, token.span)
+        return super()._parse_optional_integer_or_float_type()
+
+    def parse_shape_dimension(self, allow_dynamic: bool = True) -> int:
+        token = self._current_token
+        if token.kind == MLIRTokenKind.INTEGER_LIT and not token.text.startswith("0x") and \
+                (len(token.text) > 19 or int(token.text) > INT64_MAX):
+            self.raise_error("invalid dimension", token.span)
+        return super().parse_shape_dimension(allow_dynamic)
+
+    def _parse_optional_builtin_parametrized_type(self):
+        """tensor/memref/vector types whose size no 64-bit integer holds are refused where they are written."""
+        start = self._current_token.span.start
+        parsed = super()._parse_optional_builtin_parametrized_type()
+        if (error := shaped_size_error(parsed)) is not None:
+            self.raise_error(error, start, self._current_token.span.start)
+        return parsed
+
+    def _parse_dialect_type_or_attribute_body(self, attr_name: str, is_type: bool, *args):
+        """A dialect type or attribute spelled with more or fewer parameters than it has is refused at its text
+        (xDSL's generic reading of `<...>` builds it from however many it finds)."""
+        start = self._current_token.span.start
+        try:
+            return super()._parse_dialect_type_or_attribute_body(attr_name, is_type, *args)
+        except ValueError:
+            definition = (self.ctx.get_optional_type if is_type else self.ctx.get_optional_attr)(attr_name)
+            if definition is None or not issubclass(definition, ParametrizedAttribute):
+                raise
+            count = len(definition.get_irdl_definition().parameters)
+            self.raise_error(f"{'!' if is_type else '#'}{attr_name} takes {count} parameter{'s' * (count != 1)}",
+                             start, self._current_token.span.start)
+
+    def parse_optional_builtin_int_or_float_attr(self):
+        token = self._current_token
+        try:
+            return super().parse_optional_builtin_int_or_float_attr()
+        except OverflowError:  # a hex bit pattern wider than its float type (MLIR's wording)
+            self.raise_error("hexadecimal float constant out of range for type", token.span)
+
     def _parse_op_result_list(self):
         results = super()._parse_op_result_list()
         self._name_positions.append(self._current_token.span.start)
@@ -298,6 +345,9 @@ class TTParser(Parser):
             self.parse_punctuation(":", " in dense attribute")
             type = self._parse_dense_literal_type()
         element, count = type.element_type, math.prod(type.get_shape())
+        if isinstance(element, IntegerType) and element.width.data > 64:  # beyond what a dense buffer packs here
+            self.raise_error(f"dense elements of {element} are not supported (integers up to 64 bits are)",
+                             at_position=start)
         if literal is None or isinstance(literal, str):
             data = self._hex_string_bytes(literal or "0x", element)
         else:
@@ -308,13 +358,19 @@ class TTParser(Parser):
             values = [self._bit_pattern(e, element) if isinstance(element, AnyFloat) and _is_hex(e) else
                       e.to_type(self, element) for e in elements]
             if isinstance(element, IntegerType):
-                values = [element.get_normalized_value(v) for v in values]
+                values = [self._normalized(e, v, element) for e, v in zip(elements, values)]
             data = element.pack(values)
         size = element.compile_time_size
         if len(data) not in (size, size * count) or (count == 0 and data):
             self.raise_error(f"Shape mismatch in dense literal. Expected {count} elements from the type, but got "
                              f"{len(data) // size} elements.", at_position=start)
         return DenseIntOrFPElementsAttr(type, BytesAttr(data))
+
+    def _normalized(self, literal, value: int, element: IntegerType) -> int:
+        try:
+            return element.get_normalized_value(value)
+        except ValueError as error:  # out of the type's range: reported at the element
+            self.raise_error(str(error), at_position=literal.span)
 
     def _hex_string_bytes(self, text: str, element) -> bytes:
         try:

@@ -1,6 +1,7 @@
 """Corrupted inputs (1,000+ mutations of valid files) always end in a diagnostic, never an exception."""
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ TOKENS = ["%", "#", "<", ">", "(", ")", "{", "}", "[", "]", ",", ":", "=", "x", 
 
 
 def mutate(text: str, rng: random.Random) -> str:
-    kind = rng.randrange(5)
+    kind = rng.randrange(6)
     pos = rng.randrange(len(text))
     if kind == 0:
         return text[:pos]  # truncated
@@ -27,6 +28,8 @@ def mutate(text: str, rng: random.Random) -> str:
         return text[:pos] + rng.choice(TOKENS) + text[pos:]  # token inserted
     if kind == 3:
         return text[:pos] + chr(rng.randrange(32, 127)) + text[pos + 1:]  # byte flipped
+    if kind == 4 and (number := re.compile(r"\d+").search(text, pos)):  # a number (a width, a size) blown up
+        return text[:number.start()] + number.group() * rng.randint(2, 8) + text[number.end():]
     other = rng.randrange(len(text))  # a span duplicated elsewhere
     return text[:pos] + text[other:other + rng.randint(1, 40)] + text[pos:]
 

@@ -16,7 +16,8 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
-STORAGE = re.compile(r"([iu])([1-9][0-9]*)")
+STORAGE = re.compile(r"([iu])([0-9]+)")
+MAX_STORAGE_BITS = 32  # MLIR's QuantizedType::MaxStorageBits
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,11 @@ class UniformQuantizedType(Data[UniformQuantization], TypeAttribute):
         match = STORAGE.fullmatch(parser.parse_identifier(" for a storage type"))
         if match is None:
             parser.raise_error("illegal storage type prefix", pos, parser.pos)
-        signed, width = match.group(1) == "i", int(match.group(2))
+        signed, width = match.group(1) == "i", int(match.group(2)) if len(match.group(2)) <= 10 else 1 << 32
+        if width == 0 or width >= 1 << 32:
+            parser.raise_error("invalid integer width", pos, parser.pos)
+        if width > MAX_STORAGE_BITS:
+            parser.raise_error(f"illegal storage type size: {width}", pos, parser.pos)
         low, high = full = full_range(signed, width)
         if parser.parse_optional_punctuation("<"):
             low = parser.parse_integer(allow_boolean=False)
@@ -104,6 +109,8 @@ def uniform(storage: str, expressed: Attribute, scales, zero_points=None, axis: 
     if match is None:
         raise ValueError(f"illegal storage type '{storage}'")
     signed, width = match.group(1) == "i", int(match.group(2))
+    if not 0 < width <= MAX_STORAGE_BITS:
+        raise ValueError(f"illegal storage type size: {width}")
     scales = tuple(float(s) for s in scales)
     zero_points = tuple(int(z) for z in zero_points) if zero_points is not None else (0,) * len(scales)
     return UniformQuantizedType(UniformQuantization(signed, width, *full_range(signed, width), expressed, axis, scales,

@@ -16,6 +16,7 @@ from xdsl.utils.exceptions import VerifyException
 from ttmlir.dialects.canonicalize import TableCanonicalization
 from ttmlir.dialects.op_table import OpRow
 from ttmlir.dialects.props import KINDS, default_attr
+from ttmlir.dialects.sizes import type_error
 
 ShapeRule = Callable[["TTOp"], Sequence[Sequence[int]] | None]
 
@@ -77,6 +78,9 @@ class TTOp(IRDLOperation):
         for i, value in enumerate(self.operands):
             if not isinstance(value.type, type_class):
                 raise self.error(f"operand #{i} must be {type_text}, but got '{value.type}'")
+        for i, value in enumerate(self.results):
+            if (error := type_error(value.type)) is not None:
+                raise self.error(f"result #{i}: {error}")
         if self.SHAPE_RULE is not None:
             if row.name not in CHECKS_DYNAMIC_SHAPES:
                 for value in (*self.operands, *self.results):

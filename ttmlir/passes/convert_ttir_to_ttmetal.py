@@ -42,9 +42,10 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr,
-                                   Float32Type, FunctionType, IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp,
-                                   NoneAttr, StringAttr, SymbolRefAttr, TensorType, UnitAttr, i32, i64)
+from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, BFloat16Type, BytesAttr, DenseArrayBase,
+                                   DenseIntOrFPElementsAttr, Float32Type, FunctionType, IndexType, IntegerAttr,
+                                   IntegerType, MemRefType, ModuleOp, NoneAttr, StringAttr, SymbolRefAttr, TensorType,
+                                   UnitAttr, i32, i64)
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.dialects.memref import AllocOp, CopyOp, GetGlobalOp, GlobalOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -53,6 +54,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir import hardware
 from ttmlir.dialects import d2m, ttcore, ttkernel, ttmetal, ttnn
+from ttmlir.dialects.sizes import elements_error
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.passes import PassFailure
 from ttmlir.passes.convert_d2m_to_ttnn import device_of, generic_of, ttnn_empty
@@ -926,6 +928,8 @@ class _FunctionLowering:
         self.shape_of(t, op)
         kind = op.name.removeprefix("ttir.")
         if kind == "arange":
+            if (error := elements_error(t)) is not None:  # its values are listed one by one
+                raise PassFailure(op, error)
             start, step, dim = (op.properties[n].value.data for n in ("start", "step", "arange_dimension"))
             shape = t.get_shape()
             values = [start + step * index[dim] for index in itertools.product(*map(range, shape))]
@@ -939,7 +943,8 @@ class _FunctionLowering:
             return self.host_constant(t, value)
         if isinstance(t.element_type, IntegerType):
             values = [int(v) for v in values]
-        return self.host_constant(t, DenseIntOrFPElementsAttr.from_list(t, values))
+        # packed directly, so a fill stays one element (a splat), as the parser keeps `dense<1.0>`
+        return self.host_constant(t, DenseIntOrFPElementsAttr(t, BytesAttr(t.element_type.pack(values))))
 
     def host_constant(self, t: TensorType, value: DenseIntOrFPElementsAttr) -> SSAValue:
         memref = MemRefType(t.element_type, t.get_shape())

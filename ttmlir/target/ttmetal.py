@@ -17,6 +17,7 @@ from ttmlir import hardware
 from ttmlir.asm import TTPrinter
 from ttmlir.dialects import ttcore, ttmetal
 from ttmlir.dialects.props import dense_values
+from ttmlir.dialects.sizes import elements_error
 from ttmlir.target import TranslateError
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
@@ -188,6 +189,8 @@ class _ProgramWriter:
         found = SymbolTable.lookup_symbol(self.symbols, op.name_)
         if not isinstance(found, GlobalOp) or not isinstance(found.initial_value, DenseIntOrFPElementsAttr):
             raise TranslateError(op, f"{op.name_} is not a memref.global with dense data")
+        if (error := elements_error(found.initial_value.type)) is not None:
+            raise TranslateError(op, error)
         dtype, _, _ = _element(op.memref.type, op)
         values = np.asarray(dense_values(found.initial_value), dtype=np.float32)
         return _NUMPY_BYTES[dtype](values)

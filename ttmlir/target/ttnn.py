@@ -19,6 +19,7 @@ from ttmlir import hardware
 from ttmlir.asm import FirstByIdentity, TTPrinter, print_module
 from ttmlir.dialects import trace, ttcore, ttnn, ttnn_program
 from ttmlir.dialects.props import dense_values, int_values, scalar
+from ttmlir.dialects.sizes import elements_error
 from ttmlir.dialects.syntax import affine_map_str, enum
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.target import TranslateError
@@ -326,6 +327,8 @@ class ProgramWriter:
         for name, kind, _, _ in row.props:
             attr = op.prop(name)  # a defaulted property is written with its default, not the schema's
             if attr is not None:
+                if kind in ("elements", "pairs") and (error := elements_error(getattr(attr, "type", None))) is not None:
+                    raise TranslateError(op, error)
                 value = self.program_index(op, attr) if kind == "symbol" else _encode(kind, attr, result_type)
                 self._set(table, name, value, op)
         return self.wrap(op, table_name, table)
