@@ -306,7 +306,8 @@ class TTParser(Parser):
             return super()._parse_dialect_type_or_attribute_body(attr_name, is_type, *args)
         except ValueError:
             definition = (self.ctx.get_optional_type if is_type else self.ctx.get_optional_attr)(attr_name)
-            if definition is None or not issubclass(definition, ParametrizedAttribute):
+            if definition is None or not issubclass(definition, ParametrizedAttribute) or \
+                    definition.parse_parameters.__func__ is not ParametrizedAttribute.parse_parameters.__func__:
                 raise
             count = len(definition.get_irdl_definition().parameters)
             self.raise_error(f"{'!' if is_type else '#'}{attr_name} takes {count} parameter{'s' * (count != 1)}",

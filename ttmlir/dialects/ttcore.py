@@ -169,12 +169,13 @@ class CoreRangeAttr(Data[tuple[tuple[int, int], tuple[int, int]]]):
 # --- system descriptor -------------------------------------------------------------------------
 # A chip description is an ordered list of `key = value` fields; the table says how each field
 # is written, so parsing and printing stay in step with upstream's text.
-INT, DIMS, ARCH, DTYPES, TILES, COORDS, STR = "int", "dims", "arch", "dtypes", "tiles", "coords", "str"
+INT, INT64, DIMS, ARCH, DTYPES, TILES, COORDS, STR = "int", "int64", "dims", "arch", "dtypes", "tiles", "coords", "str"
+UNSIGNED_BITS = {INT: 32, INT64: 64, DIMS: 31, TILES: 31}  # the binary's fields: uint32, uint64, int32 pairs
 CHIP_FIELDS = {
-    "arch": ARCH, "grid": DIMS, "coord_translation_offsets": DIMS, "l1_size": INT, "num_dram_channels": INT,
-    "dram_channel_size": INT, "noc_l1_address_align_bytes": INT, "pcie_address_align_bytes": INT,
+    "arch": ARCH, "grid": DIMS, "coord_translation_offsets": DIMS, "l1_size": INT64, "num_dram_channels": INT,
+    "dram_channel_size": INT64, "noc_l1_address_align_bytes": INT, "pcie_address_align_bytes": INT,
     "noc_dram_address_align_bytes": INT, "l1_unreserved_base": INT, "erisc_l1_unreserved_base": INT,
-    "dram_unreserved_base": INT, "dram_unreserved_end": INT, "supported_data_types": DTYPES,
+    "dram_unreserved_base": INT, "dram_unreserved_end": INT64, "supported_data_types": DTYPES,
     "supported_tile_sizes": TILES, "dst_physical_size_tiles": INT, "dst_register_size_tiles": INT, "num_cbs": INT,
     "num_compute_threads": INT, "num_datamovement_threads": INT, "dram_grid": DIMS,
     "dram_bank_to_logical_worker_noc0": COORDS, "dram_bank_to_logical_worker_noc1": COORDS,
@@ -196,12 +197,24 @@ def _parse_pair(parser: AttrParser) -> tuple[int, int]:
     dims = parse_dims(parser)
     if len(dims) != 2:
         parser.raise_error(f"expected two dimensions (YxX), got {dims_str(dims) or 'none'}", start)
+    if max(dims) >= 1 << UNSIGNED_BITS[DIMS]:
+        parser.raise_error("integer value too large", start)
     return dims
 
 
+def _parse_unsigned(parser: AttrParser, bits: int) -> int:
+    start = parser._current_token.span
+    value = parser.parse_integer()
+    if value < 0:
+        parser.raise_error("expected a non-negative integer", start)
+    if value >= 1 << bits:
+        parser.raise_error("integer value too large", start)
+    return value
+
+
 def _parse_field_value(parser: AttrParser, kind: str):
-    if kind == INT:
-        return parser.parse_integer()
+    if kind in (INT, INT64):
+        return _parse_unsigned(parser, UNSIGNED_BITS[kind])
     if kind == DIMS:
         return _parse_pair(parser)
     if kind == STR:
@@ -222,7 +235,7 @@ def _parse_field_value(parser: AttrParser, kind: str):
 
 
 def _field_text(kind: str, value) -> str:
-    if kind == INT:
+    if kind in (INT, INT64):
         return str(value)
     if kind == DIMS:
         return dims_str(value)
