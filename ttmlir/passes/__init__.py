@@ -79,6 +79,7 @@ PASS_CLASSES = {
     "sdy-sharding-constraint-to-reshard": "ttmlir.passes.sharding_constraint_to_reshard:ShardingConstraintToReshardPass",
     "stablehlo-pipeline": "ttmlir.passes.stablehlo_pipeline:StableHLOPipeline",
     "replicate-non-splittable-values": "ttmlir.passes.replicate_non_splittable_values:ReplicateNonSplittableValuesPass",
+    "ttnn-set-compute-kernel-config": "ttmlir.passes.ttnn_set_compute_kernel_config:TTNNSetComputeKernelConfigPass",
 }
 
 

@@ -23,7 +23,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     Runs mark-functions-as-forward, wrap-device-module, register-device, resolve-composites, cpu-hoist,
     element-type-normalization,
     ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window, convert,
-    ttnn-decomposition, layout, workaround, canonicalize, prepare-conv3d-weights, decompose-layouts, canonicalize,
+    ttnn-decomposition, layout, workaround, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, decompose-layouts, canonicalize,
     deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
@@ -35,6 +35,12 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     enable_const_eval: bool = False
     enable_cpu_hoisted_const_eval: bool = False
     enable_trace: bool = False
+    # defaults for every op's compute_config (ttnn-set-compute-kernel-config): upstream's at optimization level 0
+    compute_cfg_math_fidelity: str = "hifi4"
+    compute_cfg_math_approx_mode: str | None = None
+    compute_cfg_fp32_dest_acc_en: str | None = "true"
+    compute_cfg_packer_l1_acc: str | None = None
+    compute_cfg_dst_full_sync_en: str | None = None
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         lacking = [("optimization-level", self.optimization_level > 0, "the optimizer (optimization-level > 0)"),
@@ -57,6 +63,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         from ttmlir.passes.ttir_fusing import TTIRFusingPass
         from ttmlir.passes.ttnn_decompose_layouts import TTNNDecomposeLayoutsPass
         from ttmlir.passes.ttnn_workarounds import TTNNWorkaroundPass
+        from ttmlir.passes.ttnn_set_compute_kernel_config import TTNNSetComputeKernelConfigPass
         from ttmlir.passes.ttnn_prepare_conv3d_weights import TTNNPrepareConv3dWeightsPass
         from xdsl.transforms.canonicalize import CanonicalizePass
 
@@ -64,9 +71,12 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         WrapDeviceModulePass().apply(ctx, module)
         super().apply(ctx, module)
         fusing = (TTIRFusingPass(),) if self.enable_fusing_pass else ()
+        compute_config = TTNNSetComputeKernelConfigPass(
+            self.compute_cfg_math_fidelity, self.compute_cfg_math_approx_mode, self.compute_cfg_fp32_dest_acc_en,
+            self.compute_cfg_packer_l1_acc, self.compute_cfg_dst_full_sync_en)
         folding = (TTIRImplicitBroadcastFoldPass(),) if self.enable_implicit_broadcast_folding_pass else ()
         decomposition = (TTNNDecompositionPass(),) if self.enable_ttnn_decomposition_pass else ()
         for stage in (TTNNResolveCompositesPass(), TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
-                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(), CanonicalizePass(),
+                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(), compute_config, CanonicalizePass(),
                       TTNNPrepareConv3dWeightsPass(), TTNNDecomposeLayoutsPass(), CanonicalizePass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)

@@ -20,7 +20,9 @@ from ttmlir.dialects.op_table import IN_PLACE_OPERAND
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import MeshDevice, OutOfMemory
 from ttmlir.runtime.formats import compute_dtype, to_format
-from ttmlir.runtime.kernels import KERNELS, MESH_KERNELS, MOVES_VALUES
+from ttmlir.runtime import numerics
+from ttmlir.runtime.kernels import KERNELS, MESH_KERNELS, MOVES_VALUES, NUMERIC_KERNELS
+from ttmlir.runtime.numerics import Numerics
 from ttmlir.runtime.perf import OpPerf, estimate
 from ttmlir.runtime.tensor import Tensor, desc_of, materialize, meta_value
 from ttmlir.target import binary_generated as fb
@@ -99,6 +101,8 @@ class OpContext:
     operation: fb.OperationT
     index: int
     outputs: list[Tensor] = field(default_factory=list)
+    traced: bool = False  # replayed from a captured trace
+    inputs: list = field(default_factory=list)  # the tensors it read, once it has run
 
     @property
     def loc(self) -> str:
@@ -118,6 +122,7 @@ class ProgramContext:
     perf: list[tuple[OpContext, OpPerf, int, int]] = field(default_factory=list)  # op, estimate, host start/end
     peak: dict[str, int] = field(default_factory=dict)
     compute: bool = True  # False: tensors are shapes without values (torch "meta"), for memory and time only
+    exact: bool = False   # f32 arithmetic and round-to-nearest-even storage instead of the hardware's numerics
     host_peak: int = 0    # without values: the most host memory a run with values would hold at once
     host_live: dict[int, int] = field(default_factory=dict)  # without values: bytes of each live tensor, by id
 
@@ -188,16 +193,16 @@ def check_inputs(program: fb.ProgramT, inputs: list, chips: int = 1) -> None:
 
 
 def run_program(binary: Binary, program_index: int, inputs: list, device: MeshDevice,
-                debugger: bool = False, compute: bool = True) -> tuple[list[Tensor], ProgramContext]:
+                debugger: bool = False, compute: bool = True, exact: bool = False) -> tuple[list[Tensor], ProgramContext]:
     """Run a program on `device`; with `compute=False` the inputs are meta tensors and no value is computed:
     the allocator and the perf model still see every tensor, so memory and modelled time come out as with
-    values."""
+    values. With `exact`, ops compute in f32 instead of with the hardware's numerics."""
     program = binary.programs[program_index]
     if device.mesh_shape != binary.mesh_shape():
         compiled, opened = ("x".join(map(str, shape)) for shape in (binary.mesh_shape(), device.mesh_shape))
         raise RuntimeFailure(f"the binary is compiled for a {compiled} mesh, the device is a {opened} mesh")
     check_inputs(program, inputs, device.num_chips)
-    ctx = ProgramContext(binary, program_index, device, compute=compute)
+    ctx = ProgramContext(binary, program_index, device, compute=compute, exact=exact)
     for i, (ref, value) in enumerate(zip(program.inputs, inputs)):
         try:
             ctx.pool[ref.globalId] = materialize(ref, value, device, f"program '{program.name}' input {i}",
@@ -236,7 +241,7 @@ def _run_op(op: OpContext, ctx: ProgramContext, debugger: bool) -> None:
     if DebugHooks.pre_op is not None:
         DebugHooks.pre_op(binary, ctx, op)
     start = time.perf_counter_ns()
-    used = _execute(op, ctx)
+    used = op.inputs = _execute(op, ctx)
     end = time.perf_counter_ns()
     family = TABLE_FAMILIES.get(type(op.operation.type).__name__, "data_movement")
     ctx.perf.append((op, estimate(op.name, family, used, op.outputs, device.arch, device.num_chips,
@@ -325,7 +330,7 @@ def _execute_trace(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     try:
         for operation, index, pool in ctx.device.traces[_trace_of(op, ctx)]:
             ctx.pool = dict(pool)
-            _run_op(OpContext(fbu.op_name(operation), operation, index), ctx, False)
+            _run_op(OpContext(fbu.op_name(operation), operation, index, traced=True), ctx, False)
     finally:
         ctx.pool = caller_pool
     return []
@@ -394,7 +399,7 @@ def _generic(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
         if ctx.device.num_chips > 1:
             raise RuntimeFailure(f"'ttnn.generic' at {op.loc}: programs of the compiler's kernels run on one chip here")
         try:
-            values = run_generic(op.operation.type, [t.data for t in tensors], ctx.device.arch)
+            values = run_generic(op.operation.type, [t.data for t in tensors], ctx.device.arch, ctx.exact)
         except MetalError as exc:
             raise RuntimeFailure(f"'ttnn.generic' at {op.loc}: {exc}") from None
         for tensor, value in zip(tensors, values):
@@ -427,21 +432,25 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     fields, used = _inputs(table, ctx.pool, name)
     chips = ctx.device.num_chips
     refs = [getattr(table, f) for f in output_fields(table) if isinstance(getattr(table, f, None), fb.TensorRefT)]
+    try:
+        num = _numerics(name, table, used, refs, ctx)
+    except (KeyError, IndexError) as exc:  # a descriptor naming no data type
+        raise RuntimeFailure(f"{where}: malformed result descriptor ({exc})") from None
     if not ctx.compute:  # results as the binary describes them (per chip for tensors sharded in advance)
         per_chip = [_described(refs, chips if any(t.local for t in used) else 1)]
     else:
-        per_chip = _compute(name, where, mesh_kernel or kernel, fields, used, table, ctx)
+        per_chip = _compute(name, where, mesh_kernel or kernel, fields, used, table, ctx, num)
     written = next((getattr(table, f) for f in IN_PLACE_FIELDS if getattr(table, f, None) is not None), None)
     if not refs and written is not None:  # an op with no result writes its operand's tensor in place
         if ctx.compute:
-            _write_in_place(ctx.pool[written.globalId], [results[0] for results in per_chip])
+            _write_in_place(ctx.pool[written.globalId], [results[0] for results in per_chip], num)
         op.outputs.append(ctx.pool[written.globalId])
         return used
     try:
         for i, ref in enumerate(refs):
             values = [results[i] for results in per_chip]
             tensor = materialize(ref, values if len(values) > 1 else values[0], ctx.device, where,
-                                 local=any(t.local for t in used))
+                                 local=any(t.local for t in used), num=num)
             ctx.pool[ref.globalId] = tensor
             op.outputs.append(tensor)
     except OutOfMemory as exc:
@@ -451,7 +460,17 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     return used
 
 
-def _compute(name: str, where: str, kernel, fields: dict, used: list[Tensor], table, ctx: ProgramContext) -> list:
+def _numerics(name: str, table, used: list[Tensor], refs: list, ctx: ProgramContext) -> Numerics:
+    """How the op computes and packs: the hardware's numerics for an op on the device (its compute_config over
+    TTNN's defaults), exact for host ops and in exact mode."""
+    on_device = any(isinstance(t, Tensor) and t.on_device for t in used)
+    return numerics.resolve(name, fbu.struct_fields(getattr(table, "computeConfig", None)),
+                            [t.dtype for t in used if isinstance(t, Tensor)],
+                            desc_of(refs[0])["dtype"] if refs else None, exact=ctx.exact or not on_device)
+
+
+def _compute(name: str, where: str, kernel, fields: dict, used: list[Tensor], table, ctx: ProgramContext,
+             num: Numerics) -> list:
     """Each chip's results of the op's kernel (a mesh kernel sees every chip's values at once)."""
     chips = ctx.device.num_chips
     try:
@@ -461,7 +480,8 @@ def _compute(name: str, where: str, kernel, fields: dict, used: list[Tensor], ta
             return list(zip(*out)) if isinstance(out, tuple) else [(value,) for value in out]
         # every chip runs the op on its own values; replicated inputs make one run stand for all
         distributed = any(t.shards is not None for t in used)
-        return [_results(kernel(_on_chip(fields, chip, chips, name in MOVES_VALUES), table))
+        extra = (num,) if name in NUMERIC_KERNELS else ()
+        return [_results(kernel(_on_chip(fields, chip, chips, name in MOVES_VALUES), table, *extra))
                 for chip in range(chips if distributed else 1)]
     except (RuntimeError, ValueError, IndexError, TypeError, KeyError) as exc:
         raise RuntimeFailure(f"{where}: kernel failed: {exc}") from None
@@ -497,8 +517,8 @@ def _values(tensor: Tensor) -> list[torch.Tensor]:
     return tensor.shards if tensor.shards is not None else [tensor.data]
 
 
-def _write_in_place(tensor: Tensor, per_chip: list) -> None:
-    converted = [to_format(value, tensor.dtype) for value in per_chip]
+def _write_in_place(tensor: Tensor, per_chip: list, num: Numerics = numerics.EXACT) -> None:
+    converted = [to_format(value, tensor.dtype, num) for value in per_chip]
     tensor.data = converted[0]
     if len(converted) > 1:
         tensor.shards = converted

@@ -16,7 +16,8 @@ from typing import Callable
 import torch
 import torch.nn.functional as F
 
-from ttmlir.runtime import ccl
+from ttmlir.runtime import ccl, numerics
+from ttmlir.runtime.numerics import EXACT, Numerics
 from ttmlir.target import binary_generated as fb
 from ttmlir.target.flatbuffer import enum_names, struct_fields
 from ttmlir.spatial import conv_sides, padding4, pair, round_up
@@ -29,6 +30,9 @@ MOVES_VALUES = frozenset({"assign", "reshape", "concatenate_heads", "split_query
                           "reverse", "gather", "embedding", "update_cache", "fill_cache", "paged_fill_cache", "paged_update_cache", "to_layout", "to_device",
                           "from_device", "to_memory_config", "typecast"})
 MeshKernel = Callable[[dict, object, tuple[int, int]], list]
+# Kernels whose arithmetic the hardware's numerics change take the op's `numerics.Numerics` as a third argument
+# (exact f32 when omitted).
+NUMERIC_KERNELS = frozenset({"matmul", "linear", "conv2d", "conv_transpose2d", "conv3d", "softmax"})
 
 
 def _unary(fn) -> Kernel:
@@ -234,18 +238,17 @@ def _flatten_nhwc(y: torch.Tensor) -> torch.Tensor:
     return y.permute(0, 2, 3, 1).reshape(1, 1, n * h * w, c)
 
 
-def _conv2d(x, t):
+def _conv2d(x, t, num: Numerics = EXACT):
     a = _nchw(x["input"].float(), t, t.inChannels)
     w, b = x["weight"].float(), x.get("bias")
-    bias = b.reshape(-1).float() if b is not None else None
     stride, dilation = pair(t.stride), pair(t.dilation)
     top, bottom, left, right = conv_sides(t.padding)
     if t.type == 1:  # ConvTranspose2d: weight is (C_in, C_out/groups, kH, kW); padding is symmetric
         out_pad = pair(t.outputPadding) if t.outputPadding is not None else [0, 0]
-        y = F.conv_transpose2d(a, w, bias, stride, (top, left), out_pad, t.groups, dilation)
+        y = numerics.conv(F.conv_transpose2d, a, w, num, stride, (top, left), out_pad, t.groups, dilation)
     else:
-        y = F.conv2d(F.pad(a, (left, right, top, bottom)), w, bias, stride, 0, dilation, t.groups)
-    return _flatten_nhwc(y)
+        y = numerics.conv(F.conv2d, F.pad(a, (left, right, top, bottom)), w, num, stride, 0, dilation, t.groups)
+    return _flatten_nhwc(y if b is None else y + b.reshape(1, -1, 1, 1).float())
 
 
 def _prepare_conv3d_weights(x, t):
@@ -261,7 +264,7 @@ def _prepare_conv3d_weights(x, t):
     return w.reshape(-1, out)
 
 
-def _conv3d(x, t):
+def _conv3d(x, t, num: Numerics = EXACT):
     """NDHWC input, the prepared 2D weight (unflattened by the block its rows were laid out with), (1, O) bias."""
     a = x["input"].float().permute(0, 4, 1, 2, 3)
     kd, kh, kw = t.kernelSize
@@ -272,8 +275,10 @@ def _conv3d(x, t):
     w = w.reshape(t.outChannels, rows, kd, kh, kw)[:, :a.shape[1]]
     pd, ph, pw = t.padding
     a = F.pad(a, (pw, pw, ph, ph, pd, pd), mode="replicate" if t.paddingMode == "replicate" else "constant")
-    bias = x["bias"].reshape(-1).float() if x.get("bias") is not None else None
-    return F.conv3d(a, w, bias, list(t.stride), 0, 1, t.groups).permute(0, 2, 3, 4, 1)
+    y = numerics.conv(F.conv3d, a, w, num, list(t.stride), 0, 1, t.groups)
+    if x.get("bias") is not None:
+        y = y + x["bias"].reshape(1, -1, 1, 1, 1).float()
+    return y.permute(0, 2, 3, 4, 1)
 
 
 def _sparse_matmul(x, t):
@@ -560,14 +565,23 @@ def _creation(x, t):
     return _constant(t)
 
 
-def _matmul(x, t):
+def _matmul(x, t, num: Numerics = EXACT):
     a, b = x["a"], x["b"]
     if t.transposeA:
         a = a.transpose(-1, -2)
     if t.transposeB:
         b = b.transpose(-1, -2)
-    out = torch.matmul(a, b)
+    out = numerics.matmul(a, b, num)
     return out + x["bias"] if x.get("bias") is not None else out
+
+
+def _softmax(x, t, num: Numerics = EXACT):
+    """exp of the shifted row times the reciprocal of its sum, each on the SFPU (approximated in approx mode)."""
+    a = x["input"].float()
+    if not num.math_approx_mode or num.exact:
+        return torch.softmax(a, t.dimension)
+    e = numerics.sfpu("exp", torch.exp, a - a.amax(t.dimension, keepdim=True), num)
+    return e * numerics.sfpu("recip", torch.reciprocal, e.sum(t.dimension, keepdim=True), num)
 
 
 ATTENTION_CHUNK = 32  # keys per step of the device's online softmax
@@ -705,7 +719,7 @@ KERNELS: dict[str, Kernel] = {
     "gather": _gather,
     "matmul": _matmul,
     "linear": _matmul,
-    "softmax": lambda x, t: torch.softmax(x["input"].float(), t.dimension),
+    "softmax": _softmax,
     "embedding": lambda x, t: F.embedding(x["input"].long(), x["weight"].reshape(-1, x["weight"].shape[-1])),
     "conv2d": _conv2d,
     "conv_transpose2d": _conv2d,

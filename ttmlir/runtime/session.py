@@ -18,17 +18,12 @@ from ttmlir.dialects.op_table import INDEX_OPERANDS, PASSES_VALUES
 from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import Binary, DebugHooks, RuntimeFailure, golden_to_torch, release, run_program
 from ttmlir.runtime.formats import storage_dtype
+from ttmlir.runtime import perf_report
 from ttmlir.runtime.golden import compare
-from ttmlir.runtime.tensor import desc_of, meta_value
+from ttmlir.runtime.tensor import Tensor, desc_of, meta_value
 from ttmlir.target import flatbuffer as fbu
 
 INTEGER_DTYPES = {"u32", "u16", "u8", "si32"}
-OUTPUT_COLUMNS = [f"OUTPUT_0_{k}" for k in ("W", "Z", "Y", "X", "LAYOUT", "DATATYPE", "MEMORY")]
-PERF_COLUMNS = ["OP CODE", "OP TYPE", "GLOBAL CALL COUNT", "DEVICE ID", "ATTRIBUTES", "MATH FIDELITY", "CORE COUNT",
-                "HOST START TS", "HOST END TS", "HOST DURATION [ns]", "DEVICE KERNEL DURATION [ns]", *OUTPUT_COLUMNS,
-                "PM IDEAL [ns]", "PM COMPUTE [ns]", "PM BANDWIDTH [ns]", "LOC", "PROGRAM_METADATA"]
-
-
 def make_inputs(binary: Binary, index: int, init: str, seed: int, given: dict | None = None,
                 meta: bool = False) -> list:
     """The program's inputs: `given[i]` where the caller has one, else the binary's golden `input_N` when it
@@ -175,6 +170,7 @@ class BinaryRun:
         self.golden_report: dict = {}
         self.memory_report: dict = {}
         self.perf_rows: list[dict] = []
+        self.perf_bounds: list[str] = []  # what bounds each row's op (compute, dram, noc, eth), for the summary
         self.peaks: dict[str, int] = {}
         self.host_peak = 0  # without values: the host memory a run with values would need
         self.device_ns = 0.0
@@ -203,7 +199,8 @@ class BinaryRun:
             DebugHooks.post_op = self._post_op(user_post, loop == 0)
             start = time.perf_counter_ns()
             try:
-                outputs, ctx = run_program(self.binary, index, inputs, device, bool(args.get("--debugger")), compute)
+                outputs, ctx = run_program(self.binary, index, inputs, device, bool(args.get("--debugger")), compute,
+                                           bool(args.get("--exact-numerics")))
             finally:
                 DebugHooks.pre_op, DebugHooks.post_op = hooks
             duration = time.perf_counter_ns() - start
@@ -317,26 +314,24 @@ class BinaryRun:
                                          f"(--identity, rtol={args['--rtol']}, atol={args['--atol']})")
 
     def _collect_perf(self, ctx, index: int) -> None:
-        """One row per op and chip it ran on (every chip of the mesh runs each device op)."""
+        """One row per op and chip it ran on (every chip of the mesh runs each device op), on each chip's modelled
+        timeline."""
+        timelines = [perf_report.Timeline(ctx.device.arch) for _ in range(ctx.device.num_chips)]
         for count, (op, est, start, end) in enumerate(ctx.perf):
+            config = fbu.struct_fields(getattr(op.operation.type, "computeConfig", None))
+            inputs = [t for t in op.inputs if isinstance(t, Tensor)]
             for device_id in range(ctx.device.num_chips if est.kernel_ns else 1):
-                row = {"OP CODE": f"ttnn.{op.name}", "OP TYPE": "tt_dnn_device" if est.kernel_ns else "host",
-                       "GLOBAL CALL COUNT": count, "DEVICE ID": device_id, "ATTRIBUTES": "",
-                       "MATH FIDELITY": est.fidelity, "CORE COUNT": est.cores, "HOST START TS": start,
-                       "HOST END TS": end, "HOST DURATION [ns]": end - start,
-                       "DEVICE KERNEL DURATION [ns]": round(est.kernel_ns), "PM IDEAL [ns]": round(est.ideal_ns),
-                       "PM COMPUTE [ns]": round(est.compute_ns), "PM BANDWIDTH [ns]": round(est.bandwidth_ns)}
-                for tensor in op.outputs[:1]:
-                    dims = [1] * (4 - len(tensor.shape)) + tensor.shape[-4:]
-                    placement = f"{tensor.buffer_type.upper()}_{(tensor.memory_layout or 'interleaved').upper()}"
-                    row.update(zip(OUTPUT_COLUMNS, [*dims, tensor.layout.upper(), tensor.dtype.upper(),
-                                                    f"DEV_{device_id}_{placement}"]))
-                row.update({"LOC": op.loc, "PROGRAM_METADATA": json.dumps({"program_index": index})})
-                self.perf_rows.append(row)
+                placed = timelines[device_id].place(est, op.traced)
+                self.perf_rows.append(perf_report.op_row(
+                    f"ttnn.{op.name}", count, device_id, est, (start, end), placed, config, inputs, op.outputs,
+                    op.loc, op.traced, {"program_index": index}))
+                self.perf_bounds.append(est.bound)
 
-    def write_perf_report(self, host_only: bool = False) -> Path:
+    def write_perf_report(self, host_only: bool = False, trace: bool = False) -> Path:
         path = write_perf_csv(self.folder(), self.perf_rows, host_only)
-        device = sum(r["DEVICE KERNEL DURATION [ns]"] for r in self.perf_rows)
+        if trace and not host_only:
+            write_trace(self.folder(), self.perf_rows, self.perf_bounds, self.logger)
+        device = sum(r.get("DEVICE KERNEL DURATION [ns]") or 0 for r in self.perf_rows)
         self.logger.info(f"{self.path.name}: {len(self.perf_rows)} ops, modelled device time "
                          f"{device / 1000:.1f} us on {self.args['--arch']}; report: {path}")
         return path
@@ -361,15 +356,22 @@ def write_perf_csv(folder: Path, rows: list[dict], host_only: bool = False) -> P
     """`<folder>/perf/ops_perf_results.csv`: one row per op (or program launch), tt-metal's profiler columns."""
     (folder / "perf").mkdir(parents=True, exist_ok=True)
     path = folder / "perf" / "ops_perf_results.csv"
-    columns = [c for c in PERF_COLUMNS if any(c in row for row in rows)]
-    if host_only:
-        columns = [c for c in columns if not c.startswith(("DEVICE KERNEL", "PM "))]
+    columns = [c for c in perf_report.COLUMNS if not (host_only and c in perf_report.DEVICE_COLUMNS)]
     table = io.StringIO(newline="")
     writer = csv.DictWriter(table, columns, extrasaction="ignore")
     writer.writeheader()
     writer.writerows(rows)
     write_atomic(str(path), table.getvalue())
     return path
+
+
+def write_trace(folder: Path, rows: list[dict], bounds: list[str], logger) -> None:
+    """`<folder>/perf/trace.json` (Chrome trace format, for ui.perfetto.dev) and `<folder>/perf/summary.txt`."""
+    trace = folder / "perf" / "trace.json"
+    write_atomic(str(trace), json.dumps(perf_report.trace_events(rows)) + "\n")
+    text = perf_report.summary(rows, bounds)
+    write_atomic(str(folder / "perf" / "summary.txt"), text)
+    logger.info(f"trace: {trace}\n{text.rstrip()}")
 
 
 def peak_summary(peaks: dict[str, int], arch: str) -> str:

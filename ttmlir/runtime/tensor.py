@@ -10,6 +10,7 @@ import torch
 from ttmlir import hardware
 from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.formats import storage_dtype, to_format
+from ttmlir.runtime.numerics import EXACT, Numerics
 from ttmlir.target import binary_generated as fb
 from ttmlir.target.flatbuffer import enum_names
 
@@ -87,17 +88,18 @@ def meta_value(ref: fb.TensorRefT, shape: list[int] | None = None) -> torch.Tens
 
 
 def materialize(ref: fb.TensorRefT, values: torch.Tensor | list[torch.Tensor], device: MeshDevice | None,
-                what: str, local: bool = False) -> Tensor:
-    """A tensor as the descriptor places it: converted to its format, allocated in its buffer. `values`
-    is one tensor (the same on every chip) or a list with one per chip of the mesh. With `local`, the
-    values are per-chip pieces of a tensor sharded in advance, whose descriptor names the full shape."""
+                what: str, local: bool = False, num: Numerics = EXACT) -> Tensor:
+    """A tensor as the descriptor places it: converted to its format (as `num`'s packer writes it), allocated in
+    its buffer. `values` is one tensor (the same on every chip) or a list with one per chip of the mesh. With
+    `local`, the values are per-chip pieces of a tensor sharded in advance, whose descriptor names the full
+    shape."""
     d = desc_of(ref)
     per_chip = values if isinstance(values, list) else [values]
     local = local and list(per_chip[0].shape) != d["shape"]
     converted: dict[int, torch.Tensor] = {}  # a value shared by several chips is converted once
     for v in per_chip:
         if id(v) not in converted:
-            converted[id(v)] = to_format(v if local else _shaped(v, d["shape"], what), d["dtype"])
+            converted[id(v)] = to_format(v if local else _shaped(v, d["shape"], what), d["dtype"], num)
     stored = [converted[id(v)] for v in per_chip]
     size = int(ref.size) * stored[0].numel() // max(1, math.prod(d["shape"])) if local else int(ref.size)
     tensor = Tensor(stored[0], d["dtype"], d["layout"], d["buffer_type"], d["memory_layout"], size=size,

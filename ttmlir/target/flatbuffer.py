@@ -427,7 +427,10 @@ def parse_mesh_shape(text: str) -> tuple[int, int]:
 
 def check_system(binary_desc, system: dict, name: str, mesh: tuple[int, int]) -> None:
     """The binary's chips must be the system's chips, and the system must have enough of them."""
-    compiled = system_desc_dict(binary_desc)
+    try:
+        compiled = system_desc_dict(binary_desc)
+    except (KeyError, IndexError) as exc:  # an enum value no schema names: a corrupted file
+        raise BinaryError(f"{name}: corrupted system descriptor (unknown enum value {exc})") from None
     keys = ("arch", "grid", "l1_size", "num_dram_channels", "dram_channel_size")
     want, have = dict(compiled["chips"][0]), dict(system["chips"][0])
     for key in keys:

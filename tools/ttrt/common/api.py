@@ -300,6 +300,9 @@ class Check(Command):
         self.for_each((".ttnn",), check)
 
 
+EXACT_NUMERICS_ARG = _flag("--exact-numerics", "compute in f32 and store with round-to-nearest-even (for debugging) "
+                                               "instead of the hardware's math fidelity, packer rounding and SFPU "
+                                               "approximations")
 NO_VALUES_ARG = _flag("--no-values", "compute no values, only the memory report and modelled time (for graphs "
                                      "larger than this machine's memory); golden and identity checks are skipped")
 
@@ -323,7 +326,7 @@ class Run(Command):
                                     "binary's (edit what --dump-kernels wrote, then run again)"),
             Arg("--kernel-source-dir", "", "where kernels are dumped and loaded: <dir>/<program>/<kernel>.cpp "
                                            "(default: the artifacts folder's kernels/)"),
-            NO_VALUES_ARG)
+            NO_VALUES_ARG, EXACT_NUMERICS_ARG)
 
     def execute(self) -> None:
         self.golden_reports: dict = {}
@@ -378,7 +381,7 @@ class Run(Command):
             self.kernel_sources(program)
             goldens = self.metal_goldens(program)
             for loop in range(self.args["--loops"]):
-                runner = ProgramRunner(Grid(self.args["--arch"]), program)
+                runner = ProgramRunner(Grid(self.args["--arch"], exact=self.args["--exact-numerics"]), program)
                 inputs = [goldens[f"input_{i}"] if f"input_{i}" in goldens else draw(shape)
                           for i, shape in enumerate(input_shapes(program))]
                 outputs = runner.run(inputs)
@@ -480,10 +483,12 @@ class Perf(Run):
     name = "perf"
     summary = "run binaries with the perf model and write ops_perf_results.csv"
     ARGS = (BINARY_ARG, *PROGRAM_ARGS, VERSION_ARG, *SYSTEM_ARGS,
-            _flag("--host-only", "collect host timings only (no device estimates)"), NO_VALUES_ARG)
+            _flag("--host-only", "collect host timings only (no device estimates)"),
+            _flag("--trace", "also write perf/trace.json (Chrome/Perfetto trace of the modelled device timeline) "
+                             "and perf/summary.txt (top ops, what bounds them)"), NO_VALUES_ARG, EXACT_NUMERICS_ARG)
 
     def after(self, run) -> None:
-        run.write_perf_report(host_only=self.args["--host-only"])
+        run.write_perf_report(host_only=self.args["--host-only"], trace=self.args["--trace"])
 
     def progress_label(self) -> str:
         return "profiling"

@@ -14,7 +14,7 @@ import torch
 
 from ttmlir import hardware
 from ttmlir.runtime.metal.grid import SEMAPHORE_SLOTS, CBConfig, Grid, KernelLaunch, MetalError, Program
-from ttmlir.runtime.metal.program import DeviceBuffer, arg_words, read_buffer, write_buffer
+from ttmlir.runtime.metal.program import DeviceBuffer, arg_words, fidelity_name, read_buffer, write_buffer
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
@@ -124,19 +124,21 @@ def _launch(table: fb.GenericOpT, buffers: list[DeviceBuffer], grid: Grid, alloc
         config = kernel.config
         if isinstance(config, fb.ComputeKernelConfigT):
             processor, fp32 = "compute", bool(config.fp32DestAccEn)
+            fidelity, approx = fidelity_name(config.mathFidelity), bool(config.mathApproxMode)
         else:
             processor = _PROCESSORS[config.processor] if isinstance(config, fb.DataMovementKernelConfigT) else \
                 "ncrisc" if isinstance(config, fb.ReaderKernelConfigT) else "brisc"
-            fp32 = False
+            fp32, fidelity, approx = False, "hifi4", False
         kernels.append(KernelLaunch(kernel.symbol or "kernel", kernel.source, processor, cores, ct_args=tuple(ct),
                                     common_rt_args=tuple(common), rt_args={core: () for core in cores},
-                                    fp32_dest_acc_en=fp32))
+                                    fp32_dest_acc_en=fp32, math_approx_mode=approx, math_fidelity=fidelity))
     return Program(tuple(kernels), tuple(cbs), semaphores=tuple(semaphores))
 
 
-def run_generic(table: fb.GenericOpT, values: list[torch.Tensor], arch: str) -> list[torch.Tensor]:
-    """The op's tensors after its program ran on a fresh grid of `arch`, given their values before."""
-    grid = Grid(arch)
+def run_generic(table: fb.GenericOpT, values: list[torch.Tensor], arch: str, exact: bool = False) -> list[torch.Tensor]:
+    """The op's tensors after its program ran on a fresh grid of `arch` (in f32 tile math with `exact`), given
+    their values before."""
+    grid = Grid(arch, exact=exact)
     allocator = _Allocator(grid)
     refs = fbu.as_list(table.inputsAndOutputs)
     buffers = [_place(ref, i, grid, allocator) for i, ref in enumerate(refs)]

@@ -25,6 +25,7 @@ import torch
 from ttmlir import hardware
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.metal import tile_math
+from ttmlir.runtime.numerics import Numerics
 from ttmlir.runtime.metal.kernel_cpp import CompiledKernel, KernelCompileError, compile_kernel
 
 LOCAL_BITS = 36
@@ -70,6 +71,7 @@ class KernelLaunch:
     rt_args: dict = field(default_factory=dict)  # (y, x) -> per-core runtime args
     fp32_dest_acc_en: bool = False
     math_approx_mode: bool = False
+    math_fidelity: str = "hifi4"
 
 
 @dataclass(frozen=True)
@@ -138,8 +140,9 @@ class Core:
 class Grid:
     """One chip's worker grid and DRAM, holding bytes across programs (buffers stay where they were put)."""
 
-    def __init__(self, arch: str = "wormhole_b0", grid: tuple[int, int] | None = None):
+    def __init__(self, arch: str = "wormhole_b0", grid: tuple[int, int] | None = None, exact: bool = False):
         self.facts = hardware.CHIPS[arch]
+        self.exact = exact  # f32 tile math instead of the hardware's numerics
         self.shape = grid or self.facts.grid
         self.cores: dict[tuple[int, int], Core] = {}
         self.dram: dict[tuple[int, int], torch.Tensor] = {}  # (bank, page) -> bytes, made on first write
@@ -351,6 +354,7 @@ class KernelApi:
 
     def __init__(self, grid: Grid, core: Core, launch: KernelLaunch, compiled: CompiledKernel):
         self.grid, self.core, self.launch, self.compiled = grid, core, launch, compiled
+        self.num = Numerics(launch.math_fidelity, launch.fp32_dest_acc_en, launch.math_approx_mode, grid.exact)
         self.cycles = self.noc_bytes = self.tiles = 0
         self.pending_reads: list[int] = []
         self.pending_writes: list[int] = []
@@ -717,7 +721,7 @@ class KernelApi:
         return tile_math.unpack(self.core.l1[addr:addr + size], cb.config.data_format)
 
     def _set_dst(self, index: int, value: torch.Tensor) -> None:
-        self.core.dst[index] = tile_math.dst_round(value, self.launch.fp32_dest_acc_en)
+        self.core.dst[index] = tile_math.dst_round(value, self.num)
         self.tiles += 1
 
     def copy_tile(self, port: int, tile: int, dst: int) -> None:
@@ -734,7 +738,8 @@ class KernelApi:
             raise MetalError(f"pack_tile into tile {out_tile} of cb {port}, beyond the {cb.reserved} page(s) "
                              "reserved")
         addr = cb.pointer(cb.pushed) + out_tile * cb.config.page_size
-        self.core.l1[addr:addr + cb.config.page_size] = tile_math.pack(self.core.dst[int(dst)], cb.config.data_format)
+        self.core.l1[addr:addr + cb.config.page_size] = tile_math.pack(self.core.dst[int(dst)], cb.config.data_format,
+                                                                                self.num)
         self.cycles += tile_math.CYCLES["pack"]
         self.grid.events += 1
 
@@ -815,7 +820,7 @@ class KernelApi:
         self._compute_only("matmul_tiles")
         index = self._dst_index(dst, "matmul_tiles")
         a, b = self._cb_tile(cb_a, tile_a, "matmul_tiles"), self._cb_tile(cb_b, tile_b, "matmul_tiles")
-        self._set_dst(index, tile_math.matmul(self.core.dst[index], a, b, bool(transpose)))
+        self._set_dst(index, tile_math.matmul(self.core.dst[index], a, b, bool(transpose), self.num))
         self.cycles += tile_math.CYCLES["matmul"]
 
     def matmul_block(self, cb_a: int, cb_b: int, tile_a: int, tile_b: int, dst: int, transpose: int, ct_dim: int,
@@ -848,7 +853,7 @@ class KernelApi:
         self._compute_only(name)
         index = self._dst_index(dst, name)
         a, b = self._cb_tile(cb_a, tile_a, name), self._cb_tile(cb_b, tile_b, name)
-        self._set_dst(index, tile_math.FPU_BINARY[name](a, b))
+        self._set_dst(index, tile_math.fpu(name, a, b, self.num))
         self.cycles += tile_math.CYCLES["fpu"]
 
     def _sfpu_binary(self, name: str, a: int, b: int, out: int) -> None:
@@ -861,7 +866,7 @@ class KernelApi:
     def _sfpu_unary(self, name: str, index: int) -> None:
         self._compute_only(f"{name}_tile")
         index = self._dst_index(index, f"{name}_tile")
-        self._set_dst(index, tile_math.SFPU_UNARY[name](self.core.dst[index]))
+        self._set_dst(index, tile_math.sfpu_unary(name, self.core.dst[index], self.num))
         self.cycles += tile_math.sfpu_cycles(name)
 
 

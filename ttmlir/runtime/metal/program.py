@@ -316,13 +316,22 @@ class ProgramRunner:
             cores = tuple((y, x) for y in range(oy, oy + sy) for x in range(ox, ox + sx))
             if isinstance(config.type, fbm.ComputeConfigT):
                 processor, fp32 = "compute", bool(config.type.fp32DestAccEn)
+                fidelity, approx = fidelity_name(config.type.mathFidelity), bool(config.type.mathApproxMode)
             else:
                 processor, fp32 = _PROCESSORS.get(int(config.type.dmCore), "brisc"), False
+                fidelity, approx = "hifi4", False
             kernels.append(KernelLaunch(config.symbol, config.source, processor, cores, ct_args=bind["ctArgs"],
                                         common_rt_args=bind["commonRtArgs"],
-                                        rt_args={core: bind["rtArgs"] for core in cores}, fp32_dest_acc_en=fp32))
+                                        rt_args={core: bind["rtArgs"] for core in cores}, fp32_dest_acc_en=fp32,
+                                        math_approx_mode=approx, math_fidelity=fidelity))
         # every program starts with its cores' semaphores at 0, as tt-metal creates a program's semaphores
         return Program(tuple(kernels), cb_configs, semaphores=(0,) * SEMAPHORE_SLOTS)
+
+
+def fidelity_name(value: int) -> str:
+    if value not in _FIDELITIES:
+        raise MetalError(f"unknown math fidelity {value} in a compute kernel's config")
+    return _FIDELITIES[value].lower()
 
 
 def arg_words(value: int | tuple[int, ...]) -> tuple[int, ...]:
@@ -341,11 +350,12 @@ def input_shapes(program: fbm.ProgramT) -> list[tuple[int, ...]]:
 
 
 def run_program(data: bytes, inputs: list[torch.Tensor], *, name: str = "<buffer>", program: int = 0,
-                arch: str | None = None) -> tuple[list[torch.Tensor], list[ProgramStats]]:
-    """Run program `program` of the `.ttm` in `data` on a fresh grid of `arch` (default: the binary's chip)."""
+                arch: str | None = None, exact: bool = False) -> tuple[list[torch.Tensor], list[ProgramStats]]:
+    """Run program `program` of the `.ttm` in `data` on a fresh grid of `arch` (default: the binary's chip), with
+    the hardware's numerics or (`exact`) f32 tile math."""
     _, root = fbu.load_bytes(data, name, expect="ttm")
     programs = fbu.as_list(root.programs)
     if not 0 <= program < len(programs):
         raise MetalError(f"{name} has {len(programs)} program(s); program {program} does not exist")
-    runner = ProgramRunner(Grid(arch or binary_arch(root)), programs[program])
+    runner = ProgramRunner(Grid(arch or binary_arch(root), exact=exact), programs[program])
     return runner.run(inputs), runner.stats

@@ -4,16 +4,20 @@ behaviour (math fidelity phases, packer rounding, block floats) can be made bit-
 
 A 32x32 tile is stored as four 16x16 faces (top-left, top-right, bottom-left, bottom-right), each row-major,
 in the data format of the buffer or CB holding it. Unpacking widens to f32. The dst register holds 16
-tiles; without fp32 dest accumulation it keeps 16-bit (bf16) values, so every result written to it is
-rounded to bf16, as the hardware's 16-bit dst does. Packing rounds to the target format (round to
-nearest even; the real packer may truncate, which is the place to model it).
+tiles; without fp32 dest accumulation it keeps 16-bit (bf16) values: a result written to it is rounded to
+bf16, and a sum accumulated in it (matmul) drops its low mantissa bits. The arithmetic itself (math fidelity of FPU products, the packer's rounding, SFPU
+approximations) is `ttmlir.runtime.numerics`, driven by the kernel's compute config.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import torch
+
+from ttmlir.runtime import numerics
+from ttmlir.runtime.numerics import Numerics
 
 TILE = 32
 FACE = 16
@@ -50,9 +54,11 @@ def unpack(data: torch.Tensor, data_format: str) -> torch.Tensor:
     return faces.permute(0, 2, 1, 3).reshape(TILE, TILE)
 
 
-def pack(tile: torch.Tensor, data_format: str) -> torch.Tensor:
-    """A 32x32 tile as bytes in `data_format`."""
-    return to_bytes(tile.reshape(2, FACE, 2, FACE).permute(0, 2, 1, 3).reshape(-1), data_format)
+def pack(tile: torch.Tensor, data_format: str, num: Numerics = numerics.EXACT) -> torch.Tensor:
+    """A 32x32 tile as bytes in `data_format`, rounded as the packer does."""
+    faces = tile.reshape(2, FACE, 2, FACE).permute(0, 2, 1, 3).reshape(-1)
+    packed = numerics.store(faces, data_format, num)
+    return to_bytes(faces if packed is None else packed, data_format)
 
 
 def to_bytes(values: torch.Tensor, data_format: str) -> torch.Tensor:
@@ -66,9 +72,9 @@ def from_bytes(data: torch.Tensor, data_format: str) -> torch.Tensor:
     return data.contiguous().view(FORMATS[data_format]).to(torch.float32)
 
 
-def dst_round(tile: torch.Tensor, fp32_dest: bool) -> torch.Tensor:
+def dst_round(tile: torch.Tensor, num: Numerics) -> torch.Tensor:
     """A value as the dst register holds it: f32, or bf16 when fp32 dest accumulation is off."""
-    return tile if fp32_dest else tile.to(torch.bfloat16).to(torch.float32)
+    return tile if num.fp32_dest_acc_en else tile.to(torch.bfloat16).to(torch.float32)
 
 
 def _gelu(x: torch.Tensor) -> torch.Tensor:
@@ -135,9 +141,22 @@ def combine(acc: torch.Tensor, value: torch.Tensor, pool: str) -> torch.Tensor:
     return torch.maximum(acc, value) if pool == "MAX" else acc + value
 
 
-def matmul(acc: torch.Tensor, a: torch.Tensor, b: torch.Tensor, transpose_b: bool) -> torch.Tensor:
-    """dst += a @ b (b transposed within the tile when asked), accumulated in f32."""
-    return acc + a @ (b.T if transpose_b else b)
+def matmul(acc: torch.Tensor, a: torch.Tensor, b: torch.Tensor, transpose_b: bool,
+           num: Numerics = numerics.EXACT) -> torch.Tensor:
+    """dst += a @ b (b transposed within the tile when asked): one tile's products at the kernel's math fidelity;
+    the sum is then held as dst holds it."""
+    total = acc + numerics.matmul(a, b.T if transpose_b else b, replace(num, fp32_dest_acc_en=True))
+    return total if num.fp32_dest_acc_en or num.exact else numerics.truncate_bf16(total)
+
+
+def fpu(name: str, a: torch.Tensor, b: torch.Tensor, num: Numerics = numerics.EXACT) -> torch.Tensor:
+    """An FPU binary op on two unpacked tiles: products at the kernel's math fidelity."""
+    return numerics.multiply(a, b, num) if name == "mul_tiles" else FPU_BINARY[name](a, b)
+
+
+def sfpu_unary(name: str, tile: torch.Tensor, num: Numerics = numerics.EXACT) -> torch.Tensor:
+    """An SFPU unary op on a dst tile, approximated when the kernel asks for math_approx_mode."""
+    return numerics.sfpu(name, SFPU_UNARY[name], tile, num)
 
 
 # Cycles of one tile operation on one core, for the simulator's clock: FPU ops at the math engine's rate
