@@ -86,3 +86,27 @@ def test_fidelity_phases_and_traces_set_the_modelled_time():
     assert hifi4.compute_ns - lofi.compute_ns == pytest.approx(products_per_core * 48)  # 64 - 16 cycles at 1 GHz
     assert perf.program_ns([lofi], traced=True) < perf.program_ns([lofi], traced=False)
     assert perf.dram_gbps("wormhole_b0", 2048) < perf.dram_gbps("wormhole_b0", 65536) < 288
+
+
+def test_a_ttm_perf_run_traces_each_cores_kernels(tmp_path):
+    from ttmlir.compiler import lower
+    from ttmlir.target.ttmetal import translate
+
+    text = ('func.func @add(%a: tensor<64x128xf32>, %b: tensor<64x128xf32>) -> tensor<64x128xf32> {\n'
+            '  %0 = "ttir.add"(%a, %b) : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>\n'
+            '  return %0 : tensor<64x128xf32>\n}\n')
+    binary = tmp_path / "add.ttm"
+    binary.write_bytes(translate(lower(text, "add.mlir", "ttir-to-ttmetal-pipeline", "")))
+    API.initialize_apis()
+    code, _ = API.Perf(args={"binary": str(binary), "--trace": True, "--artifact-dir": str(tmp_path / "a"),
+                             "--result-file": str(tmp_path / "r.json")})()
+    assert code == 0
+    folder = tmp_path / "a" / "add.ttm" / "perf"
+    with open(folder / "ops_perf_results.csv", newline="") as f:
+        (row,) = list(csv.DictReader(f))
+    assert row["COMPUTE KERNEL SOURCE"] and int(row["DEVICE KERNEL DURATION PER CORE MAX [ns]"]) > 0
+    events = json.loads((folder / "trace.json").read_text())["traceEvents"]
+    kernels = [e for e in events if e.get("cat") == "kernel"]
+    cores = {e["args"]["name"] for e in events if e.get("name") == "thread_name" and e["tid"]}
+    assert len({name.split()[1] for name in cores}) == int(row["CORE COUNT"])  # "core y,x risc": a track each
+    assert {e["tid"] for e in kernels} <= {e["tid"] for e in events if e.get("name") == "thread_name"}

@@ -68,11 +68,13 @@ def close_mesh_device(device: MeshDevice) -> None:
     device.is_open = False
 
 
-def submit(device: MeshDevice, binary: Binary, program_index: int, inputs: list[torch.Tensor]) -> list[Tensor]:
-    """Run one program of a binary on an open device; returns its output tensors."""
+def submit(device: MeshDevice, binary: Binary, program_index: int, inputs: list[torch.Tensor],
+           exact_numerics: bool = False) -> list[Tensor]:
+    """Run one program of a binary on an open device (in f32 arithmetic with `exact_numerics`); returns its output
+    tensors."""
     if not device.is_open:
         raise UserError("the device is closed")
-    return run_program(binary, program_index, inputs, device)[0]
+    return run_program(binary, program_index, inputs, device, exact=exact_numerics)[0]
 
 
 # --- the callback API ---------------------------------------------------------------------------

@@ -125,8 +125,8 @@ def _noc_util(perf: OpPerf) -> float:
 def trace_events(rows: list[dict], core_spans: dict | None = None) -> dict:
     """A Chrome trace (loadable in ui.perfetto.dev): per device a track of op spans on the modelled clock, each
     op's span holding its data-movement and compute phases; `core_spans` adds per-core kernel spans
-    ({(device, launch row index): [(core name, kernel name, start ns, duration ns)]})."""
-    events = []
+    ({(device, row index): [(core name, kernel name, start ns, duration ns)]}), a thread per core."""
+    events, threads = [], {}
     for i, row in enumerate(rows):
         if row.get("DEVICE FW START CYCLE") in (None, ""):
             continue
@@ -144,10 +144,14 @@ def trace_events(rows: list[dict], core_spans: dict | None = None) -> dict:
                 events.append({"name": f"{row['OP CODE']} {label}", "cat": label, "ph": "X", "ts": start_us,
                                "dur": min(span / 1000, dur_us), "pid": device, "tid": 0})
         for core, kernel, core_start, core_dur in (core_spans or {}).get((device, i), []):
+            tid = threads.setdefault((device, core), len(threads) + 1)
             events.append({"name": kernel, "cat": "kernel", "ph": "X", "ts": start_us + core_start / 1000,
-                           "dur": core_dur / 1000, "pid": device, "tid": core})
+                           "dur": core_dur / 1000, "pid": device, "tid": tid})
     names = {e["pid"] for e in events}
     meta = [{"name": "process_name", "ph": "M", "pid": pid, "args": {"name": f"device {pid}"}} for pid in sorted(names)]
+    meta += [{"name": "thread_name", "ph": "M", "pid": pid, "tid": 0, "args": {"name": "ops"}} for pid in sorted(names)]
+    meta += [{"name": "thread_name", "ph": "M", "pid": device, "tid": tid, "args": {"name": core}}
+             for (device, core), tid in threads.items()]
     return {"traceEvents": meta + events, "displayTimeUnit": "ns"}
 
 

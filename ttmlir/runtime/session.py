@@ -365,10 +365,10 @@ def write_perf_csv(folder: Path, rows: list[dict], host_only: bool = False) -> P
     return path
 
 
-def write_trace(folder: Path, rows: list[dict], bounds: list[str], logger) -> None:
+def write_trace(folder: Path, rows: list[dict], bounds: list[str], logger, core_spans: dict | None = None) -> None:
     """`<folder>/perf/trace.json` (Chrome trace format, for ui.perfetto.dev) and `<folder>/perf/summary.txt`."""
     trace = folder / "perf" / "trace.json"
-    write_atomic(str(trace), json.dumps(perf_report.trace_events(rows)) + "\n")
+    write_atomic(str(trace), json.dumps(perf_report.trace_events(rows, core_spans)) + "\n")
     text = perf_report.summary(rows, bounds)
     write_atomic(str(folder / "perf" / "summary.txt"), text)
     logger.info(f"trace: {trace}\n{text.rstrip()}")

@@ -34,7 +34,8 @@ def execute_fb(compiled_bin, input_output_goldens: dict | None = None, intermedi
                pcc: float = 0.99, atol: float = 1e-08, rtol: float = 1e-05, disable_golden: bool = False,
                device=None, check_pcc: bool = True, check_atol: bool = False, check_rtol: bool = False,
                enable_intermediate_verification: bool = False, bypass_ops: list[str] | None = None,
-               save_artifacts: bool = False, artifact_dir: str = ".", **_ignored) -> dict:
+               save_artifacts: bool = False, artifact_dir: str = ".", exact_numerics: bool = False,
+               **_ignored) -> dict:
     """Run every public program of a `.ttnn` binary (a Binary, a path or bytes) with its golden inputs and
     compare outputs (and, with `enable_intermediate_verification`, every op) with the goldens.
 
@@ -44,7 +45,8 @@ def execute_fb(compiled_bin, input_output_goldens: dict | None = None, intermedi
     report, failures = run_and_compare(compiled_bin, input_output_goldens, intermediate_goldens, pcc, atol, rtol,
                                        disable_golden, device, {"pcc": check_pcc, "atol": check_atol,
                                                                 "rtol": check_rtol},
-                                       enable_intermediate_verification, bypass_ops, save_artifacts, artifact_dir)
+                                       enable_intermediate_verification, bypass_ops, save_artifacts, artifact_dir,
+                                       exact_numerics)
     if failures:
         raise TTBuilderGoldenException(f"{len(failures)} golden check(s) failed; first: {failures[0]}")
     return report
@@ -53,7 +55,8 @@ def execute_fb(compiled_bin, input_output_goldens: dict | None = None, intermedi
 def run_and_compare(compiled_bin, input_output_goldens: dict | None, intermediate_goldens: dict | None,
                     pcc: float, atol: float, rtol: float, disable_golden: bool, device, checks: dict,
                     enable_intermediate_verification: bool, bypass_ops: list[str] | None = None,
-                    save_artifacts: bool = False, artifact_dir: str = ".") -> tuple[dict, list[str]]:
+                    save_artifacts: bool = False, artifact_dir: str = ".",
+                    exact_numerics: bool = False) -> tuple[dict, list[str]]:
     """execute_fb's work: the golden report and the checks that failed, one line each."""
     from ttrt.runtime import DeviceRuntime, get_current_device_runtime
 
@@ -63,7 +66,7 @@ def run_and_compare(compiled_bin, input_output_goldens: dict | None, intermediat
         if enable_intermediate_verification:
             raise not_supported("intermediate verification of a .ttm (its programs have no per-op outputs)")
         return _run_metal(compiled_bin, input_output_goldens or {}, pcc, atol, rtol, disable_golden, checks,
-                          save_artifacts, artifact_dir)
+                          save_artifacts, artifact_dir, exact_numerics)
     binary = _binary(compiled_bin)
     io = input_output_goldens or {}
     bypass = set(bypass_ops or [])
@@ -85,7 +88,7 @@ def run_and_compare(compiled_bin, input_output_goldens: dict | None, intermediat
                 DebugHooks.post_op = _intermediate_check(intermediate_goldens or {}, bypass, entry, pcc, atol, rtol,
                                                          hooks[1])
             try:
-                outputs, ctx = run_program(binary, index, inputs, device)
+                outputs, ctx = run_program(binary, index, inputs, device, exact=exact_numerics)
             except RuntimeFailure as exc:
                 raise TTBuilderRuntimeException(f"program {index} (@{program.name}): {exc}") from None
             finally:
@@ -114,7 +117,7 @@ def _is_ttm(compiled_bin) -> bool:
 
 
 def _run_metal(compiled_bin, io: dict, pcc, atol, rtol, disable_golden, checks, save_artifacts,
-               artifact_dir) -> tuple[dict, list[str]]:
+               artifact_dir, exact_numerics: bool = False) -> tuple[dict, list[str]]:
     """A `.ttm`'s public programs on the simulated grid, outputs compared with the goldens."""
     from ttmlir.runtime.metal.program import input_shapes, run_program
     from ttmlir.target import flatbuffer as fbu
@@ -136,7 +139,7 @@ def _run_metal(compiled_bin, io: dict, pcc, atol, rtol, disable_golden, checks, 
         inputs = [_chips(goldens[f"input_{i}"])[0] if f"input_{i}" in goldens else torch.randn(shape, generator=generator)
                   for i, shape in enumerate(input_shapes(program))]
         try:
-            outputs, _ = run_program(data, inputs, name=name, program=index)
+            outputs, _ = run_program(data, inputs, name=name, program=index, exact=exact_numerics)
         except RuntimeFailure as exc:
             raise TTBuilderRuntimeException(f"program {index} (@{program.name}): {exc}") from None
         entry = report.setdefault(f"program_index_{index}", {})

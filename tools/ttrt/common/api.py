@@ -370,6 +370,7 @@ class Run(Command):
         chosen = self.args["--program-index"]
         indices = range(len(programs)) if chosen == "all" else [int(chosen)]
         results, perf_rows = [], []
+        timeline, spans = {"now_ns": 0.0, "rows": 0}, {}  # the modelled device clock and per-core kernel spans
         generator = torch.Generator().manual_seed(self.args["--seed"])
         draw = {"randn": lambda s: torch.randn(s, generator=generator), "rand": lambda s: torch.rand(s, generator=generator),
                 "zeros": torch.zeros, "ones": torch.ones,
@@ -397,11 +398,14 @@ class Run(Command):
                         for i, tensor in enumerate(tensors):
                             self.artifacts.save_torch_tensor(folder, f"{kind}_{i}.pt", tensor)
                 results.append({"program_index": index, "loop": loop, "launches": launches, "golden": golden_report})
-                perf_rows += self.metal_perf_rows(runner, program, index)
+                perf_rows += self.metal_perf_rows(runner, program, index, timeline, spans)
         if self.name == "perf":
-            from ttmlir.runtime.session import write_perf_csv
+            from ttmlir.runtime.session import write_perf_csv, write_trace
 
-            report = write_perf_csv(self.artifacts.binary_folder(str(path)), perf_rows, self.args["--host-only"])
+            folder = self.artifacts.binary_folder(str(path))
+            report = write_perf_csv(folder, perf_rows, self.args["--host-only"])
+            if self.args["--trace"] and not self.args["--host-only"]:
+                write_trace(folder, perf_rows, ["simulated"] * len(perf_rows), self.logger, spans)
             device = sum(r.get("DEVICE KERNEL DURATION [ns]", 0) for r in perf_rows)
             self.logger.info(f"{path.name}: {len(perf_rows)} program launches, modelled device time "
                              f"{device / 1000:.1f} us on {self.args['--arch']}; report: {report}")
@@ -432,21 +436,60 @@ class Run(Command):
                                      f"{entry['expected_pcc']}")
         return report
 
-    def metal_perf_rows(self, runner, program, index: int) -> list[dict]:
-        """One ops_perf_results.csv row per program launch of a .ttm run: the simulator's modelled cycles at the
-        chip's clock, its cores, and the host time the simulation took."""
-        from ttmlir import hardware
+    def metal_perf_rows(self, runner, program, index: int, timeline: dict, spans: dict) -> list[dict]:
+        """ops_perf_results.csv rows, one per program launch of a .ttm run: the simulator's cycles at the chip's
+        clock, laid end to end after each launch's host dispatch (`timeline` carries the clock and the rows so far
+        across programs); per RISC the longest kernel of that kind; per core its kernels' spans (into `spans`,
+        keyed as `perf_report.trace_events` takes them); the host time the simulation took."""
+        import hashlib
 
-        clock = hardware.CHIPS[self.args["--arch"]].clock_ghz
+        from ttmlir import hardware
+        from ttmlir.runtime import perf
+        from ttmlir.target import flatbuffer as fbu
+
+        arch = self.args["--arch"]
+        clock, gap = hardware.CHIPS[arch].clock_ghz, perf.CALIBRATION[arch].dispatch_ns
         rows = []
+        kernels = {k.symbol: k.source or "" for command in fbu.ttm_commands(program)
+                   for k in fbu.as_list(getattr(command.type, "kernels", None))}
         for count, (launch, stats) in enumerate(zip(runner.launches, runner.stats)):
+            start = timeline["now_ns"] + gap
+            timeline["now_ns"] = end = start + stats.cycles / clock
+            per_core: dict = {}
+            for core, _, _, cycles in stats.kernels:
+                per_core[core] = max(per_core.get(core, 0), cycles / clock)
+            by_risc = {p: max([c / clock for _, _, q, c in stats.kernels if q == p], default=0)
+                       for p in ("brisc", "ncrisc", "compute")}
+            names = {kind: sorted({n for _, n, p, _ in stats.kernels if (p == "compute") == (kind == "compute")})
+                     for kind in ("compute", "data movement")}
+            digest = {kind: ";".join(hashlib.sha1(kernels.get(n, "").encode()).hexdigest()[:16] for n in ns)
+                      for kind, ns in names.items()}
+            kernel_ns = round(stats.cycles / clock)
             rows.append({"OP CODE": "ttmetal.enqueue_program", "OP TYPE": "tt_dnn_device", "GLOBAL CALL COUNT": count,
                          "DEVICE ID": 0, "ATTRIBUTES": "", "MATH FIDELITY": launch["math_fidelity"],
-                         "CORE COUNT": stats.cores, "HOST START TS": launch["host_start"],
-                         "HOST END TS": launch["host_end"],
+                         "CORE COUNT": stats.cores, "PARALLELIZATION STRATEGY": "MULTI_CORE" if stats.cores > 1
+                         else "SINGLE_CORE", "HOST START TS": launch["host_start"], "HOST END TS": launch["host_end"],
                          "HOST DURATION [ns]": launch["host_end"] - launch["host_start"],
-                         "DEVICE KERNEL DURATION [ns]": round(stats.cycles / clock), "LOC": launch["loc"],
-                         "PROGRAM_METADATA": f"program {index} ('{program.name}')"})
+                         "DEVICE FW START CYCLE": round(start * clock), "DEVICE FW END CYCLE": round(end * clock),
+                         "OP TO OP LATENCY [ns]": round(gap), "OP TO OP LATENCY BR/NRISC START [ns]": round(gap),
+                         "DEVICE FW DURATION [ns]": kernel_ns, "DEVICE KERNEL DURATION [ns]": kernel_ns,
+                         "DEVICE KERNEL DURATION DM START [ns]": kernel_ns,
+                         "DEVICE KERNEL DURATION PER CORE MIN [ns]": round(min(per_core.values(), default=0)),
+                         "DEVICE KERNEL DURATION PER CORE MAX [ns]": round(max(per_core.values(), default=0)),
+                         "DEVICE KERNEL DURATION PER CORE AVG [ns]":
+                             round(sum(per_core.values()) / max(len(per_core), 1)),
+                         "DEVICE KERNEL FIRST TO LAST START [ns]": 0,
+                         "DEVICE BRISC KERNEL DURATION [ns]": round(by_risc["brisc"]),
+                         "DEVICE NCRISC KERNEL DURATION [ns]": round(by_risc["ncrisc"]),
+                         **{f"DEVICE TRISC{i} KERNEL DURATION [ns]": round(by_risc["compute"]) for i in range(3)},
+                         "DISPATCH TOTAL CQ CMD OP TIME [ns]": round(gap),
+                         "COMPUTE KERNEL SOURCE": ";".join(names["compute"]), "COMPUTE KERNEL HASH": digest["compute"],
+                         "DATA MOVEMENT KERNEL SOURCE": ";".join(names["data movement"]),
+                         "DATA MOVEMENT KERNEL HASH": digest["data movement"], "LOC": launch["loc"],
+                         "CONST_EVAL_OP": "false", "PROGRAM_METADATA": f"program {index} ('{program.name}')"})
+            spans[(0, timeline["rows"])] = [(f"core {y},{x} {processor}", name, 0.0, cycles / clock)
+                                             for (y, x), name, processor, cycles in stats.kernels]
+            timeline["rows"] += 1
         return rows
 
     def kernel_sources(self, program) -> None:

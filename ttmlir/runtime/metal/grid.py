@@ -87,6 +87,7 @@ class ProgramStats:
     cores: int
     noc_bytes: int
     tiles_computed: int
+    kernels: tuple = ()  # per kernel and core: ((y, x), kernel name, processor, cycles)
 
 
 @dataclass
@@ -273,7 +274,9 @@ class Grid:
         self._schedule(threads)
         busiest_bank = max(self.bank_bytes.values(), default=0) // DRAM_BYTES_PER_CYCLE
         return ProgramStats(max([busiest_bank, *(t.api.cycles for t in threads)]), len(used),
-                            sum(t.api.noc_bytes for t in threads), sum(t.api.tiles for t in threads))
+                            sum(t.api.noc_bytes for t in threads), sum(t.api.tiles for t in threads),
+                            tuple(((t.api.core.y, t.api.core.x), t.api.launch.name, t.api.launch.processor,
+                                   t.api.cycles) for t in threads))
 
     def _schedule(self, threads: list["_Thread"]) -> None:
         live = list(threads)

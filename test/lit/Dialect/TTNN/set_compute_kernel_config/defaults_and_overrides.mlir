@@ -13,16 +13,14 @@ module {
     // DEFAULT-SAME: compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>
     // SET: "ttnn.matmul"
     // SET-SAME: compute_config = #ttnn.device_compute_kernel_config<math_fidelity = lofi, math_approx_mode = true, fp32_dest_acc_en = false>
-    // UNSET: "ttnn.matmul"
-    // UNSET-NOT: compute_config
+    // UNSET: "ttnn.matmul"(%arg0, %arg1) : (
     %0 = "ttnn.matmul"(%a, %b) : (tensor<64x128xbf16>, tensor<128x96xbf16>) -> tensor<64x96xbf16>
     // DEFAULT: "ttnn.softmax"
     // DEFAULT-SAME: compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi2, fp32_dest_acc_en = true>
     // SET: "ttnn.softmax"
     // SET-SAME: compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi2, math_approx_mode = true, fp32_dest_acc_en = false>
     %1 = "ttnn.softmax"(%0) <{dimension = 1 : si32, compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi2>}> : (tensor<64x96xbf16>) -> tensor<64x96xbf16>
-    // DEFAULT: "ttnn.relu"
-    // DEFAULT-NOT: compute_config
+    // DEFAULT: "ttnn.relu"(%{{[0-9]+}}) : (
     %2 = "ttnn.relu"(%1) : (tensor<64x96xbf16>) -> tensor<64x96xbf16>
     return %2 : tensor<64x96xbf16>
   }
