@@ -1,0 +1,151 @@
+"""The compiler configuration PyBuda scripts set: `_get_global_compiler_config()`, `set_configuration_options`,
+`configure_mixed_precision`, and the data formats and math fidelities they name."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+
+from pybuda._C.backend_api import BackendDevice
+
+
+class PyBudaError(RuntimeError):
+    """A request this build cannot honour; the message is one line saying what and what is supported."""
+
+
+class DataFormat(Enum):
+    """PyBuda's data formats and the ttcore data type each is on our device."""
+    Float32 = "f32"
+    Float16 = "f16"
+    Float16_b = "bf16"
+    Bfp8 = "bfp_f8"
+    Bfp8_b = "bfp_bf8"
+    Bfp4 = "bfp_f4"
+    Bfp4_b = "bfp_bf4"
+    Bfp2 = "bfp_f2"
+    Bfp2_b = "bfp_bf2"
+    UInt16 = "u16"
+    RawUInt8 = "u8"
+    RawUInt32 = "u32"
+    Int32 = "si32"
+
+
+class MathFidelity(Enum):
+    LoFi = "lofi"
+    HiFi2 = "hifi2"
+    HiFi3 = "hifi3"
+    HiFi4 = "hifi4"
+
+
+# the product labels of set_configuration_options(device_config=...) that one simulated chip stands for
+DEVICE_CONFIGS = {"wh_n150": BackendDevice.Wormhole_B0, "bh_p150": BackendDevice.Blackhole}
+
+
+@dataclass
+class MixedPrecision:
+    """One configure_mixed_precision rule: what it matches and what it sets."""
+    op_type: str | None = None
+    name_regex: str | None = None
+    output_df: DataFormat | None = None
+    accumulate_df: DataFormat | None = None
+    math_fidelity: MathFidelity | None = None
+
+    def matches(self, name: str, op_type: str | None) -> bool:
+        if self.name_regex is not None and not re.fullmatch(self.name_regex, name):
+            return False
+        return self.op_type is None or (op_type is not None and self.op_type == op_type)
+
+
+@dataclass
+class CompilerConfig:
+    enable_tvm_cpu_fallback: bool = False
+    default_df_override: DataFormat | None = None
+    accumulate_df: DataFormat | None = None
+    default_math_fidelity: MathFidelity = MathFidelity.HiFi4
+    amp_level: int | None = None
+    device_config: str | None = None
+    op_intermediates_to_save: list[str] = field(default_factory=list)
+    enable_training: bool = False
+    mixed_precision: list[MixedPrecision] = field(default_factory=list)
+    verbose: bool = False
+
+    def to_json(self) -> dict:
+        def plain(v):
+            return v.name if isinstance(v, Enum) else [plain(x) for x in v] if isinstance(v, list) else \
+                {k: plain(x) for k, x in vars(v).items()} if isinstance(v, MixedPrecision) else v
+        return {k: plain(v) for k, v in vars(self).items()}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "CompilerConfig":
+        def enum(kind, v):
+            return None if v is None else kind[v]
+        cfg = cls(**{k: v for k, v in data.items() if k not in ("default_df_override", "accumulate_df",
+                                                                 "default_math_fidelity", "mixed_precision")})
+        cfg.default_df_override = enum(DataFormat, data["default_df_override"])
+        cfg.accumulate_df = enum(DataFormat, data["accumulate_df"])
+        cfg.default_math_fidelity = MathFidelity[data["default_math_fidelity"]]
+        cfg.mixed_precision = [MixedPrecision(m["op_type"], m["name_regex"], enum(DataFormat, m["output_df"]),
+                                              enum(DataFormat, m["accumulate_df"]),
+                                              enum(MathFidelity, m["math_fidelity"])) for m in data["mixed_precision"]]
+        return cfg
+
+
+class _Global:
+    """PyBuda's process-wide configuration (its API is global: `pybuda_reset()` starts it afresh)."""
+    config = CompilerConfig()
+
+
+def _get_global_compiler_config() -> CompilerConfig:
+    return _Global.config
+
+
+def reset() -> None:
+    _Global.config = CompilerConfig()
+
+
+def set_configuration_options(enable_tvm_cpu_fallback: bool | None = None,
+                              default_df_override: DataFormat | None = None,
+                              accumulate_df: DataFormat | None = None,
+                              math_fidelity: MathFidelity | None = None,
+                              amp_level: int | None = None,
+                              device_config: str | None = None,
+                              op_intermediates_to_save: list[str] | None = None,
+                              harvested_rows: list[int] | None = None,
+                              backend_device_descriptor_path: str | None = None,
+                              enable_training: bool | None = None) -> None:
+    """Set global compiler options; values this build cannot honour are refused, not ignored."""
+    cfg = _Global.config
+    if harvested_rows:
+        raise PyBudaError("harvested_rows is not supported: the simulated chips are unharvested")
+    if backend_device_descriptor_path is not None:
+        raise PyBudaError("backend_device_descriptor_path is not supported: pick a simulated chip with "
+                          f"device_config ({', '.join(DEVICE_CONFIGS)}) or TTDevice(arch=...)")
+    if device_config is not None and device_config not in DEVICE_CONFIGS:
+        raise PyBudaError(f"device_config '{device_config}' is not simulated; supported: {', '.join(DEVICE_CONFIGS)}")
+    if amp_level is not None and amp_level not in (0, 1, 2):
+        raise PyBudaError(f"amp_level {amp_level} is not one of 0, 1, 2")
+    if enable_training:
+        raise PyBudaError("training is not supported by this build: PyBuda here runs inference only")
+    for name, value, kind in (("default_df_override", default_df_override, DataFormat),
+                              ("accumulate_df", accumulate_df, DataFormat), ("math_fidelity", math_fidelity, MathFidelity)):
+        if value is not None and not isinstance(value, kind):
+            raise PyBudaError(f"{name} must be a pybuda.{kind.__name__}, not {value!r}")
+    updates = {"enable_tvm_cpu_fallback": enable_tvm_cpu_fallback, "default_df_override": default_df_override,
+               "accumulate_df": accumulate_df, "default_math_fidelity": math_fidelity, "amp_level": amp_level,
+               "device_config": device_config, "op_intermediates_to_save": op_intermediates_to_save}
+    for key, value in updates.items():
+        if value is not None:
+            setattr(cfg, key, value)
+
+
+def configure_mixed_precision(op_type: str | None = None, name_regex: str | None = None,
+                              output_df: DataFormat | None = None, accumulate_df: DataFormat | None = None,
+                              math_fidelity: MathFidelity | None = None, **unsupported) -> None:
+    """A rule setting the data format (of parameters matched by name, or of the weights an op type reads)."""
+    if unsupported:
+        raise PyBudaError(f"configure_mixed_precision: {', '.join(sorted(unsupported))} not supported "
+                          "(supported: op_type, name_regex, output_df, accumulate_df, math_fidelity)")
+    if op_type is None and name_regex is None:
+        raise PyBudaError("configure_mixed_precision needs op_type or name_regex")
+    _Global.config.mixed_precision.append(MixedPrecision(op_type, name_regex, output_df, accumulate_df, math_fidelity))

@@ -1,0 +1,104 @@
+"""Module wrappers: a framework's model named and made ready for a device."""
+
+from __future__ import annotations
+
+import torch
+
+from pybuda.config import PyBudaError
+
+
+class Module:
+    """A named unit of work placed on a device."""
+
+    framework = "pybuda"
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def get_name(self) -> str:
+        return self.name
+
+
+class PyTorchModule(Module):
+    """A `torch.nn.Module` wrapped for PyBuda: compiled from its `torch.export` graph."""
+
+    framework = "pytorch"
+
+    def __init__(self, name: str, module: torch.nn.Module, redirect_forward: bool = True):
+        super().__init__(name)
+        if not isinstance(module, torch.nn.Module):
+            raise PyBudaError(f"PyTorchModule '{name}' needs a torch.nn.Module, got {type(module).__name__}")
+        self.module = module.eval()
+
+    def torch_module(self) -> torch.nn.Module:
+        return self.module
+
+    def forward(self, *inputs):
+        with torch.no_grad():
+            return self.module(*inputs)
+
+
+class PyBudaModule(Module, torch.nn.Module):
+    """A native PyBuda module: `pybuda.Parameter` attributes and a `forward` made of `pybuda.op` calls.
+
+    It is a torch module too (each pybuda.op computes with torch), so it compiles through the same importer.
+    """
+
+    def __init__(self, name: str):
+        torch.nn.Module.__init__(self)
+        self.name = name
+
+    def torch_module(self) -> torch.nn.Module:
+        return self.eval()
+
+
+class Parameter(torch.nn.Parameter):
+    """`pybuda.Parameter(tensor_or_shape, requires_grad=..., name=...)`: a module's weight."""
+
+    def __new__(cls, *shape_or_tensor, requires_grad: bool = True, name: str | None = None, dev_data_format=None):
+        first = shape_or_tensor[0] if shape_or_tensor else None
+        data = first if isinstance(first, torch.Tensor) else torch.empty(*shape_or_tensor).normal_()
+        param = super().__new__(cls, data.detach().clone(), requires_grad)
+        param.pybuda_name = name
+        return param
+
+
+class JaxModule(Module):
+    """A JAX function (or Flax module applied to its variables) lowered through its StableHLO text."""
+
+    framework = "jax"
+
+    def __init__(self, name: str, module, variables=None):
+        super().__init__(name)
+        self.module, self.variables = module, variables
+
+    def torch_module(self):
+        raise PyBudaError("JaxModule needs the StableHLO front end (ttmlir.frontends.jax), which is not part of "
+                          "this build yet; supported today: PyTorchModule, PyBudaModule, OnnxModule")
+
+
+class OnnxModule(Module):
+    """An ONNX model (an `onnx.ModelProto` or a path) imported op by op into torch, then compiled as PyTorch."""
+
+    framework = "onnx"
+
+    def __init__(self, name: str, module, onnx_path: str | None = None):
+        super().__init__(name)
+        self.model = module if module is not None else onnx_path
+
+    def torch_module(self) -> torch.nn.Module:
+        from ttmlir.frontends.onnx import to_torch
+
+        return to_torch(self.model)
+
+
+def _refused(cls_name: str, framework: str):
+    def __init__(self, name: str, *args, **kwargs):
+        raise PyBudaError(f"{framework} models are not supported by this build; supported: PyTorchModule, "
+                          "PyBudaModule, OnnxModule, JaxModule")
+    return type(cls_name, (Module,), {"__init__": __init__, "framework": framework})
+
+
+TFModule = _refused("TFModule", "TensorFlow")
+TFLiteModule = _refused("TFLiteModule", "TensorFlow Lite")
+TFGraphDefModule = _refused("TFGraphDefModule", "TensorFlow GraphDef")

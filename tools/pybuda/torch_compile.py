@@ -1,0 +1,32 @@
+"""`torch.compile(model, backend="tt")` and `pybuda.compile(module, sample_inputs=[...])`: the same importer
+and device behind torch's and tt-forge's one-call entry points."""
+
+from __future__ import annotations
+
+import torch
+
+from pybuda.config import _get_global_compiler_config
+
+
+def compile(module, sample_inputs, arch: str = "wormhole_b0"):
+    """A callable running `module` on the simulated device (compiled for `sample_inputs`' shapes)."""
+    from pybuda.compile import compile_module
+
+    return compile_module(module, tuple(sample_inputs), _get_global_compiler_config(), arch)
+
+
+def backend(gm: torch.fx.GraphModule, example_inputs):
+    """The dynamo backend: each captured graph compiled through torch.export and our importer."""
+    from pybuda.compile import compile_module
+
+    compiled = compile_module(gm, tuple(example_inputs), _get_global_compiler_config(), "wormhole_b0",
+                              name="dynamo_graph")
+
+    return compiled
+
+
+def register() -> None:
+    from torch._dynamo.backends.registry import _BACKENDS, register_backend
+
+    if "tt" not in _BACKENDS:
+        register_backend(name="tt")(backend)
