@@ -51,8 +51,8 @@ class Device(ABC):
             tensors = tuple(tensors[0])
         self._inputs.append(tuple(t.value() if isinstance(t, Tensor) else t for t in tensors))
 
-    def _compile(self, samples: tuple) -> tuple:
-        return samples
+    def _compile(self, samples: tuple) -> None:
+        """Make the device ready to run inputs shaped like `samples`."""
 
     @abstractmethod
     def _run(self, inputs: tuple) -> tuple:
@@ -69,9 +69,6 @@ class CPUDevice(Device):
         if not isinstance(module, PyTorchModule):
             raise PyBudaError(f"{self.name}: a CPUDevice runs PyTorchModules only")
         super().place_module(module)
-
-    def _compile(self, samples: tuple) -> tuple:
-        return self._run(samples)
 
     def _run(self, inputs: tuple) -> tuple:
         values = inputs
@@ -116,17 +113,17 @@ class TTDevice(Device):
         self.compiled = []
 
     def _compile(self, samples: tuple) -> tuple:
-        from pybuda.compile import compile_module
+        from pybuda.compiler import compile_module
 
         cfg = _get_global_compiler_config()
         if cfg.enable_training:
             raise PyBudaError("training is not supported by this build: PyBuda here runs inference only")
         if not self.compiled:
             values = samples
-            for m in self.modules:
+            for i, m in enumerate(self.modules):
                 self.compiled.append(compile_module(m, values, cfg, self.arch_name))
-                values = tuple(pytree.tree_leaves(_eager(m, values)))
-        return tuple(pytree.tree_leaves(_eager_all(self.modules, samples)))
+                if i + 1 < len(self.modules):  # the next module's sample inputs
+                    values = tuple(pytree.tree_leaves(_eager(m, values)))
 
     def _run(self, inputs: tuple) -> tuple:
         if self.device_mode == DeviceMode.CompileOnly:
@@ -172,6 +169,7 @@ class TTDevice(Device):
     @staticmethod
     def load_image(img, **_unused) -> "TTDevice":
         device = TTDevice(img.device_name, arch=img.arch, devtype=img.devtype)
+        device.modules = [Module(name) for name in img.module_names]
         device.compiled = list(img.compiled)
         return device
 
@@ -179,12 +177,6 @@ class TTDevice(Device):
 def _eager(module: Module, values: tuple):
     with torch.no_grad():
         return module.torch_module()(*values)
-
-
-def _eager_all(modules, values: tuple) -> tuple:
-    for m in modules:
-        values = tuple(pytree.tree_leaves(_eager(m, values)))
-    return values
 
 
 # --- the run API --------------------------------------------------------------------------------------------
@@ -206,10 +198,12 @@ def initialize_pipeline(training: bool = False, output_queue=None, sample_inputs
     if not samples:
         raise PyBudaError("initialize_pipeline needs sample inputs: pass sample_inputs or push inputs first")
     values = tuple(t.value() if isinstance(t, Tensor) else t for t in samples)
-    for device in _Pipeline.devices:
+    for i, device in enumerate(_Pipeline.devices):
         if not device.modules:
             raise PyBudaError(f"device '{device.name}' has no module placed on it")
-        values = device._compile(values)
+        device._compile(values)
+        if i + 1 < len(_Pipeline.devices):  # the next device's sample inputs
+            values = device._run(values)
     _Pipeline.output_queue = output_queue if output_queue is not None else queue.Queue()
     return _Pipeline.output_queue
 

@@ -10,14 +10,14 @@ from pybuda.config import _get_global_compiler_config
 
 def compile(module, sample_inputs, arch: str = "wormhole_b0"):
     """A callable running `module` on the simulated device (compiled for `sample_inputs`' shapes)."""
-    from pybuda.compile import compile_module
+    from pybuda.compiler import compile_module
 
     return compile_module(module, tuple(sample_inputs), _get_global_compiler_config(), arch)
 
 
 def backend(gm: torch.fx.GraphModule, example_inputs):
     """The dynamo backend: each captured graph compiled through torch.export and our importer."""
-    from pybuda.compile import compile_module
+    from pybuda.compiler import compile_module
 
     compiled = compile_module(gm, tuple(example_inputs), _get_global_compiler_config(), "wormhole_b0",
                               name="dynamo_graph")

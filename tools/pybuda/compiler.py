@@ -17,7 +17,12 @@ def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: 
     from ttmlir.diagnostics import DiagnosticError
     from ttmlir.frontends.pytorch import ImportError_, export, import_program
 
-    torch_module = module.torch_module() if hasattr(module, "torch_module") else module
+    from ttmlir.frontends.onnx import OnnxImportError
+
+    try:
+        torch_module = module.torch_module() if hasattr(module, "torch_module") else module
+    except OnnxImportError as exc:
+        raise PyBudaError(f"{getattr(module, 'name', 'module')}: {exc}") from None
     name = name or getattr(module, "name", None) or type(torch_module).__name__
     samples = tuple(_torch(x) for x in sample_inputs)
     try:
