@@ -80,6 +80,8 @@ PASS_CLASSES = {
     "stablehlo-pipeline": "ttmlir.passes.stablehlo_pipeline:StableHLOPipeline",
     "replicate-non-splittable-values": "ttmlir.passes.replicate_non_splittable_values:ReplicateNonSplittableValuesPass",
     "ttnn-set-compute-kernel-config": "ttmlir.passes.ttnn_set_compute_kernel_config:TTNNSetComputeKernelConfigPass",
+    "auto-sharding": "ttmlir.passes.auto_sharding:AutoShardingPass",
+    "tt-populate-argument-types": "ttmlir.passes.populate_argument_types:TTPopulateArgumentTypesPass",
 }
 
 

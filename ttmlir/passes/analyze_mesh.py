@@ -4,7 +4,8 @@ A one-axis mesh `["batch"=8]` gains a leading `"batch_aux"=1` (an empty one beco
 "default"=1]`); a module without a mesh gets `sdy.mesh @mesh = <["x"=R, "y"=C]>` from `mesh-shape=R,C` (one
 chip when not given); a GSPMD module (`mhlo.sharding` strings) gets `["x"=1, "y"=N]` for the N devices its
 shardings name. With `automatic-arg-analysis` the mesh is `["default"=1, "batch"=C]` and every argument
-of the largest rank whose first dimension is not 1 is split along it over "batch" (batch parallelism).
+of the largest rank whose first dimension is not 1 is split along it over "batch" (batch parallelism); with
+`ttcore.argument_type`s, the inputs of the largest rank among inputs are.
 """
 
 from __future__ import annotations
@@ -28,6 +29,12 @@ def _add_mesh(module: ModuleOp, mesh: sdy.Mesh) -> None:
         block.add_op(new)
     else:
         block.insert_op_before(new, block.first_op)
+
+
+def _argument_type(func: FuncOp, index: int) -> str | None:
+    attrs = func.arg_attrs.data[index].data if func.arg_attrs is not None else {}
+    kind = attrs.get("ttcore.argument_type")
+    return kind.data.value if kind is not None else None
 
 
 def _annotated(module: ModuleOp) -> bool:
@@ -79,13 +86,16 @@ class AnalyzeMeshPass(ModulePass):
         _add_mesh(op, sdy.Mesh((("default", 1), ("batch", self.mesh_shape[1]))))
         for func in entry_functions(op):
             args = func.body.block.args
-            largest = max((len(a.type.get_shape()) for a in args if isinstance(a.type, TensorType)), default=0)
-            for arg in args:
+            kinds = [_argument_type(func, a.index) for a in args]
+            typed = any(k is not None for k in kinds)  # with argument types, only inputs carry the batch
+            largest = max((len(a.type.get_shape()) for a, k in zip(args, kinds)
+                           if isinstance(a.type, TensorType) and (not typed or k == "input")), default=0)
+            for arg, kind in zip(args, kinds):
                 if not isinstance(arg.type, TensorType):
                     continue
                 shape = arg.type.get_shape()
                 dims = [sdy.DimSharding((), False) for _ in shape]
-                if len(shape) == largest and shape[0] != 1:
+                if len(shape) == largest and (kind == "input" if typed else shape[0] != 1):
                     dims[0] = sdy.DimSharding((sdy.AxisRef("batch"),), False)
                 set_func_attr(func, arg.index, "arg_attrs", SHARDING,
                               sdy.ShardingAttr(sdy.Sharding("mesh", tuple(dims))))

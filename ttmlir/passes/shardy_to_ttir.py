@@ -87,9 +87,9 @@ def _manual_computation(op: sdy.ManualComputationOp, mesh: sdy.Mesh) -> None:
         op.parent_block().insert_op_before(shard, op)
         locals_.append(shard.results[0])
     ret = block.last_op
-    returned = list(ret.operands)
     for arg, value in zip(block.args, locals_):
         arg.replace_all_uses_with(value)
+    returned = list(ret.operands)  # read after the arguments' uses moved: a body may return an argument
     for inner in list(block.ops):
         inner.detach()
         if inner is not ret:

@@ -61,7 +61,8 @@ def _stablehlo(name: str, value: SSAValue, type_, reduce: bool = False, **props)
         regions = [Region(block)]
     props = {k: (IntegerAttr(v, i64) if isinstance(v, int) else v) for k, v in props.items()}
     props["channel_handle"] = shlo.ChannelHandleAttr.get(handle=1, type=1)
-    props["use_global_device_ids"] = UnitAttr()
+    if name != "all_to_all":  # all_to_all's groups are always device ids
+        props["use_global_device_ids"] = UnitAttr()
     return shlo.OPS[name].create(operands=[value], result_types=[type_], properties=props, regions=regions)
 
 

@@ -1,9 +1,11 @@
 """`--stablehlo-pipeline`: StableHLO with shardy annotations to per-chip StableHLO in manual computations.
 
-The mesh is settled (`analyze-mesh`), arguments and results get their shard status, the user's shardings
-spread over the graph, reshards and all-reduces go where operands must move, each function body is wrapped in
-a manual computation, reshards become collectives, shapes become per-chip and the shardings are closed. What
-`--stablehlo-to-ttir-pipeline` then lowers to TTIR's mesh_shard and collectives.
+Calls are inlined and arguments typed (`argument-types`), optionally the graph simplified; arguments and results
+get their shard status, the mesh is settled (`analyze-mesh`), with `enable-auto-sharding` the argument shardings
+are chosen by collective cost; the shardings spread over the graph, values whose pieces are not the op on a
+smaller shape stay replicated, reshards and all-reduces go where operands must move, each function body is
+wrapped in a manual computation, reshards become collectives, shapes become per-chip and the shardings are
+closed. What `--stablehlo-to-ttir-pipeline` then lowers to TTIR's mesh_shard and collectives.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from ttmlir.passes import PassFailure, registered_passes
+from ttmlir.passes import registered_passes
 
 
 @dataclass(frozen=True)
@@ -26,15 +28,21 @@ class StableHLOPipeline(ModulePass):
     automatic_arg_analysis: bool = False
     result_presharded: tuple[int, ...] = field(default=())
     enable_auto_sharding: bool = False
+    dump_variants: bool = False  # auto-sharding's candidates written to dump-dir
+    dump_dir: str = "/tmp/"
+    enable_aggressive_simplification: bool = False
+    argument_types: str = ""  # `func=input,parameter,...;other=...`: ttcore.argument_type per argument
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.enable_auto_sharding:
-            raise PassFailure(op, "enable-auto-sharding=true is not supported by this build: annotate the "
-                                  "arguments with sdy.sharding or use automatic-arg-analysis")
         passes = registered_passes()
-        steps = [passes["apply-argument-shard-status"](result_presharded=self.result_presharded),
+        steps = [passes["inline"](), passes["tt-populate-argument-types"](argument_types=self.argument_types)]
+        if self.enable_aggressive_simplification:
+            steps.append(passes["stablehlo-aggressive-simplification"]())
+        steps += [passes["apply-argument-shard-status"](result_presharded=self.result_presharded),
                  passes["analyze-mesh"](mesh_shape=self.mesh_shape,
                                         automatic_arg_analysis=self.automatic_arg_analysis)]
+        if self.enable_auto_sharding:
+            steps.append(passes["auto-sharding"](dump_variants=self.dump_variants, dump_dir=self.dump_dir))
         steps += [passes[name]() for name in (
             "sdy-user-priority-propagate", "sdy-sharding-constraint-to-reshard", "replicate-non-splittable-values",
             "sdy-insert-explicit-reshards", "wrap-under-manual-computation",

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, ModuleOp, TensorType, i64
+from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, ModuleOp, TensorType, i64
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -65,6 +65,19 @@ def _slice(op: Operation) -> None:
     op.properties["limit_indices"] = DenseArrayBase.from_list(i64, limits)
 
 
+def _feature_groups(op: Operation) -> None:
+    """A grouped convolution whose input features are split keeps its group size: fewer groups per chip."""
+    from ttmlir.dialects.stablehlo import int_of
+
+    groups = int_of(op.properties.get("feature_group_count"), 1)
+    if groups == 1:
+        return
+    feature = op.properties["dimension_numbers"].data.input_dims[1]
+    kernel = op.operands[1].type.get_shape()[op.properties["dimension_numbers"].data.kernel_dims[0]]
+    local = op.operands[0].type.get_shape()[feature] // kernel
+    op.properties["feature_group_count"] = IntegerAttr(local, i64)
+
+
 def update_manual_computation(op: sdy.ManualComputationOp) -> None:
     mesh = sdy.mesh_of(op, op.in_shardings.data[0] if op.in_shardings.data else op.out_shardings.data[0]) \
         if (op.in_shardings.data or op.out_shardings.data) else None
@@ -77,6 +90,9 @@ def update_manual_computation(op: sdy.ManualComputationOp) -> None:
             Rewriter.replace_value_with_new_type(arg, localize(arg.type, sharding, mesh, op))
     for inner in list(op.body.walk()):
         if inner is op:
+            continue
+        if isinstance(inner, COLLECTIVES) and not inner.results[0].uses:  # moving data nobody reads
+            Rewriter.erase_op(inner)
             continue
         if isinstance(inner, COLLECTIVES):
             try:
@@ -97,6 +113,8 @@ def update_manual_computation(op: sdy.ManualComputationOp) -> None:
             _constant(inner, inner.results[0].type)
         elif inner.name == "stablehlo.slice":
             _slice(inner)
+        elif inner.name == "stablehlo.convolution":
+            _feature_groups(inner)
 
 
 @dataclass(frozen=True)
