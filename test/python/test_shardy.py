@@ -129,9 +129,9 @@ def test_two_meshes_are_refused():
 
 
 def test_stablehlo_pipeline_spreads_a_user_sharding_and_runs_split():
-    """One argument split by rows: propagation splits the other operand and the result alike, the body runs on
-    32-row pieces per chip, and the joined result is what one chip computes. The annotated argument arrives
-    presharded (one piece per chip), the other whole."""
+    """One argument split by rows: propagation splits the other operand alike, the body runs on 32-row pieces
+    per chip, a sharding constraint moves the split to the columns (an all_to_all), and the joined result is
+    what one chip computes. The annotated argument arrives presharded (one piece per chip), the other whole."""
     from ttmlir.passes import stablehlo_pipeline
 
     text = '''sdy.mesh @mesh = <["y"=2]>
@@ -139,10 +139,13 @@ def test_stablehlo_pipeline_spreads_a_user_sharding_and_runs_split():
                            %b: tensor<64x32xf32>) -> tensor<64x32xf32> {
       %0 = "ttir.add"(%a, %b) : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
       %1 = "ttir.relu"(%0) : (tensor<64x32xf32>) -> tensor<64x32xf32>
-      return %1 : tensor<64x32xf32>
+      %2 = sdy.sharding_constraint %1 <@mesh, [{}, {"y"}]> : tensor<64x32xf32>
+      %3 = "ttir.exp"(%2) : (tensor<64x32xf32>) -> tensor<64x32xf32>
+      return %3 : tensor<64x32xf32>
     }'''
     module, _ = parse_text(make_context(), text)
     stablehlo_pipeline(module, mesh_shape=(1, 2))
+    assert '"stablehlo.all_to_all"' in print_module(module)  # rows to columns: the constraint's reshard
     printed = print_module(module)
     assert 'sdy.mesh @mesh = <["y_aux"=1, "y"=2]>' in printed
     assert 'manual_axes={"y_aux", "y"} (%arg2: tensor<32x32xf32>, %arg3: tensor<32x32xf32>)' in printed
@@ -151,7 +154,7 @@ def test_stablehlo_pipeline_spreads_a_user_sharding_and_runs_split():
     assert "func.func public @main(%arg0: tensor<32x32xf32>" in ttir  # the presharded argument is a piece
     a, b = torch.randn(64, 32), torch.randn(64, 32)
     (out,) = run(ttir, (1, 2), [[a[:32], a[32:]], b])
-    torch.testing.assert_close(out, torch.relu(a + b))
+    torch.testing.assert_close(out, torch.exp(torch.relu(a + b)))
 
 
 def test_automatic_parallelization_keeps_the_splits_that_move_nothing():

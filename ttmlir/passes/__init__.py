@@ -82,6 +82,7 @@ PASS_CLASSES = {
     "ttnn-set-compute-kernel-config": "ttmlir.passes.ttnn_set_compute_kernel_config:TTNNSetComputeKernelConfigPass",
     "auto-sharding": "ttmlir.passes.auto_sharding:AutoShardingPass",
     "tt-populate-argument-types": "ttmlir.passes.populate_argument_types:TTPopulateArgumentTypesPass",
+    "convert-xla-sdy-to-sdy": "ttmlir.passes.convert_xla_sdy_to_sdy:ConvertXlaSdyToSdyPass",
 }
 
 

@@ -1,6 +1,6 @@
 """`--stablehlo-pipeline`: StableHLO with shardy annotations to per-chip StableHLO in manual computations.
 
-Calls are inlined and arguments typed (`argument-types`), optionally the graph simplified; arguments and results
+Calls are inlined, arguments typed (`argument-types`) and torch-xla's shardy strings read, optionally the graph simplified; arguments and results
 get their shard status, the mesh is settled (`analyze-mesh`), with `enable-auto-sharding` the argument shardings
 are chosen by collective cost; the shardings spread over the graph, values whose pieces are not the op on a
 smaller shape stay replicated, reshards and all-reduces go where operands must move, each function body is
@@ -35,7 +35,8 @@ class StableHLOPipeline(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         passes = registered_passes()
-        steps = [passes["inline"](), passes["tt-populate-argument-types"](argument_types=self.argument_types)]
+        steps = [passes["inline"](), passes["tt-populate-argument-types"](argument_types=self.argument_types),
+                 passes["convert-xla-sdy-to-sdy"]()]
         if self.enable_aggressive_simplification:
             steps.append(passes["stablehlo-aggressive-simplification"]())
         steps += [passes["apply-argument-shard-status"](result_presharded=self.result_presharded),

@@ -1,7 +1,7 @@
 // RUN: ttmlir-opt --split-input-file --stablehlo-pipeline %s | FileCheck %s
 
 // A user's argument sharding spreads through the graph; the body runs per chip on local shapes; a sharding
-// constraint moves the pieces with a gather and a slice.
+// constraint moving a split from rows to columns is one all_to_all.
 
 sdy.mesh @mesh = <["y"=2]>
 // CHECK: sdy.mesh @mesh = <["y_aux"=1, "y"=2]>
@@ -24,10 +24,9 @@ sdy.mesh @mesh = <["x"=1, "y"=2]>
 // CHECK-LABEL: func.func public @constraint
 // CHECK: out_shardings=[<@mesh, [{}, {"y"}]>] manual_axes={"x", "y"} (%arg1: tensor<32x32xf32>)
 // CHECK-NEXT: "ttir.relu"(%arg1) : (tensor<32x32xf32>) -> tensor<32x32xf32>
-// CHECK-NEXT: "stablehlo.all_gather"(%1) <{all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> : (tensor<32x32xf32>) -> tensor<64x32xf32>
-// CHECK-NEXT: "ttir.mesh_partition"(%2) <{cluster_axis = 1 : ui32, dim = 1 : si32}> : (tensor<64x32xf32>) -> tensor<64x16xf32>
-// CHECK-NEXT: "ttir.exp"(%3) : (tensor<64x16xf32>) -> tensor<64x16xf32>
-// CHECK-NEXT: sdy.return %4 : tensor<64x16xf32>
+// CHECK-NEXT: "stablehlo.all_to_all"(%1) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, concat_dimension = 0 : i64, replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>, split_count = 2 : i64, split_dimension = 1 : i64}> : (tensor<32x32xf32>) -> tensor<64x16xf32>
+// CHECK-NEXT: "ttir.exp"(%2) : (tensor<64x16xf32>) -> tensor<64x16xf32>
+// CHECK-NEXT: sdy.return %3 : tensor<64x16xf32>
 func.func public @constraint(%a: tensor<64x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<64x32xf32> {
   %0 = "ttir.relu"(%a) : (tensor<64x32xf32>) -> tensor<64x32xf32>
   %1 = sdy.sharding_constraint %0 <@mesh, [{}, {"y"}]> : tensor<64x32xf32>
