@@ -153,3 +153,12 @@ def test_ttrt_run_refuses_enormous_tensors(tmp_path):
     proc = run_tool("ttrt", "run", str(binary), "--result-file", str(tmp_path / "results.json"))
     assert proc.returncode == 1 and "internal error" not in proc.stdout + proc.stderr
     assert "out of memory: program 'f' input 0 needs 11728124030976 bytes per bank in dram" in proc.stdout + proc.stderr
+
+
+def test_a_cluster_axis_past_the_mesh_is_not_folded():
+    """The one-chip fold of a collective reads the mesh along its axis only when the mesh has that axis."""
+    text = ('func.func @f(%a: tensor<1x1x64x64xf32>) -> tensor<1x1x64x64xf32> {\n  %0 = "ttir.all_reduce"(%a) '
+            '<{cluster_axis = 11111 : ui32, reduce_type = #ttcore.reduce_type<sum>}> : (tensor<1x1x64x64xf32>) -> '
+            'tensor<1x1x64x64xf32>\n  return %0 : tensor<1x1x64x64xf32>\n}\n')
+    assert '"ttnn.all_reduce"' in _lowered(text, "ttir-to-ttnn-backend-pipeline")
+    assert '"ttnn.all_reduce"' not in _lowered(text.replace("11111", "0"), "ttir-to-ttnn-backend-pipeline")

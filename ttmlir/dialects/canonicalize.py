@@ -310,7 +310,8 @@ def _collective_within_one_chip(op: Operation) -> SSAValue | None:
     from ttmlir.dialects.ttcore import registered_mesh
 
     mesh = registered_mesh(op) if op.name.startswith("ttnn.") else None
-    if not mesh or mesh[op.prop("cluster_axis").value.data] != 1 or \
+    axis = op.prop("cluster_axis").value.data
+    if not mesh or not 0 <= axis < len(mesh) or mesh[axis] != 1 or \
             op.operands[0].type.get_shape() != op.results[0].type.get_shape():
         return None
     return op.operands[0]
