@@ -221,3 +221,25 @@ def test_sharded_stablehlo_program_matches_one_chip():
     a, w = torch.randn(64, 32), torch.randn(32, 16)
     (sharded,) = run(ttir, (1, 2), [a, [w[:16], w[16:]]])
     torch.testing.assert_close(sharded, torch.tanh(a @ w).sum(1), rtol=2e-2, atol=5e-2)
+
+
+def test_slice_of_a_split_dimension_gathers_first():
+    """Rows 2..5 of a row-split tensor straddle both chips: the rows are gathered before the slice, and an iota
+    (whose pieces would count from 0 on every chip) stays whole, so the result is what one chip computes."""
+    text = '''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%a: tensor<8x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<4x64xf32> {
+      %0 = stablehlo.slice %a [2:6, 0:64] : (tensor<8x64xf32>) -> tensor<4x64xf32>
+      %1 = stablehlo.exponential %0 : tensor<4x64xf32>
+      %2 = stablehlo.iota dim = 0 : tensor<4x64xf32>
+      %3 = stablehlo.add %1, %2 : tensor<4x64xf32>
+      return %3 : tensor<4x64xf32>
+    }'''
+    from ttmlir.passes import stablehlo_to_ttir_pipeline
+
+    module, _ = parse_text(make_context(), text)
+    stablehlo_pipeline(module)
+    assert '"stablehlo.all_gather"(%arg1)' in print_module(module)
+    stablehlo_to_ttir_pipeline(module)
+    a = torch.randn(8, 64)
+    (out,) = run(print_module(module), (1, 2), [[a[:4], a[4:]]])
+    torch.testing.assert_close(out, torch.exp(a[2:6]) + torch.arange(4.0)[:, None], rtol=1e-2, atol=1e-2)

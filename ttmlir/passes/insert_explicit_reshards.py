@@ -3,7 +3,8 @@
 After propagation an operand may be split differently from what the op's factors ask (an elementwise add of a
 split and a replicated value, a replicated value feeding a split result): an `sdy.reshard` to the needed
 sharding goes in front. A split contracted or reduced dimension leaves each chip a partial result: an
-`sdy.all_reduce` over those axes follows the op. Ops without a sharding rule get replicated operands.
+`sdy.all_reduce` over those axes follows the op. Ops without a sharding rule get replicated operands; a result
+dim propagation split but the op computes whole (no rule, a sliced dim) is resharded after the op.
 """
 
 from __future__ import annotations
@@ -50,13 +51,31 @@ def reshard_op(op: Operation, mesh_name: str) -> None:
                                 properties={"sharding": sdy.ShardingAttr(_make(mesh_name, dims))})
         op.parent_block().insert_op_before(reshard, op)
         op.operands[i] = reshard.results[0]
+    # what the op computes per chip: result dims its factors tie to split operand dims; the others whole
+    computed = [[()] * len(r) for r in results]
+    for factor in factors or ():
+        if any(p[0] == "operand" for p in factor.places) and not factor.reduction:
+            for _, i, d in (p for p in factor.places if p[0] == "result"):
+                computed[i][d] = results[i][d]
+    after = op
     if reduced and op.results:
         result = op.results[0]
         reduce = sdy.AllReduceOp(operands=[result], result_types=[result.type], properties={
             "reduction_axes": sdy.AxisRefListAttr(tuple(reduced)),
-            "out_sharding": sdy.ShardingAttr(_make(mesh_name, results[0]))})
+            "out_sharding": sdy.ShardingAttr(_make(mesh_name, computed[0]))})
         op.parent_block().insert_op_after(reduce, op)
         result.replace_uses_with_if(reduce.results[0], lambda use: use.operation is not reduce)
+        after = reduce
+    if computed != results:  # propagation split a dim the op computes whole: slice it after
+        op.attributes[SHARDING] = sdy.ShardingPerValueAttr(tuple(_make(mesh_name, c) for c in computed))
+        for i, (result, want) in enumerate(zip(op.results, results)):
+            if computed[i] == want:
+                continue
+            value = after.results[0] if after is not op and i == 0 else result
+            reshard = sdy.ReshardOp(operands=[value], result_types=[value.type],
+                                    properties={"sharding": sdy.ShardingAttr(_make(mesh_name, want))})
+            op.parent_block().insert_op_after(reshard, after)
+            value.replace_uses_with_if(reshard.results[0], lambda use: use.operation is not reshard)
 
 
 @dataclass(frozen=True)

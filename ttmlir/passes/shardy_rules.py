@@ -125,9 +125,20 @@ def _concatenate(op: Operation) -> list[Factor]:
             for d, size in enumerate(out) if d != dim] + [Factor(out[dim], (("result", 0, dim),))]
 
 
+def _slice(op: Operation) -> list[Factor]:
+    """Dims taken whole move together; a sliced dim is computed whole (the pieces of a split one would not
+    line up with the slice)."""
+    shape = _shape(op.operands[0])
+    starts, limits = _ints(_prop(op, "start_indices")), _ints(_prop(op, "limit_indices"))
+    strides = _ints(_prop(op, "strides")) or (1,) * len(shape)
+    return [Factor(size, (("operand", 0, d), ("result", 0, d))) for d, size in enumerate(shape)
+            if (starts[d], limits[d], strides[d]) == (0, size, 1)]
+
+
 RULES: dict[str, Callable[[Operation], list[Factor]]] = {
     "stablehlo.transpose": _transpose, "stablehlo.broadcast_in_dim": _broadcast, "stablehlo.reshape": _reshape,
     "stablehlo.dot_general": _dot_general, "stablehlo.reduce": _reduce, "stablehlo.concatenate": _concatenate,
+    "stablehlo.slice": _slice,
 }
 
 # ops whose every operand and result share one shape but whose values mix along a dimension: no elementwise rule
