@@ -147,10 +147,8 @@ def broadcast_to(b: Builder, value: SSAValue, target: tuple[int, ...], dims=None
         expanded[d] = src[i]
     value = b.reshape(value, expanded)
     repeats = [t // e if e != t else 1 for t, e in zip(target, expanded)]
-    if any(r != 1 for r in repeats):
-        value = b.ttir("broadcast", [value], TensorType(value.type.element_type, list(target)),
-                       broadcast_dimensions=repeats)
-    return value
+    return b.ttir("broadcast", [value], TensorType(value.type.element_type, list(target)),
+                  broadcast_dimensions=repeats)
 
 
 def broadcast_in_dim(b: Builder, op) -> list[SSAValue]:
@@ -190,12 +188,6 @@ def iota(b: Builder, op) -> list[SSAValue]:
 
 def clamp(b: Builder, op) -> list[SSAValue]:
     low, x, high = op.operands
-    lo, hi = splat_of(low), splat_of(high)
-    if lo is not None and hi is not None:
-        as_attr = (lambda v: FloatAttr(float(v), Float32Type())) if isinstance(lo, float) or isinstance(hi, float) \
-            else (lambda v: IntegerAttr(int(v), 32))
-        return [b.ttir("clamp_scalar", [x], op.results[0].type, min=as_attr(lo), max=as_attr(hi))]
-    low, high = (broadcast_to(b, v, shape(x)) if shape(v) != shape(x) else v for v in (low, high))
     return [b.ttir("clamp_tensor", [x, low, high], op.results[0].type)]
 
 
@@ -281,14 +273,23 @@ def reverse(b: Builder, op) -> list[SSAValue]:
     return [b.ttir("reverse", [op.operands[0]], op.results[0].type, dimensions=ints_of(op.attr("dimensions")))]
 
 
-def forward(b: Builder, op) -> list[SSAValue]:
-    """optimization_barrier: its values, unchanged (TTIR keeps no barrier)."""
-    return list(op.operands)
+def optimization_barrier(b: Builder, op) -> list[SSAValue]:
+    from ttmlir.dialects.ttcore import OptimizationBarrierOp
+    barrier = OptimizationBarrierOp.create(operands=list(op.operands), result_types=[r.type for r in op.results])
+    barrier.location = op.location
+    b.ops.append(barrier)
+    return list(barrier.results)
 
 
 def get_dimension_size(b: Builder, op) -> list[SSAValue]:
-    return [b.ttir("get_dimension_size", [op.operands[0]], op.results[0].type,
-                   dimension=int_of(op.attr("dimension")))]
+    """A static dimension's size is a constant."""
+    size = shape(op.operands[0])[int_of(op.attr("dimension"))]
+    value = DenseIntOrFPElementsAttr.from_list(op.results[0].type, [size])
+    return [b.ttir("constant", [], op.results[0].type, value=value)]
+
+
+def empty(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("empty", [], op.results[0].type)]
 
 
 def gather(b: Builder, op) -> list[SSAValue]:
@@ -299,12 +300,11 @@ def gather(b: Builder, op) -> list[SSAValue]:
     # rows of a table picked by index: an embedding lookup
     if rank == 2 and tuple(dims.collapsed_slice_dims) == (0,) and tuple(dims.start_index_map) == (0,) \
             and sizes[1] == shape(operand)[1] and sizes[0] == 1 and not dims.operand_batching_dims:
-        idx = indices
-        if dims.index_vector_dim < len(shape(indices)):
-            idx = b.reshape(idx, [d for i, d in enumerate(shape(indices)) if i != dims.index_vector_dim])
         out = shape(op.results[0])
-        table = b.ttir("embedding", [idx, operand],
-                       TensorType(operand.type.element_type, [*shape(idx), shape(operand)[1]]))
+        if len(shape(indices)) > 2 and dims.index_vector_dim < len(shape(indices)):  # embedding takes rank <= 2
+            indices = b.reshape(indices, [d for i, d in enumerate(shape(indices)) if i != dims.index_vector_dim])
+        table = b.ttir("embedding", [indices, operand],
+                       TensorType(operand.type.element_type, [*shape(indices), shape(operand)[1]]))
         if tuple(dims.offset_dims) == (len(out) - 1,):
             return [b.reshape(table, out)]
     return [b.ttir("gather", [operand, indices], op.results[0].type,
@@ -334,7 +334,9 @@ PATTERNS: dict[str, Callable[[Builder, Operation], list[SSAValue]]] = {
         "broadcast_in_dim": broadcast_in_dim, "constant": constant, "reshape": reshape, "transpose": transpose,
         "concatenate": concatenate, "slice": slice_, "compare": compare, "iota": iota, "clamp": clamp,
         "dot_general": dot_general, "dot": dot, "reduce": reduce, "pad": pad, "reverse": reverse,
-        "optimization_barrier": forward, "get_dimension_size": get_dimension_size, "gather": gather}.items()},
+        "optimization_barrier": optimization_barrier, "get_dimension_size": get_dimension_size,
+        "gather": gather}.items()},
+    "tensor.empty": empty,
     **{f"chlo.{n}": (lambda t: lambda b, op: [b.ttir(t, [op.operands[0]], op.results[0].type)])(t)
        for n, t in CHLO.items()},
     "chlo.top_k": top_k,
@@ -369,7 +371,7 @@ def stablehlo_ops(module: ModuleOp) -> list[Operation]:
     """The stablehlo ops to convert, in order; those inside another stablehlo op's region belong to it."""
     found = []
     for op in module.walk():
-        if op.name.startswith(("stablehlo.", "chlo.")) and not _inside_stablehlo(op):
+        if (op.name.startswith(("stablehlo.", "chlo.")) or op.name in PATTERNS) and not _inside_stablehlo(op):
             found.append(op)
     return found
 

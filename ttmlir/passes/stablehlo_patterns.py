@@ -91,16 +91,22 @@ def reduce_window(b: Builder, op):
         raise PassFailure(op, "'stablehlo.reduce_window' op with dilations is not supported")
     active = [d for d in range(rank) if window[d] != 1 or strides[d] != 1 or pads[d] != (0, 0)]
     # a running sum along one dimension (JAX's cumsum): the window spans it, padded in front
-    if kind == "stablehlo.add" and len(active) == 1 and window[active[0]] == src[active[0]] and \
-            strides[active[0]] == 1 and pads[active[0]] == (src[active[0]] - 1, 0) and splat_of(init) == 0:
-        return [b.ttir("cumsum", [x], op.results[0].type, dim=active[0])]
+    running = [d for d in range(rank) if window[d] == src[d] and strides[d] == 1 and pads[d] == (src[d] - 1, 0)]
+    if kind == "stablehlo.add" and splat_of(init) == 0 and running and len(active) <= 1 and \
+            set(active) <= set(running):
+        dim = active[0] if active else running[0]
+        return [b.ttir("cumsum", [x], op.results[0].type, dim=dim)]
     neutral = {"stablehlo.maximum": float("-inf"), "stablehlo.add": 0}
-    if kind not in POOL_BODIES or len(active) > 2 or rank not in (3, 4) or splat_of(init) != neutral[kind]:
+    if kind not in POOL_BODIES or len(active) > 2 or rank not in (2, 3, 4) or splat_of(init) != neutral[kind]:
         raise PassFailure(op, "'stablehlo.reduce_window' op is neither a 2-d max/sum pool nor a cumulative sum")
-    if rank == 3:  # a 1-d or 2-d pool of a rank-3 tensor: a unit dimension added in front
-        x = b.reshape(x, [1, *src])
-        window, strides, pads, active = [1] + window, [1] + strides, [(0, 0)] + pads, [d + 1 for d in active]
-        src, out = (1, *src), (1, *out)
+    if rank < 4:  # a pool of a rank-2 (H, W) or rank-3 tensor: unit dimensions added (N first, C last)
+        lead, trail = (1, 1) if rank == 2 else (1, 0)
+        x = b.reshape(x, [1] * lead + list(src) + [1] * trail)
+        window = [1] * lead + window + [1] * trail
+        strides = [1] * lead + strides + [1] * trail
+        pads = [(0, 0)] * lead + pads + [(0, 0)] * trail
+        active = [d + lead for d in active]
+        src, out = (1,) * lead + tuple(src) + (1,) * trail, (1,) * lead + tuple(out) + (1,) * trail
     rest = [d for d in range(4) if d not in active]
     spatial = active + [d for d in rest if d not in active][: 2 - len(active)]
     spatial.sort()
@@ -120,9 +126,7 @@ def reduce_window(b: Builder, op):
         area = math.prod(window[d] for d in spatial)
         y = b.ttir("multiply", [y, b.constant(float(area), y.type)], y.type)
     y = permute(b, y, inverse(order))
-    if len(shape(op.operands[0])) == 3:
-        y = b.reshape(y, shape(op.results[0]))
-    return [y]
+    return [b.reshape(y, shape(op.results[0]))]
 
 
 PATTERNS = {"stablehlo.convolution": convolution, "stablehlo.reduce_window": reduce_window}

@@ -1,8 +1,7 @@
 """`--stablehlo-to-ttir-pipeline` and the StableHLO passes it runs before the conversion.
 
 - `--convert-arith-to-stablehlo`: `arith.constant` tensors (torch-mlir leaves some) become `stablehlo.constant`.
-- `--stablehlo-aggressive-simplification`: ops that compute nothing (a reshape, convert, transpose or
-  broadcast to the operand's own type) are dropped, and pure ops nothing uses are removed.
+- `--stablehlo-aggressive-simplification`: pure ops nothing uses are removed.
 - `--legalize-stablehlo-composite-to-ttir`: composites TTIR has an op for (`tenstorrent.gelu`, `rms_norm`,
   `layer_norm`, ...) become that op; the others keep their decomposition.
 - `--stablehlo-legalize-composite-to-call` and `--inline`: the remaining composites call their decomposition,
@@ -44,35 +43,18 @@ class ConvertArithToStableHLOPass(ModulePass):
                 op.erase()
 
 
-SAME_TYPE_NOOPS = frozenset({"stablehlo.reshape", "stablehlo.convert", "stablehlo.transpose",
-                             "stablehlo.broadcast_in_dim"})
-
-
 @dataclass(frozen=True)
 class StableHLOAggressiveSimplificationPass(ModulePass):
-    """Ops that return their operand unchanged are dropped; pure stablehlo ops nothing uses are removed."""
+    """Pure stablehlo ops nothing uses are removed (innermost users first, so whole dead chains go)."""
 
     name: ClassVar[str] = "stablehlo-aggressive-simplification"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        for op in list(module.walk()):
-            if op.name in SAME_TYPE_NOOPS and op.operands[0].type == op.results[0].type and _identity(op):
-                op.results[0].replace_all_uses_with(op.operands[0])
         for op in reversed(list(module.walk())):
-            if isinstance(op, shlo.StableHLOOp) and op.has_trait(Pure) and op.parent_op() is not None and \
-                    not op.name.startswith("stablehlo.return") and all(not r.uses for r in op.results) and \
-                    not isinstance(op.parent_op(), shlo.StableHLOOp):
+            if isinstance(op, shlo.StableHLOOp) and op.has_trait(Pure) and all(not r.uses for r in op.results) \
+                    and not isinstance(op.parent_op(), shlo.StableHLOOp):
                 op.detach()
                 op.erase()
-
-
-def _identity(op: Operation) -> bool:
-    if op.name == "stablehlo.transpose":
-        return list(shlo.ints_of(op.attr("permutation"))) == sorted(shlo.ints_of(op.attr("permutation")))
-    if op.name == "stablehlo.broadcast_in_dim":
-        dims = list(shlo.ints_of(op.attr("broadcast_dimensions")))
-        return dims == sorted(dims)
-    return True
 
 
 def _attr_float(attrs, key: str, default: float) -> FloatAttr:
@@ -90,12 +72,7 @@ def _ints(attr) -> list[int]:
 
 
 def _gelu(b, op, attrs):
-    approximate = attrs.get("approximate")
-    name = op.attr("name").data
-    kind = "tanh" if name.endswith("_tanh") or (approximate is not None and approximate.data == "tanh") else "none"
-    if kind == "tanh":
-        return None  # TTIR's gelu is the exact one: the tanh approximation keeps its decomposition
-    return [b.ttir("gelu", [op.operands[0]], op.results[0].type)]
+    return [b.ttir("gelu", [op.operands[0]], op.results[0].type)]  # both forms, as upstream lowers them
 
 
 def _norm(kind: str):
