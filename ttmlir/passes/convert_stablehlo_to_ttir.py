@@ -13,12 +13,12 @@ from typing import Callable, ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type, FloatAttr, IntegerAttr,
-                                   IntegerType, ModuleOp, TensorType, i32)
+                                   IntegerType, ModuleOp, StringAttr, TensorType, i32)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import stablehlo as shlo
-from ttmlir.dialects.props import KINDS, dense_values
+from ttmlir.dialects.props import KINDS, default_attr, dense_values
 from ttmlir.dialects.stablehlo import int_of, ints_of
 from ttmlir.passes import PassFailure
 from ttmlir.passes.gspmd_to_ttir import convert_gspmd_to_ttir
@@ -324,6 +324,72 @@ def top_k(b: Builder, op) -> list[SSAValue]:
     return list(new.results)
 
 
+# custom_call targets that are one TTIR op: the TTIR row says the operands (optional ones present as the
+# frontend attributes' `has_<operand>` say, else in order) and the properties (from the attributes' strings)
+CUSTOM_CALLS = {"mhlo.erf": "erf", "mhlo.asinh": "asinh", "mhlo.topk": "topk", "tt.tt_lang_op": "tt_lang_op",
+                **{f"tt.{n}": n for n in ("update_cache", "fill_cache", "paged_update_cache", "paged_fill_cache",
+                                          "scaled_dot_product_attention", "scaled_dot_product_attention_decode",
+                                          "paged_scaled_dot_product_attention_decode", "sampling",
+                                          "chunked_scaled_dot_product_attention",
+                                          "paged_flash_multi_latent_attention_decode")}}
+
+
+def _frontend_value(text: str):
+    if text in ("True", "False", "true", "false"):
+        return text in ("True", "true")
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def custom_call(b: Builder, op) -> list[SSAValue]:
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+    target = op.attr("call_target_name").data
+    name = CUSTOM_CALLS.get(target)
+    if name is None:
+        raise PassFailure(op, f"failed to legalize operation 'stablehlo.custom_call' (call target '{target}')")
+    row = TTIR_OP_CLASSES[name].ROW
+    given: dict[str, object] = {}
+    for key in ("mhlo.frontend_attributes", "mhlo.attributes"):
+        if (attrs := op.attributes.get(key)) is not None:
+            for k, v in attrs.data.items():
+                given[k] = _frontend_value(v.data) if isinstance(v, StringAttr) else \
+                    bool(v.value.data) if isinstance(v, IntegerAttr) and v.type.width.data == 1 else \
+                    v.value.data if isinstance(v, (IntegerAttr, FloatAttr)) else v
+    operands, groups, rest = list(op.operands), [], list(op.operands)
+    flags = any(f"has_{n.rstrip('?*')}" in given for n in row.operands)
+    required = sum(n[-1] not in "?*" for n in row.operands)
+    optional_room = len(rest) - required
+    for spec in row.operands:
+        key = spec.rstrip("?*")
+        if spec.endswith("*"):
+            take = len(rest) - sum(o[-1] not in "?*" for o in row.operands[row.operands.index(spec) + 1:])
+        elif spec.endswith("?"):
+            take = int(bool(given.get(f"has_{key}"))) if flags else int(optional_room > 0)
+            optional_room -= take
+        else:
+            take = 1
+        groups.append(rest[:take])
+        rest = rest[take:]
+    if rest:
+        raise PassFailure(op, f"'stablehlo.custom_call' op {target} takes at most {len(operands) - len(rest)} "
+                              f"operands, got {len(operands)}")
+    kinds = {p: kind for p, kind, _, _ in row.props}
+    # every property spelled out, its table default where the call gives none, as upstream builds these ops
+    props = {p: default_attr(kind, default) for p, kind, default, _ in row.props if default is not None}
+    props.update({k: KINDS[kinds[k]].build(v) for k, v in given.items() if k in kinds})
+    segments = [len(g) for g in groups] if sum(n[-1] in "?*" for n in row.operands) > 1 else None
+    flat = [v for g in groups for v in g]
+    if not row.results:  # an in-place cache update: the updated cache is the cache operand itself
+        b.ttir_op(name, flat, [], segments, **props)
+        return [flat[0]]
+    new = b.ttir_op(name, flat, [r.type for r in op.results], segments, **props)
+    return list(new.results)
+
+
 # chlo (JAX's math functions) -> ttir, one to one
 CHLO = {"erf": "erf", "erfc": "erfc", "asin": "asin", "asinh": "asinh", "acos": "acos", "atan": "atan", "tan": "tan",
         "square": "square"}
@@ -335,7 +401,7 @@ PATTERNS: dict[str, Callable[[Builder, Operation], list[SSAValue]]] = {
         "concatenate": concatenate, "slice": slice_, "compare": compare, "iota": iota, "clamp": clamp,
         "dot_general": dot_general, "dot": dot, "reduce": reduce, "pad": pad, "reverse": reverse,
         "optimization_barrier": optimization_barrier, "get_dimension_size": get_dimension_size,
-        "gather": gather}.items()},
+        "gather": gather, "custom_call": custom_call}.items()},
     "tensor.empty": empty,
     **{f"chlo.{n}": (lambda t: lambda b, op: [b.ttir(t, [op.operands[0]], op.results[0].type)])(t)
        for n, t in CHLO.items()},
