@@ -390,6 +390,91 @@ def custom_call(b: Builder, op) -> list[SSAValue]:
     return list(new.results)
 
 
+def sort(b: Builder, op) -> list[SSAValue]:
+    """A sort of values (and, optionally, their positions as an iota along the sorted dimension): the
+    comparator's direction says ascending or descending."""
+    body = op.regions[0].block
+    compare_op = next((o for o in body.ops if o.name == "stablehlo.compare"), None)
+    if compare_op is None or set(compare_op.operands) != set(body.args[:2]) or len(op.operands) > 2:
+        raise PassFailure(op, "'stablehlo.sort' op comparator is not a comparison of the first input's elements")
+    dim = int_of(op.attr("dimension"), -1) % len(shape(op.operands[0]))
+    if len(op.operands) == 2 and not _positions_along(op.operands[1], dim):
+        raise PassFailure(op, "'stablehlo.sort' op sorts a second input that is not the positions of the first")
+    direction = compare_op.attr("comparison_direction").data
+    descending = (direction in ("GT", "GE")) == (compare_op.operands[0] is body.args[0])
+    values = op.results[0].type
+    index_type = TensorType(IntegerType(32), values.get_shape())
+    stable = op.attr("is_stable")
+    new = b.ttir_op("sort", [op.operands[0]], [values, index_type], dim=dim, descending=descending,
+                    stable=bool(stable is not None and stable.value.data))
+    results = [new.results[0]]
+    if len(op.operands) == 2:
+        indices = new.results[1]
+        if op.results[1].type != index_type:
+            indices = b.ttir("typecast", [indices], op.results[1].type)
+        results.append(indices)
+    return results
+
+
+def _positions_along(value: SSAValue, dim: int) -> bool:
+    """Whether `value` holds each element's index along `dim`: an iota (arange) along it, or a 1-d one broadcast
+    along it."""
+    full, expanded = shape(value), None
+    owner = value.owner
+    while getattr(owner, "name", None) in ("ttir.broadcast", "ttir.reshape", "ttir.typecast"):
+        if owner.name == "ttir.reshape" and expanded is None:
+            expanded = shape(owner.results[0])
+        owner = owner.operands[0].owner
+    if getattr(owner, "name", None) != "ttir.arange":
+        return False
+    root = shape(owner.results[0])
+    if root == full:
+        return int_of(owner.prop("arange_dimension")) == dim
+    return len(root) == 1 and expanded is not None and len(expanded) == len(full) and \
+        all(n == (full[dim] if i == dim else 1) for i, n in enumerate(expanded)) and root[0] == full[dim]
+
+
+def _f32(value: float) -> FloatAttr:
+    return FloatAttr(float(value), Float32Type())
+
+
+def batch_norm(b: Builder, op) -> list[SSAValue]:
+    name = op.name.removeprefix("stablehlo.")
+    epsilon, dim = _f32(op.attr("epsilon").value.data), int_of(op.attr("feature_index"))
+    if name == "batch_norm_inference":
+        return [b.ttir("batch_norm_inference", list(op.operands), op.results[0].type, epsilon=epsilon,
+                       dimension=dim)]
+    # training: the batch's statistics; TTIR's op also updates running statistics, here a zero mean and unit
+    # variance that nothing reads (momentum 1 takes the batch's values)
+    stats = op.operands[1].type
+    zeros = b.ttir("zeros", [], stats, shape=list(stats.get_shape()))
+    ones = b.ttir("ones", [], stats, shape=list(stats.get_shape()))
+    new = b.ttir_op("batch_norm_training", [*op.operands, zeros, ones], [r.type for r in op.results],
+                    epsilon=epsilon, dimension=dim, momentum=_f32(1.0))
+    return list(new.results)
+
+
+def uniform_quantize(b: Builder, op) -> list[SSAValue]:
+    from ttmlir.dialects.quant import UniformQuantizedType
+    quantized_in = isinstance(op.operands[0].type.element_type, UniformQuantizedType)
+    return [b.ttir("requantize" if quantized_in else "quantize", [op.operands[0]], op.results[0].type)]
+
+
+def uniform_dequantize(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("dequantize", [op.operands[0]], op.results[0].type)]
+
+
+def rng(b: Builder, op) -> list[SSAValue]:
+    """A uniform draw between constant bounds."""
+    if op.attr("rng_distribution").data != "UNIFORM":
+        raise PassFailure(op, "'stablehlo.rng' op only the UNIFORM distribution is supported")
+    low, high = splat_of(op.operands[0]), splat_of(op.operands[1])
+    if low is None or high is None:
+        raise PassFailure(op, "'stablehlo.rng' op bounds must be constants")
+    result = op.results[0].type
+    return [b.ttir("rand", [], result, size=list(result.get_shape()), low=_f32(low), high=_f32(high), seed=0)]
+
+
 # chlo (JAX's math functions) -> ttir, one to one
 CHLO = {"erf": "erf", "erfc": "erfc", "asin": "asin", "asinh": "asinh", "acos": "acos", "atan": "atan", "tan": "tan",
         "square": "square"}
@@ -401,7 +486,9 @@ PATTERNS: dict[str, Callable[[Builder, Operation], list[SSAValue]]] = {
         "concatenate": concatenate, "slice": slice_, "compare": compare, "iota": iota, "clamp": clamp,
         "dot_general": dot_general, "dot": dot, "reduce": reduce, "pad": pad, "reverse": reverse,
         "optimization_barrier": optimization_barrier, "get_dimension_size": get_dimension_size,
-        "gather": gather, "custom_call": custom_call}.items()},
+        "gather": gather, "custom_call": custom_call, "sort": sort, "batch_norm_inference": batch_norm,
+        "batch_norm_training": batch_norm, "uniform_quantize": uniform_quantize,
+        "uniform_dequantize": uniform_dequantize, "rng": rng}.items()},
     "tensor.empty": empty,
     **{f"chlo.{n}": (lambda t: lambda b, op: [b.ttir(t, [op.operands[0]], op.results[0].type)])(t)
        for n, t in CHLO.items()},
