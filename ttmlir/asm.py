@@ -386,6 +386,13 @@ class TTParser(Parser):
         return element.unpack(bits.to_bytes(size, "little"), 1)[0]
 
 
+def _print_as_hex(attr: DenseIntOrFPElementsAttr) -> bool:
+    element = attr.type.element_type
+    count = math.prod(attr.type.get_shape())
+    width = getattr(element, "bitwidth", None) or getattr(getattr(element, "width", None), "data", 1)
+    return count > 100 and width >= 8 and len(attr.data.data) == count * element.compile_time_size
+
+
 def _is_hex(literal) -> bool:
     return literal.span.text[:2] in ("0x", "0X")
 
@@ -518,6 +525,11 @@ class TTPrinter(Printer):
             self.print_string(f"#{dialect}<{mnemonic} ")
             attribute.print_parameter(self)
             self.print_string(">")
+            return
+        if isinstance(attribute, DenseIntOrFPElementsAttr) and _print_as_hex(attribute):
+            # as mlir-opt prints more than 100 elements: their bytes in hex (a model's weights print in no time)
+            self.print_string(f'dense<"0x{attribute.data.data.hex().upper()}"> : ')
+            self.print_attribute(attribute.type)
             return
         super().print_attribute(attribute)
 

@@ -24,12 +24,18 @@ INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
 Rewrite = Callable[[Operation], list[Operation] | None]
 
 
+def is_splat(value: DenseIntOrFPElementsAttr) -> bool:
+    """Every element the same, compared as bytes (a model's weights are not unpacked to find out)."""
+    data, size = value.data.data, value.get_element_type().compile_time_size
+    return len(data) >= size and data == data[:size] * (len(data) // size)
+
+
 def splat_fill_value(value: Attribute) -> Attribute | None:
     """The `fill_value` of a full op equal to a splat constant: an i32 (saturated) or an f32, as upstream
     converts it."""
-    if not isinstance(value, DenseIntOrFPElementsAttr) or not value.is_splat():
+    if not isinstance(value, DenseIntOrFPElementsAttr) or not is_splat(value):
         return None
-    element, first = value.get_element_type(), value.get_values()[0]
+    element, first = value.get_element_type(), value.get_element_type().unpack(value.data.data, 1)[0]
     if isinstance(element, IntegerType):
         if element.signedness.data == Signedness.UNSIGNED or element.width.data == 1:
             first &= (1 << min(element.width.data, 32)) - 1

@@ -27,24 +27,25 @@ def stablehlo_text(fn: Callable, *args) -> str:
 
 
 def compile_stablehlo(text: str, filename: str = "<jax>", pipeline_options: str = "") -> bytes:
-    """A `.ttnn` binary of a StableHLO module's text; bad input raises `ttmlir.diagnostics.DiagnosticError`."""
+    """A `.ttnn` binary of a StableHLO module's text; bad input raises `ttmlir.diagnostics.DiagnosticError`.
+    The module is parsed once and taken through both pipelines in memory (a model's weights are not printed
+    and read back between them)."""
     from ttmlir.asm import print_module
-    from ttmlir.compiler import lower
-    from ttmlir.diagnostics import Diagnostic, DiagnosticError, load_module
+    from ttmlir.diagnostics import Diagnostic, DiagnosticError, load_module, verify_module
     from ttmlir.dialects import make_context
     from ttmlir.passes import PassFailure, make_pass
     from ttmlir.target.ttnn import TranslateError, translate
 
-    ttir = lower(text, filename, "stablehlo-to-ttir-pipeline")
-    ttir_text = print_module(ttir)
-    module, positions = load_module(make_context(), ttir_text, filename)
+    module, positions = load_module(make_context(), text, filename)
+    for name, options in (("stablehlo-to-ttir-pipeline", ""), ("ttir-to-ttnn-backend-pipeline", pipeline_options)):
+        try:
+            make_pass(name, options).apply(make_context(), module)
+        except PassFailure as failure:
+            raise DiagnosticError(Diagnostic("error", str(failure), filename, text,
+                                             positions.get(failure.op))) from None
+    verify_module(module, positions, filename, text)
     try:
-        make_pass("ttir-to-ttnn-backend-pipeline", pipeline_options).apply(make_context(), module)
-    except PassFailure as failure:
-        raise DiagnosticError(Diagnostic("error", str(failure), filename, ttir_text,
-                                         positions.get(failure.op))) from None
-    try:
-        return translate(module, stages={"ttir": ttir_text})
+        return translate(module)
     except TranslateError as error:
         raise DiagnosticError(Diagnostic("error", str(error), filename, print_module(module), None)) from None
 

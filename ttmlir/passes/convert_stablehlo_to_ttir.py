@@ -18,6 +18,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import stablehlo as shlo
+from ttmlir.dialects.canonicalize import is_splat
 from ttmlir.dialects.props import KINDS, default_attr, dense_values
 from ttmlir.dialects.stablehlo import int_of, ints_of
 from ttmlir.passes import PassFailure
@@ -105,12 +106,9 @@ def splat_of(value: SSAValue) -> float | int | None:
         return owner.prop("fill_value").value.data
     attr = owner.attr("value") if isinstance(owner, shlo.StableHLOOp) and owner.name == "stablehlo.constant" else \
         owner.prop("value") if isinstance(owner, TTOp) and owner.ROW.name == "constant" else None
-    if not isinstance(attr, DenseIntOrFPElementsAttr):
+    if not isinstance(attr, DenseIntOrFPElementsAttr) or not is_splat(attr):
         return None
-    values = list(attr.get_values())
-    if len(values) == 1 or (len(values) <= 4096 and len(set(values)) == 1):
-        return values[0]
-    return None
+    return attr.get_element_type().unpack(attr.data.data, 1)[0]
 
 
 PASS_THROUGH = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.convert", "ttir.reshape",
