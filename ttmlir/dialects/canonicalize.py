@@ -278,8 +278,10 @@ def _flipped_comparison(op: Operation) -> list[Operation] | None:
 
 
 def _constant_fill(value: SSAValue) -> float | int | None:
-    """The one value of a TTIR full op or splat constant."""
+    """The one value of a TTIR full op or splat constant (also through reshapes, broadcasts and typecasts)."""
     owner = value.owner
+    while isinstance(owner, Operation) and owner.name in ("ttir.reshape", "ttir.broadcast", "ttir.typecast"):
+        owner = owner.operands[0].owner
     if not isinstance(owner, Operation):
         return None
     fill = owner.prop("fill_value") if owner.name == "ttir.full" else \
