@@ -102,8 +102,9 @@ _ANGLE_OR_QUOTE = re.compile(r'->|[<>"]')
 _PAREN_OR_QUOTE = re.compile(r'[()"]')
 _ARROW = re.compile(r"\s*->\s*")
 _TYPE_NAME = re.compile(r"!?[a-zA-Z_][\w.$]*")
-_SIMPLE_LOC = re.compile(r'\(\s*(?:"([^"\\\n]*)"\s*(?::\s*([0-9]+)\s*:\s*([0-9]+)|\(\s*(#[\w.$-]+)\s*\))?'
-                         r'|(#[\w.$-]+))\s*\)')
+# a file range (`"f":3:20 to :26`, `to 4:2`, as newer MLIR and JAX print them) is read as its start
+_SIMPLE_LOC = re.compile(r'\(\s*(?:"([^"\\\n]*)"\s*(?::\s*([0-9]+)\s*:\s*([0-9]+)(?:\s+to\s+(?:[0-9]+)?:[0-9]+)?'
+                         r'|\(\s*(#[\w.$-]+)\s*\))?|(#[\w.$-]+))\s*\)')
 _SHAPED_TYPES = frozenset({"tensor", "memref", "vector"})
 _TYPED_NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*(?:[eE][+-]?[0-9]+)?)?)[ \t]*:[ \t]*[a-z][a-z0-9]*\b")
 _NUMBER_START = frozenset({MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT, MLIRTokenKind.MINUS})
@@ -184,7 +185,8 @@ class TTParser(Parser):
             self._parse_alias_definition()
 
     def parse_optional_location(self):
-        """The common spellings, `loc("name")`, `loc("file":1:2)`, `loc("name"(#loc3))` and `loc(#loc3)`, read
+        """The common spellings, `loc("name")`, `loc("file":1:2)` (or a range from there), `loc("name"(#loc3))` and
+        `loc(#loc3)`, read
         by one expression (a model has a location per op and per alias); anything else by xDSL."""
         token = self._current_token
         if token.text == "loc" and (match := _SIMPLE_LOC.match(self.lexer.input.content, token.span.end)):

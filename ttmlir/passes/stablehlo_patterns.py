@@ -1,4 +1,5 @@
-"""StableHLO → TTIR patterns of the windowed families: convolution and reduce_window (pools, cumsum).
+"""StableHLO → TTIR patterns of the windowed families (convolution; reduce_window: pools, cumsum) and the
+collectives.
 
 TTIR's conv2d and pools read NHWC inputs (and OIHW weights): the StableHLO op's layout, given by its dimension
 numbers (or, for reduce_window, by which dimensions have a window), is permuted to that and back.
@@ -130,3 +131,96 @@ def reduce_window(b: Builder, op):
 
 
 PATTERNS = {"stablehlo.convolution": convolution, "stablehlo.reduce_window": reduce_window}
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Collectives: replica groups (device ids on the module's mesh, row-major) say along which mesh axis the
+# exchange runs; TTIR's collectives name that axis.
+
+REDUCE_KINDS = {"stablehlo.add": "sum", "stablehlo.maximum": "max", "stablehlo.minimum": "min"}
+
+
+def mesh_of(op) -> tuple[int, int]:
+    """The mesh of the module holding `op` (`ttcore.meshes`), else one row of every device the groups name."""
+    from ttmlir.dialects.ttcore import MeshesAttr
+    holder = op.parent_op()
+    while holder is not None:
+        meshes = holder.attributes.get(MeshesAttr.name)
+        if isinstance(meshes, MeshesAttr) and meshes.data:
+            shape = tuple(meshes.data[0][1])
+            return (1, shape[0]) if len(shape) == 1 else (shape[0], shape[1])
+        holder = holder.parent_op()
+    groups = _groups(op)
+    return 1, max((d for g in groups for d in g), default=0) + 1
+
+
+def _groups(op) -> list[list[int]]:
+    attr = op.attr("replica_groups")
+    rows, cols = attr.type.get_shape() if attr is not None else (0, 0)
+    flat = ints_of(attr) if attr is not None else ()
+    return [list(flat[r * cols:(r + 1) * cols]) for r in range(rows)]
+
+
+def cluster_axis(op) -> int:
+    """The mesh axis each replica group runs along: ids one apart are a row (axis 1), a mesh width apart a
+    column (axis 0)."""
+    rows, cols = mesh_of(op)
+    groups = [g for g in _groups(op) if len(g) > 1]
+    if not groups:
+        return 1 if cols > 1 or rows == 1 else 0
+    along_row = all(len({d // cols for d in g}) == 1 for g in groups)
+    along_col = all(len({d % cols for d in g}) == 1 for g in groups)
+    if along_row == along_col:
+        raise PassFailure(op, f"'{op.name}' op replica groups {groups} do not run along one axis of the "
+                              f"{rows}x{cols} mesh")
+    return 1 if along_row else 0
+
+
+def _reduce_kind(op) -> str:
+    body = list(op.regions[0].block.ops)
+    kind = REDUCE_KINDS.get(body[0].name) if len(body) == 2 else None
+    if kind is None:
+        raise PassFailure(op, f"'{op.name}' op reduction is not a sum, max or min")
+    return kind
+
+
+def all_reduce(b: Builder, op):
+    from ttmlir.dialects.ttcore import ReduceTypeAttr
+    kind, axis = _reduce_kind(op), cluster_axis(op)
+    return [b.ttir("all_reduce", [v], r.type, reduce_type=ReduceTypeAttr(ReduceTypeAttr.enum_type(kind)),
+                   cluster_axis=axis) for v, r in zip(op.operands, op.results)]
+
+
+def all_gather(b: Builder, op):
+    dim, axis = int_of(op.attr("all_gather_dim")), cluster_axis(op)
+    return [b.ttir("all_gather", [v], r.type, all_gather_dim=dim, cluster_axis=axis)
+            for v, r in zip(op.operands, op.results)]
+
+
+def reduce_scatter(b: Builder, op):
+    from ttmlir.dialects.ttcore import ReduceTypeAttr
+    kind, axis = _reduce_kind(op), cluster_axis(op)
+    return [b.ttir("reduce_scatter", [op.operands[0]], op.results[0].type,
+                   reduce_type=ReduceTypeAttr(ReduceTypeAttr.enum_type(kind)),
+                   scatter_dim=int_of(op.attr("scatter_dimension")), cluster_axis=axis)]
+
+
+def collective_permute(b: Builder, op):
+    return [b.ttir("collective_permute", [op.operands[0]], op.results[0].type,
+                   source_target_pairs=op.attr("source_target_pairs"))]
+
+
+def all_to_all(b: Builder, op):
+    return [b.ttir("all_to_all", [v], r.type, split_dim=int_of(op.attr("split_dimension")),
+                   concat_dim=int_of(op.attr("concat_dimension")), split_count=int_of(op.attr("split_count")),
+                   replica_groups=op.attr("replica_groups")) for v, r in zip(op.operands, op.results)]
+
+
+def collective_broadcast(b: Builder, op):
+    return [b.ttir("collective_broadcast", [op.operands[0]], op.results[0].type,
+                   replica_groups=op.attr("replica_groups"))]
+
+
+PATTERNS.update({"stablehlo.all_reduce": all_reduce, "stablehlo.all_gather": all_gather,
+                 "stablehlo.reduce_scatter": reduce_scatter, "stablehlo.collective_permute": collective_permute,
+                 "stablehlo.all_to_all": all_to_all, "stablehlo.collective_broadcast": collective_broadcast})
