@@ -675,9 +675,13 @@ class StableHLOOp(IRDLOperation):
         else:
             parser.parse_keyword("reducer")
             groups = []
+            def argument():
+                arg = parser.parse_argument()
+                parser.parse_optional_location()  # a block argument's location (printed with debug info)
+                return arg
+
             for _ in range(n):
-                groups.append(parser.parse_comma_separated_list(parser.Delimiter.PAREN,
-                                                                lambda: parser.parse_argument()))
+                groups.append(parser.parse_comma_separated_list(parser.Delimiter.PAREN, argument))
             args = [g[0] for g in groups] + [g[1] for g in groups]
             region = parser.parse_region(args)
         return cls._make(parser, names, list(fn.inputs.data), list(fn.outputs.data), props, attrs, [region])
