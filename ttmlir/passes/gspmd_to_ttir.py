@@ -19,7 +19,7 @@ from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore
 from ttmlir.passes import PassFailure
-from ttmlir.passes.shardy_to_ttir import _enum, _ttir
+from ttmlir.passes.shardy_to_ttir import _enum, _set_func_type, _ttir
 
 SHARDING_TARGETS = ("Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape")
 _DEVICES = re.compile(r"^\{devices=\[([0-9,]+)\](?:<=\[([0-9,]+)\](T\([0-9,]+\))?|([0-9,]+))"
@@ -30,6 +30,7 @@ class GSPMDSharding(NamedTuple):
     kind: str  # "replicated" | "manual" | "maximal" | "devices"
     tiles: tuple[int, ...] = ()  # per tensor dim, pieces (devices only; without a replicated last dim)
     devices: int = 1
+    grid: tuple[int, ...] = ()  # the device iota's shape, `<=[8,4]`: the mesh the devices form
 
 
 def parse_gspmd(text: str) -> GSPMDSharding:
@@ -46,7 +47,8 @@ def parse_gspmd(text: str) -> GSPMDSharding:
     devices = math.prod(tiles)
     if match.group(5):
         tiles = tiles[:-1]
-    return GSPMDSharding("devices", tiles, devices)
+    grid = tuple(int(t) for t in match.group(2).split(",")) if match.group(2) else (devices,)
+    return GSPMDSharding("devices", tiles, devices, grid)
 
 
 def call_target(op: Operation) -> str | None:
@@ -68,16 +70,24 @@ def gspmd_annotated(module: ModuleOp) -> bool:
 
 
 def mesh_from_gspmd(module: ModuleOp) -> tuple[int, int] | None:
-    """The mesh GSPMD shardings of `module` run on: (1, devices) for the largest device count they name."""
-    found = 0
+    """The mesh GSPMD shardings of `module` run on, from the sharding naming the most devices: its device grid
+    (`<=[8,4]` is 8x4), else its two split dimensions (`[2,4]` is 2x4), else 1xN."""
+    found: GSPMDSharding | None = None
     for op in module.walk():
-        for attr in (op.attributes.get("mhlo.sharding"),):
-            if isinstance(attr, StringAttr):
-                try:
-                    found = max(found, parse_gspmd(attr.data).devices)
-                except ValueError:
-                    continue
-    return (1, found) if found else None
+        attr = op.attributes.get("mhlo.sharding")
+        if isinstance(attr, StringAttr):
+            try:
+                parsed = parse_gspmd(attr.data)
+            except ValueError:
+                continue
+            if parsed.kind == "devices" and (found is None or parsed.devices > found.devices):
+                found = parsed
+    if found is None:
+        return None
+    split = [t for t in found.tiles if t > 1]
+    if len(found.grid) == 2:
+        return found.grid[0], found.grid[1]
+    return (split[0], split[1]) if len(split) == 2 else (1, found.devices)
 
 
 def mesh_shard_props(sharding: GSPMDSharding, mesh: tuple[int, int], direction: str) -> dict:
@@ -85,8 +95,10 @@ def mesh_shard_props(sharding: GSPMDSharding, mesh: tuple[int, int], direction: 
         kind, shape, dims = ("maximal" if sharding.kind == "maximal" else "replicate"), [1], [-1]
     else:
         split = [d for d, t in enumerate(sharding.tiles) if t > 1]
-        if len(split) == 1 and math.prod(sharding.tiles) == mesh[1]:
+        if len(split) == 1 and sharding.tiles[split[0]] == mesh[1]:  # along the mesh's columns (rows replicate)
             dims = [-1, split[0]]
+        elif len(split) == 1 and sharding.tiles[split[0]] == mesh[0]:
+            dims = [split[0], -1]
         elif len(split) == 2 and (sharding.tiles[split[0]], sharding.tiles[split[1]]) == mesh:
             dims = split
         else:
@@ -111,6 +123,13 @@ def convert_gspmd_to_ttir(module: ModuleOp) -> None:
             if target == "SPMDFullToShardShape":
                 marker = op.operands[0].owner
                 source = marker if call_target(marker) == "Sharding" else op
+                if _presharded_argument(source.operands[0]):  # arrives as this chip's piece: no split
+                    func = source.operands[0].block.parent_op()
+                    local = Rewriter.replace_value_with_new_type(source.operands[0], op.results[0].type)
+                    op.results[0].replace_all_uses_with(local)
+                    Rewriter.erase_op(op)
+                    _set_func_type(func)
+                    continue
                 props = mesh_shard_props(sharding_of(source), mesh, "full_to_shard")
             elif target == "SPMDShardToFullShape":
                 props = mesh_shard_props(sharding_of(op), mesh, "shard_to_full")
@@ -123,3 +142,14 @@ def convert_gspmd_to_ttir(module: ModuleOp) -> None:
         if call_target(op) == "Sharding" and op.parent is not None:  # a mark only: the value itself
             op.results[0].replace_all_uses_with(op.operands[0])
             Rewriter.erase_op(op)
+
+
+def _presharded_argument(value) -> bool:
+    from xdsl.dialects.func import FuncOp
+    from xdsl.ir import BlockArgument
+
+    if not isinstance(value, BlockArgument) or not isinstance(func := value.block.parent_op(), FuncOp):
+        return False
+    attrs = func.arg_attrs.data[value.index].data if func.arg_attrs is not None else {}
+    status = attrs.get("ttcore.shard_status")
+    return status is not None and status.data.value == "presharded"

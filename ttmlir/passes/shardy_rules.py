@@ -135,10 +135,24 @@ def _slice(op: Operation) -> list[Factor]:
             if (starts[d], limits[d], strides[d]) == (0, size, 1)]
 
 
+def _convolution(op: Operation) -> list[Factor]:
+    """Batch with batch, output features with the kernel's; input features (with one group) are contracted;
+    spatial dims are computed whole (windows cross pieces)."""
+    layout = _prop(op, "dimension_numbers").data
+    (ib, i_f, _), (ki, ko, _), (ob, of, _) = layout.input_dims, layout.kernel_dims, layout.output_dims
+    lhs, rhs = _shape(op.operands[0]), _shape(op.operands[1])
+    factors = [Factor(lhs[ib], (("operand", 0, ib), ("result", 0, ob))),
+               Factor(rhs[ko], (("operand", 1, ko), ("result", 0, of)))]
+    groups = [_prop(op, k) for k in ("feature_group_count", "batch_group_count")]
+    if all(g is None or g.value.data == 1 for g in groups):
+        factors.append(Factor(lhs[i_f], (("operand", 0, i_f), ("operand", 1, ki)), True))
+    return factors
+
+
 RULES: dict[str, Callable[[Operation], list[Factor]]] = {
     "stablehlo.transpose": _transpose, "stablehlo.broadcast_in_dim": _broadcast, "stablehlo.reshape": _reshape,
     "stablehlo.dot_general": _dot_general, "stablehlo.reduce": _reduce, "stablehlo.concatenate": _concatenate,
-    "stablehlo.slice": _slice,
+    "stablehlo.slice": _slice, "stablehlo.convolution": _convolution,
 }
 
 # ops whose every operand and result share one shape but whose values mix along a dimension: no elementwise rule
