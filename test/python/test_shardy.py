@@ -243,3 +243,26 @@ def test_slice_of_a_split_dimension_gathers_first():
     a = torch.randn(8, 64)
     (out,) = run(print_module(module), (1, 2), [[a[:4], a[4:]]])
     torch.testing.assert_close(out, torch.exp(a[2:6]) + torch.arange(4.0)[:, None], rtol=1e-2, atol=1e-2)
+
+
+def test_contracted_split_then_row_constraint_is_a_reduce_scatter():
+    """Both operands split along the contracted dim and the product constrained to rows: "y" cannot split both
+    the contraction and the rows of one matmul, so the partial products are reduce-scattered to rows."""
+    from ttmlir.passes import stablehlo_to_ttir_pipeline
+
+    text = '''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%a: tensor<64x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>},
+                           %w: tensor<32x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<64x16xf32> {
+      %0 = stablehlo.dot_general %a, %w, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
+      %1 = sdy.sharding_constraint %0 <@mesh, [{"y"}, {}]> : tensor<64x16xf32>
+      %2 = stablehlo.tanh %1 : tensor<64x16xf32>
+      return %2 : tensor<64x16xf32>
+    }'''
+    module, _ = parse_text(make_context(), text)
+    stablehlo_pipeline(module)
+    printed = print_module(module)
+    assert '"stablehlo.reduce_scatter"' in printed and "all_reduce" not in printed
+    stablehlo_to_ttir_pipeline(module)
+    a, w = torch.randn(64, 32), torch.randn(32, 16)
+    (out,) = run(print_module(module), (1, 2), [[a[:, :16], a[:, 16:]], [w[:16], w[16:]]])
+    torch.testing.assert_close(out, torch.tanh(a @ w), rtol=2e-2, atol=5e-2)

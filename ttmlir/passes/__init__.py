@@ -83,6 +83,7 @@ PASS_CLASSES = {
     "auto-sharding": "ttmlir.passes.auto_sharding:AutoShardingPass",
     "tt-populate-argument-types": "ttmlir.passes.populate_argument_types:TTPopulateArgumentTypesPass",
     "convert-xla-sdy-to-sdy": "ttmlir.passes.convert_xla_sdy_to_sdy:ConvertXlaSdyToSdyPass",
+    "shardy-ccl-canonicalization": "ttmlir.passes.shardy_ccl_canonicalization:ShardyCCLCanonicalizationPass",
 }
 
 

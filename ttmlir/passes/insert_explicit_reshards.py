@@ -34,16 +34,25 @@ def reshard_op(op: Operation, mesh_name: str) -> None:
     results = [_dims(value_sharding(r), len(r.type.get_shape())) for r in op.results]
     need = [[()] * len(v.type.get_shape()) if isinstance(v.type, TensorType) else None for v in op.operands]
     reduced: list = []
-    for factor in factors or ():
+    taken: set = set()  # an axis splits one factor of the op: contracted factors first, then free ones
+    chosen: dict[int, tuple] = {}
+    order = sorted(range(len(factors or ())), key=lambda i: not factors[i].reduction)
+    for i in order:
+        factor = factors[i]
         res = [p for p in factor.places if p[0] == "result"]
         ops_ = [p for p in factor.places if p[0] == "operand"]
         if factor.reduction and ops_:
             axes = _dims(value_sharding(op.operands[ops_[0][1]]), len(need[ops_[0][1]]))[ops_[0][2]]
-            reduced += [a for a in axes if a not in reduced]
         else:
             axes = results[res[0][1]][res[0][2]] if res else ()
-        for _, i, d in ops_:
-            need[i][d] = axes
+        if any(a in taken for a in axes):
+            axes = ()
+        taken.update(axes)
+        chosen[i] = axes
+        if factor.reduction:
+            reduced += [a for a in axes if a not in reduced]
+        for _, j, d in ops_:
+            need[j][d] = axes
     for i, (value, dims) in enumerate(zip(op.operands, need)):
         if dims is None or _dims(value_sharding(value), len(dims)) == dims:
             continue
@@ -53,10 +62,10 @@ def reshard_op(op: Operation, mesh_name: str) -> None:
         op.operands[i] = reshard.results[0]
     # what the op computes per chip: result dims its factors tie to split operand dims; the others whole
     computed = [[()] * len(r) for r in results]
-    for factor in factors or ():
+    for i, factor in enumerate(factors or ()):
         if any(p[0] == "operand" for p in factor.places) and not factor.reduction:
-            for _, i, d in (p for p in factor.places if p[0] == "result"):
-                computed[i][d] = results[i][d]
+            for _, j, d in (p for p in factor.places if p[0] == "result"):
+                computed[j][d] = chosen[i]
     after = op
     if reduced and op.results:
         result = op.results[0]

@@ -113,13 +113,18 @@ class Propagation:
                 if axes is not None and self.dims.get(value, [None] * len(seed))[d] is None and value in self.dims:
                     self.dims[value][d], changed = axes, True
         for op in self.ops:
-            factors = factors_of(op)
-            for factor in factors or ():
-                places = [self._get(op, p) for p in factor.places]
+            factors = factors_of(op) or []
+            placed = [[self._get(op, p) for p in f.places] for f in factors]
+            taken = [{a.name for v, d in places if v in self.dims and self.dims[v][d] for a in self.dims[v][d]}
+                     for places in placed]
+            for i, (factor, places) in enumerate(zip(factors, placed)):
                 known = [self.dims[v][d] for v, d in places if v in self.dims and self.dims[v][d]]
                 if not known:
                     continue
                 axes = known[0]
+                # an axis splits one factor of an op: not both a contracted dim and a free one
+                if any(a.name in t for j, t in enumerate(taken) if j != i for a in axes):
+                    continue
                 for v, d in places:
                     if v in self.dims and self.dims[v][d] is None and self._fits(v, d, axes, factor.size):
                         self.dims[v][d], changed = axes, True

@@ -47,7 +47,7 @@ class StableHLOPipeline(ModulePass):
         steps += [passes[name]() for name in (
             "sdy-user-priority-propagate", "sdy-sharding-constraint-to-reshard", "replicate-non-splittable-values",
             "sdy-insert-explicit-reshards", "wrap-under-manual-computation",
-            "sdy-reshard-to-collectives", "annotate-local-shapes", "update-global-to-local-shapes",
+            "sdy-reshard-to-collectives", "shardy-ccl-canonicalization", "annotate-local-shapes", "update-global-to-local-shapes",
             "sdy-close-shardings")]
         for step in steps:
             step.apply(ctx, op)
