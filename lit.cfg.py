@@ -19,3 +19,5 @@ config.substitutions.append(("%system_desc_path%", ""))
 if "PYTHONPATH" in os.environ:
     config.environment["PYTHONPATH"] = os.environ["PYTHONPATH"]
 config.available_features.add("stablehlo")  # the StableHLO front door (ttmlir.dialects.stablehlo)
+# The op model (ttmlir/runtime/op_model.py) judges layouts and times ops, as upstream's built with its op model.
+config.available_features.add("opmodel")

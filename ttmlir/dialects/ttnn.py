@@ -46,7 +46,7 @@ DeviceComputeKernelConfigAttr = struct_attr("ttnn.device_compute_kernel_config",
 UnaryWithParamAttr = struct_attr("ttnn.unary_with_param", (("op_type", "keyword", True), ("params", "attr", False)),
                                  "A unary operation, with parameters, fused into another op.")
 Conv2dConfigAttr = struct_attr("ttnn.conv2d_config", (
-    ("weights_dtype", hardware.DATA_TYPES, False), ("activation", "attr", False),
+    ("weights_dtype", hardware.DATA_TYPES, False), ("activation", UnaryWithParamAttr, False),  # `<op_type = relu>`
     *((key, "bool", False) for key in ("deallocate_activation", "reallocate_halo_output")),
     *((key, "int", False) for key in ("act_block_h_override", "act_block_w_div")),
     *((key, "bool", False) for key in ("reshard_if_not_optimal", "override_sharding_config")),

@@ -84,6 +84,12 @@ PASS_CLASSES = {
     "tt-populate-argument-types": "ttmlir.passes.populate_argument_types:TTPopulateArgumentTypesPass",
     "convert-xla-sdy-to-sdy": "ttmlir.passes.convert_xla_sdy_to_sdy:ConvertXlaSdyToSdyPass",
     "shardy-ccl-canonicalization": "ttmlir.passes.shardy_ccl_canonicalization:ShardyCCLCanonicalizationPass",
+    "ttnn-greedy-memory-layout-propagation":
+        "ttmlir.passes.ttnn_greedy_memory_layout_propagation:TTNNGreedyMemoryLayoutPropagationPass",
+    "ttnn-greedy-l1-spill-management": "ttmlir.passes.ttnn_greedy_l1_spill_management:TTNNGreedyL1SpillManagementPass",
+    "ttnn-operation-validation-and-fallback":
+        "ttmlir.passes.ttnn_operation_validation_and_fallback:TTNNOperationValidationAndFallbackPass",
+    "ttir-propagate-weight-dtype": "ttmlir.passes.ttir_propagate_weight_dtype:TTIRPropagateWeightDtypePass",
 }
 
 

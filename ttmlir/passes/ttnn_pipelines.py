@@ -30,8 +30,17 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     enable_fusing_pass: bool = True
     enable_implicit_broadcast_folding_pass: bool = True
     enable_ttnn_decomposition_pass: bool = True
-    # what this build lacks is refused when asked for, not ignored: its default is what it does
+    # the optimizer: level 1 turns it on with layouts left in DRAM, level 2 adds the memory-layout analysis (L1)
     optimization_level: int = 0
+    enable_optimizer: bool = False
+    memory_layout_analysis_enabled: str = ""  # unset: as the optimization level says
+    max_legal_layouts: int = 64
+    override_output_layout: str = ""
+    override_conv2d_config: str = ""
+    tensor_l1_usage_cap: str = "0.95"
+    enable_decision_trace: bool = False
+    decision_trace_dir: str = "ttrt-artifacts/decision_trace"
+    # what this build lacks is refused when asked for, not ignored: its default is what it does
     enable_const_eval: bool = False
     enable_cpu_hoisted_const_eval: bool = False
     enable_trace: bool = False
@@ -43,8 +52,15 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     compute_cfg_dst_full_sync_en: str | None = None
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        lacking = [("optimization-level", self.optimization_level > 0, "the optimizer (optimization-level > 0)"),
-                   ("enable-const-eval", self.enable_const_eval, "const-eval (constant subgraphs hoisted into "
+        if self.optimization_level not in (0, 1, 2):
+            raise PassFailure(module, f"optimization-level must be 0, 1 or 2, got {self.optimization_level}")
+        if self.memory_layout_analysis_enabled not in ("", "true", "false", "1", "0"):
+            raise PassFailure(module, f"invalid boolean '{self.memory_layout_analysis_enabled}' for "
+                                      "memory-layout-analysis-enabled")
+        optimizer = self.enable_optimizer or self.optimization_level >= 1
+        memory_layout = (self.memory_layout_analysis_enabled in ("true", "1") if self.memory_layout_analysis_enabled
+                         else self.optimization_level >= 2) and optimizer
+        lacking = [("enable-const-eval", self.enable_const_eval, "const-eval (constant subgraphs hoisted into "
                                                                  "functions run once)"),
                    ("enable-cpu-hoisted-const-eval", self.enable_cpu_hoisted_const_eval, "const-eval hoisted to the CPU"),
                    ("enable-trace", self.enable_trace, "trace capture")]
@@ -78,5 +94,20 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         decomposition = (TTNNDecompositionPass(),) if self.enable_ttnn_decomposition_pass else ()
         for stage in (TTNNResolveCompositesPass(), TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
                       CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(), compute_config, CanonicalizePass(),
-                      TTNNPrepareConv3dWeightsPass(), TTNNDecomposeLayoutsPass(), CanonicalizePass(), TTNNDeallocatePass()):
+                      *self._optimizer(memory_layout), TTNNPrepareConv3dWeightsPass(), TTNNDecomposeLayoutsPass(),
+                      CanonicalizePass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)
+
+    def _optimizer(self, memory_layout: bool) -> tuple:
+        if not memory_layout and not self.override_output_layout and not self.override_conv2d_config:
+            return ()
+        from ttmlir.passes.ttnn_greedy_l1_spill_management import TTNNGreedyL1SpillManagementPass
+        from ttmlir.passes.ttnn_greedy_memory_layout_propagation import TTNNGreedyMemoryLayoutPropagationPass
+
+        trace = {"enable_decision_trace": self.enable_decision_trace, "decision_trace_dir": self.decision_trace_dir,
+                 "tensor_l1_usage_cap": self.tensor_l1_usage_cap}
+        # without the memory-layout analysis only the overridden results move (no other candidate than DRAM)
+        return (TTNNGreedyMemoryLayoutPropagationPass(max_legal_layouts=self.max_legal_layouts if memory_layout else 0,
+                                                      override_output_layout=self.override_output_layout,
+                                                      override_conv2d_config=self.override_conv2d_config, **trace),
+                TTNNGreedyL1SpillManagementPass(**trace))

@@ -11,6 +11,7 @@ the result the placement, layout and data type its tensor descriptor names.
 from __future__ import annotations
 
 import math
+import re
 from typing import Callable
 
 import torch
@@ -248,7 +249,12 @@ def _conv2d(x, t, num: Numerics = EXACT):
         y = numerics.conv(F.conv_transpose2d, a, w, num, stride, (top, left), out_pad, t.groups, dilation)
     else:
         y = numerics.conv(F.conv2d, F.pad(a, (left, right, top, bottom)), w, num, stride, 0, dilation, t.groups)
-    return _flatten_nhwc(y if b is None else y + b.reshape(1, -1, 1, 1).float())
+    y = y if b is None else y + b.reshape(1, -1, 1, 1).float()
+    # conv2d_config's activation (`<op_type = relu>`) is applied to the result, fused as tt-metal fuses it
+    fused = re.search(r"op_type = (\w+)", struct_fields(t.conv2dConfig).get("activation", ""))
+    if fused and fused.group(1) not in UNARY:
+        raise ValueError(f"conv2d_config activation '{fused.group(1)}' is not a unary op the simulator has")
+    return _flatten_nhwc(UNARY[fused.group(1)](y) if fused else y)
 
 
 def _prepare_conv3d_weights(x, t):

@@ -320,11 +320,12 @@ class BinaryRun:
         for count, (op, est, start, end) in enumerate(ctx.perf):
             config = fbu.struct_fields(getattr(op.operation.type, "computeConfig", None))
             inputs = [t for t in op.inputs if isinstance(t, Tensor)]
+            placement = _placement(op.outputs[0]) if op.outputs and op.outputs[0].on_device else {}
             for device_id in range(ctx.device.num_chips if est.kernel_ns else 1):
                 placed = timelines[device_id].place(est, op.traced)
                 self.perf_rows.append(perf_report.op_row(
-                    f"ttnn.{op.name}", count, device_id, est, (start, end), placed, config, inputs, op.outputs,
-                    op.loc, op.traced, {"program_index": index}))
+                    f"ttnn.{op.name}", count, device_id, est, (start, end), placed, {**config, **placement}, inputs,
+                    op.outputs, op.loc, op.traced, {"program_index": index}))
                 self.perf_bounds.append(est.bound)
 
     def write_perf_report(self, host_only: bool = False, trace: bool = False) -> Path:
@@ -350,6 +351,14 @@ class BinaryRun:
                 self.artifacts.save_json(self.folder(), "golden_results.json", self.golden_report)
             if self.memory_report:
                 self.artifacts.save_json(self.folder(), "memory_results.json", self.memory_report)
+
+
+def _placement(tensor) -> dict:
+    """Where the compiler placed an op's result (the optimizer's choice), shard grid included, for ATTRIBUTES."""
+    out = {"output_memory_config": f"{tensor.buffer_type}:{tensor.memory_layout or 'interleaved'}"}
+    if tensor.shard_grid:
+        out["shard_grid"] = f"{tensor.shard_grid[0]}x{tensor.shard_grid[1]}"
+    return out
 
 
 def write_perf_csv(folder: Path, rows: list[dict], host_only: bool = False) -> Path:

@@ -1,6 +1,6 @@
 // RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s | FileCheck %s --check-prefix=FUSED
 // RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path% enable-fusing-pass=false optimization-level=0 enable-const-eval=false enable-cpu-hoisted-const-eval=false" %s | FileCheck %s --check-prefix=UNFUSED
-// RUN: not ttmlir-opt --ttir-to-ttnn-backend-pipeline="optimization-level=2" %s 2>&1 | FileCheck %s --check-prefix=OPTIMIZER
+// RUN: not ttmlir-opt --ttir-to-ttnn-backend-pipeline="optimization-level=7" %s 2>&1 | FileCheck %s --check-prefix=OPTIMIZER
 // RUN: not ttmlir-opt --ttir-to-ttnn-backend-pipeline="enable-cpu-hoisted-const-eval=true" %s 2>&1 | FileCheck %s --check-prefix=CONST-EVAL
 // RUN: not ttmlir-opt --ttir-to-ttnn-backend-pipeline="enable-const-eval=true" %s 2>&1 | FileCheck %s --check-prefix=HOIST
 
@@ -8,7 +8,7 @@
 // FUSED-NOT: "ttnn.add"
 // UNFUSED: "ttnn.matmul"
 // UNFUSED: "ttnn.add"
-// OPTIMIZER: error: the optimizer (optimization-level > 0) is not supported by this build; drop 'optimization-level' or set it to its default
+// OPTIMIZER: error: optimization-level must be 0, 1 or 2, got 7
 // CONST-EVAL: error: const-eval hoisted to the CPU is not supported by this build
 // HOIST: error: const-eval (constant subgraphs hoisted into functions run once) is not supported by this build; drop 'enable-const-eval'
 func.func @matmul_bias(%arg0: tensor<32x64xbf16>, %arg1: tensor<64x128xbf16>, %arg2: tensor<1x128xbf16>) -> tensor<32x128xbf16> {

@@ -1,0 +1,77 @@
+"""The optimizer on every `.mlir` model in a directory (e.g. upstream tt-mlir's test/ttmlir/models): each model
+compiled at optimization-level=0 and at a higher level, both run on the simulated n150 with the same inputs.
+
+usage: python benchmarks/optimizer_bench.py DIR [--level 2] [--filter REGEX]
+
+Per model: modelled device time (the perf model's kernel time summed over the program) at level 0 and at the
+level asked, their ratio, the ops whose result is L1-sharded and in L1 at all, and the lowest PCC of the outputs
+against level 0's. Last, the geometric mean of the speedups. Figures only; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
+
+
+def run(text: str, name: str, level: int):
+    """(outputs, modelled ns, sharded ops, L1 ops, compile s) of `text` compiled at `level`."""
+    from ttmlir.compiler import compile_ttir
+    from ttmlir.runtime.device import MeshDevice
+    from ttmlir.runtime.executor import Binary, run_program
+    from ttmlir.runtime.session import make_inputs
+
+    start = time.perf_counter()
+    binary = Binary(data=compile_ttir(text, name, pipeline_options=f"optimization-level={level}"))
+    compile_s = time.perf_counter() - start
+    inputs = make_inputs(binary, 0, "randn", 0)
+    device = MeshDevice(mesh_shape=binary.mesh_shape())
+    outputs, ctx = run_program(binary, 0, inputs, device)
+    ns = sum(p.kernel_ns for _, p, *_ in ctx.perf)
+    placed = [t for op, *_ in ctx.perf for t in op.outputs if t.on_device]
+    sharded = sum(1 for t in placed if (t.memory_layout or "").endswith("sharded"))
+    in_l1 = sum(1 for t in placed if t.buffer_type == "l1")
+    return [o.data.float() for o in outputs], ns, sharded, in_l1, compile_s
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("directory")
+    parser.add_argument("--level", type=int, default=2)
+    parser.add_argument("--filter", default="")
+    args = parser.parse_args()
+    from ttmlir.runtime.golden import pcc
+
+    files = [p for p in sorted(Path(args.directory).rglob("*.mlir")) if re.search(args.filter, str(p))]
+    print(f"{'model':56} {'L0 us':>9} {f'L{args.level} us':>9} {'speedup':>7} {'sharded':>7} {'in L1':>6} "
+          f"{'min PCC':>8}  result")
+    speedups, failed = [], 0
+    for path in files:
+        name = str(path.relative_to(args.directory))
+        text = path.read_text()
+        try:
+            base, base_ns, *_ = run(text, str(path), 0)
+            outs, ns, sharded, in_l1, _ = run(text, str(path), args.level)
+        except Exception as error:  # a figure table: one model's failure is reported, the rest still measured
+            failed += 1
+            print(f"{name[:56]:56} {'':>9} {'':>9} {'':>7} {'':>7} {'':>6} {'':>8}  FAIL {str(error).splitlines()[0][:90]}")
+            continue
+        worst = min((pcc(a, b) for a, b in zip(outs, base)), default=1.0)
+        speedups.append(base_ns / ns if ns else 1.0)
+        status = "ok" if worst >= 0.99 else "PCC"
+        print(f"{name[:56]:56} {base_ns / 1e3:9.1f} {ns / 1e3:9.1f} {speedups[-1]:7.2f} {sharded:7d} {in_l1:6d} "
+              f"{worst:8.4f}  {status}", flush=True)
+    geomean = math.exp(sum(map(math.log, speedups)) / len(speedups)) if speedups else 0.0
+    print(f"models {len(files)}, ran {len(speedups)}, failed {failed}; geometric-mean speedup "
+          f"L0/L{args.level} {geomean:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""The op model and the optimizer (optimization-level=2): legality, spilling, and results equal to level 0's."""
+
+import pytest
+import torch
+
+from ttmlir.compiler import compile_ttir, lower_to_ttnn
+from ttmlir.runtime import op_model
+from ttmlir.runtime.device import MeshDevice
+from ttmlir.runtime.executor import Binary, run_program
+from ttmlir.runtime.golden import pcc
+from ttmlir.runtime.op_model import TensorSpec
+
+ARCH = "wormhole_b0"
+
+CHAIN = """
+module {
+  func.func @forward(%a: tensor<256x512xbf16>, %b: tensor<512x1024xbf16>, %c: tensor<256x1024xbf16>) -> tensor<256x1024xbf16> {
+    %0 = "ttir.matmul"(%a, %b) : (tensor<256x512xbf16>, tensor<512x1024xbf16>) -> tensor<256x1024xbf16>
+    %1 = "ttir.relu"(%0) : (tensor<256x1024xbf16>) -> tensor<256x1024xbf16>
+    %2 = "ttir.add"(%1, %c) : (tensor<256x1024xbf16>, tensor<256x1024xbf16>) -> tensor<256x1024xbf16>
+    %3 = "ttir.gelu"(%2) : (tensor<256x1024xbf16>) -> tensor<256x1024xbf16>
+    %4 = "ttir.multiply"(%3, %c) : (tensor<256x1024xbf16>, tensor<256x1024xbf16>) -> tensor<256x1024xbf16>
+    return %4 : tensor<256x1024xbf16>
+  }
+}
+"""
+
+
+def test_op_model_legality():
+    t = TensorSpec((256, 1024), "bf16")
+    height = TensorSpec((256, 1024), "bf16", "l1", "height_sharded", (1, 8))
+    assert op_model.check("relu", "unary", [t], height, ARCH).legal
+    # 8 tile rows do not split over 64 cores; softmax needs whole rows on a core
+    assert not op_model.check("relu", "unary", [t], TensorSpec((256, 1024), "bf16", "l1", "height_sharded", (8, 8)),
+                              ARCH).legal
+    width = TensorSpec((256, 1024), "bf16", "l1", "width_sharded", (1, 8))
+    assert "cannot produce" in op_model.check("softmax", "softmax", [t], width, ARCH).reason
+    # sharded operands must match a sharded result; data movement reads shards but writes interleaved results;
+    # ops outside the sharded kernels read interleaved operands only
+    assert not op_model.check("add", "binary", [width, t], height, ARCH).legal
+    assert op_model.check("reshape", "reshape", [height], t, ARCH).legal
+    assert not op_model.check("reshape", "reshape", [t], height, ARCH).legal
+    assert not op_model.check("embedding", "embedding", [height, t], t, ARCH).legal
+    # a 64 MiB tensor interleaved in L1 is 1 MiB per core: legal under the full budget, not under a quarter of it
+    big = TensorSpec((4096, 8192), "bf16", "l1", "interleaved")
+    assert op_model.check("relu", "unary", [t], big, ARCH).legal
+    assert "more than" in op_model.check("relu", "unary", [t], big, ARCH, usage_cap=0.25).reason
+    # the legal shardings split tiles evenly, most cores first
+    grids = op_model.shardings(t, ("block_sharded",), ARCH)
+    assert grids[0].grid == (8, 8) and all(s.physical[0] % s.grid[0] == 0 for s in grids)
+
+
+def _run(text: str, options: str, inputs):
+    binary = Binary(data=compile_ttir(text, pipeline_options=options))
+    outputs, ctx = run_program(binary, 0, inputs, MeshDevice())
+    assert outputs[0].buffer_type == "dram"  # a program returns its results from DRAM, as its signature says
+    return outputs[0].data.float(), ctx
+
+
+def test_level2_shards_in_l1_and_matches_level0():
+    g = torch.Generator().manual_seed(0)
+    inputs = [torch.randn(256, 512, generator=g), torch.randn(512, 1024, generator=g), torch.randn(256, 1024, generator=g)]
+    base, base_ctx = _run(CHAIN, "optimization-level=0", inputs)
+    out, ctx = _run(CHAIN, "optimization-level=2", inputs)
+    assert pcc(base, out) > 0.999
+    placed = [t for op, *_ in ctx.perf for t in op.outputs if t.on_device]
+    assert sum((t.memory_layout or "").endswith("sharded") for t in placed) >= 3
+    assert sum(p.kernel_ns for _, p, *_ in ctx.perf) < sum(p.kernel_ns for _, p, *_ in base_ctx.perf)
+
+
+def test_spill_management_keeps_l1_within_the_cap(tmp_path):
+    # at a small cap the chain's L1 tensors do not all fit beside each other: some are spilled to DRAM, and the
+    # program still runs and agrees with level 0
+    import json
+    lower_to_ttnn(CHAIN, "chain", f"optimization-level=2 tensor-l1-usage-cap=0.012 enable-decision-trace=true "
+                                  f"decision-trace-dir={tmp_path}")
+    spills = json.loads((tmp_path / "l1_spill_management.json").read_text())["decisions"]
+    assert spills and all(s["bytes_per_core"] > 0 for s in spills)
+    g = torch.Generator().manual_seed(1)
+    inputs = [torch.randn(256, 512, generator=g), torch.randn(512, 1024, generator=g), torch.randn(256, 1024, generator=g)]
+    out, ctx = _run(CHAIN, "optimization-level=2 tensor-l1-usage-cap=0.012", inputs)
+    base, _ = _run(CHAIN, "optimization-level=0", inputs)
+    assert pcc(base, out) > 0.999
+
+
+def test_decision_trace(tmp_path):
+    lower_to_ttnn(CHAIN, "chain", f"optimization-level=2 enable-decision-trace=true decision-trace-dir={tmp_path}")
+    import json
+    decisions = json.loads((tmp_path / "memory_layout_propagation.json").read_text())["decisions"]
+    assert [d["op"] for d in decisions][:2] == ["matmul", "relu"]
+    assert any("sharded" in d["chosen"] for d in decisions)
+    assert (tmp_path / "l1_spill_management.json").exists()
+
+
+def test_ttrt_perf_reports_the_chosen_layouts(tmp_path):
+    import csv
+
+    from ttrt.common.api import API
+
+    path = tmp_path / "chain.ttnn"
+    path.write_bytes(compile_ttir(CHAIN, pipeline_options="optimization-level=2"))
+    API.initialize_apis()
+    code, _ = API.registered_apis["perf"](args={"binary": str(path), "--result-file": str(tmp_path / "r.json"),
+                                                "--artifact-dir": str(tmp_path / "a")})()
+    assert code == 0
+    with open(next((tmp_path / "a").rglob("ops_perf_results.csv")), newline="") as report:
+        rows = {row["OP CODE"]: row for row in csv.DictReader(report)}
+    assert "_SHARDED" in rows["ttnn.relu"]["OUTPUT_0_MEMORY"]
+    assert "'shard_grid': '" in rows["ttnn.relu"]["ATTRIBUTES"]
+    assert "'output_memory_config': 'l1:" in rows["ttnn.relu"]["ATTRIBUTES"]
+    assert "'output_memory_config': 'dram:interleaved'" in rows["ttnn.multiply"]["ATTRIBUTES"]
+
+
+CONV = """
+module {
+  func.func @forward(%x: tensor<1x8x8x16xbf16>, %w: tensor<16x16x3x3xbf16>) -> tensor<1x8x8x16xbf16> {
+    %0 = "ttir.conv2d"(%x, %w) <{stride = array<i32: 1, 1>, padding = array<i32: 1, 1>, dilation = 1 : i32, groups = 1 : i32}> : (tensor<1x8x8x16xbf16>, tensor<16x16x3x3xbf16>) -> tensor<1x8x8x16xbf16> loc("conv1")
+    return %0 : tensor<1x8x8x16xbf16>
+  }
+}
+"""
+
+
+def test_conv2d_config_override_activation_is_applied():
+    g = torch.Generator().manual_seed(2)
+    inputs = [torch.randn(1, 8, 8, 16, generator=g), torch.randn(16, 16, 3, 3, generator=g)]
+    plain, _ = _run(CONV, "optimization-level=1", inputs)
+    fused, _ = _run(CONV, "optimization-level=1 override-conv2d-config=conv1=activation#relu:deallocate_activation#false",
+                    inputs)
+    assert plain.min() < 0 and pcc(torch.relu(plain), fused) > 0.999
+    assert "deallocate_activation = false" in str(lower_to_ttnn(
+        CONV, "c", "optimization-level=1 override-conv2d-config=conv1=deallocate_activation#false"))

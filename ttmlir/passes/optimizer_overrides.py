@@ -1,0 +1,127 @@
+"""The optimizer's per-op overrides, keyed by an op's location name (`loc("conv1")`):
+
+- `override-conv2d-config=conv1=weights_dtype#bf16:deallocate_activation#true,conv2=...`: fields of the named
+  convolutions' `#ttnn.conv2d_config` (the field's name, `#`, its value as the attribute spells it; `activation`
+  takes a unary op name).
+- `override-output-layout=add_1=l1:block_sharded:2x2:tile,...`: where the named op's result lives: a buffer
+  (dram, l1), a memory layout (interleaved, height/width/block_sharded), a core grid `YxX`, the page layout and the
+  data type, in any order and any subset. Only what an op can be moved to without a different computation is
+  accepted: the tiled page layout and the result's own data type.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+
+from ttmlir import hardware
+from ttmlir.dialects import ttnn
+from ttmlir.dialects.ttnn import TTNNOp
+from ttmlir.passes import PassFailure
+from ttmlir.runtime.op_model import SHARDED, TensorSpec
+
+BUFFERS = ("dram", "l1", "system_memory")
+MEMORY_LAYOUTS = ("interleaved", *SHARDED)
+
+
+def named(op: Operation, name: str | None, key: str) -> bool:
+    """Whether an override for `key` names `op` (located `name`): its own location, or the one the TTIR op it was
+    converted from had (a conversion names its op `<name>_<op>`)."""
+    return name is not None and name in (key, f"{key}_{getattr(op, 'ROW', None) and op.ROW.name}")
+
+
+def split_entries(module: ModuleOp, option: str, text: str, separator: str = ",") -> dict[str, list[str]]:
+    """`name=a:b,name2=c` as {name: [a, b], name2: [c]}."""
+    entries: dict[str, list[str]] = {}
+    for entry in filter(None, text.split(separator)):
+        name, eq, params = entry.partition("=")
+        if not eq or not name or not params:
+            raise PassFailure(module, f"invalid {option} entry '{entry}': expected <op location name>=<parameters>")
+        entries[name] = params.split(":")
+    return entries
+
+
+def parse_output_layouts(module: ModuleOp, text: str) -> dict[str, dict]:
+    """Each named op's overridden placement, as the fields of a TensorSpec it sets."""
+    out: dict[str, dict] = {}
+    for name, params in split_entries(module, "override-output-layout", text).items():
+        fields: dict = {}
+        for p in params:
+            if p in BUFFERS:
+                fields["buffer_type"] = p
+            elif p in MEMORY_LAYOUTS:
+                fields["memory_layout"] = p
+            elif re.fullmatch(r"\d+x\d+", p):
+                fields["grid"] = tuple(int(d) for d in p.split("x"))
+            elif p in ("tile", "row_major"):
+                fields["tiled"] = p == "tile"
+            elif p in hardware.DATA_TYPES:
+                fields["dtype"] = p
+            else:
+                raise PassFailure(module, f"invalid override-output-layout parameter '{p}' for '{name}' (expected a "
+                                          f"buffer type, memory layout, grid YxX, tile/row_major or data type)")
+        out[name] = fields
+    return out
+
+
+def overridden_spec(op: TTNNOp, current: TensorSpec, fields: dict, name: str) -> TensorSpec:
+    """`current` with the override's fields; what cannot be honoured is a located error."""
+    if fields.get("tiled", True) is False:
+        raise PassFailure(op, f"override-output-layout for '{name}': a row-major result is not supported by this "
+                              "build's optimizer (drop 'row_major')")
+    if fields.get("dtype", current.dtype) != current.dtype:
+        raise PassFailure(op, f"override-output-layout for '{name}': the result is {current.dtype}; changing its data "
+                              f"type to {fields['dtype']} would change what the op computes")
+    spec = replace(current, **{k: v for k, v in fields.items() if k in ("buffer_type", "memory_layout", "grid")})
+    if "buffer_type" in fields and fields["buffer_type"] != "l1" and "memory_layout" not in fields:
+        spec = replace(spec, memory_layout=None if fields["buffer_type"] == "system_memory" else "interleaved")
+    if spec.buffer_type == "system_memory":
+        raise PassFailure(op, f"override-output-layout for '{name}': a device op cannot write its result to the host")
+    if not spec.sharded:
+        spec = replace(spec, grid=(1, 1))
+    return spec
+
+
+def apply_conv2d_overrides(module: ModuleOp, text: str, name_of) -> None:
+    entries = split_entries(module, "override-conv2d-config", text)
+    kinds = {key: kind for key, kind, _ in ttnn.Conv2dConfigAttr.FIELDS}
+    used: set[str] = set()
+    for op in module.walk():
+        if not isinstance(op, TTNNOp) or op.ROW.name != "conv2d":
+            continue
+        name = next((key for key in entries if named(op, name_of(op), key)), None)
+        if name is None:
+            continue
+        used.add(name)
+        existing = op.properties.get("conv2d_config")
+        values = dict(existing.data) if existing is not None else {}
+        for param in entries[name]:
+            key, hash_, value = param.partition("#")
+            if not hash_ or key not in kinds:
+                raise PassFailure(op, f"invalid override-conv2d-config parameter '{param}' for '{name}' (expected "
+                                      f"<field>#<value>, a field of #ttnn.conv2d_config)")
+            values[key] = _conv2d_value(op, key, kinds[key], value)
+        order = list(kinds)
+        op.properties["conv2d_config"] = ttnn.Conv2dConfigAttr(tuple(sorted(values.items(), key=lambda kv: order.index(kv[0]))))
+    if missing := sorted(set(entries) - used):
+        raise PassFailure(module, f"override-conv2d-config names no conv2d: '{missing[0]}'")
+
+
+def _conv2d_value(op: Operation, key: str, kind, value: str):
+    if kind == "bool":
+        if value not in ("true", "false"):
+            raise PassFailure(op, f"override-conv2d-config: {key} takes true or false, got '{value}'")
+        return value == "true"
+    if kind == "int":
+        if not re.fullmatch(r"-?\d+", value):
+            raise PassFailure(op, f"override-conv2d-config: {key} takes an integer, got '{value}'")
+        return int(value)
+    if key == "activation":
+        return ttnn.UnaryWithParamAttr((("op_type", value),))
+    if isinstance(kind, tuple) and value in kind:
+        return value
+    raise PassFailure(op, f"override-conv2d-config: invalid {key} '{value}'"
+                          f"{' (expected one of ' + ', '.join(kind) + ')' if isinstance(kind, tuple) else ''}")
