@@ -215,3 +215,54 @@ def test_onnx_op_without_importer_is_refused():
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])])
     with pytest.raises(pybuda.PyBudaError, match="ONNX ops with no importer: Einsum"):
         pybuda.run_inference(pybuda.OnnxModule("e", helper.make_model(graph)), inputs=[(torch.randn(2, 2),)])
+
+
+def amp_run(model, x, **options):
+    pybuda.pybuda_reset()
+    pybuda.set_configuration_options(**options)
+    tt0 = pybuda.TTDevice("tt0", module=pybuda.PyTorchModule("m", model))
+    output = pybuda.run_inference(inputs=[x]).get()[0].value()
+    return tt0, output
+
+
+def test_amp_levels_change_weight_formats_and_the_reported_pcc():
+    model = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.GELU(), torch.nn.LayerNorm(256),
+                                torch.nn.Linear(256, 64)).eval()
+    x = torch.randn(32, 64)
+    runs = {level: amp_run(model, x, amp_level=level) for level in (0, 1, 2)}
+    formats = {level: tt0.compiled[0].weight_formats() for level, (tt0, _) in runs.items()}
+    assert [formats[level]["0.weight"] for level in (0, 1, 2)] == ["f32", "bfp_bf8", "bfp_bf4"]
+    assert all(formats[level]["2.weight"] == "f32" for level in (0, 1, 2))  # layer norm keeps its format
+    assert runs[0][0].last_pcc is None
+    pcc8, pcc4 = runs[1][0].last_pcc[0], runs[2][0].last_pcc[0]
+    assert pcc4 < pcc8 < 1.0 and pcc8 >= 0.99
+    assert pcc(model(x).detach(), runs[2][1]) == pytest.approx(pcc4)
+    report = runs[1][0].report()
+    assert "Parameter data formats: 2 bfp_bf8, 4 f32" in report and "PCC against the float32 model: 0.99" in report
+
+
+def test_default_df_override_and_mixed_precision_rules():
+    model = torch.nn.Sequential(torch.nn.Linear(32, 32), torch.nn.ReLU(), torch.nn.Linear(32, 8)).eval()
+    x = torch.randn(4, 32)
+    tt0, output = amp_run(model, x, default_df_override=pybuda.DataFormat.Float16_b)
+    assert set(tt0.compiled[0].weight_formats().values()) == {"bf16"} and output.dtype == torch.float32
+    assert tt0.last_pcc[0] >= 0.99
+    pybuda.pybuda_reset()
+    pybuda.config.configure_mixed_precision(name_regex="2\\.weight", output_df=pybuda.DataFormat.Bfp8_b)
+    tt0 = pybuda.TTDevice("tt0", module=pybuda.PyTorchModule("m", model))
+    pybuda.run_inference(inputs=[x]).get()
+    assert tt0.compiled[0].weight_formats() == {"0.weight": "f32", "0.bias": "f32", "2.weight": "bfp_bf8",
+                                                "2.bias": "f32"}
+    with pytest.raises(pybuda.PyBudaError, match="per-op math_fidelity and accumulate_df are not supported"):
+        pybuda.config.configure_mixed_precision(op_type="matmul", math_fidelity=pybuda.MathFidelity.HiFi2)
+
+
+def test_math_fidelity_sets_the_compute_configs():
+    model = torch.nn.Linear(64, 64).eval()
+    x = torch.randn(32, 64)
+    fidelities = {}
+    for fidelity in (pybuda.MathFidelity.HiFi4, pybuda.MathFidelity.LoFi):
+        tt0, output = amp_run(model, x, math_fidelity=fidelity, accumulate_df=pybuda.DataFormat.Float16_b)
+        fidelities[fidelity] = {o.fidelity for o in tt0.last_run_reports()[0].ops if o.op == "linear"}
+        assert pcc(model(x).detach(), output) >= 0.99
+    assert fidelities == {pybuda.MathFidelity.HiFi4: {"HiFi4"}, pybuda.MathFidelity.LoFi: {"LoFi"}}

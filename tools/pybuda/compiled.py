@@ -3,7 +3,7 @@ the run that moves values between the device and the CPU segments, with memory a
 
 from __future__ import annotations
 
-import math
+import re
 from dataclasses import dataclass, field
 
 import torch
@@ -11,27 +11,32 @@ import torch.utils._pytree as pytree
 
 from pybuda.config import CompilerConfig, DataFormat, PyBudaError
 
-MATMUL_OPS = {"aten::linear", "aten::addmm", "aten::mm", "aten::bmm", "aten::matmul", "aten::convolution",
-              "aten::conv2d", "aten::conv1d"}
-OP_TYPES = {"matmul": MATMUL_OPS, "linear": {"aten::linear", "aten::addmm"}, "conv2d": {"aten::convolution",
-            "aten::conv2d", "aten::conv1d"}, "embedding": {"aten::embedding"},
-            "layernorm": {"aten::layer_norm"}, "layer_norm": {"aten::layer_norm"}}
-FLOAT_TYPES = ("f32", "bf16", "f16")
+# the ops whose weights the backend converts to block floats (--ttnn-weight-dtype-conversion)
+MATMUL_OPS = {"aten::linear", "aten::addmm", "aten::mm", "aten::bmm", "aten::matmul"}
+OP_TYPES = {"matmul": MATMUL_OPS, "linear": {"aten::linear", "aten::addmm"}, "embedding": {"aten::embedding"},
+            "conv2d": {"aten::convolution", "aten::conv2d"}, "layernorm": {"aten::layer_norm"}}
+AMP_WEIGHTS = {1: DataFormat.Bfp8_b, 2: DataFormat.Bfp4_b}
+HALF_TYPES = {DataFormat.Float16_b: torch.bfloat16, DataFormat.Float16: torch.float16}
 
 
 def weight_format(cfg: CompilerConfig):
-    """The function the importer asks for each parameter's device data type (AMP and mixed-precision rules)."""
-    amp = {1: DataFormat.Bfp8_b, 2: DataFormat.Bfp4_b}.get(cfg.amp_level or 0)
+    """The function the importer asks for each parameter's device data type: AMP puts matmul/linear weights in
+    block floats (level 1 bfp_bf8, level 2 bfp_bf4); configure_mixed_precision rules matching the parameter's
+    name or its op override that."""
+    amp = AMP_WEIGHTS.get(cfg.amp_level or 0)
 
     def choose(name: str, op: str) -> str | None:
-        chosen = cfg.default_df_override
-        if amp is not None and op in MATMUL_OPS:
-            chosen = amp
+        chosen = amp if amp is not None and op in MATMUL_OPS else None
         for rule in cfg.mixed_precision:
             op_ok = rule.op_type is None or op in OP_TYPES.get(rule.op_type.lower(), {f"aten::{rule.op_type}"})
-            name_ok = rule.name_regex is None or __import__("re").fullmatch(rule.name_regex, name) is not None
+            name_ok = rule.name_regex is None or re.fullmatch(rule.name_regex, name) is not None
             if op_ok and name_ok and rule.output_df is not None:
                 chosen = rule.output_df
+        if chosen is not None and chosen.value.startswith("bfp") and op not in MATMUL_OPS:
+            raise PyBudaError(f"parameter '{name}': {chosen.name} weights are supported for matmul/linear weights, "
+                              f"not for {op}")
+        if chosen is not None and not chosen.value.startswith("bfp") and chosen not in (DataFormat.Float32, *HALF_TYPES):
+            raise PyBudaError(f"parameter '{name}': data format {chosen.name} is not supported for weights")
         return None if chosen is None else chosen.value
     return choose
 
@@ -79,10 +84,11 @@ class CompiledModel:
     """The compiled form of a module: callable on torch tensors, runs device segments on the simulator."""
 
     def __init__(self, plan, binaries: list[bytes | None], arch: str, in_spec=None, out_spec=None,
-                 input_shapes=None, input_dtypes=None, output_shapes=None):
+                 input_shapes=None, input_dtypes=None, output_shapes=None, compute_dtype: torch.dtype | None = None):
         self.plan, self.binaries, self.arch = plan, binaries, arch
         self.in_spec, self.out_spec = in_spec, out_spec
         self.input_shapes, self.input_dtypes = input_shapes or [], input_dtypes or []
+        self.compute_dtype = compute_dtype
         self.last_report: RunReport | None = None
         self._nodes = {n.name: n for n in plan.program.graph.nodes} if plan.program is not None else {}
         self.output_shapes = output_shapes if output_shapes is not None else \
@@ -96,6 +102,27 @@ class CompiledModel:
     def placement(self) -> list[tuple[str, str, str]]:
         return self.plan.placement()
 
+    def weight_formats(self) -> dict[str, str]:
+        """Each parameter's data type as the device's ops read it, from the compiled binaries: its input's type,
+        or the type the program converts it to first."""
+        from ttmlir.runtime.executor import Binary
+        from ttmlir.runtime.tensor import desc_of
+        from ttmlir.target import flatbuffer as fbu
+
+        formats: dict[str, str] = {}
+        for seg, data in zip(self.plan.segments, self.binaries):
+            if data is None:
+                continue
+            program = Binary(data=data).programs[0]
+            converted = {}
+            for op in program.operations or []:
+                if fbu.op_name(op) == "typecast":
+                    converted.setdefault(op.type.input.globalId, desc_of(op.type.out)["dtype"])
+            for name, kind, ref in zip(seg.inputs, seg.kinds, program.inputs or []):
+                if kind == "parameter":
+                    formats[self.plan.parameters[name]] = converted.get(ref.globalId, desc_of(ref)["dtype"])
+        return formats
+
     def placement_report(self) -> str:
         rows = self.placement()
         device = sum(1 for *_, where in rows if where == "device")
@@ -108,7 +135,6 @@ class CompiledModel:
         from ttmlir.runtime import RuntimeFailure
         from ttmlir.runtime.device import MeshDevice
         from ttmlir.runtime.executor import Binary, release, run_program
-        from ttmlir.runtime.perf import FIDELITY_NAMES
 
         plan = self.plan
         if len(inputs) != len(plan.user_inputs):
@@ -117,6 +143,8 @@ class CompiledModel:
             if list(x.shape) != list(shape):
                 raise PyBudaError(f"input {i} has shape {list(x.shape)}; the module was compiled for {list(shape)}")
         env: dict[str, object] = dict(plan.tensors)
+        if self.compute_dtype is not None:  # a model compiled in half precision takes and gives float32
+            inputs = [x.to(self.compute_dtype) if x.is_floating_point() else x for x in inputs]
         env.update(zip(plan.user_inputs, inputs))
         device = MeshDevice(self.arch)
         report = RunReport(self.arch, hardware.CHIPS[self.arch].num_dram_channels)
@@ -155,6 +183,8 @@ class CompiledModel:
             value = env[out] if isinstance(out, str) else out
             if isinstance(value, torch.Tensor) and shape is not None and list(value.shape) != list(shape):
                 value = value.reshape(shape)
+            if isinstance(value, torch.Tensor) and self.compute_dtype is not None and value.dtype == self.compute_dtype:
+                value = value.float()
             results.append(value)
         return results
 

@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+import copy
+import re
+
 import torch
 import torch.utils._pytree as pytree
 
-from pybuda.compiled import CompiledModel, weight_format
+from pybuda.compiled import HALF_TYPES, CompiledModel, weight_format
 from pybuda.config import CompilerConfig, PyBudaError
 
 
 def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: str | None = None) -> CompiledModel:
     """`module` (a pybuda wrapper or a torch.nn.Module) compiled for `arch` from `sample_inputs`' shapes."""
+    from rich.console import Console
     from rich.progress import Progress
 
     from ttmlir.compiler import compile_ttir
     from ttmlir.diagnostics import DiagnosticError
+    from ttmlir.frontends.onnx import OnnxImportError
     from ttmlir.frontends.pytorch import ImportError_, export, import_program
 
-    from ttmlir.frontends.onnx import OnnxImportError
+    cfg.check()
 
     try:
         torch_module = module.torch_module() if hasattr(module, "torch_module") else module
@@ -25,31 +30,50 @@ def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: 
         raise PyBudaError(f"{getattr(module, 'name', 'module')}: {exc}") from None
     name = name or getattr(module, "name", None) or type(torch_module).__name__
     samples = tuple(_torch(x) for x in sample_inputs)
-    try:
-        with torch.no_grad():
-            program = export(torch_module, samples)
-        plan = import_program(program, cpu_fallback=cfg.enable_tvm_cpu_fallback, name=_symbol(name),
-                              weight_dtypes=weight_format(cfg))
-    except ImportError_ as exc:
-        raise PyBudaError(f"{name}: {exc}") from None
-    binaries: list[bytes | None] = []
-    device_segments = sum(1 for s in plan.segments if s.kind == "device")
-    with Progress(transient=True, disable=device_segments < 2 and not cfg.verbose) as progress:
-        task = progress.add_task(f"compiling {name}", total=device_segments)
+    compute_dtype = HALF_TYPES.get(cfg.default_df_override)
+    if compute_dtype is not None:  # default_df_override: the whole model (weights and activations) in that format
+        torch_module = copy.deepcopy(torch_module).to(compute_dtype)
+        samples = tuple(x.to(compute_dtype) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
+                        for x in samples)
+    # progress on a terminal: exporting and importing, then one step per device segment's backend compile
+    with Progress(transient=True, disable=not cfg.verbose and not Console().is_terminal) as progress:
+        task = progress.add_task(f"{name}: exporting", total=None)
+        try:
+            with torch.no_grad():
+                program = export(torch_module, samples)
+            progress.update(task, description=f"{name}: importing to TTIR")
+            plan = import_program(program, cpu_fallback=cfg.enable_tvm_cpu_fallback, name=_symbol(name),
+                                  weight_dtypes=weight_format(cfg))
+        except ImportError_ as exc:
+            raise PyBudaError(f"{name}: {exc}") from None
+        device_segments = sum(1 for s in plan.segments if s.kind == "device")
+        progress.update(task, description=f"{name}: compiling", total=device_segments, completed=0)
+        binaries: list[bytes | None] = []
         for i, seg in enumerate(plan.segments):
             if seg.kind != "device":
                 binaries.append(None)
                 continue
             try:
                 binaries.append(compile_ttir(seg.text, f"{_symbol(name)}_{i}.mlir",
-                                             pipeline_options=f"mock-system-desc-arch={arch}"))
+                                             pipeline_options=f"mock-system-desc-arch={arch} {cfg.pipeline_options()}"))
             except DiagnosticError as exc:
-                raise PyBudaError(f"{name}: compiling device segment {i} failed: "
-                                  f"{str(exc).strip().splitlines()[0]}") from None
+                raise PyBudaError(f"{name}: compiling device segment {i} failed{_where(exc.diagnostic)}: "
+                                  f"{exc.diagnostic.message}") from None
             progress.advance(task)
     leaves = pytree.tree_leaves(samples)
     return CompiledModel(plan, binaries, arch, out_spec=program.call_spec.out_spec,
-                         input_shapes=[list(x.shape) for x in leaves], input_dtypes=[str(x.dtype) for x in leaves])
+                         input_shapes=[list(x.shape) for x in leaves], input_dtypes=[str(x.dtype) for x in leaves],
+                         compute_dtype=compute_dtype)
+
+
+def _where(diagnostic) -> str:
+    """The graph node a diagnostic's op was lowered from (the importer names each op's location after it)."""
+    if diagnostic.pos is None or diagnostic.text is None:
+        return ""
+    end = diagnostic.text.find("\n", diagnostic.pos)
+    line = diagnostic.text[diagnostic.pos:end if end >= 0 else None]
+    found = re.search(r'loc\("([^"]+)"\)', line)
+    return f" at {found.group(1)}" if found else ""
 
 
 def _torch(x):

@@ -38,6 +38,9 @@ class MathFidelity(Enum):
     HiFi4 = "hifi4"
 
 
+# accumulate_df -> the compute configs' fp32_dest_acc_en (the dst register accumulates in f32 or bf16)
+ACCUMULATE = {None: "true", DataFormat.Float32: "true", DataFormat.Float16_b: "false"}
+
 # the product labels of set_configuration_options(device_config=...) that one simulated chip stands for
 DEVICE_CONFIGS = {"wh_n150": BackendDevice.Wormhole_B0, "bh_p150": BackendDevice.Blackhole}
 
@@ -69,6 +72,35 @@ class CompilerConfig:
     enable_training: bool = False
     mixed_precision: list[MixedPrecision] = field(default_factory=list)
     verbose: bool = False
+
+    def check(self) -> None:
+        """Refuse what set directly on the object this build cannot honour (set_configuration_options refuses
+        it when asked)."""
+        if self.amp_level not in (None, 0, 1, 2):
+            raise PyBudaError(f"amp_level {self.amp_level} is not one of 0, 1, 2")
+        if not isinstance(self.default_math_fidelity, MathFidelity):
+            raise PyBudaError(f"default_math_fidelity must be a pybuda.MathFidelity, not {self.default_math_fidelity!r}")
+        if self.accumulate_df not in ACCUMULATE:
+            raise PyBudaError(f"accumulate_df {self.accumulate_df} is not supported: the dst register accumulates in "
+                              "Float32 or Float16_b")
+        if self.default_df_override not in (None, DataFormat.Float32, DataFormat.Float16_b, DataFormat.Float16):
+            raise PyBudaError(f"default_df_override {self.default_df_override} is not supported (Float32, Float16_b, "
+                              "Float16); block-float weights come from amp_level or configure_mixed_precision")
+        if self.enable_training:
+            raise PyBudaError("training is not supported by this build: PyBuda here runs inference only")
+        if self.op_intermediates_to_save:
+            raise PyBudaError("op_intermediates_to_save is not supported by this build")
+
+    @property
+    def changes_precision(self) -> bool:
+        return bool(self.amp_level) or self.default_df_override not in (None, DataFormat.Float32) or \
+            any(rule.output_df is not None for rule in self.mixed_precision)
+
+    def pipeline_options(self) -> str:
+        """The backend pipeline's options this configuration sets: math fidelity and accumulation of every
+        op's compute_config."""
+        return (f"compute-cfg-math-fidelity={self.default_math_fidelity.value} "
+                f"compute-cfg-fp32-dest-acc-en={ACCUMULATE[self.accumulate_df]}")
 
     def to_json(self) -> dict:
         def plain(v):
@@ -127,6 +159,15 @@ def set_configuration_options(enable_tvm_cpu_fallback: bool | None = None,
         raise PyBudaError(f"amp_level {amp_level} is not one of 0, 1, 2")
     if enable_training:
         raise PyBudaError("training is not supported by this build: PyBuda here runs inference only")
+    if op_intermediates_to_save:
+        raise PyBudaError("op_intermediates_to_save is not supported by this build")
+    if default_df_override is not None and default_df_override not in (DataFormat.Float32, DataFormat.Float16_b,
+                                                                       DataFormat.Float16):
+        raise PyBudaError(f"default_df_override {default_df_override} is not supported (Float32, Float16_b, Float16); "
+                          "block-float weights come from amp_level or configure_mixed_precision")
+    if accumulate_df not in ACCUMULATE:
+        raise PyBudaError(f"accumulate_df {accumulate_df} is not supported: the dst register accumulates in "
+                          "Float32 or Float16_b")
     for name, value, kind in (("default_df_override", default_df_override, DataFormat),
                               ("accumulate_df", accumulate_df, DataFormat), ("math_fidelity", math_fidelity, MathFidelity)):
         if value is not None and not isinstance(value, kind):
@@ -146,6 +187,9 @@ def configure_mixed_precision(op_type: str | None = None, name_regex: str | None
     if unsupported:
         raise PyBudaError(f"configure_mixed_precision: {', '.join(sorted(unsupported))} not supported "
                           "(supported: op_type, name_regex, output_df, accumulate_df, math_fidelity)")
+    if math_fidelity is not None or accumulate_df is not None:
+        raise PyBudaError("configure_mixed_precision: per-op math_fidelity and accumulate_df are not supported; set "
+                          "them for the whole model with set_configuration_options")
     if op_type is None and name_regex is None:
         raise PyBudaError("configure_mixed_precision needs op_type or name_regex")
     _Global.config.mixed_precision.append(MixedPrecision(op_type, name_regex, output_df, accumulate_df, math_fidelity))

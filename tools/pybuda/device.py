@@ -102,6 +102,7 @@ class TTDevice(Device):
         self.arch, self.devtype, self.device_mode = arch, devtype or BackendType.Silicon, device_mode
         self.chip_ids = [0]
         self.compiled: list = []
+        self.last_pcc: list[float] | None = None  # with AMP: each output's PCC against the float32 model
         super().__init__(name, module)
 
     @property
@@ -131,6 +132,14 @@ class TTDevice(Device):
         values = inputs
         for c in self.compiled:
             values = tuple(c.run(list(values)))
+        if _get_global_compiler_config().changes_precision and all(hasattr(m, "torch_module") for m in self.modules):
+            from ttmlir.runtime.golden import pcc
+
+            expected = inputs
+            for m in self.modules:
+                expected = tuple(pytree.tree_leaves(_eager(m, expected)))
+            self.last_pcc = [pcc(e.float(), a.float()) for e, a in zip(expected, values)
+                             if isinstance(e, torch.Tensor) and e.is_floating_point()]
         return values
 
     # --- reports ---------------------------------------------------------------------------------------
@@ -140,8 +149,14 @@ class TTDevice(Device):
         parts = []
         for c in self.compiled:
             parts.append(c.placement_report())
+            formats: dict[str, int] = {}
+            for dtype in c.weight_formats().values():
+                formats[dtype] = formats.get(dtype, 0) + 1
+            parts.append("Parameter data formats: " + ", ".join(f"{n} {d}" for d, n in sorted(formats.items())))
             if c.last_report is not None:
                 parts.append(c.last_report.text())
+        if self.last_pcc is not None:
+            parts.append("PCC against the float32 model: " + ", ".join(f"{p:.6f}" for p in self.last_pcc))
         return "\n".join(parts)
 
     def placement(self) -> list[tuple[str, str, str]]:

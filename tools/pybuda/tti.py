@@ -14,7 +14,7 @@ import io
 import json
 import os
 import zipfile
-from dataclasses import asdict, fields
+from dataclasses import fields
 
 import torch
 
@@ -56,7 +56,6 @@ class TTDeviceImage:
 
     def save(self, path: str) -> None:
         from ttmlir import __version__, hardware
-        from ttmlir.frontends.pytorch import Segment
 
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         modules, tensors = [], {}

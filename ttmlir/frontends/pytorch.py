@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import operator
-import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -73,14 +72,14 @@ class Func:
 
     def __init__(self, name: str):
         self.name = name
-        self.args: list[tuple[str, Value, str]] = []   # (graph value, argument, argument_type)
+        self.args: list[tuple[str, Value, str, str | None]] = []  # (graph value, argument, argument_type, weight_dtype)
         self.lines: list[str] = []
         self.count = 0
         self.loc = "unknown"
 
-    def arg(self, key: str, shape, dtype: str, kind: str) -> Value:
+    def arg(self, key: str, shape, dtype: str, kind: str, weight_dtype: str | None = None) -> Value:
         value = Value(f"%arg{len(self.args)}", tuple(shape), dtype)
-        self.args.append((key, value, kind))
+        self.args.append((key, value, kind, weight_dtype))
         return value
 
     def op(self, name: str, operands: list[Value], shape, dtype: str, attrs: dict | None = None,
@@ -100,8 +99,11 @@ class Func:
         return values[0] if len(values) == 1 else values
 
     def text(self, results: list[Value]) -> str:
-        args = ", ".join(f"{v.name}: {v.type}" + ("" if kind == "input" else
-                         f" {{ttcore.argument_type = #ttcore.argument_type<{kind}>}}") for _, v, kind in self.args)
+        def attrs(kind, weight_dtype):
+            found = ([f"ttcore.argument_type = #ttcore.argument_type<{kind}>"] if kind != "input" else []) + \
+                ([f'ttcore.weight_dtype = "{weight_dtype}"'] if weight_dtype else [])
+            return f" {{{', '.join(found)}}}" if found else ""
+        args = ", ".join(f"{v.name}: {v.type}{attrs(kind, wd)}" for _, v, kind, wd in self.args)
         types = ", ".join(v.type for v in results)
         head = f"  func.func @{self.name}({args}) -> ({types}) {{"
         ret = f"    return {', '.join(v.name for v in results)} : {types}"
@@ -126,7 +128,8 @@ class Lower:
         return self.meta
 
     def oshape(self, meta=None) -> tuple[int, ...]:
-        return tuple(int(d) for d in (self.out if meta is None else meta).shape)
+        """The result's shape; a 0-d result is a 1-element tensor on the device (reshaped back on the host)."""
+        return tuple(int(d) for d in (self.out if meta is None else meta).shape) or (1,)
 
     def odtype(self, meta=None) -> str:
         return _mlir_dtype((self.out if meta is None else meta).dtype)
@@ -195,10 +198,9 @@ def _mlir_dtype(dtype: torch.dtype) -> str:
 
 
 def _promoted(args) -> str:
-    """torch's result type of the operands (Values by their element type, numbers as Python scalars)."""
-    metas = [torch.empty((), dtype=TORCH_TYPES[a.dtype]) if isinstance(a, Value) else a for a in args]
-    return _mlir_dtype(torch.result_type(*metas) if len(metas) == 2 else
-                       torch.result_type(torch.result_type(metas[0], metas[1]) and torch.empty((), dtype=torch.result_type(metas[0], metas[1])), metas[2]))
+    """torch's result type of two operands (Values by their element type, numbers as Python scalars)."""
+    a, b = (torch.empty((), dtype=TORCH_TYPES[x.dtype]) if isinstance(x, Value) else x for x in args)
+    return _mlir_dtype(torch.result_type(a, b))
 
 
 # --- the table: ATen op -> lowering ----------------------------------------------------------------------
@@ -923,8 +925,8 @@ def import_program(ep: ExportedProgram, cpu_fallback: bool = False, name: str = 
         if name in static and name not in parameters and _splat(env[name]) is not None and \
                 isinstance(env[name], torch.Tensor):
             t = env[name]
-            v = Lower(func, nodes[reader]).full(_splat(t), _mlir_dtype(t.dtype), max(t.dim(), 1))
-            v = Lower(func, nodes[reader]).reshape(v, tuple(t.shape) or (1,))
+            low = Lower(func, nodes[reader])
+            v = low.broadcast_to(low.full(_splat(t), _mlir_dtype(t.dtype), max(t.dim(), 1)), tuple(t.shape) or (1,))
             values[name] = v
             return v
         if name in static and not isinstance(env[name], torch.Tensor):
@@ -934,10 +936,12 @@ def import_program(ep: ExportedProgram, cpu_fallback: bool = False, name: str = 
             raise Unsupported("a tuple made on the host")
         kind = "parameter" if name in parameters and name not in static else \
             "constant" if name in static else "input"
-        dtype = _mlir_dtype(meta.dtype)
-        if kind == "parameter" and weight_dtypes is not None:
-            dtype = weight_dtypes(parameters[name], _op_name(nodes[reader].target)) or dtype
-        v = func.arg(name, tuple(meta.shape) or (1,), dtype, kind)
+        dtype, weight_dtype = _mlir_dtype(meta.dtype), None
+        if kind == "parameter" and weight_dtypes is not None and dtype in ("f32", "bf16", "f16"):
+            chosen = weight_dtypes(parameters[name], _op_name(nodes[reader].target))
+            # block floats are a device layout: the weight is annotated and converted by the backend
+            dtype, weight_dtype = (dtype, chosen) if chosen and chosen.startswith("bfp") else (chosen or dtype, None)
+        v = func.arg(name, tuple(meta.shape) or (1,), dtype, kind, weight_dtype)
         values[name] = v
         current.inputs.append(name)
         current.kinds.append(kind)

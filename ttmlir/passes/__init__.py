@@ -51,6 +51,7 @@ PASS_CLASSES = {
     "ttnn-resolve-composites": "ttmlir.passes.resolve_composites:TTNNResolveCompositesPass",
     "canonicalize": "xdsl.transforms.canonicalize:CanonicalizePass",
     "cse": "xdsl.transforms.common_subexpression_elimination:CommonSubexpressionElimination",
+    "ttnn-weight-dtype-conversion": "ttmlir.passes.ttnn_weight_dtype_conversion:TTNNWeightDtypeConversionPass",
     "ttnn-prepare-conv3d-weights": "ttmlir.passes.ttnn_prepare_conv3d_weights:TTNNPrepareConv3dWeightsPass",
     "convert-ttkernel-to-emitc": "ttmlir.passes.convert_ttkernel_to_emitc:ConvertTTKernelToEmitCPass",
     "convert-ttir-to-ttmetal": "ttmlir.passes.convert_ttir_to_ttmetal:ConvertTTIRToTTMetalPass",

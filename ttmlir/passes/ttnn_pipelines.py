@@ -20,10 +20,11 @@ from ttmlir.passes.ttnn_layout import TTNNLayoutPass
 class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     """The full TTIR → TTNN backend: device module, CPU hoisting, fusing, conversion, layouts, workarounds.
 
-    Runs mark-functions-as-forward, wrap-device-module, register-device, resolve-composites, cpu-hoist,
+    Runs mark-functions-as-forward, wrap-device-module, register-device, resolve-composites,
+    propagate-weight-dtype, cpu-hoist,
     element-type-normalization,
     ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window, convert,
-    ttnn-decomposition, layout, workaround, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, decompose-layouts, canonicalize,
+    ttnn-decomposition, layout, workaround, weight-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, decompose-layouts, canonicalize,
     deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
@@ -50,6 +51,9 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     compute_cfg_fp32_dest_acc_en: str | None = "true"
     compute_cfg_packer_l1_acc: str | None = None
     compute_cfg_dst_full_sync_en: str | None = None
+    # matmul/linear weights (parameters, constants) converted to bfp_bf8 or bfp_bf4 (ttnn-weight-dtype-conversion);
+    # per-argument `ttcore.weight_dtype` annotations apply whatever this says
+    experimental_weight_dtype: str = "none"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if self.optimization_level not in (0, 1, 2):
@@ -82,6 +86,8 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
         from ttmlir.passes.ttnn_set_compute_kernel_config import TTNNSetComputeKernelConfigPass
         from ttmlir.passes.ttnn_prepare_conv3d_weights import TTNNPrepareConv3dWeightsPass
         from xdsl.transforms.canonicalize import CanonicalizePass
+        from ttmlir.passes.ttir_propagate_weight_dtype import TTIRPropagateWeightDtypePass
+        from ttmlir.passes.ttnn_weight_dtype_conversion import TTNNWeightDtypeConversionPass
 
         TTCoreMarkFunctionsAsForwardPass().apply(ctx, module)
         WrapDeviceModulePass().apply(ctx, module)
@@ -92,8 +98,9 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
             self.compute_cfg_packer_l1_acc, self.compute_cfg_dst_full_sync_en)
         folding = (TTIRImplicitBroadcastFoldPass(),) if self.enable_implicit_broadcast_folding_pass else ()
         decomposition = (TTNNDecompositionPass(),) if self.enable_ttnn_decomposition_pass else ()
-        for stage in (TTNNResolveCompositesPass(), TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
-                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(), compute_config, CanonicalizePass(),
+        for stage in (TTNNResolveCompositesPass(), TTIRPropagateWeightDtypePass(), TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
+                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), ConvertTTIRToTTNNPass(), *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(),
+                      TTNNWeightDtypeConversionPass(self.experimental_weight_dtype), compute_config, CanonicalizePass(),
                       *self._optimizer(memory_layout), TTNNPrepareConv3dWeightsPass(), TTNNDecomposeLayoutsPass(),
                       CanonicalizePass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)

@@ -1,0 +1,30 @@
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline %s | FileCheck %s --check-prefix=ARG
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="experimental-weight-dtype=bfp_bf4" %s | FileCheck %s --check-prefix=ALL
+// RUN: not ttmlir-opt --ttir-to-ttnn-backend-pipeline="experimental-weight-dtype=bfp_bf2" %s 2>&1 | FileCheck %s --check-prefix=BAD
+
+// Weights (parameter arguments) of linear/matmul are converted to a block float before the op reads them: the
+// annotated one to its own type; with experimental-weight-dtype, every weight. Activations are not converted.
+module {
+  func.func @mlp(%x: tensor<32x64xf32>, %w1: tensor<128x64xf32> {ttcore.argument_type = #ttcore.argument_type<parameter>, ttcore.weight_dtype = "bfp_bf8"}, %w2: tensor<128x32xf32> {ttcore.argument_type = #ttcore.argument_type<parameter>}) -> tensor<32x32xf32> {
+    %0 = "ttir.linear"(%x, %w1) <{transpose_a = false, transpose_b = true}> : (tensor<32x64xf32>, tensor<128x64xf32>) -> tensor<32x128xf32>
+    %1 = "ttir.matmul"(%0, %w2) : (tensor<32x128xf32>, tensor<128x32xf32>) -> tensor<32x32xf32>
+    return %1 : tensor<32x32xf32>
+  }
+}
+// ARG-DAG: #[[BF8:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}memref<4x2x!ttcore.tile<32x32, bfp_bf8>, #dram>
+// ARG: %[[CAST:[0-9]+]] = "ttnn.typecast"(%arg1)
+// ARG-SAME: -> tensor<128x64xf32, #[[BF8]]>
+// ARG: "ttnn.linear"(%arg0, %[[CAST]])
+// ARG-NOT: "ttnn.typecast"
+// ARG: "ttnn.matmul"(%{{[0-9]+}}, %arg2)
+
+// ALL-DAG: #[[A8:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}memref<4x2x!ttcore.tile<32x32, bfp_bf8>, #dram>
+// ALL-DAG: #[[B4:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}memref<4x1x!ttcore.tile<32x32, bfp_bf4>, #dram>
+// ALL: "ttnn.typecast"(%arg1)
+// ALL-SAME: -> tensor<128x64xf32, #[[A8]]>
+// ALL: "ttnn.linear"
+// ALL: "ttnn.typecast"(%arg2)
+// ALL-SAME: -> tensor<128x32xf32, #[[B4]]>
+// ALL: "ttnn.matmul"
+
+// BAD: error: target-dtype 'bfp_bf2' is not one of none, bfp_bf8, bfp_bf4

@@ -1,0 +1,73 @@
+"""`--ttnn-weight-dtype-conversion`: matmul/linear weights that are parameters or constants are converted to a
+block-float data type (bfp_bf8, bfp_bf4) while activations and results keep theirs — the op's own
+`ttcore.weight_dtype` (from `--ttir-propagate-weight-dtype`; "bf16" keeps a weight out of block floats) first,
+else `target-dtype`. Upstream casts bfp_bf4 weights on the host; here both run as one ttnn.typecast."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import BlockArgument, SSAValue
+from xdsl.passes import ModulePass
+
+from ttmlir.passes import PassFailure
+from ttmlir.passes.ttir_propagate_weight_dtype import WEIGHT_DTYPE
+
+TARGETS = ("none", "bfp_bf8", "bfp_bf4")
+PER_OP = ("bfp_bf8", "bfp_bf4", "bf16")  # an op's own weight_dtype may also keep a weight in bf16 (opting out)
+CONVERTED = {"ttnn.matmul", "ttnn.linear", "ttnn.sparse_matmul"}
+# what a weight goes through between its argument and the op, leaving its values as they are
+THROUGH = {"ttnn.reshape", "ttnn.permute", "ttnn.typecast", "ttnn.to_layout", "ttnn.to_device",
+           "ttnn.to_tensor_spec", "ttnn.to_memory_config", "ttnn.repeat"}
+CONVERTIBLE_FROM = {"bf16", "f32"}
+
+
+def _is_weight(value: SSAValue) -> bool:
+    """Made from a function argument marked parameter or constant (not from an activation)."""
+    while not isinstance(value, BlockArgument):
+        if value.owner.name not in THROUGH:
+            return False
+        value = value.owner.operands[0]
+    func = value.block.parent_op()
+    if not isinstance(func, FuncOp) or func.arg_attrs is None:
+        return False
+    attrs = func.arg_attrs.data[value.index]
+    kind = attrs.data.get("ttcore.argument_type") if isinstance(attrs, DictionaryAttr) else None
+    return kind is not None and any(word in str(kind) for word in ("parameter", "constant"))
+
+
+@dataclass(frozen=True)
+class TTNNWeightDtypeConversionPass(ModulePass):
+    """Convert the weights of matmul/linear ops to a block-float type (per op, or target-dtype for all)."""
+
+    name: ClassVar[str] = "ttnn-weight-dtype-conversion"
+    target_dtype: str = "none"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        from ttmlir.passes.ttnn_utils import ttnn_op
+        from ttmlir.passes.ttnn_workarounds import Want, retyped
+
+        if self.target_dtype not in TARGETS:
+            raise PassFailure(module, f"target-dtype '{self.target_dtype}' is not one of {', '.join(TARGETS)}")
+        for op in list(module.walk()):
+            if op.name not in CONVERTED or len(op.operands) < 2:
+                continue
+            own = op.attributes.get(WEIGHT_DTYPE)
+            dtype = own.data if isinstance(own, StringAttr) else self.target_dtype
+            if dtype == "none":
+                continue
+            if dtype not in PER_OP:
+                raise PassFailure(op, f"'{op.name}' op weight_dtype '{dtype}' is not one of {', '.join(PER_OP)}")
+            weight = op.operands[1]
+            layout = getattr(weight.type, "encoding", None)
+            if not isinstance(weight.type, TensorType) or getattr(layout, "data_type", None) not in CONVERTIBLE_FROM \
+                    or layout.data_type == dtype or not _is_weight(weight):
+                continue
+            # a typecast on the device: the result's layout names the block-float type (one exponent per 16 values)
+            convert = ttnn_op("typecast", [weight], {}, [retyped(weight.type, Want("tile", dtype))], op)
+            op.parent.insert_op_before(convert, op)
+            op.operands[1] = convert.results[0]
