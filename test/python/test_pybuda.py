@@ -152,7 +152,7 @@ def test_compile_and_torch_compile_backend():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: pybuda.TFModule("m", None), "TensorFlow models are not supported"),
+    (lambda: pybuda.TFModule("m", None), "TensorFlow models are not supported by this build; supported: PyTorchModule"),
     (lambda: pybuda.TFLiteModule("m", None), "TensorFlow Lite models are not supported"),
     (lambda: pybuda.run_backward(), "training .* is not supported"),
     (lambda: pybuda.run_training(), "training .* is not supported"),
@@ -266,3 +266,24 @@ def test_math_fidelity_sets_the_compute_configs():
         fidelities[fidelity] = {o.fidelity for o in tt0.last_run_reports()[0].ops if o.op == "linear"}
         assert pcc(model(x).detach(), output) >= 0.99
     assert fidelities == {pybuda.MathFidelity.HiFi4: {"HiFi4"}, pybuda.MathFidelity.LoFi: {"LoFi"}}
+
+
+def test_jax_module_through_stablehlo():
+    jnp = pytest.importorskip("jax.numpy")
+
+    class Dense:
+        """A Flax-style module: apply(variables, x)."""
+
+        def apply(self, variables, x):
+            return jnp.tanh(x @ variables["w"] + variables["b"])
+
+    g = torch.Generator().manual_seed(2)
+    variables = {"w": (torch.randn(16, 8, generator=g) * 0.3).numpy(), "b": torch.randn(8, generator=g).numpy()}
+    x = torch.randn(4, 16)
+    module = pybuda.JaxModule("dense", Dense(), variables)
+    output = pybuda.run_inference(module, inputs=[(x,)]).get()[0].value()
+    expected = torch.tanh(x @ torch.from_numpy(variables["w"]) + torch.from_numpy(variables["b"]))
+    assert pcc(expected, output) >= 0.99
+    square = pybuda.JaxModule("square", lambda v: v * v)
+    pybuda.pybuda_reset()
+    assert pcc(x * x, pybuda.run_inference(square, inputs=[(x,)]).get()[0].value()) >= 0.99

@@ -10,6 +10,7 @@ import torch.utils._pytree as pytree
 
 from pybuda.compiled import HALF_TYPES, CompiledModel, weight_format
 from pybuda.config import CompilerConfig, PyBudaError
+from pybuda.module import JaxModule
 
 
 def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: str | None = None) -> CompiledModel:
@@ -23,6 +24,11 @@ def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: 
     from ttmlir.frontends.pytorch import ImportError_, export, import_program
 
     cfg.check()
+    if isinstance(module, JaxModule):
+        if cfg.changes_precision or cfg.enable_tvm_cpu_fallback:
+            raise PyBudaError(f"{module.name}: mixed precision and CPU fallback are not supported for JaxModule")
+        return CompiledJax(module, tuple(_torch(x) for x in sample_inputs), arch,
+                           f"mock-system-desc-arch={arch} {cfg.pipeline_options()}")
 
     try:
         torch_module = module.torch_module() if hasattr(module, "torch_module") else module
@@ -64,6 +70,55 @@ def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: 
     return CompiledModel(plan, binaries, arch, out_spec=program.call_spec.out_spec,
                          input_shapes=[list(x.shape) for x in leaves], input_dtypes=[str(x.dtype) for x in leaves],
                          compute_dtype=compute_dtype)
+
+
+class CompiledJax:
+    """A JaxModule compiled through StableHLO: one `.ttnn` binary taking the variables' leaves, then the inputs."""
+
+    def __init__(self, module, sample_inputs, arch: str, pipeline_options: str):
+        import jax
+        import numpy as np
+
+        from ttmlir.diagnostics import DiagnosticError
+        from ttmlir.frontends.jax import compile_stablehlo
+
+        self.module, self.arch, self.last_report = module, arch, None
+        fn, variables = module.function()
+        self.leaves = jax.tree_util.tree_leaves(variables)
+        self.input_shapes = [list(x.shape) for x in sample_inputs]
+        tree = jax.tree_util.tree_structure(variables)
+
+        def flat(*args):
+            return fn(jax.tree_util.tree_unflatten(tree, args[:len(self.leaves)]), *args[len(self.leaves):])
+
+        args = [*self.leaves, *[np.asarray(x.detach().numpy()) for x in sample_inputs]]
+        try:
+            self.binary = compile_stablehlo(jax.jit(flat).lower(*args).as_text(), f"<jax:{module.name}>",
+                                            pipeline_options)
+        except DiagnosticError as exc:
+            raise PyBudaError(f"{module.name}: compiling failed: {exc.diagnostic.message}") from None
+
+    def run(self, inputs: list) -> list:
+        import numpy as np
+        import torch
+
+        from ttmlir.frontends.jax import run_binary
+
+        for i, (x, shape) in enumerate(zip(inputs, self.input_shapes)):
+            if list(x.shape) != shape:
+                raise PyBudaError(f"input {i} has shape {list(x.shape)}; the module was compiled for {shape}")
+        values = run_binary(self.binary, [*self.leaves, *[np.asarray(x.detach().numpy()) for x in inputs]],
+                            self.arch)
+        return [torch.from_numpy(np.array(v)) for v in values]
+
+    def placement(self) -> list:
+        return []
+
+    def placement_report(self) -> str:
+        return f"{self.module.name}: a JAX function, all of it on the {self.arch} device"
+
+    def weight_formats(self) -> dict:
+        return {}
 
 
 def _where(diagnostic) -> str:

@@ -191,7 +191,8 @@ class TTDevice(Device):
 
 def _eager(module: Module, values: tuple):
     with torch.no_grad():
-        return module.torch_module()(*values)
+        return module.forward(*values) if hasattr(module, "forward") and not hasattr(module, "torch_module") \
+            else module.torch_module()(*values)
 
 
 # --- the run API --------------------------------------------------------------------------------------------

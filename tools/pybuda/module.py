@@ -64,7 +64,8 @@ class Parameter(torch.nn.Parameter):
 
 
 class JaxModule(Module):
-    """A JAX function (or Flax module applied to its variables) lowered through its StableHLO text."""
+    """A JAX function `fn(*inputs)`, or a Flax module applied to its `variables` (`module.apply(variables, *inputs)`),
+    lowered through its StableHLO text (`ttmlir.frontends.jax`); the variables stay function arguments."""
 
     framework = "jax"
 
@@ -72,9 +73,21 @@ class JaxModule(Module):
         super().__init__(name)
         self.module, self.variables = module, variables
 
-    def torch_module(self):
-        raise PyBudaError("JaxModule needs the StableHLO front end (ttmlir.frontends.jax), which is not part of "
-                          "this build yet; supported today: PyTorchModule, PyBudaModule, OnnxModule")
+    def function(self):
+        """The function of (variables, *inputs) JAX lowers, and the variables to pass it."""
+        if self.variables is None:
+            return (lambda _variables, *inputs: self.module(*inputs)), {}
+        return (lambda variables, *inputs: self.module.apply(variables, *inputs)), self.variables
+
+    def forward(self, *inputs):
+        """The function run by JAX on the host (what the device's results are compared with)."""
+        import jax
+        import numpy as np
+
+        fn, variables = self.function()
+        outputs = fn(variables, *[np.asarray(x.detach().numpy()) for x in inputs])
+        return tuple(torch.from_numpy(np.array(o, dtype=np.float32 if o.dtype.name == "bfloat16" else o.dtype))
+                     for o in jax.tree_util.tree_leaves(outputs))
 
 
 class OnnxModule(Module):

@@ -59,6 +59,8 @@ class TTDeviceImage:
 
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         modules, tensors = [], {}
+        if any(not hasattr(c, "plan") for c in self.compiled):
+            raise PyBudaError("device images hold PyTorch, ONNX and PyBuda modules; a JaxModule is not supported")
         for m, (name, c) in enumerate(zip(self.module_names, self.compiled)):
             segments = [{k: getattr(s, k) for k in ("kind", "nodes", "inputs", "outputs", "kinds", "ops",
                                                     "out_dtypes")} for s in c.plan.segments]
