@@ -52,6 +52,8 @@ def parse_args(argv: list[str]) -> Options:
             opts.output = arg[2:]
         elif arg in FLAGS or arg.split("=")[0] in FLAGS:
             opts.flags.add(arg.split("=")[0])
+        elif "-" + arg.split("=")[0] in FLAGS:  # MLIR's tools take -flag for --flag
+            opts.flags.add("-" + arg.split("=")[0])
         elif arg.startswith("--pass-pipeline="):
             opts.passes.extend(parse_pipeline(arg.split("=", 1)[1]))
         elif arg.startswith("-") and arg.lstrip("-").split("=")[0] in registered_passes():  # -name and --name

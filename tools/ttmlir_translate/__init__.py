@@ -10,7 +10,9 @@ from ttmlir.diagnostics import Diagnostic, DiagnosticError
 
 TRANSLATIONS = {"--ttnn-to-flatbuffer": "Serialize a TTNN module to a .ttnn flatbuffer binary",
                 "--ttmetal-to-flatbuffer": "Serialize a TTMetal module (host program and kernels) to a .ttm flatbuffer binary",
-                "--ttkernel-to-cpp": "Translate kernel functions (emitc, after --convert-ttkernel-to-emitc) to C++"}
+                "--ttkernel-to-cpp": "Translate kernel functions (emitc, after --convert-ttkernel-to-emitc) to C++",
+                "--mlir-to-cpp": "Translate EmitC host code (after --convert-ttnn-to-emitc) to C++ against the TTNN API",
+                "--mlir-to-python": "Translate EmitPy code (after --convert-ttnn-to-emitpy) to Python"}
 FLAGS = {"--allow-unregistered-dialect": "Allow operations of unregistered dialects"}
 
 
@@ -30,6 +32,8 @@ def print_help() -> None:
 def parse_args(argv: list[str]) -> tuple[str, str, str | None, set[str]]:
     args, positional, output, translation, flags = iter(argv), [], "-", None, set()
     for arg in args:
+        if arg.startswith("-") and not arg.startswith("--") and len(arg) > 2 and not arg.startswith("-o"):
+            arg = "-" + arg  # MLIR's tools take -name for --name
         if arg in ("-h", "--help"):
             print_help()
             raise SystemExit(0)
@@ -68,7 +72,13 @@ def run(argv: list[str]) -> int:
     try:
         module, positions = load_module(make_context("--allow-unregistered-dialect" in flags), text, filename)
         try:
-            if translation == "--ttkernel-to-cpp":
+            if translation == "--mlir-to-cpp":
+                from ttmlir.target.host_cpp import translate_to_cpp as translate_host
+                data = translate_host(module)
+            elif translation == "--mlir-to-python":
+                from ttmlir.target.python import translate_to_python
+                data = translate_to_python(module)
+            elif translation == "--ttkernel-to-cpp":
                 from ttmlir.target.cpp import translate_to_cpp
                 data = translate_to_cpp(module)
             elif translation == "--ttmetal-to-flatbuffer":

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.emitc import EmitC as XdslEmitC
+from xdsl.dialects.emitc import EmitC as XdslEmitC, EmitC_LValueType
 from xdsl.dialects.builtin import StringAttr, UnitAttr
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def,
@@ -210,5 +210,67 @@ class CastOp(IRDLOperation):
     assembly_format = "$source attr-dict `:` type($source) `to` type($dest)"
 
 
+@irdl_op_definition
+class SubscriptOp(IRDLOperation):
+    """An element of a container, as an lvalue: `%e = emitc.subscript %v[%i] : (!emitc.opaque<"...">, index) ->
+    !emitc.lvalue<!emitc.opaque<"...">>` (the host code's tuple members)."""
+
+    name = "emitc.subscript"
+    value = operand_def()
+    indices = var_operand_def()
+    result = result_def(EmitC_LValueType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "SubscriptOp":
+        value = parser.parse_unresolved_operand()
+        indices = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        operands = parser.resolve_operands([value, *indices], fn.inputs.data, parser.pos)
+        return cls.create(operands=operands, result_types=list(fn.outputs.data), attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_operand)
+        printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+@irdl_op_definition
+class LoadOp(IRDLOperation):
+    """The value an lvalue holds: `%v = emitc.load %e : !emitc.lvalue<T>`."""
+
+    name = "emitc.load"
+    operand = operand_def(EmitC_LValueType)
+    result = result_def()
+
+    def verify_(self) -> None:
+        if self.operand.type.value_type != self.result.type:
+            raise VerifyException("'emitc.load' op result type must be the lvalue's value type")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "LoadOp":
+        operand = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        lvalue = parser.parse_type()
+        if not isinstance(lvalue, EmitC_LValueType):
+            parser.raise_error("expected an !emitc.lvalue type")
+        (value,) = parser.resolve_operands([operand], [lvalue], parser.pos)
+        return cls.create(operands=[value], result_types=[lvalue.value_type], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.operand.type)
+
+
 EmitC = Dialect("emitc", [*XdslEmitC.operations, IncludeOp, VerbatimOp, ConstantOp, LiteralOp, SubOp, MulOp, DivOp,
-                          RemOp, CmpOp, CastOp], list(XdslEmitC.attributes))
+                          RemOp, CmpOp, CastOp, SubscriptOp, LoadOp], list(XdslEmitC.attributes))

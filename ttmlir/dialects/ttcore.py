@@ -8,14 +8,14 @@ import math
 from dataclasses import dataclass, fields
 
 from xdsl.dialects.builtin import (ArrayAttr, DenseIntOrFPElementsAttr, DictionaryAttr, FlatSymbolRefAttr, IndexType,
-                                   IntegerAttr, MemRefLayoutAttr, ModuleOp, StringAttr, TensorType)
+                                   IntegerAttr, MemRefLayoutAttr, ModuleOp, StringAttr, TensorType, TupleType)
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.ir import Attribute, Data, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def, region_def,
                        traits_def, operand_def, var_operand_def, var_result_def, result_def, param_def)
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsolatedFromAbove, NoTerminator, SymbolOpInterface, SymbolTable
+from xdsl.traits import IsolatedFromAbove, NoTerminator, Pure, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from ttmlir import hardware
@@ -983,10 +983,83 @@ class GetKeyValueOp(IRDLOperation):
         printer.print_function_type([self.dict.type], self.results_.types)
 
 
+@irdl_op_definition
+class GetTupleElementOp(IRDLOperation):
+    """One member of a tuple: `%0 = ttcore.get_tuple_element %arg0[1] : (tuple<A, B>) -> B`."""
+
+    name = "ttcore.get_tuple_element"
+    operand = operand_def(TupleType)
+    index = prop_def(IntegerAttr)
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        members = self.operand.type.types.data
+        if not 0 <= self.index.value.data < len(members):
+            raise VerifyException(f"'{self.name}' op index {self.index.value.data} is out of range for a tuple of "
+                                  f"{len(members)}")
+        if members[self.index.value.data] != self.result.type:
+            raise VerifyException(f"'{self.name}' op result type must be the tuple's member "
+                                  f"#{self.index.value.data}")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operand = parser.parse_unresolved_operand()
+        index = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        fn = parser.parse_function_type()
+        (value,) = parser.resolve_operands([operand], fn.inputs.data, parser.pos)
+        return cls(operands=[value], result_types=list(fn.outputs.data), attributes=attrs,
+                   properties={"index": IntegerAttr(index[0], 32)})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        printer.print_string(f"[{self.index.value.data}]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type([self.operand.type], [self.result.type])
+
+
+@irdl_op_definition
+class TupleOp(IRDLOperation):
+    """A tuple of values: `%t = ttcore.tuple %a, %b : tuple<A, B>`."""
+
+    name = "ttcore.tuple"
+    operands_ = var_operand_def()
+    result = result_def(TupleType)
+    traits = traits_def(Pure())
+
+    def verify_(self) -> None:
+        if tuple(self.operands_.types) != tuple(self.result.type.types.data):
+            raise VerifyException(f"'{self.name}' op result type must be the tuple of its operands' types")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        names = parser.parse_optional_undelimited_comma_separated_list(parser.parse_optional_unresolved_operand,
+                                                                       parser.parse_unresolved_operand) or []
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        result = parser.parse_type()
+        if not isinstance(result, TupleType):
+            parser.raise_error("expected a tuple type")
+        values = parser.resolve_operands(names, result.types.data, parser.pos)
+        return cls(operands=[values], result_types=[result], attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        if self.operands_:
+            printer.print_string(" ")
+            printer.print_list(self.operands_, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
 TTCore = Dialect(
     "ttcore",
     [DeviceModuleOp, CPUModuleOp, DeviceOp, LoadCachedOp, OptimizationBarrierOp, GlobalOp, GetGlobalOp, CompositeOp,
-     SetKeyValueOp, GetKeyValueOp],
+     SetKeyValueOp, GetKeyValueOp, GetTupleElementOp, TupleOp],
     [TileType, DataTypeAttr, ArchAttr, GridAttr, CoreCoordAttr, CoreRangeAttr, MemorySpaceAttr,
      TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
      ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, RuntimeTensorShardingAttr, LocalShapeAttr, DictType,

@@ -91,6 +91,13 @@ PASS_CLASSES = {
     "ttnn-operation-validation-and-fallback":
         "ttmlir.passes.ttnn_operation_validation_and_fallback:TTNNOperationValidationAndFallbackPass",
     "ttir-propagate-weight-dtype": "ttmlir.passes.ttir_propagate_weight_dtype:TTIRPropagateWeightDtypePass",
+    "ttir-to-ttnn-common-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToTTNNCommonPipeline",
+    "ttnn-common-to-runtime-pipeline": "ttmlir.passes.ttnn_pipelines:TTNNCommonToRuntimePipeline",
+    "ttnn-common-to-emitc-pipeline": "ttmlir.passes.ttnn_pipelines:TTNNCommonToEmitCPipeline",
+    "ttir-to-emitc-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToEmitCPipeline",
+    "ttnn-tuplify-tensors": "ttmlir.passes.ttnn_tuplify_tensors:TTNNTuplifyTensorsPass",
+    "ttnn-create-input-generators": "ttmlir.passes.ttnn_create_input_generators:TTNNCreateInputGeneratorsPass",
+    "convert-ttnn-to-emitc": "ttmlir.passes.convert_ttnn_to_emitc:ConvertTTNNToEmitCPass",
 }
 
 

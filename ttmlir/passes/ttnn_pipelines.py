@@ -1,4 +1,7 @@
-"""`--ttir-to-ttnn-backend-pipeline`: the passes from TTIR to a TTNN module ready for translation."""
+"""The TTNN pipelines: `--ttir-to-ttnn-common-pipeline` (TTIR to TTNN), then one back door:
+`--ttnn-common-to-runtime-pipeline` (the flatbuffer), `--ttnn-common-to-emitc-pipeline` (C++),
+`--ttnn-common-to-emitpy-pipeline` (Python); `--ttir-to-ttnn-backend-pipeline`, `--ttir-to-emitc-pipeline` and
+`--ttir-to-emitpy-pipeline` run the common part and one back door."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
 
 from ttmlir.passes import PassFailure
 from ttmlir.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
@@ -17,8 +21,8 @@ from ttmlir.passes.ttnn_layout import TTNNLayoutPass
 
 
 @dataclass(frozen=True)
-class TTIRToTTNNBackendPipeline(RegisterDevicePass):
-    """The full TTIR → TTNN backend: device module, CPU hoisting, fusing, conversion, layouts, workarounds.
+class TTIRToTTNNCommonPipeline(RegisterDevicePass):
+    """TTIR → TTNN: device module, CPU hoisting, fusing, conversion, layouts, workarounds, deallocation.
 
     Runs mark-functions-as-forward, wrap-device-module, register-device, resolve-composites,
     propagate-weight-dtype, cpu-hoist,
@@ -27,7 +31,7 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
     ttnn-decomposition, layout, workaround, weight-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, decompose-layouts, canonicalize,
     deallocate."""
 
-    name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
+    name: ClassVar[str] = "ttir-to-ttnn-common-pipeline"
     enable_fusing_pass: bool = True
     enable_implicit_broadcast_folding_pass: bool = True
     enable_ttnn_decomposition_pass: bool = True
@@ -118,3 +122,90 @@ class TTIRToTTNNBackendPipeline(RegisterDevicePass):
                                                       override_output_layout=self.override_output_layout,
                                                       override_conv2d_config=self.override_conv2d_config, **trace),
                 TTNNGreedyL1SpillManagementPass(**trace))
+
+@dataclass(frozen=True)
+class TTNNCommonToRuntimePipeline(ModulePass):
+    """The common pipeline's output made ready for `--ttnn-to-flatbuffer`.
+
+    Upstream lowers the CPU module to LLVM here; this runtime executes the CPU module's TTIR functions on the
+    host itself, so the pass only checks that its input is the common pipeline's output."""
+
+    name: ClassVar[str] = "ttnn-common-to-runtime-pipeline"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        require_common_output(module, self.name)
+
+
+def require_common_output(module: ModuleOp, pipeline: str) -> None:
+    from ttmlir.dialects import ttcore
+    from ttmlir.passes.register_device import device_module_of
+
+    device = device_module_of(module)
+    if not any(isinstance(op, ttcore.DeviceOp) for op in device.ops):
+        raise PassFailure(module, f"'{pipeline}' lowers the output of --ttir-to-ttnn-common-pipeline; this module "
+                                  "has no ttcore.device (run the common pipeline first)")
+    for op in device.walk():
+        if op.dialect_name() == "ttir":
+            raise PassFailure(op, f"'{pipeline}' expects TTNN ops; '{op.name}' was not lowered "
+                                  "(run --ttir-to-ttnn-common-pipeline first)")
+
+
+@dataclass(frozen=True)
+class TTIRToTTNNBackendPipeline(TTIRToTTNNCommonPipeline):
+    """The common pipeline, then the runtime one: TTIR to a TTNN module ready for `--ttnn-to-flatbuffer`."""
+
+    name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        super().apply(ctx, module)
+        TTNNCommonToRuntimePipeline().apply(ctx, module)
+
+
+def _refuse(module: ModuleOp, unsupported: list[tuple[str, bool, str]]) -> None:
+    for option, asked, why in unsupported:
+        if asked:
+            raise PassFailure(module, f"'{option}' is not supported by this build: {why}")
+
+
+@dataclass(frozen=True)
+class TTNNCommonToEmitCPipeline(ModulePass):
+    """The common pipeline's output as C++ against the TTNN API: unwrap the device module, tuplify the forward
+    functions, add input generators and `main` (unless `target-dylib`), convert to EmitC."""
+
+    name: ClassVar[str] = "ttnn-common-to-emitc-pipeline"
+    target_dylib: bool = False
+    try_recover_structure: bool = False
+    tuplify_input_if_empty: bool = False
+    load_input_tensors_from_disk: bool = False
+    tensor_load_directory: str = ""
+    tensor_load_file_prefix: str = "arg"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        from ttmlir.passes.convert_ttnn_to_emitc import ConvertTTNNToEmitCPass
+        from ttmlir.passes.register_device import UnwrapDeviceModulePass
+        from ttmlir.passes.ttnn_create_input_generators import TTNNCreateInputGeneratorsPass
+        from ttmlir.passes.ttnn_tuplify_tensors import TTNNTuplifyTensorsPass
+
+        _refuse(module, [("try-recover-structure", self.try_recover_structure, "structure recovery of XLA/torch graphs"),
+                         ("load-input-tensors-from-disk", self.load_input_tensors_from_disk,
+                          "generated code makes its inputs (ones tensors)")])
+        require_common_output(module, self.name)
+        UnwrapDeviceModulePass().apply(ctx, module)
+        TTNNTuplifyTensorsPass(tuplify_input_if_empty=self.tuplify_input_if_empty or self.target_dylib).apply(ctx, module)
+        if not self.target_dylib:
+            TTNNCreateInputGeneratorsPass().apply(ctx, module)
+        ConvertTTNNToEmitCPass().apply(ctx, module)
+
+
+@dataclass(frozen=True)
+class TTIRToEmitCPipeline(TTIRToTTNNCommonPipeline, TTNNCommonToEmitCPipeline):
+    """The common pipeline, then the EmitC one: TTIR to C++ against the TTNN API."""
+
+    name: ClassVar[str] = "ttir-to-emitc-pipeline"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        if self.enable_trace:
+            raise PassFailure(module, "'enable-trace' is not supported by the EmitC pipeline: traces have no C++ "
+                                      "lowering")
+        TTIRToTTNNCommonPipeline.apply(self, ctx, module)
+        TTNNCommonToEmitCPipeline.apply(self, ctx, module)

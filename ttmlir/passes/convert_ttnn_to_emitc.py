@@ -1,0 +1,149 @@
+"""`--convert-ttnn-to-emitc`: TTNN functions as calls of the TTNN C++ API (`emitc.call_opaque "ttnn::add"`).
+
+Each TTNN op becomes one call whose arguments are its operands and properties in the order of
+`ttmlir.passes.ttnn_api` (the table EmitPy shares), spelled as C++ (`::ttnn::DataType::BFLOAT16`,
+`::ttnn::MemoryConfig{...}`, `::std::nullopt` for what is absent); tensors are `::ttnn::Tensor`, tuples
+`::std::vector<::ttnn::Tensor>`, the device `::ttnn::MeshDevice*`. `--mlir-to-cpp` prints the result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (ArrayAttr, FunctionType, IndexType, IntegerAttr, IntegerType, ModuleOp, StringAttr,
+                                   TensorType, TupleType)
+from xdsl.dialects.emitc import (EmitC_CallOpaqueOp, EmitC_LValueType, EmitC_OpaqueAttr, EmitC_OpaqueType,
+                                 EmitC_PointerType)
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ttmlir.dialects import emitc, ttcore, ttnn
+from ttmlir.passes import PassFailure
+from ttmlir.passes.ttnn_api import Operand, call_of, cpp_value
+
+TENSOR = EmitC_OpaqueType(StringAttr("::ttnn::Tensor"))
+TENSORS = EmitC_OpaqueType(StringAttr("::std::vector<::ttnn::Tensor>"))
+DEVICE = EmitC_PointerType(EmitC_OpaqueType(StringAttr("::ttnn::MeshDevice")))
+CREATE_VECTOR = "util_create_vec"  # the helper ttnn-precompiled.hpp gives generated code
+
+
+def convert_type(t: Attribute, at: Operation) -> Attribute:
+    if isinstance(t, TensorType):
+        return TENSOR
+    if isinstance(t, TupleType):
+        if not all(isinstance(m, TensorType) for m in t.types.data):
+            raise PassFailure(at, f"a tuple of {t} has no C++ type here: only tuples of tensors are")
+        return TENSORS
+    if isinstance(t, ttnn.DeviceType):
+        return DEVICE
+    if isinstance(t, (IntegerType, IndexType)):
+        return t
+    raise PassFailure(at, f"type {t} has no C++ spelling in generated TTNN code")
+
+
+def _opaque(text: str) -> EmitC_OpaqueAttr:
+    return EmitC_OpaqueAttr(StringAttr(text))
+
+
+@dataclass(frozen=True)
+class ConvertTTNNToEmitCPass(ModulePass):
+    """TTNN ops to `emitc.call_opaque` calls of the TTNN C++ API; function signatures to C++ types."""
+
+    name: ClassVar[str] = "convert-ttnn-to-emitc"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        for op in list(module.ops):
+            if isinstance(op, ttcore.CPUModuleOp) and not any(isinstance(f, FuncOp) for f in op.walk()):
+                module.body.block.erase_op(op)  # nothing was hoisted to the CPU
+            elif isinstance(op, (ttcore.DeviceModuleOp, ttcore.CPUModuleOp)):
+                raise PassFailure(op, f"'{op.name}' must be unwrapped before EmitC conversion (--ttcore-unwrap-device-"
+                                      "module); CPU-hoisted functions have no EmitC lowering")
+        for func in [op for op in module.ops if isinstance(op, FuncOp)]:
+            if func.is_declaration:
+                raise PassFailure(func, f"@{func.sym_name.data} is only declared: generated C++ cannot call it")
+            _convert_function(func)
+        for op in list(module.ops):
+            if isinstance(op, ttcore.DeviceOp):  # the device is the runtime's; C++ asks the DeviceGetter for it
+                module.body.block.erase_op(op)
+        module.body.block.insert_op_before(emitc.IncludeOp.create(properties={"include": StringAttr(
+            "ttnn-precompiled.hpp")}), module.body.block.first_op)
+
+
+def _convert_function(func: FuncOp) -> None:
+    block = func.body.block
+    for i, arg in enumerate(list(block.args)):
+        new = block.insert_arg(convert_type(arg.type, func), i)
+        arg.replace_all_uses_with(new)
+        block.erase_arg(arg)
+    func.function_type = FunctionType.from_lists([a.type for a in block.args],
+                                                 [convert_type(t, func) for t in func.function_type.outputs.data])
+    func.arg_attrs = func.res_attrs = None
+    for op in list(block.ops):
+        replaced = _convert_op(op)
+        if replaced is None:
+            continue
+        new_ops, results = replaced
+        for new in new_ops:
+            block.insert_op_before(new, op)
+        for old, value in zip(op.results, results):
+            old.replace_all_uses_with(value)
+        block.erase_op(op)
+
+
+def _call(callee: str, operands: list[SSAValue], result_types: list[Attribute], args=None) -> EmitC_CallOpaqueOp:
+    return EmitC_CallOpaqueOp(callee, operands, result_types, args=ArrayAttr(args) if args is not None else None)
+
+
+def _convert_op(op: Operation) -> tuple[list[Operation], list[SSAValue]] | None:
+    """The ops replacing `op` and the values standing for its results (None: `op` stays, retyped)."""
+    if isinstance(op, (ReturnOp, arith.ConstantOp)):
+        return None
+    if isinstance(op, CallOp):
+        new = CallOp(op.callee, list(op.arguments), [convert_type(r.type, op) for r in op.results])
+        return [new], list(new.results)
+    if isinstance(op, ttcore.GetTupleElementOp):
+        index = emitc.LiteralOp.create(properties={"value": StringAttr(str(op.index.value.data))},
+                                       result_types=[IndexType()])
+        element = emitc.SubscriptOp.create(operands=[op.operand, index.result],
+                                           result_types=[EmitC_LValueType(TENSOR)])
+        load = emitc.LoadOp.create(operands=[element.result], result_types=[TENSOR])
+        return [index, element, load], [load.result]
+    if isinstance(op, ttcore.TupleOp):
+        call = _call(CREATE_VECTOR, list(op.operands), [TENSORS])
+        return [call], [call.res[0]]
+    if isinstance(op, ttnn.TTNNOp):
+        return _convert_ttnn(op)
+    raise PassFailure(op, f"'{op.name}' has no EmitC lowering")
+
+
+def _convert_ttnn(op: ttnn.TTNNOp) -> tuple[list[Operation], list[SSAValue]]:
+    result_types = [convert_type(r.type, op) for r in op.results]
+    if op.ROW.name == "get_device":
+        call = _call("::ttnn::DeviceGetter::getInstance", [], result_types)
+        return [call], list(call.res)
+    if op.ROW.family == "trace":
+        raise PassFailure(op, f"'{op.name}': traces have no EmitC lowering (compile without enable-trace)")
+    call = call_of(op)
+    prelude: list[Operation] = []
+    operands: list[SSAValue] = []
+    args: list[Attribute] = []
+
+    def operand_index(value) -> int:
+        operands.append(value)
+        return len(operands) - 1
+
+    for _keyword, value in call.args:
+        if isinstance(value, Operand):
+            args.append(IntegerAttr(operand_index(op.operands[value.index]), IndexType()))
+        elif isinstance(value, list) and value and isinstance(value[0], Operand):
+            vector = _call(CREATE_VECTOR, [op.operands[v.index] for v in value], [TENSORS])
+            prelude.append(vector)
+            args.append(IntegerAttr(operand_index(vector.res[0]), IndexType()))
+        else:
+            args.append(_opaque(cpp_value(value, lambda i: "")))
+    callee = "ttnn::" + call.callee.replace(".", "::")
+    new = _call(callee, operands, result_types, args)
+    return [*prelude, new], list(new.res)

@@ -1,0 +1,266 @@
+"""How a TTNN op is called through the `ttnn` library: one table for EmitPy (Python) and EmitC (C++).
+
+A call is the callee, the op's operands as positional arguments (an absent optional one as None) and its
+properties as keyword arguments in the op row's order; `dtype`, `layout` and `memory_config` an op does not
+carry come from its result's layout, so generated code places every tensor where the flatbuffer does. The layout
+ops carry nothing: their arguments are the result's layout. Values are language-neutral (`Enum`, `Ctor`, lists,
+scalars, None) and spelled by `python_value` / `cpp_value`; the simulator's `ttnn` module reads them back with
+the same table (`tools/ttnn`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import NoneAttr, TensorType
+from xdsl.ir import Attribute, Operation
+
+from ttmlir.dialects import ttnn
+from ttmlir.dialects.props import dense_values, int_values, scalar
+from ttmlir.passes import PassFailure
+
+# Ops ttnn exposes under another name or in a submodule (Python spelling; C++ uses `::` for `.`).
+CALLEES = {"pow_tensor": "pow", "split_query_key_value_and_split_heads": "transformer.split_query_key_value_and_split_heads",
+           "scaled_dot_product_attention": "transformer.scaled_dot_product_attention",
+           "scaled_dot_product_attention_decode": "transformer.scaled_dot_product_attention_decode",
+           "paged_scaled_dot_product_attention_decode": "transformer.paged_scaled_dot_product_attention_decode",
+           "concatenate_heads": "transformer.concatenate_heads", "nlp_concat_heads": "experimental.nlp_concat_heads",
+           "nlp_concat_heads_decode": "experimental.nlp_concat_heads_decode",
+           "nlp_create_qkv_heads_decode": "experimental.nlp_create_qkv_heads_decode",
+           "rotary_embedding_llama": "experimental.rotary_embedding_llama",
+           "rotary_embedding": "experimental.rotary_embedding", "paged_update_cache": "experimental.paged_update_cache",
+           "paged_fill_cache": "experimental.paged_fill_cache", "update_cache": "update_cache",
+           "fill_cache": "fill_cache", "all_to_all_dispatch_metadata": "experimental.all_to_all_dispatch_metadata"}
+# ttcore data types, layouts, buffers and memory layouts as ttnn's enums name them
+DATA_TYPES = {"f32": "FLOAT32", "bf16": "BFLOAT16", "f16": "FLOAT16", "bfp_bf8": "BFLOAT8_B", "bfp_bf4": "BFLOAT4_B",
+              "bfp_f8": "BFLOAT8_B", "bfp_f4": "BFLOAT4_B", "bfp_bf2": "BFLOAT2_B", "bfp_f2": "BFLOAT2_B",
+              "u32": "UINT32", "u16": "UINT16", "u8": "UINT8", "si32": "INT32"}
+LAYOUTS = {"tile": "TILE", "row_major": "ROW_MAJOR"}
+BUFFER_TYPES = {"dram": "DRAM", "l1": "L1", "system_memory": "SYSTEM_MEMORY", "l1_small": "L1_SMALL", "trace": "TRACE"}
+MEMORY_LAYOUTS = {"interleaved": "INTERLEAVED", "single_bank": "SINGLE_BANK", "height_sharded": "HEIGHT_SHARDED",
+                  "width_sharded": "WIDTH_SHARDED", "block_sharded": "BLOCK_SHARDED"}
+# property kinds that are enums, with ttnn's type name and member spelling
+ENUM_KINDS = {"dtype": ("DataType", DATA_TYPES), "layout": ("Layout", LAYOUTS),
+              "reduce_type": ("ReduceType", None), "shard_type": ("MeshShardType", None),
+              "shard_direction": ("MeshShardDirection", None)}
+STRUCT_KINDS = {"compute_config": "DeviceComputeKernelConfig", "conv2d_config": "Conv2dConfig",
+                "conv3d_config": "Conv3dConfig", "matmul_program_config": None}
+INT_KINDS = {"i32", "ui32", "si32", "i64", "si64", "si8"}
+LIST_KINDS = {"i32_darray", "i64_darray", "i32_array", "pairs"}
+# layout ops: the keywords they take, all read from the result's layout
+LAYOUT_OP_KEYWORDS = {"to_layout": ("layout", "dtype", "memory_config"), "typecast": ("dtype",),
+                      "to_device": ("memory_config",), "from_device": (), "to_memory_config": ("memory_config",)}
+DERIVED = ("dtype", "layout", "memory_config")
+
+
+@dataclass(frozen=True)
+class Enum:
+    type: str
+    member: str
+
+
+@dataclass(frozen=True)
+class Ctor:
+    """A value built by a ttnn constructor: positional `args`, then `kwargs` (name, value) pairs."""
+
+    type: str
+    args: tuple = ()
+    kwargs: tuple = ()
+
+
+@dataclass(frozen=True)
+class Operand:
+    index: int
+
+
+@dataclass(frozen=True)
+class Call:
+    op: str  # the TTNN op's name
+    callee: str  # as Python spells it, without the `ttnn.` prefix
+    args: tuple  # (keyword or None, value) pairs
+
+
+def callee_of(name: str) -> str:
+    return CALLEES.get(name, name)
+
+
+def memory_config(buffer: str, memory_layout: str | None) -> Ctor | None:
+    if buffer == "system_memory":
+        return None
+    return Ctor("MemoryConfig", (Enum("TensorMemoryLayout", MEMORY_LAYOUTS[memory_layout or "interleaved"]),
+                                 Enum("BufferType", BUFFER_TYPES[buffer]), None))
+
+
+def _layout_of(op: Operation) -> ttnn.TTNNLayoutAttr | None:
+    for result in op.results:
+        if isinstance(result.type, TensorType) and isinstance(result.type.encoding, ttnn.TTNNLayoutAttr):
+            return result.type.encoding
+    return None
+
+
+def derived(op: Operation, keyword: str):
+    """A `dtype`/`layout`/`memory_config` argument read from the result's layout (None without one)."""
+    layout = _layout_of(op)
+    if layout is None:
+        return None
+    if keyword == "dtype":
+        return Enum("DataType", DATA_TYPES[layout.data_type])
+    if keyword == "layout":
+        return Enum("Layout", "TILE" if layout.is_tiled else "ROW_MAJOR")
+    memory_layout = None if isinstance(layout.memory_layout, NoneAttr) else layout.memory_layout.data.value
+    return memory_config(layout.buffer_type, memory_layout)
+
+
+def value_of(op: Operation, kind: str, attr: Attribute):
+    """A property's neutral value."""
+    if kind == "bool":
+        return bool(scalar(attr))
+    if kind in INT_KINDS:
+        return int(scalar(attr))
+    if kind in ("f32", "number", "f32_or_i32"):
+        return scalar(attr)
+    if kind == "str":
+        return str(scalar(attr))
+    if kind in LIST_KINDS or kind.endswith("_or_darray"):
+        values = int_values(attr) if kind != "pairs" else [int(v) for v in dense_values(attr)]
+        return values[0] if kind.endswith("_or_darray") and len(values) == 1 and not hasattr(attr, "get_values") \
+            else values
+    if kind in ENUM_KINDS:
+        type_name, members = ENUM_KINDS[kind]
+        value = attr.data.value
+        return Enum(type_name, members[value] if members else value.upper())
+    if kind == "memory_config":
+        config = attr.data
+        return memory_config(config.buffer_type.data.value,
+                             config.memory_layout.data.value if config.memory_layout is not None else None)
+    if kind == "shape":
+        return Ctor("Shape", (list(attr.data),))
+    if kind in ("mesh_shape", "mesh_offset"):
+        return Ctor("MeshShape" if kind == "mesh_shape" else "MeshCoordinate", tuple(attr.data))
+    if kind in STRUCT_KINDS:
+        type_name = STRUCT_KINDS[kind] or _struct_type_name(attr.name)
+        return Ctor(type_name, (), tuple((key, _struct_field(v)) for key, v in attr.data))
+    if kind == "elements":
+        return [float(v) if isinstance(v, float) else int(v) for v in dense_values(attr)]
+    if kind == "symbol":
+        return attr.root_reference.data
+    if kind == "core_range_set":
+        return Ctor("CoreRangeSet", tuple(Ctor("CoreRange", (Ctor("CoreCoord", start), Ctor("CoreCoord", end)))
+                                          for start, end in (r.data for r in attr.data)))
+    raise PassFailure(op, f"'{op.name}': a '{kind}' property has no spelling in the ttnn API here")
+
+
+def _struct_type_name(attr_name: str) -> str:
+    return "".join(part.capitalize() for part in attr_name.removeprefix("ttnn.").split("_"))
+
+
+def _struct_field(value):
+    if isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, tuple):
+        return [_struct_field(v) for v in value]
+    return str(value)
+
+
+def call_of(op: ttnn.TTNNOp) -> Call:
+    """How `op` is called: its callee, positional operands and keyword properties."""
+    row = op.ROW
+    if row.family == "generic":
+        raise PassFailure(op, f"'{op.name}' runs the compiler's own kernels; it has no ttnn library call")
+    args: list[tuple[str | None, object]] = []
+    operands = _operands_by_name(op)
+    for name in row.operands:
+        bare = name.rstrip("?*")
+        values = operands.get(bare)
+        if name.endswith("*"):
+            args.append((None, [Operand(i) for i in values or []]))
+        else:
+            args.append((None, Operand(values[0]) if values else None))
+    if row.name in LAYOUT_OP_KEYWORDS:
+        args.extend((k, derived(op, k)) for k in LAYOUT_OP_KEYWORDS[row.name])
+        return Call(row.name, callee_of(row.name), tuple(args))
+    for name, kind, _default, _required in row.props:
+        attr = op.properties.get(name)
+        if attr is not None:
+            args.append((name, value_of(op, kind, attr)))
+        elif name in DERIVED:
+            args.append((name, derived(op, name)))
+        else:
+            args.append((name, None))
+    return Call(row.name, callee_of(row.name), tuple(args))
+
+
+def _operands_by_name(op: ttnn.TTNNOp) -> dict[str, list[int]]:
+    """Operand indices by the row's operand name (a variadic or optional one by its segment)."""
+    names = [n.rstrip("?*") for n in op.ROW.operands]
+    sizes = op.properties.get("operandSegmentSizes")
+    if sizes is None:
+        return {name: [i] for i, name in enumerate(names) if i < len(op.operands)}
+    out, start = {}, 0
+    for name, size in zip(names, sizes.get_values()):
+        out[name] = list(range(start, start + size))
+        start += size
+    return out
+
+
+# --- spelling -----------------------------------------------------------------------------------------------
+
+
+def python_value(value, operand) -> str:
+    """A neutral value as Python source; `operand(i)` names operand i."""
+    if isinstance(value, Operand):
+        return operand(value.index)
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "True" if value else "False"
+    if isinstance(value, float):
+        return _float(value)
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(python_value(v, operand) for v in value) + "]"
+    if isinstance(value, Enum):
+        return f"ttnn.{value.type}.{value.member}"
+    parts = [python_value(v, operand) for v in value.args]
+    parts += [f"{k}={python_value(v, operand)}" for k, v in value.kwargs]
+    return f"ttnn.{value.type}({', '.join(parts)})"
+
+
+def _float(value: float) -> str:
+    if math.isnan(value):
+        return 'float("nan")'
+    if math.isinf(value):
+        return 'float("inf")' if value > 0 else 'float("-inf")'
+    return repr(value)
+
+
+def cpp_value(value, operand) -> str:
+    """A neutral value as C++ source against the TTNN C++ API."""
+    if isinstance(value, Operand):
+        return operand(value.index)
+    if value is None:
+        return "::std::nullopt"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "::std::numeric_limits<float>::quiet_NaN()"
+        if math.isinf(value):
+            return ("" if value > 0 else "-") + "::std::numeric_limits<float>::infinity()"
+        return f"{value!r}f"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (list, tuple)):
+        element = "::ttnn::Tensor" if value and isinstance(value[0], Operand) else \
+            "float" if any(isinstance(v, float) for v in value) else "int64_t"
+        return f"::std::vector<{element}>{{" + ", ".join(cpp_value(v, operand) for v in value) + "}"
+    if isinstance(value, Enum):
+        return f"::ttnn::{value.type}::{value.member}"
+    parts = [cpp_value(v, operand) for v in value.args]
+    parts += [f".{k} = {cpp_value(v, operand)}" for k, v in value.kwargs]
+    return f"::ttnn::{value.type}{{{', '.join(parts)}}}"

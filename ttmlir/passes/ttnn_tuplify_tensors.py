@@ -1,0 +1,70 @@
+"""`--ttnn-tuplify-tensors`: a forward function takes its tensors as one tuple and returns one tuple.
+
+That is the signature generated code exposes (`std::vector<ttnn::Tensor> forward(std::vector<ttnn::Tensor>)`,
+`def forward(inputs): ... return [..]`), so a caller holds a model's tensors as one list. A function named
+`main` becomes `_main`: `main` is the generated program's own entry point."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr, SymbolRefAttr, TupleType
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.ir import Block
+from xdsl.passes import ModulePass
+
+from ttmlir.dialects import ttcore
+from ttmlir.passes.mark_functions_as_forward import FORWARD_DEVICE, FUNCTION_TYPE
+from ttmlir.passes.ttnn_utils import device_functions
+
+
+def forward_functions(module: ModuleOp) -> list[FuncOp]:
+    return [f for f in device_functions(module) if not f.is_declaration and f.attributes.get(FUNCTION_TYPE) == FORWARD_DEVICE]
+
+
+@dataclass(frozen=True)
+class TTNNTuplifyTensorsPass(ModulePass):
+    """Forward functions' tensor arguments become one tuple argument and their results one tuple result."""
+
+    name: ClassVar[str] = "ttnn-tuplify-tensors"
+    tuplify_input_if_empty: bool = False
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        for func in forward_functions(module):
+            if func.sym_name.data == "main":
+                _rename(module, func, "_main")
+            self._tuplify(func)
+
+    def _tuplify(self, func: FuncOp) -> None:
+        block = func.body.block
+        inputs = list(func.function_type.inputs.data)
+        if inputs or self.tuplify_input_if_empty:
+            packed = TupleType(inputs)
+            new_arg = block.insert_arg(packed, 0)
+            first = block.first_op
+            for i, arg in enumerate(block.args[1:]):
+                member = ttcore.GetTupleElementOp(operands=[new_arg], result_types=[arg.type],
+                                                  properties={"index": ttcore.IntegerAttr(i, 32)})
+                block.insert_op_before(member, first)
+                arg.replace_all_uses_with(member.result)
+            for arg in list(block.args[1:]):
+                block.erase_arg(arg)
+            inputs, func.arg_attrs = [packed], None
+        ret = block.last_op
+        assert isinstance(ret, ReturnOp)
+        results = TupleType(list(func.function_type.outputs.data))
+        packed_results = ttcore.TupleOp(operands=[list(ret.arguments)], result_types=[results])
+        block.insert_op_before(packed_results, ret)
+        ret.operands = [packed_results.result]
+        func.function_type = FunctionType.from_lists(inputs, [results])
+        func.res_attrs = None
+
+
+def _rename(module: ModuleOp, func: FuncOp, new: str) -> None:
+    old = func.sym_name.data
+    func.sym_name = StringAttr(new)
+    for op in module.walk():
+        if isinstance(op, CallOp) and op.callee.root_reference.data == old:
+            op.callee = SymbolRefAttr(new)
