@@ -11,6 +11,7 @@ from xdsl.context import Context
 _LAZY = {"ttir": "ttmlir.dialects.ttir:TTIR", "ttnn": "ttmlir.dialects.ttnn:TTNN",
          "ttmetal": "ttmlir.dialects.ttmetal:TTMetal", "ttkernel": "ttmlir.dialects.ttkernel:TTKernel",
          "d2m": "ttmlir.dialects.d2m:D2M", "emitc": "ttmlir.dialects.emitc:EmitC",
+         "emitpy": "ttmlir.dialects.emitpy:EmitPy",
          "memref": "xdsl.dialects.memref:MemRef",
          "arith": "xdsl.dialects.arith:Arith", "scf": "xdsl.dialects.scf:Scf", "linalg": "xdsl.dialects.linalg:Linalg",
          "tensor": "xdsl.dialects.tensor:Tensor",

@@ -98,6 +98,10 @@ PASS_CLASSES = {
     "ttnn-tuplify-tensors": "ttmlir.passes.ttnn_tuplify_tensors:TTNNTuplifyTensorsPass",
     "ttnn-create-input-generators": "ttmlir.passes.ttnn_create_input_generators:TTNNCreateInputGeneratorsPass",
     "convert-ttnn-to-emitc": "ttmlir.passes.convert_ttnn_to_emitc:ConvertTTNNToEmitCPass",
+    "ttnn-common-to-emitpy-pipeline": "ttmlir.passes.ttnn_pipelines:TTNNCommonToEmitPyPipeline",
+    "ttir-to-emitpy-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToEmitPyPipeline",
+    "convert-ttnn-to-emitpy": "ttmlir.passes.convert_ttnn_to_emitpy:ConvertTTNNToEmitPyPass",
+    "ttnn-file-split": "ttmlir.passes.ttnn_file_split:TTNNFileSplitPass",
 }
 
 

@@ -209,3 +209,50 @@ class TTIRToEmitCPipeline(TTIRToTTNNCommonPipeline, TTNNCommonToEmitCPipeline):
                                       "lowering")
         TTIRToTTNNCommonPipeline.apply(self, ctx, module)
         TTNNCommonToEmitCPipeline.apply(self, ctx, module)
+
+
+@dataclass(frozen=True)
+class TTNNCommonToEmitPyPipeline(ModulePass):
+    """The common pipeline's output as a Python script over the `ttnn` API: tuplify the forward functions, add
+    input generators and `main`, convert to EmitPy; with `split-files`, the code goes into `emitpy.file "main"`."""
+
+    name: ClassVar[str] = "ttnn-common-to-emitpy-pipeline"
+    target_module: bool = False
+    tuplify_input_if_empty: bool = False
+    load_input_tensors_from_disk: bool = False
+    tensor_load_directory: str = ""
+    tensor_load_file_prefix: str = "arg"
+    try_recover_structure: bool = False
+    split_files: bool = True
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        from ttmlir.passes.convert_ttnn_to_emitpy import ConvertTTNNToEmitPyPass
+        from ttmlir.passes.register_device import UnwrapDeviceModulePass
+        from ttmlir.passes.ttnn_create_input_generators import TTNNCreateInputGeneratorsPass
+        from ttmlir.passes.ttnn_tuplify_tensors import TTNNTuplifyTensorsPass
+
+        _refuse(module, [("try-recover-structure", self.try_recover_structure, "structure recovery of XLA/torch graphs"),
+                         ("load-input-tensors-from-disk", self.load_input_tensors_from_disk,
+                          "generated code makes its inputs (ones tensors)"),
+                         ("target-module", self.target_module, "generated Python is a script with main()")])
+        require_common_output(module, self.name)
+        UnwrapDeviceModulePass().apply(ctx, module)
+        TTNNTuplifyTensorsPass(tuplify_input_if_empty=self.tuplify_input_if_empty).apply(ctx, module)
+        TTNNCreateInputGeneratorsPass().apply(ctx, module)
+        ConvertTTNNToEmitPyPass().apply(ctx, module)
+        if self.split_files:
+            from ttmlir.passes.ttnn_file_split import split_files
+            split_files(module)
+
+
+@dataclass(frozen=True)
+class TTIRToEmitPyPipeline(TTIRToTTNNCommonPipeline, TTNNCommonToEmitPyPipeline):
+    """The common pipeline, then the EmitPy one: TTIR to a Python script over the `ttnn` API."""
+
+    name: ClassVar[str] = "ttir-to-emitpy-pipeline"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        if self.enable_trace:
+            raise PassFailure(module, "'enable-trace' is not supported by the EmitPy pipeline in this build")
+        TTIRToTTNNCommonPipeline.apply(self, ctx, module)
+        TTNNCommonToEmitPyPipeline.apply(self, ctx, module)

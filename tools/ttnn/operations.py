@@ -1,0 +1,271 @@
+"""The op functions of the simulated `ttnn` module, one per TTNN op of the compiler's table.
+
+`ttnn.add(a, b, dtype=..., memory_config=...)` binds its arguments to the op's row (operands, then properties,
+as `ttmlir.passes.ttnn_api` orders them), writes the op's flatbuffer table as the `.ttnn` writer would, and runs
+it with the executor's kernels: results are placed, formatted, allocated and timed as in `ttrt run`.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from types import SimpleNamespace
+
+import numpy as np
+
+from ttmlir.passes import ttnn_api
+from ttmlir.runtime import RuntimeFailure
+from ttmlir.runtime import executor
+from ttmlir.runtime.device import OutOfMemory
+from ttmlir.runtime.kernels import KERNELS, MESH_KERNELS
+from ttmlir.runtime.perf import estimate
+from ttmlir.runtime.tensor import materialize
+from ttmlir.target import binary_generated as fb
+from ttmlir.target import flatbuffer as fbu
+
+# ops generated code never calls through the library (the device comes from utils.DeviceGetter; ttnn.generic
+# runs the compiler's own kernels)
+NOT_LIBRARY_CALLS = {"get_device", "generic"}
+
+
+def install_operations(namespace: dict) -> None:
+    """Define every op function (and the `transformer`/`experimental` submodules) in the ttnn module."""
+    from ttmlir.dialects.ttnn import TTNN_ROWS
+
+    for row in TTNN_ROWS:
+        if row.name in NOT_LIBRARY_CALLS or any(r.endswith("*") for r in row.results):
+            continue
+        *modules, leaf = ttnn_api.callee_of(row.name).split(".")
+        holder = namespace
+        for part in modules:  # ttnn.transformer, ttnn.experimental
+            holder = vars(holder.setdefault(part, SimpleNamespace()))
+        holder[leaf] = _op_function(row, ".".join([*modules, leaf]))
+
+
+def _op_function(row, callee: str):
+    def op(*args, **kwargs):
+        return run(row, callee, args, kwargs)
+
+    op.__name__, op.__qualname__ = callee.split(".")[-1], callee
+    op.__doc__ = f"ttnn.{callee}: {row.summary}"
+    return op
+
+
+def _parameters(row) -> list[str]:
+    operands = [n.rstrip("?*") for n in row.operands]
+    if row.name in ttnn_api.LAYOUT_OP_KEYWORDS:
+        return operands + list(ttnn_api.LAYOUT_OP_KEYWORDS[row.name])
+    return operands + [p[0] for p in row.props]
+
+
+def bind(row, callee: str, args: tuple, kwargs: dict) -> dict:
+    params = _parameters(row)
+    if len(args) > len(params):
+        raise TypeError(f"ttnn.{callee}() takes at most {len(params)} arguments ({len(args)} given)")
+    bound = dict(zip(params, args))
+    for key, value in kwargs.items():
+        if key not in params:
+            raise TypeError(f"ttnn.{callee}() got an unexpected keyword argument '{key}'")
+        if key in bound:
+            raise TypeError(f"ttnn.{callee}() got multiple values for argument '{key}'")
+        bound[key] = value
+    for spec in row.operands:
+        if not spec.endswith(("?", "*")) and bound.get(spec) is None:
+            raise TypeError(f"ttnn.{callee}() missing required argument '{spec}'")
+    for name, _kind, _default, required in row.props:
+        if required and bound.get(name) is None and row.name not in ttnn_api.LAYOUT_OP_KEYWORDS:
+            raise TypeError(f"ttnn.{callee}() missing required argument '{name}'")
+    return bound
+
+
+def run(row, callee: str, args: tuple, kwargs: dict):
+    from ttnn.device import Device
+    from ttnn.tensor import Tensor, describe
+
+    bound = bind(row, callee, args, kwargs)
+    tensors = [t for v in bound.values() for t in (v if isinstance(v, list) else [v]) if isinstance(t, Tensor)]
+    device = next((v for v in bound.values() if isinstance(v, Device)), None) or \
+        next((t._device for t in tensors if t._device is not None), None) or _host_device()
+    if row.name == "deallocate":
+        bound["input"].deallocate()
+        return None
+    ctx = device.context
+    ctx.pool = pool = {}
+    table_name = _table_name(row)
+    table = getattr(fb, table_name + "T")()
+    if hasattr(fb, table_name + "Type"):
+        table.type = fbu.enum_value(getattr(fb, table_name + "Type"), row.name)
+
+    def ref_of(value):
+        if isinstance(value, Device):
+            ref = fb.DeviceRefT()
+            ref.globalId = device.global_id()
+            return ref
+        if not isinstance(value, Tensor):
+            raise TypeError(f"ttnn.{callee}(): expected a ttnn.Tensor, got {type(value).__name__}")
+        t = value.value
+        ref = describe(t.shape, t.dtype, t.layout, t.buffer_type, t.memory_layout)
+        ref.globalId = device.global_id()
+        pool[ref.globalId] = t
+        return ref
+
+    for spec in row.operands:
+        name, value = spec.rstrip("?*"), bound.get(spec.rstrip("?*"))
+        if value is None:
+            continue
+        _set(table, name, [ref_of(v) for v in value] if spec.endswith("*") else ref_of(value), callee)
+    for name, kind, _default, _required in row.props:
+        value = bound.get(name)
+        if value is not None and fbu.field(name) in vars(table):
+            setattr(table, fbu.field(name), encode(kind, value, callee, name))
+    first = next((t.value for t in tensors), None)
+    results = _result_refs(row, table, bound, first, describe, device)
+    return _execute(row, callee, table, results, ctx, device)
+
+
+@functools.lru_cache(maxsize=1)
+def _host_device():
+    """The device host-only ops are timed on (no buffer of theirs is allocated on it)."""
+    from ttnn.device import Device
+    return Device(-1)
+
+
+def _table_name(row) -> str:
+    from ttmlir.target.ttnn import table_of
+    return table_of(row)
+
+
+def _set(table, name: str, value, callee: str) -> None:
+    attr = fbu.field(name)
+    if attr not in vars(table):
+        raise TypeError(f"ttnn.{callee}(): the op has no argument '{name}' in this simulator")
+    setattr(table, attr, value)
+
+
+def _placement(row, bound: dict, first) -> tuple[str, str | None]:
+    """The buffer and memory layout of the op's results."""
+    config = bound.get("memory_config")
+    if row.name == "from_device":
+        return "system_memory", None
+    if config is not None:
+        return config.buffer_type.value, config.memory_layout.value
+    if row.name == "to_device" or (first is None and bound.get("device") is not None):
+        return "dram", "interleaved"
+    if first is None:
+        return "system_memory", None
+    return first.buffer_type, first.memory_layout
+
+
+def _result_refs(row, table, bound: dict, first, describe, device) -> list:
+    """The op's result references: shape, format and placement as the call gives them (a computed shape replaces
+    the provisional one before the values are stored)."""
+    dtype = bound.get("dtype") or bound.get("output_dtype")
+    layout = bound.get("layout")
+    shape = bound.get("shape")
+    buffer, memory_layout = _placement(row, bound, first)
+    refs = []
+    for name in row.results:
+        ref = describe(list(shape) if shape is not None else (first.shape if first is not None else [1]),
+                       dtype.value if dtype is not None else (first.dtype if first is not None else "f32"),
+                       layout.value if layout is not None else (first.layout if first is not None else "row_major"),
+                       buffer, memory_layout)
+        ref.globalId = device.global_id()
+        setattr(table, "out" if name == "result" else fbu.field(name), ref)
+        refs.append(ref)
+    return refs
+
+
+def _execute(row, callee: str, table, refs: list, ctx, device):
+    from ttnn.tensor import Tensor, describe
+
+    name, where = row.name, f"ttnn.{callee}"
+    kernel = MESH_KERNELS.get(name) or KERNELS.get(name)
+    if kernel is None:
+        raise RuntimeFailure(f"{where}: no kernel for this op in the simulator")
+    operation = fb.OperationT()
+    operation.type, operation.locInfo, operation.debugInfo = table, where, where
+    op = executor.OpContext(name, operation, len(ctx.perf))
+    if executor.DebugHooks.pre_op is not None:
+        executor.DebugHooks.pre_op(None, ctx, op)
+    start = time.perf_counter_ns()
+    fields, used = executor._inputs(table, ctx.pool, name)
+    per_chip = executor._compute(name, where, kernel, fields, used, table, ctx)
+    written = next((getattr(table, f) for f in executor.IN_PLACE_FIELDS if getattr(table, f, None) is not None), None)
+    if not refs and written is not None:  # an op without a result writes its operand in place
+        executor._write_in_place(ctx.pool[written.globalId], [results[0] for results in per_chip])
+        op.outputs.append(ctx.pool[written.globalId])
+    local = any(t.local for t in used)
+    for i, ref in enumerate(refs):
+        values = [results[i] for results in per_chip]
+        d = ref.desc
+        shaped = describe(list(values[0].shape), fbu.enum_names(fb.DataType)[d.layout.dataType],
+                          fbu.enum_names(fb.TensorLayout)[d.layout.layout], *_buffer_of(d))
+        ref.desc, ref.size = shaped.desc, shaped.size
+        try:
+            tensor = materialize(ref, values if len(values) > 1 else values[0], device.mesh, where, local=local)
+        except OutOfMemory as exc:
+            raise RuntimeFailure(f"{where}: {exc}") from None
+        op.outputs.append(tensor)
+    end = time.perf_counter_ns()
+    family = executor.TABLE_FAMILIES.get(type(table).__name__, "data_movement")
+    ctx.perf.append((op, estimate(name, family, used, op.outputs, device.mesh.arch, device.mesh.num_chips,
+                                  executor._math_fidelity(table)), start, end))
+    executor._note_peak(ctx)
+    if executor.DebugHooks.post_op is not None:
+        executor.DebugHooks.post_op(None, ctx, op)
+    ctx.pool = {}
+    if not refs:
+        return None
+    outputs = [Tensor(t, device) for t in op.outputs]
+    return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def _buffer_of(desc) -> tuple[str, str | None]:
+    config = desc.layout.memoryConfig
+    if config is None:
+        return "system_memory", None
+    buffer = fbu.enum_names(fb.BufferType)[config.bufferType]
+    layout = None if config.tensorMemoryLayout is None else fbu.enum_names(fb.TensorMemoryLayout)[config.tensorMemoryLayout]
+    return buffer, layout
+
+
+def encode(kind: str, value, callee: str, name: str):
+    """A Python argument as the op's flatbuffer field holds it (as `ttmlir.target.ttnn` writes it)."""
+    import enum
+
+    if kind in ("dtype", "layout", "reduce_type", "shard_type", "shard_direction"):
+        if not isinstance(value, enum.Enum):
+            raise TypeError(f"ttnn.{callee}(): '{name}' must be a ttnn enum member, got {value!r}")
+        schema = {"dtype": fb.DataType, "layout": fb.TensorLayout, "reduce_type": fb.ReduceType,
+                  "shard_type": fb.ShardType, "shard_direction": fb.ShardDirection}[kind]
+        return fbu.enum_value(schema, value.value)
+    if kind == "memory_config":
+        out = fb.MemoryConfigT()
+        out.bufferType = fbu.enum_value(fb.BufferType, value.buffer_type.value)
+        out.tensorMemoryLayout = fbu.enum_value(fb.TensorMemoryLayout, value.memory_layout.value)
+        return out
+    if kind in ("shape", "pairs") or kind in ttnn_api.LIST_KINDS:
+        return [int(v) for v in value]
+    if kind in ("mesh_shape", "mesh_offset"):
+        out = fb.Dim2dT()
+        out.y, out.x = (int(v) for v in value)
+        return out
+    if kind.endswith("_or_darray"):
+        return [int(v) for v in value] if isinstance(value, (list, tuple)) else [int(value)]
+    if kind in ttnn_api.STRUCT_KINDS:
+        out = fb.StructAttrT()
+        out.name = type(value).__name__
+        out.fields = []
+        for key, field in vars(value).items():
+            entry = fb.StructFieldT()
+            entry.key = key
+            entry.value = ("true" if field else "false") if isinstance(field, bool) else str(field)
+            out.fields.append(entry)
+        return out
+    if kind == "elements":
+        return np.frombuffer(np.asarray(value, dtype=np.float32).tobytes(), dtype=np.uint8)
+    if kind == "f32_or_i32":
+        return float(value)
+    if kind in ("bool", "str", "f32", "number") or kind in ttnn_api.INT_KINDS:
+        return value
+    raise TypeError(f"ttnn.{callee}(): a '{kind}' argument ('{name}') is not supported by the simulator")

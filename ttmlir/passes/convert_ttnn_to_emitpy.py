@@ -1,0 +1,156 @@
+"""`--convert-ttnn-to-emitpy`: TTNN functions as calls of the `ttnn` Python API (`emitpy.call_opaque "ttnn.add"`).
+
+Each TTNN op becomes one call: its operands positionally, its properties as keyword arguments, in the order and
+spelling of `ttmlir.passes.ttnn_api` (the table EmitC shares). Tensors are `ttnn.Tensor`, tuples of them Python
+lists, the device `ttnn.Device` (from `utils.DeviceGetter`). `--mlir-to-python` prints the result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (ArrayAttr, FunctionType, IndexType, IntegerAttr, IntegerType, ModuleOp, StringAttr,
+                                   TensorType, TupleType)
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ttmlir.dialects import emitpy, ttcore, ttnn
+from ttmlir.passes import PassFailure
+from ttmlir.passes.ttnn_api import Operand, call_of, python_value
+
+TENSOR = emitpy.opaque("ttnn.Tensor")
+TENSORS = emitpy.opaque("[ttnn.Tensor]")
+DEVICE = emitpy.opaque("ttnn.Device")
+CREATE_LIST = "utils.create_list"  # a Python list of the values passed (generated code's `utils` module)
+
+
+def convert_type(t: Attribute, at: Operation) -> Attribute:
+    if isinstance(t, TensorType):
+        return TENSOR
+    if isinstance(t, TupleType):
+        if not all(isinstance(m, TensorType) for m in t.types.data):
+            raise PassFailure(at, f"a tuple of {t} has no Python type here: only tuples of tensors are")
+        return TENSORS
+    if isinstance(t, ttnn.DeviceType):
+        return DEVICE
+    if isinstance(t, (IntegerType, IndexType)):
+        return t
+    raise PassFailure(at, f"type {t} has no Python spelling in generated TTNN code")
+
+
+def call(callee: str, operands: list[SSAValue], result_types: list[Attribute], args=None,
+         keywords: list[str] | None = None) -> emitpy.CallOpaqueOp:
+    props: dict[str, Attribute] = {"callee": StringAttr(callee)}
+    if args is not None:
+        props["args"] = ArrayAttr(args)
+    if keywords is not None and any(keywords):
+        props["keyword_args"] = ArrayAttr([StringAttr(k) for k in keywords])
+    return emitpy.CallOpaqueOp.create(operands=list(operands), result_types=list(result_types), properties=props)
+
+
+@dataclass(frozen=True)
+class ConvertTTNNToEmitPyPass(ModulePass):
+    """TTNN ops to `emitpy.call_opaque` calls of the ttnn Python API; imports of `ttnn` and `utils`."""
+
+    name: ClassVar[str] = "convert-ttnn-to-emitpy"
+    target_module: bool = False
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        if self.target_module:
+            raise PassFailure(module, "'target-module' is not supported by this build: generated Python is a script "
+                                      "with main()")
+        for op in list(module.ops):
+            if isinstance(op, ttcore.CPUModuleOp) and not any(isinstance(f, FuncOp) for f in op.walk()):
+                module.body.block.erase_op(op)
+            elif isinstance(op, (ttcore.DeviceModuleOp, ttcore.CPUModuleOp)):
+                raise PassFailure(op, f"'{op.name}' must be unwrapped before EmitPy conversion; CPU-hoisted functions "
+                                      "have no EmitPy lowering in this build")
+        for func in [op for op in module.ops if isinstance(op, FuncOp)]:
+            if func.is_declaration:
+                raise PassFailure(func, f"@{func.sym_name.data} is only declared: generated Python cannot call it")
+            _convert_function(func)
+        for op in list(module.ops):
+            if isinstance(op, ttcore.DeviceOp):
+                module.body.block.erase_op(op)
+        block = module.body.block
+        for name in ("utils", "ttnn"):
+            block.insert_op_before(emitpy.ImportOp.create(properties={"module_name": StringAttr(name)}),
+                                   block.first_op)
+
+
+def _convert_function(func: FuncOp) -> None:
+    block = func.body.block
+    for i, arg in enumerate(list(block.args)):
+        new = block.insert_arg(convert_type(arg.type, func), i)
+        arg.replace_all_uses_with(new)
+        block.erase_arg(arg)
+    func.function_type = FunctionType.from_lists([a.type for a in block.args],
+                                                 [convert_type(t, func) for t in func.function_type.outputs.data])
+    func.arg_attrs = func.res_attrs = None
+    for op in list(block.ops):
+        replaced = _convert_op(op)
+        if replaced is None:
+            continue
+        new_ops, results = replaced
+        for new in new_ops:
+            block.insert_op_before(new, op)
+        for old, value in zip(op.results, results):
+            old.replace_all_uses_with(value)
+        block.erase_op(op)
+
+
+def _convert_op(op: Operation) -> tuple[list[Operation], list[SSAValue]] | None:
+    if isinstance(op, (ReturnOp, arith.ConstantOp)):
+        return None
+    if isinstance(op, CallOp):
+        new = CallOp(op.callee, list(op.arguments), [convert_type(r.type, op) for r in op.results])
+        return [new], list(new.results)
+    if isinstance(op, ttcore.GetTupleElementOp):
+        index = emitpy.LiteralOp.create(properties={"value": StringAttr(str(op.index.value.data))},
+                                        result_types=[IndexType()])
+        element = emitpy.SubscriptOp.create(operands=[op.operand, index.result], result_types=[TENSOR])
+        return [index, element], [element.result]
+    if isinstance(op, ttcore.TupleOp):
+        new = call(CREATE_LIST, list(op.operands), [TENSORS])
+        return [new], list(new.results)
+    if isinstance(op, ttnn.TTNNOp):
+        return _convert_ttnn(op)
+    raise PassFailure(op, f"'{op.name}' has no EmitPy lowering")
+
+
+def _convert_ttnn(op: ttnn.TTNNOp) -> tuple[list[Operation], list[SSAValue]]:
+    result_types = [convert_type(r.type, op) for r in op.results]
+    if op.ROW.name == "get_device":
+        mesh = op.properties.get("mesh_shape")
+        shape = tuple(mesh.data) if mesh is not None else (1, 1)
+        new = call("utils.DeviceGetter.get_device", [], result_types,
+                   [emitpy.OpaqueAttr(StringAttr(python_value(shape, str)))])
+        return [new], list(new.results)
+    if op.ROW.family == "trace":
+        raise PassFailure(op, f"'{op.name}': traces have no EmitPy lowering in this build (compile without "
+                              "enable-trace)")
+    api = call_of(op)
+    prelude: list[Operation] = []
+    operands: list[SSAValue] = []
+    args: list[Attribute] = []
+    keywords: list[str] = []
+
+    def operand_index(value: SSAValue) -> IntegerAttr:
+        operands.append(value)
+        return IntegerAttr(len(operands) - 1, IndexType())
+
+    for keyword, value in api.args:
+        keywords.append(keyword or "")
+        if isinstance(value, Operand):
+            args.append(operand_index(op.operands[value.index]))
+        elif isinstance(value, list) and value and isinstance(value[0], Operand):
+            packed = call(CREATE_LIST, [op.operands[v.index] for v in value], [TENSORS])
+            prelude.append(packed)
+            args.append(operand_index(packed.results[0]))
+        else:
+            args.append(emitpy.OpaqueAttr(StringAttr(python_value(value, str))))
+    new = call("ttnn." + api.callee, operands, result_types, args, keywords)
+    return [*prelude, new], list(new.results)

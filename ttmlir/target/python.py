@@ -1,0 +1,139 @@
+"""EmitPy as Python source (`ttmlir-translate --mlir-to-python`).
+
+Imports and globals first, then each function as a `def`; a value with a result becomes a local `vN`
+(`emitpy.literal`s are written where they are used); a file op starts a `# File: "id"` section. A module with a
+`main` function ends with the `if __name__ == "__main__":` guard, so the file runs as a script.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, ModuleOp, StringAttr
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from ttmlir.dialects import emitpy
+from ttmlir.target import TranslateError
+
+
+def translate_to_python(module: ModuleOp) -> str:
+    lines: list[str] = []
+    _block(module.body.block, lines)
+    if any(isinstance(op, FuncOp) and op.sym_name.data == "main" for op in module.walk()):
+        lines += ["", 'if __name__ == "__main__":', "    main()"]
+    return "\n".join(lines) + "\n"
+
+
+def _block(block: Block, lines: list[str]) -> None:
+    for op in block.ops:
+        if isinstance(op, emitpy.ImportOp):
+            lines.append(op.python())
+        elif isinstance(op, emitpy.GlobalOp):
+            lines.append(f"{op.sym_name.data} = {attribute_value(op.initial_value, op)}")
+        elif isinstance(op, emitpy.FileOp):
+            lines.append(f'# File: "{op.id.data}"')
+            _block(op.body.block, lines)
+        elif isinstance(op, FuncOp):
+            if op.is_declaration:
+                continue
+            lines.append("")
+            lines.extend(_FunctionWriter(op).lines())
+        elif isinstance(op, emitpy.VerbatimOp) and not op.fmt_args:
+            lines.append(op.value.data)
+        elif op.name != "ttcore.device":
+            raise TranslateError(op, f"'{op.name}' has no Python form at module level")
+
+
+def attribute_value(attr: Attribute, op: Operation) -> str:
+    if isinstance(attr, emitpy.OpaqueAttr):
+        return attr.value.data
+    if isinstance(attr, IntegerAttr):
+        value = attr.value.data
+        return ("True" if value else "False") if attr.type.width.data == 1 else str(value) \
+            if hasattr(attr.type, "width") else str(value)
+    if isinstance(attr, FloatAttr):
+        return repr(attr.value.data)
+    if isinstance(attr, StringAttr):
+        return '"' + attr.data.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    raise TranslateError(op, f"attribute {attr} has no Python form")
+
+
+class _FunctionWriter:
+    def __init__(self, func: FuncOp):
+        self.func = func
+        self.names: dict[SSAValue, str] = {}
+        self.inline: dict[SSAValue, str] = {}
+
+    def name(self, value: SSAValue) -> str:
+        if value in self.inline:
+            return self.inline[value]
+        if value not in self.names:
+            self.names[value] = f"v{len(self.names) + 1}"
+        return self.names[value]
+
+    def lines(self) -> list[str]:
+        func = self.func
+        params = ", ".join(self.name(a) for a in func.body.block.args)
+        body = [f"def {func.sym_name.data}({params}):"]
+        for op in func.body.block.ops:
+            statement = self.statement(op)
+            if statement is not None:
+                body.append("    " + statement)
+        if len(body) == 1:
+            body.append("    pass")
+        return body
+
+    def statement(self, op: Operation) -> str | None:
+        if isinstance(op, emitpy.LiteralOp):
+            self.inline[op.result] = op.value.data
+            return None
+        if isinstance(op, emitpy.GlobalStatementOp):
+            name = op.global_name.root_reference.data
+            self.inline[op.result] = name
+            return f"global {name}"
+        if isinstance(op, ReturnOp):
+            values = [self.name(v) for v in op.arguments]
+            return "return " + ", ".join(values) if values else "return"
+        if isinstance(op, emitpy.SubscriptOp):
+            return self.assign(op.result, f"{self.name(op.container)}[{self.name(op.index)}]")
+        if isinstance(op, emitpy.ConstantOp):
+            return self.assign(op.result, attribute_value(op.value, op))
+        if isinstance(op, arith.ConstantOp):
+            return self.assign(op.result, attribute_value(op.value, op))
+        if isinstance(op, emitpy.AssignGlobalOp):
+            return f"{op.global_name.root_reference.data} = {self.name(op.value)}"
+        if isinstance(op, emitpy.AssignOp):
+            return f"{self.name(op.target)} = {self.name(op.value)}"
+        if isinstance(op, CallOp):
+            return self.results(op, f"{op.callee.root_reference.data}({', '.join(map(self.name, op.arguments))})")
+        if isinstance(op, emitpy.CallOpaqueOp):
+            return self.results(op, self.call(op))
+        if isinstance(op, emitpy.VerbatimOp):
+            from ttmlir.dialects.emitc import format_pieces
+
+            pieces = format_pieces(op.value.data)
+            return "".join(p + (self.name(a) if a is not None else "")
+                           for p, a in zip(pieces, [*op.fmt_args, None]))
+        raise TranslateError(op, f"'{op.name}' has no Python form")
+
+    def assign(self, value: SSAValue, expr: str) -> str:
+        return f"{self.name(value)} = {expr}"
+
+    def results(self, op: Operation, expr: str) -> str:
+        if not op.results:
+            return expr
+        return ", ".join(self.name(r) for r in op.results) + " = " + expr
+
+    def call(self, op: emitpy.CallOpaqueOp) -> str:
+        if op.args is None:
+            args = [self.name(v) for v in op.operands_]
+        else:
+            args = [self.argument(op, a) for a in op.args.data]
+        keywords = [k.data for k in op.keyword_args.data] if op.keyword_args is not None else [""] * len(args)
+        parts = [f"{k}={a}" if k else a for k, a in zip(keywords, args)]
+        return f"{op.callee.data}({', '.join(parts)})"
+
+    def argument(self, op: emitpy.CallOpaqueOp, attr: Attribute) -> str:
+        if isinstance(attr, IntegerAttr) and isinstance(attr.type, IndexType):
+            return self.name(op.operands_[attr.value.data])
+        return attribute_value(attr, op)
