@@ -52,10 +52,7 @@ def _op_function(row, callee: str):
 
 
 def _parameters(row) -> list[str]:
-    operands = [n.rstrip("?*") for n in row.operands]
-    if row.name in ttnn_api.LAYOUT_OP_KEYWORDS:
-        return operands + list(ttnn_api.LAYOUT_OP_KEYWORDS[row.name])
-    return operands + [p[0] for p in row.props]
+    return [name.rstrip("*") for name, _kind in ttnn_api.parameters(row)]
 
 
 def bind(row, callee: str, args: tuple, kwargs: dict) -> dict:

@@ -101,9 +101,10 @@ def _convert_op(op: Operation) -> tuple[list[Operation], list[SSAValue]] | None:
     """The ops replacing `op` and the values standing for its results (None: `op` stays, retyped)."""
     if isinstance(op, (ReturnOp, arith.ConstantOp)):
         return None
-    if isinstance(op, CallOp):
-        new = CallOp(op.callee, list(op.arguments), [convert_type(r.type, op) for r in op.results])
-        return [new], list(new.results)
+    if isinstance(op, CallOp):  # a call of a function of this file: C++ names it from the global namespace
+        new = _call("::" + op.callee.root_reference.data, list(op.arguments),
+                    [convert_type(r.type, op) for r in op.results])
+        return [new], list(new.res)
     if isinstance(op, ttcore.GetTupleElementOp):
         index = emitc.LiteralOp.create(properties={"value": StringAttr(str(op.index.value.data))},
                                        result_types=[IndexType()])
@@ -145,5 +146,13 @@ def _convert_ttnn(op: ttnn.TTNNOp) -> tuple[list[Operation], list[SSAValue]]:
         else:
             args.append(_opaque(cpp_value(value, lambda i: "")))
     callee = "ttnn::" + call.callee.replace(".", "::")
-    new = _call(callee, operands, result_types, args)
-    return [*prelude, new], list(new.res)
+    if len(result_types) <= 1:
+        new = _call(callee, operands, result_types, args)
+        return [*prelude, new], list(new.res)
+    # several results come back as one std::tuple, taken apart with std::get
+    members = ", ".join(t.value.data for t in result_types)
+    new = _call(callee, operands, [EmitC_OpaqueType(StringAttr(f"::std::tuple<{members}>"))], args)
+    parts = [EmitC_CallOpaqueOp("::std::get", [new.res[0]], [t],
+                                template_args=ArrayAttr([IntegerAttr(i, IntegerType(32))]))
+             for i, t in enumerate(result_types)]
+    return [*prelude, new, *parts], [p.res[0] for p in parts]

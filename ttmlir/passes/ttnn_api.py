@@ -29,6 +29,7 @@ CALLEES = {"pow_tensor": "pow", "split_query_key_value_and_split_heads": "transf
            "nlp_create_qkv_heads_decode": "experimental.nlp_create_qkv_heads_decode",
            "rotary_embedding_llama": "experimental.rotary_embedding_llama",
            "rotary_embedding": "experimental.rotary_embedding", "paged_update_cache": "experimental.paged_update_cache",
+           "chunked_scaled_dot_product_attention": "transformer.chunked_scaled_dot_product_attention",
            "paged_fill_cache": "experimental.paged_fill_cache", "update_cache": "update_cache",
            "fill_cache": "fill_cache", "all_to_all_dispatch_metadata": "experimental.all_to_all_dispatch_metadata"}
 # ttcore data types, layouts, buffers and memory layouts as ttnn's enums name them
@@ -51,6 +52,8 @@ LIST_KINDS = {"i32_darray", "i64_darray", "i32_array", "pairs"}
 LAYOUT_OP_KEYWORDS = {"to_layout": ("layout", "dtype", "memory_config"), "typecast": ("dtype",),
                       "to_device": ("memory_config",), "from_device": (), "to_memory_config": ("memory_config",)}
 DERIVED = ("dtype", "layout", "memory_config")
+# ops whose ttnn signature orders operands and properties otherwise than their row (operands first, then props)
+ORDER = {"arange": ("start", "end", "step", "dtype", "device", "memory_config", "layout")}
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,19 @@ def _struct_field(value):
     return str(value)
 
 
+def parameters(row) -> list[tuple[str, str | None]]:
+    """The op's arguments in call order: (name, property kind), the kind None for an operand (`*` ending the
+    name of a variadic one); operands are passed positionally, properties by keyword."""
+    operands = [(name.rstrip("?"), None) for name in row.operands]
+    if row.name in LAYOUT_OP_KEYWORDS:
+        return operands + [(k, "derived") for k in LAYOUT_OP_KEYWORDS[row.name]]
+    params = operands + [(name, kind) for name, kind, _default, _required in row.props]
+    if row.name in ORDER:
+        by_name = {n.rstrip("*"): (n, k) for n, k in params}
+        params = [by_name[n] for n in ORDER[row.name]]
+    return params
+
+
 def call_of(op: ttnn.TTNNOp) -> Call:
     """How `op` is called: its callee, positional operands and keyword properties."""
     row = op.ROW
@@ -169,24 +185,19 @@ def call_of(op: ttnn.TTNNOp) -> Call:
         raise PassFailure(op, f"'{op.name}' runs the compiler's own kernels; it has no ttnn library call")
     args: list[tuple[str | None, object]] = []
     operands = _operands_by_name(op)
-    for name in row.operands:
-        bare = name.rstrip("?*")
-        values = operands.get(bare)
-        if name.endswith("*"):
-            args.append((None, [Operand(i) for i in values or []]))
-        else:
-            args.append((None, Operand(values[0]) if values else None))
-    if row.name in LAYOUT_OP_KEYWORDS:
-        args.extend((k, derived(op, k)) for k in LAYOUT_OP_KEYWORDS[row.name])
-        return Call(row.name, callee_of(row.name), tuple(args))
-    for name, kind, _default, _required in row.props:
-        attr = op.properties.get(name)
-        if attr is not None:
-            args.append((name, value_of(op, kind, attr)))
-        elif name in DERIVED:
+    for name, kind in parameters(row):
+        if kind is None:
+            values = operands.get(name.rstrip("*"))
+            if name.endswith("*"):
+                args.append((None, [Operand(i) for i in values or []]))
+            else:
+                args.append((None, Operand(values[0]) if values else None))
+        elif kind == "derived":
             args.append((name, derived(op, name)))
+        elif (attr := op.properties.get(name)) is not None:
+            args.append((name, value_of(op, kind, attr)))
         else:
-            args.append((name, None))
+            args.append((name, derived(op, name) if name in DERIVED else None))
     return Call(row.name, callee_of(row.name), tuple(args))
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr, SymbolRefAttr, TupleType
+from xdsl.dialects.builtin import ArrayAttr, FunctionType, ModuleOp, StringAttr, SymbolRefAttr, TupleType
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Block
 from xdsl.passes import ModulePass
@@ -41,7 +41,7 @@ class TTNNTuplifyTensorsPass(ModulePass):
         block = func.body.block
         inputs = list(func.function_type.inputs.data)
         if inputs or self.tuplify_input_if_empty:
-            packed = TupleType(inputs)
+            packed = TupleType(ArrayAttr(tuple(inputs)))
             new_arg = block.insert_arg(packed, 0)
             first = block.first_op
             for i, arg in enumerate(block.args[1:]):
@@ -54,7 +54,7 @@ class TTNNTuplifyTensorsPass(ModulePass):
             inputs, func.arg_attrs = [packed], None
         ret = block.last_op
         assert isinstance(ret, ReturnOp)
-        results = TupleType(list(func.function_type.outputs.data))
+        results = TupleType(ArrayAttr(tuple(func.function_type.outputs.data)))
         packed_results = ttcore.TupleOp(operands=[list(ret.arguments)], result_types=[results])
         block.insert_op_before(packed_results, ret)
         ret.operands = [packed_results.result]

@@ -53,9 +53,8 @@ class _FunctionWriter:
         if func.is_declaration:
             raise TranslateError(func, f"@{func.sym_name.data} is only declared; C++ needs its body")
         outputs = func.function_type.outputs.data
-        if len(outputs) > 1:
-            raise TranslateError(func, "a C++ function returns one value; tuplify the results first")
-        returns = c_type(outputs[0], func) if outputs else "void"
+        returns = c_type(outputs[0], func) if len(outputs) == 1 else "void" if not outputs else \
+            "::std::tuple<" + ", ".join(c_type(t, func) for t in outputs) + ">"
         params = ", ".join(f"{c_type(a.type, func)} {self.name(a)}" for a in func.body.block.args)
         body = [f"{returns} {func.sym_name.data}({params}) {{"]
         for op in func.body.block.ops:
@@ -72,7 +71,10 @@ class _FunctionWriter:
             self.inline[op.result] = f"{self.name(op.value)}[{', '.join(self.name(i) for i in op.indices)}]"
             return None
         if isinstance(op, ReturnOp):
-            return "return " + ", ".join(self.name(v) for v in op.arguments) + ";" if op.arguments else "return;"
+            values = [self.name(v) for v in op.arguments]
+            if len(values) > 1:  # several results: one std::tuple, as MLIR's C++ emitter returns them
+                return f"return ::std::make_tuple({', '.join(values)});"
+            return f"return {values[0]};" if values else "return;"
         if isinstance(op, emitc.LoadOp):
             return self.declare(op.result, self.name(op.operand))
         if isinstance(op, arith.ConstantOp):

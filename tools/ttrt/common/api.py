@@ -68,7 +68,7 @@ class API:
 
     @staticmethod
     def initialize_apis() -> None:
-        for cls in (Read, Query, Check, Run, Perf):
+        for cls in (Read, Query, Check, Run, Perf, EmitPy):
             API.registered_apis[cls.name] = cls
             setattr(API, cls.__name__, cls)
 
@@ -535,6 +535,38 @@ class Perf(Run):
 
     def progress_label(self) -> str:
         return "profiling"
+
+
+
+
+class EmitPy(Command):
+    name = "emitpy"
+    summary = "run generated Python (--mlir-to-python) on the simulated ttnn module"
+    ARGS = (Arg("binary", None, "a generated .py file or a directory of them"),
+            Arg("--program-index", "all", "which program to run: an index or 'all'"),
+            Arg("--loops", 1, "how many times to run each program", type=int),
+            Arg("--flatbuffer", "", "a .ttnn (or a directory of them, matched by name) whose `ttrt run` outputs the "
+                                    "generated code must reproduce, on the same inputs"),
+            Arg("--init", "randn", "how --flatbuffer's inputs are initialised", ("randn", "arange", "zeros", "ones",
+                                                                                   "rand")),
+            Arg("--seed", 0, "random seed for --flatbuffer's inputs", type=int),
+            Arg("--arch", "wormhole_b0", "the simulated chip architecture", ("wormhole_b0", "blackhole")),
+            _flag("--print-input-output-tensors", "print each program's inputs and outputs"),
+            _flag("--memory", "record a memory report after every op"))
+
+    def execute(self) -> None:
+        self.for_each((".py",), self.run_file)
+
+    def error_extra(self) -> dict:
+        return {"program_index": self.args["--program-index"]}
+
+    def run_file(self, path: Path) -> dict:
+        from ttrt.common.emitpy import EmitPyRun
+
+        if self.args["--save-artifacts"]:
+            self.artifacts.save_binary(str(path))
+        results = EmitPyRun(path, self.args, self.logger, self.artifacts).execute()
+        return {"program_index": self.args["--program-index"], "program_results": results}
 
 
 API.initialize_apis()
