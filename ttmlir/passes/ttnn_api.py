@@ -185,6 +185,7 @@ def call_of(op: ttnn.TTNNOp) -> Call:
         raise PassFailure(op, f"'{op.name}' runs the compiler's own kernels; it has no ttnn library call")
     args: list[tuple[str | None, object]] = []
     operands = _operands_by_name(op)
+    defaults = {name: default for name, _kind, default, _required in row.props if default is not None}
     for name, kind in parameters(row):
         if kind is None:
             values = operands.get(name.rstrip("*"))
@@ -194,8 +195,9 @@ def call_of(op: ttnn.TTNNOp) -> Call:
                 args.append((None, Operand(values[0]) if values else None))
         elif kind == "derived":
             args.append((name, derived(op, name)))
-        elif (attr := op.properties.get(name)) is not None:
-            args.append((name, value_of(op, kind, attr)))
+        elif (attr := op.properties.get(name)) is not None or name in defaults:
+            from ttmlir.dialects.props import KINDS
+            args.append((name, value_of(op, kind, attr if attr is not None else KINDS[kind].build(defaults[name]))))
         else:
             args.append((name, derived(op, name) if name in DERIVED else None))
     return Call(row.name, callee_of(row.name), tuple(args))
