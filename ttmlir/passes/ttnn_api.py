@@ -205,15 +205,8 @@ def call_of(op: ttnn.TTNNOp) -> Call:
 
 def _operands_by_name(op: ttnn.TTNNOp) -> dict[str, list[int]]:
     """Operand indices by the row's operand name (a variadic or optional one by its segment)."""
-    names = [n.rstrip("?*") for n in op.ROW.operands]
-    sizes = op.properties.get("operandSegmentSizes")
-    if sizes is None:
-        return {name: [i] for i, name in enumerate(names) if i < len(op.operands)}
-    out, start = {}, 0
-    for name, size in zip(names, sizes.get_values()):
-        out[name] = list(range(start, start + size))
-        start += size
-    return out
+    index = {value: i for i, value in enumerate(op.operands)}
+    return {name: [index[v] for v in values] for name, values in op.operand_groups().items()}
 
 
 # --- spelling -----------------------------------------------------------------------------------------------

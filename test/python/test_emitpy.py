@@ -1,0 +1,97 @@
+"""EmitPy end to end: generated Python runs on the simulated `ttnn` module and reproduces `ttrt run` bit for bit;
+the `ttnn` API itself against torch."""
+
+import json
+from pathlib import Path
+
+import pytest
+import torch
+
+from ttmlir.compiler import compile_ttir, lower
+from ttmlir.runtime.golden import pcc
+from ttmlir.target.python import translate_to_python
+
+MODELS = Path(__file__).resolve().parents[1] / "lit" / "Models"
+
+
+def emit_python(text: str) -> str:
+    return translate_to_python(lower(text, "<test>", "ttir-to-emitpy-pipeline"))
+
+
+def run_emitpy(tmp_path: Path, py: str, ttnn_binary: bytes | None, **flags) -> list[dict]:
+    from ttrt.common.api import API
+
+    (tmp_path / "model.py").write_text(py)
+    args = {"binary": str(tmp_path / "model.py"), "--result-file": str(tmp_path / "emitpy_results.json"),
+            "--artifact-dir": str(tmp_path / "artifacts"), **flags}
+    if ttnn_binary is not None:
+        (tmp_path / "model.ttnn").write_bytes(ttnn_binary)
+        args["--flatbuffer"] = str(tmp_path / "model.ttnn")
+    code, results = API.EmitPy(args=args)()
+    assert json.loads((tmp_path / "emitpy_results.json").read_text()) == results
+    return results
+
+
+@pytest.mark.parametrize("model", ["mnist_mlp", "transformer_block", "llama_decoder_step", "resnet_block"])
+def test_model_emitpy_equals_flatbuffer(tmp_path, model):
+    text = (MODELS / f"{model}.mlir").read_text()
+    results = run_emitpy(tmp_path, emit_python(text), compile_ttir(text))
+    assert results[0]["result"] == "pass", results[0]["exception"]
+
+
+def test_emitpy_loops_and_own_inputs(tmp_path):
+    text = (MODELS / "mnist_mlp.mlir").read_text()
+    (result,) = run_emitpy(tmp_path, emit_python(text), None, **{"--loops": 3})
+    assert result["result"] == "pass", result["exception"]
+    loops = result["program_results"]["program_index_0"]
+    assert sorted(loops) == ["loop_0", "loop_1", "loop_2"]
+    assert all(loop["total_device_kernel_duration_ns"] > 0 for loop in loops.values())
+
+
+def test_emitpy_detects_a_wrong_program(tmp_path):
+    """Generated code edited to compute something else no longer matches the flatbuffer."""
+    text = (MODELS / "mnist_mlp.mlir").read_text()
+    py = emit_python(text).replace("ttnn.relu(", "ttnn.sigmoid(", 1)
+    assert "ttnn.sigmoid(" in py
+    (result,) = run_emitpy(tmp_path, py, compile_ttir(text))
+    assert result["result"] == "error" and "differs from the flatbuffer" in result["exception"]
+
+
+def test_emitpy_bad_file_is_an_error_entry(tmp_path):
+    (result,) = run_emitpy(tmp_path, "def forward(:\n", None)
+    assert result["result"] == "error" and "invalid Python" in result["exception"]
+
+
+def test_ttnn_api_against_torch():
+    import ttnn
+
+    device = ttnn.open_device(device_id=0)
+    gen = torch.Generator().manual_seed(0)
+    a, b = torch.randn(64, 96, generator=gen), torch.randn(96, 32, generator=gen)
+    ta = ttnn.from_torch(a, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device)
+    tb = ttnn.from_torch(b, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device,
+                         memory_config=ttnn.L1_MEMORY_CONFIG)
+    assert ta.shape == ttnn.Shape([64, 96]) and ta.dtype == ttnn.bfloat16 and ta.layout == ttnn.TILE_LAYOUT
+    assert tb.memory_config() == ttnn.L1_MEMORY_CONFIG
+    out = ttnn.to_torch(ttnn.softmax(ttnn.relu(ta @ tb), dimension=-1))
+    expected = torch.softmax(torch.relu(a.bfloat16().float() @ b.bfloat16().float()), -1)
+    assert out.shape == (64, 32)
+    assert pcc(out.float(), expected) > 0.99  # bf16 rounding between the ops
+    host = ttnn.from_device(ta + ta)
+    assert host.storage_type() == "HOST"
+    assert torch.equal(ttnn.to_torch(host), (a.bfloat16() * 2))
+    assert device.context.peak["dram"] > 0 and device.context.peak["l1"] > 0
+    ttnn.close_device(device)
+
+
+def test_ttnn_api_refuses_what_it_cannot_do():
+    import ttnn
+
+    device = ttnn.open_device()
+    t = ttnn.from_torch(torch.ones(32, 32), layout=ttnn.TILE_LAYOUT, device=device)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        ttnn.relu(t, bogus=1)
+    with pytest.raises(TypeError, match="missing required argument 'rhs'"):
+        ttnn.add(t)
+    with pytest.raises(ValueError, match="sharded memory configs are not supported"):
+        ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1, object())
