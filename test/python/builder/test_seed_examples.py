@@ -291,10 +291,25 @@ def test_compile_and_execute_on_ttmetal_checks_the_kernels_against_the_goldens(d
         compile_and_execute_ttir(exp_of_product, target="ttmetal")
 
 
-@pytest.mark.parametrize("target", ["emitc", "emitpy"])
-def test_other_targets_are_not_supported_by_this_build(target):
-    with pytest.raises(TTBuilderCompileException, match=f"target '{target}' is not supported by this build"):
-        compile_ttir_to_flatbuffer(sigmoid_module, target=target)
+def test_compile_a_module_to_emitc(tmp_path):
+    builder, path, io, _ = compile_ttir_to_flatbuffer(sigmoid_module, target="emitc", artifact_dir=str(tmp_path))
+    assert path == str(tmp_path / "emitc" / "test_ttnn.mlir.cpp")  # where the seed reads it
+    cpp = open(path).read()
+    assert '#include "ttnn-precompiled.hpp"' in cpp and "ttnn::sigmoid(" in cpp and "int32_t main()" in cpp
+    assert set(io[0]) == {"input_0", "output_0"}
+
+
+def test_execute_emitpy(tmp_path):
+    builder, path, io, _ = compile_ttir_to_flatbuffer(sigmoid_module, target="emitpy", artifact_dir=str(tmp_path))
+    assert path.endswith("_ttnn.mlir.py") and "ttnn.sigmoid(" in open(path).read()
+    report = execute_py(path, io, pcc=0.98)
+    assert report["program_index_0"]["output_0"]["actual_pcc"] >= 0.98
+    io[0]["output_0"] = {k: -v for k, v in io[0]["output_0"].items()} if isinstance(io[0]["output_0"], dict) \
+        else -io[0]["output_0"]
+    with pytest.raises(TTBuilderGoldenException, match="output_0: PCC"):
+        execute_py(path, io, pcc=0.98)
+    report = compile_and_execute_ttir(sigmoid_module, target="emitpy", artifact_dir=str(tmp_path))
+    assert report["program_index_0"]["output_0"]["actual_pcc"] >= 0.99
 
 
 def stablehlo_add_module(builder: StableHLOBuilder):

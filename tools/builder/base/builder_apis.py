@@ -5,8 +5,8 @@
     compile_and_execute_ttir(module0, device=device)
 
 Artifacts (the TTIR text, the lowered text and the `.ttnn` or `.ttm` binary) go to
-`ttir-builder-artifacts/<target>/`. The targets are `ttnn` and `ttmetal` (elementwise graphs so far); `emitc`,
-`emitpy` and StableHLO raise TTBuilderCompileException saying they are not part of this build.
+`ttir-builder-artifacts/<target>/`. The targets are `ttnn`, `ttmetal` (elementwise graphs so far), `emitpy` and
+`emitc` (generated Python / C++ over the ttnn API; `execute_py` runs the Python on the simulated ttnn module).
 """
 
 from __future__ import annotations
@@ -90,10 +90,13 @@ def compile_ttir_module_to_flatbuffer(module: Module, builder: Builder,
     from ttmlir.runtime.executor import Binary
     from ttmlir.target.ttnn import TranslateError, translate
 
-    if target not in ("ttnn", "ttmetal"):
+    if target not in ("ttnn", "ttmetal", "emitpy", "emitc"):
         raise not_supported(f"target '{target}'")
     if custom_pipeline is not None or argument_types_string is not None:
         raise not_supported("custom pipelines and argument types")
+    if target in ("emitpy", "emitc"):
+        return _compile_to_emit(module, builder, target, system_desc_path, artifact_dir, save_artifacts or print_ir,
+                                pipeline_options, test_base)
     if target == "ttmetal":
         return _compile_to_ttmetal(module, builder, system_desc_path, artifact_dir, save_artifacts or print_ir,
                                    pipeline_options, test_base)
@@ -153,6 +156,42 @@ def _compile_to_ttmetal(module: Module, builder: Builder, system_desc_path: str,
     return path, io, intermediates
 
 
+def _compile_to_emit(module: Module, builder: Builder, target: str, system_desc_path: str, artifact_dir: str,
+                     save_artifacts: bool, pipeline_options: Optional[list[str]], test_base: str | None):
+    """A TTIR module as Python (`emitpy`: `<base>_ttnn.mlir.py`) or C++ (`emitc`: `<base>_ttnn.mlir.cpp`) over the
+    ttnn API; returns its path and the goldens, as for a `.ttnn`."""
+    from ttmlir.asm import print_module
+    from ttmlir.compiler import lower
+    from ttmlir.diagnostics import DiagnosticError
+    from ttmlir.target import TranslateError
+
+    if builder.DIALECT != "ttir":
+        raise not_supported(f"compiling a {builder.DIALECT} module to {target}")
+    base, folder = test_base or "test", os.path.join(artifact_dir, target)  # upstream's test_ttnn.mlir.py
+    source = print_module(module.module_op, debuginfo=True)
+    options = [f"system-desc-path={system_desc_path}" if os.path.exists(system_desc_path) else "",
+               f"mesh-shape={builder.mesh_shape[0]}x{builder.mesh_shape[1]}", *(pipeline_options or [])]
+    try:
+        lowered = lower(source, f"{base}_ttir.mlir", f"ttir-to-{target}-pipeline", " ".join(o for o in options if o))
+        if target == "emitpy":
+            from ttmlir.target.python import translate_to_python
+            code, suffix = translate_to_python(lowered), "py"
+        else:
+            from ttmlir.target.host_cpp import translate_to_cpp
+            code, suffix = translate_to_cpp(lowered), "cpp"
+    except DiagnosticError as error:
+        raise TTBuilderCompileException(str(error)) from None
+    except TranslateError as error:
+        raise TTBuilderCompileException(f"ttmlir-translate: {error}") from None
+    if save_artifacts:
+        _write(os.path.join(folder, f"{base}_ttir.mlir"), source)
+        _write(os.path.join(folder, f"{base}_{target}.mlir"), print_module(lowered))
+    path = os.path.join(folder, f"{base}_ttnn.mlir.{suffix}")
+    _write(path, code)
+    io, intermediates = builder.golden_maps()
+    return path, io, intermediates
+
+
 def _flatbuffer_goldens(builder: Builder) -> dict:
     """Device-0 goldens as numpy arrays, per program name, keyed as the binary keys them."""
     return {func.sym_name.data: {key: _numpy(value[0]) for key, value in {**io, **ops}.items()}
@@ -189,7 +228,7 @@ def compile_ttnn_to_flatbuffer(fn: Callable, system_desc_path: str = "ttrt-artif
 
 
 def _build_and_compile(builder_type, fn, mesh_name, mesh_dict, **options):
-    if options["target"] not in ("ttnn", "ttmetal"):
+    if options["target"] not in ("ttnn", "ttmetal", "emitpy", "emitc"):
         raise not_supported(f"target '{options['target']}'")
     try:
         module, builder = build_module(fn, builder_type, mesh_name=mesh_name, mesh_dict=mesh_dict)
@@ -220,6 +259,12 @@ def _compile_and_execute(compile_fn, fn, device, skip_exec, compile_options, **c
     builder, compiled_bin, io, intermediates = compile_fn(fn, **compile_options)
     if skip_exec:
         raise TTBuilderRuntimeException("Manually skipped execution")
+    target = compile_options.get("target", "ttnn")
+    if target in ("emitpy", "emitc"):
+        if checks.pop("enable_intermediate_verification"):
+            raise not_supported(f"intermediate verification of {target} output (generated code has no goldens)")
+        run = execute_py if target == "emitpy" else execute_cpp
+        return run(compiled_bin, io, device=device, **checks)
     return execute_fb(compiled_bin, io, intermediates, device=device, bypass_ops=builder._bypass_ops, **checks)
 
 

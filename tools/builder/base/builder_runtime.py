@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import torch
 
@@ -203,8 +204,54 @@ def _binary(compiled_bin) -> Binary:
     return Binary(os.fspath(compiled_bin))
 
 
-def execute_py(*_args, **_kwargs):
-    raise not_supported("executing EmitPy output")
+def execute_py(py_file, input_output_goldens: dict | None = None, pcc: float = 0.99, atol: float = 1e-08,
+               rtol: float = 1e-05, disable_golden: bool = False, device=None, check_pcc: bool = True,
+               check_atol: bool = False, check_rtol: bool = False, **_ignored) -> dict:
+    """Run generated Python (`compile_ttir_to_flatbuffer(..., target="emitpy")`) on the simulated `ttnn` module:
+    each program on its golden inputs, its outputs compared with the golden outputs. Programs are the file's
+    forward functions, in order, matched with the public programs' goldens in order. `device` (a runtime device
+    handle) is not needed: the generated code opens its own simulated device."""
+    import ttnn
+    import ttnn.utils
+
+    from ttrt.common.emitpy import generated_code_imports, load, programs
+
+    namespace = load(Path(os.fspath(py_file)))
+    names = programs(namespace)
+    io = input_output_goldens or {}
+    keys = sorted(io) if io else list(range(len(names)))
+    report, failures = {}, []
+    sim = ttnn.open_device()
+    ttnn.utils.DeviceGetter.use(sim)
+    try:
+        for key, name in zip(keys, names):
+            goldens = io.get(key, {})
+            with generated_code_imports():
+                laid_out = namespace["create_inputs_for_" + name]()
+                inputs = [_like(t, _chip_input(goldens[f"input_{i}"])) if f"input_{i}" in goldens else t
+                          for i, t in enumerate(laid_out)]
+                outputs = namespace[name](inputs)
+            entry = report.setdefault(f"program_index_{key}", {})
+            for i, tensor in enumerate(outputs):
+                if not disable_golden and f"output_{i}" in goldens:
+                    entry[f"output_{i}"] = _compare_chips(goldens[f"output_{i}"], tensor.value, pcc, atol, rtol)
+            failures += [f"program {key} ({name}) {k}: {message}" for k, metrics in entry.items()
+                         if (message := _failed(metrics, {"pcc": check_pcc, "atol": check_atol, "rtol": check_rtol}))]
+    except RuntimeFailure as exc:
+        raise TTBuilderRuntimeException(f"{py_file}: {exc}") from None
+    finally:
+        ttnn.close_device(sim)
+    if failures:
+        raise TTBuilderGoldenException("; ".join(failures))
+    return report
+
+
+def _like(tensor, value):
+    """`value` laid out as the generated code's input `tensor` is (its data type, layout and placement)."""
+    import ttnn
+
+    return ttnn.from_torch(value, dtype=tensor.dtype, layout=tensor.layout, device=tensor.device(),
+                           memory_config=tensor.memory_config())
 
 
 def execute_cpp(*_args, **_kwargs):

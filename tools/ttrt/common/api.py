@@ -68,7 +68,7 @@ class API:
 
     @staticmethod
     def initialize_apis() -> None:
-        for cls in (Read, Query, Check, Run, Perf, EmitPy):
+        for cls in (Read, Query, Check, Run, Perf, EmitPy, EmitC):
             API.registered_apis[cls.name] = cls
             setattr(API, cls.__name__, cls)
 
@@ -566,6 +566,23 @@ class EmitPy(Command):
         if self.args["--save-artifacts"]:
             self.artifacts.save_binary(str(path))
         results = EmitPyRun(path, self.args, self.logger, self.artifacts).execute()
+        return {"program_index": self.args["--program-index"], "program_results": results}
+
+
+class EmitC(EmitPy):
+    name = "emitc"
+    summary = "build generated C++ (--mlir-to-cpp) with g++ and run it on the simulated ttnn module"
+    ARGS = (Arg("binary", None, "a generated .cpp file or a directory of them"), *EmitPy.ARGS[1:])
+
+    def execute(self) -> None:
+        self.for_each((".cpp", ".so"), self.run_file)
+
+    def run_file(self, path: Path) -> dict:
+        from ttrt.common.emitpy import EmitCRun
+
+        if self.args["--save-artifacts"]:
+            self.artifacts.save_binary(str(path))
+        results = EmitCRun(path, self.args, self.logger, self.artifacts).execute()
         return {"program_index": self.args["--program-index"], "program_results": results}
 
 

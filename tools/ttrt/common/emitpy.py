@@ -1,4 +1,5 @@
-"""`ttrt emitpy`: run generated Python (`ttmlir-translate --mlir-to-python`) on the simulated `ttnn` module.
+"""`ttrt emitpy` / `ttrt emitc`: run generated Python (`--mlir-to-python`) or C++ (`--mlir-to-cpp`, built with
+g++ against the simulator's TTNN header) on the simulated `ttnn` module.
 
 A file's programs are its functions `f` that have a `create_inputs_for_f`. Each runs on what that function makes
 or, with `--flatbuffer`, on the inputs `ttrt run` gives the same program of the matching `.ttnn`, whose outputs
@@ -82,16 +83,33 @@ class EmitPyRun:
         self.path, self.args, self.logger, self.artifacts = path, args, logger, artifacts
         self.memory_report: dict = {}
 
+    def load(self) -> list[str]:
+        """The file's programs; `make_inputs(name)` and `call(name, inputs)` run them."""
+        self.namespace = load(self.path)
+        names = programs(self.namespace)
+        if not names:
+            raise RuntimeFailure(f"{self.path}: no program (a function f with a {INPUTS_PREFIX}f) to run")
+        return names
+
+    def open(self, device) -> None:
+        """Before a program runs on `device`."""
+
+    def make_inputs(self, name: str) -> list:
+        with generated_code_imports():
+            return self.namespace[INPUTS_PREFIX + name]()
+
+    def call(self, name: str, inputs: list) -> list:
+        with generated_code_imports():
+            outputs = self.namespace[name](inputs)
+        return list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+
     def execute(self) -> dict:
         import ttnn
         import ttnn.utils
 
         from ttmlir.runtime.executor import DebugHooks
 
-        namespace = load(self.path)
-        names = programs(namespace)
-        if not names:
-            raise RuntimeFailure(f"{self.path}: no program (a function f with a {INPUTS_PREFIX}f) to run")
+        names = self.load()
         binary = None
         if self.args.get("--flatbuffer"):
             from ttmlir.runtime.executor import Binary
@@ -105,17 +123,16 @@ class EmitPyRun:
             device = ttnn.open_device(arch=self.args.get("--arch") or "wormhole_b0",
                                       mesh_shape=binary.mesh_shape() if binary is not None else (1, 1))
             ttnn.utils.DeviceGetter.use(device)
+            self.open(device)
             if self.args.get("--memory"):
                 DebugHooks.post_op = self._memory_hook(hooks[1])
             try:
                 for loop in range(loops):
                     start = time.perf_counter_ns()
                     perf_start = len(device.context.perf)
-                    with generated_code_imports():
-                        inputs, expected = self._inputs(namespace, name, binary, device)
-                        outputs = namespace[name](inputs)
+                    inputs, expected = self._inputs(name, binary, device)
+                    outputs = self.call(name, inputs)
                     duration = time.perf_counter_ns() - start
-                    outputs = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
                     self._check(name, index, loop, inputs, outputs, expected)
                     device_ns = sum(p.kernel_ns for _, p, _, _ in device.context.perf[perf_start:])
                     results.setdefault(f"program_index_{index}", {})[f"loop_{loop}"] = {
@@ -141,10 +158,10 @@ class EmitPyRun:
                 user_post(binary, program_context, op_context)
         return post
 
-    def _inputs(self, namespace: dict, name: str, binary, device):
+    def _inputs(self, name: str, binary, device):
         """The program's inputs and, with a flatbuffer, the outputs `ttrt run` computes from the same values."""
         if binary is None:
-            return namespace[INPUTS_PREFIX + name](), None
+            return self.make_inputs(name), None
         import ttnn
 
         from ttmlir.runtime.executor import release, run_program
@@ -201,3 +218,28 @@ def _difference(want: torch.Tensor, got: torch.Tensor) -> str:
         return f"shape {list(got.shape)} vs {list(want.shape)}"
     diff = (want.double() - got.double()).abs()
     return f"max abs difference {diff.max().item():.6g}"
+
+
+class EmitCRun(EmitPyRun):
+    """A generated `.cpp`, built with g++ against the shipped TTNN header, its op calls run by the simulator."""
+
+    def load(self) -> list[str]:
+        from ttnn.emitc import build
+
+        if self.path.suffix == ".so":
+            raise RuntimeFailure(f"{self.path}: a prebuilt shared object is not run here; give the generated .cpp "
+                                 "(ttrt emitc builds it against the simulator's TTNN header)")
+        build_dir = Path(self.artifacts.get_artifacts_folder_path()) / "emitc-build"
+        self.library, names = build(self.path, build_dir)
+        return names
+
+    def open(self, device) -> None:
+        from ttnn.emitc import Bridge
+
+        self.bridge = Bridge(self.library, device)
+
+    def make_inputs(self, name: str) -> list:
+        return self.bridge.run(f"ttsim_inputs_{name}", [])
+
+    def call(self, name: str, inputs: list) -> list:
+        return self.bridge.run(f"ttsim_run_{name}", inputs)
