@@ -297,6 +297,8 @@ def test_compile_a_module_to_emitc(tmp_path):
     cpp = open(path).read()
     assert '#include "ttnn-precompiled.hpp"' in cpp and "ttnn::sigmoid(" in cpp and "int32_t main()" in cpp
     assert set(io[0]) == {"input_0", "output_0"}
+    report = execute_cpp(path, io, pcc=0.98)  # the seed's "execute emitc"
+    assert report["program_index_0"]["output_0"]["actual_pcc"] >= 0.98
 
 
 def test_execute_emitpy(tmp_path):

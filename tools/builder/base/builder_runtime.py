@@ -210,35 +210,53 @@ def execute_py(py_file, input_output_goldens: dict | None = None, pcc: float = 0
     """Run generated Python (`compile_ttir_to_flatbuffer(..., target="emitpy")`) on the simulated `ttnn` module:
     each program on its golden inputs, its outputs compared with the golden outputs. Programs are the file's
     forward functions, in order, matched with the public programs' goldens in order. `device` (a runtime device
-    handle) is not needed: the generated code opens its own simulated device."""
+    handle) is not needed: the generated code runs on a simulated device of its own."""
+    from ttrt.common.emitpy import EmitPyRun
+
+    return _execute_generated(EmitPyRun, py_file, input_output_goldens, pcc, atol, rtol, disable_golden,
+                              {"pcc": check_pcc, "atol": check_atol, "rtol": check_rtol})
+
+
+def execute_cpp(cpp_file, input_output_goldens: dict | None = None, pcc: float = 0.99, atol: float = 1e-08,
+                rtol: float = 1e-05, disable_golden: bool = False, device=None, check_pcc: bool = True,
+                check_atol: bool = False, check_rtol: bool = False, **_ignored) -> dict:
+    """`execute_py` for generated C++ (`target="emitc"`): built with g++ against the simulator's TTNN header."""
+    from ttrt.common.emitpy import EmitCRun
+
+    return _execute_generated(EmitCRun, cpp_file, input_output_goldens, pcc, atol, rtol, disable_golden,
+                              {"pcc": check_pcc, "atol": check_atol, "rtol": check_rtol})
+
+
+def _execute_generated(runner_class, path, io, pcc, atol, rtol, disable_golden, checks) -> dict:
+    import tempfile
+    from types import SimpleNamespace
+
     import ttnn
     import ttnn.utils
 
-    from ttrt.common.emitpy import generated_code_imports, load, programs
-
-    namespace = load(Path(os.fspath(py_file)))
-    names = programs(namespace)
-    io = input_output_goldens or {}
-    keys = sorted(io) if io else list(range(len(names)))
+    build_dir = os.path.join(tempfile.gettempdir(), "ttmlir-emit-build")
+    runner = runner_class(Path(os.fspath(path)), {}, None, SimpleNamespace(get_artifacts_folder_path=lambda: build_dir))
+    io = io or {}
     report, failures = {}, []
     sim = ttnn.open_device()
     ttnn.utils.DeviceGetter.use(sim)
     try:
-        for key, name in zip(keys, names):
+        names = runner.load()
+        runner.open(sim)
+        for key, name in zip(sorted(io) if io else range(len(names)), names):
             goldens = io.get(key, {})
-            with generated_code_imports():
-                laid_out = namespace["create_inputs_for_" + name]()
-                inputs = [_like(t, _chip_input(goldens[f"input_{i}"])) if f"input_{i}" in goldens else t
-                          for i, t in enumerate(laid_out)]
-                outputs = namespace[name](inputs)
+            laid_out = runner.make_inputs(name)
+            inputs = [_like(t, _chip_input(goldens[f"input_{i}"])) if f"input_{i}" in goldens else t
+                      for i, t in enumerate(laid_out)]
+            outputs = runner.call(name, inputs)
             entry = report.setdefault(f"program_index_{key}", {})
             for i, tensor in enumerate(outputs):
                 if not disable_golden and f"output_{i}" in goldens:
                     entry[f"output_{i}"] = _compare_chips(goldens[f"output_{i}"], tensor.value, pcc, atol, rtol)
             failures += [f"program {key} ({name}) {k}: {message}" for k, metrics in entry.items()
-                         if (message := _failed(metrics, {"pcc": check_pcc, "atol": check_atol, "rtol": check_rtol}))]
+                         if (message := _failed(metrics, checks))]
     except RuntimeFailure as exc:
-        raise TTBuilderRuntimeException(f"{py_file}: {exc}") from None
+        raise TTBuilderRuntimeException(f"{path}: {exc}") from None
     finally:
         ttnn.close_device(sim)
     if failures:
@@ -254,5 +272,3 @@ def _like(tensor, value):
                            memory_config=tensor.memory_config())
 
 
-def execute_cpp(*_args, **_kwargs):
-    raise not_supported("executing EmitC output")
