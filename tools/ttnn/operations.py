@@ -186,10 +186,11 @@ def _execute(row, callee: str, table, refs: list, ctx, device):
         executor.DebugHooks.pre_op(None, ctx, op)
     start = time.perf_counter_ns()
     fields, used = executor._inputs(table, ctx.pool, name)
-    per_chip = executor._compute(name, where, kernel, fields, used, table, ctx)
+    num = executor._numerics(name, table, used, refs, ctx)  # the hardware's numerics, as ttrt run resolves them
+    per_chip = executor._compute(name, where, kernel, fields, used, table, ctx, num)
     written = next((getattr(table, f) for f in executor.IN_PLACE_FIELDS if getattr(table, f, None) is not None), None)
     if not refs and written is not None:  # an op without a result writes its operand in place
-        executor._write_in_place(ctx.pool[written.globalId], [results[0] for results in per_chip])
+        executor._write_in_place(ctx.pool[written.globalId], [results[0] for results in per_chip], num)
         op.outputs.append(ctx.pool[written.globalId])
     local = any(t.local for t in used)
     for i, ref in enumerate(refs):
@@ -199,7 +200,8 @@ def _execute(row, callee: str, table, refs: list, ctx, device):
                           fbu.enum_names(fb.TensorLayout)[d.layout.layout], *_buffer_of(d))
         ref.desc, ref.size = shaped.desc, shaped.size
         try:
-            tensor = materialize(ref, values if len(values) > 1 else values[0], device.mesh, where, local=local)
+            tensor = materialize(ref, values if len(values) > 1 else values[0], device.mesh, where, local=local,
+                                 num=num)
         except OutOfMemory as exc:
             raise RuntimeFailure(f"{where}: {exc}") from None
         op.outputs.append(tensor)
