@@ -168,7 +168,9 @@ class EmitPyRun:
         from ttmlir.runtime.session import make_inputs
         from ttmlir.runtime.tensor import materialize
 
-        index = next((i for i, p in enumerate(binary.programs) if p.name == name), None)
+        # a function named `main` is `_main` in generated code (--ttnn-tuplify-tensors renames it)
+        wanted = (name, "main") if name == "_main" else (name,)
+        index = next((i for w in wanted for i, p in enumerate(binary.programs) if p.name == w), None)
         if index is None:
             raise RuntimeFailure(f"{binary.file_path} has no program named '{name}'")
         values = make_inputs(binary, index, self.args.get("--init") or "randn", int(self.args.get("--seed") or 0))
