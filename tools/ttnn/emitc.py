@@ -37,7 +37,14 @@ def types_inc() -> str:
         lines.append(f"enum class {name} {{ {', '.join(names)} }};")
     for name, (fields, _) in STRUCTS.items():
         lines.append(f"struct {name} {{ {fields} }};")
+    configs = _configs()
+    for name, fields in configs.items():
+        lines.append(f"struct {name} {{ " + " ".join(f"ttsim::Field {f};" for f in fields) + " };")
     lines += ["}  // namespace ttnn", "namespace ttsim {"]
+    for name, fields in configs.items():  # only the fields given: ttnn.X(a=..., b=...)
+        parts = " ".join(f'if (!v.{f}.text.empty()) {{ s << sep << "{f}=" << v.{f}.text; sep = ", "; }}' for f in fields)
+        lines.append(f"inline void write(std::ostringstream &s, const ::ttnn::{name} &v) {{ const char *sep = \"\"; "
+                     f"s << \"ttnn.{name}(\"; {parts} s << \")\"; }}")
     for name, names in members.items():
         quoted = ", ".join(f'"{n}"' for n in names)
         lines.append(f"inline void write(std::ostringstream &s, ::ttnn::{name} v) {{ static const char *const "
@@ -47,6 +54,13 @@ def types_inc() -> str:
         lines.append(f"inline void write(std::ostringstream &s, const ::ttnn::{name} &v) {{ s << \"ttnn.{name}(\"; "
                      f"{body} s << \")\"; }}")
     return "\n".join(lines + ["}  // namespace ttsim", ""])
+
+
+def _configs() -> dict[str, list[str]]:
+    """The configuration structs generated code builds, with their fields in declaration order."""
+    from ttmlir.dialects.ttnn import STRUCT_ATTRS
+
+    return {ttnn_api.struct_type_name(cls.name): [key for key, _kind, _required in cls.FIELDS] for cls in STRUCT_ATTRS}
 
 
 def ops_inc() -> str:

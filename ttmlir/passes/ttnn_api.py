@@ -141,7 +141,7 @@ def value_of(op: Operation, kind: str, attr: Attribute):
     if kind in ("mesh_shape", "mesh_offset"):
         return Ctor("MeshShape" if kind == "mesh_shape" else "MeshCoordinate", tuple(attr.data))
     if kind in STRUCT_KINDS:
-        type_name = STRUCT_KINDS[kind] or _struct_type_name(attr.name)
+        type_name = STRUCT_KINDS[kind] or struct_type_name(attr.name)
         return Ctor(type_name, (), tuple((key, _struct_field(v)) for key, v in attr.data))
     if kind == "elements":
         return [float(v) if isinstance(v, float) else int(v) for v in dense_values(attr)]
@@ -153,7 +153,7 @@ def value_of(op: Operation, kind: str, attr: Attribute):
     raise PassFailure(op, f"'{op.name}': a '{kind}' property has no spelling in the ttnn API here")
 
 
-def _struct_type_name(attr_name: str) -> str:
+def struct_type_name(attr_name: str) -> str:
     return "".join(part.capitalize() for part in attr_name.removeprefix("ttnn.").split("_"))
 
 

@@ -24,7 +24,7 @@ func.func @forward(%x: tensor<32x64xbf16>, %w: tensor<64x32xbf16>, %b: tensor<32
 // CHECK: def forward([[ARGS:v[0-9]+]]):
 // CHECK: [[X:v[0-9]+]] = [[ARGS]][0]
 // CHECK: = utils.DeviceGetter.get_device([1, 1])
-// CHECK: [[MM:v[0-9]+]] = ttnn.matmul([[X]], {{v[0-9]+}}, transpose_a=False, transpose_b=False, memory_config=ttnn.MemoryConfig(ttnn.TensorMemoryLayout.INTERLEAVED, ttnn.BufferType.DRAM, None), matmul_program_config=None, compute_config=None)
+// CHECK: [[MM:v[0-9]+]] = ttnn.matmul([[X]], {{v[0-9]+}}, transpose_a=False, transpose_b=False, memory_config=ttnn.MemoryConfig(ttnn.TensorMemoryLayout.INTERLEAVED, ttnn.BufferType.DRAM, None), matmul_program_config=None, compute_config={{.*}})
 // CHECK: = ttnn.add([[MM]], {{v[0-9]+}}, dtype=ttnn.DataType.BFLOAT16, memory_config=ttnn.MemoryConfig(
 // CHECK: ttnn.deallocate([[MM]], force=False)
 // CHECK: = ttnn.softmax({{v[0-9]+}}, dimension=1, numericStable=False,

@@ -59,6 +59,17 @@ inline void write(std::ostringstream &s, T v) {
 template <typename T> void write(std::ostringstream &s, const std::vector<T> &values);
 template <typename T> void write(std::ostringstream &s, const std::optional<T> &value);
 
+// A field of a configuration struct (compute kernel, conv, matmul program config): its value's Python spelling.
+struct Field {
+  std::string text;
+  Field() = default;
+  Field(std::nullopt_t) {}
+  Field(const char *v) { std::ostringstream s; write(s, v); text = s.str(); }
+  Field(bool v) : text(v ? "True" : "False") {}
+  template <typename T, std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  Field(T v) { std::ostringstream s; write(s, v); text = s.str(); }
+};
+
 }  // namespace ttsim
 
 #include "ttnn-types.inc"
