@@ -35,7 +35,8 @@ def splat_fill_value(value: Attribute) -> Attribute | None:
     converts it."""
     if not isinstance(value, DenseIntOrFPElementsAttr) or not is_splat(value):
         return None
-    element, first = value.get_element_type(), value.get_element_type().unpack(value.data.data, 1)[0]
+    element = value.get_element_type()
+    first = element.unpack(value.data.data[:element.compile_time_size], 1)[0]
     if isinstance(element, IntegerType):
         if element.signedness.data == Signedness.UNSIGNED or element.width.data == 1:
             first &= (1 << min(element.width.data, 32)) - 1
