@@ -12,17 +12,17 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (ArrayAttr, FunctionType, IndexType, IntegerAttr, IntegerType, ModuleOp, StringAttr,
+from xdsl.dialects.builtin import (ArrayAttr, IndexType, IntegerAttr, IntegerType, ModuleOp, StringAttr,
                                    TensorType, TupleType)
 from xdsl.dialects.emitc import (EmitC_CallOpaqueOp, EmitC_LValueType, EmitC_OpaqueAttr, EmitC_OpaqueType,
                                  EmitC_PointerType)
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import emitc, ttcore, ttnn
 from ttmlir.passes import PassFailure
-from ttmlir.passes.ttnn_api import Operand, call_of, cpp_value
+from ttmlir.passes.ttnn_api import Operand, call_of, convert_function, cpp_value
 
 TENSOR = EmitC_OpaqueType(StringAttr("::ttnn::Tensor"))
 TENSORS = EmitC_OpaqueType(StringAttr("::std::vector<::ttnn::Tensor>"))
@@ -64,33 +64,12 @@ class ConvertTTNNToEmitCPass(ModulePass):
         for func in [op for op in module.ops if isinstance(op, FuncOp)]:
             if func.is_declaration:
                 raise PassFailure(func, f"@{func.sym_name.data} is only declared: generated C++ cannot call it")
-            _convert_function(func)
+            convert_function(func, convert_type, _convert_op)
         for op in list(module.ops):
             if isinstance(op, ttcore.DeviceOp):  # the device is the runtime's; C++ asks the DeviceGetter for it
                 module.body.block.erase_op(op)
         module.body.block.insert_op_before(emitc.IncludeOp.create(properties={"include": StringAttr(
             "ttnn-precompiled.hpp")}), module.body.block.first_op)
-
-
-def _convert_function(func: FuncOp) -> None:
-    block = func.body.block
-    for i, arg in enumerate(list(block.args)):
-        new = block.insert_arg(convert_type(arg.type, func), i)
-        arg.replace_all_uses_with(new)
-        block.erase_arg(arg)
-    func.function_type = FunctionType.from_lists([a.type for a in block.args],
-                                                 [convert_type(t, func) for t in func.function_type.outputs.data])
-    func.arg_attrs = func.res_attrs = None
-    for op in list(block.ops):
-        replaced = _convert_op(op)
-        if replaced is None:
-            continue
-        new_ops, results = replaced
-        for new in new_ops:
-            block.insert_op_before(new, op)
-        for old, value in zip(op.results, results):
-            old.replace_all_uses_with(value)
-        block.erase_op(op)
 
 
 def _call(callee: str, operands: list[SSAValue], result_types: list[Attribute], args=None) -> EmitC_CallOpaqueOp:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Callable
 
-from xdsl.dialects.builtin import NoneAttr, TensorType
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.builtin import FunctionType, NoneAttr, TensorType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.props import dense_values, int_values, scalar
@@ -270,3 +272,27 @@ def cpp_value(value, operand) -> str:
     parts = [cpp_value(v, operand) for v in value.args]
     parts += [f".{k} = {cpp_value(v, operand)}" for k, v in value.kwargs]
     return f"::ttnn::{value.type}{{{', '.join(parts)}}}"
+
+
+def convert_function(func: FuncOp, convert_type: Callable[[Attribute, Operation], Attribute],
+                     convert_op: Callable[[Operation], tuple[list[Operation], list[SSAValue]] | None]) -> None:
+    """A TTNN function rewritten in place for a code target (EmitC, EmitPy): its arguments and results take the
+    target's types, and each op the target converts is replaced by the ops it becomes."""
+    block = func.body.block
+    for i, arg in enumerate(list(block.args)):
+        new = block.insert_arg(convert_type(arg.type, func), i)
+        arg.replace_all_uses_with(new)
+        block.erase_arg(arg)
+    func.function_type = FunctionType.from_lists([a.type for a in block.args],
+                                                 [convert_type(t, func) for t in func.function_type.outputs.data])
+    func.arg_attrs = func.res_attrs = None
+    for op in list(block.ops):
+        replaced = convert_op(op)
+        if replaced is None:
+            continue
+        new_ops, results = replaced
+        for new in new_ops:
+            block.insert_op_before(new, op)
+        for old, value in zip(op.results, results):
+            old.replace_all_uses_with(value)
+        block.erase_op(op)

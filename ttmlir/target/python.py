@@ -13,7 +13,7 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ttmlir.dialects import emitpy
-from ttmlir.target import TranslateError
+from ttmlir.target import TranslateError, ValueNames
 
 
 def translate_to_python(module: ModuleOp) -> str:
@@ -58,18 +58,7 @@ def attribute_value(attr: Attribute, op: Operation) -> str:
     raise TranslateError(op, f"attribute {attr} has no Python form")
 
 
-class _FunctionWriter:
-    def __init__(self, func: FuncOp):
-        self.func = func
-        self.names: dict[SSAValue, str] = {}
-        self.inline: dict[SSAValue, str] = {}
-
-    def name(self, value: SSAValue) -> str:
-        if value in self.inline:
-            return self.inline[value]
-        if value not in self.names:
-            self.names[value] = f"v{len(self.names) + 1}"
-        return self.names[value]
+class _FunctionWriter(ValueNames):
 
     def lines(self) -> list[str]:
         func = self.func
