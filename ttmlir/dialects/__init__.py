@@ -16,7 +16,7 @@ _LAZY = {"ttir": "ttmlir.dialects.ttir:TTIR", "ttnn": "ttmlir.dialects.ttnn:TTNN
          "arith": "xdsl.dialects.arith:Arith", "scf": "xdsl.dialects.scf:Scf", "linalg": "xdsl.dialects.linalg:Linalg",
          "tensor": "xdsl.dialects.tensor:Tensor",
          "stablehlo": "ttmlir.dialects.stablehlo:StableHLO", "chlo": "ttmlir.dialects.chlo:CHLO",
-         "sdy": "ttmlir.dialects.sdy:SDY"}
+         "sdy": "ttmlir.dialects.sdy:SDY", "debug": "ttmlir.dialects.debug:Debug"}
 
 
 def _loader(path: str):

@@ -153,7 +153,8 @@ class AllocatesResults(MemoryEffect):
 # Ops whose results are not all they do; every other family is Pure, so canonicalize, CSE and DCE apply.
 EFFECTS = {"creation": (AllocatesResults(),), "rand": (AllocatesResults(),), "cache": (MemoryWriteEffect(),),
            "deallocate": (MemoryFreeEffect(),), "device": (), "tt_lang": (MemoryWriteEffect(),),
-           "trace": (MemoryWriteEffect(),), "semaphore": (MemoryWriteEffect(),)}  # get_device is never dead code, as upstream's
+           "trace": (MemoryWriteEffect(),), "semaphore": (MemoryWriteEffect(),),
+           "debug_effect": (MemoryWriteEffect(),)}  # get_device is never dead code, as upstream's
 
 
 def build_op_class(dialect: str, row: OpRow, base: type[TTOp], shape_rule: ShapeRule | None,

@@ -19,7 +19,7 @@ from xdsl.printer import Printer
 from ttmlir import hardware
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.quant import UniformQuantizedType
-from ttmlir.dialects import attention, conv, moe, trace
+from ttmlir.dialects import attention, conv, debug, moe, trace
 from ttmlir.dialects.op_table import ATTENTION, GATHER_PROPS, TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind, scalar
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw, struct_attr
@@ -522,6 +522,8 @@ TTNN_ONLY = (
     op("typecast", "layout_op", summary="Convert a tensor's data type (the result's layout says which)."),
     op("deallocate", "deallocate", props="force:bool=false", results="",
        summary="Free a device tensor's buffer."),
+    op("dump_tensor", "debug_effect", props="file_path:str", results="",
+       summary="Save a tensor to disk in the TTNN binary format (a `.tensorbin` file)."),
     op("empty", "creation", "device", props="shape:shape dtype:dtype? layout:layout? memory_config:memory_config?",
        summary="Allocate an uninitialised device tensor."),
     op("full", "full", "device?", props="shape:shape fill_value:number" + CREATION,
@@ -650,7 +652,7 @@ def shape_attr_rule(op: TTOp):
     return [op.prop("shape").data]
 
 
-TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "generic": generic_rule, "layout_op": same_shape, "deallocate": None,
+TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "generic": generic_rule, "layout_op": same_shape, "deallocate": None, "debug_effect": None,
                     "creation": shape_attr_rule, "fill": shape_attr_rule, "full": shape_attr_rule,
                     "repeat": repeat_rule, "conv": None, "trace": None, "semaphore": None, "pool": None, "arange": None, "rand": None,
                     **dict.fromkeys(("nlp_concat_heads", "nlp_concat_heads_decode", "nlp_create_qkv_heads_decode",
@@ -970,7 +972,7 @@ TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to
                   "paged_update_cache": paged_update_cache,
                   "rand": rand_rule, "pow_scalar": pow_scalar_rule, "constant": constant_rule,
                   "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule, **attention.TTNN_RULES, **conv.TTNN_RULES, **moe.TTNN_RULES, **trace.TTNN_RULES,
-                  "assign": assign_rule, "point_to_point": point_to_point_rule}
+                  "assign": assign_rule, "point_to_point": point_to_point_rule, "dump_tensor": debug.dump_tensor_rule}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
                                            TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]))

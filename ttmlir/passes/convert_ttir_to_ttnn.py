@@ -22,6 +22,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.canonicalize import splat_fill_value
 from ttmlir.dialects.conv import TILE_WIDTH, int_triple
+from ttmlir.dialects.debug import DebugOp
 from ttmlir.dialects.props import KINDS, dense_values, int_values, scalar
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.tt_op import TTOp
@@ -659,6 +660,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "dropout": _direct_with_defaults, "quantization": _quantization, "linear": _linear, "attention": _attention,
     "collective_permute": _collective_permute, "collective_broadcast": _collective_broadcast, "all_to_all": _all_to_all,
     "all_to_all_dispatch_metadata": _dispatch_metadata, "mesh_shard": _mesh_shard,
+    "dump": lambda op: ttnn_op("dump_tensor", op.operands, _props(op), [], op),
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
@@ -698,8 +700,8 @@ class ConvertTTIRToTTNNPass(ModulePass):
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         _refuse_dynamic_shapes(module)
         for op in list(module.walk()):
-            if not isinstance(op, TTOp) or isinstance(op, TTNNOp):
-                continue
+            if not isinstance(op, TTOp) or isinstance(op, TTNNOp) or (isinstance(op, DebugOp) and op.ROW.name != "dump"):
+                continue  # debug ops stay as they are (legal in TTNN IR, as upstream's); dump becomes ttnn.dump_tensor
             convert = _conversion(op)
             if convert is None:
                 raise PassFailure(op, f"failed to legalize operation '{op.name}' that was explicitly marked illegal")

@@ -12,6 +12,7 @@ from xdsl.ir import Block, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import ttnn
+from ttmlir.dialects.debug import DebugOp
 from ttmlir.passes.ttnn_utils import NOT_FORCED, device_functions, ttnn_op
 
 
@@ -35,11 +36,21 @@ class TTNNDeallocatePass(ModulePass):
     @staticmethod
     def _deallocate(block: Block) -> None:
         order = {op: i for i, op in enumerate(block.ops)}
+        # a debug op's result is its operand's tensor under another name: the tensor lives until the last use of
+        # any of its names and is freed once, by its first name
+        names: dict[SSAValue, list[SSAValue]] = {}
+        for op in block.ops:
+            if isinstance(op, DebugOp) and op.results:
+                root = next((r for r, aliases in names.items() if op.operands[0] in aliases), op.operands[0])
+                names.setdefault(root, [root]).append(op.results[0])
+        aliases = {a for values in names.values() for a in values[1:]}
         for op in list(block.ops):
             for result in op.results:
-                if not _is_device_tensor(result) or not result.uses:
+                if not _is_device_tensor(result) or result in aliases:
                     continue
-                users = [u.operation for u in result.uses]
+                users = [u.operation for name in names.get(result, [result]) for u in name.uses]
+                if not users:
+                    continue
                 if any(isinstance(u, ReturnOp) or u.parent is not block for u in users):
                     continue
                 last = max(users, key=order.__getitem__)

@@ -78,6 +78,14 @@ class BankAllocator:
     def largest_free(self) -> int:
         return max((b.size for b in self.blocks if not b.allocated), default=0)
 
+    def view_text(self) -> str:
+        """The memory view as tt-mlir's runtime prints one (MemoryView::toString: sizes in MB, three decimals)."""
+        mb = 1024 * 1024
+        return (f"MemoryView{{numBanks: {self.num_banks}, totalBytesPerBank: {self.bank_size / mb:.3f} MB, "
+                f"totalBytesAllocatedPerBank: {self.allocated_bytes() / mb:.3f} MB, "
+                f"totalBytesFreePerBank: {self.free_bytes() / mb:.3f} MB, "
+                f"largestContiguousBytesFreePerBank: {self.largest_free() / mb:.3f} MB}}")
+
     def report(self) -> dict:
         """The memory view in ttrt's memory report format."""
         table = []

@@ -7,7 +7,9 @@ gives them their format and buffer. Pre/post-op hooks see the op and program con
 
 from __future__ import annotations
 
+import bdb
 import math
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -198,7 +200,8 @@ def run_program(binary: Binary, program_index: int, inputs: list, device: MeshDe
     the allocator and the perf model still see every tensor, so memory and modelled time come out as with
     values. With `exact`, ops compute in f32 instead of with the hardware's numerics."""
     program = binary.programs[program_index]
-    if device.mesh_shape != binary.mesh_shape():
+    # a one-chip program runs replicated on every chip of a larger mesh, as tt-mlir's runtime runs it there
+    if device.mesh_shape != binary.mesh_shape() and binary.mesh_shape() != (1, 1):
         compiled, opened = ("x".join(map(str, shape)) for shape in (binary.mesh_shape(), device.mesh_shape))
         raise RuntimeFailure(f"the binary is compiled for a {compiled} mesh, the device is a {opened} mesh")
     check_inputs(program, inputs, device.num_chips)
@@ -408,10 +411,70 @@ def _generic(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     return tensors
 
 
+def _pass_through(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    """annotate, region_start, region_end: the result is the operand's tensor under the result's id."""
+    table = op.operation.type
+    tensor = _lookup(ctx.pool, table.operand, op.name)
+    ctx.pool[table.result.globalId] = tensor
+    op.outputs.append(tensor)
+    return [tensor]
+
+
+def _breakpoint(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    """Stop in the debugger (Python's `breakpoint()`: PYTHONBREAKPOINT and sys.breakpointhook choose which, or
+    none) with the operand's tensor in `tensor` and its values in `value`."""
+    tensor = _lookup(ctx.pool, op.operation.type.operand, op.name)
+    value = tensor.data  # noqa: F841 - for the user at the prompt
+    print(f"ttrt: debug.breakpoint at op {op.index} {op.loc}: `tensor` is its operand, `value` its values, "
+          "`ctx` the program", file=sys.stderr)
+    try:
+        breakpoint()
+        return [tensor]  # where the debugger stops
+    except bdb.BdbQuit:  # `quit` at the prompt (or its input closed) ends the run there
+        raise RuntimeFailure(f"run stopped at 'debug.breakpoint' {op.loc}: the debugger quit") from None
+
+
+def _print(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    print(f"RuntimeTTNN | INFO | {op.operation.type.message}", file=sys.stderr)
+    return [_lookup(ctx.pool, op.operation.type.operand, op.name)]
+
+
+def _write_file(op: OpContext, path: str, write: Callable) -> None:
+    try:
+        write(path)
+    except OSError as exc:
+        raise RuntimeFailure(f"'{op.name}' at {op.loc}: cannot write {path}: {exc.strerror}") from None
+
+
+def _memory_snapshot(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    """The device's memory as the allocator sees it now, one line per buffer type (upstream's text)."""
+    table = op.operation.type
+    allocators = ctx.device.chips[0].allocators
+    text = "".join(f"Device {kind.upper()} memory state: {allocators[kind].view_text()}\n"
+                   for kind in ("dram", "l1", "l1_small", "trace"))
+    _write_file(op, table.filePath, lambda path: Path(path).write_text(text))
+    return [_lookup(ctx.pool, table.operand, op.name)]
+
+
+def _dump_tensor(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    """The tensor as stored (each chip's value on a mesh), with its shape, data type and layout (`torch.load`
+    reads it back)."""
+    table = op.operation.type
+    tensor = _lookup(ctx.pool, table.input, op.name)
+    saved = {"shape": tensor.shape, "dtype": tensor.dtype, "layout": tensor.layout,
+             "values": [v.clone() for v in tensor.chip_values(1 if tensor.shards is None else len(tensor.shards))]}
+    _write_file(op, table.filePath, lambda path: torch.save(saved, path))
+    return [tensor]
+
+
 HOST_OPS = {"call": _call, "generic": _generic, "write_tensor": _write_tensor, "copy": _write_tensor,
             "begin_trace_capture": _begin_trace_capture, "end_trace_capture": _end_trace_capture,
             "execute_trace": _execute_trace, "capture_or_execute_trace": _capture_or_execute_trace,
-            "create_global_semaphore": _create_global_semaphore, "reset_global_semaphore": _reset_global_semaphore}
+            "create_global_semaphore": _create_global_semaphore, "reset_global_semaphore": _reset_global_semaphore,
+            "annotate": _pass_through, "region_start": _pass_through, "region_end": _pass_through,
+            "breakpoint": _breakpoint, "print": _print, "memory_snapshot": _memory_snapshot,
+            "dump_tensor": _dump_tensor}
+DEBUG_EFFECTS = {"breakpoint", "print", "memory_snapshot", "dump_tensor"}
 
 
 def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
@@ -419,6 +482,8 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     where = f"'ttnn.{name}'" + (f" at {op.loc}" if op.loc else "")
     if name == "get_device":
         return []
+    if name in DEBUG_EFFECTS and not ctx.compute:  # a run without values (ttrt's preflight) has nothing to show
+        return [_lookup(ctx.pool, getattr(table, "operand", None) or table.input, name)]
     if name in HOST_OPS:
         return HOST_OPS[name](op, ctx)
     if name == "deallocate":

@@ -32,9 +32,10 @@ FIDELITY = {"bfp_bf4": "LoFi", "bfp_f4": "LoFi", "bfp_bf8": "LoFi", "bfp_f8": "L
 CYCLES_PER_TILE = {"unary": 64, "binary": 32, "reduction": 48, "softmax": 160, "norm": 192}
 MATMUL_OPS = {"matmul", "linear", "conv2d", "conv_transpose2d", "conv3d"}
 CONV_OPS = {"conv2d", "conv_transpose2d", "conv3d"}
-TRANSFER_OPS = {"to_device", "from_device", "write_tensor"}
+TRANSFER_OPS = {"to_device", "from_device", "write_tensor", "dump_tensor"}
 # ops writing a few rows into their first operand in place: they move the update, not the whole cache
-NO_PROGRAM_OPS = {"deallocate"}  # bookkeeping on the host: no program runs on the device
+# bookkeeping on the host (the debug dialect's ops among them): no program runs on the device
+NO_PROGRAM_OPS = {"deallocate", "annotate", "region_start", "region_end", "breakpoint", "print", "memory_snapshot"}
 CACHE_UPDATES = {"update_cache", "paged_update_cache", "fill_cache", "paged_fill_cache"}
 NOC_BYTES_PER_CYCLE = 64
 TRACE_LAUNCH_NS = 8_050

@@ -402,6 +402,13 @@ class OpType(object):
     CreateGlobalSemaphoreOp = 76
     ResetGlobalSemaphoreOp = 77
     GenericOp = 78
+    AnnotateOp = 79
+    BreakpointOp = 80
+    PrintOp = 81
+    MemorySnapshotOp = 82
+    RegionStartOp = 83
+    RegionEndOp = 84
+    DumpTensorOp = 85
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -563,6 +570,20 @@ def OpTypeCreator(unionType, table):
         return ResetGlobalSemaphoreOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.GenericOp:
         return GenericOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.AnnotateOp:
+        return AnnotateOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.BreakpointOp:
+        return BreakpointOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.PrintOp:
+        return PrintOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.MemorySnapshotOp:
+        return MemorySnapshotOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.RegionStartOp:
+        return RegionStartOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.RegionEndOp:
+        return RegionEndOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.DumpTensorOp:
+        return DumpTensorOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -6190,6 +6211,820 @@ class GenericOpT(object):
             GenericOpAddProgram(builder, program)
         genericOp = GenericOpEnd(builder)
         return genericOp
+
+
+class AnnotateOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = AnnotateOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsAnnotateOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def AnnotateOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # AnnotateOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # AnnotateOp
+    def Operand(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AnnotateOp
+    def Result(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AnnotateOp
+    def Annotation(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+def AnnotateOpStart(builder):
+    builder.StartObject(3)
+
+def AnnotateOpAddOperand(builder, operand):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(operand), 0)
+
+def AnnotateOpAddResult(builder, result):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(result), 0)
+
+def AnnotateOpAddAnnotation(builder, annotation):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(annotation), 0)
+
+def AnnotateOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class AnnotateOpT(object):
+
+    # AnnotateOpT
+    def __init__(
+        self,
+        operand = None,
+        result = None,
+        annotation = None,
+    ):
+        self.operand = operand  # type: Optional[TensorRefT]
+        self.result = result  # type: Optional[TensorRefT]
+        self.annotation = annotation  # type: Optional[str]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        annotateOp = AnnotateOp()
+        annotateOp.Init(buf, pos)
+        return cls.InitFromObj(annotateOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, annotateOp):
+        x = AnnotateOpT()
+        x._UnPack(annotateOp)
+        return x
+
+    # AnnotateOpT
+    def _UnPack(self, annotateOp):
+        if annotateOp is None:
+            return
+        if annotateOp.Operand() is not None:
+            self.operand = TensorRefT.InitFromObj(annotateOp.Operand())
+        if annotateOp.Result() is not None:
+            self.result = TensorRefT.InitFromObj(annotateOp.Result())
+        self.annotation = annotateOp.Annotation()
+        if self.annotation is not None:
+            self.annotation = self.annotation.decode('utf-8')
+
+    # AnnotateOpT
+    def Pack(self, builder):
+        if self.operand is not None:
+            operand = self.operand.Pack(builder)
+        if self.result is not None:
+            result = self.result.Pack(builder)
+        if self.annotation is not None:
+            annotation = builder.CreateString(self.annotation)
+        AnnotateOpStart(builder)
+        if self.operand is not None:
+            AnnotateOpAddOperand(builder, operand)
+        if self.result is not None:
+            AnnotateOpAddResult(builder, result)
+        if self.annotation is not None:
+            AnnotateOpAddAnnotation(builder, annotation)
+        annotateOp = AnnotateOpEnd(builder)
+        return annotateOp
+
+
+class BreakpointOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = BreakpointOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsBreakpointOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def BreakpointOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # BreakpointOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # BreakpointOp
+    def Operand(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def BreakpointOpStart(builder):
+    builder.StartObject(1)
+
+def BreakpointOpAddOperand(builder, operand):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(operand), 0)
+
+def BreakpointOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class BreakpointOpT(object):
+
+    # BreakpointOpT
+    def __init__(
+        self,
+        operand = None,
+    ):
+        self.operand = operand  # type: Optional[TensorRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        breakpointOp = BreakpointOp()
+        breakpointOp.Init(buf, pos)
+        return cls.InitFromObj(breakpointOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, breakpointOp):
+        x = BreakpointOpT()
+        x._UnPack(breakpointOp)
+        return x
+
+    # BreakpointOpT
+    def _UnPack(self, breakpointOp):
+        if breakpointOp is None:
+            return
+        if breakpointOp.Operand() is not None:
+            self.operand = TensorRefT.InitFromObj(breakpointOp.Operand())
+
+    # BreakpointOpT
+    def Pack(self, builder):
+        if self.operand is not None:
+            operand = self.operand.Pack(builder)
+        BreakpointOpStart(builder)
+        if self.operand is not None:
+            BreakpointOpAddOperand(builder, operand)
+        breakpointOp = BreakpointOpEnd(builder)
+        return breakpointOp
+
+
+class PrintOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = PrintOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsPrintOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def PrintOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # PrintOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # PrintOp
+    def Operand(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrintOp
+    def Message(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+def PrintOpStart(builder):
+    builder.StartObject(2)
+
+def PrintOpAddOperand(builder, operand):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(operand), 0)
+
+def PrintOpAddMessage(builder, message):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(message), 0)
+
+def PrintOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class PrintOpT(object):
+
+    # PrintOpT
+    def __init__(
+        self,
+        operand = None,
+        message = None,
+    ):
+        self.operand = operand  # type: Optional[TensorRefT]
+        self.message = message  # type: Optional[str]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        printOp = PrintOp()
+        printOp.Init(buf, pos)
+        return cls.InitFromObj(printOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, printOp):
+        x = PrintOpT()
+        x._UnPack(printOp)
+        return x
+
+    # PrintOpT
+    def _UnPack(self, printOp):
+        if printOp is None:
+            return
+        if printOp.Operand() is not None:
+            self.operand = TensorRefT.InitFromObj(printOp.Operand())
+        self.message = printOp.Message()
+        if self.message is not None:
+            self.message = self.message.decode('utf-8')
+
+    # PrintOpT
+    def Pack(self, builder):
+        if self.operand is not None:
+            operand = self.operand.Pack(builder)
+        if self.message is not None:
+            message = builder.CreateString(self.message)
+        PrintOpStart(builder)
+        if self.operand is not None:
+            PrintOpAddOperand(builder, operand)
+        if self.message is not None:
+            PrintOpAddMessage(builder, message)
+        printOp = PrintOpEnd(builder)
+        return printOp
+
+
+class MemorySnapshotOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = MemorySnapshotOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsMemorySnapshotOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def MemorySnapshotOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # MemorySnapshotOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # MemorySnapshotOp
+    def Operand(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MemorySnapshotOp
+    def FilePath(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+def MemorySnapshotOpStart(builder):
+    builder.StartObject(2)
+
+def MemorySnapshotOpAddOperand(builder, operand):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(operand), 0)
+
+def MemorySnapshotOpAddFilePath(builder, filePath):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(filePath), 0)
+
+def MemorySnapshotOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class MemorySnapshotOpT(object):
+
+    # MemorySnapshotOpT
+    def __init__(
+        self,
+        operand = None,
+        filePath = None,
+    ):
+        self.operand = operand  # type: Optional[TensorRefT]
+        self.filePath = filePath  # type: Optional[str]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        memorySnapshotOp = MemorySnapshotOp()
+        memorySnapshotOp.Init(buf, pos)
+        return cls.InitFromObj(memorySnapshotOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, memorySnapshotOp):
+        x = MemorySnapshotOpT()
+        x._UnPack(memorySnapshotOp)
+        return x
+
+    # MemorySnapshotOpT
+    def _UnPack(self, memorySnapshotOp):
+        if memorySnapshotOp is None:
+            return
+        if memorySnapshotOp.Operand() is not None:
+            self.operand = TensorRefT.InitFromObj(memorySnapshotOp.Operand())
+        self.filePath = memorySnapshotOp.FilePath()
+        if self.filePath is not None:
+            self.filePath = self.filePath.decode('utf-8')
+
+    # MemorySnapshotOpT
+    def Pack(self, builder):
+        if self.operand is not None:
+            operand = self.operand.Pack(builder)
+        if self.filePath is not None:
+            filePath = builder.CreateString(self.filePath)
+        MemorySnapshotOpStart(builder)
+        if self.operand is not None:
+            MemorySnapshotOpAddOperand(builder, operand)
+        if self.filePath is not None:
+            MemorySnapshotOpAddFilePath(builder, filePath)
+        memorySnapshotOp = MemorySnapshotOpEnd(builder)
+        return memorySnapshotOp
+
+
+class RegionStartOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = RegionStartOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsRegionStartOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def RegionStartOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # RegionStartOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # RegionStartOp
+    def Operand(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # RegionStartOp
+    def Result(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # RegionStartOp
+    def RegionId(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+def RegionStartOpStart(builder):
+    builder.StartObject(3)
+
+def RegionStartOpAddOperand(builder, operand):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(operand), 0)
+
+def RegionStartOpAddResult(builder, result):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(result), 0)
+
+def RegionStartOpAddRegionId(builder, regionId):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(regionId), 0)
+
+def RegionStartOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class RegionStartOpT(object):
+
+    # RegionStartOpT
+    def __init__(
+        self,
+        operand = None,
+        result = None,
+        regionId = None,
+    ):
+        self.operand = operand  # type: Optional[TensorRefT]
+        self.result = result  # type: Optional[TensorRefT]
+        self.regionId = regionId  # type: Optional[str]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        regionStartOp = RegionStartOp()
+        regionStartOp.Init(buf, pos)
+        return cls.InitFromObj(regionStartOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, regionStartOp):
+        x = RegionStartOpT()
+        x._UnPack(regionStartOp)
+        return x
+
+    # RegionStartOpT
+    def _UnPack(self, regionStartOp):
+        if regionStartOp is None:
+            return
+        if regionStartOp.Operand() is not None:
+            self.operand = TensorRefT.InitFromObj(regionStartOp.Operand())
+        if regionStartOp.Result() is not None:
+            self.result = TensorRefT.InitFromObj(regionStartOp.Result())
+        self.regionId = regionStartOp.RegionId()
+        if self.regionId is not None:
+            self.regionId = self.regionId.decode('utf-8')
+
+    # RegionStartOpT
+    def Pack(self, builder):
+        if self.operand is not None:
+            operand = self.operand.Pack(builder)
+        if self.result is not None:
+            result = self.result.Pack(builder)
+        if self.regionId is not None:
+            regionId = builder.CreateString(self.regionId)
+        RegionStartOpStart(builder)
+        if self.operand is not None:
+            RegionStartOpAddOperand(builder, operand)
+        if self.result is not None:
+            RegionStartOpAddResult(builder, result)
+        if self.regionId is not None:
+            RegionStartOpAddRegionId(builder, regionId)
+        regionStartOp = RegionStartOpEnd(builder)
+        return regionStartOp
+
+
+class RegionEndOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = RegionEndOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsRegionEndOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def RegionEndOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # RegionEndOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # RegionEndOp
+    def Operand(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # RegionEndOp
+    def Result(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # RegionEndOp
+    def RegionId(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+def RegionEndOpStart(builder):
+    builder.StartObject(3)
+
+def RegionEndOpAddOperand(builder, operand):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(operand), 0)
+
+def RegionEndOpAddResult(builder, result):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(result), 0)
+
+def RegionEndOpAddRegionId(builder, regionId):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(regionId), 0)
+
+def RegionEndOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class RegionEndOpT(object):
+
+    # RegionEndOpT
+    def __init__(
+        self,
+        operand = None,
+        result = None,
+        regionId = None,
+    ):
+        self.operand = operand  # type: Optional[TensorRefT]
+        self.result = result  # type: Optional[TensorRefT]
+        self.regionId = regionId  # type: Optional[str]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        regionEndOp = RegionEndOp()
+        regionEndOp.Init(buf, pos)
+        return cls.InitFromObj(regionEndOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, regionEndOp):
+        x = RegionEndOpT()
+        x._UnPack(regionEndOp)
+        return x
+
+    # RegionEndOpT
+    def _UnPack(self, regionEndOp):
+        if regionEndOp is None:
+            return
+        if regionEndOp.Operand() is not None:
+            self.operand = TensorRefT.InitFromObj(regionEndOp.Operand())
+        if regionEndOp.Result() is not None:
+            self.result = TensorRefT.InitFromObj(regionEndOp.Result())
+        self.regionId = regionEndOp.RegionId()
+        if self.regionId is not None:
+            self.regionId = self.regionId.decode('utf-8')
+
+    # RegionEndOpT
+    def Pack(self, builder):
+        if self.operand is not None:
+            operand = self.operand.Pack(builder)
+        if self.result is not None:
+            result = self.result.Pack(builder)
+        if self.regionId is not None:
+            regionId = builder.CreateString(self.regionId)
+        RegionEndOpStart(builder)
+        if self.operand is not None:
+            RegionEndOpAddOperand(builder, operand)
+        if self.result is not None:
+            RegionEndOpAddResult(builder, result)
+        if self.regionId is not None:
+            RegionEndOpAddRegionId(builder, regionId)
+        regionEndOp = RegionEndOpEnd(builder)
+        return regionEndOp
+
+
+class DumpTensorOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = DumpTensorOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsDumpTensorOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def DumpTensorOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # DumpTensorOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # DumpTensorOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DumpTensorOp
+    def FilePath(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+def DumpTensorOpStart(builder):
+    builder.StartObject(2)
+
+def DumpTensorOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def DumpTensorOpAddFilePath(builder, filePath):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(filePath), 0)
+
+def DumpTensorOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class DumpTensorOpT(object):
+
+    # DumpTensorOpT
+    def __init__(
+        self,
+        input = None,
+        filePath = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.filePath = filePath  # type: Optional[str]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        dumpTensorOp = DumpTensorOp()
+        dumpTensorOp.Init(buf, pos)
+        return cls.InitFromObj(dumpTensorOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, dumpTensorOp):
+        x = DumpTensorOpT()
+        x._UnPack(dumpTensorOp)
+        return x
+
+    # DumpTensorOpT
+    def _UnPack(self, dumpTensorOp):
+        if dumpTensorOp is None:
+            return
+        if dumpTensorOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(dumpTensorOp.Input())
+        self.filePath = dumpTensorOp.FilePath()
+        if self.filePath is not None:
+            self.filePath = self.filePath.decode('utf-8')
+
+    # DumpTensorOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.filePath is not None:
+            filePath = builder.CreateString(self.filePath)
+        DumpTensorOpStart(builder)
+        if self.input is not None:
+            DumpTensorOpAddInput(builder, input)
+        if self.filePath is not None:
+            DumpTensorOpAddFilePath(builder, filePath)
+        dumpTensorOp = DumpTensorOpEnd(builder)
+        return dumpTensorOp
 
 
 class EltwiseUnaryOp(object):
@@ -23231,7 +24066,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -17,7 +17,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from ttmlir import hardware
 from ttmlir.asm import FirstByIdentity, TTPrinter, print_module
-from ttmlir.dialects import trace, ttcore, ttnn, ttnn_program
+from ttmlir.dialects import debug, trace, ttcore, ttnn, ttnn_program
+from ttmlir.dialects.debug import DebugOp
 from ttmlir.dialects.props import dense_values, int_values, scalar
 from ttmlir.dialects.sizes import elements_error
 from ttmlir.dialects.syntax import affine_map_str, enum
@@ -322,7 +323,8 @@ class ProgramWriter:
             if name.endswith("*"):  # a variadic result is the op's only one
                 self._set(table, name[:-1], [self.ref(v) for v in op.results], op)
                 break
-            self._set(table, "out" if name == "result" else name, self.ref(value), op)
+            # a result is `out` in a table of TTNN's, `result` in one of the debug dialect's
+            self._set(table, "out" if name == "result" and hasattr(table, "out") else name, self.ref(value), op)
         result_type = op.results[0].type if op.results else None
         for name, kind, _, _ in row.props:
             attr = op.prop(name)  # a defaulted property is written with its default, not the schema's
@@ -433,8 +435,11 @@ class ProgramWriter:
             elif isinstance(op, TTNNOp) and op.ROW.name in NEVER_SERIALIZED:
                 raise TranslateError(op, f"'{op.name}' cannot be serialized to a TTNN flatbuffer; "
                                          f"{NEVER_SERIALIZED[op.ROW.name]}")
-            elif isinstance(op, TTNNOp):
+            elif isinstance(op, TTNNOp) or isinstance(op, DebugOp) and op.ROW.name in debug.SERIALIZED:
                 prog.operations.append(self.operation(op))
+            elif isinstance(op, DebugOp):
+                raise TranslateError(op, f"'{op.name}' cannot be serialized to a TTNN flatbuffer: the runtime has no "
+                                         f"such op (it runs debug.{', debug.'.join(sorted(debug.SERIALIZED))})")
             elif isinstance(op, CallOp):
                 prog.operations.append(self.call(op))
             else:

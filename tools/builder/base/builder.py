@@ -376,6 +376,54 @@ class Builder:
             self._goldens[result] = golden
         return op.results[0] if len(op.results) == 1 else tuple(op.results)
 
+    # --- the debug dialect (upstream's signatures) -------------------------------------------------
+
+    def annotate(self, operand: Operand, annotation: str, loc: str | None = None) -> Operand:
+        """`debug.annotate`: `operand` with a note attached; the same values."""
+        return self._debug("annotate", operand, loc, annotation=annotation)
+
+    def breakpoint(self, operand: Operand, loc: str | None = None) -> Operand:
+        """`debug.breakpoint`: the run stops in Python's debugger here (`breakpoint()`: PYTHONBREAKPOINT=0 or
+        sys.breakpointhook decide), with `operand`'s tensor at hand. Upstream's builder returns None; this one
+        returns `operand`, so that `return builder.breakpoint(x)` returns `x`."""
+        return self._debug("breakpoint", operand, loc)
+
+    def print(self, operand: Operand, message: str, loc: str | None = None) -> Operand:
+        """`debug.print`: the runtime logs `message` when the run gets here. Returns `operand` (see breakpoint)."""
+        return self._debug("print", operand, loc, message=message)
+
+    def memory_snapshot(self, operand: Operand, file_path: str, loc: str | None = None) -> Operand:
+        """`debug.memory_snapshot`: the runtime writes the device's DRAM, L1, L1_SMALL and TRACE memory state to
+        `file_path` when the run gets here. Returns `operand` (see breakpoint)."""
+        return self._debug("memory_snapshot", operand, loc, file_path=file_path)
+
+    def dump(self, operand: Operand, file_path: str, loc: str | None = None) -> Operand:
+        """`debug.dump` (`ttnn.dump_tensor` once lowered): the runtime saves `operand`'s tensor to `file_path`, a
+        `.tensorbin` file. Returns `operand` (see breakpoint)."""
+        return self._debug("dump", operand, loc, file_path=file_path)
+
+    def region_start(self, operand: Operand, region_id: str, loc: str | None = None) -> Operand:
+        """`debug.region_start`: marks where region `region_id` starts; the same values."""
+        return self._debug("region_start", operand, loc, region_id=region_id)
+
+    def region_end(self, operand: Operand, region_id: str, loc: str | None = None) -> Operand:
+        """`debug.region_end`: marks where region `region_id` ends; the same values."""
+        return self._debug("region_end", operand, loc, region_id=region_id)
+
+    def _debug(self, name: str, operand: Operand, loc: str | Attribute | None, **props: str) -> Operand:
+        """A debug op on `operand`: its result (of the operand's type and golden), or the operand itself."""
+        from ttmlir.dialects.debug import DEBUG_OP_CLASSES
+
+        cls = DEBUG_OP_CLASSES[name]
+        op = cls.build(operands=[operand], result_types=[operand.type] * len(cls.ROW.results),
+                       properties={k: StringAttr(v) for k, v in props.items()})
+        op.location = self._location_of(loc)
+        self._insert(op)
+        if not op.results:
+            return operand
+        self._goldens[op.results[0]] = self.current_golden(operand)
+        return op.results[0]
+
     # element types by op name (a first result) or by result name (sort's and topk's `indices`, a pool's)
     RESULT_ELEMENTS: ClassVar[dict[str, Attribute]] = {"argmax": IntegerType(32, Signedness.SIGNED),
                                                        "get_dimension_size": IntegerType(32),
