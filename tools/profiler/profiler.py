@@ -38,7 +38,7 @@ class _Recorder:
         for chip in range(device.num_chips if est.kernel_ns else 1):
             timeline = self.timelines.setdefault((id(device), chip), perf_report.Timeline(device.arch))
             self.rows.append(perf_report.op_row(
-                f"ttnn.{op_context.name}", len(self.rows), chip, est, (start, end), timeline.place(est, op_context.traced),
+                fbu.qualified_op_name(op_context.name), len(self.rows), chip, est, (start, end), timeline.place(est, op_context.traced),
                 config, inputs, op_context.outputs, op_context.loc, op_context.traced,
                 {"program_index": program_context.program_index}))
             self.bounds.append(est.bound)

@@ -479,7 +479,7 @@ DEBUG_EFFECTS = {"breakpoint", "print", "memory_snapshot", "dump_tensor"}
 
 def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     table, name = op.operation.type, op.name
-    where = f"'ttnn.{name}'" + (f" at {op.loc}" if op.loc else "")
+    where = f"'{fbu.qualified_op_name(name)}'" + (f" at {op.loc}" if op.loc else "")
     if name == "get_device":
         return []
     if name in DEBUG_EFFECTS and not ctx.compute:  # a run without values (ttrt's preflight) has nothing to show

@@ -324,7 +324,7 @@ class BinaryRun:
             for device_id in range(ctx.device.num_chips if est.kernel_ns else 1):
                 placed = timelines[device_id].place(est, op.traced)
                 self.perf_rows.append(perf_report.op_row(
-                    f"ttnn.{op.name}", count, device_id, est, (start, end), placed, {**config, **placement}, inputs,
+                    fbu.qualified_op_name(op.name), count, device_id, est, (start, end), placed, {**config, **placement}, inputs,
                     op.outputs, op.loc, op.traced, {"program_index": index}))
                 self.perf_bounds.append(est.bound)
 

@@ -185,7 +185,7 @@ def check_required(root: fb.TTNNBinaryT, name: str) -> None:
             if operation.type is None:
                 raise BinaryError(f"{where}: operation {i}: corrupted flatbuffer (the operation has no table)")
             try:
-                op = f"{where}: operation {i} ('ttnn.{op_name(operation)}' at {operation.locInfo or 'loc(unknown)'})"
+                op = f"{where}: operation {i} ('{qualified_op_name(op_name(operation))}' at {operation.locInfo or 'loc(unknown)'})"
             except KeyError:
                 raise BinaryError(f"{where}: operation {i}: corrupted flatbuffer (unknown op type)") from None
             for key, value in vars(operation.type).items():
@@ -485,3 +485,10 @@ def op_name(operation: fb.OperationT) -> str:
     if enum_cls is not None:
         return enum_names(enum_cls)[table.type]
     return snake(table_name)
+
+
+def qualified_op_name(name: str) -> str:
+    """An op name as the IR spells it: `ttnn.add`, `debug.print`, `func.call`."""
+    from ttmlir.dialects.debug import SERIALIZED
+
+    return "func.call" if name == "call" else f"debug.{name}" if name in SERIALIZED else f"ttnn.{name}"

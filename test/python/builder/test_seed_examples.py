@@ -3,8 +3,10 @@ what they compute."""
 
 from __future__ import annotations
 
+import bdb
 import os
 import re
+import sys
 import textwrap
 
 import pytest
@@ -513,3 +515,110 @@ def test_run_a_pass_on_a_built_module():
     new_module, builder = build_module(sigmoid_module, "ttir")
     ttir_to_ttnn_backend_pipeline(new_module)  # in place, as the seed says
     assert '"ttnn.sigmoid"' in str(new_module) and "ttcore.device_module" in str(new_module)
+
+
+def seed_mesh_device():
+    """The device the debug-dialect sections open: a (1, 2) mesh, on which the one-chip module runs replicated."""
+    tt_runtime.runtime.set_current_device_runtime(tt_runtime.runtime.DeviceRuntime.TTNN)
+    mesh_options = tt_runtime.runtime.MeshDeviceOptions()
+    mesh_options.dispatch_core_type = tt_runtime.runtime.DispatchCoreType.ETH
+    mesh_options.mesh_shape = (1, 2)
+    return tt_runtime.runtime.open_mesh_device(mesh_options)
+
+
+def test_debug_dialect_breakpoint(monkeypatch):
+    stops = []
+
+    def debugger(*args, **kwargs):  # stands for pdb: what the user sees at the prompt
+        at = sys._getframe(1).f_locals
+        program = at["ctx"].binary.programs[at["ctx"].program_index]
+        stops.append((at["value"].clone(), at["ctx"].pool[program.inputs[0].globalId].data.clone()))
+
+    monkeypatch.setattr(sys, "breakpointhook", debugger)
+
+    def module0(builder: TTIRBuilder):
+
+      @builder.func([(32, 32)], [torch.float32])
+      def modela(in0: Operand, builder: TTIRBuilder):
+          sigmoid0 = builder.sigmoid(in0)
+          breakpoint0 = builder.breakpoint(sigmoid0)
+          return breakpoint0
+
+    device = seed_mesh_device()
+
+    report = compile_and_execute_ttir(
+        module0,
+        device=device,
+    )
+
+    tt_runtime.runtime.close_mesh_device(device)
+    assert len(stops) == 1
+    value, program_input = stops[0]
+    assert torch.allclose(value, torch.sigmoid(program_input), atol=1e-2)  # stopped after the sigmoid ran
+    assert report["program_index_0"]["output_0"]["actual_pcc"] >= 0.99
+
+
+def test_debug_dialect_breakpoint_quit_ends_the_run(monkeypatch):
+    def quit_at_prompt(*args, **kwargs):
+        raise bdb.BdbQuit
+
+    monkeypatch.setattr(sys, "breakpointhook", quit_at_prompt)
+
+    def module0(builder: TTIRBuilder):
+        @builder.func([(32, 32)], [torch.float32])
+        def modela(in0: Operand, builder: TTIRBuilder):
+            return builder.sigmoid(builder.breakpoint(in0))
+
+    with pytest.raises(TTBuilderRuntimeException, match="run stopped at 'debug.breakpoint'.*the debugger quit"):
+        compile_and_execute_ttir(module0)
+
+
+def test_debug_dialect_memory():
+    def module0(builder: TTIRBuilder):
+
+      @builder.func([(32, 32)], [torch.float32])
+      def modela(in0: Operand, builder: TTIRBuilder):
+          sigmoid0 = builder.sigmoid(in0)
+          memory0 = builder.memory_snapshot(sigmoid0, "sigmoid_memory_snapshot.json")
+          return memory0
+
+    device = seed_mesh_device()
+
+    compile_and_execute_ttir(
+        module0,
+        device=device,
+    )
+
+    tt_runtime.runtime.close_mesh_device(device)
+    lines = open("sigmoid_memory_snapshot.json").read().splitlines()
+    assert [line.split(" memory state: ")[0] for line in lines] == [
+        "Device DRAM", "Device L1", "Device L1_SMALL", "Device TRACE"]
+    # the input and the sigmoid's result, a 4 KiB f32 tile each, in the same range of all 12 DRAM banks
+    assert lines[0].endswith("MemoryView{numBanks: 12, totalBytesPerBank: 1023.999 MB, totalBytesAllocatedPerBank: "
+                             "0.008 MB, totalBytesFreePerBank: 1023.991 MB, largestContiguousBytesFreePerBank: "
+                             "1023.991 MB}")
+    assert "numBanks: 64, totalBytesPerBank: 1.397 MB, totalBytesAllocatedPerBank: 0.000 MB" in lines[1]
+
+
+@pytest.mark.parametrize("kind", ["ttir", "ttnn"])
+def test_debug_ops_print_dump_annotate_and_regions(kind, capfd):
+    """upstream's debug-op builder examples: values pass through, the message is logged, the tensor saved."""
+    builder_type = TTIRBuilder if kind == "ttir" else TTNNBuilder
+
+    def module0(builder: builder_type):
+        @builder.func([(32, 32), (32, 32)], [torch.float32, torch.float32])
+        def modela(in0: Operand, in1: Operand, builder: builder_type):
+            builder.set_goldens({in0: torch.full((32, 32), 1.5), in1: torch.full((32, 32), 0.25)})
+            add0 = builder.annotate(builder.add(in0, in1), "This is from KV cache")
+            builder.print(add0, "execution has reached here")
+            builder.dump(add0, "add0_dump.tensorbin")
+            start = builder.region_start(add0, "embedding_region")
+            return builder.region_end(builder.sigmoid(start), "embedding_region")
+
+    run = compile_and_execute_ttir if kind == "ttir" else compile_and_execute_ttnn
+    report = run(module0, enable_intermediate_verification=True)
+    assert all(m["actual_pcc"] >= 0.99 for m in report["program_index_0"].values())
+    assert "RuntimeTTNN | INFO | execution has reached here" in capfd.readouterr().err
+    saved = torch.load("add0_dump.tensorbin")
+    assert saved["shape"] == [32, 32] and saved["dtype"] == "f32" and saved["layout"] == "tile"
+    assert torch.equal(saved["values"][0], torch.full((32, 32), 1.75))

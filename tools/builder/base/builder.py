@@ -411,10 +411,11 @@ class Builder:
         return self._debug("region_end", operand, loc, region_id=region_id)
 
     def _debug(self, name: str, operand: Operand, loc: str | Attribute | None, **props: str) -> Operand:
-        """A debug op on `operand`: its result (of the operand's type and golden), or the operand itself."""
+        """A debug op (or TTNN's dump_tensor) on `operand`: its result (of the operand's type and golden), or the
+        operand itself."""
         from ttmlir.dialects.debug import DEBUG_OP_CLASSES
 
-        cls = DEBUG_OP_CLASSES[name]
+        cls = DEBUG_OP_CLASSES.get(name) or self.OPS[name]
         op = cls.build(operands=[operand], result_types=[operand.type] * len(cls.ROW.results),
                        properties={k: StringAttr(v) for k, v in props.items()})
         op.location = self._location_of(loc)

@@ -58,6 +58,13 @@ class TTNNBuilder(Builder):
         result.owner.verify_()
         return result
 
+    def dump_tensor(self, operand, file_path: str, loc=None):
+        """`ttnn.dump_tensor`: the runtime saves `operand`'s tensor to `file_path`, a `.tensorbin` file; returns
+        `operand` (see `breakpoint`)."""
+        return self._debug("dump_tensor", operand, loc, file_path=file_path)
+
+    dump = dump_tensor  # debug.dump as a TTNN module holds it
+
     def prepare_for_flatbuffer(self) -> ModuleOp:
         """A copy of the module with the device registered and intermediates deallocated."""
         from ttmlir.passes import run_pass

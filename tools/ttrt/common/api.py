@@ -210,7 +210,7 @@ class Read(Command):
             counts: dict[str, int] = {}
             for op in p.operations or []:
                 name = fbu.op_name(op)
-                key = "func.call" if name == "call" else f"ttnn.{name}"
+                key = fbu.qualified_op_name(name)
                 counts[key] = counts.get(key, 0) + 1
             stats.append({"program": p.name, "num_ops": len(p.operations or []), "ops": counts})
         out["op_stats"] = stats
