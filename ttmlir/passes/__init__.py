@@ -102,6 +102,7 @@ PASS_CLASSES = {
     "ttir-to-emitpy-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToEmitPyPipeline",
     "convert-ttnn-to-emitpy": "ttmlir.passes.convert_ttnn_to_emitpy:ConvertTTNNToEmitPyPass",
     "ttnn-file-split": "ttmlir.passes.ttnn_file_split:TTNNFileSplitPass",
+    "const-eval-hoist-transform": "ttmlir.passes.const_eval_hoist:ConstEvalHoistTransformPass",
 }
 
 

@@ -34,8 +34,9 @@ MATMUL_OPS = {"matmul", "linear", "conv2d", "conv_transpose2d", "conv3d"}
 CONV_OPS = {"conv2d", "conv_transpose2d", "conv3d"}
 TRANSFER_OPS = {"to_device", "from_device", "write_tensor", "dump_tensor"}
 # ops writing a few rows into their first operand in place: they move the update, not the whole cache
-# bookkeeping on the host (the debug dialect's ops among them): no program runs on the device
-NO_PROGRAM_OPS = {"deallocate", "annotate", "region_start", "region_end", "breakpoint", "print", "memory_snapshot"}
+# bookkeeping on the host (the debug dialect's ops and load_cached among them): no program runs on the device
+NO_PROGRAM_OPS = {"deallocate", "annotate", "region_start", "region_end", "breakpoint", "print", "memory_snapshot",
+                  "load_cached"}
 CACHE_UPDATES = {"update_cache", "paged_update_cache", "fill_cache", "paged_fill_cache"}
 NOC_BYTES_PER_CYCLE = 64
 TRACE_LAUNCH_NS = 8_050

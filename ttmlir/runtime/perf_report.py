@@ -68,7 +68,7 @@ class Timeline:
 
 
 def op_row(name: str, count: int, device_id: int, perf: OpPerf, host: tuple[int, int], placed: tuple, attributes: dict,
-           inputs: list, outputs: list, loc: str, traced: bool, metadata: dict) -> dict:
+           inputs: list, outputs: list, loc: str, traced: bool, metadata: dict, const_eval: bool = False) -> dict:
     """One row of ops_perf_results.csv for an op of a `.ttnn` program (see the module's doc for each column)."""
     gap, start, end = placed
     clock = hardware.CHIPS[perf.arch].clock_ghz
@@ -78,7 +78,7 @@ def op_row(name: str, count: int, device_id: int, perf: OpPerf, host: tuple[int,
            "MATH FIDELITY": perf.fidelity if on_device else "", "CORE COUNT": perf.cores,
            "PARALLELIZATION STRATEGY": ("MULTI_CORE" if perf.cores > 1 else "SINGLE_CORE") if on_device else "",
            "HOST START TS": host[0], "HOST END TS": host[1], "HOST DURATION [ns]": host[1] - host[0], "LOC": loc,
-           "CONST_EVAL_OP": "false", "PROGRAM_METADATA": json.dumps(metadata)}
+           "CONST_EVAL_OP": "true" if const_eval else "false", "PROGRAM_METADATA": json.dumps(metadata)}
     for prefix, tensors in (("INPUT_0", inputs), ("OUTPUT_0", outputs)):
         if tensors:
             row.update(tensor_fields(prefix, tensors[0], device_id))

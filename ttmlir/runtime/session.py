@@ -191,9 +191,10 @@ class BinaryRun:
             program = self.binary.programs[index]
             if loop == 0 and compute:
                 self._preflight(index)
-            inputs = make_inputs(self.binary, index, args["--init"], args["--seed"], meta=not compute)
-            if loop == 0:  # the loops of a program share a device, so a trace captured by the first is replayed
+            if loop == 0:  # the loops of a program share a device and inputs: a trace captured by the first is
+                # replayed, const-eval results computed by the first are served from the device's cache
                 device = MeshDevice(args["--arch"], self.mesh)
+                inputs = make_inputs(self.binary, index, args["--init"], args["--seed"], meta=not compute)
             hooks = (DebugHooks.pre_op, DebugHooks.post_op)
             user_post = DebugHooks.post_op
             DebugHooks.post_op = self._post_op(user_post, loop == 0)
@@ -210,8 +211,11 @@ class BinaryRun:
             for kind, value in ctx.peak.items():
                 self.peaks[kind] = max(self.peaks.get(kind, 0), value)
             self.host_peak = max(self.host_peak, ctx.host_peak)
-            if perf and loop == 0:
-                self._collect_perf(ctx, index)
+            if perf:
+                self._collect_perf(ctx, index, loop)
+            if ctx.const_eval_hits:
+                self.logger.info(f"program {index} loop {loop}: {ctx.const_eval_hits} const-eval result(s) served "
+                                 "from the cache")
             results.setdefault(f"program_index_{index}", {})[f"loop_{loop}"] = {
                 "total_duration_ns": duration, "total_ttnn_api_duration_ns": None,
                 "total_device_kernel_duration_ns": int(device_ns)}
@@ -313,7 +317,7 @@ class BinaryRun:
                     raise RuntimeFailure(f"program {index} output {i} does not match input {i} "
                                          f"(--identity, rtol={args['--rtol']}, atol={args['--atol']})")
 
-    def _collect_perf(self, ctx, index: int) -> None:
+    def _collect_perf(self, ctx, index: int, loop: int) -> None:
         """One row per op and chip it ran on (every chip of the mesh runs each device op), on each chip's modelled
         timeline."""
         timelines = [perf_report.Timeline(ctx.device.arch) for _ in range(ctx.device.num_chips)]
@@ -325,7 +329,7 @@ class BinaryRun:
                 placed = timelines[device_id].place(est, op.traced)
                 self.perf_rows.append(perf_report.op_row(
                     fbu.qualified_op_name(op.name), count, device_id, est, (start, end), placed, {**config, **placement}, inputs,
-                    op.outputs, op.loc, op.traced, {"program_index": index}))
+                    op.outputs, op.loc, op.traced, {"program_index": index, "loop": loop}, op.const_eval))
                 self.perf_bounds.append(est.bound)
 
     def write_perf_report(self, host_only: bool = False, trace: bool = False) -> Path:

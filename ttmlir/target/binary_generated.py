@@ -409,6 +409,7 @@ class OpType(object):
     RegionStartOp = 83
     RegionEndOp = 84
     DumpTensorOp = 85
+    LoadCachedOp = 86
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -584,6 +585,8 @@ def OpTypeCreator(unionType, table):
         return RegionEndOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.DumpTensorOp:
         return DumpTensorOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.LoadCachedOp:
+        return LoadCachedOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -17351,6 +17354,209 @@ class CallOpT(object):
         return callOp
 
 
+class LoadCachedOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = LoadCachedOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsLoadCachedOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def LoadCachedOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # LoadCachedOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # LoadCachedOp
+    def Inputs(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # LoadCachedOp
+    def InputsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # LoadCachedOp
+    def InputsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        return o == 0
+
+    # LoadCachedOp
+    def CalleeName(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+    # LoadCachedOp
+    def ProgramIdx(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # LoadCachedOp
+    def Outputs(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # LoadCachedOp
+    def OutputsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # LoadCachedOp
+    def OutputsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        return o == 0
+
+def LoadCachedOpStart(builder):
+    builder.StartObject(4)
+
+def LoadCachedOpAddInputs(builder, inputs):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(inputs), 0)
+
+def LoadCachedOpStartInputsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def LoadCachedOpAddCalleeName(builder, calleeName):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(calleeName), 0)
+
+def LoadCachedOpAddProgramIdx(builder, programIdx):
+    builder.PrependUint32Slot(2, programIdx, 0)
+
+def LoadCachedOpAddOutputs(builder, outputs):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(outputs), 0)
+
+def LoadCachedOpStartOutputsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def LoadCachedOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List
+except:
+    pass
+
+class LoadCachedOpT(object):
+
+    # LoadCachedOpT
+    def __init__(
+        self,
+        inputs = None,
+        calleeName = None,
+        programIdx = 0,
+        outputs = None,
+    ):
+        self.inputs = inputs  # type: Optional[List[TensorRefT]]
+        self.calleeName = calleeName  # type: Optional[str]
+        self.programIdx = programIdx  # type: int
+        self.outputs = outputs  # type: Optional[List[TensorRefT]]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        loadCachedOp = LoadCachedOp()
+        loadCachedOp.Init(buf, pos)
+        return cls.InitFromObj(loadCachedOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, loadCachedOp):
+        x = LoadCachedOpT()
+        x._UnPack(loadCachedOp)
+        return x
+
+    # LoadCachedOpT
+    def _UnPack(self, loadCachedOp):
+        if loadCachedOp is None:
+            return
+        if not loadCachedOp.InputsIsNone():
+            self.inputs = []
+            for i in range(loadCachedOp.InputsLength()):
+                if loadCachedOp.Inputs(i) is None:
+                    self.inputs.append(None)
+                else:
+                    tensorRef_ = TensorRefT.InitFromObj(loadCachedOp.Inputs(i))
+                    self.inputs.append(tensorRef_)
+        self.calleeName = loadCachedOp.CalleeName()
+        if self.calleeName is not None:
+            self.calleeName = self.calleeName.decode('utf-8')
+        self.programIdx = loadCachedOp.ProgramIdx()
+        if not loadCachedOp.OutputsIsNone():
+            self.outputs = []
+            for i in range(loadCachedOp.OutputsLength()):
+                if loadCachedOp.Outputs(i) is None:
+                    self.outputs.append(None)
+                else:
+                    tensorRef_ = TensorRefT.InitFromObj(loadCachedOp.Outputs(i))
+                    self.outputs.append(tensorRef_)
+
+    # LoadCachedOpT
+    def Pack(self, builder):
+        if self.inputs is not None:
+            inputslist = []
+            for i in range(len(self.inputs)):
+                inputslist.append(self.inputs[i].Pack(builder))
+            LoadCachedOpStartInputsVector(builder, len(self.inputs))
+            for i in reversed(range(len(self.inputs))):
+                builder.PrependUOffsetTRelative(inputslist[i])
+            inputs = builder.EndVector()
+        if self.calleeName is not None:
+            calleeName = builder.CreateString(self.calleeName)
+        if self.outputs is not None:
+            outputslist = []
+            for i in range(len(self.outputs)):
+                outputslist.append(self.outputs[i].Pack(builder))
+            LoadCachedOpStartOutputsVector(builder, len(self.outputs))
+            for i in reversed(range(len(self.outputs))):
+                builder.PrependUOffsetTRelative(outputslist[i])
+            outputs = builder.EndVector()
+        LoadCachedOpStart(builder)
+        if self.inputs is not None:
+            LoadCachedOpAddInputs(builder, inputs)
+        if self.calleeName is not None:
+            LoadCachedOpAddCalleeName(builder, calleeName)
+        LoadCachedOpAddProgramIdx(builder, self.programIdx)
+        if self.outputs is not None:
+            LoadCachedOpAddOutputs(builder, outputs)
+        loadCachedOp = LoadCachedOpEnd(builder)
+        return loadCachedOp
+
+
 class DropoutOp(object):
     __slots__ = ['_tab']
 
@@ -24066,7 +24272,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

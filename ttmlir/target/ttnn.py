@@ -358,6 +358,13 @@ class ProgramWriter:
         table.outputs = [self.ref(v) for v in op.results]
         return self.wrap(op, "CallOp", table)
 
+    def load_cached(self, op: ttcore.LoadCachedOp) -> fb.OperationT:
+        table = fb.LoadCachedOpT()
+        table.calleeName, table.programIdx = op.callee.root_reference.data, self.program_index(op, op.callee)
+        table.inputs = [self.ref(v) for v in op.operands]
+        table.outputs = [self.ref(v) for v in op.results]
+        return self.wrap(op, "LoadCachedOp", table)
+
     def wrap(self, op: Operation, table_name: str, table) -> fb.OperationT:
         """The Operation holding `table`, with the op's location and its printed form for debugging."""
         out = fb.OperationT()
@@ -442,6 +449,8 @@ class ProgramWriter:
                                          f"such op (it runs debug.{', debug.'.join(sorted(debug.SERIALIZED))})")
             elif isinstance(op, CallOp):
                 prog.operations.append(self.call(op))
+            elif isinstance(op, ttcore.LoadCachedOp):
+                prog.operations.append(self.load_cached(op))
             else:
                 raise TranslateError(op, f"'{op.name}' cannot be serialized to a TTNN flatbuffer; "
                                          "lower it to TTNN first (--ttir-to-ttnn-backend-pipeline)")
