@@ -6,13 +6,16 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (ArrayAttr, FlatSymbolRefAttr, IndexType, IntegerAttr, StringAttr, SymbolNameConstraint,
                                    UnitAttr)
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, Region, TypeAttribute
+from xdsl.ir import Attribute, Block, Dialect, ParametrizedAttribute, Region, TypeAttribute
 from xdsl.irdl import (IRDLOperation, ParsePropInAttrDict, irdl_attr_definition, irdl_op_definition, operand_def, opt_prop_def, param_def,
                        prop_def, region_def, result_def, traits_def, var_operand_def, var_result_def)
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import NoTerminator, Pure, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
+
+
+NAME = "emitpy.name"  # the Python name of an argument or of an op's result, where the IR gives one
 
 
 class _Opaque:
@@ -252,6 +255,75 @@ class VerbatimOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
 
 
+def placeholder_count(op: IRDLOperation, text: str) -> int:
+    """The `{}` placeholders of a format string (`{{`/`}}` are braces); a lone `{` is an error."""
+    count, i = 0, 0
+    while i < len(text):
+        if text.startswith(("{{", "}}"), i):
+            i += 2
+        elif text[i] == "{":
+            if not text.startswith("{}", i):
+                raise VerifyException(f"'{op.name}' op expected '}}' after unescaped '{{'")
+            count, i = count + 1, i + 2
+        else:
+            i += 1
+    return count
+
+
+@irdl_op_definition
+class IfOp(IRDLOperation):
+    """`emitpy.if "not {}" args %d : (T) { ... } else { ... }`: a Python `if`, its condition a format string over
+    its operands; an else region holding only another if (without an else of its own) is printed as `elif`."""
+
+    name = "emitpy.if"
+    condition = prop_def(StringAttr)
+    cond_args = var_operand_def()
+    then_region = region_def("single_block")
+    else_region = region_def()
+    traits = traits_def(NoTerminator())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "IfOp":
+        condition, operands = parser.parse_str_literal(), []
+        if parser.parse_optional_keyword("args") is not None:
+            names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+            operands = parser.resolve_operands(names, types, parser.pos)
+        regions = [parser.parse_region()]
+        regions.append(parser.parse_region() if parser.parse_optional_keyword("else") is not None else Region())
+        for region in regions[:1]:
+            if not region.blocks:
+                region.add_block(Block())
+        return cls.create(operands=operands, properties={"condition": StringAttr(condition)}, regions=regions,
+                          attributes=parser.parse_optional_attr_dict())
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.condition.data)
+        if self.cond_args:
+            printer.print_string(" args ")
+            printer.print_list(self.cond_args, printer.print_operand)
+            printer.print_string(" : (")
+            printer.print_list(self.cond_args.types, printer.print_attribute)
+            printer.print_string(")")
+        printer.print_string(" ")
+        printer.print_region(self.then_region, print_entry_block_args=False, print_empty_block=False)
+        if self.else_region.blocks:
+            printer.print_string(" else ")
+            printer.print_region(self.else_region, print_entry_block_args=False, print_empty_block=False)
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        if not self.condition.data:
+            raise VerifyException("'emitpy.if' op condition string must not be empty")
+        if placeholder_count(self, self.condition.data) != len(self.cond_args):
+            raise VerifyException("'emitpy.if' op requires operands for each placeholder in the condition string")
+        if len(self.else_region.blocks) > 1:
+            raise VerifyException("'emitpy.if' op region #1 ('elseRegion') failed to verify constraint: region with "
+                                  "at most 1 blocks")
+
+
 @irdl_op_definition
 class ConstantOp(IRDLOperation):
     """A constant: `%0 = "emitpy.constant"() <{value = #emitpy.opaque<"None">}> : () -> !emitpy.opaque<"None">`."""
@@ -382,5 +454,5 @@ class FileOp(IRDLOperation):
 
 
 EmitPy = Dialect("emitpy", [CallOpaqueOp, ImportOp, LiteralOp, SubscriptOp, AssignOp, VerbatimOp, ConstantOp, GlobalOp,
-                            GlobalStatementOp, AssignGlobalOp, FileOp],
+                            GlobalStatementOp, AssignGlobalOp, FileOp, IfOp],
                  [OpaqueType, OpaqueAttr, DictType, StrType])

@@ -103,6 +103,8 @@ PASS_CLASSES = {
     "convert-ttnn-to-emitpy": "ttmlir.passes.convert_ttnn_to_emitpy:ConvertTTNNToEmitPyPass",
     "ttnn-file-split": "ttmlir.passes.ttnn_file_split:TTNNFileSplitPass",
     "const-eval-hoist-transform": "ttmlir.passes.const_eval_hoist:ConstEvalHoistTransformPass",
+    "ttnn-prepare-const-eval-caching": "ttmlir.passes.ttnn_prepare_const_eval_caching:TTNNPrepareConstEvalCachingPass",
+    "ttnn-adjust-deallocs": "ttmlir.passes.ttnn_adjust_deallocs:TTNNAdjustDeallocsPass",
 }
 
 

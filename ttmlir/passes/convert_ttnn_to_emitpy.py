@@ -11,20 +11,23 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (ArrayAttr, IndexType, IntegerAttr, IntegerType, ModuleOp, StringAttr,
-                                   TensorType, TupleType)
+from xdsl.dialects.builtin import (ArrayAttr, FlatSymbolRefAttr, IndexType, IntegerAttr, IntegerType, ModuleOp,
+                                   StringAttr, TensorType, TupleType, UnitAttr)
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import emitpy, ttcore, ttnn
 from ttmlir.passes import PassFailure
+from ttmlir.passes.mark_functions_as_forward import FUNCTION_TYPE
+from ttmlir.passes.ttnn_file_split import CONST_EVAL_WRAPPER
 from ttmlir.passes.ttnn_api import Operand, call_of, convert_function, python_value
 
 TENSOR = emitpy.opaque("ttnn.Tensor")
 TENSORS = emitpy.opaque("[ttnn.Tensor]")
 DEVICE = emitpy.opaque("ttnn.Device")
 CREATE_LIST = "utils.create_list"  # a Python list of the values passed (generated code's `utils` module)
+CONST_EVALED = "emitpy.const_evaled"  # a const-eval function's call, until the wrapper's guard takes it in
 
 
 def convert_type(t: Attribute, at: Operation) -> Attribute:
@@ -38,6 +41,8 @@ def convert_type(t: Attribute, at: Operation) -> Attribute:
         return DEVICE
     if isinstance(t, (IntegerType, IndexType)):
         return t
+    if isinstance(t, ttcore.DictType):
+        return emitpy.DictType()
     raise PassFailure(at, f"type {t} has no Python spelling in generated TTNN code")
 
 
@@ -72,8 +77,14 @@ class ConvertTTNNToEmitPyPass(ModulePass):
             if func.is_declaration:
                 raise PassFailure(func, f"@{func.sym_name.data} is only declared: generated Python cannot call it")
             convert_function(func, convert_type, _convert_op)
+            if func.attributes.get(FUNCTION_TYPE) == CONST_EVAL_WRAPPER:
+                _guard_const_eval(func)
         for op in list(module.ops):
             if isinstance(op, ttcore.DeviceOp):
+                module.body.block.erase_op(op)
+            elif isinstance(op, ttcore.GlobalOp):  # a const-eval cache, empty until the first call fills it
+                module.body.block.insert_op_before(emitpy.GlobalOp.create(properties={
+                    "sym_name": op.sym_name, "initial_value": emitpy.OpaqueAttr(StringAttr("{}"))}), op)
                 module.body.block.erase_op(op)
         block = module.body.block
         for name in ("utils", "ttnn"):
@@ -86,6 +97,9 @@ def _convert_op(op: Operation) -> tuple[list[Operation], list[SSAValue]] | None:
         return None
     if isinstance(op, CallOp):
         new = CallOp(op.callee, list(op.arguments), [convert_type(r.type, op) for r in op.results])
+        if op.arguments and isinstance(cache := op.arguments[0].owner, emitpy.GlobalStatementOp):
+            # the const-eval wrapper's call refills the cache global it reads: `ce_cache_f = consteval_f(ce_cache_f, ...)`
+            new.attributes[emitpy.NAME] = StringAttr(cache.global_name.root_reference.data)
         return [new], list(new.results)
     if isinstance(op, ttcore.GetTupleElementOp):
         index = emitpy.LiteralOp.create(properties={"value": StringAttr(str(op.index.value.data))},
@@ -95,9 +109,79 @@ def _convert_op(op: Operation) -> tuple[list[Operation], list[SSAValue]] | None:
     if isinstance(op, ttcore.TupleOp):
         new = call(CREATE_LIST, list(op.operands), [TENSORS])
         return [new], list(new.results)
+    if isinstance(op, ttcore.GetGlobalOp):
+        new = emitpy.GlobalStatementOp.create(properties={"name": FlatSymbolRefAttr(op.sym_name)},
+                                              result_types=[emitpy.DictType()])
+        return [new], [new.result]
+    if isinstance(op, ttcore.LoadCachedOp):  # in a const-eval wrapper: the const-eval function, run
+        packed = [call(CREATE_LIST, list(op.operands), [TENSORS])] if op.operands else []
+        new = call(op.callee.root_reference.data, [p.results[0] for p in packed], [TENSORS])
+        new.attributes[CONST_EVALED] = UnitAttr()
+        ops, members = _members(new.results[0], len(op.results))
+        return [*packed, new, *ops], members
+    if isinstance(op, ttcore.SetKeyValueOp):
+        packed = [call(CREATE_LIST, list(op.values), [TENSORS])] if len(op.values) > 1 else []
+        value = packed[0].results[0] if packed else op.values[0]
+        store = emitpy.VerbatimOp.create(operands=[op.dict, value],
+                                         properties={"value": StringAttr("{}[" + _key(op.key) + "] = {}")})
+        return [*packed, store], []
+    if isinstance(op, ttcore.GetKeyValueOp):
+        key = emitpy.LiteralOp.create(properties={"value": StringAttr(_key(op.key))}, result_types=[IndexType()])
+        single = len(op.results) == 1
+        read = emitpy.SubscriptOp.create(operands=[op.dict, key.result], result_types=[TENSOR if single else TENSORS])
+        if single:
+            return [key, read], [read.result]
+        ops, members = _members(read.result, len(op.results))
+        return [key, read, *ops], members
     if isinstance(op, ttnn.TTNNOp):
         return _convert_ttnn(op)
     raise PassFailure(op, f"'{op.name}' has no EmitPy lowering")
+
+
+def _key(key: Attribute) -> str:
+    return f'"{key.data}"' if isinstance(key, StringAttr) else str(key.value.data)
+
+
+def _members(values: SSAValue, count: int) -> tuple[list[Operation], list[SSAValue]]:
+    """`values[0]`, `values[1]`, ...: the tensors of a list (the ops, then the values)."""
+    ops, members = [], []
+    for i in range(count):
+        index = emitpy.LiteralOp.create(properties={"value": StringAttr(str(i))}, result_types=[IndexType()])
+        member = emitpy.SubscriptOp.create(operands=[values, index.result], result_types=[TENSOR])
+        ops += [index, member]
+        members.append(member.result)
+    return ops, members
+
+
+def _guard_const_eval(wrapper: FuncOp) -> None:
+    """The wrapper's const-eval calls, what computes their inputs and what stores their results, under
+    `if not ce_cache:`: they run while the cache is empty, once per process."""
+    block = wrapper.body.block
+    guarded = {op for op in block.ops if CONST_EVALED in op.attributes}
+    for op in guarded:
+        del op.attributes[CONST_EVALED]
+    work = list(guarded)
+    while work:  # everything using their results
+        for result in work.pop().results:
+            for use in result.uses:
+                if use.operation not in guarded:
+                    guarded.add(use.operation)
+                    work.append(use.operation)
+    work = list(guarded)
+    while work:  # and what only they use
+        for operand in work.pop().operands:
+            owner = operand.owner
+            if isinstance(owner, Operation) and owner not in guarded and owner.parent_block() is block and \
+                    all(u.operation in guarded for r in owner.results for u in r.uses):
+                guarded.add(owner)
+                work.append(owner)
+    chain = [op for op in block.ops if op in guarded]
+    guard = emitpy.IfOp.create(operands=[block.args[0]], properties={"condition": StringAttr("not {}")},
+                               regions=[Region(Block()), Region()])
+    block.insert_op_before(guard, chain[0])
+    for op in chain:
+        op.detach()
+        guard.then_region.block.add_op(op)
 
 
 def _convert_ttnn(op: ttnn.TTNNOp) -> tuple[list[Operation], list[SSAValue]]:

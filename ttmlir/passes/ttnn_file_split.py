@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Region
 from xdsl.passes import ModulePass
@@ -15,6 +15,8 @@ from xdsl.passes import ModulePass
 from ttmlir.dialects import emitpy
 
 CONST_EVAL = "const_eval"  # the tt.function_type of a const-eval function
+CONST_EVAL_WRAPPER = StringAttr("const_eval_wrapper")  # of a forward function's const-eval caching wrapper
+CONSTEVAL_FILE = (StringAttr(CONST_EVAL), CONST_EVAL_WRAPPER)
 
 
 def split_files(module: ModuleOp) -> None:
@@ -23,11 +25,23 @@ def split_files(module: ModuleOp) -> None:
         return
     files = {"main": Block(), "consteval": Block()}
     imports = [op for op in block.ops if isinstance(op, emitpy.ImportOp)]
+    wrappers = []
     for op in list(block.ops):
         kind = op.attributes.get("tt.function_type") if isinstance(op, FuncOp) else None
-        target = files["consteval" if kind == StringAttr(CONST_EVAL) else "main"]
+        target = files["consteval" if kind in CONSTEVAL_FILE else "main"]
         op.detach()
         target.add_op(op)
+        if kind == CONST_EVAL_WRAPPER:
+            wrappers.append(op)
+    if wrappers:  # main imports each forward function's const-eval wrapper from the other file, declared there
+        main = files["main"]
+        last_import = [op for op in main.ops if isinstance(op, emitpy.ImportOp)][-1]
+        for wrapper in reversed(wrappers):
+            main.insert_op_after(FuncOp.external(wrapper.sym_name.data, wrapper.function_type.inputs.data,
+                                                 wrapper.function_type.outputs.data), last_import)
+        main.insert_op_after(emitpy.ImportOp.create(properties={
+            "module_name": StringAttr("consteval"), "members_to_import": ArrayAttr([w.sym_name for w in wrappers])}),
+            last_import)
     for file_id, body in files.items():
         if file_id != "main" and body.first_op is None:
             continue

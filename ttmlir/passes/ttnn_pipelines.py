@@ -182,6 +182,7 @@ class TTNNCommonToEmitCPipeline(ModulePass):
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         from ttmlir.passes.convert_ttnn_to_emitc import ConvertTTNNToEmitCPass
+        from ttmlir.passes.ttnn_adjust_deallocs import TTNNAdjustDeallocsPass
         from ttmlir.passes.register_device import UnwrapDeviceModulePass
         from ttmlir.passes.ttnn_create_input_generators import TTNNCreateInputGeneratorsPass
         from ttmlir.passes.ttnn_tuplify_tensors import TTNNTuplifyTensorsPass
@@ -191,6 +192,7 @@ class TTNNCommonToEmitCPipeline(ModulePass):
                           "generated code makes its inputs (ones tensors)")])
         require_common_output(module, self.name)
         UnwrapDeviceModulePass().apply(ctx, module)
+        TTNNAdjustDeallocsPass().apply(ctx, module)
         TTNNTuplifyTensorsPass(tuplify_input_if_empty=self.tuplify_input_if_empty or self.target_dylib).apply(ctx, module)
         if not self.target_dylib:
             TTNNCreateInputGeneratorsPass().apply(ctx, module)
@@ -227,6 +229,8 @@ class TTNNCommonToEmitPyPipeline(ModulePass):
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         from ttmlir.passes.convert_ttnn_to_emitpy import ConvertTTNNToEmitPyPass
+        from ttmlir.passes.ttnn_adjust_deallocs import TTNNAdjustDeallocsPass
+        from ttmlir.passes.ttnn_prepare_const_eval_caching import TTNNPrepareConstEvalCachingPass
         from ttmlir.passes.register_device import UnwrapDeviceModulePass
         from ttmlir.passes.ttnn_create_input_generators import TTNNCreateInputGeneratorsPass
         from ttmlir.passes.ttnn_tuplify_tensors import TTNNTuplifyTensorsPass
@@ -237,8 +241,10 @@ class TTNNCommonToEmitPyPipeline(ModulePass):
                          ("target-module", self.target_module, "generated Python is a script with main()")])
         require_common_output(module, self.name)
         UnwrapDeviceModulePass().apply(ctx, module)
+        TTNNAdjustDeallocsPass().apply(ctx, module)
         TTNNTuplifyTensorsPass(tuplify_input_if_empty=self.tuplify_input_if_empty).apply(ctx, module)
         TTNNCreateInputGeneratorsPass().apply(ctx, module)
+        TTNNPrepareConstEvalCachingPass().apply(ctx, module)
         ConvertTTNNToEmitPyPass().apply(ctx, module)
         if self.split_files:
             from ttmlir.passes.ttnn_file_split import split_files

@@ -1,4 +1,4 @@
-"""`--ttnn-tuplify-tensors`: a forward function takes its tensors as one tuple and returns one tuple.
+"""`--ttnn-tuplify-tensors`: a forward (or const-eval) function takes its tensors as one tuple and returns one tuple.
 
 That is the signature generated code exposes (`std::vector<ttnn::Tensor> forward(std::vector<ttnn::Tensor>)`,
 `def forward(inputs): ... return [..]`), so a caller holds a model's tensors as one list. A function named
@@ -16,6 +16,7 @@ from xdsl.ir import Block
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import ttcore
+from ttmlir.passes.const_eval_hoist import is_const_eval
 from ttmlir.passes.mark_functions_as_forward import FORWARD_DEVICE, FUNCTION_TYPE
 from ttmlir.passes.ttnn_utils import device_functions
 
@@ -35,12 +36,16 @@ class TTNNTuplifyTensorsPass(ModulePass):
         for func in forward_functions(module):
             if func.sym_name.data == "main":
                 _rename(module, func, "_main")
-            self._tuplify(func)
+            self._tuplify(func, self.tuplify_input_if_empty)
+        for func in device_functions(module):  # const-eval functions take and give lists too (load_cached packs)
+            if is_const_eval(func):
+                self._tuplify(func, False)
 
-    def _tuplify(self, func: FuncOp) -> None:
+    @staticmethod
+    def _tuplify(func: FuncOp, if_empty: bool) -> None:
         block = func.body.block
         inputs = list(func.function_type.inputs.data)
-        if inputs or self.tuplify_input_if_empty:
+        if inputs or if_empty:
             packed = TupleType(ArrayAttr(tuple(inputs)))
             new_arg = block.insert_arg(packed, 0)
             first = block.first_op

@@ -62,15 +62,33 @@ class _FunctionWriter(ValueNames):
 
     def lines(self) -> list[str]:
         func = self.func
+        for arg, attrs in zip(func.body.block.args, func.arg_attrs.data if func.arg_attrs is not None else ()):
+            if isinstance(given := attrs.data.get(emitpy.NAME), StringAttr):  # a name the IR chose (`emitpy.name`)
+                self.names[arg] = given.data
         params = ", ".join(self.name(a) for a in func.body.block.args)
-        body = [f"def {func.sym_name.data}({params}):"]
-        for op in func.body.block.ops:
-            statement = self.statement(op)
-            if statement is not None:
-                body.append("    " + statement)
-        if len(body) == 1:
-            body.append("    pass")
-        return body
+        return [f"def {func.sym_name.data}({params}):", *self.block(func.body.block, "    ")]
+
+    def block(self, block: Block, indent: str) -> list[str]:
+        out = []
+        for op in block.ops:
+            if isinstance(op, emitpy.IfOp):
+                out += self.if_statement(op, indent)
+            elif (statement := self.statement(op)) is not None:
+                out.append(indent + statement)
+        return out or [indent + "pass"]
+
+    def if_statement(self, op: emitpy.IfOp, indent: str, keyword: str = "if") -> list[str]:
+        from ttmlir.dialects.emitc import format_pieces
+
+        pieces = format_pieces(op.condition.data.replace("}}", "}"))
+        condition = "".join(p + (self.name(a) if a is not None else "") for p, a in zip(pieces, [*op.cond_args, None]))
+        out = [f"{indent}{keyword} {condition}:", *self.block(op.then_region.block, indent + "    ")]
+        if op.else_region.blocks:
+            inner = list(op.else_region.block.ops)
+            if len(inner) == 1 and isinstance(inner[0], emitpy.IfOp) and not inner[0].else_region.blocks:
+                return out + self.if_statement(inner[0], indent, "elif")
+            out += [f"{indent}else:", *self.block(op.else_region.block, indent + "    ")]
+        return out
 
     def statement(self, op: Operation) -> str | None:
         if isinstance(op, emitpy.LiteralOp):
@@ -111,6 +129,8 @@ class _FunctionWriter(ValueNames):
     def results(self, op: Operation, expr: str) -> str:
         if not op.results:
             return expr
+        if isinstance(given := op.attributes.get(emitpy.NAME), StringAttr) and len(op.results) == 1:
+            self.names[op.results[0]] = given.data
         return ", ".join(self.name(r) for r in op.results) + " = " + expr
 
     def call(self, op: emitpy.CallOpaqueOp) -> str:

@@ -9,8 +9,10 @@ the generated code's must then equal bit for bit (the same kernels compute both)
 from __future__ import annotations
 
 import contextlib
+import re
 import runpy
 import sys
+import types
 import time
 from pathlib import Path
 
@@ -37,12 +39,35 @@ def generated_code_imports():
             sys.modules["utils"] = saved
 
 
+FILE_MARK = re.compile(r'^# File: "([^"]+)"$', re.MULTILINE)
+
+
 def load(path: Path) -> dict:
+    """The namespace of the generated file's "main" part; its other `# File:` parts (const-eval functions) are the
+    modules "main" imports, by their names."""
+    text = path.read_text()
+    marks = list(FILE_MARK.finditer(text))
+    parts = {m.group(1): (text[:m.start()].count("\n"), text[m.end():marks[i + 1].start() if i + 1 < len(marks)
+                                                            else len(text)]) for i, m in enumerate(marks)}
     with generated_code_imports():
+        saved = {name: sys.modules.get(name) for name in parts if name != "main"}
         try:
-            return runpy.run_path(str(path), run_name="ttrt_emitpy")
+            for name, (line, source) in parts.items():
+                if name != "main":
+                    module = types.ModuleType(name)
+                    exec(compile("\n" * line + source, str(path), "exec"), module.__dict__)
+                    sys.modules[name] = module
+            if "main" not in parts:
+                return runpy.run_path(str(path), run_name="ttrt_emitpy")
+            line, source = parts["main"]
+            namespace = {"__name__": "ttrt_emitpy", "__file__": str(path)}
+            exec(compile("\n" * line + source, str(path), "exec"), namespace)
+            return namespace
         except SyntaxError as exc:
             raise RuntimeFailure(f"{path}:{exc.lineno}: invalid Python: {exc.msg}") from None
+        finally:
+            for name, module in saved.items():
+                sys.modules.pop(name, None) if module is None else sys.modules.__setitem__(name, module)
 
 
 def programs(namespace: dict) -> list[str]:
