@@ -28,6 +28,7 @@ TENSOR = EmitC_OpaqueType(StringAttr("::ttnn::Tensor"))
 TENSORS = EmitC_OpaqueType(StringAttr("::std::vector<::ttnn::Tensor>"))
 DEVICE = EmitC_PointerType(EmitC_OpaqueType(StringAttr("::ttnn::MeshDevice")))
 CREATE_VECTOR = "util_create_vec"  # the helper ttnn-precompiled.hpp gives generated code
+CACHE_PREFIX = "g_cached_result_"  # a const-eval function's static cache
 
 
 def convert_type(t: Attribute, at: Operation) -> Attribute:
@@ -61,6 +62,10 @@ class ConvertTTNNToEmitCPass(ModulePass):
             elif isinstance(op, (ttcore.DeviceModuleOp, ttcore.CPUModuleOp)):
                 raise PassFailure(op, f"'{op.name}' must be unwrapped before EmitC conversion (--ttcore-unwrap-device-"
                                       "module); CPU-hoisted functions have no EmitC lowering")
+        cached = sorted({op.callee.root_reference.data for op in module.walk() if isinstance(op, ttcore.LoadCachedOp)})
+        for callee in reversed(cached):  # each const-eval function's results, kept across calls
+            module.body.block.insert_op_before(emitc.VerbatimOp.create(properties={"value": StringAttr(
+                f"static {TENSORS.value.data} {CACHE_PREFIX}{callee};")}), module.body.block.first_op)
         for func in [op for op in module.ops if isinstance(op, FuncOp)]:
             if func.is_declaration:
                 raise PassFailure(func, f"@{func.sym_name.data} is only declared: generated C++ cannot call it")
@@ -94,6 +99,26 @@ def _convert_op(op: Operation) -> tuple[list[Operation], list[SSAValue]] | None:
     if isinstance(op, ttcore.TupleOp):
         call = _call(CREATE_VECTOR, list(op.operands), [TENSORS])
         return [call], [call.res[0]]
+    if isinstance(op, ttcore.LoadCachedOp):  # run the const-eval function while its cache is empty; read the cache
+        callee = op.callee.root_reference.data
+        cache = emitc.LiteralOp.create(properties={"value": StringAttr(CACHE_PREFIX + callee)}, result_types=[TENSORS])
+        if op.operands:
+            inputs = [_call(CREATE_VECTOR, list(op.operands), [TENSORS])]
+            fill = emitc.VerbatimOp.create(operands=[inputs[0].res[0]], properties={"value": StringAttr(
+                f"::ttnn::constEvalFuncWrapper(&{callee}, {{}}, &{CACHE_PREFIX}{callee});")})
+        else:
+            inputs = []
+            fill = emitc.VerbatimOp.create(properties={"value": StringAttr(
+                f"::ttnn::constEvalFuncWrapperZeroArg(&{callee}, &{CACHE_PREFIX}{callee});")})
+        ops, members = [*inputs, fill, cache], []
+        for i in range(len(op.results)):
+            index = emitc.LiteralOp.create(properties={"value": StringAttr(str(i))}, result_types=[IndexType()])
+            element = emitc.SubscriptOp.create(operands=[cache.result, index.result],
+                                               result_types=[EmitC_LValueType(TENSOR)])
+            load = emitc.LoadOp.create(operands=[element.result], result_types=[TENSOR])
+            ops += [index, element, load]
+            members.append(load.result)
+        return ops, members
     if isinstance(op, ttnn.TTNNOp):
         return _convert_ttnn(op)
     raise PassFailure(op, f"'{op.name}' has no EmitC lowering")

@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <iomanip>
 #include <limits>
 #include <optional>
@@ -106,5 +107,18 @@ template <size_t N> std::array<int64_t, N> call(const char *callee, const std::s
 }  // namespace ttsim
 
 template <typename... T> std::vector<::ttnn::Tensor> util_create_vec(const T &...tensors) { return {tensors...}; }
+
+namespace ttnn {
+// A const-eval function's results, computed on the first call into `outputs` (a static cache of the generated
+// code) and served from it afterwards.
+inline void constEvalFuncWrapper(std::function<std::vector<Tensor>(std::vector<Tensor>)> constEvalFunc,
+                                 const std::vector<Tensor> &inputs, std::vector<Tensor> *outputs) {
+  if (outputs->empty()) *outputs = constEvalFunc(inputs);
+}
+inline void constEvalFuncWrapperZeroArg(std::function<std::vector<Tensor>()> constEvalFunc,
+                                        std::vector<Tensor> *outputs) {
+  if (outputs->empty()) *outputs = constEvalFunc();
+}
+}  // namespace ttnn
 
 #include "ttnn-ops.inc"
