@@ -130,7 +130,7 @@ class MeshDevice:
         self.traces: dict[int, list] = {}  # trace id -> recorded (operation, index, tensor pool)
         self.capturing: int | None = None   # the trace being recorded
         self.trace_cache: dict[tuple, tuple] = {}  # capture_or_execute_trace's (trace id, input, output slots)
-        self.const_eval_cache: dict[tuple, tuple] = {}  # load_cached's (results, the inputs' host values)
+        self.const_eval_cache: dict[tuple, tuple] = {}  # load_cached's (input versions, results, the inputs' values)
 
     @property
     def num_chips(self) -> int:

@@ -294,28 +294,34 @@ def _call(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
 
 def _load_cached(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     """A const-eval program's results: computed on the first call, then taken from the device's cache for as long
-    as the caller passes the same, unmodified host tensors (a parameter the user updates in place is a miss)."""
+    as the caller passes the same, unmodified host tensors (a parameter the user updates in place is a miss, and
+    the results computed from its old value are freed)."""
     table = op.operation.type
     args = [_lookup(ctx.pool, ref, op.name) for ref in table.inputs or []]
     sources = [ctx.sources.get(id(t)) for t in args]
-    key = (id(ctx.binary.fbb), table.programIdx, tuple((id(v), getattr(v, "_version", 0)) for v in sources))
-    entry = ctx.device.const_eval_cache.get(key) if ctx.compute and None not in sources else None
-    if entry is None:
+    # the sources are held in the entry, so their ids stay theirs while it lives
+    versions = tuple((id(v), getattr(v, "_version", 0)) for v in sources)
+    key = (id(ctx.binary.fbb), table.programIdx)
+    cacheable = ctx.compute and None not in sources
+    entry = ctx.device.const_eval_cache.get(key) if cacheable else None
+    if entry is not None and entry[0] == versions:
+        ctx.const_eval_hits += 1
+        results = entry[1]
+    else:
+        if entry is not None:
+            for stale in entry[1]:
+                stale.retained = False
+                stale.deallocate()
         outer, ctx.const_eval = ctx.const_eval, True
         try:
             results = _run_callee(ctx, table.programIdx, args)
         finally:
             ctx.const_eval = outer
-        for tensor in results:
-            tensor.retained = True  # the cache owns it: the caller's deallocations leave it in place
-        if ctx.compute and None not in sources:
-            # the sources are held so their ids stay theirs while the entry lives
-            ctx.device.const_eval_cache[key] = entry = (results, sources)
-        else:
-            entry = (results, sources)
-    else:
-        ctx.const_eval_hits += 1
-    for ref, tensor in zip(table.outputs or [], entry[0]):
+        if cacheable:
+            for tensor in results:
+                tensor.retained = True  # the cache owns it: the caller's deallocations leave it in place
+            ctx.device.const_eval_cache[key] = (versions, results, sources)
+    for ref, tensor in zip(table.outputs or [], results):
         ctx.pool[ref.globalId] = tensor
         op.outputs.append(tensor)
     return args
