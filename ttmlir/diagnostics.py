@@ -53,6 +53,7 @@ class DiagnosticError(Exception):
 _PARSE_MESSAGES = (
     ("Operation ", " is not registered", "unregistered operation '{0}' found in dialect ('{1}') that does not allow "
      "unknown operations"),
+    ("@ identifier expected to start with letter, '_', or '\"'.", "", "@ identifier expected to start with letter or '_'"),
 )
 
 

@@ -4,14 +4,14 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import (ArrayAttr, FlatSymbolRefAttr, IndexType, IntegerAttr, StringAttr, SymbolNameConstraint,
-                                   UnitAttr)
-from xdsl.ir import Attribute, Block, Dialect, ParametrizedAttribute, Region, TypeAttribute
+from xdsl.dialects.builtin import (ArrayAttr, FlatSymbolRefAttr, IndexType, IntegerAttr, NoneAttr, StringAttr,
+                                   SymbolNameConstraint, UnitAttr)
+from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region, TypeAttribute
 from xdsl.irdl import (IRDLOperation, ParsePropInAttrDict, irdl_attr_definition, irdl_op_definition, operand_def, opt_prop_def, param_def,
                        prop_def, region_def, result_def, traits_def, var_operand_def, var_result_def)
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import NoTerminator, Pure, SymbolOpInterface, SymbolTable
+from xdsl.traits import IsTerminator, NoTerminator, Pure, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -50,9 +50,48 @@ class OpaqueAttr(_Opaque, ParametrizedAttribute):
 
 @irdl_attr_definition
 class DictType(ParametrizedAttribute, TypeAttribute):
-    """A Python dict: `!emitpy.dict`."""
+    """A Python dict: `!emitpy.dict`, or typed `!emitpy.dict<index, !emitpy.opaque<"ttnn.Tensor">>`."""
 
     name = "emitpy.dict"
+    key_type: Attribute = param_def()
+    value_type: Attribute = param_def()
+
+    def __init__(self, key_type: Attribute | None = None, value_type: Attribute | None = None):
+        super().__init__(key_type or NoneAttr(), value_type or NoneAttr())
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        if parser.parse_optional_punctuation("<") is None:
+            return (NoneAttr(), NoneAttr())
+        key = parser.parse_type()
+        parser.parse_punctuation(",")
+        value = parser.parse_type()
+        parser.parse_punctuation(">")
+        return (key, value)
+
+    def print_parameters(self, printer: Printer) -> None:
+        if not isinstance(self.key_type, NoneAttr):
+            printer.print_string("<")
+            printer.print_list([self.key_type, self.value_type], printer.print_attribute)
+            printer.print_string(">")
+
+
+KEYWORDS = frozenset(("False None True and as assert async await break class continue def del elif else except "
+                      "finally for from global if import in is lambda nonlocal not or pass raise return try while "
+                      "with yield").split())
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` cannot name a Python variable, in upstream's words, or None."""
+    if not name:
+        return "variable name must not be empty"
+    if name in KEYWORDS:
+        return "variable name must not be a keyword"
+    if not (name[0].isalpha() or name[0] == "_"):
+        return "variable name must start with a letter or '_'"
+    if not all(c.isalnum() or c == "_" for c in name):
+        return "variable name may only contain alphanumeric characters and '_'"
+    return None
 
 
 @irdl_attr_definition
@@ -190,6 +229,11 @@ class SubscriptOp(IRDLOperation):
     traits = traits_def(Pure())
     assembly_format = "$container `[` $index `]` attr-dict `:` functional-type(operands, results)"
 
+    def verify_(self) -> None:
+        if isinstance(self.index.type, StrType) and not isinstance(self.container.type, DictType):
+            raise VerifyException(f"'emitpy.subscript' op cannot use string index on non-dict type "
+                                  f"'{self.container.type}'")
+
 
 @irdl_op_definition
 class AssignOp(IRDLOperation):
@@ -253,6 +297,160 @@ class VerbatimOp(IRDLOperation):
             printer.print_string(" : ")
             printer.print_list(self.fmt_args.types, printer.print_attribute)
         printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class CreateDictOp(IRDLOperation):
+    """`%d = emitpy.create_dict "name" (%k0, %v0, ...) : (...) -> !emitpy.dict`, or from a Python expression:
+    `emitpy.create_dict "name" {literal_expr = "{}"} : () -> !emitpy.dict`; printed `name = {k0: v0, ...}`."""
+
+    name = "emitpy.create_dict"
+    dict_name = prop_def(StringAttr)
+    literal_expr = opt_prop_def(StringAttr)
+    items = var_operand_def()
+    result = result_def()
+    irdl_options = (ParsePropInAttrDict(),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "CreateDictOp":
+        props = {"dict_name": StringAttr(parser.parse_str_literal())}
+        names = parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        if "literal_expr" in attrs:
+            props["literal_expr"] = attrs.pop("literal_expr")
+        parser.parse_punctuation(":")
+        fn_type = parser.parse_function_type()
+        operands = parser.resolve_operands(names or [], fn_type.inputs.data, parser.pos)
+        return cls.create(operands=operands, result_types=list(fn_type.outputs.data), properties=props,
+                          attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.dict_name.data)
+        if self.items:
+            printer.print_string("(")
+            printer.print_list(self.items, printer.print_operand)
+            printer.print_string(")")
+        extra = {"literal_expr": self.literal_expr} if self.literal_expr is not None else {}
+        printer.print_op_attributes({**extra, **self.attributes})
+        printer.print_string(" : ")
+        printer.print_function_type(self.items.types, [self.result.type])
+
+    def verify_(self) -> None:
+        def fail(message: str):
+            raise VerifyException(f"'emitpy.create_dict' op {message}")
+
+        if (problem := name_problem(self.dict_name.data)) is not None:
+            fail(problem)
+        if self.literal_expr is not None:
+            if self.items:
+                fail("cannot have both literal_expr and items operands")
+            if not self.literal_expr.data:
+                fail("literal_expr must not be empty")
+            return
+        if not self.items:
+            fail("cannot have both literal_expr and items empty")
+        if len(self.items) % 2:
+            fail("items must be alternating key-value pairs (even count required)")
+        for i, key in enumerate(self.items[::2]):
+            if not isinstance(key.type, (IndexType, StrType)):
+                fail(f"dictionary keys must be index or string type, but got '{key.type}' at position {2 * i}")
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """The value of an `emitpy.expression`: `emitpy.yield %v : T`."""
+
+    name = "emitpy.yield"
+    result = var_operand_def()
+    traits = traits_def(IsTerminator(), Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "YieldOp":
+        value = parser.parse_optional_unresolved_operand()
+        operands = []
+        if value is not None:
+            parser.parse_punctuation(":")
+            operands = [parser.resolve_operand(value, parser.parse_type())]
+        return cls.create(operands=operands, attributes=parser.parse_optional_attr_dict())
+
+    def print(self, printer: Printer) -> None:
+        if self.result:
+            printer.print_string(" ")
+            printer.print_operand(self.result[0])
+            printer.print_string(" : ")
+            printer.print_attribute(self.result[0].type)
+        printer.print_op_attributes(self.attributes)
+
+
+EXPRESSION_OPS = ("emitpy.call_opaque", "emitpy.literal", "emitpy.subscript", "emitpy.constant", "emitpy.get_attr")
+SIDE_EFFECT_FREE = ("emitpy.literal", "emitpy.subscript", "emitpy.constant", "emitpy.get_attr")
+
+
+@irdl_op_definition
+class ExpressionOp(IRDLOperation):
+    """A Python expression built from the ops of its region, written inline where its value is used (unless
+    `do_not_inline`): `%r = emitpy.expression(%a) : (A) -> R { ^bb0(%x: A): ...  emitpy.yield %v : R }`."""
+
+    name = "emitpy.expression"
+    inputs = var_operand_def()
+    result = result_def()
+    do_not_inline = opt_prop_def(UnitAttr)
+    body = region_def("single_block")
+    irdl_options = (ParsePropInAttrDict(),)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ExpressionOp":
+        names = parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        props = {"do_not_inline": attrs.pop("do_not_inline")} if "do_not_inline" in attrs else {}
+        parser.parse_punctuation(":")
+        if parser.parse_optional_punctuation("->") is not None:  # `: -> T`, no operands
+            inputs, outputs = [], [parser.parse_type()]
+        else:
+            fn_type = parser.parse_function_type()
+            inputs, outputs = fn_type.inputs.data, list(fn_type.outputs.data)
+        operands = parser.resolve_operands(names or [], inputs, parser.pos)
+        return cls.create(operands=operands, result_types=outputs, properties=props,
+                          attributes=attrs, regions=[parser.parse_region()])
+
+    def print(self, printer: Printer) -> None:
+        if self.inputs:
+            printer.print_string("(")
+            printer.print_list(self.inputs, printer.print_operand)
+            printer.print_string(")")
+        extra = {"do_not_inline": self.do_not_inline} if self.do_not_inline is not None else {}
+        printer.print_op_attributes({**extra, **self.attributes})
+        printer.print_string(" : ")
+        printer.print_function_type(self.inputs.types, [self.result.type])
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=True)
+
+    def verify_(self) -> None:
+        def fail(message: str):
+            raise VerifyException(f"'emitpy.expression' op {message}")
+
+        ops = list(self.body.block.ops)
+        last = ops[-1] if ops else None
+        if not isinstance(last, YieldOp) or not last.result:
+            fail("must yield a value at termination")
+        value = last.result[0]
+        if not isinstance(value.owner, Operation):
+            fail("yielded value has no defining op")
+        if value.owner.parent_block() is not self.body.block:
+            fail("yielded value not defined within expression")
+        if value.type != self.result.type:
+            fail("requires yielded type to match return type")
+        if any(op.name not in EXPRESSION_OPS for op in ops[:-1]):
+            fail("contains an unsupported operation")
+        for op in ops[:-1]:
+            if len(op.results) != 1:
+                fail("requires exactly one result for each operation")
+            uses = sum(1 for _ in op.results[0].uses)
+            if not uses:
+                fail("contains an unused operation")
+            if uses > 1 and op.name not in SIDE_EFFECT_FREE:
+                fail("requires exactly one use for operations with side effects")
 
 
 def placeholder_count(op: IRDLOperation, text: str) -> int:
@@ -338,8 +536,12 @@ class ConstantOp(IRDLOperation):
 
 
 def _parse_initial_value(parser: Parser) -> Attribute:
-    parser.parse_punctuation("=")
-    return parser.parse_attribute()
+    if parser.parse_optional_punctuation("=") is None:
+        parser.raise_error("custom op 'emitpy.global' expected '=' after symbol name")
+    value = parser.parse_optional_attribute()
+    if value is None:
+        parser.raise_error("custom op 'emitpy.global' expected initial value for global variable")
+    return value
 
 
 @irdl_op_definition
@@ -349,23 +551,38 @@ class GlobalOp(IRDLOperation):
     name = "emitpy.global"
     sym_name = prop_def(StringAttr)
     initial_value = prop_def(Attribute)
+    type = opt_prop_def(Attribute)  # the variable's type when its value does not carry one (`... : !emitpy.dict`)
     traits = traits_def(SymbolOpInterface())
 
     @classmethod
     def parse(cls, parser: Parser) -> "GlobalOp":
         name = parser.parse_symbol_name()
-        value = _parse_initial_value(parser)
-        return cls.create(properties={"sym_name": name, "initial_value": value},
-                          attributes=parser.parse_optional_attr_dict())
+        props = {"sym_name": name, "initial_value": _parse_initial_value(parser)}
+        if parser.parse_optional_punctuation(":") is not None:
+            props["type"] = parser.parse_type()
+        return cls.create(properties=props, attributes=parser.parse_optional_attr_dict())
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" @{self.sym_name.data} = ")
         printer.print_attribute(self.initial_value)
+        if self.type is not None:
+            printer.print_string(" : ")
+            printer.print_attribute(self.type)
         printer.print_op_attributes(self.attributes)
 
     def verify_(self) -> None:
         if isinstance(self.initial_value, OpaqueAttr) and not self.initial_value.value.data:
             raise VerifyException("'emitpy.global' op initial value must not be empty")
+        if (problem := name_problem(self.sym_name.data)) is not None:
+            raise VerifyException(f"'emitpy.global' op {problem}")
+
+
+def _global_typed(op: IRDLOperation, what: str, t: Attribute) -> None:
+    """The global `op` names exists and, when it has a type (its own or its value's), `t` is that type."""
+    target = _global_named(op, op.global_name.root_reference.data)
+    declared = target.type if target.type is not None else getattr(target.initial_value, "type", None)
+    if declared is not None and declared != t:
+        raise VerifyException(f"'{op.name}' op {what} type ('{t}') does not match global's type ('{declared}')")
 
 
 def _global_named(op: IRDLOperation, name: str) -> GlobalOp:
@@ -389,7 +606,7 @@ class GlobalStatementOp(IRDLOperation):
     assembly_format = "$name `:` type($result) attr-dict"
 
     def verify_(self) -> None:
-        _global_named(self, self.global_name.root_reference.data)
+        _global_typed(self, "result", self.result.type)
 
 
 @irdl_op_definition
@@ -418,7 +635,7 @@ class AssignGlobalOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
 
     def verify_(self) -> None:
-        _global_named(self, self.global_name.root_reference.data)
+        _global_typed(self, "value", self.value.type)
 
 
 @irdl_op_definition
@@ -454,5 +671,5 @@ class FileOp(IRDLOperation):
 
 
 EmitPy = Dialect("emitpy", [CallOpaqueOp, ImportOp, LiteralOp, SubscriptOp, AssignOp, VerbatimOp, ConstantOp, GlobalOp,
-                            GlobalStatementOp, AssignGlobalOp, FileOp, IfOp],
+                            GlobalStatementOp, AssignGlobalOp, FileOp, IfOp, CreateDictOp, ExpressionOp, YieldOp],
                  [OpaqueType, OpaqueAttr, DictType, StrType])

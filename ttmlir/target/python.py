@@ -30,6 +30,8 @@ def _block(block: Block, lines: list[str]) -> None:
             lines.append(op.python())
         elif isinstance(op, emitpy.GlobalOp):
             lines.append(f"{op.sym_name.data} = {attribute_value(op.initial_value, op)}")
+        elif isinstance(op, ModuleOp):
+            _block(op.body.block, lines)
         elif isinstance(op, emitpy.FileOp):
             lines.append(f'# File: "{op.id.data}"')
             _block(op.body.block, lines)
@@ -42,6 +44,15 @@ def _block(block: Block, lines: list[str]) -> None:
             lines.append(op.value.data)
         elif op.name != "ttcore.device":
             raise TranslateError(op, f"'{op.name}' has no Python form at module level")
+
+
+def python_name(name: str) -> str:
+    """`name` as a Python identifier (other characters as `_`, a leading digit prefixed), or "" when it is a
+    keyword."""
+    name = "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+    if name[:1].isdigit():
+        name = "var_" + name
+    return "" if emitpy.name_problem(name) is not None else name
 
 
 def attribute_value(attr: Attribute, op: Operation) -> str:
@@ -59,12 +70,39 @@ def attribute_value(attr: Attribute, op: Operation) -> str:
 
 
 class _FunctionWriter(ValueNames):
+    """Names as upstream's emitter gives them: arguments `inputs` (or their `emitpy.name`), results `var_N` (or
+    theirs), several results of one op `v_N`; a name already taken in the function gets `_N` appended, N counting
+    up through the function."""
+
+    def __init__(self, func):
+        super().__init__(func)
+        self.used: set[str] = set()
+        self.count = 0
+
+    def fresh(self, prefix: str) -> str:
+        self.count += 1
+        return f"{prefix}{self.count - 1}"
+
+    def give(self, value: SSAValue, name: str) -> str:
+        """`value`'s name: `name`, made unique in the function."""
+        if value not in self.names:
+            while name in self.used:
+                name = f"{name}_{self.fresh('')}"
+            self.names[value] = name
+            self.used.add(name)
+        return self.names[value]
+
+    def name(self, value: SSAValue) -> str:
+        if value in self.inline:
+            return self.inline[value]
+        return self.names.get(value) or self.give(value, self.fresh("var_"))
 
     def lines(self) -> list[str]:
         func = self.func
-        for arg, attrs in zip(func.body.block.args, func.arg_attrs.data if func.arg_attrs is not None else ()):
-            if isinstance(given := attrs.data.get(emitpy.NAME), StringAttr):  # a name the IR chose (`emitpy.name`)
-                self.names[arg] = given.data
+        attrs = func.arg_attrs.data if func.arg_attrs is not None else [None] * len(func.body.block.args)
+        for arg, arg_attrs in zip(func.body.block.args, attrs):
+            given = arg_attrs.data.get(emitpy.NAME) if arg_attrs is not None else None
+            self.give(arg, given.data if isinstance(given, StringAttr) else "inputs")
         params = ", ".join(self.name(a) for a in func.body.block.args)
         return [f"def {func.sym_name.data}({params}):", *self.block(func.body.block, "    ")]
 
@@ -73,6 +111,8 @@ class _FunctionWriter(ValueNames):
         for op in block.ops:
             if isinstance(op, emitpy.IfOp):
                 out += self.if_statement(op, indent)
+            elif isinstance(op, emitpy.ExpressionOp):
+                out += self.expression(op, indent)
             elif (statement := self.statement(op)) is not None:
                 out.append(indent + statement)
         return out or [indent + "pass"]
@@ -107,6 +147,12 @@ class _FunctionWriter(ValueNames):
             return self.assign(op.result, attribute_value(op.value, op))
         if isinstance(op, arith.ConstantOp):
             return self.assign(op.result, attribute_value(op.value, op))
+        if isinstance(op, emitpy.CreateDictOp):
+            self.give(op.result, op.dict_name.data)
+            if op.literal_expr is not None:
+                return self.assign(op.result, op.literal_expr.data)
+            items = [self.name(v) for v in op.items]
+            return self.assign(op.result, "{" + ", ".join(f"{k}: {v}" for k, v in zip(items[::2], items[1::2])) + "}")
         if isinstance(op, emitpy.AssignGlobalOp):
             return f"{op.global_name.root_reference.data} = {self.name(op.value)}"
         if isinstance(op, emitpy.AssignOp):
@@ -129,9 +175,38 @@ class _FunctionWriter(ValueNames):
     def results(self, op: Operation, expr: str) -> str:
         if not op.results:
             return expr
-        if isinstance(given := op.attributes.get(emitpy.NAME), StringAttr) and len(op.results) == 1:
-            self.names[op.results[0]] = given.data
+        if len(op.results) == 1:
+            given = op.attributes.get(emitpy.NAME)
+            valid = python_name(given.data) if isinstance(given, StringAttr) else ""
+            self.give(op.results[0], valid or self.fresh("var_"))
+        else:
+            for r in op.results:
+                self.give(r, self.fresh("v_"))
         return ", ".join(self.name(r) for r in op.results) + " = " + expr
+
+    def expression(self, op: emitpy.ExpressionOp, indent: str) -> list[str]:
+        """Inline: the expression's text stands for its value where it is used. Not inline: its ops as
+        statements, then its value assigned to a variable of its own."""
+        block = op.body.block
+        for arg, operand in zip(block.args, op.inputs):
+            self.inline[arg] = self.name(operand)
+        body, yielded = list(block.ops)[:-1], block.last_op.result[0]
+        if op.do_not_inline is not None:
+            lines = [indent + line for o in body if (line := self.statement(o)) is not None]
+            return lines + [indent + self.results(op, self.name(yielded))]
+        for inner in body:
+            self.inline[inner.results[0]] = self.expr_text(inner)
+        self.inline[op.result] = self.inline[yielded]
+        return []
+
+    def expr_text(self, op: Operation) -> str:
+        if isinstance(op, emitpy.LiteralOp):
+            return op.value.data
+        if isinstance(op, emitpy.SubscriptOp):
+            return f"{self.name(op.container)}[{self.name(op.index)}]"
+        if isinstance(op, emitpy.ConstantOp):
+            return attribute_value(op.value, op)
+        return self.call(op)
 
     def call(self, op: emitpy.CallOpaqueOp) -> str:
         if op.args is None:

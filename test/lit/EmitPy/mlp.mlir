@@ -21,16 +21,16 @@ func.func @forward(%x: tensor<32x64xbf16>, %w: tensor<64x32xbf16>, %b: tensor<32
 // CHECK: # File: "main"
 // CHECK: import ttnn
 // CHECK: import utils
-// CHECK: def forward([[ARGS:v[0-9]+]]):
-// CHECK: [[X:v[0-9]+]] = [[ARGS]][0]
+// CHECK: def forward([[ARGS:inputs]]):
+// CHECK: [[X:var_[0-9]+]] = [[ARGS]][0]
 // CHECK: = utils.DeviceGetter.get_device([1, 1])
-// CHECK: [[MM:v[0-9]+]] = ttnn.matmul([[X]], {{v[0-9]+}}, transpose_a=False, transpose_b=False, memory_config=ttnn.MemoryConfig(ttnn.TensorMemoryLayout.INTERLEAVED, ttnn.BufferType.DRAM, None), matmul_program_config=None, compute_config={{.*}})
-// CHECK: = ttnn.add([[MM]], {{v[0-9]+}}, dtype=ttnn.DataType.BFLOAT16, memory_config=ttnn.MemoryConfig(
+// CHECK: [[MM:var_[0-9]+]] = ttnn.matmul([[X]], {{var_[0-9]+}}, transpose_a=False, transpose_b=False, memory_config=ttnn.MemoryConfig(ttnn.TensorMemoryLayout.INTERLEAVED, ttnn.BufferType.DRAM, None), matmul_program_config=None, compute_config={{.*}})
+// CHECK: = ttnn.add([[MM]], {{var_[0-9]+}}, dtype=ttnn.DataType.BFLOAT16, memory_config=ttnn.MemoryConfig(
 // CHECK: ttnn.deallocate([[MM]], force=False)
-// CHECK: = ttnn.softmax({{v[0-9]+}}, dimension=1, numericStable=False,
+// CHECK: = ttnn.softmax({{var_[0-9]+}}, dimension=1, numericStable=False,
 // CHECK: = utils.create_list(
 // CHECK: def create_inputs_for_forward():
-// CHECK: ttnn.ones({{v[0-9]+}}, shape=ttnn.Shape([32, 64]), dtype=ttnn.DataType.BFLOAT16, layout=ttnn.Layout.TILE,
+// CHECK: ttnn.ones({{var_[0-9]+}}, shape=ttnn.Shape([32, 64]), dtype=ttnn.DataType.BFLOAT16, layout=ttnn.Layout.TILE,
 // CHECK: def main():
 // CHECK: if __name__ == "__main__":
 

@@ -12,12 +12,12 @@
 // PY: import numpy as np
 // PY: from os import path, sep as s
 // PY: cache = None
-// PY: def f(v1):
-// PY-NEXT: v2 = v1[3]
-// PY-NEXT: v3 = ttnn.relu(v2, memory_config=None)
+// PY: def f(inputs):
+// PY-NEXT: var_0 = inputs[3]
+// PY-NEXT: var_1 = ttnn.relu(var_0, memory_config=None)
 // PY-NEXT: global cache
-// PY-NEXT: cache = v3
-// PY-NEXT: return v3
+// PY-NEXT: cache = var_1
+// PY-NEXT: return var_1
 module {
   emitpy.import import "numpy" as "np"
   emitpy.import from "os" import "path", "sep" as "s"
