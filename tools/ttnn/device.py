@@ -10,9 +10,11 @@ from ttmlir.runtime.executor import ProgramContext
 class Device:
     """`ttnn.open_device(device_id=0)`: one simulated chip (or a mesh); its tensors, op log and peak memory."""
 
-    def __init__(self, device_id: int = 0, arch: str = "wormhole_b0", mesh_shape: tuple[int, int] = (1, 1)):
+    def __init__(self, device_id: int = 0, arch: str = "wormhole_b0", mesh_shape: tuple[int, int] = (1, 1),
+                 mesh: MeshDevice | None = None):
         self.device_id = device_id
-        self.mesh = MeshDevice(arch, tuple(mesh_shape))
+        # on `mesh`: a device the runtime opened (`ttrt.runtime.open_mesh_device`), its memory shared with its programs
+        self.mesh = mesh if mesh is not None else MeshDevice(arch, tuple(mesh_shape))
         # the executor's program context: its perf list and peaks accumulate over the device's life
         self.context = ProgramContext(binary=None, program_index=0, device=self.mesh)
         self.next_id = 0

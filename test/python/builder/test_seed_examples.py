@@ -293,14 +293,18 @@ def test_compile_and_execute_on_ttmetal_checks_the_kernels_against_the_goldens(d
         compile_and_execute_ttir(exp_of_product, target="ttmetal")
 
 
-def test_compile_a_module_to_emitc(tmp_path):
+def test_compile_a_module_to_emitc(tmp_path, device):
     builder, path, io, _ = compile_ttir_to_flatbuffer(sigmoid_module, target="emitc", artifact_dir=str(tmp_path))
     assert path == str(tmp_path / "emitc" / "test_ttnn.mlir.cpp")  # where the seed reads it
     cpp = open(path).read()
     assert '#include "ttnn-precompiled.hpp"' in cpp and "ttnn::sigmoid(" in cpp and "int32_t main()" in cpp
     assert set(io[0]) == {"input_0", "output_0"}
-    report = execute_cpp(path, io, pcc=0.98)  # the seed's "execute emitc"
+    held = lambda: sum(block.allocated for block in device.chips[0].allocators["dram"].blocks)
+    before = held()
+    report = execute_cpp(path, io, pcc=0.98, device=device)  # the seed's "execute emitc"
     assert report["program_index_0"]["output_0"]["actual_pcc"] >= 0.98
+    assert held() > before  # the generated code's tensors live on the caller's device, which stays open
+    assert device.is_open
 
 
 def test_execute_emitpy(tmp_path):

@@ -206,39 +206,40 @@ def _binary(compiled_bin) -> Binary:
 
 def execute_py(py_file, input_output_goldens: dict | None = None, pcc: float = 0.99, atol: float = 1e-08,
                rtol: float = 1e-05, disable_golden: bool = False, device=None, check_pcc: bool = True,
-               check_atol: bool = False, check_rtol: bool = False, **_ignored) -> dict:
+               check_atol: bool = False, check_rtol: bool = False) -> dict:
     """Run generated Python (`compile_ttir_to_flatbuffer(..., target="emitpy")`) on the simulated `ttnn` module:
     each program on its golden inputs, its outputs compared with the golden outputs. Programs are the file's
-    forward functions, in order, matched with the public programs' goldens in order. `device` (a runtime device
-    handle) is not needed: the generated code runs on a simulated device of its own."""
+    forward functions, in order, matched with the public programs' goldens in order. The code runs on `device`
+    (a mesh device of the runtime, `open_mesh_device`) when given, else on a simulated device of its own."""
     from ttrt.common.emitpy import EmitPyRun
 
-    return _execute_generated(EmitPyRun, py_file, input_output_goldens, pcc, atol, rtol, disable_golden,
+    return _execute_generated(EmitPyRun, py_file, input_output_goldens, pcc, atol, rtol, disable_golden, device,
                               {"pcc": check_pcc, "atol": check_atol, "rtol": check_rtol})
 
 
 def execute_cpp(cpp_file, input_output_goldens: dict | None = None, pcc: float = 0.99, atol: float = 1e-08,
                 rtol: float = 1e-05, disable_golden: bool = False, device=None, check_pcc: bool = True,
-                check_atol: bool = False, check_rtol: bool = False, **_ignored) -> dict:
+                check_atol: bool = False, check_rtol: bool = False) -> dict:
     """`execute_py` for generated C++ (`target="emitc"`): built with g++ against the simulator's TTNN header."""
     from ttrt.common.emitpy import EmitCRun
 
-    return _execute_generated(EmitCRun, cpp_file, input_output_goldens, pcc, atol, rtol, disable_golden,
+    return _execute_generated(EmitCRun, cpp_file, input_output_goldens, pcc, atol, rtol, disable_golden, device,
                               {"pcc": check_pcc, "atol": check_atol, "rtol": check_rtol})
 
 
-def _execute_generated(runner_class, path, io, pcc, atol, rtol, disable_golden, checks) -> dict:
+def _execute_generated(runner_class, path, io, pcc, atol, rtol, disable_golden, device, checks) -> dict:
     import tempfile
     from types import SimpleNamespace
 
     import ttnn
     import ttnn.utils
+    from ttnn.device import Device
 
     build_dir = os.path.join(tempfile.gettempdir(), "ttmlir-emit-build")
     runner = runner_class(Path(os.fspath(path)), {}, None, SimpleNamespace(get_artifacts_folder_path=lambda: build_dir))
     io = io or {}
     report, failures = {}, []
-    sim = ttnn.open_device()
+    sim = Device(mesh=device) if device is not None else ttnn.open_device()
     ttnn.utils.DeviceGetter.use(sim)
     try:
         names = runner.load()
@@ -258,7 +259,8 @@ def _execute_generated(runner_class, path, io, pcc, atol, rtol, disable_golden, 
     except RuntimeFailure as exc:
         raise TTBuilderRuntimeException(f"{path}: {exc}") from None
     finally:
-        ttnn.close_device(sim)
+        if device is None:  # the caller's device stays open
+            ttnn.close_device(sim)
     if failures:
         raise TTBuilderGoldenException("; ".join(failures))
     return report
