@@ -269,6 +269,25 @@ class AssignOp(IRDLOperation):
                                   f"('{self.value.type}')")
 
 
+def _parse_format_args(parser: Parser, types_delimiter) -> list:
+    """` args %a, %b : A, B` (or `: (A, B)`): the operands a format string's `{}` stand for; none when absent."""
+    if parser.parse_optional_keyword("args") is None:
+        return []
+    names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    parser.parse_punctuation(":")
+    types = parser.parse_comma_separated_list(types_delimiter, parser.parse_type)
+    return parser.resolve_operands(names, types, parser.pos)
+
+
+def _print_format_args(printer: Printer, values, brackets: tuple[str, str]) -> None:
+    if values:
+        printer.print_string(" args ")
+        printer.print_list(values, printer.print_operand)
+        printer.print_string(f" : {brackets[0]}")
+        printer.print_list(values.types, printer.print_attribute)
+        printer.print_string(brackets[1])
+
+
 @irdl_op_definition
 class VerbatimOp(IRDLOperation):
     """A line of Python as it is, `{}` standing for each operand: `emitpy.verbatim "print({})" args %a : T`."""
@@ -279,23 +298,15 @@ class VerbatimOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> "VerbatimOp":
-        value, operands = parser.parse_str_literal(), []
-        if parser.parse_optional_keyword("args") is not None:
-            names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-            operands = parser.resolve_operands(names, types, parser.pos)
+        value = parser.parse_str_literal()
+        operands = _parse_format_args(parser, parser.Delimiter.NONE)
         return cls.create(operands=operands, properties={"value": StringAttr(value)},
                           attributes=parser.parse_optional_attr_dict())
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_string_literal(self.value.data)
-        if self.fmt_args:
-            printer.print_string(" args ")
-            printer.print_list(self.fmt_args, printer.print_operand)
-            printer.print_string(" : ")
-            printer.print_list(self.fmt_args.types, printer.print_attribute)
+        _print_format_args(printer, self.fmt_args, ("", ""))
         printer.print_op_attributes(self.attributes)
 
 
@@ -482,12 +493,8 @@ class IfOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> "IfOp":
-        condition, operands = parser.parse_str_literal(), []
-        if parser.parse_optional_keyword("args") is not None:
-            names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-            parser.parse_punctuation(":")
-            types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
-            operands = parser.resolve_operands(names, types, parser.pos)
+        condition = parser.parse_str_literal()
+        operands = _parse_format_args(parser, parser.Delimiter.PAREN)
         regions = [parser.parse_region()]
         regions.append(parser.parse_region() if parser.parse_optional_keyword("else") is not None else Region())
         for region in regions[:1]:
@@ -499,12 +506,7 @@ class IfOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_string_literal(self.condition.data)
-        if self.cond_args:
-            printer.print_string(" args ")
-            printer.print_list(self.cond_args, printer.print_operand)
-            printer.print_string(" : (")
-            printer.print_list(self.cond_args.types, printer.print_attribute)
-            printer.print_string(")")
+        _print_format_args(printer, self.cond_args, ("(", ")"))
         printer.print_string(" ")
         printer.print_region(self.then_region, print_entry_block_args=False, print_empty_block=False)
         if self.else_region.blocks:
