@@ -105,6 +105,7 @@ PASS_CLASSES = {
     "const-eval-hoist-transform": "ttmlir.passes.const_eval_hoist:ConstEvalHoistTransformPass",
     "ttnn-prepare-const-eval-caching": "ttmlir.passes.ttnn_prepare_const_eval_caching:TTNNPrepareConstEvalCachingPass",
     "ttnn-adjust-deallocs": "ttmlir.passes.ttnn_adjust_deallocs:TTNNAdjustDeallocsPass",
+    "cpu-hoist-const-eval": "ttmlir.passes.cpu_hoist_const_eval:CPUHoistConstEvalTransformPass",
 }
 
 

@@ -68,13 +68,13 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         optimizer = self.enable_optimizer or self.optimization_level >= 1
         memory_layout = (self.memory_layout_analysis_enabled in ("true", "1") if self.memory_layout_analysis_enabled
                          else self.optimization_level >= 2) and optimizer
-        lacking = [("enable-cpu-hoisted-const-eval", self.enable_cpu_hoisted_const_eval, "const-eval hoisted to the CPU"),
-                   ("enable-trace", self.enable_trace, "trace capture")]
+        lacking = [("enable-trace", self.enable_trace, "trace capture")]
         for option, asked, feature in lacking:
             if asked:
                 raise PassFailure(module, f"{feature} is not supported by this build; drop '{option}' or set it "
                                           "to its default")
         from ttmlir.passes.const_eval_hoist import ConstEvalHoistTransformPass
+        from ttmlir.passes.cpu_hoist_const_eval import CPUHoistConstEvalTransformPass
         from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
         from ttmlir.passes.flatten_sliding_window import TTIRFlattenSlidingWindowPass
         from ttmlir.passes.ttir_to_ttir_decomposition import TTIRToTTIRDecompositionPass
@@ -99,7 +99,8 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         compute_config = TTNNSetComputeKernelConfigPass(
             self.compute_cfg_math_fidelity, self.compute_cfg_math_approx_mode, self.compute_cfg_fp32_dest_acc_en,
             self.compute_cfg_packer_l1_acc, self.compute_cfg_dst_full_sync_en)
-        const_eval = (ConstEvalHoistTransformPass(),) if self.enable_const_eval else ()
+        const_eval = ((ConstEvalHoistTransformPass(),) if self.enable_const_eval else ()) + (
+            (CPUHoistConstEvalTransformPass(),) if self.enable_const_eval and self.enable_cpu_hoisted_const_eval else ())
         folding = (TTIRImplicitBroadcastFoldPass(),) if self.enable_implicit_broadcast_folding_pass else ()
         decomposition = (TTNNDecompositionPass(),) if self.enable_ttnn_decomposition_pass else ()
         for stage in (TTNNResolveCompositesPass(), TTIRPropagateWeightDtypePass(), TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
@@ -209,6 +210,8 @@ class TTIRToEmitCPipeline(TTIRToTTNNCommonPipeline, TTNNCommonToEmitCPipeline):
         if self.enable_trace:
             raise PassFailure(module, "'enable-trace' is not supported by the EmitC pipeline: traces have no C++ "
                                       "lowering")
+        _refuse(module, [("enable-cpu-hoisted-const-eval", self.enable_cpu_hoisted_const_eval,
+                          "CPU-hoisted functions have no C++ lowering (const-eval runs on the device)")])
         TTIRToTTNNCommonPipeline.apply(self, ctx, module)
         TTNNCommonToEmitCPipeline.apply(self, ctx, module)
 
@@ -260,5 +263,7 @@ class TTIRToEmitPyPipeline(TTIRToTTNNCommonPipeline, TTNNCommonToEmitPyPipeline)
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if self.enable_trace:
             raise PassFailure(module, "'enable-trace' is not supported by the EmitPy pipeline in this build")
+        _refuse(module, [("enable-cpu-hoisted-const-eval", self.enable_cpu_hoisted_const_eval,
+                          "CPU-hoisted functions have no Python lowering (const-eval runs on the device)")])
         TTIRToTTNNCommonPipeline.apply(self, ctx, module)
         TTNNCommonToEmitPyPipeline.apply(self, ctx, module)
