@@ -113,6 +113,17 @@ def test_reductions():
     check(program, f32(6, 8, scale=0.3) + 1.0)
 
 
+def test_complex_rotary_embedding():
+    """Rotary embedding written with complex numbers (as Llama-style models write it): the pairs of x turned by
+    unit complex numbers, plus the other elementwise complex ops JAX emits; only real tensors reach the device."""
+    def program(x, theta):
+        z = jax.lax.complex(x[..., 0::2], x[..., 1::2])
+        turn = jnp.exp(jax.lax.complex(jnp.zeros_like(theta), theta))
+        w = (z * turn - z / (turn + 2.0)) * (1.5 + 0.5j)
+        return jnp.stack([jnp.real(w), jnp.imag(w)], -1).reshape(x.shape), jnp.abs(-w)
+    check(program, f32(8, 32), f32(8, 16))
+
+
 def test_bf16_matmul():
     check(lambda a, b: a.astype(jnp.bfloat16) @ b.astype(jnp.bfloat16), f32(32, 64), f32(64, 32))
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from ttmlir.cli import guarded, usage_error as cli_usage_error, write_atomic
 from ttmlir.diagnostics import Diagnostic, DiagnosticError
 
-SPLIT_MARKER = re.compile(r"^// -----\s*$", re.MULTILINE)
+SPLIT_MARKER = re.compile(r"^// -----[ \t]*$", re.MULTILINE)  # the line break stays: lines keep their numbers
 EXPECTED = re.compile(r"expected-(error|warning|remark|note)\s*(@[+-]\d+|@above|@below)?\s*\{\{(.*?)\}\}")
 FLAGS = {
     "--split-input-file": "Split the input file into pieces (at '// -----') and process each separately",

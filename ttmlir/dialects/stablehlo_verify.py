@@ -211,6 +211,16 @@ def complex_(op) -> None:
         raise op.error(f"result #0 must be ranked tensor of complex type values, but got '{op.results[0].type}'")
 
 
+def abs_(op) -> None:
+    """abs of a complex tensor is the tensor of its elements' magnitudes (the complex type's part type)."""
+    element = _base(op.operands[0].type)
+    if not isinstance(element, ComplexType):
+        return same_element(op)
+    compatible(op)
+    if _base(op.results[0].type) != element.element_type:
+        raise op.error("requires compatible types for all operands and results")
+
+
 ARITY = {**dict.fromkeys(UNARY, 1), **dict.fromkeys(BINARY, 2), "is_finite": 1, "real": 1, "imag": 1, "clamp": 3,
          "convert": 1, "bitcast_convert": 1, "reshape": 1, "broadcast_in_dim": 1, "transpose": 1, "reverse": 1,
          "compare": 2, "select": 3, "slice": 1, "dot_general": 2, "dot": 2, "iota": 0, "constant": 0, "complex": 2,
@@ -224,4 +234,4 @@ RULES = {**dict.fromkeys((n for n in UNARY if not n.endswith("_")), same_element
          "concatenate": concatenate, "dot_general": dot_general, "reduce": reduce, "compare": compare,
          **{f"chlo.{n}": compatible for n in ("erf erfc erf_inv asin asinh acos acosh atan atanh sinh cosh tan "
                                               "square is_inf is_neg_inf is_pos_inf lgamma digamma").split()},
-         "select": select, "clamp": clamp, "slice": slice_, "iota": iota, "complex": complex_}
+         "select": select, "clamp": clamp, "slice": slice_, "iota": iota, "complex": complex_, "abs": abs_}

@@ -106,6 +106,9 @@ PASS_CLASSES = {
     "ttnn-prepare-const-eval-caching": "ttmlir.passes.ttnn_prepare_const_eval_caching:TTNNPrepareConstEvalCachingPass",
     "ttnn-adjust-deallocs": "ttmlir.passes.ttnn_adjust_deallocs:TTNNAdjustDeallocsPass",
     "cpu-hoist-const-eval": "ttmlir.passes.cpu_hoist_const_eval:CPUHoistConstEvalTransformPass",
+    "stablehlo-complex-math-expander": "ttmlir.passes.stablehlo_complex_math_expander:StablehloComplexMathExpanderPass",
+    "stablehlo-complex-data-type-conversion":
+        "ttmlir.passes.complex_data_type_conversion:StableHLOComplexDataTypeConversionPass",
 }
 
 

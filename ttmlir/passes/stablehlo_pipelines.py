@@ -181,7 +181,8 @@ def _inline(call: CallOp, func: FuncOp) -> None:
 
 @dataclass(frozen=True)
 class StableHLOToTTIRPipeline(ModulePass):
-    """StableHLO to TTIR: arith constants, simplification, composites, inlining, conversion, CSE.
+    """StableHLO to TTIR: arith constants, simplification, complex values as real pairs, composites, inlining,
+    conversion, CSE.
 
     With enable-cpu-fallback (the default), the result is wrapped in `ttcore.device_module`, as upstream's is
     for its CPU fallback; this build's CPU path runs TTIR ops only, so no StableHLO op is hoisted to it and an op
@@ -202,6 +203,9 @@ class StableHLOToTTIRPipeline(ModulePass):
             passes.append(ConvertArithToStableHLOPass())
         if self.enable_aggressive_simplification:
             passes.append(StableHLOAggressiveSimplificationPass())
+        from ttmlir.passes.complex_data_type_conversion import StableHLOComplexDataTypeConversionPass
+        from ttmlir.passes.stablehlo_complex_math_expander import StablehloComplexMathExpanderPass
+        passes += [StablehloComplexMathExpanderPass(), StableHLOComplexDataTypeConversionPass()]
         passes.append(LegalizeStableHLOCompositeToTTIRPass())
         if self.enable_composite_to_call:
             passes.append(StableHLOLegalizeCompositeToCallPass())
