@@ -17,7 +17,8 @@ from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, 
                        result_def, traits_def, var_operand_def, var_result_def)
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
-from xdsl.traits import IsTerminator, NoMemoryEffect, SymbolOpInterface
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.traits import HasCanonicalizationPatternsTrait, IsTerminator, NoMemoryEffect, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 
@@ -470,6 +471,37 @@ class ReturnOp(IRDLOperation):
             printer.print_list([v.type for v in self.results_], printer.print_attribute)
 
 
+class InlineSingleChipManualComputation(RewritePattern):
+    """A manual computation whose manual axes span one chip (their sizes multiply to 1) runs its body once on
+    whole values: the body replaces it (as shardy's canonicalization does). One with neither operands, results
+    nor ops is erased."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        if not isinstance(op, ManualComputationOp):
+            return
+        shardings = (*op.in_shardings.data, *op.out_shardings.data)
+        block = op.body.block
+        if shardings:
+            mesh = mesh_of(op, shardings[0])
+            if mesh is None or math.prod(dict(mesh.axes).get(a, 1) for a in op.manual_axes.data) != 1:
+                return
+        elif not isinstance(block.first_op, ReturnOp):
+            return
+        for arg, value in zip(block.args, op.tensors):
+            arg.replace_all_uses_with(value)
+        returned = list(block.last_op.operands)
+        for inner in list(block.ops)[:-1]:
+            inner.detach()
+            rewriter.insert_op(inner)
+        rewriter.replace_op(op, [], returned)
+
+
+class _ManualComputationCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (InlineSingleChipManualComputation(),)
+
+
 @irdl_op_definition
 class ManualComputationOp(IRDLOperation):
     """Its body runs once per chip on the chip's piece of each operand (split over `manual_axes` as `in_shardings`
@@ -481,6 +513,7 @@ class ManualComputationOp(IRDLOperation):
     out_shardings = prop_def(ShardingPerValueAttr)
     manual_axes = prop_def(ManualAxesAttr)
     body = region_def("single_block")
+    traits = traits_def(_ManualComputationCanonicalization())
 
     @classmethod
     def parse(cls, parser: Parser):

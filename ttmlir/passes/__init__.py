@@ -109,6 +109,12 @@ PASS_CLASSES = {
     "stablehlo-complex-math-expander": "ttmlir.passes.stablehlo_complex_math_expander:StablehloComplexMathExpanderPass",
     "stablehlo-complex-data-type-conversion":
         "ttmlir.passes.complex_data_type_conversion:StableHLOComplexDataTypeConversionPass",
+    "flatten-or-convert-composites": "ttmlir.passes.flatten_or_convert_composites:FlattenOrConvertCompositesPass",
+    "reoutline-composite": "ttmlir.passes.reoutline_composite:ReoutlineCompositePass",
+    "decompose-custom-call-tuples": "ttmlir.passes.decompose_custom_call_tuples:DecomposeCustomCallTuplesPass",
+    "partially-convert-sdy-to-stablehlo":
+        "ttmlir.passes.partially_convert_sdy_to_stablehlo:PartiallyConvertSdyToStableHLOPass",
+    "stablehlo-fusing": "ttmlir.passes.stablehlo_fusing:StableHLOFusingPass",
 }
 
 

@@ -1,11 +1,12 @@
 """`--stablehlo-pipeline`: StableHLO with shardy annotations to per-chip StableHLO in manual computations.
 
-Calls are inlined, arguments typed (`argument-types`) and torch-xla's shardy strings read, optionally the graph simplified; arguments and results
+Calls are inlined, arguments typed (`argument-types`) and torch-xla's shardy strings read, optionally the graph
+simplified, op chains fused (`stablehlo-fusing`) and shardy's constants made StableHLO's; arguments and results
 get their shard status, the mesh is settled (`analyze-mesh`), with `enable-auto-sharding` the argument shardings
 are chosen by collective cost; the shardings spread over the graph, values whose pieces are not the op on a
 smaller shape stay replicated, reshards and all-reduces go where operands must move, each function body is
 wrapped in a manual computation, reshards become collectives, shapes become per-chip and the shardings are
-closed. What `--stablehlo-to-ttir-pipeline` then lowers to TTIR's mesh_shard and collectives.
+closed; canonicalization inlines manual computations spanning one chip. What `--stablehlo-to-ttir-pipeline` then lowers to TTIR's mesh_shard and collectives.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class StableHLOPipeline(ModulePass):
                  passes["convert-xla-sdy-to-sdy"]()]
         if self.enable_aggressive_simplification:
             steps.append(passes["stablehlo-aggressive-simplification"]())
+        steps += [passes["stablehlo-fusing"](), passes["partially-convert-sdy-to-stablehlo"]()]
         steps += [passes["apply-argument-shard-status"](result_presharded=self.result_presharded),
                  passes["analyze-mesh"](mesh_shape=self.mesh_shape,
                                         automatic_arg_analysis=self.automatic_arg_analysis)]
@@ -48,6 +50,6 @@ class StableHLOPipeline(ModulePass):
             "sdy-user-priority-propagate", "sdy-sharding-constraint-to-reshard", "replicate-non-splittable-values",
             "sdy-insert-explicit-reshards", "wrap-under-manual-computation",
             "sdy-reshard-to-collectives", "shardy-ccl-canonicalization", "annotate-local-shapes", "update-global-to-local-shapes",
-            "sdy-close-shardings")]
+            "sdy-close-shardings", "canonicalize")]
         for step in steps:
             step.apply(ctx, op)
