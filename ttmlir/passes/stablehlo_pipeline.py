@@ -6,7 +6,8 @@ get their shard status, the mesh is settled (`analyze-mesh`), with `enable-auto-
 are chosen by collective cost; the shardings spread over the graph, values whose pieces are not the op on a
 smaller shape stay replicated, reshards and all-reduces go where operands must move, each function body is
 wrapped in a manual computation, reshards become collectives, shapes become per-chip and the shardings are
-closed; canonicalization inlines manual computations spanning one chip. What `--stablehlo-to-ttir-pipeline` then lowers to TTIR's mesh_shard and collectives.
+closed; canonicalization inlines manual computations spanning one chip. What `--stablehlo-to-ttir-pipeline`
+then lowers to TTIR's mesh_shard and collectives.
 """
 
 from __future__ import annotations
