@@ -353,6 +353,9 @@ class TTParser(Parser):
                              at_position=start)
         if literal is None or isinstance(literal, str):
             data = self._hex_string_bytes(literal or "0x", element)
+            if element == IntegerType(1) and len(data) == (count + 7) // 8 and count > 1:
+                # MLIR bit-packs i1 elements, eight to a byte, first element in the lowest bit
+                data = bytes((data[i // 8] >> (i % 8)) & 1 for i in range(count))
         else:
             elements, shape = literal
             if shape and list(type.get_shape()) != shape:
@@ -394,7 +397,16 @@ def _print_as_hex(attr: DenseIntOrFPElementsAttr) -> bool:
     element = attr.type.element_type
     count = math.prod(attr.type.get_shape())
     width = getattr(element, "bitwidth", None) or getattr(getattr(element, "width", None), "data", 1)
-    return count > 100 and width >= 8 and len(attr.data.data) == count * element.compile_time_size
+    return count > 100 and (width >= 8 or element == IntegerType(1)) and \
+        len(attr.data.data) == count * element.compile_time_size
+
+
+def _hex_bytes(attr: DenseIntOrFPElementsAttr) -> bytes:
+    """The bytes MLIR writes in a dense hex literal: the elements', but i1 elements packed eight to a byte."""
+    data = attr.data.data
+    if attr.type.element_type != IntegerType(1):
+        return data
+    return bytes(sum((data[i + b] & 1) << b for b in range(min(8, len(data) - i))) for i in range(0, len(data), 8))
 
 
 def _is_hex(literal) -> bool:
@@ -532,7 +544,7 @@ class TTPrinter(Printer):
             return
         if isinstance(attribute, DenseIntOrFPElementsAttr) and _print_as_hex(attribute):
             # as mlir-opt prints more than 100 elements: their bytes in hex (a model's weights print in no time)
-            self.print_string(f'dense<"0x{attribute.data.data.hex().upper()}"> : ')
+            self.print_string(f'dense<"0x{_hex_bytes(attribute).hex().upper()}"> : ')
             self.print_attribute(attribute.type)
             return
         super().print_attribute(attribute)
