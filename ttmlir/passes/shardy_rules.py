@@ -149,7 +149,45 @@ def _convolution(op: Operation) -> list[Factor]:
     return factors
 
 
-RULES: dict[str, Callable[[Operation], list[Factor]]] = {
+def _batch_norm(op: Operation) -> list[Factor]:
+    """The feature dim moves with every per-feature vector (scale, offset, mean, variance, their gradients);
+    inference normalizes each element on its own, so its other dims move with the result's too; training and
+    its gradient reduce over them (computed whole)."""
+    feature = _ints(_prop(op, "feature_index"))[0]
+    values = [("operand", i, v) for i, v in enumerate(op.operands)] + [("result", i, v) for i, v in
+                                                                       enumerate(op.results)]
+    places = tuple((kind, i, feature if len(_shape(v)) > 1 else 0) for kind, i, v in values)
+    factors = [Factor(_shape(op.operands[0])[feature], places)]
+    if op.name == "stablehlo.batch_norm_inference":
+        factors += [Factor(size, (("operand", 0, d), ("result", 0, d)))
+                    for d, size in enumerate(_shape(op.operands[0])) if d != feature]
+    return factors
+
+
+def _gather_dim(op: Operation) -> list[Factor]:
+    """torch.gather along `dim`: out[..i..] = input[..index[..i..]..]. The result is shaped as the index, dim for
+    dim; the input moves with them in every other dim where it agrees in size, and is read whole along `dim`."""
+    attrs = op.attributes.get("tt.composite_attributes")
+    dim = attrs.data["dim"].value.data if attrs is not None and "dim" in attrs.data else 0
+    source, index = _shape(op.operands[0]), _shape(op.operands[1])
+    dim %= len(source)
+    return [Factor(size, ((("operand", 0, d),) if d != dim and source[d] == size else ()) +
+                   (("operand", 1, d), ("result", 0, d))) for d, size in enumerate(index)]
+
+
+# custom calls with a rule, by call target (tt-xla's composites turned custom calls by
+# --flatten-or-convert-composites, tagged tt.has_custom_sharding)
+CUSTOM_CALL_RULES: dict[str, Callable[[Operation], list[Factor]]] = {"tenstorrent.gather_dim": _gather_dim}
+
+
+def _custom_call(op: Operation) -> list[Factor] | None:
+    rule = CUSTOM_CALL_RULES.get(op.properties["call_target_name"].data)
+    return rule(op) if rule is not None else None
+
+
+RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
+    "stablehlo.batch_norm_training": _batch_norm, "stablehlo.batch_norm_inference": _batch_norm,
+    "stablehlo.batch_norm_grad": _batch_norm, "stablehlo.custom_call": _custom_call,
     "stablehlo.transpose": _transpose, "stablehlo.broadcast_in_dim": _broadcast, "stablehlo.reshape": _reshape,
     "stablehlo.dot_general": _dot_general, "stablehlo.reduce": _reduce, "stablehlo.concatenate": _concatenate,
     "stablehlo.slice": _slice, "stablehlo.convolution": _convolution,
