@@ -115,6 +115,7 @@ PASS_CLASSES = {
     "partially-convert-sdy-to-stablehlo":
         "ttmlir.passes.partially_convert_sdy_to_stablehlo:PartiallyConvertSdyToStableHLOPass",
     "stablehlo-fusing": "ttmlir.passes.stablehlo_fusing:StableHLOFusingPass",
+    "decouple-const-fanout": "ttmlir.passes.decouple_const_fanout:DecoupleConstFanoutPass",
 }
 
 
