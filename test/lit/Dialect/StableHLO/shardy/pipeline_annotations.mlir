@@ -36,10 +36,12 @@ func.func public @constraint(%a: tensor<64x32xf32> {sdy.sharding = #sdy.sharding
 
 // -----
 
-// Without a mesh, mesh-shape gives one; without annotations nothing is split.
+// Without a mesh, mesh-shape gives one; without annotations nothing is split, and a manual computation over
+// one chip is inlined (shardy's canonicalization, at the pipeline's end).
 // CHECK: sdy.mesh @mesh = <["x"=1, "y"=1]>
 // CHECK-LABEL: func.func public @no_mesh
-// CHECK: manual_axes={"x", "y"} (%arg1: tensor<8x8xf32>)
+// CHECK-NOT: sdy.manual_computation
+// CHECK: "ttir.relu"(%arg0)
 func.func public @no_mesh(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %0 = "ttir.relu"(%a) : (tensor<8x8xf32>) -> tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
