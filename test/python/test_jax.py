@@ -132,3 +132,29 @@ def test_unlowerable_op_is_a_located_error():
     text = tt_jax.stablehlo_text(lambda x: jnp.round(x), f32(4))
     with pytest.raises(DiagnosticError, match="failed to legalize operation 'stablehlo.round_nearest_even'"):
         tt_jax.compile_stablehlo(text)
+
+
+def test_cpu_fallback_runs_hoisted_ops_on_the_host():
+    """An op the device cannot lower (a dynamic update, an einsum) runs on the host inside a device program."""
+    def program(x, update, row):
+        y = jax.lax.dynamic_update_slice(x * 2.0, update, (row, 1)) + 1.0
+        return y, jax.lax.dynamic_slice(y, (row - 1, 2), (3, 4))  # a dynamic slice runs on the device
+    check(program, f32(6, 8), f32(2, 3), np.int32(3))
+    check(program, f32(6, 8), f32(2, 3), np.int32(9))  # a start past the end is clamped
+    text = """func.func @main(%a: tensor<3x4x5xf32>, %b: tensor<5x6xf32>) -> tensor<3x6x4xf32> {
+      %0 = stablehlo.exponential %a : tensor<3x4x5xf32>
+      %1 = "stablehlo.einsum"(%0, %b) {einsum_config = "ijk,kl->ilj"} : (tensor<3x4x5xf32>, tensor<5x6xf32>) -> tensor<3x6x4xf32>
+      %2 = stablehlo.negate %1 : tensor<3x6x4xf32>
+      return %2 : tensor<3x6x4xf32>
+    }"""
+    a, b = f32(3, 4, 5, scale=0.3), f32(5, 6)
+    got, = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [a, b])
+    assert pcc(got, -np.einsum("ijk,kl->ilj", np.exp(a), b)) >= 0.99
+    with pytest.raises(DiagnosticError, match="failed to legalize operation 'stablehlo.einsum'"):
+        tt_jax.compile_stablehlo(text, stablehlo_options="enable-cpu-fallback=false")
+
+
+def test_the_host_runs_every_op_the_compiler_hoists():
+    from ttmlir.passes.cpu_hoist_non_lowerable_shlo_ops import HOST_OPS
+    from ttmlir.runtime.host_stablehlo import OPS
+    assert set(OPS) == HOST_OPS

@@ -26,8 +26,10 @@ def stablehlo_text(fn: Callable, *args) -> str:
     return jax.jit(fn).lower(*args).as_text()
 
 
-def compile_stablehlo(text: str, filename: str = "<jax>", pipeline_options: str = "") -> bytes:
-    """A `.ttnn` binary of a StableHLO module's text; bad input raises `ttmlir.diagnostics.DiagnosticError`.
+def compile_stablehlo(text: str, filename: str = "<jax>", pipeline_options: str = "",
+                      stablehlo_options: str = "") -> bytes:
+    """A `.ttnn` binary of a StableHLO module's text (the options are the two pipelines'); bad input raises
+    `ttmlir.diagnostics.DiagnosticError`.
     The module is parsed once and taken through both pipelines in memory (a model's weights are not printed
     and read back between them)."""
     from ttmlir.asm import print_module
@@ -37,7 +39,8 @@ def compile_stablehlo(text: str, filename: str = "<jax>", pipeline_options: str 
     from ttmlir.target.ttnn import TranslateError, translate
 
     module, positions = load_module(make_context(), text, filename)
-    for name, options in (("stablehlo-to-ttir-pipeline", ""), ("ttir-to-ttnn-backend-pipeline", pipeline_options)):
+    for name, options in (("stablehlo-to-ttir-pipeline", stablehlo_options),
+                          ("ttir-to-ttnn-backend-pipeline", pipeline_options)):
         try:
             make_pass(name, options).apply(make_context(), module)
         except PassFailure as failure:

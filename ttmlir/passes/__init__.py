@@ -68,6 +68,7 @@ PASS_CLASSES = {
     "stablehlo-legalize-composite-to-call": "ttmlir.passes.stablehlo_pipelines:StableHLOLegalizeCompositeToCallPass",
     "inline": "ttmlir.passes.stablehlo_pipelines:InlinerPass",
     "stablehlo-to-ttir-pipeline": "ttmlir.passes.stablehlo_pipelines:StableHLOToTTIRPipeline",
+    "cpu-hoist-non-lowerable-shlo-ops": "ttmlir.passes.cpu_hoist_non_lowerable_shlo_ops:CPUHoistNonLowerableSHLOOpsPass",
     "update-global-to-local-shapes": "ttmlir.passes.update_global_to_local_shapes:UpdateGlobalToLocalShapesPass",
     "analyze-mesh": "ttmlir.passes.analyze_mesh:AnalyzeMeshPass",
     "apply-argument-shard-status": "ttmlir.passes.apply_argument_shard_status:ApplyArgumentShardStatusPass",

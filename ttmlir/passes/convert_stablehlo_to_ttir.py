@@ -175,6 +175,22 @@ def slice_(b: Builder, op) -> list[SSAValue]:
                    step=ints_of(op.attr("strides")))]
 
 
+def dynamic_slice(b: Builder, op) -> list[SSAValue]:
+    """Start indices gathered into one tensor and clamped so the window stays inside the operand (StableHLO's
+    rule); the ends are the starts plus the window's sizes."""
+    operand, *starts = op.operands
+    sizes = ints_of(op.attr("slice_sizes"))
+    starts_type = TensorType(starts[0].type.element_type, [len(starts)])
+
+    def const(values) -> SSAValue:
+        return b.ttir("constant", [], starts_type, value=DenseIntOrFPElementsAttr.from_list(starts_type, values))
+    begins = b.ttir("concat", [b.reshape(s, [1]) for s in starts], starts_type, dim=0)
+    begins = b.ttir("clamp_tensor", [begins, const([0] * len(starts)),
+                                     const([d - n for d, n in zip(shape(operand), sizes)])], starts_type)
+    ends = b.ttir("add", [begins, const(list(sizes))], starts_type)
+    return [b.ttir("slice_dynamic", [operand, begins, ends], op.results[0].type)]
+
+
 def compare(b: Builder, op) -> list[SSAValue]:
     return [b.ttir(COMPARE[op.attr("comparison_direction").data], list(op.operands), op.results[0].type)]
 
@@ -481,7 +497,7 @@ PATTERNS: dict[str, Callable[[Builder, Operation], list[SSAValue]]] = {
     **{f"stablehlo.{n}": elementwise for n in (*ELEMENTWISE, *LOGICAL)},
     **{f"stablehlo.{n}": p for n, p in {
         "broadcast_in_dim": broadcast_in_dim, "constant": constant, "reshape": reshape, "transpose": transpose,
-        "concatenate": concatenate, "slice": slice_, "compare": compare, "iota": iota, "clamp": clamp,
+        "concatenate": concatenate, "slice": slice_, "dynamic_slice": dynamic_slice, "compare": compare, "iota": iota, "clamp": clamp,
         "dot_general": dot_general, "dot": dot, "reduce": reduce, "pad": pad, "reverse": reverse,
         "optimization_barrier": optimization_barrier, "get_dimension_size": get_dimension_size,
         "gather": gather, "custom_call": custom_call, "sort": sort, "batch_norm_inference": batch_norm,
@@ -528,9 +544,10 @@ def stablehlo_ops(module: ModuleOp) -> list[Operation]:
 
 
 def _inside_stablehlo(op: Operation) -> bool:
+    """Inside another stablehlo op, or in the CPU module (whose StableHLO the host runs)."""
     parent = op.parent_op()
     while parent is not None:
-        if parent.name.startswith(("stablehlo.", "chlo.")):
+        if parent.name.startswith(("stablehlo.", "chlo.")) or parent.name == "ttcore.cpu_module":
             return True
         parent = parent.parent_op()
     return False

@@ -62,58 +62,65 @@ class TTIRCPUHoistTransformPass(ModulePass):
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         device = device_module_of(module)
-        marked = [op for op in device.walk() if isinstance(op, TTOp) and SHOULD_HOIST in op.attributes]
-        if not marked:
-            return
-        if device is module:
-            raise PassFailure(marked[0], "hoisting to the CPU needs a ttcore.device_module "
-                                         "(run --ttcore-wrap-device-module first)")
-        cpu = cpu_module_of(module, create=True)
-        names = {op.sym_name.data for op in cpu.ops if isinstance(op, FuncOp)}
-        for op in marked:
-            name = self._hoisted_function(op, cpu, device, names)
-            self._call(op, name)
+        hoist(module, [op for op in device.walk() if isinstance(op, TTOp) and SHOULD_HOIST in op.attributes])
 
-    @staticmethod
-    def _hoisted_function(op: TTOp, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> str:
-        """The CPU function computing `op` (created once per distinct op), and its device-side declaration."""
-        inputs = [cpu_type(v.type) for v in op.operands]
-        outputs = [cpu_type(r.type) for r in op.results]
-        body = Block(arg_types=inputs)
-        for i, arg in enumerate(body.args):
-            arg.name_hint = f"arg{i}"
-        clone = type(op).create(operands=list(body.args), result_types=outputs, properties=dict(op.properties),
-                                attributes={k: v for k, v in op.attributes.items() if k != SHOULD_HOIST})
-        body.add_ops([clone, ReturnOp(*clone.results)])
-        digest = hashlib.sha256(str(clone).encode()).hexdigest()[:8]
-        name = f"cpu_hoisted_{op.name.replace('.', '_')}_{digest}"
-        if name not in names:
-            names.add(name)
-            function = FuncOp(name, (inputs, outputs), Region(body))
-            function.attributes[FUNCTION_TYPE] = FORWARD_CPU
-            cpu.body.block.add_op(function)
-            declaration = FuncOp.external(name, inputs, outputs)
-            declaration.attributes[FUNCTION_TYPE] = StringAttr("forward_cpu_declaration")
-            device.body.block.add_op(declaration)
-        return name
 
-    @staticmethod
-    def _call(op: TTOp, name: str) -> None:
-        block = op.parent
-        casts_in = [_typecast(v, cpu_type(v.type)) for v in op.operands if cpu_type(v.type) != v.type]
-        block.insert_ops_before(casts_in, op)
-        converted = iter(c.results[0] for c in casts_in)
-        args = [next(converted) if cpu_type(v.type) != v.type else v for v in op.operands]
-        call = CallOp(name, args, [cpu_type(r.type) for r in op.results])
-        call.attributes[HOISTED_CALL] = UnitAttr()
-        call.location = op.location
-        block.insert_op_before(call, op)
-        for old, new in zip(op.results, call.results):
-            result = new
-            if new.type != old.type:
-                back = _typecast(new, old.type)
-                block.insert_op_before(back, op)
-                result = back.results[0]
-            old.replace_all_uses_with(result)
-        op.detach()
-        op.erase()
+def hoist(module: ModuleOp, ops: list[Operation], widen: bool = True) -> None:
+    """Moves each of `ops` (of the device module) into a `ttcore.cpu_module` function called in its place.
+    With `widen`, bf16/f16 tensors cross as f32 (TTIR ops, which the host computes in f32); without, types stay."""
+    if not ops:
+        return
+    device = device_module_of(module)
+    if device is module:
+        raise PassFailure(ops[0], "hoisting to the CPU needs a ttcore.device_module "
+                                  "(run --ttcore-wrap-device-module first)")
+    cpu = cpu_module_of(module, create=True)
+    names = {op.sym_name.data for op in cpu.ops if isinstance(op, FuncOp)}
+    to_cpu = cpu_type if widen else (lambda t: t)
+    for op in ops:
+        _call(op, _hoisted_function(op, cpu, device, names, to_cpu), to_cpu)
+
+
+def _hoisted_function(op: Operation, cpu: ModuleOp, device: ModuleOp, names: set[str], to_cpu) -> str:
+    """The CPU function computing `op` (created once per distinct op), and its device-side declaration."""
+    inputs = [to_cpu(v.type) for v in op.operands]
+    outputs = [to_cpu(r.type) for r in op.results]
+    body = Block(arg_types=inputs)
+    for i, arg in enumerate(body.args):
+        arg.name_hint = f"arg{i}"
+    clone = type(op).create(operands=list(body.args), result_types=outputs, properties=dict(op.properties),
+                            attributes={k: v for k, v in op.attributes.items() if k != SHOULD_HOIST},
+                            regions=[r.clone() for r in op.regions])
+    body.add_ops([clone, ReturnOp(*clone.results)])
+    digest = hashlib.sha256(str(clone).encode()).hexdigest()[:8]
+    name = f"cpu_hoisted_{op.name.replace('.', '_')}_{digest}"
+    if name not in names:
+        names.add(name)
+        function = FuncOp(name, (inputs, outputs), Region(body))
+        function.attributes[FUNCTION_TYPE] = FORWARD_CPU
+        cpu.body.block.add_op(function)
+        declaration = FuncOp.external(name, inputs, outputs)
+        declaration.attributes[FUNCTION_TYPE] = StringAttr("forward_cpu_declaration")
+        device.body.block.add_op(declaration)
+    return name
+
+
+def _call(op: Operation, name: str, to_cpu) -> None:
+    block = op.parent
+    casts_in = [_typecast(v, to_cpu(v.type)) for v in op.operands if to_cpu(v.type) != v.type]
+    block.insert_ops_before(casts_in, op)
+    converted = iter(c.results[0] for c in casts_in)
+    args = [next(converted) if to_cpu(v.type) != v.type else v for v in op.operands]
+    call = CallOp(name, args, [to_cpu(r.type) for r in op.results])
+    call.attributes[HOISTED_CALL] = UnitAttr()
+    call.location = op.location
+    block.insert_op_before(call, op)
+    for old, new in zip(op.results, call.results):
+        result = new
+        if new.type != old.type:
+            back = _typecast(new, old.type)
+            block.insert_op_before(back, op)
+            result = back.results[0]
+        old.replace_all_uses_with(result)
+    op.detach()
+    op.erase()

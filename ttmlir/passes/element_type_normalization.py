@@ -75,4 +75,7 @@ class ElementTypeNormalizationPass(ModulePass):
     name: ClassVar[str] = "ttir-element-type-normalization"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
+        from ttmlir.passes.cpu_hoist import cpu_module_of
         normalize(device_module_of(module) or module)
+        if (cpu := cpu_module_of(module)) is not None:  # its functions' signatures are the calls' on the device
+            normalize(cpu)

@@ -184,9 +184,9 @@ class StableHLOToTTIRPipeline(ModulePass):
     """StableHLO to TTIR: arith constants, simplification, complex values as real pairs, composites, inlining,
     conversion, CSE.
 
-    With enable-cpu-fallback (the default), the result is wrapped in `ttcore.device_module`, as upstream's is
-    for its CPU fallback; this build's CPU path runs TTIR ops only, so no StableHLO op is hoisted to it and an op
-    no pattern lowers is reported either way, naming it."""
+    With enable-cpu-fallback (the default) the conversion leaves what it cannot lower, the result is wrapped in
+    `ttcore.device_module`, the leftovers the host can run move to `ttcore.cpu_module`
+    (`--cpu-hoist-non-lowerable-shlo-ops`), and a strict conversion of the device module reports any other."""
 
     name: ClassVar[str] = "stablehlo-to-ttir-pipeline"
     enable_arith_to_stablehlo: bool = True
@@ -209,9 +209,11 @@ class StableHLOToTTIRPipeline(ModulePass):
         passes.append(LegalizeStableHLOCompositeToTTIRPass())
         if self.enable_composite_to_call:
             passes.append(StableHLOLegalizeCompositeToCallPass())
-        passes += [InlinerPass(), ConvertStableHLOToTTIRPass(), CommonSubexpressionElimination()]
+        passes += [InlinerPass(), ConvertStableHLOToTTIRPass(enable_partial_conversion=self.enable_cpu_fallback),
+                   CommonSubexpressionElimination()]
         if self.enable_cpu_fallback:
+            from ttmlir.passes.cpu_hoist_non_lowerable_shlo_ops import CPUHoistNonLowerableSHLOOpsPass
             from ttmlir.passes.register_device import WrapDeviceModulePass
-            passes.append(WrapDeviceModulePass())
+            passes += [WrapDeviceModulePass(), CPUHoistNonLowerableSHLOOpsPass(), ConvertStableHLOToTTIRPass()]
         for p in passes:
             p.apply(ctx, module)

@@ -327,6 +327,19 @@ def _load_cached(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     return args
 
 
+def _cpu(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
+    """A hoisted StableHLO function, computed on the host's values; its results are host tensors."""
+    from ttmlir.runtime.host_stablehlo import run_function
+    table = op.operation.type
+    args = [_lookup(ctx.pool, ref, "cpu") for ref in table.ins or []]
+    outs = table.outs or []
+    values = run_function(table.mlir, [a.data for a in args]) if ctx.compute else _described(outs, 1)
+    for ref, value in zip(outs, values):
+        ctx.pool[ref.globalId] = tensor = materialize(ref, value, None, f"@{table.funcName}")
+        op.outputs.append(tensor)
+    return args
+
+
 def _write_tensor(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     """write_tensor (host into device) and copy (device into device): the destination is written in place."""
     table = op.operation.type
@@ -507,7 +520,8 @@ def _dump_tensor(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     return [tensor]
 
 
-HOST_OPS = {"call": _call, "load_cached": _load_cached, "generic": _generic, "write_tensor": _write_tensor, "copy": _write_tensor,
+HOST_OPS = {"call": _call, "load_cached": _load_cached, "cpu": _cpu, "generic": _generic,
+            "write_tensor": _write_tensor, "copy": _write_tensor,
             "begin_trace_capture": _begin_trace_capture, "end_trace_capture": _end_trace_capture,
             "execute_trace": _execute_trace, "capture_or_execute_trace": _capture_or_execute_trace,
             "create_global_semaphore": _create_global_semaphore, "reset_global_semaphore": _reset_global_semaphore,

@@ -410,6 +410,7 @@ class OpType(object):
     RegionEndOp = 84
     DumpTensorOp = 85
     LoadCachedOp = 86
+    CpuOp = 87
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -587,6 +588,8 @@ def OpTypeCreator(unionType, table):
         return DumpTensorOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.LoadCachedOp:
         return LoadCachedOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.CpuOp:
+        return CpuOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -17151,6 +17154,214 @@ class CreationOpT(object):
         return creationOp
 
 
+class CpuOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = CpuOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsCpuOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def CpuOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # CpuOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # CpuOp
+    def Ins(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CpuOp
+    def InsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # CpuOp
+    def InsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        return o == 0
+
+    # CpuOp
+    def Outs(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
+            x = self._tab.Indirect(x)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CpuOp
+    def OutsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # CpuOp
+    def OutsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        return o == 0
+
+    # CpuOp
+    def FuncName(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+    # CpuOp
+    def Mlir(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+def CpuOpStart(builder):
+    builder.StartObject(4)
+
+def CpuOpAddIns(builder, ins):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(ins), 0)
+
+def CpuOpStartInsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def CpuOpAddOuts(builder, outs):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(outs), 0)
+
+def CpuOpStartOutsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def CpuOpAddFuncName(builder, funcName):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(funcName), 0)
+
+def CpuOpAddMlir(builder, mlir):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(mlir), 0)
+
+def CpuOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List
+except:
+    pass
+
+class CpuOpT(object):
+
+    # CpuOpT
+    def __init__(
+        self,
+        ins = None,
+        outs = None,
+        funcName = None,
+        mlir = None,
+    ):
+        self.ins = ins  # type: Optional[List[TensorRefT]]
+        self.outs = outs  # type: Optional[List[TensorRefT]]
+        self.funcName = funcName  # type: Optional[str]
+        self.mlir = mlir  # type: Optional[str]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        cpuOp = CpuOp()
+        cpuOp.Init(buf, pos)
+        return cls.InitFromObj(cpuOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, cpuOp):
+        x = CpuOpT()
+        x._UnPack(cpuOp)
+        return x
+
+    # CpuOpT
+    def _UnPack(self, cpuOp):
+        if cpuOp is None:
+            return
+        if not cpuOp.InsIsNone():
+            self.ins = []
+            for i in range(cpuOp.InsLength()):
+                if cpuOp.Ins(i) is None:
+                    self.ins.append(None)
+                else:
+                    tensorRef_ = TensorRefT.InitFromObj(cpuOp.Ins(i))
+                    self.ins.append(tensorRef_)
+        if not cpuOp.OutsIsNone():
+            self.outs = []
+            for i in range(cpuOp.OutsLength()):
+                if cpuOp.Outs(i) is None:
+                    self.outs.append(None)
+                else:
+                    tensorRef_ = TensorRefT.InitFromObj(cpuOp.Outs(i))
+                    self.outs.append(tensorRef_)
+        self.funcName = cpuOp.FuncName()
+        if self.funcName is not None:
+            self.funcName = self.funcName.decode('utf-8')
+        self.mlir = cpuOp.Mlir()
+        if self.mlir is not None:
+            self.mlir = self.mlir.decode('utf-8')
+
+    # CpuOpT
+    def Pack(self, builder):
+        if self.ins is not None:
+            inslist = []
+            for i in range(len(self.ins)):
+                inslist.append(self.ins[i].Pack(builder))
+            CpuOpStartInsVector(builder, len(self.ins))
+            for i in reversed(range(len(self.ins))):
+                builder.PrependUOffsetTRelative(inslist[i])
+            ins = builder.EndVector()
+        if self.outs is not None:
+            outslist = []
+            for i in range(len(self.outs)):
+                outslist.append(self.outs[i].Pack(builder))
+            CpuOpStartOutsVector(builder, len(self.outs))
+            for i in reversed(range(len(self.outs))):
+                builder.PrependUOffsetTRelative(outslist[i])
+            outs = builder.EndVector()
+        if self.funcName is not None:
+            funcName = builder.CreateString(self.funcName)
+        if self.mlir is not None:
+            mlir = builder.CreateString(self.mlir)
+        CpuOpStart(builder)
+        if self.ins is not None:
+            CpuOpAddIns(builder, ins)
+        if self.outs is not None:
+            CpuOpAddOuts(builder, outs)
+        if self.funcName is not None:
+            CpuOpAddFuncName(builder, funcName)
+        if self.mlir is not None:
+            CpuOpAddMlir(builder, mlir)
+        cpuOp = CpuOpEnd(builder)
+        return cpuOp
+
+
 class CallOp(object):
     __slots__ = ['_tab']
 
@@ -24272,7 +24483,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

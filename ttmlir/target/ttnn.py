@@ -365,6 +365,15 @@ class ProgramWriter:
         table.outputs = [self.ref(v) for v in op.results]
         return self.wrap(op, "LoadCachedOp", table)
 
+    def cpu(self, func: FuncOp) -> fb.OperationT:
+        """A CPU-module function of StableHLO ops: the host runs its text (`ttmlir.runtime.host_stablehlo`)."""
+        table = fb.CpuOpT()
+        table.ins = [self.ref(arg) for arg in func.body.block.args]
+        table.outs = [self.ref(v) for v in func.body.block.last_op.operands]
+        table.funcName = func.sym_name.data
+        table.mlir = print_module(func)
+        return self.wrap(func, "CpuOp", table)
+
     def wrap(self, op: Operation, table_name: str, table) -> fb.OperationT:
         """The Operation holding `table`, with the op's location and its printed form for debugging."""
         out = fb.OperationT()
@@ -436,6 +445,11 @@ class ProgramWriter:
                 ref.desc = copy.copy(ref.desc)  # this input's own descriptor, not its type's shared one
                 ref.desc.localShape = local
         prog.operations = []
+        if isinstance(func.parent_op().parent_op(), ttcore.CPUModuleOp) and \
+                any(op.name.startswith("stablehlo.") for op in func.body.block.ops):
+            prog.operations.append(self.cpu(func))
+            prog.outputs = [self.ref(v) for v in func.body.block.last_op.operands]
+            return prog
         for op in func.body.block.ops:
             if isinstance(op, ReturnOp):
                 prog.outputs = [self.ref(v) for v in op.operands]
