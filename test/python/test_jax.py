@@ -134,6 +134,17 @@ def test_unlowerable_op_is_a_located_error():
         tt_jax.compile_stablehlo(text)
 
 
+def test_scatters():
+    """JAX's indexed updates: rows, columns, points of a 2-D array, windows of a 3-D one; set, add (with a
+    repeated index), max."""
+    def program(x, rows, u, i, j, v, y, w):
+        x = jnp.asarray(x)
+        return (x.at[rows].set(u), x.at[rows[::-1] % 2].add(u), x.at[rows].max(u), x.at[i, j].set(v),
+                x.T.at[:, j[:2]].set(u[:2].T), jnp.asarray(y).at[i[:2], j[:2]].add(w))
+    check(program, f32(8, 4), np.array([5, 1, 6], np.int32), f32(3, 4), np.array([0, 5, 3], np.int32),
+          np.array([3, 1, 2], np.int32), f32(3), f32(6, 5, 3), f32(2, 3))
+
+
 def test_cpu_fallback_runs_hoisted_ops_on_the_host():
     """An op the device cannot lower (a dynamic update, an einsum) runs on the host inside a device program."""
     def program(x, update, row):

@@ -1,4 +1,4 @@
-"""StableHLO → TTIR patterns of the windowed families: convolution and reduce_window (pools, cumsum).
+"""StableHLO → TTIR patterns of the windowed families: convolution, reduce_window (pools, cumsum) and scatter.
 
 TTIR's conv2d and pools read NHWC inputs (and OIHW weights): the StableHLO op's layout, given by its dimension
 numbers (or, for reduce_window, by which dimensions have a window), is permuted to that and back.
@@ -6,13 +6,14 @@ numbers (or, for reduce_window, by which dimensions have a window), is permuted 
 
 from __future__ import annotations
 
+import itertools
 import math
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 
 from ttmlir.dialects.stablehlo import ints_of, int_of
 from ttmlir.passes import PassFailure
-from ttmlir.passes.convert_stablehlo_to_ttir import Builder, shape, splat_of
+from ttmlir.passes.convert_stablehlo_to_ttir import Builder, broadcast_to, shape, splat_of
 
 
 def permute(b: Builder, value, order):
@@ -129,5 +130,134 @@ def reduce_window(b: Builder, op):
     return [b.reshape(y, shape(op.results[0]))]
 
 
-PATTERNS = {"stablehlo.convolution": convolution, "stablehlo.reduce_window": reduce_window}
+SCATTER_REDUCE = {"stablehlo.add": "sum", "stablehlo.multiply": "prod", "stablehlo.maximum": "max",
+                  "stablehlo.minimum": "min"}
+
+
+def _scatter_reduce(op) -> str:
+    """The update computation as TTIR's reduce type: `invalid` is an overwrite (returning the update)."""
+    block = op.regions[0].block
+    ops = list(block.ops)
+    if len(ops) == 1 and list(ops[0].operands) == [block.args[1]]:
+        return "invalid"
+    if len(ops) == 2 and ops[0].name in SCATTER_REDUCE and set(ops[0].operands) == set(block.args) and \
+            list(ops[1].operands) == list(ops[0].results):
+        return SCATTER_REDUCE[ops[0].name]
+    raise _scatter_failure(op, "its update computation neither overwrites nor adds, multiplies, takes the maximum "
+                               "or the minimum")
+
+
+def _scatter_failure(op, why: str) -> PassFailure:
+    return PassFailure(op, f"failed to legalize operation 'stablehlo.scatter': {why}")
+
+
+def scatter(b: Builder, op):
+    """A torch-style `ttir.scatter`: a scatter along at most one operand dimension lines its update and indices
+    up with the operand; one along several scatters scalars into the flattened operand."""
+    if len(op.operands) != 3:
+        raise _scatter_failure(op, "TTIR scatters one tensor at a time")
+    reduce = _scatter_reduce(op)
+    if len(op.attr("scatter_dimension_numbers").scatter_dims_to_operand_dims) <= 1:
+        return [_scatter_aligned(b, op, reduce)]
+    return [_scatter_flat(b, op, reduce)]
+
+
+def _scatter_aligned(b: Builder, op, reduce: str):
+    operand, indices, updates = op.operands
+    d = op.attr("scatter_dimension_numbers")
+    rank, update_shape, index_shape = len(shape(operand)), shape(updates), shape(indices)
+    window_dims, batching = list(d.update_window_dims), list(d.input_batching_dims)
+    if not d.scatter_dims_to_operand_dims and not d.inserted_window_dims and not batching and reduce == "invalid" \
+            and window_dims == list(range(len(update_shape))) and update_shape == shape(operand):
+        return updates  # one window starting at the origin and covering the operand: an overwrite of it all
+    scatter_dim = d.scatter_dims_to_operand_dims[0] if d.scatter_dims_to_operand_dims else 0
+    # per operand dimension: the update dimension landing there, and the index dimension varying its position
+    source: list[int | None] = [None] * rank
+    varies: list[int | None] = [None] * rank
+    collapsed = set(d.inserted_window_dims) | set(batching)
+    for operand_dim, update_dim in zip([i for i in range(rank) if i not in collapsed], window_dims):
+        source[operand_dim] = update_dim
+    batch_update_dims = [u for u in range(len(update_shape)) if u not in window_dims]
+    batch_index_dims = [i for i in range(len(index_shape)) if i != d.index_vector_dim]
+    taken = False
+    for update_dim, index_dim in zip(batch_update_dims, batch_index_dims):
+        if index_dim in d.scatter_indices_batching_dims:
+            operand_dim = batching[list(d.scatter_indices_batching_dims).index(index_dim)]
+        elif d.scatter_dims_to_operand_dims and not taken:
+            operand_dim, taken = scatter_dim, True
+        else:
+            raise _scatter_failure(op, "TTIR scatter supports at most one non-batching scatter-batch dimension")
+        if source[operand_dim] is not None and update_shape[source[operand_dim]] != 1:
+            raise _scatter_failure(op, "an operand dimension carries both a scatter-batch dimension and a window "
+                                       "wider than one element")
+        source[operand_dim], varies[operand_dim] = update_dim, index_dim
+    placed = [u for u in source if u is not None]
+    if placed != sorted(placed):  # the update's dimensions in operand order (the rest have one element)
+        updates = permute(b, updates, placed + [u for u in range(len(update_shape)) if u not in placed])
+    aligned = [update_shape[u] if u is not None else 1 for u in source]
+    updates = b.reshape(updates, aligned)
+    index_type = TensorType(indices.type.element_type, aligned)
+    coordinate = lambda: b.ttir("arange", [], index_type, start=0, end=aligned[scatter_dim], step=1,  # noqa: E731
+                                arange_dimension=scatter_dim)
+    if not d.scatter_dims_to_operand_dims:
+        index = coordinate()
+    else:
+        if [i for i in varies if i is not None] != sorted(i for i in varies if i is not None):
+            raise _scatter_failure(op, "the indices' batch dimensions are not in operand order")
+        index = b.reshape(indices, [index_shape[i] if i is not None else 1 for i in varies])
+        if shape(index) != tuple(aligned):
+            repeats = [1 if n == m else m for n, m in zip(shape(index), aligned)]
+            index = b.ttir("repeat", [index], index_type, repeat_dimensions=repeats)
+        if source[scatter_dim] in window_dims:  # an index starts a window: each element adds its offset in it
+            index = b.ttir("add", [index, coordinate()], index_type)
+    return b.ttir("scatter", [operand, index, updates], op.results[0].type, dim=scatter_dim,
+                  scatter_reduce_type=reduce)
+
+
+def _scatter_flat(b: Builder, op, reduce: str):
+    """Each update element's position in the flattened operand: its window's start (the index vector times the
+    operand's strides) plus its offset in the window (a constant)."""
+    operand, indices, updates = op.operands
+    d = op.attr("scatter_dimension_numbers")
+    operand_shape, index_shape, update_shape = shape(operand), shape(indices), shape(updates)
+    to_operand = list(d.scatter_dims_to_operand_dims)
+    if d.input_batching_dims or d.scatter_indices_batching_dims:
+        raise _scatter_failure(op, "a scatter along several dimensions with batching dimensions is not supported")
+    if d.index_vector_dim != len(index_shape) - 1:
+        raise _scatter_failure(op, "a scatter along several dimensions needs the index vector last")
+    if to_operand != sorted(to_operand) or not set(d.inserted_window_dims) <= set(to_operand):
+        raise _scatter_failure(op, "scatter_dims_to_operand_dims must be increasing and hold every inserted "
+                                   "window dimension")
+    strides = [math.prod(operand_shape[i + 1:]) for i in range(len(operand_shape))]
+    window_operand_dims = [i for i in range(len(operand_shape)) if i not in d.inserted_window_dims]
+    window = [update_shape[u] for u in d.update_window_dims]
+    positions, width = math.prod(index_shape[:-1]), math.prod(window)
+    element = indices.type.element_type
+    column_type = TensorType(element, [positions, 1])
+    vectors = b.reshape(indices, [positions, len(to_operand)])
+    start = None
+    for k, operand_dim in enumerate(to_operand):
+        column = b.ttir("slice_static", [vectors], column_type, begins=[0, k], ends=[positions, k + 1], step=[1, 1])
+        if strides[operand_dim] != 1:
+            column = b.ttir("multiply", [column, b.constant(strides[operand_dim], column_type)], column_type)
+        start = column if start is None else b.ttir("add", [start, column], column_type)
+    flat_type = TensorType(element, [positions, width])
+    if width > 1:
+        offsets_type = TensorType(element, [1, width])
+        offsets = [sum(c * strides[o] for c, o in zip(coords, window_operand_dims))
+                   for coords in itertools.product(*(range(n) for n in window))]
+        offsets = b.ttir("constant", [], offsets_type, value=DenseIntOrFPElementsAttr.from_list(offsets_type, offsets))
+        start = b.ttir("add", [b.ttir("repeat", [start], flat_type, repeat_dimensions=[1, width]),
+                               broadcast_to(b, offsets, (positions, width))], flat_type)
+    index = b.reshape(start, [positions * width])
+    batch_dims = [u for u in range(len(update_shape)) if u not in d.update_window_dims]
+    updates = b.reshape(permute(b, updates, batch_dims + list(d.update_window_dims)), [positions * width])
+    flat = b.ttir("scatter", [b.reshape(operand, [math.prod(operand_shape)]), index, updates],
+                  TensorType(operand.type.element_type, [math.prod(operand_shape)]), dim=0,
+                  scatter_reduce_type=reduce)
+    return b.reshape(flat, operand_shape)
+
+
+PATTERNS = {"stablehlo.convolution": convolution, "stablehlo.reduce_window": reduce_window,
+            "stablehlo.scatter": scatter}
 
