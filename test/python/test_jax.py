@@ -145,6 +145,20 @@ def test_scatters():
           np.array([3, 1, 2], np.int32), f32(3), f32(6, 5, 3), f32(2, 3))
 
 
+def test_round_half_away_and_dynamic_iota():
+    halves = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.49, -3.7], np.float32)
+    check(lambda x: jax.lax.round(x, jax.lax.RoundingMethod.AWAY_FROM_ZERO), halves)
+    text = """func.func @main(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
+      %shape = stablehlo.constant dense<[3, 4]> : tensor<2xi64>
+      %0 = "stablehlo.dynamic_iota"(%shape) {iota_dimension = 1 : i64} : (tensor<2xi64>) -> tensor<3x4xf32>
+      %1 = stablehlo.add %0, %x : tensor<3x4xf32>
+      return %1 : tensor<3x4xf32>
+    }"""
+    x = f32(3, 4)
+    got, = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [x])
+    np.testing.assert_allclose(got, x + np.arange(4, dtype=np.float32), atol=2e-2)
+
+
 def test_cpu_fallback_runs_hoisted_ops_on_the_host():
     """An op the device cannot lower (a dynamic update, an einsum) runs on the host inside a device program."""
     def program(x, update, row):

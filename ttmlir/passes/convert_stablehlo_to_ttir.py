@@ -200,6 +200,19 @@ def iota(b: Builder, op) -> list[SSAValue]:
     return [b.ttir("arange", [], op.results[0].type, start=0, end=out[dim], step=1, arange_dimension=dim)]
 
 
+def dynamic_iota(b: Builder, op) -> list[SSAValue]:
+    """The result type is static here, so the shape operand says nothing more: an iota."""
+    return iota(b, op)
+
+
+def round_nearest_afz(b: Builder, op) -> list[SSAValue]:
+    """Halves away from zero: sign(x) * floor(|x| + 0.5)."""
+    x, t = op.operands[0], op.results[0].type
+    half = b.ttir("constant", [], t, value=DenseIntOrFPElementsAttr.from_list(t, [0.5]))
+    floor = b.ttir("floor", [b.ttir("add", [b.ttir("abs", [x], t), half], t)], t)
+    return [b.ttir("multiply", [b.ttir("sign", [x], t), floor], t)]
+
+
 def clamp(b: Builder, op) -> list[SSAValue]:
     low, x, high = op.operands
     return [b.ttir("clamp_tensor", [x, low, high], op.results[0].type)]
@@ -497,7 +510,8 @@ PATTERNS: dict[str, Callable[[Builder, Operation], list[SSAValue]]] = {
     **{f"stablehlo.{n}": elementwise for n in (*ELEMENTWISE, *LOGICAL)},
     **{f"stablehlo.{n}": p for n, p in {
         "broadcast_in_dim": broadcast_in_dim, "constant": constant, "reshape": reshape, "transpose": transpose,
-        "concatenate": concatenate, "slice": slice_, "dynamic_slice": dynamic_slice, "compare": compare, "iota": iota, "clamp": clamp,
+        "concatenate": concatenate, "slice": slice_, "dynamic_slice": dynamic_slice, "compare": compare, "iota": iota, "dynamic_iota": dynamic_iota,
+        "round_nearest_afz": round_nearest_afz, "clamp": clamp,
         "dot_general": dot_general, "dot": dot, "reduce": reduce, "pad": pad, "reverse": reverse,
         "optimization_barrier": optimization_barrier, "get_dimension_size": get_dimension_size,
         "gather": gather, "custom_call": custom_call, "sort": sort, "batch_norm_inference": batch_norm,
