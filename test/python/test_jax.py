@@ -145,6 +145,14 @@ def test_scatters():
           np.array([3, 1, 2], np.int32), f32(3), f32(6, 5, 3), f32(2, 3))
 
 
+def test_transposed_convolutions():
+    """JAX's conv_transpose (an input-dilated convolution) in both layouts, with SAME padding (one cropped row)."""
+    def program(x, w, y, v):
+        return (jax.lax.conv_transpose(x, w, (2, 2), "SAME", dimension_numbers=("NCHW", "OIHW", "NCHW")),
+                jax.lax.conv_transpose(y, v, (2, 3), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC")))
+    check(program, f32(1, 4, 5, 6), f32(3, 4, 3, 3), f32(2, 5, 4, 3), f32(2, 3, 3, 6))
+
+
 def test_round_half_away_and_dynamic_iota():
     halves = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.49, -3.7], np.float32)
     check(lambda x: jax.lax.round(x, jax.lax.RoundingMethod.AWAY_FROM_ZERO), halves)

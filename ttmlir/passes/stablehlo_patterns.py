@@ -45,13 +45,12 @@ def convolution(b: Builder, op):
     n = len(ispatial)
     if n not in (1, 2):
         raise PassFailure(op, f"'stablehlo.convolution' op with {n} spatial dimensions is not supported")
-    if any(d != 1 for d in ints_of(op.attr("lhs_dilation"))):
-        raise PassFailure(op, "'stablehlo.convolution' op with lhs_dilation (a transposed convolution) is not "
-                              "supported")
     if any(ints_of(op.attr("window_reversal"))):
         raise PassFailure(op, "'stablehlo.convolution' op with window_reversal is not supported")
     if int_of(op.attr("batch_group_count"), 1) != 1:
         raise PassFailure(op, "'stablehlo.convolution' op with batch_group_count > 1 is not supported")
+    if any(d != 1 for d in ints_of(op.attr("lhs_dilation"))):
+        return [_transposed_convolution(b, op)]
     strides = list(ints_of(op.attr("window_strides")) or (1,) * n)
     dilation = list(ints_of(op.attr("rhs_dilation")) or (1,) * n)
     pads = _pairs(op.attr("padding"), n)
@@ -71,6 +70,62 @@ def convolution(b: Builder, op):
     if n == 1:
         y = b.reshape(y, [out_nhwc[0], out_nhwc[1], out_nhwc[3]])
     return [permute(b, y, inverse([ob, *ospatial, of]))]
+
+
+def _transposed_convolution(b: Builder, op):
+    """A convolution of the input dilated by `lhs_dilation`: a transposed convolution with that stride. Its kernel
+    is the transposed one's flipped (a flip already in the program cancels), its padding what the kernel's extent
+    leaves of the low padding, the high side's surplus the output padding."""
+    layout = op.attr("dimension_numbers").data
+    lhs, rhs = op.operands
+    ib, if_, ispatial = layout.input_dims
+    ki, ko, kspatial = layout.kernel_dims
+    ob, of, ospatial = layout.output_dims
+    what = "'stablehlo.convolution' op with lhs_dilation (a transposed convolution)"
+    if len(ispatial) != 2 or int_of(op.attr("feature_group_count"), 1) != 1 or \
+            any(s != 1 for s in ints_of(op.attr("window_strides"))):
+        raise PassFailure(op, f"{what} is supported in 2-d, ungrouped and with unit window strides")
+    stride = list(ints_of(op.attr("lhs_dilation")))
+    dilation = list(ints_of(op.attr("rhs_dilation")) or (1, 1))
+    extent = [(shape(rhs)[k] - 1) * d + 1 for k, d in zip(kspatial, dilation)]
+    pads = _pairs(op.attr("padding"), 2)
+    # a low padding past the kernel's extent, or a high one short of the low one, is cropped off afterwards
+    padding = [e - 1 - low for e, (low, _) in zip(extent, pads)]
+    crop_low = [max(0, -p) for p in padding]
+    out_pad = [high - low for low, high in pads]
+    crop_high = [max(0, -p) for p in out_pad]
+    padding, out_pad = [max(0, p) for p in padding], [max(0, p) for p in out_pad]
+    if any(p >= max(s, d) for p, s, d in zip(out_pad, stride, dilation)):
+        raise PassFailure(op, f"{what} has more high than low padding ({[list(p) for p in pads]}) by a stride or "
+                              "more")
+    kernel = rhs
+    if getattr(rhs.owner, "name", None) == "ttir.reverse" and \
+            sorted(ints_of(rhs.owner.prop("dimensions"))) == sorted(kspatial):
+        kernel = rhs.owner.operands[0]
+    else:
+        kernel = b.ttir("reverse", [rhs], rhs.type, dimensions=sorted(kspatial))
+    kernel = permute(b, kernel, [ki, ko, *kspatial])
+    props = dict(stride=stride, padding=[padding[0], padding[1], padding[0], padding[1]], output_padding=out_pad,
+                 dilation=dilation, groups=1)
+    out = list(shape(op.results[0]))
+    for d, low, high in zip(ospatial, crop_low, crop_high):
+        out[d] += low + high
+    element = op.results[0].type.element_type
+    if (ob, of, list(ospatial)) == (ib, if_, list(ispatial)):  # the op's own layout, named by its dimensions
+        y = b.ttir("conv_transpose2d", [lhs, kernel], TensorType(element, out), batch_dim=ib,
+                   height_dim=ispatial[0], width_dim=ispatial[1], channel_dim=if_, **props)
+    else:
+        order = [ob, *ospatial, of]
+        y = b.ttir("conv_transpose2d", [permute(b, lhs, [ib, *ispatial, if_]), kernel],
+                   TensorType(element, [out[d] for d in order]), **props)
+        y = permute(b, y, inverse(order))
+    if any(crop_low) or any(crop_high):
+        begins = [0] * len(out)
+        for d, low in zip(ospatial, crop_low):
+            begins[d] = low
+        ends = [b_ + n for b_, n in zip(begins, shape(op.results[0]))]
+        y = b.ttir("slice_static", [y], op.results[0].type, begins=begins, ends=ends, step=[1] * len(out))
+    return y
 
 
 POOL_BODIES = {"stablehlo.maximum": "max_pool2d", "stablehlo.add": "avg_pool2d"}
