@@ -153,6 +153,15 @@ def test_transposed_convolutions():
     check(program, f32(1, 4, 5, 6), f32(3, 4, 3, 3), f32(2, 5, 4, 3), f32(2, 3, 3, 6))
 
 
+def test_3d_convolutions():
+    """Volumes in both layouts; strides, uneven padding, SAME padding."""
+    def program(x, w, y, v):
+        return (jax.lax.conv_general_dilated(x, w, (1, 2, 1), ((1, 1), (0, 0), (1, 2)),
+                                             dimension_numbers=("NCDHW", "OIDHW", "NCDHW")),
+                jax.lax.conv_general_dilated(y, v, (1, 1, 1), "SAME", dimension_numbers=("NDHWC", "DHWIO", "NDHWC")))
+    check(program, f32(1, 4, 5, 6, 7), f32(3, 4, 3, 3, 3), f32(2, 4, 5, 6, 3), f32(3, 3, 3, 3, 5))
+
+
 def test_round_half_away_and_dynamic_iota():
     halves = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.49, -3.7], np.float32)
     check(lambda x: jax.lax.round(x, jax.lax.RoundingMethod.AWAY_FROM_ZERO), halves)

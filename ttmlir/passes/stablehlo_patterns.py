@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float32Type, FloatAttr, TensorType
 
 from ttmlir.dialects.stablehlo import ints_of, int_of
 from ttmlir.passes import PassFailure
@@ -43,7 +43,7 @@ def convolution(b: Builder, op):
     ki, ko, kspatial = layout.kernel_dims
     ob, of, ospatial = layout.output_dims
     n = len(ispatial)
-    if n not in (1, 2):
+    if n not in (1, 2, 3):
         raise PassFailure(op, f"'stablehlo.convolution' op with {n} spatial dimensions is not supported")
     if any(ints_of(op.attr("window_reversal"))):
         raise PassFailure(op, "'stablehlo.convolution' op with window_reversal is not supported")
@@ -51,6 +51,8 @@ def convolution(b: Builder, op):
         raise PassFailure(op, "'stablehlo.convolution' op with batch_group_count > 1 is not supported")
     if any(d != 1 for d in ints_of(op.attr("lhs_dilation"))):
         return [_transposed_convolution(b, op)]
+    if n == 3:
+        return [_convolution3d(b, op)]
     strides = list(ints_of(op.attr("window_strides")) or (1,) * n)
     dilation = list(ints_of(op.attr("rhs_dilation")) or (1,) * n)
     pads = _pairs(op.attr("padding"), n)
@@ -70,6 +72,38 @@ def convolution(b: Builder, op):
     if n == 1:
         y = b.reshape(y, [out_nhwc[0], out_nhwc[1], out_nhwc[3]])
     return [permute(b, y, inverse([ob, *ospatial, of]))]
+
+
+def _convolution3d(b: Builder, op):
+    """A 3-d convolution: `ttir.conv3d` in the op's own layout (named by its dimensions) or NDHWC; its padding is
+    symmetric, so an uneven one pads the input first."""
+    layout = op.attr("dimension_numbers").data
+    lhs, rhs = op.operands
+    ib, if_, ispatial = layout.input_dims
+    ki, ko, kspatial = layout.kernel_dims
+    ob, of, ospatial = layout.output_dims
+    if any(d != 1 for d in ints_of(op.attr("rhs_dilation"))):
+        raise PassFailure(op, "'stablehlo.convolution' op with 3 spatial dimensions and rhs_dilation is not supported")
+    pads = _pairs(op.attr("padding"), 3)
+    padding = [min(low, high) for low, high in pads]
+    if any(low != high for low, high in pads):
+        edges = [0] * (2 * len(shape(lhs)))
+        for d, (low, high), p in zip(ispatial, pads, padding):
+            edges[2 * d], edges[2 * d + 1] = low - p, high - p
+        padded = [n + edges[2 * i] + edges[2 * i + 1] for i, n in enumerate(shape(lhs))]
+        lhs = b.ttir("pad", [lhs], TensorType(lhs.type.element_type, padded), padding=edges,
+                     value=FloatAttr(0.0, Float32Type()))
+    props = dict(stride=list(ints_of(op.attr("window_strides")) or (1, 1, 1)), padding=padding,
+                 groups=int_of(op.attr("feature_group_count"), 1))
+    kernel = permute(b, rhs, [ko, ki, *kspatial])
+    if (ob, of, list(ospatial)) == (ib, if_, list(ispatial)):
+        return b.ttir("conv3d", [lhs, kernel], op.results[0].type, batch_dim=ib, depth_dim=ispatial[0],
+                      height_dim=ispatial[1], width_dim=ispatial[2], channel_dim=if_, **props)
+    order = [ob, *ospatial, of]
+    out = shape(op.results[0])
+    y = b.ttir("conv3d", [permute(b, lhs, [ib, *ispatial, if_]), kernel],
+               TensorType(op.results[0].type.element_type, [out[d] for d in order]), **props)
+    return permute(b, y, inverse(order))
 
 
 def _transposed_convolution(b: Builder, op):
