@@ -109,7 +109,8 @@ def test_embedding_and_data_movement():
 
 def test_reductions():
     def program(x):
-        return jnp.argmax(x, axis=1), jnp.cumsum(x, axis=0), jnp.prod(x, axis=1), jnp.min(x, axis=0), x.sum()
+        return (jnp.argmax(x, axis=1), jnp.cumsum(x, axis=0), jnp.prod(x, axis=1), jnp.min(x, axis=0), x.sum(),
+                jnp.cumprod(x, axis=1))
     check(program, f32(6, 8, scale=0.3) + 1.0)
 
 

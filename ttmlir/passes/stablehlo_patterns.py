@@ -180,15 +180,16 @@ def reduce_window(b: Builder, op):
             any(d != 1 for d in ints_of(op.attr("window_dilations"))):
         raise PassFailure(op, "'stablehlo.reduce_window' op with dilations is not supported")
     active = [d for d in range(rank) if window[d] != 1 or strides[d] != 1 or pads[d] != (0, 0)]
-    # a running sum along one dimension (JAX's cumsum): the window spans it, padded in front
+    # a running sum or product along one dimension (JAX's cumsum, cumprod): the window spans it, padded in front
     running = [d for d in range(rank) if window[d] == src[d] and strides[d] == 1 and pads[d] == (src[d] - 1, 0)]
-    if kind == "stablehlo.add" and splat_of(init) == 0 and running and len(active) <= 1 and \
+    scan = {"stablehlo.add": ("cumsum", 0), "stablehlo.multiply": ("cumprod", 1)}.get(kind)
+    if scan is not None and splat_of(init) == scan[1] and running and len(active) <= 1 and \
             set(active) <= set(running):
         dim = active[0] if active else running[0]
-        return [b.ttir("cumsum", [x], op.results[0].type, dim=dim)]
+        return [b.ttir(scan[0], [x], op.results[0].type, dim=dim)]
     neutral = {"stablehlo.maximum": float("-inf"), "stablehlo.add": 0}
     if kind not in POOL_BODIES or len(active) > 2 or rank not in (2, 3, 4) or splat_of(init) != neutral[kind]:
-        raise PassFailure(op, "'stablehlo.reduce_window' op is neither a 2-d max/sum pool nor a cumulative sum")
+        raise PassFailure(op, "'stablehlo.reduce_window' op is neither a 2-d max/sum pool nor a cumulative sum or product")
     if rank < 4:  # a pool of a rank-2 (H, W) or rank-3 tensor: unit dimensions added (N first, C last)
         lead, trail = (1, 1) if rank == 2 else (1, 0)
         x = b.reshape(x, [1] * lead + list(src) + [1] * trail)
