@@ -103,7 +103,8 @@ def test_embedding_and_data_movement():
     def program(ids, table, x):
         rows = table[ids]
         joined = jnp.concatenate([x, x[:, ::-1]], axis=1)
-        return rows.sum(0), jnp.pad(joined, ((1, 0), (0, 2)), constant_values=0.5)[::2, 1:7], jnp.flip(x, 0).T
+        return (rows.sum(0), jnp.pad(joined, ((1, 0), (0, 2)), constant_values=0.5)[::2, 1:7], jnp.flip(x, 0).T,
+                jax.lax.pad(x, -1.0, [(1, 0, 1), (0, 2, 2)]))  # interior padding spreads the elements
     check(program, np.array([3, 1, 7, 0], np.int32), f32(10, 16), f32(4, 6))
 
 

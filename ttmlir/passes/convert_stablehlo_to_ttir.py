@@ -7,6 +7,7 @@ ops that compute the StableHLO op's result. An op nothing lowers is a located er
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Callable, ClassVar
@@ -284,16 +285,36 @@ def _is_extreme(value, init: SSAValue, kind: str) -> bool:
 
 
 def pad(b: Builder, op) -> list[SSAValue]:
-    if any(ints_of(op.attr("interior_padding"))):
-        raise PassFailure(op, "'stablehlo.pad' op interior padding is not supported")
     value = splat_of(op.operands[1])
     if value is None:
         raise PassFailure(op, "'stablehlo.pad' op padding value must be a constant")
     low, high = ints_of(op.attr("edge_padding_low")), ints_of(op.attr("edge_padding_high"))
     if any(v < 0 for v in (*low, *high)):
         raise PassFailure(op, "'stablehlo.pad' op negative padding is not supported")
-    return [b.ttir("pad", [op.operands[0]], op.results[0].type, padding=[v for p in zip(low, high) for v in p],
+    x, interior = op.operands[0], ints_of(op.attr("interior_padding"))
+    if any(interior):
+        x = _interior_pad(b, x, interior, value)
+    if not any((*low, *high)):
+        return [x]
+    return [b.ttir("pad", [x], op.results[0].type, padding=[v for p in zip(low, high) for v in p],
                    value=FloatAttr(float(value), Float32Type()))]
+
+
+def _interior_pad(b: Builder, x: SSAValue, interior, value) -> SSAValue:
+    """Elements spread apart by `interior` fill values: the input scattered at its elements' (constant) positions
+    into a flat tensor of the fill value."""
+    src = shape(x)
+    spread = [n + (n - 1) * g if n else 0 for n, g in zip(src, interior)]
+    strides = [math.prod(spread[i + 1:]) for i in range(len(spread))]
+    positions = [sum(c * (g + 1) * st for c, g, st in zip(coords, interior, strides))
+                 for coords in itertools.product(*(range(n) for n in src))]
+    size, count = math.prod(spread), math.prod(src)
+    index_type = TensorType(IntegerType(64), [count])
+    index = b.ttir("constant", [], index_type, value=DenseIntOrFPElementsAttr.from_list(index_type, positions))
+    flat_type = TensorType(x.type.element_type, [size])
+    flat = b.ttir("scatter", [b.constant(value, flat_type), index, b.reshape(x, [count])], flat_type, dim=0,
+                  scatter_reduce_type="invalid")
+    return b.reshape(flat, spread)
 
 
 def reverse(b: Builder, op) -> list[SSAValue]:
