@@ -164,6 +164,14 @@ def test_3d_convolutions():
     check(program, f32(1, 4, 5, 6, 7), f32(3, 4, 3, 3, 3), f32(2, 4, 5, 6, 3), f32(3, 3, 3, 3, 5))
 
 
+def test_max_pool_gradient():
+    """jax.grad of a max pool is a select_and_scatter: each output gradient lands on its window's maximum."""
+    def pooled(x, g):
+        y = jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 1, 3, 3), (1, 1, 2, 2), ((0, 0), (0, 0), (1, 1), (1, 1)))
+        return (y * g).sum()
+    check(jax.grad(pooled), f32(2, 3, 8, 8), f32(2, 3, 4, 4))
+
+
 def test_round_half_away_and_dynamic_iota():
     halves = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.49, -3.7], np.float32)
     check(lambda x: jax.lax.round(x, jax.lax.RoundingMethod.AWAY_FROM_ZERO), halves)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float32Type, FloatAttr, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float32Type, FloatAttr, IntegerType, TensorType
 
 from ttmlir.dialects.stablehlo import ints_of, int_of
 from ttmlir.passes import PassFailure
@@ -220,6 +220,52 @@ def reduce_window(b: Builder, op):
     return [b.reshape(y, shape(op.results[0]))]
 
 
+def _pool_layout(window, strides, pads, rank: int):
+    """The two spatial dimensions of a 2-d pool over a rank-4 tensor (those with a window, stride or padding, then
+    the first others) and the order putting the tensor in NHWC."""
+    active = [d for d in range(rank) if window[d] != 1 or strides[d] != 1 or pads[d] != (0, 0)]
+    spatial = sorted(active + [d for d in range(rank) if d not in active][: 2 - len(active)])
+    rest = [d for d in range(rank) if d not in spatial]
+    return spatial, [rest[0], spatial[0], spatial[1], rest[1]]
+
+
+def select_and_scatter(b: Builder, op):
+    """The gradient of a max pool: each source value added at its window's (first) maximum, onto the init value;
+    the maxima's positions come from `ttir.max_pool2d_with_indices`."""
+    operand, source, init = op.operands
+    select, scatter_body = (list(r.block.ops) for r in op.regions)
+    rank = len(shape(operand))
+    window = list(ints_of(op.attr("window_dimensions")))
+    strides = list(ints_of(op.attr("window_strides")) or (1,) * rank)
+    pads = _pairs(op.attr("padding"), rank)
+    if len(select) != 2 or select[0].name != "stablehlo.compare" or \
+            select[0].attr("comparison_direction").data != "GE" or \
+            list(select[0].operands) != list(op.regions[0].block.args) or \
+            [o.name for o in scatter_body] != ["stablehlo.add", "stablehlo.return"]:
+        raise PassFailure(op, "'stablehlo.select_and_scatter' op is supported as a max pool's gradient (select GE, "
+                              "scatter add)")
+    spatial, order = _pool_layout(window, strides, pads, rank) if rank == 4 else (None, None)
+    value = splat_of(init)
+    if order is None or len([d for d in range(4) if window[d] != 1 or strides[d] != 1 or pads[d] != (0, 0)]) > 2 \
+            or value is None:
+        raise PassFailure(op, "'stablehlo.select_and_scatter' op needs a rank-4 operand pooled over at most two "
+                              "dimensions and a constant init value")
+    x = permute(b, operand, order)
+    n, h, w, c = shape(x)
+    src = permute(b, source, order)
+    _, oh, ow, _ = shape(src)
+    element = operand.type.element_type
+    pooled = b.ttir_op("max_pool2d_with_indices", [x], [src.type, TensorType(IntegerType(32), shape(src))],
+                       kernel=[window[d] for d in spatial], stride=[strides[d] for d in spatial], dilation=[1, 1],
+                       padding=[pads[spatial[0]][0], pads[spatial[1]][0], pads[spatial[0]][1], pads[spatial[1]][1]],
+                       ceil_mode=False)
+    index = b.reshape(pooled.results[1], [n, oh * ow, c, 1])
+    plane = TensorType(element, [n, h * w, c, 1])
+    y = b.ttir("scatter", [b.constant(value, plane), index, b.reshape(src, [n, oh * ow, c, 1])], plane, dim=1,
+               scatter_reduce_type="sum")
+    return [permute(b, b.reshape(y, [n, h, w, c]), inverse(order))]
+
+
 SCATTER_REDUCE = {"stablehlo.add": "sum", "stablehlo.multiply": "prod", "stablehlo.maximum": "max",
                   "stablehlo.minimum": "min"}
 
@@ -349,5 +395,5 @@ def _scatter_flat(b: Builder, op, reduce: str):
 
 
 PATTERNS = {"stablehlo.convolution": convolution, "stablehlo.reduce_window": reduce_window,
-            "stablehlo.scatter": scatter}
+            "stablehlo.scatter": scatter, "stablehlo.select_and_scatter": select_and_scatter}
 
