@@ -451,7 +451,7 @@ def mlir_float(value: float, type: AnyFloat) -> str:
     if _round_trips(short, value, type):
         return short
     precision = 17 if isinstance(type, Float64Type) else 9
-    mantissa = digits[:precision].rstrip("0") or "0"
+    mantissa, exponent = _rounded_digits(digits, exponent, precision)
     if -4 <= exponent < precision:
         point = exponent + 1
         if point <= 0:
@@ -461,19 +461,23 @@ def mlir_float(value: float, type: AnyFloat) -> str:
         else:
             plain = mantissa[:point] + "." + mantissa[point:]
         return sign + plain
-    return f"{sign}{mantissa[0]}.{mantissa[1:] or '0'}E{exponent}"
+    return f"{sign}{mantissa[0]}.{mantissa[1:] or '0'}E{exponent:+d}"
 
 
 def _six_digits(digits: str, exponent: int) -> tuple[str, int]:
-    """APFloat::toString's digits at precision 6: the exact digits cut to about 20 bits (dropping, not
-    rounding), then rounded half-up to 6 digits; with the leading digit's new exponent."""
-    number = int(digits)
-    if number.bit_length() > 20:
-        number //= 10 ** ((number.bit_length() - 20) * 59 // 196)
+    return _rounded_digits(digits, exponent, 6)
+
+
+def _rounded_digits(digits: str, exponent: int, precision: int) -> tuple[str, int]:
+    """APFloat::toString's digits at a precision: the exact digits cut to the bits that precision needs
+    (dropping, not rounding), then rounded half-up to `precision` digits; with the leading digit's new exponent."""
+    number, bits = int(digits), precision * 196 // 59 + 1
+    if number.bit_length() > bits:
+        number //= 10 ** ((number.bit_length() - bits) * 59 // 196)
     text = str(number).rstrip("0")
-    if len(text) > 6:
-        rounded = str(int(text[:6]) + (text[6] >= "5"))
-        exponent += len(rounded) - 6
+    if len(text) > precision:
+        rounded = str(int(text[:precision]) + (text[precision] >= "5"))
+        exponent += len(rounded) - precision
         text = rounded
     return text.rstrip("0") or "0", exponent
 

@@ -172,6 +172,28 @@ def test_max_pool_gradient():
     check(jax.grad(pooled), f32(2, 3, 8, 8), f32(2, 3, 4, 4))
 
 
+def test_random_bits_and_uniform_draws():
+    """rng_bit_generator passes its state through and draws over the integer range; a `tenstorrent.uniform`
+    composite draws between its bounds."""
+    text = """module {
+    func.func @main(%key: tensor<2xui32>, %state: tensor<2xui64>) -> (tensor<2xui64>, tensor<64x8xui32>, tensor<512xf32>) {
+      %low = stablehlo.constant dense<-2.0> : tensor<f32>
+      %high = stablehlo.constant dense<3.0> : tensor<f32>
+      %s, %bits = stablehlo.rng_bit_generator %state, algorithm = DEFAULT : (tensor<2xui64>) -> (tensor<2xui64>, tensor<64x8xui32>)
+      %u = stablehlo.composite "tenstorrent.uniform" %key, %low, %high {decomposition = @uniform} : (tensor<2xui32>, tensor<f32>, tensor<f32>) -> tensor<512xf32>
+      return %s, %bits, %u : tensor<2xui64>, tensor<64x8xui32>, tensor<512xf32>
+    }
+    func.func private @uniform(%key: tensor<2xui32>, %low: tensor<f32>, %high: tensor<f32>) -> tensor<512xf32> {
+      %0 = stablehlo.broadcast_in_dim %low, dims = [] : (tensor<f32>) -> tensor<512xf32>
+      return %0 : tensor<512xf32>
+    }
+    }"""
+    state = np.array([42, 24], np.uint64)
+    out_state, bits, uniform = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [np.zeros(2, np.uint32), state])
+    assert list(out_state) == [42, 24] and bits.shape == (64, 8) and len(np.unique(bits)) > 256
+    assert uniform.min() >= -2.0 and uniform.max() < 3.0 and uniform.std() > 1.0
+
+
 def test_round_half_away_and_dynamic_iota():
     halves = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.49, -3.7], np.float32)
     check(lambda x: jax.lax.round(x, jax.lax.RoundingMethod.AWAY_FROM_ZERO), halves)

@@ -523,6 +523,19 @@ def rng(b: Builder, op) -> list[SSAValue]:
     return [b.ttir("rand", [], result, size=list(result.get_shape()), low=_f32(low), high=_f32(high), seed=0)]
 
 
+def rng_bit_generator(b: Builder, op) -> list[SSAValue]:
+    """Random bits as upstream draws them: uniform values over the integer type's range, converted; the state is
+    passed through."""
+    state, values = op.results
+    element = values.type.element_type
+    if not isinstance(element, IntegerType):
+        raise PassFailure(op, "'stablehlo.rng_bit_generator' op with non-integer results is not supported")
+    drawn = TensorType(Float32Type(), values.type.get_shape())
+    rand = b.ttir("rand", [], drawn, size=list(values.type.get_shape()), low=_f32(0.0),
+                  high=_f32(float(1 << element.width.data)), seed=0)
+    return [op.operands[0], b.ttir("typecast", [rand], values.type)]
+
+
 # chlo (JAX's math functions) -> ttir, one to one
 CHLO = {"erf": "erf", "erfc": "erfc", "asin": "asin", "asinh": "asinh", "acos": "acos", "atan": "atan", "tan": "tan",
         "square": "square"}
@@ -537,7 +550,7 @@ PATTERNS: dict[str, Callable[[Builder, Operation], list[SSAValue]]] = {
         "optimization_barrier": optimization_barrier, "get_dimension_size": get_dimension_size,
         "gather": gather, "custom_call": custom_call, "sort": sort, "batch_norm_inference": batch_norm,
         "batch_norm_training": batch_norm, "uniform_quantize": uniform_quantize,
-        "uniform_dequantize": uniform_dequantize, "rng": rng}.items()},
+        "uniform_dequantize": uniform_dequantize, "rng": rng, "rng_bit_generator": rng_bit_generator}.items()},
     "tensor.empty": empty,
     **{f"chlo.{n}": (lambda t: lambda b, op: [b.ttir(t, [op.operands[0]], op.results[0].type)])(t)
        for n, t in CHLO.items()},

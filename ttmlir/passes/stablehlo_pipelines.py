@@ -86,7 +86,19 @@ def _norm(kind: str):
     return lower
 
 
-COMPOSITES = {"tenstorrent.gelu": _gelu, "tenstorrent.gelu_tanh": _gelu, "tenstorrent.rms_norm": _norm("rms_norm"),
+def _uniform(b, op, attrs):
+    """Values drawn uniformly between the constant bounds (operands 1 and 2); the key operand seeds nothing here,
+    as upstream's lowering draws with seed 0."""
+    from ttmlir.passes.convert_stablehlo_to_ttir import splat_of
+    low, high = splat_of(op.operands[1]), splat_of(op.operands[2])
+    if low is None or high is None:
+        return None  # bounds computed at run time: the decomposition stays
+    result = op.results[0].type
+    return [b.ttir("rand", [], result, size=list(result.get_shape()), low=FloatAttr(float(low), Float32Type()),
+                   high=FloatAttr(float(high), Float32Type()), seed=0)]
+
+
+COMPOSITES = {"tenstorrent.uniform": _uniform, "tenstorrent.gelu": _gelu, "tenstorrent.gelu_tanh": _gelu, "tenstorrent.rms_norm": _norm("rms_norm"),
               "tenstorrent.layer_norm": _norm("layer_norm")}
 
 
