@@ -194,6 +194,25 @@ def test_random_bits_and_uniform_draws():
     assert uniform.min() >= -2.0 and uniform.max() < 3.0 and uniform.std() > 1.0
 
 
+def test_batch_norm_grad_matches_autograd():
+    """batch_norm_grad against torch's autograd of a batch normalisation by its own batch statistics."""
+    torch = pytest.importorskip("torch")
+    text = """func.func @main(%x: tensor<4x3x5x2xf32>, %g: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>,
+                          %dy: tensor<4x3x5x2xf32>) -> (tensor<4x3x5x2xf32>, tensor<3xf32>, tensor<3xf32>) {
+      %0:3 = "stablehlo.batch_norm_grad"(%x, %g, %m, %v, %dy) {epsilon = 1.0e-3 : f32, feature_index = 1 : i64}
+        : (tensor<4x3x5x2xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<4x3x5x2xf32>)
+        -> (tensor<4x3x5x2xf32>, tensor<3xf32>, tensor<3xf32>)
+      return %0#0, %0#1, %0#2 : tensor<4x3x5x2xf32>, tensor<3xf32>, tensor<3xf32>
+    }"""
+    x, g, dy = f32(4, 3, 5, 2), f32(3), f32(4, 3, 5, 2)
+    mean, var = x.mean((0, 2, 3)), x.var((0, 2, 3))
+    got = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [x, g, mean, var, dy])
+    tx, tg, tb = (torch.tensor(a, requires_grad=True) for a in (x, g, np.zeros(3, np.float32)))
+    torch.nn.functional.batch_norm(tx, None, None, tg, tb, training=True, eps=1e-3).backward(torch.tensor(dy))
+    for value, want in zip(got, (tx.grad, tg.grad, tb.grad)):
+        assert pcc(value, want.numpy()) >= 0.99
+
+
 def test_round_half_away_and_dynamic_iota():
     halves = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.49, -3.7], np.float32)
     check(lambda x: jax.lax.round(x, jax.lax.RoundingMethod.AWAY_FROM_ZERO), halves)

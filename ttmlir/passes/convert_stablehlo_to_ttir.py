@@ -502,6 +502,35 @@ def batch_norm(b: Builder, op) -> list[SSAValue]:
     return list(new.results)
 
 
+def batch_norm_grad(b: Builder, op) -> list[SSAValue]:
+    """The gradients of a batch normalisation by its batch statistics, decomposed (StableHLO's formulas):
+    d_offset = sum(dy), d_scale = sum(dy * x_hat), dx = scale / std * (dy - d_offset / N - x_hat * d_scale / N)."""
+    x, scale, mean, variance, dy = op.operands
+    feature, epsilon = int_of(op.attr("feature_index")), op.attr("epsilon").value.data
+    full, stats = tensor(x), tensor(mean)
+    dims = [d for d in range(len(shape(x))) if d != feature]
+    count = math.prod(shape(x)[d] for d in dims)
+
+    def spread(value: SSAValue) -> SSAValue:  # a per-feature value over the operand's shape
+        return broadcast_to(b, value, shape(x), [feature])
+
+    def per_feature(value: SSAValue) -> SSAValue:
+        return b.ttir("sum", [value], stats, keep_dim=False, dim_arg=dims)
+
+    def spread_mean(total: SSAValue) -> SSAValue:
+        return spread(b.ttir("div", [total, b.constant(float(count), stats)], stats))
+    centered = b.ttir("subtract", [x, spread(mean)], full)
+    std = b.ttir("sqrt", [b.ttir("add", [variance, b.constant(epsilon, stats)], stats)], stats)
+    normalized = b.ttir("div", [centered, spread(std)], full)
+    d_scale = per_feature(b.ttir("multiply", [dy, normalized], full))
+    d_offset = per_feature(dy)
+    shifted = b.ttir("subtract", [dy, spread_mean(d_offset)], full)
+    along = b.ttir("multiply", [normalized, spread_mean(d_scale)], full)
+    dx = b.ttir("multiply", [spread(b.ttir("div", [scale, std], stats)),
+                             b.ttir("subtract", [shifted, along], full)], full)
+    return [dx, d_scale, d_offset]
+
+
 def uniform_quantize(b: Builder, op) -> list[SSAValue]:
     from ttmlir.dialects.quant import UniformQuantizedType
     quantized_in = isinstance(op.operands[0].type.element_type, UniformQuantizedType)
@@ -549,7 +578,7 @@ PATTERNS: dict[str, Callable[[Builder, Operation], list[SSAValue]]] = {
         "dot_general": dot_general, "dot": dot, "reduce": reduce, "pad": pad, "reverse": reverse,
         "optimization_barrier": optimization_barrier, "get_dimension_size": get_dimension_size,
         "gather": gather, "custom_call": custom_call, "sort": sort, "batch_norm_inference": batch_norm,
-        "batch_norm_training": batch_norm, "uniform_quantize": uniform_quantize,
+        "batch_norm_training": batch_norm, "batch_norm_grad": batch_norm_grad, "uniform_quantize": uniform_quantize,
         "uniform_dequantize": uniform_dequantize, "rng": rng, "rng_bit_generator": rng_bit_generator}.items()},
     "tensor.empty": empty,
     **{f"chlo.{n}": (lambda t: lambda b, op: [b.ttir(t, [op.operands[0]], op.results[0].type)])(t)
