@@ -20,7 +20,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import stablehlo as shlo
 from ttmlir.dialects.canonicalize import is_splat
-from ttmlir.dialects.props import KINDS, default_attr, dense_values
+from ttmlir.dialects.props import KINDS, default_attr
 from ttmlir.dialects.stablehlo import int_of, ints_of
 from ttmlir.passes import PassFailure
 from ttmlir.passes.gspmd_to_ttir import convert_gspmd_to_ttir
@@ -110,6 +110,11 @@ def splat_of(value: SSAValue) -> float | int | None:
     if not isinstance(attr, DenseIntOrFPElementsAttr) or not is_splat(attr):
         return None
     return attr.get_element_type().unpack(attr.data.data, 1)[0]
+
+
+def refuse(op: Operation, why: str) -> PassFailure:
+    """The error of a pattern that does not take this form of its op."""
+    return PassFailure(op, f"failed to legalize operation '{op.name}': {why}")
 
 
 PASS_THROUGH = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.convert", "ttir.reshape",
@@ -255,7 +260,7 @@ def reduce(b: Builder, op) -> list[SSAValue]:
     dims = list(ints_of(op.attr("dimensions")))
     n = len(op.operands) // 2
     if kind is None:
-        raise PassFailure(op, "'stablehlo.reduce' op body is not a reduction TTIR has (sum, max, min, prod, and, "
+        raise refuse(op, "body is not a reduction TTIR has (sum, max, min, prod, and, "
                               "or, argmax)")
     if kind == "argmax":
         source = op.operands[0]
@@ -287,10 +292,10 @@ def _is_extreme(value, init: SSAValue, kind: str) -> bool:
 def pad(b: Builder, op) -> list[SSAValue]:
     value = splat_of(op.operands[1])
     if value is None:
-        raise PassFailure(op, "'stablehlo.pad' op padding value must be a constant")
+        raise refuse(op, "padding value must be a constant")
     low, high = ints_of(op.attr("edge_padding_low")), ints_of(op.attr("edge_padding_high"))
     if any(v < 0 for v in (*low, *high)):
-        raise PassFailure(op, "'stablehlo.pad' op negative padding is not supported")
+        raise refuse(op, "negative padding is not supported")
     x, interior = op.operands[0], ints_of(op.attr("interior_padding"))
     if any(interior):
         x = _interior_pad(b, x, interior, value)
@@ -423,7 +428,7 @@ def custom_call(b: Builder, op) -> list[SSAValue]:
         groups.append(rest[:take])
         rest = rest[take:]
     if rest:
-        raise PassFailure(op, f"'stablehlo.custom_call' op {target} takes at most {len(operands) - len(rest)} "
+        raise refuse(op, f"{target} takes at most {len(operands) - len(rest)} "
                               f"operands, got {len(operands)}")
     kinds = {p: kind for p, kind, _, _ in row.props}
     # every property spelled out, its table default where the call gives none, as upstream builds these ops
@@ -444,10 +449,10 @@ def sort(b: Builder, op) -> list[SSAValue]:
     body = op.regions[0].block
     compare_op = next((o for o in body.ops if o.name == "stablehlo.compare"), None)
     if compare_op is None or set(compare_op.operands) != set(body.args[:2]) or len(op.operands) > 2:
-        raise PassFailure(op, "'stablehlo.sort' op comparator is not a comparison of the first input's elements")
+        raise refuse(op, "comparator is not a comparison of the first input's elements")
     dim = int_of(op.attr("dimension"), -1) % len(shape(op.operands[0]))
     if len(op.operands) == 2 and not _positions_along(op.operands[1], dim):
-        raise PassFailure(op, "'stablehlo.sort' op sorts a second input that is not the positions of the first")
+        raise refuse(op, "sorts a second input that is not the positions of the first")
     direction = compare_op.attr("comparison_direction").data
     descending = (direction in ("GT", "GE")) == (compare_op.operands[0] is body.args[0])
     values = op.results[0].type
@@ -544,10 +549,10 @@ def uniform_dequantize(b: Builder, op) -> list[SSAValue]:
 def rng(b: Builder, op) -> list[SSAValue]:
     """A uniform draw between constant bounds."""
     if op.attr("rng_distribution").data != "UNIFORM":
-        raise PassFailure(op, "'stablehlo.rng' op only the UNIFORM distribution is supported")
+        raise refuse(op, "only the UNIFORM distribution is supported")
     low, high = splat_of(op.operands[0]), splat_of(op.operands[1])
     if low is None or high is None:
-        raise PassFailure(op, "'stablehlo.rng' op bounds must be constants")
+        raise refuse(op, "bounds must be constants")
     result = op.results[0].type
     return [b.ttir("rand", [], result, size=list(result.get_shape()), low=_f32(low), high=_f32(high), seed=0)]
 
@@ -558,7 +563,7 @@ def rng_bit_generator(b: Builder, op) -> list[SSAValue]:
     state, values = op.results
     element = values.type.element_type
     if not isinstance(element, IntegerType):
-        raise PassFailure(op, "'stablehlo.rng_bit_generator' op with non-integer results is not supported")
+        raise refuse(op, "non-integer results are not supported")
     drawn = TensorType(Float32Type(), values.type.get_shape())
     rand = b.ttir("rand", [], drawn, size=list(values.type.get_shape()), low=_f32(0.0),
                   high=_f32(float(1 << element.width.data)), seed=0)

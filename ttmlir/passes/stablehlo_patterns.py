@@ -12,8 +12,7 @@ import math
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float32Type, FloatAttr, IntegerType, TensorType
 
 from ttmlir.dialects.stablehlo import ints_of, int_of
-from ttmlir.passes import PassFailure
-from ttmlir.passes.convert_stablehlo_to_ttir import Builder, broadcast_to, shape, splat_of
+from ttmlir.passes.convert_stablehlo_to_ttir import Builder, broadcast_to, refuse, shape, splat_of
 
 
 def permute(b: Builder, value, order):
@@ -44,11 +43,11 @@ def convolution(b: Builder, op):
     ob, of, ospatial = layout.output_dims
     n = len(ispatial)
     if n not in (1, 2, 3):
-        raise PassFailure(op, f"'stablehlo.convolution' op with {n} spatial dimensions is not supported")
+        raise refuse(op, f"{n} spatial dimensions are not supported")
     if any(ints_of(op.attr("window_reversal"))):
-        raise PassFailure(op, "'stablehlo.convolution' op with window_reversal is not supported")
+        raise refuse(op, "window_reversal is not supported")
     if int_of(op.attr("batch_group_count"), 1) != 1:
-        raise PassFailure(op, "'stablehlo.convolution' op with batch_group_count > 1 is not supported")
+        raise refuse(op, "batch_group_count > 1 is not supported")
     if any(d != 1 for d in ints_of(op.attr("lhs_dilation"))):
         return [_transposed_convolution(b, op)]
     if n == 3:
@@ -83,7 +82,7 @@ def _convolution3d(b: Builder, op):
     ki, ko, kspatial = layout.kernel_dims
     ob, of, ospatial = layout.output_dims
     if any(d != 1 for d in ints_of(op.attr("rhs_dilation"))):
-        raise PassFailure(op, "'stablehlo.convolution' op with 3 spatial dimensions and rhs_dilation is not supported")
+        raise refuse(op, "rhs_dilation in 3 spatial dimensions is not supported")
     pads = _pairs(op.attr("padding"), 3)
     padding = [min(low, high) for low, high in pads]
     if any(low != high for low, high in pads):
@@ -115,10 +114,10 @@ def _transposed_convolution(b: Builder, op):
     ib, if_, ispatial = layout.input_dims
     ki, ko, kspatial = layout.kernel_dims
     ob, of, ospatial = layout.output_dims
-    what = "'stablehlo.convolution' op with lhs_dilation (a transposed convolution)"
+    what = "a transposed convolution (lhs_dilation)"
     if len(ispatial) != 2 or int_of(op.attr("feature_group_count"), 1) != 1 or \
             any(s != 1 for s in ints_of(op.attr("window_strides"))):
-        raise PassFailure(op, f"{what} is supported in 2-d, ungrouped and with unit window strides")
+        raise refuse(op, f"{what} is supported in 2-d, ungrouped and with unit window strides")
     stride = list(ints_of(op.attr("lhs_dilation")))
     dilation = list(ints_of(op.attr("rhs_dilation")) or (1, 1))
     extent = [(shape(rhs)[k] - 1) * d + 1 for k, d in zip(kspatial, dilation)]
@@ -130,7 +129,7 @@ def _transposed_convolution(b: Builder, op):
     crop_high = [max(0, -p) for p in out_pad]
     padding, out_pad = [max(0, p) for p in padding], [max(0, p) for p in out_pad]
     if any(p >= max(s, d) for p, s, d in zip(out_pad, stride, dilation)):
-        raise PassFailure(op, f"{what} has more high than low padding ({[list(p) for p in pads]}) by a stride or "
+        raise refuse(op, f"{what} has more high than low padding ({[list(p) for p in pads]}) by a stride or "
                               "more")
     kernel = rhs
     if getattr(rhs.owner, "name", None) == "ttir.reverse" and \
@@ -167,7 +166,7 @@ POOL_BODIES = {"stablehlo.maximum": "max_pool2d", "stablehlo.add": "avg_pool2d"}
 
 def reduce_window(b: Builder, op):
     if len(op.operands) != 2:
-        raise PassFailure(op, "'stablehlo.reduce_window' op with several inputs is not supported")
+        raise refuse(op, "several inputs are not supported")
     x, init = op.operands
     body = list(op.regions[0].block.ops)
     kind = body[0].name if len(body) == 2 else None
@@ -178,7 +177,7 @@ def reduce_window(b: Builder, op):
     pads = _pairs(op.attr("padding"), rank)
     if any(d != 1 for d in ints_of(op.attr("base_dilations"))) or \
             any(d != 1 for d in ints_of(op.attr("window_dilations"))):
-        raise PassFailure(op, "'stablehlo.reduce_window' op with dilations is not supported")
+        raise refuse(op, "dilations are not supported")
     active = [d for d in range(rank) if window[d] != 1 or strides[d] != 1 or pads[d] != (0, 0)]
     # a running sum or product along one dimension (JAX's cumsum, cumprod): the window spans it, padded in front
     running = [d for d in range(rank) if window[d] == src[d] and strides[d] == 1 and pads[d] == (src[d] - 1, 0)]
@@ -189,7 +188,7 @@ def reduce_window(b: Builder, op):
         return [b.ttir(scan[0], [x], op.results[0].type, dim=dim)]
     neutral = {"stablehlo.maximum": float("-inf"), "stablehlo.add": 0}
     if kind not in POOL_BODIES or len(active) > 2 or rank not in (2, 3, 4) or splat_of(init) != neutral[kind]:
-        raise PassFailure(op, "'stablehlo.reduce_window' op is neither a 2-d max/sum pool nor a cumulative sum or product")
+        raise refuse(op, "neither a 2-d max/sum pool nor a cumulative sum or product")
     if rank < 4:  # a pool of a rank-2 (H, W) or rank-3 tensor: unit dimensions added (N first, C last)
         lead, trail = (1, 1) if rank == 2 else (1, 0)
         x = b.reshape(x, [1] * lead + list(src) + [1] * trail)
@@ -242,13 +241,13 @@ def select_and_scatter(b: Builder, op):
             select[0].attr("comparison_direction").data != "GE" or \
             list(select[0].operands) != list(op.regions[0].block.args) or \
             [o.name for o in scatter_body] != ["stablehlo.add", "stablehlo.return"]:
-        raise PassFailure(op, "'stablehlo.select_and_scatter' op is supported as a max pool's gradient (select GE, "
+        raise refuse(op, "supported as a max pool's gradient (select GE, "
                               "scatter add)")
     spatial, order = _pool_layout(window, strides, pads, rank) if rank == 4 else (None, None)
     value = splat_of(init)
     if order is None or len([d for d in range(4) if window[d] != 1 or strides[d] != 1 or pads[d] != (0, 0)]) > 2 \
             or value is None:
-        raise PassFailure(op, "'stablehlo.select_and_scatter' op needs a rank-4 operand pooled over at most two "
+        raise refuse(op, "needs a rank-4 operand pooled over at most two "
                               "dimensions and a constant init value")
     x = permute(b, operand, order)
     n, h, w, c = shape(x)
@@ -279,19 +278,15 @@ def _scatter_reduce(op) -> str:
     if len(ops) == 2 and ops[0].name in SCATTER_REDUCE and set(ops[0].operands) == set(block.args) and \
             list(ops[1].operands) == list(ops[0].results):
         return SCATTER_REDUCE[ops[0].name]
-    raise _scatter_failure(op, "its update computation neither overwrites nor adds, multiplies, takes the maximum "
+    raise refuse(op, "its update computation neither overwrites nor adds, multiplies, takes the maximum "
                                "or the minimum")
-
-
-def _scatter_failure(op, why: str) -> PassFailure:
-    return PassFailure(op, f"failed to legalize operation 'stablehlo.scatter': {why}")
 
 
 def scatter(b: Builder, op):
     """A torch-style `ttir.scatter`: a scatter along at most one operand dimension lines its update and indices
     up with the operand; one along several scatters scalars into the flattened operand."""
     if len(op.operands) != 3:
-        raise _scatter_failure(op, "TTIR scatters one tensor at a time")
+        raise refuse(op, "TTIR scatters one tensor at a time")
     reduce = _scatter_reduce(op)
     if len(op.attr("scatter_dimension_numbers").scatter_dims_to_operand_dims) <= 1:
         return [_scatter_aligned(b, op, reduce)]
@@ -322,9 +317,9 @@ def _scatter_aligned(b: Builder, op, reduce: str):
         elif d.scatter_dims_to_operand_dims and not taken:
             operand_dim, taken = scatter_dim, True
         else:
-            raise _scatter_failure(op, "TTIR scatter supports at most one non-batching scatter-batch dimension")
+            raise refuse(op, "TTIR scatter supports at most one non-batching scatter-batch dimension")
         if source[operand_dim] is not None and update_shape[source[operand_dim]] != 1:
-            raise _scatter_failure(op, "an operand dimension carries both a scatter-batch dimension and a window "
+            raise refuse(op, "an operand dimension carries both a scatter-batch dimension and a window "
                                        "wider than one element")
         source[operand_dim], varies[operand_dim] = update_dim, index_dim
     placed = [u for u in source if u is not None]
@@ -339,7 +334,7 @@ def _scatter_aligned(b: Builder, op, reduce: str):
         index = coordinate()
     else:
         if [i for i in varies if i is not None] != sorted(i for i in varies if i is not None):
-            raise _scatter_failure(op, "the indices' batch dimensions are not in operand order")
+            raise refuse(op, "the indices' batch dimensions are not in operand order")
         index = b.reshape(indices, [index_shape[i] if i is not None else 1 for i in varies])
         if shape(index) != tuple(aligned):
             repeats = [1 if n == m else m for n, m in zip(shape(index), aligned)]
@@ -358,11 +353,11 @@ def _scatter_flat(b: Builder, op, reduce: str):
     operand_shape, index_shape, update_shape = shape(operand), shape(indices), shape(updates)
     to_operand = list(d.scatter_dims_to_operand_dims)
     if d.input_batching_dims or d.scatter_indices_batching_dims:
-        raise _scatter_failure(op, "a scatter along several dimensions with batching dimensions is not supported")
+        raise refuse(op, "a scatter along several dimensions with batching dimensions is not supported")
     if d.index_vector_dim != len(index_shape) - 1:
-        raise _scatter_failure(op, "a scatter along several dimensions needs the index vector last")
+        raise refuse(op, "a scatter along several dimensions needs the index vector last")
     if to_operand != sorted(to_operand) or not set(d.inserted_window_dims) <= set(to_operand):
-        raise _scatter_failure(op, "scatter_dims_to_operand_dims must be increasing and hold every inserted "
+        raise refuse(op, "scatter_dims_to_operand_dims must be increasing and hold every inserted "
                                    "window dimension")
     strides = [math.prod(operand_shape[i + 1:]) for i in range(len(operand_shape))]
     window_operand_dims = [i for i in range(len(operand_shape)) if i not in d.inserted_window_dims]
