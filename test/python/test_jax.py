@@ -213,6 +213,14 @@ def test_batch_norm_grad_matches_autograd():
         assert pcc(value, want.numpy()) >= 0.99
 
 
+def test_reduce_window_of_two_inputs():
+    """One reduce_window computing a max pool of one input and a sum pool of another."""
+    def program(x, y):
+        return jax.lax.reduce_window((x, y), (-jnp.inf, 0.0), lambda a, b: (jnp.maximum(a[0], b[0]), a[1] + b[1]),
+                                     (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+    check(program, f32(1, 8, 8, 4), f32(1, 8, 8, 4))
+
+
 def test_round_half_away_and_dynamic_iota():
     halves = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.49, -3.7], np.float32)
     check(lambda x: jax.lax.round(x, jax.lax.RoundingMethod.AWAY_FROM_ZERO), halves)

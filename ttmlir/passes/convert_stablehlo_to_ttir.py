@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type, FloatAttr, IntegerAttr,
+from xdsl.dialects.builtin import (BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type, FloatAttr, IntegerAttr,
                                    IntegerType, ModuleOp, StringAttr, TensorType, i32)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -76,6 +76,10 @@ class Builder:
         if tuple(value.type.get_shape()) == tuple(shape):
             return value
         return self.ttir("reshape", [value], TensorType(value.type.element_type, list(shape)), shape=list(shape))
+
+    def splat(self, value: float | int, t: TensorType) -> SSAValue:
+        """A `ttir.constant` of one value everywhere (stored once, as MLIR stores a splat)."""
+        return self.ttir("constant", [], t, value=DenseIntOrFPElementsAttr(t, BytesAttr(t.element_type.pack([value]))))
 
     def constant(self, value: float | int, like: TensorType, shape=None) -> SSAValue:
         shape = list(like.get_shape()) if shape is None else list(shape)
@@ -214,7 +218,7 @@ def dynamic_iota(b: Builder, op) -> list[SSAValue]:
 def round_nearest_afz(b: Builder, op) -> list[SSAValue]:
     """Halves away from zero: sign(x) * floor(|x| + 0.5)."""
     x, t = op.operands[0], op.results[0].type
-    half = b.ttir("constant", [], t, value=DenseIntOrFPElementsAttr.from_list(t, [0.5]))
+    half = b.splat(0.5, t)
     floor = b.ttir("floor", [b.ttir("add", [b.ttir("abs", [x], t), half], t)], t)
     return [b.ttir("multiply", [b.ttir("sign", [x], t), floor], t)]
 

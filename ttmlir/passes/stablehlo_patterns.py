@@ -1,4 +1,5 @@
-"""StableHLO → TTIR patterns of the windowed families: convolution, reduce_window (pools, cumsum) and scatter.
+"""StableHLO → TTIR patterns of the windowed families: convolution, reduce_window (pools, cumsum, cumprod),
+select_and_scatter and scatter.
 
 TTIR's conv2d and pools read NHWC inputs (and OIHW weights): the StableHLO op's layout, given by its dimension
 numbers (or, for reduce_window, by which dimensions have a window), is permuted to that and back.
@@ -10,6 +11,7 @@ import itertools
 import math
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float32Type, FloatAttr, IntegerType, TensorType
+from xdsl.ir import Operation
 
 from ttmlir.dialects.stablehlo import ints_of, int_of
 from ttmlir.passes.convert_stablehlo_to_ttir import Builder, broadcast_to, refuse, shape, splat_of
@@ -165,12 +167,20 @@ POOL_BODIES = {"stablehlo.maximum": "max_pool2d", "stablehlo.add": "avg_pool2d"}
 
 
 def reduce_window(b: Builder, op):
-    if len(op.operands) != 2:
-        raise refuse(op, "several inputs are not supported")
-    x, init = op.operands
-    body = list(op.regions[0].block.ops)
-    kind = body[0].name if len(body) == 2 else None
-    src, out = shape(x), shape(op.results[0])
+    """Each result reduced on its own: its body value must combine only its own input's pair of arguments."""
+    n = len(op.operands) // 2
+    block = op.regions[0].block
+    kinds = []
+    for i, value in enumerate(block.last_op.operands):
+        owner = value.owner
+        own = isinstance(owner, Operation) and owner.parent_block() is block and \
+            set(owner.operands) == {block.args[i], block.args[n + i]}
+        kinds.append(owner.name if own else None)
+    return [_reduce_window(b, op, op.operands[i], op.operands[n + i], kinds[i], op.results[i]) for i in range(n)]
+
+
+def _reduce_window(b: Builder, op, x, init, kind, result):
+    src, out = shape(x), shape(result)
     rank = len(src)
     window = list(ints_of(op.attr("window_dimensions")))
     strides = list(ints_of(op.attr("window_strides")) or (1,) * rank)
@@ -185,7 +195,7 @@ def reduce_window(b: Builder, op):
     if scan is not None and splat_of(init) == scan[1] and running and len(active) <= 1 and \
             set(active) <= set(running):
         dim = active[0] if active else running[0]
-        return [b.ttir(scan[0], [x], op.results[0].type, dim=dim)]
+        return b.ttir(scan[0], [x], result.type, dim=dim)
     neutral = {"stablehlo.maximum": float("-inf"), "stablehlo.add": 0}
     if kind not in POOL_BODIES or len(active) > 2 or rank not in (2, 3, 4) or splat_of(init) != neutral[kind]:
         raise refuse(op, "neither a 2-d max/sum pool nor a cumulative sum or product")
@@ -195,28 +205,18 @@ def reduce_window(b: Builder, op):
         window = [1] * lead + window + [1] * trail
         strides = [1] * lead + strides + [1] * trail
         pads = [(0, 0)] * lead + pads + [(0, 0)] * trail
-        active = [d + lead for d in active]
-        src, out = (1,) * lead + tuple(src) + (1,) * trail, (1,) * lead + tuple(out) + (1,) * trail
-    rest = [d for d in range(4) if d not in active]
-    spatial = active + [d for d in rest if d not in active][: 2 - len(active)]
-    spatial.sort()
-    rest = [d for d in range(4) if d not in spatial]
-    order = [rest[0], spatial[0], spatial[1], rest[1]]
-    y_in = permute(b, x, order)
-    out_nhwc = [out[d] for d in order]
+        out = (1,) * lead + tuple(out) + (1,) * trail
+    spatial, order = _pool_layout(window, strides, pads, 4)
     pool = POOL_BODIES[kind]
-    element = op.results[0].type.element_type
     props = dict(kernel=[window[d] for d in spatial], stride=[strides[d] for d in spatial], dilation=[1, 1],
                  padding=[pads[spatial[0]][0], pads[spatial[1]][0], pads[spatial[0]][1], pads[spatial[1]][1]],
                  ceil_mode=False)
     if pool == "avg_pool2d":
         props["count_include_pad"] = True
-    y = b.ttir(pool, [y_in], TensorType(element, out_nhwc), **props)
+    y = b.ttir(pool, [permute(b, x, order)], TensorType(result.type.element_type, [out[d] for d in order]), **props)
     if pool == "avg_pool2d":  # a windowed sum: the average times the window's size
-        area = math.prod(window[d] for d in spatial)
-        y = b.ttir("multiply", [y, b.constant(float(area), y.type)], y.type)
-    y = permute(b, y, inverse(order))
-    return [b.reshape(y, shape(op.results[0]))]
+        y = b.ttir("multiply", [y, b.splat(float(math.prod(window[d] for d in spatial)), y.type)], y.type)
+    return b.reshape(permute(b, y, inverse(order)), shape(result))
 
 
 def _pool_layout(window, strides, pads, rank: int):
