@@ -221,6 +221,15 @@ def test_reduce_window_of_two_inputs():
     check(program, f32(1, 8, 8, 4), f32(1, 8, 8, 4))
 
 
+def test_max_pool_3d():
+    """Volumes max-pooled (as two 2-d pools) in NCDHW with padding and in NDHWC."""
+    def program(x, y):
+        pad = ((0, 0), (0, 0), (1, 1), (1, 1), (0, 1))
+        return (jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 1, 3, 3, 2), (1, 1, 2, 2, 2), pad),
+                jax.lax.reduce_window(y, -jnp.inf, jax.lax.max, (1, 2, 2, 2, 1), (1, 2, 2, 2, 1), "VALID"))
+    check(program, f32(2, 3, 6, 8, 5), f32(1, 4, 6, 8, 3))
+
+
 def test_round_half_away_and_dynamic_iota():
     halves = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.49, -3.7], np.float32)
     check(lambda x: jax.lax.round(x, jax.lax.RoundingMethod.AWAY_FROM_ZERO), halves)

@@ -197,6 +197,8 @@ def _reduce_window(b: Builder, op, x, init, kind, result):
         dim = active[0] if active else running[0]
         return b.ttir(scan[0], [x], result.type, dim=dim)
     neutral = {"stablehlo.maximum": float("-inf"), "stablehlo.add": 0}
+    if kind == "stablehlo.maximum" and rank == 5 and len(active) <= 3 and splat_of(init) == neutral[kind]:
+        return _max_pool3d(b, x, window, strides, pads, active, result)
     if kind not in POOL_BODIES or len(active) > 2 or rank not in (2, 3, 4) or splat_of(init) != neutral[kind]:
         raise refuse(op, "neither a 2-d max/sum pool nor a cumulative sum or product")
     if rank < 4:  # a pool of a rank-2 (H, W) or rank-3 tensor: unit dimensions added (N first, C last)
@@ -217,6 +219,32 @@ def _reduce_window(b: Builder, op, x, init, kind, result):
     if pool == "avg_pool2d":  # a windowed sum: the average times the window's size
         y = b.ttir("multiply", [y, b.splat(float(math.prod(window[d] for d in spatial)), y.type)], y.type)
     return b.reshape(permute(b, y, inverse(order)), shape(result))
+
+
+def _max_pool3d(b: Builder, x, window, strides, pads, active, result):
+    """A max pool over three dimensions as two 2-d ones (a maximum's window splits): over (H, W) with D folded
+    into the batch, then over D with H and W flattened; in NDHWC, back through NCDHW."""
+    spatial = sorted(active + [d for d in range(5) if d not in active][: 3 - len(active)])
+    n, c = (d for d in range(5) if d not in spatial)
+    order = [n, *spatial, c]
+    y = permute(b, x, order)
+    batch, depth, height, width, channels = shape(y)
+    element = result.type.element_type
+
+    def pool(value, dims, out_shape):
+        kernel = [window[d] if d is not None else 1 for d in dims]
+        stride = [strides[d] if d is not None else 1 for d in dims]
+        side = [pads[d] if d is not None else (0, 0) for d in dims]
+        return b.ttir("max_pool2d", [value], TensorType(element, out_shape), kernel=kernel, stride=stride,
+                      dilation=[1, 1], padding=[side[0][0], side[1][0], side[0][1], side[1][1]], ceil_mode=False)
+    out = shape(result)
+    d_out, h_out, w_out = (out[d] for d in spatial)
+    y = pool(b.reshape(y, [batch * depth, height, width, channels]), spatial[1:],
+             [batch * depth, h_out, w_out, channels])
+    y = pool(b.reshape(y, [batch, depth, h_out * w_out, channels]), [spatial[0], None],
+             [batch, d_out, h_out * w_out, channels])
+    y = b.reshape(permute(b, y, [0, 3, 1, 2]), [batch, channels, d_out, h_out, w_out])
+    return permute(b, y, inverse([n, c, *spatial]))
 
 
 def _pool_layout(window, strides, pads, rank: int):
