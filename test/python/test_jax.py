@@ -167,7 +167,8 @@ def test_3d_convolutions():
 def test_max_pool_gradient():
     """jax.grad of a max pool is a select_and_scatter: each output gradient lands on its window's maximum."""
     def pooled(x, g):
-        y = jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 1, 3, 3), (1, 1, 2, 2), ((0, 0), (0, 0), (1, 1), (1, 1)))
+        y = jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 1, 3, 3), (1, 1, 2, 2),
+                                  ((0, 0), (0, 0), (1, 1), (1, 1)))
         return (y * g).sum()
     check(jax.grad(pooled), f32(2, 3, 8, 8), f32(2, 3, 4, 4))
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type, FloatAttr, IntegerAttr,
-                                   IntegerType, ModuleOp, StringAttr, TensorType, i32)
+from xdsl.dialects.builtin import (BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type, FloatAttr,
+                                   IntegerAttr, IntegerType, ModuleOp, StringAttr, TensorType, i32)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
@@ -582,13 +582,14 @@ PATTERNS: dict[str, Callable[[Builder, Operation], list[SSAValue]]] = {
     **{f"stablehlo.{n}": elementwise for n in (*ELEMENTWISE, *LOGICAL)},
     **{f"stablehlo.{n}": p for n, p in {
         "broadcast_in_dim": broadcast_in_dim, "constant": constant, "reshape": reshape, "transpose": transpose,
-        "concatenate": concatenate, "slice": slice_, "dynamic_slice": dynamic_slice, "compare": compare, "iota": iota, "dynamic_iota": dynamic_iota,
-        "round_nearest_afz": round_nearest_afz, "clamp": clamp,
+        "concatenate": concatenate, "slice": slice_, "dynamic_slice": dynamic_slice, "compare": compare,
+        "iota": iota, "dynamic_iota": dynamic_iota, "round_nearest_afz": round_nearest_afz, "clamp": clamp,
         "dot_general": dot_general, "dot": dot, "reduce": reduce, "pad": pad, "reverse": reverse,
         "optimization_barrier": optimization_barrier, "get_dimension_size": get_dimension_size,
         "gather": gather, "custom_call": custom_call, "sort": sort, "batch_norm_inference": batch_norm,
-        "batch_norm_training": batch_norm, "batch_norm_grad": batch_norm_grad, "uniform_quantize": uniform_quantize,
-        "uniform_dequantize": uniform_dequantize, "rng": rng, "rng_bit_generator": rng_bit_generator}.items()},
+        "batch_norm_training": batch_norm, "batch_norm_grad": batch_norm_grad,
+        "uniform_quantize": uniform_quantize, "uniform_dequantize": uniform_dequantize, "rng": rng,
+        "rng_bit_generator": rng_bit_generator}.items()},
     "tensor.empty": empty,
     **{f"chlo.{n}": (lambda t: lambda b, op: [b.ttir(t, [op.operands[0]], op.results[0].type)])(t)
        for n, t in CHLO.items()},

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (ArrayAttr, DenseIntOrFPElementsAttr, FloatAttr, Float32Type, IntegerAttr,
-                                   ModuleOp, StringAttr, SymbolRefAttr, TensorType)
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, Float32Type, ModuleOp, TensorType
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
@@ -98,8 +97,8 @@ def _uniform(b, op, attrs):
                    high=FloatAttr(float(high), Float32Type()), seed=0)]
 
 
-COMPOSITES = {"tenstorrent.uniform": _uniform, "tenstorrent.gelu": _gelu, "tenstorrent.gelu_tanh": _gelu, "tenstorrent.rms_norm": _norm("rms_norm"),
-              "tenstorrent.layer_norm": _norm("layer_norm")}
+COMPOSITES = {"tenstorrent.uniform": _uniform, "tenstorrent.gelu": _gelu, "tenstorrent.gelu_tanh": _gelu,
+              "tenstorrent.rms_norm": _norm("rms_norm"), "tenstorrent.layer_norm": _norm("layer_norm")}
 
 
 @dataclass(frozen=True)
