@@ -496,7 +496,8 @@ def _write_file(op: OpContext, path: str, write: Callable) -> None:
     try:
         write(path)
     except OSError as exc:
-        raise RuntimeFailure(f"'{op.name}' at {op.loc}: cannot write {path}: {exc.strerror}") from None
+        raise RuntimeFailure(f"'{fbu.qualified_op_name(op.name)}' at {op.loc}: cannot write {path}: "
+                             f"{exc.strerror}") from None
 
 
 def _memory_snapshot(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
