@@ -26,6 +26,7 @@ class FlattenedCompatInfoAttr(Data[tuple[int, int, int]]):
             parser.parse_keyword(field)
             parser.parse_punctuation("=")
             values.append(parser.parse_integer(allow_boolean=False))
+        parser.parse_optional_punctuation(",")  # upstream's struct format takes a trailing comma
         return tuple(values)
 
     def print_parameter(self, printer: Printer) -> None:

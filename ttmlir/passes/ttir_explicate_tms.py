@@ -1,0 +1,57 @@
+"""`--ttir-explicate-tms`: the broadcasts an elementwise op does implicitly become explicit ops on its operands.
+
+An operand of lower rank than the result is first reshaped with leading ones, then one of a smaller shape is
+broadcast to the result's; afterwards every operand has the result's shape, so TMs can commute through the op
+(`--ttir-erase-inverse-ops`). The inverse of `--ttir-implicit-broadcast-fold`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ttmlir.dialects.props import KINDS
+from ttmlir.dialects.tt_op import TTOp
+from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+EXPLICATED = frozenset({"binary", "ternary"})
+
+
+def _explicit(value: SSAValue, shape: list[int], before: Operation) -> SSAValue:
+    """`value` reshaped to `shape`'s rank and broadcast to `shape`, with the ops that takes placed before `before`."""
+    own = list(value.type.get_shape())
+    steps = []
+    if len(own) < len(shape):
+        own = [1] * (len(shape) - len(own)) + own
+        steps.append(("reshape", own, {"shape": KINDS["i32_array"].build(own)}))
+    if own != shape:
+        factors = [n // m if m != n else 1 for m, n in zip(own, shape)]
+        steps.append(("broadcast", shape, {"broadcast_dimensions": KINDS["i64_darray"].build(factors)}))
+    for name, result, props in steps:
+        op = TTIR_OP_CLASSES[name].create(operands=[value], result_types=[TensorType(value.type.element_type, result)],
+                                          properties=props)
+        op.location = before.location
+        before.parent.insert_op_before(op, before)
+        value = op.results[0]
+    return value
+
+
+@dataclass(frozen=True)
+class TTIRExplicateTMsPass(ModulePass):
+    """Make the implicit reshapes and broadcasts of elementwise ops' operands explicit."""
+
+    name: ClassVar[str] = "ttir-explicate-tms"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        for op in list(module.walk()):
+            if not (isinstance(op, TTOp) and op.name.startswith("ttir.") and op.ROW.family in EXPLICATED):
+                continue
+            shape = list(op.results[0].type.get_shape())
+            for i, value in enumerate(list(op.operands)):
+                if isinstance(value.type, TensorType) and list(value.type.get_shape()) != shape:
+                    op.operands[i] = _explicit(value, shape, op)
