@@ -365,6 +365,12 @@ DATA_TYPE_TO_MLIR = {"f32": Float32Type(), "bf16": BFloat16Type(), "f16": Float1
                      "u16": IntegerType(16, Signedness.UNSIGNED), "u8": IntegerType(8, Signedness.UNSIGNED)}
 
 
+def element_type_for(dtype: str) -> Attribute:
+    """A tensor's element type for a ttcore data type: its scalar type, or for a block float (no scalar type) the
+    32x32 tile of it, as upstream writes `tensor<32x32x!ttcore.tile<32x32, bfp_bf8>, #layout>`."""
+    return DATA_TYPE_TO_MLIR.get(dtype) or ttcore.TileType((TILE, TILE), dtype)
+
+
 def data_type_of(element: Attribute) -> str:
     """The ttcore data type a builtin element type is stored as on device (a quantized one: its storage's)."""
     if isinstance(element, ttcore.TileType):
@@ -433,13 +439,15 @@ def check_layout(op: TTOp, what: str, tensor: TensorType) -> None:
 
 
 def check_tile_element(op: TTOp, tensor: Attribute) -> None:
-    """A tensor's element type is a scalar; tiles belong to its layout's memref (upstream's CheckTileTypeTrait)."""
+    """A tile element type names a block-float data type, which has no scalar type: it must be the tile of the
+    layout's memref (upstream's CheckTileTypeTrait)."""
     if not isinstance(tensor, TensorType) or not isinstance(tensor.element_type, ttcore.TileType):
         return
     encoding = tensor.encoding
     memref_element = encoding.memref.element_type if isinstance(encoding, TTNNLayoutAttr) else None
-    scalar = (DATA_TYPE_TO_MLIR.get(memref_element.dtype, memref_element)
-              if isinstance(memref_element, ttcore.TileType) else memref_element)
+    scalar = element_type_for(memref_element.dtype) if isinstance(memref_element, ttcore.TileType) else memref_element
+    if tensor.element_type == scalar:
+        return
     raise op.error(f"Output element type must match the scalar element type from encoding. Element type: "
                    f"'{tensor.element_type}', Scalar element type: '{scalar}'.")
 

@@ -1,7 +1,8 @@
 """`--ttnn-weight-dtype-conversion`: matmul/linear weights that are parameters or constants are converted to a
 block-float data type (bfp_bf8, bfp_bf4) while activations and results keep theirs — the op's own
 `ttcore.weight_dtype` (from `--ttir-propagate-weight-dtype`; "bf16" keeps a weight out of block floats) first,
-else `target-dtype`. Upstream casts bfp_bf4 weights on the host; here both run as one ttnn.typecast."""
+else `target-dtype`. A bfp_bf8 weight is cast on the device; a bfp_bf4 one, as upstream does (the device's
+typecast packs only bfp_bf8), on the host: from_device, typecast, to_device."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ CONVERTED = {"ttnn.matmul", "ttnn.linear", "ttnn.sparse_matmul"}
 THROUGH = {"ttnn.reshape", "ttnn.permute", "ttnn.typecast", "ttnn.to_layout", "ttnn.to_device",
            "ttnn.to_tensor_spec", "ttnn.to_memory_config", "ttnn.repeat"}
 CONVERTIBLE_FROM = {"bf16", "f32"}
+ON_HOST = {"bfp_bf4"}
 
 
 def _is_weight(value: SSAValue) -> bool:
@@ -48,7 +50,7 @@ class TTNNWeightDtypeConversionPass(ModulePass):
     target_dtype: str = "none"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        from ttmlir.passes.ttnn_utils import ttnn_op
+        from ttmlir.passes.ttnn_utils import device_of, ttnn_op
         from ttmlir.passes.ttnn_workarounds import Want, retyped
 
         if self.target_dtype not in TARGETS:
@@ -67,7 +69,17 @@ class TTNNWeightDtypeConversionPass(ModulePass):
             if not isinstance(weight.type, TensorType) or getattr(layout, "data_type", None) not in CONVERTIBLE_FROM \
                     or layout.data_type == dtype or not _is_weight(weight):
                 continue
-            # a typecast on the device: the result's layout names the block-float type (one exponent per 16 values)
-            convert = ttnn_op("typecast", [weight], {}, [retyped(weight.type, Want("tile", dtype))], op)
-            op.parent.insert_op_before(convert, op)
-            op.operands[1] = convert.results[0]
+            # the result's tile element and layout name the block-float type (one exponent per 16 values)
+            if dtype in ON_HOST:
+                host = Want("tile", None, "system_memory")
+                steps = [("from_device", [], retyped(weight.type, host)),
+                         ("typecast", [], retyped(weight.type, Want("tile", dtype, "system_memory"))),
+                         ("to_device", [device_of(op.parent)], retyped(weight.type, Want("tile", dtype)))]
+            else:
+                steps = [("typecast", [], retyped(weight.type, Want("tile", dtype)))]
+            value = weight
+            for name, extra, result in steps:
+                convert = ttnn_op(name, [value, *extra], {}, [result], op)
+                op.parent.insert_op_before(convert, op)
+                value = convert.results[0]
+            op.operands[1] = value

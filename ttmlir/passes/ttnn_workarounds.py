@@ -456,7 +456,9 @@ def retyped(t: TensorType, want: Want) -> TensorType:
     tiled = layout.is_tiled if want.layout is None else want.layout == "tile"
     dtype = want.dtype or layout.data_type
     element = t.element_type
-    if want.dtype or element == IntegerType(32):  # a converted i32 is TTNN's si32
+    if want.dtype and dtype.startswith("bfp_"):
+        element = ttnn.element_type_for(dtype)
+    elif want.dtype or element == IntegerType(32):  # a converted i32 is TTNN's si32
         element = ttnn.DATA_TYPE_TO_MLIR.get(dtype, element)
     shape = tuple(t.get_shape())
     return TensorType(element, shape, ttnn.layout_for(shape, element, want.buffer or layout.buffer_type, tiled, dtype))

@@ -2,8 +2,10 @@
 // RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="experimental-weight-dtype=bfp_bf4" %s | FileCheck %s --check-prefix=ALL
 // RUN: not ttmlir-opt --ttir-to-ttnn-backend-pipeline="experimental-weight-dtype=bfp_bf2" %s 2>&1 | FileCheck %s --check-prefix=BAD
 
-// Weights (parameter arguments) of linear/matmul are converted to a block float before the op reads them: the
-// annotated one to its own type; with experimental-weight-dtype, every weight. Activations are not converted.
+// Weights (parameter arguments) of linear/matmul are converted to a block float (a tile element type, as the
+// block float has no scalar type) before the op reads them: the
+// annotated one to its own type; with experimental-weight-dtype, every weight (bfp_bf4 through the host, as the
+// device's typecast packs only bfp_bf8). Activations are not converted.
 module {
   func.func @mlp(%x: tensor<32x64xf32>, %w1: tensor<128x64xf32> {ttcore.argument_type = #ttcore.argument_type<parameter>, ttcore.weight_dtype = "bfp_bf8"}, %w2: tensor<128x32xf32> {ttcore.argument_type = #ttcore.argument_type<parameter>}) -> tensor<32x32xf32> {
     %0 = "ttir.linear"(%x, %w1) <{transpose_a = false, transpose_b = true}> : (tensor<32x64xf32>, tensor<128x64xf32>) -> tensor<32x128xf32>
@@ -13,7 +15,7 @@ module {
 }
 // ARG-DAG: #[[BF8:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}memref<4x2x!ttcore.tile<32x32, bfp_bf8>, #dram>
 // ARG: %[[CAST:[0-9]+]] = "ttnn.typecast"(%arg1)
-// ARG-SAME: -> tensor<128x64xf32, #[[BF8]]>
+// ARG-SAME: -> tensor<128x64x!ttcore.tile<32x32, bfp_bf8>, #[[BF8]]>
 // ARG: "ttnn.linear"(%arg0, %[[CAST]])
 // ARG-NOT: "ttnn.typecast"
 // ARG: "ttnn.matmul"(%{{[0-9]+}}, %arg2)
@@ -21,10 +23,13 @@ module {
 // ALL-DAG: #[[A8:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}memref<4x2x!ttcore.tile<32x32, bfp_bf8>, #dram>
 // ALL-DAG: #[[B4:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}memref<4x1x!ttcore.tile<32x32, bfp_bf4>, #dram>
 // ALL: "ttnn.typecast"(%arg1)
-// ALL-SAME: -> tensor<128x64xf32, #[[A8]]>
+// ALL-SAME: -> tensor<128x64x!ttcore.tile<32x32, bfp_bf8>, #[[A8]]>
 // ALL: "ttnn.linear"
-// ALL: "ttnn.typecast"(%arg2)
-// ALL-SAME: -> tensor<128x32xf32, #[[B4]]>
+// ALL: %[[HOST:[0-9]+]] = "ttnn.from_device"(%arg2)
+// ALL: %[[B4CAST:[0-9]+]] = "ttnn.typecast"(%[[HOST]])
+// ALL-SAME: -> tensor<128x32x!ttcore.tile<32x32, bfp_bf4>, #{{ttnn_layout[0-9]*}}>
+// ALL: "ttnn.to_device"(%[[B4CAST]], %{{[0-9]+}})
+// ALL-SAME: -> tensor<128x32x!ttcore.tile<32x32, bfp_bf4>, #[[B4]]>
 // ALL: "ttnn.matmul"
 
 // BAD: error: target-dtype 'bfp_bf2' is not one of none, bfp_bf8, bfp_bf4
