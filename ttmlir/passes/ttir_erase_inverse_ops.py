@@ -478,26 +478,27 @@ class TTIREraseInverseOpsPass(ModulePass):
                 self._converge(func)
 
     def _converge(self, func: FuncOp) -> None:
-        previous = None
+        # one memo for the function: a rewrite computes a value anew from the same sources, so whether a value is
+        # made from constants never changes
+        constants, previous = _Constants(), None
         for _ in range(self.max_iterations):
-            self._sweep(func, up=True)
-            above = self._count(func)
-            self._sweep(func, up=False)
-            counts = (above, self._count(func))
+            self._sweep(func, True, constants)
+            above = self._count(func, constants)
+            self._sweep(func, False, constants)
+            counts = (above, self._count(func, constants))
             if counts == previous:
                 if counts[0] < counts[1]:
-                    self._sweep(func, up=True)
+                    self._sweep(func, True, constants)
                 return
             previous = counts
         raise PassFailure(func, f"EraseInverseOps: TM count has not converged after {self.max_iterations} "
                                 "iterations.")
 
     @staticmethod
-    def _count(func: FuncOp) -> int:
-        constants = _Constants()
+    def _count(func: FuncOp, constants: _Constants) -> int:
         return sum(1 for op in func.walk() if op.name in TMS and not constants(op.results[0]))
 
-    def _sweep(self, func: FuncOp, up: bool) -> None:
+    def _sweep(self, func: FuncOp, up: bool, constants: _Constants) -> None:
         if not (self.enable_commute_upwards if up else self.enable_commute_downwards):
             return
         changed = True
@@ -506,7 +507,7 @@ class TTIREraseInverseOpsPass(ModulePass):
             for op in list(func.walk()):
                 if op.parent is None or (kind := _kind(op)) is None:
                     continue
-                changed |= self._up(op, kind) if up else self._down(op, kind)
+                changed |= self._up(op, kind) if up else self._down(op, kind, constants)
             _fold_tms(func)
 
     @staticmethod
@@ -523,11 +524,10 @@ class TTIREraseInverseOpsPass(ModulePass):
         return True
 
     @staticmethod
-    def _down(op: Operation, kind: str) -> bool:
+    def _down(op: Operation, kind: str, constants: _Constants) -> bool:
         _, down, all_follow = RULES[kind]
         if down is None:
             return False
-        constants = _Constants()
         for i, value in enumerate(op.operands):
             tm = value.owner
             if not (isinstance(tm, Operation) and tm.name in TMS) or constants(value) or \

@@ -5,7 +5,11 @@
 - `add(matmul(a, b), bias)` → `linear(a, b, bias)`;
 - `div(exp(x), sum(exp(x), dim, keep_dim))` → `softmax(x, dim)` (a broadcast of the sum in between is fine);
 - `softmax(x - max(x, dim, keep_dim), dim)` → `softmax(x, dim, numericStable = true)`;
-- `add(reshape(a), reshape(b))` (any elementwise op, operands reshaped from one shape) → `reshape(add(a, b))`.
+- `add(reshape(a), reshape(b))` (any elementwise op, operands reshaped from one shape) → `reshape(add(a, b))`;
+- with `enable-permute-matmul-fusion`, `matmul(permute(a), b)` whose permute swaps the last two dims →
+  `matmul(a, b)` with `transpose_a` flipped (either operand; linear too).
+
+The fused op keeps the discardable attributes of the op it replaces (a matmul's `ttcore.weight_dtype`).
 
 Each fires only when the ops it swallows have no other users.
 """
@@ -52,9 +56,11 @@ def _single_dim(reduction: Operation) -> int | None:
     return int_values(dims)[0]
 
 
-def _replace(old: Operation, name: str, operands, props: dict, swallowed: list[Operation]) -> None:
+def _replace(old: Operation, name: str, operands, props: dict, swallowed: list[Operation],
+             attributes: dict | None = None) -> None:
     """`old` becomes one new op; the ops it swallowed (users before producers) go with it."""
-    new = TTIR_OP_CLASSES[name].create(operands=list(operands), result_types=[old.results[0].type], properties=props)
+    new = TTIR_OP_CLASSES[name].create(operands=list(operands), result_types=[old.results[0].type], properties=props,
+                                       attributes=dict(old.attributes if attributes is None else attributes))
     new.location = old.location
     Rewriter.replace_op(old, new)
     for op in swallowed:
@@ -67,7 +73,8 @@ def _linear(add: Operation) -> None:
         if matmul is not None and product.has_one_use() and bias is not product and \
                 _bias_fits(bias.type.get_shape(), add.results[0].type.get_shape()) and \
                 product.type == add.results[0].type:
-            _replace(add, "linear", [*matmul.operands, bias], dict(matmul.properties), [matmul])
+            _replace(add, "linear", [*matmul.operands, bias], dict(matmul.properties), [matmul],
+                     {**add.attributes, **matmul.attributes})
             return
 
 
@@ -132,6 +139,21 @@ def _one_reshape_after(op: Operation) -> None:
         Rewriter.erase_op(r)
 
 
+def _permute_into_matmul(op: Operation) -> None:
+    """A single-use permute swapping the last two dims of a matmul/linear operand becomes its transpose flag."""
+    for i, flag in ((0, "transpose_a"), (1, "transpose_b")):
+        permute = _producer(op.operands[i], "permute")
+        if permute is None or not op.operands[i].has_one_use():
+            continue
+        perm = int_values(permute.prop("permutation"))
+        rank = len(perm)
+        if rank < 2 or perm != [*range(rank - 2), rank - 1, rank - 2]:
+            continue
+        op.properties[flag] = KINDS["bool"].build(not scalar(op.prop(flag)))
+        op.operands[i] = permute.operands[0]
+        Rewriter.erase_op(permute)
+
+
 FUSIONS: tuple[tuple[str, Callable[[Operation], None]], ...] = (
     ("reshape", _reduction_keeping_dims), ("add", _linear), ("div", _softmax),
     ("softmax", _stable_softmax))  # in this order: softmax fuses first, with its sum keeping its dim
@@ -143,8 +165,12 @@ class TTIRFusingPass(ModulePass):
     of an elementwise op's operands into one after it."""
 
     name: ClassVar[str] = "ttir-fusing"
+    enable_permute_matmul_fusion: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
+        if self.enable_permute_matmul_fusion:
+            for op in [op for op in module.walk() if op.name in ("ttir.matmul", "ttir.linear")]:
+                _permute_into_matmul(op)
         for name, fuse in FUSIONS:
             for op in [op for op in module.walk() if isinstance(op, TTOp) and op.name == "ttir." + name]:
                 fuse(op)
