@@ -35,6 +35,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     enable_fusing_pass: bool = True
     enable_implicit_broadcast_folding_pass: bool = True
     enable_ttnn_decomposition_pass: bool = True
+    enable_permute_matmul_fusion: bool = False
     # the optimizer: level 1 turns it on with layouts left in DRAM, level 2 adds the memory-layout analysis (L1)
     optimization_level: int = 0
     enable_optimizer: bool = False
@@ -95,7 +96,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         TTCoreMarkFunctionsAsForwardPass().apply(ctx, module)
         WrapDeviceModulePass().apply(ctx, module)
         super().apply(ctx, module)
-        fusing = (TTIRFusingPass(),) if self.enable_fusing_pass else ()
+        fusing = (TTIRFusingPass(self.enable_permute_matmul_fusion),) if self.enable_fusing_pass else ()
         compute_config = TTNNSetComputeKernelConfigPass(
             self.compute_cfg_math_fidelity, self.compute_cfg_math_approx_mode, self.compute_cfg_fp32_dest_acc_en,
             self.compute_cfg_packer_l1_acc, self.compute_cfg_dst_full_sync_en)
