@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 from xdsl.dialects.builtin import (ArrayAttr, DenseIntOrFPElementsAttr, DictionaryAttr, FlatSymbolRefAttr, IndexType,
                                    IntegerAttr, MemRefLayoutAttr, ModuleOp, StringAttr, TensorType, TupleType)
 from xdsl.ir.affine import AffineExpr, AffineMap
-from xdsl.ir import Attribute, Data, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, BlockArgument, Data, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def, region_def,
                        traits_def, operand_def, var_operand_def, var_result_def, result_def, param_def)
 from xdsl.parser import AttrParser, Parser
@@ -40,6 +40,16 @@ ShardDirectionAttr = enum_attr("ttcore.shard_direction", ("full_to_shard", "shar
 ShardTypeAttr = enum_attr("ttcore.shard_type", ("identity", "replicate", "maximal", "devices"), "Kind of mesh_shard.")
 ReduceTypeAttr = enum_attr("ttcore.reduce_type", ("sum", "mean", "max", "min", "std", "var", "prod", "invalid"),
                            "Reduction applied by a collective.")
+
+
+def is_constant_argument(arg: SSAValue) -> bool:
+    """A function argument whose `ttcore.argument_type` is parameter or constant: fixed across runs (weights)."""
+    func = arg.block.parent_op() if isinstance(arg, BlockArgument) else None
+    if func is None or getattr(func, "arg_attrs", None) is None:
+        return False
+    attrs = func.arg_attrs.data[arg.index]
+    kind = attrs.data.get("ttcore.argument_type") if isinstance(attrs, DictionaryAttr) else None
+    return kind is not None and any(word in str(kind) for word in ("parameter", "constant"))
 
 @irdl_attr_definition
 class TileType(ParametrizedAttribute, TypeAttribute):

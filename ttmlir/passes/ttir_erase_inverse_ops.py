@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -32,6 +32,7 @@ from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
+from ttmlir.dialects import ttcore
 from ttmlir.passes import PassFailure
 
 TMS = ("ttir.reshape", "ttir.permute")
@@ -230,23 +231,31 @@ def _slice_like(op, value, spec) -> Operation:
                  ends=_i32(e for _, e, _ in spec), step=_i32(s for _, _, s in spec))
 
 
+def _spec_through(spec, full: list[int], before: list[int], after: list[int]):
+    """A slice `spec` of a tensor of shape `full` moved across a reshape `before` -> `after` (full and before differ
+    only in the sliced dims): the spec there and the shape it slices, or None if a sliced dim does not survive."""
+    moved, sizes = [(0, n, 1) for n in after], list(after)
+    for d, (b, e, s) in enumerate(spec):
+        if (b, e, s) == (0, full[d], 1):
+            continue
+        at = _kept(before, after, d)
+        if at is None:
+            return None
+        moved[at], sizes[at] = (b, e, s), full[d]
+    return moved, sizes
+
+
 def _up_slice(op, tm):
     x, spec = op.operands[0], _slices(op)
     if tm.name == "ttir.permute":
         perm = _perm(tm)
         moved = _permute(tm, x, perm)
         return [moved, _slice_like(op, moved.results[0], [spec[p] for p in perm])]
-    source, cut, target = _shape(x), _shape(op.results[0]), _shape(tm.results[0])
-    whole, new_spec = list(target), [(0, n, 1) for n in target]
-    for d, (b, e, s) in enumerate(spec):
-        if (b, e, s) == (0, source[d], 1):
-            continue
-        at = _kept(cut, target, d)
-        if at is None:
-            return None
-        whole[at], new_spec[at] = source[d], (b, e, s)
-    moved = _reshape(tm, x, whole)
-    return [moved, _slice_like(op, moved.results[0], new_spec)]
+    moved_spec = _spec_through(spec, _shape(x), _shape(op.results[0]), _shape(tm.results[0]))
+    if moved_spec is None:
+        return None
+    moved = _reshape(tm, x, moved_spec[1])
+    return [moved, _slice_like(op, moved.results[0], moved_spec[0])]
 
 
 def _down_slice(op, i):
@@ -257,15 +266,10 @@ def _down_slice(op, i):
         new_spec = [None] * len(spec)
         for d, p in enumerate(_perm(tm)):
             new_spec[p] = spec[d]
+    elif (moved_spec := _spec_through(spec, seen, seen, source)) is None:
+        return None
     else:
-        new_spec = [(0, n, 1) for n in source]
-        for d, (b, e, s) in enumerate(spec):
-            if (b, e, s) == (0, seen[d], 1):
-                continue
-            at = _kept(seen, source, d)
-            if at is None:
-                return None
-            new_spec[at] = (b, e, s)
+        new_spec = moved_spec[0]
     new = _slice_like(op, x, new_spec)
     after = _apply(tm, new.results[0]) if tm.name == "ttir.permute" else \
         _reshape(tm, new.results[0], _shape(op.results[0]))
@@ -418,7 +422,7 @@ class _Constants:
                 stack.pop()
                 continue
             if isinstance(top, BlockArgument):
-                self.known[top] = _constant_argument(top)
+                self.known[top] = ttcore.is_constant_argument(top)
                 stack.pop()
                 continue
             owner = top.owner
@@ -433,15 +437,6 @@ class _Constants:
             self.known[top] = bool(owner.operands) and all(self.known[v] for v in owner.operands)
             stack.pop()
         return self.known[value]
-
-
-def _constant_argument(arg: BlockArgument) -> bool:
-    func = arg.block.parent_op()
-    if not isinstance(func, FuncOp) or func.arg_attrs is None:
-        return False
-    attrs = func.arg_attrs.data[arg.index]
-    kind = attrs.data.get("ttcore.argument_type") if isinstance(attrs, DictionaryAttr) else None
-    return kind is not None and any(word in str(kind) for word in ("parameter", "constant"))
 
 
 def _has_flattened(func: FuncOp) -> bool:

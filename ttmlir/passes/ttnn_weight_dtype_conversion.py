@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr, TensorType
-from xdsl.dialects.func import FuncOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr, TensorType
 from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 
+from ttmlir.dialects import ttcore
 from ttmlir.passes import PassFailure
 from ttmlir.passes.ttir_propagate_weight_dtype import WEIGHT_DTYPE
 
@@ -34,12 +34,7 @@ def _is_weight(value: SSAValue) -> bool:
         if value.owner.name not in THROUGH:
             return False
         value = value.owner.operands[0]
-    func = value.block.parent_op()
-    if not isinstance(func, FuncOp) or func.arg_attrs is None:
-        return False
-    attrs = func.arg_attrs.data[value.index]
-    kind = attrs.data.get("ttcore.argument_type") if isinstance(attrs, DictionaryAttr) else None
-    return kind is not None and any(word in str(kind) for word in ("parameter", "constant"))
+    return ttcore.is_constant_argument(value)
 
 
 @dataclass(frozen=True)
