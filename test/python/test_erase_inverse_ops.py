@@ -6,33 +6,9 @@ from __future__ import annotations
 import pytest
 import torch
 
-from golden.mapping import evaluate
-from ttmlir.asm import parse_text
+from ttir_eval import function_module as _module, run_function as _run
 from ttmlir.dialects import make_context
 from ttmlir.passes import make_pass
-
-T = "tensor<{}xf32>"
-
-
-def _run(module, inputs: list[torch.Tensor]) -> list[torch.Tensor]:
-    func = next(op for op in module.walk() if op.name == "func.func")
-    values = dict(zip(func.body.block.args, ({0: t} for t in inputs)))
-    for op in func.body.block.ops:
-        if op.name == "func.return":
-            return [values[v][0] for v in op.operands]
-        groups = op.operand_groups()
-        variadic = {n.rstrip("*") for n in op.ROW.operands if n.endswith("*")}
-        named = {k: [values[x] for x in v] if k in variadic else values[v[0]] if v else None for k, v in groups.items()}
-        for result, value in zip(op.results, evaluate(op, named)):
-            values[result] = value
-    raise AssertionError("no return")
-
-
-def _module(args: list[str], body: str, result: str):
-    text = (f"func.func @f({', '.join(f'%a{i}: {T.format(s)}' for i, s in enumerate(args))}) -> {T.format(result)} "
-            f"{{\n{body}\n}}")
-    return parse_text(make_context(), text)[0]
-
 
 def _erase(module, options: str = ""):
     make_pass("ttir-erase-inverse-ops", options).apply(make_context(), module)

@@ -6,6 +6,9 @@
 - `div(exp(x), sum(exp(x), dim, keep_dim))` → `softmax(x, dim)` (a broadcast of the sum in between is fine);
 - `softmax(x - max(x, dim, keep_dim), dim)` → `softmax(x, dim, numericStable = true)`;
 - `add(reshape(a), reshape(b))` (any elementwise op, operands reshaped from one shape) → `reshape(add(a, b))`;
+- an activation written out elementwise (`x * sigmoid(x)`, `0.5 * x * (1 + erf(x / sqrt(2)))` or its tanh form,
+  `min(max(x, 0), 6)`, `maximum(x, 0)`, mish, hardsigmoid) → that op (silu, gelu, relu6, relu, ...), found by
+  evaluating the elementwise cone over one tensor at sample points;
 - with `enable-permute-matmul-fusion`, `matmul(permute(a), b)` whose permute swaps the last two dims →
   `matmul(a, b)` with `transpose_a` flipped (either operand; linear too).
 
@@ -16,6 +19,8 @@ Each fires only when the ops it swallows have no other users.
 
 from __future__ import annotations
 
+import math
+import operator
 from dataclasses import dataclass
 from typing import Callable, ClassVar
 
@@ -154,6 +159,156 @@ def _permute_into_matmul(op: Operation) -> None:
         Rewriter.erase_op(permute)
 
 
+# --- activations written out elementwise (x * sigmoid(x), 0.5 * x * (1 + erf(x / sqrt 2)), min(max(x, 0), 6), ...):
+# the cone of elementwise ops above a root that reads one tensor x and otherwise only splat constants is evaluated
+# at sample points; if it computes one of these functions of x, it becomes that op.
+
+def _softplus(x: float) -> float:
+    return x if x > 20 else math.log1p(math.exp(x))
+
+
+ACTIVATIONS: tuple[tuple[str, Callable[[float], float]], ...] = (
+    ("relu", lambda x: max(x, 0.0)),
+    ("relu6", lambda x: min(max(x, 0.0), 6.0)),
+    ("hardsigmoid", lambda x: min(max(x + 3.0, 0.0), 6.0) / 6.0),
+    ("silu", lambda x: x / (1.0 + math.exp(-x))),
+    ("mish", lambda x: x * math.tanh(_softplus(x))),
+    ("gelu", lambda x: 0.5 * x * (1.0 + math.erf(x / math.sqrt(2.0)))),
+)
+SAMPLES = (-7.0, -3.5, -2.0, -1.0, -0.4, 0.0, 0.3, 0.8, 1.5, 2.7, 4.0, 5.5, 8.0, 25.0)
+# what each elementwise op computes on scalars (comparisons give 1.0 or 0.0; a typecast keeps the value)
+SCALAR: dict[str, Callable[..., float]] = {
+    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
+    "div": lambda a, b: a / b if b else math.copysign(math.inf, a) if a else math.nan,
+    "maximum": max, "minimum": min, "pow": lambda a, b: a ** b if a > 0 or float(b).is_integer() else math.nan,
+    "neg": operator.neg, "abs": abs, "exp": lambda a: math.exp(min(a, 700.0)), "log1p": lambda a: math.log1p(a) if a > -1 else math.nan,
+    "tanh": math.tanh, "erf": math.erf, "sigmoid": lambda a: 1.0 / (1.0 + math.exp(min(-a, 700.0))),
+    "relu": lambda a: max(a, 0.0), "relu6": lambda a: min(max(a, 0.0), 6.0), "sqrt": lambda a: math.sqrt(a) if a >= 0 else math.nan,
+    "reciprocal": lambda a: 1.0 / a if a else math.inf, "typecast": lambda a: a,
+    "gt": lambda a, b: float(a > b), "ge": lambda a, b: float(a >= b), "lt": lambda a, b: float(a < b),
+    "le": lambda a, b: float(a <= b), "where": lambda c, a, b: a if c else b,
+    "clamp_tensor": lambda a, lo, hi: min(max(a, lo), hi),
+}
+
+
+MAX_CONE = 16  # ops: activations are small; a larger elementwise graph is not searched
+
+
+def _splat(value: SSAValue) -> float | None:
+    from ttmlir.dialects.canonicalize import _constant_fill
+
+    owner = value.owner
+    if isinstance(owner, TTOp) and owner.ROW.family == "fill":
+        return 0.0 if owner.ROW.name == "zeros" else 1.0
+    fill = _constant_fill(value)
+    return None if fill is None else float(fill)
+
+
+def _cone(root: Operation, x: SSAValue | None):
+    """The elementwise cone above `root` as a function of `x` (of the first tensor it reads if None): its ops (root
+    first), the function and x; None if it reads anything else than x and splat constants. `seen` collects every
+    value the cone reads, the candidates for x."""
+    shape, ops, leaf = root.results[0].type.get_shape(), [], [x] if x is not None else []
+
+    def build(value: SSAValue) -> Callable[[float], float] | None:
+        if leaf and value is leaf[0]:
+            return lambda v: v
+        if (fill := _splat(value)) is not None:
+            return lambda v, c=fill: c
+        op = value.owner
+        if isinstance(op, TTOp) and (op.ROW.name in SCALAR or op.ROW.name == "clamp_scalar") and \
+                value.type.get_shape() == shape and len(ops) < MAX_CONE:
+            if op not in ops:
+                ops.append(op)
+            parts = [build(v) for v in op.operands]
+            if None in parts:
+                return None
+            if op.ROW.name == "clamp_scalar":
+                low, high = (float(scalar(op.prop(n))) for n in ("min", "max"))
+                return lambda v: min(max(parts[0](v), low), high)
+            fn = SCALAR[op.ROW.name]
+            return lambda v: fn(*(p(v) for p in parts))
+        if leaf:
+            return None
+        leaf.append(value)
+        return lambda v: v
+
+    fn = build(root.results[0])
+    if fn is None or not leaf or leaf[0] is root.results[0]:
+        return None
+    inside = set(ops)
+    if any(use.operation not in inside for op in ops[1:] for use in op.results[0].uses):
+        return None  # an intermediate value is needed elsewhere: the cone cannot go
+    return leaf[0], ops, fn
+
+
+def _candidates(root: Operation) -> list[SSAValue]:
+    """The values the elementwise ops above `root` read, farthest first: where the activation's input may be."""
+    found, frontier = [], [root]
+    while frontier and len(found) < MAX_CONE * 2:
+        op = frontier.pop(0)
+        for value in op.operands:
+            if value not in found and _splat(value) is None:
+                found.append(value)
+                owner = value.owner
+                if isinstance(owner, TTOp) and owner.ROW.name in SCALAR:
+                    frontier.append(owner)
+    return found[::-1]
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isfinite(a) and abs(a - b) <= 2e-2 * max(1.0, abs(b))
+
+
+def _match(root: Operation, x: SSAValue | None):
+    cone = _cone(root, x)
+    if cone is None or cone[0].type.get_shape() != root.results[0].type.get_shape():
+        return None
+    try:
+        values = [cone[2](s) for s in SAMPLES]
+    except (OverflowError, ValueError, ZeroDivisionError):
+        return None
+    name = next((n for n, f in ACTIVATIONS if all(_close(v, f(s)) for v, s in zip(values, SAMPLES))), None)
+    if name is None or (len(cone[1]) == 1 and cone[1][0].ROW.name == name):
+        return None
+    return name, cone[0], cone[1]
+
+
+def _activation(root: Operation) -> None:
+    found = _match(root, None) or next(filter(None, (_match(root, x) for x in _candidates(root))), None)
+    if found is None:
+        return
+    name, x, ops = found
+    result = root.results[0].type
+    made = [TTIR_OP_CLASSES[name].create(operands=[x], result_types=[TensorType(x.type.element_type, result.get_shape())])]
+    if x.type.element_type != result.element_type:
+        made.append(TTIR_OP_CLASSES["typecast"].create(operands=[made[0].results[0]], result_types=[result]))
+    for op in made:
+        op.location = root.location
+    feeding = [v.owner for op in ops for v in op.operands if isinstance(v.owner, TTOp) and v.owner not in ops]
+    Rewriter.replace_op(root, made)
+    _erase_dead([*ops[1:], *(f for f in feeding if _is_constant_producer(f))])
+
+
+def _is_constant_producer(op: TTOp) -> bool:
+    return op.ROW.family in ("constant", "full", "fill") or op.ROW.name in ("reshape", "broadcast")
+
+
+def _erase_dead(ops: list[Operation]) -> None:
+    """Erase the ops of `ops` left without users, and the constants (and their reshapes) only they read."""
+    pending, erased = list(ops), True
+    while erased:
+        erased = False
+        for op in list(pending):
+            if op.parent is None or any(r.uses for r in op.results):
+                continue
+            producers = [v.owner for v in op.operands if isinstance(v.owner, TTOp)]
+            Rewriter.erase_op(op)
+            pending.remove(op)
+            pending += [p for p in producers if p not in pending and _is_constant_producer(p)]
+            erased = True
+
+
 FUSIONS: tuple[tuple[str, Callable[[Operation], None]], ...] = (
     ("reshape", _reduction_keeping_dims), ("add", _linear), ("div", _softmax),
     ("softmax", _stable_softmax))  # in this order: softmax fuses first, with its sum keeping its dim
@@ -174,6 +329,11 @@ class TTIRFusingPass(ModulePass):
         for name, fuse in FUSIONS:
             for op in [op for op in module.walk() if isinstance(op, TTOp) and op.name == "ttir." + name]:
                 fuse(op)
+        # last op first: the largest cone that is an activation goes before any part of it
+        for op in reversed([op for op in module.walk() if isinstance(op, TTOp) and op.name.startswith("ttir.")
+                            and op.ROW.name in SCALAR]):
+            if op.parent is not None:
+                _activation(op)
         for op in [op for op in module.walk() if isinstance(op, TTOp) and op.name.startswith("ttir.")
                    and op.ROW.family in ("binary", "ternary")]:
             _one_reshape_after(op)
