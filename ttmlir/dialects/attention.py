@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import IntegerType
 
+from ttmlir.dialects import ttcore
 from ttmlir.dialects.props import FLOAT_TYPES, scalar
 from ttmlir.dialects.tt_op import TTOp
 
@@ -18,7 +19,8 @@ def _types(op: TTOp, *names: str):
 
 
 def _is_float(t) -> bool:
-    return isinstance(t.element_type, FLOAT_TYPES)
+    """A float tensor; a block-float one (a bfp tile element type, as KV caches may be) counts."""
+    return isinstance(t.element_type, FLOAT_TYPES) or ttcore.is_block_float(t.element_type)
 
 
 def _is_int(t) -> bool:

@@ -42,6 +42,11 @@ ReduceTypeAttr = enum_attr("ttcore.reduce_type", ("sum", "mean", "max", "min", "
                            "Reduction applied by a collective.")
 
 
+def is_block_float(element: Attribute) -> bool:
+    """A tile element type of a block-float data type: the element type of a bfp tensor (it has no scalar type)."""
+    return isinstance(element, TileType) and element.dtype.startswith("bfp_")
+
+
 def is_constant_argument(arg: SSAValue) -> bool:
     """A function argument whose `ttcore.argument_type` is parameter or constant: fixed across runs (weights)."""
     func = arg.block.parent_op() if isinstance(arg, BlockArgument) else None

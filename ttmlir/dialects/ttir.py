@@ -19,7 +19,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from ttmlir.dialects import attention, conv, moe
+from ttmlir.dialects import attention, conv, moe, ttcore
 from ttmlir.dialects.op_table import STABLEHLO_GATHER, TTIR_OPS
 from ttmlir.dialects.props import FLOAT_TYPES, dense_values, int_values, scalar
 from ttmlir.dialects.quant import UniformQuantizedType
@@ -164,7 +164,7 @@ def paged_fill_cache(op: TTOp):
     if cache.element_type != value.element_type:
         raise op.error("Cache and input tensors must have the same dtype")
     for what, t in (("Cache", cache), ("Input", value)):
-        if not isinstance(t.element_type, FLOAT_TYPES):
+        if not (isinstance(t.element_type, FLOAT_TYPES) or ttcore.is_block_float(t.element_type)):
             raise op.error(f"{what} tensor must be a floating point type")
     if not isinstance(table.element_type, IntegerType):
         raise op.error("Page table tensor must be an integer type")

@@ -119,6 +119,9 @@ PASS_CLASSES = {
     "decouple-const-fanout": "ttmlir.passes.decouple_const_fanout:DecoupleConstFanoutPass",
     "ttir-erase-inverse-ops": "ttmlir.passes.ttir_erase_inverse_ops:TTIREraseInverseOpsPass",
     "ttir-explicate-tms": "ttmlir.passes.ttir_explicate_tms:TTIRExplicateTMsPass",
+    "ttir-infer-kv-cache-argument-types":
+        "ttmlir.passes.ttir_infer_kv_cache_argument_types:TTIRInferKVCacheArgumentTypesPass",
+    "ttnn-kv-cache-dtype-conversion": "ttmlir.passes.ttnn_kv_cache_dtype_conversion:TTNNKVCacheDtypeConversionPass",
 }
 
 

@@ -25,10 +25,10 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     """TTIR → TTNN: device module, CPU hoisting, fusing, conversion, layouts, workarounds, deallocation.
 
     Runs mark-functions-as-forward, wrap-device-module, register-device, resolve-composites,
-    propagate-weight-dtype, cpu-hoist,
+    infer-kv-cache-argument-types, propagate-weight-dtype, cpu-hoist,
     element-type-normalization,
     ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window, convert,
-    ttnn-decomposition, layout, workaround, weight-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, decompose-layouts, canonicalize,
+    ttnn-decomposition, layout, workaround, weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, decompose-layouts, canonicalize,
     deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-common-pipeline"
@@ -59,6 +59,8 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     # matmul/linear weights (parameters, constants) converted to bfp_bf8 or bfp_bf4 (ttnn-weight-dtype-conversion);
     # per-argument `ttcore.weight_dtype` annotations apply whatever this says
     experimental_weight_dtype: str = "none"
+    # KV caches (arguments cache ops write into) kept in bfp_bf8 or bfp_bf4 (ttnn-kv-cache-dtype-conversion)
+    experimental_kv_cache_dtype: str = "none"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if self.optimization_level not in (0, 1, 2):
@@ -92,6 +94,8 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         from xdsl.transforms.canonicalize import CanonicalizePass
         from ttmlir.passes.ttir_propagate_weight_dtype import TTIRPropagateWeightDtypePass
         from ttmlir.passes.ttnn_weight_dtype_conversion import TTNNWeightDtypeConversionPass
+        from ttmlir.passes.ttir_infer_kv_cache_argument_types import TTIRInferKVCacheArgumentTypesPass
+        from ttmlir.passes.ttnn_kv_cache_dtype_conversion import TTNNKVCacheDtypeConversionPass
 
         TTCoreMarkFunctionsAsForwardPass().apply(ctx, module)
         WrapDeviceModulePass().apply(ctx, module)
@@ -104,9 +108,10 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
             (CPUHoistConstEvalTransformPass(),) if self.enable_const_eval and self.enable_cpu_hoisted_const_eval else ())
         folding = (TTIRImplicitBroadcastFoldPass(),) if self.enable_implicit_broadcast_folding_pass else ()
         decomposition = (TTNNDecompositionPass(),) if self.enable_ttnn_decomposition_pass else ()
-        for stage in (TTNNResolveCompositesPass(), TTIRPropagateWeightDtypePass(), TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
+        for stage in (TTNNResolveCompositesPass(), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
                       CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *const_eval, ConvertTTIRToTTNNPass(), *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(),
-                      TTNNWeightDtypeConversionPass(self.experimental_weight_dtype), compute_config, CanonicalizePass(),
+                      TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
+                      TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, CanonicalizePass(),
                       *self._optimizer(memory_layout), TTNNPrepareConv3dWeightsPass(), TTNNDecomposeLayoutsPass(),
                       CanonicalizePass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)
