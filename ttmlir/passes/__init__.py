@@ -121,6 +121,7 @@ PASS_CLASSES = {
     "ttir-explicate-tms": "ttmlir.passes.ttir_explicate_tms:TTIRExplicateTMsPass",
     "ttir-infer-kv-cache-argument-types":
         "ttmlir.passes.ttir_infer_kv_cache_argument_types:TTIRInferKVCacheArgumentTypesPass",
+    "ttir-reduction-force-keep-dim": "ttmlir.passes.ttir_reduction_force_keep_dim:TTIRReductionForceKeepDimPass",
     "ttnn-kv-cache-dtype-conversion": "ttmlir.passes.ttnn_kv_cache_dtype_conversion:TTNNKVCacheDtypeConversionPass",
 }
 
