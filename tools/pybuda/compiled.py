@@ -104,7 +104,7 @@ class CompiledModel:
 
     def weight_formats(self) -> dict[str, str]:
         """Each parameter's data type as the device's ops read it, from the compiled binaries: its input's type,
-        or the type the program converts it to first."""
+        or the type the program converts it to first (on the device, or after moving it to the host)."""
         from ttmlir.runtime.executor import Binary
         from ttmlir.runtime.tensor import desc_of
         from ttmlir.target import flatbuffer as fbu
@@ -114,10 +114,13 @@ class CompiledModel:
             if data is None:
                 continue
             program = Binary(data=data).programs[0]
-            converted = {}
+            converted, moved = {}, {}  # a weight cast on the host (bfp_bf4) is first moved there: follow it back
             for op in program.operations or []:
                 if fbu.op_name(op) == "typecast":
-                    converted.setdefault(op.type.input.globalId, desc_of(op.type.out)["dtype"])
+                    converted.setdefault(moved.get(op.type.input.globalId, op.type.input.globalId),
+                                         desc_of(op.type.out)["dtype"])
+                elif fbu.op_name(op) == "from_device":
+                    moved[op.type.out.globalId] = moved.get(op.type.input.globalId, op.type.input.globalId)
             for name, kind, ref in zip(seg.inputs, seg.kinds, program.inputs or []):
                 if kind == "parameter":
                     formats[self.plan.parameters[name]] = converted.get(ref.globalId, desc_of(ref)["dtype"])
