@@ -94,15 +94,22 @@ def _hoisted_function(op: Operation, cpu: ModuleOp, device: ModuleOp, names: set
     body.add_ops([clone, ReturnOp(*clone.results)])
     digest = hashlib.sha256(str(clone).encode()).hexdigest()[:8]
     name = f"cpu_hoisted_{op.name.replace('.', '_')}_{digest}"
-    if name not in names:
-        names.add(name)
-        function = FuncOp(name, (inputs, outputs), Region(body))
-        function.attributes[FUNCTION_TYPE] = FORWARD_CPU
-        cpu.body.block.add_op(function)
-        declaration = FuncOp.external(name, inputs, outputs)
-        declaration.attributes[FUNCTION_TYPE] = StringAttr("forward_cpu_declaration")
-        device.body.block.add_op(declaration)
+    declare_cpu_function(name, body, inputs, outputs, cpu, device, names)
     return name
+
+
+def declare_cpu_function(name: str, body: Block, inputs, outputs, cpu: ModuleOp, device: ModuleOp,
+                         names: set[str]) -> None:
+    """`body` as the CPU function `name` and its device-side declaration, once per name."""
+    if name in names:
+        return
+    names.add(name)
+    function = FuncOp(name, (inputs, outputs), Region(body))
+    function.attributes[FUNCTION_TYPE] = FORWARD_CPU
+    cpu.body.block.add_op(function)
+    declaration = FuncOp.external(name, inputs, outputs)
+    declaration.attributes[FUNCTION_TYPE] = StringAttr("forward_cpu_declaration")
+    device.body.block.add_op(declaration)
 
 
 def _call(op: Operation, name: str, to_cpu) -> None:

@@ -14,16 +14,15 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr, UnitAttr
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.passes import PassFailure
 from ttmlir.passes.const_eval_hoist import is_const_eval
-from ttmlir.passes.cpu_hoist import FORWARD_CPU, HOISTED_CALL, _typecast, cpu_module_of, cpu_type
-from ttmlir.passes.mark_functions_as_forward import FUNCTION_TYPE
+from ttmlir.passes.cpu_hoist import HOISTED_CALL, _typecast, cpu_module_of, cpu_type, declare_cpu_function
 from ttmlir.passes.register_device import device_module_of
 
 CREATION = frozenset({"full", "fill", "arange", "constant"})  # op-table families that make a tensor from nothing
@@ -75,14 +74,7 @@ def _hoist(func: FuncOp, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> No
     body.add_op(ReturnOp(*[mapping[v] for v in outputs]))
     in_types, out_types = [a.type for a in body.args], [cpu_type(v.type) for v in outputs]
     name = "cpu_hoisted_const_eval_" + hashlib.sha256(str(body).encode() + str(in_types).encode()).hexdigest()[:8]
-    if name not in names:
-        names.add(name)
-        function = FuncOp(name, (in_types, out_types), Region(body))
-        function.attributes[FUNCTION_TYPE] = FORWARD_CPU
-        cpu.body.block.add_op(function)
-        declaration = FuncOp.external(name, in_types, out_types)
-        declaration.attributes[FUNCTION_TYPE] = StringAttr("forward_cpu_declaration")
-        device.body.block.add_op(declaration)
+    declare_cpu_function(name, body, in_types, out_types, cpu, device, names)
 
     at = block.last_op
     casts = {v: _typecast(v, cpu_type(v.type)) for v in inputs if cpu_type(v.type) != v.type}
