@@ -22,7 +22,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import emitc, ttcore, ttnn
 from ttmlir.passes import PassFailure
-from ttmlir.passes.ttnn_api import Operand, call_of, convert_function, cpp_value
+from ttmlir.passes.ttnn_api import Operand, call_of, convert_function, cpp_value, host_type
 
 TENSOR = EmitC_OpaqueType(StringAttr("::ttnn::Tensor"))
 TENSORS = EmitC_OpaqueType(StringAttr("::std::vector<::ttnn::Tensor>"))
@@ -32,17 +32,7 @@ CACHE_PREFIX = "g_cached_result_"  # a const-eval function's static cache
 
 
 def convert_type(t: Attribute, at: Operation) -> Attribute:
-    if isinstance(t, TensorType):
-        return TENSOR
-    if isinstance(t, TupleType):
-        if not all(isinstance(m, TensorType) for m in t.types.data):
-            raise PassFailure(at, f"a tuple of {t} has no C++ type here: only tuples of tensors are")
-        return TENSORS
-    if isinstance(t, ttnn.DeviceType):
-        return DEVICE
-    if isinstance(t, (IntegerType, IndexType)):
-        return t
-    raise PassFailure(at, f"type {t} has no C++ spelling in generated TTNN code")
+    return host_type(t, at, {TensorType: TENSOR, TupleType: TENSORS, ttnn.DeviceType: DEVICE}, "C++")
 
 
 def _opaque(text: str) -> EmitC_OpaqueAttr:

@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (ArrayAttr, FlatSymbolRefAttr, IndexType, IntegerAttr, IntegerType, ModuleOp,
+from xdsl.dialects.builtin import (ArrayAttr, FlatSymbolRefAttr, IndexType, IntegerAttr, ModuleOp,
                                    StringAttr, TensorType, TupleType, UnitAttr)
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -21,7 +21,7 @@ from ttmlir.dialects import emitpy, ttcore, ttnn
 from ttmlir.passes import PassFailure
 from ttmlir.passes.mark_functions_as_forward import FUNCTION_TYPE
 from ttmlir.passes.ttnn_file_split import CONST_EVAL_WRAPPER
-from ttmlir.passes.ttnn_api import Operand, call_of, convert_function, python_value
+from ttmlir.passes.ttnn_api import Operand, call_of, convert_function, host_type, python_value
 
 TENSOR = emitpy.opaque("ttnn.Tensor")
 TENSORS = emitpy.opaque("[ttnn.Tensor]")
@@ -31,19 +31,8 @@ CONST_EVALED = "emitpy.const_evaled"  # a const-eval function's call, until the 
 
 
 def convert_type(t: Attribute, at: Operation) -> Attribute:
-    if isinstance(t, TensorType):
-        return TENSOR
-    if isinstance(t, TupleType):
-        if not all(isinstance(m, TensorType) for m in t.types.data):
-            raise PassFailure(at, f"a tuple of {t} has no Python type here: only tuples of tensors are")
-        return TENSORS
-    if isinstance(t, ttnn.DeviceType):
-        return DEVICE
-    if isinstance(t, (IntegerType, IndexType)):
-        return t
-    if isinstance(t, ttcore.DictType):
-        return emitpy.DictType()
-    raise PassFailure(at, f"type {t} has no Python spelling in generated TTNN code")
+    return host_type(t, at, {TensorType: TENSOR, TupleType: TENSORS, ttnn.DeviceType: DEVICE,
+                             ttcore.DictType: emitpy.DictType()}, "Python")
 
 
 def call(callee: str, operands: list[SSAValue], result_types: list[Attribute], args=None,

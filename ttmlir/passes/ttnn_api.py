@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
-from xdsl.dialects.builtin import FunctionType, NoneAttr, TensorType
+from xdsl.dialects.builtin import FunctionType, IndexType, IntegerType, NoneAttr, TensorType, TupleType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -272,6 +272,19 @@ def cpp_value(value, operand) -> str:
     parts = [cpp_value(v, operand) for v in value.args]
     parts += [f".{k} = {cpp_value(v, operand)}" for k, v in value.kwargs]
     return f"::ttnn::{value.type}{{{', '.join(parts)}}}"
+
+
+def host_type(t: Attribute, at: Operation, spellings: dict[type, Attribute], language: str) -> Attribute:
+    """The generated code's type for a TTNN-level type: `spellings` by type class (TensorType, TupleType for a tuple
+    of tensors, ...); integers and indices stay as they are."""
+    if isinstance(t, TupleType) and not all(isinstance(m, TensorType) for m in t.types.data):
+        raise PassFailure(at, f"a tuple of {t} has no {language} type here: only tuples of tensors are")
+    if isinstance(t, (IntegerType, IndexType)):
+        return t
+    spelling = next((s for cls, s in spellings.items() if isinstance(t, cls)), None)
+    if spelling is None:
+        raise PassFailure(at, f"type {t} has no {language} spelling in generated TTNN code")
+    return spelling
 
 
 def convert_function(func: FuncOp, convert_type: Callable[[Attribute, Operation], Attribute],

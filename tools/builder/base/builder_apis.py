@@ -12,6 +12,7 @@ Artifacts (the TTIR text, the lowered text and the `.ttnn` or `.ttm` binary) go 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import math
 import inspect
 import os
@@ -86,9 +87,8 @@ def compile_ttir_module_to_flatbuffer(module: Module, builder: Builder,
     """
     from ttmlir.asm import print_module
     from ttmlir.compiler import lower_to_ttnn
-    from ttmlir.diagnostics import DiagnosticError
     from ttmlir.runtime.executor import Binary
-    from ttmlir.target.ttnn import TranslateError, translate
+    from ttmlir.target.ttnn import translate
 
     if target not in ("ttnn", "ttmetal", "emitpy", "emitc"):
         raise not_supported(f"target '{target}'")
@@ -103,25 +103,16 @@ def compile_ttir_module_to_flatbuffer(module: Module, builder: Builder,
     base = test_base or builder.name
     folder = os.path.join(artifact_dir, target)
     source = print_module(module.module_op, debuginfo=True)
-    options = [f"system-desc-path={system_desc_path}" if os.path.exists(system_desc_path) else "",
-               f"mesh-shape={builder.mesh_shape[0]}x{builder.mesh_shape[1]}", *(pipeline_options or [])]
     io, intermediates = builder.golden_maps()
-    try:
+    with _compile_errors():
         if builder.DIALECT == "ttir":
-            lowered = lower_to_ttnn(source, f"{base}_ttir.mlir", " ".join(o for o in options if o))
+            lowered = lower_to_ttnn(source, f"{base}_ttir.mlir", _options(builder, system_desc_path, pipeline_options))
         else:
             lowered = builder.prepare_for_flatbuffer()
         data = translate(lowered, stages={builder.DIALECT: source},
                          goldens=_flatbuffer_goldens(builder) if embed_goldens else None)
-    except DiagnosticError as error:
-        raise TTBuilderCompileException(str(error)) from None
-    except TranslateError as error:
-        raise TTBuilderCompileException(f"ttmlir-translate: {error}") from None
-    if save_artifacts or print_ir:
-        _write(os.path.join(folder, f"{base}_{builder.DIALECT}.mlir"), source)
-        _write(os.path.join(folder, f"{base}_ttnn.mlir"), print_module(lowered))
-    path = os.path.join(folder, f"{base}.ttnn")
-    _write(path, data)
+    path = _save(folder, base, {builder.DIALECT: source, "ttnn": lowered}, f"{base}.ttnn", data,
+                 save_artifacts or print_ir)
     return Binary(path, data), io, intermediates
 
 
@@ -130,28 +121,18 @@ def _compile_to_ttmetal(module: Module, builder: Builder, system_desc_path: str,
     """A TTIR module through the TTMetal pipeline to a `.ttm` (its path, the goldens as for `.ttnn`)."""
     from ttmlir.asm import print_module
     from ttmlir.compiler import lower_to_ttmetal
-    from ttmlir.diagnostics import DiagnosticError
-    from ttmlir.target import TranslateError
     from ttmlir.target.ttmetal import translate
 
     if builder.DIALECT != "ttir":
         raise not_supported(f"compiling a {builder.DIALECT} module to ttmetal")
     base, folder = test_base or builder.name, os.path.join(artifact_dir, "ttmetal")
     source = print_module(module.module_op, debuginfo=True)
-    options = [f"system-desc-path={system_desc_path}" if os.path.exists(system_desc_path) else "",
-               *(pipeline_options or [])]
-    try:
-        lowered = lower_to_ttmetal(source, f"{base}_ttir.mlir", " ".join(o for o in options if o))
+    with _compile_errors():
+        lowered = lower_to_ttmetal(source, f"{base}_ttir.mlir",
+                                   _options(builder, system_desc_path, pipeline_options, mesh=False))
         data = translate(lowered, goldens=_flatbuffer_goldens(builder))
-    except DiagnosticError as error:
-        raise TTBuilderCompileException(str(error)) from None
-    except TranslateError as error:
-        raise TTBuilderCompileException(f"ttmlir-translate: {error}") from None
-    if save_artifacts:
-        _write(os.path.join(folder, f"{base}_ttir.mlir"), source)
-        _write(os.path.join(folder, f"{base}_ttmetal.mlir"), print_module(lowered))
-    path = os.path.join(folder, f"{base}.ttm")
-    _write(path, data)
+    path = _save(folder, base, {"ttir": source, "ttmetal": lowered}, f"{base}.ttm", data,
+                 save_artifacts)
     io, intermediates = builder.golden_maps()
     return path, io, intermediates
 
@@ -162,34 +143,58 @@ def _compile_to_emit(module: Module, builder: Builder, target: str, system_desc_
     ttnn API; returns its path and the goldens, as for a `.ttnn`."""
     from ttmlir.asm import print_module
     from ttmlir.compiler import lower
-    from ttmlir.diagnostics import DiagnosticError
-    from ttmlir.target import TranslateError
 
     if builder.DIALECT != "ttir":
         raise not_supported(f"compiling a {builder.DIALECT} module to {target}")
     base, folder = test_base or "test", os.path.join(artifact_dir, target)  # upstream's test_ttnn.mlir.py
     source = print_module(module.module_op, debuginfo=True)
-    options = [f"system-desc-path={system_desc_path}" if os.path.exists(system_desc_path) else "",
-               f"mesh-shape={builder.mesh_shape[0]}x{builder.mesh_shape[1]}", *(pipeline_options or [])]
-    try:
-        lowered = lower(source, f"{base}_ttir.mlir", f"ttir-to-{target}-pipeline", " ".join(o for o in options if o))
+    with _compile_errors():
+        lowered = lower(source, f"{base}_ttir.mlir", f"ttir-to-{target}-pipeline",
+                        _options(builder, system_desc_path, pipeline_options))
         if target == "emitpy":
             from ttmlir.target.python import translate_to_python
             code, suffix = translate_to_python(lowered), "py"
         else:
             from ttmlir.target.host_cpp import translate_to_cpp
             code, suffix = translate_to_cpp(lowered), "cpp"
+    path = _save(folder, base, {"ttir": source, target: lowered}, f"{base}_ttnn.mlir.{suffix}", code,
+                 save_artifacts)
+    io, intermediates = builder.golden_maps()
+    return path, io, intermediates
+
+
+def _options(builder: Builder, system_desc_path: str, pipeline_options: Optional[list[str]], mesh: bool = True) -> str:
+    """The pipeline's option string: the system descriptor when it exists, the builder's mesh, the caller's."""
+    options = [f"system-desc-path={system_desc_path}" if os.path.exists(system_desc_path) else "",
+               f"mesh-shape={builder.mesh_shape[0]}x{builder.mesh_shape[1]}" if mesh else "", *(pipeline_options or [])]
+    return " ".join(o for o in options if o)
+
+
+@contextlib.contextmanager
+def _compile_errors():
+    """Compiler and translator diagnostics as the builder's compile exception (one line, no traceback)."""
+    from ttmlir.diagnostics import DiagnosticError
+    from ttmlir.target import TranslateError
+
+    try:
+        yield
     except DiagnosticError as error:
         raise TTBuilderCompileException(str(error)) from None
     except TranslateError as error:
         raise TTBuilderCompileException(f"ttmlir-translate: {error}") from None
-    if save_artifacts:
-        _write(os.path.join(folder, f"{base}_ttir.mlir"), source)
-        _write(os.path.join(folder, f"{base}_{target}.mlir"), print_module(lowered))
-    path = os.path.join(folder, f"{base}_ttnn.mlir.{suffix}")
-    _write(path, code)
-    io, intermediates = builder.golden_maps()
-    return path, io, intermediates
+
+
+def _save(folder: str, base: str, stages: dict, name: str, content, save_stages: bool) -> str:
+    """Writes the compiled output `name` (and, when asked, each stage's IR, text or module, as
+    `<base>_<stage>.mlir`); its path."""
+    from ttmlir.asm import print_module
+
+    if save_stages:
+        for stage, ir in stages.items():
+            _write(os.path.join(folder, f"{base}_{stage}.mlir"), ir if isinstance(ir, str) else print_module(ir))
+    path = os.path.join(folder, name)
+    _write(path, content)
+    return path
 
 
 def _flatbuffer_goldens(builder: Builder) -> dict:
