@@ -266,3 +266,56 @@ def test_contracted_split_then_row_constraint_is_a_reduce_scatter():
     a, w = torch.randn(64, 32), torch.randn(32, 16)
     (out,) = run(print_module(module), (1, 2), [[a[:, :16], a[:, 16:]], [w[:16], w[16:]]])
     torch.testing.assert_close(out, torch.tanh(a @ w), rtol=2e-2, atol=5e-2)
+
+
+def pipeline_run(text: str, inputs: list) -> tuple[str, list[torch.Tensor]]:
+    """The StableHLO program through both pipelines, run on a 1x2 mesh; also what the sharding pipeline made."""
+    from ttmlir.passes import stablehlo_to_ttir_pipeline
+
+    module, _ = parse_text(make_context(), text)
+    stablehlo_pipeline(module)
+    sharded = print_module(module)
+    stablehlo_to_ttir_pipeline(module)
+    return sharded, run(print_module(module), (1, 2), inputs)
+
+
+def test_grouped_query_attention_splits_heads_without_gathering():
+    """Query heads (8) and their key/value heads (4) split over "y" together: each chip attends its 4 query heads
+    with their 2 key/value heads, no gather before the custom call, and the heads put back equal one chip's."""
+    sharded = '#sdy.sharding<@mesh, [{}, {"y"}, {}, {}]>'
+    text = f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%q: tensor<1x8x32x64xf32> {{sdy.sharding = {sharded}}},
+                           %k: tensor<1x4x32x64xf32> {{sdy.sharding = {sharded}}},
+                           %v: tensor<1x4x32x64xf32> {{sdy.sharding = {sharded}}}) -> tensor<1x8x32x64xf32> {{
+      %0 = stablehlo.custom_call @tt.scaled_dot_product_attention(%q, %k, %v) {{mhlo.frontend_attributes = {{is_causal = "True"}}}}
+          : (tensor<1x8x32x64xf32>, tensor<1x4x32x64xf32>, tensor<1x4x32x64xf32>) -> tensor<1x8x32x64xf32>
+      return %0 : tensor<1x8x32x64xf32>
+    }}'''
+    q, k, v = torch.randn(1, 8, 32, 64), torch.randn(1, 4, 32, 64), torch.randn(1, 4, 32, 64)
+    halves = [[t[:, :n // 2], t[:, n // 2:]] for t, n in ((q, 8), (k, 4), (v, 4))]
+    ir, (out,) = pipeline_run(text, halves)
+    assert "all_gather" not in ir and "(tensor<1x4x32x64xf32>, tensor<1x2x32x64xf32>, tensor<1x2x32x64xf32>)" in ir
+    expected = torch.nn.functional.scaled_dot_product_attention(
+        q, k.repeat_interleave(2, dim=1), v.repeat_interleave(2, dim=1), is_causal=True)
+    torch.testing.assert_close(out, expected, rtol=2e-2, atol=2e-2)
+
+
+def test_sampling_splits_rows_and_keeps_candidates_whole():
+    """Rows split over "y", each row's candidates (split by the user too) gathered whole: with top-1 each row
+    draws its largest candidate, whose index the chips' rows return as one chip would."""
+    text = '''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%values: tensor<64x128xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>},
+                           %indices: tensor<64x128xi32>, %k: tensor<64xi32>, %p: tensor<64xf32>,
+                           %temp: tensor<64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}]>}) -> tensor<64xi32> {
+      %0 = stablehlo.custom_call @tt.sampling(%values, %indices, %k, %p, %temp) {mhlo.frontend_attributes = {seed = "7"}}
+          : (tensor<64x128xf32>, tensor<64x128xi32>, tensor<64xi32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xi32>
+      return %0 : tensor<64xi32>
+    }'''
+    values = torch.randn(64, 128)
+    indices = torch.randperm(64 * 128, dtype=torch.int32).reshape(64, 128)
+    temp = torch.ones(64)
+    ir, (out,) = pipeline_run(text, [[values[:, :64], values[:, 64:]], indices, torch.ones(64, dtype=torch.int32),
+                                      torch.ones(64), [temp[:32], temp[32:]]])
+    assert "(tensor<32x128xf32>, tensor<32x128xi32>, tensor<32xi32>, tensor<32xf32>, tensor<32xf32>)" in ir
+    expected = indices.gather(1, values.argmax(1, keepdim=True)).squeeze(1)
+    assert torch.equal(out.to(torch.int64), expected.to(torch.int64))

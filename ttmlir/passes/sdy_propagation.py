@@ -101,7 +101,8 @@ class Propagation:
         return (op.operands[index] if kind == "operand" else op.results[index]), dim
 
     def _fits(self, value: SSAValue, dim: int, axes, size: int) -> bool:
-        if size % math.prod(self.mesh.size(a) for a in axes):
+        split = math.prod(self.mesh.size(a) for a in axes)
+        if size % split or value.type.get_shape()[dim] % split:
             return False
         used = {a.name for d, other in enumerate(self.dims.get(value, [])) if d != dim and other for a in other}
         return not any(a.name in used for a in axes)
@@ -114,17 +115,18 @@ class Propagation:
                     self.dims[value][d], changed = axes, True
         for op in self.ops:
             factors = factors_of(op) or []
-            placed = [[self._get(op, p) for p in f.places] for f in factors]
-            taken = [{a.name for v, d in places if v in self.dims and self.dims[v][d] for a in self.dims[v][d]}
-                     for places in placed]
-            for i, (factor, places) in enumerate(zip(factors, placed)):
+            # an axis splits one factor of an op: the first to claim it, contracted factors before free ones
+            # (as the reshards will), then the rule's order (a paged attention's heads before its users)
+            claimed: set[str] = set()
+            for factor in sorted(factors, key=lambda f: not f.reduction):
+                places = [self._get(op, p) for p in factor.places]
                 known = [self.dims[v][d] for v, d in places if v in self.dims and self.dims[v][d]]
                 if not known:
                     continue
                 axes = known[0]
-                # an axis splits one factor of an op: not both a contracted dim and a free one
-                if any(a.name in t for j, t in enumerate(taken) if j != i for a in axes):
+                if any(a.name in claimed for a in axes):
                     continue
+                claimed.update(a.name for a in axes)
                 for v, d in places:
                     if v in self.dims and self.dims[v][d] is None and self._fits(v, d, axes, factor.size):
                         self.dims[v][d], changed = axes, True

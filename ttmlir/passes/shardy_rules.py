@@ -175,9 +175,61 @@ def _gather_dim(op: Operation) -> list[Factor]:
                    (("operand", 1, d), ("result", 0, d))) for d, size in enumerate(index)]
 
 
+def _spelled(op: Operation, order: str, operands: dict[int, str], result: str) -> list[Factor] | None:
+    """Factors named by letters, in `order` (the first claims a mesh axis first): operand i's dims spelled by
+    operands[i], the result's by `result`, '.' a dim in no factor (computed whole). A dim of size 1 where the
+    factor is larger is broadcast and joins no factor (a [1, 1, S, S] mask, MQA's one key head)."""
+    values = [(("operand", i), op.operands[i], spec) for i, spec in operands.items() if i < len(op.operands)]
+    values.append((("result", 0), op.results[0], result))
+    if any(_shape(v) is None or len(_shape(v)) != len(spec) for _, v, spec in values):
+        return None
+    factors = []
+    for letter in order:
+        dims = [(kind, i, d, _shape(v)[d]) for (kind, i), v, spec in values for d, c in enumerate(spec) if c == letter]
+        size = dims[0][3]
+        factors.append(Factor(size, tuple((kind, i, d) for kind, i, d, n in dims if n != 1 or size == 1)))
+    return factors
+
+
+def _frontend_flag(op: Operation, name: str) -> bool:
+    attrs = op.attributes.get("mhlo.frontend_attributes")
+    value = attrs.data.get(name) if attrs is not None else None
+    return getattr(value, "data", None) in ("True", "true")
+
+
+def _sdpa(op: Operation) -> list[Factor] | None:
+    """Batch and heads split (a key/value head with its group of query heads); sequence and head size are
+    softmax's and the contraction's: whole. A mask stays whole. [B, S, D] attention splits its batch only."""
+    if len(_shape(op.operands[0]) or ()) == 3:
+        return _spelled(op, "b", {0: "b..", 1: "b..", 2: "b.."}, "b..")
+    return _spelled(op, "bh", {0: "bh..", 1: "bh..", 2: "bh.."}, "bh..")
+
+
+def _paged_sdpa_decode(op: Operation) -> list[Factor] | None:
+    """query [1, users, heads, D] against paged caches [blocks, heads, block, D]: heads split with the caches';
+    users with the page table's rows and the current positions (after the optional mask)."""
+    operands = {0: ".uh.", 1: ".h..", 2: ".h..", 3: "u."}
+    if _frontend_flag(op, "has_cur_pos_tensor"):
+        operands[4 + _frontend_flag(op, "has_attention_mask")] = "u"
+    return _spelled(op, "hu", operands, ".uh.")
+
+
 # custom calls with a rule, by call target (tt-xla's composites turned custom calls by
 # --flatten-or-convert-composites, tagged tt.has_custom_sharding)
-CUSTOM_CALL_RULES: dict[str, Callable[[Operation], list[Factor]]] = {"tenstorrent.gather_dim": _gather_dim}
+CUSTOM_CALL_RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
+    "tenstorrent.gather_dim": _gather_dim,
+    "tt.scaled_dot_product_attention": _sdpa,
+    "tt.paged_scaled_dot_product_attention_decode": _paged_sdpa_decode,
+    # query [users, heads, chunk, D], paged caches [blocks, heads, block, D], page table [users, pages]
+    "tt.chunked_scaled_dot_product_attention": lambda op: _spelled(
+        op, "hu", {0: "uh..", 1: ".h..", 2: ".h..", 3: "u."}, "uh.."),
+    # cache [blocks, heads, block, D] updated in place by input [1, users, heads, D] at update_index[user]
+    "tt.paged_update_cache": lambda op: _spelled(op, "hu", {0: ".h..", 1: ".uh.", 2: "u", 3: "u."}, ".h.."),
+    # cache filled by a prompt [batch, heads, S, D] through page_table [batch, pages] (rows batch_idx)
+    "tt.paged_fill_cache": lambda op: _spelled(op, "hb", {0: ".h..", 1: "bh..", 2: "b.", 3: "b"}, ".h.."),
+    # a row's candidates stay whole for softmax, top-k and the draw; rows split
+    "tt.sampling": lambda op: _spelled(op, "b", {0: "b.", 1: "b.", 2: "b", 3: "b", 4: "b"}, "b"),
+}
 
 
 def _custom_call(op: Operation) -> list[Factor] | None:
