@@ -2,11 +2,17 @@
 in exact (f32) numerics, and its modelled device time, for every `.mlir` model in a directory (e.g. upstream
 tt-mlir's test/ttmlir/models).
 
-usage: python benchmarks/numerics_bench.py DIR [--timeout SECONDS] [--options PIPELINE_OPTIONS]
+usage: python benchmarks/numerics_bench.py DIR [--timeout SECONDS] [--options PIPELINE_OPTIONS] [--init randn|fan-in]
 
 Each model is compiled with `--ttir-to-ttnn-backend-pipeline` (upstream's defaults: HiFi4, f32 dst; other
 settings through --options, e.g. "compute-cfg-math-fidelity=lofi compute-cfg-fp32-dest-acc-en=false") and run
-twice on the same inputs (ttrt's randn, seed 0), in a process of its own. Figures only; nothing is asserted.
+twice on the same inputs, in a process of its own. Figures only; nothing is asserted.
+
+Inputs: `randn` is ttrt's (seed 0). Deep graphs such as ResNet-50 overflow on it (a randn running variance is
+negative half the time, and randn weights grow activations by ~sqrt(fan-in) per layer), so there is no finite
+output to compare; `fan-in` initialises as a trained network is scaled: arguments the function marks
+`parameter` get randn / sqrt(fan-in) when of rank >= 2 (weights), other parameters and `constant` arguments
+uniform [0.5, 1.5) (positive, as running variances, norm scales and epsilons are); `input` arguments stay randn.
 """
 
 from __future__ import annotations
@@ -18,7 +24,30 @@ import sys
 from pathlib import Path
 
 
-def measure(path: Path, options: str) -> None:
+def fan_in_inputs(text: str, filename: str, inputs: list) -> list:
+    """`inputs` with the entry function's parameters and constants re-initialised as `fan-in` says."""
+    import math
+
+    import torch
+    from xdsl.dialects import func
+
+    from ttmlir.diagnostics import load_module
+    from ttmlir.dialects import make_context
+    from ttmlir.dialects.ttcore import is_constant_argument
+
+    module, _ = load_module(make_context(), text, filename)
+    entry = next(op for op in module.walk() if isinstance(op, func.FuncOp) and op.sym_visibility is None)
+    generator = torch.Generator().manual_seed(1)
+    for i, (value, arg, attrs) in enumerate(zip(inputs, entry.body.block.args, entry.arg_attrs or [])):
+        if is_constant_argument(arg) and value.is_floating_point():
+            weight = "parameter" in str(attrs.data.get("ttcore.argument_type")) and value.dim() >= 2
+            fresh = torch.randn(value.shape, generator=generator) / math.sqrt(math.prod(value.shape[1:])) \
+                if weight else 0.5 + torch.rand(value.shape, generator=generator)
+            inputs[i] = fresh.to(value.dtype)
+    return inputs
+
+
+def measure(path: Path, options: str, init: str) -> None:
     """Prints a JSON line with the modelled times (a run without values), then one with the PCC (two runs with
     values), so a model too slow for the timeout still reports its time."""
     import torch
@@ -37,6 +66,8 @@ def measure(path: Path, options: str) -> None:
     print(json.dumps({"untraced_us": perf.program_ns(perfs, False) / 1e3,
                       "traced_us": perf.program_ns(perfs, True) / 1e3}), flush=True)
     inputs = make_inputs(binary, 0, "randn", 0)
+    if init == "fan-in":
+        inputs = fan_in_inputs(path.read_text(), str(path), inputs)
     results = {}
     for exact in (True, False):
         outputs, ctx = run_program(binary, 0, inputs, device(), exact=exact)
@@ -52,15 +83,17 @@ def main() -> None:
     parser.add_argument("directory")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per model (default: 600)")
     parser.add_argument("--options", default="", help="options of --ttir-to-ttnn-backend-pipeline")
+    parser.add_argument("--init", choices=("randn", "fan-in"), default="randn",
+                        help="how inputs are made (default: randn; see above)")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # measure one model in this process
     args = parser.parse_args()
     if args.one:
-        measure(Path(args.one), args.options)
+        measure(Path(args.one), args.options, args.init)
         return
     root = Path(args.directory)
     print(f"{'model':64} {'min PCC':>9} {'untraced us':>12} {'traced us':>10}  result", flush=True)
     for path in sorted(root.rglob("*.mlir")):
-        command = [sys.executable, __file__, str(root), "--one", str(path), "--options", args.options]
+        command = [sys.executable, __file__, str(root), "--one", str(path), "--options", args.options, "--init", args.init]
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
             out, error = done.stdout, (done.stderr.strip().splitlines() or [""])[-1] if done.returncode else ""
