@@ -269,3 +269,56 @@ def test_the_host_runs_every_op_the_compiler_hoists():
     from ttmlir.passes.cpu_hoist_non_lowerable_shlo_ops import HOST_OPS
     from ttmlir.runtime.host_stablehlo import OPS
     assert set(OPS) == HOST_OPS
+
+
+def test_tenstorrent_composites():
+    """Composites tt-xla wraps torch ops in become the TTIR op (their decompositions here are placeholders, so a
+    right answer comes from the op): top-k, argmax, torch.gather and rank-3 attention with a [B, Sq, Sk] mask."""
+    text = """module {
+    func.func @main(%x: tensor<2x40xf32>, %data: tensor<3x5xf32>, %index: tensor<3x2xi64>, %q: tensor<2x64x32xf32>,
+                    %k: tensor<2x64x32xf32>, %v: tensor<2x64x32xf32>, %mask: tensor<2x64x64xf32>)
+        -> (tensor<2x5xf32>, tensor<2x5xi64>, tensor<2xi64>, tensor<3x2xf32>, tensor<2x64x32xf32>) {
+      %t:2 = stablehlo.composite "tenstorrent.topk" %x {composite_attributes = {k = 5 : i64, dim = -1 : i64, largest = true, sorted = true}, decomposition = @topk} : (tensor<2x40xf32>) -> (tensor<2x5xf32>, tensor<2x5xi64>)
+      %a = stablehlo.composite "tenstorrent.argmax" %x {composite_attributes = {dim = 1 : i64}, decomposition = @argmax} : (tensor<2x40xf32>) -> tensor<2xi64>
+      %g = stablehlo.composite "tenstorrent.gather" %data, %index {composite_attributes = {dim = 1 : i64}, decomposition = @gather} : (tensor<3x5xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+      %s = stablehlo.composite "tenstorrent.scaled_dot_product_attention" %q, %k, %v, %mask {composite_attributes = {is_causal = false, scale = 0.25 : f32}, decomposition = @sdpa} : (tensor<2x64x32xf32>, tensor<2x64x32xf32>, tensor<2x64x32xf32>, tensor<2x64x64xf32>) -> tensor<2x64x32xf32>
+      return %t#0, %t#1, %a, %g, %s : tensor<2x5xf32>, tensor<2x5xi64>, tensor<2xi64>, tensor<3x2xf32>, tensor<2x64x32xf32>
+    }
+    func.func private @topk(%x: tensor<2x40xf32>) -> (tensor<2x5xf32>, tensor<2x5xi64>) {
+      %0 = stablehlo.constant dense<0.0> : tensor<2x5xf32>
+      %1 = stablehlo.constant dense<0> : tensor<2x5xi64>
+      return %0, %1 : tensor<2x5xf32>, tensor<2x5xi64>
+    }
+    func.func private @argmax(%x: tensor<2x40xf32>) -> tensor<2xi64> {
+      %0 = stablehlo.constant dense<0> : tensor<2xi64>
+      return %0 : tensor<2xi64>
+    }
+    func.func private @gather(%d: tensor<3x5xf32>, %i: tensor<3x2xi64>) -> tensor<3x2xf32> {
+      %0 = stablehlo.constant dense<0.0> : tensor<3x2xf32>
+      return %0 : tensor<3x2xf32>
+    }
+    func.func private @sdpa(%q: tensor<2x64x32xf32>, %k: tensor<2x64x32xf32>, %v: tensor<2x64x32xf32>, %m: tensor<2x64x64xf32>) -> tensor<2x64x32xf32> {
+      return %q : tensor<2x64x32xf32>
+    }
+    }"""
+    x, data = f32(2, 40), f32(3, 5)
+    index = RNG.integers(0, 5, (3, 2)).astype(np.int64)
+    q, k, v = f32(2, 64, 32), f32(2, 64, 32), f32(2, 64, 32)
+    mask = np.where(RNG.random((2, 64, 64)) < 0.2, -1e9, 0.0).astype(np.float32)
+    values, indices, argmax, gathered, attention = tt_jax.run_binary(tt_jax.compile_stablehlo(text),
+                                                                     [x, data, index, q, k, v, mask])
+    order = np.argsort(-x, axis=-1)[:, :5]
+    np.testing.assert_allclose(values, np.take_along_axis(x, order, -1), rtol=1e-2)
+    np.testing.assert_array_equal(indices, order)
+    np.testing.assert_array_equal(argmax, x.argmax(-1))
+    np.testing.assert_allclose(gathered, np.take_along_axis(data, index, 1), rtol=1e-2)
+    scores = q @ k.transpose(0, 2, 1) * 0.25 + mask
+    probs = np.exp(scores - scores.max(-1, keepdims=True))
+    assert pcc(attention, probs / probs.sum(-1, keepdims=True) @ v) >= 0.99
+
+
+def test_dot_general_without_batch_dims_or_contraction():
+    """A 2-D matmul stays 2-D; a contraction over one element (an outer product) is a broadcast multiply."""
+    def outer(a, b, c, d):
+        return jax.lax.dot_general(a, b, (((1,), (0,)), ((), ()))), c @ d
+    check(outer, f32(16, 1), f32(1, 24), f32(16, 32), f32(32, 8))

@@ -244,30 +244,32 @@ def _index_select(op: TTOp) -> list[Operation]:
 
 
 def _dot_general(op: TTOp) -> list[Operation]:
-    """Permute both sides to (batch, free, contract) / (batch, contract, free), flatten to 3D, matmul, reshape."""
+    """Permute both sides to (batch..., free, contract) / (batch..., contract, free), flatten the free and contracted
+    dims, matmul (a broadcast multiply when nothing is contracted, as upstream, to keep f32 precision), reshape."""
     lhs, rhs = op.operands
     ls, rs = list(lhs.type.get_shape()), list(rhs.type.get_shape())
     bl, cl, br, cr = (int_values(op.prop(n)) for n in ("batch_dims_lhs", "contract_dims_lhs", "batch_dims_rhs",
                                                        "contract_dims_rhs"))
     fl = [d for d in range(len(ls)) if d not in bl and d not in cl]
     fr = [d for d in range(len(rs)) if d not in br and d not in cr]
-    batch = math.prod(ls[d] for d in bl)
+    batch = [ls[d] for d in bl]
     m, k, n = math.prod(ls[d] for d in fl), math.prod(ls[d] for d in cl), math.prod(rs[d] for d in fr)
     ops: list[Operation] = []
 
-    def arrange(value, perm, shape3):
+    def arrange(value, perm, shape):
         if perm != list(range(len(perm))):
             ops.append(_permute(value, perm, op))
             value = ops[-1].results[0]
-        if list(value.type.get_shape()) != shape3:
-            ops.append(_reshape(value, shape3, op))
+        if list(value.type.get_shape()) != shape:
+            ops.append(_reshape(value, shape, op))
             value = ops[-1].results[0]
         return value
 
-    a = arrange(lhs, bl + fl + cl, [batch, m, k])
-    b = arrange(rhs, br + cr + fr, [batch, k, n])
-    ops.append(ttnn_op("matmul", [a, b], {}, [_tensor([batch, m, n], op.results[0].type)], op))
-    if [batch, m, n] != list(op.results[0].type.get_shape()):
+    a = arrange(lhs, bl + fl + cl, batch + [m, k])
+    b = arrange(rhs, br + cr + fr, batch + [k, n])
+    out = _tensor(batch + [m, n], op.results[0].type)
+    ops.append(ttnn_op("multiply" if k == 1 else "matmul", [a, b], {}, [out], op))
+    if batch + [m, n] != list(op.results[0].type.get_shape()):
         ops.append(_reshape(ops[-1].results[0], op.results[0].type.get_shape(), op))
     return ops
 

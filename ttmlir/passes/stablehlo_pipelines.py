@@ -97,8 +97,108 @@ def _uniform(b, op, attrs):
                    high=FloatAttr(float(high), Float32Type()), seed=0)]
 
 
+def _topk(b, op, attrs):
+    """`tenstorrent.topk` gives values and indices; `_values` / `_indices` one of them (the other typed as
+    upstream makes it: i32 indices, the input's element type for values)."""
+    from xdsl.dialects.builtin import IntegerType
+    name = _name(op)
+    result = op.results[0].type
+    values = result if not name.endswith("_indices") else TensorType(op.operands[0].type.element_type,
+                                                                      result.get_shape())
+    indices = op.results[-1].type if not name.endswith("_values") else TensorType(IntegerType(32),
+                                                                                  result.get_shape())
+    topk = b.ttir_op("topk", [op.operands[0]], [values, indices], k=_int(attrs, "k", 1), dim=_int(attrs, "dim", -1),
+                     largest=_bool(attrs, "largest", True), sorted=_bool(attrs, "sorted", False))
+    return list(topk.results) if len(op.results) == 2 else [topk.results[int(name.endswith("_indices"))]]
+
+
+def _argmax(b, op, attrs):
+    return [b.ttir("argmax", [op.operands[0]], op.results[0].type, keep_dim=_bool(attrs, "keepdim", False),
+                   dim_arg=[_int(attrs, "dim", -1)])]
+
+
+def _gather(b, op, attrs):
+    """torch.gather along `dim` (required: without it the decomposition stays); TTNN takes ui32 (or ui16) indices."""
+    from xdsl.dialects.builtin import IntegerType, Signedness
+    data, index = op.operands
+    if "dim" not in attrs or not isinstance(index.type.element_type, IntegerType):
+        return None
+    if index.type.element_type not in (IntegerType(32, Signedness.UNSIGNED), IntegerType(16, Signedness.UNSIGNED)):
+        index = b.ttir("typecast", [index], TensorType(IntegerType(32, Signedness.UNSIGNED), index.type.get_shape()))
+    return [b.ttir("gather", [data, index], op.results[0].type, dim=_int(attrs, "dim", 0))]
+
+
+def _with_unit_dim(b, value: SSAValue, at: int) -> SSAValue:
+    shape = list(value.type.get_shape())
+    return b.reshape(value, shape[:at] + [1] + shape[at:])
+
+
+def _sdpa(b, op, attrs):
+    """Attention over [B, H, S, D]; rank-3 [B, S, D] operands get a unit head dim (a [B, Sq, Sk] mask too), a
+    lower-rank mask leading unit dims. The mask is used only when the composite is not causal."""
+    query, key, value, *mask = op.operands
+    causal = _bool(attrs, "is_causal", True)
+    rank3 = len(query.type.get_shape()) == 3
+    qkv = [_with_unit_dim(b, v, 1) for v in (query, key, value)] if rank3 else [query, key, value]
+    mask = mask if not causal else []
+    if mask:
+        m = mask[0]
+        rank = len(m.type.get_shape())
+        mask = [_with_unit_dim(b, m, 1) if rank3 and rank == 3 else
+                b.reshape(m, [1] * (4 - rank) + list(m.type.get_shape()))]
+    result = op.results[0].type
+    out_type = TensorType(result.element_type, _with_unit_shape(result)) if rank3 else result
+    props = {"is_causal": causal} if "is_causal" in attrs else {}
+    if "scale" in attrs:
+        props["scale"] = FloatAttr(float(attrs["scale"].value.data), Float32Type())
+    out = b.ttir_segmented("scaled_dot_product_attention", [*qkv, *mask], out_type, [1, 1, 1, len(mask), 0], **props)
+    return [b.reshape(out, result.get_shape())]
+
+
+def _with_unit_shape(t: TensorType) -> list[int]:
+    shape = list(t.get_shape())
+    return shape[:1] + [1] + shape[1:]
+
+
+def _group_norm(b, op, attrs):
+    """Groups of channels normalised; a rank < 4 input gets trailing unit dims (TTIR's op is at least 4-d). TTIR's op
+    takes channels last: with channels elsewhere the decomposition stays."""
+    x = op.operands[0]
+    shape = list(x.type.get_shape())
+    padded = shape + [1] * (4 - len(shape))
+    if _int(attrs, "channel_dim", 3) % len(padded) != len(padded) - 1:
+        return None
+    props = {"num_groups": _int(attrs, "num_groups", 1)}
+    if "epsilon" in attrs:
+        props["epsilon"] = _attr_float(attrs, "epsilon", 1e-12)
+    weight_bias = list(op.operands[1:])
+    segments = [1, 0, int(len(weight_bias) > 0), int(len(weight_bias) > 1)]
+    norm = b.ttir_segmented("group_norm", [b.reshape(x, padded), *weight_bias],
+                            TensorType(op.results[0].type.element_type, padded), segments, **props)
+    return [b.reshape(norm, shape)]
+
+
+def _name(op) -> str:
+    return (op.attr("name") if op.name == "stablehlo.composite" else op.attr("call_target_name")).data
+
+
+def _int(attrs, key: str, default: int) -> int:
+    attr = attrs.get(key)
+    if isinstance(attr, DenseIntOrFPElementsAttr):  # a one-element tensor, as some frontends write it
+        return int(dense_values(attr)[0])
+    return default if attr is None else int(attr.value.data)
+
+
+def _bool(attrs, key: str, default: bool) -> bool:
+    attr = attrs.get(key)
+    return default if attr is None else bool(attr.value.data)
+
+
 COMPOSITES = {"tenstorrent.uniform": _uniform, "tenstorrent.gelu": _gelu, "tenstorrent.gelu_tanh": _gelu,
-              "tenstorrent.rms_norm": _norm("rms_norm"), "tenstorrent.layer_norm": _norm("layer_norm")}
+              "tenstorrent.rms_norm": _norm("rms_norm"), "tenstorrent.layer_norm": _norm("layer_norm"),
+              "tenstorrent.topk": _topk, "tenstorrent.topk_values": _topk, "tenstorrent.topk_indices": _topk,
+              "tenstorrent.argmax": _argmax, "tenstorrent.gather": _gather, "tenstorrent.gather_dim": _gather,
+              "tenstorrent.scaled_dot_product_attention": _sdpa, "tenstorrent.group_norm": _group_norm}
 
 
 @dataclass(frozen=True)
@@ -110,9 +210,15 @@ class LegalizeStableHLOCompositeToTTIRPass(ModulePass):
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         from ttmlir.passes.convert_stablehlo_to_ttir import Builder
         for op in list(module.walk()):
-            if op.name != "stablehlo.composite" or (lower := COMPOSITES.get(op.attr("name").data)) is None:
+            # a composite, or the custom call --flatten-or-convert-composites made of one for sharding
+            if op.name == "stablehlo.composite":
+                attrs = op.attr("composite_attributes")
+            elif op.name == "stablehlo.custom_call" and "tt.has_custom_sharding" in op.attributes:
+                attrs = op.attributes.get("tt.composite_attributes")
+            else:
                 continue
-            attrs = op.attr("composite_attributes")
+            if (lower := COMPOSITES.get(_name(op))) is None:
+                continue
             b = Builder(op)
             values = lower(b, op, dict(attrs.data) if attrs is not None else {})
             if values is None:
