@@ -123,6 +123,7 @@ PASS_CLASSES = {
         "ttmlir.passes.ttir_infer_kv_cache_argument_types:TTIRInferKVCacheArgumentTypesPass",
     "ttir-reduction-force-keep-dim": "ttmlir.passes.ttir_reduction_force_keep_dim:TTIRReductionForceKeepDimPass",
     "ttnn-kv-cache-dtype-conversion": "ttmlir.passes.ttnn_kv_cache_dtype_conversion:TTNNKVCacheDtypeConversionPass",
+    "ttnn-trace-hoist-transform": "ttmlir.passes.ttnn_trace_hoist_transform:TTNNTraceHoistTransformPass",
 }
 
 

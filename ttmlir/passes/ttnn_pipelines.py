@@ -28,7 +28,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     infer-kv-cache-argument-types, propagate-weight-dtype, cpu-hoist,
     element-type-normalization,
     ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window, convert,
-    ttnn-decomposition, layout, workaround, weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, decompose-layouts, canonicalize,
+    ttnn-decomposition, layout, workaround, weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, trace-hoist-transform (enable-trace), decompose-layouts, canonicalize,
     deallocate."""
 
     name: ClassVar[str] = "ttir-to-ttnn-common-pipeline"
@@ -46,7 +46,6 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     tensor_l1_usage_cap: str = "0.95"
     enable_decision_trace: bool = False
     decision_trace_dir: str = "ttrt-artifacts/decision_trace"
-    # what this build lacks is refused when asked for, not ignored: its default is what it does
     enable_const_eval: bool = False
     enable_cpu_hoisted_const_eval: bool = False
     enable_trace: bool = False
@@ -71,11 +70,6 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         optimizer = self.enable_optimizer or self.optimization_level >= 1
         memory_layout = (self.memory_layout_analysis_enabled in ("true", "1") if self.memory_layout_analysis_enabled
                          else self.optimization_level >= 2) and optimizer
-        lacking = [("enable-trace", self.enable_trace, "trace capture")]
-        for option, asked, feature in lacking:
-            if asked:
-                raise PassFailure(module, f"{feature} is not supported by this build; drop '{option}' or set it "
-                                          "to its default")
         from ttmlir.passes.const_eval_hoist import ConstEvalHoistTransformPass
         from ttmlir.passes.cpu_hoist_const_eval import CPUHoistConstEvalTransformPass
         from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
@@ -95,6 +89,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         from ttmlir.passes.ttir_propagate_weight_dtype import TTIRPropagateWeightDtypePass
         from ttmlir.passes.ttnn_weight_dtype_conversion import TTNNWeightDtypeConversionPass
         from ttmlir.passes.ttir_infer_kv_cache_argument_types import TTIRInferKVCacheArgumentTypesPass
+        from ttmlir.passes.ttnn_trace_hoist_transform import TTNNTraceHoistTransformPass
         from ttmlir.passes.ttnn_kv_cache_dtype_conversion import TTNNKVCacheDtypeConversionPass
 
         TTCoreMarkFunctionsAsForwardPass().apply(ctx, module)
@@ -108,11 +103,13 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
             (CPUHoistConstEvalTransformPass(),) if self.enable_const_eval and self.enable_cpu_hoisted_const_eval else ())
         folding = (TTIRImplicitBroadcastFoldPass(),) if self.enable_implicit_broadcast_folding_pass else ()
         decomposition = (TTNNDecompositionPass(),) if self.enable_ttnn_decomposition_pass else ()
+        # before the layouts decompose: it moves host-fed inputs to the host as one to_tensor_spec each
+        hoist_trace = (TTNNTraceHoistTransformPass(),) if self.enable_trace else ()
         for stage in (TTNNResolveCompositesPass(), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
                       CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *const_eval, ConvertTTIRToTTNNPass(), *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(),
                       TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
                       TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, CanonicalizePass(),
-                      *self._optimizer(memory_layout), TTNNPrepareConv3dWeightsPass(), TTNNDecomposeLayoutsPass(),
+                      *self._optimizer(memory_layout), TTNNPrepareConv3dWeightsPass(), *hoist_trace, TTNNDecomposeLayoutsPass(),
                       CanonicalizePass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)
 

@@ -131,6 +131,7 @@ class ProgramContext:
     sources: dict[int, object] = field(default_factory=dict)  # program input tensor id -> the caller's value
     const_eval: bool = False  # running a const-eval program (its ops are marked so in the perf report)
     const_eval_hits: int = 0  # load_cached ops served from the device's cache
+    traced: bool = False      # replaying a captured trace (the ops of the functions it calls too)
 
 
 class DebugHooks:
@@ -241,7 +242,7 @@ def _run_ops(program: fb.ProgramT, ctx: ProgramContext, debugger: bool) -> None:
             # recorded with the tensors it would read, run only when the trace is executed (as on hardware)
             ctx.device.traces[ctx.device.capturing].append((operation, index, dict(ctx.pool)))
             continue
-        _run_op(OpContext(name, operation, index, const_eval=ctx.const_eval), ctx, debugger)
+        _run_op(OpContext(name, operation, index, traced=ctx.traced, const_eval=ctx.const_eval), ctx, debugger)
 
 
 def _run_op(op: OpContext, ctx: ProgramContext, debugger: bool) -> None:
@@ -382,13 +383,13 @@ def _end_trace_capture(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
 
 def _execute_trace(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     """Replay the recorded ops on the tensors they were recorded with (the trace's persistent buffers)."""
-    caller_pool = ctx.pool
+    caller_pool, ctx.traced = ctx.pool, True
     try:
         for operation, index, pool in ctx.device.traces[_trace_of(op, ctx)]:
             ctx.pool = dict(pool)
             _run_op(OpContext(fbu.op_name(operation), operation, index, traced=True), ctx, False)
     finally:
-        ctx.pool = caller_pool
+        ctx.pool, ctx.traced = caller_pool, False
     return []
 
 
@@ -414,7 +415,12 @@ def _capture_or_execute_trace(op: OpContext, ctx: ProgramContext) -> list[Tensor
         trace_id, input_slots, outputs = device.trace_cache[key]
         for value, slot in zip(inputs, input_slots):
             if value is not slot:
+                start = time.perf_counter_ns()
                 _write_in_place(slot, value.chip_values(chips))
+                if not value.on_device:  # a host input crosses PCIe into its slot, as the capture's write_tensor did
+                    ctx.perf.append((OpContext("write_tensor", op.operation, op.index),
+                                     estimate("write_tensor", "data_movement", [value, slot], [], device.arch, chips),
+                                     start, time.perf_counter_ns()))
         _run_callee(ctx, table.executeCallee, [trace_id])
     for ref, slot in zip(table.outputs or [], outputs):
         ctx.pool[ref.globalId] = slot

@@ -35,8 +35,9 @@ CONV_OPS = {"conv2d", "conv_transpose2d", "conv3d"}
 TRANSFER_OPS = {"to_device", "from_device", "write_tensor", "dump_tensor"}
 # ops writing a few rows into their first operand in place: they move the update, not the whole cache
 # bookkeeping on the host (the debug dialect's ops and load_cached among them): no program runs on the device
+# host-side ops: what they run is charged op by op (a call's callee, a trace's recorded ops), never they themselves
 NO_PROGRAM_OPS = {"deallocate", "annotate", "region_start", "region_end", "breakpoint", "print", "memory_snapshot",
-                  "load_cached"}
+                  "load_cached", "call", "capture_or_execute_trace", "begin_trace_capture", "end_trace_capture"}
 CACHE_UPDATES = {"update_cache", "paged_update_cache", "fill_cache", "paged_fill_cache"}
 NOC_BYTES_PER_CYCLE = 64
 TRACE_LAUNCH_NS = 8_050
@@ -85,7 +86,7 @@ class OpPerf:
 
     def gap_ns(self, traced: bool) -> float:
         """Device idle before this op: the traced op-to-op gap, or the host's dispatch of an untraced op."""
-        if not self.kernel_ns:
+        if not self.kernel_ns or self.bound == "launch":  # a trace's launch is its own host command
             return 0.0
         calib = CALIBRATION[self.arch]
         return calib.gap_traced_ns if traced else calib.dispatch_ns
@@ -152,6 +153,10 @@ def estimate(op: str, family: str, inputs: list, outputs: list, arch: str, chips
     fidelity = _fidelity(dtypes, math_fidelity)
     in_bytes, out_bytes = float(sum(t.size for t in inputs)), float(sum(t.size for t in outputs))
     perf = OpPerf(op, 0, fidelity, 0.0, 0.0, 0.0, 0.0, "none", 0.0, 0.0, 0.0, in_bytes, out_bytes, arch)
+    if op == "execute_trace":  # one command for the whole trace; its ops are charged as they replay
+        perf.kernel_ns = perf.ideal_ns = TRACE_LAUNCH_NS
+        perf.bound = "launch"
+        return perf
     if op in NO_PROGRAM_OPS or not any(t.on_device for t in tensors):
         return perf
     cycle_ns = 1 / facts.clock_ghz

@@ -337,8 +337,10 @@ class BinaryRun:
         if trace and not host_only:
             write_trace(self.folder(), self.perf_rows, self.perf_bounds, self.logger)
         device = sum(r.get("DEVICE KERNEL DURATION [ns]") or 0 for r in self.perf_rows)
+        gaps = sum(r.get("OP TO OP LATENCY [ns]") or 0 for r in self.perf_rows)
         self.logger.info(f"{self.path.name}: {len(self.perf_rows)} ops, modelled device time "
-                         f"{device / 1000:.1f} us on {self.args['--arch']}; report: {path}")
+                         f"{device / 1000:.1f} us on {self.args['--arch']} ({(device + gaps) / 1000:.1f} us with the "
+                         f"gaps between ops); report: {path}")
         return path
 
     def _save_reports(self) -> None:
