@@ -86,7 +86,7 @@ def _sharding_error(op: Operation) -> str | None:
     """Shardy's `sdy.sharding` on an op's results or a function's arguments/results, checked against its mesh."""
     attrs = [op.attributes] + [d.data for key in ("arg_attrs", "res_attrs")
                                for d in getattr(getattr(op, key, None), "data", ()) if hasattr(d, "data")]
-    if not any("sdy.sharding" in a for a in attrs):
+    if not any("sdy.sharding" in a or "sdy.sharding_rule" in a for a in attrs):
         return None
     from ttmlir.dialects.sdy import verify_attributes
 

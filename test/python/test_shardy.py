@@ -319,3 +319,42 @@ def test_sampling_splits_rows_and_keeps_candidates_whole():
     assert "(tensor<32x128xf32>, tensor<32x128xi32>, tensor<32xi32>, tensor<32xf32>, tensor<32xf32>)" in ir
     expected = indices.gather(1, values.argmax(1, keepdim=True)).squeeze(1)
     assert torch.equal(out.to(torch.int64), expected.to(torch.int64))
+
+
+def test_user_sharding_rule_splits_a_custom_call_shardy_knows_nothing_of():
+    """A custom call with no built-in rule runs on replicated values; the user's `xla.sdy.custom_sharding_rule`
+    says its rows move together, so each chip computes its rows and nothing is gathered."""
+    rule = '#sdy.op_sharding_rule<([i, j])->([i, j]) {i=64, j=32}, custom>'
+    text = f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%a: tensor<64x32xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"y"}}, {{}}]>}}) -> tensor<64x32xf32> {{
+      %0 = stablehlo.custom_call @mhlo.erf(%a) {{mhlo.frontend_attributes = {{xla.sdy.custom_sharding_rule = "{rule}"}}}}
+          : (tensor<64x32xf32>) -> tensor<64x32xf32>
+      return %0 : tensor<64x32xf32>
+    }}'''
+    a = torch.randn(64, 32)
+    ir, (out,) = pipeline_run(text, [[a[:32], a[32:]]])
+    assert "all_gather" not in ir and "(tensor<32x32xf32>) -> tensor<32x32xf32>" in ir
+    torch.testing.assert_close(out, torch.erf(a), rtol=1e-2, atol=1e-2)
+    ir, (out,) = pipeline_run(text.replace(rule, ""), [[a[:32], a[32:]]])  # no rule: computed whole
+    assert "all_gather" in ir
+    torch.testing.assert_close(out, torch.erf(a), rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("rule, error", [
+    ("not a valid rule", "failed to parse 'xla.sdy.custom_sharding_rule' frontend attribute as an #sdy.op_sharding_rule"),
+    ("([i])->([i]) {i=64}", "failed to parse"),
+    ("#sdy.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=64, j=32}>", "number of operands and mappings must match: 1 != 2"),
+    ("#sdy.op_sharding_rule<([i])->([i, j]) {i=64, j=32}>", "operand - mapping rank must match: 1 != 2"),
+    ("#sdy.op_sharding_rule<([i, i])->([i, j]) {i=64, j=32}>", "operand - cannot reuse factors for the same tensor value"),
+])
+def test_user_sharding_rules_that_do_not_fit_are_refused(rule, error):
+    from ttmlir.passes import register_user_sharding_rule
+
+    text = f'''func.func public @main(%a: tensor<64x32xf32>) -> tensor<64x32xf32> {{
+      %0 = stablehlo.custom_call @mhlo.erf(%a) {{mhlo.frontend_attributes = {{xla.sdy.custom_sharding_rule = "{rule}"}}}}
+          : (tensor<64x32xf32>) -> tensor<64x32xf32>
+      return %0 : tensor<64x32xf32>
+    }}'''
+    module, _ = parse_text(make_context(), text)
+    with pytest.raises(PassFailure, match=error.replace("#", ".").replace("(", ".").replace(")", ".")):
+        register_user_sharding_rule(module)

@@ -9,6 +9,7 @@ error on the op (or function argument/result) that carries it.
 from __future__ import annotations
 
 import math
+import re
 from typing import ClassVar, NamedTuple, Sequence
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, DictionaryAttr, ModuleOp, StringAttr, TensorType
@@ -358,6 +359,12 @@ def verify_attributes(op: Operation) -> str | None:
     None when they are all well formed."""
     from xdsl.dialects.func import FuncOp
 
+    rule = op.attributes.get("sdy.sharding_rule")
+    if rule is not None:
+        if not isinstance(rule, OpShardingRuleAttr):
+            return "op should have a sharding rule attribute of type OpShardingRuleAttr"
+        if (why := rule_error(op, rule.data)) is not None:
+            return why
     attr = op.attributes.get("sdy.sharding")
     if attr is not None:
         if not isinstance(attr, ShardingPerValueAttr):
@@ -384,6 +391,116 @@ def verify_attributes(op: Operation) -> str | None:
                 if (why := sharding_error(op, value.data, t)) is not None:
                     return f"'func.func' op {kind} {i} - {why}"
     return None
+
+
+class OpShardingRule(NamedTuple):
+    """An op's factors: per operand and result, per dim, the factors (indices into `sizes`) it is made of, major
+    first; the special factor sets by index; `custom` rules are the user's own."""
+    operands: tuple[tuple[tuple[int, ...], ...], ...]
+    results: tuple[tuple[tuple[int, ...], ...], ...]
+    sizes: tuple[int, ...]
+    special: tuple[tuple[str, tuple[int, ...]], ...] = ()  # ("reduction", (2,)), ("need_replication", ...)
+    custom: bool = False
+
+    @staticmethod
+    def symbol(index: int) -> str:
+        return chr(ord("i") + index) if index < 18 else f"z_{index - 17}"
+
+    def __str__(self) -> str:
+        def mapping(tensors):
+            return ", ".join("[" + ", ".join("".join(map(self.symbol, dim)) for dim in t) + "]" for t in tensors)
+        text = f"<({mapping(self.operands)})->({mapping(self.results)})"
+        if self.sizes:
+            text += " {" + ", ".join(f"{self.symbol(i)}={n}" for i, n in enumerate(self.sizes)) + "}"
+        text += "".join(f" {kind}={{{', '.join(map(self.symbol, ids))}}}" for kind, ids in self.special)
+        return text + (", custom>" if self.custom else ">")
+
+
+RULE_SETS = ("reduction", "need_replication", "permutation", "blocked_propagation")
+_FACTOR = re.compile(r"z_[1-9][0-9]*|[a-z]")
+
+
+def parse_op_sharding_rule(parser: AttrParser) -> OpShardingRule:
+    """`<([i, j], [j, k])->([i, k]) {i=8, j=4, k=2} reduction={j}, custom>`"""
+    def factors(word: str) -> tuple[int, ...]:
+        found = _FACTOR.findall(word)
+        if "".join(found) != word or any(f < "i" for f in found):
+            parser.raise_error(f"expected factor symbols (i, j, ..., z, z_1, ...), got '{word}'")
+        return tuple(ord(f) - ord("i") if len(f) == 1 else 17 + int(f[2:]) for f in found)
+
+    def tensor():
+        return tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE,
+                                                       lambda: factors(parser.parse_identifier())))
+
+    def tensors():
+        return tuple(parser.parse_comma_separated_list(parser.Delimiter.PAREN, tensor))
+
+    with parser.in_angle_brackets():
+        operands = tensors()
+        parser.parse_punctuation("->")
+        results = tensors()
+        sizes: dict[int, int] = {}
+        if parser.parse_optional_punctuation("{") is not None:
+            while True:
+                (index,) = factors(parser.parse_identifier())
+                parser.parse_punctuation("=")
+                sizes[index] = parser.parse_integer(allow_negative=False, allow_boolean=False)
+                if parser.parse_optional_punctuation(",") is None:
+                    break
+            parser.parse_punctuation("}")
+        if set(sizes) != set(range(len(sizes))):
+            parser.raise_error("the factors of an op sharding rule are i, j, k, ... each with a size")
+        special, custom = [], False
+        while (word := parser.parse_optional_identifier()) is not None or \
+                parser.parse_optional_punctuation(",") is not None:
+            if word is None:
+                continue
+            if word == "custom":
+                custom = True
+            elif word in RULE_SETS:
+                parser.parse_punctuation("=")
+                special.append((word, tuple(i for f in parser.parse_comma_separated_list(
+                    parser.Delimiter.BRACES, parser.parse_identifier) for i in factors(f))))
+            else:
+                parser.raise_error(f"unexpected '{word}' in an op sharding rule")
+    return OpShardingRule(operands, results, tuple(sizes[i] for i in range(len(sizes))), tuple(special), custom)
+
+
+def rule_error(op: Operation, rule: OpShardingRule) -> str | None:
+    """Shardy's checks of a rule against the op it describes, in its words."""
+    for kind, values, mappings in (("operand", op.operands, rule.operands), ("result", op.results, rule.results)):
+        if len(values) != len(mappings):
+            return f"'{op.name}' op number of {kind}s and mappings must match: {len(values)} != {len(mappings)}"
+        for i, (value, mapping) in enumerate(zip(values, mappings)):
+            where = kind if len(values) == 1 else f"{kind} {i}"
+            if not isinstance(value.type, TensorType):
+                return f"'{op.name}' op {where} - expected a ranked tensor with a static shape. type: {value.type}"
+            rank = len(value.type.get_shape())
+            if len(mapping) != rank:
+                return f"'{op.name}' op {where} - mapping rank must match: {len(mapping)} != {rank}"
+            used = [f for dim in mapping for f in dim]
+            if (outside := next((f for f in used if f >= len(rule.sizes)), None)) is not None:
+                return (f"'{op.name}' op {where} - expecting factor indices to be within 0<=...<num_factors; "
+                        f"received: {outside}, num_factors: {len(rule.sizes)}")
+            if len(used) != len(set(used)):
+                return f"'{op.name}' op {where} - cannot reuse factors for the same tensor value"
+            if any(not dim for dim in mapping):
+                return f"'{op.name}' op {where} - dim mapping must have at least one factor"
+    return None
+
+
+@irdl_attr_definition
+class OpShardingRuleAttr(Data[OpShardingRule]):
+    """`#sdy.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=8, j=16}>`: which dims of an op's operands and results
+    split together (factors), which are reduced or must stay whole."""
+    name = "sdy.op_sharding_rule"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> OpShardingRule:
+        return parse_op_sharding_rule(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(str(self.data))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -749,4 +866,4 @@ class ConstantOp(IRDLOperation):
 SDY = Dialect("sdy", [MeshOp, ManualComputationOp, ReturnOp, ShardingConstraintOp, ReshardOp, AllGatherOp,
                       AllSliceOp, ReduceScatterOp, AllReduceOp, AllToAllOp, CollectivePermuteOp, ConstantOp],
               [MeshAttr, ShardingAttr, ShardingPerValueAttr, ManualAxesAttr, AxisRefListAttr,
-               ListOfAxisRefListsAttr, AllToAllParamListAttr])
+               ListOfAxisRefListsAttr, AllToAllParamListAttr, OpShardingRuleAttr])

@@ -113,6 +113,7 @@ PASS_CLASSES = {
     "flatten-or-convert-composites": "ttmlir.passes.flatten_or_convert_composites:FlattenOrConvertCompositesPass",
     "reoutline-composite": "ttmlir.passes.reoutline_composite:ReoutlineCompositePass",
     "decompose-custom-call-tuples": "ttmlir.passes.decompose_custom_call_tuples:DecomposeCustomCallTuplesPass",
+    "register-user-sharding-rule": "ttmlir.passes.register_user_sharding_rule:RegisterUserShardingRulePass",
     "partially-convert-sdy-to-stablehlo":
         "ttmlir.passes.partially_convert_sdy_to_stablehlo:PartiallyConvertSdyToStableHLOPass",
     "stablehlo-fusing": "ttmlir.passes.stablehlo_fusing:StableHLOFusingPass",

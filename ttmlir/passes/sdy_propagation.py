@@ -171,6 +171,8 @@ class SdyUserPriorityPropagatePass(ModulePass):
                 if isinstance(arg.type, TensorType):
                     set_func_attr(func, arg.index, "arg_attrs", SHARDING, sdy.ShardingAttr(prop.sharding(arg)))
             for inner in prop.ops:
+                # shardy drops the rules it used (a user's is read again from its frontend attribute)
+                inner.attributes.pop("sdy.sharding_rule", None)
                 if inner.results and all(isinstance(r.type, TensorType) for r in inner.results) and \
                         not inner.name.startswith("sdy.") and isinstance(inner.parent_op(), FuncOp):
                     inner.attributes[SHARDING] = sdy.ShardingPerValueAttr(tuple(prop.sharding(r)

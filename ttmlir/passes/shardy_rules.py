@@ -14,6 +14,8 @@ from typing import Callable, NamedTuple
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation
 
+from ttmlir.dialects import sdy
+
 Place = tuple[str, int, int]  # ("operand" | "result", index, dim)
 
 
@@ -252,8 +254,36 @@ NOT_ELEMENTWISE = frozenset({"stablehlo.sort", "stablehlo.reverse", "stablehlo.c
                              "stablehlo.collective_permute", "stablehlo.rng", "stablehlo.rng_bit_generator"})
 
 
+USER_RULE = "xla.sdy.custom_sharding_rule"  # a custom call's own rule, shardy text in its frontend attributes
+
+
+def user_rule_text(op: Operation) -> str:
+    attrs = op.attributes.get("mhlo.frontend_attributes")
+    text = attrs.data.get(USER_RULE) if attrs is not None else None
+    return text.data.strip() if text is not None and hasattr(text, "data") else ""
+
+
+def _from_rule(op: Operation, rule: sdy.OpShardingRule) -> list[Factor]:
+    """A shardy rule's factors; a dim made of several factors moves with its major one. Factors that need
+    replication (or only permute) join no dims: those are computed whole."""
+    special = dict(rule.special)
+    whole = {f for kind in ("need_replication", "permutation", "blocked_propagation") for f in special.get(kind, ())}
+    tensors = [("operand", i, m) for i, m in enumerate(rule.operands)] + [("result", i, m)
+                                                                        for i, m in enumerate(rule.results)]
+    return [Factor(size, tuple((kind, i, d) for kind, i, mapping in tensors for d, dim in enumerate(mapping)
+                               if dim[0] == f), f in special.get("reduction", ()))
+            for f, size in enumerate(rule.sizes) if f not in whole]
+
+
 def factors_of(op: Operation) -> list[Factor] | None:
     """The op's factors, or None when it has no rule (its values must be replicated)."""
+    if isinstance(rule := op.attributes.get("sdy.sharding_rule"), sdy.OpShardingRuleAttr):
+        return _from_rule(op, rule.data)
+    if op.name == "stablehlo.custom_call" and op.properties["call_target_name"].data not in CUSTOM_CALL_RULES \
+            and (text := user_rule_text(op)):
+        from ttmlir.passes.convert_xla_sdy_to_sdy import parse_attr
+        rule = parse_attr(text, op)  # checked by --register-user-sharding-rule; reparsed as shardy does
+        return _from_rule(op, rule.data) if isinstance(rule, sdy.OpShardingRuleAttr) else None
     if op.name in RULES:
         return RULES[op.name](op)
     if op.name in NOT_ELEMENTWISE or op.regions and op.name != "stablehlo.map":

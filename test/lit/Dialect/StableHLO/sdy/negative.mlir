@@ -40,3 +40,10 @@ func.func @e(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %0 = sdy.all_gather [{"y"}, {}] %arg0 out_sharding=<@mesh, [{"y"}, {"y"}]> : tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+func.func @e(%arg0: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // CHECK: error: 'stablehlo.custom_call' op result - mapping rank must match: 1 != 2
+  %0 = stablehlo.custom_call @foo(%arg0) {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i]) {i=4, j=8}>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

@@ -48,3 +48,13 @@ func.func @empty_body() {
   } : () -> ()
   return
 }
+
+// Op sharding rules: factors by symbol (i, j, ...), a dim of several factors, the special factor sets, custom.
+// CHECK-LABEL: func.func @rules
+// CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, k], [k, j])->([i, j]) {i=8, j=4, k=16} reduction={k}>
+// CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([ij, k])->([i, j, k]) {i=2, j=4, k=4} need_replication={k}, custom>
+func.func @rules(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>) -> tensor<2x4x4xf32> {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0] {sdy.sharding_rule = #sdy.op_sharding_rule<([i, k], [k, j])->([i, j]) {i=8, j=4, k=16} reduction={k}>} : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+  %1 = stablehlo.custom_call @foo(%0) {sdy.sharding_rule = #sdy.op_sharding_rule<([ij, k])->([i, j, k]) {i=2, j=4, k=4} need_replication={k}, custom>} : (tensor<8x4xf32>) -> tensor<2x4x4xf32>
+  return %1 : tensor<2x4x4xf32>
+}
