@@ -322,3 +322,21 @@ def test_dot_general_without_batch_dims_or_contraction():
     def outer(a, b, c, d):
         return jax.lax.dot_general(a, b, (((1,), (0,)), ((), ()))), c @ d
     check(outer, f32(16, 1), f32(1, 24), f32(16, 32), f32(32, 8))
+
+
+def test_boolean_constant_true_is_one():
+    text = """func.func @main(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
+      %t = stablehlo.constant dense<[[true], [false], [true], [true]]> : tensor<4x1xi1>
+      %f = stablehlo.convert %t : (tensor<4x1xi1>) -> tensor<4x1xf32>
+      %b = stablehlo.broadcast_in_dim %f, dims = [0, 1] : (tensor<4x1xf32>) -> tensor<4x32xf32>
+      %0 = stablehlo.add %x, %b : tensor<4x32xf32>
+      return %0 : tensor<4x32xf32>
+    }"""
+    x = f32(4, 32)
+    got, = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [x])
+    np.testing.assert_allclose(got, x + np.array([[1.0], [0.0], [1.0], [1.0]], np.float32), rtol=1e-5)
+
+
+def test_clamp_between_run_time_scalars():
+    """Scalar bounds known only at run time are broadcast to the operand's shape."""
+    check(lambda x, lo, hi: jax.lax.clamp(lo, x, hi), f32(32, 32), np.float32(-0.5), np.float32(0.7))

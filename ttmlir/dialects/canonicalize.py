@@ -293,10 +293,13 @@ def _constant_fill(value: SSAValue) -> float | int | None:
 def _clamp_by_constants(op: Operation) -> list[Operation] | None:
     """clamp_tensor between two constants is clamp_scalar, its bounds f32 (float data) or i32 (integer data,
     truncated toward zero and saturated), as upstream canonicalizes it."""
-    bounds = [_constant_fill(v) for v in op.operands[1:]]
-    if not op.name.startswith("ttir.") or None in bounds:
+    if not op.name.startswith("ttir."):
         return None
     from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+    bounds = [_constant_fill(v) for v in op.operands[1:]]
+    if None in bounds:
+        return _clamp_bounds_broadcast(op)
 
     if isinstance(op.results[0].type.element_type, IntegerType):
         props = {n: IntegerAttr(min(max(int(b), INT32_RANGE[0]), INT32_RANGE[1]), 32) for n, b in zip(("min", "max"), bounds)}
@@ -306,6 +309,39 @@ def _clamp_by_constants(op: Operation) -> list[Operation] | None:
                                                  properties=props, attributes=dict(op.attributes))
     new.location = op.location
     return [new]
+
+
+def _clamp_bounds_broadcast(op: Operation) -> list[Operation] | None:
+    """Bounds of another shape than the result are broadcast to it (a lower-rank bound's dims first, then ones,
+    as upstream unsqueezes it)."""
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+    shape = list(op.results[0].type.get_shape())
+    if all(list(v.type.get_shape()) == shape for v in op.operands[1:]):
+        return None
+    new_ops: list[Operation] = []
+    bounds = []
+    for bound in op.operands[1:]:
+        own = list(bound.type.get_shape())
+        if own != shape:
+            if len(own) != len(shape):
+                own = own + [1] * (len(shape) - len(own))
+                new_ops.append(TTIR_OP_CLASSES["reshape"].create(
+                    operands=[bound], result_types=[TensorType(bound.type.element_type, own)],
+                    properties={"shape": KINDS["i32_array"].build(own)}))
+                bound = new_ops[-1].results[0]
+            new_ops.append(TTIR_OP_CLASSES["broadcast"].create(
+                operands=[bound], result_types=[TensorType(bound.type.element_type, shape)],
+                properties={"broadcast_dimensions": KINDS["i64_darray"].build(
+                    [t if o == 1 else 1 for o, t in zip(own, shape)])}))
+            bound = new_ops[-1].results[0]
+        bounds.append(bound)
+    new_ops.append(TTIR_OP_CLASSES["clamp_tensor"].create(operands=[op.operands[0], *bounds],
+                                                          result_types=[op.results[0].type],
+                                                          attributes=dict(op.attributes)))
+    for new in new_ops:
+        new.location = op.location
+    return new_ops
 
 
 def _broadcast_within_one_chip(op: Operation) -> SSAValue | None:

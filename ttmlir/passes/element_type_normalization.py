@@ -46,6 +46,8 @@ def normalized_attr(attr: Attribute) -> Attribute:
         if new_type == attr.type:
             return attr
         values = attr.get_values()
+        if attr.type.element_type == IntegerType(1):  # true is 1 (xDSL reads a signless i1 as signed: -1)
+            values = [int(v) & 1 for v in values]
         if isinstance(new_type.element_type, IntegerType):
             values = [min(max(int(v), SI32_RANGE[0]), SI32_RANGE[1]) for v in values]
         else:

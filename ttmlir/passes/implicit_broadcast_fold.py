@@ -21,6 +21,7 @@ from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES, broadcast_shape
 
 BROADCASTABLE = frozenset({"unary", "binary", "ternary"})  # upstream's Broadcastable trait: the elementwise ops
+NOT_BROADCASTABLE = frozenset({"clamp_tensor"})  # its bounds are broadcast explicitly (its canonicalization)
 MAX_BROADCAST_RANK = 6  # tt-metal broadcasts implicitly over the last six dimensions
 
 
@@ -66,5 +67,6 @@ class TTIRImplicitBroadcastFoldPass(ModulePass):
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         for op in list(module.walk()):
-            if isinstance(op, TTOp) and op.name.startswith("ttir.") and op.ROW.family in BROADCASTABLE:
+            if isinstance(op, TTOp) and op.name.startswith("ttir.") and op.ROW.family in BROADCASTABLE \
+                    and op.ROW.name not in NOT_BROADCASTABLE:
                 fold(op)

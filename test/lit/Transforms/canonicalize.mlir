@@ -57,6 +57,16 @@ func.func @clamp_by_constants(%arg0: tensor<4x8xf32>, %arg1: tensor<4x8xi64>) ->
   return %2, %5 : tensor<4x8xf32>, tensor<4x8xi64>
 }
 
+// Bounds known at run time of another shape than the result are broadcast to it (a scalar reshaped first).
+// CHECK-LABEL: func.func @clamp_bounds_broadcast
+// CHECK: %[[LOW:.*]] = "ttir.reshape"(%arg1) <{shape = [1 : i32, 1 : i32]}>
+// CHECK: %[[WIDE:.*]] = "ttir.broadcast"(%[[LOW]]) <{broadcast_dimensions = array<i64: 4, 8>}>
+// CHECK: "ttir.clamp_tensor"(%arg0, %[[WIDE]], %arg2)
+func.func @clamp_bounds_broadcast(%arg0: tensor<4x8xf32>, %arg1: tensor<f32>, %arg2: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = "ttir.clamp_tensor"(%arg0, %arg1, %arg2) : (tensor<4x8xf32>, tensor<f32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
 // Requantizing to the same quantized type changes nothing.
 // CHECK-LABEL: func.func @identity_requantize
 // CHECK-NOT: "ttir.requantize"
