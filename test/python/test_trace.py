@@ -98,3 +98,36 @@ def test_perf_charges_the_traced_gap_after_the_capture(tmp_path):
     # the first call compiles, captures and replays: dearer than an untraced call; a replay is cheaper
     assert time(traced, 0) > time(untraced, 0)
     assert time(traced, 2) < 0.6 * time(untraced, 2)
+
+
+def test_generated_python_captures_once_and_replays_new_inputs(tmp_path):
+    """The EmitPy wrapper allocates and captures on its first call, then writes each call's input into its slot
+    and replays: the simulated ttnn gives the untraced flatbuffer's result for every input."""
+    import ttnn
+    from ttmlir.target.python import translate_to_python
+    from ttrt.common.emitpy import generated_code_imports, load
+
+    common = lower(MODEL, "<test>", "ttir-to-ttnn-common-pipeline", TRACE)
+    from ttmlir.passes import make_pass
+    from xdsl.context import Context
+    make_pass("ttnn-common-to-emitpy-pipeline").apply(Context(allow_unregistered=True), common)
+    code = translate_to_python(common)
+    assert "def capture_or_execute_trace_0_forward(" in code and "ttnn.begin_trace_capture(" in code
+    (tmp_path / "m.py").write_text(code)
+    binary = Binary(data=compile_ttir(MODEL))
+    index = next(i for i, p in enumerate(binary.programs) if p.name == "forward")
+    params = weights()
+    g = torch.Generator().manual_seed(2)
+    with generated_code_imports():
+        namespace = load(tmp_path / "m.py")
+        device = ttnn.open_device(device_id=0)
+        ttnn.utils.DeviceGetter.use(device)
+        on_device = [ttnn.from_torch(w, layout=ttnn.TILE_LAYOUT, device=device) for w in params]
+        for call in range(3):
+            x = torch.randn(32, 64, generator=g).to(torch.bfloat16)
+            (out,) = namespace["forward"]([ttnn.from_torch(x, layout=ttnn.TILE_LAYOUT), *on_device])
+            (want,), _ = run_program(binary, index, [x, *params], MeshDevice())
+            assert torch.equal(ttnn.to_torch(out), want.data), f"call {call}"
+    traced = [op.name for op, *_ in device.context.perf if op.traced]
+    # three replays (the capture's own and one per later call); ops recorded under capture cost nothing
+    assert traced.count("matmul") == traced.count("linear") == traced.count("gelu") == 3

@@ -105,3 +105,6 @@ from ttnn.tensor import Tensor, from_torch, to_torch  # noqa: E402
 from ttnn.operations import install_operations  # noqa: E402
 
 install_operations(globals())
+from ttnn.trace import FUNCTIONS as _TRACE_FUNCTIONS  # noqa: E402
+
+globals().update(_TRACE_FUNCTIONS)  # the trace ops are the device's own calls, not table-driven op calls

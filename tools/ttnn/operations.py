@@ -43,8 +43,10 @@ def install_operations(namespace: dict) -> None:
 
 
 def _op_function(row, callee: str):
-    def op(*args, **kwargs):
-        return run(row, callee, args, kwargs)
+    from ttnn import trace
+
+    def op(*args, **kwargs):  # a call under trace capture is recorded, to be replayed by ttnn.execute_trace
+        return trace.call(lambda *a, **k: run(row, callee, a, k), args, kwargs)
 
     op.__name__, op.__qualname__ = callee.split(".")[-1], callee
     op.__doc__ = f"ttnn.{callee}: {row.summary}"

@@ -182,8 +182,8 @@ def _convert_ttnn(op: ttnn.TTNNOp) -> tuple[list[Operation], list[SSAValue]]:
                    [emitpy.OpaqueAttr(StringAttr(python_value(shape, str)))])
         return [new], list(new.results)
     if op.ROW.family == "trace":
-        raise PassFailure(op, f"'{op.name}': traces have no EmitPy lowering in this build (compile without "
-                              "enable-trace)")
+        from ttmlir.passes.emitpy_trace import convert_trace_op
+        return convert_trace_op(op)
     api = call_of(op)
     prelude: list[Operation] = []
     operands: list[SSAValue] = []
