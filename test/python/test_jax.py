@@ -340,3 +340,34 @@ def test_boolean_constant_true_is_one():
 def test_clamp_between_run_time_scalars():
     """Scalar bounds known only at run time are broadcast to the operand's shape."""
     check(lambda x, lo, hi: jax.lax.clamp(lo, x, hi), f32(32, 32), np.float32(-0.5), np.float32(0.7))
+
+
+def test_zero_padded_sum_pool_divided_by_its_window():
+    """A zero pad before a windowed sum is the pool's padding; the sum divided by the window size is the average."""
+    def pool(x):
+        padded = jnp.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+        total = jax.lax.reduce_window(padded, 0.0, jax.lax.add, (1, 3, 3, 1), (1, 2, 2, 1),
+                                      ((0, 0), (2, 2), (2, 2), (0, 0)))
+        return total / 9.0, total
+    check(pool, f32(1, 16, 16, 8))
+
+
+def test_boolean_ops_through_integers_and_narrowed_compares():
+    """XLA's form of a boolean or (widened to ui8, or, compared with 0) is a logical or; a bf16 value widened to
+    f64 and compared with an f64 constant compares in bf16, the constant rounded (PyTorch eager's answer)."""
+    text = """func.func @main(%a: tensor<4x32xi1>, %b: tensor<4x32xi1>, %x: tensor<4x32xbf16>) -> (tensor<4x32xi1>, tensor<4x32xi1>) {
+      %zero = stablehlo.constant dense<0> : tensor<4x32xui8>
+      %0 = stablehlo.convert %a : (tensor<4x32xi1>) -> tensor<4x32xui8>
+      %1 = stablehlo.convert %b : (tensor<4x32xi1>) -> tensor<4x32xui8>
+      %2 = stablehlo.or %0, %1 : tensor<4x32xui8>
+      %3 = stablehlo.compare NE, %2, %zero : (tensor<4x32xui8>, tensor<4x32xui8>) -> tensor<4x32xi1>
+      %limit = stablehlo.constant dense<0.99> : tensor<4x32xf64>
+      %4 = stablehlo.convert %x : (tensor<4x32xbf16>) -> tensor<4x32xf64>
+      %5 = stablehlo.compare LT, %4, %limit : (tensor<4x32xf64>, tensor<4x32xf64>) -> tensor<4x32xi1>
+      return %3, %5 : tensor<4x32xi1>, tensor<4x32xi1>
+    }"""
+    a, b = RNG.random((4, 32)) < 0.5, RNG.random((4, 32)) < 0.5
+    x = np.where(RNG.random((4, 32)) < 0.5, 0.98828125, 0.5).astype(jnp.bfloat16)  # 0.98828125: 0.99 in bf16
+    either, below = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [a, b, x])
+    np.testing.assert_array_equal(np.asarray(either, bool), a | b)
+    np.testing.assert_array_equal(np.asarray(below, bool), np.asarray(x, np.float32) < 0.98828125)

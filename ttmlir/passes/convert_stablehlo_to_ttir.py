@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type, FloatAttr,
+from xdsl.dialects.builtin import (AnyFloat, BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type, FloatAttr,
                                    IntegerAttr, IntegerType, ModuleOp, StringAttr, TensorType, i32)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -40,6 +40,7 @@ ELEMENTWISE = {"abs": "abs", "cbrt": "cbrt", "ceil": "ceil", "cosine": "cos", "e
 LOGICAL = {"and": "and", "or": "or", "xor": "xor", "not": "not"}
 COMPARE = {"EQ": "eq", "NE": "ne", "GE": "ge", "GT": "gt", "LE": "le", "LT": "lt"}
 # the body op of a one-input reduce -> the TTIR reduction
+FLOAT_MAX = {"f16": 65504.0, "bf16": 3.3895313892515355e38, "f32": 3.4028234663852886e38}
 REDUCTIONS = {"stablehlo.add": "sum", "stablehlo.maximum": "max", "stablehlo.minimum": "min",
               "stablehlo.multiply": "prod", "stablehlo.and": "reduce_and", "stablehlo.or": "reduce_or"}
 
@@ -129,13 +130,31 @@ PASS_THROUGH = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape", "st
 # Patterns: each returns the values that replace the op's results.
 
 
+def _owner_named(value: SSAValue, name: str) -> Operation | None:
+    owner = value.owner
+    return owner if getattr(owner, "name", None) == name else None
+
+
+def _bool_as_int(value: SSAValue) -> SSAValue | None:
+    """The boolean a typecast to an integer type was made from (XLA computes bitwise ops of booleans so)."""
+    cast = _owner_named(value, "ttir.typecast")
+    return cast.operands[0] if cast is not None and is_bool(tensor(cast.operands[0])) else None
+
+
 def elementwise(b: Builder, op) -> list[SSAValue]:
     name = op.name.split(".", 1)[1]
     ttir = ELEMENTWISE.get(name)
+    operands = list(op.operands)
     if ttir is None:  # and/or/xor/not
+        bools = [_bool_as_int(v) for v in operands]
+        if None not in bools:  # booleans widened to integers: the logical op on the booleans, widened back
+            out = tensor(op.results[0])
+            logical = b.ttir(f"logical_{LOGICAL[name]}", bools, TensorType(IntegerType(1), out.get_shape()))
+            return [b.ttir("typecast", [logical], out)]
         kind = "logical" if is_bool(tensor(op.results[0])) else "bitwise"
         ttir = f"{kind}_{LOGICAL[name]}"
-    operands = list(op.operands)
+    if name == "divide" and (pool := _average_pool_times(operands[0], splat_of(operands[1]))) is not None:
+        return [pool]
     if name == "select" and shape(operands[0]) != shape(op.results[0]):  # a scalar predicate chooses everywhere
         operands[0] = broadcast_to(b, operands[0], shape(op.results[0]))
     return [b.ttir(ttir, operands, op.results[0].type)]
@@ -201,8 +220,43 @@ def dynamic_slice(b: Builder, op) -> list[SSAValue]:
     return [b.ttir("slice_dynamic", [operand, begins, ends], op.results[0].type)]
 
 
+def _average_pool_times(value: SSAValue, divisor) -> SSAValue | None:
+    """The average pool a windowed sum was made of (average times the window's size), when `divisor` is that
+    size: the sum divided by it is the average."""
+    product = _owner_named(value, "ttir.multiply")
+    if product is None or divisor is None or _owner_named(product.operands[0], "ttir.avg_pool2d") is None:
+        return None
+    return product.operands[0] if splat_of(product.operands[1]) == divisor else None
+
+
 def compare(b: Builder, op) -> list[SSAValue]:
-    return [b.ttir(COMPARE[op.attr("comparison_direction").data], list(op.operands), op.results[0].type)]
+    direction = op.attr("comparison_direction").data
+    lhs, rhs = op.operands
+    if direction == "NE" and splat_of(rhs) == 0 and (flag := _bool_as_int(lhs)) is not None:
+        return [flag]  # a boolean widened to an integer, compared with 0: the boolean itself
+    if (pair := _narrowed(b, lhs, rhs)) is not None:
+        lhs, rhs = pair
+    elif (pair := _narrowed(b, rhs, lhs)) is not None:
+        rhs, lhs = pair
+    return [b.ttir(COMPARE[direction], [lhs, rhs], op.results[0].type)]
+
+
+def _narrowed(b: Builder, value: SSAValue, other: SSAValue) -> tuple[SSAValue, SSAValue] | None:
+    """A float widened by a typecast and compared with a constant of the wider type is compared in its own type
+    (as the frontend's source did: XLA widens `bf16 < 0.99`), the constant rounded to it."""
+    cast, const = _owner_named(value, "ttir.typecast"), _owner_named(other, "ttir.constant")
+    if cast is None or const is None:
+        return None
+    narrow, wide = tensor(cast.operands[0]).element_type, tensor(value).element_type
+    if not (isinstance(narrow, AnyFloat) and isinstance(wide, AnyFloat)) or narrow.bitwidth >= wide.bitwidth:
+        return None
+    attr = const.prop("value")
+    values = wide.unpack(attr.data.data, len(attr.data.data) // wide.size)
+    if any(math.isfinite(v) and abs(v) > FLOAT_MAX.get(str(narrow), math.inf) for v in values):
+        return None  # the constant overflows the narrow type
+    narrow_type = TensorType(narrow, tensor(other).get_shape())
+    return cast.operands[0], b.ttir("constant", [], narrow_type,
+                                    value=DenseIntOrFPElementsAttr(narrow_type, BytesAttr(narrow.pack(values))))
 
 
 def iota(b: Builder, op) -> list[SSAValue]:

@@ -13,6 +13,7 @@ import math
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, Float32Type, FloatAttr, IntegerType, TensorType
 from xdsl.ir import Operation
 
+from ttmlir.dialects.props import int_values
 from ttmlir.dialects.stablehlo import ints_of, int_of
 from ttmlir.passes.convert_stablehlo_to_ttir import Builder, broadcast_to, refuse, shape, splat_of
 
@@ -197,6 +198,14 @@ def _reduce_window(b: Builder, op, x, init, kind, result):
         dim = active[0] if active else running[0]
         return b.ttir(scan[0], [x], result.type, dim=dim)
     neutral = {"stablehlo.maximum": float("-inf"), "stablehlo.add": 0}
+    padded = x.owner if getattr(x.owner, "name", None) == "ttir.pad" else None
+    if padded is not None and kind in neutral and padded.prop("value").value.data == neutral[kind]:
+        # padding with the value that changes nothing is the pool's own padding
+        edges = int_values(padded.prop("padding"))
+        pads = [(low + edges[2 * d], high + edges[2 * d + 1]) for d, (low, high) in enumerate(pads)]
+        x = padded.operands[0]
+        src = shape(x)
+        active = [d for d in range(rank) if window[d] != 1 or strides[d] != 1 or pads[d] != (0, 0)]
     if kind == "stablehlo.maximum" and rank == 5 and len(active) <= 3 and splat_of(init) == neutral[kind]:
         return _max_pool3d(b, x, window, strides, pads, active, result)
     if kind not in POOL_BODIES or len(active) > 2 or rank not in (2, 3, 4) or splat_of(init) != neutral[kind]:

@@ -297,6 +297,18 @@ def _inline(call: CallOp, func: FuncOp) -> None:
 
 
 @dataclass(frozen=True)
+class _DeadOpRemoval(ModulePass):
+    """Ops without effects nothing uses are removed, as MLIR's CSE does while it runs (xDSL's does not)."""
+
+    name: ClassVar[str] = "ttmlir-internal-dead-op-removal"  # a pipeline step, not a registered pass
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        from xdsl.transforms.dead_code_elimination import region_dce
+        for region in module.regions:
+            region_dce(region)
+
+
+@dataclass(frozen=True)
 class StableHLOToTTIRPipeline(ModulePass):
     """StableHLO to TTIR: arith constants, simplification, complex values as real pairs, composites, inlining,
     conversion, CSE.
@@ -327,7 +339,7 @@ class StableHLOToTTIRPipeline(ModulePass):
         if self.enable_composite_to_call:
             passes.append(StableHLOLegalizeCompositeToCallPass())
         passes += [InlinerPass(), ConvertStableHLOToTTIRPass(enable_partial_conversion=self.enable_cpu_fallback),
-                   CommonSubexpressionElimination()]
+                   CommonSubexpressionElimination(), _DeadOpRemoval()]
         if self.enable_cpu_fallback:
             from ttmlir.passes.cpu_hoist_non_lowerable_shlo_ops import CPUHoistNonLowerableSHLOOpsPass
             from ttmlir.passes.register_device import WrapDeviceModulePass
