@@ -74,7 +74,8 @@ def ops_inc() -> str:
         count = len(row.results)
         result = "void" if count == 0 else "Tensor" if count == 1 else \
             "std::tuple<" + ", ".join(["Tensor"] * count) + ">"
-        call = f'ttsim::call<{max(count, 1)}>("{".".join([*spaces, leaf])}", ttsim::arguments(a...))'
+        forwarded = ttnn_api.CONSTRUCTORS.get(row.name, ".".join([*spaces, leaf]))
+        call = f'ttsim::call<{max(count, 1)}>("{forwarded}", ttsim::arguments(a...))'
         body = f"{call};" if count == 0 else f"return Tensor{{{call}[0]}};" if count == 1 else \
             f"auto r = {call}; return {{" + ", ".join(f"Tensor{{r[{i}]}}" for i in range(count)) + "};"
         namespace = "::".join(["ttnn", *spaces])

@@ -33,7 +33,7 @@ def install_operations(namespace: dict) -> None:
     from ttmlir.dialects.ttnn import TTNN_ROWS
 
     for row in TTNN_ROWS:
-        if row.name in NOT_LIBRARY_CALLS or any(r.endswith("*") for r in row.results):
+        if row.name in NOT_LIBRARY_CALLS or row.name in ttnn_api.CONSTRUCTORS or any(r.endswith("*") for r in row.results):
             continue
         *modules, leaf = ttnn_api.callee_of(row.name).split(".")
         holder = namespace
@@ -77,11 +77,22 @@ def bind(row, callee: str, args: tuple, kwargs: dict) -> dict:
     return bound
 
 
-def run(row, callee: str, args: tuple, kwargs: dict):
+def construct(name: str, args: tuple, kwargs: dict, shape):
+    """A tensor built by a ttnn constructor (`ttnn.Tensor(values, shape, ...)`): the op it stands for, run with the
+    constructor's shape as its result's."""
+    from ttmlir.dialects.ttnn import TTNN_ROWS
+
+    row = next(r for r in TTNN_ROWS if r.name == name)
+    return run(row, ttnn_api.CONSTRUCTORS[name], args, kwargs, shape)
+
+
+def run(row, callee: str, args: tuple, kwargs: dict, shape=None):
     from ttnn.device import Device
     from ttnn.tensor import Tensor, describe
 
     bound = bind(row, callee, args, kwargs)
+    if shape is not None:
+        bound["shape"] = shape
     tensors = [t for v in bound.values() for t in (v if isinstance(v, list) else [v]) if isinstance(t, Tensor)]
     device = next((v for v in bound.values() if isinstance(v, Device)), None) or \
         next((t._device for t in tensors if t._device is not None), None) or _host_device()
@@ -217,7 +228,7 @@ def _execute(row, callee: str, table, refs: list, ctx, device):
     ctx.pool = {}
     if not refs:
         return None
-    outputs = [Tensor(t, device) for t in op.outputs]
+    outputs = [Tensor.of(t, device) for t in op.outputs]
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 

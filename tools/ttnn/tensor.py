@@ -35,8 +35,23 @@ def describe(shape, dtype: str, layout: str, buffer: str, memory_layout: str | N
 class Tensor:
     """A tensor on the host or on a simulated device."""
 
-    def __init__(self, value: RuntimeTensor, device=None):
-        self.value, self._device = value, device
+    def __init__(self, data, shape, dtype, layout, device=None, memory_config=None):
+        """`ttnn.Tensor(values, shape, dtype, layout[, device, memory_config])`: a tensor of `values` (flat, row-major),
+        on `device` when given (as the compiler's constants are)."""
+        from ttnn.operations import construct
+
+        if len(data) != math.prod(shape):
+            raise ValueError(f"ttnn.Tensor: {len(data)} values for shape {list(shape)}")
+        made = construct("constant", (device,), {"value": data, "dtype": dtype, "layout": layout,
+                                                 "memory_config": memory_config}, list(shape))
+        self.value, self._device = made.value, made._device
+
+    @classmethod
+    def of(cls, value: RuntimeTensor, device=None) -> Tensor:
+        """The ttnn tensor holding a runtime tensor."""
+        tensor = cls.__new__(cls)
+        tensor.value, tensor._device = value, device
+        return tensor
 
     @property
     def shape(self):
@@ -141,7 +156,7 @@ def from_torch(tensor: torch.Tensor, dtype=None, layout=None, device=None, memor
         raise ValueError("ttnn.from_torch: a memory_config needs a device")
     ref = describe(tensor.shape, dtype_name, layout_name, buffer, memory_layout)
     value = materialize(ref, tensor.detach(), device.mesh if device is not None else None, "ttnn.from_torch")
-    return Tensor(value, device)
+    return Tensor.of(value, device)
 
 
 def to_torch(tensor: Tensor, dtype=None) -> torch.Tensor:

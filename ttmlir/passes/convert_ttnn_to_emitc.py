@@ -22,7 +22,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import emitc, ttcore, ttnn
 from ttmlir.passes import PassFailure
-from ttmlir.passes.ttnn_api import Operand, call_of, convert_function, cpp_value, host_type
+from ttmlir.passes.ttnn_api import Operand, call_of, callee_of, convert_function, cpp_value, host_type
 
 TENSOR = EmitC_OpaqueType(StringAttr("::ttnn::Tensor"))
 TENSORS = EmitC_OpaqueType(StringAttr("::std::vector<::ttnn::Tensor>"))
@@ -139,7 +139,7 @@ def _convert_ttnn(op: ttnn.TTNNOp) -> tuple[list[Operation], list[SSAValue]]:
             args.append(IntegerAttr(operand_index(vector.res[0]), IndexType()))
         else:
             args.append(_opaque(cpp_value(value, lambda i: "")))
-    callee = "ttnn::" + call.callee.replace(".", "::")
+    callee = "ttnn::" + callee_of(op.ROW.name).replace(".", "::")
     if len(result_types) <= 1:
         new = _call(callee, operands, result_types, args)
         return [*prelude, new], list(new.res)

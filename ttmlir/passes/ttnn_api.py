@@ -56,6 +56,9 @@ LAYOUT_OP_KEYWORDS = {"to_layout": ("layout", "dtype", "memory_config"), "typeca
 DERIVED = ("dtype", "layout", "memory_config")
 # ops whose ttnn signature orders operands and properties otherwise than their row (operands first, then props)
 ORDER = {"arange": ("start", "end", "step", "dtype", "device", "memory_config", "layout")}
+# ops Python builds with a ttnn constructor, not an op function: `ttnn.Tensor(values, shape, dtype, layout[, device,
+# memory_config=...])` for a constant, its values flat in row-major order (C++ calls the op's function)
+CONSTRUCTORS = {"constant": "Tensor"}
 
 
 @dataclass(frozen=True)
@@ -185,6 +188,8 @@ def call_of(op: ttnn.TTNNOp) -> Call:
     row = op.ROW
     if row.family == "generic":
         raise PassFailure(op, f"'{op.name}' runs the compiler's own kernels; it has no ttnn library call")
+    if row.name in CONSTRUCTORS:
+        return _constructed(op)
     args: list[tuple[str | None, object]] = []
     operands = _operands_by_name(op)
     defaults = {name: default for name, _kind, default, _required in row.props if default is not None}
@@ -203,6 +208,17 @@ def call_of(op: ttnn.TTNNOp) -> Call:
         else:
             args.append((name, derived(op, name) if name in DERIVED else None))
     return Call(row.name, callee_of(row.name), tuple(args))
+
+
+def _constructed(op: ttnn.TTNNOp) -> Call:
+    """A constant as `ttnn.Tensor` takes it: values, shape, dtype, layout positionally, then the device and its
+    memory config when the constant is placed on one."""
+    result = op.results[0].type
+    args = [(None, value_of(op, "elements", op.properties["value"])), (None, list(result.get_shape())),
+            (None, derived(op, "dtype")), (None, derived(op, "layout"))]
+    if op.operands:
+        args += [(None, Operand(0)), ("memory_config", derived(op, "memory_config"))]
+    return Call(op.ROW.name, CONSTRUCTORS[op.ROW.name], tuple(args))
 
 
 def _operands_by_name(op: ttnn.TTNNOp) -> dict[str, list[int]]:

@@ -204,7 +204,7 @@ class EmitPyRun:
         outputs, ctx = run_program(binary, index, values, reference.mesh)
         expected = [t.data.clone() for t in outputs]
         release(program, ctx, outputs)
-        inputs = [ttnn.Tensor(materialize(ref, value, device.mesh, f"program '{name}' input {i}"), device)
+        inputs = [ttnn.Tensor.of(materialize(ref, value, device.mesh, f"program '{name}' input {i}"), device)
                   for i, (ref, value) in enumerate(zip(program.inputs or [], values))]
         return inputs, expected
 
