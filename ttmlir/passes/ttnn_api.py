@@ -56,6 +56,9 @@ LAYOUT_OP_KEYWORDS = {"to_layout": ("layout", "dtype", "memory_config"), "typeca
 DERIVED = ("dtype", "layout", "memory_config")
 # ops whose ttnn signature orders operands and properties otherwise than their row (operands first, then props)
 ORDER = {"arange": ("start", "end", "step", "dtype", "device", "memory_config", "layout")}
+# keywords an op's ttnn function takes beyond its row, read from the result's layout: the result's format does not
+# follow the first operand's (ttnn.embedding's is the weight's)
+RESULT_KEYWORDS = {"embedding": ("layout", "dtype")}
 # ops Python builds with a ttnn constructor, not an op function: `ttnn.Tensor(values, shape, dtype, layout[, device,
 # memory_config=...])` for a constant, its values flat in row-major order (C++ calls the op's function)
 CONSTRUCTORS = {"constant": "Tensor"}
@@ -177,6 +180,7 @@ def parameters(row) -> list[tuple[str, str | None]]:
     if row.name in LAYOUT_OP_KEYWORDS:
         return operands + [(k, "derived") for k in LAYOUT_OP_KEYWORDS[row.name]]
     params = operands + [(name, kind) for name, kind, _default, _required in row.props]
+    params += [(k, "derived") for k in RESULT_KEYWORDS.get(row.name, ())]
     if row.name in ORDER:
         by_name = {n.rstrip("*"): (n, k) for n, k in params}
         params = [by_name[n] for n in ORDER[row.name]]
