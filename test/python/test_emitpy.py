@@ -39,6 +39,25 @@ def test_model_emitpy_equals_flatbuffer(tmp_path, model):
     assert results[0]["result"] == "pass", results[0]["exception"]
 
 
+CONSTANT_AND_EMBEDDING = """
+func.func @main(%ids: tensor<2x8xsi32>, %table: tensor<64x32xbf16>, %x: tensor<2x4xf32>) -> (tensor<2x8x32xbf16>, tensor<2x4xf32>) {
+  %e = "ttir.embedding"(%ids, %table) : (tensor<2x8xsi32>, tensor<64x32xbf16>) -> tensor<2x8x32xbf16>
+  %c = "ttir.constant"() <{value = dense<[[1.0, -2.0, 3.5, 4.0], [0.5, 6.0, -7.0, 8.25]]> : tensor<2x4xf32>}> : () -> tensor<2x4xf32>
+  %y = "ttir.multiply"(%x, %c) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %e, %y : tensor<2x8x32xbf16>, tensor<2x4xf32>
+}
+"""
+
+
+def test_constant_and_embedding_equal_flatbuffer(tmp_path):
+    """A non-splat constant keeps its shape (`ttnn.Tensor(values, shape, ...)`), an embedding its weight's format."""
+    py = emit_python(CONSTANT_AND_EMBEDDING)
+    assert "ttnn.Tensor([1.0, -2.0, 3.5, 4.0, 0.5, 6.0, -7.0, 8.25], [2, 4], ttnn.DataType.FLOAT32" in py
+    assert "dtype=ttnn.DataType.BFLOAT16" in py.split("ttnn.embedding(")[1].split("\n")[0]
+    (result,) = run_emitpy(tmp_path, py, compile_ttir(CONSTANT_AND_EMBEDDING))
+    assert result["result"] == "pass", result["exception"]
+
+
 def test_emitpy_loops_and_own_inputs(tmp_path):
     text = (MODELS / "mnist_mlp.mlir").read_text()
     (result,) = run_emitpy(tmp_path, emit_python(text), None, **{"--loops": 3})
@@ -81,6 +100,10 @@ def test_ttnn_api_against_torch():
     assert host.storage_type() == "HOST"
     assert torch.equal(ttnn.to_torch(host), (a.bfloat16() * 2))
     assert device.context.peak["dram"] > 0 and device.context.peak["l1"] > 0
+    values = torch.arange(12, dtype=torch.float32).reshape(3, 4) - 5.5
+    made = ttnn.Tensor(values.flatten().tolist(), [3, 4], ttnn.float32, ttnn.TILE_LAYOUT, device, ttnn.DRAM_MEMORY_CONFIG)
+    assert made.shape == ttnn.Shape([3, 4]) and made.layout == ttnn.TILE_LAYOUT and made.storage_type() == "DEVICE"
+    assert torch.equal(ttnn.to_torch(made), values)
     ttnn.close_device(device)
 
 
@@ -93,5 +116,9 @@ def test_ttnn_api_refuses_what_it_cannot_do():
         ttnn.relu(t, bogus=1)
     with pytest.raises(TypeError, match="missing required argument 'rhs'"):
         ttnn.add(t)
+    with pytest.raises(TypeError, match="'activation' is not supported"):
+        ttnn.matmul(t, t, activation="relu")
+    with pytest.raises(ValueError, match="3 values for shape \\[2, 2\\]"):
+        ttnn.Tensor([1.0, 2.0, 3.0], [2, 2], ttnn.float32, ttnn.ROW_MAJOR_LAYOUT)
     with pytest.raises(ValueError, match="sharded memory configs are not supported"):
         ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1, object())

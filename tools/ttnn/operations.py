@@ -54,10 +54,13 @@ def _op_function(row, callee: str):
 
 
 def _parameters(row) -> list[str]:
-    return [name.rstrip("*") for name, _kind in ttnn_api.parameters(row)]
+    """The function's parameter names as ttnn spells them."""
+    renamed = ttnn_api.RENAMED.get(row.name, {})
+    return [renamed.get(name.rstrip("*"), name.rstrip("*")) for name, _kind in ttnn_api.parameters(row)]
 
 
 def bind(row, callee: str, args: tuple, kwargs: dict) -> dict:
+    """The arguments by the op's operand and property names."""
     params = _parameters(row)
     if len(args) > len(params):
         raise TypeError(f"ttnn.{callee}() takes at most {len(params)} arguments ({len(args)} given)")
@@ -68,6 +71,11 @@ def bind(row, callee: str, args: tuple, kwargs: dict) -> dict:
         if key in bound:
             raise TypeError(f"ttnn.{callee}() got multiple values for argument '{key}'")
         bound[key] = value
+    for name in ttnn_api.ABSENT.get(row.name, ()):
+        if bound.pop(name, None) is not None:
+            raise TypeError(f"ttnn.{callee}(): '{name}' is not supported by the simulator (only None)")
+    original = {v: k for k, v in ttnn_api.RENAMED.get(row.name, {}).items()}
+    bound = {original.get(k, k): v for k, v in bound.items()}
     for spec in row.operands:
         if not spec.endswith(("?", "*")) and bound.get(spec) is None:
             raise TypeError(f"ttnn.{callee}() missing required argument '{spec}'")

@@ -16,7 +16,7 @@ func.func @forward(%x: tensor<32x64xbf16>, %w: tensor<64x32xbf16>, %b: tensor<32
 // EMITPY: emitpy.file "main" {
 // EMITPY: emitpy.import import "ttnn"
 // EMITPY: emitpy.call_opaque "ttnn.matmul"
-// EMITPY-SAME: keyword_args = ["", "", "transpose_a", "transpose_b", "memory_config", "matmul_program_config", "compute_config"]
+// EMITPY-SAME: keyword_args = ["", "", "transpose_a", "transpose_b", "memory_config", "program_config", "compute_kernel_config", "activation"]
 
 // CHECK: # File: "main"
 // CHECK: import ttnn
@@ -24,7 +24,7 @@ func.func @forward(%x: tensor<32x64xbf16>, %w: tensor<64x32xbf16>, %b: tensor<32
 // CHECK: def forward([[ARGS:inputs]]):
 // CHECK: [[X:var_[0-9]+]] = [[ARGS]][0]
 // CHECK: = utils.DeviceGetter.get_device([1, 1])
-// CHECK: [[MM:var_[0-9]+]] = ttnn.matmul([[X]], {{var_[0-9]+}}, transpose_a=False, transpose_b=False, memory_config=ttnn.MemoryConfig(ttnn.TensorMemoryLayout.INTERLEAVED, ttnn.BufferType.DRAM, None), matmul_program_config=None, compute_config={{.*}})
+// CHECK: [[MM:var_[0-9]+]] = ttnn.matmul([[X]], {{var_[0-9]+}}, transpose_a=False, transpose_b=False, memory_config=ttnn.MemoryConfig(ttnn.TensorMemoryLayout.INTERLEAVED, ttnn.BufferType.DRAM, None), program_config=None, compute_kernel_config={{.*}}, activation=None)
 // CHECK: = ttnn.add([[MM]], {{var_[0-9]+}}, dtype=ttnn.DataType.BFLOAT16, memory_config=ttnn.MemoryConfig(
 // CHECK: ttnn.deallocate([[MM]], force=False)
 // CHECK: = ttnn.softmax({{var_[0-9]+}}, dimension=1, numericStable=False,
