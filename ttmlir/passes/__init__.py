@@ -125,6 +125,7 @@ PASS_CLASSES = {
     "ttir-reduction-force-keep-dim": "ttmlir.passes.ttir_reduction_force_keep_dim:TTIRReductionForceKeepDimPass",
     "ttnn-kv-cache-dtype-conversion": "ttmlir.passes.ttnn_kv_cache_dtype_conversion:TTNNKVCacheDtypeConversionPass",
     "ttnn-trace-hoist-transform": "ttmlir.passes.ttnn_trace_hoist_transform:TTNNTraceHoistTransformPass",
+    "ttnn-collect-perf-metrics": "ttmlir.passes.ttnn_collect_perf_metrics:TTNNCollectPerfMetricsPass",
 }
 
 

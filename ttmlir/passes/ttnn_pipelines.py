@@ -29,7 +29,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     element-type-normalization,
     ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window, convert,
     ttnn-decomposition, layout, workaround, weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, trace-hoist-transform (enable-trace), decompose-layouts, canonicalize,
-    deallocate."""
+    deallocate, collect-perf-metrics (ttnn-perf-metrics-enabled)."""
 
     name: ClassVar[str] = "ttir-to-ttnn-common-pipeline"
     enable_fusing_pass: bool = True
@@ -49,6 +49,10 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     enable_const_eval: bool = False
     enable_cpu_hoisted_const_eval: bool = False
     enable_trace: bool = False
+    # the JSON report of --ttnn-collect-perf-metrics after the pipeline (an empty file name: perf_metrics/<module>_...)
+    ttnn_perf_metrics_enabled: bool = False
+    ttnn_perf_metrics_output_file: str = ""
+    ttnn_perf_metrics_verbose_output_enabled: bool = True
     # defaults for every op's compute_config (ttnn-set-compute-kernel-config): upstream's at optimization level 0
     compute_cfg_math_fidelity: str = "hifi4"
     compute_cfg_math_approx_mode: str | None = None
@@ -112,6 +116,10 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
                       *self._optimizer(memory_layout), TTNNPrepareConv3dWeightsPass(), *hoist_trace, TTNNDecomposeLayoutsPass(),
                       CanonicalizePass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)
+        if self.ttnn_perf_metrics_enabled:
+            from ttmlir.passes.ttnn_collect_perf_metrics import TTNNCollectPerfMetricsPass
+            TTNNCollectPerfMetricsPass(self.ttnn_perf_metrics_output_file, self.ttnn_perf_metrics_verbose_output_enabled,
+                                       self.enable_trace).apply(ctx, module)
 
     def _optimizer(self, memory_layout: bool) -> tuple:
         if not memory_layout and not self.override_output_layout and not self.override_conv2d_config:
