@@ -371,3 +371,20 @@ def test_boolean_ops_through_integers_and_narrowed_compares():
     either, below = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [a, b, x])
     np.testing.assert_array_equal(np.asarray(either, bool), a | b)
     np.testing.assert_array_equal(np.asarray(below, bool), np.asarray(x, np.float32) < 0.98828125)
+
+
+def test_gathers_as_table_lookups():
+    """Gathers JAX writes for indexing: rows (an embedding), several indexed dims (one flattened row number), a
+    non-leading dim, runs of rows, integer data (exact: not through bf16) and take_along_axis (a batched gather)."""
+    dnums = jax.lax.GatherDimensionNumbers(offset_dims=(1, 2), collapsed_slice_dims=(), start_index_map=(0,))
+
+    def lookups(table, x, ints, idx, i, j, starts, along):
+        runs = jax.lax.gather(table, starts, dnums, slice_sizes=(3, 16), mode="promise_in_bounds")
+        return (table[idx], x[i, j], x[:, :, 2], table[:, idx[0]], runs, ints[idx], ints[i, j],
+                jnp.take_along_axis(x, along, axis=1))
+    idx = RNG.integers(0, 10, (3, 5)).astype(np.int32)
+    i, j = RNG.integers(0, 7, (5,)).astype(np.int32), RNG.integers(0, 8, (5,)).astype(np.int32)
+    starts = RNG.integers(0, 8, (4, 1)).astype(np.int32)
+    ints = RNG.integers(-100000, 100000, (10, 8, 3)).astype(np.int32)  # beyond bf16's exact integers
+    along = RNG.integers(0, 8, (7, 2, 4)).astype(np.int32)
+    check(lookups, f32(10, 16), f32(7, 8, 4), ints, idx, i, j, starts, along)

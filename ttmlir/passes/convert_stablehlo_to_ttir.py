@@ -403,31 +403,6 @@ def empty(b: Builder, op) -> list[SSAValue]:
     return [b.ttir("empty", [], op.results[0].type)]
 
 
-def gather(b: Builder, op) -> list[SSAValue]:
-    dims = op.attr("dimension_numbers")
-    operand, indices = op.operands
-    sizes = ints_of(op.attr("slice_sizes"))
-    rank = len(shape(operand))
-    # rows of a table picked by index: an embedding lookup
-    if rank == 2 and tuple(dims.collapsed_slice_dims) == (0,) and tuple(dims.start_index_map) == (0,) \
-            and sizes[1] == shape(operand)[1] and sizes[0] == 1 and not dims.operand_batching_dims:
-        out = shape(op.results[0])
-        if len(shape(indices)) > 2 and dims.index_vector_dim < len(shape(indices)):  # embedding takes rank <= 2
-            indices = b.reshape(indices, [d for i, d in enumerate(shape(indices)) if i != dims.index_vector_dim])
-        table = b.ttir("embedding", [indices, operand],
-                       TensorType(operand.type.element_type, [*shape(indices), shape(operand)[1]]))
-        if tuple(dims.offset_dims) == (len(out) - 1,):
-            return [b.reshape(table, out)]
-    return [b.ttir("gather", [operand, indices], op.results[0].type,
-                   offset_dims=dims.offset_dims, collapsed_slice_dims=dims.collapsed_slice_dims,
-                   operand_batching_dims=dims.operand_batching_dims,
-                   start_indices_batching_dims=dims.start_indices_batching_dims,
-                   start_index_map=dims.start_index_map,
-                   index_vector_dim=IntegerAttr(dims.index_vector_dim, KINDS["si64"].build(0).type),
-                   slice_sizes=sizes, indices_are_sorted=bool(op.attr("indices_are_sorted") and
-                                                              op.attr("indices_are_sorted").value.data))]
-
-
 def top_k(b: Builder, op) -> list[SSAValue]:
     values, indices = op.results
     new = b.ttir_op("topk", [op.operands[0]], [values.type, indices.type], k=int_of(op.attr("k")), dim=-1,
@@ -640,7 +615,7 @@ PATTERNS: dict[str, Callable[[Builder, Operation], list[SSAValue]]] = {
         "iota": iota, "dynamic_iota": dynamic_iota, "round_nearest_afz": round_nearest_afz, "clamp": clamp,
         "dot_general": dot_general, "dot": dot, "reduce": reduce, "pad": pad, "reverse": reverse,
         "optimization_barrier": optimization_barrier, "get_dimension_size": get_dimension_size,
-        "gather": gather, "custom_call": custom_call, "sort": sort, "batch_norm_inference": batch_norm,
+        "custom_call": custom_call, "sort": sort, "batch_norm_inference": batch_norm,
         "batch_norm_training": batch_norm, "batch_norm_grad": batch_norm_grad,
         "uniform_quantize": uniform_quantize, "uniform_dequantize": uniform_dequantize, "rng": rng,
         "rng_bit_generator": rng_bit_generator}.items()},
