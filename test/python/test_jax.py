@@ -388,3 +388,19 @@ def test_gathers_as_table_lookups():
     ints = RNG.integers(-100000, 100000, (10, 8, 3)).astype(np.int32)  # beyond bf16's exact integers
     along = RNG.integers(0, 8, (7, 2, 4)).astype(np.int32)
     check(lookups, f32(10, 16), f32(7, 8, 4), ints, idx, i, j, starts, along)
+
+
+def test_group_norm_composite_over_nchw():
+    """`tenstorrent.group_norm` with channels at dim 1 (NCHW) and an affine weight and bias, against torch."""
+    torch = pytest.importorskip("torch")
+    text = """func.func @main(%x: tensor<2x32x4x6xf32>, %w: tensor<32xf32>, %b: tensor<32xf32>) -> tensor<2x32x4x6xf32> {
+      %0 = stablehlo.composite "tenstorrent.group_norm" %x, %w, %b {composite_attributes = {channel_dim = 1 : i64, epsilon = 1.0E-5 : f32, num_groups = 8 : i64}, decomposition = @impl} : (tensor<2x32x4x6xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<2x32x4x6xf32>
+      return %0 : tensor<2x32x4x6xf32>
+    }
+    func.func private @impl(%x: tensor<2x32x4x6xf32>, %w: tensor<32xf32>, %b: tensor<32xf32>) -> tensor<2x32x4x6xf32> {
+      return %x : tensor<2x32x4x6xf32>
+    }"""
+    x, w, b = f32(2, 32, 4, 6), f32(32), f32(32)
+    got, = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [x, w, b])
+    want = torch.nn.functional.group_norm(torch.from_numpy(x), 8, torch.from_numpy(w), torch.from_numpy(b), 1e-5)
+    assert pcc(got, want.numpy()) >= 0.99

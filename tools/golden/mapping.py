@@ -422,7 +422,11 @@ def _rms_norm(x, a):
 
 
 def _group_norm(x, a):
-    t = x["input"]  # channels last
+    t = x["input"]
+    channel = a.get("channel_dim")
+    if channel is not None and channel % t.dim() != t.dim() - 1:  # channels moved last, and back after
+        y = _group_norm({**x, "input": t.movedim(channel, -1)}, {**a, "channel_dim": None})
+        return y.movedim(-1, channel)
     y = F.group_norm(t.reshape(t.shape[0], -1, t.shape[-1]).transpose(1, 2), a["num_groups"], eps=a["epsilon"])
     y = y.transpose(1, 2).reshape(t.shape)
     return _affine(y, {k: v.reshape(-1) if v is not None else None for k, v in x.items() if k != "input"})

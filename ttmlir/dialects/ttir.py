@@ -962,8 +962,10 @@ def norm(op: TTOp):
 def group_norm(op: TTOp):
     shape = first_shape(op)
     groups = ints(op, "num_groups")[0]
-    if groups <= 0 or shape[-1] % groups:
-        raise op.error(f"the number of channels ({shape[-1]}) must be divisible by num_groups ({groups})")
+    channel = op.prop("channel_dim")
+    channels = shape[-1] if channel is None else shape[scalar(channel) % len(shape)]  # TTNN's op: channels last
+    if groups <= 0 or channels % groups:
+        raise op.error(f"the number of channels ({channels}) must be divisible by num_groups ({groups})")
     return [shape]
 
 

@@ -668,6 +668,9 @@ TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "generic": generic_rule, "lay
                                      "prepare_conv3d_weights"))}  # verified by their own rules below
 
 
+TTIR_ONLY_PROPS = {"group_norm": ("channel_dim",)}  # the conversion to TTNN puts channels last
+
+
 def _ttnn_rows():
     """TTIR rows carried over under their TTNN names, with TTNN's output dtype/memory config."""
     seen = set(TTNN_ONLY_NAMES)
@@ -677,7 +680,7 @@ def _ttnn_rows():
         seen.add(row.ttnn)
         extra = OUT if row.family in ("unary", "binary", "ternary", "reduction") else " memory_config:memory_config?"
         props = " ".join(f"{n}:{k}" + (f"={d}" if d is not None else "" if req else "?")
-                         for n, k, d, req in row.props)
+                         for n, k, d, req in row.props if n not in TTIR_ONLY_PROPS.get(row.name, ()))
         yield op(row.ttnn, row.family, " ".join(row.operands), props + extra + CONFIGS.get(row.ttnn, CONFIGS.get(row.family, "")),
                  " ".join(row.results),
                  summary=f"TTNN {row.ttnn.replace('_', ' ')} operation.")

@@ -648,8 +648,22 @@ def _to_tensor_spec(op: TTOp) -> Operation:
 
 
 # Conversions by op name, else by family (ops of the other families convert one to one).
+def _group_norm(op: TTOp) -> list[Operation]:
+    """TTNN normalizes channels-last data: channels elsewhere (NCHW, `channel_dim`) are permuted last and back."""
+    props = {k: v for k, v in op.properties.items() if k != "channel_dim"}
+    rank = len(op.operands[0].type.get_shape())
+    channel = scalar(op.prop("channel_dim")) % rank
+    if channel == rank - 1:
+        return [ttnn_op("group_norm", op.operands, props, [op.results[0].type], op)]
+    order = [d for d in range(rank) if d != channel] + [channel]
+    moved = _permute(op.operands[0], order, op)
+    norm = ttnn_op("group_norm", [moved.results[0], *op.operands[1:]], props, [moved.results[0].type], op)
+    back = _permute(norm.results[0], [order.index(d) for d in range(rank)], op)
+    return [moved, norm, back]
+
+
 CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
-    "transpose": _transpose, "squeeze": _reshape_to_result, "unsqueeze": _reshape_to_result,
+    "group_norm": _group_norm, "transpose": _transpose, "squeeze": _reshape_to_result, "unsqueeze": _reshape_to_result,
     "broadcast": _repeat_by("broadcast_dimensions"), "repeat": _repeat_by("repeat_dimensions"), "index": _index,
     "index_select": _index_select,
     "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _constant,

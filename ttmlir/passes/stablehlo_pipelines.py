@@ -161,14 +161,11 @@ def _with_unit_shape(t: TensorType) -> list[int]:
 
 
 def _group_norm(b, op, attrs):
-    """Groups of channels normalised; a rank < 4 input gets trailing unit dims (TTIR's op is at least 4-d). TTIR's op
-    takes channels last: with channels elsewhere the decomposition stays."""
+    """Groups of channels normalised; a rank < 4 input gets trailing unit dims (TTIR's op is at least 4-d)."""
     x = op.operands[0]
     shape = list(x.type.get_shape())
     padded = shape + [1] * (4 - len(shape))
-    if _int(attrs, "channel_dim", 3) % len(padded) != len(padded) - 1:
-        return None
-    props = {"num_groups": _int(attrs, "num_groups", 1)}
+    props = {"num_groups": _int(attrs, "num_groups", 1), "channel_dim": _int(attrs, "channel_dim", 3)}
     if "epsilon" in attrs:
         props["epsilon"] = _attr_float(attrs, "epsilon", 1e-12)
     weight_bias = list(op.operands[1:])
