@@ -23,6 +23,7 @@ from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.props import KINDS, int_values
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
+from ttmlir.passes import PassFailure
 from ttmlir.passes.ttnn_utils import helper_location, ttnn_op
 from ttmlir.spatial import round_up
 
@@ -501,15 +502,27 @@ class TTNNWorkaroundPass(ModulePass):
     """Convert operands and results of TTNN ops whose kernels need particular layouts or data types."""
 
     name: ClassVar[str] = "ttnn-workaround"
+    # from optimization level 1 the optimizer's op model chooses layouts and data types: only the ops whose kernels
+    # it cannot steer keep their operand workarounds (upstream's list)
+    ttnn_optimization_level: int = 0
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
+        if self.ttnn_optimization_level not in (0, 1, 2):
+            raise PassFailure(module, f"ttnn-optimization-level must be 0, 1 or 2, got {self.ttnn_optimization_level}")
         for op in list(module.walk()):
             if not isinstance(op, TTNNOp) or not _laid_out(op):
                 continue
             replaced = REWRITES[op.ROW.name](op) if op.ROW.name in REWRITES else None
             for target in replaced if replaced is not None else [op]:
-                if target.ROW.name in WORKAROUNDS:
+                if target.ROW.name in WORKAROUNDS and (self.ttnn_optimization_level == 0 or
+                                                       target.ROW.name in KEPT_WITH_OPTIMIZER):
                     apply_workaround(target, WORKAROUNDS[target.ROW.name](target))
+
+
+KEPT_WITH_OPTIMIZER = frozenset({
+    "where", "full", "embedding", "scatter", "topk", "flash_mla_prefill", "scaled_dot_product_attention",
+    "scaled_dot_product_attention_decode", "moe_compute", "sampling", "all_to_all_dispatch",
+    "all_to_all_dispatch_metadata", "all_to_all_combine", "moe_expert_token_remap", "sparse_matmul", "sdpa_bw"})
 
 
 def _laid_out(op: TTNNOp) -> bool:
