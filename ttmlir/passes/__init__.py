@@ -126,6 +126,9 @@ PASS_CLASSES = {
     "ttnn-kv-cache-dtype-conversion": "ttmlir.passes.ttnn_kv_cache_dtype_conversion:TTNNKVCacheDtypeConversionPass",
     "ttnn-trace-hoist-transform": "ttmlir.passes.ttnn_trace_hoist_transform:TTNNTraceHoistTransformPass",
     "ttnn-collect-perf-metrics": "ttmlir.passes.ttnn_collect_perf_metrics:TTNNCollectPerfMetricsPass",
+    "ttir-fold-constant-reshape-broadcast":
+        "ttmlir.passes.ttir_fold_constant_reshape_broadcast:TTIRFoldConstantReshapeBroadcastPass",
+    "ttir-move-reshape-to-constant": "ttmlir.passes.ttir_move_reshape_to_constant:TTIRMoveReshapeToConstantPass",
 }
 
 
