@@ -404,3 +404,30 @@ def test_group_norm_composite_over_nchw():
     got, = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [x, w, b])
     want = torch.nn.functional.group_norm(torch.from_numpy(x), 8, torch.from_numpy(w), torch.from_numpy(b), 1e-5)
     assert pcc(got, want.numpy()) >= 0.99
+
+
+def test_gathers_of_one_window():
+    """A gather of one window at a start vector is a dynamic slice (a static one for constant starts); starts past
+    the end are clamped, as StableHLO's gather does."""
+    dnums = jax.lax.GatherDimensionNumbers(offset_dims=(0, 1), collapsed_slice_dims=(), start_index_map=(1,))
+    both = jax.lax.GatherDimensionNumbers(offset_dims=(0, 1), collapsed_slice_dims=(), start_index_map=(1, 0))
+
+    def windows(x, start):
+        run_time = jax.lax.gather(x, start, dnums, slice_sizes=(10, 5), mode="clip")
+        constant = jax.lax.gather(x, jnp.array([18, 1], np.int32), both, slice_sizes=(4, 5), mode="clip")
+        return run_time, constant
+    check(windows, f32(10, 20), np.array([7], np.int32))
+    check(windows, f32(10, 20), np.array([18], np.int32))
+
+
+def test_gather_of_edge_rows_is_edge_padding():
+    """Constant indices repeating the first and last rows around all of them (as torch-xla writes a replicate
+    pad): slices, repeats and one concat."""
+    text = """func.func @main(%x: tensor<2x5x3xf32>) -> tensor<2x8x3xf32> {
+      %rows = stablehlo.constant dense<[[0], [0], [1], [2], [3], [4], [4], [4]]> : tensor<8x1xi64>
+      %0 = "stablehlo.gather"(%x, %rows) <{dimension_numbers = #stablehlo.gather<offset_dims = [0, 2], collapsed_slice_dims = [1], start_index_map = [1], index_vector_dim = 1>, indices_are_sorted = true, slice_sizes = array<i64: 2, 1, 3>}> : (tensor<2x5x3xf32>, tensor<8x1xi64>) -> tensor<2x8x3xf32>
+      return %0 : tensor<2x8x3xf32>
+    }"""
+    x = f32(2, 5, 3)
+    got, = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [x])
+    np.testing.assert_allclose(got, x[:, [0, 0, 1, 2, 3, 4, 4, 4]], rtol=1e-6)

@@ -208,7 +208,11 @@ def dynamic_slice(b: Builder, op) -> list[SSAValue]:
     """Start indices gathered into one tensor and clamped so the window stays inside the operand (StableHLO's
     rule); the ends are the starts plus the window's sizes."""
     operand, *starts = op.operands
-    sizes = ints_of(op.attr("slice_sizes"))
+    return [slice_from(b, operand, starts, ints_of(op.attr("slice_sizes")), op.results[0].type)]
+
+
+def slice_from(b: Builder, operand: SSAValue, starts: list[SSAValue], sizes, result_type) -> SSAValue:
+    """A window of `sizes` at run-time `starts` (one-element tensors, one a dim), clamped to stay inside."""
     starts_type = TensorType(starts[0].type.element_type, [len(starts)])
 
     def const(values) -> SSAValue:
@@ -217,7 +221,7 @@ def dynamic_slice(b: Builder, op) -> list[SSAValue]:
     begins = b.ttir("clamp_tensor", [begins, const([0] * len(starts)),
                                      const([d - n for d, n in zip(shape(operand), sizes)])], starts_type)
     ends = b.ttir("add", [begins, const(list(sizes))], starts_type)
-    return [b.ttir("slice_dynamic", [operand, begins, ends], op.results[0].type)]
+    return b.ttir("slice_dynamic", [operand, begins, ends], result_type)
 
 
 def _average_pool_times(value: SSAValue, divisor) -> SSAValue | None:

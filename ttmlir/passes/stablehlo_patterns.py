@@ -14,9 +14,9 @@ from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, Float32Type, FloatA
                                    Signedness, TensorType)
 from xdsl.ir import Operation
 
-from ttmlir.dialects.props import int_values
+from ttmlir.dialects.props import dense_values, int_values
 from ttmlir.dialects.stablehlo import ints_of, int_of
-from ttmlir.passes.convert_stablehlo_to_ttir import Builder, broadcast_to, refuse, shape, splat_of
+from ttmlir.passes.convert_stablehlo_to_ttir import Builder, broadcast_to, refuse, shape, slice_from, splat_of
 
 
 def permute(b: Builder, value, order):
@@ -444,6 +444,10 @@ def gather(b: Builder, op):
     index_map = list(dims.start_index_map)
     if dims.operand_batching_dims:
         taken = _batched_index_select(b, op, dims, sizes)
+    elif (window := _one_window(b, op, dims, sizes)) is not None:
+        taken = window
+    elif (padded := _edge_padded(b, op, dims, sizes)) is not None:
+        taken = padded
     elif not _as_table_lookup(shape(operand), shape(indices), sizes, index_map):
         taken = None
     else:
@@ -457,6 +461,69 @@ def gather(b: Builder, op):
                    index_vector_dim=IntegerAttr(dims.index_vector_dim, IntegerType(64, Signedness.SIGNED)),
                    slice_sizes=sizes, indices_are_sorted=bool(op.attr("indices_are_sorted") and
                                                               op.attr("indices_are_sorted").value.data))]
+
+
+def _one_window(b: Builder, op, dims, sizes):
+    """One start index vector and every result dim a slice dim: a dynamic slice (a static one when the starts are
+    constants), the starts clamped so the window stays inside, as StableHLO's gather does."""
+    operand, indices = op.operands
+    src, index_map = shape(operand), list(dims.start_index_map)
+    if dims.collapsed_slice_dims or len(dims.offset_dims) != len(shape(op.results[0])) or \
+            shape(indices) != (len(index_map),) or any(sizes[d] != src[d] for d in range(len(src))
+                                                        if d not in index_map):
+        return None
+    known = indices.owner.prop("value") if getattr(indices.owner, "name", None) == "ttir.constant" else None
+    if known is not None:
+        values = [int(v) for v in dense_values(known)]
+        begins = [0] * len(src)
+        for d, v in zip(index_map, values):
+            begins[d] = min(max(v, 0), src[d] - sizes[d])
+        return b.ttir("slice_static", [operand], op.results[0].type, begins=begins,
+                      ends=[g + n for g, n in zip(begins, sizes)], step=[1] * len(src))
+    part = TensorType(indices.type.element_type, [1])
+    zero = b.ttir("constant", [], part, value=DenseIntOrFPElementsAttr.from_list(part, [0]))
+    starts = [b.ttir("slice_static", [indices], part, begins=[index_map.index(d)], ends=[index_map.index(d) + 1],
+                     step=[1]) if d in index_map else zero for d in range(len(src))]
+    return slice_from(b, operand, starts, sizes, op.results[0].type)
+
+
+def _edge_padded(b: Builder, op, dims, sizes):
+    """Constant indices 0, .., 0, 1, .., n-1, .., n-1 along one dim, kept in place: the tensor with its first and
+    last rows repeated before and after it (an edge padding)."""
+    operand, indices = op.operands
+    src, out = shape(operand), shape(op.results[0])
+    index_map = list(dims.start_index_map)
+    if len(index_map) != 1 or getattr(indices.owner, "name", None) != "ttir.constant" or \
+            dims.index_vector_dim != len(shape(indices)) - 1 or shape(indices)[-1] != 1 or len(shape(indices)) != 2:
+        return None
+    dim = index_map[0]
+    if list(dims.collapsed_slice_dims) != [dim] or list(dims.offset_dims) != [d for d in range(len(out)) if d != dim] \
+            or any(sizes[d] != (1 if d == dim else src[d]) for d in range(len(src))):
+        return None
+    known = indices.owner.prop("value")
+    values = [int(v) for v in dense_values(known)]
+    last = src[dim] - 1
+    front = next((i for i, v in enumerate(values) if v != 0), len(values)) - 1  # the leading zeros but one
+    if front < 0 or values[front:front + last + 1] != list(range(last + 1)) or \
+            any(v != last for v in values[front + last + 1:]):
+        return None
+    back = len(values) - front - last - 1
+    pieces = [_repeated_row(b, operand, dim, 0, front)] if front else []
+    pieces.append(operand)
+    if back:
+        pieces.append(_repeated_row(b, operand, dim, last, back))
+    return b.ttir("concat", pieces, op.results[0].type, dim=dim) if len(pieces) > 1 else operand
+
+
+def _repeated_row(b: Builder, x, dim: int, row: int, times: int):
+    src = list(shape(x))
+    one = src[:dim] + [1] + src[dim + 1:]
+    begins = [row if d == dim else 0 for d in range(len(src))]
+    sliced = b.ttir("slice_static", [x], TensorType(x.type.element_type, one), begins=begins,
+                    ends=[g + n for g, n in zip(begins, one)], step=[1] * len(src))
+    repeats = [times if d == dim else 1 for d in range(len(src))]
+    return b.ttir("repeat", [sliced], TensorType(x.type.element_type, [n * r for n, r in zip(one, repeats)]),
+                  repeat_dimensions=repeats)
 
 
 def _as_table_lookup(src, index_shape, sizes, index_map) -> bool:
