@@ -129,6 +129,7 @@ PASS_CLASSES = {
     "ttir-fold-constant-reshape-broadcast":
         "ttmlir.passes.ttir_fold_constant_reshape_broadcast:TTIRFoldConstantReshapeBroadcastPass",
     "ttir-move-reshape-to-constant": "ttmlir.passes.ttir_move_reshape_to_constant:TTIRMoveReshapeToConstantPass",
+    "ttir-quant-data-type-conversion": "ttmlir.passes.ttir_quant_data_type_conversion:TTIRQuantDataTypeConversionPass",
     "ttnn-ccl-activation-dtype-lowering":
         "ttmlir.passes.ttnn_ccl_activation_dtype_lowering:TTNNCCLActivationDtypeLoweringPass",
 }
