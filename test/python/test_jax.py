@@ -431,3 +431,15 @@ def test_gather_of_edge_rows_is_edge_padding():
     x = f32(2, 5, 3)
     got, = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [x])
     np.testing.assert_allclose(got, x[:, [0, 0, 1, 2, 3, 4, 4, 4]], rtol=1e-6)
+
+
+def test_gather_of_patches_over_two_dims():
+    """3x3 patches of an NHWC image at index-vector starts (an unfold): one embedding over the flattened H, W rows;
+    starts past the edge are clamped as StableHLO's gather does."""
+    dnums = jax.lax.GatherDimensionNumbers(offset_dims=(0, 1, 2, 3), collapsed_slice_dims=(), start_index_map=(1, 2))
+
+    def patches(x, starts):
+        return jax.lax.gather(x, starts, dnums, slice_sizes=(1, 3, 3, 8), mode="clip")
+    starts = RNG.integers(0, 9, (5, 4, 2)).astype(np.int32)
+    starts[0, 0] = [11, 3]  # past the edge
+    check(patches, f32(1, 10, 9, 8), starts)

@@ -448,6 +448,8 @@ def gather(b: Builder, op):
         taken = window
     elif (padded := _edge_padded(b, op, dims, sizes)) is not None:
         taken = padded
+    elif (windows := _windows_of_rows(b, op, dims, sizes)) is not None:
+        taken = windows
     elif not _as_table_lookup(shape(operand), shape(indices), sizes, index_map):
         taken = None
     else:
@@ -524,6 +526,57 @@ def _repeated_row(b: Builder, x, dim: int, row: int, times: int):
     repeats = [times if d == dim else 1 for d in range(len(src))]
     return b.ttir("repeat", [sliced], TensorType(x.type.element_type, [n * r for n, r in zip(one, repeats)]),
                   repeat_dimensions=repeats)
+
+
+def _windows_of_rows(b: Builder, op, dims, sizes):
+    """Windows over two or more adjacent dims (a patch per index vector, as unfold writes it), each start clamped
+    inside: those dims flattened into table rows, each window's rows listed as start row + window offset, one
+    embedding, the result put back as [window dims in place, index dims last]."""
+    operand, indices = op.operands
+    src, out = shape(operand), shape(op.results[0])
+    index_map = list(dims.start_index_map)
+    index_dim = dims.index_vector_dim
+    if len(index_map) < 2 or any(not 1 < sizes[d] < src[d] for d in index_map) or dims.collapsed_slice_dims or \
+            index_map != list(range(index_map[0], index_map[0] + len(index_map))) or \
+            any(sizes[d] != src[d] for d in range(len(src)) if d not in index_map) or \
+            list(dims.offset_dims) != list(range(len(src))) or index_dim >= len(shape(indices)) or \
+            isinstance(operand.type.element_type, IntegerType):
+        return None
+    rank, first = len(src), index_map[0]
+    order = index_map + [d for d in range(rank) if d not in index_map]
+    table = b.reshape(permute(b, operand, order), [math.prod(src[d] for d in index_map),
+                                                   math.prod(src[d] for d in order[len(index_map):])])
+    moved = permute(b, indices, [d for d in range(len(shape(indices))) if d != index_dim] + [index_dim])
+    vectors = b.ttir("typecast", [moved], TensorType(Float32Type(), shape(moved)))
+    bound = TensorType(Float32Type(), shape(moved))
+    count = math.prod(shape(moved)[:-1])
+    limits = [float(src[d] - sizes[d]) for d in index_map]
+    low = b.ttir("constant", [], bound, value=DenseIntOrFPElementsAttr.from_list(bound, [0.0] * (count * len(limits))))
+    high = b.ttir("constant", [], bound, value=DenseIntOrFPElementsAttr.from_list(bound, limits * count))
+    vectors = b.ttir("clamp_tensor", [vectors, low, high], bound)
+    strides = [float(math.prod(src[e] for e in index_map[i + 1:])) for i in range(len(index_map))]
+    stride_type = TensorType(Float32Type(), [len(index_map), 1])
+    starts = b.ttir("matmul", [vectors, b.ttir("constant", [], stride_type, value=DenseIntOrFPElementsAttr.from_list(
+        stride_type, strides))], TensorType(Float32Type(), list(shape(moved)[:-1]) + [1]))
+    starts = b.reshape(starts, [1, count])
+    window = [sizes[d] for d in index_map]
+    offsets = [sum(c * int(st) for c, st in zip(pos, strides)) for pos in itertools.product(*map(range, window))]
+    wide = TensorType(Float32Type(), [len(offsets), count])
+    shifts = b.ttir("constant", [], wide, value=DenseIntOrFPElementsAttr.from_list(
+        wide, [float(o) for o in offsets for _ in range(count)]))
+    rows = b.ttir("add", [b.ttir("broadcast", [starts], wide, broadcast_dimensions=[len(offsets), 1]), shifts], wide)
+    looked_up = b.ttir("embedding", [rows, table], TensorType(operand.type.element_type,
+                                                               [len(offsets), count, shape(table)[1]]))
+    batch = [n for i, n in enumerate(shape(indices)) if i != index_dim]
+    rest = [src[d] for d in range(rank) if d not in index_map]
+    unflat = b.reshape(looked_up, window + batch + rest)
+    # result dim -> unflattened dim: window dims in place, index dims after the operand's, the others in order
+    others = iter(range(len(window) + len(batch), len(window) + len(batch) + len(rest)))
+    perm = [d - first if d in index_map else next(others) for d in range(rank)] + \
+        [len(window) + i for i in range(len(batch))]
+    if len(perm) != len(out):
+        return None
+    return permute(b, unflat, perm)
 
 
 def _as_table_lookup(src, index_shape, sizes, index_map) -> bool:
