@@ -7,6 +7,7 @@ lists, the device `ttnn.Device` (from `utils.DeviceGetter`). `--mlir-to-python` 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -20,8 +21,8 @@ from xdsl.passes import ModulePass
 from ttmlir.dialects import emitpy, ttcore, ttnn
 from ttmlir.passes import PassFailure
 from ttmlir.passes.mark_functions_as_forward import FUNCTION_TYPE
-from ttmlir.passes.ttnn_file_split import CONST_EVAL_WRAPPER
-from ttmlir.passes.ttnn_api import Operand, call_of, convert_function, host_type, python_value
+from ttmlir.passes.ttnn_file_split import CONST_EVAL_WRAPPER, HOST_MODULE
+from ttmlir.passes.ttnn_api import Operand, call_of, convert_function, host_type, python_value, ttir_name
 
 TENSOR = emitpy.opaque("ttnn.Tensor")
 TENSORS = emitpy.opaque("[ttnn.Tensor]")
@@ -57,15 +58,13 @@ class ConvertTTNNToEmitPyPass(ModulePass):
             raise PassFailure(module, "'target-module' is not supported by this build: generated Python is a script "
                                       "with main()")
         for op in list(module.ops):
-            if isinstance(op, ttcore.CPUModuleOp) and not any(isinstance(f, FuncOp) for f in op.walk()):
-                module.body.block.erase_op(op)
-            elif isinstance(op, (ttcore.DeviceModuleOp, ttcore.CPUModuleOp)):
-                raise PassFailure(op, f"'{op.name}' must be unwrapped before EmitPy conversion; CPU-hoisted functions "
-                                      "have no EmitPy lowering in this build")
+            if isinstance(op, ttcore.DeviceModuleOp):
+                raise PassFailure(op, f"'{op.name}' must be unwrapped before EmitPy conversion")
+        host = _place_cpu_functions(module)
         for func in [op for op in module.ops if isinstance(op, FuncOp)]:
             if func.is_declaration:
                 raise PassFailure(func, f"@{func.sym_name.data} is only declared: generated Python cannot call it")
-            convert_function(func, convert_type, _convert_op)
+            convert_function(func, convert_type, partial(_convert_op, host=func in host))
             if func.attributes.get(FUNCTION_TYPE) == CONST_EVAL_WRAPPER:
                 _guard_const_eval(func)
         for op in list(module.ops):
@@ -75,13 +74,38 @@ class ConvertTTNNToEmitPyPass(ModulePass):
                 module.body.block.insert_op_before(emitpy.GlobalOp.create(properties={
                     "sym_name": op.sym_name, "initial_value": emitpy.OpaqueAttr(StringAttr("{}"))}), op)
                 module.body.block.erase_op(op)
+        for key in [k for k in module.attributes if k.startswith(("ttcore.", "ttnn."))]:
+            del module.attributes[key]  # the device's description and budgets: nothing generated code reads
         block = module.body.block
-        for name in ("utils", "ttnn"):
+        for name in ((HOST_MODULE,) if host else ()) + ("utils", "ttnn"):
             block.insert_op_before(emitpy.ImportOp.create(properties={"module_name": StringAttr(name)}),
                                    block.first_op)
 
 
-def _convert_op(op: Operation) -> tuple[list[Operation], list[SSAValue]] | None:
+def _place_cpu_functions(module: ModuleOp) -> set[FuncOp]:
+    """The CPU module's functions (ops on host tensors) as functions of the module, each right before the first
+    function calling it, in place of its declaration; they are returned."""
+    block = module.body.block
+    hoisted: set[FuncOp] = set()
+    for cpu in [op for op in block.ops if isinstance(op, ttcore.CPUModuleOp)]:
+        for func in [f for f in cpu.walk() if isinstance(f, FuncOp)]:
+            name = func.sym_name.data
+            for declared in [op for op in block.ops if isinstance(op, FuncOp) and op.is_declaration
+                             and op.sym_name.data == name]:
+                block.erase_op(declared)
+            caller = next((op for op in block.ops if isinstance(op, FuncOp) and any(
+                isinstance(c, CallOp) and c.callee.root_reference.data == name for c in op.walk())), None)
+            func.detach()
+            if caller is None:
+                block.add_op(func)
+            else:
+                block.insert_op_before(func, caller)
+            hoisted.add(func)
+        block.erase_op(cpu)
+    return hoisted
+
+
+def _convert_op(op: Operation, host: bool = False) -> tuple[list[Operation], list[SSAValue]] | None:
     if isinstance(op, (ReturnOp, arith.ConstantOp)):
         return None
     if isinstance(op, CallOp):
@@ -123,7 +147,7 @@ def _convert_op(op: Operation) -> tuple[list[Operation], list[SSAValue]] | None:
         ops, members = _members(read.result, len(op.results))
         return [key, read, *ops], members
     if isinstance(op, ttnn.TTNNOp):
-        return _convert_ttnn(op)
+        return _convert_ttnn(op, host)
     raise PassFailure(op, f"'{op.name}' has no EmitPy lowering")
 
 
@@ -173,7 +197,8 @@ def _guard_const_eval(wrapper: FuncOp) -> None:
         guard.then_region.block.add_op(op)
 
 
-def _convert_ttnn(op: ttnn.TTNNOp) -> tuple[list[Operation], list[SSAValue]]:
+def _convert_ttnn(op: ttnn.TTNNOp, host: bool = False) -> tuple[list[Operation], list[SSAValue]]:
+    """`ttnn.<op>(...)`; in a CPU-hoisted function `ttir_cpu.<the TTIR op>(...)` with the same arguments."""
     result_types = [convert_type(r.type, op) for r in op.results]
     if op.ROW.name == "get_device":
         mesh = op.properties.get("mesh_shape")
@@ -204,5 +229,10 @@ def _convert_ttnn(op: ttnn.TTNNOp) -> tuple[list[Operation], list[SSAValue]]:
             args.append(operand_index(packed.results[0]))
         else:
             args.append(emitpy.OpaqueAttr(StringAttr(python_value(value, str))))
-    new = call("ttnn." + api.callee, operands, result_types, args, keywords)
+    callee = "ttnn." + api.callee
+    if host:
+        if (name := ttir_name(op.ROW.name)) is None:
+            raise PassFailure(op, f"'{op.name}' in a CPU-hoisted function has no TTIR op to run on the host as")
+        callee = f"{HOST_MODULE}.{name}"
+    new = call(callee, operands, result_types, args, keywords)
     return [*prelude, new], list(new.results)

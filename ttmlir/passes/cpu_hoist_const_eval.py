@@ -50,8 +50,8 @@ def _hoist(func: FuncOp, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> No
     block = func.body.block
     kept = _kept_on_device(func)
     hoisted = [op for op in block.ops if not isinstance(op, ReturnOp) and op not in kept]
-    if not hoisted:
-        return
+    if not hoisted or any(HOISTED_CALL in op.attributes for op in hoisted):
+        return  # nothing to move, or its host work is a CPU-hoisted call already
     if not all(isinstance(op, TTOp) and op.dialect_name() == "ttir" for op in hoisted):
         stranger = next(op for op in hoisted if not (isinstance(op, TTOp) and op.dialect_name() == "ttir"))
         raise PassFailure(stranger, f"'{stranger.name}' in a const-eval function cannot run on the CPU "

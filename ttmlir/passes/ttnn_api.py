@@ -102,6 +102,15 @@ def callee_of(name: str) -> str:
     return CALLEES.get(name, name)
 
 
+def ttir_name(ttnn_name: str) -> str | None:
+    """The TTIR op a TTNN op lowers from (its own name when a TTIR op has it): how generated code names a host
+    op of a CPU-hoisted function (`ttir_cpu.div`)."""
+    from ttmlir.dialects.op_table import TTIR_OPS
+
+    names = [row.name for row in TTIR_OPS if row.ttnn == ttnn_name]
+    return ttnn_name if ttnn_name in names else next(iter(names), None)
+
+
 def memory_config(buffer: str, memory_layout: str | None) -> Ctor | None:
     if buffer == "system_memory":
         return None
@@ -270,9 +279,9 @@ def python_value(value, operand) -> str:
 
 def _float(value: float) -> str:
     if math.isnan(value):
-        return 'float("nan")'
+        return "float('nan')"
     if math.isinf(value):
-        return 'float("inf")' if value > 0 else 'float("-inf")'
+        return "float('inf')" if value > 0 else "float('-inf')"
     return repr(value)
 
 

@@ -17,6 +17,8 @@ from ttmlir.dialects import emitpy
 CONST_EVAL = "const_eval"  # the tt.function_type of a const-eval function
 CONST_EVAL_WRAPPER = StringAttr("const_eval_wrapper")  # of a forward function's const-eval caching wrapper
 CONSTEVAL_FILE = (StringAttr(CONST_EVAL), CONST_EVAL_WRAPPER)
+FORWARD_CPU = StringAttr("forward_cpu")  # a CPU-hoisted function's
+HOST_MODULE = "ttir_cpu"  # what generated code imports the host ops of CPU-hoisted functions as
 
 
 def split_files(module: ModuleOp) -> None:
@@ -25,11 +27,23 @@ def split_files(module: ModuleOp) -> None:
         return
     files = {"main": Block(), "consteval": Block()}
     imports = [op for op in block.ops if isinstance(op, emitpy.ImportOp)]
-    wrappers = []
+    host = [op for op in imports if op.module_name.data == HOST_MODULE]
+    wrappers, pending = [], []
     for op in list(block.ops):
         kind = op.attributes.get("tt.function_type") if isinstance(op, FuncOp) else None
-        target = files["consteval" if kind in CONSTEVAL_FILE else "main"]
         op.detach()
+        if kind == FORWARD_CPU:  # a CPU-hoisted function goes where its caller, the next function, goes
+            pending.append(op)
+            continue
+        if op in host:
+            continue
+        target = files["consteval" if kind in CONSTEVAL_FILE else "main"]
+        if pending and isinstance(op, FuncOp):
+            if host and not any(o.name == host[0].name and o.module_name == host[0].module_name for o in target.ops):
+                _add_import(target, host[0].clone())
+            for func in pending:
+                target.add_op(func)
+            pending = []
         target.add_op(op)
         if kind == CONST_EVAL_WRAPPER:
             wrappers.append(op)
@@ -46,9 +60,20 @@ def split_files(module: ModuleOp) -> None:
         if file_id != "main" and body.first_op is None:
             continue
         if file_id != "main":  # each file imports what the code needs
-            for imp in imports:
+            for imp in reversed([i for i in imports if i not in host]):
                 body.insert_op_before(imp.clone(), body.first_op)
         block.add_op(emitpy.FileOp.create(properties={"id": StringAttr(file_id)}, regions=[Region(body)]))
+
+
+def _add_import(body: Block, imp: emitpy.ImportOp) -> None:
+    """`imp` after the file's imports (at its top when it has none yet)."""
+    last = [op for op in body.ops if isinstance(op, emitpy.ImportOp)]
+    if last:
+        body.insert_op_after(imp, last[-1])
+    elif body.first_op is not None:
+        body.insert_op_before(imp, body.first_op)
+    else:
+        body.add_op(imp)
 
 
 @dataclass(frozen=True)

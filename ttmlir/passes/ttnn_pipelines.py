@@ -270,11 +270,12 @@ class TTIRToEmitPyPipeline(TTIRToTTNNCommonPipeline, TTNNCommonToEmitPyPipeline)
     """The common pipeline, then the EmitPy one: TTIR to a Python script over the `ttnn` API."""
 
     name: ClassVar[str] = "ttir-to-emitpy-pipeline"
+    # upstream's defaults: generated Python caches parameter-only subgraphs, computed on the host
+    enable_const_eval: bool = True
+    enable_cpu_hoisted_const_eval: bool = True
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if self.enable_trace:
             raise PassFailure(module, "'enable-trace' is not supported by the EmitPy pipeline in this build")
-        _refuse(module, [("enable-cpu-hoisted-const-eval", self.enable_cpu_hoisted_const_eval,
-                          "CPU-hoisted functions have no Python lowering (const-eval runs on the device)")])
         TTIRToTTNNCommonPipeline.apply(self, ctx, module)
         TTNNCommonToEmitPyPipeline.apply(self, ctx, module)

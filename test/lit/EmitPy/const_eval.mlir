@@ -1,4 +1,4 @@
-// RUN: ttmlir-opt --ttir-to-emitpy-pipeline="system-desc-path=%system_desc_path% enable-const-eval=true" -o %t.mlir %s
+// RUN: ttmlir-opt --ttir-to-emitpy-pipeline="system-desc-path=%system_desc_path% enable-const-eval=true enable-cpu-hoisted-const-eval=false" -o %t.mlir %s
 // RUN: FileCheck %s --check-prefix=EMITPY --input-file=%t.mlir
 // RUN: ttmlir-translate --mlir-to-python -o %t.py %t.mlir
 // RUN: FileCheck %s --input-file=%t.py

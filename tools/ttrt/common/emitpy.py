@@ -25,18 +25,22 @@ INPUTS_PREFIX = "create_inputs_for_"
 
 @contextlib.contextmanager
 def generated_code_imports():
-    """Generated code imports `ttnn` and `utils` (the simulated ttnn's helpers) by those names."""
+    """Generated code imports `ttnn`, `utils` (the simulated ttnn's helpers) and `ttir_cpu` (its host ops) by those
+    names."""
+    import ttnn.ttir_cpu
     import ttnn.utils
 
-    saved = sys.modules.get("utils")
-    sys.modules["utils"] = ttnn.utils
+    modules = {"utils": ttnn.utils, "ttir_cpu": ttnn.ttir_cpu}
+    saved = {name: sys.modules.get(name) for name in modules}
+    sys.modules.update(modules)
     try:
         yield
     finally:
-        if saved is None:
-            sys.modules.pop("utils", None)
-        else:
-            sys.modules["utils"] = saved
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
 
 
 FILE_MARK = re.compile(r'^# File: "([^"]+)"$', re.MULTILINE)
