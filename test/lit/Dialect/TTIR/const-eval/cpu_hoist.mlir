@@ -2,7 +2,7 @@
 // RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="enable-const-eval=true enable-cpu-hoisted-const-eval=true" %s -o %t.mlir
 // RUN: ttmlir-translate --ttnn-to-flatbuffer %t.mlir -o %t.ttnn
 // RUN: ttrt run --loops 2 %t.ttnn | FileCheck %s --check-prefix=EXEC
-// RUN: not ttmlir-opt --ttir-to-emitpy-pipeline="enable-const-eval=true enable-cpu-hoisted-const-eval=true" %s 2>&1 | FileCheck %s --check-prefix=EMITPY
+// RUN: ttmlir-opt --ttir-to-emitpy-pipeline="enable-const-eval=true enable-cpu-hoisted-const-eval=true" %s | ttmlir-translate --mlir-to-python | FileCheck %s --check-prefix=EMITPY
 
 // The const-eval function's ops run on the host in f32: one CPU function, called between casts; the zeros it
 // also returns as they are stays a device op (and is the CPU function's argument).
@@ -23,7 +23,12 @@
 // CHECK-NEXT: "ttir.exp"
 // CHECK-NEXT: return
 // EXEC: PASS
-// EMITPY: error: 'enable-cpu-hoisted-const-eval' is not supported by this build: CPU-hoisted functions have no Python lowering
+// EMITPY-LABEL: # File: "consteval"
+// EMITPY: import ttir_cpu
+// EMITPY: def cpu_hoisted_const_eval_{{.*}}(
+// EMITPY-NEXT: ttir_cpu.multiply(
+// EMITPY: def forward_const_eval_0(
+// EMITPY: cpu_hoisted_const_eval_{{.*}}(
 func.func @forward(%x: tensor<32x32xbf16> {ttcore.argument_type = #ttcore.argument_type<input>},
                    %w: tensor<32x32xbf16> {ttcore.argument_type = #ttcore.argument_type<parameter>},
                    %c: tensor<32x32xbf16> {ttcore.argument_type = #ttcore.argument_type<constant>}) -> tensor<32x32xbf16> {
