@@ -443,3 +443,21 @@ def test_gather_of_patches_over_two_dims():
     starts = RNG.integers(0, 9, (5, 4, 2)).astype(np.int32)
     starts[0, 0] = [11, 3]  # past the edge
     check(patches, f32(1, 10, 9, 8), starts)
+
+
+def test_decode_attention_custom_call_takes_its_position_before_optional_operands():
+    """tt.scaled_dot_product_attention_decode passes (query, key, value, cur_pos[, mask]): a causal decode step
+    attends to the cache up to each user's position."""
+    text = """func.func @main(%q: tensor<1x2x4x32xf32>, %k: tensor<2x4x64x32xf32>, %v: tensor<2x4x64x32xf32>, %pos: tensor<2xi32>) -> tensor<1x2x4x32xf32> {
+      %0 = stablehlo.custom_call @tt.scaled_dot_product_attention_decode(%q, %k, %v, %pos) {api_version = 0 : i32, mhlo.frontend_attributes = {has_attention_mask = "False", has_attention_sink = "False", is_causal = "True"}} : (tensor<1x2x4x32xf32>, tensor<2x4x64x32xf32>, tensor<2x4x64x32xf32>, tensor<2xi32>) -> tensor<1x2x4x32xf32>
+      return %0 : tensor<1x2x4x32xf32>
+    }"""
+    q, k, v = f32(1, 2, 4, 32), f32(2, 4, 64, 32), f32(2, 4, 64, 32)
+    pos = np.array([5, 40], np.int32)
+    got, = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [q, k, v, pos])
+    for user in range(2):
+        seen = pos[user] + 1
+        scores = np.einsum("hd,hsd->hs", q[0, user], k[user, :, :seen]) / np.sqrt(32)
+        probs = np.exp(scores - scores.max(-1, keepdims=True))
+        want = np.einsum("hs,hsd->hd", probs / probs.sum(-1, keepdims=True), v[user, :, :seen])
+        assert pcc(got[0, user], want) >= 0.99

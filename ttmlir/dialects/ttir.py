@@ -1319,7 +1319,37 @@ class ToLayoutBase(TTOp):
             printer.print_attribute(self.results[0].type)
 
 
-CUSTOM_BASES = {"empty": EmptyBase, "to_layout": ToLayoutBase}
+class TTLangBase(TTOp):
+    """`ttir.tt_lang_op` in upstream's custom format: `ttir.tt_lang_op(%a, %b) {arg_roles = "in,out", ...} :
+    (T, T) -> (T)`, its properties in the dictionary (a default shard_spec left out)."""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        unresolved = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_type)
+        parser.parse_punctuation("->")
+        results = parser.parse_comma_separated_list(Parser.Delimiter.PAREN, parser.parse_type)
+        names = {p for p, _, _, _ in cls.ROW.props}
+        return cls.create(operands=[parser.resolve_operand(u, t) for u, t in zip(unresolved, types)],
+                          result_types=results, properties={k: v for k, v in attributes.items() if k in names},
+                          attributes={k: v for k, v in attributes.items() if k not in names})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(")")
+        shown = {k: v for k, v in self.properties.items() if not (k == "shard_spec" and v.data == "")}
+        printer.print_op_attributes(dict(sorted({**shown, **self.attributes}.items())))
+        printer.print_string(" : (")
+        printer.print_list([v.type for v in self.operands], printer.print_attribute)
+        printer.print_string(") -> (")
+        printer.print_list([r.type for r in self.results], printer.print_attribute)
+        printer.print_string(")")
+
+
+CUSTOM_BASES = {"empty": EmptyBase, "to_layout": ToLayoutBase, "tt_lang_op": TTLangBase}
 # Ops verified unlike the rest of their family, as upstream verifies them.
 OWN_RULES = {"clamp_scalar": clamp_scalar, "all_gather": all_gather, "all_reduce": all_reduce,
              "all_reduce_async": lambda op: all_reduce(op, "all reduce async"),

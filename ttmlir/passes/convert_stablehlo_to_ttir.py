@@ -443,31 +443,38 @@ def custom_call(b: Builder, op) -> list[SSAValue]:
         raise PassFailure(op, f"failed to legalize operation 'stablehlo.custom_call' (call target '{target}')")
     row = TTIR_OP_CLASSES[name].ROW
     given: dict[str, object] = {}
+    kinds = {p: kind for p, kind, _, _ in row.props}
     for key in ("mhlo.frontend_attributes", "mhlo.attributes"):
         if (attrs := op.attributes.get(key)) is not None:
             for k, v in attrs.data.items():
-                given[k] = _frontend_value(v.data) if isinstance(v, StringAttr) else \
+                text = isinstance(v, StringAttr) and kinds.get(k) != "str"  # a string property keeps its text
+                given[k] = _frontend_value(v.data) if text else v.data if isinstance(v, StringAttr) else \
                     bool(v.value.data) if isinstance(v, IntegerAttr) and v.type.width.data == 1 else \
                     v.value.data if isinstance(v, (IntegerAttr, FloatAttr)) else v
-    operands, groups, rest = list(op.operands), [], list(op.operands)
-    flags = any(f"has_{n.rstrip('?*')}" in given for n in row.operands)
-    required = sum(n[-1] not in "?*" for n in row.operands)
-    optional_room = len(rest) - required
+    operands, rest = list(op.operands), list(op.operands)
+    if row.operands == ("inputs*",):  # tt.tt_lang_op: the call passes the inputs; each result gets a destination
+        rest += [b.ttir("empty", [], r.type) for r in op.results]
+    # the call passes the required operands first, then the optional ones present, each in the row's order; an
+    # `output` operand is a destination made here
+    taken: dict[str, list[SSAValue]] = {}
+    optional = [s for s in row.operands if s.endswith("?")]
+    flags = any(f"has_{s.rstrip('?')}" in given for s in optional)
     for spec in row.operands:
-        key = spec.rstrip("?*")
-        if spec.endswith("*"):
-            take = len(rest) - sum(o[-1] not in "?*" for o in row.operands[row.operands.index(spec) + 1:])
-        elif spec.endswith("?"):
-            take = int(bool(given.get(f"has_{key}"))) if flags else int(optional_room > 0)
-            optional_room -= take
-        else:
-            take = 1
-        groups.append(rest[:take])
-        rest = rest[take:]
+        if spec == "output":
+            taken[spec] = [b.ttir("empty", [], op.results[0].type)]
+        elif spec.endswith("*"):
+            taken[spec], rest = rest, []
+        elif not spec.endswith("?"):
+            if not rest:
+                raise refuse(op, f"{target} takes at least {len(operands) + 1} operands, got {len(operands)}")
+            taken[spec], rest = rest[:1], rest[1:]
+    for spec in optional:
+        take = int(bool(given.get(f"has_{spec.rstrip('?')}"))) if flags else int(bool(rest))
+        taken[spec], rest = rest[:take], rest[take:]
     if rest:
         raise refuse(op, f"{target} takes at most {len(operands) - len(rest)} "
                               f"operands, got {len(operands)}")
-    kinds = {p: kind for p, kind, _, _ in row.props}
+    groups = [taken[spec] for spec in row.operands]
     # every property spelled out, its table default where the call gives none, as upstream builds these ops
     props = {p: default_attr(kind, default) for p, kind, default, _ in row.props if default is not None}
     props.update({k: KINDS[kinds[k]].build(v) for k, v in given.items() if k in kinds})
