@@ -175,6 +175,27 @@ def _group_norm(b, op, attrs):
     return [b.reshape(norm, shape)]
 
 
+def _all_slice(b, op, attrs):
+    """Each mesh axis the out_sharding splits a dim over keeps this device's part of that dim (mesh axes in the
+    mesh's order): one ttir.mesh_partition an axis."""
+    from ttmlir.dialects import sdy
+    from ttmlir.passes.shardy_to_ttir import mesh_shard_props
+    sharding = attrs.get("out_sharding")
+    mesh = sdy.mesh_of(op, sharding.data) if isinstance(sharding, sdy.ShardingAttr) else None
+    if mesh is None:
+        return None
+    dims = mesh_shard_props(sharding.data, mesh, "full_to_shard")["shard_dims"].get_values()
+    value = op.operands[0]
+    for axis, dim in enumerate(dims):
+        if dim < 0:
+            continue
+        shape = list(value.type.get_shape())
+        shape[dim] //= mesh.axes[axis][1]
+        value = b.ttir("mesh_partition", [value], TensorType(value.type.element_type, shape), dim=dim,
+                       cluster_axis=axis)
+    return [value]
+
+
 def _name(op) -> str:
     return (op.attr("name") if op.name == "stablehlo.composite" else op.attr("call_target_name")).data
 
@@ -195,7 +216,8 @@ COMPOSITES = {"tenstorrent.uniform": _uniform, "tenstorrent.gelu": _gelu, "tenst
               "tenstorrent.rms_norm": _norm("rms_norm"), "tenstorrent.layer_norm": _norm("layer_norm"),
               "tenstorrent.topk": _topk, "tenstorrent.topk_values": _topk, "tenstorrent.topk_indices": _topk,
               "tenstorrent.argmax": _argmax, "tenstorrent.gather": _gather, "tenstorrent.gather_dim": _gather,
-              "tenstorrent.scaled_dot_product_attention": _sdpa, "tenstorrent.group_norm": _group_norm}
+              "tenstorrent.scaled_dot_product_attention": _sdpa, "tenstorrent.group_norm": _group_norm,
+              "sdy.all_slice": _all_slice}
 
 
 @dataclass(frozen=True)

@@ -39,3 +39,4 @@ module @composites {
     return %q : tensor<2x32x16xbf16>
   }
 }
+
