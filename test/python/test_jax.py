@@ -461,3 +461,7 @@ def test_decode_attention_custom_call_takes_its_position_before_optional_operand
         probs = np.exp(scores - scores.max(-1, keepdims=True))
         want = np.einsum("hs,hsd->hd", probs / probs.sum(-1, keepdims=True), v[user, :, :seen])
         assert pcc(got[0, user], want) >= 0.99
+
+
+def test_optimization_barrier_runs_as_its_operands():
+    check(lambda x, y: jnp.tanh(sum(jax.lax.optimization_barrier((x * 2.0, y)))), f32(8, 32), f32(8, 32))

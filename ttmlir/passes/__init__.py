@@ -118,6 +118,7 @@ PASS_CLASSES = {
         "ttmlir.passes.partially_convert_sdy_to_stablehlo:PartiallyConvertSdyToStableHLOPass",
     "stablehlo-fusing": "ttmlir.passes.stablehlo_fusing:StableHLOFusingPass",
     "decouple-const-fanout": "ttmlir.passes.decouple_const_fanout:DecoupleConstFanoutPass",
+    "ttcore-optimization-barrier-fold": "ttmlir.passes.optimization_barrier_fold:TTCoreOptimizationBarrierFoldPass",
     "ttir-erase-inverse-ops": "ttmlir.passes.ttir_erase_inverse_ops:TTIREraseInverseOpsPass",
     "ttir-explicate-tms": "ttmlir.passes.ttir_explicate_tms:TTIRExplicateTMsPass",
     "ttir-infer-kv-cache-argument-types":

@@ -82,6 +82,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         from ttmlir.passes.implicit_broadcast_fold import TTIRImplicitBroadcastFoldPass
         from ttmlir.passes.ttnn_decomposition import TTNNDecompositionPass
         from ttmlir.passes.mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
+        from ttmlir.passes.optimization_barrier_fold import TTCoreOptimizationBarrierFoldPass
         from ttmlir.passes.register_device import WrapDeviceModulePass
         from ttmlir.passes.resolve_composites import TTNNResolveCompositesPass
         from ttmlir.passes.ttir_fusing import TTIRFusingPass
@@ -114,7 +115,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
                       TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
                       TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, CanonicalizePass(),
                       *self._optimizer(memory_layout), TTNNPrepareConv3dWeightsPass(), *hoist_trace, TTNNDecomposeLayoutsPass(),
-                      CanonicalizePass(), TTNNDeallocatePass()):
+                      CanonicalizePass(), TTCoreOptimizationBarrierFoldPass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)
         if self.ttnn_perf_metrics_enabled:
             from ttmlir.passes.ttnn_collect_perf_metrics import TTNNCollectPerfMetricsPass
