@@ -60,6 +60,54 @@ def conv3d_dims(op: TTOp) -> list[int]:
     return [scalar(op.prop(name)) for name in CONV3D_DIMS]
 
 
+CONV1D_DIMS = ("batch_dim", "length_dim", "channel_dim")
+
+
+def conv1d_params(op: TTOp) -> tuple[int, tuple[int, int], int]:
+    """Stride, (left, right) padding and dilation: an integer or an array of one; padding also an array of two."""
+    stride, padding, dilation = (int_values(op.prop(n)) for n in ("stride", "padding", "dilation"))
+    for name, values, sizes in (("stride", stride, (1,)), ("padding", padding, (1, 2)), ("dilation", dilation, (1,))):
+        if len(values) not in sizes:
+            raise op.error(f"{name} must be an integer or an array of {' or '.join(map(str, sizes))} integers")
+    return stride[0], (padding[0], padding[-1]), dilation[0]
+
+
+def ttir_conv1d(op: TTOp):
+    for name, what in (("input", "input must be a 3D tensor"), ("weight", "weight must be a 3D tensor (O, C/G, K)"),
+                       ("bias", "bias must be a 3D tensor (1, 1, O)")):
+        values = op.operand_groups().get(name)
+        if values and len(_shape(values[0])) != 3:
+            raise op.error(what)
+    if len(_shape(op.results[0])) != 3:
+        raise op.error("output must be a 3D tensor")
+    n_dim, l_dim, c_dim = (scalar(op.prop(n)) for n in CONV1D_DIMS)
+    if sorted((n_dim, l_dim, c_dim)) != [0, 1, 2]:
+        raise op.error(f"batch, length and channel dimensions must be a permutation of (0, 1, 2), got "
+                       f"({n_dim}, {l_dim}, {c_dim})")
+    source, weight, out = _shape(op.operands[0]), _shape(op.operands[1]), _shape(op.results[0])
+    channels, out_channels, groups = source[c_dim], out[c_dim], scalar(op.prop("groups"))
+    if groups <= 0:
+        raise op.error("groups must be a positive integer")
+    if channels % groups:
+        raise op.error(f"number of input channels ({channels}) must be divisible by groups ({groups})")
+    if out_channels % groups:
+        raise op.error(f"number of output channels ({out_channels}) must be divisible by groups ({groups})")
+    if weight[0] != out_channels:
+        raise op.error(f"expected weight's output channel dimension ({weight[0]}) to match the output tensor's "
+                       f"channel dimension ({out_channels})")
+    if weight[1] != channels // groups:
+        raise op.error(f"expected weight's input channel dimension ({weight[1]}) to match in_channels / groups "
+                       f"({channels // groups})")
+    stride, (left, right), dilation = conv1d_params(op)
+    if stride <= 0 or dilation <= 0 or min(left, right) < 0:
+        raise op.error("stride and dilation must be > 0 and padding >= 0")
+    length = (source[l_dim] + left + right - dilation * (weight[2] - 1) - 1) // stride + 1
+    if out[n_dim] != source[n_dim] or out[l_dim] != length:
+        raise op.error(f"output batch ({out[n_dim]}) and length ({out[l_dim]}) must be the input's batch "
+                       f"({source[n_dim]}) and (L_in + pL + pR - dilation * (K - 1) - 1) / stride + 1 ({length})")
+    return None
+
+
 def ttir_conv3d(op: TTOp):
     for name, what in (("input", "input must be a 5D tensor"), ("weight", "weight must be a 5D tensor"),
                        ("bias", "bias must be a 5D tensor with shape (1,1,1,1,C_out)")):
@@ -255,5 +303,5 @@ def ttnn_conv2d(op: TTOp):
     return None
 
 
-TTIR_RULES = {"conv3d": ttir_conv3d}
+TTIR_RULES = {"conv3d": ttir_conv3d, "conv1d": ttir_conv1d}
 TTNN_RULES = {"conv3d": ttnn_conv3d, "prepare_conv3d_weights": prepare_conv3d_weights, "conv2d": ttnn_conv2d}

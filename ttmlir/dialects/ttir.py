@@ -1271,7 +1271,7 @@ def tt_lang_op(op: TTOp):
 SHAPE_RULES = {
     "tt_lang": tt_lang_op,
     **moe.TTIR_RULES,
-    "conv3d": conv.ttir_conv3d,
+    "conv3d": conv.ttir_conv3d, "conv1d": conv.ttir_conv1d,
     "unary": eltwise, "binary": eltwise, "ternary": eltwise, "reduction": reduction, "cumsum": cumsum,
     "sort": sort, "topk": topk, "reshape": reshape, "transpose": transpose, "permute": permute, "concat": concat,
     "repeat": repeat, "repeat_interleave": repeat_interleave, "broadcast": broadcast, "pad": pad, "slice": slice_static, "slice_dynamic": slice_dynamic, "scatter": scatter,

@@ -36,7 +36,7 @@ def ttir_op(name: str, operands, props: dict, results: list[TensorType], source:
     return new
 
 
-def _reshaped(value: SSAValue, shape, source: Operation) -> SSAValue:
+def reshaped(value: SSAValue, shape, source: Operation) -> SSAValue:
     props = {"shape": KINDS["i32_array"].build(list(shape))}
     return ttir_op("reshape", [value], props, [TensorType(value.type.element_type, shape)], source).results[0]
 
@@ -59,7 +59,7 @@ def flatten(op: TTOp) -> None:
         if groups.get("bias"):  # the bias's channels sit where the result's do
             others[-1] = permuted(others[-1], dims, op)
     n, h, w, c = source.type.get_shape()
-    flat_in = _reshaped(source, [1, 1, n * h * w, c], op)
+    flat_in = reshaped(source, [1, 1, n * h * w, c], op)
     props = {k: v for k, v in op.properties.items() if k not in DIM_PROPS}
     props["flattened_compat_info"] = FlattenedCompatInfoAttr((n, h, w))
     shapes = [[r.type.get_shape()[d] for d in dims] for r in op.results]
@@ -69,7 +69,7 @@ def flatten(op: TTOp) -> None:
         flat.properties["operandSegmentSizes"] = op.properties["operandSegmentSizes"]
     values = []
     for flat_result, shape in zip(flat.results, shapes):
-        value = _reshaped(flat_result, shape, op)
+        value = reshaped(flat_result, shape, op)
         values.append(permuted(value, [dims.index(i) for i in range(4)], op) if dims != NHWC else value)
     values[0].owner.location = op.location  # what stands for the op's (first) result keeps its location
     Rewriter.replace_op(op, [], values)

@@ -18,12 +18,12 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from ttmlir.dialects.conv import CONV3D_DIMS, conv3d_dims
-from ttmlir.dialects.props import FLOAT_TYPES, KINDS
+from ttmlir.dialects.conv import CONV1D_DIMS, CONV3D_DIMS, conv1d_params, conv3d_dims
+from ttmlir.dialects.props import FLOAT_TYPES, KINDS, scalar
 from ttmlir.dialects.quant import UniformQuantizedType
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
-from ttmlir.passes.flatten_sliding_window import permuted, ttir_op
+from ttmlir.passes.flatten_sliding_window import permuted, reshaped, ttir_op
 
 SI32 = IntegerType(32, Signedness.SIGNED)
 
@@ -89,10 +89,39 @@ def conv3d_to_ndhwc(op: TTOp) -> None:
     Rewriter.replace_op(op, [], [back])
 
 
+def conv1d_as_conv2d(op: TTOp) -> None:
+    """TTNN's conv1d is its conv2d over a height of one: NLC input as (N, 1, L, C), weight (O, C/G, 1, K), bias
+    (1, 1, 1, O), the result reshaped back (inputs in another layout are permuted to NLC and the result back)."""
+    dims = [scalar(op.prop(name)) for name in CONV1D_DIMS]
+    groups = op.operand_groups()
+    source, weight = groups["input"][0], groups["weight"][0]
+    if dims != [0, 1, 2]:
+        source = permuted(source, dims, op)
+    n, length, channels = source.type.get_shape()
+    o, per_group, k = weight.type.get_shape()
+    element = op.results[0].type.element_type
+    inputs = [reshaped(source, [n, 1, length, channels], op), reshaped(weight, [o, per_group, 1, k], op)]
+    if groups.get("bias"):
+        inputs.append(reshaped(groups["bias"][0], [1, 1, 1, o], op))
+    out = op.results[0].type.get_shape()
+    out_length = out[dims[1]]
+    stride, (left, right), dilation = conv1d_params(op)
+    pair = KINDS["i32_darray"].build
+    props = {"stride": pair([1, stride]), "padding": pair([0, left, 0, right]), "dilation": pair([1, dilation]),
+             "groups": op.prop("groups")}
+    conv = ttir_op("conv2d", inputs, props, [TensorType(element, [n, 1, out_length, o])], op)
+    result = reshaped(conv.results[0], [n, out_length, o], op)
+    if dims != [0, 1, 2]:
+        result = permuted(result, [dims.index(i) for i in range(3)], op)
+    result.owner.location = op.location
+    Rewriter.replace_op(op, [], [result])
+
+
 NDHWC = [0, 1, 2, 3, 4]
 LOGICAL_REDUCTIONS = {"reduce_or": "sum", "reduce_and": "prod"}
 DECOMPOSED = {"quantize": unroll, "dequantize": unroll, "requantize": unroll,
-              **dict.fromkeys(LOGICAL_REDUCTIONS, logical_reduction), "conv3d": conv3d_to_ndhwc}
+              **dict.fromkeys(LOGICAL_REDUCTIONS, logical_reduction), "conv3d": conv3d_to_ndhwc,
+              "conv1d": conv1d_as_conv2d}
 
 
 @dataclass(frozen=True)
