@@ -202,6 +202,16 @@ def _conv2d(x, a):
     return y.permute(*(nchw_position[d] for d in range(4)))
 
 
+def _conv1d(x, a):
+    """torch's conv1d on the signal moved to NCL (from wherever its dimension attributes put N, L and C)."""
+    dims = [a["batch_dim"], a["channel_dim"], a["length_dim"]]
+    ints = lambda v: [int(i) for i in v] if hasattr(v, "__len__") else [int(v)]  # noqa: E731
+    left, right = (ints(a["padding"]) * 2)[:2]
+    signal = F.pad(x["input"].permute(*dims), (left, right))
+    y = F.conv1d(signal, x["weight"], _bias(x), ints(a["stride"])[0], 0, ints(a["dilation"])[0], a["groups"])
+    return y.permute(*(dims.index(d) for d in range(3)))
+
+
 def _conv3d(x, a):
     """torch's conv3d on the volume moved to NCDHW (from wherever its dimension attributes put N, D, H, W, C)."""
     dims = [a[k] for k in ("batch_dim", "channel_dim", "depth_dim", "height_dim", "width_dim")]
@@ -707,6 +717,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "conv2d": _unflattened(_conv2d),
     "conv_transpose2d": _unflattened(_conv_transpose2d),
     "conv3d": _conv3d,
+    "conv1d": _conv1d,
     "sparse_matmul": _sparse_matmul,
     "topk_router_gpt": _topk_router_gpt,
     "sampling": _sampling,

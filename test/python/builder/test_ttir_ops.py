@@ -151,6 +151,8 @@ CASES: dict[str, Case] = {
                                inputs=[indices(16), None, None]),
     "conv2d": Case([(1, 8, 8, 16), (32, 16, 3, 3), (1, 1, 1, 32)],
                    {"stride": 1, "padding": 1, "dilation": 1, "groups": 1}),
+    # grouped, strided and padded unevenly: TTNN runs it as a conv2d over a height of one
+    "conv1d": Case([(2, 20, 8), (6, 4, 3), (1, 1, 6)], {"stride": 2, "padding": [1, 2], "dilation": 1, "groups": 2}),
     # 40 input channels: padded to 64 and read in two 32-channel blocks by the prepared weight
     "conv3d": Case([(1, 6, 8, 8, 40), (16, 40, 3, 3, 3), (1, 1, 1, 1, 16)],
                    {"stride": [1, 2, 1], "padding": [1, 1, 0], "groups": 1}),
