@@ -132,11 +132,12 @@ def _replica_groups(op: Operation) -> list[list[int]]:
     return [list(values[r * cols:(r + 1) * cols]) for r in range(rows)]
 
 
-def _lower(op: Operation, mesh: tuple[int, int]) -> Operation:
+def _lower(op: Operation, mesh: tuple[int, int], index: int = 0) -> Operation:
+    """The TTIR collective of `op`'s operand `index` (an all_reduce of several operands reduces each alone)."""
     from ttmlir.dialects.stablehlo import int_of
 
     kind = op.name.split(".")[1]
-    value, type_ = op.operands[0], op.results[0].type
+    value, type_ = op.operands[index], op.results[index].type
     if kind in ("collective_permute", "collective_broadcast"):
         key = "source_target_pairs" if kind == "collective_permute" else "replica_groups"
         return _ttir(kind, [value], type_, **{key: op.properties[key]})
@@ -146,6 +147,9 @@ def _lower(op: Operation, mesh: tuple[int, int]) -> Operation:
                      **{key: IntegerAttr(int_of(op.properties[src]), _SI32) for key, src in (
                          ("split_dim", "split_dimension"), ("concat_dim", "concat_dimension"),
                          ("split_count", "split_count"))})
+    if mesh == (1, 1) and groups and len(groups[0]) > 1:  # no mesh declared: the one the groups are lines of
+        size, count = len(groups[0]), len(groups)
+        mesh = next((m for m in ((count, size), (size, count)) if cluster_axis(groups, m) is not None), mesh)
     axis = cluster_axis(groups, mesh) if groups else None
     if axis is None:
         raise PassFailure(op, f"replica groups {groups} are not the lines of chips along an axis of the "
@@ -176,6 +180,8 @@ def module_mesh(module: ModuleOp) -> tuple[int, int]:
 def convert_stablehlo_ccl_to_ttir(module: ModuleOp) -> None:
     mesh = module_mesh(module)
     for op in [o for o in module.walk() if o.name in {f"stablehlo.{n}" for n in CCL_NAMES}]:
-        if len(op.operands) != 1 or not isinstance(op.results[0].type, TensorType):
+        several = op.name == "stablehlo.all_reduce" and len(op.operands) > 1
+        if (len(op.operands) != 1 and not several) or not all(isinstance(r.type, TensorType) for r in op.results):
             raise PassFailure(op, f"'{op.name}' of {len(op.operands)} operands is not supported")
-        Rewriter.replace_op(op, _lower(op, mesh))
+        new = [_lower(op, mesh, i) for i in range(len(op.operands))]
+        Rewriter.replace_op(op, new, [n.results[0] for n in new])
