@@ -155,6 +155,14 @@ def test_transposed_convolutions():
     check(program, f32(1, 4, 5, 6), f32(3, 4, 3, 3), f32(2, 5, 4, 3), f32(2, 3, 3, 6))
 
 
+def test_grouped_transposed_convolution():
+    """An input-dilated convolution with feature groups: each group's kernels stacked for TTIR's conv_transpose2d."""
+    def program(x, w):
+        return jax.lax.conv_general_dilated(x, w, (1, 1), ((1, 2), (1, 2)), lhs_dilation=(2, 2),
+                                            dimension_numbers=("NHWC", "HWOI", "NHWC"), feature_group_count=3)
+    check(program, f32(1, 5, 5, 12), f32(3, 3, 6, 4))
+
+
 def test_3d_convolutions():
     """Volumes in both layouts; strides, uneven padding, SAME padding."""
     def program(x, w, y, v):

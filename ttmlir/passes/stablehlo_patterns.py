@@ -119,9 +119,9 @@ def _transposed_convolution(b: Builder, op):
     ki, ko, kspatial = layout.kernel_dims
     ob, of, ospatial = layout.output_dims
     what = "a transposed convolution (lhs_dilation)"
-    if len(ispatial) != 2 or int_of(op.attr("feature_group_count"), 1) != 1 or \
-            any(s != 1 for s in ints_of(op.attr("window_strides"))):
-        raise refuse(op, f"{what} is supported in 2-d, ungrouped and with unit window strides")
+    groups = int_of(op.attr("feature_group_count"), 1)
+    if len(ispatial) != 2 or any(s != 1 for s in ints_of(op.attr("window_strides"))):
+        raise refuse(op, f"{what} is supported in 2-d and with unit window strides")
     stride = list(ints_of(op.attr("lhs_dilation")))
     dilation = list(ints_of(op.attr("rhs_dilation")) or (1, 1))
     extent = [(shape(rhs)[k] - 1) * d + 1 for k, d in zip(kspatial, dilation)]
@@ -142,8 +142,12 @@ def _transposed_convolution(b: Builder, op):
     else:
         kernel = b.ttir("reverse", [rhs], rhs.type, dimensions=sorted(kspatial))
     kernel = permute(b, kernel, [ki, ko, *kspatial])
+    if groups > 1:  # [in/G, out, kh, kw] -> [in, out/G, kh, kw]: each group's kernels stacked along the input
+        per_in, out_channels, kh, kw = shape(kernel)
+        split = b.reshape(kernel, [per_in, groups, out_channels // groups, kh, kw])
+        kernel = b.reshape(permute(b, split, [1, 0, 2, 3, 4]), [groups * per_in, out_channels // groups, kh, kw])
     props = dict(stride=stride, padding=[padding[0], padding[1], padding[0], padding[1]], output_padding=out_pad,
-                 dilation=dilation, groups=1)
+                 dilation=dilation, groups=groups)
     out = list(shape(op.results[0]))
     for d, low, high in zip(ospatial, crop_low, crop_high):
         out[d] += low + high
