@@ -504,8 +504,8 @@ class TTPrinter(Printer):
     top_level: Operation | None = None
     defining: Attribute | None = None
     _arg_ids: list[int] = field(default_factory=lambda: [0])
-    _result_names: set[str] = field(default_factory=set)
-    _name_conflicts: int = 0
+    _result_names: list[set[str]] = field(default_factory=lambda: [set()])  # per isolated scope
+    _name_conflicts: list[int] = field(default_factory=lambda: [0])
     _rendered: dict[Attribute, str] = field(default_factory=FirstByIdentity)
 
     def _new_alias(self, attr: Attribute, base: str, table: dict[Attribute, str]) -> str:
@@ -577,29 +577,43 @@ class TTPrinter(Printer):
         """Several results print as one group, `%0:3 = ...`, used as `%0#1`, as mlir-opt prints them; TTIR and
         TTNN ops name theirs after their definitions (`%values, %indices = "ttnn.sort"`), as upstream's ODS does,
         a repeated name made unique with MLIR's `_N` suffix."""
-        if len(op.results) <= 1 or any(r in self._ssa_values for r in op.results):
+        if not op.results or any(r in self._ssa_values for r in op.results):
+            return super()._print_results(op)
+        if len(op.results) == 1:
+            hint = getattr(op, "asm_result_name", None)
+            if hint is not None and (base := hint()) is not None:
+                self._ssa_values[op.results[0]] = self._unique_name(base)
             return super()._print_results(op)
         if isinstance(op, TTOp) and not any(r.endswith("*") for r in op.ROW.results):
             for result, base in zip(op.results, op.ROW.results):
-                name = base
-                while name in self._result_names:
-                    name, self._name_conflicts = f"{base}_{self._name_conflicts}", self._name_conflicts + 1
-                self._result_names.add(name)
-                self._ssa_values[result] = name
+                self._ssa_values[result] = self._unique_name(base)
             return super()._print_results(op)
         group = self._get_new_valid_name_id()
         for i, result in enumerate(op.results):
             self._ssa_values[result] = f"{group}#{i}"
         self.print_string(f"%{group}:{len(op.results)} = ")
 
-    def enter_scope(self) -> None:  # an isolated region numbers its values from 0, as mlir-opt does
+    def _unique_name(self, base: str) -> str:
+        """`base`, or MLIR's `base_N` when the scope has it already (N counts the scope's conflicts)."""
+        name = base
+        while name in self._result_names[-1]:
+            name = f"{base}_{self._name_conflicts[-1]}"
+            self._name_conflicts[-1] += 1
+        self._result_names[-1].add(name)
+        return name
+
+    def enter_scope(self) -> None:  # an isolated region numbers and names its values afresh, as mlir-opt does
         super().enter_scope()
         self._next_valid_name_id[-1] = 0
         self._arg_ids.append(0)
+        self._result_names.append(set())
+        self._name_conflicts.append(0)
 
     def exit_scope(self) -> None:
         super().exit_scope()
         self._arg_ids.pop()
+        self._result_names.pop()
+        self._name_conflicts.pop()
 
     def print_attr_dict(self, attr_dict) -> None:
         super().print_attr_dict(dict(sorted(attr_dict.items())))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (ArrayAttr, DenseArrayBase, DenseIntOrFPElementsAttr, DictionaryAttr,
-                                   FlatSymbolRefAttr, FunctionType, IntegerAttr, IntegerType, StringAttr,
+                                   FlatSymbolRefAttr, FunctionType, IndexType, IntegerAttr, IntegerType, StringAttr,
                                    SymbolRefAttr, TensorType, TupleType, UnitAttr, i1, i32, i64)
 from xdsl.ir import Attribute, Block, Data, Dialect, Operation, Region
 from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def, traits_def, var_operand_def,
@@ -329,6 +329,12 @@ class StableHLOOp(IRDLOperation):
 
     def error(self, message: str) -> VerifyException:
         return VerifyException(f"'{self.name}' op {message}")
+
+    def asm_result_name(self) -> str | None:
+        """A constant's result prints as `%cst` (floats) or `%c` (integers), as StableHLO names them."""
+        if self.FORMAT != "constant" or not isinstance(self.results[0].type, TensorType):
+            return None
+        return "c" if isinstance(self.results[0].type.element_type, (IntegerType, IndexType)) else "cst"
 
     def verify_(self) -> None:
         from ttmlir.dialects.stablehlo_verify import verify
