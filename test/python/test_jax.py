@@ -155,6 +155,36 @@ def test_transposed_convolutions():
     check(program, f32(1, 4, 5, 6), f32(3, 4, 3, 3), f32(2, 5, 4, 3), f32(2, 3, 3, 6))
 
 
+def test_convolutions_with_negative_padding():
+    """Negative padding drops input rows (a weight gradient's convolution has it): cropped off the output when a
+    whole number of strides, off the input otherwise."""
+    def program(x, w):
+        dn = ("NHWC", "HWIO", "NHWC")
+        return (jax.lax.conv_general_dilated(x, w, (1, 1), ((0, -1), (-2, 1)), rhs_dilation=(2, 2),
+                                             dimension_numbers=dn),
+                jax.lax.conv_general_dilated(x, w, (2, 2), ((-1, 0), (1, -1)), dimension_numbers=dn))
+    check(program, f32(2, 12, 11, 4), f32(3, 3, 4, 5))
+
+
+def test_convolutions_with_batch_groups():
+    """batch_group_count (a weight gradient of a grouped convolution): batch groups convolved with kernel groups,
+    side by side along the output features; 2-d and 1-d."""
+    def program(x, w, y, v):
+        return (jax.lax.conv_general_dilated(x, w, (1, 1), ((1, 1), (1, 1)), batch_group_count=2,
+                                             dimension_numbers=("NCHW", "OIHW", "NCHW")),
+                jax.lax.conv_general_dilated(y, v, (1,), ((0, 0),), batch_group_count=3,
+                                             dimension_numbers=("NCH", "OIH", "NCH")))
+    check(program, f32(4, 3, 8, 8), f32(6, 3, 3, 3), f32(6, 2, 9), f32(9, 2, 4))
+
+
+def test_convolution_over_a_unit_dim_is_1d():
+    """A depthwise 2-d convolution whose height and kernel height are 1 (torch-xla's conv1d) runs as a conv1d."""
+    def program(x, w):
+        return jax.lax.conv_general_dilated(x, w, (1, 1), ((0, 0), (3, 3)), feature_group_count=8,
+                                            dimension_numbers=("NCHW", "OIHW", "NCHW"))
+    check(program, f32(1, 8, 1, 20), f32(8, 1, 1, 4))
+
+
 def test_grouped_transposed_convolution():
     """An input-dilated convolution with feature groups: each group's kernels stacked for TTIR's conv_transpose2d."""
     def program(x, w):

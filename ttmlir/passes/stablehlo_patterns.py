@@ -50,31 +50,96 @@ def convolution(b: Builder, op):
         raise refuse(op, f"{n} spatial dimensions are not supported")
     if any(ints_of(op.attr("window_reversal"))):
         raise refuse(op, "window_reversal is not supported")
-    if int_of(op.attr("batch_group_count"), 1) != 1:
-        raise refuse(op, "batch_group_count > 1 is not supported")
+    batch_groups = int_of(op.attr("batch_group_count"), 1)
+    if batch_groups != 1 and (n == 3 or any(d != 1 for d in ints_of(op.attr("lhs_dilation")))):
+        raise refuse(op, "batch_group_count > 1 is supported for 1-d and 2-d convolutions")
     if any(d != 1 for d in ints_of(op.attr("lhs_dilation"))):
         return [_transposed_convolution(b, op)]
     if n == 3:
         return [_convolution3d(b, op)]
+    if batch_groups == 1:
+        return [_convolution(b, op, lhs, rhs, shape(op.results[0]))]
+    # batch groups: group g of the input's batch convolved with group g of the kernels' outputs, results side by
+    # side along the output's features
+    out = list(shape(op.results[0]))
+    step_batch, step_out = shape(lhs)[ib] // batch_groups, shape(rhs)[ko] // batch_groups
+    part_out = [n // batch_groups if d == of else n for d, n in enumerate(out)]
+    slabs = [(_slab(b, lhs, ib, g * step_batch, step_batch), _slab(b, rhs, ko, g * step_out, step_out))
+             for g in range(batch_groups)]
+    parts = [_convolution(b, op, x, w, part_out) for x, w in slabs]
+    return [b.ttir("concat", parts, op.results[0].type, dim=of)]
+
+
+def _slab(b: Builder, x, dim: int, start: int, size: int):
+    src = list(shape(x))
+    begins = [start if d == dim else 0 for d in range(len(src))]
+    ends = [start + size if d == dim else n for d, n in enumerate(src)]
+    return b.ttir("slice_static", [x], TensorType(x.type.element_type, [e - g for g, e in zip(begins, ends)]),
+                  begins=begins, ends=ends, step=[1] * len(src))
+
+
+def _convolution(b: Builder, op, lhs, rhs, out):
+    """A 1-d or 2-d convolution (op's window and layout) of `lhs` by `rhs` giving `out`: ttir.conv1d in NLC, or
+    ttir.conv2d in NHWC (a 1-d one with negative padding over a width of 1)."""
+    layout = op.attr("dimension_numbers").data
+    ib, if_, ispatial = layout.input_dims
+    ki, ko, kspatial = layout.kernel_dims
+    ob, of, ospatial = layout.output_dims
+    n = len(ispatial)
     strides = list(ints_of(op.attr("window_strides")) or (1,) * n)
     dilation = list(ints_of(op.attr("rhs_dilation")) or (1,) * n)
     pads = _pairs(op.attr("padding"), n)
     x = permute(b, lhs, [ib, *ispatial, if_])
     w = permute(b, rhs, [ko, ki, *kspatial])
-    out = shape(op.results[0])
+    element = op.results[0].type.element_type
+    groups = int_of(op.attr("feature_group_count"), 1)
+    if n == 1 and pads[0][0] >= 0 and pads[0][1] >= 0:  # TTIR's conv1d, in NLC
+        y = b.ttir("conv1d", [x, w], TensorType(element, [out[ob], out[ospatial[0]], out[of]]), stride=strides,
+                   padding=list(pads[0]), dilation=dilation, groups=groups)
+        return permute(b, y, inverse([ob, *ospatial, of]))
+    # a 1-d convolution written as a 2-d one over a unit dim (as torch-xla writes conv1d) is TTIR's conv1d
+    unit = [i for i in range(n) if shape(x)[1 + i] == 1 and shape(w)[2 + i] == 1 and pads[i] == (0, 0)]
+    if n == 2 and len(unit) == 1 and all(p >= 0 for pair in pads for p in pair):
+        k = 1 - unit[0]
+        y = b.ttir("conv1d", [b.reshape(x, [shape(x)[0], shape(x)[1 + k], shape(x)[3]]),
+                              b.reshape(w, [*shape(w)[:2], shape(w)[2 + k]])],
+                   TensorType(element, [out[ob], out[ospatial[k]], out[of]]), stride=[strides[k]],
+                   padding=list(pads[k]), dilation=[dilation[k]], groups=groups)
+        order = [ob, *ospatial, of]
+        return permute(b, b.reshape(y, [out[d] for d in order]), inverse(order))
     out_nhwc = [out[ob], *(out[d] for d in ospatial), out[of]]
     if n == 1:  # a 1-d convolution is a 2-d one over a width of 1
         x = b.reshape(x, [*shape(x)[:2], 1, shape(x)[2]])
         w = b.reshape(w, [*shape(w), 1])
         strides, dilation, pads = strides + [1], dilation + [1], pads + [(0, 0)]
         out_nhwc = [out_nhwc[0], out_nhwc[1], 1, out_nhwc[2]]
-    element = op.results[0].type.element_type
-    y = b.ttir("conv2d", [x, w], TensorType(element, out_nhwc), stride=strides, dilation=dilation,
-               padding=[pads[0][0], pads[1][0], pads[0][1], pads[1][1]],
-               groups=int_of(op.attr("feature_group_count"), 1))
+    # negative padding drops input rows: off the input first, unless it is a whole number of strides off the low
+    # side, which the output loses instead (as upstream crops it)
+    if any(low < 0 and low % s for (low, _), s in zip(pads, strides)):
+        x = _cropped(b, x, [(max(0, -low), max(0, -high)) for low, high in pads])
+        pads = [(max(0, low), max(0, high)) for low, high in pads]
+    cut = [(-low // s if low < 0 else 0) for (low, _), s in zip(pads, strides)]
+    full = [(i + max(0, low) + max(0, high) - (k - 1) * d - 1) // s + 1 for i, k, (low, high), d, s in
+            zip(shape(x)[1:3], shape(w)[2:], pads, dilation, strides)]
+    wide = [out_nhwc[0], *full, out_nhwc[3]]
+    y = b.ttir("conv2d", [x, w], TensorType(element, wide), stride=strides, dilation=dilation,
+               padding=[max(0, pads[0][0]), max(0, pads[1][0]), max(0, pads[0][1]), max(0, pads[1][1])],
+               groups=groups)
+    if wide != out_nhwc:
+        begins = [0, *cut, 0]
+        y = b.ttir("slice_static", [y], TensorType(element, out_nhwc), begins=begins,
+                   ends=[g + o for g, o in zip(begins, out_nhwc)], step=[1] * 4)
     if n == 1:
         y = b.reshape(y, [out_nhwc[0], out_nhwc[1], out_nhwc[3]])
-    return [permute(b, y, inverse([ob, *ospatial, of]))]
+    return permute(b, y, inverse([ob, *ospatial, of]))
+
+
+def _cropped(b: Builder, x, crops):
+    """NHWC `x` without (low, high) rows of each spatial dim."""
+    begins = [0] + [low for low, _ in crops] + [0]
+    ends = [shape(x)[0]] + [n - high for n, (_, high) in zip(shape(x)[1:3], crops)] + [shape(x)[3]]
+    return b.ttir("slice_static", [x], TensorType(x.type.element_type, [e - g for g, e in zip(begins, ends)]),
+                  begins=begins, ends=ends, step=[1] * 4)
 
 
 def _convolution3d(b: Builder, op):
