@@ -421,7 +421,13 @@ CUSTOM_CALLS = {"mhlo.erf": "erf", "mhlo.asinh": "asinh", "mhlo.topk": "topk", "
                                           "scaled_dot_product_attention", "scaled_dot_product_attention_decode",
                                           "paged_scaled_dot_product_attention_decode", "sampling",
                                           "chunked_scaled_dot_product_attention",
-                                          "paged_flash_multi_latent_attention_decode")}}
+                                          "paged_flash_multi_latent_attention_decode")},
+                "tt.paged_flash_mla_decode": "paged_flash_multi_latent_attention_decode"}
+
+
+# calls whose operands come in another order than their TTIR op's
+CALL_ORDER = {"tt.scaled_dot_product_attention_decode": ("query", "key", "value", "cur_pos_tensor", "attention_mask?",
+                                                         "attention_sink?")}
 
 
 def _frontend_value(text: str):
@@ -454,23 +460,24 @@ def custom_call(b: Builder, op) -> list[SSAValue]:
     operands, rest = list(op.operands), list(op.operands)
     if row.operands == ("inputs*",):  # tt.tt_lang_op: the call passes the inputs; each result gets a destination
         rest += [b.ttir("empty", [], r.type) for r in op.results]
-    # the call passes the required operands first, then the optional ones present, each in the row's order; an
-    # `output` operand is a destination made here
+    # the call passes its operands in the row's order (some calls in their own, CALL_ORDER), the optional ones that
+    # are present as its `has_<operand>` attributes say; an `output` operand is a destination made here
     taken: dict[str, list[SSAValue]] = {}
     optional = [s for s in row.operands if s.endswith("?")]
     flags = any(f"has_{s.rstrip('?')}" in given for s in optional)
-    for spec in row.operands:
+    room = len(rest) - sum(not s.endswith(("?", "*")) and s != "output" for s in row.operands)
+    for spec in CALL_ORDER.get(target, row.operands):
         if spec == "output":
             taken[spec] = [b.ttir("empty", [], op.results[0].type)]
         elif spec.endswith("*"):
             taken[spec], rest = rest, []
-        elif not spec.endswith("?"):
-            if not rest:
-                raise refuse(op, f"{target} takes at least {len(operands) + 1} operands, got {len(operands)}")
+        elif spec.endswith("?"):
+            take = int(bool(given.get(f"has_{spec.rstrip('?')}"))) if flags else int(room > 0)
+            taken[spec], rest, room = rest[:take], rest[take:], room - take
+        elif not rest:
+            raise refuse(op, f"{target} takes at least {len(operands) + 1} operands, got {len(operands)}")
+        else:
             taken[spec], rest = rest[:1], rest[1:]
-    for spec in optional:
-        take = int(bool(given.get(f"has_{spec.rstrip('?')}"))) if flags else int(bool(rest))
-        taken[spec], rest = rest[:take], rest[take:]
     if rest:
         raise refuse(op, f"{target} takes at most {len(operands) - len(rest)} "
                               f"operands, got {len(operands)}")
