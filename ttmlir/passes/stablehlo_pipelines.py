@@ -44,11 +44,17 @@ class ConvertArithToStableHLOPass(ModulePass):
 
 @dataclass(frozen=True)
 class StableHLOAggressiveSimplificationPass(ModulePass):
-    """Pure stablehlo ops nothing uses are removed (innermost users first, so whole dead chains go)."""
+    """The real and imaginary parts of a `stablehlo.complex` are its operands; then pure stablehlo ops nothing uses
+    are removed (innermost users first, so whole dead chains go)."""
 
     name: ClassVar[str] = "stablehlo-aggressive-simplification"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
+        for op in list(module.walk()):
+            part = {"stablehlo.real": 0, "stablehlo.imag": 1}.get(op.name)
+            source = op.operands[0].owner if part is not None else None
+            if getattr(source, "name", None) == "stablehlo.complex":
+                op.results[0].replace_all_uses_with(source.operands[part])
         for op in reversed(list(module.walk())):
             if isinstance(op, shlo.StableHLOOp) and op.has_trait(Pure) and all(not r.uses for r in op.results) \
                     and not isinstance(op.parent_op(), shlo.StableHLOOp):
