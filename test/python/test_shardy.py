@@ -359,3 +359,21 @@ def test_user_sharding_rules_that_do_not_fit_are_refused(rule, error):
     module, _ = parse_text(make_context(), text)
     with pytest.raises(PassFailure, match=error.replace("#", ".").replace("(", ".").replace(")", ".")):
         register_user_sharding_rule(module)
+
+
+def test_constants_take_the_split_of_their_users():
+    """A splat constant and one whose rows repeat are made per chip at the piece's shape (no slice of a whole
+    copy); the rows each chip adds are the ones one chip would."""
+    row = "[1.0, 2.0, 3.0, 4.0]"
+    text = f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%a: tensor<8x4xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"y"}}, {{}}]>}}) -> tensor<8x4xf32> {{
+      %0 = stablehlo.constant dense<[{", ".join([row] * 8)}]> : tensor<8x4xf32>
+      %1 = stablehlo.constant dense<0.5> : tensor<8x4xf32>
+      %2 = stablehlo.add %a, %0 : tensor<8x4xf32>
+      %3 = stablehlo.multiply %2, %1 : tensor<8x4xf32>
+      return %3 : tensor<8x4xf32>
+    }}'''
+    a = torch.randn(8, 4)
+    ir, (out,) = pipeline_run(text, [[a[:4], a[4:]]])
+    assert "all_slice" not in ir and "mesh_partition" not in ir and "dense<5.000000e-01> : tensor<4x4xf32>" in ir
+    torch.testing.assert_close(out, (a + torch.arange(1.0, 5.0)) * 0.5, rtol=1e-2, atol=1e-2)

@@ -31,6 +31,8 @@ def _make(mesh_name: str, dims: list[tuple]) -> sdy.Sharding:
 
 def reshard_op(op: Operation, mesh_name: str) -> None:
     factors = factors_of(op)
+    if factors is not None and not op.operands:
+        return  # a constant or iota makes any piece itself (what cannot was replicated already)
     results = [_dims(value_sharding(r), len(r.type.get_shape())) for r in op.results]
     need = [[()] * len(v.type.get_shape()) if isinstance(v.type, TensorType) else None for v in op.operands]
     reduced: list = []
