@@ -325,7 +325,12 @@ def reduce(b: Builder, op) -> list[SSAValue]:
         raise refuse(op, "body is not a reduction TTIR has (sum, max, min, prod, and, "
                               "or, argmax)")
     if kind == "argmax":
-        source = op.operands[0]
+        source, init = op.operands[0], op.operands[n]
+        start = splat_of(init)
+        if start is None or not (start == float("-inf") or _is_extreme(start, init, "max") or
+                                 (isinstance(start, float) and start <= -FLOAT_MAX.get(str(init.type.element_type),
+                                                                                        math.inf))):
+            raise refuse(op, "an argmax's initial value must be the lowest value (here it can change the result)")
         index = b.ttir("argmax", [source], op.results[1].type, keep_dim=False, dim_arg=dims)
         value = b.ttir("max", [source], op.results[0].type, keep_dim=False, dim_arg=dims)
         return [value, index]
@@ -346,7 +351,8 @@ def _is_extreme(value, init: SSAValue, kind: str) -> bool:
     element = init.type.element_type
     if not isinstance(element, IntegerType):
         return False
-    width, signed = element.width.data, element.signedness.data.name != "UNSIGNED"
+    width = element.width.data
+    signed = element.signedness.data.name != "UNSIGNED" and width > 1  # booleans: false is the least
     low, high = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
     return value == (low if kind == "max" else high)
 
