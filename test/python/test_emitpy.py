@@ -58,6 +58,28 @@ def test_constant_and_embedding_equal_flatbuffer(tmp_path):
     assert result["result"] == "pass", result["exception"]
 
 
+CALLS_A_FORWARD_FUNCTION = """
+func.func @var_0(%x: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %0 = "ttir.relu"(%x) : (tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %0 : tensor<32x32xf32>
+}
+func.func @main(%x: tensor<32x32xf32>) -> tensor<32x32xf32> {
+  %0 = call @var_0(%x) : (tensor<32x32xf32>) -> tensor<32x32xf32>
+  %1 = "ttir.add"(%0, %x) : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
+  return %1 : tensor<32x32xf32>
+}
+"""
+
+
+def test_forward_function_called_by_another(tmp_path):
+    """A called forward function takes and returns a list like any other; no local shadows its name."""
+    py = emit_python(CALLS_A_FORWARD_FUNCTION)
+    body = py.split("def _main(")[1].split("\ndef ")[0]
+    assert "= var_0(" in body and "\n    var_0 = " not in body
+    results = run_emitpy(tmp_path, py, compile_ttir(CALLS_A_FORWARD_FUNCTION))
+    assert all(r["result"] == "pass" for r in results), results
+
+
 def test_emitpy_loops_and_own_inputs(tmp_path):
     text = (MODELS / "mnist_mlp.mlir").read_text()
     (result,) = run_emitpy(tmp_path, emit_python(text), None, **{"--loops": 3})

@@ -36,16 +36,19 @@ class TTNNTuplifyTensorsPass(ModulePass):
         for func in forward_functions(module):
             if func.sym_name.data == "main":
                 _rename(module, func, "_main")
-            self._tuplify(func, self.tuplify_input_if_empty)
+            packed = self._tuplify(func, self.tuplify_input_if_empty)
+            _repack_calls(module, func, packed)
         for func in device_functions(module):  # const-eval functions take and give lists too (load_cached packs)
             if is_const_eval(func):
                 self._tuplify(func, False)
 
     @staticmethod
-    def _tuplify(func: FuncOp, if_empty: bool) -> None:
+    def _tuplify(func: FuncOp, if_empty: bool) -> bool:
+        """Rewrite the function's signature; whether its inputs became one tuple."""
         block = func.body.block
         inputs = list(func.function_type.inputs.data)
-        if inputs or if_empty:
+        packed_inputs = bool(inputs) or if_empty
+        if packed_inputs:
             packed = TupleType(ArrayAttr(tuple(inputs)))
             new_arg = block.insert_arg(packed, 0)
             first = block.first_op
@@ -65,6 +68,26 @@ class TTNNTuplifyTensorsPass(ModulePass):
         ret.operands = [packed_results.result]
         func.function_type = FunctionType.from_lists(inputs, [results])
         func.res_attrs = None
+        return packed_inputs
+
+
+def _repack_calls(module: ModuleOp, func: FuncOp, packed_inputs: bool) -> None:
+    """A forward function calling another passes it one tuple and takes its results out of the one it returns."""
+    name = func.sym_name.data
+    for call in [op for op in module.walk() if isinstance(op, CallOp) and op.callee.root_reference.data == name]:
+        block, ops, args = call.parent_block(), [], list(call.arguments)
+        if packed_inputs:
+            ops.append(ttcore.TupleOp(operands=[args], result_types=[func.function_type.inputs.data[0]]))
+            args = [ops[-1].result]
+        new = CallOp(call.callee, args, list(func.function_type.outputs.data))
+        members = [ttcore.GetTupleElementOp(operands=[new.res[0]], result_types=[r.type],
+                                            properties={"index": ttcore.IntegerAttr(i, 32)})
+                   for i, r in enumerate(call.results)]
+        for op in (*ops, new, *members):
+            block.insert_op_before(op, call)
+        for old, member in zip(call.results, members):
+            old.replace_all_uses_with(member.result)
+        block.erase_op(call)
 
 
 def _rename(module: ModuleOp, func: FuncOp, new: str) -> None:

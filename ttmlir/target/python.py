@@ -76,7 +76,10 @@ class _FunctionWriter(ValueNames):
 
     def __init__(self, func):
         super().__init__(func)
-        self.used: set[str] = set()
+        # the file's functions and imported names stay callable: no local takes their name
+        self.used: set[str] = {op.sym_name.data for op in func.parent_block().ops if isinstance(op, FuncOp)} | {
+            name.data for op in func.parent_block().ops if isinstance(op, emitpy.ImportOp)
+            for name in (*(op.members_to_import or ()), *(op.member_aliases or ()), op.module_alias or op.module_name)}
         self.count = 0
 
     def fresh(self, prefix: str) -> str:
