@@ -15,7 +15,7 @@ from typing import Callable, ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import (AnyFloat, BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type, FloatAttr,
                                    IntegerAttr, IntegerType, ModuleOp, StringAttr, TensorType, i32)
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import stablehlo as shlo
@@ -447,9 +447,33 @@ def _frontend_value(text: str):
     return text
 
 
+def mark_argument(b: Builder, op) -> list[SSAValue]:
+    """`tt.mark_argument` (torch-xla's marker of what an argument is) passes its operand through; a function
+    argument it marks directly gets the `ttcore.argument_type` (and `ttir.name`) it names."""
+    from xdsl.dialects.func import FuncOp
+
+    from ttmlir.dialects import ttcore
+    from ttmlir.passes.sdy_propagation import set_func_attr
+    value = argument = op.operands[0]
+    while getattr(argument.owner, "name", None) in PASS_THROUGH:  # marked after a reshape or conversion of it
+        argument = argument.owner.operands[0]
+    attrs = op.attributes.get("mhlo.frontend_attributes")
+    func = argument.owner.parent_op() if isinstance(argument, BlockArgument) else None
+    if isinstance(func, FuncOp) and attrs is not None:
+        kind, name = attrs.data.get("ttcore.argument_type"), attrs.data.get("ttir.name")
+        if isinstance(kind, StringAttr) and kind.data in ("input", "parameter", "constant", "default"):
+            set_func_attr(func, argument.index, "arg_attrs", "ttcore.argument_type",
+                          ttcore.ArgumentTypeAttr(ttcore.ArgumentTypeAttr.enum_type(kind.data)))
+        if isinstance(name, StringAttr):
+            set_func_attr(func, argument.index, "arg_attrs", "ttir.name", name)
+    return [value]
+
+
 def custom_call(b: Builder, op) -> list[SSAValue]:
     from ttmlir.dialects.ttir import TTIR_OP_CLASSES
     target = op.attr("call_target_name").data
+    if target == "tt.mark_argument":
+        return mark_argument(b, op)
     name = CUSTOM_CALLS.get(target)
     if name is None:
         raise PassFailure(op, f"failed to legalize operation 'stablehlo.custom_call' (call target '{target}')")
