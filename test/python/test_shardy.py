@@ -377,3 +377,25 @@ def test_constants_take_the_split_of_their_users():
     ir, (out,) = pipeline_run(text, [[a[:4], a[4:]]])
     assert "all_slice" not in ir and "mesh_partition" not in ir and "dense<5.000000e-01> : tensor<4x4xf32>" in ir
     torch.testing.assert_close(out, (a + torch.arange(1.0, 5.0)) * 0.5, rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("split", ["indices", "table"])
+def test_embedding_gather_keeps_the_split_of_its_indices_or_hidden_dim(split):
+    """A lookup of rows: split indices give split rows of the result, a table split along its hidden dim gives
+    the result split alike; in both, each chip looks up its part and nothing is gathered."""
+    ids = '{sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}' if split == "indices" else ""
+    table = '{sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}' if split == "table" else ""
+    text = f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%ids: tensor<4x6xi32> {ids}, %table: tensor<50x32xf32> {table}) -> tensor<4x6x32xf32> {{
+      %0 = "stablehlo.gather"(%table, %ids) <{{dimension_numbers = #stablehlo.gather<offset_dims = [2],
+          collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 2>, slice_sizes = array<i64: 1, 32>}}>
+          : (tensor<50x32xf32>, tensor<4x6xi32>) -> tensor<4x6x32xf32>
+      %1 = stablehlo.tanh %0 : tensor<4x6x32xf32>
+      return %1 : tensor<4x6x32xf32>
+    }}'''
+    index, weights = torch.randint(0, 50, (4, 6), dtype=torch.int32), torch.randn(50, 32)
+    inputs = [[index[:2], index[2:]], weights] if split == "indices" else [index, [weights[:, :16], weights[:, 16:]]]
+    ir, (out,) = pipeline_run(text, inputs)
+    assert "all_gather" not in ir
+    assert ("(tensor<50x32xf32>, tensor<2x6xi32>)" if split == "indices" else "slice_sizes = array<i64: 1, 16>") in ir
+    torch.testing.assert_close(out, torch.tanh(weights[index.long()]), rtol=1e-2, atol=1e-2)

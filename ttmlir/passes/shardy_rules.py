@@ -151,6 +151,23 @@ def _convolution(op: Operation) -> list[Factor]:
     return factors
 
 
+def _gather(op: Operation) -> list[Factor]:
+    """The result's batch dims move with the index dims they come from (a batch of lookups splits like its
+    indices), its offset dims with the operand dims sliced whole; an indexed or partly sliced operand dim is read
+    whole (a piece could not answer every index)."""
+    dn, sizes = _prop(op, "dimension_numbers"), _ints(_prop(op, "slice_sizes"))
+    operand, indices, out = _shape(op.operands[0]), _shape(op.operands[1]), _shape(op.results[0])
+    index_dims = [d for d in range(len(indices)) if d != dn.index_vector_dim]
+    batch_dims = [r for r in range(len(out)) if r not in dn.offset_dims]
+    pairs = dict(zip(dn.start_indices_batching_dims, dn.operand_batching_dims))
+    factors = [Factor(out[r], ((("operand", 0, pairs[i]),) if i in pairs else ()) + (("operand", 1, i), ("result", 0, r)))
+               for i, r in zip(index_dims, batch_dims)]
+    kept = [d for d in range(len(operand)) if d not in dn.collapsed_slice_dims and d not in dn.operand_batching_dims]
+    factors += [Factor(out[r], (("operand", 0, d), ("result", 0, r)))
+                for d, r in zip(kept, sorted(dn.offset_dims)) if sizes[d] == operand[d]]
+    return factors
+
+
 def _batch_norm(op: Operation) -> list[Factor]:
     """The feature dim moves with every per-feature vector (scale, offset, mean, variance, their gradients);
     inference normalizes each element on its own, so its other dims move with the result's too; training and
@@ -244,7 +261,7 @@ RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
     "stablehlo.batch_norm_grad": _batch_norm, "stablehlo.custom_call": _custom_call,
     "stablehlo.transpose": _transpose, "stablehlo.broadcast_in_dim": _broadcast, "stablehlo.reshape": _reshape,
     "stablehlo.dot_general": _dot_general, "stablehlo.reduce": _reduce, "stablehlo.concatenate": _concatenate,
-    "stablehlo.slice": _slice, "stablehlo.convolution": _convolution,
+    "stablehlo.slice": _slice, "stablehlo.convolution": _convolution, "stablehlo.gather": _gather,
 }
 
 # ops whose every operand and result share one shape but whose values mix along a dimension: no elementwise rule

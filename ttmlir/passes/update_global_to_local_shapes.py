@@ -65,6 +65,13 @@ def _slice(op: Operation) -> None:
     op.properties["limit_indices"] = DenseArrayBase.from_list(i64, limits)
 
 
+def _gather(op: Operation) -> None:
+    """A gather slicing a split operand dim whole slices the piece whole."""
+    local = op.operands[0].type.get_shape()
+    sizes = [min(size, n) for size, n in zip(op.properties["slice_sizes"].get_values(), local)]
+    op.properties["slice_sizes"] = DenseArrayBase.from_list(i64, sizes)
+
+
 def _feature_groups(op: Operation) -> None:
     """A grouped convolution whose input features are split keeps its group size: fewer groups per chip."""
     from ttmlir.dialects.stablehlo import int_of
@@ -113,6 +120,8 @@ def update_manual_computation(op: sdy.ManualComputationOp) -> None:
             _constant(inner, inner.results[0].type)
         elif inner.name == "stablehlo.slice":
             _slice(inner)
+        elif inner.name == "stablehlo.gather":
+            _gather(inner)
         elif inner.name == "stablehlo.convolution":
             _feature_groups(inner)
 
