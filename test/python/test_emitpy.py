@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from ttmlir.compiler import compile_ttir, lower
+from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.golden import pcc
 from ttmlir.target.python import translate_to_python
 
@@ -138,8 +139,8 @@ def test_ttnn_api_refuses_what_it_cannot_do():
         ttnn.relu(t, bogus=1)
     with pytest.raises(TypeError, match="missing required argument 'rhs'"):
         ttnn.add(t)
-    with pytest.raises(TypeError, match="'activation' is not supported"):
-        ttnn.matmul(t, t, activation="relu")
+    with pytest.raises(RuntimeFailure, match="activation 'bogus' is not a unary op"):
+        ttnn.matmul(t, t, activation="bogus")
     with pytest.raises(ValueError, match="3 values for shape \\[2, 2\\]"):
         ttnn.Tensor([1.0, 2.0, 3.0], [2, 2], ttnn.float32, ttnn.ROW_MAJOR_LAYOUT)
     with pytest.raises(ValueError, match="sharded memory configs are not supported"):

@@ -71,9 +71,6 @@ def bind(row, callee: str, args: tuple, kwargs: dict) -> dict:
         if key in bound:
             raise TypeError(f"ttnn.{callee}() got multiple values for argument '{key}'")
         bound[key] = value
-    for name in ttnn_api.ABSENT.get(row.name, ()):
-        if bound.pop(name, None) is not None:
-            raise TypeError(f"ttnn.{callee}(): '{name}' is not supported by the simulator (only None)")
     original = {v: k for k, v in ttnn_api.RENAMED.get(row.name, {}).items()}
     bound = {original.get(k, k): v for k, v in bound.items()}
     for spec in row.operands:

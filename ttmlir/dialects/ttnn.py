@@ -497,7 +497,7 @@ OUT = " dtype:dtype? memory_config:memory_config?"
 COMPUTE_CONFIG = " compute_config:compute_config?"
 CONV_CONFIGS = " conv2d_config:conv2d_config?" + COMPUTE_CONFIG
 # the configurations TTNN ops (by name, else by family) take beyond their TTIR row's properties
-CONFIGS = {"matmul": " matmul_program_config:matmul_program_config?" + COMPUTE_CONFIG,
+CONFIGS = {"matmul": " matmul_program_config:matmul_program_config?" + COMPUTE_CONFIG + " activation:str?",
            "reduction": COMPUTE_CONFIG, "softmax": COMPUTE_CONFIG, "reduce_scatter": COMPUTE_CONFIG,
            "sparse_matmul": " program_config:matmul_program_config?" + COMPUTE_CONFIG,
            "tt_lang_op": " kernel_artifact:str?"}  # the compiled kernel, once tt-lang's resolver has run

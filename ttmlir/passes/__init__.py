@@ -131,6 +131,7 @@ PASS_CLASSES = {
         "ttmlir.passes.ttir_fold_constant_reshape_broadcast:TTIRFoldConstantReshapeBroadcastPass",
     "ttir-move-reshape-to-constant": "ttmlir.passes.ttir_move_reshape_to_constant:TTIRMoveReshapeToConstantPass",
     "ttir-quant-data-type-conversion": "ttmlir.passes.ttir_quant_data_type_conversion:TTIRQuantDataTypeConversionPass",
+    "ttnn-fusing": "ttmlir.passes.ttnn_fusing:TTNNFusingPass",
     "ttnn-ccl-activation-dtype-lowering":
         "ttmlir.passes.ttnn_ccl_activation_dtype_lowering:TTNNCCLActivationDtypeLoweringPass",
 }

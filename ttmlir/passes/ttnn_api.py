@@ -62,8 +62,6 @@ RESULT_KEYWORDS = {"embedding": ("layout", "dtype")}
 # keywords ttnn's function spells otherwise than the op's property (by op)
 RENAMED = {op: {"matmul_program_config": "program_config", "compute_config": "compute_kernel_config"}
            for op in ("matmul", "linear")}
-# keywords ttnn's function takes that the op never carries: passed as None (the simulator refuses another value)
-ABSENT = {"matmul": ("activation",), "linear": ("activation",)}
 # ops whose dtype keyword is None: the result takes the operands' data type
 OPERAND_DTYPE = {"remainder"}
 # ops Python builds with a ttnn constructor, not an op function: `ttnn.Tensor(values, shape, dtype, layout[, device,
@@ -197,7 +195,6 @@ def parameters(row) -> list[tuple[str, str | None]]:
         return operands + [(k, "derived") for k in LAYOUT_OP_KEYWORDS[row.name]]
     params = operands + [(name, kind) for name, kind, _default, _required in row.props]
     params += [(k, "derived") for k in RESULT_KEYWORDS.get(row.name, ())]
-    params += [(k, "absent") for k in ABSENT.get(row.name, ())]
     if row.name in ORDER:
         by_name = {n.rstrip("*"): (n, k) for n, k in params}
         params = [by_name[n] for n in ORDER[row.name]]
@@ -223,7 +220,7 @@ def call_of(op: ttnn.TTNNOp) -> Call:
                 args.append((None, Operand(values[0]) if values else None))
         elif kind == "derived":
             args.append((name, derived(op, name)))
-        elif kind == "absent" or (name == "dtype" and row.name in OPERAND_DTYPE):
+        elif name == "dtype" and row.name in OPERAND_DTYPE:
             args.append((name, None))
         elif (attr := op.properties.get(name)) is not None or name in defaults:
             from ttmlir.dialects.props import KINDS

@@ -28,7 +28,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     infer-kv-cache-argument-types, propagate-weight-dtype, cpu-hoist,
     element-type-normalization,
     ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window, convert,
-    ttnn-decomposition, layout, workaround, weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, trace-hoist-transform (enable-trace), decompose-layouts, canonicalize,
+    ttnn-fusing, ttnn-decomposition, layout, workaround, weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, trace-hoist-transform (enable-trace), decompose-layouts, canonicalize,
     deallocate, collect-perf-metrics (ttnn-perf-metrics-enabled)."""
 
     name: ClassVar[str] = "ttir-to-ttnn-common-pipeline"
@@ -100,7 +100,9 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         TTCoreMarkFunctionsAsForwardPass().apply(ctx, module)
         WrapDeviceModulePass().apply(ctx, module)
         super().apply(ctx, module)
+        from ttmlir.passes.ttnn_fusing import TTNNFusingPass
         fusing = (TTIRFusingPass(self.enable_permute_matmul_fusion),) if self.enable_fusing_pass else ()
+        ttnn_fusing = (TTNNFusingPass(),) if self.enable_fusing_pass else ()
         compute_config = TTNNSetComputeKernelConfigPass(
             self.compute_cfg_math_fidelity, self.compute_cfg_math_approx_mode, self.compute_cfg_fp32_dest_acc_en,
             self.compute_cfg_packer_l1_acc, self.compute_cfg_dst_full_sync_en)
@@ -111,7 +113,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         # before the layouts decompose: it moves host-fed inputs to the host as one to_tensor_spec each
         hoist_trace = (TTNNTraceHoistTransformPass(),) if self.enable_trace else ()
         for stage in (TTNNResolveCompositesPass(), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
-                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *const_eval, ConvertTTIRToTTNNPass(), *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(),
+                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(),
                       TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
                       TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, CanonicalizePass(),
                       *self._optimizer(memory_layout), TTNNPrepareConv3dWeightsPass(), *hoist_trace, TTNNDecomposeLayoutsPass(),

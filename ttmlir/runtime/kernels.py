@@ -578,7 +578,12 @@ def _matmul(x, t, num: Numerics = EXACT):
     if t.transposeB:
         b = b.transpose(-1, -2)
     out = numerics.matmul(a, b, num)
-    return out + x["bias"] if x.get("bias") is not None else out
+    out = out + x["bias"] if x.get("bias") is not None else out
+    if t.activation:  # fused by ttnn-fusing: the unary op on the result, as tt-metal applies it
+        if t.activation not in UNARY:
+            raise ValueError(f"matmul activation '{t.activation}' is not a unary op the simulator has")
+        out = UNARY[t.activation](out)
+    return out
 
 
 def _softmax(x, t, num: Numerics = EXACT):

@@ -11222,8 +11222,15 @@ class MatmulOp(object):
             return obj
         return None
 
+    # MatmulOp
+    def Activation(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
 def MatmulOpStart(builder):
-    builder.StartObject(10)
+    builder.StartObject(11)
 
 def MatmulOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -11255,6 +11262,9 @@ def MatmulOpAddMatmulProgramConfig(builder, matmulProgramConfig):
 def MatmulOpAddComputeConfig(builder, computeConfig):
     builder.PrependUOffsetTRelativeSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
 
+def MatmulOpAddActivation(builder, activation):
+    builder.PrependUOffsetTRelativeSlot(10, flatbuffers.number_types.UOffsetTFlags.py_type(activation), 0)
+
 def MatmulOpEnd(builder):
     return builder.EndObject()
 
@@ -11279,6 +11289,7 @@ class MatmulOpT(object):
         memoryConfig = None,
         matmulProgramConfig = None,
         computeConfig = None,
+        activation = None,
     ):
         self.type = type  # type: int
         self.a = a  # type: Optional[TensorRefT]
@@ -11290,6 +11301,7 @@ class MatmulOpT(object):
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
         self.matmulProgramConfig = matmulProgramConfig  # type: Optional[StructAttrT]
         self.computeConfig = computeConfig  # type: Optional[StructAttrT]
+        self.activation = activation  # type: Optional[str]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -11329,6 +11341,9 @@ class MatmulOpT(object):
             self.matmulProgramConfig = StructAttrT.InitFromObj(matmulOp.MatmulProgramConfig())
         if matmulOp.ComputeConfig() is not None:
             self.computeConfig = StructAttrT.InitFromObj(matmulOp.ComputeConfig())
+        self.activation = matmulOp.Activation()
+        if self.activation is not None:
+            self.activation = self.activation.decode('utf-8')
 
     # MatmulOpT
     def Pack(self, builder):
@@ -11346,6 +11361,8 @@ class MatmulOpT(object):
             matmulProgramConfig = self.matmulProgramConfig.Pack(builder)
         if self.computeConfig is not None:
             computeConfig = self.computeConfig.Pack(builder)
+        if self.activation is not None:
+            activation = builder.CreateString(self.activation)
         MatmulOpStart(builder)
         MatmulOpAddType(builder, self.type)
         if self.a is not None:
@@ -11364,6 +11381,8 @@ class MatmulOpT(object):
             MatmulOpAddMatmulProgramConfig(builder, matmulProgramConfig)
         if self.computeConfig is not None:
             MatmulOpAddComputeConfig(builder, computeConfig)
+        if self.activation is not None:
+            MatmulOpAddActivation(builder, activation)
         matmulOp = MatmulOpEnd(builder)
         return matmulOp
 

@@ -16,7 +16,7 @@
 // CHECK: "ttnn.mesh_shard"(%arg2,
 // CHECK-SAME: -> tensor<128x64xf32
 // CHECK: "ttnn.matmul"
-// CHECK: "ttnn.gelu"
+// CHECK-SAME: activation = "gelu"
 // CHECK: "ttnn.matmul"
 // CHECK: "ttnn.all_reduce"
 // CHECK-SAME: cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>

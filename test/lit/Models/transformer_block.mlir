@@ -15,7 +15,7 @@
 // CHECK-SAME: -> tensor<1x4x32x32xf32
 // CHECK: "ttnn.softmax"
 // CHECK-SAME: dimension = -1 : si32
-// CHECK: "ttnn.gelu"
+// CHECK: "ttnn.linear"{{.*}}activation = "gelu"
 // CHECK: "ttnn.add"
 // EXEC: PASS
 module {
