@@ -31,6 +31,7 @@ class GSPMDSharding(NamedTuple):
     tiles: tuple[int, ...] = ()  # per tensor dim, pieces (devices only; without a replicated last dim)
     devices: int = 1
     grid: tuple[int, ...] = ()  # the device iota's shape, `<=[8,4]`: the mesh the devices form
+    order: tuple[int, ...] = ()  # the iota's transpose, `T(1,0)`: tile axis k runs along mesh axis order[k]
 
 
 def parse_gspmd(text: str) -> GSPMDSharding:
@@ -48,7 +49,8 @@ def parse_gspmd(text: str) -> GSPMDSharding:
     if match.group(5):
         tiles = tiles[:-1]
     grid = tuple(int(t) for t in match.group(2).split(",")) if match.group(2) else (devices,)
-    return GSPMDSharding("devices", tiles, devices, grid)
+    order = tuple(int(t) for t in match.group(3)[2:-1].split(",")) if match.group(3) else ()
+    return GSPMDSharding("devices", tiles, devices, grid, order)
 
 
 def call_target(op: Operation) -> str | None:
@@ -71,7 +73,7 @@ def gspmd_annotated(module: ModuleOp) -> bool:
 
 def mesh_from_gspmd(module: ModuleOp) -> tuple[int, int] | None:
     """The mesh GSPMD shardings of `module` run on, from the sharding naming the most devices: its device grid
-    (`<=[8,4]` is 8x4), else its two split dimensions (`[2,4]` is 2x4), else 1xN."""
+    (`<=[8,4]` is 8x4), else its two split dimensions (`[2,4]` is 2x4; a replicated last one counts), else 1xN."""
     found: GSPMDSharding | None = None
     for op in module.walk():
         attr = op.attributes.get("mhlo.sharding")
@@ -84,7 +86,8 @@ def mesh_from_gspmd(module: ModuleOp) -> tuple[int, int] | None:
                 found = parsed
     if found is None:
         return None
-    split = [t for t in found.tiles if t > 1]
+    replicas = found.devices // math.prod(found.tiles)  # a replicated last tile dim spans a mesh axis too
+    split = [t for t in found.tiles if t > 1] + ([replicas] if replicas > 1 else [])
     if len(found.grid) == 2:
         return found.grid[0], found.grid[1]
     return (split[0], split[1]) if len(split) == 2 else (1, found.devices)
@@ -99,8 +102,11 @@ def mesh_shard_props(sharding: GSPMDSharding, mesh: tuple[int, int], direction: 
             dims = [-1, split[0]]
         elif len(split) == 1 and sharding.tiles[split[0]] == mesh[0]:
             dims = [split[0], -1]
-        elif len(split) == 2 and (sharding.tiles[split[0]], sharding.tiles[split[1]]) == mesh:
-            dims = split
+        elif len(split) == 2 and sharding.order in ((), (0, 1), (1, 0)) and \
+                (sharding.tiles[split[0]], sharding.tiles[split[1]]) == tuple(mesh[a] for a in (sharding.order or (0, 1))):
+            dims = [-1, -1]  # per mesh axis, the tensor dim it splits
+            for axis, dim in zip(sharding.order or (0, 1), split):
+                dims[axis] = dim
         else:
             raise ValueError(f"tiles {list(sharding.tiles)} do not map onto the {mesh[0]}x{mesh[1]} mesh")
         kind, shape = "devices", list(sharding.tiles)
