@@ -399,3 +399,22 @@ def test_embedding_gather_keeps_the_split_of_its_indices_or_hidden_dim(split):
     assert "all_gather" not in ir
     assert ("(tensor<50x32xf32>, tensor<2x6xi32>)" if split == "indices" else "slice_sizes = array<i64: 1, 16>") in ir
     torch.testing.assert_close(out, torch.tanh(weights[index.long()]), rtol=1e-2, atol=1e-2)
+
+
+def test_reshapes_adding_unit_dims_keep_the_split():
+    """A weight split by rows goes through reshapes that add and drop a leading unit dim, then a transpose: the
+    split follows it to the product's columns, so each chip multiplies by its half of the weight."""
+    text = '''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%x: tensor<4x8xf32>, %w: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>})
+        -> tensor<1x4x16xf32> {
+      %0 = stablehlo.reshape %w : (tensor<16x8xf32>) -> tensor<1x16x8xf32>
+      %1 = stablehlo.reshape %0 : (tensor<1x16x8xf32>) -> tensor<16x8xf32>
+      %2 = stablehlo.transpose %1, dims = [1, 0] : (tensor<16x8xf32>) -> tensor<8x16xf32>
+      %3 = stablehlo.dot_general %x, %2, contracting_dims = [1] x [0] : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+      %4 = stablehlo.reshape %3 : (tensor<4x16xf32>) -> tensor<1x4x16xf32>
+      return %4 : tensor<1x4x16xf32>
+    }'''
+    x, w = torch.randn(4, 8), torch.randn(16, 8)
+    ir, (out,) = pipeline_run(text, [x, [w[:8], w[8:]]])
+    assert "all_gather" not in ir and "(tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>" in ir
+    torch.testing.assert_close(out, (x @ w.T)[None], rtol=2e-2, atol=2e-2)

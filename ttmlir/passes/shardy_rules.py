@@ -64,27 +64,27 @@ def _broadcast(op: Operation) -> list[Factor]:
 
 
 def _reshape(op: Operation) -> list[Factor]:
-    """Dims kept whole across the reshape move together; a group of dims merged or split moves its major dim."""
+    """Dims kept whole across the reshape move together; a group of dims merged or split moves its major dim.
+    Dims of size 1 come and go freely: they belong to no group."""
     src, out = _shape(op.operands[0]), _shape(op.results[0])
-    factors, i, j = [], 0, 0
-    while i < len(src) and j < len(out):
-        if src[i] == out[j]:
-            factors.append(Factor(out[j], (("operand", 0, i), ("result", 0, j))))
-            i, j = i + 1, j + 1
-            continue
-        a, b, gi, gj = src[i], out[j], i, j
-        while a != b:
+    ins, outs = [d for d, n in enumerate(src) if n != 1], [d for d, n in enumerate(out) if n != 1]
+    factors, i, j, major = [], 0, 0, set()
+    while i < len(ins) and j < len(outs):
+        gi, gj = ins[i], outs[j]
+        a, b = src[gi], out[gj]
+        while a < b and i + 1 < len(ins) or a > b and j + 1 < len(outs):
             if a < b:
                 i += 1
-                a *= src[i]
+                a *= src[ins[i]]
             else:
                 j += 1
-                b *= out[j]
+                b *= out[outs[j]]
+        if a != b:
+            break
         factors.append(Factor(math.gcd(src[gi], out[gj]), (("operand", 0, gi), ("result", 0, gj))))
-        factors += [Factor(out[k], (("result", 0, k),)) for k in range(gj + 1, j + 1)]
+        major.add(gj)
         i, j = i + 1, j + 1
-    factors += [Factor(out[k], (("result", 0, k),)) for k in range(j, len(out))]
-    return factors
+    return factors + [Factor(n, (("result", 0, d),)) for d, n in enumerate(out) if d not in major]
 
 
 def _dot_general(op: Operation) -> list[Factor]:
