@@ -33,6 +33,15 @@ def test_model_emitc_equals_flatbuffer(tmp_path, model):
     assert sorted(result["program_results"]["program_index_0"]) == ["loop_0", "loop_1"]
 
 
+def test_emitc_math_fidelity_is_an_enum(tmp_path):
+    """A compute config's math fidelity is tt-metal's enum in C++ and reaches the simulator as the flatbuffer's."""
+    text, options = (MODELS / "mnist_mlp.mlir").read_text(), "compute-cfg-math-fidelity=lofi"
+    cpp = translate_to_cpp(lower(text, "<test>", "ttir-to-emitc-pipeline", options))
+    assert ".math_fidelity = ::tt::tt_metal::MathFidelity::LoFi" in cpp
+    result = run_emitc(tmp_path, cpp, compile_ttir(text, pipeline_options=options))
+    assert result["result"] == "pass", result["exception"]
+
+
 def test_emitc_edited_cpp_is_what_runs(tmp_path):
     """The C++ is compiled and run, not the flatbuffer: an edit to it changes the outputs."""
     text = (MODELS / "mnist_mlp.mlir").read_text()

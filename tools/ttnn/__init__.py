@@ -39,6 +39,7 @@ BufferType = _enum("BufferType", ttnn_api.BUFFER_TYPES)
 TensorMemoryLayout = _enum("TensorMemoryLayout", ttnn_api.MEMORY_LAYOUTS)
 ReduceType = _enum("ReduceType", {v: v.upper() for v in ("sum", "mean", "max", "min", "std", "var", "prod", "invalid")})
 MeshShardType = _enum("MeshShardType", {v: v.upper() for v in ("identity", "replicate", "maximal", "devices")})
+MathFidelity = _enum("MathFidelity", ttnn_api.FIELD_ENUMS["math_fidelity"][1])
 MeshShardDirection = _enum("MeshShardDirection", {"full_to_shard": "FULL_TO_SHARD", "shard_to_full": "SHARD_TO_FULL"})
 
 TILE_LAYOUT, ROW_MAJOR_LAYOUT = Layout.TILE, Layout.ROW_MAJOR

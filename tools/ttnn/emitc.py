@@ -40,7 +40,14 @@ def types_inc() -> str:
     configs = _configs()
     for name, fields in configs.items():
         lines.append(f"struct {name} {{ " + " ".join(f"ttsim::Field {f};" for f in fields) + " };")
-    lines += ["}  // namespace ttnn", "namespace ttsim {"]
+    lines.append("}  // namespace ttnn")
+    for key, (name, table) in ttnn_api.FIELD_ENUMS.items():  # enum fields of configs, in their own namespace
+        space, names = ttnn_api.CPP_NAMESPACES[name].lstrip(":"), list(table.values())
+        quoted = ", ".join(f'"{n}"' for n in names)
+        lines.append(f"namespace {space} {{ enum class {name} {{ {', '.join(names)} }}; inline void write("
+                     f"std::ostringstream &s, {name} v) {{ static const char *const names[] = {{{quoted}}}; "
+                     f"s << \"ttnn.{name}.\" << names[static_cast<int>(v)]; }} }}")
+    lines.append("namespace ttsim {")
     for name, fields in configs.items():  # only the fields given: ttnn.X(a=..., b=...)
         parts = " ".join(f'if (!v.{f}.text.empty()) {{ s << sep << "{f}=" << v.{f}.text; sep = ", "; }}' for f in fields)
         lines.append(f"inline void write(std::ostringstream &s, const ::ttnn::{name} &v) {{ const char *sep = \"\"; "

@@ -276,7 +276,8 @@ def encode(kind: str, value, callee: str, name: str):
         for key, field in vars(value).items():
             entry = fb.StructFieldT()
             entry.key = key
-            entry.value = ("true" if field else "false") if isinstance(field, bool) else str(field)
+            entry.value = ("true" if field else "false") if isinstance(field, bool) else \
+                field.value if isinstance(field, enum.Enum) else str(field)
             out.fields.append(entry)
         return out
     if kind == "elements":

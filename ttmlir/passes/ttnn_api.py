@@ -48,6 +48,9 @@ ENUM_KINDS = {"dtype": ("DataType", DATA_TYPES), "layout": ("Layout", LAYOUTS),
               "shard_direction": ("MeshShardDirection", None)}
 STRUCT_KINDS = {"compute_config": "DeviceComputeKernelConfig", "conv2d_config": "Conv2dConfig",
                 "conv3d_config": "Conv3dConfig", "matmul_program_config": None}
+# struct fields that are enums: ttnn's type and member spelling; (C++ namespace of the type)
+FIELD_ENUMS = {"math_fidelity": ("MathFidelity", {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"})}
+CPP_NAMESPACES = {"MathFidelity": "::tt::tt_metal"}
 INT_KINDS = {"i32", "ui32", "si32", "i64", "si64", "si8"}
 LIST_KINDS = {"i32_darray", "i64_darray", "i32_array", "pairs"}
 # layout ops: the keywords they take, all read from the result's layout
@@ -164,7 +167,8 @@ def value_of(op: Operation, kind: str, attr: Attribute):
         return Ctor("MeshShape" if kind == "mesh_shape" else "MeshCoordinate", tuple(attr.data))
     if kind in STRUCT_KINDS:
         type_name = STRUCT_KINDS[kind] or struct_type_name(attr.name)
-        return Ctor(type_name, (), tuple((key, _struct_field(v)) for key, v in attr.data))
+        return Ctor(type_name, (), tuple((key, Enum(FIELD_ENUMS[key][0], FIELD_ENUMS[key][1][v]) if key in FIELD_ENUMS
+                                          else _struct_field(v)) for key, v in attr.data))
     if kind == "elements":
         return [float(v) if isinstance(v, float) else int(v) for v in dense_values(attr)]
     if kind == "symbol":
@@ -305,7 +309,7 @@ def cpp_value(value, operand) -> str:
             "float" if any(isinstance(v, float) for v in value) else "int64_t"
         return f"::std::vector<{element}>{{" + ", ".join(cpp_value(v, operand) for v in value) + "}"
     if isinstance(value, Enum):
-        return f"::ttnn::{value.type}::{value.member}"
+        return f"{CPP_NAMESPACES.get(value.type, '::ttnn')}::{value.type}::{value.member}"
     parts = [cpp_value(v, operand) for v in value.args]
     parts += [f".{k} = {cpp_value(v, operand)}" for k, v in value.kwargs]
     return f"::ttnn::{value.type}{{{', '.join(parts)}}}"

@@ -69,6 +69,9 @@ struct Field {
   Field(bool v) : text(v ? "True" : "False") {}
   template <typename T, std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, int> = 0>
   Field(T v) { std::ostringstream s; write(s, v); text = s.str(); }
+  // an enum field (math fidelity): written by the overload beside its type, found by argument-dependent lookup
+  template <typename T, std::enable_if_t<std::is_enum_v<T>, int> = 0>
+  Field(T v) { std::ostringstream s; write(s, v); text = s.str(); }
 };
 
 }  // namespace ttsim
