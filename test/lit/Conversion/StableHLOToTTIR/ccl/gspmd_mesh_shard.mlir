@@ -19,4 +19,3 @@ module @gspmd_rows attributes {mhlo.num_partitions = 2 : i32, mhlo.num_replicas 
     return %6 : tensor<64x16xf32>
   }
 }
-sh: 7: cannot open /tmp/bash_jobs.0/24a20348dfd6/rc: No such file
