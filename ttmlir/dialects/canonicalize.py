@@ -11,12 +11,15 @@ import functools
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
 from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, FloatAttr, Float32Type, IntegerAttr, IntegerType, Signedness,
                                    TensorType)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.traits import HasCanonicalizationPatternsTrait
 
+from ttmlir.dialects.constant_fold import (BINARY, UNARY, LAYOUT_MAPS, fold_constant_operands, fold_layout, fold_sum,
+                                          fold_typecast, shifted_out)
 from ttmlir.dialects.props import KINDS, int_values
 
 Fold = Callable[[Operation], SSAValue | None]
@@ -423,6 +426,76 @@ def _update_cache_as_paged(op: Operation) -> list[Operation] | None:
     return made
 
 
+def _same_op_inner(op: Operation) -> Operation | None:
+    """The op of the same kind making `op`'s input, when both keep one type throughout."""
+    inner = _producer(op, op.name)
+    types = {op.operands[0].type, op.results[0].type}
+    return inner if inner is not None and {inner.operands[0].type, inner.results[0].type} == types \
+        and len(types) == 1 else None
+
+
+def _idempotent(op: Operation) -> SSAValue | None:
+    """f(f(x)) = f(x) for relu, abs, ceil, ..."""
+    return op.operands[0] if _same_op_inner(op) is not None else None
+
+
+def _involution(op: Operation) -> SSAValue | None:
+    """f(f(x)) = x for neg, bitwise_not, reciprocal."""
+    inner = _same_op_inner(op)
+    return inner.operands[0] if inner is not None else None
+
+
+def _binary_idempotent(op: Operation) -> SSAValue | None:
+    """f(x, x) = x for min, bitwise and/or, and logical and/or of 0/1 values (of others it is 0/1, not x)."""
+    lhs, rhs = op.operands
+    if lhs is not rhs or lhs.type != op.results[0].type or (op.name.split(".")[1].startswith("logical") and
+                                                             not _boolean_valued(lhs)):
+        return None
+    return lhs
+
+
+def _constant_fill_of(value: SSAValue):
+    from ttmlir.dialects.constant_fold import constant_array
+
+    array = constant_array(value)
+    return array.item() if array is not None and array.ndim == 0 else None
+
+
+def _logical_identity(op: Operation) -> SSAValue | None:
+    """and(nonzero, x) and or(zero, x) are x when x is 0/1."""
+    absorbing = op.name.endswith("logical_or")
+    for constant, other in (op.operands, op.operands[::-1]):
+        fill = _constant_fill_of(constant)
+        if fill is not None and bool(fill) != absorbing and _boolean_valued(other) and other.type == op.results[0].type:
+            return other
+    return None
+
+
+def _where_by_constant(op: Operation) -> SSAValue | None:
+    """where(nonzero, x, y) is x and where(zero, x, y) is y."""
+    fill = _constant_fill_of(op.operands[0])
+    chosen = None if fill is None else op.operands[1 if fill else 2]
+    return chosen if chosen is not None and chosen.type == op.results[0].type else None
+
+
+def _constant_result(op: Operation) -> list[Operation] | None:
+    """Ops whose result is known without their other operand: and(0, x), or(1, x), xor(x, x), eq(x, x), ..."""
+    from ttmlir.dialects.constant_fold import materialize
+
+    if not op.name.startswith("ttir."):
+        return None
+    short, (lhs, rhs) = op.name.split(".")[1], op.operands
+    element = lhs.type.element_type
+    if lhs is rhs and (short == "bitwise_xor" or short in ("eq", "ne", "ge", "gt") and (
+            isinstance(element, IntegerType) or _boolean_valued(lhs))):  # a float NaN is not equal to itself
+        return materialize(op, np.array(int(short in ("eq", "ge"))))
+    if short in ("logical_and", "logical_or"):
+        fills = [_constant_fill_of(v) for v in (lhs, rhs)]
+        if any(f is not None and bool(f) == (short == "logical_or") for f in fills):
+            return materialize(op, np.array(int(short == "logical_or")))
+    return None
+
+
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
                      "requantize"),
@@ -432,6 +505,11 @@ FOLDS: dict[str, Fold] = {
     "slice_static": _whole_slice,
     "scatter": lambda op: op.operands[0] if 0 in op.operands[1].type.get_shape() else None,  # nothing to write
     "collective_broadcast": _broadcast_within_one_chip,
+    **dict.fromkeys(("abs", "ceil", "floor", "relu", "relu6", "sign"), _idempotent),
+    **dict.fromkeys(("neg", "bitwise_not", "reciprocal"), _involution),
+    **dict.fromkeys(("minimum", "bitwise_and", "bitwise_or"), _binary_idempotent),
+    **dict.fromkeys(("logical_and", "logical_or"), lambda op: _binary_idempotent(op) or _logical_identity(op)),
+    "where": _where_by_constant,
     **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter"), _collective_within_one_chip),
 }
 REWRITES: dict[str, Rewrite] = {
@@ -446,9 +524,26 @@ REWRITES: dict[str, Rewrite] = {
     "lt": _flipped_comparison,
     "le": _flipped_comparison,
     "clamp_tensor": _clamp_by_constants,
+    "clamp_scalar": fold_constant_operands,
     "conv3d": _pointwise_conv3d,
     "update_cache": _update_cache_as_paged,
 }
+
+
+def _first(*rewrites: Rewrite) -> Rewrite:
+    return lambda op: next((made for rewrite in rewrites if (made := rewrite(op)) is not None), None)
+
+
+for _name in UNARY:
+    REWRITES[_name] = _first(*filter(None, (REWRITES.get(_name), fold_constant_operands)))
+for _name in BINARY:
+    REWRITES[_name] = _first(*filter(None, (REWRITES.get(_name), _constant_result, fold_constant_operands)))
+REWRITES["typecast"] = _first(REWRITES["typecast"], fold_typecast)
+REWRITES["sum"] = fold_sum
+for _name in ("logical_left_shift", "logical_right_shift"):
+    REWRITES[_name] = _first(shifted_out, REWRITES[_name])
+for _name in LAYOUT_MAPS:
+    REWRITES[_name] = _first(*filter(None, (REWRITES.get(_name), fold_layout)))
 
 
 @dataclass(frozen=True)
