@@ -24,7 +24,8 @@ from ttmlir.dialects.props import KINDS, int_values
 
 Fold = Callable[[Operation], SSAValue | None]
 INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
-Rewrite = Callable[[Operation], list[Operation] | None]
+# new ops replacing the op (its results replaced by the last ones'), or new ops and the values replacing its results
+Rewrite = Callable[[Operation], list[Operation] | tuple[list[Operation], list[SSAValue]] | None]
 
 
 def is_splat(value: DenseIntOrFPElementsAttr) -> bool:
@@ -496,6 +497,51 @@ def _constant_result(op: Operation) -> list[Operation] | None:
     return None
 
 
+def _topk_of_one(op: Operation) -> tuple[list[Operation], list[SSAValue]] | None:
+    """The top 1 of a dimension of size 1 is the input, at index 0."""
+    from ttmlir.dialects.constant_fold import materialize
+
+    shape = op.operands[0].type.get_shape()
+    if not op.name.startswith("ttir.") or shape[op.prop("dim").value.data % len(shape)] != 1 or \
+            op.results[0].type != op.operands[0].type:
+        return None
+    zeros = materialize(op, np.array(0), op.results[1].type)
+    return zeros, [op.operands[0], zeros[0].results[0]]
+
+
+def _identity_pool(op: Operation) -> SSAValue | None:
+    """A 1x1 pool with unit stride and dilation and no padding leaves every value where it is."""
+    props = [int_values(op.prop(n)) for n in ("kernel", "stride", "dilation")]
+    if any(any(v != 1 for v in p) for p in props) or any(int_values(op.prop("padding"))) or \
+            op.operands[0].type != op.results[0].type:
+        return None
+    return op.operands[0]
+
+
+def _clamp_of_clamp(op: Operation) -> list[Operation] | None:
+    """A clamp of a clamp read nowhere else is one clamp between the tighter bounds."""
+    inner = _producer(op, op.name, only_use=True)
+    if inner is None or not op.name.startswith("ttir."):
+        return None
+    low, high = (op.prop(n) for n in ("min", "max"))
+    bounds = {"min": max(low.value.data, inner.prop("min").value.data),
+              "max": min(high.value.data, inner.prop("max").value.data)}
+    props = {n: type(a)(type(a.value.data)(bounds[n]), a.type) for n, a in (("min", low), ("max", high))}
+    return [_with(op, [inner.operands[0]], **props)]
+
+
+def _clamp_as_relu6(op: Operation) -> list[Operation] | None:
+    """clamp(x, 0, 6) is relu6."""
+    if not op.name.startswith("ttir.") or (op.prop("min").value.data, op.prop("max").value.data) != (0, 6):
+        return None
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+    new = TTIR_OP_CLASSES["relu6"].create(operands=[op.operands[0]], result_types=[op.results[0].type],
+                                          attributes=dict(op.attributes))
+    new.location = op.location
+    return [new]
+
+
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
                      "requantize"),
@@ -510,6 +556,7 @@ FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("minimum", "bitwise_and", "bitwise_or"), _binary_idempotent),
     **dict.fromkeys(("logical_and", "logical_or"), lambda op: _binary_idempotent(op) or _logical_identity(op)),
     "where": _where_by_constant,
+    **dict.fromkeys(("max_pool2d", "avg_pool2d"), _identity_pool),
     **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter"), _collective_within_one_chip),
 }
 REWRITES: dict[str, Rewrite] = {
@@ -524,9 +571,10 @@ REWRITES: dict[str, Rewrite] = {
     "lt": _flipped_comparison,
     "le": _flipped_comparison,
     "clamp_tensor": _clamp_by_constants,
-    "clamp_scalar": fold_constant_operands,
+    "clamp_scalar": lambda op: fold_constant_operands(op) or _clamp_of_clamp(op) or _clamp_as_relu6(op),
     "conv3d": _pointwise_conv3d,
     "update_cache": _update_cache_as_paged,
+    "topk": _topk_of_one,
 }
 
 
@@ -560,8 +608,8 @@ class _RewritePattern(RewritePattern):
     rewrite: Rewrite
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
-        if (new_ops := self.rewrite(op)) is not None:
-            rewriter.replace(op, new_ops)
+        if (made := self.rewrite(op)) is not None:
+            rewriter.replace(op, *made) if isinstance(made, tuple) else rewriter.replace(op, made)
 
 
 @functools.cache

@@ -77,11 +77,12 @@ def fill_attr(value, element: Attribute) -> Attribute:
     return FloatAttr(float(value), Float32Type())
 
 
-def materialize(op: Operation, values: np.ndarray) -> list[Operation]:
-    """The constant op making `values` as `op`'s result: zeros/ones/full for a splat, else a constant."""
+def materialize(op: Operation, values: np.ndarray, result: Attribute | None = None) -> list[Operation]:
+    """The constant op making `values` as `op`'s result (or of type `result`): zeros/ones/full for a splat, else
+    a constant."""
     from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 
-    result = op.results[0].type
+    result = result or op.results[0].type
     shape = KINDS["i32_darray"].build(list(result.get_shape()))
     if values.ndim == 0:
         value = values.item()
