@@ -12,8 +12,8 @@ config.excludes = ["Inputs"]
 
 bin_dir = os.path.dirname(shutil.which("ttmlir-opt") or "")
 config.environment["PATH"] = os.pathsep.join(p for p in (bin_dir, os.environ.get("PATH", "")) if p)
-# The filecheck package installs `filecheck`; upstream RUN lines call it `FileCheck`.
-config.substitutions.append(("FileCheck", shutil.which("filecheck") or "filecheck"))
+# RUN lines call `FileCheck`: ours (the filecheck package with LLVM's CHECK-NOT range, tools/ttmlir_filecheck).
+config.substitutions.append(("FileCheck", shutil.which("FileCheck") or "FileCheck"))
 config.substitutions.append(("%system_desc_path%", ""))
 # A checkout beside the installed one (a git worktree) runs its own code through PYTHONPATH.
 if "PYTHONPATH" in os.environ:

@@ -542,6 +542,32 @@ def _clamp_as_relu6(op: Operation) -> list[Operation] | None:
     return [new]
 
 
+def _transpose_as_permute(op: Operation) -> list[Operation] | None:
+    """A transpose is the permute swapping its two dims (TTIR keeps one form)."""
+    if not op.name.startswith("ttir."):
+        return None
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+    rank = len(op.operands[0].type.get_shape())
+    perm = list(range(rank))
+    a, b = (op.prop(n).value.data % rank for n in ("dim0", "dim1"))
+    perm[a], perm[b] = perm[b], perm[a]
+    new = TTIR_OP_CLASSES["permute"].create(operands=[op.operands[0]], result_types=[op.results[0].type],
+                                            properties={"permutation": KINDS["i64_darray"].build(perm)},
+                                            attributes=dict(op.attributes))
+    new.location = op.location
+    return [new]
+
+
+def _consecutive_reverse(op: Operation) -> list[Operation] | None:
+    """Reversing twice along a dim undoes it: one reverse along the dims reversed an odd number of times."""
+    inner = _producer(op, op.name)
+    if inner is None:
+        return None
+    dims = set(int_values(op.prop("dimensions"))) ^ set(int_values(inner.prop("dimensions")))
+    return [_with(op, [inner.operands[0]], dimensions=KINDS["i64_darray"].build(sorted(dims)))]
+
+
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
                      "requantize"),
@@ -556,6 +582,7 @@ FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("minimum", "bitwise_and", "bitwise_or"), _binary_idempotent),
     **dict.fromkeys(("logical_and", "logical_or"), lambda op: _binary_idempotent(op) or _logical_identity(op)),
     "where": _where_by_constant,
+    "reverse": lambda op: op.operands[0] if not int_values(op.prop("dimensions")) else None,
     **dict.fromkeys(("max_pool2d", "avg_pool2d"), _identity_pool),
     **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter"), _collective_within_one_chip),
 }
@@ -575,6 +602,8 @@ REWRITES: dict[str, Rewrite] = {
     "conv3d": _pointwise_conv3d,
     "update_cache": _update_cache_as_paged,
     "topk": _topk_of_one,
+    "transpose": _transpose_as_permute,
+    "reverse": _consecutive_reverse,
 }
 
 

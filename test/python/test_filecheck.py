@@ -1,0 +1,21 @@
+"""Our `FileCheck` keeps LLVM's CHECK-NOT range: from the end of the previous match to the start of the next."""
+
+import subprocess
+import sys
+
+
+def filecheck(tmp_path, checks: str, text: str) -> int:
+    (tmp_path / "checks").write_text(checks)
+    (tmp_path / "input").write_text(text)
+    return subprocess.run([sys.executable, "-c", "from ttmlir_filecheck import main; main()", str(tmp_path / "checks"),
+                           "--input-file", str(tmp_path / "input")], capture_output=True).returncode
+
+
+def test_check_not_stops_where_the_next_match_starts(tmp_path):
+    # the second "relu" is the next CHECK's own match, not text between the two matches
+    assert filecheck(tmp_path, "CHECK: relu\nCHECK-NOT: relu\nCHECK: relu\n", "a = relu\nb = relu\n") == 0
+
+
+def test_check_not_still_finds_excluded_text_between_matches(tmp_path):
+    assert filecheck(tmp_path, "CHECK: relu a\nCHECK-NOT: relu\nCHECK: end\n", "relu a\nrelu b\nend\n") == 1
+    assert filecheck(tmp_path, "CHECK: a\nCHECK-NOT: relu\n", "a\nrelu\n") == 1  # to the end of the input
