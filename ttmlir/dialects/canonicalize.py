@@ -568,6 +568,44 @@ def _consecutive_reverse(op: Operation) -> list[Operation] | None:
     return [_with(op, [inner.operands[0]], dimensions=KINDS["i64_darray"].build(sorted(dims)))]
 
 
+def _matmul_of_merged_batches(op: Operation) -> list[Operation] | None:
+    """reshape(matmul(reshape(a), reshape(b))) whose reshapes only merge (or squeeze) batch dims that a and b
+    share, and split them back after, is matmul(a, b): the batch dims never needed merging."""
+    matmul = _producer(op, "ttir.matmul", only_use=True)
+    if matmul is None or not op.name.startswith("ttir."):
+        return None
+    sources = []
+    for operand in matmul.operands:
+        merge = operand.owner
+        if not isinstance(merge, Operation) or merge.name != "ttir.reshape":
+            return None
+        sources.append(merge.operands[0])
+    batches = {tuple(v.type.get_shape()[:-2]) for v in sources}
+    result = op.results[0].type.get_shape()
+    if len(batches) != 1 or tuple(result[:-2]) != next(iter(batches)) or any(
+            v.type.get_shape()[-2:] != m.type.get_shape()[-2:] for v, m in zip(sources, matmul.operands)) or \
+            matmul.results[0].type.get_shape()[-2:] != result[-2:]:
+        return None
+    new = type(matmul).create(operands=sources, result_types=[op.results[0].type],
+                              properties=dict(matmul.properties), attributes=dict(matmul.attributes))
+    new.location = matmul.location
+    return [new]
+
+
+def _linear_without_bias(op: Operation) -> list[Operation] | None:
+    """A linear without a bias is a matmul."""
+    if not op.name.startswith("ttir.") or len(op.operands) != 2:
+        return None
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+    new = TTIR_OP_CLASSES["matmul"].create(operands=list(op.operands), result_types=[op.results[0].type],
+                                           properties={k: v for k, v in op.properties.items()
+                                                       if k in ("transpose_a", "transpose_b")},
+                                           attributes=dict(op.attributes))
+    new.location = op.location
+    return [new]
+
+
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
                      "requantize"),
@@ -587,7 +625,8 @@ FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter"), _collective_within_one_chip),
 }
 REWRITES: dict[str, Rewrite] = {
-    "reshape": _consecutive_reshape,
+    "reshape": lambda op: _consecutive_reshape(op) or _matmul_of_merged_batches(op),
+    "linear": _linear_without_bias,
     "permute": lambda op: _consecutive_permute(op) or _permute_as_reshape(op),  # tried in this order
     "repeat": _consecutive_repeat,
     "typecast": _consecutive_typecast,
