@@ -66,6 +66,12 @@ def _sole_nonempty_input(op: Operation) -> SSAValue | None:
     return pieces[0] if len(pieces) == 1 and pieces[0].type == op.results[0].type else None
 
 
+def _all_empty_concat(op: Operation) -> SSAValue | None:
+    """A concat of empty inputs is its first input (as empty as the result)."""
+    first = op.operands[0]
+    return first if 0 in op.results[0].type.get_shape() and first.type == op.results[0].type else None
+
+
 def _identity_permute(op: Operation) -> SSAValue | None:
     perm = int_values(op.prop("permutation"))
     return op.operands[0] if perm == list(range(len(perm))) else None
@@ -592,6 +598,56 @@ def _matmul_of_merged_batches(op: Operation) -> list[Operation] | None:
     return [new]
 
 
+def _embedding_of_unit_reshape(op: Operation) -> list[Operation] | None:
+    """reshape(embedding(reshape(x), w)) whose inner reshape only adds or drops unit dims of the indices looks
+    the rows up with x itself: embedding(x, w), reshaped only if its shape still differs."""
+    embedding = _producer(op, "ttir.embedding", only_use=True)
+    index = embedding.operands[0].owner if embedding is not None else None
+    if not isinstance(index, Operation) or index.name != "ttir.reshape" or not op.name.startswith("ttir."):
+        return None
+    source = index.operands[0]
+    squeezed = [[d for d in v.type.get_shape() if d != 1] for v in (source, index.results[0])]
+    if squeezed[0] != squeezed[1]:
+        return None
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+    row = embedding.results[0].type.get_shape()[-1]
+    looked_up = type(embedding).create(operands=[source, embedding.operands[1]], attributes=dict(embedding.attributes),
+                                       properties=dict(embedding.properties),
+                                       result_types=[TensorType(op.results[0].type.element_type,
+                                                                [*source.type.get_shape(), row])])
+    looked_up.location = embedding.location
+    if looked_up.results[0].type == op.results[0].type:
+        return [looked_up]
+    return [looked_up, _with(op, [looked_up.results[0]])]
+
+
+def _permute_without_leading_units(op: Operation) -> list[Operation] | None:
+    """reshape(permute(reshape(x))) where the outer reshape only drops leading unit dims the permute leaves in
+    place: the inner reshape makes the smaller shape and the permute works without those dims."""
+    permute = _producer(op, "ttir.permute", only_use=True)
+    if permute is None or not isinstance(permute.operands[0].owner, Operation) or \
+            permute.operands[0].owner.name != "ttir.reshape":
+        return None
+    perm, out, want = int_values(permute.prop("permutation")), permute.results[0].type.get_shape(), \
+        op.results[0].type.get_shape()
+    k = len(out) - len(want)
+    if k <= 0 or tuple(out[k:]) != tuple(want) or any(d != 1 for d in out[:k]) or perm[:k] != list(range(k)):
+        return None
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+    source = permute.operands[0]
+    smaller = list(source.type.get_shape()[k:])
+    reshape = TTIR_OP_CLASSES["reshape"].create(operands=[source], properties={"shape": KINDS["i32_array"].build(smaller)},
+                                                result_types=[TensorType(source.type.element_type, smaller)])
+    reshape.location = op.location
+    moved = type(permute).create(operands=[reshape.results[0]], result_types=[op.results[0].type],
+                                 properties={"permutation": KINDS["i64_darray"].build([p - k for p in perm[k:]])},
+                                 attributes=dict(permute.attributes))
+    moved.location = permute.location
+    return [reshape, moved]
+
+
 def _linear_without_bias(op: Operation) -> list[Operation] | None:
     """A linear without a bias is a matmul."""
     if not op.name.startswith("ttir.") or len(op.operands) != 2:
@@ -606,11 +662,23 @@ def _linear_without_bias(op: Operation) -> list[Operation] | None:
     return [new]
 
 
+def _concat_without_empty(op: Operation) -> list[Operation] | None:
+    """Empty inputs add nothing to a concat: drop them (all empty: the first stays)."""
+    shape = op.results[0].type.get_shape()
+    if not shape:
+        return None
+    dim = int_values(op.prop("dim"))[0] % len(shape)
+    kept = [v for v in op.operands if v.type.get_shape()[dim] != 0]
+    if len(kept) in (0, len(op.operands)) or len(kept) == 1:  # nothing to drop, or the fold takes the one left
+        return None
+    return [_with(op, kept)]
+
+
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
                      "requantize"),
                     _input_if_same_type),
-    "concat": _sole_nonempty_input,
+    "concat": lambda op: _sole_nonempty_input(op) or _all_empty_concat(op),
     "permute": _identity_permute,
     "slice_static": _whole_slice,
     "scatter": lambda op: op.operands[0] if 0 in op.operands[1].type.get_shape() else None,  # nothing to write
@@ -625,7 +693,8 @@ FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter"), _collective_within_one_chip),
 }
 REWRITES: dict[str, Rewrite] = {
-    "reshape": lambda op: _consecutive_reshape(op) or _matmul_of_merged_batches(op),
+    "reshape": lambda op: _consecutive_reshape(op) or _matmul_of_merged_batches(op) or _embedding_of_unit_reshape(op)
+    or _permute_without_leading_units(op),
     "linear": _linear_without_bias,
     "permute": lambda op: _consecutive_permute(op) or _permute_as_reshape(op),  # tried in this order
     "repeat": _consecutive_repeat,
@@ -641,6 +710,7 @@ REWRITES: dict[str, Rewrite] = {
     "conv3d": _pointwise_conv3d,
     "update_cache": _update_cache_as_paged,
     "topk": _topk_of_one,
+    "concat": _concat_without_empty,
     "transpose": _transpose_as_permute,
     "reverse": _consecutive_reverse,
 }
