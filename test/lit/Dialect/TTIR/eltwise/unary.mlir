@@ -108,12 +108,12 @@ module {
 // -----
 
 // CHECK-LABEL: func.func @clamp_scalar
-// CHECK: %{{[0-9]+}} = "ttir.clamp_scalar"(%arg0) <{max = 6.000000e+00 : f32, min = 0.000000e+00 : f32}> : (tensor<64x128xf32>) -> tensor<64x128xf32>
+// CHECK: %{{[0-9]+}} = "ttir.clamp_scalar"(%arg0) <{max = 5.000000e+00 : f32, min = 1.000000e+00 : f32}> : (tensor<64x128xf32>) -> tensor<64x128xf32>
 // TTNN: "ttnn.clamp_scalar"
 // TTNN-SAME: #ttnn_layout
 module {
   func.func @clamp_scalar(%arg0: tensor<64x128xf32>) -> tensor<64x128xf32> {
-    %0 = "ttir.clamp_scalar"(%arg0) <{max = 6.000000e+00 : f32, min = 0.000000e+00 : f32}> : (tensor<64x128xf32>) -> tensor<64x128xf32>
+    %0 = "ttir.clamp_scalar"(%arg0) <{max = 5.000000e+00 : f32, min = 1.000000e+00 : f32}> : (tensor<64x128xf32>) -> tensor<64x128xf32>
     return %0 : tensor<64x128xf32>
   }
 }
