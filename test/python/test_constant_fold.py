@@ -90,3 +90,24 @@ def test_splat_sum_and_layout_ops():
             '%p = "ttir.permute"(%a) <{permutation = array<i64: 2, 0, 1>}> : (tensor<2x3x2xsi32>) -> tensor<2x2x3xsi32>\n'
             'return %p : tensor<2x2x3xsi32>')
     np.testing.assert_array_equal(folded(body, "tensor<2x2x3xsi32>"), values.transpose(2, 0, 1))
+
+
+def test_fold_full_to_scalar_keeps_values():
+    """Fills shrink to one element; a consumer they gave its shape computes small and is broadcast after."""
+    from ttir_eval import function_module, run_function
+    from xdsl.context import Context
+
+    from ttmlir.passes import make_pass
+
+    body = ('%f = "ttir.full"() <{shape = array<i32: 64, 32>, fill_value = 1.5 : f32}> : () -> tensor<64x32xf32>\n'
+            '%z = "ttir.ones"() <{shape = array<i32: 64, 32>}> : () -> tensor<64x32xf32>\n'
+            '%s = "ttir.add"(%a0, %f) : (tensor<1x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>\n'
+            '%r = "ttir.multiply"(%s, %z) : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>\n'
+            'return %r : tensor<64x32xf32>')
+    x = torch.randn(1, 32)
+    want = run_function(function_module(["1x32"], body, "64x32"), [x])
+    module = function_module(["1x32"], body, "64x32")
+    make_pass("ttir-fold-full-to-scalar").apply(Context(), module)
+    fills = [op for op in module.walk() if op.name in ("ttir.full", "ttir.ones")]
+    assert fills and all(op.results[0].type.get_shape() == (1, 1) for op in fills)
+    torch.testing.assert_close(run_function(module, [x]), want)

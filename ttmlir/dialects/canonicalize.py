@@ -728,7 +728,7 @@ REWRITES["typecast"] = _first(REWRITES["typecast"], fold_typecast)
 REWRITES["sum"] = fold_sum
 for _name in ("logical_left_shift", "logical_right_shift"):
     REWRITES[_name] = _first(shifted_out, REWRITES[_name])
-for _name in LAYOUT_MAPS:
+for _name in (*LAYOUT_MAPS, "broadcast"):
     REWRITES[_name] = _first(*filter(None, (REWRITES.get(_name), fold_layout)))
 
 

@@ -208,14 +208,14 @@ def _values(op: Operation, name: str) -> list[int]:
     return int_values(op.prop(name))
 
 
-# How each TTIR data-movement op rearranges its input's values.
+# How each TTIR data-movement op rearranges its input's values. A broadcast folds only a splat: a small constant
+# and an implicit broadcast are cheaper than the large constant.
 LAYOUT_MAPS: dict[str, Callable[[Operation, np.ndarray], np.ndarray]] = {
     "reshape": lambda op, v: v.reshape(op.results[0].type.get_shape()),
     "squeeze": lambda op, v: v.reshape(op.results[0].type.get_shape()),
     "unsqueeze": lambda op, v: v.reshape(op.results[0].type.get_shape()),
     "permute": lambda op, v: np.transpose(v, _values(op, "permutation")),
     "transpose": lambda op, v: np.swapaxes(v, *(_values(op, n)[0] for n in ("dim0", "dim1"))),
-    "broadcast": lambda op, v: np.tile(v, _values(op, "broadcast_dimensions")),
     "repeat": lambda op, v: np.tile(v, _values(op, "repeat_dimensions")),
     "repeat_interleave": lambda op, v: np.repeat(v, _values(op, "repeats")[0], axis=_values(op, "dim")[0]),
     "slice_static": lambda op, v: v[tuple(slice(b, e, s) for b, e, s in zip(
@@ -233,7 +233,9 @@ def fold_layout(op: Operation) -> list[Operation] | None:
     if values is None or (values.ndim and math.prod(result.get_shape()) > FOLD_LIMIT):
         return None
     if values.ndim:
-        values = LAYOUT_MAPS[op.name.split(".", 1)[1]](op, values)
+        if (rearrange := LAYOUT_MAPS.get(op.name.split(".", 1)[1])) is None:
+            return None
+        values = rearrange(op, values)
         if tuple(values.shape) != tuple(result.get_shape()):
             return None
     return materialize(op, values)

@@ -38,25 +38,34 @@ def fold(op: TTOp) -> bool:
     shape: tuple[int, ...] = ()
     for value in operands:
         shape = broadcast_shape(shape, tuple(value.type.get_shape()))
-    result = op.results[0]
-    full = tuple(result.type.get_shape())
-    if operands == list(op.operands) or len(shape) != len(full):  # nothing to fold, or a rank would be lost
-        return False
+    if operands == list(op.operands) or len(shape) != len(op.results[0].type.get_shape()):
+        return False  # nothing to fold, or a rank would be lost
     for i, (old, new) in enumerate(zip(list(op.operands), operands)):
         op.operands[i] = new
         if old is not new and not old.uses:
             Rewriter.erase_op(old.owner)
-    if shape != full:
-        result = Rewriter.replace_value_with_new_type(result, TensorType(result.type.element_type, shape))
-        uses = list(result.uses)
-        dims = KINDS["i64_darray"].build([f // s for f, s in zip(full, shape)])
-        after = TTIR_OP_CLASSES["broadcast"].create(operands=[result], result_types=[TensorType(
-            result.type.element_type, full)], properties={"broadcast_dimensions": dims})
-        after.location = op.location
-        op.parent.insert_op_after(after, op)
-        for use in uses:
-            use.operation.operands[use.index] = after.results[0]
+    broadcast_result(op)
     return True
+
+
+def broadcast_result(op: TTOp) -> None:
+    """When `op`'s operands broadcast to less than its result, compute on that shape and broadcast after."""
+    shape: tuple[int, ...] = ()
+    for value in op.operands:
+        shape = broadcast_shape(shape, tuple(value.type.get_shape()))
+    result = op.results[0]
+    full = tuple(result.type.get_shape())
+    if shape == full:
+        return
+    result = Rewriter.replace_value_with_new_type(result, TensorType(result.type.element_type, shape))
+    uses = list(result.uses)
+    dims = KINDS["i64_darray"].build([f // s for f, s in zip(full, shape)])
+    after = TTIR_OP_CLASSES["broadcast"].create(operands=[result], result_types=[TensorType(
+        result.type.element_type, full)], properties={"broadcast_dimensions": dims})
+    after.location = op.location
+    op.parent.insert_op_after(after, op)
+    for use in uses:
+        use.operation.operands[use.index] = after.results[0]
 
 
 @dataclass(frozen=True)
