@@ -46,11 +46,15 @@ class TTPopulateArgumentTypesPass(ModulePass):
             types = parse_map(self.argument_types)
         except ValueError as error:
             raise PassFailure(op, f"invalid argument-types: {error}") from None
-        for func in [f for f in op.walk() if isinstance(f, FuncOp) and f.sym_name.data in types]:
-            kinds = types[func.sym_name.data]
-            if len(kinds) != len(func.function_type.inputs.data):
-                raise PassFailure(func, f"argument-types gives {len(kinds)} types for the "
-                                        f"{len(func.function_type.inputs.data)} arguments of '{func.sym_name.data}'")
+        funcs = {f.sym_name.data: f for f in op.walk() if isinstance(f, FuncOp)}
+        if missing := [name for name in types if name not in funcs]:
+            raise PassFailure(op, f'Function: "{missing[0]}" was provided in the argument types map, however it was '
+                                  "not found in module!")
+        for name, kinds in types.items():
+            func, count = funcs[name], len(funcs[name].function_type.inputs.data)
+            if len(kinds) != count:
+                raise PassFailure(func, f'Did not provide the correct number of argument types for function: "{name}". '
+                                        f"Expected: {count} arguments, got: {len(kinds)} arguments")
             for i, kind in enumerate(kinds):
                 set_func_attr(func, i, "arg_attrs", ARGUMENT_TYPE,
                               ttcore.ArgumentTypeAttr(ttcore.ArgumentTypeAttr.enum_type(kind)))
