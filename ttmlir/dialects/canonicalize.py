@@ -433,6 +433,11 @@ def _update_cache_as_paged(op: Operation) -> list[Operation] | None:
     return made
 
 
+def _ttir(fold):
+    """`fold` applied to the TTIR op only (upstream's TTNN op of the same name does not have it)."""
+    return lambda op: fold(op) if op.name.startswith("ttir.") else None
+
+
 def _same_op_inner(op: Operation) -> Operation | None:
     """The op of the same kind making `op`'s input, when both keep one type throughout."""
     inner = _producer(op, op.name)
@@ -517,6 +522,8 @@ def _topk_of_one(op: Operation) -> tuple[list[Operation], list[SSAValue]] | None
 
 def _identity_pool(op: Operation) -> SSAValue | None:
     """A 1x1 pool with unit stride and dilation and no padding leaves every value where it is."""
+    if not op.name.startswith("ttir."):
+        return None
     props = [int_values(op.prop(n)) for n in ("kernel", "stride", "dilation")]
     if any(any(v != 1 for v in p) for p in props) or any(int_values(op.prop("padding"))) or \
             op.operands[0].type != op.results[0].type:
@@ -678,17 +685,17 @@ FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
                      "requantize"),
                     _input_if_same_type),
-    "concat": lambda op: _sole_nonempty_input(op) or _all_empty_concat(op),
+    "concat": lambda op: _sole_nonempty_input(op) or _ttir(_all_empty_concat)(op),
     "permute": _identity_permute,
     "slice_static": _whole_slice,
     "scatter": lambda op: op.operands[0] if 0 in op.operands[1].type.get_shape() else None,  # nothing to write
     "collective_broadcast": _broadcast_within_one_chip,
-    **dict.fromkeys(("abs", "ceil", "floor", "relu", "relu6", "sign"), _idempotent),
-    **dict.fromkeys(("neg", "bitwise_not", "reciprocal"), _involution),
-    **dict.fromkeys(("minimum", "bitwise_and", "bitwise_or"), _binary_idempotent),
-    **dict.fromkeys(("logical_and", "logical_or"), lambda op: _binary_idempotent(op) or _logical_identity(op)),
-    "where": _where_by_constant,
-    "reverse": lambda op: op.operands[0] if not int_values(op.prop("dimensions")) else None,
+    **dict.fromkeys(("abs", "ceil", "floor", "relu", "relu6", "sign"), _ttir(_idempotent)),
+    **dict.fromkeys(("neg", "bitwise_not", "reciprocal"), _ttir(_involution)),
+    **dict.fromkeys(("minimum", "bitwise_and", "bitwise_or"), _ttir(_binary_idempotent)),
+    **dict.fromkeys(("logical_and", "logical_or"), _ttir(lambda op: _binary_idempotent(op) or _logical_identity(op))),
+    "where": _ttir(_where_by_constant),
+    "reverse": _ttir(lambda op: op.operands[0] if not int_values(op.prop("dimensions")) else None),
     **dict.fromkeys(("max_pool2d", "avg_pool2d"), _identity_pool),
     **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter"), _collective_within_one_chip),
 }
@@ -710,9 +717,9 @@ REWRITES: dict[str, Rewrite] = {
     "conv3d": _pointwise_conv3d,
     "update_cache": _update_cache_as_paged,
     "topk": _topk_of_one,
-    "concat": _concat_without_empty,
+    "concat": _ttir(_concat_without_empty),
     "transpose": _transpose_as_permute,
-    "reverse": _consecutive_reverse,
+    "reverse": _ttir(_consecutive_reverse),
 }
 
 
