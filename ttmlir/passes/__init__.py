@@ -35,7 +35,7 @@ PASS_CLASSES = {
     "ttcore-wrap-device-module": "ttmlir.passes.register_device:WrapDeviceModulePass",
     "ttcore-unwrap-device-module": "ttmlir.passes.register_device:UnwrapDeviceModulePass",
     "ttir-fusing": "ttmlir.passes.ttir_fusing:TTIRFusingPass",
-    "ttir-cpu-hoist-transform": "ttmlir.passes.cpu_hoist:TTIRCPUHoistTransformPass",
+    "cpu-hoist-manually-tagged": "ttmlir.passes.cpu_hoist:CPUHoistManuallyTaggedPass",
     "convert-ttir-to-ttnn": "ttmlir.passes.convert_ttir_to_ttnn:ConvertTTIRToTTNNPass",
     "ttnn-layout": "ttmlir.passes.ttnn_layout:TTNNLayoutPass",
     "ttnn-workaround": "ttmlir.passes.ttnn_workarounds:TTNNWorkaroundPass",

@@ -1,4 +1,4 @@
-"""`--ttir-cpu-hoist-transform`: move ops marked `ttir.should_hoist` to functions run on the host CPU.
+"""`--cpu-hoist-manually-tagged`: move ops marked `ttir.should_hoist` to functions run on the host CPU.
 
 Each marked op becomes a function in `ttcore.cpu_module` (computing in f32, as upstream's CPU
 path does), declared privately in the device module and called with `{ttir.cpu_hoisted_call}`;
@@ -55,10 +55,10 @@ def _typecast(value: SSAValue, to) -> Operation:
 
 
 @dataclass(frozen=True)
-class TTIRCPUHoistTransformPass(ModulePass):
+class CPUHoistManuallyTaggedPass(ModulePass):
     """Hoist ops marked `ttir.should_hoist` into `ttcore.cpu_module` functions called from the device."""
 
-    name: ClassVar[str] = "ttir-cpu-hoist-transform"
+    name: ClassVar[str] = "cpu-hoist-manually-tagged"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         device = device_module_of(module)

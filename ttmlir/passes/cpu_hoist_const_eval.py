@@ -1,7 +1,7 @@
 """`--cpu-hoist-const-eval`: the body of each const-eval function runs on the host CPU, in f32.
 
 A const-eval function's ops become one `ttcore.cpu_module` function (`cpu_hoisted_const_eval_<hash>`), computing in
-f32 as `--ttir-cpu-hoist-transform`'s do; the const-eval function keeps a call of it between casts to and from f32.
+f32 as `--cpu-hoist-manually-tagged`'s do; the const-eval function keeps a call of it between casts to and from f32.
 Left on the device: creation ops the function returns (through reshapes and typecasts; hoisting them would gain
 nothing) and `ttir.constant`s (their data is typed), which the CPU function takes as arguments. Results are the
 same values in f32 arithmetic rather than the device's; weights prepared once are more precise for it.

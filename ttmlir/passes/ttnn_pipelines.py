@@ -14,7 +14,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir.passes import PassFailure
 from ttmlir.passes.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
-from ttmlir.passes.cpu_hoist import TTIRCPUHoistTransformPass
+from ttmlir.passes.cpu_hoist import CPUHoistManuallyTaggedPass
 from ttmlir.passes.register_device import RegisterDevicePass
 from ttmlir.passes.ttnn_deallocate import TTNNDeallocatePass
 from ttmlir.passes.ttnn_layout import TTNNLayoutPass
@@ -112,7 +112,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         decomposition = (TTNNDecompositionPass(),) if self.enable_ttnn_decomposition_pass else ()
         # before the layouts decompose: it moves host-fed inputs to the host as one to_tensor_spec each
         hoist_trace = (TTNNTraceHoistTransformPass(),) if self.enable_trace else ()
-        for stage in (TTNNResolveCompositesPass(), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), TTIRCPUHoistTransformPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
+        for stage in (TTNNResolveCompositesPass(), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), CPUHoistManuallyTaggedPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
                       CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(),
                       TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
                       TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, CanonicalizePass(),

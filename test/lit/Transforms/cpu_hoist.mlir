@@ -1,5 +1,5 @@
-// RUN: ttmlir-opt --ttcore-wrap-device-module --ttir-cpu-hoist-transform %s | FileCheck %s
-// RUN: ttmlir-opt --ttcore-wrap-device-module --ttir-cpu-hoist-transform %s | ttmlir-opt | FileCheck %s
+// RUN: ttmlir-opt --ttcore-wrap-device-module --cpu-hoist-manually-tagged %s | FileCheck %s
+// RUN: ttmlir-opt --ttcore-wrap-device-module --cpu-hoist-manually-tagged %s | ttmlir-opt | FileCheck %s
 // RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline %s -o %t.mlir
 // RUN: FileCheck %s --check-prefix=TTNN --input-file=%t.mlir
 // RUN: ttmlir-translate --ttnn-to-flatbuffer %t.mlir -o %t.ttnn
