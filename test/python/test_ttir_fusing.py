@@ -71,3 +71,34 @@ def test_a_look_alike_is_not_fused():
   return %2 : {T}"""
     module = _fuse(function_module(["4x8"], body, "4x8"))
     assert "ttir.sigmoid" in [op.name for op in module.walk()]
+
+
+CONV = ('%c = "ttir.conv2d"(%x, %w) <{stride = 1 : i32, padding = 1 : i32, dilation = 1 : i32, groups = 1 : i32}> '
+        ': (tensor<1x6x6x4xf32>, tensor<8x4x3x3xf32>) -> tensor<1x6x6x8xf32>')
+PER_CHANNEL = "tensor<1x1x1x8xf32> {ttcore.argument_type = #ttcore.argument_type<constant>}"
+OUT = "tensor<1x6x6x8xf32>"
+
+
+@pytest.mark.parametrize("options, tail, fused_ops", [
+    ("", f'%r = "ttir.add"(%c, %p) : ({OUT}, tensor<1x1x1x8xf32>) -> {OUT}', {"ttir.add": 0}),
+    ("ttnn-enable-conv2d-with-multiply-pattern=true",
+     f'%s = "ttir.multiply"(%c, %p) : ({OUT}, tensor<1x1x1x8xf32>) -> {OUT}\n'
+     f'  %r = "ttir.add"(%s, %q) : ({OUT}, tensor<1x1x1x8xf32>) -> {OUT}', {"ttir.add": 0}),
+    ("ttnn-enable-conv2d-with-multiply-pattern=true",
+     f'%r = "ttir.batch_norm_inference"(%c, %p, %q, %m, %v) <{{dimension = 3 : i32, epsilon = 1.0e-05 : f32}}> : '
+     f'({OUT}, {", ".join(["tensor<1x1x1x8xf32>"] * 4)}) -> {OUT}', {"ttir.batch_norm_inference": 0}),
+])
+def test_conv_fusions_keep_values(options, tail, fused_ops):
+    """Bias adds, per-channel scales and batch norms after a conv fold into it, computing the same values."""
+    from ttmlir.asm import parse_text
+
+    params = ", ".join(f"%{n}: {PER_CHANNEL}" for n in "pqmv")
+    text = (f"func.func @f(%x: tensor<1x6x6x4xf32>, %w: tensor<8x4x3x3xf32> {{ttcore.argument_type = "
+            f"#ttcore.argument_type<parameter>}}, {params}) -> {OUT} {{\n  {CONV}\n  {tail}\n  return %r : {OUT}\n}}")
+    inputs = [torch.randn(1, 6, 6, 4), torch.randn(8, 4, 3, 3)] + [torch.rand(1, 1, 1, 8) + 0.5 for _ in range(4)]
+    want = run_function(parse_text(make_context(), text)[0], inputs)
+    module = parse_text(make_context(), text)[0]
+    make_pass("ttir-fusing", options).apply(make_context(), module)
+    names = [op.name for op in module.walk()]
+    assert all(names.count(name) == count for name, count in fused_ops.items()) and names.count("ttir.conv2d") == 1
+    torch.testing.assert_close(run_function(module, inputs), want, rtol=1e-4, atol=1e-4)

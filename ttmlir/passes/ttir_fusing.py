@@ -9,6 +9,8 @@
 - an activation written out elementwise (`x * sigmoid(x)`, `0.5 * x * (1 + erf(x / sqrt(2)))` or its tanh form,
   `min(max(x, 0), 6)`, `maximum(x, 0)`, mish, hardsigmoid) → that op (silu, gelu, relu6, relu, ...), found by
   evaluating the elementwise cone over one tensor at sample points;
+- conv bias adds, and with `ttnn-enable-conv2d-with-multiply-pattern` per-channel scales and batch norms after a
+  conv, into the conv (`ttir_fusing_conv`);
 - with `enable-permute-matmul-fusion`, `matmul(permute(a), b)` whose permute swaps the last two dims →
   `matmul(a, b)` with `transpose_a` flipped (either operand; linear too).
 
@@ -33,6 +35,7 @@ from xdsl.rewriter import Rewriter
 from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+from ttmlir.passes.ttir_fusing_conv import batch_norm_after_conv, conv_bias, conv_multiply
 
 
 def _bias_fits(bias_shape, out_shape) -> bool:
@@ -310,8 +313,9 @@ def _erase_dead(ops: list[Operation]) -> None:
 
 
 FUSIONS: tuple[tuple[str, Callable[[Operation], None]], ...] = (
-    ("reshape", _reduction_keeping_dims), ("add", _linear), ("div", _softmax),
+    ("reshape", _reduction_keeping_dims), ("add", _linear), ("add", conv_bias), ("div", _softmax),
     ("softmax", _stable_softmax))  # in this order: softmax fuses first, with its sum keeping its dim
+CONV_SCALING = (("batch_norm_inference", batch_norm_after_conv), ("multiply", conv_multiply))
 
 
 @dataclass(frozen=True)
@@ -321,14 +325,16 @@ class TTIRFusingPass(ModulePass):
 
     name: ClassVar[str] = "ttir-fusing"
     enable_permute_matmul_fusion: bool = False
+    ttnn_enable_conv2d_with_multiply_pattern: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if self.enable_permute_matmul_fusion:
             for op in [op for op in module.walk() if op.name in ("ttir.matmul", "ttir.linear")]:
                 _permute_into_matmul(op)
-        for name, fuse in FUSIONS:
+        for name, fuse in (*(CONV_SCALING if self.ttnn_enable_conv2d_with_multiply_pattern else ()), *FUSIONS):
             for op in [op for op in module.walk() if isinstance(op, TTOp) and op.name == "ttir." + name]:
-                fuse(op)
+                if op.parent is not None:
+                    fuse(op)
         # last op first: the largest cone that is an activation goes before any part of it
         for op in reversed([op for op in module.walk() if isinstance(op, TTOp) and op.name.startswith("ttir.")
                             and op.ROW.name in SCALAR]):

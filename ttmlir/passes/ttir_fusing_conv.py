@@ -1,0 +1,122 @@
+"""The convolution patterns of `--ttir-fusing`, as upstream's TTIRFusing has them:
+
+- `add(conv(x, w), b)` with `b` one value per output channel → `conv(x, w, b)` (conv2d and conv_transpose2d; the
+  bias need not be defined before the conv: the fused conv takes the add's place; a bias already there is added to);
+- with `ttnn-enable-conv2d-with-multiply-pattern`, `multiply(conv2d(x, w, b?), s)` with `s` a constant per output
+  channel → `conv2d(x, w * s, b * s)`: the scale goes into the weights (computed once, by const-eval), and
+  `batch_norm_inference(conv2d(x, w, b?), scale, offset, mean, var)` with constant statistics → the conv times
+  `scale / sqrt(var + eps)` plus `offset - mean * scale / sqrt(var + eps)`, which the two patterns above then
+  fuse into one conv.
+
+Each fires only when the conv has no other user and its output channels are its last dim.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.rewriter import Rewriter
+
+from ttmlir.dialects.props import KINDS, int_values
+from ttmlir.dialects.tt_op import TTOp
+from ttmlir.dialects.ttcore import is_constant_argument
+from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+CONVS = ("ttir.conv2d", "ttir.conv_transpose2d")
+# ops that compute a constant from constants (what const-eval hoists)
+CONSTANT_MAKERS = ("ttir.constant", "ttir.full", "ttir.zeros", "ttir.ones", "ttir.reshape", "ttir.typecast",
+                   "ttir.broadcast", "ttir.multiply", "ttir.add", "ttir.subtract", "ttir.div", "ttir.rsqrt",
+                   "ttir.sqrt")
+
+
+def _conv_of(value: SSAValue, names=CONVS) -> Operation | None:
+    """The single-use, channels-last conv making `value`."""
+    conv = value.owner
+    if not isinstance(conv, TTOp) or conv.name not in names or not value.has_one_use() or \
+            int_values(conv.prop("channel_dim"))[0] != 3:
+        return None
+    return conv
+
+
+def _per_channel(value: SSAValue, conv: Operation) -> bool:
+    """One value per output channel, shaped as a conv bias: [1, 1, 1, C]."""
+    return tuple(value.type.get_shape()) == (1, 1, 1, conv.results[0].type.get_shape()[3]) and \
+        value.type.element_type == conv.results[0].type.element_type
+
+
+def _constant(value: SSAValue) -> bool:
+    """A value fixed across runs: a parameter or constant argument, or computed from such values only."""
+    owner = value.owner
+    if not isinstance(owner, Operation):
+        return is_constant_argument(value)
+    return owner.name in CONSTANT_MAKERS and all(_constant(v) for v in owner.operands)
+
+
+def _before(at: Operation, name: str, operands: list[SSAValue], dims, **props) -> SSAValue:
+    """A new TTIR op of result shape `dims` inserted before `at`; its result."""
+    element = operands[0].type.element_type
+    op = TTIR_OP_CLASSES[name].create(operands=operands, result_types=[TensorType(element, dims)], properties=props)
+    op.location = at.location
+    at.parent_block().insert_op_before(op, at)
+    return op.results[0]
+
+
+def _conv_with(conv: Operation, at: Operation, weight: SSAValue, bias: SSAValue | None) -> None:
+    """`at` replaced by `conv` with this weight and bias; the old conv erased."""
+    operands = [conv.operands[0], weight] + ([bias] if bias is not None else [])
+    fused = type(conv).create(operands=operands, result_types=[at.results[0].type], properties=dict(conv.properties),
+                              attributes=dict(conv.attributes))
+    fused.location = conv.location
+    Rewriter.replace_op(at, fused)
+    Rewriter.erase_op(conv)
+
+
+def conv_bias(add: Operation) -> None:
+    for product, bias in (add.operands, reversed(add.operands)):
+        conv = _conv_of(product)
+        if conv is not None and bias is not product and _per_channel(bias, conv) and product.type == add.results[0].type:
+            if len(conv.operands) == 3:  # a conv with a bias already adds the sum of both
+                bias = _before(add, "add", [conv.operands[2], bias], bias.type.get_shape())
+            _conv_with(conv, add, conv.operands[1], bias)
+            return
+
+
+def conv_multiply(multiply: Operation) -> None:
+    for product, scale in (multiply.operands, reversed(multiply.operands)):
+        conv = _conv_of(product, ("ttir.conv2d",))
+        if conv is None or scale is product or not _per_channel(scale, conv) or not _constant(scale) or \
+                product.type != multiply.results[0].type or int_values(conv.prop("groups"))[0] != 1:
+            continue
+        weight = conv.operands[1]
+        channels = weight.type.get_shape()[0]
+        column = _before(multiply, "reshape", [scale], [channels, 1, 1, 1],
+                         shape=KINDS["i32_array"].build([channels, 1, 1, 1]))
+        scaled = _before(multiply, "multiply", [weight, column], weight.type.get_shape())
+        bias = _before(multiply, "multiply", [conv.operands[2], scale], scale.type.get_shape()) \
+            if len(conv.operands) == 3 else None
+        _conv_with(conv, multiply, scaled, bias)
+        return
+
+
+def batch_norm_after_conv(norm: Operation) -> None:
+    """batch_norm_inference of a conv's output, statistics constant → multiply and add the fusions above take."""
+    conv = _conv_of(norm.operands[0], ("ttir.conv2d",))
+    stats = list(norm.operands[1:])
+    if conv is None or int_values(norm.prop("dimension"))[0] != 3 or \
+            not all(_per_channel(v, conv) and _constant(v) for v in stats):
+        return
+    scale, offset, mean, variance = stats
+    shape = scale.type.get_shape()
+    eps = TTIR_OP_CLASSES["full"].create(result_types=[TensorType(scale.type.element_type, shape)], properties={
+        "shape": KINDS["i32_darray"].build(list(shape)), "fill_value": norm.prop("epsilon")})
+    eps.location = norm.location
+    norm.parent_block().insert_op_before(eps, norm)
+    factor = _before(norm, "multiply", [scale, _before(norm, "rsqrt", [
+        _before(norm, "add", [variance, eps.results[0]], shape)], shape)], shape)
+    shift = _before(norm, "subtract", [offset, _before(norm, "multiply", [mean, factor], shape)], shape)
+    scaled = _before(norm, "multiply", [conv.results[0], factor], conv.results[0].type.get_shape())
+    shifted = TTIR_OP_CLASSES["add"].create(operands=[scaled, shift], result_types=[norm.results[0].type])
+    shifted.location = norm.location
+    Rewriter.replace_op(norm, shifted)
+    conv_multiply(scaled.owner)
+    conv_bias(shifted)
