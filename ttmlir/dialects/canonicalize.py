@@ -119,6 +119,16 @@ def _with(op: Operation, operands: list[SSAValue], **props: Attribute) -> Operat
     return new
 
 
+def _as_ttir(op: Operation, name: str, operands: list[SSAValue], properties: dict | None = None) -> list[Operation]:
+    """`op` rewritten as the TTIR op `name` of the same result type and attributes."""
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+
+    new = TTIR_OP_CLASSES[name].create(operands=operands, result_types=[op.results[0].type],
+                                       properties=properties or {}, attributes=dict(op.attributes))
+    new.location = op.location
+    return [new]
+
+
 def _consecutive_reshape(op: Operation) -> list[Operation] | None:
     inner = _producer(op, op.name)
     return [_with(op, [inner.operands[0]])] if inner is not None else None
@@ -245,12 +255,7 @@ def _boolean_prod_to_min(op: Operation) -> list[Operation] | None:
     """The product of 0/1 values is their minimum (a logical and), without prod's costly permutes."""
     if not op.name.startswith("ttir.") or not _boolean_valued(op.operands[0]):
         return None
-    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
-
-    new = TTIR_OP_CLASSES["min"].create(operands=[op.operands[0]], result_types=[op.results[0].type],
-                                        properties=dict(op.properties), attributes=dict(op.attributes))
-    new.location = op.location
-    return [new]
+    return _as_ttir(op, "min", [op.operands[0]], dict(op.properties))
 
 
 def _splat_constant_to_full(op: Operation) -> list[Operation] | None:
@@ -279,13 +284,7 @@ def _flipped_comparison(op: Operation) -> list[Operation] | None:
     """lt(a, b) is gt(b, a) and le(a, b) is ge(b, a): TTIR keeps only the greater-than forms."""
     if not op.name.startswith("ttir."):
         return None
-    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
-
-    flipped = TTIR_OP_CLASSES[{"lt": "gt", "le": "ge"}[op.name.split(".")[1]]]
-    new = flipped.create(operands=[op.operands[1], op.operands[0]], result_types=[op.results[0].type],
-                         attributes=dict(op.attributes))
-    new.location = op.location
-    return [new]
+    return _as_ttir(op, {"lt": "gt", "le": "ge"}[op.name.split(".")[1]], [op.operands[1], op.operands[0]])
 
 
 def _constant_fill(value: SSAValue) -> float | int | None:
@@ -315,10 +314,7 @@ def _clamp_by_constants(op: Operation) -> list[Operation] | None:
         props = {n: IntegerAttr(min(max(int(b), INT32_RANGE[0]), INT32_RANGE[1]), 32) for n, b in zip(("min", "max"), bounds)}
     else:
         props = {n: FloatAttr(float(b), Float32Type()) for n, b in zip(("min", "max"), bounds)}
-    new = TTIR_OP_CLASSES["clamp_scalar"].create(operands=[op.operands[0]], result_types=[op.results[0].type],
-                                                 properties=props, attributes=dict(op.attributes))
-    new.location = op.location
-    return [new]
+    return _as_ttir(op, "clamp_scalar", [op.operands[0]], props)
 
 
 def _clamp_bounds_broadcast(op: Operation) -> list[Operation] | None:
@@ -547,29 +543,18 @@ def _clamp_as_relu6(op: Operation) -> list[Operation] | None:
     """clamp(x, 0, 6) is relu6."""
     if not op.name.startswith("ttir.") or (op.prop("min").value.data, op.prop("max").value.data) != (0, 6):
         return None
-    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
-
-    new = TTIR_OP_CLASSES["relu6"].create(operands=[op.operands[0]], result_types=[op.results[0].type],
-                                          attributes=dict(op.attributes))
-    new.location = op.location
-    return [new]
+    return _as_ttir(op, "relu6", [op.operands[0]])
 
 
 def _transpose_as_permute(op: Operation) -> list[Operation] | None:
     """A transpose is the permute swapping its two dims (TTIR keeps one form)."""
     if not op.name.startswith("ttir."):
         return None
-    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
-
     rank = len(op.operands[0].type.get_shape())
     perm = list(range(rank))
     a, b = (op.prop(n).value.data % rank for n in ("dim0", "dim1"))
     perm[a], perm[b] = perm[b], perm[a]
-    new = TTIR_OP_CLASSES["permute"].create(operands=[op.operands[0]], result_types=[op.results[0].type],
-                                            properties={"permutation": KINDS["i64_darray"].build(perm)},
-                                            attributes=dict(op.attributes))
-    new.location = op.location
-    return [new]
+    return _as_ttir(op, "permute", [op.operands[0]], {"permutation": KINDS["i64_darray"].build(perm)})
 
 
 def _consecutive_reverse(op: Operation) -> list[Operation] | None:
@@ -659,14 +644,8 @@ def _linear_without_bias(op: Operation) -> list[Operation] | None:
     """A linear without a bias is a matmul."""
     if not op.name.startswith("ttir.") or len(op.operands) != 2:
         return None
-    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
-
-    new = TTIR_OP_CLASSES["matmul"].create(operands=list(op.operands), result_types=[op.results[0].type],
-                                           properties={k: v for k, v in op.properties.items()
-                                                       if k in ("transpose_a", "transpose_b")},
-                                           attributes=dict(op.attributes))
-    new.location = op.location
-    return [new]
+    return _as_ttir(op, "matmul", list(op.operands),
+                    {k: v for k, v in op.properties.items() if k in ("transpose_a", "transpose_b")})
 
 
 def _concat_without_empty(op: Operation) -> list[Operation] | None:
