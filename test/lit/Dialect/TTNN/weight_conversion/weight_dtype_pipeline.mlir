@@ -7,8 +7,8 @@
 // annotated one to its own type; with experimental-weight-dtype, every weight (bfp_bf4 through the host, as the
 // device's typecast packs only bfp_bf8). Activations are not converted.
 module {
-  func.func @mlp(%x: tensor<32x64xf32>, %w1: tensor<128x64xf32> {ttcore.argument_type = #ttcore.argument_type<parameter>, ttcore.weight_dtype = "bfp_bf8"}, %w2: tensor<128x32xf32> {ttcore.argument_type = #ttcore.argument_type<parameter>}) -> tensor<32x32xf32> {
-    %0 = "ttir.linear"(%x, %w1) <{transpose_a = false, transpose_b = true}> : (tensor<32x64xf32>, tensor<128x64xf32>) -> tensor<32x128xf32>
+  func.func @mlp(%x: tensor<32x64xf32>, %w1: tensor<128x64xf32> {ttcore.argument_type = #ttcore.argument_type<parameter>, ttcore.weight_dtype = "bfp_bf8"}, %w2: tensor<128x32xf32> {ttcore.argument_type = #ttcore.argument_type<parameter>}, %b: tensor<128xf32>) -> tensor<32x32xf32> {
+    %0 = "ttir.linear"(%x, %w1, %b) <{transpose_a = false, transpose_b = true}> : (tensor<32x64xf32>, tensor<128x64xf32>, tensor<128xf32>) -> tensor<32x128xf32>
     %1 = "ttir.matmul"(%0, %w2) : (tensor<32x128xf32>, tensor<128x32xf32>) -> tensor<32x32xf32>
     return %1 : tensor<32x32xf32>
   }
@@ -16,7 +16,7 @@ module {
 // ARG-DAG: #[[BF8:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}memref<4x2x!ttcore.tile<32x32, bfp_bf8>, #dram>
 // ARG: %[[CAST:[0-9]+]] = "ttnn.typecast"(%arg1)
 // ARG-SAME: -> tensor<128x64x!ttcore.tile<32x32, bfp_bf8>, #[[BF8]]>
-// ARG: "ttnn.linear"(%arg0, %[[CAST]])
+// ARG: "ttnn.linear"(%arg0, %[[CAST]], %arg3)
 // ARG-NOT: "ttnn.typecast"
 // ARG: "ttnn.matmul"(%{{[0-9]+}}, %arg2)
 
