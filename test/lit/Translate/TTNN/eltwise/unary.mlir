@@ -558,7 +558,7 @@ module {
     return %0 : tensor<64x128xf32>
   }
   func.func @clamp_scalar(%arg0: tensor<64x128xf32>) -> tensor<64x128xf32> {
-    %0 = "ttir.clamp_scalar"(%arg0) <{max = 6.000000e+00 : f32, min = 0.000000e+00 : f32}> : (tensor<64x128xf32>) -> tensor<64x128xf32>
+    %0 = "ttir.clamp_scalar"(%arg0) <{max = 5.000000e+00 : f32, min = 1.000000e+00 : f32}> : (tensor<64x128xf32>) -> tensor<64x128xf32>
     return %0 : tensor<64x128xf32>
   }
   func.func @cos(%arg0: tensor<64x128xf32>) -> tensor<64x128xf32> {
