@@ -418,3 +418,27 @@ def test_reshapes_adding_unit_dims_keep_the_split():
     ir, (out,) = pipeline_run(text, [x, [w[:8], w[8:]]])
     assert "all_gather" not in ir and "(tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>" in ir
     torch.testing.assert_close(out, (x @ w.T)[None], rtol=2e-2, atol=2e-2)
+
+
+def test_multi_latent_decode_splits_query_heads_over_one_shared_cache():
+    """Paged multi-latent attention decode: the query's 16 heads split over "y" (8 a chip), the one latent cache
+    (keys, and values as its first head_dim_v columns) and the page table stay whole on every chip."""
+    text = '''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%q: tensor<1x2x16x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}, {"y"}, {}]>},
+                           %cache: tensor<8x1x32x64xf32>, %pages: tensor<2x4xi32>, %pos: tensor<2xi32>) -> tensor<1x2x16x32xf32> {
+      %0 = stablehlo.custom_call @tt.paged_flash_mla_decode(%q, %cache, %pages, %pos) {mhlo.frontend_attributes = {
+          head_dim_v = "32", has_value = "False", has_attention_mask = "False", has_cur_pos_tensor = "True",
+          has_attention_sink = "False", is_causal = "True"}}
+          : (tensor<1x2x16x64xf32>, tensor<8x1x32x64xf32>, tensor<2x4xi32>, tensor<2xi32>) -> tensor<1x2x16x32xf32>
+      return %0 : tensor<1x2x16x32xf32>
+    }'''
+    q, cache = torch.randn(1, 2, 16, 64), torch.randn(8, 1, 32, 64)
+    pages, pos = torch.tensor([[3, 0, 6, 1], [5, 2, 7, 4]], dtype=torch.int32), torch.tensor([37, 100], dtype=torch.int32)
+    ir, (out,) = pipeline_run(text, [[q[:, :, :8], q[:, :, 8:]], cache, pages, pos])
+    assert "all_gather" not in ir and "(tensor<1x2x8x64xf32>, tensor<8x1x32x64xf32>, tensor<2x4xi32>, tensor<2xi32>)" in ir
+    expected = torch.empty(1, 2, 16, 32)
+    for user in range(2):
+        keys = cache[pages[user].long(), 0].reshape(-1, 64)[:int(pos[user]) + 1]
+        weights = torch.softmax(q[0, user] @ keys.T / 8.0, dim=-1)
+        expected[0, user] = weights @ keys[:, :32]
+    torch.testing.assert_close(out, expected, rtol=2e-2, atol=2e-2)

@@ -233,12 +233,26 @@ def _paged_sdpa_decode(op: Operation) -> list[Factor] | None:
     return _spelled(op, "hu", operands, ".uh.")
 
 
+def _paged_flash_mla_decode(op: Operation) -> list[Factor] | None:
+    """Multi-latent attention: every query head reads the one latent cache, so heads split the query and the
+    output only; users split them with the page table, the mask and the current positions. Operands after the
+    key are present as the frontend attributes' has_* say."""
+    operands, at = {0: ".uh."}, 2 + _frontend_flag(op, "has_value")
+    operands[at] = "u."
+    for flag in ("has_attention_mask", "has_cur_pos_tensor"):
+        if _frontend_flag(op, flag):
+            at += 1
+            operands[at] = "u" + "." * (len(_shape(op.operands[at]) or (0,)) - 1) if at < len(op.operands) else ""
+    return _spelled(op, "hu", operands, ".uh.")
+
+
 # custom calls with a rule, by call target (tt-xla's composites turned custom calls by
 # --flatten-or-convert-composites, tagged tt.has_custom_sharding)
 CUSTOM_CALL_RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
     "tenstorrent.gather_dim": _gather_dim,
     "tt.scaled_dot_product_attention": _sdpa,
     "tt.paged_scaled_dot_product_attention_decode": _paged_sdpa_decode,
+    "tt.paged_flash_mla_decode": _paged_flash_mla_decode,
     # query [users, heads, chunk, D], paged caches [blocks, heads, block, D], page table [users, pages]
     "tt.chunked_scaled_dot_product_attention": lambda op: _spelled(
         op, "hu", {0: "uh..", 1: ".h..", 2: ".h..", 3: "u."}, "uh.."),
