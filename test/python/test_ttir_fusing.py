@@ -102,3 +102,23 @@ def test_conv_fusions_keep_values(options, tail, fused_ops):
     names = [op.name for op in module.walk()]
     assert all(names.count(name) == count for name, count in fused_ops.items()) and names.count("ttir.conv2d") == 1
     torch.testing.assert_close(run_function(module, inputs), want, rtol=1e-4, atol=1e-4)
+
+
+def test_batch_norm_after_a_channels_first_conv_keeps_values():
+    from ttmlir.asm import parse_text
+
+    out, stat = "tensor<1x8x6x6xf32>", "tensor<8xf32> {ttcore.argument_type = #ttcore.argument_type<constant>}"
+    text = (f"func.func @f(%x: tensor<1x4x6x6xf32>, %w: tensor<8x4x3x3xf32> {{ttcore.argument_type = "
+            f"#ttcore.argument_type<parameter>}}, %s: {stat}, %o: {stat}, %m: {stat}, %v: {stat}) -> {out} {{\n"
+            '  %c = "ttir.conv2d"(%x, %w) <{stride = 1 : i32, padding = 1 : i32, dilation = 1 : i32, groups = 1 : i32, '
+            'batch_dim = 0 : i64, channel_dim = 1 : i64, height_dim = 2 : i64, width_dim = 3 : i64}> : '
+            f'(tensor<1x4x6x6xf32>, tensor<8x4x3x3xf32>) -> {out}\n'
+            '  %r = "ttir.batch_norm_inference"(%c, %s, %o, %m, %v) <{dimension = 1 : i32, epsilon = 1.0e-05 : f32}> : '
+            f'({out}, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> {out}\n  return %r : {out}\n}}')
+    inputs = [torch.randn(1, 4, 6, 6), torch.randn(8, 4, 3, 3)] + [torch.rand(8) + 0.5 for _ in range(4)]
+    want = run_function(parse_text(make_context(), text)[0], inputs)
+    module = parse_text(make_context(), text)[0]
+    make_pass("ttir-fusing", "ttnn-enable-conv2d-with-multiply-pattern=true").apply(make_context(), module)
+    names = [op.name for op in module.walk()]
+    assert "ttir.batch_norm_inference" not in names and names.count("ttir.conv2d") == 1
+    torch.testing.assert_close(run_function(module, inputs), want, rtol=1e-4, atol=1e-4)

@@ -8,7 +8,8 @@
   `scale / sqrt(var + eps)` plus `offset - mean * scale / sqrt(var + eps)`, which the two patterns above then
   fuse into one conv.
 
-Each fires only when the conv has no other user and its output channels are its last dim.
+Each fires only when the conv has no other user; per-channel values are broadcast along the conv's channel dim
+(as a conv's bias is; batch-norm statistics may also be rank 1) and reshaped to [C, 1, 1, 1] to scale weights.
 """
 
 from __future__ import annotations
@@ -30,18 +31,34 @@ CONSTANT_MAKERS = ("ttir.constant", "ttir.full", "ttir.zeros", "ttir.ones", "tti
 
 
 def _conv_of(value: SSAValue, names=CONVS) -> Operation | None:
-    """The single-use, channels-last conv making `value`."""
+    """The single-use conv making `value`."""
     conv = value.owner
-    if not isinstance(conv, TTOp) or conv.name not in names or not value.has_one_use() or \
-            int_values(conv.prop("channel_dim"))[0] != 3:
+    if not isinstance(conv, TTOp) or conv.name not in names or not value.has_one_use():
         return None
     return conv
 
 
-def _per_channel(value: SSAValue, conv: Operation) -> bool:
-    """One value per output channel, shaped as a conv bias: [1, 1, 1, C]."""
-    return tuple(value.type.get_shape()) == (1, 1, 1, conv.results[0].type.get_shape()[3]) and \
-        value.type.element_type == conv.results[0].type.element_type
+def _channel_dim(conv: Operation) -> int:
+    return int_values(conv.prop("channel_dim"))[0]
+
+
+def _channel_shape(conv: Operation) -> list[int]:
+    """The shape of one value per output channel, broadcast over the conv's result: C at its channel dim."""
+    dim = _channel_dim(conv)
+    return [d if i == dim else 1 for i, d in enumerate(conv.results[0].type.get_shape())]
+
+
+def _per_channel(value: SSAValue, conv: Operation, flat: bool = False) -> bool:
+    """One value per output channel, broadcast over the result (or, with `flat`, also a rank-1 [C])."""
+    shape, channels = list(value.type.get_shape()), conv.results[0].type.get_shape()[_channel_dim(conv)]
+    return value.type.element_type == conv.results[0].type.element_type and \
+        (shape == _channel_shape(conv) or (flat and shape == [channels]))
+
+
+def _reshaped(at: Operation, value: SSAValue, dims: list[int]) -> SSAValue:
+    if list(value.type.get_shape()) == dims:
+        return value
+    return _before(at, "reshape", [value], dims, shape=KINDS["i32_array"].build(dims))
 
 
 def _constant(value: SSAValue) -> bool:
@@ -89,11 +106,11 @@ def conv_multiply(multiply: Operation) -> None:
             continue
         weight = conv.operands[1]
         channels = weight.type.get_shape()[0]
-        column = _before(multiply, "reshape", [scale], [channels, 1, 1, 1],
-                         shape=KINDS["i32_array"].build([channels, 1, 1, 1]))
+        column = _reshaped(multiply, scale, [channels, 1, 1, 1])
         scaled = _before(multiply, "multiply", [weight, column], weight.type.get_shape())
-        bias = _before(multiply, "multiply", [conv.operands[2], scale], scale.type.get_shape()) \
-            if len(conv.operands) == 3 else None
+        bias = None
+        if len(conv.operands) == 3:
+            bias = _before(multiply, "multiply", [conv.operands[2], scale], scale.type.get_shape())
         _conv_with(conv, multiply, scaled, bias)
         return
 
@@ -102,8 +119,8 @@ def batch_norm_after_conv(norm: Operation) -> None:
     """batch_norm_inference of a conv's output, statistics constant → multiply and add the fusions above take."""
     conv = _conv_of(norm.operands[0], ("ttir.conv2d",))
     stats = list(norm.operands[1:])
-    if conv is None or int_values(norm.prop("dimension"))[0] != 3 or \
-            not all(_per_channel(v, conv) and _constant(v) for v in stats):
+    if conv is None or int_values(norm.prop("dimension"))[0] != _channel_dim(conv) or \
+            not all(_per_channel(v, conv, flat=True) and _constant(v) for v in stats):
         return
     scale, offset, mean, variance = stats
     shape = scale.type.get_shape()
@@ -114,8 +131,11 @@ def batch_norm_after_conv(norm: Operation) -> None:
     factor = _before(norm, "multiply", [scale, _before(norm, "rsqrt", [
         _before(norm, "add", [variance, eps.results[0]], shape)], shape)], shape)
     shift = _before(norm, "subtract", [offset, _before(norm, "multiply", [mean, factor], shape)], shape)
-    scaled = _before(norm, "multiply", [conv.results[0], factor], conv.results[0].type.get_shape())
-    shifted = TTIR_OP_CLASSES["add"].create(operands=[scaled, shift], result_types=[norm.results[0].type])
+    per_channel = _channel_shape(conv)
+    scaled = _before(norm, "multiply", [conv.results[0], _reshaped(norm, factor, per_channel)],
+                     conv.results[0].type.get_shape())
+    shifted = TTIR_OP_CLASSES["add"].create(operands=[scaled, _reshaped(norm, shift, per_channel)],
+                                            result_types=[norm.results[0].type])
     shifted.location = norm.location
     Rewriter.replace_op(norm, shifted)
     conv_multiply(scaled.owner)

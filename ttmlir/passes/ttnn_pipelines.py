@@ -36,6 +36,8 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     enable_implicit_broadcast_folding_pass: bool = True
     enable_ttnn_decomposition_pass: bool = True
     enable_permute_matmul_fusion: bool = False
+    # per-channel scales and batch norms after a conv2d fused into its weights: unset, from optimization level 1
+    enable_fusing_conv2d_with_multiply_pattern: str = ""
     # the optimizer: level 1 turns it on with layouts left in DRAM, level 2 adds the memory-layout analysis (L1)
     optimization_level: int = 0
     enable_optimizer: bool = False
@@ -68,12 +70,16 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if self.optimization_level not in (0, 1, 2):
             raise PassFailure(module, f"optimization-level must be 0, 1 or 2, got {self.optimization_level}")
-        if self.memory_layout_analysis_enabled not in ("", "true", "false", "1", "0"):
-            raise PassFailure(module, f"invalid boolean '{self.memory_layout_analysis_enabled}' for "
-                                      "memory-layout-analysis-enabled")
+        def by_level(option: str, value: str, level: int) -> bool:
+            """A boolean option left unset means what the optimization level says."""
+            if value not in ("", "true", "false", "1", "0"):
+                raise PassFailure(module, f"invalid boolean '{value}' for {option}")
+            return value in ("true", "1") if value else self.optimization_level >= level
+
         optimizer = self.enable_optimizer or self.optimization_level >= 1
-        memory_layout = (self.memory_layout_analysis_enabled in ("true", "1") if self.memory_layout_analysis_enabled
-                         else self.optimization_level >= 2) and optimizer
+        memory_layout = by_level("memory-layout-analysis-enabled", self.memory_layout_analysis_enabled, 2) and optimizer
+        conv_scaling = by_level("enable-fusing-conv2d-with-multiply-pattern",
+                                self.enable_fusing_conv2d_with_multiply_pattern, 1)
         from ttmlir.passes.const_eval_hoist import ConstEvalHoistTransformPass
         from ttmlir.passes.cpu_hoist_const_eval import CPUHoistConstEvalTransformPass
         from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
@@ -101,7 +107,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         WrapDeviceModulePass().apply(ctx, module)
         super().apply(ctx, module)
         from ttmlir.passes.ttnn_fusing import TTNNFusingPass
-        fusing = (TTIRFusingPass(self.enable_permute_matmul_fusion),) if self.enable_fusing_pass else ()
+        fusing = (TTIRFusingPass(self.enable_permute_matmul_fusion, conv_scaling),) if self.enable_fusing_pass else ()
         ttnn_fusing = (TTNNFusingPass(),) if self.enable_fusing_pass else ()
         compute_config = TTNNSetComputeKernelConfigPass(
             self.compute_cfg_math_fidelity, self.compute_cfg_math_approx_mode, self.compute_cfg_fp32_dest_acc_en,
