@@ -48,6 +48,7 @@ PASS_CLASSES = {
     "ttir-to-ttir-decomposition": "ttmlir.passes.ttir_to_ttir_decomposition:TTIRToTTIRDecompositionPass",
     "ttir-implicit-broadcast-fold": "ttmlir.passes.implicit_broadcast_fold:TTIRImplicitBroadcastFoldPass",
     "ttir-fold-full-to-scalar": "ttmlir.passes.ttir_fold_full_to_scalar:TTIRFoldFullToScalarPass",
+    "remove-dead-values": "ttmlir.passes.remove_dead_values:RemoveDeadValuesPass",
     "ttnn-decomposition": "ttmlir.passes.ttnn_decomposition:TTNNDecompositionPass",
     "ttnn-resolve-composites": "ttmlir.passes.resolve_composites:TTNNResolveCompositesPass",
     "canonicalize": "xdsl.transforms.canonicalize:CanonicalizePass",
