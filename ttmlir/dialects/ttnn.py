@@ -638,6 +638,9 @@ TTNN_ONLY = (
        "whose values the other chips keep)."),
     op("mesh_shard", "mesh_shard", "input device", props="shard_type:shard_type shard_direction:shard_direction "
        "shard_shape:i64_darray shard_dims:i64_darray", summary="Shard or gather a tensor across the mesh."),
+    # TTIR's transpose lowers to permute; this one is what TTNN rewrites (decompositions) build, a permute to the device
+    op("transpose", "transpose", props="dim0:si32 dim1:si32 memory_config:memory_config?",
+       summary="Swap two dimensions."),
     *trace.ROWS,
 )
 TTNN_ONLY_NAMES = {row.name for row in TTNN_ONLY}

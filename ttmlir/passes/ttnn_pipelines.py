@@ -115,7 +115,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         const_eval = ((ConstEvalHoistTransformPass(),) if self.enable_const_eval else ()) + (
             (CPUHoistConstEvalTransformPass(),) if self.enable_const_eval and self.enable_cpu_hoisted_const_eval else ())
         folding = (TTIRImplicitBroadcastFoldPass(),) if self.enable_implicit_broadcast_folding_pass else ()
-        decomposition = (TTNNDecompositionPass(),) if self.enable_ttnn_decomposition_pass else ()
+        decomposition = (TTNNDecompositionPass(optimizer),) if self.enable_ttnn_decomposition_pass else ()
         # before the layouts decompose: it moves host-fed inputs to the host as one to_tensor_spec each
         hoist_trace = (TTNNTraceHoistTransformPass(),) if self.enable_trace else ()
         for stage in (TTNNResolveCompositesPass(), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), CPUHoistManuallyTaggedPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),

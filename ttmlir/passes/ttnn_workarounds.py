@@ -414,6 +414,18 @@ def _integer_prod_as_multiplies(op: TTNNOp) -> list[Operation] | None:
     return new
 
 
+def _transpose_as_permute(op: TTNNOp) -> list[Operation]:
+    """tt-metal's transpose is a permute swapping the two dims."""
+    rank = len(op.operands[0].type.get_shape())
+    perm = list(range(rank))
+    a, b = (op.prop(d).value.data % rank for d in ("dim0", "dim1"))
+    perm[a], perm[b] = perm[b], perm[a]
+    permute = ttnn_op("permute", [op.operands[0]], {"permutation": KINDS["i64_darray"].build(perm)},
+                      [op.results[0].type], op)
+    Rewriter.replace_op(op, permute)
+    return [permute]
+
+
 def _tiles(size: int) -> int:
     return round_up(size, ttnn.TILE)
 
@@ -448,6 +460,7 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "topk_router_gpt": _router_k_padded,
     "sampling": _sampling_in_4d,
     "embedding": _embedding_weight_in_4d,
+    "transpose": _transpose_as_permute,
 }
 
 

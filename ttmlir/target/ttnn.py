@@ -36,7 +36,8 @@ FAMILY_TABLES = {"unary": "EltwiseUnaryOp", "binary": "EltwiseBinaryOp", "reduct
 
 
 # TTNN ops that a pass replaces before translation, with what to run.
-NEVER_SERIALIZED = {"to_tensor_spec": "break it into primitive layout ops first (--ttnn-decompose-layouts)",
+NEVER_SERIALIZED = {"transpose": "run --ttnn-workaround first: it runs a transpose as a permute",
+                    "to_tensor_spec": "break it into primitive layout ops first (--ttnn-decompose-layouts)",
                     "tt_lang_op": "its kernel is opaque to the compiler: tt-lang's resolver must compile it into a "
                                   "ttnn.generic op, and this build has no tt-lang"}
 

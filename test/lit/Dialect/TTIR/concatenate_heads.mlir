@@ -1,5 +1,5 @@
 // RUN: ttmlir-opt %s | FileCheck %s
-// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s | FileCheck %s --check-prefix=TTNN
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path% optimization-level=1" %s | FileCheck %s --check-prefix=TTNN
 // RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path% enable-ttnn-decomposition-pass=false" %s | FileCheck %s --check-prefix=KEPT
 // Heads whose size is whole tiles join in tt-metal's kernel; other sizes as a permute and a reshape.
 

@@ -1,4 +1,4 @@
-// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path%" %s -o %t.mlir
+// RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline="system-desc-path=%system_desc_path% enable-ttnn-decomposition-pass=false" %s -o %t.mlir
 // RUN: ttmlir-translate --ttnn-to-flatbuffer %t.mlir -o %t.ttnn
 // RUN: ttrt read --section all --result-file %t.json %t.ttnn | FileCheck %s
 
