@@ -605,7 +605,8 @@ def test_attention_time_is_modelled_from_its_flops():
     for keys in (256, 512):
         shapes = [(1, 8, 128, 64), (1, 8, keys, 64), (1, 8, keys, 64)]
         binary = Binary(data=compile_ttir(single_op("scaled_dot_product_attention", shapes, shapes[0],
-                                                    "is_causal = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>")))
+                                                    "is_causal = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>"),
+                                          pipeline_options="enable-ttnn-decomposition-pass=false"))
         _, ctx = run_program(binary, 0, [torch.randn(s) for s in shapes], MeshDevice())
         (perf,) = [p for op, p, *_ in ctx.perf if op.name == "scaled_dot_product_attention"]
         compute[keys] = perf.compute_ns

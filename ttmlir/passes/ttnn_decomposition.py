@@ -244,7 +244,7 @@ def _group_norm(op: TTNNOp, constrained: bool) -> bool:
     groups_count = op.prop("num_groups").value.data
     if len(shape) != 4 or groups_count <= 0 or shape[3] % groups_count:
         return False
-    batch, _, size, channels = shape
+    batch, size, channels = shape[0], shape[1] * shape[2], shape[3]  # [N, 1, H*W, C], or [N, H, W, C]
     if constrained and size % ttnn.TILE == 0:
         return False
     emit = Emitter(op)

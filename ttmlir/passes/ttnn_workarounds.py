@@ -19,6 +19,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
+from ttmlir import hardware
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.props import KINDS, int_values
 from ttmlir.dialects.syntax import enum
@@ -319,13 +320,15 @@ def _mask_heads_materialized(op: TTNNOp) -> None:
         op.operands[list(op.operands).index(mask)] = repeat.results[0]
 
 
-def _reshaped_around(op: TTNNOp, shape: list[int], operands: tuple[int, ...] = (0,)) -> None:
-    """`op` runs on its inputs (the operands at `operands`) reshaped to `shape` (reshapes before it), its result
-    reshaped back after it (from its shape with leading ones to the rank of `shape`)."""
+def _reshaped_around(op: TTNNOp, shape: list[int], operands: tuple[int, ...] = (0,), lead: int = 0) -> None:
+    """`op` runs on its inputs (the operands at `operands`) reshaped to `shape` (reshapes before it), or with
+    `lead` leading ones added, its result reshaped back after it (from its shape with leading ones to the rank of
+    `shape`)."""
     for i in operands:
         value = op.operands[i]
-        before = ttnn_op("reshape", [value], {"shape": KINDS["i32_array"].build(shape)},
-                         [_reshaped(value.type, shape)], op)
+        target = [1] * lead + list(value.type.get_shape()) if lead else shape
+        before = ttnn_op("reshape", [value], {"shape": KINDS["i32_array"].build(target)},
+                         [_reshaped(value.type, target)], op)
         op.parent.insert_op_before(before, op)
         op.operands[i] = before.results[0]
     result = op.results[0]
@@ -374,6 +377,47 @@ def _embedding_weight_in_4d(op: TTNNOp) -> None:
         reshape.location = helper_location(op.location, "reshape")
         op.parent.insert_op_before(reshape, op)
         op.operands[list(op.operands).index(weight)] = reshape.results[0]
+
+
+def _slice_rows_fit_l1(op: TTNNOp) -> list[Operation] | None:
+    """The slice kernel double-buffers whole result rows in L1: when two rows do not fit, the innermost other dim
+    whose rows do is swapped last (permutes around a slice of the permuted input)."""
+    from ttmlir.passes.ttnn_greedy_memory_layout_propagation import arch_of
+    from ttmlir.runtime.op_model import l1_budget
+
+    shape = list(op.results[0].type.get_shape())
+    unit, budget = hardware.DTYPE_BYTES[_dtype(op.operands[0])], l1_budget(arch_of(op), 1.0)
+    if len(shape) < 2 or 2 * shape[-1] * unit <= budget:
+        return None
+    swap = next((d for d in range(len(shape) - 2, -1, -1) if 2 * shape[d] * unit <= budget), None)
+    if swap is None:
+        return None
+    perm = list(range(len(shape)))
+    perm[swap], perm[-1] = perm[-1], perm[swap]
+    value, array = op.operands[0], KINDS["i32_array"].build
+    order = lambda values: [values[p] for p in perm]
+    before = ttnn_op("permute", [value], {"permutation": KINDS["i64_darray"].build(perm)},
+                     [_reshaped(value.type, order(value.type.get_shape()))], op)
+    sliced = ttnn_op("slice_static", [before.results[0]], {name: array(order(int_values(op.prop(name))))
+                                                           for name in ("begins", "ends", "step")},
+                     [_reshaped(op.results[0].type, order(shape))], op)
+    after = ttnn_op("permute", [sliced.results[0]], {"permutation": KINDS["i64_darray"].build(perm)},
+                    [op.results[0].type], op)
+    for new, suffix in ((before, "permute"), (sliced, "slice"), (after, "permuteInverse")):
+        new.location = helper_location(op.location, suffix)
+    Rewriter.replace_op(op, [before, sliced, after])
+    return [before, sliced, after]
+
+
+def _gather_in_2d(op: TTNNOp) -> None:
+    """tt-metal's gather needs rank >= 2 (tt-metal#45155): a rank-1 gather runs on (1, n) views, along dim 1 (a
+    negative dim counts from the back either way)."""
+    if op.prop("dim") is None or len(op.operands[0].type.get_shape()) != 1:
+        return
+    _reshaped_around(op, [1, *op.results[0].type.get_shape()], operands=(0, 1), lead=1)
+    dim = op.prop("dim").value.data
+    if dim >= 0:
+        op.properties["dim"] = KINDS["si32"].build(dim + 1)
 
 
 def _sampling_in_4d(op: TTNNOp) -> None:
@@ -461,6 +505,8 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "sampling": _sampling_in_4d,
     "embedding": _embedding_weight_in_4d,
     "transpose": _transpose_as_permute,
+    "gather": _gather_in_2d,
+    "slice_static": _slice_rows_fit_l1,
 }
 
 
