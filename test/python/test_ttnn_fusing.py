@@ -52,8 +52,41 @@ def test_fused_activations_compute_the_same():
     assert pcc(torch.nn.functional.gelu(x @ w + b), after[1]) > 0.99
 
 
-def test_op_model_fusions_are_refused():
+def test_ttnn_level_rope_and_sdpa_fusions_are_refused():
     from ttmlir.diagnostics import DiagnosticError
 
     with pytest.raises(DiagnosticError, match="'enable-sdpa-fusion' is not supported by this build"):
         lower(MODEL, "<test>", "ttnn-fusing", "enable-sdpa-fusion=true")
+
+
+HEADS = "tensor<1x32x8x64xbf16>"
+DECODE = f"""
+func.func @forward(%x: {HEADS}, %keep: tensor<32x8x1x1xbf16>, %zero: tensor<1x1x1x1xbf16>)
+    -> (tensor<32x512xbf16>, tensor<32x512xbf16>) {{
+  %0 = "ttir.permute"(%x) <{{permutation = array<i64: 1, 2, 0, 3>}}> : ({HEADS}) -> tensor<32x8x1x64xbf16>
+  %1 = "ttir.reshape"(%0) <{{shape = [32 : i32, 512 : i32]}}> : (tensor<32x8x1x64xbf16>) -> tensor<32x512xbf16>
+  %2 = "ttir.where"(%keep, %zero, %0) : (tensor<32x8x1x1xbf16>, tensor<1x1x1x1xbf16>, tensor<32x8x1x64xbf16>)
+      -> tensor<32x8x1x64xbf16>
+  %3 = "ttir.reshape"(%2) <{{shape = [32 : i32, 512 : i32]}}> : (tensor<32x8x1x64xbf16>) -> tensor<32x512xbf16>
+  return %1, %3 : tensor<32x512xbf16>, tensor<32x512xbf16>
+}}
+"""
+
+
+def test_decode_heads_concatenated_by_the_decode_kernel():
+    """With the optimizer's op constraints, [1, B, H, D] heads reordered and collapsed to rows (with or without a
+    where zeroing whole heads in between) run as nlp_concat_heads_decode, with the same values."""
+    g = torch.Generator().manual_seed(1)
+    x = torch.randn(1, 32, 8, 64, generator=g).to(torch.bfloat16)
+    keep = (torch.rand(32, 8, 1, 1, generator=g) < 0.3).to(torch.bfloat16)
+    inputs = [x, keep, torch.zeros(1, 1, 1, 1, dtype=torch.bfloat16)]
+    plain = lower(DECODE, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=1 enable-fusing-pass=false")
+    fused = lower(DECODE, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=1")
+    assert print_module(fused).count('"ttnn.nlp_concat_heads_decode"') == 2
+    assert '"ttnn.nlp_concat_heads_decode"' not in print_module(
+        lower(DECODE, "<test>", "ttir-to-ttnn-backend-pipeline"))  # level 0: no op model, no fusion
+    before, after = _outputs(plain, inputs), _outputs(fused, inputs)
+    rows = x.float()[0].reshape(32, 512)
+    goldens = [rows, torch.where(keep.float().reshape(32, 8, 1).bool(), 0.0, rows.reshape(32, 8, 64)).reshape(32, 512)]
+    for golden, a, b in zip(goldens, before, after):
+        assert torch.equal(a, b) and torch.equal(golden, b)

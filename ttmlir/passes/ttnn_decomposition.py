@@ -168,7 +168,7 @@ def _sdpa(op: TTNNOp, constrained: bool) -> bool:
         if shape[-1] != 1:
             sink = emit.slice(sink, [*shape[:-1], 1])
         sink = emit.binary("multiply", sink, scale_tensor)
-        if sink.type.get_shape() != [batch, heads, queries, 1]:
+        if tuple(sink.type.get_shape()) != (batch, heads, queries, 1):
             sink = emit("repeat", [sink], {"repeat_dims": ttnn.ShapeAttr((batch, 1, queries, 1))},
                         like(sink.type, [batch, heads, queries, 1]))
         scores = emit("concat", [scores, sink], {"dim": KINDS["si32"].build(-1)},

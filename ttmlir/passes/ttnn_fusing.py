@@ -2,8 +2,11 @@
 reshape) or of a matmul/linear's becomes part of that op, as tt-metal applies it in the same kernel: conv2d takes it
 in `conv2d_config` (with its weights' data type), matmul and linear in `activation`.
 
-The fusions that upstream validates against the op model (`enable-op-constraints`: RoPE, SDPA, split QKV, concat
-heads, RMS norm with activation) are not in this build: asking for them is refused.
+With `enable-op-constraints` (the optimizer's pipelines) the fusions the op model must accept follow, on modules
+that describe their chip (`ttcore.system_desc`; without one nothing can be validated and nothing is fused):
+decode heads gathered back into rows (a [1, B, H, D] tensor reordered to [B, H, 1, D] and collapsed to
+[B, H * D]) become `ttnn.nlp_concat_heads_decode`. RoPE and SDPA at this level (`enable-rope-fusion`,
+`enable-sdpa-fusion`) are not in this build and are refused.
 """
 
 from __future__ import annotations
@@ -12,11 +15,13 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, Signedness, StringAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from ttmlir.dialects import ttnn
+from ttmlir import hardware
+from ttmlir.dialects import ttcore, ttnn
+from ttmlir.dialects.ttnn import TILE
 from ttmlir.passes import PassFailure
 
 CONV_ACTIVATIONS = frozenset({"relu", "relu6", "silu", "sigmoid"})
@@ -65,6 +70,66 @@ def _fuse_matmul(op: ttnn.TTNNOp) -> None:
     activation.erase()
 
 
+def _through_typecasts(value: SSAValue) -> SSAValue:
+    while isinstance(value.owner, ttnn.TTNNOp) and value.owner.ROW.name == "typecast":
+        value = value.owner.operands[0]
+    return value
+
+
+def _decode_heads(value: SSAValue) -> SSAValue | None:
+    """The [1, B, H, D] tensor `value` ([B, H, 1, D]) reorders: by a permute (1, 2, 0, 3) or the reshape that equals
+    it."""
+    owner = value.owner
+    if not isinstance(owner, ttnn.TTNNOp) or owner.ROW.name not in ("permute", "reshape"):
+        return None
+    source = owner.operands[0]
+    if owner.ROW.name == "permute":
+        return source if list(owner.prop("permutation").get_values()) == [1, 2, 0, 3] else None
+    before, after = source.type.get_shape(), value.type.get_shape()
+    if len(before) == len(after) == 4 and before[0] == 1 and tuple(after) == (before[1], before[2], 1, before[3]):
+        return source
+    return None
+
+
+def _nlp_concat_heads_decode(reshape: ttnn.TTNNOp, grid_cores: int) -> None:
+    """[1, B, H, D] heads collapsed to [B, H * D] rows: the decode kernel joins them (B and D whole tiles, one user
+    per worker core), a where zeroing whole heads on the way re-applied to its input."""
+    from ttmlir.passes.ttnn_decomposition import Emitter, like
+
+    out = reshape.results[0].type.get_shape()
+    collapsed = _through_typecasts(reshape.operands[0])
+    scrub = collapsed.owner if isinstance(collapsed.owner, ttnn.TTNNOp) and collapsed.owner.ROW.name == "where" \
+        else None
+    reordered = _through_typecasts(scrub.operands[2]) if scrub is not None else collapsed
+    heads = _decode_heads(reordered)
+    if heads is None:
+        shape = reordered.type.get_shape()
+        if len(shape) != 4 or shape[0] != 1 or len(out) != 2 or tuple(out) != (shape[1], shape[2] * shape[3]):
+            return
+        heads = reordered
+    _, users, count, size = heads.type.get_shape()
+    if len(out) != 2 or tuple(out) != (users, count * size) or size % TILE or users % TILE or users > grid_cores:
+        return
+    emit = Emitter(reshape)
+    value = heads
+    if scrub is not None:
+        condition, replacement = scrub.operands[0], scrub.operands[1]
+        cond = condition.type.get_shape()
+        if len(cond) != 4 or cond[0] != users or cond[1] not in (count, 1) or tuple(cond[2:]) != (1, 1) \
+                or any(d != 1 for d in replacement.type.get_shape()):
+            return
+        condition = emit.reshape(condition, [1, users, cond[1], 1])
+        value = emit("where", [condition, replacement, value], {}, heads.type)
+    if value.type.element_type != reshape.results[0].type.element_type:
+        value = emit("typecast", [value], {}, like(value.type, value.type.get_shape(),
+                                                   ttnn.data_type_of(reshape.results[0].type.element_type)))
+    joined = emit("nlp_concat_heads_decode", [value], {"num_heads": IntegerAttr(count, IntegerType(32, Signedness.UNSIGNED))},
+                  like(value.type, [1, 1, users, count * size]))
+    reshape.operands[0] = joined
+    for new in emit.ops:
+        new.location = reshape.location
+
+
 @dataclass(frozen=True)
 class TTNNFusingPass(ModulePass):
     """TTNN fusing pass."""
@@ -76,13 +141,18 @@ class TTNNFusingPass(ModulePass):
     enable_sdpa_fusion: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        for option, asked in (("enable-op-constraints", self.enable_op_constraints),
-                              ("enable-rope-fusion", self.enable_rope_fusion),
+        for option, asked in (("enable-rope-fusion", self.enable_rope_fusion),
                               ("enable-sdpa-fusion", self.enable_sdpa_fusion)):
             if asked:
-                raise PassFailure(module, f"'{option}' is not supported by this build: the op-model-validated fusions "
-                                          "(RoPE, SDPA, split QKV, concat heads, RMS norm activations) are not "
-                                          "implemented")
+                raise PassFailure(module, f"'{option}' is not supported by this build: RoPE and SDPA are fused at the "
+                                          "TTIR level, not validated against the op model here")
+        if self.enable_op_constraints and _described(module):
+            from ttmlir.passes.ttnn_greedy_memory_layout_propagation import arch_of
+
+            for op in list(module.walk()):
+                if op.parent is not None and isinstance(op, ttnn.TTNNOp) and op.ROW.name == "reshape":
+                    grid = hardware.CHIPS[arch_of(op)].grid
+                    _nlp_concat_heads_decode(op, grid[0] * grid[1])
         for op in list(module.walk()):
             if op.parent is None or not isinstance(op, ttnn.TTNNOp):
                 continue
@@ -90,3 +160,9 @@ class TTNNFusingPass(ModulePass):
                 _fuse_conv2d(op)
             elif op.name in ("ttnn.matmul", "ttnn.linear"):
                 _fuse_matmul(op)
+
+
+def _described(module: ModuleOp) -> bool:
+    """Whether the module (or the one holding its device module) describes its chip, as validation needs."""
+    return any(isinstance(op.attributes.get("ttcore.system_desc"), ttcore.SystemDescAttr)
+               for op in module.walk() if isinstance(op, ModuleOp))
