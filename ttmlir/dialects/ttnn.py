@@ -24,7 +24,8 @@ from ttmlir.dialects.op_table import ATTENTION, GATHER_PROPS, TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind, scalar
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw, struct_attr
 from ttmlir.dialects.tt_op import TTOp, WholeMessageError, build_op_class
-from ttmlir.dialects.ttir import (SHAPE_RULES, check_repeat, collective_dim, commas, first_shape, paged_fill_cache,
+from ttmlir.dialects.ttir import (SHAPE_RULES, check_repeat, collective_dim, commas, first_shape, matmul,
+                                  matmul_product_shape, paged_fill_cache,
                                   paged_update_cache, reduce_type_in, reduction,
                                   result_shape, same_rank, same_shape, shape_of)
 
@@ -974,7 +975,17 @@ def last_dim_norm_rule(op: TTOp):
 
 
 # TTNN ops verified unlike the rest of their family, as upstream's TTNN verifies them.
-TTNN_OWN_RULES = {"argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to_tensor_spec_rule, "to_layout": to_layout_rule,
+def linear_rule(op: TTOp):
+    """As TTIR's; the product's own shape also verifies when the bias pads to one tile of rows, as tt-metal's fused
+    kernel writes it (--ttnn-workaround splits such a linear into matmul and add)."""
+    bias = op.operand_groups()["bias"]
+    if bias and len(shape_of(bias[0])) > 1 and shape_of(bias[0])[-2] <= TILE \
+            and result_shape(op) == matmul_product_shape(op):
+        return
+    matmul(op)
+
+
+TTNN_OWN_RULES = {"linear": linear_rule, "argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to_tensor_spec_rule, "to_layout": to_layout_rule,
                   "to_memory_config": to_memory_config_rule, "clamp_scalar": clamp_scalar_rule, "all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule,
                   "all_reduce_async": lambda op: all_reduce_rule(op, "all reduce async"),
                   "embedding_bw": embedding_bw_rule, "nlp_concat_heads": nlp_concat_heads_rule,

@@ -268,6 +268,65 @@ def _head_dim_padded_to_tiles(op: TTNNOp) -> None:
     _widened(op, op.results[0], (*original.get_shape()[:3], _tiles(size)))
 
 
+def _bilinear_channels_padded(op: TTNNOp) -> None:
+    """Bilinear upsampling reads whole tiles of channels: they are zero-padded to a tile multiple (each channel is
+    interpolated alone) and the result sliced back."""
+    value = op.operands[0]
+    channels = value.type.get_shape()[3]
+    if op.prop("mode") is None or op.prop("mode").data != "bilinear" or channels % ttnn.TILE == 0:
+        return
+    _pad_operand(op, value, 3, _tiles(channels))
+    _widened(op, op.results[0], (*op.results[0].type.get_shape()[:3], _tiles(channels)))
+
+
+def _linear_bias_added_apart(op: TTNNOp) -> list[Operation] | None:
+    """The fused linear adds the first row of its bias tile to every row: a weight with batch dims, or a bias with
+    more than one row (or not as wide as the product), runs as a matmul, an add broadcasting the bias, a reshape
+    to the declared result and the activation, if any."""
+    from ttmlir.dialects.ttir import broadcast_shape, matmul_product_shape
+
+    groups = op.operand_groups()
+    if not groups["bias"]:
+        return None
+    weight, bias = groups["b"][0].type.get_shape(), groups["bias"][0].type.get_shape()
+    product = matmul_product_shape(op) or (1,)
+    if not any(d > 1 for d in weight[:-2]) and not any(d > 1 for d in bias[:-1]) and bias[-1] == product[-1]:
+        return None
+    result = op.results[0].type
+    props = {k: v for k, v in op.properties.items() if k not in ("activation", "operandSegmentSizes")}
+    new = [ttnn_op("matmul", [groups["a"][0], groups["b"][0]], props, [_reshaped(result, product)], op)]
+    new.append(ttnn_op("add", [new[-1].results[0], groups["bias"][0]], {},
+                       [_reshaped(result, broadcast_shape(product, bias))], op))
+    if tuple(new[-1].results[0].type.get_shape()) != tuple(result.get_shape()):
+        new.append(ttnn_op("reshape", [new[-1].results[0]], {"shape": KINDS["i32_array"].build(list(result.get_shape()))},
+                           [result], op))
+    if op.prop("activation") is not None:
+        new.append(ttnn_op(op.prop("activation").data, [new[-1].results[0]], {}, [result], op))
+    for helper in new:
+        helper.location = helper_location(op.location, "decomp_" + helper.name.split(".")[1])
+    Rewriter.replace_op(op, new)
+    return new
+
+
+def _group_norm_channels_padded(op: TTNNOp) -> None:
+    """The group norm kernel reads whole tiles of channels: input, weight and bias are zero-padded to a multiple of
+    both the tile and the group size, the added channels forming groups of their own (zeros normalize to zeros),
+    and the result sliced back."""
+    groups = op.operand_groups()
+    shape = list(op.operands[0].type.get_shape())
+    count = op.prop("num_groups").value.data
+    if groups["input_mask"] or len(shape) != 4 or shape[3] % ttnn.TILE == 0 or count <= 0 or shape[3] % count:
+        return
+    per_group = shape[3] // count
+    padded = round_up(shape[3], math.lcm(ttnn.TILE, per_group))
+    _pad_operand(op, op.operands[0], 3, padded)
+    for name in ("weight", "bias"):
+        for value in groups[name]:
+            _pad_operand(op, value, len(value.type.get_shape()) - 1, padded)
+    op.properties["num_groups"] = KINDS["i64"].build(padded // per_group)
+    _widened(op, op.results[0], (*shape[:3], padded))
+
+
 def _widened(op: TTNNOp, result: SSAValue, shape) -> Operation:
     """`op` makes `result` larger (`shape`); what its users read is its leading part, sliced after `op` (the
     slice returned)."""
@@ -506,6 +565,9 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "embedding": _embedding_weight_in_4d,
     "transpose": _transpose_as_permute,
     "gather": _gather_in_2d,
+    "group_norm": _group_norm_channels_padded,
+    "linear": _linear_bias_added_apart,
+    "upsample": _bilinear_channels_padded,
     "slice_static": _slice_rows_fit_l1,
 }
 
@@ -515,6 +577,8 @@ def retyped(t: TensorType, want: Want) -> TensorType:
     layout = t.encoding
     tiled = layout.is_tiled if want.layout is None else want.layout == "tile"
     dtype = want.dtype or layout.data_type
+    if (tiled, dtype, want.buffer or layout.buffer_type) == (layout.is_tiled, layout.data_type, layout.buffer_type):
+        return t  # already as wanted (a sharded tensor stays sharded)
     element = t.element_type
     if want.dtype and dtype.startswith("bfp_"):
         element = ttnn.element_type_for(dtype)
