@@ -1,4 +1,4 @@
-"""`--ttnn-create-input-generators`: `create_inputs_for_<fn>()` for each forward function and a `main()`.
+"""`--ttnn-create-input-gens`: `create_inputs_for_<fn>()` for each forward function and a `main()`.
 
 Generated code then runs on its own: `main` builds every forward function's inputs (tensors of ones, laid out
 as the function's signature says), calls the function and returns 0. Runs after `--ttnn-tuplify-tensors`."""
@@ -64,7 +64,7 @@ def add_main(module: ModuleOp, funcs: list[FuncOp], input_functions: dict[str, F
 class TTNNCreateInputGeneratorsPass(ModulePass):
     """`create_inputs_for_<fn>` (ones tensors as the signature lays them out) per forward function, and `main`."""
 
-    name: ClassVar[str] = "ttnn-create-input-generators"
+    name: ClassVar[str] = "ttnn-create-input-gens"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         funcs = forward_functions(module)
