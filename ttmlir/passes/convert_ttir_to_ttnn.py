@@ -649,17 +649,27 @@ def _to_tensor_spec(op: TTOp) -> Operation:
 
 # Conversions by op name, else by family (ops of the other families convert one to one).
 def _group_norm(op: TTOp) -> list[Operation]:
-    """TTNN normalizes channels-last data: channels elsewhere (NCHW, `channel_dim`) are permuted last and back."""
+    """TTNN normalizes channels-last [N, 1, H*W, C] data: channels elsewhere (NCHW, `channel_dim`) are permuted last
+    and back, and the positions of an input of rank 4 or more flattened into one row dim and back."""
     props = {k: v for k, v in op.properties.items() if k != "channel_dim"}
     rank = len(op.operands[0].type.get_shape())
     channel = scalar(op.prop("channel_dim")) % rank
-    if channel == rank - 1:
-        return [ttnn_op("group_norm", op.operands, props, [op.results[0].type], op)]
     order = [d for d in range(rank) if d != channel] + [channel]
-    moved = _permute(op.operands[0], order, op)
-    norm = ttnn_op("group_norm", [moved.results[0], *op.operands[1:]], props, [moved.results[0].type], op)
-    back = _permute(norm.results[0], [order.index(d) for d in range(rank)], op)
-    return [moved, norm, back]
+    ops: list[Operation] = [_permute(op.operands[0], order, op)] if channel != rank - 1 else []
+    value = ops[-1].results[0] if ops else op.operands[0]
+    shape = value.type.get_shape()
+    rows = [shape[0], 1, math.prod(shape[1:-1]), shape[-1]]
+    flat = rank >= 4 and list(shape) != rows
+    if flat:
+        ops.append(_reshape(value, rows, op))
+    norm = ttnn_op("group_norm", [ops[-1].results[0] if ops else value, *op.operands[1:]], props,
+                   [(ops[-1].results[0] if ops else value).type], op)
+    ops.append(norm)
+    if flat:
+        ops.append(_reshape(norm.results[0], list(shape), op))
+    if channel != rank - 1:
+        ops.append(_permute(ops[-1].results[0], [order.index(d) for d in range(rank)], op))
+    return ops
 
 
 CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
