@@ -46,3 +46,33 @@ def test_workaround_rewrites_keep_the_values():
     goldens = [norm, up, a @ wt + bias, t[index.long()]]
     for golden, out in zip(goldens, outputs):
         assert out.data.shape == golden.shape and pcc(golden, out.data.float()) > 0.99
+
+
+QKV, KV = "tensor<1x10x480xbf16>", "tensor<1x10x320xbf16>"
+HEADS = "tensor<1x4x10x40xbf16>"
+SPLIT = f"""
+func.func @forward(%x: {QKV}, %q: {KV}, %kv: {KV}) -> ({HEADS}, tensor<1x4x40x10xbf16>, {HEADS},
+                                                     tensor<1x8x10x40xbf16>, {HEADS}, {HEADS}) {{
+  %q0, %k0, %v0 = "ttir.split_query_key_value_and_split_heads"(%x) <{{num_heads = 4 : ui32, transpose_key = true}}>
+      : ({QKV}) -> ({HEADS}, tensor<1x4x40x10xbf16>, {HEADS})
+  %q1, %k1, %v1 = "ttir.split_query_key_value_and_split_heads"(%q, %kv) <{{num_heads = 8 : ui32,
+      num_kv_heads = 4 : ui32, transpose_key = false}}> : ({KV}, {KV}) -> (tensor<1x8x10x40xbf16>, {HEADS}, {HEADS})
+  return %q0, %k0, %v0, %q1, %k1, %v1 : {HEADS}, tensor<1x4x40x10xbf16>, {HEADS}, tensor<1x8x10x40xbf16>, {HEADS}, {HEADS}
+}}
+"""
+
+
+def test_heads_of_no_whole_tile_split_apart():
+    """40-wide heads: the QKV split runs as slices, reshapes and permutes, with torch's values."""
+    g = torch.Generator().manual_seed(3)
+    x, q, kv = (torch.randn(1, 10, n, generator=g).to(torch.bfloat16) for n in (480, 320, 320))
+    module = lower(SPLIT, "<test>", "ttir-to-ttnn-backend-pipeline")
+    assert '"ttnn.split_query_key_value_and_split_heads"' not in print_module(module)
+    binary = Binary(data=translate(module))
+    outputs, _ = run_program(binary, next(i for i, p in enumerate(binary.programs) if p.name == "forward"),
+                             [x, q, kv], MeshDevice())
+    heads = lambda t, n: t.float().reshape(1, 10, n, 40).permute(0, 2, 1, 3)  # noqa: E731
+    goldens = [heads(x[..., :160], 4), heads(x[..., 160:320], 4).transpose(2, 3), heads(x[..., 320:], 4),
+               heads(q, 8), heads(kv[..., :160], 4), heads(kv[..., 160:], 4)]
+    for golden, out in zip(goldens, outputs):
+        assert torch.equal(golden, out.data.float())

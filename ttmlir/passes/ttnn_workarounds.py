@@ -21,7 +21,7 @@ from xdsl.rewriter import Rewriter
 
 from ttmlir import hardware
 from ttmlir.dialects import ttcore, ttnn
-from ttmlir.dialects.props import KINDS, int_values
+from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.passes import PassFailure
@@ -327,6 +327,55 @@ def _group_norm_channels_padded(op: TTNNOp) -> None:
     _widened(op, op.results[0], (*shape[:3], padded))
 
 
+def _split_heads_apart(op: TTNNOp) -> list[Operation] | None:
+    """The fused QKV split cuts heads on tile boundaries: heads of a size that is no tile multiple are sliced out
+    of the hidden dim, reshaped to [B, S, heads, D] and permuted to [B, heads, S, D] (the key to [B, heads, D, S]
+    when transposed)."""
+    groups = op.operand_groups()
+    batch, heads, seq, size = op.results[0].type.get_shape()
+    if size % ttnn.TILE == 0:
+        return None
+    kv_heads = op.results[2].type.get_shape()[1]
+    array, new = KINDS["i32_array"].build, []
+
+    def emit(name: str, value: SSAValue, props: dict, shape) -> SSAValue:
+        new.append(ttnn_op(name, [value], props, [_reshaped(value.type, shape)], op))
+        return new[-1].results[0]
+
+    def cut(value: SSAValue, start: int, width: int) -> SSAValue:
+        shape = list(value.type.get_shape())
+        return emit("slice_static", value, {"begins": array([0, 0, start]), "ends": array([*shape[:2], start + width]),
+                                            "step": array([1, 1, 1])}, [*shape[:2], width])
+
+    def to_heads(value: SSAValue, count: int) -> SSAValue:
+        return emit("reshape", value, {"shape": array([batch, seq, count, size])}, [batch, seq, count, size])
+
+    def permuted(value: SSAValue, perm: list[int]) -> SSAValue:
+        shape = value.type.get_shape()
+        return emit("permute", value, {"permutation": KINDS["i64_darray"].build(perm)}, [shape[p] for p in perm])
+
+    key_order = [0, 2, 3, 1] if scalar(op.prop("transpose_key")) else [0, 2, 1, 3]
+    source = groups["input_tensor"][0]
+    if not groups["kv_input_tensor"]:  # Q | K | V in one hidden dim: all slices, then all reshapes and permutes
+        parts = [cut(source, 0, heads * size), cut(source, heads * size, kv_heads * size),
+                 cut(source, (heads + kv_heads) * size, kv_heads * size)]
+        parts = [to_heads(p, n) for p, n in zip(parts, (heads, kv_heads, kv_heads))]
+        outs = [permuted(p, perm) for p, perm in zip(parts, ([0, 2, 1, 3], key_order, [0, 2, 1, 3]))]
+    else:  # Q alone, K | V from the second input
+        query = permuted(to_heads(source, heads), [0, 2, 1, 3])
+        kv = groups["kv_input_tensor"][0]
+        key, value = cut(kv, 0, kv_heads * size), cut(kv, kv_heads * size, kv_heads * size)
+        if scalar(op.prop("transpose_key")):
+            key, value = to_heads(key, kv_heads), to_heads(value, kv_heads)
+            key, value = permuted(key, key_order), permuted(value, [0, 2, 1, 3])
+        else:
+            key = permuted(to_heads(key, kv_heads), key_order)
+            value = permuted(to_heads(value, kv_heads), [0, 2, 1, 3])
+        outs = [query, key, value]
+    Rewriter.replace_op(op, new, outs)
+    return new
+
+
 def _widened(op: TTNNOp, result: SSAValue, shape) -> Operation:
     """`op` makes `result` larger (`shape`); what its users read is its leading part, sliced after `op` (the
     slice returned)."""
@@ -565,6 +614,7 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "embedding": _embedding_weight_in_4d,
     "transpose": _transpose_as_permute,
     "gather": _gather_in_2d,
+    "split_query_key_value_and_split_heads": _split_heads_apart,
     "group_norm": _group_norm_channels_padded,
     "linear": _linear_bias_added_apart,
     "upsample": _bilinear_channels_padded,
