@@ -450,6 +450,17 @@ def mlir_float(value: float, type: AnyFloat) -> str:
     short = f"{sign}{head[0]}.{(head[1:] + '0' * 6)[:6]}e{head_exponent:+03d}"
     if _round_trips(short, value, type):
         return short
+    return apfloat_string(value, type)
+
+
+def apfloat_string(value: float, type: AnyFloat) -> str:
+    """APFloat::toString: the digits that read back to the same value of `type`, plain between 1e-4 and the
+    precision, else `9.99999974E-6` (how generated code spells a float attribute)."""
+    exact = Decimal(value)
+    if exact == 0:
+        return "-0.0" if str(value).startswith("-") else "0.0"
+    sign = "-" if exact < 0 else ""
+    digits, exponent = _digits(abs(exact))
     precision = 17 if isinstance(type, Float64Type) else 9
     mantissa, exponent = _rounded_digits(digits, exponent, precision)
     if -4 <= exponent < precision:

@@ -72,6 +72,8 @@ def _verify_error(op: Operation) -> str | None:
         if isinstance(op, TTOp):
             op.tt_verify()
         else:
+            if hasattr(op, "verify_ods"):  # an op checking MLIR's ODS constraints in MLIR's words first
+                op.verify_ods()
             op.verify_()
     except VerifyException as error:
         message = str(error).splitlines()[0] if str(error) else "failed to verify"

@@ -54,3 +54,51 @@ def test_emitc_compile_error_is_reported(tmp_path):
     result = run_emitc(tmp_path, "::std::vector<::ttnn::Tensor> f(::std::vector<::ttnn::Tensor> v) { retur v; }\n"
                                  "::std::vector<::ttnn::Tensor> create_inputs_for_f() { return {}; }\n", None)
     assert result["result"] == "error" and "g++ failed" in result["exception"]
+
+
+SEMAPHORE = """
+module {
+  func.func @sem() -> () {
+    %0 = "ttnn.get_device"() <{mesh_offset = #ttnn<mesh_offset 0x0>, mesh_shape = #ttnn<mesh_shape 1x1>}> : () -> !ttnn.device
+    %1 = "ttnn.create_global_semaphore"(%0) <{core_range_set = #ttnn.core_range_set<[#ttnn.core_range<(0,0), (1,3)>]>, initial_value = 3 : ui32}> : (!ttnn.device) -> !ttnn.global_semaphore
+    "ttnn.reset_global_semaphore"(%1) <{value = 5 : ui32}> : (!ttnn.global_semaphore) -> ()
+    return
+  }
+}
+"""
+
+
+def test_global_semaphore_in_python_and_cpp(tmp_path):
+    """A global semaphore is created on its cores and reset, by generated Python and by generated C++ alike."""
+    import ttnn
+    from ttnn.emitc import Bridge, build
+    from ttnn.utils import DeviceGetter
+
+    from ttmlir.target.python import translate_to_python
+
+    made = []
+    real = ttnn.create_global_semaphore
+
+    def spy(*args, **kwargs):
+        made.append(real(*args, **kwargs))
+        return made[-1]
+
+    device = ttnn.open_device()
+    DeviceGetter.use(device)
+    py = translate_to_python(lower(SEMAPHORE, "<test>", "convert-ttnn-to-emitpy"))
+    scope = {}
+    exec(compile(py.replace("import utils", "from ttnn import utils"), "sem.py", "exec"), scope)
+    ttnn.create_global_semaphore = spy
+    try:
+        scope["sem"]()
+        cpp = translate_to_cpp(lower(SEMAPHORE, "<test>", "convert-ttnn-to-emitc"))
+        cpp += ("::std::vector<::ttnn::Tensor> f(::std::vector<::ttnn::Tensor> v) { sem(); return v; }\n"
+                "::std::vector<::ttnn::Tensor> create_inputs_for_f() { return {}; }\n")
+        (tmp_path / "sem.cpp").write_text(cpp)
+        library, _ = build(tmp_path / "sem.cpp", tmp_path / "build")
+        Bridge(library, device).run("ttsim_run_f", [])
+    finally:
+        ttnn.create_global_semaphore = real
+    assert len(made) == 2
+    for semaphore in made:
+        assert semaphore.value == 5 and semaphore.cores.num_cores() == 8 and semaphore.device is device

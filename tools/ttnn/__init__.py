@@ -101,7 +101,8 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'ttnn' (simulated) has no attribute '{name}'")
 
 
-from ttnn.device import Device, close_device, open_device  # noqa: E402
+from ttnn.device import (CoreCoord, CoreRange, CoreRangeSet, Device, GlobalSemaphore, close_device,  # noqa: E402
+                         create_global_semaphore, open_device, reset_global_semaphore_value)
 from ttnn.tensor import Tensor, from_torch, to_torch  # noqa: E402
 from ttnn.operations import install_operations  # noqa: E402
 

@@ -56,3 +56,51 @@ def open_device(device_id: int = 0, arch: str = "wormhole_b0", mesh_shape: tuple
 
 def close_device(device: Device) -> None:
     device.is_open = False
+
+
+class CoreCoord(tuple):
+    """A Tensix core's (x, y) on the device grid: `ttnn.CoreCoord(0, 0)`."""
+
+    def __new__(cls, x: int, y: int):
+        return super().__new__(cls, (int(x), int(y)))
+
+
+class CoreRange(tuple):
+    """The cores of a rectangle, corners included: `ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(7, 7))`."""
+
+    def __new__(cls, start: CoreCoord, end: CoreCoord):
+        return super().__new__(cls, (CoreCoord(*start), CoreCoord(*end)))
+
+
+class CoreRangeSet(frozenset):
+    """A set of core ranges: `ttnn.CoreRangeSet([ttnn.CoreRange(...)])`."""
+
+    def __new__(cls, ranges=()):
+        return super().__new__(cls, (CoreRange(*r) for r in ranges))
+
+    def num_cores(self) -> int:
+        return len({(x, y) for (x0, y0), (x1, y1) in self for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)})
+
+
+class GlobalSemaphore:
+    """A semaphore word on each core of a set, living beyond one op (`ttnn.create_global_semaphore`)."""
+
+    def __init__(self, device: Device, cores: CoreRangeSet, value: int):
+        self.device, self.cores, self.value = device, cores, value
+
+
+def create_global_semaphore(mesh_device: Device, cores: CoreRangeSet, initial_value: int = 0) -> GlobalSemaphore:
+    if not isinstance(mesh_device, Device):
+        raise TypeError(f"ttnn.create_global_semaphore(): expected a ttnn device, got {type(mesh_device).__name__}")
+    y, x = mesh_device.mesh.chips[0].facts.grid
+    outside = [r for r in cores for (cx, cy) in r if not (0 <= cx < x and 0 <= cy < y)]
+    if outside:
+        raise ValueError(f"ttnn.create_global_semaphore(): core range {outside[0]} is outside the {x}x{y} core grid")
+    return GlobalSemaphore(mesh_device, CoreRangeSet(cores), int(initial_value))
+
+
+def reset_global_semaphore_value(semaphore: GlobalSemaphore, value: int) -> None:
+    if not isinstance(semaphore, GlobalSemaphore):
+        raise TypeError(f"ttnn.reset_global_semaphore_value(): expected a ttnn.GlobalSemaphore, "
+                        f"got {type(semaphore).__name__}")
+    semaphore.value = int(value)

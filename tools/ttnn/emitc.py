@@ -26,7 +26,10 @@ ENUMS = {"DataType": ttnn_api.DATA_TYPES, "Layout": ttnn_api.LAYOUTS, "BufferTyp
 STRUCTS = {"MemoryConfig": ("TensorMemoryLayout memory_layout; BufferType buffer_type; std::optional<int64_t> "
                             "shard_spec;", ("memory_layout", "buffer_type", "shard_spec")),
            "Shape": ("std::vector<int64_t> dims;", ("dims",)),
-           "MeshShape": ("int64_t y; int64_t x;", ("y", "x"))}
+           "MeshShape": ("int64_t y; int64_t x;", ("y", "x")),
+           "CoreCoord": ("int64_t x; int64_t y;", ("x", "y")),
+           "CoreRange": ("CoreCoord start; CoreCoord end;", ("start", "end")),
+           "CoreRangeSet": ("std::vector<CoreRange> ranges;", ("ranges",))}
 PROGRAM = re.compile(r"^::std::vector<::ttnn::Tensor> (\w+)\(::std::vector<::ttnn::Tensor> \w+\) \{", re.M)
 
 
@@ -77,14 +80,15 @@ def ops_inc() -> str:
     for row in TTNN_ROWS:
         if row.name in ("get_device", "generic") or any(r.endswith("*") for r in row.results):
             continue
-        *spaces, leaf = ttnn_api.callee_of(row.name).split(".")
+        *spaces, leaf = ttnn_api.cpp_callee_of(row.name).split("::")
         count = len(row.results)
-        result = "void" if count == 0 else "Tensor" if count == 1 else \
-            "std::tuple<" + ", ".join(["Tensor"] * count) + ">"
-        forwarded = ttnn_api.CONSTRUCTORS.get(row.name, ".".join([*spaces, leaf]))
+        handle = "GlobalSemaphore" if row.family == "semaphore" else "Tensor"  # what the result's handle is
+        result = "void" if count == 0 else handle if count == 1 else \
+            "std::tuple<" + ", ".join([handle] * count) + ">"
+        forwarded = ttnn_api.CONSTRUCTORS.get(row.name, ttnn_api.callee_of(row.name))
         call = f'ttsim::call<{max(count, 1)}>("{forwarded}", ttsim::arguments(a...))'
-        body = f"{call};" if count == 0 else f"return Tensor{{{call}[0]}};" if count == 1 else \
-            f"auto r = {call}; return {{" + ", ".join(f"Tensor{{r[{i}]}}" for i in range(count)) + "};"
+        body = f"{call};" if count == 0 else f"return {handle}{{{call}[0]}};" if count == 1 else \
+            f"auto r = {call}; return {{" + ", ".join(f"{handle}{{r[{i}]}}" for i in range(count)) + "};"
         namespace = "::".join(["ttnn", *spaces])
         lines.append(f"namespace {namespace} {{ template <typename... A> {result} {leaf}(const A &...a) {{ {body} }} }}")
     lines.append("namespace ttnn { struct DeviceGetter { static MeshDevice *getInstance() { static MeshDevice device; "

@@ -24,8 +24,8 @@ from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
 
 # ops generated code never calls through the library (the device comes from utils.DeviceGetter; ttnn.generic
-# runs the compiler's own kernels)
-NOT_LIBRARY_CALLS = {"get_device", "generic"}
+# runs the compiler's own kernels); global semaphores are the device's own objects (`ttnn.device`)
+NOT_LIBRARY_CALLS = {"get_device", "generic", "create_global_semaphore", "reset_global_semaphore"}
 
 
 def install_operations(namespace: dict) -> None:
@@ -162,6 +162,8 @@ def _placement(row, bound: dict, first) -> tuple[str, str | None]:
     config = bound.get("memory_config")
     if row.name == "from_device":
         return "system_memory", None
+    if row.family == "prepare_conv2d":  # the conv's weights live on its device
+        return "dram", "interleaved"
     if config is not None:
         return config.buffer_type.value, config.memory_layout.value
     if row.name == "to_device" or (first is None and bound.get("device") is not None):
@@ -174,8 +176,9 @@ def _placement(row, bound: dict, first) -> tuple[str, str | None]:
 def _result_refs(row, table, bound: dict, first, describe, device) -> list:
     """The op's result references: shape, format and placement as the call gives them (a computed shape replaces
     the provisional one before the values are stored)."""
-    dtype = bound.get("dtype") or bound.get("output_dtype")
-    layout = bound.get("layout")
+    from ttnn import Layout
+    dtype = bound.get("dtype") or bound.get("output_dtype") or bound.get("input_dtype")
+    layout = bound.get("layout") or (Layout.TILE if row.family == "prepare_conv2d" else None)
     shape = bound.get("shape")
     buffer, memory_layout = _placement(row, bound, first)
     refs = []

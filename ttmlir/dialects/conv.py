@@ -303,5 +303,67 @@ def ttnn_conv2d(op: TTOp):
     return None
 
 
+def prepared_conv2d_rows(op: TTOp) -> int:
+    """Rows of a prepared conv2d weight: each kernel position's input channels (all groups: block-diagonal)."""
+    kernel = int_values(op.prop("kernel_size"))
+    return kernel[0] * kernel[1] * scalar(op.prop("in_channels"))
+
+
+def _prepared(op: TTOp, rows: int, what: str) -> None:
+    """The result holds the prepared tensor: (1, 1, rows, out_channels), or larger (zero padding)."""
+    result, out_channels = _shape(op.results[0]), scalar(op.prop("out_channels"))
+    if len(result) != 4 or result[:2] != (1, 1) or result[2] < rows or result[3] < out_channels:
+        raise op.error(f"Expected the result to hold the prepared {what} (1, 1, {rows}, {out_channels}), got "
+                       f"{_tuple(result)}")
+
+
+def prepare_conv2d_weights(op: TTOp):
+    weight = _shape(op.operands[0])
+    if len(weight) != 4:
+        raise op.error("Weight must be a 4D tensor")
+    if scalar(op.prop("weights_format")) != "OIHW":
+        raise op.error("Only `OIHW` weights format is currently supported")
+    out_channels, in_channels, groups = (scalar(op.prop(k)) for k in ("out_channels", "in_channels", "groups"))
+    if weight[0] != out_channels:
+        raise op.error(f"Expected output channels attribute ({out_channels}) to match the first dimension of the "
+                       f"weight tensor ({weight[0]})")
+    if weight[1] != in_channels // groups:  # upstream's message divides the weight's dim by the groups again
+        raise op.error(f"Expected input channels attribute ({in_channels}) to match the number of input channels per "
+                       f"group ({weight[1] // groups})")
+    kernel = int_values(op.prop("kernel_size"))
+    if len(kernel) != 2:
+        raise op.error("Expected kernel size attribute to be a 2D tensor")
+    for size, want, what, dim in ((weight[2], kernel[0], "height", "third"), (weight[3], kernel[1], "width", "fourth")):
+        if size != want:
+            raise op.error(f"Expected kernel {what} attribute ({want}) to match the {dim} dimension of the weight "
+                           f"tensor ({size})")
+    for name in ("stride", "dilation"):
+        if len(int_values(op.prop(name))) != 2:
+            raise op.error(f"Expected {name} attribute to be a 2D tensor")
+    if len(int_values(op.prop("padding"))) not in (2, 4):
+        raise op.error("Expected padding attribute to be a 2D tensor")
+    _prepared(op, prepared_conv2d_rows(op), "weight")
+    return None
+
+
+def prepare_conv2d_bias(op: TTOp):
+    bias = _shape(op.operands[0])
+    if len(bias) != 4:
+        raise op.error("Weight must be a 4D tensor")  # sic: upstream's words for the bias
+    out_channels = scalar(op.prop("out_channels"))
+    if bias[3] != out_channels:
+        raise op.error(f"Expected output channels attribute ({out_channels}) to match the number of output channels "
+                       f"in the bias tensor ({bias[3]})")
+    for name, label, counts in (("kernel_size", "Kernel size", (2,)), ("stride", "Stride", (2,)),
+                                ("padding", "Padding", (2, 4)), ("dilation", "Dilation", (2,))):
+        count = len(int_values(op.prop(name)))
+        if count not in counts:
+            raise op.error(f"{label} attribute must have {'two or four' if len(counts) > 1 else 'two'} values, "
+                           f"got: {count}")
+    _prepared(op, 1, "bias")
+    return None
+
+
 TTIR_RULES = {"conv3d": ttir_conv3d, "conv1d": ttir_conv1d}
-TTNN_RULES = {"conv3d": ttnn_conv3d, "prepare_conv3d_weights": prepare_conv3d_weights, "conv2d": ttnn_conv2d}
+TTNN_RULES = {"conv3d": ttnn_conv3d, "prepare_conv3d_weights": prepare_conv3d_weights, "conv2d": ttnn_conv2d,
+              "prepare_conv2d_weights": prepare_conv2d_weights, "prepare_conv2d_bias": prepare_conv2d_bias}

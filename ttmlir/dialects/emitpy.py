@@ -651,9 +651,13 @@ class FileOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> "FileOp":
+        if parser._current_token.text == "{":  # no id: MLIR reads the body as the attribute dictionary
+            parser.raise_error("expected '}' in attribute dictionary")
         file_id = parser.parse_str_literal()
         attributes = parser.parse_optional_attr_dict_with_keyword()
-        region = parser.parse_region()
+        region = parser.parse_optional_region()
+        if region is None:
+            parser.raise_error("expected '{' to begin a region")
         if not region.blocks:
             from xdsl.ir import Block
             region.add_block(Block())
@@ -666,6 +670,26 @@ class FileOp(IRDLOperation):
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" ")
         printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+
+    def verify_ods(self) -> None:
+        """MLIR's ODS checks, in its order and words (run before xDSL's own)."""
+        where = f"'{self.name}' op"
+        if len(self.regions) != 1:
+            raise VerifyException(f"{where} requires one region")
+        if self.results:
+            raise VerifyException(f"{where} requires zero results")
+        if self.operands:
+            raise VerifyException(f"{where} requires zero operands")
+        file_id = self.properties.get("id", self.attributes.get("id"))
+        if file_id is None:
+            raise VerifyException(f"{where} requires attribute 'id'")
+        if not isinstance(file_id, StringAttr):
+            raise VerifyException(f"{where} attribute 'id' failed to satisfy constraint: An Attribute containing a "
+                                  "string")
+        if len(self.body.blocks) != 1:
+            raise VerifyException(f"{where} region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks")
+        if self.body.block.args:
+            raise VerifyException(f"{where} region should have no arguments")
 
     def verify_(self) -> None:
         if not self.id.data:

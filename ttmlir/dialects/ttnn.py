@@ -500,6 +500,7 @@ CONV_CONFIGS = " conv2d_config:conv2d_config?" + COMPUTE_CONFIG
 # the configurations TTNN ops (by name, else by family) take beyond their TTIR row's properties
 CONFIGS = {"matmul": " matmul_program_config:matmul_program_config?" + COMPUTE_CONFIG + " activation:str?",
            "reduction": COMPUTE_CONFIG, "softmax": COMPUTE_CONFIG, "reduce_scatter": COMPUTE_CONFIG,
+           "batch_norm_inference": COMPUTE_CONFIG, "batch_norm_training": COMPUTE_CONFIG,
            "sparse_matmul": " program_config:matmul_program_config?" + COMPUTE_CONFIG,
            "tt_lang_op": " kernel_artifact:str?"}  # the compiled kernel, once tt-lang's resolver has run
 CREATION = " dtype:dtype? layout:layout? memory_config:memory_config?"
@@ -507,6 +508,11 @@ POOL = ("batch_size:si32 input_height:si32 input_width:si32 channels:si32 kernel
         "stride:i32_darray padding:i32_darray dilation:i32_darray ceil_mode:bool=false")
 CONV = ("in_channels:i32 out_channels:i32 batch_size:i32 input_height:i32 input_width:i32 "
         "kernel_size:i32_darray stride:i32_darray padding:i32_darray dilation:i32_darray groups:i32")
+# prepare_conv2d_weights / prepare_conv2d_bias: the conv2d they prepare for (upstream's argument order)
+PREPARE_CONV2D = ("input_memory_config:memory_config input_tensor_layout:layout{weights} in_channels:i32 "
+                  "out_channels:i32 batch_size:i32 input_height:i32 input_width:i32 kernel_size:i32_darray "
+                  "stride:i32_darray padding:i32_darray dilation:i32_darray{bias} groups:i32 input_dtype:dtype "
+                  "output_dtype:dtype?" + CONV_CONFIGS)
 
 # TTNN ops whose signature differs from their TTIR row, and the TTNN-only ops.
 QUANTIZATION = " axis:i32? output_dtype:dtype? memory_config:memory_config?"
@@ -558,6 +564,11 @@ TTNN_ONLY = (
     op("prepare_conv3d_weights", "prepare_conv3d_weights", "weight_tensor device",
        props="groups:i32 c_in_block:i32 alignment:i32",
        summary="Flatten a conv3d weight to (blocks*kD*kH*kW*c_in_block, O), input channels padded to the alignment."),
+    op("prepare_conv2d_weights", "prepare_conv2d", "weight_tensor device", props=PREPARE_CONV2D.format(
+        weights=" weights_format:str", bias=" has_bias:bool"),
+       summary="Lay a conv2d's OIHW weight out as conv2d consumes it: (1, 1, kH*kW*C_in, O), groups block-diagonal."),
+    op("prepare_conv2d_bias", "prepare_conv2d", "bias_tensor device", props=PREPARE_CONV2D.format(weights="", bias=""),
+       summary="Lay a conv2d's (1, 1, 1, O) bias out as conv2d consumes it, in the weights' data type."),
     op("max_pool2d", "pool", props=POOL + OUT, summary="2D max pooling over a flattened NHWC input."),
     op("max_pool2d_with_indices", "pool", props=POOL + OUT, results="result result_indices",
        summary="2D max pooling over a flattened NHWC input, with each maximum's index in its input plane."),
@@ -669,7 +680,7 @@ TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "generic": generic_rule, "lay
                     "repeat": repeat_rule, "conv": None, "trace": None, "semaphore": None, "pool": None, "arange": None, "rand": None,
                     **dict.fromkeys(("nlp_concat_heads", "nlp_concat_heads_decode", "nlp_create_qkv_heads_decode",
                                      "rotary_embedding", "norm_stats", "norm_post", "indexer_score", "assign", "point_to_point",
-                                     "prepare_conv3d_weights"))}  # verified by their own rules below
+                                     "prepare_conv3d_weights", "prepare_conv2d"))}  # verified by their own rules below
 
 
 TTIR_ONLY_PROPS = {"group_norm": ("channel_dim",)}  # the conversion to TTNN puts channels last

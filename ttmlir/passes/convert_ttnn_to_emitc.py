@@ -20,19 +20,21 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from ttmlir.dialects import emitc, ttcore, ttnn
+from ttmlir.dialects import emitc, trace, ttcore, ttnn
 from ttmlir.passes import PassFailure
-from ttmlir.passes.ttnn_api import Operand, call_of, callee_of, convert_function, cpp_value, host_type
+from ttmlir.passes.ttnn_api import Operand, call_of, convert_function, cpp_callee_of, cpp_value, host_type
 
 TENSOR = EmitC_OpaqueType(StringAttr("::ttnn::Tensor"))
 TENSORS = EmitC_OpaqueType(StringAttr("::std::vector<::ttnn::Tensor>"))
 DEVICE = EmitC_PointerType(EmitC_OpaqueType(StringAttr("::ttnn::MeshDevice")))
+SEMAPHORE = EmitC_OpaqueType(StringAttr("::ttnn::GlobalSemaphore"))
 CREATE_VECTOR = "util_create_vec"  # the helper ttnn-precompiled.hpp gives generated code
 CACHE_PREFIX = "g_cached_result_"  # a const-eval function's static cache
 
 
 def convert_type(t: Attribute, at: Operation) -> Attribute:
-    return host_type(t, at, {TensorType: TENSOR, TupleType: TENSORS, ttnn.DeviceType: DEVICE}, "C++")
+    return host_type(t, at, {TensorType: TENSOR, TupleType: TENSORS, ttnn.DeviceType: DEVICE,
+                             trace.GlobalSemaphoreType: SEMAPHORE}, "C++")
 
 
 def _opaque(text: str) -> EmitC_OpaqueAttr:
@@ -139,7 +141,7 @@ def _convert_ttnn(op: ttnn.TTNNOp) -> tuple[list[Operation], list[SSAValue]]:
             args.append(IntegerAttr(operand_index(vector.res[0]), IndexType()))
         else:
             args.append(_opaque(cpp_value(value, lambda i: "")))
-    callee = "ttnn::" + callee_of(op.ROW.name).replace(".", "::")
+    callee = "ttnn::" + cpp_callee_of(op.ROW.name)
     if len(result_types) <= 1:
         new = _call(callee, operands, result_types, args)
         return [*prelude, new], list(new.res)

@@ -18,7 +18,7 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
-from ttmlir.dialects import emitpy, ttcore, ttnn
+from ttmlir.dialects import emitpy, trace, ttcore, ttnn
 from ttmlir.passes import PassFailure
 from ttmlir.passes.mark_functions_as_forward import FUNCTION_TYPE
 from ttmlir.passes.ttnn_file_split import CONST_EVAL_WRAPPER, HOST_MODULE
@@ -27,13 +27,14 @@ from ttmlir.passes.ttnn_api import Operand, call_of, convert_function, host_type
 TENSOR = emitpy.opaque("ttnn.Tensor")
 TENSORS = emitpy.opaque("[ttnn.Tensor]")
 DEVICE = emitpy.opaque("ttnn.Device")
+SEMAPHORE = emitpy.opaque("ttnn.GlobalSemaphore")
 CREATE_LIST = "utils.create_list"  # a Python list of the values passed (generated code's `utils` module)
 CONST_EVALED = "emitpy.const_evaled"  # a const-eval function's call, until the wrapper's guard takes it in
 
 
 def convert_type(t: Attribute, at: Operation) -> Attribute:
     return host_type(t, at, {TensorType: TENSOR, TupleType: TENSORS, ttnn.DeviceType: DEVICE,
-                             ttcore.DictType: emitpy.DictType()}, "Python")
+                             trace.GlobalSemaphoreType: SEMAPHORE, ttcore.DictType: emitpy.DictType()}, "Python")
 
 
 def call(callee: str, operands: list[SSAValue], result_types: list[Attribute], args=None,

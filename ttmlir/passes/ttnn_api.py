@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
-from xdsl.dialects.builtin import FunctionType, IndexType, IntegerType, NoneAttr, TensorType, TupleType
+from xdsl.dialects.builtin import FloatAttr, FunctionType, IndexType, IntegerType, NoneAttr, TensorType, TupleType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -33,7 +33,14 @@ CALLEES = {"pow_tensor": "pow", "split_query_key_value_and_split_heads": "transf
            "rotary_embedding": "experimental.rotary_embedding", "paged_update_cache": "experimental.paged_update_cache",
            "chunked_scaled_dot_product_attention": "transformer.chunked_scaled_dot_product_attention",
            "paged_fill_cache": "experimental.paged_fill_cache", "update_cache": "update_cache",
-           "fill_cache": "fill_cache", "all_to_all_dispatch_metadata": "experimental.all_to_all_dispatch_metadata"}
+           "fill_cache": "fill_cache", "all_to_all_dispatch_metadata": "experimental.all_to_all_dispatch_metadata",
+           "reset_global_semaphore": "reset_global_semaphore_value", "prepare_conv2d_weights": "prepare_conv_weights",
+           "prepare_conv2d_bias": "prepare_conv_bias"}
+# ops C++ reaches in another namespace than Python (Python spelling, `.` for `::`)
+CPP_CALLEES = {"create_global_semaphore": "global_semaphore.create_global_semaphore",
+               "reset_global_semaphore": "global_semaphore.reset_global_semaphore_value",
+               "prepare_conv2d_weights": "operations.conv.conv2d.prepare_conv_weights",
+               "prepare_conv2d_bias": "operations.conv.conv2d.prepare_conv_bias"}
 # ttcore data types, layouts, buffers and memory layouts as ttnn's enums name them
 DATA_TYPES = {"f32": "FLOAT32", "bf16": "BFLOAT16", "f16": "FLOAT16", "bfp_bf8": "BFLOAT8_B", "bfp_bf4": "BFLOAT4_B",
               "bfp_f8": "BFLOAT8_B", "bfp_f4": "BFLOAT4_B", "bfp_bf2": "BFLOAT2_B", "bfp_f2": "BFLOAT2_B",
@@ -58,13 +65,19 @@ LAYOUT_OP_KEYWORDS = {"to_layout": ("layout", "dtype", "memory_config"), "typeca
                       "to_device": ("memory_config",), "from_device": (), "to_memory_config": ("memory_config",)}
 DERIVED = ("dtype", "layout", "memory_config")
 # ops whose ttnn signature orders operands and properties otherwise than their row (operands first, then props)
-ORDER = {"arange": ("start", "end", "step", "dtype", "device", "memory_config", "layout")}
+ORDER = {"arange": ("start", "end", "step", "dtype", "device", "memory_config", "layout"),
+         "create_global_semaphore": ("device", "core_range_set", "initial_value")}
 # keywords an op's ttnn function takes beyond its row, read from the result's layout: the result's format does not
 # follow the first operand's (ttnn.embedding's is the weight's)
 RESULT_KEYWORDS = {"embedding": ("layout", "dtype")}
-# keywords ttnn's function spells otherwise than the op's property (by op)
-RENAMED = {op: {"matmul_program_config": "program_config", "compute_config": "compute_kernel_config"}
-           for op in ("matmul", "linear")}
+# keywords ttnn's function spells otherwise than the op's property (by op); an operand named here is passed by
+# that keyword too
+RENAMED = {**{op: {"matmul_program_config": "program_config", "compute_config": "compute_kernel_config"}
+              for op in ("matmul", "linear")},
+           "create_global_semaphore": {"device": "mesh_device", "core_range_set": "cores"},
+           **{f"prepare_conv2d_{what}": {operand: operand, "device": "device", "input_tensor_layout": "input_layout",
+                                         "conv2d_config": "conv_config"}
+              for what, operand in (("weights", "weight_tensor"), ("bias", "bias_tensor"))}}
 # ops whose dtype keyword is None: the result takes the operands' data type
 OPERAND_DTYPE = {"remainder"}
 # ops Python builds with a ttnn constructor, not an op function: `ttnn.Tensor(values, shape, dtype, layout[, device,
@@ -87,6 +100,15 @@ class Ctor:
     kwargs: tuple = ()
 
 
+class TypedFloat(float):
+    """A float attribute's value and its type: Python spells it as APFloat prints that type (`9.99999974E-6`)."""
+
+    def __new__(cls, value: float, type: Attribute):
+        self = super().__new__(cls, value)
+        self.type = type
+        return self
+
+
 @dataclass(frozen=True)
 class Operand:
     index: int
@@ -101,6 +123,10 @@ class Call:
 
 def callee_of(name: str) -> str:
     return CALLEES.get(name, name)
+
+
+def cpp_callee_of(name: str) -> str:
+    return "::".join(CPP_CALLEES.get(name, callee_of(name)).split("."))
 
 
 def ttir_name(ttnn_name: str) -> str | None:
@@ -146,7 +172,7 @@ def value_of(op: Operation, kind: str, attr: Attribute):
     if kind in INT_KINDS:
         return int(scalar(attr))
     if kind in ("f32", "number", "f32_or_i32"):
-        return scalar(attr)
+        return TypedFloat(attr.value.data, attr.type) if isinstance(attr, FloatAttr) else scalar(attr)
     if kind == "str":
         return str(scalar(attr))
     if kind in LIST_KINDS or kind.endswith("_or_darray"):
@@ -174,8 +200,8 @@ def value_of(op: Operation, kind: str, attr: Attribute):
     if kind == "symbol":
         return attr.root_reference.data
     if kind == "core_range_set":
-        return Ctor("CoreRangeSet", tuple(Ctor("CoreRange", (Ctor("CoreCoord", start), Ctor("CoreCoord", end)))
-                                          for start, end in (r.data for r in attr.data)))
+        return Ctor("CoreRangeSet", ([Ctor("CoreRange", (Ctor("CoreCoord", start), Ctor("CoreCoord", end)))
+                                      for start, end in (r.data for r in attr.data)],))
     raise PassFailure(op, f"'{op.name}': a '{kind}' property has no spelling in the ttnn API here")
 
 
@@ -202,6 +228,9 @@ def parameters(row) -> list[tuple[str, str | None]]:
     if row.name in ORDER:
         by_name = {n.rstrip("*"): (n, k) for n, k in params}
         params = [by_name[n] for n in ORDER[row.name]]
+    elif row.family == "prepare_conv2d":  # the device after the conv's groups, as ttnn takes it
+        device = params.pop(1)
+        params.insert(next(i for i, (n, _) in enumerate(params) if n == "groups") + 1, device)
     return params
 
 
@@ -213,15 +242,17 @@ def call_of(op: ttnn.TTNNOp) -> Call:
     if row.name in CONSTRUCTORS:
         return _constructed(op)
     args: list[tuple[str | None, object]] = []
+    renamed = RENAMED.get(row.name, {})
     operands = _operands_by_name(op)
     defaults = {name: default for name, _kind, default, _required in row.props if default is not None}
     for name, kind in parameters(row):
         if kind is None:
             values = operands.get(name.rstrip("*"))
+            keyword = name if name in renamed else None
             if name.endswith("*"):
-                args.append((None, [Operand(i) for i in values or []]))
+                args.append((keyword, [Operand(i) for i in values or []]))
             else:
-                args.append((None, Operand(values[0]) if values else None))
+                args.append((keyword, Operand(values[0]) if values else None))
         elif kind == "derived":
             args.append((name, derived(op, name)))
         elif name == "dtype" and row.name in OPERAND_DTYPE:
@@ -231,7 +262,6 @@ def call_of(op: ttnn.TTNNOp) -> Call:
             args.append((name, value_of(op, kind, attr if attr is not None else KINDS[kind].build(defaults[name]))))
         else:
             args.append((name, derived(op, name) if name in DERIVED else None))
-    renamed = RENAMED.get(row.name, {})
     return Call(row.name, callee_of(row.name), tuple((renamed.get(k, k) if k else k, v) for k, v in args))
 
 
@@ -283,6 +313,9 @@ def _float(value: float) -> str:
         return "float('nan')"
     if math.isinf(value):
         return "float('inf')" if value > 0 else "float('-inf')"
+    if isinstance(value, TypedFloat):
+        from ttmlir.asm import apfloat_string
+        return apfloat_string(value, value.type)
     return repr(value)
 
 
@@ -306,6 +339,7 @@ def cpp_value(value, operand) -> str:
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(value, (list, tuple)):
         element = "::ttnn::Tensor" if value and isinstance(value[0], Operand) else \
+            f"::ttnn::{value[0].type}" if value and isinstance(value[0], Ctor) else \
             "float" if any(isinstance(v, float) for v in value) else "int64_t"
         return f"::std::vector<{element}>{{" + ", ".join(cpp_value(v, operand) for v in value) + "}"
     if isinstance(value, Enum):

@@ -473,6 +473,15 @@ def _reduce_scatter_accumulates_in_f32(op: TTNNOp) -> None:
             ("packer_l1_acc", False)))
 
 
+def _rms_norm_at_full_precision(op: TTNNOp) -> None:
+    """rms_norm without a compute config runs at full fidelity, accumulating in f32 (dst and packer), as upstream's
+    workaround sets it: a later default fidelity (compute-cfg-math-fidelity) does not lower it."""
+    if op.prop("compute_config") is None:
+        op.properties["compute_config"] = ttnn.DeviceComputeKernelConfigAttr((
+            ("math_fidelity", "hifi4"), ("math_approx_mode", False), ("fp32_dest_acc_en", True),
+            ("packer_l1_acc", True)))
+
+
 def _embedding_weight_in_4d(op: TTNNOp) -> None:
     """The embedding kernel takes at most a 4D table: one of more dims (all but its last two ones) is read as
     [1, 1, N, D]."""
@@ -608,7 +617,7 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "scaled_dot_product_attention": _head_dim_padded_to_tiles,
     "scaled_dot_product_attention_decode": _mask_heads_materialized,
     "all_reduce": _all_reduce_in_4d, "all_reduce_async": _all_reduce_in_4d, "all_gather": _all_gather_in_2d,
-    "reduce_scatter": _reduce_scatter_accumulates_in_f32,
+    "reduce_scatter": _reduce_scatter_accumulates_in_f32, "rms_norm": _rms_norm_at_full_precision,
     "topk_router_gpt": _router_k_padded,
     "sampling": _sampling_in_4d,
     "embedding": _embedding_weight_in_4d,

@@ -242,19 +242,46 @@ def _flatten_nhwc(y: torch.Tensor) -> torch.Tensor:
 def _conv2d(x, t, num: Numerics = EXACT):
     a = _nchw(x["input"].float(), t, t.inChannels)
     w, b = x["weight"].float(), x.get("bias")
+    groups = t.groups
+    kh, kw = pair(t.kernelSize)
+    if t.type == 0 and w.shape[:2] == (1, 1) and tuple(w.shape[2:]) != (kh, kw):
+        # prepared by prepare_conv2d_weights: (1, 1, kH*kW*C_in, O) rows in (kH, kW, C_in) order, groups dense
+        w = w[0, 0, :kh * kw * t.inChannels, :t.outChannels].reshape(kh, kw, t.inChannels, t.outChannels)
+        w, groups = w.permute(3, 2, 0, 1), 1
+    if b is not None:  # (1, 1, 1, O), or prepared with padding rows
+        b = b.reshape(-1, b.shape[-1])[0, :t.outChannels]
     stride, dilation = pair(t.stride), pair(t.dilation)
     top, bottom, left, right = conv_sides(t.padding)
     if t.type == 1:  # ConvTranspose2d: weight is (C_in, C_out/groups, kH, kW); padding is symmetric
         out_pad = pair(t.outputPadding) if t.outputPadding is not None else [0, 0]
-        y = numerics.conv(F.conv_transpose2d, a, w, num, stride, (top, left), out_pad, t.groups, dilation)
+        y = numerics.conv(F.conv_transpose2d, a, w, num, stride, (top, left), out_pad, groups, dilation)
     else:
-        y = numerics.conv(F.conv2d, F.pad(a, (left, right, top, bottom)), w, num, stride, 0, dilation, t.groups)
+        y = numerics.conv(F.conv2d, F.pad(a, (left, right, top, bottom)), w, num, stride, 0, dilation, groups)
     y = y if b is None else y + b.reshape(1, -1, 1, 1).float()
     # conv2d_config's activation (`<op_type = relu>`) is applied to the result, fused as tt-metal fuses it
     fused = re.search(r"op_type = (\w+)", struct_fields(t.conv2dConfig).get("activation", ""))
     if fused and fused.group(1) not in UNARY:
         raise ValueError(f"conv2d_config activation '{fused.group(1)}' is not a unary op the simulator has")
     return _flatten_nhwc(UNARY[fused.group(1)](y) if fused else y)
+
+
+def _prepare_conv2d(x, t):
+    """A conv2d's OIHW weight (each group's block on the diagonal of a dense (O, C_in) one) as (1, 1, kH*kW*C_in,
+    O), rows in (kH, kW, C_in) order; or its bias as (1, 1, 1, O). Zero padding up to the result's shape."""
+    if t.type == 1:
+        prepared = x["bias_tensor"].reshape(1, 1, -1, t.outChannels)[:, :, :1]
+    else:
+        w, groups = x["weight_tensor"], t.groups
+        per_group_in, per_group_out = t.inChannels // groups, t.outChannels // groups
+        dense = w.new_zeros(t.outChannels, t.inChannels, *w.shape[2:])
+        for g in range(groups):
+            rows = slice(g * per_group_out, (g + 1) * per_group_out)
+            dense[rows, g * per_group_in:(g + 1) * per_group_in] = w[rows]
+        prepared = dense.permute(2, 3, 1, 0).reshape(1, 1, -1, t.outChannels)
+    shape = list(t.out.desc.shape)  # the declared result (a call of the ttnn API declares the weight's shape)
+    if len(shape) != 4:
+        return prepared
+    return F.pad(prepared, (0, max(0, shape[3] - prepared.shape[3]), 0, max(0, shape[2] - prepared.shape[2])))
 
 
 def _prepare_conv3d_weights(x, t):
@@ -739,6 +766,7 @@ KERNELS: dict[str, Kernel] = {
     "topk_router_gpt": _topk_router_gpt,
     "sampling": _sampling,
     "prepare_conv3d_weights": _prepare_conv3d_weights,
+    "prepare_conv2d_weights": _prepare_conv2d, "prepare_conv2d_bias": _prepare_conv2d,
     "max_pool2d": _pool2d,
     "avg_pool2d": _pool2d,
     "max_pool2d_with_indices": _max_pool2d_with_indices,

@@ -322,6 +322,11 @@ class AttentionOpType(object):
     FlashMlaPrefill = 5
 
 
+class PrepareConv2dOpType(object):
+    PrepareConv2dWeights = 0
+    PrepareConv2dBias = 1
+
+
 class OpType(object):
     NONE = 0
     EltwiseUnaryOp = 1
@@ -411,6 +416,7 @@ class OpType(object):
     DumpTensorOp = 85
     LoadCachedOp = 86
     CpuOp = 87
+    PrepareConv2dOp = 88
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -590,6 +596,8 @@ def OpTypeCreator(unionType, table):
         return LoadCachedOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.CpuOp:
         return CpuOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.PrepareConv2dOp:
+        return PrepareConv2dOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -14326,8 +14334,18 @@ class BatchNormInferenceOp(object):
             return obj
         return None
 
+    # BatchNormInferenceOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def BatchNormInferenceOpStart(builder):
-    builder.StartObject(9)
+    builder.StartObject(10)
 
 def BatchNormInferenceOpAddOperand(builder, operand):
     builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(operand), 0)
@@ -14356,6 +14374,9 @@ def BatchNormInferenceOpAddDimension(builder, dimension):
 def BatchNormInferenceOpAddMemoryConfig(builder, memoryConfig):
     builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
+def BatchNormInferenceOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
 def BatchNormInferenceOpEnd(builder):
     return builder.EndObject()
 
@@ -14379,6 +14400,7 @@ class BatchNormInferenceOpT(object):
         epsilon = 0.0,
         dimension = 0,
         memoryConfig = None,
+        computeConfig = None,
     ):
         self.operand = operand  # type: Optional[TensorRefT]
         self.scale = scale  # type: Optional[TensorRefT]
@@ -14389,6 +14411,7 @@ class BatchNormInferenceOpT(object):
         self.epsilon = epsilon  # type: float
         self.dimension = dimension  # type: int
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -14427,6 +14450,8 @@ class BatchNormInferenceOpT(object):
         self.dimension = batchNormInferenceOp.Dimension()
         if batchNormInferenceOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(batchNormInferenceOp.MemoryConfig())
+        if batchNormInferenceOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(batchNormInferenceOp.ComputeConfig())
 
     # BatchNormInferenceOpT
     def Pack(self, builder):
@@ -14444,6 +14469,8 @@ class BatchNormInferenceOpT(object):
             out = self.out.Pack(builder)
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
         BatchNormInferenceOpStart(builder)
         if self.operand is not None:
             BatchNormInferenceOpAddOperand(builder, operand)
@@ -14461,6 +14488,8 @@ class BatchNormInferenceOpT(object):
         BatchNormInferenceOpAddDimension(builder, self.dimension)
         if self.memoryConfig is not None:
             BatchNormInferenceOpAddMemoryConfig(builder, memoryConfig)
+        if self.computeConfig is not None:
+            BatchNormInferenceOpAddComputeConfig(builder, computeConfig)
         batchNormInferenceOp = BatchNormInferenceOpEnd(builder)
         return batchNormInferenceOp
 
@@ -14598,8 +14627,18 @@ class BatchNormTrainingOp(object):
             return obj
         return None
 
+    # BatchNormTrainingOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def BatchNormTrainingOpStart(builder):
-    builder.StartObject(12)
+    builder.StartObject(13)
 
 def BatchNormTrainingOpAddOperand(builder, operand):
     builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(operand), 0)
@@ -14637,6 +14676,9 @@ def BatchNormTrainingOpAddMomentum(builder, momentum):
 def BatchNormTrainingOpAddMemoryConfig(builder, memoryConfig):
     builder.PrependUOffsetTRelativeSlot(11, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
+def BatchNormTrainingOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(12, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
 def BatchNormTrainingOpEnd(builder):
     return builder.EndObject()
 
@@ -14663,6 +14705,7 @@ class BatchNormTrainingOpT(object):
         dimension = 0,
         momentum = 0.0,
         memoryConfig = None,
+        computeConfig = None,
     ):
         self.operand = operand  # type: Optional[TensorRefT]
         self.scale = scale  # type: Optional[TensorRefT]
@@ -14676,6 +14719,7 @@ class BatchNormTrainingOpT(object):
         self.dimension = dimension  # type: int
         self.momentum = momentum  # type: float
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -14719,6 +14763,8 @@ class BatchNormTrainingOpT(object):
         self.momentum = batchNormTrainingOp.Momentum()
         if batchNormTrainingOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(batchNormTrainingOp.MemoryConfig())
+        if batchNormTrainingOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(batchNormTrainingOp.ComputeConfig())
 
     # BatchNormTrainingOpT
     def Pack(self, builder):
@@ -14740,6 +14786,8 @@ class BatchNormTrainingOpT(object):
             batchVariance = self.batchVariance.Pack(builder)
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
         BatchNormTrainingOpStart(builder)
         if self.operand is not None:
             BatchNormTrainingOpAddOperand(builder, operand)
@@ -14762,6 +14810,8 @@ class BatchNormTrainingOpT(object):
         BatchNormTrainingOpAddMomentum(builder, self.momentum)
         if self.memoryConfig is not None:
             BatchNormTrainingOpAddMemoryConfig(builder, memoryConfig)
+        if self.computeConfig is not None:
+            BatchNormTrainingOpAddComputeConfig(builder, computeConfig)
         batchNormTrainingOp = BatchNormTrainingOpEnd(builder)
         return batchNormTrainingOp
 
@@ -21401,6 +21451,604 @@ class PrepareConv3dWeightsOpT(object):
         return prepareConv3dWeightsOp
 
 
+class PrepareConv2dOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = PrepareConv2dOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsPrepareConv2dOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def PrepareConv2dOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # PrepareConv2dOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # PrepareConv2dOp
+    def Type(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareConv2dOp
+    def WeightTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareConv2dOp
+    def BiasTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareConv2dOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareConv2dOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareConv2dOp
+    def InputMemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareConv2dOp
+    def InputTensorLayout(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareConv2dOp
+    def WeightsFormat(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+    # PrepareConv2dOp
+    def InChannels(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareConv2dOp
+    def OutChannels(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareConv2dOp
+    def BatchSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareConv2dOp
+    def InputHeight(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareConv2dOp
+    def InputWidth(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareConv2dOp
+    def KernelSize(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # PrepareConv2dOp
+    def KernelSizeAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # PrepareConv2dOp
+    def KernelSizeLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # PrepareConv2dOp
+    def KernelSizeIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        return o == 0
+
+    # PrepareConv2dOp
+    def Stride(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(32))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # PrepareConv2dOp
+    def StrideAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(32))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # PrepareConv2dOp
+    def StrideLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(32))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # PrepareConv2dOp
+    def StrideIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(32))
+        return o == 0
+
+    # PrepareConv2dOp
+    def Padding(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(34))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # PrepareConv2dOp
+    def PaddingAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(34))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # PrepareConv2dOp
+    def PaddingLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(34))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # PrepareConv2dOp
+    def PaddingIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(34))
+        return o == 0
+
+    # PrepareConv2dOp
+    def Dilation(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(36))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # PrepareConv2dOp
+    def DilationAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(36))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # PrepareConv2dOp
+    def DilationLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(36))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # PrepareConv2dOp
+    def DilationIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(36))
+        return o == 0
+
+    # PrepareConv2dOp
+    def HasBias(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(38))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # PrepareConv2dOp
+    def Groups(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(40))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareConv2dOp
+    def InputDtype(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(42))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareConv2dOp
+    def OutputDtype(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(44))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
+        return None
+
+    # PrepareConv2dOp
+    def Conv2dConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(46))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareConv2dOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(48))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def PrepareConv2dOpStart(builder):
+    builder.StartObject(23)
+
+def PrepareConv2dOpAddType(builder, type):
+    builder.PrependUint32Slot(0, type, 0)
+
+def PrepareConv2dOpAddWeightTensor(builder, weightTensor):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(weightTensor), 0)
+
+def PrepareConv2dOpAddBiasTensor(builder, biasTensor):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(biasTensor), 0)
+
+def PrepareConv2dOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def PrepareConv2dOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def PrepareConv2dOpAddInputMemoryConfig(builder, inputMemoryConfig):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(inputMemoryConfig), 0)
+
+def PrepareConv2dOpAddInputTensorLayout(builder, inputTensorLayout):
+    builder.PrependUint16Slot(6, inputTensorLayout, 0)
+
+def PrepareConv2dOpAddWeightsFormat(builder, weightsFormat):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(weightsFormat), 0)
+
+def PrepareConv2dOpAddInChannels(builder, inChannels):
+    builder.PrependInt32Slot(8, inChannels, 0)
+
+def PrepareConv2dOpAddOutChannels(builder, outChannels):
+    builder.PrependInt32Slot(9, outChannels, 0)
+
+def PrepareConv2dOpAddBatchSize(builder, batchSize):
+    builder.PrependInt32Slot(10, batchSize, 0)
+
+def PrepareConv2dOpAddInputHeight(builder, inputHeight):
+    builder.PrependInt32Slot(11, inputHeight, 0)
+
+def PrepareConv2dOpAddInputWidth(builder, inputWidth):
+    builder.PrependInt32Slot(12, inputWidth, 0)
+
+def PrepareConv2dOpAddKernelSize(builder, kernelSize):
+    builder.PrependUOffsetTRelativeSlot(13, flatbuffers.number_types.UOffsetTFlags.py_type(kernelSize), 0)
+
+def PrepareConv2dOpStartKernelSizeVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def PrepareConv2dOpAddStride(builder, stride):
+    builder.PrependUOffsetTRelativeSlot(14, flatbuffers.number_types.UOffsetTFlags.py_type(stride), 0)
+
+def PrepareConv2dOpStartStrideVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def PrepareConv2dOpAddPadding(builder, padding):
+    builder.PrependUOffsetTRelativeSlot(15, flatbuffers.number_types.UOffsetTFlags.py_type(padding), 0)
+
+def PrepareConv2dOpStartPaddingVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def PrepareConv2dOpAddDilation(builder, dilation):
+    builder.PrependUOffsetTRelativeSlot(16, flatbuffers.number_types.UOffsetTFlags.py_type(dilation), 0)
+
+def PrepareConv2dOpStartDilationVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def PrepareConv2dOpAddHasBias(builder, hasBias):
+    builder.PrependBoolSlot(17, hasBias, 0)
+
+def PrepareConv2dOpAddGroups(builder, groups):
+    builder.PrependInt32Slot(18, groups, 0)
+
+def PrepareConv2dOpAddInputDtype(builder, inputDtype):
+    builder.PrependUint16Slot(19, inputDtype, 0)
+
+def PrepareConv2dOpAddOutputDtype(builder, outputDtype):
+    builder.PrependUint16Slot(20, outputDtype, None)
+
+def PrepareConv2dOpAddConv2dConfig(builder, conv2dConfig):
+    builder.PrependUOffsetTRelativeSlot(21, flatbuffers.number_types.UOffsetTFlags.py_type(conv2dConfig), 0)
+
+def PrepareConv2dOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(22, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
+def PrepareConv2dOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List, Optional
+except:
+    pass
+
+class PrepareConv2dOpT(object):
+
+    # PrepareConv2dOpT
+    def __init__(
+        self,
+        type = 0,
+        weightTensor = None,
+        biasTensor = None,
+        device = None,
+        out = None,
+        inputMemoryConfig = None,
+        inputTensorLayout = 0,
+        weightsFormat = None,
+        inChannels = 0,
+        outChannels = 0,
+        batchSize = 0,
+        inputHeight = 0,
+        inputWidth = 0,
+        kernelSize = None,
+        stride = None,
+        padding = None,
+        dilation = None,
+        hasBias = False,
+        groups = 0,
+        inputDtype = 0,
+        outputDtype = None,
+        conv2dConfig = None,
+        computeConfig = None,
+    ):
+        self.type = type  # type: int
+        self.weightTensor = weightTensor  # type: Optional[TensorRefT]
+        self.biasTensor = biasTensor  # type: Optional[TensorRefT]
+        self.device = device  # type: Optional[DeviceRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.inputMemoryConfig = inputMemoryConfig  # type: Optional[MemoryConfigT]
+        self.inputTensorLayout = inputTensorLayout  # type: int
+        self.weightsFormat = weightsFormat  # type: Optional[str]
+        self.inChannels = inChannels  # type: int
+        self.outChannels = outChannels  # type: int
+        self.batchSize = batchSize  # type: int
+        self.inputHeight = inputHeight  # type: int
+        self.inputWidth = inputWidth  # type: int
+        self.kernelSize = kernelSize  # type: Optional[List[int]]
+        self.stride = stride  # type: Optional[List[int]]
+        self.padding = padding  # type: Optional[List[int]]
+        self.dilation = dilation  # type: Optional[List[int]]
+        self.hasBias = hasBias  # type: bool
+        self.groups = groups  # type: int
+        self.inputDtype = inputDtype  # type: int
+        self.outputDtype = outputDtype  # type: Optional[int]
+        self.conv2dConfig = conv2dConfig  # type: Optional[StructAttrT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        prepareConv2dOp = PrepareConv2dOp()
+        prepareConv2dOp.Init(buf, pos)
+        return cls.InitFromObj(prepareConv2dOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, prepareConv2dOp):
+        x = PrepareConv2dOpT()
+        x._UnPack(prepareConv2dOp)
+        return x
+
+    # PrepareConv2dOpT
+    def _UnPack(self, prepareConv2dOp):
+        if prepareConv2dOp is None:
+            return
+        self.type = prepareConv2dOp.Type()
+        if prepareConv2dOp.WeightTensor() is not None:
+            self.weightTensor = TensorRefT.InitFromObj(prepareConv2dOp.WeightTensor())
+        if prepareConv2dOp.BiasTensor() is not None:
+            self.biasTensor = TensorRefT.InitFromObj(prepareConv2dOp.BiasTensor())
+        if prepareConv2dOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(prepareConv2dOp.Device())
+        if prepareConv2dOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(prepareConv2dOp.Out())
+        if prepareConv2dOp.InputMemoryConfig() is not None:
+            self.inputMemoryConfig = MemoryConfigT.InitFromObj(prepareConv2dOp.InputMemoryConfig())
+        self.inputTensorLayout = prepareConv2dOp.InputTensorLayout()
+        self.weightsFormat = prepareConv2dOp.WeightsFormat()
+        if self.weightsFormat is not None:
+            self.weightsFormat = self.weightsFormat.decode('utf-8')
+        self.inChannels = prepareConv2dOp.InChannels()
+        self.outChannels = prepareConv2dOp.OutChannels()
+        self.batchSize = prepareConv2dOp.BatchSize()
+        self.inputHeight = prepareConv2dOp.InputHeight()
+        self.inputWidth = prepareConv2dOp.InputWidth()
+        if not prepareConv2dOp.KernelSizeIsNone():
+            if np is None:
+                self.kernelSize = []
+                for i in range(prepareConv2dOp.KernelSizeLength()):
+                    self.kernelSize.append(prepareConv2dOp.KernelSize(i))
+            else:
+                self.kernelSize = prepareConv2dOp.KernelSizeAsNumpy()
+        if not prepareConv2dOp.StrideIsNone():
+            if np is None:
+                self.stride = []
+                for i in range(prepareConv2dOp.StrideLength()):
+                    self.stride.append(prepareConv2dOp.Stride(i))
+            else:
+                self.stride = prepareConv2dOp.StrideAsNumpy()
+        if not prepareConv2dOp.PaddingIsNone():
+            if np is None:
+                self.padding = []
+                for i in range(prepareConv2dOp.PaddingLength()):
+                    self.padding.append(prepareConv2dOp.Padding(i))
+            else:
+                self.padding = prepareConv2dOp.PaddingAsNumpy()
+        if not prepareConv2dOp.DilationIsNone():
+            if np is None:
+                self.dilation = []
+                for i in range(prepareConv2dOp.DilationLength()):
+                    self.dilation.append(prepareConv2dOp.Dilation(i))
+            else:
+                self.dilation = prepareConv2dOp.DilationAsNumpy()
+        self.hasBias = prepareConv2dOp.HasBias()
+        self.groups = prepareConv2dOp.Groups()
+        self.inputDtype = prepareConv2dOp.InputDtype()
+        self.outputDtype = prepareConv2dOp.OutputDtype()
+        if prepareConv2dOp.Conv2dConfig() is not None:
+            self.conv2dConfig = StructAttrT.InitFromObj(prepareConv2dOp.Conv2dConfig())
+        if prepareConv2dOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(prepareConv2dOp.ComputeConfig())
+
+    # PrepareConv2dOpT
+    def Pack(self, builder):
+        if self.weightTensor is not None:
+            weightTensor = self.weightTensor.Pack(builder)
+        if self.biasTensor is not None:
+            biasTensor = self.biasTensor.Pack(builder)
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.inputMemoryConfig is not None:
+            inputMemoryConfig = self.inputMemoryConfig.Pack(builder)
+        if self.weightsFormat is not None:
+            weightsFormat = builder.CreateString(self.weightsFormat)
+        if self.kernelSize is not None:
+            if np is not None and type(self.kernelSize) is np.ndarray:
+                kernelSize = builder.CreateNumpyVector(self.kernelSize)
+            else:
+                PrepareConv2dOpStartKernelSizeVector(builder, len(self.kernelSize))
+                for i in reversed(range(len(self.kernelSize))):
+                    builder.PrependInt32(self.kernelSize[i])
+                kernelSize = builder.EndVector()
+        if self.stride is not None:
+            if np is not None and type(self.stride) is np.ndarray:
+                stride = builder.CreateNumpyVector(self.stride)
+            else:
+                PrepareConv2dOpStartStrideVector(builder, len(self.stride))
+                for i in reversed(range(len(self.stride))):
+                    builder.PrependInt32(self.stride[i])
+                stride = builder.EndVector()
+        if self.padding is not None:
+            if np is not None and type(self.padding) is np.ndarray:
+                padding = builder.CreateNumpyVector(self.padding)
+            else:
+                PrepareConv2dOpStartPaddingVector(builder, len(self.padding))
+                for i in reversed(range(len(self.padding))):
+                    builder.PrependInt32(self.padding[i])
+                padding = builder.EndVector()
+        if self.dilation is not None:
+            if np is not None and type(self.dilation) is np.ndarray:
+                dilation = builder.CreateNumpyVector(self.dilation)
+            else:
+                PrepareConv2dOpStartDilationVector(builder, len(self.dilation))
+                for i in reversed(range(len(self.dilation))):
+                    builder.PrependInt32(self.dilation[i])
+                dilation = builder.EndVector()
+        if self.conv2dConfig is not None:
+            conv2dConfig = self.conv2dConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
+        PrepareConv2dOpStart(builder)
+        PrepareConv2dOpAddType(builder, self.type)
+        if self.weightTensor is not None:
+            PrepareConv2dOpAddWeightTensor(builder, weightTensor)
+        if self.biasTensor is not None:
+            PrepareConv2dOpAddBiasTensor(builder, biasTensor)
+        if self.device is not None:
+            PrepareConv2dOpAddDevice(builder, device)
+        if self.out is not None:
+            PrepareConv2dOpAddOut(builder, out)
+        if self.inputMemoryConfig is not None:
+            PrepareConv2dOpAddInputMemoryConfig(builder, inputMemoryConfig)
+        PrepareConv2dOpAddInputTensorLayout(builder, self.inputTensorLayout)
+        if self.weightsFormat is not None:
+            PrepareConv2dOpAddWeightsFormat(builder, weightsFormat)
+        PrepareConv2dOpAddInChannels(builder, self.inChannels)
+        PrepareConv2dOpAddOutChannels(builder, self.outChannels)
+        PrepareConv2dOpAddBatchSize(builder, self.batchSize)
+        PrepareConv2dOpAddInputHeight(builder, self.inputHeight)
+        PrepareConv2dOpAddInputWidth(builder, self.inputWidth)
+        if self.kernelSize is not None:
+            PrepareConv2dOpAddKernelSize(builder, kernelSize)
+        if self.stride is not None:
+            PrepareConv2dOpAddStride(builder, stride)
+        if self.padding is not None:
+            PrepareConv2dOpAddPadding(builder, padding)
+        if self.dilation is not None:
+            PrepareConv2dOpAddDilation(builder, dilation)
+        PrepareConv2dOpAddHasBias(builder, self.hasBias)
+        PrepareConv2dOpAddGroups(builder, self.groups)
+        PrepareConv2dOpAddInputDtype(builder, self.inputDtype)
+        PrepareConv2dOpAddOutputDtype(builder, self.outputDtype)
+        if self.conv2dConfig is not None:
+            PrepareConv2dOpAddConv2dConfig(builder, conv2dConfig)
+        if self.computeConfig is not None:
+            PrepareConv2dOpAddComputeConfig(builder, computeConfig)
+        prepareConv2dOp = PrepareConv2dOpEnd(builder)
+        return prepareConv2dOp
+
+
 class SparseMatmulOp(object):
     __slots__ = ['_tab']
 
@@ -24502,7 +25150,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -30,7 +30,7 @@ from ttmlir.target import binary_generated as fb
 # Families whose ops share one table; other ops have a table named after themselves.
 FAMILY_TABLES = {"unary": "EltwiseUnaryOp", "binary": "EltwiseBinaryOp", "reduction": "ReductionOp", "cumsum": "CumsumOp",
                  "rotary_embedding": "RotaryEmbeddingOp", "norm_stats": "NormStatsOp", "attention": "AttentionOp",
-                 "matmul": "MatmulOp", "conv": "Conv2dOp", "pool": "Pool2dOp", "norm": "NormOp", "cache": "CacheOp", "quantization": "QuantizationOp",
+                 "matmul": "MatmulOp", "conv": "Conv2dOp", "prepare_conv2d": "PrepareConv2dOp", "pool": "Pool2dOp", "norm": "NormOp", "cache": "CacheOp", "quantization": "QuantizationOp",
                  "ccl": "CollectiveOp", "layout_op": "LayoutOp", "creation": "CreationOp", "full": "CreationOp",
                  "fill": "CreationOp", "arange": "CreationOp", "rand": "CreationOp", "constant": "CreationOp"}
 

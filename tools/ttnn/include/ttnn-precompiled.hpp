@@ -26,6 +26,9 @@ struct Tensor {
 struct MeshDevice {
   int64_t handle = -1;
 };
+struct GlobalSemaphore {
+  int64_t handle = -1;
+};
 }  // namespace ttnn
 
 namespace ttsim {
@@ -39,6 +42,7 @@ inline Callback &callback() {
 
 inline void write(std::ostringstream &s, const ::ttnn::Tensor &t) { s << "T(" << t.handle << ")"; }
 inline void write(std::ostringstream &s, const ::ttnn::MeshDevice *d) { s << "D(" << d->handle << ")"; }
+inline void write(std::ostringstream &s, const ::ttnn::GlobalSemaphore &g) { s << "T(" << g.handle << ")"; }
 inline void write(std::ostringstream &s, std::nullopt_t) { s << "None"; }
 inline void write(std::ostringstream &s, bool b) { s << (b ? "True" : "False"); }
 inline void write(std::ostringstream &s, const char *text) {
