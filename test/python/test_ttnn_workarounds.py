@@ -1,5 +1,6 @@
 """`--ttnn-workaround` rewrites keep the values: group norm and bilinear upsampling on channels padded to tiles,
-a linear whose bias has rows split into matmul and add, a rank-1 gather on (1, n) views; against torch."""
+a linear whose bias has rows split into matmul and add, a rank-1 gather on (1, n) views (a negative index reading
+NaN); against torch."""
 
 import torch
 import torch.nn.functional as F
@@ -32,7 +33,7 @@ def test_workaround_rewrites_keep_the_values():
     x, w, b = torch.randn(1, 1, 64, 16, generator=g), torch.randn(16, generator=g), torch.randn(16, generator=g)
     img, a = torch.randn(1, 8, 8, 30, generator=g), torch.randn(2, 33, 64, generator=g)
     wt, bias, t = torch.randn(64, 48, generator=g) * 0.2, torch.randn(2, 1, 1, generator=g), torch.randn(9, generator=g)
-    index = torch.tensor([8, 0, 3, 3], dtype=torch.int32)
+    index = torch.tensor([8, -1, 3, 0], dtype=torch.int32)
     inputs = [v.to(torch.bfloat16) for v in (x, w, b, img, a, wt, bias, t)] + [index]
     module = lower(MODEL, "<test>", "ttir-to-ttnn-backend-pipeline", "enable-ttnn-decomposition-pass=false")
     text = print_module(module)
@@ -43,9 +44,11 @@ def test_workaround_rewrites_keep_the_values():
     x, w, b, img, a, wt, bias, t = (v.float() for v in inputs[:8])
     norm = F.group_norm(x.reshape(1, 64, 16).permute(0, 2, 1), 2, w, b, 1e-5).permute(0, 2, 1).reshape(1, 1, 64, 16)
     up = F.interpolate(img.permute(0, 3, 1, 2), scale_factor=2, mode="bilinear").permute(0, 2, 3, 1)
-    goldens = [norm, up, a @ wt + bias, t[index.long()]]
+    goldens = [norm, up, a @ wt + bias]
     for golden, out in zip(goldens, outputs):
         assert out.data.shape == golden.shape and pcc(golden, out.data.float()) > 0.99
+    gathered = outputs[3].data.float()
+    assert gathered[1].isnan() and torch.equal(gathered[[0, 2, 3]], t[[8, 3, 0]])
 
 
 QKV, KV = "tensor<1x10x480xbf16>", "tensor<1x10x320xbf16>"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerType, ModuleOp, TensorType
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -25,7 +25,7 @@ from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.passes import PassFailure
-from ttmlir.passes.ttnn_utils import helper_location, ttnn_op
+from ttmlir.passes.ttnn_utils import device_of, helper_location, ttnn_op
 from ttmlir.spatial import round_up
 
 
@@ -526,6 +526,40 @@ def _slice_rows_fit_l1(op: TTNNOp) -> list[Operation] | None:
     return [before, sliced, after]
 
 
+def _gather_rewrites(op: TTNNOp) -> None:
+    _gather_in_2d(op)
+    _negative_indices_read_nan(op)
+
+
+def _negative_indices_read_nan(op: TTNNOp) -> None:
+    """The gather kernel reads u32 indices: signed ones are clamped at 0 for it, and what a negative index reads
+    becomes NaN (a float input's fill for an index out of bounds), by a where after it."""
+    from ttmlir.passes.ttnn_decomposition import Emitter
+
+    index = op.operand_groups()["start_indices"][0]
+    if op.prop("dim") is None or _dtype(index) != "si32" or _dtype(op.operands[0]) not in ("f32", "bf16"):
+        return
+    emit = Emitter(op)
+    shape = tuple(index.type.get_shape())
+    zero = emit("full", [device_of(op.parent)], {"shape": ttnn.ShapeAttr(shape), "fill_value": IntegerAttr(0, 32),
+                                                 "dtype": enum(ttcore.DataTypeAttr, "si32"),
+                                                 "layout": enum(ttnn.LayoutAttr, "tile")}, index.type)
+    negative = emit("lt", [index, zero], {}, index.type)
+    clamped = emit("maximum", [index, zero], {}, index.type)
+    op.operands[list(op.operands).index(index)] = emit("to_tensor_spec", [clamped], {},
+                                                       retyped(index.type, Want(dtype="u32")))
+    result = op.results[0]
+    uses = [(use.operation, use.index) for use in result.uses]
+    after = Emitter(op.next_op)  # a return follows at least
+    shape = tuple(result.type.get_shape())
+    nan = after("full", [device_of(op.parent)], {"shape": ttnn.ShapeAttr(shape), "fill_value": FloatAttr(math.nan, 32),
+                                                "dtype": enum(ttcore.DataTypeAttr, _dtype(result)),
+                                                "layout": enum(ttnn.LayoutAttr, "tile")}, result.type)
+    filled = after("where", [negative, nan, result], {}, result.type)
+    for user, i in uses:
+        user.operands[i] = filled
+
+
 def _gather_in_2d(op: TTNNOp) -> None:
     """tt-metal's gather needs rank >= 2 (tt-metal#45155): a rank-1 gather runs on (1, n) views, along dim 1 (a
     negative dim counts from the back either way)."""
@@ -622,7 +656,7 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "sampling": _sampling_in_4d,
     "embedding": _embedding_weight_in_4d,
     "transpose": _transpose_as_permute,
-    "gather": _gather_in_2d,
+    "gather": _gather_rewrites,
     "split_query_key_value_and_split_heads": _split_heads_apart,
     "group_norm": _group_norm_channels_padded,
     "linear": _linear_bias_added_apart,
