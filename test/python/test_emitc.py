@@ -102,3 +102,44 @@ def test_global_semaphore_in_python_and_cpp(tmp_path):
     assert len(made) == 2
     for semaphore in made:
         assert semaphore.value == 5 and semaphore.cores.num_cores() == 8 and semaphore.device is device
+
+
+PAGED_DECODE = """
+func.func @decode(%q: tensor<1x1x4x64xbf16>, %k: tensor<8x4x32x64xbf16>, %v: tensor<8x4x32x64xbf16>, %pages: tensor<1x8xsi32>, %pos: tensor<1xsi32>) -> tensor<1x1x4x64xbf16> {
+  %0 = "ttnn.paged_scaled_dot_product_attention_decode"(%q, %k, %v, %pages, %pos) <{is_causal = true, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1, 0>, program_config = #ttnn.sdpa_program_config<compute_with_storage_grid_size = #ttnn.core_coord<8, 8>, q_chunk_size = 32, k_chunk_size = 32, max_cores_per_head_batch = 1>}> : (tensor<1x1x4x64xbf16>, tensor<8x4x32x64xbf16>, tensor<8x4x32x64xbf16>, tensor<1x8xsi32>, tensor<1xsi32>) -> tensor<1x1x4x64xbf16>
+  return %0 : tensor<1x1x4x64xbf16>
+}
+"""
+
+
+def test_sdpa_program_config_in_python_and_cpp(tmp_path):
+    """An SDPA program config schedules the kernel without changing its values (generated Python calls ttnn with
+    it); generated C++ spells it in tt-metal's namespace and builds against the simulator's header."""
+    import ttnn
+    import torch
+    from ttnn.emitc import build
+
+    from ttmlir.target.python import translate_to_python
+
+    py = translate_to_python(lower(PAGED_DECODE, "<test>", "convert-ttnn-to-emitpy"))
+    config = py.split("program_config=")[1].split("))")[0] + ")"
+    assert config.startswith("ttnn.SDPAProgramConfig(compute_with_storage_grid_size=ttnn.CoreCoord(8, 8)")
+    device = ttnn.open_device()
+    gen = torch.Generator().manual_seed(0)
+    q, k, v = (ttnn.from_torch(torch.randn(*s, generator=gen), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT,
+                               device=device) for s in ((1, 1, 4, 64), (8, 4, 32, 64), (8, 4, 32, 64)))
+    pages, pos = (ttnn.from_torch(t, dtype=ttnn.int32, layout=ttnn.ROW_MAJOR_LAYOUT, device=device)
+                  for t in (torch.arange(8, dtype=torch.int32).reshape(1, 8), torch.tensor([100], dtype=torch.int32)))
+    decode = ttnn.transformer.paged_scaled_dot_product_attention_decode
+    plain = ttnn.to_torch(decode(q, k, v, pages, None, pos, is_causal=True))
+    scheduled = ttnn.to_torch(decode(q, k, v, pages, None, pos, is_causal=True, program_config=eval(config)))
+    assert torch.equal(plain, scheduled)
+    cpp = translate_to_cpp(lower(PAGED_DECODE, "<test>", "convert-ttnn-to-emitc"))
+    assert "::ttnn::operations::transformer::SDPAProgramConfig{.compute_with_storage_grid_size = " \
+           "::ttnn::CoreCoord{8, 8}" in cpp
+    cpp += ("::std::vector<::ttnn::Tensor> f(::std::vector<::ttnn::Tensor> v) "
+            "{ return {decode(v[0], v[1], v[2], v[3], v[4])}; }\n"
+            "::std::vector<::ttnn::Tensor> create_inputs_for_f() { return {}; }\n")
+    (tmp_path / "decode.cpp").write_text(cpp)
+    library, programs = build(tmp_path / "decode.cpp", tmp_path / "build")
+    assert library.exists() and programs == ["f"]

@@ -41,9 +41,10 @@ def types_inc() -> str:
     for name, (fields, _) in STRUCTS.items():
         lines.append(f"struct {name} {{ {fields} }};")
     configs = _configs()
-    for name, fields in configs.items():
-        lines.append(f"struct {name} {{ " + " ".join(f"ttsim::Field {f};" for f in fields) + " };")
     lines.append("}  // namespace ttnn")
+    for name, fields in configs.items():
+        space = _namespace(name).lstrip(":")
+        lines.append(f"namespace {space} {{ struct {name} {{ " + " ".join(f"ttsim::Field {f};" for f in fields) + " }; }")
     for key, (name, table) in ttnn_api.FIELD_ENUMS.items():  # enum fields of configs, in their own namespace
         space, names = ttnn_api.CPP_NAMESPACES[name].lstrip(":"), list(table.values())
         quoted = ", ".join(f'"{n}"' for n in names)
@@ -53,7 +54,7 @@ def types_inc() -> str:
     lines.append("namespace ttsim {")
     for name, fields in configs.items():  # only the fields given: ttnn.X(a=..., b=...)
         parts = " ".join(f'if (!v.{f}.text.empty()) {{ s << sep << "{f}=" << v.{f}.text; sep = ", "; }}' for f in fields)
-        lines.append(f"inline void write(std::ostringstream &s, const ::ttnn::{name} &v) {{ const char *sep = \"\"; "
+        lines.append(f"inline void write(std::ostringstream &s, const {_namespace(name)}::{name} &v) {{ const char *sep = \"\"; "
                      f"s << \"ttnn.{name}(\"; {parts} s << \")\"; }}")
     for name, names in members.items():
         quoted = ", ".join(f'"{n}"' for n in names)
@@ -64,6 +65,10 @@ def types_inc() -> str:
         lines.append(f"inline void write(std::ostringstream &s, const ::ttnn::{name} &v) {{ s << \"ttnn.{name}(\"; "
                      f"{body} s << \")\"; }}")
     return "\n".join(lines + ["}  // namespace ttsim", ""])
+
+
+def _namespace(name: str) -> str:
+    return ttnn_api.CPP_NAMESPACES.get(name, "::ttnn")
 
 
 def _configs() -> dict[str, list[str]]:

@@ -82,8 +82,13 @@ Conv3dConfigAttr = struct_attr("ttnn.conv3d_config", (
     *((key, "int", False) for key in ("t_out_block", "w_out_block", "h_out_block", "c_out_block", "c_in_block")),
     ("compute_with_storage_grid_size", "attr", False)),
     "How tt-metal's conv3d blocks its output and input channels, and on how many cores.")
+SDPAProgramConfigAttr = struct_attr("ttnn.sdpa_program_config", (
+    ("compute_with_storage_grid_size", "attr", True), ("sub_core_grids", "attr", False),
+    ("q_chunk_size", "int", True), ("k_chunk_size", "int", True), ("exp_approx_mode", "bool", False),
+    ("max_cores_per_head_batch", "int", False)),
+    "How tt-metal's attention kernels chunk queries and keys, and on how many cores.")
 STRUCT_ATTRS = (DeviceComputeKernelConfigAttr, UnaryWithParamAttr, Conv2dConfigAttr, Conv3dConfigAttr,
-                *MATMUL_PROGRAM_CONFIGS)
+                SDPAProgramConfigAttr, *MATMUL_PROGRAM_CONFIGS)
 
 
 @irdl_attr_definition
@@ -486,6 +491,7 @@ KINDS.update({
     "compute_config": _attr_kind(DeviceComputeKernelConfigAttr),
     "conv2d_config": _attr_kind(Conv2dConfigAttr),
     "conv3d_config": _attr_kind(Conv3dConfigAttr),
+    "sdpa_program_config": _attr_kind(SDPAProgramConfigAttr),
     "core_range_set": _attr_kind(CoreRangeSetAttr),
     "matmul_program_config": Kind(lambda a: isinstance(a, MATMUL_PROGRAM_CONFIGS), "TTNN matmul program config",
                                   lambda v: v),
@@ -497,6 +503,7 @@ KINDS["program"] = _attr_kind(ttnn_program.ProgramAttr)
 OUT = " dtype:dtype? memory_config:memory_config?"
 COMPUTE_CONFIG = " compute_config:compute_config?"
 CONV_CONFIGS = " conv2d_config:conv2d_config?" + COMPUTE_CONFIG
+SDPA_PROGRAM = " program_config:sdpa_program_config?"  # chunking and cores: how, never what, it computes
 # the configurations TTNN ops (by name, else by family) take beyond their TTIR row's properties
 CONFIGS = {"matmul": " matmul_program_config:matmul_program_config?" + COMPUTE_CONFIG + " activation:str?",
            "reduction": COMPUTE_CONFIG, "softmax": COMPUTE_CONFIG, "reduce_scatter": COMPUTE_CONFIG,
@@ -623,13 +630,16 @@ TTNN_ONLY = (
     op("scaled_dot_product_attention", "attention", "query key value attention_mask? attention_sink?",
        props=ATTENTION + " sliding_window_size:ui32?", summary="FlashAttention-2 attention (prefill)."),
     op("scaled_dot_product_attention_decode", "attention",
-       "query key value attention_mask? cur_pos_tensor? attention_sink?", props=ATTENTION + " sliding_window_size:ui32?",
+       "query key value attention_mask? cur_pos_tensor? attention_sink?",
+       props=ATTENTION + " sliding_window_size:ui32?" + SDPA_PROGRAM,
        summary="Flash-decode attention of one query token per user, [1, B, Hq, D]."),
     op("paged_scaled_dot_product_attention_decode", "attention",
        "query key value page_table attention_mask? cur_pos_tensor? attention_sink?",
-       props=ATTENTION + " sliding_window_size:ui32?", summary="Decode attention over a paged key/value cache."),
+       props=ATTENTION + " sliding_window_size:ui32?" + SDPA_PROGRAM,
+       summary="Decode attention over a paged key/value cache."),
     op("chunked_scaled_dot_product_attention", "attention", "query key value page_table chunk_start_idx",
-       props="scale:f32?", summary="A prefill chunk attending causally over a paged cache from chunk_start_idx."),
+       props="scale:f32?" + SDPA_PROGRAM,
+       summary="A prefill chunk attending causally over a paged cache from chunk_start_idx."),
     op("paged_flash_multi_latent_attention_decode", "attention",
        "query key value? page_table attention_mask? cur_pos_tensor? attention_sink?",
        props="head_dim_v:ui32 " + ATTENTION, summary="Multi-latent decode attention over a paged latent cache."),

@@ -54,10 +54,12 @@ ENUM_KINDS = {"dtype": ("DataType", DATA_TYPES), "layout": ("Layout", LAYOUTS),
               "reduce_type": ("ReduceType", None), "shard_type": ("MeshShardType", None),
               "shard_direction": ("MeshShardDirection", None)}
 STRUCT_KINDS = {"compute_config": "DeviceComputeKernelConfig", "conv2d_config": "Conv2dConfig",
+                "sdpa_program_config": None,
                 "conv3d_config": "Conv3dConfig", "matmul_program_config": None}
 # struct fields that are enums: ttnn's type and member spelling; (C++ namespace of the type)
 FIELD_ENUMS = {"math_fidelity": ("MathFidelity", {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"})}
-CPP_NAMESPACES = {"MathFidelity": "::tt::tt_metal"}
+SDPA_PROGRAM_CONFIG = "ttnn.sdpa_program_config"
+CPP_NAMESPACES = {"MathFidelity": "::tt::tt_metal", "SDPAProgramConfig": "::ttnn::operations::transformer"}
 INT_KINDS = {"i32", "ui32", "si32", "i64", "si64", "si8"}
 LIST_KINDS = {"i32_darray", "i64_darray", "i32_array", "pairs"}
 # layout ops: the keywords they take, all read from the result's layout
@@ -206,12 +208,16 @@ def value_of(op: Operation, kind: str, attr: Attribute):
 
 
 def struct_type_name(attr_name: str) -> str:
+    if attr_name == SDPA_PROGRAM_CONFIG:
+        return "SDPAProgramConfig"  # tt-metal's acronym
     return "".join(part.capitalize() for part in attr_name.removeprefix("ttnn.").split("_"))
 
 
 def _struct_field(value):
     if isinstance(value, (bool, int, float, str)):
         return value
+    if isinstance(value, ttnn.CoreCoordAttr):
+        return Ctor("CoreCoord", tuple(value.data))
     if isinstance(value, tuple):
         return [_struct_field(v) for v in value]
     return str(value)
@@ -346,7 +352,7 @@ def cpp_value(value, operand) -> str:
         return f"{CPP_NAMESPACES.get(value.type, '::ttnn')}::{value.type}::{value.member}"
     parts = [cpp_value(v, operand) for v in value.args]
     parts += [f".{k} = {cpp_value(v, operand)}" for k, v in value.kwargs]
-    return f"::ttnn::{value.type}{{{', '.join(parts)}}}"
+    return f"{CPP_NAMESPACES.get(value.type, '::ttnn')}::{value.type}{{{', '.join(parts)}}}"
 
 
 def host_type(t: Attribute, at: Operation, spellings: dict[type, Attribute], language: str) -> Attribute:

@@ -20073,8 +20073,18 @@ class AttentionOp(object):
             return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
         return None
 
+    # AttentionOp
+    def ProgramConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(32))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def AttentionOpStart(builder):
-    builder.StartObject(14)
+    builder.StartObject(15)
 
 def AttentionOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -20118,6 +20128,9 @@ def AttentionOpAddSlidingWindowSize(builder, slidingWindowSize):
 def AttentionOpAddHeadDimV(builder, headDimV):
     builder.PrependUint32Slot(13, headDimV, None)
 
+def AttentionOpAddProgramConfig(builder, programConfig):
+    builder.PrependUOffsetTRelativeSlot(14, flatbuffers.number_types.UOffsetTFlags.py_type(programConfig), 0)
+
 def AttentionOpEnd(builder):
     return builder.EndObject()
 
@@ -20146,6 +20159,7 @@ class AttentionOpT(object):
         scale = None,
         slidingWindowSize = None,
         headDimV = None,
+        programConfig = None,
     ):
         self.type = type  # type: int
         self.query = query  # type: Optional[TensorRefT]
@@ -20161,6 +20175,7 @@ class AttentionOpT(object):
         self.scale = scale  # type: Optional[float]
         self.slidingWindowSize = slidingWindowSize  # type: Optional[int]
         self.headDimV = headDimV  # type: Optional[int]
+        self.programConfig = programConfig  # type: Optional[StructAttrT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -20206,6 +20221,8 @@ class AttentionOpT(object):
         self.scale = attentionOp.Scale()
         self.slidingWindowSize = attentionOp.SlidingWindowSize()
         self.headDimV = attentionOp.HeadDimV()
+        if attentionOp.ProgramConfig() is not None:
+            self.programConfig = StructAttrT.InitFromObj(attentionOp.ProgramConfig())
 
     # AttentionOpT
     def Pack(self, builder):
@@ -20227,6 +20244,8 @@ class AttentionOpT(object):
             chunkStartIdx = self.chunkStartIdx.Pack(builder)
         if self.out is not None:
             out = self.out.Pack(builder)
+        if self.programConfig is not None:
+            programConfig = self.programConfig.Pack(builder)
         AttentionOpStart(builder)
         AttentionOpAddType(builder, self.type)
         if self.query is not None:
@@ -20251,6 +20270,8 @@ class AttentionOpT(object):
         AttentionOpAddScale(builder, self.scale)
         AttentionOpAddSlidingWindowSize(builder, self.slidingWindowSize)
         AttentionOpAddHeadDimV(builder, self.headDimV)
+        if self.programConfig is not None:
+            AttentionOpAddProgramConfig(builder, programConfig)
         attentionOp = AttentionOpEnd(builder)
         return attentionOp
 

@@ -64,6 +64,10 @@ inline void write(std::ostringstream &s, T v) {
 template <typename T> void write(std::ostringstream &s, const std::vector<T> &values);
 template <typename T> void write(std::ostringstream &s, const std::optional<T> &value);
 
+// Names a value type's namespace for argument-dependent lookup: a Field of a struct type (a core coordinate) is
+// written by the overload the generated types define after this point.
+template <typename T> struct Tag {};
+
 // A field of a configuration struct (compute kernel, conv, matmul program config): its value's Python spelling.
 struct Field {
   std::string text;
@@ -76,6 +80,8 @@ struct Field {
   // an enum field (math fidelity): written by the overload beside its type, found by argument-dependent lookup
   template <typename T, std::enable_if_t<std::is_enum_v<T>, int> = 0>
   Field(T v) { std::ostringstream s; write(s, v); text = s.str(); }
+  template <typename T, std::enable_if_t<std::is_class_v<T>, int> = 0>
+  Field(const T &v) { std::ostringstream s; write(s, v, Tag<T>{}); text = s.str(); }
 };
 
 }  // namespace ttsim
@@ -83,6 +89,7 @@ struct Field {
 #include "ttnn-types.inc"
 
 namespace ttsim {
+template <typename T> void write(std::ostringstream &s, const T &v, Tag<T>) { write(s, v); }
 template <typename T> void write(std::ostringstream &s, const std::vector<T> &values) {
   s << "[";
   for (const auto &v : values) {
