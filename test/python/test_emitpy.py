@@ -145,3 +145,47 @@ def test_ttnn_api_refuses_what_it_cannot_do():
         ttnn.Tensor([1.0, 2.0, 3.0], [2, 2], ttnn.float32, ttnn.ROW_MAJOR_LAYOUT)
     with pytest.raises(ValueError, match="sharded memory configs are not supported"):
         ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1, object())
+
+
+EXPORTED = """
+func.func @model(%x: tensor<32x32xbf16> {ttcore.argument_type = #ttcore.argument_type<input>},
+                 %w: tensor<32x32xbf16> {ttcore.argument_type = #ttcore.argument_type<parameter>},
+                 %c: tensor<32x32xbf16> {ttcore.argument_type = #ttcore.argument_type<constant>}) -> tensor<32x32xbf16> {
+  %0 = "ttir.add"(%x, %w) : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>
+  %1 = "ttir.subtract"(%w, %c) : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>
+  %2 = "ttir.multiply"(%0, %1) : (tensor<32x32xbf16>, tensor<32x32xbf16>) -> tensor<32x32xbf16>
+  return %2 : tensor<32x32xbf16>
+}
+"""
+
+
+def test_target_module_imports_and_runs_on_the_callers_device(tmp_path):
+    """`target-module`: an importable module whose `forward(input, device)` runs on the device it is given, its
+    const-eval part computed once; equal to the flatbuffer of the same graph."""
+    import importlib.util
+
+    import ttnn
+    from ttrt.common.emitpy import generated_code_imports
+
+    from ttmlir.runtime.device import MeshDevice
+    from ttmlir.runtime.executor import Binary, run_program
+
+    py = translate_to_python(lower(EXPORTED, "<test>", "ttir-to-emitpy-pipeline",
+                                   "target-module=true split-files=false"))
+    assert "def forward(input, device):" in py and "DeviceGetter" not in py and "def main(" not in py
+    (tmp_path / "exported.py").write_text(py)
+    gen = torch.Generator().manual_seed(0)
+    x, w, c = (torch.randn(32, 32, generator=gen).bfloat16() for _ in range(3))
+    binary = Binary(data=compile_ttir(EXPORTED))
+    (expected,), _ = run_program(binary, 0, [x, w, c], MeshDevice())
+    device = ttnn.open_device()
+    with generated_code_imports():
+        spec = importlib.util.spec_from_file_location("exported", tmp_path / "exported.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        inputs = [ttnn.from_torch(t, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device) for t in (x, w, c)]
+        for _ in range(2):  # the second call reads the const-eval cache
+            (out,) = module.forward(inputs, device)
+            assert torch.equal(ttnn.to_torch(out).float(), expected.data.float())
+    assert list(module.ce_cache_forward) == ["model_const_eval_0"]  # computed once, named after the graph
+    assert out._device is device

@@ -99,6 +99,7 @@ PASS_CLASSES = {
     "ttnn-common-to-emitc-pipeline": "ttmlir.passes.ttnn_pipelines:TTNNCommonToEmitCPipeline",
     "ttir-to-emitc-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToEmitCPipeline",
     "ttnn-tuplify-tensors": "ttmlir.passes.ttnn_tuplify_tensors:TTNNTuplifyTensorsPass",
+    "ttnn-prepare-module-for-export": "ttmlir.passes.ttnn_prepare_module_for_export:TTNNPrepareModuleForExportPass",
     "ttnn-create-input-gens": "ttmlir.passes.ttnn_create_input_generators:TTNNCreateInputGeneratorsPass",
     "ttnn-force-final-deallocs": "ttmlir.passes.ttnn_force_final_deallocs:TTNNForceFinalDeallocsPass",
     "convert-ttnn-to-emitc": "ttmlir.passes.convert_ttnn_to_emitc:ConvertTTNNToEmitCPass",

@@ -21,7 +21,8 @@ from xdsl.passes import ModulePass
 from ttmlir.dialects import emitpy, trace, ttcore, ttnn
 from ttmlir.passes import PassFailure
 from ttmlir.passes.mark_functions_as_forward import FUNCTION_TYPE
-from ttmlir.passes.ttnn_file_split import CONST_EVAL_WRAPPER, HOST_MODULE
+from ttmlir.passes.ttnn_file_split import CONST_EVAL, CONST_EVAL_WRAPPER, HOST_MODULE
+from ttmlir.passes.ttnn_prepare_module_for_export import take_device_argument
 from ttmlir.passes.ttnn_api import Operand, call_of, convert_function, host_type, python_value, ttir_name
 
 TENSOR = emitpy.opaque("ttnn.Tensor")
@@ -55,17 +56,18 @@ class ConvertTTNNToEmitPyPass(ModulePass):
     target_module: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        if self.target_module:
-            raise PassFailure(module, "'target-module' is not supported by this build: generated Python is a script "
-                                      "with main()")
         for op in list(module.ops):
             if isinstance(op, ttcore.DeviceModuleOp):
                 raise PassFailure(op, f"'{op.name}' must be unwrapped before EmitPy conversion")
         host = _place_cpu_functions(module)
+        if self.target_module:  # an exported module's const-eval functions run on the caller's device too
+            for func in module.ops:
+                if isinstance(func, FuncOp) and func.attributes.get(FUNCTION_TYPE) == StringAttr(CONST_EVAL):
+                    take_device_argument(func)
         for func in [op for op in module.ops if isinstance(op, FuncOp)]:
             if func.is_declaration:
                 raise PassFailure(func, f"@{func.sym_name.data} is only declared: generated Python cannot call it")
-            convert_function(func, convert_type, partial(_convert_op, host=func in host))
+            convert_function(func, convert_type, partial(_convert_op, host=func in host, module_form=self.target_module))
             if func.attributes.get(FUNCTION_TYPE) == CONST_EVAL_WRAPPER:
                 _guard_const_eval(func)
         for op in list(module.ops):
@@ -106,7 +108,8 @@ def _place_cpu_functions(module: ModuleOp) -> set[FuncOp]:
     return hoisted
 
 
-def _convert_op(op: Operation, host: bool = False) -> tuple[list[Operation], list[SSAValue]] | None:
+def _convert_op(op: Operation, host: bool = False, module_form: bool = False) -> \
+        tuple[list[Operation], list[SSAValue]] | None:
     if isinstance(op, (ReturnOp, arith.ConstantOp)):
         return None
     if isinstance(op, CallOp):
@@ -129,7 +132,9 @@ def _convert_op(op: Operation, host: bool = False) -> tuple[list[Operation], lis
         return [new], [new.result]
     if isinstance(op, ttcore.LoadCachedOp):  # in a const-eval wrapper: the const-eval function, run
         packed = [call(CREATE_LIST, list(op.operands), [TENSORS])] if op.operands else []
-        new = call(op.callee.root_reference.data, [p.results[0] for p in packed], [TENSORS])
+        # an exported module's const-eval function also takes the device its wrapper was given
+        device = [a for a in op.parent_block().args if a.type == DEVICE][-1:] if module_form else []
+        new = call(op.callee.root_reference.data, [*(p.results[0] for p in packed), *device], [TENSORS])
         new.attributes[CONST_EVALED] = UnitAttr()
         ops, members = _members(new.results[0], len(op.results))
         return [*packed, new, *ops], members

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
-from xdsl.dialects.builtin import FloatAttr, FunctionType, IndexType, IntegerType, NoneAttr, TensorType, TupleType
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FloatAttr, FunctionType, IndexType, IntegerType, NoneAttr, TensorType, TupleType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -379,7 +379,10 @@ def convert_function(func: FuncOp, convert_type: Callable[[Attribute, Operation]
         block.erase_arg(arg)
     func.function_type = FunctionType.from_lists([a.type for a in block.args],
                                                  [convert_type(t, func) for t in func.function_type.outputs.data])
-    func.arg_attrs = func.res_attrs = None
+    names = [d.data.get("emitpy.name") for d in func.arg_attrs.data] if func.arg_attrs is not None else []
+    func.arg_attrs = ArrayAttr([DictionaryAttr({"emitpy.name": n} if n is not None else {}) for n in names]) \
+        if any(n is not None for n in names) else None  # the Python names given; nothing else survives
+    func.res_attrs = None
     for op in list(block.ops):
         replaced = convert_op(op)
         if replaced is None:

@@ -260,15 +260,19 @@ class TTNNCommonToEmitPyPipeline(ModulePass):
 
         _refuse(module, [("try-recover-structure", self.try_recover_structure, "structure recovery of XLA/torch graphs"),
                          ("load-input-tensors-from-disk", self.load_input_tensors_from_disk,
-                          "generated code makes its inputs (ones tensors)"),
-                         ("target-module", self.target_module, "generated Python is a script with main()")])
+                          "generated code makes its inputs (ones tensors)")])
         require_common_output(module, self.name)
         UnwrapDeviceModulePass().apply(ctx, module)
         TTNNAdjustDeallocsPass().apply(ctx, module)
-        TTNNTuplifyTensorsPass(tuplify_input_if_empty=self.tuplify_input_if_empty).apply(ctx, module)
-        TTNNCreateInputGeneratorsPass().apply(ctx, module)
+        if self.target_module:  # an importable module: `forward(input, device)`, no inputs or main of its own
+            from ttmlir.passes.ttnn_prepare_module_for_export import TTNNPrepareModuleForExportPass
+            TTNNTuplifyTensorsPass(tuplify_input_if_empty=True).apply(ctx, module)
+            TTNNPrepareModuleForExportPass().apply(ctx, module)
+        else:
+            TTNNTuplifyTensorsPass(tuplify_input_if_empty=self.tuplify_input_if_empty).apply(ctx, module)
+            TTNNCreateInputGeneratorsPass().apply(ctx, module)
         TTNNPrepareConstEvalCachingPass().apply(ctx, module)
-        ConvertTTNNToEmitPyPass().apply(ctx, module)
+        ConvertTTNNToEmitPyPass(target_module=self.target_module).apply(ctx, module)
         if self.split_files:
             from ttmlir.passes.ttnn_file_split import split_files
             split_files(module)

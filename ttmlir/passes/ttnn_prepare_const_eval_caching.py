@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FunctionType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp, StringAttr
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import ttcore
+from ttmlir.dialects.emitpy import NAME
 from ttmlir.passes.mark_functions_as_forward import FUNCTION_TYPE
 from ttmlir.passes.ttnn_file_split import CONST_EVAL_WRAPPER
 
@@ -52,6 +53,10 @@ def _prepare(module_block: Block, func: FuncOp, loads: list[ttcore.LoadCachedOp]
     args = list(body.args)
     wrapper = FuncOp(WRAPPER_PREFIX + name, FunctionType.from_lists([dict_type, *(a.type for a in args)], [dict_type]))
     wrapper.attributes[FUNCTION_TYPE] = CONST_EVAL_WRAPPER
+    # generated code names the cache `ce_cache`, the rest as the forward function names them
+    names = [DictionaryAttr({NAME: StringAttr("ce_cache")}),
+             *(func.arg_attrs.data if func.arg_attrs is not None else [DictionaryAttr({}) for _ in args])]
+    wrapper.arg_attrs = ArrayAttr([DictionaryAttr({k: v for k, v in d.data.items() if k == NAME}) for d in names])
     inner = wrapper.body.block
     mapping: dict[SSAValue, SSAValue] = {cache.result: inner.args[0], **dict(zip(args, inner.args[1:]))}
     for op in def_chain(list(loads), body):
