@@ -597,7 +597,7 @@ class TTPrinter(Printer):
             return super()._print_results(op)
         if isinstance(op, TTOp) and not any(r.endswith("*") for r in op.ROW.results):
             for result, base in zip(op.results, op.ROW.results):
-                self._ssa_values[result] = self._unique_name(base)
+                self._ssa_values[result] = self._unique_name(base.rstrip("?"))
             return super()._print_results(op)
         group = self._get_new_valid_name_id()
         for i, result in enumerate(op.results):

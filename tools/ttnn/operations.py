@@ -209,10 +209,10 @@ def _execute(row, callee: str, table, refs: list, ctx, device):
     fields, used = executor._inputs(table, ctx.pool, name)
     num = executor._numerics(name, table, used, refs, ctx)  # the hardware's numerics, as ttrt run resolves them
     per_chip = executor._compute(name, where, kernel, fields, used, table, ctx, num)
-    written = next((getattr(table, f) for f in executor.IN_PLACE_FIELDS if getattr(table, f, None) is not None), None)
-    if not refs and written is not None:  # an op without a result writes its operand in place
-        executor._write_in_place(ctx.pool[written.globalId], [results[0] for results in per_chip], num)
-        op.outputs.append(ctx.pool[written.globalId])
+    written = executor.in_place_targets(table)
+    for i, ref in enumerate(written if not refs else []):  # an op without a result writes its operands in place
+        executor._write_in_place(ctx.pool[ref.globalId], [results[i] for results in per_chip], num)
+        op.outputs.append(ctx.pool[ref.globalId])
     local = any(t.local for t in used)
     for i, ref in enumerate(refs):
         values = [results[i] for results in per_chip]

@@ -73,8 +73,8 @@ INDEX_OPERANDS = {"embedding": (("input", "weight", lambda shape: math.prod(shap
 PASSES_VALUES = frozenset({"reshape", "typecast", "squeeze", "unsqueeze", "broadcast", "repeat", "permute",
                            "transpose", "slice_static", "concat", "to_layout", "to_device", "from_device",
                            "to_memory_config"})
-# Families whose ops have no result and write their value into this operand, in place.
-IN_PLACE_OPERAND = {"cache": "cache"}
+# Families whose ops have no result and write their values into these operands (those present, in order), in place.
+IN_PLACE_OPERAND = {"cache": ("cache",), "optimizer_in_place": ("param", "exp_avg", "exp_avg_sq", "max_exp_avg_sq")}
 CONV_DIMS = "batch_dim:i64=0 height_dim:i64=1 width_dim:i64=2 channel_dim:i64=3"
 REDUCTION_NAMES = "sum mean max min prod".split()
 # conv2d/pools on an input flattened to (1, 1, N*H*W, C) say what (N, H, W) it was (--ttir-flatten-sliding-window)
@@ -83,6 +83,14 @@ POOL_PROPS = ("kernel:i32_or_darray stride:i32_or_darray dilation:i32_or_darray 
               + FLATTENED)
 NORM_OPERANDS = "input weight? bias?"
 ATTENTION = "is_causal:bool=true scale:f32?"
+# tt-train's (ttml) fused training ops, the same in TTIR and TTNN (TTNN's adamw updates its operands in place)
+ADAMW_OPERANDS = "param grad exp_avg exp_avg_sq max_exp_avg_sq?"
+ADAMW_PROPS = ("lr:f32 beta1:f32 beta2:f32 beta1_pow:f32 beta2_pow:f32 epsilon:f32 weight_decay:f32 "
+               "stochastic_rounding:bool=false")
+SDPA_FW = dict(operands="query key value attention_mask?", results="result intermediates?",
+               props="mask_type:mask_type=causal dropout_probability:f32=0.0 return_intermediates:bool=false")
+SDPA_BW = dict(operands="grad_output attn_output query key value intermediates attention_mask?",
+               props="mask_type:mask_type=arbitrary dropout_probability:f32=0.0", results="grad_query grad_key grad_value")
 # gather in either of upstream's forms: torch.gather's (`dim`; the index tensor has the result's shape) or the
 # StableHLO one its exported models still carry (offset/collapsed/batching dims, start_index_map, slice_sizes).
 STABLEHLO_GATHER = ("offset_dims", "collapsed_slice_dims", "operand_batching_dims", "start_indices_batching_dims",
@@ -164,6 +172,17 @@ TTIR_OPS: tuple[OpRow, ...] = (
        props="scale:f32?"),
     op("paged_flash_multi_latent_attention_decode", "attention",
        "query key value? page_table attention_mask? cur_pos_tensor? attention_sink?", props="head_dim_v:ui32 " + ATTENTION),
+    # one AdamW step as torch.optim.AdamW takes it (decoupled weight decay; bias corrections 1 - beta1_pow and
+    # 1 - beta2_pow, beta^t of step t; AMSGrad when max_exp_avg_sq is given): the updated param and moments
+    op("adamw", "optimizer", ADAMW_OPERANDS, props=ADAMW_PROPS,
+       results="param_out exp_avg_out exp_avg_sq_out max_exp_avg_sq_out?", summary="AdamW optimizer step"),
+    # softmax(query · keyᵀ / sqrt(D) + mask) · value for training: causal, none, or an arbitrary 1/0 mask [1, 1, S, S];
+    # `intermediates` [.., S, 32] keep each row's log-sum-exp (column 0) for the backward pass
+    op("sdpa_fw", "ttml_attention", SDPA_FW["operands"], props=SDPA_FW["props"], results=SDPA_FW["results"],
+       summary="Scaled dot-product attention forward (ttml)."),
+    # the gradients of sdpa_fw's query, key and value from the gradient of its output, its output and intermediates
+    op("sdpa_bw", "ttml_attention", SDPA_BW["operands"], props=SDPA_BW["props"], results=SDPA_BW["results"],
+       summary="Scaled dot-product attention backward (ttml)."),
     op("embedding", "embedding", "input weight"),
     # the weight's gradient: each index's row of in_gradient summed into that row of a zero table
     op("embedding_backward", "embedding_backward", "input weight in_gradient", ttnn="embedding_bw"),

@@ -8,7 +8,7 @@ from typing import Callable, ClassVar, Sequence
 from xdsl.dialects.builtin import DenseArrayBase, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
-                       opt_prop_def, result_def, traits_def, var_operand_def, var_result_def)
+                       opt_prop_def, opt_result_def, result_def, traits_def, var_operand_def, var_result_def)
 from xdsl.traits import (EffectInstance, MemoryEffect, MemoryEffectKind, MemoryFreeEffect, MemoryWriteEffect,
                          Pure)
 from xdsl.utils.exceptions import VerifyException
@@ -63,7 +63,8 @@ class TTOp(IRDLOperation):
         _verify_operand_count(self)
         expected_results = len(row.results)
         variadic = any(r.endswith("*") for r in row.results)
-        if len(self.results) != expected_results and not variadic:
+        optional = len(self.results) == expected_results - 1 and row.results[-1].endswith("?")
+        if len(self.results) != expected_results and not variadic and not optional:
             if expected_results <= 1:
                 raise self.error("requires one result" if expected_results else "requires zero results")
             raise self.error(f"expected {expected_results} results, but found {len(self.results)}")
@@ -154,7 +155,7 @@ class AllocatesResults(MemoryEffect):
 EFFECTS = {"creation": (AllocatesResults(),), "rand": (AllocatesResults(),), "cache": (MemoryWriteEffect(),),
            "deallocate": (MemoryFreeEffect(),), "device": (), "tt_lang": (MemoryWriteEffect(),),
            "trace": (MemoryWriteEffect(),), "semaphore": (MemoryWriteEffect(),),
-           "debug_effect": (MemoryWriteEffect(),)}  # get_device is never dead code, as upstream's
+           "debug_effect": (MemoryWriteEffect(),), "optimizer_in_place": (MemoryWriteEffect(),)}  # get_device is never dead code, as upstream's
 
 
 def build_op_class(dialect: str, row: OpRow, base: type[TTOp], shape_rule: ShapeRule | None,
@@ -170,7 +171,8 @@ def build_op_class(dialect: str, row: OpRow, base: type[TTOp], shape_rule: Shape
     for prop, *_ in row.props:
         fields[prop] = opt_prop_def(Attribute)
     for result in row.results:
-        fields[result.rstrip("*")] = var_result_def() if result.endswith("*") else result_def()
+        fields[result.rstrip("*?")] = (var_result_def() if result.endswith("*") else
+                                       opt_result_def() if result.endswith("?") else result_def())
     fields["traits"] = traits_def(*EFFECTS.get(row.family, (Pure(),)), TableCanonicalization())
     if flexible > 1:
         fields["irdl_options"] = (AttrSizedOperandSegments(as_property=True),)

@@ -40,6 +40,9 @@ ShardDirectionAttr = enum_attr("ttcore.shard_direction", ("full_to_shard", "shar
 ShardTypeAttr = enum_attr("ttcore.shard_type", ("identity", "replicate", "maximal", "devices"), "Kind of mesh_shard.")
 ReduceTypeAttr = enum_attr("ttcore.reduce_type", ("sum", "mean", "max", "min", "std", "var", "prod", "invalid"),
                            "Reduction applied by a collective.")
+# tt-train's (ttml) attention masking, in the order of its enum: no mask, causal, or an explicit 1/0 mask operand
+AttentionMaskTypeAttr = enum_attr("ttcore.attention_mask_type", ("none", "causal", "arbitrary"),
+                                  "Which keys a ttml attention op hides.")
 
 
 def is_block_float(element: Attribute) -> bool:
@@ -1078,5 +1081,5 @@ TTCore = Dialect(
     [TileType, DataTypeAttr, ArchAttr, GridAttr, CoreCoordAttr, CoreRangeAttr, MemorySpaceAttr,
      TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
      ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, RuntimeTensorShardingAttr, LocalShapeAttr, DictType,
-     MetalLayoutAttr, ShardLayoutAttr, InterleavedLayoutAttr, ViewLayoutAttr, IteratorTypeAttr, HostLayoutAttr],
+     AttentionMaskTypeAttr, MetalLayoutAttr, ShardLayoutAttr, InterleavedLayoutAttr, ViewLayoutAttr, IteratorTypeAttr, HostLayoutAttr],
 )

@@ -19,7 +19,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 
-from ttmlir.dialects import attention, conv, moe, ttcore
+from ttmlir.dialects import attention, conv, moe, ttcore, ttml
 from ttmlir.dialects.op_table import STABLEHLO_GATHER, TTIR_OPS
 from ttmlir.dialects.props import FLOAT_TYPES, dense_values, int_values, scalar
 from ttmlir.dialects.quant import UniformQuantizedType
@@ -1285,6 +1285,7 @@ SHAPE_RULES = {
     "get_dimension_size": get_dimension_size, "quantization": quantization, "dropout": dropout, "bitcast": bitcast,
     "concatenate_heads": concatenate_heads, "split_qkv": split_qkv, "mesh_partition": mesh_partition, "distributed_norm": distributed_norm,
     "attention": None,  # each attention op has its own rule (ttmlir.dialects.attention)
+    "optimizer": None, "ttml_attention": None,  # their own rules (ttmlir.dialects.ttml)
 }
 
 class EmptyBase(EmptyFormat, TTOp):
@@ -1356,7 +1357,8 @@ OWN_RULES = {"clamp_scalar": clamp_scalar, "all_gather": all_gather, "all_reduce
              "reduce_scatter": reduce_scatter, "collective_permute": collective_permute,
              "all_to_all": all_to_all, "collective_broadcast": collective_broadcast,
              "max_pool2d_with_indices": max_pool2d_with_indices, "gelu_bw": gelu_bw,
-             "paged_fill_cache": paged_fill_cache, "paged_update_cache": paged_update_cache, **attention.TTIR_RULES}
+             "paged_fill_cache": paged_fill_cache, "paged_update_cache": paged_update_cache, **attention.TTIR_RULES,
+             **ttml.TTIR_RULES}
 TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.name, TTOp),
                                             OWN_RULES.get(row.name, SHAPE_RULES[row.family])) for row in TTIR_OPS}
 globals().update({cls.__name__: cls for cls in TTIR_OP_CLASSES.values()})

@@ -19,8 +19,8 @@ from xdsl.printer import Printer
 from ttmlir import hardware
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.quant import UniformQuantizedType
-from ttmlir.dialects import attention, conv, debug, moe, trace
-from ttmlir.dialects.op_table import ATTENTION, GATHER_PROPS, TTIR_OPS, op
+from ttmlir.dialects import attention, conv, debug, moe, trace, ttml
+from ttmlir.dialects.op_table import ADAMW_OPERANDS, ADAMW_PROPS, ATTENTION, GATHER_PROPS, SDPA_BW, SDPA_FW, TTIR_OPS, op
 from ttmlir.dialects.props import KINDS, Kind, scalar
 from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw, struct_attr
 from ttmlir.dialects.tt_op import TTOp, WholeMessageError, build_op_class
@@ -663,6 +663,13 @@ TTNN_ONLY = (
     # TTIR's transpose lowers to permute; this one is what TTNN rewrites (decompositions) build, a permute to the device
     op("transpose", "transpose", props="dim0:si32 dim1:si32 memory_config:memory_config?",
        summary="Swap two dimensions."),
+    # ttml's training ops: adamw writes param and the moments in place (no results); no memory config
+    op("adamw", "optimizer_in_place", ADAMW_OPERANDS, props=ADAMW_PROPS, results="",
+       summary="AdamW optimizer step (ttml)."),
+    op("sdpa_fw", "ttml_attention", SDPA_FW["operands"], props=SDPA_FW["props"], results=SDPA_FW["results"],
+       summary="Scaled dot-product attention forward (ttml)."),
+    op("sdpa_bw", "ttml_attention", SDPA_BW["operands"], props=SDPA_BW["props"], results=SDPA_BW["results"],
+       summary="Scaled dot-product attention backward (ttml)."),
     *trace.ROWS,
 )
 TTNN_ONLY_NAMES = {row.name for row in TTNN_ONLY}
@@ -690,7 +697,7 @@ TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "generic": generic_rule, "lay
                     "repeat": repeat_rule, "conv": None, "trace": None, "semaphore": None, "pool": None, "arange": None, "rand": None,
                     **dict.fromkeys(("nlp_concat_heads", "nlp_concat_heads_decode", "nlp_create_qkv_heads_decode",
                                      "rotary_embedding", "norm_stats", "norm_post", "indexer_score", "assign", "point_to_point",
-                                     "prepare_conv3d_weights", "prepare_conv2d"))}  # verified by their own rules below
+                                     "prepare_conv3d_weights", "prepare_conv2d", "optimizer_in_place"))}  # verified by their own rules below
 
 
 TTIR_ONLY_PROPS = {"group_norm": ("channel_dim",)}  # the conversion to TTNN puts channels last
@@ -1018,7 +1025,8 @@ TTNN_OWN_RULES = {"linear": linear_rule, "argmax": argmax_rule, "prod": prod_rul
                   "paged_update_cache": paged_update_cache,
                   "rand": rand_rule, "pow_scalar": pow_scalar_rule, "constant": constant_rule,
                   "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule, **attention.TTNN_RULES, **conv.TTNN_RULES, **moe.TTNN_RULES, **trace.TTNN_RULES,
-                  "assign": assign_rule, "point_to_point": point_to_point_rule, "dump_tensor": debug.dump_tensor_rule}
+                  "assign": assign_rule, "point_to_point": point_to_point_rule, "dump_tensor": debug.dump_tensor_rule,
+                  **ttml.TTNN_RULES}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
                                            TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]))

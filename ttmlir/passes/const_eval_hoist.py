@@ -64,8 +64,8 @@ def _written_in_place(op: Operation) -> bool:
         for use in result.uses:
             user = use.operation
             row = getattr(user, "ROW", None)
-            written = IN_PLACE_OPERAND.get(row.family) if row is not None else None
-            if written is not None and result in user.operand_groups().get(written, ()):
+            groups = user.operand_groups() if row is not None and row.family in IN_PLACE_OPERAND else {}
+            if any(result in groups.get(name, ()) for name in IN_PLACE_OPERAND.get(row.family, ()) if groups):
                 return True
     return False
 

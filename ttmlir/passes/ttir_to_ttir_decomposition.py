@@ -3,7 +3,8 @@
 Here: quantize, dequantize and requantize, whose scales and zero points live in their `!quant.uniform` types,
 become the `_unrolled` ops that take them as constant operands (a (1,) tensor per tensor, one value per index of
 the quantized axis otherwise), as TTNN's quantization kernels take them; reduce_or and reduce_and become a sum or
-a product compared with zero. The other decompositions upstream's pass
+a product compared with zero; ttml's training ops (adamw, sdpa_fw, sdpa_bw) take rank-4 operands. The other
+decompositions upstream's pass
 makes, this build's TTIR→TTNN conversion makes directly.
 """
 
@@ -22,6 +23,7 @@ from ttmlir.dialects.conv import CONV1D_DIMS, CONV3D_DIMS, conv1d_params, conv3d
 from ttmlir.dialects.props import FLOAT_TYPES, KINDS, scalar
 from ttmlir.dialects.quant import UniformQuantizedType
 from ttmlir.dialects.tt_op import TTOp
+from ttmlir.dialects.ttml import as_4d
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.passes.flatten_sliding_window import permuted, reshaped, ttir_op
 
@@ -117,11 +119,24 @@ def conv1d_as_conv2d(op: TTOp) -> None:
     Rewriter.replace_op(op, [], [result])
 
 
+def ttml_in_4d(op: TTOp) -> None:
+    """ttml's kernels (adamw, sdpa_fw, sdpa_bw) take rank-4 tensors only: other operands are reshaped to (1, product
+    of the leading dims, S, D) and each result back to its own shape."""
+    if all(len(v.type.get_shape()) == 4 for v in (*op.operands, *op.results)):
+        return
+    operands = [v if len(v.type.get_shape()) == 4 else reshaped(v, as_4d(v.type.get_shape()), op) for v in op.operands]
+    results = [TensorType(r.type.element_type, as_4d(r.type.get_shape())) for r in op.results]
+    new = ttir_op(op.ROW.name, operands, dict(op.properties), results, op)
+    new.location = op.location
+    back = [n if n.type == r.type else reshaped(n, r.type.get_shape(), op) for n, r in zip(new.results, op.results)]
+    Rewriter.replace_op(op, [], back)
+
+
 NDHWC = [0, 1, 2, 3, 4]
 LOGICAL_REDUCTIONS = {"reduce_or": "sum", "reduce_and": "prod"}
 DECOMPOSED = {"quantize": unroll, "dequantize": unroll, "requantize": unroll,
               **dict.fromkeys(LOGICAL_REDUCTIONS, logical_reduction), "conv3d": conv3d_to_ndhwc,
-              "conv1d": conv1d_as_conv2d}
+              "conv1d": conv1d_as_conv2d, **dict.fromkeys(("adamw", "sdpa_fw", "sdpa_bw"), ttml_in_4d)}
 
 
 @dataclass(frozen=True)

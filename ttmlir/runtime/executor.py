@@ -44,7 +44,12 @@ def output_fields(table) -> tuple[str, ...]:
     return OUT_FIELDS if "out" in vars(table) else NAMED_OUTPUTS.get(type(table).__name__, ())
 
 
-IN_PLACE_FIELDS = tuple(sorted(set(IN_PLACE_OPERAND.values())))
+IN_PLACE_FIELDS = tuple(dict.fromkeys(fbu.field(name) for names in IN_PLACE_OPERAND.values() for name in names))
+
+
+def in_place_targets(table) -> list:
+    """The operands an op without results writes, in the order of its kernel's results."""
+    return [ref for f in IN_PLACE_FIELDS if (ref := getattr(table, f, None)) is not None]
 TABLE_FAMILIES = {"EltwiseUnaryOpT": "unary", "EltwiseBinaryOpT": "binary", "WhereOpT": "binary",
                   "ClampTensorOpT": "binary", "ReductionOpT": "reduction", "SoftmaxOpT": "softmax",
                   "NormOpT": "norm", "GroupNormOpT": "norm", "MatmulOpT": "matmul", "Conv2dOpT": "matmul",
@@ -566,11 +571,12 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
         per_chip = [_described(refs, chips if any(t.local for t in used) else 1)]
     else:
         per_chip = _compute(name, where, mesh_kernel or kernel, fields, used, table, ctx, num)
-    written = next((getattr(table, f) for f in IN_PLACE_FIELDS if getattr(table, f, None) is not None), None)
-    if not refs and written is not None:  # an op with no result writes its operand's tensor in place
-        if ctx.compute:
-            _write_in_place(ctx.pool[written.globalId], [results[0] for results in per_chip], num)
-        op.outputs.append(ctx.pool[written.globalId])
+    written = in_place_targets(table)
+    if not refs and written:  # an op with no result writes its operands' tensors in place
+        for i, ref in enumerate(written):
+            if ctx.compute:
+                _write_in_place(ctx.pool[ref.globalId], [results[i] for results in per_chip], num)
+            op.outputs.append(ctx.pool[ref.globalId])
         return used
     try:
         for i, ref in enumerate(refs):

@@ -280,9 +280,11 @@ class Builder:
         return self._written.get(value, self._goldens[value])
 
     def _write_in_place(self, op: TTOp, goldens: list[GoldenMap]) -> SSAValue:
-        target = op.operand_groups()[IN_PLACE_OPERAND[op.ROW.family]][0]
-        self._written[target] = self._cast([target], goldens)[0]
-        return target
+        groups = op.operand_groups()
+        targets = [groups[name][0] for name in IN_PLACE_OPERAND[op.ROW.family] if groups.get(name)]
+        for target, golden in zip(targets, self._cast(targets, goldens)):
+            self._written[target] = golden
+        return targets[0]
 
     def _evaluate_op(self, op: TTOp) -> list[GoldenMap]:
         inputs, widen = {}, _stored if op.ROW.name in MOVES_VALUES else _compute
