@@ -20,6 +20,7 @@ from xdsl.traits import HasCanonicalizationPatternsTrait
 
 from ttmlir.dialects.constant_fold import (BINARY, UNARY, LAYOUT_MAPS, fold_constant_operands, fold_layout, fold_sum,
                                           fold_typecast, shifted_out)
+from ttmlir.dialects.op_table import IN_PLACE_OPERAND
 from ttmlir.dialects.props import KINDS, int_values
 
 Fold = Callable[[Operation], SSAValue | None]
@@ -718,12 +719,24 @@ for _name in (*LAYOUT_MAPS, "broadcast"):
     REWRITES[_name] = _first(*filter(None, (REWRITES.get(_name), fold_layout)))
 
 
+def _written_in_place(op: Operation) -> bool:
+    """An operand or result of `op` that an op without results (a cache update, TTNN's adamw) overwrites: its value
+    depends on where it is read, which the rewrites above, looking through producers, cannot see."""
+    for value in (*op.operands, *op.results):
+        for use in value.uses:
+            row = getattr(use.operation, "ROW", None)
+            if row is not None and row.family in IN_PLACE_OPERAND and any(
+                    value in use.operation.operand_groups().get(name, ()) for name in IN_PLACE_OPERAND[row.family]):
+                return True
+    return False
+
+
 @dataclass(frozen=True)
 class _FoldPattern(RewritePattern):
     fold: Fold
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
-        if (value := self.fold(op)) is not None:
+        if not _written_in_place(op) and (value := self.fold(op)) is not None:
             rewriter.replace(op, [], [value])
 
 
@@ -732,7 +745,7 @@ class _RewritePattern(RewritePattern):
     rewrite: Rewrite
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
-        if (made := self.rewrite(op)) is not None:
+        if not _written_in_place(op) and (made := self.rewrite(op)) is not None:
             rewriter.replace(op, *made) if isinstance(made, tuple) else rewriter.replace(op, made)
 
 

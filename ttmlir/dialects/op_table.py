@@ -89,6 +89,7 @@ ADAMW_PROPS = ("lr:f32 beta1:f32 beta2:f32 beta1_pow:f32 beta2_pow:f32 epsilon:f
                "stochastic_rounding:bool=false")
 SDPA_FW = dict(operands="query key value attention_mask?", results="result intermediates?",
                props="mask_type:mask_type=causal dropout_probability:f32=0.0 return_intermediates:bool=false")
+TTML_LSE_WIDTH = 32  # sdpa_fw keeps each row's log-sum-exp as one fp32 tile row (in its column 0)
 SDPA_BW = dict(operands="grad_output attn_output query key value intermediates attention_mask?",
                props="mask_type:mask_type=arbitrary dropout_probability:f32=0.0", results="grad_query grad_key grad_value")
 # gather in either of upstream's forms: torch.gather's (`dim`; the index tensor has the result's shape) or the

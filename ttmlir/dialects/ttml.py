@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import math
 
+from ttmlir.dialects.op_table import TTML_LSE_WIDTH as LSE_WIDTH
 from ttmlir.dialects.props import scalar
 from ttmlir.dialects.tt_op import TTOp
-
-LSE_WIDTH = 32  # a row's log-sum-exp is kept as one fp32 tile row
 
 
 def as_4d(shape) -> tuple[int, ...]:

@@ -42,6 +42,7 @@ PASS_CLASSES = {
     "ttnn-decompose-layouts": "ttmlir.passes.ttnn_decompose_layouts:TTNNDecomposeLayoutsPass",
     "ttnn-deallocate": "ttmlir.passes.ttnn_deallocate:TTNNDeallocatePass",
     "ttir-to-ttnn-backend-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToTTNNBackendPipeline",
+    "ttir-to-ttnn-runtime-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToTTNNRuntimePipeline",
     "ttcore-mark-functions-as-forward": "ttmlir.passes.mark_functions_as_forward:TTCoreMarkFunctionsAsForwardPass",
     "ttir-element-type-normalization": "ttmlir.passes.element_type_normalization:ElementTypeNormalizationPass",
     "ttir-flatten-sliding-window": "ttmlir.passes.flatten_sliding_window:TTIRFlattenSlidingWindowPass",

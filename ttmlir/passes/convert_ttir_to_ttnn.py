@@ -23,6 +23,7 @@ from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.canonicalize import splat_fill_value
 from ttmlir.dialects.conv import TILE_WIDTH, int_triple
 from ttmlir.dialects.debug import DebugOp
+from ttmlir.dialects.op_table import IN_PLACE_OPERAND
 from ttmlir.dialects.props import KINDS, dense_values, int_values, scalar
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.tt_op import TTOp
@@ -642,6 +643,20 @@ def _repeat_to(value: SSAValue, dim: int, size: int, source: Operation) -> Opera
     return ttnn_op("repeat", [value], {"repeat_dims": ttnn.ShapeAttr(tuple(reps))}, [_tensor(shape, value.type)], source)
 
 
+def _adamw(op: TTOp) -> Operation:
+    """TTNN's adamw updates param and the moments in place: each result becomes the operand it updates, so an
+    operand read after the step would see the new value (upstream refuses that too)."""
+    block = op.parent
+    for name in IN_PLACE_OPERAND["optimizer_in_place"]:
+        for value in op.operand_groups()[name]:
+            if any(use.operation is not op and (use.operation.parent is not block or
+                                                block.get_operation_index(use.operation) > block.get_operation_index(op))
+                   for use in value.uses):
+                raise PassFailure(op, f"failed to legalize operation '{op.name}': its {name} operand is read after "
+                                      "the step, which updates it in place")
+    return ttnn_op("adamw", op.operands, _with_defaults(op), [], op)
+
+
 def _to_tensor_spec(op: TTOp) -> Operation:
     """ttir.to_layout is the aggregate ttnn.to_tensor_spec; --ttnn-decompose-layouts breaks it down later."""
     return ttnn_op("to_tensor_spec", [op.operands[0]], {}, [op.results[0].type], op)
@@ -687,6 +702,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "collective_permute": _collective_permute, "collective_broadcast": _collective_broadcast, "all_to_all": _all_to_all,
     "all_to_all_dispatch_metadata": _dispatch_metadata, "mesh_shard": _mesh_shard,
     "dump": lambda op: ttnn_op("dump_tensor", op.operands, _props(op), [], op),
+    "adamw": _adamw, "ttml_attention": _direct_with_defaults,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
@@ -741,7 +757,11 @@ class ConvertTTIRToTTNNPass(ModulePass):
             for i, created in enumerate(new):
                 if _needs_device(created) and not on_host:
                     new[i] = _attach_device(created, device_of(op.parent))
-            for old, value in zip(op.results, new[-1].results if new else op.operands):
+            replaced = new[-1].results if new else op.operands
+            if new and new[-1].ROW.family in IN_PLACE_OPERAND and op.results:  # updated in place: the operands
+                groups = new[-1].operand_groups()
+                replaced = [v for name in IN_PLACE_OPERAND[new[-1].ROW.family] for v in groups[name]]
+            for old, value in zip(op.results, replaced):
                 old.replace_all_uses_with(value)
             op.detach()
             op.erase()

@@ -182,6 +182,13 @@ class TTIRToTTNNBackendPipeline(TTIRToTTNNCommonPipeline):
         TTNNCommonToRuntimePipeline().apply(ctx, module)
 
 
+@dataclass(frozen=True)
+class TTIRToTTNNRuntimePipeline(TTIRToTTNNBackendPipeline):
+    """Upstream's current name of the backend pipeline (the backend one stays as its deprecated alias)."""
+
+    name: ClassVar[str] = "ttir-to-ttnn-runtime-pipeline"
+
+
 def _refuse(module: ModuleOp, unsupported: list[tuple[str, bool, str]]) -> None:
     for option, asked, why in unsupported:
         if asked:

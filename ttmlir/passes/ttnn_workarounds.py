@@ -237,6 +237,12 @@ WORKAROUNDS: dict[str, Workaround] = {
     "conv3d": lambda op: {name: Want(dtype="bf16") for name, values in op.operand_groups().items()
                           if name in ("input", "weight", "bias") and values and _dtype(values[0]) != "bf16"} | (
         {"result": Want(dtype="bf16")} if _dtype(op.results[0]) != "bf16" else {}),
+    # ttml's attention kernels read and write bf16 data and keep the log-sum-exp rows in f32
+    "sdpa_fw": _wants(**dict.fromkeys(("query", "key", "value", "attention_mask", "result"), Want(dtype="bf16")),
+                      intermediates=Want(dtype="f32")),
+    "sdpa_bw": _wants(**dict.fromkeys(("grad_output", "attn_output", "query", "key", "value", "attention_mask",
+                                       "grad_query", "grad_key", "grad_value"), Want(dtype="bf16")),
+                      intermediates=Want(dtype="f32")),
     "paged_scaled_dot_product_attention_decode": _wants(page_table=Want("row_major"), cur_pos_tensor=Want("row_major")),
     "chunked_scaled_dot_product_attention": _wants(page_table=Want("row_major"), chunk_start_idx=Want("row_major")),
     "paged_flash_multi_latent_attention_decode": _wants(page_table=Want("row_major", "si32"),
@@ -698,7 +704,7 @@ def apply_workaround(op: TTNNOp, wants: dict[str, Want]) -> None:
                 op.parent.insert_op_before(convert, op)
                 op.operands[next(i for i, v in enumerate(op.operands) if v is value)] = convert.results[0]
     for name, result in zip(op.ROW.results, op.results):
-        want, original = wants.get(name), result.type
+        want, original = wants.get(name.rstrip("?")), result.type
         if want is None or retyped(original, want) == original:
             continue
         if want.dtype and op.prop("dtype") is not None:

@@ -32,12 +32,13 @@ from ttmlir.target import flatbuffer as fbu
 
 # A table's result fields in result order: `out` and the further results some ops have, or, in a table without
 # `out`, the results named after what they are (an input may share such a name: dispatch's expert indices).
-OUT_FIELDS = ("out", "batchMean", "batchVariance", "resultIndices")
+OUT_FIELDS = ("out", "batchMean", "batchVariance", "resultIndices", "intermediates")
 _VALUES_INDICES, _QKV = ("values", "indices"), ("query", "key", "value")
 NAMED_OUTPUTS = {"SortOpT": _VALUES_INDICES, "TopkOpT": _VALUES_INDICES, "SplitQueryKeyValueAndSplitHeadsOpT": _QKV,
                  "NlpCreateQkvHeadsDecodeOpT": _QKV, "TopkRouterGptOpT": ("expertIndices", "expertWeights"),
                  "AllToAllDispatchOpT": ("dispatched", "metadata"),
-                 "AllToAllDispatchMetadataOpT": ("dispatched", "indices", "scores"), "MoeExpertTokenRemapOpT": ("mapping", "reduced")}
+                 "AllToAllDispatchMetadataOpT": ("dispatched", "indices", "scores"), "MoeExpertTokenRemapOpT": ("mapping", "reduced"),
+                 "SdpaBwOpT": ("gradQuery", "gradKey", "gradValue")}
 
 
 def output_fields(table) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from typing import Callable
 import torch
 import torch.nn.functional as F
 
+from ttmlir.dialects.op_table import TTML_LSE_WIDTH as LSE_WIDTH
 from ttmlir.runtime import ccl, numerics
 from ttmlir.runtime.numerics import EXACT, Numerics
 from ttmlir.target import binary_generated as fb
@@ -29,7 +30,8 @@ Kernel = Callable[[dict, object], object]
 # a large table (a 131072x2048 bf16 embedding is 512 MB stored, 1 GB in f32).
 MOVES_VALUES = frozenset({"assign", "reshape", "concatenate_heads", "split_query_key_value_and_split_heads", "concat", "repeat", "repeat_interleave", "permute", "pad", "slice_static", "slice_dynamic", "bitcast_convert",
                           "reverse", "gather", "embedding", "update_cache", "fill_cache", "paged_fill_cache", "paged_update_cache", "to_layout", "to_device",
-                          "from_device", "to_memory_config", "typecast"})
+                          "from_device", "to_memory_config", "typecast",
+                          "adamw"})  # adamw's stochastic rounding needs to know which of its operands are stored in bf16
 MeshKernel = Callable[[dict, object, tuple[int, int]], list]
 # Kernels whose arithmetic the hardware's numerics change take the op's `numerics.Numerics` as a third argument
 # (exact f32 when omitted).
@@ -718,6 +720,78 @@ def _indexer_score(x, t):
     return scores + _visible(t.chunkStartIdx + torch.arange(q.shape[2]), k.shape[2], True, None)
 
 
+def _round_stochastically(x: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """f32 to bf16 rounding up with probability equal to the dropped fraction (a random 16-bit carry into the
+    kept bits), as the packer's stochastic rounding does."""
+    bits = x.contiguous().view(torch.int32)
+    noise = torch.randint(0, 1 << 16, bits.shape, generator=generator, dtype=torch.int32)
+    return ((bits + noise) & ~0xFFFF).view(torch.float32).to(torch.bfloat16)
+
+
+def _adamw(x, t):
+    """One AdamW step (decoupled weight decay, bias corrections from beta^t), AMSGrad when max_exp_avg_sq is given:
+    the new param, exp_avg, exp_avg_sq (and max_exp_avg_sq), each in its operand's storage type."""
+    names = ("param", "exp_avg", "exp_avg_sq", "max_exp_avg_sq")
+    param, grad, m, v, top = (x[n].float() if x.get(n) is not None else None for n in ("param", "grad", *names[1:]))
+    m = t.beta1 * m + (1 - t.beta1) * grad
+    v = t.beta2 * v + (1 - t.beta2) * grad * grad
+    top = torch.maximum(top, v) if top is not None else None
+    second = (top if top is not None else v) / (1 - t.beta2Pow)
+    param = param * (1 - t.lr * t.weightDecay) - t.lr * (m / (1 - t.beta1Pow)) / (second.sqrt() + t.epsilon)
+    generator = torch.Generator().manual_seed(0)
+    out = []
+    for name, value in zip(names, (param, m, v, top)):
+        if value is not None:
+            stored = x[name].dtype
+            out.append(_round_stochastically(value, generator) if t.stochasticRounding and stored == torch.bfloat16
+                       else value.to(stored))
+    return tuple(out)
+
+
+TTML_MASK_NONE, TTML_MASK_CAUSAL = 0, 1
+TTML_MASKED = -1e9  # what ttml's kernels add to the score of a key its 1/0 mask hides
+
+
+def _ttml_scores(x, t, q, k):
+    """q · kᵀ / sqrt(D) with ttml's masking (none, causal, or an arbitrary 1/0 mask) for each query head (a key
+    head serves q heads / k heads of them)."""
+    if t.dropoutProbability:
+        raise ValueError(f"dropout_probability must be 0.0 (ttml's attention has no dropout), got {t.dropoutProbability}")
+    k = k.repeat_interleave(q.shape[1] // k.shape[1], 1)
+    scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    if t.maskType == TTML_MASK_CAUSAL:
+        return scores + _visible(torch.arange(q.shape[2]), k.shape[2], True, None)
+    if t.maskType != TTML_MASK_NONE:
+        return scores + (1 - x["attention_mask"]) * TTML_MASKED
+    return scores
+
+
+def _sdpa_fw(x, t):
+    q, k, v = x["query"], x["key"], x["value"]
+    scores = _ttml_scores(x, t, q, k)
+    lse = torch.logsumexp(scores, -1, keepdim=True)
+    out = torch.exp(scores - lse) @ v.repeat_interleave(q.shape[1] // v.shape[1], 1)
+    if not t.returnIntermediates:
+        return out
+    return out, F.pad(lse, (0, LSE_WIDTH - 1))
+
+
+def _sdpa_bw(x, t):
+    """Query, key and value gradients from the output's gradient, recomputing the attention weights from the
+    forward pass's log-sum-exp; a key/value head's gradient sums those of the query heads it serves."""
+    grad, out, q, k, v = (x[n] for n in ("grad_output", "attn_output", "query", "key", "value"))
+    group, scale = q.shape[1] // k.shape[1], 1 / math.sqrt(q.shape[-1])
+    weights = torch.exp(_ttml_scores(x, t, q, k) - x["intermediates"][..., :1])
+    grad_v = weights.transpose(-1, -2) @ grad
+    grad_scores = weights * (grad @ v.repeat_interleave(group, 1).transpose(-1, -2) - (grad * out).sum(-1, keepdim=True))
+    grad_q = grad_scores @ k.repeat_interleave(group, 1) * scale
+    grad_k = grad_scores.transpose(-1, -2) @ q * scale
+
+    def per_kv_head(g):
+        return g.reshape(g.shape[0], -1, group, *g.shape[2:]).sum(2)
+    return grad_q, per_kv_head(grad_k), per_kv_head(grad_v)
+
+
 KERNELS: dict[str, Kernel] = {
     **{name: _unary(fn) for name, fn in UNARY.items()},
     **{name: _binary(fn) for name, fn in BINARY.items()},
@@ -778,6 +852,7 @@ KERNELS: dict[str, Kernel] = {
                      "paged_flash_multi_latent_attention_decode"), _sdpa_decode),
     "chunked_scaled_dot_product_attention": _chunked_sdpa,
     "indexer_score_dsa": _indexer_score,
+    "adamw": _adamw, "sdpa_fw": _sdpa_fw, "sdpa_bw": _sdpa_bw,
     **{name: _quantization for name in ("quantize", "dequantize", "requantize")},
     "global_avg_pool2d": lambda x, t: x["input"].float().mean((1, 2), keepdim=True),
     "upsample": _upsample,

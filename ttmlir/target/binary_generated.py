@@ -417,6 +417,9 @@ class OpType(object):
     LoadCachedOp = 86
     CpuOp = 87
     PrepareConv2dOp = 88
+    AdamwOp = 89
+    SdpaFwOp = 90
+    SdpaBwOp = 91
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -598,6 +601,12 @@ def OpTypeCreator(unionType, table):
         return CpuOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.PrepareConv2dOp:
         return PrepareConv2dOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.AdamwOp:
+        return AdamwOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.SdpaFwOp:
+        return SdpaFwOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.SdpaBwOp:
+        return SdpaBwOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -23904,6 +23913,839 @@ class MoeExpertTokenRemapOpT(object):
         return moeExpertTokenRemapOp
 
 
+class AdamwOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = AdamwOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsAdamwOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def AdamwOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # AdamwOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # AdamwOp
+    def Param(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AdamwOp
+    def Grad(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AdamwOp
+    def ExpAvg(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AdamwOp
+    def ExpAvgSq(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AdamwOp
+    def MaxExpAvgSq(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AdamwOp
+    def Lr(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # AdamwOp
+    def Beta1(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # AdamwOp
+    def Beta2(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # AdamwOp
+    def Beta1Pow(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # AdamwOp
+    def Beta2Pow(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # AdamwOp
+    def Epsilon(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # AdamwOp
+    def WeightDecay(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # AdamwOp
+    def StochasticRounding(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+def AdamwOpStart(builder):
+    builder.StartObject(13)
+
+def AdamwOpAddParam(builder, param):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(param), 0)
+
+def AdamwOpAddGrad(builder, grad):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(grad), 0)
+
+def AdamwOpAddExpAvg(builder, expAvg):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(expAvg), 0)
+
+def AdamwOpAddExpAvgSq(builder, expAvgSq):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(expAvgSq), 0)
+
+def AdamwOpAddMaxExpAvgSq(builder, maxExpAvgSq):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(maxExpAvgSq), 0)
+
+def AdamwOpAddLr(builder, lr):
+    builder.PrependFloat32Slot(5, lr, 0.0)
+
+def AdamwOpAddBeta1(builder, beta1):
+    builder.PrependFloat32Slot(6, beta1, 0.0)
+
+def AdamwOpAddBeta2(builder, beta2):
+    builder.PrependFloat32Slot(7, beta2, 0.0)
+
+def AdamwOpAddBeta1Pow(builder, beta1Pow):
+    builder.PrependFloat32Slot(8, beta1Pow, 0.0)
+
+def AdamwOpAddBeta2Pow(builder, beta2Pow):
+    builder.PrependFloat32Slot(9, beta2Pow, 0.0)
+
+def AdamwOpAddEpsilon(builder, epsilon):
+    builder.PrependFloat32Slot(10, epsilon, 0.0)
+
+def AdamwOpAddWeightDecay(builder, weightDecay):
+    builder.PrependFloat32Slot(11, weightDecay, 0.0)
+
+def AdamwOpAddStochasticRounding(builder, stochasticRounding):
+    builder.PrependBoolSlot(12, stochasticRounding, 0)
+
+def AdamwOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class AdamwOpT(object):
+
+    # AdamwOpT
+    def __init__(
+        self,
+        param = None,
+        grad = None,
+        expAvg = None,
+        expAvgSq = None,
+        maxExpAvgSq = None,
+        lr = 0.0,
+        beta1 = 0.0,
+        beta2 = 0.0,
+        beta1Pow = 0.0,
+        beta2Pow = 0.0,
+        epsilon = 0.0,
+        weightDecay = 0.0,
+        stochasticRounding = False,
+    ):
+        self.param = param  # type: Optional[TensorRefT]
+        self.grad = grad  # type: Optional[TensorRefT]
+        self.expAvg = expAvg  # type: Optional[TensorRefT]
+        self.expAvgSq = expAvgSq  # type: Optional[TensorRefT]
+        self.maxExpAvgSq = maxExpAvgSq  # type: Optional[TensorRefT]
+        self.lr = lr  # type: float
+        self.beta1 = beta1  # type: float
+        self.beta2 = beta2  # type: float
+        self.beta1Pow = beta1Pow  # type: float
+        self.beta2Pow = beta2Pow  # type: float
+        self.epsilon = epsilon  # type: float
+        self.weightDecay = weightDecay  # type: float
+        self.stochasticRounding = stochasticRounding  # type: bool
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        adamwOp = AdamwOp()
+        adamwOp.Init(buf, pos)
+        return cls.InitFromObj(adamwOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, adamwOp):
+        x = AdamwOpT()
+        x._UnPack(adamwOp)
+        return x
+
+    # AdamwOpT
+    def _UnPack(self, adamwOp):
+        if adamwOp is None:
+            return
+        if adamwOp.Param() is not None:
+            self.param = TensorRefT.InitFromObj(adamwOp.Param())
+        if adamwOp.Grad() is not None:
+            self.grad = TensorRefT.InitFromObj(adamwOp.Grad())
+        if adamwOp.ExpAvg() is not None:
+            self.expAvg = TensorRefT.InitFromObj(adamwOp.ExpAvg())
+        if adamwOp.ExpAvgSq() is not None:
+            self.expAvgSq = TensorRefT.InitFromObj(adamwOp.ExpAvgSq())
+        if adamwOp.MaxExpAvgSq() is not None:
+            self.maxExpAvgSq = TensorRefT.InitFromObj(adamwOp.MaxExpAvgSq())
+        self.lr = adamwOp.Lr()
+        self.beta1 = adamwOp.Beta1()
+        self.beta2 = adamwOp.Beta2()
+        self.beta1Pow = adamwOp.Beta1Pow()
+        self.beta2Pow = adamwOp.Beta2Pow()
+        self.epsilon = adamwOp.Epsilon()
+        self.weightDecay = adamwOp.WeightDecay()
+        self.stochasticRounding = adamwOp.StochasticRounding()
+
+    # AdamwOpT
+    def Pack(self, builder):
+        if self.param is not None:
+            param = self.param.Pack(builder)
+        if self.grad is not None:
+            grad = self.grad.Pack(builder)
+        if self.expAvg is not None:
+            expAvg = self.expAvg.Pack(builder)
+        if self.expAvgSq is not None:
+            expAvgSq = self.expAvgSq.Pack(builder)
+        if self.maxExpAvgSq is not None:
+            maxExpAvgSq = self.maxExpAvgSq.Pack(builder)
+        AdamwOpStart(builder)
+        if self.param is not None:
+            AdamwOpAddParam(builder, param)
+        if self.grad is not None:
+            AdamwOpAddGrad(builder, grad)
+        if self.expAvg is not None:
+            AdamwOpAddExpAvg(builder, expAvg)
+        if self.expAvgSq is not None:
+            AdamwOpAddExpAvgSq(builder, expAvgSq)
+        if self.maxExpAvgSq is not None:
+            AdamwOpAddMaxExpAvgSq(builder, maxExpAvgSq)
+        AdamwOpAddLr(builder, self.lr)
+        AdamwOpAddBeta1(builder, self.beta1)
+        AdamwOpAddBeta2(builder, self.beta2)
+        AdamwOpAddBeta1Pow(builder, self.beta1Pow)
+        AdamwOpAddBeta2Pow(builder, self.beta2Pow)
+        AdamwOpAddEpsilon(builder, self.epsilon)
+        AdamwOpAddWeightDecay(builder, self.weightDecay)
+        AdamwOpAddStochasticRounding(builder, self.stochasticRounding)
+        adamwOp = AdamwOpEnd(builder)
+        return adamwOp
+
+
+class SdpaFwOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = SdpaFwOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsSdpaFwOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def SdpaFwOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # SdpaFwOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # SdpaFwOp
+    def Query(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SdpaFwOp
+    def Key(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SdpaFwOp
+    def Value(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SdpaFwOp
+    def AttentionMask(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SdpaFwOp
+    def MaskType(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # SdpaFwOp
+    def DropoutProbability(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # SdpaFwOp
+    def ReturnIntermediates(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # SdpaFwOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SdpaFwOp
+    def Intermediates(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def SdpaFwOpStart(builder):
+    builder.StartObject(9)
+
+def SdpaFwOpAddQuery(builder, query):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(query), 0)
+
+def SdpaFwOpAddKey(builder, key):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(key), 0)
+
+def SdpaFwOpAddValue(builder, value):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(value), 0)
+
+def SdpaFwOpAddAttentionMask(builder, attentionMask):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(attentionMask), 0)
+
+def SdpaFwOpAddMaskType(builder, maskType):
+    builder.PrependUint32Slot(4, maskType, 0)
+
+def SdpaFwOpAddDropoutProbability(builder, dropoutProbability):
+    builder.PrependFloat32Slot(5, dropoutProbability, 0.0)
+
+def SdpaFwOpAddReturnIntermediates(builder, returnIntermediates):
+    builder.PrependBoolSlot(6, returnIntermediates, 0)
+
+def SdpaFwOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def SdpaFwOpAddIntermediates(builder, intermediates):
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(intermediates), 0)
+
+def SdpaFwOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class SdpaFwOpT(object):
+
+    # SdpaFwOpT
+    def __init__(
+        self,
+        query = None,
+        key = None,
+        value = None,
+        attentionMask = None,
+        maskType = 0,
+        dropoutProbability = 0.0,
+        returnIntermediates = False,
+        out = None,
+        intermediates = None,
+    ):
+        self.query = query  # type: Optional[TensorRefT]
+        self.key = key  # type: Optional[TensorRefT]
+        self.value = value  # type: Optional[TensorRefT]
+        self.attentionMask = attentionMask  # type: Optional[TensorRefT]
+        self.maskType = maskType  # type: int
+        self.dropoutProbability = dropoutProbability  # type: float
+        self.returnIntermediates = returnIntermediates  # type: bool
+        self.out = out  # type: Optional[TensorRefT]
+        self.intermediates = intermediates  # type: Optional[TensorRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        sdpaFwOp = SdpaFwOp()
+        sdpaFwOp.Init(buf, pos)
+        return cls.InitFromObj(sdpaFwOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, sdpaFwOp):
+        x = SdpaFwOpT()
+        x._UnPack(sdpaFwOp)
+        return x
+
+    # SdpaFwOpT
+    def _UnPack(self, sdpaFwOp):
+        if sdpaFwOp is None:
+            return
+        if sdpaFwOp.Query() is not None:
+            self.query = TensorRefT.InitFromObj(sdpaFwOp.Query())
+        if sdpaFwOp.Key() is not None:
+            self.key = TensorRefT.InitFromObj(sdpaFwOp.Key())
+        if sdpaFwOp.Value() is not None:
+            self.value = TensorRefT.InitFromObj(sdpaFwOp.Value())
+        if sdpaFwOp.AttentionMask() is not None:
+            self.attentionMask = TensorRefT.InitFromObj(sdpaFwOp.AttentionMask())
+        self.maskType = sdpaFwOp.MaskType()
+        self.dropoutProbability = sdpaFwOp.DropoutProbability()
+        self.returnIntermediates = sdpaFwOp.ReturnIntermediates()
+        if sdpaFwOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(sdpaFwOp.Out())
+        if sdpaFwOp.Intermediates() is not None:
+            self.intermediates = TensorRefT.InitFromObj(sdpaFwOp.Intermediates())
+
+    # SdpaFwOpT
+    def Pack(self, builder):
+        if self.query is not None:
+            query = self.query.Pack(builder)
+        if self.key is not None:
+            key = self.key.Pack(builder)
+        if self.value is not None:
+            value = self.value.Pack(builder)
+        if self.attentionMask is not None:
+            attentionMask = self.attentionMask.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.intermediates is not None:
+            intermediates = self.intermediates.Pack(builder)
+        SdpaFwOpStart(builder)
+        if self.query is not None:
+            SdpaFwOpAddQuery(builder, query)
+        if self.key is not None:
+            SdpaFwOpAddKey(builder, key)
+        if self.value is not None:
+            SdpaFwOpAddValue(builder, value)
+        if self.attentionMask is not None:
+            SdpaFwOpAddAttentionMask(builder, attentionMask)
+        SdpaFwOpAddMaskType(builder, self.maskType)
+        SdpaFwOpAddDropoutProbability(builder, self.dropoutProbability)
+        SdpaFwOpAddReturnIntermediates(builder, self.returnIntermediates)
+        if self.out is not None:
+            SdpaFwOpAddOut(builder, out)
+        if self.intermediates is not None:
+            SdpaFwOpAddIntermediates(builder, intermediates)
+        sdpaFwOp = SdpaFwOpEnd(builder)
+        return sdpaFwOp
+
+
+class SdpaBwOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = SdpaBwOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsSdpaBwOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def SdpaBwOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # SdpaBwOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # SdpaBwOp
+    def GradOutput(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SdpaBwOp
+    def AttnOutput(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SdpaBwOp
+    def Query(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SdpaBwOp
+    def Key(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SdpaBwOp
+    def Value(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SdpaBwOp
+    def Intermediates(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SdpaBwOp
+    def AttentionMask(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SdpaBwOp
+    def MaskType(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # SdpaBwOp
+    def DropoutProbability(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # SdpaBwOp
+    def GradQuery(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SdpaBwOp
+    def GradKey(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SdpaBwOp
+    def GradValue(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def SdpaBwOpStart(builder):
+    builder.StartObject(12)
+
+def SdpaBwOpAddGradOutput(builder, gradOutput):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(gradOutput), 0)
+
+def SdpaBwOpAddAttnOutput(builder, attnOutput):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(attnOutput), 0)
+
+def SdpaBwOpAddQuery(builder, query):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(query), 0)
+
+def SdpaBwOpAddKey(builder, key):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(key), 0)
+
+def SdpaBwOpAddValue(builder, value):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(value), 0)
+
+def SdpaBwOpAddIntermediates(builder, intermediates):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(intermediates), 0)
+
+def SdpaBwOpAddAttentionMask(builder, attentionMask):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(attentionMask), 0)
+
+def SdpaBwOpAddMaskType(builder, maskType):
+    builder.PrependUint32Slot(7, maskType, 0)
+
+def SdpaBwOpAddDropoutProbability(builder, dropoutProbability):
+    builder.PrependFloat32Slot(8, dropoutProbability, 0.0)
+
+def SdpaBwOpAddGradQuery(builder, gradQuery):
+    builder.PrependUOffsetTRelativeSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(gradQuery), 0)
+
+def SdpaBwOpAddGradKey(builder, gradKey):
+    builder.PrependUOffsetTRelativeSlot(10, flatbuffers.number_types.UOffsetTFlags.py_type(gradKey), 0)
+
+def SdpaBwOpAddGradValue(builder, gradValue):
+    builder.PrependUOffsetTRelativeSlot(11, flatbuffers.number_types.UOffsetTFlags.py_type(gradValue), 0)
+
+def SdpaBwOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class SdpaBwOpT(object):
+
+    # SdpaBwOpT
+    def __init__(
+        self,
+        gradOutput = None,
+        attnOutput = None,
+        query = None,
+        key = None,
+        value = None,
+        intermediates = None,
+        attentionMask = None,
+        maskType = 0,
+        dropoutProbability = 0.0,
+        gradQuery = None,
+        gradKey = None,
+        gradValue = None,
+    ):
+        self.gradOutput = gradOutput  # type: Optional[TensorRefT]
+        self.attnOutput = attnOutput  # type: Optional[TensorRefT]
+        self.query = query  # type: Optional[TensorRefT]
+        self.key = key  # type: Optional[TensorRefT]
+        self.value = value  # type: Optional[TensorRefT]
+        self.intermediates = intermediates  # type: Optional[TensorRefT]
+        self.attentionMask = attentionMask  # type: Optional[TensorRefT]
+        self.maskType = maskType  # type: int
+        self.dropoutProbability = dropoutProbability  # type: float
+        self.gradQuery = gradQuery  # type: Optional[TensorRefT]
+        self.gradKey = gradKey  # type: Optional[TensorRefT]
+        self.gradValue = gradValue  # type: Optional[TensorRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        sdpaBwOp = SdpaBwOp()
+        sdpaBwOp.Init(buf, pos)
+        return cls.InitFromObj(sdpaBwOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, sdpaBwOp):
+        x = SdpaBwOpT()
+        x._UnPack(sdpaBwOp)
+        return x
+
+    # SdpaBwOpT
+    def _UnPack(self, sdpaBwOp):
+        if sdpaBwOp is None:
+            return
+        if sdpaBwOp.GradOutput() is not None:
+            self.gradOutput = TensorRefT.InitFromObj(sdpaBwOp.GradOutput())
+        if sdpaBwOp.AttnOutput() is not None:
+            self.attnOutput = TensorRefT.InitFromObj(sdpaBwOp.AttnOutput())
+        if sdpaBwOp.Query() is not None:
+            self.query = TensorRefT.InitFromObj(sdpaBwOp.Query())
+        if sdpaBwOp.Key() is not None:
+            self.key = TensorRefT.InitFromObj(sdpaBwOp.Key())
+        if sdpaBwOp.Value() is not None:
+            self.value = TensorRefT.InitFromObj(sdpaBwOp.Value())
+        if sdpaBwOp.Intermediates() is not None:
+            self.intermediates = TensorRefT.InitFromObj(sdpaBwOp.Intermediates())
+        if sdpaBwOp.AttentionMask() is not None:
+            self.attentionMask = TensorRefT.InitFromObj(sdpaBwOp.AttentionMask())
+        self.maskType = sdpaBwOp.MaskType()
+        self.dropoutProbability = sdpaBwOp.DropoutProbability()
+        if sdpaBwOp.GradQuery() is not None:
+            self.gradQuery = TensorRefT.InitFromObj(sdpaBwOp.GradQuery())
+        if sdpaBwOp.GradKey() is not None:
+            self.gradKey = TensorRefT.InitFromObj(sdpaBwOp.GradKey())
+        if sdpaBwOp.GradValue() is not None:
+            self.gradValue = TensorRefT.InitFromObj(sdpaBwOp.GradValue())
+
+    # SdpaBwOpT
+    def Pack(self, builder):
+        if self.gradOutput is not None:
+            gradOutput = self.gradOutput.Pack(builder)
+        if self.attnOutput is not None:
+            attnOutput = self.attnOutput.Pack(builder)
+        if self.query is not None:
+            query = self.query.Pack(builder)
+        if self.key is not None:
+            key = self.key.Pack(builder)
+        if self.value is not None:
+            value = self.value.Pack(builder)
+        if self.intermediates is not None:
+            intermediates = self.intermediates.Pack(builder)
+        if self.attentionMask is not None:
+            attentionMask = self.attentionMask.Pack(builder)
+        if self.gradQuery is not None:
+            gradQuery = self.gradQuery.Pack(builder)
+        if self.gradKey is not None:
+            gradKey = self.gradKey.Pack(builder)
+        if self.gradValue is not None:
+            gradValue = self.gradValue.Pack(builder)
+        SdpaBwOpStart(builder)
+        if self.gradOutput is not None:
+            SdpaBwOpAddGradOutput(builder, gradOutput)
+        if self.attnOutput is not None:
+            SdpaBwOpAddAttnOutput(builder, attnOutput)
+        if self.query is not None:
+            SdpaBwOpAddQuery(builder, query)
+        if self.key is not None:
+            SdpaBwOpAddKey(builder, key)
+        if self.value is not None:
+            SdpaBwOpAddValue(builder, value)
+        if self.intermediates is not None:
+            SdpaBwOpAddIntermediates(builder, intermediates)
+        if self.attentionMask is not None:
+            SdpaBwOpAddAttentionMask(builder, attentionMask)
+        SdpaBwOpAddMaskType(builder, self.maskType)
+        SdpaBwOpAddDropoutProbability(builder, self.dropoutProbability)
+        if self.gradQuery is not None:
+            SdpaBwOpAddGradQuery(builder, gradQuery)
+        if self.gradKey is not None:
+            SdpaBwOpAddGradKey(builder, gradKey)
+        if self.gradValue is not None:
+            SdpaBwOpAddGradValue(builder, gradValue)
+        sdpaBwOp = SdpaBwOpEnd(builder)
+        return sdpaBwOp
+
+
 class WriteTensorOp(object):
     __slots__ = ['_tab']
 
@@ -25171,7 +26013,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

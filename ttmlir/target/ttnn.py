@@ -125,6 +125,8 @@ def _encode(kind: str, attr: Attribute, result_type):
         return fbu.enum_value(fb.TensorLayout, attr.data.value)
     if kind in ("shard_type", "shard_direction", "reduce_type"):
         return fbu.enum_value(getattr(fb, fbu.camel(kind)), attr.data.value)
+    if kind == "mask_type":  # ttml's enum, by position
+        return list(ttcore.AttentionMaskTypeAttr.enum_type).index(attr.data)
     if kind == "memory_config":
         return _memory_config(attr.data)
     if kind == "shape":
@@ -325,6 +327,7 @@ class ProgramWriter:
                 self._set(table, name[:-1], [self.ref(v) for v in op.results], op)
                 break
             # a result is `out` in a table of TTNN's, `result` in one of the debug dialect's
+            name = name.rstrip("?")
             self._set(table, "out" if name == "result" and hasattr(table, "out") else name, self.ref(value), op)
         result_type = op.results[0].type if op.results else None
         for name, kind, _, _ in row.props:
