@@ -64,8 +64,8 @@ def _written_in_place(op: Operation) -> bool:
         for use in result.uses:
             user = use.operation
             row = getattr(user, "ROW", None)
-            groups = user.operand_groups() if row is not None and row.family in IN_PLACE_OPERAND else {}
-            if any(result in groups.get(name, ()) for name in IN_PLACE_OPERAND.get(row.family, ()) if groups):
+            written = IN_PLACE_OPERAND.get(row.family, ()) if row is not None else ()
+            if any(result in user.operand_groups().get(name, ()) for name in written):
                 return True
     return False
 

@@ -30,6 +30,8 @@ DEVICE = EmitC_PointerType(EmitC_OpaqueType(StringAttr("::ttnn::MeshDevice")))
 SEMAPHORE = EmitC_OpaqueType(StringAttr("::ttnn::GlobalSemaphore"))
 CREATE_VECTOR = "util_create_vec"  # the helper ttnn-precompiled.hpp gives generated code
 CACHE_PREFIX = "g_cached_result_"  # a const-eval function's static cache
+GET_OPTIONAL = "util_get_optional_value"  # ttnn-precompiled.hpp's: the tensor a std::optional holds
+OPTIONAL_RESULTS = {"sdpa_fw"}  # ttml's sdpa_fw returns its output and (optional) intermediates so
 
 
 def convert_type(t: Attribute, at: Operation) -> Attribute:
@@ -141,7 +143,21 @@ def _convert_ttnn(op: ttnn.TTNNOp) -> tuple[list[Operation], list[SSAValue]]:
             args.append(IntegerAttr(operand_index(vector.res[0]), IndexType()))
         else:
             args.append(_opaque(cpp_value(value, lambda i: "")))
-    callee = "ttnn::" + cpp_callee_of(op.ROW.name)
+    callee = cpp_callee_of(op.ROW.name)
+    callee = callee[2:] if callee.startswith("::") else "ttnn::" + callee  # `::`: outside ttnn (ttml's ops)
+    if op.ROW.name in OPTIONAL_RESULTS:  # a std::vector of std::optional tensors, one per result
+        optional = EmitC_OpaqueType(StringAttr(f"::std::optional<{TENSOR.value.data}>"))
+        new = _call(callee, operands, [EmitC_OpaqueType(StringAttr(f"::std::vector<{optional.value.data}>"))], args)
+        ops, values = [*prelude, new], []
+        for i in range(len(result_types)):
+            index = emitc.LiteralOp.create(properties={"value": StringAttr(str(i))}, result_types=[IndexType()])
+            element = emitc.SubscriptOp.create(operands=[new.res[0], index.result],
+                                               result_types=[EmitC_LValueType(optional)])
+            load = emitc.LoadOp.create(operands=[element.result], result_types=[optional])
+            value = _call(GET_OPTIONAL, [load.result], [TENSOR])
+            ops += [index, element, load, value]
+            values.append(value.res[0])
+        return ops, values
     if len(result_types) <= 1:
         new = _call(callee, operands, result_types, args)
         return [*prelude, new], list(new.res)

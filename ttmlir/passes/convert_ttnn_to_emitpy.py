@@ -152,9 +152,14 @@ def _convert_op(op: Operation, host: bool = False, module_form: bool = False) ->
             return [key, read], [read.result]
         ops, members = _members(read.result, len(op.results))
         return [key, read, *ops], members
+    if isinstance(op, ttnn.TTNNOp) and op.ROW.name in UNBOUND_IN_PYTHON:
+        raise PassFailure(op, f"failed to legalize operation '{op.name}': ttml has no Python binding of it")
     if isinstance(op, ttnn.TTNNOp):
         return _convert_ttnn(op, host)
     raise PassFailure(op, f"'{op.name}' has no EmitPy lowering")
+
+
+UNBOUND_IN_PYTHON = {"adamw", "sdpa_fw", "sdpa_bw"}  # tt-train's fused ops: ttml binds them in C++ only
 
 
 def _key(key: Attribute) -> str:

@@ -35,7 +35,9 @@ CALLEES = {"pow_tensor": "pow", "split_query_key_value_and_split_heads": "transf
            "paged_fill_cache": "experimental.paged_fill_cache", "update_cache": "update_cache",
            "fill_cache": "fill_cache", "all_to_all_dispatch_metadata": "experimental.all_to_all_dispatch_metadata",
            "reset_global_semaphore": "reset_global_semaphore_value", "prepare_conv2d_weights": "prepare_conv_weights",
-           "prepare_conv2d_bias": "prepare_conv_bias"}
+           "prepare_conv2d_bias": "prepare_conv_bias",
+           # tt-train's fused ops live in ttml, not ttnn (C++ only: ttml binds none of them in Python)
+           "adamw": "::ttml.metal.adamw", "sdpa_fw": "::ttml.metal.sdpa_fw", "sdpa_bw": "::ttml.metal.sdpa_bw"}
 # ops C++ reaches in another namespace than Python (Python spelling, `.` for `::`)
 CPP_CALLEES = {"create_global_semaphore": "global_semaphore.create_global_semaphore",
                "reset_global_semaphore": "global_semaphore.reset_global_semaphore_value",
@@ -52,14 +54,18 @@ MEMORY_LAYOUTS = {"interleaved": "INTERLEAVED", "single_bank": "SINGLE_BANK", "h
 # property kinds that are enums, with ttnn's type name and member spelling
 ENUM_KINDS = {"dtype": ("DataType", DATA_TYPES), "layout": ("Layout", LAYOUTS),
               "reduce_type": ("ReduceType", None), "shard_type": ("MeshShardType", None),
-              "shard_direction": ("MeshShardDirection", None)}
+              "shard_direction": ("MeshShardDirection", None),
+              "mask_type": ("AttentionMaskType", {"none": "None", "causal": "Causal", "arbitrary": "Arbitrary"})}
+# bool properties a callee takes as an enum: (type, member when true, member when false)
+BOOL_ENUMS = {"stochastic_rounding": ("StochasticRounding", "Enabled", "Disabled")}
 STRUCT_KINDS = {"compute_config": "DeviceComputeKernelConfig", "conv2d_config": "Conv2dConfig",
                 "sdpa_program_config": None,
                 "conv3d_config": "Conv3dConfig", "matmul_program_config": None}
 # struct fields that are enums: ttnn's type and member spelling; (C++ namespace of the type)
 FIELD_ENUMS = {"math_fidelity": ("MathFidelity", {"lofi": "LoFi", "hifi2": "HiFi2", "hifi3": "HiFi3", "hifi4": "HiFi4"})}
 SDPA_PROGRAM_CONFIG = "ttnn.sdpa_program_config"
-CPP_NAMESPACES = {"MathFidelity": "::tt::tt_metal", "SDPAProgramConfig": "::ttnn::operations::transformer"}
+CPP_NAMESPACES = {"MathFidelity": "::tt::tt_metal", "SDPAProgramConfig": "::ttnn::operations::transformer",
+                  "AttentionMaskType": "::ttml::metal", "StochasticRounding": "::ttml::metal"}
 INT_KINDS = {"i32", "ui32", "si32", "i64", "si64", "si8"}
 LIST_KINDS = {"i32_darray", "i64_darray", "i32_array", "pairs"}
 # layout ops: the keywords they take, all read from the result's layout
@@ -68,7 +74,11 @@ LAYOUT_OP_KEYWORDS = {"to_layout": ("layout", "dtype", "memory_config"), "typeca
 DERIVED = ("dtype", "layout", "memory_config")
 # ops whose ttnn signature orders operands and properties otherwise than their row (operands first, then props)
 ORDER = {"arange": ("start", "end", "step", "dtype", "device", "memory_config", "layout"),
-         "create_global_semaphore": ("device", "core_range_set", "initial_value")}
+         "create_global_semaphore": ("device", "core_range_set", "initial_value"),
+         "sdpa_fw": ("query", "key", "value", "mask_type", "attention_mask", "dropout_probability",
+                     "return_intermediates"),
+         "sdpa_bw": ("grad_output", "attn_output", "query", "key", "value", "intermediates", "mask_type",
+                     "attention_mask", "dropout_probability")}
 # keywords an op's ttnn function takes beyond its row, read from the result's layout: the result's format does not
 # follow the first operand's (ttnn.embedding's is the weight's)
 RESULT_KEYWORDS = {"embedding": ("layout", "dtype")}
@@ -265,7 +275,11 @@ def call_of(op: ttnn.TTNNOp) -> Call:
             args.append((name, None))
         elif (attr := op.properties.get(name)) is not None or name in defaults:
             from ttmlir.dialects.props import KINDS
-            args.append((name, value_of(op, kind, attr if attr is not None else KINDS[kind].build(defaults[name]))))
+            value = value_of(op, kind, attr if attr is not None else KINDS[kind].build(defaults[name]))
+            if name in BOOL_ENUMS:
+                type_name, yes, no = BOOL_ENUMS[name]
+                value = Enum(type_name, yes if value else no)
+            args.append((name, value))
         else:
             args.append((name, derived(op, name) if name in DERIVED else None))
     return Call(row.name, callee_of(row.name), tuple((renamed.get(k, k) if k else k, v) for k, v in args))
