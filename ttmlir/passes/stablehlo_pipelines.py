@@ -202,6 +202,41 @@ def _all_slice(b, op, attrs):
     return [value]
 
 
+ADAMW_HYPERPARAMETERS = ("lr", "beta1", "beta2", "beta1_pow", "beta2_pow", "epsilon", "weight_decay")
+
+
+def _adamw(b, op, attrs):
+    """param, grad and the moments (max_exp_avg_sq too, for AMSGrad), one result per updated operand; every
+    hyperparameter given as a float (stochastic_rounding optional); otherwise the decomposition stays."""
+    if len(op.operands) not in (4, 5) or len(op.results) != len(op.operands) - 1 or \
+            not all(isinstance(attrs.get(name), FloatAttr) for name in ADAMW_HYPERPARAMETERS):
+        return None
+    props = {name: _attr_float(attrs, name, 0.0) for name in ADAMW_HYPERPARAMETERS}
+    adamw = b.ttir_op("adamw", list(op.operands), [r.type for r in op.results],
+                      stochastic_rounding=_bool(attrs, "stochastic_rounding", False), **props)
+    return list(adamw.results)
+
+
+TTML_MASK_TYPES = ("none", "causal", "arbitrary")  # the composites' integer mask_type
+
+
+def _ttml_attention(name: str, operands: int, default_mask: int):
+    """sdpa_fw (query, key, value[, mask] -> output[, intermediates]) or sdpa_bw (grad_output, attn_output, query,
+    key, value, intermediates[, mask] -> three gradients): the mask operand present iff mask_type is arbitrary."""
+    def lower(b, op, attrs):
+        from ttmlir.dialects import ttcore
+        mask = _int(attrs, "mask_type", default_mask)
+        if mask not in range(3) or len(op.operands) != operands + (mask == 2) or \
+                len(op.results) not in ((1, 2) if name == "sdpa_fw" else (3,)):
+            return None
+        props = {"mask_type": ttcore.AttentionMaskTypeAttr(ttcore.AttentionMaskTypeAttr.enum_type(TTML_MASK_TYPES[mask])),
+                 "dropout_probability": _attr_float(attrs, "dropout_probability", 0.0)}
+        if name == "sdpa_fw":
+            props["return_intermediates"] = len(op.results) == 2
+        return list(b.ttir_op(name, list(op.operands), [r.type for r in op.results], **props).results)
+    return lower
+
+
 def _name(op) -> str:
     return (op.attr("name") if op.name == "stablehlo.composite" else op.attr("call_target_name")).data
 
@@ -223,7 +258,9 @@ COMPOSITES = {"tenstorrent.uniform": _uniform, "tenstorrent.gelu": _gelu, "tenst
               "tenstorrent.topk": _topk, "tenstorrent.topk_values": _topk, "tenstorrent.topk_indices": _topk,
               "tenstorrent.argmax": _argmax, "tenstorrent.gather": _gather, "tenstorrent.gather_dim": _gather,
               "tenstorrent.scaled_dot_product_attention": _sdpa, "tenstorrent.group_norm": _group_norm,
-              "sdy.all_slice": _all_slice}
+              "sdy.all_slice": _all_slice, "tenstorrent.adamw": _adamw,
+              "tenstorrent.sdpa_fw": _ttml_attention("sdpa_fw", 3, 1),
+              "tenstorrent.sdpa_bw": _ttml_attention("sdpa_bw", 6, 2)}
 
 
 @dataclass(frozen=True)

@@ -237,6 +237,9 @@ WORKAROUNDS: dict[str, Workaround] = {
     "conv3d": lambda op: {name: Want(dtype="bf16") for name, values in op.operand_groups().items()
                           if name in ("input", "weight", "bias") and values and _dtype(values[0]) != "bf16"} | (
         {"result": Want(dtype="bf16")} if _dtype(op.results[0]) != "bf16" else {}),
+    # ttml's adamw reads a tiled bf16 gradient from DRAM (the operands it updates in place cannot be converted: a
+    # converted copy would take the update)
+    "adamw": _wants(grad=Want("tile", "bf16", "dram")),
     # ttml's attention kernels read and write bf16 data and keep the log-sum-exp rows in f32
     "sdpa_fw": _wants(**dict.fromkeys(("query", "key", "value", "attention_mask", "result"), Want(dtype="bf16")),
                       intermediates=Want(dtype="f32")),
@@ -744,7 +747,8 @@ class TTNNWorkaroundPass(ModulePass):
 KEPT_WITH_OPTIMIZER = frozenset({
     "where", "full", "embedding", "scatter", "topk", "flash_mla_prefill", "scaled_dot_product_attention",
     "scaled_dot_product_attention_decode", "moe_compute", "sampling", "all_to_all_dispatch",
-    "all_to_all_dispatch_metadata", "all_to_all_combine", "moe_expert_token_remap", "sparse_matmul", "sdpa_bw"})
+    "all_to_all_dispatch_metadata", "all_to_all_combine", "moe_expert_token_remap", "sparse_matmul", "sdpa_bw",
+    "adamw"})
 
 
 def _laid_out(op: TTNNOp) -> bool:
