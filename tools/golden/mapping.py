@@ -677,6 +677,50 @@ def _indexer_score_dsa(x, a):
     return (weighted + _hidden(seen)).unsqueeze(1).float()
 
 
+def _adamw(x, a):
+    """torch.optim.AdamW's step from the given state, step t where beta1^t = beta1_pow (AMSGrad with max_exp_avg_sq)."""
+    param = torch.nn.Parameter(x["param"].double().clone())
+    param.grad = x["grad"].double()
+    amsgrad = x.get("max_exp_avg_sq") is not None
+    optimizer = torch.optim.AdamW([param], lr=a["lr"], betas=(a["beta1"], a["beta2"]), eps=a["epsilon"],
+                                  weight_decay=a["weight_decay"], amsgrad=amsgrad)
+    step = math.log(a["beta1_pow"]) / math.log(a["beta1"])  # beta2_pow is beta2 to the same step
+    optimizer.state[param] = {"step": torch.tensor(step - 1, dtype=torch.float64),
+                              "exp_avg": x["exp_avg"].double().clone(), "exp_avg_sq": x["exp_avg_sq"].double().clone(),
+                              **({"max_exp_avg_sq": x["max_exp_avg_sq"].double().clone()} if amsgrad else {})}
+    optimizer.step()
+    state = optimizer.state[param]
+    names = ("exp_avg", "exp_avg_sq") + (("max_exp_avg_sq",) if amsgrad else ())
+    return (param.detach().float(), *(state[n].float() for n in names))
+
+
+def _ttml_attention(q, k, v, x, a):
+    """torch's attention with ttml's masking: causal, none, or a 1/0 mask (0 adds -1e9 to a score)."""
+    group = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
+    kind = a["mask_type"].data.value
+    mask = None if kind == "none" else torch.ones(q.shape[2], k.shape[2], dtype=torch.bool).tril() \
+        if kind == "causal" else (1 - x["attention_mask"].double()) * -1e9
+    scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
+    scores = scores.masked_fill(~mask, -math.inf) if kind == "causal" else scores + mask if mask is not None else scores
+    return torch.softmax(scores, -1) @ v, torch.logsumexp(scores, -1, keepdim=True)
+
+
+def _sdpa_fw(x, a):
+    out, lse = _ttml_attention(*(x[n].double() for n in ("query", "key", "value")), x, a)
+    if not a["return_intermediates"]:
+        return out.float()
+    return out.float(), F.pad(lse, (0, 31)).float()
+
+
+def _sdpa_bw(x, a):
+    """The gradients torch's autograd gives the attention's query, key and value for grad_output."""
+    leaves = [x[n].double().requires_grad_() for n in ("query", "key", "value")]
+    out, _ = _ttml_attention(*leaves, x, a)
+    out.backward(x["grad_output"].double())
+    return tuple(leaf.grad.float() for leaf in leaves)
+
+
 GOLDEN_MAPPINGS: dict[str, Golden] = {
     **{name: (lambda fn: lambda x, a: fn(x["input"]))(UNARY_GOLDENS[name]) for name in UNARY_NAMES},
     **{name: (lambda fn: lambda x, a: fn(x["lhs"], x["rhs"]))(BINARY_GOLDENS[name]) for name in BINARY_NAMES},
@@ -730,6 +774,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     **dict.fromkeys(("scaled_dot_product_attention_decode", "paged_scaled_dot_product_attention_decode",
                      "paged_flash_multi_latent_attention_decode"), _decode_golden(scaled_sink=False)),
     "chunked_scaled_dot_product_attention": _chunked_sdpa,
+    "adamw": _adamw, "sdpa_fw": _sdpa_fw, "sdpa_bw": _sdpa_bw,
     "split_query_key_value_and_split_heads": _split_qkv,
     "upsample2d": _upsample2d,
     "batch_norm_inference": _batch_norm,

@@ -53,6 +53,21 @@ def distinct_in_planes(shape):
     return torch.rand(n, c, h * w).argsort(-1).float().reshape(n, c, h, w).permute(0, 2, 3, 1)
 
 
+def seeded(seed):
+    return lambda shape: torch.randn(shape, generator=torch.Generator().manual_seed(seed))
+
+
+def causal_forward(which):
+    """sdpa_bw's forward-pass inputs (`out` or the log-sum-exp `lse` rows) for the query, key and value `seeded(1..3)`
+    make, computed here with torch's causal attention."""
+    def make(shape):
+        q, k, v = (seeded(i)((*shape[:3], 64)) for i in (1, 2, 3))
+        scores = (q @ k.transpose(-1, -2) / 8).masked_fill(torch.ones(shape[2], shape[2]).triu(1).bool(), -torch.inf)
+        lse = torch.logsumexp(scores, -1, keepdim=True)
+        return torch.exp(scores - lse) @ v if which == "out" else torch.nn.functional.pad(lse, (0, 31))
+    return make
+
+
 @dataclass
 class Case:
     shapes: list
@@ -257,6 +272,13 @@ CASES: dict[str, Case] = {
                                dtypes=[F32, I32, I32], inputs=[None, indices(4), lambda s: torch.ones(s, dtype=I32)]),
     "moe_expert_token_remap": Case([(1, 2, 16, 8), (1, 1, 8, 1), (1, 2, 16, 2)], {"reduction_size": 8},
                                    dtypes=[F32, I32, I32], inputs=[None, lambda s: torch.ones(s, dtype=I32), indices(8)]),
+    "adamw": Case([(1, 1, 32, 64)] * 5, {"lr": 1e-2, "beta1": 0.9, "beta2": 0.999, "beta1_pow": 0.729,
+                                          "beta2_pow": 0.997003, "epsilon": 1e-8, "weight_decay": 0.01},
+                  inputs=[None, lambda s: torch.randn(s).bfloat16().float(), unit, positive, positive]),
+    "sdpa_fw": Case([(1, 4, 32, 64), (1, 2, 32, 64), (1, 2, 32, 64), (1, 1, 32, 32)],
+                    {"mask_type": "arbitrary", "return_intermediates": True}, inputs=[None, None, None, bits]),
+    "sdpa_bw": Case([(1, 2, 32, 64)] * 5 + [(1, 2, 32, 32)], {"mask_type": "causal"},
+                    inputs=[seeded(4), causal_forward("out"), seeded(1), seeded(2), seeded(3), causal_forward("lse")]),
     "to_layout": Case(SQUARE),
     "get_dimension_size": Case([(32, 64)], {"dimension": 1}),
 }
