@@ -720,12 +720,12 @@ for _name in (*LAYOUT_MAPS, "broadcast"):
 
 
 def _written_in_place(op: Operation) -> bool:
-    """An operand or result of `op` that an op without results (a cache update, TTNN's adamw) overwrites: its value
+    """An operand or result of `op` that another op without results (a cache update, TTNN's adamw) overwrites: its value
     depends on where it is read, which the rewrites above, looking through producers, cannot see."""
     for value in (*op.operands, *op.results):
         for use in value.uses:
             row = getattr(use.operation, "ROW", None)
-            if row is not None and row.family in IN_PLACE_OPERAND and any(
+            if use.operation is not op and row is not None and row.family in IN_PLACE_OPERAND and any(
                     value in use.operation.operand_groups().get(name, ()) for name in IN_PLACE_OPERAND[row.family]):
                 return True
     return False
