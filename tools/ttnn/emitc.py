@@ -83,7 +83,8 @@ def ops_inc() -> str:
 
     lines = ["// generated from ttmlir.passes.ttnn_api: one function per TTNN op, forwarded to the simulator"]
     for row in TTNN_ROWS:
-        if row.name in ("get_device", "generic") or any(r.endswith("*") for r in row.results):
+        if row.name in ("get_device", "generic") or any(r.endswith("*") for r in row.results) or \
+                ttnn_api.outside_ttnn(row.name):  # the simulator has no ttml
             continue
         *spaces, leaf = ttnn_api.cpp_callee_of(row.name).split("::")
         count = len(row.results)

@@ -33,7 +33,8 @@ def install_operations(namespace: dict) -> None:
     from ttmlir.dialects.ttnn import TTNN_ROWS
 
     for row in TTNN_ROWS:
-        if row.name in NOT_LIBRARY_CALLS or row.name in ttnn_api.CONSTRUCTORS or any(r.endswith("*") for r in row.results):
+        if row.name in NOT_LIBRARY_CALLS or row.name in ttnn_api.CONSTRUCTORS or any(r.endswith("*") for r in row.results) \
+                or ttnn_api.outside_ttnn(row.name):  # not ttnn's (ttml's training ops)
             continue
         *modules, leaf = ttnn_api.callee_of(row.name).split(".")
         holder = namespace

@@ -22,7 +22,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import emitc, trace, ttcore, ttnn
 from ttmlir.passes import PassFailure
-from ttmlir.passes.ttnn_api import Operand, call_of, convert_function, cpp_callee_of, cpp_value, host_type
+from ttmlir.passes.ttnn_api import Operand, call_of, convert_function, cpp_callee_of, cpp_value, host_type, outside_ttnn
 
 TENSOR = EmitC_OpaqueType(StringAttr("::ttnn::Tensor"))
 TENSORS = EmitC_OpaqueType(StringAttr("::std::vector<::ttnn::Tensor>"))
@@ -144,7 +144,7 @@ def _convert_ttnn(op: ttnn.TTNNOp) -> tuple[list[Operation], list[SSAValue]]:
         else:
             args.append(_opaque(cpp_value(value, lambda i: "")))
     callee = cpp_callee_of(op.ROW.name)
-    callee = callee[2:] if callee.startswith("::") else "ttnn::" + callee  # `::`: outside ttnn (ttml's ops)
+    callee = callee[2:] if outside_ttnn(op.ROW.name) else "ttnn::" + callee
     if op.ROW.name in OPTIONAL_RESULTS:  # a std::vector of std::optional tensors, one per result
         optional = EmitC_OpaqueType(StringAttr(f"::std::optional<{TENSOR.value.data}>"))
         new = _call(callee, operands, [EmitC_OpaqueType(StringAttr(f"::std::vector<{optional.value.data}>"))], args)

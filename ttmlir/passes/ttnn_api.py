@@ -141,6 +141,11 @@ def cpp_callee_of(name: str) -> str:
     return "::".join(CPP_CALLEES.get(name, callee_of(name)).split("."))
 
 
+def outside_ttnn(name: str) -> bool:
+    """An op another library provides (a callee spelled from the global namespace, `::ttml.metal.adamw`)."""
+    return callee_of(name).startswith("::")
+
+
 def ttir_name(ttnn_name: str) -> str | None:
     """The TTIR op a TTNN op lowers from (its own name when a TTIR op has it): how generated code names a host
     op of a CPU-hoisted function (`ttir_cpu.div`)."""
