@@ -292,6 +292,22 @@ class TTParser(Parser):
             self.raise_error("invalid dimension", token.span)
         return super().parse_shape_dimension(allow_dynamic)
 
+    def parse_dimension_list(self) -> list[int]:
+        """`64x31x` or, as MLIR also reads it, `64 x 31 x`: a trailing `x` before the element type is given back
+        where it stood (xDSL steps back one character, which is a space when the `x` stands apart)."""
+        accepted = (MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.QUESTION)
+        if self._current_token.kind not in accepted:
+            return []
+        dims = [self.parse_shape_dimension()]
+        while True:
+            delimiter = self._current_token.span.start
+            if self._parse_optional_shape_delimiter() is None:
+                return dims
+            if self._current_token.kind not in accepted:
+                self._resume_from(delimiter)
+                return dims
+            dims.append(self.parse_shape_dimension())
+
     def _parse_optional_builtin_parametrized_type(self):
         """tensor/memref/vector types whose size no 64-bit integer holds are refused where they are written."""
         start = self._current_token.span.start

@@ -8,6 +8,7 @@ import torch
 
 from ttir_eval import function_module, run_function
 from ttmlir.dialects import make_context
+from ttmlir.dialects.props import int_values
 from ttmlir.passes import make_pass
 
 T = "tensor<4x8xf32>"
@@ -81,6 +82,8 @@ OUT = "tensor<1x6x6x8xf32>"
 
 @pytest.mark.parametrize("options, tail, fused_ops", [
     ("", f'%r = "ttir.add"(%c, %p) : ({OUT}, tensor<1x1x1x8xf32>) -> {OUT}', {"ttir.add": 0}),
+    ("", f'%b = "ttir.broadcast"(%p) <{{broadcast_dimensions = array<i64: 1, 6, 6, 1>}}> : (tensor<1x1x1x8xf32>) -> {OUT}\n'
+     f'  %r = "ttir.add"(%b, %c) : ({OUT}, {OUT}) -> {OUT}', {"ttir.add": 0, "ttir.broadcast": 0}),
     ("ttnn-enable-conv2d-with-multiply-pattern=true",
      f'%s = "ttir.multiply"(%c, %p) : ({OUT}, tensor<1x1x1x8xf32>) -> {OUT}\n'
      f'  %r = "ttir.add"(%s, %q) : ({OUT}, tensor<1x1x1x8xf32>) -> {OUT}', {"ttir.add": 0}),
@@ -122,3 +125,187 @@ def test_batch_norm_after_a_channels_first_conv_keeps_values():
     names = [op.name for op in module.walk()]
     assert "ttir.batch_norm_inference" not in names and names.count("ttir.conv2d") == 1
     torch.testing.assert_close(run_function(module, inputs), want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("scale, fused", [("0.0833333358", True), ("0.0800000", False)])
+def test_a_sum_scaled_by_one_over_its_count_is_a_mean(scale, fused):
+    body = f"""
+  %s = "ttir.sum"(%a0) <{{dim_arg = [1 : i32, 2 : i32], keep_dim = false}}> : (tensor<2x3x4x5xf32>) -> tensor<2x5xf32>
+  %c = "ttir.full"() <{{fill_value = {scale} : f32, shape = array<i32: 2, 5>}}> : () -> tensor<2x5xf32>
+  %m = "ttir.multiply"(%c, %s) : (tensor<2x5xf32>, tensor<2x5xf32>) -> tensor<2x5xf32>
+  return %m : tensor<2x5xf32>"""
+    x = torch.randn(2, 3, 4, 5)
+    before = run_function(function_module(["2x3x4x5"], body, "2x5"), [x])[0]
+    module = _fuse(function_module(["2x3x4x5"], body, "2x5"))
+    names = [op.name for op in module.walk() if op.name.startswith("ttir.")]
+    assert ("ttir.sum" not in names and "ttir.multiply" not in names) == fused
+    torch.testing.assert_close(run_function(module, [x])[0], before, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_a_spatial_mean_is_one_mean_over_the_flattened_plane(keep):
+    out = "2x1x1x6" if keep else "2x6"
+    body = f"""
+  %m = "ttir.mean"(%a0) <{{dim_arg = [1 : i32, 2 : i32], keep_dim = {str(keep).lower()}}}> : (tensor<2x3x4x6xf32>) -> tensor<{out}xf32>
+  return %m : tensor<{out}xf32>"""
+    x = torch.randn(2, 3, 4, 6)
+    module = _fuse(function_module(["2x3x4x6"], body, out))
+    means = [op for op in module.walk() if op.name == "ttir.mean"]
+    assert [int_values(m.prop("dim_arg")) for m in means] == [[2]]
+    torch.testing.assert_close(run_function(module, [x])[0], x.mean(dim=(1, 2), keepdim=keep), rtol=1e-5, atol=1e-6)
+
+
+LINEAR_CASES = [
+    # a reshape keeping the last dim between the matmul and the add; the bias broadcast from (6,) in two steps
+    ("reshaped", "6", "2x2x6", """
+  %p = "ttir.matmul"(%a0, %a1) : (tensor<4x5xf32>, tensor<5x6xf32>) -> tensor<4x6xf32>
+  %r = "ttir.reshape"(%p) <{shape = [2 : i32, 2 : i32, 6 : i32]}> : (tensor<4x6xf32>) -> tensor<2x2x6xf32>
+  %b = "ttir.reshape"(%a2) <{shape = [1 : i32, 1 : i32, 6 : i32]}> : (tensor<6xf32>) -> tensor<1x1x6xf32>
+  %c = "ttir.broadcast"(%b) <{broadcast_dimensions = array<i64: 2, 2, 1>}> : (tensor<1x1x6xf32>) -> tensor<2x2x6xf32>
+  %s = "ttir.add"(%r, %c) : (tensor<2x2x6xf32>, tensor<2x2x6xf32>) -> tensor<2x2x6xf32>
+  return %s : tensor<2x2x6xf32>""", True),
+    # a bias larger than the product: the linear's result is the broadcast sum
+    ("larger_bias", "3x4x6", "3x4x6", """
+  %p = "ttir.matmul"(%a0, %a1) : (tensor<4x5xf32>, tensor<5x6xf32>) -> tensor<4x6xf32>
+  %s = "ttir.add"(%a2, %p) : (tensor<3x4x6xf32>, tensor<4x6xf32>) -> tensor<3x4x6xf32>
+  return %s : tensor<3x4x6xf32>""", True),
+    # a bias varying along rows cannot follow a reshape that regroups them
+    ("row_bias_after_reshape", "2x1x6", "2x2x6", """
+  %p = "ttir.matmul"(%a0, %a1) : (tensor<4x5xf32>, tensor<5x6xf32>) -> tensor<4x6xf32>
+  %r = "ttir.reshape"(%p) <{shape = [2 : i32, 2 : i32, 6 : i32]}> : (tensor<4x6xf32>) -> tensor<2x2x6xf32>
+  %s = "ttir.add"(%r, %a2) : (tensor<2x2x6xf32>, tensor<2x1x6xf32>) -> tensor<2x2x6xf32>
+  return %s : tensor<2x2x6xf32>""", False),
+]
+
+
+@pytest.mark.parametrize("name, bias, out, body, fused", LINEAR_CASES, ids=[c[0] for c in LINEAR_CASES])
+def test_matmul_and_bias_become_linear(name, bias, out, body, fused):
+    torch.manual_seed(0)
+    inputs = [torch.randn(4, 5), torch.randn(5, 6), torch.randn(*map(int, bias.split("x")))]
+    before = run_function(function_module(["4x5", "5x6", bias], body, out), inputs)[0]
+    module = _fuse(function_module(["4x5", "5x6", bias], body, out))
+    names = [op.name for op in module.walk() if op.name.startswith("ttir.")]
+    assert ("ttir.linear" in names and "ttir.add" not in names) == fused
+    torch.testing.assert_close(run_function(module, inputs)[0], before, rtol=1e-5, atol=1e-5)
+
+
+SLICE_CASES = [
+    # rows of the product: A is sliced (transposed A: along its columns), with a bias varying along rows
+    ("rows_transposed_a_bias", ["5x6", "5x7", "6x7"], "2x7", """
+  %p = "ttir.linear"(%a0, %a1, %a2) <{transpose_a = true, transpose_b = false}>
+       : (tensor<5x6xf32>, tensor<5x7xf32>, tensor<6x7xf32>) -> tensor<6x7xf32>
+  %s = "ttir.slice_static"(%p) <{begins = [-4 : i32, 0 : i32], ends = [6 : i32, 7 : i32], step = [2 : i32, 1 : i32]}>
+       : (tensor<6x7xf32>) -> tensor<2x7xf32>
+  return %s : tensor<2x7xf32>""", True),
+    # columns of a batched product: B is sliced, the batch kept
+    ("batched_cols", ["2x3x4", "2x4x9", "9"], "2x3x3", """
+  %p = "ttir.linear"(%a0, %a1, %a2) : (tensor<2x3x4xf32>, tensor<2x4x9xf32>, tensor<9xf32>) -> tensor<2x3x9xf32>
+  %s = "ttir.slice_static"(%p) <{begins = [0 : i32, 0 : i32, 1 : i32], ends = [2 : i32, 3 : i32, 9 : i32], step = [1 : i32, 1 : i32, 3 : i32]}>
+       : (tensor<2x3x9xf32>) -> tensor<2x3x3xf32>
+  return %s : tensor<2x3x3xf32>""", True),
+    # rows and columns at once: left alone
+    ("both", ["3x4", "4x5", "5"], "1x2", """
+  %p = "ttir.linear"(%a0, %a1, %a2) : (tensor<3x4xf32>, tensor<4x5xf32>, tensor<5xf32>) -> tensor<3x5xf32>
+  %s = "ttir.slice_static"(%p) <{begins = [2 : i32, 0 : i32], ends = [3 : i32, 2 : i32], step = [1 : i32, 1 : i32]}>
+       : (tensor<3x5xf32>) -> tensor<1x2xf32>
+  return %s : tensor<1x2xf32>""", False),
+]
+
+
+@pytest.mark.parametrize("name, args, out, body, fused", SLICE_CASES, ids=[c[0] for c in SLICE_CASES])
+def test_a_slice_of_a_product_slices_its_operand(name, args, out, body, fused):
+    torch.manual_seed(0)
+    inputs = [torch.randn(*map(int, s.split("x"))) for s in args]
+    before = run_function(function_module(args, body, out), inputs)[0]
+    module = _fuse(function_module(args, body, out))
+    product = next(op for op in module.walk() if op.name == "ttir.linear")
+    assert (product.results[0].type.get_shape() == tuple(map(int, out.split("x")))) == fused
+    torch.testing.assert_close(run_function(module, inputs)[0], before, rtol=1e-5, atol=1e-5)
+    module = function_module(args, body, out)
+    make_pass("ttir-fusing", "enable-permute-slice-after-matmul-fusion=false").apply(make_context(), module)
+    assert "ttir.slice_static" in [op.name for op in module.walk()]
+
+
+@pytest.mark.parametrize("out", ["2x5x12", "10x12"])
+def test_heads_moved_and_merged_are_concatenate_heads(out):
+    body = f"""
+  %p = "ttir.permute"(%a0) <{{permutation = array<i64: 0, 2, 1, 3>}}> : (tensor<2x3x5x4xf32>) -> tensor<2x5x3x4xf32>
+  %r = "ttir.reshape"(%p) <{{shape = [{", ".join(f"{d} : i32" for d in out.split("x"))}]}}> : (tensor<2x5x3x4xf32>) -> tensor<{out}xf32>
+  return %r : tensor<{out}xf32>"""
+    x = torch.randn(2, 3, 5, 4)
+    module = _fuse(function_module(["2x3x5x4"], body, out))
+    assert "ttir.concatenate_heads" in [op.name for op in module.walk()]
+    want = x.permute(0, 2, 1, 3).reshape(*map(int, out.split("x")))
+    torch.testing.assert_close(run_function(module, [x])[0], want)
+
+
+@pytest.mark.parametrize("pad, fused", [("0, 0, 0, 0, 1, 1, 2, 2, 0, 0", True), ("0, 0, 0, 0, 1, 0, 2, 2, 0, 0", False)])
+def test_a_zero_pad_before_a_conv3d_becomes_its_padding(pad, fused):
+    from ttmlir.asm import parse_text
+
+    low = [int(v) for v in pad.split(", ")]
+    padded = [2 + low[2] + low[3], 5 + low[4] + low[5], 6 + low[6] + low[7]]
+    out = [padded[0] - 2 + 2, padded[1] - 2 + 2, padded[2] - 2 + 2]  # kernel 3, conv padding 1
+    p, o = "x".join(map(str, padded)), "x".join(map(str, out))
+    text = (f"func.func @f(%x: tensor<1x2x5x6x4xf32>, %w: tensor<3x4x3x3x3xf32>) -> tensor<1x{o}x3xf32> {{\n"
+            f'  %p = "ttir.pad"(%x) <{{padding = array<i32: {pad}>, value = 0.0 : f32}}> : (tensor<1x2x5x6x4xf32>) -> tensor<1x{p}x4xf32>\n'
+            '  %c = "ttir.conv3d"(%p, %w) <{stride = array<i32: 1, 1, 1>, padding = array<i32: 1, 1, 1>, groups = 1 : i32}> : '
+            f'(tensor<1x{p}x4xf32>, tensor<3x4x3x3x3xf32>) -> tensor<1x{o}x3xf32>\n  return %c : tensor<1x{o}x3xf32>\n}}')
+    inputs = [torch.randn(1, 2, 5, 6, 4), torch.randn(3, 4, 3, 3, 3)]
+    want = run_function(parse_text(make_context(), text)[0], inputs)
+    module = parse_text(make_context(), text)[0]
+    make_pass("ttir-fusing").apply(make_context(), module)
+    module.verify()
+    assert ("ttir.pad" not in [op.name for op in module.walk()]) == fused
+    torch.testing.assert_close(run_function(module, inputs), want, rtol=1e-4, atol=1e-4)
+
+
+def test_two_convs_of_one_input_summed_are_one_conv():
+    from ttmlir.asm import parse_text
+
+    out = "tensor<1x6x6x8xf32>"
+    conv = ('"ttir.conv2d"(%x, %{w}, %{b}) <{{stride = 1 : i32, padding = {p} : i32, dilation = 1 : i32, groups = 1 : i32}}> : '
+            '(tensor<1x6x6x4xf32>, tensor<8x4x{k}x{k}xf32>, tensor<1x1x1x8xf32>) -> ' + out)
+    text = (f"func.func @f(%x: tensor<1x6x6x4xf32>, %w3: tensor<8x4x3x3xf32>, %b3: tensor<1x1x1x8xf32>, "
+            f"%w1: tensor<8x4x1x1xf32>, %b1: tensor<1x1x1x8xf32>) -> {out} {{\n"
+            f"  %c3 = {conv.format(w='w3', b='b3', p=1, k=3)}\n  %c1 = {conv.format(w='w1', b='b1', p=0, k=1)}\n"
+            f'  %s = "ttir.add"(%c1, %c3) : ({out}, {out}) -> {out}\n  return %s : {out}\n}}')
+    inputs = [torch.randn(1, 6, 6, 4), torch.randn(8, 4, 3, 3), torch.randn(1, 1, 1, 8), torch.randn(8, 4, 1, 1),
+              torch.randn(1, 1, 1, 8)]
+    want = run_function(parse_text(make_context(), text)[0], inputs)
+    module = parse_text(make_context(), text)[0]
+    make_pass("ttir-fusing").apply(make_context(), module)
+    module.verify()
+    assert [op.name for op in module.walk()].count("ttir.conv2d") == 1
+    torch.testing.assert_close(run_function(module, inputs), want, rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("square, weighted", [("pow", True), ("multiply", False)])
+def test_rms_norm_written_out_is_rms_norm(square, weighted):
+    sq = ('"ttir.pow"(%a0, %two) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>' if square == "pow" else
+          '"ttir.multiply"(%a0, %a0) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>')
+    tail = ('  %w = "ttir.reshape"(%a1) <{shape = [1 : i32, 8 : i32]}> : (tensor<8xf32>) -> tensor<1x8xf32>\n'
+            '  %g = "ttir.broadcast"(%w) <{broadcast_dimensions = array<i64: 4, 1>}> : (tensor<1x8xf32>) -> tensor<4x8xf32>\n'
+            '  %o = "ttir.multiply"(%g, %y) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>\n'
+            '  return %o : tensor<4x8xf32>') if weighted else '  return %y : tensor<4x8xf32>'
+    body = f"""
+  %two = "ttir.full"() <{{fill_value = 2.0 : f32, shape = array<i32: 4, 8>}}> : () -> tensor<4x8xf32>
+  %eps = "ttir.full"() <{{fill_value = 1.0e-05 : f32, shape = array<i32: 4, 1>}}> : () -> tensor<4x1xf32>
+  %s = {sq}
+  %m = "ttir.mean"(%s) <{{dim_arg = [-1 : i32], keep_dim = true}}> : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  %a = "ttir.add"(%m, %eps) : (tensor<4x1xf32>, tensor<4x1xf32>) -> tensor<4x1xf32>
+  %r = "ttir.rsqrt"(%a) : (tensor<4x1xf32>) -> tensor<4x1xf32>
+  %b = "ttir.broadcast"(%r) <{{broadcast_dimensions = array<i64: 1, 8>}}> : (tensor<4x1xf32>) -> tensor<4x8xf32>
+  %y = "ttir.multiply"(%a0, %b) : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+{tail}"""
+    from ttmlir.asm import parse_text
+
+    text = f"func.func @f(%a0: tensor<4x8xf32>, %a1: tensor<8xf32>) -> tensor<4x8xf32> {{\n{body}\n}}"
+    inputs = [torch.randn(4, 8), torch.randn(8)]
+    want = run_function(parse_text(make_context(), text)[0], inputs)
+    module = parse_text(make_context(), text)[0]
+    make_pass("ttir-fusing").apply(make_context(), module)
+    module.verify()
+    names = [op.name for op in module.walk() if op.name.startswith("ttir.")]
+    assert names == ["ttir.rms_norm"]
+    torch.testing.assert_close(run_function(module, inputs), want, rtol=1e-5, atol=1e-5)

@@ -369,6 +369,14 @@ def _collective_within_one_chip(op: Operation) -> SSAValue | None:
     return op.operands[0]
 
 
+def _unsplit_mesh_shard(op: Operation) -> SSAValue | None:
+    """A device mesh_shard whose shard shape is all ones splits nothing: the tensor itself (upstream's fold)."""
+    if op.prop("shard_type").data.value != "devices" or any(d != 1 for d in int_values(op.prop("shard_shape"))) or \
+            op.operands[0].type != op.results[0].type:
+        return None
+    return op.operands[0]
+
+
 def _pointwise_conv3d(op: Operation) -> list[Operation] | None:
     """A 1x1x1 NDHWC conv3d with unit stride, no padding and one group is a matmul (a linear with its bias) of
     the (N*D*H*W, C_in) input rows by the transposed (C_out, C_in) weight, as upstream canonicalizes it."""
@@ -661,6 +669,28 @@ def _concat_without_empty(op: Operation) -> list[Operation] | None:
     return [_with(op, kept)]
 
 
+def _consecutive_slice(op: Operation) -> list[Operation] | None:
+    """A slice of a slice (positive steps) is one slice of the first's input: the outer picks inner positions
+    b2 + j*s2 < e2, which are input positions b1 + (b2 + j*s2)*s1, below b1 + e2*s1 and the inner end."""
+    inner = _producer(op, op.name, only_use=True)  # another reader of the inner slice keeps it: nothing saved
+    outer_shape = op.results[0].type.get_shape()
+    if inner is None or 0 in outer_shape:
+        return None
+    source = inner.operands[0].type.get_shape()
+    b1, e1, s1 = (int_values(inner.prop(n)) for n in ("begins", "ends", "step"))
+    b2, e2, s2 = (int_values(op.prop(n)) for n in ("begins", "ends", "step"))
+    if any(s <= 0 for s in (*s1, *s2)):
+        return None
+    middle = inner.results[0].type.get_shape()
+    b1, e1 = ([v % n if v < 0 else v for v, n in zip(vs, source)] for vs in (b1, e1))
+    b2, e2 = ([v % n if v < 0 else v for v, n in zip(vs, middle)] for vs in (b2, e2))
+    begins = [x + y * s for x, y, s in zip(b1, b2, s1)]
+    steps = [x * y for x, y in zip(s1, s2)]
+    ends = [min(end, x + y * s) for end, x, y, s in zip(e1, b1, e2, s1)]
+    build = KINDS["i32_array"].build
+    return [_with(op, [inner.operands[0]], begins=build(begins), ends=build(ends), step=build(steps))]
+
+
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
                      "requantize"),
@@ -670,6 +700,7 @@ FOLDS: dict[str, Fold] = {
     "slice_static": _whole_slice,
     "scatter": lambda op: op.operands[0] if 0 in op.operands[1].type.get_shape() else None,  # nothing to write
     "collective_broadcast": _broadcast_within_one_chip,
+    "mesh_shard": _ttir(_unsplit_mesh_shard),
     **dict.fromkeys(("abs", "ceil", "floor", "relu", "relu6", "sign"), _ttir(_idempotent)),
     **dict.fromkeys(("neg", "bitwise_not", "reciprocal"), _ttir(_involution)),
     **dict.fromkeys(("minimum", "bitwise_and", "bitwise_or"), _ttir(_binary_idempotent)),
@@ -698,6 +729,7 @@ REWRITES: dict[str, Rewrite] = {
     "update_cache": _update_cache_as_paged,
     "topk": _topk_of_one,
     "concat": _ttir(_concat_without_empty),
+    "slice_static": _consecutive_slice,
     "transpose": _transpose_as_permute,
     "reverse": _ttir(_consecutive_reverse),
 }

@@ -862,7 +862,7 @@ def quantization(op: TTOp):
         kinds = {e.per_axis if isinstance(e, UniformQuantizedType) else None for e in elements}
         if None in kinds or len(kinds) != 1:
             raise op.error(f"Input and output element types must both be per-axis or both be per-tensor quantized "
-                           f"types, but got {elements[0]} and {elements[1]}")
+                           f"types, but got '{elements[0]}' and '{elements[1]}'")
     else:
         for what, element, quantized in zip(("Input", "Output"), elements, QUANTIZED_SIDES[kind]):
             if quantized and not isinstance(element, UniformQuantizedType):
@@ -1074,13 +1074,15 @@ def same_rank(op: TTOp):
 
 def mesh_shard(op: TTOp):
     """Upstream refuses maximal sharding; a device split names each mesh axis's tensor dim (-1: not split there),
-    so a dim outside the tensor is refused here rather than failing in the kernel."""
+    so a dim outside the tensor is refused here rather than failing in the kernel (a shard shape of ones splits
+    nothing: it folds away)."""
     kind = op.prop("shard_type").data.value
     if kind == "maximal":
         raise op.error("Invalid shard_type (maximal) for mesh_shard op.")
     rank = len(first_shape(op))
     dims = int_values(op.prop("shard_dims"))
-    if kind == "devices" and any(d != -1 and not 0 <= d < rank for d in dims):
+    splits = any(d != 1 for d in int_values(op.prop("shard_shape")))
+    if kind == "devices" and splits and any(d != -1 and not 0 <= d < rank for d in dims):
         raise op.error(f"shard_dims ({commas(dims)}) must each be -1 or a dimension of the rank-{rank} input")
     return same_rank(op)
 

@@ -364,8 +364,8 @@ class TTNNLayoutAttr(ParametrizedAttribute):
 # --- layout computation (used by the verifier and the layout pass) ------------------------------
 
 MLIR_TO_DATA_TYPE = {"f32": "f32", "bf16": "bf16", "f16": "f16", "i32": "si32", "si32": "si32", "ui32": "u32",
-                     "ui16": "u16", "ui8": "u8", "i1": "bf16", "i64": "si32", "si64": "si32", "f64": "f32",
-                     "ui64": "u32", "i16": "u16", "i8": "u8"}
+                     "ui16": "u16", "ui8": "u8", "i1": "bf16", "ui1": "bf16", "si1": "bf16", "i64": "si32", "si64": "si32", "f64": "f32",
+                     "ui64": "u32", "i16": "u16", "i8": "u8", "si16": "u16", "si8": "u8"}
 DATA_TYPE_TO_MLIR = {"f32": Float32Type(), "bf16": BFloat16Type(), "f16": Float16Type(),
                      "si32": IntegerType(32, Signedness.SIGNED), "u32": IntegerType(32, Signedness.UNSIGNED),
                      "u16": IntegerType(16, Signedness.UNSIGNED), "u8": IntegerType(8, Signedness.UNSIGNED)}

@@ -139,6 +139,11 @@ PASS_CLASSES = {
     "ttnn-fusing": "ttmlir.passes.ttnn_fusing:TTNNFusingPass",
     "ttnn-ccl-activation-dtype-lowering":
         "ttmlir.passes.ttnn_ccl_activation_dtype_lowering:TTNNCCLActivationDtypeLoweringPass",
+    "ttir-cpu-boolean-narrowing": "ttmlir.passes.ttir_cpu_boolean_narrowing:TTIRCPUBooleanNarrowingPass",
+    "ttir-decompose-complex-permute": "ttmlir.passes.ttir_decompose_complex_permute:TTIRDecomposeComplexPermutePass",
+    "ttir-decompose-complex-reshape": "ttmlir.passes.ttir_decompose_complex_reshape:TTIRDecomposeComplexReshapePass",
+    "ttir-global-data-format-conversion":
+        "ttmlir.passes.ttir_global_data_format_conversion:TTIRGlobalDataFormatConversionPass",
 }
 
 

@@ -2,7 +2,8 @@
 
 Conversion walks each function once with a dispatch table keyed by op family: most families map
 an op to its TTNN row unchanged (properties the TTNN op accepts are carried over), a few rewrite
-(transpose → permute, squeeze/unsqueeze → reshape, broadcast → repeat, index → slice_static).
+(transpose → permute, squeeze/unsqueeze → reshape, broadcast → repeat); ops TTNN lacks were decomposed
+before (--ttir-to-ttir-decomposition).
 A TTIR op with no lowering yet is a located `failed to legalize` diagnostic.
 """
 
@@ -63,16 +64,6 @@ def _repeat_by(prop: str) -> Callable[[TTOp], Operation]:
         dims = ttnn.ShapeAttr(tuple(int_values(op.prop(prop))))
         return ttnn_op("repeat", op.operands, {"repeat_dims": dims}, [op.results[0].type], op)
     return convert
-
-
-def _index(op: TTOp) -> Operation:
-    shape = op.operands[0].type.get_shape()
-    dim = int_values(op.prop("dim"))[0] % len(shape)
-    begins, ends, steps = [0] * len(shape), list(shape), [1] * len(shape)
-    begins[dim], ends[dim], steps[dim] = (int_values(op.prop(n))[0] for n in ("begin", "end", "step"))
-    build = KINDS["i32_array"].build
-    return ttnn_op("slice_static", op.operands, {"begins": build(begins), "ends": build(ends), "step": build(steps)},
-                    [op.results[0].type], op)
 
 
 def _direct(op: TTOp) -> Operation:
@@ -160,35 +151,14 @@ def _gather(op: TTOp) -> Operation | list[Operation]:
     return [*views, gather, _reshape(gather.results[0], result.get_shape(), op)]
 
 
-def _one_dim_reduction(op: TTOp) -> list[Operation]:
-    """TTNN's argmax and prod reduce one dimension or all of them: prod reduces several one after another (the last
-    first, so the others keep their places); argmax runs on the reduced dimensions moved last and merged into one."""
-    shape = list(op.operands[0].type.get_shape())
-    dims_attr, keep = op.prop("dim_arg"), op.prop("keep_dim")
-    dims = sorted({d % len(shape) for d in int_values(dims_attr)}) if dims_attr is not None else []
+def _one_dim_reduction(op: TTOp) -> Operation:
+    """argmax and prod of one dimension (--ttir-to-ttir-decomposition splits the others) name it as TTNN does."""
+    dims_attr = op.prop("dim_arg")
+    dims = int_values(dims_attr) if dims_attr is not None else []
     name, dim_prop = op.ROW.ttnn, "dim" if op.ROW.name == "argmax" else "dim_arg"
     build = KINDS["si32" if name == "argmax" else "si64"].build
-    if dims_attr is None or len(dims) in (1, len(shape)):
-        props = {"keep_dim": keep, **({dim_prop: build(int_values(dims_attr)[0])} if len(dims) == 1 else {})}
-        return [ttnn_op(name, op.operands, props, [op.results[0].type], op)]
-    ops: list[Operation] = []
-    value, result = op.operands[0], op.results[0].type
-    if name == "prod":
-        for d in reversed(dims):
-            current = list(value.type.get_shape())
-            out = current[:d] + ([1] if scalar(keep) else []) + current[d + 1:]
-            ops.append(ttnn_op(name, [value], {dim_prop: build(d), "keep_dim": keep}, [_tensor(out, result)], op))
-            value = ops[-1].results[0]
-        return ops
-    kept = [d for d in range(len(shape)) if d not in dims]
-    ops.append(_permute(value, kept + dims, op))
-    ops.append(_reshape(ops[-1].results[0], [shape[d] for d in kept] + [math.prod(shape[d] for d in dims)], op))
-    flat = _tensor([shape[d] for d in kept], result)
-    ops.append(ttnn_op(name, [ops[-1].results[0]], {dim_prop: build(-1), "keep_dim": KINDS["bool"].build(False)},
-                       [flat], op))
-    if list(flat.get_shape()) != list(result.get_shape()):
-        ops.append(_reshape(ops[-1].results[0], result.get_shape(), op))
-    return ops
+    props = {"keep_dim": op.prop("keep_dim"), **({dim_prop: build(dims[0])} if len(dims) == 1 else {})}
+    return ttnn_op(name, op.operands, props, [op.results[0].type], op)
 
 
 def _pow(op: TTOp) -> Operation:
@@ -199,80 +169,9 @@ def _pow(op: TTOp) -> Operation:
     return ttnn_op("pow_scalar", [op.operands[0]], {"rhs": exponent}, [op.results[0].type], op)
 
 
-def _arange(op: TTOp) -> list[Operation]:
-    """A 1D ttnn.arange, reshaped onto `arange_dimension` and repeated over the other dimensions."""
-    result = op.results[0].type
-    shape = list(result.get_shape())
-    dim = int_values(op.prop("arange_dimension"))[0] % len(shape)
-    ops = [ttnn_op("arange", [], {**_props(op), **_creation_props(op)}, [_tensor([shape[dim]], result)], op)]
-    placed = [shape[dim] if i == dim else 1 for i in range(len(shape))]
-    if len(shape) > 1:
-        ops.append(_reshape(ops[-1].results[0], placed, op))
-    if placed != shape:
-        reps = tuple(s // p for s, p in zip(shape, placed))
-        ops.append(ttnn_op("repeat", [ops[-1].results[0]], {"repeat_dims": ttnn.ShapeAttr(reps)}, [result], op))
-    return ops
-
-
-def _get_dimension_size(op: TTOp) -> list[Operation]:
-    """Folded: the size is known at compile time, so the result is a one-element ttnn.full."""
-    size = op.operands[0].type.get_shape()[int_values(op.prop("dimension"))[0] % len(op.operands[0].type.get_shape())]
-    result = op.results[0].type
-    props = {**_creation_props(op), "shape": ttnn.ShapeAttr((1,)), "fill_value": KINDS["number"].build(size)}
-    return [ttnn_op("full", [], props, [result], op)]
-
-
-def _index_select(op: TTOp) -> list[Operation]:
-    """`length` elements from `begin` of every `stride`-sized chunk: reshape into chunks and slice when the stride
-    divides the dimension, otherwise one slice per chunk joined by a concat."""
-    shape = list(op.operands[0].type.get_shape())
-    dim = int_values(op.prop("dim"))[0] % len(shape)
-    begin, length, stride = (int_values(op.prop(n))[0] for n in ("begin", "length", "stride"))
-    stride = stride or shape[dim]
-    if shape[dim] % stride:
-        pieces = [_slice_along(op.operands[0], dim, b, min(b + length, shape[dim]), op)
-                  for b in range(begin, shape[dim], stride)]
-        if len(pieces) == 1:
-            return pieces
-        joined = ttnn_op("concat", [p.results[0] for p in pieces], {"dim": KINDS["si32"].build(dim)},
-                         [op.results[0].type], op)
-        return [*pieces, joined]
-    chunked = shape[:dim] + [shape[dim] // stride, stride] + shape[dim + 1:]
-    ops = [_reshape(op.operands[0], chunked, op)]
-    ops.append(_slice_along(ops[-1].results[0], dim + 1, begin, begin + length, op))
-    ops.append(_reshape(ops[-1].results[0], op.results[0].type.get_shape(), op))
-    return ops
-
-
-def _dot_general(op: TTOp) -> list[Operation]:
-    """Permute both sides to (batch..., free, contract) / (batch..., contract, free), flatten the free and contracted
-    dims, matmul (a broadcast multiply when nothing is contracted, as upstream, to keep f32 precision), reshape."""
-    lhs, rhs = op.operands
-    ls, rs = list(lhs.type.get_shape()), list(rhs.type.get_shape())
-    bl, cl, br, cr = (int_values(op.prop(n)) for n in ("batch_dims_lhs", "contract_dims_lhs", "batch_dims_rhs",
-                                                       "contract_dims_rhs"))
-    fl = [d for d in range(len(ls)) if d not in bl and d not in cl]
-    fr = [d for d in range(len(rs)) if d not in br and d not in cr]
-    batch = [ls[d] for d in bl]
-    m, k, n = math.prod(ls[d] for d in fl), math.prod(ls[d] for d in cl), math.prod(rs[d] for d in fr)
-    ops: list[Operation] = []
-
-    def arrange(value, perm, shape):
-        if perm != list(range(len(perm))):
-            ops.append(_permute(value, perm, op))
-            value = ops[-1].results[0]
-        if list(value.type.get_shape()) != shape:
-            ops.append(_reshape(value, shape, op))
-            value = ops[-1].results[0]
-        return value
-
-    a = arrange(lhs, bl + fl + cl, batch + [m, k])
-    b = arrange(rhs, br + cr + fr, batch + [k, n])
-    out = _tensor(batch + [m, n], op.results[0].type)
-    ops.append(ttnn_op("multiply" if k == 1 else "matmul", [a, b], {}, [out], op))
-    if batch + [m, n] != list(op.results[0].type.get_shape()):
-        ops.append(_reshape(ops[-1].results[0], op.results[0].type.get_shape(), op))
-    return ops
+def _arange(op: TTOp) -> Operation:
+    """A 1-D arange (--ttir-to-ttir-decomposition broadcasts the others from one)."""
+    return ttnn_op("arange", [], {**_props(op), **_creation_props(op)}, [op.results[0].type], op)
 
 
 def _flattened_info(op: TTOp, message: str) -> tuple[int, int, int]:
@@ -689,10 +588,9 @@ def _group_norm(op: TTOp) -> list[Operation]:
 
 CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "group_norm": _group_norm, "transpose": _transpose, "squeeze": _reshape_to_result, "unsqueeze": _reshape_to_result,
-    "broadcast": _repeat_by("broadcast_dimensions"), "repeat": _repeat_by("repeat_dimensions"), "index": _index,
-    "index_select": _index_select,
+    "broadcast": _repeat_by("broadcast_dimensions"), "repeat": _repeat_by("repeat_dimensions"),
     "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _constant,
-    "arange": _arange, "get_dimension_size": _get_dimension_size, "dot_general": _dot_general,
+    "arange": _arange,
     "conv2d": _conv, "conv_transpose2d": _conv, "conv3d": _conv3d, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow,
     "cumsum": _retyped_integers,
     "sort": _retyped_integers, "scatter": _retyped_integers, "topk": _retyped_integers, "gather": _gather,

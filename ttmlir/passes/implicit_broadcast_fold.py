@@ -78,4 +78,5 @@ class TTIRImplicitBroadcastFoldPass(ModulePass):
         for op in list(module.walk()):
             if isinstance(op, TTOp) and op.name.startswith("ttir.") and op.ROW.family in BROADCASTABLE \
                     and op.ROW.name not in NOT_BROADCASTABLE:
-                fold(op)
+                while fold(op):  # to a fixed point: an operand may be a broadcast of a broadcast
+                    pass

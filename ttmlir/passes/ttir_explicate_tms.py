@@ -22,23 +22,29 @@ from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 EXPLICATED = frozenset({"binary", "ternary"})
 
 
-def _explicit(value: SSAValue, shape: list[int], before: Operation) -> SSAValue:
-    """`value` reshaped to `shape`'s rank and broadcast to `shape`, with the ops that takes placed before `before`."""
+def _tm(name: str, value: SSAValue, shape: list[int], props: dict, before: Operation) -> SSAValue:
+    op = TTIR_OP_CLASSES[name].create(operands=[value], result_types=[TensorType(value.type.element_type, shape)],
+                                      properties=props)
+    op.location = before.location
+    before.parent.insert_op_before(op, before)
+    return op.results[0]
+
+
+def _ranked(value: SSAValue, rank: int, before: Operation) -> SSAValue:
+    """`value` reshaped with leading ones to `rank`."""
     own = list(value.type.get_shape())
-    steps = []
-    if len(own) < len(shape):
-        own = [1] * (len(shape) - len(own)) + own
-        steps.append(("reshape", own, {"shape": KINDS["i32_array"].build(own)}))
-    if own != shape:
-        factors = [n // m if m != n else 1 for m, n in zip(own, shape)]
-        steps.append(("broadcast", shape, {"broadcast_dimensions": KINDS["i64_darray"].build(factors)}))
-    for name, result, props in steps:
-        op = TTIR_OP_CLASSES[name].create(operands=[value], result_types=[TensorType(value.type.element_type, result)],
-                                          properties=props)
-        op.location = before.location
-        before.parent.insert_op_before(op, before)
-        value = op.results[0]
-    return value
+    if len(own) >= rank:
+        return value
+    own = [1] * (rank - len(own)) + own
+    return _tm("reshape", value, own, {"shape": KINDS["i32_array"].build(own)}, before)
+
+
+def _broadcast(value: SSAValue, shape: list[int], before: Operation) -> SSAValue:
+    own = list(value.type.get_shape())
+    if own == shape:
+        return value
+    factors = [n // m if m != n else 1 for m, n in zip(own, shape)]
+    return _tm("broadcast", value, shape, {"broadcast_dimensions": KINDS["i64_darray"].build(factors)}, before)
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,8 @@ class TTIRExplicateTMsPass(ModulePass):
             if not (isinstance(op, TTOp) and op.name.startswith("ttir.") and op.ROW.family in EXPLICATED):
                 continue
             shape = list(op.results[0].type.get_shape())
-            for i, value in enumerate(list(op.operands)):
-                if isinstance(value.type, TensorType) and list(value.type.get_shape()) != shape:
-                    op.operands[i] = _explicit(value, shape, op)
+            # every operand's reshape first, then the broadcasts (upstream's order)
+            for step in (lambda v: _ranked(v, len(shape), op), lambda v: _broadcast(v, shape, op)):
+                for i, value in enumerate(list(op.operands)):
+                    if isinstance(value.type, TensorType):
+                        op.operands[i] = step(value)

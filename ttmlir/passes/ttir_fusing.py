@@ -3,14 +3,24 @@
 - `reshape(sum(x, dims, keep_dim = false))` that puts the dims back as ones → `sum(x, dims, keep_dim = true)`
   (any reduction);
 - `add(matmul(a, b), bias)` → `linear(a, b, bias)`;
+- `multiply(sum(x, dims), 1/N)`, N the number of elements summed (to the element type's precision) → `mean(x, dims)`;
+- a mean over the two spatial dims of a rank-4 NHWC tensor → a mean over one dim of the (N, 1, H*W, C) view
+  (TTNN reduces one tile-aligned dimension faster than two);
+- `gamma * x * rsqrt(mean(x^2, last dim) + eps)` → `rms_norm(x, gamma)` (`ttir_fusing_norm`);
 - `div(exp(x), sum(exp(x), dim, keep_dim))` → `softmax(x, dim)` (a broadcast of the sum in between is fine);
 - `softmax(x - max(x, dim, keep_dim), dim)` → `softmax(x, dim, numericStable = true)`;
 - `add(reshape(a), reshape(b))` (any elementwise op, operands reshaped from one shape) → `reshape(add(a, b))`;
 - an activation written out elementwise (`x * sigmoid(x)`, `0.5 * x * (1 + erf(x / sqrt(2)))` or its tanh form,
   `min(max(x, 0), 6)`, `maximum(x, 0)`, mish, hardsigmoid) → that op (silu, gelu, relu6, relu, ...), found by
   evaluating the elementwise cone over one tensor at sample points;
-- conv bias adds, and with `ttnn-enable-conv2d-with-multiply-pattern` per-channel scales and batch norms after a
-  conv, into the conv (`ttir_fusing_conv`);
+- conv bias adds, RepVGG's sums of two convs of one input, zero pads before a conv3d, and with
+  `ttnn-enable-conv2d-with-multiply-pattern` per-channel scales and batch norms after a conv, into the conv
+  (`ttir_fusing_conv`);
+- `reshape(permute(x, [0, 2, 1, 3]))` of attention heads x (B, H, S, D) to (B, S, H*D) (or (B*S, H*D)) →
+  `concatenate_heads(x)` (then that reshape);
+- with `enable-permute-slice-after-matmul-fusion` (on by default), `slice(matmul(a, b))` that keeps only some rows
+  (or only some columns) of the product → `matmul(slice(a), b)` (or `matmul(a, slice(b))`), computing only what is
+  kept; a linear's bias is sliced along with it where it varies;
 - with `enable-permute-matmul-fusion`, `matmul(permute(a), b)` whose permute swaps the last two dims →
   `matmul(a, b)` with `transpose_a` flipped (either operand; linear too).
 
@@ -28,14 +38,18 @@ from typing import Callable, ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
+from xdsl.transforms.dead_code_elimination import region_dce
 
 from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.tt_op import TTOp
-from ttmlir.dialects.ttir import TTIR_OP_CLASSES
-from ttmlir.passes.ttir_fusing_conv import batch_norm_after_conv, conv_bias, conv_multiply
+from ttmlir.dialects.ttir import TTIR_OP_CLASSES, broadcast_shape
+from ttmlir.passes.ttir_fusing_norm import rms_norm
+from ttmlir.passes.ttir_fusing_conv import (batch_norm_after_conv, conv_bias, conv_multiply, conv_sum,
+                                            pad_into_conv3d)
 
 
 def _bias_fits(bias_shape, out_shape) -> bool:
@@ -75,15 +89,173 @@ def _replace(old: Operation, name: str, operands, props: dict, swallowed: list[O
         Rewriter.erase_op(op)
 
 
+def _without_leading_ones(shape) -> list[int]:
+    shape = list(shape)
+    while shape and shape[0] == 1:
+        shape.pop(0)
+    return shape
+
+
+def _bias_source(bias: SSAValue) -> SSAValue:
+    """The tensor a bias was broadcast from, through broadcasts and reshapes that only add or drop leading ones
+    (adding it with implicit broadcasting gives the same sums)."""
+    while True:
+        owner = bias.owner
+        if not isinstance(owner, TTOp) or owner.name not in ("ttir.broadcast", "ttir.reshape") or \
+                (owner.name == "ttir.reshape" and _without_leading_ones(owner.operands[0].type.get_shape()) !=
+                 _without_leading_ones(bias.type.get_shape())):
+            return bias
+        bias = owner.operands[0]
+
+
 def _linear(add: Operation) -> None:
+    """add(matmul(a, b), bias) → linear(a, b, bias) (the bias may broadcast the product to a larger result), also
+    when a reshape keeping the last dim sits between the matmul and the add and the bias varies along the last dim
+    only (then the reshape follows the linear)."""
+    result = add.results[0].type
     for product, bias in (add.operands, reversed(add.operands)):
-        matmul = _producer(product, "matmul")
-        if matmul is not None and product.has_one_use() and bias is not product and \
-                _bias_fits(bias.type.get_shape(), add.results[0].type.get_shape()) and \
-                product.type == add.results[0].type:
-            _replace(add, "linear", [*matmul.operands, bias], dict(matmul.properties), [matmul],
-                     {**add.attributes, **matmul.attributes})
-            return
+        reshape = _producer(product, "reshape")
+        matmul = _producer(reshape.operands[0] if reshape is not None else product, "matmul")
+        if matmul is None or bias is product or product.type.element_type != result.element_type or \
+                not product.has_one_use() or (reshape is not None and not matmul.results[0].has_one_use()):
+            continue
+        out, bias = matmul.results[0].type.get_shape(), _bias_source(bias)
+        if reshape is None and broadcast_shape(out, bias.type.get_shape()) != tuple(result.get_shape()):
+            continue
+        if reshape is not None and (product.type != result or out[-1] != result.get_shape()[-1] or
+                                    not _bias_fits(bias.type.get_shape(), out) or
+                                    any(d != 1 for d in bias.type.get_shape()[:-1])):
+            continue
+        linear = TTIR_OP_CLASSES["linear"].create(
+            operands=[*matmul.operands, bias], result_types=[result if reshape is None else matmul.results[0].type],
+            properties=dict(matmul.properties), attributes={**add.attributes, **matmul.attributes})
+        made = [linear] if reshape is None else [linear, TTIR_OP_CLASSES["reshape"].create(
+            operands=[linear.results[0]], result_types=[result], properties=dict(reshape.properties))]
+        for op in made:
+            op.location = add.location
+        Rewriter.replace_op(add, made)
+        _erase_dead([op for op in (reshape, matmul) if op is not None])
+        return
+
+
+def _sliced(value: SSAValue, axis: int, bounds: tuple[int, int, int], before: Operation) -> SSAValue:
+    """`value` sliced along `axis` by (begin, end, step) as written (its size there is the product's)."""
+    shape = list(value.type.get_shape())
+    begins, ends, steps = [0] * len(shape), list(shape), [1] * len(shape)
+    begins[axis], ends[axis], steps[axis] = bounds
+    size = len(range(*slice(*bounds).indices(shape[axis])))
+    build = KINDS["i32_array"].build
+    op = TTIR_OP_CLASSES["slice_static"].create(
+        operands=[value], properties={"begins": build(begins), "ends": build(ends), "step": build(steps)},
+        result_types=[TensorType(value.type.element_type, [*shape[:axis], size, *shape[axis + 1:]])])
+    op.location = before.location
+    before.parent.insert_op_before(op, before)
+    return op.results[0]
+
+
+def _slice_of_product(slice_op: Operation) -> None:
+    """A slice of a matmul/linear's rows (only) slices its A operand; of its columns (only), its B operand."""
+    product = slice_op.operands[0].owner
+    if not (isinstance(product, TTOp) and product.name in ("ttir.matmul", "ttir.linear")) or \
+            not product.results[0].has_one_use():
+        return
+    groups = product.operand_groups()
+    a, b = groups["a"][0], groups["b"][0]
+    ra, rb = a.type.get_num_dims(), b.type.get_num_dims()
+    out = list(product.results[0].type.get_shape())
+    rank = len(out)
+    begins, ends, steps = (int_values(slice_op.prop(n)) for n in ("begins", "ends", "step"))
+    cut = [d for d in range(rank) if slice(begins[d], ends[d], steps[d]).indices(out[d]) != (0, out[d], 1)]
+    rows = None if ra == 1 else rank - 1 if rb == 1 else rank - 2
+    cols = rank - 1 if rb > 1 else None
+    if len(cut) != 1 or cut[0] not in (rows, cols):
+        return
+    dim = cut[0]
+    bounds = (begins[dim], ends[dim], steps[dim])
+    operands = [a, b]
+    if dim == rows:
+        operands[0] = _sliced(a, ra - 1 if scalar(product.prop("transpose_a")) else ra - 2, bounds, slice_op)
+    else:
+        operands[1] = _sliced(b, rb - 2 if scalar(product.prop("transpose_b")) else rb - 1, bounds, slice_op)
+    if groups.get("bias"):
+        bias = groups["bias"][0]
+        axis = bias.type.get_num_dims() - (rank - dim)
+        varies = axis >= 0 and bias.type.get_shape()[axis] != 1
+        operands.append(_sliced(bias, axis, bounds, slice_op) if varies else bias)
+    fused = type(product).create(operands=operands, result_types=[slice_op.results[0].type],
+                                 properties=dict(product.properties), attributes=dict(product.attributes))
+    fused.location = product.location
+    Rewriter.replace_op(slice_op, fused)
+    Rewriter.erase_op(product)
+
+
+def _concatenate_heads(reshape: Operation) -> None:
+    """Heads (B, H, S, D) moved behind the sequence and merged, (B, S, H*D), are TTNN's concatenate_heads."""
+    permute = _producer(reshape.operands[0], "permute")
+    if permute is None or not reshape.operands[0].has_one_use() or \
+            int_values(permute.prop("permutation")) != [0, 2, 1, 3]:
+        return
+    batch, heads, seq, size = permute.operands[0].type.get_shape()
+    out = list(reshape.results[0].type.get_shape())
+    if out not in ([batch, seq, heads * size], [batch * seq, heads * size]):
+        return
+    element = reshape.results[0].type.element_type
+    made = [TTIR_OP_CLASSES["concatenate_heads"].create(
+        operands=[permute.operands[0]], result_types=[TensorType(element, [batch, seq, heads * size])])]
+    if len(out) == 2:
+        made.append(TTIR_OP_CLASSES["reshape"].create(operands=[made[0].results[0]], result_types=[reshape.results[0].type],
+                                                      properties=dict(reshape.properties)))
+    for op in made:
+        op.location = reshape.location
+    Rewriter.replace_op(reshape, made)
+    Rewriter.erase_op(permute)
+
+
+# a value rounded to the element type: its relative error (bf16 keeps 8 significant bits, f16 11, f32 24)
+PRECISION = {"bf16": 2.0 ** -8, "f16": 2.0 ** -11, "f32": 2.0 ** -23}
+
+
+def _scaled_sum(multiply: Operation) -> None:
+    """sum(x, dims) * (1 / elements summed) is mean(x, dims)."""
+    for product, scale in (multiply.operands, reversed(multiply.operands)):
+        total = _producer(product, "sum")
+        if total is None or not product.has_one_use() or product.type != multiply.results[0].type:
+            continue
+        from ttmlir.dialects.canonicalize import _constant_fill
+        factor, shape = _constant_fill(scale), total.operands[0].type.get_shape()
+        dims = int_values(total.prop("dim_arg")) if total.prop("dim_arg") is not None else range(len(shape))
+        count = math.prod(shape[d] for d in dims)
+        tolerance = PRECISION.get(str(multiply.results[0].type.element_type))
+        if factor is None or tolerance is None or not count or abs(factor * count - 1) > tolerance:
+            continue
+        _replace(multiply, "mean", total.operands, dict(total.properties), [total])
+        _erase_dead([scale.owner] if isinstance(scale.owner, TTOp) and _is_constant_producer(scale.owner) else [])
+        return
+
+
+def _spatial_mean(mean: Operation) -> None:
+    """A mean over dims 1 and 2 of a rank-4 tensor is a mean over dim 2 of its (N, 1, H*W, C) view."""
+    source = mean.operands[0]
+    shape = source.type.get_shape()
+    if len(shape) != 4 or mean.prop("dim_arg") is None or \
+            sorted(d % 4 for d in int_values(mean.prop("dim_arg"))) != [1, 2]:
+        return
+    element = source.type.element_type
+    view = TTIR_OP_CLASSES["reshape"].create(
+        operands=[source], properties={"shape": KINDS["i32_array"].build([shape[0], 1, shape[1] * shape[2], shape[3]])},
+        result_types=[TensorType(element, [shape[0], 1, shape[1] * shape[2], shape[3]])])
+    reduced = TTIR_OP_CLASSES["mean"].create(
+        operands=[view.results[0]], result_types=[TensorType(mean.results[0].type.element_type, [shape[0], 1, 1, shape[3]])],
+        properties={"dim_arg": KINDS["i32_array"].build([2]), "keep_dim": KINDS["bool"].build(True)},
+        attributes=dict(mean.attributes))
+    made = [view, reduced]
+    if not scalar(mean.prop("keep_dim")):
+        made.append(TTIR_OP_CLASSES["reshape"].create(
+            operands=[reduced.results[0]], result_types=[mean.results[0].type],
+            properties={"shape": KINDS["i32_array"].build(list(mean.results[0].type.get_shape()))}))
+    for op in made:
+        op.location = mean.location
+    Rewriter.replace_op(mean, made)
 
 
 def _softmax(div: Operation) -> None:
@@ -313,8 +485,9 @@ def _erase_dead(ops: list[Operation]) -> None:
 
 
 FUSIONS: tuple[tuple[str, Callable[[Operation], None]], ...] = (
-    ("reshape", _reduction_keeping_dims), ("add", _linear), ("add", conv_bias), ("div", _softmax),
-    ("softmax", _stable_softmax))  # in this order: softmax fuses first, with its sum keeping its dim
+    ("multiply", _scaled_sum), ("reshape", _reduction_keeping_dims), ("reshape", _concatenate_heads),
+    ("mean", _spatial_mean), ("conv3d", pad_into_conv3d), ("add", _linear), ("add", conv_bias), ("add", conv_sum),
+    ("div", _softmax), ("softmax", _stable_softmax), ("rsqrt", rms_norm))  # in this order: softmax fuses first, with its sum keeping its dim
 CONV_SCALING = (("batch_norm_inference", batch_norm_after_conv), ("multiply", conv_multiply))
 
 
@@ -326,8 +499,12 @@ class TTIRFusingPass(ModulePass):
     name: ClassVar[str] = "ttir-fusing"
     enable_permute_matmul_fusion: bool = False
     ttnn_enable_conv2d_with_multiply_pattern: bool = False
+    enable_permute_slice_after_matmul_fusion: bool = True
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
+        if self.enable_permute_slice_after_matmul_fusion:
+            for op in [op for op in module.walk() if op.name == "ttir.slice_static"]:
+                _slice_of_product(op)
         if self.enable_permute_matmul_fusion:
             for op in [op for op in module.walk() if op.name in ("ttir.matmul", "ttir.linear")]:
                 _permute_into_matmul(op)
@@ -343,3 +520,5 @@ class TTIRFusingPass(ModulePass):
         for op in [op for op in module.walk() if isinstance(op, TTOp) and op.name.startswith("ttir.")
                    and op.ROW.family in ("binary", "ternary")]:
             _one_reshape_after(op)
+        for func in [op for op in module.walk() if isinstance(op, FuncOp)]:
+            region_dce(func.body)  # as a greedy rewrite does: what no one reads goes

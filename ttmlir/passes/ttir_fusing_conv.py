@@ -1,12 +1,19 @@
 """The convolution patterns of `--ttir-fusing`, as upstream's TTIRFusing has them:
 
-- `add(conv(x, w), b)` with `b` one value per output channel → `conv(x, w, b)` (conv2d and conv_transpose2d; the
-  bias need not be defined before the conv: the fused conv takes the add's place; a bias already there is added to);
+- `add(conv(x, w), b)` with `b` one value per output channel (broadcast or not) → `conv(x, w, b)` (conv2d, conv3d and
+  conv_transpose2d; the bias need not be defined before the conv: the fused conv takes the add's place; a bias
+  already there is added to);
 - with `ttnn-enable-conv2d-with-multiply-pattern`, `multiply(conv2d(x, w, b?), s)` with `s` a constant per output
   channel → `conv2d(x, w * s, b * s)`: the scale goes into the weights (computed once, by const-eval), and
   `batch_norm_inference(conv2d(x, w, b?), scale, offset, mean, var)` with constant statistics → the conv times
   `scale / sqrt(var + eps)` plus `offset - mean * scale / sqrt(var + eps)`, which the two patterns above then
   fuse into one conv.
+
+Two conv2ds of one input whose sum is taken (RepVGG's branches), one kernel centred in the other by the difference
+of their paddings, become one conv: the small kernel zero-padded to the large one's size and added to it, the
+biases added.
+
+A zero pad of a conv3d's spatial dims, the same on both sides, becomes the conv's own (zeros-mode) padding.
 
 Each fires only when the conv has no other user; per-channel values are broadcast along the conv's channel dim
 (as a conv's bias is; batch-norm statistics may also be rank 1) and reshaped to [C, 1, 1, 1] to scale weights.
@@ -18,12 +25,14 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
-from ttmlir.dialects.props import KINDS, int_values
+from ttmlir.dialects.conv import conv3d_dims, int_triple
+from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttcore import is_constant_argument
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+from ttmlir.spatial import pair, padding4
 
-CONVS = ("ttir.conv2d", "ttir.conv_transpose2d")
+CONVS = ("ttir.conv2d", "ttir.conv_transpose2d", "ttir.conv3d")
 # ops that compute a constant from constants (what const-eval hoists)
 CONSTANT_MAKERS = ("ttir.constant", "ttir.full", "ttir.zeros", "ttir.ones", "ttir.reshape", "ttir.typecast",
                    "ttir.broadcast", "ttir.multiply", "ttir.add", "ttir.subtract", "ttir.div", "ttir.rsqrt",
@@ -90,6 +99,8 @@ def _conv_with(conv: Operation, at: Operation, weight: SSAValue, bias: SSAValue 
 
 def conv_bias(add: Operation) -> None:
     for product, bias in (add.operands, reversed(add.operands)):
+        while isinstance(bias.owner, Operation) and bias.owner.name == "ttir.broadcast":  # the add broadcasts it
+            bias = bias.owner.operands[0]
         conv = _conv_of(product)
         if conv is not None and bias is not product and _per_channel(bias, conv) and product.type == add.results[0].type:
             if len(conv.operands) == 3:  # a conv with a bias already adds the sum of both
@@ -140,3 +151,54 @@ def batch_norm_after_conv(norm: Operation) -> None:
     Rewriter.replace_op(norm, shifted)
     conv_multiply(scaled.owner)
     conv_bias(shifted)
+
+
+def pad_into_conv3d(conv: Operation) -> None:
+    """conv3d(pad(x)) with a zero pad symmetric on each spatial dim and none elsewhere → conv3d(x), padded more."""
+    pad = conv.operands[0].owner
+    if not (isinstance(pad, TTOp) and pad.name == "ttir.pad" and pad.results[0].has_one_use()) or \
+            scalar(pad.prop("value")) != 0 or scalar(conv.prop("padding_mode")) != "zeros":
+        return
+    amounts = int_values(pad.prop("padding"))
+    dims = conv3d_dims(conv)  # N, D, H, W, C
+    low, high = amounts[0::2], amounts[1::2]
+    if any(low[d] or high[d] for d in (dims[0], dims[4])) or any(low[d] != high[d] for d in dims[1:4]):
+        return
+    padding = [p + low[d] for p, d in zip(int_triple(conv, "padding"), dims[1:4])]
+    conv.properties["padding"] = KINDS["i32_darray"].build(padding)
+    conv.operands[0] = pad.operands[0]
+    Rewriter.erase_op(pad)
+
+
+def _conv2d_geometry(conv: Operation) -> tuple[list[int], list[int]]:
+    """(kernel height and width, padding top/left/bottom/right) of a conv2d with OIHW weights."""
+    return list(conv.operands[1].type.get_shape()[2:]), padding4(int_values(conv.prop("padding")))
+
+
+def conv_sum(add: Operation) -> None:
+    """add(conv2d(x, W, b), conv2d(x, w, c)), w's kernel centred in W's by the padding difference → one conv2d of x
+    with W + pad(w) and b + c (unit dilation, same stride, groups and dims)."""
+    convs = [_conv_of(v, ("ttir.conv2d",)) for v in add.operands]
+    if None in convs or convs[0] is convs[1] or convs[0].operands[0] is not convs[1].operands[0]:
+        return
+    big, small = sorted(convs, key=lambda c: -c.operands[1].type.get_shape()[2])
+    (big_k, big_p), (small_k, small_p) = _conv2d_geometry(big), _conv2d_geometry(small)
+    same = {k: v for k, v in big.properties.items() if k != "padding"}
+    if same != {k: v for k, v in small.properties.items() if k != "padding"} or \
+            pair(int_values(big.prop("dilation"))) != [1, 1] or big.results[0].type != small.results[0].type or \
+            add.results[0].type != big.results[0].type or len(big.operands) != len(small.operands):
+        return
+    offset = [(b - s) // 2 for b, s in zip(big_k, small_k)]
+    if any((b - s) % 2 for b, s in zip(big_k, small_k)) or \
+            [p - q for p, q in zip(big_p, small_p)] != [offset[0], offset[1], offset[0], offset[1]]:
+        return
+    weight = big.operands[1]
+    padding = KINDS["i32_darray"].build([0, 0, 0, 0, offset[0], offset[0], offset[1], offset[1]])
+    grown = _before(add, "pad", [small.operands[1]], weight.type.get_shape(), padding=padding,
+                    value=KINDS["f32"].build(0.0))
+    summed = _before(add, "add", [grown, weight], weight.type.get_shape())
+    bias = None
+    if len(big.operands) == 3:
+        bias = _before(add, "add", [big.operands[2], small.operands[2]], big.operands[2].type.get_shape())
+    _conv_with(big, add, summed, bias)
+    Rewriter.erase_op(small)

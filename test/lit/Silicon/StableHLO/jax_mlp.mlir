@@ -10,8 +10,9 @@
 //       h = jax.nn.gelu(x @ w1 + b1, approximate=False)
 //       return jax.nn.softmax(h @ w2, axis=-1)
 
-// CHECK: "ttnn.matmul"
+// CHECK: "ttnn.linear"
 // CHECK: "ttnn.erfc"
+// CHECK: "ttnn.matmul"
 // CHECK: "ttnn.softmax"
 // CHECK-NOT: stablehlo.
 // TTRT: {{.*}}.ttnn: PASS

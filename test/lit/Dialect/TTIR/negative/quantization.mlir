@@ -16,7 +16,7 @@ func.func @shape(%arg0: tensor<4x32x!quant.uniform<i32:f32, 0.1>>) -> tensor<4x1
 
 // -----
 func.func @mixed(%arg0: tensor<2x3x!quant.uniform<i32:f32, 0.1>>, %s: tensor<1xf32>, %z: tensor<1xsi32>) -> tensor<2x3x!quant.uniform<i32:f32:1, {0.1, 0.2, 0.3}>> {
-  // expected-error @+1 {{'ttir.requantize_unrolled' op Input and output element types must both be per-axis or both be per-tensor quantized types, but got !quant.uniform<i32:f32, 1.000000e-01> and !quant.uniform<i32:f32:1, {1.000000e-01,2.000000e-01,3.000000e-01}>}}
+  // expected-error @+1 {{'ttir.requantize_unrolled' op Input and output element types must both be per-axis or both be per-tensor quantized types, but got '!quant.uniform<i32:f32, 1.000000e-01>' and '!quant.uniform<i32:f32:1, {1.000000e-01,2.000000e-01,3.000000e-01}>'}}
   %0 = "ttir.requantize_unrolled"(%arg0, %s, %z, %s, %z) : (tensor<2x3x!quant.uniform<i32:f32, 0.1>>, tensor<1xf32>, tensor<1xsi32>, tensor<1xf32>, tensor<1xsi32>) -> tensor<2x3x!quant.uniform<i32:f32:1, {0.1, 0.2, 0.3}>>
   return %0 : tensor<2x3x!quant.uniform<i32:f32:1, {0.1, 0.2, 0.3}>>
 }

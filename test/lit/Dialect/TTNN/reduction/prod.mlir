@@ -18,7 +18,7 @@ module {
   // LOWERED: "ttnn.prod"({{.*}}) <{dim_arg = 0 : si64, keep_dim = false}>
   // LOWERED: "ttnn.permute"(%arg0) <{permutation = array<i64: 1, 0, 2>}>
   // LOWERED: "ttnn.reshape"({{.*}}) <{shape = [32 : i32, 256 : i32]}>
-  // LOWERED: "ttnn.argmax"({{.*}}) <{dim = -1 : si32, keep_dim = false}>
+  // LOWERED: "ttnn.argmax"({{.*}}) <{dim = 1 : si32, keep_dim = false}>
   func.func @several_dims(%arg0: tensor<4x32x64xf32>) -> (tensor<32xf32>, tensor<32xi32>) {
     %0 = "ttir.prod"(%arg0) <{dim_arg = [0 : i32, 2 : i32], keep_dim = false}> : (tensor<4x32x64xf32>) -> tensor<32xf32>
     %1 = "ttir.argmax"(%arg0) <{dim_arg = [0 : i32, 2 : i32], keep_dim = false}> : (tensor<4x32x64xf32>) -> tensor<32xi32>

@@ -13,7 +13,7 @@
 // CHECK: "layout": "tile"
 // CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
-// CHECK: "ttnn.reverse": 1
+// CHECK: "ttnn.embedding": 1
 // CHECK-LABEL: "mesh_shape": [1, 1]
 module {
   func.func @reverse(%arg0: tensor<32x64xf32>) -> tensor<32x64xf32> {
