@@ -149,12 +149,24 @@ class TTNNCommonToRuntimePipeline(ModulePass):
     """The common pipeline's output made ready for `--ttnn-to-flatbuffer`.
 
     Upstream lowers the CPU module to LLVM here; this runtime executes the CPU module's TTIR functions on the
-    host itself, so the pass only checks that its input is the common pipeline's output."""
+    host itself, so the pass checks that its input is the common pipeline's output and drops devices nothing uses."""
 
     name: ClassVar[str] = "ttnn-common-to-runtime-pipeline"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         require_common_output(module, self.name)
+        _drop_unused_devices(module)
+
+
+def _drop_unused_devices(module: ModuleOp) -> None:
+    """A `ttnn.get_device` made for a layout move that canonicalization then folded away reads nothing: upstream's
+    runtime IR has the device only where ops take it (generated code keeps its own device handle)."""
+    from ttmlir.dialects.ttnn import TTNNOp
+
+    for op in list(module.walk()):
+        if isinstance(op, TTNNOp) and op.ROW.name == "get_device" and not op.results[0].uses:
+            op.detach()
+            op.erase()
 
 
 def require_common_output(module: ModuleOp, pipeline: str) -> None:
