@@ -599,6 +599,20 @@ def _matmul_of_merged_batches(op: Operation) -> list[Operation] | None:
     return [new]
 
 
+def _matmul_rhs_repeat_implied(op: Operation) -> list[Operation] | None:
+    """A TTNN matmul broadcasts a rank-4 right operand of batch 1 x 1 over the left's dim 1: a repeat of it along
+    dim 1 alone, to the left's dim 1, is dropped."""
+    repeat = op.operands[1].owner
+    if not isinstance(repeat, Operation) or repeat.name != "ttnn.repeat":
+        return None
+    dims, source = repeat.prop("repeat_dims").data, repeat.operands[0].type.get_shape()
+    left = op.operands[0].type.get_shape()
+    if len(dims) != 4 or len(left) != 4 or any(d != 1 for i, d in enumerate(dims) if i != 1) or dims[1] == 1 \
+            or tuple(source[:2]) != (1, 1) or left[1] != source[1] * dims[1]:
+        return None
+    return [_with(op, [op.operands[0], repeat.operands[0]])]
+
+
 def _embedding_of_unit_reshape(op: Operation) -> list[Operation] | None:
     """reshape(embedding(reshape(x), w)) whose inner reshape only adds or drops unit dims of the indices looks
     the rows up with x itself: embedding(x, w), reshaped only if its shape still differs."""
@@ -732,6 +746,7 @@ REWRITES: dict[str, Rewrite] = {
     "slice_static": _consecutive_slice,
     "transpose": _transpose_as_permute,
     "reverse": _ttir(_consecutive_reverse),
+    "matmul": _matmul_rhs_repeat_implied,
 }
 
 
