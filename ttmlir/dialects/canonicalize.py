@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
-from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, FloatAttr, Float32Type, IntegerAttr, IntegerType, Signedness,
+from xdsl.dialects.builtin import (AnyFloat, DenseIntOrFPElementsAttr, FloatAttr, Float32Type, IntegerAttr, IntegerType, Signedness,
                                    TensorType)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
@@ -219,6 +219,43 @@ def _consecutive_layout_change(op: Operation) -> list[Operation] | None:
             (wanted.buffer_type, wanted.memory_layout, wanted.is_tiled):
         return None
     return [_with(op, [inner.operands[0]])]
+
+
+CREATIONS = frozenset({"empty", "rand", "arange", "zeros", "ones", "full", "constant"})
+
+
+def _created_as_converted(op: Operation) -> list[Operation] | None:
+    """A TTNN layout change that is a fresh tensor's only reader: the tensor is created as it wants it (data type,
+    page layout, buffer), on the device the function holds or on the host; an empty tensor made on the host is
+    zeros (only the device allocates without filling), random values come from the device only."""
+    from ttmlir.dialects import ttcore, ttnn
+    from ttmlir.dialects.syntax import enum
+
+    source, target = op.operands[0].owner, op.results[0].type
+    if not op.name.startswith("ttnn.") or not isinstance(source, Operation) or not source.name.startswith("ttnn.") \
+            or source.name[5:] not in CREATIONS or not source.results[0].has_one_use() \
+            or not isinstance(target.encoding, ttnn.TTNNLayoutAttr):
+        return None
+    layout, kind = target.encoding, source.name[5:]
+    on_host = layout.buffer_type == "system_memory"
+    if on_host and kind == "rand" or kind == "constant" and \
+            isinstance(source.prop("value").type.element_type, AnyFloat) != isinstance(target.element_type, AnyFloat):
+        return None  # (a constant's values are stored as floats or integers, as its result type says)
+    kind = "zeros" if on_host and kind == "empty" else kind
+    devices = [o for o in source.operands if isinstance(o.type, ttnn.DeviceType)] or \
+        [o.results[0] for o in op.parent.ops if o.name == "ttnn.get_device"][:1]
+    if not on_host and not devices:
+        return None
+    props = {k: v for k, v in source.properties.items() if k not in ("dtype", "layout", "memory_config")}
+    props["dtype"] = enum(ttcore.DataTypeAttr, layout.data_type)
+    props["layout"] = enum(ttnn.LayoutAttr, "tile" if layout.is_tiled else "row_major")
+    if not on_host:
+        props["memory_config"] = ttnn.MemoryConfigAttr(ttnn.MemoryConfig(
+            enum(ttnn.BufferTypeAttr, layout.buffer_type), layout.memory_layout))
+    new = ttnn.TTNN_OP_CLASSES[kind].create(operands=[] if on_host else devices[:1], result_types=[target],
+                                            properties=props, attributes=dict(source.attributes))
+    new.location = source.location
+    return [new]
 
 
 def _element(value: SSAValue) -> Attribute:
@@ -732,7 +769,8 @@ REWRITES: dict[str, Rewrite] = {
     "repeat": _consecutive_repeat,
     "typecast": _consecutive_typecast,
     "to_layout": _consecutive_layout_change,
-    "to_tensor_spec": lambda op: _consecutive_layout_change(op) or _lossless_cast_round_trip(op),
+    "to_tensor_spec": lambda op: _consecutive_layout_change(op) or _lossless_cast_round_trip(op) or
+    _created_as_converted(op),
     "prod": _boolean_prod_to_min,
     "constant": _splat_constant_to_full,
     "lt": _flipped_comparison,
