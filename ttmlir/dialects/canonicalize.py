@@ -241,6 +241,8 @@ def _created_as_converted(op: Operation) -> list[Operation] | None:
     if on_host and kind == "rand" or kind == "constant" and \
             isinstance(source.prop("value").type.element_type, AnyFloat) != isinstance(target.element_type, AnyFloat):
         return None  # (a constant's values are stored as floats or integers, as its result type says)
+    if kind == "full" and len(target.get_shape()) == 1 and layout.is_tiled:
+        return None  # ttnn.full makes no rank-1 tiles (--ttnn-workaround fills row-major and tilizes)
     kind = "zeros" if on_host and kind == "empty" else kind
     devices = [o for o in source.operands if isinstance(o.type, ttnn.DeviceType)] or \
         [o.results[0] for o in op.parent.ops if o.name == "ttnn.get_device"][:1]
