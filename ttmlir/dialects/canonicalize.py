@@ -661,7 +661,7 @@ def _embedding_of_unit_reshape(op: Operation) -> list[Operation] | None:
         return None
     source = index.operands[0]
     squeezed = [[d for d in v.type.get_shape() if d != 1] for v in (source, index.results[0])]
-    if squeezed[0] != squeezed[1]:
+    if squeezed[0] != squeezed[1] or len(source.type.get_shape()) > 2:  # embedding's indices are at most 2D
         return None
     from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 
