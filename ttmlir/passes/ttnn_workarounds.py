@@ -679,8 +679,9 @@ def retyped(t: TensorType, want: Want) -> TensorType:
     layout = t.encoding
     tiled = layout.is_tiled if want.layout is None else want.layout == "tile"
     dtype = want.dtype or layout.data_type
-    if (tiled, dtype, want.buffer or layout.buffer_type) == (layout.is_tiled, layout.data_type, layout.buffer_type):
-        return t  # already as wanted (a sharded tensor stays sharded)
+    if layout.memory_layout is not None and "sharded" in str(layout.memory_layout) and \
+            (tiled, dtype, want.buffer or layout.buffer_type) == (layout.is_tiled, layout.data_type, layout.buffer_type):
+        return t  # a sharded tensor already as wanted stays sharded
     element = t.element_type
     if want.dtype and dtype.startswith("bfp_"):
         element = ttnn.element_type_for(dtype)
