@@ -66,8 +66,9 @@ def from_parse_error(error: ParseError, filename: str, text: str, line_offset: i
     return Diagnostic("error", message, filename, text, error.span.start, line_offset)
 
 
-def _verify_error(op: Operation) -> str | None:
-    """Why `op` alone fails to verify, in upstream's words, or None."""
+def _verify_error(op: Operation) -> tuple[Operation, str] | None:
+    """Where and why `op` alone fails to verify (a verifier may point at one of its children), in upstream's
+    words, or None."""
     try:
         if isinstance(op, TTOp):
             op.tt_verify()
@@ -77,11 +78,12 @@ def _verify_error(op: Operation) -> str | None:
             op.verify_()
     except VerifyException as error:
         message = str(error).splitlines()[0] if str(error) else "failed to verify"
-        return message if message.startswith("'") or isinstance(error, WholeMessageError) else \
-            f"'{op.name}' op {message}"
+        return getattr(error, "at", op), message if message.startswith("'") or isinstance(error, WholeMessageError) \
+            else f"'{op.name}' op {message}"
     except Exception as error:  # a malformed op that a verifier could not even inspect
-        return f"'{op.name}' op is malformed: {error}"
-    return _sharding_error(op)
+        return op, f"'{op.name}' op is malformed: {error}"
+    message = _sharding_error(op)
+    return None if message is None else (op, message)
 
 
 def _sharding_error(op: Operation) -> str | None:
@@ -131,8 +133,7 @@ def verify_errors(module: ModuleOp) -> list[tuple[Operation, str]]:
             func = func.parent_op()
         if func is not None and func in failed:
             continue
-        message = _verify_error(op)
-        found = (op, message) if message is not None else _terminator_error(op)
+        found = _verify_error(op) or _terminator_error(op)
         if found is not None:
             errors.append(found)
             if func is None:

@@ -189,3 +189,48 @@ def test_target_module_imports_and_runs_on_the_callers_device(tmp_path):
             assert torch.equal(ttnn.to_torch(out).float(), expected.data.float())
     assert list(module.ce_cache_forward) == ["model_const_eval_0"]  # computed once, named after the graph
     assert out._device is device
+
+
+CLASS = """
+module {
+  emitpy.class @Biased {
+    func.func @__init__(%self: !emitpy.class<"Biased">, %b: !emitpy.opaque<"ttnn.Tensor"> {emitpy.name = "bias"}) {
+      emitpy.set_attr %self, "bias", %b : (!emitpy.class<"Biased">, !emitpy.opaque<"ttnn.Tensor">)
+      return
+    }
+    func.func @forward(%self: !emitpy.class<"Biased">, %x: !emitpy.opaque<"ttnn.Tensor"> {emitpy.name = "x"}) -> !emitpy.opaque<"ttnn.Tensor"> {
+      %0 = emitpy.expression(%self, %x) : (!emitpy.class<"Biased">, !emitpy.opaque<"ttnn.Tensor">) -> !emitpy.opaque<"ttnn.Tensor"> {
+      ^bb0(%s: !emitpy.class<"Biased">, %v: !emitpy.opaque<"ttnn.Tensor">):
+        %b = emitpy.get_attr %s, "bias" : (!emitpy.class<"Biased">) -> !emitpy.opaque<"ttnn.Tensor">
+        %r = emitpy.call_opaque "ttnn.add"(%v, %b) : (!emitpy.opaque<"ttnn.Tensor">, !emitpy.opaque<"ttnn.Tensor">) -> !emitpy.opaque<"ttnn.Tensor">
+        emitpy.yield %r : !emitpy.opaque<"ttnn.Tensor">
+      }
+      return %0 : !emitpy.opaque<"ttnn.Tensor">
+    }
+    func.func @double(%x: !emitpy.opaque<"ttnn.Tensor"> {emitpy.name = "x"}) -> !emitpy.opaque<"ttnn.Tensor"> attributes {emitpy.method_kind = "staticmethod"} {
+      %0 = emitpy.call_opaque "ttnn.add"(%x, %x) : (!emitpy.opaque<"ttnn.Tensor">, !emitpy.opaque<"ttnn.Tensor">) -> !emitpy.opaque<"ttnn.Tensor">
+      return %0 : !emitpy.opaque<"ttnn.Tensor">
+    }
+  }
+}
+"""
+
+
+def test_emitpy_class_runs():
+    """An `emitpy.class` is a Python class: its __init__ keeps state on `self`, its methods read it back."""
+    import ttnn
+
+    from ttmlir.dialects import make_context
+    from ttmlir.diagnostics import load_module
+
+    module, _ = load_module(make_context(), CLASS, "<test>")
+    py = translate_to_python(module)
+    assert "class Biased:" in py and "        return ttnn.add(x, self.bias)" in py and "    @staticmethod" in py
+    scope = {"ttnn": ttnn}
+    exec(compile(py, "biased.py", "exec"), scope)
+    device = ttnn.open_device()
+    x, b = torch.randn(32, 32), torch.randn(32, 32)
+    tx, tb = (ttnn.from_torch(t, dtype=ttnn.float32, layout=ttnn.TILE_LAYOUT, device=device) for t in (x, b))
+    model = scope["Biased"](tb)
+    assert torch.equal(ttnn.to_torch(model.forward(tx)), x + b)
+    assert torch.equal(ttnn.to_torch(scope["Biased"].double(tx)), x + x)

@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from xdsl.dialects.builtin import (ArrayAttr, FlatSymbolRefAttr, IndexType, IntegerAttr, NoneAttr, StringAttr,
-                                   SymbolNameConstraint, UnitAttr)
+                                   SymbolNameConstraint, SymbolRefAttr, UnitAttr)
 from xdsl.ir import Attribute, Block, Dialect, Operation, ParametrizedAttribute, Region, TypeAttribute
 from xdsl.irdl import (IRDLOperation, ParsePropInAttrDict, irdl_attr_definition, irdl_op_definition, operand_def, opt_prop_def, param_def,
                        prop_def, region_def, result_def, traits_def, var_operand_def, var_result_def)
@@ -37,6 +37,14 @@ class OpaqueType(_Opaque, ParametrizedAttribute, TypeAttribute):
     """A Python value's type as text: `!emitpy.opaque<"ttnn.Tensor">`."""
 
     name = "emitpy.opaque"
+    value: StringAttr = param_def()
+
+
+@irdl_attr_definition
+class ClassType(_Opaque, ParametrizedAttribute, TypeAttribute):
+    """An instance of a class the file defines (`emitpy.class`): `!emitpy.class<"Model">`."""
+
+    name = "emitpy.class"
     value: StringAttr = param_def()
 
 
@@ -696,6 +704,165 @@ class FileOp(IRDLOperation):
             raise VerifyException("'emitpy.file' op id must not be empty")
 
 
+class ChildOpError(VerifyException):
+    """A verifier's failure reported at one of the op's children (MLIR's `child.emitOpError`)."""
+
+    def __init__(self, at: Operation, message: str):
+        super().__init__(f"'{at.name}' op {message}")
+        self.at = at
+
+
+METHOD_KINDS = ("instance", "staticmethod", "classmethod")
+
+
+@irdl_op_definition
+class ClassOp(IRDLOperation):
+    """A Python class: `emitpy.class @Model(#emitpy.opaque<"torch.nn.Module">) { func.func @forward(...) }`; its
+    functions are its methods (`emitpy.method_kind` staticmethod or classmethod, else instance methods)."""
+
+    name = "emitpy.class"
+    sym_name = prop_def(StringAttr)
+    base_classes = opt_prop_def(ArrayAttr)
+    body = region_def("single_block")
+    traits = traits_def(NoTerminator(), SymbolOpInterface())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ClassOp":
+        name = parser.parse_symbol_name()
+        bases = parser.parse_optional_comma_separated_list(parser.Delimiter.PAREN, parser.parse_attribute)
+        attributes = parser.parse_optional_attr_dict_with_keyword()
+        region = parser.parse_region()
+        if not region.blocks:
+            region.add_block(Block())
+        props = {"sym_name": name, **({"base_classes": ArrayAttr(bases)} if bases else {})}
+        return cls.create(properties=props, regions=[region], attributes=attributes.data if attributes else {})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" @{self.sym_name.data}")
+        if self.base_classes is not None:
+            printer.print_string("(")
+            printer.print_list(self.base_classes.data, printer.print_attribute)
+            printer.print_string(")")
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" ")
+        printer.print_region(self.body, print_entry_block_args=False, print_empty_block=False)
+
+    def verify_(self) -> None:
+        from xdsl.dialects.func import FuncOp
+
+        name = self.sym_name.data
+        if (problem := name_problem(name)) is not None:
+            raise VerifyException(f"'{self.name}' op {problem}")
+        for base in self.base_classes.data if self.base_classes is not None else ():
+            if not isinstance(base, (SymbolRefAttr, OpaqueAttr)):
+                raise VerifyException(f"'{self.name}' op base_classes must be symbol refs or #emitpy.opaque")
+        inits = 0
+        for op in self.body.block.ops:
+            if not isinstance(op, FuncOp):
+                if not op.name.startswith("emitpy."):
+                    raise ChildOpError(op, "only emitpy or func operations are allowed in a class body")
+                continue
+            inits += op.sym_name.data == "__init__"
+            _verify_method(op, name)
+        if inits > 1:
+            raise VerifyException(f"'{self.name}' op class body must have at most one __init__")
+
+
+def method_kind(func) -> str:
+    kind = func.attributes.get("emitpy.method_kind")
+    return kind.data if isinstance(kind, StringAttr) else "instance"
+
+
+def _verify_method(func, class_name: str) -> None:
+    kind = method_kind(func)
+    if kind not in METHOD_KINDS:
+        raise ChildOpError(func, "emitpy.method_kind must be one of 'instance', 'staticmethod', or 'classmethod'")
+    init = func.sym_name.data == "__init__"
+    if init and func.function_type.outputs.data:
+        raise ChildOpError(func, "__init__ must not return a value")
+    if init and kind != "instance":
+        raise ChildOpError(func, "__init__ must be an instance method")
+    if kind == "staticmethod" and not init:
+        return
+    if not func.function_type.inputs.data:
+        raise ChildOpError(func, "instance and class methods must take a receiver argument")
+    receiver = "cls" if kind == "classmethod" else "self"
+    given = func.arg_attrs.data[0].data.get(NAME) if func.arg_attrs is not None else None
+    if isinstance(given, StringAttr) and given.data != receiver:
+        raise ChildOpError(func, f"first argument must be named '{receiver}' via emitpy.name")
+    if kind != "classmethod":
+        self_type = func.function_type.inputs.data[0]
+        if not isinstance(self_type, ClassType):
+            raise ChildOpError(func, "self argument must have !emitpy.class type")
+        if self_type.value.data != class_name:
+            raise ChildOpError(func, f"self type must match class name '{class_name}'")
+
+
+@irdl_op_definition
+class GetAttrOp(IRDLOperation):
+    """`object.attr`: `%w = emitpy.get_attr %self, "weight" : (!emitpy.class<"M">) -> T`."""
+
+    name = "emitpy.get_attr"
+    object = operand_def()
+    attr_name = prop_def(StringAttr, prop_name="name")
+    result = result_def()
+    traits = traits_def(Pure())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "GetAttrOp":
+        obj = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        attr = parser.parse_str_literal()
+        parser.parse_punctuation(":")
+        fn_type = parser.parse_function_type()
+        (operand,) = parser.resolve_operands([obj], fn_type.inputs.data, parser.pos)
+        return cls.create(operands=[operand], result_types=list(fn_type.outputs.data),
+                          properties={"name": StringAttr(attr)}, attributes=parser.parse_optional_attr_dict())
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.object)
+        printer.print_string(", ")
+        printer.print_string_literal(self.attr_name.data)
+        printer.print_string(" : ")
+        printer.print_function_type([self.object.type], [self.result.type])
+
+
+@irdl_op_definition
+class SetAttrOp(IRDLOperation):
+    """`object.attr = value`: `emitpy.set_attr %self, "weight", %w : (!emitpy.class<"M">, T)`."""
+
+    name = "emitpy.set_attr"
+    object = operand_def()
+    attr_name = prop_def(StringAttr, prop_name="name")
+    value = operand_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "SetAttrOp":
+        obj = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        attr = parser.parse_str_literal()
+        parser.parse_punctuation(",")
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        operands = parser.resolve_operands([obj, value], types, parser.pos)
+        return cls.create(operands=operands, properties={"name": StringAttr(attr)},
+                          attributes=parser.parse_optional_attr_dict())
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.object)
+        printer.print_string(", ")
+        printer.print_string_literal(self.attr_name.data)
+        printer.print_string(", ")
+        printer.print_operand(self.value)
+        printer.print_string(" : (")
+        printer.print_list([self.object.type, self.value.type], printer.print_attribute)
+        printer.print_string(")")
+
+
 EmitPy = Dialect("emitpy", [CallOpaqueOp, ImportOp, LiteralOp, SubscriptOp, AssignOp, VerbatimOp, ConstantOp, GlobalOp,
-                            GlobalStatementOp, AssignGlobalOp, FileOp, IfOp, CreateDictOp, ExpressionOp, YieldOp],
-                 [OpaqueType, OpaqueAttr, DictType, StrType])
+                            GlobalStatementOp, AssignGlobalOp, FileOp, IfOp, CreateDictOp, ExpressionOp, YieldOp,
+                            ClassOp, GetAttrOp, SetAttrOp],
+                 [OpaqueType, OpaqueAttr, DictType, StrType, ClassType])

@@ -42,8 +42,27 @@ def _block(block: Block, lines: list[str]) -> None:
             lines.extend(_FunctionWriter(op).lines())
         elif isinstance(op, emitpy.VerbatimOp) and not op.fmt_args:
             lines.append(op.value.data)
+        elif isinstance(op, emitpy.ClassOp):
+            lines.append("")
+            lines.extend(_class(op))
         elif op.name != "ttcore.device":
             raise TranslateError(op, f"'{op.name}' has no Python form at module level")
+
+
+def _class(op: emitpy.ClassOp) -> list[str]:
+    """`class Name(bases):`, its methods indented (decorated by their kind); `pass` when it has none."""
+    bases = [b.value.data if isinstance(b, emitpy.OpaqueAttr) else b.root_reference.data
+             for b in (op.base_classes.data if op.base_classes is not None else ())]
+    body: list[str] = []
+    for method in op.body.block.ops:
+        if not isinstance(method, FuncOp):
+            raise TranslateError(method, f"'{method.name}' has no Python form in a class body")
+        kind = emitpy.method_kind(method)
+        body += ([""] if body else []) + ([f"@{kind}"] if kind != "instance" else [])
+        body += _FunctionWriter(method, receiver=None if kind == "staticmethod" else
+                                "cls" if kind == "classmethod" else "self").lines()
+    header = f"class {op.sym_name.data}({', '.join(bases)}):" if bases else f"class {op.sym_name.data}:"
+    return [header, *("    " + line if line else line for line in body or ["pass"])]
 
 
 def python_name(name: str) -> str:
@@ -74,8 +93,9 @@ class _FunctionWriter(ValueNames):
     theirs), several results of one op `v_N`; a name already taken in the function gets `_N` appended, N counting
     up through the function."""
 
-    def __init__(self, func):
+    def __init__(self, func, receiver: str | None = None):
         super().__init__(func)
+        self.receiver = receiver  # a method's first argument: `self` or `cls`
         # the file's functions and imported names stay callable: no local takes their name
         self.used: set[str] = {op.sym_name.data for op in func.parent_block().ops if isinstance(op, FuncOp)} | {
             name.data for op in func.parent_block().ops if isinstance(op, emitpy.ImportOp)
@@ -103,9 +123,10 @@ class _FunctionWriter(ValueNames):
     def lines(self) -> list[str]:
         func = self.func
         attrs = func.arg_attrs.data if func.arg_attrs is not None else [None] * len(func.body.block.args)
-        for arg, arg_attrs in zip(func.body.block.args, attrs):
+        for i, (arg, arg_attrs) in enumerate(zip(func.body.block.args, attrs)):
             given = arg_attrs.data.get(emitpy.NAME) if arg_attrs is not None else None
-            self.give(arg, given.data if isinstance(given, StringAttr) else "inputs")
+            default = self.receiver if i == 0 and self.receiver else "inputs"
+            self.give(arg, given.data if isinstance(given, StringAttr) else default)
         params = ", ".join(self.name(a) for a in func.body.block.args)
         return [f"def {func.sym_name.data}({params}):", *self.block(func.body.block, "    ")]
 
@@ -160,6 +181,10 @@ class _FunctionWriter(ValueNames):
             return f"{op.global_name.root_reference.data} = {self.name(op.value)}"
         if isinstance(op, emitpy.AssignOp):
             return f"{self.name(op.target)} = {self.name(op.value)}"
+        if isinstance(op, emitpy.SetAttrOp):
+            return f"{self.name(op.object)}.{op.attr_name.data} = {self.name(op.value)}"
+        if isinstance(op, emitpy.GetAttrOp):
+            return self.assign(op.result, self.expr_text(op))
         if isinstance(op, CallOp):
             return self.results(op, f"{op.callee.root_reference.data}({', '.join(map(self.name, op.arguments))})")
         if isinstance(op, emitpy.CallOpaqueOp):
@@ -209,6 +234,8 @@ class _FunctionWriter(ValueNames):
             return f"{self.name(op.container)}[{self.name(op.index)}]"
         if isinstance(op, emitpy.ConstantOp):
             return attribute_value(op.value, op)
+        if isinstance(op, emitpy.GetAttrOp):
+            return f"{self.name(op.object)}.{op.attr_name.data}"
         return self.call(op)
 
     def call(self, op: emitpy.CallOpaqueOp) -> str:
