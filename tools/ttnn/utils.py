@@ -27,3 +27,14 @@ class DeviceGetter:
 
 def create_list(*values) -> list:
     return list(values)
+
+
+def execute_cpu_hoisted_function(inputs: list, impl, mesh_shape=(1, 1)):
+    """A CPU-hoisted function's body run on its host tensors (over a mesh each op computes chip by chip, as
+    `ttrt run` runs the hoisted function); the tensors must be on the mesh the function was compiled for."""
+    for tensor in inputs:
+        device = getattr(tensor, "_device", None)
+        if device is not None and tuple(device.shape) != tuple(mesh_shape):
+            raise RuntimeError(f"a CPU-hoisted function compiled for a {'x'.join(map(str, mesh_shape))} mesh got a "
+                               f"tensor of a {'x'.join(map(str, device.shape))} mesh")
+    return impl(*inputs)

@@ -12,8 +12,8 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (ArrayAttr, FlatSymbolRefAttr, IndexType, IntegerAttr, ModuleOp,
-                                   StringAttr, TensorType, TupleType, UnitAttr)
+from xdsl.dialects.builtin import (ArrayAttr, DenseArrayBase, FlatSymbolRefAttr, IndexType, IntegerAttr, ModuleOp,
+                                   StringAttr, TensorType, TupleType, UnitAttr, i64)
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -31,6 +31,9 @@ DEVICE = emitpy.opaque("ttnn.Device")
 SEMAPHORE = emitpy.opaque("ttnn.GlobalSemaphore")
 CREATE_LIST = "utils.create_list"  # a Python list of the values passed (generated code's `utils` module)
 CONST_EVALED = "emitpy.const_evaled"  # a const-eval function's call, until the wrapper's guard takes it in
+# on a CPU-hoisted function: the mesh it runs over; Python defines its body as a nested `<name>_impl` that
+# `utils.execute_cpu_hoisted_function` runs on the host tensors
+CPU_HOISTED = "emitpy.cpu_hoisted_mesh"
 
 
 def convert_type(t: Attribute, at: Operation) -> Attribute:
@@ -90,6 +93,7 @@ def _place_cpu_functions(module: ModuleOp) -> set[FuncOp]:
     function calling it, in place of its declaration; they are returned."""
     block = module.body.block
     hoisted: set[FuncOp] = set()
+    mesh = ttcore.registered_mesh(block.first_op) if block.first_op is not None else None
     for cpu in [op for op in block.ops if isinstance(op, ttcore.CPUModuleOp)]:
         for func in [f for f in cpu.walk() if isinstance(f, FuncOp)]:
             name = func.sym_name.data
@@ -99,6 +103,7 @@ def _place_cpu_functions(module: ModuleOp) -> set[FuncOp]:
             caller = next((op for op in block.ops if isinstance(op, FuncOp) and any(
                 isinstance(c, CallOp) and c.callee.root_reference.data == name for c in op.walk())), None)
             func.detach()
+            func.attributes[CPU_HOISTED] = DenseArrayBase.from_list(i64, list(mesh or (1, 1)))
             if caller is None:
                 block.add_op(func)
             else:

@@ -13,6 +13,8 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ttmlir.dialects import emitpy
+
+CPU_HOISTED = "emitpy.cpu_hoisted_mesh"  # (set by --convert-ttnn-to-emitpy)
 from ttmlir.target import TranslateError, ValueNames
 
 
@@ -128,7 +130,15 @@ class _FunctionWriter(ValueNames):
             default = self.receiver if i == 0 and self.receiver else "inputs"
             self.give(arg, given.data if isinstance(given, StringAttr) else default)
         params = ", ".join(self.name(a) for a in func.body.block.args)
-        return [f"def {func.sym_name.data}({params}):", *self.block(func.body.block, "    ")]
+        name = func.sym_name.data
+        mesh = func.attributes.get(CPU_HOISTED)
+        if mesh is None:
+            return [f"def {name}({params}):", *self.block(func.body.block, "    ")]
+        # a CPU-hoisted function: its body nested as `<name>_impl`, run over the host tensors by the helper
+        shape = tuple(mesh.get_values())
+        on_mesh = f", mesh_shape={shape}" if shape != (1, 1) else ""
+        return [f"def {name}({params}):", f"    def {name}_impl({params}):", *self.block(func.body.block, " " * 8),
+                f"    return utils.execute_cpu_hoisted_function([{params}], {name}_impl{on_mesh})"]
 
     def block(self, block: Block, indent: str) -> list[str]:
         out = []

@@ -28,8 +28,10 @@ func.func @forward(%x: tensor<32x32xf32> {ttcore.argument_type = #ttcore.argumen
 // CHECK: ttnn.multiply(
 // CHECK-LABEL: # File: "consteval"
 // CHECK: import ttir_cpu
-// CHECK: def cpu_hoisted_const_eval_{{.*}}(
+// CHECK: def [[HOISTED:cpu_hoisted_const_eval_[0-9a-f]+]](
+// CHECK-NEXT: def [[HOISTED]]_impl(
 // CHECK: ttir_cpu.div(
+// CHECK: return utils.execute_cpu_hoisted_function([{{.*}}], [[HOISTED]]_impl)
 // CHECK: def forward_const_eval_0(
 // CHECK: cpu_hoisted_const_eval_{{.*}}(
 
