@@ -1,4 +1,5 @@
-"""Our `FileCheck` keeps LLVM's CHECK-NOT range: from the end of the previous match to the start of the next."""
+"""Our `FileCheck` keeps LLVM's CHECK-NOT range (from the end of the previous match to the start of the next) and its
+whitespace canonicalization inside regex blocks."""
 
 import subprocess
 import sys
@@ -19,3 +20,10 @@ def test_check_not_stops_where_the_next_match_starts(tmp_path):
 def test_check_not_still_finds_excluded_text_between_matches(tmp_path):
     assert filecheck(tmp_path, "CHECK: relu a\nCHECK-NOT: relu\nCHECK: end\n", "relu a\nrelu b\nend\n") == 1
     assert filecheck(tmp_path, "CHECK: a\nCHECK-NOT: relu\n", "a\nrelu\n") == 1  # to the end of the input
+
+
+def test_spaces_in_a_regex_match_any_blank_run_as_llvm_canonicalizes_them(tmp_path):
+    nested = "def f():\n    def f_impl():\n        pass\n"
+    assert filecheck(tmp_path, "CHECK: {{^  }}def f_impl(\n", nested) == 0
+    assert filecheck(tmp_path, "CHECK: {{^  }}def f(\n", nested) == 1  # `^` and a blank are still required
+    assert filecheck(tmp_path, "CHECK: {{[ ]}}f_impl\n", nested) == 0  # a class keeps its space

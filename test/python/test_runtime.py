@@ -699,3 +699,22 @@ def test_a_trace_replayed_before_its_capture_is_a_named_failure():
     execute = next(i for i, p in enumerate(binary.programs) if p.name == "execute")
     with pytest.raises(RuntimeFailure, match="no trace 3 was captured on this device"):
         run_program(binary, execute, [torch.tensor(3)], MeshDevice())
+
+
+def test_moe_remap_reads_a_device_major_expert_mapping():
+    """moe_expert_token_remap takes expert_mapping [1, 1, D, E] (upstream's tests, newer tt-metal) as the documented
+    [1, 1, E, D] transposed: each chip keeps the scores of the experts its row marks."""
+    from ttmlir.runtime import ccl
+
+    tokens, experts, chips = 8, 4, 2
+    scores = [torch.rand(1, 1, tokens, experts) for _ in range(chips)]
+    chosen = [torch.stack([torch.randperm(experts)[:2] for _ in range(tokens)]).reshape(1, 1, tokens, 2).int()
+              for _ in range(chips)]
+    by_expert = F.one_hot(torch.tensor([0, 1, 0, 1]), chips).reshape(1, 1, experts, chips).int()
+    shapes = ((1, 1, tokens, experts // chips), (1, 1, tokens // 4, experts // chips))
+    expert_major = ccl.moe_expert_token_remap(scores, [by_expert] * chips, chosen, 4, shapes)
+    device_major = ccl.moe_expert_token_remap(scores, [by_expert.transpose(2, 3)] * chips, chosen, 4, shapes)
+    for a, b in zip(expert_major, device_major):
+        assert all(torch.equal(x, y) for x, y in zip(a, b))
+    picked = F.one_hot(chosen[1].long(), experts).sum(-2).bool()
+    assert torch.equal(expert_major[0][1], (scores[1] * picked)[..., [1, 3]])  # chip 1 holds experts 1 and 3

@@ -210,10 +210,12 @@ def moe_expert_token_remap(op: TTOp, ttnn: bool = False):
     if size <= 0:
         raise op.error("reduction_size must be positive")
     tokens, experts = _tokens(_shape(scores)), _shape(scores)[-1]
-    if _shape(mapping)[2] != experts or _tokens(_shape(metadata)) != tokens:
+    rows, cols = _shape(mapping)[2:]
+    # the documented [1, 1, E, D], or [1, 1, D, E] as upstream's tests and newer tt-metal lay the mapping out
+    if experts not in (rows, cols) or _tokens(_shape(metadata)) != tokens:
         raise op.error(f"expert_mapping must list the {experts} experts and expert_metadata the {tokens} tokens of "
                        "topk_tensor")
-    local_experts = experts // _shape(mapping)[3]
+    local_experts = experts // (cols if rows == experts else rows)
     if _shape(local) != (*_shape(scores)[:-1], local_experts) or \
             _shape(reduced) != (1, 1, -(-tokens // size), local_experts):
         raise op.error(f"outputs must be the tokens of topk_tensor by the {local_experts} experts of a device, and "

@@ -153,9 +153,11 @@ def collective_permute(shards: Shards, pairs: Sequence[int]) -> Shards:
     return out
 
 
-def _owners(mapping: torch.Tensor) -> torch.Tensor:
-    """expert_mapping [1, 1, E, D] as an [E, D] boolean: which chips hold each expert."""
-    return mapping.reshape(mapping.shape[-2], mapping.shape[-1]) != 0
+def _owners(mapping: torch.Tensor, experts: int | None = None) -> torch.Tensor:
+    """expert_mapping [1, 1, E, D] as an [E, D] boolean: which chips hold each expert; given the number of
+    experts, a [1, 1, D, E] mapping is read transposed (the documented order wins when E == D)."""
+    owners = mapping.reshape(mapping.shape[-2], mapping.shape[-1]) != 0
+    return owners.T if experts is not None and owners.shape[0] != experts else owners
 
 
 def all_to_all_dispatch(tokens: Shards, indices: Shards, mapping: Shards, axis: int, mesh: Mesh,
@@ -210,7 +212,7 @@ def moe_expert_token_remap(scores: Shards, mapping: Shards, metadata: Shards, re
     local_count = shapes[0][-1]
     weights, blocks = [], []
     for chip, (score, meta) in enumerate(zip(scores, metadata)):
-        experts = _owners(mapping[chip])[:, chip].nonzero().flatten()[:local_count]
+        experts = _owners(mapping[chip], score.shape[-1])[:, chip].nonzero().flatten()[:local_count]
         rows, chosen = score.reshape(-1, score.shape[-1]), meta.reshape(score.numel() // score.shape[-1], -1).long()
         picked = torch.zeros(rows.shape[0], local_count, dtype=torch.bool)
         picked[:, :len(experts)] = (chosen[:, :, None] == experts).any(1)
