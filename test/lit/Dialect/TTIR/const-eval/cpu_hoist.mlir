@@ -25,7 +25,8 @@
 // EXEC: PASS
 // EMITPY-LABEL: # File: "consteval"
 // EMITPY: import ttir_cpu
-// EMITPY: def cpu_hoisted_const_eval_{{.*}}(
+// EMITPY: def [[HOISTED:cpu_hoisted_const_eval_[0-9a-f]+]](
+// EMITPY-NEXT: def [[HOISTED]]_impl(
 // EMITPY-NEXT: ttir_cpu.multiply(
 // EMITPY: def forward_const_eval_0(
 // EMITPY: cpu_hoisted_const_eval_{{.*}}(
