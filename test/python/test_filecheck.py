@@ -27,3 +27,4 @@ def test_spaces_in_a_regex_match_any_blank_run_as_llvm_canonicalizes_them(tmp_pa
     assert filecheck(tmp_path, "CHECK: {{^  }}def f_impl(\n", nested) == 0
     assert filecheck(tmp_path, "CHECK: {{^  }}def f(\n", nested) == 1  # `^` and a blank are still required
     assert filecheck(tmp_path, "CHECK: {{[ ]}}f_impl\n", nested) == 0  # a class keeps its space
+    assert filecheck(tmp_path, "CHECK: {{^ *}}def f_impl(\n", nested) == 0  # a quantified space

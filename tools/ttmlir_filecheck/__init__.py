@@ -51,7 +51,7 @@ def _llvm_regex_whitespace() -> None:
     outside_classes = re.compile(r"\[(?:\\.|[^\]])*\]|( +)")  # runs of spaces not in a [character class]
 
     def blanks(match):
-        return match.group(0) if match.group(1) is None else r"[ \t\v]+"
+        return match.group(0) if match.group(1) is None else r"(?:[ \t\v]+)"  # a group: a quantifier may follow
 
     def llvm_compile_uops(check, variables, opts):
         if not opts.strict_whitespace:
