@@ -130,3 +130,32 @@ def test_conv2d_config_override_activation_is_applied():
     assert plain.min() < 0 and pcc(torch.relu(plain), fused) > 0.999
     assert "deallocate_activation = false" in str(lower_to_ttnn(
         CONV, "c", "optimization-level=1 override-conv2d-config=conv1=deallocate_activation#false"))
+
+
+CONV_WITH_PARAMETERS = """
+func.func @forward(%x: tensor<1x16x16x32xbf16>, %w: tensor<64x32x3x3xbf16> {ttcore.argument_type = #ttcore.argument_type<parameter>},
+                   %b: tensor<1x1x1x64xbf16> {ttcore.argument_type = #ttcore.argument_type<parameter>}) -> tensor<1x16x16x64xbf16> {
+  %0 = "ttir.conv2d"(%x, %w, %b) <{stride = 1 : i32, padding = 1 : i32, dilation = 1 : i32, groups = 1 : i32}> : (tensor<1x16x16x32xbf16>, tensor<64x32x3x3xbf16>, tensor<1x1x1x64xbf16>) -> tensor<1x16x16x64xbf16>
+  return %0 : tensor<1x16x16x64xbf16>
+}
+"""
+
+
+def test_level1_prepares_conv2d_weights_once_and_matches_level0():
+    """From level 1 the conv's parameter weight and bias go through prepare_conv2d_weights/bias, in a const-eval
+    function: prepared on the first run only, and the conv computes what it computes on the raw weight."""
+    from ttmlir.asm import print_module
+
+    text = print_module(lower_to_ttnn(CONV_WITH_PARAMETERS, pipeline_options="optimization-level=1"))
+    const_eval, forward = text.split("func.func @forward")
+    assert '"ttnn.prepare_conv2d_weights"' in const_eval and '"ttnn.prepare_conv2d_bias"' in const_eval
+    assert "prepare_conv2d" not in forward and "ttcore.load_cached" in forward
+    g = torch.Generator().manual_seed(0)
+    inputs = [torch.randn(1, 16, 16, 32, generator=g), torch.randn(64, 32, 3, 3, generator=g),
+              torch.randn(1, 1, 1, 64, generator=g)]
+    base, _ = _run(CONV_WITH_PARAMETERS, "optimization-level=0", inputs)
+    binary = Binary(data=compile_ttir(CONV_WITH_PARAMETERS, pipeline_options="optimization-level=1"))
+    device = MeshDevice()
+    runs = [run_program(binary, 0, inputs, device) for _ in range(2)]
+    assert [ctx.const_eval_hits for _, ctx in runs] == [0, 2]  # weight and bias: one function each
+    assert all(torch.equal(outputs[0].data.float(), base) for outputs, _ in runs)

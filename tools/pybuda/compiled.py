@@ -80,6 +80,29 @@ class RunReport:
         return "\n".join(lines)
 
 
+def _first_casts(binary, index: int) -> dict[int, str]:
+    """Per input of program `index`, the data type the first typecast of it makes — followed through moves
+    (a weight cast on the host is first moved there) and into the const-eval programs it is passed to."""
+    from ttmlir.runtime.tensor import desc_of
+    from ttmlir.target import flatbuffer as fbu
+
+    converted: dict[int, str] = {}
+    origin = {ref.globalId: ref.globalId for ref in binary.programs[index].inputs or []}
+    for op in binary.programs[index].operations or []:
+        name = fbu.op_name(op)
+        if name == "typecast" and op.type.input.globalId in origin:
+            converted.setdefault(origin[op.type.input.globalId], desc_of(op.type.out)["dtype"])
+        elif name in ("from_device", "to_device", "to_layout") and op.type.input.globalId in origin:
+            origin[op.type.out.globalId] = origin[op.type.input.globalId]
+        elif name == "load_cached":
+            inner = _first_casts(binary, op.type.programIdx)
+            callee_inputs = binary.programs[op.type.programIdx].inputs or []
+            for ref, param in zip(op.type.inputs or [], callee_inputs):
+                if ref.globalId in origin and param.globalId in inner:
+                    converted.setdefault(origin[ref.globalId], inner[param.globalId])
+    return converted
+
+
 class CompiledModel:
     """The compiled form of a module: callable on torch tensors, runs device segments on the simulator."""
 
@@ -104,24 +127,17 @@ class CompiledModel:
 
     def weight_formats(self) -> dict[str, str]:
         """Each parameter's data type as the device's ops read it, from the compiled binaries: its input's type,
-        or the type the program converts it to first (on the device, or after moving it to the host)."""
+        or the type the program (or a const-eval program it calls) converts it to first."""
         from ttmlir.runtime.executor import Binary
         from ttmlir.runtime.tensor import desc_of
-        from ttmlir.target import flatbuffer as fbu
 
         formats: dict[str, str] = {}
         for seg, data in zip(self.plan.segments, self.binaries):
             if data is None:
                 continue
-            program = Binary(data=data).programs[0]
-            converted, moved = {}, {}  # a weight cast on the host (bfp_bf4) is first moved there: follow it back
-            for op in program.operations or []:
-                if fbu.op_name(op) == "typecast":
-                    converted.setdefault(moved.get(op.type.input.globalId, op.type.input.globalId),
-                                         desc_of(op.type.out)["dtype"])
-                elif fbu.op_name(op) == "from_device":
-                    moved[op.type.out.globalId] = moved.get(op.type.input.globalId, op.type.input.globalId)
-            for name, kind, ref in zip(seg.inputs, seg.kinds, program.inputs or []):
+            binary = Binary(data=data)
+            converted = _first_casts(binary, 0)
+            for name, kind, ref in zip(seg.inputs, seg.kinds, binary.programs[0].inputs or []):
                 if kind == "parameter":
                     formats[self.plan.parameters[name]] = converted.get(ref.globalId, desc_of(ref)["dtype"])
         return formats

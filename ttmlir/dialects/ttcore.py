@@ -795,6 +795,12 @@ class LoadCachedOp(IRDLOperation):
         printer.print_string(" : ")
         printer.print_function_type(self.inputs.types, self.results_.types)
 
+    def verify_(self) -> None:
+        from xdsl.dialects.func import FuncOp
+        if not isinstance(SymbolTable.lookup_symbol(self, self.callee.root_reference.data), FuncOp):
+            raise VerifyException(f"'{self.name}' op '{self.callee.root_reference.data}' does not reference a "
+                                  "function")
+
 
 @irdl_op_definition
 class OptimizationBarrierOp(IRDLOperation):

@@ -131,6 +131,10 @@ PASS_CLASSES = {
     "ttir-reduction-force-keep-dim": "ttmlir.passes.ttir_reduction_force_keep_dim:TTIRReductionForceKeepDimPass",
     "ttnn-kv-cache-dtype-conversion": "ttmlir.passes.ttnn_kv_cache_dtype_conversion:TTNNKVCacheDtypeConversionPass",
     "ttnn-trace-hoist-transform": "ttmlir.passes.ttnn_trace_hoist_transform:TTNNTraceHoistTransformPass",
+    "ttnn-prepare-conv2d-weights-and-bias":
+        "ttmlir.passes.ttnn_prepare_conv2d_weights_and_bias:TTNNPrepareConv2dWeightsAndBiasPass",
+    "ttnn-force-const-eval-to-system-memory":
+        "ttmlir.passes.ttnn_const_eval_inputs_to_system_memory:TTNNConstEvalInputsToSystemMemoryPass",
     "ttnn-collect-perf-metrics": "ttmlir.passes.ttnn_collect_perf_metrics:TTNNCollectPerfMetricsPass",
     "ttir-fold-constant-reshape-broadcast":
         "ttmlir.passes.ttir_fold_constant_reshape_broadcast:TTIRFoldConstantReshapeBroadcastPass",

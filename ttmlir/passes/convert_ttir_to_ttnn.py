@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import DenseArrayBase, i32, IntegerAttr, ModuleOp, Te
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.traits import SymbolTable
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from ttmlir.dialects import ttcore, ttnn
@@ -126,6 +127,10 @@ def _fill_value(value: SSAValue) -> Attribute | None:
     owner = value.owner
     while isinstance(owner, TTOp) and owner.ROW.name in ("reshape", "typecast", "to_layout"):
         owner = owner.operands[0].owner
+    if isinstance(owner, ttcore.LoadCachedOp):  # a const-eval result: what its function returns
+        func = SymbolTable.lookup_symbol(owner, owner.callee.root_reference.data)
+        if isinstance(func, FuncOp) and func.body.blocks:
+            return _fill_value(func.body.block.last_op.operands[owner.results.index(value)])
     if isinstance(owner, TTOp) and owner.ROW.name == "full":
         return owner.prop("fill_value")
     return splat_fill_value(owner.prop("value")) if isinstance(owner, TTOp) and owner.ROW.name == "constant" else None

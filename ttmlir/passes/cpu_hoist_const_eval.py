@@ -107,7 +107,10 @@ class CPUHoistConstEvalTransformPass(ModulePass):
         if device is module:
             raise PassFailure(functions[0], "hoisting to the CPU needs a ttcore.device_module "
                                             "(run --ttcore-wrap-device-module first)")
+        existed = cpu_module_of(module) is not None
         cpu = cpu_module_of(module, create=True)
         names = {op.sym_name.data for op in cpu.ops if isinstance(op, FuncOp)}
         for func in functions:
             _hoist(func, cpu, device, names)
+        if not existed and not cpu.ops:  # every function kept its ops on the device
+            cpu.parent_op().detach()

@@ -21,6 +21,7 @@ from ttmlir import hardware
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.passes import PassFailure
+from ttmlir.passes.ttnn_utils import with_conv2d_config
 from ttmlir.runtime.op_model import SHARDED, TensorSpec
 
 BUFFERS = ("dram", "l1", "system_memory")
@@ -96,16 +97,14 @@ def apply_conv2d_overrides(module: ModuleOp, text: str, name_of) -> None:
         if name is None:
             continue
         used.add(name)
-        existing = op.properties.get("conv2d_config")
-        values = dict(existing.data) if existing is not None else {}
+        values = {}
         for param in entries[name]:
             key, hash_, value = param.partition("#")
             if not hash_ or key not in kinds:
                 raise PassFailure(op, f"invalid override-conv2d-config parameter '{param}' for '{name}' (expected "
                                       f"<field>#<value>, a field of #ttnn.conv2d_config)")
             values[key] = _conv2d_value(op, key, kinds[key], value)
-        order = list(kinds)
-        op.properties["conv2d_config"] = ttnn.Conv2dConfigAttr(tuple(sorted(values.items(), key=lambda kv: order.index(kv[0]))))
+        op.properties["conv2d_config"] = with_conv2d_config(op, **values)
     if missing := sorted(set(entries) - used):
         raise PassFailure(module, f"override-conv2d-config names no conv2d: '{missing[0]}'")
 

@@ -48,8 +48,10 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     tensor_l1_usage_cap: str = "0.95"
     enable_decision_trace: bool = False
     decision_trace_dir: str = "ttrt-artifacts/decision_trace"
-    enable_const_eval: bool = False
-    enable_cpu_hoisted_const_eval: bool = False
+    # upstream's defaults: parameter/constant-only subgraphs computed once, on the host
+    enable_const_eval: bool = True
+    enable_cpu_hoisted_const_eval: bool = True
+    enable_const_eval_inputs_to_system_memory: bool = True
     enable_trace: bool = False
     # the JSON report of --ttnn-collect-perf-metrics after the pipeline (an empty file name: perf_metrics/<module>_...)
     ttnn_perf_metrics_enabled: bool = False
@@ -82,6 +84,8 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
                                 self.enable_fusing_conv2d_with_multiply_pattern, 1)
         from ttmlir.passes.const_eval_hoist import ConstEvalHoistTransformPass
         from ttmlir.passes.cpu_hoist_const_eval import CPUHoistConstEvalTransformPass
+        from ttmlir.passes.ttnn_const_eval_inputs_to_system_memory import TTNNConstEvalInputsToSystemMemoryPass
+        from ttmlir.passes.ttnn_prepare_conv2d_weights_and_bias import TTNNPrepareConv2dWeightsAndBiasPass
         from ttmlir.passes.element_type_normalization import ElementTypeNormalizationPass
         from ttmlir.passes.flatten_sliding_window import TTIRFlattenSlidingWindowPass
         from ttmlir.passes.ttir_to_ttir_decomposition import TTIRToTTIRDecompositionPass
@@ -112,17 +116,27 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         compute_config = TTNNSetComputeKernelConfigPass(
             self.compute_cfg_math_fidelity, self.compute_cfg_math_approx_mode, self.compute_cfg_fp32_dest_acc_en,
             self.compute_cfg_packer_l1_acc, self.compute_cfg_dst_full_sync_en)
-        const_eval = ((ConstEvalHoistTransformPass(),) if self.enable_const_eval else ()) + (
+        # CSE first, as upstream: equal constants become one const-eval input, not one function each
+        const_eval = ((ValueSemanticsCSEPass(), ConstEvalHoistTransformPass()) if self.enable_const_eval
+                      else ()) + (
             (CPUHoistConstEvalTransformPass(),) if self.enable_const_eval and self.enable_cpu_hoisted_const_eval else ())
         folding = (TTIRImplicitBroadcastFoldPass(),) if self.enable_implicit_broadcast_folding_pass else ()
         decomposition = (TTNNDecompositionPass(optimizer),) if self.enable_ttnn_decomposition_pass else ()
+        # as upstream, const-eval again on TTNN ops: before the optimizer (what workarounds made of parameters) and
+        # after it (the conv weights it prepares)
+        ttnn_const_eval = (ConstEvalHoistTransformPass(),) if self.enable_const_eval else ()
+        prepare_conv2d = (TTNNPrepareConv2dWeightsAndBiasPass(),) if optimizer else ()
+        # after the last layout decision: the weights const-eval reads stay on the host
+        inputs_to_host = (TTNNConstEvalInputsToSystemMemoryPass(),) if (
+            self.enable_const_eval and self.enable_const_eval_inputs_to_system_memory) else ()
         # before the layouts decompose: it moves host-fed inputs to the host as one to_tensor_spec each
         hoist_trace = (TTNNTraceHoistTransformPass(),) if self.enable_trace else ()
         for stage in (TTNNResolveCompositesPass(), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), CPUHoistManuallyTaggedPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
                       CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(),
                       TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
                       TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, CanonicalizePass(),
-                      *self._optimizer(memory_layout), TTNNPrepareConv3dWeightsPass(), *hoist_trace, TTNNDecomposeLayoutsPass(),
+                      *ttnn_const_eval, *self._optimizer(memory_layout), *prepare_conv2d, TTNNPrepareConv3dWeightsPass(),
+                      *ttnn_const_eval, *inputs_to_host, *hoist_trace, TTNNDecomposeLayoutsPass(),
                       CanonicalizePass(), TTCoreOptimizationBarrierFoldPass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)
         if self.ttnn_perf_metrics_enabled:
@@ -143,6 +157,24 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
                                                       override_output_layout=self.override_output_layout,
                                                       override_conv2d_config=self.override_conv2d_config, **trace),
                 TTNNGreedyL1SpillManagementPass(**trace))
+
+@dataclass(frozen=True)
+class ValueSemanticsCSEPass(ModulePass):
+    """CSE of the functions whose tensors are values: one that writes a tensor in place (a KV cache update)
+    makes two reads of it differ, which CSE (of pure ops) cannot see."""
+
+    name: ClassVar[str] = "cse"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        from xdsl.dialects.func import FuncOp
+        from xdsl.transforms.common_subexpression_elimination import cse
+        from ttmlir.dialects.op_table import IN_PLACE_OPERAND
+
+        for func in module.walk():
+            if isinstance(func, FuncOp) and not any(
+                    getattr(getattr(op, "ROW", None), "family", None) in IN_PLACE_OPERAND for op in func.walk()):
+                cse(func)
+
 
 @dataclass(frozen=True)
 class TTNNCommonToRuntimePipeline(ModulePass):
@@ -244,6 +276,7 @@ class TTIRToEmitCPipeline(TTIRToTTNNCommonPipeline, TTNNCommonToEmitCPipeline):
     """The common pipeline, then the EmitC one: TTIR to C++ against the TTNN API."""
 
     name: ClassVar[str] = "ttir-to-emitc-pipeline"
+    enable_cpu_hoisted_const_eval: bool = False  # as upstream: the C++ has no host functions
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if self.enable_trace:
@@ -302,9 +335,6 @@ class TTIRToEmitPyPipeline(TTIRToTTNNCommonPipeline, TTNNCommonToEmitPyPipeline)
     """The common pipeline, then the EmitPy one: TTIR to a Python script over the `ttnn` API."""
 
     name: ClassVar[str] = "ttir-to-emitpy-pipeline"
-    # upstream's defaults: generated Python caches parameter-only subgraphs, computed on the host
-    enable_const_eval: bool = True
-    enable_cpu_hoisted_const_eval: bool = True
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if self.enable_trace:

@@ -64,3 +64,9 @@ def device_of(block: Block) -> SSAValue:
     return device.results[0]
 
 
+def with_conv2d_config(op: TTNNOp, **fields) -> ttnn.Conv2dConfigAttr:
+    """The op's `conv2d_config` with `fields` set (in the attribute's field order)."""
+    config = op.properties.get("conv2d_config")
+    values = {**(dict(config.data) if config is not None else {}), **fields}
+    order = [key for key, *_ in ttnn.Conv2dConfigAttr.FIELDS]
+    return ttnn.Conv2dConfigAttr(tuple(sorted(values.items(), key=lambda kv: order.index(kv[0]))))

@@ -161,9 +161,11 @@ class MeshDevice:
         return {kind: alloc.allocated_bytes() for kind, alloc in self.chips[0].allocators.items()}
 
     def program_bytes(self) -> dict[str, int]:
-        """Per bank, what programs hold: allocated bytes less the trace slots, which the device owns."""
+        """Per bank, what programs hold: allocated bytes less the trace slots and cached const-eval results,
+        which the device owns."""
         held = self.allocated_bytes()
         slots = {id(slot): slot for _, inputs, outputs in self.trace_cache.values() for slot in (*inputs, *outputs)}
+        slots.update((id(t), t) for _, results, _ in self.const_eval_cache.values() for t in results)
         for slot in slots.values():
             if slot.address is not None:
                 blocks = self.chips[0].allocators[slot.buffer_type].blocks

@@ -136,10 +136,16 @@ def _products(op: str, inputs: list, outputs: list) -> tuple[int, int]:
         inner = inputs[0].shape[-1]
     elif op == "conv3d":  # the prepared weight is (blocks x kD x kH x kW x block, O)
         inner = inputs[1].shape[0]
+    elif _prepared_conv2d_weight(inputs[1].shape, out):  # (1, 1, kH*kW*C_in, O) from prepare_conv2d_weights
+        inner = inputs[1].shape[2]
     else:  # conv2d weights (O, C/groups, kH, kW): each window position's channels padded to a tile
         weight = inputs[1].shape
         inner = math.ceil(weight[1] / 32) * 32 * math.prod(weight[2:])
     return tiles(out) * math.ceil(inner / 32), inner
+
+
+def _prepared_conv2d_weight(weight, out) -> bool:
+    return len(weight) == 4 and tuple(weight[:2]) == (1, 1) and weight[3] == out[-1] > 1
 
 
 def estimate(op: str, family: str, inputs: list, outputs: list, arch: str, chips: int = 1,

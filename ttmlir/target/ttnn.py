@@ -503,6 +503,7 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
     the module's text when the caller read it from one (else the module is printed).
     """
     from ttmlir.passes.cpu_hoist import cpu_module_of
+    from ttmlir.passes.mark_functions_as_forward import FORWARD_DEVICE, FUNCTION_TYPE
     from ttmlir.passes.register_device import device_module_of
 
     system = device_module_of(module).attributes.get("ttcore.system_desc")
@@ -519,7 +520,10 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
     functions = [f for m in (device_module_of(module), cpu) if m is not None for f in m.ops
                  if isinstance(f, FuncOp) and f.body.blocks]
     # kernel functions (a ttkernel.thread) are what ttnn.generic programs run
-    funcs = [f for f in functions if "ttkernel.thread" not in f.attributes]
+    # the compiler's functions (const-eval, trace) after the user's, as upstream: program N stays the module's
+    # N-th function whatever const-eval adds
+    funcs = sorted((f for f in functions if "ttkernel.thread" not in f.attributes),
+                   key=lambda f: f.attributes.get(FUNCTION_TYPE, FORWARD_DEVICE) != FORWARD_DEVICE)
     kernels = {f.sym_name.data: f for f in functions if "ttkernel.thread" in f.attributes}
     indices = {f.sym_name.data: i for i, f in enumerate(funcs)}
     for func in funcs:

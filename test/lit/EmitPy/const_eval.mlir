@@ -41,10 +41,10 @@ func.func @forward(%x: tensor<32x64xbf16> {ttcore.argument_type = #ttcore.argume
 // CHECK: [[CACHE]]["forward_const_eval_0"] =
 // CHECK: return [[CACHE]]
 
-// The first call runs the permute; the next two read the cache.
+// The first call moves the host weight to the device, tiles it and runs the permute; the next two read the cache.
 // RESULT: "result": "pass"
 // RESULT: "loop_0": {
-// RESULT: "ops": 2
+// RESULT: "ops": 4
 // RESULT: "loop_1": {
 // RESULT: "ops": 1
 // RESULT: "loop_2": {

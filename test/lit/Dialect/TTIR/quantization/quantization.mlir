@@ -16,8 +16,10 @@
 // UNROLLED: "ttir.requantize_unrolled"
 // UNROLLED-NOT: axis
 // UNROLLED: "ttir.dequantize_unrolled"
-// TTNN-LABEL: func.func @per_tensor
+// The scales and zero points are const-eval results, made once before the forward function runs.
+// TTNN: func.func private @per_tensor_const_eval_
 // TTNN: "ttnn.full"{{.*}}fill_value = 1.000000e-01 : f32
+// TTNN-LABEL: func.func @per_tensor(
 // TTNN: "ttnn.quantize"{{.*}}<{output_dtype = #ttcore.supportedDataTypes<si32>}>
 // TTNN-SAME: -> tensor<4x32x!quant.uniform<i32:f32, 1.000000e-01>, #ttnn_layout
 // TTNN: "ttnn.requantize"

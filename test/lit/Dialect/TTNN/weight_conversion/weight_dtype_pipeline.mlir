@@ -14,22 +14,30 @@ module {
   }
 }
 // ARG-DAG: #[[BF8:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}memref<4x2x!ttcore.tile<32x32, bfp_bf8>, #dram>
-// ARG: %[[CAST:[0-9]+]] = "ttnn.typecast"(%arg1)
+// With const-eval (on by default) the conversion is const-eval work: done once, in a function of the weight.
+// ARG-LABEL: func.func private @mlp_const_eval_0
+// ARG: "ttnn.to_device"(%arg0
+// ARG: "ttnn.typecast"
 // ARG-SAME: -> tensor<128x64x!ttcore.tile<32x32, bfp_bf8>, #[[BF8]]>
-// ARG: "ttnn.linear"(%arg0, %[[CAST]], %arg3)
+// ARG-LABEL: func.func @mlp(
+// ARG: %[[W:[0-9]+]] = ttcore.load_cached(@mlp_const_eval_0, [%arg1])
+// ARG: "ttnn.linear"(%arg0, %[[W]], %arg3)
 // ARG-NOT: "ttnn.typecast"
 // ARG: "ttnn.matmul"(%{{[0-9]+}}, %arg2)
 
 // ALL-DAG: #[[A8:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}memref<4x2x!ttcore.tile<32x32, bfp_bf8>, #dram>
 // ALL-DAG: #[[B4:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<{{.*}}memref<4x1x!ttcore.tile<32x32, bfp_bf4>, #dram>
-// ALL: "ttnn.typecast"(%arg1)
+// ALL-LABEL: func.func private @mlp_const_eval_0
+// ALL: "ttnn.typecast"
 // ALL-SAME: -> tensor<128x64x!ttcore.tile<32x32, bfp_bf8>, #[[A8]]>
-// ALL: "ttnn.linear"
-// ALL: %[[HOST:[0-9]+]] = "ttnn.from_device"(%arg2)
+// ALL-LABEL: func.func private @mlp_const_eval_1
+// ALL: %[[HOST:[0-9]+]] = "ttnn.from_device"
 // ALL: %[[B4CAST:[0-9]+]] = "ttnn.typecast"(%[[HOST]])
 // ALL-SAME: -> tensor<128x32x!ttcore.tile<32x32, bfp_bf4>, #{{ttnn_layout[0-9]*}}>
 // ALL: "ttnn.to_device"(%[[B4CAST]], %{{[0-9]+}})
 // ALL-SAME: -> tensor<128x32x!ttcore.tile<32x32, bfp_bf4>, #[[B4]]>
+// ALL-LABEL: func.func @mlp(
+// ALL: "ttnn.linear"
 // ALL: "ttnn.matmul"
 
 // BAD: error: target-dtype 'bfp_bf2' is not one of none, bfp_bf8, bfp_bf4

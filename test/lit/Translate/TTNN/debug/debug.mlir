@@ -15,7 +15,7 @@
 // CHECK-NEXT: "ttnn.exp": 1
 // CHECK: "debug.region_end": 1
 
-// RUNTIME: ttrt: debug.breakpoint at op 3
+// RUNTIME: ttrt: debug.breakpoint at op 2
 // RUNTIME-NEXT: RuntimeTTNN | INFO | after the sigmoid
 // RUNTIME: .ttnn: PASS
 
