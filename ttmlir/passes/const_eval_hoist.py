@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (ArrayAttr, DictionaryAttr, FunctionType, Inte
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.traits import SymbolTable
 
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.op_table import IN_PLACE_OPERAND
@@ -290,6 +291,7 @@ class ConstEvalHoistTransformPass(ModulePass):
         hoister = _Hoister(module)
         for func in hoistable_functions(module):
             hoister.process(func)
+        _drop_resultless(module)
         device = next((op for op in module.walk() if isinstance(op, ttcore.DeviceOp)), None)
         if device is not None:
             # cached results stay resident: the L1 they hold per core (plus a cushion, aligned) is not the forward's
@@ -297,6 +299,20 @@ class ConstEvalHoistTransformPass(ModulePass):
             usage = sum(_l1_per_core(v.type, cores) for f in module.walk() if isinstance(f, FuncOp)
                         and is_const_eval(f) for v in f.body.block.last_op.operands)
             module.attributes[L1_USAGE] = IntegerAttr(-(-(usage + 1024) // 1024) * 1024, IntegerType(64, Signedness.UNSIGNED))
+
+
+def _drop_resultless(module: ModuleOp) -> None:
+    """A const-eval function left returning nothing (its results' readers went away) caches nothing: it and its
+    load_cached go."""
+    for load in [op for op in module.walk() if isinstance(op, ttcore.LoadCachedOp) and not op.results]:
+        name = load.callee
+        callee = SymbolTable.lookup_symbol(load, name.root_reference.data)
+        load.detach()
+        load.erase()
+        if isinstance(callee, FuncOp) and is_const_eval(callee) and not callee.function_type.outputs.data and not any(
+                isinstance(op, ttcore.LoadCachedOp) and op.callee == name for op in module.walk()):
+            callee.detach()
+            callee.erase()
 
 
 def _l1_per_core(t: Attribute, cores: int) -> int:
