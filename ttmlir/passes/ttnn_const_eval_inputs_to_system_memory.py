@@ -19,19 +19,12 @@ from xdsl.rewriter import Rewriter
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.passes.const_eval_hoist import is_const_eval
 from ttmlir.passes.mark_functions_as_forward import FORWARD_DEVICE, FUNCTION_TYPE
-from ttmlir.passes.ttnn_utils import device_functions, ttnn_op
-
-HOST = "system_memory"
-
+from ttmlir.passes.ttnn_utils import HOST, device_functions, on_host, ttnn_op
 
 def host_type(t: TensorType) -> TensorType:
     layout: ttnn.TTNNLayoutAttr = t.encoding
     shape = tuple(t.get_shape())
     return TensorType(t.element_type, shape, ttnn.layout_for(shape, t.element_type, HOST, False, layout.data_type))
-
-
-def _on_host(t) -> bool:
-    return isinstance(t, TensorType) and isinstance(t.encoding, ttnn.TTNNLayoutAttr) and t.encoding.buffer_type == HOST
 
 
 def _retype(func: FuncOp, arg: BlockArgument, new: TensorType) -> BlockArgument:
@@ -45,7 +38,7 @@ def _retype(func: FuncOp, arg: BlockArgument, new: TensorType) -> BlockArgument:
 def _already_going_to_host(arg: BlockArgument) -> bool:
     uses = list(arg.uses)
     return (len(uses) == 1 and uses[0].operation.name == "ttnn.to_tensor_spec"
-            and _on_host(uses[0].operation.results[0].type))
+            and on_host(uses[0].operation.results[0].type))
 
 
 def _move_const_eval_argument(func: FuncOp, index: int, new: TensorType) -> None:
@@ -82,7 +75,7 @@ class TTNNConstEvalInputsToSystemMemoryPass(ModulePass):
                 continue
             for arg in func.body.block.args:
                 uses = list(arg.uses)
-                if (not isinstance(arg.type, TensorType) or _on_host(arg.type) or not uses
+                if (not isinstance(arg.type, TensorType) or on_host(arg.type) or not uses
                         or not all(isinstance(u.operation, ttcore.LoadCachedOp) for u in uses)):
                     continue
                 new = host_type(arg.type)

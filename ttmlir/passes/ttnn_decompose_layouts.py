@@ -26,9 +26,8 @@ from ttmlir.dialects import ttnn
 from ttmlir.dialects.ttnn import TTNNLayoutAttr, TTNNOp
 from ttmlir.passes import PassFailure
 from ttmlir.passes.cpu_hoist import HOISTED_CALL
-from ttmlir.passes.ttnn_utils import device_of, ttnn_op
+from ttmlir.passes.ttnn_utils import HOST, device_of, ttnn_op
 
-HOST = "system_memory"
 # data types the device tilizes and untilizes
 DEVICE_RELAYOUT = frozenset({"bf16", "f32", "u32", "u16", "si32"})
 NOT_FLOAT = frozenset({"u32", "u16", "u8", "si32", "bool"})

@@ -18,19 +18,11 @@ from ttmlir.dialects import ttnn
 from ttmlir.dialects.props import KINDS
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
-from ttmlir.passes.ttnn_utils import helper_location, ttnn_op, with_conv2d_config
-
-HOST = "system_memory"
-
+from ttmlir.passes.ttnn_utils import helper_location, on_host, ttnn_op, with_conv2d_config
 
 def _device_tiles(value: SSAValue, shape: list[int], dtype: str) -> TensorType:
     element = ttnn.DATA_TYPE_TO_MLIR.get(dtype, value.type.element_type)
     return TensorType(element, shape, ttnn.layout_for(tuple(shape), element, "dram", True, dtype))
-
-
-def _on_host(value: SSAValue) -> bool:
-    layout = value.type.encoding
-    return isinstance(layout, ttnn.TTNNLayoutAttr) and layout.buffer_type == HOST
 
 
 def _prepare(conv: TTNNOp) -> None:
@@ -74,5 +66,5 @@ class TTNNPrepareConv2dWeightsAndBiasPass(ModulePass):
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         for op in list(module.walk()):
-            if isinstance(op, TTNNOp) and op.ROW.name == "conv2d" and _on_host(op.operand_groups()["weight"][0]):
+            if isinstance(op, TTNNOp) and op.ROW.name == "conv2d" and on_host(op.operand_groups()["weight"][0].type):
                 _prepare(op)

@@ -36,7 +36,7 @@ from ttmlir.passes.convert_d2m_to_ttnn import ttnn_empty
 from ttmlir.passes.cpu_hoist import HOISTED_CALL
 from ttmlir.passes.mark_functions_as_forward import FORWARD_DEVICE, FUNCTION_TYPE
 from ttmlir.passes.ttir_infer_kv_cache_argument_types import KV_CACHE
-from ttmlir.passes.ttnn_utils import get_device_op, ttnn_op
+from ttmlir.passes.ttnn_utils import HOST, get_device_op, ttnn_op
 
 # upstream's TTCoreCreationOpTrait ops: they depend on the device only, so they stay outside the trace
 CREATION = frozenset({"ttnn.empty", "ttnn.zeros", "ttnn.ones", "ttnn.full", "ttnn.arange", "ttnn.rand",
@@ -44,7 +44,6 @@ CREATION = frozenset({"ttnn.empty", "ttnn.zeros", "ttnn.ones", "ttnn.full", "ttn
                       "ttnn.allocate_moe_compute_semaphore"})
 NOT_HOISTED = frozenset({"ttnn.get_device", "ttnn.capture_or_execute_trace", "ttcore.load_cached"}) | CREATION
 RESIDENT_RESULTS = frozenset({"ttcore.load_cached", "ttnn.empty", "ttnn.alloc"})  # device buffers kept across calls
-HOST = "system_memory"
 QUEUE = {"cq_id": KINDS["ui32"].build(0)}  # upstream's trace ops all run on command queue 0, without blocking
 NON_BLOCKING = {**QUEUE, "blocking": KINDS["bool"].build(False)}
 TRACE_MAIN, ALLOCATE_SLOTS, RUN_AND_CAPTURE, EXECUTE = (

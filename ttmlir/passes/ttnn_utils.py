@@ -14,6 +14,7 @@ from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, TTNNOp
 from ttmlir.passes.register_device import device_module_of
 
 NOT_FORCED = KINDS["bool"].build(False)
+HOST = "system_memory"  # the buffer type of a host tensor
 
 
 def ttnn_op(name: str, operands, props: dict[str, Attribute], result_types, source: Operation) -> Operation:
@@ -70,3 +71,9 @@ def with_conv2d_config(op: TTNNOp, **fields) -> ttnn.Conv2dConfigAttr:
     values = {**(dict(config.data) if config is not None else {}), **fields}
     order = [key for key, *_ in ttnn.Conv2dConfigAttr.FIELDS]
     return ttnn.Conv2dConfigAttr(tuple(sorted(values.items(), key=lambda kv: order.index(kv[0]))))
+
+
+def on_host(t: Attribute) -> bool:
+    """Whether a tensor type's layout puts it in host memory."""
+    layout = getattr(t, "encoding", None)
+    return isinstance(layout, ttnn.TTNNLayoutAttr) and layout.buffer_type == HOST
