@@ -358,7 +358,9 @@ def test_torch_style_gather_matches_its_golden(shapes, dim, tmp_path):
 @pytest.mark.parametrize("name", ["argmax", "prod"])
 def test_reduction_over_several_dims_matches_its_golden(name, tmp_path):
     """TTNN's argmax and prod take one dimension: several are reduced in turn (prod) or merged into one (argmax)."""
-    case = Case([(4, 8, 16)], {"dim_arg": [0, 2], "keep_dim": True}, inputs=[lambda s: torch.rand(s) * 0.2 + 0.9])
+    # 32 outputs of 32 factors near 1, seeded: PCC over a handful of outputs swung with the draw
+    near_one = lambda s: torch.rand(s, generator=torch.Generator().manual_seed(0)) * 0.2 + 0.9
+    case = Case([(4, 32, 8)], {"dim_arg": [0, 2], "keep_dim": True}, inputs=[near_one])
     report = compile_and_execute_ttir(module_for(name, case), artifact_dir=str(tmp_path),
                                       enable_intermediate_verification=True)
     assert all(entry["actual_pcc"] >= 0.99 for entry in report["program_index_0"].values())
