@@ -28,3 +28,16 @@ def test_spaces_in_a_regex_match_any_blank_run_as_llvm_canonicalizes_them(tmp_pa
     assert filecheck(tmp_path, "CHECK: {{^  }}def f(\n", nested) == 1  # `^` and a blank are still required
     assert filecheck(tmp_path, "CHECK: {{[ ]}}f_impl\n", nested) == 0  # a class keeps its space
     assert filecheck(tmp_path, "CHECK: {{^ *}}def f_impl(\n", nested) == 0  # a quantified space
+
+
+def test_implicit_check_not_fails_on_the_pattern_outside_every_match(tmp_path):
+    def run(text: str, *flag: str) -> int:
+        (tmp_path / "checks").write_text("CHECK-DAG: add\nCHECK-DAG: mul\n")
+        (tmp_path / "input").write_text(text)
+        return subprocess.run([sys.executable, "-c", "from ttmlir_filecheck import main; main()",
+                               str(tmp_path / "checks"), "--input-file", str(tmp_path / "input"), *flag],
+                              capture_output=True).returncode
+    assert run("add\nfused\nmul\n") == 0
+    assert run("add\nfused\nmul\n", "--implicit-check-not=fused") == 1
+    assert run("mul\nadd\nfused\n", "--implicit-check-not", "fused") == 1  # after the last match too
+    assert run("add\nmul\n", "--implicit-check-not=fused") == 0

@@ -5,13 +5,17 @@ one. filecheck 1.0.6 searches up to the *end* of the next match, so `CHECK: op` 
 fails when the second match is itself the excluded text (upstream tt-mlir's lit tests rely on LLVM's range).
 This entry point records where each positive match starts and ends the CHECK-NOT range there. LLVM also
 canonicalizes whitespace inside `{{regex}}` blocks (the whole check file is, unless --strict-whitespace): a run of
-spaces there matches any run of blanks, as a literal one does. Everything else is the package's own behaviour.
+spaces there matches any run of blanks, as a literal one does. LLVM's `--implicit-check-not PATTERN`, which the
+package lacks, is a CHECK-NOT between every two checks: any occurrence of PATTERN outside the text a positive check
+matched fails. Everything else is the package's own behaviour.
 """
 
 from __future__ import annotations
 
+import sys
 
-def _llvm_not_range() -> None:
+
+def _llvm_not_range(matched: list) -> None:
     from filecheck.finput import FInput
     from filecheck.matcher import Matcher
 
@@ -20,10 +24,12 @@ def _llvm_not_range() -> None:
             found = method(self, *args, **kwargs)
             if found is not None:
                 self.last_match_start = found.start(0)
+                matched.append((self, found.start(0), found.end(0)))
             return found
         return wrapped
 
     FInput.find, FInput.match = recording(FInput.find), recording(FInput.match)
+    FInput.match_and_add_hole = recording(FInput.match_and_add_hole)
     post_check = Matcher._post_check
 
     def llvm_post_check(self, op):
@@ -62,9 +68,47 @@ def _llvm_regex_whitespace() -> None:
     compiler.compile_uops = matcher.compile_uops = preprocess.compile_uops = llvm_compile_uops
 
 
+def _implicit_check_not(argv: list[str]) -> list[str]:
+    """The --implicit-check-not patterns, taken out of argv."""
+    patterns, i = [], 1
+    while i < len(argv):
+        arg = argv[i]
+        if arg.lstrip("-").startswith("implicit-check-not") and arg.startswith("-"):
+            value = arg.split("=", 1)[1] if "=" in arg else argv.pop(i + 1) if i + 1 < len(argv) else ""
+            patterns.append(value)
+            argv.pop(i)
+        else:
+            i += 1
+    return patterns
+
+
+def _check_implicit_not(patterns: list[str], matched: list) -> int:
+    if not matched:
+        return 0
+    finput = matched[-1][0]
+    spans = [(start, end) for f, start, end in matched if f is finput]
+    for pattern in patterns:
+        at = finput.content.find(pattern)
+        while at >= 0:
+            if not any(start <= at and at + len(pattern) <= end for start, end in spans):
+                line = finput.content.count("\n", 0, at) + 1
+                print(f"{finput.fname}:{line}: error: CHECK-NOT: excluded string found in input ('{pattern}', "
+                      "from --implicit-check-not)", file=sys.stderr)
+                return 1
+            at = finput.content.find(pattern, at + 1)
+    return 0
+
+
 def main() -> None:
     from filecheck.main import main as filecheck_main
 
-    _llvm_not_range()
+    implicit = _implicit_check_not(sys.argv)
+    matched: list = []
+    _llvm_not_range(matched)
     _llvm_regex_whitespace()
-    filecheck_main()
+    try:
+        filecheck_main()
+    except SystemExit as done:
+        if done.code or not implicit:
+            raise
+        sys.exit(_check_implicit_not(implicit, matched))

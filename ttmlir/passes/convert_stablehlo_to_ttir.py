@@ -474,6 +474,9 @@ def custom_call(b: Builder, op) -> list[SSAValue]:
     target = op.attr("call_target_name").data
     if target == "tt.mark_argument":
         return mark_argument(b, op)
+    from ttmlir.passes import stablehlo_composite_calls
+    if target in stablehlo_composite_calls.CALLS:
+        return stablehlo_composite_calls.composite_call(b, op)
     name = CUSTOM_CALLS.get(target)
     if name is None:
         raise PassFailure(op, f"failed to legalize operation 'stablehlo.custom_call' (call target '{target}')")

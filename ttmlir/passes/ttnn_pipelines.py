@@ -68,6 +68,8 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     experimental_weight_dtype: str = "none"
     # KV caches (arguments cache ops write into) kept in bfp_bf8 or bfp_bf4 (ttnn-kv-cache-dtype-conversion)
     experimental_kv_cache_dtype: str = "none"
+    # composites to fused TTNN ops (ttnn-resolve-composites): auto validates them when the optimizer runs, else inlines
+    composite_resolution: str = "auto"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if self.optimization_level not in (0, 1, 2):
@@ -131,7 +133,10 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
             self.enable_const_eval and self.enable_const_eval_inputs_to_system_memory) else ()
         # before the layouts decompose: it moves host-fed inputs to the host as one to_tensor_spec each
         hoist_trace = (TTNNTraceHoistTransformPass(),) if self.enable_trace else ()
-        for stage in (TTNNResolveCompositesPass(), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), CPUHoistManuallyTaggedPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
+        resolution = self.composite_resolution
+        if resolution == "auto":
+            resolution = "validate" if optimizer else "inline"
+        for stage in (TTNNResolveCompositesPass(resolution), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), CPUHoistManuallyTaggedPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
                       CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(),
                       TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
                       TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, CanonicalizePass(),
