@@ -300,6 +300,25 @@ def test_grouped_query_attention_splits_heads_without_gathering():
     torch.testing.assert_close(out, expected, rtol=2e-2, atol=2e-2)
 
 
+def test_indexer_heads_split_then_partial_scores_all_reduced():
+    """The DSA indexer sums its heads away: query and weights split by head over "y" leave each chip a partial
+    score (the key whole), and the all-reduce after the call gives one chip's scores."""
+    sharded = '#sdy.sharding<@mesh, [{}, {"y"}, {}, {}]>'
+    text = f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%q: tensor<1x4x32x64xf32> {{sdy.sharding = {sharded}}}, %k: tensor<1x1x32x64xf32>,
+                           %w: tensor<1x4x32x1xf32> {{sdy.sharding = {sharded}}}) -> tensor<1x1x32x32xf32> {{
+      %0 = stablehlo.custom_call @tt.indexer_score_dsa(%q, %k, %w) {{mhlo.frontend_attributes = {{chunk_start_idx = "0"}}}}
+          : (tensor<1x4x32x64xf32>, tensor<1x1x32x64xf32>, tensor<1x4x32x1xf32>) -> tensor<1x1x32x32xf32>
+      return %0 : tensor<1x1x32x32xf32>
+    }}'''
+    q, k, w = torch.randn(1, 4, 32, 64), torch.randn(1, 1, 32, 64), torch.rand(1, 4, 32, 1)
+    ir, (out,) = pipeline_run(text, [[q[:, :2], q[:, 2:]], k, [w[:, :2], w[:, 2:]]])
+    assert "all_gather" not in ir and "stablehlo.all_reduce" in ir
+    scores = (torch.relu(q @ k.transpose(-1, -2)) * w).sum(1, keepdim=True)
+    expected = scores.masked_fill(torch.ones(32, 32, dtype=torch.bool).triu(1), -torch.inf)
+    torch.testing.assert_close(out, expected, rtol=2e-2, atol=0.5)
+
+
 def test_sampling_splits_rows_and_keeps_candidates_whole():
     """Rows split over "y", each row's candidates (split by the user too) gathered whole: with top-1 each row
     draws its largest candidate, whose index the chips' rows return as one chip would."""

@@ -194,10 +194,11 @@ def _gather_dim(op: Operation) -> list[Factor]:
                    (("operand", 1, d), ("result", 0, d))) for d, size in enumerate(index)]
 
 
-def _spelled(op: Operation, order: str, operands: dict[int, str], result: str) -> list[Factor] | None:
+def _spelled(op: Operation, order: str, operands: dict[int, str], result: str, reduced: str = "") -> list[Factor] | None:
     """Factors named by letters, in `order` (the first claims a mesh axis first): operand i's dims spelled by
     operands[i], the result's by `result`, '.' a dim in no factor (computed whole). A dim of size 1 where the
-    factor is larger is broadcast and joins no factor (a [1, 1, S, S] mask, MQA's one key head)."""
+    factor is larger is broadcast and joins no factor (a [1, 1, S, S] mask, MQA's one key head). Letters in
+    `reduced` are summed away: split, each chip holds a partial result."""
     values = [(("operand", i), op.operands[i], spec) for i, spec in operands.items() if i < len(op.operands)]
     values.append((("result", 0), op.results[0], result))
     if any(_shape(v) is None or len(_shape(v)) != len(spec) for _, v, spec in values):
@@ -206,7 +207,8 @@ def _spelled(op: Operation, order: str, operands: dict[int, str], result: str) -
     for letter in order:
         dims = [(kind, i, d, _shape(v)[d]) for (kind, i), v, spec in values for d, c in enumerate(spec) if c == letter]
         size = dims[0][3]
-        factors.append(Factor(size, tuple((kind, i, d) for kind, i, d, n in dims if n != 1 or size == 1)))
+        factors.append(Factor(size, tuple((kind, i, d) for kind, i, d, n in dims if n != 1 or size == 1),
+                              letter in reduced))
     return factors
 
 
@@ -246,6 +248,17 @@ def _paged_flash_mla_decode(op: Operation) -> list[Factor] | None:
     return _spelled(op, "hu", operands, ".uh.")
 
 
+def _flash_mla_prefill(op: Operation) -> list[Factor] | None:
+    """Batch and heads split query, key, value and output alike (one latent key head is broadcast); a mask splits
+    with the batch. Sequences, the q·k head size and head_dim_v are softmax's and the contractions': whole."""
+    operands, at = {0: "bh..", 1: "bh.."}, 2
+    if _frontend_flag(op, "has_value"):
+        operands[at], at = "bh..", at + 1
+    if _frontend_flag(op, "has_attention_mask"):
+        operands[at] = "b..."
+    return _spelled(op, "bh", operands, "bh..")
+
+
 # custom calls with a rule, by call target (tt-xla's composites turned custom calls by
 # --flatten-or-convert-composites, tagged tt.has_custom_sharding)
 CUSTOM_CALL_RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
@@ -253,6 +266,10 @@ CUSTOM_CALL_RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
     "tt.scaled_dot_product_attention": _sdpa,
     "tt.paged_scaled_dot_product_attention_decode": _paged_sdpa_decode,
     "tt.paged_flash_mla_decode": _paged_flash_mla_decode,
+    "tt.flash_mla_prefill": _flash_mla_prefill,
+    # query [B, H, S, D] and weights [B, H, S, 1] against the one key head [B, 1, T, D]: heads are summed away (a
+    # split leaves partial scores); the causal mask counts positions from each query's, so sequences stay whole
+    "tt.indexer_score_dsa": lambda op: _spelled(op, "bh", {0: "bh..", 1: "b...", 2: "bh.."}, "b...", reduced="h"),
     # query [users, heads, chunk, D], paged caches [blocks, heads, block, D], page table [users, pages]
     "tt.chunked_scaled_dot_product_attention": lambda op: _spelled(
         op, "hu", {0: "uh..", 1: ".h..", 2: ".h..", 3: "u."}, "uh.."),
