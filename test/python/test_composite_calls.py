@@ -136,3 +136,53 @@ def test_bad_flash_mla_prefill_calls_are_refused(attrs, message):
     module, _ = parse_text(make_context(), text)
     with pytest.raises(PassFailure, match=message):
         stablehlo_to_ttir_pipeline(module)
+
+
+FUSED = """
+func.func @main(%q: tensor<1x4x32x64xbf16>, %k: tensor<1x1x32x64xbf16>, %v: tensor<1x1x32x32xbf16>, %w: tensor<1x4x32x1xbf16>) -> (tensor<1x4x32x32xbf16>, tensor<1x4x32x32xbf16>, tensor<1x1x32x32xbf16>) {
+  %0 = "ttcore.composite"(%q, %k) <{composite_name = "flash_mla_prefill", decomposition = @unused, composite_attributes = {head_dim_v = 32 : ui32, is_causal = true, has_value = false, has_attention_mask = false}}> : (tensor<1x4x32x64xbf16>, tensor<1x1x32x64xbf16>) -> tensor<1x4x32x32xbf16>
+  %1 = "ttcore.composite"(%q, %k, %v) <{composite_name = "flash_mla_prefill", decomposition = @unused_v, composite_attributes = {head_dim_v = 32 : ui32, is_causal = false, scale = 0.5 : f32, has_value = true, has_attention_mask = false}}> : (tensor<1x4x32x64xbf16>, tensor<1x1x32x64xbf16>, tensor<1x1x32x32xbf16>) -> tensor<1x4x32x32xbf16>
+  %2 = "ttcore.composite"(%q, %k, %w) <{composite_name = "indexer_score_dsa", decomposition = @unused_i, composite_attributes = {chunk_start_idx = 0 : ui32, cluster_axis = 0 : ui32}}> : (tensor<1x4x32x64xbf16>, tensor<1x1x32x64xbf16>, tensor<1x4x32x1xbf16>) -> tensor<1x1x32x32xbf16>
+  return %0, %1, %2 : tensor<1x4x32x32xbf16>, tensor<1x4x32x32xbf16>, tensor<1x1x32x32xbf16>
+}
+func.func private @unused(%q: tensor<1x4x32x64xbf16>, %k: tensor<1x1x32x64xbf16>) -> tensor<1x4x32x32xbf16> {
+  %0 = "ttir.slice_static"(%q) <{begins = [0 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [1 : i32, 4 : i32, 32 : i32, 32 : i32], step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]}> : (tensor<1x4x32x64xbf16>) -> tensor<1x4x32x32xbf16>
+  return %0 : tensor<1x4x32x32xbf16>
+}
+func.func private @unused_v(%q: tensor<1x4x32x64xbf16>, %k: tensor<1x1x32x64xbf16>, %v: tensor<1x1x32x32xbf16>) -> tensor<1x4x32x32xbf16> {
+  %0 = "ttir.slice_static"(%q) <{begins = [0 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [1 : i32, 4 : i32, 32 : i32, 32 : i32], step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]}> : (tensor<1x4x32x64xbf16>) -> tensor<1x4x32x32xbf16>
+  return %0 : tensor<1x4x32x32xbf16>
+}
+func.func private @unused_i(%q: tensor<1x4x32x64xbf16>, %k: tensor<1x1x32x64xbf16>, %w: tensor<1x4x32x1xbf16>) -> tensor<1x1x32x32xbf16> {
+  %0 = "ttir.slice_static"(%q) <{begins = [0 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [1 : i32, 1 : i32, 32 : i32, 32 : i32], step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]}> : (tensor<1x4x32x64xbf16>) -> tensor<1x1x32x32xbf16>
+  return %0 : tensor<1x1x32x32xbf16>
+}
+"""
+
+
+def test_fused_ops_in_python_and_cpp_equal_the_flatbuffer(tmp_path):
+    """ttnn's spellings (flash_mla_prefill's V-or-head_dim_v overload, the indexer's seq_shard_axes list) run on
+    the simulated ttnn to what the flatbuffer computes, and the promoted ops (not their placeholder
+    decompositions) compute attention and the indexer."""
+    from ttmlir.compiler import lower
+    from ttmlir.target.host_cpp import translate_to_cpp
+    from ttmlir.target.python import translate_to_python
+    from test_emitc import run_emitc
+    from test_emitpy import run_emitpy
+
+    options = "composite-resolution=force-promote mock-system-desc-arch=blackhole"
+    binary = compile_ttir(FUSED, pipeline_options=options)
+    py = translate_to_python(lower(FUSED, "<test>", "ttir-to-emitpy-pipeline", options))
+    assert "ttnn.transformer.flash_mla_prefill(var_0, var_1, 32, attn_mask=None, is_causal=True" in py
+    assert "seq_shard_axes=[0])" in py
+    (result,) = run_emitpy(tmp_path, py, binary)
+    assert result["result"] == "pass", result["exception"]
+    cpp = translate_to_cpp(lower(FUSED, "<test>", "ttir-to-emitc-pipeline", options))
+    result = run_emitc(tmp_path, cpp, binary)
+    assert result["result"] == "pass", result["exception"]
+    q, k, v, w = t(1, 4, 32, 64), t(1, 1, 32, 64), t(1, 1, 32, 32), t(1, 4, 32, 1)
+    outputs, _ = run_program(Binary(data=binary), 0, [q, k, v, w], MeshDevice(arch="blackhole"))
+    got = [o.data.float() for o in outputs]
+    assert pcc(got[0], attention(q, k, k[..., :32], None, True, 1 / 8)) > 0.99
+    assert pcc(got[1], attention(q, k, v, None, False, 0.5)) > 0.99
+    assert pcc(got[2], indexer(q, k, w, 0)) > 0.99

@@ -74,6 +74,20 @@ def bind(row, callee: str, args: tuple, kwargs: dict) -> dict:
         bound[key] = value
     original = {v: k for k, v in ttnn_api.RENAMED.get(row.name, {}).items()}
     bound = {original.get(k, k): v for k, v in bound.items()}
+    if row.name in ttnn_api.ALTERNATIVES:  # the overload's slot: the operand, else the property it stands for
+        from ttnn.tensor import Tensor
+        operand, prop = ttnn_api.ALTERNATIVES[row.name]
+        given = bound.get(operand)
+        if given is not None and not isinstance(given, Tensor):
+            bound[prop] = bound.pop(operand)
+        elif isinstance(given, Tensor) and bound.get(prop) is None:
+            bound[prop] = given.shape[-1]
+    listed = ttnn_api.LISTED.get(row.name)
+    if isinstance(bound.get(listed), (list, tuple)):
+        if len(bound[listed]) != 1:
+            raise TypeError(f"ttnn.{callee}() takes one {ttnn_api.RENAMED[row.name][listed]} entry, "
+                            f"got {len(bound[listed])}")
+        bound[listed] = bound[listed][0]
     for spec in row.operands:
         if not spec.endswith(("?", "*")) and bound.get(spec) is None:
             raise TypeError(f"ttnn.{callee}() missing required argument '{spec}'")

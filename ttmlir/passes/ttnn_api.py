@@ -35,7 +35,8 @@ CALLEES = {"pow_tensor": "pow", "split_query_key_value_and_split_heads": "transf
            "paged_fill_cache": "experimental.paged_fill_cache", "update_cache": "update_cache",
            "fill_cache": "fill_cache", "all_to_all_dispatch_metadata": "experimental.all_to_all_dispatch_metadata",
            "reset_global_semaphore": "reset_global_semaphore_value", "prepare_conv2d_weights": "prepare_conv_weights",
-           "prepare_conv2d_bias": "prepare_conv_bias",
+           "prepare_conv2d_bias": "prepare_conv_bias", "flash_mla_prefill": "transformer.flash_mla_prefill",
+           "indexer_score_dsa": "experimental.indexer_score_dsa",
            # tt-train's fused ops live in ttml, not ttnn (C++ only: ttml binds none of them in Python)
            "adamw": "::ttml.metal.adamw", "sdpa_fw": "::ttml.metal.sdpa_fw", "sdpa_bw": "::ttml.metal.sdpa_bw"}
 # ops C++ reaches in another namespace than Python (Python spelling, `.` for `::`)
@@ -78,10 +79,16 @@ ORDER = {"arange": ("start", "end", "step", "dtype", "device", "memory_config", 
          "sdpa_fw": ("query", "key", "value", "mask_type", "attention_mask", "dropout_probability",
                      "return_intermediates"),
          "sdpa_bw": ("grad_output", "attn_output", "query", "key", "value", "intermediates", "mask_type",
-                     "attention_mask", "dropout_probability")}
+                     "attention_mask", "dropout_probability"),
+         "flash_mla_prefill": ("query", "key", "value", "attention_mask", "is_causal", "scale", "memory_config")}
+# ttnn's overloads keyed on one positional argument: (operand, property) where the operand's slot carries the
+# property when the operand is absent (flash_mla_prefill takes V, or head_dim_v to slice V from K)
+ALTERNATIVES = {"flash_mla_prefill": ("value", "head_dim_v")}
+# properties ttnn takes as a list of them (None when unset): the one mesh axis as `seq_shard_axes=[axis]`
+LISTED = {"indexer_score_dsa": "cluster_axis"}
 # keywords an op's ttnn function takes beyond its row, read from the result's layout: the result's format does not
 # follow the first operand's (ttnn.embedding's is the weight's)
-RESULT_KEYWORDS = {"embedding": ("layout", "dtype")}
+RESULT_KEYWORDS = {"embedding": ("layout", "dtype"), "flash_mla_prefill": ("memory_config",)}
 # keywords ttnn's function spells otherwise than the op's property (by op); an operand named here is passed by
 # that keyword too
 RENAMED = {**{op: {"matmul_program_config": "program_config", "compute_config": "compute_kernel_config"}
@@ -89,7 +96,8 @@ RENAMED = {**{op: {"matmul_program_config": "program_config", "compute_config": 
            "create_global_semaphore": {"device": "mesh_device", "core_range_set": "cores"},
            **{f"prepare_conv2d_{what}": {operand: operand, "device": "device", "input_tensor_layout": "input_layout",
                                          "conv2d_config": "conv_config"}
-              for what, operand in (("weights", "weight_tensor"), ("bias", "bias_tensor"))}}
+              for what, operand in (("weights", "weight_tensor"), ("bias", "bias_tensor"))},
+           "flash_mla_prefill": {"attention_mask": "attn_mask"}, "indexer_score_dsa": {"cluster_axis": "seq_shard_axes"}}
 # ops whose dtype keyword is None: the result takes the operands' data type
 OPERAND_DTYPE = {"remainder"}
 # ops Python builds with a ttnn constructor, not an op function: `ttnn.Tensor(values, shape, dtype, layout[, device,
@@ -272,6 +280,10 @@ def call_of(op: ttnn.TTNNOp) -> Call:
             keyword = name if name in renamed else None
             if name.endswith("*"):
                 args.append((keyword, [Operand(i) for i in values or []]))
+            elif not values and ALTERNATIVES.get(row.name, (None,))[0] == name:
+                prop = ALTERNATIVES[row.name][1]
+                kind_of = {p: k for p, k, _d, _r in row.props}[prop]
+                args.append((keyword, value_of(op, kind_of, op.properties[prop])))
             else:
                 args.append((keyword, Operand(values[0]) if values else None))
         elif kind == "derived":
@@ -284,7 +296,7 @@ def call_of(op: ttnn.TTNNOp) -> Call:
             if name in BOOL_ENUMS:
                 type_name, yes, no = BOOL_ENUMS[name]
                 value = Enum(type_name, yes if value else no)
-            args.append((name, value))
+            args.append((name, [value] if LISTED.get(row.name) == name else value))
         else:
             args.append((name, derived(op, name) if name in DERIVED else None))
     return Call(row.name, callee_of(row.name), tuple((renamed.get(k, k) if k else k, v) for k, v in args))
