@@ -52,7 +52,7 @@ def test_fused_activations_compute_the_same():
     assert pcc(torch.nn.functional.gelu(x @ w + b), after[1]) > 0.99
 
 
-def test_ttnn_level_rope_and_sdpa_fusions_are_refused():
+def test_ttnn_level_sdpa_fusion_is_refused():
     from ttmlir.diagnostics import DiagnosticError
 
     with pytest.raises(DiagnosticError, match="'enable-sdpa-fusion' is not supported by this build"):
@@ -90,3 +90,104 @@ def test_decode_heads_concatenated_by_the_decode_kernel():
     goldens = [rows, torch.where(keep.float().reshape(32, 8, 1).bool(), 0.0, rows.reshape(32, 8, 64)).reshape(32, 512)]
     for golden, a, b in zip(goldens, before, after):
         assert torch.equal(a, b) and torch.equal(golden, b)
+
+
+def _rope_half(x, cos, sin):
+    half = x.shape[-1] // 2
+    return x * cos + torch.cat([-x[..., half:], x[..., :half]], -1) * sin
+
+
+def _rotate_half_ir(name, x, table, out=None):
+    """RoPE written out in TTIR on the [B, H, S, D] argument %x with [1, 1, S, D] tables (then reshaped to `out`)."""
+    b, h, s, d = x
+    t, lo = f"tensor<{b}x{h}x{s}x{d}xbf16>", f"tensor<{b}x{h}x{s}x{d // 2}xbf16>"
+    cut = lambda start, end: (f'"ttir.slice_static"(%{name}) <{{begins = [0 : i32, 0 : i32, 0 : i32, {start} : i32], '
+                              f'ends = [{b} : i32, {h} : i32, {s} : i32, {end} : i32], '
+                              f'step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]}}> : ({t}) -> {lo}')
+    bc = lambda v: (f'"ttir.broadcast"(%{v}) <{{broadcast_dimensions = array<i64: {b}, {h}, 1, 1>}}> : '
+                    f'({table}) -> {t}')
+    return f"""
+  %{name}_c = {bc("cos")}
+  %{name}_xc = "ttir.multiply"(%{name}_c, %{name}) : ({t}, {t}) -> {t}
+  %{name}_hi = {cut(d // 2, d)}
+  %{name}_n = "ttir.neg"(%{name}_hi) : ({lo}) -> {lo}
+  %{name}_lo = {cut(0, d // 2)}
+  %{name}_r = "ttir.concat"(%{name}_n, %{name}_lo) <{{dim = 3 : si32}}> : ({lo}, {lo}) -> {t}
+  %{name}_s = {bc("sin")}
+  %{name}_rs = "ttir.multiply"(%{name}_r, %{name}_s) : ({t}, {t}) -> {t}
+  %{name}_out = "ttir.add"(%{name}_rs, %{name}_xc) : ({t}, {t}) -> {t}"""
+
+
+PREFILL, DECODE_ROWS = (1, 4, 18, 64), (32, 8, 1, 64)
+ROPE = f"""
+func.func @forward(%p: tensor<1x4x18x64xbf16>, %cos: tensor<1x1x18x64xbf16>, %sin: tensor<1x1x18x64xbf16>)
+    -> tensor<1x4x18x64xbf16> {{{_rotate_half_ir("p", PREFILL, "tensor<1x1x18x64xbf16>")}
+  return %p_out : tensor<1x4x18x64xbf16>
+}}
+"""
+ROPE_DECODE = f"""
+func.func @forward(%x: tensor<32x8x1x64xbf16>, %w: tensor<64xbf16>, %cos: tensor<1x1x1x64xbf16>,
+                   %sin: tensor<1x1x1x64xbf16>) -> tensor<1x32x8x64xbf16> {{
+  %d = "ttir.rms_norm"(%x, %w) <{{normalized_shape = array<i64: 64>, epsilon = 1.000000e-05 : f32,
+      operandSegmentSizes = array<i32: 1, 1, 0>}}> : (tensor<32x8x1x64xbf16>, tensor<64xbf16>) -> tensor<32x8x1x64xbf16>
+  {_rotate_half_ir("d", DECODE_ROWS, "tensor<1x1x1x64xbf16>")}
+  %r = "ttir.reshape"(%d_out) <{{shape = [1 : i32, 32 : i32, 8 : i32, 64 : i32]}}> : (tensor<32x8x1x64xbf16>)
+      -> tensor<1x32x8x64xbf16>
+  return %r : tensor<1x32x8x64xbf16>
+}}
+"""
+H, HALF = "tensor<16x8x1x32xbf16>", "tensor<1x1x1x32xbf16>"
+EXPANDED = f"""
+func.func @forward(%x: tensor<16x8x1x64xbf16>, %c: {HALF}, %s: {HALF}) -> tensor<16x8x1x64xbf16> {{
+  %cb = "ttir.broadcast"(%c) <{{broadcast_dimensions = array<i64: 16, 8, 1, 1>}}> : ({HALF}) -> {H}
+  %sb = "ttir.broadcast"(%s) <{{broadcast_dimensions = array<i64: 16, 8, 1, 1>}}> : ({HALF}) -> {H}
+  %x1 = "ttir.slice_static"(%x) <{{begins = [0 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [16 : i32, 8 : i32, 1 : i32,
+      32 : i32], step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]}}> : (tensor<16x8x1x64xbf16>) -> {H}
+  %x2 = "ttir.slice_static"(%x) <{{begins = [0 : i32, 0 : i32, 0 : i32, 32 : i32], ends = [16 : i32, 8 : i32, 1 : i32,
+      64 : i32], step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]}}> : (tensor<16x8x1x64xbf16>) -> {H}
+  %0 = "ttir.multiply"(%x1, %cb) : ({H}, {H}) -> {H}
+  %1 = "ttir.multiply"(%x2, %sb) : ({H}, {H}) -> {H}
+  %2 = "ttir.subtract"(%0, %1) : ({H}, {H}) -> {H}
+  %3 = "ttir.multiply"(%cb, %x2) : ({H}, {H}) -> {H}
+  %4 = "ttir.multiply"(%x1, %sb) : ({H}, {H}) -> {H}
+  %5 = "ttir.add"(%3, %4) : ({H}, {H}) -> {H}
+  %6 = "ttir.concat"(%2, %5) <{{dim = 3 : si32}}> : ({H}, {H}) -> tensor<16x8x1x64xbf16>
+  return %6 : tensor<16x8x1x64xbf16>
+}}
+"""
+
+
+def _plain_and_fused(source, inputs, fused_text):
+    plain = lower(source, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=1 enable-fusing-pass=false")
+    fused = lower(source, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=1")
+    text = print_module(fused)
+    assert fused_text in text and '"ttnn.neg"' not in text and '"ttnn.subtract"' not in text
+    assert fused_text not in print_module(lower(source, "<test>", "ttir-to-ttnn-backend-pipeline"))  # level 0
+    return _outputs(plain, inputs)[0], _outputs(fused, inputs)[0]
+
+
+def test_rope_runs_as_the_rotary_embedding_kernel():
+    """With the optimizer on, RoPE written out (rotate-half over a non-tile sequence, the expanded half-table form)
+    runs as ttnn.rotary_embedding; on decode rows reordered to [1, B, H, D] (through a per-head rms_norm) as its
+    decode mode; each with the values of the unfused ops and of torch."""
+    g = torch.Generator().manual_seed(2)
+    angles = torch.rand(1, 1, 18, 32, generator=g) * 6
+    cos, sin = (torch.cat([f(angles)] * 2, -1).to(torch.bfloat16) for f in (torch.cos, torch.sin))
+    x = torch.randn(PREFILL, generator=g).to(torch.bfloat16)
+    plain, fused = _plain_and_fused(ROPE, [x, cos, sin], '"ttnn.rotary_embedding"')
+    golden = _rope_half(x.float(), cos.float(), sin.float())
+    assert pcc(golden, fused) > 0.999 and pcc(plain, fused) > 0.999
+
+    x = torch.randn(DECODE_ROWS, generator=g).to(torch.bfloat16)
+    w = (torch.rand(64, generator=g) + 0.5).to(torch.bfloat16)
+    row_cos, row_sin = cos[:, :, 5:6], sin[:, :, 5:6]
+    plain, fused = _plain_and_fused(ROPE_DECODE, [x, w, row_cos, row_sin], "token_index = 0")
+    normed = x.float() * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + 1e-5) * w.float()
+    golden = _rope_half(normed, row_cos.float(), row_sin.float()).permute(2, 0, 1, 3)
+    assert pcc(golden, fused) > 0.999 and pcc(plain, fused) > 0.999
+
+    x = torch.randn(16, 8, 1, 64, generator=g).to(torch.bfloat16)
+    half_cos, half_sin = cos[:, :, 3:4, :32], sin[:, :, 3:4, :32]
+    plain, fused = _plain_and_fused(EXPANDED, [x, half_cos, half_sin], '"ttnn.rotary_embedding"')
+    golden = _rope_half(x.float(), torch.cat([half_cos.float()] * 2, -1), torch.cat([half_sin.float()] * 2, -1))
+    assert pcc(golden, fused) > 0.999 and pcc(plain, fused) > 0.999

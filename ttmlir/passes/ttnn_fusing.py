@@ -5,8 +5,11 @@ in `conv2d_config` (with its weights' data type), matmul and linear in `activati
 With `enable-op-constraints` (the optimizer's pipelines) the fusions the op model must accept follow, on modules
 that describe their chip (`ttcore.system_desc`; without one nothing can be validated and nothing is fused):
 decode heads gathered back into rows (a [1, B, H, D] tensor reordered to [B, H, 1, D] and collapsed to
-[B, H * D]) become `ttnn.nlp_concat_heads_decode`. RoPE and SDPA at this level (`enable-rope-fusion`,
-`enable-sdpa-fusion`) are not in this build and are refused.
+[B, H * D]) become `ttnn.nlp_concat_heads_decode`; a RoPE on decode rows reordered to [1, B, H, D] becomes the
+decode-mode `ttnn.rotary_embedding` (`ttnn_fusing_rope`), and with `enable-rope-fusion` RoPE written out in TTNN
+ops becomes `ttnn.rotary_embedding` first. (Upstream's pipelines find RoPE in TTIR as a composite that the op
+model then promotes; ours ask for it here, where the same op-model check runs.) `enable-sdpa-fusion` is not in
+this build and is refused.
 """
 
 from __future__ import annotations
@@ -141,14 +144,22 @@ class TTNNFusingPass(ModulePass):
     enable_sdpa_fusion: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        for option, asked in (("enable-rope-fusion", self.enable_rope_fusion),
-                              ("enable-sdpa-fusion", self.enable_sdpa_fusion)):
-            if asked:
-                raise PassFailure(module, f"'{option}' is not supported by this build: RoPE and SDPA are fused at the "
-                                          "TTIR level, not validated against the op model here")
+        if self.enable_sdpa_fusion:
+            raise PassFailure(module, "'enable-sdpa-fusion' is not supported by this build: SDPA is fused at the "
+                                      "TTIR level, not validated against the op model here")
         if self.enable_op_constraints and _described(module):
+            from ttmlir.passes import ttnn_fusing_rope as rope
             from ttmlir.passes.ttnn_greedy_memory_layout_propagation import arch_of
 
+            if self.enable_rope_fusion:
+                for name, fuse in (("add", rope.rotate_half), ("concat", rope.expanded)):
+                    for op in [op for op in module.walk() if isinstance(op, ttnn.TTNNOp) and op.ROW.name == name]:
+                        if op.parent is not None:
+                            fuse(op)
+            for op in [op for op in module.walk() if isinstance(op, ttnn.TTNNOp)
+                       and op.ROW.name in ("permute", "reshape")]:
+                if op.parent is not None:
+                    rope.decode(op)
             for op in list(module.walk()):
                 if op.parent is not None and isinstance(op, ttnn.TTNNOp) and op.ROW.name == "reshape":
                     grid = hardware.CHIPS[arch_of(op)].grid

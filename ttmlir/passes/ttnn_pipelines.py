@@ -114,7 +114,9 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         super().apply(ctx, module)
         from ttmlir.passes.ttnn_fusing import TTNNFusingPass
         fusing = (TTIRFusingPass(self.enable_permute_matmul_fusion, conv_scaling),) if self.enable_fusing_pass else ()
-        ttnn_fusing = (TTNNFusingPass(enable_op_constraints=optimizer),) if self.enable_fusing_pass else ()
+        # RoPE: upstream finds it in TTIR (a composite its op model promotes); ours is found and checked in TTNN
+        ttnn_fusing = ((TTNNFusingPass(enable_op_constraints=optimizer, enable_rope_fusion=optimizer),)
+                       if self.enable_fusing_pass else ())
         compute_config = TTNNSetComputeKernelConfigPass(
             self.compute_cfg_math_fidelity, self.compute_cfg_math_approx_mode, self.compute_cfg_fp32_dest_acc_en,
             self.compute_cfg_packer_l1_acc, self.compute_cfg_dst_full_sync_en)
