@@ -191,3 +191,47 @@ def test_rope_runs_as_the_rotary_embedding_kernel():
     plain, fused = _plain_and_fused(EXPANDED, [x, half_cos, half_sin], '"ttnn.rotary_embedding"')
     golden = _rope_half(x.float(), torch.cat([half_cos.float()] * 2, -1), torch.cat([half_sin.float()] * 2, -1))
     assert pcc(golden, fused) > 0.999 and pcc(plain, fused) > 0.999
+
+
+def _projection(name, weight, heads, bias=None):
+    t, w = f"tensor<32x{heads * 64}xbf16>", f"tensor<{heads * 64}x256xbf16>"
+    flags = "<{transpose_a = false, transpose_b = true}>"
+    product = (f'"ttir.linear"(%rows, %{weight}, %{bias}) {flags} : (tensor<32x256xbf16>, {w}, '
+               f'tensor<{heads * 64}xbf16>) -> {t}' if bias else
+               f'"ttir.matmul"(%rows, %{weight}) {flags} : (tensor<32x256xbf16>, {w}) -> {t}')
+    return f"""
+  %{name}0 = {product}
+  %{name}1 = "ttir.reshape"(%{name}0) <{{shape = [1 : i32, 32 : i32, {heads} : i32, 64 : i32]}}> : ({t})
+      -> tensor<1x32x{heads}x64xbf16>
+  %{name} = "ttir.permute"(%{name}1) <{{permutation = array<i64: 0, 2, 1, 3>}}> : (tensor<1x32x{heads}x64xbf16>)
+      -> tensor<1x{heads}x32x64xbf16>"""
+
+
+QKV = f"""
+func.func @forward(%x: tensor<1x32x256xbf16>, %wk: tensor<128x256xbf16>, %bk: tensor<128xbf16>,
+                   %wq: tensor<256x256xbf16>, %bq: tensor<256xbf16>, %wv: tensor<128x256xbf16>, %bv: tensor<128xbf16>)
+    -> (tensor<1x2x32x64xbf16>, tensor<1x4x32x64xbf16>, tensor<1x2x32x64xbf16>) {{
+  %rows = "ttir.reshape"(%x) <{{shape = [32 : i32, 256 : i32]}}> : (tensor<1x32x256xbf16>) -> tensor<32x256xbf16>
+  {_projection("k", "wk", 2, "bk")}{_projection("q", "wq", 4, "bq")}{_projection("v", "wv", 2, "bv")}
+  return %k, %q, %v : tensor<1x2x32x64xbf16>, tensor<1x4x32x64xbf16>, tensor<1x2x32x64xbf16>
+}}
+"""
+
+
+def test_three_projections_split_by_the_fused_qkv_kernel():
+    """Key, query and value projections of one input (grouped-query: 4 query heads, 2 key/value heads; key first)
+    run as one linear onto the joined weights and biases, split by split_query_key_value_and_split_heads, with the
+    values of the separate projections and of torch."""
+    g = torch.Generator().manual_seed(3)
+    shapes = ((1, 32, 256), (128, 256), (128,), (256, 256), (256,), (128, 256), (128,))
+    inputs = [(torch.randn(s, generator=g) * 0.2).to(torch.bfloat16) for s in shapes]
+    plain = lower(QKV, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=1 enable-fusing-pass=false")
+    fused = lower(QKV, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=1")
+    text = print_module(fused)
+    assert text.count('"ttnn.split_query_key_value_and_split_heads"') == 1 and '"ttnn.permute"' not in text
+    assert text.count('"ttnn.linear"') == 1
+    x = inputs[0].float().reshape(32, 256)
+    for (w, b), a, f in zip(((inputs[1], inputs[2]), (inputs[3], inputs[4]), (inputs[5], inputs[6])),
+                            _outputs(plain, inputs), _outputs(fused, inputs)):
+        golden = (x @ w.float().T + b.float()).reshape(1, 32, -1, 64).permute(0, 2, 1, 3)
+        assert pcc(golden, f) > 0.999 and pcc(a, f) > 0.999

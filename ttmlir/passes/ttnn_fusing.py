@@ -6,7 +6,8 @@ With `enable-op-constraints` (the optimizer's pipelines) the fusions the op mode
 that describe their chip (`ttcore.system_desc`; without one nothing can be validated and nothing is fused):
 decode heads gathered back into rows (a [1, B, H, D] tensor reordered to [B, H, 1, D] and collapsed to
 [B, H * D]) become `ttnn.nlp_concat_heads_decode`; a RoPE on decode rows reordered to [1, B, H, D] becomes the
-decode-mode `ttnn.rotary_embedding` (`ttnn_fusing_rope`), and with `enable-rope-fusion` RoPE written out in TTNN
+decode-mode `ttnn.rotary_embedding` (`ttnn_fusing_rope`); three projections of one input split into heads become
+one projection and `ttnn.split_query_key_value_and_split_heads` (`ttnn_fusing_split_qkv`); and with `enable-rope-fusion` RoPE written out in TTNN
 ops becomes `ttnn.rotary_embedding` first. (Upstream's pipelines find RoPE in TTIR as a composite that the op
 model then promotes; ours ask for it here, where the same op-model check runs.) `enable-sdpa-fusion` is not in
 this build and is refused.
@@ -149,6 +150,7 @@ class TTNNFusingPass(ModulePass):
                                       "TTIR level, not validated against the op model here")
         if self.enable_op_constraints and _described(module):
             from ttmlir.passes import ttnn_fusing_rope as rope
+            from ttmlir.passes.ttnn_fusing_split_qkv import split_qkv
             from ttmlir.passes.ttnn_greedy_memory_layout_propagation import arch_of
 
             if self.enable_rope_fusion:
@@ -160,6 +162,8 @@ class TTNNFusingPass(ModulePass):
                        and op.ROW.name in ("permute", "reshape")]:
                 if op.parent is not None:
                     rope.decode(op)
+            for block in [b for op in module.walk() for r in op.regions for b in r.blocks]:
+                split_qkv(block)
             for op in list(module.walk()):
                 if op.parent is not None and isinstance(op, ttnn.TTNNOp) and op.ROW.name == "reshape":
                     grid = hardware.CHIPS[arch_of(op)].grid

@@ -101,8 +101,11 @@ def _erase_dead(ops: list[Operation]) -> None:
                 pending = True
 
 
-def _emit(name: str, operands, props: dict, result_type, at: Operation) -> SSAValue:
+def _emit(name: str, operands, props: dict, result_type, at: Operation, inherit: bool = True) -> SSAValue:
+    """A TTNN op before `at`, with `at`'s location (and its discardable attributes when it stands in for `at`)."""
     new = ttnn_op(name, operands, props, [result_type], at)
+    if not inherit:
+        new.attributes.clear()
     at.parent.insert_op_before(new, at)
     return new.results[0]
 
@@ -165,7 +168,7 @@ def expanded(concat: TTNNOp) -> None:
     tables = []
     for table in (cos, sin):
         props = {"dim": KINDS["si32"].build(len(shape) - 1)}
-        tables.append(_emit("concat", [table, table], props, like(table.type, full), concat))
+        tables.append(_emit("concat", [table, table], props, like(table.type, full), concat, inherit=False))
         emits.append(tables[-1].owner)
     if not _fits(x, *tables, concat.results[0]):
         _erase_dead(emits[::-1])
@@ -204,7 +207,7 @@ def decode(reorder: TTNNOp) -> None:
     shape = source.type.get_shape()
     order = KINDS["i64_darray"].build(list(DECODE_ORDER))
     moved = _emit("permute", [source], {"permutation": order}, like(source.type, [shape[p] for p in DECODE_ORDER]),
-                  rope)
+                  rope, inherit=False)
     if folds:
         new_norm = ttnn_op("rms_norm", [moved, *norm.operands[1:]], dict(norm.properties), [moved.type], norm)
         rope.parent.insert_op_before(new_norm, rope)
