@@ -7,8 +7,8 @@ that describe their chip (`ttcore.system_desc`; without one nothing can be valid
 decode heads gathered back into rows (a [1, B, H, D] tensor reordered to [B, H, 1, D] and collapsed to
 [B, H * D]) become `ttnn.nlp_concat_heads_decode`; a RoPE on decode rows reordered to [1, B, H, D] becomes the
 decode-mode `ttnn.rotary_embedding` (`ttnn_fusing_rope`); three projections of one input split into heads become
-one projection and `ttnn.split_query_key_value_and_split_heads` (`ttnn_fusing_split_qkv`); and with `enable-rope-fusion` RoPE written out in TTNN
-ops becomes `ttnn.rotary_embedding` first. (Upstream's pipelines find RoPE in TTIR as a composite that the op
+one projection and `ttnn.split_query_key_value_and_split_heads` (`ttnn_fusing_split_qkv`); and with
+`enable-rope-fusion` RoPE written out in TTNN ops becomes `ttnn.rotary_embedding` first. (Upstream's pipelines find RoPE in TTIR as a composite that the op
 model then promotes; ours ask for it here, where the same op-model check runs.) `enable-sdpa-fusion` is not in
 this build and is refused.
 """
