@@ -2,8 +2,8 @@
 alike), each split into heads by a reshape to [B, S, heads, D] and a permute to [B, heads, S, D], become one
 projection onto the three weights joined (and their biases) and `ttnn.split_query_key_value_and_split_heads`.
 
-The query is the projection with the most heads (the first of equals); key and value follow in program order and
-have as many heads as each other. The joined weight lists the query's columns first, as the kernel reads them.
+The query is the projection with the most heads (the first of equals); the key is the other one a RoPE reads (else
+the first in program order), then the value; key and value have as many heads as each other. The joined weight lists the query's columns first, as the kernel reads them.
 """
 
 from __future__ import annotations
@@ -39,6 +39,11 @@ def _heads(projection: TTNNOp) -> tuple[TTNNOp, TTNNOp] | None:
     if len(split) != 4 or split[0] * split[1] != _volume(rows[:-1]) or split[2] * split[3] != rows[-1]:
         return None
     return reshape, permute
+
+
+def _rotated(permute: TTNNOp) -> bool:
+    return any(isinstance(u.operation, TTNNOp) and u.operation.ROW.name == "rotary_embedding"
+               for u in permute.results[0].uses)
 
 
 def _chains(projections: list[TTNNOp]) -> list[Operation]:
@@ -89,7 +94,8 @@ def _fuse(projections: list[TTNNOp]) -> None:
     splits = [_heads(p) for p in projections]
     heads = [reshape.results[0].type.get_shape() for reshape, _ in splits]
     query = max(range(3), key=lambda i: (heads[i][2], -i))
-    order = [query, *(i for i in range(3) if i != query)]
+    # the key is the one of the other two that a RoPE reads (the value is never rotated)
+    order = [query, *sorted((i for i in range(3) if i != query), key=lambda i: not _rotated(splits[i][1]))]
     (batch, seq, q_heads, size), (_, _, kv_heads, kv_size), (*_, v_heads, v_size) = (heads[i] for i in order)
     if kv_heads != v_heads or not size == kv_size == v_size:
         return
