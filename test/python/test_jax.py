@@ -503,3 +503,13 @@ def test_decode_attention_custom_call_takes_its_position_before_optional_operand
 
 def test_optimization_barrier_runs_as_its_operands():
     check(lambda x, y: jnp.tanh(sum(jax.lax.optimization_barrier((x * 2.0, y)))), f32(8, 32), f32(8, 32))
+
+
+def test_sort_carries_other_operands_along_any_dimension():
+    """lax.sort by float keys (JAX's comparator canonicalizes -0 and NaN first) carries an int and a float operand
+    with it, along the first and a middle dimension."""
+    keys = RNG.permutation(48).reshape(4, 12).astype(np.float32) - 20
+    ints = RNG.integers(-100, 100, (4, 12)).astype(np.int32)
+    check(lambda k, a, b: jax.lax.sort((k, a, b), dimension=0, num_keys=1), keys, ints, f32(4, 12))
+    check(lambda k, a: jax.lax.sort((k, a), dimension=1, num_keys=1),
+          keys.reshape(2, 4, 6), ints.reshape(2, 4, 6))

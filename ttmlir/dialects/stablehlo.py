@@ -315,7 +315,8 @@ class StableHLOOp(IRDLOperation):
     regs = var_region_def()
 
     def attr(self, name: str) -> Attribute | None:
-        return self.properties.get(name) or self.attributes.get(name)
+        found = self.properties.get(name)  # not `or`: a zero IntegerAttr is falsy
+        return found if found is not None else self.attributes.get(name)
 
     @classmethod
     def create(cls, *, operands=(), result_types=(), properties=None, attributes=None, successors=(), regions=(),

@@ -527,30 +527,85 @@ def custom_call(b: Builder, op) -> list[SSAValue]:
     return list(new.results)
 
 
+def _key_of(value: SSAValue, keys: tuple) -> int | None:
+    """Which of the comparator's two key arguments `value` is, seen through the canonicalization JAX puts in
+    front of a float comparison (-0 made +0: `select(x == 0, 0, x)`; NaNs made one NaN: `select(x != x, nan, x)`),
+    which the sort's order does not change."""
+    if value in keys:
+        return keys.index(value)
+    owner = value.owner
+    if getattr(owner, "name", None) != "stablehlo.select":
+        return None
+    cond, then, other = owner.operands
+    test = cond.owner
+    if getattr(test, "name", None) != "stablehlo.compare":
+        return None
+    key = _key_of(other, keys)
+    direction, (x, y) = test.attr("comparison_direction").data, test.operands
+    replaced = splat_of(then)
+    if key is None or replaced is None or _key_of(x, keys) != key:
+        return None
+    if direction == "EQ" and splat_of(y) == 0 and replaced == 0:
+        return key
+    if direction == "NE" and y is x and replaced != replaced:
+        return key
+    return None
+
+
 def sort(b: Builder, op) -> list[SSAValue]:
-    """A sort of values (and, optionally, their positions as an iota along the sorted dimension): the
-    comparator's direction says ascending or descending."""
+    """A sort by the first input (the comparator compares its elements; its direction says ascending or
+    descending). The other inputs follow the keys' permutation: positions along the sorted dimension are the
+    sort's indices; any other input is gathered by them."""
     body = op.regions[0].block
-    compare_op = next((o for o in body.ops if o.name == "stablehlo.compare"), None)
-    if compare_op is None or set(compare_op.operands) != set(body.args[:2]) or len(op.operands) > 2:
+    returned = next((o for o in body.ops if o.name == "stablehlo.return"), None)
+    compare_op = returned.operands[0].owner if returned is not None and returned.operands else None
+    keys = tuple(body.args[:2])
+    sides = [_key_of(v, keys) for v in compare_op.operands] if getattr(compare_op, "name", None) == \
+        "stablehlo.compare" else None
+    if sides is None or sorted(sides, key=str) != [0, 1]:
         raise refuse(op, "comparator is not a comparison of the first input's elements")
     dim = int_of(op.attr("dimension"), -1) % len(shape(op.operands[0]))
-    if len(op.operands) == 2 and not _positions_along(op.operands[1], dim):
-        raise refuse(op, "sorts a second input that is not the positions of the first")
     direction = compare_op.attr("comparison_direction").data
-    descending = (direction in ("GT", "GE")) == (compare_op.operands[0] is body.args[0])
+    descending = (direction in ("GT", "GE")) == (sides[0] == 0)
     values = op.results[0].type
     index_type = TensorType(IntegerType(32), values.get_shape())
     stable = op.attr("is_stable")
     new = b.ttir_op("sort", [op.operands[0]], [values, index_type], dim=dim, descending=descending,
                     stable=bool(stable is not None and stable.value.data))
-    results = [new.results[0]]
-    if len(op.operands) == 2:
-        indices = new.results[1]
+    results, indices = [new.results[0]], new.results[1]
+    if len(op.operands) == 2 and _positions_along(op.operands[1], dim):
         if op.results[1].type != index_type:
             indices = b.ttir("typecast", [indices], op.results[1].type)
-        results.append(indices)
-    return results
+        return results + [indices]
+    return results + _take_along(b, indices, list(op.operands[1:]), dim)
+
+
+def _take_along(b: Builder, indices: SSAValue, sources: list[SSAValue], dim: int) -> list[SSAValue]:
+    """Each source's elements picked along `dim` by `indices`: the sorted dimension moved last, the rest flattened
+    to rows, each row's indices offset by its start in the flat source, and one embedding lookup per source."""
+    full = shape(indices)
+    order = [d for d in range(len(full)) if d != dim] + [dim]
+    moved = [full[d] for d in order]
+    size, rows = full[dim], math.prod(full) // full[dim]
+    i32_t = lambda dims: TensorType(IntegerType(32), list(dims))  # noqa: E731
+
+    def permuted(value: SSAValue, perm, dims) -> SSAValue:  # spelled even when the identity, as upstream does
+        return b.ttir("permute", [value], TensorType(value.type.element_type, list(dims)), permutation=list(perm))
+
+    def reshaped(value: SSAValue, dims) -> SSAValue:
+        return b.ttir("reshape", [value], TensorType(value.type.element_type, list(dims)), shape=list(dims))
+
+    flat = reshaped(permuted(indices, order, moved), (rows, size))
+    starts = b.ttir("arange", [], i32_t((rows, size)), start=0, end=rows * size, step=size, arange_dimension=0)
+    flat = b.ttir("add", [starts, flat], i32_t((rows, size)))
+    inverse = [order.index(d) for d in range(len(full))]
+    picked = []
+    for source in sources:
+        element = source.type.element_type
+        table = reshaped(permuted(source, order, moved), (rows * size, 1))
+        rows_of = b.ttir("embedding", [flat, table], TensorType(element, [rows, size, 1]))
+        picked.append(permuted(reshaped(rows_of, moved), inverse, full))
+    return picked
 
 
 def _positions_along(value: SSAValue, dim: int) -> bool:
