@@ -27,6 +27,7 @@ from ttmlir import hardware
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.ttnn import TILE
 from ttmlir.passes import PassFailure
+from ttmlir.passes.ttnn_utils import with_conv2d_config
 
 CONV_ACTIVATIONS = frozenset({"relu", "relu6", "silu", "sigmoid"})
 MATMUL_ACTIVATIONS = frozenset({"sigmoid", "silu", "gelu"})
@@ -46,17 +47,14 @@ def _activation(value: SSAValue, allowed: frozenset, through_reshape: bool) -> O
 
 def _fuse_conv2d(op: ttnn.TTNNOp) -> None:
     config = op.properties.get("conv2d_config")
-    values = dict(config.data) if config is not None else {}
-    if values.get("activation") is not None:
+    if config is not None and dict(config.data).get("activation") is not None:
         return
     activation = _activation(op.results[0], CONV_ACTIVATIONS, True)
     if activation is None:
         return
-    values["activation"] = ttnn.UnaryWithParamAttr((("op_type", activation.name.removeprefix("ttnn.")),))
-    values["weights_dtype"] = ttnn.data_type_of(op.operand_groups()["weight"][0].type.element_type)
-    order = [key for key, *_ in ttnn.Conv2dConfigAttr.FIELDS]
-    op.properties["conv2d_config"] = ttnn.Conv2dConfigAttr(tuple(sorted(values.items(),
-                                                                         key=lambda kv: order.index(kv[0]))))
+    op.properties["conv2d_config"] = with_conv2d_config(
+        op, activation=ttnn.UnaryWithParamAttr((("op_type", activation.name.removeprefix("ttnn.")),)),
+        weights_dtype=ttnn.data_type_of(op.operand_groups()["weight"][0].type.element_type))
     activation.results[0].replace_all_uses_with(activation.operands[0])
     activation.detach()
     activation.erase()

@@ -65,12 +65,16 @@ def device_of(block: Block) -> SSAValue:
     return device.results[0]
 
 
-def with_conv2d_config(op: TTNNOp, **fields) -> ttnn.Conv2dConfigAttr:
-    """The op's `conv2d_config` with `fields` set (in the attribute's field order)."""
-    config = op.properties.get("conv2d_config")
+def with_fields(cls: type, config: Attribute | None, **fields) -> Attribute:
+    """A struct attribute of `cls`: `config`'s fields (if any) with `fields` set, in the attribute's field order."""
     values = {**(dict(config.data) if config is not None else {}), **fields}
-    order = [key for key, *_ in ttnn.Conv2dConfigAttr.FIELDS]
-    return ttnn.Conv2dConfigAttr(tuple(sorted(values.items(), key=lambda kv: order.index(kv[0]))))
+    order = [key for key, *_ in cls.FIELDS]
+    return cls(tuple(sorted(values.items(), key=lambda kv: order.index(kv[0]))))
+
+
+def with_conv2d_config(op: TTNNOp, **fields) -> ttnn.Conv2dConfigAttr:
+    """The op's `conv2d_config` with `fields` set."""
+    return with_fields(ttnn.Conv2dConfigAttr, op.properties.get("conv2d_config"), **fields)
 
 
 def on_host(t: Attribute) -> bool:

@@ -25,7 +25,7 @@ from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.passes import PassFailure
-from ttmlir.passes.ttnn_utils import device_of, helper_location, ttnn_op
+from ttmlir.passes.ttnn_utils import device_of, helper_location, ttnn_op, with_fields
 from ttmlir.spatial import round_up
 
 
@@ -491,6 +491,23 @@ def _rms_norm_at_full_precision(op: TTNNOp) -> None:
             ("packer_l1_acc", True)))
 
 
+def _paged_decode_exact_exp(op: TTNNOp) -> None:
+    """Paged decode attention on Blackhole runs with `exp_approx_mode = false` (the approximate exponent loses
+    accuracy there): an existing program config keeps its other fields; without one tt-metal's decode defaults
+    (32-row query and key chunks, one core per head batch, the worker grid) are spelled out to carry it."""
+    from ttmlir.passes.ttnn_greedy_memory_layout_propagation import arch_of
+
+    if arch_of(op) != "blackhole":
+        return
+    config = op.prop("program_config")
+    if config is None:
+        rows, cols = hardware.CHIPS["blackhole"].grid
+        config = ttnn.SDPAProgramConfigAttr((("compute_with_storage_grid_size", ttnn.CoreCoordAttr((cols, rows))),
+                                             ("q_chunk_size", 32), ("k_chunk_size", 32),
+                                             ("max_cores_per_head_batch", 1)))
+    op.properties["program_config"] = with_fields(ttnn.SDPAProgramConfigAttr, config, exp_approx_mode=False)
+
+
 def _embedding_weight_in_4d(op: TTNNOp) -> None:
     """The embedding kernel takes at most a 4D table: one of more dims (all but its last two ones) is read as
     [1, 1, N, D]."""
@@ -671,6 +688,7 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "linear": _linear_bias_added_apart,
     "upsample": _bilinear_channels_padded,
     "slice_static": _slice_rows_fit_l1,
+    "paged_scaled_dot_product_attention_decode": _paged_decode_exact_exp,
 }
 
 
