@@ -160,8 +160,8 @@ func.func @model(%x: tensor<32x32xbf16> {ttcore.argument_type = #ttcore.argument
 
 
 def test_target_module_imports_and_runs_on_the_callers_device(tmp_path):
-    """`target-module`: an importable module whose `forward(input, device)` runs on the device it is given, its
-    const-eval part computed once; equal to the flatbuffer of the same graph."""
+    """`target-module`: an importable module whose `forward(input, device)` takes host tensors and runs on the
+    device it is given, its const-eval part computed once; equal to the flatbuffer of the same graph."""
     import importlib.util
 
     import ttnn
@@ -183,7 +183,7 @@ def test_target_module_imports_and_runs_on_the_callers_device(tmp_path):
         spec = importlib.util.spec_from_file_location("exported", tmp_path / "exported.py")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        inputs = [ttnn.from_torch(t, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device) for t in (x, w, c)]
+        inputs = [ttnn.from_torch(t, dtype=ttnn.bfloat16) for t in (x, w, c)]  # on the host, as the caller has them
         for _ in range(2):  # the second call reads the const-eval cache
             (out,) = module.forward(inputs, device)
             assert torch.equal(ttnn.to_torch(out).float(), expected.data.float())

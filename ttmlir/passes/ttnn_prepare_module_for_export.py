@@ -4,7 +4,10 @@
 Generated code as an importable module (EmitPy's `target-module`) runs on the caller's device instead of opening
 its own: the function is renamed `forward`, takes the device as a second argument (`emitpy.name` "device", the
 tuple of inputs "input"), and its `ttnn.get_device` ops read that argument. Const-eval functions get the device
-from the EmitPy conversion (a `load_cached` takes tensors only)."""
+from the EmitPy conversion (a `load_cached` takes tensors only).
+
+The caller hands its tensors over as they are on the host, row-major: each input the function wants on the device
+is laid out there (`ttnn.to_layout` on the host) and moved (`ttnn.to_device`) first."""
 
 from __future__ import annotations
 
@@ -12,12 +15,14 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, FunctionType, ModuleOp, StringAttr, TensorType, TupleType
 from xdsl.dialects.func import FuncOp
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
-from ttmlir.dialects import emitpy, ttnn
+from ttmlir.dialects import emitpy, ttcore, ttnn
 from ttmlir.passes import PassFailure
+from ttmlir.passes.ttnn_utils import HOST, on_host, ttnn_op
 from ttmlir.passes.ttnn_tuplify_tensors import _rename, forward_functions
 
 ENTRY = "forward"
@@ -57,3 +62,31 @@ class TTNNPrepareModuleForExportPass(ModulePass):
             _rename(module, func, ENTRY)
         func.arg_attrs = ArrayAttr([DictionaryAttr({emitpy.NAME: StringAttr("input")})])
         take_device_argument(func)
+        _inputs_from_host(func)
+
+
+def _on_host(t: TensorType, tiled: bool) -> TensorType:
+    layout, shape = t.encoding, tuple(t.get_shape())
+    return TensorType(t.element_type, shape, ttnn.layout_for(shape, t.element_type, HOST, tiled, layout.data_type))
+
+
+def _inputs_from_host(func: FuncOp) -> None:
+    """Each device input of the tuple arrives host row-major, laid out and moved to the device where it is read."""
+    block = func.body.block
+    inputs, device = block.args
+    members = list(inputs.type.types.data)
+    for member in [op for op in block.ops if isinstance(op, ttcore.GetTupleElementOp) and op.operand is inputs]:
+        wanted = member.result.type
+        if not isinstance(getattr(wanted, "encoding", None), ttnn.TTNNLayoutAttr) or on_host(wanted):
+            continue
+        host = Rewriter.replace_value_with_new_type(member.result, _on_host(wanted, False))
+        members[member.index.value.data] = host.type
+        uses = [(use.operation, use.index) for use in host.uses]
+        staged = [ttnn_op("to_layout", [host], {}, [_on_host(wanted, True)], member)] if wanted.encoding.is_tiled \
+            else []
+        staged.append(ttnn_op("to_device", [staged[0].results[0] if staged else host, device], {}, [wanted], member))
+        block.insert_ops_after(staged, member)
+        for user, index in uses:
+            user.operands[index] = staged[-1].results[0]
+    Rewriter.replace_value_with_new_type(inputs, TupleType(ArrayAttr(tuple(members))))
+    func.function_type = FunctionType.from_lists([a.type for a in block.args], list(func.function_type.outputs.data))
