@@ -586,8 +586,8 @@ def test_compute_config_math_fidelity_sets_the_matmul_rate():
     a, b = torch.randn(256, 512), torch.randn(512, 256)
     compute = {}
     for fidelity in ("lofi", "hifi4"):
-        config = f"<{{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = {fidelity}>}}>"
-        text = ttnn_text.replace('"ttnn.matmul"(%arg0, %arg1) :', f'"ttnn.matmul"(%arg0, %arg1) {config} :')
+        config = f"<{{compute_config = #ttnn.device_compute_kernel_config<math_fidelity = {fidelity}>, "
+        text = ttnn_text.replace('"ttnn.matmul"(%arg0, %arg1) <{', f'"ttnn.matmul"(%arg0, %arg1) {config}')
         assert config in text
         module, _ = load_module(make_context(), text, "<matmul>")
         (out,), ctx = run_program(Binary(data=translate(module)), 0, [a, b], MeshDevice(), exact=True)

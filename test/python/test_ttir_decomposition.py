@@ -221,3 +221,15 @@ def test_a_slice_of_a_slice_is_one_slice(first, second):
     assert _names(module) == ["ttir.slice_static"]
     x = torch.randn(12, 3)
     assert torch.equal(run_function(module, [x])[0], x[slice(*first)][slice(*second)])
+
+
+@pytest.mark.parametrize("name, torch_reduce", [("reduce_and", torch.all), ("reduce_or", torch.any)])
+def test_logical_reductions_are_flags_whatever_the_inputs(name, torch_reduce):
+    # rows: all zero, one nonzero, all nonzero, values cancelling in a sum (1, -1), a product over 1 (4, 0.5)
+    x = torch.tensor([[0., 0., 0., 0.], [0., 3., 0., 0.], [2., -1., 5., 0.5], [1., -1., 1., -1.], [4., .5, 4., .5]])
+    body = f"""
+  %0 = "ttir.{name}"(%a0) <{{dim_arg = [1 : i32], keep_dim = false}}> : (tensor<5x4xf32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>"""
+    module = _decompose(function_module(["5x4"], body, "5"))
+    assert f"ttir.{name}" not in _names(module)
+    assert run_function(module, [x])[0].tolist() == torch_reduce(x != 0, dim=1).float().tolist()

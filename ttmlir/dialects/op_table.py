@@ -74,6 +74,9 @@ PASSES_VALUES = frozenset({"reshape", "typecast", "squeeze", "unsqueeze", "broad
                            "transpose", "slice_static", "concat", "to_layout", "to_device", "from_device",
                            "to_memory_config"})
 # Families whose ops have no result and write their values into these operands (those present, in order), in place.
+# Properties MLIR fills in when an op is created (a `DefaultValuedAttr`), so they print even when the text left
+# them out; every other table default stays implicit.
+POPULATED_DEFAULTS = {"matmul": ("transpose_a", "transpose_b"), "linear": ("transpose_a", "transpose_b")}
 IN_PLACE_OPERAND = {"cache": ("cache",), "optimizer_in_place": ("param", "exp_avg", "exp_avg_sq", "max_exp_avg_sq")}
 CONV_DIMS = "batch_dim:i64=0 height_dim:i64=1 width_dim:i64=2 channel_dim:i64=3"
 REDUCTION_NAMES = "sum mean max min prod".split()

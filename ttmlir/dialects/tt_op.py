@@ -14,7 +14,7 @@ from xdsl.traits import (EffectInstance, MemoryEffect, MemoryEffectKind, MemoryF
 from xdsl.utils.exceptions import VerifyException
 
 from ttmlir.dialects.canonicalize import TableCanonicalization
-from ttmlir.dialects.op_table import OpRow
+from ttmlir.dialects.op_table import POPULATED_DEFAULTS, OpRow
 from ttmlir.dialects.props import KINDS, default_attr
 from ttmlir.dialects.sizes import type_error
 
@@ -35,6 +35,12 @@ class TTOp(IRDLOperation):
     ROW: ClassVar[OpRow]
     SHAPE_RULE: ClassVar[ShapeRule | None] = None
     OPERAND_TYPE_CHECK: ClassVar[tuple[type | tuple[type, ...], str]] = (TensorType, "ranked tensor of any type values")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for name in POPULATED_DEFAULTS.get(self.ROW.name, ()):
+            if name not in self.properties:
+                self.properties[name] = self.prop(name)
 
     def prop(self, name: str) -> Attribute | None:
         """A property's value, its table default when absent, or None."""

@@ -148,6 +148,8 @@ PASS_CLASSES = {
     "ttir-decompose-complex-reshape": "ttmlir.passes.ttir_decompose_complex_reshape:TTIRDecomposeComplexReshapePass",
     "ttir-global-data-format-conversion":
         "ttmlir.passes.ttir_global_data_format_conversion:TTIRGlobalDataFormatConversionPass",
+    "ttir-consolidate-static-cache-updates":
+        "ttmlir.passes.ttir_consolidate_static_cache_updates:TTIRConsolidateStaticCacheUpdatesPass",
 }
 
 

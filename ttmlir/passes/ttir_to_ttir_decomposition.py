@@ -1,10 +1,10 @@
 """`--ttir-to-ttir-decomposition`: TTIR ops TTNN has no counterpart for, rewritten into TTIR ops it has.
 
-Quantize, dequantize and requantize, whose scales and zero points live in their `!quant.uniform` types, become
-the `_unrolled` ops that take them as constant operands (a (1,) tensor per tensor, one value per index of the
-quantized axis otherwise), as TTNN's quantization kernels take them; reduce_or and reduce_and become a sum or a
-product compared with zero; dot_general a matmul between permutes and reshapes; index and index_select slices;
-get_dimension_size a constant; argmax and prod over several dimensions one-dimension ops; an arange along a
+Quantize, dequantize and requantize, whose scales and zero points live in their `!quant.uniform` types, become the
+`_unrolled` ops that take them as constant operands (a (1,) tensor per tensor, one value per index of the quantized
+axis otherwise), as TTNN's quantization kernels take them; reduce_or and reduce_and the maximum and the
+product of the inputs compared with zero; dot_general a matmul between permutes and reshapes; index and index_select
+slices; get_dimension_size a constant; argmax and prod over several dimensions one-dimension ops; an arange along a
 dimension of a larger tensor a 1-D arange broadcast; a negative pad a slice; a pool of a `full` that `full`; a batch
 norm (inference) with statistics not (1, C, 1, 1) one on an NCHW view; a reverse an embedding lookup; ttml's
 training ops (adamw, sdpa_fw, sdpa_bw) take rank-4 operands.
@@ -67,18 +67,24 @@ def unroll(op: TTOp) -> None:
 
 
 def logical_reduction(op: TTOp) -> None:
-    """TTNN has no logical reductions: any is a sum, all a product (upstream's decomposition), compared with zero
-    so the result is 0 or 1 whatever the inputs were."""
-    result = op.results[0].type
+    """TTNN has no logical reductions: the inputs compared with zero are 0s and 1s, all of which is their
+    product (upstream's decomposition) and any their maximum (upstream sums them, which counts)."""
+    nonzero = _nonzero(op.operands[0])
     reduced = TTIR_OP_CLASSES[LOGICAL_REDUCTIONS[op.ROW.name]].create(
-        operands=[op.operands[0]], result_types=[result], properties=dict(op.properties))
-    zero = 0.0 if isinstance(result.element_type, FLOAT_TYPES) else 0
-    zeros = TTIR_OP_CLASSES["full"].create(result_types=[result], properties={
-        "shape": KINDS["i32_darray"].build(list(result.get_shape())), "fill_value": KINDS["number"].build(zero)})
-    nonzero = TTIR_OP_CLASSES["ne"].create(operands=[reduced.results[0], zeros.results[0]], result_types=[result])
-    for new in (reduced, zeros, nonzero):
+        operands=[nonzero[-1].results[0]], result_types=[op.results[0].type], properties=dict(op.properties))
+    for new in (*nonzero, reduced):
         new.location = op.location
-    Rewriter.replace_op(op, [reduced, zeros, nonzero])
+    Rewriter.replace_op(op, [*nonzero, reduced])
+
+
+def _nonzero(value: SSAValue) -> list[Operation]:
+    """`value != 0`, in `value`'s type (a one-element zero the comparison broadcasts, and the comparison)."""
+    kind = value.type
+    ones = [1] * kind.get_num_dims()
+    zero = 0.0 if isinstance(kind.element_type, FLOAT_TYPES) else 0
+    zeros = TTIR_OP_CLASSES["full"].create(result_types=[TensorType(kind.element_type, ones)], properties={
+        "shape": KINDS["i32_darray"].build(ones), "fill_value": KINDS["number"].build(zero)})
+    return [zeros, TTIR_OP_CLASSES["ne"].create(operands=[value, zeros.results[0]], result_types=[kind])]
 
 
 def conv3d_to_ndhwc(op: TTOp) -> None:
@@ -389,7 +395,7 @@ def _off_dim_zero(op: TTOp) -> bool:
 
 NDHWC = [0, 1, 2, 3, 4]
 MAX_SLICES = 8  # chunks an index_select takes one slice each (more: one slice of a chunked view)
-LOGICAL_REDUCTIONS = {"reduce_or": "sum", "reduce_and": "prod"}
+LOGICAL_REDUCTIONS = {"reduce_or": "max", "reduce_and": "prod"}
 _always = lambda op: True
 CONFIGS = ("ttnn", "ttmetal", "cpu-fallback")
 DEVICE, HOST, ALL = frozenset(CONFIGS[:2]), frozenset(CONFIGS[2:]), frozenset(CONFIGS)

@@ -3,11 +3,11 @@
 // Through a reshape and a permute to the matmul's weight; concatenated weights take the most precise request;
 // an activation's annotation does not count, nor does a weight computed by other ops.
 // CHECK-LABEL: func.func @weights
-// CHECK: "ttir.matmul"(%arg0, %{{.*}}) {ttcore.weight_dtype = "bfp_bf4"}
-// CHECK: "ttir.linear"({{.*}}) {ttcore.weight_dtype = "bfp_bf8"}
+// CHECK: "ttir.matmul"(%arg0, %{{.*}}) <{{.*}}> {ttcore.weight_dtype = "bfp_bf4"}
+// CHECK: "ttir.linear"({{.*}}) <{{.*}}> {ttcore.weight_dtype = "bfp_bf8"}
 // CHECK: "ttir.matmul"(%arg4, %arg0)
 // CHECK-NOT: weight_dtype
-// CHECK: "ttir.matmul"(%arg0, %{{.*}}) :
+// CHECK: "ttir.matmul"(%arg0, %{{.*}}) <{{.*}}> :
 // CHECK-NOT: weight_dtype
 func.func @weights(%x: tensor<32x64xbf16>, %w: tensor<1x32x64xbf16> {ttcore.weight_dtype = "bfp_bf4"},
                    %a: tensor<64x16xbf16> {ttcore.weight_dtype = "bfp_bf4"}, %b: tensor<64x16xbf16> {ttcore.weight_dtype = "bfp_bf8"},

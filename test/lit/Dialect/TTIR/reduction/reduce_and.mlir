@@ -4,8 +4,8 @@
 
 // CHECK-LABEL: func.func @reduce_and
 // CHECK: %{{[0-9]+}} = "ttir.reduce_and"(%arg0) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<4x32x64xf32>) -> tensor<4x1x64xf32>
-// TTNN: "ttnn.prod"{{.*}}<{dim_arg = 1 : si64, keep_dim = true}>
-// TTNN: "ttnn.ne"
+// TTNN: "ttnn.ne"(%arg0,
+// TTNN: "ttnn.min"(%{{.*}}) <{compute_config = #ttnn.device_compute_kernel_config<{{.*}}>, dim_arg = [1 : i32], keep_dim = true}>
 
 module {
   func.func @reduce_and(%arg0: tensor<4x32x64xf32>) -> tensor<4x1x64xf32> {

@@ -4,8 +4,8 @@
 
 // CHECK-LABEL: func.func @reduce_or
 // CHECK: %{{[0-9]+}} = "ttir.reduce_or"(%arg0) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<4x32x64xf32>) -> tensor<4x1x64xf32>
-// TTNN: "ttnn.sum"(%arg0) <{compute_config = #ttnn.device_compute_kernel_config<{{.*}}>, dim_arg = [1 : i32], keep_dim = true}>
-// TTNN: "ttnn.ne"
+// TTNN: "ttnn.ne"(%arg0,
+// TTNN: "ttnn.max"(%{{.*}}) <{compute_config = #ttnn.device_compute_kernel_config<{{.*}}>, dim_arg = [1 : i32], keep_dim = true}>
 
 module {
   func.func @reduce_or(%arg0: tensor<4x32x64xf32>) -> tensor<4x1x64xf32> {

@@ -2,7 +2,7 @@
 // RUN: ttmlir-opt %s | ttmlir-opt | FileCheck %s
 
 // CHECK-LABEL: func.func @linear
-// CHECK: %{{[0-9]+}} = "ttnn.linear"(%arg0, %arg1, %arg2) : (tensor<64x128xf32>, tensor<128x96xf32>, tensor<96xf32>) -> tensor<64x96xf32>
+// CHECK: %{{[0-9]+}} = "ttnn.linear"(%arg0, %arg1, %arg2) <{transpose_a = false, transpose_b = false}> : (tensor<64x128xf32>, tensor<128x96xf32>, tensor<96xf32>) -> tensor<64x96xf32>
 module {
   func.func @linear(%arg0: tensor<64x128xf32>, %arg1: tensor<128x96xf32>, %arg2: tensor<96xf32>) -> tensor<64x96xf32> {
     %0 = "ttnn.linear"(%arg0, %arg1, %arg2) : (tensor<64x128xf32>, tensor<128x96xf32>, tensor<96xf32>) -> tensor<64x96xf32>

@@ -13,7 +13,7 @@ module {
     // DEFAULT-SAME: compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi4, fp32_dest_acc_en = true>
     // SET: "ttnn.matmul"
     // SET-SAME: compute_config = #ttnn.device_compute_kernel_config<math_fidelity = lofi, math_approx_mode = true, fp32_dest_acc_en = false>
-    // UNSET: "ttnn.matmul"(%arg0, %arg1) : (
+    // UNSET: "ttnn.matmul"(%arg0, %arg1) <{transpose_a = false, transpose_b = false}> : (
     %0 = "ttnn.matmul"(%a, %b) : (tensor<64x128xbf16>, tensor<128x96xbf16>) -> tensor<64x96xbf16>
     // DEFAULT: "ttnn.softmax"
     // DEFAULT-SAME: compute_config = #ttnn.device_compute_kernel_config<math_fidelity = hifi2, fp32_dest_acc_en = true>
