@@ -443,6 +443,8 @@ def _alias_name(attr: Attribute) -> str | None:
         return attr.data.value
     if isinstance(attr, ttnn.TTNNLayoutAttr):
         return "ttnn_layout"
+    if isinstance(attr, ttcore.MetalLayoutAttr):
+        return "layout"
     if isinstance(attr, ttcore.SystemDescAttr):
         return "system_desc"
     if isinstance(attr, AffineMapAttr):
@@ -450,7 +452,8 @@ def _alias_name(attr: Attribute) -> str | None:
     return None
 
 
-_ALIASED = (ttnn.BufferTypeAttr, ttcore.MemorySpaceAttr, ttnn.TTNNLayoutAttr, ttcore.SystemDescAttr, AffineMapAttr)
+_ALIASED = (ttnn.BufferTypeAttr, ttcore.MemorySpaceAttr, ttnn.TTNNLayoutAttr, ttcore.MetalLayoutAttr, ttcore.SystemDescAttr,
+            AffineMapAttr)
 _OPAQUE = (ttnn._MeshDims, ttcore.RuntimeTensorShardingAttr, ttcore.LocalShapeAttr, FlattenedCompatInfoAttr)
 _SHORT_NAMES = {"func.return": "return", "func.call": "call"}  # mlir-opt drops the func. prefix
 

@@ -59,6 +59,14 @@ def _input_if_same_type(op: Operation) -> SSAValue | None:
     return None
 
 
+def _cast_back(op: Operation) -> SSAValue | None:
+    """A cast of a cast back to the type it started from (ttnn -> metal -> ttnn or metal -> ttnn -> metal)."""
+    inner = op.operands[0].owner
+    if getattr(inner, "name", None) == op.name and inner.operands[0].type == op.results[0].type:
+        return inner.operands[0]
+    return None
+
+
 def _sole_nonempty_input(op: Operation) -> SSAValue | None:
     """A concat of one input and empty ones is that input."""
     shape = op.results[0].type.get_shape()
@@ -750,6 +758,7 @@ FOLDS: dict[str, Fold] = {
                     _input_if_same_type),
     "concat": lambda op: _sole_nonempty_input(op) or _ttir(_all_empty_concat)(op),
     "permute": _identity_permute,
+    "ttnn_metal_layout_cast": _cast_back,
     "slice_static": _whole_slice,
     "scatter": lambda op: op.operands[0] if 0 in op.operands[1].type.get_shape() else None,  # nothing to write
     "collective_broadcast": _broadcast_within_one_chip,

@@ -20,6 +20,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from ttmlir.dialects import attention, conv, moe, ttcore, ttml
+from ttmlir.dialects.canonicalize import TableCanonicalization
 from ttmlir.dialects.op_table import STABLEHLO_GATHER, TTIR_OPS
 from ttmlir.dialects.props import FLOAT_TYPES, dense_values, int_values, scalar
 from ttmlir.dialects.quant import UniformQuantizedType
@@ -1382,7 +1383,7 @@ class TTNNMetalLayoutCastOp(IRDLOperation):
     result = result_def(TensorType | MemRefType)
     virtual_grid_inverse_mapping = opt_prop_def(AffineMapAttr)
     virtual_grid_forward_mapping = opt_prop_def(AffineMapAttr)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), TableCanonicalization())
     assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
     irdl_options = (ParsePropInAttrDict(),)
 

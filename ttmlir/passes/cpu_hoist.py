@@ -50,8 +50,10 @@ def cpu_module_of(module: ModuleOp, create: bool = False) -> ModuleOp | None:
     return inner
 
 
-def _typecast(value: SSAValue, to) -> Operation:
-    return TTIR_OP_CLASSES["typecast"].create(operands=[value], result_types=[to])
+def converted(value: SSAValue, to) -> list[Operation]:
+    """`value` as type `to` for a host call or back from it: a `ttir.to_layout` into an empty, as upstream."""
+    empty = TTIR_OP_CLASSES["empty"].create(result_types=[to])
+    return [empty, TTIR_OP_CLASSES["to_layout"].create(operands=[value, empty.results[0]], result_types=[to])]
 
 
 @dataclass(frozen=True)
@@ -114,10 +116,10 @@ def declare_cpu_function(name: str, body: Block, inputs, outputs, cpu: ModuleOp,
 
 def _call(op: Operation, name: str, to_cpu) -> None:
     block = op.parent
-    casts_in = [_typecast(v, to_cpu(v.type)) for v in op.operands if to_cpu(v.type) != v.type]
-    block.insert_ops_before(casts_in, op)
-    converted = iter(c.results[0] for c in casts_in)
-    args = [next(converted) if to_cpu(v.type) != v.type else v for v in op.operands]
+    casts_in = [converted(v, to_cpu(v.type)) for v in op.operands if to_cpu(v.type) != v.type]
+    block.insert_ops_before([o for ops in casts_in for o in ops], op)
+    moved = iter(c[-1].results[0] for c in casts_in)
+    args = [next(moved) if to_cpu(v.type) != v.type else v for v in op.operands]
     call = CallOp(name, args, [to_cpu(r.type) for r in op.results])
     call.attributes[HOISTED_CALL] = UnitAttr()
     call.location = op.location
@@ -125,9 +127,9 @@ def _call(op: Operation, name: str, to_cpu) -> None:
     for old, new in zip(op.results, call.results):
         result = new
         if new.type != old.type:
-            back = _typecast(new, old.type)
-            block.insert_op_before(back, op)
-            result = back.results[0]
+            back = converted(new, old.type)
+            block.insert_ops_before(back, op)
+            result = back[-1].results[0]
         old.replace_all_uses_with(result)
     op.detach()
     op.erase()

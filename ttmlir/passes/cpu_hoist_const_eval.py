@@ -22,7 +22,7 @@ from xdsl.passes import ModulePass
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.passes import PassFailure
 from ttmlir.passes.const_eval_hoist import is_const_eval
-from ttmlir.passes.cpu_hoist import HOISTED_CALL, _typecast, cpu_module_of, cpu_type, declare_cpu_function
+from ttmlir.passes.cpu_hoist import HOISTED_CALL, converted, cpu_module_of, cpu_type, declare_cpu_function
 from ttmlir.passes.register_device import device_module_of
 
 CREATION = frozenset({"full", "fill", "arange", "constant"})  # op-table families that make a tensor from nothing
@@ -77,16 +77,16 @@ def _hoist(func: FuncOp, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> No
     declare_cpu_function(name, body, in_types, out_types, cpu, device, names)
 
     at = block.last_op
-    casts = {v: _typecast(v, cpu_type(v.type)) for v in inputs if cpu_type(v.type) != v.type}
-    block.insert_ops_before(list(casts.values()), hoisted[0])
-    call = CallOp(name, [casts[v].results[0] if v in casts else v for v in inputs], out_types)
+    casts = {v: converted(v, cpu_type(v.type)) for v in inputs if cpu_type(v.type) != v.type}
+    block.insert_ops_before([o for ops in casts.values() for o in ops], at)
+    call = CallOp(name, [casts[v][-1].results[0] if v in casts else v for v in inputs], out_types)
     call.attributes[HOISTED_CALL] = UnitAttr()
     block.insert_op_before(call, at)
     for old, new in zip(outputs, call.results):
         if new.type != old.type:
-            back = _typecast(new, old.type)
-            block.insert_op_before(back, at)
-            new = back.results[0]
+            back = converted(new, old.type)
+            block.insert_ops_before(back, at)
+            new = back[-1].results[0]
         old.replace_all_uses_with(new)
     for op in reversed(hoisted):
         op.detach()

@@ -11,10 +11,10 @@
 
 // CHECK: ttcore.device_module {
 // CHECK-LABEL: func.func @bf16_add
-// CHECK: %[[A:.*]] = "ttir.typecast"(%arg0) : (tensor<32x32xbf16>) -> tensor<32x32xf32>
-// CHECK: %[[B:.*]] = "ttir.typecast"(%arg1) : (tensor<32x32xbf16>) -> tensor<32x32xf32>
+// CHECK: %[[A:.*]] = ttir.to_layout %arg0, %{{.*}} : tensor<32x32xbf16> into tensor<32x32xf32> -> tensor<32x32xf32>
+// CHECK: %[[B:.*]] = ttir.to_layout %arg1, %{{.*}} : tensor<32x32xbf16> into tensor<32x32xf32> -> tensor<32x32xf32>
 // CHECK: %[[C:.*]] = call @[[FN:cpu_hoisted_ttir_add_[0-9a-f]+]](%[[A]], %[[B]]) {ttir.cpu_hoist_call} : (tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32>
-// CHECK: "ttir.typecast"(%[[C]]) : (tensor<32x32xf32>) -> tensor<32x32xbf16>
+// CHECK: ttir.to_layout %[[C]], %{{.*}} : tensor<32x32xf32> into tensor<32x32xbf16> -> tensor<32x32xbf16>
 // CHECK-LABEL: func.func @f32_add
 // CHECK: call @[[FN]](%arg0, %arg1) {ttir.cpu_hoist_call}
 // CHECK: func.func private @[[FN]](tensor<32x32xf32>, tensor<32x32xf32>) -> tensor<32x32xf32> attributes {tt.function_type = "forward_cpu_declaration"}
@@ -23,13 +23,13 @@
 // CHECK: func.func @[[FN]](%arg0: tensor<32x32xf32>, %arg1: tensor<32x32xf32>) -> tensor<32x32xf32> attributes {tt.function_type = "forward_cpu"}
 // CHECK-NEXT: "ttir.add"(%arg0, %arg1)
 
-// The hoisted call reads and writes host tensors: a device value moves to the host (bf16_add casts on the
-// device first), a host argument goes in as it is; results move back to the device. The CPU function's
+// The hoisted call reads and writes host tensors: a device value moves to the host (bf16_add casts it there
+// to f32), a host argument goes in as it is; results move back to the device. The CPU function's
 // ops work in system memory.
 // TTNN: #[[HOST:ttnn_layout[0-9]*]] = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x32xf32, #system_memory>>
 // TTNN-LABEL: func.func @bf16_add
-// TTNN: "ttnn.typecast"
 // TTNN: "ttnn.from_device"
+// TTNN: "ttnn.typecast"
 // TTNN: %[[IN:.*]] = "ttnn.to_layout"({{.*}}) {{.*}} -> tensor<32x32xf32, #[[HOST]]>
 // TTNN: call @cpu_hoisted_ttir_add_{{.*}}(%[[IN]], %{{.*}}) {ttir.cpu_hoist_call}
 // TTNN-LABEL: func.func @f32_add

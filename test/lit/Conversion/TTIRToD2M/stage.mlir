@@ -6,8 +6,9 @@
 // TTIR ops as D2M programs on 1x1 grids, then spread over the largest grids their tiles allow; the Metal
 // pipeline runs them.
 
+// CHECK: #[[LAYOUT:layout[0-9]*]] = #ttcore.metal_layout<logical_shape = 128x256, dim_alignments = 32x32, collapsed_intervals = dense<{{\[\[}}0, 1], [1, 2]]> : tensor<2x2xi64>, l1, sharded>
 // CHECK-LABEL: func.func @ops
-// CHECK: %[[E:.*]] = d2m.empty() : tensor<1x1x4x8x!ttcore.tile<32x32, bf16>, #ttcore.metal_layout<logical_shape = 128x256, dim_alignments = 32x32, collapsed_intervals = dense<{{\[\[}}0, 1], [1, 2]]> : tensor<2x2xi64>, l1, sharded>>
+// CHECK: %[[E:.*]] = d2m.empty() : tensor<1x1x4x8x!ttcore.tile<32x32, bf16>, #[[LAYOUT]]>
 // CHECK: %[[A:.*]] = d2m.to_layout %arg0, %[[E]] : tensor<128x256xbf16> into tensor<1x1x4x8x!ttcore.tile<32x32, bf16>
 // CHECK: d2m.generic {{{.*}}grid = #ttcore.grid<1x1>{{.*}}threads = [#d2m.thread<unified>]} ins(%[[A]], %{{.*}} : {{.*}}) outs(
 // CHECK: d2m.remote_load

@@ -11,7 +11,7 @@
 // CHECK-SAME: -> (tensor<32x32xbf16>, tensor<32x32xbf16>)
 // CHECK: %[[Z:.*]] = "ttir.zeros"
 // CHECK: %[[R:.*]] = call @[[FN:cpu_hoisted_const_eval_[0-9a-f]+]]({{.*}}) {ttir.cpu_hoist_call}
-// CHECK: %[[B:.*]] = "ttir.typecast"(%[[R]]) : (tensor<32x32xf32>) -> tensor<32x32xbf16>
+// CHECK: %[[B:.*]] = ttir.to_layout %[[R]], %{{.*}} : tensor<32x32xf32> into tensor<32x32xbf16> -> tensor<32x32xbf16>
 // CHECK: return %[[Z]], %[[B]]
 // CHECK-LABEL: func.func @forward(
 // CHECK: ttcore.load_cached(@forward_const_eval_0, [%arg1, %arg2])
