@@ -513,3 +513,11 @@ def test_sort_carries_other_operands_along_any_dimension():
     check(lambda k, a, b: jax.lax.sort((k, a, b), dimension=0, num_keys=1), keys, ints, f32(4, 12))
     check(lambda k, a: jax.lax.sort((k, a), dimension=1, num_keys=1),
           keys.reshape(2, 4, 6), ints.reshape(2, 4, 6))
+
+
+def test_row_scatter_add_is_an_embedding_gradient():
+    """Rows added at row indices (repeats summing) into a table, or into zeros: embedding_backward."""
+    ids = np.array([3, 0, 3, 7, 1, 3], np.int32)
+    check(lambda w, g: jnp.asarray(w).at[ids].add(g), f32(8, 64), f32(6, 64))
+    check(lambda g: jnp.zeros((8, 64), jnp.float32).at[ids].add(g), f32(6, 64))
+    check(lambda w, g: jnp.asarray(w).at[ids.reshape(2, 3)].add(g), f32(8, 64), f32(2, 3, 64))

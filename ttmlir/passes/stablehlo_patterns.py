@@ -395,9 +395,35 @@ def scatter(b: Builder, op):
     if len(op.operands) != 3:
         raise refuse(op, "TTIR scatters one tensor at a time")
     reduce = _scatter_reduce(op)
+    if reduce == "sum" and _adds_rows(op):
+        return [_embedding_backward(b, op)]
     if len(op.attr("scatter_dimension_numbers").scatter_dims_to_operand_dims) <= 1:
         return [_scatter_aligned(b, op, reduce)]
     return [_scatter_flat(b, op, reduce)]
+
+
+def _adds_rows(op) -> bool:
+    """Whole rows of a [rows, features] operand added at row indices (an embedding's gradient): the update is one
+    row per index, the index vector a single row number."""
+    operand, indices, updates = op.operands
+    d = op.attr("scatter_dimension_numbers")
+    index_shape, update_shape = shape(indices), shape(updates)
+    return len(shape(operand)) == 2 and list(d.inserted_window_dims) == [0] and \
+        list(d.scatter_dims_to_operand_dims) == [0] and not d.input_batching_dims and \
+        d.index_vector_dim == len(index_shape) - 1 and index_shape[-1] == 1 and \
+        list(d.update_window_dims) == [len(update_shape) - 1] and \
+        update_shape == (*index_shape[:-1], shape(operand)[1])
+
+
+def _embedding_backward(b: Builder, op):
+    """The rows added: embedding_backward sums each index's update row into a zero table ([batch, positions, 1]
+    indices), which is added to the operand unless that is zero."""
+    operand, indices, updates = op.operands
+    index_shape = shape(indices)
+    if len(index_shape) != 3:
+        indices = b.reshape(indices, (1, math.prod(index_shape[:-1]), 1))
+    grad = b.ttir("embedding_backward", [indices, operand, updates], op.results[0].type)
+    return grad if splat_of(operand) == 0 else b.ttir("add", [operand, grad], op.results[0].type)
 
 
 def _scatter_aligned(b: Builder, op, reduce: str):
