@@ -461,3 +461,39 @@ def test_multi_latent_decode_splits_query_heads_over_one_shared_cache():
         weights = torch.softmax(q[0, user] @ keys.T / 8.0, dim=-1)
         expected[0, user] = weights @ keys[:, :32]
     torch.testing.assert_close(out, expected, rtol=2e-2, atol=2e-2)
+
+
+def test_composite_flattened_for_propagation_is_rebuilt_on_local_shapes():
+    """A composite's decomposition is propagated through (its broadcast constants made per chip, nothing
+    gathered), then outlined again: the TTIR gelu runs on each chip's columns and the columns put back equal
+    torch's tanh gelu of the whole."""
+    text = '''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%a: tensor<32x64xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) -> tensor<32x64xf32> {
+      %0 = stablehlo.composite "tenstorrent.gelu_tanh" %a {composite_attributes = {approximate = "tanh"}, decomposition = @gelu} : (tensor<32x64xf32>) -> tensor<32x64xf32>
+      return %0 : tensor<32x64xf32>
+    }
+    func.func private @gelu(%x: tensor<32x64xf32>) -> tensor<32x64xf32> {
+      %half = stablehlo.constant dense<5.000000e-01> : tensor<f32>
+      %one = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+      %c = stablehlo.constant dense<0.797884583> : tensor<f32>
+      %k = stablehlo.constant dense<4.471500e-02> : tensor<f32>
+      %h = stablehlo.broadcast_in_dim %half, dims = [] : (tensor<f32>) -> tensor<32x64xf32>
+      %o = stablehlo.broadcast_in_dim %one, dims = [] : (tensor<f32>) -> tensor<32x64xf32>
+      %cc = stablehlo.broadcast_in_dim %c, dims = [] : (tensor<f32>) -> tensor<32x64xf32>
+      %kk = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<f32>) -> tensor<32x64xf32>
+      %x2 = stablehlo.multiply %x, %x : tensor<32x64xf32>
+      %x3 = stablehlo.multiply %x2, %x : tensor<32x64xf32>
+      %t0 = stablehlo.multiply %x3, %kk : tensor<32x64xf32>
+      %t1 = stablehlo.add %x, %t0 : tensor<32x64xf32>
+      %t2 = stablehlo.multiply %t1, %cc : tensor<32x64xf32>
+      %t3 = stablehlo.tanh %t2 : tensor<32x64xf32>
+      %t4 = stablehlo.add %t3, %o : tensor<32x64xf32>
+      %t5 = stablehlo.multiply %x, %h : tensor<32x64xf32>
+      %r = stablehlo.multiply %t5, %t4 : tensor<32x64xf32>
+      return %r : tensor<32x64xf32>
+    }'''
+    a = torch.randn(32, 64)
+    ir, (out,) = pipeline_run(text, [[a[:, :32], a[:, 32:]]])
+    assert 'stablehlo.composite "tenstorrent.gelu_tanh"' in ir and "(tensor<32x32xf32>) -> tensor<32x32xf32>" in ir
+    assert "all_gather" not in ir and "mesh_partition" not in ir
+    torch.testing.assert_close(out, torch.nn.functional.gelu(a, approximate="tanh"), rtol=2e-2, atol=2e-2)

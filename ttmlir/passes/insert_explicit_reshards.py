@@ -65,7 +65,7 @@ def reshard_op(op: Operation, mesh_name: str) -> None:
     # what the op computes per chip: result dims its factors tie to split operand dims; the others whole
     computed = [[()] * len(r) for r in results]
     for i, factor in enumerate(factors or ()):
-        if any(p[0] == "operand" for p in factor.places) and not factor.reduction:
+        if (factor.spread or any(p[0] == "operand" for p in factor.places)) and not factor.reduction:
             for _, j, d in (p for p in factor.places if p[0] == "result"):
                 computed[j][d] = chosen[i]
     after = op

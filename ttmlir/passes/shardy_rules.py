@@ -23,6 +23,7 @@ class Factor(NamedTuple):
     size: int
     places: tuple[Place, ...]
     reduction: bool = False
+    spread: bool = False  # a result dim the op fills with copies (a broadcast's new dim): any piece is made locally
 
 
 def _ints(attr: Attribute | None) -> tuple[int, ...]:
@@ -59,8 +60,8 @@ def _transpose(op: Operation) -> list[Factor]:
 def _broadcast(op: Operation) -> list[Factor]:
     dims, src, out = _ints(_prop(op, "broadcast_dimensions")), _shape(op.operands[0]), _shape(op.results[0])
     mapped = {r: j for j, r in enumerate(dims) if src[j] == out[r]}
-    return [Factor(size, ((("operand", 0, mapped[r]),) if r in mapped else ()) + (("result", 0, r),))
-            for r, size in enumerate(out)]
+    return [Factor(size, ((("operand", 0, mapped[r]),) if r in mapped else ()) + (("result", 0, r),),
+                   spread=r not in mapped) for r, size in enumerate(out)]
 
 
 def _reshape(op: Operation) -> list[Factor]:

@@ -48,9 +48,10 @@ class StableHLOPipeline(ModulePass):
         if self.enable_auto_sharding:
             steps.append(passes["auto-sharding"](dump_variants=self.dump_variants, dump_dir=self.dump_dir))
         steps += [passes[name]() for name in (
-            "decouple-const-fanout", "decompose-custom-call-tuples", "register-user-sharding-rule", "sdy-user-priority-propagate", "sdy-sharding-constraint-to-reshard", "replicate-non-splittable-values",
+            "decouple-const-fanout", "decompose-custom-call-tuples", "flatten-or-convert-composites",
+            "register-user-sharding-rule", "sdy-user-priority-propagate", "sdy-sharding-constraint-to-reshard", "replicate-non-splittable-values",
             "sdy-insert-explicit-reshards", "wrap-under-manual-computation",
             "sdy-reshard-to-collectives", "shardy-ccl-canonicalization", "annotate-local-shapes", "update-global-to-local-shapes",
-            "sdy-close-shardings", "canonicalize")]
+            "reoutline-composite", "sdy-close-shardings", "canonicalize")]
         for step in steps:
             step.apply(ctx, op)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, Float32Type, ModuleOp, TensorType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, Float32Type, ModuleOp, SymbolRefAttr, TensorType
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
@@ -332,7 +332,9 @@ class InlinerPass(ModulePass):
                 _inline(call, functions[call.callee.root_reference.data])
         else:
             raise PassFailure(module, "recursive calls cannot be inlined")
-        called = {op.callee.root_reference.data for op in module.walk() if isinstance(op, CallOp)}
+        # a symbol named anywhere (a call, a composite's decomposition) keeps its function, as MLIR's symbol uses do
+        called = {a.root_reference.data for op in module.walk() if not isinstance(op, FuncOp)
+                  for a in (*op.properties.values(), *op.attributes.values()) if isinstance(a, SymbolRefAttr)}
         for name, func in functions.items():
             if func.sym_visibility is not None and func.sym_visibility.data == "private" and name not in called \
                     and func.body.blocks:
