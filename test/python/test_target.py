@@ -84,6 +84,24 @@ def test_translate_writes_a_binary_that_reads_back_as_compiled(tmp_path):
     assert [matmul.a.globalId, matmul.b.globalId] == [r.globalId for r in program.inputs[:2]]
 
 
+def test_translate_keeps_the_module_inline_with_print_local_scope(tmp_path):
+    """--mlir-print-local-scope: the MLIR the .ttnn keeps for debugging has its layouts inline, not as aliases;
+    other translations refuse the flag."""
+    ttnn_ir = subprocess.run([sys.executable, "-c", "import sys, ttmlir_opt; sys.exit(ttmlir_opt.main())",
+                              "--ttir-to-ttnn-backend-pipeline", str(ROOT / "examples" / "mlp.mlir")],
+                             capture_output=True, text=True, cwd=ROOT / "tools").stdout
+    kept = {}
+    for flags in ((), ("--mlir-print-local-scope",)):
+        out = tmp_path / f"mlp{len(flags)}.ttnn"
+        result = tool("ttmlir-translate", "--ttnn-to-flatbuffer", *flags, "-o", str(out), stdin=ttnn_ir.encode())
+        assert result.returncode == 0, result.stderr
+        kept[flags] = fbu.load(out)[1].programs[0].debugInfo.mlir.source
+    assert "#ttnn_layout = " in kept[()] and "#ttnn_layout" not in kept[("--mlir-print-local-scope",)]
+    assert "#ttnn.ttnn_layout<" in kept[("--mlir-print-local-scope",)]
+    result = tool("ttmlir-translate", "--mlir-to-python", "--mlir-print-local-scope", stdin=b"module {}")
+    assert result.returncode == 1 and b"applies to --ttnn-to-flatbuffer only" in result.stderr
+
+
 def test_translate_rejects_ttir_with_a_located_error_and_no_file(tmp_path):
     src = tmp_path / "ttir.mlir"
     src.write_text(MLP)

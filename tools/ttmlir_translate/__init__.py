@@ -13,7 +13,9 @@ TRANSLATIONS = {"--ttnn-to-flatbuffer": "Serialize a TTNN module to a .ttnn flat
                 "--ttkernel-to-cpp": "Translate kernel functions (emitc, after --convert-ttkernel-to-emitc) to C++",
                 "--mlir-to-cpp": "Translate EmitC host code (after --convert-ttnn-to-emitc) to C++ against the TTNN API",
                 "--mlir-to-python": "Translate EmitPy code (after --convert-ttnn-to-emitpy) to Python"}
-FLAGS = {"--allow-unregistered-dialect": "Allow operations of unregistered dialects"}
+FLAGS = {"--allow-unregistered-dialect": "Allow operations of unregistered dialects",
+         "--mlir-print-local-scope": "Keep the module in the .ttnn's debug info printed with attributes inline "
+                                     "(no aliases)"}
 
 
 def usage_error(message: str):
@@ -53,6 +55,9 @@ def parse_args(argv: list[str]) -> tuple[str, str, str | None, set[str]]:
         usage_error(f"too many positional arguments: {' '.join(positional)}")
     if translation is None:
         usage_error(f"no translation chosen; use one of {', '.join(TRANSLATIONS)}")
+    if "--mlir-print-local-scope" in flags and translation != "--ttnn-to-flatbuffer":
+        usage_error(f"--mlir-print-local-scope applies to --ttnn-to-flatbuffer only (the MLIR it keeps), not "
+                    f"{translation}")
     return positional[0] if positional else "-", output, translation, flags
 
 
@@ -86,7 +91,9 @@ def run(argv: list[str]) -> int:
                 data = translate_metal(module)
             else:
                 from ttmlir.target.ttnn import translate
-                data = translate(module, source=text)
+                # the debug info keeps the input text, or the module printed as asked
+                data = translate(module, source=None if "--mlir-print-local-scope" in flags else text,
+                                 local_scope="--mlir-print-local-scope" in flags)
         except TranslateError as error:
             pos = positions.get(error.op) if error.op is not None else None
             raise DiagnosticError(Diagnostic("error", str(error), filename, text, pos)) from None

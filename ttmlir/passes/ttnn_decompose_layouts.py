@@ -7,7 +7,9 @@ A to_tensor_spec says what its result must be (page layout, data type, memory); 
   host (move it on first) or an untilize must leave L1 or a sharded layout first;
 - a tilize/untilize runs where its data type allows it on device; if neither side's type does, it runs
   on the host, the typecast staying on the device where the tiled side is;
-- at a CPU-hoisted call's boundary all work happens on the host.
+- at a CPU-hoisted call's boundary all work happens on the host;
+- tt-metal cannot tilize a row-major sharded tensor whose shards are no whole tiles (tt-metal#30541): it leaves
+  its shards for DRAM, is padded to whole tiles, tilized, sliced back and resharded.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import ttnn
+from ttmlir.dialects.props import KINDS
 from ttmlir.dialects.ttnn import TTNNLayoutAttr, TTNNOp
 from ttmlir.passes import PassFailure
 from ttmlir.passes.cpu_hoist import HOISTED_CALL
@@ -139,9 +142,40 @@ def _at_hoisted_boundary(op: TTNNOp) -> bool:
         (len(users) == 1 and isinstance(users[0], CallOp) and HOISTED_CALL in users[0].attributes)
 
 
+def _ragged_shards(layout: TTNNLayoutAttr) -> bool:
+    return _sharded(layout) and not layout.is_tiled and any(d % ttnn.TILE for d in layout.memref.get_shape())
+
+
+def _tilize_through_dram(op: TTNNOp) -> SSAValue:
+    """Unshard to DRAM, pad to whole tiles, tilize, slice back, reshard."""
+    value, target = op.operands[0], op.results[0].type
+    shape, element, dtype = tuple(target.get_shape()), target.element_type, target.encoding.data_type
+    padded = (*shape[:-2], *(math.ceil(d / ttnn.TILE) * ttnn.TILE for d in shape[-2:]))
+    padding = [0] * (2 * len(shape))
+    for dim in (len(shape) - 2, len(shape) - 1):
+        padding[2 * dim + 1] = padded[dim] - shape[dim]
+    steps = [("to_memory_config", {}, shape, False),
+             ("pad", {"padding": KINDS["i32_darray"].build(padding), "value": KINDS["f32"].build(0.0)}, padded, False),
+             ("to_layout", {}, padded, True),
+             ("slice_static", {"begins": KINDS["i32_array"].build([0] * len(shape)),
+                               "ends": KINDS["i32_array"].build(list(shape)),
+                               "step": KINDS["i32_array"].build([1] * len(shape))}, shape, True)]
+    for name, props, result, tiled in steps:
+        new = ttnn_op(name, [value], props, [TensorType(element, result, ttnn.layout_for(result, element, "dram",
+                                                                                           tiled, dtype))], op)
+        op.parent.insert_op_before(new, op)
+        value = new.results[0]
+    reshard = ttnn_op("to_memory_config", [value], {}, [target], op)
+    op.parent.insert_op_before(reshard, op)
+    return reshard.results[0]
+
+
 def decompose(op: TTNNOp) -> SSAValue:
     chain = _Chain(op)
     src, dst = chain.src, chain.dst
+    if _ragged_shards(src) and dst.is_tiled and dst.buffer_type != HOST and src.data_type == dst.data_type \
+            and len(chain.source.get_shape()) >= 2:
+        return _tilize_through_dram(op)
     relayout, cast = src.is_tiled != dst.is_tiled, src.data_type != dst.data_type
     if not relayout and not cast and not _memory_changes(src, dst):
         raise PassFailure(op, "Redundant ttnn::ToLayoutOp - no ttnn layout ops needed, this may be due to the "

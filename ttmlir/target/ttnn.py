@@ -495,12 +495,12 @@ def _mesh_shape(module: ModuleOp) -> tuple[int, int]:
 
 
 def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: dict | None = None,
-              source: str | None = None) -> bytes:
+              source: str | None = None, local_scope: bool = False) -> bytes:
     """Serialize a TTNN module.
 
     `stages` maps pipeline stage names to their MLIR text; `goldens` maps a program name to its golden
     tensors (numpy arrays) keyed by op location (`loc("...")`) or `input_N` for program inputs; `source` is
-    the module's text when the caller read it from one (else the module is printed).
+    the module's text when the caller read it from one (else the module is printed, inline with `local_scope`).
     """
     from ttmlir.passes.cpu_hoist import cpu_module_of
     from ttmlir.passes.mark_functions_as_forward import FORWARD_DEVICE, FUNCTION_TYPE
@@ -514,7 +514,7 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
     binary.version, binary.ttmlirGitHash = fbu.version_t(), fbu.git_hash()
     binary.systemDesc = fbu.system_desc_t(system.data.as_dict())
     binary.meshShape = _dim2d(*_mesh_shape(module))
-    source = source if source is not None else print_module(module)
+    source = source if source is not None else print_module(module, local_scope=local_scope)
     binary.programs = []
     cpu = cpu_module_of(module)  # functions hoisted to the CPU run as programs on host tensors
     functions = [f for m in (device_module_of(module), cpu) if m is not None for f in m.ops
