@@ -235,3 +235,50 @@ def test_three_projections_split_by_the_fused_qkv_kernel():
                             _outputs(plain, inputs), _outputs(fused, inputs)):
         golden = (x @ w.float().T + b.float()).reshape(1, 32, -1, 64).permute(0, 2, 1, 3)
         assert pcc(golden, f) > 0.999 and pcc(a, f) > 0.999
+
+
+NORM_ACT = """
+func.func @forward(%x: tensor<64x256xbf16>, %w: tensor<256xbf16>) -> (tensor<256x64xbf16>, tensor<64x256xbf16>) {
+  %0 = "ttir.rms_norm"(%x, %w) <{normalized_shape = array<i64: 256>, epsilon = 1.000000e-05 : f32,
+      operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<64x256xbf16>, tensor<256xbf16>) -> tensor<64x256xbf16>
+  %1 = "ttir.permute"(%0) <{permutation = array<i64: 1, 0>}> : (tensor<64x256xbf16>) -> tensor<256x64xbf16>
+  %2 = "ttir.gelu"(%1) : (tensor<256x64xbf16>) -> tensor<256x64xbf16>
+  %3 = "ttir.rms_norm"(%x, %w) <{normalized_shape = array<i64: 256>, epsilon = 1.000000e-02 : f32,
+      operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<64x256xbf16>, tensor<256xbf16>) -> tensor<64x256xbf16>
+  %4 = "ttir.silu"(%3) : (tensor<64x256xbf16>) -> tensor<64x256xbf16>
+  return %2, %4 : tensor<256x64xbf16>, tensor<64x256xbf16>
+}
+"""
+
+
+def test_rms_norm_and_its_activation_run_as_one_kernel(tmp_path):
+    """With the optimizer on, gelu (through a permute) and silu of an rms_norm run as dit_rms_norm_unary_fused,
+    with the values of the separate ops and of torch; EmitPy's generated Python reproduces the binary."""
+    import json
+
+    from ttrt.common.api import API
+
+    from ttmlir.compiler import compile_ttir
+    from ttmlir.target.python import translate_to_python
+
+    g = torch.Generator().manual_seed(4)
+    x = (torch.randn(64, 256, generator=g) * 3).to(torch.bfloat16)
+    w = (torch.rand(256, generator=g) + 0.5).to(torch.bfloat16)
+    plain = lower(NORM_ACT, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=1 enable-fusing-pass=false")
+    fused = lower(NORM_ACT, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=1")
+    text = print_module(fused)
+    assert text.count('"ttnn.dit_rms_norm_unary_fused"') == 2 and '"ttnn.rms_norm"' not in text
+    assert 'activation = "gelu"' in text and 'activation = "silu"' in text and '"ttnn.gelu"' not in text
+    norm = lambda eps: x.float() * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + eps) * w.float()  # noqa
+    goldens = [torch.nn.functional.gelu(norm(1e-5).T), torch.nn.functional.silu(norm(1e-2))]
+    for golden, a, b in zip(goldens, _outputs(plain, [x, w]), _outputs(fused, [x, w])):
+        assert pcc(golden, b) > 0.999 and pcc(a, b) > 0.999
+    py = translate_to_python(lower(NORM_ACT, "<test>", "ttir-to-emitpy-pipeline", "optimization-level=1"))
+    assert "ttnn.experimental.dit_rms_norm_unary_fused(" in py
+    (tmp_path / "model.py").write_text(py)
+    (tmp_path / "model.ttnn").write_bytes(compile_ttir(NORM_ACT, pipeline_options="optimization-level=1"))
+    API.initialize_apis()
+    API.EmitPy(args={"binary": str(tmp_path / "model.py"), "--flatbuffer": str(tmp_path / "model.ttnn"),
+                     "--result-file": str(tmp_path / "results.json"), "--artifact-dir": str(tmp_path / "art")})()
+    result = json.loads((tmp_path / "results.json").read_text())[0]
+    assert result["result"] == "pass", result["exception"]

@@ -604,6 +604,9 @@ TTNN_ONLY = (
        summary="Layer norm over the last dimension."),
     op("rms_norm", "norm", "input weight? bias?", props="epsilon:f32=1e-12" + COMPUTE_CONFIG,
        summary="RMS norm over the last dimension."),
+    op("dit_rms_norm_unary_fused", "norm", "input weight? bias? residual_input?",
+       props="epsilon:f32=1e-05 activation:str? memory_config:memory_config?" + COMPUTE_CONFIG,
+       summary="RMS norm over the last dimension of input (+ residual_input), then a unary activation, in one kernel."),
     # a norm over a row split across chips: each chip's partial sums (pre), all-gathered, then the norm (post)
     op("rms_norm_pre_all_gather", "norm_stats", "input residual?", props="use_2d_core_grid:bool?" + COMPUTE_CONFIG,
        summary="Per row of input (+ residual): its sum of squares, in column 0 of a tile-wide result."),
@@ -1002,6 +1005,13 @@ def last_dim_norm_rule(op: TTOp):
             raise op.error(f"{name} tensor must be 1D with size matching the last dimension of input")
 
 
+def dit_rms_norm_rule(op: TTOp):
+    residual = op.operand_groups()["residual_input"]
+    if residual and shape_of(residual[0]) != first_shape(op):
+        raise op.error("residual_input tensor must have the same shape as input")
+    last_dim_norm_rule(op)
+
+
 # TTNN ops verified unlike the rest of their family, as upstream's TTNN verifies them.
 def linear_rule(op: TTOp):
     """As TTIR's; the product's own shape also verifies when the bias pads to one tile of rows, as tt-metal's fused
@@ -1024,7 +1034,7 @@ TTNN_OWN_RULES = {"linear": linear_rule, "argmax": argmax_rule, "prod": prod_rul
                   "layer_norm_post_all_gather": norm_post_rule, "paged_fill_cache": paged_fill_cache,
                   "paged_update_cache": paged_update_cache,
                   "rand": rand_rule, "pow_scalar": pow_scalar_rule, "constant": constant_rule,
-                  "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule, **attention.TTNN_RULES, **conv.TTNN_RULES, **moe.TTNN_RULES, **trace.TTNN_RULES,
+                  "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule, "dit_rms_norm_unary_fused": dit_rms_norm_rule, **attention.TTNN_RULES, **conv.TTNN_RULES, **moe.TTNN_RULES, **trace.TTNN_RULES,
                   "assign": assign_rule, "point_to_point": point_to_point_rule, "dump_tensor": debug.dump_tensor_rule,
                   **ttml.TTNN_RULES}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)

@@ -31,6 +31,7 @@ CALLEES = {"pow_tensor": "pow", "split_query_key_value_and_split_heads": "transf
            "nlp_create_qkv_heads_decode": "experimental.nlp_create_qkv_heads_decode",
            "rotary_embedding_llama": "experimental.rotary_embedding_llama",
            "rotary_embedding": "experimental.rotary_embedding", "paged_update_cache": "experimental.paged_update_cache",
+           "dit_rms_norm_unary_fused": "experimental.dit_rms_norm_unary_fused",
            "chunked_scaled_dot_product_attention": "transformer.chunked_scaled_dot_product_attention",
            "paged_fill_cache": "experimental.paged_fill_cache", "update_cache": "update_cache",
            "fill_cache": "fill_cache", "all_to_all_dispatch_metadata": "experimental.all_to_all_dispatch_metadata",

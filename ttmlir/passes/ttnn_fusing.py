@@ -7,7 +7,8 @@ that describe their chip (`ttcore.system_desc`; without one nothing can be valid
 decode heads gathered back into rows (a [1, B, H, D] tensor reordered to [B, H, 1, D] and collapsed to
 [B, H * D]) become `ttnn.nlp_concat_heads_decode`; a RoPE on decode rows reordered to [1, B, H, D] becomes the
 decode-mode `ttnn.rotary_embedding` (`ttnn_fusing_rope`); three projections of one input split into heads become
-one projection and `ttnn.split_query_key_value_and_split_heads` (`ttnn_fusing_split_qkv`); and with
+one projection and `ttnn.split_query_key_value_and_split_heads` (`ttnn_fusing_split_qkv`); a silu, gelu or relu of
+an rms_norm becomes `ttnn.dit_rms_norm_unary_fused`; and with
 `enable-rope-fusion` RoPE written out in TTNN ops becomes `ttnn.rotary_embedding` first. (Upstream's pipelines find RoPE in TTIR as a composite that the op
 model then promotes; ours ask for it here, where the same op-model check runs.) `enable-sdpa-fusion` is not in
 this build and is refused.
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, Signedness, StringAttr
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, ModuleOp, Signedness, StringAttr, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
@@ -31,6 +32,7 @@ from ttmlir.passes.ttnn_utils import with_conv2d_config
 
 CONV_ACTIVATIONS = frozenset({"relu", "relu6", "silu", "sigmoid"})
 MATMUL_ACTIVATIONS = frozenset({"sigmoid", "silu", "gelu"})
+NORM_ACTIVATIONS = frozenset({"silu", "gelu", "relu"})  # those tt-metal's DiT rms_norm kernel applies
 
 
 def _only_user(value: SSAValue) -> Operation | None:
@@ -70,6 +72,31 @@ def _fuse_matmul(op: ttnn.TTNNOp) -> None:
     activation.results[0].replace_all_uses_with(op.results[0])
     activation.detach()
     activation.erase()
+
+
+def _fuse_rms_norm(activation: ttnn.TTNNOp) -> None:
+    """An activation of an rms_norm read by nothing else (through one-reader permutes and reshapes, which the
+    elementwise activation commutes with) becomes part of it: dit_rms_norm_unary_fused in the norm's place."""
+    value = activation.operands[0]
+    while isinstance(value.owner, ttnn.TTNNOp) and value.owner.ROW.name in ("permute", "reshape") \
+            and _only_user(value) is not None:
+        value = value.owner.operands[0]
+    norm = value.owner
+    if not isinstance(norm, ttnn.TTNNOp) or norm.ROW.name != "rms_norm" or _only_user(value) is None:
+        return
+    from ttmlir.passes.ttnn_utils import ttnn_op
+
+    props = {**norm.properties, "activation": StringAttr(activation.ROW.name)}
+    fused = ttnn_op("dit_rms_norm_unary_fused", norm.operands, props, [value.type], norm)
+    groups = norm.operand_groups()
+    fused.properties["operandSegmentSizes"] = DenseArrayBase.from_list(
+        i32, [1, len(groups["weight"]), len(groups["bias"]), 0])
+    norm.parent.insert_op_before(fused, norm)
+    value.replace_all_uses_with(fused.results[0])
+    activation.results[0].replace_all_uses_with(activation.operands[0])
+    for op in (activation, norm):
+        op.detach()
+        op.erase()
 
 
 def _through_typecasts(value: SSAValue) -> SSAValue:
@@ -162,6 +189,8 @@ class TTNNFusingPass(ModulePass):
                     rope.decode(op)
             for block in [b for op in module.walk() for r in op.regions for b in r.blocks]:
                 split_qkv(block)
+            for op in [op for op in module.walk() if isinstance(op, ttnn.TTNNOp) and op.ROW.name in NORM_ACTIVATIONS]:
+                _fuse_rms_norm(op)
             for op in list(module.walk()):
                 if op.parent is not None and isinstance(op, ttnn.TTNNOp) and op.ROW.name == "reshape":
                     grid = hardware.CHIPS[arch_of(op)].grid

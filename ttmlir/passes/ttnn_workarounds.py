@@ -678,6 +678,7 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "scaled_dot_product_attention_decode": _mask_heads_materialized,
     "all_reduce": _all_reduce_in_4d, "all_reduce_async": _all_reduce_in_4d, "all_gather": _all_gather_in_2d,
     "reduce_scatter": _reduce_scatter_accumulates_in_f32, "rms_norm": _rms_norm_at_full_precision,
+    "dit_rms_norm_unary_fused": _rms_norm_at_full_precision,
     "topk_router_gpt": _router_k_padded,
     "sampling": _sampling_in_4d,
     "embedding": _embedding_weight_in_4d,

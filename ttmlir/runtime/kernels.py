@@ -459,6 +459,16 @@ def _norm(x, t):
     return out * (w if w is not None else 1) + (b if b is not None else 0)
 
 
+def _dit_rms_norm_unary_fused(x, t):
+    """rms_norm of input (+ residual_input) over the last dimension, then the activation, as one kernel."""
+    a = x["input"] + x["residual_input"] if x.get("residual_input") is not None else x["input"]
+    out = a * torch.rsqrt(a.pow(2).mean(-1, keepdim=True) + t.epsilon)
+    out = out * (x["weight"] if x.get("weight") is not None else 1) + (x["bias"] if x.get("bias") is not None else 0)
+    if t.activation and t.activation not in UNARY:
+        raise ValueError(f"dit_rms_norm_unary_fused activation '{t.activation}' is not a unary op the simulator has")
+    return UNARY[t.activation](out) if t.activation else out
+
+
 def _group_norm(x, t):
     a = x["input"]  # (N, H, W, C) or (N, 1, H*W, C): channels last
     c = a.shape[-1]
@@ -860,6 +870,7 @@ KERNELS: dict[str, Kernel] = {
     "batch_norm_training": _batch_norm,
     "layer_norm": _norm,
     "rms_norm": _norm,
+    "dit_rms_norm_unary_fused": _dit_rms_norm_unary_fused,
     "group_norm": _group_norm,
     "update_cache": _cache,
     "paged_update_cache": _paged_update_cache,

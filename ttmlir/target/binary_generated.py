@@ -420,6 +420,7 @@ class OpType(object):
     AdamwOp = 89
     SdpaFwOp = 90
     SdpaBwOp = 91
+    DitRmsNormUnaryFusedOp = 92
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -607,6 +608,8 @@ def OpTypeCreator(unionType, table):
         return SdpaFwOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.SdpaBwOp:
         return SdpaBwOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.DitRmsNormUnaryFusedOp:
+        return DitRmsNormUnaryFusedOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -15049,6 +15052,256 @@ class NormOpT(object):
         return normOp
 
 
+class DitRmsNormUnaryFusedOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = DitRmsNormUnaryFusedOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsDitRmsNormUnaryFusedOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def DitRmsNormUnaryFusedOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # DitRmsNormUnaryFusedOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # DitRmsNormUnaryFusedOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DitRmsNormUnaryFusedOp
+    def Weight(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DitRmsNormUnaryFusedOp
+    def Bias(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DitRmsNormUnaryFusedOp
+    def ResidualInput(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DitRmsNormUnaryFusedOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DitRmsNormUnaryFusedOp
+    def Epsilon(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # DitRmsNormUnaryFusedOp
+    def Activation(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
+    # DitRmsNormUnaryFusedOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DitRmsNormUnaryFusedOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def DitRmsNormUnaryFusedOpStart(builder):
+    builder.StartObject(9)
+
+def DitRmsNormUnaryFusedOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def DitRmsNormUnaryFusedOpAddWeight(builder, weight):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(weight), 0)
+
+def DitRmsNormUnaryFusedOpAddBias(builder, bias):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(bias), 0)
+
+def DitRmsNormUnaryFusedOpAddResidualInput(builder, residualInput):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(residualInput), 0)
+
+def DitRmsNormUnaryFusedOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def DitRmsNormUnaryFusedOpAddEpsilon(builder, epsilon):
+    builder.PrependFloat32Slot(5, epsilon, 0.0)
+
+def DitRmsNormUnaryFusedOpAddActivation(builder, activation):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(activation), 0)
+
+def DitRmsNormUnaryFusedOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def DitRmsNormUnaryFusedOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
+def DitRmsNormUnaryFusedOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class DitRmsNormUnaryFusedOpT(object):
+
+    # DitRmsNormUnaryFusedOpT
+    def __init__(
+        self,
+        input = None,
+        weight = None,
+        bias = None,
+        residualInput = None,
+        out = None,
+        epsilon = 0.0,
+        activation = None,
+        memoryConfig = None,
+        computeConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.weight = weight  # type: Optional[TensorRefT]
+        self.bias = bias  # type: Optional[TensorRefT]
+        self.residualInput = residualInput  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.epsilon = epsilon  # type: float
+        self.activation = activation  # type: Optional[str]
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        ditRmsNormUnaryFusedOp = DitRmsNormUnaryFusedOp()
+        ditRmsNormUnaryFusedOp.Init(buf, pos)
+        return cls.InitFromObj(ditRmsNormUnaryFusedOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, ditRmsNormUnaryFusedOp):
+        x = DitRmsNormUnaryFusedOpT()
+        x._UnPack(ditRmsNormUnaryFusedOp)
+        return x
+
+    # DitRmsNormUnaryFusedOpT
+    def _UnPack(self, ditRmsNormUnaryFusedOp):
+        if ditRmsNormUnaryFusedOp is None:
+            return
+        if ditRmsNormUnaryFusedOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(ditRmsNormUnaryFusedOp.Input())
+        if ditRmsNormUnaryFusedOp.Weight() is not None:
+            self.weight = TensorRefT.InitFromObj(ditRmsNormUnaryFusedOp.Weight())
+        if ditRmsNormUnaryFusedOp.Bias() is not None:
+            self.bias = TensorRefT.InitFromObj(ditRmsNormUnaryFusedOp.Bias())
+        if ditRmsNormUnaryFusedOp.ResidualInput() is not None:
+            self.residualInput = TensorRefT.InitFromObj(ditRmsNormUnaryFusedOp.ResidualInput())
+        if ditRmsNormUnaryFusedOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(ditRmsNormUnaryFusedOp.Out())
+        self.epsilon = ditRmsNormUnaryFusedOp.Epsilon()
+        self.activation = ditRmsNormUnaryFusedOp.Activation()
+        if self.activation is not None:
+            self.activation = self.activation.decode('utf-8')
+        if ditRmsNormUnaryFusedOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(ditRmsNormUnaryFusedOp.MemoryConfig())
+        if ditRmsNormUnaryFusedOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(ditRmsNormUnaryFusedOp.ComputeConfig())
+
+    # DitRmsNormUnaryFusedOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.weight is not None:
+            weight = self.weight.Pack(builder)
+        if self.bias is not None:
+            bias = self.bias.Pack(builder)
+        if self.residualInput is not None:
+            residualInput = self.residualInput.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.activation is not None:
+            activation = builder.CreateString(self.activation)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
+        DitRmsNormUnaryFusedOpStart(builder)
+        if self.input is not None:
+            DitRmsNormUnaryFusedOpAddInput(builder, input)
+        if self.weight is not None:
+            DitRmsNormUnaryFusedOpAddWeight(builder, weight)
+        if self.bias is not None:
+            DitRmsNormUnaryFusedOpAddBias(builder, bias)
+        if self.residualInput is not None:
+            DitRmsNormUnaryFusedOpAddResidualInput(builder, residualInput)
+        if self.out is not None:
+            DitRmsNormUnaryFusedOpAddOut(builder, out)
+        DitRmsNormUnaryFusedOpAddEpsilon(builder, self.epsilon)
+        if self.activation is not None:
+            DitRmsNormUnaryFusedOpAddActivation(builder, activation)
+        if self.memoryConfig is not None:
+            DitRmsNormUnaryFusedOpAddMemoryConfig(builder, memoryConfig)
+        if self.computeConfig is not None:
+            DitRmsNormUnaryFusedOpAddComputeConfig(builder, computeConfig)
+        ditRmsNormUnaryFusedOp = DitRmsNormUnaryFusedOpEnd(builder)
+        return ditRmsNormUnaryFusedOp
+
+
 class GroupNormOp(object):
     __slots__ = ['_tab']
 
@@ -26013,7 +26266,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT', 'DitRmsNormUnaryFusedOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 
