@@ -497,3 +497,21 @@ def test_composite_flattened_for_propagation_is_rebuilt_on_local_shapes():
     assert 'stablehlo.composite "tenstorrent.gelu_tanh"' in ir and "(tensor<32x32xf32>) -> tensor<32x32xf32>" in ir
     assert "all_gather" not in ir and "mesh_partition" not in ir
     torch.testing.assert_close(out, torch.nn.functional.gelu(a, approximate="tanh"), rtol=2e-2, atol=2e-2)
+
+
+def test_tt_sharding_constraint_names_mesh_axes_by_position():
+    """A custom op's `@tt.sharding_constraint` says `mesh_idx_1` for the mesh's second axis: the rows split over
+    "y" there, and the program equals one chip's; an index past the mesh is an error."""
+    def text(axis: str) -> str:
+        return f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+        func.func public @main(%a: tensor<64x32xf32>) -> tensor<64x32xf32> {{
+          %0 = stablehlo.custom_call @tt.sharding_constraint(%a) {{mhlo.frontend_attributes = {{xla.sdy.sharding = "#sdy.sharding_per_value<[<@mesh, [{{\\22{axis}\\22}}, {{}}]>]>"}}}} : (tensor<64x32xf32>) -> tensor<64x32xf32>
+          %1 = stablehlo.tanh %0 : tensor<64x32xf32>
+          return %1 : tensor<64x32xf32>
+        }}'''
+    a = torch.randn(64, 32)
+    ir, (out,) = pipeline_run(text("mesh_idx_1"), [a])
+    assert "tt.sharding_constraint" not in ir and "stablehlo.tanh %arg1 : tensor<32x32xf32>" in ir
+    torch.testing.assert_close(out, torch.tanh(a), rtol=2e-2, atol=2e-2)
+    with pytest.raises(PassFailure, match="'mesh_idx_2' names no axis of the 2-axis mesh"):
+        stablehlo_pipeline(parse_text(make_context(), text("mesh_idx_2"))[0])

@@ -5,7 +5,8 @@ A one-axis mesh `["batch"=8]` gains a leading `"batch_aux"=1` (an empty one beco
 chip when not given); a GSPMD module (`mhlo.sharding` strings) gets `["x"=1, "y"=N]` for the N devices its
 shardings name. With `automatic-arg-analysis` the mesh is `["default"=1, "batch"=C]` and every argument
 of the largest rank whose first dimension is not 1 is split along it over "batch" (batch parallelism); with
-`ttcore.argument_type`s, the inputs of the largest rank among inputs are.
+`ttcore.argument_type`s, the inputs of the largest rank among inputs are. Then `@tt.sharding_constraint` calls,
+whose shardings name the mesh's axes by position, become sharding constraints.
 """
 
 from __future__ import annotations
@@ -57,6 +58,11 @@ class AnalyzeMeshPass(ModulePass):
     automatic_arg_analysis: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        from ttmlir.passes.convert_xla_sdy_to_sdy import convert_tt_sharding_constraints
+        self._mesh(op)
+        convert_tt_sharding_constraints(op)  # their axes are positions in the mesh made here
+
+    def _mesh(self, op: ModuleOp) -> None:
         meshes = [m for m in op.ops if isinstance(m, sdy.MeshOp)]
         for m in meshes:
             axes = m.mesh.data.axes

@@ -49,6 +49,43 @@ def _take(attrs: dict, key: str) -> tuple[dict, str | None]:
     return out, front.data[key].data
 
 
+def _to_constraint(inner: Operation, resolve) -> None:
+    """The custom call as an `sdy.sharding_constraint` of the sharding its `xla.sdy.sharding` string names (the
+    string through `resolve`)."""
+    _, text = _take(dict(inner.attributes), "xla.sdy.sharding")
+    if text is None:
+        return
+    value = parse_attr(resolve(text), inner)
+    sharding = value.data[0] if isinstance(value, sdy.ShardingPerValueAttr) else \
+        value.data if isinstance(value, sdy.ShardingAttr) else None
+    if sharding is None or len(inner.operands) != 1:
+        raise PassFailure(inner, f"xla.sdy.sharding of a @{call_target(inner)} is not one sharding")
+    Rewriter.replace_op(inner, sdy.ShardingConstraintOp(
+        operands=[inner.operands[0]], result_types=[inner.results[0].type],
+        properties={"sharding": sdy.ShardingAttr(sharding)}))
+
+
+def convert_tt_sharding_constraints(module: ModuleOp) -> None:
+    """`@tt.sharding_constraint` calls (a custom op's sharding) name mesh axes by position, `mesh_idx_<i>`: with
+    the module's 2-d mesh known, they become sharding constraints on its axes."""
+    import re
+
+    mesh = next((m for m in module.ops if isinstance(m, sdy.MeshOp)), None)
+    axes = [name for name, _ in mesh.mesh.data.axes] if mesh is not None else []
+
+    def resolve(text: str) -> str:
+        def axis(match) -> str:
+            index = int(match.group(1))
+            if index >= len(axes):
+                raise PassFailure(module, f"'{match.group(0)}' names no axis of the {len(axes)}-axis mesh")
+            return axes[index]
+        return re.sub(r"mesh_idx_(\d+)", axis, text)
+
+    for inner in list(module.walk()):
+        if call_target(inner) == "tt.sharding_constraint":
+            _to_constraint(inner, resolve)
+
+
 @dataclass(frozen=True)
 class ConvertXlaSdyToSdyPass(ModulePass):
     """Convert xla sdy annotations into sdy annotations."""
@@ -73,17 +110,7 @@ class ConvertXlaSdyToSdyPass(ModulePass):
             if isinstance(inner, FuncOp):
                 self._function(inner)
             elif call_target(inner) in CONSTRAINT_TARGETS:
-                rest, text = _take(dict(inner.attributes), "xla.sdy.sharding")
-                if text is None:
-                    continue
-                value = parse_attr(text, inner)
-                sharding = value.data[0] if isinstance(value, sdy.ShardingPerValueAttr) else \
-                    value.data if isinstance(value, sdy.ShardingAttr) else None
-                if sharding is None or len(inner.operands) != 1:
-                    raise PassFailure(inner, f"xla.sdy.sharding of a @{call_target(inner)} is not one sharding")
-                Rewriter.replace_op(inner, sdy.ShardingConstraintOp(
-                    operands=[inner.operands[0]], result_types=[inner.results[0].type],
-                    properties={"sharding": sdy.ShardingAttr(sharding)}))
+                _to_constraint(inner, lambda text: text)
 
     @staticmethod
     def _function(func: FuncOp) -> None:
