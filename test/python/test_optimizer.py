@@ -3,6 +3,7 @@
 import pytest
 import torch
 
+from ttmlir.asm import print_module
 from ttmlir.compiler import compile_ttir, lower_to_ttnn
 from ttmlir.runtime import op_model
 from ttmlir.runtime.device import MeshDevice
@@ -159,3 +160,38 @@ def test_level1_prepares_conv2d_weights_once_and_matches_level0():
     runs = [run_program(binary, 0, inputs, device) for _ in range(2)]
     assert [ctx.const_eval_hits for _, ctx in runs] == [0, 2]  # weight and bias: one function each
     assert all(torch.equal(outputs[0].data.float(), base) for outputs, _ in runs)
+
+
+CONV3D = """
+module {
+  func.func @forward(%x: tensor<1x4x6x6x128xbf16>, %w: tensor<128x128x3x3x3xbf16>) -> tensor<1x2x4x4x128xbf16> {
+    %0 = "ttir.conv3d"(%x, %w) <{stride = array<i32: 1, 1, 1>, padding = array<i32: 0, 0, 0>, groups = 1 : i32, padding_mode = "zeros"}> : (tensor<1x4x6x6x128xbf16>, tensor<128x128x3x3x3xbf16>) -> tensor<1x2x4x4x128xbf16>
+    return %0 : tensor<1x2x4x4x128xbf16>
+  }
+}
+"""
+
+
+def test_tuned_conv3d_blocking_computes_the_same():
+    # level 1 blocks this conv3d's input channels by 128 (tt-metal's tuned row), not 32: the prepared weight's rows are
+    # laid out per block, so a wrong layout would show here; torch's conv3d is the reference
+    g = torch.Generator().manual_seed(2)
+    x, w = torch.randn(1, 4, 6, 6, 128, generator=g), torch.randn(128, 128, 3, 3, 3, generator=g) / 30
+    assert "c_in_block = 128" in print_module(lower_to_ttnn(CONV3D, "conv3d", "optimization-level=1"))
+    want = torch.nn.functional.conv3d(x.bfloat16().float().permute(0, 4, 1, 2, 3), w.bfloat16().float()).permute(0, 2, 3, 4, 1)
+    for level in (0, 1):
+        out, _ = _run(CONV3D, f"optimization-level={level}", [x, w])
+        assert pcc(want, out) > 0.999
+
+
+def test_conv2d_l1_model_slices_what_does_not_fit():
+    # a 512x512x256 conv2d does not fit L1 whole; sliced along its width it does, in fewer slices with smaller
+    # activation blocks; a small one fits whole
+    big = op_model.Conv2dWork(1, 512, 512, 256, 512 * 512, 256, (3, 3), "bf16")
+    assert big.slices_needed(ARCH, "l1_full") is None
+    n = big.slices_needed(ARCH, "dram_width", act_block_h=1024)
+    assert n is not None and big.l1_per_core(ARCH, n, "width", 1024) <= op_model.l1_budget(ARCH)
+    assert big.slices_needed(ARCH, "dram_width", act_block_h=32) <= n
+    assert big.slices_needed(ARCH, "dram_height", slices=1) is None
+    small = op_model.Conv2dWork(1, 32, 32, 64, 32 * 32, 64, (3, 3), "bf16")
+    assert small.slices_needed(ARCH, "l1_full") == 1

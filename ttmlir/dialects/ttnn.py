@@ -56,6 +56,33 @@ Conv2dConfigAttr = struct_attr("ttnn.conv2d_config", (
     *((key, "bool", False) for key in ("enable_act_double_buffer", "enable_weights_double_buffer",
                                        "enable_kernel_stride_folding", "config_tensors_in_dram"))),
     "How tt-metal's conv2d blocks, shards and buffers its work.")
+CONV2D_SLICE_TYPES = ("dram_height", "dram_width", "l1_full")
+
+
+@irdl_attr_definition
+class Conv2dSliceConfigAttr(Data[tuple]):
+    """How a conv2d passes through L1: `#ttnn.conv2d_slice_config<l1_full, 0>` (the whole op at once) or DRAM-sliced
+    along its output's height or width (`dram_height`/`dram_width`, 0 slices: as few as fit). Held as its
+    (field, value) pairs, as the struct attributes are."""
+
+    name = "ttnn.conv2d_slice_config"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            kind = parser.parse_identifier()
+            if kind not in CONV2D_SLICE_TYPES:
+                parser.raise_error(f"expected one of: {', '.join(CONV2D_SLICE_TYPES)}")
+            parser.parse_punctuation(",")
+            return ("slice_type", kind), ("num_slices", parser.parse_integer(allow_boolean=False, allow_negative=False))
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.get('slice_type')}, {self.get('num_slices')}>")
+
+    def get(self, key: str, default=None):
+        return dict(self.data).get(key, default)
+
+
 _GRID_AND_BLOCKS = (("compute_with_storage_grid_size", "attr", True),
                     *((key, "int", True) for key in ("in0_block_w", "out_subblock_h", "out_subblock_w")))
 MATMUL_PROGRAM_CONFIGS = (
@@ -491,6 +518,7 @@ KINDS.update({
     "compute_config": _attr_kind(DeviceComputeKernelConfigAttr),
     "conv2d_config": _attr_kind(Conv2dConfigAttr),
     "conv3d_config": _attr_kind(Conv3dConfigAttr),
+    "conv2d_slice_config": _attr_kind(Conv2dSliceConfigAttr),
     "sdpa_program_config": _attr_kind(SDPAProgramConfigAttr),
     "core_range_set": _attr_kind(CoreRangeSetAttr),
     "matmul_program_config": Kind(lambda a: isinstance(a, MATMUL_PROGRAM_CONFIGS), "TTNN matmul program config",
@@ -502,7 +530,7 @@ KINDS["program"] = _attr_kind(ttnn_program.ProgramAttr)
 
 OUT = " dtype:dtype? memory_config:memory_config?"
 COMPUTE_CONFIG = " compute_config:compute_config?"
-CONV_CONFIGS = " conv2d_config:conv2d_config?" + COMPUTE_CONFIG
+CONV_CONFIGS = " conv2d_config:conv2d_config?" + COMPUTE_CONFIG + " conv2d_slice_config:conv2d_slice_config?"
 SDPA_PROGRAM = " program_config:sdpa_program_config?"  # chunking and cores: how, never what, it computes
 # the configurations TTNN ops (by name, else by family) take beyond their TTIR row's properties
 CONFIGS = {"matmul": " matmul_program_config:matmul_program_config?" + COMPUTE_CONFIG + " activation:str?",
@@ -1045,6 +1073,6 @@ TTNN_OP_CLASSES = {row.name: build_op_class("ttnn", row, TTNNOp,
 TTNN = Dialect(
     "ttnn", list(TTNN_OP_CLASSES.values()),
     [DeviceType, trace.GlobalSemaphoreType, trace.TraceIdAttr, BufferTypeAttr, LayoutAttr, TensorMemoryLayoutAttr, ShapeAttr, MeshShapeAttr, MeshOffsetAttr,
-     CoreCoordAttr, CoreRangeAttr, CoreRangeSetAttr, MemoryConfigAttr, TTNNLayoutAttr, *STRUCT_ATTRS,
+     CoreCoordAttr, CoreRangeAttr, CoreRangeSetAttr, MemoryConfigAttr, TTNNLayoutAttr, *STRUCT_ATTRS, Conv2dSliceConfigAttr,
      *ttnn_program.PROGRAM_ATTRS],
 )

@@ -3,6 +3,8 @@
 - `override-conv2d-config=conv1=weights_dtype#bf16:deallocate_activation#true,conv2=...`: fields of the named
   convolutions' `#ttnn.conv2d_config` (the field's name, `#`, its value as the attribute spells it; `activation`
   takes a unary op name).
+- `override-conv3d-config=conv3d_1=c_in_block#64:w_out_block#4`: the same for `#ttnn.conv3d_config` (on top of
+  the blocking the optimizer chose; the blocks must divide the channels).
 - `override-output-layout=add_1=l1:block_sharded:2x2:tile,...`: where the named op's result lives: a buffer
   (dram, l1), a memory layout (interleaved, height/width/block_sharded), a core grid `YxX`, the page layout and the
   data type, in any order and any subset. Only what an op can be moved to without a different computation is
@@ -21,7 +23,7 @@ from ttmlir import hardware
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.passes import PassFailure
-from ttmlir.passes.ttnn_utils import with_conv2d_config
+from ttmlir.passes.ttnn_utils import with_fields
 from ttmlir.runtime.op_model import SHARDED, TensorSpec
 
 BUFFERS = ("dram", "l1", "system_memory")
@@ -86,41 +88,49 @@ def overridden_spec(op: TTNNOp, current: TensorSpec, fields: dict, name: str) ->
     return spec
 
 
-def apply_conv2d_overrides(module: ModuleOp, text: str, name_of) -> None:
-    entries = split_entries(module, "override-conv2d-config", text)
-    kinds = {key: kind for key, kind, _ in ttnn.Conv2dConfigAttr.FIELDS}
-    used: set[str] = set()
+# option -> the op it names, its configuration property and that property's attribute
+CONFIG_OVERRIDES = {"override-conv2d-config": ("conv2d", "conv2d_config", ttnn.Conv2dConfigAttr),
+                    "override-conv3d-config": ("conv3d", "conv3d_config", ttnn.Conv3dConfigAttr)}
+
+
+def apply_config_overrides(module: ModuleOp, option: str, text: str, name_of) -> list[Operation]:
+    """Set the fields `option` names on the named convolutions' config (the other fields stay); the ops changed."""
+    op_name, prop, cls = CONFIG_OVERRIDES[option]
+    entries = split_entries(module, option, text)
+    kinds = {key: kind for key, kind, _ in cls.FIELDS}
+    used: dict[str, Operation] = {}
     for op in module.walk():
-        if not isinstance(op, TTNNOp) or op.ROW.name != "conv2d":
+        if not isinstance(op, TTNNOp) or op.ROW.name != op_name:
             continue
         name = next((key for key in entries if named(op, name_of(op), key)), None)
         if name is None:
             continue
-        used.add(name)
+        used[name] = op
         values = {}
         for param in entries[name]:
             key, hash_, value = param.partition("#")
-            if not hash_ or key not in kinds:
-                raise PassFailure(op, f"invalid override-conv2d-config parameter '{param}' for '{name}' (expected "
-                                      f"<field>#<value>, a field of #ttnn.conv2d_config)")
-            values[key] = _conv2d_value(op, key, kinds[key], value)
-        op.properties["conv2d_config"] = with_conv2d_config(op, **values)
-    if missing := sorted(set(entries) - used):
-        raise PassFailure(module, f"override-conv2d-config names no conv2d: '{missing[0]}'")
+            if not hash_ or key not in kinds or kinds[key] == "attr":
+                raise PassFailure(op, f"invalid {option} parameter '{param}' for '{name}' (expected "
+                                      f"<field>#<value>, a field of #{cls.name})")
+            values[key] = _config_value(op, option, key, kinds[key], value)
+        op.properties[prop] = with_fields(cls, op.properties.get(prop), **values)
+    if missing := sorted(set(entries) - set(used)):
+        raise PassFailure(module, f"{option} names no {op_name}: '{missing[0]}'")
+    return list(used.values())
 
 
-def _conv2d_value(op: Operation, key: str, kind, value: str):
+def _config_value(op: Operation, option: str, key: str, kind, value: str):
     if kind == "bool":
         if value not in ("true", "false"):
-            raise PassFailure(op, f"override-conv2d-config: {key} takes true or false, got '{value}'")
+            raise PassFailure(op, f"{option}: {key} takes true or false, got '{value}'")
         return value == "true"
     if kind == "int":
         if not re.fullmatch(r"-?\d+", value):
-            raise PassFailure(op, f"override-conv2d-config: {key} takes an integer, got '{value}'")
+            raise PassFailure(op, f"{option}: {key} takes an integer, got '{value}'")
         return int(value)
     if key == "activation":
         return ttnn.UnaryWithParamAttr((("op_type", value),))
     if isinstance(kind, tuple) and value in kind:
         return value
-    raise PassFailure(op, f"override-conv2d-config: invalid {key} '{value}'"
+    raise PassFailure(op, f"{option}: invalid {key} '{value}'"
                           f"{' (expected one of ' + ', '.join(kind) + ')' if isinstance(kind, tuple) else ''}")

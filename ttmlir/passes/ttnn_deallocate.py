@@ -13,13 +13,26 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.debug import DebugOp
-from ttmlir.passes.ttnn_utils import NOT_FORCED, device_functions, ttnn_op
+from ttmlir.dialects.ttnn import TTNNOp
+from ttmlir.passes import PassFailure
+from ttmlir.passes.ttnn_utils import NOT_FORCED, device_functions, frees_its_activation, ttnn_op
 
 
 def _is_device_tensor(value: SSAValue) -> bool:
     t = value.type
     return isinstance(t, TensorType) and isinstance(t.encoding, ttnn.TTNNLayoutAttr) and \
         t.encoding.buffer_type != "system_memory"
+
+
+def _check_freed_last(value: SSAValue, order: dict) -> None:
+    """A convolution that frees its L1 input itself must be that input's last reader."""
+    users = [u.operation for u in value.uses if u.operation in order]
+    if not _is_device_tensor(value) or not users:
+        return
+    last = max(users, key=order.__getitem__)
+    for user in users:
+        if user is not last and isinstance(user, TTNNOp) and frees_its_activation(user, value):
+            raise PassFailure(user, "use-after-free detected: op deallocates its input but is not the last user")
 
 
 @dataclass(frozen=True)
@@ -36,6 +49,8 @@ class TTNNDeallocatePass(ModulePass):
     @staticmethod
     def _deallocate(block: Block) -> None:
         order = {op: i for i, op in enumerate(block.ops)}
+        for value in (*block.args, *(r for op in block.ops for r in op.results)):
+            _check_freed_last(value, order)
         # a debug op's result is its operand's tensor under another name: the tensor lives until the last use of
         # any of its names and is freed once, by its first name
         names: dict[SSAValue, list[SSAValue]] = {}

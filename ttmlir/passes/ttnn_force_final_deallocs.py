@@ -22,6 +22,7 @@ from xdsl.rewriter import Rewriter
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.props import KINDS
 from ttmlir.dialects.ttnn import TTNNOp
+from ttmlir.passes.ttnn_utils import frees_its_activation
 
 
 def _is_view(op: TTNNOp) -> bool:
@@ -31,14 +32,6 @@ def _is_view(op: TTNNOp) -> bool:
     a, b = before.get_shape(), after.get_shape()
     kept = 2 if before.encoding.is_tiled else 1
     return bool(a) and bool(b) and len(a) >= kept and len(b) >= kept and tuple(a[-kept:]) == tuple(b[-kept:])
-
-
-def _frees_its_activation(op: TTNNOp, value: SSAValue) -> bool:
-    if op.ROW.name != "conv2d" or op.operand_groups()["input"][0] is not value:
-        return False
-    config = op.prop("conv2d_config")
-    return config is not None and dict(config.data).get("deallocate_activation") is True and \
-        value.type.encoding.buffer_type == "l1"
 
 
 @dataclass(frozen=True)
@@ -63,7 +56,7 @@ class TTNNForceFinalDeallocsPass(ModulePass):
         freed_elsewhere: set[SSAValue] = set()
         for op in func.walk():
             for value in op.operands:
-                if isinstance(op, ReturnOp) or (isinstance(op, TTNNOp) and _frees_its_activation(op, value)):
+                if isinstance(op, ReturnOp) or (isinstance(op, TTNNOp) and frees_its_activation(op, value)):
                     freed_elsewhere.add(root(value))
             if isinstance(op, TTNNOp) and op.ROW.name == "deallocate":
                 deallocs.setdefault(root(op.operands[0]), []).append(op)

@@ -129,13 +129,18 @@ class TTNNGreedyMemoryLayoutPropagationPass(ModulePass):
     tensor_l1_usage_cap: str = "0.95"
     override_output_layout: str = ""
     override_conv2d_config: str = ""
+    override_conv3d_config: str = ""
     enable_decision_trace: bool = False
     decision_trace_dir: str = "ttrt-artifacts/decision_trace"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        from ttmlir.passes.optimizer_overrides import apply_conv2d_overrides, named, parse_output_layouts
+        from ttmlir.passes.conv3d_config_heuristic import apply_conv3d_blockings, check_conv3d_blocking
+        from ttmlir.passes.optimizer_overrides import apply_config_overrides, named, parse_output_layouts
 
-        apply_conv2d_overrides(module, self.override_conv2d_config, loc_name)
+        apply_config_overrides(module, "override-conv2d-config", self.override_conv2d_config, loc_name)
+        apply_conv3d_blockings(module)  # a user's fields go on top of the tuned blocking
+        for conv in apply_config_overrides(module, "override-conv3d-config", self.override_conv3d_config, loc_name):
+            check_conv3d_blocking(conv)
         cap = usage_cap(module, self.tensor_l1_usage_cap)
         overrides = parse_output_layouts(module, self.override_output_layout)
         found: set[str] = set()

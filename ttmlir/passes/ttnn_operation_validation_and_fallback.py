@@ -6,6 +6,11 @@ what the kernel writes: an op that computes in its input's format (eltwise, redu
 first operand's data type and page layout unless it names its own `dtype`. An operand the kernel cannot read is
 converted before the op; a result declared otherwise than the kernel writes is retyped to what it writes and
 converted to the declared type after the op (a `ttnn.to_tensor_spec`, broken down by --ttnn-decompose-layouts).
+
+A convolution must also fit L1 as its `conv2d_slice_config` says (the op model's `Conv2dWork`; unset: any way). If it
+does not, configurations are tried in upstream's order -- the whole op in L1, then sliced through DRAM along the
+output's width, then its height; activation blocks of 1024 rows down to 32 (in L1 also the whole shard) -- and the
+first that fits is set: at most `max-fallback-attempts` of them (0: no limit).
 """
 
 from __future__ import annotations
@@ -20,8 +25,17 @@ from xdsl.passes import ModulePass
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.passes import PassFailure
+from ttmlir.dialects.props import int_values, scalar
+from ttmlir.passes.ttnn_greedy_memory_layout_propagation import arch_of
+from ttmlir.passes.ttnn_utils import on_host, with_conv2d_config
 from ttmlir.passes.ttnn_workarounds import WORKAROUNDS, Want, apply_workaround, retyped
+from ttmlir.runtime import op_model
 
+CONV2D_OPS = ("conv2d", "conv_transpose2d")
+SLICE_FALLBACKS = ("l1_full", "dram_width", "dram_height")
+# (slice type, activation block rows) in the order tried: in L1 also the whole shard (0), through DRAM not
+CONV_FALLBACKS = tuple((kind, block) for kind in SLICE_FALLBACKS
+                       for block in ((0,) if kind == "l1_full" else ()) + tuple(range(1024, 0, -32)))
 # families whose kernels write their first operand's data type and page layout
 FORMAT_PRESERVING = {"unary", "binary", "ternary", "reduction", "reshape", "permute", "concat", "slice", "repeat",
                      "pad", "softmax", "repeat_interleave", "reverse"}
@@ -49,6 +63,8 @@ class TTNNOperationValidationAndFallbackPass(ModulePass):
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         fallbacks = 0
         for op in list(module.walk()):
+            if isinstance(op, TTNNOp) and op.ROW.name in CONV2D_OPS:
+                self._fit_conv(op)
             if not isinstance(op, TTNNOp) or not _on_device(op):
                 continue
             wants = dict(WORKAROUNDS[op.ROW.name](op)) if op.ROW.name in WORKAROUNDS else {}
@@ -62,6 +78,43 @@ class TTNNOperationValidationAndFallbackPass(ModulePass):
                 raise PassFailure(op, f"operation validation needs more than max-fallback-attempts="
                                       f"{self.max_fallback_attempts} fallbacks")
             apply_workaround(op, wants)
+
+    def _fit_conv(self, op: TTNNOp) -> None:
+        work = conv2d_work(op)
+        if work is None:
+            return
+        arch = arch_of(op)
+        config = op.prop("conv2d_config")
+        block = (config.get("act_block_h_override") if config is not None else None) or 0
+        chosen = op.prop("conv2d_slice_config")
+        tried = [(chosen.get("slice_type"), chosen.get("num_slices"))] if chosen is not None else \
+            [(kind, 0) for kind in SLICE_FALLBACKS]
+        if any(work.slices_needed(arch, kind, block, n, usage_cap=1.0) is not None for kind, n in tried):
+            return
+        for kind, block in CONV_FALLBACKS[:self.max_fallback_attempts or len(CONV_FALLBACKS)]:
+            if work.slices_needed(arch, kind, block, usage_cap=1.0) is not None:
+                op.properties["conv2d_slice_config"] = ttnn.Conv2dSliceConfigAttr((("slice_type", kind), ("num_slices", 0)))
+                op.properties["conv2d_config"] = with_conv2d_config(op, act_block_h_override=block)
+                return
+        need = work.l1_per_core(arch, act_block_h=block)
+        raise PassFailure(op, f"OperationValidationAndFallback: Operation {op.name} failed validation (original error: "
+                              f"Out of Memory Error - needs {need} bytes of L1 per core, more than the "
+                              f"{op_model.l1_budget(arch, 1.0)} available). No fallback configuration worked (tested "
+                              f"up to {self.max_fallback_attempts} combinations).")
+
+
+def conv2d_work(op: TTNNOp) -> op_model.Conv2dWork | None:
+    """What a conv2d/conv_transpose2d moves through L1, when its input is on the device."""
+    source, result = op.operands[0].type, op.results[0].type
+    if not isinstance(source.encoding, ttnn.TTNNLayoutAttr) or on_host(source):
+        return None
+    n, h, w, c, o = (scalar(op.prop(k)) for k in ("batch_size", "input_height", "input_width", "in_channels",
+                                                   "out_channels"))
+    kernel = tuple(int_values(op.prop("kernel_size")))
+    if op.ROW.name == "conv_transpose2d":  # it slides over its input spread out by the stride
+        sh, sw = int_values(op.prop("stride"))
+        h, w = (h - 1) * sh + 1, (w - 1) * sw + 1
+    return op_model.Conv2dWork(n, h, w, c, result.get_shape()[2], o, kernel, ttnn.data_type_of(source.element_type))
 
 
 def _on_device(op: TTNNOp) -> bool:

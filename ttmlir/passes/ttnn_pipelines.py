@@ -45,6 +45,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     max_legal_layouts: int = 64
     override_output_layout: str = ""
     override_conv2d_config: str = ""
+    override_conv3d_config: str = ""
     tensor_l1_usage_cap: str = "0.95"
     enable_decision_trace: bool = False
     decision_trace_dir: str = "ttrt-artifacts/decision_trace"
@@ -142,7 +143,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
                       CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(),
                       TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
                       TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, CanonicalizePass(),
-                      *ttnn_const_eval, *self._optimizer(memory_layout), *prepare_conv2d, TTNNPrepareConv3dWeightsPass(),
+                      *ttnn_const_eval, *self._optimizer(optimizer, memory_layout), *prepare_conv2d, TTNNPrepareConv3dWeightsPass(),
                       *ttnn_const_eval, *inputs_to_host, *hoist_trace, TTNNDecomposeLayoutsPass(),
                       CanonicalizePass(), TTCoreOptimizationBarrierFoldPass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)
@@ -151,8 +152,8 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
             TTNNCollectPerfMetricsPass(self.ttnn_perf_metrics_output_file, self.ttnn_perf_metrics_verbose_output_enabled,
                                        self.enable_trace).apply(ctx, module)
 
-    def _optimizer(self, memory_layout: bool) -> tuple:
-        if not memory_layout and not self.override_output_layout and not self.override_conv2d_config:
+    def _optimizer(self, optimizer: bool, memory_layout: bool) -> tuple:
+        if not (optimizer or self.override_output_layout or self.override_conv2d_config or self.override_conv3d_config):
             return ()
         from ttmlir.passes.ttnn_greedy_l1_spill_management import TTNNGreedyL1SpillManagementPass
         from ttmlir.passes.ttnn_greedy_memory_layout_propagation import TTNNGreedyMemoryLayoutPropagationPass
@@ -162,7 +163,8 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         # without the memory-layout analysis only the overridden results move (no other candidate than DRAM)
         return (TTNNGreedyMemoryLayoutPropagationPass(max_legal_layouts=self.max_legal_layouts if memory_layout else 0,
                                                       override_output_layout=self.override_output_layout,
-                                                      override_conv2d_config=self.override_conv2d_config, **trace),
+                                                      override_conv2d_config=self.override_conv2d_config,
+                                                      override_conv3d_config=self.override_conv3d_config, **trace),
                 TTNNGreedyL1SpillManagementPass(**trace))
 
 @dataclass(frozen=True)

@@ -81,3 +81,12 @@ def on_host(t: Attribute) -> bool:
     """Whether a tensor type's layout puts it in host memory."""
     layout = getattr(t, "encoding", None)
     return isinstance(layout, ttnn.TTNNLayoutAttr) and layout.buffer_type == HOST
+
+
+def frees_its_activation(op: TTNNOp, value: SSAValue) -> bool:
+    """Whether `op` is a convolution that frees `value`, its L1 input, itself (`deallocate_activation`)."""
+    if op.ROW.name not in ("conv2d", "conv_transpose2d") or op.operand_groups()["input"][0] is not value:
+        return False
+    config = op.prop("conv2d_config")
+    return config is not None and dict(config.data).get("deallocate_activation") is True and \
+        value.type.encoding.buffer_type == "l1"

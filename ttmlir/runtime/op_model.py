@@ -218,3 +218,46 @@ def matmul_blocks(out: TensorSpec, inner_tiles: int, arch: str) -> dict[str, int
 
 def _divisor_up_to(n: int, limit: int) -> int:
     return max(d for d in range(1, min(n, limit) + 1) if n % d == 0)
+
+
+@dataclass(frozen=True)
+class Conv2dWork:
+    """What a conv2d (or transposed conv2d) moves through L1: its input as (batch, height, width, channels) -- for a
+    transposed conv the stride-dilated input it slides over --, its output rows (batch x height x width) and
+    channels, the kernel and the element type."""
+
+    batch: int
+    height: int
+    width: int
+    channels: int
+    out_rows: int
+    out_channels: int
+    kernel: tuple[int, int]
+    dtype: str
+
+    def l1_per_core(self, arch: str, slices: int = 1, along: str = "height", act_block_h: int = 0) -> int:
+        """Bytes per core with the output cut into `slices` along its height or width, each slice height-sharded
+        over the worker grid: the slice's input resharded into L1 and its halo'd copy (each core's rows plus the
+        kernel's overlap), its output shard, one activation block of `act_block_h` rows (0: the whole shard) by a
+        kernel row of channels, and the weights of that kernel row. Channels are padded to whole tiles."""
+        cores = hardware.CHIPS[arch].grid[0] * hardware.CHIPS[arch].grid[1]
+        unit = hardware.DTYPE_BYTES[self.dtype]
+        channels, out_channels = (math.ceil(c / TILE) * TILE for c in (self.channels, self.out_channels))
+        kh, kw = self.kernel
+        width = math.ceil(self.width / slices) if along == "width" else self.width
+        in_rows = math.ceil(self.batch * self.height * self.width / slices / cores)
+        halo = (kh - 1) * width + kw - 1
+        out_rows = math.ceil(self.out_rows / slices / cores / TILE) * TILE
+        block = min(act_block_h, out_rows) if act_block_h else out_rows
+        return unit * ((2 * in_rows + halo) * channels + out_rows * out_channels
+                       + block * kw * channels + kw * channels * out_channels)
+
+    def slices_needed(self, arch: str, slice_type: str, act_block_h: int = 0, slices: int = 0,
+                      usage_cap: float = 0.95) -> int | None:
+        """How many slices the conv runs in as `slice_type` says (`slices` 0: the fewest that fit), None if it does
+        not fit L1 so: `l1_full` is one slice."""
+        budget = l1_budget(arch, usage_cap)
+        along = "width" if slice_type == "dram_width" else "height"
+        extent = self.width if along == "width" else self.height
+        counts = [1] if slice_type == "l1_full" else [slices] if slices else range(1, extent + 1)
+        return next((n for n in counts if self.l1_per_core(arch, n, along, act_block_h) <= budget), None)

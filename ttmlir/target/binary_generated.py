@@ -12026,8 +12026,18 @@ class Conv2dOp(object):
             return obj
         return None
 
+    # Conv2dOp
+    def Conv2dSliceConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(44))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def Conv2dOpStart(builder):
-    builder.StartObject(20)
+    builder.StartObject(21)
 
 def Conv2dOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -12104,6 +12114,9 @@ def Conv2dOpAddConv2dConfig(builder, conv2dConfig):
 def Conv2dOpAddComputeConfig(builder, computeConfig):
     builder.PrependUOffsetTRelativeSlot(19, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
 
+def Conv2dOpAddConv2dSliceConfig(builder, conv2dSliceConfig):
+    builder.PrependUOffsetTRelativeSlot(20, flatbuffers.number_types.UOffsetTFlags.py_type(conv2dSliceConfig), 0)
+
 def Conv2dOpEnd(builder):
     return builder.EndObject()
 
@@ -12138,6 +12151,7 @@ class Conv2dOpT(object):
         dtype = None,
         conv2dConfig = None,
         computeConfig = None,
+        conv2dSliceConfig = None,
     ):
         self.type = type  # type: int
         self.input = input  # type: Optional[TensorRefT]
@@ -12159,6 +12173,7 @@ class Conv2dOpT(object):
         self.dtype = dtype  # type: Optional[int]
         self.conv2dConfig = conv2dConfig  # type: Optional[StructAttrT]
         self.computeConfig = computeConfig  # type: Optional[StructAttrT]
+        self.conv2dSliceConfig = conv2dSliceConfig  # type: Optional[StructAttrT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -12238,6 +12253,8 @@ class Conv2dOpT(object):
             self.conv2dConfig = StructAttrT.InitFromObj(conv2dOp.Conv2dConfig())
         if conv2dOp.ComputeConfig() is not None:
             self.computeConfig = StructAttrT.InitFromObj(conv2dOp.ComputeConfig())
+        if conv2dOp.Conv2dSliceConfig() is not None:
+            self.conv2dSliceConfig = StructAttrT.InitFromObj(conv2dOp.Conv2dSliceConfig())
 
     # Conv2dOpT
     def Pack(self, builder):
@@ -12295,6 +12312,8 @@ class Conv2dOpT(object):
             conv2dConfig = self.conv2dConfig.Pack(builder)
         if self.computeConfig is not None:
             computeConfig = self.computeConfig.Pack(builder)
+        if self.conv2dSliceConfig is not None:
+            conv2dSliceConfig = self.conv2dSliceConfig.Pack(builder)
         Conv2dOpStart(builder)
         Conv2dOpAddType(builder, self.type)
         if self.input is not None:
@@ -12328,6 +12347,8 @@ class Conv2dOpT(object):
             Conv2dOpAddConv2dConfig(builder, conv2dConfig)
         if self.computeConfig is not None:
             Conv2dOpAddComputeConfig(builder, computeConfig)
+        if self.conv2dSliceConfig is not None:
+            Conv2dOpAddConv2dSliceConfig(builder, conv2dSliceConfig)
         conv2dOp = Conv2dOpEnd(builder)
         return conv2dOp
 
@@ -22018,8 +22039,18 @@ class PrepareConv2dOp(object):
             return obj
         return None
 
+    # PrepareConv2dOp
+    def Conv2dSliceConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(50))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def PrepareConv2dOpStart(builder):
-    builder.StartObject(23)
+    builder.StartObject(24)
 
 def PrepareConv2dOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -22102,6 +22133,9 @@ def PrepareConv2dOpAddConv2dConfig(builder, conv2dConfig):
 def PrepareConv2dOpAddComputeConfig(builder, computeConfig):
     builder.PrependUOffsetTRelativeSlot(22, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
 
+def PrepareConv2dOpAddConv2dSliceConfig(builder, conv2dSliceConfig):
+    builder.PrependUOffsetTRelativeSlot(23, flatbuffers.number_types.UOffsetTFlags.py_type(conv2dSliceConfig), 0)
+
 def PrepareConv2dOpEnd(builder):
     return builder.EndObject()
 
@@ -22139,6 +22173,7 @@ class PrepareConv2dOpT(object):
         outputDtype = None,
         conv2dConfig = None,
         computeConfig = None,
+        conv2dSliceConfig = None,
     ):
         self.type = type  # type: int
         self.weightTensor = weightTensor  # type: Optional[TensorRefT]
@@ -22163,6 +22198,7 @@ class PrepareConv2dOpT(object):
         self.outputDtype = outputDtype  # type: Optional[int]
         self.conv2dConfig = conv2dConfig  # type: Optional[StructAttrT]
         self.computeConfig = computeConfig  # type: Optional[StructAttrT]
+        self.conv2dSliceConfig = conv2dSliceConfig  # type: Optional[StructAttrT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -22241,6 +22277,8 @@ class PrepareConv2dOpT(object):
             self.conv2dConfig = StructAttrT.InitFromObj(prepareConv2dOp.Conv2dConfig())
         if prepareConv2dOp.ComputeConfig() is not None:
             self.computeConfig = StructAttrT.InitFromObj(prepareConv2dOp.ComputeConfig())
+        if prepareConv2dOp.Conv2dSliceConfig() is not None:
+            self.conv2dSliceConfig = StructAttrT.InitFromObj(prepareConv2dOp.Conv2dSliceConfig())
 
     # PrepareConv2dOpT
     def Pack(self, builder):
@@ -22292,6 +22330,8 @@ class PrepareConv2dOpT(object):
             conv2dConfig = self.conv2dConfig.Pack(builder)
         if self.computeConfig is not None:
             computeConfig = self.computeConfig.Pack(builder)
+        if self.conv2dSliceConfig is not None:
+            conv2dSliceConfig = self.conv2dSliceConfig.Pack(builder)
         PrepareConv2dOpStart(builder)
         PrepareConv2dOpAddType(builder, self.type)
         if self.weightTensor is not None:
@@ -22328,6 +22368,8 @@ class PrepareConv2dOpT(object):
             PrepareConv2dOpAddConv2dConfig(builder, conv2dConfig)
         if self.computeConfig is not None:
             PrepareConv2dOpAddComputeConfig(builder, computeConfig)
+        if self.conv2dSliceConfig is not None:
+            PrepareConv2dOpAddConv2dSliceConfig(builder, conv2dSliceConfig)
         prepareConv2dOp = PrepareConv2dOpEnd(builder)
         return prepareConv2dOp
 

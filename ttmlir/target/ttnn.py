@@ -139,7 +139,8 @@ def _encode(kind: str, attr: Attribute, result_type):
         return _elements_bytes(attr, result_type.element_type if result_type is not None else "f32")
     if kind in ("str", "bool", "i32", "si8", "si32", "ui32", "i64", "si64", "f32", "number"):
         return scalar(attr)
-    if kind in ("compute_config", "conv2d_config", "conv3d_config", "matmul_program_config", "sdpa_program_config"):
+    if kind in ("compute_config", "conv2d_config", "conv2d_slice_config", "conv3d_config", "matmul_program_config",
+                "sdpa_program_config"):
         return _struct(attr)
     if kind == "core_range_set":
         return _core_range_set(attr)
