@@ -41,3 +41,11 @@ def test_implicit_check_not_fails_on_the_pattern_outside_every_match(tmp_path):
     assert run("add\nfused\nmul\n", "--implicit-check-not=fused") == 1
     assert run("mul\nadd\nfused\n", "--implicit-check-not", "fused") == 1  # after the last match too
     assert run("add\nmul\n", "--implicit-check-not=fused") == 0
+
+
+def test_a_bracket_right_after_the_opening_one_is_a_member(tmp_path):
+    # POSIX: `[^]]` is anything but `]`, `[]x]` is `]` or `x`
+    layout = "<height_sharded>, core_ranges = <[#ttnn.core_range<(0,0), (7,7)>]>>\n"
+    assert filecheck(tmp_path, "CHECK: <height_sharded>{{(, core_ranges = <\\[[^]]*\\]>)?}}>\n", layout) == 0
+    assert filecheck(tmp_path, "CHECK: a{{[]x]+}}b\n", "a]x]b\n") == 0
+    assert filecheck(tmp_path, "CHECK: a{{[^]]}}b\n", "a]b\n") == 1

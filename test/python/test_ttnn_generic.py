@@ -154,3 +154,97 @@ def test_ttnn_ops_marked_for_d2m_run_as_generic_ops_between_ttnn_ops(fuse):
     x = torch.randn(64, 96, generator=torch.Generator().manual_seed(4))
     (y,), _ = run_program(binary, 0, [x], MeshDevice())
     assert torch.allclose(y.data.float(), torch.exp(-x.abs()), rtol=1e-3, atol=1e-3)
+
+
+def per_core_program(rt_args: str) -> str:
+    """|x| of a one-tile tensor sharded on core (0, 0): the reader and the writer take the tensors' addresses and the
+    page size from their per-core runtime arguments, the compute kernel packs with `pack_tile<true>`."""
+    l1 = ttnn(32, 32, "l1")
+    cb = ("<total_size = 4096, core_ranges = #cores, formats = [<buffer_index = {i}, dtype = f32, "
+          "page_size = 4096>]>")
+    dm = "ttkernel.thread = #ttkernel.thread<noc>"
+    move = """%one = "emitc.constant"() <{{value = 1 : i32}}> : () -> i32
+    %a = "emitc.constant"() <{{value = 0 : i32}}> : () -> i32
+    %p = "emitc.constant"() <{{value = 1 : i32}}> : () -> i32
+    %addr = emitc.call_opaque "get_arg_val"(%a) {{template_args = [#emitc.opaque<"uint32_t">]}} : (i32) -> i32
+    %page = emitc.call_opaque "get_arg_val"(%p) {{template_args = [#emitc.opaque<"uint32_t">]}} : (i32) -> i32
+    %cb = emitc.literal "get_compile_time_arg_val(0)" {{ttkernel.cb_ctarg_idx = 0 : i32}} : !emitc.opaque<"::tt::CB">
+    emitc.verbatim "CircularBuffer cb({{}});" args %cb : !emitc.opaque<"::tt::CB">
+    %x = emitc.literal "my_x[noc_index]" : !emitc.size_t
+    %y = emitc.literal "my_y[noc_index]" : !emitc.size_t
+    emitc.verbatim "cb.{wait}({{}});" args %one : i32
+    %ptr = emitc.call_opaque "{ptr}"(%cb) : (!emitc.opaque<"::tt::CB">) -> i32
+    %noc = emitc.call_opaque "get_noc_addr"(%x, %y, %addr) : (!emitc.size_t, !emitc.size_t, i32) -> i64
+    emitc.call_opaque "{call}"({args}, %page) : (i64, i32, i32) -> ()
+    emitc.call_opaque "{barrier}"() : () -> ()
+    emitc.verbatim "cb.{done}({{}});" args %one : i32
+    return"""
+    read = move.format(wait="reserve_back", ptr="get_write_ptr", call="noc_async_read", args="%noc, %ptr",
+                       barrier="noc_async_read_barrier", done="push_back").replace("(i64, i32, i32)", "(i64, i32, i32)")
+    write = move.format(wait="wait_front", ptr="get_read_ptr", call="noc_async_write", args="%ptr, %noc",
+                        barrier="noc_async_write_barrier", done="pop_front").replace("(i64, i32, i32)",
+                                                                                     "(i32, i64, i32)")
+    return f"""#core = #ttnn.core_coord<0, 0>
+#cores = #ttnn.core_range_set<[#ttnn.core_range<(0,0), (0,0)>]>
+#reader = #ttnn.read_kernel<symbol_ref = @reader, core_ranges = #cores, ct_args = [#ttnn.kernel_arg_cb_buffer_index<0>], common_rt_args = [], rt_args = [{rt_args.format(0)}]>
+#compute = #ttnn.compute_kernel<symbol_ref = @compute, core_ranges = #cores, math_fidelity = hifi4, fp32_dest_acc_en = true, dst_full_sync_en = false, unpack_to_dest_modes = [default], bfp8_pack_precise = false, math_approx_mode = false, ct_args = [#ttnn.kernel_arg_cb_buffer_index<0>, #ttnn.kernel_arg_cb_buffer_index<1>], common_rt_args = [], rt_args = []>
+#writer = #ttnn.write_kernel<symbol_ref = @writer, core_ranges = #cores, ct_args = [#ttnn.kernel_arg_cb_buffer_index<1>], common_rt_args = [], rt_args = [{rt_args.format(1)}]>
+module {{
+  func.func @main(%in: {l1}) -> {l1} {{
+    %d = "ttnn.get_device"() <{{mesh_shape = #ttnn<mesh_shape 1x1>}}> : () -> !ttnn.device
+    %out = "ttnn.empty"(%d) <{{layout = #ttnn.layout<tile>, shape = #ttnn.shape<32x32>}}> : (!ttnn.device) -> {l1}
+    "ttnn.generic"(%in, %out) <{{program = #ttnn.program<kernels = [#reader, #compute, #writer], cbs = [{cb.format(i=0)}, {cb.format(i=1)}], semaphores = []>, operandSegmentSizes = array<i32: 2, 0>}}> : ({l1}, {l1}) -> ()
+    return %out : {l1}
+  }}
+  func.func private @reader() attributes {{{dm}}} {{
+    {read}
+  }}
+  func.func private @writer() attributes {{{dm}}} {{
+    {write}
+  }}
+  func.func private @compute() attributes {{ttkernel.thread = #ttkernel.thread<compute>}} {{
+    %one = "emitc.constant"() <{{value = 1 : i32}}> : () -> i32
+    %z = "emitc.constant"() <{{value = 0 : index}}> : () -> !emitc.size_t
+    %in = emitc.literal "get_compile_time_arg_val(0)" : !emitc.opaque<"::tt::CB">
+    %out = emitc.literal "get_compile_time_arg_val(1)" : !emitc.opaque<"::tt::CB">
+    emitc.verbatim "CircularBuffer cb_in({{}});" args %in : !emitc.opaque<"::tt::CB">
+    emitc.verbatim "CircularBuffer cb_out({{}});" args %out : !emitc.opaque<"::tt::CB">
+    emitc.verbatim "cb_out.reserve_back({{}});" args %one : i32
+    emitc.verbatim "cb_in.wait_front({{}});" args %one : i32
+    emitc.call_opaque "init_sfpu"(%in, %out) : (!emitc.opaque<"::tt::CB">, !emitc.opaque<"::tt::CB">) -> ()
+    emitc.call_opaque "tile_regs_acquire"() : () -> ()
+    emitc.call_opaque "copy_tile_init"(%in) : (!emitc.opaque<"::tt::CB">) -> ()
+    emitc.call_opaque "copy_tile"(%in, %z, %z) : (!emitc.opaque<"::tt::CB">, !emitc.size_t, !emitc.size_t) -> ()
+    emitc.call_opaque "abs_tile_init"() : () -> ()
+    emitc.call_opaque "abs_tile"(%z) : (!emitc.size_t) -> ()
+    emitc.call_opaque "tile_regs_commit"() : () -> ()
+    emitc.call_opaque "tile_regs_wait"() : () -> ()
+    emitc.call_opaque "pack_tile"(%z, %out, %z) {{template_args = [true]}} : (!emitc.size_t, !emitc.opaque<"::tt::CB">, !emitc.size_t) -> ()
+    emitc.call_opaque "tile_regs_release"() : () -> ()
+    emitc.verbatim "cb_out.push_back({{}});" args %one : i32
+    emitc.verbatim "cb_in.pop_front({{}});" args %one : i32
+    return
+  }}
+}}
+"""
+
+
+PER_CORE = ("#ttnn.core_runtime_args<core_coord = #core, args = [#ttnn.kernel_arg_address_of_tensor<{0}>, "
+            "#ttnn.kernel_named_arg<name = \"page_size\", value = 4096>]>")
+
+
+def test_per_core_runtime_args_reach_the_kernels():
+    ctx = make_context()
+    module, _ = parse_text(ctx, per_core_program(PER_CORE))
+    make_pass("ttcore-register-device").apply(ctx, module)
+    assert "rt_args = [<core_coord = <0, 0>, args = [#ttnn.kernel_arg_address_of_tensor<1>" in print_module(module)
+    x = torch.randn(32, 32, generator=torch.Generator().manual_seed(4))
+    (y, *_), _ = run_program(Binary(data=translate(module)), 0, [x], MeshDevice())
+    assert torch.equal(y.data.float(), x.abs())
+
+
+def test_a_kernel_given_two_argument_lists_for_one_core_is_refused():
+    from xdsl.utils.exceptions import ParseError
+
+    with pytest.raises(ParseError, match=r"Duplicate CoreCoord \(0, 0\) in runtime arguments"):
+        parse_text(make_context(), per_core_program(PER_CORE + ", " + PER_CORE))

@@ -7,7 +7,8 @@ This entry point records where each positive match starts and ends the CHECK-NOT
 canonicalizes whitespace inside `{{regex}}` blocks (the whole check file is, unless --strict-whitespace): a run of
 spaces there matches any run of blanks, as a literal one does. LLVM's `--implicit-check-not PATTERN`, which the
 package lacks, is a CHECK-NOT between every two checks: any occurrence of PATTERN outside the text a positive check
-matched fails. Everything else is the package's own behaviour.
+matched fails. In a POSIX bracket expression a `]` right after `[` or `[^` is a member (`[^]]*`: anything but `]`); the package's newline exclusion would close the class before it.
+Everything else is the package's own behaviour.
 """
 
 from __future__ import annotations
@@ -99,6 +100,17 @@ def _check_implicit_not(patterns: list[str], matched: list) -> int:
     return 0
 
 
+def _posix_leading_bracket() -> None:
+    import re
+
+    from filecheck import parser
+
+    to_python = parser.posix_to_python_regex
+    leading = re.compile(r"(?<!\\)\[(\^?)\]")  # `[]...]` / `[^]...]`: the `]` is a member
+
+    parser.posix_to_python_regex = lambda expr: to_python(leading.sub(r"[\1\\]", expr))
+
+
 def main() -> None:
     from filecheck.main import main as filecheck_main
 
@@ -106,6 +118,7 @@ def main() -> None:
     matched: list = []
     _llvm_not_range(matched)
     _llvm_regex_whitespace()
+    _posix_leading_bracket()
     try:
         filecheck_main()
     except SystemExit as done:

@@ -106,7 +106,7 @@ class ConstantOp(IRDLOperation):
 
 @irdl_op_definition
 class LiteralOp(IRDLOperation):
-    """A C++ expression used as a value: `%0 = emitc.literal "get_compile_time_arg_val(0)" : i32`."""
+    """A C++ expression used as a value: `%0 = emitc.literal "get_compile_time_arg_val(0)" {attrs}? : i32`."""
 
     name = "emitc.literal"
     value = prop_def(StringAttr)
@@ -119,12 +119,15 @@ class LiteralOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> "LiteralOp":
         value = parser.parse_str_literal()
+        attributes = parser.parse_optional_attr_dict()  # e.g. the CB index a kernel reads the literal as
         parser.parse_punctuation(":")
-        return cls.create(properties={"value": StringAttr(value)}, result_types=[parser.parse_type()])
+        return cls.create(properties={"value": StringAttr(value)}, attributes=attributes,
+                          result_types=[parser.parse_type()])
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_string_literal(self.value.data)
+        printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 

@@ -126,9 +126,10 @@ def affine_map_str(amap: AffineMap) -> str:
 StructField = tuple[str, object, bool]  # name, kind, required
 
 
-def struct_attr(name: str, fields: Sequence[StructField], doc: str) -> type:
+def struct_attr(name: str, fields: Sequence[StructField], doc: str, check: Callable[[dict], str | None] | None = None) -> type:
     """An `#dialect.name<key = value, ...>` attribute (MLIR's `struct(params)` format) as a Data attribute
-    holding its (key, value) pairs in declaration order; values are bool, int, str (a keyword) or Attribute."""
+    holding its (key, value) pairs in declaration order; values are bool, int, str (a keyword) or Attribute.
+    `check`, given the fields by name, says what is wrong with them (None if nothing): the attribute's verifier."""
     from xdsl.ir import Attribute, Data
 
     kinds = {key: kind for key, kind, _ in fields}
@@ -138,7 +139,10 @@ def struct_attr(name: str, fields: Sequence[StructField], doc: str) -> type:
         if isinstance(kind, list):
             return tuple(parser.parse_comma_separated_list(parser.Delimiter.SQUARE,
                                                            lambda: parse_value(parser, key, kind[0])))
-        if isinstance(kind, type):
+        if isinstance(kind, type):  # written bare (`<...>`) or as the whole attribute, perhaps by its alias
+            if parser._current_token.text.startswith("#"):
+                attr = parser.parse_attribute()
+                return attr if isinstance(attr, kind) else parser.raise_error(f"expected #{kind.name} for '{key}'")
             return kind(kind.parse_parameter(parser))
         if kind == "bool":
             value = parser.parse_optional_boolean()
@@ -192,8 +196,13 @@ def struct_attr(name: str, fields: Sequence[StructField], doc: str) -> type:
     def get(self, key: str, default=None):
         return dict(self.data).get(key, default)
 
+    def verify(self) -> None:
+        if check is not None and (problem := check(dict(self.data))) is not None:
+            from xdsl.utils.exceptions import VerifyException
+            raise VerifyException(problem)
+
     body = dict(name=name, __doc__=doc, parse_parameter=classmethod(parse_parameter),
-                print_parameter=print_parameter, get=get, FIELDS=tuple(fields))
+                print_parameter=print_parameter, get=get, verify=verify, FIELDS=tuple(fields))
     cls = types.new_class(_camel(name) + "Attr", (Data[tuple],), exec_body=lambda ns: ns.update(body))
     return irdl_attr_definition(cls)
 

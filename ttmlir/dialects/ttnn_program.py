@@ -14,7 +14,7 @@ from xdsl.printer import Printer
 
 from ttmlir import hardware
 from ttmlir.dialects.syntax import struct_attr, table_class
-from ttmlir.dialects.ttnn import MATH_FIDELITIES, CoreRangeSetAttr
+from ttmlir.dialects.ttnn import MATH_FIDELITIES, CoreCoordAttr, CoreRangeSetAttr
 
 
 def _index_attr(mnemonic: str, doc: str) -> type:
@@ -62,33 +62,49 @@ KernelSemaphoreAttr = struct_attr("ttnn.kernel_semaphore", (
     ("initial_value", "int", True)),
     "A semaphore of the program on a set of cores.")
 
-_ARGS = (("ct_args", "attr", True), ("common_rt_args", "attr", True), ("rt_args", "attr", True))
+CoreRuntimeArgsAttr = struct_attr("ttnn.core_runtime_args", (("core_coord", CoreCoordAttr, True), ("args", ["attr"], True)),
+                                  "A kernel's runtime arguments on one core.")
+
+
+def _distinct_cores(fields: dict) -> str | None:
+    seen: set[tuple[int, int]] = set()
+    for args in fields.get("rt_args", ()):
+        if args.get("core_coord").data in seen:
+            x, y = args.get("core_coord").data
+            return f"Duplicate CoreCoord ({x}, {y}) in runtime arguments"
+        seen.add(args.get("core_coord").data)
+    return None
+
+
+_ARGS = (("ct_args", "attr", True), ("common_rt_args", "attr", True), ("rt_args", [CoreRuntimeArgsAttr], True))
 _WHERE = (("symbol_ref", "attr", True), ("core_ranges", CoreRangeSetAttr, True))
 ComputeKernelAttr = struct_attr("ttnn.compute_kernel", (
     *_WHERE, ("math_fidelity", MATH_FIDELITIES, True), ("fp32_dest_acc_en", "bool", True),
     ("dst_full_sync_en", "bool", True), ("unpack_to_dest_modes", [("fp32", "default")], True),
     ("bfp8_pack_precise", "bool", True), ("math_approx_mode", "bool", True), *_ARGS),
-    "A compute kernel of the program and how it computes.")
+    "A compute kernel of the program and how it computes.", _distinct_cores)
 ReadKernelAttr = struct_attr("ttnn.read_kernel", (*_WHERE, *_ARGS),
-                             "A reader kernel (data-movement core 1, NoC 0).")
+                             "A reader kernel (data-movement core 1, NoC 0).", _distinct_cores)
 WriteKernelAttr = struct_attr("ttnn.write_kernel", (*_WHERE, *_ARGS),
-                              "A writer kernel (data-movement core 0, NoC 1).")
+                              "A writer kernel (data-movement core 0, NoC 1).", _distinct_cores)
 DataMovementKernelAttr = struct_attr("ttnn.data_movement_kernel", (
     *_WHERE, ("processor", ("riscv0", "riscv1"), True), ("noc_index", ("noc0", "noc1"), True),
     ("noc_mode", ("dedicated_noc", "dynamic_noc"), True), *_ARGS),
-    "A data-movement kernel on a chosen processor and NoC.")
+    "A data-movement kernel on a chosen processor and NoC.", _distinct_cores)
 KERNEL_ATTRS = (ComputeKernelAttr, ReadKernelAttr, WriteKernelAttr, DataMovementKernelAttr)
 ProgramAttr = struct_attr("ttnn.program", (
     ("kernels", "attr", True), ("cbs", [KernelCBAttr], True), ("semaphores", [KernelSemaphoreAttr], True)),
     "The program a ttnn.generic op runs.")
 
-PROGRAM_ATTRS = (*INDEX_ATTRS.values(), KernelNamedArgAttr, KernelCBFormatAttr, KernelCBAttr, KernelSemaphoreAttr,
+PROGRAM_ATTRS = (*INDEX_ATTRS.values(), KernelNamedArgAttr, CoreRuntimeArgsAttr, KernelCBFormatAttr, KernelCBAttr, KernelSemaphoreAttr,
                  *KERNEL_ATTRS, ProgramAttr)
 
 
 def kernel_args(kernel) -> dict[str, tuple]:
-    """A kernel attribute's argument groups: ct_args, common_rt_args, rt_args, each a tuple of attributes."""
-    return {group: tuple(kernel.get(group).data) for group in ("ct_args", "common_rt_args", "rt_args")}
+    """A kernel attribute's argument groups: ct_args, common_rt_args (each a tuple of attributes) and rt_args (a
+    tuple of `#ttnn.core_runtime_args`)."""
+    return {**{group: tuple(kernel.get(group).data) for group in ("ct_args", "common_rt_args")},
+            "rt_args": kernel.get("rt_args")}
 
 
 def verify_program(program, tensors: int) -> str | None:

@@ -89,7 +89,7 @@ def generic_of(launch: ttmetal.EnqueueProgramOp, layouts: dict, kernels: list[Fu
         cores.append(_cores((oy, ox), (sy, sx)))
         where = (("symbol_ref", kernel.symbol), ("core_ranges", cores[-1]))
         args = (("ct_args", ArrayAttr(compile_time)), ("common_rt_args", ArrayAttr(common)),
-                ("rt_args", ArrayAttr([])))
+                ("rt_args", ()))
         if isinstance(config, ttmetal.ComputeConfigAttr):
             fidelity, fp32, full_sync, approx, modes = kernel.fields
             program_kernels.append(tp.ComputeKernelAttr((

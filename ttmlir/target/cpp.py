@@ -161,10 +161,10 @@ class _KernelWriter:
     def call(self, op: EmitC_CallOpaqueOp, indent: int) -> None:
         template = ""
         if op.template_args is not None:
-            if not all(isinstance(t, EmitC_OpaqueAttr) for t in op.template_args.data):
+            if not all(isinstance(t, (EmitC_OpaqueAttr, IntegerAttr)) for t in op.template_args.data):
                 raise TranslateError(op, "a template argument of emitc.call_opaque is written as "
-                                         "#emitc.opaque<\"...\">")
-            template = "<" + ", ".join(t.value.data for t in op.template_args.data) + ">"
+                                         "#emitc.opaque<\"...\">, an integer or a boolean")
+            template = "<" + ", ".join(_literal(t) for t in op.template_args.data) + ">"
         if op.args is None:
             args = [self.name(v) for v in op.call_args]
         else:  # an index names an operand, any other attribute is written as its value
@@ -172,10 +172,8 @@ class _KernelWriter:
             for arg in op.args.data:
                 if isinstance(arg, IntegerAttr) and isinstance(arg.type, IndexType):
                     args.append(self.name(op.call_args[arg.value.data]))
-                elif isinstance(arg, IntegerAttr):
-                    args.append(str(arg.value.data))
-                elif isinstance(arg, EmitC_OpaqueAttr):
-                    args.append(arg.value.data)
+                elif isinstance(arg, (IntegerAttr, EmitC_OpaqueAttr)):
+                    args.append(_literal(arg))
                 else:
                     raise TranslateError(op, f"call argument {arg} has no C++ form")
         expr = f"{op.callee.data}{template}({', '.join(args)})"
@@ -207,3 +205,12 @@ class _KernelWriter:
             self.emit(indent, "} else {")
             self.block(op.false_region.block, indent + 1)
         self.emit(indent, "}")
+
+
+def _literal(attr: IntegerAttr | EmitC_OpaqueAttr) -> str:
+    """An integer, boolean (i1) or opaque attribute as C++ writes the value."""
+    if isinstance(attr, EmitC_OpaqueAttr):
+        return attr.value.data
+    if isinstance(attr.type, IntegerType) and attr.type.width.data == 1:
+        return "true" if attr.value.data else "false"
+    return str(attr.value.data)

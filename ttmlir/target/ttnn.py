@@ -208,10 +208,12 @@ def _program_descriptor(op: Operation, program, kernels: dict[str, FuncOp]) -> f
         desc.configType, desc.config = _kernel_config(kernel)
         desc.coreRanges = _core_range_set(kernel.get("core_ranges"))
         args = ttnn_program.kernel_args(kernel)
-        if args["rt_args"]:
-            raise TranslateError(op, f"kernel '@{symbol}': per-core runtime arguments cannot be serialized yet")
         desc.ctArgs, desc.commonRtArgs = _kernel_args(op, args["ct_args"]), _kernel_args(op, args["common_rt_args"])
         desc.rtArgs = []
+        for per_core in args["rt_args"]:
+            entry = fb.CoreRuntimeArgsT()
+            entry.coreCoord, entry.args = fb.CoreCoordT(*per_core.get("core_coord").data), _kernel_args(op, per_core.get("args"))
+            desc.rtArgs.append(entry)
         out.kernels.append(desc)
     for cb in program.get("cbs"):
         desc = fb.KernelCBDescriptorT()

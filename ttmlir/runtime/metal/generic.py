@@ -117,10 +117,17 @@ def _launch(table: fb.GenericOpT, buffers: list[DeviceBuffer], grid: Grid, alloc
     kernels = []
     for kernel in fbu.as_list(program.kernels):
         cores = tuple(_cores(kernel.coreRanges))
-        if fbu.as_list(kernel.rtArgs):
-            raise MetalError(f"kernel '{kernel.symbol}': per-core runtime args are not run by this simulator yet")
-        ct, common = ([word for a in fbu.as_list(args.args if args else None) for word in arg_words(value(a, kernel.symbol))]
-                      for args in (kernel.ctArgs, kernel.commonRtArgs))
+        def words(args: fb.KernelCoreArgsT | None) -> tuple[int, ...]:
+            return tuple(word for a in fbu.as_list(args.args if args else None) for word in arg_words(value(a, kernel.symbol)))
+
+        ct, common = words(kernel.ctArgs), words(kernel.commonRtArgs)
+        per_core = {core: () for core in cores}
+        for entry in fbu.as_list(kernel.rtArgs):
+            core = (entry.coreCoord.y, entry.coreCoord.x)
+            if core not in per_core:
+                raise MetalError(f"kernel '{kernel.symbol}': runtime args for core ({core[1]}, {core[0]}), which does not "
+                                 "run it")
+            per_core[core] = words(entry.args)
         config = kernel.config
         if isinstance(config, fb.ComputeKernelConfigT):
             processor, fp32 = "compute", bool(config.fp32DestAccEn)
@@ -129,8 +136,8 @@ def _launch(table: fb.GenericOpT, buffers: list[DeviceBuffer], grid: Grid, alloc
             processor = _PROCESSORS[config.processor] if isinstance(config, fb.DataMovementKernelConfigT) else \
                 "ncrisc" if isinstance(config, fb.ReaderKernelConfigT) else "brisc"
             fp32, fidelity, approx = False, "hifi4", False
-        kernels.append(KernelLaunch(kernel.symbol or "kernel", kernel.source, processor, cores, ct_args=tuple(ct),
-                                    common_rt_args=tuple(common), rt_args={core: () for core in cores},
+        kernels.append(KernelLaunch(kernel.symbol or "kernel", kernel.source, processor, cores, ct_args=ct,
+                                    common_rt_args=common, rt_args=per_core,
                                     fp32_dest_acc_en=fp32, math_approx_mode=approx, math_fidelity=fidelity))
     return Program(tuple(kernels), tuple(cbs), semaphores=tuple(semaphores))
 

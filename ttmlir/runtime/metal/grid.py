@@ -389,8 +389,9 @@ class KernelApi:
         return args[index]
 
     def constant(self, name: str):
-        values = {"my_x": [self.grid.noc_xy(self.core.y, self.core.x)[0]],
-                  "my_y": [self.grid.noc_xy(self.core.y, self.core.x)[1]],
+        # the core's coordinates per NoC (`my_x[noc_index]`): this grid addresses both NoCs in NoC 0's coordinates
+        x, y = self.grid.noc_xy(self.core.y, self.core.x)
+        values = {"my_x": [x, x], "my_y": [y, y],
                   "my_logical_x_": self.core.x, "my_logical_y_": self.core.y,
                   "noc_index": 0 if self.launch.processor == "brisc" else 1}
         if name not in values:
@@ -745,6 +746,12 @@ class KernelApi:
                                                                                 self.num)
         self.cycles += tile_math.CYCLES["pack"]
         self.grid.events += 1
+
+    def pack_tile_t(self, template: str, dst: int, port: int, out_tile: int = 0) -> None:
+        """`pack_tile<out_of_order_output>`: this grid always packs at the tile index given (out of order or not)."""
+        if template.strip() not in ("true", "false"):
+            raise MetalError(f"pack_tile<{template}>: expected true or false")
+        self.pack_tile(dst, port, out_tile)
 
     def tilize_block(self, cb_in: int, tiles: int, cb_out: int) -> None:
         """The 32-row block of row-major data at the front of `cb_in` (`tiles` pages: 32 rows `tiles` tiles wide)
