@@ -195,3 +195,25 @@ def test_conv2d_l1_model_slices_what_does_not_fit():
     assert big.slices_needed(ARCH, "dram_height", slices=1) is None
     small = op_model.Conv2dWork(1, 32, 32, 64, 32 * 32, 64, (3, 3), "bf16")
     assert small.slices_needed(ARCH, "l1_full") == 1
+
+
+CONV2D = """
+module {
+  func.func @forward(%x: tensor<4x16x16x64xbf16>, %w: tensor<64x64x3x3xbf16>, %b: tensor<1x1x1x64xbf16>) -> tensor<4x16x16x64xbf16> {
+    %0 = "ttir.conv2d"(%x, %w, %b) <{stride = 1 : i32, padding = 1 : i32, dilation = 1 : i32, groups = 1 : i32}> : (tensor<4x16x16x64xbf16>, tensor<64x64x3x3xbf16>, tensor<1x1x1x64xbf16>) -> tensor<4x16x16x64xbf16>
+    return %0 : tensor<4x16x16x64xbf16>
+  }
+}
+"""
+
+
+def test_sharded_conv2d_reads_its_activation_resharded_and_matches_level0():
+    text = print_module(lower_to_ttnn(CONV2D, "conv", "optimization-level=2"), local_scope=True)
+    conv = next(line for line in text.splitlines() if '"ttnn.conv2d"' in line)
+    assert conv.count("height_sharded") >= 2 and "ttnn.to_memory_config" in text  # activation and result
+    g = torch.Generator().manual_seed(5)
+    inputs = [torch.randn(4, 16, 16, 64, generator=g), torch.randn(64, 64, 3, 3, generator=g) / 20,
+              torch.randn(1, 1, 1, 64, generator=g)]
+    base, _ = _run(CONV2D, "optimization-level=0", inputs)
+    out, _ = _run(CONV2D, "optimization-level=2", inputs)
+    assert pcc(base, out) > 0.999

@@ -208,8 +208,30 @@ class TTNNGreedyMemoryLayoutPropagationPass(ModulePass):
         if best != current:
             retype(value, best)
             set_memory_config(op, best)
-        return {"op": op.ROW.name, "loc": loc_name(op), "chosen": describe(best), "runtime_ns": round(best_ns, 1),
-                "candidates": len(candidates), "rejected": rejected}
+        decision = {"op": op.ROW.name, "loc": loc_name(op), "chosen": describe(best), "runtime_ns": round(best_ns, 1),
+                    "candidates": len(candidates), "rejected": rejected}
+        if family == "conv" and best.sharded and reshard_activation(op, best):
+            decision["input_resharded"] = describe(best)
+        return decision
+
+
+def reshard_activation(conv: TTNNOp, spec: TensorSpec) -> bool:
+    """A sharded convolution reads its activation sharded as its result is (tt-metal reshards an interleaved one
+    itself): when the activation has the result's shape, a `ttnn.to_memory_config` before the conv makes that move
+    explicit, so the layouts say what runs and the spill manager sees the shard. Whether a move was inserted."""
+    source = conv.operands[0]
+    have = spec_of(source.type)
+    if have is None or have == spec or have.shape != spec.shape or have.dtype != spec.dtype or not have.tiled:
+        return False
+    from ttmlir.passes.ttnn_utils import helper_location, ttnn_op
+
+    t = source.type
+    move = ttnn_op("to_memory_config", [source], {}, [TensorType(t.element_type, t.get_shape(), layout_of(t, spec))],
+                   conv)
+    move.location = helper_location(conv.location, "input_reshard")
+    conv.parent.insert_op_before(move, conv)
+    conv.operands[0] = move.results[0]
+    return True
 
 
 def readers_ns(value: SSAValue, spec: TensorSpec, arch: str) -> float:
