@@ -7,7 +7,8 @@ This entry point records where each positive match starts and ends the CHECK-NOT
 canonicalizes whitespace inside `{{regex}}` blocks (the whole check file is, unless --strict-whitespace): a run of
 spaces there matches any run of blanks, as a literal one does. LLVM's `--implicit-check-not PATTERN`, which the
 package lacks, is a CHECK-NOT between every two checks: any occurrence of PATTERN outside the text a positive check
-matched fails. In a POSIX bracket expression a `]` right after `[` or `[^` is a member (`[^]]*`: anything but `]`); the package's newline exclusion would close the class before it.
+matched fails. In a POSIX bracket expression a `]` right after `[` or `[^` is a member (`[^]]*`: anything but
+`]`); the package's newline exclusion would close the class before it.
 Everything else is the package's own behaviour.
 """
 
