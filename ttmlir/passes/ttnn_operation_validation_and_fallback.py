@@ -6,6 +6,8 @@ what the kernel writes: an op that computes in its input's format (eltwise, redu
 first operand's data type and page layout unless it names its own `dtype`. An operand the kernel cannot read is
 converted before the op; a result declared otherwise than the kernel writes is retyped to what it writes and
 converted to the declared type after the op (a `ttnn.to_tensor_spec`, broken down by --ttnn-decompose-layouts).
+An operand converted out of L1 is converted into DRAM: in the pipeline this pass runs after the L1 spill manager,
+which could not count a new L1 tensor.
 
 A convolution must also fit L1 as its `conv2d_slice_config` says (the op model's `Conv2dWork`; unset: any way). If it
 does not, configurations are tried in upstream's order -- the whole op in L1, then sliced through DRAM along the
@@ -15,7 +17,7 @@ first that fits is set: at most `max-fallback-attempts` of them (0: no limit).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -73,6 +75,12 @@ class TTNNOperationValidationAndFallbackPass(ModulePass):
                 wants["result"] = want
             if not wants:
                 continue
+            groups = op.operand_groups()
+            for name, want in wants.items():  # a conversion out of L1 goes to DRAM: the spill manager has run
+                if name != "result" and want.buffer is None and any(
+                        retyped(v.type, want) != v.type and v.type.encoding.buffer_type == "l1"
+                        for v in groups.get(name, [])):
+                    wants[name] = replace(want, buffer="dram")
             fallbacks += 1
             if fallbacks > self.max_fallback_attempts:
                 raise PassFailure(op, f"operation validation needs more than max-fallback-attempts="

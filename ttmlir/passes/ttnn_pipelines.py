@@ -28,7 +28,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     infer-kv-cache-argument-types, propagate-weight-dtype, cpu-hoist,
     element-type-normalization,
     ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window, convert,
-    ttnn-fusing, ttnn-decomposition, layout, workaround, weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, trace-hoist-transform (enable-trace), decompose-layouts, canonicalize,
+    ttnn-fusing, ttnn-decomposition, layout, workaround (unless disable-workarounds), weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, trace-hoist-transform (enable-trace), decompose-layouts, canonicalize,
     deallocate, collect-perf-metrics (ttnn-perf-metrics-enabled)."""
 
     name: ClassVar[str] = "ttir-to-ttnn-common-pipeline"
@@ -49,6 +49,11 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     tensor_l1_usage_cap: str = "0.95"
     enable_decision_trace: bool = False
     decision_trace_dir: str = "ttrt-artifacts/decision_trace"
+    # per op, the configurations the validation after the optimizer tries before it gives up (0: no limit)
+    max_fallback_attempts: int = 10000
+    # the workaround pass skipped: with the optimizer on, the validation after it still converts what kernels
+    # cannot read (the same table); its rewrites of ops the kernels cannot run as written are then not applied
+    disable_workarounds: bool = False
     # upstream's defaults: parameter/constant-only subgraphs computed once, on the host
     enable_const_eval: bool = True
     enable_cpu_hoisted_const_eval: bool = True
@@ -136,11 +141,12 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
             self.enable_const_eval and self.enable_const_eval_inputs_to_system_memory) else ()
         # before the layouts decompose: it moves host-fed inputs to the host as one to_tensor_spec each
         hoist_trace = (TTNNTraceHoistTransformPass(),) if self.enable_trace else ()
+        workarounds = () if self.disable_workarounds else (TTNNWorkaroundPass(),)
         resolution = self.composite_resolution
         if resolution == "auto":
             resolution = "validate" if optimizer else "inline"
         for stage in (TTNNResolveCompositesPass(resolution), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), CPUHoistManuallyTaggedPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
-                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), TTNNWorkaroundPass(),
+                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), *workarounds,
                       TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
                       TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, CanonicalizePass(),
                       *ttnn_const_eval, *self._optimizer(optimizer, memory_layout), *prepare_conv2d, TTNNPrepareConv3dWeightsPass(),
@@ -161,11 +167,15 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         trace = {"enable_decision_trace": self.enable_decision_trace, "decision_trace_dir": self.decision_trace_dir,
                  "tensor_l1_usage_cap": self.tensor_l1_usage_cap}
         # without the memory-layout analysis only the overridden results move (no other candidate than DRAM)
+        from ttmlir.passes.ttnn_operation_validation_and_fallback import TTNNOperationValidationAndFallbackPass
+
+        # as upstream, every op checked against what its kernel accepts once the layouts are chosen
+        validation = (TTNNOperationValidationAndFallbackPass(self.max_fallback_attempts),) if optimizer else ()
         return (TTNNGreedyMemoryLayoutPropagationPass(max_legal_layouts=self.max_legal_layouts if memory_layout else 0,
                                                       override_output_layout=self.override_output_layout,
                                                       override_conv2d_config=self.override_conv2d_config,
                                                       override_conv3d_config=self.override_conv3d_config, **trace),
-                TTNNGreedyL1SpillManagementPass(**trace))
+                TTNNGreedyL1SpillManagementPass(**trace), *validation)
 
 @dataclass(frozen=True)
 class ValueSemanticsCSEPass(ModulePass):
