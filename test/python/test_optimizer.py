@@ -217,3 +217,40 @@ def test_sharded_conv2d_reads_its_activation_resharded_and_matches_level0():
     base, _ = _run(CONV2D, "optimization-level=0", inputs)
     out, _ = _run(CONV2D, "optimization-level=2", inputs)
     assert pcc(base, out) > 0.999
+
+
+ROW_MAJOR_IDS = """
+#dram = #ttnn.buffer_type<dram>
+#rm_i = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x64xsi32, #dram>, <interleaved>>
+#tile_i = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x2x!ttcore.tile<32x32, si32>, #dram>, <interleaved>>
+#tile_f = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x2x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>
+module {
+  func.func @forward(%ids: tensor<32x64xsi32, #rm_i> {ttcore.argument_type = #ttcore.argument_type<input>}, %x: tensor<32x64xf32, #tile_f> {ttcore.argument_type = #ttcore.argument_type<input>}) -> (tensor<32x64xf32, #tile_f>, tensor<64x32xf32, #tile_f>) {
+    %0 = "ttnn.to_tensor_spec"(%ids) : (tensor<32x64xsi32, #rm_i>) -> tensor<32x64xsi32, #tile_i>
+    %1 = "ttnn.typecast"(%0) : (tensor<32x64xsi32, #tile_i>) -> tensor<32x64xf32, #tile_f>
+    %2 = "ttnn.add"(%1, %x) : (tensor<32x64xf32, #tile_f>, tensor<32x64xf32, #tile_f>) -> tensor<32x64xf32, #tile_f>
+    %3 = "ttnn.permute"(%1) <{permutation = array<i64: 1, 0>}> : (tensor<32x64xf32, #tile_f>) -> tensor<64x32xf32, #tile_f>
+    return %2, %3 : tensor<32x64xf32, #tile_f>, tensor<64x32xf32, #tile_f>
+  }
+}
+"""
+
+
+def test_row_major_propagation_moves_tilizing_not_values():
+    # the ids stay row-major through the typecast and the permute; the add and the return get them tilized
+    from ttmlir.asm import parse_text
+    from ttmlir.dialects import make_context
+    from ttmlir.passes import make_pass
+    from ttmlir.target.ttnn import translate
+
+    ctx = make_context()
+    propagated, _ = parse_text(ctx, ROW_MAJOR_IDS)
+    for name in ("ttcore-register-device", "ttnn-rm-layout-propagation", "ttnn-decompose-layouts"):
+        make_pass(name).apply(ctx, propagated)
+    text = print_module(propagated, local_scope=True)
+    typecast = next(line for line in text.splitlines() if '"ttnn.typecast"' in line)
+    assert "ttcore.tile" not in typecast and text.count('"ttnn.to_layout"') == 2
+    ids = torch.randint(-50, 50, (32, 64), generator=torch.Generator().manual_seed(6)).int()
+    x = torch.randn(32, 64, generator=torch.Generator().manual_seed(7))
+    (a, b), _ = run_program(Binary(data=translate(propagated)), 0, [ids, x], MeshDevice())
+    assert torch.equal(a.data.float(), ids.float() + x) and torch.equal(b.data.float(), ids.float().T)

@@ -94,6 +94,7 @@ PASS_CLASSES = {
     "ttnn-greedy-l1-spill-management": "ttmlir.passes.ttnn_greedy_l1_spill_management:TTNNGreedyL1SpillManagementPass",
     "ttnn-operation-validation-and-fallback":
         "ttmlir.passes.ttnn_operation_validation_and_fallback:TTNNOperationValidationAndFallbackPass",
+    "ttnn-rm-layout-propagation": "ttmlir.passes.ttnn_rm_layout_propagation:TTNNRowMajorLayoutPropagationPass",
     "ttir-propagate-weight-dtype": "ttmlir.passes.ttir_propagate_weight_dtype:TTIRPropagateWeightDtypePass",
     "ttir-to-ttnn-common-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToTTNNCommonPipeline",
     "ttnn-common-to-runtime-pipeline": "ttmlir.passes.ttnn_pipelines:TTNNCommonToRuntimePipeline",

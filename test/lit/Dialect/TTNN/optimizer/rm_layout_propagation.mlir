@@ -1,0 +1,23 @@
+// RUN: ttmlir-opt --ttcore-register-device --ttnn-rm-layout-propagation %s | FileCheck %s
+// Row-major integer ids stay row-major through a typecast and a permute; the add, which tilizes, and the return
+// get them tilized.
+// CHECK-DAG: #[[RM:.*]] = #ttnn.ttnn_layout<{{.*}}memref<32x64xf32, #dram>
+// CHECK: %[[CAST:.*]] = "ttnn.typecast"(%arg0){{.*}}-> tensor<32x64xf32, #[[RM]]>
+// CHECK: %[[TILED:.*]] = "ttnn.to_tensor_spec"(%[[CAST]])
+// CHECK: "ttnn.add"(%[[TILED]], %arg1)
+// CHECK: %[[PERM:.*]] = "ttnn.permute"(%[[CAST]])
+// CHECK: %[[BACK:.*]] = "ttnn.to_tensor_spec"(%[[PERM]])
+// CHECK: return %{{.*}}, %[[BACK]]
+#dram = #ttnn.buffer_type<dram>
+#rm_i = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<32x64xsi32, #dram>, <interleaved>>
+#tile_i = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x2x!ttcore.tile<32x32, si32>, #dram>, <interleaved>>
+#tile_f = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x2x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>
+module {
+  func.func @forward(%ids: tensor<32x64xsi32, #rm_i> {ttcore.argument_type = #ttcore.argument_type<input>}, %x: tensor<32x64xf32, #tile_f> {ttcore.argument_type = #ttcore.argument_type<input>}) -> (tensor<32x64xf32, #tile_f>, tensor<64x32xf32, #tile_f>) {
+    %0 = "ttnn.to_tensor_spec"(%ids) : (tensor<32x64xsi32, #rm_i>) -> tensor<32x64xsi32, #tile_i>
+    %1 = "ttnn.typecast"(%0) : (tensor<32x64xsi32, #tile_i>) -> tensor<32x64xf32, #tile_f>
+    %2 = "ttnn.add"(%1, %x) : (tensor<32x64xf32, #tile_f>, tensor<32x64xf32, #tile_f>) -> tensor<32x64xf32, #tile_f>
+    %3 = "ttnn.permute"(%1) <{permutation = array<i64: 1, 0>}> : (tensor<32x64xf32, #tile_f>) -> tensor<64x32xf32, #tile_f>
+    return %2, %3 : tensor<32x64xf32, #tile_f>, tensor<64x32xf32, #tile_f>
+  }
+}
