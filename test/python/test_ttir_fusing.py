@@ -309,3 +309,35 @@ def test_rms_norm_written_out_is_rms_norm(square, weighted):
     names = [op.name for op in module.walk() if op.name.startswith("ttir.")]
     assert names == ["ttir.rms_norm"]
     torch.testing.assert_close(run_function(module, inputs), want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_products_of_one_lhs_are_one_product_sliced(bias):
+    """Three projections of one input (weights N x K, widths 3, 5, 2, with or without biases) are one product of
+    the joined weights, sliced; a fourth reading the input transposed is left alone. Values are kept."""
+    from ttmlir.asm import parse_text
+
+    def product(i, n):
+        b = f", %b{i}" if bias else ""
+        types = f"tensor<4x6xf32>, tensor<{n}x6xf32>" + (f", tensor<{n}xf32>" if bias else "")
+        return (f'  %p{i} = "ttir.{"linear" if bias else "matmul"}"(%x, %w{i}{b}) <{{transpose_a = false, '
+                f'transpose_b = true}}> : ({types}) -> tensor<4x{n}xf32>\n')
+    widths = (3, 5, 2)
+    params = ", ".join([f"%w{i}: tensor<{n}x6xf32>" for i, n in enumerate(widths)] +
+                       ([f"%b{i}: tensor<{n}xf32>" for i, n in enumerate(widths)] if bias else []))
+    outs = ", ".join(f"tensor<4x{n}xf32>" for n in widths)
+    text = (f"func.func @f(%x: tensor<4x6xf32>, %y: tensor<6x4xf32>, {params}) -> ({outs}, tensor<6x6xf32>) {{\n"
+            + "".join(product(i, n) for i, n in enumerate(widths)) +
+            '  %t = "ttir.matmul"(%x, %y) <{transpose_a = true, transpose_b = true}> : (tensor<4x6xf32>, '
+            'tensor<6x4xf32>) -> tensor<6x6xf32>\n'
+            f"  return %p0, %p1, %p2, %t : {outs}, tensor<6x6xf32>\n}}")
+    torch.manual_seed(0)
+    inputs = [torch.randn(4, 6), torch.randn(6, 4), *(torch.randn(n, 6) for n in widths)]
+    inputs += [torch.randn(n) for n in widths] if bias else []
+    before = run_function(parse_text(make_context(), text)[0], inputs)
+    module = _fuse(parse_text(make_context(), text)[0])
+    names = [op.name for op in module.walk() if op.name.startswith("ttir.")]
+    assert names.count("ttir.concat") == (2 if bias else 1) and names.count("ttir.slice_static") == 3
+    assert names.count("ttir.linear" if bias else "ttir.matmul") == (1 if bias else 2)
+    for want, got in zip(before, run_function(module, inputs)):
+        torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)

@@ -18,6 +18,8 @@
   (`ttir_fusing_conv`);
 - `reshape(permute(x, [0, 2, 1, 3]))` of attention heads x (B, H, S, D) to (B, S, H*D) (or (B*S, H*D)) →
   `concatenate_heads(x)` (then that reshape);
+- three or more matmuls (or linears) of one A with like Bs → one matmul of A and the Bs concatenated (biases
+  too), each result a slice of it; projections split into attention heads are left to `--ttnn-fusing`;
 - with `enable-permute-slice-after-matmul-fusion` (on by default), `slice(matmul(a, b))` that keeps only some rows
   (or only some columns) of the product → `matmul(slice(a), b)` (or `matmul(a, slice(b))`), computing only what is
   kept; a linear's bias is sliced along with it where it varies;
@@ -44,6 +46,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 
+from ttmlir.dialects.canonicalize import REWRITES
 from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES, broadcast_shape
@@ -153,12 +156,13 @@ def _sliced(value: SSAValue, axis: int, bounds: tuple[int, int, int], before: Op
     return op.results[0]
 
 
-def _slice_of_product(slice_op: Operation) -> None:
-    """A slice of a matmul/linear's rows (only) slices its A operand; of its columns (only), its B operand."""
+def _slice_of_product(slice_op: Operation) -> list[Operation]:
+    """A slice of a matmul/linear's rows (only) slices its A operand; of its columns (only), its B operand. Returns
+    the slices it made."""
     product = slice_op.operands[0].owner
     if not (isinstance(product, TTOp) and product.name in ("ttir.matmul", "ttir.linear")) or \
             not product.results[0].has_one_use():
-        return
+        return []
     groups = product.operand_groups()
     a, b = groups["a"][0], groups["b"][0]
     ra, rb = a.type.get_num_dims(), b.type.get_num_dims()
@@ -169,7 +173,7 @@ def _slice_of_product(slice_op: Operation) -> None:
     rows = None if ra == 1 else rank - 1 if rb == 1 else rank - 2
     cols = rank - 1 if rb > 1 else None
     if len(cut) != 1 or cut[0] not in (rows, cols):
-        return
+        return []
     dim = cut[0]
     bounds = (begins[dim], ends[dim], steps[dim])
     operands = [a, b]
@@ -187,6 +191,77 @@ def _slice_of_product(slice_op: Operation) -> None:
     fused.location = product.location
     Rewriter.replace_op(slice_op, fused)
     Rewriter.erase_op(product)
+    return [new.owner for new, old in zip(operands, [a, b, *groups.get("bias", [])]) if new is not old]
+
+
+MIN_SHARED_LHS = 3  # matmuls of one A worth one wide matmul (Q, K and V; gate and up with one more)
+MAX_FUSED_WIDTH = 262144  # upstream's cap: the concatenated bias is one row-major page, which must fit in L1
+
+
+def _shared_lhs(root: Operation) -> None:
+    """Matmuls (or linears, all with a bias or none) of one A with like B operands → one matmul of A and the Bs
+    concatenated along N (biases too), each result a slice of its columns. The last of them comes first in
+    the concatenation (upstream's order); the fused op goes before the first of them, so every B and bias
+    must be defined there."""
+    a = root.operands[0]
+    ta, tb = scalar(root.prop("transpose_a")), scalar(root.prop("transpose_b"))
+    b_shape = root.operands[1].type.get_shape()
+    ops = [op for op in (use.operation for use in a.uses if use.index == 0) if type(op) is type(root) and
+           op.parent is root.parent and scalar(op.prop("transpose_a")) == ta and
+           scalar(op.prop("transpose_b")) == tb and len(op.operands[1].type.get_shape()) == len(b_shape) and
+           op.operands[1].type.get_shape()[:-2] == b_shape[:-2] and
+           op.results[0].type.element_type == root.results[0].type.element_type]
+    ops = sorted(set(ops), key=root.parent.get_operation_index)
+    ops = ops[-1:] + ops[:-1]
+    widths = [op.results[0].type.get_shape()[-1] for op in ops]
+    biases = [op.operand_groups().get("bias") for op in ops]
+    if len(ops) < MIN_SHARED_LHS or sum(widths) > MAX_FUSED_WIDTH or all(map(_split_into_heads, ops)) or \
+            (any(biases) and not all(biases)) or \
+            (all(biases) and len({b[0].type.get_shape()[:-1] for b in biases}) != 1):
+        return
+    first = min(ops, key=root.parent.get_operation_index)
+    at = root.parent.get_operation_index(first)
+    inputs = [op.operands[1] for op in ops] + [b[0] for b in biases if b]
+    if any(isinstance(v.owner, Operation) and (v.owner.parent is not root.parent or
+                                               root.parent.get_operation_index(v.owner) > at) for v in inputs):
+        return
+    if all(biases) and any(b[0].type.get_shape()[-1] != w for b, w in zip(biases, widths)):
+        return
+    made = [_concat([op.operands[1] for op in ops], len(b_shape) - 2 if tb else len(b_shape) - 1)]
+    if all(biases):
+        made.append(_concat([op.operand_groups()["bias"][0] for op in ops], -1))
+    out = root.results[0].type
+    fused = type(root).create(operands=[a, *(m.results[0] for m in made)], properties=dict(root.properties),
+                              result_types=[TensorType(out.element_type, [*out.get_shape()[:-1], sum(widths)])])
+    made.append(fused)
+    for op in made:
+        op.location = first.location
+    first.parent.insert_ops_before(made, first)
+    ends = [sum(widths[:i + 1]) for i in range(len(ops))]
+    parts = [_sliced(fused.results[0], out.get_num_dims() - 1, (end - width, end, 1), first)
+             for width, end in zip(widths, ends)]
+    for op, part in zip(ops, parts):
+        op.results[0].replace_all_uses_with(part)
+        Rewriter.erase_op(op)
+
+
+def _split_into_heads(op: Operation) -> bool:
+    """Whether `op`'s result is only reshaped (to [B, S, heads, D]) and permuted to [B, heads, S, D]: query, key and
+    value projections, which `--ttnn-fusing` joins with their head split in one kernel (left to it)."""
+    value, reshaped = op.results[0], False
+    while value.has_one_use() and (user := value.first_use.operation).name == "ttir.reshape":
+        value, reshaped = user.results[0], True
+    user = value.first_use.operation if value.has_one_use() else None
+    return reshaped and user is not None and user.name == "ttir.permute" and value.type.get_num_dims() == 4 and \
+        int_values(user.prop("permutation")) == [0, 2, 1, 3]
+
+
+def _concat(values: list[SSAValue], dim: int) -> Operation:
+    shape = list(values[0].type.get_shape())
+    dim %= len(shape)
+    shape[dim] = sum(v.type.get_shape()[dim] for v in values)
+    return TTIR_OP_CLASSES["concat"].create(operands=values, properties={"dim": KINDS["si32"].build(dim)},
+                                            result_types=[TensorType(values[0].type.element_type, shape)])
 
 
 def _concatenate_heads(reshape: Operation) -> None:
@@ -502,9 +577,6 @@ class TTIRFusingPass(ModulePass):
     enable_permute_slice_after_matmul_fusion: bool = True
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        if self.enable_permute_slice_after_matmul_fusion:
-            for op in [op for op in module.walk() if op.name == "ttir.slice_static"]:
-                _slice_of_product(op)
         if self.enable_permute_matmul_fusion:
             for op in [op for op in module.walk() if op.name in ("ttir.matmul", "ttir.linear")]:
                 _permute_into_matmul(op)
@@ -512,6 +584,15 @@ class TTIRFusingPass(ModulePass):
             for op in [op for op in module.walk() if isinstance(op, TTOp) and op.name == "ttir." + name]:
                 if op.parent is not None:
                     fuse(op)
+        for op in reversed([op for op in module.walk() if op.name in ("ttir.matmul", "ttir.linear")]):
+            if op.parent is not None:
+                _shared_lhs(op)
+        if self.enable_permute_slice_after_matmul_fusion:
+            pending = [op for op in module.walk() if op.name == "ttir.slice_static"]
+            while pending:  # a slice moved onto a product's operand may cut the product making that operand
+                op = pending.pop(0)
+                if op.parent is not None:
+                    pending += _slice_of_product(op)
         # last op first: the largest cone that is an activation goes before any part of it
         for op in reversed([op for op in module.walk() if isinstance(op, TTOp) and op.name.startswith("ttir.")
                             and op.ROW.name in SCALAR]):
@@ -522,3 +603,8 @@ class TTIRFusingPass(ModulePass):
             _one_reshape_after(op)
         for func in [op for op in module.walk() if isinstance(op, FuncOp)]:
             region_dce(func.body)  # as a greedy rewrite does: what no one reads goes
+        for op in [op for op in module.walk() if op.name == "ttir.slice_static"]:
+            if (made := REWRITES["slice_static"](op)) is not None:  # slices of fused products' slices: one slice
+                Rewriter.replace_op(op, made)
+        for func in [op for op in module.walk() if isinstance(op, FuncOp)]:
+            region_dce(func.body)
