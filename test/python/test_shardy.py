@@ -515,3 +515,24 @@ def test_tt_sharding_constraint_names_mesh_axes_by_position():
     torch.testing.assert_close(out, torch.tanh(a), rtol=2e-2, atol=2e-2)
     with pytest.raises(PassFailure, match="'mesh_idx_2' names no axis of the 2-axis mesh"):
         stablehlo_pipeline(parse_text(make_context(), text("mesh_idx_2"))[0])
+
+
+def test_flash_mla_prefill_split_by_sequence_runs_split_by_heads():
+    """Attention needs whole sequences: query, key and value split by sequence over "y" move that split to the
+    heads (all-to-alls, nothing gathered), and the output moves back; the pieces equal one chip's causal
+    attention."""
+    seq = '#sdy.sharding<@mesh, [{}, {}, {"y"}, {}]>'
+    text = f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%q: tensor<1x4x64x32xf32> {{sdy.sharding = {seq}}}, %k: tensor<1x4x64x32xf32> {{sdy.sharding = {seq}}},
+                           %v: tensor<1x4x64x32xf32> {{sdy.sharding = {seq}}}) -> tensor<1x4x64x32xf32> {{
+      %0 = stablehlo.custom_call @tt.flash_mla_prefill(%q, %k, %v) {{mhlo.frontend_attributes = {{head_dim_v = "32", has_value = "True"}}}}
+          : (tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>) -> tensor<1x4x64x32xf32>
+      return %0 : tensor<1x4x64x32xf32>
+    }}'''
+    q, k, v = (torch.randn(1, 4, 64, 32) for _ in range(3))
+    halves = [[t[:, :, :32], t[:, :, 32:]] for t in (q, k, v)]
+    ir, (out,) = pipeline_run(text, halves)
+    assert "all_gather" not in ir and ir.count("stablehlo.all_to_all") == 4
+    assert "(tensor<1x2x64x32xf32>, tensor<1x2x64x32xf32>, tensor<1x2x64x32xf32>) -> tensor<1x2x64x32xf32>" in ir
+    expected = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+    torch.testing.assert_close(out, expected, rtol=3e-2, atol=3e-2)

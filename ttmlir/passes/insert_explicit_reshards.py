@@ -45,6 +45,8 @@ def reshard_op(op: Operation, mesh_name: str) -> None:
         ops_ = [p for p in factor.places if p[0] == "operand"]
         if factor.reduction and ops_:
             axes = _dims(value_sharding(op.operands[ops_[0][1]]), len(need[ops_[0][1]]))[ops_[0][2]]
+        elif factor.whole:
+            axes = ()
         else:
             axes = results[res[0][1]][res[0][2]] if res else ()
         if any(a in taken for a in axes):
@@ -55,6 +57,7 @@ def reshard_op(op: Operation, mesh_name: str) -> None:
             reduced += [a for a in axes if a not in reduced]
         for _, j, d in ops_:
             need[j][d] = axes
+    _redistribute(op, mesh_name, factors or [], chosen, need, results, taken)
     for i, (value, dims) in enumerate(zip(op.operands, need)):
         if dims is None or _dims(value_sharding(value), len(dims)) == dims:
             continue
@@ -87,6 +90,35 @@ def reshard_op(op: Operation, mesh_name: str) -> None:
                                     properties={"sharding": sdy.ShardingAttr(_make(mesh_name, want))})
             op.parent_block().insert_op_after(reshard, after)
             value.replace_uses_with_if(reshard.results[0], lambda use: use.operation is not reshard)
+
+
+def _redistribute(op: Operation, mesh_name: str, factors: list, chosen: dict, need: list, results: list,
+                  taken: set) -> None:
+    """An axis splitting a dim the op computes whole on every tensor of a free factor (query, key, value and output
+    split by sequence) moves to that factor instead of being gathered: an all-to-all each way, as shardy does."""
+    whole_dims = {(kind, i, d) for f in factors if f.whole for kind, i, d in f.places}
+
+    def held(place) -> tuple:
+        kind, i, d = place
+        dims = results[i] if kind == "result" else _dims(value_sharding(op.operands[i]), len(need[i]))
+        return dims[d] if (kind, i, d) in whole_dims else ()
+
+    for i, factor in enumerate(factors):
+        if factor.whole or factor.reduction or chosen.get(i) or factor.spread:
+            continue
+        tensors = {(kind, j) for kind, j, _ in factor.places}
+        axes = [a for a in dict.fromkeys(a for p in sorted(whole_dims) for a in held(p)) if a not in taken]
+        mesh = sdy.find_mesh(op, mesh_name)
+        for axis in axes:
+            size = mesh.size(axis) if mesh is not None else 0
+            carriers = {(kind, j) for kind, j, d in whole_dims if axis in held((kind, j, d))}
+            if size and factor.size % size == 0 and tensors <= carriers:
+                chosen[i] = (axis,)
+                taken.add(axis)
+                for kind, j, d in factor.places:
+                    if kind == "operand":
+                        need[j][d] = (axis,)
+                break
 
 
 @dataclass(frozen=True)

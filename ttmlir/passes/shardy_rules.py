@@ -24,6 +24,7 @@ class Factor(NamedTuple):
     places: tuple[Place, ...]
     reduction: bool = False
     spread: bool = False  # a result dim the op fills with copies (a broadcast's new dim): any piece is made locally
+    whole: bool = False  # propagates splits, but the op computes it whole (softmax's sequence): gathered first
 
 
 def _ints(attr: Attribute | None) -> tuple[int, ...]:
@@ -195,11 +196,13 @@ def _gather_dim(op: Operation) -> list[Factor]:
                    (("operand", 1, d), ("result", 0, d))) for d, size in enumerate(index)]
 
 
-def _spelled(op: Operation, order: str, operands: dict[int, str], result: str, reduced: str = "") -> list[Factor] | None:
+def _spelled(op: Operation, order: str, operands: dict[int, str], result: str, reduced: str = "",
+             whole: str = "") -> list[Factor] | None:
     """Factors named by letters, in `order` (the first claims a mesh axis first): operand i's dims spelled by
     operands[i], the result's by `result`, '.' a dim in no factor (computed whole). A dim of size 1 where the
     factor is larger is broadcast and joins no factor (a [1, 1, S, S] mask, MQA's one key head). Letters in
-    `reduced` are summed away: split, each chip holds a partial result."""
+    `reduced` are summed away: split, each chip holds a partial result; letters in `whole` propagate splits the
+    op computes whole."""
     values = [(("operand", i), op.operands[i], spec) for i, spec in operands.items() if i < len(op.operands)]
     values.append((("result", 0), op.results[0], result))
     if any(_shape(v) is None or len(_shape(v)) != len(spec) for _, v, spec in values):
@@ -209,7 +212,7 @@ def _spelled(op: Operation, order: str, operands: dict[int, str], result: str, r
         dims = [(kind, i, d, _shape(v)[d]) for (kind, i), v, spec in values for d, c in enumerate(spec) if c == letter]
         size = dims[0][3]
         factors.append(Factor(size, tuple((kind, i, d) for kind, i, d, n in dims if n != 1 or size == 1),
-                              letter in reduced))
+                              letter in reduced, whole=letter in whole))
     return factors
 
 
@@ -251,13 +254,14 @@ def _paged_flash_mla_decode(op: Operation) -> list[Factor] | None:
 
 def _flash_mla_prefill(op: Operation) -> list[Factor] | None:
     """Batch and heads split query, key, value and output alike (one latent key head is broadcast); a mask splits
-    with the batch. Sequences, the q·k head size and head_dim_v are softmax's and the contractions': whole."""
-    operands, at = {0: "bh..", 1: "bh.."}, 2
+    with the batch. Query and key sequences, the q·k head size and head_dim_v are softmax's and the contractions':
+    computed whole."""
+    operands, at = {0: "bhsd", 1: "bhtd"}, 2
     if _frontend_flag(op, "has_value"):
-        operands[at], at = "bh..", at + 1
+        operands[at], at = "bhtv", at + 1
     if _frontend_flag(op, "has_attention_mask"):
-        operands[at] = "b..."
-    return _spelled(op, "bh", operands, "bh..")
+        operands[at] = "b.st"
+    return _spelled(op, "bhstdv", operands, "bhsv", whole="stdv")
 
 
 # custom calls with a rule, by call target (tt-xla's composites turned custom calls by
