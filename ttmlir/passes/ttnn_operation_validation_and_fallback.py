@@ -9,8 +9,8 @@ converted to the declared type after the op (a `ttnn.to_tensor_spec`, broken dow
 An operand converted out of L1 is converted into DRAM: in the pipeline this pass runs after the L1 spill manager,
 which could not count a new L1 tensor.
 
-A convolution must also fit L1 as its `conv2d_slice_config` says (the op model's `Conv2dWork`; unset: any way). If it
-does not, configurations are tried in upstream's order -- the whole op in L1, then sliced through DRAM along the
+A convolution with a `conv2d_slice_config` must also fit L1 as that says (the op model's `Conv2dWork`; unset,
+tt-metal slices it as far as it must). If it does not, configurations are tried in upstream's order -- the whole op in L1, then sliced through DRAM along the
 output's width, then its height; activation blocks of 1024 rows down to 32 (in L1 also the whole shard) -- and the
 first that fits is set: at most `max-fallback-attempts` of them (0: no limit).
 """
@@ -95,10 +95,9 @@ class TTNNOperationValidationAndFallbackPass(ModulePass):
         config = op.prop("conv2d_config")
         block = (config.get("act_block_h_override") if config is not None else None) or 0
         chosen = op.prop("conv2d_slice_config")
-        tried = [(chosen.get("slice_type"), chosen.get("num_slices"))] if chosen is not None else \
-            [(kind, 0) for kind in SLICE_FALLBACKS]
-        if any(work.slices_needed(arch, kind, block, n, usage_cap=1.0) is not None for kind, n in tried):
-            return
+        if chosen is None or work.slices_needed(arch, chosen.get("slice_type"), block, chosen.get("num_slices"),
+                                                usage_cap=1.0) is not None:
+            return  # unset: tt-metal slices the conv through DRAM as far as it must
         for kind, block in CONV_FALLBACKS[:self.max_fallback_attempts or len(CONV_FALLBACKS)]:
             if work.slices_needed(arch, kind, block, usage_cap=1.0) is not None:
                 op.properties["conv2d_slice_config"] = ttnn.Conv2dSliceConfigAttr((("slice_type", kind), ("num_slices", 0)))

@@ -239,8 +239,10 @@ class Conv2dWork:
         """Bytes per core with the output cut into `slices` along its height or width, each slice height-sharded
         over the worker grid: the slice's input resharded into L1 and its halo'd copy (each core's rows plus the
         kernel's overlap), its output shard, one activation block of `act_block_h` rows (0: the whole shard) by a
-        kernel row of channels, and the weights of that kernel row. Channels are padded to whole tiles."""
-        cores = hardware.CHIPS[arch].grid[0] * hardware.CHIPS[arch].grid[1]
+        kernel row of channels, and the weights of that kernel row for the output channels one grid column computes
+        (wide convolutions split their output channels over the columns). Channels are padded to whole tiles."""
+        gy, gx = hardware.CHIPS[arch].grid
+        cores = gy * gx
         unit = hardware.DTYPE_BYTES[self.dtype]
         channels, out_channels = (math.ceil(c / TILE) * TILE for c in (self.channels, self.out_channels))
         kh, kw = self.kernel
@@ -250,7 +252,7 @@ class Conv2dWork:
         out_rows = math.ceil(self.out_rows / slices / cores / TILE) * TILE
         block = min(act_block_h, out_rows) if act_block_h else out_rows
         return unit * ((2 * in_rows + halo) * channels + out_rows * out_channels
-                       + block * kw * channels + kw * channels * out_channels)
+                       + block * kw * channels + kw * channels * math.ceil(out_channels / gx / TILE) * TILE)
 
     def slices_needed(self, arch: str, slice_type: str, act_block_h: int = 0, slices: int = 0,
                       usage_cap: float = 0.95) -> int | None:
