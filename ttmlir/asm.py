@@ -32,7 +32,7 @@ from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.sizes import INT64_MAX, int_width_error, shaped_size_error
 from ttmlir.dialects.syntax import affine_map_str
 from ttmlir.dialects.tt_op import TTOp
-from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
+from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr, SparseElementsAttr
 
 # xDSL 0.74's string-literal pattern nests `+` inside `*` and backtracks exponentially on an
 # unterminated string; the same language with possessive quantifiers is matched in linear time.
@@ -307,6 +307,17 @@ class TTParser(Parser):
                 self._resume_from(delimiter)
                 return dims
             dims.append(self.parse_shape_dimension())
+
+    def _parse_optional_builtin_parametrized_attr(self):
+        """MLIR's `sparse<indices, values> : type` too, kept as written (see `SparseElementsAttr`)."""
+        token, content = self._current_token, self.lexer.input.content
+        if token.text != "sparse" or not content.startswith("<", token.span.end):
+            return super()._parse_optional_builtin_parametrized_attr()
+        if (end := self._closing(token.span.end)) is None:
+            self.raise_error("unbalanced '<' in sparse elements", token.span.start, token.span.end)
+        self._resume_from(end)
+        self.parse_punctuation(":", " after sparse elements")
+        return SparseElementsAttr((content[token.span.end + 1:end - 1], self.parse_type()))
 
     def _parse_optional_builtin_parametrized_type(self):
         """tensor/memref/vector types whose size no 64-bit integer holds are refused where they are written."""

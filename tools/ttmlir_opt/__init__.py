@@ -129,26 +129,36 @@ def print_help() -> None:
 
 def process_chunk(text: str, filename: str, line_offset: int, opts: Options) -> tuple[str | None, list[Diagnostic]]:
     """Parse, verify and transform one piece of input; return printed IR or the diagnostics."""
+    import warnings
+
     from ttmlir.asm import print_module
     from ttmlir.diagnostics import load_module, verify_module
     from ttmlir.dialects import make_context
-    from ttmlir.passes import PassFailure, make_pass
+    from ttmlir.passes import PassFailure, PassWarning, make_pass
 
     ctx = make_context("--allow-unregistered-dialect" in opts.flags)
-    try:
-        module, positions = load_module(ctx, text, filename, line_offset)
-        for name, options in opts.passes:
-            try:
-                make_pass(name, options).apply(ctx, module)
-            except PassFailure as failure:
-                pos = positions.get(failure.op) if failure.op is not None else None
-                return None, [Diagnostic("error", str(failure), filename, text, pos, line_offset)]
-            verify_module(module, positions, filename, text, line_offset)
-    except DiagnosticError as error:
-        return None, error.diagnostics
+    positions: dict = {}
+
+    def located(severity: str, op, message: str) -> Diagnostic:
+        return Diagnostic(severity, message, filename, text, positions.get(op) if op is not None else None,
+                          line_offset)
+
+    with warnings.catch_warnings(record=True) as raised:
+        warnings.simplefilter("always", PassWarning)
+        try:
+            module, positions = load_module(ctx, text, filename, line_offset)
+            for name, options in opts.passes:
+                try:
+                    make_pass(name, options).apply(ctx, module)
+                except PassFailure as failure:
+                    return None, [located("error", failure.op, str(failure))]
+                verify_module(module, positions, filename, text, line_offset)
+        except DiagnosticError as error:
+            return None, error.diagnostics
+    notes = [located("warning", w.message.op, str(w.message)) for w in raised if isinstance(w.message, PassWarning)]
     return print_module(module, debuginfo="--mlir-print-debuginfo" in opts.flags,
                         local_scope="--mlir-print-local-scope" in opts.flags,
-                        generic="--mlir-print-op-generic" in opts.flags), []
+                        generic="--mlir-print-op-generic" in opts.flags), notes
 
 
 def check_expected(text: str, line_offset: int, emitted: list[Diagnostic], filename: str) -> list[str]:
@@ -202,7 +212,7 @@ def run(opts: Options) -> int:
         if "--verify-diagnostics" in opts.flags:
             problems += check_expected(chunk, offset, diagnostics, filename)
         elif diagnostics:
-            failed = True
+            failed |= printed is None  # warnings beside printed IR do not fail the run
             for diag in diagnostics:
                 print(diag.render(), file=sys.stderr)
         if printed is not None:

@@ -13,7 +13,7 @@ from xdsl.dialects.builtin import (ArrayAttr, BFloat16Type, DenseArrayBase, Dens
 from xdsl.ir import Attribute
 
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
+from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr, SparseElementsAttr
 
 FLOAT_TYPES = (BFloat16Type, Float16Type, Float32Type, Float64Type)
 
@@ -98,7 +98,8 @@ KINDS: dict[str, Kind] = {
     "symbol": Kind(lambda a: isinstance(a, SymbolRefAttr) and not a.nested_references.data,
                    "flat symbol reference attribute", SymbolRefAttr),
     "type": Kind(lambda a: isinstance(a, TypeAttribute), "any type attribute", lambda v: v),
-    "elements": Kind(lambda a: isinstance(a, (DenseIntOrFPElementsAttr, DenseResourceAttr)),
+    # any elements attribute (a constant's verifier says which it takes)
+    "elements": Kind(lambda a: isinstance(a, (DenseIntOrFPElementsAttr, DenseResourceAttr, SparseElementsAttr)),
                      "constant vector/tensor attribute", lambda v: v),
     "pairs": Kind(lambda a: isinstance(a, DenseIntOrFPElementsAttr) and isinstance(a.type.element_type, IntegerType),
                   "integer elements attribute of (source, target) pairs", lambda v: v),

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from typing import Callable, Sequence
 
-from xdsl.dialects.builtin import (BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, Float16Type, Float32Type,
-                                   AffineMapAttr, Float64Type, IntegerType, MemRefType, TensorType)
+from xdsl.dialects.builtin import (AffineMapAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, DenseResourceAttr,
+                                   Float16Type, Float32Type, Float64Type, IntegerType, MemRefType, TensorType)
 from xdsl.ir import Dialect
 from xdsl.irdl import IRDLOperation, ParsePropInAttrDict, irdl_op_definition, operand_def, opt_prop_def, result_def, traits_def
 from xdsl.traits import Pure
@@ -972,6 +972,10 @@ def group_norm(op: TTOp):
 
 def constant(op: TTOp):
     value = op.prop("value")
+    if not isinstance(value, (DenseIntOrFPElementsAttr, DenseResourceAttr)):
+        raise op.error("value attribute must be one of DenseResourceElementsAttr or DenseElementsAttr.")
+    if not isinstance(value.type.element_type, (IntegerType, *FLOAT_TYPES)):
+        raise op.error("value attribute must be of int or float type.")
     if isinstance(value, DenseIntOrFPElementsAttr):
         return [tuple(value.type.get_shape())]
     return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from xdsl.ir import Data
+from xdsl.ir import Attribute, Data
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
@@ -31,3 +31,19 @@ class FlattenedCompatInfoAttr(Data[tuple[int, int, int]]):
 
     def print_parameter(self, printer: Printer) -> None:
         printer.print_string(", ".join(f"{f} = {v}" for f, v in zip(FLATTENED_FIELDS, self.data)))
+
+
+@irdl_attr_definition
+class SparseElementsAttr(Data[tuple[str, Attribute]]):
+    """MLIR's builtin `sparse<indices, values> : type`, kept as written: no op takes one (`ttir.constant` says
+    which element attributes it takes), so it is read only for its verifier to refuse it."""
+
+    name = "builtin.sparse"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> tuple[str, Attribute]:
+        parser.raise_error("sparse elements are spelled `sparse<indices, values> : type`")
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data[0]}> : ")
+        printer.print_attribute(self.data[1])

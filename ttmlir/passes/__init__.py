@@ -28,6 +28,15 @@ class PassFailure(Exception):
         self.op = op
 
 
+class PassWarning(UserWarning):
+    """Something a pass did that the user should know of, on `op`; raised with `warnings.warn`, so a tool shows it
+    as a located warning (`ttmlir-opt` does) and the pass goes on."""
+
+    def __init__(self, op: Operation | None, message: str):
+        super().__init__(message)
+        self.op = op
+
+
 # Every pass by name, as `module:Class`: a pass's module is imported when the pass is first asked for, so a tool
 # running the TTNN pipeline does not build the TTMetal path's dialects (hundreds of op classes).
 PASS_CLASSES = {

@@ -10,6 +10,7 @@ precision (`--ttnn-weight-dtype-conversion` then converts it).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -21,6 +22,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir import hardware
 from ttmlir.dialects.tt_op import TTOp
+from ttmlir.passes import PassWarning
 
 WEIGHT_DTYPE = "ttcore.weight_dtype"
 MATMULS = {"ttir.matmul", "ttir.linear", "ttir.sparse_matmul"}
@@ -64,3 +66,6 @@ class TTIRPropagateWeightDtypePass(ModulePass):
             if requested:
                 widest = max(requested, key=lambda d: hardware.DTYPE_BYTES.get(d, 0))
                 op.attributes[WEIGHT_DTYPE] = StringAttr(widest)
+                if len(requested) > 1:
+                    warnings.warn(PassWarning(op, f"fusing matmuls with differing weight dtype overrides "
+                                                  f"({', '.join(sorted(requested))}): using {widest}"))
