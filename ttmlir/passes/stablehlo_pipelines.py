@@ -317,7 +317,8 @@ class StableHLOLegalizeCompositeToCallPass(ModulePass):
 @dataclass(frozen=True)
 class InlinerPass(ModulePass):
     """Every call of a function defined in the module is replaced by the function's body; private functions
-    no longer called are removed."""
+    no longer called are removed. As MLIR's inliner canonicalizes every function it visits, each function's
+    constants then lead its body, one per value."""
 
     name: ClassVar[str] = "inline"
 
@@ -340,6 +341,31 @@ class InlinerPass(ModulePass):
                     and func.body.blocks:
                 func.detach()
                 func.erase()
+            elif func.body.blocks:
+                _hoist_constants(func.body.blocks[0])
+
+
+def _hoist_constants(block) -> None:
+    """The block's constants moved to its start in their order, a repeated one (same value and type) replaced by
+    the first."""
+    first: dict = {}
+    anchor = block.first_op
+    for op in [o for o in block.ops if o.name in ("stablehlo.constant", "arith.constant")]:
+        in_place = op is anchor
+        if in_place:
+            anchor = op.next_op
+        key = (op.name, op.results[0].type, tuple(sorted((k, str(v)) for k, v in op.properties.items())),
+               tuple(sorted((k, str(v)) for k, v in op.attributes.items())))
+        if key in first:
+            op.results[0].replace_all_uses_with(first[key].results[0])
+            op.detach()
+            op.erase()
+        elif not in_place:
+            first[key] = op
+            op.detach()
+            block.insert_op_before(op, anchor)
+        else:
+            first[key] = op
 
 
 def _inline(call: CallOp, func: FuncOp) -> None:
