@@ -1,6 +1,7 @@
-"""`tt.flash_mla_prefill` and `tt.indexer_score_dsa` custom calls from StableHLO to the simulated device, both ways
-`--ttnn-resolve-composites` takes them: inlined (their TTIR decomposition) and promoted to the fused TTNN op. Either
-way the result matches attention / the DSA indexer written here in torch."""
+"""Fused-op custom calls from StableHLO to the simulated device. `tt.flash_mla_prefill` and `tt.indexer_score_dsa`
+both ways `--ttnn-resolve-composites` takes them: inlined (their TTIR decomposition) and promoted to the fused TTNN
+op; either way the result matches attention / the DSA indexer written here in torch. `tt.sparse_matmul` (nnz 0:
+counted at run time) against the block products it skips or keeps."""
 
 from __future__ import annotations
 
@@ -186,3 +187,21 @@ def test_fused_ops_in_python_and_cpp_equal_the_flatbuffer(tmp_path):
     assert pcc(got[0], attention(q, k, k[..., :32], None, True, 1 / 8)) > 0.99
     assert pcc(got[1], attention(q, k, v, None, False, 0.5)) > 0.99
     assert pcc(got[2], indexer(q, k, w, 0)) > 0.99
+
+
+def test_sparse_matmul_call_keeps_the_blocks_its_sparsity_marks():
+    """Token groups [A, B, M, K] times each expert's [K, N] where sparsity [A, B, 1, E] is nonzero, zero elsewhere."""
+    text = """module {
+  func.func public @main(%a: tensor<2x2x32x64xbf16>, %w: tensor<1x3x64x32xbf16>, %s: tensor<2x2x1x3xbf16>) -> tensor<2x2x1x3x32x32xbf16> {
+    %0 = stablehlo.custom_call @tt.sparse_matmul(%a, %w, %s) {api_version = 0 : i32, mhlo.frontend_attributes = {is_input_a_sparse = "False", is_input_b_sparse = "True", nnz = "0"}} : (tensor<2x2x32x64xbf16>, tensor<1x3x64x32xbf16>, tensor<2x2x1x3xbf16>) -> tensor<2x2x1x3x32x32xbf16>
+    return %0 : tensor<2x2x1x3x32x32xbf16>
+  }
+}"""
+    a, w = t(2, 2, 32, 64), t(1, 3, 64, 32)
+    s = torch.tensor([[1, 0, 1], [0, 0, 1], [1, 1, 1], [0, 1, 0]], dtype=torch.bfloat16).reshape(2, 2, 1, 3)
+    got = compile_and_run(text, [a, w, s], "", "wormhole_b0")
+    want = torch.zeros(2, 2, 1, 3, 32, 32, dtype=torch.float64)
+    for i, j, e in ((i, j, e) for i in range(2) for j in range(2) for e in range(3)):
+        if s[i, j, 0, e]:
+            want[i, j, 0, e] = a[i, j].double() @ w[0, e].double()
+    assert torch.equal(got == 0, want == 0) and pcc(got, want) > 0.99

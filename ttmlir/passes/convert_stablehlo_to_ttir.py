@@ -427,13 +427,19 @@ CUSTOM_CALLS = {"mhlo.erf": "erf", "mhlo.asinh": "asinh", "mhlo.topk": "topk", "
                                           "scaled_dot_product_attention", "scaled_dot_product_attention_decode",
                                           "paged_scaled_dot_product_attention_decode", "sampling",
                                           "chunked_scaled_dot_product_attention",
-                                          "paged_flash_multi_latent_attention_decode")},
+                                          "paged_flash_multi_latent_attention_decode", "all_to_all_dispatch",
+                                          "all_to_all_combine", "moe_expert_token_remap", "sparse_matmul")},
                 "tt.paged_flash_mla_decode": "paged_flash_multi_latent_attention_decode"}
 
 
 # calls whose operands come in another order than their TTIR op's
 CALL_ORDER = {"tt.scaled_dot_product_attention_decode": ("query", "key", "value", "cur_pos_tensor", "attention_mask?",
                                                          "attention_sink?")}
+
+
+# frontend attribute values that mean "unset": sparse_matmul's nnz 0 is "count the sparsity at run time" (the
+# TTIR op's nnz, when set, is that count)
+UNSET = {"tt.sparse_matmul": {"nnz": 0}}
 
 
 def _frontend_value(text: str):
@@ -490,6 +496,7 @@ def custom_call(b: Builder, op) -> list[SSAValue]:
                 given[k] = _frontend_value(v.data) if text else v.data if isinstance(v, StringAttr) else \
                     bool(v.value.data) if isinstance(v, IntegerAttr) and v.type.width.data == 1 else \
                     v.value.data if isinstance(v, (IntegerAttr, FloatAttr)) else v
+    given = {k: v for k, v in given.items() if UNSET.get(target, {}).get(k, object()) != v}
     operands, rest = list(op.operands), list(op.operands)
     if row.operands == ("inputs*",):  # tt.tt_lang_op: the call passes the inputs; each result gets a destination
         rest += [b.ttir("empty", [], r.type) for r in op.results]
