@@ -49,3 +49,11 @@ def test_a_bracket_right_after_the_opening_one_is_a_member(tmp_path):
     assert filecheck(tmp_path, "CHECK: <height_sharded>{{(, core_ranges = <\\[[^]]*\\]>)?}}>\n", layout) == 0
     assert filecheck(tmp_path, "CHECK: a{{[]x]+}}b\n", "a]x]b\n") == 0
     assert filecheck(tmp_path, "CHECK: a{{[^]]}}b\n", "a]b\n") == 1
+
+
+def test_a_bracket_inside_a_class_opens_nothing(tmp_path):
+    # `[[]` is the class of `[`; `[]x]` and `[^]]` keep a leading `]` as a member
+    assert filecheck(tmp_path, "CHECK: dense<{{([[])}}[1, 2]]>\n", "dense<[[1, 2]]>\n") == 0
+    assert filecheck(tmp_path, "CHECK: a{{[]x]+}}b\n", "a]x]b\n") == 0
+    assert filecheck(tmp_path, "CHECK: <{{[^]]*}}>\n", "<abc>\n") == 0
+    assert filecheck(tmp_path, "CHECK: <{{[^]]*}}>\n", "<a]c>\n") == 1

@@ -107,9 +107,14 @@ def _posix_leading_bracket() -> None:
     from filecheck import parser
 
     to_python = parser.posix_to_python_regex
-    leading = re.compile(r"(?<!\\)\[(\^?)\]")  # `[]...]` / `[^]...]`: the `]` is a member
+    # an escape, a class opening with `]` as its first member (made `\]`), any other class, or one character: a
+    # `[` inside a class (`[[]`) opens nothing
+    tokens = re.compile(r"\\.|\[(\^?)\]((?:[^\]\\]|\\.)*)\]|\[\^?\]?(?:[^\]\\]|\\.)*\]|.", re.S)
 
-    parser.posix_to_python_regex = lambda expr: to_python(leading.sub(r"[\1\\]", expr))
+    def member(match) -> str:
+        return f"[{match.group(1)}\\]{match.group(2)}]" if match.group(2) is not None else match.group(0)
+
+    parser.posix_to_python_regex = lambda expr: to_python(tokens.sub(member, expr))
 
 
 def main() -> None:
