@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 import torch
+from xdsl.ir import BlockArgument
 
 from ttir_eval import function_module as _module, run_function as _run
 from ttmlir.dialects import make_context
@@ -89,3 +90,25 @@ def test_without_a_flattened_op_force_false_leaves_the_function():
   return %2 : tensor<4x6xf32>"""
     module = _erase(_module(["4x6"], body, "4x6"), "force=false")
     assert sum(op.name == "ttir.permute" for op in module.walk()) == 2
+
+
+@pytest.mark.parametrize("body, result, tm_input", [
+    # as many TMs either way, of one size: the reshape goes to the input (reshape, then the norm)
+    ("""
+  %0 = "ttir.rms_norm"(%a0) <{normalized_shape = array<i64: 16>, epsilon = 1.0e-05 : f32, operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  %1 = "ttir.reshape"(%0) <{shape = [8 : i32, 1 : i32, 16 : i32]}> : (tensor<8x16xf32>) -> tensor<8x1x16xf32>
+  return %1 : tensor<8x1x16xf32>""", "8x1x16", "argument"),
+    # as many TMs either way, smaller after the slice: the reshape stays after it
+    ("""
+  %0 = "ttir.reshape"(%a0) <{shape = [8 : i32, 1 : i32, 16 : i32]}> : (tensor<8x16xf32>) -> tensor<8x1x16xf32>
+  %1 = "ttir.slice_static"(%0) <{begins = [7 : i32, 0 : i32, 0 : i32], ends = [8 : i32, 1 : i32, 16 : i32], step = [1 : i32, 1 : i32, 1 : i32]}> : (tensor<8x1x16xf32>) -> tensor<1x1x16xf32>
+  return %1 : tensor<1x1x16xf32>""", "1x1x16", "slice"),
+], ids=["norm", "slice"])
+def test_of_equal_tm_counts_the_smaller_tms_then_the_inputs_win(body, result, tm_input):
+    x = torch.randn(8, 16)
+    before = _run(_module(["8x16"], body, result), [x])[0]
+    module = _erase(_module(["8x16"], body, result))
+    (reshape,) = [op for op in module.walk() if op.name == "ttir.reshape"]
+    source = reshape.operands[0]
+    assert source.owner.name == "ttir.slice_static" if tm_input == "slice" else isinstance(source, BlockArgument)
+    torch.testing.assert_close(_run(module, [x])[0], before)

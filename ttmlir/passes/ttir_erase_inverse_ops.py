@@ -482,7 +482,7 @@ class TTIREraseInverseOpsPass(ModulePass):
             self._sweep(func, False, constants)
             counts = (above, self._count(func, constants))
             if counts == previous:
-                if counts[0] < counts[1]:
+                if counts[0] <= counts[1]:  # as good above: TMs nearer the inputs (on arguments, const-eval's)
                     self._sweep(func, True, constants)
                 return
             previous = counts
@@ -490,8 +490,10 @@ class TTIREraseInverseOpsPass(ModulePass):
                                 "iterations.")
 
     @staticmethod
-    def _count(func: FuncOp, constants: _Constants) -> int:
-        return sum(1 for op in func.walk() if op.name in TMS and not constants(op.results[0]))
+    def _count(func: FuncOp, constants: _Constants) -> tuple[int, int]:
+        """TMs not on constant paths, then the elements they move (fewer TMs first; of as many, smaller ones)."""
+        tms = [op for op in func.walk() if op.name in TMS and not constants(op.results[0])]
+        return len(tms), sum(math.prod(_shape(op.results[0])) for op in tms)
 
     def _sweep(self, func: FuncOp, up: bool, constants: _Constants) -> None:
         if not (self.enable_commute_upwards if up else self.enable_commute_downwards):
