@@ -536,3 +536,27 @@ def test_flash_mla_prefill_split_by_sequence_runs_split_by_heads():
     assert "(tensor<1x2x64x32xf32>, tensor<1x2x64x32xf32>, tensor<1x2x64x32xf32>) -> tensor<1x2x64x32xf32>" in ir
     expected = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
     torch.testing.assert_close(out, expected, rtol=3e-2, atol=3e-2)
+
+
+@pytest.mark.parametrize("split", ["experts", "contraction"])
+def test_sparse_matmul_splits_experts_or_sums_split_contractions(split):
+    """Expert parallelism: b's experts and the sparsity's columns split over "y", each chip computing its experts'
+    blocks; a split contraction leaves partial blocks, all-reduced. Either way the blocks equal one chip's."""
+    spec = {"experts": ('[{}, {}, {}, {}]', '[{}, {"y"}, {}, {}]', '[{}, {}, {}, {"y"}]'),
+            "contraction": ('[{}, {}, {}, {"y"}]', '[{}, {}, {"y"}, {}]', '[{}, {}, {}, {}]')}[split]
+    a_s, b_s, s_s = (f"#sdy.sharding<@mesh, {d}>" for d in spec)
+    text = f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%a: tensor<2x2x32x64xf32> {{sdy.sharding = {a_s}}}, %b: tensor<1x4x64x32xf32> {{sdy.sharding = {b_s}}},
+                           %s: tensor<2x2x1x4xf32> {{sdy.sharding = {s_s}}}) -> tensor<2x2x1x4x32x32xf32> {{
+      %0 = stablehlo.custom_call @tt.sparse_matmul(%a, %b, %s) {{mhlo.frontend_attributes = {{is_input_a_sparse = "False", is_input_b_sparse = "True", nnz = "0"}}}}
+          : (tensor<2x2x32x64xf32>, tensor<1x4x64x32xf32>, tensor<2x2x1x4xf32>) -> tensor<2x2x1x4x32x32xf32>
+      return %0 : tensor<2x2x1x4x32x32xf32>
+    }}'''
+    a, b = torch.randn(2, 2, 32, 64), torch.randn(1, 4, 64, 32)
+    s = torch.tensor([1, 0, 1, 1, 0, 1, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1], dtype=torch.float32).reshape(2, 2, 1, 4)
+    pieces = {"experts": [a, [b[:, :2], b[:, 2:]], [s[..., :2], s[..., 2:]]],
+              "contraction": [[a[..., :32], a[..., 32:]], [b[:, :, :32], b[:, :, 32:]], s]}[split]
+    ir, (out,) = pipeline_run(text, pieces)
+    assert "all_gather" not in ir and ("stablehlo.all_reduce" in ir) == (split == "contraction")
+    expected = (a[:, :, None] @ b[0][None, None]) * s[:, :, 0, :, None, None]
+    torch.testing.assert_close(out, expected.unsqueeze(2), rtol=3e-2, atol=0.3)

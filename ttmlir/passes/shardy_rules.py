@@ -264,6 +264,18 @@ def _flash_mla_prefill(op: Operation) -> list[Factor] | None:
     return _spelled(op, "bhstdv", operands, "bhsv", whole="stdv")
 
 
+def _sparse_matmul(op: Operation) -> list[Factor] | None:
+    """Expert blocks: with b sparse, a [A, B, M, K] times b [1, E, K, N] kept where sparsity [A, B, 1, E] says, into
+    [A, B, 1, E, M, N]; with a sparse, a [A, E, M, K] times b [1, E, K, N] kept per sparsity [1, 1, A, E], into
+    [A, E, M, N]. Every dim splits with its kind; the contracted K leaves partial sums."""
+    a_sparse, b_sparse = _frontend_flag(op, "is_input_a_sparse"), _frontend_flag(op, "is_input_b_sparse")
+    if b_sparse and not a_sparse:
+        return _spelled(op, "abemnk", {0: "abmk", 1: ".ekn", 2: "ab.e"}, "ab.emn", reduced="k")
+    if a_sparse and not b_sparse:
+        return _spelled(op, "aemnk", {0: "aemk", 1: ".ekn", 2: "..ae"}, "aemn", reduced="k")
+    return None
+
+
 # custom calls with a rule, by call target (tt-xla's composites turned custom calls by
 # --flatten-or-convert-composites, tagged tt.has_custom_sharding)
 CUSTOM_CALL_RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
@@ -272,6 +284,7 @@ CUSTOM_CALL_RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
     "tt.paged_scaled_dot_product_attention_decode": _paged_sdpa_decode,
     "tt.paged_flash_mla_decode": _paged_flash_mla_decode,
     "tt.flash_mla_prefill": _flash_mla_prefill,
+    "tt.sparse_matmul": _sparse_matmul,
     # query [B, H, S, D] and weights [B, H, S, 1] against the one key head [B, 1, T, D]: heads are summed away (a
     # split leaves partial scores); the causal mask counts positions from each query's, so sequences stay whole
     "tt.indexer_score_dsa": lambda op: _spelled(op, "bh", {0: "bh..", 1: "b...", 2: "bh.."}, "b...", reduced="h"),
