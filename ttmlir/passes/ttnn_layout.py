@@ -9,7 +9,7 @@ from typing import Callable, ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
 from xdsl.dialects.func import CallOp, FuncOp
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
@@ -62,6 +62,7 @@ class TTNNLayoutPass(ModulePass):
             _retype_function(func, _with_layout)
             for call in hoisted_calls:
                 _call_on_host(call)
+            _host_operands_to_host(ops)
             return
         device = get_device_op(func)
         insert_at = ops[0]
@@ -76,6 +77,7 @@ class TTNNLayoutPass(ModulePass):
         ret = block.last_op
         for call in hoisted_calls:
             _call_on_host(call)
+        _host_operands_to_host(ops)
         func.function_type = FunctionType.from_lists([a.type for a in block.args],
                                                      [v.type for v in ret.operands] if ret else [])
 
@@ -91,10 +93,27 @@ def _read_on_host(use) -> bool:
     op = use.operation
     if isinstance(op, CallOp):
         return HOISTED_CALL in op.attributes
+    return use.index in _host_operand_indices(op)
+
+
+def _host_operand_indices(op: Operation) -> set[int]:
+    """The positions of `op`'s HOST_OPERANDS operands."""
     if not isinstance(op, TTNNOp) or op.ROW.family not in HOST_OPERANDS:
-        return False
+        return set()
     names = [name for name, values in op.operand_groups().items() for _ in values]
-    return names[use.index] in HOST_OPERANDS[op.ROW.family]
+    return {i for i, name in enumerate(names) if name in HOST_OPERANDS[op.ROW.family]}
+
+
+def _host_operands_to_host(ops: list[Operation]) -> None:
+    """A HOST_OPERANDS operand computed on the device (a folded conv weight, a const-eval result) is moved to the
+    host, row-major, as upstream's layout does: tilized whole in DRAM, a 1x1 kernel's weight takes 1024x its size."""
+    for op in ops:
+        for i in _host_operand_indices(op):
+            value = op.operands[i]
+            if value.type != _host(value.type):
+                to_host = ttnn_op("to_tensor_spec", [value], {}, [_host(value.type)], op)
+                op.parent.insert_op_before(to_host, op)
+                op.operands[i] = to_host.results[0]
 
 
 def _retype_function(func: FuncOp, layout: Callable[[Attribute], Attribute]) -> None:

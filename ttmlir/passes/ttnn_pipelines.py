@@ -150,7 +150,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
                       TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
                       TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, CanonicalizePass(),
                       *ttnn_const_eval, *self._optimizer(optimizer, memory_layout), *prepare_conv2d, TTNNPrepareConv3dWeightsPass(),
-                      *ttnn_const_eval, *inputs_to_host, *hoist_trace, TTNNDecomposeLayoutsPass(),
+                      *ttnn_const_eval, CanonicalizePass(), *inputs_to_host, *hoist_trace, TTNNDecomposeLayoutsPass(),
                       CanonicalizePass(), TTCoreOptimizationBarrierFoldPass(), TTNNDeallocatePass()):
             stage.apply(ctx, module)
         if self.ttnn_perf_metrics_enabled:
