@@ -6,8 +6,8 @@ what the kernel writes: an op that computes in its input's format (eltwise, redu
 first operand's data type and page layout unless it names its own `dtype`. An operand the kernel cannot read is
 converted before the op; a result declared otherwise than the kernel writes is retyped to what it writes and
 converted to the declared type after the op (a `ttnn.to_tensor_spec`, broken down by --ttnn-decompose-layouts).
-An operand converted out of L1 is converted into DRAM: in the pipeline this pass runs after the L1 spill manager,
-which could not count a new L1 tensor.
+A conversion of an L1 tensor goes through DRAM (an operand converted into DRAM, a retyped result written there and
+converted back): in the pipeline this pass runs after the L1 spill manager, which could not count a new L1 tensor.
 
 A convolution with a `conv2d_slice_config` must also fit L1 as that says (the op model's `Conv2dWork`; unset,
 tt-metal slices it as far as it must). If it does not, configurations are tried in upstream's order -- the whole op in L1, then sliced through DRAM along the
@@ -76,10 +76,10 @@ class TTNNOperationValidationAndFallbackPass(ModulePass):
             if not wants:
                 continue
             groups = op.operand_groups()
-            for name, want in wants.items():  # a conversion out of L1 goes to DRAM: the spill manager has run
-                if name != "result" and want.buffer is None and any(
-                        retyped(v.type, want) != v.type and v.type.encoding.buffer_type == "l1"
-                        for v in groups.get(name, [])):
+            values = {**groups, **{name.rstrip("?"): [r] for name, r in zip(op.ROW.results, op.results)}}
+            for name, want in wants.items():  # what a conversion adds goes to DRAM: the L1 budget is settled
+                if want.buffer is None and any(retyped(v.type, want) != v.type and v.type.encoding.buffer_type == "l1"
+                                               for v in values.get(name, [])):
                     wants[name] = replace(want, buffer="dram")
             fallbacks += 1
             if fallbacks > self.max_fallback_attempts:
