@@ -2,8 +2,8 @@
 
 Quantize, dequantize and requantize, whose scales and zero points live in their `!quant.uniform` types, become the
 `_unrolled` ops that take them as constant operands (a (1,) tensor per tensor, one value per index of the quantized
-axis otherwise), as TTNN's quantization kernels take them; reduce_or and reduce_and the maximum and the
-product of the inputs compared with zero; dot_general a matmul between permutes and reshapes; index and index_select
+axis otherwise), as TTNN's quantization kernels take them; reduce_or the sum of the inputs compared with zero,
+compared with zero, reduce_and their product; dot_general a matmul between permutes and reshapes; index and index_select
 slices; get_dimension_size a constant; argmax and prod over several dimensions one-dimension ops; an arange along a
 dimension of a larger tensor a 1-D arange broadcast; a negative pad a slice; a pool of a `full` that `full`; a batch
 norm (inference) with statistics not (1, C, 1, 1) one on an NCHW view; a reverse an embedding lookup; ttml's
@@ -67,14 +67,15 @@ def unroll(op: TTOp) -> None:
 
 
 def logical_reduction(op: TTOp) -> None:
-    """TTNN has no logical reductions: the inputs compared with zero are 0s and 1s, all of which is their
-    product (upstream's decomposition) and any their maximum (upstream sums them, which counts)."""
+    """TTNN has no logical reductions: the inputs compared with zero are 0s and 1s, all of which is their product
+    and any their sum compared with zero (upstream's decompositions, which skip the first comparison)."""
     nonzero = _nonzero(op.operands[0])
     reduced = TTIR_OP_CLASSES[LOGICAL_REDUCTIONS[op.ROW.name]].create(
         operands=[nonzero[-1].results[0]], result_types=[op.results[0].type], properties=dict(op.properties))
-    for new in (*nonzero, reduced):
+    made = [*nonzero, reduced, *(_nonzero(reduced.results[0]) if op.ROW.name == "reduce_or" else [])]
+    for new in made:
         new.location = op.location
-    Rewriter.replace_op(op, [*nonzero, reduced])
+    Rewriter.replace_op(op, made)
 
 
 def _nonzero(value: SSAValue) -> list[Operation]:
@@ -395,7 +396,7 @@ def _off_dim_zero(op: TTOp) -> bool:
 
 NDHWC = [0, 1, 2, 3, 4]
 MAX_SLICES = 8  # chunks an index_select takes one slice each (more: one slice of a chunked view)
-LOGICAL_REDUCTIONS = {"reduce_or": "max", "reduce_and": "prod"}
+LOGICAL_REDUCTIONS = {"reduce_or": "sum", "reduce_and": "prod"}
 _always = lambda op: True
 CONFIGS = ("ttnn", "ttmetal", "cpu-fallback")
 DEVICE, HOST, ALL = frozenset(CONFIGS[:2]), frozenset(CONFIGS[2:]), frozenset(CONFIGS)

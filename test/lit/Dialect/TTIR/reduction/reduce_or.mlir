@@ -5,7 +5,8 @@
 // CHECK-LABEL: func.func @reduce_or
 // CHECK: %{{[0-9]+}} = "ttir.reduce_or"(%arg0) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<4x32x64xf32>) -> tensor<4x1x64xf32>
 // TTNN: "ttnn.ne"(%arg0,
-// TTNN: "ttnn.max"(%{{.*}}) <{compute_config = #ttnn.device_compute_kernel_config<{{.*}}>, dim_arg = [1 : i32], keep_dim = true}>
+// TTNN: "ttnn.sum"(%{{.*}}) <{compute_config = #ttnn.device_compute_kernel_config<{{.*}}>, dim_arg = [1 : i32], keep_dim = true}>
+// TTNN: "ttnn.ne"
 
 module {
   func.func @reduce_or(%arg0: tensor<4x32x64xf32>) -> tensor<4x1x64xf32> {

@@ -13,8 +13,8 @@
 // CHECK: "layout": "tile"
 // CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
-// CHECK-DAG: "ttnn.max": 1
-// CHECK-DAG: "ttnn.ne": 1
+// CHECK-DAG: "ttnn.sum": 1
+// CHECK-DAG: "ttnn.ne": 2
 // CHECK-LABEL: "mesh_shape": [1, 1]
 module {
   func.func @reduce_or(%arg0: tensor<4x32x64xf32>) -> tensor<4x1x64xf32> {
