@@ -314,14 +314,14 @@ def test_rms_norm_written_out_is_rms_norm(square, weighted):
 @pytest.mark.parametrize("bias", [True, False])
 def test_products_of_one_lhs_are_one_product_sliced(bias):
     """Three projections of one input (weights N x K, widths 3, 5, 2, with or without biases) are one product of
-    the joined weights, sliced; a fourth reading the input transposed is left alone. Values are kept."""
+    the joined weights, sliced; a fourth reading the input transposed is left alone. Values and names are kept."""
     from ttmlir.asm import parse_text
 
     def product(i, n):
         b = f", %b{i}" if bias else ""
         types = f"tensor<4x6xf32>, tensor<{n}x6xf32>" + (f", tensor<{n}xf32>" if bias else "")
         return (f'  %p{i} = "ttir.{"linear" if bias else "matmul"}"(%x, %w{i}{b}) <{{transpose_a = false, '
-                f'transpose_b = true}}> : ({types}) -> tensor<4x{n}xf32>\n')
+                f'transpose_b = true}}> : ({types}) -> tensor<4x{n}xf32> loc("proj{i}")\n')
     widths = (3, 5, 2)
     params = ", ".join([f"%w{i}: tensor<{n}x6xf32>" for i, n in enumerate(widths)] +
                        ([f"%b{i}: tensor<{n}xf32>" for i, n in enumerate(widths)] if bias else []))
@@ -339,5 +339,8 @@ def test_products_of_one_lhs_are_one_product_sliced(bias):
     names = [op.name for op in module.walk() if op.name.startswith("ttir.")]
     assert names.count("ttir.concat") == (2 if bias else 1) and names.count("ttir.slice_static") == 3
     assert names.count("ttir.linear" if bias else "ttir.matmul") == (1 if bias else 2)
+    # each slice answers for its projection (per-op golden checks find it by name), the joint product for none
+    named = {str(op.location): op.name for op in module.walk() if op.name.startswith("ttir.")}
+    assert all(named[f'loc("proj{i}")'] == "ttir.slice_static" for i in range(3))
     for want, got in zip(before, run_function(module, inputs)):
         torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-5)

@@ -51,6 +51,7 @@ from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES, broadcast_shape
 from ttmlir.passes.ttir_fusing_norm import rms_norm
+from ttmlir.passes.ttnn_utils import helper_location
 from ttmlir.passes.ttir_fusing_conv import (batch_norm_after_conv, conv_bias, conv_multiply, conv_sum,
                                             pad_into_conv3d)
 
@@ -234,12 +235,12 @@ def _shared_lhs(root: Operation) -> None:
     fused = type(root).create(operands=[a, *(m.results[0] for m in made)], properties=dict(root.properties),
                               result_types=[TensorType(out.element_type, [*out.get_shape()[:-1], sum(widths)])])
     made.append(fused)
-    for op in made:
-        op.location = first.location
+    for op in made:  # a name of its own: the joint product is none of the originals, whose goldens its slices meet
+        op.location = helper_location(first.location, "shared_lhs")
     first.parent.insert_ops_before(made, first)
     ends = [sum(widths[:i + 1]) for i in range(len(ops))]
-    parts = [_sliced(fused.results[0], out.get_num_dims() - 1, (end - width, end, 1), first)
-             for width, end in zip(widths, ends)]
+    parts = [_sliced(fused.results[0], out.get_num_dims() - 1, (end - width, end, 1), op)
+             for op, width, end in zip(ops, widths, ends)]
     for op, part in zip(ops, parts):
         op.results[0].replace_all_uses_with(part)
         Rewriter.erase_op(op)
