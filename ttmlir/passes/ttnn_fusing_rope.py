@@ -13,11 +13,10 @@ tables hold every position of x (a table of fewer rows is broadcast by the unfus
 from __future__ import annotations
 
 from xdsl.ir import Operation, SSAValue
-from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects.props import KINDS, int_values
 from ttmlir.dialects.ttnn import TILE, TTNNOp
-from ttmlir.passes.ttnn_utils import ttnn_op
+from ttmlir.passes.ttnn_utils import erase_unread, ttnn_op
 
 DECODE_ORDER = (2, 0, 1, 3)  # [B, H, 1, D] -> [1, B, H, D]
 
@@ -90,18 +89,7 @@ def _other(multiply: TTNNOp, value: SSAValue) -> SSAValue | None:
     return None
 
 
-def _erase_dead(ops: list[Operation]) -> None:
-    """Erase what the fusion left unread, readers before what they read."""
-    pending = True
-    while pending:
-        pending = False
-        for op in ops:
-            if isinstance(op, Operation) and op.parent is not None and all(not r.uses for r in op.results):
-                Rewriter.erase_op(op)
-                pending = True
-
-
-def _emit(name: str, operands, props: dict, result_type, at: Operation, inherit: bool = True) -> SSAValue:
+def emit_before(name: str, operands, props: dict, result_type, at: Operation, inherit: bool = True) -> SSAValue:
     """A TTNN op before `at`, with `at`'s location (and its discardable attributes when it stands in for `at`)."""
     new = ttnn_op(name, operands, props, [result_type], at)
     if not inherit:
@@ -111,9 +99,9 @@ def _emit(name: str, operands, props: dict, result_type, at: Operation, inherit:
 
 
 def _rotary(at: Operation, x: SSAValue, cos: SSAValue, sin: SSAValue, dead: list[Operation]) -> None:
-    result = _emit("rotary_embedding", [x, cos, sin], {}, at.results[0].type, at)
+    result = emit_before("rotary_embedding", [x, cos, sin], {}, at.results[0].type, at)
     at.results[0].replace_all_uses_with(result)
-    _erase_dead([at, *dead])
+    erase_unread([at, *dead])
 
 
 def rotate_half(add: TTNNOp) -> None:
@@ -168,10 +156,10 @@ def expanded(concat: TTNNOp) -> None:
     tables = []
     for table in (cos, sin):
         props = {"dim": KINDS["si32"].build(len(shape) - 1)}
-        tables.append(_emit("concat", [table, table], props, like(table.type, full), concat, inherit=False))
+        tables.append(emit_before("concat", [table, table], props, like(table.type, full), concat, inherit=False))
         emits.append(tables[-1].owner)
     if not _fits(x, *tables, concat.results[0]):
-        _erase_dead(emits[::-1])
+        erase_unread(emits[::-1])
         return
     _rotary(concat, x, *tables, [sub, add, *(t[3] for t in terms), *(t[3].operands[0].owner for t in terms),
                                  *(t[3].operands[1].owner for t in terms)])
@@ -206,16 +194,17 @@ def decode(reorder: TTNNOp) -> None:
     source = norm.operands[0] if folds else x
     shape = source.type.get_shape()
     order = KINDS["i64_darray"].build(list(DECODE_ORDER))
-    moved = _emit("permute", [source], {"permutation": order}, like(source.type, [shape[p] for p in DECODE_ORDER]),
-                  rope, inherit=False)
+    moved = emit_before("permute", [source], {"permutation": order},
+                        like(source.type, [shape[p] for p in DECODE_ORDER]),
+                        rope, inherit=False)
     if folds:
         new_norm = ttnn_op("rms_norm", [moved, *norm.operands[1:]], dict(norm.properties), [moved.type], norm)
         rope.parent.insert_op_before(new_norm, rope)
         moved = new_norm.results[0]
     props = {"token_index": KINDS["ui32"].build(0), **{k: v for k, v in rope.properties.items() if k != "token_index"}}
-    result = _emit("rotary_embedding", [moved, cos, sin], props, reorder.results[0].type, rope)
+    result = emit_before("rotary_embedding", [moved, cos, sin], props, reorder.results[0].type, rope)
     reorder.results[0].replace_all_uses_with(result)
-    _erase_dead([reorder, rope, *([norm] if folds else [])])
+    erase_unread([reorder, rope, *([norm] if folds else [])])
 
 
 def _normalized_upstream(value: SSAValue) -> bool:

@@ -14,8 +14,8 @@ from xdsl.ir import Block, Operation, SSAValue
 
 from ttmlir.dialects.props import KINDS, scalar
 from ttmlir.dialects.ttnn import TTNNOp
-from ttmlir.passes.ttnn_fusing_rope import _emit, _erase_dead
-from ttmlir.passes.ttnn_utils import ttnn_op
+from ttmlir.passes.ttnn_fusing_rope import emit_before
+from ttmlir.passes.ttnn_utils import erase_unread, ttnn_op
 
 HEADS_ORDER = (0, 2, 1, 3)  # [B, S, heads, D] -> [B, heads, S, D]
 
@@ -109,7 +109,7 @@ def _fuse(projections: list[TTNNOp]) -> None:
     def joined(values: list[SSAValue], dim: int) -> SSAValue:
         shape = list(values[0].type.get_shape())
         shape[dim] = sum(v.type.get_shape()[dim] for v in values)
-        return _emit("concat", values, {"dim": KINDS["si32"].build(dim)}, like(values[0].type, shape), first,
+        return emit_before("concat", values, {"dim": KINDS["si32"].build(dim)}, like(values[0].type, shape), first,
                      inherit=False)
 
     weights = [projections[i].operands[1] for i in order]
@@ -118,13 +118,13 @@ def _fuse(projections: list[TTNNOp]) -> None:
     if first.ROW.name == "linear" and len(first.operands) > 2:
         biases = [projections[i].operands[2] for i in order]
         if len({b.type.get_num_dims() for b in biases}) != 1:
-            _erase_dead([parts[0].owner])
+            erase_unread([parts[0].owner])
             return
         parts.append(joined(biases, biases[0].type.get_num_dims() - 1))
     rows = first.results[0].type.get_shape()
-    fused = _emit(first.ROW.name, [first.operands[0], *parts], dict(first.properties),
+    fused = emit_before(first.ROW.name, [first.operands[0], *parts], dict(first.properties),
                   like(first.results[0].type, [*rows[:-1], width]), first)
-    flat = _emit("reshape", [fused], {"shape": KINDS["i32_array"].build([batch, seq, width])},
+    flat = emit_before("reshape", [fused], {"shape": KINDS["i32_array"].build([batch, seq, width])},
                  like(fused.type, [batch, seq, width]), first, inherit=False)
     permutes = [splits[i][1] for i in order]
     props = {"num_heads": KINDS["ui32"].build(q_heads), "num_kv_heads": KINDS["ui32"].build(kv_heads),
@@ -134,4 +134,4 @@ def _fuse(projections: list[TTNNOp]) -> None:
     first.parent.insert_op_before(split, first)
     for permute, result in zip(permutes, split.results):
         permute.results[0].replace_all_uses_with(result)
-    _erase_dead([*permutes, *(reshape for reshape, _ in splits), *_chains(projections), *projections])
+    erase_unread([*permutes, *(reshape for reshape, _ in splits), *_chains(projections), *projections])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import ModuleOp, NameLoc, StringAttr, UnknownLoc
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.props import KINDS
@@ -90,3 +91,14 @@ def frees_its_activation(op: TTNNOp, value: SSAValue) -> bool:
     config = op.prop("conv2d_config")
     return config is not None and dict(config.data).get("deallocate_activation") is True and \
         value.type.encoding.buffer_type == "l1"
+
+
+def erase_unread(ops: list[Operation]) -> None:
+    """Erase those of `ops` nothing reads any more, again until none is left unread (readers before what they read)."""
+    pending = True
+    while pending:
+        pending = False
+        for op in ops:
+            if isinstance(op, Operation) and op.parent is not None and all(not r.uses for r in op.results):
+                Rewriter.erase_op(op)
+                pending = True
