@@ -92,23 +92,28 @@ def test_without_a_flattened_op_force_false_leaves_the_function():
     assert sum(op.name == "ttir.permute" for op in module.walk()) == 2
 
 
-@pytest.mark.parametrize("body, result, tm_input", [
-    # as many TMs either way, of one size: the reshape goes to the input (reshape, then the norm)
-    ("""
+@pytest.mark.parametrize("shape, body, result, tm_input", [
+    # as many TMs either way, of one size, as many tiles: the reshape goes to the input (reshape, then the norm)
+    ("64x32", """
+  %0 = "ttir.rms_norm"(%a0) <{normalized_shape = array<i64: 32>, epsilon = 1.0e-05 : f32, operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<64x32xf32>) -> tensor<64x32xf32>
+  %1 = "ttir.reshape"(%0) <{shape = [2 : i32, 32 : i32, 32 : i32]}> : (tensor<64x32xf32>) -> tensor<2x32x32xf32>
+  return %1 : tensor<2x32x32xf32>""", "2x32x32", "argument"),
+    # as many TMs either way, of one size, but 8x1x16 pads to 8 tiles where 8x16 fills one: the norm stays on 8x16
+    ("8x16", """
   %0 = "ttir.rms_norm"(%a0) <{normalized_shape = array<i64: 16>, epsilon = 1.0e-05 : f32, operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<8x16xf32>) -> tensor<8x16xf32>
   %1 = "ttir.reshape"(%0) <{shape = [8 : i32, 1 : i32, 16 : i32]}> : (tensor<8x16xf32>) -> tensor<8x1x16xf32>
-  return %1 : tensor<8x1x16xf32>""", "8x1x16", "argument"),
+  return %1 : tensor<8x1x16xf32>""", "8x1x16", "ttir.rms_norm"),
     # as many TMs either way, smaller after the slice: the reshape stays after it
-    ("""
+    ("8x16", """
   %0 = "ttir.reshape"(%a0) <{shape = [8 : i32, 1 : i32, 16 : i32]}> : (tensor<8x16xf32>) -> tensor<8x1x16xf32>
   %1 = "ttir.slice_static"(%0) <{begins = [7 : i32, 0 : i32, 0 : i32], ends = [8 : i32, 1 : i32, 16 : i32], step = [1 : i32, 1 : i32, 1 : i32]}> : (tensor<8x1x16xf32>) -> tensor<1x1x16xf32>
-  return %1 : tensor<1x1x16xf32>""", "1x1x16", "slice"),
-], ids=["norm", "slice"])
-def test_of_equal_tm_counts_the_smaller_tms_then_the_inputs_win(body, result, tm_input):
-    x = torch.randn(8, 16)
-    before = _run(_module(["8x16"], body, result), [x])[0]
-    module = _erase(_module(["8x16"], body, result))
+  return %1 : tensor<1x1x16xf32>""", "1x1x16", "ttir.slice_static"),
+], ids=["norm", "norm-tiles", "slice"])
+def test_of_equal_tm_counts_the_smaller_tms_then_fewer_tiles_then_the_inputs_win(shape, body, result, tm_input):
+    x = torch.randn(*map(int, shape.split("x")))
+    before = _run(_module([shape], body, result), [x])[0]
+    module = _erase(_module([shape], body, result))
     (reshape,) = [op for op in module.walk() if op.name == "ttir.reshape"]
     source = reshape.operands[0]
-    assert source.owner.name == "ttir.slice_static" if tm_input == "slice" else isinstance(source, BlockArgument)
+    assert isinstance(source, BlockArgument) if tm_input == "argument" else source.owner.name == tm_input
     torch.testing.assert_close(_run(module, [x])[0], before)

@@ -88,6 +88,14 @@ def test_fidelity_phases_and_traces_set_the_modelled_time():
     assert perf.dram_gbps("wormhole_b0", 2048) < perf.dram_gbps("wormhole_b0", 65536) < 288
 
 
+def test_an_embedding_reads_the_rows_it_gathers_not_the_whole_table():
+    indices, out = T((1, 32), "u32"), T((32, 2048))
+    small, large = (perf.estimate("embedding", "embedding", [indices, T((rows, 2048))], [out], "wormhole_b0")
+                    for rows in (32, 131072))
+    assert large.dram_bytes == small.dram_bytes < 3 * out.size
+    assert large.kernel_ns == small.kernel_ns
+
+
 def test_a_ttm_perf_run_traces_each_cores_kernels(tmp_path):
     from ttmlir.compiler import lower
     from ttmlir.target.ttmetal import translate

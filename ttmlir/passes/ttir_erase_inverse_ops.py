@@ -55,6 +55,12 @@ def _like(op: Operation, operands, result_shape, element=None, **props) -> Opera
     return new
 
 
+def _tiles(shape: list[int]) -> int:
+    """32x32 tiles of a tensor of `shape` laid out in tiles (its last two dimensions padded)."""
+    rows = shape[-2] if len(shape) > 1 else 1
+    return math.prod(shape[:-2]) * -(-rows // 32) * -(-(shape[-1] if shape else 1) // 32)
+
+
 def _perm(tm: Operation) -> list[int]:
     return int_values(tm.prop("permutation"))
 
@@ -490,10 +496,18 @@ class TTIREraseInverseOpsPass(ModulePass):
                                 "iterations.")
 
     @staticmethod
-    def _count(func: FuncOp, constants: _Constants) -> tuple[int, int]:
-        """TMs not on constant paths, then the elements they move (fewer TMs first; of as many, smaller ones)."""
-        tms = [op for op in func.walk() if op.name in TMS and not constants(op.results[0])]
-        return len(tms), sum(math.prod(_shape(op.results[0])) for op in tms)
+    def _count(func: FuncOp, constants: _Constants) -> tuple[int, int, int]:
+        """TMs not on constant paths, then the elements they move (fewer TMs first; of as many, smaller ones), then
+        the tiles the other ops' results fill: a (32, 1, N) result pads to 32 times the tiles of (32, N)."""
+        tms, tiles = [], 0
+        for op in func.walk():
+            if len(op.results) != 1 or not isinstance(op.results[0].type, TensorType) or constants(op.results[0]):
+                continue
+            if op.name in TMS:
+                tms.append(op)
+            else:
+                tiles += _tiles(_shape(op.results[0]))
+        return len(tms), sum(math.prod(_shape(op.results[0])) for op in tms), tiles
 
     def _sweep(self, func: FuncOp, up: bool, constants: _Constants) -> None:
         if not (self.enable_commute_upwards if up else self.enable_commute_downwards):

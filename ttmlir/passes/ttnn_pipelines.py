@@ -27,13 +27,16 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     Runs mark-functions-as-forward, wrap-device-module, register-device, resolve-composites,
     infer-kv-cache-argument-types, propagate-weight-dtype, cpu-hoist,
     element-type-normalization,
-    ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window, convert,
+    ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window,
+    explicate-tms + erase-inverse-ops + implicit-broadcast-fold + fusing (enable-erase-inverse-ops-pass), convert,
     ttnn-fusing, ttnn-decomposition, layout, workaround (unless disable-workarounds), weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, trace-hoist-transform (enable-trace), decompose-layouts, canonicalize,
     deallocate, collect-perf-metrics (ttnn-perf-metrics-enabled)."""
 
     name: ClassVar[str] = "ttir-to-ttnn-common-pipeline"
     enable_fusing_pass: bool = True
     enable_implicit_broadcast_folding_pass: bool = True
+    # reshapes and permutes moved until inverse pairs cancel, then broadcasts folded and fused again (upstream's)
+    enable_erase_inverse_ops_pass: bool = True
     enable_ttnn_decomposition_pass: bool = True
     enable_permute_matmul_fusion: bool = False
     # per-channel scales and batch norms after a conv2d fused into its weights: unset, from optimization level 1
@@ -131,6 +134,11 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
                       else ()) + (
             (CPUHoistConstEvalTransformPass(),) if self.enable_const_eval and self.enable_cpu_hoisted_const_eval else ())
         folding = (TTIRImplicitBroadcastFoldPass(),) if self.enable_implicit_broadcast_folding_pass else ()
+        from ttmlir.passes.ttir_erase_inverse_ops import TTIREraseInverseOpsPass
+        from ttmlir.passes.ttir_explicate_tms import TTIRExplicateTMsPass
+        # explicit broadcasts first, so TMs commute through what elementwise ops would broadcast implicitly
+        erase_inverse = ((TTIRExplicateTMsPass(), TTIREraseInverseOpsPass(), *folding, *fusing)
+                         if self.enable_erase_inverse_ops_pass else ())
         decomposition = (TTNNDecompositionPass(optimizer),) if self.enable_ttnn_decomposition_pass else ()
         # as upstream, const-eval again on TTNN ops: before the optimizer (what workarounds made of parameters) and
         # after it (the conv weights it prepares)
@@ -146,7 +154,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         if resolution == "auto":
             resolution = "validate" if optimizer else "inline"
         for stage in (TTNNResolveCompositesPass(resolution), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), CPUHoistManuallyTaggedPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
-                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), *workarounds,
+                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *erase_inverse, *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), *workarounds,
                       TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
                       TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, CanonicalizePass(),
                       *ttnn_const_eval, *self._optimizer(optimizer, memory_layout), *prepare_conv2d, TTNNPrepareConv3dWeightsPass(),

@@ -35,7 +35,8 @@ MOVES_VALUES = frozenset({"assign", "reshape", "concatenate_heads", "split_query
 MeshKernel = Callable[[dict, object, tuple[int, int]], list]
 # Kernels whose arithmetic the hardware's numerics change take the op's `numerics.Numerics` as a third argument
 # (exact f32 when omitted).
-NUMERIC_KERNELS = frozenset({"matmul", "linear", "conv2d", "conv_transpose2d", "conv3d", "softmax"})
+NUMERIC_KERNELS = frozenset({"matmul", "linear", "conv2d", "conv_transpose2d", "conv3d", "softmax", "rotary_embedding",
+                             "rotary_embedding_llama"})
 
 
 def _unary(fn) -> Kernel:
@@ -105,8 +106,10 @@ def _nlp_create_qkv_heads_decode(x, t):
     return tuple(part.reshape(1, fused.shape[0], -1, d) for part in (q, k, v))
 
 
-def _rotary_embedding(x, t):
-    """x * cos + rotate(x) * sin: rotate_half (rotary_embedding) or x @ trans_mat on each 32-wide block (llama)."""
+def _rotary_embedding(x, t, num: Numerics = EXACT):
+    """x * cos + rotate(x) * sin: rotate_half (rotary_embedding) or x @ trans_mat on each 32-wide block (llama).
+    tt-metal's kernel packs each product into a circular buffer of the cos/sin format before the sum, so it rounds
+    as the separate multiplies and add would."""
     value, cos, sin = x["input"], x["cos_cache"], x["sin_cache"]
     if x.get("trans_mat") is not None:
         blocks = value.reshape(*value.shape[:-1], -1, x["trans_mat"].shape[-2])
@@ -118,7 +121,10 @@ def _rotary_embedding(x, t):
             cos, sin = cos[..., :value.shape[-2], :], sin[..., :value.shape[-2], :]
         half = value.shape[-1] // 2
         rotated = torch.cat([-value[..., half:], value[..., :half]], dim=-1)
-    return value * cos + rotated * sin
+    products = (value * cos, rotated * sin)
+    formats = (enum_names(fb.DataType)[ref.desc.layout.dataType] for ref in (t.cosCache, t.sinCache))
+    packed = (numerics.store(v, dtype, num) for v, dtype in zip(products, formats))
+    return sum(v if p is None else p.float() for v, p in zip(products, packed))
 
 
 def _norm_stats(x, t):

@@ -39,6 +39,7 @@ TRANSFER_OPS = {"to_device", "from_device", "write_tensor", "dump_tensor"}
 NO_PROGRAM_OPS = {"deallocate", "annotate", "region_start", "region_end", "breakpoint", "print", "memory_snapshot",
                   "load_cached", "call", "capture_or_execute_trace", "begin_trace_capture", "end_trace_capture"}
 CACHE_UPDATES = {"update_cache", "paged_update_cache", "fill_cache", "paged_fill_cache"}
+ROW_GATHERS = {"embedding"}  # read only the table rows their indices name
 NOC_BYTES_PER_CYCLE = 64
 TRACE_LAUNCH_NS = 8_050
 
@@ -190,10 +191,13 @@ def estimate(op: str, family: str, inputs: list, outputs: list, arch: str, chips
         perf.compute_ns = math.ceil(out_tiles / cores) * CYCLES_PER_TILE.get(family, 16) * cycle_ns
     if op in CACHE_UPDATES and len(inputs) > 1:  # the update is read, then written into the cache
         tensors = [t for t in tensors if t is not inputs[0]] + inputs[1:2]
-    dram = [t for t in tensors if t.buffer_type == "dram"]
-    perf.dram_bytes = float(sum(t.size for t in dram))
-    perf.noc_bytes = float(sum(t.size for t in tensors if t.buffer_type in ("l1", "l1_small")))
-    dram_ns = sum(t.size / dram_gbps(arch, page_bytes(t)) for t in dram)
+    traffic = [(t, t.size) for t in tensors]
+    if op in ROW_GATHERS and len(inputs) > 1:  # a row of the table per output row: as many bytes as the output
+        traffic = [(t, min(size, out_bytes) if t is inputs[1] else size) for t, size in traffic]
+    dram = [(t, size) for t, size in traffic if t.buffer_type == "dram"]
+    perf.dram_bytes = float(sum(size for _, size in dram))
+    perf.noc_bytes = float(sum(size for t, size in traffic if t.buffer_type in ("l1", "l1_small")))
+    dram_ns = sum(size / dram_gbps(arch, page_bytes(t)) for t, size in dram)
     noc_ns = perf.noc_bytes / (NOC_BYTES_PER_CYCLE * cores * facts.clock_ghz)
     eth_ns = out_bytes / facts.eth_gbps + calib.eth_latency_ns if family == "ccl" and chips > 1 else 0.0
     perf.bandwidth_ns = dram_ns + noc_ns + eth_ns
