@@ -48,6 +48,7 @@ PASS_CLASSES = {
     "convert-ttir-to-ttnn": "ttmlir.passes.convert_ttir_to_ttnn:ConvertTTIRToTTNNPass",
     "ttnn-layout": "ttmlir.passes.ttnn_layout:TTNNLayoutPass",
     "ttnn-workaround": "ttmlir.passes.ttnn_workarounds:TTNNWorkaroundPass",
+    "ttnn-row-major-reshapes": "ttmlir.passes.ttnn_row_major_reshapes:TTNNRowMajorReshapesPass",
     "ttnn-decompose-layouts": "ttmlir.passes.ttnn_decompose_layouts:TTNNDecomposeLayoutsPass",
     "ttnn-deallocate": "ttmlir.passes.ttnn_deallocate:TTNNDeallocatePass",
     "ttir-to-ttnn-backend-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToTTNNBackendPipeline",

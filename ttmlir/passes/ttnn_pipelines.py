@@ -29,7 +29,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     element-type-normalization,
     ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window,
     explicate-tms + erase-inverse-ops + implicit-broadcast-fold + fusing (enable-erase-inverse-ops-pass), convert,
-    ttnn-fusing, ttnn-decomposition, layout, workaround (unless disable-workarounds), weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, trace-hoist-transform (enable-trace), decompose-layouts, canonicalize,
+    ttnn-fusing, ttnn-decomposition, layout, workaround (unless disable-workarounds), row-major-reshapes, weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, trace-hoist-transform (enable-trace), decompose-layouts, canonicalize,
     deallocate, collect-perf-metrics (ttnn-perf-metrics-enabled)."""
 
     name: ClassVar[str] = "ttir-to-ttnn-common-pipeline"
@@ -149,12 +149,13 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
             self.enable_const_eval and self.enable_const_eval_inputs_to_system_memory) else ()
         # before the layouts decompose: it moves host-fed inputs to the host as one to_tensor_spec each
         hoist_trace = (TTNNTraceHoistTransformPass(),) if self.enable_trace else ()
+        from ttmlir.passes.ttnn_row_major_reshapes import TTNNRowMajorReshapesPass
         workarounds = () if self.disable_workarounds else (TTNNWorkaroundPass(),)
         resolution = self.composite_resolution
         if resolution == "auto":
             resolution = "validate" if optimizer else "inline"
         for stage in (TTNNResolveCompositesPass(resolution), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), CPUHoistManuallyTaggedPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
-                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *erase_inverse, *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), *workarounds,
+                      CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *erase_inverse, *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), *workarounds, TTNNRowMajorReshapesPass(),
                       TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
                       TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, CanonicalizePass(),
                       *ttnn_const_eval, *self._optimizer(optimizer, memory_layout), *prepare_conv2d, TTNNPrepareConv3dWeightsPass(),
