@@ -22,6 +22,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 
 
+def _meta(value):
+    """An input without its values (a tensor, or one per chip of a sharded input)."""
+    return [_meta(v) for v in value] if isinstance(value, list) else value.to("meta")
+
+
 def run(text: str, name: str, level: int, values: bool = True):
     """(outputs, modelled ns, sharded ops, L1 ops, compile s) of `text` compiled at `level`."""
     from ttmlir.compiler import compile_ttir
@@ -34,7 +39,7 @@ def run(text: str, name: str, level: int, values: bool = True):
     compile_s = time.perf_counter() - start
     inputs = make_inputs(binary, 0, "randn", 0)
     if not values:
-        inputs = [x.to("meta") for x in inputs]
+        inputs = [_meta(x) for x in inputs]
     device = MeshDevice(mesh_shape=binary.mesh_shape())
     outputs, ctx = run_program(binary, 0, inputs, device, compute=values)
     # a call's time, as a user sees it once const-eval results are cached: const-eval ops run once, not counted

@@ -2,9 +2,9 @@
 untilized (32, N) product reshaped as a view, not a (32, 1, N) tiled tensor padded to 32 times its tiles; the
 values are torch's."""
 
+import pytest
 import torch
 
-from ttmlir.asm import print_module
 from ttmlir.compiler import lower
 from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import Binary, run_program
@@ -29,19 +29,19 @@ def _run(source: str, inputs: list[torch.Tensor]):
     binary = Binary(data=translate(module))
     outputs, ctx = run_program(binary, 0, inputs, MeshDevice())
     reshapes = [op for op, *_ in ctx.perf if op.name == "reshape"]
-    return print_module(module), [o.data for o in outputs], reshapes
+    return module, [o.data for o in outputs], reshapes
 
 
-def test_a_reshape_padding_its_rows_out_runs_row_major_with_the_same_values():
+@pytest.mark.parametrize("rows, split", [(32, (32, 1)), (544, (32, 17))], ids=["decode", "prefill"])
+def test_a_reshape_padding_its_rows_out_runs_row_major_with_the_same_values(rows, split):
+    """(32, N) -> (32, 1, N) pads to 32x the tiles; a prefill's (544, N) -> (32, 17, N) to 1.9x."""
     g = torch.Generator().manual_seed(0)
-    x, w = torch.randn(32, 64, generator=g).to(torch.bfloat16), torch.randn(64, 256, generator=g).to(torch.bfloat16)
-    text, (logits, tokens), reshapes = _run(_logits(32, "32x1"), [x, w])
+    x, w = torch.randn(rows, 64, generator=g).to(torch.bfloat16), torch.randn(64, 256, generator=g).to(torch.bfloat16)
+    _, (logits, tokens), reshapes = _run(_logits(rows, "x".join(map(str, split))), [x, w])
     (reshape,) = reshapes
     assert reshape.inputs[0].layout == "row_major" and reshape.outputs[0].layout == "row_major"
-    product = (x.float() @ w.float())
-    torch.testing.assert_close(logits.float(), product.reshape(32, 1, 256), atol=0.1, rtol=0.02)
-    assert torch.equal(tokens.long().reshape(-1), logits.float().reshape(32, 256).argmax(-1))
-    assert "ttnn.to_layout" in text
+    torch.testing.assert_close(logits.float(), (x.float() @ w.float()).reshape(*split, 256), atol=0.1, rtol=0.02)
+    assert torch.equal(tokens.long().reshape(-1), logits.float().reshape(rows, 256).argmax(-1))
 
 
 def test_a_reshape_filling_whole_tiles_stays_tiled():
