@@ -159,10 +159,19 @@ func.func @forward(%x: tensor<16x8x1x64xbf16>, %c: {HALF}, %s: {HALF}) -> tensor
 """
 
 
-def _plain_and_fused(source, inputs, fused_text):
-    # TMs left where they are: erase-inverse-ops moves a decode output's reshape into the rotation (which then
-    # stays unfused)
-    kept = "optimization-level=1 enable-erase-inverse-ops-pass=false"
+ROPE_DECODE_REORDERED = f"""
+func.func @forward(%d: tensor<32x8x1x64xbf16>, %cos: tensor<1x1x1x64xbf16>, %sin: tensor<1x1x1x64xbf16>)
+    -> tensor<1x32x8x64xbf16> {{{_rotate_half_ir("d", DECODE_ROWS, "tensor<1x1x1x64xbf16>")}
+  %r = "ttir.permute"(%d_out) <{{permutation = array<i64: 2, 0, 1, 3>}}> : (tensor<32x8x1x64xbf16>)
+      -> tensor<1x32x8x64xbf16>
+  return %r : tensor<1x32x8x64xbf16>
+}}
+"""
+
+
+def _plain_and_fused(source, inputs, fused_text, erase="false"):
+    # TMs left where they are unless asked: erase-inverse-ops moves a decode output's reorder into the rotation
+    kept = f"optimization-level=1 enable-erase-inverse-ops-pass={erase}"
     plain = lower(source, "<test>", "ttir-to-ttnn-backend-pipeline", f"{kept} enable-fusing-pass=false")
     fused = lower(source, "<test>", "ttir-to-ttnn-backend-pipeline", kept)
     text = print_module(fused)
@@ -174,8 +183,8 @@ def _plain_and_fused(source, inputs, fused_text):
 def test_rope_runs_as_the_rotary_embedding_kernel():
     """With the optimizer on, RoPE written out (rotate-half over a non-tile sequence, the expanded half-table form)
     runs as ttnn.rotary_embedding; on decode rows reordered to [1, B, H, D] (through a per-head rms_norm) as its
-    decode mode; each with the values of torch and exactly those of the unfused ops (the kernel rounds its products
-    to bf16 before their sum, as they do)."""
+    decode mode (also after erase-inverse-ops moved the reorder before the products); each with the values of torch
+    and exactly those of the unfused ops (the kernel rounds its products to bf16 before their sum, as they do)."""
     g = torch.Generator().manual_seed(2)
     angles = torch.rand(1, 1, 18, 32, generator=g) * 6
     cos, sin = (torch.cat([f(angles)] * 2, -1).to(torch.bfloat16) for f in (torch.cos, torch.sin))
@@ -190,6 +199,11 @@ def test_rope_runs_as_the_rotary_embedding_kernel():
     plain, fused = _plain_and_fused(ROPE_DECODE, [x, w, row_cos, row_sin], "token_index = 0")
     normed = x.float() * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + 1e-5) * w.float()
     golden = _rope_half(normed, row_cos.float(), row_sin.float()).permute(2, 0, 1, 3)
+    assert pcc(golden, fused) > 0.999 and torch.equal(plain, fused)
+
+    # the pipeline's erase-inverse-ops moves the reorder above the products and the rotation's two halves
+    plain, fused = _plain_and_fused(ROPE_DECODE_REORDERED, [x, row_cos, row_sin], "token_index = 0", erase="true")
+    golden = _rope_half(x.float(), row_cos.float(), row_sin.float()).permute(2, 0, 1, 3)
     assert pcc(golden, fused) > 0.999 and torch.equal(plain, fused)
 
     x = torch.randn(16, 8, 1, 64, generator=g).to(torch.bfloat16)

@@ -58,17 +58,32 @@ def _last_dim_concat(value: SSAValue) -> TTNNOp | None:
     return concat if dim in (-1, len(value.type.get_shape()) - 1) else None
 
 
-def _rotated_half_of(value: SSAValue) -> SSAValue | None:
-    """x for concat(-x[..., D/2:], x[..., :D/2])."""
+def _reordered(value: SSAValue) -> SSAValue | None:
+    """u for the decode reorder of u ([B, H, 1, D] -> [1, B, H, D])."""
+    owner = value.owner
+    return owner.operands[0] if isinstance(owner, TTNNOp) and _decode_reorder(owner) else None
+
+
+def _rotated_half_of(value: SSAValue, reordered: bool = False) -> tuple[SSAValue, list[Operation]] | None:
+    """(x, the ops computing it) for concat(-x[..., D/2:], x[..., :D/2]); with `reordered`, for that concat or its two
+    halves decode-reordered (where erase-inverse-ops moved the reorder of a decode RoPE's result)."""
+    if reordered and (inner := _reordered(value)) is not None:
+        found = _rotated_half_of(inner)
+        return None if found is None else (found[0], [value.owner, *found[1]])
     concat = _last_dim_concat(value)
     if concat is None:
         return None
-    neg = _producer(concat.operands[0], "neg")
-    high = _half(_producer(neg.operands[0], "slice_static")) if neg is not None else None
-    low = _half(_producer(concat.operands[1], "slice_static"))
+    halves = [_reordered(v) for v in concat.operands] if reordered else list(concat.operands)
+    if None in halves:
+        return None
+    neg = _producer(halves[0], "neg")
+    high_slice, low_slice = _producer(neg.operands[0], "slice_static") if neg is not None else None, \
+        _producer(halves[1], "slice_static")
+    high, low = _half(high_slice), _half(low_slice)
     if high is None or low is None or high[1] != 1 or low[1] != 0 or high[0] != low[0]:
         return None
-    return high[0]
+    reorders = [v.owner for v in concat.operands] if reordered else []
+    return high[0], [concat, *reorders, neg, high_slice, low_slice]
 
 
 def _fits(x: SSAValue, cos: SSAValue, sin: SSAValue, out: SSAValue) -> bool:
@@ -79,12 +94,12 @@ def _fits(x: SSAValue, cos: SSAValue, sin: SSAValue, out: SSAValue) -> bool:
             and cos.type.element_type == x.type.element_type == out.type.element_type)
 
 
-def _other(multiply: TTNNOp, value: SSAValue) -> SSAValue | None:
-    """The operand of `multiply` beside `value` (compared through typecasts)."""
+def _other(multiply: TTNNOp, value: SSAValue, seen=_source) -> SSAValue | None:
+    """The operand of `multiply` beside `value` (compared as `seen` sees them: through typecasts)."""
     a, b = multiply.operands
-    if _source(a) == value and _source(b) != value:
+    if seen(a) == value and seen(b) != value:
         return b
-    if _source(b) == value and _source(a) != value:
+    if seen(b) == value and seen(a) != value:
         return a
     return None
 
@@ -105,20 +120,41 @@ def _rotary(at: Operation, x: SSAValue, cos: SSAValue, sin: SSAValue, dead: list
 
 
 def rotate_half(add: TTNNOp) -> None:
-    """x * cos + rotate_half(x) * sin -> rotary_embedding(x, cos, sin)."""
+    """x * cos + rotate_half(x) * sin -> rotary_embedding(x, cos, sin); on decode rows whose reorder to [1, B, H, D]
+    comes before the products (as erase-inverse-ops leaves it) -> the decode kernel on the reordered rows."""
     for sin_side, cos_side in ((add.operands[1], add.operands[0]), (add.operands[0], add.operands[1])):
         sin_mul, cos_mul = _producer(sin_side, "multiply"), _producer(cos_side, "multiply")
         if sin_mul is None or cos_mul is None:
             continue
         for rotated, sin in ((sin_mul.operands[0], sin_mul.operands[1]), (sin_mul.operands[1], sin_mul.operands[0])):
-            x = _rotated_half_of(rotated)
-            cos = _other(cos_mul, x) if x is not None else None
-            if cos is None or not _fits(x, cos, sin, add.results[0]):
-                continue
-            concat = rotated.owner
-            _rotary(add, x, cos, sin, [sin_mul, cos_mul, concat, concat.operands[0].owner,
-                                       concat.operands[0].owner.operands[0].owner, concat.operands[1].owner])
-            return
+            for reordered, seen, fits, fuse in ((False, _source, _fits, _rotary),
+                                                (True, _reordered, _fits_decode, _decode_rotary)):
+                found = _rotated_half_of(rotated, reordered)
+                cos = _other(cos_mul, found[0], seen) if found is not None else None
+                if cos is not None and fits(found[0], cos, sin, add.results[0]):
+                    fuse(add, found[0], cos, sin, [sin_mul, cos_mul, *found[1]])
+                    return
+
+
+def _fits_decode(x: SSAValue, cos: SSAValue, sin: SSAValue, out: SSAValue) -> bool:
+    """What the decode kernel runs: [B, H, 1, D] rows reordered to `out` ([1, B, H, D]) with [1, 1, 1, D] tables."""
+    shape = x.type.get_shape()
+    return (len(shape) == 4 and shape[2] == 1 and shape[-1] % (2 * TILE) == 0 and cos.type == sin.type
+            and tuple(cos.type.get_shape()) == (1, 1, 1, shape[3])
+            and tuple(out.type.get_shape()) == tuple(shape[p] for p in DECODE_ORDER)
+            and cos.type.element_type == x.type.element_type == out.type.element_type)
+
+
+def _decode_rotary(at: Operation, x: SSAValue, cos: SSAValue, sin: SSAValue, dead: list[Operation]) -> None:
+    from ttmlir.passes.ttnn_decomposition import like
+
+    shape = x.type.get_shape()
+    moved = emit_before("permute", [x], {"permutation": KINDS["i64_darray"].build(list(DECODE_ORDER))},
+                        like(x.type, [shape[p] for p in DECODE_ORDER]), at, inherit=False)
+    result = emit_before("rotary_embedding", [moved, cos, sin], {"token_index": KINDS["ui32"].build(0)},
+                         at.results[0].type, at)
+    at.results[0].replace_all_uses_with(result)
+    erase_unread([at, *dead])
 
 
 def _half_product(value: SSAValue) -> tuple[SSAValue, int, SSAValue, TTNNOp] | None:
