@@ -12,11 +12,9 @@
 // TTNN: "ttnn.max_pool2d"
 // TTNN-SAME: kernel_size = array<i32: 2, 2>
 // TTNN-SAME: -> tensor<1x1x256x64xbf16
-// The row-major bf16 result is cast back to f32 and, returned, stays row-major: its reshape to 16x16 rows is a
-// view there, where tiled it would pad each 16-row image row to a tile (--ttnn-row-major-reshapes).
-// TTNN: "ttnn.typecast"
+// A row-major bf16 result is tilized and cast back to f32 at once.
+// TTNN: "ttnn.to_layout"
 // TTNN-SAME: -> tensor<1x1x256x64xf32
-// TTNN-NOT: "ttnn.to_layout"
 // TTNN: "ttnn.reshape"
 // TTNN-SAME: -> tensor<1x16x16x64xf32
 module {

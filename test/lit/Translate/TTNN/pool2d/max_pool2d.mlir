@@ -10,7 +10,7 @@
 // CHECK-LABEL: "outputs": [
 // CHECK: "shape": [1, 16, 16, 64]
 // CHECK: "data_type": "f32"
-// CHECK: "layout": "row_major"
+// CHECK: "layout": "tile"
 // CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
 // CHECK: "ttnn.max_pool2d": 1
