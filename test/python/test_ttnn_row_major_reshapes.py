@@ -32,9 +32,9 @@ def _run(source: str, inputs: list[torch.Tensor]):
     return module, [o.data for o in outputs], reshapes
 
 
-@pytest.mark.parametrize("rows, split", [(32, (32, 1)), (544, (32, 17))], ids=["decode", "prefill"])
+@pytest.mark.parametrize("rows, split", [(32, (32, 1)), (128, (32, 4))], ids=["decode", "four-rows"])
 def test_a_reshape_padding_its_rows_out_runs_row_major_with_the_same_values(rows, split):
-    """(32, N) -> (32, 1, N) pads to 32x the tiles; a prefill's (544, N) -> (32, 17, N) to 1.9x."""
+    """(32, N) -> (32, 1, N) pads to 32x the tiles, (128, N) -> (32, 4, N) to 8x."""
     g = torch.Generator().manual_seed(0)
     x, w = torch.randn(rows, 64, generator=g).to(torch.bfloat16), torch.randn(64, 256, generator=g).to(torch.bfloat16)
     _, (logits, tokens), reshapes = _run(_logits(rows, "x".join(map(str, split))), [x, w])
@@ -44,9 +44,11 @@ def test_a_reshape_padding_its_rows_out_runs_row_major_with_the_same_values(rows
     assert torch.equal(tokens.long().reshape(-1), logits.float().reshape(rows, 256).argmax(-1))
 
 
-def test_a_reshape_filling_whole_tiles_stays_tiled():
+@pytest.mark.parametrize("rows, split", [(64, (2, 32)), (544, (32, 17))], ids=["whole-tiles", "prefill"])
+def test_a_reshape_padding_less_than_4x_stays_tiled(rows, split):
+    """(64, N) -> (2, 32, N) fills whole tiles; a prefill's (544, N) -> (32, 17, N) pads 1.9x."""
     g = torch.Generator().manual_seed(0)
-    x, w = torch.randn(64, 64, generator=g).to(torch.bfloat16), torch.randn(64, 256, generator=g).to(torch.bfloat16)
-    _, (logits, _), reshapes = _run(_logits(64, "2x32"), [x, w])
+    x, w = torch.randn(rows, 64, generator=g).to(torch.bfloat16), torch.randn(64, 256, generator=g).to(torch.bfloat16)
+    _, (logits, _), reshapes = _run(_logits(rows, "x".join(map(str, split))), [x, w])
     assert [r.inputs[0].layout for r in reshapes] == ["tile"]
-    torch.testing.assert_close(logits.float(), (x.float() @ w.float()).reshape(2, 32, 256), atol=0.1, rtol=0.02)
+    torch.testing.assert_close(logits.float(), (x.float() @ w.float()).reshape(*split, 256), atol=0.1, rtol=0.02)

@@ -1,10 +1,11 @@
-"""`--ttnn-row-major-reshapes`: a reshape that would pad its tiled result to 1.5x or more the tiles its input fills
+"""`--ttnn-row-major-reshapes`: a reshape that would pad its tiled result to 4x or more the tiles its input fills
 reshapes row-major instead, when only the host or row-major readers take its result.
 
 A tiled tensor pads its last two dimensions to 32: reshaping (32, N) to (32, 1, N) writes 32 times the tiles it
 reads (each row its own padded tile row). Untilized first, the same reshape keeps the last dimension and moves no
-data in TTNN (a view), so a program's returned logits, or what an argmax or a slice of the last token reads
-row-major anyway, cost one untilize of the unpadded input instead (a prefill's (544, N) -> (32, 17, N) pads 1.9x). Upstream has no such pass; it runs after the workarounds in every TTNN pipeline.
+data in TTNN (a view), so a program's returned logits, or what an argmax reads row-major anyway, cost one untilize
+of the unpadded input instead. Below 4x (a prefill's (544, N) -> (32, 17, N) pads 1.9x, a conv's rows to a
+16x16 image 2x) the tiled result is left as upstream returns it: the optimizer may shard what produces it. Upstream has no such pass; it runs after the workarounds in every TTNN pipeline.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ttmlir.dialects.syntax import enum
 from ttmlir.passes.ttnn_utils import device_functions, ttnn_op
 
 INTERLEAVED = enum(ttnn.TensorMemoryLayoutAttr, "interleaved")
-MIN_PADDING_GROWTH = 1.5  # result tiles per input tile below which the tiled reshape is left alone
+MIN_PADDING_GROWTH = 4  # result tiles per input tile below which the tiled reshape is left alone
 
 
 def _row_major(t: TensorType) -> TensorType:
