@@ -32,6 +32,7 @@ from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
+from ttmlir.dialects.ttnn import physical_shape
 from ttmlir.dialects import ttcore
 from ttmlir.passes import PassFailure
 
@@ -53,12 +54,6 @@ def _like(op: Operation, operands, result_shape, element=None, **props) -> Opera
                           properties={**op.properties, **props}, attributes=dict(op.attributes))
     new.location = op.location
     return new
-
-
-def _tiles(shape: list[int]) -> int:
-    """32x32 tiles of a tensor of `shape` laid out in tiles (its last two dimensions padded)."""
-    rows = shape[-2] if len(shape) > 1 else 1
-    return math.prod(shape[:-2]) * -(-rows // 32) * -(-(shape[-1] if shape else 1) // 32)
 
 
 def _perm(tm: Operation) -> list[int]:
@@ -506,7 +501,7 @@ class TTIREraseInverseOpsPass(ModulePass):
             if op.name in TMS:
                 tms.append(op)
             else:
-                tiles += _tiles(_shape(op.results[0]))
+                tiles += math.prod(physical_shape(tuple(_shape(op.results[0])), tiled=True))
         return len(tms), sum(math.prod(_shape(op.results[0])) for op in tms), tiles
 
     def _sweep(self, func: FuncOp, up: bool, constants: _Constants) -> None:

@@ -145,12 +145,17 @@ def _fits_decode(x: SSAValue, cos: SSAValue, sin: SSAValue, out: SSAValue) -> bo
             and cos.type.element_type == x.type.element_type == out.type.element_type)
 
 
-def _decode_rotary(at: Operation, x: SSAValue, cos: SSAValue, sin: SSAValue, dead: list[Operation]) -> None:
+def _reorder_before(value: SSAValue, at: Operation) -> SSAValue:
+    """`value` permuted from [B, H, 1, D] to [1, B, H, D], before `at`."""
     from ttmlir.passes.ttnn_decomposition import like
 
-    shape = x.type.get_shape()
-    moved = emit_before("permute", [x], {"permutation": KINDS["i64_darray"].build(list(DECODE_ORDER))},
-                        like(x.type, [shape[p] for p in DECODE_ORDER]), at, inherit=False)
+    shape = value.type.get_shape()
+    return emit_before("permute", [value], {"permutation": KINDS["i64_darray"].build(list(DECODE_ORDER))},
+                       like(value.type, [shape[p] for p in DECODE_ORDER]), at, inherit=False)
+
+
+def _decode_rotary(at: Operation, x: SSAValue, cos: SSAValue, sin: SSAValue, dead: list[Operation]) -> None:
+    moved = _reorder_before(x, at)
     result = emit_before("rotary_embedding", [moved, cos, sin], {"token_index": KINDS["ui32"].build(0)},
                          at.results[0].type, at)
     at.results[0].replace_all_uses_with(result)
@@ -221,18 +226,11 @@ def decode(reorder: TTNNOp) -> None:
     x, cos, sin = rope.operands[:3]
     if len(x.type.get_shape()) != 4 or x.type.get_shape()[2] != 1 or cos.type.get_shape()[-2] != 1:
         return
-    from ttmlir.passes.ttnn_decomposition import like
-
     norm = _producer(x, "rms_norm")
     folds = norm is not None and len(list(x.uses)) == 1
     if not folds and _normalized_upstream(x):
         return  # a norm behind other ops: reordering its input is not known to keep its values
-    source = norm.operands[0] if folds else x
-    shape = source.type.get_shape()
-    order = KINDS["i64_darray"].build(list(DECODE_ORDER))
-    moved = emit_before("permute", [source], {"permutation": order},
-                        like(source.type, [shape[p] for p in DECODE_ORDER]),
-                        rope, inherit=False)
+    moved = _reorder_before(norm.operands[0] if folds else x, rope)
     if folds:
         new_norm = ttnn_op("rms_norm", [moved, *norm.operands[1:]], dict(norm.properties), [moved.type], norm)
         rope.parent.insert_op_before(new_norm, rope)

@@ -10,6 +10,8 @@ of the unpadded input instead. Below 4x (a prefill's (544, N) -> (32, 17, N) pad
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -23,20 +25,18 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.syntax import enum
 from ttmlir.passes.ttnn_utils import device_functions, ttnn_op
+from ttmlir.passes.ttnn_workarounds import Want, retyped
 
 INTERLEAVED = enum(ttnn.TensorMemoryLayoutAttr, "interleaved")
 MIN_PADDING_GROWTH = 4  # result tiles per input tile below which the tiled reshape is left alone
 
 
 def _row_major(t: TensorType) -> TensorType:
-    layout = t.encoding
-    return TensorType(t.element_type, t.get_shape(), ttnn.layout_for(
-        tuple(t.get_shape()), t.element_type, layout.buffer_type, tiled=False, dtype=layout.data_type))
+    return retyped(t, Want(layout="row_major"))
 
 
 def _tiles(t: TensorType) -> int:
-    rows, cols = ttnn.physical_shape(tuple(t.get_shape()), tiled=True)
-    return rows * cols
+    return math.prod(ttnn.physical_shape(tuple(t.get_shape()), tiled=True))
 
 
 def _interleaved_tiles(t) -> bool:
