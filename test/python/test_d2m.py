@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from ttmlir.passes import PassFailure
+from ttmlir.errors import PassFailure
 from ttmlir.runtime.metal.program import run_program
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm

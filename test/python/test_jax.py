@@ -304,7 +304,7 @@ def test_cpu_fallback_runs_hoisted_ops_on_the_host():
 
 
 def test_the_host_runs_every_op_the_compiler_hoists():
-    from ttmlir.passes.cpu_hoist_non_lowerable_shlo_ops import HOST_OPS
+    from ttmlir.transforms.stablehlo.cpu_hoist_non_lowerable_shlo_ops import HOST_OPS
     from ttmlir.runtime.host_stablehlo import OPS
     assert set(OPS) == HOST_OPS
 

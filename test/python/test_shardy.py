@@ -10,8 +10,8 @@ from ttmlir.asm import parse_text, print_module
 from ttmlir.compiler import compile_ttir
 from ttmlir.dialects import make_context
 from ttmlir.passes import PassFailure, stablehlo_pipeline, update_global_to_local_shapes
-from ttmlir.passes.shardy_to_ttir import convert_shardy_to_ttir
-from ttmlir.passes.stablehlo_ccl_to_ttir import convert_stablehlo_ccl_to_ttir
+from ttmlir.conversion.stablehlo_to_ttir.shardy import convert_shardy_to_ttir
+from ttmlir.conversion.stablehlo_to_ttir.ccl import convert_stablehlo_ccl_to_ttir
 from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import Binary, run_program
 
@@ -186,14 +186,14 @@ def test_automatic_parallelization_keeps_the_splits_that_move_nothing():
     ("{devices=[2,1]0,1}", ("devices", (2, 1))),
 ])
 def test_gspmd_sharding_strings(text, expected):
-    from ttmlir.passes.gspmd_to_ttir import parse_gspmd
+    from ttmlir.conversion.stablehlo_to_ttir.gspmd import parse_gspmd
 
     parsed = parse_gspmd(text)
     assert (parsed.kind, parsed.tiles) == expected
 
 
 def test_gspmd_strings_this_build_cannot_read_are_refused():
-    from ttmlir.passes.gspmd_to_ttir import parse_gspmd
+    from ttmlir.conversion.stablehlo_to_ttir.gspmd import parse_gspmd
 
     with pytest.raises(ValueError, match="unsupported mhlo.sharding"):
         parse_gspmd("{devices=[2,2]<=[2,2]T(1,0) last_tile_dims={manual}}")

@@ -12,7 +12,7 @@ import torch
 from ttir_eval import function_module, run_function
 from ttmlir.dialects import make_context
 from ttmlir.passes import make_pass
-from ttmlir.passes.ttir_decompose_complex_permute import _simple, steps
+from ttmlir.transforms.ttir.ttir_decompose_complex_permute import _simple, steps
 
 
 def test_every_permutation_is_made_of_simple_steps():

@@ -82,7 +82,7 @@ def test_python_pass_api_matches_cli():
 
 
 def test_python_pass_api_wins_over_the_module_named_like_the_pass():
-    """`ttmlir.passes.ttnn_layout` is the pass (as upstream's Python API has it), though ttnn_layout.py defines it."""
+    """`ttmlir.transforms.ttnn.ttnn_layout` is the pass (as upstream's Python API has it), though ttnn_layout.py defines it."""
     import ttmlir.passes
     from ttmlir.passes import convert_ttir_to_ttnn, ttnn_layout
 

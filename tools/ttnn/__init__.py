@@ -6,7 +6,7 @@ This is not Tenstorrent's hardware library: `ttnn.SIMULATED` is True, `ttnn.__ve
 and every device is a simulated Wormhole or Blackhole chip (`ttnn.open_device(device_id=0)`).
 
 An op call binds its arguments to the TTNN op's row (operands positionally, properties by keyword, as
-`ttmlir.passes.ttnn_api` spells them for generated code), builds the op's flatbuffer table as `.ttnn` binaries
+`ttmlir.conversion.ttnn_api` spells them for generated code), builds the op's flatbuffer table as `.ttnn` binaries
 carry it, and runs it with the runtime's executor on the device's tensors.
 """
 
@@ -19,7 +19,7 @@ from types import SimpleNamespace
 
 import torch
 
-from ttmlir.passes import ttnn_api
+from ttmlir.conversion import ttnn_api
 
 SIMULATED = True
 __version__ = "0.1+ttmlir.sim"

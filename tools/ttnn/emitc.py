@@ -13,7 +13,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from ttmlir.passes import ttnn_api
+from ttmlir.conversion import ttnn_api
 from ttmlir.runtime import RuntimeFailure
 
 INCLUDE = Path(__file__).resolve().parent / "include"
@@ -34,7 +34,7 @@ PROGRAM = re.compile(r"^::std::vector<::ttnn::Tensor> (\w+)\(::std::vector<::ttn
 
 
 def types_inc() -> str:
-    lines = ["// generated from ttmlir.passes.ttnn_api: the ttnn enums and value types", "namespace ttnn {"]
+    lines = ["// generated from ttmlir.conversion.ttnn_api: the ttnn enums and value types", "namespace ttnn {"]
     members = {name: list(dict.fromkeys(table.values())) for name, table in ENUMS.items()}
     for name, names in members.items():
         lines.append(f"enum class {name} {{ {', '.join(names)} }};")
@@ -81,7 +81,7 @@ def _configs() -> dict[str, list[str]]:
 def ops_inc() -> str:
     from ttmlir.dialects.ttnn import TTNN_ROWS
 
-    lines = ["// generated from ttmlir.passes.ttnn_api: one function per TTNN op, forwarded to the simulator"]
+    lines = ["// generated from ttmlir.conversion.ttnn_api: one function per TTNN op, forwarded to the simulator"]
     for row in TTNN_ROWS:
         if row.name in ("get_device", "generic") or any(r.endswith("*") for r in row.results) or \
                 ttnn_api.outside_ttnn(row.name):  # the simulator has no ttml

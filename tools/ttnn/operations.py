@@ -1,7 +1,7 @@
 """The op functions of the simulated `ttnn` module, one per TTNN op of the compiler's table.
 
 `ttnn.add(a, b, dtype=..., memory_config=...)` binds its arguments to the op's row (operands, then properties,
-as `ttmlir.passes.ttnn_api` orders them), writes the op's flatbuffer table as the `.ttnn` writer would, and runs
+as `ttmlir.conversion.ttnn_api` orders them), writes the op's flatbuffer table as the `.ttnn` writer would, and runs
 it with the executor's kernels: results are placed, formatted, allocated and timed as in `ttrt run`.
 """
 
@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ttmlir.passes import ttnn_api
+from ttmlir.conversion import ttnn_api
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime import executor
 from ttmlir.runtime.device import OutOfMemory

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ttnn
 from ttmlir.dialects.op_table import TTIR_OPS
-from ttmlir.passes import ttnn_api
+from ttmlir.conversion import ttnn_api
 
 
 def _install(namespace: dict) -> None:

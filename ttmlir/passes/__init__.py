@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import shlex
-import types
 from collections.abc import Mapping
 from typing import Any, Callable
 
@@ -18,149 +17,134 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from ttmlir.cli import UserError
-
-
-class PassFailure(Exception):
-    """A pass could not do its job on `op`; reported as a located diagnostic."""
-
-    def __init__(self, op: Operation | None, message: str):
-        super().__init__(message)
-        self.op = op
-
-
-class PassWarning(UserWarning):
-    """Something a pass did that the user should know of, on `op`; raised with `warnings.warn`, so a tool shows it
-    as a located warning (`ttmlir-opt` does) and the pass goes on."""
-
-    def __init__(self, op: Operation | None, message: str):
-        super().__init__(message)
-        self.op = op
+from ttmlir.errors import PassFailure, PassWarning  # noqa: F401 - users catch them here
 
 
 # Every pass by name, as `module:Class`: a pass's module is imported when the pass is first asked for, so a tool
-# running the TTNN pipeline does not build the TTMetal path's dialects (hundreds of op classes).
+# running the TTNN pipeline does not build the TTMetal path's dialects (hundreds of op classes). The modules live
+# where the stack puts them: ttmlir/conversion/<from>_to_<to>, ttmlir/transforms/<dialect>, ttmlir/pipelines.
 PASS_CLASSES = {
-    "ttcore-register-device": "ttmlir.passes.register_device:RegisterDevicePass",
-    "ttcore-wrap-device-module": "ttmlir.passes.register_device:WrapDeviceModulePass",
-    "ttcore-unwrap-device-module": "ttmlir.passes.register_device:UnwrapDeviceModulePass",
-    "ttir-fusing": "ttmlir.passes.ttir_fusing:TTIRFusingPass",
-    "cpu-hoist-manually-tagged": "ttmlir.passes.cpu_hoist:CPUHoistManuallyTaggedPass",
-    "convert-ttir-to-ttnn": "ttmlir.passes.convert_ttir_to_ttnn:ConvertTTIRToTTNNPass",
-    "ttnn-layout": "ttmlir.passes.ttnn_layout:TTNNLayoutPass",
-    "ttnn-workaround": "ttmlir.passes.ttnn_workarounds:TTNNWorkaroundPass",
-    "ttnn-row-major-reshapes": "ttmlir.passes.ttnn_row_major_reshapes:TTNNRowMajorReshapesPass",
-    "ttnn-decompose-layouts": "ttmlir.passes.ttnn_decompose_layouts:TTNNDecomposeLayoutsPass",
-    "ttnn-deallocate": "ttmlir.passes.ttnn_deallocate:TTNNDeallocatePass",
-    "ttir-to-ttnn-backend-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToTTNNBackendPipeline",
-    "ttir-to-ttnn-runtime-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToTTNNRuntimePipeline",
-    "ttcore-mark-functions-as-forward": "ttmlir.passes.mark_functions_as_forward:TTCoreMarkFunctionsAsForwardPass",
-    "ttir-element-type-normalization": "ttmlir.passes.element_type_normalization:ElementTypeNormalizationPass",
-    "ttir-flatten-sliding-window": "ttmlir.passes.flatten_sliding_window:TTIRFlattenSlidingWindowPass",
-    "ttir-to-ttir-decomposition": "ttmlir.passes.ttir_to_ttir_decomposition:TTIRToTTIRDecompositionPass",
-    "ttir-implicit-broadcast-fold": "ttmlir.passes.implicit_broadcast_fold:TTIRImplicitBroadcastFoldPass",
-    "ttir-fold-full-to-scalar": "ttmlir.passes.ttir_fold_full_to_scalar:TTIRFoldFullToScalarPass",
-    "remove-dead-values": "ttmlir.passes.remove_dead_values:RemoveDeadValuesPass",
-    "ttnn-decomposition": "ttmlir.passes.ttnn_decomposition:TTNNDecompositionPass",
-    "ttnn-resolve-composites": "ttmlir.passes.resolve_composites:TTNNResolveCompositesPass",
+    "ttcore-register-device": "ttmlir.transforms.ttcore.register_device:RegisterDevicePass",
+    "ttcore-wrap-device-module": "ttmlir.transforms.ttcore.register_device:WrapDeviceModulePass",
+    "ttcore-unwrap-device-module": "ttmlir.transforms.ttcore.register_device:UnwrapDeviceModulePass",
+    "ttir-fusing": "ttmlir.transforms.ttir.ttir_fusing:TTIRFusingPass",
+    "cpu-hoist-manually-tagged": "ttmlir.transforms.ttir.cpu_hoist_manually_tagged:CPUHoistManuallyTaggedPass",
+    "convert-ttir-to-ttnn": "ttmlir.conversion.ttir_to_ttnn.convert_ttir_to_ttnn:ConvertTTIRToTTNNPass",
+    "ttnn-layout": "ttmlir.transforms.ttnn.ttnn_layout:TTNNLayoutPass",
+    "ttnn-workaround": "ttmlir.transforms.ttnn.ttnn_workaround:TTNNWorkaroundPass",
+    "ttnn-row-major-reshapes": "ttmlir.transforms.ttnn.ttnn_row_major_reshapes:TTNNRowMajorReshapesPass",
+    "ttnn-decompose-layouts": "ttmlir.transforms.ttnn.ttnn_decompose_layouts:TTNNDecomposeLayoutsPass",
+    "ttnn-deallocate": "ttmlir.transforms.ttnn.ttnn_deallocate:TTNNDeallocatePass",
+    "ttir-to-ttnn-backend-pipeline": "ttmlir.pipelines.ttnn:TTIRToTTNNBackendPipeline",
+    "ttir-to-ttnn-runtime-pipeline": "ttmlir.pipelines.ttnn:TTIRToTTNNRuntimePipeline",
+    "ttcore-mark-functions-as-forward": "ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward:TTCoreMarkFunctionsAsForwardPass",
+    "ttir-element-type-normalization": "ttmlir.transforms.ttir.ttir_element_type_normalization:ElementTypeNormalizationPass",
+    "ttir-flatten-sliding-window": "ttmlir.transforms.ttir.ttir_flatten_sliding_window:TTIRFlattenSlidingWindowPass",
+    "ttir-to-ttir-decomposition": "ttmlir.transforms.ttir.ttir_to_ttir_decomposition:TTIRToTTIRDecompositionPass",
+    "ttir-implicit-broadcast-fold": "ttmlir.transforms.ttir.ttir_implicit_broadcast_fold:TTIRImplicitBroadcastFoldPass",
+    "ttir-fold-full-to-scalar": "ttmlir.transforms.ttir.ttir_fold_full_to_scalar:TTIRFoldFullToScalarPass",
+    "remove-dead-values": "ttmlir.transforms.remove_dead_values:RemoveDeadValuesPass",
+    "ttnn-decomposition": "ttmlir.transforms.ttnn.ttnn_decomposition:TTNNDecompositionPass",
+    "ttnn-resolve-composites": "ttmlir.transforms.ttnn.ttnn_resolve_composites:TTNNResolveCompositesPass",
     "canonicalize": "xdsl.transforms.canonicalize:CanonicalizePass",
     "cse": "xdsl.transforms.common_subexpression_elimination:CommonSubexpressionElimination",
-    "ttnn-weight-dtype-conversion": "ttmlir.passes.ttnn_weight_dtype_conversion:TTNNWeightDtypeConversionPass",
-    "ttnn-prepare-conv3d-weights": "ttmlir.passes.ttnn_prepare_conv3d_weights:TTNNPrepareConv3dWeightsPass",
-    "convert-ttkernel-to-emitc": "ttmlir.passes.convert_ttkernel_to_emitc:ConvertTTKernelToEmitCPass",
-    "convert-ttir-to-ttmetal": "ttmlir.passes.convert_ttir_to_ttmetal:ConvertTTIRToTTMetalPass",
-    "convert-ttnn-to-ttir": "ttmlir.passes.convert_ttnn_to_ttir:ConvertTTNNToTTIRPass",
-    "ttir-to-d2m": "ttmlir.passes.ttir_to_d2m:TTIRToD2MPass",
-    "d2m-grid-selection": "ttmlir.passes.d2m_grid_selection:D2MGridSelectionPass",
-    "d2m-materialize-view-returns": "ttmlir.passes.d2m_materialize_view_returns:D2MMaterializeViewReturnsPass",
-    "ttir-to-ttmetal-pipeline": "ttmlir.passes.ttmetal_pipelines:TTIRToTTMetalPipeline",
-    "ttir-to-ttmetal-backend-pipeline": "ttmlir.passes.ttmetal_pipelines:TTIRToTTMetalBackendPipeline",
-    "convert-stablehlo-to-ttir": "ttmlir.passes.convert_stablehlo_to_ttir:ConvertStableHLOToTTIRPass",
-    "convert-arith-to-stablehlo": "ttmlir.passes.stablehlo_pipelines:ConvertArithToStableHLOPass",
-    "stablehlo-aggressive-simplification": "ttmlir.passes.stablehlo_pipelines:StableHLOAggressiveSimplificationPass",
-    "legalize-stablehlo-composite-to-ttir": "ttmlir.passes.stablehlo_pipelines:LegalizeStableHLOCompositeToTTIRPass",
-    "stablehlo-legalize-composite-to-call": "ttmlir.passes.stablehlo_pipelines:StableHLOLegalizeCompositeToCallPass",
-    "inline": "ttmlir.passes.stablehlo_pipelines:InlinerPass",
-    "stablehlo-to-ttir-pipeline": "ttmlir.passes.stablehlo_pipelines:StableHLOToTTIRPipeline",
-    "cpu-hoist-non-lowerable-shlo-ops": "ttmlir.passes.cpu_hoist_non_lowerable_shlo_ops:CPUHoistNonLowerableSHLOOpsPass",
-    "update-global-to-local-shapes": "ttmlir.passes.update_global_to_local_shapes:UpdateGlobalToLocalShapesPass",
-    "analyze-mesh": "ttmlir.passes.analyze_mesh:AnalyzeMeshPass",
-    "apply-argument-shard-status": "ttmlir.passes.apply_argument_shard_status:ApplyArgumentShardStatusPass",
-    "sdy-user-priority-propagate": "ttmlir.passes.sdy_propagation:SdyUserPriorityPropagatePass",
-    "sdy-insert-explicit-reshards": "ttmlir.passes.insert_explicit_reshards:InsertExplicitReshardsPass",
-    "wrap-under-manual-computation": "ttmlir.passes.wrap_under_manual_computation:WrapUnderManualComputationPass",
-    "sdy-reshard-to-collectives": "ttmlir.passes.reshard_to_collectives:ReshardToCollectivesPass",
-    "sdy-close-shardings": "ttmlir.passes.sdy_close_shardings:SdyCloseShardingsPass",
-    "annotate-local-shapes": "ttmlir.passes.annotate_local_shapes:AnnotateLocalShapesPass",
-    "sdy-sharding-constraint-to-reshard": "ttmlir.passes.sharding_constraint_to_reshard:ShardingConstraintToReshardPass",
-    "stablehlo-pipeline": "ttmlir.passes.stablehlo_pipeline:StableHLOPipeline",
-    "replicate-non-splittable-values": "ttmlir.passes.replicate_non_splittable_values:ReplicateNonSplittableValuesPass",
-    "ttnn-set-compute-kernel-config": "ttmlir.passes.ttnn_set_compute_kernel_config:TTNNSetComputeKernelConfigPass",
-    "auto-sharding": "ttmlir.passes.auto_sharding:AutoShardingPass",
-    "tt-populate-argument-types": "ttmlir.passes.populate_argument_types:TTPopulateArgumentTypesPass",
-    "convert-xla-sdy-to-sdy": "ttmlir.passes.convert_xla_sdy_to_sdy:ConvertXlaSdyToSdyPass",
-    "shardy-ccl-canonicalization": "ttmlir.passes.shardy_ccl_canonicalization:ShardyCCLCanonicalizationPass",
+    "ttnn-weight-dtype-conversion": "ttmlir.transforms.ttnn.ttnn_weight_dtype_conversion:TTNNWeightDtypeConversionPass",
+    "ttnn-prepare-conv3d-weights": "ttmlir.transforms.ttnn.ttnn_prepare_conv3d_weights:TTNNPrepareConv3dWeightsPass",
+    "convert-ttkernel-to-emitc": "ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc:ConvertTTKernelToEmitCPass",
+    "convert-ttir-to-ttmetal": "ttmlir.conversion.ttir_to_ttmetal.convert_ttir_to_ttmetal:ConvertTTIRToTTMetalPass",
+    "convert-ttnn-to-ttir": "ttmlir.conversion.ttnn_to_ttir.convert_ttnn_to_ttir:ConvertTTNNToTTIRPass",
+    "ttir-to-d2m": "ttmlir.conversion.ttir_to_d2m.ttir_to_d2m:TTIRToD2MPass",
+    "d2m-grid-selection": "ttmlir.transforms.d2m.d2m_grid_selection:D2MGridSelectionPass",
+    "d2m-materialize-view-returns": "ttmlir.transforms.d2m.d2m_materialize_view_returns:D2MMaterializeViewReturnsPass",
+    "ttir-to-ttmetal-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalPipeline",
+    "ttir-to-ttmetal-backend-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalBackendPipeline",
+    "convert-stablehlo-to-ttir": "ttmlir.conversion.stablehlo_to_ttir.convert_stablehlo_to_ttir:ConvertStableHLOToTTIRPass",
+    "convert-arith-to-stablehlo": "ttmlir.transforms.stablehlo.stablehlo_pipelines:ConvertArithToStableHLOPass",
+    "stablehlo-aggressive-simplification": "ttmlir.transforms.stablehlo.stablehlo_pipelines:StableHLOAggressiveSimplificationPass",
+    "legalize-stablehlo-composite-to-ttir": "ttmlir.transforms.stablehlo.stablehlo_pipelines:LegalizeStableHLOCompositeToTTIRPass",
+    "stablehlo-legalize-composite-to-call": "ttmlir.transforms.stablehlo.stablehlo_pipelines:StableHLOLegalizeCompositeToCallPass",
+    "inline": "ttmlir.transforms.stablehlo.stablehlo_pipelines:InlinerPass",
+    "stablehlo-to-ttir-pipeline": "ttmlir.transforms.stablehlo.stablehlo_pipelines:StableHLOToTTIRPipeline",
+    "cpu-hoist-non-lowerable-shlo-ops": "ttmlir.transforms.stablehlo.cpu_hoist_non_lowerable_shlo_ops:CPUHoistNonLowerableSHLOOpsPass",
+    "update-global-to-local-shapes": "ttmlir.transforms.shardy.update_global_to_local_shapes:UpdateGlobalToLocalShapesPass",
+    "analyze-mesh": "ttmlir.transforms.shardy.analyze_mesh:AnalyzeMeshPass",
+    "apply-argument-shard-status": "ttmlir.transforms.shardy.apply_argument_shard_status:ApplyArgumentShardStatusPass",
+    "sdy-user-priority-propagate": "ttmlir.transforms.shardy.sdy_user_priority_propagate:SdyUserPriorityPropagatePass",
+    "sdy-insert-explicit-reshards": "ttmlir.transforms.shardy.sdy_insert_explicit_reshards:InsertExplicitReshardsPass",
+    "wrap-under-manual-computation": "ttmlir.transforms.shardy.wrap_under_manual_computation:WrapUnderManualComputationPass",
+    "sdy-reshard-to-collectives": "ttmlir.transforms.shardy.sdy_reshard_to_collectives:ReshardToCollectivesPass",
+    "sdy-close-shardings": "ttmlir.transforms.shardy.sdy_close_shardings:SdyCloseShardingsPass",
+    "annotate-local-shapes": "ttmlir.transforms.shardy.annotate_local_shapes:AnnotateLocalShapesPass",
+    "sdy-sharding-constraint-to-reshard": "ttmlir.transforms.shardy.sdy_sharding_constraint_to_reshard:ShardingConstraintToReshardPass",
+    "stablehlo-pipeline": "ttmlir.pipelines.stablehlo_pipeline:StableHLOPipeline",
+    "replicate-non-splittable-values": "ttmlir.transforms.shardy.replicate_non_splittable_values:ReplicateNonSplittableValuesPass",
+    "ttnn-set-compute-kernel-config": "ttmlir.transforms.ttnn.ttnn_set_compute_kernel_config:TTNNSetComputeKernelConfigPass",
+    "auto-sharding": "ttmlir.transforms.shardy.auto_sharding:AutoShardingPass",
+    "tt-populate-argument-types": "ttmlir.transforms.shardy.tt_populate_argument_types:TTPopulateArgumentTypesPass",
+    "convert-xla-sdy-to-sdy": "ttmlir.transforms.shardy.convert_xla_sdy_to_sdy:ConvertXlaSdyToSdyPass",
+    "shardy-ccl-canonicalization": "ttmlir.transforms.shardy.shardy_ccl_canonicalization:ShardyCCLCanonicalizationPass",
     "ttnn-greedy-memory-layout-propagation":
-        "ttmlir.passes.ttnn_greedy_memory_layout_propagation:TTNNGreedyMemoryLayoutPropagationPass",
-    "ttnn-greedy-l1-spill-management": "ttmlir.passes.ttnn_greedy_l1_spill_management:TTNNGreedyL1SpillManagementPass",
+        "ttmlir.transforms.ttnn.optimizer.ttnn_greedy_memory_layout_propagation:TTNNGreedyMemoryLayoutPropagationPass",
+    "ttnn-greedy-l1-spill-management": "ttmlir.transforms.ttnn.optimizer.ttnn_greedy_l1_spill_management:TTNNGreedyL1SpillManagementPass",
     "ttnn-operation-validation-and-fallback":
-        "ttmlir.passes.ttnn_operation_validation_and_fallback:TTNNOperationValidationAndFallbackPass",
-    "ttnn-rm-layout-propagation": "ttmlir.passes.ttnn_rm_layout_propagation:TTNNRowMajorLayoutPropagationPass",
-    "ttir-propagate-weight-dtype": "ttmlir.passes.ttir_propagate_weight_dtype:TTIRPropagateWeightDtypePass",
-    "ttir-to-ttnn-common-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToTTNNCommonPipeline",
-    "ttnn-common-to-runtime-pipeline": "ttmlir.passes.ttnn_pipelines:TTNNCommonToRuntimePipeline",
-    "ttnn-common-to-emitc-pipeline": "ttmlir.passes.ttnn_pipelines:TTNNCommonToEmitCPipeline",
-    "ttir-to-emitc-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToEmitCPipeline",
-    "ttnn-tuplify-tensors": "ttmlir.passes.ttnn_tuplify_tensors:TTNNTuplifyTensorsPass",
-    "ttnn-prepare-module-for-export": "ttmlir.passes.ttnn_prepare_module_for_export:TTNNPrepareModuleForExportPass",
-    "ttnn-create-input-gens": "ttmlir.passes.ttnn_create_input_generators:TTNNCreateInputGeneratorsPass",
-    "ttnn-force-final-deallocs": "ttmlir.passes.ttnn_force_final_deallocs:TTNNForceFinalDeallocsPass",
-    "convert-ttnn-to-emitc": "ttmlir.passes.convert_ttnn_to_emitc:ConvertTTNNToEmitCPass",
-    "ttnn-common-to-emitpy-pipeline": "ttmlir.passes.ttnn_pipelines:TTNNCommonToEmitPyPipeline",
-    "ttir-to-emitpy-pipeline": "ttmlir.passes.ttnn_pipelines:TTIRToEmitPyPipeline",
-    "convert-ttnn-to-emitpy": "ttmlir.passes.convert_ttnn_to_emitpy:ConvertTTNNToEmitPyPass",
-    "ttnn-file-split": "ttmlir.passes.ttnn_file_split:TTNNFileSplitPass",
-    "const-eval-hoist-transform": "ttmlir.passes.const_eval_hoist:ConstEvalHoistTransformPass",
-    "ttnn-prepare-const-eval-caching": "ttmlir.passes.ttnn_prepare_const_eval_caching:TTNNPrepareConstEvalCachingPass",
-    "ttnn-adjust-deallocs": "ttmlir.passes.ttnn_adjust_deallocs:TTNNAdjustDeallocsPass",
-    "cpu-hoist-const-eval": "ttmlir.passes.cpu_hoist_const_eval:CPUHoistConstEvalTransformPass",
-    "stablehlo-complex-math-expander": "ttmlir.passes.stablehlo_complex_math_expander:StablehloComplexMathExpanderPass",
+        "ttmlir.transforms.ttnn.optimizer.ttnn_operation_validation_and_fallback:TTNNOperationValidationAndFallbackPass",
+    "ttnn-rm-layout-propagation": "ttmlir.transforms.ttnn.ttnn_rm_layout_propagation:TTNNRowMajorLayoutPropagationPass",
+    "ttir-propagate-weight-dtype": "ttmlir.transforms.ttir.ttir_propagate_weight_dtype:TTIRPropagateWeightDtypePass",
+    "ttir-to-ttnn-common-pipeline": "ttmlir.pipelines.ttnn:TTIRToTTNNCommonPipeline",
+    "ttnn-common-to-runtime-pipeline": "ttmlir.pipelines.ttnn:TTNNCommonToRuntimePipeline",
+    "ttnn-common-to-emitc-pipeline": "ttmlir.pipelines.ttnn:TTNNCommonToEmitCPipeline",
+    "ttir-to-emitc-pipeline": "ttmlir.pipelines.ttnn:TTIRToEmitCPipeline",
+    "ttnn-tuplify-tensors": "ttmlir.transforms.ttnn.ttnn_tuplify_tensors:TTNNTuplifyTensorsPass",
+    "ttnn-prepare-module-for-export": "ttmlir.transforms.ttnn.ttnn_prepare_module_for_export:TTNNPrepareModuleForExportPass",
+    "ttnn-create-input-gens": "ttmlir.transforms.ttnn.ttnn_create_input_gens:TTNNCreateInputGeneratorsPass",
+    "ttnn-force-final-deallocs": "ttmlir.transforms.ttnn.ttnn_force_final_deallocs:TTNNForceFinalDeallocsPass",
+    "convert-ttnn-to-emitc": "ttmlir.conversion.ttnn_to_emitc.convert_ttnn_to_emitc:ConvertTTNNToEmitCPass",
+    "ttnn-common-to-emitpy-pipeline": "ttmlir.pipelines.ttnn:TTNNCommonToEmitPyPipeline",
+    "ttir-to-emitpy-pipeline": "ttmlir.pipelines.ttnn:TTIRToEmitPyPipeline",
+    "convert-ttnn-to-emitpy": "ttmlir.conversion.ttnn_to_emitpy.convert_ttnn_to_emitpy:ConvertTTNNToEmitPyPass",
+    "ttnn-file-split": "ttmlir.transforms.ttnn.ttnn_file_split:TTNNFileSplitPass",
+    "const-eval-hoist-transform": "ttmlir.transforms.ttir.const_eval_hoist_transform:ConstEvalHoistTransformPass",
+    "ttnn-prepare-const-eval-caching": "ttmlir.transforms.ttnn.ttnn_prepare_const_eval_caching:TTNNPrepareConstEvalCachingPass",
+    "ttnn-adjust-deallocs": "ttmlir.transforms.ttnn.ttnn_adjust_deallocs:TTNNAdjustDeallocsPass",
+    "cpu-hoist-const-eval": "ttmlir.transforms.ttir.cpu_hoist_const_eval:CPUHoistConstEvalTransformPass",
+    "stablehlo-complex-math-expander": "ttmlir.transforms.stablehlo.stablehlo_complex_math_expander:StablehloComplexMathExpanderPass",
     "stablehlo-complex-data-type-conversion":
-        "ttmlir.passes.complex_data_type_conversion:StableHLOComplexDataTypeConversionPass",
-    "flatten-or-convert-composites": "ttmlir.passes.flatten_or_convert_composites:FlattenOrConvertCompositesPass",
-    "reoutline-composite": "ttmlir.passes.reoutline_composite:ReoutlineCompositePass",
-    "decompose-custom-call-tuples": "ttmlir.passes.decompose_custom_call_tuples:DecomposeCustomCallTuplesPass",
-    "register-user-sharding-rule": "ttmlir.passes.register_user_sharding_rule:RegisterUserShardingRulePass",
+        "ttmlir.transforms.stablehlo.stablehlo_complex_data_type_conversion:StableHLOComplexDataTypeConversionPass",
+    "flatten-or-convert-composites": "ttmlir.transforms.stablehlo.flatten_or_convert_composites:FlattenOrConvertCompositesPass",
+    "reoutline-composite": "ttmlir.transforms.stablehlo.reoutline_composite:ReoutlineCompositePass",
+    "decompose-custom-call-tuples": "ttmlir.transforms.stablehlo.decompose_custom_call_tuples:DecomposeCustomCallTuplesPass",
+    "register-user-sharding-rule": "ttmlir.transforms.shardy.register_user_sharding_rule:RegisterUserShardingRulePass",
     "partially-convert-sdy-to-stablehlo":
-        "ttmlir.passes.partially_convert_sdy_to_stablehlo:PartiallyConvertSdyToStableHLOPass",
-    "stablehlo-fusing": "ttmlir.passes.stablehlo_fusing:StableHLOFusingPass",
-    "decouple-const-fanout": "ttmlir.passes.decouple_const_fanout:DecoupleConstFanoutPass",
-    "ttcore-optimization-barrier-fold": "ttmlir.passes.optimization_barrier_fold:TTCoreOptimizationBarrierFoldPass",
-    "ttir-erase-inverse-ops": "ttmlir.passes.ttir_erase_inverse_ops:TTIREraseInverseOpsPass",
-    "ttir-explicate-tms": "ttmlir.passes.ttir_explicate_tms:TTIRExplicateTMsPass",
+        "ttmlir.transforms.shardy.partially_convert_sdy_to_stablehlo:PartiallyConvertSdyToStableHLOPass",
+    "stablehlo-fusing": "ttmlir.transforms.stablehlo.stablehlo_fusing:StableHLOFusingPass",
+    "decouple-const-fanout": "ttmlir.transforms.stablehlo.decouple_const_fanout:DecoupleConstFanoutPass",
+    "ttcore-optimization-barrier-fold": "ttmlir.transforms.ttcore.ttcore_optimization_barrier_fold:TTCoreOptimizationBarrierFoldPass",
+    "ttir-erase-inverse-ops": "ttmlir.transforms.ttir.ttir_erase_inverse_ops:TTIREraseInverseOpsPass",
+    "ttir-explicate-tms": "ttmlir.transforms.ttir.ttir_explicate_tms:TTIRExplicateTMsPass",
     "ttir-infer-kv-cache-argument-types":
-        "ttmlir.passes.ttir_infer_kv_cache_argument_types:TTIRInferKVCacheArgumentTypesPass",
-    "ttir-reduction-force-keep-dim": "ttmlir.passes.ttir_reduction_force_keep_dim:TTIRReductionForceKeepDimPass",
-    "ttnn-kv-cache-dtype-conversion": "ttmlir.passes.ttnn_kv_cache_dtype_conversion:TTNNKVCacheDtypeConversionPass",
-    "ttnn-trace-hoist-transform": "ttmlir.passes.ttnn_trace_hoist_transform:TTNNTraceHoistTransformPass",
+        "ttmlir.transforms.ttir.ttir_infer_kv_cache_argument_types:TTIRInferKVCacheArgumentTypesPass",
+    "ttir-reduction-force-keep-dim": "ttmlir.transforms.ttir.ttir_reduction_force_keep_dim:TTIRReductionForceKeepDimPass",
+    "ttnn-kv-cache-dtype-conversion": "ttmlir.transforms.ttnn.ttnn_kv_cache_dtype_conversion:TTNNKVCacheDtypeConversionPass",
+    "ttnn-trace-hoist-transform": "ttmlir.transforms.ttnn.ttnn_trace_hoist_transform:TTNNTraceHoistTransformPass",
     "ttnn-prepare-conv2d-weights-and-bias":
-        "ttmlir.passes.ttnn_prepare_conv2d_weights_and_bias:TTNNPrepareConv2dWeightsAndBiasPass",
+        "ttmlir.transforms.ttnn.ttnn_prepare_conv2d_weights_and_bias:TTNNPrepareConv2dWeightsAndBiasPass",
     "ttnn-force-const-eval-to-system-memory":
-        "ttmlir.passes.ttnn_const_eval_inputs_to_system_memory:TTNNConstEvalInputsToSystemMemoryPass",
-    "ttnn-collect-perf-metrics": "ttmlir.passes.ttnn_collect_perf_metrics:TTNNCollectPerfMetricsPass",
+        "ttmlir.transforms.ttnn.ttnn_force_const_eval_to_system_memory:TTNNConstEvalInputsToSystemMemoryPass",
+    "ttnn-collect-perf-metrics": "ttmlir.transforms.ttnn.ttnn_collect_perf_metrics:TTNNCollectPerfMetricsPass",
     "ttir-fold-constant-reshape-broadcast":
-        "ttmlir.passes.ttir_fold_constant_reshape_broadcast:TTIRFoldConstantReshapeBroadcastPass",
-    "ttir-move-reshape-to-constant": "ttmlir.passes.ttir_move_reshape_to_constant:TTIRMoveReshapeToConstantPass",
-    "ttir-quant-data-type-conversion": "ttmlir.passes.ttir_quant_data_type_conversion:TTIRQuantDataTypeConversionPass",
-    "ttnn-fusing": "ttmlir.passes.ttnn_fusing:TTNNFusingPass",
+        "ttmlir.transforms.ttir.ttir_fold_constant_reshape_broadcast:TTIRFoldConstantReshapeBroadcastPass",
+    "ttir-move-reshape-to-constant": "ttmlir.transforms.ttir.ttir_move_reshape_to_constant:TTIRMoveReshapeToConstantPass",
+    "ttir-quant-data-type-conversion": "ttmlir.transforms.ttir.ttir_quant_data_type_conversion:TTIRQuantDataTypeConversionPass",
+    "ttnn-fusing": "ttmlir.transforms.ttnn.ttnn_fusing:TTNNFusingPass",
     "ttnn-ccl-activation-dtype-lowering":
-        "ttmlir.passes.ttnn_ccl_activation_dtype_lowering:TTNNCCLActivationDtypeLoweringPass",
-    "ttir-cpu-boolean-narrowing": "ttmlir.passes.ttir_cpu_boolean_narrowing:TTIRCPUBooleanNarrowingPass",
-    "ttir-decompose-complex-permute": "ttmlir.passes.ttir_decompose_complex_permute:TTIRDecomposeComplexPermutePass",
-    "ttir-decompose-complex-reshape": "ttmlir.passes.ttir_decompose_complex_reshape:TTIRDecomposeComplexReshapePass",
+        "ttmlir.transforms.ttnn.ttnn_ccl_activation_dtype_lowering:TTNNCCLActivationDtypeLoweringPass",
+    "ttir-cpu-boolean-narrowing": "ttmlir.transforms.ttir.ttir_cpu_boolean_narrowing:TTIRCPUBooleanNarrowingPass",
+    "ttir-decompose-complex-permute": "ttmlir.transforms.ttir.ttir_decompose_complex_permute:TTIRDecomposeComplexPermutePass",
+    "ttir-decompose-complex-reshape": "ttmlir.transforms.ttir.ttir_decompose_complex_reshape:TTIRDecomposeComplexReshapePass",
     "ttir-global-data-format-conversion":
-        "ttmlir.passes.ttir_global_data_format_conversion:TTIRGlobalDataFormatConversionPass",
+        "ttmlir.transforms.ttir.ttir_global_data_format_conversion:TTIRGlobalDataFormatConversionPass",
     "ttir-consolidate-static-cache-updates":
-        "ttmlir.passes.ttir_consolidate_static_cache_updates:TTIRConsolidateStaticCacheUpdatesPass",
+        "ttmlir.transforms.ttir.ttir_consolidate_static_cache_updates:TTIRConsolidateStaticCacheUpdatesPass",
 }
 
 
@@ -176,11 +160,6 @@ class _Passes(Mapping):
             cls = getattr(importlib.import_module(module), cls_name)
             assert cls.name == name, f"{PASS_CLASSES[name]} is named '{cls.name}', registered as '{name}'"
             self._loaded[name] = cls
-            # importing a module named like its pass (ttnn_layout.py) binds it on this package; the pass's Python
-            # API (`ttmlir.passes.ttnn_layout(module)`) takes the name back (the module stays in sys.modules)
-            for registered in PASS_CLASSES:
-                if isinstance(globals().get(attr := registered.replace("-", "_")), types.ModuleType):
-                    globals()[attr] = _api(registered)
         return self._loaded[name]
 
     def __iter__(self):
@@ -257,5 +236,5 @@ def __getattr__(attr: str):
     """`ttmlir.passes.<pass_name_with_underscores>(module, **options)` for every registered pass."""
     name = attr.replace("_", "-")
     if not attr.startswith("_") and name in registered_passes():
-        return globals().get(attr) or _api(name)
+        return _api(name)
     raise AttributeError(f"module 'ttmlir.passes' has no attribute '{attr}'")

@@ -2,7 +2,7 @@
 op by op with torch, as upstream runs them compiled for the host.
 
 `OPS` holds one implementation per op; the compiler hoists exactly these (`HOST_OPS` of
-`ttmlir.passes.cpu_hoist_non_lowerable_shlo_ops`).
+`ttmlir.transforms.stablehlo.cpu_hoist_non_lowerable_shlo_ops`).
 """
 
 from __future__ import annotations

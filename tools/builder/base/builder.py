@@ -304,7 +304,7 @@ class Builder:
 
     def functions(self) -> list[FuncOp]:
         """Functions with bodies in program order (the order `ttmlir-translate` numbers programs)."""
-        from ttmlir.passes.register_device import device_module_of
+        from ttmlir.transforms.ttcore.register_device import device_module_of
 
         return [op for op in device_module_of(self._module).ops if isinstance(op, FuncOp) and op.body.blocks]
 

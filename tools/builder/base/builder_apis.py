@@ -307,7 +307,7 @@ def load_mlir_file(mlir_text: str, golden_inputs: dict | None = None, target: st
 
 def _declared_mesh(module_op) -> OrderedDict:
     """The mesh a module declares in `ttcore.meshes`, as a builder's mesh_dict, else one chip."""
-    from ttmlir.passes.register_device import declared_mesh
+    from ttmlir.transforms.ttcore.register_device import declared_mesh
 
     shape = declared_mesh(module_op)
     return OrderedDict(zip(("x", "y"), shape)) if shape is not None and len(shape) == 2 else DEFAULT_MESH

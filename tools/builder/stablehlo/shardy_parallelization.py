@@ -14,7 +14,7 @@ from ttmlir.asm import parse_text, print_module
 from ttmlir.cli import UserError
 from ttmlir.dialects import make_context, sdy
 from ttmlir.passes import PassFailure, run_pass
-from ttmlir.passes.sdy_propagation import SHARDING, set_func_attr
+from ttmlir.transforms.shardy.sdy_user_priority_propagate import SHARDING, set_func_attr
 
 AXES = ("x", "y")
 # what moves data between chips once the pipeline ran: shardy's collectives and the TTIR ones they became

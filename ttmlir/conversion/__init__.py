@@ -1,0 +1,1 @@
+"""Conversions between dialects, one folder per pair (upstream's lib/Conversion/<From>To<To>)."""

@@ -1,0 +1,1 @@
+"""StableHLO (with shardy and GSPMD annotations) to TTIR: `--convert-stablehlo-to-ttir`."""

@@ -1,0 +1,800 @@
+"""`--convert-stablehlo-to-ttir`: StableHLO ops become TTIR ops, one pattern per op family.
+
+Elementwise ops map one to one (`ELEMENTWISE`); the others are functions in `PATTERNS`, each building the TTIR
+ops that compute the StableHLO op's result. An op nothing lowers is a located error naming it; with
+`enable-partial-conversion` it stays (for the CPU fallback to take it).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Callable, ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (AnyFloat, BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type, FloatAttr,
+                                   IntegerAttr, IntegerType, ModuleOp, StringAttr, TensorType, i32)
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ttmlir.dialects import stablehlo as shlo
+from ttmlir.dialects.canonicalize import is_splat
+from ttmlir.dialects.props import KINDS, default_attr
+from ttmlir.dialects.stablehlo import int_of, ints_of
+from ttmlir.errors import PassFailure
+from ttmlir.conversion.stablehlo_to_ttir.gspmd import convert_gspmd_to_ttir
+from ttmlir.conversion.stablehlo_to_ttir.shardy import convert_shardy_to_ttir
+from ttmlir.conversion.stablehlo_to_ttir.ccl import convert_stablehlo_ccl_to_ttir
+
+# stablehlo op -> ttir op, for ops whose operands, result and meaning are the same
+ELEMENTWISE = {"abs": "abs", "cbrt": "cbrt", "ceil": "ceil", "cosine": "cos", "exponential": "exp",
+               "exponential_minus_one": "expm1", "floor": "floor", "is_finite": "isfinite", "log": "log",
+               "log_plus_one": "log1p", "logistic": "sigmoid", "negate": "neg", "rsqrt": "rsqrt", "sign": "sign",
+               "sine": "sin", "sqrt": "sqrt", "tan": "tan", "tanh": "tanh", "convert": "typecast",
+               "bitcast_convert": "bitcast_convert", "add": "add", "divide": "div", "maximum": "maximum",
+               "minimum": "minimum", "multiply": "multiply", "subtract": "subtract", "remainder": "remainder",
+               "power": "pow", "atan2": "atan2", "shift_left": "logical_left_shift",
+               "shift_right_logical": "logical_right_shift", "select": "where"}
+# boolean (i1) operands make these logical, integers bitwise
+LOGICAL = {"and": "and", "or": "or", "xor": "xor", "not": "not"}
+COMPARE = {"EQ": "eq", "NE": "ne", "GE": "ge", "GT": "gt", "LE": "le", "LT": "lt"}
+# the body op of a one-input reduce -> the TTIR reduction
+FLOAT_MAX = {"f16": 65504.0, "bf16": 3.3895313892515355e38, "f32": 3.4028234663852886e38}
+REDUCTIONS = {"stablehlo.add": "sum", "stablehlo.maximum": "max", "stablehlo.minimum": "min",
+              "stablehlo.multiply": "prod", "stablehlo.and": "reduce_and", "stablehlo.or": "reduce_or"}
+
+
+class Builder:
+    """Builds TTIR ops before the op being converted; property values are Python values, built by their kind."""
+
+    def __init__(self, op: Operation):
+        self.op = op
+        self.ops: list[Operation] = []
+
+    def ttir(self, name: str, operands, result_type: Attribute | list, **props) -> SSAValue:
+        return self.ttir_op(name, operands, result_type, **props).results[0]
+
+    def ttir_op(self, name: str, operands, result_type, segments=None, **props) -> Operation:
+        """`segments`: how many operands each of the op's operand groups has (ops with several optional ones)."""
+        from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+        cls = TTIR_OP_CLASSES[name]
+        kinds = {p: kind for p, kind, _, _ in cls.ROW.props}
+        built = {k: v if isinstance(v, Attribute) else KINDS[kinds[k]].build(v) for k, v in props.items()
+                 if v is not None}
+        if segments is not None:
+            built["operandSegmentSizes"] = DenseArrayBase.from_list(i32, segments)
+        types_ = result_type if isinstance(result_type, list) else [result_type]
+        new = cls.create(operands=list(operands), result_types=types_, properties=built)
+        new.location = self.op.location
+        self.ops.append(new)
+        return new
+
+    def ttir_segmented(self, name: str, operands, result_type, segments, **props) -> SSAValue:
+        return self.ttir_op(name, operands, result_type, segments, **props).results[0]
+
+    def reshape(self, value: SSAValue, shape) -> SSAValue:
+        if tuple(value.type.get_shape()) == tuple(shape):
+            return value
+        return self.ttir("reshape", [value], TensorType(value.type.element_type, list(shape)), shape=list(shape))
+
+    def splat(self, value: float | int, t: TensorType) -> SSAValue:
+        """A `ttir.constant` of one value everywhere (stored once, as MLIR stores a splat)."""
+        return self.ttir("constant", [], t, value=DenseIntOrFPElementsAttr(t, BytesAttr(t.element_type.pack([value]))))
+
+    def constant(self, value: float | int, like: TensorType, shape=None) -> SSAValue:
+        shape = list(like.get_shape()) if shape is None else list(shape)
+        t = TensorType(like.element_type, shape)
+        return self.ttir("full", [], t, shape=shape, fill_value=value)
+
+
+def tensor(value: SSAValue) -> TensorType:
+    return value.type
+
+
+def shape(value: SSAValue) -> tuple[int, ...]:
+    return tuple(value.type.get_shape())
+
+
+def is_bool(t) -> bool:
+    element = t.element_type
+    return isinstance(element, IntegerType) and element.width.data == 1
+
+
+def splat_of(value: SSAValue) -> float | int | None:
+    """The one value every element of `value` holds, when it is a constant (through broadcasts, reshapes and
+    conversions; before or after they are lowered)."""
+    from ttmlir.dialects.tt_op import TTOp
+    owner = value.owner
+    while getattr(owner, "name", None) in PASS_THROUGH:
+        owner = owner.operands[0].owner
+    if isinstance(owner, TTOp) and owner.ROW.name == "full":
+        return owner.prop("fill_value").value.data
+    attr = owner.attr("value") if isinstance(owner, shlo.StableHLOOp) and owner.name == "stablehlo.constant" else \
+        owner.prop("value") if isinstance(owner, TTOp) and owner.ROW.name == "constant" else None
+    if not isinstance(attr, DenseIntOrFPElementsAttr) or not is_splat(attr):
+        return None
+    return attr.get_element_type().unpack(attr.data.data, 1)[0]
+
+
+def refuse(op: Operation, why: str) -> PassFailure:
+    """The error of a pattern that does not take this form of its op."""
+    return PassFailure(op, f"failed to legalize operation '{op.name}': {why}")
+
+
+PASS_THROUGH = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.convert", "ttir.reshape",
+                          "ttir.broadcast", "ttir.typecast"})
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Patterns: each returns the values that replace the op's results.
+
+
+def _owner_named(value: SSAValue, name: str) -> Operation | None:
+    owner = value.owner
+    return owner if getattr(owner, "name", None) == name else None
+
+
+def _bool_as_int(value: SSAValue) -> SSAValue | None:
+    """The boolean a typecast to an integer type was made from (XLA computes bitwise ops of booleans so)."""
+    cast = _owner_named(value, "ttir.typecast")
+    return cast.operands[0] if cast is not None and is_bool(tensor(cast.operands[0])) else None
+
+
+def elementwise(b: Builder, op) -> list[SSAValue]:
+    name = op.name.split(".", 1)[1]
+    ttir = ELEMENTWISE.get(name)
+    operands = list(op.operands)
+    if ttir is None:  # and/or/xor/not
+        bools = [_bool_as_int(v) for v in operands]
+        if None not in bools:  # booleans widened to integers: the logical op on the booleans, widened back
+            out = tensor(op.results[0])
+            logical = b.ttir(f"logical_{LOGICAL[name]}", bools, TensorType(IntegerType(1), out.get_shape()))
+            return [b.ttir("typecast", [logical], out)]
+        kind = "logical" if is_bool(tensor(op.results[0])) else "bitwise"
+        ttir = f"{kind}_{LOGICAL[name]}"
+    if name == "divide" and (pool := _average_pool_times(operands[0], splat_of(operands[1]))) is not None:
+        return [pool]
+    if name == "select" and shape(operands[0]) != shape(op.results[0]):  # a scalar predicate chooses everywhere
+        operands[0] = broadcast_to(b, operands[0], shape(op.results[0]))
+    return [b.ttir(ttir, operands, op.results[0].type)]
+
+
+def broadcast_to(b: Builder, value: SSAValue, target: tuple[int, ...], dims=None) -> SSAValue:
+    """`value` broadcast to `target`, its dimension i becoming target's `dims[i]` (trailing ones by default)."""
+    src = shape(value)
+    dims = list(range(len(target) - len(src), len(target))) if dims is None else list(dims)
+    if dims != sorted(dims):  # a broadcast that also reorders: the operand permuted first
+        order = sorted(range(len(dims)), key=lambda i: dims[i])
+        value = b.ttir("permute", [value], TensorType(value.type.element_type, [src[i] for i in order]),
+                       permutation=order)
+        src, dims = tuple(src[i] for i in order), sorted(dims)
+    expanded = [1] * len(target)
+    for i, d in enumerate(dims):
+        expanded[d] = src[i]
+    value = b.reshape(value, expanded)
+    repeats = [t // e if e != t else 1 for t, e in zip(target, expanded)]
+    return b.ttir("broadcast", [value], TensorType(value.type.element_type, list(target)),
+                  broadcast_dimensions=repeats)
+
+
+def broadcast_in_dim(b: Builder, op) -> list[SSAValue]:
+    return [broadcast_to(b, op.operands[0], shape(op.results[0]), ints_of(op.attr("broadcast_dimensions")))]
+
+
+def constant(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("constant", [], op.results[0].type, value=op.attr("value"))]
+
+
+def reshape(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("reshape", [op.operands[0]], op.results[0].type, shape=list(shape(op.results[0])))]
+
+
+def transpose(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("permute", [op.operands[0]], op.results[0].type, permutation=ints_of(op.attr("permutation")))]
+
+
+def concatenate(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("concat", list(op.operands), op.results[0].type, dim=int_of(op.attr("dimension")))]
+
+
+def slice_(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("slice_static", [op.operands[0]], op.results[0].type,
+                   begins=ints_of(op.attr("start_indices")), ends=ints_of(op.attr("limit_indices")),
+                   step=ints_of(op.attr("strides")))]
+
+
+def dynamic_slice(b: Builder, op) -> list[SSAValue]:
+    """Start indices gathered into one tensor and clamped so the window stays inside the operand (StableHLO's
+    rule); the ends are the starts plus the window's sizes."""
+    operand, *starts = op.operands
+    return [slice_from(b, operand, starts, ints_of(op.attr("slice_sizes")), op.results[0].type)]
+
+
+def slice_from(b: Builder, operand: SSAValue, starts: list[SSAValue], sizes, result_type) -> SSAValue:
+    """A window of `sizes` at run-time `starts` (one-element tensors, one a dim), clamped to stay inside."""
+    starts_type = TensorType(starts[0].type.element_type, [len(starts)])
+
+    def const(values) -> SSAValue:
+        return b.ttir("constant", [], starts_type, value=DenseIntOrFPElementsAttr.from_list(starts_type, values))
+    begins = b.ttir("concat", [b.reshape(s, [1]) for s in starts], starts_type, dim=0)
+    begins = b.ttir("clamp_tensor", [begins, const([0] * len(starts)),
+                                     const([d - n for d, n in zip(shape(operand), sizes)])], starts_type)
+    ends = b.ttir("add", [begins, const(list(sizes))], starts_type)
+    return b.ttir("slice_dynamic", [operand, begins, ends], result_type)
+
+
+def _average_pool_times(value: SSAValue, divisor) -> SSAValue | None:
+    """The average pool a windowed sum was made of (average times the window's size), when `divisor` is that
+    size: the sum divided by it is the average."""
+    product = _owner_named(value, "ttir.multiply")
+    if product is None or divisor is None or _owner_named(product.operands[0], "ttir.avg_pool2d") is None:
+        return None
+    return product.operands[0] if splat_of(product.operands[1]) == divisor else None
+
+
+def compare(b: Builder, op) -> list[SSAValue]:
+    direction = op.attr("comparison_direction").data
+    lhs, rhs = op.operands
+    if direction == "NE" and splat_of(rhs) == 0 and (flag := _bool_as_int(lhs)) is not None:
+        return [flag]  # a boolean widened to an integer, compared with 0: the boolean itself
+    if (pair := _narrowed(b, lhs, rhs)) is not None:
+        lhs, rhs = pair
+    elif (pair := _narrowed(b, rhs, lhs)) is not None:
+        rhs, lhs = pair
+    return [b.ttir(COMPARE[direction], [lhs, rhs], op.results[0].type)]
+
+
+def _narrowed(b: Builder, value: SSAValue, other: SSAValue) -> tuple[SSAValue, SSAValue] | None:
+    """A float widened by a typecast and compared with a constant of the wider type is compared in its own type
+    (as the frontend's source did: XLA widens `bf16 < 0.99`), the constant rounded to it."""
+    cast, const = _owner_named(value, "ttir.typecast"), _owner_named(other, "ttir.constant")
+    if cast is None or const is None:
+        return None
+    narrow, wide = tensor(cast.operands[0]).element_type, tensor(value).element_type
+    if not (isinstance(narrow, AnyFloat) and isinstance(wide, AnyFloat)) or narrow.bitwidth >= wide.bitwidth:
+        return None
+    attr = const.prop("value")
+    values = wide.unpack(attr.data.data, len(attr.data.data) // wide.size)
+    if any(math.isfinite(v) and abs(v) > FLOAT_MAX.get(str(narrow), math.inf) for v in values):
+        return None  # the constant overflows the narrow type
+    narrow_type = TensorType(narrow, tensor(other).get_shape())
+    return cast.operands[0], b.ttir("constant", [], narrow_type,
+                                    value=DenseIntOrFPElementsAttr(narrow_type, BytesAttr(narrow.pack(values))))
+
+
+def iota(b: Builder, op) -> list[SSAValue]:
+    dim, out = int_of(op.attr("iota_dimension")), shape(op.results[0])
+    return [b.ttir("arange", [], op.results[0].type, start=0, end=out[dim], step=1, arange_dimension=dim)]
+
+
+def dynamic_iota(b: Builder, op) -> list[SSAValue]:
+    """The result type is static here, so the shape operand says nothing more: an iota."""
+    return iota(b, op)
+
+
+def round_nearest_afz(b: Builder, op) -> list[SSAValue]:
+    """Halves away from zero: sign(x) * floor(|x| + 0.5)."""
+    x, t = op.operands[0], op.results[0].type
+    half = b.splat(0.5, t)
+    floor = b.ttir("floor", [b.ttir("add", [b.ttir("abs", [x], t), half], t)], t)
+    return [b.ttir("multiply", [b.ttir("sign", [x], t), floor], t)]
+
+
+def clamp(b: Builder, op) -> list[SSAValue]:
+    low, x, high = op.operands
+    return [b.ttir("clamp_tensor", [x, low, high], op.results[0].type)]
+
+
+def dot_general(b: Builder, op) -> list[SSAValue]:
+    dims = op.attr("dot_dimension_numbers")
+    return [b.ttir("dot_general", list(op.operands), op.results[0].type,
+                   batch_dims_lhs=dims.lhs_batching_dimensions, contract_dims_lhs=dims.lhs_contracting_dimensions,
+                   batch_dims_rhs=dims.rhs_batching_dimensions, contract_dims_rhs=dims.rhs_contracting_dimensions)]
+
+
+def dot(b: Builder, op) -> list[SSAValue]:
+    lhs, rhs = op.operands
+    return [b.ttir("dot_general", [lhs, rhs], op.results[0].type, batch_dims_lhs=[], batch_dims_rhs=[],
+                   contract_dims_lhs=[len(shape(lhs)) - 1], contract_dims_rhs=[0])]
+
+
+def _reduce_kind(op) -> str | None:
+    """Which TTIR reduction a reduce's body computes: one op applied to the two arguments, or argmax's
+    (value, index) pair selection."""
+    body = op.regions[0].block
+    ops = list(body.ops)
+    n = len(op.operands) // 2
+    if n == 1 and len(ops) == 2 and set(ops[0].operands) == set(body.args[:2]) and \
+            list(ops[1].operands) == list(ops[0].results):
+        return REDUCTIONS.get(ops[0].name)
+    if n == 2:
+        names = [o.name for o in ops]
+        compares = [o for o in ops if o.name == "stablehlo.compare"]
+        if compares and names[-1] == "stablehlo.return" and \
+                compares[0].attr("comparison_direction").data in ("GE", "GT"):
+            return "argmax"
+    return None
+
+
+def reduce(b: Builder, op) -> list[SSAValue]:
+    kind = _reduce_kind(op)
+    dims = list(ints_of(op.attr("dimensions")))
+    n = len(op.operands) // 2
+    if kind is None:
+        raise refuse(op, "body is not a reduction TTIR has (sum, max, min, prod, and, "
+                              "or, argmax)")
+    if kind == "argmax":
+        source, init = op.operands[0], op.operands[n]
+        start = splat_of(init)
+        if start is None or not (start == float("-inf") or _is_extreme(start, init, "max") or
+                                 (isinstance(start, float) and start <= -FLOAT_MAX.get(str(init.type.element_type),
+                                                                                        math.inf))):
+            raise refuse(op, "an argmax's initial value must be the lowest value (here it can change the result)")
+        index = b.ttir("argmax", [source], op.results[1].type, keep_dim=False, dim_arg=dims)
+        value = b.ttir("max", [source], op.results[0].type, keep_dim=False, dim_arg=dims)
+        return [value, index]
+    result = b.ttir(kind, [op.operands[0]], op.results[0].type, keep_dim=False, dim_arg=dims)
+    init, value = op.operands[n], splat_of(op.operands[n])
+    # an init value that changes nothing (0 for a sum, -inf for a max, ...) is dropped; another one is combined in
+    neutral = {"sum": (0,), "prod": (1,), "reduce_or": (0,), "reduce_and": (1,),
+               "max": (float("-inf"),), "min": (float("inf"),)}[kind]
+    if value is not None and (value in neutral or (kind in ("max", "min") and _is_extreme(value, init, kind))):
+        return [result]
+    combine = {"sum": "add", "prod": "multiply", "reduce_or": "logical_or", "reduce_and": "logical_and",
+               "max": "maximum", "min": "minimum"}[kind]
+    return [b.ttir(combine, [result, broadcast_to(b, init, shape(op.results[0]))], op.results[0].type)]
+
+
+def _is_extreme(value, init: SSAValue, kind: str) -> bool:
+    """An integer max's init at the type's least value (a min's at its greatest)."""
+    element = init.type.element_type
+    if not isinstance(element, IntegerType):
+        return False
+    width = element.width.data
+    signed = element.signedness.data.name != "UNSIGNED" and width > 1  # booleans: false is the least
+    low, high = (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
+    return value == (low if kind == "max" else high)
+
+
+def pad(b: Builder, op) -> list[SSAValue]:
+    value = splat_of(op.operands[1])
+    if value is None:
+        raise refuse(op, "padding value must be a constant")
+    low, high = ints_of(op.attr("edge_padding_low")), ints_of(op.attr("edge_padding_high"))
+    if any(v < 0 for v in (*low, *high)):
+        raise refuse(op, "negative padding is not supported")
+    x, interior = op.operands[0], ints_of(op.attr("interior_padding"))
+    if any(interior):
+        x = _interior_pad(b, x, interior, value)
+    if not any((*low, *high)):
+        return [x]
+    return [b.ttir("pad", [x], op.results[0].type, padding=[v for p in zip(low, high) for v in p],
+                   value=FloatAttr(float(value), Float32Type()))]
+
+
+def _interior_pad(b: Builder, x: SSAValue, interior, value) -> SSAValue:
+    """Elements spread apart by `interior` fill values: the input scattered at its elements' (constant) positions
+    into a flat tensor of the fill value."""
+    src = shape(x)
+    spread = [n + (n - 1) * g if n else 0 for n, g in zip(src, interior)]
+    strides = [math.prod(spread[i + 1:]) for i in range(len(spread))]
+    positions = [sum(c * (g + 1) * st for c, g, st in zip(coords, interior, strides))
+                 for coords in itertools.product(*(range(n) for n in src))]
+    size, count = math.prod(spread), math.prod(src)
+    index_type = TensorType(IntegerType(64), [count])
+    index = b.ttir("constant", [], index_type, value=DenseIntOrFPElementsAttr.from_list(index_type, positions))
+    flat_type = TensorType(x.type.element_type, [size])
+    flat = b.ttir("scatter", [b.constant(value, flat_type), index, b.reshape(x, [count])], flat_type, dim=0,
+                  scatter_reduce_type="invalid")
+    return b.reshape(flat, spread)
+
+
+def reverse(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("reverse", [op.operands[0]], op.results[0].type, dimensions=ints_of(op.attr("dimensions")))]
+
+
+def optimization_barrier(b: Builder, op) -> list[SSAValue]:
+    from ttmlir.dialects.ttcore import OptimizationBarrierOp
+    barrier = OptimizationBarrierOp.create(operands=list(op.operands), result_types=[r.type for r in op.results])
+    barrier.location = op.location
+    b.ops.append(barrier)
+    return list(barrier.results)
+
+
+def get_dimension_size(b: Builder, op) -> list[SSAValue]:
+    """A static dimension's size is a constant."""
+    size = shape(op.operands[0])[int_of(op.attr("dimension"))]
+    value = DenseIntOrFPElementsAttr.from_list(op.results[0].type, [size])
+    return [b.ttir("constant", [], op.results[0].type, value=value)]
+
+
+def empty(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("empty", [], op.results[0].type)]
+
+
+def top_k(b: Builder, op) -> list[SSAValue]:
+    values, indices = op.results
+    new = b.ttir_op("topk", [op.operands[0]], [values.type, indices.type], k=int_of(op.attr("k")), dim=-1,
+                    largest=True, sorted=True)
+    return list(new.results)
+
+
+# custom_call targets that are one TTIR op: the TTIR row says the operands (optional ones present as the
+# frontend attributes' `has_<operand>` say, else in order) and the properties (from the attributes' strings)
+CUSTOM_CALLS = {"mhlo.erf": "erf", "mhlo.asinh": "asinh", "mhlo.topk": "topk", "tt.tt_lang_op": "tt_lang_op",
+                **{f"tt.{n}": n for n in ("update_cache", "fill_cache", "paged_update_cache", "paged_fill_cache",
+                                          "scaled_dot_product_attention", "scaled_dot_product_attention_decode",
+                                          "paged_scaled_dot_product_attention_decode", "sampling",
+                                          "chunked_scaled_dot_product_attention",
+                                          "paged_flash_multi_latent_attention_decode", "all_to_all_dispatch",
+                                          "all_to_all_combine", "moe_expert_token_remap", "sparse_matmul")},
+                "tt.paged_flash_mla_decode": "paged_flash_multi_latent_attention_decode"}
+
+
+# calls whose operands come in another order than their TTIR op's
+CALL_ORDER = {"tt.scaled_dot_product_attention_decode": ("query", "key", "value", "cur_pos_tensor", "attention_mask?",
+                                                         "attention_sink?")}
+
+
+# frontend attribute values that mean "unset": sparse_matmul's nnz 0 is "count the sparsity at run time" (the
+# TTIR op's nnz, when set, is that count)
+UNSET = {"tt.sparse_matmul": {"nnz": 0}}
+
+
+def _frontend_value(text: str):
+    if text in ("True", "False", "true", "false"):
+        return text in ("True", "true")
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def mark_argument(b: Builder, op) -> list[SSAValue]:
+    """`tt.mark_argument` (torch-xla's marker of what an argument is) passes its operand through; a function
+    argument it marks directly gets the `ttcore.argument_type` (and `ttir.name`) it names."""
+    from xdsl.dialects.func import FuncOp
+
+    from ttmlir.dialects import ttcore
+    from ttmlir.transforms.shardy.sdy_user_priority_propagate import set_func_attr
+    value = argument = op.operands[0]
+    while getattr(argument.owner, "name", None) in PASS_THROUGH:  # marked after a reshape or conversion of it
+        argument = argument.owner.operands[0]
+    attrs = op.attributes.get("mhlo.frontend_attributes")
+    func = argument.owner.parent_op() if isinstance(argument, BlockArgument) else None
+    if isinstance(func, FuncOp) and attrs is not None:
+        kind, name = attrs.data.get("ttcore.argument_type"), attrs.data.get("ttir.name")
+        if isinstance(kind, StringAttr) and kind.data in ("input", "parameter", "constant", "default"):
+            set_func_attr(func, argument.index, "arg_attrs", "ttcore.argument_type",
+                          ttcore.ArgumentTypeAttr(ttcore.ArgumentTypeAttr.enum_type(kind.data)))
+        if isinstance(name, StringAttr):
+            set_func_attr(func, argument.index, "arg_attrs", "ttir.name", name)
+    return [value]
+
+
+def custom_call(b: Builder, op) -> list[SSAValue]:
+    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+    target = op.attr("call_target_name").data
+    if target == "tt.mark_argument":
+        return mark_argument(b, op)
+    from ttmlir.conversion.stablehlo_to_ttir import composite_calls as stablehlo_composite_calls
+    if target in stablehlo_composite_calls.CALLS:
+        return stablehlo_composite_calls.composite_call(b, op)
+    name = CUSTOM_CALLS.get(target)
+    if name is None:
+        raise PassFailure(op, f"failed to legalize operation 'stablehlo.custom_call' (call target '{target}')")
+    row = TTIR_OP_CLASSES[name].ROW
+    given: dict[str, object] = {}
+    kinds = {p: kind for p, kind, _, _ in row.props}
+    for key in ("mhlo.frontend_attributes", "mhlo.attributes"):
+        if (attrs := op.attributes.get(key)) is not None:
+            for k, v in attrs.data.items():
+                text = isinstance(v, StringAttr) and kinds.get(k) != "str"  # a string property keeps its text
+                given[k] = _frontend_value(v.data) if text else v.data if isinstance(v, StringAttr) else \
+                    bool(v.value.data) if isinstance(v, IntegerAttr) and v.type.width.data == 1 else \
+                    v.value.data if isinstance(v, (IntegerAttr, FloatAttr)) else v
+    given = {k: v for k, v in given.items() if UNSET.get(target, {}).get(k, object()) != v}
+    operands, rest = list(op.operands), list(op.operands)
+    if row.operands == ("inputs*",):  # tt.tt_lang_op: the call passes the inputs; each result gets a destination
+        rest += [b.ttir("empty", [], r.type) for r in op.results]
+    # the call passes its operands in the row's order (some calls in their own, CALL_ORDER), the optional ones that
+    # are present as its `has_<operand>` attributes say; an `output` operand is a destination made here
+    taken: dict[str, list[SSAValue]] = {}
+    optional = [s for s in row.operands if s.endswith("?")]
+    flags = any(f"has_{s.rstrip('?')}" in given for s in optional)
+    room = len(rest) - sum(not s.endswith(("?", "*")) and s != "output" for s in row.operands)
+    for spec in CALL_ORDER.get(target, row.operands):
+        if spec == "output":
+            taken[spec] = [b.ttir("empty", [], op.results[0].type)]
+        elif spec.endswith("*"):
+            taken[spec], rest = rest, []
+        elif spec.endswith("?"):
+            take = int(bool(given.get(f"has_{spec.rstrip('?')}"))) if flags else int(room > 0)
+            taken[spec], rest, room = rest[:take], rest[take:], room - take
+        elif not rest:
+            raise refuse(op, f"{target} takes at least {len(operands) + 1} operands, got {len(operands)}")
+        else:
+            taken[spec], rest = rest[:1], rest[1:]
+    if rest:
+        raise refuse(op, f"{target} takes at most {len(operands) - len(rest)} "
+                              f"operands, got {len(operands)}")
+    groups = [taken[spec] for spec in row.operands]
+    # every property spelled out, its table default where the call gives none, as upstream builds these ops
+    props = {p: default_attr(kind, default) for p, kind, default, _ in row.props if default is not None}
+    props.update({k: KINDS[kinds[k]].build(v) for k, v in given.items() if k in kinds})
+    segments = [len(g) for g in groups] if sum(n[-1] in "?*" for n in row.operands) > 1 else None
+    flat = [v for g in groups for v in g]
+    if not row.results:  # an in-place cache update: the updated cache is the cache operand itself
+        b.ttir_op(name, flat, [], segments, **props)
+        return [flat[0]]
+    new = b.ttir_op(name, flat, [r.type for r in op.results], segments, **props)
+    return list(new.results)
+
+
+def _key_of(value: SSAValue, keys: tuple) -> int | None:
+    """Which of the comparator's two key arguments `value` is, seen through the canonicalization JAX puts in
+    front of a float comparison (-0 made +0: `select(x == 0, 0, x)`; NaNs made one NaN: `select(x != x, nan, x)`),
+    which the sort's order does not change."""
+    if value in keys:
+        return keys.index(value)
+    owner = value.owner
+    if getattr(owner, "name", None) != "stablehlo.select":
+        return None
+    cond, then, other = owner.operands
+    test = cond.owner
+    if getattr(test, "name", None) != "stablehlo.compare":
+        return None
+    key = _key_of(other, keys)
+    direction, (x, y) = test.attr("comparison_direction").data, test.operands
+    replaced = splat_of(then)
+    if key is None or replaced is None or _key_of(x, keys) != key:
+        return None
+    if direction == "EQ" and splat_of(y) == 0 and replaced == 0:
+        return key
+    if direction == "NE" and y is x and replaced != replaced:
+        return key
+    return None
+
+
+def sort(b: Builder, op) -> list[SSAValue]:
+    """A sort by the first input (the comparator compares its elements; its direction says ascending or
+    descending). The other inputs follow the keys' permutation: positions along the sorted dimension are the
+    sort's indices; any other input is gathered by them."""
+    body = op.regions[0].block
+    returned = next((o for o in body.ops if o.name == "stablehlo.return"), None)
+    compare_op = returned.operands[0].owner if returned is not None and returned.operands else None
+    keys = tuple(body.args[:2])
+    sides = [_key_of(v, keys) for v in compare_op.operands] if getattr(compare_op, "name", None) == \
+        "stablehlo.compare" else None
+    if sides is None or sorted(sides, key=str) != [0, 1]:
+        raise refuse(op, "comparator is not a comparison of the first input's elements")
+    dim = int_of(op.attr("dimension"), -1) % len(shape(op.operands[0]))
+    direction = compare_op.attr("comparison_direction").data
+    descending = (direction in ("GT", "GE")) == (sides[0] == 0)
+    values = op.results[0].type
+    index_type = TensorType(IntegerType(32), values.get_shape())
+    stable = op.attr("is_stable")
+    new = b.ttir_op("sort", [op.operands[0]], [values, index_type], dim=dim, descending=descending,
+                    stable=bool(stable is not None and stable.value.data))
+    results, indices = [new.results[0]], new.results[1]
+    if len(op.operands) == 2 and _positions_along(op.operands[1], dim):
+        if op.results[1].type != index_type:
+            indices = b.ttir("typecast", [indices], op.results[1].type)
+        return results + [indices]
+    return results + _take_along(b, indices, list(op.operands[1:]), dim)
+
+
+def _take_along(b: Builder, indices: SSAValue, sources: list[SSAValue], dim: int) -> list[SSAValue]:
+    """Each source's elements picked along `dim` by `indices`: the sorted dimension moved last, the rest flattened
+    to rows, each row's indices offset by its start in the flat source, and one embedding lookup per source."""
+    full = shape(indices)
+    order = [d for d in range(len(full)) if d != dim] + [dim]
+    moved = [full[d] for d in order]
+    size, rows = full[dim], math.prod(full) // full[dim]
+    i32_t = lambda dims: TensorType(IntegerType(32), list(dims))  # noqa: E731
+
+    def permuted(value: SSAValue, perm, dims) -> SSAValue:  # spelled even when the identity, as upstream does
+        return b.ttir("permute", [value], TensorType(value.type.element_type, list(dims)), permutation=list(perm))
+
+    def reshaped(value: SSAValue, dims) -> SSAValue:
+        return b.ttir("reshape", [value], TensorType(value.type.element_type, list(dims)), shape=list(dims))
+
+    flat = reshaped(permuted(indices, order, moved), (rows, size))
+    starts = b.ttir("arange", [], i32_t((rows, size)), start=0, end=rows * size, step=size, arange_dimension=0)
+    flat = b.ttir("add", [starts, flat], i32_t((rows, size)))
+    inverse = [order.index(d) for d in range(len(full))]
+    picked = []
+    for source in sources:
+        element = source.type.element_type
+        table = reshaped(permuted(source, order, moved), (rows * size, 1))
+        rows_of = b.ttir("embedding", [flat, table], TensorType(element, [rows, size, 1]))
+        picked.append(permuted(reshaped(rows_of, moved), inverse, full))
+    return picked
+
+
+def _positions_along(value: SSAValue, dim: int) -> bool:
+    """Whether `value` holds each element's index along `dim`: an iota (arange) along it, or a 1-d one broadcast
+    along it."""
+    full, expanded = shape(value), None
+    owner = value.owner
+    while getattr(owner, "name", None) in ("ttir.broadcast", "ttir.reshape", "ttir.typecast"):
+        if owner.name == "ttir.reshape" and expanded is None:
+            expanded = shape(owner.results[0])
+        owner = owner.operands[0].owner
+    if getattr(owner, "name", None) != "ttir.arange":
+        return False
+    root = shape(owner.results[0])
+    if root == full:
+        return int_of(owner.prop("arange_dimension")) == dim
+    return len(root) == 1 and expanded is not None and len(expanded) == len(full) and \
+        all(n == (full[dim] if i == dim else 1) for i, n in enumerate(expanded)) and root[0] == full[dim]
+
+
+def _f32(value: float) -> FloatAttr:
+    return FloatAttr(float(value), Float32Type())
+
+
+def batch_norm(b: Builder, op) -> list[SSAValue]:
+    name = op.name.removeprefix("stablehlo.")
+    epsilon, dim = _f32(op.attr("epsilon").value.data), int_of(op.attr("feature_index"))
+    if name == "batch_norm_inference":
+        return [b.ttir("batch_norm_inference", list(op.operands), op.results[0].type, epsilon=epsilon,
+                       dimension=dim)]
+    # training: the batch's statistics; TTIR's op also updates running statistics, here a zero mean and unit
+    # variance that nothing reads (momentum 1 takes the batch's values)
+    stats = op.operands[1].type
+    zeros = b.ttir("zeros", [], stats, shape=list(stats.get_shape()))
+    ones = b.ttir("ones", [], stats, shape=list(stats.get_shape()))
+    new = b.ttir_op("batch_norm_training", [*op.operands, zeros, ones], [r.type for r in op.results],
+                    epsilon=epsilon, dimension=dim, momentum=_f32(1.0))
+    return list(new.results)
+
+
+def batch_norm_grad(b: Builder, op) -> list[SSAValue]:
+    """The gradients of a batch normalisation by its batch statistics, decomposed (StableHLO's formulas):
+    d_offset = sum(dy), d_scale = sum(dy * x_hat), dx = scale / std * (dy - d_offset / N - x_hat * d_scale / N)."""
+    x, scale, mean, variance, dy = op.operands
+    feature, epsilon = int_of(op.attr("feature_index")), op.attr("epsilon").value.data
+    full, stats = tensor(x), tensor(mean)
+    dims = [d for d in range(len(shape(x))) if d != feature]
+    count = math.prod(shape(x)[d] for d in dims)
+
+    def spread(value: SSAValue) -> SSAValue:  # a per-feature value over the operand's shape
+        return broadcast_to(b, value, shape(x), [feature])
+
+    def per_feature(value: SSAValue) -> SSAValue:
+        return b.ttir("sum", [value], stats, keep_dim=False, dim_arg=dims)
+
+    def spread_mean(total: SSAValue) -> SSAValue:
+        return spread(b.ttir("div", [total, b.constant(float(count), stats)], stats))
+    centered = b.ttir("subtract", [x, spread(mean)], full)
+    std = b.ttir("sqrt", [b.ttir("add", [variance, b.constant(epsilon, stats)], stats)], stats)
+    normalized = b.ttir("div", [centered, spread(std)], full)
+    d_scale = per_feature(b.ttir("multiply", [dy, normalized], full))
+    d_offset = per_feature(dy)
+    shifted = b.ttir("subtract", [dy, spread_mean(d_offset)], full)
+    along = b.ttir("multiply", [normalized, spread_mean(d_scale)], full)
+    dx = b.ttir("multiply", [spread(b.ttir("div", [scale, std], stats)),
+                             b.ttir("subtract", [shifted, along], full)], full)
+    return [dx, d_scale, d_offset]
+
+
+def uniform_quantize(b: Builder, op) -> list[SSAValue]:
+    from ttmlir.dialects.quant import UniformQuantizedType
+    quantized_in = isinstance(op.operands[0].type.element_type, UniformQuantizedType)
+    return [b.ttir("requantize" if quantized_in else "quantize", [op.operands[0]], op.results[0].type)]
+
+
+def uniform_dequantize(b: Builder, op) -> list[SSAValue]:
+    return [b.ttir("dequantize", [op.operands[0]], op.results[0].type)]
+
+
+def rng(b: Builder, op) -> list[SSAValue]:
+    """A uniform draw between constant bounds."""
+    if op.attr("rng_distribution").data != "UNIFORM":
+        raise refuse(op, "only the UNIFORM distribution is supported")
+    low, high = splat_of(op.operands[0]), splat_of(op.operands[1])
+    if low is None or high is None:
+        raise refuse(op, "bounds must be constants")
+    result = op.results[0].type
+    return [b.ttir("rand", [], result, size=list(result.get_shape()), low=_f32(low), high=_f32(high), seed=0)]
+
+
+def rng_bit_generator(b: Builder, op) -> list[SSAValue]:
+    """Random bits as upstream draws them: uniform values over the integer type's range, converted; the state is
+    passed through."""
+    state, values = op.results
+    element = values.type.element_type
+    if not isinstance(element, IntegerType):
+        raise refuse(op, "non-integer results are not supported")
+    drawn = TensorType(Float32Type(), values.type.get_shape())
+    rand = b.ttir("rand", [], drawn, size=list(values.type.get_shape()), low=_f32(0.0),
+                  high=_f32(float(1 << element.width.data)), seed=0)
+    return [op.operands[0], b.ttir("typecast", [rand], values.type)]
+
+
+# chlo (JAX's math functions) -> ttir, one to one
+CHLO = {"erf": "erf", "erfc": "erfc", "asin": "asin", "asinh": "asinh", "acos": "acos", "atan": "atan", "tan": "tan",
+        "square": "square"}
+
+PATTERNS: dict[str, Callable[[Builder, Operation], list[SSAValue]]] = {
+    **{f"stablehlo.{n}": elementwise for n in (*ELEMENTWISE, *LOGICAL)},
+    **{f"stablehlo.{n}": p for n, p in {
+        "broadcast_in_dim": broadcast_in_dim, "constant": constant, "reshape": reshape, "transpose": transpose,
+        "concatenate": concatenate, "slice": slice_, "dynamic_slice": dynamic_slice, "compare": compare,
+        "iota": iota, "dynamic_iota": dynamic_iota, "round_nearest_afz": round_nearest_afz, "clamp": clamp,
+        "dot_general": dot_general, "dot": dot, "reduce": reduce, "pad": pad, "reverse": reverse,
+        "optimization_barrier": optimization_barrier, "get_dimension_size": get_dimension_size,
+        "custom_call": custom_call, "sort": sort, "batch_norm_inference": batch_norm,
+        "batch_norm_training": batch_norm, "batch_norm_grad": batch_norm_grad,
+        "uniform_quantize": uniform_quantize, "uniform_dequantize": uniform_dequantize, "rng": rng,
+        "rng_bit_generator": rng_bit_generator}.items()},
+    "tensor.empty": empty,
+    **{f"chlo.{n}": (lambda t: lambda b, op: [b.ttir(t, [op.operands[0]], op.results[0].type)])(t)
+       for n, t in CHLO.items()},
+    "chlo.top_k": top_k,
+}
+
+
+def pattern_for(op: Operation):
+    from ttmlir.conversion.stablehlo_to_ttir import patterns as stablehlo_patterns  # the windowed families (convolution, reduce_window)
+    return PATTERNS.get(op.name) or stablehlo_patterns.PATTERNS.get(op.name)
+
+
+def convert_op(op: Operation) -> bool:
+    """Replaces `op` by TTIR ops; False when no pattern takes it."""
+    pattern = pattern_for(op)
+    if pattern is None:
+        return False
+    b = Builder(op)
+    values = pattern(b, op)
+    block = op.parent_block()
+    for new in b.ops:
+        block.insert_op_before(new, op)
+    for result, value in zip(op.results, values):
+        if value.type != result.type:
+            raise PassFailure(op, f"internal: lowering of '{op.name}' made {value.type}, expected {result.type}")
+        result.replace_all_uses_with(value)
+    op.detach()
+    op.erase(safe_erase=False)
+    return True
+
+
+def stablehlo_ops(module: ModuleOp) -> list[Operation]:
+    """The stablehlo ops to convert, in order; those inside another stablehlo op's region belong to it."""
+    found = []
+    for op in module.walk():
+        if (op.name.startswith(("stablehlo.", "chlo.")) or op.name in PATTERNS) and not _inside_stablehlo(op):
+            found.append(op)
+    return found
+
+
+def _inside_stablehlo(op: Operation) -> bool:
+    """Inside another stablehlo op, or in the CPU module (whose StableHLO the host runs)."""
+    parent = op.parent_op()
+    while parent is not None:
+        if parent.name.startswith(("stablehlo.", "chlo.")) or parent.name == "ttcore.cpu_module":
+            return True
+        parent = parent.parent_op()
+    return False
+
+
+@dataclass(frozen=True)
+class ConvertStableHLOToTTIRPass(ModulePass):
+    """Every stablehlo op becomes TTIR; with enable-partial-conversion, ops no pattern takes stay."""
+
+    name: ClassVar[str] = "convert-stablehlo-to-ttir"
+    enable_partial_conversion: bool = False
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        convert_gspmd_to_ttir(module)  # sharding custom calls and shardy's ops: mesh_shard and TTIR collectives
+        convert_shardy_to_ttir(module)
+        convert_stablehlo_ccl_to_ttir(module)
+        for op in stablehlo_ops(module):
+            if op.name == "stablehlo.return":
+                continue
+            if not convert_op(op) and not self.enable_partial_conversion:
+                raise PassFailure(op, f"failed to legalize operation '{op.name}'")

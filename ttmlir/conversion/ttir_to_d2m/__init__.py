@@ -1,0 +1,1 @@
+"""TTIR to D2M: `--ttir-to-d2m`."""

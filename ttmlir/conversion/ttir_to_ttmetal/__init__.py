@@ -1,0 +1,1 @@
+"""TTIR to TTKernel + TTMetal: `--convert-ttir-to-ttmetal`."""

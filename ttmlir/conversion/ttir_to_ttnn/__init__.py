@@ -1,0 +1,1 @@
+"""TTIR to TTNN: `--convert-ttir-to-ttnn`."""

@@ -1,0 +1,1 @@
+"""TTKernel to EmitC (kernel C++): `--convert-ttkernel-to-emitc`."""

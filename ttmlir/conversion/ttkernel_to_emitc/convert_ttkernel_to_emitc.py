@@ -1,0 +1,207 @@
+"""`--convert-ttkernel-to-emitc`: every ttkernel op of a kernel function becomes the C++ call it stands for
+(`emitc.call_opaque`), so `--ttkernel-to-cpp` and the `.ttm` writer can print the kernel.
+
+CB handles become `uint32_t` ports; `get_compile_time_arg_val(N)` a literal (tt-metal wants a constant
+expression there); runtime arguments `get_arg_val<uint32_t>(i)`; `pack_tile` with `out_of_order`
+`pack_tile<true>`; NoC transfers, multicasts and barriers are calls on tt-metal's `Noc` objects
+(`noc0.async_read(unicast_ep, ...)`, the NoC named by the op's constant NoC operand); `mm_init` is the engines'
+start-up (`compute_kernel_hw_startup`) then `matmul_init`; constants become `emitc.constant`;
+`my_logical_x_`/`my_logical_y_` are tt-metal's globals. Each kernel includes its thread's API header.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.dialects.emitc import EmitC_CallOpaqueOp, EmitC_OpaqueAttr, EmitC_OpaqueType, EmitC_PointerType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ttmlir.dialects import emitc, ttkernel
+from ttmlir.errors import PassFailure
+from ttmlir.target.cpp import c_type, is_kernel
+
+PORT = EmitC_OpaqueType(StringAttr("uint32_t"))
+NOC_ADDR = EmitC_OpaqueType(StringAttr("uint64_t"))
+L1_POINTER = EmitC_PointerType(EmitC_OpaqueType(StringAttr("volatile tt_l1_ptr uint32_t")))
+HEADERS = {"compute": "compute_kernel_api/common.h", "noc": "dataflow_api.h", "ethernet": "dataflow_api.h"}
+C_TYPES = {ttkernel.TensorAccessorType: EmitC_OpaqueType(StringAttr("TensorAccessor")),
+           ttkernel.TensorAccessorArgsType: EmitC_OpaqueType(StringAttr("auto")), ttkernel.CBType: PORT,
+           ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT, ttkernel.NocAddrType: NOC_ADDR,
+           ttkernel.L1AddrPtrType: L1_POINTER}
+# the endpoint object a transfer names its far side with, and the fields that name it
+ENDPOINTS = {"core": ("UnicastEndpoint", "unicast_ep",
+                      "{{.noc_x = {}, .noc_y = {}, .addr = static_cast<uint32_t>({})}"),
+             "bank": ("AllocatorBank<AllocatorBankType::DRAM>", "dram_ep",
+                      "{{.bank_id = static_cast<uint32_t>({}), .addr = static_cast<uint32_t>({})}"),
+             "mcast": ("MulticastEndpoint", "mcast_ep",
+                       "noc_traits_t<MulticastEndpoint>::dst_args_mcast_type{{.noc_x_start = {}, .noc_y_start = {}, "
+                       ".noc_x_end = {}, .noc_y_end = {}, .addr = static_cast<uint32_t>({})}")}
+RENAMED = {"mm_init_short": "matmul_init", "mm_block_init_short": "matmul_block_init"}  # tt-metal's current names
+NOC_BARRIERS = {"noc_async_read_barrier": "async_read_barrier", "noc_async_write_barrier": "async_write_barrier",
+                "noc_async_full_barrier": "async_full_barrier"}
+
+
+def _c_type(t: Attribute) -> Attribute:
+    return C_TYPES.get(type(t), t)
+
+
+class _KernelLowering:
+    """One kernel function's ttkernel ops as emitc. NoC transfers use tt-metal's `Noc` object API, as upstream
+    emits them: each NoC and endpoint object is declared once at the top of the kernel (`Noc noc0(0);`)."""
+
+    def __init__(self, func: FuncOp):
+        self.func = func
+        self.declared: list[str] = []
+        self.counters: dict[str, int] = {}
+
+    def declare(self, text: str) -> None:
+        if text not in self.declared:
+            self.declared.append(text)
+
+    def noc(self, op) -> str:
+        return self.noc_of(op, op.noc if isinstance(op, (ttkernel.NocAsyncReadOp, ttkernel.NocAsyncWriteOp,
+                                                         ttkernel.NocAsyncWriteMulticastOp)) else op.operands)
+
+    def noc_of(self, op, nocs) -> str:
+        """The name of the `Noc` object a NoC op uses: its NoC operand (`nocs`) must be a constant."""
+        index = _constant(nocs[0]) if nocs else None
+        if index is None:
+            raise PassFailure(op, "a NoC operand must be a constant here (dynamic NoC ids are not supported)" if nocs
+                              else "NoC operand is required for TTKernel-to-EmitC conversion")
+        self.declare(f"Noc noc{index}({index});")
+        return f"noc{index}"
+
+    def fresh(self, prefix: str) -> str:
+        """A new C++ variable name in this kernel: `page_id_0`, `page_id_1`, ..."""
+        self.counters[prefix] = self.counters.get(prefix, -1) + 1
+        return f"{prefix}{self.counters[prefix]}"
+
+    def endpoint(self, kind: str) -> tuple[str, str]:
+        type_name, name, fields = ENDPOINTS[kind]
+        self.declare(f"{type_name} {name};")
+        return name, fields
+
+    def lowered(self, op) -> list:
+        """The emitc ops of one ttkernel op; the last one's results replace the op's."""
+        result_types = [_c_type(r.type) for r in op.results]
+        mnemonic = op.name[len("ttkernel."):]
+        if isinstance(op, (ttkernel.MyLogicalXOp, ttkernel.MyLogicalYOp)):
+            return [emitc.LiteralOp.create(properties={"value": StringAttr(mnemonic)}, result_types=result_types)]
+        if isinstance(op, (ttkernel.NocAsyncReadOp, ttkernel.NocAsyncWriteOp)):
+            noc = self.noc(op)
+            name, fields = self.endpoint("core" if op.core_xy else "bank")
+            far = [*op.core_xy, *op.bank_id]
+            if isinstance(op, ttkernel.NocAsyncReadOp):
+                text = f"{noc}.async_read({name}, CoreLocalMem<uint32_t>({{}}), {{}}, {fields}, {{{{}});"
+                return [emitc.VerbatimOp.create(operands=[op.dst_local, op.size, *far, op.src_address],
+                                                properties={"value": StringAttr(text)})]
+            text = f"{noc}.async_write(CoreLocalMem<uint32_t>({{}}), {name}, {{}}, {{{{}} , {fields});"
+            return [emitc.VerbatimOp.create(operands=[op.src_local, op.size, *far, op.dst_address],
+                                            properties={"value": StringAttr(text)})]
+        if isinstance(op, ttkernel.NocAsyncWriteMulticastOp):
+            noc = self.noc(op)
+            name, fields = self.endpoint("mcast")
+            linked = "true" if op.linked is not None and op.linked.value.data else "false"
+            text = (f"{noc}.async_write_multicast(CoreLocalMem<uint32_t>({{}}), {name}, {{}}, {{}}, {{{{}} , "
+                    f"{fields}, {linked});")
+            return [emitc.VerbatimOp.create(operands=[op.src_local, op.size, op.num_dests, *op.start_xy, *op.end_xy,
+                                                      op.dst_local], properties={"value": StringAttr(text)})]
+        if mnemonic == "TensorAccessorArgs":  # offsets of its compile-time and common runtime args, as constants
+            offsets = [_constant(value) for value in op.operands]
+            if None in offsets:
+                raise PassFailure(op, "TensorAccessorArgs takes constant argument offsets")
+            name = self.fresh("tensor_accessor_args_")
+            return [emitc.VerbatimOp.create(properties={"value": StringAttr(
+                        f"constexpr auto {name} = TensorAccessorArgs<{', '.join(map(str, offsets))}>();")}),
+                    emitc.LiteralOp.create(properties={"value": StringAttr(name)}, result_types=result_types)]
+        if mnemonic in ("noc_async_read_tile", "noc_async_write_tile"):  # a page by id through a TensorAccessor
+            noc, page_id = self.noc_of(op, op.operands[3:]), self.fresh("page_id_")
+            page, accessor, local = op.operands[:3]
+            text = (f"{noc}.async_read({{}}, CoreLocalMem<uint32_t>({{}}), {{}}.get_aligned_page_size(), "
+                    f"{{{{.page_id = {page_id}}}, {{{{}});" if mnemonic == "noc_async_read_tile" else
+                    f"{noc}.async_write(CoreLocalMem<uint32_t>({{}}), {{}}, {{}}.get_aligned_page_size(), {{{{}} , "
+                    f"{{{{.page_id = {page_id}}});")
+            operands = [accessor, local, accessor] if mnemonic == "noc_async_read_tile" else [local, accessor, accessor]
+            return [emitc.VerbatimOp.create(operands=[page], properties={"value": StringAttr(
+                        f"const uint32_t {page_id} = static_cast<uint32_t>({{}});")}),
+                    emitc.VerbatimOp.create(operands=operands, properties={"value": StringAttr(text)})]
+        if mnemonic in NOC_BARRIERS:
+            text = f"{self.noc(op)}.{NOC_BARRIERS[mnemonic]}();"
+            return [emitc.VerbatimOp.create(properties={"value": StringAttr(text)})]
+        if mnemonic == "get_compile_time_arg_val":
+            index = op.properties["arg_index"].value.data
+            return [emitc.LiteralOp.create(properties={"value": StringAttr(f"get_compile_time_arg_val({index})")},
+                                           result_types=result_types)]
+        if mnemonic in ("mm_init", "mm_block_init"):  # the engines' start-up, then the matmul's own init
+            a, b, out, *rest = op.operands
+            init = "matmul_init" if mnemonic == "mm_init" else "matmul_block_init"
+            return [_call("compute_kernel_hw_startup<SrcOrder::Reverse>", [a, b, out], []),
+                    _call(init, [a, b, *rest], [])]
+        return [_call(_callee(op), list(op.operands), result_types)]
+
+
+def _constant(value) -> int | None:
+    """The integer a constant operand holds (arith or emitc), None for any other value."""
+    owner = getattr(value, "owner", None)
+    return owner.value.value.data if isinstance(owner, (arith.ConstantOp, emitc.ConstantOp)) else None
+
+
+def _call(spelled: str, operands: list, result_types: list) -> EmitC_CallOpaqueOp:
+    """A call of `name` or `name<T, U>`: the template arguments go in `template_args`, as upstream writes them."""
+    if not spelled.endswith(">"):
+        return EmitC_CallOpaqueOp(spelled, operands, result_types)
+    name, template = spelled[:-1].split("<", 1)
+    return EmitC_CallOpaqueOp(name, operands, result_types, template_args=ArrayAttr(
+        [EmitC_OpaqueAttr(StringAttr(t.strip())) for t in template.split(",")]))
+
+
+def _callee(op: ttkernel.TTKernelOp) -> str:
+    mnemonic = op.name[len("ttkernel."):]
+    if mnemonic in ("get_arg_val", "get_common_arg_val"):
+        return f"{mnemonic}<uint32_t>"
+    if mnemonic == "get_noc_addr_from_bank_id":  # DRAM banks
+        return f"{mnemonic}<true>"
+    if mnemonic in ("reduce_init", "reduce_tile"):  # tt-metal takes the operator and the dims as template arguments
+        kind = op.properties["reduce_type"].data.value.removeprefix("reduce_").upper()
+        dim = op.properties["reduce_dim"].data.value.removeprefix("reduce_dim_").upper()
+        return f"{mnemonic}<PoolType::{kind}, ReduceDim::REDUCE_{dim}>"
+    if mnemonic in ("unary_bcast_init", "unary_bcast"):
+        return f"{mnemonic}<BroadcastType::{op.properties['bcast_type'].data.value.upper()}>"
+    if mnemonic == "pack_tile" and op.properties["out_of_order"].value.data:
+        return "pack_tile<true>"
+    if mnemonic == "reinterpret_cast":
+        return f"reinterpret_cast<{c_type(_c_type(op.results[0].type))}>"
+    return RENAMED.get(mnemonic, mnemonic.replace(".", "::"))
+
+
+@dataclass(frozen=True)
+class ConvertTTKernelToEmitCPass(ModulePass):
+    """Lower the ttkernel ops of kernel functions to emitc calls."""
+
+    name: ClassVar[str] = "convert-ttkernel-to-emitc"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for func in [f for f in op.walk() if isinstance(f, FuncOp) and is_kernel(f)]:
+            rewriter = Rewriter()
+            thread = func.attributes["ttkernel.thread"].data.value
+            rewriter.insert_op(emitc.IncludeOp.create(properties={"include": StringAttr(HEADERS[thread])}),
+                               InsertPoint.at_start(func.body.block))
+            lowering = _KernelLowering(func)
+            for kernel_op in [o for o in func.walk() if o.name.startswith("ttkernel.")]:
+                new = lowering.lowered(kernel_op)
+                rewriter.replace_op(kernel_op, new, new[-1].results)
+            for constant in [o for o in func.walk() if isinstance(o, arith.ConstantOp)]:
+                rewriter.replace_op(constant, emitc.ConstantOp.create(properties={"value": constant.value},
+                                                                      result_types=[constant.result.type]))
+            include = func.body.block.first_op
+            for text in lowering.declared:
+                rewriter.insert_op(emitc.VerbatimOp.create(properties={"value": StringAttr(text)}),
+                                   InsertPoint.after(include))
+                include = include.next_op

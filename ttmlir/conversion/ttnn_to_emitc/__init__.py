@@ -1,0 +1,1 @@
+"""TTNN to EmitC (C++ against the ttnn library): `--convert-ttnn-to-emitc`."""

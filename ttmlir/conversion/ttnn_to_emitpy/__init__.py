@@ -1,0 +1,1 @@
+"""TTNN to EmitPy (Python against the ttnn library): `--convert-ttnn-to-emitpy`."""

@@ -1,0 +1,1 @@
+"""TTNN back to TTIR: `--convert-ttnn-to-ttir`."""

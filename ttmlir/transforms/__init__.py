@@ -1,0 +1,1 @@
+"""Passes that stay within a dialect, one folder per dialect, one file per pass named after its flag."""

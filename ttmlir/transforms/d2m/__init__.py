@@ -1,0 +1,1 @@
+"""D2M passes: grid selection, view returns."""

@@ -1,0 +1,87 @@
+"""`--d2m-grid-selection`: each generic `--ttir-to-d2m` left on a 1x1 grid moved onto the largest grid that divides
+its output's tiles and fits the device's worker grid, its operands re-blocked to match: an elementwise operand on the
+output's grid; a matmul's A in the output's grid rows (all of K per core), B in its columns. Every type along the way
+follows: the device tensors (their d2m.empty and to_layout), the blocks the region loads and stores. Generics inside
+a d2m.spatial keep the grids their core ranges give them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Attribute, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from ttmlir.dialects import d2m, ttcore
+from ttmlir.errors import PassFailure
+from ttmlir.transforms.ttcore.register_device import device_module_of
+
+
+def grid_for(tiles: tuple[int, int], device: tuple[int, int]) -> tuple[int, int]:
+    """The grid a tensor of `tiles` (rows, cols) is computed on: the largest that divides them and fits `device`."""
+    return tuple(max(d for d in range(1, min(n, limit) + 1) if n % d == 0) for n, limit in zip(tiles, device))
+
+
+def _regridded(t: TensorType, grid: tuple[int, int]) -> TensorType:
+    shape = t.get_shape()
+    tiles = (shape[0] * shape[2], shape[1] * shape[3])
+    return TensorType(t.element_type, [*grid, tiles[0] // grid[0], tiles[1] // grid[1]], t.encoding)
+
+
+def _shard(t: Attribute) -> TensorType:
+    return TensorType(t.element_type, t.get_shape()[2:])
+
+
+def _retype(value: SSAValue, new: Attribute) -> SSAValue:
+    return value if value.type == new else Rewriter.replace_value_with_new_type(value, new)
+
+
+@dataclass(frozen=True)
+class D2MGridSelectionPass(ModulePass):
+    name: ClassVar[str] = "d2m-grid-selection"
+    override_device_shape: tuple[int, ...] = ()
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        system = device_module_of(op).attributes.get("ttcore.system_desc")
+        if not isinstance(system, ttcore.SystemDescAttr):
+            raise PassFailure(op, "module has no ttcore.system_desc attribute (run --ttcore-register-device first)")
+        device = tuple(self.override_device_shape or system.data.chip(0)["grid"])
+        if len(device) != 2:
+            raise PassFailure(op, "override-device-shape is a grid YxX, e.g. override-device-shape=8,8")
+        for generic in [g for g in op.walk() if isinstance(g, d2m.GenericOp)]:
+            if isinstance(generic.parent_op(), d2m.SpatialOp) or \
+                    tuple(generic.attributes["grid"].data.shape) != (1, 1):
+                continue
+            self.select(generic, device)
+
+    @staticmethod
+    def select(generic: d2m.GenericOp, device: tuple[int, int]) -> None:
+        out_type = generic.outputs[0].type
+        shape = out_type.get_shape()
+        grid = grid_for((shape[2], shape[3]), device)
+        reduction = any(t.data.value == "reduction" for t in generic.attributes["iterator_types"].data)
+        targets = [(grid[0], 1), (1, grid[1])] if reduction else [grid] * len(generic.inputs)
+        for value, target in zip([*generic.inputs, generic.outputs[0]], [*targets, grid]):
+            if tuple(value.type.get_shape()[:2]) != (1, 1):
+                continue  # placed already (shared with another generic): its program fetches what it needs
+            new = _regridded(value.type, target)
+            owner = value.owner
+            if isinstance(owner, d2m.ToLayoutOp):  # its destination d2m.empty, then the moved tensor
+                _retype(owner.output, new)
+            _retype(value, new)
+        _retype(generic.results[0], generic.outputs[0].type)
+        generic.attributes["grid"] = ttcore.GridAttr(ttcore.Grid(grid))
+        for inner in list(generic.region.walk()):  # the blocks follow their tensors' shards
+            if isinstance(inner, d2m.RemoteLoadOp):
+                shard = _shard(inner.source.type)
+                _retype(inner.local, shard)
+                _retype(inner.result, shard)
+            elif isinstance(inner, d2m.RemoteStoreOp):
+                local = inner.local
+                if local.owner.name == "linalg.generic":
+                    _retype(local.owner.outputs[0], _shard(inner.dest.type))
+                _retype(local, _shard(inner.dest.type))
+                _retype(inner.result, inner.dest.type)

@@ -1,0 +1,1 @@
+"""Shardy (sdy) passes: mesh analysis, sharding propagation, reshards to collectives, local shapes."""

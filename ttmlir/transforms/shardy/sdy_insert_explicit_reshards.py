@@ -1,0 +1,137 @@
+"""`--sdy-insert-explicit-reshards`: make every op's operands split as its results need them.
+
+After propagation an operand may be split differently from what the op's factors ask (an elementwise add of a
+split and a replicated value, a replicated value feeding a split result): an `sdy.reshard` to the needed
+sharding goes in front. A split contracted or reduced dimension leaves each chip a partial result: an
+`sdy.all_reduce` over those axes follows the op. Ops without a sharding rule get replicated operands; a result
+dim propagation split but the op computes whole (no rule, a sliced dim) is resharded after the op.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+from ttmlir.dialects import sdy
+from ttmlir.transforms.shardy.sdy_user_priority_propagate import SHARDING, entry_functions, single_mesh, value_sharding
+from ttmlir.transforms.shardy.rules import factors_of
+
+
+def _dims(s: sdy.Sharding | None, rank: int) -> list[tuple]:
+    return [d.axes for d in s.dims] if s is not None else [()] * rank
+
+
+def _make(mesh_name: str, dims: list[tuple]) -> sdy.Sharding:
+    return sdy.Sharding(mesh_name, tuple(sdy.DimSharding(tuple(a)) for a in dims))
+
+
+def reshard_op(op: Operation, mesh_name: str) -> None:
+    factors = factors_of(op)
+    if factors is not None and not op.operands:
+        return  # a constant or iota makes any piece itself (what cannot was replicated already)
+    results = [_dims(value_sharding(r), len(r.type.get_shape())) for r in op.results]
+    need = [[()] * len(v.type.get_shape()) if isinstance(v.type, TensorType) else None for v in op.operands]
+    reduced: list = []
+    taken: set = set()  # an axis splits one factor of the op: contracted factors first, then free ones
+    chosen: dict[int, tuple] = {}
+    order = sorted(range(len(factors or ())), key=lambda i: not factors[i].reduction)
+    for i in order:
+        factor = factors[i]
+        res = [p for p in factor.places if p[0] == "result"]
+        ops_ = [p for p in factor.places if p[0] == "operand"]
+        if factor.reduction and ops_:
+            axes = _dims(value_sharding(op.operands[ops_[0][1]]), len(need[ops_[0][1]]))[ops_[0][2]]
+        elif factor.whole:
+            axes = ()
+        else:
+            axes = results[res[0][1]][res[0][2]] if res else ()
+        if any(a in taken for a in axes):
+            axes = ()
+        taken.update(axes)
+        chosen[i] = axes
+        if factor.reduction:
+            reduced += [a for a in axes if a not in reduced]
+        for _, j, d in ops_:
+            need[j][d] = axes
+    _redistribute(op, mesh_name, factors or [], chosen, need, results, taken)
+    for i, (value, dims) in enumerate(zip(op.operands, need)):
+        if dims is None or _dims(value_sharding(value), len(dims)) == dims:
+            continue
+        reshard = sdy.ReshardOp(operands=[value], result_types=[value.type],
+                                properties={"sharding": sdy.ShardingAttr(_make(mesh_name, dims))})
+        op.parent_block().insert_op_before(reshard, op)
+        op.operands[i] = reshard.results[0]
+    # what the op computes per chip: result dims its factors tie to split operand dims; the others whole
+    computed = [[()] * len(r) for r in results]
+    for i, factor in enumerate(factors or ()):
+        if (factor.spread or any(p[0] == "operand" for p in factor.places)) and not factor.reduction:
+            for _, j, d in (p for p in factor.places if p[0] == "result"):
+                computed[j][d] = chosen[i]
+    after = op
+    if reduced and op.results:
+        result = op.results[0]
+        reduce = sdy.AllReduceOp(operands=[result], result_types=[result.type], properties={
+            "reduction_axes": sdy.AxisRefListAttr(tuple(reduced)),
+            "out_sharding": sdy.ShardingAttr(_make(mesh_name, computed[0]))})
+        op.parent_block().insert_op_after(reduce, op)
+        result.replace_uses_with_if(reduce.results[0], lambda use: use.operation is not reduce)
+        after = reduce
+    if computed != results:  # propagation split a dim the op computes whole: slice it after
+        op.attributes[SHARDING] = sdy.ShardingPerValueAttr(tuple(_make(mesh_name, c) for c in computed))
+        for i, (result, want) in enumerate(zip(op.results, results)):
+            if computed[i] == want:
+                continue
+            value = after.results[0] if after is not op and i == 0 else result
+            reshard = sdy.ReshardOp(operands=[value], result_types=[value.type],
+                                    properties={"sharding": sdy.ShardingAttr(_make(mesh_name, want))})
+            op.parent_block().insert_op_after(reshard, after)
+            value.replace_uses_with_if(reshard.results[0], lambda use: use.operation is not reshard)
+
+
+def _redistribute(op: Operation, mesh_name: str, factors: list, chosen: dict, need: list, results: list,
+                  taken: set) -> None:
+    """An axis splitting a dim the op computes whole on every tensor of a free factor (query, key, value and output
+    split by sequence) moves to that factor instead of being gathered: an all-to-all each way, as shardy does."""
+    whole_dims = {(kind, i, d) for f in factors if f.whole for kind, i, d in f.places}
+
+    def held(place) -> tuple:
+        kind, i, d = place
+        dims = results[i] if kind == "result" else _dims(value_sharding(op.operands[i]), len(need[i]))
+        return dims[d] if (kind, i, d) in whole_dims else ()
+
+    for i, factor in enumerate(factors):
+        if factor.whole or factor.reduction or chosen.get(i) or factor.spread:
+            continue
+        tensors = {(kind, j) for kind, j, _ in factor.places}
+        axes = [a for a in dict.fromkeys(a for p in sorted(whole_dims) for a in held(p)) if a not in taken]
+        mesh = sdy.find_mesh(op, mesh_name)
+        for axis in axes:
+            size = mesh.size(axis) if mesh is not None else 0
+            carriers = {(kind, j) for kind, j, d in whole_dims if axis in held((kind, j, d))}
+            if size and factor.size % size == 0 and tensors <= carriers:
+                chosen[i] = (axis,)
+                taken.add(axis)
+                for kind, j, d in factor.places:
+                    if kind == "operand":
+                        need[j][d] = (axis,)
+                break
+
+
+@dataclass(frozen=True)
+class InsertExplicitReshardsPass(ModulePass):
+    """Insert reshards and all-reduces so every op computes on operands split as its results."""
+
+    name = "sdy-insert-explicit-reshards"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        found = single_mesh(op)
+        if found is None:
+            return
+        for func in entry_functions(op):
+            for inner in list(func.body.block.ops):
+                if SHARDING in inner.attributes and not inner.name.startswith("sdy."):
+                    reshard_op(inner, found[0])

@@ -1,0 +1,182 @@
+"""`--sdy-user-priority-propagate`: spread the shardings users wrote over the whole function.
+
+Seeds are the `sdy.sharding` of function arguments and results and of annotated ops. Through each op's factors
+(`shardy_rules`) a split of one place spreads to the places it moves with, forward and backward until nothing
+changes; a split lands only where it divides the dimension and its axes are not used elsewhere on the tensor.
+User priorities (`p0` first) order the seeds; what nothing reaches stays replicated. Every op then carries its
+results' `sdy.sharding`, every argument and result of a function its own.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, TensorType
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ttmlir.dialects import sdy
+from ttmlir.conversion.stablehlo_to_ttir.gspmd import gspmd_annotated
+from ttmlir.transforms.shardy.rules import factors_of
+
+SHARDING = "sdy.sharding"
+Dims = list  # per dimension: a tuple of AxisRef, or None while nothing decided it
+
+
+def arg_sharding(func: FuncOp, index: int, key: str = "arg_attrs") -> sdy.Sharding | None:
+    attrs = getattr(func, key)
+    if attrs is None or index >= len(attrs.data):
+        return None
+    value = attrs.data[index].data.get(SHARDING)
+    return value.data if isinstance(value, sdy.ShardingAttr) else None
+
+
+def set_func_attr(func: FuncOp, index: int, key: str, name: str, value) -> None:
+    count = len(func.function_type.inputs.data if key == "arg_attrs" else func.function_type.outputs.data)
+    attrs = list(getattr(func, key).data) if getattr(func, key) is not None else [DictionaryAttr({})] * count
+    entries = dict(attrs[index].data)
+    if value is None:
+        entries.pop(name, None)
+    else:
+        entries[name] = value
+    attrs[index] = DictionaryAttr(entries)
+    setattr(func, key, ArrayAttr(attrs))
+
+
+def value_sharding(value: SSAValue) -> sdy.Sharding | None:
+    """The sharding a value has: its op's annotation, its function argument's, or its manual computation's."""
+    owner = value.owner
+    if isinstance(owner, Block):
+        parent = owner.parent_op()
+        if isinstance(parent, FuncOp):
+            return arg_sharding(parent, value.index)
+        if isinstance(parent, sdy.ManualComputationOp):
+            return parent.in_shardings.data[value.index]
+        return None
+    if isinstance(owner, (sdy.ReshardOp, sdy.ShardingConstraintOp)):
+        return owner.sharding.data
+    if isinstance(owner, sdy.ManualComputationOp):
+        return owner.out_shardings.data[value.index]
+    if hasattr(owner, "out_sharding"):
+        return owner.out_sharding.data
+    attr = owner.attributes.get(SHARDING)
+    return attr.data[value.index] if isinstance(attr, sdy.ShardingPerValueAttr) else None
+
+
+def _seed(s: sdy.Sharding | None, rank: int) -> Dims:
+    if s is None:
+        return [None] * rank
+    return [d.axes if (d.axes or d.closed) else None for d in s.dims]
+
+
+def _priority(s: sdy.Sharding | None) -> int:
+    found = [d.priority for d in s.dims if d.priority is not None] if s else []
+    return min(found) if found else 1 << 30
+
+
+class Propagation:
+    """Shardings of every value of a function, grown from its seeds through the ops' factors."""
+
+    def __init__(self, func: FuncOp, mesh: sdy.Mesh, mesh_name: str):
+        self.mesh, self.mesh_name, self.dims = mesh, mesh_name, {}
+        self.ops = [op for op in func.body.walk() if op is not func and not isinstance(op, sdy.MeshOp)]
+        for arg in func.body.block.args:
+            self.dims[arg] = _seed(arg_sharding(func, arg.index), self._rank(arg))
+        for op in self.ops:
+            for r in op.results:
+                self.dims[r] = _seed(value_sharding(r), self._rank(r))
+        ret = func.body.block.last_op
+        self.results = [(v, _seed(arg_sharding(func, i, "res_attrs"), self._rank(v)))
+                        for i, v in enumerate(ret.operands)] if isinstance(ret, ReturnOp) else []
+
+    @staticmethod
+    def _rank(v: SSAValue) -> int:
+        return len(v.type.get_shape()) if isinstance(v.type, TensorType) else 0
+
+    def _get(self, op: Operation, place) -> tuple[SSAValue, int]:
+        kind, index, dim = place
+        return (op.operands[index] if kind == "operand" else op.results[index]), dim
+
+    def _fits(self, value: SSAValue, dim: int, axes, size: int) -> bool:
+        split = math.prod(self.mesh.size(a) for a in axes)
+        if size % split or value.type.get_shape()[dim] % split:
+            return False
+        used = {a.name for d, other in enumerate(self.dims.get(value, [])) if d != dim and other for a in other}
+        return not any(a.name in used for a in axes)
+
+    def step(self) -> bool:
+        changed = False
+        for value, seed in self.results:  # a result annotation pulls its value's sharding
+            for d, axes in enumerate(seed):
+                if axes is not None and self.dims.get(value, [None] * len(seed))[d] is None and value in self.dims:
+                    self.dims[value][d], changed = axes, True
+        for op in self.ops:
+            factors = factors_of(op) or []
+            # an axis splits one factor of an op: the first to claim it, contracted factors before free ones
+            # (as the reshards will), then the rule's order (a paged attention's heads before its users)
+            claimed: set[str] = set()
+            for factor in sorted(factors, key=lambda f: not f.reduction):
+                places = [self._get(op, p) for p in factor.places]
+                known = [self.dims[v][d] for v, d in places if v in self.dims and self.dims[v][d]]
+                if not known:
+                    continue
+                axes = known[0]
+                if any(a.name in claimed for a in axes):
+                    continue
+                claimed.update(a.name for a in axes)
+                for v, d in places:
+                    if v in self.dims and self.dims[v][d] is None and self._fits(v, d, axes, factor.size):
+                        self.dims[v][d], changed = axes, True
+        return changed
+
+    def run(self) -> None:
+        while self.step():
+            pass
+
+    def sharding(self, value: SSAValue) -> sdy.Sharding:
+        return sdy.Sharding(self.mesh_name, tuple(sdy.DimSharding(tuple(a or ())) for a in self.dims[value]))
+
+
+def entry_functions(module: ModuleOp) -> list[FuncOp]:
+    """The public functions with a body: what a framework calls (private ones are inlined into them first)."""
+    return [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
+            (f.sym_visibility is None or f.sym_visibility.data == "public")]
+
+
+def single_mesh(module: ModuleOp) -> tuple[str, sdy.Mesh] | None:
+    found = sdy.meshes(module)
+    return next(iter(found.items())) if found else None
+
+
+@dataclass(frozen=True)
+class SdyUserPriorityPropagatePass(ModulePass):
+    """Propagate tensor shardings from the user's annotations through every function."""
+
+    name = "sdy-user-priority-propagate"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        found = single_mesh(op)
+        if found is None or gspmd_annotated(op):  # GSPMD partitions by its own custom calls
+            return
+        name, mesh = found
+        for func in entry_functions(op):
+            if any(isinstance(o, sdy.ManualComputationOp) for o in func.body.walk()):
+                continue  # already partitioned by hand
+            prop = Propagation(func, mesh, name)
+            prop.run()
+            for arg in func.body.block.args:
+                if isinstance(arg.type, TensorType):
+                    set_func_attr(func, arg.index, "arg_attrs", SHARDING, sdy.ShardingAttr(prop.sharding(arg)))
+            for inner in prop.ops:
+                # shardy drops the rules it used (a user's is read again from its frontend attribute)
+                inner.attributes.pop("sdy.sharding_rule", None)
+                if inner.results and all(isinstance(r.type, TensorType) for r in inner.results) and \
+                        not inner.name.startswith("sdy.") and isinstance(inner.parent_op(), FuncOp):
+                    inner.attributes[SHARDING] = sdy.ShardingPerValueAttr(tuple(prop.sharding(r)
+                                                                                for r in inner.results))
+            for i, (value, _) in enumerate(prop.results):
+                if isinstance(value.type, TensorType):
+                    set_func_attr(func, i, "res_attrs", SHARDING, sdy.ShardingAttr(prop.sharding(value)))

@@ -1,0 +1,1 @@
+"""StableHLO-to-StableHLO passes (composites, complex numbers, fusing, CPU hoisting)."""

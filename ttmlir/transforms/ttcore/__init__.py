@@ -1,0 +1,1 @@
+"""TTCore passes: the device, device modules, forward functions."""

@@ -1,0 +1,1 @@
+"""TTIR-to-TTIR passes: fusing, decompositions, erase-inverse-ops, element types, CPU hoisting, const-eval."""

@@ -1,0 +1,116 @@
+"""`--cpu-hoist-const-eval`: the body of each const-eval function runs on the host CPU, in f32.
+
+A const-eval function's ops become one `ttcore.cpu_module` function (`cpu_hoisted_const_eval_<hash>`), computing in
+f32 as `--cpu-hoist-manually-tagged`'s do; the const-eval function keeps a call of it between casts to and from f32.
+Left on the device: creation ops the function returns (through reshapes and typecasts; hoisting them would gain
+nothing) and `ttir.constant`s (their data is typed), which the CPU function takes as arguments. Results are the
+same values in f32 arithmetic rather than the device's; weights prepared once are more precise for it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, UnitAttr
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ttmlir.dialects.tt_op import TTOp
+from ttmlir.errors import PassFailure
+from ttmlir.transforms.ttir.const_eval_hoist_transform import is_const_eval
+from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import HOISTED_CALL, converted, cpu_module_of, cpu_type, declare_cpu_function
+from ttmlir.transforms.ttcore.register_device import device_module_of
+
+CREATION = frozenset({"full", "fill", "arange", "constant"})  # op-table families that make a tensor from nothing
+TRANSPARENT = frozenset({"reshape", "typecast"})
+
+
+def _family(op: Operation) -> str | None:
+    return op.ROW.family if isinstance(op, TTOp) and op.dialect_name() == "ttir" else None
+
+
+def _kept_on_device(func: FuncOp) -> set[Operation]:
+    """Creation chains that end in the return, and every constant."""
+    kept = {op for op in func.body.block.ops if _family(op) == "constant"}
+    for value in func.body.block.last_op.operands:
+        chain, op = [], value.owner
+        while isinstance(op, Operation) and op.name.removeprefix("ttir.") in TRANSPARENT:
+            chain.append(op)
+            op = op.operands[0].owner
+        if isinstance(op, Operation) and _family(op) in CREATION:
+            kept.update([*chain, op])
+    return kept
+
+
+def _hoist(func: FuncOp, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> None:
+    block = func.body.block
+    kept = _kept_on_device(func)
+    hoisted = [op for op in block.ops if not isinstance(op, ReturnOp) and op not in kept]
+    if not hoisted or any(HOISTED_CALL in op.attributes for op in hoisted):
+        return  # nothing to move, or its host work is a CPU-hoisted call already
+    if not all(isinstance(op, TTOp) and op.dialect_name() == "ttir" for op in hoisted):
+        stranger = next(op for op in hoisted if not (isinstance(op, TTOp) and op.dialect_name() == "ttir"))
+        raise PassFailure(stranger, f"'{stranger.name}' in a const-eval function cannot run on the CPU "
+                                    "(enable-cpu-hoisted-const-eval hoists TTIR ops)")
+    members = set(hoisted)
+    inputs: list[SSAValue] = []
+    for op in hoisted:
+        inputs += [v for v in op.operands if not (isinstance(v.owner, Operation) and v.owner in members)
+                   and v not in inputs]
+    outputs = [r for op in hoisted for r in op.results if any(u.operation not in members for u in r.uses)]
+
+    body = Block(arg_types=[cpu_type(v.type) for v in inputs])
+    mapping = dict(zip(inputs, body.args))
+    for op in hoisted:
+        clone = type(op).create(operands=[mapping[v] for v in op.operands],
+                                result_types=[cpu_type(r.type) for r in op.results],
+                                properties=dict(op.properties), attributes=dict(op.attributes))
+        body.add_op(clone)
+        mapping.update(zip(op.results, clone.results))
+    body.add_op(ReturnOp(*[mapping[v] for v in outputs]))
+    in_types, out_types = [a.type for a in body.args], [cpu_type(v.type) for v in outputs]
+    name = "cpu_hoisted_const_eval_" + hashlib.sha256(str(body).encode() + str(in_types).encode()).hexdigest()[:8]
+    declare_cpu_function(name, body, in_types, out_types, cpu, device, names)
+
+    at = block.last_op
+    casts = {v: converted(v, cpu_type(v.type)) for v in inputs if cpu_type(v.type) != v.type}
+    block.insert_ops_before([o for ops in casts.values() for o in ops], at)
+    call = CallOp(name, [casts[v][-1].results[0] if v in casts else v for v in inputs], out_types)
+    call.attributes[HOISTED_CALL] = UnitAttr()
+    block.insert_op_before(call, at)
+    for old, new in zip(outputs, call.results):
+        if new.type != old.type:
+            back = converted(new, old.type)
+            block.insert_ops_before(back, at)
+            new = back[-1].results[0]
+        old.replace_all_uses_with(new)
+    for op in reversed(hoisted):
+        op.detach()
+        op.erase()
+
+
+@dataclass(frozen=True)
+class CPUHoistConstEvalTransformPass(ModulePass):
+    """Run each const-eval function's ops on the host CPU, in f32."""
+
+    name: ClassVar[str] = "cpu-hoist-const-eval"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        device = device_module_of(module)
+        functions = [f for f in device.ops if isinstance(f, FuncOp) and f.body.blocks and is_const_eval(f)]
+        if not functions:
+            return
+        if device is module:
+            raise PassFailure(functions[0], "hoisting to the CPU needs a ttcore.device_module "
+                                            "(run --ttcore-wrap-device-module first)")
+        existed = cpu_module_of(module) is not None
+        cpu = cpu_module_of(module, create=True)
+        names = {op.sym_name.data for op in cpu.ops if isinstance(op, FuncOp)}
+        for func in functions:
+            _hoist(func, cpu, device, names)
+        if not existed and not cpu.ops:  # every function kept its ops on the device
+            cpu.parent_op().detach()

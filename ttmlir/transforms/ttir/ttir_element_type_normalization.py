@@ -1,0 +1,83 @@
+"""`--ttir-element-type-normalization`: element types the device stores, everywhere in the device module.
+
+The hardware has no f64, f16, i64, i16 or bool tensors: f64 computes as f32, f16 and i1 as bf16,
+64- and 32-bit integers as si32 (unsigned ones as ui32), 16- and 8-bit integers as ui16/ui8.
+Values, block arguments, function signatures, type attributes and constant data all change together,
+so the IR stays consistent; constants keep their values (i64 saturates to the si32 range).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import (BytesAttr, DenseIntOrFPElementsAttr, FunctionType, IntegerType, ModuleOp, TensorType,
+                                   TypeAttribute)
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from ttmlir.dialects import ttcore
+from ttmlir.dialects.ttnn import DATA_TYPE_TO_MLIR, MLIR_TO_DATA_TYPE
+from ttmlir.transforms.ttcore.register_device import device_module_of
+
+SI32_RANGE = (-(1 << 31), (1 << 31) - 1)
+
+
+def normalized_element(element: Attribute) -> Attribute:
+    if isinstance(element, ttcore.TileType) or str(element) not in MLIR_TO_DATA_TYPE:
+        return element
+    return DATA_TYPE_TO_MLIR["bf16" if str(element) == "f16" else MLIR_TO_DATA_TYPE[str(element)]]
+
+
+def normalized_type(t: Attribute) -> Attribute:
+    if isinstance(t, TensorType):
+        element = normalized_element(t.element_type)
+        return t if element == t.element_type else TensorType(element, t.get_shape(), t.encoding)
+    if isinstance(t, FunctionType):
+        return FunctionType.from_lists([normalized_type(i) for i in t.inputs], [normalized_type(o) for o in t.outputs])
+    return t
+
+
+def normalized_attr(attr: Attribute) -> Attribute:
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        new_type = normalized_type(attr.type)
+        if new_type == attr.type:
+            return attr
+        values = attr.get_values()
+        if attr.type.element_type == IntegerType(1):  # true is 1 (xDSL reads a signless i1 as signed: -1)
+            values = [int(v) & 1 for v in values]
+        if isinstance(new_type.element_type, IntegerType):
+            values = [min(max(int(v), SI32_RANGE[0]), SI32_RANGE[1]) for v in values]
+        else:
+            values = [float(v) for v in values]
+        # packed directly, so a one-element splat stays one element
+        return DenseIntOrFPElementsAttr(new_type, BytesAttr(new_type.element_type.pack(values)))
+    if isinstance(attr, (TensorType, FunctionType)):
+        return normalized_type(attr)
+    return normalized_element(attr) if isinstance(attr, TypeAttribute) else attr
+
+
+def normalize(op: Operation) -> None:
+    for inner in list(op.walk()):
+        values = [*inner.results, *(arg for region in inner.regions for block in region.blocks for arg in block.args)]
+        for value in values:
+            if value.type != normalized_type(value.type):
+                Rewriter.replace_value_with_new_type(value, normalized_type(value.type))
+        for table in (inner.properties, inner.attributes):
+            for key, value in table.items():
+                table[key] = normalized_attr(value)
+
+
+@dataclass(frozen=True)
+class ElementTypeNormalizationPass(ModulePass):
+    """Normalize element types into the list of types the device supports."""
+
+    name: ClassVar[str] = "ttir-element-type-normalization"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import cpu_module_of
+        normalize(device_module_of(module) or module)
+        if (cpu := cpu_module_of(module)) is not None:  # its functions' signatures are the calls' on the device
+            normalize(cpu)

@@ -1,0 +1,611 @@
+"""TTIR-level fusions applied before conversion (`--ttir-fusing`), as upstream's TTIRFusing patterns:
+
+- `reshape(sum(x, dims, keep_dim = false))` that puts the dims back as ones → `sum(x, dims, keep_dim = true)`
+  (any reduction);
+- `add(matmul(a, b), bias)` → `linear(a, b, bias)`;
+- `multiply(sum(x, dims), 1/N)`, N the number of elements summed (to the element type's precision) → `mean(x, dims)`;
+- a mean over the two spatial dims of a rank-4 NHWC tensor → a mean over one dim of the (N, 1, H*W, C) view
+  (TTNN reduces one tile-aligned dimension faster than two);
+- `gamma * x * rsqrt(mean(x^2, last dim) + eps)` → `rms_norm(x, gamma)` (`ttir_fusing_norm`);
+- `div(exp(x), sum(exp(x), dim, keep_dim))` → `softmax(x, dim)` (a broadcast of the sum in between is fine);
+- `softmax(x - max(x, dim, keep_dim), dim)` → `softmax(x, dim, numericStable = true)`;
+- `add(reshape(a), reshape(b))` (any elementwise op, operands reshaped from one shape) → `reshape(add(a, b))`;
+- an activation written out elementwise (`x * sigmoid(x)`, `0.5 * x * (1 + erf(x / sqrt(2)))` or its tanh form,
+  `min(max(x, 0), 6)`, `maximum(x, 0)`, mish, hardsigmoid) → that op (silu, gelu, relu6, relu, ...), found by
+  evaluating the elementwise cone over one tensor at sample points;
+- conv bias adds, RepVGG's sums of two convs of one input, zero pads before a conv3d, and with
+  `ttnn-enable-conv2d-with-multiply-pattern` per-channel scales and batch norms after a conv, into the conv
+  (`ttir_fusing_conv`);
+- `reshape(permute(x, [0, 2, 1, 3]))` of attention heads x (B, H, S, D) to (B, S, H*D) (or (B*S, H*D)) →
+  `concatenate_heads(x)` (then that reshape);
+- three or more matmuls (or linears) of one A with like Bs → one matmul of A and the Bs concatenated (biases
+  too), each result a slice of it; projections split into attention heads are left to `--ttnn-fusing`;
+- with `enable-permute-slice-after-matmul-fusion` (on by default), `slice(matmul(a, b))` that keeps only some rows
+  (or only some columns) of the product → `matmul(slice(a), b)` (or `matmul(a, slice(b))`), computing only what is
+  kept; a linear's bias is sliced along with it where it varies;
+- with `enable-permute-matmul-fusion`, `matmul(permute(a), b)` whose permute swaps the last two dims →
+  `matmul(a, b)` with `transpose_a` flipped (either operand; linear too).
+
+The fused op keeps the discardable attributes of the op it replaces (a matmul's `ttcore.weight_dtype`).
+
+Each fires only when the ops it swallows have no other users.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from dataclasses import dataclass
+from typing import Callable, ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+from xdsl.transforms.dead_code_elimination import region_dce
+
+from ttmlir.dialects.canonicalize import REWRITES
+from ttmlir.dialects.props import KINDS, int_values, scalar
+from ttmlir.dialects.tt_op import TTOp
+from ttmlir.dialects.ttir import TTIR_OP_CLASSES, broadcast_shape
+from ttmlir.transforms.ttir.ttir_fusing_norm import rms_norm
+from ttmlir.transforms.ttnn.ttnn_utils import helper_location
+from ttmlir.transforms.ttir.ttir_fusing_conv import (batch_norm_after_conv, conv_bias, conv_multiply, conv_sum,
+                                            pad_into_conv3d)
+
+
+def _bias_fits(bias_shape, out_shape) -> bool:
+    """A bias the linear op can take: it broadcasts onto the output without growing it."""
+    if len(bias_shape) > len(out_shape):
+        return False
+    return all(b in (1, o) for b, o in zip(reversed(bias_shape), reversed(out_shape)))
+
+
+def _producer(value: SSAValue, name: str) -> Operation | None:
+    owner = value.owner
+    return owner if isinstance(owner, TTOp) and owner.name == "ttir." + name else None
+
+
+def _through_broadcast(value: SSAValue) -> tuple[SSAValue, list[Operation]]:
+    """`value`, or the input of the single-use broadcast making it (with that broadcast)."""
+    broadcast = _producer(value, "broadcast")
+    return (broadcast.operands[0], [broadcast]) if broadcast is not None and value.has_one_use() else (value, [])
+
+
+def _single_dim(reduction: Operation) -> int | None:
+    """The one dimension a keep_dim reduction reduces, else None."""
+    dims = reduction.prop("dim_arg")
+    if dims is None or not scalar(reduction.prop("keep_dim")) or len(int_values(dims)) != 1:
+        return None
+    return int_values(dims)[0]
+
+
+def _replace(old: Operation, name: str, operands, props: dict, swallowed: list[Operation],
+             attributes: dict | None = None) -> None:
+    """`old` becomes one new op; the ops it swallowed (users before producers) go with it."""
+    new = TTIR_OP_CLASSES[name].create(operands=list(operands), result_types=[old.results[0].type], properties=props,
+                                       attributes=dict(old.attributes if attributes is None else attributes))
+    new.location = old.location
+    Rewriter.replace_op(old, new)
+    for op in swallowed:
+        Rewriter.erase_op(op)
+
+
+def _without_leading_ones(shape) -> list[int]:
+    shape = list(shape)
+    while shape and shape[0] == 1:
+        shape.pop(0)
+    return shape
+
+
+def _bias_source(bias: SSAValue) -> SSAValue:
+    """The tensor a bias was broadcast from, through broadcasts and reshapes that only add or drop leading ones
+    (adding it with implicit broadcasting gives the same sums)."""
+    while True:
+        owner = bias.owner
+        if not isinstance(owner, TTOp) or owner.name not in ("ttir.broadcast", "ttir.reshape") or \
+                (owner.name == "ttir.reshape" and _without_leading_ones(owner.operands[0].type.get_shape()) !=
+                 _without_leading_ones(bias.type.get_shape())):
+            return bias
+        bias = owner.operands[0]
+
+
+def _linear(add: Operation) -> None:
+    """add(matmul(a, b), bias) → linear(a, b, bias) (the bias may broadcast the product to a larger result), also
+    when a reshape keeping the last dim sits between the matmul and the add and the bias varies along the last dim
+    only (then the reshape follows the linear)."""
+    result = add.results[0].type
+    for product, bias in (add.operands, reversed(add.operands)):
+        reshape = _producer(product, "reshape")
+        matmul = _producer(reshape.operands[0] if reshape is not None else product, "matmul")
+        if matmul is None or bias is product or product.type.element_type != result.element_type or \
+                not product.has_one_use() or (reshape is not None and not matmul.results[0].has_one_use()):
+            continue
+        out, bias = matmul.results[0].type.get_shape(), _bias_source(bias)
+        if reshape is None and broadcast_shape(out, bias.type.get_shape()) != tuple(result.get_shape()):
+            continue
+        if reshape is not None and (product.type != result or out[-1] != result.get_shape()[-1] or
+                                    not _bias_fits(bias.type.get_shape(), out) or
+                                    any(d != 1 for d in bias.type.get_shape()[:-1])):
+            continue
+        linear = TTIR_OP_CLASSES["linear"].create(
+            operands=[*matmul.operands, bias], result_types=[result if reshape is None else matmul.results[0].type],
+            properties=dict(matmul.properties), attributes={**add.attributes, **matmul.attributes})
+        made = [linear] if reshape is None else [linear, TTIR_OP_CLASSES["reshape"].create(
+            operands=[linear.results[0]], result_types=[result], properties=dict(reshape.properties))]
+        for op in made:
+            op.location = add.location
+        Rewriter.replace_op(add, made)
+        _erase_dead([op for op in (reshape, matmul) if op is not None])
+        return
+
+
+def _sliced(value: SSAValue, axis: int, bounds: tuple[int, int, int], before: Operation) -> SSAValue:
+    """`value` sliced along `axis` by (begin, end, step) as written (its size there is the product's)."""
+    shape = list(value.type.get_shape())
+    begins, ends, steps = [0] * len(shape), list(shape), [1] * len(shape)
+    begins[axis], ends[axis], steps[axis] = bounds
+    size = len(range(*slice(*bounds).indices(shape[axis])))
+    build = KINDS["i32_array"].build
+    op = TTIR_OP_CLASSES["slice_static"].create(
+        operands=[value], properties={"begins": build(begins), "ends": build(ends), "step": build(steps)},
+        result_types=[TensorType(value.type.element_type, [*shape[:axis], size, *shape[axis + 1:]])])
+    op.location = before.location
+    before.parent.insert_op_before(op, before)
+    return op.results[0]
+
+
+def _slice_of_product(slice_op: Operation) -> list[Operation]:
+    """A slice of a matmul/linear's rows (only) slices its A operand; of its columns (only), its B operand. Returns
+    the slices it made."""
+    product = slice_op.operands[0].owner
+    if not (isinstance(product, TTOp) and product.name in ("ttir.matmul", "ttir.linear")) or \
+            not product.results[0].has_one_use():
+        return []
+    groups = product.operand_groups()
+    a, b = groups["a"][0], groups["b"][0]
+    ra, rb = a.type.get_num_dims(), b.type.get_num_dims()
+    out = list(product.results[0].type.get_shape())
+    rank = len(out)
+    begins, ends, steps = (int_values(slice_op.prop(n)) for n in ("begins", "ends", "step"))
+    cut = [d for d in range(rank) if slice(begins[d], ends[d], steps[d]).indices(out[d]) != (0, out[d], 1)]
+    rows = None if ra == 1 else rank - 1 if rb == 1 else rank - 2
+    cols = rank - 1 if rb > 1 else None
+    if len(cut) != 1 or cut[0] not in (rows, cols):
+        return []
+    dim = cut[0]
+    bounds = (begins[dim], ends[dim], steps[dim])
+    operands = [a, b]
+    if dim == rows:
+        operands[0] = _sliced(a, ra - 1 if scalar(product.prop("transpose_a")) else ra - 2, bounds, slice_op)
+    else:
+        operands[1] = _sliced(b, rb - 2 if scalar(product.prop("transpose_b")) else rb - 1, bounds, slice_op)
+    if groups.get("bias"):
+        bias = groups["bias"][0]
+        axis = bias.type.get_num_dims() - (rank - dim)
+        varies = axis >= 0 and bias.type.get_shape()[axis] != 1
+        operands.append(_sliced(bias, axis, bounds, slice_op) if varies else bias)
+    fused = type(product).create(operands=operands, result_types=[slice_op.results[0].type],
+                                 properties=dict(product.properties), attributes=dict(product.attributes))
+    fused.location = product.location
+    Rewriter.replace_op(slice_op, fused)
+    Rewriter.erase_op(product)
+    return [new.owner for new, old in zip(operands, [a, b, *groups.get("bias", [])]) if new is not old]
+
+
+MIN_SHARED_LHS = 3  # matmuls of one A worth one wide matmul (Q, K and V; gate and up with one more)
+MAX_FUSED_WIDTH = 262144  # upstream's cap: the concatenated bias is one row-major page, which must fit in L1
+
+
+def _shared_lhs(root: Operation) -> None:
+    """Matmuls (or linears, all with a bias or none) of one A with like B operands → one matmul of A and the Bs
+    concatenated along N (biases too), each result a slice of its columns. The last of them comes first in
+    the concatenation (upstream's order); the fused op goes before the first of them, so every B and bias
+    must be defined there."""
+    a = root.operands[0]
+    ta, tb = scalar(root.prop("transpose_a")), scalar(root.prop("transpose_b"))
+    b_shape = root.operands[1].type.get_shape()
+    ops = [op for op in (use.operation for use in a.uses if use.index == 0) if type(op) is type(root) and
+           op.parent is root.parent and scalar(op.prop("transpose_a")) == ta and
+           scalar(op.prop("transpose_b")) == tb and len(op.operands[1].type.get_shape()) == len(b_shape) and
+           op.operands[1].type.get_shape()[:-2] == b_shape[:-2] and
+           op.results[0].type.element_type == root.results[0].type.element_type]
+    ops = sorted(set(ops), key=root.parent.get_operation_index)
+    ops = ops[-1:] + ops[:-1]
+    widths = [op.results[0].type.get_shape()[-1] for op in ops]
+    biases = [op.operand_groups().get("bias") for op in ops]
+    if len(ops) < MIN_SHARED_LHS or sum(widths) > MAX_FUSED_WIDTH or all(map(_split_into_heads, ops)) or \
+            (any(biases) and not all(biases)) or \
+            (all(biases) and len({b[0].type.get_shape()[:-1] for b in biases}) != 1):
+        return
+    first = min(ops, key=root.parent.get_operation_index)
+    at = root.parent.get_operation_index(first)
+    inputs = [op.operands[1] for op in ops] + [b[0] for b in biases if b]
+    if any(isinstance(v.owner, Operation) and (v.owner.parent is not root.parent or
+                                               root.parent.get_operation_index(v.owner) > at) for v in inputs):
+        return
+    if all(biases) and any(b[0].type.get_shape()[-1] != w for b, w in zip(biases, widths)):
+        return
+    made = [_concat([op.operands[1] for op in ops], len(b_shape) - 2 if tb else len(b_shape) - 1)]
+    if all(biases):
+        made.append(_concat([op.operand_groups()["bias"][0] for op in ops], -1))
+    out = root.results[0].type
+    fused = type(root).create(operands=[a, *(m.results[0] for m in made)], properties=dict(root.properties),
+                              result_types=[TensorType(out.element_type, [*out.get_shape()[:-1], sum(widths)])])
+    made.append(fused)
+    for op in made:  # a name of its own: the joint product is none of the originals, whose goldens its slices meet
+        op.location = helper_location(first.location, "shared_lhs")
+    first.parent.insert_ops_before(made, first)
+    ends = [sum(widths[:i + 1]) for i in range(len(ops))]
+    parts = [_sliced(fused.results[0], out.get_num_dims() - 1, (end - width, end, 1), op)
+             for op, width, end in zip(ops, widths, ends)]
+    for op, part in zip(ops, parts):
+        op.results[0].replace_all_uses_with(part)
+        Rewriter.erase_op(op)
+
+
+def _split_into_heads(op: Operation) -> bool:
+    """Whether `op`'s result is only reshaped (to [B, S, heads, D]) and permuted to [B, heads, S, D]: query, key and
+    value projections, which `--ttnn-fusing` joins with their head split in one kernel (left to it)."""
+    value, reshaped = op.results[0], False
+    while value.has_one_use() and (user := value.first_use.operation).name == "ttir.reshape":
+        value, reshaped = user.results[0], True
+    user = value.first_use.operation if value.has_one_use() else None
+    return reshaped and user is not None and user.name == "ttir.permute" and value.type.get_num_dims() == 4 and \
+        int_values(user.prop("permutation")) == [0, 2, 1, 3]
+
+
+def _concat(values: list[SSAValue], dim: int) -> Operation:
+    shape = list(values[0].type.get_shape())
+    dim %= len(shape)
+    shape[dim] = sum(v.type.get_shape()[dim] for v in values)
+    return TTIR_OP_CLASSES["concat"].create(operands=values, properties={"dim": KINDS["si32"].build(dim)},
+                                            result_types=[TensorType(values[0].type.element_type, shape)])
+
+
+def _concatenate_heads(reshape: Operation) -> None:
+    """Heads (B, H, S, D) moved behind the sequence and merged, (B, S, H*D), are TTNN's concatenate_heads."""
+    permute = _producer(reshape.operands[0], "permute")
+    if permute is None or not reshape.operands[0].has_one_use() or \
+            int_values(permute.prop("permutation")) != [0, 2, 1, 3]:
+        return
+    batch, heads, seq, size = permute.operands[0].type.get_shape()
+    out = list(reshape.results[0].type.get_shape())
+    if out not in ([batch, seq, heads * size], [batch * seq, heads * size]):
+        return
+    element = reshape.results[0].type.element_type
+    made = [TTIR_OP_CLASSES["concatenate_heads"].create(
+        operands=[permute.operands[0]], result_types=[TensorType(element, [batch, seq, heads * size])])]
+    if len(out) == 2:
+        made.append(TTIR_OP_CLASSES["reshape"].create(operands=[made[0].results[0]], result_types=[reshape.results[0].type],
+                                                      properties=dict(reshape.properties)))
+    for op in made:
+        op.location = reshape.location
+    Rewriter.replace_op(reshape, made)
+    Rewriter.erase_op(permute)
+
+
+# a value rounded to the element type: its relative error (bf16 keeps 8 significant bits, f16 11, f32 24)
+PRECISION = {"bf16": 2.0 ** -8, "f16": 2.0 ** -11, "f32": 2.0 ** -23}
+
+
+def _scaled_sum(multiply: Operation) -> None:
+    """sum(x, dims) * (1 / elements summed) is mean(x, dims)."""
+    for product, scale in (multiply.operands, reversed(multiply.operands)):
+        total = _producer(product, "sum")
+        if total is None or not product.has_one_use() or product.type != multiply.results[0].type:
+            continue
+        from ttmlir.dialects.canonicalize import _constant_fill
+        factor, shape = _constant_fill(scale), total.operands[0].type.get_shape()
+        dims = int_values(total.prop("dim_arg")) if total.prop("dim_arg") is not None else range(len(shape))
+        count = math.prod(shape[d] for d in dims)
+        tolerance = PRECISION.get(str(multiply.results[0].type.element_type))
+        if factor is None or tolerance is None or not count or abs(factor * count - 1) > tolerance:
+            continue
+        _replace(multiply, "mean", total.operands, dict(total.properties), [total])
+        _erase_dead([scale.owner] if isinstance(scale.owner, TTOp) and _is_constant_producer(scale.owner) else [])
+        return
+
+
+def _spatial_mean(mean: Operation) -> None:
+    """A mean over dims 1 and 2 of a rank-4 tensor is a mean over dim 2 of its (N, 1, H*W, C) view."""
+    source = mean.operands[0]
+    shape = source.type.get_shape()
+    if len(shape) != 4 or mean.prop("dim_arg") is None or \
+            sorted(d % 4 for d in int_values(mean.prop("dim_arg"))) != [1, 2]:
+        return
+    element = source.type.element_type
+    view = TTIR_OP_CLASSES["reshape"].create(
+        operands=[source], properties={"shape": KINDS["i32_array"].build([shape[0], 1, shape[1] * shape[2], shape[3]])},
+        result_types=[TensorType(element, [shape[0], 1, shape[1] * shape[2], shape[3]])])
+    reduced = TTIR_OP_CLASSES["mean"].create(
+        operands=[view.results[0]], result_types=[TensorType(mean.results[0].type.element_type, [shape[0], 1, 1, shape[3]])],
+        properties={"dim_arg": KINDS["i32_array"].build([2]), "keep_dim": KINDS["bool"].build(True)},
+        attributes=dict(mean.attributes))
+    made = [view, reduced]
+    if not scalar(mean.prop("keep_dim")):
+        made.append(TTIR_OP_CLASSES["reshape"].create(
+            operands=[reduced.results[0]], result_types=[mean.results[0].type],
+            properties={"shape": KINDS["i32_array"].build(list(mean.results[0].type.get_shape()))}))
+    for op in made:
+        op.location = mean.location
+    Rewriter.replace_op(mean, made)
+
+
+def _softmax(div: Operation) -> None:
+    exp = _producer(div.operands[0], "exp")
+    denominator, broadcast = _through_broadcast(div.operands[1])
+    total = _producer(denominator, "sum")
+    if exp is None or total is None or total.operands[0] is not exp.results[0] or \
+            len(list(exp.results[0].uses)) != 2 or not denominator.has_one_use() or _single_dim(total) is None:
+        return
+    props = {"dimension": KINDS["si32"].build(_single_dim(total)), "numericStable": KINDS["bool"].build(False)}
+    _replace(div, "softmax", [exp.operands[0]], props, [*broadcast, total, exp])
+
+
+def _stable_softmax(softmax: Operation) -> None:
+    sub = _producer(softmax.operands[0], "subtract")
+    if sub is None or not sub.results[0].has_one_use():
+        return
+    shifted, broadcast = _through_broadcast(sub.operands[1])
+    peak = _producer(shifted, "max")
+    if peak is None or peak.operands[0] is not sub.operands[0] or not shifted.has_one_use() or \
+            _single_dim(peak) != scalar(softmax.prop("dimension")):
+        return
+    props = {**softmax.properties, "numericStable": KINDS["bool"].build(True)}
+    _replace(softmax, "softmax", [sub.operands[0]], props, [sub, *broadcast, peak])
+
+
+REDUCTIONS = ("sum", "mean", "max", "min", "prod", "argmax")
+
+
+def _reduction_keeping_dims(reshape: Operation) -> None:
+    """A reshape that puts back, as ones, the dims a reduction dropped: the reduction keeps them instead."""
+    reduction = reshape.operands[0].owner
+    if not (isinstance(reduction, TTOp) and reduction.ROW.name in REDUCTIONS and reduction.results[0].has_one_use()
+            and not scalar(reduction.prop("keep_dim"))):
+        return
+    shape = list(reduction.operands[0].type.get_shape())
+    dims = int_values(reduction.prop("dim_arg")) if reduction.prop("dim_arg") is not None else range(len(shape))
+    kept = [1 if i in {d % len(shape) for d in dims} else n for i, n in enumerate(shape)]
+    if kept == list(reshape.results[0].type.get_shape()):
+        _replace(reshape, reduction.ROW.name, reduction.operands,
+                 {**reduction.properties, "keep_dim": KINDS["bool"].build(True)}, [reduction])
+
+
+def _one_reshape_after(op: Operation) -> None:
+    """An elementwise op of several operands, each a single-use reshape of a tensor of one shape, runs on those
+    tensors, and one reshape follows it."""
+    reshapes = [_producer(v, "reshape") for v in op.operands]
+    if len(reshapes) < 2 or any(r is None or not r.results[0].has_one_use() for r in reshapes) or \
+            len({r.operands[0].type.get_shape() for r in reshapes}) != 1 or \
+            any(v.type.get_shape() != op.results[0].type.get_shape() for v in op.operands):
+        return
+    result = op.results[0].type
+    inner = TTIR_OP_CLASSES[op.ROW.name].create(
+        operands=[r.operands[0] for r in reshapes], properties=dict(op.properties),
+        result_types=[TensorType(result.element_type, reshapes[0].operands[0].type.get_shape())])
+    reshape = TTIR_OP_CLASSES["reshape"].create(operands=[inner.results[0]], result_types=[result],
+                                                properties=dict(reshapes[0].properties))
+    inner.location = reshape.location = op.location
+    Rewriter.replace_op(op, [inner, reshape])
+    for r in reshapes:
+        Rewriter.erase_op(r)
+
+
+def _permute_into_matmul(op: Operation) -> None:
+    """A single-use permute swapping the last two dims of a matmul/linear operand becomes its transpose flag."""
+    for i, flag in ((0, "transpose_a"), (1, "transpose_b")):
+        permute = _producer(op.operands[i], "permute")
+        if permute is None or not op.operands[i].has_one_use():
+            continue
+        perm = int_values(permute.prop("permutation"))
+        rank = len(perm)
+        if rank < 2 or perm != [*range(rank - 2), rank - 1, rank - 2]:
+            continue
+        op.properties[flag] = KINDS["bool"].build(not scalar(op.prop(flag)))
+        op.operands[i] = permute.operands[0]
+        Rewriter.erase_op(permute)
+
+
+# --- activations written out elementwise (x * sigmoid(x), 0.5 * x * (1 + erf(x / sqrt 2)), min(max(x, 0), 6), ...):
+# the cone of elementwise ops above a root that reads one tensor x and otherwise only splat constants is evaluated
+# at sample points; if it computes one of these functions of x, it becomes that op.
+
+def _softplus(x: float) -> float:
+    return x if x > 20 else math.log1p(math.exp(x))
+
+
+ACTIVATIONS: tuple[tuple[str, Callable[[float], float]], ...] = (
+    ("relu", lambda x: max(x, 0.0)),
+    ("relu6", lambda x: min(max(x, 0.0), 6.0)),
+    ("hardsigmoid", lambda x: min(max(x + 3.0, 0.0), 6.0) / 6.0),
+    ("silu", lambda x: x / (1.0 + math.exp(-x))),
+    ("mish", lambda x: x * math.tanh(_softplus(x))),
+    ("gelu", lambda x: 0.5 * x * (1.0 + math.erf(x / math.sqrt(2.0)))),
+)
+SAMPLES = (-7.0, -3.5, -2.0, -1.0, -0.4, 0.0, 0.3, 0.8, 1.5, 2.7, 4.0, 5.5, 8.0, 25.0)
+# what each elementwise op computes on scalars (comparisons give 1.0 or 0.0; a typecast keeps the value)
+SCALAR: dict[str, Callable[..., float]] = {
+    "add": operator.add, "subtract": operator.sub, "multiply": operator.mul,
+    "div": lambda a, b: a / b if b else math.copysign(math.inf, a) if a else math.nan,
+    "maximum": max, "minimum": min, "pow": lambda a, b: a ** b if a > 0 or float(b).is_integer() else math.nan,
+    "neg": operator.neg, "abs": abs, "exp": lambda a: math.exp(min(a, 700.0)), "log1p": lambda a: math.log1p(a) if a > -1 else math.nan,
+    "tanh": math.tanh, "erf": math.erf, "sigmoid": lambda a: 1.0 / (1.0 + math.exp(min(-a, 700.0))),
+    "relu": lambda a: max(a, 0.0), "relu6": lambda a: min(max(a, 0.0), 6.0), "sqrt": lambda a: math.sqrt(a) if a >= 0 else math.nan,
+    "reciprocal": lambda a: 1.0 / a if a else math.inf, "typecast": lambda a: a,
+    "gt": lambda a, b: float(a > b), "ge": lambda a, b: float(a >= b), "lt": lambda a, b: float(a < b),
+    "le": lambda a, b: float(a <= b), "where": lambda c, a, b: a if c else b,
+    "clamp_tensor": lambda a, lo, hi: min(max(a, lo), hi),
+}
+
+
+MAX_CONE = 16  # ops: activations are small; a larger elementwise graph is not searched
+
+
+def _splat(value: SSAValue) -> float | None:
+    from ttmlir.dialects.canonicalize import _constant_fill
+
+    owner = value.owner
+    if isinstance(owner, TTOp) and owner.ROW.family == "fill":
+        return 0.0 if owner.ROW.name == "zeros" else 1.0
+    fill = _constant_fill(value)
+    return None if fill is None else float(fill)
+
+
+def _cone(root: Operation, x: SSAValue | None):
+    """The elementwise cone above `root` as a function of `x` (of the first tensor it reads if None): its ops (root
+    first), the function and x; None if it reads anything else than x and splat constants. `seen` collects every
+    value the cone reads, the candidates for x."""
+    shape, ops, leaf = root.results[0].type.get_shape(), [], [x] if x is not None else []
+
+    def build(value: SSAValue) -> Callable[[float], float] | None:
+        if leaf and value is leaf[0]:
+            return lambda v: v
+        if (fill := _splat(value)) is not None:
+            return lambda v, c=fill: c
+        op = value.owner
+        if isinstance(op, TTOp) and (op.ROW.name in SCALAR or op.ROW.name == "clamp_scalar") and \
+                value.type.get_shape() == shape and len(ops) < MAX_CONE:
+            if op not in ops:
+                ops.append(op)
+            parts = [build(v) for v in op.operands]
+            if None in parts:
+                return None
+            if op.ROW.name == "clamp_scalar":
+                low, high = (float(scalar(op.prop(n))) for n in ("min", "max"))
+                return lambda v: min(max(parts[0](v), low), high)
+            fn = SCALAR[op.ROW.name]
+            return lambda v: fn(*(p(v) for p in parts))
+        if leaf:
+            return None
+        leaf.append(value)
+        return lambda v: v
+
+    fn = build(root.results[0])
+    if fn is None or not leaf or leaf[0] is root.results[0]:
+        return None
+    inside = set(ops)
+    if any(use.operation not in inside for op in ops[1:] for use in op.results[0].uses):
+        return None  # an intermediate value is needed elsewhere: the cone cannot go
+    return leaf[0], ops, fn
+
+
+def _candidates(root: Operation) -> list[SSAValue]:
+    """The values the elementwise ops above `root` read, farthest first: where the activation's input may be."""
+    found, frontier = [], [root]
+    while frontier and len(found) < MAX_CONE * 2:
+        op = frontier.pop(0)
+        for value in op.operands:
+            if value not in found and _splat(value) is None:
+                found.append(value)
+                owner = value.owner
+                if isinstance(owner, TTOp) and owner.ROW.name in SCALAR:
+                    frontier.append(owner)
+    return found[::-1]
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isfinite(a) and abs(a - b) <= 2e-2 * max(1.0, abs(b))
+
+
+def _match(root: Operation, x: SSAValue | None):
+    cone = _cone(root, x)
+    if cone is None or cone[0].type.get_shape() != root.results[0].type.get_shape():
+        return None
+    try:
+        values = [cone[2](s) for s in SAMPLES]
+    except (OverflowError, ValueError, ZeroDivisionError):
+        return None
+    name = next((n for n, f in ACTIVATIONS if all(_close(v, f(s)) for v, s in zip(values, SAMPLES))), None)
+    if name is None or (len(cone[1]) == 1 and cone[1][0].ROW.name == name):
+        return None
+    return name, cone[0], cone[1]
+
+
+def _activation(root: Operation) -> None:
+    found = _match(root, None) or next(filter(None, (_match(root, x) for x in _candidates(root))), None)
+    if found is None:
+        return
+    name, x, ops = found
+    result = root.results[0].type
+    made = [TTIR_OP_CLASSES[name].create(operands=[x], result_types=[TensorType(x.type.element_type, result.get_shape())])]
+    if x.type.element_type != result.element_type:
+        made.append(TTIR_OP_CLASSES["typecast"].create(operands=[made[0].results[0]], result_types=[result]))
+    for op in made:
+        op.location = root.location
+    feeding = [v.owner for op in ops for v in op.operands if isinstance(v.owner, TTOp) and v.owner not in ops]
+    Rewriter.replace_op(root, made)
+    _erase_dead([*ops[1:], *(f for f in feeding if _is_constant_producer(f))])
+
+
+def _is_constant_producer(op: TTOp) -> bool:
+    return op.ROW.family in ("constant", "full", "fill") or op.ROW.name in ("reshape", "broadcast")
+
+
+def _erase_dead(ops: list[Operation]) -> None:
+    """Erase the ops of `ops` left without users, and the constants (and their reshapes) only they read."""
+    pending, erased = list(ops), True
+    while erased:
+        erased = False
+        for op in list(pending):
+            if op.parent is None or any(r.uses for r in op.results):
+                continue
+            producers = [v.owner for v in op.operands if isinstance(v.owner, TTOp)]
+            Rewriter.erase_op(op)
+            pending.remove(op)
+            pending += [p for p in producers if p not in pending and _is_constant_producer(p)]
+            erased = True
+
+
+FUSIONS: tuple[tuple[str, Callable[[Operation], None]], ...] = (
+    ("multiply", _scaled_sum), ("reshape", _reduction_keeping_dims), ("reshape", _concatenate_heads),
+    ("mean", _spatial_mean), ("conv3d", pad_into_conv3d), ("add", _linear), ("add", conv_bias), ("add", conv_sum),
+    ("div", _softmax), ("softmax", _stable_softmax), ("rsqrt", rms_norm))  # in this order: softmax fuses first, with its sum keeping its dim
+CONV_SCALING = (("batch_norm_inference", batch_norm_after_conv), ("multiply", conv_multiply))
+
+
+@dataclass(frozen=True)
+class TTIRFusingPass(ModulePass):
+    """Fuse matmul + bias into linear, exp/sum/div (after an optional max subtraction) into softmax, and the reshapes
+    of an elementwise op's operands into one after it."""
+
+    name: ClassVar[str] = "ttir-fusing"
+    enable_permute_matmul_fusion: bool = False
+    ttnn_enable_conv2d_with_multiply_pattern: bool = False
+    enable_permute_slice_after_matmul_fusion: bool = True
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        if self.enable_permute_matmul_fusion:
+            for op in [op for op in module.walk() if op.name in ("ttir.matmul", "ttir.linear")]:
+                _permute_into_matmul(op)
+        for name, fuse in (*(CONV_SCALING if self.ttnn_enable_conv2d_with_multiply_pattern else ()), *FUSIONS):
+            for op in [op for op in module.walk() if isinstance(op, TTOp) and op.name == "ttir." + name]:
+                if op.parent is not None:
+                    fuse(op)
+        for op in reversed([op for op in module.walk() if op.name in ("ttir.matmul", "ttir.linear")]):
+            if op.parent is not None:
+                _shared_lhs(op)
+        if self.enable_permute_slice_after_matmul_fusion:
+            pending = [op for op in module.walk() if op.name == "ttir.slice_static"]
+            while pending:  # a slice moved onto a product's operand may cut the product making that operand
+                op = pending.pop(0)
+                if op.parent is not None:
+                    pending += _slice_of_product(op)
+        # last op first: the largest cone that is an activation goes before any part of it
+        for op in reversed([op for op in module.walk() if isinstance(op, TTOp) and op.name.startswith("ttir.")
+                            and op.ROW.name in SCALAR]):
+            if op.parent is not None:
+                _activation(op)
+        for op in [op for op in module.walk() if isinstance(op, TTOp) and op.name.startswith("ttir.")
+                   and op.ROW.family in ("binary", "ternary")]:
+            _one_reshape_after(op)
+        for func in [op for op in module.walk() if isinstance(op, FuncOp)]:
+            region_dce(func.body)  # as a greedy rewrite does: what no one reads goes
+        for op in [op for op in module.walk() if op.name == "ttir.slice_static"]:
+            if (made := REWRITES["slice_static"](op)) is not None:  # slices of fused products' slices: one slice
+                Rewriter.replace_op(op, made)
+        for func in [op for op in module.walk() if isinstance(op, FuncOp)]:
+            region_dce(func.body)

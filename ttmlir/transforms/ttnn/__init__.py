@@ -1,0 +1,1 @@
+"""TTNN-to-TTNN passes: layouts, workarounds, deallocation, fusing, const-eval, trace, export."""

@@ -1,0 +1,1 @@
+"""The TTNN optimizer (`optimization-level`): memory layouts, L1 spilling, validation and fallback."""

@@ -1,0 +1,296 @@
+"""`--ttnn-decomposition`: TTNN ops rewritten into primitive TTNN ops that compute the same values.
+
+Without `enable-op-constraints` every op below is decomposed, as upstream's pass does (a pipeline that keeps the
+fused kernels turns the pass off with `enable-ttnn-decomposition-pass=false`). With it, only ops the fused kernel
+cannot run in their shape are: concatenate_heads whose head size is no whole number of tiles (tt-metal splits
+heads on tile boundaries) and group_norm whose per-sample height is not (its kernel reduces over the padded
+height); SDPA kernels run every shape this dialect verifies, so they stay.
+
+The decompositions compute what the simulator's fused kernels compute: SDPA is softmax(scale * Q K^T + bias) V
+with the bias the mask, the causal and/or sliding-window positions, and a per-head sink joining the softmax
+denominator; decode SDPA is one query row per user at its position (cur_pos, else the last key).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import DenseArrayBase, FloatAttr, ModuleOp, TensorType, f32, i32
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from ttmlir.dialects import ttcore, ttnn
+from ttmlir.dialects.props import KINDS
+from ttmlir.dialects.syntax import enum
+from ttmlir.dialects.ttnn import TTNNOp
+from ttmlir.transforms.ttnn.ttnn_utils import device_of, helper_location, ttnn_op
+
+
+def like(t: TensorType, shape, dtype: str | None = None) -> TensorType:
+    """`t` with another shape (and data type), in its layout and buffer when it has one."""
+    layout = t.encoding
+    element = ttnn.DATA_TYPE_TO_MLIR[dtype] if dtype else t.element_type
+    if not isinstance(layout, ttnn.TTNNLayoutAttr):
+        return TensorType(element, list(shape))
+    return TensorType(element, list(shape), ttnn.layout_for(tuple(shape), element, layout.buffer_type,
+                                                            layout.is_tiled, dtype or layout.data_type))
+
+
+class Emitter:
+    """Builds TTNN ops before `at` (with its location), each returning its result."""
+
+    def __init__(self, at: Operation):
+        self.at, self.ops = at, []
+
+    def __call__(self, name: str, operands, props: dict[str, Attribute], result: TensorType) -> SSAValue:
+        new = ttnn_op(name, operands, props, [result], self.at)
+        self.at.parent.insert_op_before(new, self.at)
+        self.ops.append(new)
+        return new.results[0]
+
+    def reshape(self, value: SSAValue, shape, result: TensorType | None = None) -> SSAValue:
+        return self("reshape", [value], {"shape": KINDS["i32_array"].build(list(shape))},
+                    result or like(value.type, shape))
+
+    def permute(self, value: SSAValue, perm, result: TensorType | None = None) -> SSAValue:
+        shape = value.type.get_shape()
+        return self("permute", [value], {"permutation": KINDS["i64_darray"].build(list(perm))},
+                    result or like(value.type, [shape[p] for p in perm]))
+
+    def binary(self, name: str, lhs: SSAValue, rhs: SSAValue, dtype: str | None = None) -> SSAValue:
+        a, b = lhs.type.get_shape(), rhs.type.get_shape()
+        shape = [max(x, y) for x, y in zip(a, b)]
+        return self(name, [lhs, rhs], {}, like(lhs.type, shape, dtype))
+
+    def full(self, ref: TensorType, shape, value: float, dtype: str | None = None) -> SSAValue:
+        result = like(ref, shape, dtype)
+        props = {"shape": ttnn.ShapeAttr(tuple(shape)), "fill_value": FloatAttr(value, f32),
+                 "dtype": enum(ttcore.DataTypeAttr, ttnn.data_type_of(result.element_type)),
+                 "layout": enum(ttnn.LayoutAttr, "tile")}
+        return self("full", [device_of(self.at.parent)], props, result)
+
+    def positions(self, ref: TensorType, length: int, axis: int) -> SSAValue:
+        """0 .. length-1 in f32 along `axis` of a rank-4 tensor of ones elsewhere."""
+        props = {"start": KINDS["si64"].build(0), "end": KINDS["si64"].build(length), "step": KINDS["si64"].build(1),
+                 "dtype": enum(ttcore.DataTypeAttr, "f32"), "layout": enum(ttnn.LayoutAttr, "tile")}
+        line = self("arange", [device_of(self.at.parent)], props, like(ref, [length], "f32"))
+        shape = [1, 1, 1, 1]
+        shape[axis] = length
+        return self.reshape(line, shape)
+
+    def hidden(self, condition: SSAValue) -> SSAValue:
+        """-inf where `condition` holds, else 0 (f32)."""
+        shape = condition.type.get_shape()
+        return self("where", [condition, self.full(condition.type, shape, -math.inf, "f32"),
+                              self.full(condition.type, shape, 0.0, "f32")], {}, like(condition.type, shape, "f32"))
+
+    def slice(self, value: SSAValue, ends) -> SSAValue:
+        array = KINDS["i32_array"].build
+        return self("slice_static", [value], {"begins": array([0] * len(ends)), "ends": array(list(ends)),
+                                              "step": array([1] * len(ends))}, like(value.type, ends))
+
+
+def _replace(op: TTNNOp, emit: Emitter, value: SSAValue) -> None:
+    for new in emit.ops:
+        new.location = helper_location(op.location, new.name.split(".")[1]) if new.results[0] is not value \
+            else op.location
+    op.results[0].replace_all_uses_with(value)
+    Rewriter.erase_op(op)
+
+
+def _concatenate_heads(op: TTNNOp, constrained: bool) -> bool:
+    if constrained and op.operands[0].type.get_shape()[3] % ttnn.TILE == 0:
+        return False
+    emit = Emitter(op)
+    result = op.results[0].type
+    value = emit.reshape(emit.permute(op.operands[0], [0, 2, 1, 3]), result.get_shape(), result)
+    _replace(op, emit, value)
+    return True
+
+
+def _bias_positions(emit: Emitter, ref: TensorType, queries: int, keys: int, causal: bool,
+                    window: int | None) -> SSAValue | None:
+    """The additive bias hiding keys a query row does not see (prefill: query i at position i), or None."""
+    if not causal and window is None:
+        return None
+    rows, cols = emit.positions(ref, queries, 2), emit.positions(ref, keys, 3)
+    if window is None:
+        return emit.hidden(emit.binary("gt", cols, rows))
+    offset = emit.binary("subtract", rows, cols)  # how far back a key is
+    if causal:
+        low = emit.binary("lt", offset, emit.full(offset.type, [1, 1, 1, 1], 0.0, "f32"))
+        high = emit.binary("ge", offset, emit.full(offset.type, [1, 1, 1, 1], float(window), "f32"))
+    else:
+        half = float(window // 2)
+        low = emit.binary("lt", offset, emit.full(offset.type, [1, 1, 1, 1], -half, "f32"))
+        high = emit.binary("gt", offset, emit.full(offset.type, [1, 1, 1, 1], half, "f32"))
+    return emit.binary("add", emit.hidden(low), emit.hidden(high))
+
+
+def _sdpa(op: TTNNOp, constrained: bool) -> bool:
+    if constrained:
+        return False
+    groups = op.operand_groups()
+    query, key, value = groups["query"][0], groups["key"][0], groups["value"][0]
+    mask = groups["attention_mask"][0] if groups["attention_mask"] else None
+    sink = groups["attention_sink"][0] if groups["attention_sink"] else None
+    batch, heads, queries, size = query.type.get_shape()
+    kv_heads, keys = key.type.get_shape()[1], key.type.get_shape()[2]
+    emit = Emitter(op)
+    if kv_heads != heads:  # grouped-query attention: each key/value head serves heads / kv_heads query heads
+        props = {"repeats": KINDS["ui32"].build(heads // kv_heads), "dim": KINDS["si32"].build(1)}
+        key, value = (emit("repeat_interleave", [v], props, like(v.type, [batch, heads, *v.type.get_shape()[2:]]))
+                      for v in (key, value))
+    transposed = emit("transpose", [key], {"dim0": KINDS["si32"].build(-2), "dim1": KINDS["si32"].build(-1)},
+                      like(key.type, [batch, heads, size, keys]))
+    scores = emit("matmul", [query, transposed], {}, like(query.type, [batch, heads, queries, keys]))
+    scale = op.prop("scale").value.data if op.prop("scale") is not None else 1 / math.sqrt(size)
+    scale_tensor = emit.full(query.type, [1, 1, 1, 1], scale)
+    scores = emit.binary("multiply", scores, scale_tensor)
+    if mask is not None:
+        shape = mask.type.get_shape()
+        if shape[1] == 1 and heads > 1:
+            mask = emit("repeat", [mask], {"repeat_dims": ttnn.ShapeAttr((1, heads, 1, 1))},
+                        like(mask.type, [shape[0], heads, *shape[2:]]))
+        scores = emit.binary("add", scores, mask)
+    causal = op.prop("is_causal") is None or op.prop("is_causal").value.data
+    window = op.prop("sliding_window_size").value.data if op.prop("sliding_window_size") is not None else None
+    bias = _bias_positions(emit, query.type, queries, keys, causal and mask is None, window)
+    if bias is not None:
+        dtype = ttnn.data_type_of(query.type.element_type)
+        scores = emit.binary("add", scores, emit("typecast", [bias], {}, like(bias.type, bias.type.get_shape(), dtype)))
+    if sink is not None:  # one logit per head, scaled like the scores, joins each row's softmax and adds no value
+        shape = sink.type.get_shape()
+        if shape[-1] != 1:
+            sink = emit.slice(sink, [*shape[:-1], 1])
+        sink = emit.binary("multiply", sink, scale_tensor)
+        if tuple(sink.type.get_shape()) != (batch, heads, queries, 1):
+            sink = emit("repeat", [sink], {"repeat_dims": ttnn.ShapeAttr((batch, 1, queries, 1))},
+                        like(sink.type, [batch, heads, queries, 1]))
+        scores = emit("concat", [scores, sink], {"dim": KINDS["si32"].build(-1)},
+                      like(scores.type, [batch, heads, queries, keys + 1]))
+    probs = emit("softmax", [scores], {"dimension": KINDS["si32"].build(-1), "numericStable": KINDS["bool"].build(True)},
+                 scores.type)
+    if sink is not None:
+        probs = emit.slice(probs, [batch, heads, queries, keys])
+    result = emit("matmul", [probs, value], {}, op.results[0].type)
+    _replace(op, emit, result)
+    return True
+
+
+def _sdpa_decode(op: TTNNOp, constrained: bool) -> bool:
+    """[1, B, H, D] queries become [B, H, 1, D] rows of a prefill SDPA whose mask places each user's position."""
+    if constrained:
+        return False
+    groups = op.operand_groups()
+    query, key = groups["query"][0], groups["key"][0]
+    mask = groups["attention_mask"][0] if groups["attention_mask"] else None
+    positions = groups["cur_pos_tensor"][0] if groups["cur_pos_tensor"] else None
+    sink = groups["attention_sink"][0] if groups["attention_sink"] else None
+    users, keys = query.type.get_shape()[1], key.type.get_shape()[2]
+    causal = op.prop("is_causal") is None or op.prop("is_causal").value.data
+    window = op.prop("sliding_window_size").value.data if op.prop("sliding_window_size") is not None else None
+    emit = Emitter(op)
+    rows = emit.permute(query, [1, 2, 0, 3])
+    bias = None
+    if (causal and positions is not None) or window is not None:
+        cols = emit.positions(query.type, keys, 3)
+        if positions is not None:
+            where = emit.reshape(positions, [users, 1, 1, 1])
+            where = emit("typecast", [where], {}, like(where.type, [users, 1, 1, 1], "f32"))
+        else:  # the query is the last key
+            where = emit.full(query.type, [1, 1, 1, 1], float(keys - 1), "f32")
+        hidden = []
+        if causal:
+            hidden.append(emit.binary("gt", cols, where))
+        if window is not None and causal:
+            first = emit.binary("subtract", where, emit.full(where.type, [1, 1, 1, 1], float(window - 1), "f32"))
+            hidden.append(emit.binary("lt", cols, first))
+        elif window is not None:
+            half = emit.full(where.type, [1, 1, 1, 1], float(window // 2), "f32")
+            hidden.append(emit.binary("lt", cols, emit.binary("subtract", where, half)))
+            hidden.append(emit.binary("gt", cols, emit.binary("add", where, half)))
+        for condition in hidden:
+            term = emit.hidden(condition)
+            bias = term if bias is None else emit.binary("add", bias, term)
+        dtype = ttnn.data_type_of(query.type.element_type)
+        bias = emit("typecast", [bias], {}, like(bias.type, bias.type.get_shape(), dtype))
+    if mask is not None:  # [B, 1, H, Sk] -> [B, H, 1, Sk]
+        mask = emit.permute(mask, [0, 2, 1, 3])
+        bias = mask if bias is None else emit.binary("add", mask, bias)
+    if sink is not None and len(sink.type.get_shape()) == 2:  # [H, tile] -> [1, H, 1, 1]: the first column
+        heads, width = sink.type.get_shape()
+        sink = emit.slice(emit.reshape(sink, [1, heads, 1, width]), [1, heads, 1, 1])
+    props = {"is_causal": KINDS["bool"].build(False)}
+    if op.prop("scale") is not None:
+        props["scale"] = op.prop("scale")
+    operands = [rows, key, groups["value"][0], *([bias] if bias is not None else []), *([sink] if sink else [])]
+    props["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [1, 1, 1, int(bias is not None), int(sink is not None)])
+    prefill = emit("scaled_dot_product_attention", operands, props, rows.type)
+    result = emit.permute(prefill, [2, 0, 1, 3], op.results[0].type)
+    _replace(op, emit, result)
+    return True
+
+
+def _group_norm(op: TTNNOp, constrained: bool) -> bool:
+    """Per sample and group, (x - mean) / sqrt(var + eps) over the group's positions and channels, then the
+    per-channel weight and bias."""
+    value = op.operands[0]
+    shape = value.type.get_shape()
+    groups_count = op.prop("num_groups").value.data
+    if len(shape) != 4 or groups_count <= 0 or shape[3] % groups_count:
+        return False
+    batch, size, channels = shape[0], shape[1] * shape[2], shape[3]  # [N, 1, H*W, C], or [N, H, W, C]
+    if constrained and size % ttnn.TILE == 0:
+        return False
+    emit = Emitter(op)
+    grouped = emit.reshape(value, [batch, size, groups_count, channels // groups_count])
+    dims = {"dim_arg": KINDS["i32_array"].build([1, 3]), "keep_dim": KINDS["bool"].build(True)}
+    stats = [batch, 1, groups_count, 1]
+    mean = emit("mean", [grouped], dims, like(grouped.type, stats))
+    centred = emit.binary("subtract", grouped, mean)
+    variance = emit("mean", [emit.binary("multiply", centred, centred)], dims, like(grouped.type, stats))
+    epsilon = op.prop("epsilon").value.data if op.prop("epsilon") is not None else 1e-5
+    shifted = emit.binary("add", variance, emit.full(variance.type, [1, 1, 1, 1], epsilon))
+    normed = emit.binary("multiply", centred, emit("rsqrt", [shifted], {}, shifted.type))
+    parts = op.operand_groups()
+    tail = [(combine, parts[name][0]) for name, combine in (("weight", "multiply"), ("bias", "add")) if parts[name]]
+    result = emit.reshape(normed, shape, None if tail else op.results[0].type)
+    for i, (combine, param) in enumerate(tail):
+        result = emit(combine, [result, emit.reshape(param, [1, 1, 1, channels])], {},
+                      op.results[0].type if i == len(tail) - 1 else result.type)
+    _replace(op, emit, result)
+    return True
+
+
+DECOMPOSITIONS = {"concatenate_heads": _concatenate_heads, "scaled_dot_product_attention": _sdpa,
+                  "scaled_dot_product_attention_decode": _sdpa_decode, "group_norm": _group_norm}
+
+
+@dataclass(frozen=True)
+class TTNNDecompositionPass(ModulePass):
+    """Decompose TTNN ops into primitive TTNN ops (with op constraints: only those no fused kernel runs)."""
+
+    name: ClassVar[str] = "ttnn-decomposition"
+    enable_op_constraints: bool = False
+    max_fallback_attempts: int = 10000
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        work = [op for op in module.walk() if isinstance(op, TTNNOp) and op.ROW.name in DECOMPOSITIONS]
+        while work:
+            op = work.pop(0)
+            before = op.prev_op
+            block = op.parent
+            if DECOMPOSITIONS[op.ROW.name](op, self.enable_op_constraints):
+                # what a decomposition built may decompose further (decode SDPA becomes a prefill SDPA)
+                start = before.next_op if before is not None else block.first_op
+                new = []
+                while start is not None:
+                    if isinstance(start, TTNNOp) and start.ROW.name in DECOMPOSITIONS and start not in work:
+                        new.append(start)
+                    start = start.next_op
+                work = [o for o in new if o.ROW.name in ("scaled_dot_product_attention",)] + work

@@ -1,0 +1,144 @@
+"""`--ttnn-layout`: every tensor gets its `#ttnn.ttnn_layout` (tiled in DRAM; host operands row-major)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable, ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
+from xdsl.dialects.func import CallOp, FuncOp
+from xdsl.ir import Attribute, Operation
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from ttmlir.dialects import ttnn
+from ttmlir.dialects.ttnn import TTNNOp
+from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import HOISTED_CALL, cpu_module_of
+from ttmlir.transforms.ttnn.ttnn_utils import device_functions, get_device_op, ttnn_op
+
+
+@lru_cache(maxsize=4096)  # a model has few distinct tensor types; attributes are immutable
+def _with_layout(t: Attribute, buffer: str = "dram", tiled: bool = True) -> Attribute:
+    if not isinstance(t, TensorType):
+        return t
+    shape = tuple(t.get_shape())
+    return TensorType(t.element_type, shape, ttnn.layout_for(shape, t.element_type, buffer, tiled))
+
+
+def _host(t: Attribute) -> Attribute:
+    return _with_layout(t, "system_memory", tiled=False)
+
+
+@dataclass(frozen=True)
+class TTNNLayoutPass(ModulePass):
+    """Give every tensor a `#ttnn.ttnn_layout`: tiled in DRAM, arguments and results included, as upstream's
+    layout does (the runtime places a program's inputs as its signature says). An argument only convolutions
+    read as their weight or bias stays on the host, row-major: the convolution prepares it itself."""
+
+    name: ClassVar[str] = "ttnn-layout"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        for func in device_functions(module):
+            if func.is_declaration:
+                continue
+            self._layout_function(func)
+        cpu = cpu_module_of(module)
+        declarations = {f.sym_name.data: f for f in device_functions(module) if f.is_declaration}
+        for func in [op for op in cpu.ops if isinstance(op, FuncOp)] if cpu is not None else []:
+            _retype_function(func, _host)
+            if func.sym_name.data in declarations:  # a CPU function nothing calls has no declaration
+                declarations[func.sym_name.data].function_type = func.function_type
+
+    def _layout_function(self, func: FuncOp) -> None:
+        block = func.body.block
+        ops = list(block.ops)
+        for op in ops:
+            for result in op.results:
+                Rewriter.replace_value_with_new_type(result, _with_layout(result.type))
+        hoisted_calls = [op for op in ops if isinstance(op, CallOp) and HOISTED_CALL in op.attributes]
+        if func.sym_visibility is not None and func.sym_visibility.data == "private":
+            _retype_function(func, _with_layout)
+            for call in hoisted_calls:
+                _call_on_host(call)
+            _host_operands_to_host(ops)
+            return
+        device = get_device_op(func)
+        insert_at = ops[0]
+        if isinstance(insert_at, TTNNOp) and insert_at.ROW.name == "get_device":
+            device, insert_at = insert_at, ops[1] if len(ops) > 1 else block.last_op
+        else:
+            block.insert_op_before(device, insert_at)
+        for arg in list(block.args):
+            if isinstance(arg.type, TensorType):
+                on_host = bool(arg.uses) and all(_read_on_host(use) for use in arg.uses)
+                Rewriter.replace_value_with_new_type(arg, (_host if on_host else _with_layout)(arg.type))
+        ret = block.last_op
+        for call in hoisted_calls:
+            _call_on_host(call)
+        _host_operands_to_host(ops)
+        func.function_type = FunctionType.from_lists([a.type for a in block.args],
+                                                     [v.type for v in ret.operands] if ret else [])
+
+
+# Operands a device op reads from the host as the program was given them, as upstream's layout leaves them:
+# a convolution prepares its own weight and bias (never tilized whole in DRAM); splitting a tensor over
+# the mesh happens on the host.
+HOST_OPERANDS = {"conv": ("weight", "bias"), "mesh_shard": ("input",)}
+
+
+def _read_on_host(use) -> bool:
+    """Whether this use reads a host tensor as given: a HOST_OPERANDS operand or a CPU-hoisted call's."""
+    op = use.operation
+    if isinstance(op, CallOp):
+        return HOISTED_CALL in op.attributes
+    return use.index in _host_operand_indices(op)
+
+
+def _host_operand_indices(op: Operation) -> set[int]:
+    """The positions of `op`'s HOST_OPERANDS operands."""
+    if not isinstance(op, TTNNOp) or op.ROW.family not in HOST_OPERANDS:
+        return set()
+    names = [name for name, values in op.operand_groups().items() for _ in values]
+    return {i for i, name in enumerate(names) if name in HOST_OPERANDS[op.ROW.family]}
+
+
+def _host_operands_to_host(ops: list[Operation]) -> None:
+    """A HOST_OPERANDS operand computed on the device (a folded conv weight, a const-eval result) is moved to the
+    host, row-major, as upstream's layout does: tilized whole in DRAM, a 1x1 kernel's weight takes 1024x its size."""
+    for op in ops:
+        for i in _host_operand_indices(op):
+            value = op.operands[i]
+            if value.type != _host(value.type):
+                to_host = ttnn_op("to_tensor_spec", [value], {}, [_host(value.type)], op)
+                op.parent.insert_op_before(to_host, op)
+                op.operands[i] = to_host.results[0]
+
+
+def _retype_function(func: FuncOp, layout: Callable[[Attribute], Attribute]) -> None:
+    """Lay out every value of a function whose arguments need no boundary moves (callees, CPU functions)."""
+    block = func.body.block
+    for value in [*block.args, *(r for op in block.ops for r in op.results)]:
+        if value.type != layout(value.type):
+            Rewriter.replace_value_with_new_type(value, layout(value.type))
+    func.function_type = FunctionType.from_lists([a.type for a in block.args], [v.type for v in block.last_op.operands])
+
+
+def _call_on_host(call: CallOp) -> None:
+    """A CPU-hoisted call reads and writes host tensors: its operands go to the host and its results to the
+    device by to_tensor_spec ops (--ttnn-decompose-layouts does that work on the host)."""
+    block = call.parent
+    for i, value in enumerate(list(call.operands)):
+        if value.type != _host(value.type):  # not an argument the program gives on the host
+            to_host = ttnn_op("to_tensor_spec", [value], {}, [_host(value.type)], call)
+            block.insert_op_before(to_host, call)
+            call.operands[i] = to_host.results[0]
+    for result in list(call.results):
+        device_type = result.type
+        host = Rewriter.replace_value_with_new_type(result, _host(result.type))
+        uses = [(use.operation, use.index) for use in host.uses]
+        to_device = ttnn_op("to_tensor_spec", [host], {}, [device_type], call)
+        block.insert_op_after(to_device, call)
+        for user, index in uses:
+            user.operands[index] = to_device.results[0]
