@@ -465,7 +465,7 @@ def _alias_name(attr: Attribute) -> str | None:
 
 _ALIASED = (ttnn.BufferTypeAttr, ttcore.MemorySpaceAttr, ttnn.TTNNLayoutAttr, ttcore.MetalLayoutAttr, ttcore.SystemDescAttr,
             AffineMapAttr)
-_OPAQUE = (ttnn._MeshDims, ttcore.RuntimeTensorShardingAttr, ttcore.LocalShapeAttr, FlattenedCompatInfoAttr)
+_OPAQUE = (ttnn.MeshShapeAttr, ttnn.MeshOffsetAttr, ttcore.RuntimeTensorShardingAttr, ttcore.LocalShapeAttr, FlattenedCompatInfoAttr)
 _SHORT_NAMES = {"func.return": "return", "func.call": "call"}  # mlir-opt drops the func. prefix
 
 

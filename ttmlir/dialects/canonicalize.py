@@ -2,7 +2,8 @@
 
 Upstream attaches these to each op class (`fold`, `getCanonicalizationPatterns`); here two tables say
 them: FOLDS give an existing value that replaces the op's result, REWRITES give new ops that replace the
-op. xDSL's canonicalize pass applies them through `TableCanonicalization`, which every tt op carries.
+op. xDSL's canonicalize pass applies them through `TableCanonicalization` (ttmlir.ir.canonicalization), which
+every tt op carries with `patterns_for`.
 """
 
 from __future__ import annotations
@@ -16,12 +17,15 @@ from xdsl.dialects.builtin import (AnyFloat, DenseIntOrFPElementsAttr, FloatAttr
                                    TensorType)
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
-from xdsl.traits import HasCanonicalizationPatternsTrait
 
-from ttmlir.dialects.constant_fold import (BINARY, UNARY, LAYOUT_MAPS, fold_constant_operands, fold_layout, fold_sum,
-                                          fold_typecast, shifted_out)
+from ttmlir.dialects import ttcore, ttnn_attrs
+from ttmlir.dialects.constant_fold import (BINARY, UNARY, LAYOUT_MAPS, constant_array, fold_constant_operands, fold_layout,
+                                          fold_sum, fold_typecast, materialize, shifted_out)
 from ttmlir.dialects.op_table import IN_PLACE_OPERAND
-from ttmlir.dialects.props import KINDS, int_values
+from ttmlir.dialects.props import KINDS, conv3d_dims, int_triple, int_values
+from ttmlir.dialects.syntax import enum
+from ttmlir.dialects.ttcore import registered_mesh
+from ttmlir.ir.canonicalization import sibling
 
 Fold = Callable[[Operation], SSAValue | None]
 INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
@@ -130,9 +134,8 @@ def _with(op: Operation, operands: list[SSAValue], **props: Attribute) -> Operat
 
 def _as_ttir(op: Operation, name: str, operands: list[SSAValue], properties: dict | None = None) -> list[Operation]:
     """`op` rewritten as the TTIR op `name` of the same result type and attributes."""
-    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 
-    new = TTIR_OP_CLASSES[name].create(operands=operands, result_types=[op.results[0].type],
+    new = sibling(op, name).create(operands=operands, result_types=[op.results[0].type],
                                        properties=properties or {}, attributes=dict(op.attributes))
     new.location = op.location
     return [new]
@@ -160,10 +163,8 @@ def _permute_as_reshape(op: Operation) -> list[Operation] | None:
     moved = [d for d in perm if shape[d] != 1]
     if moved != sorted(moved) or perm == sorted(perm):
         return None
-    from ttmlir.dialects.ttnn import TTNN_OP_CLASSES
-
     result = op.results[0].type
-    new = TTNN_OP_CLASSES["reshape"].create(operands=[op.operands[0]], result_types=[result],
+    new = sibling(op, "reshape").create(operands=[op.operands[0]], result_types=[result],
                                             properties={"shape": KINDS["i32_array"].build(list(result.get_shape()))},
                                             attributes=dict(op.attributes))
     new.location = op.location
@@ -236,13 +237,10 @@ def _created_as_converted(op: Operation) -> list[Operation] | None:
     """A TTNN layout change that is a fresh tensor's only reader: the tensor is created as it wants it (data type,
     page layout, buffer), on the device the function holds or on the host; an empty tensor made on the host is
     zeros (only the device allocates without filling), random values come from the device only."""
-    from ttmlir.dialects import ttcore, ttnn
-    from ttmlir.dialects.syntax import enum
-
     source, target = op.operands[0].owner, op.results[0].type
     if not op.name.startswith("ttnn.") or not isinstance(source, Operation) or not source.name.startswith("ttnn.") \
             or source.name[5:] not in CREATIONS or not source.results[0].has_one_use() \
-            or not isinstance(target.encoding, ttnn.TTNNLayoutAttr):
+            or not isinstance(target.encoding, ttnn_attrs.TTNNLayoutAttr):
         return None
     layout, kind = target.encoding, source.name[5:]
     on_host = layout.buffer_type == "system_memory"
@@ -252,17 +250,17 @@ def _created_as_converted(op: Operation) -> list[Operation] | None:
     if kind == "full" and len(target.get_shape()) == 1 and layout.is_tiled:
         return None  # ttnn.full makes no rank-1 tiles (--ttnn-workaround fills row-major and tilizes)
     kind = "zeros" if on_host and kind == "empty" else kind
-    devices = [o for o in source.operands if isinstance(o.type, ttnn.DeviceType)] or \
+    devices = [o for o in source.operands if isinstance(o.type, ttnn_attrs.DeviceType)] or \
         [o.results[0] for o in op.parent.ops if o.name == "ttnn.get_device"][:1]
     if not on_host and not devices:
         return None
     props = {k: v for k, v in source.properties.items() if k not in ("dtype", "layout", "memory_config")}
     props["dtype"] = enum(ttcore.DataTypeAttr, layout.data_type)
-    props["layout"] = enum(ttnn.LayoutAttr, "tile" if layout.is_tiled else "row_major")
+    props["layout"] = enum(ttnn_attrs.LayoutAttr, "tile" if layout.is_tiled else "row_major")
     if not on_host:
-        props["memory_config"] = ttnn.MemoryConfigAttr(ttnn.MemoryConfig(
-            enum(ttnn.BufferTypeAttr, layout.buffer_type), layout.memory_layout))
-    new = ttnn.TTNN_OP_CLASSES[kind].create(operands=[] if on_host else devices[:1], result_types=[target],
+        props["memory_config"] = ttnn_attrs.MemoryConfigAttr(ttnn_attrs.MemoryConfig(
+            enum(ttnn_attrs.BufferTypeAttr, layout.buffer_type), layout.memory_layout))
+    new = sibling(op, kind).create(operands=[] if on_host else devices[:1], result_types=[target],
                                             properties=props, attributes=dict(source.attributes))
     new.location = source.location
     return [new]
@@ -311,17 +309,15 @@ def _splat_constant_to_full(op: Operation) -> list[Operation] | None:
     fill = splat_fill_value(op.prop("value"))
     if fill is None:
         return None
-    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
-    from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, ShapeAttr
 
     result = op.results[0].type
     if op.name == "ttir.constant":
         props = {"shape": KINDS["i32_darray"].build(list(result.get_shape())), "fill_value": fill}
-        full = TTIR_OP_CLASSES["full"]
+        full = sibling(op, "full")
     else:
         props = {**{k: v for k, v in op.properties.items() if k != "value"},
-                 "shape": ShapeAttr(tuple(result.get_shape())), "fill_value": fill}
-        full = TTNN_OP_CLASSES["full"]
+                 "shape": ttnn_attrs.ShapeAttr(tuple(result.get_shape())), "fill_value": fill}
+        full = sibling(op, "full")
     new = full.create(operands=list(op.operands), result_types=[result], properties=props,
                       attributes=dict(op.attributes))
     new.location = op.location
@@ -352,7 +348,6 @@ def _clamp_by_constants(op: Operation) -> list[Operation] | None:
     truncated toward zero and saturated), as upstream canonicalizes it."""
     if not op.name.startswith("ttir."):
         return None
-    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 
     bounds = [_constant_fill(v) for v in op.operands[1:]]
     if None in bounds:
@@ -368,7 +363,6 @@ def _clamp_by_constants(op: Operation) -> list[Operation] | None:
 def _clamp_bounds_broadcast(op: Operation) -> list[Operation] | None:
     """Bounds of another shape than the result are broadcast to it (a lower-rank bound's dims first, then ones,
     as upstream unsqueezes it)."""
-    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 
     shape = list(op.results[0].type.get_shape())
     if all(list(v.type.get_shape()) == shape for v in op.operands[1:]):
@@ -380,17 +374,17 @@ def _clamp_bounds_broadcast(op: Operation) -> list[Operation] | None:
         if own != shape:
             if len(own) != len(shape):
                 own = own + [1] * (len(shape) - len(own))
-                new_ops.append(TTIR_OP_CLASSES["reshape"].create(
+                new_ops.append(sibling(op, "reshape").create(
                     operands=[bound], result_types=[TensorType(bound.type.element_type, own)],
                     properties={"shape": KINDS["i32_array"].build(own)}))
                 bound = new_ops[-1].results[0]
-            new_ops.append(TTIR_OP_CLASSES["broadcast"].create(
+            new_ops.append(sibling(op, "broadcast").create(
                 operands=[bound], result_types=[TensorType(bound.type.element_type, shape)],
                 properties={"broadcast_dimensions": KINDS["i64_darray"].build(
                     [t if o == 1 else 1 for o, t in zip(own, shape)])}))
             bound = new_ops[-1].results[0]
         bounds.append(bound)
-    new_ops.append(TTIR_OP_CLASSES["clamp_tensor"].create(operands=[op.operands[0], *bounds],
+    new_ops.append(sibling(op, "clamp_tensor").create(operands=[op.operands[0], *bounds],
                                                           result_types=[op.results[0].type],
                                                           attributes=dict(op.attributes)))
     for new in new_ops:
@@ -406,7 +400,6 @@ def _broadcast_within_one_chip(op: Operation) -> SSAValue | None:
 
 def _collective_within_one_chip(op: Operation) -> SSAValue | None:
     """A TTNN collective along a mesh axis of one chip exchanges nothing (when it keeps the shape)."""
-    from ttmlir.dialects.ttcore import registered_mesh
 
     mesh = registered_mesh(op) if op.name.startswith("ttnn.") else None
     axis = op.prop("cluster_axis").value.data
@@ -427,8 +420,6 @@ def _unsplit_mesh_shard(op: Operation) -> SSAValue | None:
 def _pointwise_conv3d(op: Operation) -> list[Operation] | None:
     """A 1x1x1 NDHWC conv3d with unit stride, no padding and one group is a matmul (a linear with its bias) of
     the (N*D*H*W, C_in) input rows by the transposed (C_out, C_in) weight, as upstream canonicalizes it."""
-    from ttmlir.dialects.conv import conv3d_dims, int_triple
-    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 
     if not op.name.startswith("ttir.") or conv3d_dims(op) != [0, 1, 2, 3, 4] or op.prop("groups").value.data != 1:
         return None
@@ -439,7 +430,7 @@ def _pointwise_conv3d(op: Operation) -> list[Operation] | None:
     made: list[Operation] = []
 
     def new(name: str, operands, dims, element, **props: Attribute) -> SSAValue:
-        made.append(TTIR_OP_CLASSES[name].create(operands=list(operands), result_types=[TensorType(element, dims)],
+        made.append(sibling(op, name).create(operands=list(operands), result_types=[TensorType(element, dims)],
                                                  properties=props))
         made[-1].location = op.location
         return made[-1].results[0]
@@ -463,21 +454,20 @@ def _update_cache_as_paged(op: Operation) -> list[Operation] | None:
     """A TTIR update_cache of every user of the cache at one position is a paged_update_cache without a page
     table: its [1, heads, users, dim] input permuted to [1, users, heads, dim] and the position repeated per
     user, as upstream canonicalizes it."""
-    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 
     cache, update, index = op.operands
     users, shape = cache.type.get_shape()[0], update.type.get_shape()
     if not op.name.startswith("ttir.") or op.prop("batch_offset").value.data != 0 or shape[2] != users or \
             index.type.get_shape() != (1,):
         return None
-    made = [TTIR_OP_CLASSES["permute"].create(
+    made = [sibling(op, "permute").create(
         operands=[update], properties={"permutation": KINDS["i64_darray"].build([0, 2, 1, 3])},
         result_types=[TensorType(update.type.element_type, [1, users, shape[1], shape[3]])])]
     if users != 1:
-        made.append(TTIR_OP_CLASSES["repeat"].create(
+        made.append(sibling(op, "repeat").create(
             operands=[index], properties={"repeat_dimensions": KINDS["i64_darray"].build([users])},
             result_types=[TensorType(index.type.element_type, [users])]))
-    made.append(TTIR_OP_CLASSES["paged_update_cache"].create(
+    made.append(sibling(op, "paged_update_cache").create(
         operands=[cache, made[0].results[0], made[-1].results[0] if users != 1 else index],
         properties={"share_cache": KINDS["bool"].build(False)}))
     for new in made:
@@ -519,7 +509,6 @@ def _binary_idempotent(op: Operation) -> SSAValue | None:
 
 
 def _constant_fill_of(value: SSAValue):
-    from ttmlir.dialects.constant_fold import constant_array
 
     array = constant_array(value)
     return array.item() if array is not None and array.ndim == 0 else None
@@ -544,7 +533,6 @@ def _where_by_constant(op: Operation) -> SSAValue | None:
 
 def _constant_result(op: Operation) -> list[Operation] | None:
     """Ops whose result is known without their other operand: and(0, x), or(1, x), xor(x, x), eq(x, x), ..."""
-    from ttmlir.dialects.constant_fold import materialize
 
     if not op.name.startswith("ttir."):
         return None
@@ -562,7 +550,6 @@ def _constant_result(op: Operation) -> list[Operation] | None:
 
 def _topk_of_one(op: Operation) -> tuple[list[Operation], list[SSAValue]] | None:
     """The top 1 of a dimension of size 1 is the input, at index 0."""
-    from ttmlir.dialects.constant_fold import materialize
 
     shape = op.operands[0].type.get_shape()
     if not op.name.startswith("ttir.") or shape[op.prop("dim").value.data % len(shape)] != 1 or \
@@ -671,7 +658,6 @@ def _embedding_of_unit_reshape(op: Operation) -> list[Operation] | None:
     squeezed = [[d for d in v.type.get_shape() if d != 1] for v in (source, index.results[0])]
     if squeezed[0] != squeezed[1] or len(source.type.get_shape()) > 2:  # embedding's indices are at most 2D
         return None
-    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 
     row = embedding.results[0].type.get_shape()[-1]
     looked_up = type(embedding).create(operands=[source, embedding.operands[1]], attributes=dict(embedding.attributes),
@@ -696,11 +682,10 @@ def _permute_without_leading_units(op: Operation) -> list[Operation] | None:
     k = len(out) - len(want)
     if k <= 0 or tuple(out[k:]) != tuple(want) or any(d != 1 for d in out[:k]) or perm[:k] != list(range(k)):
         return None
-    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 
     source = permute.operands[0]
     smaller = list(source.type.get_shape()[k:])
-    reshape = TTIR_OP_CLASSES["reshape"].create(operands=[source], properties={"shape": KINDS["i32_array"].build(smaller)},
+    reshape = sibling(op, "reshape").create(operands=[source], properties={"shape": KINDS["i32_array"].build(smaller)},
                                                 result_types=[TensorType(source.type.element_type, smaller)])
     reshape.location = op.location
     moved = type(permute).create(operands=[reshape.results[0]], result_types=[op.results[0].type],
@@ -850,15 +835,3 @@ def patterns_for(op_name: str) -> tuple[RewritePattern, ...]:
     short = op_name.split(".", 1)[1]
     folds = (_FoldPattern(FOLDS[short]),) if short in FOLDS else ()
     return folds + ((_RewritePattern(REWRITES[short]),) if short in REWRITES else ())
-
-
-@dataclass(frozen=True)
-class TableCanonicalization(HasCanonicalizationPatternsTrait):
-    """The canonicalization patterns of a tt op, looked up in the tables above by its name."""
-
-    def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
-        return patterns_for(op.name)
-
-    @classmethod
-    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        return ()

@@ -18,7 +18,8 @@ from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, FloatAttr, Float32T
                                    Signedness)
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from ttmlir.dialects.props import KINDS
+from ttmlir.dialects.props import KINDS, int_values
+from ttmlir.ir.canonicalization import sibling
 
 FOLD_LIMIT = 1_000_000
 INT32_RANGE = (-(1 << 31), (1 << 31) - 1)
@@ -80,21 +81,19 @@ def fill_attr(value, element: Attribute) -> Attribute:
 def materialize(op: Operation, values: np.ndarray, result: Attribute | None = None) -> list[Operation]:
     """The constant op making `values` as `op`'s result (or of type `result`): zeros/ones/full for a splat, else
     a constant."""
-    from ttmlir.dialects.ttir import TTIR_OP_CLASSES
-
     result = result or op.results[0].type
     shape = KINDS["i32_darray"].build(list(result.get_shape()))
     if values.ndim == 0:
         value = values.item()
         positive_zero = value == 0 and not (isinstance(value, float) and math.copysign(1, value) < 0)
         if positive_zero or value == 1:
-            new = TTIR_OP_CLASSES["ones" if value == 1 else "zeros"].create(
+            new = sibling(op, "ones" if value == 1 else "zeros").create(
                 result_types=[result], properties={"shape": shape})
         else:
-            new = TTIR_OP_CLASSES["full"].create(
+            new = sibling(op, "full").create(
                 result_types=[result], properties={"shape": shape, "fill_value": fill_attr(value, result.element_type)})
     else:
-        new = TTIR_OP_CLASSES["constant"].create(result_types=[result], properties={
+        new = sibling(op, "constant").create(result_types=[result], properties={
             "value": DenseIntOrFPElementsAttr.from_list(result, values.reshape(-1).tolist())})
     new.location = op.location
     return [new]
@@ -203,7 +202,6 @@ def fold_constant_operands(op: Operation) -> list[Operation] | None:
 
 
 def _values(op: Operation, name: str) -> list[int]:
-    from ttmlir.dialects.props import int_values
 
     return int_values(op.prop(name))
 

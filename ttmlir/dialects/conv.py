@@ -7,14 +7,11 @@ TTNN's conv2d reads a flattened (1, 1, N*H*W, C) input; conv3d an NDHWC one, wit
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseArrayBase
-
-from ttmlir.dialects.props import int_values, scalar
+from ttmlir.dialects.props import conv3d_dims, int_triple, int_values, scalar
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.spatial import round_up
 
 TILE_WIDTH = 32
-CONV3D_DIMS = ("batch_dim", "depth_dim", "height_dim", "width_dim", "channel_dim")
 
 
 def _shape(value) -> tuple[int, ...]:
@@ -44,20 +41,6 @@ def check_channel_groups(op: TTOp, channels: int, groups: int, out_channels: int
     if bias_channels is not None and bias_channels != out_channels:
         raise op.error(f"The number of output channels from the weight tensor ({out_channels}) must match the number "
                        f"of output channels in the bias tensor ({bias_channels}).")
-
-
-def int_triple(op: TTOp, name: str) -> list[int]:
-    """One integer for all three dimensions or an array of three (upstream's getTripleOfInteger)."""
-    attr = op.prop(name)
-    values = int_values(attr)
-    if isinstance(attr, DenseArrayBase) and len(values) != 3:
-        raise op.error(f"Expected integer or array of size 3, but got array of size {len(values)} for {name}")
-    return values * 3 if len(values) == 1 else values
-
-
-def conv3d_dims(op: TTOp) -> list[int]:
-    """Where N, D, H, W and C are: NDHWC is [0, 1, 2, 3, 4]."""
-    return [scalar(op.prop(name)) for name in CONV3D_DIMS]
 
 
 CONV1D_DIMS = ("batch_dim", "length_dim", "channel_dim")

@@ -48,7 +48,8 @@ class DebugOp(TTOp):
             raise self.error("requires the same type for all operands and results")
 
 
-DEBUG_OP_CLASSES = {row.name: build_op_class("debug", row, DebugOp, None) for row in ROWS}
+DEBUG_OP_CLASSES: dict[str, type[TTOp]] = {}
+DEBUG_OP_CLASSES.update({row.name: build_op_class("debug", row, DebugOp, None, DEBUG_OP_CLASSES) for row in ROWS})
 Debug = Dialect("debug", list(DEBUG_OP_CLASSES.values()), [])
 
 

@@ -141,3 +141,21 @@ def scalar(attr: Attribute):
     if isinstance(attr, StringAttr):
         return attr.data
     return attr
+
+
+# Where a conv3d's N, D, H, W and C are (its dimension properties).
+CONV3D_DIMS = ("batch_dim", "depth_dim", "height_dim", "width_dim", "channel_dim")
+
+
+def int_triple(op, name: str) -> list[int]:
+    """One integer for all three dimensions or an array of three (upstream's getTripleOfInteger)."""
+    attr = op.prop(name)
+    values = int_values(attr)
+    if isinstance(attr, DenseArrayBase) and len(values) != 3:
+        raise op.error(f"Expected integer or array of size 3, but got array of size {len(values)} for {name}")
+    return values * 3 if len(values) == 1 else values
+
+
+def conv3d_dims(op) -> list[int]:
+    """Where N, D, H, W and C are: NDHWC is [0, 1, 2, 3, 4]."""
+    return [scalar(op.prop(name)) for name in CONV3D_DIMS]

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 from typing import Callable, Sequence
 
-from xdsl.dialects.builtin import (AffineMapAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr, DenseResourceAttr,
-                                   Float16Type, Float32Type, Float64Type, IntegerType, MemRefType, TensorType)
+from xdsl.dialects.builtin import (AffineMapAttr, DenseArrayBase, DenseIntOrFPElementsAttr, DenseResourceAttr,
+                                   IntegerType, MemRefType, TensorType)
 from xdsl.ir import Dialect
 from xdsl.irdl import IRDLOperation, ParsePropInAttrDict, irdl_op_definition, operand_def, opt_prop_def, result_def, traits_def
 from xdsl.traits import Pure
@@ -20,13 +20,15 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from ttmlir.dialects import attention, conv, moe, ttcore, ttml
-from ttmlir.dialects.canonicalize import TableCanonicalization
+from ttmlir.dialects.canonicalize import patterns_for
 from ttmlir.dialects.op_table import STABLEHLO_GATHER, TTIR_OPS
 from ttmlir.dialects.props import FLOAT_TYPES, dense_values, int_values, scalar
 from ttmlir.dialects.quant import UniformQuantizedType
 from ttmlir.dialects.syntax import EmptyFormat
 from ttmlir.dialects.tt_op import TTOp, build_op_class
+from ttmlir.ir.canonicalization import TableCanonicalization
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
+from ttmlir.dialects.ttnn_attrs import data_type_of
 from ttmlir.spatial import padding4, pair
 
 Shape = tuple[int, ...]
@@ -1016,7 +1018,6 @@ def rand(op: TTOp):
 def cache(op: TTOp):
     """update_cache writes one position per user ([1, heads, users, dim] into [users, heads, seq, dim]);
     fill_cache writes a prompt of at most the cache's length."""
-    from ttmlir.dialects.ttnn import data_type_of  # ttnn builds on this module
 
     cache_type, input_type = op.operands[0].type, op.operands[1].type
     cache_dtype, input_dtype = (data_type_of(t.element_type) for t in (cache_type, input_type))
@@ -1366,8 +1367,10 @@ OWN_RULES = {"clamp_scalar": clamp_scalar, "all_gather": all_gather, "all_reduce
              "max_pool2d_with_indices": max_pool2d_with_indices, "gelu_bw": gelu_bw,
              "paged_fill_cache": paged_fill_cache, "paged_update_cache": paged_update_cache, **attention.TTIR_RULES,
              **ttml.TTIR_RULES}
-TTIR_OP_CLASSES = {row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.name, TTOp),
-                                            OWN_RULES.get(row.name, SHAPE_RULES[row.family])) for row in TTIR_OPS}
+TTIR_OP_CLASSES: dict[str, type[TTOp]] = {}
+TTIR_OP_CLASSES.update({row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.name, TTOp),
+                                                 OWN_RULES.get(row.name, SHAPE_RULES[row.family]), TTIR_OP_CLASSES)
+                        for row in TTIR_OPS})
 globals().update({cls.__name__: cls for cls in TTIR_OP_CLASSES.values()})
 
 
@@ -1387,7 +1390,7 @@ class TTNNMetalLayoutCastOp(IRDLOperation):
     result = result_def(TensorType | MemRefType)
     virtual_grid_inverse_mapping = opt_prop_def(AffineMapAttr)
     virtual_grid_forward_mapping = opt_prop_def(AffineMapAttr)
-    traits = traits_def(Pure(), TableCanonicalization())
+    traits = traits_def(Pure(), TableCanonicalization(TTIR_OP_CLASSES, patterns_for))
     assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
     irdl_options = (ParsePropInAttrDict(),)
 

@@ -14,7 +14,7 @@ from xdsl.printer import Printer
 
 from ttmlir import hardware
 from ttmlir.dialects.syntax import struct_attr, table_class
-from ttmlir.dialects.ttnn import MATH_FIDELITIES, CoreCoordAttr, CoreRangeSetAttr
+from ttmlir.dialects.ttnn_attrs import MATH_FIDELITIES, CoreCoordAttr, CoreRangeSetAttr
 
 
 def _index_attr(mnemonic: str, doc: str) -> type:

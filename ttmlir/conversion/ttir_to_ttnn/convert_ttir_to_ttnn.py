@@ -23,7 +23,8 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.canonicalize import splat_fill_value
-from ttmlir.dialects.conv import TILE_WIDTH, int_triple
+from ttmlir.dialects.conv import TILE_WIDTH
+from ttmlir.dialects.props import int_triple
 from ttmlir.dialects.debug import DebugOp
 from ttmlir.dialects.op_table import IN_PLACE_OPERAND
 from ttmlir.dialects.props import KINDS, dense_values, int_values, scalar

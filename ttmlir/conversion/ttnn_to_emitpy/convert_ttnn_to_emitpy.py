@@ -12,44 +12,21 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (ArrayAttr, DenseArrayBase, FlatSymbolRefAttr, IndexType, IntegerAttr, ModuleOp,
-                                   StringAttr, TensorType, TupleType, UnitAttr, i64)
+from xdsl.dialects.builtin import (DenseArrayBase, FlatSymbolRefAttr, IndexType, IntegerAttr, ModuleOp, StringAttr,
+                                   UnitAttr, i64)
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
-from ttmlir.dialects import emitpy, trace, ttcore, ttnn
+from ttmlir.dialects import emitpy, ttcore, ttnn
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import FUNCTION_TYPE
 from ttmlir.transforms.ttnn.ttnn_file_split import CONST_EVAL, CONST_EVAL_WRAPPER, HOST_MODULE
 from ttmlir.transforms.ttnn.ttnn_prepare_module_for_export import take_device_argument
-from ttmlir.conversion.ttnn_api import Operand, call_of, convert_function, host_type, python_value, ttir_name
-
-TENSOR = emitpy.opaque("ttnn.Tensor")
-TENSORS = emitpy.opaque("[ttnn.Tensor]")
-DEVICE = emitpy.opaque("ttnn.Device")
-SEMAPHORE = emitpy.opaque("ttnn.GlobalSemaphore")
-CREATE_LIST = "utils.create_list"  # a Python list of the values passed (generated code's `utils` module)
-CONST_EVALED = "emitpy.const_evaled"  # a const-eval function's call, until the wrapper's guard takes it in
-# on a CPU-hoisted function: the mesh it runs over; Python defines its body as a nested `<name>_impl` that
-# `utils.execute_cpu_hoisted_function` runs on the host tensors
-CPU_HOISTED = "emitpy.cpu_hoisted_mesh"
-
-
-def convert_type(t: Attribute, at: Operation) -> Attribute:
-    return host_type(t, at, {TensorType: TENSOR, TupleType: TENSORS, ttnn.DeviceType: DEVICE,
-                             trace.GlobalSemaphoreType: SEMAPHORE, ttcore.DictType: emitpy.DictType()}, "Python")
-
-
-def call(callee: str, operands: list[SSAValue], result_types: list[Attribute], args=None,
-         keywords: list[str] | None = None) -> emitpy.CallOpaqueOp:
-    props: dict[str, Attribute] = {"callee": StringAttr(callee)}
-    if args is not None:
-        props["args"] = ArrayAttr(args)
-    if keywords is not None and any(keywords):
-        props["keyword_args"] = ArrayAttr([StringAttr(k) for k in keywords])
-    return emitpy.CallOpaqueOp.create(operands=list(operands), result_types=list(result_types), properties=props)
-
+from ttmlir.conversion.ttnn_to_emitpy.calls import (CONST_EVALED, CPU_HOISTED, CREATE_LIST, DEVICE, TENSOR, TENSORS, call,
+                                                   convert_type)
+from ttmlir.conversion.ttnn_to_emitpy.trace import convert_trace_op
+from ttmlir.conversion.ttnn_api import Operand, call_of, convert_function, python_value, ttir_name
 
 @dataclass(frozen=True)
 class ConvertTTNNToEmitPyPass(ModulePass):
@@ -223,7 +200,6 @@ def _convert_ttnn(op: ttnn.TTNNOp, host: bool = False) -> tuple[list[Operation],
                    [emitpy.OpaqueAttr(StringAttr(python_value(shape, str)))])
         return [new], list(new.results)
     if op.ROW.family == "trace":
-        from ttmlir.conversion.ttnn_to_emitpy.trace import convert_trace_op
         return convert_trace_op(op)
     api = call_of(op)
     prelude: list[Operation] = []

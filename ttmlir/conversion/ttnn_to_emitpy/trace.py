@@ -15,7 +15,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 
 from ttmlir.dialects import emitpy, ttnn
 from ttmlir.errors import PassFailure
-from ttmlir.conversion.ttnn_to_emitpy.convert_ttnn_to_emitpy import TENSOR, TENSORS, call, convert_type
+from ttmlir.conversion.ttnn_to_emitpy.calls import TENSOR, TENSORS, call, convert_type
 from ttmlir.conversion.ttnn_api import python_value, value_of
 
 # op: (ttnn function, operands, keyword properties), as ttnn's Python API takes them

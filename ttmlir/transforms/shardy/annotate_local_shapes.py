@@ -29,7 +29,6 @@ class AnnotateLocalShapesPass(ModulePass):
     name = "annotate-local-shapes"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        meshes = sdy.meshes(op)
         for func in [f for f in op.ops if isinstance(f, FuncOp)]:
             for key, types in (("arg_attrs", func.function_type.inputs.data),
                                ("res_attrs", func.function_type.outputs.data)):

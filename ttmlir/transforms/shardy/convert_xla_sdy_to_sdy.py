@@ -13,28 +13,18 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
-from xdsl.utils.exceptions import ParseError
 
 from ttmlir.dialects import sdy
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.stablehlo_to_ttir.gspmd import call_target
 from ttmlir.transforms.shardy.sdy_user_priority_propagate import SHARDING, set_func_attr
+from ttmlir.transforms.shardy.text import parse_attr
 
 FRONTEND = "mhlo.frontend_attributes"
 CONSTRAINT_TARGETS = ("Sharding", "xla.sdy.FuncResultSharding")
-
-
-def parse_attr(text: str, where: Operation) -> Attribute:
-    from ttmlir.asm import TTParser
-    from ttmlir.dialects import make_context
-
-    try:
-        return TTParser(make_context(), text).parse_attribute()
-    except ParseError:
-        raise PassFailure(where, f"failed to parse shardy text '{text}'") from None
 
 
 def _take(attrs: dict, key: str) -> tuple[dict, str | None]:

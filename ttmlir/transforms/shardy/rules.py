@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, TensorType
 from xdsl.ir import Attribute, Operation
 
 from ttmlir.dialects import sdy
+from ttmlir.transforms.shardy.text import parse_attr
 
 Place = tuple[str, int, int]  # ("operand" | "result", index, dim)
 
@@ -347,7 +348,6 @@ def factors_of(op: Operation) -> list[Factor] | None:
         return _from_rule(op, rule.data)
     if op.name == "stablehlo.custom_call" and op.properties["call_target_name"].data not in CUSTOM_CALL_RULES \
             and (text := user_rule_text(op)):
-        from ttmlir.transforms.shardy.convert_xla_sdy_to_sdy import parse_attr
         rule = parse_attr(text, op)  # checked by --register-user-sharding-rule; reparsed as shardy does
         return _from_rule(op, rule.data) if isinstance(rule, sdy.OpShardingRuleAttr) else None
     if op.name in RULES:

@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
-from ttmlir.dialects.conv import conv3d_dims, int_triple
+from ttmlir.dialects.props import conv3d_dims, int_triple
 from ttmlir.dialects.props import KINDS, int_values, scalar
 from ttmlir.dialects.tt_op import TTOp
 from ttmlir.dialects.ttcore import is_constant_argument

@@ -27,7 +27,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from ttmlir.dialects.conv import CONV1D_DIMS, CONV3D_DIMS, conv1d_params, conv3d_dims
+from ttmlir.dialects.conv import CONV1D_DIMS, conv1d_params
+from ttmlir.dialects.props import CONV3D_DIMS, conv3d_dims
 from ttmlir.dialects.props import FLOAT_TYPES, KINDS, int_values, scalar
 from ttmlir.dialects.quant import UniformQuantizedType
 from ttmlir.dialects.tt_op import TTOp
