@@ -29,9 +29,9 @@ from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 from ttmlir.dialects import ttcore, ttnn
-from ttmlir.dialects.sizes import INT64_MAX, int_width_error, shaped_size_error
-from ttmlir.dialects.syntax import affine_map_str
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.sizes import INT64_MAX, int_width_error, shaped_size_error
+from ttmlir.ir.syntax import affine_map_str
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr, SparseElementsAttr
 
 # xDSL 0.74's string-literal pattern nests `+` inside `*` and backtracks exponentially on an

@@ -10,7 +10,7 @@ from xdsl.ir import Operation
 from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import ParseError, VerifyException
 
-from ttmlir.dialects.tt_op import TTOp, WholeMessageError
+from ttmlir.ir.tt_op import TTOp, WholeMessageError
 
 
 @dataclass

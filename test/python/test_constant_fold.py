@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from ttmlir.compiler import lower
-from ttmlir.dialects.props import dense_values
+from ttmlir.ir.props import dense_values
 
 LHS, RHS = [[1.5, -2.25, 7.0, -9.0]], [[0.5, 4.0, -3.0, 2.0]]
 INT_LHS, INT_RHS = [[7, -7, 100, -3]], [[2, 2, -9, 5]]

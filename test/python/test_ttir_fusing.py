@@ -8,7 +8,7 @@ import torch
 
 from ttir_eval import function_module, run_function
 from ttmlir.dialects import make_context
-from ttmlir.dialects.props import int_values
+from ttmlir.ir.props import int_values
 from ttmlir.passes import make_pass
 
 T = "tensor<4x8xf32>"

@@ -22,8 +22,8 @@ import torch
 import torch.nn.functional as F
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 
-from ttmlir.dialects.op_table import BINARY_NAMES, TTIR_OPS, UNARY_NAMES
-from ttmlir.dialects.props import dense_values, int_values, scalar
+from ttmlir.ir.op_table import BINARY_NAMES, TTIR_OPS, UNARY_NAMES
+from ttmlir.ir.props import dense_values, int_values, scalar
 from ttmlir.dialects.ttnn import TTNN_ONLY_NAMES
 from ttmlir.runtime import ccl
 from ttmlir.runtime.kernels import sampling_draws, stablehlo_gather

@@ -5,7 +5,7 @@ on host tensors (as `ttrt run` runs a CPU-hoisted program)."""
 from __future__ import annotations
 
 import ttnn
-from ttmlir.dialects.op_table import TTIR_OPS
+from ttmlir.ir.op_table import TTIR_OPS
 from ttmlir.conversion import ttnn_api
 
 

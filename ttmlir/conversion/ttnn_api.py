@@ -18,7 +18,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ttmlir.dialects import ttnn
-from ttmlir.dialects.props import dense_values, int_values, scalar
+from ttmlir.ir.props import dense_values, int_values, scalar
 from ttmlir.errors import PassFailure
 
 # Ops ttnn exposes under another name or in a submodule (Python spelling; C++ uses `::` for `.`).
@@ -158,7 +158,7 @@ def outside_ttnn(name: str) -> bool:
 def ttir_name(ttnn_name: str) -> str | None:
     """The TTIR op a TTNN op lowers from (its own name when a TTIR op has it): how generated code names a host
     op of a CPU-hoisted function (`ttir_cpu.div`)."""
-    from ttmlir.dialects.op_table import TTIR_OPS
+    from ttmlir.ir.op_table import TTIR_OPS
 
     names = [row.name for row in TTIR_OPS if row.ttnn == ttnn_name]
     return ttnn_name if ttnn_name in names else next(iter(names), None)
@@ -292,7 +292,7 @@ def call_of(op: ttnn.TTNNOp) -> Call:
         elif name == "dtype" and row.name in OPERAND_DTYPE:
             args.append((name, None))
         elif (attr := op.properties.get(name)) is not None or name in defaults:
-            from ttmlir.dialects.props import KINDS
+            from ttmlir.ir.props import KINDS
             value = value_of(op, kind, attr if attr is not None else KINDS[kind].build(defaults[name]))
             if name in BOOL_ENUMS:
                 type_name, yes, no = BOOL_ENUMS[name]

@@ -9,8 +9,8 @@ from __future__ import annotations
 from xdsl.dialects.builtin import IntegerType
 
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.props import FLOAT_TYPES, scalar
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.props import FLOAT_TYPES, scalar
+from ttmlir.ir.tt_op import TTOp
 
 
 def _types(op: TTOp, *names: str):

@@ -21,9 +21,9 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from ttmlir.dialects import ttcore, ttnn_attrs
 from ttmlir.dialects.constant_fold import (BINARY, UNARY, LAYOUT_MAPS, constant_array, fold_constant_operands, fold_layout,
                                           fold_sum, fold_typecast, materialize, shifted_out)
-from ttmlir.dialects.op_table import IN_PLACE_OPERAND
-from ttmlir.dialects.props import KINDS, conv3d_dims, int_triple, int_values
-from ttmlir.dialects.syntax import enum
+from ttmlir.ir.op_table import IN_PLACE_OPERAND
+from ttmlir.ir.props import KINDS, conv3d_dims, int_triple, int_values
+from ttmlir.ir.syntax import enum
 from ttmlir.dialects.ttcore import registered_mesh
 from ttmlir.ir.canonicalization import sibling
 

@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, FloatAttr, Float32T
                                    Signedness)
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from ttmlir.dialects.props import KINDS, int_values
+from ttmlir.ir.props import KINDS, int_values
 from ttmlir.ir.canonicalization import sibling
 
 FOLD_LIMIT = 1_000_000

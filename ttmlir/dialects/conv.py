@@ -7,8 +7,8 @@ TTNN's conv2d reads a flattened (1, 1, N*H*W, C) input; conv3d an NDHWC one, wit
 
 from __future__ import annotations
 
-from ttmlir.dialects.props import conv3d_dims, int_triple, int_values, scalar
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.props import conv3d_dims, int_triple, int_values, scalar
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.spatial import round_up
 
 TILE_WIDTH = 32

@@ -22,7 +22,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.printer import Printer
 
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.syntax import EmptyFormat, enum_attr, table_class
+from ttmlir.ir.syntax import EmptyFormat, enum_attr, table_class
 
 ThreadAttr = enum_attr("d2m.thread", ("compute", "datamovement", "unified"),
                        "What a generic op's region runs as: a compute or data-movement thread, or both (unified).")

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from xdsl.ir import Dialect
 
-from ttmlir.dialects.op_table import op
-from ttmlir.dialects.tt_op import TTOp, build_op_class
+from ttmlir.ir.op_table import op
+from ttmlir.dialects.canonicalize import patterns_for
+from ttmlir.ir.tt_op import TTOp, build_op_class
 
 # family "debug": a pure pass-through; "debug_effect": no result, kept for what it does at run time
 ROWS = (
@@ -49,7 +50,7 @@ class DebugOp(TTOp):
 
 
 DEBUG_OP_CLASSES: dict[str, type[TTOp]] = {}
-DEBUG_OP_CLASSES.update({row.name: build_op_class("debug", row, DebugOp, None, DEBUG_OP_CLASSES) for row in ROWS})
+DEBUG_OP_CLASSES.update({row.name: build_op_class("debug", row, DebugOp, None, DEBUG_OP_CLASSES, patterns_for) for row in ROWS})
 Debug = Dialect("debug", list(DEBUG_OP_CLASSES.values()), [])
 
 

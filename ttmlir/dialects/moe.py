@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 
-from ttmlir.dialects.props import scalar
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.props import scalar
+from ttmlir.ir.tt_op import TTOp
 
 
 def _shape(value) -> tuple[int, ...]:

@@ -17,9 +17,9 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.traits import SymbolTable
 
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.op_table import op
-from ttmlir.dialects.props import scalar
-from ttmlir.dialects.tt_op import TTOp, WholeMessageError
+from ttmlir.ir.op_table import op
+from ttmlir.ir.props import scalar
+from ttmlir.ir.tt_op import TTOp, WholeMessageError
 
 
 @irdl_attr_definition

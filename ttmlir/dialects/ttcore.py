@@ -19,7 +19,7 @@ from xdsl.traits import IsolatedFromAbove, NoTerminator, Pure, SymbolOpInterface
 from xdsl.utils.exceptions import VerifyException
 
 from ttmlir import hardware
-from ttmlir.dialects.syntax import (dims_str, enum, enum_attr, parse_bracketed_ints, parse_dims, parse_keyword_value,
+from ttmlir.ir.syntax import (dims_str, enum, enum_attr, parse_bracketed_ints, parse_dims, parse_keyword_value,
                                     scan_raw)
 
 DataTypeAttr = enum_attr("ttcore.supportedDataTypes", hardware.DATA_TYPES, "A data type a Tenstorrent chip computes in.")

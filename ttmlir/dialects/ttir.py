@@ -21,11 +21,11 @@ from xdsl.printer import Printer
 
 from ttmlir.dialects import attention, conv, moe, ttcore, ttml
 from ttmlir.dialects.canonicalize import patterns_for
-from ttmlir.dialects.op_table import STABLEHLO_GATHER, TTIR_OPS
-from ttmlir.dialects.props import FLOAT_TYPES, dense_values, int_values, scalar
+from ttmlir.ir.op_table import STABLEHLO_GATHER, TTIR_OPS
+from ttmlir.ir.props import FLOAT_TYPES, dense_values, int_values, scalar
 from ttmlir.dialects.quant import UniformQuantizedType
-from ttmlir.dialects.syntax import EmptyFormat
-from ttmlir.dialects.tt_op import TTOp, build_op_class
+from ttmlir.ir.syntax import EmptyFormat
+from ttmlir.ir.tt_op import TTOp, build_op_class
 from ttmlir.ir.canonicalization import TableCanonicalization
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
 from ttmlir.dialects.ttnn_attrs import data_type_of
@@ -1369,7 +1369,8 @@ OWN_RULES = {"clamp_scalar": clamp_scalar, "all_gather": all_gather, "all_reduce
              **ttml.TTIR_RULES}
 TTIR_OP_CLASSES: dict[str, type[TTOp]] = {}
 TTIR_OP_CLASSES.update({row.name: build_op_class("ttir", row, CUSTOM_BASES.get(row.name, TTOp),
-                                                 OWN_RULES.get(row.name, SHAPE_RULES[row.family]), TTIR_OP_CLASSES)
+                                                 OWN_RULES.get(row.name, SHAPE_RULES[row.family]), TTIR_OP_CLASSES,
+                                                 patterns_for)
                         for row in TTIR_OPS})
 globals().update({cls.__name__: cls for cls in TTIR_OP_CLASSES.values()})
 

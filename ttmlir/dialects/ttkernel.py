@@ -21,7 +21,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from ttmlir.dialects.syntax import enum_attr, parse_arg_groups, table_class
+from ttmlir.ir.syntax import enum_attr, parse_arg_groups, table_class
 
 ThreadAttr = enum_attr("ttkernel.thread", ("noc", "compute", "ethernet"), "The RISC-V thread a kernel runs on.")
 BcastTypeAttr = enum_attr("ttkernel.bcast_type", ("none", "col", "row", "scalar"),

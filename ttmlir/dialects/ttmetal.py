@@ -15,7 +15,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.syntax import dims_str, parse_arg_groups, parse_dims
+from ttmlir.ir.syntax import dims_str, parse_arg_groups, parse_dims
 
 ARG_TYPES = ("cb_port", "buffer_address", "local_semaphore", "named_argument", "global_semaphore", "scalar",
              "tensor_accessor_args")

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 
-from ttmlir.dialects.op_table import TTML_LSE_WIDTH as LSE_WIDTH
-from ttmlir.dialects.props import scalar
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.op_table import TTML_LSE_WIDTH as LSE_WIDTH
+from ttmlir.ir.props import scalar
+from ttmlir.ir.tt_op import TTOp
 
 
 def as_4d(shape) -> tuple[int, ...]:

@@ -10,10 +10,11 @@ from xdsl.ir import Attribute, Dialect
 
 from ttmlir.dialects import ttcore
 from ttmlir.dialects import attention, conv, debug, moe, trace, ttml, ttnn_program
-from ttmlir.dialects.op_table import ADAMW_OPERANDS, ADAMW_PROPS, ATTENTION, GATHER_PROPS, SDPA_BW, SDPA_FW, TTIR_OPS, op
-from ttmlir.dialects.props import KINDS, Kind, scalar
-from ttmlir.dialects.syntax import enum
-from ttmlir.dialects.tt_op import TTOp, WholeMessageError, build_op_class
+from ttmlir.ir.op_table import ADAMW_OPERANDS, ADAMW_PROPS, ATTENTION, GATHER_PROPS, SDPA_BW, SDPA_FW, TTIR_OPS, op
+from ttmlir.ir.props import KINDS, Kind, scalar
+from ttmlir.ir.syntax import enum
+from ttmlir.dialects.canonicalize import patterns_for
+from ttmlir.ir.tt_op import TTOp, WholeMessageError, build_op_class
 from ttmlir.dialects.ttir import (SHAPE_RULES, check_repeat, collective_dim, commas, first_shape, matmul,
                                   matmul_product_shape, paged_fill_cache,
                                   paged_update_cache, reduce_type_in, reduction,
@@ -625,7 +626,7 @@ TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES: dict[str, type[TTOp]] = {}
 TTNN_OP_CLASSES.update({row.name: build_op_class("ttnn", row, TTNNOp,
                                                  TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]),
-                                                 TTNN_OP_CLASSES)
+                                                 TTNN_OP_CLASSES, patterns_for)
                         for row in TTNN_ROWS})
 
 TTNN = Dialect(

@@ -19,7 +19,7 @@ from xdsl.printer import Printer
 from ttmlir import hardware
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.quant import UniformQuantizedType
-from ttmlir.dialects.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw, struct_attr
+from ttmlir.ir.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw, struct_attr
 
 TILE = 32
 BufferTypeAttr = enum_attr("ttnn.buffer_type", ("dram", "l1", "system_memory", "l1_small", "trace"),

@@ -13,7 +13,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 
 from ttmlir import hardware
-from ttmlir.dialects.syntax import struct_attr, table_class
+from ttmlir.ir.syntax import struct_attr, table_class
 from ttmlir.dialects.ttnn_attrs import MATH_FIDELITIES, CoreCoordAttr, CoreRangeSetAttr
 
 

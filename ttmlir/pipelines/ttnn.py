@@ -196,7 +196,7 @@ class ValueSemanticsCSEPass(ModulePass):
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         from xdsl.dialects.func import FuncOp
         from xdsl.transforms.common_subexpression_elimination import cse
-        from ttmlir.dialects.op_table import IN_PLACE_OPERAND
+        from ttmlir.ir.op_table import IN_PLACE_OPERAND
 
         for func in module.walk():
             if isinstance(func, FuncOp) and not any(

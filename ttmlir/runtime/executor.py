@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 import torch
 
-from ttmlir.dialects.op_table import IN_PLACE_OPERAND
+from ttmlir.ir.op_table import IN_PLACE_OPERAND
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import MeshDevice, OutOfMemory
 from ttmlir.runtime.formats import compute_dtype, to_format

@@ -17,7 +17,7 @@ from typing import Callable
 import torch
 import torch.nn.functional as F
 
-from ttmlir.dialects.op_table import TTML_LSE_WIDTH as LSE_WIDTH
+from ttmlir.ir.op_table import TTML_LSE_WIDTH as LSE_WIDTH
 from ttmlir.runtime import ccl, numerics
 from ttmlir.runtime.numerics import EXACT, Numerics
 from ttmlir.target import binary_generated as fb

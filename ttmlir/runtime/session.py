@@ -14,7 +14,7 @@ import torch
 
 from ttmlir import hardware
 from ttmlir.cli import UserError, write_atomic
-from ttmlir.dialects.op_table import INDEX_OPERANDS, PASSES_VALUES
+from ttmlir.ir.op_table import INDEX_OPERANDS, PASSES_VALUES
 from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import Binary, DebugHooks, RuntimeFailure, golden_to_torch, release, run_program
 from ttmlir.runtime.formats import storage_dtype

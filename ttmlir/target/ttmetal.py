@@ -16,8 +16,8 @@ from xdsl.traits import SymbolTable
 from ttmlir import hardware
 from ttmlir.asm import TTPrinter
 from ttmlir.dialects import ttcore, ttmetal
-from ttmlir.dialects.props import dense_values
-from ttmlir.dialects.sizes import elements_error
+from ttmlir.ir.props import dense_values
+from ttmlir.ir.sizes import elements_error
 from ttmlir.target import TranslateError
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm

@@ -19,9 +19,9 @@ from ttmlir import hardware
 from ttmlir.asm import FirstByIdentity, TTPrinter, print_module
 from ttmlir.dialects import debug, trace, ttcore, ttnn, ttnn_program
 from ttmlir.dialects.debug import DebugOp
-from ttmlir.dialects.props import dense_values, int_values, scalar
-from ttmlir.dialects.sizes import elements_error
-from ttmlir.dialects.syntax import affine_map_str, enum
+from ttmlir.ir.props import dense_values, int_values, scalar
+from ttmlir.ir.sizes import elements_error
+from ttmlir.ir.syntax import affine_map_str, enum
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.target import TranslateError
 from ttmlir.target import flatbuffer as fbu

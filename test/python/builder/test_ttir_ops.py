@@ -11,7 +11,7 @@ import torch
 from builder.base.builder_apis import compile_and_execute_ttir
 from builder.ttir.ttir_builder import TTIRBuilder
 from golden.mapping import GOLDEN_MAPPINGS, MESH_GOLDENS, OPAQUE
-from ttmlir.dialects.op_table import BINARY_NAMES, TTIR_BY_NAME, UNARY_NAMES
+from ttmlir.ir.op_table import BINARY_NAMES, TTIR_BY_NAME, UNARY_NAMES
 from ttmlir.dialects.quant import uniform
 from xdsl.dialects.builtin import Float32Type
 

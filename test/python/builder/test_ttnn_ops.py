@@ -8,7 +8,7 @@ import torch
 from builder.base.builder_apis import compile_and_execute_ttnn
 from builder.ttnn.ttnn_builder import DEVICE_FREE, TTNNBuilder
 from test_ttir_ops import CASES, Case, module_for
-from ttmlir.dialects.op_table import TTIR_BY_NAME, TTIR_OPS
+from ttmlir.ir.op_table import TTIR_BY_NAME, TTIR_OPS
 
 def pair_swap(shape):
     matrix = torch.zeros(shape)

@@ -24,10 +24,10 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue, TypeAttribute
 from golden.mapping import MOVES_VALUES, GoldenMap, evaluate
 from ttmlir.asm import print_module
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.op_table import IN_PLACE_OPERAND
-from ttmlir.dialects.props import KINDS
+from ttmlir.ir.op_table import IN_PLACE_OPERAND
+from ttmlir.ir.props import KINDS
 from ttmlir.dialects.quant import UniformQuantizedType
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.tt_op import TTOp
 
 Operand = SSAValue
 BUILDER_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -34,8 +34,8 @@ from builder.stablehlo.shardy_parallelization import (generate_all_module_permut
 from builder.stablehlo.stablehlo_builder import StableHLOBuilder
 from builder.ttir.ttir_builder import TTIRBuilder
 from builder.ttnn.ttnn_builder import TTNNBuilder
-from ttmlir.dialects.op_table import INDEX_OPERANDS, PASSES_VALUES
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.op_table import INDEX_OPERANDS, PASSES_VALUES
+from ttmlir.ir.tt_op import TTOp
 
 ARTIFACT_ROOT = "ttir-builder-artifacts"
 DEFAULT_MESH = OrderedDict([("x", 1), ("y", 1)])

@@ -75,7 +75,7 @@ GOLDENS: dict[str, Callable] = {
 
 
 def _constant_value(attr: DenseIntOrFPElementsAttr) -> torch.Tensor:
-    from ttmlir.dialects.props import dense_values
+    from ttmlir.ir.props import dense_values
     shape = list(attr.type.get_shape())
     return torch.tensor(dense_values(attr), dtype=torch_dtype(attr.type.element_type)).reshape(shape)
 

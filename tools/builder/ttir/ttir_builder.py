@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, TensorType
 from builder.base.builder import Builder, BuilderError, Operand, op_method
 from ttmlir.runtime.ccl import shard_of
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.op_table import TTIR_OPS
+from ttmlir.ir.op_table import TTIR_OPS
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 
 SHAPED = {"arange", "empty"}  # ops whose result shape is an argument, not a property

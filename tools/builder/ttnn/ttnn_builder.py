@@ -16,7 +16,7 @@ from xdsl.ir import Attribute
 from builder.base.builder import Builder, op_method
 from golden.mapping import MESH_GOLDENS, TTNN_GOLDENS
 from ttmlir.dialects import ttcore, ttnn
-from ttmlir.dialects.syntax import enum
+from ttmlir.ir.syntax import enum
 from ttmlir.dialects.ttnn import TTNN_OP_CLASSES
 
 DEVICE_FREE = [name for name, cls in TTNN_OP_CLASSES.items() if (name in TTNN_GOLDENS or name in MESH_GOLDENS)

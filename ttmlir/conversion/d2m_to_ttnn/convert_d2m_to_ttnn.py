@@ -15,7 +15,7 @@ from xdsl.ir import Operation, SSAValue
 
 from ttmlir.dialects import ttcore, ttkernel, ttmetal, ttnn
 from ttmlir.dialects import ttnn_program as tp
-from ttmlir.dialects.syntax import enum
+from ttmlir.ir.syntax import enum
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttnn.ttnn_utils import get_device_op
 

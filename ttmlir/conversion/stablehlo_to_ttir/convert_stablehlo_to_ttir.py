@@ -20,7 +20,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import stablehlo as shlo
 from ttmlir.dialects.canonicalize import is_splat
-from ttmlir.dialects.props import KINDS, default_attr
+from ttmlir.ir.props import KINDS, default_attr
 from ttmlir.dialects.stablehlo import int_of, ints_of
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.stablehlo_to_ttir.gspmd import convert_gspmd_to_ttir
@@ -104,7 +104,7 @@ def is_bool(t) -> bool:
 def splat_of(value: SSAValue) -> float | int | None:
     """The one value every element of `value` holds, when it is a constant (through broadcasts, reshapes and
     conversions; before or after they are lowered)."""
-    from ttmlir.dialects.tt_op import TTOp
+    from ttmlir.ir.tt_op import TTOp
     owner = value.owner
     while getattr(owner, "name", None) in PASS_THROUGH:
         owner = owner.operands[0].owner

@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, Float32Type, FloatA
                                    Signedness, TensorType)
 from xdsl.ir import Operation
 
-from ttmlir.dialects.props import dense_values, int_values
+from ttmlir.ir.props import dense_values, int_values
 from ttmlir.dialects.stablehlo import ints_of, int_of
 from ttmlir.conversion.stablehlo_to_ttir.convert_stablehlo_to_ttir import Builder, broadcast_to, refuse, shape, slice_from, splat_of
 

@@ -27,9 +27,9 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import d2m, ttcore
-from ttmlir.dialects.props import scalar
-from ttmlir.dialects.syntax import enum
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.props import scalar
+from ttmlir.ir.syntax import enum
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure
 
 TILE = 32

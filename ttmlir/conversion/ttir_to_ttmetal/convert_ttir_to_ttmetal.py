@@ -54,7 +54,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir import hardware
 from ttmlir.dialects import d2m, ttcore, ttkernel, ttmetal, ttnn
-from ttmlir.dialects.sizes import elements_error
+from ttmlir.ir.sizes import elements_error
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn import device_of, generic_of, ttnn_empty

@@ -24,12 +24,12 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.canonicalize import splat_fill_value
 from ttmlir.dialects.conv import TILE_WIDTH
-from ttmlir.dialects.props import int_triple
+from ttmlir.ir.props import int_triple
 from ttmlir.dialects.debug import DebugOp
-from ttmlir.dialects.op_table import IN_PLACE_OPERAND
-from ttmlir.dialects.props import KINDS, dense_values, int_values, scalar
-from ttmlir.dialects.syntax import enum
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.op_table import IN_PLACE_OPERAND
+from ttmlir.ir.props import KINDS, dense_values, int_values, scalar
+from ttmlir.ir.syntax import enum
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir import broadcast_shape, first_shape, matmul_product_shape
 from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, TTNNOp
 from ttmlir.errors import PassFailure

@@ -11,7 +11,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from ttmlir.dialects.op_table import TTIR_OPS
+from ttmlir.ir.op_table import TTIR_OPS
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.errors import PassFailure

@@ -21,7 +21,7 @@ from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
 from ttmlir.dialects import stablehlo as shlo
-from ttmlir.dialects.props import dense_values
+from ttmlir.ir.props import dense_values
 from ttmlir.errors import PassFailure
 
 

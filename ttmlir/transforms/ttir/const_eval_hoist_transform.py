@@ -24,8 +24,8 @@ from xdsl.passes import ModulePass
 from xdsl.traits import SymbolTable
 
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.op_table import IN_PLACE_OPERAND
-from ttmlir.dialects.sizes import element_bytes
+from ttmlir.ir.op_table import IN_PLACE_OPERAND
+from ttmlir.ir.sizes import element_bytes
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import FUNCTION_TYPE
 from ttmlir.transforms.ttnn.ttnn_file_split import CONST_EVAL

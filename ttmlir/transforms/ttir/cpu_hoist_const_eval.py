@@ -19,7 +19,7 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttir.const_eval_hoist_transform import is_const_eval
 from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import HOISTED_CALL, converted, cpu_module_of, cpu_type, declare_cpu_function

@@ -20,7 +20,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import FUNCTION_TYPE

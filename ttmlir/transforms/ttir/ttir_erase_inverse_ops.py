@@ -28,8 +28,8 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from ttmlir.dialects.props import KINDS, int_values, scalar
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.props import KINDS, int_values, scalar
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
 from ttmlir.dialects.ttnn import physical_shape

@@ -17,8 +17,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from ttmlir.dialects.props import KINDS
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.props import KINDS
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES, conv_dims
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
 from ttmlir.transforms.ttnn.ttnn_utils import helper_location

@@ -16,7 +16,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects.canonicalize import is_splat, splat_fill_value
-from ttmlir.dialects.props import KINDS
+from ttmlir.ir.props import KINDS
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 
 RESHAPE_CONSUMERS = frozenset({"ttir.add", "ttir.subtract", "ttir.multiply", "ttir.div", "ttir.pow", "ttir.broadcast"})

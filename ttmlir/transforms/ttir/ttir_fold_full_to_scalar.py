@@ -18,8 +18,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.canonicalize import CanonicalizePass
 
-from ttmlir.dialects.props import KINDS
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.props import KINDS
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.transforms.ttir.ttir_implicit_broadcast_fold import BROADCASTABLE, broadcast_result
 
 FILLS = ("ttir.full", "ttir.zeros", "ttir.ones")

@@ -47,8 +47,8 @@ from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from ttmlir.dialects.canonicalize import REWRITES
-from ttmlir.dialects.props import KINDS, int_values, scalar
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.props import KINDS, int_values, scalar
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES, broadcast_shape
 from ttmlir.transforms.ttir.ttir_fusing_norm import rms_norm
 from ttmlir.transforms.ttnn.ttnn_utils import helper_location

@@ -25,9 +25,9 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
-from ttmlir.dialects.props import conv3d_dims, int_triple
-from ttmlir.dialects.props import KINDS, int_values, scalar
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.props import conv3d_dims, int_triple
+from ttmlir.ir.props import KINDS, int_values, scalar
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttcore import is_constant_argument
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.spatial import pair, padding4

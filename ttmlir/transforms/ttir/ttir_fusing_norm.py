@@ -17,8 +17,8 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
-from ttmlir.dialects.props import KINDS, int_values
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.props import KINDS, int_values
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 
 VIEWS = ("ttir.reshape", "ttir.broadcast")

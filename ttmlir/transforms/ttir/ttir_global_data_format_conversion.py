@@ -19,8 +19,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.props import KINDS
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.props import KINDS
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.errors import PassFailure
 

@@ -16,8 +16,8 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from ttmlir.dialects.props import KINDS, int_values
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.props import KINDS, int_values
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES, broadcast_shape
 
 BROADCASTABLE = frozenset({"unary", "binary", "ternary"})  # upstream's Broadcastable trait: the elementwise ops

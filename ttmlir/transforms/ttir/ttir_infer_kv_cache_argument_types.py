@@ -13,7 +13,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.transforms.shardy.sdy_user_priority_propagate import set_func_attr
 
 KV_CACHE = "ttcore.kv_cache"

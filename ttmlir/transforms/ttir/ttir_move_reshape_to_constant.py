@@ -13,8 +13,8 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from ttmlir.dialects.props import KINDS
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.props import KINDS
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.transforms.ttir.ttir_fold_constant_reshape_broadcast import MOVES, erase_dead, fold_moves
 

@@ -21,7 +21,7 @@ from xdsl.ir import BlockArgument, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir import hardware
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassWarning
 
 WEIGHT_DTYPE = "ttcore.weight_dtype"

@@ -28,10 +28,10 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects.conv import CONV1D_DIMS, conv1d_params
-from ttmlir.dialects.props import CONV3D_DIMS, conv3d_dims
-from ttmlir.dialects.props import FLOAT_TYPES, KINDS, int_values, scalar
+from ttmlir.ir.props import CONV3D_DIMS, conv3d_dims
+from ttmlir.ir.props import FLOAT_TYPES, KINDS, int_values, scalar
 from ttmlir.dialects.quant import UniformQuantizedType
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttml import as_4d
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.errors import PassFailure

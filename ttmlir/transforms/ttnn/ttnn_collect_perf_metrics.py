@@ -29,7 +29,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.hardware import CHIPS
-from ttmlir.dialects.props import int_values, scalar
+from ttmlir.ir.props import int_values, scalar
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttir.const_eval_hoist_transform import CONST_KINDS, arg_attrs, is_const_eval
 from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import FORWARD_DEVICE, FUNCTION_TYPE

@@ -16,7 +16,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import ttcore, ttnn
-from ttmlir.dialects.syntax import enum
+from ttmlir.ir.syntax import enum
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import FUNCTION_TYPE
 from ttmlir.transforms.ttnn.ttnn_tuplify_tensors import forward_functions

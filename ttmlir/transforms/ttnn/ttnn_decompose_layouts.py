@@ -25,7 +25,7 @@ from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import ttnn
-from ttmlir.dialects.props import KINDS
+from ttmlir.ir.props import KINDS
 from ttmlir.dialects.ttnn import TTNNLayoutAttr, TTNNOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import HOISTED_CALL

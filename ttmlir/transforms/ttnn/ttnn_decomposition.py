@@ -24,8 +24,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore, ttnn
-from ttmlir.dialects.props import KINDS
-from ttmlir.dialects.syntax import enum
+from ttmlir.ir.props import KINDS
+from ttmlir.ir.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.transforms.ttnn.ttnn_utils import device_of, helper_location, ttnn_op
 

@@ -20,7 +20,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttnn
-from ttmlir.dialects.props import KINDS
+from ttmlir.ir.props import KINDS
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.transforms.ttnn.ttnn_utils import frees_its_activation
 

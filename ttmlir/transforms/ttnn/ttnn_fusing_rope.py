@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from xdsl.ir import Operation, SSAValue
 
-from ttmlir.dialects.props import KINDS, int_values
+from ttmlir.ir.props import KINDS, int_values
 from ttmlir.dialects.ttnn import TILE, TTNNOp
 from ttmlir.transforms.ttnn.ttnn_utils import erase_unread, ttnn_op
 

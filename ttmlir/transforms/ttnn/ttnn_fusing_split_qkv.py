@@ -12,7 +12,7 @@ from collections import defaultdict
 
 from xdsl.ir import Block, Operation, SSAValue
 
-from ttmlir.dialects.props import KINDS, scalar
+from ttmlir.ir.props import KINDS, scalar
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.transforms.ttnn.ttnn_fusing_rope import emit_before
 from ttmlir.transforms.ttnn.ttnn_utils import erase_unread, ttnn_op

@@ -15,8 +15,8 @@ from xdsl.ir import Attribute, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import ttnn
-from ttmlir.dialects.props import KINDS
-from ttmlir.dialects.syntax import enum
+from ttmlir.ir.props import KINDS
+from ttmlir.ir.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.transforms.ttnn.ttnn_utils import helper_location, on_host, ttnn_op, with_conv2d_config
 

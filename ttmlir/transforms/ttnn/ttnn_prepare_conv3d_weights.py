@@ -15,7 +15,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.conv import TILE_WIDTH, prepared_conv3d_rows
-from ttmlir.dialects.props import KINDS, scalar
+from ttmlir.ir.props import KINDS, scalar
 from ttmlir.transforms.ttnn.ttnn_utils import helper_location, ttnn_op
 from ttmlir.transforms.ttnn.ttnn_workaround import Want, apply_workaround
 

@@ -23,7 +23,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ttmlir.dialects import ttnn
-from ttmlir.dialects.syntax import enum
+from ttmlir.ir.syntax import enum
 from ttmlir.transforms.ttnn.ttnn_utils import device_functions, ttnn_op
 from ttmlir.transforms.ttnn.ttnn_workaround import Want, retyped
 

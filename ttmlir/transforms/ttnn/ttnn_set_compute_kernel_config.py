@@ -16,7 +16,7 @@ from xdsl.dialects.builtin import BFloat16Type, ModuleOp, TensorType
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import ttnn
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure
 
 FIELDS = ("math_fidelity", "math_approx_mode", "fp32_dest_acc_en", "packer_l1_acc", "dst_full_sync_en")

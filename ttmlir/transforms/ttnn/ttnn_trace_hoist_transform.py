@@ -28,8 +28,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import trace, ttcore, ttnn
-from ttmlir.dialects.props import KINDS
-from ttmlir.dialects.syntax import enum
+from ttmlir.ir.props import KINDS
+from ttmlir.ir.syntax import enum
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttir.const_eval_hoist_transform import CONST_KINDS, arg_attrs
 from ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn import ttnn_empty

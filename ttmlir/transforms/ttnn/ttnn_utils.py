@@ -8,9 +8,9 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore, ttnn
-from ttmlir.dialects.props import KINDS
-from ttmlir.dialects.syntax import enum
-from ttmlir.dialects.tt_op import TTOp
+from ttmlir.ir.props import KINDS
+from ttmlir.ir.syntax import enum
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, TTNNOp
 from ttmlir.transforms.ttcore.register_device import device_module_of
 

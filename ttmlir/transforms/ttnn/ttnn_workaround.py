@@ -21,8 +21,8 @@ from xdsl.rewriter import Rewriter
 
 from ttmlir import hardware
 from ttmlir.dialects import ttcore, ttnn
-from ttmlir.dialects.props import KINDS, int_values, scalar
-from ttmlir.dialects.syntax import enum
+from ttmlir.ir.props import KINDS, int_values, scalar
+from ttmlir.ir.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttnn.ttnn_utils import device_of, helper_location, ttnn_op, with_fields

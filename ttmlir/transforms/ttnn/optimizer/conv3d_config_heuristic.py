@@ -12,7 +12,7 @@ from xdsl.ir import Operation
 
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.conv import TILE_WIDTH, round_up
-from ttmlir.dialects.props import scalar
+from ttmlir.ir.props import scalar
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttnn.ttnn_utils import with_fields

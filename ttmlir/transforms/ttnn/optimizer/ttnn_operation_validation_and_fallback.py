@@ -27,7 +27,7 @@ from xdsl.passes import ModulePass
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.errors import PassFailure
-from ttmlir.dialects.props import int_values, scalar
+from ttmlir.ir.props import int_values, scalar
 from ttmlir.transforms.ttnn.optimizer.ttnn_greedy_memory_layout_propagation import arch_of
 from ttmlir.transforms.ttnn.ttnn_utils import on_host, with_conv2d_config
 from ttmlir.transforms.ttnn.ttnn_workaround import WORKAROUNDS, Want, apply_workaround, retyped

@@ -3,7 +3,7 @@
 A row names the op, its family (which drives the shape rule, the TTNN lowering and the kernel),
 its operands (`x?` optional, `x*` variadic), its properties as `name:kind` (`=default` makes it
 optional with that default, `?` optional without one), its results and the TTNN op it lowers to.
-Property kinds are defined in `ttmlir.dialects.props`.
+Property kinds are defined in `ttmlir.ir.props`.
 """
 
 from __future__ import annotations

@@ -13,10 +13,9 @@ from xdsl.traits import (EffectInstance, MemoryEffect, MemoryEffectKind, MemoryF
                          Pure)
 from xdsl.utils.exceptions import VerifyException
 
-from ttmlir.dialects.canonicalize import patterns_for
-from ttmlir.dialects.op_table import POPULATED_DEFAULTS, OpRow
-from ttmlir.dialects.props import KINDS, default_attr
-from ttmlir.dialects.sizes import type_error
+from ttmlir.ir.op_table import POPULATED_DEFAULTS, OpRow
+from ttmlir.ir.props import KINDS, default_attr
+from ttmlir.ir.sizes import type_error
 from ttmlir.ir.canonicalization import TableCanonicalization
 
 ShapeRule = Callable[["TTOp"], Sequence[Sequence[int]] | None]
@@ -166,9 +165,9 @@ EFFECTS = {"creation": (AllocatesResults(),), "rand": (AllocatesResults(),), "ca
 
 
 def build_op_class(dialect: str, row: OpRow, base: type[TTOp], shape_rule: ShapeRule | None,
-                   dialect_ops: dict[str, type[TTOp]]) -> type[TTOp]:
+                   dialect_ops: dict[str, type[TTOp]], patterns: Callable[[str], tuple]) -> type[TTOp]:
     """One IRDL class for one table row: fields from the row, shape rule from the family; `dialect_ops` is the
-    dialect's table of classes, which its canonicalization rewrites build from."""
+    dialect's table of classes, which its canonicalization `patterns` (by op name) build from."""
     op_name = row.name
     flexible = sum(n[-1] in "?*" for n in row.operands)
     fields: dict[str, object] = {"name": f"{dialect}.{op_name}", "__doc__": row.summary}
@@ -181,7 +180,7 @@ def build_op_class(dialect: str, row: OpRow, base: type[TTOp], shape_rule: Shape
     for result in row.results:
         fields[result.rstrip("*?")] = (var_result_def() if result.endswith("*") else
                                        opt_result_def() if result.endswith("?") else result_def())
-    fields["traits"] = traits_def(*EFFECTS.get(row.family, (Pure(),)), TableCanonicalization(dialect_ops, patterns_for))
+    fields["traits"] = traits_def(*EFFECTS.get(row.family, (Pure(),)), TableCanonicalization(dialect_ops, patterns))
     if flexible > 1:
         fields["irdl_options"] = (AttrSizedOperandSegments(as_property=True),)
     camel = "".join(p.capitalize() for p in op_name.split("_")) + "Op"
