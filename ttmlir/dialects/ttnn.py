@@ -15,10 +15,10 @@ from ttmlir.ir.props import KINDS, Kind, scalar
 from ttmlir.ir.syntax import enum
 from ttmlir.dialects.canonicalize import patterns_for
 from ttmlir.ir.tt_op import TTOp, WholeMessageError, build_op_class
-from ttmlir.dialects.ttir import (SHAPE_RULES, check_repeat, collective_dim, commas, first_shape, matmul,
-                                  matmul_product_shape, paged_fill_cache,
-                                  paged_update_cache, reduce_type_in, reduction,
-                                  result_shape, same_rank, same_shape, shape_of)
+from ttmlir.dialects.ttir import SHAPE_RULES
+from ttmlir.dialects.ttir_shapes import (check_repeat, commas, first_shape, matmul, matmul_product_shape,
+                                         paged_fill_cache, reduction, result_shape, same_shape, shape_of)
+from ttmlir.dialects.ttir_shapes_nn import collective_dim, paged_update_cache, reduce_type_in, same_rank
 
 from ttmlir.dialects.ttnn_attrs import *  # noqa: F401,F403 - the dialect's attributes are ttnn.<Name> too
 

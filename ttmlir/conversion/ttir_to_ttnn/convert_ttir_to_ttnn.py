@@ -30,12 +30,12 @@ from ttmlir.ir.op_table import IN_PLACE_OPERAND
 from ttmlir.ir.props import KINDS, dense_values, int_values, scalar
 from ttmlir.ir.syntax import enum
 from ttmlir.ir.tt_op import TTOp
-from ttmlir.dialects.ttir import broadcast_shape, first_shape, matmul_product_shape
+from ttmlir.dialects.ttir_shapes import broadcast_shape, first_shape, matmul_product_shape
 from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, TTNNOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import FORWARD_CPU, FUNCTION_TYPE
 from ttmlir.transforms.ttnn.ttnn_utils import (device_functions, device_of, helper_location, interleaved_memory_config,
-                                      mesh_shape_of, ttnn_op)
+                                               mesh_shape_of, ttnn_op)
 from ttmlir.spatial import padding4, pair, round_up
 
 

@@ -19,7 +19,8 @@ from xdsl.rewriter import Rewriter
 
 from ttmlir.ir.props import KINDS
 from ttmlir.ir.tt_op import TTOp
-from ttmlir.dialects.ttir import TTIR_OP_CLASSES, conv_dims
+from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+from ttmlir.dialects.ttir_shapes_nn import conv_dims
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
 from ttmlir.transforms.ttnn.ttnn_utils import helper_location
 

@@ -49,11 +49,12 @@ from xdsl.transforms.dead_code_elimination import region_dce
 from ttmlir.dialects.canonicalize import REWRITES
 from ttmlir.ir.props import KINDS, int_values, scalar
 from ttmlir.ir.tt_op import TTOp
-from ttmlir.dialects.ttir import TTIR_OP_CLASSES, broadcast_shape
+from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+from ttmlir.dialects.ttir_shapes import broadcast_shape
 from ttmlir.transforms.ttir.ttir_fusing_norm import rms_norm
 from ttmlir.transforms.ttnn.ttnn_utils import helper_location
 from ttmlir.transforms.ttir.ttir_fusing_conv import (batch_norm_after_conv, conv_bias, conv_multiply, conv_sum,
-                                            pad_into_conv3d)
+                                                     pad_into_conv3d)
 
 
 def _bias_fits(bias_shape, out_shape) -> bool:

@@ -18,7 +18,8 @@ from xdsl.rewriter import Rewriter
 
 from ttmlir.ir.props import KINDS, int_values
 from ttmlir.ir.tt_op import TTOp
-from ttmlir.dialects.ttir import TTIR_OP_CLASSES, broadcast_shape
+from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+from ttmlir.dialects.ttir_shapes import broadcast_shape
 
 BROADCASTABLE = frozenset({"unary", "binary", "ternary"})  # upstream's Broadcastable trait: the elementwise ops
 NOT_BROADCASTABLE = frozenset({"clamp_tensor"})  # its bounds are broadcast explicitly (its canonicalization)

@@ -292,7 +292,7 @@ def _linear_bias_added_apart(op: TTNNOp) -> list[Operation] | None:
     """The fused linear adds the first row of its bias tile to every row: a weight with batch dims, or a bias with
     more than one row (or not as wide as the product), runs as a matmul, an add broadcasting the bias, a reshape
     to the declared result and the activation, if any."""
-    from ttmlir.dialects.ttir import broadcast_shape, matmul_product_shape
+    from ttmlir.dialects.ttir_shapes import broadcast_shape, matmul_product_shape
 
     groups = op.operand_groups()
     if not groups["bias"]:
