@@ -13,13 +13,13 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (AnyFloat, BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type, FloatAttr,
-                                   IntegerAttr, IntegerType, ModuleOp, StringAttr, TensorType, i32)
+from xdsl.dialects.builtin import (AnyFloat, BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type,
+                                   FloatAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, TensorType, i32)
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import stablehlo as shlo
-from ttmlir.dialects.canonicalize import is_splat
+from ttmlir.dialects.tt_rewrites import is_splat
 from ttmlir.ir.props import KINDS, default_attr
 from ttmlir.dialects.stablehlo import int_of, ints_of
 from ttmlir.errors import PassFailure

@@ -22,7 +22,7 @@ from xdsl.traits import SymbolTable
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from ttmlir.dialects import ttcore, ttnn
-from ttmlir.dialects.canonicalize import splat_fill_value
+from ttmlir.dialects.tt_rewrites import splat_fill_value
 from ttmlir.dialects.conv import TILE_WIDTH
 from ttmlir.ir.props import int_triple
 from ttmlir.dialects.debug import DebugOp

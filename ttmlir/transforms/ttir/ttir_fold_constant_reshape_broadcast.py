@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, ModuleOp,
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from ttmlir.dialects.canonicalize import is_splat, splat_fill_value
+from ttmlir.dialects.tt_rewrites import is_splat, splat_fill_value
 from ttmlir.ir.props import KINDS
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 

@@ -298,8 +298,8 @@ def _scaled_sum(multiply: Operation) -> None:
         total = _producer(product, "sum")
         if total is None or not product.has_one_use() or product.type != multiply.results[0].type:
             continue
-        from ttmlir.dialects.canonicalize import _constant_fill
-        factor, shape = _constant_fill(scale), total.operands[0].type.get_shape()
+        from ttmlir.dialects.tt_rewrites import constant_fill
+        factor, shape = constant_fill(scale), total.operands[0].type.get_shape()
         dims = int_values(total.prop("dim_arg")) if total.prop("dim_arg") is not None else range(len(shape))
         count = math.prod(shape[d] for d in dims)
         tolerance = PRECISION.get(str(multiply.results[0].type.element_type))
@@ -447,12 +447,12 @@ MAX_CONE = 16  # ops: activations are small; a larger elementwise graph is not s
 
 
 def _splat(value: SSAValue) -> float | None:
-    from ttmlir.dialects.canonicalize import _constant_fill
+    from ttmlir.dialects.tt_rewrites import constant_fill
 
     owner = value.owner
     if isinstance(owner, TTOp) and owner.ROW.family == "fill":
         return 0.0 if owner.ROW.name == "zeros" else 1.0
-    fill = _constant_fill(value)
+    fill = constant_fill(value)
     return None if fill is None else float(fill)
 
 

@@ -38,8 +38,8 @@ def _through_views(value: SSAValue, chain: list[Operation]) -> SSAValue:
 
 
 def _splat(value: SSAValue) -> float | None:
-    from ttmlir.dialects.canonicalize import _constant_fill
-    fill = _constant_fill(value)
+    from ttmlir.dialects.tt_rewrites import constant_fill
+    fill = constant_fill(value)
     return None if fill is None else float(fill)
 
 
