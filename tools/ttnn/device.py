@@ -81,7 +81,8 @@ SIZING_KEYWORDS = ("l1_small_size", "trace_region_size", "num_command_queues", "
 
 def open_device(device_id: int = 0, arch: str = "wormhole_b0", mesh_shape: tuple[int, int] = (1, 1),
                 dispatch_core_config: DispatchCoreConfig | None = None, **sizes) -> Device:
-    """A simulated device (`arch` wormhole_b0 or blackhole)."""
+    """A simulated device (`arch` wormhole_b0 or blackhole, or a `ttnn.device.Arch`)."""
+    arch = arch.value if isinstance(arch, Arch) else arch
     if arch not in ("wormhole_b0", "blackhole"):
         raise ValueError(f"unknown arch '{arch}': wormhole_b0 or blackhole")
     for key, value in sizes.items():

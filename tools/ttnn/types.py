@@ -181,6 +181,8 @@ class MemoryConfig:
                             f"(2D shard specs only)")
         if isinstance(memory_layout, BufferType):  # MemoryConfig(buffer_type, ...) spelled positionally
             raise TypeError("ttnn.MemoryConfig: the first argument is the TensorMemoryLayout")
+        if shard_spec is not None and not isinstance(shard_spec, ShardSpec):
+            raise TypeError(f"ttnn.MemoryConfig: shard_spec must be a ttnn.ShardSpec, got {type(shard_spec).__name__}")
         if shard_spec is not None and memory_layout not in SHARDED:
             raise ValueError(f"ttnn.MemoryConfig: a shard spec needs a sharded memory layout, got {memory_layout}")
         if memory_layout in SHARDED and buffer_type != BufferType.L1:

@@ -4,6 +4,9 @@ parameters, what generated code calls) stand for every op no module wraps."""
 
 from __future__ import annotations
 
+import functools
+import inspect
+
 import ttnn.tensor as _tensor
 from ttnn.operations import core, creation, data_movement, eltwise, matmul, normalization, reduction, table
 
@@ -14,11 +17,28 @@ for _module in MODULES:
 
 
 def functions() -> dict:
-    """Every op function by its callee (`add`, `transformer.concatenate_heads`): the table's, then the modules'."""
+    """Every op function by its callee (`add`, `transformer.concatenate_heads`): the modules' (tt-metal's
+    signatures), else the table's; a call that does not bind to tt-metal's signature but to the op's row (as
+    generated code spells it: `ttnn.full(device, shape=..., fill_value=...)`) runs the table's function."""
     found = table.table_functions()
     for module in MODULES:
-        found.update(module.FUNCTIONS)
+        for name, function in module.FUNCTIONS.items():
+            found[name] = _either(function, found[name]) if name in found else function
     return found
+
+
+def _either(wrapper, compiled):
+    signature = inspect.signature(wrapper)
+
+    def op(*args, **kwargs):
+        try:
+            signature.bind(*args, **kwargs)
+        except TypeError:
+            return compiled(*args, **kwargs)
+        return wrapper(*args, **kwargs)
+
+    functools.update_wrapper(op, wrapper)
+    return op
 
 
 def get_golden_function(operation):

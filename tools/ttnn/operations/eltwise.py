@@ -158,10 +158,10 @@ def pow(input_tensor, exponent, *, memory_config=None, output_tensor=None, **ext
     return store(result, output_tensor, "pow")
 
 
-def where(condition, true_value, false_value, *, memory_config=None, output_tensor=None, **extra):
+def where(condition, true_value, false_value, *, memory_config=None, output_tensor=None, dtype=None, **extra):
     _check("where", extra)
     like = condition
-    return store(call("where", condition, _operand(true_value, like), _operand(false_value, like),
+    return store(call("where", condition, _operand(true_value, like), _operand(false_value, like), dtype=dtype,
                       memory_config=memory_config), output_tensor, "where")
 
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import torch
 
-from ttnn.operations.eltwise import activate
 from ttnn.operations.table import call
 from ttnn.tensor import Tensor
-from ttnn.types import CoreGrid
+from ttnn.types import CoreGrid, UnaryWithParam
 
 
 def _check_grid(core_grid, a: Tensor, callee: str) -> None:
@@ -22,7 +21,16 @@ def _check_grid(core_grid, a: Tensor, callee: str) -> None:
                            f"{grid.y}x{grid.x} grid")
 
 
-def _finish(result: Tensor, dtype, activation, callee: str) -> Tensor:
+def _name(activation):
+    """The fused activation as the kernel names it (its unary op); the kernel refuses a name it does not know."""
+    if isinstance(activation, UnaryWithParam):
+        if activation.param is not None:
+            raise ValueError(f"a matmul fuses a unary op without a parameter, got {activation}")
+        return activation.op_type.value
+    return activation
+
+
+def _finish(result: Tensor, dtype) -> Tensor:
     if dtype is not None and dtype != result.dtype:
         result = call("typecast", result, dtype=dtype)
     return result
@@ -34,29 +42,23 @@ def matmul(input_tensor_a: Tensor, input_tensor_b: Tensor, *, transpose_a: bool 
     _check_grid(core_grid, input_tensor_a, "matmul")
     if output_tile is not None or optional_output_tensor is not None:
         raise ValueError("ttnn.matmul(): output_tile/optional_output_tensor are not supported by the simulated device")
-    fused = activation if activation in (None, "relu", "gelu", "silu", "sigmoid") else None
     result = call("matmul", input_tensor_a, input_tensor_b, transpose_a=transpose_a, transpose_b=transpose_b,
                   memory_config=memory_config, program_config=program_config,
-                  compute_kernel_config=compute_kernel_config, activation=fused, **compiler)
-    if activation is not None and fused is None:
-        result = activate(result, [activation], "matmul")
-    return _finish(result, dtype, activation, "matmul")
+                  compute_kernel_config=compute_kernel_config, activation=_name(activation), **compiler)
+    return _finish(result, dtype)
 
 
-def linear(input_tensor_a: Tensor, input_tensor_b: Tensor, *, bias=None, transpose_a: bool = False,
+def linear(input_tensor_a: Tensor, input_tensor_b: Tensor, bias=None, *, transpose_a: bool = False,
            transpose_b: bool = False, memory_config=None, dtype=None, program_config=None, activation=None,
            compute_kernel_config=None, core_grid=None, output_tile=None, optional_output_tensor=None,
            **compiler) -> Tensor:
     _check_grid(core_grid, input_tensor_a, "linear")
     if output_tile is not None or optional_output_tensor is not None:
         raise ValueError("ttnn.linear(): output_tile/optional_output_tensor are not supported by the simulated device")
-    fused = activation if activation in (None, "relu", "gelu", "silu", "sigmoid") else None
     result = call("linear", input_tensor_a, input_tensor_b, bias, transpose_a=transpose_a, transpose_b=transpose_b,
                   memory_config=memory_config, program_config=program_config,
-                  compute_kernel_config=compute_kernel_config, activation=fused, **compiler)
-    if activation is not None and fused is None:
-        result = activate(result, [activation], "linear")
-    return _finish(result, dtype, activation, "linear")
+                  compute_kernel_config=compute_kernel_config, activation=_name(activation), **compiler)
+    return _finish(result, dtype)
 
 
 FUNCTIONS = {"matmul": matmul, "linear": linear}

@@ -31,7 +31,7 @@ def scale_mask_softmax(input_tensor: Tensor, scale: float | None = None, mask: T
 
 
 def _norm(name: str):
-    def op(input_tensor: Tensor, *, epsilon: float = 1e-12, weight=None, bias=None, residual_input_tensor=None,
+    def op(input_tensor: Tensor, weight=None, bias=None, *, epsilon: float = 1e-12, residual_input_tensor=None,
            memory_config=None, program_config=None, compute_kernel_config=None, **compiler):
         x = input_tensor if residual_input_tensor is None else call("add", input_tensor, residual_input_tensor)
         kwargs = {"weight": weight, "bias": bias, "epsilon": float(epsilon), "compute_config": compute_kernel_config}
@@ -46,8 +46,8 @@ def _norm(name: str):
     return op
 
 
-def group_norm(input_tensor: Tensor, *, num_groups: int, epsilon: float = 1e-5, input_mask=None, weight=None,
-               bias=None, memory_config=None, **extra) -> Tensor:
+def group_norm(input_tensor: Tensor, input_mask=None, weight=None, bias=None, *, num_groups: int,
+               epsilon: float = 1e-5, memory_config=None, **extra) -> Tensor:
     return call("group_norm", input_tensor, input_mask=input_mask, weight=weight, bias=bias, num_groups=num_groups,
                 epsilon=float(epsilon), memory_config=memory_config)
 

@@ -7,6 +7,7 @@ import torch
 
 from ttnn.operations.table import call, to_scalar_tensor
 from ttnn.tensor import Tensor
+from ttnn.types import CoreRangeSet
 
 
 def _dims(dim, rank: int):
@@ -18,7 +19,8 @@ def _dims(dim, rank: int):
 
 def _reduction(name: str):
     def op(input_tensor: Tensor, dim=None, keepdim: bool = False, *, memory_config=None, compute_kernel_config=None,
-           scalar: float = 1.0, correction: bool = True, **compiler):
+           scalar: float = 1.0, correction: bool = True, sub_core_grids=None, **compiler):
+        _check_cores(name, sub_core_grids, input_tensor)
         if scalar != 1.0:
             if name != "sum":
                 raise ValueError(f"ttnn.{name}(): scalar= scales a sum only")
@@ -37,6 +39,18 @@ def _reduction(name: str):
     op.__name__ = name
     op.__doc__ = f"ttnn.{name}(input_tensor, dim=None, keepdim=False, *, memory_config=None)"
     return op
+
+
+def _check_cores(callee: str, cores, tensor: Tensor) -> None:
+    """`sub_core_grids` confines the op to those cores; they must exist on the device."""
+    if cores is None:
+        return
+    device = tensor.device()
+    grid = device.core_grid if device is not None else None
+    for x, y in CoreRangeSet(cores).cores():
+        if grid is not None and not (x < grid.x and y < grid.y):
+            raise RuntimeError(f"ttnn.{callee}(): core ({x}, {y}) of sub_core_grids is outside the device's "
+                               f"{grid.y}x{grid.x} grid")
 
 
 def _moment(name: str, x: Tensor, kwargs: dict, correction: bool) -> Tensor:
@@ -84,7 +98,7 @@ FUNCTIONS = {**{name: _reduction(name) for name in REDUCTIONS},
 def _golden(fn):
     def golden(x, dim=None, keepdim=False, **_):
         if dim is None:
-            return fn(x)
+            return fn(x, dim=tuple(range(x.dim())), keepdim=True) if keepdim else fn(x)
         return fn(x, dim=dim, keepdim=keepdim)
     return golden
 

@@ -130,7 +130,7 @@ def run(row, callee: str, args: tuple, kwargs: dict, shape=None):
         if not isinstance(value, Tensor):
             raise TypeError(f"ttnn.{callee}(): expected a ttnn.Tensor, got {type(value).__name__}")
         t = value.value
-        ref = describe(t.shape, t.dtype, t.layout, t.buffer_type, t.memory_layout)
+        ref = describe(t.shape, t.dtype, t.layout, t.buffer_type, t.memory_layout, t.shard_grid)
         ref.globalId = device.global_id()
         pool[ref.globalId] = t
         return ref
