@@ -143,7 +143,7 @@ def test_ttnn_api_refuses_what_it_cannot_do():
         ttnn.matmul(t, t, activation="bogus")
     with pytest.raises(ValueError, match="3 values for shape \\[2, 2\\]"):
         ttnn.Tensor([1.0, 2.0, 3.0], [2, 2], ttnn.float32, ttnn.ROW_MAJOR_LAYOUT)
-    with pytest.raises(ValueError, match="sharded memory configs are not supported"):
+    with pytest.raises(TypeError, match="shard_spec must be a ttnn.ShardSpec"):
         ttnn.MemoryConfig(ttnn.TensorMemoryLayout.HEIGHT_SHARDED, ttnn.BufferType.L1, object())
 
 

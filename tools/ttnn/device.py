@@ -1,10 +1,13 @@
-"""Simulated devices: a mesh of Wormhole/Blackhole chips with the runtime's allocator, and the op log the perf
-model fills (what `ttrt emitpy --memory` and the perf report read)."""
+"""Simulated devices: a mesh of Wormhole/Blackhole chips with the runtime's allocator, the op log the perf model
+fills (what `ttrt emitpy --memory` and the perf report read) and tt-metal's program cache."""
 
 from __future__ import annotations
 
+import contextlib
+
 from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import ProgramContext
+from ttnn.types import Arch, CoreCoord, CoreGrid, CoreRangeSet, DispatchCoreConfig
 
 
 class Device:
@@ -19,12 +22,14 @@ class Device:
         self.context = ProgramContext(binary=None, program_index=0, device=self.mesh)
         self.next_id = 0
         self.is_open = True
+        # tt-metal caches one compiled program per op and operand signature; on by default, as in tt-metal
+        self.program_cache: set | None = set()
 
     def id(self) -> int:
         return self.device_id
 
-    def arch(self) -> str:
-        return self.mesh.arch
+    def arch(self) -> Arch:
+        return Arch(self.mesh.arch)
 
     def get_num_devices(self) -> int:
         return self.mesh.num_chips
@@ -33,11 +38,33 @@ class Device:
     def shape(self) -> tuple[int, int]:
         return self.mesh.mesh_shape
 
-    def compute_with_storage_grid_size(self):
-        from types import SimpleNamespace
-
+    def compute_with_storage_grid_size(self) -> CoreCoord:
         y, x = self.mesh.chips[0].facts.grid
-        return SimpleNamespace(x=x, y=y)
+        return CoreCoord(x, y)
+
+    @property
+    def core_grid(self) -> CoreGrid:
+        y, x = self.mesh.chips[0].facts.grid
+        return CoreGrid(y=y, x=x)
+
+    def enable_program_cache(self) -> None:
+        if self.program_cache is None:
+            self.program_cache = set()
+
+    def disable_and_clear_program_cache(self) -> None:
+        self.program_cache = None
+
+    def clear_program_cache(self) -> None:
+        if self.program_cache is not None:
+            self.program_cache.clear()
+
+    def num_program_cache_entries(self) -> int:
+        return len(self.program_cache or ())
+
+    def note_program(self, key) -> None:
+        """An op ran: its program is compiled once per signature while the cache is on."""
+        if self.program_cache is not None:
+            self.program_cache.add(key)
 
     def global_id(self) -> int:
         self.next_id += 1
@@ -47,10 +74,24 @@ class Device:
         return f"<simulated {self.mesh.arch} device {self.device_id}, mesh {self.mesh.mesh_shape}>"
 
 
-def open_device(device_id: int = 0, arch: str = "wormhole_b0", mesh_shape: tuple[int, int] = (1, 1)) -> Device:
-    """A simulated device (`arch` wormhole_b0 or blackhole)."""
+# open_device's keywords that size device regions or pick dispatch cores: the simulated device models the
+# L1/DRAM banks and trace region from its chip's facts, so these are checked but change nothing it models
+SIZING_KEYWORDS = ("l1_small_size", "trace_region_size", "num_command_queues", "worker_l1_size")
+
+
+def open_device(device_id: int = 0, arch: str = "wormhole_b0", mesh_shape: tuple[int, int] = (1, 1),
+                dispatch_core_config: DispatchCoreConfig | None = None, **sizes) -> Device:
+    """A simulated device (`arch` wormhole_b0 or blackhole, or a `ttnn.device.Arch`)."""
+    arch = arch.value if isinstance(arch, Arch) else arch
     if arch not in ("wormhole_b0", "blackhole"):
         raise ValueError(f"unknown arch '{arch}': wormhole_b0 or blackhole")
+    for key, value in sizes.items():
+        if key not in SIZING_KEYWORDS:
+            raise TypeError(f"ttnn.open_device() got an unexpected keyword argument '{key}'")
+        if not isinstance(value, int) or value < 0:
+            raise ValueError(f"ttnn.open_device(): {key} must be a size in bytes, got {value!r}")
+    if dispatch_core_config is not None and not isinstance(dispatch_core_config, DispatchCoreConfig):
+        raise TypeError("ttnn.open_device(): dispatch_core_config must be a ttnn.DispatchCoreConfig")
     return Device(device_id, arch, mesh_shape)
 
 
@@ -58,28 +99,26 @@ def close_device(device: Device) -> None:
     device.is_open = False
 
 
-class CoreCoord(tuple):
-    """A Tensix core's (x, y) on the device grid: `ttnn.CoreCoord(0, 0)`."""
-
-    def __new__(cls, x: int, y: int):
-        return super().__new__(cls, (int(x), int(y)))
+def CreateDevice(device_id: int = 0, **kwargs) -> Device:  # noqa: N802 (tt-metal's name)
+    return open_device(device_id, **kwargs)
 
 
-class CoreRange(tuple):
-    """The cores of a rectangle, corners included: `ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(7, 7))`."""
-
-    def __new__(cls, start: CoreCoord, end: CoreCoord):
-        return super().__new__(cls, (CoreCoord(*start), CoreCoord(*end)))
+def CloseDevice(device: Device) -> None:  # noqa: N802
+    close_device(device)
 
 
-class CoreRangeSet(frozenset):
-    """A set of core ranges: `ttnn.CoreRangeSet([ttnn.CoreRange(...)])`."""
+@contextlib.contextmanager
+def manage_device(device_id: int = 0, **kwargs):
+    """`with ttnn.manage_device(device_id=0) as device:` opens the device and closes it after."""
+    device = open_device(device_id, **kwargs)
+    try:
+        yield device
+    finally:
+        close_device(device)
 
-    def __new__(cls, ranges=()):
-        return super().__new__(cls, (CoreRange(*r) for r in ranges))
 
-    def num_cores(self) -> int:
-        return len({(x, y) for (x0, y0), (x1, y1) in self for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)})
+def synchronize_device(device: Device, cq_id: int = 0) -> None:
+    """Ops run to completion when called: nothing is in flight on the simulated device."""
 
 
 class GlobalSemaphore:

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from ttmlir.runtime import RuntimeFailure, executor
 from ttmlir.runtime.perf import estimate
+from ttnn.device import Device
+from ttnn.tensor import Tensor
 
 
 @dataclass
@@ -28,9 +30,6 @@ def _traces(device) -> dict[int, _Trace]:
 
 def _capturing(args: tuple, kwargs: dict):
     """The device among the call's arguments (or its tensors') that is capturing a trace, if any."""
-    from ttnn.device import Device
-    from ttnn.tensor import Tensor
-
     for value in (*args, *kwargs.values()):
         for v in value if isinstance(value, (list, tuple)) else (value,):
             device = v if isinstance(v, Device) else v._device if isinstance(v, Tensor) else None

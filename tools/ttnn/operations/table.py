@@ -1,4 +1,4 @@
-"""The op functions of the simulated `ttnn` module, one per TTNN op of the compiler's table.
+"""The op functions of the simulated `ttnn` module as the compiler's table defines them, one per TTNN op.
 
 `ttnn.add(a, b, dtype=..., memory_config=...)` binds its arguments to the op's row (operands, then properties,
 as `ttmlir.conversion.ttnn_api` orders them), writes the op's flatbuffer table as the `.ttnn` writer would, and runs
@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import functools
 import time
-from types import SimpleNamespace
-
 import numpy as np
+import torch
 
 from ttmlir.conversion import ttnn_api
 from ttmlir.runtime import RuntimeFailure
@@ -22,32 +21,33 @@ from ttmlir.runtime.perf import estimate
 from ttmlir.runtime.tensor import materialize
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
+from ttnn.trace import call as trace_call
+from ttnn.device import Device
+from ttnn.tensor import Tensor, describe, from_torch, placement
+from ttnn.types import DataType, Layout, MemoryConfig
 
 # ops generated code never calls through the library (the device comes from utils.DeviceGetter; ttnn.generic
 # runs the compiler's own kernels); global semaphores are the device's own objects (`ttnn.device`)
 NOT_LIBRARY_CALLS = {"get_device", "generic", "create_global_semaphore", "reset_global_semaphore"}
 
 
-def install_operations(namespace: dict) -> None:
-    """Define every op function (and the `transformer`/`experimental` submodules) in the ttnn module."""
+def table_functions() -> dict:
+    """Every op function by its callee (`add`, `transformer.concatenate_heads`), with the compiler's parameters."""
     from ttmlir.dialects.ttnn import TTNN_ROWS
 
+    functions = {}
     for row in TTNN_ROWS:
         if row.name in NOT_LIBRARY_CALLS or row.name in ttnn_api.CONSTRUCTORS or any(r.endswith("*") for r in row.results) \
                 or ttnn_api.outside_ttnn(row.name):  # not ttnn's (ttml's training ops)
             continue
-        *modules, leaf = ttnn_api.callee_of(row.name).split(".")
-        holder = namespace
-        for part in modules:  # ttnn.transformer, ttnn.experimental
-            holder = vars(holder.setdefault(part, SimpleNamespace()))
-        holder[leaf] = _op_function(row, ".".join([*modules, leaf]))
+        callee = ttnn_api.callee_of(row.name)
+        functions[callee] = _op_function(row, callee)
+    return functions
 
 
 def _op_function(row, callee: str):
-    from ttnn import trace
-
     def op(*args, **kwargs):  # a call under trace capture is recorded, to be replayed by ttnn.execute_trace
-        return trace.call(lambda *a, **k: run(row, callee, a, k), args, kwargs)
+        return trace_call(lambda *a, **k: run(row, callee, a, k), args, kwargs)
 
     op.__name__, op.__qualname__ = callee.split(".")[-1], callee
     op.__doc__ = f"ttnn.{callee}: {row.summary}"
@@ -75,7 +75,6 @@ def bind(row, callee: str, args: tuple, kwargs: dict) -> dict:
     original = {v: k for k, v in ttnn_api.RENAMED.get(row.name, {}).items()}
     bound = {original.get(k, k): v for k, v in bound.items()}
     if row.name in ttnn_api.ALTERNATIVES:  # the overload's slot: the operand, else the property it stands for
-        from ttnn.tensor import Tensor
         operand, prop = ttnn_api.ALTERNATIVES[row.name]
         given = bound.get(operand)
         if given is not None and not isinstance(given, Tensor):
@@ -107,9 +106,6 @@ def construct(name: str, args: tuple, kwargs: dict, shape):
 
 
 def run(row, callee: str, args: tuple, kwargs: dict, shape=None):
-    from ttnn.device import Device
-    from ttnn.tensor import Tensor, describe
-
     bound = bind(row, callee, args, kwargs)
     if shape is not None:
         bound["shape"] = shape
@@ -134,7 +130,7 @@ def run(row, callee: str, args: tuple, kwargs: dict, shape=None):
         if not isinstance(value, Tensor):
             raise TypeError(f"ttnn.{callee}(): expected a ttnn.Tensor, got {type(value).__name__}")
         t = value.value
-        ref = describe(t.shape, t.dtype, t.layout, t.buffer_type, t.memory_layout)
+        ref = describe(t.shape, t.dtype, t.layout, t.buffer_type, t.memory_layout, t.shard_grid)
         ref.globalId = device.global_id()
         pool[ref.globalId] = t
         return ref
@@ -150,13 +146,22 @@ def run(row, callee: str, args: tuple, kwargs: dict, shape=None):
             setattr(table, fbu.field(name), encode(kind, value, callee, name))
     first = next((t.value for t in tensors), None)
     results = _result_refs(row, table, bound, first, describe, device)
-    return _execute(row, callee, table, results, ctx, device)
+    # one compiled program per op and operand signature, as tt-metal's program cache keys them
+    device.note_program((row.name, tuple((tuple(t.value.shape), t.value.dtype, t.value.layout, t.value.memory_layout)
+                                         for t in tensors), repr(bound.get("memory_config"))))
+    outputs = _execute(row, callee, table, results, ctx, device)
+    config = bound.get("memory_config")
+    spec = config.shard_spec if isinstance(config, MemoryConfig) and config.is_sharded() else \
+        next((t._shard_spec for t in tensors if t._shard_spec is not None), None)
+    for out in outputs if isinstance(outputs, tuple) else (outputs,):
+        if isinstance(out, Tensor) and (out.value.memory_layout or "").endswith("sharded"):
+            out._shard_spec = spec
+    return outputs
 
 
 @functools.lru_cache(maxsize=1)
 def _host_device():
     """The device host-only ops are timed on (no buffer of theirs is allocated on it)."""
-    from ttnn.device import Device
     return Device(-1)
 
 
@@ -172,36 +177,35 @@ def _set(table, name: str, value, callee: str) -> None:
     setattr(table, attr, value)
 
 
-def _placement(row, bound: dict, first) -> tuple[str, str | None]:
-    """The buffer and memory layout of the op's results."""
+def _placement(row, bound: dict, first, shape, layout: str, device) -> tuple[str, str | None, tuple | None]:
+    """The buffer, memory layout and shard grid of the op's results."""
     config = bound.get("memory_config")
     if row.name == "from_device":
-        return "system_memory", None
+        return "system_memory", None, None
     if row.family == "prepare_conv2d":  # the conv's weights live on its device
-        return "dram", "interleaved"
+        return "dram", "interleaved", None
     if config is not None:
-        return config.buffer_type.value, config.memory_layout.value
+        return placement(config, device, shape, layout)
     if row.name == "to_device" or (first is None and bound.get("device") is not None):
-        return "dram", "interleaved"
+        return "dram", "interleaved", None
     if first is None:
-        return "system_memory", None
-    return first.buffer_type, first.memory_layout
+        return "system_memory", None, None
+    return first.buffer_type, first.memory_layout, first.shard_grid
 
 
 def _result_refs(row, table, bound: dict, first, describe, device) -> list:
     """The op's result references: shape, format and placement as the call gives them (a computed shape replaces
     the provisional one before the values are stored)."""
-    from ttnn import Layout
     dtype = bound.get("dtype") or bound.get("output_dtype") or bound.get("input_dtype")
     layout = bound.get("layout") or (Layout.TILE if row.family == "prepare_conv2d" else None)
     shape = bound.get("shape")
-    buffer, memory_layout = _placement(row, bound, first)
+    shape = list(shape) if shape is not None else (first.shape if first is not None else [1])
+    layout = layout.value if layout is not None else (first.layout if first is not None else "row_major")
+    buffer, memory_layout, grid = _placement(row, bound, first, shape, layout, device)
     refs = []
     for name in row.results:
-        ref = describe(list(shape) if shape is not None else (first.shape if first is not None else [1]),
-                       dtype.value if dtype is not None else (first.dtype if first is not None else "f32"),
-                       layout.value if layout is not None else (first.layout if first is not None else "row_major"),
-                       buffer, memory_layout)
+        ref = describe(shape, dtype.value if dtype is not None else (first.dtype if first is not None else "f32"),
+                       layout, buffer, memory_layout, grid)
         ref.globalId = device.global_id()
         setattr(table, "out" if name == "result" else fbu.field(name), ref)
         refs.append(ref)
@@ -209,8 +213,6 @@ def _result_refs(row, table, bound: dict, first, describe, device) -> list:
 
 
 def _execute(row, callee: str, table, refs: list, ctx, device):
-    from ttnn.tensor import Tensor, describe
-
     name, where = row.name, f"ttnn.{callee}"
     kernel = MESH_KERNELS.get(name) or KERNELS.get(name)
     if kernel is None:
@@ -255,13 +257,14 @@ def _execute(row, callee: str, table, refs: list, ctx, device):
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
-def _buffer_of(desc) -> tuple[str, str | None]:
+def _buffer_of(desc) -> tuple[str, str | None, tuple | None]:
     config = desc.layout.memoryConfig
     if config is None:
-        return "system_memory", None
+        return "system_memory", None, None
     buffer = fbu.enum_names(fb.BufferType)[config.bufferType]
     layout = None if config.tensorMemoryLayout is None else fbu.enum_names(fb.TensorMemoryLayout)[config.tensorMemoryLayout]
-    return buffer, layout
+    grid = (desc.layout.grid.y, desc.layout.grid.x) if (layout or "").endswith("sharded") else None
+    return buffer, layout, grid
 
 
 def encode(kind: str, value, callee: str, name: str):
@@ -305,3 +308,29 @@ def encode(kind: str, value, callee: str, name: str):
     if kind in ("bool", "str", "f32", "number") or kind in ttnn_api.INT_KINDS:
         return value
     raise TypeError(f"ttnn.{callee}(): a '{kind}' argument ('{name}') is not supported by the simulator")
+
+
+@functools.lru_cache(maxsize=None)
+def _row(name: str):
+    from ttmlir.dialects.ttnn import TTNN_ROWS
+    return next(r for r in TTNN_ROWS if r.name == name)
+
+
+def call(name: str, *args, **kwargs):
+    """Run the TTNN op `name` (its row's parameters, the compiler's spelling), recorded under trace capture."""
+    row = _row(name)
+    callee = ttnn_api.callee_of(name)
+    return trace_call(lambda *a, **k: run(row, callee, a, k), args, kwargs)
+
+
+def to_scalar_tensor(value, like: Tensor) -> Tensor:
+    """A Python scalar as the one-element operand a binary op broadcasts (as tt-metal fills a scalar's tile), in the
+    other operand's data type and placement."""
+    dtype = like.dtype
+    if dtype.value.startswith("bfp"):  # a block-float tile of one value: keep the scalar exact in bf16
+        dtype = DataType.BFLOAT16
+    rank = max(1, len(like.shape))
+    device = like.device()
+    config = None if device is None else MemoryConfig(buffer_type=like.memory_config().buffer_type)
+    return from_torch(torch.full([1] * rank, float(value)), dtype=dtype, layout=like.layout, device=device,
+                      memory_config=config)

@@ -1,0 +1,105 @@
+"""Data movement with tt-metal's signatures: permute, transpose, concat, pad, slice (with steps, and `tensor[...]`),
+repeat, repeat_interleave, split, chunk, embedding, each the TTNN op the simulator runs."""
+
+from __future__ import annotations
+
+import torch
+
+from ttnn.operations.table import call
+from ttnn.tensor import Tensor
+
+
+def permute(input_tensor: Tensor, dims, *, memory_config=None, pad_value: float = 0.0, **compiler) -> Tensor:
+    rank = len(input_tensor.shape)
+    if len(dims) != rank:
+        raise RuntimeError("The number of dimensions in the tensor input does not match the length of the desired "
+                           "ordering")
+    kwargs = {"permutation": [d % rank for d in dims], "pad_value": float(pad_value), "memory_config": memory_config}
+    kwargs.update(compiler)
+    return call("permute", input_tensor, **kwargs)
+
+
+def transpose(input_tensor: Tensor, dim1: int, dim2: int, *, memory_config=None, **extra) -> Tensor:
+    return call("transpose", input_tensor, dim0=dim1, dim1=dim2, memory_config=memory_config)
+
+
+def concat(tensors, dim: int = 0, *, memory_config=None, **extra) -> Tensor:
+    return call("concat", list(tensors), dim=dim, memory_config=memory_config)
+
+
+def pad(input_tensor: Tensor, padding, value: float, *, memory_config=None, **extra) -> Tensor:
+    """`padding` is one (before, after) pair per dimension, from the first (tt-metal's form)."""
+    pairs = [tuple(p) for p in padding]
+    pairs = [(0, 0)] * (len(input_tensor.shape) - len(pairs)) + pairs
+    return call("pad", input_tensor, padding=[v for p in pairs for v in p], value=float(value),
+                memory_config=memory_config)
+
+
+def slice(input_tensor: Tensor, starts, ends, steps=None, *, memory_config=None, **extra) -> Tensor:  # noqa: A001
+    steps = list(steps) if steps is not None else [1] * len(starts)
+    return call("slice_static", input_tensor, begins=list(starts), ends=list(ends), step=steps,
+                memory_config=memory_config)
+
+
+def getitem(input_tensor: Tensor, index) -> Tensor:
+    """`tensor[a:b, ..., c]`: a slice with steps; integer indices keep their dimension, as tt-metal's do."""
+    index = index if isinstance(index, tuple) else (index,)
+    shape = list(input_tensor.shape)
+    if len(index) > len(shape):
+        raise IndexError(f"too many indices for a tensor of rank {len(shape)}")
+    begins, ends, steps = [0] * len(shape), list(shape), [1] * len(shape)
+    for i, item in enumerate(index):
+        if isinstance(item, int):
+            item = item % shape[i]
+            begins[i], ends[i] = item, item + 1
+        elif isinstance(item, type(slice)) or hasattr(item, "indices"):
+            begins[i], ends[i], steps[i] = item.indices(shape[i])
+        else:
+            raise TypeError(f"ttnn.Tensor indices are ints and slices, got {type(item).__name__}")
+    return call("slice_static", input_tensor, begins=begins, ends=ends, step=steps)
+
+
+def repeat(input_tensor: Tensor, repetition_vector, *, memory_config=None, **extra) -> Tensor:
+    return call("repeat", input_tensor, repeat_dims=list(repetition_vector), memory_config=memory_config)
+
+
+def repeat_interleave(input_tensor: Tensor, repeats: int, dim: int, *, memory_config=None, **extra) -> Tensor:
+    return call("repeat_interleave", input_tensor, repeats=int(repeats), dim=dim, memory_config=memory_config)
+
+
+def split(input_tensor: Tensor, split_size, dim: int = 0, *, memory_config=None, **extra) -> list[Tensor]:
+    """Pieces of `split_size` along `dim` (the last may be smaller), or of the sizes listed."""
+    size = input_tensor.shape[dim]
+    sizes = [split_size] * (size // split_size) + ([size % split_size] if size % split_size else []) \
+        if isinstance(split_size, int) else list(split_size)
+    pieces, start = [], 0
+    for n in sizes:
+        begins = [0] * len(input_tensor.shape)
+        ends = list(input_tensor.shape)
+        begins[dim], ends[dim] = start, start + n
+        pieces.append(call("slice_static", input_tensor, begins=begins, ends=ends, step=[1] * len(ends),
+                           memory_config=memory_config))
+        start += n
+    return pieces
+
+
+def chunk(input_tensor: Tensor, chunks: int, dim: int = 0, **extra) -> list[Tensor]:
+    size = input_tensor.shape[dim]
+    return split(input_tensor, -(-size // chunks), dim)
+
+
+def embedding(input_tensor: Tensor, weight: Tensor, *, padding_idx=None, layout=None, dtype=None,
+              memory_config=None, **extra) -> Tensor:
+    if padding_idx is not None:
+        raise ValueError("ttnn.embedding(): padding_idx is not supported by the simulated device")
+    return call("embedding", input_tensor, weight, memory_config=memory_config, layout=layout, dtype=dtype)
+
+
+FUNCTIONS = {f.__name__: f for f in (permute, transpose, concat, pad, slice, getitem, repeat, repeat_interleave,
+                                     split, chunk, embedding)}
+GOLDEN = {"permute": lambda x, dims, **_: x.permute(*dims), "transpose": lambda x, a, b, **_: x.transpose(a, b),
+          "concat": lambda tensors, dim=0, **_: torch.cat(tensors, dim),
+          "repeat": lambda x, r, **_: x.repeat(*r),
+          "repeat_interleave": lambda x, repeats, dim, **_: torch.repeat_interleave(x, repeats, dim),
+          "embedding": lambda x, w, **_: torch.nn.functional.embedding(x, w),
+          "split": lambda x, s, dim=0, **_: torch.split(x, s, dim), "chunk": lambda x, c, dim=0, **_: torch.chunk(x, c, dim)}
