@@ -26,6 +26,7 @@ from ttmlir.errors import PassFailure
 from ttmlir.conversion.stablehlo_to_ttir.gspmd import convert_gspmd_to_ttir
 from ttmlir.conversion.stablehlo_to_ttir.shardy import convert_shardy_to_ttir
 from ttmlir.conversion.stablehlo_to_ttir.ccl import convert_stablehlo_ccl_to_ttir
+from ttmlir.transforms.stablehlo.cpu_hoist_non_lowerable_shlo_ops import host_can_run
 
 # stablehlo op -> ttir op, for ops whose operands, result and meaning are the same
 ELEMENTWISE = {"abs": "abs", "cbrt": "cbrt", "ceil": "ceil", "cosine": "cos", "exponential": "exp",
@@ -796,5 +797,12 @@ class ConvertStableHLOToTTIRPass(ModulePass):
         for op in stablehlo_ops(module):
             if op.name == "stablehlo.return":
                 continue
-            if not convert_op(op) and not self.enable_partial_conversion:
+            try:
+                converted = convert_op(op)
+            except PassFailure:
+                # a form the device patterns refuse stays for the host when it can run it (the CPU fallback)
+                if not (self.enable_partial_conversion and host_can_run(op)):
+                    raise
+                converted = True
+            if not converted and not self.enable_partial_conversion:
                 raise PassFailure(op, f"failed to legalize operation '{op.name}'")
