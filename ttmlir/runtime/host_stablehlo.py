@@ -475,7 +475,7 @@ def constant(op):
     elif e.kind == "int":
         out = wrap(out, e)
     shape = shape_of(op.results[0])
-    return out.expand(shape).clone() if out.numel() == 1 else out.reshape(shape)
+    return out.reshape([]).expand(shape).clone() if out.numel() == 1 else out.reshape(shape)
 
 
 def iota(op, *_):
@@ -980,7 +980,8 @@ def run_function(text: str, args: list[torch.Tensor]) -> list[torch.Tensor]:
     """The results of the function `text` defines, on `args`."""
     func = _parse(text)
     block = func.body.block
-    values = [coerce(a, elem_of(arg.type)) for a, arg in zip(args, block.args)]
+    # the device holds a scalar as one element: each argument takes its declared shape
+    values = [coerce(a.reshape(arg.type.get_shape()), elem_of(arg.type)) for a, arg in zip(args, block.args)]
     try:
         results = run_block(block, dict(zip(block.args, values)))
     except RuntimeFailure as failure:
