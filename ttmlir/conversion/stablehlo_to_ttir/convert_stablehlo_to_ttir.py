@@ -142,10 +142,22 @@ def _bool_as_int(value: SSAValue) -> SSAValue | None:
     return cast.operands[0] if cast is not None and is_bool(tensor(cast.operands[0])) else None
 
 
+# the spec's arithmetic on booleans: add and maximum are or, multiply and minimum are and
+BOOLEAN_ARITHMETIC = {"add": "logical_or", "maximum": "logical_or", "multiply": "logical_and",
+                      "minimum": "logical_and"}
+
+
 def elementwise(b: Builder, op) -> list[SSAValue]:
     name = op.name.split(".", 1)[1]
     ttir = ELEMENTWISE.get(name)
     operands = list(op.operands)
+    out = op.results[0].type
+    if name in BOOLEAN_ARITHMETIC and is_bool(out):
+        return [b.ttir(BOOLEAN_ARITHMETIC[name], operands, out)]
+    if name == "convert" and is_bool(out) and not is_bool(tensor(operands[0])):  # x != 0, not a truncation
+        return [b.ttir("ne", [operands[0], b.constant(0, tensor(operands[0]))], out)]
+    if name == "remainder" and isinstance(out.element_type, AnyFloat):
+        return [_dividend_signed_remainder(b, operands[0], operands[1], out)]
     if ttir is None:  # and/or/xor/not
         bools = [_bool_as_int(v) for v in operands]
         if None not in bools:  # booleans widened to integers: the logical op on the booleans, widened back
@@ -159,6 +171,17 @@ def elementwise(b: Builder, op) -> list[SSAValue]:
     if name == "select" and shape(operands[0]) != shape(op.results[0]):  # a scalar predicate chooses everywhere
         operands[0] = broadcast_to(b, operands[0], shape(op.results[0]))
     return [b.ttir(ttir, operands, op.results[0].type)]
+
+
+def _dividend_signed_remainder(b: Builder, x: SSAValue, y: SSAValue, t: TensorType) -> SSAValue:
+    """The spec's remainder (C's fmod: the dividend's sign) from TTIR's, which takes the divisor's: a nonzero
+    remainder of the other sign than x is moved back by y."""
+    r = b.ttir("remainder", [x, y], t)
+    flags = TensorType(IntegerType(1), t.get_shape())
+    zero = b.constant(0.0, t)
+    differs = b.ttir("logical_xor", [b.ttir("lt", [r, zero], flags), b.ttir("lt", [x, zero], flags)], flags)
+    moved = b.ttir("logical_and", [differs, b.ttir("ne", [r, zero], flags)], flags)
+    return b.ttir("where", [moved, b.ttir("subtract", [r, y], t), r], t)
 
 
 def broadcast_to(b: Builder, value: SSAValue, target: tuple[int, ...], dims=None) -> SSAValue:
@@ -764,6 +787,30 @@ def convert_op(op: Operation) -> bool:
     return True
 
 
+# integer ops whose answer the device's integers cannot give: it divides in floating point, and holds 8- and 16-bit
+# integers unsigned (their modular ops stay right, the ones reading the sign do not)
+INTEGER_DIVISIONS = frozenset({"stablehlo.divide", "stablehlo.remainder", "stablehlo.power"})
+SIGN_READING = frozenset({"stablehlo.compare", "stablehlo.maximum", "stablehlo.minimum", "stablehlo.clamp",
+                          "stablehlo.shift_right_arithmetic", "stablehlo.abs", "stablehlo.sign",
+                          "stablehlo.convert", "stablehlo.reduce", "stablehlo.sort", "stablehlo.reduce_window"})
+
+
+def _integer(t, widths=None) -> bool:
+    element = getattr(t, "element_type", None)
+    return isinstance(element, IntegerType) and element.width.data > 1 and \
+        (widths is None or (element.width.data in widths and element.signedness.data.name != "UNSIGNED"))
+
+
+def needs_host_integers(op: Operation) -> bool:
+    """Whether `op` computes on integers in a way only the host gets right."""
+    types_ = [v.type for v in (*op.operands, *op.results)]
+    if op.name in INTEGER_DIVISIONS:
+        return any(_integer(t) for t in types_)
+    if op.name in SIGN_READING:
+        return any(_integer(t, (8, 16)) for t in types_)
+    return False
+
+
 def stablehlo_ops(module: ModuleOp) -> list[Operation]:
     """The stablehlo ops to convert, in order; those inside another stablehlo op's region belong to it."""
     found = []
@@ -797,6 +844,8 @@ class ConvertStableHLOToTTIRPass(ModulePass):
         for op in stablehlo_ops(module):
             if op.name == "stablehlo.return":
                 continue
+            if self.enable_partial_conversion and needs_host_integers(op) and host_can_run(op):
+                continue  # the host computes it exactly (the CPU fallback hoists it)
             try:
                 converted = convert_op(op)
             except PassFailure:

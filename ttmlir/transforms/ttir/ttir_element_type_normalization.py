@@ -50,7 +50,12 @@ def normalized_attr(attr: Attribute) -> Attribute:
         values = attr.get_values()
         if attr.type.element_type == IntegerType(1):  # true is 1 (xDSL reads a signless i1 as signed: -1)
             values = [int(v) & 1 for v in values]
-        if isinstance(new_type.element_type, IntegerType):
+        element = new_type.element_type
+        if isinstance(element, IntegerType) and element.width.data < 32:
+            # 8- and 16-bit integers are stored unsigned: a negative value is its two's complement bit pattern,
+            # which the modular ops (add, multiply, bitwise) keep right
+            values = [int(v) & ((1 << element.width.data) - 1) for v in values]
+        elif isinstance(element, IntegerType):
             values = [min(max(int(v), SI32_RANGE[0]), SI32_RANGE[1]) for v in values]
         else:
             values = [float(v) for v in values]
