@@ -787,11 +787,13 @@ def convert_op(op: Operation) -> bool:
     return True
 
 
-# integer ops whose answer the device's integers cannot give: it divides in floating point, and holds 8- and 16-bit
-# integers unsigned (their modular ops stay right, the ones reading the sign do not)
+# integer ops whose answer the device's integers cannot give: it divides in floating point, shifts signed integers
+# arithmetically, and holds 8- and 16-bit integers unsigned (their modular ops stay right, the ones reading the
+# sign do not)
 INTEGER_DIVISIONS = frozenset({"stablehlo.divide", "stablehlo.remainder", "stablehlo.power"})
 SIGN_READING = frozenset({"stablehlo.compare", "stablehlo.maximum", "stablehlo.minimum", "stablehlo.clamp",
-                          "stablehlo.shift_right_arithmetic", "stablehlo.abs", "stablehlo.sign",
+                          "stablehlo.shift_right_arithmetic", "stablehlo.shift_right_logical",
+                          "stablehlo.shift_left", "stablehlo.abs", "stablehlo.sign",
                           "stablehlo.convert", "stablehlo.reduce", "stablehlo.sort", "stablehlo.reduce_window"})
 
 
@@ -806,6 +808,8 @@ def needs_host_integers(op: Operation) -> bool:
     types_ = [v.type for v in (*op.operands, *op.results)]
     if op.name in INTEGER_DIVISIONS:
         return any(_integer(t) for t in types_)
+    if op.name == "stablehlo.shift_right_logical":  # the device shifts its signed integers arithmetically
+        return any(_integer(t, (8, 16, 32, 64)) for t in types_)
     if op.name in SIGN_READING:
         return any(_integer(t, (8, 16)) for t in types_)
     return False
