@@ -88,7 +88,7 @@ def _as_dtype(value, dtype):
         return value != 0
     if np.issubdtype(dtype, np.integer) and np.issubdtype(value.dtype, np.integer):
         return value.astype(dtype)  # wraps modulo the width: a stored unsigned pattern is read as signed
-    return value.astype(dtype) if dtype.kind in "fiu" else value
+    return value.astype(dtype)
 
 
 def _numpy(tensor):

@@ -25,6 +25,7 @@ from xdsl.dialects.builtin import (BFloat16Type, ComplexType, DenseIntOrFPElemen
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Region
 
+from ttmlir.dialects.props import dense_values
 from ttmlir.runtime import RuntimeFailure
 
 
@@ -711,7 +712,7 @@ def _window_attrs(op, rank: int):
     base = _ints(op, "base_dilations") or [1] * rank
     dilations = _ints(op, "window_dilations") or [1] * rank
     padding = op.attr("padding")
-    pads = [int(v) for v in padding.get_values()] if padding is not None else [0] * (2 * rank)
+    pads = [int(v) for v in dense_values(padding)] if padding is not None else [0] * (2 * rank)
     return window, strides, base, dilations, pads[0::2], pads[1::2]
 
 
@@ -787,7 +788,7 @@ def select_and_scatter(op, operand, source, init):
     window = _ints(op, "window_dimensions")
     strides = _ints(op, "window_strides") or [1] * rank
     padding = op.attr("padding")
-    pads = [int(v) for v in padding.get_values()] if padding is not None else [0] * (2 * rank)
+    pads = [int(v) for v in dense_values(padding)] if padding is not None else [0] * (2 * rank)
     low, high = pads[0::2], pads[1::2]
     flat_index = torch.arange(operand.numel(), dtype=torch.int64).reshape(operand.shape)
     padded = _pad(operand, torch.zeros((), dtype=operand.dtype), low, high, [0] * rank)
