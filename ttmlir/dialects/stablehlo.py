@@ -728,6 +728,57 @@ class StableHLOOp(IRDLOperation):
             printer.print_region(self.regions[0], print_entry_block_args=False)
 
     @classmethod
+    def _parse_while(cls, parser: Parser):
+        # `(%iterArg = %a, %iterArg_0 = %b) : T, U attributes {..} cond { .. } do { .. }`: both regions' arguments
+        # are the names bound in the header
+        pairs = []
+
+        def binding():
+            name = parser.parse_unresolved_operand()
+            parser.parse_punctuation("=")
+            pairs.append((name, parser.parse_unresolved_operand()))
+        parser.parse_comma_separated_list(parser.Delimiter.PAREN, binding)
+        types_ = []
+        if pairs:
+            parser.parse_punctuation(":")
+            types_ = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        if len(types_) != len(pairs):
+            parser.raise_error(f"{len(pairs)} operands present, but expected {len(types_)}")
+        regions = []
+        for keyword in ("cond", "do"):
+            parser.parse_keyword(keyword)
+            regions.append(parser.parse_region([parser.Argument(n.span, t) for (n, _), t in zip(pairs, types_)]))
+        return cls._make(parser, [p[1] for p in pairs], types_, types_, None,
+                         dict(attrs.data) if attrs is not None else None, regions)
+
+    def _print_while(self, printer: Printer) -> None:
+        cond, body = (r.block for r in self.regions)
+        printer.print_string("(")
+        for i, (arg, operand) in enumerate(zip(body.args, self.operands)):
+            if i:
+                printer.print_string(", ")
+            if arg.name_hint is None:
+                arg.name_hint = "iterArg"
+            name = printer.print_ssa_value(arg)
+            printer._ssa_values[cond.args[i]] = name  # the cond region reads the header's names too
+            printer.print_string(" = ")
+            printer.print_operand(operand)
+        printer.print_string(")")
+        if self.operands:
+            printer.print_string(" : ")
+            printer.print_list(self.operand_types, printer.print_attribute)
+        merged = {**self.properties, **self.attributes}
+        if merged:
+            printer.print_string(" attributes ")
+            printer.print_attr_dict(dict(sorted(merged.items())))
+        printer.print_string("\n")
+        printer.print_string(" cond ")
+        printer.print_region(self.regions[0], print_entry_block_args=False)
+        printer.print_string(" do ")
+        printer.print_region(self.regions[1], print_entry_block_args=False)
+
+    @classmethod
     def _parse_convolution(cls, parser: Parser):
         # `(%a, %b) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [..], ..} {..} : ..`
         names = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
@@ -1089,7 +1140,7 @@ _ROWS: list[tuple[str, str, str, str]] = [  # name, format, clauses, properties 
     ("collective_broadcast", "generic", "", "replica_groups channel_handle"),
     ("partition_id", "generic", "", ""),
     ("replica_id", "generic", "", ""),
-    ("while", "generic", "", ""),
+    ("while", "while", "", ""),
     ("case", "generic", "", ""),
     ("if", "generic", "", ""),
 ]

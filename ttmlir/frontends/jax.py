@@ -81,6 +81,16 @@ def _host(value: Any):
     return array
 
 
+def _as_dtype(value, dtype):
+    """A result in the program's own type: booleans from their values, integers from their bit patterns."""
+    import numpy as np
+    if dtype == np.bool_:
+        return value != 0
+    if np.issubdtype(dtype, np.integer) and np.issubdtype(value.dtype, np.integer):
+        return value.astype(dtype)  # wraps modulo the width: a stored unsigned pattern is read as signed
+    return value.astype(dtype)
+
+
 def _numpy(tensor):
     import torch
     if tensor.dtype == torch.bfloat16:
@@ -102,9 +112,11 @@ def jit(fn: Callable | None = None, *, arch: str = "wormhole_b0") -> Callable:
         key = tuple((np.shape(a), str(np.asarray(a).dtype)) for a in args)
         if key not in binaries:
             lowered = jax.jit(fn).lower(*args)
-            binaries[key] = (compile_stablehlo(lowered.as_text(), f"<jax:{fn.__name__}>"), lowered.out_tree)
-        binary, tree = binaries[key]
-        values = run_binary(binary, args, arch)
+            dtypes = [np.dtype(o.dtype) for o in jax.tree_util.tree_leaves(lowered.out_info)]
+            binaries[key] = (compile_stablehlo(lowered.as_text(), f"<jax:{fn.__name__}>"), lowered.out_tree, dtypes)
+        binary, tree, dtypes = binaries[key]
+        # each result in the type JAX gives it (the device holds booleans as bf16 and 8/16-bit integers unsigned)
+        values = [_as_dtype(v, d) for v, d in zip(run_binary(binary, args, arch), dtypes)]
         return jax.tree_util.tree_unflatten(tree, values)
 
     return run

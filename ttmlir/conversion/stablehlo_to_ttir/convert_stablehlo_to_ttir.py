@@ -26,6 +26,7 @@ from ttmlir.errors import PassFailure
 from ttmlir.conversion.stablehlo_to_ttir.gspmd import convert_gspmd_to_ttir
 from ttmlir.conversion.stablehlo_to_ttir.shardy import convert_shardy_to_ttir
 from ttmlir.conversion.stablehlo_to_ttir.ccl import convert_stablehlo_ccl_to_ttir
+from ttmlir.transforms.stablehlo.cpu_hoist_non_lowerable_shlo_ops import host_can_run
 
 # stablehlo op -> ttir op, for ops whose operands, result and meaning are the same
 ELEMENTWISE = {"abs": "abs", "cbrt": "cbrt", "ceil": "ceil", "cosine": "cos", "exponential": "exp",
@@ -141,10 +142,22 @@ def _bool_as_int(value: SSAValue) -> SSAValue | None:
     return cast.operands[0] if cast is not None and is_bool(tensor(cast.operands[0])) else None
 
 
+# the spec's arithmetic on booleans: add and maximum are or, multiply and minimum are and
+BOOLEAN_ARITHMETIC = {"add": "logical_or", "maximum": "logical_or", "multiply": "logical_and",
+                      "minimum": "logical_and"}
+
+
 def elementwise(b: Builder, op) -> list[SSAValue]:
     name = op.name.split(".", 1)[1]
     ttir = ELEMENTWISE.get(name)
     operands = list(op.operands)
+    out = op.results[0].type
+    if name in BOOLEAN_ARITHMETIC and is_bool(out):
+        return [b.ttir(BOOLEAN_ARITHMETIC[name], operands, out)]
+    if name == "convert" and is_bool(out) and not is_bool(tensor(operands[0])):  # x != 0, not a truncation
+        return [b.ttir("ne", [operands[0], b.constant(0, tensor(operands[0]))], out)]
+    if name == "remainder" and isinstance(out.element_type, AnyFloat):
+        return [_dividend_signed_remainder(b, operands[0], operands[1], out)]
     if ttir is None:  # and/or/xor/not
         bools = [_bool_as_int(v) for v in operands]
         if None not in bools:  # booleans widened to integers: the logical op on the booleans, widened back
@@ -158,6 +171,17 @@ def elementwise(b: Builder, op) -> list[SSAValue]:
     if name == "select" and shape(operands[0]) != shape(op.results[0]):  # a scalar predicate chooses everywhere
         operands[0] = broadcast_to(b, operands[0], shape(op.results[0]))
     return [b.ttir(ttir, operands, op.results[0].type)]
+
+
+def _dividend_signed_remainder(b: Builder, x: SSAValue, y: SSAValue, t: TensorType) -> SSAValue:
+    """The spec's remainder (C's fmod: the dividend's sign) from TTIR's, which takes the divisor's: a nonzero
+    remainder of the other sign than x is moved back by y."""
+    r = b.ttir("remainder", [x, y], t)
+    flags = TensorType(IntegerType(1), t.get_shape())
+    zero = b.constant(0.0, t)
+    differs = b.ttir("logical_xor", [b.ttir("lt", [r, zero], flags), b.ttir("lt", [x, zero], flags)], flags)
+    moved = b.ttir("logical_and", [differs, b.ttir("ne", [r, zero], flags)], flags)
+    return b.ttir("where", [moved, b.ttir("subtract", [r, y], t), r], t)
 
 
 def broadcast_to(b: Builder, value: SSAValue, target: tuple[int, ...], dims=None) -> SSAValue:
@@ -763,6 +787,36 @@ def convert_op(op: Operation) -> bool:
     return True
 
 
+# integer ops whose answer the device's integers cannot give: it divides in floating point, shifts signed integers
+# arithmetically, and holds 8- and 16-bit integers unsigned (their modular ops stay right, the ones reading the
+# sign do not)
+INTEGER_DIVISIONS = frozenset({"stablehlo.divide", "stablehlo.remainder", "stablehlo.power"})
+SIGN_READING = frozenset({"stablehlo.compare", "stablehlo.maximum", "stablehlo.minimum", "stablehlo.clamp",
+                          "stablehlo.shift_right_arithmetic", "stablehlo.shift_right_logical",
+                          "stablehlo.shift_left", "stablehlo.abs", "stablehlo.sign",
+                          "stablehlo.convert", "stablehlo.reduce", "stablehlo.sort", "stablehlo.reduce_window"})
+
+
+def _integer(t, widths=None) -> bool:
+    element = getattr(t, "element_type", None)
+    return isinstance(element, IntegerType) and element.width.data > 1 and \
+        (widths is None or (element.width.data in widths and element.signedness.data.name != "UNSIGNED"))
+
+
+def needs_host_integers(op: Operation) -> bool:
+    """Whether `op` computes on integers in a way only the host gets right."""
+    types_ = [v.type for v in (*op.operands, *op.results)]
+    if op.name in INTEGER_DIVISIONS:
+        return any(_integer(t) for t in types_)
+    if op.name == "stablehlo.bitcast_convert":  # across widths the shape changes: the device has no such op
+        return types_[0].element_type.bitwidth != types_[-1].element_type.bitwidth
+    if op.name == "stablehlo.shift_right_logical":  # the device shifts its signed integers arithmetically
+        return any(_integer(t, (8, 16, 32, 64)) for t in types_)
+    if op.name in SIGN_READING:
+        return any(_integer(t, (8, 16)) for t in types_)
+    return False
+
+
 def stablehlo_ops(module: ModuleOp) -> list[Operation]:
     """The stablehlo ops to convert, in order; those inside another stablehlo op's region belong to it."""
     found = []
@@ -796,5 +850,14 @@ class ConvertStableHLOToTTIRPass(ModulePass):
         for op in stablehlo_ops(module):
             if op.name == "stablehlo.return":
                 continue
-            if not convert_op(op) and not self.enable_partial_conversion:
+            if self.enable_partial_conversion and needs_host_integers(op) and host_can_run(op):
+                continue  # the host computes it exactly (the CPU fallback hoists it)
+            try:
+                converted = convert_op(op)
+            except PassFailure:
+                # a form the device patterns refuse stays for the host when it can run it (the CPU fallback)
+                if not (self.enable_partial_conversion and host_can_run(op)):
+                    raise
+                converted = True
+            if not converted and not self.enable_partial_conversion:
                 raise PassFailure(op, f"failed to legalize operation '{op.name}'")

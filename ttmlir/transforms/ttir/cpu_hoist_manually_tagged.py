@@ -85,19 +85,43 @@ def hoist(module: ModuleOp, ops: list[Operation], widen: bool = True) -> None:
 
 def _hoisted_function(op: Operation, cpu: ModuleOp, device: ModuleOp, names: set[str], to_cpu) -> str:
     """The CPU function computing `op` (created once per distinct op), and its device-side declaration."""
-    inputs = [to_cpu(v.type) for v in op.operands]
+    captured = captured_values(op)  # values from above that the op's regions read come in as arguments too
+    inputs = [to_cpu(v.type) for v in [*op.operands, *captured]]
     outputs = [to_cpu(r.type) for r in op.results]
     body = Block(arg_types=inputs)
     for i, arg in enumerate(body.args):
         arg.name_hint = f"arg{i}"
-    clone = type(op).create(operands=list(body.args), result_types=outputs, properties=dict(op.properties),
+    mapper = dict(zip(captured, body.args[len(op.operands):]))
+    clone = type(op).create(operands=list(body.args[:len(op.operands)]), result_types=outputs,
+                            properties=dict(op.properties),
                             attributes={k: v for k, v in op.attributes.items() if k != SHOULD_HOIST},
-                            regions=[r.clone() for r in op.regions])
+                            regions=[_cloned(r, mapper) for r in op.regions])
     body.add_ops([clone, ReturnOp(*clone.results)])
     digest = hashlib.sha256(str(clone).encode()).hexdigest()[:8]
     name = f"cpu_hoisted_{op.name.replace('.', '_')}_{digest}"
     declare_cpu_function(name, body, inputs, outputs, cpu, device, names)
     return name
+
+
+def _cloned(region: Region, mapper: dict) -> Region:
+    new = Region()
+    region.clone_into(new, value_mapper=dict(mapper))
+    return new
+
+
+def captured_values(op: Operation) -> list[SSAValue]:
+    """The values defined outside `op` that ops inside its regions use, in order of first use."""
+    inside = {id(o) for o in op.walk()}
+    found: dict[SSAValue, None] = {}
+    for inner in op.walk():
+        if inner is op:
+            continue
+        for value in inner.operands:
+            owner = value.owner
+            defined_in = owner.parent_op() if isinstance(owner, Block) else owner
+            if id(defined_in) not in inside:
+                found.setdefault(value)
+    return list(found)
 
 
 def declare_cpu_function(name: str, body: Block, inputs, outputs, cpu: ModuleOp, device: ModuleOp,
@@ -116,10 +140,11 @@ def declare_cpu_function(name: str, body: Block, inputs, outputs, cpu: ModuleOp,
 
 def _call(op: Operation, name: str, to_cpu) -> None:
     block = op.parent
-    casts_in = [converted(v, to_cpu(v.type)) for v in op.operands if to_cpu(v.type) != v.type]
+    operands = [*op.operands, *captured_values(op)]
+    casts_in = [converted(v, to_cpu(v.type)) for v in operands if to_cpu(v.type) != v.type]
     block.insert_ops_before([o for ops in casts_in for o in ops], op)
     moved = iter(c[-1].results[0] for c in casts_in)
-    args = [next(moved) if to_cpu(v.type) != v.type else v for v in op.operands]
+    args = [next(moved) if to_cpu(v.type) != v.type else v for v in operands]
     call = CallOp(name, args, [to_cpu(r.type) for r in op.results])
     call.attributes[HOISTED_CALL] = UnitAttr()
     call.location = op.location

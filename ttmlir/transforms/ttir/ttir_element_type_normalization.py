@@ -14,11 +14,13 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import (BytesAttr, DenseIntOrFPElementsAttr, FunctionType, IntegerType, ModuleOp, TensorType,
                                    TypeAttribute)
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore
+from ttmlir.dialects.stablehlo import OPS
 from ttmlir.dialects.ttnn import DATA_TYPE_TO_MLIR, MLIR_TO_DATA_TYPE
 from ttmlir.transforms.ttcore.register_device import device_module_of
 
@@ -48,7 +50,12 @@ def normalized_attr(attr: Attribute) -> Attribute:
         values = attr.get_values()
         if attr.type.element_type == IntegerType(1):  # true is 1 (xDSL reads a signless i1 as signed: -1)
             values = [int(v) & 1 for v in values]
-        if isinstance(new_type.element_type, IntegerType):
+        element = new_type.element_type
+        if isinstance(element, IntegerType) and element.width.data < 32:
+            # 8- and 16-bit integers are stored unsigned: a negative value is its two's complement bit pattern,
+            # which the modular ops (add, multiply, bitwise) keep right
+            values = [int(v) & ((1 << element.width.data) - 1) for v in values]
+        elif isinstance(element, IntegerType):
             values = [min(max(int(v), SI32_RANGE[0]), SI32_RANGE[1]) for v in values]
         else:
             values = [float(v) for v in values]
@@ -79,5 +86,29 @@ class ElementTypeNormalizationPass(ModulePass):
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import cpu_module_of
         normalize(device_module_of(module) or module)
-        if (cpu := cpu_module_of(module)) is not None:  # its functions' signatures are the calls' on the device
-            normalize(cpu)
+        if (cpu := cpu_module_of(module)) is None:
+            return
+        for func in list(cpu.ops):  # their signatures are the calls' on the device
+            if isinstance(func, FuncOp) and any(o.name.startswith("stablehlo.") for o in func.walk()):
+                _normalize_signature(func)
+            else:
+                normalize(func)
+
+
+def _normalize_signature(func: FuncOp) -> None:
+    """A host StableHLO function takes and returns the device's types; inside, a `stablehlo.convert` of each
+    argument and of each returned value gives its ops the types they were written in (the host computes them
+    exactly), and later passes retype only the function's boundary."""
+    block = func.body.block
+    first = block.first_op
+    for arg in list(block.args):
+        convert = OPS["convert"].create(operands=[arg], result_types=[arg.type])
+        block.insert_op_before(convert, first)
+        arg.replace_uses_with_if(convert.results[0], lambda use, c=convert: use.operation is not c)
+        Rewriter.replace_value_with_new_type(arg, normalized_type(arg.type))
+    ret = block.last_op
+    for i, value in enumerate(list(ret.operands)):
+        convert = OPS["convert"].create(operands=[value], result_types=[normalized_type(value.type)])
+        block.insert_op_before(convert, ret)
+        ret.operands[i] = convert.results[0]
+    func.function_type = normalized_type(func.function_type)

@@ -119,7 +119,10 @@ def _host_operands_to_host(ops: list[Operation]) -> None:
 def _retype_function(func: FuncOp, layout: Callable[[Attribute], Attribute]) -> None:
     """Lay out every value of a function whose arguments need no boundary moves (callees, CPU functions)."""
     block = func.body.block
-    for value in [*block.args, *(r for op in block.ops for r in op.results)]:
+    values = [*block.args, *(r for op in block.ops for r in op.results)]
+    if any(op.name.startswith("stablehlo.") for op in block.ops):  # the host's StableHLO: its boundary only
+        values = [*block.args, *block.last_op.operands]
+    for value in values:
         if value.type != layout(value.type):
             Rewriter.replace_value_with_new_type(value, layout(value.type))
     func.function_type = FunctionType.from_lists([a.type for a in block.args], [v.type for v in block.last_op.operands])

@@ -1,0 +1,144 @@
+"""StableHLO as its spec defines it, compared with JAX on the CPU (`jax.lax`, XLA's reference answers): programs
+JAX lowers go through `--stablehlo-to-ttir-pipeline`, `--ttir-to-ttnn-backend-pipeline` and the flatbuffer writer
+and run on the simulated device (the host runs what the CPU fallback hoists). Integer results must be exact."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+jnp, lax = jax.numpy, jax.lax
+
+from ttmlir.frontends import jax as tt_jax  # noqa: E402
+
+
+def same(fn, *args, rtol=1e-5, atol=1e-6):
+    got = jax.tree_util.tree_leaves(tt_jax.jit(fn)(*args))
+    want = jax.tree_util.tree_leaves(fn(*args))
+    assert len(got) == len(want)
+    for i, (g, w) in enumerate(zip(got, want)):
+        g, w = np.asarray(g), np.asarray(w)
+        assert g.shape == w.shape and g.dtype == w.dtype, (i, g.shape, g.dtype, w.shape, w.dtype)
+        if w.dtype.kind in "biu":
+            np.testing.assert_array_equal(g, w, err_msg=f"result {i}")
+        else:
+            np.testing.assert_allclose(g.astype(np.float64), w.astype(np.float64), rtol=rtol, atol=atol,
+                                       equal_nan=True, err_msg=f"result {i}")
+
+
+def integer_ops(a, b):
+    """Every binary and unary integer op of the spec on corner values (wrap-around, shifts past the width,
+    division signs, division by zero as XLA defines it)."""
+    safe = jnp.where(b == 0, jnp.ones_like(b), b)
+    return (a + b, a - b, a * b, lax.div(a, safe), lax.rem(a, safe), lax.max(a, b), lax.min(a, b), a & b, a | b,
+            a ^ b, ~a, -a, lax.shift_left(a, b), lax.shift_right_logical(a, b), lax.shift_right_arithmetic(a, b),
+            a < b, a >= b, a == b, lax.population_count(a), lax.clz(a), a.astype(bool), a.astype(jnp.float32),
+            lax.clamp(jnp.asarray(1, a.dtype), a, jnp.asarray(5, a.dtype)), a + jnp.asarray(np.iinfo(a.dtype).min + 3,
+                                                                                          a.dtype),
+            *((lax.abs(a), lax.sign(a), lax.clamp(jnp.asarray(-3, a.dtype), a, b))
+              if jnp.issubdtype(a.dtype, jnp.signedinteger) else ()))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "uint8", "uint16", "uint32"])
+def test_integer_corner_cases(dtype):
+    info = np.iinfo(dtype)
+    a = np.array([info.min, info.max, info.max // 3, 7, 0, 3, 1, info.min + 1], dtype)
+    b = np.array([info.max, 1, 3, 0, 5, info.bits, info.bits + 1, 2], dtype)
+    if info.min < 0:
+        a[4], b[0], b[7] = -7, -1, -2
+    same(integer_ops, a, b)
+
+
+def float_ops(x, y):
+    """NaN, infinities and signed zeros through compares, min/max, remainder, rounding and conversions."""
+    return (x == y, x < y, x != y, lax.max(x, y), lax.min(x, y), lax.rem(x, y), lax.round(x),
+            lax.round(x, lax.RoundingMethod.TO_NEAREST_EVEN), x.astype(bool), lax.is_finite(x),
+            jnp.floor(x), jnp.ceil(x), x * y, x / y)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_float_corner_cases(dtype):
+    x = np.array([5.5, -5.5, 5.5, -5.5, 0.0, -0.0, 2.5, np.nan, np.inf, -np.inf, 0.5, -1.5], np.float32)
+    y = np.array([2.0, 2.0, -2.0, -2.0, -0.0, 0.0, 2.5, 1.0, 1.0, 2.0, 3.0, np.nan], np.float32)
+    tol = 1e-2 if dtype == "bfloat16" else 1e-6
+    same(float_ops, x.astype(dtype), y.astype(dtype), rtol=tol, atol=tol)
+
+
+def test_float_to_integer_saturates():
+    x = np.array([1e10, -1e10, np.nan, 3.9, -3.9, 100.0, -100.0, np.inf], np.float32)
+    same(lambda v: v.astype(jnp.int32), x)
+    same(lambda v: v.astype(jnp.int8), x[3:7])  # out of a narrow type's range, XLA's answer is its own
+
+
+def test_boolean_arithmetic_is_logical():
+    """The spec's add on i1 is or, multiply is and (JAX refuses them on booleans: written in StableHLO)."""
+    text = """
+    func.func @main(%a: tensor<4xi1>, %b: tensor<4xi1>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) {
+      %0 = stablehlo.add %a, %b : tensor<4xi1>
+      %1 = stablehlo.multiply %a, %b : tensor<4xi1>
+      %2 = stablehlo.maximum %a, %b : tensor<4xi1>
+      return %0, %1, %2 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>
+    }"""
+    a, b = np.array([True, False, True, False]), np.array([True, True, False, False])
+    got = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [a, b])
+    for g, want in zip(got, (a | b, a & b, a | b)):
+        np.testing.assert_array_equal(g != 0, want)
+
+
+def test_bitcast_convert_across_widths():
+    x = np.array([[1.0, -2.5], [np.inf, 0.0]], np.float32)
+    same(lambda v: (lax.bitcast_convert_type(v, jnp.int32), lax.bitcast_convert_type(v, jnp.uint16),
+                    lax.bitcast_convert_type(lax.bitcast_convert_type(v, jnp.uint8), jnp.float32)), x)
+
+
+def test_control_flow():
+    x = np.arange(4, dtype=np.float32)
+
+    def loops(v, p):
+        fori = lax.fori_loop(0, 5, lambda i, c: c * 1.5 + i, v)
+        total, partial = lax.scan(lambda c, r: (c + r, c * 2), jnp.zeros(4), jnp.stack([v, v + 1, v * 2]))
+        count, grown = lax.while_loop(lambda c: c[1].sum() < 100, lambda c: (c[0] + 1, c[1] * 1.5 + 1), (0, v))
+        chosen = lax.cond(p > 0, lambda u: u * 2, lambda u: u - 1, v)
+        switched = lax.switch(jnp.int32(p), [lambda u: u, lambda u: u + 10, lambda u: -u], v)
+        return fori, total, partial, count, grown, chosen, switched
+
+    same(loops, x, np.float32(1), rtol=1e-5, atol=1e-5)
+    same(loops, x, np.float32(-4), rtol=1e-5, atol=1e-5)  # a switch index out of range takes the last branch
+
+
+def test_reductions_with_any_body():
+    x = np.array([[3.0, -1.0, 2.0, 5.0], [0.5, 4.0, -2.0, 1.0]], np.float32)
+    keys = np.array([3, 1, 3, 2, 1, 0], np.int32)
+
+    def bodies(v, k):
+        folded = lax.reduce(v, np.float32(1.0), lambda a, b: a * 0.5 + b, (1,))
+        windows = lax.reduce_window(v, np.float32(0.0), lambda a, b: jnp.maximum(a, b) - 0.25, (1, 2), (1, 1),
+                                    "VALID")
+        by_two = lax.sort((k, jnp.arange(6, dtype=jnp.int32) % 2, jnp.arange(6, dtype=jnp.int32)), num_keys=2)
+        scattered = jnp.ones(4).at[jnp.array([1, 3, 1])].multiply(jnp.array([2.0, 3.0, 4.0]))
+        return folded, windows, *by_two, scattered
+
+    same(bodies, x, keys)
+
+
+def test_greedy_decode_loop():
+    """A one-layer attention model that appends its argmax token each step, in a fori_loop."""
+    rng = np.random.default_rng(3)
+    vocab, dim, steps = 11, 8, 5
+    emb = jnp.asarray(rng.standard_normal((vocab, dim)).astype(np.float32))
+    wq, wk, wv, wo = (rng.standard_normal((dim, dim)).astype(np.float32) / 3 for _ in range(4))
+
+    def decode(prompt):
+        tokens = jnp.zeros(8, jnp.int32).at[:3].set(prompt)
+
+        def step(i, toks):
+            h = emb[toks]
+            q, k, v = h @ wq, h @ wk, h @ wv
+            mask = jnp.arange(8)[None, :] <= (i + 2)
+            att = jax.nn.softmax(jnp.where(mask, q @ k.T, -1e9), axis=-1)
+            logits = ((att @ v) @ wo) @ emb.T
+            return toks.at[i + 3].set(jnp.argmax(logits[i + 2]).astype(jnp.int32))
+        return lax.fori_loop(0, steps, step, tokens)
+
+    same(decode, np.array([1, 4, 7], np.int32))
