@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import (BFloat16Type, ComplexType, DenseIntOrFPElemen
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Region
 
-from ttmlir.dialects.props import dense_values
+from ttmlir.ir.props import dense_values
 from ttmlir.runtime import RuntimeFailure
 
 
