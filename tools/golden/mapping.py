@@ -25,12 +25,12 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from ttmlir.ir.op_table import BINARY_NAMES, TTIR_OPS, UNARY_NAMES
 from ttmlir.ir.props import dense_values, int_values, scalar
 from ttmlir.dialects.ttnn import TTNN_ONLY_NAMES
-from ttmlir.runtime import ccl
 from ttmlir.runtime.kernels import sampling_draws, stablehlo_gather
 from ttmlir.spatial import padding4, pair
+from golden.attention import adamw, chunked_sdpa, decode_golden, indexer_score_dsa, sdpa_bw, sdpa_fw, sdpa_golden
+from golden.mesh import DEBUG_GOLDENS, MESH_GOLDENS
+from golden.values import Golden, GoldenMap
 
-GoldenMap = dict[int, torch.Tensor]
-Golden = Callable[[dict, dict], object]
 
 ARRAY_KINDS = {"i32_array", "i32_darray", "i64_darray", "i32_or_darray", "si32_or_darray"}
 
@@ -591,136 +591,6 @@ def _argmax(t: torch.Tensor, dims: list[int], keep: bool) -> torch.Tensor:
     return index.reshape([1 if i in dims else t.shape[i] for i in range(t.dim())]) if keep else index
 
 
-def _reference_attention(q, k, v, bias, scale: float, sink=None):
-    """softmax(q kᵀ scale + bias) v in float64, every key (and the sink, one logit per query head) in one softmax;
-    query heads grouped explicitly over the key/value heads they share."""
-    batch, heads, queries, _ = q.shape
-    grouped = q.double().reshape(batch, k.shape[1], heads // k.shape[1], queries, -1)
-    scores = torch.einsum("bhgqd,bhkd->bhgqk", grouped, k.double()).reshape(batch, heads, queries, -1) * scale
-    scores = scores + bias
-    if sink is not None:
-        scores = torch.cat([scores, sink.double().reshape(heads, -1)[:, :1].reshape(1, heads, 1, 1)
-                            .expand(batch, heads, queries, 1)], -1)
-    weights = torch.softmax(scores, -1)[..., :k.shape[2]]
-    grouped = weights.reshape(batch, k.shape[1], heads // k.shape[1], queries, -1)
-    return torch.einsum("bhgqk,bhkd->bhgqd", grouped, v.double()).reshape(batch, heads, queries, -1).float()
-
-
-def _hidden(seen: torch.Tensor) -> torch.Tensor:
-    return torch.zeros(seen.shape, dtype=torch.float64).masked_fill(~seen, -math.inf)
-
-
-def _scale(a: dict, size: int) -> float:
-    return a["scale"] if a.get("scale") is not None else size ** -0.5
-
-
-def _sink(x: dict, a: dict, size: int, scaled: bool):
-    """The sink as a logit; TTNN's kernels scale it like the scores (its conversion divided it by the scale)."""
-    sink = x.get("attention_sink")
-    return sink * _scale(a, size) if sink is not None and scaled else sink
-
-
-def _sdpa_golden(scaled_sink: bool) -> Golden:
-    def golden(x, a):
-        q, k = x["query"], x["key"]
-        v = x["value"] if x.get("value") is not None else k[..., :a.get("head_dim_v")]
-        ones = torch.ones(q.shape[2], k.shape[2], dtype=torch.bool)
-        window, causal = a.get("sliding_window_size"), a["is_causal"] and x.get("attention_mask") is None
-        seen = ones.tril() if causal else ones
-        if window:
-            seen = seen & (ones.triu(1 - window) if causal else ones.tril(window // 2).triu(-(window // 2)))
-        bias = _hidden(seen) + (x["attention_mask"].double() if x.get("attention_mask") is not None else 0)
-        return _reference_attention(q, k, v, bias, _scale(a, q.shape[-1]), _sink(x, a, q.shape[-1], scaled_sink))
-    return golden
-
-
-def _user_pages(cache, table):
-    """Each user's blocks of a paged cache, in page table order: [users, heads, positions, size]."""
-    return cache[table.long()].transpose(1, 2).flatten(2, 3)
-
-
-def _decode_golden(scaled_sink: bool) -> Golden:
-    """One query token per user ([1, B, Hq, D]) at its decode position (cur_pos, else the last key)."""
-    def golden(x, a):
-        table = x.get("page_table")
-        k = x["key"] if table is None else _user_pages(x["key"], table)
-        v = k[..., :a.get("head_dim_v")] if x.get("value") is None else \
-            x["value"] if table is None else _user_pages(x["value"], table)
-        q, keys = x["query"].permute(1, 2, 0, 3), torch.arange(k.shape[2])
-        positions = x["cur_pos_tensor"].reshape(-1, 1).long() if x.get("cur_pos_tensor") is not None else \
-            torch.full((q.shape[0], 1), k.shape[2] - 1)
-        seen = keys <= positions if a["is_causal"] else torch.ones(q.shape[0], k.shape[2], dtype=torch.bool)
-        if a.get("sliding_window_size"):
-            seen = seen & (keys > positions - a["sliding_window_size"])
-        bias = _hidden(seen)[:, None, None, :]
-        if x.get("attention_mask") is not None:
-            bias = bias + x["attention_mask"].double().transpose(1, 2)
-        out = _reference_attention(q, k, v, bias, _scale(a, q.shape[-1]), _sink(x, a, q.shape[-1], scaled_sink))
-        return out.permute(2, 0, 1, 3)
-    return golden
-
-
-def _chunked_sdpa(x, a):
-    """A prompt chunk from position chunk_start_idx on, attending causally over each user's pages."""
-    q = x["query"]
-    k, v = (_user_pages(x[name], x["page_table"]) for name in ("key", "value"))
-    start = int(x["chunk_start_idx"].reshape(-1)[0])
-    seen = torch.ones(q.shape[2], k.shape[2], dtype=torch.bool).tril(start)
-    return _reference_attention(q, k, v, _hidden(seen), _scale(a, q.shape[-1]))
-
-
-def _indexer_score_dsa(x, a):
-    q, k, w = (x[name].double() for name in ("query", "key", "weights"))
-    per_head = torch.relu(torch.einsum("bhsd,btd->bhst", q, k[:, 0]))
-    weighted = torch.einsum("bhst,bhs->bst", per_head, w[..., 0])
-    seen = torch.ones(q.shape[2], k.shape[2], dtype=torch.bool).tril(a["chunk_start_idx"])
-    return (weighted + _hidden(seen)).unsqueeze(1).float()
-
-
-def _adamw(x, a):
-    """torch.optim.AdamW's step from the given state, step t where beta1^t = beta1_pow (AMSGrad with max_exp_avg_sq)."""
-    param = torch.nn.Parameter(x["param"].double().clone())
-    param.grad = x["grad"].double()
-    amsgrad = x.get("max_exp_avg_sq") is not None
-    optimizer = torch.optim.AdamW([param], lr=a["lr"], betas=(a["beta1"], a["beta2"]), eps=a["epsilon"],
-                                  weight_decay=a["weight_decay"], amsgrad=amsgrad)
-    step = math.log(a["beta1_pow"]) / math.log(a["beta1"])  # beta2_pow is beta2 to the same step
-    optimizer.state[param] = {"step": torch.tensor(step - 1, dtype=torch.float64),
-                              "exp_avg": x["exp_avg"].double().clone(), "exp_avg_sq": x["exp_avg_sq"].double().clone(),
-                              **({"max_exp_avg_sq": x["max_exp_avg_sq"].double().clone()} if amsgrad else {})}
-    optimizer.step()
-    state = optimizer.state[param]
-    names = ("exp_avg", "exp_avg_sq") + (("max_exp_avg_sq",) if amsgrad else ())
-    return (param.detach().float(), *(state[n].float() for n in names))
-
-
-def _ttml_attention(q, k, v, x, a):
-    """torch's attention with ttml's masking: causal, none, or a 1/0 mask (0 adds -1e9 to a score)."""
-    group = q.shape[1] // k.shape[1]
-    k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
-    kind = a["mask_type"].data.value
-    mask = None if kind == "none" else torch.ones(q.shape[2], k.shape[2], dtype=torch.bool).tril() \
-        if kind == "causal" else (1 - x["attention_mask"].double()) * -1e9
-    scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])
-    scores = scores.masked_fill(~mask, -math.inf) if kind == "causal" else scores + mask if mask is not None else scores
-    return torch.softmax(scores, -1) @ v, torch.logsumexp(scores, -1, keepdim=True)
-
-
-def _sdpa_fw(x, a):
-    out, lse = _ttml_attention(*(x[n].double() for n in ("query", "key", "value")), x, a)
-    if not a["return_intermediates"]:
-        return out.float()
-    return out.float(), F.pad(lse, (0, 31)).float()
-
-
-def _sdpa_bw(x, a):
-    """The gradients torch's autograd gives the attention's query, key and value for grad_output."""
-    leaves = [x[n].double().requires_grad_() for n in ("query", "key", "value")]
-    out, _ = _ttml_attention(*leaves, x, a)
-    out.backward(x["grad_output"].double())
-    return tuple(leaf.grad.float() for leaf in leaves)
-
-
 GOLDEN_MAPPINGS: dict[str, Golden] = {
     **{name: (lambda fn: lambda x, a: fn(x["input"]))(UNARY_GOLDENS[name]) for name in UNARY_NAMES},
     **{name: (lambda fn: lambda x, a: fn(x["lhs"], x["rhs"]))(BINARY_GOLDENS[name]) for name in BINARY_NAMES},
@@ -770,11 +640,11 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "max_pool2d_with_indices": _unflattened(_max_pool2d_with_indices),
     "global_avg_pool2d": lambda x, a: x["input"].mean((1, 2), keepdim=True),
     "concatenate_heads": lambda x, a: torch.cat(x["input"].unbind(1), dim=-1),
-    "scaled_dot_product_attention": _sdpa_golden(scaled_sink=False),
+    "scaled_dot_product_attention": sdpa_golden(scaled_sink=False),
     **dict.fromkeys(("scaled_dot_product_attention_decode", "paged_scaled_dot_product_attention_decode",
-                     "paged_flash_multi_latent_attention_decode"), _decode_golden(scaled_sink=False)),
-    "chunked_scaled_dot_product_attention": _chunked_sdpa,
-    "adamw": _adamw, "sdpa_fw": _sdpa_fw, "sdpa_bw": _sdpa_bw,
+                     "paged_flash_multi_latent_attention_decode"), decode_golden(scaled_sink=False)),
+    "chunked_scaled_dot_product_attention": chunked_sdpa,
+    "adamw": adamw, "sdpa_fw": sdpa_fw, "sdpa_bw": sdpa_bw,
     "split_query_key_value_and_split_heads": _split_qkv,
     "upsample2d": _upsample2d,
     "batch_norm_inference": _batch_norm,
@@ -888,11 +758,11 @@ def _ttnn_goldens() -> dict[str, Golden]:
             "repeat": lambda x, a: x["input"].repeat(list(a["repeat_dims"].data)),
             "embedding_bw": lambda x, a: _embedding_backward(x, a).reshape(1, 1, *x["weight"].shape),
             # TTNN's attention kernels scale the sink like the scores
-            "scaled_dot_product_attention": _sdpa_golden(scaled_sink=True),
-            "flash_mla_prefill": _sdpa_golden(scaled_sink=True), "indexer_score_dsa": _indexer_score_dsa,
+            "scaled_dot_product_attention": sdpa_golden(scaled_sink=True),
+            "flash_mla_prefill": sdpa_golden(scaled_sink=True), "indexer_score_dsa": indexer_score_dsa,
             **dict.fromkeys(("scaled_dot_product_attention_decode", "paged_scaled_dot_product_attention_decode",
-                             "paged_flash_multi_latent_attention_decode"), _decode_golden(scaled_sink=True)),
-            "chunked_scaled_dot_product_attention": _chunked_sdpa,
+                             "paged_flash_multi_latent_attention_decode"), decode_golden(scaled_sink=True)),
+            "chunked_scaled_dot_product_attention": chunked_sdpa,
             "nlp_concat_heads": lambda x, a: torch.cat(x["input"].unbind(1), dim=-1).unsqueeze(1),
             "nlp_concat_heads_decode": _nlp_concat_heads_decode,
             "nlp_create_qkv_heads_decode": _nlp_create_qkv_heads_decode,
@@ -909,152 +779,6 @@ def _ttnn_goldens() -> dict[str, Golden]:
 
 TTNN_GOLDENS = _ttnn_goldens()
 
-# --- goldens over a device mesh --------------------------------------------------------------------
-
-def _mesh(fn) -> Callable[[dict, dict, tuple[int, int]], list[GoldenMap]]:
-    """A golden from a function of the per-chip lists of each input and the op's properties (a tuple of such
-    lists for an op with several results)."""
-    def golden(maps, a, mesh):
-        per_chip = {k: [m[d] for d in sorted(m)] for k, m in maps.items() if m is not None}
-        out = fn(per_chip, a, mesh)
-        return [dict(enumerate(values)) for values in (out if isinstance(out, tuple) else (out,))]
-    return golden
-
-
-def _line_of(chip: int, axis: int, mesh: tuple[int, int]) -> list[int]:
-    """The chips sharing `chip`'s coordinate off `axis`, in order along it."""
-    row, col = divmod(chip, mesh[1])
-    return [r * mesh[1] + col for r in range(mesh[0])] if axis == 0 else [row * mesh[1] + c for c in range(mesh[1])]
-
-
-def _holds(mapping: torch.Tensor, chip: int) -> torch.Tensor:
-    """[E] booleans: the experts expert_mapping [1, 1, E, D] places on `chip`."""
-    return mapping[0, 0, :, chip] != 0
-
-
-def _all_to_all_dispatch(x: dict, a: dict, mesh) -> tuple[list, list]:
-    """Token t of the chip at place q of a line lands in row q*T + t of each chip of the line holding one of its
-    experts (counted with one-hot expert choices); the expert indices of the line are all-gathered."""
-    dispatched, metadata = [], []
-    for chip in range(mesh[0] * mesh[1]):
-        line = _line_of(chip, a["cluster_axis"], mesh)
-        tokens = torch.cat([x["input_tensor"][c].flatten(0, -2) for c in line])
-        chosen = torch.cat([x["expert_indices"][c].flatten(0, -2) for c in line]).long()
-        experts = x["expert_mapping"][chip].shape[2]
-        votes = F.one_hot(chosen, experts).float() @ _holds(x["expert_mapping"][chip], chip).float()  # [T, K]
-        batch = x["input_tensor"][chip].shape[0] * len(line)
-        dispatched.append((tokens * (votes.sum(-1, keepdim=True) > 0)).reshape(1, batch, -1, tokens.shape[-1]))
-        metadata.append(chosen.to(x["expert_indices"][chip].dtype).reshape(1, batch, -1, chosen.shape[-1]))
-    return dispatched, metadata
-
-
-def _all_to_all_dispatch_metadata(x: dict, a: dict, mesh) -> tuple[list, list, list]:
-    """Token t of the line's place q lands in row q*M + t of a chip when its row of expert_mapping
-    names that chip for one of the token's experts (counted with one-hot chips); indices and scores are
-    all-gathered."""
-    dispatched, indices, scores = [], [], []
-    for chip in range(mesh[0] * mesh[1]):
-        line = _line_of(chip, a["cluster_axis"], mesh)
-        tokens, chosen, weights = (torch.cat([x[name][c].flatten(0, -2) for c in line])
-                                   for name in ("input_tensor", "expert_indices", "expert_scores"))
-        mapping = x["expert_mapping"][chip]
-        owners = mapping.reshape(-1, mapping.shape[-1])[chip].long()  # [E]: TTIR's [1, 1, D, E] or TTNN's [D, E]
-        on_chip = F.one_hot(owners, max(int(owners.max()) + 1, chip + 1))[:, chip]
-        votes = F.one_hot(chosen.long(), len(owners)).float() @ on_chip.float()
-        dispatched.append((tokens * (votes.sum(-1, keepdim=True) > 0))[None])
-        indices.append(chosen[None])
-        scores.append(weights[None])
-    return dispatched, indices, scores
-
-
-def _all_to_all_combine(x: dict, a: dict, mesh) -> list:
-    """Token by token: result[k] is the row of the token in the expert outputs of the first chip of the line
-    holding its k-th expert, at the expert's rank among that chip's experts."""
-    out = []
-    for chip in range(mesh[0] * mesh[1]):
-        line = _line_of(chip, a["cluster_axis"], mesh)
-        place, mapping, meta = line.index(chip), x["expert_mapping"][chip], x["expert_metadata"][chip][0].long()
-        k, hidden, share = a["num_experts_per_tok"], x["input_tensor"][chip].shape[-1], a["output_shard_dim"]
-        b, s = (n // len(line) if dim == share else n for dim, n in enumerate(meta.shape[:2], 1))
-        result = torch.zeros(k, b, s, hidden, dtype=x["input_tensor"][chip].dtype)
-        for i in range(b):
-            for j in range(s):
-                row, col = (place * b + i, j) if a["output_shard_dim"] == 1 else (i, place * s + j)
-                for slot in range(k):
-                    expert = int(meta[row, col, slot])
-                    holders = [c for c in line if mapping[0, 0, expert, c] != 0]
-                    if not holders:
-                        continue
-                    rank = int(_holds(mapping, holders[0])[:expert].sum())
-                    source = x["input_tensor"][holders[0]]
-                    if rank < source.shape[0]:
-                        result[slot, i, j] = source[rank, row, col]
-        out.append(result)
-    return out
-
-
-def _moe_expert_token_remap(x: dict, a: dict, mesh) -> tuple[list, list]:
-    """A token's score for each local expert it chose (its one-hot choices summed), and per block of
-    reduction_size tokens whether any token chose it."""
-    weights, blocks = [], []
-    for chip in range(mesh[0] * mesh[1]):
-        scores = x["topk_tensor"][chip].flatten(0, -2)
-        chosen = F.one_hot(x["expert_metadata"][chip].flatten(0, -2).long(), scores.shape[-1]).sum(1) > 0
-        per_device = scores.shape[-1] // x["expert_mapping"][chip].shape[-1]
-        local = _holds(x["expert_mapping"][chip], chip).nonzero().flatten()[:per_device]
-        width = (scores.shape[0], per_device)
-        picked = F.pad(chosen[:, local], (0, width[1] - len(local)))
-        weights.append((F.pad(scores[:, local], (0, width[1] - len(local))) * picked).reshape(
-            *x["topk_tensor"][chip].shape[:-1], per_device))
-        block = a["reduction_size"]
-        counts = F.pad(picked.long(), (0, 0, 0, -width[0] % block)).reshape(-1, block, width[1]).sum(1)
-        blocks.append((counts > 0).to(x["expert_metadata"][chip].dtype).reshape(1, 1, -1, per_device))
-    return weights, blocks
-
-
-def _distributed_rms_norm(x: dict, a: dict, mesh: tuple[int, int]) -> list[torch.Tensor]:
-    """RMS norm of the whole tensor each line of chips along the cluster axis holds in pieces along its last
-    dimension, cut back into those pieces."""
-    values = [v + r for v, r in zip(x["input"], x["residual"])] if "residual" in x else x["input"]
-    out = list(values)
-    for line in ccl.groups(a["cluster_axis"], mesh):
-        whole = torch.cat([values[c] for c in line], -1)
-        weight = torch.cat([x["weight"][c] for c in line], -1) if "weight" in x else None
-        normed = F.rms_norm(whole, [whole.shape[-1]], weight, a["epsilon"])
-        for c, piece in zip(line, normed.split([values[c].shape[-1] for c in line], -1)):
-            out[c] = piece
-    return out
-
-
-# the debug dialect's ops pass their operand through, or have no result
-DEBUG_GOLDENS: dict[str, Golden] = {**dict.fromkeys(("annotate", "region_start", "region_end"), lambda x, a: x["operand"]),
-                                    **dict.fromkeys(("breakpoint", "print", "dump", "memory_snapshot"), lambda x, a: ())}
-
-MESH_GOLDENS = {
-    "mesh_shard": _mesh(lambda x, a, mesh: ccl.mesh_shard(x["input"], a["shard_type"], a["shard_direction"],
-                                                          a["shard_dims"], mesh)),
-    "all_gather": _mesh(lambda x, a, mesh: ccl.all_gather(x["input"], a["all_gather_dim"], a["cluster_axis"], mesh)),
-    **dict.fromkeys(("all_reduce", "all_reduce_async"), _mesh(
-        lambda x, a, mesh: ccl.all_reduce(x["input"], a["reduce_type"], a["cluster_axis"], mesh))),
-    "reduce_scatter": _mesh(lambda x, a, mesh: ccl.reduce_scatter(x["input"], a["reduce_type"], a["scatter_dim"],
-                                                                  a["cluster_axis"], mesh)),
-    "collective_permute": _mesh(lambda x, a, mesh: ccl.collective_permute(
-        x["input"], [chip for pair in a["source_target_pairs"] for chip in pair])),
-    "all_to_all": _mesh(lambda x, a, mesh: ccl.all_to_all(x["input"], a["split_dim"], a["concat_dim"],
-                                                          a["replica_groups"])),
-    "collective_broadcast": _mesh(lambda x, a, mesh: ccl.collective_broadcast(x["input"], a["replica_groups"])),
-    "point_to_point": _mesh(lambda x, a, mesh: ccl.point_to_point(x["input"], x.get("optional_output_tensor"),
-                                                                  a["sender_coord"], a["receiver_coord"], mesh)),
-    "mesh_partition": _mesh(lambda x, a, mesh: ccl.mesh_partition(x["input"], a["dim"], a.get("cluster_axis"), mesh)),
-    "distributed_rms_norm": _mesh(_distributed_rms_norm),
-    "all_to_all_dispatch": _mesh(_all_to_all_dispatch),
-    "all_to_all_dispatch_metadata": _mesh(_all_to_all_dispatch_metadata),
-    "all_to_all_combine": _mesh(_all_to_all_combine),
-    "moe_expert_token_remap": _mesh(_moe_expert_token_remap),
-}
-
-
-# Ops whose values the TTIR does not define (a tt-lang kernel is opaque): no golden can check them.
 OPAQUE = frozenset({"tt_lang_op"})
 
 
