@@ -17,7 +17,7 @@ from ttmlir.asm import print_module
 from ttmlir.compiler import compile_ttir, lower_to_ttnn
 from ttmlir.target import flatbuffer as fbu
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MLP = (ROOT / "examples" / "mlp.mlir").read_text()
 
 

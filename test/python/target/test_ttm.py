@@ -13,7 +13,7 @@ from ttmlir.runtime.metal.program import run_program
 from ttmlir.target.flatbuffer import BinaryError, load_bytes
 from ttmlir.target.ttmetal import translate
 
-ADD = Path(__file__).parents[1] / "lit" / "Translate" / "TTMetal" / "eltwise_add.mlir"
+ADD = Path(__file__).parents[2] / "lit" / "Translate" / "TTMetal" / "eltwise_add.mlir"
 
 
 def binary(text: str) -> bytes:
@@ -63,7 +63,7 @@ def test_a_hand_edited_kernel_loaded_with_load_kernels_changes_the_result(tmp_pa
     from ttmlir.compiler import lower_to_ttmetal
     from ttmlir.target.ttmetal import translate as translate_metal
 
-    source = (Path(__file__).parents[1] / "lit" / "Conversion" / "TTIRToTTMetal" / "eltwise.mlir").read_text()
+    source = (Path(__file__).parents[2] / "lit" / "Conversion" / "TTIRToTTMetal" / "eltwise.mlir").read_text()
     binary = tmp_path / "mul_exp.ttm"
     binary.write_bytes(translate_metal(lower_to_ttmetal(source)))
     kernels, ttrt = tmp_path / "kernels", Path(sys.executable).parent / "ttrt"
@@ -121,7 +121,7 @@ def test_resealed_mutations_of_a_ttm_run_or_fail_located():
     from ttmlir.runtime.metal.program import input_shapes
     from ttmlir.target import flatbuffer as fbu
 
-    data = translate(lower_to_ttmetal((Path(__file__).parents[1] / "lit" / "Conversion" / "TTIRToTTMetal" /
+    data = translate(lower_to_ttmetal((Path(__file__).parents[2] / "lit" / "Conversion" / "TTIRToTTMetal" /
                                        "eltwise.mlir").read_text()))
     rng = random.Random(11)
     for _ in range(150):

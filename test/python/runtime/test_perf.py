@@ -10,7 +10,7 @@ from ttmlir.compiler import compile_ttir
 from ttmlir.runtime import perf
 from ttrt.common.api import API
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # tt-metal's profiler report header (ttrt's documentation lists it)
 SEED_COLUMNS = (

@@ -11,7 +11,7 @@ from ttmlir.asm import parse_text, print_module
 from ttmlir.cli import UserError
 from ttmlir.dialects import make_context
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MLP = ROOT / "examples" / "mlp.mlir"
 
 

@@ -8,7 +8,7 @@ import pytest
 from ttmlir.compiler import compile_ttir, lower
 from ttmlir.target.host_cpp import translate_to_cpp
 
-MODELS = Path(__file__).resolve().parents[1] / "lit" / "Models"
+MODELS = Path(__file__).resolve().parents[3] / "lit" / "Models"
 
 
 def run_emitc(tmp_path: Path, cpp: str, binary: bytes | None, **flags) -> dict:

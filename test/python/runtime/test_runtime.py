@@ -17,7 +17,7 @@ from ttmlir.runtime.golden import pcc
 from ttmlir.target import flatbuffer as fbu
 from ttrt.common.api import API
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run_ttir(text: str, inputs: list[torch.Tensor], exact: bool = True) -> list[torch.Tensor]:

@@ -12,7 +12,7 @@ from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.golden import pcc
 from ttmlir.target.python import translate_to_python
 
-MODELS = Path(__file__).resolve().parents[1] / "lit" / "Models"
+MODELS = Path(__file__).resolve().parents[3] / "lit" / "Models"
 
 
 def emit_python(text: str) -> str:

@@ -10,7 +10,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 from ttmlir.asm import TTLexer
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 ALPHABET = list('abcxyz_019.$-#!^%@"\\\n\t {}()[]<>:=,+*?|/é') + ["->", "{-#", "#-}", "0x", "//", "...", "e+"]
 
 

@@ -11,7 +11,7 @@ from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import Binary, run_program
 from ttmlir.runtime.golden import pcc
 
-MODELS = Path(__file__).resolve().parents[1] / "lit" / "Models"
+MODELS = Path(__file__).resolve().parents[2] / "lit" / "Models"
 
 
 def run(name: str, inputs: list[torch.Tensor], dtype: str) -> list[torch.Tensor]:

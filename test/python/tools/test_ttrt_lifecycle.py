@@ -15,7 +15,7 @@ from ttmlir.compiler import compile_ttir
 from ttmlir.runtime import session
 from ttrt.common.api import API
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DOUBLE = """func.func @double(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %0 = "ttir.add"(%a, %a) : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>

@@ -16,7 +16,7 @@ from ttmlir.target.generate import generate
 from ttmlir.target.ttnn import NEVER_SERIALIZED, RUNTIME_ALLOCATED, table_of
 from ttrt.common.api import API
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MLP = (ROOT / "examples" / "mlp.mlir").read_text()
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from ttmlir_opt import Options, process_chunk
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SEEDS = [ROOT / "examples" / "mlp.mlir", ROOT / "examples" / "attention.mlir",
          ROOT / "test" / "lit" / "Dialect" / "TTCore" / "module_wrappers.mlir",
          ROOT / "test" / "lit" / "Dialect" / "TTNN" / "layout" / "layouts.mlir",

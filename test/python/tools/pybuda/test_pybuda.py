@@ -11,7 +11,7 @@ import pybuda
 from pybuda._C.backend_api import BackendDevice, BackendType, DeviceMode
 from ttmlir.runtime.golden import pcc
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 
 
 @pytest.fixture(autouse=True)

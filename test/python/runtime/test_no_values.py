@@ -11,7 +11,7 @@ from ttmlir.compiler import compile_ttir
 from ttmlir.runtime import session
 from ttrt.common.api import API
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MLP = (ROOT / "examples" / "mlp.mlir").read_text()
 GiB = 2**30
 
