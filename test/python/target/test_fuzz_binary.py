@@ -12,7 +12,7 @@ import pytest
 import ttmlir_translate
 import ttrt
 
-from test_fuzz_text import mutate
+from fuzzing import mutate
 from ttmlir.asm import print_module
 from ttmlir.compiler import compile_ttir, lower_to_ttnn
 from ttmlir.target import flatbuffer as fbu

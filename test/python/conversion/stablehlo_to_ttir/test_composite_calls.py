@@ -168,8 +168,8 @@ def test_fused_ops_in_python_and_cpp_equal_the_flatbuffer(tmp_path):
     from ttmlir.compiler import lower
     from ttmlir.target.host_cpp import translate_to_cpp
     from ttmlir.target.python import translate_to_python
-    from test_emitc import run_emitc
-    from test_emitpy import run_emitpy
+    from emit_runners import run_emitc
+    from emit_runners import run_emitpy
 
     options = "composite-resolution=force-promote mock-system-desc-arch=blackhole"
     binary = compile_ttir(FUSED, pipeline_options=options)

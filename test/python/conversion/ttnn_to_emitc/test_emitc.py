@@ -7,21 +7,11 @@ import pytest
 
 from ttmlir.compiler import compile_ttir, lower
 from ttmlir.target.host_cpp import translate_to_cpp
+from emit_runners import run_emitc
 
 MODELS = Path(__file__).resolve().parents[3] / "lit" / "Models"
 
 
-def run_emitc(tmp_path: Path, cpp: str, binary: bytes | None, **flags) -> dict:
-    from ttrt.common.api import API
-
-    (tmp_path / "model.cpp").write_text(cpp)
-    args = {"binary": str(tmp_path / "model.cpp"), "--result-file": str(tmp_path / "emitc_results.json"),
-            "--artifact-dir": str(tmp_path / "artifacts"), **flags}
-    if binary is not None:
-        (tmp_path / "model.ttnn").write_bytes(binary)
-        args["--flatbuffer"] = str(tmp_path / "model.ttnn")
-    _, (result,) = API.EmitC(args=args)()
-    return result
 
 
 @pytest.mark.parametrize("model", ["mnist_mlp", "transformer_block"])

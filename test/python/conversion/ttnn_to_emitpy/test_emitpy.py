@@ -1,7 +1,6 @@
 """EmitPy end to end: generated Python runs on the simulated `ttnn` module and reproduces `ttrt run` bit for bit;
 the `ttnn` API itself against torch."""
 
-import json
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ from ttmlir.compiler import compile_ttir, lower
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.golden import pcc
 from ttmlir.target.python import translate_to_python
+from emit_runners import run_emitpy
 
 MODELS = Path(__file__).resolve().parents[3] / "lit" / "Models"
 
@@ -19,18 +19,6 @@ def emit_python(text: str) -> str:
     return translate_to_python(lower(text, "<test>", "ttir-to-emitpy-pipeline"))
 
 
-def run_emitpy(tmp_path: Path, py: str, ttnn_binary: bytes | None, **flags) -> list[dict]:
-    from ttrt.common.api import API
-
-    (tmp_path / "model.py").write_text(py)
-    args = {"binary": str(tmp_path / "model.py"), "--result-file": str(tmp_path / "emitpy_results.json"),
-            "--artifact-dir": str(tmp_path / "artifacts"), **flags}
-    if ttnn_binary is not None:
-        (tmp_path / "model.ttnn").write_bytes(ttnn_binary)
-        args["--flatbuffer"] = str(tmp_path / "model.ttnn")
-    code, results = API.EmitPy(args=args)()
-    assert json.loads((tmp_path / "emitpy_results.json").read_text()) == results
-    return results
 
 
 @pytest.mark.parametrize("model", ["mnist_mlp", "transformer_block", "llama_decoder_step", "resnet_block"])

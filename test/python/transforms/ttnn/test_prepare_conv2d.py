@@ -45,8 +45,8 @@ def _lowered(pipeline: str):
 
 
 def test_prepared_conv2d_equals_torch_on_every_path(tmp_path):
-    from test_emitc import run_emitc
-    from test_emitpy import run_emitpy
+    from emit_runners import run_emitc
+    from emit_runners import run_emitpy
 
     from ttmlir.target.host_cpp import translate_to_cpp
     from ttmlir.target.python import translate_to_python
