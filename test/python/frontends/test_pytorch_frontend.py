@@ -9,12 +9,7 @@ from ttmlir.runtime.golden import pcc
 transformers = pytest.importorskip("transformers")
 
 
-@pytest.fixture(autouse=True)
-def fresh_pybuda():
-    pybuda.pybuda_reset()
-    torch.manual_seed(0)
-    yield
-    pybuda.pybuda_reset()
+pytestmark = pytest.mark.usefixtures("fresh_pybuda")
 
 
 def run_on_device(module: torch.nn.Module, *inputs, arch=pybuda.BackendDevice.Wormhole_B0):

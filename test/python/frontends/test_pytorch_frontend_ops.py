@@ -9,12 +9,7 @@ import pybuda
 from ttmlir.runtime.golden import pcc
 
 
-@pytest.fixture(autouse=True)
-def fresh_pybuda():
-    pybuda.pybuda_reset()
-    torch.manual_seed(0)
-    yield
-    pybuda.pybuda_reset()
+pytestmark = pytest.mark.usefixtures("fresh_pybuda")
 
 
 class Convs(torch.nn.Module):
