@@ -62,7 +62,7 @@ PASS_CLASSES = {
     "remove-dead-values": "ttmlir.passes.remove_dead_values:RemoveDeadValuesPass",
     "ttnn-decomposition": "ttmlir.passes.ttnn_decomposition:TTNNDecompositionPass",
     "ttnn-resolve-composites": "ttmlir.passes.resolve_composites:TTNNResolveCompositesPass",
-    "canonicalize": "xdsl.transforms.canonicalize:CanonicalizePass",
+    "canonicalize": "ttmlir.dialects.canonicalize:CanonicalizePass",
     "cse": "xdsl.transforms.common_subexpression_elimination:CommonSubexpressionElimination",
     "ttnn-weight-dtype-conversion": "ttmlir.passes.ttnn_weight_dtype_conversion:TTNNWeightDtypeConversionPass",
     "ttnn-prepare-conv3d-weights": "ttmlir.passes.ttnn_prepare_conv3d_weights:TTNNPrepareConv3dWeightsPass",
