@@ -41,7 +41,7 @@ from typing import Callable, ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
@@ -212,7 +212,10 @@ def _shared_lhs(root: Operation) -> None:
            scalar(op.prop("transpose_b")) == tb and len(op.operands[1].type.get_shape()) == len(b_shape) and
            op.operands[1].type.get_shape()[:-2] == b_shape[:-2] and
            op.results[0].type.element_type == root.results[0].type.element_type]
-    ops = sorted(set(ops), key=root.parent.get_operation_index)
+    if len(set(ops)) < MIN_SHARED_LHS:
+        return
+    position = _positions(root.parent, a, set(ops))
+    ops = sorted(set(ops), key=position.__getitem__)
     ops = ops[-1:] + ops[:-1]
     widths = [op.results[0].type.get_shape()[-1] for op in ops]
     biases = [op.operand_groups().get("bias") for op in ops]
@@ -220,11 +223,11 @@ def _shared_lhs(root: Operation) -> None:
             (any(biases) and not all(biases)) or \
             (all(biases) and len({b[0].type.get_shape()[:-1] for b in biases}) != 1):
         return
-    first = min(ops, key=root.parent.get_operation_index)
-    at = root.parent.get_operation_index(first)
+    first = min(ops, key=position.__getitem__)
+    at = position[first]
     inputs = [op.operands[1] for op in ops] + [b[0] for b in biases if b]
     if any(isinstance(v.owner, Operation) and (v.owner.parent is not root.parent or
-                                               root.parent.get_operation_index(v.owner) > at) for v in inputs):
+                                               position.get(v.owner, -1) > at) for v in inputs):
         return
     if all(biases) and any(b[0].type.get_shape()[-1] != w for b, w in zip(biases, widths)):
         return
@@ -244,6 +247,19 @@ def _shared_lhs(root: Operation) -> None:
     for op, part in zip(ops, parts):
         op.results[0].replace_all_uses_with(part)
         Rewriter.erase_op(op)
+
+
+def _positions(block: Block, a: SSAValue, users: set[Operation]) -> dict[Operation, int]:
+    """The positions in `block` of its ops from the one defining `a` to the last of `users` (of `a`): whatever
+    the users read from `block` before that stretch comes before them all. Only the stretch is walked, not the block
+    once per position asked for."""
+    op = a.owner if isinstance(a.owner, Operation) and a.owner.parent is block else block.first_op
+    position, left = {}, set(users)
+    while left:
+        position[op] = len(position)
+        left.discard(op)
+        op = op.next_op
+    return position
 
 
 def _split_into_heads(op: Operation) -> bool:
@@ -669,8 +685,10 @@ class TTIRFusingPass(ModulePass):
             _one_reshape_after(op)
         for func in [op for op in module.walk() if isinstance(op, FuncOp)]:
             region_dce(func.body)  # as a greedy rewrite does: what no one reads goes
+        merged = False
         for op in [op for op in module.walk() if op.name == "ttir.slice_static"]:
             if (made := REWRITES["slice_static"](op)) is not None:  # slices of fused products' slices: one slice
                 Rewriter.replace_op(op, made)
-        for func in [op for op in module.walk() if isinstance(op, FuncOp)]:
+                merged = True
+        for func in [op for op in module.walk() if isinstance(op, FuncOp)] if merged else ():
             region_dce(func.body)
