@@ -1,8 +1,8 @@
 """How compile time grows with graph size, pass by pass (issue 54).
 
 Runs each named pipeline on generated TTIR graphs of 1k, 10k and 100k ops (`--sizes` to choose): an
-add/relu/multiply chain on 64x128 tensors, and chains of the blocks the fusions look for (matmul + bias +
-activation, softmax, RMS norm, attention, RoPE). Every run is `ttmlir-opt --mlir-timing --mlir-timing-display=list`
+add/relu/multiply chain on 64x128 tensors (in TTIR, and in StableHLO for the StableHLO pipeline), and chains of the
+blocks the fusions look for (matmul + bias + activation, softmax, RMS norm, attention, RoPE). Every run is `ttmlir-opt --mlir-timing --mlir-timing-display=list`
 in its own process, its timers reading CPU time (what other work on the machine does not inflate); the report gives
 each pass's time, printed here per op (microseconds). A pass whose time per op grows by more
 than `--flag-ratio` (default 2) from one size to the next is flagged: its cost is not linear in the graph.
@@ -26,10 +26,12 @@ import time
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
-PIPELINES = {
-    "backend": ["--ttir-to-ttnn-backend-pipeline"],
-    "backend-O2": ["--ttir-to-ttnn-backend-pipeline=optimization-level=2"],
-    "fusing": ["--ttir-fusing"],
+PIPELINES = {  # the graphs' dialect, and what ttmlir-opt runs on them
+    "backend": ("ttir", ["--ttir-to-ttnn-backend-pipeline"]),
+    "backend-O2": ("ttir", ["--ttir-to-ttnn-backend-pipeline=optimization-level=2"]),
+    "fusing": ("ttir", ["--ttir-fusing"]),
+    "stablehlo": ("stablehlo", ["--stablehlo-pipeline", "--stablehlo-to-ttir-pipeline",
+                                "--ttir-to-ttnn-backend-pipeline"]),
 }
 # ttmlir-opt with its --mlir-timing timers reading CPU time: per-pass figures a busy machine leaves comparable
 TTMLIR_OPT_CPU_TIMED = [sys.executable, "-c", "import sys, time, ttmlir.timing, ttmlir_opt; "
@@ -138,13 +140,30 @@ def rope(g: Graph, x: str) -> str:
     return g.op("add", [a, g.op("multiply", [rot, sin], [R, table], R)], [R, R], R)
 
 
+def stablehlo_chain(ops: int) -> str:
+    """The elementwise chain as JAX writes it: add, max with a zero constant (relu), multiply."""
+    lines, value = [f"    %zero = stablehlo.constant dense<0.000000e+00> : {T}"], "%x"
+    for i in range(0, ops - 1, 3):
+        lines += [f"    %v{i} = stablehlo.add {value}, %a : {T}", f"    %v{i + 1} = stablehlo.maximum %v{i}, %zero : {T}",
+                  f"    %v{i + 2} = stablehlo.multiply %v{i + 1}, %b : {T}"]
+        value = f"%v{i + 2}"
+    return "\n".join(["module {", f"  func.func @main(%x: {T}, %a: {T}, %b: {T}) -> {T} {{", *lines,
+                      f"    return {value} : {T}", "  }", "}", ""])
+
+
 GRAPHS = {"chain": (elementwise, T), "linear": (linear, T), "softmax": (softmax, T), "rms_norm": (rms_norm, T),
-          "attention": (attention, T), "rope": (rope, R)}
+          "attention": (attention, T), "rope": (rope, R), "stablehlo_chain": (stablehlo_chain, T)}
+
+
+def dialect(kind: str) -> str:
+    return "stablehlo" if kind.startswith("stablehlo") else "ttir"
 
 
 def generate(kind: str, ops: int) -> str:
     """About `ops` ops of blocks of one kind, each block reading the previous one's result."""
     block, type_ = GRAPHS[kind]
+    if dialect(kind) == "stablehlo":
+        return block(ops)
     g = Graph()
     g.args = [("x", type_)]
     value = "%x"
@@ -178,7 +197,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1000,10000,100000", help="op counts, comma-separated")
     parser.add_argument("--graphs", default=",".join(GRAPHS), help=f"of {', '.join(GRAPHS)}")
-    parser.add_argument("--pipelines", default="backend,backend-O2", help=f"of {', '.join(PIPELINES)}")
+    parser.add_argument("--pipelines", default="backend,backend-O2,stablehlo", help=f"of {', '.join(PIPELINES)}")
     parser.add_argument("--flag-ratio", type=float, default=2.0,
                         help="flag a pass whose time per op grows more than this from one size to the next")
     parser.add_argument("--min-share", type=float, default=0.02,
@@ -197,9 +216,11 @@ def main() -> None:
                 xdsl[n] = timed([str(BIN / "xdsl-opt"), "--allow-unregistered-dialect", str(files[n])])
                 print(f"{kind}, {n} ops: xdsl-opt parse+print {xdsl[n][0]:.2f} s (CPU {xdsl[n][1]:.2f} s)")
             for pipeline in args.pipelines.split(","):
+                if PIPELINES[pipeline][0] != dialect(kind):
+                    continue
                 runs = {}
                 for n in sizes:
-                    runs[n] = timed([*TTMLIR_OPT_CPU_TIMED, *PIPELINES[pipeline], "--mlir-timing",
+                    runs[n] = timed([*TTMLIR_OPT_CPU_TIMED, *PIPELINES[pipeline][1], "--mlir-timing",
                                      "--mlir-timing-display=list", str(files[n]), "-o", str(Path(tmp, "out.mlir"))])
                 print(f"\n{kind} / {pipeline}:")
                 for n in sizes:

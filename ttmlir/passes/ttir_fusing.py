@@ -488,6 +488,7 @@ class _ActivationMatcher:
 
     def __init__(self) -> None:
         self.splats: dict[SSAValue, float | None] = {}
+        self.reads: dict[SSAValue, list[tuple[SSAValue, bool]]] = {}
         self.dominators: dict[SSAValue, tuple[SSAValue, ...] | None] = {}  # None: only splats above
 
     def splat(self, value: SSAValue) -> float | None:
@@ -495,17 +496,16 @@ class _ActivationMatcher:
             self.splats[value] = _splat(value)
         return self.splats[value]
 
-    @staticmethod
-    def enters(value: SSAValue, shape) -> bool:
-        """Whether a cone of results of `shape` goes through the op making `value` (an elementwise op)."""
-        op = value.owner
-        return isinstance(op, TTOp) and (op.ROW.name in SCALAR or op.ROW.name == "clamp_scalar") and \
-            value.type.get_shape() == shape
-
-    def _above(self, value: SSAValue) -> list[SSAValue]:
-        """The operands of `value`'s op a cone through it goes on into (splats end a path)."""
-        shape = value.type.get_shape()
-        return [v for v in value.owner.operands if self.splat(v) is None and self.enters(v, shape)]
+    def _reads(self, value: SSAValue) -> list[tuple[SSAValue, bool]]:
+        """The operands of `value`'s elementwise op other than splats (which end a path), each with whether a cone
+        through `value` goes on into the op making it (an elementwise op of the same shape)."""
+        reads = self.reads.get(value)
+        if reads is None:
+            shape = value.type.get_shape()
+            reads = self.reads[value] = [
+                (v, isinstance(op := v.owner, TTOp) and (op.ROW.name in SCALAR or op.ROW.name == "clamp_scalar") and
+                 v.type.get_shape() == shape) for v in value.owner.operands if self.splat(v) is None]
+        return reads
 
     def dominators_of(self, value: SSAValue) -> tuple[SSAValue, ...] | None:
         memo = self.dominators
@@ -515,16 +515,15 @@ class _ActivationMatcher:
             if top in memo:
                 stack.pop()
                 continue
-            missing = [v for v in self._above(top) if v not in memo]
+            reads = self._reads(top)
+            missing = [v for v, entered in reads if entered and v not in memo]
             if missing:
                 stack += missing
                 continue
             stack.pop()
-            shape, common = top.type.get_shape(), None
-            for v in top.owner.operands:
-                if self.splat(v) is not None:
-                    continue
-                mine = memo[v] if self.enters(v, shape) else (v,)
+            common = None
+            for v, entered in reads:
+                mine = memo[v] if entered else (v,)
                 if mine is not None and common is None:
                     common = mine
                 elif mine is not None:
