@@ -11,8 +11,11 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from xdsl.ir import Operation
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.transforms.canonicalize import CanonicalizePass as XDSLCanonicalizePass
 
 from ttmlir.dialects.constant_fold import (BINARY, UNARY, LAYOUT_MAPS, fold_constant_operands, fold_layout, fold_sum,
                                            fold_typecast, shifted_out)
@@ -95,9 +98,32 @@ for _name in (*LAYOUT_MAPS, "broadcast"):
     REWRITES[_name] = _first(*filter(None, (REWRITES.get(_name), fold_layout)))
 
 
+def _writes(op: Operation) -> list[SSAValue]:
+    """The operands `op` overwrites (a cache update's cache, TTNN's adamw's parameters and moments)."""
+    row = getattr(op, "ROW", None)
+    if row is None or row.family not in IN_PLACE_OPERAND:
+        return []
+    groups = op.operand_groups()
+    return [value for name in IN_PLACE_OPERAND[row.family] for value in groups.get(name, ())]
+
+
+# While `CanonicalizePass` runs: each overwritten value's writers. Without it a value's every use is looked at, for
+# every op reading it: a weight or argument read by n ops made canonicalization quadratic.
+_writers: dict[SSAValue, list[Operation]] | None = None
+
+
+def _add_writers(ops) -> None:
+    for op in ops:
+        for value in _writes(op):
+            _writers.setdefault(value, []).append(op)
+
+
 def _written_in_place(op: Operation) -> bool:
     """An operand or result of `op` that another op without results (a cache update, TTNN's adamw) overwrites: its value
     depends on where it is read, which the rewrites above, looking through producers, cannot see."""
+    if _writers is not None:
+        return any(writer is not op and writer.parent is not None
+                   for value in (*op.operands, *op.results) for writer in _writers.get(value, ()))
     for value in (*op.operands, *op.results):
         for use in value.uses:
             row = getattr(use.operation, "ROW", None)
@@ -123,6 +149,9 @@ class _RewritePattern(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if not _written_in_place(op) and (made := self.rewrite(op)) is not None:
             rewriter.replace(op, *made) if isinstance(made, tuple) else rewriter.replace(op, made)
+            if _writers is not None:  # a rewrite may make a writer (a cache update as a paged one)
+                new = made[0] if isinstance(made, tuple) else made
+                _add_writers([new] if isinstance(new, Operation) else new)
 
 
 @functools.cache
@@ -130,3 +159,17 @@ def patterns_for(op_name: str) -> tuple[RewritePattern, ...]:
     short = op_name.split(".", 1)[1]
     folds = (_FoldPattern(FOLDS[short]),) if short in FOLDS else ()
     return folds + ((_RewritePattern(REWRITES[short]),) if short in REWRITES else ())
+
+
+class CanonicalizePass(XDSLCanonicalizePass):
+    """xDSL's canonicalize, told once which values are overwritten in place (the ops reading them keep still)
+    instead of each op looking through its values' uses."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        global _writers
+        outer, _writers = _writers, {}
+        try:
+            _add_writers(op.walk())
+            super().apply(ctx, op)
+        finally:
+            _writers = outer

@@ -27,8 +27,8 @@ _FLOATS = {"f64": np.float64, "f32": np.float32, "f16": np.float16, "bf16": np.f
 
 
 def _dtype(element: Attribute):
-    if str(element) in _FLOATS:
-        return _FLOATS[str(element)]
+    if element.name in _FLOATS:  # a float type's name is how it prints (f32, bf16), without printing it
+        return _FLOATS[element.name]
     if not isinstance(element, IntegerType) or element.width.data not in (1, 8, 16, 32, 64):
         return None
     if element.width.data == 1:
@@ -40,13 +40,16 @@ def _dtype(element: Attribute):
 def _stored(values: np.ndarray, element: Attribute) -> np.ndarray:
     """`values` as the element type stores them: bf16 rounded to nearest even, i1 to its low bit."""
     values = np.asarray(values).astype(_dtype(element))
-    if str(element) == "bf16":
+    if element.name == "bf16":
         bits = values.view(np.uint32)
         rounded = (bits + np.uint32(0x7FFF) + ((bits >> 16) & 1)) & np.uint32(0xFFFF0000)
         values = np.where(np.isnan(values), values, rounded.view(np.float32))
     elif isinstance(element, IntegerType) and element.width.data == 1:
         values = values & 1
     return values
+
+
+CONSTANTS = ("ttir.zeros", "ttir.ones", "ttir.full", "ttir.constant")  # the ops constant_array reads
 
 
 def constant_array(value: SSAValue) -> np.ndarray | None:
@@ -175,6 +178,8 @@ def fold_constant_operands(op: Operation) -> list[Operation] | None:
         table = {short: _clamp(op)}
     if table is None or not op.name.startswith("ttir.") or len(op.operands) != (2 if table is BINARY else 1):
         return None
+    if not all(isinstance(v.owner, Operation) and v.owner.name in CONSTANTS for v in op.operands):
+        return None  # before reading any operand's values (a splat constant's are one per element)
     arrays = [constant_array(v) for v in op.operands]
     if any(a is None for a in arrays):
         return None

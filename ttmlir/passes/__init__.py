@@ -46,7 +46,7 @@ PASS_CLASSES = {
     "remove-dead-values": "ttmlir.transforms.remove_dead_values:RemoveDeadValuesPass",
     "ttnn-decomposition": "ttmlir.transforms.ttnn.ttnn_decomposition:TTNNDecompositionPass",
     "ttnn-resolve-composites": "ttmlir.transforms.ttnn.ttnn_resolve_composites:TTNNResolveCompositesPass",
-    "canonicalize": "xdsl.transforms.canonicalize:CanonicalizePass",
+    "canonicalize": "ttmlir.dialects.canonicalize:CanonicalizePass",
     "cse": "xdsl.transforms.common_subexpression_elimination:CommonSubexpressionElimination",
     "ttnn-weight-dtype-conversion": "ttmlir.transforms.ttnn.ttnn_weight_dtype_conversion:TTNNWeightDtypeConversionPass",
     "ttnn-prepare-conv3d-weights": "ttmlir.transforms.ttnn.ttnn_prepare_conv3d_weights:TTNNPrepareConv3dWeightsPass",

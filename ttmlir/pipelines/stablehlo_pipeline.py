@@ -53,5 +53,7 @@ class StableHLOPipeline(ModulePass):
             "sdy-insert-explicit-reshards", "wrap-under-manual-computation",
             "sdy-reshard-to-collectives", "shardy-ccl-canonicalization", "annotate-local-shapes", "update-global-to-local-shapes",
             "reoutline-composite", "sdy-close-shardings", "canonicalize")]
+        from ttmlir.timing import run_pass
+
         for step in steps:
-            step.apply(ctx, op)
+            run_pass(step, ctx, op)

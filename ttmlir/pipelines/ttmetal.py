@@ -17,6 +17,7 @@ from ttmlir.errors import PassFailure
 from ttmlir.conversion.ttir_to_ttmetal.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
 from ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc import ConvertTTKernelToEmitCPass
 from ttmlir.transforms.ttcore.register_device import RegisterDevicePass
+from ttmlir.timing import run_pass, scope
 
 
 @dataclass(frozen=True)
@@ -38,8 +39,9 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if tuple(self.mesh(module)) not in ((1, 1), (1,)):
             raise PassFailure(module, "the TTMetal path runs on one chip in this build (mesh-shape=1,1)")
-        super().apply(ctx, module)
-        ConvertTTIRToTTMetalPass(override_device_shape=self.override_device_shape,
+        with scope(RegisterDevicePass.name):
+            super().apply(ctx, module)
+        run_pass(ConvertTTIRToTTMetalPass(override_device_shape=self.override_device_shape,
                                  default_input_memspace=self.default_input_memspace,
                                  default_output_memspace=self.default_output_memspace,
                                  use_tile_matmul=self.use_tile_matmul,
@@ -47,8 +49,8 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
                                  use_tensor_accessor_dma=self.use_tensor_accessor_dma,
                                  ttnn_mode=self.ttnn_mode, force_compile_time_args=self.force_compile_time_args,
                                  disable_tolayout_folding=self.disable_tolayout_folding,
-                                 collapse_tensors_2d=self.collapse_tensors_2d).apply(ctx, module)
-        ConvertTTKernelToEmitCPass().apply(ctx, module)
+                                 collapse_tensors_2d=self.collapse_tensors_2d), ctx, module)
+        run_pass(ConvertTTKernelToEmitCPass(), ctx, module)
 
 
 @dataclass(frozen=True)

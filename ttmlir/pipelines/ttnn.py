@@ -18,6 +18,7 @@ from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import CPUHoistManuallyTag
 from ttmlir.transforms.ttcore.register_device import RegisterDevicePass
 from ttmlir.transforms.ttnn.ttnn_deallocate import TTNNDeallocatePass
 from ttmlir.transforms.ttnn.ttnn_layout import TTNNLayoutPass
+from ttmlir.timing import run_pass, scope
 
 
 @dataclass(frozen=True)
@@ -111,16 +112,17 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         from ttmlir.transforms.ttnn.ttnn_workaround import TTNNWorkaroundPass
         from ttmlir.transforms.ttnn.ttnn_set_compute_kernel_config import TTNNSetComputeKernelConfigPass
         from ttmlir.transforms.ttnn.ttnn_prepare_conv3d_weights import TTNNPrepareConv3dWeightsPass
-        from xdsl.transforms.canonicalize import CanonicalizePass
+        from ttmlir.dialects.canonicalize import CanonicalizePass
         from ttmlir.transforms.ttir.ttir_propagate_weight_dtype import TTIRPropagateWeightDtypePass
         from ttmlir.transforms.ttnn.ttnn_weight_dtype_conversion import TTNNWeightDtypeConversionPass
         from ttmlir.transforms.ttir.ttir_infer_kv_cache_argument_types import TTIRInferKVCacheArgumentTypesPass
         from ttmlir.transforms.ttnn.ttnn_trace_hoist_transform import TTNNTraceHoistTransformPass
         from ttmlir.transforms.ttnn.ttnn_kv_cache_dtype_conversion import TTNNKVCacheDtypeConversionPass
 
-        TTCoreMarkFunctionsAsForwardPass().apply(ctx, module)
-        WrapDeviceModulePass().apply(ctx, module)
-        super().apply(ctx, module)
+        run_pass(TTCoreMarkFunctionsAsForwardPass(), ctx, module)
+        run_pass(WrapDeviceModulePass(), ctx, module)
+        with scope(RegisterDevicePass.name):
+            super().apply(ctx, module)
         from ttmlir.transforms.ttnn.ttnn_fusing import TTNNFusingPass
         fusing = (TTIRFusingPass(self.enable_permute_matmul_fusion, conv_scaling),) if self.enable_fusing_pass else ()
         # RoPE: upstream finds it in TTIR (a composite its op model promotes); ours is found and checked in TTNN
@@ -161,11 +163,11 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
                       *ttnn_const_eval, *self._optimizer(optimizer, memory_layout), *prepare_conv2d, TTNNPrepareConv3dWeightsPass(),
                       *ttnn_const_eval, CanonicalizePass(), *inputs_to_host, *hoist_trace, TTNNDecomposeLayoutsPass(),
                       CanonicalizePass(), TTCoreOptimizationBarrierFoldPass(), TTNNDeallocatePass()):
-            stage.apply(ctx, module)
+            run_pass(stage, ctx, module)
         if self.ttnn_perf_metrics_enabled:
             from ttmlir.transforms.ttnn.ttnn_collect_perf_metrics import TTNNCollectPerfMetricsPass
-            TTNNCollectPerfMetricsPass(self.ttnn_perf_metrics_output_file, self.ttnn_perf_metrics_verbose_output_enabled,
-                                       self.enable_trace).apply(ctx, module)
+            run_pass(TTNNCollectPerfMetricsPass(self.ttnn_perf_metrics_output_file,
+                                                self.ttnn_perf_metrics_verbose_output_enabled, self.enable_trace), ctx, module)
 
     def _optimizer(self, optimizer: bool, memory_layout: bool) -> tuple:
         if not (optimizer or self.override_output_layout or self.override_conv2d_config or self.override_conv3d_config):
@@ -250,8 +252,9 @@ class TTIRToTTNNBackendPipeline(TTIRToTTNNCommonPipeline):
     name: ClassVar[str] = "ttir-to-ttnn-backend-pipeline"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        super().apply(ctx, module)
-        TTNNCommonToRuntimePipeline().apply(ctx, module)
+        with scope(TTIRToTTNNCommonPipeline.name):
+            super().apply(ctx, module)
+        run_pass(TTNNCommonToRuntimePipeline(), ctx, module)
 
 
 @dataclass(frozen=True)
@@ -291,12 +294,12 @@ class TTNNCommonToEmitCPipeline(ModulePass):
                          ("load-input-tensors-from-disk", self.load_input_tensors_from_disk,
                           "generated code makes its inputs (ones tensors)")])
         require_common_output(module, self.name)
-        UnwrapDeviceModulePass().apply(ctx, module)
-        TTNNAdjustDeallocsPass().apply(ctx, module)
-        TTNNTuplifyTensorsPass(tuplify_input_if_empty=self.tuplify_input_if_empty or self.target_dylib).apply(ctx, module)
+        run_pass(UnwrapDeviceModulePass(), ctx, module)
+        run_pass(TTNNAdjustDeallocsPass(), ctx, module)
+        run_pass(TTNNTuplifyTensorsPass(tuplify_input_if_empty=self.tuplify_input_if_empty or self.target_dylib), ctx, module)
         if not self.target_dylib:
-            TTNNCreateInputGeneratorsPass().apply(ctx, module)
-        ConvertTTNNToEmitCPass().apply(ctx, module)
+            run_pass(TTNNCreateInputGeneratorsPass(), ctx, module)
+        run_pass(ConvertTTNNToEmitCPass(), ctx, module)
 
 
 @dataclass(frozen=True)
@@ -312,8 +315,10 @@ class TTIRToEmitCPipeline(TTIRToTTNNCommonPipeline, TTNNCommonToEmitCPipeline):
                                       "lowering")
         _refuse(module, [("enable-cpu-hoisted-const-eval", self.enable_cpu_hoisted_const_eval,
                           "CPU-hoisted functions have no C++ lowering (const-eval runs on the device)")])
-        TTIRToTTNNCommonPipeline.apply(self, ctx, module)
-        TTNNCommonToEmitCPipeline.apply(self, ctx, module)
+        with scope(TTIRToTTNNCommonPipeline.name):
+            TTIRToTTNNCommonPipeline.apply(self, ctx, module)
+        with scope(TTNNCommonToEmitCPipeline.name):
+            TTNNCommonToEmitCPipeline.apply(self, ctx, module)
 
 
 @dataclass(frozen=True)
@@ -342,20 +347,21 @@ class TTNNCommonToEmitPyPipeline(ModulePass):
                          ("load-input-tensors-from-disk", self.load_input_tensors_from_disk,
                           "generated code makes its inputs (ones tensors)")])
         require_common_output(module, self.name)
-        UnwrapDeviceModulePass().apply(ctx, module)
-        TTNNAdjustDeallocsPass().apply(ctx, module)
+        run_pass(UnwrapDeviceModulePass(), ctx, module)
+        run_pass(TTNNAdjustDeallocsPass(), ctx, module)
         if self.target_module:  # an importable module: `forward(input, device)`, no inputs or main of its own
             from ttmlir.transforms.ttnn.ttnn_prepare_module_for_export import TTNNPrepareModuleForExportPass
-            TTNNTuplifyTensorsPass(tuplify_input_if_empty=True).apply(ctx, module)
-            TTNNPrepareModuleForExportPass().apply(ctx, module)
+            run_pass(TTNNTuplifyTensorsPass(tuplify_input_if_empty=True), ctx, module)
+            run_pass(TTNNPrepareModuleForExportPass(), ctx, module)
         else:
-            TTNNTuplifyTensorsPass(tuplify_input_if_empty=self.tuplify_input_if_empty).apply(ctx, module)
-            TTNNCreateInputGeneratorsPass().apply(ctx, module)
-        TTNNPrepareConstEvalCachingPass().apply(ctx, module)
-        ConvertTTNNToEmitPyPass(target_module=self.target_module).apply(ctx, module)
+            run_pass(TTNNTuplifyTensorsPass(tuplify_input_if_empty=self.tuplify_input_if_empty), ctx, module)
+            run_pass(TTNNCreateInputGeneratorsPass(), ctx, module)
+        run_pass(TTNNPrepareConstEvalCachingPass(), ctx, module)
+        run_pass(ConvertTTNNToEmitPyPass(target_module=self.target_module), ctx, module)
         if self.split_files:
-            from ttmlir.transforms.ttnn.ttnn_file_split import split_files
-            split_files(module)
+            from ttmlir.transforms.ttnn.ttnn_file_split import TTNNFileSplitPass, split_files
+            with scope(TTNNFileSplitPass.name):
+                split_files(module)
 
 
 @dataclass(frozen=True)
@@ -367,5 +373,7 @@ class TTIRToEmitPyPipeline(TTIRToTTNNCommonPipeline, TTNNCommonToEmitPyPipeline)
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if self.enable_trace:
             raise PassFailure(module, "'enable-trace' is not supported by the EmitPy pipeline in this build")
-        TTIRToTTNNCommonPipeline.apply(self, ctx, module)
-        TTNNCommonToEmitPyPipeline.apply(self, ctx, module)
+        with scope(TTIRToTTNNCommonPipeline.name):
+            TTIRToTTNNCommonPipeline.apply(self, ctx, module)
+        with scope(TTNNCommonToEmitPyPipeline.name):
+            TTNNCommonToEmitPyPipeline.apply(self, ctx, module)

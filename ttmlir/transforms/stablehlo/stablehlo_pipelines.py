@@ -434,5 +434,7 @@ class StableHLOToTTIRPipeline(ModulePass):
             from ttmlir.transforms.stablehlo.cpu_hoist_non_lowerable_shlo_ops import CPUHoistNonLowerableSHLOOpsPass
             from ttmlir.transforms.ttcore.register_device import WrapDeviceModulePass
             passes += [WrapDeviceModulePass(), CPUHoistNonLowerableSHLOOpsPass(), ConvertStableHLOToTTIRPass()]
+        from ttmlir.timing import run_pass
+
         for p in passes:
-            p.apply(ctx, module)
+            run_pass(p, ctx, module)

@@ -16,7 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
-from xdsl.transforms.canonicalize import CanonicalizePass
+from ttmlir.dialects.canonicalize import CanonicalizePass
 
 from ttmlir.ir.props import KINDS
 from ttmlir.ir.tt_op import TTOp

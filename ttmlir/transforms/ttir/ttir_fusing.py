@@ -41,7 +41,7 @@ from typing import Callable, ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
@@ -213,7 +213,10 @@ def _shared_lhs(root: Operation) -> None:
            scalar(op.prop("transpose_b")) == tb and len(op.operands[1].type.get_shape()) == len(b_shape) and
            op.operands[1].type.get_shape()[:-2] == b_shape[:-2] and
            op.results[0].type.element_type == root.results[0].type.element_type]
-    ops = sorted(set(ops), key=root.parent.get_operation_index)
+    if len(set(ops)) < MIN_SHARED_LHS:
+        return
+    position = _positions(root.parent, a, set(ops))
+    ops = sorted(set(ops), key=position.__getitem__)
     ops = ops[-1:] + ops[:-1]
     widths = [op.results[0].type.get_shape()[-1] for op in ops]
     biases = [op.operand_groups().get("bias") for op in ops]
@@ -221,11 +224,11 @@ def _shared_lhs(root: Operation) -> None:
             (any(biases) and not all(biases)) or \
             (all(biases) and len({b[0].type.get_shape()[:-1] for b in biases}) != 1):
         return
-    first = min(ops, key=root.parent.get_operation_index)
-    at = root.parent.get_operation_index(first)
+    first = min(ops, key=position.__getitem__)
+    at = position[first]
     inputs = [op.operands[1] for op in ops] + [b[0] for b in biases if b]
     if any(isinstance(v.owner, Operation) and (v.owner.parent is not root.parent or
-                                               root.parent.get_operation_index(v.owner) > at) for v in inputs):
+                                               position.get(v.owner, -1) > at) for v in inputs):
         return
     if all(biases) and any(b[0].type.get_shape()[-1] != w for b, w in zip(biases, widths)):
         return
@@ -245,6 +248,19 @@ def _shared_lhs(root: Operation) -> None:
     for op, part in zip(ops, parts):
         op.results[0].replace_all_uses_with(part)
         Rewriter.erase_op(op)
+
+
+def _positions(block: Block, a: SSAValue, users: set[Operation]) -> dict[Operation, int]:
+    """The positions in `block` of its ops from the one defining `a` to the last of `users` (of `a`): whatever
+    the users read from `block` before that stretch comes before them all. Only the stretch is walked, not the block
+    once per position asked for."""
+    op = a.owner if isinstance(a.owner, Operation) and a.owner.parent is block else block.first_op
+    position, left = {}, set(users)
+    while left:
+        position[op] = len(position)
+        left.discard(op)
+        op = op.next_op
+    return position
 
 
 def _split_into_heads(op: Operation) -> bool:
@@ -444,6 +460,11 @@ SCALAR: dict[str, Callable[..., float]] = {
 
 
 MAX_CONE = 16  # ops: activations are small; a larger elementwise graph is not searched
+# The ops an activation written out ends with, the only ones tried as the root of a cone: max(x, 0) and where(x > 0,
+# x, 0) (relu); min(max(x, 0), 6) or a clamp between splats (relu6); x * sigmoid(x) or x / (1 + exp(-x)) (silu),
+# x * tanh(...) (mish), 0.5 * x * (1 + erf(...)) (gelu), relu6(x + 3) / 6 or * (1 / 6) (hardsigmoid); any of them
+# computed in another element type and cast back (typecast).
+ACTIVATION_ROOTS = frozenset({"maximum", "minimum", "clamp_tensor", "multiply", "div", "where", "typecast"})
 
 
 def _splat(value: SSAValue) -> float | None:
@@ -456,90 +477,148 @@ def _splat(value: SSAValue) -> float | None:
     return None if fill is None else float(fill)
 
 
-def _cone(root: Operation, x: SSAValue | None):
-    """The elementwise cone above `root` as a function of `x` (of the first tensor it reads if None): its ops (root
-    first), the function and x; None if it reads anything else than x and splat constants. `seen` collects every
-    value the cone reads, the candidates for x."""
-    shape, ops, leaf = root.results[0].type.get_shape(), [], [x] if x is not None else []
-
-    def build(value: SSAValue) -> Callable[[float], float] | None:
-        if leaf and value is leaf[0]:
-            return lambda v: v
-        if (fill := _splat(value)) is not None:
-            return lambda v, c=fill: c
-        op = value.owner
-        if isinstance(op, TTOp) and (op.ROW.name in SCALAR or op.ROW.name == "clamp_scalar") and \
-                value.type.get_shape() == shape and len(ops) < MAX_CONE:
-            if op not in ops:
-                ops.append(op)
-            parts = [build(v) for v in op.operands]
-            if None in parts:
-                return None
-            if op.ROW.name == "clamp_scalar":
-                low, high = (float(scalar(op.prop(n))) for n in ("min", "max"))
-                return lambda v: min(max(parts[0](v), low), high)
-            fn = SCALAR[op.ROW.name]
-            return lambda v: fn(*(p(v) for p in parts))
-        if leaf:
-            return None
-        leaf.append(value)
-        return lambda v: v
-
-    fn = build(root.results[0])
-    if fn is None or not leaf or leaf[0] is root.results[0]:
-        return None
-    inside = set(ops)
-    if any(use.operation not in inside for op in ops[1:] for use in op.results[0].uses):
-        return None  # an intermediate value is needed elsewhere: the cone cannot go
-    return leaf[0], ops, fn
-
-
-def _candidates(root: Operation) -> list[SSAValue]:
-    """The values the elementwise ops above `root` read, farthest first: where the activation's input may be."""
-    found, frontier = [], [root]
-    while frontier and len(found) < MAX_CONE * 2:
-        op = frontier.pop(0)
-        for value in op.operands:
-            if value not in found and _splat(value) is None:
-                found.append(value)
-                owner = value.owner
-                if isinstance(owner, TTOp) and owner.ROW.name in SCALAR:
-                    frontier.append(owner)
-    return found[::-1]
-
-
 def _close(a: float, b: float) -> bool:
     return math.isfinite(a) and abs(a - b) <= 2e-2 * max(1.0, abs(b))
 
 
-def _match(root: Operation, x: SSAValue | None):
-    cone = _cone(root, x)
-    if cone is None or cone[0].type.get_shape() != root.results[0].type.get_shape():
-        return None
-    try:
-        values = [cone[2](s) for s in SAMPLES]
-    except (OverflowError, ValueError, ZeroDivisionError):
-        return None
-    name = next((n for n, f in ACTIVATIONS if all(_close(v, f(s)) for v, s in zip(values, SAMPLES))), None)
-    if name is None or (len(cone[1]) == 1 and cone[1][0].ROW.name == name):
-        return None
-    return name, cone[0], cone[1]
+class _ActivationMatcher:
+    """The activations of one pass run. A cone above a root is a function of x when every path up from the root
+    through elementwise ops of its shape ends at x or at a splat constant: x is one of the root's dominators. Each
+    value's dominators (itself, then the values every path up from it passes, nearest first, as far as a cone may
+    reach) follow from its operands', so each value is looked at once however many roots read it."""
 
+    def __init__(self) -> None:
+        self.splats: dict[SSAValue, float | None] = {}
+        self.reads: dict[SSAValue, list[tuple[SSAValue, bool]]] = {}
+        self.dominators: dict[SSAValue, tuple[SSAValue, ...] | None] = {}  # None: only splats above
 
-def _activation(root: Operation) -> None:
-    found = _match(root, None) or next(filter(None, (_match(root, x) for x in _candidates(root))), None)
-    if found is None:
-        return
-    name, x, ops = found
-    result = root.results[0].type
-    made = [TTIR_OP_CLASSES[name].create(operands=[x], result_types=[TensorType(x.type.element_type, result.get_shape())])]
-    if x.type.element_type != result.element_type:
-        made.append(TTIR_OP_CLASSES["typecast"].create(operands=[made[0].results[0]], result_types=[result]))
-    for op in made:
-        op.location = root.location
-    feeding = [v.owner for op in ops for v in op.operands if isinstance(v.owner, TTOp) and v.owner not in ops]
-    Rewriter.replace_op(root, made)
-    _erase_dead([*ops[1:], *(f for f in feeding if _is_constant_producer(f))])
+    def splat(self, value: SSAValue) -> float | None:
+        if value not in self.splats:
+            self.splats[value] = _splat(value)
+        return self.splats[value]
+
+    def _reads(self, value: SSAValue) -> list[tuple[SSAValue, bool]]:
+        """The operands of `value`'s elementwise op other than splats (which end a path), each with whether a cone
+        through `value` goes on into the op making it (an elementwise op of the same shape)."""
+        reads = self.reads.get(value)
+        if reads is None:
+            shape = value.type.get_shape()
+            reads = self.reads[value] = [
+                (v, isinstance(op := v.owner, TTOp) and (op.ROW.name in SCALAR or op.ROW.name == "clamp_scalar") and
+                 v.type.get_shape() == shape) for v in value.owner.operands if self.splat(v) is None]
+        return reads
+
+    def dominators_of(self, value: SSAValue) -> tuple[SSAValue, ...] | None:
+        memo = self.dominators
+        stack = [value]
+        while stack:  # operands first, without recursion (a chain may be thousands of ops long)
+            top = stack[-1]
+            if top in memo:
+                stack.pop()
+                continue
+            reads = self._reads(top)
+            missing = [v for v, entered in reads if entered and v not in memo]
+            if missing:
+                stack += missing
+                continue
+            stack.pop()
+            common = None
+            for v, entered in reads:
+                mine = memo[v] if entered else (v,)
+                if mine is not None and common is None:
+                    common = mine
+                elif mine is not None:
+                    kept = frozenset(mine)
+                    common = tuple(d for d in common if d in kept)
+            # a dominator further than MAX_CONE ops up is of no cone: the path to it has more ops
+            memo[top] = None if common is None else ((top,) + common)[:MAX_CONE + 1]
+        return memo[value]
+
+    def cone(self, root: Operation, x: SSAValue) -> list[Operation] | None:
+        """The ops from `root` up to `x` (root first, each before the ops it reads), None past MAX_CONE ops."""
+        ops, seen, stack = [], set(), [root.results[0]]
+        while stack:
+            value = stack.pop()
+            if value is x or self.splat(value) is not None or value.owner in seen:
+                continue
+            seen.add(value.owner)
+            ops.append(value.owner)
+            if len(ops) > MAX_CONE:
+                return None
+            stack += reversed(value.owner.operands)
+        return ops
+
+    def evaluate(self, ops: list[Operation], x: SSAValue) -> str | None:
+        """The activation the cone computes as a function of x, judged at SAMPLES; a name is dropped at the first
+        sample it misses, so a cone computing none of them costs a sample or two."""
+        order, placed, inside = [], set(), set(ops)  # order: operands before users
+        for op in reversed(ops):
+            self._place(op, inside, placed, order)
+        names = list(ACTIVATIONS)
+        try:
+            for s in SAMPLES:
+                values = {x: s}
+                for op in order:
+                    args = [values[v] if v in values else self.splats[v] for v in op.operands]
+                    if op.ROW.name == "clamp_scalar":
+                        low, high = (float(scalar(op.prop(n))) for n in ("min", "max"))
+                        values[op.results[0]] = min(max(args[0], low), high)
+                    else:
+                        values[op.results[0]] = SCALAR[op.ROW.name](*args)
+                got = values[ops[0].results[0]]
+                names = [(n, f) for n, f in names if _close(got, f(s))]
+                if not names:
+                    return None
+        except (OverflowError, ValueError, ZeroDivisionError):
+            return None
+        return names[0][0]
+
+    @staticmethod
+    def _place(op: Operation, inside: set, placed: set, order: list) -> None:
+        stack = [(op, False)]
+        while stack:
+            top, ready = stack.pop()
+            if top in placed:
+                continue
+            if ready:
+                placed.add(top)
+                order.append(top)
+                continue
+            stack.append((top, True))
+            stack += [(v.owner, False) for v in top.operands if v.owner in inside and v.owner not in placed]
+
+    def match(self, root: Operation):
+        """(activation name, x, cone ops) for the farthest x whose cone computes an activation, else None."""
+        dominators = self.dominators_of(root.results[0])
+        if dominators is None:
+            return None
+        shape = root.results[0].type.get_shape()
+        for x in reversed(dominators[1:]):
+            if x.type.get_shape() != shape or (ops := self.cone(root, x)) is None:
+                continue
+            inside = set(ops)
+            if any(use.operation not in inside for op in ops[1:] for use in op.results[0].uses):
+                continue  # an intermediate value is needed elsewhere: the cone cannot go
+            name = self.evaluate(ops, x)
+            if name is not None and not (len(ops) == 1 and ops[0].ROW.name == name):
+                return name, x, ops
+        return None
+
+    def fuse(self, root: Operation) -> None:
+        found = self.match(root)
+        if found is None:
+            return
+        name, x, ops = found
+        result = root.results[0].type
+        made = [TTIR_OP_CLASSES[name].create(operands=[x], result_types=[TensorType(x.type.element_type,
+                                                                                    result.get_shape())])]
+        if x.type.element_type != result.element_type:
+            made.append(TTIR_OP_CLASSES["typecast"].create(operands=[made[0].results[0]], result_types=[result]))
+        for op in made:
+            op.location = root.location
+        feeding = [v.owner for op in ops for v in op.operands if isinstance(v.owner, TTOp) and v.owner not in ops]
+        Rewriter.replace_op(root, made)
+        _erase_dead([*ops[1:], *(f for f in feeding if _is_constant_producer(f))])
 
 
 def _is_constant_producer(op: TTOp) -> bool:
@@ -596,17 +675,20 @@ class TTIRFusingPass(ModulePass):
                 if op.parent is not None:
                     pending += _slice_of_product(op)
         # last op first: the largest cone that is an activation goes before any part of it
+        activations = _ActivationMatcher()
         for op in reversed([op for op in module.walk() if isinstance(op, TTOp) and op.name.startswith("ttir.")
-                            and op.ROW.name in SCALAR]):
+                            and op.ROW.name in ACTIVATION_ROOTS]):
             if op.parent is not None:
-                _activation(op)
+                activations.fuse(op)
         for op in [op for op in module.walk() if isinstance(op, TTOp) and op.name.startswith("ttir.")
                    and op.ROW.family in ("binary", "ternary")]:
             _one_reshape_after(op)
         for func in [op for op in module.walk() if isinstance(op, FuncOp)]:
             region_dce(func.body)  # as a greedy rewrite does: what no one reads goes
+        merged = False
         for op in [op for op in module.walk() if op.name == "ttir.slice_static"]:
             if (made := REWRITES["slice_static"](op)) is not None:  # slices of fused products' slices: one slice
                 Rewriter.replace_op(op, made)
-        for func in [op for op in module.walk() if isinstance(op, FuncOp)]:
+                merged = True
+        for func in [op for op in module.walk() if isinstance(op, FuncOp)] if merged else ():
             region_dce(func.body)

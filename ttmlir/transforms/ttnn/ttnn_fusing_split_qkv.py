@@ -71,24 +71,33 @@ def _signature(op: TTNNOp):
             op.results[0].type.element_type)
 
 
-def _defined_before(value: SSAValue, op: Operation) -> bool:
+def _defined_before(value: SSAValue, op: Operation, position: dict[Operation, int]) -> bool:
+    """Whether `value` is defined before `op` in its block. `position`: the block's ops' positions before any
+    fusion (what fusions insert leaves the order of the others as it was), so a group costs no walk of the block;
+    an op made since has none and its position is looked up."""
     owner = value.owner
     if isinstance(owner, Block):
         return owner is op.parent
-    return owner.parent is op.parent and op.parent.get_operation_index(owner) < op.parent.get_operation_index(op)
+    if owner.parent is not op.parent:
+        return False
+    if owner in position and op in position:
+        return position[owner] < position[op]
+    return op.parent.get_operation_index(owner) < op.parent.get_operation_index(op)
 
 
 def split_qkv(block: Block) -> None:
     groups: dict = defaultdict(list)
+    position = {}
     for op in block.ops:
+        position[op] = len(position)
         if isinstance(op, TTNNOp) and op.ROW.name in ("matmul", "linear") and _heads(op) is not None:
             groups[_signature(op)].append(op)
     for projections in groups.values():
         if len(projections) == 3:
-            _fuse(projections)
+            _fuse(projections, position)
 
 
-def _fuse(projections: list[TTNNOp]) -> None:
+def _fuse(projections: list[TTNNOp], position: dict[Operation, int]) -> None:
     from ttmlir.transforms.ttnn.ttnn_decomposition import like
 
     splits = [_heads(p) for p in projections]
@@ -101,7 +110,7 @@ def _fuse(projections: list[TTNNOp]) -> None:
         return
     first = projections[0]
     operands = [v for p in projections for v in p.operands[1:]]
-    if not all(_defined_before(v, first) for v in operands):
+    if not all(_defined_before(v, first, position) for v in operands):
         return
     transpose_b = bool(first.prop("transpose_b") is not None and scalar(first.prop("transpose_b")))
     width = (q_heads + 2 * kv_heads) * size
