@@ -1,0 +1,88 @@
+"""Mesh programs the distributed tests run in one process and under tt-run: TTIR text for a rows x cols mesh."""
+
+from __future__ import annotations
+
+
+def _shard(value: str, src: str, dst: str, dims: str, shape: str, kind: str = "devices",
+           direction: str = "full_to_shard") -> str:
+    return (f'"ttir.mesh_shard"({value}) <{{shard_dims = array<i64: {dims}>, shard_direction = '
+            f'#ttcore.shard_direction<{direction}>, shard_shape = array<i64: {shape}>, shard_type = '
+            f'#ttcore.shard_type<{kind}>}}> : ({src}) -> {dst}')
+
+
+def tensor_parallel_mlp(rows: int, cols: int) -> str:
+    """Megatron MLP: batch split over mesh rows, the first weight by columns and the second by rows over mesh
+    columns; an all_reduce sums the partial products along each row, an all_gather joins the batch along each
+    column."""
+    b, k, n = 32 * rows, 64, 128 * cols
+    bl, nl = b // rows, n // cols
+    gather = (f'%6 = "ttir.all_gather"(%5) <{{all_gather_dim = 0 : si32, cluster_axis = 0 : ui32}}> : '
+              f'(tensor<{bl}x{k}xf32>) -> tensor<{b}x{k}xf32>' if rows > 1 else
+              f'%6 = "ttir.relu"(%5) : (tensor<{bl}x{k}xf32>) -> tensor<{b}x{k}xf32>')
+    return f"""module {{
+  func.func @tp_mlp(%x: tensor<{b}x{k}xf32>, %w1: tensor<{k}x{n}xf32>, %w2: tensor<{n}x{k}xf32>) -> tensor<{b}x{k}xf32> {{
+    %xs = {_shard("%x", f"tensor<{b}x{k}xf32>", f"tensor<{bl}x{k}xf32>", "0, -1", f"{rows}, 1")}
+    %0 = {_shard("%w1", f"tensor<{k}x{n}xf32>", f"tensor<{k}x{nl}xf32>", "-1, 1", f"1, {cols}")}
+    %1 = {_shard("%w2", f"tensor<{n}x{k}xf32>", f"tensor<{nl}x{k}xf32>", "-1, 0", f"{cols}, 1")}
+    %2 = "ttir.matmul"(%xs, %0) : (tensor<{bl}x{k}xf32>, tensor<{k}x{nl}xf32>) -> tensor<{bl}x{nl}xf32> loc("mlp.up")
+    %3 = "ttir.gelu"(%2) : (tensor<{bl}x{nl}xf32>) -> tensor<{bl}x{nl}xf32>
+    %4 = "ttir.matmul"(%3, %1) : (tensor<{bl}x{nl}xf32>, tensor<{nl}x{k}xf32>) -> tensor<{bl}x{k}xf32> loc("mlp.down")
+    %5 = "ttir.all_reduce"(%4) <{{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>}}> : (tensor<{bl}x{k}xf32>) -> tensor<{bl}x{k}xf32> loc("mlp.reduce")
+    {gather}
+    %7 = {_shard("%6", f"tensor<{b}x{k}xf32>", f"tensor<{b}x{k}xf32>", "-1", "1", "replicate", "shard_to_full")}
+    return %7 : tensor<{b}x{k}xf32>
+  }}
+}}
+"""
+
+
+def kv_cache_decode(rows: int, cols: int, seq: int = 32, hd: int = 32, hl: int = 4) -> str:
+    """One decode step of attention with the heads (projections and KV caches) split over mesh columns: each chip
+    writes its heads' new key and value at `pos`, attends over its cache, an all_gather joins the heads; the
+    updated caches come back whole."""
+    heads = hl * cols
+    d = heads * hd
+    dl = hl * hd
+    cache, cache_l = f"tensor<1x{heads}x{seq}x{hd}xf32>", f"tensor<1x{hl}x{seq}x{hd}xf32>"
+    lines = [
+        f'%wq_s = {_shard("%wq", f"tensor<{d}x{d}xf32>", f"tensor<{d}x{dl}xf32>", "-1, 1", f"1, {cols}")}',
+        f'%wk_s = {_shard("%wk", f"tensor<{d}x{d}xf32>", f"tensor<{d}x{dl}xf32>", "-1, 1", f"1, {cols}")}',
+        f'%wv_s = {_shard("%wv", f"tensor<{d}x{d}xf32>", f"tensor<{d}x{dl}xf32>", "-1, 1", f"1, {cols}")}',
+        f'%kc = {_shard("%k_cache", cache, cache_l, "-1, 1", f"1, {cols}, 1, 1")}',
+        f'%vc = {_shard("%v_cache", cache, cache_l, "-1, 1", f"1, {cols}, 1, 1")}',
+    ]
+    for name in "qkv":
+        lines += [f'%{name} = "ttir.matmul"(%x, %w{name}_s) : (tensor<1x{d}xf32>, tensor<{d}x{dl}xf32>) -> '
+                  f'tensor<1x{dl}xf32> loc("attn.{name}")',
+                  f'%{name}4 = "ttir.reshape"(%{name}) <{{shape = [1 : i32, {hl} : i32, 1 : i32, {hd} : i32]}}> : '
+                  f'(tensor<1x{dl}xf32>) -> tensor<1x{hl}x1x{hd}xf32>']
+    lines += [
+        f'"ttir.update_cache"(%kc, %k4, %pos) <{{batch_offset = 0 : i32}}> : ({cache_l}, tensor<1x{hl}x1x{hd}xf32>, '
+        f'tensor<1xi32>) -> () loc("attn.k_cache")',
+        f'"ttir.update_cache"(%vc, %v4, %pos) <{{batch_offset = 0 : i32}}> : ({cache_l}, tensor<1x{hl}x1x{hd}xf32>, '
+        f'tensor<1xi32>) -> () loc("attn.v_cache")',
+        f'%kt = "ttir.permute"(%kc) <{{permutation = array<i64: 0, 1, 3, 2>}}> : ({cache_l}) -> '
+        f'tensor<1x{hl}x{hd}x{seq}xf32>',
+        f'%s = "ttir.matmul"(%q4, %kt) : (tensor<1x{hl}x1x{hd}xf32>, tensor<1x{hl}x{hd}x{seq}xf32>) -> '
+        f'tensor<1x{hl}x1x{seq}xf32> loc("attn.scores")',
+        f'%p = "ttir.softmax"(%s) <{{dimension = -1 : si32}}> : (tensor<1x{hl}x1x{seq}xf32>) -> '
+        f'tensor<1x{hl}x1x{seq}xf32> loc("attn.probs")',
+        f'%o = "ttir.matmul"(%p, %vc) : (tensor<1x{hl}x1x{seq}xf32>, {cache_l}) -> tensor<1x{hl}x1x{hd}xf32> '
+        f'loc("attn.context")',
+        f'%g = "ttir.all_gather"(%o) <{{all_gather_dim = 1 : si32, cluster_axis = 1 : ui32}}> : '
+        f'(tensor<1x{hl}x1x{hd}xf32>) -> tensor<1x{heads}x1x{hd}xf32> loc("attn.gather")',
+        f'%out = {_shard("%g", f"tensor<1x{heads}x1x{hd}xf32>", f"tensor<1x{heads}x1x{hd}xf32>", "-1", "1", "replicate", "shard_to_full")}',
+        f'%kf = {_shard("%kc", cache_l, cache, "-1, 1", f"1, {cols}, 1, 1", "devices", "shard_to_full")}',
+        f'%vf = {_shard("%vc", cache_l, cache, "-1, 1", f"1, {cols}, 1, 1", "devices", "shard_to_full")}',
+    ]
+    body = "\n    ".join(lines)
+    return f"""module {{
+  func.func @decode(%x: tensor<1x{d}xf32>, %wq: tensor<{d}x{d}xf32>, %wk: tensor<{d}x{d}xf32>, %wv: tensor<{d}x{d}xf32>, %k_cache: {cache}, %v_cache: {cache}, %pos: tensor<1xi32>) -> (tensor<1x{heads}x1x{hd}xf32>, {cache}, {cache}) {{
+    {body}
+    return %out, %kf, %vf : tensor<1x{heads}x1x{hd}xf32>, {cache}, {cache}
+  }}
+}}
+"""
+
+
+PROGRAMS = {"tp_mlp": tensor_parallel_mlp, "kv_decode": kv_cache_decode}

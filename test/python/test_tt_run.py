@@ -1,0 +1,172 @@
+"""tt-run: one mesh over several MPI ranks, each simulating its own chips, equal to one process bit for bit.
+
+The launches need Open MPI's mpirun and mpi4py (the `mpi` and `test` extras); without them those tests skip and
+say so. The configuration checks and `--dry-run` need neither.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE / "distributed"))
+from programs import PROGRAMS  # noqa: E402
+
+BIN = Path(sys.executable).parent
+TT_RUN = [sys.executable, "-c", "import sys, tt_run; sys.exit(tt_run.main())"]
+
+
+def _mpi_missing() -> str | None:
+    if shutil.which("mpirun", path=str(BIN)) is None and shutil.which("mpirun") is None:
+        return "Open MPI's mpirun is not installed (pip install 'ttmlir[mpi]')"
+    try:
+        import mpi4py  # noqa: F401
+    except ImportError:
+        return "mpi4py is not installed (pip install 'ttmlir[mpi]')"
+    return None
+
+
+needs_mpi = pytest.mark.skipif(_mpi_missing() is not None, reason=f"MPI absent: {_mpi_missing()}")
+
+
+def mgd(tmp: Path, devices: tuple[int, int], hosts: tuple[int, int], name: str = "mgd.textproto") -> Path:
+    path = tmp / name
+    path.write_text(f"""# {devices[0]}x{devices[1]} Wormhole chips over {hosts[0]}x{hosts[1]} hosts
+mesh_descriptors {{
+  name: "M0"
+  arch: WORMHOLE_B0
+  device_topology {{ dims: [ {devices[0]}, {devices[1]} ] }}
+  host_topology {{ dims: [ {hosts[0]}, {hosts[1]} ] }}
+  channels {{ count: 2 policy: STRICT }}
+}}
+top_level_instance {{ mesh {{ mesh_descriptor: "M0" mesh_id: 0 }} }}
+""")
+    return path
+
+
+def bindings(tmp: Path, ranks: int, mgd_path: Path, extra: str = "") -> Path:
+    path = tmp / "rank_bindings.yaml"
+    rows = "".join(f"  - rank: {r}\n    mesh_id: 0\n    mesh_host_rank: {r}\n" for r in range(ranks))
+    path.write_text(f"rank_bindings:\n{rows}{extra}mesh_graph_desc_path: {mgd_path}\n")
+    return path
+
+
+def env() -> dict:
+    out = dict(os.environ, PATH=f"{BIN}:{os.environ.get('PATH', '')}")
+    # this sandbox runs as root; Open MPI refuses root unless told it is meant
+    out.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+    return out
+
+
+def tt_run(*args, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([*TT_RUN, *map(str, args)], capture_output=True, text=True, env=env(), timeout=timeout)
+
+
+def compile_program(tmp: Path, name: str, mesh: tuple[int, int]) -> Path:
+    from ttmlir.compiler import compile_ttir
+
+    path = tmp / f"{name}_{mesh[0]}x{mesh[1]}.ttnn"
+    path.write_bytes(compile_ttir(PROGRAMS[name](*mesh), pipeline_options=f"mesh-shape={mesh[0]},{mesh[1]}"))
+    return path
+
+
+# ---------------------------------------------------------------------------------------------------------
+# configuration: located one-line errors, nothing launched
+
+@pytest.mark.parametrize("binding, message", [
+    ("  - rank: 0\n    mesh_id: 0\n    mesh_host_rank: 0\n  - rank: 1\n    mesh_id: 0\n    mesh_host_rank: 2\n",
+     "rank_bindings.yaml:5: rank 1 is bound to host rank 2 of mesh 0 ('M0': 1x2 devices over 1x2 hosts), which has "
+     "host ranks 0..1"),
+    ("  - rank: 0\n    mesh_id: 3\n", "rank_bindings.yaml:2: rank 0 is bound to mesh 3"),
+    ("  - rank: 0\n    mesh_id: 0\n    mesh_host_rank: 0\n    env_overrides:\n      TT_VISIBLE_DEVICES: \"0,4\"\n",
+     "rank 0: TT_VISIBLE_DEVICES names device 4, but host rank 0 of mesh 0"),
+    ("  - rank: 0\n    mesh_id: 0\n    mesh_host_rank: 0\n",
+     "host rank 1 of mesh 0 ('M0': 1x2 devices over 1x2 hosts) has no rank bound to it: its chips [1] would not run"),
+    ("  - rank: 0\n    mesh_id: 0\n   bad: [\n", "rank_bindings.yaml:4:"),
+])
+def test_bad_bindings_are_located_errors(tmp_path, binding, message):
+    mesh = mgd(tmp_path, (1, 2), (1, 2))
+    path = tmp_path / "rank_bindings.yaml"
+    path.write_text(f"rank_bindings:\n{binding}mesh_graph_desc_path: {mesh}\n")
+    result = tt_run("--rank-binding", path, "--dry-run", sys.executable, "-c", "pass")
+    assert result.returncode == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("tt-run: error: ") and message in lines[0], result.stderr
+
+
+def test_bad_mesh_graph_descriptor_is_located(tmp_path):
+    bad = tmp_path / "bad.textproto"
+    bad.write_text('mesh_descriptors {\n  name: "M0"\n  arch: WORMHOLE_B0\n  device_topology { dims: [ 2, 4 ] }\n'
+                   '  host_topology { dims: [ 3, 1 ] }\n}\ntop_level_instance { mesh { mesh_descriptor: "M0" } }\n')
+    mock = tmp_path / "mock.yaml"
+    mock.write_text("rank_to_cluster_mock_cluster_desc:\n  0: mock.yaml\n")
+    result = tt_run("-m", bad, "--mock-cluster-rank-binding", mock, "--dry-run", sys.executable)
+    assert result.returncode == 1
+    assert result.stderr.strip() == (f"tt-run: error: {bad}:1: mesh 'M0': 2x4 devices do not split evenly over "
+                                     "3x1 hosts")
+
+
+def test_dry_run_prints_one_application_context_per_rank(tmp_path):
+    mesh = mgd(tmp_path, (2, 4), (1, 2))
+    path = bindings(tmp_path, 2, mesh, "global_env:\n  SHARED: yes\n")
+    result = tt_run("--rank-binding", path, "--mpi-args", "--mca btl self,vader", "--dry-run", "ttrt", "run", "x.ttnn")
+    assert result.returncode == 0, result.stderr
+    words = result.stdout.split()
+    assert "--mca" in words and words[words.index("--mca") + 1:words.index("--mca") + 3] == ["btl", "self,vader"]
+    contexts = result.stdout.split(" : ")
+    assert len(contexts) == 2
+    for rank, context in enumerate(contexts):
+        assert f"TT_MESH_HOST_RANK={rank}" in context and "TT_MESH_ID=0" in context
+        assert f"TT_MESH_GRAPH_DESC_PATH={mesh}" in context and "SHARED=yes" in context
+        assert context.rstrip().endswith("ttrt run x.ttnn")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# launches
+
+def single_process(tmp: Path, binary: Path) -> list:
+    out = tmp / f"{binary.stem}.one.pt"
+    subprocess.run([sys.executable, HERE / "distributed" / "run_mesh_program.py", binary, out], check=True,
+                   env={k: v for k, v in env().items() if k != "TT_MESH_GRAPH_DESC_PATH"})
+    return torch.load(out)
+
+
+def under_tt_run(tmp: Path, binary: Path, devices: tuple[int, int], hosts: tuple[int, int]) -> list:
+    mesh = mgd(tmp, devices, hosts, f"mgd_{hosts[0]}x{hosts[1]}.textproto")
+    ranks = hosts[0] * hosts[1]
+    out = tmp / f"{binary.stem}.{ranks}ranks.pt"
+    result = tt_run("--rank-binding", bindings(tmp, ranks, mesh), "--timeout", 240, sys.executable,
+                    HERE / "distributed" / "run_mesh_program.py", binary, out)
+    assert result.returncode == 0, result.stderr
+    return torch.load(out)
+
+
+def assert_bitwise_equal(one: list, many: list) -> None:
+    assert len(one) == len(many)
+    for per_chip_one, per_chip_many in zip(one, many):
+        assert len(per_chip_one) == len(per_chip_many)
+        for a, b in zip(per_chip_one, per_chip_many):
+            assert a.dtype == b.dtype and a.shape == b.shape and torch.equal(a, b)
+
+
+@needs_mpi
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_1x2_mesh_over_two_ranks_equals_one_process(tmp_path, name):
+    binary = compile_program(tmp_path, name, (1, 2))
+    assert_bitwise_equal(single_process(tmp_path, binary), under_tt_run(tmp_path, binary, (1, 2), (1, 2)))
+
+
+@needs_mpi
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_2x4_mesh_over_two_and_four_ranks_equals_one_process(tmp_path, name):
+    binary = compile_program(tmp_path, name, (2, 4))
+    one = single_process(tmp_path, binary)
+    assert_bitwise_equal(one, under_tt_run(tmp_path, binary, (2, 4), (2, 1)))  # a row of four chips per rank
+    assert_bitwise_equal(one, under_tt_run(tmp_path, binary, (2, 4), (2, 2)))  # two chips each: lines cross ranks
