@@ -20,7 +20,7 @@ sys.path.insert(0, str(HERE / "distributed"))
 from programs import PROGRAMS  # noqa: E402
 
 BIN = Path(sys.executable).parent
-TT_RUN = [sys.executable, "-c", "import sys, tt_run; sys.exit(tt_run.main())"]
+TT_RUN = [str(BIN / "tt-run")]
 
 
 def _mpi_missing() -> str | None:
@@ -115,7 +115,7 @@ def test_bad_mesh_graph_descriptor_is_located(tmp_path):
 
 def test_dry_run_prints_one_application_context_per_rank(tmp_path):
     mesh = mgd(tmp_path, (2, 4), (1, 2))
-    path = bindings(tmp_path, 2, mesh, "global_env:\n  SHARED: yes\n")
+    path = bindings(tmp_path, 2, mesh, "global_env:\n  SHARED: shared_value\n")
     result = tt_run("--rank-binding", path, "--mpi-args", "--mca btl self,vader", "--dry-run", "ttrt", "run", "x.ttnn")
     assert result.returncode == 0, result.stderr
     words = result.stdout.split()
@@ -124,28 +124,36 @@ def test_dry_run_prints_one_application_context_per_rank(tmp_path):
     assert len(contexts) == 2
     for rank, context in enumerate(contexts):
         assert f"TT_MESH_HOST_RANK={rank}" in context and "TT_MESH_ID=0" in context
-        assert f"TT_MESH_GRAPH_DESC_PATH={mesh}" in context and "SHARED=yes" in context
+        assert f"TT_MESH_GRAPH_DESC_PATH={mesh}" in context and "SHARED=shared_value" in context
         assert context.rstrip().endswith("ttrt run x.ttnn")
 
 
 # ---------------------------------------------------------------------------------------------------------
 # launches
 
-def single_process(tmp: Path, binary: Path) -> list:
-    out = tmp / f"{binary.stem}.one.pt"
-    subprocess.run([sys.executable, HERE / "distributed" / "run_mesh_program.py", binary, out], check=True,
-                   env={k: v for k, v in env().items() if k != "TT_MESH_GRAPH_DESC_PATH"})
-    return torch.load(out)
+RUNNER = HERE / "distributed" / "run_mesh_program.py"
+MESHES = ((1, 2), (2, 4))
 
 
-def under_tt_run(tmp: Path, binary: Path, devices: tuple[int, int], hosts: tuple[int, int]) -> list:
+@pytest.fixture(scope="module")
+def programs(tmp_path_factory):
+    """Every program compiled for each mesh, and every chip's outputs of each run in one process."""
+    tmp = tmp_path_factory.mktemp("programs")
+    binaries = {(name, mesh): compile_program(tmp, name, mesh) for name in sorted(PROGRAMS) for mesh in MESHES}
+    outs = {key: tmp / f"{binary.stem}.one.pt" for key, binary in binaries.items()}
+    subprocess.run([sys.executable, RUNNER, *(str(p) for key in binaries for p in (binaries[key], outs[key]))],
+                   check=True, env=env())
+    return binaries, {key: torch.load(out) for key, out in outs.items()}
+
+
+def under_tt_run(tmp: Path, binaries: list[Path], devices: tuple[int, int], hosts: tuple[int, int]) -> list:
+    """Each binary's outputs (every chip's) from one tt-run launch with a rank per host of `hosts`."""
     mesh = mgd(tmp, devices, hosts, f"mgd_{hosts[0]}x{hosts[1]}.textproto")
-    ranks = hosts[0] * hosts[1]
-    out = tmp / f"{binary.stem}.{ranks}ranks.pt"
-    result = tt_run("--rank-binding", bindings(tmp, ranks, mesh), "--timeout", 240, sys.executable,
-                    HERE / "distributed" / "run_mesh_program.py", binary, out)
+    outs = [tmp / f"{binary.stem}.{hosts[0]}x{hosts[1]}.pt" for binary in binaries]
+    result = tt_run("--rank-binding", bindings(tmp, hosts[0] * hosts[1], mesh), "--timeout", 400, sys.executable,
+                    RUNNER, *(str(p) for pair in zip(binaries, outs) for p in pair), timeout=500)
     assert result.returncode == 0, result.stderr
-    return torch.load(out)
+    return [torch.load(out) for out in outs]
 
 
 def assert_bitwise_equal(one: list, many: list) -> None:
@@ -157,16 +165,14 @@ def assert_bitwise_equal(one: list, many: list) -> None:
 
 
 @needs_mpi
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_1x2_mesh_over_two_ranks_equals_one_process(tmp_path, name):
-    binary = compile_program(tmp_path, name, (1, 2))
-    assert_bitwise_equal(single_process(tmp_path, binary), under_tt_run(tmp_path, binary, (1, 2), (1, 2)))
-
-
-@needs_mpi
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_2x4_mesh_over_two_and_four_ranks_equals_one_process(tmp_path, name):
-    binary = compile_program(tmp_path, name, (2, 4))
-    one = single_process(tmp_path, binary)
-    assert_bitwise_equal(one, under_tt_run(tmp_path, binary, (2, 4), (2, 1)))  # a row of four chips per rank
-    assert_bitwise_equal(one, under_tt_run(tmp_path, binary, (2, 4), (2, 2)))  # two chips each: lines cross ranks
+@pytest.mark.parametrize("devices, hosts", [
+    ((1, 2), (1, 2)),  # a chip per rank
+    ((2, 4), (2, 1)),  # a row of four chips per rank: the all_gather over rows crosses ranks
+    ((2, 4), (2, 2)),  # two chips per rank: the all_reduce over columns crosses ranks too
+], ids=["1x2-2ranks", "2x4-2ranks", "2x4-4ranks"])
+def test_mesh_over_ranks_equals_one_process(tmp_path, programs, devices, hosts):
+    binaries, reference = programs
+    names = sorted(PROGRAMS)
+    results = under_tt_run(tmp_path, [binaries[name, devices] for name in names], devices, hosts)
+    for name, result in zip(names, results):
+        assert_bitwise_equal(reference[name, devices], result)

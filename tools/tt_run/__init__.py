@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -124,43 +125,51 @@ def mpirun_command(config, program: list[str], mpi_args: list[str], hosts: list[
 
 
 def _relay(stream, out, state: dict) -> None:
-    """Forward the ranks' stderr: of the ranks' located failure lines (and MPI's own abort notices) only the
-    first reaches the user; the rest of mpirun's notices are summarized by `run` when no rank explained itself."""
+    """Forward the ranks' stderr until one reports a failure: that located line is the error the user sees; what
+    follows it (other ranks' errors, MPI's abort notices) only repeats it. mpirun's own notices are kept for
+    `run` to summarize when no rank explained itself."""
     from ttmlir.runtime.distributed.mesh import FAILURE_MARK
 
     for raw in iter(stream.readline, b""):
         line = raw.decode("utf-8", "replace")
         tagged, _, text = line.partition("<stderr>: ") if line.startswith("[") else ("", "", line)
-        if tagged and FAILURE_MARK in text:
-            if state["failure"] is None:
-                state["failure"] = text.strip()
-                out.write(text)
-                out.flush()
+        if state["failure"] is not None:
             continue
-        if tagged and not state["aborting"]:
+        if tagged and FAILURE_MARK in text:
+            state["failure"] = text.strip()
             out.write(text)
-            out.flush()
-        elif not tagged:
+        elif tagged:
+            out.write(text)
+        else:
             state["notices"].append(line.rstrip())
             if state["verbose"]:
                 out.write(line)
-            if "MPI_ABORT" in line or "exited on signal" in line or "non-zero status" in line:
-                state["aborting"] = True
+        out.flush()
 
 
-def _mpi_notice(lines: list[str]) -> str:
-    """One line from mpirun's multi-line notice: the process that failed and how."""
+_DIED = re.compile(r"process rank (\d+) with PID \d+ on node (\S+) exited on\s+signal (\d+)(?: \(([^)]*)\))?")
+_ABORTED = re.compile(r"MPI_ABORT was invoked on rank (\d+)")
+_EXITED = re.compile(r"process rank (\d+) with PID \d+ on node (\S+) exited with non-zero status|"
+                     r"(\d+) process(?:es)? returned\s+a non-zero exit code")
+
+
+def _mpi_notice(lines: list[str], describe) -> str:
+    """mpirun's multi-line notice as one line naming the rank (with its mesh and host rank) and what happened."""
     text = " ".join(line.strip(" -") for line in lines if line.strip(" -"))
-    for key in ("exited on signal", "non-zero status", "MPI_ABORT", "not find", "not enough slots", "ERROR"):
-        if key in text:
-            start = max(0, text.find(key) - 160)
-            return text[start:start + 320].strip()
-    return text[:320]
+    if m := _DIED.search(text):
+        return f"{describe(int(m.group(1)))} on {m.group(2)} died of signal {m.group(3)}" + \
+            (f" ({m.group(4)})" if m.group(4) else "")
+    if m := _ABORTED.search(text):
+        return f"{describe(int(m.group(1)))} called MPI_Abort"
+    if m := _EXITED.search(text):
+        return f"{describe(int(m.group(1)))} exited with a non-zero status" if m.group(1) else \
+            "a rank exited with a non-zero status"
+    return text[:400]
 
 
-def run(command: list[str], timeout: float | None, verbose: bool = False) -> int:
+def run(command: list[str], timeout: float | None, describe, verbose: bool = False) -> int:
     proc = subprocess.Popen(command, stderr=subprocess.PIPE, start_new_session=True)
-    state = {"failure": None, "notices": [], "aborting": False, "verbose": verbose}
+    state = {"failure": None, "notices": [], "verbose": verbose}
     relay = threading.Thread(target=_relay, args=(proc.stderr, sys.stderr, state), daemon=True)
     relay.start()
     try:
@@ -176,9 +185,8 @@ def run(command: list[str], timeout: float | None, verbose: bool = False) -> int
         return INTERRUPTED_EXIT
     relay.join(5)
     if code != 0 and state["failure"] is None:
-        notice = _mpi_notice(state["notices"])
-        print(f"{PREFIX}: error: the job failed (mpirun exit code {code})" + (f": {notice}" if notice else ""),
-              file=sys.stderr)
+        notice = _mpi_notice(state["notices"], describe)
+        print(f"{PREFIX}: error: " + (notice or f"mpirun failed with exit code {code}"), file=sys.stderr)
     return code if code > 0 else 1 if code else 0
 
 
@@ -221,7 +229,13 @@ def main(argv: list[str] | None = None) -> int:
         print(shlex.join(command), flush=True)
     if args.dry_run:
         return 0
-    return run(command, args.timeout, args.verbose)
+    by_rank = {b.rank: b for b in config.bindings}
+
+    def describe(rank: int) -> str:
+        b = by_rank.get(rank)
+        return f"rank {rank}" + (f" (mesh {b.mesh_id} host rank {b.mesh_host_rank})" if b else "")
+
+    return run(command, args.timeout, describe, args.verbose)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
-"""Run a `.ttnn`'s program 0 and save every chip's value of every output (`torch.save`) to OUT: in one process,
-or as one rank of tt-run (then every rank simulates its own chips and the rank holding chip 0 writes OUT).
+"""Run program 0 of each `.ttnn` given and save every chip's value of every output (`torch.save`) to its OUT: in
+one process, or as one rank of tt-run (then every rank simulates its own chips and the rank holding chip 0
+writes the files).
 
-usage: python run_mesh_program.py BINARY OUT [SEED]
+usage: python run_mesh_program.py BINARY OUT [BINARY OUT ...]
 """
 
 import sys
@@ -13,7 +14,7 @@ from ttmlir.runtime.executor import Binary, run_program
 from ttmlir.runtime.session import make_inputs, own_chips
 
 
-def main(binary_path: str, out: str, seed: int = 0) -> None:
+def run(binary_path: str, out: str, seed: int = 0) -> None:
     binary = Binary(binary_path)
     device = distributed.open_mesh(binary.arch(), binary.mesh_shape())
     inputs = own_chips(device, make_inputs(binary, 0, "randn", seed))
@@ -24,4 +25,5 @@ def main(binary_path: str, out: str, seed: int = 0) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], int(sys.argv[3]) if len(sys.argv) > 3 else 0)
+    for binary_path, out in zip(sys.argv[1::2], sys.argv[2::2]):
+        run(binary_path, out)

@@ -36,12 +36,36 @@ def context():
         from ttmlir.runtime.distributed.mesh import FAILURE_MARK, from_environment
 
         comm = MPI.COMM_WORLD
+        _abort_on_error()
         try:
             _context = from_environment(comm)
         except topology.TopologyError as exc:
             print(f"{FAILURE_MARK}rank {comm.Get_rank()} of {comm.Get_size()}: {exc}", file=sys.stderr, flush=True)
             comm.Abort(1)
     return _context
+
+
+def _abort_on_error() -> None:
+    """A rank that ends with an uncaught exception stops every rank (MPI_Abort at exit), instead of leaving the
+    others waiting for it in a collective forever."""
+    from mpi4py.run import set_abort_status
+
+    previous = sys.excepthook
+
+    def hook(kind, value, traceback):
+        previous(kind, value, traceback)
+        set_abort_status(1)
+
+    sys.excepthook = hook
+
+
+def finish(code: int) -> int:
+    """A tool's exit code; under tt-run a non-zero one stops the other ranks too (MPI_Abort at exit)."""
+    if code and _context is not None:
+        from mpi4py.run import set_abort_status
+
+        set_abort_status(code)
+    return code
 
 
 def open_mesh(arch: str, mesh_shape: tuple[int, int]):
