@@ -125,7 +125,7 @@ def test_dry_run_prints_one_application_context_per_rank(tmp_path):
     for rank, context in enumerate(contexts):
         assert f"TT_MESH_HOST_RANK={rank}" in context and "TT_MESH_ID=0" in context
         assert f"TT_MESH_GRAPH_DESC_PATH={mesh}" in context and "SHARED=shared_value" in context
-        assert context.rstrip().endswith("ttrt run x.ttnn")
+        assert context.rstrip().endswith("-m tt_run.rank -- ttrt run x.ttnn")
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -176,3 +176,84 @@ def test_mesh_over_ranks_equals_one_process(tmp_path, programs, devices, hosts):
     results = under_tt_run(tmp_path, [binaries[name, devices] for name in names], devices, hosts)
     for name, result in zip(names, results):
         assert_bitwise_equal(reference[name, devices], result)
+
+
+@needs_mpi
+def test_ttrt_run_and_perf_under_tt_run_report_as_one_process(tmp_path, programs):
+    """`ttrt perf` over two ranks: chip 0's outputs, the golden-free PASS and one perf report with every chip's
+    rows, as one process writes them."""
+    binaries, _ = programs
+    binary = binaries["tp_mlp", (1, 2)]
+    one = subprocess.run([BIN / "ttrt", "perf", binary, "--save-artifacts", "--artifact-dir", tmp_path / "one"],
+                         capture_output=True, text=True, env=env())
+    assert one.returncode == 0, one.stderr
+    mesh = mgd(tmp_path, (1, 2), (1, 2))
+    for rank in range(2):
+        (tmp_path / f"cluster{rank}.yaml").write_text("arch: {0: Wormhole}\n")
+    mock = tmp_path / "mock.yaml"
+    mock.write_text("rank_to_cluster_mock_cluster_desc:\n  0: cluster0.yaml\n  1: cluster1.yaml\n")
+    two = tt_run("-m", mesh, "--mock-cluster-rank-binding", mock, "--timeout", 400, BIN / "ttrt", "perf", binary,
+                 "--save-artifacts", "--artifact-dir", tmp_path / "two", "--result-file", tmp_path / "two.json")
+    assert two.returncode == 0, two.stderr
+    assert two.stdout.count("PASS") == 1  # one rank reports
+    folder = lambda root: root / binary.name  # noqa: E731
+    for name in ("program_0/output_0.pt",):
+        assert torch.equal(torch.load(folder(tmp_path / "one") / name), torch.load(folder(tmp_path / "two") / name))
+    rows = {}
+    for which in ("one", "two"):
+        import csv
+
+        with open(folder(tmp_path / which) / "perf" / "ops_perf_results.csv") as f:
+            rows[which] = [(r["OP CODE"], r["DEVICE ID"], r["DEVICE KERNEL DURATION [ns]"]) for r in csv.DictReader(f)]
+    assert rows["one"] == rows["two"] and {device for _, device, _ in rows["two"]} == {"0", "1"}
+
+
+# ---------------------------------------------------------------------------------------------------------
+# failures: one located line, a non-zero exit, no rank left behind
+
+def _mock(tmp: Path, chips_per_rank: list[int]) -> Path:
+    for rank, chips in enumerate(chips_per_rank):
+        (tmp / f"c{rank}.yaml").write_text("arch: {" + ", ".join(f"{c}: Wormhole" for c in range(chips)) + "}\n")
+    mock = tmp / "mock.yaml"
+    mock.write_text("rank_to_cluster_mock_cluster_desc:\n" + "".join(f"  {r}: c{r}.yaml\n"
+                                                                      for r in range(len(chips_per_rank))))
+    return mock
+
+
+@needs_mpi
+def test_a_rank_whose_chips_do_not_match_stops_every_rank(tmp_path):
+    mesh = mgd(tmp_path, (1, 2), (1, 2))
+    program = "from ttmlir.runtime import distributed; distributed.context(); print('ran')"
+    result = tt_run("-m", mesh, "--mock-cluster-rank-binding", _mock(tmp_path, [1, 4]), "--timeout", 120,
+                    sys.executable, "-c", program)
+    assert result.returncode != 0 and "ran" not in result.stdout
+    assert result.stderr.strip().splitlines() == [
+        f"tt-run: error: rank 1 of 2: {tmp_path / 'c1.yaml'}: the mock cluster has 4 chip(s), but host rank 1 of "
+        "mesh 0 ('M0': 1x2 devices over 1x2 hosts) holds 1"]
+
+
+@needs_mpi
+def test_a_rank_that_dies_ends_the_job(tmp_path):
+    mesh = mgd(tmp_path, (1, 2), (1, 2))
+    program = ("import os, signal; from mpi4py import MPI\n"
+               "if os.environ['TT_MESH_HOST_RANK'] == '1': os.kill(os.getpid(), signal.SIGKILL)\n"
+               "MPI.COMM_WORLD.barrier()")
+    result = tt_run("--rank-binding", bindings(tmp_path, 2, mesh), "--timeout", 120, sys.executable, "-c", program)
+    assert result.returncode not in (0, 124)
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith("tt-run: error: rank 1 (mesh 0 host rank 1): ") and \
+        line.endswith("died of signal 9 (SIGKILL)"), result.stderr
+
+
+@needs_mpi
+def test_timeout_stops_every_rank(tmp_path):
+    mesh = mgd(tmp_path, (1, 2), (1, 2))
+    marker = tmp_path / "pids"
+    program = f"import os, time; open({str(marker)!r}, 'a').write(f'{{os.getpid()}}\\n'); time.sleep(600)"
+    result = tt_run("--rank-binding", bindings(tmp_path, 2, mesh), "--timeout", 15, sys.executable, "-c", program,
+                    timeout=120)
+    assert result.returncode == 124
+    assert result.stderr.strip().splitlines()[-1] == ("tt-run: error: timed out after 15 s (--timeout): every rank "
+                                                      "was stopped")
+    for pid in marker.read_text().split():
+        assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()

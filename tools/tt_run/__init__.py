@@ -120,7 +120,7 @@ def mpirun_command(config, program: list[str], mpi_args: list[str], hosts: list[
         cmd += ["-np", "1"]
         for name, value in rank_environment(config, binding).items():
             cmd += ["-x", f"{name}={value}"]
-        cmd += program
+        cmd += [sys.executable, "-m", "tt_run.rank", "--", *program]  # says which rank died, if one does
     return cmd
 
 
@@ -128,7 +128,7 @@ def _relay(stream, out, state: dict) -> None:
     """Forward the ranks' stderr until one reports a failure: that located line is the error the user sees; what
     follows it (other ranks' errors, MPI's abort notices) only repeats it. mpirun's own notices are kept for
     `run` to summarize when no rank explained itself."""
-    from ttmlir.runtime.distributed.mesh import FAILURE_MARK
+    from ttmlir.runtime.distributed import FAILURE_MARK
 
     for raw in iter(stream.readline, b""):
         line = raw.decode("utf-8", "replace")

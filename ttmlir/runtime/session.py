@@ -174,7 +174,7 @@ class BinaryRun:
         self.peaks: dict[str, int] = {}
         self.host_peak = 0  # without values: the host memory a run with values would need
         self.device_ns = 0.0
-        self.perf_keys: list[tuple[int, int]] = []  # each perf row's (op row group, chip): ranks' rows merge by it
+        self.perf_keys: list[tuple] = []  # each perf row's (program, loop, op, chip): ranks' rows merge by it
 
     def folder(self) -> Path:
         return self.artifacts.binary_folder(str(self.path))
@@ -354,9 +354,8 @@ class BinaryRun:
             config = fbu.struct_fields(getattr(op.operation.type, "computeConfig", None))
             inputs = [t for t in op.inputs if isinstance(t, Tensor)]
             placement = _placement(op.outputs[0]) if op.outputs and op.outputs[0].on_device else {}
-            group = len(self.perf_keys) and self.perf_keys[-1][0] + 1
             for device_id in chips if est.kernel_ns else host_rows:
-                self.perf_keys.append((group, device_id))
+                self.perf_keys.append((index, loop, count, device_id))
                 placed = timelines[device_id].place(est, op.traced)
                 self.perf_rows.append(perf_report.op_row(
                     fbu.qualified_op_name(op.name), count, device_id, est, (start, end), placed, {**config, **placement}, inputs,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import sys
 
+# how a rank's failure line starts: tt-run shows the first such line and drops what repeats it
+FAILURE_MARK = "tt-run: error: "
 # set by mpirun/prterun for each process it starts (Open MPI, and PMIx-based launchers)
 RANK_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMIX_RANK")
 
@@ -33,7 +35,7 @@ def context():
             raise UserError("this process was started by tt-run, which needs mpi4py: pip install 'ttmlir[mpi]'") \
                 from None
         from ttmlir.runtime.distributed import topology
-        from ttmlir.runtime.distributed.mesh import FAILURE_MARK, from_environment
+        from ttmlir.runtime.distributed.mesh import from_environment
 
         comm = MPI.COMM_WORLD
         _abort_on_error()

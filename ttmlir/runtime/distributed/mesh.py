@@ -21,7 +21,7 @@ import torch
 
 from ttmlir.runtime import RuntimeFailure, ccl
 from ttmlir.runtime.device import Chip, MeshDevice
-from ttmlir.runtime.distributed import topology
+from ttmlir.runtime.distributed import FAILURE_MARK, topology
 from ttmlir.runtime.kernels import MESH_KERNELS
 from ttmlir.target import binary_generated as fb
 from ttmlir.target.flatbuffer import enum_names
@@ -87,9 +87,6 @@ class RankContext:
         """End every rank of the launch: this rank's located error, then MPI_Abort (tt-run keeps the first)."""
         print(f"{FAILURE_MARK}{self.where()}: {message}", file=sys.stderr, flush=True)
         self.comm.Abort(code)
-
-
-FAILURE_MARK = "tt-run: error: "
 
 
 def from_environment(comm) -> RankContext:
