@@ -128,7 +128,7 @@ def _relay(stream, out, state: dict) -> None:
     """Forward the ranks' stderr until one reports a failure: that located line is the error the user sees; what
     follows it (other ranks' errors, MPI's abort notices) only repeats it. mpirun's own notices are kept for
     `run` to summarize when no rank explained itself."""
-    from ttmlir.runtime.distributed import FAILURE_MARK
+    from ttmlir.runtime.distributed.topology import FAILURE_MARK
 
     for raw in iter(stream.readline, b""):
         line = raw.decode("utf-8", "replace")

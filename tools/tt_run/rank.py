@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 
-from ttmlir.runtime.distributed import FAILURE_MARK
+from ttmlir.runtime.distributed.topology import FAILURE_MARK
 
 FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2)
 

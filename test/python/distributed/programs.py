@@ -36,10 +36,10 @@ def tensor_parallel_mlp(rows: int, cols: int) -> str:
 """
 
 
-def kv_cache_decode(rows: int, cols: int, seq: int = 32, hd: int = 32, hl: int = 4) -> str:
+def kv_cache_decode(rows: int, cols: int, seq: int = 32, hd: int = 32, hl: int = 4, return_caches: bool = True) -> str:
     """One decode step of attention with the heads (projections and KV caches) split over mesh columns: each chip
-    writes its heads' new key and value at `pos`, attends over its cache, an all_gather joins the heads; the
-    updated caches come back whole."""
+    writes its heads' new key and value at `pos`, attends over its cache, an all_gather joins the heads; with
+    `return_caches`, the updated caches come back whole."""
     heads = hl * cols
     d = heads * hd
     dl = hl * hd
@@ -72,14 +72,17 @@ def kv_cache_decode(rows: int, cols: int, seq: int = 32, hd: int = 32, hl: int =
         f'%g = "ttir.all_gather"(%o) <{{all_gather_dim = 1 : si32, cluster_axis = 1 : ui32}}> : '
         f'(tensor<1x{hl}x1x{hd}xf32>) -> tensor<1x{heads}x1x{hd}xf32> loc("attn.gather")',
         f'%out = {_shard("%g", f"tensor<1x{heads}x1x{hd}xf32>", f"tensor<1x{heads}x1x{hd}xf32>", "-1", "1", "replicate", "shard_to_full")}',
-        f'%kf = {_shard("%kc", cache_l, cache, "-1, 1", f"1, {cols}, 1, 1", "devices", "shard_to_full")}',
-        f'%vf = {_shard("%vc", cache_l, cache, "-1, 1", f"1, {cols}, 1, 1", "devices", "shard_to_full")}',
     ]
+    results, types = ["%out"], [f"tensor<1x{heads}x1x{hd}xf32>"]
+    if return_caches:
+        lines += [f'%kf = {_shard("%kc", cache_l, cache, "-1, 1", f"1, {cols}, 1, 1", "devices", "shard_to_full")}',
+                  f'%vf = {_shard("%vc", cache_l, cache, "-1, 1", f"1, {cols}, 1, 1", "devices", "shard_to_full")}']
+        results, types = results + ["%kf", "%vf"], types + [cache, cache]
     body = "\n    ".join(lines)
     return f"""module {{
-  func.func @decode(%x: tensor<1x{d}xf32>, %wq: tensor<{d}x{d}xf32>, %wk: tensor<{d}x{d}xf32>, %wv: tensor<{d}x{d}xf32>, %k_cache: {cache}, %v_cache: {cache}, %pos: tensor<1xi32>) -> (tensor<1x{heads}x1x{hd}xf32>, {cache}, {cache}) {{
+  func.func @decode(%x: tensor<1x{d}xf32>, %wq: tensor<{d}x{d}xf32>, %wk: tensor<{d}x{d}xf32>, %wv: tensor<{d}x{d}xf32>, %k_cache: {cache}, %v_cache: {cache}, %pos: tensor<1xi32>) -> ({", ".join(types)}) {{
     {body}
-    return %out, %kf, %vf : tensor<1x{heads}x1x{hd}xf32>, {cache}, {cache}
+    return {", ".join(results)} : {", ".join(types)}
   }}
 }}
 """

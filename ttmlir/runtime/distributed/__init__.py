@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import sys
 
-# how a rank's failure line starts: tt-run shows the first such line and drops what repeats it
-FAILURE_MARK = "tt-run: error: "
+from ttmlir.runtime.distributed.topology import FAILURE_MARK
+
 # set by mpirun/prterun for each process it starts (Open MPI, and PMIx-based launchers)
 RANK_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMIX_RANK")
 
@@ -34,14 +34,14 @@ def context():
         except ImportError:
             raise UserError("this process was started by tt-run, which needs mpi4py: pip install 'ttmlir[mpi]'") \
                 from None
-        from ttmlir.runtime.distributed import topology
         from ttmlir.runtime.distributed.mesh import from_environment
+        from ttmlir.runtime.distributed.topology import TopologyError
 
         comm = MPI.COMM_WORLD
         _abort_on_error()
         try:
             _context = from_environment(comm)
-        except topology.TopologyError as exc:
+        except TopologyError as exc:
             print(f"{FAILURE_MARK}rank {comm.Get_rank()} of {comm.Get_size()}: {exc}", file=sys.stderr, flush=True)
             comm.Abort(1)
     return _context

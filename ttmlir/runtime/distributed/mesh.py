@@ -21,7 +21,8 @@ import torch
 
 from ttmlir.runtime import RuntimeFailure, ccl
 from ttmlir.runtime.device import Chip, MeshDevice
-from ttmlir.runtime.distributed import FAILURE_MARK, topology
+from ttmlir.runtime.distributed.topology import (FAILURE_MARK, Mesh, TopologyError, load_mesh_graph,
+                                                 mock_cluster_chips)
 from ttmlir.runtime.kernels import MESH_KERNELS
 from ttmlir.target import binary_generated as fb
 from ttmlir.target.flatbuffer import enum_names
@@ -65,7 +66,7 @@ class RankContext:
     """This process's place in the launch: its MPI communicator, mesh and chips, and every chip's rank."""
 
     comm: object
-    mesh: topology.Mesh
+    mesh: Mesh
     host_rank: int
     chips: list[int]
     owner: dict[int, int]  # global chip id -> rank in `comm`
@@ -93,34 +94,34 @@ def from_environment(comm) -> RankContext:
     """The context tt-run's per-rank environment describes (TT_MESH_GRAPH_DESC_PATH, TT_MESH_ID,
     TT_MESH_HOST_RANK, TT_METAL_MOCK_CLUSTER_DESC_PATH); every chip of the mesh must be held by exactly one rank."""
     env = os.environ
-    meshes = topology.load_mesh_graph(env["TT_MESH_GRAPH_DESC_PATH"])
+    meshes = load_mesh_graph(env["TT_MESH_GRAPH_DESC_PATH"])
     try:
         mesh_id, host_rank = int(env.get("TT_MESH_ID", "0")), int(env.get("TT_MESH_HOST_RANK", "0"))
     except ValueError:
-        raise topology.TopologyError("TT_MESH_ID and TT_MESH_HOST_RANK must be numbers") from None
+        raise TopologyError("TT_MESH_ID and TT_MESH_HOST_RANK must be numbers") from None
     if mesh_id not in meshes:
-        raise topology.TopologyError(f"TT_MESH_ID {mesh_id} names no mesh of {env['TT_MESH_GRAPH_DESC_PATH']}")
+        raise TopologyError(f"TT_MESH_ID {mesh_id} names no mesh of {env['TT_MESH_GRAPH_DESC_PATH']}")
     mesh = meshes[mesh_id]
     if not 0 <= host_rank < mesh.num_hosts:
-        raise topology.TopologyError(f"TT_MESH_HOST_RANK {host_rank} is outside {mesh.describe()}")
+        raise TopologyError(f"TT_MESH_HOST_RANK {host_rank} is outside {mesh.describe()}")
     chips = mesh.host_chips(host_rank)
     cluster_arch = None
     if mock := env.get("TT_METAL_MOCK_CLUSTER_DESC_PATH"):
-        cluster_arch, count = topology.mock_cluster_chips(mock)
+        cluster_arch, count = mock_cluster_chips(mock)
         if count != len(chips):
-            raise topology.TopologyError(f"{mock}: the mock cluster has {count} chip(s), but host rank {host_rank} "
+            raise TopologyError(f"{mock}: the mock cluster has {count} chip(s), but host rank {host_rank} "
                                          f"of {mesh.describe()} holds {len(chips)}")
     held = comm.allgather(chips)
     owner: dict[int, int] = {}
     for rank, theirs in enumerate(held):
         for chip in theirs:
             if chip in owner:
-                raise topology.TopologyError(f"chip {chip} of {mesh.describe()} is held by ranks {owner[chip]} and "
+                raise TopologyError(f"chip {chip} of {mesh.describe()} is held by ranks {owner[chip]} and "
                                              f"{rank}: each host rank must be bound once")
             owner[chip] = rank
     missing = sorted(set(range(mesh.devices[0] * mesh.devices[1])) - set(owner))
     if missing:
-        raise topology.TopologyError(f"chips {missing} of {mesh.describe()} are held by no rank")
+        raise TopologyError(f"chips {missing} of {mesh.describe()} are held by no rank")
     return RankContext(comm, mesh, host_rank, chips, owner, cluster_arch)
 
 

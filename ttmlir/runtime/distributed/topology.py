@@ -17,6 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
+# how a rank's failure line starts: tt-run shows the first such line and drops what repeats it
+FAILURE_MARK = "tt-run: error: "
+
+
 class TopologyError(ValueError):
     """A bad descriptor or binding, located in its file."""
 
