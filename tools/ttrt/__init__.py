@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 
@@ -35,12 +34,6 @@ def run(argv: list[str]) -> int:
         return 1
     cls = API.registered_apis[parsed.command]
     args = {a.name: getattr(parsed, a.name.lstrip("-").replace("-", "_")) for a in cls.all_args()}
-    from ttmlir.runtime import distributed
-
-    if not distributed.is_root():  # under tt-run one rank (chip 0's) reports and writes files; the rest compute
-        os.environ["TTRT_LOGGER_LEVEL"] = "WARNING"
-        args.update({name: False for name in ("--save-artifacts", "--clean-artifacts") if name in args})
-        args["--result-file"] = ""
     code, _ = cls(args=args)()
     return code
 
