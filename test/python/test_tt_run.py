@@ -61,7 +61,7 @@ def bindings(tmp: Path, ranks: int, mgd_path: Path, extra: str = "") -> Path:
 def env() -> dict:
     out = dict(os.environ, PATH=f"{BIN}:{os.environ.get('PATH', '')}")
     # this sandbox runs as root; Open MPI refuses root unless told it is meant
-    out.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
+    out.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     return out
 
 

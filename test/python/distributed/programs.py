@@ -88,4 +88,27 @@ def kv_cache_decode(rows: int, cols: int, seq: int = 32, hd: int = 32, hl: int =
 """
 
 
-PROGRAMS = {"tp_mlp": tensor_parallel_mlp, "kv_decode": kv_cache_decode}
+def collectives(rows: int, cols: int) -> str:
+    """The other collectives along mesh columns: mesh_partition, reduce_scatter, a ring collective_permute (chips
+    send to their right neighbour) and an all_to_all within each row; the pieces come back whole."""
+    chips = rows * cols
+    ring = ", ".join(f"[{r * cols + c}, {r * cols + (c + 1) % cols}]" for r in range(rows) for c in range(cols))
+    groups = ", ".join("[" + ", ".join(str(r * cols + c) for c in range(cols)) + "]" for r in range(rows))
+    n = 32 * cols
+    full = f"tensor<{32 * rows}x{32 * cols * cols}xf32>"
+    return f"""module {{
+  func.func @collectives(%x: tensor<{n}x{n}xf32>) -> {full} {{
+    %p = "ttir.mesh_partition"(%x) <{{cluster_axis = 1 : ui32, dim = 1 : si32}}> : (tensor<{n}x{n}xf32>) -> tensor<{n}x32xf32>
+    %e = "ttir.exp"(%p) : (tensor<{n}x32xf32>) -> tensor<{n}x32xf32>
+    %rs = "ttir.reduce_scatter"(%e) <{{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>, scatter_dim = 0 : si32}}> : (tensor<{n}x32xf32>) -> tensor<32x32xf32>
+    %cp = "ttir.collective_permute"(%rs) <{{source_target_pairs = dense<[{ring}]> : tensor<{chips}x2xi64>}}> : (tensor<32x32xf32>) -> tensor<32x32xf32>
+    %a2a = "ttir.all_to_all"(%cp) <{{concat_dim = 1 : si32, replica_groups = dense<[{groups}]> : tensor<{rows}x{cols}xi64>, split_count = {cols} : si32, split_dim = 0 : si32}}> : (tensor<32x32xf32>) -> tensor<{32 // cols}x{32 * cols}xf32>
+    %g = "ttir.all_gather"(%a2a) <{{all_gather_dim = 0 : si32, cluster_axis = 1 : ui32}}> : (tensor<{32 // cols}x{32 * cols}xf32>) -> tensor<32x{32 * cols}xf32>
+    %out = {_shard("%g", f"tensor<32x{32 * cols}xf32>", full, "0, 1", f"{rows}, {cols}", "devices", "shard_to_full")}
+    return %out : {full}
+  }}
+}}
+"""
+
+
+PROGRAMS = {"tp_mlp": tensor_parallel_mlp, "kv_decode": kv_cache_decode, "collectives": collectives}
