@@ -41,7 +41,9 @@ def run(argv: list[str]) -> int:
 def main(argv: list[str] | None = None) -> int:
     from ttmlir.cli import guarded
 
-    return guarded("ttrt", lambda: run(sys.argv[1:] if argv is None else argv))
+    from ttmlir.runtime import distributed
+
+    return distributed.finish(guarded("ttrt", lambda: run(sys.argv[1:] if argv is None else argv)))
 
 
 if __name__ == "__main__":

@@ -134,7 +134,26 @@ class MeshDevice:
 
     @property
     def num_chips(self) -> int:
+        """The chips this process simulates: the whole mesh, or under tt-run this rank's part of it."""
         return len(self.chips)
+
+    @property
+    def chip_ids(self) -> list[int]:
+        """The mesh positions (row-major) of the chips this process simulates."""
+        return [chip.id for chip in self.chips]
+
+    def run_mesh_kernel(self, name: str, kernel, inputs: dict, table):
+        """A collective's kernel on every chip's values (`inputs`: one list per field, a value per chip); under
+        tt-run the rank's device first fetches the other ranks' values it reads."""
+        return kernel(inputs, table, self.mesh_shape)
+
+    def gather(self, tensor, root: int | None = None) -> list:
+        """Every chip's value of a tensor, in mesh order (under tt-run, at rank `root` only)."""
+        return tensor.chip_values(self.num_chips)
+
+    def lockstep(self, body):
+        """Run a program (`body`); a rank's device makes a failure end every rank."""
+        return body()
 
     def allocate(self, buffer_type: str, size_per_bank: int, what: str) -> int:
         addresses = {chip.allocators[buffer_type].allocate(size_per_bank, what) for chip in self.chips}

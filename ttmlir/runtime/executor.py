@@ -259,7 +259,7 @@ def _run_op(op: OpContext, ctx: ProgramContext, debugger: bool) -> None:
     used = op.inputs = _execute(op, ctx)
     end = time.perf_counter_ns()
     family = TABLE_FAMILIES.get(type(op.operation.type).__name__, "data_movement")
-    ctx.perf.append((op, estimate(op.name, family, used, op.outputs, device.arch, device.num_chips,
+    ctx.perf.append((op, estimate(op.name, family, used, op.outputs, device.arch, math.prod(device.mesh_shape),
                                   _math_fidelity(op.operation.type)), start, end))
     _note_peak(ctx)
     if not ctx.compute:
@@ -464,7 +464,7 @@ def _generic(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
 
     tensors = [_lookup(ctx.pool, ref, op.name) for ref in op.operation.type.inputsAndOutputs or []]
     if ctx.compute:
-        if ctx.device.num_chips > 1:
+        if math.prod(ctx.device.mesh_shape) > 1:
             raise RuntimeFailure(f"'ttnn.generic' at {op.loc}: programs of the compiler's kernels run on one chip here")
         try:
             values = run_generic(op.operation.type, [t.data for t in tensors], ctx.device.arch, ctx.exact)
@@ -569,7 +569,7 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     except (KeyError, IndexError) as exc:  # a descriptor naming no data type
         raise RuntimeFailure(f"{where}: malformed result descriptor ({exc})") from None
     if not ctx.compute:  # results as the binary describes them (per chip for tensors sharded in advance)
-        per_chip = [_described(refs, chips if any(t.local for t in used) else 1)]
+        per_chip = [_described(refs, math.prod(ctx.device.mesh_shape) if any(t.local for t in used) else 1)]
     else:
         per_chip = _compute(name, where, mesh_kernel or kernel, fields, used, table, ctx, num)
     written = in_place_targets(table)
@@ -609,7 +609,7 @@ def _compute(name: str, where: str, kernel, fields: dict, used: list[Tensor], ta
     try:
         if name in MESH_KERNELS:
             inputs = {k: [compute_dtype(v) for v in t.chip_values(chips)] for k, t in fields.items()}
-            out = kernel(inputs, table, ctx.device.mesh_shape)  # per chip, or a tuple of that per result
+            out = ctx.device.run_mesh_kernel(name, kernel, inputs, table)  # per chip, or a tuple per result
             return list(zip(*out)) if isinstance(out, tuple) else [(value,) for value in out]
         # every chip runs the op on its own values; replicated inputs make one run stand for all
         distributed = any(t.shards is not None for t in used)

@@ -15,7 +15,7 @@ import torch
 from ttmlir import hardware
 from ttmlir.cli import UserError, write_atomic
 from ttmlir.ir.op_table import INDEX_OPERANDS, PASSES_VALUES
-from ttmlir.runtime.device import MeshDevice
+from ttmlir.runtime import distributed
 from ttmlir.runtime.executor import Binary, DebugHooks, RuntimeFailure, golden_to_torch, release, run_program
 from ttmlir.runtime.formats import storage_dtype
 from ttmlir.runtime import perf_report
@@ -174,6 +174,7 @@ class BinaryRun:
         self.peaks: dict[str, int] = {}
         self.host_peak = 0  # without values: the host memory a run with values would need
         self.device_ns = 0.0
+        self.perf_keys: list[tuple] = []  # each perf row's (program, loop, op, chip): ranks' rows merge by it
 
     def folder(self) -> Path:
         return self.artifacts.binary_folder(str(self.path))
@@ -193,15 +194,17 @@ class BinaryRun:
                 self._preflight(index)
             if loop == 0:  # the loops of a program share a device and inputs: a trace captured by the first is
                 # replayed, const-eval results computed by the first are served from the device's cache
-                device = MeshDevice(args["--arch"], self.mesh)
-                inputs = make_inputs(self.binary, index, args["--init"], args["--seed"], meta=not compute)
+                device = distributed.open_mesh(args["--arch"], self.mesh)
+                inputs = own_chips(device, make_inputs(self.binary, index, args["--init"], args["--seed"],
+                                                       meta=not compute))
             hooks = (DebugHooks.pre_op, DebugHooks.post_op)
             user_post = DebugHooks.post_op
             DebugHooks.post_op = self._post_op(user_post, loop == 0)
             start = time.perf_counter_ns()
             try:
-                outputs, ctx = run_program(self.binary, index, inputs, device, bool(args.get("--debugger")), compute,
-                                           bool(args.get("--exact-numerics")))
+                outputs, ctx = device.lockstep(lambda: run_program(
+                    self.binary, index, inputs, device, bool(args.get("--debugger")), compute,
+                    bool(args.get("--exact-numerics"))))
             finally:
                 DebugHooks.pre_op, DebugHooks.post_op = hooks
             duration = time.perf_counter_ns() - start
@@ -219,20 +222,40 @@ class BinaryRun:
             results.setdefault(f"program_index_{index}", {})[f"loop_{loop}"] = {
                 "total_duration_ns": duration, "total_ttnn_api_duration_ns": None,
                 "total_device_kernel_duration_ns": int(device_ns)}
+        if perf:
+            self._merge_perf_rows()
         self._save_reports()
         return results
 
+    def _merge_perf_rows(self) -> None:
+        """Under tt-run, every rank's rows (its own chips') at the rank that writes the report, in one process's
+        order: op by op, chip by chip."""
+        ctx = distributed.context()
+        if ctx is None:
+            return
+        parts = ctx.comm.gather((self.perf_keys, self.perf_rows, self.perf_bounds), root=ctx.owner[0])
+        if parts is not None:
+            merged = sorted((key, row, bound) for keys, rows, bounds in parts
+                            for key, row, bound in zip(keys, rows, bounds))
+            self.perf_keys, self.perf_rows, self.perf_bounds = (list(column) for column in zip(*merged)) \
+                if merged else ([], [], [])
+
     def _preflight(self, index: int) -> None:
         """The program without values first: a tensor the simulated device cannot hold, or a run this machine's
-        memory cannot hold, is an error before any host memory is spent on values."""
+        memory cannot hold, is an error before any host memory is spent on values (under tt-run, on any rank:
+        every rank stops)."""
         hooks = (DebugHooks.pre_op, DebugHooks.post_op)
         DebugHooks.clear()
+        device = distributed.open_mesh(self.args["--arch"], self.mesh)
         try:
-            inputs = make_inputs(self.binary, index, self.args["--init"], self.args["--seed"], meta=True)
-            _, ctx = run_program(self.binary, index, inputs, MeshDevice(self.args["--arch"], self.mesh),
-                                 compute=False)
+            device.lockstep(lambda: self._check_fits(index, device))
         finally:
             DebugHooks.pre_op, DebugHooks.post_op = hooks
+
+    def _check_fits(self, index: int, device) -> None:
+        inputs = own_chips(device, make_inputs(self.binary, index, self.args["--init"], self.args["--seed"],
+                                               meta=True))
+        _, ctx = run_program(self.binary, index, inputs, device, compute=False)
         available = host_memory_available()
         if available is not None and ctx.host_peak > available:
             raise RuntimeFailure(f"program {index} ('{self.binary.programs[index].name}') needs about "
@@ -252,7 +275,10 @@ class BinaryRun:
         memory = self.args.get("--memory")
 
         def post(binary, program_context, op_context):
-            if record and check_goldens and program_context.compute and op_context.outputs and op_context.loc:
+            # goldens are chip 0's values, as one process compares them: under tt-run, where chip 0 is
+            holds_chip0 = program_context.device.chip_ids[0] == 0
+            if record and check_goldens and holds_chip0 and program_context.compute and op_context.outputs \
+                    and op_context.loc:
                 golden = binary.golden(op_context.loc, program_context.program_index)
                 if golden is not None:
                     self._compare_golden(op_context, golden)
@@ -320,19 +346,25 @@ class BinaryRun:
     def _collect_perf(self, ctx, index: int, loop: int) -> None:
         """One row per op and chip it ran on (every chip of the mesh runs each device op), on each chip's modelled
         timeline."""
-        timelines = [perf_report.Timeline(ctx.device.arch) for _ in range(ctx.device.num_chips)]
+        chips = ctx.device.chip_ids
+        timelines = {chip: perf_report.Timeline(ctx.device.arch) for chip in chips}
+        # host ops get one row (device 0): under tt-run, from the rank holding chip 0
+        host_rows = [0] if chips[0] == 0 else []
         for count, (op, est, start, end) in enumerate(ctx.perf):
             config = fbu.struct_fields(getattr(op.operation.type, "computeConfig", None))
             inputs = [t for t in op.inputs if isinstance(t, Tensor)]
             placement = _placement(op.outputs[0]) if op.outputs and op.outputs[0].on_device else {}
-            for device_id in range(ctx.device.num_chips if est.kernel_ns else 1):
+            for device_id in chips if est.kernel_ns else host_rows:
+                self.perf_keys.append((index, loop, count, device_id))
                 placed = timelines[device_id].place(est, op.traced)
                 self.perf_rows.append(perf_report.op_row(
                     fbu.qualified_op_name(op.name), count, device_id, est, (start, end), placed, {**config, **placement}, inputs,
                     op.outputs, op.loc, op.traced, {"program_index": index, "loop": loop}, op.const_eval))
                 self.perf_bounds.append(est.bound)
 
-    def write_perf_report(self, host_only: bool = False, trace: bool = False) -> Path:
+    def write_perf_report(self, host_only: bool = False, trace: bool = False) -> Path | None:
+        if not distributed.is_root():  # under tt-run the rank holding chip 0 writes the merged report
+            return None
         path = write_perf_csv(self.folder(), self.perf_rows, host_only)
         if trace and not host_only:
             write_trace(self.folder(), self.perf_rows, self.perf_bounds, self.logger)
@@ -357,6 +389,14 @@ class BinaryRun:
                 self.artifacts.save_json(self.folder(), "golden_results.json", self.golden_report)
             if self.memory_report:
                 self.artifacts.save_json(self.folder(), "memory_results.json", self.memory_report)
+
+
+def own_chips(device, inputs: list) -> list:
+    """Inputs with this process's chips' values: per-chip lists (inputs sharded in advance) keep only the chips
+    `device` simulates (all of them, but under tt-run)."""
+    if device.num_chips == math.prod(device.mesh_shape):
+        return inputs
+    return [[value[chip] for chip in device.chip_ids] if isinstance(value, list) else value for value in inputs]
 
 
 def _placement(tensor) -> dict:

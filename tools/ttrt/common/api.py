@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -81,6 +82,12 @@ class Command(ABC):
     def __init__(self, args: dict | None = None, logger: Logger | None = None, artifacts: Artifacts | None = None):
         given = dict(args or {})
         self.args = {a.name: given.get(a.name, a.default) for a in self.all_args()}
+        from ttmlir.runtime import distributed
+
+        if not distributed.is_root():  # under tt-run one rank (chip 0's) reports and writes files; the rest compute
+            os.environ["TTRT_LOGGER_LEVEL"] = "WARNING"
+            self.args.update({name: False for name in ("--save-artifacts", "--clean-artifacts") if name in self.args})
+            self.args["--result-file"] = ""
         self.logger = logger or Logger(self.args.get("--log-file") or "")
         unknown = sorted(set(given) - set(self.args))
         if unknown:  # as upstream's API: arguments a command does not take are ignored
