@@ -7,35 +7,12 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
+from pybuda._C import DataFormat, MathFidelity
 from pybuda._C.backend_api import BackendDevice
 
 
 class PyBudaError(RuntimeError):
     """A request this build cannot honour; the message is one line saying what and what is supported."""
-
-
-class DataFormat(Enum):
-    """PyBuda's data formats and the ttcore data type each is on our device."""
-    Float32 = "f32"
-    Float16 = "f16"
-    Float16_b = "bf16"
-    Bfp8 = "bfp_f8"
-    Bfp8_b = "bfp_bf8"
-    Bfp4 = "bfp_f4"
-    Bfp4_b = "bfp_bf4"
-    Bfp2 = "bfp_f2"
-    Bfp2_b = "bfp_bf2"
-    UInt16 = "u16"
-    RawUInt8 = "u8"
-    RawUInt32 = "u32"
-    Int32 = "si32"
-
-
-class MathFidelity(Enum):
-    LoFi = "lofi"
-    HiFi2 = "hifi2"
-    HiFi3 = "hifi3"
-    HiFi4 = "hifi4"
 
 
 # accumulate_df -> the compute configs' fp32_dest_acc_en (the dst register accumulates in f32 or bf16)

@@ -60,7 +60,15 @@ class Parameter(torch.nn.Parameter):
         data = first if isinstance(first, torch.Tensor) else torch.empty(*shape_or_tensor).normal_()
         param = super().__new__(cls, data.detach().clone(), requires_grad)
         param.pybuda_name = name
+        param.data_format = dev_data_format
         return param
+
+    def set_data_format(self, data_format) -> None:
+        """The format the device stores this weight in (as configure_mixed_precision would for its name)."""
+        self.data_format = data_format
+
+    def get_name(self) -> str | None:
+        return self.pybuda_name
 
 
 class JaxModule(Module):
