@@ -12,7 +12,6 @@ import torch.utils._pytree as pytree
 
 from pybuda.compiled import HALF_TYPES, CompiledModel, weight_format
 from pybuda.config import CompilerConfig, DataFormat, PyBudaError
-from pybuda.module import JaxModule
 
 
 def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: str | None = None) -> CompiledModel:
@@ -21,7 +20,7 @@ def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: 
     from ttmlir.frontends.pytorch import ImportError_, export
 
     cfg.check()
-    if isinstance(module, JaxModule):
+    if getattr(module, "framework", None) == "jax":
         if cfg.changes_precision or cfg.enable_tvm_cpu_fallback:
             raise PyBudaError(f"{module.name}: mixed precision and CPU fallback are not supported for JaxModule")
         return CompiledJax(module, tuple(_torch(x) for x in sample_inputs), arch,
@@ -96,12 +95,20 @@ class GraphProgram:
     constants: dict
 
 
-def graph_program(gm: torch.fx.GraphModule) -> GraphProgram:
+def graph_program(gm: torch.fx.GraphModule, constants: dict[int, torch.Tensor] | None = None) -> GraphProgram:
+    """`gm` as a program: its placeholders are user inputs, except those numbered in `constants` (frozen weights,
+    buffers), which the importer folds into whatever depends only on them (masks, rotary tables)."""
     from torch.export.graph_signature import InputKind, InputSpec, TensorArgument
 
-    specs = [InputSpec(InputKind.USER_INPUT, TensorArgument(n.name), None) for n in gm.graph.nodes
-             if n.op == "placeholder"]
-    return GraphProgram(gm.graph, SimpleNamespace(input_specs=specs), {}, {})
+    constants = constants or {}
+    specs, values = [], {}
+    for i, node in enumerate(n for n in gm.graph.nodes if n.op == "placeholder"):
+        if i in constants:
+            specs.append(InputSpec(InputKind.CONSTANT_TENSOR, TensorArgument(node.name), node.name))
+            values[node.name] = constants[i]
+        else:
+            specs.append(InputSpec(InputKind.USER_INPUT, TensorArgument(node.name), None))
+    return GraphProgram(gm.graph, SimpleNamespace(input_specs=specs), {}, values)
 
 
 def _formats_of(module) -> dict[str, DataFormat]:

@@ -18,6 +18,20 @@ class Module:
     def get_name(self) -> str:
         return self.name
 
+    def run(self, *inputs) -> list:
+        """Run this module once on a simulated device of its own (not the pipeline), compiling it for these
+        inputs' shapes on first use; returns its outputs as pybuda.Tensors."""
+        from pybuda.compiler import compile_module
+        from pybuda.config import _get_global_compiler_config
+        from pybuda.tensor import Tensor
+
+        values = tuple(x.value() if isinstance(x, Tensor) else x for x in inputs)
+        key = tuple((tuple(x.shape), x.dtype) for x in values)
+        compiled = vars(self).setdefault("_direct", {})
+        if key not in compiled:
+            compiled[key] = compile_module(self, values, _get_global_compiler_config(), "wormhole_b0")
+        return [Tensor(v) for v in compiled[key].run(list(values))]
+
 
 class PyTorchModule(Module):
     """A `torch.nn.Module` wrapped for PyBuda: compiled from its `torch.export` graph."""

@@ -19,6 +19,8 @@ class _State:
     d2d_bwd_queues: list = []
     training: bool | None = None                 # how the pipeline was initialized (None: not yet)
     error: BaseException | None = None
+    awaited_inputs: int = 0                      # run_inference(input_count=N) still owes this many results
+    on_inputs = None                             # the run API's handler for inputs pushed while results are owed
 
 
 def register_device(device) -> None:
@@ -47,6 +49,13 @@ def is_silicon(devtype) -> bool:
     return getattr(devtype, "name", devtype) == "Silicon"
 
 
+def inputs_pushed(device) -> None:
+    """A device got inputs: if a run is still waiting for some (run_inference with more inputs than were pushed),
+    it goes on now."""
+    if _State.awaited_inputs and _State.on_inputs is not None and _State.devices and _State.devices[0] is device:
+        _State.on_inputs()
+
+
 def error_raised() -> bool:
     """True once a run failed; `pybuda_reset()` (or `shutdown()`) clears it."""
     return _State.error is not None
@@ -63,6 +72,7 @@ def pybuda_reset() -> None:
     _State.d2d_fwd_queues, _State.d2d_bwd_queues = [], []
     _State.training = None
     _State.error = None
+    _State.awaited_inputs = 0
     _reset_config()
 
 

@@ -134,16 +134,19 @@ class _Update(torch.nn.Module):
         return tuple(new_params) + tuple(s[key] for key in self.state_keys for s in new_states)
 
 
-def _compile(fn, samples: tuple, cfg: CompilerConfig, arch: str, name: str):
+def _compile(fn, samples: tuple, cfg: CompilerConfig, arch: str, name: str, constants: dict | None = None):
     """`fn` over `samples` as one core ATen graph (AOT's graphs as they are, wrappers traced with make_fx), compiled
-    for the device: no torch.export round trip, every placeholder a program input."""
+    for the device: no torch.export round trip; every placeholder is a program input but those in `constants`
+    (by position), which are folded in."""
     from torch.fx.experimental.proxy_tensor import make_fx
 
     from pybuda.compiler import compile_program, graph_program
 
     gm = fn if isinstance(fn, torch.fx.GraphModule) else \
         make_fx(fn, decomposition_table=_decompositions(), tracing_mode="fake")(*samples)
-    return compile_program(graph_program(gm), list(samples), cfg, arch, name)
+    constants = constants or {}
+    inputs = [x for i, x in enumerate(samples) if i not in constants]
+    return compile_program(graph_program(gm, constants), inputs, cfg, arch, name)
 
 
 def _nbytes(tensors) -> int:
@@ -217,7 +220,9 @@ class TrainingProgram:
             module.train(was_training)
         self.n_saved = len(bw_samples) - self.n_outputs
         self.output_shapes = [tuple(s.shape) for s in bw_samples[self.n_saved:]]
-        self.forward_program = _compile(fw, tuple(fw_samples), cfg, arch, f"{name}_forward")
+        fixed = range(len(self.trainable), len(keys))  # frozen weights and buffers: folded into the forward program
+        self.forward_program = _compile(fw, tuple(fw_samples), cfg, arch, f"{name}_forward",
+                                        {i: primals[i] for i in fixed})
         accumulate = _Accumulate(bw, len(keys), len(self.trainable), self.grad_inputs)
         acc_samples = tuple(bw_samples) + tuple(self.grads[n] for n in self.trainable)
         self.backward_program = _compile(accumulate, acc_samples, cfg, arch, f"{name}_backward")
@@ -231,8 +236,7 @@ class TrainingProgram:
         if len(inputs) != self.n_inputs or len(targets) != self.n_targets:
             raise PyBudaError(f"{self.name}: training takes {self.n_inputs} input(s) and {self.n_targets} target(s), "
                               f"got {len(inputs)} and {len(targets)}")
-        args = [self.params[n] for n in self.trainable] + \
-            [self.constants[n] for n in self.frozen + self.buffers] + list(inputs) + list(targets)
+        args = [self.params[n] for n in self.trainable] + list(inputs) + list(targets)
         results = self.forward_program.run(args)
         self._account(self.forward_program, "forward_ns")
         self.report.forward_calls += 1
