@@ -221,8 +221,8 @@ class TTDevice(Device):
                               "BackendDevice.Blackhole")
         chips = len(chip_ids) if chip_ids else (num_chips or 1)
         if chips != 1 or any(c != 0 for c in (chip_ids or [0])):
-            raise PyBudaError(f"TTDevice '{name}': chips {list(chip_ids or range(chips))} asked for; "
-                              f"detect_available_devices() offers one simulated chip (id 0)")
+            raise PyBudaError(f"TTDevice '{name}': {chips} chips asked for (ids {list(chip_ids or range(chips))}); "
+                              "detect_available_devices() offers one simulated chip (id 0)")
         if devtype not in (None, BackendType.Silicon, BackendType.Golden):
             raise PyBudaError(f"devtype {devtype.name} is not supported; supported: BackendType.Silicon, "
                               "BackendType.Golden (both run on the simulated chip)")

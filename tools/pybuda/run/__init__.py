@@ -184,7 +184,6 @@ def run_training(epochs: int = 1, steps: int = 1, accumulation_steps: int = 1, m
                             microbatch_count=microbatch_count, _verify_cfg=_verify_cfg)
     step_count, checkpointed = 0, False
     for _ in range(epochs):
-        checkpointed = False
         for _ in range(steps):
             for program in _training_programs():
                 program.start_step_report()
@@ -193,9 +192,9 @@ def run_training(epochs: int = 1, steps: int = 1, accumulation_steps: int = 1, m
                 run_backward(input_count=microbatch_count, zero_grad=accumulation == 0)
             run_optimizer()
             step_count += 1
-            if checkpoint_interval > 0 and step_count % checkpoint_interval == 0:
+            checkpointed = checkpoint_interval > 0 and step_count % checkpoint_interval == 0
+            if checkpointed:
                 _State.checkpoint_queue.put(get_parameter_checkpoint())
-                checkpointed = True
         run_schedulers()
     if not checkpointed:
         _State.checkpoint_queue.put(get_parameter_checkpoint())
