@@ -228,3 +228,13 @@ def test_training_without_a_loss_module_is_refused():
     with pytest.raises(pybuda.PyBudaError, match="training needs a loss module"):
         pybuda.initialize_pipeline(training=True, sample_inputs=(torch.rand(1, 4),))
     assert pybuda.error_raised()
+
+
+def test_parameter_data_format_override_reaches_the_binary():
+    module = TwoMatmuls("formats")
+    tt0 = pybuda.TTDevice("tt0", module=module)
+    module.weights1.set_data_format(pybuda.DataFormat.Float16_b)
+    a, b = torch.rand(4, 32, 32), torch.rand(4, 32, 32)
+    out = pybuda.run_inference(inputs=[(a, b)]).get()[0].value()
+    assert tt0.compiled[0].weight_formats() == {"weights1": "bf16", "weights2": "f32"}
+    assert pcc(a @ module.weights1.detach() + b @ module.weights2.detach(), out) >= 0.999
