@@ -77,13 +77,14 @@ def _joint_graphs(fn, primals: list[torch.Tensor], wants_grad: list[bool]):
     from torch._functorch.aot_autograd import aot_function
     from torch._functorch.partitioners import default_partition
 
+    from torch._functorch.aot_autograd import make_boxed_func
+
     graphs = {}
 
     def keep(kind):
-        def compiler(gm, example_inputs):
+        def compiler(gm, example_inputs):  # keeps the graph; the trace itself runs it in torch
             graphs[kind] = (gm, list(example_inputs))
-            return gm
-        compiler._boxed_call = False
+            return make_boxed_func(gm)
         return compiler
 
     traced = aot_function(fn, fw_compiler=keep("forward"), bw_compiler=keep("backward"),
