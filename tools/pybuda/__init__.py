@@ -1,27 +1,37 @@
 """PyBuda's API (seed 003) over the ttmlir compiler: wrap a model, place it on a (simulated) Tenstorrent device,
-run inference. Modules compile through `ttmlir.frontends` to TTIR, the TTNN backend pipeline and `.ttnn`
-binaries, which run on the simulated Wormhole B0 / Blackhole chip of `ttmlir.runtime`."""
+run inference or train it. Modules compile through `ttmlir.frontends` to TTIR, the TTNN backend pipeline and
+`.ttnn` binaries, which run on the simulated Wormhole B0 / Blackhole chip of `ttmlir.runtime`; training adds
+the backward programs torch's autograd derives and the optimizers' update programs (`pybuda.training`)."""
 
-from pybuda import op
+from pybuda import op, optimizers, schedulers, torch_schedulers
+from pybuda._C import DataFormat, MathFidelity
 from pybuda._C.backend_api import BackendDevice, BackendType, DeviceMode
 from pybuda.compiled import CompiledModel
-from pybuda.config import (CompilerConfig, DataFormat, MathFidelity, PyBudaError, configure_mixed_precision,
-                           set_configuration_options)
-from pybuda.device import (CPUDevice, TTDevice, detect_available_devices, initialize_pipeline, pybuda_reset,
-                           run_backward, run_forward, run_inference, run_optimizer, run_training, shutdown)
+from pybuda.config import (CompilerConfig, PyBudaError, configure_mixed_precision, insert_nop,
+                           override_dram_queue_placement, set_configuration_options)
+from pybuda.device import CPUDevice, Device, TTDevice
 from pybuda.module import (JaxModule, Module, OnnxModule, Parameter, PyBudaModule, PyTorchModule, TFGraphDefModule,
                            TFLiteModule, TFModule)
+from pybuda.optimizers import LAMB, LARS, SGD, Adam, AdamW
+from pybuda.pybudaglobal import error_raised, get_tenstorrent_device, is_silicon, pybuda_reset, set_device_pipeline
+from pybuda.run import (detect_available_devices, get_checkpoint_queue, get_loss_queue, get_parameter_checkpoint,
+                        get_parameter_gradients, initialize_pipeline, run_backward, run_forward, run_inference,
+                        run_optimizer, run_schedulers, run_training, shutdown, sync, update_device_parameters)
 from pybuda.tensor import Tensor
 from pybuda.torch_compile import compile
 from pybuda.tti import TTDeviceImage
-from pybuda import config
+from pybuda import config, run
 
-__all__ = ["BackendDevice", "BackendType", "DeviceMode", "CompiledModel", "CompilerConfig", "DataFormat",
-           "MathFidelity", "PyBudaError", "configure_mixed_precision", "set_configuration_options", "CPUDevice",
-           "TTDevice", "detect_available_devices", "initialize_pipeline", "pybuda_reset", "run_backward",
-           "run_forward", "run_inference", "run_optimizer", "run_training", "shutdown", "JaxModule", "Module",
-           "OnnxModule", "Parameter", "PyBudaModule", "PyTorchModule", "TFGraphDefModule", "TFLiteModule",
-           "TFModule", "Tensor", "compile", "TTDeviceImage", "config", "op"]
+__all__ = ["BackendDevice", "BackendType", "DeviceMode", "DataFormat", "MathFidelity", "CompiledModel",
+           "CompilerConfig", "PyBudaError", "configure_mixed_precision", "insert_nop", "override_dram_queue_placement",
+           "set_configuration_options", "CPUDevice", "Device", "TTDevice", "JaxModule", "Module", "OnnxModule",
+           "Parameter", "PyBudaModule", "PyTorchModule", "TFGraphDefModule", "TFLiteModule", "TFModule", "SGD",
+           "Adam", "AdamW", "LAMB", "LARS", "error_raised", "get_tenstorrent_device", "is_silicon", "pybuda_reset",
+           "set_device_pipeline", "detect_available_devices", "get_checkpoint_queue", "get_loss_queue",
+           "get_parameter_checkpoint", "get_parameter_gradients", "initialize_pipeline", "run_backward",
+           "run_forward", "run_inference", "run_optimizer", "run_schedulers", "run_training", "shutdown", "sync",
+           "update_device_parameters", "Tensor", "compile", "TTDeviceImage", "config", "run", "op", "optimizers",
+           "schedulers", "torch_schedulers"]
 
 
 # torch finds the "tt" dynamo backend through the `torch_dynamo_backends` entry point; where dynamo is already

@@ -19,14 +19,16 @@ AMP_WEIGHTS = {1: DataFormat.Bfp8_b, 2: DataFormat.Bfp4_b}
 HALF_TYPES = {DataFormat.Float16_b: torch.bfloat16, DataFormat.Float16: torch.float16}
 
 
-def weight_format(cfg: CompilerConfig):
+def weight_format(cfg: CompilerConfig, formats: dict | None = None):
     """The function the importer asks for each parameter's device data type: AMP puts matmul/linear weights in
-    block floats (level 1 bfp_bf8, level 2 bfp_bf4); configure_mixed_precision rules matching the parameter's
-    name or its op override that."""
+    block floats (level 1 bfp_bf8, level 2 bfp_bf4); a format set on the Parameter itself (`formats`, by name)
+    overrides that, and configure_mixed_precision rules matching the parameter's name or its op override both."""
     amp = AMP_WEIGHTS.get(cfg.amp_level or 0)
+    formats = formats or {}
 
     def choose(name: str, op: str) -> str | None:
         chosen = amp if amp is not None and op in MATMUL_OPS else None
+        chosen = formats.get(name, chosen)
         for rule in cfg.mixed_precision:
             op_ok = rule.op_type is None or op in OP_TYPES.get(rule.op_type.lower(), {f"aten::{rule.op_type}"})
             name_ok = rule.name_regex is None or re.fullmatch(rule.name_regex, name) is not None
@@ -180,6 +182,7 @@ class CompiledModel:
                 binary = self._loaded[index]
                 args = [env[n] for n in seg.inputs]
                 args = [a.detach() if isinstance(a, torch.Tensor) else torch.tensor(a) for a in args]
+                args = [a.reshape(1) if a.dim() == 0 else a for a in args]  # the importer declares a scalar as [1]
                 try:
                     outputs, ctx = run_program(binary, 0, args, device)
                 except (RuntimeFailure, ValueError) as exc:

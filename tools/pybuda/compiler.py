@@ -4,27 +4,23 @@ from __future__ import annotations
 
 import copy
 import re
+from dataclasses import dataclass
+from types import SimpleNamespace
 
 import torch
 import torch.utils._pytree as pytree
 
 from pybuda.compiled import HALF_TYPES, CompiledModel, weight_format
-from pybuda.config import CompilerConfig, PyBudaError
-from pybuda.module import JaxModule
+from pybuda.config import CompilerConfig, DataFormat, PyBudaError
 
 
 def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: str | None = None) -> CompiledModel:
     """`module` (a pybuda wrapper or a torch.nn.Module) compiled for `arch` from `sample_inputs`' shapes."""
-    from rich.console import Console
-    from rich.progress import Progress
-
-    from ttmlir.compiler import compile_ttir
-    from ttmlir.diagnostics import DiagnosticError
     from ttmlir.frontends.onnx import OnnxImportError
-    from ttmlir.frontends.pytorch import ImportError_, export, import_program
+    from ttmlir.frontends.pytorch import ImportError_, export
 
     cfg.check()
-    if isinstance(module, JaxModule):
+    if getattr(module, "framework", None) == "jax":
         if cfg.changes_precision or cfg.enable_tvm_cpu_fallback:
             raise PyBudaError(f"{module.name}: mixed precision and CPU fallback are not supported for JaxModule")
         return CompiledJax(module, tuple(_torch(x) for x in sample_inputs), arch,
@@ -41,15 +37,33 @@ def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: 
         torch_module = copy.deepcopy(torch_module).to(compute_dtype)
         samples = tuple(x.to(compute_dtype) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
                         for x in samples)
-    # progress on a terminal: exporting and importing, then one step per device segment's backend compile
+    try:
+        with torch.no_grad():
+            program = export(torch_module, samples)
+    except ImportError_ as exc:
+        raise PyBudaError(f"{name}: {exc}") from None
+    leaves = pytree.tree_leaves(samples)
+    return compile_program(program, leaves, cfg, arch, name, weight_format(cfg, _formats_of(torch_module)),
+                           out_spec=program.call_spec.out_spec, compute_dtype=compute_dtype)
+
+
+def compile_program(program, sample_leaves, cfg: CompilerConfig, arch: str, name: str, weight_dtypes=None,
+                    out_spec=None, compute_dtype=None) -> CompiledModel:
+    """An exported program (or a graph of core ATen ops with its inputs, `graph_program`) imported to TTIR and
+    compiled for `arch`, one `.ttnn` per device segment."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from ttmlir.compiler import compile_ttir
+    from ttmlir.diagnostics import DiagnosticError
+    from ttmlir.frontends.pytorch import ImportError_, import_program
+
+    # progress on a terminal: importing, then one step per device segment's backend compile
     with Progress(transient=True, disable=not cfg.verbose and not Console().is_terminal) as progress:
-        task = progress.add_task(f"{name}: exporting", total=None)
+        task = progress.add_task(f"{name}: importing to TTIR", total=None)
         try:
-            with torch.no_grad():
-                program = export(torch_module, samples)
-            progress.update(task, description=f"{name}: importing to TTIR")
             plan = import_program(program, cpu_fallback=cfg.enable_tvm_cpu_fallback, name=_symbol(name),
-                                  weight_dtypes=weight_format(cfg))
+                                  weight_dtypes=weight_dtypes)
         except ImportError_ as exc:
             raise PyBudaError(f"{name}: {exc}") from None
         device_segments = sum(1 for s in plan.segments if s.kind == "device")
@@ -66,10 +80,42 @@ def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: 
                 raise PyBudaError(f"{name}: compiling device segment {i} failed{_where(exc.diagnostic)}: "
                                   f"{exc.diagnostic.message}") from None
             progress.advance(task)
-    leaves = pytree.tree_leaves(samples)
-    return CompiledModel(plan, binaries, arch, out_spec=program.call_spec.out_spec,
-                         input_shapes=[list(x.shape) for x in leaves], input_dtypes=[str(x.dtype) for x in leaves],
-                         compute_dtype=compute_dtype)
+    return CompiledModel(plan, binaries, arch, out_spec=out_spec,
+                         input_shapes=[list(x.shape) for x in sample_leaves],
+                         input_dtypes=[str(x.dtype) for x in sample_leaves], compute_dtype=compute_dtype)
+
+
+@dataclass
+class GraphProgram:
+    """A graph of core ATen ops whose placeholders are all user inputs, in the shape `import_program` reads an
+    ExportedProgram (AOT autograd's forward/backward graphs and traced optimizer rules need no re-export)."""
+    graph: torch.fx.Graph
+    graph_signature: object
+    state_dict: dict
+    constants: dict
+
+
+def graph_program(gm: torch.fx.GraphModule, constants: dict[int, torch.Tensor] | None = None) -> GraphProgram:
+    """`gm` as a program: its placeholders are user inputs, except those numbered in `constants` (frozen weights,
+    buffers), which the importer folds into whatever depends only on them (masks, rotary tables)."""
+    from torch.export.graph_signature import InputKind, InputSpec, TensorArgument
+
+    constants = constants or {}
+    specs, values = [], {}
+    for i, node in enumerate(n for n in gm.graph.nodes if n.op == "placeholder"):
+        if i in constants:
+            specs.append(InputSpec(InputKind.CONSTANT_TENSOR, TensorArgument(node.name), node.name))
+            values[node.name] = constants[i]
+        else:
+            specs.append(InputSpec(InputKind.USER_INPUT, TensorArgument(node.name), None))
+    return GraphProgram(gm.graph, SimpleNamespace(input_specs=specs), {}, values)
+
+
+def _formats_of(module) -> dict[str, DataFormat]:
+    """Parameters given a data format with Parameter.set_data_format, by their name in the module."""
+    if not isinstance(module, torch.nn.Module):
+        return {}
+    return {name: p.data_format for name, p in module.named_parameters() if getattr(p, "data_format", None)}
 
 
 class CompiledJax:

@@ -7,35 +7,12 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
+from pybuda._C import DataFormat, MathFidelity
 from pybuda._C.backend_api import BackendDevice
 
 
 class PyBudaError(RuntimeError):
     """A request this build cannot honour; the message is one line saying what and what is supported."""
-
-
-class DataFormat(Enum):
-    """PyBuda's data formats and the ttcore data type each is on our device."""
-    Float32 = "f32"
-    Float16 = "f16"
-    Float16_b = "bf16"
-    Bfp8 = "bfp_f8"
-    Bfp8_b = "bfp_bf8"
-    Bfp4 = "bfp_f4"
-    Bfp4_b = "bfp_bf4"
-    Bfp2 = "bfp_f2"
-    Bfp2_b = "bfp_bf2"
-    UInt16 = "u16"
-    RawUInt8 = "u8"
-    RawUInt32 = "u32"
-    Int32 = "si32"
-
-
-class MathFidelity(Enum):
-    LoFi = "lofi"
-    HiFi2 = "hifi2"
-    HiFi3 = "hifi3"
-    HiFi4 = "hifi4"
 
 
 # accumulate_df -> the compute configs' fp32_dest_acc_en (the dst register accumulates in f32 or bf16)
@@ -86,8 +63,6 @@ class CompilerConfig:
         if self.default_df_override not in (None, DataFormat.Float32, DataFormat.Float16_b, DataFormat.Float16):
             raise PyBudaError(f"default_df_override {self.default_df_override} is not supported (Float32, Float16_b, "
                               "Float16); block-float weights come from amp_level or configure_mixed_precision")
-        if self.enable_training:
-            raise PyBudaError("training is not supported by this build: PyBuda here runs inference only")
         if self.op_intermediates_to_save:
             raise PyBudaError("op_intermediates_to_save is not supported by this build")
 
@@ -157,8 +132,6 @@ def set_configuration_options(enable_tvm_cpu_fallback: bool | None = None,
         raise PyBudaError(f"device_config '{device_config}' is not simulated; supported: {', '.join(DEVICE_CONFIGS)}")
     if amp_level is not None and amp_level not in (0, 1, 2):
         raise PyBudaError(f"amp_level {amp_level} is not one of 0, 1, 2")
-    if enable_training:
-        raise PyBudaError("training is not supported by this build: PyBuda here runs inference only")
     if op_intermediates_to_save:
         raise PyBudaError("op_intermediates_to_save is not supported by this build")
     if default_df_override is not None and default_df_override not in (DataFormat.Float32, DataFormat.Float16_b,
@@ -174,7 +147,8 @@ def set_configuration_options(enable_tvm_cpu_fallback: bool | None = None,
             raise PyBudaError(f"{name} must be a pybuda.{kind.__name__}, not {value!r}")
     updates = {"enable_tvm_cpu_fallback": enable_tvm_cpu_fallback, "default_df_override": default_df_override,
                "accumulate_df": accumulate_df, "default_math_fidelity": math_fidelity, "amp_level": amp_level,
-               "device_config": device_config, "op_intermediates_to_save": op_intermediates_to_save}
+               "device_config": device_config, "op_intermediates_to_save": op_intermediates_to_save,
+               "enable_training": enable_training}
     for key, value in updates.items():
         if value is not None:
             setattr(cfg, key, value)
@@ -193,3 +167,24 @@ def configure_mixed_precision(op_type: str | None = None, name_regex: str | None
     if op_type is None and name_regex is None:
         raise PyBudaError("configure_mixed_precision needs op_type or name_regex")
     _Global.config.mixed_precision.append(MixedPrecision(op_type, name_regex, output_df, accumulate_df, math_fidelity))
+
+
+def insert_nop(src_op: str, dest_ops, *, hoist_tms: bool = True, nop_count: int = 1, daisy_chain: bool = False,
+               is_fj_buffering: bool = False) -> None:
+    """Refused: buffering nops stand between ops placed in epochs on a Grayskull/Wormhole grid; our compiler's
+    TTNN ops pass tensors through DRAM/L1 buffers with no such place to put one."""
+    raise PyBudaError("insert_nop is not supported: the TTNN backend has no buffering nops between ops")
+
+
+def override_dram_queue_placement(name: str, *, channel: int | None = None, chip_id: int | None = None) -> None:
+    """Refused: the TTNN backend interleaves DRAM buffers over every channel; there are no named queues to pin."""
+    raise PyBudaError("override_dram_queue_placement is not supported: DRAM tensors are interleaved over all "
+                      "channels by the TTNN backend")
+
+
+def set_epoch_break(op_names) -> None:
+    raise PyBudaError("set_epoch_break is not supported: the TTNN backend runs ops one after another, not in epochs")
+
+
+def set_chip_break(op_names) -> None:
+    raise PyBudaError("set_chip_break is not supported: the simulated system has one chip")

@@ -18,6 +18,20 @@ class Module:
     def get_name(self) -> str:
         return self.name
 
+    def run(self, *inputs) -> list:
+        """Run this module once on a simulated device of its own (not the pipeline), compiling it for these
+        inputs' shapes on first use; returns its outputs as pybuda.Tensors."""
+        from pybuda.compiler import compile_module
+        from pybuda.config import _get_global_compiler_config
+        from pybuda.tensor import Tensor
+
+        values = tuple(x.value() if isinstance(x, Tensor) else x for x in inputs)
+        key = tuple((tuple(x.shape), x.dtype) for x in values)
+        compiled = vars(self).setdefault("_direct", {})
+        if key not in compiled:
+            compiled[key] = compile_module(self, values, _get_global_compiler_config(), "wormhole_b0")
+        return [Tensor(v) for v in compiled[key].run(list(values))]
+
 
 class PyTorchModule(Module):
     """A `torch.nn.Module` wrapped for PyBuda: compiled from its `torch.export` graph."""
@@ -60,7 +74,15 @@ class Parameter(torch.nn.Parameter):
         data = first if isinstance(first, torch.Tensor) else torch.empty(*shape_or_tensor).normal_()
         param = super().__new__(cls, data.detach().clone(), requires_grad)
         param.pybuda_name = name
+        param.data_format = dev_data_format
         return param
+
+    def set_data_format(self, data_format) -> None:
+        """The format the device stores this weight in (as configure_mixed_precision would for its name)."""
+        self.data_format = data_format
+
+    def get_name(self) -> str | None:
+        return self.pybuda_name
 
 
 class JaxModule(Module):

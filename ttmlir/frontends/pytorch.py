@@ -597,6 +597,18 @@ def _slice(L, x, dim=0, start=None, end=None, step=1):
     return L.slice(x, dim, start, end, step)
 
 
+@lowers(aten.slice_scatter)
+def _slice_scatter(L, x, src, dim=0, start=None, end=None, step=1):
+    """`x` with a slice replaced by `src` (a slice's gradient, mostly): the parts of `x` around it, concatenated."""
+    if step != 1:
+        raise Unsupported("slice_scatter with a step")
+    dim %= x.rank
+    start, end = slice(start, end).indices(x.shape[dim])[:2]
+    parts = ([L.slice(x, dim, 0, start)] if start > 0 else []) + [src] + \
+        ([L.slice(x, dim, end, x.shape[dim])] if end < x.shape[dim] else [])
+    return parts[0] if len(parts) == 1 else L.op("concat", parts, attrs={"dim": f"{dim} : si32"})
+
+
 @lowers(aten.narrow)
 def _narrow(L, x, dim, start, length):
     start %= x.shape[dim % x.rank] if start < 0 else start + 1
@@ -642,6 +654,17 @@ def _pad(L, x, pad, value=0.0):
 @lowers(aten.embedding)
 def _embedding(L, w, idx, *_):
     return L.op("embedding", [idx, w])
+
+
+@lowers(aten.embedding_dense_backward)
+def _embedding_dense_backward(L, grad, idx, num_weights, padding_idx=-1, scale_grad_by_freq=False):
+    """The embedding table's gradient: each index's gradient row summed into its row (ttir.embedding_backward,
+    whose weight operand gives the table's shape)."""
+    if scale_grad_by_freq or padding_idx not in (-1, None):
+        raise Unsupported("embedding backward with scale_grad_by_freq or a padding_idx")
+    shape = (int(num_weights), grad.shape[-1])
+    table = L.op("zeros", [], shape, dtype=grad.dtype, attrs={"shape": darray("i32", shape)})
+    return L.op("embedding_backward", [idx, table, grad], shape, dtype=grad.dtype)
 
 
 @lowers(aten.index_select)
@@ -819,7 +842,7 @@ LOWERED_WHOLE = (aten.linear.default, aten.layer_norm.default, aten.scaled_dot_p
                  aten.flatten.using_ints, aten.unflatten.int, aten.narrow.default, aten.t.default,
                  aten.unbind.int, aten.split.Tensor, aten.full_like.default, aten.zeros_like.default,
                  aten.ones_like.default, aten.dropout.default, aten.type_as.default, aten.to.dtype,
-                 aten.to.dtype_layout)
+                 aten.to.dtype_layout, aten.embedding_dense_backward.default)
 
 
 def export(module: torch.nn.Module, args: tuple, kwargs: dict | None = None) -> ExportedProgram:

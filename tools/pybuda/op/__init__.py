@@ -19,7 +19,32 @@ _OPS = {
     "LayerNorm": lambda x, gamma, beta, dim=-1, epsilon=1e-5: torch.nn.functional.layer_norm(
         x, x.shape[dim:] if dim != -1 else x.shape[-1:], gamma, beta, epsilon),
     "Concatenate": lambda *xs, axis: torch.cat(xs, axis),
+    "ReduceMax": lambda x, dim: torch.amax(x, dim, keepdim=True),
+    "Unsqueeze": lambda x, dim: torch.unsqueeze(x, dim),
+    "Squeeze": lambda x, dim: torch.squeeze(x, dim),
+    "LeakyRelu": lambda x, alpha: torch.nn.functional.leaky_relu(x, alpha),
+    "Power": torch.pow, "Greater": torch.gt, "Less": torch.lt, "Equal": torch.eq,
+    "Where": torch.where,
+    "HSlice": lambda x, slices: _hslice(x, slices),
+    "HStack": lambda x, slices: _hstack(x, slices),
 }
+
+
+def _hslice(x: torch.Tensor, slices: int) -> torch.Tensor:
+    """[.., z, r, c] -> [.., z * slices, r, c / slices]: the columns cut into `slices` stacked blocks (heads)."""
+    x = x if x.dim() >= 3 else x.reshape(1, *x.shape)
+    *outer, z, r, c = x.shape
+    if c % slices:
+        raise ValueError(f"HSlice: {c} columns do not split into {slices} slices")
+    return x.reshape(*outer, z, r, slices, c // slices).transpose(-3, -2).reshape(*outer, z * slices, r, c // slices)
+
+
+def _hstack(x: torch.Tensor, slices: int) -> torch.Tensor:
+    """HSlice's inverse: [.., z * slices, r, c] -> [.., z, r, c * slices]."""
+    *outer, zs, r, c = x.shape
+    if zs % slices:
+        raise ValueError(f"HStack: {zs} blocks do not group by {slices}")
+    return x.reshape(*outer, zs // slices, slices, r, c).transpose(-3, -2).reshape(*outer, zs // slices, r, c * slices)
 
 
 def _named(op_name: str, fn):
@@ -31,4 +56,6 @@ def _named(op_name: str, fn):
 
 
 globals().update({op_name: _named(op_name, fn) for op_name, fn in _OPS.items()})
-__all__ = sorted(_OPS)
+from pybuda.op import loss, nn  # noqa: E402  (the submodules scripts reach as pybuda.op.loss/nn)
+
+__all__ = sorted(_OPS) + ["loss", "nn"]
