@@ -34,7 +34,7 @@ class Graph:
     """TTIR text built op by op: each op gets a fresh SSA name."""
 
     def __init__(self):
-        self.lines, self.count = [], 0
+        self.lines, self.count, self.transposed = [], 0, {}
 
     def op(self, name, operands, types, result, attrs=""):
         self.count += 1
@@ -93,11 +93,17 @@ class Graph:
 
     def projection(self, x, rows, w, out, width, bias=None):
         """x [rows, width] times the transposed torch weight w [out, width], plus a broadcast bias."""
-        y = self.dot(x, (rows, width), self.permute(w, (out, width), (1, 0)), (width, out), 0)
+        y = self.dot(x, (rows, width), self.transpose(w, out, width), (width, out), 0)
         if bias is None:
             return y
         return self.binary("add", y, self.broadcast(self.reshape(bias, (out,), (1, out)), (1, out), (rows, 1)),
                            (rows, out))
+
+    def transpose(self, w, out, width):
+        """The torch weight w [out, width] as [width, out], once."""
+        if w not in self.transposed:
+            self.transposed[w] = self.permute(w, (out, width), (1, 0))
+        return self.transposed[w]
 
     def rope(self, x, shape, cos, sin):
         """Rotate-half RoPE on x [B, H, T, D] with [1, 1, T, D] tables, as exported graphs write it."""
@@ -138,11 +144,14 @@ class Graph:
         return f"func.func @main({params}) -> ({types}) {{\n{body}\n  return {returns} : {types}\n}}\n"
 
 
-def layer(batch, seq, hidden, q_heads, kv_heads, head_dim, cache, ffn, vocab, decode):
+def layer(batch, seq, hidden, q_heads, kv_heads, head_dim, cache, ffn, vocab, decode, parallel=False):
     """A transformer layer as exported from a causal LM: embedding, RMS norm, biased q/k/v projections, RoPE,
     caches written (decode: one position of every batch row; prefill: each batch row filled), grouped-query
     attention in f32 with an additive mask, output projection, SiLU-gated MLP, final norm, logits and the
-    last token's argmax. Returns the TTIR text."""
+    last token's argmax. `parallel`: the MLP reads the attention's normed input too (phi's and falcon's parallel
+    block, with biased MLP projections: five linears of one input, two of them not split into heads, which the
+    shared-LHS fusion joins).
+    Returns the TTIR text."""
     g = Graph()
     b, s, d, hq, hkv, hd, group = batch, seq, hidden, q_heads, kv_heads, head_dim, q_heads // kv_heads
     rows = b * s
@@ -154,11 +163,17 @@ def layer(batch, seq, hidden, q_heads, kv_heads, head_dim, cache, ffn, vocab, de
             "inv_freq": (CONST, t(hd // 2)), "wo": (PARAM, t(d, hq * hd)), "norm2": (PARAM, t(d)),
             "w_gate": (PARAM, t(ffn, d)), "w_up": (PARAM, t(ffn, d)), "w_down": (PARAM, t(d, ffn)),
             "norm_final": (PARAM, t(d)), "lm_head": (PARAM, t(vocab, d))}
+    if parallel:  # phi's MLP projections carry biases, as its q/k/v do: five linears of one input
+        del args["norm2"]
+        args.update({"b_gate": (PARAM, t(ffn)), "b_up": (PARAM, t(ffn))})
     ids = g.cast(g.reshape("%tokens", (b, s), (rows,), "i64"), (rows,), "i64", "ui32")
     ids = g.reshape(ids, (rows,), (1, rows), "ui32")
     x = g.op("embedding", [ids, "%table"], [t(1, rows, dtype="ui32"), t(vocab, d)], t(1, rows, d))
     x = g.reshape(x, (1, rows, d), (b, s, d))
     h = g.reshape(g.rms_norm(x, "%norm1", (b, s, d)), (b, s, d), (rows, d))
+    if parallel:  # every weight that reads h transposed before the first product (so one product can join them)
+        for w, out in (("%wq", hq * hd), ("%wk", hkv * hd), ("%wv", hkv * hd), ("%w_gate", ffn), ("%w_up", ffn)):
+            g.transpose(w, out, d)
     q = g.heads(g.projection(h, rows, "%wq", hq * hd, d, "%bq"), b, s, hq, hd)
     k = g.heads(g.projection(h, rows, "%wk", hkv * hd, d, "%bk"), b, s, hkv, hd)
     v = g.heads(g.projection(h, rows, "%wv", hkv * hd, d, "%bv"), b, s, hkv, hd)
@@ -211,11 +226,14 @@ def layer(batch, seq, hidden, q_heads, kv_heads, head_dim, cache, ffn, vocab, de
     attn = g.reshape(g.permute(attn, (b, hq, s, hd), (0, 2, 1, 3)), (b, s, hq, hd), (rows, hq * hd))
     out = g.reshape(g.projection(attn, rows, "%wo", d, hq * hd), (rows, d), (b, s, d))
     x = g.binary("add", x, out, (b, s, d))
-    h = g.reshape(g.rms_norm(x, "%norm2", (b, s, d)), (b, s, d), (rows, d))
-    gate = g.cast(g.projection(h, rows, "%w_gate", ffn, d), (rows, ffn), "bf16", "f32")
+    if not parallel:
+        h = g.reshape(g.rms_norm(x, "%norm2", (b, s, d)), (b, s, d), (rows, d))
+    gate = g.cast(g.projection(h, rows, "%w_gate", ffn, d, "%b_gate" if parallel else None), (rows, ffn), "bf16",
+                  "f32")
     gate = g.cast(g.binary("multiply", gate, g.unary("sigmoid", gate, (rows, ffn), "f32"), (rows, ffn), "f32"),
                   (rows, ffn), "f32", "bf16")
-    mlp = g.binary("multiply", gate, g.projection(h, rows, "%w_up", ffn, d), (rows, ffn))
+    mlp = g.binary("multiply", gate, g.projection(h, rows, "%w_up", ffn, d, "%b_up" if parallel else None),
+                   (rows, ffn))
     x = g.binary("add", x, g.reshape(g.projection(mlp, rows, "%w_down", d, ffn), (rows, d), (b, s, d)), (b, s, d))
     h = g.reshape(g.rms_norm(x, "%norm_final", (b, s, d)), (b, s, d), (rows, d))
     logits_rows = g.projection(h, rows, "%lm_head", vocab, d)
@@ -257,6 +275,9 @@ CASES = {"decode_layer": (lambda: layer(**DECODE), {1: ('"ttnn.rotary_embedding"
          "prefill_layer": (lambda: layer(**PREFILL),
                            {1: ('"ttnn.rotary_embedding"', '"ttnn.split_query_key_value_and_split_heads"',
                                 '"ttnn.fill_cache"')}, ()),
+         "parallel_decode_layer": (lambda: layer(**DECODE, parallel=True), {1: ('"ttnn.rotary_embedding"',)},
+                                   # shared-LHS: q (128), k, v (64 each), gate and up (256 each) as one product
+                                   ('"ttnn.paged_update_cache"', "-> tensor<32x768xbf16")),
          "conv_block": (conv_block, {}, ('"ttnn.conv2d"', '"ttnn.max_pool2d"'))}
 
 
