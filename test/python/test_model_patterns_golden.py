@@ -82,7 +82,8 @@ class Graph:
         """dot_general contracting a's last dim with b's dim after the `batch` leading dims."""
         out = list(a_shape[:-1]) + list(b_shape[batch + 1:])
         dims = f"array<i64: {', '.join(map(str, range(batch)))}>" if batch else "array<i64>"
-        return self.op("dot_general", [a, b], [t(*a_shape, dtype=dtype), t(*b_shape, dtype=dtype)], t(*out, dtype=dtype),
+        return self.op("dot_general", [a, b], [t(*a_shape, dtype=dtype), t(*b_shape, dtype=dtype)],
+                       t(*out, dtype=dtype),
                        f"batch_dims_lhs = {dims}, batch_dims_rhs = {dims}, "
                        f"contract_dims_lhs = array<i64: {len(a_shape) - 1}>, contract_dims_rhs = array<i64: {batch}>")
 
