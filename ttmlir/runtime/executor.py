@@ -83,6 +83,12 @@ class Binary:
         chips = self.fbb.systemDesc.chipDescs if self.fbb.systemDesc is not None else None
         return fbu.enum_names(fb.Arch)[chips[0].arch] if chips else "wormhole_b0"
 
+    def golden_keys(self, program_index: int) -> list[str]:
+        """The keys (op locations, `input_N`, `output_N`) of the goldens a program carries."""
+        info = self.programs[program_index].debugInfo
+        golden_info = info.goldenInfo if info is not None else None
+        return [kv.key for kv in (golden_info.goldenMap or [])] if golden_info is not None else []
+
     def golden(self, loc: str, program_index: int | None = None):
         """The golden tensor stored under `loc`, or None."""
         programs = self.programs if program_index is None else [self.programs[program_index]]

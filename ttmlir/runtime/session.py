@@ -375,8 +375,22 @@ class BinaryRun:
                          f"gaps between ops); report: {path}")
         return path
 
+    def _outcome(self) -> str:
+        """What the run showed: a bare PASS only when values were checked against goldens; a run whose values
+        nothing checked says so, so it is not read as a verified result."""
+        if self.args.get("--no-values"):
+            return "values not computed (memory and modelled time only)"
+        if self.golden_report:
+            return "PASS"
+        indices = program_indices(self.binary, self.args["--program-index"])
+        if not any(self.binary.golden_keys(i) for i in indices):
+            return "PASS (ran; no goldens in the binary)"
+        if self.args.get("--disable-golden"):
+            return "PASS (ran; goldens not checked: --disable-golden)"
+        return "PASS (ran; no op result has a golden in the binary)"
+
     def _save_reports(self) -> None:
-        outcome = "values not computed (memory and modelled time only)" if self.args.get("--no-values") else "PASS"
+        outcome = self._outcome()
         host = f"; with values it would need about {self.host_peak / 2**30:.1f} GiB of host memory" \
             if self.args.get("--no-values") else ""
         self.logger.info(f"{self.path}: {outcome}, modelled device time {self.device_ns / 1000:.1f} us, peak memory "

@@ -214,6 +214,23 @@ def test_ttrt_run_fails_on_a_wrong_golden(tmp_path):
     assert run_api(tmp_path, binary=str(path), disable_golden=True)[0] == 0
 
 
+def test_ttrt_run_says_whether_it_checked_goldens(tmp_path, capsys):
+    """A bare PASS means values were checked; a run with nothing to check them against says so."""
+    assert run_api(tmp_path, binary=str(write_mlp(tmp_path)))[0] == 0
+    assert "mlp.ttnn: PASS (ran; no goldens in the binary)," in capsys.readouterr().out
+    inputs = [torch.randn(s) for s in [(32, 784), (784, 256), (1, 256), (256, 10), (1, 10)]]
+    goldens = {f"input_{i}": t.numpy() for i, t in enumerate(inputs)}
+    path = write_mlp(tmp_path, {"mlp": {**goldens, 'loc("mlp.softmax")': mlp_reference(*inputs).numpy()}})
+    assert run_api(tmp_path, binary=str(path))[0] == 0
+    out = capsys.readouterr().out
+    assert "mlp.ttnn: PASS," in out and "golden: 1/1 ops reached PCC >= 0.99" in out
+    assert run_api(tmp_path, binary=str(path), disable_golden=True)[0] == 0
+    assert "mlp.ttnn: PASS (ran; goldens not checked: --disable-golden)," in capsys.readouterr().out
+    path = write_mlp(tmp_path, {"mlp": goldens})  # inputs only: no op's value is checked
+    assert run_api(tmp_path, binary=str(path))[0] == 0
+    assert "mlp.ttnn: PASS (ran; no op result has a golden in the binary)," in capsys.readouterr().out
+
+
 def test_ttrt_run_rejects_a_bad_program_index(tmp_path):
     code, results = run_api(tmp_path, binary=str(write_mlp(tmp_path)), program_index="3")
     assert code == 1 and "program index 3 is out of range" in results[0]["exception"]
