@@ -76,8 +76,8 @@ def make_global_inputs(text: str, filename: str, seed: int, init: str) -> dict[s
 def argmax_source(builder, value):
     """(the golden of what an argmax reads, its dim) when `value` is an argmax's result through reshapes and
     typecasts (which keep its elements in order), else None."""
-    from ttmlir.dialects.tt_op import TTOp
-    from ttmlir.dialects.props import int_values
+    from ttmlir.ir.tt_op import TTOp
+    from ttmlir.ir.props import int_values
 
     op = value.owner
     while isinstance(op, TTOp) and op.name in ("ttir.reshape", "ttir.typecast"):

@@ -14,7 +14,7 @@ import pytest
 from ttmlir.asm import print_module
 from ttmlir.compiler import lower
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "benchmarks"))
 from models_golden import check_model, verdict  # noqa: E402
 
 PARAM = "{ttcore.argument_type = #ttcore.argument_type<parameter>}"
