@@ -1,7 +1,7 @@
 """`--ttir-to-ttmetal-pipeline` (and its old name `--ttir-to-ttmetal-backend-pipeline`): TTIR to a TTMetal host
 program with its kernels in emitc, ready for `ttmlir-translate --ttmetal-to-flatbuffer`.
 
-Stages, each a pass of its own: ttcore-register-device, then upstream's TTIR frontend as far as this path takes it
+Stages, each a pass of its own: ttcore-mark-functions-as-forward, ttcore-wrap-device-module, ttcore-register-device, then upstream's TTIR frontend as far as this path takes it
 (ttir-element-type-normalization: i64/ui64 -> si32/ui32, f64 -> f32, f16/i1 -> bf16, as the device stores them),
 convert-ttir-to-ttmetal (D2M placement, the TTKernel kernels and the TTMetal host program: the modules under
 conversion/d2m_to_ttkernel and conversion/d2m_to_ttmetal), convert-ttkernel-to-emitc. With `ttnn-mode=true` the
@@ -18,7 +18,8 @@ from xdsl.dialects.builtin import ModuleOp
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.ttir_to_ttmetal.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
 from ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc import ConvertTTKernelToEmitCPass
-from ttmlir.transforms.ttcore.register_device import RegisterDevicePass
+from ttmlir.transforms.ttcore.register_device import RegisterDevicePass, WrapDeviceModulePass
+from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
 from ttmlir.transforms.ttir.ttir_element_type_normalization import ElementTypeNormalizationPass
 
 
@@ -44,6 +45,8 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if tuple(self.mesh(module)) not in ((1, 1), (1,)):
             raise PassFailure(module, "the TTMetal path runs on one chip in this build (mesh-shape=1,1)")
+        TTCoreMarkFunctionsAsForwardPass().apply(ctx, module)
+        WrapDeviceModulePass().apply(ctx, module)
         super().apply(ctx, module)
         ElementTypeNormalizationPass().apply(ctx, module)
         ConvertTTIRToTTMetalPass(override_device_shape=self.override_device_shape,
