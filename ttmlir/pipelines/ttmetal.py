@@ -1,9 +1,11 @@
 """`--ttir-to-ttmetal-pipeline` (and its old name `--ttir-to-ttmetal-backend-pipeline`): TTIR to a TTMetal host
 program with its kernels in emitc, ready for `ttmlir-translate --ttmetal-to-flatbuffer`.
 
-Runs ttcore-register-device, convert-ttir-to-ttmetal and convert-ttkernel-to-emitc; with `ttnn-mode=true` the
-programs are ttnn.generic ops in a TTNN graph (for `--ttnn-to-flatbuffer`). Options this build does not honour yet
-are refused when set away from their default, never ignored."""
+Stages, each a pass of its own: ttcore-mark-functions-as-forward, ttcore-wrap-device-module, ttcore-register-device, then upstream's TTIR frontend as far as this path takes it
+(ttir-element-type-normalization: i64/ui64 -> si32/ui32, f64 -> f32, f16/i1 -> bf16, as the device stores them),
+convert-ttir-to-ttmetal (D2M placement, the TTKernel kernels and the TTMetal host program: the modules under
+conversion/d2m_to_ttkernel and conversion/d2m_to_ttmetal), convert-ttkernel-to-emitc. With `ttnn-mode=true` the
+programs are ttnn.generic ops in a TTNN graph (for `--ttnn-to-flatbuffer`)."""
 
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ from xdsl.dialects.builtin import ModuleOp
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.ttir_to_ttmetal.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
 from ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc import ConvertTTKernelToEmitCPass
-from ttmlir.transforms.ttcore.register_device import RegisterDevicePass
+from ttmlir.transforms.ttcore.register_device import RegisterDevicePass, WrapDeviceModulePass
+from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
+from ttmlir.transforms.ttir.ttir_element_type_normalization import ElementTypeNormalizationPass
 from ttmlir.timing import run_pass, scope
 
 
@@ -35,12 +39,18 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
     use_tensor_accessor_dma: bool = False
     force_compile_time_args: bool = False
     disable_tolayout_folding: bool = False
+    set_math_fidelity: str = "HiFi4"
+    num_stream_buffers: int = 2
+    max_dst_physical_size_tiles: int = 0
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if tuple(self.mesh(module)) not in ((1, 1), (1,)):
             raise PassFailure(module, "the TTMetal path runs on one chip in this build (mesh-shape=1,1)")
+        run_pass(TTCoreMarkFunctionsAsForwardPass(), ctx, module)
+        run_pass(WrapDeviceModulePass(), ctx, module)
         with scope(RegisterDevicePass.name):
             super().apply(ctx, module)
+        run_pass(ElementTypeNormalizationPass(), ctx, module)
         run_pass(ConvertTTIRToTTMetalPass(override_device_shape=self.override_device_shape,
                                  default_input_memspace=self.default_input_memspace,
                                  default_output_memspace=self.default_output_memspace,
@@ -49,7 +59,9 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
                                  use_tensor_accessor_dma=self.use_tensor_accessor_dma,
                                  ttnn_mode=self.ttnn_mode, force_compile_time_args=self.force_compile_time_args,
                                  disable_tolayout_folding=self.disable_tolayout_folding,
-                                 collapse_tensors_2d=self.collapse_tensors_2d), ctx, module)
+                                 collapse_tensors_2d=self.collapse_tensors_2d,
+                                 set_math_fidelity=self.set_math_fidelity, num_stream_buffers=self.num_stream_buffers,
+                                 max_dst_physical_size_tiles=self.max_dst_physical_size_tiles), ctx, module)
         run_pass(ConvertTTKernelToEmitCPass(), ctx, module)
 
 

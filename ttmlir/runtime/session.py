@@ -20,6 +20,7 @@ from ttmlir.runtime.executor import Binary, DebugHooks, RuntimeFailure, golden_t
 from ttmlir.runtime.formats import storage_dtype
 from ttmlir.runtime import perf_report
 from ttmlir.runtime.golden import compare
+from ttmlir.runtime.host_memory import host_memory_available
 from ttmlir.runtime.tensor import Tensor, desc_of, meta_value
 from ttmlir.target import flatbuffer as fbu
 
@@ -55,30 +56,6 @@ def make_inputs(binary: Binary, index: int, init: str, seed: int, given: dict | 
 def _meta_input(ref, chips: int):
     local = desc_of(ref)["local_shape"]
     return [meta_value(ref, local)] * chips if local else meta_value(ref)
-
-
-def host_memory_available() -> int | None:
-    """Bytes this machine can still give this process (MemAvailable, and what is left under an address-space limit
-    such as `ulimit -v`), or None where that is not known."""
-    import resource
-
-    found = [_meminfo_kib("/proc/meminfo", "MemAvailable:")]
-    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
-    if limit != resource.RLIM_INFINITY and (used := _meminfo_kib("/proc/self/status", "VmSize:")) is not None:
-        found.append(max(0, limit // 1024 - used))
-    known = [kib * 1024 for kib in found if kib is not None]
-    return min(known) if known else None
-
-
-def _meminfo_kib(path: str, key: str) -> int | None:
-    try:
-        with open(path, encoding="ascii") as info:
-            for line in info:
-                if line.startswith(key):
-                    return int(line.split()[1])
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
 
 
 def index_bounds(program) -> dict[int, int]:

@@ -24,6 +24,7 @@ import torch
 
 from ttmlir import hardware
 from ttmlir.runtime import RuntimeFailure
+from ttmlir.runtime.host_memory import host_memory_available
 from ttmlir.runtime.metal import tile_math
 from ttmlir.runtime.numerics import Numerics
 from ttmlir.runtime.metal.kernel_cpp import CompiledKernel, KernelCompileError, compile_kernel
@@ -214,7 +215,6 @@ class Grid:
         key = (bank, page)
         if key not in self.dram:
             if self.dram_page_limit is None:
-                from ttmlir.runtime.session import host_memory_available
                 available = host_memory_available()
                 self.dram_page_limit = max(64, (available or 8 << 30) // 2 // DRAM_PAGE)
             if len(self.dram) >= self.dram_page_limit:

@@ -21,6 +21,7 @@ import torch
 
 from ttmlir import hardware
 from ttmlir.hardware import tile_padded, tile_padded_strides
+from ttmlir.runtime.host_memory import host_memory_available
 from ttmlir.runtime.metal import tile_math
 from ttmlir.runtime.metal.grid import (SEMAPHORE_SLOTS, CBConfig, Grid, KernelLaunch,
                                       MetalError, Program, ProgramStats)
@@ -258,8 +259,6 @@ class ProgramRunner:
     def host_buffer(ref: fbm.BufferRefT) -> DeviceBuffer:
         """A host buffer the simulation will hold (as f32), refused past half this machine's available memory (a run
         holds its inputs, outputs and their device copies at once)."""
-        from ttmlir.runtime.session import host_memory_available
-
         buffer, available = DeviceBuffer.of(ref), host_memory_available()
         need = math.prod(buffer.shape) * 4
         if available is not None and need > available // 2:

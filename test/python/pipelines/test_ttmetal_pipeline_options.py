@@ -1,0 +1,103 @@
+"""`--ttir-to-ttmetal-pipeline`'s staging options and its frontend: math fidelity, stream buffers, the dst size,
+element types normalized as upstream's frontend does; each checked by what the program computes on the simulated
+grid against torch, and by what the lowered IR says."""
+
+import pytest
+import torch
+
+from ttmlir.asm import parse_text, print_module
+from ttmlir.dialects import make_context
+from ttmlir.passes import PassFailure, make_pass
+from ttmlir.runtime.metal.program import run_program
+from ttmlir.target.ttmetal import translate
+
+
+def lower(text: str, options: str = ""):
+    ctx = make_context()
+    module, _ = parse_text(ctx, text)
+    make_pass("ttir-to-ttmetal-pipeline", options).apply(ctx, module)
+    return module
+
+
+def matmul(dtype: str) -> str:
+    a, b, c = (f"tensor<{s}x{dtype}>" for s in ("64x128", "128x64", "64x64"))
+    return (f"func.func @mm(%a: {a}, %b: {b}) -> {c} {{\n"
+            f"  %0 = \"ttir.matmul\"(%a, %b) : ({a}, {b}) -> {c}\n  return %0 : {c}\n}}\n")
+
+
+def test_set_math_fidelity_sets_every_compute_kernel_and_lofi_loses_precision():
+    generator = torch.Generator().manual_seed(1)
+    a, b = (torch.randn(*s, generator=generator).bfloat16().float() for s in ((64, 128), (128, 64)))
+    expected = a @ b
+    errors = {}
+    for fidelity in ("LoFi", "HiFi4"):
+        module = lower(matmul("bf16"), f"set-math-fidelity={fidelity}")
+        configs = [line for line in print_module(module).splitlines() if "compute_config<" in line]
+        assert configs and all(f">, {fidelity.lower()}, " in line for line in configs)
+        (out,), _ = run_program(translate(module), [a, b])
+        errors[fidelity] = (out - expected).abs().mean().item()
+    assert errors["LoFi"] > 2 * errors["HiFi4"]  # LoFi multiplies only the mantissas' high bits
+
+
+def test_an_unknown_math_fidelity_is_refused():
+    with pytest.raises(PassFailure, match="set-math-fidelity is one of LoFi, HiFi2, HiFi3, HiFi4"):
+        lower(matmul("f32"), "set-math-fidelity=HiFi5")
+
+
+@pytest.mark.parametrize("buffers", [1, 3])
+def test_num_stream_buffers_sizes_the_streaming_cbs(buffers):
+    t, r = "tensor<64x256xf32>", "tensor<64x1xf32>"
+    text = (f"func.func @s(%a: {t}) -> {r} {{\n"
+            f"  %0 = \"ttir.sum\"(%a) <{{dim_arg = [1 : i32], keep_dim = true}}> : ({t}) -> {r}\n"
+            f"  return %0 : {r}\n}}\n")
+    ctx = make_context()
+    kernels, _ = parse_text(ctx, text)  # the kernels before emitc: their CB types say the pages
+    make_pass("ttcore-register-device", "").apply(ctx, kernels)
+    make_pass("convert-ttir-to-ttmetal", f"num-stream-buffers={buffers}").apply(ctx, kernels)
+    assert f"!ttkernel.cb<{buffers}, !ttcore.tile<32x32, f32>>" in print_module(kernels)
+    module = lower(text, f"num-stream-buffers={buffers}")
+    x = torch.randn(64, 256, generator=torch.Generator().manual_seed(2))
+    (out,), _ = run_program(translate(module), [x])
+    assert torch.allclose(out, x.sum(1, keepdim=True), rtol=1e-5, atol=1e-4)
+
+
+def test_no_stream_buffer_is_refused():
+    with pytest.raises(PassFailure, match="num-stream-buffers is at least 1"):
+        lower(matmul("f32"), "num-stream-buffers=0")
+
+
+def test_max_dst_physical_size_tiles_bounds_what_a_fused_tree_holds():
+    t = "tensor<32x32xf32>"
+    args = ", ".join(f"%a{i}: {t}" for i in range(6))
+    body, last = [], "%a5"
+    for i in range(4, -1, -1):  # a0 + (a1 + (a2 + ...)): each level holds one more dst tile
+        body.append(f"  %s{i} = \"ttir.add\"(%a{i}, {last}) : ({t}, {t}) -> {t}")
+        last = f"%s{i}"
+    text = f"func.func @deep({args}) -> {t} {{\n" + "\n".join(body) + f"\n  return %s0 : {t}\n}}\n"
+    xs = [torch.randn(32, 32, generator=torch.Generator().manual_seed(i)) for i in range(6)]
+    counts = {}
+    for size in (0, 4):
+        module = lower(text, f"enable-elementwise-fusion=true max-dst-physical-size-tiles={size}")
+        (out,), stats = run_program(translate(module), xs)
+        assert torch.allclose(out, sum(xs), atol=1e-5)
+        counts[size] = len(stats)
+    assert counts[0] == 1 and counts[4] > 1  # 6 leaves need 6 dst tiles; a dst of 4 gives the math thread 2
+
+
+def test_i64_and_f64_graphs_run_normalized_to_si32_and_f32():
+    text = """func.func @n(%a: tensor<64x64xi64>, %x: tensor<32x64xf64>) -> (tensor<64x64xi64>, tensor<32x64xf64>) {
+  %s = "ttir.add"(%a, %a) : (tensor<64x64xi64>, tensor<64x64xi64>) -> tensor<64x64xi64>
+  %0 = "ttir.abs"(%s) : (tensor<64x64xi64>) -> tensor<64x64xi64>
+  %1 = "ttir.exp"(%x) : (tensor<32x64xf64>) -> tensor<32x64xf64>
+  return %0, %1 : tensor<64x64xi64>, tensor<32x64xf64>
+}
+"""
+    module = lower(text)
+    printed = print_module(module)
+    assert "xi64>" not in printed and "xf64>" not in printed and "x!ttcore.tile<32x32, si32>" in printed
+    generator = torch.Generator().manual_seed(3)
+    a = torch.randint(-100000, 100000, (64, 64), generator=generator).float()
+    x = torch.randn(32, 64, generator=generator)
+    (magnitude, exp), _ = run_program(translate(module), [a, x])
+    assert torch.equal(magnitude, (2 * a).abs())  # si32 tiles in a 32-bit dst: exact
+    assert torch.allclose(exp, torch.exp(x), rtol=1e-3, atol=1e-3)

@@ -1,0 +1,219 @@
+"""The compute kernels of the Metal path's programs: tile by tile through the dst register (SFPU ops, FPU binary
+ops, fused elementwise trees, typecasts by the packer, transposes), reductions by reduce_tile against a scaler tile,
+tile or block matmuls accumulating over K, and tilize/untilize of row-major data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from ttmlir.dialects import ttkernel
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (BROADCASTS, FPU_BINARY, INT_VARIANTS, SFPU_BINARY,
+                                                              SFPU_UNARY, SHARED_INITS, WIDE_DST, KernelOps,
+                                                              ShardLayout)
+
+
+@dataclass
+class ComputeKernels:
+    """Kernel bodies for the compute thread; `use_tile_matmul` picks matmul_tiles over matmul_block; the dst register
+    holds `dst_physical_tiles` tiles, half of them for the math thread (the packer drains the other half), an f32
+    tile taking two slots."""
+
+    use_tile_matmul: bool = False
+    dst_physical_tiles: int = 16
+
+    def reduction_compute(self, stream: Attribute, single: Attribute, shard: Attribute, layout: ShardLayout, kind: str,
+                          dim: str, k_tiles: int) -> list[Operation]:
+        """Each output tile: the streamed input tiles reduced into dst 0 (reduce_tile), then packed."""
+        ops, index = KernelOps(), IndexType()
+        one = ops.const(1)
+        a, scaler, out = ops.ct_arg(0, stream), ops.ct_arg(1, single), ops.ct_arg(2, shard)
+        dst = ops.const(0, index)
+        attrs = {"reduce_type": ttkernel.ReduceTypeAttr(ttkernel.ReduceTypeAttr.enum_type(
+                     "reduce_max" if kind == "max" else "reduce_sum")),
+                 "reduce_dim": ttkernel.ReduceDimAttr(ttkernel.ReduceDimAttr.enum_type(f"reduce_dim_{dim}"))}
+        ops.call("reduce_init", a, scaler, out, **attrs)
+        ops.call("cb_wait_front", scaler, one)
+        self.accumulate(ops, [a], out, layout, k_tiles, lambda inner: inner.call("reduce_tile", a, scaler, dst, dst,
+                                                                                  dst, **attrs))
+        return ops
+
+    def matmul_compute(self, cb_a: Attribute, cb_b: Attribute, cb_out: Attribute, layout: ShardLayout, k_tiles: int,
+                       transpose_b: bool) -> list[Operation]:
+        """Each output tile (i, j) of the shard: sum over k of A page i * Kt + k times B page k * SX + j. With tile
+        matmuls, one tile at a time in dst 0 (matmul_tiles over k); with block matmuls, a run of the row's tiles at
+        once (experimental::matmul_block over all of K; B tiles transposed in the tile when B came transposed)."""
+        ops, index = KernelOps(), IndexType()
+        sy, sx = layout.shard
+        a, b, out = ops.ct_arg(0, cb_a), ops.ct_arg(1, cb_b), ops.ct_arg(2, cb_out)
+        transpose = ops.const(int(transpose_b))
+        held = self.dst_physical_tiles // (4 if layout.dtype in WIDE_DST else 2)
+        run = sx if sx <= held else 1  # output tiles dst holds at once
+        if self.use_tile_matmul:
+            ops.call("mm_init", a, b, out, transpose)
+        else:
+            ops.call("mm_block_init", a, b, out, transpose, ops.const(run), ops.const(1), ops.const(k_tiles))
+        for port, tiles in ((a, sy * k_tiles), (b, k_tiles * sx)):
+            ops.call("cb_wait_front", port, ops.const(tiles))
+        count, dst = ops.const(layout.tiles), ops.const(0, index)
+        kt, shard_x = ops.const(k_tiles, index), ops.const(sx, index)
+        ops.call("cb_reserve_back", out, count)
+
+        def position(body: KernelOps, t: SSAValue) -> tuple[SSAValue, SSAValue]:
+            return body.emit(arith.DivUIOp(t, shard_x)), body.emit(arith.RemUIOp(t, shard_x))
+
+        def output_tile(body: KernelOps, t: SSAValue) -> None:
+            i, j = position(body, t)
+            body.call("tile_regs_acquire")
+            row = body.emit(arith.MuliOp(i, kt))
+            body.loop(k_tiles, lambda inner, k: inner.call(
+                "matmul_tiles", a, b, inner.emit(arith.AddiOp(row, k)),
+                inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(k, shard_x)), j)), dst))
+            body.call("tile_regs_commit")
+            body.call("tile_regs_wait")
+            body.call("pack_tile", dst, out, t, out_of_order=IntegerAttr(0, 1))
+            body.call("tile_regs_release")
+
+        def output_run(body: KernelOps, g: SSAValue) -> None:
+            t = body.emit(arith.MuliOp(g, body.const(run, index)))
+            i, j = position(body, t)
+            body.call("tile_regs_acquire")
+            body.call("experimental.matmul_block", a, b, body.emit(arith.MuliOp(i, kt)), j, dst, transpose,
+                      body.const(run), body.const(1), body.const(k_tiles), body.const(sx))
+            body.call("tile_regs_commit")
+            body.call("tile_regs_wait")
+            for c in range(run):
+                body.call("pack_tile", body.const(c, index), out, body.emit(arith.AddiOp(t, body.const(c, index))),
+                          out_of_order=IntegerAttr(0, 1))
+            body.call("tile_regs_release")
+
+        if self.use_tile_matmul:
+            ops.loop(layout.tiles, output_tile)
+        else:
+            ops.loop(layout.tiles // run, output_run)
+        ops.call("cb_push_back", out, count)
+        for port, tiles in ((a, sy * k_tiles), (b, k_tiles * sx)):
+            ops.call("cb_pop_front", port, ops.const(tiles))
+        return ops
+
+    @staticmethod
+    def accumulate(ops: KernelOps, streams: list[SSAValue], out: SSAValue, layout: ShardLayout, k_tiles: int,
+                   consume) -> None:
+        """For each output tile of the shard: dst 0 accumulates `consume(ops)` over k, each step taking one page of
+        every CB in `streams`, then is packed into the tile's place in the output CB."""
+        index = IndexType()
+        one, count, dst = ops.const(1), ops.const(layout.tiles), ops.const(0, index)
+        ops.call("cb_reserve_back", out, count)
+
+        def output_tile(body: KernelOps, t: SSAValue) -> None:
+            body.call("tile_regs_acquire")
+
+            def step(inner: KernelOps, k: SSAValue) -> None:
+                for stream in streams:
+                    inner.call("cb_wait_front", stream, one)
+                consume(inner)
+                for stream in streams:
+                    inner.call("cb_pop_front", stream, one)
+
+            body.loop(k_tiles, step)
+            body.call("tile_regs_commit")
+            body.call("tile_regs_wait")
+            body.call("pack_tile", dst, out, t, out_of_order=IntegerAttr(0, 1))
+            body.call("tile_regs_release")
+
+        ops.loop(layout.tiles, output_tile)
+        ops.call("cb_push_back", out, count)
+
+    @staticmethod
+    def _call_result(name: str, result: Attribute, *operands: SSAValue) -> Operation:
+        return ttkernel.OP_CLASSES[name].create(operands=list(operands), result_types=[result])
+
+    def sfpu_tree(self, node, ins: list[SSAValue], out: SSAValue, broadcasts: list[str | None], tile: SSAValue,
+                  dtype: str, slot: int) -> list[Operation]:
+        """Tile `tile` of `node` computed into dst[slot]: a leaf (an input's index) copied there from its CB (or
+        broadcast: its first row, column or value spread over the tile), an op applied to its operands computed
+        in dst[slot] and, for a binary op, dst[slot + 1]."""
+        dst = arith.ConstantOp(IntegerAttr(slot, IndexType()))
+        ops: list[Operation] = [dst]
+        if isinstance(node, int):
+            cb, broadcast = ins[node], broadcasts[node]
+            if broadcast:
+                kind_attr = {"bcast_type": ttkernel.BcastTypeAttr(ttkernel.BcastTypeAttr.enum_type(broadcast))}
+                return ops + [self._call("unary_bcast_init", cb, out, **kind_attr),
+                              self._call("unary_bcast", cb, tile, dst.result, **kind_attr)]
+            return ops + [self._call("copy_tile_init", cb), self._call("copy_tile", cb, tile, dst.result)]
+        kind, children = node
+        ops += self.sfpu_tree(children[0], ins, out, broadcasts, tile, dtype, slot)
+        if kind in SFPU_BINARY:
+            second = arith.ConstantOp(IntegerAttr(slot + 1, IndexType()))
+            return ops + self.sfpu_tree(children[1], ins, out, broadcasts, tile, dtype, slot + 1) + [
+                second, self._call(f"{SFPU_BINARY[kind]}_init"),
+                self._call(SFPU_BINARY[kind], dst.result, second.result, dst.result)]
+        name = SFPU_UNARY[kind]
+        entry = INT_VARIANTS.get(kind, f"{name}_tile") if dtype == "si32" else f"{name}_tile"
+        return ops + [self._call(SHARED_INITS.get(kind, f"{name}_tile_init")), self._call(entry, dst.result)]
+
+    def tilize_body(self, kind: str, cb_types: list[Attribute], layout: ShardLayout) -> list[Operation]:
+        """Row-major shards into tiles ("tilize") or back ("untilize"): each 32-row block of the shard (as many
+        tile-sized pages as the shard is tiles wide) converted at once."""
+        ops = KernelOps()
+        cb_in, cb_out = (ops.ct_arg(i, t) for i, t in enumerate(cb_types))
+        width = ops.const(layout.shard[1])
+        ops.call("tilize_init", cb_in, width, cb_out) if kind == "tilize" else ops.call("untilize_init", cb_in)
+
+        def block(body: KernelOps, _row: SSAValue) -> None:
+            body.call("cb_wait_front", cb_in, width)
+            body.call("cb_reserve_back", cb_out, width)
+            body.call(f"{kind}_block", cb_in, width, cb_out)
+            body.call("cb_push_back", cb_out, width)
+            body.call("cb_pop_front", cb_in, width)
+
+        ops.loop(layout.shard[0], block)
+        return ops
+
+    def compute_body(self, kind: str | tuple, cb_types: list[Attribute], layout: ShardLayout,
+                     gathers: list[str | None]) -> list[Operation]:
+        count = arith.ConstantOp(IntegerAttr(layout.tiles, i32))
+        zero, one = arith.ConstantOp(IntegerAttr(0, IndexType())), arith.ConstantOp(IntegerAttr(1, IndexType()))
+        upper = arith.ConstantOp(IntegerAttr(layout.tiles, IndexType()))
+        cbs = [ttkernel.OP_CLASSES["get_compile_time_arg_val"].create(
+            properties={"arg_index": IntegerAttr(i, i32)}, result_types=[t]) for i, t in enumerate(cb_types)]
+        ins, out = [c.results[0] for c in cbs[:-1]], cbs[-1].results[0]
+        broadcasts = [g if g in BROADCASTS else None for g in gathers]
+        fpu = layout.dtype == "bf16" and isinstance(kind, str) and kind in FPU_BINARY and not any(broadcasts)
+        ops: list[Operation] = [count, zero, one, upper, *cbs]
+        if kind == "transpose":
+            ops.append(self._call("transpose_wh_init", ins[0], out))
+        else:
+            ops.append(self._call("binary_op_init_common", ins[0], ins[1], out) if fpu else
+                       self._call("init_sfpu", ins[0], out))
+        ops += [self._call("cb_wait_front", c, count.result) for c in ins]
+        ops.append(self._call("cb_reserve_back", out, count.result))
+        body = Block(arg_types=[IndexType()])
+        i = body.args[0]
+        step: list[Operation] = [self._call("tile_regs_acquire")]
+        if kind == "typecast":
+            step += [self._call("copy_tile_init", ins[0]), self._call("copy_tile", ins[0], i, zero.result)]
+        elif kind == "transpose":
+            step.append(self._call("transpose_wh_tile", ins[0], i, zero.result))
+        elif fpu:
+            step += [self._call(f"{FPU_BINARY[kind]}_init", ins[0], ins[1]),
+                     self._call(FPU_BINARY[kind], ins[0], ins[1], i, i, zero.result)]
+        else:
+            tree = kind if isinstance(kind, tuple) else (kind, list(range(len(ins))))
+            step += self.sfpu_tree(tree, ins, out, broadcasts, i, layout.dtype, 0)
+        step += [self._call("tile_regs_commit"), self._call("tile_regs_wait"),
+                 self._call("pack_tile", zero.result, out, i, out_of_order=IntegerAttr(0, 1)),
+                 self._call("tile_regs_release"), scf.YieldOp()]
+        body.add_ops(step)
+        ops.append(scf.ForOp(zero.result, upper.result, one.result, [], body))
+        ops.append(self._call("cb_push_back", out, count.result))
+        ops += [self._call("cb_pop_front", c, count.result) for c in ins]
+        return ops
+
+    @staticmethod
+    def _call(name: str, *operands: SSAValue, **props) -> Operation:
+        return ttkernel.OP_CLASSES[name].create(operands=list(operands), properties=props)

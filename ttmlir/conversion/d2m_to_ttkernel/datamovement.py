@@ -1,0 +1,198 @@
+"""The data-movement kernels of the Metal path's programs: readers filling an op's input CBs (an L1 shard handed
+over, DRAM pages read, tiles gathered for a broadcast or transpose, a reduction's operand streamed), writers draining
+its output CB (to DRAM pages), and the matmul operand movers multicasting blocks along the grid's rows and columns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, i32
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from ttmlir.dialects import ttkernel
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ArgPlan, KernelOps, ShardLayout
+
+
+@dataclass
+class DataMovementKernels:
+    """Kernel bodies moving tiles over the NoC on a chip of the system descriptor."""
+
+    chip: dict
+
+    def reader_body(self, cb_types: list[Attribute], inputs: list[Placed], layout: ShardLayout,
+                    gathers: list[str | None], plan: ArgPlan) -> list[Operation]:
+        """Each input's CB filled for the whole shard: an L1 shard is handed over as it is, DRAM pages are read,
+        gathered inputs fetch each output tile's source tile (see `launch`)."""
+        ops = KernelOps(0, plan)
+        count = ops.const(layout.tiles)
+        ports = [ops.arg(i, t) for i, t in enumerate(cb_types[:len(inputs)])]
+        address_arg = len(inputs)  # addresses follow the CB ports among the compile-time args
+        for placed, port, gather in zip(inputs, ports, gathers):
+            ops.call("cb_reserve_back", port, count)
+            if gather:
+                self.gather_into(ops, port, ops.address(address_arg), placed.layout, layout, gather)
+                address_arg += 1
+            elif placed.layout.memory == "dram":
+                self.dram_transfer(ops, port, address_arg, placed.layout, read=True)
+                address_arg += 1
+            ops.call("cb_push_back", port, count)  # an L1 shard is there already
+        return ops
+
+    def gather_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
+                    gather: str) -> None:
+        """Output tile (i, j) of this core's shard into CB page k from source tile (j, i) ("transpose"), (0, j)
+        ("row"), (i, 0) ("col") or (0, 0) ("scalar"), wherever that tile is."""
+        index = IndexType()
+        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
+        page, zero = ops.const(source.page), ops.const(0, index)
+        local = ops.call("get_write_ptr", port, result=i32)
+        y, x = ops.coords(layout)
+
+        def fetch(body: KernelOps, k: SSAValue) -> None:
+            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
+            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
+            row, col = {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero),
+                        "same": (i, j)}[gather]
+            body.read_tile(self.chip, source, row, col, base, near)
+
+        ops.loop(layout.tiles, fetch)
+        ops.barrier("read")
+
+    def writer_body(self, cb: Attribute, layout: ShardLayout, cb_arg: int, plan: ArgPlan) -> list[Operation]:
+        """The writer kernel of a launch (NoC 1): see `write_output`; a DRAM address follows the CB port."""
+        ops = KernelOps(1, plan)
+        self.write_output(ops, cb, layout, cb_arg, cb_arg + 1)
+        return ops
+
+    def write_output(self, ops: KernelOps, cb: Attribute, layout: ShardLayout, cb_arg: int, address_arg: int) -> None:
+        """Wait for the output shard (its CB port is compile-time arg `cb_arg`) and, for a DRAM result, write it
+        to its pages (at compile-time arg `address_arg`)."""
+        count, out = ops.const(layout.tiles), ops.arg(cb_arg, cb)
+        ops.call("cb_wait_front", out, count)
+        if layout.memory == "dram":
+            self.dram_transfer(ops, out, address_arg, layout, read=False)
+
+    def dram_transfer(self, ops: KernelOps, cb: SSAValue, address_arg: int, layout: ShardLayout, read: bool) -> None:
+        """Each tile of this core's shard between its CB page and its DRAM page: tile (r, c) of the tensor is
+        page r * Wt + c, in bank page % banks at row page / banks."""
+        index = IndexType()
+        banks, page = ops.const(int(self.chip["num_dram_channels"])), ops.const(layout.page)
+        sy, sx, wt = (ops.const(v, index) for v in (*layout.shard, layout.tensor_tiles[1]))
+        base = ops.address(address_arg)
+        local = ops.call("get_write_ptr" if read else "get_read_ptr", cb, result=i32)
+        y, x = ops.coords(layout)
+
+        def transfer(body: KernelOps, i: SSAValue) -> None:
+            r = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(i, sx))))
+            c = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(i, sx))))
+            tile = body.emit(arith.IndexCastOp(body.emit(arith.AddiOp(body.emit(arith.MuliOp(r, wt)), c)), i32))
+            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(i, i32)), page))))
+            if body.transfer_tile(read, base, tile, near):
+                return
+            bank = body.emit(arith.RemUIOp(tile, banks))
+            far = body.emit(arith.AddiOp(base, body.emit(arith.MuliOp(body.emit(arith.DivUIOp(tile, banks)), page))))
+            if read:
+                body.append(ttkernel.NocAsyncReadOp.create(
+                    operands=[bank, far, near, page, body.noc],
+                    properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 1])}))
+            else:
+                body.append(ttkernel.NocAsyncWriteOp.create(
+                    operands=[near, bank, far, page, body.noc],
+                    properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 0, 1, 1, 1, 1])}))
+
+        ops.loop(layout.tiles, transfer)
+        ops.barrier("read" if read else "write")
+
+    def reduction_reader(self, stream: Attribute, single: Attribute, source: ShardLayout, layout: ShardLayout, dim: str,
+                         k_tiles: int, plan: ArgPlan) -> list[Operation]:
+        """The scaler tile handed to CB 1, then for each output tile the input tiles along the reduced dim
+        streamed into CB 0, wherever they are."""
+        ops, index = KernelOps(0, plan), IndexType()
+        one = ops.const(1)
+        port, scaler, base = ops.arg(0, stream), ops.arg(1, single), ops.address(3)
+        ops.call("cb_reserve_back", scaler, one)
+        ops.call("cb_push_back", scaler, one)
+        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
+        y, x = ops.coords(layout)
+
+        def output_tile(body: KernelOps, t: SSAValue) -> None:
+            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(t, sx))))
+            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(t, sx))))
+
+            def step(inner: KernelOps, k: SSAValue) -> None:
+                inner.call("cb_reserve_back", port, one)
+                row, col = (i, k) if dim == "row" else (k, j)
+                inner.read_tile(self.chip, source, row, col, base, inner.call("get_write_ptr", port, result=i32))
+                inner.barrier("read")
+                inner.call("cb_push_back", port, one)
+
+            body.loop(k_tiles, step)
+
+        ops.loop(layout.tiles, output_tile)
+        return ops
+
+    def matmul_mover(self, a_side: bool, cb: Attribute, source: ShardLayout, layout: ShardLayout, k_tiles: int,
+                     transpose: bool, plan: ArgPlan) -> KernelOps:
+        """The kernel moving one matmul operand into its CB on every core (see `launch_matmul`): A's block (rows
+        of this core's shard, all K: page i * Kt + k) on NoC 0, or B's (all K, this core's columns: page
+        k * SX + j; tile (j, k) of a B given transposed) on NoC 1."""
+        ops, index = KernelOps(0 if a_side else 1, plan), IndexType()
+        sy, sx = layout.shard
+        tiles = sy * k_tiles if a_side else k_tiles * sx
+        port, base, count = ops.arg(0 if a_side else 1, cb), ops.address(3), ops.const(tiles)
+        ops.call("cb_reserve_back", port, count)
+        local = ops.call("get_write_ptr", port, result=i32)
+        y, x = ops.coords(layout)
+        ready_address, ready = ops.semaphore(0 if a_side else 2)
+        valid_address, valid = ops.semaphore(1 if a_side else 3)
+        offset_y, offset_x = (ops.const(o + g, index) for o, g in zip(self.chip["coord_translation_offsets"],
+                                                                      layout.origin))
+        peers = layout.grid[1 if a_side else 0] - 1
+        page = ops.const(source.page)
+        shard_y, shard_x, kt = ops.const(sy, index), ops.const(sx, index), ops.const(k_tiles, index)
+        noc_y, noc_x = ops.emit(arith.AddiOp(y, offset_y)), ops.emit(arith.AddiOp(x, offset_x))
+        sender = ops.emit(arith.CmpiOp(x if a_side else y, ops.const(0, index), "eq"))
+        # the rest of this core's row (A) or column (B), in NoC coordinates
+        first = ops.emit(arith.AddiOp(offset_x if a_side else offset_y, ops.const(1, index)))
+        last = ops.emit(arith.AddiOp(offset_x if a_side else offset_y, ops.const(peers, index)))
+        start, end = ((first, noc_y), (last, noc_y)) if a_side else ((noc_x, first), (noc_x, last))
+
+        def fetch(body: KernelOps, t: SSAValue) -> None:
+            if a_side:
+                i, k = body.emit(arith.DivUIOp(t, kt)), body.emit(arith.RemUIOp(t, kt))
+                row, col = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, shard_y)), i)), k
+            else:
+                k, j = body.emit(arith.DivUIOp(t, shard_x)), body.emit(arith.RemUIOp(t, shard_x))
+                column = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, shard_x)), j))
+                row, col = (column, k) if transpose else (k, column)
+            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(t, i32)), page))))
+            body.read_tile(self.chip, source, row, col, base, near)
+
+        def send(body: KernelOps) -> None:
+            body.loop(tiles, fetch)
+            body.barrier("read")
+            if not peers:
+                return
+            receivers = body.const(peers)
+            body.call("noc_semaphore_wait", ready, receivers)
+            body.call("noc_semaphore_set", ready, body.const(0))
+            body.append(ttkernel.NocAsyncWriteMulticastOp.create(
+                operands=[local, body.const(tiles * source.page), receivers, *start, *end, local, body.noc],
+                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, 1, 2, 2, 1, 1])}))
+            body.call("noc_semaphore_set", valid, body.const(1))
+            everyone = body.call("get_noc_multicast_addr", *start, *end, valid_address, body.noc,
+                                 result=ttkernel.NocAddrType())
+            body.call("noc_semaphore_set_multicast", valid_address, everyone, receivers)
+            body.barrier("write")
+
+        def receive(body: KernelOps) -> None:
+            sender_xy = (offset_x, noc_y) if a_side else (noc_x, offset_y)
+            at_sender = body.call("get_noc_addr", *sender_xy, ready_address, body.noc, result=ttkernel.NocAddrType())
+            body.call("noc_semaphore_inc", at_sender, body.const(1), body.noc)
+            body.call("noc_semaphore_wait", valid, body.const(1))
+
+        ops.if_else(sender, send, receive)
+        ops.call("cb_push_back", port, count)
+        return ops

@@ -1,0 +1,305 @@
+"""What the kernels of the Metal path are built from: each tensor's shard layout on the device, the TTKernel op
+tables (which SFPU/FPU call computes each TTIR op), and the builder of kernel bodies (`KernelOps`: constants,
+arguments, NoC reads by tile, loops, semaphores) that the data-movement and compute kernel writers share."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import (AffineMapAttr, BFloat16Type, DenseArrayBase, Float32Type, IndexType, IntegerAttr,
+                                   IntegerType, MemRefType, i32)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+
+from ttmlir import hardware
+from ttmlir.dialects import ttcore, ttkernel, ttmetal
+
+TILE = 32
+i8 = IntegerType(8)
+DTYPES = {"f32": "f32", "bf16": "bf16", "i32": "si32", "si32": "si32"}
+ELEMENTS = {"f32": Float32Type(), "bf16": BFloat16Type(), "si32": IntegerType(32)}
+# TTIR op -> SFPU op (binary: `<op>(dst0, dst1, dst0)`; unary: `<op>_tile(dst0)`)
+SFPU_BINARY = {"add": "add_binary_tile", "subtract": "sub_binary_tile", "multiply": "mul_binary_tile",
+               "div": "div_binary_tile", "maximum": "binary_max_tile", "minimum": "binary_min_tile",
+               "pow": "power_binary_tile", "eq": "eq_binary_tile", "ne": "ne_binary_tile", "gt": "gt_binary_tile",
+               "ge": "ge_binary_tile"}
+# a < b is b > a, a <= b is b >= a: lowered with their operands swapped, as upstream canonicalizes them
+SWAPPED = {"lt": "gt", "le": "ge"}
+SFPU_UNARY = {"exp": "exp", "log": "log", "sqrt": "sqrt", "rsqrt": "rsqrt", "reciprocal": "recip", "abs": "abs",
+              "neg": "negative", "relu": "relu", "sigmoid": "sigmoid", "tanh": "tanh", "sin": "sin", "cos": "cos",
+              "tan": "tan", "ceil": "ceil", "floor": "floor", "sign": "sign", "gelu": "gelu", "erf": "erf",
+              "logical_not": "logical_not", "atan": "atan", "expm1": "expm1", "log1p": "log1p"}
+WIDE_DST = ("f32", "si32")  # tiles that need the dst register in 32-bit mode (fp32_dest_acc_en)
+INT_VARIANTS = {"abs": "abs_tile_int32"}  # SFPU ops with their own entry point for si32 tiles
+SHARED_INITS = {"ceil": "rounding_op_tile_init", "floor": "rounding_op_tile_init"}  # inits one op family shares
+BROADCASTS = ("row", "col", "scalar")  # how a broadcast operand's tiles are gathered
+FPU_BINARY = {"add": "add_tiles", "subtract": "sub_tiles", "multiply": "mul_tiles"}
+
+
+@dataclass
+class ShardLayout:
+    """A tensor's device buffer: the grid its tiles are computed on, each core's shard (in tiles), the element
+    tile, where it lives and its address there. In L1 it is sharded over the grid; in DRAM it is interleaved
+    over the banks a tile per page (and computed through an L1 copy of the same shards, the CB)."""
+    grid: tuple[int, int]
+    shard: tuple[int, int]
+    dtype: str
+    address: int
+    memory: str = "l1"
+    origin: tuple[int, int] = (0, 0)  # the core holding shard (0, 0) (an L1 tensor placed away from core (0, 0))
+    fold: tuple[int, int] | None = None  # the rectangle of cores a virtual grid's shards fill, row by row
+    # a tensor kept at its rank (collapse-tensors-2d=false): its grid and shard dims, in tiles, of which the
+    # 2-d grid and shard are the leading dims folded into rows
+    nd: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    tiled: bool = True  # row-major elements otherwise (host data staged for a tilize program)
+
+    @property
+    def cores(self) -> tuple[int, int]:
+        """The rectangle of cores (from `origin`) holding the shards: the grid's own shape unless folded."""
+        return self.fold or self.grid
+
+    def near(self, other: "ShardLayout") -> bool:
+        """Whether `other`'s shards are on the same cores, shard for shard."""
+        return (self.grid, self.origin, self.cores) == (other.grid, other.origin, other.cores)
+
+    def core_of(self, ops: "KernelOps", y: SSAValue, x: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """The core (y, x) holding shard (y, x), relative to `origin` (computed in the kernel)."""
+        if self.fold is None:
+            return y, x
+        index = IndexType()
+        linear = ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(y, ops.const(self.grid[1], index))), x))
+        columns = ops.const(self.fold[1], index)
+        return ops.emit(arith.DivUIOp(linear, columns)), ops.emit(arith.RemUIOp(linear, columns))
+
+    @property
+    def tile(self) -> ttcore.TileType:
+        return ttcore.TileType((TILE, TILE), self.dtype)
+
+    @property
+    def tiles(self) -> int:
+        return self.shard[0] * self.shard[1]
+
+    @property
+    def page(self) -> int:
+        return hardware.tile_bytes(self.dtype)
+
+    @property
+    def tensor_tiles(self) -> tuple[int, int]:
+        return self.grid[0] * self.shard[0], self.grid[1] * self.shard[1]
+
+    def memref(self) -> MemRefType:
+        space = ttcore.MemorySpaceAttr(ttcore.MemorySpaceAttr.enum_type(self.memory))
+        if self.memory == "dram":
+            ht, wt = self.tensor_tiles
+            return MemRefType(self.tile, [1, 1, ht, wt], ttcore.InterleavedLayoutAttr((wt * self.page, self.page)), space)
+        grid, shard = self.nd or (self.grid, self.shard)
+        element, unit = (self.tile, self.page) if self.tiled else \
+            (ELEMENTS[self.dtype], hardware.DTYPE_BYTES[self.dtype])
+        if not self.tiled:  # the shard's matrix in elements
+            shard = (*shard[:-2], shard[-2] * TILE, shard[-1] * TILE)
+        strides = [unit]
+        for size in reversed(shard[1:]):
+            strides.insert(0, strides[0] * size)
+        return MemRefType(element, [*grid, *shard], ttcore.ShardLayoutAttr((tuple(strides), 1)), space)
+
+    def staged(self) -> "ShardLayout":
+        """The same shards as row-major elements (where host data lands before a tilize program)."""
+        return ShardLayout(self.grid, self.shard, self.dtype, 0, self.memory, self.origin, self.fold, self.nd, False)
+
+
+def fold_grid(grid: tuple[int, int], device: tuple[int, int]) -> tuple[int, int]:
+    """The cores a grid's shards are on: its own shape when it fits the device, else (a virtual grid) the squarest
+    rectangle of as many cores that fits, filled row by row (1x12 on an 8x8 device: 3x4)."""
+    if grid[0] <= device[0] and grid[1] <= device[1]:
+        return grid
+    count = grid[0] * grid[1]
+    rows = [r for r in range(1, count + 1) if count % r == 0 and r * r <= count and r <= device[0]
+            and count // r <= device[1]]
+    return (rows[-1], count // rows[-1]) if rows else grid
+
+
+def grid_maps(layout: ShardLayout) -> tuple[AffineMapAttr, AffineMapAttr]:
+    """A placed grid's virtual grid maps as upstream writes them: forward (shard index..., element index...) ->
+    (core y, core x, element index...), inverse (core y, core x) -> (0, shard index...). A grid kept at its rank
+    has its leading dims folded into rows; a grid folded onto a rectangle of cores fills it row by row."""
+    grid = layout.nd[0] if layout.nd else layout.grid
+    n = len(grid)
+    d = [AffineExpr.dimension(i) for i in range(2 * n)]
+    (oy, ox), (cy, cx), columns = layout.origin, layout.cores, layout.grid[1]
+    strides = [math.prod(grid[k + 1:n - 1]) for k in range(n - 1)]  # of each leading dim within the rows
+    terms = [d[k] * stride if stride > 1 else d[k] for k, stride in enumerate(strides) if grid[k] > 1 or k == n - 2]
+    row = terms[0]
+    for term in terms[1:]:
+        row = row + term
+    core = AffineExpr.dimension(0), AffineExpr.dimension(1)
+    if layout.fold is None:
+        forward, (virtual_row, virtual_col) = (row + oy, d[n - 1] + ox), (core[0] - oy, core[1] - ox)
+    else:
+        shard, linear = row * columns + d[n - 1], (core[0] - oy) * cx + (core[1] - ox)
+        forward, (virtual_row, virtual_col) = (shard // cx + oy, shard % cx + ox), (linear // columns, linear % columns)
+    leading = [virtual_row // strides[0] if strides[0] > 1 else virtual_row]
+    leading += [AffineExpr.constant(0) if size == 1 else (virtual_row // stride if stride > 1 else virtual_row) % size
+                for stride, size in zip(strides[1:], grid[1:n - 1])]
+    return (AffineMapAttr(AffineMap(2 * n, 0, (*forward, *d[n:]))),
+            AffineMapAttr(AffineMap(2, 0, (AffineExpr.constant(0), *leading, virtual_col))))
+
+
+@dataclass
+class Placed:
+    """A tensor on the device: its buffer and layout."""
+    buffer: SSAValue
+    layout: ShardLayout
+
+
+class KernelOps(list):
+    """Ops of a kernel body in order; `emit` appends one and gives its result. A data-movement kernel's ops carry
+    the NoC its transfers use (an i8 constant made at the kernel's top, as upstream's kernels name theirs)."""
+
+    def __init__(self, noc: int | SSAValue | None = None, plan: "ArgPlan | None" = None,
+                 accessors: dict | None = None):
+        super().__init__()
+        self.noc = self.const(noc, i8) if isinstance(noc, int) else noc
+        self.plan = plan or ArgPlan()
+        self.accessors: dict[SSAValue, SSAValue] = {} if accessors is None else accessors  # base -> TensorAccessor
+
+    def nested(self) -> "KernelOps":
+        return KernelOps(self.noc, self.plan, self.accessors)
+
+    def arg(self, index: int, t: Attribute = i32) -> SSAValue:
+        """Argument `index` of the kernel: compile-time, or common runtime under tensor-accessor DMA."""
+        if not self.plan.common:
+            return self.ct_arg(index, t)
+        return self.call("get_common_arg_val", self.const(index, IndexType()), result=t)
+
+    def address(self, index: int) -> SSAValue:
+        """The buffer address at argument `index`; a DRAM buffer read under tensor-accessor DMA also gets its
+        TensorAccessor (its description at the compile-time slot the plan names), used for its transfers."""
+        base = self.arg(index)
+        if index in self.plan.accessors:
+            args = self.call("TensorAccessorArgs", self.const(self.plan.accessors[index]), self.const(0),
+                             result=ttkernel.TensorAccessorArgsType())
+            page = self.const(self.plan.page_sizes[index])
+            self.accessors[base] = self.call("TensorAccessor", args, base, page, result=ttkernel.TensorAccessorType())
+        return base
+
+    def transfer_tile(self, read: bool, base: SSAValue, page_id: SSAValue, local: SSAValue) -> bool:
+        """Page `page_id` of the DRAM buffer at `base` moved through its TensorAccessor, if it has one."""
+        if base not in self.accessors:
+            return False
+        self.call("noc_async_read_tile" if read else "noc_async_write_tile", page_id, self.accessors[base], local,
+                  self.noc)
+        return True
+
+    def barrier(self, kind: str) -> None:
+        self.call(f"noc_async_{kind}_barrier", self.noc)
+
+    def emit(self, op: Operation) -> SSAValue | None:
+        self.append(op)
+        return op.results[0] if op.results else None
+
+    def const(self, value: int, t: Attribute = i32) -> SSAValue:
+        return self.emit(arith.ConstantOp(IntegerAttr(value, t)))
+
+    def ct_arg(self, index: int, t: Attribute = i32) -> SSAValue:
+        return self.emit(ttkernel.OP_CLASSES["get_compile_time_arg_val"].create(
+            properties={"arg_index": IntegerAttr(index, i32)}, result_types=[t]))
+
+    def call(self, name: str, *operands: SSAValue, result: Attribute | None = None, **props) -> SSAValue | None:
+        return self.emit(ttkernel.OP_CLASSES[name].create(operands=list(operands), properties=props,
+                                                          result_types=[result] if result else []))
+
+    def coords(self, layout: "ShardLayout") -> tuple[SSAValue, SSAValue]:
+        """The shard (y, x) of `layout`'s grid this core holds (its grid starts at core `origin`, folded onto its
+        rectangle of cores row by row when `fold` says)."""
+        index = IndexType()
+        y, x = (self.emit(ttkernel.MyLogicalYOp.create(result_types=[index])),
+                self.emit(ttkernel.MyLogicalXOp.create(result_types=[index])))
+        y, x = (self.emit(arith.SubiOp(v, self.const(o, index))) if o else v for v, o in zip((y, x), layout.origin))
+        if layout.fold is None:
+            return y, x
+        linear = self.emit(arith.AddiOp(self.emit(arith.MuliOp(y, self.const(layout.fold[1], index))), x))
+        columns = self.const(layout.grid[1], index)
+        return self.emit(arith.DivUIOp(linear, columns)), self.emit(arith.RemUIOp(linear, columns))
+
+    def loop(self, count: int, body) -> None:
+        """`for k in 0..count: body(ops, k)` as an scf.for over index."""
+        index = IndexType()
+        lower, step, upper = self.const(0, index), self.const(1, index), self.const(count, index)
+        block = Block(arg_types=[index])
+        inner = self.nested()
+        body(inner, block.args[0])
+        block.add_ops([*inner, scf.YieldOp()])
+        self.append(scf.ForOp(lower, upper, step, [], block))
+
+    def if_else(self, cond: SSAValue, then, otherwise) -> None:
+        """`if (cond) then(ops) else otherwise(ops)` as an scf.if."""
+        regions = []
+        for build in (then, otherwise):
+            inner = self.nested()
+            build(inner)
+            regions.append(Region(Block([*inner, scf.YieldOp()])))
+        self.append(scf.IfOp(cond, [], *regions))
+
+    def semaphore(self, sem_id: int) -> tuple[SSAValue, SSAValue]:
+        """Semaphore `sem_id` of this core: its L1 address, and a pointer to it."""
+        address = self.call("get_semaphore", self.const(sem_id), result=ttkernel.LocalSemaphoreType())
+        return address, self.call("reinterpret_cast", address, result=ttkernel.L1AddrPtrType())
+
+    def read_tile(self, chip: dict, source: ShardLayout, row: SSAValue, col: SSAValue, base: SSAValue,
+                  near: SSAValue) -> None:
+        """A NoC read of tile (row, col) of `source` into L1 at `near`: from its DRAM page (page row * Wt + col,
+        bank page % banks), or from the L1 of the core holding it (core (row / SY, col / SX), its NoC coordinates
+        the logical ones plus the chip's translation offset, at shard position (row % SY, col % SX))."""
+        index = IndexType()
+        page = self.const(source.page)
+        if source.memory == "dram" or base in self.accessors:  # by page: row * Wt + col of the whole tensor
+            tile = self.emit(arith.IndexCastOp(self.emit(arith.AddiOp(
+                self.emit(arith.MuliOp(row, self.const(source.tensor_tiles[1], index))), col)), i32))
+            if self.transfer_tile(True, base, tile, near):
+                return
+            banks = self.const(int(chip["num_dram_channels"]))
+            bank = self.emit(arith.RemUIOp(tile, banks))
+            far = self.emit(arith.AddiOp(base, self.emit(arith.MuliOp(self.emit(arith.DivUIOp(tile, banks)), page))))
+            self.append(ttkernel.NocAsyncReadOp.create(
+                operands=[bank, far, near, page, self.noc],
+                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 1])}))
+            return
+        sy, sx = self.const(source.shard[0], index), self.const(source.shard[1], index)
+        offset_y, offset_x = (self.const(o + g, index)
+                              for o, g in zip(chip["coord_translation_offsets"], source.origin))
+        core_y, core_x = source.core_of(self, self.emit(arith.DivUIOp(row, sy)), self.emit(arith.DivUIOp(col, sx)))
+        noc_y, noc_x = self.emit(arith.AddiOp(core_y, offset_y)), self.emit(arith.AddiOp(core_x, offset_x))
+        position = self.emit(arith.AddiOp(self.emit(arith.MuliOp(self.emit(arith.RemUIOp(row, sy)), sx)),
+                                          self.emit(arith.RemUIOp(col, sx))))
+        far = self.emit(arith.AddiOp(base, self.emit(arith.MuliOp(self.emit(arith.IndexCastOp(position, i32)), page))))
+        self.append(ttkernel.NocAsyncReadOp.create(
+            operands=[noc_x, noc_y, far, near, page, self.noc],
+            properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [2, 0, 1, 1, 1, 1])}))
+
+
+@dataclass
+class ArgPlan:
+    """Where a data-movement kernel finds its arguments: compile-time args, or (tensor-accessor DMA) common
+    runtime args, a DRAM buffer's address at argument position p read through a TensorAccessor described at
+    compile-time slot `accessors[p]` (pages of `page_sizes[p]` bytes)."""
+    common: bool = False
+    accessors: dict[int, int] = field(default_factory=dict)
+    page_sizes: dict[int, int] = field(default_factory=dict)
+
+
+def kernel_args(ports: list[int], addresses: list[int]) -> ttmetal.KernelArgsAttr:
+    """Compile-time args: the CB ports of the launch's CBs `ports`, then the addresses of operands `addresses`."""
+    return ttmetal.KernelArgsAttr(((), (), (*(("cb_port", i) for i in ports),
+                                            *(("buffer_address", i) for i in addresses))))
+
+
+def dst_tiles(tree) -> int:
+    """The dst tiles evaluating `tree` takes: an operand in its slot, a binary op's second operand in the next."""
+    if isinstance(tree, int):
+        return 1
+    kind, children = tree
+    if len(children) == 1:
+        return dst_tiles(children[0])
+    return max(dst_tiles(children[0]), dst_tiles(children[1]) + 1)

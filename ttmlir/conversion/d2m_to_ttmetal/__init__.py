@@ -1,0 +1,1 @@
+"""D2M programs to the TTMetal host program: buffers, program launches, kernel configs."""
