@@ -17,7 +17,6 @@ import math
 import string
 from typing import Callable
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
@@ -30,6 +29,7 @@ from ttmlir.spatial import padding4, pair
 from golden.attention import adamw, chunked_sdpa, decode_golden, indexer_score_dsa, sdpa_bw, sdpa_fw, sdpa_golden
 from golden.mesh import DEBUG_GOLDENS, MESH_GOLDENS
 from golden.values import Golden, GoldenMap
+from golden.quant import dequantize, quantize, requantize
 
 
 ARRAY_KINDS = {"i32_array", "i32_darray", "i64_darray", "i32_or_darray", "si32_or_darray"}
@@ -320,46 +320,6 @@ def _max_pool2d_with_indices(x, a):
     oh = (padded[0].shape[2] - dilation[0] * (kernel[0] - 1) - 1) // stride[0] + 1
     values, indices = (v.gather(1, best).reshape(n, c, oh, -1) for v in windows)
     return _nhwc(values), _nhwc(indices.long())
-
-
-def _quant_params(x: dict, a: dict, element, prefix: str = ""):
-    """(scales, zero points, axis): the unrolled op's operands, else the `!quant.uniform` type's."""
-    if prefix + "scale" in x:
-        return x[prefix + "scale"].double().reshape(-1), x[prefix + "zero_point"].long().reshape(-1), a["axis"]
-    q = element.data
-    return torch.tensor(q.scales, dtype=torch.double), torch.tensor(q.zero_points), q.axis
-
-
-def _broadcast(params, rank: int):
-    """Scales and zero points as numpy arrays that broadcast against a tensor of `rank` along the axis."""
-    scales, zero_points, axis = params
-    shape = [-1 if d == axis else 1 for d in range(rank)]
-    return scales.numpy().reshape(shape), zero_points.numpy().reshape(shape)
-
-
-def _quantized(values: torch.Tensor, element, params) -> torch.Tensor:
-    """`values` stored as `element` says: rounded half to even (numpy's rint), clamped to the storage range."""
-    scales, zero_points = _broadcast(params, values.dim())
-    stored = np.rint(values.double().numpy() / scales) + zero_points
-    return torch.from_numpy(np.clip(stored, element.data.storage_min, element.data.storage_max).astype(np.int64))
-
-
-def _dequantized(stored: torch.Tensor, params) -> torch.Tensor:
-    scales, zero_points = _broadcast(params, stored.dim())
-    return torch.from_numpy((stored.double().numpy() - zero_points) * scales)
-
-
-def _quantize(x, a):
-    return _quantized(x["input"], a["result_type"], _quant_params(x, a, a["result_type"]))
-
-
-def _dequantize(x, a):
-    return _dequantized(x["input"], _quant_params(x, a, a["input_type"])).float()
-
-
-def _requantize(x, a):
-    real = _dequantized(x["input"], _quant_params(x, a, a["input_type"], "in_"))
-    return _quantized(real, a["result_type"], _quant_params(x, a, a["result_type"], "out_"))
 
 
 def _split_qkv(x, a):
@@ -667,8 +627,8 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "paged_fill_cache": _paged_fill_cache,
     "to_layout": lambda x, a: x["input"],
     "get_dimension_size": lambda x, a: torch.tensor([x["operand"].shape[a["dimension"]]], dtype=torch.int32),
-    **{name + suffix: golden for name, golden in (("quantize", _quantize), ("dequantize", _dequantize),
-                                                  ("requantize", _requantize)) for suffix in ("", "_unrolled")},
+    **{name + suffix: golden for name, golden in (("quantize", quantize), ("dequantize", dequantize),
+                                                  ("requantize", requantize)) for suffix in ("", "_unrolled")},
 }
 
 

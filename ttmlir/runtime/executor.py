@@ -466,7 +466,7 @@ class GlobalSemaphore:
 def _generic(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     """ttnn.generic: its kernels run on the simulated grid, its tensors written in place."""
     from ttmlir.runtime.metal.generic import run_generic
-    from ttmlir.runtime.metal.grid import MetalError
+    from ttmlir.runtime.metal.core import MetalError
 
     tensors = [_lookup(ctx.pool, ref, op.name) for ref in op.operation.type.inputsAndOutputs or []]
     if ctx.compute:
@@ -568,7 +568,6 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     if mesh_kernel is None and kernel is None:
         raise RuntimeFailure(f"{where}: no kernel for this op in the simulator")
     fields, used = _inputs(table, ctx.pool, name)
-    chips = ctx.device.num_chips
     refs = [getattr(table, f) for f in output_fields(table) if isinstance(getattr(table, f, None), fb.TensorRefT)]
     try:
         num = _numerics(name, table, used, refs, ctx)

@@ -8,7 +8,7 @@ import torch
 
 from ttmlir.asm import parse_text
 from ttmlir.dialects import make_context
-from ttmlir.runtime.metal.grid import MetalError
+from ttmlir.runtime.metal.core import MetalError
 from ttmlir.runtime.metal.program import run_program
 from ttmlir.target.flatbuffer import BinaryError, load_bytes
 from ttmlir.target.ttmetal import translate

@@ -13,7 +13,8 @@ import math
 import torch
 
 from ttmlir import hardware
-from ttmlir.runtime.metal.grid import SEMAPHORE_SLOTS, CBConfig, Grid, KernelLaunch, MetalError, Program
+from ttmlir.runtime.metal.grid import Grid
+from ttmlir.runtime.metal.core import SEMAPHORE_SLOTS, CBConfig, KernelLaunch, MetalError, Program
 from ttmlir.runtime.metal.program import DeviceBuffer, arg_words, fidelity_name, read_buffer, write_buffer
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu

@@ -23,8 +23,8 @@ from ttmlir import hardware
 from ttmlir.hardware import tile_padded, tile_padded_strides
 from ttmlir.runtime.host_memory import host_memory_available
 from ttmlir.runtime.metal import tile_math
-from ttmlir.runtime.metal.grid import (SEMAPHORE_SLOTS, CBConfig, Grid, KernelLaunch,
-                                      MetalError, Program, ProgramStats)
+from ttmlir.runtime.metal.grid import Grid
+from ttmlir.runtime.metal.core import SEMAPHORE_SLOTS, CBConfig, KernelLaunch, MetalError, Program, ProgramStats
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
 

@@ -9,7 +9,8 @@ from importlib import resources
 import torch
 
 from ttmlir.runtime.metal import tile_math
-from ttmlir.runtime.metal.grid import CBConfig, Grid, KernelLaunch, Program, ProgramStats
+from ttmlir.runtime.metal.grid import Grid
+from ttmlir.runtime.metal.core import CBConfig, KernelLaunch, Program, ProgramStats
 
 CB_BASE = 64 * 1024
 IN0, IN1, OUT = 0, 1, 16

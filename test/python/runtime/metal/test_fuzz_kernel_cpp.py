@@ -7,7 +7,8 @@ import random
 import pytest
 import torch
 
-from ttmlir.runtime.metal.grid import Grid, MetalError
+from ttmlir.runtime.metal.grid import Grid
+from ttmlir.runtime.metal.core import MetalError
 from ttmlir.runtime.metal.kernel_cpp import KernelCompileError, compile_kernel
 from ttmlir.runtime.metal.reference import eltwise, kernel
 

@@ -6,8 +6,8 @@ import torch
 
 from ttmlir.runtime.metal import tile_math
 from ttmlir.hardware import TENSOR_ACCESSOR_INTERLEAVED
-from ttmlir.runtime.metal.grid import (CBConfig, Grid, KernelHang, KernelLaunch, MetalError,
-                                      Program)
+from ttmlir.runtime.metal.grid import Grid
+from ttmlir.runtime.metal.core import CBConfig, KernelHang, KernelLaunch, MetalError, Program
 from ttmlir.runtime.metal.kernel_cpp import KernelCompileError
 from ttmlir.runtime.metal.reference import CB_BASE, eltwise, kernel, matmul
 

@@ -1,0 +1,568 @@
+"""What a kernel's C++ calls on the simulated Tensix core: circular buffers, NoC reads and writes, semaphores,
+the tile engines (unpack, math, pack, SFPU) and the runtime-argument and address helpers, by tt-metal's names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from ttmlir import hardware
+from ttmlir.runtime.metal import tile_math
+from ttmlir.runtime.numerics import Numerics
+from ttmlir.runtime.metal.kernel_cpp import CompiledKernel
+from ttmlir.runtime.metal.core import (CircularBuffer, Core, DRAM_BYTES_PER_CYCLE, KernelHang, KernelLaunch, LOCAL_BITS,
+                                       MetalError, NOC_BYTES_PER_CYCLE, NOC_LATENCY, NODE_BITS, SEMAPHORE_BASE,
+                                       SEMAPHORE_SLOTS, SPIN_LIMIT, Wait)
+
+
+BLOCKING = frozenset({"cb_wait_front", "cb_reserve_back", "noc_async_read_barrier", "noc_async_write_barrier",
+                      "noc_async_full_barrier", "noc_semaphore_wait", "noc_semaphore_wait_min", "tile_regs_wait",
+                      "tile_regs_acquire", "acquire_dst"})
+
+
+@dataclass
+class _Pointer:
+    """A C pointer into this core's L1 (`volatile tt_l1_ptr uint32_t*`)."""
+    addr: int
+    ctype: str
+
+
+_POINTER_TYPES = {"uint32_t": torch.int32, "int32_t": torch.int32, "uint16_t": torch.int16, "int16_t": torch.int16,
+                  "uint8_t": torch.uint8, "int8_t": torch.int8, "float": torch.float32}
+
+
+class KernelApi:
+    """tt-metal's kernel API for one kernel on one core: what the compiled C++ calls."""
+
+    def __init__(self, grid, core: Core, launch: KernelLaunch, compiled: CompiledKernel):
+        self.grid, self.core, self.launch, self.compiled = grid, core, launch, compiled
+        self.num = Numerics(launch.math_fidelity, launch.fp32_dest_acc_en, launch.math_approx_mode, grid.exact)
+        self.cycles = self.noc_bytes = self.tiles = 0
+        self.pending_reads: list[int] = []
+        self.pending_writes: list[int] = []
+        self.rt_args = launch.rt_args.get((core.y, core.x), ())
+        self.spins = 0
+
+    def spin(self) -> None:
+        """One pass of an unbounded loop; a kernel that loops this long without finishing is reported as hung."""
+        self.spins += 1
+        if self.spins > SPIN_LIMIT:
+            raise KernelHang(f"hang: the kernel ran {SPIN_LIMIT:,} passes of its unbounded loops without finishing")
+
+    # --- arguments -------------------------------------------------------------------------------------
+    def get_compile_time_arg_val(self, index: int) -> int:
+        return self._arg(self.launch.ct_args, index, "compile-time")
+
+    def get_arg_val_t(self, _type: str, index: int) -> int:
+        return self._arg(self.rt_args, index, "runtime")
+
+    def get_common_arg_val_t(self, _type: str, index: int) -> int:
+        return self._arg(self.launch.common_rt_args, index, "common runtime")
+
+    def get_compile_time_arg_val_t(self, _type: str, index: int) -> int:
+        return self.get_compile_time_arg_val(index)
+
+    def _arg(self, args, index: int, kind: str) -> int:
+        if not 0 <= index < len(args):
+            raise MetalError(f"{kind} argument {index} asked for; the kernel was given {len(args)}")
+        return args[index]
+
+    def constant(self, name: str):
+        # the core's coordinates per NoC (`my_x[noc_index]`): this grid addresses both NoCs in NoC 0's coordinates
+        x, y = self.grid.noc_xy(self.core.y, self.core.x)
+        values = {"my_x": [x, x], "my_y": [y, y],
+                  "my_logical_x_": self.core.x, "my_logical_y_": self.core.y,
+                  "noc_index": 0 if self.launch.processor == "brisc" else 1}
+        if name not in values:
+            raise MetalError(f"'{name}' is not declared")
+        return values[name]
+
+    # --- L1 pointers -----------------------------------------------------------------------------------
+    def pointer(self, addr, ctype: str) -> _Pointer:
+        if isinstance(addr, _Pointer):
+            return _Pointer(addr.addr, ctype)
+        if ctype not in _POINTER_TYPES:
+            raise MetalError(f"pointers to '{ctype}' are not modelled")
+        return _Pointer(int(addr), ctype)
+
+    def _slot(self, pointer, index: int):
+        if isinstance(pointer, list):
+            return None
+        if not isinstance(pointer, _Pointer):
+            raise MetalError("dereferencing a value that is not a pointer")
+        dtype = _POINTER_TYPES[pointer.ctype]
+        addr = pointer.addr + index * dtype.itemsize
+        self.grid.check_l1(addr, dtype.itemsize, self.core.name)
+        return addr, dtype
+
+    def load(self, pointer, index: int):
+        if isinstance(pointer, list):
+            return pointer[index]
+        addr, dtype = self._slot(pointer, index)
+        value = self.core.l1[addr:addr + dtype.itemsize].view(dtype)[0].item()
+        return value & 0xFFFFFFFF if pointer.ctype == "uint32_t" else value
+
+    def store(self, pointer, index: int, value) -> None:
+        addr, dtype = self._slot(pointer, index)
+        if dtype == torch.int32:
+            value = int(value) & 0xFFFFFFFF
+            value = value - (1 << 32) if value >> 31 else value
+        self.core.l1[addr:addr + dtype.itemsize] = torch.tensor([value], dtype=dtype).view(torch.uint8)
+        self.grid.events += 1
+
+    # --- circular buffers ------------------------------------------------------------------------------
+    def _cb(self, port: int) -> CircularBuffer:
+        cb = self.core.cbs.get(int(port))
+        if cb is None:
+            raise MetalError(f"cb {port} is not configured on {self.core.name}")
+        return cb
+
+    def cb_reserve_back(self, port: int, pages: int):
+        cb = self._cb(port)
+        if pages > cb.config.num_pages:
+            raise MetalError(f"cb_reserve_back({port}, {pages}) can never succeed: {cb.describe()} is smaller "
+                             f"than the block")
+        if cb.config.num_pages % pages:
+            raise MetalError(f"cb_reserve_back({port}, {pages}): a block of {pages} page(s) straddles the end of "
+                             f"{cb.describe()} (its pages are not a multiple of the block)")
+        while cb.free < pages:
+            yield Wait(f"cb_reserve_back({port}, {pages}): {cb.free} of {pages} page(s) free in {cb.describe()}")
+        pops_needed = cb.pushed + pages - cb.config.num_pages  # the slots reserved were freed by this many pops
+        if pops_needed > 0:
+            self.cycles = max(self.cycles, cb.pop_times[pops_needed - 1])
+        cb.reserved = pages
+
+    def cb_push_back(self, port: int, pages: int) -> None:
+        cb = self._cb(port)
+        if pages > cb.free:
+            raise MetalError(f"cb_push_back({port}, {pages}) overflows {cb.describe()}: {cb.free} page(s) free")
+        if pages > cb.reserved:
+            raise MetalError(f"cb_push_back({port}, {pages}) pushes pages that were not reserved "
+                             f"({cb.reserved} reserved)")
+        cb.reserved -= pages
+        cb.pushed += pages
+        cb.push_times.extend([self.cycles] * pages)
+        self.grid.events += 1
+
+    def cb_wait_front(self, port: int, pages: int):
+        cb = self._cb(port)
+        if pages > cb.config.num_pages:
+            raise MetalError(f"cb_wait_front({port}, {pages}) can never succeed: {cb.describe()} is smaller "
+                             f"than the block")
+        while cb.available < pages:
+            yield Wait(f"cb_wait_front({port}, {pages}): {cb.available} of {pages} page(s) pushed to "
+                        f"{cb.describe()}")
+        self.cycles = max(self.cycles, cb.push_times[cb.popped + pages - 1])
+        cb.waited = pages
+
+    def cb_pop_front(self, port: int, pages: int) -> None:
+        cb = self._cb(port)
+        if pages > cb.available:
+            raise MetalError(f"cb_pop_front({port}, {pages}) pops more than the {cb.available} page(s) in "
+                             f"{cb.describe()}")
+        cb.popped += pages
+        cb.waited = max(0, cb.waited - pages)
+        cb.pop_times.extend([self.cycles] * pages)
+        self.grid.events += 1
+
+    def get_write_ptr(self, port: int) -> int:
+        cb = self._cb(port)
+        return cb.pointer(cb.pushed)
+
+    def get_read_ptr(self, port: int) -> int:
+        cb = self._cb(port)
+        return cb.pointer(cb.popped)
+
+    def get_tile_size(self, port: int) -> int:
+        return self._cb(port).config.page_size
+
+    # --- NoC -------------------------------------------------------------------------------------------
+    def get_noc_addr(self, x: int, y: int | None = None, addr: int | None = None, noc: int = 0) -> int:
+        if addr is None:  # get_noc_addr(l1_addr): this core's own L1
+            return self.grid.l1_addr(self.core.y, self.core.x, x)
+        return self.grid.noc_addr(x, y, addr)
+
+    def get_noc_addr_from_bank_id_t(self, _dram: str, bank: int, addr: int) -> int:
+        return self.grid.dram_addr(bank, addr)
+
+    def get_noc_multicast_addr(self, x0: int, y0: int, x1: int, y1: int, addr: int, noc: int = 0) -> tuple:
+        return ("mcast", x0, y0, x1, y1, addr)
+
+    # tt-metal's Noc object API: `noc0.async_read(endpoint, CoreLocalMem<uint32_t>(dst), size, {far side}, {})`,
+    # the far side's fields named by the kind of endpoint the kernel declared
+    @staticmethod
+    def CoreLocalMem_t(_type: str, addr: int) -> int:
+        return int(addr)
+
+    # tt-metal's TensorAccessor: over an interleaved DRAM buffer page p is in bank p % banks at row p / banks; over
+    # a sharded one, page p (row-major over the tensor) is in the shard holding it, on that shard's core
+    def TensorAccessorArgs_t(self, offsets: str) -> dict:
+        cta = int(offsets.split(",")[0])
+        kind = self.get_compile_time_arg_val(cta)
+        if kind == hardware.TENSOR_ACCESSOR_INTERLEAVED:
+            return {"sharded": None}
+        if kind != hardware.TENSOR_ACCESSOR_SHARDED:
+            raise MetalError(f"TensorAccessorArgs<{offsets}>: compile-time arg {cta} ({kind}) describes no buffer")
+        words = [self.get_compile_time_arg_val(cta + 1 + i) for i in range(hardware.tensor_accessor_size(True) - 1)]
+        return {"sharded": tuple(zip(words[0::2], words[1::2]))}  # grid, shard, origin, cores
+
+    @staticmethod
+    def TensorAccessor(args, base: int, page_size: int) -> dict:
+        if not isinstance(args, dict) or "sharded" not in args:
+            raise MetalError("TensorAccessor is made from a TensorAccessorArgs")
+        return {"base": int(base), "page_size": int(page_size), "sharded": args["sharded"]}
+
+    @staticmethod
+    def tensor_accessor_page_size(accessor) -> int:
+        return accessor["page_size"]
+
+    def _far(self, endpoint, args, call: str) -> int:
+        if isinstance(endpoint, dict):  # a TensorAccessor, the far side its page {.page_id = p}
+            if not isinstance(args, dict) or set(args) != {"page_id"}:
+                raise MetalError(f"{call} through a TensorAccessor names its page as {{.page_id = p}}, got {args!r}")
+            page, size = args["page_id"], endpoint["page_size"]
+            if endpoint["sharded"] is None:
+                banks = self.grid.facts.num_dram_channels
+                return self.grid.dram_addr(page % banks, endpoint["base"] + page // banks * size)
+            (gy, gx), (sy, sx), (oy, ox), (_, cx) = endpoint["sharded"]
+            row, col = divmod(page, gx * sx)
+            if row >= gy * sy:
+                raise MetalError(f"{call}: page {page} is past the {gy * sy}x{gx * sx} pages of the sharded buffer")
+            shard = (row // sy) * gx + col // sx
+            offset = ((row % sy) * sx + col % sx) * size
+            return self.grid.l1_addr(oy + shard // cx, ox + shard % cx, endpoint["base"] + offset)
+        fields = {"unicast": ("noc_x", "noc_y", "addr"), "dram": ("bank_id", "addr"),
+                  "mcast": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "addr")}[endpoint]
+        if not isinstance(args, dict) or set(args) != set(fields):
+            raise MetalError(f"{call}: a {endpoint} endpoint's far side is {{{', '.join('.' + f for f in fields)}}}, "
+                             f"got {args!r}")
+        if endpoint == "dram":
+            return self.grid.dram_addr(args["bank_id"], args["addr"])
+        if endpoint == "mcast":
+            return ("mcast", *(args[f] for f in fields))
+        return self.grid.noc_addr(args["noc_x"], args["noc_y"], args["addr"])
+
+    def noc_object_read(self, noc: int, endpoint: str, dst_l1: int, size: int, src_args, _dst_args) -> None:
+        self.noc_async_read(self._far(endpoint, src_args, "async_read"), dst_l1, size, noc)
+
+    def noc_object_write(self, noc: int, src_l1: int, endpoint: str, size: int, _src_args, dst_args) -> None:
+        self.noc_async_write(src_l1, self._far(endpoint, dst_args, "async_write"), size, noc)
+
+    def noc_object_write_multicast(self, noc: int, src_l1: int, endpoint: str, size: int, num_dests: int,
+                                   _src_args, dst_args, linked: bool = False) -> None:
+        if endpoint != "mcast":
+            raise MetalError("async_write_multicast names its destinations with a MulticastEndpoint")
+        self.noc_async_write_multicast(src_l1, self._far(endpoint, dst_args, "async_write_multicast"), size,
+                                       num_dests, linked)
+
+    def get_semaphore(self, sem_id: int) -> int:
+        if not 0 <= sem_id < SEMAPHORE_SLOTS:
+            raise MetalError(f"semaphore {sem_id} does not exist (ids 0-{SEMAPHORE_SLOTS - 1})")
+        return SEMAPHORE_BASE + 16 * sem_id
+
+    def _done_at(self, noc_addr: int, size: int) -> int:
+        """The cycle a transfer issued now completes: NoC latency plus its bytes at the NoC's or the bank's rate."""
+        if (noc_addr >> LOCAL_BITS) & ((1 << NODE_BITS) - 1):
+            return self.cycles + NOC_LATENCY + -(-size // NOC_BYTES_PER_CYCLE)
+        bank = (noc_addr >> (LOCAL_BITS + NODE_BITS)) & ((1 << NODE_BITS) - 1)
+        self.grid.bank_bytes[bank] = self.grid.bank_bytes.get(bank, 0) + size
+        return self.cycles + NOC_LATENCY + -(-size // DRAM_BYTES_PER_CYCLE)
+
+    def noc_async_read(self, src_noc_addr: int, dst_l1: int, size: int, noc: int = 0) -> None:
+        self.grid.check_l1(dst_l1, size, self.core.name)
+        self.core.l1[dst_l1:dst_l1 + size] = self.grid.read(src_noc_addr, size)
+        self.grid.events += 1
+        self.noc_bytes += size
+        self.pending_reads.append(self._done_at(src_noc_addr, size))
+        self.cycles += 1
+
+    def noc_async_write(self, src_l1: int, dst_noc_addr, size: int, noc: int = 0) -> None:
+        if isinstance(dst_noc_addr, tuple):
+            raise MetalError("noc_async_write to a multicast address; use noc_async_write_multicast")
+        self.grid.check_l1(src_l1, size, self.core.name)
+        self.grid.write(dst_noc_addr, self.core.l1[src_l1:src_l1 + size].clone())
+        self.noc_bytes += size
+        self.pending_writes.append(self._done_at(dst_noc_addr, size))
+        self.cycles += 1
+
+    def noc_async_write_multicast(self, src_l1: int, dst_mcast, size: int, num_dests: int,
+                                  linked: bool = False) -> None:
+        if not isinstance(dst_mcast, tuple):
+            raise MetalError("noc_async_write_multicast to a unicast address; use get_noc_multicast_addr")
+        _, x0, y0, x1, y1, addr = dst_mcast
+        nodes = [(x, y) for y in range(min(y0, y1), max(y0, y1) + 1) for x in range(min(x0, x1), max(x0, x1) + 1)]
+        if len(nodes) != num_dests:
+            raise MetalError(f"noc_async_write_multicast to {len(nodes)} core(s) with num_dests={num_dests}")
+        self.grid.check_l1(src_l1, size, self.core.name)
+        data = self.core.l1[src_l1:src_l1 + size].clone()
+        for x, y in nodes:
+            self.grid.write(self.grid.noc_addr(x, y, addr), data)
+        self.noc_bytes += size
+        self.pending_writes.append(self.cycles + NOC_LATENCY + -(-size // NOC_BYTES_PER_CYCLE))
+        self.cycles += 1
+
+    def noc_async_read_barrier(self, noc: int = 0):
+        self.cycles = max([self.cycles, *self.pending_reads])
+        self.pending_reads.clear()
+        yield from ()
+
+    def noc_async_write_barrier(self, noc: int = 0):
+        self.cycles = max([self.cycles, *self.pending_writes])
+        self.pending_writes.clear()
+        yield from ()
+
+    def noc_async_full_barrier(self, noc: int = 0):
+        yield from self.noc_async_read_barrier()
+        yield from self.noc_async_write_barrier()
+
+    # --- semaphores ------------------------------------------------------------------------------------
+    def noc_semaphore_set(self, pointer, value: int) -> None:
+        self.store(pointer, 0, value)
+        self.core.sem_times[pointer.addr] = self.cycles
+
+    def noc_semaphore_wait(self, pointer, value: int):
+        while self.load(pointer, 0) != value:
+            yield Wait(f"noc_semaphore_wait(semaphore at {pointer.addr:#x}, {value}): it holds "
+                        f"{self.load(pointer, 0)}")
+        self.cycles = max(self.cycles, self.core.sem_times.get(pointer.addr, 0))
+
+    def noc_semaphore_wait_min(self, pointer, value: int):
+        while self.load(pointer, 0) < value:
+            yield Wait(f"noc_semaphore_wait_min(semaphore at {pointer.addr:#x}, {value}): it holds "
+                        f"{self.load(pointer, 0)}")
+        self.cycles = max(self.cycles, self.core.sem_times.get(pointer.addr, 0))
+
+    def noc_semaphore_inc(self, noc_addr: int, increment: int, noc: int = 0) -> None:
+        kind, core, addr = self.grid.resolve(noc_addr, 4)
+        if kind != "l1":
+            raise MetalError("noc_semaphore_inc on a DRAM address")
+        slot = core.l1[addr:addr + 4].view(torch.int32)
+        slot[0] = int(slot[0].item()) + int(increment)
+        core.sem_times[addr] = self.cycles + NOC_LATENCY
+        self.grid.events += 1
+        self.cycles += 1
+
+    def noc_semaphore_set_multicast(self, src_l1: int, dst_mcast, num_dests: int, linked: bool = False) -> None:
+        self.noc_async_write_multicast(src_l1, dst_mcast, 4, num_dests)
+        _, x0, y0, x1, y1, addr = dst_mcast
+        for y in range(min(y0, y1), max(y0, y1) + 1):
+            for x in range(min(x0, x1), max(x0, x1) + 1):
+                oy, ox = self.grid.facts.coord_translation_offsets
+                self.grid.core(y - oy, x - ox).sem_times[addr] = self.cycles + NOC_LATENCY
+
+    # --- compute: dst register -------------------------------------------------------------------------
+    def _compute_only(self, name: str) -> None:
+        if self.launch.processor != "compute":
+            raise MetalError(f"'{name}' is a compute API call in a data-movement kernel")
+
+    def tile_regs_acquire(self):
+        self._compute_only("tile_regs_acquire")
+        self.core.dst_state = "acquired"
+        self.core.dst.zero_()  # the packer clears what it packed; a fresh acquire sees zeros
+        self.core.dst_written = set()
+        yield from ()
+
+    acquire_dst = tile_regs_acquire
+
+    def tile_regs_commit(self) -> None:
+        self._dst_state("tile_regs_commit", "acquired")
+        self.core.dst_state = "committed"
+
+    def tile_regs_wait(self):
+        self._dst_state("tile_regs_wait", "committed")
+        self.core.dst_state = "waited"
+        yield from ()
+
+    def tile_regs_release(self) -> None:
+        self._dst_state("tile_regs_release", "waited", "acquired")
+        self.core.dst_state = "released"
+
+    def release_dst(self) -> None:
+        self.core.dst_state = "released"
+
+    def _dst_state(self, call: str, *expected: str) -> None:
+        if self.core.dst_state not in expected:
+            raise MetalError(f"{call}() with the dst register {self.core.dst_state} (expected "
+                             f"{' or '.join(expected)})")
+
+    def _dst_index(self, index: int, call: str) -> int:
+        limit = tile_math.DST_TILES // 2 if self.launch.fp32_dest_acc_en else tile_math.DST_TILES
+        if not 0 <= index < limit:
+            raise MetalError(f"{call}: dst index {index} is outside the dst register ({limit} tiles)")
+        if self.core.dst_state != "acquired":
+            raise MetalError(f"{call}: the dst register is {self.core.dst_state}; call tile_regs_acquire() first")
+        return int(index)
+
+    def _cb_tile(self, port: int, tile: int, call: str) -> torch.Tensor:
+        cb = self._cb(port)
+        if not 0 <= tile < cb.waited:
+            raise MetalError(f"{call}: tile {tile} of cb {port} was not waited for (cb_wait_front covers "
+                             f"{cb.waited} page(s))")
+        addr = cb.pointer(cb.popped) + tile * cb.config.page_size
+        size = tile_math.tile_bytes(cb.config.data_format)
+        self.cycles += tile_math.CYCLES["unpack"]
+        return tile_math.unpack(self.core.l1[addr:addr + size], cb.config.data_format)
+
+    def _set_dst(self, index: int, value: torch.Tensor) -> None:
+        self.core.dst[index] = tile_math.dst_round(value, self.num)
+        self.tiles += 1
+
+    def copy_tile(self, port: int, tile: int, dst: int) -> None:
+        self._compute_only("copy_tile")
+        self._set_dst(self._dst_index(dst, "copy_tile"), self._cb_tile(port, tile, "copy_tile"))
+
+    def pack_tile(self, dst: int, port: int, out_tile: int = 0) -> None:
+        self._compute_only("pack_tile")
+        if self.core.dst_state != "waited":
+            raise MetalError(f"pack_tile: the dst register is {self.core.dst_state}; call tile_regs_commit() "
+                             "and tile_regs_wait() first")
+        cb = self._cb(port)
+        if out_tile >= cb.reserved:
+            raise MetalError(f"pack_tile into tile {out_tile} of cb {port}, beyond the {cb.reserved} page(s) "
+                             "reserved")
+        addr = cb.pointer(cb.pushed) + out_tile * cb.config.page_size
+        self.core.l1[addr:addr + cb.config.page_size] = tile_math.pack(self.core.dst[int(dst)], cb.config.data_format,
+                                                                                self.num)
+        self.cycles += tile_math.CYCLES["pack"]
+        self.grid.events += 1
+
+    def pack_tile_t(self, template: str, dst: int, port: int, out_tile: int = 0) -> None:
+        """`pack_tile<out_of_order_output>`: this grid always packs at the tile index given (out of order or not)."""
+        if template.strip() not in ("true", "false"):
+            raise MetalError(f"pack_tile<{template}>: expected true or false")
+        self.pack_tile(dst, port, out_tile)
+
+    def tilize_block(self, cb_in: int, tiles: int, cb_out: int) -> None:
+        """The 32-row block of row-major data at the front of `cb_in` (`tiles` pages: 32 rows `tiles` tiles wide)
+        into `tiles` tiles at the back of `cb_out`."""
+        self._convert_block("tilize_block", cb_in, tiles, cb_out)
+
+    def untilize_block(self, cb_in: int, tiles: int, cb_out: int) -> None:
+        """`tiles` tiles at the front of `cb_in` into one 32-row block of row-major data at the back of `cb_out`."""
+        self._convert_block("untilize_block", cb_in, tiles, cb_out)
+
+    def _convert_block(self, call: str, cb_in: int, tiles: int, cb_out: int) -> None:
+        self._compute_only(call)
+        source, target = self._cb(cb_in), self._cb(cb_out)
+        if tiles > source.waited or tiles > target.reserved:
+            raise MetalError(f"{call} of {tiles} page(s): cb {cb_in} has {source.waited} waited for, cb {cb_out} "
+                             f"{target.reserved} reserved")
+        for cb, end in ((source, source.popped), (target, target.pushed)):
+            if end % cb.config.num_pages + tiles > cb.config.num_pages:
+                raise MetalError(f"{call}: the block of {tiles} page(s) wraps around the end of cb {cb.config.port}")
+        start, size = source.pointer(source.popped), tiles * source.config.page_size
+        data = self.core.l1[start:start + size]
+        if call == "tilize_block":
+            block = tile_math.from_bytes(data, source.config.data_format).reshape(tile_math.TILE, -1)
+            out = tile_math.tilize(block, target.config.data_format)
+        else:
+            block = tile_math.untilize(data, (tile_math.TILE, tiles * tile_math.TILE), source.config.data_format)
+            out = tile_math.to_bytes(block.reshape(-1), target.config.data_format)
+        address = target.pointer(target.pushed)
+        self.core.l1[address:address + out.numel()] = out
+        self.cycles += tiles * (tile_math.CYCLES["unpack"] + tile_math.CYCLES["pack"])
+        self.tiles += tiles
+        self.grid.events += 1
+
+    def unary_bcast_init_t(self, _template: str, *cbs) -> None:
+        self._compute_only("unary_bcast_init")
+
+    def unary_bcast_t(self, template: str, port: int, tile: int, dst: int) -> None:
+        """`unary_bcast<BroadcastType::ROW|COL|SCALAR>`: a CB tile's first row, first column or first value spread
+        over a whole dst tile."""
+        self._compute_only("unary_bcast")
+        kind = template.split("::")[-1].strip().lower()
+        if kind not in ("row", "col", "scalar"):
+            raise MetalError(f"unary_bcast<{template}>: expected BroadcastType::ROW, COL or SCALAR")
+        index = self._dst_index(dst, "unary_bcast")
+        self._set_dst(index, tile_math.broadcast(self._cb_tile(port, tile, "unary_bcast"), kind))
+        self.cycles += tile_math.CYCLES["unpack"]
+
+    def reduce_init_t(self, _template: str, *cbs) -> None:
+        self._compute_only("reduce_init")
+
+    def reduce_tile_t(self, template: str, port: int, scaler_port: int, tile: int, scaler_tile: int, dst: int) -> None:
+        """`reduce_tile<PoolType::SUM|MAX|AVG, ReduceDim::REDUCE_ROW|COL|SCALAR>`: the tile reduced along its rows
+        (into column 0), columns (into row 0) or both (into [0, 0]), times the scaler tile's first value, combined
+        with what dst holds (its first reduction since tile_regs_acquire sets it)."""
+        self._compute_only("reduce_tile")
+        parts = [p.strip().split("::")[-1] for p in template.split(",")]
+        if len(parts) != 2 or parts[0] not in _POOLS or parts[1] not in _REDUCE_DIMS:
+            raise MetalError(f"reduce_tile<{template}>: expected <PoolType::SUM|MAX|AVG, ReduceDim::REDUCE_ROW|"
+                             "REDUCE_COL|REDUCE_SCALAR>")
+        index = self._dst_index(dst, "reduce_tile")
+        scaler = self._cb_tile(scaler_port, scaler_tile, "reduce_tile")[0, 0]
+        x = self._cb_tile(port, tile, "reduce_tile")
+        result = tile_math.reduce(x, parts[0], _REDUCE_DIMS[parts[1]]) * scaler
+        first = index not in self.core.dst_written
+        self._set_dst(index, result if first else tile_math.combine(self.core.dst[index], result, parts[0]))
+        self.core.dst_written.add(index)
+        self.cycles += tile_math.CYCLES["fpu"]
+
+    def transpose_wh_tile(self, port: int, tile: int, dst: int) -> None:
+        self._compute_only("transpose_wh_tile")
+        index = self._dst_index(dst, "transpose_wh_tile")
+        self._set_dst(index, self._cb_tile(port, tile, "transpose_wh_tile").T)
+        self.cycles += tile_math.CYCLES["sfpu"]
+
+    def matmul_tiles(self, cb_a: int, cb_b: int, tile_a: int, tile_b: int, dst: int, transpose: int = 0) -> None:
+        self._compute_only("matmul_tiles")
+        index = self._dst_index(dst, "matmul_tiles")
+        a, b = self._cb_tile(cb_a, tile_a, "matmul_tiles"), self._cb_tile(cb_b, tile_b, "matmul_tiles")
+        self._set_dst(index, tile_math.matmul(self.core.dst[index], a, b, bool(transpose), self.num))
+        self.cycles += tile_math.CYCLES["matmul"]
+
+    def matmul_block(self, cb_a: int, cb_b: int, tile_a: int, tile_b: int, dst: int, transpose: int, ct_dim: int,
+                     rt_dim: int, kt_dim: int, in1_k_stride: int | None = None) -> None:
+        """An rt x ct block of dst: dst[dst + r*ct + c] += A[tile_a + r*kt + k] @ B[tile_b + k*stride + c], over one
+        k (tt-metal's matmul_block: the caller steps k) or, given in1_k_stride (experimental::matmul_block), all
+        kt of them."""
+        steps = range(kt_dim) if in1_k_stride is not None else range(1)
+        for r in range(rt_dim):
+            for c in range(ct_dim):
+                for k in steps:
+                    self.matmul_tiles(cb_a, cb_b, tile_a + r * kt_dim + k, tile_b + k * (in1_k_stride or 0) + c,
+                                      dst + r * ct_dim + c, transpose)
+
+    def __getattr__(self, name: str):
+        """The table-driven families: FPU binary (`add_tiles`), SFPU binary (`add_binary_tile`), SFPU unary
+        (`exp_tile`), and their `_init` calls, which configure the engines and compute nothing here."""
+        if name.endswith("_init") or name in _CONFIG_CALLS:
+            return lambda *args: None
+        if name in tile_math.FPU_BINARY:
+            return lambda a, b, ta, tb, dst: self._fpu(name, a, b, ta, tb, dst)
+        if name in tile_math.SFPU_BINARY:
+            return lambda a, b, out=None: self._sfpu_binary(name, a, b, a if out is None else out)
+        base = name.removesuffix("_int32")  # an op's entry point for si32 tiles computes the same values
+        if base.endswith("_tile") and base[:-5] in tile_math.SFPU_UNARY:
+            return lambda dst, *scalars: self._sfpu_unary(base[:-5], dst)
+        raise MetalError(f"'{name}' is not part of the simulated kernel API")
+
+    def _fpu(self, name: str, cb_a: int, cb_b: int, tile_a: int, tile_b: int, dst: int) -> None:
+        self._compute_only(name)
+        index = self._dst_index(dst, name)
+        a, b = self._cb_tile(cb_a, tile_a, name), self._cb_tile(cb_b, tile_b, name)
+        self._set_dst(index, tile_math.fpu(name, a, b, self.num))
+        self.cycles += tile_math.CYCLES["fpu"]
+
+    def _sfpu_binary(self, name: str, a: int, b: int, out: int) -> None:
+        self._compute_only(name)
+        dst = self.core.dst
+        result = tile_math.SFPU_BINARY[name](dst[self._dst_index(a, name)], dst[self._dst_index(b, name)])
+        self._set_dst(self._dst_index(out, name), result)
+        self.cycles += tile_math.sfpu_cycles(name)
+
+    def _sfpu_unary(self, name: str, index: int) -> None:
+        self._compute_only(f"{name}_tile")
+        index = self._dst_index(index, f"{name}_tile")
+        self._set_dst(index, tile_math.sfpu_unary(name, self.core.dst[index], self.num))
+        self.cycles += tile_math.sfpu_cycles(name)
+
+
+_POOLS = ("SUM", "MAX", "AVG")
+_REDUCE_DIMS = {"REDUCE_ROW": "row", "REDUCE_COL": "col", "REDUCE_SCALAR": "scalar"}
+_CONFIG_CALLS = frozenset({"init_sfpu", "binary_op_init_common", "unary_op_init_common", "mm_init", "mm_block_init",
+                           "compute_kernel_hw_startup_t", "matmul_init", "matmul_block_init",
+                           "pack_reconfig_data_format", "reconfig_data_format", "copy_tile_to_dst_init_short",
+                           "DPRINT", "noc_async_writes_flushed"})
