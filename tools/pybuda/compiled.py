@@ -187,7 +187,7 @@ class CompiledModel:
                     outputs, ctx = run_program(binary, 0, args, device)
                 except (RuntimeFailure, ValueError) as exc:
                     raise PyBudaError(f"device segment {index}: {exc}") from None
-                from ttmlir.frontends.pytorch import TORCH_TYPES
+                from ttmlir.frontends.pytorch_builder import TORCH_TYPES
                 for name, tensor, dtype in zip(seg.outputs, outputs, seg.out_dtypes):
                     env[name] = tensor.to_torch().to(TORCH_TYPES[dtype]).clone()
                 report.peak_dram_per_channel = max(report.peak_dram_per_channel, ctx.peak.get("dram", 0))

@@ -17,7 +17,8 @@ from pybuda.config import CompilerConfig, DataFormat, PyBudaError
 def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: str | None = None) -> CompiledModel:
     """`module` (a pybuda wrapper or a torch.nn.Module) compiled for `arch` from `sample_inputs`' shapes."""
     from ttmlir.frontends.onnx import OnnxImportError
-    from ttmlir.frontends.pytorch import ImportError_, export
+    from ttmlir.frontends.pytorch import export
+    from ttmlir.frontends.pytorch_builder import ImportError_
 
     cfg.check()
     if getattr(module, "framework", None) == "jax":
@@ -56,7 +57,8 @@ def compile_program(program, sample_leaves, cfg: CompilerConfig, arch: str, name
 
     from ttmlir.compiler import compile_ttir
     from ttmlir.diagnostics import DiagnosticError
-    from ttmlir.frontends.pytorch import ImportError_, import_program
+    from ttmlir.frontends.pytorch import import_program
+    from ttmlir.frontends.pytorch_builder import ImportError_
 
     # progress on a terminal: importing, then one step per device segment's backend compile
     with Progress(transient=True, disable=not cfg.verbose and not Console().is_terminal) as progress:
