@@ -40,13 +40,19 @@ class DivOp(ElementwiseOperation):
         return body
 
 
+def _pair(attr) -> tuple[int, int]:
+    """Two values of a strides/dilations vector, which a splat (`dense<1> : tensor<2xi64>`) stores once."""
+    values = [int(v) for v in attr.get_values()]
+    return (values[0], values[0]) if len(values) == 1 else (values[0], values[1])
+
+
 class _PoolingNhwc(PoolingOperation):
     """A 2-D window over an NHWC input: ins(input, window shape tensor), outs(NHWC init)."""
 
     def get_default_indexing_maps(self) -> Sequence[AffineMap]:
         n, oh, ow, c, kh, kw = (AffineDimExpr(d) for d in range(6))
-        stride_h, stride_w = self.strides.get_values()
-        dilation_h, dilation_w = self.dilations.get_values()
+        stride_h, stride_w = _pair(self.strides)
+        dilation_h, dilation_w = _pair(self.dilations)
         return (AffineMap(6, 0, (n, oh * stride_h + kh * dilation_h, ow * stride_w + kw * dilation_w, c)),
                 AffineMap(6, 0, (kh, kw)), AffineMap(6, 0, (n, oh, ow, c)))
 
