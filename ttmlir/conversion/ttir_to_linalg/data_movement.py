@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import (DenseArrayBase, DenseIntOrFPElementsAttr, IndexType, IntegerAttr, TensorType, i32,
                                    i64)
 from xdsl.ir import Block, Operation, Region, SSAValue

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects import arith, linalg
+from xdsl.dialects import arith
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i1
 from xdsl.ir import Operation, SSAValue

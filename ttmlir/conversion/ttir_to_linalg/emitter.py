@@ -7,11 +7,12 @@ import math
 from typing import Callable, Sequence
 
 from xdsl.builder import ImplicitBuilder
-from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects import arith, tensor
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr,
                                    Float16Type, Float32Type, Float64Type, FloatAttr, IndexType, IntegerAttr,
                                    IntegerType, TensorType, i8, i32)
-from xdsl.dialects.linalg import IteratorTypeAttr
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 

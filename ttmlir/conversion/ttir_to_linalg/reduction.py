@@ -3,7 +3,8 @@ dimension; argmax as a `linalg.generic` carrying (value, index); cumsum as an `s
 
 from __future__ import annotations
 
-from xdsl.dialects import arith, linalg, scf, tensor
+from xdsl.dialects import arith, scf, tensor
+from xdsl.dialects.linalg import ops as linalg
 from xdsl.dialects.builtin import DYNAMIC_INDEX
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IndexType, IntegerAttr, TensorType, f32, i1, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
