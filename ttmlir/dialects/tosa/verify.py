@@ -259,11 +259,14 @@ def _window(op: TosaOp, kernel: tuple[int, int], dilation: tuple[int, int], out_
         raise op.error("expect pad of 4 non-negative values and stride of 2 positive values")
     n, h, w, _ = _shape(x)
     for axis, size, before, after in ((0, h, pad[0], pad[1]), (1, w, pad[2], pad[3])):
-        span = (kernel[axis] - 1) * dilation[axis] + 1
-        got = (size + before + after - span) // stride[axis] + 1
+        which, y = ("height", "y") if axis == 0 else ("width", "x")
+        room = size - 1 + before + after - (kernel[axis] - 1) * dilation[axis]
+        if room % stride[axis]:
+            raise op.error(f"expected input_{which} - 1 + pad_before + pad_after - (kernel_{which} - 1) * "
+                           f"dilation_{y} to be wholly divisible by stride_{y}, got ({room}) / {stride[axis]}")
+        got = room // stride[axis] + 1
         expected = _shape(result)[1 + axis]
         if got != expected:
-            which = "height" if axis == 0 else "width"
             raise op.error(f"calculated output {which} did not match expected: calculated={got}, "
                            f"expected={expected}")
     if _shape(result)[0] != n or _shape(result)[3] != out_channels:
