@@ -1,5 +1,6 @@
 """xDSL's `linalg` and `math` dialects with the ops `--convert-ttir-to-linalg` emits that xDSL lacks:
-`linalg.div`, `linalg.pooling_nhwc_max`, `linalg.pooling_nhwc_sum` and `math.erfc` (MLIR's names and syntax)."""
+`linalg.div`, `linalg.pooling_nhwc_max`, `linalg.pooling_nhwc_sum` and `math.erfc` (MLIR's names and syntax),
+and `linalg.generic` reading back the `-> (T1, T2)` it prints for several results (xDSL 0.74 reads one)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,30 @@ from xdsl.dialects.linalg.ops import YieldOp
 from xdsl.ir import Attribute, BlockArgument, Dialect, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import irdl_op_definition, traits_def
+from xdsl.parser import Parser
 from xdsl.traits import Pure
+from xdsl.utils.mlir_lexer import MLIRTokenKind
+
+
+class GenericOp(xlinalg.GenericOp):  # xDSL's definition, inherited as it is; only the parser differs
+    """xDSL's `linalg.generic`, whose parser reads its result types as a list without parentheses; here a
+    parenthesized list (how MLIR and xDSL print two or more results) reads too."""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        plain = parser.parse_comma_separated_list
+
+        def result_types(delimiter, parse, context_msg=""):
+            if delimiter is Parser.Delimiter.NONE and parse == parser.parse_attribute and \
+                    parser._current_token.kind == MLIRTokenKind.L_PAREN:
+                return plain(Parser.Delimiter.PAREN, parse, context_msg)
+            return plain(delimiter, parse, context_msg)
+
+        parser.parse_comma_separated_list = result_types
+        try:
+            return super().parse(parser)
+        finally:
+            parser.parse_comma_separated_list = plain
 
 
 @irdl_op_definition
@@ -102,6 +126,7 @@ class ErfcOp(xmath.FloatingPointLikeUnaryMathOperation):
     traits = traits_def(Pure())
 
 
-Linalg = Dialect("linalg", [*xlinalg.Linalg.operations, DivOp, PoolingNhwcMaxOp, PoolingNhwcSumOp],
+Linalg = Dialect("linalg", [*(op for op in xlinalg.Linalg.operations if op.name != "linalg.generic"), GenericOp, DivOp,
+                            PoolingNhwcMaxOp, PoolingNhwcSumOp],
                  list(xlinalg.Linalg.attributes))
 Math = Dialect("math", [*xmath.Math.operations, ErfcOp], list(xmath.Math.attributes))

@@ -30,3 +30,14 @@ func.func @max_pool(%x: tensor<1x6x6x2xf32>) -> tensor<1x3x3x2xf32> {
   %0 = "ttir.max_pool2d"(%x) <{kernel = array<i32: 3, 3>, stride = array<i32: 2, 2>, dilation = array<i32: 1, 1>, padding = array<i32: 1, 1, 1, 1>, ceil_mode = false}> : (tensor<1x6x6x2xf32>) -> tensor<1x3x3x2xf32>
   return %0 : tensor<1x3x3x2xf32>
 }
+
+// The output reads back: `linalg.generic` with two results prints `-> (T1, T2)`.
+// RUN: ttmlir-opt --convert-ttir-to-linalg %s | ttmlir-opt | FileCheck %s --check-prefix=READ
+func.func @argmax(%x: tensor<4x8xf32>) -> tensor<4xi32> {
+  // READ-LABEL: func.func @argmax
+  // READ: linalg.generic
+  // READ: arith.cmpf ogt
+  // READ: } -> (tensor<4xf32>, tensor<4xi32>)
+  %0 = "ttir.argmax"(%x) <{dim_arg = [1 : i32], keep_dim = false}> : (tensor<4x8xf32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
