@@ -225,3 +225,26 @@ def test_the_host_executor_names_an_op_it_cannot_run():
 }""")
     with pytest.raises(HostExecutionError, match="'ttir.abs' .* has no host kernel"):
         run_function(module, [np.ones(4, np.float32)])
+
+
+def test_a_tosa_graph_gives_the_same_values_run_directly_and_through_ttir_and_linalg():
+    """The host executor runs TOSA itself; through TTIR and back to TOSA/Linalg the values must not change
+    (pool padding order, slice ends, pad constants, zero points)."""
+    text = """func.func @g(%x: tensor<1x8x8x3xf32>) -> tensor<1x4x4x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %a = tosa.avg_pool2d %x, %zp, %zp {kernel = array<i64: 3, 3>, stride = array<i64: 2, 2>, pad = array<i64: 1, 0, 1, 0>, acc_type = f32} : (tensor<1x8x8x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x3xf32>
+  %m = tosa.max_pool2d %x {kernel = array<i64: 2, 2>, stride = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>} : (tensor<1x8x8x3xf32>) -> tensor<1x4x4x3xf32>
+  %sum = tosa.add %a, %m : (tensor<1x4x4x3xf32>, tensor<1x4x4x3xf32>) -> tensor<1x4x4x3xf32>
+  %start = tosa.const_shape {values = dense<[0, 0, 0, 1]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %size = tosa.const_shape {values = dense<[1, 4, 4, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %s = tosa.slice %sum, %start, %size : (tensor<1x4x4x3xf32>, !tosa.shape<4>, !tosa.shape<4>) -> tensor<1x4x4x2xf32>
+  %p = tosa.const_shape {values = dense<[0, 0, 0, 0, 0, 0, 1, 1]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %pc = "tosa.const"() <{values = dense<0.5> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %q = tosa.pad %s, %p, %pc : (tensor<1x4x4x2xf32>, !tosa.shape<8>, tensor<1xf32>) -> tensor<1x4x4x4xf32>
+  %e = tosa.erf %q : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  return %e : tensor<1x4x4x4xf32>
+}"""
+    x = np.random.default_rng(3).standard_normal((1, 8, 8, 3)).astype(np.float32)
+    (direct,) = run_function(convert(text), [x])
+    (lowered,) = run_function(convert(text, "convert-tosa-to-ttir", "convert-ttir-to-linalg"), [x])
+    np.testing.assert_allclose(lowered, direct, rtol=1e-5, atol=1e-6)

@@ -12,7 +12,7 @@ from xdsl.dialects import linalg as xlinalg
 from xdsl.dialects import math as xmath
 from xdsl.dialects.builtin import AnyFloat
 from xdsl.dialects.linalg.abstract_ops import ElementwiseOperation, PoolingOperation
-from xdsl.dialects.linalg.ops import YieldOp
+from xdsl.dialects.linalg.ops import GenericOp as XGenericOp, YieldOp
 from xdsl.ir import Attribute, BlockArgument, Dialect, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import irdl_op_definition, traits_def
@@ -21,7 +21,7 @@ from xdsl.traits import Pure
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 
-class GenericOp(xlinalg.GenericOp):  # xDSL's definition, inherited as it is; only the parser differs
+class GenericOp(XGenericOp):  # xDSL's definition, inherited as it is; only the parser differs
     """xDSL's `linalg.generic`, whose parser reads its result types as a list without parentheses; here a
     parenthesized list (how MLIR and xDSL print two or more results) reads too."""
 

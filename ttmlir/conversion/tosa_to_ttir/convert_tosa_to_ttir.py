@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (DenseArrayBase, DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, IntegerType,
+from xdsl.dialects.builtin import (DenseArrayBase, DenseIntOrFPElementsAttr, FloatAttr, IntegerType,
                                    ModuleOp, TensorType, f32, i64)
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects.props import KINDS

@@ -3,15 +3,14 @@ inits, and `linalg.generic` ops whose body is written as a Python function over 
 
 from __future__ import annotations
 
-import math
 from typing import Callable, Sequence
 
 from xdsl.builder import ImplicitBuilder
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr,
+from xdsl.dialects.builtin import (AffineMapAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr,
                                    Float16Type, Float32Type, Float64Type, FloatAttr, IndexType, IntegerAttr,
-                                   IntegerType, TensorType, i8, i32)
+                                   TensorType, i8, i32)
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
@@ -182,11 +181,3 @@ def _broadcast_type(a: SSAValue, b: SSAValue) -> TensorType:
 
 def float_value(attr: Attribute) -> float:
     return float(attr.value.data)
-
-
-def count(sizes: Sequence[int]) -> int:
-    return math.prod(sizes)
-
-
-def is_float_type(t: Attribute) -> bool:
-    return isinstance(t, AnyFloat)

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, scf, tensor
 from xdsl.dialects.linalg import ops as linalg
-from xdsl.dialects.builtin import DYNAMIC_INDEX
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IndexType, IntegerAttr, TensorType, f32, i1, i32
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseIntOrFPElementsAttr, IndexType, IntegerAttr, TensorType, f32, i1
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from ttmlir.conversion.ttir_to_linalg.emitter import Emitter, element, float_value, is_float, lowest, scalar_attr, shape
 from ttmlir.dialects.linalg_ext import DivOp

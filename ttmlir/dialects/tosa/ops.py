@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (BoolAttr, DenseArrayBase, DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr,
-                                   IntegerType, StringAttr, TensorType, TypeAttribute, i32)
+                                   IntegerType, StringAttr, TypeAttribute)
 from xdsl.dialects.tosa import NanModeAttr
 from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import (IRDLOperation, irdl_op_definition, opt_prop_def, traits_def,
@@ -51,8 +51,6 @@ ATTR_KINDS = {
     "type": (lambda a: isinstance(a, TypeAttribute), "type attribute"),
     "nan_mode": (lambda a: isinstance(a, NanModeAttr) or isinstance(a, StringAttr) and a.data in ("PROPAGATE", "IGNORE"),
                  "Supported NaN propagation strategies"),
-    "rounding": (lambda a: isinstance(a, StringAttr) and a.data in ("SINGLE_ROUND", "INEXACT_ROUND", "DOUBLE_ROUND"),
-                 "Supported rounding modes"),
 }
 
 
@@ -211,16 +209,3 @@ TOSA_OP_CLASSES: dict[str, type[TosaOp]] = {row.name: _op_class(row) for row in 
 
 TOSA = Dialect("tosa", list(TOSA_OP_CLASSES.values()), [ShapeType, NanModeAttr])
 
-
-def tosa_op(name: str, operands, result_type: Attribute, **attrs: Attribute) -> TosaOp:
-    """A new `tosa.<name>` op; `attrs` are its inherent attributes (left out when None)."""
-    return TOSA_OP_CLASSES[name].create(operands=list(operands), result_types=[result_type],
-                                        properties={k: v for k, v in attrs.items() if v is not None})
-
-
-def i32_attr(value: int) -> IntegerAttr:
-    return IntegerAttr(value, i32)
-
-
-def tensor_of(op: TosaOp, name: str) -> TensorType:
-    return op.value(name).type

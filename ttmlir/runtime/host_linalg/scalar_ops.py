@@ -7,13 +7,9 @@ import math
 
 import numpy as np
 
-from ttmlir.runtime.host_linalg.values import dtype, scalar, store
+from ttmlir.runtime.host_linalg.values import scalar, store
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
-
-
-def _signed(x):
-    return np.asarray(x)
 
 
 def _unsigned(x):
