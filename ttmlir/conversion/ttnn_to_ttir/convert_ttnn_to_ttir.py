@@ -22,6 +22,10 @@ HOIST_ATTR = "ttnn.hoist_generic_via_d2m"
 # the TTIR op each TTNN op lowers from (its row's TTNN name); where several lower to one TTNN op (ttir.matmul and
 # ttir.dot_general to ttnn.matmul), the one of the same name
 TTIR_OF_TTNN = {row.ttnn: row.name for row in sorted((r for r in TTIR_OPS if r.ttnn), key=lambda r: r.name == r.ttnn)}
+# TTNN's layout ops no TTIR row names: a change of layout is a ttir.to_layout
+TTIR_OF_TTNN["to_tensor_spec"] = "to_layout"
+# TTIR ops whose last operand is a destination: an empty tensor of the result's type
+DESTINATION_OPS = frozenset({"to_layout"})
 # TTIR property kinds a TTNN property's integers are rebuilt in (TTNN spells them otherwise: `dim_arg = 1 : si64`,
 # `shape = #ttnn.shape<32x32>`)
 INT_LIST_KINDS = frozenset({"i32_array", "i32_darray", "i64_darray"})
@@ -72,6 +76,11 @@ class ConvertTTNNToTTIRPass(ModulePass):
                 props["operandSegmentSizes"] = ttnn_op.properties["operandSegmentSizes"]
             # the device a TTNN creation op takes is implicit in TTIR
             operands = [v for v in ttnn_op.operands if not isinstance(v.type, DeviceType)]
+            if name in DESTINATION_OPS and len(operands) < len(cls.ROW.operands):
+                empty = TTIR_OP_CLASSES["empty"].create(result_types=[ttnn_op.results[0].type])
+                empty.location = ttnn_op.location
+                ttnn_op.parent_block().insert_op_before(empty, ttnn_op)
+                operands.append(empty.results[0])
             new = cls.create(operands=operands, result_types=[r.type for r in ttnn_op.results], properties=props,
                              attributes={k: v for k, v in ttnn_op.attributes.items() if k != HOIST_ATTR})
             new.location = ttnn_op.location

@@ -237,12 +237,12 @@ def _matmul(op: TosaOp) -> None:
         if len(_shape(value)) != 3:
             raise op.error(f"expect a ranked tensor of rank 3 for {name}, got '{value.type}'")
     (n, h, c), (n2, c2, w) = _shape(a), _shape(b)
-    if n != n2 and 1 not in (n, n2):
+    if n != n2:
         raise op.error(f"expect batch dimensions of a and b to match, got {n} and {n2}")
     if c != c2:
         raise op.error(f"expect the channel dimension of a ({c}) to equal the channel dimension of b ({c2})")
-    if _shape(result) != (max(n, n2), h, w):
-        raise op.error(f"expected output shape [{max(n, n2)}, {h}, {w}], got {list(_shape(result))}")
+    if _shape(result) != (n, h, w):
+        raise op.error(f"expected output shape [{n}, {h}, {w}], got {list(_shape(result))}")
     _same_elements(op, [a, b])
     for name, zp, of in (("a_zp", a_zp, a), ("b_zp", b_zp, b)):
         if _element(zp) != _element(of) or math.prod(_shape(zp)) != 1:

@@ -19,3 +19,12 @@ func.func @spellings(%a: tensor<32x32xf32, #layout>) -> (tensor<32xf32, #layout1
   %3 = "ttnn.matmul"(%a, %2) {ttnn.hoist_generic_via_d2m, transpose_a = false, transpose_b = true} : (tensor<32x32xf32, #layout>, tensor<32x32xf32, #layout>) -> tensor<32x32xf32, #layout>
   return %0, %1, %3 : tensor<32xf32, #layout1>, tensor<32xi32, #layout2>, tensor<32x32xf32, #layout>
 }
+
+// A change of memory (ttnn.to_tensor_spec) is a ttir.to_layout into an empty tensor of the result's layout.
+func.func @memory(%a: tensor<32x32xf32, #layout>) -> tensor<32x32xf32, #layout> {
+  // CHECK-LABEL: func.func @memory
+  // CHECK: %[[EMPTY:[0-9]+]] = ttir.empty() : tensor<32x32xf32, #ttnn_layout>
+  // CHECK: ttir.to_layout %arg0, %[[EMPTY]]
+  %0 = "ttnn.to_tensor_spec"(%a) {ttnn.hoist_generic_via_d2m} : (tensor<32x32xf32, #layout>) -> tensor<32x32xf32, #layout>
+  return %0 : tensor<32x32xf32, #layout>
+}
