@@ -58,6 +58,8 @@ PASS_CLASSES = {
     "d2m-materialize-view-returns": "ttmlir.transforms.d2m.d2m_materialize_view_returns:D2MMaterializeViewReturnsPass",
     "ttir-to-ttmetal-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalPipeline",
     "ttir-to-ttmetal-backend-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalBackendPipeline",
+    "convert-tosa-to-ttir": "ttmlir.conversion.tosa_to_ttir.convert_tosa_to_ttir:ConvertTosaToTTIRPass",
+    "convert-ttir-to-linalg": "ttmlir.conversion.ttir_to_linalg.convert_ttir_to_linalg:ConvertTTIRToLinalgPass",
     "convert-stablehlo-to-ttir": "ttmlir.conversion.stablehlo_to_ttir.convert_stablehlo_to_ttir:ConvertStableHLOToTTIRPass",
     "convert-arith-to-stablehlo": "ttmlir.transforms.stablehlo.stablehlo_pipelines:ConvertArithToStableHLOPass",
     "stablehlo-aggressive-simplification": "ttmlir.transforms.stablehlo.stablehlo_pipelines:StableHLOAggressiveSimplificationPass",

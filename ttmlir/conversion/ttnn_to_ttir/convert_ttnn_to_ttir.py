@@ -8,17 +8,51 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, ModuleOp
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 
 from ttmlir.ir.op_table import TTIR_OPS
+from ttmlir.ir.props import KINDS
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
-from ttmlir.dialects.ttnn import TTNNOp
+from ttmlir.dialects.ttnn import DeviceType, ShapeAttr, TTNNOp
 from ttmlir.errors import PassFailure
 
 HOIST_ATTR = "ttnn.hoist_generic_via_d2m"
-# the TTIR op each TTNN op lowers from (its row's TTNN name), where that is one op
-TTIR_OF_TTNN = {row.ttnn: row.name for row in TTIR_OPS if row.ttnn}
+# the TTIR op each TTNN op lowers from (its row's TTNN name); where several lower to one TTNN op (ttir.matmul and
+# ttir.dot_general to ttnn.matmul), the one of the same name
+TTIR_OF_TTNN = {row.ttnn: row.name for row in sorted((r for r in TTIR_OPS if r.ttnn), key=lambda r: r.name == r.ttnn)}
+# TTNN's layout ops no TTIR row names: a change of layout is a ttir.to_layout
+TTIR_OF_TTNN["to_tensor_spec"] = "to_layout"
+# TTIR ops whose last operand is a destination: an empty tensor of the result's type
+DESTINATION_OPS = frozenset({"to_layout"})
+# TTIR property kinds a TTNN property's integers are rebuilt in (TTNN spells them otherwise: `dim_arg = 1 : si64`,
+# `shape = #ttnn.shape<32x32>`)
+INT_LIST_KINDS = frozenset({"i32_array", "i32_darray", "i64_darray"})
+INT_KINDS = frozenset({"i32", "si32", "i64", "si64"})
+# TTNN properties named otherwise in TTIR, per TTIR op
+TTIR_NAMES = {"argmax": {"dim": "dim_arg"}}
+
+
+def _ints(attr: Attribute) -> list[int] | None:
+    if isinstance(attr, IntegerAttr):
+        return [attr.value.data]
+    if isinstance(attr, ArrayAttr) and all(isinstance(a, IntegerAttr) for a in attr.data):
+        return [a.value.data for a in attr.data]
+    if isinstance(attr, DenseArrayBase):
+        return [int(v) for v in attr.get_values()]
+    if isinstance(attr, ShapeAttr):
+        return list(attr.data)
+    return None
+
+
+def _property(kind: str, attr: Attribute) -> Attribute:
+    """`attr` as the TTIR property of `kind` holds it."""
+    if KINDS[kind].check(attr) or (ints := _ints(attr)) is None:
+        return attr
+    if kind in INT_LIST_KINDS:
+        return KINDS[kind].build(ints)
+    return KINDS[kind].build(ints[0]) if kind in INT_KINDS and len(ints) == 1 else attr
 
 
 @dataclass(frozen=True)
@@ -34,9 +68,20 @@ class ConvertTTNNToTTIRPass(ModulePass):
                 raise PassFailure(ttnn_op, f"failed to legalize operation '{ttnn_op.name}' that was explicitly "
                                            "marked illegal")
             cls = TTIR_OP_CLASSES[name]
-            accepted = {p[0] for p in cls.ROW.props} | {"operandSegmentSizes"}
-            new = cls.create(operands=list(ttnn_op.operands), result_types=[r.type for r in ttnn_op.results],
-                             properties={k: v for k, v in ttnn_op.properties.items() if k in accepted},
+            kinds = {p[0]: p[1] for p in cls.ROW.props}
+            names = TTIR_NAMES.get(name, {})
+            props = {names.get(k, k): v for k, v in ttnn_op.properties.items()}
+            props = {k: _property(kinds[k], v) for k, v in props.items() if k in kinds}
+            if "operandSegmentSizes" in ttnn_op.properties:
+                props["operandSegmentSizes"] = ttnn_op.properties["operandSegmentSizes"]
+            # the device a TTNN creation op takes is implicit in TTIR
+            operands = [v for v in ttnn_op.operands if not isinstance(v.type, DeviceType)]
+            if name in DESTINATION_OPS and len(operands) < len(cls.ROW.operands):
+                empty = TTIR_OP_CLASSES["empty"].create(result_types=[ttnn_op.results[0].type])
+                empty.location = ttnn_op.location
+                ttnn_op.parent_block().insert_op_before(empty, ttnn_op)
+                operands.append(empty.results[0])
+            new = cls.create(operands=operands, result_types=[r.type for r in ttnn_op.results], properties=props,
                              attributes={k: v for k, v in ttnn_op.attributes.items() if k != HOIST_ATTR})
             new.location = ttnn_op.location
             ttnn_op.parent_block().insert_op_before(new, ttnn_op)

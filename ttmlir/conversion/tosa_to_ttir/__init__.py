@@ -1,0 +1,1 @@
+"""TOSA in: `--convert-tosa-to-ttir`."""

@@ -1,0 +1,1 @@
+"""TTIR out to MLIR's CPU dialects: `--convert-ttir-to-linalg`."""
