@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import resource
 import statistics
 import subprocess
@@ -21,7 +20,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-IMPORT_LINE = re.compile(r"^import time:\s+\d+ \|\s+\d+ \| *(\S+)$", re.MULTILINE)
+MODULES_MARK = "startup_bench modules:"
+# Run before a command's code: the modules loaded by its end (-X importtime misses the ones importlib loads by name).
+MODULES_HOOK = f"import atexit, sys; atexit.register(lambda: print({MODULES_MARK!r}, *sys.modules, file=sys.stderr)); "
 XDSL_FLOOR = "import xdsl.context, xdsl.dialects.builtin, xdsl.dialects.func, xdsl.parser, xdsl.printer"
 
 
@@ -46,10 +47,11 @@ def cpu_seconds(cmd: list[str], env: dict[str, str]) -> float:
 
 
 def imported(cmd: list[str], env: dict[str, str]) -> list[str]:
-    """The modules the run imports, as `-X importtime` lists them."""
-    run = subprocess.run([cmd[0], "-X", "importtime", *cmd[1:]], env=env, check=True, stdout=subprocess.DEVNULL,
+    """The modules loaded by the end of the run (`cmd` is `python -c CODE ARGS...`)."""
+    python, flag, code, *args = cmd
+    run = subprocess.run([python, flag, MODULES_HOOK + code, *args], env=env, check=True, stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, text=True)
-    return IMPORT_LINE.findall(run.stderr)
+    return run.stderr.rpartition(MODULES_MARK)[2].split()
 
 
 def main() -> None:
