@@ -28,7 +28,6 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 from xdsl.utils.lexer import Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
-from ttmlir.dialects import ttcore, ttnn
 from ttmlir.ir.sizes import INT64_MAX, int_width_error, shaped_size_error
 from ttmlir.ir.syntax import affine_map_str
 from ttmlir.ir.tt_op import TTOp
@@ -449,23 +448,21 @@ def parse_text(ctx: Context, text: str, filename: str = "<stdin>") -> tuple[Modu
 # --- printing ----------------------------------------------------------------------------------
 
 
+# The attributes printed through an alias (`#ttnn_layout = ...`) and the ones printed opaquely (`#ttnn<mesh_shape 1x2>`),
+# known by name: the printer need not import a dialect to recognise its attributes (a module holding one has loaded
+# it). Buffer types and memory spaces are aliased by their value (`#dram`).
+_ALIAS_BASES = {"ttnn.ttnn_layout": "ttnn_layout", "ttcore.metal_layout": "layout", "ttcore.system_desc": "system_desc",
+                AffineMapAttr.name: "map"}
+_ALIASED_BY_VALUE = frozenset({"ttnn.buffer_type", "ttcore.memory_space"})
+_OPAQUE = frozenset({"ttnn.mesh_shape", "ttnn.mesh_offset", "ttcore.runtime_tensor_sharding", "ttcore.local_shape",
+                     FlattenedCompatInfoAttr.name})
+
+
 def _alias_name(attr: Attribute) -> str | None:
-    if isinstance(attr, (ttnn.BufferTypeAttr, ttcore.MemorySpaceAttr)):
-        return attr.data.value
-    if isinstance(attr, ttnn.TTNNLayoutAttr):
-        return "ttnn_layout"
-    if isinstance(attr, ttcore.MetalLayoutAttr):
-        return "layout"
-    if isinstance(attr, ttcore.SystemDescAttr):
-        return "system_desc"
-    if isinstance(attr, AffineMapAttr):
-        return "map"
-    return None
+    name = type(attr).name
+    return attr.data.value if name in _ALIASED_BY_VALUE else _ALIAS_BASES.get(name)
 
 
-_ALIASED = (ttnn.BufferTypeAttr, ttcore.MemorySpaceAttr, ttnn.TTNNLayoutAttr, ttcore.MetalLayoutAttr, ttcore.SystemDescAttr,
-            AffineMapAttr)
-_OPAQUE = (ttnn.MeshShapeAttr, ttnn.MeshOffsetAttr, ttcore.RuntimeTensorShardingAttr, ttcore.LocalShapeAttr, FlattenedCompatInfoAttr)
 _SHORT_NAMES = {"func.return": "return", "func.call": "call"}  # mlir-opt drops the func. prefix
 
 
@@ -558,8 +555,8 @@ class TTPrinter(Printer):
 
     def print_attribute(self, attribute: Attribute) -> None:
         if self.use_aliases and attribute is not self.defining:
-            if isinstance(attribute, _ALIASED):
-                name = self.aliases.get(attribute) or self._new_alias(attribute, _alias_name(attribute), self.aliases)
+            if (base := _alias_name(attribute)) is not None:
+                name = self.aliases.get(attribute) or self._new_alias(attribute, base, self.aliases)
                 self.print_string(name)
                 return
             if isinstance(attribute, LocationAttr) and not isinstance(attribute, UnknownLoc):
@@ -581,7 +578,7 @@ class TTPrinter(Printer):
         if isinstance(attribute, AffineMapAttr):
             self.print_string(f"affine_map<{affine_map_str(attribute.data)}>")
             return
-        if isinstance(attribute, _OPAQUE) or getattr(attribute, "opaque_syntax", False):  # `#dialect<mnemonic params>`, as upstream prints these
+        if type(attribute).name in _OPAQUE or getattr(attribute, "opaque_syntax", False):  # `#dialect<mnemonic params>`, as upstream prints these
             dialect, mnemonic = attribute.name.split(".")
             self.print_string(f"#{dialect}<{mnemonic} ")
             attribute.print_parameter(self)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from xdsl.ir import Dialect
 
 from ttmlir.ir.op_table import op
-from ttmlir.dialects.canonicalize import patterns_for
+from ttmlir.dialects.canonical_patterns import patterns_for
 from ttmlir.ir.tt_op import TTOp, build_op_class
 
 # family "debug": a pure pass-through; "debug_effect": no result, kept for what it does at run time

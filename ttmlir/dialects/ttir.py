@@ -17,7 +17,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from ttmlir.dialects import attention, conv, moe, ttml
-from ttmlir.dialects.canonicalize import patterns_for
+from ttmlir.dialects.canonical_patterns import patterns_for
 from ttmlir.ir.op_table import TTIR_OPS
 from ttmlir.ir.syntax import EmptyFormat
 from ttmlir.ir.tt_op import TTOp, build_op_class

@@ -13,7 +13,7 @@ from ttmlir.dialects import attention, conv, debug, moe, trace, ttml, ttnn_progr
 from ttmlir.ir.op_table import ADAMW_OPERANDS, ADAMW_PROPS, ATTENTION, GATHER_PROPS, SDPA_BW, SDPA_FW, TTIR_OPS, op
 from ttmlir.ir.props import KINDS, Kind, scalar
 from ttmlir.ir.syntax import enum
-from ttmlir.dialects.canonicalize import patterns_for
+from ttmlir.dialects.canonical_patterns import patterns_for
 from ttmlir.ir.tt_op import TTOp, WholeMessageError, build_op_class
 from ttmlir.dialects.ttir import SHAPE_RULES
 from ttmlir.dialects.ttir_shapes import (check_repeat, commas, first_shape, matmul, matmul_product_shape,

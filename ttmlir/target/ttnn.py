@@ -505,9 +505,8 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
     tensors (numpy arrays) keyed by op location (`loc("...")`) or `input_N` for program inputs; `source` is
     the module's text when the caller read it from one (else the module is printed, inline with `local_scope`).
     """
-    from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import cpu_module_of
     from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import FORWARD_DEVICE, FUNCTION_TYPE
-    from ttmlir.transforms.ttcore.register_device import device_module_of
+    from ttmlir.transforms.ttcore.register_device import cpu_module_of, device_module_of
 
     system = device_module_of(module).attributes.get("ttcore.system_desc")
     if not isinstance(system, ttcore.SystemDescAttr):

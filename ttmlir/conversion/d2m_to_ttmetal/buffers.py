@@ -14,7 +14,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from ttmlir.dialects import d2m, ttcore, ttmetal, ttnn
 from ttmlir.errors import PassFailure
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
-from ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn import device_of, ttnn_empty
+from ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn import device_of
+from ttmlir.transforms.ttnn.ttnn_utils import ttnn_empty
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import DTYPES, TILE, Placed, ShardLayout, fold_grid, grid_maps
 from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
 

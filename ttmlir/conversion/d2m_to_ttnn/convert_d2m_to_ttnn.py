@@ -9,13 +9,12 @@ the semaphores the kernels take start at 0 on the program's cores."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, TensorType, i32
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, i32
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
-from ttmlir.dialects import ttcore, ttkernel, ttmetal, ttnn
+from ttmlir.dialects import ttkernel, ttmetal, ttnn
 from ttmlir.dialects import ttnn_program as tp
-from ttmlir.ir.syntax import enum
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttnn.ttnn_utils import get_device_op
 
@@ -28,21 +27,6 @@ def device_of(ops: list[Operation], func: FuncOp) -> SSAValue:
     device = get_device_op(func)
     ops.insert(0, device)
     return device.results[0]
-
-
-def ttnn_empty(t: TensorType, device: SSAValue, at: Operation) -> Operation:
-    """`ttnn.empty` of a TTNN tensor type: its shape, data type, page layout and memory as its layout says."""
-    layout: ttnn.TTNNLayoutAttr = t.encoding
-    config = ttnn.MemoryConfig(layout.memref.memory_space, None if not isinstance(
-        layout.memory_layout, ttnn.TensorMemoryLayoutAttr) else layout.memory_layout)
-    empty = ttnn.TTNN_OP_CLASSES["empty"].create(
-        operands=[device], result_types=[t],
-        properties={"shape": ttnn.ShapeAttr(tuple(t.get_shape())),
-                    "dtype": enum(ttcore.DataTypeAttr, layout.data_type),
-                    "layout": enum(ttnn.LayoutAttr, "tile" if layout.is_tiled else "row_major"),
-                    "memory_config": ttnn.MemoryConfigAttr(config)})
-    empty.location = at.location
-    return empty
 
 
 def _cores(origin: tuple[int, int], size: tuple[int, int]) -> ttnn.CoreRangeSetAttr:

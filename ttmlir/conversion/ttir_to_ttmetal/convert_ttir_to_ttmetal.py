@@ -59,7 +59,8 @@ from ttmlir.dialects import d2m, ttcore, ttkernel, ttmetal, ttnn
 from ttmlir.ir.sizes import elements_error
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
-from ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn import device_of, generic_of, ttnn_empty
+from ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn import device_of, generic_of
+from ttmlir.transforms.ttnn.ttnn_utils import ttnn_empty
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import check_memspaces
 from ttmlir.conversion.d2m_to_ttkernel.compute import ComputeKernels
 from ttmlir.conversion.d2m_to_ttkernel.datamovement import DataMovementKernels

@@ -20,8 +20,8 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import emitpy, ttcore, ttnn
 from ttmlir.errors import PassFailure
-from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import FUNCTION_TYPE
-from ttmlir.transforms.ttnn.ttnn_file_split import CONST_EVAL, CONST_EVAL_WRAPPER, HOST_MODULE
+from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import CONST_EVAL, FUNCTION_TYPE
+from ttmlir.transforms.ttnn.ttnn_file_split import CONST_EVAL_WRAPPER, HOST_MODULE
 from ttmlir.transforms.ttnn.ttnn_prepare_module_for_export import take_device_argument
 from ttmlir.conversion.ttnn_to_emitpy.calls import (CONST_EVALED, CPU_HOISTED, CREATE_LIST, DEVICE, TENSOR, TENSORS, call,
                                                    convert_type)

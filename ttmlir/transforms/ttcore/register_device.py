@@ -24,6 +24,18 @@ def device_module_of(module: ModuleOp) -> ModuleOp:
     return module
 
 
+def cpu_module_of(module: ModuleOp, create: bool = False) -> ModuleOp | None:
+    """The module inside `ttcore.cpu_module`, created beside the device module on request."""
+    for op in module.ops:
+        if isinstance(op, ttcore.CPUModuleOp):
+            return next(iter(op.body.ops))
+    if not create:
+        return None
+    inner = ModuleOp([])
+    module.body.block.add_op(ttcore.CPUModuleOp(Region(Block([inner]))))
+    return inner
+
+
 def declared_mesh(module: ModuleOp) -> tuple[int, ...] | None:
     """The mesh a module declares in `ttcore.meshes` (its first one), on it or on its device module."""
     for holder in (module, device_module_of(module)):

@@ -16,6 +16,7 @@ from xdsl.passes import ModulePass
 
 FUNCTION_TYPE = "tt.function_type"
 FORWARD_DEVICE = StringAttr("forward_device")
+CONST_EVAL = "const_eval"  # the tt.function_type of a const-eval function
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,7 @@ from ttmlir.dialects import ttcore
 from ttmlir.ir.op_table import IN_PLACE_OPERAND
 from ttmlir.ir.sizes import element_bytes
 from ttmlir.errors import PassFailure
-from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import FUNCTION_TYPE
-from ttmlir.transforms.ttnn.ttnn_file_split import CONST_EVAL
+from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import CONST_EVAL, FUNCTION_TYPE
 
 # ops whose results must be produced on every run, never cached
 NON_CACHEABLE = frozenset({"ttir.empty", "ttir.rand", "ttir.dropout", "ttnn.empty", "ttnn.rand", "ttnn.dropout",

@@ -22,8 +22,8 @@ from xdsl.passes import ModulePass
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttir.const_eval_hoist_transform import is_const_eval
-from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import HOISTED_CALL, converted, cpu_module_of, cpu_type, declare_cpu_function
-from ttmlir.transforms.ttcore.register_device import device_module_of
+from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import HOISTED_CALL, converted, cpu_type, declare_cpu_function
+from ttmlir.transforms.ttcore.register_device import cpu_module_of, device_module_of
 
 CREATION = frozenset({"full", "fill", "arange", "constant"})  # op-table families that make a tensor from nothing
 TRANSPARENT = frozenset({"reshape", "typecast"})

@@ -19,12 +19,11 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
-from ttmlir.dialects import ttcore
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import FUNCTION_TYPE
-from ttmlir.transforms.ttcore.register_device import device_module_of
+from ttmlir.transforms.ttcore.register_device import cpu_module_of, device_module_of
 
 SHOULD_HOIST = "ttir.should_hoist"
 HOISTED_CALL = "ttir.cpu_hoist_call"
@@ -36,18 +35,6 @@ def cpu_type(t):
     if isinstance(t, TensorType) and isinstance(t.element_type, (BFloat16Type, Float16Type)):
         return TensorType(Float32Type(), t.get_shape())
     return t
-
-
-def cpu_module_of(module: ModuleOp, create: bool = False) -> ModuleOp | None:
-    """The module inside `ttcore.cpu_module`, created beside the device module on request."""
-    for op in module.ops:
-        if isinstance(op, ttcore.CPUModuleOp):
-            return next(iter(op.body.ops))
-    if not create:
-        return None
-    inner = ModuleOp([])
-    module.body.block.add_op(ttcore.CPUModuleOp(Region(Block([inner]))))
-    return inner
 
 
 def converted(value: SSAValue, to) -> list[Operation]:

@@ -20,9 +20,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.stablehlo import OPS
 from ttmlir.dialects.ttnn import DATA_TYPE_TO_MLIR, MLIR_TO_DATA_TYPE
-from ttmlir.transforms.ttcore.register_device import device_module_of
+from ttmlir.transforms.ttcore.register_device import cpu_module_of, device_module_of
 
 SI32_RANGE = (-(1 << 31), (1 << 31) - 1)
 
@@ -84,7 +83,6 @@ class ElementTypeNormalizationPass(ModulePass):
     name: ClassVar[str] = "ttir-element-type-normalization"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import cpu_module_of
         normalize(device_module_of(module) or module)
         if (cpu := cpu_module_of(module)) is None:
             return
@@ -99,6 +97,8 @@ def _normalize_signature(func: FuncOp) -> None:
     """A host StableHLO function takes and returns the device's types; inside, a `stablehlo.convert` of each
     argument and of each returned value gives its ops the types they were written in (the host computes them
     exactly), and later passes retype only the function's boundary."""
+    from ttmlir.dialects.stablehlo import OPS  # loaded already by such a function; a TTIR-only run never builds it
+
     block = func.body.block
     first = block.first_op
     for arg in list(block.args):

@@ -13,8 +13,8 @@ from xdsl.ir import Block, Region
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import emitpy
+from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import CONST_EVAL
 
-CONST_EVAL = "const_eval"  # the tt.function_type of a const-eval function
 CONST_EVAL_WRAPPER = StringAttr("const_eval_wrapper")  # of a forward function's const-eval caching wrapper
 CONSTEVAL_FILE = (StringAttr(CONST_EVAL), CONST_EVAL_WRAPPER)
 FORWARD_CPU = StringAttr("forward_cpu")  # a CPU-hoisted function's

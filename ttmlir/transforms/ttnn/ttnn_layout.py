@@ -15,7 +15,8 @@ from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttnn
 from ttmlir.dialects.ttnn import TTNNOp
-from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import HOISTED_CALL, cpu_module_of
+from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import HOISTED_CALL
+from ttmlir.transforms.ttcore.register_device import cpu_module_of
 from ttmlir.transforms.ttnn.ttnn_utils import device_functions, get_device_op, ttnn_op
 
 

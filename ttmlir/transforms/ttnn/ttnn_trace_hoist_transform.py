@@ -32,11 +32,10 @@ from ttmlir.ir.props import KINDS
 from ttmlir.ir.syntax import enum
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttir.const_eval_hoist_transform import CONST_KINDS, arg_attrs
-from ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn import ttnn_empty
 from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import HOISTED_CALL
 from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import FORWARD_DEVICE, FUNCTION_TYPE
 from ttmlir.transforms.ttir.ttir_infer_kv_cache_argument_types import KV_CACHE
-from ttmlir.transforms.ttnn.ttnn_utils import HOST, get_device_op, ttnn_op
+from ttmlir.transforms.ttnn.ttnn_utils import HOST, get_device_op, ttnn_empty, ttnn_op
 
 # upstream's TTCoreCreationOpTrait ops: they depend on the device only, so they stay outside the trace
 CREATION = frozenset({"ttnn.empty", "ttnn.zeros", "ttnn.ones", "ttnn.full", "ttnn.arange", "ttnn.rand",

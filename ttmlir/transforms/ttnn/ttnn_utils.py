@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp, NameLoc, StringAttr, UnknownLoc
+from xdsl.dialects.builtin import ModuleOp, NameLoc, StringAttr, TensorType, UnknownLoc
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
@@ -102,3 +102,18 @@ def erase_unread(ops: list[Operation]) -> None:
             if isinstance(op, Operation) and op.parent is not None and all(not r.uses for r in op.results):
                 Rewriter.erase_op(op)
                 pending = True
+
+
+def ttnn_empty(t: TensorType, device: SSAValue, at: Operation) -> Operation:
+    """`ttnn.empty` of a TTNN tensor type: its shape, data type, page layout and memory as its layout says."""
+    layout: ttnn.TTNNLayoutAttr = t.encoding
+    config = ttnn.MemoryConfig(layout.memref.memory_space, None if not isinstance(
+        layout.memory_layout, ttnn.TensorMemoryLayoutAttr) else layout.memory_layout)
+    empty = ttnn.TTNN_OP_CLASSES["empty"].create(
+        operands=[device], result_types=[t],
+        properties={"shape": ttnn.ShapeAttr(tuple(t.get_shape())),
+                    "dtype": enum(ttcore.DataTypeAttr, layout.data_type),
+                    "layout": enum(ttnn.LayoutAttr, "tile" if layout.is_tiled else "row_major"),
+                    "memory_config": ttnn.MemoryConfigAttr(config)})
+    empty.location = at.location
+    return empty
