@@ -31,11 +31,15 @@ def integer_ops(a, b):
     """Every binary and unary integer op of the spec on corner values (wrap-around, shifts past the width,
     division signs, division by zero as XLA defines it)."""
     safe = jnp.where(b == 0, jnp.ones_like(b), b)
+    info = np.iinfo(a.dtype)
     return (a + b, a - b, a * b, lax.div(a, safe), lax.rem(a, safe), lax.max(a, b), lax.min(a, b), a & b, a | b,
             a ^ b, ~a, -a, lax.shift_left(a, b), lax.shift_right_logical(a, b), lax.shift_right_arithmetic(a, b),
             a < b, a >= b, a == b, lax.population_count(a), lax.clz(a), a.astype(bool), a.astype(jnp.float32),
-            lax.clamp(jnp.asarray(1, a.dtype), a, jnp.asarray(5, a.dtype)), a + jnp.asarray(np.iinfo(a.dtype).min + 3,
-                                                                                          a.dtype),
+            lax.clamp(jnp.asarray(1, a.dtype), a, jnp.asarray(5, a.dtype)),
+            # constants and bounds past f32's 24 bits must reach the device exactly
+            a + jnp.asarray(info.min + 3, a.dtype), lax.clamp(jnp.asarray(info.min + 5, a.dtype), a,
+                                                              jnp.asarray(info.max - 2, a.dtype)),
+            jnp.where(a == b, jnp.asarray(info.max, a.dtype), a),
             *((lax.abs(a), lax.sign(a), lax.clamp(jnp.asarray(-3, a.dtype), a, b))
               if jnp.issubdtype(a.dtype, jnp.signedinteger) else ()))
 
