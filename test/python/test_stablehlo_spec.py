@@ -146,3 +146,18 @@ def test_greedy_decode_loop():
         return lax.fori_loop(0, steps, step, tokens)
 
     same(decode, np.array([1, 4, 7], np.int32))
+
+
+def test_integer_power_by_a_whole_constant_wraps():
+    """power by a constant whole exponent stays on the device (pow_scalar multiplies); past the width it wraps,
+    as the spec's integer power does (JAX writes x ** 3 as multiplies: written in StableHLO)."""
+    text = """
+    func.func @main(%a: tensor<6xi32>) -> tensor<6xi32> {
+      %c = stablehlo.constant dense<3> : tensor<6xi32>
+      %0 = stablehlo.power %a, %c : tensor<6xi32>
+      return %0 : tensor<6xi32>
+    }"""
+    a = np.array([-7, 0, 5, 1291, 2000000, -2147483648], np.int32)
+    (got,) = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [a])
+    want = (a.astype(np.int64) ** 3).astype(np.int32)  # modulo 2^32
+    np.testing.assert_array_equal(np.asarray(got), want)

@@ -692,9 +692,17 @@ def _integer(t, widths=None) -> bool:
         (widths is None or (element.width.data in widths and element.signedness.data.name != "UNSIGNED"))
 
 
+def _whole_exponent(value: SSAValue) -> bool:
+    """An exponent every element of which is the same constant integer >= 0 (negative ones divide)."""
+    exponent = splat_of(value)
+    return isinstance(exponent, int) and not isinstance(exponent, bool) and exponent >= 0
+
+
 def needs_host_integers(op: Operation) -> bool:
     """Whether `op` computes on integers in a way only the host gets right."""
     types_ = [v.type for v in (*op.operands, *op.results)]
+    if op.name == "stablehlo.power" and _whole_exponent(op.operands[1]):
+        return False  # pow_scalar with a whole exponent multiplies, wrapping as the spec's integers do
     if op.name in INTEGER_DIVISIONS:
         return any(_integer(t) for t in types_)
     if op.name == "stablehlo.bitcast_convert":  # across widths the shape changes: the device has no such op
