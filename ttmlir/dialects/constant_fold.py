@@ -72,11 +72,14 @@ def constant_array(value: SSAValue) -> np.ndarray | None:
 
 
 def fill_attr(value, element: Attribute) -> Attribute:
-    """A `full` op's fill_value for one element value: an i32 (saturated; unsigned and i1 masked) or an f32."""
+    """A `full` op's fill_value for one element value: an i32 (signed values saturated; unsigned and i1 values
+    masked to their width, kept as the bit pattern) or an f32."""
     if isinstance(element, IntegerType):
         value = int(value)
         if element.signedness.data == Signedness.UNSIGNED or element.width.data == 1:
-            value &= (1 << min(element.width.data, 32)) - 1
+            # the i32 holds the bit pattern (ui32 4294967293 is -3), as splat_fill_value writes it; saturating
+            # it to the signed range would turn every fill past 2^31 into 2^31 - 1
+            return IntegerAttr(value & ((1 << min(element.width.data, 32)) - 1), 32)
         return IntegerAttr(min(max(value, INT32_RANGE[0]), INT32_RANGE[1]), 32)
     return FloatAttr(float(value), Float32Type())
 

@@ -7,7 +7,8 @@ import math
 
 from xdsl.dialects.builtin import ComplexType, IntegerType, TensorType
 
-from ttmlir.dialects.stablehlo import BINARY, UNARY, int_of, ints_of
+from ttmlir.dialects.stablehlo_attrs import int_of, ints_of
+from ttmlir.dialects.stablehlo_table import BINARY, UNARY
 
 
 def verify(op) -> None:

@@ -345,7 +345,15 @@ def clamp_by_constants(op: Operation) -> list[Operation] | None:
         return _clamp_bounds_broadcast(op)
 
     if isinstance(op.results[0].type.element_type, IntegerType):
-        props = {n: IntegerAttr(min(max(int(b), INT32_RANGE[0]), INT32_RANGE[1]), 32) for n, b in zip(("min", "max"), bounds)}
+        element = op.results[0].type.element_type
+        if element.signedness.data == Signedness.UNSIGNED:
+            # an unsigned bound is its bit pattern in the i32 (ui32's 4294967293 reads back as -3): read it unsigned
+            # and store the pattern; saturating it to the signed range would clamp every larger value to 0
+            mask = (1 << min(element.width.data, 32)) - 1
+            props = {n: IntegerAttr(int(b) & mask, 32) for n, b in zip(("min", "max"), bounds)}
+        else:
+            props = {n: IntegerAttr(min(max(int(b), INT32_RANGE[0]), INT32_RANGE[1]), 32)
+                     for n, b in zip(("min", "max"), bounds)}
     else:
         props = {n: FloatAttr(float(b), Float32Type()) for n, b in zip(("min", "max"), bounds)}
     return _as_ttir(op, "clamp_scalar", [op.operands[0]], props)

@@ -219,19 +219,18 @@ def make_pass(name: str, options: str = "") -> ModulePass:
     return pass_class(**values)
 
 
-def run_pass(module: ModuleOp, name: str, **options) -> ModuleOp:
-    """Run a registered pass or pipeline on `module` in place and return it."""
+def run_pass(module: ModuleOp, name: str, option_string: str = "", **options) -> ModuleOp:
+    """Run a registered pass or pipeline on `module` in place and return it; options come as an MLIR option
+    string (`"mesh-shape=1,2"`, as upstream's Python bindings take them), as keywords, or both."""
     from ttmlir.dialects import make_context
 
-    passes = registered_passes()
-    if name not in passes:
-        raise UserError(f"'{name}' does not refer to a registered pass or pass pipeline")
-    passes[name](**options).apply(make_context(), getattr(module, "module_op", module))  # a builder Module too
+    configured = dataclasses.replace(make_pass(name, option_string), **options)
+    configured.apply(make_context(), getattr(module, "module_op", module))  # a builder Module too
     return module
 
 
 def _api(name: str) -> Callable[..., ModuleOp]:
-    return lambda module, **options: run_pass(module, name, **options)
+    return lambda module, option_string="", **options: run_pass(module, name, option_string, **options)
 
 
 def __getattr__(attr: str):

@@ -599,6 +599,11 @@ def _constant(t):
     return torch.from_numpy(values.copy()).reshape(shape)
 
 
+def _number(value):
+    """A NumberType field's value: a Python int for an integer (exact at any width), a float otherwise."""
+    return int(value.value) if isinstance(value, fb.IntegralTypeT) else float(value.value)
+
+
 def _creation(x, t):
     name = ("empty", "full", "zeros", "ones", "arange", "rand", "constant")[t.type]
     shape = list(t.shape if t.shape is not None else t.size if t.size is not None else t.out.desc.shape)
@@ -607,7 +612,8 @@ def _creation(x, t):
     if name == "ones":
         return torch.ones(shape)
     if name == "full":
-        return torch.full(shape, float(t.fillValue))
+        fill = _number(t.fillValue)
+        return torch.full(shape, fill, dtype=torch.int64 if isinstance(fill, int) else torch.float32)
     if name == "arange":
         return torch.arange(t.start, t.end, t.step).reshape(list(t.out.desc.shape)).float()
     if name == "rand":
@@ -647,8 +653,8 @@ KERNELS: dict[str, Kernel] = {
     "leaky_relu": lambda x, t: F.leaky_relu(x["input"], t.parameter),
     "gelu_bw": lambda x, t: torch.ops.aten.gelu_backward(x["lhs"], x["rhs"], approximate=t.approximate),
     "dropout": lambda x, t: _dropout(x["input"], t.prob, t.scale, t.seed),
-    "pow_scalar": lambda x, t: torch.pow(x["input"], t.rhs),
-    "clamp_scalar": lambda x, t: torch.clamp(x["input"], t.min, t.max),
+    "pow_scalar": lambda x, t: torch.pow(x["input"], _number(t.rhs)),
+    "clamp_scalar": lambda x, t: torch.clamp(x["input"], _number(t.min), _number(t.max)),
     "where": lambda x, t: torch.where(x["first"] != 0, x["second"], x["third"]),
     "clamp_tensor": lambda x, t: torch.minimum(torch.maximum(x["input"], x["min"]), x["max"]),
     "cumsum": lambda x, t: torch.cumsum(x["input"], t.dim),

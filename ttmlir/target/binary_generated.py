@@ -78,6 +78,22 @@ class CpuRole(object):
     Device = 1
 
 
+class NumberType(object):
+    NONE = 0
+    FP = 1
+    I32 = 2
+
+def NumberTypeCreator(unionType, table):
+    from flatbuffers.table import Table
+    if not isinstance(table, Table):
+        return None
+    if unionType == NumberType.FP:
+        return FloatingPointTypeT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == NumberType.I32:
+        return IntegralTypeT.InitFromBuf(table.Bytes, table.Pos)
+    return None
+
+
 class MathFidelity(object):
     LoFi = 0
     HiFi2 = 2
@@ -2092,6 +2108,166 @@ class StructAttrT(object):
             StructAttrAddFields(builder, fields)
         structAttr = StructAttrEnd(builder)
         return structAttr
+
+
+class FloatingPointType(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = FloatingPointType()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsFloatingPointType(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def FloatingPointTypeBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # FloatingPointType
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # FloatingPointType
+    def Value(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+def FloatingPointTypeStart(builder):
+    builder.StartObject(1)
+
+def FloatingPointTypeAddValue(builder, value):
+    builder.PrependFloat32Slot(0, value, 0.0)
+
+def FloatingPointTypeEnd(builder):
+    return builder.EndObject()
+
+
+
+class FloatingPointTypeT(object):
+
+    # FloatingPointTypeT
+    def __init__(
+        self,
+        value = 0.0,
+    ):
+        self.value = value  # type: float
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        floatingPointType = FloatingPointType()
+        floatingPointType.Init(buf, pos)
+        return cls.InitFromObj(floatingPointType)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, floatingPointType):
+        x = FloatingPointTypeT()
+        x._UnPack(floatingPointType)
+        return x
+
+    # FloatingPointTypeT
+    def _UnPack(self, floatingPointType):
+        if floatingPointType is None:
+            return
+        self.value = floatingPointType.Value()
+
+    # FloatingPointTypeT
+    def Pack(self, builder):
+        FloatingPointTypeStart(builder)
+        FloatingPointTypeAddValue(builder, self.value)
+        floatingPointType = FloatingPointTypeEnd(builder)
+        return floatingPointType
+
+
+class IntegralType(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = IntegralType()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsIntegralType(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def IntegralTypeBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # IntegralType
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # IntegralType
+    def Value(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+        return 0
+
+def IntegralTypeStart(builder):
+    builder.StartObject(1)
+
+def IntegralTypeAddValue(builder, value):
+    builder.PrependInt64Slot(0, value, 0)
+
+def IntegralTypeEnd(builder):
+    return builder.EndObject()
+
+
+
+class IntegralTypeT(object):
+
+    # IntegralTypeT
+    def __init__(
+        self,
+        value = 0,
+    ):
+        self.value = value  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        integralType = IntegralType()
+        integralType.Init(buf, pos)
+        return cls.InitFromObj(integralType)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, integralType):
+        x = IntegralTypeT()
+        x._UnPack(integralType)
+        return x
+
+    # IntegralTypeT
+    def _UnPack(self, integralType):
+        if integralType is None:
+            return
+        self.value = integralType.Value()
+
+    # IntegralTypeT
+    def Pack(self, builder):
+        IntegralTypeStart(builder)
+        IntegralTypeAddValue(builder, self.value)
+        integralType = IntegralTypeEnd(builder)
+        return integralType
 
 
 class Version(object):
@@ -7110,36 +7286,66 @@ class EltwiseUnaryOp(object):
         return 0.0
 
     # EltwiseUnaryOp
-    def Rhs(self):
+    def RhsType(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
         if o != 0:
-            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
-        return 0.0
+            return self._tab.Get(flatbuffers.number_types.Uint8Flags, o + self._tab.Pos)
+        return 0
+
+    # EltwiseUnaryOp
+    def Rhs(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            from flatbuffers.table import Table
+            obj = Table(bytearray(), 0)
+            self._tab.Union(obj, o)
+            return obj
+        return None
+
+    # EltwiseUnaryOp
+    def MinType(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint8Flags, o + self._tab.Pos)
+        return 0
 
     # EltwiseUnaryOp
     def Min(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
         if o != 0:
-            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
-        return 0.0
+            from flatbuffers.table import Table
+            obj = Table(bytearray(), 0)
+            self._tab.Union(obj, o)
+            return obj
+        return None
+
+    # EltwiseUnaryOp
+    def MaxType(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint8Flags, o + self._tab.Pos)
+        return 0
 
     # EltwiseUnaryOp
     def Max(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
         if o != 0:
-            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
-        return 0.0
+            from flatbuffers.table import Table
+            obj = Table(bytearray(), 0)
+            self._tab.Union(obj, o)
+            return obj
+        return None
 
     # EltwiseUnaryOp
     def Dtype(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
         return None
 
     # EltwiseUnaryOp
     def MemoryConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -7148,7 +7354,7 @@ class EltwiseUnaryOp(object):
         return None
 
 def EltwiseUnaryOpStart(builder):
-    builder.StartObject(9)
+    builder.StartObject(12)
 
 def EltwiseUnaryOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -7162,27 +7368,36 @@ def EltwiseUnaryOpAddOut(builder, out):
 def EltwiseUnaryOpAddParameter(builder, parameter):
     builder.PrependFloat32Slot(3, parameter, 0.0)
 
+def EltwiseUnaryOpAddRhsType(builder, rhsType):
+    builder.PrependUint8Slot(4, rhsType, 0)
+
 def EltwiseUnaryOpAddRhs(builder, rhs):
-    builder.PrependFloat32Slot(4, rhs, 0.0)
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(rhs), 0)
+
+def EltwiseUnaryOpAddMinType(builder, minType):
+    builder.PrependUint8Slot(6, minType, 0)
 
 def EltwiseUnaryOpAddMin(builder, min):
-    builder.PrependFloat32Slot(5, min, 0.0)
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(min), 0)
+
+def EltwiseUnaryOpAddMaxType(builder, maxType):
+    builder.PrependUint8Slot(8, maxType, 0)
 
 def EltwiseUnaryOpAddMax(builder, max):
-    builder.PrependFloat32Slot(6, max, 0.0)
+    builder.PrependUOffsetTRelativeSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(max), 0)
 
 def EltwiseUnaryOpAddDtype(builder, dtype):
-    builder.PrependUint16Slot(7, dtype, None)
+    builder.PrependUint16Slot(10, dtype, None)
 
 def EltwiseUnaryOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(11, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
 def EltwiseUnaryOpEnd(builder):
     return builder.EndObject()
 
 
 try:
-    from typing import Optional
+    from typing import Optional, Union
 except:
     pass
 
@@ -7195,9 +7410,12 @@ class EltwiseUnaryOpT(object):
         input = None,
         out = None,
         parameter = 0.0,
-        rhs = 0.0,
-        min = 0.0,
-        max = 0.0,
+        rhsType = 0,
+        rhs = None,
+        minType = 0,
+        min = None,
+        maxType = 0,
+        max = None,
         dtype = None,
         memoryConfig = None,
     ):
@@ -7205,9 +7423,12 @@ class EltwiseUnaryOpT(object):
         self.input = input  # type: Optional[TensorRefT]
         self.out = out  # type: Optional[TensorRefT]
         self.parameter = parameter  # type: float
-        self.rhs = rhs  # type: float
-        self.min = min  # type: float
-        self.max = max  # type: float
+        self.rhsType = rhsType  # type: int
+        self.rhs = rhs  # type: Union[None, 'FloatingPointTypeT', 'IntegralTypeT']
+        self.minType = minType  # type: int
+        self.min = min  # type: Union[None, 'FloatingPointTypeT', 'IntegralTypeT']
+        self.maxType = maxType  # type: int
+        self.max = max  # type: Union[None, 'FloatingPointTypeT', 'IntegralTypeT']
         self.dtype = dtype  # type: Optional[int]
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
 
@@ -7238,9 +7459,12 @@ class EltwiseUnaryOpT(object):
         if eltwiseUnaryOp.Out() is not None:
             self.out = TensorRefT.InitFromObj(eltwiseUnaryOp.Out())
         self.parameter = eltwiseUnaryOp.Parameter()
-        self.rhs = eltwiseUnaryOp.Rhs()
-        self.min = eltwiseUnaryOp.Min()
-        self.max = eltwiseUnaryOp.Max()
+        self.rhsType = eltwiseUnaryOp.RhsType()
+        self.rhs = NumberTypeCreator(self.rhsType, eltwiseUnaryOp.Rhs())
+        self.minType = eltwiseUnaryOp.MinType()
+        self.min = NumberTypeCreator(self.minType, eltwiseUnaryOp.Min())
+        self.maxType = eltwiseUnaryOp.MaxType()
+        self.max = NumberTypeCreator(self.maxType, eltwiseUnaryOp.Max())
         self.dtype = eltwiseUnaryOp.Dtype()
         if eltwiseUnaryOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(eltwiseUnaryOp.MemoryConfig())
@@ -7251,6 +7475,12 @@ class EltwiseUnaryOpT(object):
             input = self.input.Pack(builder)
         if self.out is not None:
             out = self.out.Pack(builder)
+        if self.rhs is not None:
+            rhs = self.rhs.Pack(builder)
+        if self.min is not None:
+            min = self.min.Pack(builder)
+        if self.max is not None:
+            max = self.max.Pack(builder)
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
         EltwiseUnaryOpStart(builder)
@@ -7260,9 +7490,15 @@ class EltwiseUnaryOpT(object):
         if self.out is not None:
             EltwiseUnaryOpAddOut(builder, out)
         EltwiseUnaryOpAddParameter(builder, self.parameter)
-        EltwiseUnaryOpAddRhs(builder, self.rhs)
-        EltwiseUnaryOpAddMin(builder, self.min)
-        EltwiseUnaryOpAddMax(builder, self.max)
+        EltwiseUnaryOpAddRhsType(builder, self.rhsType)
+        if self.rhs is not None:
+            EltwiseUnaryOpAddRhs(builder, rhs)
+        EltwiseUnaryOpAddMinType(builder, self.minType)
+        if self.min is not None:
+            EltwiseUnaryOpAddMin(builder, min)
+        EltwiseUnaryOpAddMaxType(builder, self.maxType)
+        if self.max is not None:
+            EltwiseUnaryOpAddMax(builder, max)
         EltwiseUnaryOpAddDtype(builder, self.dtype)
         if self.memoryConfig is not None:
             EltwiseUnaryOpAddMemoryConfig(builder, memoryConfig)
@@ -17181,57 +17417,67 @@ class CreationOp(object):
         return o == 0
 
     # CreationOp
-    def FillValue(self):
+    def FillValueType(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
         if o != 0:
-            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
-        return 0.0
-
-    # CreationOp
-    def Start(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
-        if o != 0:
-            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+            return self._tab.Get(flatbuffers.number_types.Uint8Flags, o + self._tab.Pos)
         return 0
 
     # CreationOp
-    def End(self):
+    def FillValue(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            from flatbuffers.table import Table
+            obj = Table(bytearray(), 0)
+            self._tab.Union(obj, o)
+            return obj
+        return None
+
+    # CreationOp
+    def Start(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
         return 0
 
     # CreationOp
-    def Step(self):
+    def End(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
         return 0
 
     # CreationOp
-    def Low(self):
+    def Step(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
         if o != 0:
-            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
-        return 0.0
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+        return 0
 
     # CreationOp
-    def High(self):
+    def Low(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
         return 0.0
 
     # CreationOp
-    def Seed(self):
+    def High(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+    # CreationOp
+    def Seed(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
         return 0
 
     # CreationOp
     def Value(self, j):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
         if o != 0:
             a = self._tab.Vector(o)
             return self._tab.Get(flatbuffers.number_types.Uint8Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 1))
@@ -17239,40 +17485,40 @@ class CreationOp(object):
 
     # CreationOp
     def ValueAsNumpy(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
         if o != 0:
             return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Uint8Flags, o)
         return 0
 
     # CreationOp
     def ValueLength(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
         if o != 0:
             return self._tab.VectorLen(o)
         return 0
 
     # CreationOp
     def ValueIsNone(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
         return o == 0
 
     # CreationOp
     def Dtype(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
-        if o != 0:
-            return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
-        return None
-
-    # CreationOp
-    def Layout(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(32))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
         return None
 
     # CreationOp
-    def MemoryConfig(self):
+    def Layout(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(34))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
+        return None
+
+    # CreationOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(36))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -17281,7 +17527,7 @@ class CreationOp(object):
         return None
 
 def CreationOpStart(builder):
-    builder.StartObject(16)
+    builder.StartObject(17)
 
 def CreationOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -17304,48 +17550,51 @@ def CreationOpAddSize(builder, size):
 def CreationOpStartSizeVector(builder, numElems):
     return builder.StartVector(8, numElems, 8)
 
+def CreationOpAddFillValueType(builder, fillValueType):
+    builder.PrependUint8Slot(5, fillValueType, 0)
+
 def CreationOpAddFillValue(builder, fillValue):
-    builder.PrependFloat32Slot(5, fillValue, 0.0)
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(fillValue), 0)
 
 def CreationOpAddStart(builder, start):
-    builder.PrependInt64Slot(6, start, 0)
+    builder.PrependInt64Slot(7, start, 0)
 
 def CreationOpAddEnd(builder, end):
-    builder.PrependInt64Slot(7, end, 0)
+    builder.PrependInt64Slot(8, end, 0)
 
 def CreationOpAddStep(builder, step):
-    builder.PrependInt64Slot(8, step, 0)
+    builder.PrependInt64Slot(9, step, 0)
 
 def CreationOpAddLow(builder, low):
-    builder.PrependFloat32Slot(9, low, 0.0)
+    builder.PrependFloat32Slot(10, low, 0.0)
 
 def CreationOpAddHigh(builder, high):
-    builder.PrependFloat32Slot(10, high, 0.0)
+    builder.PrependFloat32Slot(11, high, 0.0)
 
 def CreationOpAddSeed(builder, seed):
-    builder.PrependUint32Slot(11, seed, 0)
+    builder.PrependUint32Slot(12, seed, 0)
 
 def CreationOpAddValue(builder, value):
-    builder.PrependUOffsetTRelativeSlot(12, flatbuffers.number_types.UOffsetTFlags.py_type(value), 0)
+    builder.PrependUOffsetTRelativeSlot(13, flatbuffers.number_types.UOffsetTFlags.py_type(value), 0)
 
 def CreationOpStartValueVector(builder, numElems):
     return builder.StartVector(1, numElems, 1)
 
 def CreationOpAddDtype(builder, dtype):
-    builder.PrependUint16Slot(13, dtype, None)
+    builder.PrependUint16Slot(14, dtype, None)
 
 def CreationOpAddLayout(builder, layout):
-    builder.PrependUint16Slot(14, layout, None)
+    builder.PrependUint16Slot(15, layout, None)
 
 def CreationOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(15, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(16, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
 def CreationOpEnd(builder):
     return builder.EndObject()
 
 
 try:
-    from typing import List, Optional
+    from typing import List, Optional, Union
 except:
     pass
 
@@ -17359,7 +17608,8 @@ class CreationOpT(object):
         out = None,
         shape = None,
         size = None,
-        fillValue = 0.0,
+        fillValueType = 0,
+        fillValue = None,
         start = 0,
         end = 0,
         step = 0,
@@ -17376,7 +17626,8 @@ class CreationOpT(object):
         self.out = out  # type: Optional[TensorRefT]
         self.shape = shape  # type: Optional[List[int]]
         self.size = size  # type: Optional[List[int]]
-        self.fillValue = fillValue  # type: float
+        self.fillValueType = fillValueType  # type: int
+        self.fillValue = fillValue  # type: Union[None, 'FloatingPointTypeT', 'IntegralTypeT']
         self.start = start  # type: int
         self.end = end  # type: int
         self.step = step  # type: int
@@ -17428,7 +17679,8 @@ class CreationOpT(object):
                     self.size.append(creationOp.Size(i))
             else:
                 self.size = creationOp.SizeAsNumpy()
-        self.fillValue = creationOp.FillValue()
+        self.fillValueType = creationOp.FillValueType()
+        self.fillValue = NumberTypeCreator(self.fillValueType, creationOp.FillValue())
         self.start = creationOp.Start()
         self.end = creationOp.End()
         self.step = creationOp.Step()
@@ -17469,6 +17721,8 @@ class CreationOpT(object):
                 for i in reversed(range(len(self.size))):
                     builder.PrependInt64(self.size[i])
                 size = builder.EndVector()
+        if self.fillValue is not None:
+            fillValue = self.fillValue.Pack(builder)
         if self.value is not None:
             if np is not None and type(self.value) is np.ndarray:
                 value = builder.CreateNumpyVector(self.value)
@@ -17489,7 +17743,9 @@ class CreationOpT(object):
             CreationOpAddShape(builder, shape)
         if self.size is not None:
             CreationOpAddSize(builder, size)
-        CreationOpAddFillValue(builder, self.fillValue)
+        CreationOpAddFillValueType(builder, self.fillValueType)
+        if self.fillValue is not None:
+            CreationOpAddFillValue(builder, fillValue)
         CreationOpAddStart(builder, self.start)
         CreationOpAddEnd(builder, self.end)
         CreationOpAddStep(builder, self.step)

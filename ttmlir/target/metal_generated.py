@@ -78,6 +78,22 @@ class CpuRole(object):
     Device = 1
 
 
+class NumberType(object):
+    NONE = 0
+    FP = 1
+    I32 = 2
+
+def NumberTypeCreator(unionType, table):
+    from flatbuffers.table import Table
+    if not isinstance(table, Table):
+        return None
+    if unionType == NumberType.FP:
+        return FloatingPointTypeT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == NumberType.I32:
+        return IntegralTypeT.InitFromBuf(table.Bytes, table.Pos)
+    return None
+
+
 class BufferLayout(object):
     Host = 0
     Sharded = 1
@@ -1651,6 +1667,166 @@ class StructAttrT(object):
             StructAttrAddFields(builder, fields)
         structAttr = StructAttrEnd(builder)
         return structAttr
+
+
+class FloatingPointType(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = FloatingPointType()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsFloatingPointType(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def FloatingPointTypeBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4D\x30", size_prefixed=size_prefixed)
+
+    # FloatingPointType
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # FloatingPointType
+    def Value(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+def FloatingPointTypeStart(builder):
+    builder.StartObject(1)
+
+def FloatingPointTypeAddValue(builder, value):
+    builder.PrependFloat32Slot(0, value, 0.0)
+
+def FloatingPointTypeEnd(builder):
+    return builder.EndObject()
+
+
+
+class FloatingPointTypeT(object):
+
+    # FloatingPointTypeT
+    def __init__(
+        self,
+        value = 0.0,
+    ):
+        self.value = value  # type: float
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        floatingPointType = FloatingPointType()
+        floatingPointType.Init(buf, pos)
+        return cls.InitFromObj(floatingPointType)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, floatingPointType):
+        x = FloatingPointTypeT()
+        x._UnPack(floatingPointType)
+        return x
+
+    # FloatingPointTypeT
+    def _UnPack(self, floatingPointType):
+        if floatingPointType is None:
+            return
+        self.value = floatingPointType.Value()
+
+    # FloatingPointTypeT
+    def Pack(self, builder):
+        FloatingPointTypeStart(builder)
+        FloatingPointTypeAddValue(builder, self.value)
+        floatingPointType = FloatingPointTypeEnd(builder)
+        return floatingPointType
+
+
+class IntegralType(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = IntegralType()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsIntegralType(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def IntegralTypeBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4D\x30", size_prefixed=size_prefixed)
+
+    # IntegralType
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # IntegralType
+    def Value(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, o + self._tab.Pos)
+        return 0
+
+def IntegralTypeStart(builder):
+    builder.StartObject(1)
+
+def IntegralTypeAddValue(builder, value):
+    builder.PrependInt64Slot(0, value, 0)
+
+def IntegralTypeEnd(builder):
+    return builder.EndObject()
+
+
+
+class IntegralTypeT(object):
+
+    # IntegralTypeT
+    def __init__(
+        self,
+        value = 0,
+    ):
+        self.value = value  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        integralType = IntegralType()
+        integralType.Init(buf, pos)
+        return cls.InitFromObj(integralType)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, integralType):
+        x = IntegralTypeT()
+        x._UnPack(integralType)
+        return x
+
+    # IntegralTypeT
+    def _UnPack(self, integralType):
+        if integralType is None:
+            return
+        self.value = integralType.Value()
+
+    # IntegralTypeT
+    def Pack(self, builder):
+        IntegralTypeStart(builder)
+        IntegralTypeAddValue(builder, self.value)
+        integralType = IntegralTypeEnd(builder)
+        return integralType
 
 
 class Version(object):

@@ -11,7 +11,7 @@ import copy
 import io
 import math
 
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, Signedness, TensorType
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -137,16 +137,36 @@ def _encode(kind: str, attr: Attribute, result_type):
         return [int(v) for v in dense_values(attr)]
     if kind == "elements":
         return _elements_bytes(attr, result_type.element_type if result_type is not None else "f32")
-    if kind in ("str", "bool", "i32", "si8", "si32", "ui32", "i64", "si64", "f32", "number"):
+    if kind in ("number", "f32_or_i32"):
+        return _number(attr, result_type)
+    if kind in ("str", "bool", "i32", "si8", "si32", "ui32", "i64", "si64", "f32"):
         return scalar(attr)
     if kind in ("compute_config", "conv2d_config", "conv2d_slice_config", "conv3d_config", "matmul_program_config",
                 "sdpa_program_config"):
         return _struct(attr)
     if kind == "core_range_set":
         return _core_range_set(attr)
-    if kind == "f32_or_i32":  # the schema holds a float either way
-        return float(scalar(attr))
     return int_values(attr)
+
+
+def _number(attr: Attribute, result_type):
+    """A scalar operand as the schema's NumberType: an integer stays an integer (an f32 holds 24 bits, so an
+    i32 fill such as INT_MIN + 3 would land on INT_MIN), a float stays a float. The i32 attribute of unsigned data
+    holds its bit pattern (ui32 4294967293 is -3): written as the unsigned value the data reads."""
+    value = scalar(attr)
+    if isinstance(attr, IntegerAttr):
+        number = fb.IntegralTypeT()
+        element = getattr(result_type, "element_type", None)
+        unsigned = isinstance(element, IntegerType) and element.signedness.data == Signedness.UNSIGNED
+        number.value = int(value) & ((1 << element.width.data) - 1) if unsigned else int(value)
+    else:
+        number = fb.FloatingPointTypeT()
+        number.value = float(value)
+    return number
+
+
+# A union field's tag, set beside the field (`fill_value` and `fill_valueType` in the object API).
+UNION_TAGS = {fb.IntegralTypeT: fb.NumberType.I32, fb.FloatingPointTypeT: fb.NumberType.FP}
 
 
 _ARG_TABLES = {"kernel_arg_cb_buffer_index": ("KernelArgCBBufferIndex", "bufferIndex"),
@@ -428,6 +448,8 @@ class ProgramWriter:
         if attr not in vars(table):
             raise TranslateError(op, f"the flatbuffer table {type(table).__name__[:-1]} has no field '{name}'")
         setattr(table, attr, value)
+        if type(value) in UNION_TAGS:
+            setattr(table, attr + "Type", UNION_TAGS[type(value)])
 
     @staticmethod
     def loc(op: Operation) -> str:

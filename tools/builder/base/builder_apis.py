@@ -35,6 +35,10 @@ from builder.stablehlo.stablehlo_builder import StableHLOBuilder
 from builder.ttir.ttir_builder import TTIRBuilder
 from builder.ttnn.ttnn_builder import TTNNBuilder
 from ttmlir.ir.op_table import INDEX_OPERANDS, PASSES_VALUES
+# upstream's module imports these pipelines, so seed code calls them unqualified after `import *`
+from ttmlir.passes import (stablehlo_pipeline, stablehlo_to_ttir_pipeline, tt_populate_argument_types,
+                           ttir_to_emitc_pipeline, ttir_to_emitpy_pipeline, ttir_to_ttmetal_backend_pipeline,
+                           ttir_to_ttnn_backend_pipeline, ttir_to_ttnn_runtime_pipeline)
 from ttmlir.ir.tt_op import TTOp
 
 ARTIFACT_ROOT = "ttir-builder-artifacts"
@@ -47,7 +51,10 @@ __all__ = ["Operand", "Module", "Optional", "List", "OrderedDict", "torch", "bui
            "load_mlir_file", "split_mlir_file", "check_mlir_file", "ProgramCheck", "OpCheck", "TTIRBuilder", "TTNNBuilder", "StableHLOBuilder",
            "TTBuilderCompileException", "TTBuilderRuntimeException", "TTBuilderGoldenException", "BuilderError",
            "MeshShardDirection", "MeshShardType", "ReduceType",
-           "generate_all_module_permutations", "get_optimal_module_least_num_collectives"]
+           "generate_all_module_permutations", "get_optimal_module_least_num_collectives",
+           "stablehlo_pipeline", "stablehlo_to_ttir_pipeline", "tt_populate_argument_types", "ttir_to_emitc_pipeline",
+           "ttir_to_emitpy_pipeline", "ttir_to_ttmetal_backend_pipeline", "ttir_to_ttnn_backend_pipeline",
+           "ttir_to_ttnn_runtime_pipeline"]
 List = list
 
 

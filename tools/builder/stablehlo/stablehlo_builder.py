@@ -16,6 +16,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, ModuleO
 from xdsl.ir import Attribute, Operation
 
 from builder.base.builder import Builder, BuilderError, Operand, elements_attr, mlir_type, torch_dtype
+from builder.stablehlo.stablehlo_shardy import ShardyMethods, with_sharding
 from ttmlir.dialects import stablehlo as shlo
 
 UNARY = {"abs": torch.abs, "cbrt": lambda x: torch.sign(x) * x.abs() ** (1 / 3), "ceil": torch.ceil,
@@ -80,7 +81,7 @@ def _constant_value(attr: DenseIntOrFPElementsAttr) -> torch.Tensor:
     return torch.tensor(dense_values(attr), dtype=torch_dtype(attr.type.element_type)).reshape(shape)
 
 
-class StableHLOBuilder(Builder):
+class StableHLOBuilder(ShardyMethods, Builder):
     """Builds StableHLO modules with goldens (seed 002)."""
 
     DIALECT = "stablehlo"
@@ -115,6 +116,9 @@ class StableHLOBuilder(Builder):
                                 list(value.type.get_shape()) if shape is None else list(shape))
 
     def _evaluate_foreign(self, op: Operation) -> list:
+        sharded = self._evaluate_shardy(op)
+        if sharded is not None:
+            return sharded
         short = op.name.removeprefix("stablehlo.")
         if short not in GOLDENS:
             raise BuilderError(f"'{op.name}' has no golden")
@@ -217,5 +221,7 @@ for _name in UNARY:
     setattr(StableHLOBuilder, "not_" if _name == "not" else _name, _unary(_name))
 for _name in BINARY:
     setattr(StableHLOBuilder, f"{_name}_" if _name in ("and", "or") else _name, _binary(_name))
-
-from builder.stablehlo import stablehlo_shardy  # noqa: E402,F401  (the shardy methods)
+# every op method also takes `sharding_attr=` (shardy's per-value sharding of the op it builds)
+for _name in sorted({*shlo.OPS, "not_", "and_", "or_"}):
+    if callable(_method := getattr(StableHLOBuilder, _name, None)):  # the shardy mixin's all_gather too
+        setattr(StableHLOBuilder, _name, with_sharding(_method))

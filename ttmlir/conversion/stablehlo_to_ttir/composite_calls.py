@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import (BoolAttr, DictionaryAttr, FlatSymbolRefAttr, 
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from ttmlir.conversion.stablehlo_to_ttir.convert_stablehlo_to_ttir import Builder, refuse
+from ttmlir.conversion.stablehlo_to_ttir.lowering import Builder, refuse
 
 UI32 = IntegerType(32, Signedness.UNSIGNED)
 

@@ -13,19 +13,20 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (AnyFloat, BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr, Float32Type,
-                                   FloatAttr, IntegerAttr, IntegerType, ModuleOp, StringAttr, TensorType, i32)
-from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import (AnyFloat, BytesAttr, DenseIntOrFPElementsAttr, Float32Type, FloatAttr, IntegerAttr,
+                                   IntegerType, ModuleOp, StringAttr, TensorType)
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from ttmlir.dialects import stablehlo as shlo
-from ttmlir.dialects.tt_rewrites import is_splat
 from ttmlir.ir.props import KINDS, default_attr
 from ttmlir.dialects.stablehlo import int_of, ints_of
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.stablehlo_to_ttir.gspmd import convert_gspmd_to_ttir
 from ttmlir.conversion.stablehlo_to_ttir.shardy import convert_shardy_to_ttir
 from ttmlir.conversion.stablehlo_to_ttir.ccl import convert_stablehlo_ccl_to_ttir
+from ttmlir.conversion.stablehlo_to_ttir import composite_calls, gather, windowed
+from ttmlir.conversion.stablehlo_to_ttir.lowering import (PASS_THROUGH, Builder, broadcast_to, is_bool, refuse, shape,
+                                                          slice_from, splat_of, tensor)
 from ttmlir.transforms.stablehlo.cpu_hoist_non_lowerable_shlo_ops import host_can_run
 
 # stablehlo op -> ttir op, for ops whose operands, result and meaning are the same
@@ -44,87 +45,6 @@ COMPARE = {"EQ": "eq", "NE": "ne", "GE": "ge", "GT": "gt", "LE": "le", "LT": "lt
 FLOAT_MAX = {"f16": 65504.0, "bf16": 3.3895313892515355e38, "f32": 3.4028234663852886e38}
 REDUCTIONS = {"stablehlo.add": "sum", "stablehlo.maximum": "max", "stablehlo.minimum": "min",
               "stablehlo.multiply": "prod", "stablehlo.and": "reduce_and", "stablehlo.or": "reduce_or"}
-
-
-class Builder:
-    """Builds TTIR ops before the op being converted; property values are Python values, built by their kind."""
-
-    def __init__(self, op: Operation):
-        self.op = op
-        self.ops: list[Operation] = []
-
-    def ttir(self, name: str, operands, result_type: Attribute | list, **props) -> SSAValue:
-        return self.ttir_op(name, operands, result_type, **props).results[0]
-
-    def ttir_op(self, name: str, operands, result_type, segments=None, **props) -> Operation:
-        """`segments`: how many operands each of the op's operand groups has (ops with several optional ones)."""
-        from ttmlir.dialects.ttir import TTIR_OP_CLASSES
-        cls = TTIR_OP_CLASSES[name]
-        kinds = {p: kind for p, kind, _, _ in cls.ROW.props}
-        built = {k: v if isinstance(v, Attribute) else KINDS[kinds[k]].build(v) for k, v in props.items()
-                 if v is not None}
-        if segments is not None:
-            built["operandSegmentSizes"] = DenseArrayBase.from_list(i32, segments)
-        types_ = result_type if isinstance(result_type, list) else [result_type]
-        new = cls.create(operands=list(operands), result_types=types_, properties=built)
-        new.location = self.op.location
-        self.ops.append(new)
-        return new
-
-    def ttir_segmented(self, name: str, operands, result_type, segments, **props) -> SSAValue:
-        return self.ttir_op(name, operands, result_type, segments, **props).results[0]
-
-    def reshape(self, value: SSAValue, shape) -> SSAValue:
-        if tuple(value.type.get_shape()) == tuple(shape):
-            return value
-        return self.ttir("reshape", [value], TensorType(value.type.element_type, list(shape)), shape=list(shape))
-
-    def splat(self, value: float | int, t: TensorType) -> SSAValue:
-        """A `ttir.constant` of one value everywhere (stored once, as MLIR stores a splat)."""
-        return self.ttir("constant", [], t, value=DenseIntOrFPElementsAttr(t, BytesAttr(t.element_type.pack([value]))))
-
-    def constant(self, value: float | int, like: TensorType, shape=None) -> SSAValue:
-        shape = list(like.get_shape()) if shape is None else list(shape)
-        t = TensorType(like.element_type, shape)
-        return self.ttir("full", [], t, shape=shape, fill_value=value)
-
-
-def tensor(value: SSAValue) -> TensorType:
-    return value.type
-
-
-def shape(value: SSAValue) -> tuple[int, ...]:
-    return tuple(value.type.get_shape())
-
-
-def is_bool(t) -> bool:
-    element = t.element_type
-    return isinstance(element, IntegerType) and element.width.data == 1
-
-
-def splat_of(value: SSAValue) -> float | int | None:
-    """The one value every element of `value` holds, when it is a constant (through broadcasts, reshapes and
-    conversions; before or after they are lowered)."""
-    from ttmlir.ir.tt_op import TTOp
-    owner = value.owner
-    while getattr(owner, "name", None) in PASS_THROUGH:
-        owner = owner.operands[0].owner
-    if isinstance(owner, TTOp) and owner.ROW.name == "full":
-        return owner.prop("fill_value").value.data
-    attr = owner.attr("value") if isinstance(owner, shlo.StableHLOOp) and owner.name == "stablehlo.constant" else \
-        owner.prop("value") if isinstance(owner, TTOp) and owner.ROW.name == "constant" else None
-    if not isinstance(attr, DenseIntOrFPElementsAttr) or not is_splat(attr):
-        return None
-    return attr.get_element_type().unpack(attr.data.data, 1)[0]
-
-
-def refuse(op: Operation, why: str) -> PassFailure:
-    """The error of a pattern that does not take this form of its op."""
-    return PassFailure(op, f"failed to legalize operation '{op.name}': {why}")
-
-
-PASS_THROUGH = frozenset({"stablehlo.broadcast_in_dim", "stablehlo.reshape", "stablehlo.convert", "ttir.reshape",
-                          "ttir.broadcast", "ttir.typecast"})
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -184,24 +104,6 @@ def _dividend_signed_remainder(b: Builder, x: SSAValue, y: SSAValue, t: TensorTy
     return b.ttir("where", [moved, b.ttir("subtract", [r, y], t), r], t)
 
 
-def broadcast_to(b: Builder, value: SSAValue, target: tuple[int, ...], dims=None) -> SSAValue:
-    """`value` broadcast to `target`, its dimension i becoming target's `dims[i]` (trailing ones by default)."""
-    src = shape(value)
-    dims = list(range(len(target) - len(src), len(target))) if dims is None else list(dims)
-    if dims != sorted(dims):  # a broadcast that also reorders: the operand permuted first
-        order = sorted(range(len(dims)), key=lambda i: dims[i])
-        value = b.ttir("permute", [value], TensorType(value.type.element_type, [src[i] for i in order]),
-                       permutation=order)
-        src, dims = tuple(src[i] for i in order), sorted(dims)
-    expanded = [1] * len(target)
-    for i, d in enumerate(dims):
-        expanded[d] = src[i]
-    value = b.reshape(value, expanded)
-    repeats = [t // e if e != t else 1 for t, e in zip(target, expanded)]
-    return b.ttir("broadcast", [value], TensorType(value.type.element_type, list(target)),
-                  broadcast_dimensions=repeats)
-
-
 def broadcast_in_dim(b: Builder, op) -> list[SSAValue]:
     return [broadcast_to(b, op.operands[0], shape(op.results[0]), ints_of(op.attr("broadcast_dimensions")))]
 
@@ -233,19 +135,6 @@ def dynamic_slice(b: Builder, op) -> list[SSAValue]:
     rule); the ends are the starts plus the window's sizes."""
     operand, *starts = op.operands
     return [slice_from(b, operand, starts, ints_of(op.attr("slice_sizes")), op.results[0].type)]
-
-
-def slice_from(b: Builder, operand: SSAValue, starts: list[SSAValue], sizes, result_type) -> SSAValue:
-    """A window of `sizes` at run-time `starts` (one-element tensors, one a dim), clamped to stay inside."""
-    starts_type = TensorType(starts[0].type.element_type, [len(starts)])
-
-    def const(values) -> SSAValue:
-        return b.ttir("constant", [], starts_type, value=DenseIntOrFPElementsAttr.from_list(starts_type, values))
-    begins = b.ttir("concat", [b.reshape(s, [1]) for s in starts], starts_type, dim=0)
-    begins = b.ttir("clamp_tensor", [begins, const([0] * len(starts)),
-                                     const([d - n for d, n in zip(shape(operand), sizes)])], starts_type)
-    ends = b.ttir("add", [begins, const(list(sizes))], starts_type)
-    return b.ttir("slice_dynamic", [operand, begins, ends], result_type)
 
 
 def _average_pool_times(value: SSAValue, divisor) -> SSAValue | None:
@@ -504,9 +393,8 @@ def custom_call(b: Builder, op) -> list[SSAValue]:
     target = op.attr("call_target_name").data
     if target == "tt.mark_argument":
         return mark_argument(b, op)
-    from ttmlir.conversion.stablehlo_to_ttir import composite_calls as stablehlo_composite_calls
-    if target in stablehlo_composite_calls.CALLS:
-        return stablehlo_composite_calls.composite_call(b, op)
+    if target in composite_calls.CALLS:
+        return composite_calls.composite_call(b, op)
     name = CUSTOM_CALLS.get(target)
     if name is None:
         raise PassFailure(op, f"failed to legalize operation 'stablehlo.custom_call' (call target '{target}')")
@@ -760,12 +648,13 @@ PATTERNS: dict[str, Callable[[Builder, Operation], list[SSAValue]]] = {
     **{f"chlo.{n}": (lambda t: lambda b, op: [b.ttir(t, [op.operands[0]], op.results[0].type)])(t)
        for n, t in CHLO.items()},
     "chlo.top_k": top_k,
+    **windowed.PATTERNS,  # convolution, reduce_window, select_and_scatter, scatter
+    **gather.PATTERNS,
 }
 
 
 def pattern_for(op: Operation):
-    from ttmlir.conversion.stablehlo_to_ttir import patterns as stablehlo_patterns  # the windowed families (convolution, reduce_window)
-    return PATTERNS.get(op.name) or stablehlo_patterns.PATTERNS.get(op.name)
+    return PATTERNS.get(op.name)
 
 
 def convert_op(op: Operation) -> bool:
@@ -803,9 +692,17 @@ def _integer(t, widths=None) -> bool:
         (widths is None or (element.width.data in widths and element.signedness.data.name != "UNSIGNED"))
 
 
+def _whole_exponent(value: SSAValue) -> bool:
+    """An exponent every element of which is the same constant integer >= 0 (negative ones divide)."""
+    exponent = splat_of(value)
+    return isinstance(exponent, int) and not isinstance(exponent, bool) and exponent >= 0
+
+
 def needs_host_integers(op: Operation) -> bool:
     """Whether `op` computes on integers in a way only the host gets right."""
     types_ = [v.type for v in (*op.operands, *op.results)]
+    if op.name == "stablehlo.power" and _whole_exponent(op.operands[1]):
+        return False  # pow_scalar with a whole exponent multiplies, wrapping as the spec's integers do
     if op.name in INTEGER_DIVISIONS:
         return any(_integer(t) for t in types_)
     if op.name == "stablehlo.bitcast_convert":  # across widths the shape changes: the device has no such op

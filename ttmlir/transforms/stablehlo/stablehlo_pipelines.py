@@ -94,7 +94,7 @@ def _norm(kind: str):
 def _uniform(b, op, attrs):
     """Values drawn uniformly between the constant bounds (operands 1 and 2); the key operand seeds nothing here,
     as upstream's lowering draws with seed 0."""
-    from ttmlir.conversion.stablehlo_to_ttir.convert_stablehlo_to_ttir import splat_of
+    from ttmlir.conversion.stablehlo_to_ttir.lowering import splat_of
     low, high = splat_of(op.operands[1]), splat_of(op.operands[2])
     if low is None or high is None:
         return None  # bounds computed at run time: the decomposition stays
@@ -270,7 +270,7 @@ class LegalizeStableHLOCompositeToTTIRPass(ModulePass):
     name: ClassVar[str] = "legalize-stablehlo-composite-to-ttir"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        from ttmlir.conversion.stablehlo_to_ttir.convert_stablehlo_to_ttir import Builder
+        from ttmlir.conversion.stablehlo_to_ttir.lowering import Builder
         for op in list(module.walk()):
             # a composite, or the custom call --flatten-or-convert-composites made of one for sharding
             if op.name == "stablehlo.composite":

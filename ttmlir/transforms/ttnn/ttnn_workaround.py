@@ -124,15 +124,18 @@ def _pool_with_indices(op: TTNNOp) -> dict[str, Want]:
 
 
 def _where(op: TTNNOp) -> dict[str, Want]:
-    """The predicate must have the data type of the values it selects; integer values are selected as f32."""
+    """The predicate must have the data type of the values it selects. 32-bit integers are selected in their own
+    type (the ternary kernel has si32/u32 lanes; through f32, values past 2^24 would round: u32 4294967295 becomes
+    0); 8/16-bit integers, which it has no lanes for, are selected as f32, which holds them exactly."""
     wanted = _dtype(op.operands[1])
-    if wanted in INTEGER_DTYPES:
+    if wanted in NARROW_INTEGER_DTYPES:
         as_float = Want(dtype="f32")
         return {"first": as_float, "second": as_float, "third": as_float, "result": as_float}
     return {"first": Want(dtype=wanted)} if _dtype(op.operands[0]) != wanted else {}
 
 
 INTEGER_DTYPES = frozenset({"si32", "u32", "u16", "u8"})
+NARROW_INTEGER_DTYPES = frozenset({"u16", "u8"})
 U16_MAX = 2 ** 16 - 1
 
 

@@ -31,11 +31,15 @@ def integer_ops(a, b):
     """Every binary and unary integer op of the spec on corner values (wrap-around, shifts past the width,
     division signs, division by zero as XLA defines it)."""
     safe = jnp.where(b == 0, jnp.ones_like(b), b)
+    info = np.iinfo(a.dtype)
     return (a + b, a - b, a * b, lax.div(a, safe), lax.rem(a, safe), lax.max(a, b), lax.min(a, b), a & b, a | b,
             a ^ b, ~a, -a, lax.shift_left(a, b), lax.shift_right_logical(a, b), lax.shift_right_arithmetic(a, b),
             a < b, a >= b, a == b, lax.population_count(a), lax.clz(a), a.astype(bool), a.astype(jnp.float32),
-            lax.clamp(jnp.asarray(1, a.dtype), a, jnp.asarray(5, a.dtype)), a + jnp.asarray(np.iinfo(a.dtype).min + 3,
-                                                                                          a.dtype),
+            lax.clamp(jnp.asarray(1, a.dtype), a, jnp.asarray(5, a.dtype)),
+            # constants and bounds past f32's 24 bits must reach the device exactly
+            a + jnp.asarray(info.min + 3, a.dtype), lax.clamp(jnp.asarray(info.min + 5, a.dtype), a,
+                                                              jnp.asarray(info.max - 2, a.dtype)),
+            jnp.where(a == b, jnp.asarray(info.max, a.dtype), a),
             *((lax.abs(a), lax.sign(a), lax.clamp(jnp.asarray(-3, a.dtype), a, b))
               if jnp.issubdtype(a.dtype, jnp.signedinteger) else ()))
 
@@ -142,3 +146,18 @@ def test_greedy_decode_loop():
         return lax.fori_loop(0, steps, step, tokens)
 
     same(decode, np.array([1, 4, 7], np.int32))
+
+
+def test_integer_power_by_a_whole_constant_wraps():
+    """power by a constant whole exponent stays on the device (pow_scalar multiplies); past the width it wraps,
+    as the spec's integer power does (JAX writes x ** 3 as multiplies: written in StableHLO)."""
+    text = """
+    func.func @main(%a: tensor<6xi32>) -> tensor<6xi32> {
+      %c = stablehlo.constant dense<3> : tensor<6xi32>
+      %0 = stablehlo.power %a, %c : tensor<6xi32>
+      return %0 : tensor<6xi32>
+    }"""
+    a = np.array([-7, 0, 5, 1291, 2000000, -2147483648], np.int32)
+    (got,) = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [a])
+    want = (a.astype(np.int64) ** 3).astype(np.int32)  # modulo 2^32
+    np.testing.assert_array_equal(np.asarray(got), want)

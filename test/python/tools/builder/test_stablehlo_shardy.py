@@ -10,9 +10,8 @@ import pytest
 import torch
 import _ttmlir_runtime as tt_runtime
 
-from builder.base.builder_apis import *  # noqa: F401,F403
+from builder.base.builder_apis import *  # noqa: F401,F403 - stablehlo_pipeline too, as the seed calls it
 from builder.stablehlo.stablehlo_builder import StableHLOBuilder
-from ttmlir.passes import stablehlo_pipeline
 
 MESH_2X4 = OrderedDict([("x", 2), ("y", 4)])
 

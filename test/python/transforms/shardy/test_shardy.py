@@ -144,7 +144,7 @@ def test_stablehlo_pipeline_spreads_a_user_sharding_and_runs_split():
       return %3 : tensor<64x32xf32>
     }'''
     module, _ = parse_text(make_context(), text)
-    stablehlo_pipeline(module, mesh_shape=(1, 2))
+    stablehlo_pipeline(module, "mesh-shape=1,2")  # options as an MLIR option string, as upstream's bindings take
     assert '"stablehlo.all_to_all"' in print_module(module)  # rows to columns: the constraint's reshard
     printed = print_module(module)
     assert 'sdy.mesh @mesh = <["y_aux"=1, "y"=2]>' in printed
