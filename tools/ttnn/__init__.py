@@ -19,6 +19,7 @@ from ttnn.device import (CloseDevice, CreateDevice, Device, GlobalSemaphore, clo
                          create_global_semaphore, manage_device, open_device, reset_global_semaphore_value,
                          synchronize_device)
 from ttnn.operations import get_golden_function  # noqa: F401
+from ttnn.operations.conv2d import Conv2dConfig  # noqa: F401
 from ttnn.tensor import (Tensor, from_torch, get_memory_config, is_sharded, is_tensor_storage_on_device,  # noqa: F401
                          to_torch)
 from ttnn.trace import FUNCTIONS as _TRACE_FUNCTIONS

@@ -307,7 +307,7 @@ def config(name: str) -> type:
 DeviceComputeKernelConfig = config("DeviceComputeKernelConfig")
 WormholeComputeKernelConfig = config("WormholeComputeKernelConfig")
 BlackholeComputeKernelConfig = config("BlackholeComputeKernelConfig")
-Conv2dConfig, Conv3dConfig = config("Conv2dConfig"), config("Conv3dConfig")
+Conv3dConfig = config("Conv3dConfig")
 
 
 def init_device_compute_kernel_config(arch, math_fidelity=None, math_approx_mode: bool = True,

@@ -73,7 +73,7 @@ def test_softmax_norms_matmul(device):
                     0.999)
     assert_with_pcc(x @ w, ttnn.to_torch(ttnn.matmul(tx, tw, core_grid=ttnn.CoreGrid(y=2, x=2))).float(), 0.999)
     assert_with_pcc(torch.relu(x @ w), ttnn.to_torch(ttnn.linear(tx, tw, activation="relu")).float(), 0.999)
-    with pytest.raises(RuntimeError, match="exceeds the device's 8x8 grid"):
+    with pytest.raises(RuntimeError, match="does not fit the device.s 8x8 worker grid"):
         ttnn.matmul(tx, tw, core_grid=ttnn.CoreGrid(y=9, x=8))
 
 

@@ -7,6 +7,8 @@ it with the executor's kernels: results are placed, formatted, allocated and tim
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import time
 import numpy as np
@@ -25,6 +27,10 @@ from ttnn.trace import call as trace_call
 from ttnn.device import Device
 from ttnn.tensor import Tensor, describe, from_torch, placement
 from ttnn.types import DataType, Layout, MemoryConfig
+
+# the cores the ops called now are confined to (a matmul's core_grid, a reduction's sub_core_grids, a program
+# config's grid): the perf model spreads their work over that many cores instead of the whole worker grid
+CORES: contextvars.ContextVar[int | None] = contextvars.ContextVar("ttnn_cores", default=None)
 
 # ops generated code never calls through the library (the device comes from utils.DeviceGetter; ttnn.generic
 # runs the compiler's own kernels); global semaphores are the device's own objects (`ttnn.device`)
@@ -212,6 +218,71 @@ def _result_refs(row, table, bound: dict, first, describe, device) -> list:
     return refs
 
 
+@contextlib.contextmanager
+def on_cores(count: int | None):
+    """Run the ops called inside on `count` cores (None: where the caller runs them, by default the device's
+    whole worker grid)."""
+    if count is None:
+        yield
+        return
+    token = CORES.set(count)
+    try:
+        yield
+    finally:
+        CORES.reset(token)
+
+
+def placed(function):
+    """tt-metal's keywords choosing where an op runs, taken off the call: `queue_id` (a command queue the device
+    opened; ops run to completion in call order), `sub_core_grids` (the cores the op is confined to, for the perf
+    model) and `sub_device_ids` (sub-devices, which the simulated device does not partition: refused)."""
+    name = function.__name__
+
+    @functools.wraps(function)
+    def op(*args, queue_id=None, sub_core_grids=None, sub_device_ids=None, **kwargs):
+        from ttnn.device import check_queue
+
+        tensor = next((v for v in (*args, *kwargs.values()) if isinstance(v, Tensor)), None)
+        device = tensor.device() if tensor is not None else kwargs.get("device")
+        check_queue(name, queue_id, device)
+        if sub_device_ids:
+            raise ValueError(f"ttnn.{name}(): sub_device_ids: the simulated device is not partitioned into "
+                             f"sub-devices")
+        if sub_core_grids is None:
+            return function(*args, **kwargs)
+        with on_cores(grid_cores(sub_core_grids, device, name, "sub_core_grids")):
+            return function(*args, **kwargs)
+
+    return op
+
+
+def grid_cores(grid, device, callee: str, what: str) -> int:
+    """The number of cores of a grid a call names (`CoreGrid`, `CoreCoord`/(x, y) grid size, `CoreRangeSet`),
+    checked against the device's worker grid as tt-metal checks it."""
+    from ttnn.types import CoreCoord, CoreGrid, CoreRange, CoreRangeSet
+
+    gy, gx = device.mesh.chips[0].facts.grid if device is not None else (None, None)
+    if isinstance(grid, CoreGrid):
+        x, y = grid.x, grid.y
+    elif isinstance(grid, (CoreRangeSet, CoreRange)) or (isinstance(grid, (set, frozenset, list)) and grid and
+                                                         isinstance(next(iter(grid)), CoreRange)):
+        cores = CoreRangeSet(grid).cores()
+        outside = [c for c in cores if gx is not None and not (c.x < gx and c.y < gy)]
+        if outside:
+            raise RuntimeError(f"ttnn.{callee}(): core {tuple(outside[0])} of {what} is outside the device's "
+                               f"{gx}x{gy} worker grid")
+        if not cores:
+            raise RuntimeError(f"ttnn.{callee}(): {what} names no cores")
+        return len(cores)
+    elif isinstance(grid, (CoreCoord, tuple, list)) and len(grid) == 2:
+        x, y = (grid.x, grid.y) if isinstance(grid, CoreCoord) else grid
+    else:
+        raise TypeError(f"ttnn.{callee}(): {what} must be a core grid, got {type(grid).__name__}")
+    if x < 1 or y < 1 or (gx is not None and (x > gx or y > gy)):
+        raise RuntimeError(f"ttnn.{callee}(): {what} {x}x{y} (x by y) does not fit the device's {gx}x{gy} worker grid")
+    return int(x) * int(y)
+
+
 def _execute(row, callee: str, table, refs: list, ctx, device):
     name, where = row.name, f"ttnn.{callee}"
     kernel = MESH_KERNELS.get(name) or KERNELS.get(name)
@@ -246,7 +317,7 @@ def _execute(row, callee: str, table, refs: list, ctx, device):
     end = time.perf_counter_ns()
     family = executor.TABLE_FAMILIES.get(type(table).__name__, "data_movement")
     ctx.perf.append((op, estimate(name, family, used, op.outputs, device.mesh.arch, device.mesh.num_chips,
-                                  executor._math_fidelity(table)), start, end))
+                                  executor._math_fidelity(table), CORES.get()), start, end))
     executor._note_peak(ctx)
     if executor.DebugHooks.post_op is not None:
         executor.DebugHooks.post_op(None, ctx, op)
