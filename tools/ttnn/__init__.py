@@ -20,8 +20,9 @@ from ttnn.device import (CloseDevice, CreateDevice, Device, GlobalSemaphore, clo
                          synchronize_device)
 from ttnn.operations import get_golden_function  # noqa: F401
 from ttnn.operations.conv2d import Conv2dConfig  # noqa: F401
-from ttnn.tensor import (Tensor, from_torch, get_memory_config, is_sharded, is_tensor_storage_on_device,  # noqa: F401
-                         to_torch)
+from ttnn.tensor import (Tensor, from_torch, get_device_tensors, get_memory_config, is_sharded,  # noqa: F401
+                         is_tensor_storage_on_device, to_torch)
+from ttnn import reports  # noqa: F401
 from ttnn.trace import FUNCTIONS as _TRACE_FUNCTIONS
 from ttnn.types import *  # noqa: F401,F403
 from ttnn.types import config as _config
@@ -42,6 +43,8 @@ def _install(namespace: dict) -> None:
 
 
 _install(globals())
+# tt-metal's compiled module, where some of its helpers live too (`ttnn._ttnn.reports.get_buffer_pages(device)`)
+_ttnn = SimpleNamespace(reports=reports)
 
 
 def __getattr__(name: str):

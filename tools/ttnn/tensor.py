@@ -13,7 +13,7 @@ from ttmlir.runtime.tensor import Tensor as RuntimeTensor, materialize
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
 from ttnn.types import (SHARDED, BufferType, DataType, Layout, MemoryConfig, ShardOrientation, ShardSpec, Shape,
-                        TensorMemoryLayout, padded)
+                        StorageType, TensorMemoryLayout, padded)
 
 TORCH_TYPES = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "bf16", torch.float64: "f32",
                torch.int32: "si32", torch.int64: "si32", torch.int16: "si32", torch.int8: "si32", torch.uint8: "u8",
@@ -112,7 +112,10 @@ class Tensor:
 
     @property
     def padded_shape(self) -> Shape:
-        return Shape(padded(self.value.shape) if self.value.layout == "tile" else self.value.shape)
+        if self.value.layout != "tile":
+            return Shape(self.value.shape)
+        # a tile holds at least a 32x32 block: a tiled vector or scalar is stored as one tile row
+        return Shape(padded([1] * (2 - len(self.value.shape)) + list(self.value.shape)))
 
     @property
     def logical_shape(self) -> Shape:
@@ -132,9 +135,11 @@ class Tensor:
     def get_layout(self) -> Layout:
         return self.layout
 
-    def memory_config(self) -> MemoryConfig | None:
+    def memory_config(self) -> MemoryConfig:
+        """Where the tensor lives; a host tensor reports tt-metal's default (DRAM interleaved), where `to_device`
+        puts it."""
         if not self.value.on_device:
-            return None
+            return MemoryConfig(TensorMemoryLayout.INTERLEAVED, BufferType.DRAM)
         return MemoryConfig(TensorMemoryLayout(self.value.memory_layout or "interleaved"),
                             BufferType(self.value.buffer_type), self._shard_spec)
 
@@ -147,8 +152,8 @@ class Tensor:
     def device(self):
         return self._device if self.value.on_device else None
 
-    def storage_type(self) -> str:
-        return "DEVICE" if self.value.on_device else "HOST"
+    def storage_type(self) -> StorageType:
+        return StorageType.DEVICE if self.value.on_device else StorageType.HOST
 
     def is_allocated(self) -> bool:
         return not self.value.on_device or self.value.address is not None
@@ -283,3 +288,14 @@ def is_sharded(tensor: Tensor) -> bool:
 
 def get_memory_config(tensor: Tensor) -> MemoryConfig | None:
     return tensor.memory_config()
+
+
+def get_device_tensors(tensor: Tensor) -> list[Tensor]:
+    """A mesh tensor's per-chip tensors, in mesh order (one for a single chip's)."""
+    device = tensor._device
+    chips = device.mesh.num_chips if device is not None else 1
+    if chips == 1:
+        return [tensor]
+    if tensor.value.on_device:
+        raise RuntimeError("ttnn.get_device_tensors: read a device tensor's chips from the host (tensor.cpu())")
+    return [from_torch(value, dtype=tensor.dtype, layout=tensor.layout) for value in tensor.value.chip_values(chips)]

@@ -32,6 +32,9 @@ ShardStrategy = enum.Enum("ShardStrategy", {"HEIGHT": "height_sharded", "WIDTH":
 ShardOrientation = enum.Enum("ShardOrientation", ["ROW_MAJOR", "COL_MAJOR"])
 DispatchCoreType = enum.Enum("DispatchCoreType", ["WORKER", "ETH"])
 DispatchCoreAxis = enum.Enum("DispatchCoreAxis", ["ROW", "COL"])
+# where a tensor's values are: the host's memory or a device's banks (`tensor.storage_type()`)
+StorageType = enum.Enum("StorageType", ["HOST", "DEVICE"])
+DEVICE_STORAGE_TYPE = StorageType.DEVICE
 # the chips the simulator models, as tt-metal's `ttnn.device.Arch` names them (values: the runtime's arch names)
 Arch = enum.Enum("Arch", {"WORMHOLE_B0": "wormhole_b0", "BLACKHOLE": "blackhole"})
 
@@ -52,8 +55,23 @@ class Shape(tuple):
     def rank(self) -> int:
         return len(self)
 
+    def __eq__(self, other) -> bool:  # a shape equals any sequence of the same sizes, as tt-metal's does
+        return isinstance(other, (tuple, list, torch_size_types())) and tuple(self) == tuple(other)
+
+    def __ne__(self, other) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
     def with_tile_padding(self) -> Shape:
         return Shape(padded(self))
+
+
+def torch_size_types() -> tuple:
+    """torch.Size, when torch is loaded (this module does not import it)."""
+    import sys
+    torch = sys.modules.get("torch")
+    return (torch.Size,) if torch is not None else ()
 
 
 def padded(shape) -> list[int]:

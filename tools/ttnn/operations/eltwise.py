@@ -98,7 +98,7 @@ def _binary(name: str, ttnn_op: str, in_place: bool = False):
         a = activate(a, input_tensor_a_activations, name)
         scalar = not isinstance(b, Tensor)
         b = activate(_operand(b, a), input_tensor_b_activations, name)
-        if in_place:
+        if in_place and a.value.on_device:
             memory_config = a.memory_config()
         result = call(ttnn_op, a, b, dtype=dtype, memory_config=memory_config, **compiler)
         if scalar:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import inspect
 import time
 import numpy as np
 import torch
@@ -253,6 +254,13 @@ def placed(function):
         with on_cores(grid_cores(sub_core_grids, device, name, "sub_core_grids")):
             return function(*args, **kwargs)
 
+    # the signature callers bind against (`ttnn.operations._either`): the op's own and these keywords
+    signature = inspect.signature(function)
+    params = list(signature.parameters.values())
+    tail = [p for p in params if p.kind == p.VAR_KEYWORD]
+    extra = [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=None)
+             for k in ("queue_id", "sub_core_grids", "sub_device_ids") if k not in signature.parameters]
+    op.__signature__ = signature.replace(parameters=[p for p in params if p.kind != p.VAR_KEYWORD] + extra + tail)
     return op
 
 
@@ -392,6 +400,13 @@ def call(name: str, *args, **kwargs):
     row = _row(name)
     callee = ttnn_api.callee_of(name)
     return trace_call(lambda *a, **k: run(row, callee, a, k), args, kwargs)
+
+
+def call_shaped(name: str, shape, *args, **kwargs):
+    """`call`, for an op whose result shape its arguments do not carry (arange's length): the caller gives it."""
+    row = _row(name)
+    callee = ttnn_api.callee_of(name)
+    return trace_call(lambda *a, **k: run(row, callee, a, k, list(shape)), args, kwargs)
 
 
 def to_scalar_tensor(value, like: Tensor) -> Tensor:
