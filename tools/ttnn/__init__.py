@@ -39,6 +39,9 @@ def _install(namespace: dict) -> None:
         for part in modules:  # ttnn.transformer, ttnn.experimental
             holder = vars(holder.setdefault(part, SimpleNamespace()))
         holder[leaf] = function
+        golden = _operations.GOLDEN.get(callee)
+        if golden is not None:  # tt-metal attaches each op's golden to it: `ttnn.concat.golden_function`
+            function.golden_function = golden
     namespace.update(_TRACE_FUNCTIONS)  # the trace ops are the device's own calls, not table-driven op calls
 
 

@@ -27,6 +27,7 @@ class Device:
         # tt-metal caches one compiled program per op and operand signature; on by default, as in tt-metal
         self.program_cache: set | None = set()
         self.num_command_queues = num_command_queues
+        self.async_mode = False
         self.dispatch_core_config = dispatch_core_config or DispatchCoreConfig()
 
     def id(self) -> int:
@@ -50,6 +51,12 @@ class Device:
     def core_grid(self) -> CoreGrid:
         y, x = self.mesh.chips[0].facts.grid
         return CoreGrid(y=y, x=x)
+
+    def enable_async(self, enabled: bool) -> None:
+        """tt-metal's asynchronous dispatch (a host thread queues ops and returns). The simulated device runs each
+        op to completion when it is called, so the values and the modelled device time are the same in either
+        mode; the mode is kept for `async_mode`."""
+        self.async_mode = bool(enabled)
 
     def enable_program_cache(self) -> None:
         if self.program_cache is None:

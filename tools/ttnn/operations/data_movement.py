@@ -23,8 +23,16 @@ def transpose(input_tensor: Tensor, dim1: int, dim2: int, *, memory_config=None,
     return call("transpose", input_tensor, dim0=dim1, dim1=dim2, memory_config=memory_config)
 
 
-def concat(tensors, dim: int = 0, *, memory_config=None, **extra) -> Tensor:
-    return call("concat", list(tensors), dim=dim, memory_config=memory_config)
+def concat(tensors, dim: int = 0, *, memory_config=None, groups: int = 1) -> Tensor:
+    """The tensors joined along `dim`; with `groups`, each is cut into that many equal pieces along `dim` and the
+    pieces interleaved (group 0 of every tensor, then group 1, ...), as tt-metal's grouped concat does."""
+    tensors = list(tensors)
+    if groups != 1:
+        pieces = [chunk(t, groups, dim) for t in tensors]
+        if any(len(p) != groups for p in pieces):
+            raise RuntimeError(f"ttnn.concat(): groups={groups} does not divide every input's dimension {dim}")
+        tensors = [p[g] for g in range(groups) for p in pieces]
+    return call("concat", tensors, dim=dim, memory_config=memory_config)
 
 
 def pad(input_tensor: Tensor, padding, value: float, *, memory_config=None, **extra) -> Tensor:
@@ -95,10 +103,17 @@ def embedding(input_tensor: Tensor, weight: Tensor, *, padding_idx=None, layout=
     return call("embedding", input_tensor, weight, memory_config=memory_config, layout=layout, dtype=dtype)
 
 
+def _concat_golden(tensors, dim=0, groups=1, **_):
+    if groups == 1:
+        return torch.cat(tensors, dim)
+    pieces = [torch.chunk(t, groups, dim) for t in tensors]
+    return torch.cat([p[g] for g in range(groups) for p in pieces], dim)
+
+
 FUNCTIONS = {f.__name__: f for f in (permute, transpose, concat, pad, slice, getitem, repeat, repeat_interleave,
                                      split, chunk, embedding)}
 GOLDEN = {"permute": lambda x, dims, **_: x.permute(*dims), "transpose": lambda x, a, b, **_: x.transpose(a, b),
-          "concat": lambda tensors, dim=0, **_: torch.cat(tensors, dim),
+          "concat": _concat_golden,
           "repeat": lambda x, r, **_: x.repeat(*r),
           "repeat_interleave": lambda x, repeats, dim, **_: torch.repeat_interleave(x, repeats, dim),
           "embedding": lambda x, w, **_: torch.nn.functional.embedding(x, w),

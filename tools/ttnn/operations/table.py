@@ -156,7 +156,7 @@ def run(row, callee: str, args: tuple, kwargs: dict, shape=None):
     # one compiled program per op and operand signature, as tt-metal's program cache keys them
     device.note_program((row.name, tuple((tuple(t.value.shape), t.value.dtype, t.value.layout, t.value.memory_layout)
                                          for t in tensors), repr(bound.get("memory_config"))))
-    outputs = _execute(row, callee, table, results, ctx, device)
+    outputs = _execute(row, callee, table, results, ctx, device, bound.get("memory_config"))
     config = bound.get("memory_config")
     spec = config.shard_spec if isinstance(config, MemoryConfig) and config.is_sharded() else \
         next((t._shard_spec for t in tensors if t._shard_spec is not None), None)
@@ -208,7 +208,12 @@ def _result_refs(row, table, bound: dict, first, describe, device) -> list:
     shape = bound.get("shape")
     shape = list(shape) if shape is not None else (first.shape if first is not None else [1])
     layout = layout.value if layout is not None else (first.layout if first is not None else "row_major")
-    buffer, memory_layout, grid = _placement(row, bound, first, shape, layout, device)
+    config = bound.get("memory_config")
+    if isinstance(config, MemoryConfig) and config.is_sharded() and config.shard_spec is not None:
+        # the shards are checked against the computed result (`_execute`): this shape may be provisional
+        buffer, memory_layout, grid = config.buffer_type.value, config.memory_layout.value, (1, 1)
+    else:
+        buffer, memory_layout, grid = _placement(row, bound, first, shape, layout, device)
     refs = []
     for name in row.results:
         ref = describe(shape, dtype.value if dtype is not None else (first.dtype if first is not None else "f32"),
@@ -291,7 +296,7 @@ def grid_cores(grid, device, callee: str, what: str) -> int:
     return int(x) * int(y)
 
 
-def _execute(row, callee: str, table, refs: list, ctx, device):
+def _execute(row, callee: str, table, refs: list, ctx, device, config=None):
     name, where = row.name, f"ttnn.{callee}"
     kernel = MESH_KERNELS.get(name) or KERNELS.get(name)
     if kernel is None:
@@ -313,8 +318,14 @@ def _execute(row, callee: str, table, refs: list, ctx, device):
     for i, ref in enumerate(refs):
         values = [results[i] for results in per_chip]
         d = ref.desc
-        shaped = describe(list(values[0].shape), fbu.enum_names(fb.DataType)[d.layout.dataType],
-                          fbu.enum_names(fb.TensorLayout)[d.layout.layout], *_buffer_of(d))
+        layout = fbu.enum_names(fb.TensorLayout)[d.layout.layout]
+        where_ = _buffer_of(d)
+        if isinstance(config, MemoryConfig) and config.is_sharded() and config.shard_spec is not None:
+            try:  # the shard spec checked against the result's own shape
+                where_ = placement(config, device, list(values[0].shape), layout)
+            except ValueError as exc:
+                raise RuntimeFailure(f"{where}: {exc}") from None
+        shaped = describe(list(values[0].shape), fbu.enum_names(fb.DataType)[d.layout.dataType], layout, *where_)
         ref.desc, ref.size = shaped.desc, shaped.size
         try:
             tensor = materialize(ref, values if len(values) > 1 else values[0], device.mesh, where, local=local,
