@@ -88,6 +88,8 @@ class Tensor:
                  mem_config=None, tile=None):
         if tile is not None:
             raise ValueError("ttnn.Tensor: the simulated device stores 32x32 tiles only (no tile=)")
+        if type(data).__module__ == "numpy":  # a numpy array holds values as a torch tensor does
+            data = torch.from_numpy(data)
         if isinstance(data, torch.Tensor):
             made = from_torch(data, dtype=shape_or_dtype if dtype is None else dtype, layout=layout, device=device,
                               memory_config=memory_config or mem_config)
@@ -191,8 +193,12 @@ class Tensor:
         return OPS["getitem"](self, index)
 
     def __repr__(self) -> str:
+        """Its values and type, as tt-metal prints a tensor, and where it lives."""
         where = f"{self.value.buffer_type}" + (f" @ {self.value.address}" if self.value.address is not None else "")
-        return f"ttnn.Tensor(shape={list(self.value.shape)}, dtype={self.dtype.name}, layout={self.layout.name}, {where})"
+        values = str(self.value.data.float()).removeprefix("tensor(").removesuffix(")") \
+            if self.value.data is not None else "..."
+        return (f"ttnn.Tensor({values}, shape=Shape({list(self.value.shape)}), dtype=DataType::{self.dtype.name}, "
+                f"layout=Layout::{self.layout.name}, {where})")
 
 
 def _operator(name: str):

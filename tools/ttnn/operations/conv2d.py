@@ -131,6 +131,16 @@ def sharded_output(layout: TensorMemoryLayout, rows: int, channels: int, device,
     return MemoryConfig(layout, BufferType.L1, ShardSpec(cores, shard, ShardOrientation.ROW_MAJOR))
 
 
+def _device_and_groups(tensor: Tensor, device, groups: int, callee: str):
+    """The device the conv runs on (the input's unless given) and its groups (tt-metal reads 0 as ungrouped)."""
+    device = device if device is not None else getattr(tensor, "device", lambda: None)()
+    if device is None:
+        raise ValueError(f"ttnn.{callee}(): a host input_tensor needs device=")
+    if groups < 0:
+        raise ValueError(f"ttnn.{callee}(): groups must be positive, got {groups}")
+    return device, max(1, groups)
+
+
 def _on_device(tensor: Tensor, device, callee: str) -> Tensor:
     if not isinstance(tensor, Tensor):
         raise TypeError(f"ttnn.{callee}(): input_tensor must be a ttnn.Tensor, got {type(tensor).__name__}")
@@ -165,7 +175,7 @@ def _cores(config, device, callee: str) -> int | None:
     return None if grid is None else grid_cores(grid, device, callee, "conv_config.core_grid")
 
 
-def conv2d(*, input_tensor: Tensor, weight_tensor: Tensor, device, in_channels: int, out_channels: int,
+def conv2d(*, input_tensor: Tensor, weight_tensor: Tensor, device=None, in_channels: int, out_channels: int,
            batch_size: int, input_height: int, input_width: int, kernel_size, stride=(1, 1), padding=(0, 0),
            dilation=(1, 1), groups: int = 1, bias_tensor: Tensor | None = None, conv_config: Conv2dConfig | None = None,
            compute_config=None, slice_config=None, memory_config=None, return_output_dim: bool = False,
@@ -174,6 +184,7 @@ def conv2d(*, input_tensor: Tensor, weight_tensor: Tensor, device, in_channels: 
     Host weights are prepared onto the device first (tt-metal's `prepare_conv_weights`), returned with
     `return_weights_and_bias` so the next call reuses them."""
     _check_config(conv_config, "conv2d")
+    device, groups = _device_and_groups(input_tensor, device, groups, "conv2d")
     x = _on_device(input_tensor, device, "conv2d")
     dtype = dtype or x.dtype
     weights_dtype = getattr(conv_config, "weights_dtype", None) or weight_tensor.dtype
@@ -201,7 +212,7 @@ def conv2d(*, input_tensor: Tensor, weight_tensor: Tensor, device, in_channels: 
     return _returns(result, out_hw, (weight, bias), return_output_dim, return_weights_and_bias)
 
 
-def conv_transpose2d(*, input_tensor: Tensor, weight_tensor: Tensor, device, in_channels: int, out_channels: int,
+def conv_transpose2d(*, input_tensor: Tensor, weight_tensor: Tensor, device=None, in_channels: int, out_channels: int,
                      batch_size: int, input_height: int, input_width: int, kernel_size, stride=(1, 1),
                      padding=(0, 0), output_padding=(0, 0), dilation=(1, 1), groups: int = 1,
                      bias_tensor: Tensor | None = None, conv_config: Conv2dConfig | None = None, compute_config=None,
@@ -213,6 +224,7 @@ def conv_transpose2d(*, input_tensor: Tensor, weight_tensor: Tensor, device, in_
     if not mirror_kernel:  # tt-metal flips the kernel itself unless told the weights are flipped already
         raise ValueError("ttnn.conv_transpose2d(): mirror_kernel=False (pre-flipped weights) is not supported by "
                          "the simulated device")
+    device, groups = _device_and_groups(input_tensor, device, groups, "conv_transpose2d")
     x = _on_device(input_tensor, device, "conv_transpose2d")
     dtype = dtype or x.dtype
     weights_dtype = getattr(conv_config, "weights_dtype", None) or weight_tensor.dtype
