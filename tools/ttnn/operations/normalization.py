@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 
 from ttnn.operations.eltwise import store
-from ttnn.operations.table import call, grid_cores, on_cores, to_scalar_tensor
+from ttnn.operations.table import call, fused_program, grid_cores, on_cores, to_scalar_tensor
 from ttnn.tensor import Tensor
 
 
@@ -52,7 +52,8 @@ def scale_mask_softmax(input_tensor: Tensor, scale: float | None = None, mask: T
                        memory_config=None, is_causal_mask: bool = False, compute_kernel_config=None,
                        numeric_stable: bool = False, program_config=None) -> Tensor:
     """softmax(x * scale + mask) over the last dimension."""
-    with on_cores(_program_cores(program_config, input_tensor, "scale_mask_softmax")):
+    with on_cores(_program_cores(program_config, input_tensor, "scale_mask_softmax")), \
+            fused_program("scale_mask_softmax", [input_tensor, mask], memory_config):
         x = _scaled_masked(input_tensor, scale, mask, is_causal_mask, "scale_mask_softmax")
         return softmax(x, -1, memory_config=memory_config, compute_kernel_config=compute_kernel_config,
                        numeric_stable=numeric_stable)
@@ -63,7 +64,8 @@ def scale_mask_softmax_in_place(input_tensor: Tensor, scale: float | None = None
                                 numeric_stable: bool = False) -> Tensor:
     """softmax(x * scale + mask) written over `input_tensor` (tt-metal's in-place variant; its buffer and
     placement, sharded ones included, are kept)."""
-    with on_cores(_program_cores(program_config, input_tensor, "scale_mask_softmax_in_place")):
+    with on_cores(_program_cores(program_config, input_tensor, "scale_mask_softmax_in_place")), \
+            fused_program("scale_mask_softmax_in_place", [input_tensor, mask]):
         x = _scaled_masked(input_tensor, scale, mask, is_causal_mask, "scale_mask_softmax_in_place")
         result = call("softmax", x, dimension=-1, numericStable=numeric_stable, compute_config=compute_kernel_config)
     return store(result, input_tensor, "scale_mask_softmax_in_place")

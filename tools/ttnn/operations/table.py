@@ -32,6 +32,8 @@ from ttnn.types import DataType, Layout, MemoryConfig
 # the cores the ops called now are confined to (a matmul's core_grid, a reduction's sub_core_grids, a program
 # config's grid): the perf model spreads their work over that many cores instead of the whole worker grid
 CORES: contextvars.ContextVar[int | None] = contextvars.ContextVar("ttnn_cores", default=None)
+# the fused tt-metal op the ops called now belong to (`fused_program`)
+FUSED: contextvars.ContextVar[str | None] = contextvars.ContextVar("ttnn_fused", default=None)
 
 # ops generated code never calls through the library (the device comes from utils.DeviceGetter; ttnn.generic
 # runs the compiler's own kernels); global semaphores are the device's own objects (`ttnn.device`)
@@ -153,9 +155,10 @@ def run(row, callee: str, args: tuple, kwargs: dict, shape=None):
             setattr(table, fbu.field(name), encode(kind, value, callee, name))
     first = next((t.value for t in tensors), None)
     results = _result_refs(row, table, bound, first, describe, device)
-    # one compiled program per op and operand signature, as tt-metal's program cache keys them
-    device.note_program((row.name, tuple((tuple(t.value.shape), t.value.dtype, t.value.layout, t.value.memory_layout)
-                                         for t in tensors), repr(bound.get("memory_config"))))
+    # one compiled program per op and operand signature, as tt-metal's program cache keys them (the ops of a
+    # fused program count as the one program that holds them)
+    if FUSED.get() is None:
+        device.note_program(program_key(row.name, tensors, bound.get("memory_config")))
     outputs = _execute(row, callee, table, results, ctx, device, bound.get("memory_config"))
     config = bound.get("memory_config")
     spec = config.shard_spec if isinstance(config, MemoryConfig) and config.is_sharded() else \
@@ -222,6 +225,25 @@ def _result_refs(row, table, bound: dict, first, describe, device) -> list:
         setattr(table, "out" if name == "result" else fbu.field(name), ref)
         refs.append(ref)
     return refs
+
+
+def program_key(name: str, tensors: list, memory_config) -> tuple:
+    return (name, tuple((tuple(t.value.shape), t.value.dtype, t.value.layout, t.value.memory_layout)
+                        for t in tensors), repr(memory_config))
+
+
+@contextlib.contextmanager
+def fused_program(name: str, tensors: list, memory_config=None):
+    """The ops called inside are one tt-metal program (a fused op the simulator runs as several TTNN ops): the
+    program cache holds one entry for them, keyed by the fused op and its operands."""
+    device = next((t.device() for t in tensors if isinstance(t, Tensor) and t.device() is not None), None)
+    if device is not None and FUSED.get() is None:
+        device.note_program(program_key(name, [t for t in tensors if isinstance(t, Tensor)], memory_config))
+    token = FUSED.set(name)
+    try:
+        yield
+    finally:
+        FUSED.reset(token)
 
 
 @contextlib.contextmanager
