@@ -9,6 +9,7 @@ from typing import Callable
 
 import torch
 
+from ttmlir.runtime.device import OutOfMemory
 from ttmlir.runtime.tensor import Tensor as RuntimeTensor, materialize
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
@@ -259,7 +260,7 @@ def from_torch(tensor: torch.Tensor, dtype=None, *, layout=None, device=None, me
     ref = describe(tensor.shape, dtype_name, layout_name, buffer, memory_layout, grid)
     try:
         value = materialize(ref, tensor.detach(), device.mesh if device is not None else None, "ttnn.from_torch")
-    except ValueError as exc:
+    except (ValueError, OutOfMemory) as exc:  # tt-metal reports both as a RuntimeError
         raise RuntimeError(str(exc)) from None
     return Tensor.of(value, device, memory_config.shard_spec if grid is not None else None)
 

@@ -345,8 +345,8 @@ def _execute(row, callee: str, table, refs: list, ctx, device, config=None):
         if isinstance(config, MemoryConfig) and config.is_sharded() and config.shard_spec is not None:
             try:  # the shard spec checked against the result's own shape
                 where_ = placement(config, device, list(values[0].shape), layout)
-            except ValueError as exc:
-                raise RuntimeFailure(f"{where}: {exc}") from None
+            except ValueError as exc:  # tt-metal's shard-spec check fails as a RuntimeError
+                raise RuntimeError(f"{where}: {exc}") from None
         shaped = describe(list(values[0].shape), fbu.enum_names(fb.DataType)[d.layout.dataType], layout, *where_)
         ref.desc, ref.size = shaped.desc, shaped.size
         try:
