@@ -28,6 +28,8 @@ class Device:
         self.program_cache: set | None = set()
         self.num_command_queues = num_command_queues
         self.async_mode = False
+        self.sub_device_managers: list = []  # create_sub_device_manager's partitions; the loaded one's sub-devices
+        self.sub_devices: list | None = None
         self.dispatch_core_config = dispatch_core_config or DispatchCoreConfig()
 
     def id(self) -> int:
@@ -57,6 +59,44 @@ class Device:
         op to completion when it is called, so the values and the modelled device time are the same in either
         mode; the mode is kept for `async_mode`."""
         self.async_mode = bool(enabled)
+
+    def create_sub_device_manager(self, sub_devices, local_l1_size: int) -> int:
+        """A partition of the worker grid into sub-devices (disjoint core sets); `load_sub_device_manager` makes
+        ops run on them. A sub-device's own L1 region (`local_l1_size`) is not modelled: it must be 0."""
+        if local_l1_size:
+            raise ValueError("create_sub_device_manager: a sub-device local L1 region is not modelled by the "
+                             "simulated device (local_l1_size must be 0)")
+        gy, gx = self.mesh.chips[0].facts.grid
+        seen: set = set()
+        for sub in sub_devices:
+            cores = set(sub.cores.cores())
+            outside = [c for c in cores if not (c.x < gx and c.y < gy)]
+            if outside or cores & seen:
+                raise ValueError(f"create_sub_device_manager: core {tuple((outside or sorted(cores & seen))[0])} is "
+                                 f"{'outside the worker grid' if outside else 'in two sub-devices'}")
+            seen |= cores
+        self.sub_device_managers.append(list(sub_devices))
+        return len(self.sub_device_managers) - 1
+
+    def load_sub_device_manager(self, manager_id: int) -> None:
+        self.sub_devices = self.sub_device_managers[manager_id]
+
+    def clear_loaded_sub_device_manager(self) -> None:
+        self.sub_devices = None
+
+    def remove_sub_device_manager(self, manager_id: int) -> None:
+        if self.sub_devices is self.sub_device_managers[manager_id]:
+            raise RuntimeError("remove_sub_device_manager: the manager is loaded; clear it first")
+        self.sub_device_managers[manager_id] = None
+
+    def sub_device_cores(self, ids=None) -> int | None:
+        """The cores ops run on under the loaded sub-devices (those of `ids`, else all of them); None: the grid."""
+        if self.sub_devices is None:
+            if ids:
+                raise ValueError("sub_device_ids: no sub-device manager is loaded on the device")
+            return None
+        chosen = self.sub_devices if not ids else [self.sub_devices[int(i)] for i in ids]
+        return len({c for sub in chosen for c in sub.cores.cores()})
 
     def enable_program_cache(self) -> None:
         if self.program_cache is None:

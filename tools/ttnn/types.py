@@ -137,6 +137,18 @@ class CoreRangeSet(frozenset):
         return sorted(self)
 
 
+class SubDevice:
+    """A partition of the device's worker cores that ops can be confined to: `ttnn.SubDevice([core_range_set])`."""
+
+    def __init__(self, cores):
+        sets = [cores] if isinstance(cores, CoreRangeSet) else list(cores)
+        self.cores = CoreRangeSet(r for crs in sets for r in CoreRangeSet(crs))
+
+
+class SubDeviceId(int):
+    """The index of a sub-device in the loaded sub-device manager: `ttnn.SubDeviceId(0)`."""
+
+
 class CoreGrid(SimpleNamespace):
     """A rectangle of cores from (0, 0): `ttnn.CoreGrid(y=8, x=8)`."""
 

@@ -64,8 +64,17 @@ def test_core_grids_confine_the_modelled_op(device):
     assert _cores_of_last_op(device) == 1  # tt-metal's single-core argmax unless use_multicore
     with pytest.raises(RuntimeError, match="outside the device's 8x8 worker grid"):
         ttnn.sum(a, sub_core_grids=ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(8, 0))]))
-    with pytest.raises(ValueError, match="sub-devices"):
-        ttnn.relu(a, sub_device_ids=[0])
+    with pytest.raises(ValueError, match="no sub-device manager"):
+        ttnn.relu(a, sub_device_ids=[ttnn.SubDeviceId(0)])
+    manager = device.create_sub_device_manager([
+        ttnn.SubDevice([ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(1, 1))])]),
+        ttnn.SubDevice([ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(2, 0), ttnn.CoreCoord(2, 0))])])], 0)
+    device.load_sub_device_manager(manager)
+    ttnn.relu(a)
+    assert _cores_of_last_op(device) == 5  # every loaded sub-device's cores
+    ttnn.relu(a, sub_device_ids=[ttnn.SubDeviceId(1)])
+    assert _cores_of_last_op(device) == 1
+    device.clear_loaded_sub_device_manager()
 
 
 def test_matmul_program_config_fuses_its_activation_once(device):

@@ -273,12 +273,12 @@ def placed(function):
         tensor = next((v for v in (*args, *kwargs.values()) if isinstance(v, Tensor)), None)
         device = tensor.device() if tensor is not None else kwargs.get("device")
         check_queue(name, queue_id, device)
+        cores = None if sub_core_grids is None else grid_cores(sub_core_grids, device, name, "sub_core_grids")
         if sub_device_ids:
-            raise ValueError(f"ttnn.{name}(): sub_device_ids: the simulated device is not partitioned into "
-                             f"sub-devices")
-        if sub_core_grids is None:
-            return function(*args, **kwargs)
-        with on_cores(grid_cores(sub_core_grids, device, name, "sub_core_grids")):
+            if device is None:
+                raise ValueError(f"ttnn.{name}(): sub_device_ids needs a device tensor")
+            cores = device.sub_device_cores(sub_device_ids)
+        with on_cores(cores):
             return function(*args, **kwargs)
 
     # the signature callers bind against (`ttnn.operations._either`): the op's own and these keywords
@@ -358,7 +358,7 @@ def _execute(row, callee: str, table, refs: list, ctx, device, config=None):
     end = time.perf_counter_ns()
     family = executor.TABLE_FAMILIES.get(type(table).__name__, "data_movement")
     ctx.perf.append((op, estimate(name, family, used, op.outputs, device.mesh.arch, device.mesh.num_chips,
-                                  executor._math_fidelity(table), CORES.get()), start, end))
+                                  executor._math_fidelity(table), _cores(device)), start, end))
     executor._note_peak(ctx)
     if executor.DebugHooks.post_op is not None:
         executor.DebugHooks.post_op(None, ctx, op)
@@ -367,6 +367,14 @@ def _execute(row, callee: str, table, refs: list, ctx, device, config=None):
         return None
     outputs = [Tensor.of(t, device) for t in op.outputs]
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def _cores(device) -> int | None:
+    """The cores an op runs on: the call's confinement, else the loaded sub-devices', else the whole grid."""
+    cores = CORES.get()
+    if cores is None and getattr(device, "sub_devices", None) is not None:
+        cores = device.sub_device_cores()
+    return cores
 
 
 def _buffer_of(desc) -> tuple[str, str | None, tuple | None]:
