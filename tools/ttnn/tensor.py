@@ -229,6 +229,7 @@ def placement(memory_config: MemoryConfig | None, device, shape, layout: str) ->
     if not isinstance(memory_config, MemoryConfig):
         raise TypeError(f"memory_config must be a ttnn.MemoryConfig, got {type(memory_config).__name__}")
     grid = None
+    memory_config = memory_config.for_shape(shape)
     if memory_config.is_sharded():
         if memory_config.shard_spec is None:
             raise ValueError(f"a {memory_config.memory_layout.name} tensor needs a shard spec "
@@ -262,7 +263,7 @@ def from_torch(tensor: torch.Tensor, dtype=None, *, layout=None, device=None, me
         value = materialize(ref, tensor.detach(), device.mesh if device is not None else None, "ttnn.from_torch")
     except (ValueError, OutOfMemory) as exc:  # tt-metal reports both as a RuntimeError
         raise RuntimeError(str(exc)) from None
-    return Tensor.of(value, device, memory_config.shard_spec if grid is not None else None)
+    return Tensor.of(value, device, memory_config.for_shape(tensor.shape).shard_spec if grid is not None else None)
 
 
 def to_torch(tensor: Tensor, dtype=None, *, torch_rank: int | None = None, mesh_composer=None, device=None,

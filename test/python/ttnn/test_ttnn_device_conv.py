@@ -181,3 +181,17 @@ def test_grouped_concat_and_sharded_output(device):
                                                use_height_and_width_as_shard_shape=True)
     sharded = ttnn.concat([ta, tb], dim=3, memory_config=config)  # the shards fit the result, not the inputs
     assert sharded.memory_config().shard_spec.shape == (32, 96)
+
+
+def test_nd_shard_spec_as_its_2d_counterpart(device):
+    x = torch.rand(1, 1, 49, 256)
+    grid = ttnn.CoreRangeSet([ttnn.CoreRange(ttnn.CoreCoord(0, 0), ttnn.CoreCoord(3, 0))])
+    config = ttnn.MemoryConfig(ttnn.BufferType.L1, ttnn.NdShardSpec(ttnn.Shape([1, 1, 49, 64]), grid))
+    assert config.is_sharded() and config.nd_shard_spec is not None
+    t = ttnn.from_torch(x, dtype=ttnn.bfloat16, device=device, memory_config=config)
+    assert t.memory_config().memory_layout == ttnn.TensorMemoryLayout.WIDTH_SHARDED
+    assert t.memory_config().shard_spec.shape == (49, 64)
+    assert torch.equal(ttnn.to_torch(t), x.bfloat16())
+    with pytest.raises(ValueError, match="no 2D sharded counterpart"):
+        ttnn.from_torch(x, dtype=ttnn.bfloat16, device=device, memory_config=ttnn.MemoryConfig(
+            ttnn.BufferType.L1, ttnn.NdShardSpec([1, 1, 7, 64], grid)))

@@ -161,11 +161,11 @@ def run(row, callee: str, args: tuple, kwargs: dict, shape=None):
         device.note_program(program_key(row.name, tensors, bound.get("memory_config")))
     outputs = _execute(row, callee, table, results, ctx, device, bound.get("memory_config"))
     config = bound.get("memory_config")
-    spec = config.shard_spec if isinstance(config, MemoryConfig) and config.is_sharded() else \
-        next((t._shard_spec for t in tensors if t._shard_spec is not None), None)
+    sharded = isinstance(config, MemoryConfig) and config.is_sharded()
+    spec = next((t._shard_spec for t in tensors if t._shard_spec is not None), None)
     for out in outputs if isinstance(outputs, tuple) else (outputs,):
         if isinstance(out, Tensor) and (out.value.memory_layout or "").endswith("sharded"):
-            out._shard_spec = spec
+            out._shard_spec = config.for_shape(out.shape).shard_spec if sharded else spec
     return outputs
 
 
