@@ -238,7 +238,7 @@ def hardswish(input_tensor, *, memory_config=None, **extra):
     return call("multiply", input_tensor, call("hardsigmoid", input_tensor), memory_config=memory_config)
 
 
-def logical_not_(input_tensor, **extra):
+def logical_not_(input_tensor):
     return store(call("logical_not", input_tensor), input_tensor, "logical_not_")
 
 
