@@ -5,7 +5,7 @@ import pytest
 import torch
 
 import ttnn
-from conftest import assert_with_pcc
+from ttnn_testing import assert_with_pcc
 
 
 def _cores_of_last_op(device):

@@ -4,7 +4,7 @@ import pytest
 import torch
 
 import ttnn
-from conftest import assert_with_pcc
+from ttnn_testing import assert_with_pcc
 
 
 @pytest.mark.parametrize("shape", [(32, 64), (2, 45, 70)])
