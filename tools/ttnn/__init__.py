@@ -19,8 +19,10 @@ from ttnn.device import (CloseDevice, CreateDevice, Device, GlobalSemaphore, clo
                          create_global_semaphore, manage_device, open_device, reset_global_semaphore_value,
                          synchronize_device)
 from ttnn.operations import get_golden_function  # noqa: F401
-from ttnn.tensor import (Tensor, from_torch, get_memory_config, is_sharded, is_tensor_storage_on_device,  # noqa: F401
-                         to_torch)
+from ttnn.operations.conv2d import Conv2dConfig  # noqa: F401
+from ttnn.tensor import (Tensor, from_torch, get_device_tensors, get_memory_config, is_sharded,  # noqa: F401
+                         is_tensor_storage_on_device, to_torch)
+from ttnn import reports  # noqa: F401
 from ttnn.trace import FUNCTIONS as _TRACE_FUNCTIONS
 from ttnn.types import *  # noqa: F401,F403
 from ttnn.types import config as _config
@@ -37,10 +39,15 @@ def _install(namespace: dict) -> None:
         for part in modules:  # ttnn.transformer, ttnn.experimental
             holder = vars(holder.setdefault(part, SimpleNamespace()))
         holder[leaf] = function
+        golden = _operations.GOLDEN.get(callee)
+        if golden is not None:  # tt-metal attaches each op's golden to it: `ttnn.concat.golden_function`
+            function.golden_function = golden
     namespace.update(_TRACE_FUNCTIONS)  # the trace ops are the device's own calls, not table-driven op calls
 
 
 _install(globals())
+# tt-metal's compiled module, where some of its helpers live too (`ttnn._ttnn.reports.get_buffer_pages(device)`)
+_ttnn = SimpleNamespace(reports=reports)
 
 
 def __getattr__(name: str):

@@ -9,11 +9,12 @@ from typing import Callable
 
 import torch
 
+from ttmlir.runtime.device import OutOfMemory
 from ttmlir.runtime.tensor import Tensor as RuntimeTensor, materialize
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
 from ttnn.types import (SHARDED, BufferType, DataType, Layout, MemoryConfig, ShardOrientation, ShardSpec, Shape,
-                        TensorMemoryLayout, padded)
+                        StorageType, TensorMemoryLayout, padded)
 
 TORCH_TYPES = {torch.float32: "f32", torch.bfloat16: "bf16", torch.float16: "bf16", torch.float64: "f32",
                torch.int32: "si32", torch.int64: "si32", torch.int16: "si32", torch.int8: "si32", torch.uint8: "u8",
@@ -88,6 +89,8 @@ class Tensor:
                  mem_config=None, tile=None):
         if tile is not None:
             raise ValueError("ttnn.Tensor: the simulated device stores 32x32 tiles only (no tile=)")
+        if type(data).__module__ == "numpy":  # a numpy array holds values as a torch tensor does
+            data = torch.from_numpy(data)
         if isinstance(data, torch.Tensor):
             made = from_torch(data, dtype=shape_or_dtype if dtype is None else dtype, layout=layout, device=device,
                               memory_config=memory_config or mem_config)
@@ -112,7 +115,10 @@ class Tensor:
 
     @property
     def padded_shape(self) -> Shape:
-        return Shape(padded(self.value.shape) if self.value.layout == "tile" else self.value.shape)
+        if self.value.layout != "tile":
+            return Shape(self.value.shape)
+        # a tile holds at least a 32x32 block: a tiled vector or scalar is stored as one tile row
+        return Shape(padded([1] * (2 - len(self.value.shape)) + list(self.value.shape)))
 
     @property
     def logical_shape(self) -> Shape:
@@ -132,9 +138,11 @@ class Tensor:
     def get_layout(self) -> Layout:
         return self.layout
 
-    def memory_config(self) -> MemoryConfig | None:
+    def memory_config(self) -> MemoryConfig:
+        """Where the tensor lives; a host tensor reports tt-metal's default (DRAM interleaved), where `to_device`
+        puts it."""
         if not self.value.on_device:
-            return None
+            return MemoryConfig(TensorMemoryLayout.INTERLEAVED, BufferType.DRAM)
         return MemoryConfig(TensorMemoryLayout(self.value.memory_layout or "interleaved"),
                             BufferType(self.value.buffer_type), self._shard_spec)
 
@@ -147,8 +155,8 @@ class Tensor:
     def device(self):
         return self._device if self.value.on_device else None
 
-    def storage_type(self) -> str:
-        return "DEVICE" if self.value.on_device else "HOST"
+    def storage_type(self) -> StorageType:
+        return StorageType.DEVICE if self.value.on_device else StorageType.HOST
 
     def is_allocated(self) -> bool:
         return not self.value.on_device or self.value.address is not None
@@ -186,8 +194,12 @@ class Tensor:
         return OPS["getitem"](self, index)
 
     def __repr__(self) -> str:
+        """Its values and type, as tt-metal prints a tensor, and where it lives."""
         where = f"{self.value.buffer_type}" + (f" @ {self.value.address}" if self.value.address is not None else "")
-        return f"ttnn.Tensor(shape={list(self.value.shape)}, dtype={self.dtype.name}, layout={self.layout.name}, {where})"
+        values = str(self.value.data.float()).removeprefix("tensor(").removesuffix(")") \
+            if self.value.data is not None else "..."
+        return (f"ttnn.Tensor({values}, shape=Shape({list(self.value.shape)}), dtype=DataType::{self.dtype.name}, "
+                f"layout=Layout::{self.layout.name}, {where})")
 
 
 def _operator(name: str):
@@ -217,6 +229,7 @@ def placement(memory_config: MemoryConfig | None, device, shape, layout: str) ->
     if not isinstance(memory_config, MemoryConfig):
         raise TypeError(f"memory_config must be a ttnn.MemoryConfig, got {type(memory_config).__name__}")
     grid = None
+    memory_config = memory_config.for_shape(shape)
     if memory_config.is_sharded():
         if memory_config.shard_spec is None:
             raise ValueError(f"a {memory_config.memory_layout.name} tensor needs a shard spec "
@@ -248,9 +261,9 @@ def from_torch(tensor: torch.Tensor, dtype=None, *, layout=None, device=None, me
     ref = describe(tensor.shape, dtype_name, layout_name, buffer, memory_layout, grid)
     try:
         value = materialize(ref, tensor.detach(), device.mesh if device is not None else None, "ttnn.from_torch")
-    except ValueError as exc:
+    except (ValueError, OutOfMemory) as exc:  # tt-metal reports both as a RuntimeError
         raise RuntimeError(str(exc)) from None
-    return Tensor.of(value, device, memory_config.shard_spec if grid is not None else None)
+    return Tensor.of(value, device, memory_config.for_shape(tensor.shape).shard_spec if grid is not None else None)
 
 
 def to_torch(tensor: Tensor, dtype=None, *, torch_rank: int | None = None, mesh_composer=None, device=None,
@@ -283,3 +296,14 @@ def is_sharded(tensor: Tensor) -> bool:
 
 def get_memory_config(tensor: Tensor) -> MemoryConfig | None:
     return tensor.memory_config()
+
+
+def get_device_tensors(tensor: Tensor) -> list[Tensor]:
+    """A mesh tensor's per-chip tensors, in mesh order (one for a single chip's)."""
+    device = tensor._device
+    chips = device.mesh.num_chips if device is not None else 1
+    if chips == 1:
+        return [tensor]
+    if tensor.value.on_device:
+        raise RuntimeError("ttnn.get_device_tensors: read a device tensor's chips from the host (tensor.cpu())")
+    return [from_torch(value, dtype=tensor.dtype, layout=tensor.layout) for value in tensor.value.chip_values(chips)]

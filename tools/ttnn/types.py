@@ -32,6 +32,9 @@ ShardStrategy = enum.Enum("ShardStrategy", {"HEIGHT": "height_sharded", "WIDTH":
 ShardOrientation = enum.Enum("ShardOrientation", ["ROW_MAJOR", "COL_MAJOR"])
 DispatchCoreType = enum.Enum("DispatchCoreType", ["WORKER", "ETH"])
 DispatchCoreAxis = enum.Enum("DispatchCoreAxis", ["ROW", "COL"])
+# where a tensor's values are: the host's memory or a device's banks (`tensor.storage_type()`)
+StorageType = enum.Enum("StorageType", ["HOST", "DEVICE"])
+DEVICE_STORAGE_TYPE = StorageType.DEVICE
 # the chips the simulator models, as tt-metal's `ttnn.device.Arch` names them (values: the runtime's arch names)
 Arch = enum.Enum("Arch", {"WORMHOLE_B0": "wormhole_b0", "BLACKHOLE": "blackhole"})
 
@@ -52,8 +55,23 @@ class Shape(tuple):
     def rank(self) -> int:
         return len(self)
 
+    def __eq__(self, other) -> bool:  # a shape equals any sequence of the same sizes, as tt-metal's does
+        return isinstance(other, (tuple, list, torch_size_types())) and tuple(self) == tuple(other)
+
+    def __ne__(self, other) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
     def with_tile_padding(self) -> Shape:
         return Shape(padded(self))
+
+
+def torch_size_types() -> tuple:
+    """torch.Size, when torch is loaded (this module does not import it)."""
+    import sys
+    torch = sys.modules.get("torch")
+    return (torch.Size,) if torch is not None else ()
 
 
 def padded(shape) -> list[int]:
@@ -119,6 +137,18 @@ class CoreRangeSet(frozenset):
         return sorted(self)
 
 
+class SubDevice:
+    """A partition of the device's worker cores that ops can be confined to: `ttnn.SubDevice([core_range_set])`."""
+
+    def __init__(self, cores):
+        sets = [cores] if isinstance(cores, CoreRangeSet) else list(cores)
+        self.cores = CoreRangeSet(r for crs in sets for r in CoreRangeSet(crs))
+
+
+class SubDeviceId(int):
+    """The index of a sub-device in the loaded sub-device manager: `ttnn.SubDeviceId(0)`."""
+
+
 class CoreGrid(SimpleNamespace):
     """A rectangle of cores from (0, 0): `ttnn.CoreGrid(y=8, x=8)`."""
 
@@ -167,6 +197,21 @@ class ShardSpec:
         return f"ShardSpec(grid={sorted(self.grid)}, shape={list(self.shape)}, orientation={self.orientation.name})"
 
 
+class NdShardSpec:
+    """An N-dimensional shard and the cores its shards go to, round-robin: `ttnn.NdShardSpec(shard_shape, grid)`."""
+
+    def __init__(self, shard_shape, grid, orientation=ShardOrientation.ROW_MAJOR):
+        self.shard_shape, self.grid, self.orientation = tuple(int(d) for d in shard_shape), CoreRangeSet(grid), \
+            orientation
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, NdShardSpec) and (self.shard_shape, self.grid, self.orientation) == \
+            (other.shard_shape, other.grid, other.orientation)
+
+    def __hash__(self) -> int:
+        return hash((self.shard_shape, self.grid, self.orientation))
+
+
 SHARDED = {TensorMemoryLayout.HEIGHT_SHARDED, TensorMemoryLayout.WIDTH_SHARDED, TensorMemoryLayout.BLOCK_SHARDED}
 
 
@@ -176,11 +221,18 @@ class MemoryConfig:
 
     def __init__(self, memory_layout=TensorMemoryLayout.INTERLEAVED, buffer_type=BufferType.DRAM, shard_spec=None,
                  **kwargs):
-        if kwargs:  # tt-metal's ND sharding (nd_shard_spec) has no counterpart in the simulator's layouts
-            raise TypeError(f"ttnn.MemoryConfig: {', '.join(kwargs)} is not supported by the simulated device "
-                            f"(2D shard specs only)")
-        if isinstance(memory_layout, BufferType):  # MemoryConfig(buffer_type, ...) spelled positionally
-            raise TypeError("ttnn.MemoryConfig: the first argument is the TensorMemoryLayout")
+        nd = kwargs.pop("nd_shard_spec", None)
+        if kwargs:
+            raise TypeError(f"ttnn.MemoryConfig got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if isinstance(memory_layout, BufferType):  # MemoryConfig(buffer_type, nd_shard_spec): tt-metal's ND form
+            memory_layout, buffer_type, nd = None, memory_layout, nd if nd is not None else buffer_type
+            if not isinstance(nd, NdShardSpec):
+                raise TypeError("ttnn.MemoryConfig(buffer_type, nd_shard_spec): the second argument is a "
+                                "ttnn.NdShardSpec")
+        self.nd = nd
+        if nd is not None:
+            self.memory_layout, self.buffer_type, self.shard_spec = memory_layout, buffer_type, None
+            return
         if shard_spec is not None and not isinstance(shard_spec, ShardSpec):
             raise TypeError(f"ttnn.MemoryConfig: shard_spec must be a ttnn.ShardSpec, got {type(shard_spec).__name__}")
         if shard_spec is not None and memory_layout not in SHARDED:
@@ -190,15 +242,39 @@ class MemoryConfig:
         self.memory_layout, self.buffer_type, self.shard_spec = memory_layout, buffer_type, shard_spec
 
     def is_sharded(self) -> bool:
-        return self.memory_layout in SHARDED
+        return self.nd is not None or self.memory_layout in SHARDED
 
     @property
     def nd_shard_spec(self):
-        return None
+        return self.nd
+
+    def for_shape(self, shape) -> MemoryConfig:
+        """The 2D sharded config an ND shard spec is for a tensor of `shape` (the simulator's layouts are 2D):
+        shards splitting only the last dimension are width shards, shards of whole rows height shards; one shard
+        per core. Other ND specs have no 2D counterpart and are refused. A 2D config is itself."""
+        if self.nd is None:
+            return self
+        dims, shard = [int(d) for d in shape], [int(d) for d in self.nd.shard_shape]
+        shard = [1] * (len(dims) - len(shard)) + shard
+        if len(shard) != len(dims):
+            raise ValueError(f"an ND shard {list(self.nd.shard_shape)} has more dimensions than the tensor {dims}")
+        height = math.prod(dims[:-1]) if len(dims) > 1 else 1
+        if shard[:-1] == dims[:-1]:
+            layout, shard_2d = TensorMemoryLayout.WIDTH_SHARDED, (height, shard[-1])
+        elif shard[-1] == dims[-1] and all(shard[i] == dims[i] for i in range(next(
+                (i for i, s in enumerate(shard) if s != 1), len(dims)) + 1, len(dims) - 1)):
+            layout, shard_2d = TensorMemoryLayout.HEIGHT_SHARDED, (math.prod(shard[:-1]), dims[-1])
+        else:
+            raise ValueError(f"an ND shard {list(self.nd.shard_shape)} of a {dims} tensor has no 2D sharded "
+                             f"counterpart in the simulated device (width or height shards only)")
+        if self.buffer_type != BufferType.L1:
+            raise ValueError(f"ND shards in {self.buffer_type.name} are not modelled by the simulated device (L1 only)")
+        return MemoryConfig(layout, BufferType.L1, ShardSpec(self.nd.grid, shard_2d, self.nd.orientation))
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, MemoryConfig) and (self.memory_layout, self.buffer_type, self.shard_spec) == \
-            (other.memory_layout, other.buffer_type, other.shard_spec)
+        return isinstance(other, MemoryConfig) and \
+            (self.memory_layout, self.buffer_type, self.shard_spec, self.nd) == \
+            (other.memory_layout, other.buffer_type, other.shard_spec, other.nd)
 
     def __hash__(self) -> int:
         return hash((self.memory_layout, self.buffer_type, self.shard_spec))
@@ -307,7 +383,7 @@ def config(name: str) -> type:
 DeviceComputeKernelConfig = config("DeviceComputeKernelConfig")
 WormholeComputeKernelConfig = config("WormholeComputeKernelConfig")
 BlackholeComputeKernelConfig = config("BlackholeComputeKernelConfig")
-Conv2dConfig, Conv3dConfig = config("Conv2dConfig"), config("Conv3dConfig")
+Conv3dConfig = config("Conv3dConfig")
 
 
 def init_device_compute_kernel_config(arch, math_fidelity=None, math_approx_mode: bool = True,

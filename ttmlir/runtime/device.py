@@ -5,10 +5,12 @@ address range in every bank, as tt-metal's allocator does; so each kind keeps on
 per-bank addresses. Sizes come from `ttmlir.hardware` (DESIGN §5):
 
 - DRAM: one bank per channel, `dram_unreserved_end - dram_unreserved_base` bytes each.
-- L1: one bank per worker core, `l1_size - l1_unreserved_base - L1_SMALL_SIZE` bytes each. A sharded
-  buffer holds one shard per core of its grid and, like an interleaved one, the same address range on
-  every bank (tt-metal allocates L1 in lockstep).
-- l1_small: `L1_SMALL_SIZE` bytes per worker core (tt-metal's default); trace: none unless asked.
+- L1: one bank per worker core, `l1_size - l1_unreserved_base - l1_small_size` bytes each (or, when a device is
+  opened with tt-metal's `worker_l1_size`, that many bytes less l1_small). A sharded buffer holds one shard per
+  core of its grid and, like an interleaved one, the same address range on every bank (tt-metal allocates L1 in
+  lockstep).
+- l1_small: `l1_small_size` bytes per worker core, carved out of L1 (`L1_SMALL_SIZE`, tt-metal's default, unless
+  the device is opened with another); trace: `trace_region_size` bytes per DRAM bank, none unless asked.
 """
 
 from __future__ import annotations
@@ -103,16 +105,28 @@ class BankAllocator:
 class Chip:
     """One simulated chip: its facts and an allocator per buffer type."""
 
-    def __init__(self, arch: str, chip_id: int = 0, trace_region_size: int = 0):
+    def __init__(self, arch: str, chip_id: int = 0, trace_region_size: int = 0, l1_small_size: int = L1_SMALL_SIZE,
+                 worker_l1_size: int | None = None):
         self.facts = f = hardware.CHIPS[arch]
         self.arch, self.id = arch, chip_id
         cores = f.grid[0] * f.grid[1]
+        worker_l1 = f.l1_size - f.l1_unreserved_base
+        if worker_l1_size is not None:
+            if worker_l1_size > worker_l1:
+                raise ValueError(f"worker_l1_size {worker_l1_size} exceeds the {worker_l1} bytes of unreserved L1 "
+                                 f"per {arch} core")
+            worker_l1 = worker_l1_size
+        if l1_small_size > worker_l1:
+            raise ValueError(f"l1_small_size {l1_small_size} exceeds the {worker_l1} bytes of worker L1 per core")
+        dram_bank = f.dram_unreserved_end - f.dram_unreserved_base
+        if trace_region_size > dram_bank:
+            raise ValueError(f"trace_region_size {trace_region_size} exceeds a DRAM bank's {dram_bank} bytes")
+        # the trace region is carved out of each DRAM bank, as tt-metal reserves it
         self.allocators = {
-            "dram": BankAllocator("dram", f.num_dram_channels, f.dram_unreserved_end - f.dram_unreserved_base,
+            "dram": BankAllocator("dram", f.num_dram_channels, dram_bank - trace_region_size,
                                   f.noc_dram_address_align_bytes),
-            "l1": BankAllocator("l1", cores, f.l1_size - f.l1_unreserved_base - L1_SMALL_SIZE,
-                                f.noc_l1_address_align_bytes),
-            "l1_small": BankAllocator("l1_small", cores, L1_SMALL_SIZE, f.noc_l1_address_align_bytes),
+            "l1": BankAllocator("l1", cores, worker_l1 - l1_small_size, f.noc_l1_address_align_bytes),
+            "l1_small": BankAllocator("l1_small", cores, l1_small_size, f.noc_l1_address_align_bytes),
             "trace": BankAllocator("trace", f.num_dram_channels, trace_region_size, f.noc_dram_address_align_bytes),
         }
 
@@ -123,9 +137,10 @@ class Chip:
 class MeshDevice:
     """A mesh of identical chips; buffers are allocated on every chip of the mesh."""
 
-    def __init__(self, arch: str = "wormhole_b0", mesh_shape: tuple[int, int] = (1, 1)):
+    def __init__(self, arch: str = "wormhole_b0", mesh_shape: tuple[int, int] = (1, 1), **regions):
+        """`regions`: the chips' l1_small_size, trace_region_size and worker_l1_size (`Chip`)."""
         self.arch, self.mesh_shape = arch, tuple(mesh_shape)
-        self.chips = [Chip(arch, i) for i in range(mesh_shape[0] * mesh_shape[1])]
+        self.chips = [Chip(arch, i, **regions) for i in range(mesh_shape[0] * mesh_shape[1])]
         self.is_open = True
         self.traces: dict[int, list] = {}  # trace id -> recorded (operation, index, tensor pool)
         self.capturing: int | None = None   # the trace being recorded

@@ -5,7 +5,7 @@ Per op (`estimate`, the public cost function; the optimizer's op model calls it)
 
     compute_ns   matrix-engine ops (matmul, linear, convolutions, attention): tile products per core x
                  (fidelity cycles + the two source tiles' bytes / unpack rate), cores = the output tiles the grid
-                 can take; convolutions pay their im2col reads at CONV_EFFICIENCY. Other ops: output tiles per core
+                 (or the cores the call confines the op to) can take; convolutions pay their im2col reads at CONV_EFFICIENCY. Other ops: output tiles per core
                  x the family's cycles per tile.
     bandwidth_ns DRAM tensors: bytes / (peak x efficiency at the transfer size, a page); L1 tensors over the NoC
                  at 64 B/cycle per core; a collective also crosses one ethernet link (bytes / link rate + latency)
@@ -150,10 +150,11 @@ def _prepared_conv2d_weight(weight, out) -> bool:
 
 
 def estimate(op: str, family: str, inputs: list, outputs: list, arch: str, chips: int = 1,
-             math_fidelity: str | None = None) -> OpPerf:
+             math_fidelity: str | None = None, max_cores: int | None = None) -> OpPerf:
     """The modelled device time of one op. Inputs and outputs are tensors with `shape`, `dtype`, `buffer_type`,
     `size` (bytes in its buffer), `on_device` and optionally `layout`; `chips` in the mesh; `math_fidelity` as a
-    compute_config spells it (`hifi4`), when the op has one."""
+    compute_config spells it (`hifi4`), when the op has one; `max_cores` the cores the op is confined to (a core
+    grid, sub-core grids or a program config's grid), else the chip's whole worker grid."""
     facts, calib = hardware.CHIPS[arch], CALIBRATION[arch]
     tensors = inputs + outputs
     dtypes = [t.dtype for t in inputs] or [t.dtype for t in outputs] or ["f32"]
@@ -172,7 +173,8 @@ def estimate(op: str, family: str, inputs: list, outputs: list, arch: str, chips
         perf.kernel_ns, perf.bound = perf.ideal_ns + calib.launch_ns, "pcie"
         return perf
     out_tiles = sum(tiles(t.shape) for t in outputs) or 1
-    cores = perf.cores = min(facts.grid[0] * facts.grid[1], out_tiles)
+    grid = facts.grid[0] * facts.grid[1]
+    cores = perf.cores = min(grid if max_cores is None else min(max_cores, grid), out_tiles)
     if op in MATMUL_OPS and len(inputs) >= 2:
         products, inner = _products(op, inputs, outputs)
         source = hardware.tile_bytes(inputs[0].dtype) + hardware.tile_bytes(inputs[1].dtype)

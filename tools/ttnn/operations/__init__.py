@@ -8,9 +8,10 @@ import functools
 import inspect
 
 import ttnn.tensor as _tensor
-from ttnn.operations import core, creation, data_movement, eltwise, matmul, normalization, reduction, table
+from ttnn.operations import (conv2d, core, creation, data_movement, eltwise, matmul, normalization, pool, reduction,
+                             table)
 
-MODULES = (core, eltwise, reduction, normalization, matmul, data_movement, creation)
+MODULES = (core, eltwise, reduction, normalization, matmul, data_movement, creation, conv2d, pool)
 GOLDEN: dict = {}
 for _module in MODULES:
     GOLDEN.update(_module.GOLDEN)

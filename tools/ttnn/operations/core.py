@@ -35,12 +35,12 @@ def to_memory_config(tensor: Tensor, memory_config, dtype=None) -> Tensor:
     return typecast(result, dtype) if dtype is not None and dtype != result.dtype else result
 
 
-def typecast(tensor: Tensor, dtype, memory_config=None, **extra) -> Tensor:
+def typecast(tensor: Tensor, dtype, memory_config=None) -> Tensor:
     result = call("typecast", tensor, dtype=dtype)
     return to_memory_config(result, memory_config) if memory_config is not None else result
 
 
-def reshape(tensor: Tensor, shape, memory_config=None, **extra) -> Tensor:
+def reshape(tensor: Tensor, shape, memory_config=None) -> Tensor:
     shape = list(shape)
     if -1 in shape:
         known = 1
@@ -50,7 +50,7 @@ def reshape(tensor: Tensor, shape, memory_config=None, **extra) -> Tensor:
     return call("reshape", tensor, shape=shape, memory_config=memory_config)
 
 
-def clone(tensor: Tensor, memory_config=None, dtype=None, **extra) -> Tensor:
+def clone(tensor: Tensor, memory_config=None, dtype=None) -> Tensor:
     """A copy of the tensor in its own buffer (tt-metal's copy op: a typecast to the same or given type)."""
     return call("typecast", tensor, dtype=dtype or tensor.dtype) if memory_config is None else \
         to_memory_config(tensor, memory_config, dtype)
@@ -66,21 +66,20 @@ def reallocate(tensor: Tensor, memory_config=None) -> Tensor:
     return result
 
 
-def tilize(tensor: Tensor, memory_config=None, dtype=None, **extra) -> Tensor:
+def tilize(tensor: Tensor, memory_config=None, dtype=None) -> Tensor:
     return to_layout(tensor, Layout.TILE, dtype=dtype, memory_config=memory_config)
 
 
-def untilize(tensor: Tensor, memory_config=None, **extra) -> Tensor:
+def untilize(tensor: Tensor, memory_config=None) -> Tensor:
     return to_layout(tensor, Layout.ROW_MAJOR, memory_config=memory_config)
 
 
-def tilize_with_zero_padding(tensor: Tensor, memory_config=None, output_dtype=None, **extra) -> Tensor:
+def tilize_with_zero_padding(tensor: Tensor, memory_config=None, output_dtype=None) -> Tensor:
     """Row-major to tiles, the logical shape padded to whole tiles with zeros (tt-metal returns the padded shape)."""
     return tilize_with_val_padding(tensor, padded(tensor.shape), 0.0, memory_config, output_dtype)
 
 
-def tilize_with_val_padding(tensor: Tensor, output_tensor_shape, pad_value, memory_config=None, output_dtype=None,
-                            **extra) -> Tensor:
+def tilize_with_val_padding(tensor: Tensor, output_tensor_shape, pad_value, memory_config=None, output_dtype=None) -> Tensor:
     pads = []
     for have, want in zip(tensor.shape, output_tensor_shape):
         if want < have:
@@ -91,7 +90,7 @@ def tilize_with_val_padding(tensor: Tensor, output_tensor_shape, pad_value, memo
     return tilize(grown, memory_config, output_dtype)
 
 
-def untilize_with_unpadding(tensor: Tensor, output_tensor_end, memory_config=None, **extra) -> Tensor:
+def untilize_with_unpadding(tensor: Tensor, output_tensor_end, memory_config=None) -> Tensor:
     """Tiles to row-major, cut to the inclusive end coordinates `output_tensor_end`."""
     rows = untilize(tensor, memory_config)
     ends = [int(e) + 1 for e in output_tensor_end]

@@ -19,15 +19,23 @@ def permute(input_tensor: Tensor, dims, *, memory_config=None, pad_value: float 
     return call("permute", input_tensor, **kwargs)
 
 
-def transpose(input_tensor: Tensor, dim1: int, dim2: int, *, memory_config=None, **extra) -> Tensor:
+def transpose(input_tensor: Tensor, dim1: int, dim2: int, *, memory_config=None) -> Tensor:
     return call("transpose", input_tensor, dim0=dim1, dim1=dim2, memory_config=memory_config)
 
 
-def concat(tensors, dim: int = 0, *, memory_config=None, **extra) -> Tensor:
-    return call("concat", list(tensors), dim=dim, memory_config=memory_config)
+def concat(tensors, dim: int = 0, *, memory_config=None, groups: int = 1) -> Tensor:
+    """The tensors joined along `dim`; with `groups`, each is cut into that many equal pieces along `dim` and the
+    pieces interleaved (group 0 of every tensor, then group 1, ...), as tt-metal's grouped concat does."""
+    tensors = list(tensors)
+    if groups != 1:
+        pieces = [chunk(t, groups, dim) for t in tensors]
+        if any(len(p) != groups for p in pieces):
+            raise RuntimeError(f"ttnn.concat(): groups={groups} does not divide every input's dimension {dim}")
+        tensors = [p[g] for g in range(groups) for p in pieces]
+    return call("concat", tensors, dim=dim, memory_config=memory_config)
 
 
-def pad(input_tensor: Tensor, padding, value: float, *, memory_config=None, **extra) -> Tensor:
+def pad(input_tensor: Tensor, padding, value: float, *, memory_config=None) -> Tensor:
     """`padding` is one (before, after) pair per dimension, from the first (tt-metal's form)."""
     pairs = [tuple(p) for p in padding]
     pairs = [(0, 0)] * (len(input_tensor.shape) - len(pairs)) + pairs
@@ -35,7 +43,7 @@ def pad(input_tensor: Tensor, padding, value: float, *, memory_config=None, **ex
                 memory_config=memory_config)
 
 
-def slice(input_tensor: Tensor, starts, ends, steps=None, *, memory_config=None, **extra) -> Tensor:  # noqa: A001
+def slice(input_tensor: Tensor, starts, ends, steps=None, *, memory_config=None) -> Tensor:  # noqa: A001
     steps = list(steps) if steps is not None else [1] * len(starts)
     return call("slice_static", input_tensor, begins=list(starts), ends=list(ends), step=steps,
                 memory_config=memory_config)
@@ -59,15 +67,15 @@ def getitem(input_tensor: Tensor, index) -> Tensor:
     return call("slice_static", input_tensor, begins=begins, ends=ends, step=steps)
 
 
-def repeat(input_tensor: Tensor, repetition_vector, *, memory_config=None, **extra) -> Tensor:
+def repeat(input_tensor: Tensor, repetition_vector, *, memory_config=None) -> Tensor:
     return call("repeat", input_tensor, repeat_dims=list(repetition_vector), memory_config=memory_config)
 
 
-def repeat_interleave(input_tensor: Tensor, repeats: int, dim: int, *, memory_config=None, **extra) -> Tensor:
+def repeat_interleave(input_tensor: Tensor, repeats: int, dim: int, *, memory_config=None) -> Tensor:
     return call("repeat_interleave", input_tensor, repeats=int(repeats), dim=dim, memory_config=memory_config)
 
 
-def split(input_tensor: Tensor, split_size, dim: int = 0, *, memory_config=None, **extra) -> list[Tensor]:
+def split(input_tensor: Tensor, split_size, dim: int = 0, *, memory_config=None) -> list[Tensor]:
     """Pieces of `split_size` along `dim` (the last may be smaller), or of the sizes listed."""
     size = input_tensor.shape[dim]
     sizes = [split_size] * (size // split_size) + ([size % split_size] if size % split_size else []) \
@@ -83,22 +91,29 @@ def split(input_tensor: Tensor, split_size, dim: int = 0, *, memory_config=None,
     return pieces
 
 
-def chunk(input_tensor: Tensor, chunks: int, dim: int = 0, **extra) -> list[Tensor]:
+def chunk(input_tensor: Tensor, chunks: int, dim: int = 0) -> list[Tensor]:
     size = input_tensor.shape[dim]
     return split(input_tensor, -(-size // chunks), dim)
 
 
 def embedding(input_tensor: Tensor, weight: Tensor, *, padding_idx=None, layout=None, dtype=None,
-              memory_config=None, **extra) -> Tensor:
+              memory_config=None) -> Tensor:
     if padding_idx is not None:
         raise ValueError("ttnn.embedding(): padding_idx is not supported by the simulated device")
     return call("embedding", input_tensor, weight, memory_config=memory_config, layout=layout, dtype=dtype)
 
 
+def _concat_golden(tensors, dim=0, groups=1, **_):
+    if groups == 1:
+        return torch.cat(tensors, dim)
+    pieces = [torch.chunk(t, groups, dim) for t in tensors]
+    return torch.cat([p[g] for g in range(groups) for p in pieces], dim)
+
+
 FUNCTIONS = {f.__name__: f for f in (permute, transpose, concat, pad, slice, getitem, repeat, repeat_interleave,
                                      split, chunk, embedding)}
 GOLDEN = {"permute": lambda x, dims, **_: x.permute(*dims), "transpose": lambda x, a, b, **_: x.transpose(a, b),
-          "concat": lambda tensors, dim=0, **_: torch.cat(tensors, dim),
+          "concat": _concat_golden,
           "repeat": lambda x, r, **_: x.repeat(*r),
           "repeat_interleave": lambda x, repeats, dim, **_: torch.repeat_interleave(x, repeats, dim),
           "embedding": lambda x, w, **_: torch.nn.functional.embedding(x, w),

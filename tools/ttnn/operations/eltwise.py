@@ -7,7 +7,7 @@ from __future__ import annotations
 import torch
 
 from ttmlir.runtime import executor
-from ttnn.operations.table import call, to_scalar_tensor
+from ttnn.operations.table import call, placed, to_scalar_tensor
 from ttnn.tensor import Tensor
 from ttnn.types import UnaryOpType, UnaryWithParam
 
@@ -25,18 +25,18 @@ BINARY = {"add": "add", "subtract": "subtract", "sub": "subtract", "multiply": "
           "logical_left_shift": "logical_left_shift", "logical_right_shift": "logical_right_shift"}
 # the activations binary ops and matmul fuse: the TTNN unary op each runs
 ACTIVATIONS = {UnaryOpType.RECIP: "reciprocal", **{t: t.value for t in UnaryOpType if t.value in UNARY}}
-# tt-metal keywords that choose how the hardware runs an op, not what it computes; the simulated device has one
-# kernel per op, so these are accepted only at their defaults (a non-default value is refused)
-DEFAULTS = {"queue_id": 0, "use_legacy": None, "sub_core_grids": None, "sub_device_ids": None}
 GOLDEN: dict = {}
 
 
 def _check(callee: str, extra: dict) -> None:
+    """Keywords left over after an op's own and `table.placed`'s: tt-metal's `use_legacy` picks between two
+    kernel implementations of the same math, of which the simulator has one; anything else is unknown."""
     for key, value in extra.items():
-        if key not in DEFAULTS:
+        if key != "use_legacy":
             raise TypeError(f"ttnn.{callee}() got an unexpected keyword argument '{key}'")
-        if value != DEFAULTS[key] and not (key == "queue_id" and value in (0, None)):
-            raise ValueError(f"ttnn.{callee}(): {key}={value!r} is not modelled by the simulated device")
+        if value is not None:
+            raise ValueError(f"ttnn.{callee}(): use_legacy={value!r} is not modelled: the simulated device has one "
+                             f"kernel per op")
 
 
 def activate(tensor: Tensor, activations, callee: str, memory_config=None) -> Tensor:
@@ -98,7 +98,7 @@ def _binary(name: str, ttnn_op: str, in_place: bool = False):
         a = activate(a, input_tensor_a_activations, name)
         scalar = not isinstance(b, Tensor)
         b = activate(_operand(b, a), input_tensor_b_activations, name)
-        if in_place:
+        if in_place and a.value.on_device:
             memory_config = a.memory_config()
         result = call(ttnn_op, a, b, dtype=dtype, memory_config=memory_config, **compiler)
         if scalar:
@@ -238,7 +238,7 @@ def hardswish(input_tensor, *, memory_config=None, **extra):
     return call("multiply", input_tensor, call("hardsigmoid", input_tensor), memory_config=memory_config)
 
 
-def logical_not_(input_tensor, **extra):
+def logical_not_(input_tensor):
     return store(call("logical_not", input_tensor), input_tensor, "logical_not_")
 
 
@@ -258,6 +258,7 @@ BINARY_FUNCTIONS.update({f"{name}_": _binary(f"{name}_", op, in_place=True) for 
 FUNCTIONS = {**UNARY_FUNCTIONS, **BINARY_FUNCTIONS, **{f.__name__: f for f in (
     leaky_relu, clamp, hardtanh, pow, where, eqz, nez, gtz, ltz, div_no_nan, squared_difference, lerp, addcmul,
     addcdiv, elu, softplus, hardswish, rsub, rdiv)}, "clip": clamp}
+FUNCTIONS = {name: placed(function) for name, function in FUNCTIONS.items()}
 
 # goldens: each op's meaning in torch, independent of the simulator's kernels (ttnn.get_golden_function)
 _F = torch.nn.functional

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import torch
 
-from ttnn.operations.table import call, to_scalar_tensor
+from ttnn.operations.eltwise import store
+from ttnn.operations.table import call, on_cores, placed, to_scalar_tensor
 from ttnn.tensor import Tensor
-from ttnn.types import CoreRangeSet
 
 
 def _dims(dim, rank: int):
@@ -19,8 +19,7 @@ def _dims(dim, rank: int):
 
 def _reduction(name: str):
     def op(input_tensor: Tensor, dim=None, keepdim: bool = False, *, memory_config=None, compute_kernel_config=None,
-           scalar: float = 1.0, correction: bool = True, sub_core_grids=None, **compiler):
-        _check_cores(name, sub_core_grids, input_tensor)
+           scalar: float = 1.0, correction: bool = True, **compiler):
         if scalar != 1.0:
             if name != "sum":
                 raise ValueError(f"ttnn.{name}(): scalar= scales a sum only")
@@ -37,20 +36,8 @@ def _reduction(name: str):
         return result
 
     op.__name__ = name
-    op.__doc__ = f"ttnn.{name}(input_tensor, dim=None, keepdim=False, *, memory_config=None)"
-    return op
-
-
-def _check_cores(callee: str, cores, tensor: Tensor) -> None:
-    """`sub_core_grids` confines the op to those cores; they must exist on the device."""
-    if cores is None:
-        return
-    device = tensor.device()
-    grid = device.core_grid if device is not None else None
-    for x, y in CoreRangeSet(cores).cores():
-        if grid is not None and not (x < grid.x and y < grid.y):
-            raise RuntimeError(f"ttnn.{callee}(): core ({x}, {y}) of sub_core_grids is outside the device's "
-                               f"{grid.y}x{grid.x} grid")
+    op.__doc__ = f"ttnn.{name}(input_tensor, dim=None, keepdim=False, *, memory_config=None, sub_core_grids=None)"
+    return placed(op)
 
 
 def _moment(name: str, x: Tensor, kwargs: dict, correction: bool) -> Tensor:
@@ -67,32 +54,56 @@ def _moment(name: str, x: Tensor, kwargs: dict, correction: bool) -> Tensor:
     return var if name == "var" else call("sqrt", var)
 
 
-def argmax(input_tensor: Tensor, dim=None, keepdim: bool = False, *, memory_config=None, use_multicore=False,
-           **extra) -> Tensor:
-    return call("argmax", input_tensor, dim=dim, keep_dim=keepdim, memory_config=memory_config)
+def _out(result, out, callee: str):
+    """Write a (values, indices) result into tt-metal's preallocated `out` pair, in place; else return it."""
+    if out is None:
+        return result
+    if not isinstance(out, (tuple, list)) or len(out) != len(result):
+        raise TypeError(f"ttnn.{callee}(): out must be a pair of tensors (values, indices)")
+    return tuple(store(r, o, callee) for r, o in zip(result, out))
+
+
+def argmax(input_tensor: Tensor, dim=None, keepdim: bool = False, *, use_multicore: bool = False,
+           memory_config=None, output_tensor=None) -> Tensor:
+    """Without `use_multicore` tt-metal runs argmax on one core; the perf model does the same."""
+    with on_cores(None if use_multicore else 1):
+        result = call("argmax", input_tensor, dim=dim, keep_dim=keepdim, memory_config=memory_config)
+    return store(result, output_tensor, "argmax")
 
 
 def topk(input_tensor: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True, *,  # noqa: A002
-         memory_config=None, **extra):
-    return call("topk", input_tensor, k=k, dim=dim, largest=largest, sorted=sorted, memory_config=memory_config)
+         out=None, memory_config=None, indices_tensor=None):
+    if indices_tensor is not None:
+        raise ValueError("ttnn.topk(): indices_tensor (indices to return in place of positions) is not supported by "
+                         "the simulated device")
+    result = call("topk", input_tensor, k=k, dim=dim, largest=largest, sorted=sorted, memory_config=memory_config)
+    return _out(result, out, "topk")
 
 
 def sort(input_tensor: Tensor, dim: int = -1, descending: bool = False, stable: bool = False, *,
-         memory_config=None, **extra):
-    return call("sort", input_tensor, dim=dim, descending=descending, stable=stable, memory_config=memory_config)
+         memory_config=None, out=None):
+    result = call("sort", input_tensor, dim=dim, descending=descending, stable=stable, memory_config=memory_config)
+    return _out(result, out, "sort")
 
 
-def cumsum(input_tensor: Tensor, dim: int, *, dtype=None, memory_config=None, **extra) -> Tensor:
-    return call("cumsum", input_tensor, dim=dim, dtype=dtype, memory_config=memory_config)
+def _scan(name: str):
+    def op(input_tensor: Tensor, dim: int, *, dtype=None, reverse_order: bool = False, out=None,
+           memory_config=None) -> Tensor:
+        if reverse_order:
+            raise ValueError(f"ttnn.{name}(): reverse_order is not supported by the simulated device")
+        result = call(name, input_tensor, dim=dim, dtype=dtype, memory_config=memory_config)
+        return store(result, out, name)
+
+    op.__name__ = name
+    return op
 
 
-def cumprod(input_tensor: Tensor, dim: int, *, dtype=None, memory_config=None, **extra) -> Tensor:
-    return call("cumprod", input_tensor, dim=dim, dtype=dtype, memory_config=memory_config)
+cumsum, cumprod = _scan("cumsum"), _scan("cumprod")
 
 
 REDUCTIONS = ("sum", "mean", "max", "min", "std", "var")
 FUNCTIONS = {**{name: _reduction(name) for name in REDUCTIONS},
-             **{f.__name__: f for f in (argmax, topk, sort, cumsum, cumprod)}}
+             **{f.__name__: placed(f) for f in (argmax, topk, sort, cumsum, cumprod)}}
 
 
 def _golden(fn):

@@ -7,7 +7,10 @@ it with the executor's kernels: results are placed, formatted, allocated and tim
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
+import inspect
 import time
 import numpy as np
 import torch
@@ -25,6 +28,12 @@ from ttnn.trace import call as trace_call
 from ttnn.device import Device
 from ttnn.tensor import Tensor, describe, from_torch, placement
 from ttnn.types import DataType, Layout, MemoryConfig
+
+# the cores the ops called now are confined to (a matmul's core_grid, a reduction's sub_core_grids, a program
+# config's grid): the perf model spreads their work over that many cores instead of the whole worker grid
+CORES: contextvars.ContextVar[int | None] = contextvars.ContextVar("ttnn_cores", default=None)
+# the fused tt-metal op the ops called now belong to (`fused_program`)
+FUSED: contextvars.ContextVar[str | None] = contextvars.ContextVar("ttnn_fused", default=None)
 
 # ops generated code never calls through the library (the device comes from utils.DeviceGetter; ttnn.generic
 # runs the compiler's own kernels); global semaphores are the device's own objects (`ttnn.device`)
@@ -146,16 +155,17 @@ def run(row, callee: str, args: tuple, kwargs: dict, shape=None):
             setattr(table, fbu.field(name), encode(kind, value, callee, name))
     first = next((t.value for t in tensors), None)
     results = _result_refs(row, table, bound, first, describe, device)
-    # one compiled program per op and operand signature, as tt-metal's program cache keys them
-    device.note_program((row.name, tuple((tuple(t.value.shape), t.value.dtype, t.value.layout, t.value.memory_layout)
-                                         for t in tensors), repr(bound.get("memory_config"))))
-    outputs = _execute(row, callee, table, results, ctx, device)
+    # one compiled program per op and operand signature, as tt-metal's program cache keys them (the ops of a
+    # fused program count as the one program that holds them)
+    if FUSED.get() is None:
+        device.note_program(program_key(row.name, tensors, bound.get("memory_config")))
+    outputs = _execute(row, callee, table, results, ctx, device, bound.get("memory_config"))
     config = bound.get("memory_config")
-    spec = config.shard_spec if isinstance(config, MemoryConfig) and config.is_sharded() else \
-        next((t._shard_spec for t in tensors if t._shard_spec is not None), None)
+    sharded = isinstance(config, MemoryConfig) and config.is_sharded()
+    spec = next((t._shard_spec for t in tensors if t._shard_spec is not None), None)
     for out in outputs if isinstance(outputs, tuple) else (outputs,):
         if isinstance(out, Tensor) and (out.value.memory_layout or "").endswith("sharded"):
-            out._shard_spec = spec
+            out._shard_spec = config.for_shape(out.shape).shard_spec if sharded else spec
     return outputs
 
 
@@ -201,7 +211,12 @@ def _result_refs(row, table, bound: dict, first, describe, device) -> list:
     shape = bound.get("shape")
     shape = list(shape) if shape is not None else (first.shape if first is not None else [1])
     layout = layout.value if layout is not None else (first.layout if first is not None else "row_major")
-    buffer, memory_layout, grid = _placement(row, bound, first, shape, layout, device)
+    config = bound.get("memory_config")
+    if isinstance(config, MemoryConfig) and config.is_sharded() and config.shard_spec is not None:
+        # the shards are checked against the computed result (`_execute`): this shape may be provisional
+        buffer, memory_layout, grid = config.buffer_type.value, config.memory_layout.value, (1, 1)
+    else:
+        buffer, memory_layout, grid = _placement(row, bound, first, shape, layout, device)
     refs = []
     for name in row.results:
         ref = describe(shape, dtype.value if dtype is not None else (first.dtype if first is not None else "f32"),
@@ -212,7 +227,98 @@ def _result_refs(row, table, bound: dict, first, describe, device) -> list:
     return refs
 
 
-def _execute(row, callee: str, table, refs: list, ctx, device):
+def program_key(name: str, tensors: list, memory_config) -> tuple:
+    return (name, tuple((tuple(t.value.shape), t.value.dtype, t.value.layout, t.value.memory_layout)
+                        for t in tensors), repr(memory_config))
+
+
+@contextlib.contextmanager
+def fused_program(name: str, tensors: list, memory_config=None):
+    """The ops called inside are one tt-metal program (a fused op the simulator runs as several TTNN ops): the
+    program cache holds one entry for them, keyed by the fused op and its operands."""
+    device = next((t.device() for t in tensors if isinstance(t, Tensor) and t.device() is not None), None)
+    if device is not None and FUSED.get() is None:
+        device.note_program(program_key(name, [t for t in tensors if isinstance(t, Tensor)], memory_config))
+    token = FUSED.set(name)
+    try:
+        yield
+    finally:
+        FUSED.reset(token)
+
+
+@contextlib.contextmanager
+def on_cores(count: int | None):
+    """Run the ops called inside on `count` cores (None: where the caller runs them, by default the device's
+    whole worker grid)."""
+    if count is None:
+        yield
+        return
+    token = CORES.set(count)
+    try:
+        yield
+    finally:
+        CORES.reset(token)
+
+
+def placed(function):
+    """tt-metal's keywords choosing where an op runs, taken off the call: `queue_id` (a command queue the device
+    opened; ops run to completion in call order), `sub_core_grids` (the cores the op is confined to, for the perf
+    model) and `sub_device_ids` (sub-devices, which the simulated device does not partition: refused)."""
+    name = function.__name__
+
+    @functools.wraps(function)
+    def op(*args, queue_id=None, sub_core_grids=None, sub_device_ids=None, **kwargs):
+        from ttnn.device import check_queue
+
+        tensor = next((v for v in (*args, *kwargs.values()) if isinstance(v, Tensor)), None)
+        device = tensor.device() if tensor is not None else kwargs.get("device")
+        check_queue(name, queue_id, device)
+        cores = None if sub_core_grids is None else grid_cores(sub_core_grids, device, name, "sub_core_grids")
+        if sub_device_ids:
+            if device is None:
+                raise ValueError(f"ttnn.{name}(): sub_device_ids needs a device tensor")
+            cores = device.sub_device_cores(sub_device_ids)
+        with on_cores(cores):
+            return function(*args, **kwargs)
+
+    # the signature callers bind against (`ttnn.operations._either`): the op's own and these keywords
+    signature = inspect.signature(function)
+    params = list(signature.parameters.values())
+    tail = [p for p in params if p.kind == p.VAR_KEYWORD]
+    extra = [inspect.Parameter(k, inspect.Parameter.KEYWORD_ONLY, default=None)
+             for k in ("queue_id", "sub_core_grids", "sub_device_ids") if k not in signature.parameters]
+    op.__signature__ = signature.replace(parameters=[p for p in params if p.kind != p.VAR_KEYWORD] + extra + tail)
+    return op
+
+
+def grid_cores(grid, device, callee: str, what: str) -> int:
+    """The number of cores of a grid a call names (`CoreGrid`, `CoreCoord`/(x, y) grid size, `CoreRangeSet`),
+    checked against the device's worker grid as tt-metal checks it."""
+    from ttnn.types import CoreCoord, CoreGrid, CoreRange, CoreRangeSet
+
+    gy, gx = device.mesh.chips[0].facts.grid if device is not None else (None, None)
+    if isinstance(grid, CoreGrid):
+        x, y = grid.x, grid.y
+    elif isinstance(grid, (CoreRangeSet, CoreRange)) or (isinstance(grid, (set, frozenset, list)) and grid and
+                                                         isinstance(next(iter(grid)), CoreRange)):
+        cores = CoreRangeSet(grid).cores()
+        outside = [c for c in cores if gx is not None and not (c.x < gx and c.y < gy)]
+        if outside:
+            raise RuntimeError(f"ttnn.{callee}(): core {tuple(outside[0])} of {what} is outside the device's "
+                               f"{gx}x{gy} worker grid")
+        if not cores:
+            raise RuntimeError(f"ttnn.{callee}(): {what} names no cores")
+        return len(cores)
+    elif isinstance(grid, (CoreCoord, tuple, list)) and len(grid) == 2:
+        x, y = (grid.x, grid.y) if isinstance(grid, CoreCoord) else grid
+    else:
+        raise TypeError(f"ttnn.{callee}(): {what} must be a core grid, got {type(grid).__name__}")
+    if x < 1 or y < 1 or (gx is not None and (x > gx or y > gy)):
+        raise RuntimeError(f"ttnn.{callee}(): {what} {x}x{y} (x by y) does not fit the device's {gx}x{gy} worker grid")
+    return int(x) * int(y)
+
+
+def _execute(row, callee: str, table, refs: list, ctx, device, config=None):
     name, where = row.name, f"ttnn.{callee}"
     kernel = MESH_KERNELS.get(name) or KERNELS.get(name)
     if kernel is None:
@@ -234,8 +340,14 @@ def _execute(row, callee: str, table, refs: list, ctx, device):
     for i, ref in enumerate(refs):
         values = [results[i] for results in per_chip]
         d = ref.desc
-        shaped = describe(list(values[0].shape), fbu.enum_names(fb.DataType)[d.layout.dataType],
-                          fbu.enum_names(fb.TensorLayout)[d.layout.layout], *_buffer_of(d))
+        layout = fbu.enum_names(fb.TensorLayout)[d.layout.layout]
+        where_ = _buffer_of(d)
+        if isinstance(config, MemoryConfig) and config.is_sharded() and config.shard_spec is not None:
+            try:  # the shard spec checked against the result's own shape
+                where_ = placement(config, device, list(values[0].shape), layout)
+            except ValueError as exc:  # tt-metal's shard-spec check fails as a RuntimeError
+                raise RuntimeError(f"{where}: {exc}") from None
+        shaped = describe(list(values[0].shape), fbu.enum_names(fb.DataType)[d.layout.dataType], layout, *where_)
         ref.desc, ref.size = shaped.desc, shaped.size
         try:
             tensor = materialize(ref, values if len(values) > 1 else values[0], device.mesh, where, local=local,
@@ -246,7 +358,7 @@ def _execute(row, callee: str, table, refs: list, ctx, device):
     end = time.perf_counter_ns()
     family = executor.TABLE_FAMILIES.get(type(table).__name__, "data_movement")
     ctx.perf.append((op, estimate(name, family, used, op.outputs, device.mesh.arch, device.mesh.num_chips,
-                                  executor._math_fidelity(table)), start, end))
+                                  executor._math_fidelity(table), _cores(device)), start, end))
     executor._note_peak(ctx)
     if executor.DebugHooks.post_op is not None:
         executor.DebugHooks.post_op(None, ctx, op)
@@ -255,6 +367,14 @@ def _execute(row, callee: str, table, refs: list, ctx, device):
         return None
     outputs = [Tensor.of(t, device) for t in op.outputs]
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def _cores(device) -> int | None:
+    """The cores an op runs on: the call's confinement, else the loaded sub-devices', else the whole grid."""
+    cores = CORES.get()
+    if cores is None and getattr(device, "sub_devices", None) is not None:
+        cores = device.sub_device_cores()
+    return cores
 
 
 def _buffer_of(desc) -> tuple[str, str | None, tuple | None]:
@@ -321,6 +441,13 @@ def call(name: str, *args, **kwargs):
     row = _row(name)
     callee = ttnn_api.callee_of(name)
     return trace_call(lambda *a, **k: run(row, callee, a, k), args, kwargs)
+
+
+def call_shaped(name: str, shape, *args, **kwargs):
+    """`call`, for an op whose result shape its arguments do not carry (arange's length): the caller gives it."""
+    row = _row(name)
+    callee = ttnn_api.callee_of(name)
+    return trace_call(lambda *a, **k: run(row, callee, a, k, list(shape)), args, kwargs)
 
 
 def to_scalar_tensor(value, like: Tensor) -> Tensor:

@@ -108,12 +108,12 @@ def test_ttnn_api_against_torch():
     assert out.shape == (64, 32)
     assert pcc(out.float(), expected) > 0.99  # bf16 rounding between the ops
     host = ttnn.from_device(ta + ta)
-    assert host.storage_type() == "HOST"
+    assert host.storage_type() == ttnn.StorageType.HOST
     assert torch.equal(ttnn.to_torch(host), (a.bfloat16() * 2))
     assert device.context.peak["dram"] > 0 and device.context.peak["l1"] > 0
     values = torch.arange(12, dtype=torch.float32).reshape(3, 4) - 5.5
     made = ttnn.Tensor(values.flatten().tolist(), [3, 4], ttnn.float32, ttnn.TILE_LAYOUT, device, ttnn.DRAM_MEMORY_CONFIG)
-    assert made.shape == ttnn.Shape([3, 4]) and made.layout == ttnn.TILE_LAYOUT and made.storage_type() == "DEVICE"
+    assert made.shape == ttnn.Shape([3, 4]) and made.layout == ttnn.TILE_LAYOUT and made.storage_type() == ttnn.StorageType.DEVICE
     assert torch.equal(ttnn.to_torch(made), values)
     ttnn.close_device(device)
 

@@ -10,9 +10,3 @@ def device():
     dev = ttnn.open_device(device_id=0)
     yield dev
     ttnn.close_device(dev)
-
-
-def assert_with_pcc(expected, actual, pcc=0.9999):
-    assert list(expected.shape) == list(actual.shape)
-    got = ttnn.pearson_correlation_coefficient(expected, actual)
-    assert got >= pcc, f"PCC {got} < {pcc}"
