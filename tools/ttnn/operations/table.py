@@ -24,6 +24,7 @@ from ttmlir.runtime.perf import estimate
 from ttmlir.runtime.tensor import materialize
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
+from ttmlir.target.ttnn import UNION_TAGS
 from ttnn.trace import call as trace_call
 from ttnn.device import Device
 from ttnn.tensor import Tensor, describe, from_torch, placement
@@ -152,7 +153,10 @@ def run(row, callee: str, args: tuple, kwargs: dict, shape=None):
     for name, kind, _default, _required in row.props:
         value = bound.get(name)
         if value is not None and fbu.field(name) in vars(table):
-            setattr(table, fbu.field(name), encode(kind, value, callee, name))
+            encoded = encode(kind, value, callee, name)
+            setattr(table, fbu.field(name), encoded)
+            if type(encoded) in UNION_TAGS:  # a union field carries its member's tag beside it
+                setattr(table, fbu.field(name) + "Type", UNION_TAGS[type(encoded)])
     first = next((t.value for t in tensors), None)
     results = _result_refs(row, table, bound, first, describe, device)
     # one compiled program per op and operand signature, as tt-metal's program cache keys them (the ops of a
@@ -423,9 +427,11 @@ def encode(kind: str, value, callee: str, name: str):
         return out
     if kind == "elements":
         return np.frombuffer(np.asarray(value, dtype=np.float32).tobytes(), dtype=np.uint8)
-    if kind == "f32_or_i32":
-        return float(value)
-    if kind in ("bool", "str", "f32", "number") or kind in ttnn_api.INT_KINDS:
+    if kind in ("number", "f32_or_i32"):  # the schema's NumberType: an integer stays an integer, as the compiler writes it
+        number = fb.IntegralTypeT() if isinstance(value, int) and not isinstance(value, bool) else fb.FloatingPointTypeT()
+        number.value = int(value) if isinstance(number, fb.IntegralTypeT) else float(value)
+        return number
+    if kind in ("bool", "str", "f32") or kind in ttnn_api.INT_KINDS:
         return value
     raise TypeError(f"ttnn.{callee}(): a '{kind}' argument ('{name}') is not supported by the simulator")
 
