@@ -117,9 +117,9 @@ def test_semaphores_hand_off_between_cores():
 
 
 def test_a_kernel_that_spins_forever_is_a_hang(monkeypatch):
-    from ttmlir.runtime.metal import grid as grid_module
+    from ttmlir.runtime.metal import kernel_api
 
-    monkeypatch.setattr(grid_module, "SPIN_LIMIT", 10_000)
+    monkeypatch.setattr(kernel_api, "SPIN_LIMIT", 10_000)  # where the spin count is checked
     source = "void kernel_main() {\n  uint32_t i = 0;\n  while (i < 1) {\n    i = 0;\n  }\n}\n"
     with pytest.raises(KernelHang, match=r"core \(0,0\) kernel 'spinner' line 3: hang: the kernel ran 10,000 passes"):
         Grid().run(Program((KernelLaunch("spinner", source, "brisc", ((0, 0),)),)))
