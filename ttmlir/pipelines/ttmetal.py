@@ -16,7 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from ttmlir.errors import PassFailure
-from ttmlir.conversion.ttir_to_ttmetal.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass
+from ttmlir.conversion.ttir_to_ttmetal.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass, TTMetalOptions
 from ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc import ConvertTTKernelToEmitCPass
 from ttmlir.transforms.ttcore.register_device import RegisterDevicePass, WrapDeviceModulePass
 from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
@@ -25,23 +25,10 @@ from ttmlir.timing import run_pass, scope
 
 
 @dataclass(frozen=True)
-class TTIRToTTMetalPipeline(RegisterDevicePass):
+class TTIRToTTMetalPipeline(RegisterDevicePass, TTMetalOptions):
     """TTIR → TTMetal + TTKernel (as emitc): register the device, lower, print kernels as calls."""
 
     name: ClassVar[str] = "ttir-to-ttmetal-pipeline"
-    override_device_shape: tuple[int, ...] = ()
-    default_input_memspace: str = "l1"
-    default_output_memspace: str = "l1"
-    collapse_tensors_2d: bool = True
-    enable_elementwise_fusion: bool = False
-    ttnn_mode: bool = False
-    use_tile_matmul: bool = False
-    use_tensor_accessor_dma: bool = False
-    force_compile_time_args: bool = False
-    disable_tolayout_folding: bool = False
-    set_math_fidelity: str = "HiFi4"
-    num_stream_buffers: int = 2
-    max_dst_physical_size_tiles: int = 0
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if tuple(self.mesh(module)) not in ((1, 1), (1,)):
@@ -51,17 +38,7 @@ class TTIRToTTMetalPipeline(RegisterDevicePass):
         with scope(RegisterDevicePass.name):
             super().apply(ctx, module)
         run_pass(ElementTypeNormalizationPass(), ctx, module)
-        run_pass(ConvertTTIRToTTMetalPass(override_device_shape=self.override_device_shape,
-                                 default_input_memspace=self.default_input_memspace,
-                                 default_output_memspace=self.default_output_memspace,
-                                 use_tile_matmul=self.use_tile_matmul,
-                                 enable_elementwise_fusion=self.enable_elementwise_fusion,
-                                 use_tensor_accessor_dma=self.use_tensor_accessor_dma,
-                                 ttnn_mode=self.ttnn_mode, force_compile_time_args=self.force_compile_time_args,
-                                 disable_tolayout_folding=self.disable_tolayout_folding,
-                                 collapse_tensors_2d=self.collapse_tensors_2d,
-                                 set_math_fidelity=self.set_math_fidelity, num_stream_buffers=self.num_stream_buffers,
-                                 max_dst_physical_size_tiles=self.max_dst_physical_size_tiles), ctx, module)
+        run_pass(ConvertTTIRToTTMetalPass(**self.ttmetal_options()), ctx, module)
         run_pass(ConvertTTKernelToEmitCPass(), ctx, module)
 
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -661,10 +661,9 @@ class _FunctionLowering:
 
 
 @dataclass(frozen=True)
-class ConvertTTIRToTTMetalPass(ModulePass):
-    """Lower TTIR elementwise functions to a TTMetal host program and TTKernel kernels (see the module doc)."""
+class TTMetalOptions:
+    """The kernel path's options: the conversion's own, and the pipelines' that run it (which pass them on)."""
 
-    name: ClassVar[str] = "convert-ttir-to-ttmetal"
     override_device_shape: tuple[int, ...] = ()
     default_input_memspace: str = "l1"
     default_output_memspace: str = "l1"
@@ -678,6 +677,16 @@ class ConvertTTIRToTTMetalPass(ModulePass):
     set_math_fidelity: str = "HiFi4"
     num_stream_buffers: int = 2
     max_dst_physical_size_tiles: int = 0  # 0: the chip's dst size
+
+    def ttmetal_options(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(TTMetalOptions)}
+
+
+@dataclass(frozen=True)
+class ConvertTTIRToTTMetalPass(TTMetalOptions, ModulePass):
+    """Lower TTIR elementwise functions to a TTMetal host program and TTKernel kernels (see the module doc)."""
+
+    name: ClassVar[str] = "convert-ttir-to-ttmetal"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from ttmlir.transforms.ttcore.register_device import device_module_of
