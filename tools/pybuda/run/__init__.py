@@ -61,6 +61,8 @@ def initialize_pipeline(training: bool = False, output_queue=None, checkpoint_qu
     `sample_targets`; returns the output queue (inference) or the checkpoint queue (training)."""
     if _verify_cfg is not None:
         raise PyBudaError("_verify_cfg is not supported: compare results against torch yourself (see pcc)")
+    if microbatch_count < 1:  # each pushed input set runs as its own microbatch: any positive count compiles alike
+        raise PyBudaError(f"microbatch_count must be at least 1, got {microbatch_count}")
     if _device_mode is not None and _device_mode.name != "CompileAndRun":
         raise PyBudaError(f"initialize_pipeline _device_mode {_device_mode.name}: set device_mode on the TTDevice")
     devices = _devices()
