@@ -76,6 +76,9 @@ LAYOUT_OP_KEYWORDS = {"to_layout": ("layout", "dtype", "memory_config"), "typeca
 DERIVED = ("dtype", "layout", "memory_config")
 # ops whose ttnn signature orders operands and properties otherwise than their row (operands first, then props)
 ORDER = {"arange": ("start", "end", "step", "dtype", "device", "memory_config", "layout"),
+         **{name: ("shape", *fill, "dtype", "layout", "device", "memory_config")
+            for name, fill in (("full", ("fill_value",)), ("zeros", ()), ("ones", ()), ("empty", ()))},
+         "rand": ("size", "device", "dtype", "layout", "memory_config", "low", "high", "seed"),
          "create_global_semaphore": ("device", "core_range_set", "initial_value"),
          "sdpa_fw": ("query", "key", "value", "mask_type", "attention_mask", "dropout_probability",
                      "return_intermediates"),
@@ -95,6 +98,8 @@ RESULT_KEYWORDS = {"embedding": ("layout", "dtype"), "flash_mla_prefill": ("memo
 RENAMED = {**{op: {"matmul_program_config": "program_config", "compute_config": "compute_kernel_config"}
               for op in ("matmul", "linear")},
            "create_global_semaphore": {"device": "mesh_device", "core_range_set": "cores"},
+           **{name: {"device": "device"} for name in ("full", "zeros", "ones", "empty")},
+           "rand": {"size": "shape", "device": "device"},
            **{f"prepare_conv2d_{what}": {operand: operand, "device": "device", "input_tensor_layout": "input_layout",
                                          "conv2d_config": "conv_config"}
               for what, operand in (("weights", "weight_tensor"), ("bias", "bias_tensor"))},

@@ -33,14 +33,14 @@ def full(shape, fill_value, dtype=None, layout=Layout.ROW_MAJOR, device=None, me
         dtype, layout = optional_tensor.dtype, optional_tensor.layout
         device = optional_tensor.device()
         memory_config = optional_tensor.memory_config() if device is not None else None
-    result = call("full", device, shape=list(shape), fill_value=fill_value, dtype=_dtype(dtype, fill_value),
+    result = call("full", device=device, shape=list(shape), fill_value=fill_value, dtype=_dtype(dtype, fill_value),
                   layout=layout or Layout.ROW_MAJOR, memory_config=memory_config)
     return _into(result, optional_tensor, "full")
 
 
 def _filled(name: str):
     def op(shape, dtype=None, layout=Layout.ROW_MAJOR, device=None, memory_config=None) -> Tensor:
-        return call(name, device, shape=list(shape), dtype=dtype or DataType.BFLOAT16,
+        return call(name, device=device, shape=list(shape), dtype=dtype or DataType.BFLOAT16,
                     layout=layout or Layout.ROW_MAJOR, memory_config=memory_config)
 
     op.__name__ = name
@@ -80,9 +80,9 @@ def arange(start: int = 0, end: int | None = None, step: int = 1, dtype=None, de
                        memory_config=memory_config, layout=layout or Layout.ROW_MAJOR)
 
 
-def rand(shape, dtype=None, layout=Layout.TILE, device=None, memory_config=None, low: float = 0.0, high: float = 1.0,
+def rand(shape, device=None, dtype=None, layout=Layout.TILE, memory_config=None, low: float = 0.0, high: float = 1.0,
          seed: int = 0) -> Tensor:
-    return call("rand", device, size=list(shape), low=float(low), high=float(high), seed=int(seed),
+    return call("rand", device=device, size=list(shape), low=float(low), high=float(high), seed=int(seed),
                 dtype=dtype or DataType.BFLOAT16, layout=layout or Layout.TILE, memory_config=memory_config)
 
 
