@@ -30,7 +30,7 @@ func.func @forward(%x: tensor<32x64xbf16>, %w: tensor<64x32xbf16>, %b: tensor<32
 // CHECK: = ttnn.softmax({{var_[0-9]+}}, dimension=1, numericStable=False,
 // CHECK: = utils.create_list(
 // CHECK: def create_inputs_for_forward():
-// CHECK: ttnn.ones({{var_[0-9]+}}, shape=ttnn.Shape([32, 64]), dtype=ttnn.DataType.BFLOAT16, layout=ttnn.Layout.TILE,
+// CHECK: ttnn.ones(shape=ttnn.Shape([32, 64]), dtype=ttnn.DataType.BFLOAT16, layout=ttnn.Layout.TILE, device={{var_[0-9]+}},
 // CHECK: def main():
 // CHECK: if __name__ == "__main__":
 

@@ -34,7 +34,7 @@ func.func @forward(%x: tensor<32x64xbf16>, %w: tensor<64x32xbf16>) -> (tensor<32
 // CHECK: ::ttnn::Tensor {{v[0-9]+}} = ::std::get<1>([[TOPK]]);
 // CHECK: util_create_vec(
 // CHECK-LABEL: ::std::vector<::ttnn::Tensor> create_inputs_for_forward() {
-// CHECK: ttnn::ones({{v[0-9]+}}, ::ttnn::Shape{::std::vector<int64_t>{32, 64}}, ::ttnn::DataType::BFLOAT16, ::ttnn::Layout::TILE,
+// CHECK: ttnn::ones(::ttnn::Shape{::std::vector<int64_t>{32, 64}}, ::ttnn::DataType::BFLOAT16, ::ttnn::Layout::TILE, {{v[0-9]+}},
 // CHECK: int32_t main() {
 // CHECK: ::std::vector<::ttnn::Tensor> [[INS:v[0-9]+]] = ::create_inputs_for_forward();
 // CHECK: ::forward([[INS]]);
