@@ -1,7 +1,10 @@
 """lit configuration: tests under test/lit, RUN lines written as upstream tt-mlir writes them."""
 
+import atexit
 import os
 import shutil
+import subprocess
+import tempfile
 
 import lit.formats
 
@@ -21,3 +24,27 @@ if "PYTHONPATH" in os.environ:
 config.available_features.add("stablehlo")  # the StableHLO front door (ttmlir.dialects.stablehlo)
 # The op model (ttmlir/runtime/op_model.py) judges layouts and times ops, as upstream's built with its op model.
 config.available_features.add("opmodel")
+
+
+def start_tool_server() -> None:
+    """The tools served warm for the suite's ~2,000 calls (tools/ttmlir_server): the server lives as long as lit.
+    Until it listens, and whenever it cannot serve a call, the tools run in processes of their own."""
+    python = os.path.join(bin_dir, "python")
+    if not os.path.exists(python):
+        return
+    folder = tempfile.mkdtemp(prefix="ttmlir-lit-")
+    socket_path = os.path.join(folder, "tools.sock")
+    server = subprocess.Popen([python, "-m", "ttmlir_server", "--socket", socket_path, "--idle-timeout", "600"],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
+
+    def stop():
+        server.terminate()
+        server.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+    atexit.register(stop)
+    config.environment["TTMLIR_TOOL_SERVER"] = socket_path
+
+
+if lit_config.params.get("tool_server", "1") != "0":
+    start_tool_server()

@@ -1,0 +1,107 @@
+"""The tool server: a served call behaves as the same call run in its own process (streams, exit status, signals,
+directory, environment), and a call the server must not run (other code on the import path, no server) runs
+locally."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+BIN = Path(sys.executable).parent
+ROOT = Path(__file__).resolve().parents[3]
+# a stand-in for ttmlir-opt whose output says which process ran it
+PROBE = '''import os, signal, sys
+def main():
+    if sys.argv[1:] == ["--die"]:
+        os.kill(os.getpid(), signal.SIGTERM)
+    print(os.getpid(), os.getcwd(), os.environ.get("PROBE_VALUE"), sys.stdin.read().strip(), sys.argv[0], sep="|")
+    print("to stderr", file=sys.stderr)
+    return 3
+'''
+
+
+def start_server(socket_path: Path, pythonpath: str) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": pythonpath}
+    server = subprocess.Popen([sys.executable, "-m", "ttmlir_server", "--socket", str(socket_path),
+                               "--idle-timeout", "120"], env=env, stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not socket_path.exists():
+        assert server.poll() is None, "the server ended before listening"
+        assert time.monotonic() < deadline, "the server did not listen within 120 s"
+        time.sleep(0.1)
+    return server
+
+
+@pytest.fixture(scope="module")
+def probe_server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("probe")
+    (folder / "ttmlir_opt.py").write_text(PROBE)
+    pythonpath = os.pathsep.join([str(folder), str(ROOT), str(ROOT / "tools")])
+    server = start_server(folder / "tools.sock", pythonpath)
+    yield folder, pythonpath
+    server.terminate()
+    server.wait()
+
+
+def call(args, env, cwd, stdin="in"):
+    process = subprocess.Popen([str(BIN / "ttmlir-opt"), *args], env=env, cwd=cwd, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out, err = process.communicate(stdin)
+    return process, out, err
+
+
+def test_a_served_call_keeps_streams_status_directory_and_environment(probe_server, tmp_path):
+    folder, pythonpath = probe_server
+    env = {**os.environ, "PYTHONPATH": pythonpath, "TTMLIR_TOOL_SERVER": str(folder / "tools.sock"),
+           "PROBE_VALUE": "given"}
+    process, out, err = call([], env, tmp_path)
+    pid, cwd, value, stdin, argv0 = out.strip().split("|")
+    assert int(pid) != process.pid  # a worker forked from the server ran it
+    assert (cwd, value, stdin, argv0) == (str(tmp_path), "given", "in", str(BIN / "ttmlir-opt"))
+    assert err == "to stderr\n" and process.returncode == 3
+
+
+def test_a_worker_killed_by_a_signal_kills_the_caller_alike(probe_server, tmp_path):
+    folder, pythonpath = probe_server
+    env = {**os.environ, "PYTHONPATH": pythonpath, "TTMLIR_TOOL_SERVER": str(folder / "tools.sock")}
+    process, _, _ = call(["--die"], env, tmp_path)
+    assert process.returncode == -signal.SIGTERM
+
+
+@pytest.mark.parametrize("why", ["other import path", "no server"])
+def test_a_call_the_server_cannot_run_runs_locally(probe_server, tmp_path, why):
+    folder, pythonpath = probe_server
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "ttmlir_opt.py").write_text(PROBE)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(elsewhere), str(ROOT), str(ROOT / "tools")]),
+           "TTMLIR_TOOL_SERVER": str(folder / "tools.sock" if why == "other import path" else tmp_path / "none")}
+    process, out, _ = call([], env, tmp_path)
+    assert int(out.split("|")[0]) == process.pid and process.returncode == 3
+
+
+def test_served_ttmlir_opt_prints_what_a_fresh_process_prints(tmp_path):
+    pythonpath = os.pathsep.join([str(ROOT), str(ROOT / "tools")])
+    server = start_server(tmp_path / "tools.sock", pythonpath)
+    good, bad = tmp_path / "good.mlir", tmp_path / "bad.mlir"
+    good.write_text('func.func @f(%a: tensor<32x32xf32>) -> tensor<32x32xf32> {\n  %0 = "ttir.relu"(%a) : '
+                    '(tensor<32x32xf32>) -> tensor<32x32xf32>\n  return %0 : tensor<32x32xf32>\n}\n')
+    bad.write_text('func.func @f() {\n  "ttir.nonsense"() : () -> ()\n  return\n}\n')
+    try:
+        for args in (["--ttir-to-ttnn-backend-pipeline", str(good)], [str(bad)], ["--no-such-flag"]):
+            runs = []
+            for served in (True, False):
+                env = {**os.environ, "PYTHONPATH": pythonpath,
+                       "TTMLIR_TOOL_SERVER": str(tmp_path / "tools.sock") if served else ""}
+                process, out, err = call(args, env, tmp_path, stdin="")
+                runs.append((out, err, process.returncode))
+            assert runs[0] == runs[1], args
+    finally:
+        server.terminate()
+        server.wait()

@@ -1,0 +1,218 @@
+"""The command-line tools served warm: `ttmlir-opt`, `ttmlir-translate`, `FileCheck` and `ttrt` run in a process
+forked from a server that has already imported the compiler, so a call costs its work, not the 0.5-1 s of imports
+and op-class building every fresh Python process pays (a lit suite makes ~2,000 such calls).
+
+    python -m ttmlir_server --socket PATH [--idle-timeout S] &
+    export TTMLIR_TOOL_SERVER=PATH        # every tool started with this set is served, if the server answers
+
+Each call is a fresh fork of the server as it stood after its imports: no state passes from one call to the next.
+The client passes its standard streams (the descriptors themselves), arguments, working directory and environment;
+the tool's exit status comes back. A call runs in its own process as before when the variable is unset, the server
+does not answer, or the caller's interpreter or PYTHONPATH differ from the server's (it would run other code).
+lit's configuration starts a server for the suite (`lit --param tool_server=0` turns it off)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import struct
+import sys
+
+ENVIRONMENT = "TTMLIR_TOOL_SERVER"
+# tool name -> the module whose main() it is
+TOOLS = {"ttmlir-opt": "ttmlir_opt", "ttmlir-translate": "ttmlir_translate", "FileCheck": "ttmlir_filecheck",
+         "ttrt": "ttrt"}
+STATUS = struct.Struct("!i")
+RUN_LOCALLY = -1000  # the server would run other code than the caller: the caller runs the tool itself
+MAX_REQUEST = 1 << 20
+
+
+def launcher(tool: str):
+    """A console-script entry point: the tool, served when a server answers, else run in this process."""
+    def main() -> int:
+        served = _served(tool, os.environ.get(ENVIRONMENT))
+        if served is not None:
+            return served
+        import importlib
+
+        return importlib.import_module(TOOLS[tool]).main()
+
+    main.__name__ = tool.replace("-", "_")
+    return main
+
+
+def _identity() -> dict:
+    """What decides which code a call runs: the interpreter and the import path it was given."""
+    return {"executable": sys.executable, "pythonpath": os.environ.get("PYTHONPATH", "")}
+
+
+def _served(tool: str, path: str | None) -> int | None:
+    """The tool's exit status from the server at `path`, or None when it must run here."""
+    if not path:
+        return None
+    try:
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        conn.connect(path)
+    except OSError:
+        return None
+    with conn:
+        request = json.dumps({"tool": tool, "argv": sys.argv, "cwd": os.getcwd(), "env": dict(os.environ),
+                              **_identity()}).encode()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            socket.send_fds(conn, [STATUS.pack(len(request)) + request], [0, 1, 2])
+            status = _read_exactly(conn, STATUS.size)
+        except OSError:
+            status = b""
+    if len(status) < STATUS.size:  # the server went away mid-call (the tool may have run): not run again
+        print(f"{tool}: error: internal error: the tool server ended without answering", file=sys.stderr)
+        return 1
+    code = STATUS.unpack(status)[0]
+    if code == RUN_LOCALLY:
+        return None
+    if code < 0:  # the worker was killed by a signal (a closed pipe, say): so is the caller, as a shell expects
+        import signal
+
+        signal.signal(-code, signal.SIG_DFL)
+        os.kill(os.getpid(), -code)
+    return code
+
+
+def _read_exactly(conn: socket.socket, size: int, start: bytes = b"") -> bytes:
+    data = start
+    while len(data) < size:
+        chunk = conn.recv(size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def preload() -> None:
+    """Import what the tools import on their way to work: the tools, every dialect and every registered pass."""
+    import importlib
+
+    for module in TOOLS.values():
+        importlib.import_module(module)
+    import numpy  # noqa: F401 - constant folding, flatbuffer tensors
+
+    from ttmlir.dialects import make_context
+    from ttmlir.passes import PASS_CLASSES
+
+    context = make_context()
+    for name in list(context.registered_dialect_names):
+        context.get_optional_dialect(name)
+    for name in list(PASS_CLASSES):
+        PASS_CLASSES[name]
+
+
+def serve(path: str, idle_timeout: float) -> None:
+    import gc
+    import time
+
+    preload()
+    gc.freeze()  # what the imports made stays out of every child's collections (and its pages unwritten)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    if os.path.exists(path):
+        os.unlink(path)
+    listener.bind(path)
+    listener.listen(64)
+    listener.settimeout(1.0)  # wake to reap finished children (their CPU time then counts as the server's)
+    last_call = time.monotonic()
+    try:
+        while time.monotonic() - last_call < idle_timeout:
+            _reap()
+            try:
+                conn, _ = listener.accept()
+            except socket.timeout:
+                continue
+            last_call = time.monotonic()
+            if os.fork() == 0:
+                listener.close()
+                os._exit(_answer(conn))
+            conn.close()
+    finally:
+        listener.close()
+        if os.path.exists(path):
+            os.unlink(path)
+
+
+def _reap() -> None:
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
+
+
+def _answer(conn: socket.socket) -> int:
+    """In a forked child: take the caller's request and run the tool in a worker of its own, whose end (an exit
+    status, or the signal that killed it) is the answer."""
+    conn.settimeout(None)
+    data, fds, _flags, _address = socket.recv_fds(conn, MAX_REQUEST, 3)
+    size = STATUS.unpack(data[:STATUS.size])[0]
+    request = json.loads(_read_exactly(conn, size + STATUS.size, data)[STATUS.size:])
+    if len(fds) != 3 or {k: request[k] for k in _identity()} != _identity() or request["tool"] not in TOOLS:
+        conn.sendall(STATUS.pack(RUN_LOCALLY))
+        return 0
+    worker = os.fork()
+    if worker == 0:
+        conn.close()
+        for target, fd in enumerate(fds):
+            os.dup2(fd, target)
+            os.close(fd)
+        _reopen_streams()
+        os.chdir(request["cwd"])
+        os.environ.clear()
+        os.environ.update(request["env"])
+        sys.argv = request["argv"]
+        os._exit(_run(sys.modules[TOOLS[request["tool"]]].main))
+    for fd in fds:
+        os.close(fd)
+    _pid, status = os.waitpid(worker, 0)
+    code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+    conn.sendall(STATUS.pack(code))
+    return 0
+
+
+def _reopen_streams() -> None:
+    """sys.stdin/stdout/stderr anew over descriptors 0-2, as interpreter start-up makes them: the server's were
+    made for its own streams (whether they seek, whether they are a terminal)."""
+    import io
+
+    def stream(fd: int, mode: str, errors: str, line_buffering: bool):
+        binary = open(fd, mode + "b", closefd=False)
+        return io.TextIOWrapper(binary, encoding=sys.getfilesystemencoding(), errors=errors,
+                                line_buffering=line_buffering)
+
+    sys.stdin = sys.__stdin__ = stream(0, "r", "strict", False)
+    sys.stdout = sys.__stdout__ = stream(1, "w", "strict", os.isatty(1))
+    sys.stderr = sys.__stderr__ = stream(2, "w", "backslashreplace", True)
+
+
+def _run(main) -> int:
+    try:
+        code = main()
+    except SystemExit as exit_:
+        code = exit_.code
+    except BaseException:
+        import traceback
+
+        traceback.print_exc()
+        code = 1
+    if isinstance(code, str):
+        print(code, file=sys.stderr)
+        code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    return code or 0
+
+
+# the console scripts
+ttmlir_opt, ttmlir_translate = launcher("ttmlir-opt"), launcher("ttmlir-translate")
+filecheck, ttrt = launcher("FileCheck"), launcher("ttrt")
