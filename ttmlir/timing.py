@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Iterator
 
 DISPLAY_MODES = ("tree", "list")
@@ -28,24 +29,27 @@ class Timer:
         self.children: dict[str, Timer] = {}  # by name, in the order first started
 
 
-_running: list[Timer] = []  # the timers started and not stopped, innermost last; empty when no tool is timing
+# the timers started and not stopped, innermost last; empty when no tool is timing. A context variable: a tool's
+# run (a thread, a served call) times only itself.
+RUNNING: ContextVar[tuple[Timer, ...]] = ContextVar("timers_running", default=())
 
 
 @contextmanager
 def scope(name: str) -> Iterator[None]:
     """Time what runs inside as `name`, nested in the running timer (nothing when not timing)."""
-    if not _running:
+    running = RUNNING.get()
+    if not running:
         yield
         return
-    parent = _running[-1]
+    parent = running[-1]
     timer = parent.children.get(name) or parent.children.setdefault(name, Timer(name))
-    _running.append(timer)
+    token = RUNNING.set((*running, timer))
     start = clock()
     try:
         yield
     finally:
         timer.wall += clock() - start
-        _running.pop()
+        RUNNING.reset(token)
 
 
 def run_pass(pass_, ctx, module) -> None:
@@ -58,13 +62,13 @@ def run_pass(pass_, ctx, module) -> None:
 def timing() -> Iterator[Timer]:
     """Time everything inside under a root timer (given to the caller for `report` once the block ends)."""
     root = Timer("root")
-    _running.append(root)
+    token = RUNNING.set((*RUNNING.get(), root))
     start = clock()
     try:
         yield root
     finally:
         root.wall = clock() - start
-        _running.remove(root)
+        RUNNING.reset(token)
 
 
 def report(root: Timer, display: str = "tree") -> str:

@@ -69,12 +69,12 @@ class _Pass:
 def test_passes_run_twice_add_up_and_nothing_is_timed_outside_a_timing_block():
     step = _Pass()
     run_pass(step, None, None)  # not timing: the pass runs, no timer is made
-    assert step.runs == 1 and not timing._running
+    assert step.runs == 1 and not timing.RUNNING.get()
     with timing.timing() as root:
         with scope("pipeline"):
             run_pass(step, None, None)
             run_pass(step, None, None)
-    assert step.runs == 3 and not timing._running
+    assert step.runs == 3 and not timing.RUNNING.get()
     assert list(root.children) == ["pipeline"]
     pipeline = root.children["pipeline"]
     assert list(pipeline.children) == ["a-pass"] and list(pipeline.children["a-pass"].children) == ["inside"]

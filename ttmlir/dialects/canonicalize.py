@@ -9,6 +9,7 @@ every tt op carries with `patterns_for`.
 from __future__ import annotations
 
 import functools
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -108,22 +109,23 @@ def _writes(op: Operation) -> list[SSAValue]:
 
 
 # While `CanonicalizePass` runs: each overwritten value's writers. Without it a value's every use is looked at, for
-# every op reading it: a weight or argument read by n ops made canonicalization quadratic.
-_writers: dict[SSAValue, list[Operation]] | None = None
+# every op reading it: a weight or argument read by n ops made canonicalization quadratic. The patterns are shared
+# (one per op name), so the index is the run's context, not theirs.
+WRITERS: ContextVar[dict[SSAValue, list[Operation]] | None] = ContextVar("canonicalize_writers", default=None)
 
 
-def _add_writers(ops) -> None:
+def _add_writers(writers: dict[SSAValue, list[Operation]], ops) -> None:
     for op in ops:
         for value in _writes(op):
-            _writers.setdefault(value, []).append(op)
+            writers.setdefault(value, []).append(op)
 
 
 def _written_in_place(op: Operation) -> bool:
     """An operand or result of `op` that another op without results (a cache update, TTNN's adamw) overwrites: its value
     depends on where it is read, which the rewrites above, looking through producers, cannot see."""
-    if _writers is not None:
+    if (writers := WRITERS.get()) is not None:
         return any(writer is not op and writer.parent is not None
-                   for value in (*op.operands, *op.results) for writer in _writers.get(value, ()))
+                   for value in (*op.operands, *op.results) for writer in writers.get(value, ()))
     for value in (*op.operands, *op.results):
         for use in value.uses:
             row = getattr(use.operation, "ROW", None)
@@ -149,9 +151,9 @@ class _RewritePattern(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if not _written_in_place(op) and (made := self.rewrite(op)) is not None:
             rewriter.replace(op, *made) if isinstance(made, tuple) else rewriter.replace(op, made)
-            if _writers is not None:  # a rewrite may make a writer (a cache update as a paged one)
+            if (writers := WRITERS.get()) is not None:  # a rewrite may make a writer (a cache update as a paged one)
                 new = made[0] if isinstance(made, tuple) else made
-                _add_writers([new] if isinstance(new, Operation) else new)
+                _add_writers(writers, [new] if isinstance(new, Operation) else new)
 
 
 @functools.cache
@@ -166,10 +168,10 @@ class CanonicalizePass(XDSLCanonicalizePass):
     instead of each op looking through its values' uses."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        global _writers
-        outer, _writers = _writers, {}
+        writers: dict[SSAValue, list[Operation]] = {}
+        _add_writers(writers, op.walk())
+        token = WRITERS.set(writers)
         try:
-            _add_writers(op.walk())
             super().apply(ctx, op)
         finally:
-            _writers = outer
+            WRITERS.reset(token)
