@@ -271,24 +271,20 @@ def _refuse(module: ModuleOp, unsupported: list[tuple[str, bool, str]]) -> None:
 
 
 @dataclass(frozen=True)
-class TTNNCommonToEmitCPipeline(ModulePass):
-    """The common pipeline's output as C++ against the TTNN API: unwrap the device module, tuplify the forward
-    functions, add input generators and `main` (unless `target-dylib`), convert to EmitC."""
+class _TTNNCommonToCode(ModulePass):
+    """What the EmitC and EmitPy pipelines share: their options of upstream's, and the steps before tuplifying."""
 
-    name: ClassVar[str] = "ttnn-common-to-emitc-pipeline"
-    target_dylib: bool = False
-    try_recover_structure: bool = False
     tuplify_input_if_empty: bool = False
     load_input_tensors_from_disk: bool = False
     tensor_load_directory: str = ""
     tensor_load_file_prefix: str = "arg"
+    try_recover_structure: bool = False
 
-    def apply(self, ctx: Context, module: ModuleOp) -> None:
-        from ttmlir.conversion.ttnn_to_emitc.convert_ttnn_to_emitc import ConvertTTNNToEmitCPass
-        from ttmlir.transforms.ttnn.ttnn_adjust_deallocs import TTNNAdjustDeallocsPass
+    def prepare(self, ctx: Context, module: ModuleOp) -> None:
+        """Refuse what generated code cannot do, check the input is the common pipeline's, unwrap the device module
+        and place the deallocations."""
         from ttmlir.transforms.ttcore.register_device import UnwrapDeviceModulePass
-        from ttmlir.transforms.ttnn.ttnn_create_input_gens import TTNNCreateInputGeneratorsPass
-        from ttmlir.transforms.ttnn.ttnn_tuplify_tensors import TTNNTuplifyTensorsPass
+        from ttmlir.transforms.ttnn.ttnn_adjust_deallocs import TTNNAdjustDeallocsPass
 
         _refuse(module, [("try-recover-structure", self.try_recover_structure, "structure recovery of XLA/torch graphs"),
                          ("load-input-tensors-from-disk", self.load_input_tensors_from_disk,
@@ -296,6 +292,22 @@ class TTNNCommonToEmitCPipeline(ModulePass):
         require_common_output(module, self.name)
         run_pass(UnwrapDeviceModulePass(), ctx, module)
         run_pass(TTNNAdjustDeallocsPass(), ctx, module)
+
+
+@dataclass(frozen=True)
+class TTNNCommonToEmitCPipeline(_TTNNCommonToCode):
+    """The common pipeline's output as C++ against the TTNN API: unwrap the device module, tuplify the forward
+    functions, add input generators and `main` (unless `target-dylib`), convert to EmitC."""
+
+    name: ClassVar[str] = "ttnn-common-to-emitc-pipeline"
+    target_dylib: bool = False
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        from ttmlir.conversion.ttnn_to_emitc.convert_ttnn_to_emitc import ConvertTTNNToEmitCPass
+        from ttmlir.transforms.ttnn.ttnn_create_input_gens import TTNNCreateInputGeneratorsPass
+        from ttmlir.transforms.ttnn.ttnn_tuplify_tensors import TTNNTuplifyTensorsPass
+
+        self.prepare(ctx, module)
         run_pass(TTNNTuplifyTensorsPass(tuplify_input_if_empty=self.tuplify_input_if_empty or self.target_dylib), ctx, module)
         if not self.target_dylib:
             run_pass(TTNNCreateInputGeneratorsPass(), ctx, module)
@@ -322,33 +334,21 @@ class TTIRToEmitCPipeline(TTIRToTTNNCommonPipeline, TTNNCommonToEmitCPipeline):
 
 
 @dataclass(frozen=True)
-class TTNNCommonToEmitPyPipeline(ModulePass):
+class TTNNCommonToEmitPyPipeline(_TTNNCommonToCode):
     """The common pipeline's output as a Python script over the `ttnn` API: tuplify the forward functions, add
     input generators and `main`, convert to EmitPy; with `split-files`, the code goes into `emitpy.file "main"`."""
 
     name: ClassVar[str] = "ttnn-common-to-emitpy-pipeline"
     target_module: bool = False
-    tuplify_input_if_empty: bool = False
-    load_input_tensors_from_disk: bool = False
-    tensor_load_directory: str = ""
-    tensor_load_file_prefix: str = "arg"
-    try_recover_structure: bool = False
     split_files: bool = True
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         from ttmlir.conversion.ttnn_to_emitpy.convert_ttnn_to_emitpy import ConvertTTNNToEmitPyPass
-        from ttmlir.transforms.ttnn.ttnn_adjust_deallocs import TTNNAdjustDeallocsPass
         from ttmlir.transforms.ttnn.ttnn_prepare_const_eval_caching import TTNNPrepareConstEvalCachingPass
-        from ttmlir.transforms.ttcore.register_device import UnwrapDeviceModulePass
         from ttmlir.transforms.ttnn.ttnn_create_input_gens import TTNNCreateInputGeneratorsPass
         from ttmlir.transforms.ttnn.ttnn_tuplify_tensors import TTNNTuplifyTensorsPass
 
-        _refuse(module, [("try-recover-structure", self.try_recover_structure, "structure recovery of XLA/torch graphs"),
-                         ("load-input-tensors-from-disk", self.load_input_tensors_from_disk,
-                          "generated code makes its inputs (ones tensors)")])
-        require_common_output(module, self.name)
-        run_pass(UnwrapDeviceModulePass(), ctx, module)
-        run_pass(TTNNAdjustDeallocsPass(), ctx, module)
+        self.prepare(ctx, module)
         if self.target_module:  # an importable module: `forward(input, device)`, no inputs or main of its own
             from ttmlir.transforms.ttnn.ttnn_prepare_module_for_export import TTNNPrepareModuleForExportPass
             run_pass(TTNNTuplifyTensorsPass(tuplify_input_if_empty=True), ctx, module)
