@@ -17,7 +17,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ttmlir import hardware
-from ttmlir.ir.syntax import (dims_str, enum, enum_attr, parse_bracketed_ints, parse_dims, parse_keyword_value,
+from ttmlir.ir.syntax import (BracketedDims, dims_str, enum, enum_attr, parse_bracketed_ints, parse_dims, parse_keyword_value,
                                     scan_raw)
 
 
@@ -587,18 +587,10 @@ class ShardLayoutAttr(_StridedLayout, Data[tuple[tuple[int, ...], int]]):
 
 
 @irdl_attr_definition
-class InterleavedLayoutAttr(_StridedLayout, Data[tuple[int, ...]]):
+class InterleavedLayoutAttr(BracketedDims, _StridedLayout, Data[tuple[int, ...]]):
     """A buffer interleaved page by page over DRAM banks: `#ttcore.interleaved<8192x4096>` (byte strides)."""
 
     name = "ttcore.interleaved"
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser):
-        with parser.in_angle_brackets():
-            return parse_dims(parser)
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{dims_str(self.data)}>")
 
 
 def grid_placement(mapping: Attribute, grid: tuple[int, ...]) -> tuple[tuple[int, int], tuple[int, int]] | None:

@@ -19,7 +19,7 @@ from xdsl.printer import Printer
 from ttmlir import hardware
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.quant import UniformQuantizedType
-from ttmlir.ir.syntax import affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw, struct_attr
+from ttmlir.ir.syntax import BracketedDims, affine_map_str, dims_str, enum, enum_attr, parse_dims, scan_raw, struct_attr
 
 TILE = 32
 BufferTypeAttr = enum_attr("ttnn.buffer_type", ("dram", "l1", "system_memory", "l1_small", "trace"),
@@ -118,18 +118,10 @@ class DeviceType(ParametrizedAttribute, TypeAttribute):
 
 
 @irdl_attr_definition
-class ShapeAttr(Data[tuple[int, ...]]):
+class ShapeAttr(BracketedDims, Data[tuple[int, ...]]):
     """A tensor shape: `#ttnn.shape<1x32x32>`."""
 
     name = "ttnn.shape"
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser):
-        with parser.in_angle_brackets():
-            return parse_dims(parser)
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{dims_str(self.data)}>")
 
 
 class _MeshDims(Data[tuple[int, int]]):

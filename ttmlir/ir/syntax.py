@@ -51,6 +51,18 @@ def dims_str(dims: Sequence[int]) -> str:
     return "x".join(str(d) for d in dims)
 
 
+class BracketedDims:
+    """The syntax of an attribute that is a list of dims: `<8192x4096>` (mixed into a `Data[tuple[int, ...]]`)."""
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> tuple[int, ...]:
+        with parser.in_angle_brackets():
+            return parse_dims(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{dims_str(self.data)}>")
+
+
 def parse_keyword_value(parser: AttrParser, key: str, value: Callable[[], T]) -> T:
     parser.parse_keyword(key)
     parser.parse_punctuation("=")
