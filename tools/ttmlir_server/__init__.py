@@ -31,12 +31,17 @@ MAX_REQUEST = 1 << 20
 def launcher(tool: str):
     """A console-script entry point: the tool, served when a server answers, else run in this process."""
     def main() -> int:
-        served = _served(tool, os.environ.get(ENVIRONMENT))
-        if served is not None:
-            return served
-        import importlib
+        try:
+            served = _served(tool, os.environ.get(ENVIRONMENT))
+            if served is not None:
+                return served
+            import importlib
 
-        return importlib.import_module(TOOLS[tool]).main()
+            tool_main = importlib.import_module(TOOLS[tool]).main
+        except KeyboardInterrupt:  # before the tool's own handling starts: still one line, as the tool says it
+            print(f"{tool}: interrupted", file=sys.stderr)
+            return 130
+        return tool_main()
 
     main.__name__ = tool.replace("-", "_")
     return main
@@ -56,21 +61,25 @@ def _served(tool: str, path: str | None) -> int | None:
         conn.connect(path)
     except OSError:
         return None
-    with conn:
+    with conn, _Forwarding() as forwarding:
         request = json.dumps({"tool": tool, "argv": sys.argv, "cwd": os.getcwd(), "env": dict(os.environ),
                               **_identity()}).encode()
         sys.stdout.flush()
         sys.stderr.flush()
-        try:
+        try:  # the answer: the worker's pid (or RUN_LOCALLY), then how the worker ended
             socket.send_fds(conn, [STATUS.pack(len(request)) + request], [0, 1, 2])
-            status = _read_exactly(conn, STATUS.size)
+            answer = _read_exactly(conn, STATUS.size)
+            if len(answer) == STATUS.size and (worker := STATUS.unpack(answer)[0]) != RUN_LOCALLY:
+                forwarding.to(worker)
+                answer = _read_exactly(conn, STATUS.size)
         except OSError:
-            status = b""
-    if len(status) < STATUS.size:  # the server went away mid-call (the tool may have run): not run again
+            answer = b""
+    if len(answer) < STATUS.size:  # the server went away mid-call (the tool may have run): not run again
         print(f"{tool}: error: internal error: the tool server ended without answering", file=sys.stderr)
         return 1
-    code = STATUS.unpack(status)[0]
+    code = STATUS.unpack(answer)[0]
     if code == RUN_LOCALLY:
+        forwarding.raise_pending()
         return None
     if code < 0:  # the worker was killed by a signal (a closed pipe, say): so is the caller, as a shell expects
         import signal
@@ -78,6 +87,44 @@ def _served(tool: str, path: str | None) -> int | None:
         signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     return code
+
+
+class _Forwarding:
+    """While a call is served: Ctrl-C, a timeout's SIGTERM or a hang-up meant for the caller go to the worker doing
+    its work (held until its pid is known); the caller's own handlers come back afterwards."""
+
+    def __init__(self):
+        import signal
+
+        self.signal, self.worker, self.pending, self.saved = signal, None, [], {}
+
+    def __enter__(self):
+        for signum in (self.signal.SIGINT, self.signal.SIGTERM, self.signal.SIGHUP):
+            self.saved[signum] = self.signal.signal(signum, self._forward)
+        return self
+
+    def __exit__(self, *_exc):
+        for signum, handler in self.saved.items():
+            self.signal.signal(signum, handler)
+
+    def _forward(self, signum, _frame):
+        if self.worker is None:
+            self.pending.append(signum)
+            return
+        try:
+            os.kill(self.worker, signum)
+        except ProcessLookupError:
+            pass
+
+    def to(self, worker: int) -> None:
+        self.worker = worker
+        for signum in self.pending:
+            self._forward(signum, None)
+
+    def raise_pending(self) -> None:
+        """Not served after all: what arrived meanwhile is the caller's own (Ctrl-C as KeyboardInterrupt)."""
+        for signum in self.pending:
+            os.kill(os.getpid(), signum)
 
 
 def _read_exactly(conn: socket.socket, size: int, start: bytes = b"") -> bytes:
@@ -91,12 +138,12 @@ def _read_exactly(conn: socket.socket, size: int, start: bytes = b"") -> bytes:
 
 
 def preload() -> None:
-    """Import what the tools import on their way to work: the tools, every dialect and every registered pass."""
+    """Import what the tools import on their way to work: the tools, every dialect and every registered pass, and
+    the runtime `ttrt run` starts (torch alone costs a fresh process 1-3 s)."""
     import importlib
 
-    for module in TOOLS.values():
+    for module in (*TOOLS.values(), "numpy", "torch", "ttmlir.runtime.session", "ttrt.common.api"):
         importlib.import_module(module)
-    import numpy  # noqa: F401 - constant folding, flatbuffer tensors
 
     from ttmlir.dialects import make_context
     from ttmlir.passes import PASS_CLASSES
@@ -159,6 +206,9 @@ def _answer(conn: socket.socket) -> int:
         return 0
     worker = os.fork()
     if worker == 0:
+        import signal
+
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a fresh interpreter
         conn.close()
         for target, fd in enumerate(fds):
             os.dup2(fd, target)
@@ -171,6 +221,7 @@ def _answer(conn: socket.socket) -> int:
         os._exit(_run(sys.modules[TOOLS[request["tool"]]].main))
     for fd in fds:
         os.close(fd)
+    conn.sendall(STATUS.pack(worker))
     _pid, status = os.waitpid(worker, 0)
     code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
     conn.sendall(STATUS.pack(code))

@@ -16,10 +16,17 @@ import pytest
 BIN = Path(sys.executable).parent
 ROOT = Path(__file__).resolve().parents[3]
 # a stand-in for ttmlir-opt whose output says which process ran it
-PROBE = '''import os, signal, sys
+PROBE = '''import os, signal, sys, time
 def main():
     if sys.argv[1:] == ["--die"]:
         os.kill(os.getpid(), signal.SIGTERM)
+    if sys.argv[1:] == ["--wait"]:
+        try:
+            print("waiting", flush=True)
+            time.sleep(60)
+        except KeyboardInterrupt:
+            print("interrupted at work", file=sys.stderr)
+            return 130
     print(os.getpid(), os.getcwd(), os.environ.get("PROBE_VALUE"), sys.stdin.read().strip(), sys.argv[0], sep="|")
     print("to stderr", file=sys.stderr)
     return 3
@@ -72,6 +79,17 @@ def test_a_worker_killed_by_a_signal_kills_the_caller_alike(probe_server, tmp_pa
     env = {**os.environ, "PYTHONPATH": pythonpath, "TTMLIR_TOOL_SERVER": str(folder / "tools.sock")}
     process, _, _ = call(["--die"], env, tmp_path)
     assert process.returncode == -signal.SIGTERM
+
+
+def test_ctrl_c_reaches_the_worker(probe_server, tmp_path):
+    folder, pythonpath = probe_server
+    env = {**os.environ, "PYTHONPATH": pythonpath, "TTMLIR_TOOL_SERVER": str(folder / "tools.sock")}
+    process = subprocess.Popen([str(BIN / "ttmlir-opt"), "--wait"], env=env, cwd=tmp_path, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout.readline() == "waiting\n"
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert (process.returncode, err) == (130, "interrupted at work\n")
 
 
 @pytest.mark.parametrize("why", ["other import path", "no server"])
