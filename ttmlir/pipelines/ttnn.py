@@ -185,7 +185,11 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
 
         # as upstream, every op checked against what its kernel accepts once the layouts are chosen
         validation = (TTNNOperationValidationAndFallbackPass(self.max_fallback_attempts),) if optimizer else ()
-        return (TTNNGreedyMemoryLayoutPropagationPass(max_legal_layouts=self.max_legal_layouts if memory_layout else 0,
+        from ttmlir.transforms.ttnn.optimizer.ttnn_split_runtime_weight_concat import TTNNSplitRuntimeWeightConcatPass
+
+        # products of weights concatenated on every call split back, before their layouts are chosen
+        split = (TTNNSplitRuntimeWeightConcatPass(),) if optimizer else ()
+        return (*split, TTNNGreedyMemoryLayoutPropagationPass(max_legal_layouts=self.max_legal_layouts if memory_layout else 0,
                                                       override_output_layout=self.override_output_layout,
                                                       override_conv2d_config=self.override_conv2d_config,
                                                       override_conv3d_config=self.override_conv3d_config, **trace),
