@@ -5,7 +5,8 @@ Candidates per result, in preference order: L1 sharded layouts whose shards spli
 first, at most `max-legal-layouts` of them), L1 interleaved, DRAM interleaved. The first the op model
 (`ttmlir.runtime.op_model.check`) accepts with the operands' layouts as already chosen, and whose modelled runtime is
 the lowest, wins. A result stays in DRAM when a function returns it, a non-TTNN op reads it, or it is not a tiled
-device tensor. A sharded result needs every reader able to read it sharded. The L1 budget over a whole schedule is
+device tensor. A sharded result needs every reader able to read it sharded. Before a decode-shaped product is
+placed, its constant weight moves into DRAM shards when that makes it faster (`dram_sharded_matmul`). The L1 budget over a whole schedule is
 `--ttnn-greedy-l1-spill-management`'s: this pass judges one op at a time.
 """
 
@@ -136,6 +137,7 @@ class TTNNGreedyMemoryLayoutPropagationPass(ModulePass):
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         from ttmlir.transforms.ttnn.optimizer.conv3d_config_heuristic import apply_conv3d_blockings, check_conv3d_blocking
         from ttmlir.transforms.ttnn.optimizer.overrides import apply_config_overrides, named, parse_output_layouts
+        from ttmlir.transforms.ttnn.optimizer.dram_sharded_matmul import shard_weight
 
         apply_config_overrides(module, "override-conv2d-config", self.override_conv2d_config, loc_name)
         apply_conv3d_blockings(module)  # a user's fields go on top of the tuned blocking
@@ -156,8 +158,12 @@ class TTNNGreedyMemoryLayoutPropagationPass(ModulePass):
                         found.add(name)
                         trace.append(self._override(op, name, overrides[name], arch, cap))
                     elif placeable(op):
+                        if self.max_legal_layouts > 0 and (moved := shard_weight(op, arch)) is not None:
+                            trace.append(moved)
                         trace.append(self._place(op, arch, cap))
                     set_program_config(op, arch)
+                    if (chosen := choose_fidelity(op, arch)) is not None:
+                        trace.append(chosen)
         if missing := sorted(set(overrides) - found):
             raise PassFailure(module, f"override-output-layout names no TTNN op: '{missing[0]}'")
         if self.enable_decision_trace:
@@ -291,6 +297,11 @@ def set_program_config(op: Operation, arch: str) -> None:
     a, b = op.operands[0].type, op.operands[1].type
     if out is None or out.buffer_type != "l1" or len(a.get_shape()) < 2 or len(b.get_shape()) < 2:
         return
+    from ttmlir.transforms.ttnn.optimizer.dram_sharded_matmul import program_config
+
+    if (dram := program_config(op, out)) is not None:  # a weight in DRAM shards: tt-metal's DRAM-sharded program
+        op.properties["matmul_program_config"] = dram
+        return
     k = a.get_shape()[-2 if _flag(op, "transpose_a") else -1]
     blocks = op_model.matmul_blocks(out, max(1, -(-k // 32)), arch)
     gy, gx = blocks["grid"]
@@ -306,6 +317,33 @@ def set_program_config(op: Operation, arch: str) -> None:
     else:
         config = ttnn.MATMUL_PROGRAM_CONFIGS[1](common + (("transpose_mcast", False), ("fuse_batch", batched)))
     op.properties["matmul_program_config"] = config
+
+
+FIDELITY_GAIN = 1.02  # a lower fidelity than hifi4 must make the op at least this much faster to be chosen
+
+
+def choose_fidelity(op: Operation, arch: str) -> dict | None:
+    """A matrix-engine op whose compute_config leaves the math fidelity open (the pipeline's default unset, as above
+    level 0) gets one: TTNN's default for its operands where that makes it faster (compute-bound products), else
+    hifi4 -- a product bound by DRAM or the NoC gains nothing from fewer fidelity phases, so it keeps every bit."""
+    if family_of(op) not in ("matmul", "conv") or "compute_config" not in {p[0] for p in op.ROW.props}:
+        return None
+    config = op.properties.get("compute_config")
+    fields = dict(config.data) if config is not None else {}
+    if "math_fidelity" in fields:
+        return None
+    inputs, outputs = operand_specs(op), [spec_of(r.type) for r in op.results if isinstance(r.type, TensorType)]
+    if not inputs or None in outputs:
+        return None
+    default = op_model.runtime_ns(op.ROW.name, op.ROW.family, inputs, outputs, arch)
+    full = op_model.runtime_ns(op.ROW.name, op.ROW.family, inputs, outputs, arch, "hifi4")
+    if full <= default * FIDELITY_GAIN:
+        fields["math_fidelity"] = "hifi4"
+        from ttmlir.transforms.ttnn.ttnn_set_compute_kernel_config import FIELDS
+        op.properties["compute_config"] = ttnn.DeviceComputeKernelConfigAttr(
+            tuple((k, fields[k]) for k in FIELDS if k in fields))
+        return {"op": op.ROW.name, "loc": loc_name(op), "math_fidelity": "hifi4", "runtime_ns": round(full, 1)}
+    return {"op": op.ROW.name, "loc": loc_name(op), "math_fidelity": "default", "runtime_ns": round(default, 1)}
 
 
 def write_trace(directory: str, stage: str, decisions: list[dict], module: ModuleOp) -> None:
