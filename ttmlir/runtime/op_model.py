@@ -178,8 +178,10 @@ def check(op: str, family: str, inputs: list[TensorSpec], output: TensorSpec, ar
                 (output.memory_layout, output.grid, output.physical) and not (family == "matmul" and i > 0):
             return Verdict(False, f"operand {i}'s {t.memory_layout} shards over {t.grid[0]}x{t.grid[1]} cores do not "
                                   f"match the result's {output.memory_layout} over {output.grid[0]}x{output.grid[1]}")
-        if t.sharded and family == "matmul" and i > 0 and not (
-                i == 1 and op in ("matmul", "linear") and t.buffer_type == "dram" and t.memory_layout == "width_sharded"):
+        dram_weight = i == 1 and op in ("matmul", "linear") and t.memory_layout == "width_sharded"
+        if t.sharded and t.buffer_type == "dram" and not dram_weight:
+            return Verdict(False, f"'{op}' cannot read operand {i} sharded over DRAM banks (only a matmul's weight)")
+        if t.sharded and family == "matmul" and i > 0 and not (dram_weight and t.buffer_type == "dram"):
             return Verdict(False, f"'{op}' reads its weight (operand {i}) interleaved or width-sharded over DRAM banks")
     cbs = circular_buffers(op, family, inputs, output, blocks)
     used = output.l1_per_core(arch) + cbs  # operands already in L1 are the spill manager's to count
