@@ -74,7 +74,7 @@ def candidate(op: Operation, arch: str) -> TensorSpec | None:
 def shard_weight(op: Operation, arch: str) -> dict | None:
     """Move `op`'s weight into DRAM shards when the op model finds the product faster so; the decision, if any."""
     from ttmlir.transforms.ttnn.optimizer.ttnn_greedy_memory_layout_propagation import (
-        describe, layout_of, loc_name, operand_specs, spec_of)
+        describe, layout_of, operand_specs, spec_of)
     from ttmlir.transforms.ttnn.ttnn_utils import helper_location, ttnn_op
 
     sharded = candidate(op, arch)
@@ -95,8 +95,7 @@ def shard_weight(op: Operation, arch: str) -> dict | None:
     move.location = helper_location(op.location, "weight_dram_sharded")
     op.parent.insert_op_before(move, op)
     op.operands[1] = move.results[0]
-    return {"op": op.ROW.name, "loc": loc_name(op), "weight": describe(sharded), "runtime_ns": round(after, 1),
-            "interleaved_runtime_ns": round(before, 1)}
+    return {"layout": describe(sharded), "runtime_ns": round(after, 1), "interleaved_runtime_ns": round(before, 1)}
 
 
 def program_config(op: Operation, out: TensorSpec) -> ttnn.MATMUL_PROGRAM_CONFIGS[3] | None:

@@ -158,12 +158,17 @@ class TTNNGreedyMemoryLayoutPropagationPass(ModulePass):
                         found.add(name)
                         trace.append(self._override(op, name, overrides[name], arch, cap))
                     elif placeable(op):
-                        if self.max_legal_layouts > 0 and (moved := shard_weight(op, arch)) is not None:
-                            trace.append(moved)
+                        moved = shard_weight(op, arch) if self.max_legal_layouts > 0 else None
                         trace.append(self._place(op, arch, cap))
+                        if moved is not None:
+                            trace[-1]["weight"] = moved
+                    else:
+                        trace.append(None)
                     set_program_config(op, arch)
-                    if (chosen := choose_fidelity(op, arch)) is not None:
-                        trace.append(chosen)
+                    if (fidelity := choose_fidelity(op, arch)) is not None and trace and trace[-1] is not None:
+                        trace[-1]["math_fidelity"] = fidelity
+                    if trace and trace[-1] is None:
+                        trace.pop()
         if missing := sorted(set(overrides) - found):
             raise PassFailure(module, f"override-output-layout names no TTNN op: '{missing[0]}'")
         if self.enable_decision_trace:
@@ -322,10 +327,11 @@ def set_program_config(op: Operation, arch: str) -> None:
 FIDELITY_GAIN = 1.02  # a lower fidelity than hifi4 must make the op at least this much faster to be chosen
 
 
-def choose_fidelity(op: Operation, arch: str) -> dict | None:
+def choose_fidelity(op: Operation, arch: str) -> str | None:
     """A matrix-engine op whose compute_config leaves the math fidelity open (the pipeline's default unset, as above
     level 0) gets one: TTNN's default for its operands where that makes it faster (compute-bound products), else
-    hifi4 -- a product bound by DRAM or the NoC gains nothing from fewer fidelity phases, so it keeps every bit."""
+    hifi4 -- a product bound by DRAM or the NoC gains nothing from fewer fidelity phases, so it keeps every bit.
+    What was chosen ("hifi4" or "default"), None when the op's fidelity was not open."""
     if family_of(op) not in ("matmul", "conv") or "compute_config" not in {p[0] for p in op.ROW.props}:
         return None
     config = op.properties.get("compute_config")
@@ -342,8 +348,8 @@ def choose_fidelity(op: Operation, arch: str) -> dict | None:
         from ttmlir.transforms.ttnn.ttnn_set_compute_kernel_config import FIELDS
         op.properties["compute_config"] = ttnn.DeviceComputeKernelConfigAttr(
             tuple((k, fields[k]) for k in FIELDS if k in fields))
-        return {"op": op.ROW.name, "loc": loc_name(op), "math_fidelity": "hifi4", "runtime_ns": round(full, 1)}
-    return {"op": op.ROW.name, "loc": loc_name(op), "math_fidelity": "default", "runtime_ns": round(default, 1)}
+        return "hifi4"
+    return "default"
 
 
 def write_trace(directory: str, stage: str, decisions: list[dict], module: ModuleOp) -> None:
