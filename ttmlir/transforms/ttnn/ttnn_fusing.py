@@ -27,7 +27,6 @@ from xdsl.passes import ModulePass
 from ttmlir import hardware
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.ttnn import TILE
-from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttnn.ttnn_utils import with_conv2d_config
 
 CONV_ACTIVATIONS = frozenset({"relu", "relu6", "silu", "sigmoid"})

@@ -51,7 +51,7 @@ def dram_sharded(spec: TensorSpec | None) -> bool:
 def candidate(op: Operation, arch: str) -> TensorSpec | None:
     """The DRAM-sharded layout of `op`'s weight when `op` is a decode-shaped matmul/linear of a constant 2-d weight
     held interleaved in DRAM, else None."""
-    from ttmlir.transforms.ttnn.optimizer.ttnn_greedy_memory_layout_propagation import spec_of
+    from ttmlir.transforms.ttnn.optimizer.tensor_specs import spec_of
 
     if not isinstance(op, TTNNOp) or op.ROW.name not in ("matmul", "linear") or len(op.operands) < 2:
         return None
@@ -73,8 +73,7 @@ def candidate(op: Operation, arch: str) -> TensorSpec | None:
 
 def shard_weight(op: Operation, arch: str) -> dict | None:
     """Move `op`'s weight into DRAM shards when the op model finds the product faster so; the decision, if any."""
-    from ttmlir.transforms.ttnn.optimizer.ttnn_greedy_memory_layout_propagation import (
-        describe, layout_of, operand_specs, spec_of)
+    from ttmlir.transforms.ttnn.optimizer.tensor_specs import describe, layout_of, operand_specs, spec_of
     from ttmlir.transforms.ttnn.ttnn_utils import helper_location, ttnn_op
 
     sharded = candidate(op, arch)
@@ -101,7 +100,7 @@ def shard_weight(op: Operation, arch: str) -> dict | None:
 def program_config(op: Operation, out: TensorSpec) -> ttnn.MATMUL_PROGRAM_CONFIGS[3] | None:
     """The DRAM-sharded program config of a matmul whose weight is DRAM-sharded: per core, the activation's rows and
     the output columns of one core of the result's shard grid (or one bank's, the result not sharded)."""
-    from ttmlir.transforms.ttnn.optimizer.ttnn_greedy_memory_layout_propagation import spec_of
+    from ttmlir.transforms.ttnn.optimizer.tensor_specs import spec_of
 
     weight = spec_of(op.operands[1].type) if isinstance(op.operands[1].type, TensorType) else None
     if not dram_sharded(weight):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FusedLoc, ModuleOp, NameLoc, NoneAttr, TensorType
+from xdsl.dialects.builtin import FusedLoc, ModuleOp, NameLoc, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -27,11 +27,12 @@ from xdsl.rewriter import Rewriter
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.ir.props import scalar
 from ttmlir.ir.syntax import enum
-from ttmlir.dialects.ttnn import TTNNLayoutAttr, TTNNOp
+from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttnn.ttnn_utils import device_functions
 from ttmlir.runtime import op_model
 from ttmlir.runtime.op_model import TensorSpec
+from ttmlir.transforms.ttnn.optimizer.tensor_specs import describe, layout_of, operand_specs, spec_of  # noqa: F401
 
 # families whose results stay where the layout pass put them: layout changes, host/device moves, creation, collectives
 PINNED_FAMILIES = {"layout_op", "device", "deallocate", "creation", "full", "fill", "arange", "rand", "constant",
@@ -63,38 +64,9 @@ def loc_name(op: Operation) -> str | None:
         return None
 
 
-def spec_of(t: TensorType) -> TensorSpec | None:
-    layout = t.encoding
-    if not isinstance(layout, TTNNLayoutAttr):
-        return None
-    memory = None if isinstance(layout.memory_layout, NoneAttr) else layout.memory_layout.data.value
-    tiled = isinstance(layout.memref.element_type, ttcore.TileType)
-    return TensorSpec(tuple(t.get_shape()), ttnn.data_type_of(t.element_type) if not tiled
-                      else layout.memref.element_type.dtype, layout.buffer_type, memory,
-                      tuple(layout.grid.data.shape) if memory in op_model.SHARDED else (1, 1), tiled)
-
-
-def layout_of(t: TensorType, spec: TensorSpec) -> TTNNLayoutAttr:
-    """The `#ttnn.ttnn_layout` of `t` placed as `spec` says."""
-    base = ttnn.layout_for(tuple(t.get_shape()), t.element_type, spec.buffer_type, spec.tiled, spec.dtype)
-    if not spec.sharded:
-        return base
-    gy, gx = spec.grid
-    ranges = ttnn.CoreRangeSetAttr((ttnn.CoreRangeAttr(((0, 0), (gx - 1, gy - 1))),))
-    memref = type(base.memref)(base.memref.element_type, spec.shard_shape(), base.memref.layout,
-                               base.memref.memory_space)
-    extras = ttcore.StringAttr(f"core_ranges = {str(ranges).removeprefix('#' + ranges.name)}")
-    return TTNNLayoutAttr(base.linear, ttcore.GridAttr(ttcore.Grid((gy, gx))), memref,
-                          enum(ttnn.TensorMemoryLayoutAttr, spec.memory_layout), extras)
-
-
 def retype(value: SSAValue, spec: TensorSpec) -> None:
     t = value.type
     Rewriter.replace_value_with_new_type(value, TensorType(t.element_type, t.get_shape(), layout_of(t, spec)))
-
-
-def operand_specs(op: Operation) -> list[TensorSpec]:
-    return [s for v in op.operands if isinstance(v.type, TensorType) and (s := spec_of(v.type)) is not None]
 
 
 def family_of(op: Operation) -> str | None:
@@ -265,11 +237,6 @@ def usage_cap(module: ModuleOp, text: str) -> float:
     if not 0.0 < cap <= 1.0:
         raise PassFailure(module, f"tensor-l1-usage-cap must be in (0, 1], got {text}")
     return cap
-
-
-def describe(spec: TensorSpec) -> str:
-    grid = f":{spec.grid[0]}x{spec.grid[1]}" if spec.sharded else ""
-    return f"{spec.buffer_type}:{spec.memory_layout}{grid}"
 
 
 def set_memory_config(op: Operation, spec: TensorSpec) -> None:
