@@ -87,6 +87,8 @@ PASS_CLASSES = {
     "shardy-ccl-canonicalization": "ttmlir.transforms.shardy.shardy_ccl_canonicalization:ShardyCCLCanonicalizationPass",
     "ttnn-greedy-memory-layout-propagation":
         "ttmlir.transforms.ttnn.optimizer.ttnn_greedy_memory_layout_propagation:TTNNGreedyMemoryLayoutPropagationPass",
+    "ttnn-split-runtime-weight-concat":
+        "ttmlir.transforms.ttnn.optimizer.ttnn_split_runtime_weight_concat:TTNNSplitRuntimeWeightConcatPass",
     "ttnn-greedy-l1-spill-management": "ttmlir.transforms.ttnn.optimizer.ttnn_greedy_l1_spill_management:TTNNGreedyL1SpillManagementPass",
     "ttnn-operation-validation-and-fallback":
         "ttmlir.transforms.ttnn.optimizer.ttnn_operation_validation_and_fallback:TTNNOperationValidationAndFallbackPass",

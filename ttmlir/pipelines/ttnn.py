@@ -67,8 +67,10 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     ttnn_perf_metrics_enabled: bool = False
     ttnn_perf_metrics_output_file: str = ""
     ttnn_perf_metrics_verbose_output_enabled: bool = True
-    # defaults for every op's compute_config (ttnn-set-compute-kernel-config): upstream's at optimization level 0
-    compute_cfg_math_fidelity: str = "hifi4"
+    # defaults for every op's compute_config (ttnn-set-compute-kernel-config). Left unset, the fidelity is what the
+    # optimization level says, as upstream resolves it: hifi4 at level 0, above it undefined (TTNN's own default per
+    # op: hifi2 for bf16 products, lofi for block floats, hifi4 for f32 ones)
+    compute_cfg_math_fidelity: str = ""
     compute_cfg_math_approx_mode: str | None = None
     compute_cfg_fp32_dest_acc_en: str | None = "true"
     compute_cfg_packer_l1_acc: str | None = None
@@ -128,8 +130,9 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         # RoPE: upstream finds it in TTIR (a composite its op model promotes); ours is found and checked in TTNN
         ttnn_fusing = ((TTNNFusingPass(enable_op_constraints=optimizer, enable_rope_fusion=optimizer),)
                        if self.enable_fusing_pass else ())
+        fidelity = self.compute_cfg_math_fidelity or ("hifi4" if self.optimization_level == 0 else "undefined")
         compute_config = TTNNSetComputeKernelConfigPass(
-            self.compute_cfg_math_fidelity, self.compute_cfg_math_approx_mode, self.compute_cfg_fp32_dest_acc_en,
+            fidelity, self.compute_cfg_math_approx_mode, self.compute_cfg_fp32_dest_acc_en,
             self.compute_cfg_packer_l1_acc, self.compute_cfg_dst_full_sync_en)
         # CSE first, as upstream: equal constants become one const-eval input, not one function each
         const_eval = ((ValueSemanticsCSEPass(), ConstEvalHoistTransformPass()) if self.enable_const_eval
@@ -182,7 +185,11 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
 
         # as upstream, every op checked against what its kernel accepts once the layouts are chosen
         validation = (TTNNOperationValidationAndFallbackPass(self.max_fallback_attempts),) if optimizer else ()
-        return (TTNNGreedyMemoryLayoutPropagationPass(max_legal_layouts=self.max_legal_layouts if memory_layout else 0,
+        from ttmlir.transforms.ttnn.optimizer.ttnn_split_runtime_weight_concat import TTNNSplitRuntimeWeightConcatPass
+
+        # products of weights concatenated on every call split back, before their layouts are chosen
+        split = (TTNNSplitRuntimeWeightConcatPass(),) if optimizer else ()
+        return (*split, TTNNGreedyMemoryLayoutPropagationPass(max_legal_layouts=self.max_legal_layouts if memory_layout else 0,
                                                       override_output_layout=self.override_output_layout,
                                                       override_conv2d_config=self.override_conv2d_config,
                                                       override_conv3d_config=self.override_conv3d_config, **trace),

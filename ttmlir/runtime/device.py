@@ -180,7 +180,14 @@ class MeshDevice:
 
     def per_bank_bytes(self, buffer_type: str, total: int, page: int, shard_grid: tuple[int, int] | None = None) -> int:
         """Interleaved pages are spread round-robin over the banks: the busiest bank holds ceil(pages / banks).
-        A sharded buffer puts one shard on each core of its grid, at the same address on every L1 bank."""
+        A sharded buffer puts one shard on each core of its grid, at the same address on every L1 bank; a DRAM-sharded
+        one puts one shard in each DRAM bank of its grid (a row of at most as many shards as there are banks)."""
+        if shard_grid is not None and buffer_type == "dram":
+            banks = self.chips[0].allocators["dram"].num_banks
+            if min(shard_grid) != 1 or max(shard_grid) > banks:
+                raise ValueError(f"a {shard_grid[0]}x{shard_grid[1]} shard grid does not fit the {banks} DRAM banks "
+                                 "(one shard per bank, in a row)")
+            return math.ceil(total / max(shard_grid))
         if shard_grid is not None:
             worker = self.chips[0].facts.grid
             if buffer_type not in ("l1", "l1_small") or shard_grid[0] > worker[0] or shard_grid[1] > worker[1]:

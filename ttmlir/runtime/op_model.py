@@ -12,7 +12,8 @@ Torch-free, so the optimizer (compiler side) and `ttrt perf` share it. A layout 
 Sharded results the kernels accept (tt-metal's sharded program factories): eltwise ops shard their result any way
 when their sharded operands share its spec; matmul/linear height-shard (1D, in0 multicast), width-shard (1D, in1
 multicast) or block-shard (2D multicast); softmax and norms over the last dim height-shard only (whole rows on a
-core); conv2d height-shards its flattened NHW rows. Data movement and reductions read sharded operands and write
+core); conv2d height-shards its flattened NHW rows. A matmul/linear's weight may be width-sharded over the DRAM banks
+(tt-metal's DRAM-sharded matmul), every other sharded operand is in L1. Data movement and reductions read sharded operands and write
 interleaved results; every other op reads and writes interleaved tensors.
 Runtimes are `ttmlir.runtime.perf.estimate`'s: the one perf model.
 """
@@ -177,8 +178,11 @@ def check(op: str, family: str, inputs: list[TensorSpec], output: TensorSpec, ar
                 (output.memory_layout, output.grid, output.physical) and not (family == "matmul" and i > 0):
             return Verdict(False, f"operand {i}'s {t.memory_layout} shards over {t.grid[0]}x{t.grid[1]} cores do not "
                                   f"match the result's {output.memory_layout} over {output.grid[0]}x{output.grid[1]}")
-        if t.sharded and family == "matmul" and i > 0:
-            return Verdict(False, f"'{op}' reads its weight (operand {i}) interleaved")
+        dram_weight = i == 1 and op in ("matmul", "linear") and t.memory_layout == "width_sharded"
+        if t.sharded and t.buffer_type == "dram" and not dram_weight:
+            return Verdict(False, f"'{op}' cannot read operand {i} sharded over DRAM banks (only a matmul's weight)")
+        if t.sharded and family == "matmul" and i > 0 and not (dram_weight and t.buffer_type == "dram"):
+            return Verdict(False, f"'{op}' reads its weight (operand {i}) interleaved or width-sharded over DRAM banks")
     cbs = circular_buffers(op, family, inputs, output, blocks)
     used = output.l1_per_core(arch) + cbs  # operands already in L1 are the spill manager's to count
     budget = l1_budget(arch, usage_cap)

@@ -7,7 +7,8 @@ Per op (`estimate`, the public cost function; the optimizer's op model calls it)
                  (fidelity cycles + the two source tiles' bytes / unpack rate), cores = the output tiles the grid
                  (or the cores the call confines the op to) can take; convolutions pay their im2col reads at CONV_EFFICIENCY. Other ops: output tiles per core
                  x the family's cycles per tile.
-    bandwidth_ns DRAM tensors: bytes / (peak x efficiency at the transfer size, a page); L1 tensors over the NoC
+    bandwidth_ns DRAM tensors: bytes / (peak x efficiency at the transfer size: a page, or for a DRAM-sharded
+                 tensor a row of its shard's tiles, contiguous in its bank); L1 tensors over the NoC
                  at 64 B/cycle per core; a collective also crosses one ethernet link (bytes / link rate + latency)
     kernel_ns    max(compute, bandwidth) + the program's launch on its cores
     bound        which of compute / dram / noc / eth set the time
@@ -116,10 +117,25 @@ def dram_gbps(arch: str, transfer_bytes: float) -> float:
 
 
 def page_bytes(t) -> float:
-    """The size of one DRAM request for a tensor: a tile, or a row of a row-major tensor."""
+    """The size of one DRAM request for a tensor: a tile, or a row of a row-major tensor; a DRAM-sharded tensor (one
+    shard per DRAM bank) is read a row of its shard's tiles at a time, which lie one after another in the bank."""
     if getattr(t, "layout", "tile") == "tile" or not t.shape:
-        return hardware.tile_bytes(t.dtype)
+        tile = hardware.tile_bytes(t.dtype)
+        return tile * dram_shard_width_tiles(t) if t.buffer_type == "dram" else tile
     return max(1.0, t.shape[-1] * hardware.DTYPE_BYTES.get(t.dtype, 4))
+
+
+def dram_shard_width_tiles(t) -> int:
+    """Tiles in a row of a DRAM-sharded tensor's shard (1 for an interleaved one): its columns' tiles over the banks
+    it is width-sharded across (all of them when height-sharded)."""
+    layout = getattr(t, "memory_layout", None) or ""
+    grid = getattr(t, "shard_grid", None) or getattr(t, "grid", None)
+    if not layout.endswith("sharded") or not grid or not t.shape:
+        return 1
+    cols = math.ceil(t.shape[-1] / 32)
+    if layout == "height_sharded":
+        return cols
+    return math.ceil(cols / (grid[1] if layout == "block_sharded" else grid[0] * grid[1]))
 
 
 def _fidelity(dtypes: list[str], math_fidelity: str | None) -> str:

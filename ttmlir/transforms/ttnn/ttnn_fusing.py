@@ -10,8 +10,8 @@ decode-mode `ttnn.rotary_embedding` (`ttnn_fusing_rope`); three projections of o
 one projection and `ttnn.split_query_key_value_and_split_heads` (`ttnn_fusing_split_qkv`); a silu, gelu or relu of
 an rms_norm becomes `ttnn.dit_rms_norm_unary_fused`; and with
 `enable-rope-fusion` RoPE written out in TTNN ops becomes `ttnn.rotary_embedding` first. (Upstream's pipelines find RoPE in TTIR as a composite that the op
-model then promotes; ours ask for it here, where the same op-model check runs.) `enable-sdpa-fusion` is not in
-this build and is refused.
+model then promotes; ours ask for it here, where the same op-model check runs.) Attention written out in TTNN ops
+becomes `ttnn.scaled_dot_product_attention` with the op constraints or `enable-sdpa-fusion` (`ttnn_fusing_sdpa`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from xdsl.passes import ModulePass
 from ttmlir import hardware
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.ttnn import TILE
-from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttnn.ttnn_utils import with_conv2d_config
 
 CONV_ACTIVATIONS = frozenset({"relu", "relu6", "silu", "sigmoid"})
@@ -170,9 +169,12 @@ class TTNNFusingPass(ModulePass):
     enable_sdpa_fusion: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        if self.enable_sdpa_fusion:
-            raise PassFailure(module, "'enable-sdpa-fusion' is not supported by this build: SDPA is fused at the "
-                                      "TTIR level, not validated against the op model here")
+        if self.enable_sdpa_fusion or (self.enable_op_constraints and _described(module)):
+            from ttmlir.transforms.ttnn.ttnn_fusing_sdpa import fuse as fuse_sdpa
+
+            for op in [op for op in module.walk() if isinstance(op, ttnn.TTNNOp) and op.ROW.name == "matmul"]:
+                if op.parent is not None:
+                    fuse_sdpa(op)
         if self.enable_op_constraints and _described(module):
             from ttmlir.transforms.ttnn import ttnn_fusing_rope as rope
             from ttmlir.transforms.ttnn.ttnn_fusing_split_qkv import split_qkv

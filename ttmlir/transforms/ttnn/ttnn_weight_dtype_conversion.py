@@ -29,8 +29,11 @@ ON_HOST = {"bfp_bf4"}
 
 
 def _is_weight(value: SSAValue) -> bool:
-    """Made from a function argument marked parameter or constant (not from an activation)."""
+    """Made from a function argument marked parameter or constant (not from an activation), or by const-eval (a
+    `ttcore.load_cached` result: computed from parameters and constants only, as a transposed weight is)."""
     while not isinstance(value, BlockArgument):
+        if isinstance(value.owner, ttcore.LoadCachedOp):
+            return True
         if value.owner.name not in THROUGH:
             return False
         value = value.owner.operands[0]

@@ -52,11 +52,69 @@ def test_fused_activations_compute_the_same():
     assert pcc(torch.nn.functional.gelu(x @ w + b), after[1]) > 0.99
 
 
-def test_ttnn_level_sdpa_fusion_is_refused():
-    from ttmlir.diagnostics import DiagnosticError
+SCORES = "tensor<2x4x64x64xf32>"
+HEAD_ROWS = "tensor<2x4x64x32xf32>"
 
-    with pytest.raises(DiagnosticError, match="'enable-sdpa-fusion' is not supported by this build"):
-        lower(MODEL, "<test>", "ttnn-fusing", "enable-sdpa-fusion=true")
+
+def attention(mask_fill: str, guard: bool = True) -> str:
+    """Attention as torch's decomposition writes it: Q Kᵀ plus a mask (where(keep, 0, fill) from an integer input),
+    softmax, the safe-softmax guard zeroing rows whose every score is -inf, and the product with V."""
+    guarded = f"""
+  %ninf = "ttir.full"() <{{fill_value = 0xFF800000 : f32, shape = array<i32: 2, 4, 64, 64>}}> : () -> {SCORES}
+  %zero = "ttir.full"() <{{fill_value = 0.0 : f32, shape = array<i32: 2, 4, 64, 64>}}> : () -> {SCORES}
+  %zrow = "ttir.full"() <{{fill_value = 0.0 : f32, shape = array<i32: 2, 4, 64>}}> : () -> tensor<2x4x64xf32>
+  %e = "ttir.eq"(%s, %ninf) : ({SCORES}, {SCORES}) -> {SCORES}
+  %n1 = "ttir.logical_not"(%e) : ({SCORES}) -> {SCORES}
+  %n2 = "ttir.ne"(%n1, %zero) : ({SCORES}, {SCORES}) -> {SCORES}
+  %c = "ttir.sum"(%n2) <{{dim_arg = [3 : i32], keep_dim = false}}> : ({SCORES}) -> tensor<2x4x64xf32>
+  %n3 = "ttir.ne"(%c, %zrow) : (tensor<2x4x64xf32>, tensor<2x4x64xf32>) -> tensor<2x4x64xf32>
+  %all = "ttir.logical_not"(%n3) : (tensor<2x4x64xf32>) -> tensor<2x4x64xf32>
+  %row = "ttir.reshape"(%all) <{{shape = [2 : i32, 4 : i32, 64 : i32, 1 : i32]}}> : (tensor<2x4x64xf32>) -> tensor<2x4x64x1xf32>
+  %p = "ttir.where"(%row, %zero, %sm) : (tensor<2x4x64x1xf32>, {SCORES}, {SCORES}) -> {SCORES}""" if guard else """
+  %p = "ttir.abs"(%sm) : ({SCORES}) -> {SCORES}""".format(SCORES=SCORES)
+    return f"""
+func.func @forward(%q: {HEAD_ROWS}, %k: {HEAD_ROWS}, %v: {HEAD_ROWS}, %keep: tensor<2x1x64x64xi32>) -> {HEAD_ROWS} {{
+  %kt = "ttir.permute"(%k) <{{permutation = array<i64: 0, 1, 3, 2>}}> : ({HEAD_ROWS}) -> tensor<2x4x32x64xf32>
+  %qk = "ttir.matmul"(%q, %kt) : ({HEAD_ROWS}, tensor<2x4x32x64xf32>) -> {SCORES}
+  %keepf = "ttir.typecast"(%keep) : (tensor<2x1x64x64xi32>) -> tensor<2x1x64x64xf32>
+  %zeros = "ttir.full"() <{{fill_value = 0.0 : f32, shape = array<i32: 2, 1, 64, 64>}}> : () -> tensor<2x1x64x64xf32>
+  %fill = "ttir.full"() <{{fill_value = {mask_fill} : f32, shape = array<i32: 2, 1, 64, 64>}}> : () -> tensor<2x1x64x64xf32>
+  %mask = "ttir.where"(%keepf, %zeros, %fill) : (tensor<2x1x64x64xf32>, tensor<2x1x64x64xf32>, tensor<2x1x64x64xf32>) -> tensor<2x1x64x64xf32>
+  %s = "ttir.add"(%qk, %mask) : ({SCORES}, tensor<2x1x64x64xf32>) -> {SCORES}
+  %sm = "ttir.softmax"(%s) <{{dimension = 3 : si32, numericStable = true}}> : ({SCORES}) -> {SCORES}{guarded}
+  %o = "ttir.matmul"(%p, %v) : ({SCORES}, {HEAD_ROWS}) -> {HEAD_ROWS}
+  return %o : {HEAD_ROWS}
+}}
+"""
+
+
+def test_attention_with_a_finite_mask_fuses_into_sdpa_and_computes_the_same():
+    text = attention("-3.38953139E+38")
+    g = torch.Generator().manual_seed(3)
+    keep = (torch.rand(2, 1, 64, 64, generator=g) > 0.2).to(torch.int32)
+    keep[:, :, :, 0] = 1
+    inputs = [torch.randn(2, 4, 64, 32, generator=g) for _ in range(3)] + [keep]
+    fused = print_module(lower(text, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=2"))
+    assert '"ttnn.scaled_dot_product_attention"' in fused
+    assert not any(f'"ttnn.{name}"' in fused for name in ("softmax", "eq", "logical_not", "sum"))
+    unfused = print_module(lower(text, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=0"))
+    assert "scaled_dot_product_attention" not in unfused and '"ttnn.softmax"' in unfused
+    after = _outputs(lower(text, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=2"), inputs)[0]
+    before = _outputs(lower(text, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=0"), inputs)[0]
+    assert pcc(after, before) > 0.999
+    q, k, v = inputs[:3]
+    expected = torch.softmax(q @ k.transpose(-1, -2) + torch.where(keep.bool(), 0.0, -3.38953139e38), -1) @ v
+    assert pcc(after, expected) > 0.99
+
+
+def test_attention_whose_mask_may_hide_a_whole_row_keeps_its_guard():
+    # a -inf fill may make a row all -inf, which the guard zeroes and the fused kernel would not: not fused
+    fused = print_module(lower(attention("0xFF800000"), "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=2"))
+    assert "scaled_dot_product_attention" not in fused and '"ttnn.softmax"' in fused
+    # a softmax read by anything but the product with V is not attention's: not fused either
+    fused = print_module(lower(attention("-1.0", guard=False), "<test>", "ttir-to-ttnn-backend-pipeline",
+                               "optimization-level=2"))
+    assert "scaled_dot_product_attention" not in fused
 
 
 HEADS = "tensor<1x32x8x64xbf16>"

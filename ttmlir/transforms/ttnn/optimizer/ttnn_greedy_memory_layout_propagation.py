@@ -5,7 +5,8 @@ Candidates per result, in preference order: L1 sharded layouts whose shards spli
 first, at most `max-legal-layouts` of them), L1 interleaved, DRAM interleaved. The first the op model
 (`ttmlir.runtime.op_model.check`) accepts with the operands' layouts as already chosen, and whose modelled runtime is
 the lowest, wins. A result stays in DRAM when a function returns it, a non-TTNN op reads it, or it is not a tiled
-device tensor. A sharded result needs every reader able to read it sharded. The L1 budget over a whole schedule is
+device tensor. A sharded result needs every reader able to read it sharded. Before a decode-shaped product is
+placed, its constant weight moves into DRAM shards when that makes it faster (`dram_sharded_matmul`). The L1 budget over a whole schedule is
 `--ttnn-greedy-l1-spill-management`'s: this pass judges one op at a time.
 """
 
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FusedLoc, ModuleOp, NameLoc, NoneAttr, TensorType
+from xdsl.dialects.builtin import FusedLoc, ModuleOp, NameLoc, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -26,11 +27,12 @@ from xdsl.rewriter import Rewriter
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.ir.props import scalar
 from ttmlir.ir.syntax import enum
-from ttmlir.dialects.ttnn import TTNNLayoutAttr, TTNNOp
+from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttnn.ttnn_utils import device_functions
 from ttmlir.runtime import op_model
 from ttmlir.runtime.op_model import TensorSpec
+from ttmlir.transforms.ttnn.optimizer.tensor_specs import describe, layout_of, operand_specs, spec_of  # noqa: F401
 
 # families whose results stay where the layout pass put them: layout changes, host/device moves, creation, collectives
 PINNED_FAMILIES = {"layout_op", "device", "deallocate", "creation", "full", "fill", "arange", "rand", "constant",
@@ -62,38 +64,9 @@ def loc_name(op: Operation) -> str | None:
         return None
 
 
-def spec_of(t: TensorType) -> TensorSpec | None:
-    layout = t.encoding
-    if not isinstance(layout, TTNNLayoutAttr):
-        return None
-    memory = None if isinstance(layout.memory_layout, NoneAttr) else layout.memory_layout.data.value
-    tiled = isinstance(layout.memref.element_type, ttcore.TileType)
-    return TensorSpec(tuple(t.get_shape()), ttnn.data_type_of(t.element_type) if not tiled
-                      else layout.memref.element_type.dtype, layout.buffer_type, memory,
-                      tuple(layout.grid.data.shape) if memory in op_model.SHARDED else (1, 1), tiled)
-
-
-def layout_of(t: TensorType, spec: TensorSpec) -> TTNNLayoutAttr:
-    """The `#ttnn.ttnn_layout` of `t` placed as `spec` says."""
-    base = ttnn.layout_for(tuple(t.get_shape()), t.element_type, spec.buffer_type, spec.tiled, spec.dtype)
-    if not spec.sharded:
-        return base
-    gy, gx = spec.grid
-    ranges = ttnn.CoreRangeSetAttr((ttnn.CoreRangeAttr(((0, 0), (gx - 1, gy - 1))),))
-    memref = type(base.memref)(base.memref.element_type, spec.shard_shape(), base.memref.layout,
-                               base.memref.memory_space)
-    extras = ttcore.StringAttr(f"core_ranges = {str(ranges).removeprefix('#' + ranges.name)}")
-    return TTNNLayoutAttr(base.linear, ttcore.GridAttr(ttcore.Grid((gy, gx))), memref,
-                          enum(ttnn.TensorMemoryLayoutAttr, spec.memory_layout), extras)
-
-
 def retype(value: SSAValue, spec: TensorSpec) -> None:
     t = value.type
     Rewriter.replace_value_with_new_type(value, TensorType(t.element_type, t.get_shape(), layout_of(t, spec)))
-
-
-def operand_specs(op: Operation) -> list[TensorSpec]:
-    return [s for v in op.operands if isinstance(v.type, TensorType) and (s := spec_of(v.type)) is not None]
 
 
 def family_of(op: Operation) -> str | None:
@@ -136,6 +109,7 @@ class TTNNGreedyMemoryLayoutPropagationPass(ModulePass):
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         from ttmlir.transforms.ttnn.optimizer.conv3d_config_heuristic import apply_conv3d_blockings, check_conv3d_blocking
         from ttmlir.transforms.ttnn.optimizer.overrides import apply_config_overrides, named, parse_output_layouts
+        from ttmlir.transforms.ttnn.optimizer.dram_sharded_matmul import shard_weight
 
         apply_config_overrides(module, "override-conv2d-config", self.override_conv2d_config, loc_name)
         apply_conv3d_blockings(module)  # a user's fields go on top of the tuned blocking
@@ -156,8 +130,17 @@ class TTNNGreedyMemoryLayoutPropagationPass(ModulePass):
                         found.add(name)
                         trace.append(self._override(op, name, overrides[name], arch, cap))
                     elif placeable(op):
+                        moved = shard_weight(op, arch) if self.max_legal_layouts > 0 else None
                         trace.append(self._place(op, arch, cap))
+                        if moved is not None:
+                            trace[-1]["weight"] = moved
+                    else:
+                        trace.append(None)
                     set_program_config(op, arch)
+                    if (fidelity := choose_fidelity(op, arch)) is not None and trace and trace[-1] is not None:
+                        trace[-1]["math_fidelity"] = fidelity
+                    if trace and trace[-1] is None:
+                        trace.pop()
         if missing := sorted(set(overrides) - found):
             raise PassFailure(module, f"override-output-layout names no TTNN op: '{missing[0]}'")
         if self.enable_decision_trace:
@@ -256,11 +239,6 @@ def usage_cap(module: ModuleOp, text: str) -> float:
     return cap
 
 
-def describe(spec: TensorSpec) -> str:
-    grid = f":{spec.grid[0]}x{spec.grid[1]}" if spec.sharded else ""
-    return f"{spec.buffer_type}:{spec.memory_layout}{grid}"
-
-
 def set_memory_config(op: Operation, spec: TensorSpec) -> None:
     """An op that names its result's memory config names the new one."""
     if "memory_config" in op.properties:
@@ -291,6 +269,11 @@ def set_program_config(op: Operation, arch: str) -> None:
     a, b = op.operands[0].type, op.operands[1].type
     if out is None or out.buffer_type != "l1" or len(a.get_shape()) < 2 or len(b.get_shape()) < 2:
         return
+    from ttmlir.transforms.ttnn.optimizer.dram_sharded_matmul import program_config
+
+    if (dram := program_config(op, out)) is not None:  # a weight in DRAM shards: tt-metal's DRAM-sharded program
+        op.properties["matmul_program_config"] = dram
+        return
     k = a.get_shape()[-2 if _flag(op, "transpose_a") else -1]
     blocks = op_model.matmul_blocks(out, max(1, -(-k // 32)), arch)
     gy, gx = blocks["grid"]
@@ -306,6 +289,34 @@ def set_program_config(op: Operation, arch: str) -> None:
     else:
         config = ttnn.MATMUL_PROGRAM_CONFIGS[1](common + (("transpose_mcast", False), ("fuse_batch", batched)))
     op.properties["matmul_program_config"] = config
+
+
+FIDELITY_GAIN = 1.02  # a lower fidelity than hifi4 must make the op at least this much faster to be chosen
+
+
+def choose_fidelity(op: Operation, arch: str) -> str | None:
+    """A matrix-engine op whose compute_config leaves the math fidelity open (the pipeline's default unset, as above
+    level 0) gets one: TTNN's default for its operands where that makes it faster (compute-bound products), else
+    hifi4 -- a product bound by DRAM or the NoC gains nothing from fewer fidelity phases, so it keeps every bit.
+    What was chosen ("hifi4" or "default"), None when the op's fidelity was not open."""
+    if family_of(op) not in ("matmul", "conv") or "compute_config" not in {p[0] for p in op.ROW.props}:
+        return None
+    config = op.properties.get("compute_config")
+    fields = dict(config.data) if config is not None else {}
+    if "math_fidelity" in fields:
+        return None
+    inputs, outputs = operand_specs(op), [spec_of(r.type) for r in op.results if isinstance(r.type, TensorType)]
+    if not inputs or None in outputs:
+        return None
+    default = op_model.runtime_ns(op.ROW.name, op.ROW.family, inputs, outputs, arch)
+    full = op_model.runtime_ns(op.ROW.name, op.ROW.family, inputs, outputs, arch, "hifi4")
+    if full <= default * FIDELITY_GAIN:
+        fields["math_fidelity"] = "hifi4"
+        from ttmlir.transforms.ttnn.ttnn_set_compute_kernel_config import FIELDS
+        op.properties["compute_config"] = ttnn.DeviceComputeKernelConfigAttr(
+            tuple((k, fields[k]) for k in FIELDS if k in fields))
+        return "hifi4"
+    return "default"
 
 
 def write_trace(directory: str, stage: str, decisions: list[dict], module: ModuleOp) -> None:

@@ -1,0 +1,235 @@
+"""SDPA fusion of `--ttnn-fusing` (the optimizer's pipelines, or `enable-sdpa-fusion`): attention written out in TTNN
+ops becomes one `ttnn.scaled_dot_product_attention`, which never writes the [B, H, Sq, Sk] scores to memory.
+
+Matched, from the product with the values:
+
+    matmul(P, V)   P = softmax(S, last dim), or P = where(all_masked, 0, softmax(S)) -- the "safe softmax" guard
+                   torch's attention decomposition writes: eq(S, -inf), logical_not, ne 0, sum over the keys, ne 0,
+                   logical_not (typecasts and reshapes between them)
+    S = Q Kᵀ [+ mask]   a matmul without transposes of Q [B, H, Sq, D] and Kᵀ [B, Hkv, D, Sk]
+
+The fused op takes K: Kᵀ's permute with its last two dims swapped back (the permute that made Kᵀ becomes the one that
+makes K), or a new permute; scale 1 (scalings of Q and K stay where they are). The guard zeroes a row whose every
+score is -inf, where the fused kernel would divide 0 by 0: it is dropped only when no such row can occur, i.e. the
+mask is absent or bounded (`bound`: what it is computed from has finite values -- constants whose fills are finite,
+integer inputs, float inputs assumed of ordinary magnitude -- and no -inf fill). Every intermediate must be read only
+inside the pattern.
+"""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects.builtin import DenseArrayBase, IntegerType, ModuleOp, TensorType, i32
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from ttmlir.dialects import ttcore
+from ttmlir.dialects.ttnn import TTNNOp
+from ttmlir.ir.props import KINDS, int_values, scalar
+from ttmlir.transforms.ttnn.ttnn_utils import erase_unread, ttnn_op
+
+PASS_THROUGH = ("typecast", "reshape", "to_memory_config", "to_layout")
+GUARD = ("eq", "logical_not", "ne", "sum", "ne", "logical_not")  # the safe-softmax guard, from S to its condition
+ORDINARY = 2.0 ** 24   # the magnitude assumed of a float input or constant argument whose values are unknown
+# a mask bounded below f32's largest value is finite: scores plus it stay finite while the scores are smaller than
+# the gap (above 1e36 for the float minimum masks are filled with), which products of ordinary values are
+FINITE = 3.4028234e38
+# ops that move or re-lay values without changing them
+MOVES = {"typecast", "reshape", "to_memory_config", "to_layout", "to_device", "from_device", "to_tensor_spec", "repeat",
+         "permute", "broadcast"}
+
+
+def _producer(value: SSAValue, *names: str) -> TTNNOp | None:
+    owner = value.owner
+    return owner if isinstance(owner, TTNNOp) and owner.ROW.name in names else None
+
+
+def _through(value: SSAValue, collected: list[Operation]) -> SSAValue:
+    """`value` before the typecasts, reshapes and memory moves that produced it (collected)."""
+    while (op := _producer(value, *PASS_THROUGH)) is not None:
+        collected.append(op)
+        value = op.operands[0]
+    return value
+
+
+def _callee(call: Operation) -> Operation | None:
+    """The function a `load_cached` or call names, defined anywhere in the outermost module (a CPU-hoisted function
+    lives in the CPU module beside the device one)."""
+    top, at = None, call
+    while at is not None:
+        if isinstance(at, ModuleOp):
+            top = at
+        at = at.parent_op()
+    ref = call.properties.get("callee") or call.attributes.get("callee")
+    name = getattr(ref, "root_reference", None)
+    if top is None or name is None:
+        return None
+    named = [op for op in top.walk() if isinstance(op, FuncOp) and op.sym_name.data == name.data]
+    return next((f for f in named if not f.is_declaration), named[0] if named else None)
+
+
+def bound(value: SSAValue, depth: int = 0) -> float | None:
+    """An upper bound of |value|'s elements, or None when none can be given (an explicit -inf or NaN fill, an op not
+    modelled, or a chain too deep). Through const-eval and CPU-hoisted calls; TTNN or TTIR ops alike."""
+    if depth > 64:
+        return None
+    if isinstance(value, BlockArgument):
+        element = value.type.element_type if isinstance(value.type, TensorType) else None
+        return 2.0 ** 32 if isinstance(element, IntegerType) else ORDINARY
+    op = value.owner
+    name = op.name.split(".", 1)[-1]
+    if isinstance(op, ttcore.LoadCachedOp) or name == "call":
+        callee = _callee(op)
+        if callee is None or callee.is_declaration:
+            return None
+        return bound(callee.body.block.last_op.operands[list(op.results).index(value)], depth + 1)
+    if name in ("full", "constant"):
+        fill = op.properties.get("fill_value")
+        fill = float(scalar(fill)) if fill is not None else None
+        return abs(fill) if fill is not None and math.isfinite(fill) else None
+    if name in ("zeros", "ones", "eq", "ne", "lt", "gt", "le", "ge", "logical_not", "logical_and", "logical_or"):
+        return 1.0
+    inputs = [v for v in op.operands if isinstance(v.type, TensorType)]
+    parts = [bound(v, depth + 1) for v in (inputs[1:] if name == "where" else inputs)]
+    if None in parts or not parts:
+        return None
+    if name in MOVES or name in ("slice_static", "concat", "where", "neg", "abs", "maximum", "minimum"):
+        return max(parts)
+    if name in ("add", "subtract"):
+        return sum(parts)
+    if name == "multiply":
+        return math.prod(parts)
+    return None
+
+
+def _constant(value: SSAValue, depth: int = 0) -> float | None:
+    """The one value a constant tensor is filled with, if it is one: through data movement, const-eval (`load_cached`)
+    and CPU-hoisted calls, to a TTNN or TTIR fill."""
+    while depth < 64:
+        depth += 1
+        op = value.owner
+        if not isinstance(op, Operation):
+            return None
+        name = op.name.split(".", 1)[-1]
+        if isinstance(op, ttcore.LoadCachedOp) or name == "call":
+            callee = _callee(op)
+            if callee is None or callee.is_declaration:
+                return None
+            value = callee.body.block.last_op.operands[list(op.results).index(value)]
+        elif name in MOVES and op.operands:
+            value = op.operands[0]
+        elif name in ("zeros", "ones"):
+            return 0.0 if name == "zeros" else 1.0
+        elif name == "full" and op.properties.get("fill_value") is not None:
+            return float(scalar(op.properties["fill_value"]))
+        else:
+            return None
+    return None
+
+
+def _guarded_softmax(p: SSAValue, dead: list[Operation]) -> TTNNOp | None:
+    """The softmax under P: P itself, or P's safe-softmax guard (its ops collected in `dead`)."""
+    if (softmax := _producer(p, "softmax")) is not None:
+        return softmax
+    where = _producer(p, "where")
+    if where is None or _constant(where.operands[1]) != 0.0:
+        return None
+    softmax = _producer(where.operands[2], "softmax")
+    if softmax is None:
+        return None
+    scores, chain, value = softmax.operands[0], [where], where.operands[0]
+    for name in reversed(GUARD):
+        value = _through(value, chain)
+        op = _producer(value, name)
+        if op is None:
+            return None
+        chain.append(op)
+        if name == "sum":
+            dims = int_values(op.prop("dim_arg")) if op.prop("dim_arg") is not None else []
+            if [d % len(op.operands[0].type.get_shape()) for d in dims] != [len(op.operands[0].type.get_shape()) - 1]:
+                return None
+            value = op.operands[0]
+        elif name == "logical_not":
+            value = op.operands[0]
+        else:  # ne against 0, eq against -inf
+            value, other = op.operands
+            if _constant(other) != (0.0 if name == "ne" else -math.inf):
+                return None
+    if value != scores:
+        return None
+    dead += chain
+    return softmax
+
+
+def _key(kt: SSAValue, at: Operation, dead: list[Operation]) -> SSAValue:
+    """K for Kᵀ: the permute that made Kᵀ with its last two dims swapped back, else a permute of Kᵀ."""
+    rank = kt.type.get_num_dims()
+    swap = list(range(rank - 2)) + [rank - 1, rank - 2]
+    shape = [kt.type.get_shape()[i] for i in swap]
+    made = _producer(kt, "permute")
+    if made is not None and any(use.operation is not at for use in kt.uses):
+        made = None  # Kᵀ is read elsewhere too: K is a permute of it
+    source, order = (made.operands[0], int_values(made.prop("permutation"))) if made is not None else (kt, list(range(rank)))
+    order = [order[i] for i in swap]
+    if made is not None:
+        dead.append(made)
+    if order == list(range(rank)):
+        return source
+    permute = ttnn_op("permute", [source], {"permutation": KINDS["i64_darray"].build(order)},
+                      [TensorType(kt.type.element_type, shape)], at)
+    at.parent.insert_op_before(permute, at)
+    return permute.results[0]
+
+
+def _read_only_inside(ops: list[Operation], keep: set[Operation]) -> bool:
+    inside = set(ops) | keep
+    return all(use.operation in inside for op in ops for r in op.results for use in r.uses)
+
+
+def fuse(product: TTNNOp) -> bool:
+    """Fuse the attention whose last op is `product` (a ttnn.matmul); whether it was fused."""
+    if product.ROW.name != "matmul" or any(scalar(product.prop(k)) is True for k in ("transpose_a", "transpose_b")):
+        return False
+    p, v = product.operands
+    dead: list[Operation] = []
+    softmax = _guarded_softmax(p, dead)
+    if softmax is None or scalar(softmax.prop("dimension")) % 4 != 3:
+        return False
+    dead.append(softmax)
+    scores, mask = softmax.operands[0], None
+    if (add := _producer(scores, "add")) is not None:
+        first, second = add.operands
+        qk, mask = (first, second) if _producer(first, "matmul") is not None else (second, first)
+        dead.append(add)
+    else:
+        qk = scores
+    qk_op = _producer(qk, "matmul")
+    if qk_op is None or any(scalar(qk_op.prop(k)) is True for k in ("transpose_a", "transpose_b")):
+        return False
+    dead.append(qk_op)
+    q, kt = qk_op.operands
+    shapes = [t.type.get_shape() for t in (q, kt, v)]
+    if any(len(s) != 4 for s in shapes):
+        return False
+    (b, h, sq, d), (bk, hk, dk, sk), (bv, hv, sv, dv) = shapes
+    if (bk, dk) != (b, d) or (bv, hv, sv) != (b, hk, sk) or hk == 0 or h % hk:
+        return False
+    if mask is not None:
+        m = mask.type.get_shape()
+        if len(m) != 4 or m[0] not in (1, b) or m[1] not in (1, h) or tuple(m[2:]) != (sq, sk):
+            return False
+    guarded = _producer(p, "where") is not None
+    if guarded and mask is not None and ((found := bound(mask)) is None or found >= FINITE):
+        return False
+    if not _read_only_inside(dead, {product}):
+        return False
+    key = _key(kt, qk_op, dead)
+    props = {"is_causal": KINDS["bool"].build(False), "scale": KINDS["f32"].build(1.0),
+             "operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, 1, int(mask is not None), 0])}
+    operands = [q, key, v] + ([mask] if mask is not None else [])
+    sdpa = ttnn_op("scaled_dot_product_attention", operands, props, [product.results[0].type], product)
+    product.parent.insert_op_before(sdpa, product)
+    product.results[0].replace_all_uses_with(sdpa.results[0])
+    erase_unread([product, *dead])
+    return True
