@@ -20,7 +20,7 @@ lit: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -s test/lit
 
 pytest: $(STAMP)
-	$(BIN)/python -m pytest -q test/python
+	$(BIN)/python -m pytest -q -n auto test/python
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/opt_bench.py

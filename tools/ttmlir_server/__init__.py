@@ -8,7 +8,8 @@ and op-class building every fresh Python process pays (a lit suite makes ~2,000 
 Each call is a fresh fork of the server as it stood after its imports: no state passes from one call to the next.
 The client passes its standard streams (the descriptors themselves), arguments, working directory and environment;
 the tool's exit status comes back. A call runs in its own process as before when the variable is unset, the server
-does not answer, or the caller's interpreter or PYTHONPATH differ from the server's (it would run other code).
+does not answer, the caller's interpreter or PYTHONPATH differ from the server's (it would run other code), or the
+caller is an MPI rank (`tt-run`). The server has torch loaded for `ttrt`; the compiler's own code never imports it.
 lit's configuration starts a server for the suite (`lit --param tool_server=0` turns it off)."""
 
 from __future__ import annotations
@@ -55,6 +56,10 @@ def _identity() -> dict:
 def _served(tool: str, path: str | None) -> int | None:
     """The tool's exit status from the server at `path`, or None when it must run here."""
     if not path:
+        return None
+    from ttmlir.runtime.distributed import RANK_VARIABLES
+
+    if any(name in os.environ for name in RANK_VARIABLES):  # an MPI rank: MPI knows it by its own process
         return None
     try:
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
