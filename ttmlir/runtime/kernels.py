@@ -3,7 +3,7 @@
 A kernel takes the op's input tensors by field name (`x["input"]`, `x["lhs"]`, ...; None for an
 absent optional operand) and the op's flatbuffer table `t` for its attributes, and returns the output
 (or a tuple for several results). Inputs arrive in compute precision (f32 or int64; float inputs of the
-kernels in MOVES_VALUES as stored); the executor
+kernels in READS_STORED as stored); the executor
 stores outputs in the output tensor's data format. Layout ops are the identity: the executor gives
 the result the placement, layout and data type its tensor descriptor names.
 """
@@ -32,6 +32,8 @@ MOVES_VALUES = frozenset({"assign", "reshape", "concatenate_heads", "split_query
                           "reverse", "gather", "embedding", "update_cache", "fill_cache", "paged_fill_cache", "paged_update_cache", "to_layout", "to_device",
                           "from_device", "to_memory_config", "typecast",
                           "adamw"})  # adamw's stochastic rounding needs to know which of its operands are stored in bf16
+# ... and so do the matmuls, which convert their weights to f32 a block of columns at a time (numerics.matmul)
+READS_STORED = MOVES_VALUES | {"matmul", "linear"}
 MeshKernel = Callable[[dict, object, tuple[int, int]], list]
 # Kernels whose arithmetic the hardware's numerics change take the op's `numerics.Numerics` as a third argument
 # (exact f32 when omitted).
