@@ -562,15 +562,18 @@ def _gather(x, t):
     if t.offsetDims is None:
         return torch.gather(x["input"], t.dim, x["start_indices"].long())
     return stablehlo_gather(x["input"], x["start_indices"], list(t.offsetDims), _ints(t.collapsedSliceDims),
-                            _ints(t.operandBatchingDims), list(t.startIndexMap), t.indexVectorDim, list(t.sliceSizes))
+                            _ints(t.operandBatchingDims), list(t.startIndexMap), t.indexVectorDim, list(t.sliceSizes),
+                            _ints(t.startIndicesBatchingDims))
 
 
 def _ints(values) -> list[int]:
     return [int(v) for v in values] if values is not None else []
 
 
-def stablehlo_gather(operand, indices, offset_dims, collapsed, batching, start_map, ivd, sizes):
-    """StableHLO gather: one slice of the operand per index vector, laid out as offset_dims says."""
+def stablehlo_gather(operand, indices, offset_dims, collapsed, batching, start_map, ivd, sizes, start_batching=()):
+    """StableHLO gather: one slice of the operand per index vector, laid out as offset_dims says; on the operand's
+    batching dims (`batching`) the slice starts at the index vector's own position along the matching dims of
+    the indices (`start_batching`)."""
     indices = indices.long()
     if ivd == indices.dim():
         indices = indices.unsqueeze(-1)
@@ -584,6 +587,8 @@ def stablehlo_gather(operand, indices, offset_dims, collapsed, batching, start_m
         start = [0] * operand.dim()
         for k, d in enumerate(start_map):
             start[d] = int(min(max(int(vector[k]), 0), operand.shape[d] - sizes[d]))
+        for d, d_start in zip(batching, start_batching):  # batch_index runs over the indices' dims but ivd
+            start[d] = int(batch_index[d_start if d_start < ivd else d_start - 1])
         piece = operand[tuple(slice(s, s + n) for s, n in zip(start, sizes))]
         slices.append(piece.reshape([sizes[d] for d in kept]))
     stacked = torch.stack(slices).reshape(*batch_shape, *[sizes[d] for d in kept])
