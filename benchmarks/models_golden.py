@@ -10,7 +10,8 @@ row (dim 0: a row can be wrong while the whole tensor still correlates); for int
 of equal elements, where an argmax's differing pick counts as equal when it is a tie (in the golden's input, the
 device's index holds a value within two bf16 ulps of the maximum). Exits 1 when any output is below --pcc
 (default 0.99) or a model fails to compile or run. Each model's wall seconds and its process's user CPU seconds are
-in the table and the JSON (`seconds`, `cpu_s`): on a shared machine the CPU time is what to compare.
+in the table and the JSON (`seconds`, `cpu_s`; on a shared machine the CPU time is what to compare), with its peak
+resident memory (`max_rss_gb`).
 
 Inputs (seeded): integer inputs within the size of what they index (the golden path's `_index_bound`), floats
 randn, then `--init fan-in` (the default) re-initialises parameters and constants as `numerics_bench --init
@@ -32,6 +33,7 @@ import json
 import math
 import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -173,7 +175,7 @@ def check_model(path: Path, seed: int, init: str, options: str) -> dict:
         del results, ctx
         gc.collect()
     return {"outputs": outputs, "compile_s": compile_s, "run_s": time.perf_counter() - start,
-            "cpu_s": os.times().user}
+            "cpu_s": os.times().user, "max_rss_gb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20}
 
 
 def verdict(record: dict, threshold: float) -> tuple[float, str]:
@@ -202,10 +204,13 @@ def run_one(path: Path, args: argparse.Namespace) -> dict:
         return {"error": f"timed out after {args.timeout:.0f} s", "seconds": args.timeout}
     lines = done.stdout.strip().splitlines()
     if done.returncode or not lines:
-        last = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+        stderr = done.stderr.strip().splitlines()
+        last = (stderr or [f"exit {done.returncode}"])[-1]
+        frames = [line.strip() for line in stderr if line.lstrip().startswith('File "')]
+        where = f" (in {frames[-1].removeprefix('File ')})" if frames else ""  # the innermost frame of a traceback
         if "MemoryError" in last or "allocate memory" in last:
             last = f"out of memory (address space capped at {args.memory_gb:g} GB): {last}"
-        return {"error": last[:200], "seconds": time.perf_counter() - start}
+        return {"error": last[:200] + where, "seconds": time.perf_counter() - start}
     return {**json.loads(lines[-1]), "seconds": time.perf_counter() - start}
 
 
