@@ -9,7 +9,9 @@ Per model and per output: the PCC of the whole output and, for outputs of rank >
 row (dim 0: a row can be wrong while the whole tensor still correlates); for integer and boolean outputs the share
 of equal elements, where an argmax's differing pick counts as equal when it is a tie (in the golden's input, the
 device's index holds a value within two bf16 ulps of the maximum). Exits 1 when any output is below --pcc
-(default 0.99) or a model fails to compile or run.
+(default 0.99) or a model fails to compile or run. Each model's wall seconds and its process's user CPU seconds are
+in the table and the JSON (`seconds`, `cpu_s`; on a shared machine the CPU time is what to compare), with its peak
+resident memory (`max_rss_gb`).
 
 Inputs (seeded): integer inputs within the size of what they index (the golden path's `_index_bound`), floats
 randn, then `--init fan-in` (the default) re-initialises parameters and constants as `numerics_bench --init
@@ -29,7 +31,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
+import resource
 import subprocess
 import sys
 import time
@@ -170,7 +174,8 @@ def check_model(path: Path, seed: int, init: str, options: str) -> dict:
         release(program, ctx, results)
         del results, ctx
         gc.collect()
-    return {"outputs": outputs, "compile_s": compile_s, "run_s": time.perf_counter() - start}
+    return {"outputs": outputs, "compile_s": compile_s, "run_s": time.perf_counter() - start,
+            "cpu_s": os.times().user, "max_rss_gb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20}
 
 
 def verdict(record: dict, threshold: float) -> tuple[float, str]:
@@ -199,10 +204,13 @@ def run_one(path: Path, args: argparse.Namespace) -> dict:
         return {"error": f"timed out after {args.timeout:.0f} s", "seconds": args.timeout}
     lines = done.stdout.strip().splitlines()
     if done.returncode or not lines:
-        last = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+        stderr = done.stderr.strip().splitlines()
+        last = (stderr or [f"exit {done.returncode}"])[-1]
+        frames = [line.strip() for line in stderr if line.lstrip().startswith('File "')]
+        where = f" (in {frames[-1].removeprefix('File ')})" if frames else ""  # the innermost frame of a traceback
         if "MemoryError" in last or "allocate memory" in last:
             last = f"out of memory (address space capped at {args.memory_gb:g} GB): {last}"
-        return {"error": last[:200], "seconds": time.perf_counter() - start}
+        return {"error": last[:200] + where, "seconds": time.perf_counter() - start}
     return {**json.loads(lines[-1]), "seconds": time.perf_counter() - start}
 
 
@@ -215,7 +223,8 @@ def print_table(console, results: dict, threshold: float) -> None:
 
     table = Table(title=f"device vs golden (threshold {threshold})")
     for column, justify in (("model", "left"), ("output", "left"), ("shape", "left"), ("PCC", "right"),
-                            ("min row PCC", "right"), ("equal", "right"), ("s", "right"), ("result", "left")):
+                            ("min row PCC", "right"), ("equal", "right"), ("s", "right"), ("CPU s", "right"),
+                            ("result", "left")):
         table.add_column(column, justify=justify)
     for name, record in sorted(results.items()):
         _, status = verdict(record, threshold)
@@ -225,7 +234,8 @@ def print_table(console, results: dict, threshold: float) -> None:
             table.add_row(name if k == 0 else "", output.split(".")[-1], "x".join(map(str, o.get("shape", []))),
                           _number(o.get("pcc")), row_text,
                           _number(o.get("equal")) + (f" ({o['ties']} ties)" if o.get("ties") else ""),
-                          f"{record['seconds']:.0f}" if k == 0 else "", status if k == 0 else "")
+                          f"{record['seconds']:.0f}" if k == 0 else "",
+                          _number(record.get("cpu_s"), 0) if k == 0 else "", status if k == 0 else "")
     console.print(table)
 
 
@@ -266,8 +276,9 @@ def main() -> int:
             name = futures[future]
             results[name] = record = future.result()
             worst, status = verdict(record, args.pcc)
-            progress.console.print(f"{name}: worst {worst:.4f} in {record['seconds']:.0f} s: {status}", markup=False,
-                                   highlight=False)
+            cpu = f" ({record['cpu_s']:.0f} s CPU)" if "cpu_s" in record else ""
+            progress.console.print(f"{name}: worst {worst:.4f} in {record['seconds']:.0f} s{cpu}: {status}",
+                                   markup=False, highlight=False)
             progress.advance(task)
     print_table(console, results, args.pcc)
     verdicts = {name: verdict(record, args.pcc) for name, record in results.items()}

@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from ttmlir.ir.op_table import BINARY_NAMES, TTIR_OPS, UNARY_NAMES
 from ttmlir.ir.props import dense_values, int_values, scalar
 from ttmlir.dialects.ttnn import TTNN_ONLY_NAMES
-from ttmlir.runtime.kernels import sampling_draws, stablehlo_gather
+from ttmlir.runtime.kernels import sampling_draws
 from ttmlir.spatial import padding4, pair
 from golden.attention import adamw, chunked_sdpa, decode_golden, indexer_score_dsa, sdpa_bw, sdpa_fw, sdpa_golden
 from golden.mesh import DEBUG_GOLDENS, MESH_GOLDENS
@@ -483,9 +483,45 @@ def _paged_fill_cache(x, a):
 def _gather(x, a):
     if a["dim"] is not None:  # torch.gather's form: out[i][j] = input[index[i][j]][j] along dim
         return x["input"].take_along_dim(x["start_indices"].long(), a["dim"])
-    return stablehlo_gather(x["input"], x["start_indices"], a["offset_dims"], a["collapsed_slice_dims"],
-                            a["operand_batching_dims"], a["start_index_map"], a["index_vector_dim"],
-                            a["slice_sizes"])
+    return _stablehlo_gather(x["input"], x["start_indices"].long(), a)
+
+
+def _stablehlo_gather(operand: torch.Tensor, indices: torch.Tensor, a: dict) -> torch.Tensor:
+    """StableHLO's gather element by element, as its spec defines it (written apart from the simulator's kernel,
+    which slices per index vector): every result index is split into its batch and offset parts, and the operand
+    index it reads is the clamped start (start_index_map), the batch index on the operand's batching dims and the
+    offset on the remaining dims, added up."""
+    offset_dims, sizes = list(a["offset_dims"] or []), list(a["slice_sizes"])
+    operand_batching = list(a["operand_batching_dims"] or [])
+    start_batching = list(a["start_indices_batching_dims"] or [])
+    vector_dim = a["index_vector_dim"]
+    dropped = set(a["collapsed_slice_dims"] or []) | set(operand_batching)
+    offset_operand_dims = [d for d in range(operand.dim()) if d not in dropped]
+    batch_shape = [n for d, n in enumerate(indices.shape) if d != vector_dim]
+    rank = len(batch_shape) + len(offset_dims)
+    batch_dims = [d for d in range(rank) if d not in offset_dims]
+    shape = [0] * rank
+    for d, n in zip(batch_dims, batch_shape):
+        shape[d] = n
+    for d, operand_dim in zip(offset_dims, offset_operand_dims):
+        shape[d] = sizes[operand_dim]
+    grid = torch.meshgrid(*[torch.arange(n) for n in shape], indexing="ij") if shape else ()
+    batch_index = [grid[d] for d in batch_dims]
+
+    def start_component(k: int) -> torch.Tensor:
+        position = list(batch_index)
+        if vector_dim < indices.dim():
+            position.insert(vector_dim, torch.full(shape, k, dtype=torch.long))
+        return indices[tuple(position)] if position else indices.reshape(-1)[k]
+
+    full = [torch.zeros(shape, dtype=torch.long) for _ in range(operand.dim())]
+    for k, d in enumerate(a["start_index_map"]):
+        full[d] = full[d] + start_component(k).clamp(0, operand.shape[d] - sizes[d])
+    for d, d_start in zip(operand_batching, start_batching):
+        full[d] = full[d] + batch_index[d_start if d_start < vector_dim else d_start - 1]
+    for d, operand_dim in zip(offset_dims, offset_operand_dims):
+        full[operand_dim] = full[operand_dim] + grid[d]
+    return operand[tuple(full)]
 
 
 def _flag(t: torch.Tensor) -> torch.Tensor:

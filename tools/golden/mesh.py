@@ -8,7 +8,6 @@ from typing import Callable
 import torch
 import torch.nn.functional as F
 
-from ttmlir.runtime import ccl
 from golden.values import Golden, GoldenMap
 
 
@@ -115,12 +114,128 @@ def _moe_expert_token_remap(x: dict, a: dict, mesh) -> tuple[list, list]:
     return weights, blocks
 
 
+# --- collectives, chip by chip from their definitions (the simulator's kernels in ttmlir.runtime.ccl work line by
+# line; a golden that called them would agree with whatever they do) -------------------------------------------
+
+def _chips(mesh: tuple[int, int]) -> range:
+    return range(mesh[0] * mesh[1])
+
+
+def _reduced(values: list[torch.Tensor], line: list[int], reduce_type: str) -> torch.Tensor:
+    """The line's values combined element by element (sums in f32, rounded once to the values' type)."""
+    members = [values[c].float() for c in line]
+    if reduce_type in ("sum", "mean"):
+        total = members[0]
+        for v in members[1:]:
+            total = total + v
+        out = total / len(members) if reduce_type == "mean" else total
+    elif reduce_type in ("max", "min", "prod"):
+        step = {"max": torch.maximum, "min": torch.minimum, "prod": torch.mul}[reduce_type]
+        out = members[0]
+        for v in members[1:]:
+            out = step(out, v)
+    else:
+        raise ValueError(f"reduce_type '{reduce_type}' is not supported by collectives")
+    return out.to(values[line[0]].dtype)
+
+
+def _piece(value: torch.Tensor, dim: int, parts: int, index: int) -> torch.Tensor:
+    """Part `index` of `parts` equal parts of `value` along `dim`."""
+    if value.shape[dim] % parts:
+        raise ValueError(f"dimension {dim} of size {value.shape[dim]} does not split evenly over {parts} chips")
+    size = value.shape[dim] // parts
+    return value.narrow(dim, index * size, size)
+
+
+def _reduce_scatter(x: dict, a: dict, mesh) -> list:
+    """The line's sum, cut into as many parts along scatter_dim as the line has chips: each keeps its own."""
+    out = []
+    for chip in _chips(mesh):
+        line = _line_of(chip, a["cluster_axis"], mesh)
+        out.append(_piece(_reduced(x["input"], line, a["reduce_type"]), a["scatter_dim"], len(line), line.index(chip)))
+    return out
+
+
+def _mesh_partition(x: dict, a: dict, mesh) -> list:
+    """Each chip's own part of its value: by its place along the cluster axis, or among all chips without one."""
+    out = []
+    for chip in _chips(mesh):
+        line = list(_chips(mesh)) if a.get("cluster_axis") is None else _line_of(chip, a["cluster_axis"], mesh)
+        out.append(_piece(x["input"][chip], a["dim"], len(line), line.index(chip)))
+    return out
+
+
+def _mesh_shard(x: dict, a: dict, mesh) -> list:
+    """full_to_shard: the chip at (row, col) keeps block (row, col) of the value (mesh axis i cutting tensor dim
+    shard_dims[i], none when it is negative); shard_to_full: every chip's block written into its place of the
+    whole (chips that hold the same block, along an axis that cuts nothing, write the same values)."""
+    values, dims, chips = x["input"], list(a["shard_dims"]), _chips(mesh)
+    if a["shard_type"] == "identity":
+        return list(values)
+    if a["shard_type"] in ("replicate", "maximal"):
+        return [values[0] for _ in chips]
+    cuts = [(axis, dim) for axis, dim in enumerate(dims) if dim >= 0]
+    if a["shard_direction"] == "full_to_shard":
+        out = []
+        for chip in chips:
+            block = values[chip]
+            for axis, dim in cuts:
+                block = _piece(block, dim, mesh[axis], divmod(chip, mesh[1])[axis])
+            out.append(block)
+        return out
+    shape = list(values[0].shape)
+    for axis, dim in cuts:
+        shape[dim] *= mesh[axis]
+    whole = torch.empty(shape, dtype=values[0].dtype)
+    for chip in chips:
+        target = whole
+        for axis, dim in cuts:
+            size = values[chip].shape[dim]
+            target = target.narrow(dim, divmod(chip, mesh[1])[axis] * size, size)
+        target.copy_(values[chip])
+    return [whole for _ in chips]
+
+
+def _group_of(chip: int, groups) -> list[int]:
+    """The replica group holding `chip` (a chip in none is a group of its own)."""
+    return next((list(map(int, g)) for g in groups if chip in [int(c) for c in g]), [chip])
+
+
+def _all_to_all(x: dict, a: dict, mesh) -> list:
+    """The chip at place i of its replica group: part i (along split_dim) of each member's value, joined along
+    concat_dim in the group's order."""
+    out = []
+    for chip in _chips(mesh):
+        group = _group_of(chip, a["replica_groups"])
+        place = group.index(chip)
+        out.append(torch.cat([_piece(x["input"][m], a["split_dim"], len(group), place) for m in group],
+                             a["concat_dim"]))
+    return out
+
+
+def _collective_permute(x: dict, a: dict, mesh) -> list:
+    """Each chip: the value of the chip sending to it, zeros when none does."""
+    pairs = [int(c) for pair in a["source_target_pairs"] for c in pair]
+    senders = {target: source for source, target in zip(pairs[::2], pairs[1::2])}
+    for chip in (*senders, *senders.values()):
+        if chip not in _chips(mesh):
+            raise ValueError(f"chip {chip} is outside the mesh of {len(_chips(mesh))} chips")
+    return [x["input"][senders[c]] if c in senders else torch.zeros_like(x["input"][c]) for c in _chips(mesh)]
+
+
+def _point_to_point(x: dict, a: dict, mesh) -> list:
+    """The receiver holds the sender's value; every other chip what it held (the optional output's, if given)."""
+    kept = x.get("optional_output_tensor") or x["input"]
+    sender, receiver = (int(r) * mesh[1] + int(c) for r, c in (a["sender_coord"], a["receiver_coord"]))
+    return [x["input"][sender] if chip == receiver else kept[chip] for chip in _chips(mesh)]
+
+
 def _distributed_rms_norm(x: dict, a: dict, mesh: tuple[int, int]) -> list[torch.Tensor]:
     """RMS norm of the whole tensor each line of chips along the cluster axis holds in pieces along its last
     dimension, cut back into those pieces."""
     values = [v + r for v, r in zip(x["input"], x["residual"])] if "residual" in x else x["input"]
     out = list(values)
-    for line in ccl.groups(a["cluster_axis"], mesh):
+    for line in {tuple(_line_of(chip, a["cluster_axis"], mesh)) for chip in _chips(mesh)}:
         whole = torch.cat([values[c] for c in line], -1)
         weight = torch.cat([x["weight"][c] for c in line], -1) if "weight" in x else None
         normed = F.rms_norm(whole, [whole.shape[-1]], weight, a["epsilon"])
@@ -134,21 +249,19 @@ DEBUG_GOLDENS: dict[str, Golden] = {**dict.fromkeys(("annotate", "region_start",
                                     **dict.fromkeys(("breakpoint", "print", "dump", "memory_snapshot"), lambda x, a: ())}
 
 MESH_GOLDENS = {
-    "mesh_shard": _mesh(lambda x, a, mesh: ccl.mesh_shard(x["input"], a["shard_type"], a["shard_direction"],
-                                                          a["shard_dims"], mesh)),
-    "all_gather": _mesh(lambda x, a, mesh: ccl.all_gather(x["input"], a["all_gather_dim"], a["cluster_axis"], mesh)),
+    "mesh_shard": _mesh(_mesh_shard),
+    "all_gather": _mesh(lambda x, a, mesh: [torch.cat([x["input"][c] for c in _line_of(chip, a["cluster_axis"], mesh)],
+                                                      a["all_gather_dim"]) for chip in _chips(mesh)]),
     **dict.fromkeys(("all_reduce", "all_reduce_async"), _mesh(
-        lambda x, a, mesh: ccl.all_reduce(x["input"], a["reduce_type"], a["cluster_axis"], mesh))),
-    "reduce_scatter": _mesh(lambda x, a, mesh: ccl.reduce_scatter(x["input"], a["reduce_type"], a["scatter_dim"],
-                                                                  a["cluster_axis"], mesh)),
-    "collective_permute": _mesh(lambda x, a, mesh: ccl.collective_permute(
-        x["input"], [chip for pair in a["source_target_pairs"] for chip in pair])),
-    "all_to_all": _mesh(lambda x, a, mesh: ccl.all_to_all(x["input"], a["split_dim"], a["concat_dim"],
-                                                          a["replica_groups"])),
-    "collective_broadcast": _mesh(lambda x, a, mesh: ccl.collective_broadcast(x["input"], a["replica_groups"])),
-    "point_to_point": _mesh(lambda x, a, mesh: ccl.point_to_point(x["input"], x.get("optional_output_tensor"),
-                                                                  a["sender_coord"], a["receiver_coord"], mesh)),
-    "mesh_partition": _mesh(lambda x, a, mesh: ccl.mesh_partition(x["input"], a["dim"], a.get("cluster_axis"), mesh)),
+        lambda x, a, mesh: [_reduced(x["input"], _line_of(chip, a["cluster_axis"], mesh), a["reduce_type"])
+                            for chip in _chips(mesh)])),
+    "reduce_scatter": _mesh(_reduce_scatter),
+    "collective_permute": _mesh(_collective_permute),
+    "all_to_all": _mesh(_all_to_all),
+    "collective_broadcast": _mesh(lambda x, a, mesh: [x["input"][_group_of(chip, a["replica_groups"])[0]]
+                                                      for chip in _chips(mesh)]),
+    "point_to_point": _mesh(_point_to_point),
+    "mesh_partition": _mesh(_mesh_partition),
     "distributed_rms_norm": _mesh(_distributed_rms_norm),
     "all_to_all_dispatch": _mesh(_all_to_all_dispatch),
     "all_to_all_dispatch_metadata": _mesh(_all_to_all_dispatch_metadata),

@@ -2,8 +2,8 @@
 
 A distributed value is a list with one tensor per chip, in row-major mesh order (chip `r * cols + c`
 sits at mesh coordinates `(r, c)`). Mesh axis 0 runs along rows, axis 1 along columns; a collective
-over `cluster_axis` exchanges data within each line of chips along that axis. These functions are
-both the simulator's kernels and the builder's goldens.
+over `cluster_axis` exchanges data within each line of chips along that axis. These functions are the
+simulator's kernels; the builder's goldens (`golden.mesh`) are written apart, so that they check them.
 """
 
 from __future__ import annotations

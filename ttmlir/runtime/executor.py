@@ -23,7 +23,7 @@ from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import MeshDevice, OutOfMemory
 from ttmlir.runtime.formats import compute_dtype, to_format
 from ttmlir.runtime import numerics
-from ttmlir.runtime.kernels import KERNELS, MESH_KERNELS, MOVES_VALUES, NUMERIC_KERNELS
+from ttmlir.runtime.kernels import KERNELS, MESH_KERNELS, NUMERIC_KERNELS, READS_STORED
 from ttmlir.runtime.numerics import Numerics
 from ttmlir.runtime.perf import OpPerf, estimate
 from ttmlir.runtime.tensor import Tensor, desc_of, materialize, meta_value
@@ -619,7 +619,7 @@ def _compute(name: str, where: str, kernel, fields: dict, used: list[Tensor], ta
         # every chip runs the op on its own values; replicated inputs make one run stand for all
         distributed = any(t.shards is not None for t in used)
         extra = (num,) if name in NUMERIC_KERNELS else ()
-        return [_results(kernel(_on_chip(fields, chip, chips, name in MOVES_VALUES), table, *extra))
+        return [_results(kernel(_on_chip(fields, chip, chips, name in READS_STORED), table, *extra))
                 for chip in range(chips if distributed else 1)]
     except (RuntimeError, ValueError, IndexError, TypeError, KeyError) as exc:
         raise RuntimeFailure(f"{where}: kernel failed: {exc}") from None

@@ -3,7 +3,7 @@
 A kernel takes the op's input tensors by field name (`x["input"]`, `x["lhs"]`, ...; None for an
 absent optional operand) and the op's flatbuffer table `t` for its attributes, and returns the output
 (or a tuple for several results). Inputs arrive in compute precision (f32 or int64; float inputs of the
-kernels in MOVES_VALUES as stored); the executor
+kernels in READS_STORED as stored); the executor
 stores outputs in the output tensor's data format. Layout ops are the identity: the executor gives
 the result the placement, layout and data type its tensor descriptor names.
 """
@@ -32,6 +32,8 @@ MOVES_VALUES = frozenset({"assign", "reshape", "concatenate_heads", "split_query
                           "reverse", "gather", "embedding", "update_cache", "fill_cache", "paged_fill_cache", "paged_update_cache", "to_layout", "to_device",
                           "from_device", "to_memory_config", "typecast",
                           "adamw"})  # adamw's stochastic rounding needs to know which of its operands are stored in bf16
+# ... and so do the matmuls, which convert their weights to f32 a block of columns at a time (numerics.matmul)
+READS_STORED = MOVES_VALUES | {"matmul", "linear"}
 MeshKernel = Callable[[dict, object, tuple[int, int]], list]
 # Kernels whose arithmetic the hardware's numerics change take the op's `numerics.Numerics` as a third argument
 # (exact f32 when omitted).
@@ -560,15 +562,18 @@ def _gather(x, t):
     if t.offsetDims is None:
         return torch.gather(x["input"], t.dim, x["start_indices"].long())
     return stablehlo_gather(x["input"], x["start_indices"], list(t.offsetDims), _ints(t.collapsedSliceDims),
-                            _ints(t.operandBatchingDims), list(t.startIndexMap), t.indexVectorDim, list(t.sliceSizes))
+                            _ints(t.operandBatchingDims), list(t.startIndexMap), t.indexVectorDim, list(t.sliceSizes),
+                            _ints(t.startIndicesBatchingDims))
 
 
 def _ints(values) -> list[int]:
     return [int(v) for v in values] if values is not None else []
 
 
-def stablehlo_gather(operand, indices, offset_dims, collapsed, batching, start_map, ivd, sizes):
-    """StableHLO gather: one slice of the operand per index vector, laid out as offset_dims says."""
+def stablehlo_gather(operand, indices, offset_dims, collapsed, batching, start_map, ivd, sizes, start_batching=()):
+    """StableHLO gather: one slice of the operand per index vector, laid out as offset_dims says; on the operand's
+    batching dims (`batching`) the slice starts at the index vector's own position along the matching dims of
+    the indices (`start_batching`)."""
     indices = indices.long()
     if ivd == indices.dim():
         indices = indices.unsqueeze(-1)
@@ -582,6 +587,8 @@ def stablehlo_gather(operand, indices, offset_dims, collapsed, batching, start_m
         start = [0] * operand.dim()
         for k, d in enumerate(start_map):
             start[d] = int(min(max(int(vector[k]), 0), operand.shape[d] - sizes[d]))
+        for d, d_start in zip(batching, start_batching):  # batch_index runs over the indices' dims but ivd
+            start[d] = int(batch_index[d_start if d_start < ivd else d_start - 1])
         piece = operand[tuple(slice(s, s + n) for s, n in zip(start, sizes))]
         slices.append(piece.reshape([sizes[d] for d in kept]))
     stacked = torch.stack(slices).reshape(*batch_shape, *[sizes[d] for d in kept])

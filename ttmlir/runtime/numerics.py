@@ -159,14 +159,36 @@ def _phase_terms(src_a: torch.Tensor, src_b: torch.Tensor, fidelity: str) -> lis
     return [(src_a, b_high), (a_high, src_b - b_high)]
 
 
+# a matmul's weights converted (to f32, to source precision, split into phases) this many elements at a time: the
+# columns of one (32 x 256000) logits projection are independent, and converting its 2048 x 256000 weights whole
+# would hold several f32 copies of them (2 GB each) at once
+MATMUL_BLOCK_ELEMENTS = 1 << 24
+
+
 def matmul(a: torch.Tensor, b: torch.Tensor, num: Numerics) -> torch.Tensor:
-    """a @ b (batched, broadcasting like torch.matmul) on the matrix engine: b is srcA, a srcB."""
-    a, b = a.to(torch.float32), b.to(torch.float32)
-    if num.exact or a.dim() < 2 or b.dim() < 2:  # vectors: torch's semantics, f32
-        return torch.matmul(a, b)
-    terms = _phase_terms(to_source(b), to_source(a), num.math_fidelity)
+    """a @ b (batched, broadcasting like torch.matmul) on the matrix engine: b is srcA, a srcB. Inputs may be
+    stored in any float format (bf16: exact in f32); b is read a block of columns at a time."""
+    if a.dim() < 2 or b.dim() < 2:  # vectors: torch's semantics, f32
+        return torch.matmul(a.to(torch.float32), b.to(torch.float32))
+    src_b = a.to(torch.float32) if num.exact else to_source(a)
+    columns = b.shape[-1]
+    step = max(TILE, MATMUL_BLOCK_ELEMENTS // max(1, b.numel() // max(1, columns)))
+    if columns <= step:
+        return _matmul_block(src_b, b, num)
+    shape = (*torch.broadcast_shapes(a.shape[:-2], b.shape[:-2]), a.shape[-2], columns)
+    out = torch.empty(shape, dtype=torch.float32)
+    for start in range(0, columns, step):
+        out[..., start:start + step] = _matmul_block(src_b, b[..., start:start + step], num)
+    return out
+
+
+def _matmul_block(src_b: torch.Tensor, b: torch.Tensor, num: Numerics) -> torch.Tensor:
+    """`src_b` (the left operand, already in srcB precision) times a block of b's columns."""
+    if num.exact:
+        return torch.matmul(src_b, b.to(torch.float32))
+    terms = _phase_terms(to_source(b), src_b, num.math_fidelity)
     product = lambda lo, hi: sum(torch.matmul(x_b[..., lo:hi], x_a[..., lo:hi, :]) for x_a, x_b in terms)  # noqa: E731
-    inner = a.shape[-1]
+    inner = src_b.shape[-1]
     if num.fp32_dest_acc_en:
         return flush_subnormals(product(0, inner))
     acc = None

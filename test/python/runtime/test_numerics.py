@@ -97,6 +97,26 @@ def test_default_matmul_is_less_accurate_than_exact_mode_and_exact_mode_is_f32()
     assert rel_rms(hardware.double().numpy(), (a.double() @ b.double()).numpy()) > 1e-3
 
 
+@pytest.mark.parametrize("fp32_dest", [True, False])
+def test_matmul_converts_large_stored_weights_a_block_of_columns_at_a_time(monkeypatch, fp32_dest):
+    """A logits projection's bf16 weights (2048 x 256000: 1 GB) reach the kernel as stored and are widened to f32
+    and to source precision a block of columns at a time, with the same result: converted whole, several f32
+    copies of them at once ran a decode layer out of memory."""
+    torch.manual_seed(4)
+    a, b = torch.randn(M, K).bfloat16(), torch.randn(K, N).bfloat16()
+    options = f"compute-cfg-fp32-dest-acc-en={str(fp32_dest).lower()}"
+    (whole,) = run(matmul_module(), [a, b], options)
+    seen, widened = [], []
+    to_source, matmul = numerics.to_source, numerics.matmul
+    monkeypatch.setattr(numerics, "MATMUL_BLOCK_ELEMENTS", 32 * K, raising=False)  # blocks of 32 columns
+    monkeypatch.setattr(numerics, "to_source", lambda x: seen.append(x.numel()) or to_source(x))
+    monkeypatch.setattr(numerics, "matmul", lambda x, y, num: widened.append(y.dtype) or matmul(x, y, num))
+    (blocked,) = run(matmul_module(), [a, b], options)
+    assert widened == [torch.bfloat16]
+    assert sorted(seen) == [32 * K] * (N // 32) + [a.numel()]  # the activations whole, the weights by blocks
+    assert torch.equal(blocked, whole)
+
+
 def bf16_ties(count: int) -> torch.Tensor:
     """f32 values exactly halfway between two neighbouring bf16 values, of both signs and many magnitudes."""
     torch.manual_seed(3)
