@@ -73,8 +73,7 @@ def candidate(op: Operation, arch: str) -> TensorSpec | None:
 
 def shard_weight(op: Operation, arch: str) -> dict | None:
     """Move `op`'s weight into DRAM shards when the op model finds the product faster so; the decision, if any."""
-    from ttmlir.transforms.ttnn.optimizer.tensor_specs import describe, layout_of, operand_specs, spec_of
-    from ttmlir.transforms.ttnn.ttnn_utils import helper_location, ttnn_op
+    from ttmlir.transforms.ttnn.optimizer.tensor_specs import describe, move_operand, operand_specs, spec_of
 
     sharded = candidate(op, arch)
     if sharded is None:
@@ -87,13 +86,7 @@ def shard_weight(op: Operation, arch: str) -> dict | None:
     after = op_model.runtime_ns(op.ROW.name, op.ROW.family, [inputs[0], sharded, *inputs[2:]], outputs, arch)
     if after >= before:
         return None
-    weight = op.operands[1]
-    t = weight.type
-    move = ttnn_op("to_memory_config", [weight], {}, [TensorType(t.element_type, t.get_shape(), layout_of(t, sharded))],
-                   op)
-    move.location = helper_location(op.location, "weight_dram_sharded")
-    op.parent.insert_op_before(move, op)
-    op.operands[1] = move.results[0]
+    move_operand(op, 1, sharded, "weight_dram_sharded")
     return {"layout": describe(sharded), "runtime_ns": round(after, 1), "interleaved_runtime_ns": round(before, 1)}
 
 

@@ -45,3 +45,17 @@ def operand_specs(op: Operation) -> list[TensorSpec]:
 def describe(spec: TensorSpec) -> str:
     grid = f":{spec.grid[0]}x{spec.grid[1]}" if spec.sharded else ""
     return f"{spec.buffer_type}:{spec.memory_layout}{grid}"
+
+
+def move_operand(op: Operation, index: int, spec: TensorSpec, why: str) -> Operation:
+    """A `ttnn.to_memory_config` before `op` placing its operand `index` as `spec` says, which `op` then reads; its
+    location is `op`'s with `why` (`weight_dram_sharded`, `input_reshard`)."""
+    from ttmlir.transforms.ttnn.ttnn_utils import helper_location, ttnn_op
+
+    value = op.operands[index]
+    t = value.type
+    move = ttnn_op("to_memory_config", [value], {}, [TensorType(t.element_type, t.get_shape(), layout_of(t, spec))], op)
+    move.location = helper_location(op.location, why)
+    op.parent.insert_op_before(move, op)
+    op.operands[index] = move.results[0]
+    return move

@@ -19,7 +19,6 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FusedLoc, ModuleOp, NameLoc, TensorType
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -32,7 +31,8 @@ from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttnn.ttnn_utils import device_functions
 from ttmlir.runtime import op_model
 from ttmlir.runtime.op_model import TensorSpec
-from ttmlir.transforms.ttnn.optimizer.tensor_specs import describe, layout_of, operand_specs, spec_of  # noqa: F401
+from ttmlir.transforms.ttnn.optimizer.tensor_specs import (describe, layout_of, move_operand, operand_specs,  # noqa: F401
+                                                          spec_of)
 
 # families whose results stay where the layout pass put them: layout changes, host/device moves, creation, collectives
 PINNED_FAMILIES = {"layout_op", "device", "deallocate", "creation", "full", "fill", "arange", "rand", "constant",
@@ -206,14 +206,7 @@ def reshard_activation(conv: TTNNOp, spec: TensorSpec) -> bool:
     have = spec_of(source.type)
     if have is None or have == spec or have.shape != spec.shape or have.dtype != spec.dtype or not have.tiled:
         return False
-    from ttmlir.transforms.ttnn.ttnn_utils import helper_location, ttnn_op
-
-    t = source.type
-    move = ttnn_op("to_memory_config", [source], {}, [TensorType(t.element_type, t.get_shape(), layout_of(t, spec))],
-                   conv)
-    move.location = helper_location(conv.location, "input_reshard")
-    conv.parent.insert_op_before(move, conv)
-    conv.operands[0] = move.results[0]
+    move_operand(conv, 0, spec, "input_reshard")
     return True
 
 
