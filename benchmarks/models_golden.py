@@ -78,8 +78,8 @@ def make_global_inputs(text: str, filename: str, seed: int, init: str) -> dict[s
 
 
 def argmax_source(builder, value):
-    """(the golden of what an argmax reads, its dim) when `value` is an argmax's result through reshapes and
-    typecasts (which keep its elements in order), else None."""
+    """(the golden of what an argmax reads, one tensor per chip; its dim) when `value` is an argmax's result
+    through reshapes and typecasts (which keep its elements in order), else None."""
     from ttmlir.ir.tt_op import TTOp
     from ttmlir.ir.props import int_values
 
@@ -91,15 +91,16 @@ def argmax_source(builder, value):
     dims = int_values(op.prop("dim_arg"))
     if len(dims) != 1:
         return None
-    return next(iter(builder.current_golden(op.operands[0]).values())), dims[0]
+    golden = builder.current_golden(op.operands[0])
+    return [golden[chip] for chip in sorted(golden)], dims[0]
 
 
-def argmax_ties(source: tuple, golden, actual) -> int:
-    """How many of an argmax's differing picks are ties: the device's index holds, in the golden's input, a value
-    within two bf16 ulps of the maximum (each side's logits may round one ulp apart), so either pick is right."""
+def argmax_ties(values, dim: int, golden, actual) -> int:
+    """How many of an argmax's differing picks (on one chip) are ties: the device's index holds, in the golden's
+    input `values`, a value within two bf16 ulps of the maximum (each side's logits may round one ulp apart), so
+    either pick is right."""
     import torch
 
-    values, dim = source
     rows = values.float().movedim(dim, -1).reshape(-1, values.shape[dim])
     picked = rows.gather(1, actual.reshape(-1, 1).long().clamp(0, rows.shape[1] - 1)).squeeze(1)
     top = rows.max(1).values
@@ -122,7 +123,9 @@ def compare_output(golden: list, actual: list, argmax: tuple | None = None) -> d
         return record
     if not g0.is_floating_point():
         equal = sum(int((g == a.to(g.dtype)).sum()) for g, a in zip(golden, actual))
-        ties = argmax_ties(argmax, golden[0], actual[0]) if argmax is not None and len(golden) == 1 else 0
+        # per chip (a mesh's chips each hold their argmax and its input)
+        ties = sum(argmax_ties(v, argmax[1], g, a) for v, g, a in zip(argmax[0], golden, actual)) \
+            if argmax is not None and len(argmax[0]) == len(golden) else 0
         total = max(1, sum(g.numel() for g in golden))
         record["equal"], record["ties"] = (equal + ties) / total, ties
         return record

@@ -38,12 +38,16 @@ def fan_in_inputs(text: str, filename: str, inputs: list) -> list:
     module, _ = load_module(make_context(), text, filename)
     entry = next(op for op in module.walk() if isinstance(op, func.FuncOp) and op.sym_visibility is None)
     generator = torch.Generator().manual_seed(1)
-    for i, (value, arg, attrs) in enumerate(zip(inputs, entry.body.block.args, entry.arg_attrs or [])):
-        if is_constant_argument(arg) and value.is_floating_point():
-            weight = "parameter" in str(attrs.data.get("ttcore.argument_type")) and value.dim() >= 2
-            fresh = torch.randn(value.shape, generator=generator) / math.sqrt(math.prod(value.shape[1:])) \
-                if weight else 0.5 + torch.rand(value.shape, generator=generator)
-            inputs[i] = fresh.to(value.dtype)
+    for i, (arg, attrs) in enumerate(zip(entry.body.block.args, entry.arg_attrs or [])):
+        if is_constant_argument(arg) and inputs[i].is_floating_point():
+            shape, dtype = inputs[i].shape, inputs[i].dtype
+            weight = "parameter" in str(attrs.data.get("ttcore.argument_type")) and len(shape) >= 2
+            inputs[i] = None  # the old value freed first, the new one scaled in place: a 151936 x 4096 bf16 table
+            # drawn in f32 is 2.5 GB, and three copies of it at once ran a model check out of memory
+            fresh = torch.randn(shape, generator=generator).div_(math.sqrt(math.prod(shape[1:]))) \
+                if weight else torch.rand(shape, generator=generator).add_(0.5)
+            inputs[i] = fresh.to(dtype)
+            del fresh
     return inputs
 
 

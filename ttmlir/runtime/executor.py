@@ -11,7 +11,7 @@ import bdb
 import math
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -277,6 +277,22 @@ def _run_op(op: OpContext, ctx: ProgramContext, debugger: bool) -> None:
 
         print(f"ttrt debugger: after op {op.index} '{op.name}' {op.loc}; inspect `op` and `ctx`")
         pdb.set_trace()
+    forget_values(op)
+
+
+def forget_values(op: OpContext) -> None:
+    """Once an op has run and its hooks have seen it, what the run's log (`ctx.perf`) keeps of its tensors is their
+    descriptions (shape, format, placement: what the perf report reads), not their values: the log lives as long as
+    the run, and through it every intermediate a program deallocates stayed in host memory to the program's end."""
+    op.inputs = [_description(t) for t in op.inputs]
+    op.outputs = [_description(t) for t in op.outputs]
+
+
+def _description(tensor):
+    if not isinstance(tensor, Tensor) or tensor.data.device.type == "meta":
+        return tensor
+    # without a device or an address: a description cannot free the buffer of the tensor it describes
+    return replace(tensor, data=tensor.data.to("meta"), shards=None, device=None, address=None)
 
 
 def _math_fidelity(table) -> str | None:

@@ -295,3 +295,18 @@ def test_model_pattern_matches_its_golden(case, level, tmp_path):
     record = check_model(path, seed=0, init="fan-in", options=options)
     worst, status = verdict(record, 0.99)
     assert status == "ok", (case, level, worst, status, record["outputs"])
+
+
+def test_an_argmax_tie_counts_as_equal_on_every_chip_of_a_mesh():
+    """An argmax whose input holds two values one bf16 ulp apart (4.4375 and 4.40625) may pick either: on a
+    two-chip mesh too, where each chip holds its own argmax and input (a tensor-parallel model's was failed)."""
+    import torch
+
+    from models_golden import compare_output
+
+    logits = torch.tensor([[1.0, 4.4375, 4.40625], [4.0, 0.5, 0.25]], dtype=torch.bfloat16)
+    golden, device = torch.tensor([1, 0]), torch.tensor([2, 0])
+    record = compare_output([golden, golden], [device, device], ([logits, logits], 1))
+    assert record["equal"] == 1.0 and record["ties"] == 2
+    wrong = compare_output([golden, golden], [torch.tensor([0, 0])] * 2, ([logits, logits], 1))
+    assert wrong["equal"] == 0.5 and wrong["ties"] == 0  # 1.0 is no tie of 4.4375

@@ -1,6 +1,8 @@
 """The simulated runtime: numerics per op family against torch, data formats, memory, callbacks, ttrt run."""
 
+import gc
 import json
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -127,6 +129,33 @@ def test_program_leaves_no_memory_allocated_and_oom_names_the_op():
     matmul.out.size = 200 * 1024 * 1024
     with pytest.raises(RuntimeFailure, match=r"'ttnn.linear' at loc\(\"mlp.fc1_bias\"\): out of memory: .* in l1"):
         run_program(binary, 0, inputs, MeshDevice())
+
+
+def test_a_program_frees_the_values_of_the_intermediates_it_deallocates():
+    """The run's log (ctx.perf, for the perf report) keeps each op's tensor descriptions, not their values: a
+    deallocated intermediate's values are freed when the program deallocates it, not when the run's context goes
+    (holding them all ran a decode layer's check out of memory)."""
+    binary = Binary(data=compile_ttir((ROOT / "examples" / "mlp.mlir").read_text()))
+    made = []
+
+    def post(b, program_context, op_context):
+        out = ttrt.runtime.get_op_output_tensor(op_context, program_context)
+        if out is not None and op_context.name not in ("get_device", "deallocate"):
+            made.append((op_context.name, weakref.ref(out.data)))
+
+    DebugHooks.get(None, post)
+    try:
+        outputs, ctx = run_program(binary, 0, [torch.randn(list(r.desc.shape)) for r in binary.programs[0].inputs],
+                                   MeshDevice())
+    finally:
+        DebugHooks.clear()
+    gc.collect()
+    returned = {id(t.data) for t in outputs}
+    alive = [name for name, ref in made if ref() is not None and id(ref()) not in returned]
+    assert len(made) > len(outputs) and not alive, alive
+    rows = [t for op, *_ in ctx.perf for t in (*op.inputs, *op.outputs) if hasattr(t, "data")]
+    assert rows and all(t.data.is_meta for t in rows)  # what the perf report reads: shapes, formats, placement
+    assert all(t.shape for op, *_ in ctx.perf for t in op.outputs if op.name == "linear")
 
 
 def test_callbacks_run_in_order_with_op_context():

@@ -367,9 +367,10 @@ def _execute(row, callee: str, table, refs: list, ctx, device, config=None):
     if executor.DebugHooks.post_op is not None:
         executor.DebugHooks.post_op(None, ctx, op)
     ctx.pool = {}
+    outputs = [Tensor.of(t, device) for t in op.outputs] if refs else []
+    executor.forget_values(op)  # the device's log keeps the op's description, not its values
     if not refs:
         return None
-    outputs = [Tensor.of(t, device) for t in op.outputs]
     return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
