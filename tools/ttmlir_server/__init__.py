@@ -1,6 +1,6 @@
-"""The command-line tools served warm: `ttmlir-opt`, `ttmlir-translate`, `FileCheck` and `ttrt` run in a process
-forked from a server that has already imported the compiler, so a call costs its work, not the 0.5-1 s of imports
-and op-class building every fresh Python process pays (a lit suite makes ~2,000 such calls).
+"""The command-line tools served warm: `ttmlir-opt`, `ttmlir-translate`, `FileCheck`, `ttrt` and `ttmlir-golden`
+run in a process forked from a server that has already imported the compiler, so a call costs its work, not the
+0.5-1 s of imports and op-class building every fresh Python process pays (a lit suite makes ~2,000 such calls).
 
     python -m ttmlir_server --socket PATH [--idle-timeout S] &
     export TTMLIR_TOOL_SERVER=PATH        # every tool started with this set is served, if the server answers
@@ -9,11 +9,11 @@ Each call is a fresh fork of the server as it stood after its imports: no state 
 The client passes its standard streams (the descriptors themselves), arguments, working directory and environment;
 the tool's exit status comes back. A call runs in its own process as before when the variable is unset, the server
 does not answer, the caller's interpreter or PYTHONPATH differ from the server's (it would run other code), or the
-caller is an MPI rank (`tt-run`). `ttrt` is served by a second process the server forks once, listening on PATH +
-".runtime", that has torch and the runtime loaded too: a fork copies the page tables of what its parent has mapped,
-2 ms for the compiler alone and 28 ms with torch, and the compiler's tools make nine calls in ten (the compiler's
-own code never imports torch). lit's configuration starts a server for the suite (`lit --param tool_server=0` turns
-it off)."""
+caller is an MPI rank (`tt-run`). `ttrt` and `ttmlir-golden` are served by a second process the server forks once,
+listening on PATH + ".runtime", with torch and the runtime loaded too: a fork copies the page tables of what its
+parent has mapped, 2 ms for the compiler alone and 28 ms with torch, and the compiler's tools make nine calls in ten
+(the compiler's own code never imports torch). lit's configuration starts a server for the suite
+(`lit --param tool_server=0` turns it off)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ import sys
 ENVIRONMENT = "TTMLIR_TOOL_SERVER"
 # tool name -> the module whose main() it is
 TOOLS = {"ttmlir-opt": "ttmlir_opt", "ttmlir-translate": "ttmlir_translate", "FileCheck": "ttmlir_filecheck",
-         "ttrt": "ttrt"}
-RUNTIME_TOOLS = {"ttrt"}  # served from the process with torch and the runtime loaded
+         "ttrt": "ttrt", "ttmlir-golden": "ttmlir_golden"}
+RUNTIME_TOOLS = {"ttrt", "ttmlir-golden"}  # served from the process with torch and the runtime loaded
 RUNTIME_SOCKET = ".runtime"  # its socket: the server's path with this appended
 STATUS = struct.Struct("!i")
 RUN_LOCALLY = -1000  # the server would run other code than the caller: the caller runs the tool itself
@@ -166,7 +166,8 @@ def preload_compiler() -> None:
 
 
 def preload_runtime() -> None:
-    """What `ttrt` imports on top of the compiler: torch (1-3 s in a fresh process) and the runtime."""
+    """What `ttrt` and `ttmlir-golden` import on top of the compiler: torch (1-3 s in a fresh process) and the
+    runtime."""
     import importlib
 
     for module in ("torch", "ttmlir.runtime.session", "ttrt.common.api", *(TOOLS[t] for t in RUNTIME_TOOLS)):
@@ -301,4 +302,4 @@ def _run(main) -> int:
 
 # the console scripts
 ttmlir_opt, ttmlir_translate = launcher("ttmlir-opt"), launcher("ttmlir-translate")
-filecheck, ttrt = launcher("FileCheck"), launcher("ttrt")
+filecheck, ttrt, ttmlir_golden = launcher("FileCheck"), launcher("ttrt"), launcher("ttmlir-golden")
