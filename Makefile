@@ -18,7 +18,10 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/python examples/demo.py
 
-test: lit pytest
+# lit and pytest side by side: each spreads over the cores, and one's slow tail runs beside the other's work
+# (each prints its report when it ends).
+test: $(STAMP)
+	$(MAKE) --no-print-directory -j2 --output-sync=target lit pytest
 
 lit: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -s test/lit
