@@ -492,12 +492,31 @@ def _index_select(L, x, dim, idx):
 
 @lowers(aten.index)
 def _index(L, x, indices):
-    """x[idx] along the first dimension (an embedding of its rows); other forms run elsewhere."""
-    if len(indices) != 1 or not isinstance(indices[0], Value) or indices[0].dtype == "i1":
-        raise Unsupported("index with several or boolean index tensors")
-    idx = indices[0]
-    table = L.reshape(x, (x.shape[0], math.prod(x.shape[1:])))
-    picked = L.op("embedding", [idx, table], (*idx.shape, table.shape[1]), dtype=x.dtype)
+    """x[i0, i1, ...] (advanced indexing; None keeps a whole dimension): the indexed dimensions become the rows of
+    a table, the index tensors (broadcast together) one row number each, and an embedding picks the rows."""
+    indices = list(indices) + [None] * (x.rank - len(indices))
+    dims = [d for d, i in enumerate(indices) if i is not None]
+    if not dims or any(not isinstance(indices[d], Value) or indices[d].dtype == "i1" for d in dims):
+        raise Unsupported("index with boolean index tensors (a data-dependent shape)")
+    rest = [d for d in range(x.rank) if d not in dims]
+    batch = tuple(torch.broadcast_shapes(*(torch.Size(indices[d].shape) for d in dims)))
+    n_rows, width = math.prod(x.shape[d] for d in dims), math.prod(x.shape[d] for d in rest)
+    table = L.reshape(L.permute(x, dims + rest), (n_rows, width))
+    row, stride = None, n_rows
+    for d in dims:  # row = sum of index * (the product of the indexed sizes after it)
+        stride //= x.shape[d]
+        idx = L.broadcast_to(indices[d], batch)
+        if stride != 1:
+            idx = L.f.op("multiply", [idx, L.broadcast_to(L.full(stride, idx.dtype, len(batch)), batch)], batch,
+                         idx.dtype)
+        row = idx if row is None else L.f.op("add", [row, idx], batch, idx.dtype)
+    count = math.prod(batch)
+    picked = L.op("embedding", [L.reshape(row, (1, count)), table], (1, count, width), dtype=x.dtype)
+    picked = L.reshape(picked, (*batch, *(x.shape[d] for d in rest)))
+    if dims == list(range(dims[0], dims[-1] + 1)) and dims[0] > 0:
+        # indexed dims side by side stay in their place, after the whole dims before them (apart: they go first)
+        b, lead = len(batch), dims[0]
+        picked = L.permute(picked, [*range(b, b + lead), *range(b), *range(b + lead, b + len(rest))])
     return L.reshape(picked, L.oshape())
 
 
