@@ -87,10 +87,27 @@ def test_pybuda_module_and_tensor():
                                     self.weights2)
 
     module = TwoMatmuls("test_module")
+    module.set_parameter("weights1", torch.eye(32) * 0.5)  # as the tutorials set a weight before compiling
     x = torch.randn(1, 32, 32)
     output = pybuda.run_inference(module, inputs=[pybuda.Tensor.create_from_torch(x)]).get()[0]
     expected = torch.nn.functional.gelu(x @ module.weights1) @ module.weights2
     assert pcc(expected.detach(), output.to_framework("pytorch")) >= 0.99
+
+
+def test_hugging_face_model_on_a_tokenizer_dict():
+    """A tokenizer's dict (input_ids, attention_mask: the first arguments, the rest left to their defaults) with
+    padding masked out, as the tt-buda demos pass it."""
+    transformers = pytest.importorskip("transformers")
+    config = transformers.BertConfig(vocab_size=64, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                                     intermediate_size=64, max_position_embeddings=32)
+    model = transformers.BertForMaskedLM(config).eval()
+    tokens = {"input_ids": torch.randint(0, 64, (1, 16)),
+              "attention_mask": torch.cat([torch.ones(1, 11), torch.zeros(1, 5)], 1).long()}
+    output = pybuda.run_inference(pybuda.PyTorchModule("bert", model), inputs=[tokens]).get()[0].value()
+    with torch.no_grad():
+        assert pcc(model(**tokens).logits, output) >= 0.99
+    with pytest.raises(pybuda.PyBudaError, match="inputs by name must be the first arguments"):
+        pybuda.run_inference(inputs=[{"input_ids": tokens["input_ids"], "labels": tokens["input_ids"]}])
 
 
 def test_initialize_pipeline_and_run_forward():
