@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("fresh_pybuda")
     ("pybuda.torch_schedulers", ["TorchLearningRateScheduler"]),
     ("pybuda.pybudaglobal", ["pybuda_reset", "TILE_DIM", "set_device_pipeline", "get_devices", "is_silicon"]),
     ("pybuda.config", ["_get_global_compiler_config", "set_configuration_options", "configure_mixed_precision",
-                       "CompilerConfig", "override_dram_queue_placement", "insert_nop"]),
+                       "CompilerConfig", "CompileDepth", "override_dram_queue_placement", "insert_nop"]),
     ("pybuda._C.backend_api", ["BackendDevice", "BackendType", "DeviceMode"]),
     ("pybuda._C", ["DataFormat", "MathFidelity"]),
     ("pybuda.op", ["Matmul", "Add", "HSlice", "Transpose"]),
@@ -31,8 +31,14 @@ pytestmark = pytest.mark.usefixtures("fresh_pybuda")
     ("pybuda.ttdevice", ["TTDevice"]), ("pybuda.cpudevice", ["CPUDevice"]), ("pybuda.parameter", ["Parameter"]),
     ("pybuda.module", ["PyBudaModule", "PyTorchModule"]), ("pybuda.tensor", ["Tensor"]),
     ("pybuda.utils", ["align_up_tile", "round_up_div"]),
+    ("pybuda.verify", ["VerifyConfig", "TestKind", "verify_module", "verify_module_pipeline"]),
+    ("pybuda.verify.config", ["VerifyConfig", "TestKind", "NebulaGalaxy", "should_waive_gradient"]),
+    ("pybuda.verify.backend", ["verify_module", "verify_module_pipeline"]),
+    ("pybuda.op.eval", ["compare_tensor_to_golden", "calculate_pcc"]),
+    ("pybuda.op.eval.common", ["compare_tensor_to_golden", "calculate_pcc"]),
+    ("pybuda.torch_compile", ["compile_torch"]),
     ("pybuda", ["run_schedulers", "error_raised", "sync", "shutdown", "get_parameter_checkpoint",
-                "update_device_parameters", "DataFormat", "SGD"]),
+                "update_device_parameters", "DataFormat", "SGD", "VerifyConfig", "CompileDepth", "compile_torch"]),
 ])
 def test_module_paths_scripts_import(path, names):
     module = importlib.import_module(path)
@@ -233,3 +239,26 @@ def test_parameter_data_format_override_reaches_the_binary():
     out = pybuda.run_inference(inputs=[(a, b)]).get()[0].value()
     assert tt0.compiled[0].weight_formats() == {"weights1": "bf16", "weights2": "f32"}
     assert pcc(a @ module.weights1.detach() + b @ module.weights2.detach(), out) >= 0.999
+
+
+@pytest.mark.parametrize("loss", [torch.nn.L1Loss(), torch.nn.MSELoss()], ids=["l1", "mse"])
+def test_one_element_loss_trains_on_device(loss):
+    """A 1x1 output's loss (its mean over two size-1 dims) on the device: one SGD step as torch takes it."""
+    model = torch.nn.Linear(1, 1)
+    x, y = torch.rand(1, 1), torch.rand(1, 1) + 2
+    tt0 = pybuda.TTDevice("tt0", module=pybuda.PyTorchModule("lin", model),
+                          optimizer=pybuda.optimizers.SGD(learning_rate=0.1, device_params=True))
+    tt0.place_loss_module(pybuda.PyTorchModule("loss", loss))
+    checkpoints = pybuda.initialize_pipeline(training=True, sample_inputs=(x,), sample_targets=(y,))
+    tt0.push_to_inputs(x)
+    tt0.push_to_target_inputs(y)
+    pybuda.run_forward()
+    pybuda.run_backward(zero_grad=True)
+    pybuda.run_optimizer(checkpoint=True)
+    reference = copy.deepcopy(model)
+    loss(reference(x), y).backward()
+    with torch.no_grad():
+        for p in reference.parameters():
+            p -= 0.1 * p.grad
+    for name, value in checkpoints.get()[0].items():
+        assert torch.allclose(value.value(), dict(reference.named_parameters())[name], atol=1e-4), name
