@@ -37,6 +37,7 @@ pytestmark = pytest.mark.usefixtures("fresh_pybuda")
     ("pybuda.op.eval", ["compare_tensor_to_golden", "calculate_pcc"]),
     ("pybuda.op.eval.common", ["compare_tensor_to_golden", "calculate_pcc"]),
     ("pybuda.torch_compile", ["compile_torch"]),
+    ("pybuda.transformers.pipeline", ["pipeline"]),
     ("pybuda", ["run_schedulers", "error_raised", "sync", "shutdown", "get_parameter_checkpoint",
                 "update_device_parameters", "DataFormat", "SGD", "VerifyConfig", "CompileDepth", "compile_torch"]),
 ])
