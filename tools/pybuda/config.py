@@ -158,6 +158,15 @@ def reset() -> None:
     _Global.config = CompilerConfig()
 
 
+_clear_global_compiler_config = reset  # tt-buda's name for it
+
+
+def _set_global_compiler_config(config: CompilerConfig) -> None:
+    if not isinstance(config, CompilerConfig):
+        raise PyBudaError(f"the global compiler config must be a pybuda.CompilerConfig, not {type(config).__name__}")
+    _Global.config = config
+
+
 def set_configuration_options(enable_tvm_cpu_fallback: bool | None = None,
                               default_df_override: DataFormat | None = None,
                               accumulate_df: DataFormat | None = None,

@@ -21,7 +21,8 @@ pytestmark = pytest.mark.usefixtures("fresh_pybuda")
     ("pybuda.torch_schedulers", ["TorchLearningRateScheduler"]),
     ("pybuda.pybudaglobal", ["pybuda_reset", "TILE_DIM", "set_device_pipeline", "get_devices", "is_silicon"]),
     ("pybuda.config", ["_get_global_compiler_config", "set_configuration_options", "configure_mixed_precision",
-                       "CompilerConfig", "CompileDepth", "override_dram_queue_placement", "insert_nop"]),
+                       "CompilerConfig", "CompileDepth", "override_dram_queue_placement", "insert_nop",
+                       "_clear_global_compiler_config", "_set_global_compiler_config"]),
     ("pybuda._C.backend_api", ["BackendDevice", "BackendType", "DeviceMode"]),
     ("pybuda._C", ["DataFormat", "MathFidelity"]),
     ("pybuda.op", ["Matmul", "Add", "HSlice", "Transpose"]),
@@ -29,7 +30,9 @@ pytestmark = pytest.mark.usefixtures("fresh_pybuda")
     ("pybuda.op.nn", ["Softmax", "Layernorm", "Linear"]),
     ("pybuda.run", ["run_training", "get_loss_queue", "get_parameter_gradients"]),
     ("pybuda.ttdevice", ["TTDevice"]), ("pybuda.cpudevice", ["CPUDevice"]), ("pybuda.parameter", ["Parameter"]),
-    ("pybuda.module", ["PyBudaModule", "PyTorchModule"]), ("pybuda.tensor", ["Tensor"]),
+    ("pybuda.module", ["PyBudaModule", "PyTorchModule"]),
+    ("pybuda.tensor", ["Tensor", "TensorFromPytorch", "to_pt_tensors", "to_buda_tensors"]),
+    ("pybuda.run.api", ["detect_available_devices", "run_inference"]),
     ("pybuda.utils", ["align_up_tile", "round_up_div"]),
     ("pybuda.verify", ["VerifyConfig", "TestKind", "verify_module", "verify_module_pipeline"]),
     ("pybuda.verify.config", ["VerifyConfig", "TestKind", "NebulaGalaxy", "should_waive_gradient"]),
@@ -263,3 +266,18 @@ def test_one_element_loss_trains_on_device(loss):
             p -= 0.1 * p.grad
     for name, value in checkpoints.get()[0].items():
         assert torch.allclose(value.value(), dict(reference.named_parameters())[name], atol=1e-4), name
+
+
+def test_tensor_conversions_and_global_config_helpers():
+    from pybuda.tensor import TensorFromPytorch, to_buda_tensors, to_pt_tensors
+
+    x, y = torch.rand(2), torch.rand(3)
+    assert all(a is b for a, b in zip(to_pt_tensors((pybuda.Tensor(x), y)), (x, y)))
+    assert all(a is b for a, b in zip(to_pt_tensors({"a": x, "b": pybuda.Tensor(y)}), (x, y)))
+    converted = to_buda_tensors((x, TensorFromPytorch(y)))
+    assert [t.value() for t in converted] == [x, y] and all(isinstance(t, pybuda.Tensor) for t in converted)
+    config = pybuda.CompilerConfig(balancer_policy="Ribbon")
+    pybuda.config._set_global_compiler_config(config)
+    assert pybuda.config._get_global_compiler_config() is config
+    pybuda.config._clear_global_compiler_config()
+    assert pybuda.config._get_global_compiler_config().balancer_policy == "default"
