@@ -275,8 +275,22 @@ def _layer_norm(L, x, normalized_shape, w=None, b=None, eps=1e-5, *_):
 
 @lowers(aten.native_layer_norm)
 def _native_layer_norm(L, x, normalized_shape, w, b, eps):
-    L.meta = L.meta[0]
-    return (_layer_norm(L, x, normalized_shape, w, b, eps), None, None)
+    """The normalized tensor (one ttir.layer_norm) and, when read (a training graph saves them for its backward),
+    the mean and 1/sqrt(variance + eps) over the normalized dims, kept as size-1 dims."""
+    metas = L.meta
+    L.meta = metas[0]
+    out = _layer_norm(L, x, normalized_shape, w, b, eps)
+    if not any(u.target is operator.getitem and u.args[1] in (1, 2) for u in L.node.users):
+        return (out, None, None)
+    dims = list(range(x.rank - len(normalized_shape), x.rank))
+    kept = tuple(1 if d in dims else n for d, n in enumerate(x.shape))
+    attrs = {"dim_arg": i32s(dims), "keep_dim": "true"}
+    mean = L.f.op("mean", [x], kept, x.dtype, attrs)
+    centered = L.f.op("subtract", [x, L.broadcast_to(mean, x.shape)], x.shape, x.dtype)
+    variance = L.f.op("mean", [L.f.op("multiply", [centered, centered], x.shape, x.dtype)], kept, x.dtype, attrs)
+    shifted = L.f.op("add", [variance, L.broadcast_to(L.full(eps, x.dtype, len(kept)), kept)], kept, x.dtype)
+    rstd = L.f.op("rsqrt", [shifted], kept, x.dtype)
+    return (out, L.reshape(mean, L.oshape(metas[1])), L.reshape(rstd, L.oshape(metas[2])))
 
 
 @lowers(aten.rms_norm)

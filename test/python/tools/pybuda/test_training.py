@@ -54,6 +54,15 @@ def test_gradients_match_torch_autograd_per_parameter(data_format, threshold):
         assert pcc(g, grads[name]) >= threshold, name
 
 
+def test_layer_norm_gradients_match_torch_autograd():
+    """A layer norm's backward reads the mean and 1/std its forward saved (native_layer_norm's other results)."""
+    model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.LayerNorm(32), torch.nn.Linear(32, 4))
+    batches = [(torch.randn(4, 16), torch.randn(4, 4))]
+    grads = device_grads(model, pybuda.op.loss.MSELoss("mse"), batches)
+    for name, g in torch_grads(model, torch.nn.MSELoss(), batches).items():
+        assert pcc(g, grads[name]) >= 0.999, name
+
+
 def test_gradients_accumulate_on_device_until_zero_grad():
     model = mlp()
     batches = [(torch.randn(4, 32), torch.randn(4, 8)) for _ in range(3)]
