@@ -563,6 +563,22 @@ def _reduce(L, name, x, dims, keepdim):
     return L.reshape(y, L.oshape() or (1,))
 
 
+@lowers(aten.any, aten.all)
+def _any_all(L, x, dims=None, keepdim=False):
+    """any / all over dims: (x != 0) as 0/1 floats, their max / min above one half (TTNN has no logical
+    reductions)."""
+    if isinstance(dims, int):
+        dims = [dims]
+    dims = sorted({d % x.rank for d in (dims if dims else range(x.rank))})
+    kept = tuple(1 if d in dims else n for d, n in enumerate(x.shape))
+    zero = L.broadcast_to(L.full(0, x.dtype, x.rank), x.shape)
+    nonzero = L.cast(L.f.op("ne", [x, zero], x.shape, "i1"), "f32")
+    name = "max" if L.node.target.overloadpacket is aten.any else "min"
+    extreme = L.f.op(name, [nonzero], kept, "f32", {"dim_arg": i32s(dims), "keep_dim": "true"})
+    half = L.broadcast_to(L.full(0.5, "f32", len(kept)), kept)
+    return L.reshape(L.f.op("gt", [extreme, half], kept, "i1"), L.oshape())
+
+
 @lowers(*REDUCE)
 def _reduction(L, x, dims=None, keepdim=False, *_args, **_kwargs):
     if isinstance(dims, int):

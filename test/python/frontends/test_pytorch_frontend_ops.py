@@ -64,10 +64,13 @@ class Data(torch.nn.Module):
 
 
 class Indexing(torch.nn.Module):
-    """Advanced indexing: index tensors side by side after a whole dimension, apart (they go first), broadcast."""
+    """Advanced indexing (index tensors side by side after a whole dimension, apart: they go first, broadcast);
+    any/all."""
 
     def forward(self, x, i, j):
-        return x[:, i, j], x[i, :, j], x[i.unsqueeze(1), j]
+        positive = x > 0
+        return (x[:, i, j], x[i, :, j], x[i.unsqueeze(1), j], positive.any(-1), positive.all(dim=(0, 2)),
+                (x > -9).all(1), (x > 3).any())
 
 
 def distinct(*shape):
