@@ -118,6 +118,9 @@ class VerifyConfig:
                               "with run_schedulers in your own training loop")
         if self.test_kind.is_recompute():
             raise PyBudaError("TestKind.TRAINING_RECOMPUTE is not supported: activations are kept, not recomputed")
+        if self.devmode == DeviceMode.CompileOnly and self.test_kind.is_training():
+            raise PyBudaError("VerifyConfig(devmode=DeviceMode.CompileOnly) with training is not supported: device "
+                              "images hold inference programs")
         if self.devmode == DeviceMode.RunOnly:
             raise PyBudaError("VerifyConfig(devmode=DeviceMode.RunOnly) is not supported: the golden outputs are not "
                               "stored in device images; load one with TTDevice.load_image and compare yourself")

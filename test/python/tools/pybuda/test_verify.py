@@ -77,10 +77,18 @@ def test_loss_module_on_the_tt_device_with_adam():
     ({"scheduler": {"type": object}}, "scheduler"),
     ({"devmode": pybuda.DeviceMode.RunOnly}, "RunOnly"),
     ({"test_kind": Kind.TRAINING_RECOMPUTE}, "TRAINING_RECOMPUTE"),
+    ({"test_kind": Kind.TRAINING, "devmode": pybuda.DeviceMode.CompileOnly}, "CompileOnly"),
 ])
 def test_stages_this_build_lacks_are_refused(fields, message):
     with pytest.raises(pybuda.PyBudaError, match=message):
         VerifyConfig(**fields)
+
+
+def test_compile_only_writes_the_device_image(tmp_path):
+    image = tmp_path / "mm.tti"
+    devices = verify_module(TwoMatmuls("mm"), [(1, 32, 32), (1, 32, 32)],
+                            VerifyConfig(devmode=pybuda.DeviceMode.CompileOnly, tti_path=str(image)))
+    assert devices[0].compiled and image.exists()
 
 
 def test_unsupported_optimizer_is_refused():
