@@ -9,6 +9,7 @@ import pybuda
 from pybuda import PyTorchModule
 from pybuda.device import TTDevice
 from pybuda.op.eval import compare_tensor_to_golden
+from ttmlir.runtime.golden import pcc
 from pybuda.verify import TestKind as Kind  # (a class named Test* pytest would try to collect)
 from pybuda.verify import VerifyConfig, verify_module, verify_module_pipeline
 
@@ -137,3 +138,32 @@ def test_balancer_policy_runs_the_optimizer():
         times[policy] = sum(r.device_ns for r in tt0.last_run_reports())
     assert torch.allclose(outputs["default"], outputs["Ribbon"], atol=1e-3)
     assert times["Ribbon"] < times["default"], times
+
+
+def test_consteval_and_fusing_options_reach_the_binary():
+    """enable_consteval: the weight-only subgraph runs in a const-eval program of its own; enable_auto_fusing: the
+    hand-written softmax becomes one softmax op."""
+    from ttmlir.runtime.executor import Binary
+    from ttmlir.target import flatbuffer as fbu
+
+    class ScaledSoftmax(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.randn(32, 32))
+
+        def forward(self, x):
+            e = torch.exp(x @ (self.w * 0.5).t())
+            return e / e.sum(-1, keepdim=True)
+
+    model, x = ScaledSoftmax(), torch.randn(32, 32)
+    for enabled in (True, False):
+        pybuda.pybuda_reset()
+        cfg = pybuda.config._get_global_compiler_config()
+        cfg.enable_consteval = cfg.enable_auto_fusing = enabled
+        tt0 = pybuda.TTDevice("tt0", module=PyTorchModule("m", model))
+        out = pybuda.run_inference(inputs=[(x,)]).get()[0].value()
+        with torch.no_grad():
+            assert pcc(model(x), out) >= 0.999
+        binary = Binary(data=tt0.compiled[0].binaries[0])
+        ops = [fbu.op_name(op) for op in binary.programs[0].operations]
+        assert ("load_cached" in ops) == enabled and ("softmax" in ops) == enabled, ops
