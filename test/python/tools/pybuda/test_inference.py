@@ -300,3 +300,32 @@ def test_jax_module_through_stablehlo():
     square = pybuda.JaxModule("square", lambda v: v * v)
     pybuda.pybuda_reset()
     assert pcc(x * x, pybuda.run_inference(square, inputs=[(x,)]).get()[0].value()) >= 0.99
+
+
+def test_pybuda_native_convolution_and_pooling():
+    """pybuda.op.nn.Conv2dModule / MaxPool2dModule / AvgPool2dModule and pybuda.op.Conv2d with PyBuda's padding
+    forms ("same", [left, right, top, bottom], channel_last), against torch's own conv and pools."""
+    from pybuda.op.nn import AvgPool2dModule, Conv2dModule, MaxPool2dModule
+
+    class NativeCNN(pybuda.PyBudaModule):
+        def __init__(self, name):
+            super().__init__(name)
+            self.conv = Conv2dModule("conv", 3, 8, (3, 3), padding="same")
+            self.pool = MaxPool2dModule("pool", 2, stride=2)
+            self.w2 = pybuda.Parameter(torch.randn(4, 8, 2, 2) / 4)
+            self.avg = AvgPool2dModule("avg", 2, stride=2)
+
+        def forward(self, x):
+            y = self.pool(self.conv(x))
+            y = pybuda.op.Conv2d("conv2", y.permute(0, 2, 3, 1), self.w2, padding=[1, 0, 0, 1], channel_last=True)
+            return self.avg(y.permute(0, 3, 1, 2))
+
+    module = NativeCNN("native_cnn")
+    x = torch.randn(1, 3, 16, 16)
+    output = pybuda.run_inference(module, inputs=[(x,)]).get()[0].value()
+    F = torch.nn.functional
+    with torch.no_grad():
+        y = F.max_pool2d(F.conv2d(x, module.conv.weights, module.conv.bias, padding=1), 2, 2)
+        expected = F.avg_pool2d(F.conv2d(F.pad(y, (1, 0, 0, 1)), module.w2), 2, 2)
+    assert output.shape == expected.shape == (1, 4, 4, 4)
+    assert pcc(expected, output) >= 0.99
