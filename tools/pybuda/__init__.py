@@ -7,7 +7,7 @@ from pybuda import op, optimizers, schedulers, torch_schedulers
 from pybuda._C import DataFormat, MathFidelity
 from pybuda._C.backend_api import BackendDevice, BackendType, DeviceMode
 from pybuda.compiled import CompiledModel
-from pybuda.config import (CompilerConfig, PyBudaError, configure_mixed_precision, insert_nop,
+from pybuda.config import (CompileDepth, CompilerConfig, PyBudaError, configure_mixed_precision, insert_nop,
                            override_dram_queue_placement, set_configuration_options)
 from pybuda.device import CPUDevice, Device, TTDevice
 from pybuda.module import (JaxModule, Module, OnnxModule, Parameter, PyBudaModule, PyTorchModule, TFGraphDefModule,
@@ -18,20 +18,21 @@ from pybuda.run import (detect_available_devices, get_checkpoint_queue, get_loss
                         get_parameter_gradients, initialize_pipeline, run_backward, run_forward, run_inference,
                         run_optimizer, run_schedulers, run_training, shutdown, sync, update_device_parameters)
 from pybuda.tensor import Tensor
-from pybuda.torch_compile import compile
+from pybuda.torch_compile import compile, compile_torch
 from pybuda.tti import TTDeviceImage
-from pybuda import config, run
+from pybuda.verify import VerifyConfig
+from pybuda import config, run, verify
 
 __all__ = ["BackendDevice", "BackendType", "DeviceMode", "DataFormat", "MathFidelity", "CompiledModel",
-           "CompilerConfig", "PyBudaError", "configure_mixed_precision", "insert_nop", "override_dram_queue_placement",
+           "CompileDepth", "CompilerConfig", "PyBudaError", "configure_mixed_precision", "insert_nop", "override_dram_queue_placement",
            "set_configuration_options", "CPUDevice", "Device", "TTDevice", "JaxModule", "Module", "OnnxModule",
            "Parameter", "PyBudaModule", "PyTorchModule", "TFGraphDefModule", "TFLiteModule", "TFModule", "SGD",
            "Adam", "AdamW", "LAMB", "LARS", "error_raised", "get_tenstorrent_device", "is_silicon", "pybuda_reset",
            "set_device_pipeline", "detect_available_devices", "get_checkpoint_queue", "get_loss_queue",
            "get_parameter_checkpoint", "get_parameter_gradients", "initialize_pipeline", "run_backward",
            "run_forward", "run_inference", "run_optimizer", "run_schedulers", "run_training", "shutdown", "sync",
-           "update_device_parameters", "Tensor", "compile", "TTDeviceImage", "config", "run", "op", "optimizers",
-           "schedulers", "torch_schedulers"]
+           "update_device_parameters", "Tensor", "compile", "compile_torch", "TTDeviceImage", "VerifyConfig", "config", "run", "op", "optimizers",
+           "schedulers", "torch_schedulers", "verify"]
 
 
 # torch finds the "tt" dynamo backend through the `torch_dynamo_backends` entry point; where dynamo is already

@@ -21,6 +21,30 @@ ACCUMULATE = {None: "true", DataFormat.Float32: "true", DataFormat.Float16_b: "f
 # the product labels of set_configuration_options(device_config=...) that one simulated chip stands for
 DEVICE_CONFIGS = {"wh_n150": BackendDevice.Wormhole_B0, "bh_p150": BackendDevice.Blackhole}
 
+# balancer_policy -> the TTNN pipeline's optimization level. tt-buda's balancer chooses each op's grid and blocking;
+# here the TTNN optimizer chooses each op's memory layout, sharding and core grid. "default" is the pipeline's own
+# default (interleaved DRAM, no search); the searching policies run the optimizer's layout search (level 2).
+BALANCER_POLICIES = {"default": 0, "Ribbon": 2, "NLP": 2, "CNN": 2, "MaximizeTMinimizeGrid": 2, "MinimizeGrid": 2}
+
+
+class CompileDepth(Enum):
+    """How far tt-buda's compiler goes; this build compiles whole modules, so only FULL is accepted."""
+    INIT_COMPILE = 0
+    GENERATE_INITIAL_GRAPH = 1
+    POST_INITIAL_GRAPH_PASS = 2
+    CONSTEVAL_GRAPH = 3
+    POST_PATTERN_MATCHER = 4
+    OPTIMIZED_GRAPH = 5
+    AUTOGRAD = 6
+    POST_AUTOGRAD_PASS = 7
+    PRE_LOWERING_PASS = 8
+    BUDA_GRAPH_PRE_PLACER = 9
+    BALANCER_PASS = 10
+    PRE_NETLIST_PASS = 11
+    GENERATE_NETLIST = 12
+    BACKEND_GOLDEN_VERIFY = 13
+    FULL = 14
+
 
 @dataclass
 class MixedPrecision:
@@ -49,10 +73,28 @@ class CompilerConfig:
     enable_training: bool = False
     mixed_precision: list[MixedPrecision] = field(default_factory=list)
     verbose: bool = False
+    balancer_policy: str = "default"   # the TTNN optimizer's level (BALANCER_POLICIES)
+    enable_consteval: bool = True      # the pipeline's const-eval (parameter-only ops hoisted and run once)
+    enable_auto_fusing: bool = True    # the pipeline's TTIR/TTNN fusing passes
+    compile_depth: CompileDepth = CompileDepth.FULL
+
+    def __setattr__(self, name, value):
+        """A script sets options as attributes (`_get_global_compiler_config().x = ...`): one this build does not
+        have is refused, not kept and ignored."""
+        if name not in self.__dataclass_fields__:
+            raise PyBudaError(f"CompilerConfig has no option '{name}' in this build; supported: "
+                              f"{', '.join(self.__dataclass_fields__)}")
+        super().__setattr__(name, value)
 
     def check(self) -> None:
         """Refuse what set directly on the object this build cannot honour (set_configuration_options refuses
         it when asked)."""
+        if self.balancer_policy not in BALANCER_POLICIES:
+            raise PyBudaError(f"balancer_policy '{self.balancer_policy}' is not supported; supported: "
+                              f"{', '.join(BALANCER_POLICIES)}")
+        if self.compile_depth != CompileDepth.FULL:
+            raise PyBudaError(f"compile_depth {self.compile_depth} is not supported: modules compile whole "
+                              "(CompileDepth.FULL)")
         if self.amp_level not in (None, 0, 1, 2):
             raise PyBudaError(f"amp_level {self.amp_level} is not one of 0, 1, 2")
         if not isinstance(self.default_math_fidelity, MathFidelity):
@@ -73,9 +115,12 @@ class CompilerConfig:
 
     def pipeline_options(self) -> str:
         """The backend pipeline's options this configuration sets: math fidelity and accumulation of every
-        op's compute_config."""
+        op's compute_config, the optimizer's level, const-eval and fusing."""
         return (f"compute-cfg-math-fidelity={self.default_math_fidelity.value} "
-                f"compute-cfg-fp32-dest-acc-en={ACCUMULATE[self.accumulate_df]}")
+                f"compute-cfg-fp32-dest-acc-en={ACCUMULATE[self.accumulate_df]} "
+                f"optimization-level={BALANCER_POLICIES[self.balancer_policy]} "
+                f"enable-const-eval={str(self.enable_consteval).lower()} "
+                f"enable-fusing-pass={str(self.enable_auto_fusing).lower()}")
 
     def to_json(self) -> dict:
         def plain(v):
@@ -88,7 +133,9 @@ class CompilerConfig:
         def enum(kind, v):
             return None if v is None else kind[v]
         cfg = cls(**{k: v for k, v in data.items() if k not in ("default_df_override", "accumulate_df",
-                                                                 "default_math_fidelity", "mixed_precision")})
+                                                                 "default_math_fidelity", "mixed_precision",
+                                                                 "compile_depth")})
+        cfg.compile_depth = CompileDepth[data.get("compile_depth", "FULL")]
         cfg.default_df_override = enum(DataFormat, data["default_df_override"])
         cfg.accumulate_df = enum(DataFormat, data["accumulate_df"])
         cfg.default_math_fidelity = MathFidelity[data["default_math_fidelity"]]
@@ -111,6 +158,15 @@ def reset() -> None:
     _Global.config = CompilerConfig()
 
 
+_clear_global_compiler_config = reset  # tt-buda's name for it
+
+
+def _set_global_compiler_config(config: CompilerConfig) -> None:
+    if not isinstance(config, CompilerConfig):
+        raise PyBudaError(f"the global compiler config must be a pybuda.CompilerConfig, not {type(config).__name__}")
+    _Global.config = config
+
+
 def set_configuration_options(enable_tvm_cpu_fallback: bool | None = None,
                               default_df_override: DataFormat | None = None,
                               accumulate_df: DataFormat | None = None,
@@ -120,9 +176,18 @@ def set_configuration_options(enable_tvm_cpu_fallback: bool | None = None,
                               op_intermediates_to_save: list[str] | None = None,
                               harvested_rows: list[int] | None = None,
                               backend_device_descriptor_path: str | None = None,
-                              enable_training: bool | None = None) -> None:
+                              enable_training: bool | None = None,
+                              balancer_policy: str | None = None,
+                              enable_consteval: bool | None = None,
+                              enable_auto_fusing: bool | None = None,
+                              **unsupported) -> None:
     """Set global compiler options; values this build cannot honour are refused, not ignored."""
     cfg = _Global.config
+    if unsupported:
+        raise PyBudaError(f"set_configuration_options: {', '.join(sorted(unsupported))} not supported by this build")
+    if balancer_policy is not None and balancer_policy not in BALANCER_POLICIES:
+        raise PyBudaError(f"balancer_policy '{balancer_policy}' is not supported; supported: "
+                          f"{', '.join(BALANCER_POLICIES)}")
     if harvested_rows:
         raise PyBudaError("harvested_rows is not supported: the simulated chips are unharvested")
     if backend_device_descriptor_path is not None:
@@ -148,7 +213,8 @@ def set_configuration_options(enable_tvm_cpu_fallback: bool | None = None,
     updates = {"enable_tvm_cpu_fallback": enable_tvm_cpu_fallback, "default_df_override": default_df_override,
                "accumulate_df": accumulate_df, "default_math_fidelity": math_fidelity, "amp_level": amp_level,
                "device_config": device_config, "op_intermediates_to_save": op_intermediates_to_save,
-               "enable_training": enable_training}
+               "enable_training": enable_training, "balancer_policy": balancer_policy,
+               "enable_consteval": enable_consteval, "enable_auto_fusing": enable_auto_fusing}
     for key, value in updates.items():
         if value is not None:
             setattr(cfg, key, value)

@@ -93,12 +93,15 @@ class Device:
             raise PyBudaError(f"{self.name}: inputs by name need a module placed first")
         module = self.modules[0]
         forward = module.torch_module().forward if hasattr(module, "torch_module") else module.forward
-        names = [p for p in inspect.signature(forward).parameters if p != "self"]
-        missing = [n for n in names if n not in named]
-        extra = [n for n in named if n not in names]
-        if missing or extra:
-            raise PyBudaError(f"{self.name}: inputs by name must be {names}; got {list(named)}")
-        return tuple(named[n] for n in names)
+        params = [p for p in inspect.signature(forward).parameters.values()
+                  if p.name != "self" and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        names = [p.name for p in params]
+        # given by name: the first len(named) arguments (a tokenizer's dict), the rest left to their defaults
+        given = names[:len(named)]
+        if set(named) != set(given) or any(p.default is p.empty for p in params[len(named):]):
+            raise PyBudaError(f"{self.name}: inputs by name must be the first arguments of {names} (the rest "
+                              f"having defaults); got {list(named)}")
+        return tuple(named[n] for n in given)
 
     def _loss_torch(self):
         return self.loss_module.torch_module() if self.loss_module is not None else None

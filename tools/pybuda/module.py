@@ -65,16 +65,37 @@ class PyBudaModule(Module, torch.nn.Module):
     def torch_module(self) -> torch.nn.Module:
         return self.eval()
 
+    def get_parameter(self, name: str) -> "Parameter":
+        params = dict(self.named_parameters())
+        if name not in params:
+            raise PyBudaError(f"{self.name}: no parameter '{name}' (has {', '.join(params) or 'none'})")
+        return params[name]
+
+    def set_parameter(self, name: str, data: torch.Tensor) -> None:
+        """Give parameter `name` this value (same shape); the module compiles with it from then on."""
+        param = self.get_parameter(name)
+        data = data.value() if hasattr(data, "value") and not isinstance(data, torch.Tensor) else data
+        if tuple(data.shape) != tuple(param.shape):
+            raise PyBudaError(f"{self.name}: parameter '{name}' is {list(param.shape)}, got {list(data.shape)}")
+        with torch.no_grad():
+            param.copy_(data)
+        param.from_shape = False
+
+    def get_parameters(self) -> list["Parameter"]:
+        return list(self.parameters())
+
 
 class Parameter(torch.nn.Parameter):
     """`pybuda.Parameter(tensor_or_shape, requires_grad=..., name=...)`: a module's weight."""
 
     def __new__(cls, *shape_or_tensor, requires_grad: bool = True, name: str | None = None, dev_data_format=None):
         first = shape_or_tensor[0] if shape_or_tensor else None
-        data = first if isinstance(first, torch.Tensor) else torch.empty(*shape_or_tensor).normal_()
+        from_shape = not isinstance(first, torch.Tensor)
+        data = torch.empty(*shape_or_tensor).normal_() if from_shape else first
         param = super().__new__(cls, data.detach().clone(), requires_grad)
         param.pybuda_name = name
         param.data_format = dev_data_format
+        param.from_shape = from_shape  # no value given: pybuda.verify draws one as tt-buda's verify does
         return param
 
     def set_data_format(self, data_format) -> None:

@@ -43,3 +43,23 @@ class Tensor:
 
     def __repr__(self) -> str:
         return f"pybuda.Tensor({self._value})"
+
+
+class TensorFromPytorch(Tensor):
+    """A Tensor made from a concrete torch tensor (tt-buda's class for it; the same as create_from_torch)."""
+
+    def __init__(self, torch_tensor: torch.Tensor, dev_data_format: DataFormat | None = None, constant: bool = False):
+        if not isinstance(torch_tensor, torch.Tensor):
+            raise PyBudaError(f"TensorFromPytorch needs a torch.Tensor, got {type(torch_tensor).__name__}")
+        super().__init__(torch_tensor, dev_data_format, constant)
+
+
+def to_pt_tensors(tensors) -> tuple:
+    """torch tensors of a tuple (or dict, by value) of torch tensors and pybuda Tensors."""
+    values = tensors.values() if isinstance(tensors, dict) else tensors
+    return tuple(t.value() if isinstance(t, Tensor) else t for t in values)
+
+
+def to_buda_tensors(tensors) -> tuple:
+    """pybuda Tensors of a tuple of torch tensors and pybuda Tensors."""
+    return tuple(t if isinstance(t, Tensor) else Tensor.create_from_torch(t) for t in tensors)

@@ -25,6 +25,9 @@ def backend(gm: torch.fx.GraphModule, example_inputs):
     return compiled
 
 
+compile_torch = backend  # tt-buda's name for it: torch.compile(model, backend=pybuda.compile_torch)
+
+
 def register() -> None:
     from torch._dynamo.backends.registry import _BACKENDS, register_backend
 

@@ -90,7 +90,10 @@ def _joint_graphs(fn, primals: list[torch.Tensor], wants_grad: list[bool]):
     traced = aot_function(fn, fw_compiler=keep("forward"), bw_compiler=keep("backward"),
                           partition_fn=default_partition, decompositions=_decompositions())
     leaves = [p.detach().clone().requires_grad_(g) for p, g in zip(primals, wants_grad)]
-    outputs = traced(*leaves)
+    # attention as its math (matmuls, softmax): autograd then derives its backward from those ops; a fused CPU
+    # kernel's backward is one op with no TTIR lowering
+    with torch.nn.attention.sdpa_kernel(torch.nn.attention.SDPBackend.MATH):
+        outputs = traced(*leaves)
     differentiable = [o for o in outputs if o.requires_grad]
     if not differentiable:
         raise PyBudaError("no output depends on a trainable parameter: nothing to train")

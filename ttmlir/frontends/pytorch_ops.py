@@ -275,8 +275,22 @@ def _layer_norm(L, x, normalized_shape, w=None, b=None, eps=1e-5, *_):
 
 @lowers(aten.native_layer_norm)
 def _native_layer_norm(L, x, normalized_shape, w, b, eps):
-    L.meta = L.meta[0]
-    return (_layer_norm(L, x, normalized_shape, w, b, eps), None, None)
+    """The normalized tensor (one ttir.layer_norm) and, when read (a training graph saves them for its backward),
+    the mean and 1/sqrt(variance + eps) over the normalized dims, kept as size-1 dims."""
+    metas = L.meta
+    L.meta = metas[0]
+    out = _layer_norm(L, x, normalized_shape, w, b, eps)
+    if not any(u.target is operator.getitem and u.args[1] in (1, 2) for u in L.node.users):
+        return (out, None, None)
+    dims = list(range(x.rank - len(normalized_shape), x.rank))
+    kept = tuple(1 if d in dims else n for d, n in enumerate(x.shape))
+    attrs = {"dim_arg": i32s(dims), "keep_dim": "true"}
+    mean = L.f.op("mean", [x], kept, x.dtype, attrs)
+    centered = L.f.op("subtract", [x, L.broadcast_to(mean, x.shape)], x.shape, x.dtype)
+    variance = L.f.op("mean", [L.f.op("multiply", [centered, centered], x.shape, x.dtype)], kept, x.dtype, attrs)
+    shifted = L.f.op("add", [variance, L.broadcast_to(L.full(eps, x.dtype, len(kept)), kept)], kept, x.dtype)
+    rstd = L.f.op("rsqrt", [shifted], kept, x.dtype)
+    return (out, L.reshape(mean, L.oshape(metas[1])), L.reshape(rstd, L.oshape(metas[2])))
 
 
 @lowers(aten.rms_norm)
@@ -492,12 +506,31 @@ def _index_select(L, x, dim, idx):
 
 @lowers(aten.index)
 def _index(L, x, indices):
-    """x[idx] along the first dimension (an embedding of its rows); other forms run elsewhere."""
-    if len(indices) != 1 or not isinstance(indices[0], Value) or indices[0].dtype == "i1":
-        raise Unsupported("index with several or boolean index tensors")
-    idx = indices[0]
-    table = L.reshape(x, (x.shape[0], math.prod(x.shape[1:])))
-    picked = L.op("embedding", [idx, table], (*idx.shape, table.shape[1]), dtype=x.dtype)
+    """x[i0, i1, ...] (advanced indexing; None keeps a whole dimension): the indexed dimensions become the rows of
+    a table, the index tensors (broadcast together) one row number each, and an embedding picks the rows."""
+    indices = list(indices) + [None] * (x.rank - len(indices))
+    dims = [d for d, i in enumerate(indices) if i is not None]
+    if not dims or any(not isinstance(indices[d], Value) or indices[d].dtype == "i1" for d in dims):
+        raise Unsupported("index with boolean index tensors (a data-dependent shape)")
+    rest = [d for d in range(x.rank) if d not in dims]
+    batch = tuple(torch.broadcast_shapes(*(torch.Size(indices[d].shape) for d in dims)))
+    n_rows, width = math.prod(x.shape[d] for d in dims), math.prod(x.shape[d] for d in rest)
+    table = L.reshape(L.permute(x, dims + rest), (n_rows, width))
+    row, stride = None, n_rows
+    for d in dims:  # row = sum of index * (the product of the indexed sizes after it)
+        stride //= x.shape[d]
+        idx = L.broadcast_to(indices[d], batch)
+        if stride != 1:
+            idx = L.f.op("multiply", [idx, L.broadcast_to(L.full(stride, idx.dtype, len(batch)), batch)], batch,
+                         idx.dtype)
+        row = idx if row is None else L.f.op("add", [row, idx], batch, idx.dtype)
+    count = math.prod(batch)
+    picked = L.op("embedding", [L.reshape(row, (1, count)), table], (1, count, width), dtype=x.dtype)
+    picked = L.reshape(picked, (*batch, *(x.shape[d] for d in rest)))
+    if dims == list(range(dims[0], dims[-1] + 1)) and dims[0] > 0:
+        # indexed dims side by side stay in their place, after the whole dims before them (apart: they go first)
+        b, lead = len(batch), dims[0]
+        picked = L.permute(picked, [*range(b, b + lead), *range(b), *range(b + lead, b + len(rest))])
     return L.reshape(picked, L.oshape())
 
 
@@ -528,6 +561,22 @@ def _reduce(L, name, x, dims, keepdim):
     y = L.op(name, [x], kept, dtype=L.odtype(),
              attrs={"dim_arg": i32s(dims), "keep_dim": "true"})
     return L.reshape(y, L.oshape() or (1,))
+
+
+@lowers(aten.any, aten.all)
+def _any_all(L, x, dims=None, keepdim=False):
+    """any / all over dims: (x != 0) as 0/1 floats, their max / min above one half (TTNN has no logical
+    reductions)."""
+    if isinstance(dims, int):
+        dims = [dims]
+    dims = sorted({d % x.rank for d in (dims if dims else range(x.rank))})
+    kept = tuple(1 if d in dims else n for d, n in enumerate(x.shape))
+    zero = L.broadcast_to(L.full(0, x.dtype, x.rank), x.shape)
+    nonzero = L.cast(L.f.op("ne", [x, zero], x.shape, "i1"), "f32")
+    name = "max" if L.node.target.overloadpacket is aten.any else "min"
+    extreme = L.f.op(name, [nonzero], kept, "f32", {"dim_arg": i32s(dims), "keep_dim": "true"})
+    half = L.broadcast_to(L.full(0.5, "f32", len(kept)), kept)
+    return L.reshape(L.f.op("gt", [extreme, half], kept, "i1"), L.oshape())
 
 
 @lowers(*REDUCE)

@@ -63,6 +63,16 @@ class Data(torch.nn.Module):
         return a, b, c, d, e, (x >= 0) & (y < 0.5).expand(4, 8), torch.remainder(x, 0.7)
 
 
+class Indexing(torch.nn.Module):
+    """Advanced indexing (index tensors side by side after a whole dimension, apart: they go first, broadcast);
+    any/all."""
+
+    def forward(self, x, i, j):
+        positive = x > 0
+        return (x[:, i, j], x[i, :, j], x[i.unsqueeze(1), j], positive.any(-1), positive.all(dim=(0, 2)),
+                (x > -9).all(1), (x > 3).any())
+
+
 def distinct(*shape):
     """Values a bf16 or f32 device keeps apart (0.125 steps), so indices of maxima compare exactly."""
     return torch.randperm(torch.Size(shape).numel()).float().reshape(shape) / 8 - 4
@@ -73,7 +83,8 @@ def distinct(*shape):
     (Transformerish(), lambda: (torch.randint(0, 50, (1, 8)), torch.rand(1, 1, 8, 8) > 0.3)),
     (Reductions(), lambda: (distinct(4, 16), torch.randint(0, 16, (4, 5)))),
     (Data(), lambda: (torch.randn(4, 8), torch.randn(4, 1))),
-], ids=["convs", "attention", "reductions", "data_movement"])
+    (Indexing(), lambda: (torch.randn(4, 5, 6), torch.randint(0, 4, (3,)), torch.randint(0, 4, (3,)))),
+], ids=["convs", "attention", "reductions", "data_movement", "indexing"])
 def test_op_sweep(module, make_inputs):
     inputs = make_inputs()  # drawn after the fixture seeds torch: the same values whatever ran before
     module = module.eval()

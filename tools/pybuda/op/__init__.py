@@ -57,5 +57,7 @@ def _named(op_name: str, fn):
 
 globals().update({op_name: _named(op_name, fn) for op_name, fn in _OPS.items()})
 from pybuda.op import loss, nn  # noqa: E402  (the submodules scripts reach as pybuda.op.loss/nn)
+from pybuda.op.convolution import Conv2d  # noqa: E402
+from pybuda.op.pooling import AvgPool2d, MaxPool2d  # noqa: E402
 
-__all__ = sorted(_OPS) + ["loss", "nn"]
+__all__ = sorted(_OPS) + ["AvgPool2d", "Conv2d", "MaxPool2d", "loss", "nn"]

@@ -1,10 +1,13 @@
-"""`pybuda.op.nn`: the composite ops (softmax, layernorm) and the Linear module PyBuda scripts build with."""
+"""`pybuda.op.nn`: the composite ops (softmax, layernorm) and the Linear, Conv2d and pooling modules PyBuda scripts
+build with."""
 
 from __future__ import annotations
 
 import torch
 
 from pybuda.module import PyBudaModule
+from pybuda.op.convolution import Conv2d
+from pybuda.op.pooling import AvgPool2d, MaxPool2d
 from pybuda.parameter import Parameter
 
 
@@ -34,3 +37,42 @@ class Linear(PyBudaModule):
     def forward(self, activations):
         y = torch.matmul(activations, self.weights)
         return y + self.bias if self.bias is not None else y
+
+
+class Conv2dModule(PyBudaModule):
+    """A Conv2d with its weights (out, in / groups, kh, kw) and bias, initialized as torch's Conv2d is."""
+
+    def __init__(self, name: str, in_channels: int, out_channels: int, kernel_size, stride=1, padding="same",
+                 dilation=1, groups: int = 1, bias: bool = True):
+        super().__init__(name)
+        if in_channels % groups:
+            raise ValueError(f"Conv2dModule '{name}': {in_channels} input channels do not split into {groups} groups")
+        reference = torch.nn.Conv2d(in_channels, out_channels, kernel_size, groups=groups, bias=bias)
+        self.weights = Parameter(reference.weight.detach())
+        self.bias = Parameter(reference.bias.detach()) if bias else None
+        self.kwargs = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups}
+
+    def forward(self, activations):
+        return Conv2d(self.name, activations, self.weights, bias=self.bias, **self.kwargs)
+
+
+class MaxPool2dModule(PyBudaModule):
+    def __init__(self, name: str, kernel_size, stride=1, padding=0, dilation=1, ceil_mode: bool = False,
+                 return_indices: bool = False):
+        super().__init__(name)
+        self.kwargs = {"kernel_size": kernel_size, "stride": stride, "padding": padding, "dilation": dilation,
+                       "ceil_mode": ceil_mode, "return_indices": return_indices}
+
+    def forward(self, activations):
+        return MaxPool2d(self.name, activations, **self.kwargs)
+
+
+class AvgPool2dModule(PyBudaModule):
+    def __init__(self, name: str, kernel_size, stride=1, padding=0, ceil_mode: bool = False,
+                 count_include_pad: bool = True, divisor_override=None):
+        super().__init__(name)
+        self.kwargs = {"kernel_size": kernel_size, "stride": stride, "padding": padding, "ceil_mode": ceil_mode,
+                       "count_include_pad": count_include_pad, "divisor_override": divisor_override}
+
+    def forward(self, activations):
+        return AvgPool2d(self.name, activations, **self.kwargs)

@@ -164,7 +164,8 @@ def _up_reduction(op, tm):
     if None in new_dims:
         return None
     moved = _apply(tm, x)
-    return [moved, _like(op, [moved.results[0]], target, dim_arg=_i32(sorted(new_dims)))]
+    # size-1 dims the reshape merges become one (1x1 -> 1): reducing it once is the same identity
+    return [moved, _like(op, [moved.results[0]], target, dim_arg=_i32(sorted(set(new_dims))))]
 
 
 def _down_reduction(op, i):

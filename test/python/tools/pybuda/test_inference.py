@@ -87,10 +87,27 @@ def test_pybuda_module_and_tensor():
                                     self.weights2)
 
     module = TwoMatmuls("test_module")
+    module.set_parameter("weights1", torch.eye(32) * 0.5)  # as the tutorials set a weight before compiling
     x = torch.randn(1, 32, 32)
     output = pybuda.run_inference(module, inputs=[pybuda.Tensor.create_from_torch(x)]).get()[0]
     expected = torch.nn.functional.gelu(x @ module.weights1) @ module.weights2
     assert pcc(expected.detach(), output.to_framework("pytorch")) >= 0.99
+
+
+def test_hugging_face_model_on_a_tokenizer_dict():
+    """A tokenizer's dict (input_ids, attention_mask: the first arguments, the rest left to their defaults) with
+    padding masked out, as the tt-buda demos pass it."""
+    transformers = pytest.importorskip("transformers")
+    config = transformers.BertConfig(vocab_size=64, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                                     intermediate_size=64, max_position_embeddings=32)
+    model = transformers.BertForMaskedLM(config).eval()
+    tokens = {"input_ids": torch.randint(0, 64, (1, 16)),
+              "attention_mask": torch.cat([torch.ones(1, 11), torch.zeros(1, 5)], 1).long()}
+    output = pybuda.run_inference(pybuda.PyTorchModule("bert", model), inputs=[tokens]).get()[0].value()
+    with torch.no_grad():
+        assert pcc(model(**tokens).logits, output) >= 0.99
+    with pytest.raises(pybuda.PyBudaError, match="inputs by name must be the first arguments"):
+        pybuda.run_inference(inputs=[{"input_ids": tokens["input_ids"], "labels": tokens["input_ids"]}])
 
 
 def test_initialize_pipeline_and_run_forward():
@@ -283,3 +300,32 @@ def test_jax_module_through_stablehlo():
     square = pybuda.JaxModule("square", lambda v: v * v)
     pybuda.pybuda_reset()
     assert pcc(x * x, pybuda.run_inference(square, inputs=[(x,)]).get()[0].value()) >= 0.99
+
+
+def test_pybuda_native_convolution_and_pooling():
+    """pybuda.op.nn.Conv2dModule / MaxPool2dModule / AvgPool2dModule and pybuda.op.Conv2d with PyBuda's padding
+    forms ("same", [left, right, top, bottom], channel_last), against torch's own conv and pools."""
+    from pybuda.op.nn import AvgPool2dModule, Conv2dModule, MaxPool2dModule
+
+    class NativeCNN(pybuda.PyBudaModule):
+        def __init__(self, name):
+            super().__init__(name)
+            self.conv = Conv2dModule("conv", 3, 8, (3, 3), padding="same")
+            self.pool = MaxPool2dModule("pool", 2, stride=2)
+            self.w2 = pybuda.Parameter(torch.randn(4, 8, 2, 2) / 4)
+            self.avg = AvgPool2dModule("avg", 2, stride=2)
+
+        def forward(self, x):
+            y = self.pool(self.conv(x))
+            y = pybuda.op.Conv2d("conv2", y.permute(0, 2, 3, 1), self.w2, padding=[1, 0, 0, 1], channel_last=True)
+            return self.avg(y.permute(0, 3, 1, 2))
+
+    module = NativeCNN("native_cnn")
+    x = torch.randn(1, 3, 16, 16)
+    output = pybuda.run_inference(module, inputs=[(x,)]).get()[0].value()
+    F = torch.nn.functional
+    with torch.no_grad():
+        y = F.max_pool2d(F.conv2d(x, module.conv.weights, module.conv.bias, padding=1), 2, 2)
+        expected = F.avg_pool2d(F.conv2d(F.pad(y, (1, 0, 0, 1)), module.w2), 2, 2)
+    assert output.shape == expected.shape == (1, 4, 4, 4)
+    assert pcc(expected, output) >= 0.99

@@ -54,6 +54,19 @@ def test_gradients_match_torch_autograd_per_parameter(data_format, threshold):
         assert pcc(g, grads[name]) >= threshold, name
 
 
+def test_attention_layer_gradients_match_torch_autograd():
+    """torch's TransformerEncoderLayer: scaled_dot_product_attention traced as its math (its fused CPU kernel's
+    backward is one op with no lowering), the any() of its mask checks, and its layer norms' backward reading the
+    mean and 1/std the forward saved (native_layer_norm's other results)."""
+    model = torch.nn.TransformerEncoderLayer(d_model=32, nhead=2, dim_feedforward=32, dropout=0.0, batch_first=True)
+    batches = [(torch.randn(1, 8, 32), torch.randn(1, 8, 32))]
+    grads = device_grads(model, pybuda.op.loss.MSELoss("mse"), batches)
+    expected = torch_grads(model, torch.nn.MSELoss(), batches)
+    assert grads.keys() == expected.keys()
+    for name, g in expected.items():
+        assert pcc(g, grads[name]) >= 0.99, name
+
+
 def test_gradients_accumulate_on_device_until_zero_grad():
     model = mlp()
     batches = [(torch.randn(4, 32), torch.randn(4, 8)) for _ in range(3)]

@@ -21,18 +21,29 @@ pytestmark = pytest.mark.usefixtures("fresh_pybuda")
     ("pybuda.torch_schedulers", ["TorchLearningRateScheduler"]),
     ("pybuda.pybudaglobal", ["pybuda_reset", "TILE_DIM", "set_device_pipeline", "get_devices", "is_silicon"]),
     ("pybuda.config", ["_get_global_compiler_config", "set_configuration_options", "configure_mixed_precision",
-                       "CompilerConfig", "override_dram_queue_placement", "insert_nop"]),
+                       "CompilerConfig", "CompileDepth", "override_dram_queue_placement", "insert_nop",
+                       "_clear_global_compiler_config", "_set_global_compiler_config"]),
     ("pybuda._C.backend_api", ["BackendDevice", "BackendType", "DeviceMode"]),
     ("pybuda._C", ["DataFormat", "MathFidelity"]),
     ("pybuda.op", ["Matmul", "Add", "HSlice", "Transpose"]),
     ("pybuda.op.loss", ["L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss"]),
-    ("pybuda.op.nn", ["Softmax", "Layernorm", "Linear"]),
+    ("pybuda.op.nn", ["Softmax", "Layernorm", "Linear", "Conv2dModule", "MaxPool2dModule", "AvgPool2dModule"]),
+    ("pybuda.op.convolution", ["Conv2d"]), ("pybuda.op.pooling", ["MaxPool2d", "AvgPool2d"]),
     ("pybuda.run", ["run_training", "get_loss_queue", "get_parameter_gradients"]),
     ("pybuda.ttdevice", ["TTDevice"]), ("pybuda.cpudevice", ["CPUDevice"]), ("pybuda.parameter", ["Parameter"]),
-    ("pybuda.module", ["PyBudaModule", "PyTorchModule"]), ("pybuda.tensor", ["Tensor"]),
+    ("pybuda.module", ["PyBudaModule", "PyTorchModule"]),
+    ("pybuda.tensor", ["Tensor", "TensorFromPytorch", "to_pt_tensors", "to_buda_tensors"]),
+    ("pybuda.run.api", ["detect_available_devices", "run_inference"]),
     ("pybuda.utils", ["align_up_tile", "round_up_div"]),
+    ("pybuda.verify", ["VerifyConfig", "TestKind", "verify_module", "verify_module_pipeline"]),
+    ("pybuda.verify.config", ["VerifyConfig", "TestKind", "NebulaGalaxy", "should_waive_gradient"]),
+    ("pybuda.verify.backend", ["verify_module", "verify_module_pipeline"]),
+    ("pybuda.op.eval", ["compare_tensor_to_golden", "calculate_pcc"]),
+    ("pybuda.op.eval.common", ["compare_tensor_to_golden", "calculate_pcc"]),
+    ("pybuda.torch_compile", ["compile_torch"]),
+    ("pybuda.transformers.pipeline", ["pipeline"]),
     ("pybuda", ["run_schedulers", "error_raised", "sync", "shutdown", "get_parameter_checkpoint",
-                "update_device_parameters", "DataFormat", "SGD"]),
+                "update_device_parameters", "DataFormat", "SGD", "VerifyConfig", "CompileDepth", "compile_torch"]),
 ])
 def test_module_paths_scripts_import(path, names):
     module = importlib.import_module(path)
@@ -233,3 +244,40 @@ def test_parameter_data_format_override_reaches_the_binary():
     out = pybuda.run_inference(inputs=[(a, b)]).get()[0].value()
     assert tt0.compiled[0].weight_formats() == {"weights1": "bf16", "weights2": "f32"}
     assert pcc(a @ module.weights1.detach() + b @ module.weights2.detach(), out) >= 0.999
+
+
+def test_one_element_loss_trains_on_device():
+    """A 1x1 output's loss (its mean over two size-1 dims) on the device: one SGD step as torch takes it."""
+    model, loss = torch.nn.Linear(1, 1), torch.nn.L1Loss()
+    x, y = torch.rand(1, 1), torch.rand(1, 1) + 2
+    tt0 = pybuda.TTDevice("tt0", module=pybuda.PyTorchModule("lin", model),
+                          optimizer=pybuda.optimizers.SGD(learning_rate=0.1, device_params=True))
+    tt0.place_loss_module(pybuda.PyTorchModule("loss", loss))
+    checkpoints = pybuda.initialize_pipeline(training=True, sample_inputs=(x,), sample_targets=(y,))
+    tt0.push_to_inputs(x)
+    tt0.push_to_target_inputs(y)
+    pybuda.run_forward()
+    pybuda.run_backward(zero_grad=True)
+    pybuda.run_optimizer(checkpoint=True)
+    reference = copy.deepcopy(model)
+    loss(reference(x), y).backward()
+    with torch.no_grad():
+        for p in reference.parameters():
+            p -= 0.1 * p.grad
+    for name, value in checkpoints.get()[0].items():
+        assert torch.allclose(value.value(), dict(reference.named_parameters())[name], atol=1e-4), name
+
+
+def test_tensor_conversions_and_global_config_helpers():
+    from pybuda.tensor import TensorFromPytorch, to_buda_tensors, to_pt_tensors
+
+    x, y = torch.rand(2), torch.rand(3)
+    assert all(a is b for a, b in zip(to_pt_tensors((pybuda.Tensor(x), y)), (x, y)))
+    assert all(a is b for a, b in zip(to_pt_tensors({"a": x, "b": pybuda.Tensor(y)}), (x, y)))
+    converted = to_buda_tensors((x, TensorFromPytorch(y)))
+    assert [t.value() for t in converted] == [x, y] and all(isinstance(t, pybuda.Tensor) for t in converted)
+    config = pybuda.CompilerConfig(balancer_policy="Ribbon")
+    pybuda.config._set_global_compiler_config(config)
+    assert pybuda.config._get_global_compiler_config() is config
+    pybuda.config._clear_global_compiler_config()
+    assert pybuda.config._get_global_compiler_config().balancer_policy == "default"

@@ -28,3 +28,16 @@ func.func @merged_reduce_dim(%arg0: tensor<4x8x16xbf16>) -> tensor<4x1xbf16> {
   %1 = "ttir.sum"(%0) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<4x128xbf16>) -> tensor<4x1xbf16>
   return %1 : tensor<4x1xbf16>
 }
+
+// A mean over the two size-1 dims of a 1x1 loss, reshaped to 1: the reshape goes above it, and the two dims it
+// merges are reduced once (a dim_arg naming one dim twice does not verify).
+// CHECK-LABEL: func.func @merged_unit_reduce_dims
+// CHECK: "ttir.reshape"(%arg0)
+// CHECK: "ttir.mean"
+// CHECK-SAME: dim_arg = [0 : i32]
+func.func @merged_unit_reduce_dims(%arg0: tensor<1x1xf32>) -> tensor<1xf32> {
+  %0 = "ttir.abs"(%arg0) : (tensor<1x1xf32>) -> tensor<1x1xf32>
+  %1 = "ttir.mean"(%0) <{dim_arg = [0 : i32, 1 : i32], keep_dim = true}> : (tensor<1x1xf32>) -> tensor<1x1xf32>
+  %2 = "ttir.reshape"(%1) <{shape = [1 : i32]}> : (tensor<1x1xf32>) -> tensor<1xf32>
+  return %2 : tensor<1xf32>
+}
