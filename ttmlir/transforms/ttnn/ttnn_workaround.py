@@ -56,13 +56,6 @@ def _embedding_bw(op: TTNNOp) -> dict[str, Want]:
     return {"input": Want("row_major", "u32"), "weight": bf16, "in_gradient": bf16, "result": bf16}
 
 
-def _integer_to_f32(op: TTNNOp) -> dict[str, Want]:
-    """cumsum computes integers wrongly: accumulate in f32."""
-    if _dtype(op.operands[0]) in ("f32", "bf16", "f16"):
-        return {}
-    return {"input": Want(dtype="f32"), "result": Want(dtype="f32")}
-
-
 def _full(op: TTNNOp) -> dict[str, Want]:
     """ttnn.full makes no rank-1 tiles: fill row-major and tilize."""
     result = op.results[0]
@@ -96,15 +89,6 @@ def _scatter(op: TTNNOp) -> dict[str, Want]:
     if row_major(data) or row_major(source):
         wants.update(dict.fromkeys(("input", "source", "result"), Want("row_major")))
     return wants
-
-
-def _concat(op: TTNNOp) -> dict[str, Want]:
-    """Tiled concat pads inputs along an unaligned dim, which only float data can be."""
-    dim, first = op.prop("dim").value.data, op.operands[0]
-    if not first.type.encoding.is_tiled or _dtype(first) in ("f32", "bf16") or \
-            all(v.type.get_shape()[dim] % ttnn.TILE == 0 for v in op.operands):
-        return {}
-    return {"inputs": Want(dtype="bf16"), "result": Want(dtype="bf16")}
 
 
 def _mesh_shard(op: TTNNOp) -> dict[str, Want]:
@@ -204,8 +188,8 @@ WORKAROUNDS: dict[str, Workaround] = {
     "sort": _sort, "topk": _topk,
     "embedding": _embedding, "embedding_bw": _embedding_bw, "max_pool2d": _row_major_bf16,
     "max_pool2d_with_indices": _pool_with_indices, "upsample": _row_major_bf16,
-    "cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "slice_dynamic": _slice_dynamic,
-    "scatter": _scatter, "concat": _concat, "where": _where,
+    "full": _full, "slice_static": _slice, "slice_dynamic": _slice_dynamic,
+    "scatter": _scatter, "where": _where,
     "mesh_shard": _mesh_shard,
     # ttnn.experimental.gelu_bw and ttnn.dropout take bf16 only
     "gelu_bw": lambda op: {"lhs": Want(dtype="bf16"), "rhs": Want(dtype="bf16"), "result": Want(dtype="bf16")},

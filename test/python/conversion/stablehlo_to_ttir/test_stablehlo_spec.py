@@ -54,6 +54,15 @@ def test_integer_corner_cases(dtype):
     same(integer_ops, a, b)
 
 
+
+@pytest.mark.parametrize("dtype", ["int32", "uint32", "int8"])
+def test_integer_data_movement_is_exact(dtype):
+    """Concatenation along a dim off the tile grid and a cumulative sum keep every bit of 32-bit integers (neither
+    may pass through bf16 or f32, which round past 2^8 and 2^24)."""
+    a = np.array([[123456789, -987654321, 2**31 - 1], [-2**31, 16777217, 5]], np.int64).astype(dtype)
+    b = np.array([[7], [-16777219]], np.int64).astype(dtype)
+    same(lambda x, y: (jnp.concatenate([x, y], axis=1), lax.cumsum(x, axis=1), lax.cumsum(y, axis=0)), a, b)
+
 def float_ops(x, y):
     """NaN, infinities and signed zeros through compares, min/max, remainder, rounding and conversions."""
     return (x == y, x < y, x != y, lax.max(x, y), lax.min(x, y), lax.rem(x, y), lax.round(x),
