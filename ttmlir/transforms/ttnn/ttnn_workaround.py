@@ -622,6 +622,29 @@ def _integer_prod_as_multiplies(op: TTNNOp) -> list[Operation] | None:
     return new
 
 
+WORD_DTYPES = frozenset({"si32", "u32"})
+
+
+def _word_permute_in_halves(op: TTNNOp) -> list[Operation] | None:
+    """tt-metal permutes 32-bit integers wrongly (tt-metal#19950) and upstream's workaround moves them as f32,
+    which rounds past 2^24: here each word is split into its 16-bit halves, each moved exactly (through f32, by
+    the permute workaround), and the word put back together ((high << 16) | low)."""
+    from ttmlir.transforms.ttnn.ttnn_decomposition import Emitter
+
+    value = op.operands[0]
+    if _dtype(value) not in WORD_DTYPES:
+        return None
+    emit = Emitter(op)
+    ones = [1] * len(value.type.get_shape())
+    sixteen, low_bits = emit.full(value.type, ones, 16.0), emit.full(value.type, ones, float(U16_MAX))
+    perm = int_values(op.prop("permutation"))
+    high = emit.permute(emit.binary("logical_right_shift", value, sixteen), perm, op.results[0].type)
+    low = emit.permute(emit.binary("bitwise_and", value, low_bits), perm, op.results[0].type)
+    word = emit("bitwise_or", [emit.binary("logical_left_shift", high, sixteen), low], {}, op.results[0].type)
+    Rewriter.replace_op(op, [], [word])
+    return emit.ops
+
+
 def _transpose_as_permute(op: TTNNOp) -> list[Operation]:
     """tt-metal's transpose is a permute swapping the two dims."""
     rank = len(op.operands[0].type.get_shape())
@@ -669,7 +692,7 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "topk_router_gpt": _router_k_padded,
     "sampling": _sampling_in_4d,
     "embedding": _embedding_weight_in_4d,
-    "transpose": _transpose_as_permute,
+    "transpose": _transpose_as_permute, "permute": _word_permute_in_halves,
     "gather": _gather_rewrites,
     "split_query_key_value_and_split_heads": _split_heads_apart,
     "group_norm": _group_norm_channels_padded,

@@ -57,11 +57,13 @@ def test_integer_corner_cases(dtype):
 
 @pytest.mark.parametrize("dtype", ["int32", "uint32", "int8"])
 def test_integer_data_movement_is_exact(dtype):
-    """Concatenation along a dim off the tile grid and a cumulative sum keep every bit of 32-bit integers (neither
-    may pass through bf16 or f32, which round past 2^8 and 2^24)."""
+    """Concatenation along a dim off the tile grid, a cumulative sum, transposes, reverses and gathers along an
+    inner dim keep every bit of 32-bit integers (none may pass through bf16 or f32, which round past 2^8 and
+    2^24)."""
     a = np.array([[123456789, -987654321, 2**31 - 1], [-2**31, 16777217, 5]], np.int64).astype(dtype)
     b = np.array([[7], [-16777219]], np.int64).astype(dtype)
-    same(lambda x, y: (jnp.concatenate([x, y], axis=1), lax.cumsum(x, axis=1), lax.cumsum(y, axis=0)), a, b)
+    same(lambda x, y: (jnp.concatenate([x, y], axis=1), lax.cumsum(x, axis=1), lax.cumsum(y, axis=0), x.T,
+                       lax.rev(x, (0, 1)), jnp.take(x, jnp.array([2, 0, 2]), axis=1)), a, b)
 
 def float_ops(x, y):
     """NaN, infinities and signed zeros through compares, min/max, remainder, rounding and conversions."""
