@@ -645,6 +645,62 @@ def _word_permute_in_halves(op: TTNNOp) -> list[Operation] | None:
     return emit.ops
 
 
+# an f32 sum of bytes is exact while it stays within 2^24: over up to this many elements
+MAX_EXACT_BYTE_SUM = (1 << 24) // 255
+
+
+def _word_reduction_in_parts(op: TTNNOp) -> list[Operation] | None:
+    """tt-metal reduces integers wrongly (tt-metal#21071) and upstream's workaround reduces 32-bit ones as f32,
+    which rounds past 2^24. Here each part is small enough for f32 to hold exactly:
+    - max/min: the words' high halves (the sign bit flipped for si32, so that they order as the words do) are
+      reduced first, then the low halves of the words whose high half is the extreme one;
+    - sum: the words' four bytes are summed apart and the sums shifted into place, adding modulo 2^32 as the
+      spec's integer sum wraps (while a byte sum stays exact, up to MAX_EXACT_BYTE_SUM elements)."""
+    from ttmlir.transforms.ttnn.ttnn_decomposition import Emitter, like
+
+    value, name = op.operands[0], op.ROW.name
+    if _dtype(value) not in WORD_DTYPES:
+        return None
+    shape = list(value.type.get_shape())
+    dims = int_values(op.prop("dim_arg")) if op.prop("dim_arg") is not None else list(range(len(shape)))
+    kept = [1 if d in [x % len(shape) for x in dims] else n for d, n in enumerate(shape)]
+    if name == "sum" and math.prod(shape) // math.prod(kept) > MAX_EXACT_BYTE_SUM:
+        return None
+    emit, ones = Emitter(op), [1] * len(shape)
+
+    def const(number: int) -> SSAValue:
+        return emit.full(value.type, ones, float(number))
+
+    def reduce(part: SSAValue, how: str) -> SSAValue:
+        props = {"dim_arg": op.prop("dim_arg"), "keep_dim": KINDS["bool"].build(True)}
+        return emit(how, [part], {k: v for k, v in props.items() if v is not None}, like(part.type, kept))
+
+    def bits(shift: int, mask: int) -> SSAValue:
+        moved = emit.binary("logical_right_shift", value, const(shift)) if shift else value
+        return emit.binary("bitwise_and", moved, const(mask))
+
+    if name == "sum":
+        word = None
+        for byte in range(4):
+            part = reduce(bits(8 * byte, 0xFF), "sum")
+            part = emit.binary("logical_left_shift", part, const(8 * byte)) if byte else part
+            word = part if word is None else emit.binary("add", word, part)
+    else:
+        flip = 0x8000 if _dtype(value) == "si32" else 0
+        high = bits(16, U16_MAX)
+        key = emit.binary("bitwise_xor", high, const(flip)) if flip else high
+        extreme = reduce(key, name)
+        hit = emit.binary("eq", key, extreme)
+        low = emit("where", [hit, bits(0, U16_MAX), const(-1 if name == "max" else U16_MAX + 1)], {}, key.type)
+        high = emit.binary("bitwise_xor", extreme, const(flip)) if flip else extreme
+        word = emit.binary("bitwise_or", emit.binary("logical_left_shift", high, const(16)), reduce(low, name))
+    result = op.results[0].type
+    if list(result.get_shape()) != kept:
+        word = emit.reshape(word, list(result.get_shape()), result)
+    Rewriter.replace_op(op, [], [word])
+    return emit.ops
+
+
 def _transpose_as_permute(op: TTNNOp) -> list[Operation]:
     """tt-metal's transpose is a permute swapping the two dims."""
     rank = len(op.operands[0].type.get_shape())
@@ -682,7 +738,8 @@ def _pad_operand(op: TTNNOp, value: SSAValue, dim: int, size: int) -> None:
 # Ops a workaround rewrites before their operands are converted: it puts ops before or after them, or replaces
 # them (returning the ops that did).
 REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
-    "prod": _integer_prod_as_multiplies,
+    "prod": _integer_prod_as_multiplies, "sum": _word_reduction_in_parts, "max": _word_reduction_in_parts,
+    "min": _word_reduction_in_parts,
     "fill_cache": _prompt_padded_to_tiles, "paged_fill_cache": _prompt_padded_to_tiles,
     "scaled_dot_product_attention": _head_dim_padded_to_tiles,
     "scaled_dot_product_attention_decode": _mask_heads_materialized,

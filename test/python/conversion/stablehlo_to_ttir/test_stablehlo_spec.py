@@ -65,6 +65,16 @@ def test_integer_data_movement_is_exact(dtype):
     same(lambda x, y: (jnp.concatenate([x, y], axis=1), lax.cumsum(x, axis=1), lax.cumsum(y, axis=0), x.T,
                        lax.rev(x, (0, 1)), jnp.take(x, jnp.array([2, 0, 2]), axis=1)), a, b)
 
+
+@pytest.mark.parametrize("dtype", ["int32", "uint32"])
+def test_integer_reductions_are_exact(dtype):
+    """max, min and sum of 32-bit integers (the sum wrapping as the spec's integer add does), which the device's
+    f32 reductions would round past 2^24."""
+    a = np.array([[123456789, -987654321, 2**31 - 1, 16777217], [-2**31, 16777219, 5, -16777219]],
+                 np.int64).astype(dtype)
+    same(lambda x: (jnp.max(x, axis=1), jnp.min(x, axis=0), jnp.sum(x, axis=1, dtype=x.dtype), jnp.max(x),
+                    jnp.min(x, axis=-1, keepdims=True), jnp.sum(x, dtype=x.dtype)), a)
+
 def float_ops(x, y):
     """NaN, infinities and signed zeros through compares, min/max, remainder, rounding and conversions."""
     return (x == y, x < y, x != y, lax.max(x, y), lax.min(x, y), lax.rem(x, y), lax.round(x),
