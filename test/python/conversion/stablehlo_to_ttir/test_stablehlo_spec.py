@@ -75,6 +75,16 @@ def test_integer_reductions_are_exact(dtype):
     same(lambda x: (jnp.max(x, axis=1), jnp.min(x, axis=0), jnp.sum(x, axis=1, dtype=x.dtype), jnp.max(x),
                     jnp.min(x, axis=-1, keepdims=True), jnp.sum(x, dtype=x.dtype)), a)
 
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "uint32"])
+def test_integer_orderings_are_exact(dtype):
+    """Sorts and top-k of integer keys (the device sorts integers as u16 and ranks top-k as bf16: the host
+    orders them)."""
+    info = np.iinfo(dtype)
+    a = np.array([[info.max, 3, info.min, info.max - 1, 70000 % (info.max + 1), 1], [5, info.min + 1, 0, 2, 4, 3]],
+                 np.int64).astype(dtype)
+    same(lambda x: (jnp.sort(x, axis=1), *lax.top_k(x, 3)), a)
+
 def float_ops(x, y):
     """NaN, infinities and signed zeros through compares, min/max, remainder, rounding and conversions."""
     return (x == y, x < y, x != y, lax.max(x, y), lax.min(x, y), lax.rem(x, y), lax.round(x),
