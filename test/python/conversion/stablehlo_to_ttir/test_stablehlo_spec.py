@@ -85,6 +85,18 @@ def test_integer_orderings_are_exact(dtype):
                  np.int64).astype(dtype)
     same(lambda x: (jnp.sort(x, axis=1), *lax.top_k(x, 3)), a)
 
+
+@pytest.mark.parametrize("dtype", ["int32", "uint16"])
+def test_integer_pads_and_row_adds_are_exact(dtype):
+    """A pad by a fill f32 cannot hold (TTIR's pad value is an f32), negative padding, and rows added at indices
+    (embedding_backward is a bf16 kernel)."""
+    info = np.iinfo(dtype)
+    a = np.array([[123456789 % info.max, 3, 16777217 % info.max], [7, 65535 % info.max, 2]], np.int64).astype(dtype)
+    rows = jnp.array([1, 0, 1])
+    same(lambda x: (jnp.pad(x, ((1, 0), (2, 1)), constant_values=info.max - 1),
+                    lax.pad(x, jnp.asarray(info.max, x.dtype), ((-1, 1, 0), (1, -2, 0))),
+                    jnp.asarray(x).at[rows].add(x[jnp.array([1, 1, 0])])), a)
+
 def float_ops(x, y):
     """NaN, infinities and signed zeros through compares, min/max, remainder, rounding and conversions."""
     return (x == y, x < y, x != y, lax.max(x, y), lax.min(x, y), lax.rem(x, y), lax.round(x),
