@@ -707,8 +707,9 @@ def convert_op(op: Operation) -> bool:
 # arithmetically, and holds 8- and 16-bit integers unsigned (their modular ops stay right, the ones reading the
 # sign do not)
 INTEGER_DIVISIONS = frozenset({"stablehlo.divide", "stablehlo.remainder", "stablehlo.power"})
-# ops ordering their first operand's values: integer keys of any width are ordered on the host
-INTEGER_ORDERINGS = frozenset({"stablehlo.sort", "chlo.top_k"})
+# ops ordering their first operand's values whose device kernel ranks integers wrongly (top-k reads bf16): the host
+# orders integer keys of any width
+INTEGER_ORDERINGS = frozenset({"chlo.top_k"})
 SIGN_READING = frozenset({"stablehlo.compare", "stablehlo.maximum", "stablehlo.minimum", "stablehlo.clamp",
                           "stablehlo.shift_right_arithmetic", "stablehlo.shift_right_logical",
                           "stablehlo.shift_left", "stablehlo.abs", "stablehlo.sign",
@@ -738,7 +739,7 @@ def needs_host_integers(op: Operation) -> bool:
         return types_[0].element_type.bitwidth != types_[-1].element_type.bitwidth
     if op.name == "stablehlo.shift_right_logical":  # the device shifts its signed integers arithmetically
         return any(_integer(t, (8, 16, 32, 64)) for t in types_)
-    if op.name in INTEGER_ORDERINGS and _integer(types_[0]):  # the device sorts integers as u16, top-k as bf16
+    if op.name in INTEGER_ORDERINGS and _integer(types_[0]):
         return True
     if op.name in SIGN_READING:
         return any(_integer(t, (8, 16)) for t in types_)

@@ -645,6 +645,41 @@ def _word_permute_in_halves(op: TTNNOp) -> list[Operation] | None:
     return emit.ops
 
 
+def _word_sort_by_halves(op: TTNNOp) -> list[Operation] | None:
+    """The sort kernel orders integers as u16: 32-bit words are sorted in two stable passes (a radix sort), by
+    their low halves, then by their high halves (the sign bit flipped for si32, so that they order as the words
+    do), each pass's order applied by a gather along the sorted dim."""
+    from ttmlir.transforms.ttnn.ttnn_decomposition import Emitter
+
+    value = op.operands[0]
+    if _dtype(value) not in WORD_DTYPES:
+        return None
+    emit, ones = Emitter(op), [1] * len(value.type.get_shape())
+    dim = KINDS["si32"].build(op.prop("dim").value.data if op.prop("dim") is not None else -1)
+    props = {**{k: v for k, v in op.properties.items() if k != "stable"}, "stable": KINDS["bool"].build(True)}
+    indices_type = op.results[1].type
+
+    def order(keys: SSAValue) -> SSAValue:
+        sort = ttnn_op("sort", [keys], props, [keys.type, indices_type], op)
+        op.parent.insert_op_before(sort, op)
+        emit.ops.append(sort)
+        return sort.results[1]
+
+    def take(source: SSAValue, index: SSAValue) -> SSAValue:
+        return emit("gather", [source, index], {"dim": dim}, source.type)
+
+    mask = emit.full(value.type, ones, float(U16_MAX))
+    first = order(emit.binary("bitwise_and", value, mask))
+    words = take(value, first)
+    high = emit.binary("bitwise_and", emit.binary("logical_right_shift", words, emit.full(value.type, ones, 16.0)),
+                       mask)
+    if _dtype(value) == "si32":
+        high = emit.binary("bitwise_xor", high, emit.full(value.type, ones, float(0x8000)))
+    second = order(high)
+    Rewriter.replace_op(op, [], [take(words, second), take(first, second)])
+    return emit.ops
+
+
 # an f32 sum of bytes is exact while it stays within 2^24: over up to this many elements
 MAX_EXACT_BYTE_SUM = (1 << 24) // 255
 
@@ -739,7 +774,7 @@ def _pad_operand(op: TTNNOp, value: SSAValue, dim: int, size: int) -> None:
 # them (returning the ops that did).
 REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "prod": _integer_prod_as_multiplies, "sum": _word_reduction_in_parts, "max": _word_reduction_in_parts,
-    "min": _word_reduction_in_parts,
+    "min": _word_reduction_in_parts, "sort": _word_sort_by_halves,
     "fill_cache": _prompt_padded_to_tiles, "paged_fill_cache": _prompt_padded_to_tiles,
     "scaled_dot_product_attention": _head_dim_padded_to_tiles,
     "scaled_dot_product_attention_decode": _mask_heads_materialized,

@@ -78,12 +78,15 @@ def test_integer_reductions_are_exact(dtype):
 
 @pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "uint32"])
 def test_integer_orderings_are_exact(dtype):
-    """Sorts and top-k of integer keys (the device sorts integers as u16 and ranks top-k as bf16: the host
-    orders them)."""
+    """Sorts (ascending, descending, arg-sorts with ties kept in index order) and top-k of integer keys: the device
+    sorts integers as u16 (32-bit words sort in two passes, by their halves) and ranks top-k as bf16 (the host
+    ranks integers)."""
     info = np.iinfo(dtype)
     a = np.array([[info.max, 3, info.min, info.max - 1, 70000 % (info.max + 1), 1], [5, info.min + 1, 0, 2, 4, 3]],
                  np.int64).astype(dtype)
-    same(lambda x: (jnp.sort(x, axis=1), *lax.top_k(x, 3)), a)
+    a[1, 4] = a[1, 1]
+    same(lambda x: (jnp.sort(x, axis=1), *lax.top_k(x, 3), jnp.sort(x, axis=0, descending=True),
+                    jnp.argsort(x, axis=1, stable=True)), a)
 
 
 @pytest.mark.parametrize("dtype", ["int32", "uint16"])
