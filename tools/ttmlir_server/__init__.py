@@ -1,6 +1,6 @@
-"""The command-line tools served warm: `ttmlir-opt`, `ttmlir-translate`, `FileCheck` and `ttrt` run in a process
-forked from a server that has already imported the compiler, so a call costs its work, not the 0.5-1 s of imports
-and op-class building every fresh Python process pays (a lit suite makes ~2,000 such calls).
+"""The command-line tools served warm: `ttmlir-opt`, `ttmlir-translate`, `FileCheck`, `ttrt` and `ttmlir-golden`
+run in a process forked from a server that has already imported the compiler, so a call costs its work, not the
+0.5-1 s of imports and op-class building every fresh Python process pays (a lit suite makes ~2,000 such calls).
 
     python -m ttmlir_server --socket PATH [--idle-timeout S] &
     export TTMLIR_TOOL_SERVER=PATH        # every tool started with this set is served, if the server answers
@@ -9,8 +9,11 @@ Each call is a fresh fork of the server as it stood after its imports: no state 
 The client passes its standard streams (the descriptors themselves), arguments, working directory and environment;
 the tool's exit status comes back. A call runs in its own process as before when the variable is unset, the server
 does not answer, the caller's interpreter or PYTHONPATH differ from the server's (it would run other code), or the
-caller is an MPI rank (`tt-run`). The server has torch loaded for `ttrt`; the compiler's own code never imports it.
-lit's configuration starts a server for the suite (`lit --param tool_server=0` turns it off)."""
+caller is an MPI rank (`tt-run`). `ttrt` and `ttmlir-golden` are served by a second process the server forks once,
+listening on PATH + ".runtime", with torch and the runtime loaded too: a fork copies the page tables of what its
+parent has mapped, 2 ms for the compiler alone and 28 ms with torch, and the compiler's tools make nine calls in ten
+(the compiler's own code never imports torch). lit's configuration starts a server for the suite
+(`lit --param tool_server=0` turns it off)."""
 
 from __future__ import annotations
 
@@ -23,7 +26,9 @@ import sys
 ENVIRONMENT = "TTMLIR_TOOL_SERVER"
 # tool name -> the module whose main() it is
 TOOLS = {"ttmlir-opt": "ttmlir_opt", "ttmlir-translate": "ttmlir_translate", "FileCheck": "ttmlir_filecheck",
-         "ttrt": "ttrt"}
+         "ttrt": "ttrt", "ttmlir-golden": "ttmlir_golden"}
+RUNTIME_TOOLS = {"ttrt", "ttmlir-golden"}  # served from the process with torch and the runtime loaded
+RUNTIME_SOCKET = ".runtime"  # its socket: the server's path with this appended
 STATUS = struct.Struct("!i")
 RUN_LOCALLY = -1000  # the server would run other code than the caller: the caller runs the tool itself
 MAX_REQUEST = 1 << 20
@@ -57,13 +62,13 @@ def _served(tool: str, path: str | None) -> int | None:
     """The tool's exit status from the server at `path`, or None when it must run here."""
     if not path:
         return None
-    from ttmlir.runtime.distributed import RANK_VARIABLES
+    from ttmlir.runtime.ranks import RANK_VARIABLES
 
     if any(name in os.environ for name in RANK_VARIABLES):  # an MPI rank: MPI knows it by its own process
         return None
     try:
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        conn.connect(path)
+        conn.connect(path + RUNTIME_SOCKET if tool in RUNTIME_TOOLS else path)
     except OSError:
         return None
     with conn, _Forwarding() as forwarding:
@@ -142,14 +147,14 @@ def _read_exactly(conn: socket.socket, size: int, start: bytes = b"") -> bytes:
     return data
 
 
-def preload() -> None:
-    """Import what the tools import on their way to work: the tools, every dialect and every registered pass, and
-    the runtime `ttrt run` starts (torch alone costs a fresh process 1-3 s)."""
+def preload_compiler() -> None:
+    """Import what the compiler's tools import on their way to work: the tools, every dialect, every registered
+    pass."""
     import importlib
 
-    for module in (*TOOLS.values(), "numpy", "torch", "ttmlir.runtime.session", "ttrt.common.api"):
-        importlib.import_module(module)
-
+    for tool, module in TOOLS.items():
+        if tool not in RUNTIME_TOOLS:
+            importlib.import_module(module)
     from ttmlir.dialects import make_context
     from ttmlir.passes import PASS_CLASSES
 
@@ -160,12 +165,38 @@ def preload() -> None:
         PASS_CLASSES[name]
 
 
+def preload_runtime() -> None:
+    """What `ttrt` and `ttmlir-golden` import on top of the compiler: torch (1-3 s in a fresh process) and the
+    runtime."""
+    import importlib
+
+    for module in ("torch", "ttmlir.runtime.session", "ttrt.common.api", *(TOOLS[t] for t in RUNTIME_TOOLS)):
+        importlib.import_module(module)
+
+
 def serve(path: str, idle_timeout: float) -> None:
+    """Serve the compiler's tools on `path` until `idle_timeout` seconds pass without a call, and the runtime's
+    from a child serving `path` + RUNTIME_SOCKET for as long as this process lives."""
     import gc
+
+    preload_compiler()
+    gc.freeze()  # what the imports made stays out of every child's collections (and its pages unwritten)
+    parent = os.getpid()
+    if os.fork() == 0:
+        try:
+            preload_runtime()
+            gc.freeze()
+            _serve(path + RUNTIME_SOCKET, parent=parent)
+        finally:
+            os._exit(0)
+    _serve(path, idle_timeout=idle_timeout)
+
+
+def _serve(path: str, idle_timeout: float = float("inf"), parent: int | None = None) -> None:
+    """Answer calls on a socket at `path`, each in a forked child, until `idle_timeout` seconds pass without one
+    or the process `parent` has ended."""
     import time
 
-    preload()
-    gc.freeze()  # what the imports made stays out of every child's collections (and its pages unwritten)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     if os.path.exists(path):
         os.unlink(path)
@@ -174,7 +205,7 @@ def serve(path: str, idle_timeout: float) -> None:
     listener.settimeout(1.0)  # wake to reap finished children (their CPU time then counts as the server's)
     last_call = time.monotonic()
     try:
-        while time.monotonic() - last_call < idle_timeout:
+        while time.monotonic() - last_call < idle_timeout and parent in (None, os.getppid()):
             _reap()
             try:
                 conn, _ = listener.accept()
@@ -271,4 +302,4 @@ def _run(main) -> int:
 
 # the console scripts
 ttmlir_opt, ttmlir_translate = launcher("ttmlir-opt"), launcher("ttmlir-translate")
-filecheck, ttrt = launcher("FileCheck"), launcher("ttrt")
+filecheck, ttrt, ttmlir_golden = launcher("FileCheck"), launcher("ttrt"), launcher("ttmlir-golden")

@@ -39,9 +39,12 @@ def run(argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ttmlir.cli import guarded
-
-    from ttmlir.runtime import distributed
+    try:  # Ctrl-C while the compiler is imported, before `guarded` takes over, is one line too
+        from ttmlir.cli import guarded
+        from ttmlir.runtime import distributed
+    except KeyboardInterrupt:
+        print("ttrt: interrupted", file=sys.stderr)
+        return 130
 
     return distributed.finish(guarded("ttrt", lambda: run(sys.argv[1:] if argv is None else argv)))
 

@@ -3,8 +3,6 @@ rests on: constants parsed as MLIR writes them, goldens independent of the simul
 cache ops."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 import torch
@@ -81,30 +79,33 @@ func.func @f() -> (tensor<8x64x112x112xf32>, tensor<3xf64>, tensor<2xbf16>) {
     assert nan != nan and one_and_half == 1.5
 
 
-def test_cli_names_the_first_divergence(tmp_path):
+def test_cli_names_the_first_divergence(tmp_path, monkeypatch, capsys):
+    import ttmlir_golden
+
     source = tmp_path / "graph.mlir"
     source.write_text(ATTENTION_STEP)
     report = tmp_path / "report.json"
-    result = subprocess.run([sys.executable, "-c", "import sys; from ttmlir_golden import main; sys.exit(main())",
-                             str(source), "--report", str(report), "--ops"], capture_output=True, text=True,
-                            cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
+    monkeypatch.chdir(tmp_path)
+    code = ttmlir_golden.main([str(source), "--report", str(report), "--ops"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["graph.mlir", "report.json"]  # no artifacts left behind
-    assert "@step: 3 ops, 1 outputs" in result.stdout and "PASS" in result.stdout
+    assert "@step: 3 ops, 1 outputs" in out and "PASS" in out
     [record] = json.loads(report.read_text())
     assert record["passed"] and record["first_divergence"] is None and len(record["ops"]) == 3
 
 
 @pytest.mark.parametrize("bad", ["missing.mlir", "broken"])
-def test_cli_reports_bad_input_in_one_line(tmp_path, bad):
+def test_cli_reports_bad_input_in_one_line(tmp_path, bad, capsys):
+    import ttmlir_golden
+
     path = tmp_path / bad
     if bad == "broken":
         path.write_text("func.func @f( {")
-    result = subprocess.run([sys.executable, "-c", "import sys; from ttmlir_golden import main; sys.exit(main())",
-                             str(path)], capture_output=True, text=True)
-    assert result.returncode == 1
-    assert "Traceback" not in result.stdout + result.stderr
-    assert f"{path}: FAIL" in result.stdout
+    assert ttmlir_golden.main([str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    assert f"{path}: FAIL" in out
 
 
 def test_special_values_agree_only_where_both_have_them():

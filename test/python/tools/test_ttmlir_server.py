@@ -27,7 +27,8 @@ def main():
         except KeyboardInterrupt:
             print("interrupted at work", file=sys.stderr)
             return 130
-    print(os.getpid(), os.getcwd(), os.environ.get("PROBE_VALUE"), sys.stdin.read().strip(), sys.argv[0], sep="|")
+    print(os.getpid(), os.getcwd(), os.environ.get("PROBE_VALUE"), sys.stdin.read().strip(), sys.argv[0],
+          "torch" in sys.modules, sep="|")
     print("to stderr", file=sys.stderr)
     return 3
 '''
@@ -56,8 +57,8 @@ def probe_server(tmp_path_factory):
     server.wait()
 
 
-def call(args, env, cwd, stdin="in"):
-    process = subprocess.Popen([str(BIN / "ttmlir-opt"), *args], env=env, cwd=cwd, stdin=subprocess.PIPE,
+def call(args, env, cwd, stdin="in", tool="ttmlir-opt"):
+    process = subprocess.Popen([str(BIN / tool), *args], env=env, cwd=cwd, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out, err = process.communicate(stdin)
     return process, out, err
@@ -68,9 +69,10 @@ def test_a_served_call_keeps_streams_status_directory_and_environment(probe_serv
     env = {**os.environ, "PYTHONPATH": pythonpath, "TTMLIR_TOOL_SERVER": str(folder / "tools.sock"),
            "PROBE_VALUE": "given"}
     process, out, err = call([], env, tmp_path)
-    pid, cwd, value, stdin, argv0 = out.strip().split("|")
+    pid, cwd, value, stdin, argv0, torch_loaded = out.strip().split("|")
     assert int(pid) != process.pid  # a worker forked from the server ran it
     assert (cwd, value, stdin, argv0) == (str(tmp_path), "given", "in", str(BIN / "ttmlir-opt"))
+    assert torch_loaded == "False"  # forked from the process without the runtime: a cheap fork
     assert err == "to stderr\n" and process.returncode == 3
 
 
@@ -104,22 +106,28 @@ def test_a_call_the_server_cannot_run_runs_locally(probe_server, tmp_path, why):
     assert int(out.split("|")[0]) == process.pid and process.returncode == 3
 
 
-def test_served_ttmlir_opt_prints_what_a_fresh_process_prints(tmp_path):
+def test_served_tools_print_what_a_fresh_process_prints(tmp_path):
     pythonpath = os.pathsep.join([str(ROOT), str(ROOT / "tools")])
     server = start_server(tmp_path / "tools.sock", pythonpath)
+    runtime = tmp_path / "tools.sock.runtime"  # ttrt's server, a child loading torch
+    deadline = time.monotonic() + 120
+    while not runtime.exists():
+        assert time.monotonic() < deadline, "the runtime's server did not listen within 120 s"
+        time.sleep(0.1)
     good, bad = tmp_path / "good.mlir", tmp_path / "bad.mlir"
     good.write_text('func.func @f(%a: tensor<32x32xf32>) -> tensor<32x32xf32> {\n  %0 = "ttir.relu"(%a) : '
                     '(tensor<32x32xf32>) -> tensor<32x32xf32>\n  return %0 : tensor<32x32xf32>\n}\n')
     bad.write_text('func.func @f() {\n  "ttir.nonsense"() : () -> ()\n  return\n}\n')
     try:
-        for args in (["--ttir-to-ttnn-backend-pipeline", str(good)], [str(bad)], ["--no-such-flag"]):
+        for tool, args in (("ttmlir-opt", ["--ttir-to-ttnn-backend-pipeline", str(good)]), ("ttmlir-opt", [str(bad)]),
+                           ("ttmlir-opt", ["--no-such-flag"]), ("ttrt", ["read", str(bad)])):
             runs = []
             for served in (True, False):
                 env = {**os.environ, "PYTHONPATH": pythonpath,
                        "TTMLIR_TOOL_SERVER": str(tmp_path / "tools.sock") if served else ""}
-                process, out, err = call(args, env, tmp_path, stdin="")
+                process, out, err = call(args, env, tmp_path, stdin="", tool=tool)
                 runs.append((out, err, process.returncode))
-            assert runs[0] == runs[1], args
+            assert runs[0] == runs[1], (tool, args)
     finally:
         server.terminate()
         server.wait()

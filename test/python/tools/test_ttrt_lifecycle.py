@@ -31,11 +31,17 @@ def double_binary(tmp_path_factory) -> Path:
 
 
 def ttrt(*args) -> subprocess.Popen:
-    """ttrt in a process that takes Ctrl-C as a terminal's foreground process does (a suite started in the
+    """ttrt in a fresh process that takes Ctrl-C as a terminal's foreground process does (a suite started in the
     background inherits SIGINT ignored)."""
     return subprocess.Popen([sys.executable, "-c", "import sys, ttrt; sys.exit(ttrt.main())", *map(str, args)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT / "tools",
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def served_ttrt(*args) -> subprocess.Popen:
+    """The `ttrt` command, a process of its own forked from the suite's tool server (torch already imported)."""
+    return subprocess.Popen([Path(sys.executable).parent / "ttrt", *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
 
 
 def wait_for_line(process: subprocess.Popen, text: str) -> None:
@@ -100,7 +106,7 @@ def test_runs_into_one_artifacts_folder_take_turns(double_binary, tmp_path):
     folder.mkdir(parents=True)
     with open(folder / ".lock", "w") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
-        process = ttrt("run", double_binary, "--save-artifacts", "--artifact-dir", artifacts, "--result-file",
+        process = served_ttrt("run", double_binary, "--save-artifacts", "--artifact-dir", artifacts, "--result-file",
                        tmp_path / "r.json")
         wait_for_line(process, "waiting for another ttrt run")
         assert not (folder / "program_0").exists()
@@ -112,7 +118,7 @@ def test_runs_into_one_artifacts_folder_take_turns(double_binary, tmp_path):
 
 def test_concurrent_runs_leave_one_runs_inputs_with_its_outputs(double_binary, tmp_path):
     artifacts = tmp_path / "artifacts"
-    runs = [ttrt("run", double_binary, "--save-artifacts", "--artifact-dir", artifacts, "--seed", seed,
+    runs = [served_ttrt("run", double_binary, "--save-artifacts", "--artifact-dir", artifacts, "--seed", seed,
                  "--result-file", tmp_path / f"r{seed}.json") for seed in range(4)]
     assert [run.wait(timeout=120) for run in runs] == [0] * 4
     saved = artifacts / double_binary.name / "program_0"

@@ -11,9 +11,7 @@ import os
 import sys
 
 from ttmlir.runtime.distributed.topology import FAILURE_MARK
-
-# set by mpirun/prterun for each process it starts (Open MPI, and PMIx-based launchers)
-RANK_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMIX_RANK")
+from ttmlir.runtime.ranks import RANK_VARIABLES
 
 _context = None
 
