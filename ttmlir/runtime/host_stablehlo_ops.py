@@ -677,6 +677,15 @@ def rng_bit_generator(op, state):
 
 
 # ---------------------------------------------------------------------------------------------------------------
+def top_k(op, x):
+    """chlo.top_k: the k largest along the last dim, in descending order, ties in index order, and their
+    indices."""
+    e = operand_elem(op)
+    key = total_order_key(x) if e.kind == "float" else unsigned_key(x, e)
+    order = torch.sort(key, dim=-1, descending=True, stable=True).indices[..., :attr_int(op, "k")]
+    return [torch.take_along_dim(x, order, dim=-1), order]
+
+
 # The table of ops without regions
 
 
@@ -695,4 +704,5 @@ VALUE_OPS = {
         "pad": pad, "dot_general": dot_general, "dot": dot, "einsum": einsum, "gather": gather,
         "triangular_solve": triangular_solve, "cholesky": cholesky, "fft": fft,
         "rng_bit_generator": rng_bit_generator}.items()},
+    "chlo.top_k": top_k,
 }

@@ -475,7 +475,7 @@ class ProgramWriter:
                 ref.desc.localShape = local
         prog.operations = []
         if isinstance(func.parent_op().parent_op(), ttcore.CPUModuleOp) and \
-                any(op.name.startswith("stablehlo.") for op in func.body.block.ops):
+                any(op.name.startswith(("stablehlo.", "chlo.")) for op in func.body.block.ops):
             prog.operations.append(self.cpu(func))
             prog.outputs = [self.ref(v) for v in func.body.block.last_op.operands]
             return prog

@@ -10,19 +10,31 @@ func.func @tanh_in_bf16(%arg0: tensor<64x128xf32>) -> tensor<64x128xf32> {
   return %0 : tensor<64x128xf32>
 }
 
+// Integer reductions compute in f32 (upstream's workaround): a 32-bit sum adds its words' bytes apart, each byte
+// sum exact in f32, and puts the sums together modulo 2^32.
 // CHECK-LABEL: func.func @integer_sum_in_f32
-// CHECK: "ttnn.typecast"(%arg0) {{.*}} -> tensor<32x64xf32
-// CHECK: "ttnn.sum"({{.*}} : (tensor<32x64xf32, {{.*}}) -> tensor<32xf32
-// CHECK: "ttnn.typecast"({{.*}} -> tensor<32xsi32
+// CHECK: %[[BYTE:.*]] = "ttnn.bitwise_and"(%arg0, %{{.*}}) : (tensor<32x64xsi32
+// CHECK: %[[F:.*]] = "ttnn.typecast"(%[[BYTE]]) {{.*}} -> tensor<32x64xf32
+// CHECK: "ttnn.sum"(%[[F]]) {{.*}} : (tensor<32x64xf32, {{.*}}) -> tensor<32x1xf32
+// CHECK-COUNT-3: "ttnn.logical_left_shift"
+// CHECK: "ttnn.add"
+// CHECK: "ttnn.reshape"({{.*}} -> tensor<32xsi32
 func.func @integer_sum_in_f32(%arg0: tensor<32x64xi32>) -> tensor<32xi32> {
   %0 = "ttir.sum"(%arg0) <{dim_arg = [1 : i32], keep_dim = false}> : (tensor<32x64xi32>) -> tensor<32xi32>
   return %0 : tensor<32xi32>
 }
 
+// tt-metal permutes 32-bit integers wrongly: upstream moves them as f32, which rounds past 2^24; here each
+// word's 16-bit halves are moved as f32 (exactly) and put back together.
 // CHECK-LABEL: func.func @integer_permute_in_f32
-// CHECK: "ttnn.typecast"(%arg0) {{.*}} -> tensor<32x64xf32
-// CHECK: "ttnn.permute"
-// CHECK: "ttnn.typecast"({{.*}} -> tensor<64x32xsi32
+// CHECK: %[[HIGH:.*]] = "ttnn.logical_right_shift"(%arg0, %{{.*}}) : (tensor<32x64xsi32
+// CHECK: %[[F:.*]] = "ttnn.typecast"(%[[HIGH]]) {{.*}} -> tensor<32x64xf32
+// CHECK: "ttnn.permute"(%[[F]])
+// CHECK: %[[LOW:.*]] = "ttnn.bitwise_and"(%arg0, %{{.*}}) : (tensor<32x64xsi32
+// CHECK: %[[G:.*]] = "ttnn.typecast"(%[[LOW]]) {{.*}} -> tensor<32x64xf32
+// CHECK: "ttnn.permute"(%[[G]])
+// CHECK: "ttnn.logical_left_shift"
+// CHECK: "ttnn.bitwise_or"({{.*}} -> tensor<64x32xsi32
 func.func @integer_permute_in_f32(%arg0: tensor<32x64xi32>) -> tensor<64x32xi32> {
   %0 = "ttir.permute"(%arg0) <{permutation = array<i64: 1, 0>}> : (tensor<32x64xi32>) -> tensor<64x32xi32>
   return %0 : tensor<64x32xi32>

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import itertools
 import math
+
+import numpy as np
 from dataclasses import dataclass
 from typing import Callable, ClassVar
 
@@ -271,19 +273,44 @@ def _is_extreme(value, init: SSAValue, kind: str) -> bool:
 
 
 def pad(b: Builder, op) -> list[SSAValue]:
+    """Edge padding (a negative amount removes elements: --ttir-to-ttir-decomposition slices them) after any
+    interior padding. TTIR's pad value is an f32: an integer fill f32 cannot hold is padded by fills of it
+    concatenated on."""
     value = splat_of(op.operands[1])
     if value is None:
         raise refuse(op, "padding value must be a constant")
     low, high = ints_of(op.attr("edge_padding_low")), ints_of(op.attr("edge_padding_high"))
-    if any(v < 0 for v in (*low, *high)):
-        raise refuse(op, "negative padding is not supported")
     x, interior = op.operands[0], ints_of(op.attr("interior_padding"))
     if any(interior):
         x = _interior_pad(b, x, interior, value)
     if not any((*low, *high)):
         return [x]
+    if isinstance(value, int) and int(float(np.float32(value))) != value:
+        return [_padded_by_fills(b, x, low, high, value)]
     return [b.ttir("pad", [x], op.results[0].type, padding=[v for p in zip(low, high) for v in p],
                    value=FloatAttr(float(value), Float32Type()))]
+
+
+def _padded_by_fills(b: Builder, x: SSAValue, low, high, value: int) -> SSAValue:
+    """`x` padded dim by dim: negative amounts sliced off, positive ones as fills of `value` concatenated on."""
+    for dim, (before, after) in enumerate(zip(low, high)):
+        src = list(shape(x))
+        if before < 0 or after < 0:
+            begins = [max(0, -before) if d == dim else 0 for d in range(len(src))]
+            ends = [n - max(0, -after) if d == dim else n for d, n in enumerate(src)]
+            x = b.ttir("slice_static", [x], TensorType(x.type.element_type, [e - g for g, e in zip(begins, ends)]),
+                       begins=begins, ends=ends, step=[1] * len(src))
+            src = list(shape(x))
+        parts = [x]
+        if before > 0:
+            parts.insert(0, b.constant(value, x.type, src[:dim] + [before] + src[dim + 1:]))
+        if after > 0:
+            parts.append(b.constant(value, x.type, src[:dim] + [after] + src[dim + 1:]))
+        if len(parts) > 1:
+            total = sum(shape(p)[dim] for p in parts)
+            x = b.ttir("concat", parts, TensorType(x.type.element_type, [total if d == dim else n
+                                                                         for d, n in enumerate(src)]), dim=dim)
+    return x
 
 
 def _interior_pad(b: Builder, x: SSAValue, interior, value) -> SSAValue:
@@ -680,6 +707,9 @@ def convert_op(op: Operation) -> bool:
 # arithmetically, and holds 8- and 16-bit integers unsigned (their modular ops stay right, the ones reading the
 # sign do not)
 INTEGER_DIVISIONS = frozenset({"stablehlo.divide", "stablehlo.remainder", "stablehlo.power"})
+# ops ordering their first operand's values whose device kernel ranks integers wrongly (top-k reads bf16): the host
+# orders integer keys of any width
+INTEGER_ORDERINGS = frozenset({"chlo.top_k"})
 SIGN_READING = frozenset({"stablehlo.compare", "stablehlo.maximum", "stablehlo.minimum", "stablehlo.clamp",
                           "stablehlo.shift_right_arithmetic", "stablehlo.shift_right_logical",
                           "stablehlo.shift_left", "stablehlo.abs", "stablehlo.sign",
@@ -709,6 +739,8 @@ def needs_host_integers(op: Operation) -> bool:
         return types_[0].element_type.bitwidth != types_[-1].element_type.bitwidth
     if op.name == "stablehlo.shift_right_logical":  # the device shifts its signed integers arithmetically
         return any(_integer(t, (8, 16, 32, 64)) for t in types_)
+    if op.name in INTEGER_ORDERINGS and _integer(types_[0]):
+        return True
     if op.name in SIGN_READING:
         return any(_integer(t, (8, 16)) for t in types_)
     return False

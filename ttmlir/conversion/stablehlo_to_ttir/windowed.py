@@ -379,8 +379,8 @@ def scatter(b: Builder, op):
     if len(op.operands) != 3:
         raise refuse(op, "TTIR scatters one tensor at a time")
     reduce = _scatter_reduce(op)
-    if reduce == "sum" and _adds_rows(op):
-        return [_embedding_backward(b, op)]
+    if reduce == "sum" and _adds_rows(op) and not isinstance(op.operands[0].type.element_type, IntegerType):
+        return [_embedding_backward(b, op)]  # a bf16 kernel: integer rows are scattered exactly below
     if len(op.attr("scatter_dimension_numbers").scatter_dims_to_operand_dims) <= 1:
         return [_scatter_aligned(b, op, reduce)]
     return [_scatter_flat(b, op, reduce)]

@@ -27,7 +27,7 @@ HOST_OPS = frozenset(f"stablehlo.{n}" for n in """
     negate not optimization_barrier or pad popcnt power real reduce reduce_precision reduce_window remainder
     reshape reverse rng_bit_generator round_nearest_afz round_nearest_even rsqrt scatter select select_and_scatter
     shift_left shift_right_arithmetic shift_right_logical sign sine slice sort sqrt subtract tan tanh transpose
-    triangular_solve while xor""".split())
+    triangular_solve while xor""".split()) | {"chlo.top_k"}
 
 
 def host_can_run(op) -> bool:

@@ -125,14 +125,15 @@ def read_system_desc(module: ModuleOp, path: str) -> ttcore.SystemDescAttr:
 
 @dataclass(frozen=True)
 class WrapDeviceModulePass(ModulePass):
-    """Wrap the top-level module's contents in `ttcore.device_module { builtin.module { ... } }`."""
+    """Wrap the top-level module's contents in `ttcore.device_module { builtin.module { ... } }`; the inner module
+    takes the top-level one's attributes and, as upstream's, its name too (the top-level module keeps its name)."""
 
     name: ClassVar[str] = "ttcore-wrap-device-module"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if any(isinstance(o, (ttcore.DeviceModuleOp, ttcore.CPUModuleOp)) for o in op.ops):
             return
-        inner = ModuleOp([])
+        inner = ModuleOp([], sym_name=op.sym_name)
         for child in list(op.ops):
             child.detach()
             inner.body.block.add_op(child)

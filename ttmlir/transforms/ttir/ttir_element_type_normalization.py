@@ -87,7 +87,7 @@ class ElementTypeNormalizationPass(ModulePass):
         if (cpu := cpu_module_of(module)) is None:
             return
         for func in list(cpu.ops):  # their signatures are the calls' on the device
-            if isinstance(func, FuncOp) and any(o.name.startswith("stablehlo.") for o in func.walk()):
+            if isinstance(func, FuncOp) and any(o.name.startswith(("stablehlo.", "chlo.")) for o in func.walk()):
                 _normalize_signature(func)
             else:
                 normalize(func)

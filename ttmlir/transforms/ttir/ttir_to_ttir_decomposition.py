@@ -327,15 +327,24 @@ def _statistics_not_4d(op: TTOp) -> bool:
 
 def reverse(op: TTOp) -> None:
     """TTNN has no reverse: the reversed dims are moved first and merged into rows, the rows gathered in reverse
-    order by an embedding lookup of constant indices (reversing a merged index reverses each of its dims), and
-    the result put back."""
+    order (reversing a merged index reverses each of its dims), and the result put back. Float rows are looked up
+    by an embedding of constant indices (upstream's decomposition); integer rows, which the embedding kernel would
+    read as bf16, by a gather along the rows, which moves them exactly."""
     source, dims = op.operands[0], sorted({d % op.operands[0].type.get_num_dims() for d in int_values(op.prop("dimensions"))})
     shape = list(source.type.get_shape())
     rest = [d for d in range(len(shape)) if d not in dims]
     rows, width = math.prod(shape[d] for d in dims), math.prod(shape[d] for d in rest)
     table = _arranged(source, dims + rest, [rows, width], op)
     indices = _constant(list(range(rows - 1, -1, -1)), SI32, op)
-    gathered = ttir_op("embedding", [indices, table], {}, [TensorType(source.type.element_type, [rows, width])], op)
+    result = TensorType(source.type.element_type, [rows, width])
+    if isinstance(source.type.element_type, IntegerType):
+        indices = reshaped(indices, [rows, 1], op)
+        if width != 1:
+            indices = ttir_op("broadcast", [indices], {"broadcast_dimensions": KINDS["i64_darray"].build([1, width])},
+                              [TensorType(SI32, [rows, width])], op).results[0]
+        gathered = ttir_op("gather", [table, indices], {"dim": KINDS["i32"].build(0)}, [result], op)
+    else:
+        gathered = ttir_op("embedding", [indices, table], {}, [result], op)
     moved = [shape[d] for d in dims + rest]
     value = reshaped(gathered.results[0], moved, op)
     if dims + rest != sorted(dims + rest):

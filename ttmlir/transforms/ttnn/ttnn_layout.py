@@ -121,7 +121,7 @@ def _retype_function(func: FuncOp, layout: Callable[[Attribute], Attribute]) -> 
     """Lay out every value of a function whose arguments need no boundary moves (callees, CPU functions)."""
     block = func.body.block
     values = [*block.args, *(r for op in block.ops for r in op.results)]
-    if any(op.name.startswith("stablehlo.") for op in block.ops):  # the host's StableHLO: its boundary only
+    if any(op.name.startswith(("stablehlo.", "chlo.")) for op in block.ops):  # the host's StableHLO: its boundary only
         values = [*block.args, *block.last_op.operands]
     for value in values:
         if value.type != layout(value.type):

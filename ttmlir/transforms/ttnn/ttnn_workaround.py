@@ -56,13 +56,6 @@ def _embedding_bw(op: TTNNOp) -> dict[str, Want]:
     return {"input": Want("row_major", "u32"), "weight": bf16, "in_gradient": bf16, "result": bf16}
 
 
-def _integer_to_f32(op: TTNNOp) -> dict[str, Want]:
-    """cumsum computes integers wrongly: accumulate in f32."""
-    if _dtype(op.operands[0]) in ("f32", "bf16", "f16"):
-        return {}
-    return {"input": Want(dtype="f32"), "result": Want(dtype="f32")}
-
-
 def _full(op: TTNNOp) -> dict[str, Want]:
     """ttnn.full makes no rank-1 tiles: fill row-major and tilize."""
     result = op.results[0]
@@ -96,15 +89,6 @@ def _scatter(op: TTNNOp) -> dict[str, Want]:
     if row_major(data) or row_major(source):
         wants.update(dict.fromkeys(("input", "source", "result"), Want("row_major")))
     return wants
-
-
-def _concat(op: TTNNOp) -> dict[str, Want]:
-    """Tiled concat pads inputs along an unaligned dim, which only float data can be."""
-    dim, first = op.prop("dim").value.data, op.operands[0]
-    if not first.type.encoding.is_tiled or _dtype(first) in ("f32", "bf16") or \
-            all(v.type.get_shape()[dim] % ttnn.TILE == 0 for v in op.operands):
-        return {}
-    return {"inputs": Want(dtype="bf16"), "result": Want(dtype="bf16")}
 
 
 def _mesh_shard(op: TTNNOp) -> dict[str, Want]:
@@ -204,8 +188,8 @@ WORKAROUNDS: dict[str, Workaround] = {
     "sort": _sort, "topk": _topk,
     "embedding": _embedding, "embedding_bw": _embedding_bw, "max_pool2d": _row_major_bf16,
     "max_pool2d_with_indices": _pool_with_indices, "upsample": _row_major_bf16,
-    "cumsum": _integer_to_f32, "full": _full, "slice_static": _slice, "slice_dynamic": _slice_dynamic,
-    "scatter": _scatter, "concat": _concat, "where": _where,
+    "full": _full, "slice_static": _slice, "slice_dynamic": _slice_dynamic,
+    "scatter": _scatter, "where": _where,
     "mesh_shard": _mesh_shard,
     # ttnn.experimental.gelu_bw and ttnn.dropout take bf16 only
     "gelu_bw": lambda op: {"lhs": Want(dtype="bf16"), "rhs": Want(dtype="bf16"), "result": Want(dtype="bf16")},
@@ -638,6 +622,120 @@ def _integer_prod_as_multiplies(op: TTNNOp) -> list[Operation] | None:
     return new
 
 
+WORD_DTYPES = frozenset({"si32", "u32"})
+
+
+def _word_permute_in_halves(op: TTNNOp) -> list[Operation] | None:
+    """tt-metal permutes 32-bit integers wrongly (tt-metal#19950) and upstream's workaround moves them as f32,
+    which rounds past 2^24: here each word is split into its 16-bit halves, each moved exactly (through f32, by
+    the permute workaround), and the word put back together ((high << 16) | low)."""
+    from ttmlir.transforms.ttnn.ttnn_decomposition import Emitter
+
+    value = op.operands[0]
+    if _dtype(value) not in WORD_DTYPES:
+        return None
+    emit = Emitter(op)
+    ones = [1] * len(value.type.get_shape())
+    sixteen, low_bits = emit.full(value.type, ones, 16.0), emit.full(value.type, ones, float(U16_MAX))
+    perm = int_values(op.prop("permutation"))
+    high = emit.permute(emit.binary("logical_right_shift", value, sixteen), perm, op.results[0].type)
+    low = emit.permute(emit.binary("bitwise_and", value, low_bits), perm, op.results[0].type)
+    word = emit("bitwise_or", [emit.binary("logical_left_shift", high, sixteen), low], {}, op.results[0].type)
+    Rewriter.replace_op(op, [], [word])
+    return emit.ops
+
+
+def _word_sort_by_halves(op: TTNNOp) -> list[Operation] | None:
+    """The sort kernel orders integers as u16: 32-bit words are sorted in two stable passes (a radix sort), by
+    their low halves, then by their high halves (the sign bit flipped for si32, so that they order as the words
+    do), each pass's order applied by a gather along the sorted dim."""
+    from ttmlir.transforms.ttnn.ttnn_decomposition import Emitter
+
+    value = op.operands[0]
+    if _dtype(value) not in WORD_DTYPES:
+        return None
+    emit, ones = Emitter(op), [1] * len(value.type.get_shape())
+    dim = KINDS["si32"].build(op.prop("dim").value.data if op.prop("dim") is not None else -1)
+    props = {**{k: v for k, v in op.properties.items() if k != "stable"}, "stable": KINDS["bool"].build(True)}
+    indices_type = op.results[1].type
+
+    def order(keys: SSAValue) -> SSAValue:
+        sort = ttnn_op("sort", [keys], props, [keys.type, indices_type], op)
+        op.parent.insert_op_before(sort, op)
+        emit.ops.append(sort)
+        return sort.results[1]
+
+    def take(source: SSAValue, index: SSAValue) -> SSAValue:
+        return emit("gather", [source, index], {"dim": dim}, source.type)
+
+    mask = emit.full(value.type, ones, float(U16_MAX))
+    first = order(emit.binary("bitwise_and", value, mask))
+    words = take(value, first)
+    high = emit.binary("bitwise_and", emit.binary("logical_right_shift", words, emit.full(value.type, ones, 16.0)),
+                       mask)
+    if _dtype(value) == "si32":
+        high = emit.binary("bitwise_xor", high, emit.full(value.type, ones, float(0x8000)))
+    second = order(high)
+    Rewriter.replace_op(op, [], [take(words, second), take(first, second)])
+    return emit.ops
+
+
+# an f32 sum of bytes is exact while it stays within 2^24: over up to this many elements
+MAX_EXACT_BYTE_SUM = (1 << 24) // 255
+
+
+def _word_reduction_in_parts(op: TTNNOp) -> list[Operation] | None:
+    """tt-metal reduces integers wrongly (tt-metal#21071) and upstream's workaround reduces 32-bit ones as f32,
+    which rounds past 2^24. Here each part is small enough for f32 to hold exactly:
+    - max/min: the words' high halves (the sign bit flipped for si32, so that they order as the words do) are
+      reduced first, then the low halves of the words whose high half is the extreme one;
+    - sum: the words' four bytes are summed apart and the sums shifted into place, adding modulo 2^32 as the
+      spec's integer sum wraps (while a byte sum stays exact, up to MAX_EXACT_BYTE_SUM elements)."""
+    from ttmlir.transforms.ttnn.ttnn_decomposition import Emitter, like
+
+    value, name = op.operands[0], op.ROW.name
+    if _dtype(value) not in WORD_DTYPES:
+        return None
+    shape = list(value.type.get_shape())
+    dims = int_values(op.prop("dim_arg")) if op.prop("dim_arg") is not None else list(range(len(shape)))
+    kept = [1 if d in [x % len(shape) for x in dims] else n for d, n in enumerate(shape)]
+    if name == "sum" and math.prod(shape) // math.prod(kept) > MAX_EXACT_BYTE_SUM:
+        return None
+    emit, ones = Emitter(op), [1] * len(shape)
+
+    def const(number: int) -> SSAValue:
+        return emit.full(value.type, ones, float(number))
+
+    def reduce(part: SSAValue, how: str) -> SSAValue:
+        props = {"dim_arg": op.prop("dim_arg"), "keep_dim": KINDS["bool"].build(True)}
+        return emit(how, [part], {k: v for k, v in props.items() if v is not None}, like(part.type, kept))
+
+    def bits(shift: int, mask: int) -> SSAValue:
+        moved = emit.binary("logical_right_shift", value, const(shift)) if shift else value
+        return emit.binary("bitwise_and", moved, const(mask))
+
+    if name == "sum":
+        word = None
+        for byte in range(4):
+            part = reduce(bits(8 * byte, 0xFF), "sum")
+            part = emit.binary("logical_left_shift", part, const(8 * byte)) if byte else part
+            word = part if word is None else emit.binary("add", word, part)
+    else:
+        flip = 0x8000 if _dtype(value) == "si32" else 0
+        high = bits(16, U16_MAX)
+        key = emit.binary("bitwise_xor", high, const(flip)) if flip else high
+        extreme = reduce(key, name)
+        hit = emit.binary("eq", key, extreme)
+        low = emit("where", [hit, bits(0, U16_MAX), const(-1 if name == "max" else U16_MAX + 1)], {}, key.type)
+        high = emit.binary("bitwise_xor", extreme, const(flip)) if flip else extreme
+        word = emit.binary("bitwise_or", emit.binary("logical_left_shift", high, const(16)), reduce(low, name))
+    result = op.results[0].type
+    if list(result.get_shape()) != kept:
+        word = emit.reshape(word, list(result.get_shape()), result)
+    Rewriter.replace_op(op, [], [word])
+    return emit.ops
+
+
 def _transpose_as_permute(op: TTNNOp) -> list[Operation]:
     """tt-metal's transpose is a permute swapping the two dims."""
     rank = len(op.operands[0].type.get_shape())
@@ -675,7 +773,8 @@ def _pad_operand(op: TTNNOp, value: SSAValue, dim: int, size: int) -> None:
 # Ops a workaround rewrites before their operands are converted: it puts ops before or after them, or replaces
 # them (returning the ops that did).
 REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
-    "prod": _integer_prod_as_multiplies,
+    "prod": _integer_prod_as_multiplies, "sum": _word_reduction_in_parts, "max": _word_reduction_in_parts,
+    "min": _word_reduction_in_parts, "sort": _word_sort_by_halves,
     "fill_cache": _prompt_padded_to_tiles, "paged_fill_cache": _prompt_padded_to_tiles,
     "scaled_dot_product_attention": _head_dim_padded_to_tiles,
     "scaled_dot_product_attention_decode": _mask_heads_materialized,
@@ -685,7 +784,7 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "topk_router_gpt": _router_k_padded,
     "sampling": _sampling_in_4d,
     "embedding": _embedding_weight_in_4d,
-    "transpose": _transpose_as_permute,
+    "transpose": _transpose_as_permute, "permute": _word_permute_in_halves,
     "gather": _gather_rewrites,
     "split_query_key_value_and_split_heads": _split_heads_apart,
     "group_norm": _group_norm_channels_padded,

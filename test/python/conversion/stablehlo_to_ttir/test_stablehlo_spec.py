@@ -54,6 +54,52 @@ def test_integer_corner_cases(dtype):
     same(integer_ops, a, b)
 
 
+
+@pytest.mark.parametrize("dtype", ["int32", "uint32", "int8"])
+def test_integer_data_movement_is_exact(dtype):
+    """Concatenation along a dim off the tile grid, a cumulative sum, transposes, reverses and gathers along an
+    inner dim keep every bit of 32-bit integers (none may pass through bf16 or f32, which round past 2^8 and
+    2^24)."""
+    a = np.array([[123456789, -987654321, 2**31 - 1], [-2**31, 16777217, 5]], np.int64).astype(dtype)
+    b = np.array([[7], [-16777219]], np.int64).astype(dtype)
+    same(lambda x, y: (jnp.concatenate([x, y], axis=1), lax.cumsum(x, axis=1), lax.cumsum(y, axis=0), x.T,
+                       lax.rev(x, (0, 1)), jnp.take(x, jnp.array([2, 0, 2]), axis=1)), a, b)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint32"])
+def test_integer_reductions_are_exact(dtype):
+    """max, min and sum of 32-bit integers (the sum wrapping as the spec's integer add does), which the device's
+    f32 reductions would round past 2^24."""
+    a = np.array([[123456789, -987654321, 2**31 - 1, 16777217], [-2**31, 16777219, 5, -16777219]],
+                 np.int64).astype(dtype)
+    same(lambda x: (jnp.max(x, axis=1), jnp.min(x, axis=0), jnp.sum(x, axis=1, dtype=x.dtype), jnp.max(x),
+                    jnp.min(x, axis=-1, keepdims=True), jnp.sum(x, dtype=x.dtype)), a)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int32", "uint32"])
+def test_integer_orderings_are_exact(dtype):
+    """Sorts (ascending, descending, arg-sorts with ties kept in index order) and top-k of integer keys: the device
+    sorts integers as u16 (32-bit words sort in two passes, by their halves) and ranks top-k as bf16 (the host
+    ranks integers)."""
+    info = np.iinfo(dtype)
+    a = np.array([[info.max, 3, info.min, info.max - 1, 70000 % (info.max + 1), 1], [5, info.min + 1, 0, 2, 4, 3]],
+                 np.int64).astype(dtype)
+    a[1, 4] = a[1, 1]
+    same(lambda x: (jnp.sort(x, axis=1), *lax.top_k(x, 3), jnp.sort(x, axis=0, descending=True),
+                    jnp.argsort(x, axis=1, stable=True)), a)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint16"])
+def test_integer_pads_and_row_adds_are_exact(dtype):
+    """A pad by a fill f32 cannot hold (TTIR's pad value is an f32), negative padding, and rows added at indices
+    (embedding_backward is a bf16 kernel)."""
+    info = np.iinfo(dtype)
+    a = np.array([[123456789 % info.max, 3, 16777217 % info.max], [7, 65535 % info.max, 2]], np.int64).astype(dtype)
+    rows = jnp.array([1, 0, 1])
+    same(lambda x: (jnp.pad(x, ((1, 0), (2, 1)), constant_values=info.max - 1),
+                    lax.pad(x, jnp.asarray(info.max, x.dtype), ((-1, 1, 0), (1, -2, 0))),
+                    jnp.asarray(x).at[rows].add(x[jnp.array([1, 1, 0])])), a)
+
 def float_ops(x, y):
     """NaN, infinities and signed zeros through compares, min/max, remainder, rounding and conversions."""
     return (x == y, x < y, x != y, lax.max(x, y), lax.min(x, y), lax.rem(x, y), lax.round(x),
