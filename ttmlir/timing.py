@@ -53,9 +53,14 @@ def scope(name: str) -> Iterator[None]:
 
 
 def run_pass(pass_, ctx, module) -> None:
-    """`pass_.apply(ctx, module)`, timed under the pass's name."""
+    """`pass_.apply(ctx, module)`, timed under the pass's name, the IR printed around it when asked
+    (`--mlir-print-ir-*`, ttmlir.ir_printing)."""
+    from ttmlir import ir_printing
+
+    ir_printing.before(pass_, module)
     with scope(pass_.name):
         pass_.apply(ctx, module)
+    ir_printing.after(pass_, module)
 
 
 @contextmanager

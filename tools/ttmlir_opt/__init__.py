@@ -20,8 +20,12 @@ FLAGS = {
     "--allow-unregistered-dialect": "Allow operations of unregistered dialects",
     "--verify-each": "Verify the IR after each pass (default true)",
     "--mlir-timing": "Display execution times (wall time per pass and pipeline) on stderr after the run",
+    "--mlir-print-ir-before-all": "Print the IR on stderr before every pass (a pipeline's stages one by one)",
+    "--mlir-print-ir-after-all": "Print the IR on stderr after every pass (a pipeline's stages one by one)",
 }
 TIMING_DISPLAY = "--mlir-timing-display"
+PRINT_IR = {"--mlir-print-ir-before": "Print the IR on stderr before each of these passes (comma-separated flags)",
+            "--mlir-print-ir-after": "Print the IR on stderr after each of these passes (comma-separated flags)"}
 
 
 @dataclass
@@ -31,6 +35,26 @@ class Options:
     passes: list[tuple[str, str]] = field(default_factory=list)
     flags: set[str] = field(default_factory=set)
     timing_display: str = "tree"
+    print_ir: dict[str, frozenset[str]] = field(default_factory=dict)  # --mlir-print-ir-before/after: pass flags
+
+
+    def ir_printing(self):
+        """What --mlir-print-ir-* asked to print, or None."""
+        every = {flag for flag in ("--mlir-print-ir-before-all", "--mlir-print-ir-after-all") if flag in self.flags}
+        if not (every or self.print_ir):
+            return None
+        from ttmlir.ir_printing import IRPrinting
+
+        return IRPrinting(before=self.print_ir.get("--mlir-print-ir-before", frozenset()),
+                          after=self.print_ir.get("--mlir-print-ir-after", frozenset()),
+                          before_all="--mlir-print-ir-before-all" in every,
+                          after_all="--mlir-print-ir-after-all" in every,
+                          print_options=self.print_options())
+
+    def print_options(self) -> dict:
+        return {"debuginfo": "--mlir-print-debuginfo" in self.flags,
+                "local_scope": "--mlir-print-local-scope" in self.flags,
+                "generic": "--mlir-print-op-generic" in self.flags}
 
 
 def usage_error(message: str):
@@ -58,6 +82,12 @@ def parse_args(argv: list[str]) -> Options:
             opts.timing_display = arg.split("=", 1)[1]
             if opts.timing_display not in DISPLAY_MODES:
                 usage_error(f"for the {TIMING_DISPLAY} option: Cannot find option named '{opts.timing_display}'!")
+        elif arg.lstrip("-").split("=")[0] in (flag[2:] for flag in PRINT_IR) and "=" in arg:
+            flag, _, names = arg.partition("=")
+            flag = "--" + flag.lstrip("-")
+            opts.print_ir[flag] = frozenset(n.strip() for n in names.split(",") if n.strip())
+            for name in opts.print_ir[flag] - set(registered_passes()):
+                usage_error(f"for the {flag} option: Cannot find option named '{name}'!")
         elif arg in FLAGS or arg.split("=")[0] in FLAGS:
             opts.flags.add(arg.split("=")[0])
         elif "-" + arg.split("=")[0] in FLAGS:  # MLIR's tools take -flag for --flag
@@ -127,6 +157,8 @@ def print_help() -> None:
     for flag, text in FLAGS.items():
         print(f"  {flag:40} {text}")
     print(f"  {TIMING_DISPLAY + '=<tree|list>':40} Display method for timing data (default: tree)")
+    for flag, text in PRINT_IR.items():
+        print(f"  {flag + '=<pass-arg>,...':40} {text}")
     print("\n  Passes and pipelines (--NAME or --NAME=\"opt=value opt2=value\"):")
     for name, cls in sorted(registered_passes().items()):
         summary = (cls.__doc__ or "").strip().splitlines() or [name.replace("-", " ")]
@@ -169,9 +201,7 @@ def process_chunk(text: str, filename: str, line_offset: int, opts: Options) -> 
             return None, error.diagnostics
     notes = [located("warning", w.message.op, str(w.message)) for w in raised if isinstance(w.message, PassWarning)]
     with scope("Output"):
-        return print_module(module, debuginfo="--mlir-print-debuginfo" in opts.flags,
-                            local_scope="--mlir-print-local-scope" in opts.flags,
-                            generic="--mlir-print-op-generic" in opts.flags), notes
+        return print_module(module, **opts.print_options()), notes
 
 
 def check_expected(text: str, line_offset: int, emitted: list[Diagnostic], filename: str) -> list[str]:
@@ -205,6 +235,19 @@ def check_expected(text: str, line_offset: int, emitted: list[Diagnostic], filen
 
 
 def run(opts: Options) -> int:
+    printing = opts.ir_printing()
+    if printing is not None:
+        from ttmlir.ir_printing import PRINTING
+
+        token = PRINTING.set(printing)
+        try:
+            return run_timed(opts)
+        finally:
+            PRINTING.reset(token)
+    return run_timed(opts)
+
+
+def run_timed(opts: Options) -> int:
     if "--mlir-timing" not in opts.flags:
         return run_untimed(opts)
     from ttmlir.timing import report, timing
