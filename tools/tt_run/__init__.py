@@ -127,14 +127,15 @@ def mpirun_command(config, program: list[str], mpi_args: list[str], hosts: list[
 def _relay(stream, out, state: dict) -> None:
     """Forward the ranks' stderr until one reports a failure: that located line is the error the user sees; what
     follows it (other ranks' errors, MPI's abort notices) only repeats it. mpirun's own notices are kept for
-    `run` to summarize when no rank explained itself."""
+    `run` to summarize when no rank explained itself, and so is an abort notice that reaches us tagged as a rank's
+    output ahead of that rank's own line (Open MPI sends it on another channel than the rank's stderr)."""
     from ttmlir.runtime.distributed.topology import FAILURE_MARK
 
-    for raw in iter(stream.readline, b""):
-        line = raw.decode("utf-8", "replace")
-        tagged, _, text = line.partition("<stderr>: ") if line.startswith("[") else ("", "", line)
+    block: list[tuple[str, str, str]] = []  # a ruled block of lines being read: (line, tag, text)
+
+    def forward(line: str, tagged: str, text: str) -> None:
         if state["failure"] is not None:
-            continue
+            return
         if tagged and FAILURE_MARK in text:
             state["failure"] = text.strip()
             out.write(text)
@@ -146,7 +147,23 @@ def _relay(stream, out, state: dict) -> None:
                 out.write(line)
         out.flush()
 
+    for raw in iter(stream.readline, b""):
+        line = raw.decode("utf-8", "replace")
+        tagged, _, text = line.partition("<stderr>: ") if line.startswith("[") else ("", "", line)
+        if _RULE.match(text.strip()) or block:
+            block.append((line, tagged, text))
+            if len(block) > 1 and _RULE.match(text.strip()):  # the block's closing rule
+                notice = any(_ABORTED.search(t) for _, _, t in block)
+                for held, tag, held_text in block:  # a rank's own line amid the notice stays the rank's
+                    forward(held, "" if notice and FAILURE_MARK not in held_text else tag, held_text)
+                block = []
+            continue
+        forward(line, tagged, text)
+    for held in block:  # a rule with no close: output as it came
+        forward(*held)
 
+
+_RULE = re.compile(r"-{20,}$")  # the lines framing Open MPI's notices
 _DIED = re.compile(r"process rank (\d+) with PID \d+ on node (\S+) exited on\s+signal (\d+)(?: \(([^)]*)\))?")
 _ABORTED = re.compile(r"MPI_ABORT was invoked on rank (\d+)")
 _EXITED = re.compile(r"process rank (\d+) with PID \d+ on node (\S+) exited with non-zero status|"

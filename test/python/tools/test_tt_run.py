@@ -257,3 +257,22 @@ def test_timeout_stops_every_rank(tmp_path):
                                                       "was stopped")
     for pid in marker.read_text().split():
         assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()
+
+
+def test_an_abort_notice_ahead_of_the_ranks_own_line_is_not_the_error():
+    """Open MPI may forward its MPI_ABORT notice, tagged as the aborting rank's output, before that rank's own
+    located line: the user sees the located line alone, the notice is kept for the summary; a ruled block a
+    program prints itself passes through."""
+    import io
+
+    from tt_run import _relay
+
+    rule = "-" * 74
+    notice = [rule, "MPI_ABORT was invoked on rank 1 in communicator MPI_COMM_WORLD", "  Errorcode: 1", rule]
+    own = ["program output", rule, "a table of its own", rule]
+    lines = [f"[1,0]<stderr>: {text}" for text in own] + [f"[1,1]<stderr>: {text}" for text in notice] + \
+        ["[1,1]<stderr>: tt-run: error: rank 1 of 2: c1.yaml: the mock cluster has 4 chip(s)"]
+    out, state = io.StringIO(), {"failure": None, "notices": [], "verbose": False}
+    _relay(io.BytesIO("".join(line + "\n" for line in lines).encode()), out, state)
+    assert out.getvalue().splitlines() == [*own, "tt-run: error: rank 1 of 2: c1.yaml: the mock cluster has 4 chip(s)"]
+    assert state["failure"].startswith("tt-run: error: rank 1 of 2") and len(state["notices"]) == len(notice)
