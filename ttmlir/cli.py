@@ -28,6 +28,10 @@ def write_atomic(path: str, data: str | bytes) -> None:
     try:
         if os.path.isdir(path):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
+        if os.path.exists(path) and not os.path.isfile(path):  # a device or a pipe (-o /dev/null): written into,
+            with open(path, "wb") as f:  # never replaced by a file of the same name
+                f.write(data if binary else data.encode("utf-8"))
+            return
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
                                    dir=os.path.dirname(path) or ".")
         with os.fdopen(fd, "wb") as f:

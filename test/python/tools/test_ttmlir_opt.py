@@ -152,6 +152,25 @@ def test_a_failed_write_names_the_file_and_leaves_nothing_behind(tmp_path, where
     assert [p.name for p in tmp_path.iterdir()] == []
 
 
+def test_output_into_a_pipe_writes_into_it_and_leaves_it_a_pipe(tmp_path):
+    """-o onto a device or a FIFO (-o /dev/null) writes into it; the atomic write's rename would have put a
+    regular file in its place (as root, /dev/null itself)."""
+    import os
+    import threading
+
+    from ttmlir.cli import write_atomic
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    write_atomic(str(fifo), "module {\n}\n")
+    reader.join(10)
+    assert received == ["module {\n}\n"] and fifo.is_fifo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
 @pytest.mark.parametrize("raised, printed", [
     (lambda: UserError("cannot open output file 'x': No such file or directory"),
      "tool: error: cannot open output file 'x': No such file or directory"),
