@@ -20,6 +20,7 @@ def write_atomic(path: str, data: str | bytes) -> None:
     folder, a folder in the way, a full disk or file-size limit), nothing does and no temporary file stays;
     the failure is a ValueError naming the file."""
     binary = isinstance(data, bytes)
+    payload = data if binary else data.encode("utf-8")
     if path == "-":
         (sys.stdout.buffer if binary else sys.stdout).write(data)
         sys.stdout.flush()
@@ -30,12 +31,12 @@ def write_atomic(path: str, data: str | bytes) -> None:
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
         if os.path.exists(path) and not os.path.isfile(path):  # a device or a pipe (-o /dev/null): written into,
             with open(path, "wb") as f:  # never replaced by a file of the same name
-                f.write(data if binary else data.encode("utf-8"))
+                f.write(payload)
             return
         fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
                                    dir=os.path.dirname(path) or ".")
         with os.fdopen(fd, "wb") as f:
-            f.write(data if binary else data.encode("utf-8"))
+            f.write(payload)
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(tmp, 0o666 & ~umask)  # as open() would have made it, not mkstemp's owner-only mode

@@ -2,7 +2,7 @@
 `--mlir-print-ir-after-all`: the module printed to stderr around the passes named (or every pass), under MLIR's
 banner `// -----// IR Dump After <Name> (<flag>) //----- //`.
 
-Every pass, and every stage a pipeline runs, goes through `timing.run_pass`, which calls `before` and `after` here:
+Every pass, and every stage a pipeline runs, goes through `timing.run_pass`, which calls `dump_if_asked` here before and after it:
 so `--mlir-print-ir-after-all` shows a pipeline stage by stage. As in MLIR, where a pipeline is its passes and not a
 pass of its own, `-all` does not print around a pipeline itself (naming it in the list does)."""
 
@@ -39,13 +39,9 @@ class IRPrinting:
 PRINTING: ContextVar[IRPrinting | None] = ContextVar("ir_printing", default=None)
 
 
-def before(pass_, module) -> None:
+def dump_if_asked(when: str, pass_, module) -> None:
+    """Print the module `when` ("Before" or "After") `pass_` runs, if the running tool asked for it."""
     printing = PRINTING.get()
-    if printing is not None and printing.wants(printing.before, printing.before_all, pass_):
-        printing.dump("Before", pass_, module)
-
-
-def after(pass_, module) -> None:
-    printing = PRINTING.get()
-    if printing is not None and printing.wants(printing.after, printing.after_all, pass_):
-        printing.dump("After", pass_, module)
+    if printing is not None and (printing.wants(printing.before, printing.before_all, pass_) if when == "Before"
+                                 else printing.wants(printing.after, printing.after_all, pass_)):
+        printing.dump(when, pass_, module)

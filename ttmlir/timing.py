@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Iterator
 
+from ttmlir.ir_printing import dump_if_asked
+
 DISPLAY_MODES = ("tree", "list")
 # What the timers read: wall time, as MLIR's report says. benchmarks/compile_scaling.py has them read the process's
 # CPU time instead, which other work on a shared machine does not inflate.
@@ -55,12 +57,10 @@ def scope(name: str) -> Iterator[None]:
 def run_pass(pass_, ctx, module) -> None:
     """`pass_.apply(ctx, module)`, timed under the pass's name, the IR printed around it when asked
     (`--mlir-print-ir-*`, ttmlir.ir_printing)."""
-    from ttmlir import ir_printing
-
-    ir_printing.before(pass_, module)
+    dump_if_asked("Before", pass_, module)
     with scope(pass_.name):
         pass_.apply(ctx, module)
-    ir_printing.after(pass_, module)
+    dump_if_asked("After", pass_, module)
 
 
 @contextmanager
