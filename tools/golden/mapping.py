@@ -25,9 +25,10 @@ from ttmlir.ir.op_table import BINARY_NAMES, TTIR_OPS, UNARY_NAMES
 from ttmlir.ir.props import dense_values, int_values, scalar
 from ttmlir.dialects.ttnn import TTNN_ONLY_NAMES
 from ttmlir.runtime.kernels import sampling_draws
-from ttmlir.spatial import padding4, pair
 from golden.attention import adamw, chunked_sdpa, decode_golden, indexer_score_dsa, sdpa_bw, sdpa_fw, sdpa_golden
 from golden.mesh import DEBUG_GOLDENS, MESH_GOLDENS
+from golden.nn import (batch_norm, conv1d, conv2d, conv3d, conv_transpose2d, group_norm, layer_norm, max_pool2d_with_indices,
+                       pool2d, rms_norm, upsample2d)
 from golden.values import Golden, GoldenMap
 from golden.quant import dequantize, quantize, requantize
 
@@ -181,49 +182,6 @@ def _dot_general(x, a):
     return torch.einsum(f"{''.join(left)},{''.join(right)}->{''.join(out)}", lhs, rhs)
 
 
-def _nchw(t: torch.Tensor) -> torch.Tensor:
-    return t.permute(0, 3, 1, 2)
-
-
-def _nhwc(t: torch.Tensor) -> torch.Tensor:
-    return t.permute(0, 2, 3, 1)
-
-
-def _bias(x):
-    return x["bias"].reshape(-1) if x.get("bias") is not None else None
-
-
-def _conv2d(x, a):
-    dims = [a["batch_dim"], a["height_dim"], a["width_dim"], a["channel_dim"]]  # where N, H, W, C are
-    top, left, bottom, right = padding4(a["padding"])
-    padded = F.pad(x["input"].permute(dims[0], dims[3], dims[1], dims[2]), (left, right, top, bottom))
-    y = F.conv2d(padded, x["weight"], _bias(x), pair(a["stride"]), 0, pair(a["dilation"]), a["groups"])
-    nchw_position = {d: i for i, d in enumerate((dims[0], dims[3], dims[1], dims[2]))}
-    return y.permute(*(nchw_position[d] for d in range(4)))
-
-
-def _conv1d(x, a):
-    """torch's conv1d on the signal moved to NCL (from wherever its dimension attributes put N, L and C)."""
-    dims = [a["batch_dim"], a["channel_dim"], a["length_dim"]]
-    ints = lambda v: [int(i) for i in v] if hasattr(v, "__len__") else [int(v)]  # noqa: E731
-    left, right = (ints(a["padding"]) * 2)[:2]
-    signal = F.pad(x["input"].permute(*dims), (left, right))
-    y = F.conv1d(signal, x["weight"], _bias(x), ints(a["stride"])[0], 0, ints(a["dilation"])[0], a["groups"])
-    return y.permute(*(dims.index(d) for d in range(3)))
-
-
-def _conv3d(x, a):
-    """torch's conv3d on the volume moved to NCDHW (from wherever its dimension attributes put N, D, H, W, C)."""
-    dims = [a[k] for k in ("batch_dim", "channel_dim", "depth_dim", "height_dim", "width_dim")]
-    pads = [int(p) for p in a["padding"]] * (3 if len(a["padding"]) == 1 else 1)
-    strides = [int(s) for s in a["stride"]] * (3 if len(a["stride"]) == 1 else 1)
-    volume = F.pad(x["input"].permute(*dims), [p for p in reversed(pads) for _ in (0, 1)],
-                   mode="replicate" if a["padding_mode"] == "replicate" else "constant")
-    bias = x["bias"].reshape(-1) if x.get("bias") is not None else None
-    y = F.conv3d(volume, x["weight"], bias, strides, 0, 1, a["groups"])
-    return y.permute(*(dims.index(d) for d in range(5)))
-
-
 def _sparse_matmul(x, a):
     """Dense products of every block, then the masked-off (token group, expert) blocks zeroed."""
     lhs, blocks, keep = x["a"], x["b"][0], (x["sparsity"] != 0).to(x["a"].dtype)
@@ -270,58 +228,6 @@ def _sampling(x, a):
     return torch.tensor(out, dtype=x["input_indices"].dtype)
 
 
-def _conv_transpose2d(x, a):
-    top, left, _, _ = padding4(a["padding"])
-    y = F.conv_transpose2d(_nchw(x["input"]), x["weight"], _bias(x), pair(a["stride"]), (top, left),
-                           pair(a["output_padding"]), a["groups"], pair(a["dilation"]))
-    return _nhwc(y)
-
-
-def _pool2d(kind: str) -> Golden:
-    def golden(x, a):
-        top, left, bottom, right = padding4(a["padding"])
-        kernel, stride, dilation = pair(a["kernel"]), pair(a["stride"]), pair(a["dilation"])
-        t = _nchw(x["input"])
-        if kind == "max":
-            t = F.pad(t, (left, right, top, bottom), value=-math.inf)
-            return _nhwc(F.max_pool2d(t, kernel, stride, 0, dilation, ceil_mode=a["ceil_mode"]))
-        summed = F.avg_pool2d(F.pad(t, (left, right, top, bottom)), kernel, stride, 0, ceil_mode=a["ceil_mode"],
-                              divisor_override=1)
-        if a["count_include_pad"]:
-            count = kernel[0] * kernel[1]
-        else:
-            ones = F.pad(torch.ones_like(t[:, :1]), (left, right, top, bottom))
-            count = F.avg_pool2d(ones, kernel, stride, 0, ceil_mode=a["ceil_mode"], divisor_override=1)
-        return _nhwc(summed / count)
-    return golden
-
-
-def _max_pool2d_with_indices(x, a):
-    """Maxima and their flat indices in each (H, W) input plane, read off explicit windows (F.unfold)."""
-    top, left, bottom, right = padding4(a["padding"])
-    kernel, stride, dilation = pair(a["kernel"]), pair(a["stride"]), pair(a["dilation"])
-    t = _nchw(x["input"]).double()
-    n, c, h, w = t.shape
-    extra = []  # ceil mode: pad the bottom/right so the last partial window exists; one starting in padding doesn't
-    for size, k, s, d, before, after in ((h, kernel[0], stride[0], dilation[0], top, bottom),
-                                         (w, kernel[1], stride[1], dilation[1], left, right)):
-        span, reach = size + before + after, d * (k - 1) + 1
-        out = (span - reach) // s + 1
-        if a["ceil_mode"]:
-            out = -(-(span - reach) // s) + 1
-            out -= (out - 1) * s >= size + before
-        extra.append(max(0, (out - 1) * s + reach - span))
-    pads = (left, right + extra[1], top, bottom + extra[0])
-    index = torch.arange(h * w, dtype=torch.double).reshape(1, 1, h, w).expand(n, c, h, w)
-    padded = [F.pad(v, pads, value=fill).reshape(n * c, 1, h + pads[2] + pads[3], w + pads[0] + pads[1])
-              for v, fill in ((t, -math.inf), (index, -1.0))]
-    windows = [F.unfold(v, kernel, dilation, 0, stride) for v in padded]
-    best = windows[0].argmax(1, keepdim=True)  # the first maximum of each window
-    oh = (padded[0].shape[2] - dilation[0] * (kernel[0] - 1) - 1) // stride[0] + 1
-    values, indices = (v.gather(1, best).reshape(n, c, oh, -1) for v in windows)
-    return _nhwc(values), _nhwc(indices.long())
-
-
 def _split_qkv(x, a):
     """Heads of [Q | K | V] read by index: head h of a part starting at `offset` is columns offset + h*D .. +D."""
     fused, separate = x["input_tensor"], x.get("kv_input_tensor")
@@ -349,57 +255,6 @@ def _unflattened(golden: Golden) -> Golden:
         flat = [r.reshape(1, 1, -1, r.shape[-1]) for r in (y if isinstance(y, tuple) else (y,))]
         return tuple(flat) if isinstance(y, tuple) else flat[0]
     return flattened
-
-
-def _upsample2d(x, a):
-    mode = a["mode"]
-    y = F.interpolate(_nchw(x["input"]), scale_factor=tuple(float(s) for s in pair(a["scale_factor"])), mode=mode,
-                      **({"align_corners": False} if mode == "bilinear" else {}))
-    return _nhwc(y)
-
-
-def _channel(t: torch.Tensor, rank: int, dim: int) -> torch.Tensor:
-    shape = [1] * rank
-    shape[dim] = -1
-    return t.reshape(shape)
-
-
-def _batch_norm(x, a):
-    t = x["operand"]
-    dim = a["dimension"] % t.dim()
-    scale, offset = (_channel(x[k], t.dim(), dim) for k in ("scale", "offset"))
-    if "mean" in x:
-        mean, var = (_channel(x[k], t.dim(), dim) for k in ("mean", "variance"))
-        return (t - mean) / torch.sqrt(var + a["epsilon"]) * scale + offset
-    others = [d for d in range(t.dim()) if d != dim]
-    mean, var = t.mean(others, keepdim=True), t.var(others, unbiased=False, keepdim=True)
-    return (t - mean) / torch.sqrt(var + a["epsilon"]) * scale + offset, mean.reshape(-1), var.reshape(-1)
-
-
-def _affine(y, x):
-    y = y * x["weight"] if x.get("weight") is not None else y
-    return y + x["bias"] if x.get("bias") is not None else y
-
-
-def _layer_norm(x, a):
-    return F.layer_norm(x["input"], a["normalized_shape"], x.get("weight"), x.get("bias"), a["epsilon"])
-
-
-def _rms_norm(x, a):
-    t = x["input"]
-    dims = list(range(t.dim() - len(a["normalized_shape"]), t.dim()))
-    return _affine(t * torch.rsqrt(t.pow(2).mean(dims, keepdim=True) + a["epsilon"]), x)
-
-
-def _group_norm(x, a):
-    t = x["input"]
-    channel = a.get("channel_dim")
-    if channel is not None and channel % t.dim() != t.dim() - 1:  # channels moved last, and back after
-        y = _group_norm({**x, "input": t.movedim(channel, -1)}, {**a, "channel_dim": None})
-        return y.movedim(-1, channel)
-    y = F.group_norm(t.reshape(t.shape[0], -1, t.shape[-1]).transpose(1, 2), a["num_groups"], eps=a["epsilon"])
-    y = y.transpose(1, 2).reshape(t.shape)
-    return _affine(y, {k: v.reshape(-1) if v is not None else None for k, v in x.items() if k != "input"})
 
 
 def _constant(x, a):
@@ -624,16 +479,16 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "dot_general": _dot_general,
     "softmax": lambda x, a: torch.softmax(x["input"], a["dimension"]),
     "embedding": lambda x, a: F.embedding(x["input"].long(), x["weight"].reshape(-1, x["weight"].shape[-1])),
-    "conv2d": _unflattened(_conv2d),
-    "conv_transpose2d": _unflattened(_conv_transpose2d),
-    "conv3d": _conv3d,
-    "conv1d": _conv1d,
+    "conv2d": _unflattened(conv2d),
+    "conv_transpose2d": _unflattened(conv_transpose2d),
+    "conv3d": conv3d,
+    "conv1d": conv1d,
     "sparse_matmul": _sparse_matmul,
     "topk_router_gpt": _topk_router_gpt,
     "sampling": _sampling,
-    "max_pool2d": _unflattened(_pool2d("max")),
-    "avg_pool2d": _unflattened(_pool2d("avg")),
-    "max_pool2d_with_indices": _unflattened(_max_pool2d_with_indices),
+    "max_pool2d": _unflattened(pool2d("max")),
+    "avg_pool2d": _unflattened(pool2d("avg")),
+    "max_pool2d_with_indices": _unflattened(max_pool2d_with_indices),
     "global_avg_pool2d": lambda x, a: x["input"].mean((1, 2), keepdim=True),
     "concatenate_heads": lambda x, a: torch.cat(x["input"].unbind(1), dim=-1),
     "scaled_dot_product_attention": sdpa_golden(scaled_sink=False),
@@ -642,12 +497,12 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
     "chunked_scaled_dot_product_attention": chunked_sdpa,
     "adamw": adamw, "sdpa_fw": sdpa_fw, "sdpa_bw": sdpa_bw,
     "split_query_key_value_and_split_heads": _split_qkv,
-    "upsample2d": _upsample2d,
-    "batch_norm_inference": _batch_norm,
-    "batch_norm_training": _batch_norm,
-    "layer_norm": _layer_norm,
-    "rms_norm": _rms_norm,
-    "group_norm": _group_norm,
+    "upsample2d": upsample2d,
+    "batch_norm_inference": batch_norm,
+    "batch_norm_training": batch_norm,
+    "layer_norm": layer_norm,
+    "rms_norm": rms_norm,
+    "group_norm": group_norm,
     "constant": _constant,
     "full": lambda x, a: torch.full(a["shape"], float(a["fill_value"])),
     "zeros": lambda x, a: torch.zeros(a["shape"]),

@@ -18,6 +18,11 @@ NOT_FORCED = KINDS["bool"].build(False)
 HOST = "system_memory"  # the buffer type of a host tensor
 
 
+def data_type(value: SSAValue) -> str:
+    """The TTNN data type of a laid-out tensor value."""
+    return value.type.encoding.data_type
+
+
 def ttnn_op(name: str, operands, props: dict[str, Attribute], result_types, source: Operation) -> Operation:
     cls = TTNN_OP_CLASSES[name]
     accepted = {p[0] for p in cls.ROW.props} | {"operandSegmentSizes"}

@@ -25,7 +25,11 @@ from ttmlir.ir.props import KINDS, int_values, scalar
 from ttmlir.ir.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.errors import PassFailure
-from ttmlir.transforms.ttnn.ttnn_utils import device_of, helper_location, ttnn_op, with_fields
+from ttmlir.transforms.ttnn.ttnn_decomposition import like
+from ttmlir.transforms.ttnn.ttnn_integer_workarounds import (
+    INTEGER_DTYPES, NARROW_INTEGER_DTYPES, U16_MAX, integer_prod_as_multiplies, word_permute_in_halves,
+    word_reduction_in_parts, word_sort_by_halves)
+from ttmlir.transforms.ttnn.ttnn_utils import data_type, device_of, helper_location, ttnn_op, with_fields
 from ttmlir.spatial import round_up
 
 
@@ -40,10 +44,6 @@ class Want:
 
 ROW_BF16, ROW_U16 = Want("row_major", "bf16"), Want("row_major", "u16")
 Workaround = Callable[[TTNNOp], dict[str, Want]]  # operand name or "result" -> what it must be
-
-
-def _dtype(value: SSAValue) -> str:
-    return value.type.encoding.data_type
 
 
 def _embedding(op: TTNNOp) -> dict[str, Want]:
@@ -66,7 +66,7 @@ def _full(op: TTNNOp) -> dict[str, Want]:
 def _slice(op: TTNNOp) -> dict[str, Want]:
     """A strided slice reads unsigned integers narrower than 32 bits as u32; begins off the tile grid need
     row-major data."""
-    if any(s > 1 for s in int_values(op.prop("step"))) and _dtype(op.operands[0]) in ("u16", "u8"):
+    if any(s > 1 for s in int_values(op.prop("step"))) and data_type(op.operands[0]) in ("u16", "u8"):
         return {"input": Want(dtype="u32"), "result": Want(dtype="u32")}
     begins = int_values(op.prop("begins"))
     if op.operands[0].type.encoding.is_tiled and any(b % ttnn.TILE for b in begins[-2:]):
@@ -76,14 +76,14 @@ def _slice(op: TTNNOp) -> dict[str, Want]:
 
 def _slice_dynamic(op: TTNNOp) -> dict[str, Want]:
     """Slicing by tensor bounds reads row-major data (u32 for narrower unsigned integers) and u32 bounds."""
-    data = Want("row_major", "u32" if _dtype(op.operands[0]) in ("u16", "u8") else None)
+    data = Want("row_major", "u32" if data_type(op.operands[0]) in ("u16", "u8") else None)
     return {"input": data, "begins": Want(dtype="u32"), "ends": Want(dtype="u32"), "result": data}
 
 
 def _scatter(op: TTNNOp) -> dict[str, Want]:
     """Tiled f32, bf16 or 32-bit integer data scatters row-major (the tiled kernel caps the scatter axis)."""
     def row_major(value: SSAValue) -> bool:
-        return value.type.encoding.is_tiled and _dtype(value) in ("f32", "bf16", "si32", "u32")
+        return value.type.encoding.is_tiled and data_type(value) in ("f32", "bf16", "si32", "u32")
     data, index, source = op.operands
     wants = {"index": Want("row_major")} if row_major(index) else {}
     if row_major(data) or row_major(source):
@@ -111,22 +111,19 @@ def _where(op: TTNNOp) -> dict[str, Want]:
     """The predicate must have the data type of the values it selects. 32-bit integers are selected in their own
     type (the ternary kernel has si32/u32 lanes; through f32, values past 2^24 would round: u32 4294967295 becomes
     0); 8/16-bit integers, which it has no lanes for, are selected as f32, which holds them exactly."""
-    wanted = _dtype(op.operands[1])
+    wanted = data_type(op.operands[1])
     if wanted in NARROW_INTEGER_DTYPES:
         as_float = Want(dtype="f32")
         return {"first": as_float, "second": as_float, "third": as_float, "result": as_float}
-    return {"first": Want(dtype=wanted)} if _dtype(op.operands[0]) != wanted else {}
+    return {"first": Want(dtype=wanted)} if data_type(op.operands[0]) != wanted else {}
 
 
-INTEGER_DTYPES = frozenset({"si32", "u32", "u16", "u8"})
-NARROW_INTEGER_DTYPES = frozenset({"u16", "u8"})
-U16_MAX = 2 ** 16 - 1
 
 
 def _sort(op: TTNNOp) -> dict[str, Want]:
     """Sort takes bf16 or u16 values (integers as u16, f32 as bf16); its indices are u16 unless the last dimension,
     padded to a power of two for the bitonic sort, reaches 65535."""
-    element = _dtype(op.operands[0])
+    element = data_type(op.operands[0])
     values = "u16" if element in INTEGER_DTYPES else "bf16" if element == "f32" else None
     padded = 1 << max(op.operands[0].type.get_shape()[-1] - 1, 0).bit_length()
     indices = "u16" if padded < U16_MAX else "u32"
@@ -138,7 +135,7 @@ def _topk(op: TTNNOp) -> dict[str, Want]:
     exceeds 65535."""
     shape = op.operands[0].type.get_shape()
     padded = _tiles(shape[int_values(op.prop("dim"))[0] % len(shape)])
-    values = None if _dtype(op.operands[0]) in ("bf16", "bfp_bf8") else "bf16"
+    values = None if data_type(op.operands[0]) in ("bf16", "bfp_bf8") else "bf16"
     indices = "u16" if padded <= U16_MAX else "u32"
     return {"input_tensor": Want(dtype=values), "values": Want(dtype=values), "indices": Want(dtype=indices)}
 
@@ -154,7 +151,7 @@ def _both(want: Want, when: Callable[[TTNNOp], bool] = lambda op: True) -> Worka
 
 
 def _integer_input(op: TTNNOp) -> bool:
-    return _dtype(op.operands[0]) in INTEGER_DTYPES
+    return data_type(op.operands[0]) in INTEGER_DTYPES
 
 
 def _front_padded(op: TTNNOp) -> bool:
@@ -179,10 +176,10 @@ WORKAROUNDS: dict[str, Workaround] = {
     "gather": _gather, "argmax": _argmax,
     "tanh": _both(Want(dtype="bf16")),  # accurate tanh runs in bf16 (tt-metal#22593)
     "erf": _both(Want(dtype="bf16"), _integer_input),  # erf's SFPU reads integer lanes as floats
-    "reshape": _both(Want(dtype="si32"), lambda op: _dtype(op.operands[0]) == "u8"),  # no u8 reshape
-    "permute": _both(Want(dtype="f32"), lambda op: _dtype(op.operands[0]) in ("si32", "u32")),
+    "reshape": _both(Want(dtype="si32"), lambda op: data_type(op.operands[0]) == "u8"),  # no u8 reshape
+    "permute": _both(Want(dtype="f32"), lambda op: data_type(op.operands[0]) in ("si32", "u32")),
     "pad": _both(Want("row_major"), _front_padded),
-    **{name: _both(Want(dtype="f32"), lambda op: _dtype(op.operands[0]) not in ("f32", "bf16"))
+    **{name: _both(Want(dtype="f32"), lambda op: data_type(op.operands[0]) not in ("f32", "bf16"))
        for name in ("sum", "mean", "max", "min")},
     "prod": _both(Want(dtype="bf16")),  # a float kernel (short integer products are multiplies, below)
     "sort": _sort, "topk": _topk,
@@ -202,8 +199,8 @@ WORKAROUNDS: dict[str, Workaround] = {
                     lambda op: dict.fromkeys(("query", "key", "value", "attention_mask", "result"), Want(dtype="bf16"))),
     "flash_mla_prefill": lambda op: {name: Want(dtype="bf16") for name, values in op.operand_groups().items()
                                      if name in ("query", "key", "value", "attention_mask") and values
-                                     and _dtype(values[0]) not in SDPA_DTYPES} | (
-        {"result": Want(dtype="bf16")} if _dtype(op.operands[0]) not in SDPA_DTYPES else {}),
+                                     and data_type(values[0]) not in SDPA_DTYPES} | (
+        {"result": Want(dtype="bf16")} if data_type(op.operands[0]) not in SDPA_DTYPES else {}),
     # the sparse matmul kernel reads its mask as 16-bit words: non-zero bf16 keeps every non-zero mask value
     "sparse_matmul": _wants(sparsity=Want("row_major", "bf16")),
     # the expert exchange moves rows of bf16 tokens and u16 expert ids / marks
@@ -222,8 +219,8 @@ WORKAROUNDS: dict[str, Workaround] = {
                                      mapping=ROW_BF16, reduced=ROW_U16),
     # tt-metal's conv3d reads and writes bf16
     "conv3d": lambda op: {name: Want(dtype="bf16") for name, values in op.operand_groups().items()
-                          if name in ("input", "weight", "bias") and values and _dtype(values[0]) != "bf16"} | (
-        {"result": Want(dtype="bf16")} if _dtype(op.results[0]) != "bf16" else {}),
+                          if name in ("input", "weight", "bias") and values and data_type(values[0]) != "bf16"} | (
+        {"result": Want(dtype="bf16")} if data_type(op.results[0]) != "bf16" else {}),
     # ttml's adamw reads a tiled bf16 gradient from DRAM (the operands it updates in place cannot be converted: a
     # converted copy would take the update)
     "adamw": _wants(grad=Want("tile", "bf16", "dram")),
@@ -290,9 +287,9 @@ def _linear_bias_added_apart(op: TTNNOp) -> list[Operation] | None:
         return None
     result = op.results[0].type
     props = {k: v for k, v in op.properties.items() if k not in ("activation", "operandSegmentSizes")}
-    new = [ttnn_op("matmul", [groups["a"][0], groups["b"][0]], props, [_reshaped(result, product)], op)]
+    new = [ttnn_op("matmul", [groups["a"][0], groups["b"][0]], props, [like(result, product)], op)]
     new.append(ttnn_op("add", [new[-1].results[0], groups["bias"][0]], {},
-                       [_reshaped(result, broadcast_shape(product, bias))], op))
+                       [like(result, broadcast_shape(product, bias))], op))
     if tuple(new[-1].results[0].type.get_shape()) != tuple(result.get_shape()):
         new.append(ttnn_op("reshape", [new[-1].results[0]], {"shape": KINDS["i32_array"].build(list(result.get_shape()))},
                            [result], op))
@@ -335,7 +332,7 @@ def _split_heads_apart(op: TTNNOp) -> list[Operation] | None:
     array, new = KINDS["i32_array"].build, []
 
     def emit(name: str, value: SSAValue, props: dict, shape) -> SSAValue:
-        new.append(ttnn_op(name, [value], props, [_reshaped(value.type, shape)], op))
+        new.append(ttnn_op(name, [value], props, [like(value.type, shape)], op))
         return new[-1].results[0]
 
     def cut(value: SSAValue, start: int, width: int) -> SSAValue:
@@ -376,7 +373,7 @@ def _widened(op: TTNNOp, result: SSAValue, shape) -> Operation:
     """`op` makes `result` larger (`shape`); what its users read is its leading part, sliced after `op` (the
     slice returned)."""
     original = result.type
-    result = Rewriter.replace_value_with_new_type(result, _reshaped(original, shape))
+    result = Rewriter.replace_value_with_new_type(result, like(original, shape))
     uses = [(use.operation, use.index) for use in result.uses]
     array, rank = KINDS["i32_array"].build, len(shape)
     sliced = ttnn_op("slice_static", [result], {"begins": array([0] * rank), "ends": array(list(original.get_shape())),
@@ -401,7 +398,7 @@ def _router_k_padded(op: TTNNOp) -> None:
     kept = weights.results[0]
     uses = [(use.operation, use.index) for use in kept.uses]
     total = ttnn_op("sum", [kept], {"dim_arg": KINDS["i32_array"].build([1]), "keep_dim": KINDS["bool"].build(True)},
-                    [_reshaped(kept.type, (batch, 1))], op)
+                    [like(kept.type, (batch, 1))], op)
     normalized = ttnn_op("divide", [kept, total.results[0]], {}, [kept.type], op)
     op.parent.insert_op_after(total, weights)
     op.parent.insert_op_after(normalized, total)
@@ -419,7 +416,7 @@ def _mask_heads_materialized(op: TTNNOp) -> None:
         mask = groups["attention_mask"][0]
         shape = mask.type.get_shape()
         repeat = ttnn_op("repeat", [mask], {"repeat_dims": ttnn.ShapeAttr((1, 1, heads, 1))},
-                         [_reshaped(mask.type, (*shape[:2], heads, shape[3]))], op)
+                         [like(mask.type, (*shape[:2], heads, shape[3]))], op)
         op.parent.insert_op_before(repeat, op)
         op.operands[list(op.operands).index(mask)] = repeat.results[0]
 
@@ -432,13 +429,13 @@ def _reshaped_around(op: TTNNOp, shape: list[int], operands: tuple[int, ...] = (
         value = op.operands[i]
         target = [1] * lead + list(value.type.get_shape()) if lead else shape
         before = ttnn_op("reshape", [value], {"shape": KINDS["i32_array"].build(target)},
-                         [_reshaped(value.type, target)], op)
+                         [like(value.type, target)], op)
         op.parent.insert_op_before(before, op)
         op.operands[i] = before.results[0]
     result = op.results[0]
     original = result.type
     out_shape = [1] * (len(shape) - len(original.get_shape())) + list(original.get_shape())
-    result = Rewriter.replace_value_with_new_type(result, _reshaped(original, out_shape))
+    result = Rewriter.replace_value_with_new_type(result, like(original, out_shape))
     uses = [(use.operation, use.index) for use in result.uses]
     after = ttnn_op("reshape", [result], {"shape": KINDS["i32_array"].build(list(original.get_shape()))}, [original], op)
     op.parent.insert_op_after(after, op)
@@ -503,7 +500,7 @@ def _embedding_weight_in_4d(op: TTNNOp) -> None:
     if len(shape) > 4 and all(d == 1 for d in shape[:-2]):
         squeezed = [1, 1, *shape[-2:]]
         reshape = ttnn_op("reshape", [weight], {"shape": KINDS["i32_array"].build(squeezed)},
-                          [_reshaped(weight.type, squeezed)], op)
+                          [like(weight.type, squeezed)], op)
         reshape.location = helper_location(op.location, "reshape")
         op.parent.insert_op_before(reshape, op)
         op.operands[list(op.operands).index(weight)] = reshape.results[0]
@@ -516,7 +513,7 @@ def _slice_rows_fit_l1(op: TTNNOp) -> list[Operation] | None:
     from ttmlir.runtime.op_model import l1_budget
 
     shape = list(op.results[0].type.get_shape())
-    unit, budget = hardware.DTYPE_BYTES[_dtype(op.operands[0])], l1_budget(arch_of(op), 1.0)
+    unit, budget = hardware.DTYPE_BYTES[data_type(op.operands[0])], l1_budget(arch_of(op), 1.0)
     if len(shape) < 2 or 2 * shape[-1] * unit <= budget:
         return None
     swap = next((d for d in range(len(shape) - 2, -1, -1) if 2 * shape[d] * unit <= budget), None)
@@ -527,10 +524,10 @@ def _slice_rows_fit_l1(op: TTNNOp) -> list[Operation] | None:
     value, array = op.operands[0], KINDS["i32_array"].build
     order = lambda values: [values[p] for p in perm]
     before = ttnn_op("permute", [value], {"permutation": KINDS["i64_darray"].build(perm)},
-                     [_reshaped(value.type, order(value.type.get_shape()))], op)
+                     [like(value.type, order(value.type.get_shape()))], op)
     sliced = ttnn_op("slice_static", [before.results[0]], {name: array(order(int_values(op.prop(name))))
                                                            for name in ("begins", "ends", "step")},
-                     [_reshaped(op.results[0].type, order(shape))], op)
+                     [like(op.results[0].type, order(shape))], op)
     after = ttnn_op("permute", [sliced.results[0]], {"permutation": KINDS["i64_darray"].build(perm)},
                     [op.results[0].type], op)
     for new, suffix in ((before, "permute"), (sliced, "slice"), (after, "permuteInverse")):
@@ -550,7 +547,7 @@ def _negative_indices_read_nan(op: TTNNOp) -> None:
     from ttmlir.transforms.ttnn.ttnn_decomposition import Emitter
 
     index = op.operand_groups()["start_indices"][0]
-    if op.prop("dim") is None or _dtype(index) != "si32" or _dtype(op.operands[0]) not in ("f32", "bf16"):
+    if op.prop("dim") is None or data_type(index) != "si32" or data_type(op.operands[0]) not in ("f32", "bf16"):
         return
     emit = Emitter(op)
     shape = tuple(index.type.get_shape())
@@ -566,7 +563,7 @@ def _negative_indices_read_nan(op: TTNNOp) -> None:
     after = Emitter(op.next_op)  # a return follows at least
     shape = tuple(result.type.get_shape())
     nan = after("full", [device_of(op.parent)], {"shape": ttnn.ShapeAttr(shape), "fill_value": FloatAttr(math.nan, 32),
-                                                "dtype": enum(ttcore.DataTypeAttr, _dtype(result)),
+                                                "dtype": enum(ttcore.DataTypeAttr, data_type(result)),
                                                 "layout": enum(ttnn.LayoutAttr, "tile")}, result.type)
     filled = after("where", [negative, nan, result], {}, result.type)
     for user, i in uses:
@@ -591,151 +588,6 @@ def _sampling_in_4d(op: TTNNOp) -> None:
         _reshaped_around(op, [1, 1, *shape], operands=(0, 1))
 
 
-MAX_INTEGER_PROD_UNROLL = 16
-
-
-def _integer_prod_as_multiplies(op: TTNNOp) -> list[Operation] | None:
-    """tt-metal's prod is a float kernel: an integer product along a short dim (up to 16) is the dim's slices
-    multiplied in turn (exact), then the dim dropped unless kept."""
-    value, dim = op.operands[0], op.prop("dim_arg")
-    shape = list(value.type.get_shape())
-    if _dtype(value) not in INTEGER_DTYPES or dim is None or not 0 < shape[dim.value.data % len(shape)] <= \
-            MAX_INTEGER_PROD_UNROLL:
-        return None
-    axis = dim.value.data % len(shape)
-    sliced = _reshaped(value.type, shape[:axis] + [1] + shape[axis + 1:])
-    array = KINDS["i32_array"].build
-    new: list[Operation] = []
-    running = None
-    for i in range(shape[axis]):
-        begins, ends = [0] * len(shape), list(shape)
-        begins[axis], ends[axis] = i, i + 1
-        new.append(ttnn_op("slice_static", [value], {"begins": array(begins), "ends": array(ends),
-                                                     "step": array([1] * len(shape))}, [sliced], op))
-        if running is not None:
-            new.append(ttnn_op("multiply", [running, new[-1].results[0]], {}, [sliced], op))
-        running = new[-1].results[0]
-    result = op.results[0].type
-    if result.get_shape() != sliced.get_shape():
-        new.append(ttnn_op("reshape", [running], {"shape": array(list(result.get_shape()))}, [result], op))
-    Rewriter.replace_op(op, new)
-    return new
-
-
-WORD_DTYPES = frozenset({"si32", "u32"})
-
-
-def _word_permute_in_halves(op: TTNNOp) -> list[Operation] | None:
-    """tt-metal permutes 32-bit integers wrongly (tt-metal#19950) and upstream's workaround moves them as f32,
-    which rounds past 2^24: here each word is split into its 16-bit halves, each moved exactly (through f32, by
-    the permute workaround), and the word put back together ((high << 16) | low)."""
-    from ttmlir.transforms.ttnn.ttnn_decomposition import Emitter
-
-    value = op.operands[0]
-    if _dtype(value) not in WORD_DTYPES:
-        return None
-    emit = Emitter(op)
-    ones = [1] * len(value.type.get_shape())
-    sixteen, low_bits = emit.full(value.type, ones, 16.0), emit.full(value.type, ones, float(U16_MAX))
-    perm = int_values(op.prop("permutation"))
-    high = emit.permute(emit.binary("logical_right_shift", value, sixteen), perm, op.results[0].type)
-    low = emit.permute(emit.binary("bitwise_and", value, low_bits), perm, op.results[0].type)
-    word = emit("bitwise_or", [emit.binary("logical_left_shift", high, sixteen), low], {}, op.results[0].type)
-    Rewriter.replace_op(op, [], [word])
-    return emit.ops
-
-
-def _word_sort_by_halves(op: TTNNOp) -> list[Operation] | None:
-    """The sort kernel orders integers as u16: 32-bit words are sorted in two stable passes (a radix sort), by
-    their low halves, then by their high halves (the sign bit flipped for si32, so that they order as the words
-    do), each pass's order applied by a gather along the sorted dim."""
-    from ttmlir.transforms.ttnn.ttnn_decomposition import Emitter
-
-    value = op.operands[0]
-    if _dtype(value) not in WORD_DTYPES:
-        return None
-    emit, ones = Emitter(op), [1] * len(value.type.get_shape())
-    dim = KINDS["si32"].build(op.prop("dim").value.data if op.prop("dim") is not None else -1)
-    props = {**{k: v for k, v in op.properties.items() if k != "stable"}, "stable": KINDS["bool"].build(True)}
-    indices_type = op.results[1].type
-
-    def order(keys: SSAValue) -> SSAValue:
-        sort = ttnn_op("sort", [keys], props, [keys.type, indices_type], op)
-        op.parent.insert_op_before(sort, op)
-        emit.ops.append(sort)
-        return sort.results[1]
-
-    def take(source: SSAValue, index: SSAValue) -> SSAValue:
-        return emit("gather", [source, index], {"dim": dim}, source.type)
-
-    mask = emit.full(value.type, ones, float(U16_MAX))
-    first = order(emit.binary("bitwise_and", value, mask))
-    words = take(value, first)
-    high = emit.binary("bitwise_and", emit.binary("logical_right_shift", words, emit.full(value.type, ones, 16.0)),
-                       mask)
-    if _dtype(value) == "si32":
-        high = emit.binary("bitwise_xor", high, emit.full(value.type, ones, float(0x8000)))
-    second = order(high)
-    Rewriter.replace_op(op, [], [take(words, second), take(first, second)])
-    return emit.ops
-
-
-# an f32 sum of bytes is exact while it stays within 2^24: over up to this many elements
-MAX_EXACT_BYTE_SUM = (1 << 24) // 255
-
-
-def _word_reduction_in_parts(op: TTNNOp) -> list[Operation] | None:
-    """tt-metal reduces integers wrongly (tt-metal#21071) and upstream's workaround reduces 32-bit ones as f32,
-    which rounds past 2^24. Here each part is small enough for f32 to hold exactly:
-    - max/min: the words' high halves (the sign bit flipped for si32, so that they order as the words do) are
-      reduced first, then the low halves of the words whose high half is the extreme one;
-    - sum: the words' four bytes are summed apart and the sums shifted into place, adding modulo 2^32 as the
-      spec's integer sum wraps (while a byte sum stays exact, up to MAX_EXACT_BYTE_SUM elements)."""
-    from ttmlir.transforms.ttnn.ttnn_decomposition import Emitter, like
-
-    value, name = op.operands[0], op.ROW.name
-    if _dtype(value) not in WORD_DTYPES:
-        return None
-    shape = list(value.type.get_shape())
-    dims = int_values(op.prop("dim_arg")) if op.prop("dim_arg") is not None else list(range(len(shape)))
-    kept = [1 if d in [x % len(shape) for x in dims] else n for d, n in enumerate(shape)]
-    if name == "sum" and math.prod(shape) // math.prod(kept) > MAX_EXACT_BYTE_SUM:
-        return None
-    emit, ones = Emitter(op), [1] * len(shape)
-
-    def const(number: int) -> SSAValue:
-        return emit.full(value.type, ones, float(number))
-
-    def reduce(part: SSAValue, how: str) -> SSAValue:
-        props = {"dim_arg": op.prop("dim_arg"), "keep_dim": KINDS["bool"].build(True)}
-        return emit(how, [part], {k: v for k, v in props.items() if v is not None}, like(part.type, kept))
-
-    def bits(shift: int, mask: int) -> SSAValue:
-        moved = emit.binary("logical_right_shift", value, const(shift)) if shift else value
-        return emit.binary("bitwise_and", moved, const(mask))
-
-    if name == "sum":
-        word = None
-        for byte in range(4):
-            part = reduce(bits(8 * byte, 0xFF), "sum")
-            part = emit.binary("logical_left_shift", part, const(8 * byte)) if byte else part
-            word = part if word is None else emit.binary("add", word, part)
-    else:
-        flip = 0x8000 if _dtype(value) == "si32" else 0
-        high = bits(16, U16_MAX)
-        key = emit.binary("bitwise_xor", high, const(flip)) if flip else high
-        extreme = reduce(key, name)
-        hit = emit.binary("eq", key, extreme)
-        low = emit("where", [hit, bits(0, U16_MAX), const(-1 if name == "max" else U16_MAX + 1)], {}, key.type)
-        high = emit.binary("bitwise_xor", extreme, const(flip)) if flip else extreme
-        word = emit.binary("bitwise_or", emit.binary("logical_left_shift", high, const(16)), reduce(low, name))
-    result = op.results[0].type
-    if list(result.get_shape()) != kept:
-        word = emit.reshape(word, list(result.get_shape()), result)
-    Rewriter.replace_op(op, [], [word])
-    return emit.ops
-
-
 def _transpose_as_permute(op: TTNNOp) -> list[Operation]:
     """tt-metal's transpose is a permute swapping the two dims."""
     rank = len(op.operands[0].type.get_shape())
@@ -752,20 +604,13 @@ def _tiles(size: int) -> int:
     return round_up(size, ttnn.TILE)
 
 
-def _reshaped(t: TensorType, shape) -> TensorType:
-    """`t` with another shape, in the same layout, data type and buffer."""
-    layout = t.encoding
-    return TensorType(t.element_type, shape, ttnn.layout_for(tuple(shape), t.element_type, layout.buffer_type,
-                                                             layout.is_tiled, layout.data_type))
-
-
 def _pad_operand(op: TTNNOp, value: SSAValue, dim: int, size: int) -> None:
     """`op` reads `value` zero-padded to `size` along `dim` (a ttnn.pad put before it)."""
     shape = list(value.type.get_shape())
     padding = [0] * (2 * len(shape))
     padding[2 * dim + 1], shape[dim] = size - shape[dim], size
     pad = ttnn_op("pad", [value], {"padding": KINDS["i32_darray"].build(padding), "value": KINDS["f32"].build(0.0)},
-                  [_reshaped(value.type, shape)], op)
+                  [like(value.type, shape)], op)
     op.parent.insert_op_before(pad, op)
     op.operands[list(op.operands).index(value)] = pad.results[0]
 
@@ -773,8 +618,8 @@ def _pad_operand(op: TTNNOp, value: SSAValue, dim: int, size: int) -> None:
 # Ops a workaround rewrites before their operands are converted: it puts ops before or after them, or replaces
 # them (returning the ops that did).
 REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
-    "prod": _integer_prod_as_multiplies, "sum": _word_reduction_in_parts, "max": _word_reduction_in_parts,
-    "min": _word_reduction_in_parts, "sort": _word_sort_by_halves,
+    "prod": integer_prod_as_multiplies, "sum": word_reduction_in_parts, "max": word_reduction_in_parts,
+    "min": word_reduction_in_parts, "sort": word_sort_by_halves,
     "fill_cache": _prompt_padded_to_tiles, "paged_fill_cache": _prompt_padded_to_tiles,
     "scaled_dot_product_attention": _head_dim_padded_to_tiles,
     "scaled_dot_product_attention_decode": _mask_heads_materialized,
@@ -784,7 +629,7 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "topk_router_gpt": _router_k_padded,
     "sampling": _sampling_in_4d,
     "embedding": _embedding_weight_in_4d,
-    "transpose": _transpose_as_permute, "permute": _word_permute_in_halves,
+    "transpose": _transpose_as_permute, "permute": word_permute_in_halves,
     "gather": _gather_rewrites,
     "split_query_key_value_and_split_heads": _split_heads_apart,
     "group_norm": _group_norm_channels_padded,
