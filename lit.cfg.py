@@ -3,8 +3,6 @@
 import atexit
 import os
 import shutil
-import subprocess
-import tempfile
 
 import lit.formats
 
@@ -32,18 +30,11 @@ def start_tool_server() -> None:
     python = os.path.join(bin_dir, "python")
     if not os.path.exists(python):
         return
-    folder = tempfile.mkdtemp(prefix="ttmlir-lit-")
-    socket_path = os.path.join(folder, "tools.sock")
-    server = subprocess.Popen([python, "-m", "ttmlir_server", "--socket", socket_path, "--idle-timeout", "600"],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
+    from ttmlir_server import ENVIRONMENT, start_server
 
-    def stop():
-        server.terminate()
-        server.wait()
-        shutil.rmtree(folder, ignore_errors=True)
-
+    socket_path, stop = start_server(python)
     atexit.register(stop)
-    config.environment["TTMLIR_TOOL_SERVER"] = socket_path
+    config.environment[ENVIRONMENT] = socket_path
 
 
 if lit_config.params.get("tool_server", "1") != "0":

@@ -22,6 +22,7 @@ import os
 import socket
 import struct
 import sys
+from typing import Callable
 
 ENVIRONMENT = "TTMLIR_TOOL_SERVER"
 # tool name -> the module whose main() it is
@@ -145,6 +146,26 @@ def _read_exactly(conn: socket.socket, size: int, start: bytes = b"") -> bytes:
             break
         data += chunk
     return data
+
+
+def start_server(python: str, idle_timeout: float = 600) -> tuple[str, Callable[[], None]]:
+    """Start a server run by `python` (the interpreter the tools' scripts name) on a socket in a fresh temporary
+    folder: its path, for ENVIRONMENT, and a function that stops the server and removes the folder. Until it
+    listens, calls run in processes of their own."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="ttmlir-tools-")
+    path = os.path.join(folder, "tools.sock")
+    server = subprocess.Popen([python, "-m", "ttmlir_server", "--socket", path, "--idle-timeout", str(idle_timeout)],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
+
+    def stop() -> None:
+        server.terminate()
+        server.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+    return path, stop
 
 
 def preload_compiler() -> None:

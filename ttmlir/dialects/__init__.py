@@ -17,7 +17,8 @@ _LAZY = {"ttir": "ttmlir.dialects.ttir:TTIR", "ttnn": "ttmlir.dialects.ttnn:TTNN
          "math": "ttmlir.dialects.linalg_ext:Math", "tosa": "ttmlir.dialects.tosa:TOSA",
          "tensor": "xdsl.dialects.tensor:Tensor",
          "stablehlo": "ttmlir.dialects.stablehlo:StableHLO", "chlo": "ttmlir.dialects.chlo:CHLO",
-         "sdy": "ttmlir.dialects.sdy:SDY", "debug": "ttmlir.dialects.debug:Debug"}
+         "sdy": "ttmlir.dialects.sdy:SDY", "debug": "ttmlir.dialects.debug:Debug",
+         "check": "ttmlir.dialects.check:Check"}
 
 
 def _loader(path: str):
