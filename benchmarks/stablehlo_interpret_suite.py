@@ -188,7 +188,7 @@ def run_program(name: str, text: str, expectations: list, bin_dir: str, timeout:
             except subprocess.TimeoutExpired:
                 return "CRASH", f"{step[0]}: no answer in {timeout:.0f} s"
             if done.returncode != 0:
-                err = done.stderr.strip()
+                err = (done.stderr.strip() or done.stdout.strip())
                 if "Traceback" in err or done.returncode < 0:
                     return "CRASH", f"{step[0]}: {err.splitlines()[-1] if err else f'signal {-done.returncode}'}"
                 lines = [ln for ln in err.splitlines() if "error" in ln] or err.splitlines() or ["(no message)"]

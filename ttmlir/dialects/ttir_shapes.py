@@ -38,7 +38,7 @@ def broadcast_shape(a: Shape, b: Shape) -> Shape | None:
     a, b = (1,) * (rank - len(a)) + tuple(a), (1,) * (rank - len(b)) + tuple(b)
     if any(x != y and 1 not in (x, y) for x, y in zip(a, b)):
         return None
-    return tuple(max(x, y) if 1 in (x, y) else x for x, y in zip(a, b))
+    return tuple(y if x == 1 else x for x, y in zip(a, b))  # a 1 takes the other's size, even 0
 
 
 def ints(op: TTOp, name: str) -> list[int]:

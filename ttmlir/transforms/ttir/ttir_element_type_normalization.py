@@ -3,7 +3,8 @@
 The hardware has no f64, f16, i64, i16 or bool tensors: f64 computes as f32, f16 and i1 as bf16,
 64- and 32-bit integers as si32 (unsigned ones as ui32), 16- and 8-bit integers as ui16/ui8.
 Values, block arguments, function signatures, type attributes and constant data all change together,
-so the IR stays consistent; constants keep their values (i64 saturates to the si32 range).
+so the IR stays consistent; constants keep their values, and a 64-bit integer constant whose value the 32-bit type
+cannot hold is a located error (saturating it would give a silently wrong answer).
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (BytesAttr, DenseIntOrFPElementsAttr, FunctionType, IntegerType, ModuleOp, TensorType,
-                                   TypeAttribute)
+from xdsl.dialects.builtin import (BytesAttr, DenseIntOrFPElementsAttr, FunctionType, IntegerType, ModuleOp, Signedness,
+                                   TensorType, TypeAttribute)
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
@@ -21,9 +22,9 @@ from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.ttnn import DATA_TYPE_TO_MLIR, MLIR_TO_DATA_TYPE
+from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.register_device import cpu_module_of, device_module_of
 
-SI32_RANGE = (-(1 << 31), (1 << 31) - 1)
 
 
 def normalized_element(element: Attribute) -> Attribute:
@@ -55,7 +56,11 @@ def normalized_attr(attr: Attribute) -> Attribute:
             # which the modular ops (add, multiply, bitwise) keep right
             values = [int(v) & ((1 << element.width.data) - 1) for v in values]
         elif isinstance(element, IntegerType):
-            values = [min(max(int(v), SI32_RANGE[0]), SI32_RANGE[1]) for v in values]
+            values = [int(v) for v in values]
+            low, high = (0, (1 << 32) - 1) if element.signedness.data == Signedness.UNSIGNED else (-(1 << 31), (1 << 31) - 1)
+            if (bad := next((v for v in values if not low <= v <= high), None)) is not None:
+                raise ValueError(f"{attr.type.element_type} value {bad} does not fit {element}, the type the device "
+                                 f"stores it in ({low}..{high})")
         else:
             values = [float(v) for v in values]
         # packed directly, so a one-element splat stays one element
@@ -73,7 +78,10 @@ def normalize(op: Operation) -> None:
                 Rewriter.replace_value_with_new_type(value, normalized_type(value.type))
         for table in (inner.properties, inner.attributes):
             for key, value in table.items():
-                table[key] = normalized_attr(value)
+                try:
+                    table[key] = normalized_attr(value)
+                except ValueError as error:
+                    raise PassFailure(inner, str(error)) from None
 
 
 @dataclass(frozen=True)
