@@ -52,6 +52,7 @@ PrecisionAttr = _enum("precision", "DEFAULT HIGH HIGHEST")
 RngDistributionAttr = _enum("rng_distribution", "UNIFORM NORMAL")
 RngAlgorithmAttr = _enum("rng_algorithm", "DEFAULT THREE_FRY PHILOX")
 TransposeAttr = _enum("transpose", "TRANSPOSE_INVALID NO_TRANSPOSE TRANSPOSE ADJOINT")
+FftTypeAttr = _enum("fft_type", "FFT IFFT RFFT IRFFT")
 CustomCallApiVersionAttr = _enum("custom_call_api_version", "API_VERSION_UNSPECIFIED API_VERSION_ORIGINAL "
                                  "API_VERSION_STATUS_RETURNING API_VERSION_STATUS_RETURNING_UNIFIED "
                                  "API_VERSION_TYPED_FFI")

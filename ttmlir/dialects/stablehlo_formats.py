@@ -5,15 +5,44 @@ its format."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, i64
+import re
+
+from xdsl.dialects.builtin import IntegerAttr, i32, i64
 from xdsl.ir import Attribute
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
 from ttmlir.dialects.stablehlo_attrs import *  # noqa: F401,F403 - the formats read and print every attribute
-from ttmlir.dialects.stablehlo_syntax import (ints_list, ints_text, parse_precision, print_attr_dict,
-                                              print_function_type, print_same_or_functional, resolve_operands,
-                                              split_attrs, types_after_colon)
+from ttmlir.dialects.stablehlo_syntax import (FLOAT_FORMAT_PROPS, clause_props, ints_list, ints_text, parse_precision,
+                                              print_attr_dict, print_function_type, print_same_or_functional,
+                                              resolve_operands, split_attrs, types_after_colon)
+
+
+FLOAT_FORMAT = re.compile(r"e(\d+)m(\d+)")
+
+
+def _parse_clause_value(parser: Parser, clause) -> dict[str, Attribute]:
+    if clause.kind == "array":
+        return {clause.prop: i64_array(ints_list(parser))}
+    if clause.kind == "fft_type":
+        return {clause.prop: FftTypeAttr(FftTypeAttr.parse_parameter(parser))}
+    if clause.kind == "float_format":
+        pos, word = parser.pos, parser.parse_identifier()
+        if (match := FLOAT_FORMAT.fullmatch(word)) is None:
+            parser.raise_error(f"expected a float format such as e5m10, got {word}", at_position=pos)
+        return {name: IntegerAttr(int(bits), i32) for name, bits in zip(FLOAT_FORMAT_PROPS, match.groups())}
+    return {clause.prop: IntegerAttr(parser.parse_integer(), i64)}
+
+
+def _clause_text(props: dict[str, Attribute], clause) -> str | None:
+    if clause.kind == "float_format":
+        bits = [props.get(name) for name in FLOAT_FORMAT_PROPS]
+        return None if None in bits else "e{}m{}".format(*(int_of(b) for b in bits))
+    if (value := props.get(clause.prop)) is None:
+        return None
+    if clause.kind == "array":
+        return ints_text(ints_of(value))
+    return value.data if clause.kind == "fft_type" else str(int_of(value))
 
 
 class OperandFormats:
@@ -42,8 +71,7 @@ class OperandFormats:
                 if clause is None:
                     parser.raise_error(f"unexpected '{keyword}' in {cls.name}", at_position=pos)
                 parser.parse_punctuation("=")
-                props[clause.prop] = i64_array(ints_list(parser)) if clause.kind == "array" else \
-                    IntegerAttr(parser.parse_integer(), i64)
+                props.update(_parse_clause_value(parser, clause))
         return names, props
 
     def _print_operands_clauses(self, printer: Printer) -> None:
@@ -51,8 +79,7 @@ class OperandFormats:
             printer.print_string(" ")
             printer.print_list(self.operands, printer.print_operand)
         for clause in self.CLAUSES:
-            if (value := self.properties.get(clause.prop)) is not None:
-                text = ints_text(ints_of(value)) if clause.kind == "array" else str(int_of(value))
+            if (text := _clause_text(self.properties, clause)) is not None:
                 printer.print_string(f", {clause.keyword} = {text}")
 
     @classmethod
@@ -64,14 +91,14 @@ class OperandFormats:
 
     def _print_same(self, printer: Printer) -> None:
         self._print_operands_clauses(printer)
-        print_attr_dict(printer, self, tuple(c.prop for c in self.CLAUSES))
+        print_attr_dict(printer, self, clause_props(self.CLAUSES))
         print_same_or_functional(printer, self)
 
     _parse_functional = _parse_same  # the same text reads; it prints always as a function type
 
     def _print_functional(self, printer: Printer) -> None:
         self._print_operands_clauses(printer)
-        print_attr_dict(printer, self, tuple(c.prop for c in self.CLAUSES))
+        print_attr_dict(printer, self, clause_props(self.CLAUSES))
         printer.print_string(" : ")
         print_function_type(printer, self)
 

@@ -75,11 +75,20 @@ def ints_text(values) -> str:
 
 @dataclass(frozen=True)
 class Clause:
-    """`, keyword = value` after the operands, stored as property `prop` (an i64 array or an i64)."""
+    """`, keyword = value` after the operands, stored as property `prop`: an i64 array, an i64, an enum's value
+    (`type = FFT`, kind "fft_type") or a float format (`format = e5m10`: props exponent_bits and mantissa_bits)."""
 
     keyword: str
     prop: str
-    kind: str  # "array" | "int"
+    kind: str  # "array" | "int" | "fft_type" | "float_format"
+
+
+FLOAT_FORMAT_PROPS = ("exponent_bits", "mantissa_bits")
+
+
+def clause_props(clauses: tuple[Clause, ...]) -> tuple[str, ...]:
+    """The properties clauses store (their text stands for them: not printed again in the attribute dict)."""
+    return tuple(p for c in clauses for p in (FLOAT_FORMAT_PROPS if c.kind == "float_format" else (c.prop,)))
 
 
 def parse_clauses(spec: str) -> tuple[Clause, ...]:
