@@ -388,6 +388,8 @@ def bitcast_convert(op, x):
     """The bits reread: the same width keeps the shape; a narrower result adds a last dimension of the ratio,
     a wider one removes it (little-endian, as XLA's CPU lays them out)."""
     src, dst = operand_elem(op), result_elem(op)
+    if (src.kind == "bool") != (dst.kind == "bool"):
+        return _bool_bitcast(x, src, dst)
     target = SIGNED_BITS[dst.width] if dst.kind in ("int", "uint") else torch.uint8 if dst.kind == "bool" else \
         dst.dtype
     bits = _to_bits(x, src)
@@ -398,6 +400,17 @@ def bitcast_convert(op, x):
     else:
         out = bits.view(target)
     return _from_bits(out, dst)
+
+
+def _bool_bitcast(x: torch.Tensor, src: Elem, dst: Elem) -> torch.Tensor:
+    """i1 elements are the bits of a wider value, lowest bit first, along a last dimension of the wider type's
+    width."""
+    if src.kind == "bool":
+        packed = (x.to(torch.int64) << torch.arange(dst.width)).sum(-1).to(SIGNED_BITS[dst.width])
+        return _from_bits(packed if dst.kind in ("int", "uint") else packed.view(dst.dtype), dst)
+    bits = _to_bits(x, src)
+    bits = (bits if src.kind in ("int", "uint") else bits.view(SIGNED_BITS[src.width])).to(torch.int64)
+    return (bits.unsqueeze(-1) >> torch.arange(src.width)) & 1 != 0
 
 
 def reduce_precision(op, x):

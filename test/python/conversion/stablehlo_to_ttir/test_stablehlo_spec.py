@@ -207,3 +207,21 @@ def test_integer_power_by_a_whole_constant_wraps():
     (got,) = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [a])
     want = (a.astype(np.int64) ** 3).astype(np.int32)  # modulo 2^32
     np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_bitcast_convert_between_i1_and_wider_types():
+    """i1 elements are the bits of the wider value, lowest bit first (the spec's bitcast_convert)."""
+    text = """
+func.func @main(%bits: tensor<2x32xi1>, %word: tensor<2xi16>) -> (tensor<2xi32>, tensor<2x16xi1>) {
+  %0 = stablehlo.bitcast_convert %bits : (tensor<2x32xi1>) -> tensor<2xi32>
+  %1 = stablehlo.bitcast_convert %word : (tensor<2xi16>) -> tensor<2x16xi1>
+  return %0, %1 : tensor<2xi32>, tensor<2x16xi1>
+}"""
+    bits = np.zeros((2, 32), bool)
+    bits[0, [0, 1, 31]] = True  # 3 - 2^31
+    bits[1, [4, 8]] = True
+    word = np.array([-32768, 0x1234], np.int16)
+    words, unpacked = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [bits, word])
+    np.testing.assert_array_equal(np.asarray(words).astype(np.int64), [3 - 2**31, 0x110])
+    want = (word.astype(np.int64)[:, None] >> np.arange(16)) & 1 != 0
+    np.testing.assert_array_equal(np.asarray(unpacked) != 0, want)
