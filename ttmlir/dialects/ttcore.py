@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-
-
 from xdsl.dialects.builtin import DictionaryAttr, FlatSymbolRefAttr, IndexType, IntegerAttr, ModuleOp, StringAttr, TensorType, TupleType
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def, prop_def, region_def, traits_def, operand_def, var_operand_def, var_result_def, result_def
@@ -12,6 +10,11 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, NoTerminator, Pure, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from ttmlir.dialects.ttcore_attrs import *  # noqa: F401,F403 - the dialect's attributes and types are ttcore.<Name> too
+
+
+# marks a host function's converts of its results to the device's types: a value the device type cannot hold
+# stops the run (`--ttir-element-type-normalization` puts it, the host interpreter honours it)
+TO_DEVICE_TYPE = "ttcore.to_device_type"
 
 
 # --- ops ---------------------------------------------------------------------------------------

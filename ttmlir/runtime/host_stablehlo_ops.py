@@ -13,6 +13,7 @@ import torch
 from xdsl.dialects.builtin import (BFloat16Type, ComplexType, Float16Type, Float32Type, Float64Type, IntegerType,
                                    Signedness, TensorType)
 
+from ttmlir.dialects.ttcore import TO_DEVICE_TYPE
 from ttmlir.runtime import RuntimeFailure
 
 
@@ -348,7 +349,12 @@ def convert(op, x):
         if src.kind in ("int", "uint"):
             if src.kind == "uint" and src.width == 64 and dst.width == 64:
                 return x
-            return wrap(x, dst)
+            out = wrap(x, dst)
+            # 8- and 16-bit integers are stored as their bit patterns (the wrap is meant); 64-bit ones in 32 bits
+            if TO_DEVICE_TYPE in op.attributes and src.width > dst.width and (wrong := out != x).any():
+                raise RuntimeFailure(f"a result value {int(x[wrong][0])} ({src.kind}{src.width}) does not fit "
+                                     f"{dst.kind}{dst.width}, the type the device stores it in")
+            return out
         if src.kind == "complex":
             x = x.real
         # floats saturate at the type's bounds and NaN becomes 0, as XLA converts

@@ -14,13 +14,14 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (BytesAttr, DenseIntOrFPElementsAttr, FunctionType, IntegerType, ModuleOp, Signedness,
-                                   TensorType, TypeAttribute)
+                                   TensorType, TypeAttribute, UnitAttr)
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore
+from ttmlir.dialects.ttcore import TO_DEVICE_TYPE
 from ttmlir.dialects.ttnn import DATA_TYPE_TO_MLIR, MLIR_TO_DATA_TYPE
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.register_device import cpu_module_of, device_module_of
@@ -116,7 +117,9 @@ def _normalize_signature(func: FuncOp) -> None:
         Rewriter.replace_value_with_new_type(arg, normalized_type(arg.type))
     ret = block.last_op
     for i, value in enumerate(list(ret.operands)):
-        convert = OPS["convert"].create(operands=[value], result_types=[normalized_type(value.type)])
+        # marked: a value the device's type cannot hold stops the run instead of wrapping silently
+        convert = OPS["convert"].create(operands=[value], result_types=[normalized_type(value.type)],
+                                        attributes={TO_DEVICE_TYPE: UnitAttr()})
         block.insert_op_before(convert, ret)
         ret.operands[i] = convert.results[0]
     func.function_type = normalized_type(func.function_type)

@@ -225,3 +225,20 @@ func.func @main(%bits: tensor<2x32xi1>, %word: tensor<2xi16>) -> (tensor<2xi32>,
     np.testing.assert_array_equal(np.asarray(words).astype(np.int64), [3 - 2**31, 0x110])
     want = (word.astype(np.int64)[:, None] >> np.arange(16)) & 1 != 0
     np.testing.assert_array_equal(np.asarray(unpacked) != 0, want)
+
+
+def test_a_host_result_the_device_type_cannot_hold_stops_the_run():
+    """The host computes 64-bit integers exactly; a result past si32, the device's type for them, is an error
+    rather than its low 32 bits."""
+    from ttmlir.runtime import RuntimeFailure
+
+    text = """
+func.func @main(%x: tensor<2xi64>) -> tensor<2xi64> {
+  %one = stablehlo.constant dense<1> : tensor<2xi64>
+  %0 = stablehlo.shift_right_logical %x, %one : tensor<2xi64>
+  return %0 : tensor<2xi64>
+}"""
+    binary = tt_jax.compile_stablehlo(text)
+    np.testing.assert_array_equal(np.asarray(tt_jax.run_binary(binary, [np.array([8, 6], np.int64)])[0]), [4, 3])
+    with pytest.raises(RuntimeFailure, match="a result value 9223372036854775807 .* does not fit int32"):
+        tt_jax.run_binary(binary, [np.array([-1, 6], np.int64)])
