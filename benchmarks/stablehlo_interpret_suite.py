@@ -41,7 +41,7 @@ from ttmlir.diagnostics import DiagnosticError, load_module
 from ttmlir.dialects import check, make_context
 from ttmlir.ir.props import dense_values
 from xdsl.dialects import func
-from xdsl.dialects.builtin import BFloat16Type, ComplexType, FunctionType, IntegerType
+from xdsl.dialects.builtin import BFloat16Type, ComplexType, FunctionType, IntegerType, Signedness
 
 INTERPRET_DIR = "stablehlo/tests/interpret"
 CONST_CHECKS = (check.ExpectEqConstOp, check.ExpectAlmostEqConstOp)
@@ -95,9 +95,43 @@ def bit_width(element) -> int | float:
     return 16.5 if isinstance(element, BFloat16Type) else float(element.bitwidth)
 
 
-def programs(text: str) -> list[tuple[str, str, list]]:
-    """(function name, module text, expectations) for each checked function of one part of a file: the module
-    holds that function, its checks turned into results, and every function with arguments (what it may call)."""
+def numpy_of(attr) -> np.ndarray:
+    """A dense constant as the numpy array a caller would pass (bf16 as float32: numpy has no bf16)."""
+    element, shape = attr.type.element_type, attr.type.get_shape()
+    values = dense_values(attr)
+    if isinstance(element, ComplexType):
+        # the runtime holds complex values as (real, imaginary) pairs in a last dimension
+        return np.array(values, dtype=np.float32 if element.element_type.bitwidth == 32 else np.float64
+                        ).reshape(*shape, 2)
+    if isinstance(element, IntegerType):
+        width, unsigned = element.width.data, element.signedness.data == Signedness.UNSIGNED
+        if width == 1:
+            return (np.array([int(v) for v in values]) != 0).reshape(shape)
+        kind = {8: "uint8" if unsigned else "int8", 16: "int32" if unsigned else "int16",
+                32: "int64" if unsigned else "int32"}.get(width, "uint64" if unsigned else "int64")
+        return np.array([int(v) for v in values], dtype=kind).reshape(shape)
+    kind = {16: np.float16, 64: np.float64}.get(element.bitwidth, np.float32)
+    return np.array(values, dtype=np.float64).astype(kind if not isinstance(element, BFloat16Type) else np.float32
+                                                      ).reshape(shape)
+
+
+def constants_as_arguments(entry: func.FuncOp) -> list[np.ndarray]:
+    """The entry's top-level constants become its arguments (so the device computes what they feed instead of
+    the compiler folding it); their values, in argument order."""
+    block, values = entry.body.blocks[0], []
+    for op in [op for op in block.ops if op.name == "stablehlo.constant" and op.results[0].uses]:
+        argument = block.insert_arg(op.results[0].type, len(block.args))
+        op.results[0].replace_all_uses_with(argument)
+        values.append(numpy_of(op.properties.get("value") or op.attributes["value"]))
+        op.detach()
+        op.erase()
+    return values
+
+
+def programs(text: str, as_arguments: bool = False) -> list[tuple[str, str, list, list]]:
+    """(function name, module text, expectations, inputs) for each checked function of one part of a file: the
+    module holds that function, its checks turned into results (its constants into arguments, with
+    `as_arguments`), and every function with arguments (what it may call)."""
     module, _ = load_module(make_context(), text, "<part>")
     entries = [f for f in module.ops if isinstance(f, func.FuncOp) and not f.function_type.inputs.data
                and any(isinstance(op, (*CONST_CHECKS, *PAIR_CHECKS)) for op in f.walk())]
@@ -125,8 +159,10 @@ def programs(text: str) -> list[tuple[str, str, list]]:
             op.detach()
             op.erase()
         entry.body.blocks[-1].add_op(func.ReturnOp(*results))
-        entry.function_type = FunctionType.from_lists([], [v.type for v in results])
-        out.append((name, print_module(copy), expectations))
+        inputs = constants_as_arguments(entry) if as_arguments else []
+        entry.function_type = FunctionType.from_lists([a.type for a in entry.body.blocks[0].args],
+                                                      [v.type for v in results])
+        out.append((name, print_module(copy), expectations, inputs))
     return out
 
 
@@ -169,8 +205,12 @@ def compare(kind: str, got: np.ndarray, want: np.ndarray, width: int | float, to
     return outcome, f"at {list(index)}: {got[index]!r}, expected {want[index]!r} ({int(bad.sum())} of {bad.size} differ)"
 
 
-def run_program(name: str, text: str, expectations: list, bin_dir: str, timeout: float) -> tuple[str, str]:
+def run_program(name: str, text: str, expectations: list, inputs: list, bin_dir: str, timeout: float
+                ) -> tuple[str, str]:
     import torch
+
+    from ttmlir.frontends.jax import run_binary
+    from ttmlir.runtime import RuntimeFailure
 
     with tempfile.TemporaryDirectory(prefix="shlo-interp-") as folder:
         source, ttnn_ir, binary = (os.path.join(folder, f) for f in ("t.mlir", "t.ttnn.mlir", "t.ttnn"))
@@ -181,7 +221,7 @@ def run_program(name: str, text: str, expectations: list, bin_dir: str, timeout:
                   ttnn_ir], ["ttmlir-translate", "--ttnn-to-flatbuffer", ttnn_ir, "-o", binary],
                  ["ttrt", "run", binary, "--program-index", "0", "--disable-golden", "--save-artifacts",
                   "--artifact-dir", artifacts]]
-        for step in steps:
+        for step in steps[:2] if inputs else steps:
             try:
                 done = subprocess.run([os.path.join(bin_dir, step[0]), *step[1:]], capture_output=True, text=True,
                                       timeout=timeout)
@@ -193,10 +233,18 @@ def run_program(name: str, text: str, expectations: list, bin_dir: str, timeout:
                     return "CRASH", f"{step[0]}: {err.splitlines()[-1] if err else f'signal {-done.returncode}'}"
                 lines = [ln for ln in err.splitlines() if "error" in ln] or err.splitlines() or ["(no message)"]
                 return "REFUSED", f"{step[0]}: {lines[0].replace(source, 't.mlir')}"
-        outputs = sorted(glob.glob(os.path.join(artifacts, "**", "output_*.pt"), recursive=True),
-                         key=lambda p: int(re.search(r"output_(\d+)", p).group(1)))
-        values = [torch.load(p).numpy() if torch.load(p).dtype != torch.bfloat16 else torch.load(p).float().numpy()
-                  for p in outputs]
+        if inputs:  # ttrt draws its own inputs: the binary runs in this process on the constants' values
+            try:
+                values = run_binary(open(binary, "rb").read(), inputs)
+            except RuntimeFailure as failure:
+                return "REFUSED", f"run: {failure}"
+            except Exception as error:  # noqa: BLE001 - any other escape is a crash to report, not to stop on
+                return "CRASH", f"run: {type(error).__name__}: {error}"
+        else:
+            outputs = sorted(glob.glob(os.path.join(artifacts, "**", "output_*.pt"), recursive=True),
+                             key=lambda p: int(re.search(r"output_(\d+)", p).group(1)))
+            values = [torch.load(p).float().numpy() if torch.load(p).dtype == torch.bfloat16 else torch.load(p).numpy()
+                      for p in outputs]
     for i, (kind, first, width, expected, tolerance) in enumerate(expectations):
         got = values[first]
         want = values[first + 1] if expected is None else expected
@@ -216,6 +264,9 @@ def main() -> int:
     ap.add_argument("-j", type=int, default=2, help="programs run at a time (default: 2)")
     ap.add_argument("--timeout", type=float, default=300, help="seconds per tool call (default: 300)")
     ap.add_argument("--report", help="write one line per program here")
+    ap.add_argument("--constants-as-arguments", action="store_true",
+                    help="make each checked function's constants its arguments, so the device computes what the "
+                         "compiler would otherwise fold; run in this process (ttrt cannot be given inputs)")
     a = ap.parse_args()
     from ttmlir_server import ENVIRONMENT, start_server
 
@@ -232,20 +283,20 @@ def main() -> int:
                 rows.append((where, "SKIP", "uses the interpreter's instrumentation"))
                 continue
             try:
-                found = programs(part)
+                found = programs(part, a.constants_as_arguments)
             except DiagnosticError as error:
                 rows.append((where, "PARSE", str(error).splitlines()[0].replace("<part>", file)))
                 continue
             except Exception as error:  # the parser or printer failed on valid input: our bug
                 rows.append((where, "CRASH", f"reading the part: {type(error).__name__}: {error}"))
                 continue
-            jobs += [(f"{where}@{name}", program, expectations) for name, program, expectations in found]
+            jobs += [(f"{where}@{name}", program, expectations, inputs) for name, program, expectations, inputs in found]
     socket_path, stop = start_server(os.path.join(bin_dir, "python"))
     os.environ[ENVIRONMENT] = socket_path
     try:
         with ThreadPoolExecutor(a.j) as pool:
-            futures = [(where, pool.submit(run_program, where, program, expectations, bin_dir, a.timeout))
-                       for where, program, expectations in jobs]
+            futures = [(where, pool.submit(run_program, where, program, expectations, inputs, bin_dir, a.timeout))
+                       for where, program, expectations, inputs in jobs]
             for n, (where, future) in enumerate(futures, 1):
                 outcome, detail = future.result()
                 rows.append((where, outcome, detail))

@@ -26,7 +26,7 @@ from ttmlir.runtime import numerics
 from ttmlir.runtime.kernels import KERNELS, MESH_KERNELS, NUMERIC_KERNELS, READS_STORED
 from ttmlir.runtime.numerics import Numerics
 from ttmlir.runtime.perf import OpPerf, estimate
-from ttmlir.runtime.tensor import Tensor, desc_of, materialize, meta_value
+from ttmlir.runtime.tensor import Tensor, check_fits, desc_of, materialize, meta_value
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
 
@@ -225,6 +225,8 @@ def run_program(binary: Binary, program_index: int, inputs: list, device: MeshDe
     ctx = ProgramContext(binary, program_index, device, compute=compute, exact=exact)
     for i, (ref, value) in enumerate(zip(program.inputs, inputs)):
         try:
+            for v in value if isinstance(value, list) else [value]:
+                check_fits(v, desc_of(ref)["dtype"], f"program '{program.name}' input {i}")
             ctx.pool[ref.globalId] = materialize(ref, value, device, f"program '{program.name}' input {i}",
                                                  local=isinstance(value, list))
             ctx.sources[id(ctx.pool[ref.globalId])] = value

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import torch
 
 from ttmlir import hardware
+from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.formats import storage_dtype, to_format
 from ttmlir.runtime.numerics import EXACT, Numerics
@@ -114,6 +115,21 @@ def materialize(ref: fb.TensorRefT, values: torch.Tensor | list[torch.Tensor], d
             raise ValueError(f"{what}: {exc}") from None
         tensor.address = device.allocate(tensor.buffer_type, per_bank, what)
     return tensor
+
+
+WORD_RANGES = {"si32": (-(1 << 31), (1 << 31) - 1), "u32": (0, (1 << 32) - 1)}
+
+
+def check_fits(values: torch.Tensor, dtype: str, what: str) -> None:
+    """A program's 64-bit integer input is stored in 32 bits: a value that does not fit is refused, not cut to its
+    low bits (results of the device's own ops wrap, as its integer units do)."""
+    if values.dtype != torch.int64 or dtype not in WORD_RANGES or values.numel() == 0:
+        return
+    low, high = WORD_RANGES[dtype]
+    outside = (values < low) | (values > high)
+    if outside.any():
+        raise RuntimeFailure(f"{what}: value {int(values[outside][0])} does not fit {dtype}, the type the device "
+                             f"stores it in ({low}..{high})")
 
 
 def _shaped(values: torch.Tensor, shape: list[int], what: str) -> torch.Tensor:

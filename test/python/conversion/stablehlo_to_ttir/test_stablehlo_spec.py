@@ -242,3 +242,21 @@ func.func @main(%x: tensor<2xi64>) -> tensor<2xi64> {
     np.testing.assert_array_equal(np.asarray(tt_jax.run_binary(binary, [np.array([8, 6], np.int64)])[0]), [4, 3])
     with pytest.raises(RuntimeFailure, match="a result value 9223372036854775807 .* does not fit int32"):
         tt_jax.run_binary(binary, [np.array([-1, 6], np.int64)])
+
+
+def test_a_64_bit_input_the_device_type_cannot_hold_is_refused():
+    """A program's i64 input lives in 32 bits on the device: a value past si32 stops the run, naming the input,
+    instead of being cut to its low bits."""
+    from ttmlir.runtime import RuntimeFailure
+
+    text = """
+func.func @main(%x: tensor<2xi64>, %y: tensor<2xi64>) -> tensor<2xi64> {
+  %0 = stablehlo.add %x, %y : tensor<2xi64>
+  return %0 : tensor<2xi64>
+}"""
+    binary = tt_jax.compile_stablehlo(text)
+    y = np.array([1, 2], np.int64)
+    np.testing.assert_array_equal(np.asarray(tt_jax.run_binary(binary, [np.array([-2**31, 5], np.int64), y])[0]),
+                                  [1 - 2**31, 7])
+    with pytest.raises(RuntimeFailure, match=r"input 0: value 2147483648 does not fit si32"):
+        tt_jax.run_binary(binary, [np.array([2**31, 5], np.int64), y])
