@@ -12,20 +12,19 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, i32, i64
-from xdsl.ir import Attribute, Dialect
-from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, prop_def,
-                       region_def, result_def, traits_def, var_operand_def, var_region_def,
+from xdsl.ir import Attribute, Dialect, Region
+from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
+                       opt_result_def, prop_def, result_def, traits_def, var_operand_def, var_region_def,
                        var_result_def)
 from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.traits import IsTerminator
+from xdsl.traits import IsTerminator, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 from xdsl.printer import Printer
 
 from ttmlir.dialects import ttcore
-from ttmlir.ir.syntax import EmptyFormat, enum_attr, table_class
+from ttmlir.dialects.d2m_cb import CB_ATTRS, CB_OPS, CBType, ThreadAttr
+from ttmlir.ir.syntax import EmptyFormat, table_class
 
-ThreadAttr = enum_attr("d2m.thread", ("compute", "datamovement", "unified"),
-                       "What a generic op's region runs as: a compute or data-movement thread, or both (unified).")
 # tile op -> (the TTIR op family it computes, its tile operands)
 TILE_OPS = {
     **{f"tile_{op}": (op, 1) for op in ("exp", "log", "sqrt", "rsqrt", "abs", "relu", "sigmoid", "tanh", "sin", "cos",
@@ -167,24 +166,43 @@ class _RegionsOp(IRDLOperation):
             parser.parse_keyword(keyword)
             names, types_, position = _parse_typed_operands(parser)
             groups.append(parser.resolve_operands(names, types_, position))
-        regions = [parser.parse_region()]
-        while parser.parse_optional_punctuation(","):
-            regions.append(parser.parse_region())
-        parser.parse_punctuation(":")
-        results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        regions = []  # none once outlined into kernel functions
+        if (region := parser.parse_optional_region()) is not None:
+            regions.append(region)
+            while parser.parse_optional_punctuation(","):
+                regions.append(parser.parse_region())
+        results = []  # memref generics write their outputs in place and have no results
+        if parser.parse_optional_punctuation(":"):
+            results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
         return cls.create(operands=[*groups[0], *groups[1]], result_types=results, attributes=attributes,
                           regions=regions, properties={"operandSegmentSizes": DenseArrayBase.from_list(
                               i32, [len(groups[0]), len(groups[1])])})
 
+    def name_blocks(self, printer: Printer) -> None:
+        """Upstream names a generic's entry blocks after their threads, counted per kind (`^datamovement0`,
+        `^compute0`); names already given in this printing (a block printed twice) are kept."""
+        threads = self.attributes.get("threads")
+        if not isinstance(threads, ArrayAttr):
+            return
+        counts: dict[str, int] = {}
+        for region, thread in zip(self.regions, threads.data):
+            if region.blocks.first is None or not isinstance(thread, ThreadAttr):
+                continue
+            kind = thread.thread
+            printer._blocks.setdefault(region.blocks.first, f"{kind}{counts.get(kind, 0)}")
+            counts[kind] = counts.get(kind, 0) + 1
+
     def print(self, printer: Printer) -> None:
+        self.name_blocks(printer)
         printer.print_op_attributes(self.attributes)
         _print_typed_operands(printer, "ins", self.inputs)
         _print_typed_operands(printer, "outs", self.outputs)
         for i, region in enumerate(self.regions):
             printer.print_string(", " if i else " ")
-            printer.print_region(region)
-        printer.print_string(" : ")
-        printer.print_list(self.result_types, printer.print_attribute)
+            printer.print_region(region, print_empty_block=True)
+        if self.result_types:
+            printer.print_string(" : ")
+            printer.print_list(self.result_types, printer.print_attribute)
 
 
 @irdl_op_definition
@@ -193,7 +211,13 @@ class GenericOp(_RegionsOp):
     space (`grid`, `block_factors`, `indexing_maps`, `iterator_types`, `threads` attributes, as upstream's)."""
 
     name = "d2m.generic"
-    region = region_def()
+    regions_ = var_region_def()
+    # a data-movement region of explicit-CB form ends without a yield
+    traits = traits_def(NoTerminator())
+
+    @property
+    def region(self) -> Region:
+        return self.regions[0]
 
 
 @irdl_op_definition
@@ -243,90 +267,171 @@ def _parse_indices(parser: Parser) -> list[UnresolvedOperand]:
     return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
 
 
+def _parse_keyword_indices(parser: Parser, keyword: str) -> list[UnresolvedOperand]:
+    return _parse_indices(parser) if parser.parse_optional_keyword(keyword) is not None else []
+
+
+def _print_indices(printer: Printer, keyword: str, values) -> None:
+    """` keyword[%a, %b]`, or nothing for no values."""
+    if values:
+        printer.print_string(f"{keyword}[")
+        printer.print_list(values, printer.print_operand)
+        printer.print_string("]")
+
+
+def _segments(*groups) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i32, [len(g) for g in groups])
+
+
 @irdl_op_definition
 class RemoteLoadOp(IRDLOperation):
-    """A block of a (remote) tensor loaded into a local one, optionally multicast along grid dims:
-    `%r = d2m.remote_load %local %src[%i, %j] mcast[%d] : L, S -> L`."""
+    """A block of a (remote) generic operand loaded into a local buffer (`%r = d2m.remote_load %local %src[%i, %j]
+    : L, S -> L` on tensors, no result on memrefs) or into a circular buffer (`d2m.remote_load %src[%i, %j] into %cb
+    : S into !d2m.cb<...>`); `mcore[...] mshape[...]` multicast it over a core rectangle, `mcast[...]` along
+    grid dims."""
 
     name = "d2m.remote_load"
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    local = operand_def()
+    local = opt_operand_def()
     source = operand_def()
     indices = var_operand_def(IndexType)
+    cb = opt_operand_def(CBType)
+    mcast_start = var_operand_def(IndexType)
+    mcast_shape = var_operand_def(IndexType)
     mcast = var_operand_def(IndexType)
-    result = result_def()
+    result = opt_result_def()
 
     @classmethod
     def parse(cls, parser: Parser) -> "RemoteLoadOp":
-        local, source = parser.parse_unresolved_operand(), parser.parse_unresolved_operand()
+        first = parser.parse_unresolved_operand()
+        second = parser.parse_optional_unresolved_operand()
+        local, source = ([first], second) if second is not None else ([], first)
         indices = _parse_indices(parser)
-        mcast = _parse_indices(parser) if parser.parse_optional_keyword("mcast") is not None else []
+        cb = [parser.parse_unresolved_operand()] if parser.parse_optional_keyword("into") is not None else []
+        start = _parse_keyword_indices(parser, "mcore")
+        shape = []
+        if start:
+            parser.parse_keyword("mshape")
+            shape = _parse_indices(parser)
+        mcast = _parse_keyword_indices(parser, "mcast")
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
-        local_type, source_type, result = _parse_signature(parser, ",")
-        operands = parser.resolve_operands([local, source, *indices, *mcast],
-                                           [local_type, source_type, *[IndexType()] * (len(indices) + len(mcast))],
-                                           position)
-        return cls.create(operands=operands, result_types=[result], attributes=attributes, properties={
-            "operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, len(indices), len(mcast)])})
+        types_ = [parser.parse_type()]
+        if local:
+            parser.parse_punctuation(",")
+            types_.append(parser.parse_type())
+        if cb:
+            parser.parse_keyword("into")
+            types_.append(parser.parse_type())
+        results = [parser.parse_type()] if parser.parse_optional_punctuation("->") else []
+        index = [IndexType()] * (len(indices) + len(start) + len(shape) + len(mcast))
+        values = parser.resolve_operands([*local, source, *indices, *cb, *start, *shape, *mcast],
+                                         [*types_[:1 + len(local)], *index[:len(indices)], *types_[1 + len(local):],
+                                          *index[len(indices):]], position)
+        return cls.create(operands=values, result_types=results, attributes=attributes, properties={
+            "operandSegmentSizes": _segments(local, [source], indices, cb, start, shape, mcast)})
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.local)
+        if self.local is not None:
+            printer.print_string(" ")
+            printer.print_operand(self.local)
         printer.print_string(" ")
         printer.print_operand(self.source)
         printer.print_string("[")
         printer.print_list(self.indices, printer.print_operand)
         printer.print_string("]")
-        if self.mcast:
-            printer.print_string(" mcast[")
-            printer.print_list(self.mcast, printer.print_operand)
-            printer.print_string("]")
+        if self.cb is not None:
+            printer.print_string(" into ")
+            printer.print_operand(self.cb)
+        if self.mcast_start:
+            _print_indices(printer, " mcore", self.mcast_start)
+            _print_indices(printer, " mshape", self.mcast_shape)
+        _print_indices(printer, " mcast", self.mcast)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_list([self.local.type, self.source.type], printer.print_attribute)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        if self.local is not None:
+            printer.print_attribute(self.local.type)
+            printer.print_string(", ")
+        printer.print_attribute(self.source.type)
+        if self.cb is not None:
+            printer.print_string(" into ")
+            printer.print_attribute(self.cb.type)
+        if self.result is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        if (self.local is None) == (self.cb is None):
+            raise VerifyException(f"'{self.name}' op needs exactly one of a local buffer or a circular buffer")
+        if len(self.mcast_start) != len(self.mcast_shape):
+            raise VerifyException(f"'{self.name}' op mcore[...] and mshape[...] must have the same rank")
 
 
 @irdl_op_definition
 class RemoteStoreOp(IRDLOperation):
-    """A local block stored into a (remote) tensor: `%r = d2m.remote_store %dst[%i, %j] %local : D, L -> D`."""
+    """A local block stored into a (remote) generic operand: `%r = d2m.remote_store %dst[%i, %j] %local : D, L -> D`
+    on tensors (no result on memrefs), or from a circular buffer: `d2m.remote_store %dst[%i] from %cb : D from
+    !d2m.cb<...>`."""
 
     name = "d2m.remote_store"
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     dest = operand_def()
     indices = var_operand_def(IndexType)
-    local = operand_def()
-    result = result_def()
+    local = opt_operand_def()
+    cb = opt_operand_def(CBType)
+    result = opt_result_def()
 
     @classmethod
     def parse(cls, parser: Parser) -> "RemoteStoreOp":
         dest = parser.parse_unresolved_operand()
         indices = _parse_indices(parser)
-        local = parser.parse_unresolved_operand()
+        local = [] if (value := parser.parse_optional_unresolved_operand()) is None else [value]
+        cb = [parser.parse_unresolved_operand()] if parser.parse_optional_keyword("from") is not None else []
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
-        dest_type, local_type, result = _parse_signature(parser, ",")
-        operands = parser.resolve_operands([dest, *indices, local],
-                                           [dest_type, *[IndexType()] * len(indices), local_type], position)
-        return cls.create(operands=operands, result_types=[result], attributes=attributes, properties={
-            "operandSegmentSizes": DenseArrayBase.from_list(i32, [1, len(indices), 1])})
+        types_ = [parser.parse_type()]
+        if local:
+            parser.parse_punctuation(",")
+            types_.append(parser.parse_type())
+        if cb:
+            parser.parse_keyword("from")
+            types_.append(parser.parse_type())
+        results = [parser.parse_type()] if parser.parse_optional_punctuation("->") else []
+        operands = parser.resolve_operands([dest, *indices, *local, *cb],
+                                           [types_[0], *[IndexType()] * len(indices), *types_[1:]], position)
+        return cls.create(operands=operands, result_types=results, attributes=attributes, properties={
+            "operandSegmentSizes": _segments([dest], indices, local, cb)})
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.dest)
         printer.print_string("[")
         printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("] ")
-        printer.print_operand(self.local)
+        printer.print_string("]")
+        if self.local is not None:
+            printer.print_string(" ")
+            printer.print_operand(self.local)
+        if self.cb is not None:
+            printer.print_string(" from ")
+            printer.print_operand(self.cb)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_list([self.dest.type, self.local.type], printer.print_attribute)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        printer.print_attribute(self.dest.type)
+        if self.local is not None:
+            printer.print_string(", ")
+            printer.print_attribute(self.local.type)
+        if self.cb is not None:
+            printer.print_string(" from ")
+            printer.print_attribute(self.cb.type)
+        if self.result is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        if (self.local is None) == (self.cb is None):
+            raise VerifyException(f"'{self.name}' op needs exactly one of a local buffer or a circular buffer")
 
 
 class _YieldOp(IRDLOperation):
@@ -388,4 +493,5 @@ class TileFillOp(IRDLOperation):
     assembly_format = "`(` $value `)` attr-dict `:` type($value) `->` type($result)"
 
 D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
-                      RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *TILE_OP_CLASSES.values()], [ThreadAttr])
+                      RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *CB_OPS, *TILE_OP_CLASSES.values()],
+              CB_ATTRS)
