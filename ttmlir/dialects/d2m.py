@@ -23,6 +23,7 @@ from xdsl.printer import Printer
 
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.d2m_cb import CB_ATTRS, CB_OPS, CBType, ThreadAttr
+from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS, ReduceDimAttr
 from ttmlir.ir.syntax import EmptyFormat, table_class
 
 # tile op -> (the TTIR op family it computes, its tile operands)
@@ -153,17 +154,33 @@ class ViewLayoutOp(IRDLOperation):
 class _RegionsOp(IRDLOperation):
     """`{attrs} ins(%a : T) outs(%b : T) {region}[, {region}...] : T...` (generic and spatial)."""
 
+    # the operand groups in order; after `ins` and `outs` a group is optional and printed only when it has values
+    GROUPS: ClassVar[tuple[str, ...]] = ("ins", "outs")
+    # inherent attributes: kept with the discardable ones, where this build's passes read them, whichever
+    # dictionary the text wrote them in (the generic form writes them as properties)
+    INHERENT: ClassVar[frozenset[str]] = frozenset()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     inputs = var_operand_def()
     outputs = var_operand_def()
     results_ = var_result_def()
 
     @classmethod
+    def create(cls, *, properties=None, attributes=None, **rest):
+        properties, attributes = dict(properties or {}), dict(attributes or {})
+        for key in [k for k in properties if k in cls.INHERENT]:
+            attributes[key] = properties.pop(key)
+        return super().create(properties=properties, attributes=attributes, **rest)
+
+    @classmethod
     def parse(cls, parser: Parser):
         attributes = parser.parse_optional_attr_dict()
         groups = []
-        for keyword in ("ins", "outs"):
-            parser.parse_keyword(keyword)
+        for i, keyword in enumerate(cls.GROUPS):
+            if i >= 2 and parser.parse_optional_keyword(keyword) is None:
+                groups.append([])
+                continue
+            if i < 2:
+                parser.parse_keyword(keyword)
             names, types_, position = _parse_typed_operands(parser)
             groups.append(parser.resolve_operands(names, types_, position))
         regions = []  # none once outlined into kernel functions
@@ -174,9 +191,9 @@ class _RegionsOp(IRDLOperation):
         results = []  # memref generics write their outputs in place and have no results
         if parser.parse_optional_punctuation(":"):
             results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        return cls.create(operands=[*groups[0], *groups[1]], result_types=results, attributes=attributes,
+        return cls.create(operands=[v for g in groups for v in g], result_types=results, attributes=attributes,
                           regions=regions, properties={"operandSegmentSizes": DenseArrayBase.from_list(
-                              i32, [len(groups[0]), len(groups[1])])})
+                              i32, [len(g) for g in groups])})
 
     def name_blocks(self, printer: Printer) -> None:
         """Upstream names a generic's entry blocks after their threads, counted per kind (`^datamovement0`,
@@ -197,6 +214,8 @@ class _RegionsOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
         _print_typed_operands(printer, "ins", self.inputs)
         _print_typed_operands(printer, "outs", self.outputs)
+        if len(self.GROUPS) > 2 and self.additional_args:
+            _print_typed_operands(printer, self.GROUPS[2], self.additional_args)
         for i, region in enumerate(self.regions):
             printer.print_string(", " if i else " ")
             printer.print_region(region, print_empty_block=True)
@@ -211,6 +230,14 @@ class GenericOp(_RegionsOp):
     space (`grid`, `block_factors`, `indexing_maps`, `iterator_types`, `threads` attributes, as upstream's)."""
 
     name = "d2m.generic"
+    GROUPS: ClassVar[tuple[str, ...]] = ("ins", "outs", "additionalArgs")
+    INHERENT: ClassVar[frozenset[str]] = frozenset({"block_factors", "grid", "indexing_maps", "iterator_types",
+                                                    "threads", "fabricConnectionConfig"})
+    # the operand groups again, in order: a subclass's own fields come first in IRDL's segment order
+    inputs = var_operand_def()
+    outputs = var_operand_def()
+    # semaphores and circular buffers the regions use besides the operands
+    additional_args = var_operand_def()
     regions_ = var_region_def()
     # a data-movement region of explicit-CB form ends without a yield
     traits = traits_def(NoTerminator())
@@ -493,5 +520,5 @@ class TileFillOp(IRDLOperation):
     assembly_format = "`(` $value `)` attr-dict `:` type($value) `->` type($result)"
 
 D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
-                      RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *CB_OPS, *TILE_OP_CLASSES.values()],
-              CB_ATTRS)
+                      RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *CB_OPS, *TILE_OP_CLASSES.values(),
+                      *TILE_REDUCE_OPS], [*CB_ATTRS, ReduceDimAttr])

@@ -103,6 +103,25 @@ class GlobalSemaphoreType(ParametrizedAttribute, TypeAttribute):
     name = "d2m.global_semaphore"
 
 
+def parse_cb_type(parser: Parser) -> CBType:
+    """A CB type where an op's format names its type: upstream prints it stripped (`<memref<...>>`), as MLIR prints a
+    dialect's own type there; the full `!d2m.cb<...>` is read too."""
+    if parser._current_token.text == "<":
+        return CBType(*CBType.parse_parameters(parser))
+    position = parser.pos
+    cb = parser.parse_type()
+    if not isinstance(cb, CBType):
+        parser.raise_error(f"expected a circular buffer type (!d2m.cb<...>), got {cb}", position)
+    return cb
+
+
+def print_cb_type(printer: Printer, cb: Attribute) -> None:
+    if isinstance(cb, CBType):
+        cb.print_parameters(printer)
+    else:  # not a CB: the verifier reports it
+        printer.print_attribute(cb)
+
+
 @irdl_op_definition
 class GetCBOp(IRDLOperation):
     """The circular buffer of the enclosing generic's operand `cb_operand_idx`: `%cb = d2m.get_cb(0) : !d2m.cb<...>`."""
@@ -122,13 +141,13 @@ class GetCBOp(IRDLOperation):
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         return cls.create(properties={"cb_operand_idx": IntegerAttr(index, i64)}, attributes=attributes,
-                          result_types=[parser.parse_type()])
+                          result_types=[parse_cb_type(parser)])
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f"({self.cb_operand_idx.value.data})")
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_attribute(self.result.type)
+        print_cb_type(printer, self.result.type)
 
 
 class _AcquireOp(IRDLOperation):
@@ -136,7 +155,27 @@ class _AcquireOp(IRDLOperation):
 
     cb = operand_def(CBType)
     result = result_def()
-    assembly_format = "$cb attr-dict `:` type($cb) `->` type($result)"
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        cb = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        cb_type = parse_cb_type(parser)
+        parser.parse_punctuation("->")
+        result = parser.parse_type()
+        return cls.create(operands=parser.resolve_operands([cb], [cb_type], position), result_types=[result],
+                          attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.cb)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        print_cb_type(printer, self.cb.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
         if self.cb.type.underlying != self.result.type:
@@ -157,22 +196,40 @@ class ReserveOp(_AcquireOp):
     name = "d2m.reserve"
 
 
+class _ReleaseOp(IRDLOperation):
+    """`d2m.<op> %cb : <T>`."""
+
+    cb = operand_def(CBType)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        cb = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        return cls.create(operands=parser.resolve_operands([cb], [parse_cb_type(parser)], position),
+                          attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.cb)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        print_cb_type(printer, self.cb.type)
+
+
 @irdl_op_definition
-class PushOp(IRDLOperation):
+class PushOp(_ReleaseOp):
     """Hands the block a producer reserved to the consumers: `d2m.push %cb : !d2m.cb<...>`."""
 
     name = "d2m.push"
-    cb = operand_def(CBType)
-    assembly_format = "$cb attr-dict `:` type($cb)"
 
 
 @irdl_op_definition
-class PopOp(IRDLOperation):
+class PopOp(_ReleaseOp):
     """Frees the block a consumer waited for: `d2m.pop %cb : !d2m.cb<...>`."""
 
     name = "d2m.pop"
-    cb = operand_def(CBType)
-    assembly_format = "$cb attr-dict `:` type($cb)"
 
 
 CB_OPS = [GetCBOp, WaitOp, ReserveOp, PushOp, PopOp]

@@ -98,7 +98,7 @@ def build_generic(inputs: list[SSAValue], output: SSAValue, maps: list[AffineMap
              "threads": ArrayAttr([d2m.ThreadAttr.get("unified")])}
     return d2m.GenericOp.create(operands=[*inputs, output], result_types=[output.type], attributes=attrs,
                                 regions=[Region(Block(ops))], properties={
-                                    "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(inputs), 1])})
+                                    "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(inputs), 1, 0])})
 
 
 def _elementwise(tile_op: str, arity: int):

@@ -22,7 +22,7 @@ func.func @copy(%src: memref<1x1x2x2x!ttcore.tile<32x32, f32>, #ttcore.shard<819
       outs(%dst : memref<1x1x2x2x!ttcore.tile<32x32, f32>, #ttcore.shard<8192x4096, 1>, #l1>) {
   ^datamovement0:
     %c0 = arith.constant 0 : index
-    // CHECK: %[[IN:.*]] = d2m.get_cb(0) : !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>>
+    // CHECK: %[[IN:.*]] = d2m.get_cb(0) : <memref<2x2x!ttcore.tile<32x32, f32>, #l1>>
     %in = d2m.get_cb(0) : !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>>
     // CHECK: d2m.remote_load %{{.*}}[%{{.*}}, %{{.*}}] into %[[IN]] : memref<{{.*}}> into !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>>
     d2m.remote_load %src[%c0, %c0] into %in : memref<1x1x2x2x!ttcore.tile<32x32, f32>, #ttcore.shard<8192x4096, 1>, #dram> into !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>>
@@ -33,13 +33,13 @@ func.func @copy(%src: memref<1x1x2x2x!ttcore.tile<32x32, f32>, #ttcore.shard<819
     %c0 = arith.constant 0 : index
     %in = d2m.get_cb(0) : !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>>
     %out = d2m.get_cb(1) : !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>>
-    // CHECK: d2m.wait %{{.*}} : !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>> -> memref<2x2x!ttcore.tile<32x32, f32>, #l1>
+    // CHECK: d2m.wait %{{.*}} : <memref<2x2x!ttcore.tile<32x32, f32>, #l1>> -> memref<2x2x!ttcore.tile<32x32, f32>, #l1>
     %a = d2m.wait %in : !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>> -> memref<2x2x!ttcore.tile<32x32, f32>, #l1>
     // CHECK: d2m.reserve
     %b = d2m.reserve %out : !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>> -> memref<2x2x!ttcore.tile<32x32, f32>, #l1>
-    // CHECK: d2m.push %{{.*}} : !d2m.cb<
+    // CHECK: d2m.push %{{.*}} : <
     d2m.push %out : !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>>
-    // CHECK: d2m.pop %{{.*}} : !d2m.cb<
+    // CHECK: d2m.pop %{{.*}} : <
     d2m.pop %in : !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>>
     // CHECK: d2m.remote_store %{{.*}}[%{{.*}}, %{{.*}}] from %{{.*}} : memref<{{.*}}> from !d2m.cb<
     d2m.remote_store %dst[%c0, %c0] from %out : memref<1x1x2x2x!ttcore.tile<32x32, f32>, #ttcore.shard<8192x4096, 1>, #l1> from !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>>
