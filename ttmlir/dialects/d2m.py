@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, i32, i64
+from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, MemRefType, i32,
+                                   i64)
 from xdsl.ir import Attribute, Dialect, Region
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
                        opt_result_def, prop_def, result_def, traits_def, var_operand_def, var_region_def,
@@ -22,8 +23,9 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.printer import Printer
 
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.d2m_cb import CB_ATTRS, CB_OPS, CBType, ThreadAttr
+from ttmlir.dialects.d2m_cb import CB_ATTRS, CB_OPS, CBType, ThreadAttr, verify_compute_region
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS, ReduceDimAttr
+from ttmlir.dialects.d2m_verify import verify_generic
 from ttmlir.ir.syntax import EmptyFormat, table_class
 
 # tile op -> (the TTIR op family it computes, its tile operands)
@@ -246,6 +248,12 @@ class GenericOp(_RegionsOp):
     def region(self) -> Region:
         return self.regions[0]
 
+    def error(self, message: str) -> VerifyException:
+        return VerifyException(f"'{self.name}' op {message}")
+
+    def verify_(self) -> None:
+        verify_generic(self)
+
 
 @irdl_op_definition
 class SpatialOp(_RegionsOp):
@@ -308,6 +316,16 @@ def _print_indices(printer: Printer, keyword: str, values) -> None:
 
 def _segments(*groups) -> DenseArrayBase:
     return DenseArrayBase.from_list(i32, [len(g) for g in groups])
+
+
+def _verify_buffer_forms(op: IRDLOperation, remote) -> None:
+    """A remote load or store names a local buffer (implicit form) or a CB (explicit form); a CB moves blocks of
+    memrefs, so its remote side is a memref too."""
+    if (op.local is None) == (op.cb is None):
+        raise VerifyException(f"'{op.name}' op needs exactly one of a local buffer or a circular buffer")
+    if op.cb is not None and not isinstance(remote.type, MemRefType):
+        raise VerifyException(f"'{op.name}' op tensor parameters are not allowed in explicit CB form; memref operand "
+                              f"must be a memref type")
 
 
 @irdl_op_definition
@@ -389,8 +407,7 @@ class RemoteLoadOp(IRDLOperation):
             printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        if (self.local is None) == (self.cb is None):
-            raise VerifyException(f"'{self.name}' op needs exactly one of a local buffer or a circular buffer")
+        _verify_buffer_forms(self, self.source)
         if len(self.mcast_start) != len(self.mcast_shape):
             raise VerifyException(f"'{self.name}' op mcore[...] and mshape[...] must have the same rank")
 
@@ -457,8 +474,7 @@ class RemoteStoreOp(IRDLOperation):
             printer.print_attribute(self.result.type)
 
     def verify_(self) -> None:
-        if (self.local is None) == (self.cb is None):
-            raise VerifyException(f"'{self.name}' op needs exactly one of a local buffer or a circular buffer")
+        _verify_buffer_forms(self, self.dest)
 
 
 class _YieldOp(IRDLOperation):
@@ -499,6 +515,9 @@ class TileOp(IRDLOperation):
     FAMILY: ClassVar[str] = ""
     operands_ = var_operand_def()
     results_ = var_result_def()
+
+    def verify_(self) -> None:
+        verify_compute_region(self)
 
 
 def _tile_op(mnemonic: str, family: str) -> type[TileOp]:

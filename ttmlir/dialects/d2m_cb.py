@@ -8,8 +8,8 @@ dm_core = 1>`). Semaphore types live here too: they are what a region's semaphor
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import (I64, IntAttr, IntegerAttr, MemRefType, NoneAttr, StringAttr, SymbolRefAttr,
-                                   TensorType, i64)
+from xdsl.dialects.builtin import (I64, ArrayAttr, IntAttr, IntegerAttr, MemRefType, NoneAttr, StringAttr,
+                                   SymbolRefAttr, TensorType, i64)
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, operand_def, param_def, prop_def,
                        result_def, traits_def)
@@ -65,6 +65,21 @@ class ThreadAttr(ParametrizedAttribute):
         if self.dm_core.data != -1:
             printer.print_string(f", dm_core = {self.dm_core.data}")
         printer.print_string(">")
+
+
+def verify_compute_region(op) -> None:
+    """A compute op inside a `d2m.generic` runs in one of its compute (or unified) regions, not a data-movement one."""
+    region = op.parent_region()
+    while region is not None and (region.parent is None or region.parent.name != "d2m.generic"):
+        region = region.parent.parent_region() if region.parent is not None else None
+    if region is None:
+        return
+    generic = region.parent
+    threads = generic.attributes.get("threads")
+    index = list(generic.regions).index(region)
+    if isinstance(threads, ArrayAttr) and index < len(threads.data) and \
+            isinstance(thread := threads.data[index], ThreadAttr) and thread.thread == "datamovement":
+        raise VerifyException(f"'{op.name}' op expected to be in a compute or unified region")
 
 
 @irdl_attr_definition

@@ -17,6 +17,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ttmlir.dialects import ttcore
+from ttmlir.dialects.d2m_cb import verify_compute_region
 
 INTEGER_DTYPES = frozenset({"u8", "u16", "u32", "si32"})  # the tile data types that are not floats
 
@@ -64,6 +65,7 @@ class TileReduceOp(IRDLOperation):
                               attributes=attributes, **rest)
 
     def verify_(self) -> None:
+        verify_compute_region(self)
         if len(self.operands) != len(self.TILES):
             raise VerifyException(f"'{self.name}' op expected {len(self.TILES)} operands, but found "
                                   f"{len(self.operands)}")
