@@ -247,5 +247,37 @@ class PopOp(_ReleaseOp):
     name = "d2m.pop"
 
 
-CB_OPS = [GetCBOp, WaitOp, ReserveOp, PushOp, PopOp]
+@irdl_op_definition
+class StoreOp(IRDLOperation):
+    """A computed block written into a block acquired from a CB: `d2m.store %reserved, %result : tensor<...>`."""
+
+    name = "d2m.store"
+    dst = operand_def()
+    src = operand_def()
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "StoreOp":
+        dst = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        src = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        value_type = parser.parse_type()
+        return cls.create(operands=parser.resolve_operands([dst, src], [value_type] * 2, position),
+                          attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list([self.dst, self.src], printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.dst.type)
+
+    def verify_(self) -> None:
+        if self.dst.type != self.src.type:
+            raise VerifyException(f"'{self.name}' op requires all operands to have the same type")
+
+
+CB_OPS = [GetCBOp, WaitOp, ReserveOp, PushOp, PopOp, StoreOp]
 CB_ATTRS = [ThreadAttr, CBType, LocalSemaphoreType, GlobalSemaphoreType]

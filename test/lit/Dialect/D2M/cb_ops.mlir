@@ -37,6 +37,8 @@ func.func @copy(%src: memref<1x1x2x2x!ttcore.tile<32x32, f32>, #ttcore.shard<819
     %a = d2m.wait %in : !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>> -> memref<2x2x!ttcore.tile<32x32, f32>, #l1>
     // CHECK: d2m.reserve
     %b = d2m.reserve %out : !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>> -> memref<2x2x!ttcore.tile<32x32, f32>, #l1>
+    // CHECK: d2m.store %{{.*}}, %{{.*}} : memref<2x2x!ttcore.tile<32x32, f32>, #l1>
+    d2m.store %b, %a : memref<2x2x!ttcore.tile<32x32, f32>, #l1>
     // CHECK: d2m.push %{{.*}} : <
     d2m.push %out : !d2m.cb<memref<2x2x!ttcore.tile<32x32, f32>, #l1>>
     // CHECK: d2m.pop %{{.*}} : <
