@@ -8,16 +8,12 @@ read 0, a wildcard) compares operands dim by dim."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, MemRefType, NoneAttr, SymbolRefAttr, TensorType
 from xdsl.ir.affine import AffineDimExpr, AffineMap
+from xdsl.irdl import IRDLOperation
 
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.d2m_cb import LocalSemaphoreType, ThreadAttr
-
-if TYPE_CHECKING:
-    from ttmlir.dialects.d2m import GenericOp
 
 DEVICE_MEMREF_LAYOUTS = (ttcore.ShardLayoutAttr, ttcore.InterleavedLayoutAttr, ttcore.ViewLayoutAttr)
 
@@ -26,7 +22,7 @@ def _ints(attr) -> list[int]:
     return [a.value.data for a in attr.data] if isinstance(attr, ArrayAttr) else []
 
 
-def _maps(op: GenericOp) -> list[AffineMap]:
+def _maps(op: IRDLOperation) -> list[AffineMap]:
     maps = op.attributes.get("indexing_maps")
     return [m.data for m in maps.data if isinstance(m, AffineMapAttr)] if isinstance(maps, ArrayAttr) else []
 
@@ -77,7 +73,7 @@ def _has_layout(value) -> bool:
     return isinstance(t, TensorType) and isinstance(t.encoding, ttcore.MetalLayoutAttr)
 
 
-def _permutation(op: GenericOp, kind: str, maps: list[AffineMap], shapes: list[list[int]]) -> None:
+def _permutation(op: IRDLOperation, kind: str, maps: list[AffineMap], shapes: list[list[int]]) -> None:
     for a in range(len(maps)):
         for b in range(len(maps)):
             if a == b:
@@ -88,7 +84,7 @@ def _permutation(op: GenericOp, kind: str, maps: list[AffineMap], shapes: list[l
                                f"and operand[{b}] {kind}_shape=[{_shape_text(shapes[b])}] at affine dim d{dim}")
 
 
-def _blocking(op: GenericOp, maps: list[AffineMap], shapes: list[list[int]], factors: list[int],
+def _blocking(op: IRDLOperation, maps: list[AffineMap], shapes: list[list[int]], factors: list[int],
               output_map: AffineMap, grid: tuple[int, ...]) -> None:
     """Each operand's grid is the op's grid times the block factors, seen through the operand's map."""
     if not factors:  # outer loops already generated
@@ -109,7 +105,7 @@ def _broadcasts(maps: list[AffineMap]) -> bool:
                for m in maps for d in range(m.num_dims))
 
 
-def verify_generic(op: GenericOp) -> None:
+def verify_generic(op: IRDLOperation) -> None:
     maps, factors = _maps(op), _ints(op.attributes.get("block_factors"))
     iterators = op.attributes.get("iterator_types")
     num_iterators = len(iterators.data) if isinstance(iterators, ArrayAttr) else 0
