@@ -18,7 +18,7 @@ from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definiti
                        opt_result_def, prop_def, result_def, traits_def, var_operand_def, var_region_def,
                        var_result_def)
 from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.traits import IsTerminator, NoTerminator
+from xdsl.traits import EffectInstance, IsTerminator, MemoryEffect, MemoryEffectKind, NoTerminator
 from xdsl.utils.exceptions import VerifyException
 from xdsl.printer import Printer
 
@@ -75,46 +75,72 @@ def _print_typed_operands(printer: Printer, keyword: str, values) -> None:
     printer.print_string(")")
 
 
+class _AllocationEffect(MemoryEffect):
+    """A fresh buffer: dropped when unused, never merged with another (two empties are two buffers)."""
+
+    @classmethod
+    def get_effects(cls, op):
+        return frozenset({EffectInstance(MemoryEffectKind.ALLOC, op.results[0])})
+
+
+class _TensorFormEffects(MemoryEffect):
+    """On tensors an op only makes values (dropped when unused); on memrefs it reads and writes buffers in place."""
+
+    @classmethod
+    def get_effects(cls, op):
+        if any(isinstance(t, MemRefType) for t in [*op.operand_types, *op.result_types]):
+            return frozenset({EffectInstance(MemoryEffectKind.READ), EffectInstance(MemoryEffectKind.WRITE)})
+        return frozenset()
+
+
 @irdl_op_definition
 class EmptyOp(EmptyFormat, IRDLOperation):
     """A tensor to be written: `%0 = d2m.empty() : tensor<...>` (its attributes may place it on the grid)."""
 
     name = "d2m.empty"
     result = result_def()
+    traits = traits_def(_AllocationEffect())
 
 
 @irdl_op_definition
 class ToLayoutOp(IRDLOperation):
     """A tensor moved into another layout (host to device, device to host):
-    `%r = d2m.to_layout %in, %out : tensor<A> into tensor<B> -> tensor<B>`."""
+    `%r = d2m.to_layout %in, %out : tensor<A> into tensor<B> -> tensor<B>`; on memrefs it writes `%out` in place
+    and has no result."""
 
     name = "d2m.to_layout"
     input = operand_def()
     output = operand_def()
-    result = result_def()
+    result = opt_result_def()
+    traits = traits_def(_TensorFormEffects())
 
     @classmethod
     def parse(cls, parser: Parser) -> "ToLayoutOp":
         names = [parser.parse_unresolved_operand()]
         parser.parse_punctuation(",")
         names.append(parser.parse_unresolved_operand())
-        attributes = parser.parse_optional_attr_dict()
+        attributes = parser.parse_optional_attr_dict()  # this build once printed it here; upstream after the types
         parser.parse_punctuation(":")
         position = parser.pos
-        source, target, result = _parse_signature(parser, "into")
+        source = parser.parse_type()
+        parser.parse_keyword("into")
+        target = parser.parse_type()
+        attributes |= parser.parse_optional_attr_dict()
+        results = [parser.parse_type()] if parser.parse_optional_punctuation("->") else []
         return cls.create(operands=parser.resolve_operands(names, [source, target], position),
-                          result_types=[result], attributes=attributes)
+                          result_types=results, attributes=attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.input.type)
         printer.print_string(" into ")
         printer.print_attribute(self.output.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        printer.print_op_attributes(self.attributes)
+        if self.result is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
 
 
 @irdl_op_definition
@@ -243,7 +269,7 @@ class GenericOp(_RegionsOp):
     additional_args = var_operand_def()
     regions_ = var_region_def()
     # a data-movement region of explicit-CB form ends without a yield
-    traits = traits_def(NoTerminator())
+    traits = traits_def(NoTerminator(), _TensorFormEffects())
 
     @property
     def region(self) -> Region:
