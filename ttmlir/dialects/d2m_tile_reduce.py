@@ -9,7 +9,7 @@ import types
 from typing import ClassVar
 
 from xdsl.dialects.builtin import IntegerAttr, i64
-from xdsl.ir import Attribute, Data
+from xdsl.ir import Data
 from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, opt_prop_def, result_def,
                        var_operand_def)
 from xdsl.parser import AttrParser

@@ -174,5 +174,6 @@ def verify_generic(op: IRDLOperation) -> None:
         if not explicit and not maps:
             raise op.error("indexing_maps must be non-empty unless in explicit datamovement form (all of "
                            "block_factors, indexing_maps, and iterator_types are empty)")
-    if not op.regions and any(not isinstance(t, ThreadAttr) or not isinstance(t.kernel, SymbolRefAttr) for t in threads):
+    if not op.regions and any(not isinstance(t, ThreadAttr) or not isinstance(t.kernel, SymbolRefAttr)
+                              for t in threads):
         raise op.error("threads must have a kernel symbol in external symbol form (i.e. without regions)")

@@ -28,7 +28,6 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.ir.props import scalar
-
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure
 
