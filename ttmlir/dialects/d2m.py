@@ -26,7 +26,7 @@ from ttmlir.dialects import ttcore
 from ttmlir.dialects.d2m_cb import CB_ATTRS, CB_OPS, CBType, ThreadAttr, verify_compute_region
 from ttmlir.dialects.d2m_mask import MaskOp
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS, ReduceDimAttr
-from ttmlir.dialects.d2m_verify import verify_generic
+from ttmlir.dialects.d2m_verify import verify_generic, verify_spatial
 from ttmlir.ir.syntax import EmptyFormat, table_class
 
 # tile op -> (the TTIR op family it computes, its tile operands)
@@ -289,16 +289,16 @@ class SpatialOp(_RegionsOp):
     name = "d2m.spatial"
     regions_ = var_region_def()
 
+    def error(self, message: str) -> VerifyException:
+        return VerifyException(f"'{self.name}' op {message}")
+
     def verify_(self) -> None:
-        ranges = self.attributes.get("grid_ranges")
-        if not isinstance(ranges, ArrayAttr) or len(ranges.data) != len(self.regions) or \
-                not all(isinstance(r, ttcore.CoreRangeAttr) for r in ranges.data):
-            raise VerifyException(f"'{self.name}' op needs grid_ranges: one #ttcore.core_range per region "
-                                  f"({len(self.regions)})")
-        for i, (a_start, a_end) in enumerate(r.data for r in ranges.data):
-            for j, (b_start, b_end) in enumerate(r.data for r in ranges.data[i + 1:]):
+        verify_spatial(self)
+        ranges = self.attributes["grid_ranges"].data
+        for i, (a_start, a_end) in enumerate(r.data for r in ranges):
+            for j, (b_start, b_end) in enumerate(r.data for r in ranges[i + 1:]):
                 if all(a_start[d] <= b_end[d] and b_start[d] <= a_end[d] for d in (0, 1)):
-                    raise VerifyException(f"'{self.name}' op grid_ranges of regions {i} and {i + 1 + j} overlap")
+                    raise self.error(f"grid_ranges of regions {i} and {i + 1 + j} overlap")
 
 
 @irdl_op_definition

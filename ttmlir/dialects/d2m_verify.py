@@ -8,9 +8,12 @@ read 0, a wildcard) compares operands dim by dim."""
 
 from __future__ import annotations
 
+from xdsl.context import Context
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, MemRefType, NoneAttr, SymbolRefAttr, TensorType
+from xdsl.ir import Operation
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.irdl import IRDLOperation
+from xdsl.parser import Parser
 
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.d2m_cb import LocalSemaphoreType, ThreadAttr
@@ -105,6 +108,89 @@ def _broadcasts(maps: list[AffineMap]) -> bool:
                for m in maps for d in range(m.num_dims))
 
 
+def grid_inverse_map(grid) -> AffineMap | None:
+    """A grid's physical-to-virtual map, if it declares one (the grid keeps its maps as written)."""
+    if not isinstance(grid, ttcore.GridAttr) or len(grid.data.maps) != 2:
+        return None
+    return Parser(Context(), grid.data.maps[1]).parse_affine_map()
+
+
+def _vgm_inverse(value) -> AffineMap | None:
+    """The virtual grid inverse mapping a value's tensor was made with (`d2m.empty {virtualGridInverseMapping}`,
+    seen through the `d2m.to_layout` that fills it)."""
+    owner = value.owner
+    if not isinstance(owner, Operation):  # a block argument: made elsewhere
+        return None
+    if owner.name == "d2m.to_layout":
+        return _vgm_inverse(owner.operands[1])
+    if owner.name == "d2m.empty":
+        mapping = owner.attributes.get("virtualGridInverseMapping")
+        return mapping.data if isinstance(mapping, AffineMapAttr) else None
+    return None
+
+
+def _in_dram(value) -> bool:
+    t = value.type
+    if isinstance(t, MemRefType):
+        return isinstance(t.memory_space, ttcore.MemorySpaceAttr) and t.memory_space.data.value == "dram"
+    return isinstance(t, TensorType) and isinstance(t.encoding, ttcore.MetalLayoutAttr) and \
+        t.encoding.data.memory_space == "dram"
+
+
+def _verify_virtual_grid(op: IRDLOperation, grid) -> None:
+    """A generic on a virtual grid writes outputs made for that grid (DRAM outputs excepted: the grid does not
+    place them)."""
+    inverse = grid_inverse_map(grid)
+    if inverse is None:
+        return
+    if inverse.num_dims != 2:
+        raise op.error("GenericOp virtual grid affine map must have 2 inputs, or be empty.")
+    for output in op.outputs:
+        if _in_dram(output):
+            continue
+        declared = _vgm_inverse(output)
+        if declared is not None and declared != inverse:
+            raise op.error("grid inverse map does not match output operand's inverse VGM")
+        if declared is None:
+            raise op.error("grid has an inverse map but output operand does not have a VGM")
+
+
+def verify_spatial(op: IRDLOperation) -> None:
+    """A spatial op's regions each hold one 2-d generic whose (virtual) grid fits the region's core range."""
+    ranges = op.attributes.get("grid_ranges")
+    ranges = list(ranges.data) if isinstance(ranges, ArrayAttr) else []
+    if not ranges:
+        raise op.error("grid_ranges must contain at least one CoreRange")
+    if len(ranges) != len(op.regions):
+        raise op.error(f"number of CoreRanges ({len(ranges)}) must match the number of Regions ({len(op.regions)})")
+    for region, core_range in zip(op.regions, ranges):
+        if not isinstance(core_range, ttcore.CoreRangeAttr):
+            raise op.error("grid_ranges must hold #ttcore.core_range attributes")
+        (y0, x0), (y1, x1) = core_range.data
+        if region.blocks.first is None:
+            raise op.error("each spatial region must not be empty")
+        generics = [o for o in region.blocks.first.ops if o.name == "d2m.generic"]
+        if len(generics) != 1:
+            raise op.error(f"each region must contain exactly one d2m.generic op, got {len(generics)}")
+        grid = generics[0].attributes.get("grid")
+        shape = tuple(grid.data.shape) if isinstance(grid, ttcore.GridAttr) else ()
+        if len(shape) != 2:
+            raise op.error(f"d2m.generic inside d2m.spatial: only 2D grid is considered for now, got {len(shape)}D")
+        inverse = grid_inverse_map(grid)
+        if inverse is None:
+            if shape[0] > y1 - y0 + 1 or shape[1] > x1 - x0 + 1:
+                raise op.error(f"generic op grid shape [{shape[0]}, {shape[1]}] exceeds region CoreRange shape "
+                               f"[{y1 - y0 + 1}, {x1 - x0 + 1}]")
+            continue
+        if len(inverse.results) == 3:  # its first result is the device
+            inverse = AffineMap(inverse.num_dims, inverse.num_symbols, inverse.results[1:])
+        start, end = inverse.eval([y0, x0], []), inverse.eval([y1, x1], [])
+        low = [min(a, b) for a, b in zip(start, end)]
+        high = [max(a, b) for a, b in zip(start, end)]
+        if low[0] > 0 or high[0] < shape[0] - 1 or low[1] > 0 or high[1] < shape[1] - 1:
+            raise op.error(f"generic op grid not contained in region grid_ranges [{y0}, {x0}] to [{y1}, {x1}]")
+
+
 def verify_generic(op: IRDLOperation) -> None:
     maps, factors = _maps(op), _ints(op.attributes.get("block_factors"))
     iterators = op.attributes.get("iterator_types")
@@ -135,6 +221,7 @@ def verify_generic(op: IRDLOperation) -> None:
     for output in op.outputs:
         if _has_layout(output) and not all(o % g == 0 for o, g in zip(_split(output)[0], grid_shape)):
             raise op.error("output grid shape must be divisible by the generic op's grid shape")
+    _verify_virtual_grid(op, grid)
     if len({m.num_dims for m in maps}) > 1:
         raise op.error("all indexing maps must have the same number of dimensions")
     if num_iterators and len(factors) != num_iterators:
