@@ -11,14 +11,19 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, MemRefType, i32,
-                                   i64)
+from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, MemRefType,
+                                   TensorType, i32, i64)
 from xdsl.ir import Attribute, Dialect, Region
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
                        opt_result_def, prop_def, result_def, traits_def, var_operand_def, var_region_def,
                        var_result_def)
+from xdsl.dialects.linalg import GenericOp as LinalgGenericOp
+from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.traits import EffectInstance, IsTerminator, MemoryEffect, MemoryEffectKind, NoTerminator
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import (EffectInstance, HasCanonicalizationPatternsTrait, IsTerminator, MemoryEffect,
+                         MemoryEffectKind, NoTerminator)
 from xdsl.utils.exceptions import VerifyException
 from xdsl.printer import Printer
 
@@ -253,6 +258,12 @@ class _RegionsOp(IRDLOperation):
             printer.print_list(self.result_types, printer.print_attribute)
 
 
+class _GenericCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FreshLinalgInits(),)
+
+
 @irdl_op_definition
 class GenericOp(_RegionsOp):
     """Computes its outputs from its inputs on a grid of cores: its region runs once per block of the iteration
@@ -269,7 +280,7 @@ class GenericOp(_RegionsOp):
     additional_args = var_operand_def()
     regions_ = var_region_def()
     # a data-movement region of explicit-CB form ends without a yield
-    traits = traits_def(NoTerminator(), _TensorFormEffects())
+    traits = traits_def(NoTerminator(), _TensorFormEffects(), _GenericCanonicalization())
 
     @property
     def region(self) -> Region:
@@ -280,6 +291,28 @@ class GenericOp(_RegionsOp):
 
     def verify_(self) -> None:
         verify_generic(self)
+
+
+class FreshLinalgInits(RewritePattern):
+    """A linalg.generic inside a tensor-form generic computes into a fresh `d2m.empty`: an init that is some other
+    value (a reserved block, an input fused in place by a linalg pass) would be written in place, which the
+    backend does not do. The result reaches its destination through the `d2m.store` that follows."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        if not op.regions or not op.results:
+            return
+        for region in op.regions:
+            for inner in [o for o in region.walk() if isinstance(o, LinalgGenericOp)]:
+                for index in range(len(inner.inputs), len(inner.operands)):
+                    init = inner.operands[index]
+                    if not isinstance(init.type, TensorType) or \
+                            isinstance(init.owner, (EmptyOp, TensorEmptyOp)):
+                        continue
+                    empty = EmptyOp.create(result_types=[init.type])
+                    rewriter.insert_op(empty, InsertPoint.before(inner))
+                    inner.operands[index] = empty.result
+                    rewriter.notify_op_modified(inner)
 
 
 @irdl_op_definition
