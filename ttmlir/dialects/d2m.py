@@ -17,7 +17,7 @@ from xdsl.ir import Attribute, Dialect, Region
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
                        opt_result_def, prop_def, result_def, traits_def, var_operand_def, var_region_def,
                        var_result_def)
-from xdsl.dialects.linalg import GenericOp as LinalgGenericOp
+from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
