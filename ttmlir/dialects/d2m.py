@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, MemRefType,
-                                   TensorType, i32, i64)
-from xdsl.ir import Attribute, Dialect, Region
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, DenseArrayBase, FloatAttr, IndexType, IntegerAttr,
+                                   MemRefType, TensorType, i32, i64)
+from xdsl.ir import Attribute, Dialect, Operation, Region
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
                        opt_result_def, prop_def, result_def, traits_def, var_operand_def, var_region_def,
                        var_result_def)
@@ -580,9 +581,37 @@ class TileOp(IRDLOperation):
         verify_compute_region(self)
 
 
+# binary tile ops whose scalar right operand leaves the tile as it is at this value (x + 0, x / 1, x ** 1)
+SCALAR_IDENTITIES = {"tile_add": 0.0, "tile_sub": 0.0, "tile_mul": 1.0, "tile_div": 1.0, "tile_pow": 1.0}
+
+
+class FoldScalarIdentity(RewritePattern):
+    """A tile op with a constant scalar right operand that is its identity is its left operand."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        identity = SCALAR_IDENTITIES.get(op.name[len("d2m."):])
+        if identity is None or len(op.operands) != 2 or len(op.results) != 1:
+            return
+        lhs, rhs = op.operands
+        constant = rhs.owner
+        if not isinstance(constant, arith.ConstantOp) or lhs.type != op.results[0].type:
+            return
+        value = constant.value
+        if isinstance(value, (FloatAttr, IntegerAttr)) and value.value.data == identity:
+            rewriter.replace_op(op, [], [lhs])
+
+
+class _ScalarIdentityCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FoldScalarIdentity(),)
+
+
 def _tile_op(mnemonic: str, family: str) -> type[TileOp]:
     body = {"name": f"d2m.{mnemonic}", "FAMILY": family, "__doc__": f"upstream's `d2m.{mnemonic}`.",
             "__annotations__": {"FAMILY": ClassVar[str]}}
+    if mnemonic in SCALAR_IDENTITIES:
+        body["traits"] = traits_def(_ScalarIdentityCanonicalization())
     return table_class(mnemonic, "Op", (TileOp,), body, irdl_op_definition)
 
 
