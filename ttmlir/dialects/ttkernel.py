@@ -7,8 +7,7 @@ and the attributes some ops take there, e.g. `ttkernel.get_compile_time_arg_val(
 the CB, argument, dst-register, copy/pack, FPU, SFPU, matmul, semaphore and layout calls; a row's item ending
 in `?` is an optional operand (the NoC a call uses, a unary kernel's missing second input). The NoC reads,
 writes and multicasts (with their `core[...]`/`bank[...]`/`start_xy[...]` clauses) and the logical-coordinate
-globals have their own syntax and
-classes."""
+globals have their own syntax and classes."""
 
 from __future__ import annotations
 
