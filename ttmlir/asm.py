@@ -17,9 +17,9 @@ from decimal import Decimal
 from typing import Iterable
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, BytesAttr, DenseIntOrFPElementsAttr, FileLineColLoc,
-                                   Float64Type, IntAttr, IntegerType, LocationAttr, ModuleOp, NameLoc, NoneAttr,
-                                   StringAttr, UnknownLoc)
+from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, ArrayAttr, BytesAttr, DenseIntOrFPElementsAttr,
+                                   FileLineColLoc, Float64Type, IntAttr, IntegerAttr, IntegerType, LocationAttr,
+                                   ModuleOp, NameLoc, NoneAttr, StringAttr, UnknownLoc, i64)
 from xdsl.ir import Attribute, BlockArgument, Operation, ParametrizedAttribute, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
@@ -448,12 +448,16 @@ def parse_text(ctx: Context, text: str, filename: str = "<stdin>") -> tuple[Modu
 # --- printing ----------------------------------------------------------------------------------
 
 
+def _is_i64(attribute: Attribute) -> bool:
+    return isinstance(attribute, IntegerAttr) and attribute.type == i64
+
+
 # The attributes printed through an alias (`#ttnn_layout = ...`) and the ones printed opaquely (`#ttnn<mesh_shape 1x2>`),
 # known by name: the printer need not import a dialect to recognise its attributes (a module holding one has loaded
 # it). Buffer types and memory spaces are aliased by their value (`#dram`).
 _ALIAS_BASES = {"ttnn.ttnn_layout": "ttnn_layout", "ttcore.metal_layout": "layout", "ttcore.system_desc": "system_desc",
                 AffineMapAttr.name: "map"}
-_ALIASED_BY_VALUE = frozenset({"ttnn.buffer_type", "ttcore.memory_space"})
+_ALIASED_BY_VALUE = frozenset({"ttnn.buffer_type", "ttcore.memory_space", "ttcore.iterator_type"})
 _OPAQUE = frozenset({"ttnn.mesh_shape", "ttnn.mesh_offset", "ttcore.runtime_tensor_sharding", "ttcore.local_shape",
                      FlattenedCompatInfoAttr.name})
 
@@ -575,6 +579,13 @@ class TTPrinter(Printer):
         self.print_string(text)
 
     def _render(self, attribute: Attribute) -> None:
+        if isinstance(attribute, ArrayAttr) and any(_is_i64(a) for a in attribute.data):
+            # inside an array MLIR elides an integer's type when it is i64, the type it reads back: `[1, 1]`
+            self.print_string("[")
+            self.print_list(attribute.data, lambda a: self.print_string(str(a.value.data)) if _is_i64(a)
+                            else self.print_attribute(a))
+            self.print_string("]")
+            return
         if isinstance(attribute, AffineMapAttr):
             self.print_string(f"affine_map<{affine_map_str(attribute.data)}>")
             return

@@ -11,21 +11,30 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, i32, i64
-from xdsl.ir import Attribute, Dialect
-from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, prop_def,
-                       region_def, result_def, traits_def, var_operand_def, var_region_def,
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, DenseArrayBase, FloatAttr, IndexType, IntegerAttr,
+                                   MemRefType, TensorType, i32, i64)
+from xdsl.ir import Attribute, Dialect, Operation, Region
+from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
+                       opt_result_def, prop_def, result_def, traits_def, var_operand_def, var_region_def,
                        var_result_def)
+from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp
+from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.parser import Parser, UnresolvedOperand
-from xdsl.traits import IsTerminator
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import (EffectInstance, HasCanonicalizationPatternsTrait, IsTerminator, MemoryEffect,
+                         MemoryEffectKind, NoTerminator)
 from xdsl.utils.exceptions import VerifyException
 from xdsl.printer import Printer
 
 from ttmlir.dialects import ttcore
-from ttmlir.ir.syntax import EmptyFormat, enum_attr, table_class
+from ttmlir.dialects.d2m_cb import CB_ATTRS, CB_OPS, CBType, ThreadAttr, verify_compute_region
+from ttmlir.dialects.d2m_mask import MaskOp
+from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS, ReduceDimAttr
+from ttmlir.dialects.d2m_verify import verify_generic, verify_spatial
+from ttmlir.ir.syntax import EmptyFormat, table_class
 
-ThreadAttr = enum_attr("d2m.thread", ("compute", "datamovement", "unified"),
-                       "What a generic op's region runs as: a compute or data-movement thread, or both (unified).")
 # tile op -> (the TTIR op family it computes, its tile operands)
 TILE_OPS = {
     **{f"tile_{op}": (op, 1) for op in ("exp", "log", "sqrt", "rsqrt", "abs", "relu", "sigmoid", "tanh", "sin", "cos",
@@ -72,46 +81,72 @@ def _print_typed_operands(printer: Printer, keyword: str, values) -> None:
     printer.print_string(")")
 
 
+class _AllocationEffect(MemoryEffect):
+    """A fresh buffer: dropped when unused, never merged with another (two empties are two buffers)."""
+
+    @classmethod
+    def get_effects(cls, op):
+        return frozenset({EffectInstance(MemoryEffectKind.ALLOC, op.results[0])})
+
+
+class _TensorFormEffects(MemoryEffect):
+    """On tensors an op only makes values (dropped when unused); on memrefs it reads and writes buffers in place."""
+
+    @classmethod
+    def get_effects(cls, op):
+        if any(isinstance(t, MemRefType) for t in [*op.operand_types, *op.result_types]):
+            return frozenset({EffectInstance(MemoryEffectKind.READ), EffectInstance(MemoryEffectKind.WRITE)})
+        return frozenset()
+
+
 @irdl_op_definition
 class EmptyOp(EmptyFormat, IRDLOperation):
     """A tensor to be written: `%0 = d2m.empty() : tensor<...>` (its attributes may place it on the grid)."""
 
     name = "d2m.empty"
     result = result_def()
+    traits = traits_def(_AllocationEffect())
 
 
 @irdl_op_definition
 class ToLayoutOp(IRDLOperation):
     """A tensor moved into another layout (host to device, device to host):
-    `%r = d2m.to_layout %in, %out : tensor<A> into tensor<B> -> tensor<B>`."""
+    `%r = d2m.to_layout %in, %out : tensor<A> into tensor<B> -> tensor<B>`; on memrefs it writes `%out` in place
+    and has no result."""
 
     name = "d2m.to_layout"
     input = operand_def()
     output = operand_def()
-    result = result_def()
+    result = opt_result_def()
+    traits = traits_def(_TensorFormEffects())
 
     @classmethod
     def parse(cls, parser: Parser) -> "ToLayoutOp":
         names = [parser.parse_unresolved_operand()]
         parser.parse_punctuation(",")
         names.append(parser.parse_unresolved_operand())
-        attributes = parser.parse_optional_attr_dict()
+        attributes = parser.parse_optional_attr_dict()  # this build once printed it here; upstream after the types
         parser.parse_punctuation(":")
         position = parser.pos
-        source, target, result = _parse_signature(parser, "into")
+        source = parser.parse_type()
+        parser.parse_keyword("into")
+        target = parser.parse_type()
+        attributes |= parser.parse_optional_attr_dict()
+        results = [parser.parse_type()] if parser.parse_optional_punctuation("->") else []
         return cls.create(operands=parser.resolve_operands(names, [source, target], position),
-                          result_types=[result], attributes=attributes)
+                          result_types=results, attributes=attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.input.type)
         printer.print_string(" into ")
         printer.print_attribute(self.output.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        printer.print_op_attributes(self.attributes)
+        if self.result is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
 
 
 @irdl_op_definition
@@ -154,37 +189,80 @@ class ViewLayoutOp(IRDLOperation):
 class _RegionsOp(IRDLOperation):
     """`{attrs} ins(%a : T) outs(%b : T) {region}[, {region}...] : T...` (generic and spatial)."""
 
+    # the operand groups in order; after `ins` and `outs` a group is optional and printed only when it has values
+    GROUPS: ClassVar[tuple[str, ...]] = ("ins", "outs")
+    # inherent attributes: kept with the discardable ones, where this build's passes read them, whichever
+    # dictionary the text wrote them in (the generic form writes them as properties)
+    INHERENT: ClassVar[frozenset[str]] = frozenset()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     inputs = var_operand_def()
     outputs = var_operand_def()
     results_ = var_result_def()
 
     @classmethod
+    def create(cls, *, properties=None, attributes=None, **rest):
+        properties, attributes = dict(properties or {}), dict(attributes or {})
+        for key in [k for k in properties if k in cls.INHERENT]:
+            attributes[key] = properties.pop(key)
+        return super().create(properties=properties, attributes=attributes, **rest)
+
+    @classmethod
     def parse(cls, parser: Parser):
         attributes = parser.parse_optional_attr_dict()
         groups = []
-        for keyword in ("ins", "outs"):
-            parser.parse_keyword(keyword)
+        for i, keyword in enumerate(cls.GROUPS):
+            if i >= 2 and parser.parse_optional_keyword(keyword) is None:
+                groups.append([])
+                continue
+            if i < 2:
+                parser.parse_keyword(keyword)
             names, types_, position = _parse_typed_operands(parser)
             groups.append(parser.resolve_operands(names, types_, position))
-        regions = [parser.parse_region()]
-        while parser.parse_optional_punctuation(","):
-            regions.append(parser.parse_region())
-        parser.parse_punctuation(":")
-        results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        return cls.create(operands=[*groups[0], *groups[1]], result_types=results, attributes=attributes,
+        regions = []  # none once outlined into kernel functions
+        if (region := parser.parse_optional_region()) is not None:
+            regions.append(region)
+            while parser.parse_optional_punctuation(","):
+                regions.append(parser.parse_region())
+        results = []  # memref generics write their outputs in place and have no results
+        if parser.parse_optional_punctuation(":"):
+            results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        return cls.create(operands=[v for g in groups for v in g], result_types=results, attributes=attributes,
                           regions=regions, properties={"operandSegmentSizes": DenseArrayBase.from_list(
-                              i32, [len(groups[0]), len(groups[1])])})
+                              i32, [len(g) for g in groups])})
+
+    def name_blocks(self, printer: Printer) -> None:
+        """Upstream names a generic's entry blocks after their threads, counted per kind (`^datamovement0`,
+        `^compute0`); names already given in this printing (a block printed twice) are kept."""
+        threads = self.attributes.get("threads")
+        if not isinstance(threads, ArrayAttr):
+            return
+        counts: dict[str, int] = {}
+        for region, thread in zip(self.regions, threads.data):
+            if region.blocks.first is None or not isinstance(thread, ThreadAttr):
+                continue
+            kind = thread.thread
+            printer._blocks.setdefault(region.blocks.first, f"{kind}{counts.get(kind, 0)}")
+            counts[kind] = counts.get(kind, 0) + 1
 
     def print(self, printer: Printer) -> None:
+        self.name_blocks(printer)
         printer.print_op_attributes(self.attributes)
         _print_typed_operands(printer, "ins", self.inputs)
         _print_typed_operands(printer, "outs", self.outputs)
+        if len(self.GROUPS) > 2 and self.additional_args:
+            _print_typed_operands(printer, self.GROUPS[2], self.additional_args)
         for i, region in enumerate(self.regions):
             printer.print_string(", " if i else " ")
-            printer.print_region(region)
-        printer.print_string(" : ")
-        printer.print_list(self.result_types, printer.print_attribute)
+            printer.print_region(region, print_empty_block=True)
+        if self.result_types:
+            printer.print_string(" : ")
+            printer.print_list(self.result_types, printer.print_attribute)
+
+
+class _GenericCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FreshLinalgInits(),)
 
 
 @irdl_op_definition
@@ -193,7 +271,49 @@ class GenericOp(_RegionsOp):
     space (`grid`, `block_factors`, `indexing_maps`, `iterator_types`, `threads` attributes, as upstream's)."""
 
     name = "d2m.generic"
-    region = region_def()
+    GROUPS: ClassVar[tuple[str, ...]] = ("ins", "outs", "additionalArgs")
+    INHERENT: ClassVar[frozenset[str]] = frozenset({"block_factors", "grid", "indexing_maps", "iterator_types",
+                                                    "threads", "fabricConnectionConfig"})
+    # the operand groups again, in order: a subclass's own fields come first in IRDL's segment order
+    inputs = var_operand_def()
+    outputs = var_operand_def()
+    # semaphores and circular buffers the regions use besides the operands
+    additional_args = var_operand_def()
+    regions_ = var_region_def()
+    # a data-movement region of explicit-CB form ends without a yield
+    traits = traits_def(NoTerminator(), _TensorFormEffects(), _GenericCanonicalization())
+
+    @property
+    def region(self) -> Region:
+        return self.regions[0]
+
+    def error(self, message: str) -> VerifyException:
+        return VerifyException(f"'{self.name}' op {message}")
+
+    def verify_(self) -> None:
+        verify_generic(self)
+
+
+class FreshLinalgInits(RewritePattern):
+    """A linalg.generic inside a tensor-form generic computes into a fresh `d2m.empty`: an init that is some other
+    value (a reserved block, an input fused in place by a linalg pass) would be written in place, which the
+    backend does not do. The result reaches its destination through the `d2m.store` that follows."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter) -> None:
+        if not op.regions or not op.results:
+            return
+        for region in op.regions:
+            for inner in [o for o in region.walk() if isinstance(o, LinalgGenericOp)]:
+                for index in range(len(inner.inputs), len(inner.operands)):
+                    init = inner.operands[index]
+                    if not isinstance(init.type, TensorType) or \
+                            isinstance(init.owner, (EmptyOp, TensorEmptyOp)):
+                        continue
+                    empty = EmptyOp.create(result_types=[init.type])
+                    rewriter.insert_op(empty, InsertPoint.before(inner))
+                    inner.operands[index] = empty.result
+                    rewriter.notify_op_modified(inner)
 
 
 @irdl_op_definition
@@ -203,16 +323,16 @@ class SpatialOp(_RegionsOp):
     name = "d2m.spatial"
     regions_ = var_region_def()
 
+    def error(self, message: str) -> VerifyException:
+        return VerifyException(f"'{self.name}' op {message}")
+
     def verify_(self) -> None:
-        ranges = self.attributes.get("grid_ranges")
-        if not isinstance(ranges, ArrayAttr) or len(ranges.data) != len(self.regions) or \
-                not all(isinstance(r, ttcore.CoreRangeAttr) for r in ranges.data):
-            raise VerifyException(f"'{self.name}' op needs grid_ranges: one #ttcore.core_range per region "
-                                  f"({len(self.regions)})")
-        for i, (a_start, a_end) in enumerate(r.data for r in ranges.data):
-            for j, (b_start, b_end) in enumerate(r.data for r in ranges.data[i + 1:]):
+        verify_spatial(self)
+        ranges = self.attributes["grid_ranges"].data
+        for i, (a_start, a_end) in enumerate(r.data for r in ranges):
+            for j, (b_start, b_end) in enumerate(r.data for r in ranges[i + 1:]):
                 if all(a_start[d] <= b_end[d] and b_start[d] <= a_end[d] for d in (0, 1)):
-                    raise VerifyException(f"'{self.name}' op grid_ranges of regions {i} and {i + 1 + j} overlap")
+                    raise self.error(f"grid_ranges of regions {i} and {i + 1 + j} overlap")
 
 
 @irdl_op_definition
@@ -243,90 +363,179 @@ def _parse_indices(parser: Parser) -> list[UnresolvedOperand]:
     return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
 
 
+def _parse_keyword_indices(parser: Parser, keyword: str) -> list[UnresolvedOperand]:
+    return _parse_indices(parser) if parser.parse_optional_keyword(keyword) is not None else []
+
+
+def _print_indices(printer: Printer, keyword: str, values) -> None:
+    """` keyword[%a, %b]`, or nothing for no values."""
+    if values:
+        printer.print_string(f"{keyword}[")
+        printer.print_list(values, printer.print_operand)
+        printer.print_string("]")
+
+
+def _segments(*groups) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i32, [len(g) for g in groups])
+
+
+def _verify_buffer_forms(op: IRDLOperation, remote) -> None:
+    """A remote load or store names a local buffer (implicit form) or a CB (explicit form); a CB moves blocks of
+    memrefs, so its remote side is a memref too."""
+    if (op.local is None) == (op.cb is None):
+        raise VerifyException(f"'{op.name}' op needs exactly one of a local buffer or a circular buffer")
+    if op.cb is not None and not isinstance(remote.type, MemRefType):
+        raise VerifyException(f"'{op.name}' op tensor parameters are not allowed in explicit CB form; memref operand "
+                              f"must be a memref type")
+
+
 @irdl_op_definition
 class RemoteLoadOp(IRDLOperation):
-    """A block of a (remote) tensor loaded into a local one, optionally multicast along grid dims:
-    `%r = d2m.remote_load %local %src[%i, %j] mcast[%d] : L, S -> L`."""
+    """A block of a (remote) generic operand loaded into a local buffer (`%r = d2m.remote_load %local %src[%i, %j]
+    : L, S -> L` on tensors, no result on memrefs) or into a circular buffer (`d2m.remote_load %src[%i, %j] into %cb
+    : S into !d2m.cb<...>`); `mcore[...] mshape[...]` multicast it over a core rectangle, `mcast[...]` along
+    grid dims."""
 
     name = "d2m.remote_load"
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    local = operand_def()
+    local = opt_operand_def()
     source = operand_def()
     indices = var_operand_def(IndexType)
+    cb = opt_operand_def(CBType)
+    mcast_start = var_operand_def(IndexType)
+    mcast_shape = var_operand_def(IndexType)
     mcast = var_operand_def(IndexType)
-    result = result_def()
+    result = opt_result_def()
 
     @classmethod
     def parse(cls, parser: Parser) -> "RemoteLoadOp":
-        local, source = parser.parse_unresolved_operand(), parser.parse_unresolved_operand()
+        first = parser.parse_unresolved_operand()
+        second = parser.parse_optional_unresolved_operand()
+        local, source = ([first], second) if second is not None else ([], first)
         indices = _parse_indices(parser)
-        mcast = _parse_indices(parser) if parser.parse_optional_keyword("mcast") is not None else []
+        cb = [parser.parse_unresolved_operand()] if parser.parse_optional_keyword("into") is not None else []
+        start = _parse_keyword_indices(parser, "mcore")
+        shape = []
+        if start:
+            parser.parse_keyword("mshape")
+            shape = _parse_indices(parser)
+        mcast = _parse_keyword_indices(parser, "mcast")
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
-        local_type, source_type, result = _parse_signature(parser, ",")
-        operands = parser.resolve_operands([local, source, *indices, *mcast],
-                                           [local_type, source_type, *[IndexType()] * (len(indices) + len(mcast))],
-                                           position)
-        return cls.create(operands=operands, result_types=[result], attributes=attributes, properties={
-            "operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, len(indices), len(mcast)])})
+        types_ = [parser.parse_type()]
+        if local:
+            parser.parse_punctuation(",")
+            types_.append(parser.parse_type())
+        if cb:
+            parser.parse_keyword("into")
+            types_.append(parser.parse_type())
+        results = [parser.parse_type()] if parser.parse_optional_punctuation("->") else []
+        index = [IndexType()] * (len(indices) + len(start) + len(shape) + len(mcast))
+        values = parser.resolve_operands([*local, source, *indices, *cb, *start, *shape, *mcast],
+                                         [*types_[:1 + len(local)], *index[:len(indices)], *types_[1 + len(local):],
+                                          *index[len(indices):]], position)
+        return cls.create(operands=values, result_types=results, attributes=attributes, properties={
+            "operandSegmentSizes": _segments(local, [source], indices, cb, start, shape, mcast)})
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.local)
+        if self.local is not None:
+            printer.print_string(" ")
+            printer.print_operand(self.local)
         printer.print_string(" ")
         printer.print_operand(self.source)
         printer.print_string("[")
         printer.print_list(self.indices, printer.print_operand)
         printer.print_string("]")
-        if self.mcast:
-            printer.print_string(" mcast[")
-            printer.print_list(self.mcast, printer.print_operand)
-            printer.print_string("]")
+        if self.cb is not None:
+            printer.print_string(" into ")
+            printer.print_operand(self.cb)
+        if self.mcast_start:
+            _print_indices(printer, " mcore", self.mcast_start)
+            _print_indices(printer, " mshape", self.mcast_shape)
+        _print_indices(printer, " mcast", self.mcast)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_list([self.local.type, self.source.type], printer.print_attribute)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        if self.local is not None:
+            printer.print_attribute(self.local.type)
+            printer.print_string(", ")
+        printer.print_attribute(self.source.type)
+        if self.cb is not None:
+            printer.print_string(" into ")
+            printer.print_attribute(self.cb.type)
+        if self.result is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        _verify_buffer_forms(self, self.source)
+        if len(self.mcast_start) != len(self.mcast_shape):
+            raise VerifyException(f"'{self.name}' op mcore[...] and mshape[...] must have the same rank")
 
 
 @irdl_op_definition
 class RemoteStoreOp(IRDLOperation):
-    """A local block stored into a (remote) tensor: `%r = d2m.remote_store %dst[%i, %j] %local : D, L -> D`."""
+    """A local block stored into a (remote) generic operand: `%r = d2m.remote_store %dst[%i, %j] %local : D, L -> D`
+    on tensors (no result on memrefs), or from a circular buffer: `d2m.remote_store %dst[%i] from %cb : D from
+    !d2m.cb<...>`."""
 
     name = "d2m.remote_store"
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     dest = operand_def()
     indices = var_operand_def(IndexType)
-    local = operand_def()
-    result = result_def()
+    local = opt_operand_def()
+    cb = opt_operand_def(CBType)
+    result = opt_result_def()
 
     @classmethod
     def parse(cls, parser: Parser) -> "RemoteStoreOp":
         dest = parser.parse_unresolved_operand()
         indices = _parse_indices(parser)
-        local = parser.parse_unresolved_operand()
+        local = [] if (value := parser.parse_optional_unresolved_operand()) is None else [value]
+        cb = [parser.parse_unresolved_operand()] if parser.parse_optional_keyword("from") is not None else []
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
-        dest_type, local_type, result = _parse_signature(parser, ",")
-        operands = parser.resolve_operands([dest, *indices, local],
-                                           [dest_type, *[IndexType()] * len(indices), local_type], position)
-        return cls.create(operands=operands, result_types=[result], attributes=attributes, properties={
-            "operandSegmentSizes": DenseArrayBase.from_list(i32, [1, len(indices), 1])})
+        types_ = [parser.parse_type()]
+        if local:
+            parser.parse_punctuation(",")
+            types_.append(parser.parse_type())
+        if cb:
+            parser.parse_keyword("from")
+            types_.append(parser.parse_type())
+        results = [parser.parse_type()] if parser.parse_optional_punctuation("->") else []
+        operands = parser.resolve_operands([dest, *indices, *local, *cb],
+                                           [types_[0], *[IndexType()] * len(indices), *types_[1:]], position)
+        return cls.create(operands=operands, result_types=results, attributes=attributes, properties={
+            "operandSegmentSizes": _segments([dest], indices, local, cb)})
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.dest)
         printer.print_string("[")
         printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("] ")
-        printer.print_operand(self.local)
+        printer.print_string("]")
+        if self.local is not None:
+            printer.print_string(" ")
+            printer.print_operand(self.local)
+        if self.cb is not None:
+            printer.print_string(" from ")
+            printer.print_operand(self.cb)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
-        printer.print_list([self.dest.type, self.local.type], printer.print_attribute)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
+        printer.print_attribute(self.dest.type)
+        if self.local is not None:
+            printer.print_string(", ")
+            printer.print_attribute(self.local.type)
+        if self.cb is not None:
+            printer.print_string(" from ")
+            printer.print_attribute(self.cb.type)
+        if self.result is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
+
+    def verify_(self) -> None:
+        _verify_buffer_forms(self, self.dest)
 
 
 class _YieldOp(IRDLOperation):
@@ -368,10 +577,41 @@ class TileOp(IRDLOperation):
     operands_ = var_operand_def()
     results_ = var_result_def()
 
+    def verify_(self) -> None:
+        verify_compute_region(self)
+
+
+# binary tile ops whose scalar right operand leaves the tile as it is at this value (x + 0, x / 1, x ** 1)
+SCALAR_IDENTITIES = {"tile_add": 0.0, "tile_sub": 0.0, "tile_mul": 1.0, "tile_div": 1.0, "tile_pow": 1.0}
+
+
+class FoldScalarIdentity(RewritePattern):
+    """A tile op with a constant scalar right operand that is its identity is its left operand."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        identity = SCALAR_IDENTITIES.get(op.name[len("d2m."):])
+        if identity is None or len(op.operands) != 2 or len(op.results) != 1:
+            return
+        lhs, rhs = op.operands
+        constant = rhs.owner
+        if not isinstance(constant, arith.ConstantOp) or lhs.type != op.results[0].type:
+            return
+        value = constant.value
+        if isinstance(value, (FloatAttr, IntegerAttr)) and value.value.data == identity:
+            rewriter.replace_op(op, [], [lhs])
+
+
+class _ScalarIdentityCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FoldScalarIdentity(),)
+
 
 def _tile_op(mnemonic: str, family: str) -> type[TileOp]:
     body = {"name": f"d2m.{mnemonic}", "FAMILY": family, "__doc__": f"upstream's `d2m.{mnemonic}`.",
             "__annotations__": {"FAMILY": ClassVar[str]}}
+    if mnemonic in SCALAR_IDENTITIES:
+        body["traits"] = traits_def(_ScalarIdentityCanonicalization())
     return table_class(mnemonic, "Op", (TileOp,), body, irdl_op_definition)
 
 
@@ -388,4 +628,5 @@ class TileFillOp(IRDLOperation):
     assembly_format = "`(` $value `)` attr-dict `:` type($value) `->` type($result)"
 
 D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
-                      RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *TILE_OP_CLASSES.values()], [ThreadAttr])
+                      RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *CB_OPS, *TILE_OP_CLASSES.values(),
+                      *TILE_REDUCE_OPS, MaskOp], [*CB_ATTRS, ReduceDimAttr])

@@ -5,9 +5,9 @@ Ops are one table: each row lists what upstream writes between the op's parenthe
 and the attributes some ops take there, e.g. `ttkernel.get_compile_time_arg_val(0)`), then
 `attr-dict : functional-type(operands, results)`, as upstream's assembly formats do. The ops covered are
 the CB, argument, dst-register, copy/pack, FPU, SFPU, matmul, semaphore and layout calls; a row's item ending
-in `?` is an optional trailing operand (the NoC a call uses). The NoC reads, writes and multicasts (with their
-`core[...]`/`bank[...]`/`start_xy[...]` clauses) and the logical-coordinate globals have their own syntax and
-classes."""
+in `?` is an optional operand (the NoC a call uses, a unary kernel's missing second input). The NoC reads,
+writes and multicasts (with their `core[...]`/`bank[...]`/`start_xy[...]` clauses) and the logical-coordinate
+globals have their own syntax and classes."""
 
 from __future__ import annotations
 
@@ -125,7 +125,8 @@ OPS: dict[str, tuple[str, ...]] = {
     **{f"{op}_tile_init": () for op in _SFPU_UNARY},
     **{f"{op}_tile": ("tile_index",) for op in _SFPU_UNARY},
     "abs_tile_int32": ("tile_index",), "rounding_op_tile_init": (),
-    "tilize_init": ("cbIn", "numTiles", "cbOut"), "tilize_block": ("cbIn", "numTiles", "cbOut"),
+    "tilize_init": ("cbIn", "numTiles", "cbOut"), "tilize_uninit": ("cbIn", "cbOut"),
+    "untilize_uninit": ("cbIn",), "reduce_uninit": (), "tilize_block": ("cbIn", "numTiles", "cbOut"),
     "untilize_init": ("cbIn",), "untilize_block": ("cbIn", "numTiles", "cbOut"),
     "get_noc_addr_from_bank_id": ("bank_id", "bankAddressOffset"),
     "transpose_wh_init": ("cbIn", "cbOut"), "transpose_wh_tile": ("icb", "itile", "idst"),
@@ -135,7 +136,8 @@ OPS: dict[str, tuple[str, ...]] = {
     "reduce_tile": ("in_cb", "scaling_cb", "in_tile_index", "scaling_tile_index", "dst_index", "reduce_type=attr",
                     "reduce_dim=attr"),
     "noc_async_read_barrier": ("noc?",), "noc_async_write_barrier": ("noc?",), "noc_async_full_barrier": ("noc?",),
-    "compute_kernel_hw_startup": ("icb0", "icb1", "ocb"), "mm_init_short": ("in0_cb", "in1_cb", "transpose"),
+    # a unary kernel names one input CB
+    "compute_kernel_hw_startup": ("icb0", "icb1?", "ocb"), "mm_init_short": ("in0_cb", "in1_cb", "transpose"),
     "mm_block_init": ("in0_cb", "in1_cb", "out_cb", "transpose", "ct_dim", "rt_dim", "kt_dim"),
     "mm_block_init_short": ("in0_cb", "in1_cb", "transpose", "ct_dim", "rt_dim", "kt_dim"),
     "matmul_block": ("in0_cb_id", "in1_cb_id", "in0_tile_idx", "in1_tile_idx", "dst_tile_idx", "transpose", "ct_dim",
@@ -185,6 +187,9 @@ class TTKernelOp(IRDLOperation):
     @classmethod
     def parse(cls, parser: Parser) -> "TTKernelOp":
         operands, props = [], {}
+        if not cls.attribute_items():  # only operands, some optional (its row's verifier counts them)
+            operands = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+            return cls._finish(parser, operands, props)
         with parser.in_parens():
             for i, item in enumerate(cls.ITEMS):
                 if item.endswith("?"):  # a trailing optional operand (a NoC index)
@@ -204,6 +209,11 @@ class TTKernelOp(IRDLOperation):
                     props[name] = parser.parse_attribute()
                 else:
                     props[name] = IntegerAttr(parser.parse_integer(), i32)
+        return cls._finish(parser, operands, props)
+
+    @classmethod
+    def _finish(cls, parser: Parser, operands: list, props: dict) -> "TTKernelOp":
+        """`attr-dict : functional-type(operands, results)` after the parenthesized items."""
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
@@ -213,7 +223,8 @@ class TTKernelOp(IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         values, parts = iter(self.operands), []
-        for item in self.ITEMS:
+        items = self.ITEMS if self.attribute_items() else [str(i) for i in range(len(self.operands))]
+        for item in items:
             if item.endswith("?"):
                 if (value := next(values, None)) is not None:
                     parts.append(lambda v=value: printer.print_operand(v))

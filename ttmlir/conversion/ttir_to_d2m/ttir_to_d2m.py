@@ -28,7 +28,6 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.ir.props import scalar
-from ttmlir.ir.syntax import enum
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure
 
@@ -83,7 +82,7 @@ def build_generic(inputs: list[SSAValue], output: SSAValue, maps: list[AffineMap
         at = [index[r.position] for r in amap.data.results]
         load = d2m.RemoteLoadOp.create(operands=[empty.tensor, value, *at], result_types=[empty.tensor.type],
                                        properties={"operandSegmentSizes": DenseArrayBase.from_list(
-                                           i32, [1, 1, len(at), 0])})
+                                           i32, [1, 1, len(at), 0, 0, 0, 0])})
         ops += [empty, load]
         loaded.append(load.result)
     out_local = TensorEmptyOp([], local(output.type))
@@ -91,14 +90,14 @@ def build_generic(inputs: list[SSAValue], output: SSAValue, maps: list[AffineMap
     result = compute(ops, loaded, out_local.tensor)
     at = [index[r.position] for r in maps[-1].data.results]
     store = d2m.RemoteStoreOp.create(operands=[output, *at, result], result_types=[output.type],
-                                     properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, len(at), 1])})
+                                     properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, len(at), 1, 0])})
     ops += [store, d2m.YieldOp.create(operands=[store.result])]
     attrs = {"block_factors": ArrayAttr([IntegerAttr(1, i64)] * dims), "grid": ttcore.GridAttr(ttcore.Grid(grid)),
              "indexing_maps": ArrayAttr(maps), "iterator_types": ArrayAttr([_parallel(k) for k in iterators]),
-             "threads": ArrayAttr([enum(d2m.ThreadAttr, "unified")])}
+             "threads": ArrayAttr([d2m.ThreadAttr.get("unified")])}
     return d2m.GenericOp.create(operands=[*inputs, output], result_types=[output.type], attributes=attrs,
                                 regions=[Region(Block(ops))], properties={
-                                    "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(inputs), 1])})
+                                    "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(inputs), 1, 0])})
 
 
 def _elementwise(tile_op: str, arity: int):

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, IndexType, ModuleOp, StringAttr
 from xdsl.dialects.emitc import EmitC_CallOpaqueOp, EmitC_OpaqueAttr, EmitC_OpaqueType, EmitC_PointerType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
@@ -43,6 +43,9 @@ ENDPOINTS = {"core": ("UnicastEndpoint", "unicast_ep",
              "mcast": ("MulticastEndpoint", "mcast_ep",
                        "noc_traits_t<MulticastEndpoint>::dst_args_mcast_type{{.noc_x_start = {}, .noc_y_start = {}, "
                        ".noc_x_end = {}, .noc_y_end = {}, .addr = static_cast<uint32_t>({})}")}
+# arith ops emitc has no lowering for: the C++ call each one is
+ARITH_CALLS = {arith.MinSIOp: "std::min<int32_t>", arith.MaxSIOp: "std::max<int32_t>",
+               arith.MinUIOp: "std::min<size_t>", arith.MaxUIOp: "std::max<size_t>"}
 RENAMED = {"mm_init_short": "matmul_init", "mm_block_init_short": "matmul_block_init"}  # tt-metal's current names
 NOC_BARRIERS = {"noc_async_read_barrier": "async_read_barrier", "noc_async_write_barrier": "async_write_barrier",
                 "noc_async_full_barrier": "async_full_barrier"}
@@ -147,6 +150,16 @@ class _KernelLowering:
         return [_call(_callee(op), list(op.operands), result_types)]
 
 
+def _arith_lowered(op):
+    """A floor division of indices is a plain division (an index is a size_t, never negative); min and max are
+    std::min/std::max. A floor division of signed integers has no C++ operator: MLIR's legalization failure."""
+    if isinstance(op, arith.FloorDivSIOp):
+        if not isinstance(op.result.type, IndexType):
+            raise PassFailure(op, "failed to legalize operation 'arith.floordivsi'")
+        return emitc.DivOp.create(operands=list(op.operands), result_types=[op.result.type])
+    return EmitC_CallOpaqueOp(ARITH_CALLS[type(op)], list(op.operands), [op.result.type])  # as upstream spells it
+
+
 def _constant(value) -> int | None:
     """The integer a constant operand holds (arith or emitc), None for any other value."""
     owner = getattr(value, "owner", None)
@@ -197,6 +210,8 @@ class ConvertTTKernelToEmitCPass(ModulePass):
             for kernel_op in [o for o in func.walk() if o.name.startswith("ttkernel.")]:
                 new = lowering.lowered(kernel_op)
                 rewriter.replace_op(kernel_op, new, new[-1].results)
+            for arith_op in [o for o in func.walk() if type(o) in ARITH_CALLS or isinstance(o, arith.FloorDivSIOp)]:
+                rewriter.replace_op(arith_op, _arith_lowered(arith_op))
             for constant in [o for o in func.walk() if isinstance(o, arith.ConstantOp)]:
                 rewriter.replace_op(constant, emitc.ConstantOp.create(properties={"value": constant.value},
                                                                       result_types=[constant.result.type]))

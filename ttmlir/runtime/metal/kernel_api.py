@@ -189,6 +189,15 @@ class KernelApi:
     def get_noc_multicast_addr(self, x0: int, y0: int, x1: int, y1: int, addr: int, noc: int = 0) -> tuple:
         return ("mcast", x0, y0, x1, y1, addr)
 
+    @staticmethod
+    def min_t(_type: str, a: int, b: int) -> int:
+        """`std::min<T>(a, b)` (the values are already of T)."""
+        return min(a, b)
+
+    @staticmethod
+    def max_t(_type: str, a: int, b: int) -> int:
+        return max(a, b)
+
     # tt-metal's Noc object API: `noc0.async_read(endpoint, CoreLocalMem<uint32_t>(dst), size, {far side}, {})`,
     # the far side's fields named by the kind of endpoint the kernel declared
     @staticmethod
@@ -528,7 +537,7 @@ class KernelApi:
     def __getattr__(self, name: str):
         """The table-driven families: FPU binary (`add_tiles`), SFPU binary (`add_binary_tile`), SFPU unary
         (`exp_tile`), and their `_init` calls, which configure the engines and compute nothing here."""
-        if name.endswith("_init") or name in _CONFIG_CALLS:
+        if name.endswith("_init") or name.endswith("_uninit") or name in _CONFIG_CALLS:
             return lambda *args: None
         if name in tile_math.FPU_BINARY:
             return lambda a, b, ta, tb, dst: self._fpu(name, a, b, ta, tb, dst)
@@ -563,6 +572,6 @@ class KernelApi:
 _POOLS = ("SUM", "MAX", "AVG")
 _REDUCE_DIMS = {"REDUCE_ROW": "row", "REDUCE_COL": "col", "REDUCE_SCALAR": "scalar"}
 _CONFIG_CALLS = frozenset({"init_sfpu", "binary_op_init_common", "unary_op_init_common", "mm_init", "mm_block_init",
-                           "compute_kernel_hw_startup_t", "matmul_init", "matmul_block_init",
+                           "compute_kernel_hw_startup", "compute_kernel_hw_startup_t", "matmul_init", "matmul_block_init",
                            "pack_reconfig_data_format", "reconfig_data_format", "copy_tile_to_dst_init_short",
                            "DPRINT", "noc_async_writes_flushed"})

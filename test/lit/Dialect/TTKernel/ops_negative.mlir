@@ -14,3 +14,11 @@ func.func @missing_result() {
   "ttkernel.get_compile_time_arg_val"() <{arg_index = 0 : i32}> : () -> ()
   return
 }
+
+// -----
+
+func.func @startup_needs_two_or_three(%a: index) {
+  // expected-error @+1 {{'ttkernel.compute_kernel_hw_startup' op takes 2 or 3 operand(s), got 1}}
+  "ttkernel.compute_kernel_hw_startup"(%a) : (index) -> ()
+  return
+}

@@ -141,6 +141,19 @@ def test_c_integer_semantics():
     assert words == [-1, -3, -1, 44, 1]  # 0xFFFFFFFF read back as int32; C truncates toward zero
 
 
+def test_std_min_max_as_emitc_prints_them():
+    """What --convert-ttkernel-to-emitc prints for arith.minsi/maxsi/maxui runs."""
+    source = """void kernel_main() {
+      int32_t a = -5;
+      int32_t b = 3;
+      volatile tt_l1_ptr uint32_t* out = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(1024);
+      out[0] = std::min<int32_t>(a, b); out[1] = std::max<int32_t>(a, b); out[2] = std::max<size_t>(7, 9);
+    }"""
+    grid = Grid()
+    grid.run(Program((KernelLaunch("c", source, "brisc", ((0, 0),)),)))
+    assert grid.core(0, 0).l1[1024:1036].view(torch.int32).tolist() == [-5, 3, 9]
+
+
 def test_unparsable_kernel_names_kernel_and_line():
     with pytest.raises(KernelCompileError, match=r"kernel 'k' line 3:"):
         Grid().run(Program((KernelLaunch("k", "void kernel_main() {\n  uint32_t x = 1;\n  x = = 2;\n}\n", "brisc",
