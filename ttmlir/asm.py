@@ -20,7 +20,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, ArrayAttr, BytesAttr, DenseIntOrFPElementsAttr,
                                    FileLineColLoc, Float64Type, IntAttr, IntegerAttr, IntegerType, LocationAttr,
                                    ModuleOp, NameLoc, NoneAttr, StringAttr, UnknownLoc, i64)
-from xdsl.ir import Attribute, BlockArgument, Operation, ParametrizedAttribute, SSAValue
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.printer import Printer
@@ -31,6 +31,7 @@ from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 from ttmlir.ir.sizes import INT64_MAX, int_width_error, shaped_size_error
 from ttmlir.ir.syntax import affine_map_str
 from ttmlir.ir.tt_op import TTOp
+from ttmlir.ir.value_names import Counters, name_results, name_values
 from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr, SparseElementsAttr
 
 # xDSL 0.74's string-literal pattern nests `+` inside `*` and backtracks exponentially on an
@@ -545,9 +546,8 @@ class TTPrinter(Printer):
     loc_aliases: dict[Attribute, str] = field(default_factory=FirstByIdentity)
     top_level: Operation | None = None
     defining: Attribute | None = None
-    _arg_ids: list[int] = field(default_factory=lambda: [0])
-    _result_names: list[set[str]] = field(default_factory=lambda: [set()])  # per isolated scope
-    _name_conflicts: list[int] = field(default_factory=lambda: [0])
+    _counters: Counters = field(default_factory=Counters)
+    _depth: int = 0
     _rendered: dict[Attribute, str] = field(default_factory=FirstByIdentity)
 
     def _new_alias(self, attr: Attribute, base: str, table: dict[Attribute, str]) -> str:
@@ -612,76 +612,56 @@ class TTPrinter(Printer):
         super().print_float(value, type)
 
     def print_ssa_value(self, value: SSAValue) -> str:
-        """MLIR's names, not the source's: entry-block arguments `%argN`, other values numbered."""
+        """MLIR's names, not the source's (see `value_names`); a value from outside what is printed gets
+        the next number."""
         if value not in self._ssa_values:
-            block = value.block if isinstance(value, BlockArgument) else None
-            if block is not None and block.parent is not None and block is block.parent.first_block:
-                self._ssa_values[value] = f"arg{self._arg_ids[-1]}"
-                self._arg_ids[-1] += 1
-            else:
-                self._ssa_values[value] = self._get_new_valid_name_id()
+            self._ssa_values[value] = str(self._counters.value)
+            self._counters.value += 1
         return super().print_ssa_value(value)
 
     def _print_results(self, op: Operation) -> None:
-        """Several results print as one group, `%0:3 = ...`, used as `%0#1`, as mlir-opt prints them; TTIR and
-        TTNN ops name theirs after their definitions (`%values, %indices = "ttnn.sort"`), as upstream's ODS does,
-        a repeated name made unique with MLIR's `_N` suffix."""
-        if not op.results or any(r in self._ssa_values for r in op.results):
-            return super()._print_results(op)
-        if len(op.results) == 1:
-            hint = getattr(op, "asm_result_name", None)
-            if hint is not None and (base := hint()) is not None:
-                self._ssa_values[op.results[0]] = self._unique_name(base)
-            return super()._print_results(op)
-        if isinstance(op, TTOp) and not any(r.endswith("*") for r in op.ROW.results):
-            for result, base in zip(op.results, op.ROW.results):
-                self._ssa_values[result] = self._unique_name(base.rstrip("?"))
-            return super()._print_results(op)
-        group = self._get_new_valid_name_id()
-        for i, result in enumerate(op.results):
-            self._ssa_values[result] = f"{group}#{i}"
-        self.print_string(f"%{group}:{len(op.results)} = ")
+        """Several results numbered together print as one group, `%0:3 = ...`, used as `%0#1`, as mlir-opt
+        prints them; named ones as a list (`%values, %indices = "ttnn.sort"`)."""
+        name_results(op, self._ssa_values, self._counters, _result_names)  # when written without print_op
+        if op.results and (name := self._ssa_values.get(op.results[0], "")).endswith("#0"):
+            self.print_string(f"%{name[:-2]}:{len(op.results)} = ")
+            return
+        super()._print_results(op)
 
-    def _unique_name(self, base: str) -> str:
-        """`base`, or MLIR's `base_N` when the scope has it already (N counts the scope's conflicts)."""
-        name = base
-        while name in self._result_names[-1]:
-            name = f"{base}_{self._name_conflicts[-1]}"
-            self._name_conflicts[-1] += 1
-        self._result_names[-1].add(name)
-        return name
-
-    def enter_scope(self) -> None:  # an isolated region numbers and names its values afresh, as mlir-opt does
-        super().enter_scope()
-        self._next_valid_name_id[-1] = 0
-        self._arg_ids.append(0)
-        self._result_names.append(set())
-        self._name_conflicts.append(0)
-
-    def exit_scope(self) -> None:
-        super().exit_scope()
-        self._arg_ids.pop()
-        self._result_names.pop()
-        self._name_conflicts.pop()
+    def print_op(self, op: Operation) -> None:
+        if self._depth == 0:  # an op printed on its own (a module, or one op of a listing) is named first
+            name_values(op, self._ssa_values, self._counters, _result_names)
+        self._depth += 1
+        try:
+            self._print_op(op)
+        finally:
+            self._depth -= 1
 
     def print_attr_dict(self, attr_dict) -> None:
         super().print_attr_dict(dict(sorted(attr_dict.items())))
 
-    def print_op(self, op: Operation) -> None:
+    def _print_op(self, op: Operation) -> None:
         short = "module" if op is self.top_level and isinstance(op, ModuleOp) else _SHORT_NAMES.get(op.name)
         if short is not None:
             self._print_results(op)
             self.print_string(short)
-            if isinstance(op, ModuleOp):
-                self.enter_scope()
             op.print(self)
-            if isinstance(op, ModuleOp):
-                self.exit_scope()
             if self.print_debuginfo:
                 self.print_string(" ")
                 self.print_attribute(op.location)
             return
         super().print_op(op)
+
+
+def _result_names(op: Operation) -> list[str] | None:
+    """The names an op gives its results, as upstream's ODS does: a TTIR/TTNN op with several results names
+    them after its definition (`%values, %indices`), and a constant says `%cst` or `%c`."""
+    if len(op.results) == 1:
+        hint = getattr(op, "asm_result_name", None)
+        return None if hint is None or (base := hint()) is None else [base]
+    if isinstance(op, TTOp) and not any(r.endswith("*") for r in op.ROW.results):
+        return [base.rstrip("?") for base in op.ROW.results]
+    return None
 
 
 def print_module(module: Operation, *, debuginfo: bool = False, local_scope: bool = False,

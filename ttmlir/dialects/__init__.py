@@ -15,7 +15,7 @@ _LAZY = {"ttir": "ttmlir.dialects.ttir:TTIR", "ttnn": "ttmlir.dialects.ttnn:TTNN
          "memref": "xdsl.dialects.memref:MemRef",
          "arith": "xdsl.dialects.arith:Arith", "scf": "xdsl.dialects.scf:Scf", "linalg": "ttmlir.dialects.linalg_ext:Linalg",
          "math": "ttmlir.dialects.linalg_ext:Math", "tosa": "ttmlir.dialects.tosa:TOSA",
-         "tensor": "xdsl.dialects.tensor:Tensor",
+         "tensor": "xdsl.dialects.tensor:Tensor", "bufferization": "xdsl.dialects.bufferization:Bufferization",
          "stablehlo": "ttmlir.dialects.stablehlo:StableHLO", "chlo": "ttmlir.dialects.chlo:CHLO",
          "sdy": "ttmlir.dialects.sdy:SDY", "debug": "ttmlir.dialects.debug:Debug",
          "check": "ttmlir.dialects.check:Check"}

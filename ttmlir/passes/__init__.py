@@ -37,6 +37,7 @@ PASS_CLASSES = {
     "ttnn-deallocate": "ttmlir.transforms.ttnn.ttnn_deallocate:TTNNDeallocatePass",
     "ttir-to-ttnn-backend-pipeline": "ttmlir.pipelines.ttnn:TTIRToTTNNBackendPipeline",
     "ttir-to-ttnn-runtime-pipeline": "ttmlir.pipelines.ttnn:TTIRToTTNNRuntimePipeline",
+    "ttcore-one-shot-bufferize": "ttmlir.transforms.ttcore.ttcore_one_shot_bufferize:TTCoreOneShotBufferizePass",
     "ttcore-mark-functions-as-forward": "ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward:TTCoreMarkFunctionsAsForwardPass",
     "ttir-element-type-normalization": "ttmlir.transforms.ttir.ttir_element_type_normalization:ElementTypeNormalizationPass",
     "ttir-flatten-sliding-window": "ttmlir.transforms.ttir.ttir_flatten_sliding_window:TTIRFlattenSlidingWindowPass",

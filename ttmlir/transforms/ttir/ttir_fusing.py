@@ -1,5 +1,6 @@
 """TTIR-level fusions applied before conversion (`--ttir-fusing`), as upstream's TTIRFusing patterns:
 
+- a sort cut to its first or last k entries by slices → `topk(x, k)` (`ttir_fusing_topk`);
 - `reshape(sum(x, dims, keep_dim = false))` that puts the dims back as ones → `sum(x, dims, keep_dim = true)`
   (any reduction);
 - `add(matmul(a, b), bias)` → `linear(a, b, bias)`;
@@ -52,6 +53,7 @@ from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.dialects.ttir_shapes import broadcast_shape
 from ttmlir.transforms.ttir.ttir_fusing_norm import rms_norm
+from ttmlir.transforms.ttir.ttir_fusing_topk import sort_into_topk
 from ttmlir.transforms.ttnn.ttnn_utils import helper_location
 from ttmlir.transforms.ttir.ttir_fusing_conv import (batch_norm_after_conv, conv_bias, conv_multiply, conv_sum,
                                                      pad_into_conv3d)
@@ -641,7 +643,7 @@ def _erase_dead(ops: list[Operation]) -> None:
 
 
 FUSIONS: tuple[tuple[str, Callable[[Operation], None]], ...] = (
-    ("multiply", _scaled_sum), ("reshape", _reduction_keeping_dims), ("reshape", _concatenate_heads),
+    ("sort", sort_into_topk), ("multiply", _scaled_sum), ("reshape", _reduction_keeping_dims), ("reshape", _concatenate_heads),
     ("mean", _spatial_mean), ("conv3d", pad_into_conv3d), ("add", _linear), ("add", conv_bias), ("add", conv_sum),
     ("div", _softmax), ("softmax", _stable_softmax), ("rsqrt", rms_norm))  # in this order: softmax fuses first, with its sum keeping its dim
 CONV_SCALING = (("batch_norm_inference", batch_norm_after_conv), ("multiply", conv_multiply))

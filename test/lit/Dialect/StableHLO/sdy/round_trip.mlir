@@ -2,7 +2,8 @@
 // RUN: ttmlir-opt %s | ttmlir-opt | FileCheck %s
 
 // Shardy's text reads and prints back unchanged: meshes, shardings on arguments and results, manual
-// computations and the collectives inside them.
+// computations and the collectives inside them. Values in a manual computation's body are numbered after
+// the enclosing function's own (%0-%2), as mlir-opt numbers them.
 
 // CHECK: sdy.mesh @mesh = <["x"=1, "y"=2]>
 // CHECK: sdy.mesh @single = <[], device_ids=[0]>
@@ -17,17 +18,17 @@ func.func @annotated(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [
   %0 = sdy.manual_computation(%a, %b) in_shardings=[<@mesh, [{"y"}, {}]>, <@mesh, [{}, {}]>] out_shardings=[<@mesh, [{"y"}, {}]>] manual_axes={"x", "y"} (%la: tensor<4x16xf32>, %lb: tensor<8x16xf32>) {
     // CHECK-NEXT: sdy.all_gather [{"y"}, {}] %arg2 out_sharding=<@mesh, [{}, {}]> : tensor<4x16xf32>
     %1 = sdy.all_gather [{"y"}, {}] %la out_sharding=<@mesh, [{}, {}]> : tensor<4x16xf32>
-    // CHECK-NEXT: sdy.all_reduce {"y"} %1 out_sharding=<@mesh, [{}, {}]> : tensor<4x16xf32>
+    // CHECK-NEXT: sdy.all_reduce {"y"} %3 out_sharding=<@mesh, [{}, {}]> : tensor<4x16xf32>
     %2 = sdy.all_reduce {"y"} %1 out_sharding=<@mesh, [{}, {}]> : tensor<4x16xf32>
-    // CHECK-NEXT: sdy.all_slice [{}, {"y"}] %2 out_sharding=<@mesh, [{}, {"y"}]> : tensor<4x16xf32>
+    // CHECK-NEXT: sdy.all_slice [{}, {"y"}] %4 out_sharding=<@mesh, [{}, {"y"}]> : tensor<4x16xf32>
     %3 = sdy.all_slice [{}, {"y"}] %2 out_sharding=<@mesh, [{}, {"y"}]> : tensor<4x16xf32>
-    // CHECK-NEXT: sdy.all_to_all [{"y"}: 1->0] %3 out_sharding=<@mesh, [{"y"}, {}]> : tensor<4x16xf32>
+    // CHECK-NEXT: sdy.all_to_all [{"y"}: 1->0] %5 out_sharding=<@mesh, [{"y"}, {}]> : tensor<4x16xf32>
     %4 = sdy.all_to_all [{"y"}: 1->0] %3 out_sharding=<@mesh, [{"y"}, {}]> : tensor<4x16xf32>
-    // CHECK-NEXT: sdy.reduce_scatter [{"y"}, {}] %4 out_sharding=<@mesh, [{"y"}, {}]> : tensor<4x16xf32>
+    // CHECK-NEXT: sdy.reduce_scatter [{"y"}, {}] %6 out_sharding=<@mesh, [{"y"}, {}]> : tensor<4x16xf32>
     %5 = sdy.reduce_scatter [{"y"}, {}] %4 out_sharding=<@mesh, [{"y"}, {}]> : tensor<4x16xf32>
     // CHECK-NEXT: sdy.constant dense<1.000000e+00> : tensor<4x16xf32>
     %6 = sdy.constant dense<1.0> : tensor<4x16xf32>
-    // CHECK-NEXT: sdy.return %5 : tensor<4x16xf32>
+    // CHECK-NEXT: sdy.return %7 : tensor<4x16xf32>
     sdy.return %5 : tensor<4x16xf32>
   // CHECK-NEXT: } : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
   } : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
