@@ -618,8 +618,11 @@ class TTPrinter(Printer):
         super()._print_results(op)
 
     def print_op(self, op: Operation) -> None:
-        if self._depth == 0:  # an op printed on its own (a module, or one op of a listing) is named first
-            name_values(op, self._ssa_values, self._counters, _result_names)
+        if self._depth == 0:  # as mlir-opt prints one op: its values named as in the whole IR holding it
+            top = op
+            while (parent := top.parent_op()) is not None:
+                top = parent
+            name_values(top, self._ssa_values, self._counters, _result_names)
         self._depth += 1
         try:
             self._print_op(op)
