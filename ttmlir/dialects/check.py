@@ -45,8 +45,7 @@ class ConstantCheck(IRDLOperation):
         value = parser.parse_attribute()
         attributes = {"value": value, **_parse_numbers(parser, {"tolerance": FloatAttr})}
         extra = parser.parse_optional_attr_dict()
-        op = cls.create(operands=[parser.resolve_operand(lhs, value.type)], attributes={**extra, **attributes})
-        return op
+        return cls.create(operands=[parser.resolve_operand(lhs, value.type)], attributes={**extra, **attributes})
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -141,12 +140,37 @@ class ExpectCloseOp(PairCheck):
 
 @irdl_op_definition
 class ExpectSerializedEqOp(IRDLOperation):
-    """The operand equals a tensor the interpreter's instrumentation saved under `probe_id`."""
+    """The operand equals a tensor the interpreter's instrumentation saved under `probe_id`:
+    `check.expect_serialized_eq %v, probe_id = "id" [, iter = N] {attrs} : type`."""
     name = "check.expect_serialized_eq"
     expected = operand_def(TensorType)
     probe_id = attr_def(StringAttr)
     iteration = opt_attr_def(IntegerAttr)
-    assembly_format = "$expected `,` `probe_id` `=` $probe_id (`,` `iter` `=` $iteration^)? attr-dict `:` type($expected)"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ExpectSerializedEqOp:
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        parser.parse_keyword("probe_id")
+        parser.parse_punctuation("=")
+        attributes = {"probe_id": StringAttr(parser.parse_str_literal())}
+        if parser.parse_optional_punctuation(","):
+            parser.parse_keyword("iter")
+            parser.parse_punctuation("=")
+            attributes["iteration"] = IntegerAttr(parser.parse_integer(), 32)
+        attributes = {**parser.parse_optional_attr_dict(), **attributes}
+        parser.parse_punctuation(":")
+        return cls.create(operands=[parser.resolve_operand(operand, parser.parse_type())], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.expected)
+        printer.print_string(f', probe_id = "{self.probe_id.data}"')
+        if self.iteration is not None:
+            printer.print_string(f", iter = {self.iteration.value.data}")
+        printer.print_op_attributes({k: v for k, v in self.attributes.items() if k not in ("probe_id", "iteration")})
+        printer.print_string(" : ")
+        printer.print_attribute(self.expected.type)
 
 
 Check = Dialect("check", [ExpectEqConstOp, ExpectEqOp, ExpectAlmostEqConstOp, ExpectAlmostEqOp, ExpectCloseOp,

@@ -15,6 +15,8 @@ func.func @checks(%a: tensor<2xi32>, %b: tensor<2xi32>, %x: tensor<3xf32>, %h: t
   check.expect_almost_eq %x, %x, tolerance = 0.01 : tensor<3xf32>
   // CHECK: check.expect_close %{{.*}}, %{{.*}}, max_ulp_difference = 3 : tensor<f16>, tensor<f16>
   check.expect_close %h, %h, max_ulp_difference = 3 : tensor<f16>, tensor<f16>
+  // CHECK: check.expect_serialized_eq %{{.*}}, probe_id = "probe1", iter = 2 : tensor<3xf32>
+  check.expect_serialized_eq %x, probe_id = "probe1", iter = 2 : tensor<3xf32>
   return
 }
 
