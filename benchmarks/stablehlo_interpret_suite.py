@@ -170,6 +170,8 @@ def ulp(w: np.ndarray, float_bits: int) -> np.ndarray:
     """The spacing of floats of `float_bits` bits (16 is f16; bf16 is 16 + 0.5, an f32 with 16 fewer bits) at w."""
     if float_bits == 16.5:
         return np.spacing(np.abs(w).astype(np.float32)).astype(np.float64) * 65536
+    if float_bits not in (16, 32, 64):
+        raise ValueError(f"no ulp measure for {float_bits:g}-bit floats here")
     return np.spacing(np.abs(w).astype({16: np.float16, 32: np.float32, 64: np.float64}[float_bits])).astype(np.float64)
 
 
@@ -250,7 +252,10 @@ def run_program(name: str, text: str, expectations: list, inputs: list, bin_dir:
         want = values[first + 1] if expected is None else expected
         if np.iscomplexobj(want) and not np.iscomplexobj(got) and got.shape == (*want.shape, 2):
             got = got[..., 0] + 1j * got[..., 1]  # the runtime's complex tensor: (real, imaginary) in a last dim
-        outcome, why = compare(kind, got, want, width, tolerance)
+        try:
+            outcome, why = compare(kind, got, want, width, tolerance)
+        except ValueError as error:  # a check this harness cannot judge (ulps of f4/f6/f8)
+            return "SKIP", str(error)
         if outcome != "PASS":
             return outcome, f"check {i} ({kind}) {why}"
     return "PASS", ""
