@@ -245,8 +245,7 @@ def run_program(name: str, text: str, expectations: list, inputs: list, bin_dir:
         else:
             outputs = sorted(glob.glob(os.path.join(artifacts, "**", "output_*.pt"), recursive=True),
                              key=lambda p: int(re.search(r"output_(\d+)", p).group(1)))
-            values = [torch.load(p).float().numpy() if torch.load(p).dtype == torch.bfloat16 else torch.load(p).numpy()
-                      for p in outputs]
+            values = [(t.float() if t.dtype == torch.bfloat16 else t).numpy() for t in map(torch.load, outputs)]
     for i, (kind, first, width, expected, tolerance) in enumerate(expectations):
         got = values[first]
         want = values[first + 1] if expected is None else expected

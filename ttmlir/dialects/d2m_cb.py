@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import (I64, ArrayAttr, IntAttr, IntegerAttr, MemRefType, NoneAttr, StringAttr,
                                    SymbolRefAttr, TensorType, i64)
-from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, operand_def, param_def, prop_def,
                        result_def, traits_def)
 from xdsl.parser import AttrParser, Parser
@@ -165,23 +165,24 @@ class GetCBOp(IRDLOperation):
         print_cb_type(printer, self.result.type)
 
 
-class _AcquireOp(IRDLOperation):
-    """`%m = d2m.<op> %cb : !d2m.cb<T> -> T`: a block of the buffer, as the type it wraps."""
+class _ReleaseOp(IRDLOperation):
+    """`d2m.<op> %cb : <T>`."""
 
     cb = operand_def(CBType)
-    result = result_def()
 
     @classmethod
-    def parse(cls, parser: Parser):
+    def _parse_cb(cls, parser: Parser) -> tuple[list[SSAValue], dict]:
+        """`%cb {attrs} : <T>`: the resolved operand and the attributes."""
         cb = parser.parse_unresolved_operand()
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
-        cb_type = parse_cb_type(parser)
-        parser.parse_punctuation("->")
-        result = parser.parse_type()
-        return cls.create(operands=parser.resolve_operands([cb], [cb_type], position), result_types=[result],
-                          attributes=attributes)
+        return parser.resolve_operands([cb], [parse_cb_type(parser)], position), attributes
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands, attributes = cls._parse_cb(parser)
+        return cls.create(operands=operands, attributes=attributes)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -189,6 +190,21 @@ class _AcquireOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         print_cb_type(printer, self.cb.type)
+
+
+class _AcquireOp(_ReleaseOp):
+    """`%m = d2m.<op> %cb : !d2m.cb<T> -> T`: a block of the buffer, as the type it wraps."""
+
+    result = result_def()
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands, attributes = cls._parse_cb(parser)
+        parser.parse_punctuation("->")
+        return cls.create(operands=operands, result_types=[parser.parse_type()], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        super().print(printer)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
 
@@ -209,28 +225,6 @@ class ReserveOp(_AcquireOp):
     """A producer's free block of a circular buffer to write (released to consumers by `d2m.push`)."""
 
     name = "d2m.reserve"
-
-
-class _ReleaseOp(IRDLOperation):
-    """`d2m.<op> %cb : <T>`."""
-
-    cb = operand_def(CBType)
-
-    @classmethod
-    def parse(cls, parser: Parser):
-        cb = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        position = parser.pos
-        return cls.create(operands=parser.resolve_operands([cb], [parse_cb_type(parser)], position),
-                          attributes=attributes)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.cb)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        print_cb_type(printer, self.cb.type)
 
 
 @irdl_op_definition
