@@ -32,6 +32,11 @@ class UniformQuantization:
     zero_points: tuple[int, ...]
 
 
+def storage_of(element: Attribute) -> Attribute:
+    """The element type a tensor of `element` holds: a quantized type's storage integer, else the type itself."""
+    return element.storage_type if isinstance(element, UniformQuantizedType) else element
+
+
 def full_range(signed: bool, width: int) -> tuple[int, int]:
     return (-(1 << (width - 1)), (1 << (width - 1)) - 1) if signed else (0, (1 << width) - 1)
 

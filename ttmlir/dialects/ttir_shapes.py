@@ -8,7 +8,7 @@ from typing import Sequence
 
 from xdsl.dialects.builtin import IntegerType, TensorType
 
-from ttmlir.dialects import ttcore
+from ttmlir.dialects import quant, ttcore
 from ttmlir.ir.op_table import STABLEHLO_GATHER
 from ttmlir.ir.props import FLOAT_TYPES, int_values, scalar
 from ttmlir.ir.tt_op import TTOp
@@ -137,7 +137,8 @@ def dropout(op: TTOp):
 
 
 def bitcast(op: TTOp):
-    source, target = op.operands[0].type.element_type, op.results[0].type.element_type
+    # a quantized value is reinterpreted through the integer it is stored as
+    source, target = (quant.storage_of(v.type.element_type) for v in (op.operands[0], op.results[0]))
     for element, what in ((source, "Input"), (target, "Output")):
         if not isinstance(element, (IntegerType, *FLOAT_TYPES)):
             raise op.error(f"{what} tensor type must be an integer or floating point type")

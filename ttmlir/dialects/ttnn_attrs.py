@@ -393,7 +393,9 @@ def data_type_of(element: Attribute) -> str:
     if isinstance(element, ttcore.TileType):
         return element.dtype
     if isinstance(element, UniformQuantizedType):
-        element = element.storage_type
+        # signed storage is held as si32 (as tt-metal's quantize writes int32): the device's 8/16-bit types are
+        # unsigned, and dequantizing a pattern read unsigned would be wrong for every negative value
+        return "si32" if element.data.signed else MLIR_TO_DATA_TYPE.get(str(element.storage_type), "u32")
     return MLIR_TO_DATA_TYPE.get(str(element), "f32")
 
 

@@ -81,8 +81,17 @@ BIT_CONTAINERS = {"f32": torch.float32, "si32": torch.int32, "u32": torch.int32,
                   "f16": torch.float16, "u16": torch.int16, "u8": torch.uint8}
 
 
+# the device's unsigned 8/16-bit types, which hold signed values as their bit patterns: the mask of those bits
+NARROW_PATTERNS = {"u8": 0xFF, "u16": 0xFFFF}
+
+
 def _bitcast_convert(x, t):
     source, target = (enum_names(fb.DataType)[ref.desc.layout.dataType] for ref in (t.input, t.out))
+    if source == "si32" and target in NARROW_PATTERNS:  # a signed quantized value to its storage integer's bits
+        return x["input"].to(torch.int64) & NARROW_PATTERNS[target]
+    if source in NARROW_PATTERNS and target == "si32":  # storage bits to the signed quantized value they hold
+        sign = (NARROW_PATTERNS[source] + 1) >> 1
+        return (x["input"].to(torch.int64) ^ sign) - sign
     bits = x["input"].to(BIT_CONTAINERS[source]).view(BIT_CONTAINERS[target])
     unsigned = {"u32": 0xFFFFFFFF, "u16": 0xFFFF}.get(target)
     return bits if unsigned is None else bits.to(torch.int64) & unsigned

@@ -21,6 +21,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.ir.props import KINDS, default_attr
+from ttmlir.dialects import quant
 from ttmlir.dialects.stablehlo import int_of, ints_of
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.stablehlo_to_ttir.gspmd import convert_gspmd_to_ttir
@@ -736,7 +737,8 @@ def needs_host_integers(op: Operation) -> bool:
     if op.name in INTEGER_DIVISIONS:
         return any(_integer(t) for t in types_)
     if op.name == "stablehlo.bitcast_convert":  # across widths the shape changes: the device has no such op
-        return types_[0].element_type.bitwidth != types_[-1].element_type.bitwidth
+        source, target = (quant.storage_of(t.element_type) for t in (types_[0], types_[-1]))
+        return source.bitwidth != target.bitwidth
     if op.name == "stablehlo.shift_right_logical":  # the device shifts its signed integers arithmetically
         return any(_integer(t, (8, 16, 32, 64)) for t in types_)
     if op.name in INTEGER_ORDERINGS and _integer(types_[0]):

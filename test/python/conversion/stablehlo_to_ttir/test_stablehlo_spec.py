@@ -260,3 +260,22 @@ func.func @main(%x: tensor<2xi64>, %y: tensor<2xi64>) -> tensor<2xi64> {
                                   [1 - 2**31, 7])
     with pytest.raises(RuntimeFailure, match=r"input 0: value 2147483648 does not fit si32"):
         tt_jax.run_binary(binary, [np.array([2**31, 5], np.int64), y])
+
+
+def test_quantized_values_bitcast_to_their_storage_integers():
+    """A quantized tensor reinterpreted as its storage type gives round(x / scale) + zero_point per axis index,
+    and the integers reinterpreted back dequantize to (q - zero_point) * scale."""
+    q = "!quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>"
+    text = f"""
+func.func @main(%x: tensor<2xf32>, %stored: tensor<2xi8>) -> (tensor<2xi8>, tensor<2xf32>) {{
+  %0 = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2x{q}>
+  %1 = stablehlo.bitcast_convert %0 : (tensor<2x{q}>) -> tensor<2xi8>
+  %2 = stablehlo.bitcast_convert %stored : (tensor<2xi8>) -> tensor<2x{q}>
+  %3 = stablehlo.uniform_dequantize %2 : (tensor<2x{q}>) -> tensor<2xf32>
+  return %1, %3 : tensor<2xi8>, tensor<2xf32>
+}}"""
+    stored, values = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [np.array([-1.0, 15.0], np.float32),
+                                                                         np.array([-40, 10], np.int8)])
+    # the device holds 8-bit integers as unsigned patterns; read as the program's i8
+    np.testing.assert_array_equal(np.asarray(stored).astype(np.int8), [-40, 10])
+    np.testing.assert_allclose(np.asarray(values, np.float32), [-1.0, 15.0], rtol=1e-2)
