@@ -192,11 +192,18 @@ def set_configuration_options(enable_tvm_cpu_fallback: bool | None = None,
                               balancer_policy: str | None = None,
                               enable_consteval: bool | None = None,
                               enable_auto_fusing: bool | None = None,
+                              dram_placement_algorithm=None,
                               **unsupported) -> None:
     """Set global compiler options; values this build cannot honour are refused, not ignored."""
     cfg = _Global.config
     if unsupported:
         raise PyBudaError(f"set_configuration_options: {', '.join(sorted(unsupported))} not supported by this build")
+    if dram_placement_algorithm is not None:
+        from pybuda._C.placer import check_dram_placement
+
+        check_dram_placement(dram_placement_algorithm)  # round robin is what the backend does; others refused
+    if isinstance(balancer_policy, Enum):  # a pybuda._C.balancer.PolicyType
+        balancer_policy = balancer_policy.value
     if balancer_policy is not None and balancer_policy not in BALANCER_POLICIES:
         raise PyBudaError(f"balancer_policy '{balancer_policy}' is not supported; supported: "
                           f"{', '.join(BALANCER_POLICIES)}")
