@@ -6,6 +6,7 @@ the backward programs torch's autograd derives and the optimizers' update progra
 from pybuda import op, optimizers, schedulers, torch_schedulers
 from pybuda._C import DataFormat, MathFidelity
 from pybuda._C.backend_api import BackendDevice, BackendType, DeviceMode
+from pybuda.compile import CompileResults, pybuda_compile
 from pybuda.compiled import CompiledModel
 from pybuda.config import (CompileDepth, CompilerConfig, PyBudaError, configure_mixed_precision, insert_nop,
                            override_dram_queue_placement, set_configuration_options)
@@ -18,12 +19,12 @@ from pybuda.run import (detect_available_devices, get_checkpoint_queue, get_loss
                         get_parameter_gradients, initialize_pipeline, run_backward, run_forward, run_inference,
                         run_optimizer, run_schedulers, run_training, shutdown, sync, update_device_parameters)
 from pybuda.tensor import Tensor
-from pybuda.torch_compile import compile, compile_torch
+from pybuda.torch_compile import compile_torch
 from pybuda.tti import TTDeviceImage
 from pybuda.verify import VerifyConfig
-from pybuda import config, run, verify
+from pybuda import compile, config, run, verify  # noqa: E402  (`compile`: the module, callable as the one-call compile)
 
-__all__ = ["BackendDevice", "BackendType", "DeviceMode", "DataFormat", "MathFidelity", "CompiledModel",
+__all__ = ["BackendDevice", "BackendType", "DeviceMode", "DataFormat", "MathFidelity", "CompiledModel", "CompileResults", "pybuda_compile",
            "CompileDepth", "CompilerConfig", "PyBudaError", "configure_mixed_precision", "insert_nop", "override_dram_queue_placement",
            "set_configuration_options", "CPUDevice", "Device", "TTDevice", "JaxModule", "Module", "OnnxModule",
            "Parameter", "PyBudaModule", "PyTorchModule", "TFGraphDefModule", "TFLiteModule", "TFModule", "SGD",

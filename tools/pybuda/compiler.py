@@ -14,14 +14,19 @@ from pybuda.compiled import HALF_TYPES, CompiledModel, weight_format
 from pybuda.config import CompilerConfig, DataFormat, PyBudaError
 
 
-def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: str | None = None) -> CompiledModel:
-    """`module` (a pybuda wrapper or a torch.nn.Module) compiled for `arch` from `sample_inputs`' shapes."""
+def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: str | None = None,
+                   lower=None) -> CompiledModel:
+    """`module` (a pybuda wrapper or a torch.nn.Module) compiled for `arch` from `sample_inputs`' shapes.
+    `lower` (default: the whole backend to a `.ttnn` binary) is what each device segment's TTIR text is turned
+    into; `pybuda_compile` passes an earlier stage to stop at its compile depth."""
     from ttmlir.frontends.onnx import OnnxImportError
     from ttmlir.frontends.pytorch import export
     from ttmlir.frontends.pytorch_builder import ImportError_
 
     cfg.check()
     if getattr(module, "framework", None) == "jax":
+        if lower is not None:
+            raise PyBudaError(f"{module.name}: a JaxModule compiles whole (CompileDepth.FULL)")
         if cfg.changes_precision or cfg.enable_tvm_cpu_fallback:
             raise PyBudaError(f"{module.name}: mixed precision and CPU fallback are not supported for JaxModule")
         return CompiledJax(module, tuple(_torch(x) for x in sample_inputs), arch,
@@ -45,13 +50,14 @@ def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: 
         raise PyBudaError(f"{name}: {exc}") from None
     leaves = pytree.tree_leaves(samples)
     return compile_program(program, leaves, cfg, arch, name, weight_format(cfg, _formats_of(torch_module)),
-                           out_spec=program.call_spec.out_spec, compute_dtype=compute_dtype)
+                           out_spec=program.call_spec.out_spec, compute_dtype=compute_dtype, lower=lower)
 
 
 def compile_program(program, sample_leaves, cfg: CompilerConfig, arch: str, name: str, weight_dtypes=None,
-                    out_spec=None, compute_dtype=None) -> CompiledModel:
+                    out_spec=None, compute_dtype=None, lower=None) -> CompiledModel:
     """An exported program (or a graph of core ATen ops with its inputs, `graph_program`) imported to TTIR and
-    compiled for `arch`, one `.ttnn` per device segment."""
+    compiled for `arch`, one `.ttnn` per device segment (or what `lower(text, filename, pipeline_options)` makes
+    of the segment's TTIR)."""
     from rich.console import Console
     from rich.progress import Progress
 
@@ -70,13 +76,14 @@ def compile_program(program, sample_leaves, cfg: CompilerConfig, arch: str, name
             raise PyBudaError(f"{name}: {exc}") from None
         device_segments = sum(1 for s in plan.segments if s.kind == "device")
         progress.update(task, description=f"{name}: compiling", total=device_segments, completed=0)
+        lower = lower or compile_ttir
         binaries: list[bytes | None] = []
         for i, seg in enumerate(plan.segments):
             if seg.kind != "device":
                 binaries.append(None)
                 continue
             try:
-                binaries.append(compile_ttir(seg.text, f"{_symbol(name)}_{i}.mlir",
+                binaries.append(lower(seg.text, f"{_symbol(name)}_{i}.mlir",
                                              pipeline_options=f"mock-system-desc-arch={arch} {cfg.pipeline_options()}"))
             except DiagnosticError as exc:
                 raise PyBudaError(f"{name}: compiling device segment {i} failed{_where(exc.diagnostic)}: "

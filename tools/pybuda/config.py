@@ -76,7 +76,13 @@ class CompilerConfig:
     balancer_policy: str = "default"   # the TTNN optimizer's level (BALANCER_POLICIES)
     enable_consteval: bool = True      # the pipeline's const-eval (parameter-only ops hoisted and run once)
     enable_auto_fusing: bool = True    # the pipeline's TTIR/TTNN fusing passes
-    compile_depth: CompileDepth = CompileDepth.FULL
+    compile_depth: CompileDepth = CompileDepth.FULL   # pybuda_compile stops there; devices compile whole
+    enable_recompute: bool = False     # activations are kept for the backward pass (True is refused)
+    backend_output_dir: str = "tt_build"   # where pybuda_compile writes its .ttnn binary (its "netlist")
+    # the backend's files tt-buda reads a silicon system from: the simulated chip has none (set ones are refused)
+    backend_cluster_descriptor_path: str = ""
+    backend_runtime_params_path: str = ""
+    store_backend_db_to_yaml: bool = False
 
     def __setattr__(self, name, value):
         """A script sets options as attributes (`_get_global_compiler_config().x = ...`): one this build does not
@@ -86,13 +92,13 @@ class CompilerConfig:
                               f"{', '.join(self.__dataclass_fields__)}")
         super().__setattr__(name, value)
 
-    def check(self) -> None:
+    def check(self, staged: bool = False) -> None:
         """Refuse what set directly on the object this build cannot honour (set_configuration_options refuses
-        it when asked)."""
+        it when asked). `staged`: the caller (pybuda_compile) honours compile_depth."""
         if self.balancer_policy not in BALANCER_POLICIES:
             raise PyBudaError(f"balancer_policy '{self.balancer_policy}' is not supported; supported: "
                               f"{', '.join(BALANCER_POLICIES)}")
-        if self.compile_depth != CompileDepth.FULL:
+        if self.compile_depth != CompileDepth.FULL and not staged:
             raise PyBudaError(f"compile_depth {self.compile_depth} is not supported: modules compile whole "
                               "(CompileDepth.FULL)")
         if self.amp_level not in (None, 0, 1, 2):
@@ -107,6 +113,12 @@ class CompilerConfig:
                               "Float16); block-float weights come from amp_level or configure_mixed_precision")
         if self.op_intermediates_to_save:
             raise PyBudaError("op_intermediates_to_save is not supported by this build")
+        if self.enable_recompute:
+            raise PyBudaError("enable_recompute is not supported: activations are kept for the backward pass, "
+                              "not recomputed")
+        for name in ("backend_cluster_descriptor_path", "backend_runtime_params_path", "store_backend_db_to_yaml"):
+            if getattr(self, name):
+                raise PyBudaError(f"{name} is not supported: the simulated chip has no backend cluster files")
 
     @property
     def changes_precision(self) -> bool:
@@ -180,11 +192,18 @@ def set_configuration_options(enable_tvm_cpu_fallback: bool | None = None,
                               balancer_policy: str | None = None,
                               enable_consteval: bool | None = None,
                               enable_auto_fusing: bool | None = None,
+                              dram_placement_algorithm=None,
                               **unsupported) -> None:
     """Set global compiler options; values this build cannot honour are refused, not ignored."""
     cfg = _Global.config
     if unsupported:
         raise PyBudaError(f"set_configuration_options: {', '.join(sorted(unsupported))} not supported by this build")
+    if dram_placement_algorithm is not None:
+        from pybuda._C.placer import check_dram_placement
+
+        check_dram_placement(dram_placement_algorithm)  # round robin is what the backend does; others refused
+    if isinstance(balancer_policy, Enum):  # a pybuda._C.balancer.PolicyType
+        balancer_policy = balancer_policy.value
     if balancer_policy is not None and balancer_policy not in BALANCER_POLICIES:
         raise PyBudaError(f"balancer_policy '{balancer_policy}' is not supported; supported: "
                           f"{', '.join(BALANCER_POLICIES)}")

@@ -105,6 +105,10 @@ class Parameter(torch.nn.Parameter):
     def get_name(self) -> str | None:
         return self.pybuda_name
 
+    def value(self) -> torch.Tensor:
+        """The weight's current value as a plain tensor (what tt-buda's Parameter.value() gives)."""
+        return self.detach()
+
 
 class JaxModule(Module):
     """A JAX function `fn(*inputs)`, or a Flax module applied to its `variables` (`module.apply(variables, *inputs)`),
