@@ -9,6 +9,7 @@ from enum import Enum
 
 from pybuda._C import DataFormat, MathFidelity
 from pybuda._C.backend_api import BackendDevice
+from pybuda._C.placer import DRAMPlacementAlgorithm
 
 
 class PyBudaError(RuntimeError):
@@ -198,10 +199,9 @@ def set_configuration_options(enable_tvm_cpu_fallback: bool | None = None,
     cfg = _Global.config
     if unsupported:
         raise PyBudaError(f"set_configuration_options: {', '.join(sorted(unsupported))} not supported by this build")
-    if dram_placement_algorithm is not None:
-        from pybuda._C.placer import check_dram_placement
-
-        check_dram_placement(dram_placement_algorithm)  # round robin is what the backend does; others refused
+    if dram_placement_algorithm not in (None, DRAMPlacementAlgorithm.ROUND_ROBIN):
+        raise PyBudaError(f"DRAM placement {dram_placement_algorithm.name} is not supported: the TTNN backend "
+                          "interleaves DRAM buffers round robin over all channels (DRAMPlacementAlgorithm.ROUND_ROBIN)")
     if isinstance(balancer_policy, Enum):  # a pybuda._C.balancer.PolicyType
         balancer_policy = balancer_policy.value
     if balancer_policy is not None and balancer_policy not in BALANCER_POLICIES:
