@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Iterable
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, ArrayAttr, BytesAttr, DenseIntOrFPElementsAttr,
+from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, ArrayAttr, BytesAttr, ComplexType, DenseIntOrFPElementsAttr,
                                    FileLineColLoc, Float64Type, IntAttr, IntegerAttr, IntegerType, LocationAttr,
                                    ModuleOp, NameLoc, NoneAttr, StringAttr, UnknownLoc, i64)
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
@@ -359,6 +359,18 @@ class TTParser(Parser):
         self.op_positions[op] = self._name_positions.pop()
         return op
 
+    def _parse_optional_complex(self):
+        """`(re, im)`; a hex part beside a float one is a bit pattern (MLIR reads `(0x7FF8000000000000, 1.0)`),
+        which `_literal_value` decodes once the element type is known."""
+        if self._current_token.kind != MLIRTokenKind.L_PAREN:
+            return None
+        start = self._consume_token(MLIRTokenKind.L_PAREN).span.start
+        real, _ = self._parse_bool_int_or_float()
+        self.parse_punctuation(",")
+        imag, _ = self._parse_bool_int_or_float()
+        end = self._consume_token(MLIRTokenKind.R_PAREN).span
+        return (real, imag), Span(start, end.end, end.input)
+
     def parse_dense_int_or_fp_elements_attr(self, type) -> DenseIntOrFPElementsAttr:
         """MLIR's dense literal, with two things xDSL lacks: a hex integer in a float literal is the
         element's bit pattern (`dense<0xFF800000> : tensor<4xf32>` is -inf), and a splat keeps one
@@ -388,8 +400,7 @@ class TTParser(Parser):
             if shape and list(type.get_shape()) != shape:
                 self.raise_error(f"Shape mismatch in dense literal. Expected {list(type.get_shape())} shape from "
                                  f"the type, but got {shape} shape.", at_position=start)
-            values = [self._bit_pattern(e, element) if isinstance(element, AnyFloat) and _is_hex(e) else
-                      e.to_type(self, element) for e in elements]
+            values = [self._literal_value(e, element) for e in elements]
             if isinstance(element, IntegerType):
                 values = [self._normalized(e, v, element) for e, v in zip(elements, values)]
             data = element.pack(values)
@@ -413,10 +424,25 @@ class TTParser(Parser):
         except ValueError:
             self.raise_error("Hex string in denseAttr is invalid")
 
-    def _bit_pattern(self, literal, element) -> float:
-        bits, size = int(literal.value), element.compile_time_size
+    def _literal_value(self, literal, element):
+        """An element's value; hex parts of a float or complex-of-float literal are bit patterns."""
+        if isinstance(element, AnyFloat) and _is_hex(literal):
+            return self._bit_pattern(int(literal.value), element, literal.span)
+        if isinstance(element, ComplexType) and isinstance(element.element_type, IntegerType) and \
+                any(isinstance(part, float) for part in literal.value):
+            self.raise_error(f"expected integer parts for {element}", at_position=literal.span)
+        if isinstance(element, ComplexType) and isinstance(element.element_type, AnyFloat) and \
+                isinstance(literal.value, tuple):
+            texts = literal.span.text.strip()[1:-1].split(",")
+            return tuple(self._bit_pattern(int(part), element.element_type, literal.span)
+                         if text.strip()[:2] in ("0x", "0X") else float(part)
+                         for part, text in zip(literal.value, texts))
+        return literal.to_type(self, element)
+
+    def _bit_pattern(self, bits: int, element, span) -> float:
+        size = element.compile_time_size
         if bits >= 1 << (8 * size):
-            self.raise_error(f"hexadecimal float constant out of range for type", at_position=literal.span)
+            self.raise_error(f"hexadecimal float constant out of range for type", at_position=span)
         return element.unpack(bits.to_bytes(size, "little"), 1)[0]
 
 

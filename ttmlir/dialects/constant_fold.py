@@ -66,7 +66,7 @@ def constant_array(value: SSAValue) -> np.ndarray | None:
         if len(values) == 1:
             return _stored(np.array(values[0]), element)
         array = _stored(np.array(values), element).reshape(value.type.get_shape())
-        return array.reshape(()) if array.size and (array == array.flat[0]).all() and \
+        return np.array(array.flat[0]) if array.size and (array == array.flat[0]).all() and \
             not np.isnan(array.flat[0]) else array
     return None
 

@@ -126,6 +126,52 @@ def test_complex_rotary_embedding():
     check(program, f32(8, 32), f32(8, 16))
 
 
+COMPLEX_FUNCTIONS = {"sin": jnp.sin, "cos": jnp.cos, "tanh": jnp.tanh, "log": jnp.log, "sqrt": jnp.sqrt,
+                     "rsqrt": jax.lax.rsqrt, "expm1": jnp.expm1, "log1p": jnp.log1p,
+                     "logistic": jax.nn.sigmoid, "sign": jnp.sign, "power": lambda z: z ** (0.5 + 0.25j)}
+
+
+@pytest.mark.parametrize("name", COMPLEX_FUNCTIONS)
+def test_complex_functions(name):
+    """Each elementwise complex function, written with real arithmetic on the device, against JAX on the CPU (the
+    principal branch of log, roots and powers; sign 0 at 0)."""
+    def program(re, im):
+        w = COMPLEX_FUNCTIONS[name](jax.lax.complex(re, im))
+        return jnp.real(w), jnp.imag(w)
+    re, im = f32(4, 32), f32(4, 32)
+    re[0, :4], im[0, :4] = [0.0, -1.0, 2.0, -3.0], [0.0, 0.0, -0.5, 1.0]  # zero, the negative real axis
+    got, want = tt_jax.jit(program)(re, im), jax.jit(program)(re, im)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=2e-2, atol=2e-2)
+
+
+def test_complex_comparisons_are_lexicographic():
+    """==, != part by part; max/min order by the real parts, then the imaginary ones (ties are built in)."""
+    def program(a, b, c, d):
+        x, y = jax.lax.complex(a, b), jax.lax.complex(c, d)
+        big, small = jax.lax.max(x, y), jax.lax.min(x, y)
+        return x == y, x != y, jnp.real(big), jnp.imag(big), jnp.real(small), jnp.imag(small)
+    a, b = np.round(f32(4, 32)), np.round(f32(4, 32))
+    c, d = a.copy(), b.copy()
+    c[1:], d[2:] = np.round(f32(3, 32)), np.round(f32(2, 32))  # row 0 equal, row 1 on imaginary parts; whole numbers tie often
+    got, want = tt_jax.jit(program)(a, b, c, d), jax.jit(program)(a, b, c, d)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.filterwarnings("ignore:Casting complex values to real")  # JAX's, for the conversion tested here
+def test_complex_conversions_and_iota():
+    """Reals to complex (0i), complex to real (the real part), complex between widths, and a complex iota."""
+    def program(a, b):
+        z = jax.lax.complex(a, b) * jax.lax.iota(jnp.complex64, 32)
+        back = jax.lax.convert_element_type(z, jnp.float32)
+        w = a.astype(jnp.complex64) + z.astype(jnp.complex64)
+        return back, jnp.real(w), jnp.imag(w)
+    a, b = f32(4, 32), f32(4, 32)
+    for g, w in zip(tt_jax.jit(program)(a, b), jax.jit(program)(a, b)):
+        np.testing.assert_allclose(g, w, rtol=2e-2, atol=2e-2)
+
+
 def test_bf16_matmul():
     check(lambda a, b: a.astype(jnp.bfloat16) @ b.astype(jnp.bfloat16), f32(32, 64), f32(64, 32))
 

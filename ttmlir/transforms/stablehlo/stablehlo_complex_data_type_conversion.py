@@ -141,9 +141,20 @@ def _gather(op: Operation) -> None:
     op.properties["slice_sizes"] = shlo.i64_array([*shlo.ints_of(op.properties["slice_sizes"]), 2])
 
 
+def _select(op: Operation) -> None:
+    """A per-element predicate is broadcast over the pair dimension (a scalar one picks whole tensors as it is)."""
+    pred = op.operands[0]
+    shape = list(pred.type.get_shape())
+    if shape:
+        wide = _At(op)("broadcast_in_dim", [pred], TensorType(pred.type.element_type, [*shape, 2]),
+                       broadcast_dimensions=shlo.i64_array(list(range(len(shape)))))
+        op.operands[0] = wide
+
+
 REPLACE = {"stablehlo.complex": _complex, "stablehlo.real": _part(0), "stablehlo.imag": _part(1)}
 UPDATE = {"stablehlo.constant": _constant, "stablehlo.broadcast_in_dim": _broadcast_in_dim,
-          "stablehlo.transpose": _transpose, "stablehlo.slice": _slice, "stablehlo.gather": _gather}
+          "stablehlo.transpose": _transpose, "stablehlo.slice": _slice, "stablehlo.gather": _gather,
+          "stablehlo.select": _select}
 
 
 def _function(func: FuncOp) -> None:

@@ -279,3 +279,21 @@ func.func @main(%x: tensor<2xf32>, %stored: tensor<2xi8>) -> (tensor<2xi8>, tens
     # the device holds 8-bit integers as unsigned patterns; read as the program's i8
     np.testing.assert_array_equal(np.asarray(stored).astype(np.int8), [-40, 10])
     np.testing.assert_allclose(np.asarray(values, np.float32), [-1.0, 15.0], rtol=1e-2)
+
+
+def test_complex_cube_root_is_the_principal_root():
+    """cbrt on complex values (StableHLO has it; JAX does not): |z|^(1/3) e^(i arg(z) / 3)."""
+    text = """
+func.func @main(%re: tensor<6xf32>, %im: tensor<6xf32>) -> (tensor<6xf32>, tensor<6xf32>) {
+  %z = stablehlo.complex %re, %im : tensor<6xcomplex<f32>>
+  %0 = stablehlo.cbrt %z : tensor<6xcomplex<f32>>
+  %1 = stablehlo.real %0 : (tensor<6xcomplex<f32>>) -> tensor<6xf32>
+  %2 = stablehlo.imag %0 : (tensor<6xcomplex<f32>>) -> tensor<6xf32>
+  return %1, %2 : tensor<6xf32>, tensor<6xf32>
+}"""
+    re, im = np.array([3, -8, 0, 1, -2, 27], np.float32), np.array([4, 0, 0, -1, -2, 0.5], np.float32)
+    z = re + 1j * im
+    want = np.abs(z) ** (1 / 3) * np.exp(1j * np.angle(z) / 3)
+    got_re, got_im = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [re, im])
+    np.testing.assert_allclose(np.asarray(got_re), want.real, rtol=2e-2, atol=2e-2)
+    np.testing.assert_allclose(np.asarray(got_im), want.imag, rtol=2e-2, atol=2e-2)
