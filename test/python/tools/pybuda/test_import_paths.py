@@ -89,7 +89,8 @@ def test_query_selects_graph_nodes(tmp_path):
 def test_override_veto_keeps_named_options_and_defaults_the_rest(monkeypatch):
     from pybuda.config import OVERRIDE_VETO, CompilerConfig, _set_pybuda_override_veto, vetoed
 
-    monkeypatch.delenv(OVERRIDE_VETO, raising=False)
+    monkeypatch.setenv(OVERRIDE_VETO, "")  # recorded first, so the veto set below is undone after the test
+    monkeypatch.delenv(OVERRIDE_VETO)
     cfg = CompilerConfig(balancer_policy="Ribbon", enable_auto_fusing=False, backend_output_dir="mine")
     assert vetoed(cfg) is cfg
     _set_pybuda_override_veto({"backend_output_dir": "", "balancer_policy": "CNN"}, {"PYBUDA_X": ""})
