@@ -26,9 +26,10 @@ from pybuda import compile, config, run, verify  # noqa: E402  (`compile`: the m
 
 __all__ = ["BackendDevice", "BackendType", "DeviceMode", "DataFormat", "MathFidelity", "CompiledModel", "CompileResults", "pybuda_compile",
            "CompileDepth", "CompilerConfig", "PyBudaError", "configure_mixed_precision", "insert_nop", "override_dram_queue_placement",
-           "set_configuration_options", "CPUDevice", "Device", "TTDevice", "JaxModule", "Module", "MXNetModule", "OnnxModule",
-           "Parameter", "PyBudaModule", "PyTorchModule", "TFGraphDefModule", "TFLiteModule", "TFModule", "SGD",
-           "Adam", "AdamW", "LAMB", "LARS", "error_raised", "get_tenstorrent_device", "is_silicon", "pybuda_reset",
+           "set_configuration_options", "CPUDevice", "Device", "TTDevice", "JaxModule", "Module", "OnnxModule",
+           "MXNetModule", "Parameter", "PyBudaModule", "PyTorchModule", "TFGraphDefModule", "TFLiteModule", "TFModule",
+           "SGD", "Adam", "AdamW", "LAMB", "LARS", "error_raised", "get_tenstorrent_device", "is_silicon",
+           "pybuda_reset",
            "set_device_pipeline", "detect_available_devices", "get_checkpoint_queue", "get_loss_queue",
            "get_parameter_checkpoint", "get_parameter_gradients", "initialize_pipeline", "run_backward",
            "run_forward", "run_inference", "run_optimizer", "run_schedulers", "run_training", "shutdown", "sync",

@@ -1,7 +1,7 @@
-"""`pybuda.op.convolution`: Conv2d and ConvTranspose2d on NCHW activations (or NHWC with channel_last), computed with torch so the
-module lowers through the importer like any other. Padding is PyBuda's: an int (every side), [left, right, top,
-bottom], (height, width), or "same" (the dilated kernel's extent minus one, split before/after: the size kept at
-stride 1)."""
+"""`pybuda.op.convolution`: Conv2d and ConvTranspose2d on NCHW activations (or NHWC with channel_last), computed
+with torch so the module lowers through the importer like any other. Padding is PyBuda's: an int (every side),
+[left, right, top, bottom], (height, width), or "same" (the dilated kernel's extent minus one, split
+before/after: the size kept at stride 1)."""
 
 from __future__ import annotations
 
