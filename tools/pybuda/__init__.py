@@ -11,8 +11,8 @@ from pybuda.compiled import CompiledModel
 from pybuda.config import (CompileDepth, CompilerConfig, PyBudaError, configure_mixed_precision, insert_nop,
                            override_dram_queue_placement, set_configuration_options)
 from pybuda.device import CPUDevice, Device, TTDevice
-from pybuda.module import (JaxModule, Module, OnnxModule, Parameter, PyBudaModule, PyTorchModule, TFGraphDefModule,
-                           TFLiteModule, TFModule)
+from pybuda.module import (JaxModule, Module, MXNetModule, OnnxModule, Parameter, PyBudaModule, PyTorchModule,
+                           TFGraphDefModule, TFLiteModule, TFModule)
 from pybuda.optimizers import LAMB, LARS, SGD, Adam, AdamW
 from pybuda.pybudaglobal import error_raised, get_tenstorrent_device, is_silicon, pybuda_reset, set_device_pipeline
 from pybuda.run import (detect_available_devices, get_checkpoint_queue, get_loss_queue, get_parameter_checkpoint,
@@ -27,13 +27,18 @@ from pybuda import compile, config, run, verify  # noqa: E402  (`compile`: the m
 __all__ = ["BackendDevice", "BackendType", "DeviceMode", "DataFormat", "MathFidelity", "CompiledModel", "CompileResults", "pybuda_compile",
            "CompileDepth", "CompilerConfig", "PyBudaError", "configure_mixed_precision", "insert_nop", "override_dram_queue_placement",
            "set_configuration_options", "CPUDevice", "Device", "TTDevice", "JaxModule", "Module", "OnnxModule",
-           "Parameter", "PyBudaModule", "PyTorchModule", "TFGraphDefModule", "TFLiteModule", "TFModule", "SGD",
-           "Adam", "AdamW", "LAMB", "LARS", "error_raised", "get_tenstorrent_device", "is_silicon", "pybuda_reset",
+           "MXNetModule", "Parameter", "PyBudaModule", "PyTorchModule", "TFGraphDefModule", "TFLiteModule", "TFModule",
+           "SGD", "Adam", "AdamW", "LAMB", "LARS", "error_raised", "get_tenstorrent_device", "is_silicon",
+           "pybuda_reset",
            "set_device_pipeline", "detect_available_devices", "get_checkpoint_queue", "get_loss_queue",
            "get_parameter_checkpoint", "get_parameter_gradients", "initialize_pipeline", "run_backward",
            "run_forward", "run_inference", "run_optimizer", "run_schedulers", "run_training", "shutdown", "sync",
            "update_device_parameters", "Tensor", "compile", "compile_torch", "TTDeviceImage", "VerifyConfig", "config", "run", "op", "optimizers",
            "schedulers", "torch_schedulers", "verify"]
+
+# tt-buda's source tree holds the package at pybuda/pybuda, so its scripts also write `from pybuda import pybuda`
+# and use that name as the package: here it is the package itself
+pybuda = __import__("sys").modules[__name__]
 
 
 # torch finds the "tt" dynamo backend through the `torch_dynamo_backends` entry point; where dynamo is already

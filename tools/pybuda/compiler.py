@@ -11,7 +11,7 @@ import torch
 import torch.utils._pytree as pytree
 
 from pybuda.compiled import HALF_TYPES, CompiledModel, weight_format
-from pybuda.config import CompilerConfig, DataFormat, PyBudaError
+from pybuda.config import CompilerConfig, DataFormat, PyBudaError, vetoed
 
 
 def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: str | None = None,
@@ -23,6 +23,7 @@ def compile_module(module, sample_inputs, cfg: CompilerConfig, arch: str, name: 
     from ttmlir.frontends.pytorch import export
     from ttmlir.frontends.pytorch_builder import ImportError_
 
+    cfg = vetoed(cfg)
     cfg.check()
     if getattr(module, "framework", None) == "jax":
         if lower is not None:
@@ -66,6 +67,7 @@ def compile_program(program, sample_leaves, cfg: CompilerConfig, arch: str, name
     from ttmlir.frontends.pytorch import import_program
     from ttmlir.frontends.pytorch_builder import ImportError_
 
+    cfg = vetoed(cfg)  # the training path comes here directly
     # progress on a terminal: importing, then one step per device segment's backend compile
     with Progress(transient=True, disable=not cfg.verbose and not Console().is_terminal) as progress:
         task = progress.add_task(f"{name}: importing to TTIR", total=None)

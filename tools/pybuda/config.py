@@ -3,17 +3,16 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 
 from pybuda._C import DataFormat, MathFidelity
 from pybuda._C.backend_api import BackendDevice
 from pybuda._C.placer import DRAMPlacementAlgorithm
-
-
-class PyBudaError(RuntimeError):
-    """A request this build cannot honour; the message is one line saying what and what is supported."""
+from pybuda.errors import PyBudaError
 
 
 # accumulate_df -> the compute configs' fp32_dest_acc_en (the dst register accumulates in f32 or bf16)
@@ -265,6 +264,48 @@ def override_dram_queue_placement(name: str, *, channel: int | None = None, chip
     """Refused: the TTNN backend interleaves DRAM buffers over every channel; there are no named queues to pin."""
     raise PyBudaError("override_dram_queue_placement is not supported: DRAM tensors are interleaved over all "
                       "channels by the TTNN backend")
+
+
+def remove_cpu_fallback_ops(op_types) -> None:
+    """tt-buda keeps a set of op types it runs on the CPU under enable_tvm_cpu_fallback even where the device could;
+    removing one sends it to the device. Here that set is empty: every op our importer lowers runs on the device and
+    only ops with no lowering fall back, so each named op type is already a device op."""
+    for op_type in [op_types] if isinstance(op_types, str) else op_types:
+        if not isinstance(op_type, str):
+            raise PyBudaError(f"remove_cpu_fallback_ops: op types are names (str), not {op_type!r}")
+
+
+# the environment variable holding the veto, as tt-buda's CI conftest sets and reads it
+OVERRIDE_VETO = "PYBUDA_OVERRIDES_VETO"
+
+
+def _set_pybuda_override_veto(general_config_dict: dict, environ_config_dict: dict) -> None:
+    """Veto a test's compiler options: from then on every compile uses, for each CompilerConfig option, the test's
+    value where `general_config_dict` maps it to "", the given value where it maps it to one, and the default
+    where it does not name it. `environ_config_dict` does the same for PYBUDA_* environment options; this build
+    reads none, so only "" (keep) entries are accepted. Kept, as tt-buda keeps it, in the process environment."""
+    for name, value in general_config_dict.items():
+        if name not in CompilerConfig.__dataclass_fields__ and value != "":
+            raise PyBudaError(f"override veto: CompilerConfig has no option '{name}' in this build")
+    set_values = sorted(name for name, value in environ_config_dict.items() if value != "")
+    if set_values:
+        raise PyBudaError(f"override veto: environment options ({', '.join(set_values)}) are not read by this build")
+    os.environ[OVERRIDE_VETO] = json.dumps({"general_conf": general_config_dict, "environ_conf": environ_config_dict})
+
+
+def vetoed(cfg: CompilerConfig) -> CompilerConfig:
+    """`cfg` as the override veto in the environment leaves it (itself when there is none)."""
+    veto = os.environ.get(OVERRIDE_VETO)
+    if veto is None:
+        return cfg
+    general = json.loads(veto)["general_conf"]
+    result = CompilerConfig()
+    for option in fields(CompilerConfig):
+        if general.get(option.name) == "":
+            setattr(result, option.name, getattr(cfg, option.name))
+        elif option.name in general:
+            setattr(result, option.name, general[option.name])
+    return result
 
 
 def set_epoch_break(op_names) -> None:

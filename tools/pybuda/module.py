@@ -162,3 +162,4 @@ def _refused(cls_name: str, framework: str):
 TFModule = _refused("TFModule", "TensorFlow")
 TFLiteModule = _refused("TFLiteModule", "TensorFlow Lite")
 TFGraphDefModule = _refused("TFGraphDefModule", "TensorFlow GraphDef")
+MXNetModule = _refused("MXNetModule", "MXNet")

@@ -63,3 +63,10 @@ def to_pt_tensors(tensors) -> tuple:
 def to_buda_tensors(tensors) -> tuple:
     """pybuda Tensors of a tuple of torch tensors and pybuda Tensors."""
     return tuple(t if isinstance(t, Tensor) else Tensor.create_from_torch(t) for t in tensors)
+
+
+def consteval_input(consteval_trace, tensor_to_tile_dims, name: str, inputs: dict, is_buda: bool):
+    """Refused: replays tt-buda's recorded const-eval graph of one input from its compiled graph state; our
+    pipeline's const-eval (enable_consteval) runs inside the compiled binary, recording no trace to replay."""
+    raise PyBudaError("consteval_input is not supported: const-eval runs inside the compiled binary here; there is no "
+                      "consteval trace to replay")

@@ -3,6 +3,8 @@ and device behind torch's and tt-forge's one-call entry points."""
 
 from __future__ import annotations
 
+import sys
+
 import torch
 
 from pybuda.config import _get_global_compiler_config
@@ -23,6 +25,14 @@ def backend(gm: torch.fx.GraphModule, example_inputs):
                               name="dynamo_graph")
 
     return compiled
+
+
+def reset_state() -> None:
+    """Forget every graph torch.compile has compiled (dynamo's caches), so the next call recompiles: our backend
+    keeps no state of its own beyond what dynamo caches."""
+    dynamo = sys.modules.get("torch._dynamo")
+    if dynamo is not None:  # not loaded: nothing has been compiled
+        dynamo.reset()
 
 
 compile_torch = backend  # tt-buda's name for it: torch.compile(model, backend=pybuda.compile_torch)

@@ -4,6 +4,8 @@ and fidelity each one is on our device."""
 
 from enum import Enum
 
+from pybuda.errors import PyBudaError
+
 
 class DataFormat(Enum):
     """PyBuda's data formats and the ttcore data type each is on our device."""
@@ -27,3 +29,17 @@ class MathFidelity(Enum):
     HiFi2 = "hifi2"
     HiFi3 = "hifi3"
     HiFi4 = "hifi4"
+
+
+class NodeEpochType(Enum):
+    """Which of a training step's graphs a node is in (configure_mixed_precision(epoch_type=...) in tt-buda)."""
+    Forward = 0
+    Backward = 1
+    Optimizer = 2
+
+
+def run_pre_placer_buda_passes(*args, **kwargs):
+    """Refused: tt-buda's passes over its Buda graph before placing ops on the grid; our compiler runs its own
+    TTIR/TTNN pass pipeline (`pybuda_compile` stops at a chosen CompileDepth to look at it)."""
+    raise PyBudaError("run_pre_placer_buda_passes is not supported: there is no Buda graph or placer; the TTIR/TTNN "
+                      "pipeline runs whole inside pybuda_compile")

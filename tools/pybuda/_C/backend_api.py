@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from pybuda.errors import PyBudaError
+
 
 class BackendDevice(Enum):
     Grayskull = "grayskull"
@@ -106,3 +108,16 @@ class DeviceConfig:
     def get_dram_backend_reserved_max(self) -> int:
         """The DRAM bytes below which the runtime keeps its own data in each channel."""
         return self._facts.dram_unreserved_base
+
+
+def detect_available_silicon_devices(only_detect_mmio: bool = True) -> list[BackendDevice]:
+    """The Tenstorrent chips on this machine's PCIe: none, the devices here are simulated (pybuda's
+    detect_available_devices lists those)."""
+    return []
+
+
+def get_output(*args, **kwargs):
+    """Refused: reads a tensor from a netlist's output queue in the backend's DRAM; outputs here come back from
+    run_inference's output queue (or a device's outputs) as pybuda.Tensors."""
+    raise PyBudaError("backend_api.get_output is not supported: there are no netlist queues; read outputs from "
+                      "run_inference's output queue")

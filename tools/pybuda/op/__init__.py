@@ -11,6 +11,7 @@ _OPS = {
     "Sigmoid": torch.sigmoid, "Tanh": torch.tanh, "Exp": torch.exp, "Log": torch.log, "Sqrt": torch.sqrt,
     "Reciprocal": torch.reciprocal, "Abs": torch.abs, "Sine": torch.sin, "Cosine": torch.cos,
     "Identity": lambda x: x, "Buffer": lambda x: x,
+    "Constant": lambda *, constant: torch.full((1, 1), float(constant)),  # a 1x1 tensor, as tt-buda's constant op
     "Softmax": lambda x, dim=-1, stable=True: torch.softmax(x, dim),
     "Transpose": lambda x, dim0, dim1: torch.transpose(x, dim0, dim1),
     "Reshape": lambda x, shape: torch.reshape(x, shape),
@@ -57,7 +58,7 @@ def _named(op_name: str, fn):
 
 globals().update({op_name: _named(op_name, fn) for op_name, fn in _OPS.items()})
 from pybuda.op import loss, nn  # noqa: E402  (the submodules scripts reach as pybuda.op.loss/nn)
-from pybuda.op.convolution import Conv2d  # noqa: E402
+from pybuda.op.convolution import Conv2d, ConvTranspose2d  # noqa: E402
 from pybuda.op.pooling import AvgPool2d, MaxPool2d  # noqa: E402
 
-__all__ = sorted(_OPS) + ["AvgPool2d", "Conv2d", "MaxPool2d", "loss", "nn"]
+__all__ = sorted(_OPS) + ["AvgPool2d", "Conv2d", "ConvTranspose2d", "MaxPool2d", "loss", "nn"]

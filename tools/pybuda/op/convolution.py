@@ -1,7 +1,7 @@
-"""`pybuda.op.convolution`: Conv2d on NCHW activations (or NHWC with channel_last), computed with torch so the
-module lowers through the importer like any other. Padding is PyBuda's: an int (every side), [left, right, top,
-bottom], (height, width), or "same" (the dilated kernel's extent minus one, split before/after: the size kept at
-stride 1)."""
+"""`pybuda.op.convolution`: Conv2d and ConvTranspose2d on NCHW activations (or NHWC with channel_last), computed
+with torch so the module lowers through the importer like any other. Padding is PyBuda's: an int (every side),
+[left, right, top, bottom], (height, width), or "same" (the dilated kernel's extent minus one, split
+before/after: the size kept at stride 1)."""
 
 from __future__ import annotations
 
@@ -42,4 +42,19 @@ def Conv2d(name: str, activations, weights, bias=None, stride=1, padding="same",
            channel_last: bool = False):
     x = F.pad(to_nchw(activations, channel_last), canonical_padding(padding, weights.shape[2:], dilation))
     y = F.conv2d(x, weights, bias, _pair(stride), 0, _pair(dilation), groups)
+    return from_nchw(y, channel_last)
+
+
+def ConvTranspose2d(name: str, activations, weights, bias=None, stride=1, padding=0, dilation=1, groups: int = 1,
+                    channel_last: bool = False, output_padding=0):
+    """The transposed convolution; `weights` (in, out / groups, kh, kw) as torch's. Padding (an int, (h, w) or
+    [left, right, top, bottom]) is cut from the full output's sides; uneven sides are cut after the convolution."""
+    if padding == "same":
+        raise PyBudaError(f"ConvTranspose2d '{name}': padding='same' is not defined for a transposed convolution")
+    left, right, top, bottom = canonical_padding(padding, weights.shape[2:], dilation)
+    even = left == right and top == bottom
+    y = F.conv_transpose2d(to_nchw(activations, channel_last), weights, bias, _pair(stride),
+                           (top, left) if even else 0, _pair(output_padding), groups, _pair(dilation))
+    if not even:
+        y = y[..., top:y.shape[-2] - bottom, left:y.shape[-1] - right]
     return from_nchw(y, channel_last)

@@ -1,12 +1,13 @@
-"""`pybuda.op.nn`: the composite ops (softmax, layernorm) and the Linear, Conv2d and pooling modules PyBuda scripts
-build with."""
+"""`pybuda.op.nn`: the composite ops (softmax, layernorm) and the Linear, Conv2d, ConvTranspose2d and pooling modules
+PyBuda scripts build with."""
 
 from __future__ import annotations
 
 import torch
 
 from pybuda.module import PyBudaModule
-from pybuda.op.convolution import Conv2d
+from pybuda.config import PyBudaError
+from pybuda.op.convolution import Conv2d, ConvTranspose2d
 from pybuda.op.pooling import AvgPool2d, MaxPool2d
 from pybuda.parameter import Parameter
 
@@ -54,6 +55,25 @@ class Conv2dModule(PyBudaModule):
 
     def forward(self, activations):
         return Conv2d(self.name, activations, self.weights, bias=self.bias, **self.kwargs)
+
+
+class ConvTranspose2dModule(PyBudaModule):
+    """A ConvTranspose2d with its weights (in, out / groups, kh, kw) and bias, initialized as torch's is."""
+
+    def __init__(self, name: str, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups: int = 1, bias: bool = True, dilation=1, padding_mode: str = "zeros"):
+        super().__init__(name)
+        if padding_mode != "zeros":
+            raise PyBudaError(f"ConvTranspose2dModule '{name}': padding_mode '{padding_mode}' is not supported "
+                              "(a transposed convolution pads with zeros)")
+        reference = torch.nn.ConvTranspose2d(in_channels, out_channels, kernel_size, groups=groups, bias=bias)
+        self.weights = Parameter(reference.weight.detach())
+        self.bias = Parameter(reference.bias.detach()) if bias else None
+        self.kwargs = {"stride": stride, "padding": padding, "dilation": dilation, "groups": groups,
+                       "output_padding": output_padding}
+
+    def forward(self, activations):
+        return ConvTranspose2d(self.name, activations, self.weights, bias=self.bias, **self.kwargs)
 
 
 class MaxPool2dModule(PyBudaModule):

@@ -75,6 +75,29 @@ class DeviceForward:
         return CausalLMOutputWithPast(logits=logits[:, :count].float())
 
 
+class NLPPipelineWrapper:
+    """tt-buda's other way in: `model.prepare_inputs_for_generation = wrapper.prepare_inputs_for_generation`, then
+    `model.generate(...)` runs each step's forward on the TT device (padded to `max_length`, no KV cache)."""
+
+    def __init__(self, model, tokenizer, name: str = "pb_model", use_cache: bool | None = None,
+                 fp32_fallback: DataFormat = DataFormat.Float16_b, forward_fn=None, max_length: int | None = None):
+        if use_cache:
+            raise PyBudaError("NLPPipelineWrapper(use_cache=True) is not supported: each step runs the whole "
+                              "sequence on the device")
+        self.model = model.eval()
+        self.model.generation_config.use_cache = False
+        self.device_forward = DeviceForward(model, tokenizer, max_length or DEFAULT_MAX_LENGTH, forward_fn,
+                                            fp32_fallback)
+
+    def prepare_inputs_for_generation(self, input_ids, attention_mask=None, **kwargs) -> dict:
+        """The step's model inputs; from the first step on, the model's forward is the device's."""
+        self.model.forward = self.device_forward
+        # the rest of generate's step state (cache positions, use_cache) has no place on the device; a KV cache
+        # is passed on for the device forward to refuse
+        return {"input_ids": input_ids, "attention_mask": attention_mask,
+                "past_key_values": kwargs.get("past_key_values")}
+
+
 def pipeline(pipeline_type: str, *args, model=None, tokenizer=None, pybuda_max_length: int | None = None,
              forward_fn=None, use_cache: bool | None = None, **kwargs):
     """transformers.pipeline(pipeline_type, ...) with the model's forward on the TT device. `model` is a causal LM

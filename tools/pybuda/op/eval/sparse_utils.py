@@ -1,6 +1,7 @@
 """`pybuda.op.eval.sparse_utils`: the convolution arithmetic tt-buda scripts call: canonical padding, output
 sizes, and the sparse "picker" matrices that express one kernel tap of a convolution as a matmul (output pixel
-rows picking input pixel columns). Padding lists are PyBuda's [left, right, top, bottom]."""
+rows picking input pixel columns), and the row-block splitting and tile interleaving applied to them. Padding lists
+are PyBuda's [left, right, top, bottom]."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import math
 import torch
 
 from pybuda.config import PyBudaError
-from pybuda.pybudaglobal import align_up_tile
+from pybuda.pybudaglobal import TILE_DIM, align_up_tile
 
 
 def _pair(v) -> tuple[int, int]:
@@ -89,3 +90,50 @@ def create_conv2d_sparse_picker_matrix(y: int, x: int, y_shift: int, x_shift: in
         shape = (align_up_tile(shape[0]) + 32 * sparse_r_pad, align_up_tile(shape[1]) + 32 * sparse_c_pad)
     return torch.sparse_coo_tensor(torch.stack([rows, cols]), torch.ones(rows.numel()), shape,
                                    dtype=torch.float32).coalesce()
+
+
+def vslice(t: torch.Tensor, split_factor: int, pack: bool = False):
+    """A 2-d sparse matrix cut into `split_factor` blocks of consecutive rows (each keeps every column); `pack`
+    stacks them into one [split_factor, rows / split_factor, cols] tensor."""
+    if not t.is_sparse or t.dim() != 2:
+        raise PyBudaError(f"vslice needs a 2-d sparse tensor, got a {t.dim()}-d {t.layout} one")
+    rows = t.shape[0]
+    if rows % split_factor:
+        raise PyBudaError(f"vslice: {rows} rows do not split into {split_factor} blocks")
+    height = rows // split_factor
+    t = t.coalesce()
+    (r, c), values = t.indices(), t.values()
+    blocks = [torch.sparse_coo_tensor(torch.stack([r[r // height == b] % height, c[r // height == b]]),
+                                      values[r // height == b], (height, t.shape[1]), dtype=t.dtype).coalesce()
+              for b in range(split_factor)]
+    return torch.stack(blocks) if pack else blocks
+
+
+def interleave_tiles(pickers: "list[torch.Tensor]") -> torch.Tensor:
+    """Equal-shape 2-d sparse matrices side by side, interleaved a tile (32 columns) at a time: column c of matrix z
+    lands in column tile (c // 32) * len(pickers) + z, at offset c % 32."""
+    if not pickers or any(p.shape != pickers[0].shape for p in pickers):
+        raise PyBudaError("interleave_tiles needs one or more sparse matrices of one shape")
+    count, rows, cols, values = len(pickers), [], [], []
+    for z, picker in enumerate(pickers):
+        picker = picker.coalesce()
+        r, c = picker.indices()
+        rows.append(r)
+        cols.append((c // TILE_DIM) * count * TILE_DIM + z * TILE_DIM + c % TILE_DIM)
+        values.append(picker.values())
+    shape = (pickers[0].shape[0], pickers[0].shape[1] * count)
+    return torch.sparse_coo_tensor(torch.stack([torch.cat(rows), torch.cat(cols)]), torch.cat(values), shape,
+                                   dtype=pickers[0].dtype).coalesce()
+
+
+def _no_prestride(what: str):
+    def refuse(*args, **kwargs):
+        raise PyBudaError(f"{what} is not supported: convolutions are not prestrided here; TTNN's conv2d takes the "
+                          "stride itself")
+    refuse.__name__ = refuse.__qualname__ = what
+    refuse.__doc__ = f"Refused: {what} belongs to tt-buda's prestride rewrite of strided convolutions."
+    return refuse
+
+
+can_conv2d_prestride = _no_prestride("can_conv2d_prestride")
+calculate_conv2d_prestride_weights_and_padding = _no_prestride("calculate_conv2d_prestride_weights_and_padding")
