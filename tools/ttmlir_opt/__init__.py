@@ -24,6 +24,7 @@ FLAGS = {
     "--mlir-print-ir-after-all": "Print the IR on stderr after every pass (a pipeline's stages one by one)",
 }
 TIMING_DISPLAY = "--mlir-timing-display"
+SHOW_DIALECTS = "--show-dialects"
 PRINT_IR = {"--mlir-print-ir-before": "Print the IR on stderr before each of these passes (comma-separated flags)",
             "--mlir-print-ir-after": "Print the IR on stderr after each of these passes (comma-separated flags)"}
 
@@ -73,6 +74,11 @@ def parse_args(argv: list[str]) -> Options:
             arg = "-" + arg
         if arg in ("-h", "--help"):
             print_help()
+            raise SystemExit(0)
+        if arg == SHOW_DIALECTS:
+            from ttmlir.dialects import make_context
+
+            print("Available Dialects: " + ", ".join(sorted(make_context().registered_dialect_names)))
             raise SystemExit(0)
         if arg == "-o":
             opts.output = next(args, None) or usage_error("-o needs a file name")
@@ -154,6 +160,7 @@ def print_help() -> None:
     print("OPTIONS:")
     print(f"  {'-o <filename>':40} Output filename (default: stdout)")
     print(f"  {'--pass-pipeline=<pipeline>':40} A textual pass pipeline, e.g. builtin.module(pass{{opt=val}})")
+    print(f"  {SHOW_DIALECTS:40} Print the list of registered dialects and exit")
     for flag, text in FLAGS.items():
         print(f"  {flag:40} {text}")
     print(f"  {TIMING_DISPLAY + '=<tree|list>':40} Display method for timing data (default: tree)")

@@ -57,6 +57,15 @@ def test_help_lists_every_pass_with_options():
         assert name in result.stdout
 
 
+def test_show_dialects_lists_the_registered_dialects():
+    result = opt("--show-dialects")
+    assert result.returncode == 0
+    line = result.stdout.strip()
+    assert line.startswith("Available Dialects: ")
+    names = line.split(": ", 1)[1].split(", ")
+    assert names == sorted(names) and {"stablehlo", "ttir", "ttnn", "ttcore", "func"} <= set(names)
+
+
 def test_stdin_and_output_file(tmp_path):
     out = tmp_path / "out.mlir"
     result = opt("--ttir-to-ttnn-backend-pipeline", "-o", str(out), stdin=MLP.read_text())
