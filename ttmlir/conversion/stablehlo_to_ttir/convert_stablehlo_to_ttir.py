@@ -16,8 +16,8 @@ from typing import Callable, ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import (AnyFloat, BytesAttr, DenseIntOrFPElementsAttr, Float32Type, FloatAttr, IntegerAttr,
-                                   IntegerType, ModuleOp, StringAttr, TensorType)
-from xdsl.ir import BlockArgument, Operation, SSAValue
+                                   IntegerType, ModuleOp, ReducedPrecisionFloatType, StringAttr, TensorType)
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.ir.props import KINDS, default_attr
@@ -767,6 +767,12 @@ def _inside_stablehlo(op: Operation) -> bool:
     return False
 
 
+def _narrow_float(op: Operation) -> Attribute | None:
+    """An f8/f6/f4 (or tf32) element type `op` reads or writes: formats no device tensor holds."""
+    elements = (getattr(v.type, "element_type", None) for v in (*op.operands, *op.results))
+    return next((e for e in elements if isinstance(e, ReducedPrecisionFloatType)), None)
+
+
 @dataclass(frozen=True)
 class ConvertStableHLOToTTIRPass(ModulePass):
     """Every stablehlo op becomes TTIR; with enable-partial-conversion, ops no pattern takes stay."""
@@ -781,6 +787,9 @@ class ConvertStableHLOToTTIRPass(ModulePass):
         for op in stablehlo_ops(module):
             if op.name == "stablehlo.return":
                 continue
+            if (narrow := _narrow_float(op)) is not None:
+                raise PassFailure(op, f"'{op.name}' op on {narrow} values is not supported: the device's narrowest "
+                                      "float is bf16 (below it, only the block formats bfp8/bfp4/bfp2)")
             if self.enable_partial_conversion and needs_host_integers(op) and host_can_run(op):
                 continue  # the host computes it exactly (the CPU fallback hoists it)
             try:
