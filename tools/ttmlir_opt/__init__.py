@@ -294,7 +294,9 @@ def run_untimed(opts: Options) -> int:
     for problem in problems:
         print(problem, file=sys.stderr)
     if failed or problems:
-        return 1
+        if opts.output == "-" and outputs:  # as mlir-opt streams them: the pieces that worked still print
+            sys.stdout.write("// -----\n".join(outputs))
+        return 1  # an output file is not written (mlir-opt keeps it only on success)
     write_atomic(opts.output, "// -----\n".join(outputs))
     return 0
 

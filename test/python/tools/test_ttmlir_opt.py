@@ -44,6 +44,19 @@ def test_unknown_pass_and_bad_option_are_clear_errors():
     assert "Traceback" not in result.stderr
 
 
+def test_split_input_prints_the_pieces_that_work_when_one_fails(tmp_path):
+    """As mlir-opt: the good pieces still print on stdout, the bad one's error on stderr, and the exit is 1; an
+    output file is not written."""
+    source = tmp_path / "split.mlir"
+    source.write_text("func.func @ok(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %a : tensor<4xf32>\n}\n"
+                      "// -----\nfunc.func @bad( {\n")
+    result = opt("--split-input-file", str(source))
+    assert result.returncode == 1 and "func.func @ok" in result.stdout
+    assert "split.mlir:5:17: error: Expected argument or type" in result.stderr
+    result = opt("--split-input-file", str(source), "-o", str(tmp_path / "out.mlir"))
+    assert result.returncode == 1 and not (tmp_path / "out.mlir").exists()
+
+
 def test_missing_input_file():
     result = opt("/nonexistent/x.mlir")
     assert result.returncode == 1 and "cannot read '/nonexistent/x.mlir'" in result.stderr
