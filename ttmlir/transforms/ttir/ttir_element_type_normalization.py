@@ -4,7 +4,8 @@ The hardware has no f64, f16, i64, i16 or bool tensors: f64 computes as f32, f16
 64- and 32-bit integers as si32 (unsigned ones as ui32), 16- and 8-bit integers as ui16/ui8.
 Values, block arguments, function signatures, type attributes and constant data all change together,
 so the IR stays consistent; constants keep their values, and a 64-bit integer constant whose value the 32-bit type
-cannot hold is a located error (saturating it would give a silently wrong answer).
+cannot hold is a located error (saturating it would give a silently wrong answer) unless it only bounds values
+from the side it lies on (a clamp's INT64_MAX), where saturating is exact.
 """
 
 from __future__ import annotations
@@ -43,7 +44,9 @@ def normalized_type(t: Attribute) -> Attribute:
     return t
 
 
-def normalized_attr(attr: Attribute) -> Attribute:
+def normalized_attr(attr: Attribute, bound: str | None = None) -> Attribute:
+    """`attr` in the device's types. `bound` ("upper" or "lower") says the value only ever bounds others from
+    that side, where a 64-bit value past si32 saturates exactly (no stored value lies beyond it)."""
     if isinstance(attr, DenseIntOrFPElementsAttr):
         new_type = normalized_type(attr.type)
         if new_type == attr.type:
@@ -59,6 +62,10 @@ def normalized_attr(attr: Attribute) -> Attribute:
         elif isinstance(element, IntegerType):
             values = [int(v) for v in values]
             low, high = (0, (1 << 32) - 1) if element.signedness.data == Signedness.UNSIGNED else (-(1 << 31), (1 << 31) - 1)
+            if bound == "upper":
+                values = [min(v, high) for v in values]
+            elif bound == "lower":
+                values = [max(v, low) for v in values]
             if (bad := next((v for v in values if not low <= v <= high), None)) is not None:
                 raise ValueError(f"{attr.type.element_type} value {bad} does not fit {element}, the type the device "
                                  f"stores it in ({low}..{high})")
@@ -77,12 +84,30 @@ def normalize(op: Operation) -> None:
         for value in values:
             if value.type != normalized_type(value.type):
                 Rewriter.replace_value_with_new_type(value, normalized_type(value.type))
+        bound = _bound_only(inner)
         for table in (inner.properties, inner.attributes):
             for key, value in table.items():
                 try:
-                    table[key] = normalized_attr(value)
+                    table[key] = normalized_attr(value, bound)
                 except ValueError as error:
                     raise PassFailure(inner, str(error)) from None
+
+
+# op -> the operand indices that bound the result from above, and from below
+BOUNDING_OPERANDS = {"ttir.clamp_tensor": ({2}, {1}), "ttir.minimum": ({0, 1}, set()),
+                     "ttir.maximum": (set(), {0, 1})}
+
+
+def _bound_only(op: Operation) -> str | None:
+    """"upper" (or "lower") when `op` is a constant every use of which bounds a value from above (or below): a
+    clamp's max, a minimum's operand; as torch's clamp(min=...) passes INT64_MAX for the missing bound."""
+    if op.name != "ttir.constant" or not op.results or not op.results[0].uses:
+        return None
+    for side, index in (("upper", 0), ("lower", 1)):
+        if all(use.index in BOUNDING_OPERANDS.get(use.operation.name, (set(), set()))[index]
+               for use in op.results[0].uses):
+            return side
+    return None
 
 
 @dataclass(frozen=True)

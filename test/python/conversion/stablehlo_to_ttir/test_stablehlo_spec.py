@@ -297,3 +297,18 @@ func.func @main(%re: tensor<6xf32>, %im: tensor<6xf32>) -> (tensor<6xf32>, tenso
     got_re, got_im = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [re, im])
     np.testing.assert_allclose(np.asarray(got_re), want.real, rtol=2e-2, atol=2e-2)
     np.testing.assert_allclose(np.asarray(got_im), want.imag, rtol=2e-2, atol=2e-2)
+
+
+def test_a_64_bit_clamp_bound_past_si32_saturates_exactly():
+    """torch's clamp(min=...) bounds from above by INT64_MAX: as a bound it saturates to INT32_MAX, exactly, since
+    no stored value lies beyond it (a value used otherwise stays an error)."""
+    text = """
+func.func @main(%x: tensor<4xi64>) -> tensor<4xi64> {
+  %lo = stablehlo.constant dense<1> : tensor<4xi64>
+  %hi = stablehlo.constant dense<9223372036854775807> : tensor<4xi64>
+  %0 = stablehlo.clamp %lo, %x, %hi : tensor<4xi64>
+  return %0 : tensor<4xi64>
+}"""
+    x = np.array([-5, 0, 7, 2**31 - 1], np.int64)
+    (got,) = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [x])
+    np.testing.assert_array_equal(np.asarray(got).astype(np.int64), np.clip(x, 1, None))
