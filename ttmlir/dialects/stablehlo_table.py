@@ -32,6 +32,10 @@ ROWS: list[tuple[str, str, str, str]] = [  # name, format, clauses, properties (
     ("dynamic_iota", "functional", "dim=iota_dimension:int", ""),
     ("dynamic_slice", "functional", "sizes=slice_sizes:array", ""),
     ("dynamic_update_slice", "functional", "", ""),
+    ("dynamic_broadcast_in_dim", "functional", "dims=broadcast_dimensions:array",
+     "known_expanding_dimensions known_nonexpanding_dimensions"),
+    ("dynamic_reshape", "functional", "", ""),
+    ("dynamic_pad", "functional", "", ""),
     ("pad", "functional", "low=edge_padding_low:array high=edge_padding_high:array interior=interior_padding:array",
      ""),
     ("uniform_quantize", "functional", "", ""),
@@ -59,6 +63,8 @@ ROWS: list[tuple[str, str, str, str]] = [  # name, format, clauses, properties (
     # no pretty syntax: generic form only, as the StableHLO project prints them
     ("gather", "generic", "", "dimension_numbers slice_sizes indices_are_sorted"),
     ("dynamic_gather", "generic", "", "dimension_numbers indices_are_sorted"),
+    ("dynamic_conv", "generic", "", "window_strides lhs_dilation rhs_dilation window_reversal dimension_numbers "
+     "feature_group_count batch_group_count precision_config"),
     ("scatter", "generic", "", "scatter_dimension_numbers indices_are_sorted unique_indices"),
     ("reduce_window", "generic", "", "window_dimensions window_strides base_dilations window_dilations padding"),
     ("select_and_scatter", "generic", "", "window_dimensions window_strides padding"),

@@ -172,6 +172,21 @@ def test_complex_conversions_and_iota():
         np.testing.assert_allclose(g, w, rtol=2e-2, atol=2e-2)
 
 
+def test_convolutions_of_a_dilated_input():
+    """lhs_dilation beside window strides, in 1-d, and with batch groups: the input spread out by zeros, then
+    convolved (what conv_transpose2d does not cover)."""
+    def program(x, w, x1, w1, xb, wb):
+        dims = ("NCHW", "OIHW", "NCHW")
+        strided = jax.lax.conv_general_dilated(x, w, (2, 2), [(1, 1), (0, 2)], lhs_dilation=(2, 3),
+                                               dimension_numbers=dims)
+        one_d = jax.lax.conv_general_dilated(x1, w1, (3,), [(2, 1)], lhs_dilation=(2,),
+                                             dimension_numbers=("NCH", "OIH", "NCH"))
+        grouped = jax.lax.conv_general_dilated(xb, wb, (1, 1), [(0, 0), (0, 0)], lhs_dilation=(2, 2),
+                                               dimension_numbers=dims, batch_group_count=2)
+        return strided, one_d, grouped
+    check(program, f32(1, 3, 5, 6), f32(4, 3, 3, 3), f32(2, 3, 9), f32(5, 3, 4), f32(2, 2, 4, 4), f32(4, 2, 2, 2))
+
+
 def test_bf16_matmul():
     check(lambda a, b: a.astype(jnp.bfloat16) @ b.astype(jnp.bfloat16), f32(32, 64), f32(64, 32))
 

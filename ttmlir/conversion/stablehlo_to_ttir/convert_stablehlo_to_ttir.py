@@ -7,7 +7,6 @@ ops that compute the StableHLO op's result. An op nothing lowers is a located er
 
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
@@ -28,8 +27,8 @@ from ttmlir.conversion.stablehlo_to_ttir.gspmd import convert_gspmd_to_ttir
 from ttmlir.conversion.stablehlo_to_ttir.shardy import convert_shardy_to_ttir
 from ttmlir.conversion.stablehlo_to_ttir.ccl import convert_stablehlo_ccl_to_ttir
 from ttmlir.conversion.stablehlo_to_ttir import composite_calls, gather, windowed
-from ttmlir.conversion.stablehlo_to_ttir.lowering import (PASS_THROUGH, Builder, broadcast_to, is_bool, refuse, shape,
-                                                          slice_from, splat_of, tensor)
+from ttmlir.conversion.stablehlo_to_ttir.lowering import (PASS_THROUGH, Builder, broadcast_to, interior_pad, is_bool,
+                                                          refuse, shape, slice_from, splat_of, tensor)
 from ttmlir.transforms.stablehlo.cpu_hoist_non_lowerable_shlo_ops import host_can_run
 
 # stablehlo op -> ttir op, for ops whose operands, result and meaning are the same
@@ -283,7 +282,7 @@ def pad(b: Builder, op) -> list[SSAValue]:
     low, high = ints_of(op.attr("edge_padding_low")), ints_of(op.attr("edge_padding_high"))
     x, interior = op.operands[0], ints_of(op.attr("interior_padding"))
     if any(interior):
-        x = _interior_pad(b, x, interior, value)
+        x = interior_pad(b, x, interior, value)
     if not any((*low, *high)):
         return [x]
     if isinstance(value, int) and int(float(np.float32(value))) != value:
@@ -312,23 +311,6 @@ def _padded_by_fills(b: Builder, x: SSAValue, low, high, value: int) -> SSAValue
             x = b.ttir("concat", parts, TensorType(x.type.element_type, [total if d == dim else n
                                                                          for d, n in enumerate(src)]), dim=dim)
     return x
-
-
-def _interior_pad(b: Builder, x: SSAValue, interior, value) -> SSAValue:
-    """Elements spread apart by `interior` fill values: the input scattered at its elements' (constant) positions
-    into a flat tensor of the fill value."""
-    src = shape(x)
-    spread = [n + (n - 1) * g if n else 0 for n, g in zip(src, interior)]
-    strides = [math.prod(spread[i + 1:]) for i in range(len(spread))]
-    positions = [sum(c * (g + 1) * st for c, g, st in zip(coords, interior, strides))
-                 for coords in itertools.product(*(range(n) for n in src))]
-    size, count = math.prod(spread), math.prod(src)
-    index_type = TensorType(IntegerType(64), [count])
-    index = b.ttir("constant", [], index_type, value=DenseIntOrFPElementsAttr.from_list(index_type, positions))
-    flat_type = TensorType(x.type.element_type, [size])
-    flat = b.ttir("scatter", [b.constant(value, flat_type), index, b.reshape(x, [count])], flat_type, dim=0,
-                  scatter_reduce_type="invalid")
-    return b.reshape(flat, spread)
 
 
 def reverse(b: Builder, op) -> list[SSAValue]:

@@ -4,6 +4,9 @@ error of a pattern that does not take a form of its op."""
 
 from __future__ import annotations
 
+import itertools
+import math
+
 from xdsl.dialects.builtin import BytesAttr, DenseArrayBase, DenseIntOrFPElementsAttr, IntegerType, TensorType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -138,3 +141,20 @@ def inverse(order) -> list[int]:
     for i, o in enumerate(order):
         inv[o] = i
     return inv
+
+
+def interior_pad(b: Builder, x: SSAValue, interior, value) -> SSAValue:
+    """Elements spread apart by `interior` fill values: the input scattered at its elements' (constant) positions
+    into a flat tensor of the fill value."""
+    src = shape(x)
+    spread = [n + (n - 1) * g if n else 0 for n, g in zip(src, interior)]
+    strides = [math.prod(spread[i + 1:]) for i in range(len(spread))]
+    positions = [sum(c * (g + 1) * st for c, g, st in zip(coords, interior, strides))
+                 for coords in itertools.product(*(range(n) for n in src))]
+    size, count = math.prod(spread), math.prod(src)
+    index_type = TensorType(IntegerType(64), [count])
+    index = b.ttir("constant", [], index_type, value=DenseIntOrFPElementsAttr.from_list(index_type, positions))
+    flat_type = TensorType(x.type.element_type, [size])
+    flat = b.ttir("scatter", [b.constant(value, flat_type), index, b.reshape(x, [count])], flat_type, dim=0,
+                  scatter_reduce_type="invalid")
+    return b.reshape(flat, spread)

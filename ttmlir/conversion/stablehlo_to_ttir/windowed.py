@@ -15,7 +15,8 @@ from xdsl.ir import Operation
 
 from ttmlir.ir.props import int_values
 from ttmlir.dialects.stablehlo import ints_of, int_of
-from ttmlir.conversion.stablehlo_to_ttir.lowering import Builder, broadcast_to, inverse, permute, refuse, shape, splat_of
+from ttmlir.conversion.stablehlo_to_ttir.lowering import (Builder, broadcast_to, interior_pad, inverse, permute, refuse,
+                                                      shape, splat_of)
 
 
 def _pairs(attr, rank: int) -> list[tuple[int, int]]:
@@ -35,10 +36,20 @@ def convolution(b: Builder, op):
     if any(ints_of(op.attr("window_reversal"))):
         raise refuse(op, "window_reversal is not supported")
     batch_groups = int_of(op.attr("batch_group_count"), 1)
-    if batch_groups != 1 and (n == 3 or any(d != 1 for d in ints_of(op.attr("lhs_dilation")))):
+    if batch_groups != 1 and n == 3:
         raise refuse(op, "batch_group_count > 1 is supported for 1-d and 2-d convolutions")
-    if any(d != 1 for d in ints_of(op.attr("lhs_dilation"))):
-        return [_transposed_convolution(b, op)]
+    lhs_dilation = ints_of(op.attr("lhs_dilation"))
+    if any(d != 1 for d in lhs_dilation):
+        if batch_groups == 1 and _transposed_refusal(op) is None:
+            return [_transposed_convolution(b, op)]
+        if n == 3:
+            raise refuse(op, _transposed_refusal(op) or "batch_group_count > 1 with lhs_dilation is not supported "
+                                                        "for 3-d convolutions")
+        # otherwise the dilation itself: zeros between the input's elements, then a plain convolution
+        interior = [0] * len(shape(lhs))
+        for d, k in zip(ispatial, lhs_dilation):
+            interior[d] = k - 1
+        lhs = interior_pad(b, lhs, interior, 0)
     if n == 3:
         return [_convolution3d(b, op)]
     if batch_groups == 1:
@@ -158,6 +169,19 @@ def _convolution3d(b: Builder, op):
     return permute(b, y, inverse(order))
 
 
+def _transposed_refusal(op) -> str | None:
+    """Why a convolution with lhs_dilation is not a `ttir.conv_transpose2d`, or None when it is one."""
+    what = "a transposed convolution (lhs_dilation)"
+    if len(op.attr("dimension_numbers").data.input_dims[2]) != 2 or \
+            any(s != 1 for s in ints_of(op.attr("window_strides"))):
+        return f"{what} is supported in 2-d and with unit window strides"
+    stride, dilation = ints_of(op.attr("lhs_dilation")), ints_of(op.attr("rhs_dilation")) or (1, 1)
+    pads = _pairs(op.attr("padding"), 2)
+    if any(high - low >= max(s, d) for (low, high), s, d in zip(pads, stride, dilation)):
+        return f"{what} has more high than low padding ({[list(p) for p in pads]}) by a stride or more"
+    return None
+
+
 def _transposed_convolution(b: Builder, op):
     """A convolution of the input dilated by `lhs_dilation`: a transposed convolution with that stride. Its kernel
     is the transposed one's flipped (a flip already in the program cancels), its padding what the kernel's extent
@@ -167,10 +191,7 @@ def _transposed_convolution(b: Builder, op):
     ib, if_, ispatial = layout.input_dims
     ki, ko, kspatial = layout.kernel_dims
     ob, of, ospatial = layout.output_dims
-    what = "a transposed convolution (lhs_dilation)"
     groups = int_of(op.attr("feature_group_count"), 1)
-    if len(ispatial) != 2 or any(s != 1 for s in ints_of(op.attr("window_strides"))):
-        raise refuse(op, f"{what} is supported in 2-d and with unit window strides")
     stride = list(ints_of(op.attr("lhs_dilation")))
     dilation = list(ints_of(op.attr("rhs_dilation")) or (1, 1))
     extent = [(shape(rhs)[k] - 1) * d + 1 for k, d in zip(kspatial, dilation)]
@@ -181,9 +202,6 @@ def _transposed_convolution(b: Builder, op):
     out_pad = [high - low for low, high in pads]
     crop_high = [max(0, -p) for p in out_pad]
     padding, out_pad = [max(0, p) for p in padding], [max(0, p) for p in out_pad]
-    if any(p >= max(s, d) for p, s, d in zip(out_pad, stride, dilation)):
-        raise refuse(op, f"{what} has more high than low padding ({[list(p) for p in pads]}) by a stride or "
-                              "more")
     kernel = rhs
     if getattr(rhs.owner, "name", None) == "ttir.reverse" and \
             sorted(ints_of(rhs.owner.prop("dimensions"))) == sorted(kspatial):

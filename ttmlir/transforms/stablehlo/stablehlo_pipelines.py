@@ -23,6 +23,7 @@ from xdsl.traits import Pure
 from ttmlir.dialects import stablehlo as shlo
 from ttmlir.ir.props import dense_values
 from ttmlir.errors import PassFailure
+from ttmlir.transforms.stablehlo.static_dynamic_ops import make_static
 
 
 @dataclass(frozen=True)
@@ -44,13 +45,16 @@ class ConvertArithToStableHLOPass(ModulePass):
 
 @dataclass(frozen=True)
 class StableHLOAggressiveSimplificationPass(ModulePass):
-    """The real and imaginary parts of a `stablehlo.complex` are its operands; then pure stablehlo ops nothing uses
-    are removed (innermost users first, so whole dead chains go)."""
+    """The real and imaginary parts of a `stablehlo.complex` are its operands; dynamic ops with constant shape
+    operands and static results are their static forms; then pure stablehlo ops nothing uses are removed (innermost
+    users first, so whole dead chains go)."""
 
     name: ClassVar[str] = "stablehlo-aggressive-simplification"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         for op in list(module.walk()):
+            if make_static(op):
+                continue
             part = {"stablehlo.real": 0, "stablehlo.imag": 1}.get(op.name)
             source = op.operands[0].owner if part is not None else None
             if getattr(source, "name", None) == "stablehlo.complex":

@@ -3,7 +3,8 @@
 A const-eval function's ops become one `ttcore.cpu_module` function (`cpu_hoisted_const_eval_<hash>`), computing in
 f32 as `--cpu-hoist-manually-tagged`'s do; the const-eval function keeps a call of it between casts to and from f32.
 Left on the device: creation ops the function returns (through reshapes and typecasts; hoisting them would gain
-nothing) and `ttir.constant`s (their data is typed), which the CPU function takes as arguments. Results are the
+nothing) and `ttir.constant`s (their data is typed), which the CPU function takes as arguments; and the whole
+function when one of its ops needs the device handle in TTNN (a convolution, `rand`). Results are the
 same values in f32 arithmetic rather than the device's; weights prepared once are more precise for it.
 """
 
@@ -19,6 +20,7 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from ttmlir.dialects.ttnn import TTNN
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttir.const_eval_hoist_transform import is_const_eval
@@ -26,6 +28,9 @@ from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import HOISTED_CALL, conve
 from ttmlir.transforms.ttcore.register_device import cpu_module_of, device_module_of
 
 CREATION = frozenset({"full", "fill", "arange", "constant"})  # op-table families that make a tensor from nothing
+# ops whose TTNN form takes the device handle (convolutions, rand, ...): a host function has none to give them
+DEVICE_BOUND = frozenset(op.name.removeprefix("ttnn.") for op in TTNN.operations
+                         if hasattr(op, "ROW") and "device" in op.ROW.operands)
 TRANSPARENT = frozenset({"reshape", "typecast"})
 
 
@@ -52,6 +57,8 @@ def _hoist(func: FuncOp, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> No
     hoisted = [op for op in block.ops if not isinstance(op, ReturnOp) and op not in kept]
     if not hoisted or any(HOISTED_CALL in op.attributes for op in hoisted):
         return  # nothing to move, or its host work is a CPU-hoisted call already
+    if any(isinstance(op, TTOp) and op.ROW.name in DEVICE_BOUND for op in hoisted):
+        return  # the device computes it: the host has no device handle for such an op
     if not all(isinstance(op, TTOp) and op.dialect_name() == "ttir" for op in hoisted):
         stranger = next(op for op in hoisted if not (isinstance(op, TTOp) and op.dialect_name() == "ttir"))
         raise PassFailure(stranger, f"'{stranger.name}' in a const-eval function cannot run on the CPU "
