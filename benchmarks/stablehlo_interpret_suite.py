@@ -69,7 +69,9 @@ def expectation(op) -> tuple[str, list, object, float]:
         attr = op.attributes["value"]
         element = attr.type.element_type
         if isinstance(element, ComplexType):  # stored as (real, imaginary) pairs
-            expected = np.array(dense_values(attr)).reshape(-1, 2) @ np.array([1, 1j])
+            pairs = np.array(dense_values(attr), np.float64).reshape(-1, 2)
+            expected = np.empty(len(pairs), np.complex128)  # set part by part: NaN * 1j would spoil the real part
+            expected.real, expected.imag = pairs[:, 0], pairs[:, 1]
         elif isinstance(element, IntegerType):  # Python ints, kept exact (i1's true reads as -1)
             expected = np.array([int(v) for v in dense_values(attr)], dtype=object)
             expected = expected != 0 if element.width.data == 1 else expected
@@ -275,6 +277,8 @@ def main() -> int:
     from ttmlir_server import ENVIRONMENT, start_server
 
     bin_dir = os.path.abspath(a.bin)
+    if not all(os.path.exists(os.path.join(bin_dir, tool)) for tool in ("python", "ttmlir-opt", "ttrt")):
+        sys.exit(f"{bin_dir}: no python, ttmlir-opt and ttrt there (run `make demo`, or pass --bin)")
     rows, jobs = [], []
     for file, text in test_files(a.stablehlo).items():
         if not re.search(a.filter, file):
