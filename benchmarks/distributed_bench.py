@@ -140,10 +140,6 @@ def main() -> int:
         parser.error(f"--ranks {args.ranks!r}: expected numbers separated by commas")
     if not counts or min(counts) < 1:
         parser.error(f"--ranks {args.ranks!r}: every count must be 1 or more")
-    import torch
-
-    from ttmlir.compiler import compile_ttir
-
     if args.mlir:
         try:
             text = Path(args.mlir).read_text()
@@ -161,17 +157,26 @@ def main() -> int:
         text = PROGRAMS[name](*mesh, **options)
     for ranks in counts:
         host_topology(mesh, ranks)  # refuse a split the mesh does not allow before compiling
-    work = Path(tempfile.mkdtemp(prefix="distributed_bench."))
+    with tempfile.TemporaryDirectory(prefix="distributed_bench.") as tmp:
+        return measure(text, name, mesh, counts, Path(tmp), args.mlir, args.timeout)
+
+
+def measure(text: str, name: str, mesh: tuple[int, int], counts: list[int], work: Path, source: str | None,
+            timeout: float) -> int:
+    import torch
+
+    from ttmlir.compiler import compile_ttir
+
     binary = work / f"{name}.ttnn"
     start = time.perf_counter()
-    binary.write_bytes(compile_ttir(text, args.mlir or name, pipeline_options=f"mesh-shape={mesh[0]},{mesh[1]}"))
+    binary.write_bytes(compile_ttir(text, source or name, pipeline_options=f"mesh-shape={mesh[0]},{mesh[1]}"))
     print(f"{name} on a {mesh[0]}x{mesh[1]} Wormhole mesh ({binary.stat().st_size / 2**20:.1f} MiB binary, "
           f"compiled in {time.perf_counter() - start:.1f} s)")
     print(f"{'ranks':>5} {'hosts':>5} {'wall s':>7} {'run s per rank':>18} {'peak RSS MiB per rank':>24} "
           f"{'inputs MiB per rank':>22}  outputs vs 1 process", flush=True)
     reference, differ = None, False
     for ranks in counts:
-        wall, stats, out = launch(binary, ranks, mesh, work, args.timeout)
+        wall, stats, out = launch(binary, ranks, mesh, work, timeout)
         values = torch.load(out)
         reference = values if reference is None else reference
         equal = len(values) == len(reference) and all(
