@@ -6,6 +6,7 @@ say so. The configuration checks and `--dry-run` need neither.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -176,6 +177,39 @@ def test_mesh_over_ranks_equals_one_process(tmp_path, programs, devices, hosts):
     results = under_tt_run(tmp_path, [binaries[name, devices] for name in names], devices, hosts)
     for name, result in zip(names, results):
         assert_bitwise_equal(reference[name, devices], result)
+
+
+@needs_mpi
+def test_memory_per_rank_falls_as_ranks_grow(tmp_path):
+    """A decode step whose KV caches (32 MiB a chip, 256 MiB over the 2x4 mesh) stay on the chips: a rank holding
+    half the chips, then a quarter, peaks that much lower than one process, outputs still equal bit for bit."""
+    from programs import kv_cache_decode
+    from ttmlir.compiler import compile_ttir
+
+    seq, hd, hl = 4096, 128, 8
+    per_chip = 2 * hl * seq * hd * 4  # the chip's slices of both caches, f32
+    binary = tmp_path / "kv_big.ttnn"
+    binary.write_bytes(compile_ttir(kv_cache_decode(2, 4, seq, hd, hl, return_caches=False),
+                                    pipeline_options="mesh-shape=2,4"))
+    peaks, values = {}, {}
+    for hosts in ((1, 1), (2, 1), (2, 2)):
+        out, rss = tmp_path / f"out{hosts[0]}x{hosts[1]}.pt", tmp_path / f"rss{hosts[0]}x{hosts[1]}.json"
+        runner = [sys.executable, RUNNER, "--rss", rss, binary, out]
+        if hosts == (1, 1):
+            subprocess.run(runner, check=True, env=env())
+        else:
+            mesh = mgd(tmp_path, (2, 4), hosts, f"mgd{hosts[0]}x{hosts[1]}.textproto")
+            result = tt_run("--rank-binding", bindings(tmp_path, hosts[0] * hosts[1], mesh), "--timeout", 400,
+                            *runner, timeout=500)
+            assert result.returncode == 0, result.stderr
+        peaks[hosts] = json.loads(rss.read_text())
+        values[hosts] = torch.load(out)
+    assert [len(peaks[h]) for h in peaks] == [1, 2, 4]
+    assert_bitwise_equal(values[1, 1], values[2, 1])
+    assert_bitwise_equal(values[1, 1], values[2, 2])
+    # each halving of the chips a process holds drops their caches' share of its peak; half of it must show
+    one, two, four = max(peaks[1, 1]), max(peaks[2, 1]), max(peaks[2, 2])
+    assert two < one - 4 * per_chip // 2 and four < two - 2 * per_chip // 2, (one, two, four)
 
 
 @needs_mpi
