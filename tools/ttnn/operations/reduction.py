@@ -101,9 +101,16 @@ def _scan(name: str):
 cumsum, cumprod = _scan("cumsum"), _scan("cumprod")
 
 
+def experimental_cumsum(input_tensor: Tensor, dim: int, *, dtype=None, output=None, memory_config=None) -> Tensor:
+    """`ttnn.experimental.cumsum`, cumsum's earlier home, where the preallocated result is `output=`."""
+    return cumsum(input_tensor, dim, dtype=dtype, out=output, memory_config=memory_config)
+
+
 REDUCTIONS = ("sum", "mean", "max", "min", "std", "var")
 FUNCTIONS = {**{name: _reduction(name) for name in REDUCTIONS},
-             **{f.__name__: placed(f) for f in (argmax, topk, sort, cumsum, cumprod)}}
+             **{f.__name__: placed(f) for f in (argmax, topk, sort, cumsum, cumprod)},
+             # the names these ops had under ttnn.experimental before tt-metal promoted them, still used by its tests
+             "experimental.sort": placed(sort), "experimental.cumsum": placed(experimental_cumsum)}
 
 
 def _golden(fn):

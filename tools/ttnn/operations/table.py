@@ -167,9 +167,13 @@ def run(row, callee: str, args: tuple, kwargs: dict, shape=None):
     config = bound.get("memory_config")
     sharded = isinstance(config, MemoryConfig) and config.is_sharded()
     spec = next((t._shard_spec for t in tensors if t._shard_spec is not None), None)
+    # each chip computes on its own values: the results lie over the mesh as the operands do
+    topology = next((t._topology for t in tensors if t._topology is not None), None)
     for out in outputs if isinstance(outputs, tuple) else (outputs,):
         if isinstance(out, Tensor) and (out.value.memory_layout or "").endswith("sharded"):
             out._shard_spec = config.for_shape(out.shape).shard_spec if sharded else spec
+        if isinstance(out, Tensor) and topology is not None:
+            out._topology = topology
     return outputs
 
 
