@@ -52,6 +52,10 @@ class Device:
         y, x = self.mesh.chips[0].facts.grid
         return CoreCoord(x, y)
 
+    def dram_grid_size(self) -> CoreCoord:
+        """The DRAM banks as a grid of one row, as DRAM-sharded shard specs name them (bank x at (x, 0))."""
+        return CoreCoord(self.mesh.chips[0].allocators["dram"].num_banks, 1)
+
     @property
     def core_grid(self) -> CoreGrid:
         y, x = self.mesh.chips[0].facts.grid

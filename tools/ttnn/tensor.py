@@ -45,18 +45,23 @@ def describe(shape, dtype: str, layout: str, buffer: str, memory_layout: str | N
     return ref
 
 
-def shard_grid(spec: ShardSpec, memory_layout: TensorMemoryLayout, shape, tiled: bool, device) -> tuple[int, int]:
-    """The (rows, columns) of cores a sharded tensor takes, checked as tt-metal checks a shard spec: the shards must
-    tile the tensor (flattened to 2D, padded to tiles when tiled) over the spec's cores, on the device's grid."""
+def shard_grid(spec: ShardSpec, memory_layout: TensorMemoryLayout, shape, tiled: bool, device,
+               in_dram: bool = False) -> tuple[int, int]:
+    """The (rows, columns) of cores (or DRAM banks, `in_dram`) a sharded tensor takes, checked as tt-metal checks a
+    shard spec: the shards must tile the tensor (flattened to 2D, padded to tiles when tiled) over the spec's
+    cores, on the device's grid."""
     dims = padded(shape) if tiled else list(shape)
     height, width = (math.prod(dims[:-1]) if len(dims) > 1 else 1), (dims[-1] if dims else 1)
     sh, sw = spec.shape
     if tiled and (sh % 32 or sw % 32):
         raise ValueError(f"a tiled tensor's shard shape must be whole tiles (multiples of 32), got {[sh, sw]}")
     gy, gx = device.mesh.chips[0].facts.grid
+    if in_dram:  # the spec's cores are DRAM banks, (bank, 0), as tt-metal's dram_grid_size() numbers them
+        gy, gx = 1, device.dram_grid_size().x
     outside = [c for c in spec.grid.cores() if not (0 <= c[0] < gx and 0 <= c[1] < gy)]
     if outside:
-        raise ValueError(f"shard core {tuple(outside[0])} is outside the device's {gx}x{gy} core grid")
+        raise ValueError(f"shard core {tuple(outside[0])} is outside the device's {gx}x{gy} "
+                         f"{'DRAM bank' if in_dram else 'core'} grid")
     cores = spec.num_cores()
     rows, cols = math.ceil(height / sh), math.ceil(width / sw)
     if memory_layout == TensorMemoryLayout.HEIGHT_SHARDED:
@@ -244,7 +249,8 @@ def placement(memory_config: MemoryConfig | None, device, shape, layout: str) ->
         if memory_config.shard_spec is None:
             raise ValueError(f"a {memory_config.memory_layout.name} tensor needs a shard spec "
                              f"(ttnn.create_sharded_memory_config)")
-        grid = shard_grid(memory_config.shard_spec, memory_config.memory_layout, shape, layout == "tile", device)
+        grid = shard_grid(memory_config.shard_spec, memory_config.memory_layout, shape, layout == "tile", device,
+                          memory_config.buffer_type == BufferType.DRAM)
     return memory_config.buffer_type.value, memory_config.memory_layout.value, grid
 
 
@@ -267,15 +273,15 @@ def from_torch(tensor: torch.Tensor, dtype=None, *, layout=None, device=None, me
     values = _mapped(tensor.detach(), mesh_mapper, device)
     shape = values[0].shape
     buffer, memory_layout, grid = "system_memory", None, None
-    if device is not None:
-        buffer, memory_layout, grid = placement(memory_config, device, shape, layout_name)
-    elif memory_config is not None:
+    if device is None and memory_config is not None:
         raise ValueError("ttnn.from_torch: a memory_config needs a device")
-    ref = describe(shape, dtype_name, layout_name, buffer, memory_layout, grid)
     try:
+        if device is not None:
+            buffer, memory_layout, grid = placement(memory_config, device, shape, layout_name)
+        ref = describe(shape, dtype_name, layout_name, buffer, memory_layout, grid)
         value = materialize(ref, values if mesh_mapper is not None else values[0],
                             device.mesh if device is not None else None, "ttnn.from_torch")
-    except (ValueError, OutOfMemory) as exc:  # tt-metal reports both as a RuntimeError
+    except (ValueError, OutOfMemory) as exc:  # tt-metal reports a bad placement and a full device as RuntimeErrors
         raise RuntimeError(str(exc)) from None
     made = Tensor.of(value, device, memory_config.for_shape(shape).shard_spec if grid is not None else None)
     if mesh_mapper is not None:

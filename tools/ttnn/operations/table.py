@@ -224,7 +224,10 @@ def _result_refs(row, table, bound: dict, first, describe, device) -> list:
         # the shards are checked against the computed result (`_execute`): this shape may be provisional
         buffer, memory_layout, grid = config.buffer_type.value, config.memory_layout.value, (1, 1)
     else:
-        buffer, memory_layout, grid = _placement(row, bound, first, shape, layout, device)
+        try:
+            buffer, memory_layout, grid = _placement(row, bound, first, shape, layout, device)
+        except ValueError as exc:  # a memory config the device cannot hold: tt-metal's check fails as a RuntimeError
+            raise RuntimeError(f"ttnn.{row.name}: {exc}") from None
     refs = []
     for name in row.results:
         ref = describe(shape, dtype.value if dtype is not None else (first.dtype if first is not None else "f32"),

@@ -192,6 +192,6 @@ def test_nd_shard_spec_as_its_2d_counterpart(device):
     assert t.memory_config().memory_layout == ttnn.TensorMemoryLayout.WIDTH_SHARDED
     assert t.memory_config().shard_spec.shape == (49, 64)
     assert torch.equal(ttnn.to_torch(t), x.bfloat16())
-    with pytest.raises(ValueError, match="no 2D sharded counterpart"):
+    with pytest.raises(RuntimeError, match="no 2D sharded counterpart"):
         ttnn.from_torch(x, dtype=ttnn.bfloat16, device=device, memory_config=ttnn.MemoryConfig(
             ttnn.BufferType.L1, ttnn.NdShardSpec([1, 1, 7, 64], grid)))
