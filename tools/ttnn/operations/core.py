@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import torch
 
-from ttmlir.runtime import executor
 from ttnn.operations.table import call, construct
 from ttnn.tensor import Tensor
 from ttnn.types import BufferType, Layout, MemoryConfig, ShardSpec, TensorMemoryLayout, cores_of, padded
@@ -84,28 +83,9 @@ def _check_alignment(callee: str, config: MemoryConfig, l1_aligned: bool) -> Non
 
 
 def allocate_tensor_on_device(shape, dtype, layout, device, memory_config=None) -> Tensor:
-    """A device buffer for a tensor of this shape and type, its values not yet written (`copy_host_to_device_tensor`
-    fills it)."""
+    """A device buffer for a tensor of this shape and type, its values not yet written
+    (`ttnn.copy_host_to_device_tensor` fills it)."""
     return call("empty", device=device, shape=list(shape), dtype=dtype, layout=layout, memory_config=memory_config)
-
-
-def copy_host_to_device_tensor(host_tensor: Tensor, device_tensor: Tensor, cq_id: int = 0) -> None:
-    """The host tensor's values written into the device tensor's buffer, which keeps its address."""
-    _copy_between(host_tensor, device_tensor, "copy_host_to_device_tensor")
-
-
-def copy_device_to_host_tensor(device_tensor: Tensor, host_tensor: Tensor, cq_id: int = 0, blocking: bool = True) -> None:
-    _copy_between(device_tensor, host_tensor, "copy_device_to_host_tensor")
-
-
-def _copy_between(source: Tensor, target: Tensor, callee: str) -> None:
-    if source.value.on_device == target.value.on_device:
-        raise RuntimeError(f"ttnn.{callee}: copies between a host tensor and a device tensor")
-    mine = (tuple(source.shape), source.dtype, source.layout)
-    theirs = (tuple(target.shape), target.dtype, target.layout)
-    if mine != theirs:
-        raise RuntimeError(f"ttnn.{callee}: the tensors differ (shape, dtype, layout) {mine} vs {theirs}")
-    executor._write_in_place(target.value, source.value.shards or [source.value.data])
 
 
 def typecast(tensor: Tensor, dtype, memory_config=None) -> Tensor:
@@ -200,8 +180,7 @@ def constant(device, value, dtype, layout, memory_config, shape) -> Tensor:
 
 
 FUNCTIONS = {f.__name__: f for f in (to_device, from_device, to_layout, to_memory_config, interleaved_to_sharded,
-                                     sharded_to_interleaved, allocate_tensor_on_device, copy_host_to_device_tensor,
-                                     copy_device_to_host_tensor, typecast, reshape, clone,
+                                     sharded_to_interleaved, allocate_tensor_on_device, typecast, reshape, clone,
                                      deallocate, reallocate, tilize, untilize, tilize_with_zero_padding,
                                      tilize_with_val_padding, untilize_with_unpadding, fill_implicit_tile_padding,
                                      pearson_correlation_coefficient)}
