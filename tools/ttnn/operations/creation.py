@@ -81,7 +81,7 @@ def arange(start: int = 0, end: int | None = None, step: int = 1, dtype=None, de
 
 def rand(shape, device=None, dtype=None, layout=Layout.TILE, memory_config=None, low: float = 0.0, high: float = 1.0,
          seed: int = 0) -> Tensor:
-    return call("rand", device=device, size=list(shape), low=float(low), high=float(high), seed=int(seed),
+    return call("rand", device=device, shape=list(shape), low=float(low), high=float(high), seed=int(seed),
                 dtype=dtype or DataType.BFLOAT16, layout=layout or Layout.TILE, memory_config=memory_config)
 
 

@@ -168,6 +168,9 @@ def test_creation_as_tt_metal_spells_it(device):
     assert ttnn.full([32, 64], 7.0, device=device, optional_tensor=target) is target
     assert len(ttnn.reports.get_buffer_pages(device)) == pages  # written in place: no buffer left behind
     assert torch.equal(ttnn.to_torch(target).float(), torch.full((32, 64), 7.0))
+    # the tutorials' spelling: the shape, then keywords
+    noise = ttnn.to_torch(ttnn.rand((64, 96), dtype=ttnn.bfloat16, device=device, layout=ttnn.TILE_LAYOUT))
+    assert noise.shape == (64, 96) and 0 <= noise.min() and noise.max() < 1 and noise.std() > 0.1
 
 
 def test_grouped_concat_and_sharded_output(device):
