@@ -182,3 +182,13 @@ def test_experimental_sort_and_cumsum_names(device, shape, dim):
     summed = ttnn.experimental.cumsum(ttnn.from_torch(whole, layout=ttnn.TILE_LAYOUT, device=device), dim=dim,
                                       output=out)
     assert summed is out and torch.equal(ttnn.to_torch(out), torch.cumsum(whole, dim))
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+@pytest.mark.parametrize("layout", [ttnn.TILE_LAYOUT, ttnn.ROW_MAJOR_LAYOUT])
+def test_stack_adds_a_dimension(device, dim, layout):
+    parts = [torch.rand(5, 40, dtype=torch.bfloat16) for _ in range(3)]
+    out = ttnn.stack([ttnn.from_torch(p, layout=layout, device=device) for p in parts], dim)
+    assert torch.equal(ttnn.to_torch(out), ttnn.get_golden_function(ttnn.stack)(parts, dim))
+    with pytest.raises(RuntimeError, match="one shape|the shape"):
+        ttnn.stack([ttnn.from_torch(parts[0], device=device), ttnn.from_torch(parts[0][:4], device=device)], dim)
