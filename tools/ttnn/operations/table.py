@@ -163,7 +163,10 @@ def run(row, callee: str, args: tuple, kwargs: dict, shape=None):
     # fused program count as the one program that holds them)
     if FUSED.get() is None:
         device.note_program(program_key(row.name, tensors, bound.get("memory_config")))
-    outputs = _execute(row, callee, table, results, ctx, device, bound.get("memory_config"))
+    try:
+        outputs = _execute(row, callee, table, results, ctx, device, bound.get("memory_config"))
+    except RuntimeFailure as exc:
+        raise DeviceError(str(exc)) from None
     config = bound.get("memory_config")
     sharded = isinstance(config, MemoryConfig) and config.is_sharded()
     spec = next((t._shard_spec for t in tensors if t._shard_spec is not None), None)
@@ -175,6 +178,11 @@ def run(row, callee: str, args: tuple, kwargs: dict, shape=None):
         if isinstance(out, Tensor) and topology is not None:
             out._topology = topology
     return outputs
+
+
+class DeviceError(RuntimeFailure, RuntimeError):
+    """An op that failed on the simulated device (out of memory, a kernel's refusal): a RuntimeError, as tt-metal
+    raises one, and the runtime's RuntimeFailure, as `ttrt run` reports it."""
 
 
 @functools.lru_cache(maxsize=1)

@@ -41,6 +41,22 @@ def test_worker_l1_size_bounds_what_fits():
                         memory_config=ttnn.L1_MEMORY_CONFIG)
 
 
+@pytest.mark.parametrize("op", ["repeat", "matmul", "to_memory_config"])
+def test_an_op_whose_l1_result_does_not_fit_fails_as_on_the_card(op):
+    device = ttnn.open_device(device_id=0, worker_l1_size=65536, l1_small_size=0)
+    # each result is 5 or 8 MiB of bf16: 80 or 128 KiB per bank over the 64 worker cores' L1
+    a = ttnn.from_torch(torch.rand(320, 512), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device)
+    b = ttnn.from_torch(torch.rand(512, 8192), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device)
+    run = {"repeat": lambda config: ttnn.repeat(a, (1, 16), memory_config=config),
+           "matmul": lambda config: ttnn.matmul(a, b, memory_config=config),
+           "to_memory_config": lambda config: ttnn.to_memory_config(b, config)}[op]
+    assert run(ttnn.DRAM_MEMORY_CONFIG) is not None  # the same result fits the DRAM banks
+    held = device.mesh.allocated_bytes()["l1"]
+    with pytest.raises(RuntimeError, match="out of memory.*in l1"):  # 64 KiB of L1 per core cannot hold it
+        run(ttnn.L1_MEMORY_CONFIG)
+    assert device.mesh.allocated_bytes()["l1"] == held  # nothing left behind by the failed op
+
+
 def test_queue_ids_are_the_devices_queues():
     one = ttnn.open_device(device_id=0)
     t = ttnn.from_torch(torch.rand(32, 32), layout=ttnn.TILE_LAYOUT, device=one)
