@@ -117,7 +117,9 @@ def embedding(input_tensor: Tensor, weight: Tensor, *, padding_idx=None, layout=
               memory_config=None) -> Tensor:
     if padding_idx is not None:
         raise ValueError("ttnn.embedding(): padding_idx is not supported by the simulated device")
-    return call("embedding", input_tensor, weight, memory_config=memory_config, layout=layout, dtype=dtype)
+    # the rows keep the table's type unless asked otherwise, as tt-metal's embedding does
+    return call("embedding", input_tensor, weight, memory_config=memory_config, layout=layout,
+                dtype=dtype or weight.dtype)
 
 
 def _concat_golden(tensors, dim=0, groups=1, **_):

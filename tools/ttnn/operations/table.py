@@ -35,6 +35,9 @@ from ttnn.types import DataType, Layout, MemoryConfig
 CORES: contextvars.ContextVar[int | None] = contextvars.ContextVar("ttnn_cores", default=None)
 # the fused tt-metal op the ops called now belong to (`fused_program`)
 FUSED: contextvars.ContextVar[str | None] = contextvars.ContextVar("ttnn_fused", default=None)
+# data types for the results of the ops called now, by result name (`result_types`): a tt-metal-signature call asks
+# for tt-metal's index types; generated code's calls keep the types the compiler gave their results
+RESULT_TYPES: contextvars.ContextVar[dict | None] = contextvars.ContextVar("ttnn_result_types", default=None)
 
 # ops generated code never calls through the library (the device comes from utils.DeviceGetter; ttnn.generic
 # runs the compiler's own kernels); global semaphores are the device's own objects (`ttnn.device`)
@@ -236,10 +239,11 @@ def _result_refs(row, table, bound: dict, first, describe, device) -> list:
             buffer, memory_layout, grid = _placement(row, bound, first, shape, layout, device)
         except ValueError as exc:  # a memory config the device cannot hold: tt-metal's check fails as a RuntimeError
             raise RuntimeError(f"ttnn.{row.name}: {exc}") from None
-    refs = []
+    refs, chosen = [], RESULT_TYPES.get() or {}
     for name in row.results:
-        ref = describe(shape, dtype.value if dtype is not None else (first.dtype if first is not None else "f32"),
-                       layout, buffer, memory_layout, grid)
+        result_dtype = chosen.get(name, dtype)
+        ref = describe(shape, result_dtype.value if result_dtype is not None else
+                       (first.dtype if first is not None else "f32"), layout, buffer, memory_layout, grid)
         ref.globalId = device.global_id()
         setattr(table, "out" if name == "result" else fbu.field(name), ref)
         refs.append(ref)
@@ -263,6 +267,16 @@ def fused_program(name: str, tensors: list, memory_config=None):
         yield
     finally:
         FUSED.reset(token)
+
+
+@contextlib.contextmanager
+def result_types(**types):
+    """The ops called inside store their results named here in these data types (`indices=DataType.UINT16`)."""
+    token = RESULT_TYPES.set(types)
+    try:
+        yield
+    finally:
+        RESULT_TYPES.reset(token)
 
 
 @contextlib.contextmanager
