@@ -114,3 +114,22 @@ def test_tilize_padding_variants(device, shape):
     assert torch.equal(ttnn.to_torch(filled), golden)
     back = ttnn.untilize_with_unpadding(filled, [d - 1 for d in shape])
     assert back.layout == ttnn.ROW_MAJOR_LAYOUT and torch.equal(ttnn.to_torch(back), x)
+
+
+@pytest.mark.parametrize("op", ["scale_mask_softmax_in_place", "scale_mask_softmax", "layer_norm"])
+def test_fused_ops_leave_no_intermediate_allocated(device, op):
+    """A fused op's steps (scale, mask, residual add) have no buffers of their own on the card: repeated calls on
+    an L1-sharded input hold only what they return."""
+    x = torch.rand(2, 4, 128, 128)
+    config = ttnn.create_sharded_memory_config(x.shape, core_grid=ttnn.CoreGrid(y=2, x=4),
+                                               strategy=ttnn.ShardStrategy.HEIGHT)
+    t = ttnn.from_torch(x, dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device, memory_config=config)
+    mask = _device_tensor(torch.zeros(2, 1, 1, 128), device)
+    run = {"scale_mask_softmax_in_place": lambda: ttnn.scale_mask_softmax_in_place(t, 0.5, mask),
+           "scale_mask_softmax": lambda: ttnn.deallocate(ttnn.scale_mask_softmax(t, 0.5, mask)),
+           "layer_norm": lambda: ttnn.deallocate(ttnn.layer_norm(t, residual_input_tensor=t,
+                                                                 memory_config=ttnn.DRAM_MEMORY_CONFIG))}[op]
+    before = device.mesh.allocated_bytes()
+    for _ in range(3):
+        run()
+    assert device.mesh.allocated_bytes() == before
