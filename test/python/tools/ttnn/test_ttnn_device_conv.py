@@ -186,7 +186,8 @@ def test_creation_as_tt_metal_spells_it(device):
     assert torch.equal(ttnn.to_torch(target).float(), torch.full((32, 64), 7.0))
     # the tutorials' spelling: the shape, then keywords
     noise = ttnn.to_torch(ttnn.rand((64, 96), dtype=ttnn.bfloat16, device=device, layout=ttnn.TILE_LAYOUT))
-    assert noise.shape == (64, 96) and 0 <= noise.min() and noise.max() <= 1 and noise.std() > 0.1  # bf16 rounds up to 1
+    # values in [0, 1) that bf16 may round up to 1
+    assert noise.shape == (64, 96) and 0 <= noise.min() and noise.max() <= 1 and noise.std() > 0.1
 
 
 def test_grouped_concat_and_sharded_output(device):
