@@ -6,8 +6,8 @@ This is not Tenstorrent's hardware library: `ttnn.SIMULATED` is True, `ttnn.__ve
 and every device is a simulated Wormhole or Blackhole chip (`ttnn.open_device(device_id=0)`).
 
 The package is organised as tt-metal's: `ttnn.types` (data types, layouts, memory configs, shard specs, cores),
-`ttnn.device`, `ttnn.tensor`, `ttnn.operations.*` (the ops with tt-metal's signatures) and `ttnn.trace`; this
-module only re-exports them.
+`ttnn.device`, `ttnn.distributed` (mesh mappers and composers), `ttnn.tensor`, `ttnn.operations.*` (the ops with
+tt-metal's signatures) and `ttnn.trace`; this module only re-exports them.
 """
 
 from __future__ import annotations
@@ -16,8 +16,11 @@ from types import SimpleNamespace
 
 import ttnn.operations as _operations
 from ttnn.device import (CloseDevice, CreateDevice, Device, GlobalSemaphore, close_device,  # noqa: F401
-                         create_global_semaphore, manage_device, open_device, reset_global_semaphore_value,
-                         synchronize_device)
+                         close_mesh_device, create_global_semaphore, manage_device, open_device, open_mesh_device,
+                         reset_global_semaphore_value, synchronize_device)
+from ttnn.distributed import (MeshComposerConfig, MeshMapperConfig, PlacementReplicate,  # noqa: F401
+                              PlacementShard, TensorTopology)
+from ttnn.distributed import FUNCTIONS as _MESH_FUNCTIONS
 from ttnn.operations import get_golden_function  # noqa: F401
 from ttnn.operations.conv2d import Conv2dConfig  # noqa: F401
 from ttnn.tensor import (Tensor, from_torch, get_device_tensors, get_memory_config, is_sharded,  # noqa: F401
@@ -43,6 +46,7 @@ def _install(namespace: dict) -> None:
         if golden is not None:  # tt-metal attaches each op's golden to it: `ttnn.concat.golden_function`
             function.golden_function = golden
     namespace.update(_TRACE_FUNCTIONS)  # the trace ops are the device's own calls, not table-driven op calls
+    namespace.update(_MESH_FUNCTIONS)  # mesh mappers and composers: host-side splitting, not ops
 
 
 _install(globals())

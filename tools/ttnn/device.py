@@ -41,6 +41,9 @@ class Device:
     def get_num_devices(self) -> int:
         return self.mesh.num_chips
 
+    def get_device_ids(self) -> list[int]:
+        return list(range(self.mesh.num_chips))
+
     @property
     def shape(self) -> tuple[int, int]:
         return self.mesh.mesh_shape
@@ -48,6 +51,10 @@ class Device:
     def compute_with_storage_grid_size(self) -> CoreCoord:
         y, x = self.mesh.chips[0].facts.grid
         return CoreCoord(x, y)
+
+    def dram_grid_size(self) -> CoreCoord:
+        """The DRAM banks as a grid of one row, as DRAM-sharded shard specs name them (bank x at (x, 0))."""
+        return CoreCoord(self.mesh.chips[0].allocators["dram"].num_banks, 1)
 
     @property
     def core_grid(self) -> CoreGrid:
@@ -148,6 +155,30 @@ def open_device(device_id: int = 0, *, l1_small_size: int = L1_SMALL_SIZE, trace
                       trace_region_size=trace_region_size, worker_l1_size=worker_l1_size)
     except ValueError as exc:
         raise ValueError(f"ttnn.open_device(): {exc}") from None
+
+
+def open_mesh_device(mesh_shape=None, *, l1_small_size: int = L1_SMALL_SIZE, trace_region_size: int = 0,
+                     num_command_queues: int = 1, dispatch_core_config: DispatchCoreConfig | None = None,
+                     offset=None, physical_device_ids=None, worker_l1_size: int | None = None,
+                     arch: str = "wormhole_b0") -> Device:
+    """A mesh of simulated chips, `mesh_shape` (rows, columns) of them (`ttnn.MeshShape(1, 2)`); without one, the
+    simulated system's single chip. The chips are simulated, so there is no physical placement to choose: an
+    `offset` into a larger system mesh or explicit `physical_device_ids` are refused."""
+    if offset is not None or physical_device_ids:
+        raise ValueError("ttnn.open_mesh_device(): offset/physical_device_ids place a mesh on a physical system; the "
+                         "simulated mesh has no such placement")
+    shape = tuple(int(d) for d in mesh_shape) if mesh_shape is not None else (1, 1)
+    if len(shape) == 1:
+        shape = (1, shape[0])
+    if len(shape) != 2 or min(shape) < 1:
+        raise ValueError(f"ttnn.open_mesh_device(): a mesh shape is (rows, columns) of chips, got {list(shape)}")
+    return open_device(0, l1_small_size=l1_small_size, trace_region_size=trace_region_size,
+                       worker_l1_size=worker_l1_size, num_command_queues=num_command_queues,
+                       dispatch_core_config=dispatch_core_config, arch=arch, mesh_shape=shape)
+
+
+def close_mesh_device(mesh_device: Device) -> None:
+    close_device(mesh_device)
 
 
 def check_dispatch(config: DispatchCoreConfig | None) -> None:

@@ -13,6 +13,7 @@ from ttmlir.runtime.device import OutOfMemory
 from ttmlir.runtime.tensor import Tensor as RuntimeTensor, materialize
 from ttmlir.target import binary_generated as fb
 from ttmlir.target import flatbuffer as fbu
+from ttnn.distributed import TensorTopology, replicated
 from ttnn.types import (SHARDED, BufferType, DataType, Layout, MemoryConfig, ShardOrientation, ShardSpec, Shape,
                         StorageType, TensorMemoryLayout, padded)
 
@@ -44,18 +45,23 @@ def describe(shape, dtype: str, layout: str, buffer: str, memory_layout: str | N
     return ref
 
 
-def shard_grid(spec: ShardSpec, memory_layout: TensorMemoryLayout, shape, tiled: bool, device) -> tuple[int, int]:
-    """The (rows, columns) of cores a sharded tensor takes, checked as tt-metal checks a shard spec: the shards must
-    tile the tensor (flattened to 2D, padded to tiles when tiled) over the spec's cores, on the device's grid."""
+def shard_grid(spec: ShardSpec, memory_layout: TensorMemoryLayout, shape, tiled: bool, device,
+               in_dram: bool = False) -> tuple[int, int]:
+    """The (rows, columns) of cores (or DRAM banks, `in_dram`) a sharded tensor takes, checked as tt-metal checks a
+    shard spec: the shards must tile the tensor (flattened to 2D, padded to tiles when tiled) over the spec's
+    cores, on the device's grid."""
     dims = padded(shape) if tiled else list(shape)
     height, width = (math.prod(dims[:-1]) if len(dims) > 1 else 1), (dims[-1] if dims else 1)
     sh, sw = spec.shape
     if tiled and (sh % 32 or sw % 32):
         raise ValueError(f"a tiled tensor's shard shape must be whole tiles (multiples of 32), got {[sh, sw]}")
     gy, gx = device.mesh.chips[0].facts.grid
+    if in_dram:  # the spec's cores are DRAM banks, (bank, 0), as tt-metal's dram_grid_size() numbers them
+        gy, gx = 1, device.dram_grid_size().x
     outside = [c for c in spec.grid.cores() if not (0 <= c[0] < gx and 0 <= c[1] < gy)]
     if outside:
-        raise ValueError(f"shard core {tuple(outside[0])} is outside the device's {gx}x{gy} core grid")
+        raise ValueError(f"shard core {tuple(outside[0])} is outside the device's {gx}x{gy} "
+                         f"{'DRAM bank' if in_dram else 'core'} grid")
     cores = spec.num_cores()
     rows, cols = math.ceil(height / sh), math.ceil(width / sw)
     if memory_layout == TensorMemoryLayout.HEIGHT_SHARDED:
@@ -79,7 +85,7 @@ def shard_grid(spec: ShardSpec, memory_layout: TensorMemoryLayout, shape, tiled:
 
 
 class Tensor:
-    """A tensor on the host or on a simulated device.
+    """A tensor on the host or on a simulated device (or each chip of a mesh: `tensor_topology()`).
 
     `ttnn.Tensor(torch_tensor, dtype[, device, layout, mem_config])` makes one from torch values (as `from_torch`);
     `ttnn.Tensor(values, shape, dtype, layout[, device, memory_config])` from flat row-major values, as the
@@ -101,6 +107,9 @@ class Tensor:
             made = OPS["constant"](device, value=data, dtype=dtype, layout=layout, memory_config=memory_config,
                                    shape=shape)
         self.value, self._device, self._shard_spec = made.value, made._device, made._shard_spec
+
+    # a mesh mapper's placements (`from_torch(mesh_mapper=...)`), passed on to the results of ops on the tensor
+    _topology: TensorTopology | None = None
 
     @classmethod
     def of(cls, value: RuntimeTensor, device=None, shard_spec: ShardSpec | None = None) -> Tensor:
@@ -145,6 +154,12 @@ class Tensor:
             return MemoryConfig(TensorMemoryLayout.INTERLEAVED, BufferType.DRAM)
         return MemoryConfig(TensorMemoryLayout(self.value.memory_layout or "interleaved"),
                             BufferType(self.value.buffer_type), self._shard_spec)
+
+    def tensor_topology(self) -> TensorTopology:
+        """How its chip values make up the whole (a mapper's placements; replicated when made without one)."""
+        if self._topology is not None:
+            return self._topology
+        return replicated(self._device.shape if self._device is not None else (1, 1))
 
     def is_sharded(self) -> bool:
         return self.value.on_device and TensorMemoryLayout(self.value.memory_layout or "interleaved") in SHARDED
@@ -234,17 +249,19 @@ def placement(memory_config: MemoryConfig | None, device, shape, layout: str) ->
         if memory_config.shard_spec is None:
             raise ValueError(f"a {memory_config.memory_layout.name} tensor needs a shard spec "
                              f"(ttnn.create_sharded_memory_config)")
-        grid = shard_grid(memory_config.shard_spec, memory_config.memory_layout, shape, layout == "tile", device)
+        grid = shard_grid(memory_config.shard_spec, memory_config.memory_layout, shape, layout == "tile", device,
+                          memory_config.buffer_type == BufferType.DRAM)
     return memory_config.buffer_type.value, memory_config.memory_layout.value, grid
 
 
 def from_torch(tensor: torch.Tensor, dtype=None, *, layout=None, device=None, memory_config=None, tile=None,
                pad_value=None, mesh_mapper=None, cq_id=None, spec=None) -> Tensor:
     """A torch tensor as a ttnn tensor: stored in `dtype` (from the torch type by default), row-major unless
-    `layout` says tile, on `device` (DRAM interleaved unless `memory_config` says otherwise) or on the host."""
+    `layout` says tile, on `device` (DRAM interleaved unless `memory_config` says otherwise) or on the host.
+    A `mesh_mapper` (`ttnn.ShardTensorToMesh`, ...) gives each chip of a mesh its own value, of one chip's shape."""
     if not isinstance(tensor, torch.Tensor):
         raise TypeError(f"ttnn.from_torch expects a torch.Tensor, got {type(tensor).__name__}")
-    for key, value in (("tile", tile), ("pad_value", pad_value), ("mesh_mapper", mesh_mapper), ("spec", spec)):
+    for key, value in (("tile", tile), ("pad_value", pad_value), ("spec", spec)):
         if value is not None:
             raise ValueError(f"ttnn.from_torch: {key}= is not supported by the simulated device")
     dtype_name = dtype.value if dtype is not None else TORCH_TYPES.get(tensor.dtype)
@@ -253,17 +270,37 @@ def from_torch(tensor: torch.Tensor, dtype=None, *, layout=None, device=None, me
     layout_name = (layout or Layout.ROW_MAJOR).value
     if dtype_name.startswith("bfp") and layout_name != "tile":
         raise ValueError(f"ttnn.from_torch: {DataType(dtype_name).name} tensors are stored in tiles (layout=TILE_LAYOUT)")
+    values = _mapped(tensor.detach(), mesh_mapper, device)
+    shape = values[0].shape
     buffer, memory_layout, grid = "system_memory", None, None
-    if device is not None:
-        buffer, memory_layout, grid = placement(memory_config, device, tensor.shape, layout_name)
-    elif memory_config is not None:
+    if device is None and memory_config is not None:
         raise ValueError("ttnn.from_torch: a memory_config needs a device")
-    ref = describe(tensor.shape, dtype_name, layout_name, buffer, memory_layout, grid)
     try:
-        value = materialize(ref, tensor.detach(), device.mesh if device is not None else None, "ttnn.from_torch")
-    except (ValueError, OutOfMemory) as exc:  # tt-metal reports both as a RuntimeError
+        if device is not None:
+            buffer, memory_layout, grid = placement(memory_config, device, shape, layout_name)
+        ref = describe(shape, dtype_name, layout_name, buffer, memory_layout, grid)
+        value = materialize(ref, values if mesh_mapper is not None else values[0],
+                            device.mesh if device is not None else None, "ttnn.from_torch")
+    except (ValueError, OutOfMemory) as exc:  # tt-metal reports a bad placement and a full device as RuntimeErrors
         raise RuntimeError(str(exc)) from None
-    return Tensor.of(value, device, memory_config.for_shape(tensor.shape).shard_spec if grid is not None else None)
+    made = Tensor.of(value, device, memory_config.for_shape(shape).shard_spec if grid is not None else None)
+    if mesh_mapper is not None:
+        made._topology = mesh_mapper.topology()
+    return made
+
+
+def _mapped(tensor: torch.Tensor, mesh_mapper, device) -> list[torch.Tensor]:
+    """Each chip's value: the mapper's (checked against the device's mesh), else the one tensor."""
+    if mesh_mapper is None:
+        return [tensor]
+    if not hasattr(mesh_mapper, "map"):
+        raise TypeError(f"ttnn.from_torch: mesh_mapper must be a ttnn mesh mapper (ttnn.ShardTensorToMesh, ...), "
+                        f"got {type(mesh_mapper).__name__}")
+    values = mesh_mapper.map(tensor)
+    if device is not None and len(values) != device.get_num_devices():
+        raise ValueError(f"ttnn.from_torch: the mesh mapper gives {len(values)} chip values for a device of "
+                         f"{device.get_num_devices()} chips")
+    return values
 
 
 def to_torch(tensor: Tensor, dtype=None, *, torch_rank: int | None = None, mesh_composer=None, device=None,
@@ -274,9 +311,13 @@ def to_torch(tensor: Tensor, dtype=None, *, torch_rank: int | None = None, mesh_
         return tensor if dtype is None else tensor.to(dtype)
     if not isinstance(tensor, Tensor):
         raise TypeError(f"ttnn.to_torch expects a ttnn.Tensor, got {type(tensor).__name__}")
-    if mesh_composer is not None:
-        raise ValueError("ttnn.to_torch: mesh_composer= is not supported; read a mesh tensor chip by chip")
     data = tensor.value.data
+    if mesh_composer is not None:
+        if not hasattr(mesh_composer, "compose"):
+            raise TypeError(f"ttnn.to_torch: mesh_composer must be a ttnn mesh composer (ttnn.ConcatMeshToTensor, "
+                            f"...), got {type(mesh_composer).__name__}")
+        rows, cols = mesh_composer.mesh_shape
+        data = mesh_composer.compose(tensor.value.chip_values(rows * cols))
     if torch_rank is not None:
         while data.dim() > torch_rank:
             if data.shape[0] != 1:

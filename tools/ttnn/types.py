@@ -213,11 +213,12 @@ class NdShardSpec:
 
 
 SHARDED = {TensorMemoryLayout.HEIGHT_SHARDED, TensorMemoryLayout.WIDTH_SHARDED, TensorMemoryLayout.BLOCK_SHARDED}
+DRAM_SHARDED = {TensorMemoryLayout.HEIGHT_SHARDED, TensorMemoryLayout.WIDTH_SHARDED}
 
 
 class MemoryConfig:
     """Where a device tensor lives: `MemoryConfig(TensorMemoryLayout.INTERLEAVED, BufferType.DRAM)`, or sharded
-    over L1 cores with a `ShardSpec` (a sharded config without one lets the op choose the shards)."""
+    over L1 cores (or DRAM banks) with a `ShardSpec` (a sharded config without one lets the op choose the shards)."""
 
     def __init__(self, memory_layout=TensorMemoryLayout.INTERLEAVED, buffer_type=BufferType.DRAM, shard_spec=None,
                  **kwargs):
@@ -237,8 +238,11 @@ class MemoryConfig:
             raise TypeError(f"ttnn.MemoryConfig: shard_spec must be a ttnn.ShardSpec, got {type(shard_spec).__name__}")
         if shard_spec is not None and memory_layout not in SHARDED:
             raise ValueError(f"ttnn.MemoryConfig: a shard spec needs a sharded memory layout, got {memory_layout}")
-        if memory_layout in SHARDED and buffer_type != BufferType.L1:
-            raise ValueError(f"ttnn.MemoryConfig: {memory_layout.name} tensors live in L1, not {buffer_type.name}")
+        # DRAM shards are one per DRAM bank, in a row of banks: height or width shards, never blocks
+        homes = (BufferType.L1, BufferType.DRAM) if memory_layout in DRAM_SHARDED else (BufferType.L1,)
+        if memory_layout in SHARDED and buffer_type not in homes:
+            raise ValueError(f"ttnn.MemoryConfig: {memory_layout.name} tensors live in "
+                             f"{' or '.join(h.name for h in homes)}, not {buffer_type.name}")
         self.memory_layout, self.buffer_type, self.shard_spec = memory_layout, buffer_type, shard_spec
 
     def is_sharded(self) -> bool:
@@ -259,14 +263,22 @@ class MemoryConfig:
         if len(shard) != len(dims):
             raise ValueError(f"an ND shard {list(self.nd.shard_shape)} has more dimensions than the tensor {dims}")
         height = math.prod(dims[:-1]) if len(dims) > 1 else 1
+        # the shard's rows are one run of the 2D rows: leading 1s, one partial dimension, then whole ones
+        first = next((i for i, s in enumerate(shard[:-1]) if s != 1), len(dims) - 1)
+        row_run = all(shard[i] == dims[i] for i in range(first + 1, len(dims) - 1))
+        box = self.nd.grid.bounding_box().grid_size()
+        across, down = (box.x, box.y) if self.nd.orientation == ShardOrientation.ROW_MAJOR else (box.y, box.x)
         if shard[:-1] == dims[:-1]:
             layout, shard_2d = TensorMemoryLayout.WIDTH_SHARDED, (height, shard[-1])
-        elif shard[-1] == dims[-1] and all(shard[i] == dims[i] for i in range(next(
-                (i for i, s in enumerate(shard) if s != 1), len(dims)) + 1, len(dims) - 1)):
+        elif row_run and shard[-1] == dims[-1]:
             layout, shard_2d = TensorMemoryLayout.HEIGHT_SHARDED, (math.prod(shard[:-1]), dims[-1])
+        elif row_run and math.ceil(dims[-1] / shard[-1]) == across and \
+                math.ceil(height / math.prod(shard[:-1])) <= down:
+            # one shard per core, round-robin: each row of shards lands on a row of the grid, as 2D block shards
+            layout, shard_2d = TensorMemoryLayout.BLOCK_SHARDED, (math.prod(shard[:-1]), shard[-1])
         else:
             raise ValueError(f"an ND shard {list(self.nd.shard_shape)} of a {dims} tensor has no 2D sharded "
-                             f"counterpart in the simulated device (width or height shards only)")
+                             f"counterpart in the simulated device (width, height or grid-aligned block shards)")
         if self.buffer_type != BufferType.L1:
             raise ValueError(f"ND shards in {self.buffer_type.name} are not modelled by the simulated device (L1 only)")
         return MemoryConfig(layout, BufferType.L1, ShardSpec(self.nd.grid, shard_2d, self.nd.orientation))
@@ -290,7 +302,7 @@ L1_WIDTH_SHARDED_MEMORY_CONFIG = MemoryConfig(TensorMemoryLayout.WIDTH_SHARDED, 
 L1_BLOCK_SHARDED_MEMORY_CONFIG = MemoryConfig(TensorMemoryLayout.BLOCK_SHARDED, BufferType.L1)
 
 
-def _cores_of(core_grid) -> CoreRangeSet:
+def cores_of(core_grid) -> CoreRangeSet:
     if isinstance(core_grid, CoreGrid):
         return core_grid.core_range_set()
     if isinstance(core_grid, CoreRange):
@@ -305,7 +317,7 @@ def create_sharded_memory_config(shape, core_grid, strategy, orientation=None,
     if not isinstance(strategy, ShardStrategy):
         raise TypeError(f"ttnn.create_sharded_memory_config: strategy must be a ttnn.ShardStrategy, got {strategy!r}")
     orientation = orientation or ShardOrientation.ROW_MAJOR
-    cores = _cores_of(core_grid)
+    cores = cores_of(core_grid)
     if use_height_and_width_as_shard_shape:  # a column-major shape is given (width, height), as tt-metal reads it
         shard = tuple(shape) if orientation == ShardOrientation.ROW_MAJOR else tuple(shape)[::-1]
     else:

@@ -14,7 +14,8 @@ Every kernel of the simulator (TTNN ops and the Metal grid's tile math) takes it
 - Packer: f32 -> bf16 is `(bits + 0x8000) >> 16`, ties away from zero (NaN stays a quiet NaN).
 - Block floats (bfp8/4/2): 16 values share the largest exponent; each 24-bit significand is shifted right by
   its distance to that exponent (truncating), then rounded half up to the format's width and saturated. The
-  `bfp_f*` formats first rebias exponents to 5 bits (clamped, saturating).
+  `bfp_f*` formats first rebias exponents to 5 bits (clamped, saturating). Converted on the host (tt-metal's
+  `from_torch`, and exact numerics) a value goes to the nearest value of the shared grid, ties to even.
 - SFPU: precise mode is within 1 bf16 ULP (f32 then packed); `math_approx_mode` selects the fast
   approximations: exp by the exponent-field trick (2^frac taken as 1 + frac), reciprocal from the magic-number
   guess and one Newton step, sqrt from the inverse-sqrt guess and one step, gelu in its tanh form.
@@ -116,9 +117,9 @@ def pack_bf16(x: torch.Tensor) -> torch.Tensor:
 
 # --- block floats -------------------------------------------------------------------------------------------
 
-def quantize_bfp(x: torch.Tensor, dtype: str) -> torch.Tensor:
+def quantize_bfp(x: torch.Tensor, dtype: str, ties_to_even: bool = False) -> torch.Tensor:
     """Values as a bfp tensor stores them (f32), 16 consecutive values of the last dimension sharing an
-    exponent (a tile face row)."""
+    exponent (a tile face row): as the packer writes them, or (`ties_to_even`) as the host converts them."""
     width = BFP_WIDTH[dtype]
     x = x.to(torch.float32)
     shape = x.shape
@@ -133,9 +134,17 @@ def quantize_bfp(x: torch.Tensor, dtype: str) -> torch.Tensor:
         mantissa = torch.where(rebiased > 31, 0x7FFFFF, torch.where(rebiased < 0, 0, mantissa))
         exponent = rebiased.clamp(0, 31)
     shared = torch.where(zero, 0, exponent).amax(-1, keepdim=True)
-    significand = (mantissa | (1 << 23)) >> (shared - exponent).clamp(0, 31)
     shift = 24 - width
-    kept = ((significand + (1 << (shift - 1))) >> shift).clamp(max=(1 << width) - 1)
+    if ties_to_even:  # the nearest grid value to the whole significand, a tie to the even one
+        drop = (shared - exponent + shift).clamp(0, 40)
+        whole = mantissa | (1 << 23)
+        unit = torch.bitwise_left_shift(torch.ones_like(drop), drop)
+        kept, rest, half = whole >> drop, whole & (unit - 1), unit >> 1
+        kept = kept + ((rest > half) | ((rest == half) & ((kept & 1) == 1))).to(kept.dtype)
+    else:  # the packer: aligned to the shared exponent (the bits shifted out are lost), then rounded half up
+        significand = (mantissa | (1 << 23)) >> (shared - exponent).clamp(0, 31)
+        kept = (significand + (1 << (shift - 1))) >> shift
+    kept = kept.clamp(max=(1 << width) - 1)
     kept = torch.where(zero, 0, kept)
     bias = 15 if dtype.startswith("bfp_f") else 127
     scale = torch.pow(2.0, (shared - bias - (width - 1)).to(torch.float64))
@@ -251,9 +260,10 @@ def sfpu(name: str, precise, x: torch.Tensor, num: Numerics) -> torch.Tensor:
 
 def store(x: torch.Tensor, dtype: str, num: Numerics) -> torch.Tensor:
     """A result as the packer writes it into a `dtype` tensor (bf16 ties away from zero, block floats by the
-    rule); None for other formats (stored as they are)."""
+    packer's rule; in exact numerics, as the host converts: ties to even); None for other formats (stored as
+    they are)."""
     if dtype in BFP_WIDTH:
-        return quantize_bfp(x, dtype)
+        return quantize_bfp(x, dtype, ties_to_even=num.exact)
     if dtype == "bf16" and not num.exact and x.is_floating_point() and x.dtype != torch.bfloat16:
         return pack_bf16(x)
     return None

@@ -2,6 +2,7 @@
 SFPU approximations, and exact mode. References here are written from the hardware's rules, independently of
 `ttmlir.runtime.numerics` (float64 numpy with integer significands, per-element Python for the block floats)."""
 
+import math
 import struct
 
 import numpy as np
@@ -166,17 +167,47 @@ def reference_bfp(values: list[float], width: int, five_bit_exponent: bool) -> l
     return out
 
 
-@pytest.mark.parametrize("dtype,width", [("bfp_bf8", 7), ("bfp_bf4", 3), ("bfp_bf2", 1), ("bfp_f8", 7)])
-def test_block_float_packing_is_bit_identical_to_the_rule(dtype, width):
+def reference_bfp_host(values: list[float], width: int) -> list[float]:
+    """One 16-value group as the host converts it: each value to the nearest multiple of the group's quantum
+    (Python's round: ties to even), saturated at the format's largest magnitude."""
+    largest = max((abs(v) for v in values if v != 0.0), default=0.0)
+    if largest == 0.0:
+        return [0.0] * len(values)
+    quantum = 2.0 ** (math.floor(math.log2(largest)) - (width - 1))
+    top = (2 ** width - 1) * quantum
+    return [math.copysign(min(abs(round(v / quantum)) * quantum, top), v) if round(v / quantum) else 0.0
+            for v in values]
+
+
+def _bfp_inputs():
     torch.manual_seed(4)
     x = torch.randn(6, 64) * torch.logspace(-6, 6, 64)
     x[0, :16] = 0.0
     x[1, 3] = -0.0
     x[2, :16] = torch.tensor([1.0, 1.0 + 2 ** -7, 1.5 + 2 ** -8, -1.0 - 2 ** -7] * 4)  # ties of the rounding
-    got = to_format(x, dtype)
+    x[3, :16] = torch.tensor([64.5, 65.5, -64.5, -65.5, 64.75, 65.25, 1.0, 0.5] * 2)  # ties to even, below the top
+    return x
+
+
+@pytest.mark.parametrize("dtype,width", [("bfp_bf8", 7), ("bfp_bf4", 3), ("bfp_bf2", 1), ("bfp_f8", 7)])
+def test_block_float_packing_is_bit_identical_to_the_rule(dtype, width):
+    x = _bfp_inputs()
+    got = to_format(x, dtype, numerics.Numerics())  # a device result, as the packer writes it
     want = torch.tensor([reference_bfp(row[i:i + 16].tolist(), width, dtype.startswith("bfp_f"))
                          for row in x for i in range(0, 64, 16)]).reshape(x.shape)
     assert torch.equal(got.view(torch.int32), want.float().view(torch.int32))
+
+
+@pytest.mark.parametrize("dtype,width", [("bfp_bf8", 7), ("bfp_bf4", 3), ("bfp_bf2", 1)])
+def test_block_float_host_conversion_rounds_to_nearest_even(dtype, width):
+    """tt-metal's host conversion (from_torch): 64.5 -> 64 and 65.5 -> 66 in a group whose exponent is 6."""
+    x = _bfp_inputs()
+    got = to_format(x, dtype)
+    want = torch.tensor([reference_bfp_host(row[i:i + 16].tolist(), width)
+                         for row in x for i in range(0, 64, 16)]).reshape(x.shape)
+    assert torch.equal(got, want.float())
+    if dtype == "bfp_bf8":
+        assert got[3, :4].tolist() == [64.0, 66.0, -64.0, -66.0]
 
 
 def test_sfpu_approximations_are_selected_by_math_approx_mode():

@@ -7,7 +7,7 @@ import torch
 
 from ttnn.operations.table import call, construct
 from ttnn.tensor import Tensor
-from ttnn.types import Layout, padded
+from ttnn.types import BufferType, Layout, MemoryConfig, ShardSpec, TensorMemoryLayout, cores_of, padded
 
 
 def to_device(tensor: Tensor, device, memory_config=None, cq_id: int = 0) -> Tensor:
@@ -33,6 +33,59 @@ def to_layout(tensor: Tensor, layout: Layout, dtype=None, memory_config=None, de
 def to_memory_config(tensor: Tensor, memory_config, dtype=None) -> Tensor:
     result = call("to_memory_config", tensor, memory_config=memory_config)
     return typecast(result, dtype) if dtype is not None and dtype != result.dtype else result
+
+
+def interleaved_to_sharded(input_tensor: Tensor, *spec, output_dtype=None, keep_l1_aligned: bool = False) -> Tensor:
+    """An interleaved tensor resharded: `(input, sharded_memory_config[, output_dtype])`, or the config's parts
+    `(input, grid, shard_shape, shard_scheme, shard_orientation[, output_dtype])` (in L1)."""
+    if not spec:
+        raise TypeError("ttnn.interleaved_to_sharded() missing its sharded memory config")
+    if isinstance(spec[0], MemoryConfig):
+        config, rest = spec[0], spec[1:]
+    else:
+        if len(spec) < 4:
+            raise TypeError("ttnn.interleaved_to_sharded(input, grid, shard_shape, shard_scheme, shard_orientation)")
+        grid, shard_shape, scheme, orientation, *rest = spec
+        config = MemoryConfig(scheme, BufferType.L1, ShardSpec(cores_of(grid), shard_shape, orientation))
+    output_dtype = _one_dtype("interleaved_to_sharded", rest, output_dtype)
+    if input_tensor.is_sharded():
+        raise RuntimeError("ttnn.interleaved_to_sharded: the input tensor must be interleaved")
+    if not config.is_sharded():
+        raise RuntimeError("ttnn.interleaved_to_sharded: the memory config must be sharded")
+    _check_alignment("interleaved_to_sharded", config, keep_l1_aligned)
+    return to_memory_config(input_tensor, config, output_dtype)
+
+
+def sharded_to_interleaved(input_tensor: Tensor, memory_config=None, output_dtype=None, *,
+                           is_l1_aligned: bool = False) -> Tensor:
+    """A sharded tensor made interleaved (in DRAM unless `memory_config` says L1)."""
+    config = memory_config or MemoryConfig(TensorMemoryLayout.INTERLEAVED, BufferType.DRAM)
+    if not input_tensor.is_sharded():
+        raise RuntimeError("ttnn.sharded_to_interleaved: the input tensor must be sharded")
+    if config.is_sharded():
+        raise RuntimeError("ttnn.sharded_to_interleaved: the memory config must be interleaved")
+    _check_alignment("sharded_to_interleaved", config, is_l1_aligned)
+    return to_memory_config(input_tensor, config, output_dtype)
+
+
+def _one_dtype(callee: str, rest: tuple, keyword):
+    if len(rest) > 1 or (rest and keyword is not None):
+        raise TypeError(f"ttnn.{callee}() takes one output dtype")
+    return rest[0] if rest else keyword
+
+
+def _check_alignment(callee: str, config: MemoryConfig, l1_aligned: bool) -> None:
+    """Pages of a DRAM buffer are aligned to DRAM's alignment on the card; asking to keep L1's instead changes
+    only that padding, which the simulator's allocator does not model. An L1 result is L1-aligned either way."""
+    if l1_aligned and config.buffer_type == BufferType.DRAM:
+        raise ValueError(f"ttnn.{callee}(): L1-aligned pages in a DRAM buffer are not modelled by the simulated "
+                         f"allocator")
+
+
+def allocate_tensor_on_device(shape, dtype, layout, device, memory_config=None) -> Tensor:
+    """A device buffer for a tensor of this shape and type, its values not yet written
+    (`ttnn.copy_host_to_device_tensor` fills it)."""
+    return call("empty", device=device, shape=list(shape), dtype=dtype, layout=layout, memory_config=memory_config)
 
 
 def typecast(tensor: Tensor, dtype, memory_config=None) -> Tensor:
@@ -126,7 +179,8 @@ def constant(device, value, dtype, layout, memory_config, shape) -> Tensor:
                                              "memory_config": memory_config}, list(shape))
 
 
-FUNCTIONS = {f.__name__: f for f in (to_device, from_device, to_layout, to_memory_config, typecast, reshape, clone,
+FUNCTIONS = {f.__name__: f for f in (to_device, from_device, to_layout, to_memory_config, interleaved_to_sharded,
+                                     sharded_to_interleaved, allocate_tensor_on_device, typecast, reshape, clone,
                                      deallocate, reallocate, tilize, untilize, tilize_with_zero_padding,
                                      tilize_with_val_padding, untilize_with_unpadding, fill_implicit_tile_padding,
                                      pearson_correlation_coefficient)}

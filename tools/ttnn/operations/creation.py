@@ -14,10 +14,6 @@ from ttnn.tensor import Tensor
 from ttnn.types import DataType, Layout
 
 
-def _dtype(dtype, fill_value=0.0):
-    if dtype is not None:
-        return dtype
-    return DataType.INT32 if isinstance(fill_value, int) and not isinstance(fill_value, bool) else DataType.BFLOAT16
 
 
 def _into(result: Tensor, optional_tensor: Tensor | None, callee: str) -> Tensor:
@@ -33,7 +29,7 @@ def full(shape, fill_value, dtype=None, layout=Layout.ROW_MAJOR, device=None, me
         dtype, layout = optional_tensor.dtype, optional_tensor.layout
         device = optional_tensor.device()
         memory_config = optional_tensor.memory_config() if device is not None else None
-    result = call("full", device=device, shape=list(shape), fill_value=fill_value, dtype=_dtype(dtype, fill_value),
+    result = call("full", device=device, shape=list(shape), fill_value=fill_value, dtype=dtype or DataType.BFLOAT16,
                   layout=layout or Layout.ROW_MAJOR, memory_config=memory_config)
     return _into(result, optional_tensor, "full")
 
@@ -59,10 +55,13 @@ def _like(name: str):
         kwargs = dict(dtype=dtype or input_tensor.dtype, layout=layout or input_tensor.layout, device=device,
                       memory_config=config)
         if make == "full":
-            return full(list(input_tensor.shape), *args, **value, **kwargs, optional_tensor=optional_tensor)
-        if optional_tensor is not None:
+            made = full(list(input_tensor.shape), *args, **value, **kwargs, optional_tensor=optional_tensor)
+        elif optional_tensor is not None:
             raise TypeError(f"ttnn.{name}() got an unexpected keyword argument 'optional_tensor'")
-        return FILLED[make](list(input_tensor.shape), *args, **kwargs)
+        else:
+            made = FILLED[make](list(input_tensor.shape), *args, **kwargs)
+        made._topology = input_tensor._topology  # a mesh tensor's like lies over the mesh as it does
+        return made
 
     op.__name__ = name
     return op
@@ -82,7 +81,7 @@ def arange(start: int = 0, end: int | None = None, step: int = 1, dtype=None, de
 
 def rand(shape, device=None, dtype=None, layout=Layout.TILE, memory_config=None, low: float = 0.0, high: float = 1.0,
          seed: int = 0) -> Tensor:
-    return call("rand", device=device, size=list(shape), low=float(low), high=float(high), seed=int(seed),
+    return call("rand", device=device, shape=list(shape), low=float(low), high=float(high), seed=int(seed),
                 dtype=dtype or DataType.BFLOAT16, layout=layout or Layout.TILE, memory_config=memory_config)
 
 

@@ -1,5 +1,5 @@
-"""Data movement with tt-metal's signatures: permute, transpose, concat, pad, slice (with steps, and `tensor[...]`),
-repeat, repeat_interleave, split, chunk, embedding, each the TTNN op the simulator runs."""
+"""Data movement with tt-metal's signatures: permute, transpose, concat, stack, pad, slice (with steps, and
+`tensor[...]`), repeat, repeat_interleave, split, chunk, embedding, each the TTNN op the simulator runs."""
 
 from __future__ import annotations
 
@@ -33,6 +33,23 @@ def concat(tensors, dim: int = 0, *, memory_config=None, groups: int = 1) -> Ten
             raise RuntimeError(f"ttnn.concat(): groups={groups} does not divide every input's dimension {dim}")
         tensors = [p[g] for g in range(groups) for p in pieces]
     return call("concat", tensors, dim=dim, memory_config=memory_config)
+
+
+def stack(tensors, dim: int) -> Tensor:
+    """Tensors of one shape joined along a new dimension `dim`, as torch.stack: each gains a dimension of 1 there
+    (a reshape), then they are concatenated along it."""
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("ttnn.stack(): needs at least one tensor")
+    shape = list(tensors[0].shape)
+    if any(list(t.shape) != shape for t in tensors):
+        raise RuntimeError(f"ttnn.stack(): every tensor must have the shape {shape}")
+    rank = len(shape) + 1
+    if not -rank <= dim < rank:
+        raise IndexError(f"ttnn.stack(): dim {dim} is out of range for a rank {rank} result")
+    dim %= rank
+    grown = shape[:dim] + [1] + shape[dim:]
+    return concat([call("reshape", t, shape=grown) for t in tensors], dim)
 
 
 def pad(input_tensor: Tensor, padding, value: float, *, memory_config=None) -> Tensor:
@@ -100,7 +117,9 @@ def embedding(input_tensor: Tensor, weight: Tensor, *, padding_idx=None, layout=
               memory_config=None) -> Tensor:
     if padding_idx is not None:
         raise ValueError("ttnn.embedding(): padding_idx is not supported by the simulated device")
-    return call("embedding", input_tensor, weight, memory_config=memory_config, layout=layout, dtype=dtype)
+    # the rows keep the table's type unless asked otherwise, as tt-metal's embedding does
+    return call("embedding", input_tensor, weight, memory_config=memory_config, layout=layout,
+                dtype=dtype or weight.dtype)
 
 
 def _concat_golden(tensors, dim=0, groups=1, **_):
@@ -110,10 +129,10 @@ def _concat_golden(tensors, dim=0, groups=1, **_):
     return torch.cat([p[g] for g in range(groups) for p in pieces], dim)
 
 
-FUNCTIONS = {f.__name__: f for f in (permute, transpose, concat, pad, slice, getitem, repeat, repeat_interleave,
+FUNCTIONS = {f.__name__: f for f in (permute, transpose, concat, stack, pad, slice, getitem, repeat, repeat_interleave,
                                      split, chunk, embedding)}
 GOLDEN = {"permute": lambda x, dims, **_: x.permute(*dims), "transpose": lambda x, a, b, **_: x.transpose(a, b),
-          "concat": _concat_golden,
+          "concat": _concat_golden, "stack": lambda tensors, dim, **_: torch.stack(tensors, dim),
           "repeat": lambda x, r, **_: x.repeat(*r),
           "repeat_interleave": lambda x, repeats, dim, **_: torch.repeat_interleave(x, repeats, dim),
           "embedding": lambda x, w, **_: torch.nn.functional.embedding(x, w),

@@ -63,7 +63,7 @@ def store(result: Tensor, output_tensor: Tensor | None, callee: str) -> Tensor:
     if tuple(output_tensor.shape) != tuple(result.shape):
         raise RuntimeError(f"ttnn.{callee}(): output_tensor has shape {list(output_tensor.shape)}, the result "
                            f"{list(result.shape)}")
-    executor._write_in_place(output_tensor.value, result.value.chip_values(1))
+    executor._write_in_place(output_tensor.value, result.value.shards or [result.value.data])
     result.deallocate()
     return output_tensor
 

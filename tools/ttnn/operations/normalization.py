@@ -41,11 +41,21 @@ def _scaled_masked(x: Tensor, scale, mask, is_causal_mask: bool, callee: str) ->
             form = "a causal mask is [..., S, S] like its input" if is_causal_mask else \
                 "a mask without is_causal_mask is one row [..., 1, S]"
             raise RuntimeError(f"ttnn.{callee}(): mask {list(mask.shape)} for input {list(x.shape)}: {form}")
+    scaled = x
     if scale is not None:
-        x = call("multiply", x, to_scalar_tensor(scale, x))
-    if mask is not None:
-        x = call("add", x, mask)
-    return x
+        factor = to_scalar_tensor(scale, x)
+        scaled = call("multiply", x, factor)
+        factor.deallocate()
+    masked = call("add", scaled, mask) if mask is not None else scaled
+    _release(scaled, x, masked)
+    return masked
+
+
+def _release(intermediate: Tensor, *kept: Tensor) -> None:
+    """Free a fused op's intermediate once consumed: on the card the fused op has no such buffer, so it must not
+    outlive the step that reads it (left allocated, repeated calls ran the device out of L1)."""
+    if all(intermediate is not k for k in kept):
+        intermediate.deallocate()
 
 
 def scale_mask_softmax(input_tensor: Tensor, scale: float | None = None, mask: Tensor | None = None, *,
@@ -55,8 +65,10 @@ def scale_mask_softmax(input_tensor: Tensor, scale: float | None = None, mask: T
     with on_cores(_program_cores(program_config, input_tensor, "scale_mask_softmax")), \
             fused_program("scale_mask_softmax", [input_tensor, mask], memory_config):
         x = _scaled_masked(input_tensor, scale, mask, is_causal_mask, "scale_mask_softmax")
-        return softmax(x, -1, memory_config=memory_config, compute_kernel_config=compute_kernel_config,
-                       numeric_stable=numeric_stable)
+        result = softmax(x, -1, memory_config=memory_config, compute_kernel_config=compute_kernel_config,
+                         numeric_stable=numeric_stable)
+    _release(x, input_tensor)
+    return result
 
 
 def scale_mask_softmax_in_place(input_tensor: Tensor, scale: float | None = None, mask: Tensor | None = None, *,
@@ -68,6 +80,7 @@ def scale_mask_softmax_in_place(input_tensor: Tensor, scale: float | None = None
             fused_program("scale_mask_softmax_in_place", [input_tensor, mask]):
         x = _scaled_masked(input_tensor, scale, mask, is_causal_mask, "scale_mask_softmax_in_place")
         result = call("softmax", x, dimension=-1, numericStable=numeric_stable, compute_config=compute_kernel_config)
+    _release(x, input_tensor)
     return store(result, input_tensor, "scale_mask_softmax_in_place")
 
 
@@ -88,8 +101,11 @@ def _norm(name: str):
                       "compute_config": compute_kernel_config}
             kwargs.update(compiler)
             result = call(name, x, **kwargs)
+            _release(x, input_tensor)
             if memory_config is not None and memory_config != result.memory_config():
-                result = call("to_memory_config", result, memory_config=memory_config)
+                placed = call("to_memory_config", result, memory_config=memory_config)
+                _release(result, placed)
+                result = placed
         return result
 
     op.__name__ = name
@@ -129,6 +145,10 @@ def group_norm(input_tensor: Tensor, *, num_groups: int, epsilon: float = 1e-12,
 def batch_norm(input_tensor: Tensor, *, running_mean=None, running_var=None, training: bool = False,
                eps: float = 1e-5, momentum: float = 0.1, weight=None, bias=None, output=None, memory_config=None,
                compute_kernel_config=None) -> Tensor:
+    """Over dimension 1 (channels) of [N, C, H, W]; statistics, weight and bias are [1, C, 1, 1]. Without a weight
+    or bias the normalized values are not scaled or shifted: the op gets ones and zeros in their place."""
+    weight = weight if weight is not None else _per_channel(input_tensor, 1.0)
+    bias = bias if bias is not None else _per_channel(input_tensor, 0.0)
     if training:
         result = call("batch_norm_training", input_tensor, weight, bias, running_mean, running_var,
                       epsilon=float(eps), dimension=1, momentum=float(momentum), memory_config=memory_config,
@@ -140,6 +160,11 @@ def batch_norm(input_tensor: Tensor, *, running_mean=None, running_var=None, tra
                       epsilon=float(eps), dimension=1, memory_config=memory_config,
                       compute_config=compute_kernel_config)
     return store(result if not isinstance(result, tuple) else result[0], output, "batch_norm")
+
+
+def _per_channel(x: Tensor, value: float) -> Tensor:
+    return call("full", device=x.device(), shape=[1, x.shape[1], 1, 1], fill_value=value, dtype=x.dtype,
+                layout=x.layout, memory_config=x.memory_config())
 
 
 FUNCTIONS = {"softmax": softmax, "scale_mask_softmax": scale_mask_softmax,

@@ -6,8 +6,9 @@ from __future__ import annotations
 import torch
 
 from ttnn.operations.eltwise import store
-from ttnn.operations.table import call, on_cores, placed, to_scalar_tensor
+from ttnn.operations.table import call, on_cores, placed, result_types, to_scalar_tensor
 from ttnn.tensor import Tensor
+from ttnn.types import DataType
 
 
 def _dims(dim, rank: int):
@@ -66,7 +67,7 @@ def _out(result, out, callee: str):
 def argmax(input_tensor: Tensor, dim=None, keepdim: bool = False, *, use_multicore: bool = False,
            memory_config=None, output_tensor=None) -> Tensor:
     """Without `use_multicore` tt-metal runs argmax on one core; the perf model does the same."""
-    with on_cores(None if use_multicore else 1):
+    with on_cores(None if use_multicore else 1), result_types(result=DataType.UINT32):  # tt-metal's index type
         result = call("argmax", input_tensor, dim=dim, keep_dim=keepdim, memory_config=memory_config)
     return store(result, output_tensor, "argmax")
 
@@ -76,13 +77,15 @@ def topk(input_tensor: Tensor, k: int, dim: int = -1, largest: bool = True, sort
     if indices_tensor is not None:
         raise ValueError("ttnn.topk(): indices_tensor (indices to return in place of positions) is not supported by "
                          "the simulated device")
-    result = call("topk", input_tensor, k=k, dim=dim, largest=largest, sorted=sorted, memory_config=memory_config)
+    with result_types(indices=DataType.UINT16):  # tt-metal's topk and sort give UINT16 indices
+        result = call("topk", input_tensor, k=k, dim=dim, largest=largest, sorted=sorted, memory_config=memory_config)
     return _out(result, out, "topk")
 
 
 def sort(input_tensor: Tensor, dim: int = -1, descending: bool = False, stable: bool = False, *,
          memory_config=None, out=None):
-    result = call("sort", input_tensor, dim=dim, descending=descending, stable=stable, memory_config=memory_config)
+    with result_types(indices=DataType.UINT16):
+        result = call("sort", input_tensor, dim=dim, descending=descending, stable=stable, memory_config=memory_config)
     return _out(result, out, "sort")
 
 
@@ -101,9 +104,16 @@ def _scan(name: str):
 cumsum, cumprod = _scan("cumsum"), _scan("cumprod")
 
 
+def experimental_cumsum(input_tensor: Tensor, dim: int, *, dtype=None, output=None, memory_config=None) -> Tensor:
+    """`ttnn.experimental.cumsum`, cumsum's earlier home, where the preallocated result is `output=`."""
+    return cumsum(input_tensor, dim, dtype=dtype, out=output, memory_config=memory_config)
+
+
 REDUCTIONS = ("sum", "mean", "max", "min", "std", "var")
 FUNCTIONS = {**{name: _reduction(name) for name in REDUCTIONS},
-             **{f.__name__: placed(f) for f in (argmax, topk, sort, cumsum, cumprod)}}
+             **{f.__name__: placed(f) for f in (argmax, topk, sort, cumsum, cumprod)},
+             # the names these ops had under ttnn.experimental before tt-metal promoted them, still used by its tests
+             "experimental.sort": placed(sort), "experimental.cumsum": placed(experimental_cumsum)}
 
 
 def _golden(fn):

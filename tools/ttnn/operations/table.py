@@ -35,6 +35,9 @@ from ttnn.types import DataType, Layout, MemoryConfig
 CORES: contextvars.ContextVar[int | None] = contextvars.ContextVar("ttnn_cores", default=None)
 # the fused tt-metal op the ops called now belong to (`fused_program`)
 FUSED: contextvars.ContextVar[str | None] = contextvars.ContextVar("ttnn_fused", default=None)
+# data types for the results of the ops called now, by result name (`result_types`): a tt-metal-signature call asks
+# for tt-metal's index types; generated code's calls keep the types the compiler gave their results
+RESULT_TYPES: contextvars.ContextVar[dict | None] = contextvars.ContextVar("ttnn_result_types", default=None)
 
 # ops generated code never calls through the library (the device comes from utils.DeviceGetter; ttnn.generic
 # runs the compiler's own kernels); global semaphores are the device's own objects (`ttnn.device`)
@@ -163,14 +166,26 @@ def run(row, callee: str, args: tuple, kwargs: dict, shape=None):
     # fused program count as the one program that holds them)
     if FUSED.get() is None:
         device.note_program(program_key(row.name, tensors, bound.get("memory_config")))
-    outputs = _execute(row, callee, table, results, ctx, device, bound.get("memory_config"))
+    try:
+        outputs = _execute(row, callee, table, results, ctx, device, bound.get("memory_config"))
+    except RuntimeFailure as exc:
+        raise DeviceError(str(exc)) from None
     config = bound.get("memory_config")
     sharded = isinstance(config, MemoryConfig) and config.is_sharded()
     spec = next((t._shard_spec for t in tensors if t._shard_spec is not None), None)
+    # each chip computes on its own values: the results lie over the mesh as the operands do
+    topology = next((t._topology for t in tensors if t._topology is not None), None)
     for out in outputs if isinstance(outputs, tuple) else (outputs,):
         if isinstance(out, Tensor) and (out.value.memory_layout or "").endswith("sharded"):
             out._shard_spec = config.for_shape(out.shape).shard_spec if sharded else spec
+        if isinstance(out, Tensor) and topology is not None:
+            out._topology = topology
     return outputs
+
+
+class DeviceError(RuntimeFailure, RuntimeError):
+    """An op that failed on the simulated device (out of memory, a kernel's refusal): a RuntimeError, as tt-metal
+    raises one, and the runtime's RuntimeFailure, as `ttrt run` reports it."""
 
 
 @functools.lru_cache(maxsize=1)
@@ -220,11 +235,15 @@ def _result_refs(row, table, bound: dict, first, describe, device) -> list:
         # the shards are checked against the computed result (`_execute`): this shape may be provisional
         buffer, memory_layout, grid = config.buffer_type.value, config.memory_layout.value, (1, 1)
     else:
-        buffer, memory_layout, grid = _placement(row, bound, first, shape, layout, device)
-    refs = []
+        try:
+            buffer, memory_layout, grid = _placement(row, bound, first, shape, layout, device)
+        except ValueError as exc:  # a memory config the device cannot hold: tt-metal's check fails as a RuntimeError
+            raise RuntimeError(f"ttnn.{row.name}: {exc}") from None
+    refs, chosen = [], RESULT_TYPES.get() or {}
     for name in row.results:
-        ref = describe(shape, dtype.value if dtype is not None else (first.dtype if first is not None else "f32"),
-                       layout, buffer, memory_layout, grid)
+        result_dtype = chosen.get(name, dtype)
+        ref = describe(shape, result_dtype.value if result_dtype is not None else
+                       (first.dtype if first is not None else "f32"), layout, buffer, memory_layout, grid)
         ref.globalId = device.global_id()
         setattr(table, "out" if name == "result" else fbu.field(name), ref)
         refs.append(ref)
@@ -248,6 +267,16 @@ def fused_program(name: str, tensors: list, memory_config=None):
         yield
     finally:
         FUSED.reset(token)
+
+
+@contextlib.contextmanager
+def result_types(**types):
+    """The ops called inside store their results named here in these data types (`indices=DataType.UINT16`)."""
+    token = RESULT_TYPES.set(types)
+    try:
+        yield
+    finally:
+        RESULT_TYPES.reset(token)
 
 
 @contextlib.contextmanager

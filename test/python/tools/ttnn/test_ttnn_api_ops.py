@@ -84,8 +84,9 @@ def test_data_movement_and_creation(device):
     assert list(ttnn.to_torch(ttnn.concat([t, t], dim=1)).shape) == [2, 6, 32, 64]
     assert list(ttnn.to_torch(t[:, 1:3, ::2, :5]).shape) == [2, 2, 16, 5]
     assert [list(p.shape) for p in ttnn.split(t, 2, dim=1)] == [[2, 2, 32, 64], [2, 1, 32, 64]]
-    full = ttnn.full([3, 5], 3, device=device)
-    assert full.dtype == ttnn.int32 and ttnn.is_tensor_storage_on_device(full)
+    full = ttnn.full([3, 5], 3, device=device)  # tt-metal's default type, whatever the fill value's
+    assert full.dtype == ttnn.bfloat16 and ttnn.is_tensor_storage_on_device(full)
+    assert ttnn.full([3, 5], 3, dtype=ttnn.int32, device=device).dtype == ttnn.int32
     assert torch.equal(ttnn.to_torch(ttnn.zeros_like(t)).float(), torch.zeros_like(x))
     rm = ttnn.from_torch(torch.rand(5, 40), device=device)
     tiled = ttnn.tilize_with_zero_padding(rm)

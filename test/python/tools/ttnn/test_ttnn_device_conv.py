@@ -41,6 +41,22 @@ def test_worker_l1_size_bounds_what_fits():
                         memory_config=ttnn.L1_MEMORY_CONFIG)
 
 
+@pytest.mark.parametrize("op", ["repeat", "matmul", "to_memory_config"])
+def test_an_op_whose_l1_result_does_not_fit_fails_as_on_the_card(op):
+    device = ttnn.open_device(device_id=0, worker_l1_size=65536, l1_small_size=0)
+    # each result is 5 or 8 MiB of bf16: 80 or 128 KiB per bank over the 64 worker cores' L1
+    a = ttnn.from_torch(torch.rand(320, 512), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device)
+    b = ttnn.from_torch(torch.rand(512, 8192), dtype=ttnn.bfloat16, layout=ttnn.TILE_LAYOUT, device=device)
+    run = {"repeat": lambda config: ttnn.repeat(a, (1, 16), memory_config=config),
+           "matmul": lambda config: ttnn.matmul(a, b, memory_config=config),
+           "to_memory_config": lambda config: ttnn.to_memory_config(b, config)}[op]
+    assert run(ttnn.DRAM_MEMORY_CONFIG) is not None  # the same result fits the DRAM banks
+    held = device.mesh.allocated_bytes()["l1"]
+    with pytest.raises(RuntimeError, match="out of memory.*in l1"):  # 64 KiB of L1 per core cannot hold it
+        run(ttnn.L1_MEMORY_CONFIG)
+    assert device.mesh.allocated_bytes()["l1"] == held  # nothing left behind by the failed op
+
+
 def test_queue_ids_are_the_devices_queues():
     one = ttnn.open_device(device_id=0)
     t = ttnn.from_torch(torch.rand(32, 32), layout=ttnn.TILE_LAYOUT, device=one)
@@ -168,6 +184,10 @@ def test_creation_as_tt_metal_spells_it(device):
     assert ttnn.full([32, 64], 7.0, device=device, optional_tensor=target) is target
     assert len(ttnn.reports.get_buffer_pages(device)) == pages  # written in place: no buffer left behind
     assert torch.equal(ttnn.to_torch(target).float(), torch.full((32, 64), 7.0))
+    # the tutorials' spelling: the shape, then keywords
+    noise = ttnn.to_torch(ttnn.rand((64, 96), dtype=ttnn.bfloat16, device=device, layout=ttnn.TILE_LAYOUT))
+    # values in [0, 1) that bf16 may round up to 1
+    assert noise.shape == (64, 96) and 0 <= noise.min() and noise.max() <= 1 and noise.std() > 0.1
 
 
 def test_grouped_concat_and_sharded_output(device):
@@ -192,6 +212,6 @@ def test_nd_shard_spec_as_its_2d_counterpart(device):
     assert t.memory_config().memory_layout == ttnn.TensorMemoryLayout.WIDTH_SHARDED
     assert t.memory_config().shard_spec.shape == (49, 64)
     assert torch.equal(ttnn.to_torch(t), x.bfloat16())
-    with pytest.raises(ValueError, match="no 2D sharded counterpart"):
+    with pytest.raises(RuntimeError, match="no 2D sharded counterpart"):
         ttnn.from_torch(x, dtype=ttnn.bfloat16, device=device, memory_config=ttnn.MemoryConfig(
             ttnn.BufferType.L1, ttnn.NdShardSpec([1, 1, 7, 64], grid)))
