@@ -475,13 +475,14 @@ def test_boolean_ops_through_integers_and_narrowed_compares():
 
 def test_gathers_as_table_lookups():
     """Gathers JAX writes for indexing: rows (an embedding), several indexed dims (one flattened row number), a
-    non-leading dim, runs of rows, integer data (exact: not through bf16) and take_along_axis (a batched gather)."""
+    non-leading dim, runs of rows, integer data (exact: not through bf16), take_along_axis (a batched gather) and
+    rows by 3-d indices (one flat list of them)."""
     dnums = jax.lax.GatherDimensionNumbers(offset_dims=(1, 2), collapsed_slice_dims=(), start_index_map=(0,))
 
     def lookups(table, x, ints, idx, i, j, starts, along):
         runs = jax.lax.gather(table, starts, dnums, slice_sizes=(3, 16), mode="promise_in_bounds")
         return (table[idx], x[i, j], x[:, :, 2], table[:, idx[0]], runs, ints[idx], ints[i, j],
-                jnp.take_along_axis(x, along, axis=1))
+                jnp.take_along_axis(x, along, axis=1), table[idx.reshape(3, 1, 5)])
     idx = RNG.integers(0, 10, (3, 5)).astype(np.int32)
     i, j = RNG.integers(0, 7, (5,)).astype(np.int32), RNG.integers(0, 8, (5,)).astype(np.int32)
     starts = RNG.integers(0, 8, (4, 1)).astype(np.int32)
