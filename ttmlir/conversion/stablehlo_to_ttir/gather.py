@@ -216,10 +216,8 @@ def _table_lookup(b: Builder, op, dims, sizes):
                      begins=begins, ends=ends, step=[1] * len(begins))
     else:
         idx = indices
-    if run and (len(shape(idx)) != 2 or index_dim != 0):  # the run's offsets are added along a second dim
+    if len(shape(idx)) != 2 or (run and index_dim != 0):
         idx = b.reshape(idx, [1, math.prod(shape(idx))])
-    elif len(shape(idx)) not in (1, 2):  # embedding takes 1-d or 2-d indices: a flat list of them, as upstream's
-        idx = b.reshape(idx, [math.prod(shape(idx))])
     if run:  # a run of rows: each start index followed by the next ones
         count, width = sizes[index_map[last]], shape(idx)[1]
         wide = TensorType(idx.type.element_type, [count, width])
