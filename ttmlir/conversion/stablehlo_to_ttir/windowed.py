@@ -397,11 +397,37 @@ def scatter(b: Builder, op):
     if len(op.operands) != 3:
         raise refuse(op, "TTIR scatters one tensor at a time")
     reduce = _scatter_reduce(op)
+    if reduce == "invalid" and _writes_one_token(op):
+        return [_update_cache(b, op)]
     if reduce == "sum" and _adds_rows(op) and not isinstance(op.operands[0].type.element_type, IntegerType):
         return [_embedding_backward(b, op)]  # a bf16 kernel: integer rows are scattered exactly below
     if len(op.attr("scatter_dimension_numbers").scatter_dims_to_operand_dims) <= 1:
         return [_scatter_aligned(b, op, reduce)]
     return [_scatter_flat(b, op, reduce)]
+
+
+def _writes_one_token(op) -> bool:
+    """A decode step's KV-cache write: every user's [heads, dim] token overwrites one sequence position of a
+    [users, heads, seq, dim] float cache nothing else reads (the cache is updated in place)."""
+    cache, indices, updates = op.operands
+    d = op.attr("scatter_dimension_numbers")
+    if len(shape(cache)) != 4 or isinstance(cache.type.element_type, IntegerType) or len(list(cache.uses)) != 1:
+        return False
+    users, heads, _, dim = shape(cache)
+    window = [shape(updates)[u] for u in d.update_window_dims]
+    return window == [users, heads, dim] and math.prod(shape(updates)) == users * heads * dim and \
+        math.prod(shape(indices)) == 1 and list(d.inserted_window_dims) == [2] and \
+        list(d.scatter_dims_to_operand_dims) == [2] and not d.input_batching_dims
+
+
+def _update_cache(b: Builder, op):
+    """ttir.update_cache takes the tokens as [1, heads, users, dim] and the position as a 1-element tensor."""
+    cache, indices, updates = op.operands
+    users, heads, _, dim = shape(cache)
+    tokens = permute(b, b.reshape(updates, [users, heads, 1, dim]), [2, 1, 0, 3])
+    position = indices if shape(indices) == (1,) else b.reshape(indices, [1])
+    b.ttir_op("update_cache", [cache, tokens, position], [], batch_offset=0)
+    return cache
 
 
 def _adds_rows(op) -> bool:
