@@ -202,17 +202,17 @@ def _transposed_convolution(b: Builder, op):
     out_pad = [high - low for low, high in pads]
     crop_high = [max(0, -p) for p in out_pad]
     padding, out_pad = [max(0, p) for p in padding], [max(0, p) for p in out_pad]
-    kernel = rhs
-    if getattr(rhs.owner, "name", None) == "ttir.reverse" and \
-            sorted(ints_of(rhs.owner.prop("dimensions"))) == sorted(kspatial):
-        kernel = rhs.owner.operands[0]
-    else:
-        kernel = b.ttir("reverse", [rhs], rhs.type, dimensions=sorted(kspatial))
-    kernel = permute(b, kernel, [ki, ko, *kspatial])
+    # a transposed convolution slides the kernel flipped: a kernel the program reversed already is used as it
+    # was before, any other one is flipped last, once it is in [in, out/G, kh, kw] order
+    flipped = getattr(rhs.owner, "name", None) == "ttir.reverse" and \
+        sorted(ints_of(rhs.owner.prop("dimensions"))) == sorted(kspatial)
+    kernel = permute(b, rhs.owner.operands[0] if flipped else rhs, [ki, ko, *kspatial])
     if groups > 1:  # [in/G, out, kh, kw] -> [in, out/G, kh, kw]: each group's kernels stacked along the input
         per_in, out_channels, kh, kw = shape(kernel)
         split = b.reshape(kernel, [per_in, groups, out_channels // groups, kh, kw])
         kernel = b.reshape(permute(b, split, [1, 0, 2, 3, 4]), [groups * per_in, out_channels // groups, kh, kw])
+    if not flipped:
+        kernel = b.ttir("reverse", [kernel], kernel.type, dimensions=[2, 3])
     props = dict(stride=stride, padding=[padding[0], padding[1], padding[0], padding[1]], output_padding=out_pad,
                  dilation=dilation, groups=groups)
     out = list(shape(op.results[0]))
