@@ -8,6 +8,12 @@ sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # helpers the tests share (ttir_eval), wherever a test sits
 
 
+def pytest_collection_modifyitems(items):
+    """Grouped tests first (the tt-run launches: minutes of one xdist worker's time), so the rest spread over the
+    workers around them instead of one worker running them alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None)
+
+
 @pytest.fixture
 def fresh_pybuda():
     """PyBuda's global state (devices, queues, compiler config) reset around a test, torch seeded."""
