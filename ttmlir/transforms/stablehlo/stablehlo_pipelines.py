@@ -15,13 +15,15 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, Float32Type, ModuleOp, SymbolRefAttr, TensorType
+from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, FloatAttr, Float32Type, IntegerType, ModuleOp, Signedness,
+                                   SymbolRefAttr, TensorType)
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
 from ttmlir.dialects import stablehlo as shlo
+from ttmlir.dialects.ttnn_attrs import TILE  # a candidate row narrower than a tile is padded to one anyway
 from ttmlir.ir.props import dense_values
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.stablehlo.static_dynamic_ops import make_static
@@ -111,7 +113,6 @@ def _uniform(b, op, attrs):
 def _topk(b, op, attrs):
     """`tenstorrent.topk` gives values and indices; `_values` / `_indices` one of them (the other typed as
     upstream makes it: i32 indices, the input's element type for values)."""
-    from xdsl.dialects.builtin import IntegerType
     name = _name(op)
     result = op.results[0].type
     values = result if not name.endswith("_indices") else TensorType(op.operands[0].type.element_type,
@@ -127,16 +128,12 @@ def _topk(b, op, attrs):
     return found if len(op.results) == 2 else [found[int(name.endswith("_indices"))]]
 
 
-TILE = 32  # the device's tile width: a candidate row narrower than it is padded anyway
-
-
 def _topk_of_shards(b, op, k: int, dim: int, largest: bool, ordered: bool, indices: TensorType):
     """A topk of a tensor just gathered along its topk dim: each chip's topk of its own shard, only those
     candidates gathered (their indices offset by the shard's start), and the topk of the candidates: the same
     values and indices, with far less data moved. Each shard gives k candidates, or a whole tile of them when
     the n shards' k would not fill one, so that each chip's part stays tile-aligned (the result is cut back to
     k)."""
-    from xdsl.dialects.builtin import IntegerType
     from ttmlir.conversion.stablehlo_to_ttir.ccl import same_collective
     from ttmlir.dialects.stablehlo import int_of
     gather = op.operands[0].owner
@@ -187,7 +184,6 @@ def _argmax(b, op, attrs):
 
 def _gather(b, op, attrs):
     """torch.gather along `dim` (required: without it the decomposition stays); TTNN takes ui32 (or ui16) indices."""
-    from xdsl.dialects.builtin import IntegerType, Signedness
     data, index = op.operands
     if "dim" not in attrs or not isinstance(index.type.element_type, IntegerType):
         return None
