@@ -227,13 +227,14 @@ def preload_compiler() -> None:
         if tool not in RUNTIME_TOOLS:
             importlib.import_module(module)
     from ttmlir.dialects import make_context
-    from ttmlir.passes import PASS_CLASSES
+    from ttmlir.passes import registered_passes
 
     context = make_context()
     for name in list(context.registered_dialect_names):
         context.get_optional_dialect(name)
-    for name in list(PASS_CLASSES):
-        PASS_CLASSES[name]
+    passes = registered_passes()
+    for name in passes:
+        passes[name]
 
 
 def preload_runtime() -> None:
