@@ -218,22 +218,32 @@ def start_server(python: str, idle_timeout: float = 600, ready_within: float = 6
     return path, stop
 
 
+# the compiler's packages that load torch (or JAX): imported by the runtime's process only
+TORCH_PACKAGES = ("ttmlir.runtime.", "ttmlir.frontends.")
+
+
 def preload_compiler() -> None:
-    """Import what the compiler's tools import on their way to work: the tools, every dialect, every registered
-    pass."""
+    """Import what the compiler's tools import on their way to work: the tools, and every module of the compiler
+    but those of TORCH_PACKAGES (its dialects, passes, pipelines, printers and flatbuffer writers), and build every
+    dialect; a served call then imports nothing of its own."""
     import importlib
+    import pkgutil
+
+    import ttmlir
+    from ttmlir.dialects import make_context
+    from ttmlir.passes import registered_passes
 
     for tool, module in TOOLS.items():
         if tool not in RUNTIME_TOOLS:
             importlib.import_module(module)
-    from ttmlir.dialects import make_context
-    from ttmlir.passes import registered_passes
-
+    for module in pkgutil.walk_packages(ttmlir.__path__, "ttmlir."):
+        if not module.name.startswith(TORCH_PACKAGES):
+            importlib.import_module(module.name)
     context = make_context()
     for name in list(context.registered_dialect_names):
         context.get_optional_dialect(name)
     passes = registered_passes()
-    for name in passes:
+    for name in passes:  # those registered from outside the package (xDSL's own)
         passes[name]
 
 
