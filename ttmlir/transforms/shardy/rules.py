@@ -26,6 +26,7 @@ class Factor(NamedTuple):
     reduction: bool = False
     spread: bool = False  # a result dim the op fills with copies (a broadcast's new dim): any piece is made locally
     whole: bool = False  # propagates splits, but the op computes it whole (softmax's sequence): gathered first
+    local: bool = False  # an operand dim the op reads piece by piece as split (a chip's own experts): kept as is
 
 
 def _ints(attr: Attribute | None) -> tuple[int, ...]:
@@ -277,6 +278,15 @@ def _sparse_matmul(op: Operation) -> list[Factor] | None:
     return None
 
 
+def _all_to_all_combine(op: Operation) -> list[Factor] | None:
+    """Expert outputs [E, B*D, S, H] are read as each chip's own experts: split over experts they stay split (the
+    combine sends each token's outputs home itself); the metadata, the mapping and the other dims are whole."""
+    source = _shape(op.operands[0]) if len(op.operands) == 3 else None
+    if source is None or len(source) != 4:
+        return None
+    return [Factor(source[0], (("operand", 0, 0),), local=True)]
+
+
 # custom calls with a rule, by call target (tt-xla's composites turned custom calls by
 # --flatten-or-convert-composites, tagged tt.has_custom_sharding)
 CUSTOM_CALL_RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
@@ -286,6 +296,7 @@ CUSTOM_CALL_RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
     "tt.paged_flash_mla_decode": _paged_flash_mla_decode,
     "tt.flash_mla_prefill": _flash_mla_prefill,
     "tt.sparse_matmul": _sparse_matmul,
+    "tt.all_to_all_combine": _all_to_all_combine,
     # query [B, H, S, D] and weights [B, H, S, 1] against the one key head [B, 1, T, D]: heads are summed away (a
     # split leaves partial scores); the causal mask counts positions from each query's, so sequences stay whole
     "tt.indexer_score_dsa": lambda op: _spelled(op, "bh", {0: "bh..", 1: "b...", 2: "bh.."}, "b...", reduced="h"),

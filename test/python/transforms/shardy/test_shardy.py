@@ -582,3 +582,25 @@ def test_topk_of_a_split_dim_takes_each_chips_candidates(k):
     assert '"stablehlo.all_gather"' in ir  # what the topk of candidates replaces
     torch.testing.assert_close(values, torch.topk(a, k, dim=1).values)
     torch.testing.assert_close(a.gather(1, indices.long()), values)  # each index points at its value
+
+
+def test_expert_outputs_split_by_expert_stay_split_into_the_combine():
+    """tt.all_to_all_combine reads its expert outputs as each chip's own experts: split over "y" by expert they
+    reach the call as they are (gathered, every chip would read the first experts as its own), and each token
+    gets back the output of the experts it chose."""
+    sharded = '#sdy.sharding<@mesh, [{"y"}, {}, {}, {}]>'
+    text = f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%e: tensor<4x2x8x32xbf16> {{sdy.sharding = {sharded}}}, %m: tensor<1x2x8x2xi32>,
+                           %map: tensor<1x1x4x2xi32>) -> tensor<2x1x8x32xbf16> {{
+      %0 = stablehlo.custom_call @tt.all_to_all_combine(%e, %m, %map) {{mhlo.frontend_attributes = {{cluster_axis = "1", num_devices = "2", num_experts_per_tok = "2", output_shard_dim = "1"}}}}
+          : (tensor<4x2x8x32xbf16>, tensor<1x2x8x2xi32>, tensor<1x1x4x2xi32>) -> tensor<2x1x8x32xbf16>
+      return %0 : tensor<2x1x8x32xbf16>
+    }}'''
+    outputs = torch.randn(4, 2, 8, 32).bfloat16()
+    chosen = torch.stack([torch.randperm(4)[:2] for _ in range(16)]).reshape(1, 2, 8, 2).int()
+    mapping = torch.nn.functional.one_hot(torch.tensor([0, 0, 1, 1]), 2).reshape(1, 1, 4, 2).int()
+    ir, (out,) = pipeline_run(text, [[outputs[:2], outputs[2:]], chosen, mapping])
+    assert "all_gather" not in ir and "(tensor<2x2x8x32xbf16>, tensor<1x2x8x2xi32>" in ir
+    # chip 0's tokens (row 0 of the line's): for each choice k, the chosen expert's output for that token
+    want = torch.stack([outputs[chosen[0, 0, :, k].long(), 0, torch.arange(8)] for k in range(2)])[:, None]
+    torch.testing.assert_close(out, want)
