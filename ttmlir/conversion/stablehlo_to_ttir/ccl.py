@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, ModuleOp, TensorType, UnitAttr, i64
+from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, ModuleOp, TensorType, UnitAttr, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
@@ -109,6 +109,36 @@ def ccl_ops(op: Operation, mesh: sdy.Mesh) -> list[Operation]:
                                 replica_groups=_groups_attr(mesh_lines(axis, grid))))
     else:
         raise ValueError(f"'{op.name}' cannot be computed with StableHLO collectives")
+    return ops
+
+
+def all_slice_by_all_to_all(value: SSAValue, op: sdy.AllSliceOp, mesh: sdy.Mesh) -> list[Operation]:
+    """The all_slice of a value every chip of the slicing axes holds alike, in StableHLO (which has no such op):
+    per axis, the dim cut into [parts, chunk], an all_to_all over the axis's chips on the parts dim (chip i gets
+    piece i of every chip's copy: its own piece, `parts` times), the first kept and the parts dim dropped."""
+    from ttmlir.dialects import stablehlo as shlo
+
+    ops, grid = [], _mesh2d(mesh)
+
+    def emit(new: Operation) -> SSAValue:
+        ops.append(new)
+        return new.results[0]
+
+    for d, axes in enumerate(op.slicing_axes.data):
+        for axis in _axis_numbers(mesh, axes):
+            parts, shape, element = grid[axis], list(value.type.get_shape()), value.type.element_type
+            split = TensorType(element, shape[:d] + [parts, shape[d] // parts] + shape[d + 1:])
+            value = emit(shlo.OPS["reshape"].create(operands=[value], result_types=[split]))
+            value = emit(_stablehlo("all_to_all", value, split, split_dimension=d, concat_dimension=d,
+                                    split_count=parts, replica_groups=_groups_attr(mesh_lines(axis, grid))))
+            first = list(split.get_shape())
+            first[d] = 1
+            value = emit(shlo.OPS["slice"].create(operands=[value], result_types=[TensorType(element, first)],
+                                                  properties={"start_indices": DenseArrayBase.from_list(i64, [0] * len(first)),
+                                                              "limit_indices": DenseArrayBase.from_list(i64, first),
+                                                              "strides": DenseArrayBase.from_list(i64, [1] * len(first))}))
+            shape[d] //= parts
+            value = emit(shlo.OPS["reshape"].create(operands=[value], result_types=[TensorType(element, shape)]))
     return ops
 
 

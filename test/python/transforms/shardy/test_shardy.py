@@ -604,3 +604,32 @@ def test_expert_outputs_split_by_expert_stay_split_into_the_combine():
     # chip 0's tokens (row 0 of the line's): for each choice k, the chosen expert's output for that token
     want = torch.stack([outputs[chosen[0, 0, :, k].long(), 0, torch.arange(8)] for k in range(2)])[:, None]
     torch.testing.assert_close(out, want)
+
+
+@pytest.mark.parametrize("lowering", ["composite", "decomposition"])
+def test_a_whole_value_sliced_over_the_mesh_is_an_all_slice_composite(lowering):
+    """A value every chip holds whole, split for its user: a `sdy.all_slice` composite (TTIR's mesh_partition)
+    whose decomposition, all_to_alls of the chips' equal copies, computes the same pieces."""
+    from ttmlir.passes import inline, stablehlo_legalize_composite_to_call, stablehlo_to_ttir_pipeline
+
+    text = '''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%a: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>})
+        -> (tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) {
+      %0 = stablehlo.negate %a : tensor<8x4xf32>
+      %1 = sdy.sharding_constraint %0 <@mesh, [{"y"}, {}]> : tensor<8x4xf32>
+      return %1 : tensor<8x4xf32>
+    }'''
+    module, _ = parse_text(make_context(), text)
+    stablehlo_pipeline(module)
+    ir = print_module(module)
+    assert 'stablehlo.composite "sdy.all_slice"' in ir and "func.func private @sdy.all_slice1" in ir
+    if lowering == "decomposition":
+        stablehlo_legalize_composite_to_call(module)
+        inline(module)
+    stablehlo_to_ttir_pipeline(module)
+    ttir = print_module(module)
+    assert ("ttir.mesh_partition" in ttir) == (lowering == "composite")
+    assert ("ttir.all_to_all" in ttir) == (lowering == "decomposition")
+    a = torch.randn(8, 4)
+    (out,) = run(ttir, (1, 2), [a])
+    torch.testing.assert_close(out, -a)
