@@ -172,6 +172,22 @@ def _gather(op: Operation) -> list[Factor]:
     return factors
 
 
+def _scatter(op: Operation) -> list[Factor] | None:
+    """An operand dim the update window covers whole and no index picks (a cache's heads or head size) splits with
+    the update's window dim and the result's: each chip scatters its piece of every update into its piece. Indexed
+    and inserted dims, the updates' scatter dims and the indices are whole."""
+    if len(op.operands) != 3 or len(op.results) != 1:
+        return None
+    dn = _prop(op, "scatter_dimension_numbers")
+    operand, updates = _shape(op.operands[0]), _shape(op.operands[2])
+    if operand is None or updates is None:
+        return None
+    kept = [d for d in range(len(operand)) if d not in dn.inserted_window_dims and d not in dn.input_batching_dims]
+    return [Factor(operand[d], (("operand", 0, d), ("operand", 2, w), ("result", 0, d)))
+            for d, w in zip(kept, dn.update_window_dims)
+            if d not in dn.scatter_dims_to_operand_dims and updates[w] == operand[d]]
+
+
 def _batch_norm(op: Operation) -> list[Factor]:
     """The feature dim moves with every per-feature vector (scale, offset, mean, variance, their gradients);
     inference normalizes each element on its own, so its other dims move with the result's too; training and
@@ -323,6 +339,7 @@ RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
     "stablehlo.transpose": _transpose, "stablehlo.broadcast_in_dim": _broadcast, "stablehlo.reshape": _reshape,
     "stablehlo.dot_general": _dot_general, "stablehlo.reduce": _reduce, "stablehlo.concatenate": _concatenate,
     "stablehlo.slice": _slice, "stablehlo.convolution": _convolution, "stablehlo.gather": _gather,
+    "stablehlo.scatter": _scatter,
 }
 
 # ops whose every operand and result share one shape but whose values mix along a dimension: no elementwise rule

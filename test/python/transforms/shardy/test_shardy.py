@@ -633,3 +633,35 @@ def test_a_whole_value_sliced_over_the_mesh_is_an_all_slice_composite(lowering):
     a = torch.randn(8, 4)
     (out,) = run(ttir, (1, 2), [a])
     torch.testing.assert_close(out, -a)
+
+
+def test_cache_split_by_heads_is_updated_in_place_per_chip():
+    """A scatter writing whole heads (an update window covering the heads dim, indices picking positions) runs on
+    each chip's heads: the cache split over "y" by heads is not gathered, and the positions written equal one
+    chip's scatter. A window covering part of a split dim (the head size here) gathers it first."""
+    heads = '#sdy.sharding<@mesh, [{}, {"y"}, {}, {}]>'
+    text = f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%cache: tensor<1x8x32x16xf32> {{sdy.sharding = {heads}}}, %pos: tensor<4x1xi64>,
+                           %new: tensor<1x8x4x16xf32> {{sdy.sharding = {heads}}}) -> (tensor<1x8x32x16xf32> {{sdy.sharding = {heads}}}) {{
+      %0 = "stablehlo.scatter"(%cache, %pos, %new) <{{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0, 1, 3], inserted_window_dims = [2], scatter_dims_to_operand_dims = [2], index_vector_dim = 1>}}> ({{
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        stablehlo.return %b : tensor<f32>
+      }}) : (tensor<1x8x32x16xf32>, tensor<4x1xi64>, tensor<1x8x4x16xf32>) -> tensor<1x8x32x16xf32>
+      return %0 : tensor<1x8x32x16xf32>
+    }}'''
+    cache, new = torch.randn(1, 8, 32, 16), torch.randn(1, 8, 4, 16)
+    pos = torch.tensor([[3], [17], [0], [31]])
+    ir, (out,) = pipeline_run(text, [[cache[:, :4], cache[:, 4:]], pos, [new[:, :4], new[:, 4:]]])
+    assert "all_gather" not in ir and "mesh_partition" not in ir
+    assert "(tensor<1x4x32x16xf32>, tensor<4x1xi64>, tensor<1x4x4x16xf32>) -> tensor<1x4x32x16xf32>" in ir
+    want = cache.clone()
+    want[:, :, pos[:, 0]] = new
+    torch.testing.assert_close(out, want)
+    partial = text.replace("tensor<1x8x4x16xf32>", "tensor<1x8x4x8xf32>").replace(
+        f"%new: tensor<1x8x4x8xf32> {{sdy.sharding = {heads}}}", "%new: tensor<1x8x4x8xf32>").replace(
+        heads, '#sdy.sharding<@mesh, [{}, {}, {}, {"y"}]>')
+    ir, (out,) = pipeline_run(partial, [[cache[..., :8], cache[..., 8:]], pos, new[..., :8]])
+    assert '"stablehlo.all_gather"' in ir
+    want = cache.clone()
+    want[:, :, pos[:, 0], :8] = new[..., :8]
+    torch.testing.assert_close(out, want)
