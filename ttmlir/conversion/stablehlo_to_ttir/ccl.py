@@ -43,7 +43,8 @@ def _mesh2d(mesh: sdy.Mesh) -> tuple[int, int]:
     return (1, sizes[0]) if len(sizes) == 1 else (sizes[0], sizes[1]) if sizes else (1, 1)
 
 
-def _axis_numbers(mesh: sdy.Mesh, axes) -> list[int]:
+def axis_numbers(mesh: sdy.Mesh, axes) -> list[int]:
+    """The axes of more than one chip among `axes`, numbered as the axes of the 2-d mesh TTIR sees."""
     order = [name for name, _ in mesh.axes]
     offset = 2 - len(order)  # a 1-d mesh is the last axis of a 1xN one
     return [order.index(a.name) + offset for a in axes if mesh.size(a) > 1]
@@ -83,7 +84,7 @@ def ccl_ops(op: Operation, mesh: sdy.Mesh) -> list[Operation]:
 
     if isinstance(op, (sdy.AllGatherOp, sdy.AllSliceOp, sdy.ReduceScatterOp)):
         for d, axes in enumerate(op.properties[op.AXES[0]].data):
-            for axis in _axis_numbers(mesh, axes):
+            for axis in axis_numbers(mesh, axes):
                 n, groups = grid[axis], _groups_attr(mesh_lines(axis, grid))
                 if isinstance(op, sdy.AllGatherOp):
                     emit(_stablehlo("all_gather", value, resized(d, n), all_gather_dim=d, replica_groups=groups))
@@ -94,12 +95,12 @@ def ccl_ops(op: Operation, mesh: sdy.Mesh) -> list[Operation]:
                     emit(_ttir("mesh_partition", [value], resized(d, 1 / n), dim=IntegerAttr(d, _SI32),
                                cluster_axis=IntegerAttr(axis, _UI32)))
     elif isinstance(op, sdy.AllReduceOp):
-        for axis in _axis_numbers(mesh, op.reduction_axes.data):
+        for axis in axis_numbers(mesh, op.reduction_axes.data):
             emit(_stablehlo("all_reduce", value, value.type, True,
                             replica_groups=_groups_attr(mesh_lines(axis, grid))))
     elif isinstance(op, sdy.AllToAllOp):
         for param in op.params.data:
-            for axis in _axis_numbers(mesh, param.axes):
+            for axis in axis_numbers(mesh, param.axes):
                 n = grid[axis]
                 shape = list(value.type.get_shape())
                 shape[param.src_dim] *= n
@@ -125,7 +126,7 @@ def all_slice_by_all_to_all(value: SSAValue, op: sdy.AllSliceOp, mesh: sdy.Mesh)
         return new.results[0]
 
     for d, axes in enumerate(op.slicing_axes.data):
-        for axis in _axis_numbers(mesh, axes):
+        for axis in axis_numbers(mesh, axes):
             parts, shape, element = grid[axis], list(value.type.get_shape()), value.type.element_type
             split = TensorType(element, shape[:d] + [parts, shape[d] // parts] + shape[d + 1:])
             value = emit(shlo.OPS["reshape"].create(operands=[value], result_types=[split]))

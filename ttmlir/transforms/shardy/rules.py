@@ -314,8 +314,10 @@ CUSTOM_CALL_RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
     "tt.sparse_matmul": _sparse_matmul,
     "tt.all_to_all_combine": _all_to_all_combine,
     # query [B, H, S, D] and weights [B, H, S, 1] against the one key head [B, 1, T, D]: heads are summed away (a
-    # split leaves partial scores); the causal mask counts positions from each query's, so sequences stay whole
-    "tt.indexer_score_dsa": lambda op: _spelled(op, "bh", {0: "bh..", 1: "b...", 2: "bh.."}, "b...", reduced="h"),
+    # split leaves partial scores); queries split with the scores' rows (each chip masks its rows from its place
+    # along the split, --update-global-to-local-shapes names it), the key sequence stays whole
+    "tt.indexer_score_dsa": lambda op: _spelled(op, "bhs", {0: "bhs.", 1: "b...", 2: "bhs."}, "b.s.",
+                                                reduced="h"),
     # query [users, heads, chunk, D], paged caches [blocks, heads, block, D], page table [users, pages]
     "tt.chunked_scaled_dot_product_attention": lambda op: _spelled(
         op, "hu", {0: "uh..", 1: ".h..", 2: ".h..", 3: "u."}, "uh.."),

@@ -7,7 +7,8 @@ global values, become collectives on the local ones: StableHLO's all_gather, all
 all_to_all, one per mesh axis they move data over. StableHLO has no all_slice: one of a value every chip holds
 whole becomes a `stablehlo.composite "sdy.all_slice"` (its `out_sharding` kept, for the TTIR lowering's
 `ttir.mesh_partition`) whose decomposition `@sdy.all_slice<N>` computes it with all_to_alls; one of a value
-already split is a `ttir.mesh_partition`.
+already split is a `ttir.mesh_partition`. A custom call whose per-chip piece depends on the chip's place along a
+split dim (`PLACED`) is told the mesh axis of that split as its `cluster_axis` frontend attribute.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import sdy
 from ttmlir.errors import PassFailure
-from ttmlir.conversion.stablehlo_to_ttir.ccl import all_slice_by_all_to_all, ccl_ops
+from ttmlir.conversion.stablehlo_to_ttir.ccl import all_slice_by_all_to_all, axis_numbers, ccl_ops
 from ttmlir.transforms.shardy.sdy_user_priority_propagate import value_sharding
 
 COLLECTIVES = (sdy.AllGatherOp, sdy.AllSliceOp, sdy.ReduceScatterOp, sdy.AllReduceOp, sdy.AllToAllOp)
@@ -90,6 +91,25 @@ def _feature_groups(op: Operation) -> None:
     op.properties["feature_group_count"] = IntegerAttr(local, i64)
 
 
+# custom calls computing from their place along a split dim: the (operand, dim) whose split names the mesh axis
+PLACED = {"tt.indexer_score_dsa": (0, 2)}  # the query sequence: each chip's rows start at its place's offset
+
+
+def _name_place(op: Operation, sharding: sdy.Sharding | None, mesh: sdy.Mesh) -> None:
+    """`op`'s `cluster_axis` frontend attribute: the mesh axis its PLACED dim is split over, unless its user named
+    one; split over several axes it has no one place."""
+    operand, dim = PLACED[op.properties["call_target_name"].data]
+    axes = axis_numbers(mesh, sharding.dims[dim].axes) if sharding is not None and dim < len(sharding.dims) else []
+    given = op.attributes.get("mhlo.frontend_attributes")
+    attrs = dict(given.data) if isinstance(given, DictionaryAttr) else {}
+    if not axes or "cluster_axis" in attrs:
+        return
+    if len(axes) > 1:
+        raise PassFailure(op, f"dimension {dim} of operand {operand} is split over several mesh axes: the call "
+                              "takes its place along one")
+    op.attributes["mhlo.frontend_attributes"] = DictionaryAttr({**attrs, "cluster_axis": StringAttr(str(axes[0]))})
+
+
 def _replicated(sharding: sdy.Sharding | None) -> bool:
     return sharding is None or not any(d.axes for d in sharding.dims)
 
@@ -127,6 +147,10 @@ def update_manual_computation(op: sdy.ManualComputationOp) -> None:
     module = op.get_toplevel_object()
     whole = {inner for inner in op.body.walk()
              if isinstance(inner, sdy.AllSliceOp) and _replicated(value_sharding(inner.operands[0]))}
+    for inner in op.body.walk():
+        if inner.name == "stablehlo.custom_call" and inner.properties["call_target_name"].data in PLACED:
+            _name_place(inner, value_sharding(inner.operands[PLACED[inner.properties["call_target_name"].data][0]]),
+                        mesh)
     for inner in list(op.body.walk()):
         if inner is op:
             continue

@@ -665,3 +665,24 @@ def test_cache_split_by_heads_is_updated_in_place_per_chip():
     want = cache.clone()
     want[:, :, pos[:, 0], :8] = new[..., :8]
     torch.testing.assert_close(out, want)
+
+
+def test_indexer_queries_split_by_sequence_mask_from_each_chips_place():
+    """Sequence parallelism for the DSA indexer: query and weights split over "y" by sequence, the key whole; each
+    chip scores its queries against every key, its causal mask counting from its first query's place (told to the
+    call as its cluster_axis), and the rows put back equal one chip's scores."""
+    seq = '#sdy.sharding<@mesh, [{}, {}, {"y"}, {}]>'
+    text = f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%q: tensor<1x4x64x32xf32> {{sdy.sharding = {seq}}}, %k: tensor<1x1x64x32xf32>,
+                           %w: tensor<1x4x64x1xf32> {{sdy.sharding = {seq}}}) -> tensor<1x1x64x64xf32> {{
+      %0 = stablehlo.custom_call @tt.indexer_score_dsa(%q, %k, %w) {{mhlo.frontend_attributes = {{chunk_start_idx = "0"}}}}
+          : (tensor<1x4x64x32xf32>, tensor<1x1x64x32xf32>, tensor<1x4x64x1xf32>) -> tensor<1x1x64x64xf32>
+      return %0 : tensor<1x1x64x64xf32>
+    }}'''
+    q, k, w = torch.randn(1, 4, 64, 32), torch.randn(1, 1, 64, 32), torch.rand(1, 4, 64, 1)
+    ir, (out,) = pipeline_run(text, [[q[:, :, :32], q[:, :, 32:]], k, [w[:, :, :32], w[:, :, 32:]]])
+    assert "all_gather" not in ir and 'cluster_axis = "1"' in ir
+    assert "(tensor<1x4x32x32xf32>, tensor<1x1x64x32xf32>, tensor<1x4x32x1xf32>) -> tensor<1x1x32x64xf32>" in ir
+    scores = (torch.relu(q @ k.transpose(-1, -2)) * w).sum(1, keepdim=True)
+    expected = scores.masked_fill(torch.ones(64, 64, dtype=torch.bool).triu(1), -torch.inf)
+    torch.testing.assert_close(out, expected, rtol=2e-2, atol=0.5)
