@@ -19,9 +19,14 @@ MESH = 'sdy.mesh @mesh = <["x"=1, "y"=2]>'
 
 
 def to_ttir(text: str) -> str:
-    """Shardy's ops, and the StableHLO collectives the pipeline leaves, in TTIR (as convert-stablehlo-to-ttir
-    lowers them), the TTIR bodies as they are."""
+    """Shardy's ops, the `sdy.all_slice` composites and the StableHLO collectives the pipeline leaves, in TTIR (as
+    --stablehlo-to-ttir-pipeline lowers them), the TTIR bodies as they are."""
+    from ttmlir.passes import legalize_stablehlo_composite_to_ttir
+    from ttmlir.transforms.stablehlo.flatten_or_convert_composites import erase_unused_private_functions
+
     module, _ = parse_text(make_context(), text)
+    legalize_stablehlo_composite_to_ttir(module)
+    erase_unused_private_functions(module)  # the composites' decompositions
     convert_shardy_to_ttir(module)
     convert_stablehlo_ccl_to_ttir(module)
     module.verify()
