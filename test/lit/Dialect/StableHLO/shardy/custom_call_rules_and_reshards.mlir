@@ -31,6 +31,18 @@ func.func @no_mesh(%a: tensor<8x16xf32>) -> tensor<8x16xf32> {
 
 // -----
 
+// A function partitioned by hand is not propagated through: no warning for its calls.
+sdy.mesh @mesh = <["x"=2]>
+func.func @by_hand(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x16xf32> {
+  %0 = sdy.manual_computation(%a) in_shardings=[<@mesh, [{"x"}, {}]>] out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x"} (%b: tensor<4x16xf32>) {
+    %1 = stablehlo.custom_call @my.kernel(%b) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+    sdy.return %1 : tensor<4x16xf32>
+  } : (tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %0 : tensor<8x16xf32>
+}
+
+// -----
+
 // A graph partitioned by hand (a manual computation over the mesh's axes) is solved: no reshard goes in, even
 // where an annotated op outside it reads a differently split value.
 // CHECK-LABEL: @solved
