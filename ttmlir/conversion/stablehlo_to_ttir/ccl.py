@@ -11,7 +11,8 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, ModuleOp, TensorType, UnitAttr, i64
+from xdsl.dialects.builtin import (DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, ModuleOp, TensorType,
+                                   UnitAttr, i64)
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
@@ -134,10 +135,10 @@ def all_slice_by_all_to_all(value: SSAValue, op: sdy.AllSliceOp, mesh: sdy.Mesh)
                                     split_count=parts, replica_groups=_groups_attr(mesh_lines(axis, grid))))
             first = list(split.get_shape())
             first[d] = 1
-            value = emit(shlo.OPS["slice"].create(operands=[value], result_types=[TensorType(element, first)],
-                                                  properties={"start_indices": DenseArrayBase.from_list(i64, [0] * len(first)),
-                                                              "limit_indices": DenseArrayBase.from_list(i64, first),
-                                                              "strides": DenseArrayBase.from_list(i64, [1] * len(first))}))
+            bounds = {"start_indices": [0] * len(first), "limit_indices": first, "strides": [1] * len(first)}
+            value = emit(shlo.OPS["slice"].create(
+                operands=[value], result_types=[TensorType(element, first)],
+                properties={k: DenseArrayBase.from_list(i64, v) for k, v in bounds.items()}))
             shape[d] //= parts
             value = emit(shlo.OPS["reshape"].create(operands=[value], result_types=[TensorType(element, shape)]))
     return ops
