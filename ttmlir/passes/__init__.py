@@ -121,6 +121,9 @@ PASS_CLASSES = {
     "reoutline-composite": "ttmlir.transforms.stablehlo.reoutline_composite:ReoutlineCompositePass",
     "decompose-custom-call-tuples": "ttmlir.transforms.stablehlo.decompose_custom_call_tuples:DecomposeCustomCallTuplesPass",
     "register-user-sharding-rule": "ttmlir.transforms.shardy.register_user_sharding_rule:RegisterUserShardingRulePass",
+    "register-custom-sharding-rule":
+        "ttmlir.transforms.shardy.register_custom_sharding_rule:RegisterCustomShardingRulePass",
+    "insert-explicit-reshards": "ttmlir.transforms.shardy.insert_explicit_reshards:InsertExplicitReshardsIfUnsolvedPass",
     "partially-convert-sdy-to-stablehlo":
         "ttmlir.transforms.shardy.partially_convert_sdy_to_stablehlo:PartiallyConvertSdyToStableHLOPass",
     "stablehlo-fusing": "ttmlir.transforms.stablehlo.stablehlo_fusing:StableHLOFusingPass",

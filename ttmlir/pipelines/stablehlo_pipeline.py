@@ -49,8 +49,9 @@ class StableHLOPipeline(ModulePass):
             steps.append(passes["auto-sharding"](dump_variants=self.dump_variants, dump_dir=self.dump_dir))
         steps += [passes[name]() for name in (
             "decouple-const-fanout", "decompose-custom-call-tuples", "flatten-or-convert-composites",
-            "register-user-sharding-rule", "sdy-user-priority-propagate", "sdy-sharding-constraint-to-reshard", "replicate-non-splittable-values",
-            "sdy-insert-explicit-reshards", "wrap-under-manual-computation",
+            "register-custom-sharding-rule", "register-user-sharding-rule", "sdy-user-priority-propagate",
+            "sdy-sharding-constraint-to-reshard", "replicate-non-splittable-values", "insert-explicit-reshards",
+            "wrap-under-manual-computation",
             "sdy-reshard-to-collectives", "shardy-ccl-canonicalization", "annotate-local-shapes", "update-global-to-local-shapes",
             "reoutline-composite", "sdy-close-shardings", "canonicalize")]
         from ttmlir.timing import run_pass

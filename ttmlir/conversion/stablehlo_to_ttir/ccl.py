@@ -11,7 +11,8 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, ModuleOp, TensorType, UnitAttr, i64
+from xdsl.dialects.builtin import (DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, ModuleOp, TensorType,
+                                   UnitAttr, i64)
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import Rewriter
 
@@ -43,7 +44,8 @@ def _mesh2d(mesh: sdy.Mesh) -> tuple[int, int]:
     return (1, sizes[0]) if len(sizes) == 1 else (sizes[0], sizes[1]) if sizes else (1, 1)
 
 
-def _axis_numbers(mesh: sdy.Mesh, axes) -> list[int]:
+def axis_numbers(mesh: sdy.Mesh, axes) -> list[int]:
+    """The axes of more than one chip among `axes`, numbered as the axes of the 2-d mesh TTIR sees."""
     order = [name for name, _ in mesh.axes]
     offset = 2 - len(order)  # a 1-d mesh is the last axis of a 1xN one
     return [order.index(a.name) + offset for a in axes if mesh.size(a) > 1]
@@ -83,7 +85,7 @@ def ccl_ops(op: Operation, mesh: sdy.Mesh) -> list[Operation]:
 
     if isinstance(op, (sdy.AllGatherOp, sdy.AllSliceOp, sdy.ReduceScatterOp)):
         for d, axes in enumerate(op.properties[op.AXES[0]].data):
-            for axis in _axis_numbers(mesh, axes):
+            for axis in axis_numbers(mesh, axes):
                 n, groups = grid[axis], _groups_attr(mesh_lines(axis, grid))
                 if isinstance(op, sdy.AllGatherOp):
                     emit(_stablehlo("all_gather", value, resized(d, n), all_gather_dim=d, replica_groups=groups))
@@ -94,12 +96,12 @@ def ccl_ops(op: Operation, mesh: sdy.Mesh) -> list[Operation]:
                     emit(_ttir("mesh_partition", [value], resized(d, 1 / n), dim=IntegerAttr(d, _SI32),
                                cluster_axis=IntegerAttr(axis, _UI32)))
     elif isinstance(op, sdy.AllReduceOp):
-        for axis in _axis_numbers(mesh, op.reduction_axes.data):
+        for axis in axis_numbers(mesh, op.reduction_axes.data):
             emit(_stablehlo("all_reduce", value, value.type, True,
                             replica_groups=_groups_attr(mesh_lines(axis, grid))))
     elif isinstance(op, sdy.AllToAllOp):
         for param in op.params.data:
-            for axis in _axis_numbers(mesh, param.axes):
+            for axis in axis_numbers(mesh, param.axes):
                 n = grid[axis]
                 shape = list(value.type.get_shape())
                 shape[param.src_dim] *= n
@@ -109,6 +111,36 @@ def ccl_ops(op: Operation, mesh: sdy.Mesh) -> list[Operation]:
                                 replica_groups=_groups_attr(mesh_lines(axis, grid))))
     else:
         raise ValueError(f"'{op.name}' cannot be computed with StableHLO collectives")
+    return ops
+
+
+def all_slice_by_all_to_all(value: SSAValue, op: sdy.AllSliceOp, mesh: sdy.Mesh) -> list[Operation]:
+    """The all_slice of a value every chip of the slicing axes holds alike, in StableHLO (which has no such op):
+    per axis, the dim cut into [parts, chunk], an all_to_all over the axis's chips on the parts dim (chip i gets
+    piece i of every chip's copy: its own piece, `parts` times), the first kept and the parts dim dropped."""
+    from ttmlir.dialects import stablehlo as shlo
+
+    ops, grid = [], _mesh2d(mesh)
+
+    def emit(new: Operation) -> SSAValue:
+        ops.append(new)
+        return new.results[0]
+
+    for d, axes in enumerate(op.slicing_axes.data):
+        for axis in axis_numbers(mesh, axes):
+            parts, shape, element = grid[axis], list(value.type.get_shape()), value.type.element_type
+            split = TensorType(element, shape[:d] + [parts, shape[d] // parts] + shape[d + 1:])
+            value = emit(shlo.OPS["reshape"].create(operands=[value], result_types=[split]))
+            value = emit(_stablehlo("all_to_all", value, split, split_dimension=d, concat_dimension=d,
+                                    split_count=parts, replica_groups=_groups_attr(mesh_lines(axis, grid))))
+            first = list(split.get_shape())
+            first[d] = 1
+            bounds = {"start_indices": [0] * len(first), "limit_indices": first, "strides": [1] * len(first)}
+            value = emit(shlo.OPS["slice"].create(
+                operands=[value], result_types=[TensorType(element, first)],
+                properties={k: DenseArrayBase.from_list(i64, v) for k, v in bounds.items()}))
+            shape[d] //= parts
+            value = emit(shlo.OPS["reshape"].create(operands=[value], result_types=[TensorType(element, shape)]))
     return ops
 
 

@@ -53,11 +53,21 @@ def _tensor(like: SSAValue, shape, element=None) -> TensorType:
     return TensorType(element or like.type.element_type, list(shape))
 
 
-def _causal_visible(b: Builder, queries: int, keys: int, shape, offset: int) -> SSAValue:
-    """i32 1 where key position t <= offset + query position s (positions in i32: bf16 conflates them past 256)."""
+def _causal_visible(b: Builder, queries: int, keys: int, shape, offset: int,
+                    place: tuple[int, int] | None = None) -> SSAValue:
+    """i32 1 where key position t <= offset + query position s (positions in i32: bf16 conflates them past 256).
+    Queries split over `place` (a mesh axis and its number of chips) are each chip's part of the split positions."""
     index = TensorType(i32, list(shape))
     rank = len(shape)
-    rows = b.ttir("arange", [], index, start=0, end=queries, step=1, arange_dimension=rank - 2)
+    if place is not None and place[1] > 1:
+        axis, chips = place
+        whole = list(shape)
+        whole[rank - 2] *= chips
+        rows = b.ttir("arange", [], TensorType(i32, whole), start=0, end=queries * chips, step=1,
+                      arange_dimension=rank - 2)
+        rows = b.ttir("mesh_partition", [rows], index, dim=rank - 2, cluster_axis=axis)
+    else:
+        rows = b.ttir("arange", [], index, start=0, end=queries, step=1, arange_dimension=rank - 2)
     cols = b.ttir("arange", [], index, start=0, end=keys, step=1, arange_dimension=rank - 1)
     if offset:
         rows = b.ttir("add", [rows, b.constant(offset, index)], index)
@@ -98,8 +108,10 @@ def flash_mla_prefill_body(b: Builder, query, key, value, mask, head_dim_v: int,
     return b.reshape(out, (batch, heads, seq, head_dim_v))
 
 
-def indexer_score_dsa_body(b: Builder, query, key, weights, chunk_start: int) -> SSAValue:
-    """score[b, 0, s, t] = Σ_h relu(q[b, h, s] · k[b, 0, t]) · w[b, h, s], -inf where t > chunk_start + s."""
+def indexer_score_dsa_body(b: Builder, query, key, weights, chunk_start: int,
+                           place: tuple[int, int] | None = None) -> SSAValue:
+    """score[b, 0, s, t] = Σ_h relu(q[b, h, s] · k[b, 0, t]) · w[b, h, s], -inf where t > chunk_start + s; with the
+    queries split over a mesh axis (`place`), s counts from the chip's first query."""
     batch, heads, seq, size = query.type.get_shape()
     keys = key.type.get_shape()[2]
     folded = b.reshape(query, (batch, 1, heads * seq, size))
@@ -111,7 +123,7 @@ def indexer_score_dsa_body(b: Builder, query, key, weights, chunk_start: int) ->
     weighted = b.ttir("multiply", [qk, gates], per_head)
     score_t = _tensor(query, (batch, 1, seq, keys))
     score = b.ttir("sum", [weighted], score_t, keep_dim=True, dim_arg=[1])
-    visible = _causal_visible(b, seq, keys, (batch, 1, seq, keys), chunk_start)
+    visible = _causal_visible(b, seq, keys, (batch, 1, seq, keys), chunk_start, place)
     return b.ttir("add", [score, _additive_mask(b, visible, score_t)], score_t)
 
 
@@ -160,9 +172,16 @@ def _indexer_score_dsa(b: Builder, op: Operation):
     attrs = _attrs(op)
     chunk_start = _count(op, attrs, "chunk_start_idx") or 0
     axis = _count(op, attrs, "cluster_axis")
+    place = None
+    if axis is not None:  # the mesh axis the query sequence is split over
+        from ttmlir.conversion.stablehlo_to_ttir.ccl import module_mesh
+        mesh = module_mesh(op.get_toplevel_object())
+        if axis >= len(mesh):
+            raise refuse(op, f"cluster_axis {axis} is not an axis of the {mesh[0]}x{mesh[1]} mesh")
+        place = (axis, mesh[axis])
     composite = {"chunk_start_idx": IntegerAttr(chunk_start, UI32),
                  **({"cluster_axis": IntegerAttr(axis, UI32)} if axis is not None else {})}
-    return lambda fb, args: indexer_score_dsa_body(fb, *args, chunk_start), composite
+    return lambda fb, args: indexer_score_dsa_body(fb, *args, chunk_start, place), composite
 
 
 # call target -> (the composite's name, what reads the call: its decomposition's builder and the composite's attributes)

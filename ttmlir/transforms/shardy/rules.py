@@ -26,6 +26,7 @@ class Factor(NamedTuple):
     reduction: bool = False
     spread: bool = False  # a result dim the op fills with copies (a broadcast's new dim): any piece is made locally
     whole: bool = False  # propagates splits, but the op computes it whole (softmax's sequence): gathered first
+    local: bool = False  # an operand dim the op reads piece by piece as split (a chip's own experts): kept as is
 
 
 def _ints(attr: Attribute | None) -> tuple[int, ...]:
@@ -171,6 +172,22 @@ def _gather(op: Operation) -> list[Factor]:
     return factors
 
 
+def _scatter(op: Operation) -> list[Factor] | None:
+    """An operand dim the update window covers whole and no index picks (a cache's heads or head size) splits with
+    the update's window dim and the result's: each chip scatters its piece of every update into its piece. Indexed
+    and inserted dims, the updates' scatter dims and the indices are whole."""
+    if len(op.operands) != 3 or len(op.results) != 1:
+        return None
+    dn = _prop(op, "scatter_dimension_numbers")
+    operand, updates = _shape(op.operands[0]), _shape(op.operands[2])
+    if operand is None or updates is None:
+        return None
+    kept = [d for d in range(len(operand)) if d not in dn.inserted_window_dims and d not in dn.input_batching_dims]
+    return [Factor(operand[d], (("operand", 0, d), ("operand", 2, w), ("result", 0, d)))
+            for d, w in zip(kept, dn.update_window_dims)
+            if d not in dn.scatter_dims_to_operand_dims and updates[w] == operand[d]]
+
+
 def _batch_norm(op: Operation) -> list[Factor]:
     """The feature dim moves with every per-feature vector (scale, offset, mean, variance, their gradients);
     inference normalizes each element on its own, so its other dims move with the result's too; training and
@@ -277,6 +294,15 @@ def _sparse_matmul(op: Operation) -> list[Factor] | None:
     return None
 
 
+def _all_to_all_combine(op: Operation) -> list[Factor] | None:
+    """Expert outputs [E, B*D, S, H] are read as each chip's own experts: split over experts they stay split (the
+    combine sends each token's outputs home itself); the metadata, the mapping and the other dims are whole."""
+    source = _shape(op.operands[0]) if len(op.operands) == 3 else None
+    if source is None or len(source) != 4:
+        return None
+    return [Factor(source[0], (("operand", 0, 0),), local=True)]
+
+
 # custom calls with a rule, by call target (tt-xla's composites turned custom calls by
 # --flatten-or-convert-composites, tagged tt.has_custom_sharding)
 CUSTOM_CALL_RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
@@ -286,9 +312,12 @@ CUSTOM_CALL_RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
     "tt.paged_flash_mla_decode": _paged_flash_mla_decode,
     "tt.flash_mla_prefill": _flash_mla_prefill,
     "tt.sparse_matmul": _sparse_matmul,
+    "tt.all_to_all_combine": _all_to_all_combine,
     # query [B, H, S, D] and weights [B, H, S, 1] against the one key head [B, 1, T, D]: heads are summed away (a
-    # split leaves partial scores); the causal mask counts positions from each query's, so sequences stay whole
-    "tt.indexer_score_dsa": lambda op: _spelled(op, "bh", {0: "bh..", 1: "b...", 2: "bh.."}, "b...", reduced="h"),
+    # split leaves partial scores); queries split with the scores' rows (each chip masks its rows from its place
+    # along the split, --update-global-to-local-shapes names it), the key sequence stays whole
+    "tt.indexer_score_dsa": lambda op: _spelled(op, "bhs", {0: "bhs.", 1: "b...", 2: "bhs."}, "b.s.",
+                                                reduced="h"),
     # query [users, heads, chunk, D], paged caches [blocks, heads, block, D], page table [users, pages]
     "tt.chunked_scaled_dot_product_attention": lambda op: _spelled(
         op, "hu", {0: "uh..", 1: ".h..", 2: ".h..", 3: "u."}, "uh.."),
@@ -312,6 +341,7 @@ RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
     "stablehlo.transpose": _transpose, "stablehlo.broadcast_in_dim": _broadcast, "stablehlo.reshape": _reshape,
     "stablehlo.dot_general": _dot_general, "stablehlo.reduce": _reduce, "stablehlo.concatenate": _concatenate,
     "stablehlo.slice": _slice, "stablehlo.convolution": _convolution, "stablehlo.gather": _gather,
+    "stablehlo.scatter": _scatter,
 }
 
 # ops whose every operand and result share one shape but whose values mix along a dimension: no elementwise rule

@@ -43,7 +43,7 @@ def reshard_op(op: Operation, mesh_name: str) -> None:
         factor = factors[i]
         res = [p for p in factor.places if p[0] == "result"]
         ops_ = [p for p in factor.places if p[0] == "operand"]
-        if factor.reduction and ops_:
+        if (factor.reduction or factor.local) and ops_:  # the operand's own split
             axes = _dims(value_sharding(op.operands[ops_[0][1]]), len(need[ops_[0][1]]))[ops_[0][2]]
         elif factor.whole:
             axes = ()

@@ -91,6 +91,7 @@ class Propagation:
         ret = func.body.block.last_op
         self.results = [(v, _seed(arg_sharding(func, i, "res_attrs"), self._rank(v)))
                         for i, v in enumerate(ret.operands)] if isinstance(ret, ReturnOp) else []
+        self.open = {v: [d is None for d in dims] for v, dims in self.dims.items()}
 
     @staticmethod
     def _rank(v: SSAValue) -> int:
@@ -137,7 +138,10 @@ class Propagation:
             pass
 
     def sharding(self, value: SSAValue) -> sdy.Sharding:
-        return sdy.Sharding(self.mesh_name, tuple(sdy.DimSharding(tuple(a or ())) for a in self.dims[value]))
+        """What propagation found; a dim no user closed stays open (`?`), as shardy leaves it."""
+        open_ = self.open.get(value, ())
+        return sdy.Sharding(self.mesh_name, tuple(sdy.DimSharding(tuple(a or ()), not (d < len(open_) and open_[d]))
+                                                  for d, a in enumerate(self.dims[value])))
 
 
 def entry_functions(module: ModuleOp) -> list[FuncOp]:

@@ -4,8 +4,11 @@ Every mesh axis becomes manual; the body's arguments take their in_sharding's lo
 local shape its `sdy.sharding` gives its results (the annotation is then dropped: the values are per-chip
 pieces). Split constants keep their first piece. The shardy collectives, which describe data movement on
 global values, become collectives on the local ones: StableHLO's all_gather, all_reduce, reduce_scatter and
-all_to_all (an all_slice, which StableHLO lacks, is `ttir.mesh_partition`), one per mesh axis they move data
-over.
+all_to_all, one per mesh axis they move data over. StableHLO has no all_slice: one of a value every chip holds
+whole becomes a `stablehlo.composite "sdy.all_slice"` (its `out_sharding` kept, for the TTIR lowering's
+`ttir.mesh_partition`) whose decomposition `@sdy.all_slice<N>` computes it with all_to_alls; one of a value
+already split is a `ttir.mesh_partition`. A custom call whose per-chip piece depends on the chip's place along a
+split dim (`PLACED`) is told the mesh axis of that split as its `cluster_axis` frontend attribute.
 """
 
 from __future__ import annotations
@@ -15,14 +18,17 @@ import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseArrayBase, DenseIntOrFPElementsAttr, IntegerAttr, ModuleOp, TensorType, i64
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import (DenseArrayBase, DenseIntOrFPElementsAttr, DictionaryAttr, IntegerAttr, ModuleOp,
+                                   StringAttr, SymbolRefAttr, TensorType, i64)
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import sdy
 from ttmlir.errors import PassFailure
-from ttmlir.conversion.stablehlo_to_ttir.ccl import ccl_ops
+from ttmlir.conversion.stablehlo_to_ttir.ccl import all_slice_by_all_to_all, axis_numbers, ccl_ops
+from ttmlir.transforms.shardy.sdy_user_priority_propagate import value_sharding
 
 COLLECTIVES = (sdy.AllGatherOp, sdy.AllSliceOp, sdy.ReduceScatterOp, sdy.AllReduceOp, sdy.AllToAllOp)
 
@@ -85,6 +91,49 @@ def _feature_groups(op: Operation) -> None:
     op.properties["feature_group_count"] = IntegerAttr(local, i64)
 
 
+# custom calls computing from their place along a split dim: the (operand, dim) whose split names the mesh axis
+PLACED = {"tt.indexer_score_dsa": (0, 2)}  # the query sequence: each chip's rows start at its place's offset
+
+
+def _name_place(op: Operation, sharding: sdy.Sharding | None, mesh: sdy.Mesh) -> None:
+    """`op`'s `cluster_axis` frontend attribute: the mesh axis its PLACED dim is split over, unless its user named
+    one; split over several axes it has no one place."""
+    operand, dim = PLACED[op.properties["call_target_name"].data]
+    axes = axis_numbers(mesh, sharding.dims[dim].axes) if sharding is not None and dim < len(sharding.dims) else []
+    given = op.attributes.get("mhlo.frontend_attributes")
+    attrs = dict(given.data) if isinstance(given, DictionaryAttr) else {}
+    if not axes or "cluster_axis" in attrs:
+        return
+    if len(axes) > 1:
+        raise PassFailure(op, f"dimension {dim} of operand {operand} is split over several mesh axes: the call "
+                              "takes its place along one")
+    op.attributes["mhlo.frontend_attributes"] = DictionaryAttr({**attrs, "cluster_axis": StringAttr(str(axes[0]))})
+
+
+def _replicated(sharding: sdy.Sharding | None) -> bool:
+    return sharding is None or not any(d.axes for d in sharding.dims)
+
+
+def _all_slice_composite(op: sdy.AllSliceOp, mesh: sdy.Mesh, module: ModuleOp) -> Operation | None:
+    """The composite computing `op` on a value every chip holds whole, its decomposition a new private function."""
+    from ttmlir.dialects import stablehlo as shlo
+
+    block = Block(arg_types=[op.operands[0].type])
+    steps = all_slice_by_all_to_all(block.args[0], op, mesh)
+    if not steps:
+        return None
+    result = steps[-1].results[0]
+    block.add_ops([*steps, ReturnOp(result)])
+    taken = {f.sym_name.data for f in module.body.block.ops if isinstance(f, FuncOp)}
+    name = next(f"sdy.all_slice{n}" for n in itertools.count(1) if f"sdy.all_slice{n}" not in taken)
+    module.body.block.add_op(FuncOp(name, ([op.operands[0].type], [result.type]), Region(block),
+                                    visibility="private"))
+    return shlo.OPS["composite"].create(
+        operands=[op.operands[0]], result_types=[result.type],
+        properties={"name": StringAttr(op.name), "decomposition": SymbolRefAttr(name),
+                    "composite_attributes": DictionaryAttr({"out_sharding": op.out_sharding})})
+
+
 def update_manual_computation(op: sdy.ManualComputationOp) -> None:
     mesh = sdy.mesh_of(op, op.in_shardings.data[0] if op.in_shardings.data else op.out_shardings.data[0]) \
         if (op.in_shardings.data or op.out_shardings.data) else None
@@ -95,6 +144,13 @@ def update_manual_computation(op: sdy.ManualComputationOp) -> None:
     for arg, sharding in zip(op.body.block.args, op.in_shardings.data):
         if not manual:  # a body still on global shapes
             Rewriter.replace_value_with_new_type(arg, localize(arg.type, sharding, mesh, op))
+    module = op.get_toplevel_object()
+    whole = {inner for inner in op.body.walk()
+             if isinstance(inner, sdy.AllSliceOp) and _replicated(value_sharding(inner.operands[0]))}
+    for inner in op.body.walk():
+        if inner.name == "stablehlo.custom_call" and inner.properties["call_target_name"].data in PLACED:
+            _name_place(inner, value_sharding(inner.operands[PLACED[inner.properties["call_target_name"].data][0]]),
+                        mesh)
     for inner in list(op.body.walk()):
         if inner is op:
             continue
@@ -103,7 +159,8 @@ def update_manual_computation(op: sdy.ManualComputationOp) -> None:
             continue
         if isinstance(inner, COLLECTIVES):
             try:
-                new = ccl_ops(inner, mesh)
+                composite = _all_slice_composite(inner, mesh, module) if inner in whole else None
+                new = [composite] if composite is not None else ccl_ops(inner, mesh)
             except ValueError as error:
                 raise PassFailure(inner, str(error)) from None
             for n in new:

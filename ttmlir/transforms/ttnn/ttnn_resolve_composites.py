@@ -94,11 +94,24 @@ def _on_blackhole(composite: CompositeOp) -> bool:
     return True
 
 
+def _indexer_fuses(composite: CompositeOp) -> bool:
+    """The fused indexer counts each chip's query positions from chunk_start_idx alone: queries split over a mesh
+    axis of several chips (cluster_axis) keep the decomposition, which offsets them by the chip's place."""
+    from ttmlir.transforms.ttnn.ttnn_utils import mesh_shape_of
+
+    axis = _attrs(composite).get("cluster_axis")
+    if isinstance(axis, IntegerAttr):
+        mesh = mesh_shape_of(composite)
+        if axis.value.data < len(mesh) and mesh[axis.value.data] > 1:
+            return False
+    return _on_blackhole(composite)
+
+
 # composite name -> (the fused TTNN op built from it, a guard that must allow it or None)
 PROMOTIONS: dict[str, tuple[Callable[[CompositeOp], Operation], Callable[[CompositeOp], bool] | None]] = {
     "flash_mla_prefill": (_flash_mla_prefill, None),
     "indexer_score_dsa": (_by_order("indexer_score_dsa", lambda a: {k: a[k] for k in ("chunk_start_idx", "cluster_axis")
-                                                                     if k in a}), _on_blackhole),
+                                                                     if k in a}), _indexer_fuses),
     "topk_router_gpt": (_by_order("topk_router_gpt", lambda a: {k: a[k] for k in ("k", "num_experts") if k in a}), None),
     "rotary_embedding": (_by_order("rotary_embedding", lambda a: {}), None),
 }

@@ -19,9 +19,14 @@ MESH = 'sdy.mesh @mesh = <["x"=1, "y"=2]>'
 
 
 def to_ttir(text: str) -> str:
-    """Shardy's ops, and the StableHLO collectives the pipeline leaves, in TTIR (as convert-stablehlo-to-ttir
-    lowers them), the TTIR bodies as they are."""
+    """Shardy's ops, the `sdy.all_slice` composites and the StableHLO collectives the pipeline leaves, in TTIR (as
+    --stablehlo-to-ttir-pipeline lowers them), the TTIR bodies as they are."""
+    from ttmlir.passes import legalize_stablehlo_composite_to_ttir
+    from ttmlir.transforms.stablehlo.flatten_or_convert_composites import erase_unused_private_functions
+
     module, _ = parse_text(make_context(), text)
+    legalize_stablehlo_composite_to_ttir(module)
+    erase_unused_private_functions(module)  # the composites' decompositions
     convert_shardy_to_ttir(module)
     convert_stablehlo_ccl_to_ttir(module)
     module.verify()
@@ -582,3 +587,107 @@ def test_topk_of_a_split_dim_takes_each_chips_candidates(k):
     assert '"stablehlo.all_gather"' in ir  # what the topk of candidates replaces
     torch.testing.assert_close(values, torch.topk(a, k, dim=1).values)
     torch.testing.assert_close(a.gather(1, indices.long()), values)  # each index points at its value
+
+
+def test_expert_outputs_split_by_expert_stay_split_into_the_combine():
+    """tt.all_to_all_combine reads its expert outputs as each chip's own experts: split over "y" by expert they
+    reach the call as they are (gathered, every chip would read the first experts as its own), and each token
+    gets back the output of the experts it chose."""
+    sharded = '#sdy.sharding<@mesh, [{"y"}, {}, {}, {}]>'
+    text = f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%e: tensor<4x2x8x32xbf16> {{sdy.sharding = {sharded}}}, %m: tensor<1x2x8x2xi32>,
+                           %map: tensor<1x1x4x2xi32>) -> tensor<2x1x8x32xbf16> {{
+      %0 = stablehlo.custom_call @tt.all_to_all_combine(%e, %m, %map) {{mhlo.frontend_attributes = {{cluster_axis = "1", num_devices = "2", num_experts_per_tok = "2", output_shard_dim = "1"}}}}
+          : (tensor<4x2x8x32xbf16>, tensor<1x2x8x2xi32>, tensor<1x1x4x2xi32>) -> tensor<2x1x8x32xbf16>
+      return %0 : tensor<2x1x8x32xbf16>
+    }}'''
+    outputs = torch.randn(4, 2, 8, 32).bfloat16()
+    chosen = torch.stack([torch.randperm(4)[:2] for _ in range(16)]).reshape(1, 2, 8, 2).int()
+    mapping = torch.nn.functional.one_hot(torch.tensor([0, 0, 1, 1]), 2).reshape(1, 1, 4, 2).int()
+    ir, (out,) = pipeline_run(text, [[outputs[:2], outputs[2:]], chosen, mapping])
+    assert "all_gather" not in ir and "(tensor<2x2x8x32xbf16>, tensor<1x2x8x2xi32>" in ir
+    # chip 0's tokens (row 0 of the line's): for each choice k, the chosen expert's output for that token
+    want = torch.stack([outputs[chosen[0, 0, :, k].long(), 0, torch.arange(8)] for k in range(2)])[:, None]
+    torch.testing.assert_close(out, want)
+
+
+@pytest.mark.parametrize("lowering", ["composite", "decomposition"])
+def test_a_whole_value_sliced_over_the_mesh_is_an_all_slice_composite(lowering):
+    """A value every chip holds whole, split for its user: a `sdy.all_slice` composite (TTIR's mesh_partition)
+    whose decomposition, all_to_alls of the chips' equal copies, computes the same pieces."""
+    from ttmlir.passes import inline, stablehlo_legalize_composite_to_call, stablehlo_to_ttir_pipeline
+
+    text = '''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%a: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {}]>})
+        -> (tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) {
+      %0 = stablehlo.negate %a : tensor<8x4xf32>
+      %1 = sdy.sharding_constraint %0 <@mesh, [{"y"}, {}]> : tensor<8x4xf32>
+      return %1 : tensor<8x4xf32>
+    }'''
+    module, _ = parse_text(make_context(), text)
+    stablehlo_pipeline(module)
+    ir = print_module(module)
+    assert 'stablehlo.composite "sdy.all_slice"' in ir and "func.func private @sdy.all_slice1" in ir
+    if lowering == "decomposition":
+        stablehlo_legalize_composite_to_call(module)
+        inline(module)
+    stablehlo_to_ttir_pipeline(module)
+    ttir = print_module(module)
+    assert ("ttir.mesh_partition" in ttir) == (lowering == "composite")
+    assert ("ttir.all_to_all" in ttir) == (lowering == "decomposition")
+    a = torch.randn(8, 4)
+    (out,) = run(ttir, (1, 2), [a])
+    torch.testing.assert_close(out, -a)
+
+
+def test_cache_split_by_heads_is_updated_in_place_per_chip():
+    """A scatter writing whole heads (an update window covering the heads dim, indices picking positions) runs on
+    each chip's heads: the cache split over "y" by heads is not gathered, and the positions written equal one
+    chip's scatter. A window covering part of a split dim (the head size here) gathers it first."""
+    heads = '#sdy.sharding<@mesh, [{}, {"y"}, {}, {}]>'
+    text = f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%cache: tensor<1x8x32x16xf32> {{sdy.sharding = {heads}}}, %pos: tensor<4x1xi64>,
+                           %new: tensor<1x8x4x16xf32> {{sdy.sharding = {heads}}}) -> (tensor<1x8x32x16xf32> {{sdy.sharding = {heads}}}) {{
+      %0 = "stablehlo.scatter"(%cache, %pos, %new) <{{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0, 1, 3], inserted_window_dims = [2], scatter_dims_to_operand_dims = [2], index_vector_dim = 1>}}> ({{
+      ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+        stablehlo.return %b : tensor<f32>
+      }}) : (tensor<1x8x32x16xf32>, tensor<4x1xi64>, tensor<1x8x4x16xf32>) -> tensor<1x8x32x16xf32>
+      return %0 : tensor<1x8x32x16xf32>
+    }}'''
+    cache, new = torch.randn(1, 8, 32, 16), torch.randn(1, 8, 4, 16)
+    pos = torch.tensor([[3], [17], [0], [31]])
+    ir, (out,) = pipeline_run(text, [[cache[:, :4], cache[:, 4:]], pos, [new[:, :4], new[:, 4:]]])
+    assert "all_gather" not in ir and "mesh_partition" not in ir
+    assert "(tensor<1x4x32x16xf32>, tensor<4x1xi64>, tensor<1x4x4x16xf32>) -> tensor<1x4x32x16xf32>" in ir
+    want = cache.clone()
+    want[:, :, pos[:, 0]] = new
+    torch.testing.assert_close(out, want)
+    partial = text.replace("tensor<1x8x4x16xf32>", "tensor<1x8x4x8xf32>").replace(
+        f"%new: tensor<1x8x4x8xf32> {{sdy.sharding = {heads}}}", "%new: tensor<1x8x4x8xf32>").replace(
+        heads, '#sdy.sharding<@mesh, [{}, {}, {}, {"y"}]>')
+    ir, (out,) = pipeline_run(partial, [[cache[..., :8], cache[..., 8:]], pos, new[..., :8]])
+    assert '"stablehlo.all_gather"' in ir
+    want = cache.clone()
+    want[:, :, pos[:, 0], :8] = new[..., :8]
+    torch.testing.assert_close(out, want)
+
+
+def test_indexer_queries_split_by_sequence_mask_from_each_chips_place():
+    """Sequence parallelism for the DSA indexer: query and weights split over "y" by sequence, the key whole; each
+    chip scores its queries against every key, its causal mask counting from its first query's place (told to the
+    call as its cluster_axis), and the rows put back equal one chip's scores."""
+    seq = '#sdy.sharding<@mesh, [{}, {}, {"y"}, {}]>'
+    text = f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%q: tensor<1x4x64x32xf32> {{sdy.sharding = {seq}}}, %k: tensor<1x1x64x32xf32>,
+                           %w: tensor<1x4x64x1xf32> {{sdy.sharding = {seq}}}) -> tensor<1x1x64x64xf32> {{
+      %0 = stablehlo.custom_call @tt.indexer_score_dsa(%q, %k, %w) {{mhlo.frontend_attributes = {{chunk_start_idx = "0"}}}}
+          : (tensor<1x4x64x32xf32>, tensor<1x1x64x32xf32>, tensor<1x4x64x1xf32>) -> tensor<1x1x64x64xf32>
+      return %0 : tensor<1x1x64x64xf32>
+    }}'''
+    q, k, w = torch.randn(1, 4, 64, 32), torch.randn(1, 1, 64, 32), torch.rand(1, 4, 64, 1)
+    ir, (out,) = pipeline_run(text, [[q[:, :, :32], q[:, :, 32:]], k, [w[:, :, :32], w[:, :, 32:]]])
+    assert "all_gather" not in ir and 'cluster_axis = "1"' in ir
+    assert "(tensor<1x4x32x32xf32>, tensor<1x1x64x32xf32>, tensor<1x4x32x1xf32>) -> tensor<1x1x32x64xf32>" in ir
+    scores = (torch.relu(q @ k.transpose(-1, -2)) * w).sum(1, keepdim=True)
+    expected = scores.masked_fill(torch.ones(64, 64, dtype=torch.bool).triu(1), -torch.inf)
+    torch.testing.assert_close(out, expected, rtol=2e-2, atol=0.5)
