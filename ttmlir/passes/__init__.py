@@ -146,6 +146,8 @@ PASS_CLASSES = {
     "ttnn-ccl-activation-dtype-lowering":
         "ttmlir.transforms.ttnn.ttnn_ccl_activation_dtype_lowering:TTNNCCLActivationDtypeLoweringPass",
     "ttir-cpu-boolean-narrowing": "ttmlir.transforms.ttir.ttir_cpu_boolean_narrowing:TTIRCPUBooleanNarrowingPass",
+    "ttir-predicate-type-alignment":
+        "ttmlir.transforms.ttir.ttir_predicate_type_alignment:TTIRPredicateTypeAlignmentPass",
     "ttir-decompose-complex-permute": "ttmlir.transforms.ttir.ttir_decompose_complex_permute:TTIRDecomposeComplexPermutePass",
     "ttir-decompose-complex-reshape": "ttmlir.transforms.ttir.ttir_decompose_complex_reshape:TTIRDecomposeComplexReshapePass",
     "ttir-global-data-format-conversion":
