@@ -465,7 +465,7 @@ def _batch_norm(x, t):
     dims = [d for d in range(a.dim()) if d != t.dimension % a.dim()]
     mean, var = a.mean(dims, keepdim=True), a.var(dims, unbiased=False, keepdim=True)
     out = (a - mean) / torch.sqrt(var + t.epsilon) * scale + offset
-    return out, mean.reshape(-1), var.reshape(-1)
+    return out, mean.reshape(x["running_mean"].shape), var.reshape(x["running_mean"].shape)
 
 
 def _norm(x, t):
