@@ -17,7 +17,7 @@ from typing import Callable
 import torch
 import torch.nn.functional as F
 
-from ttmlir.runtime import ccl, numerics
+from ttmlir.runtime import RuntimeFailure, ccl, numerics
 from ttmlir.runtime.numerics import EXACT, Numerics
 from ttmlir.target import binary_generated as fb
 from ttmlir.target.flatbuffer import enum_names, struct_fields
@@ -620,6 +620,22 @@ def _number(value):
     return int(value.value) if isinstance(value, fb.IntegralTypeT) else float(value.value)
 
 
+def _load_tensor(x, t):
+    """What ttnn.dump_tensor saved to `file_path` (the same value on every chip of a mesh)."""
+    try:
+        saved = torch.load(t.filePath, weights_only=True)
+        values = saved["values"]
+    except (OSError, RuntimeError, KeyError, TypeError) as exc:
+        raise RuntimeFailure(f"'ttnn.load_tensor': cannot read {t.filePath} as a dumped tensor: {exc}") from None
+    if list(saved["shape"]) != _shape_of(t.out):
+        raise RuntimeFailure(f"'ttnn.load_tensor': {t.filePath} holds a tensor of shape {list(saved['shape'])}, "
+                             f"not the {_shape_of(t.out)} the op returns")
+    if any(not torch.equal(v, values[0]) for v in values[1:]):
+        raise RuntimeFailure(f"'ttnn.load_tensor': {t.filePath} holds a different value per chip; only a "
+                             "replicated tensor loads here")
+    return values[0]
+
+
 def _creation(x, t):
     name = ("empty", "full", "zeros", "ones", "arange", "rand", "constant")[t.type]
     shape = list(t.shape if t.shape is not None else t.size if t.size is not None else t.out.desc.shape)
@@ -739,6 +755,7 @@ KERNELS: dict[str, Kernel] = {
     **{name: lambda x, t: x["input"] for name in ("to_layout", "to_device", "from_device", "to_memory_config",
                                                   "typecast")},
     **{name: _creation for name in ("empty", "full", "zeros", "ones", "arange", "rand", "constant")},
+    "load_tensor": _load_tensor,
 }
 
 
