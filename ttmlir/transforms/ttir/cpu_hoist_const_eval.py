@@ -4,7 +4,8 @@ A const-eval function's ops become one `ttcore.cpu_module` function (`cpu_hoiste
 f32 as `--cpu-hoist-manually-tagged`'s do; the const-eval function keeps a call of it between casts to and from f32.
 Left on the device: creation ops the function returns (through reshapes and typecasts; hoisting them would gain
 nothing) and `ttir.constant`s (their data is typed), which the CPU function takes as arguments; and the whole
-function when one of its ops needs the device handle in TTNN (a convolution, `rand`). Results are the
+function when one of its ops needs the device handle in TTNN (a convolution, `rand`) or has no Linalg lowering
+(`--convert-ttir-to-linalg`, as upstream compiles the CPU module). Results are the
 same values in f32 arithmetic rather than the device's; weights prepared once are more precise for it.
 """
 
@@ -20,6 +21,7 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from ttmlir.conversion.ttir_to_linalg.convert_ttir_to_linalg import PATTERNS as LINALG_PATTERNS
 from ttmlir.dialects.ttnn import TTNN
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure
@@ -59,6 +61,9 @@ def _hoist(func: FuncOp, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> No
         return  # nothing to move, or its host work is a CPU-hoisted call already
     if any(isinstance(op, TTOp) and op.ROW.name in DEVICE_BOUND for op in hoisted):
         return  # the device computes it: the host has no device handle for such an op
+    if any(isinstance(op, TTOp) and op.dialect_name() == "ttir" and op.ROW.name not in LINALG_PATTERNS
+           for op in hoisted):
+        return  # the CPU module compiles through Linalg, which has no lowering of this op: it stays on the device
     if not all(isinstance(op, TTOp) and op.dialect_name() == "ttir" for op in hoisted):
         stranger = next(op for op in hoisted if not (isinstance(op, TTOp) and op.dialect_name() == "ttir"))
         raise PassFailure(stranger, f"'{stranger.name}' in a const-eval function cannot run on the CPU "
