@@ -8,6 +8,12 @@ sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # helpers the tests share (ttir_eval), wherever a test sits
 
 
+def pytest_collection_modifyitems(items):
+    """Grouped tests first (the tt-run launches: minutes of one xdist worker's time), so the rest spread over the
+    workers around them instead of one worker running them alone at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("xdist_group") is None)
+
+
 @pytest.fixture
 def fresh_pybuda():
     """PyBuda's global state (devices, queues, compiler config) reset around a test, torch seeded."""
@@ -21,21 +27,18 @@ def fresh_pybuda():
 
 
 @pytest.fixture(scope="session", autouse=True)
-def tool_server(tmp_path_factory):
+def tool_server():
     """The command-line tools the tests start, served warm (tools/ttmlir_server), as lit's suite has them: a test
     that must start them cold sets TTMLIR_TOOL_SERVER itself. TTMLIR_TOOL_SERVER=0 in the environment: none."""
     import os
-    import subprocess
 
-    if os.environ.get("TTMLIR_TOOL_SERVER") == "0":
+    from ttmlir_server import ENVIRONMENT, start_server
+
+    if os.environ.get(ENVIRONMENT) == "0":
         yield None
         return
-    socket_path = tmp_path_factory.mktemp("tool-server") / "tools.sock"
-    server = subprocess.Popen([sys.executable, "-m", "ttmlir_server", "--socket", str(socket_path),
-                               "--idle-timeout", "900"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              start_new_session=True)
-    os.environ["TTMLIR_TOOL_SERVER"] = str(socket_path)  # until it listens, the tools run cold
+    socket_path, stop = start_server(sys.executable, idle_timeout=900)
+    os.environ[ENVIRONMENT] = socket_path
     yield socket_path
-    os.environ.pop("TTMLIR_TOOL_SERVER", None)
-    server.terminate()
-    server.wait()
+    os.environ.pop(ENVIRONMENT, None)
+    stop()

@@ -112,7 +112,10 @@ def mpirun_command(config, program: list[str], mpi_args: list[str], hosts: list[
         cmd += ["--host", ",".join(hosts)]
     elif not any(a in ("--host", "-host", "--hostfile", "-hostfile", "-H") or a.startswith(("--host=", "--hostfile="))
                  for a in mpi_args):
-        cmd += ["--oversubscribe"]  # every rank on this machine, however many cores it has
+        # every rank on this machine, however many cores it has; a rank waiting on the others sleeps 0.1 ms between
+        # polls rather than spinning, or ranks waiting in a collective take the cores from the ones still working
+        cmd += ["--oversubscribe", "--mca", "threads_pthreads_yield_strategy", "nanosleep",
+                "--mca", "threads_pthreads_nanosleep_time", "100000"]
     cmd += mpi_args
     for i, binding in enumerate(config.bindings):
         if i:

@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 
-from ttmlir.runtime.distributed.topology import FAILURE_MARK
+from ttmlir.runtime.distributed.topology import report_failure
 
 FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2)
 
@@ -41,7 +41,7 @@ def _report(what: str, code: int) -> int:
     env = os.environ
     where = (f"rank {env.get('OMPI_COMM_WORLD_RANK', '?')} (mesh {env.get('TT_MESH_ID', '?')} host rank "
              f"{env.get('TT_MESH_HOST_RANK', '?')})")
-    print(f"{FAILURE_MARK}{where}: {what}", file=sys.stderr, flush=True)
+    report_failure(where, what)
     return code
 
 

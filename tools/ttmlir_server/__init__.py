@@ -148,18 +148,24 @@ def _read_exactly(conn: socket.socket, size: int, start: bytes = b"") -> bytes:
     return data
 
 
-def start_server(python: str, idle_timeout: float = 600) -> tuple[str, Callable[[], None]]:
+def start_server(python: str, idle_timeout: float = 600, ready_within: float = 60) -> tuple[str, Callable[[], None]]:
     """Start a server run by `python` (the interpreter the tools' scripts name) on a socket in a fresh temporary
-    folder: its path, for ENVIRONMENT, and a function that stops the server and removes the folder. Until it
-    listens, calls run in processes of their own."""
+    folder: its path, for ENVIRONMENT, and a function that stops the server and removes the folder. Returns once
+    the server listens for both the compiler's tools and the runtime's (or after `ready_within` seconds, or when
+    it has ended): each call made before would pay the imports the server is there to save."""
     import shutil
     import subprocess
     import tempfile
+    import time
 
     folder = tempfile.mkdtemp(prefix="ttmlir-tools-")
     path = os.path.join(folder, "tools.sock")
     server = subprocess.Popen([python, "-m", "ttmlir_server", "--socket", path, "--idle-timeout", str(idle_timeout)],
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + ready_within
+    while server.poll() is None and time.monotonic() < deadline and \
+            not (os.path.exists(path) and os.path.exists(path + RUNTIME_SOCKET)):
+        time.sleep(0.05)
 
     def stop() -> None:
         server.terminate()

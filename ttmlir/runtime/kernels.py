@@ -520,6 +520,8 @@ def _paged_update_cache(x, t):
     cache, update, positions = x["cache"].clone(), x["input"][0], x["update_index"].reshape(-1).long()
     table = x.get("page_table")
     block = cache.shape[2]
+    if bool((positions < 0).any()):  # the device reads the index unsigned: a negative one is far past the end
+        raise IndexError(f"update index {int(positions.min())} is out of bounds")
     pages = table.long()[torch.arange(len(positions)), positions // block] if table is not None else \
         torch.arange(len(positions))
     rows = positions % block if table is not None else positions

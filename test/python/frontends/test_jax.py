@@ -475,13 +475,14 @@ def test_boolean_ops_through_integers_and_narrowed_compares():
 
 def test_gathers_as_table_lookups():
     """Gathers JAX writes for indexing: rows (an embedding), several indexed dims (one flattened row number), a
-    non-leading dim, runs of rows, integer data (exact: not through bf16) and take_along_axis (a batched gather)."""
+    non-leading dim, runs of rows, integer data (exact: not through bf16), take_along_axis (a batched gather) and
+    rows by 3-d indices (one flat list of them)."""
     dnums = jax.lax.GatherDimensionNumbers(offset_dims=(1, 2), collapsed_slice_dims=(), start_index_map=(0,))
 
     def lookups(table, x, ints, idx, i, j, starts, along):
         runs = jax.lax.gather(table, starts, dnums, slice_sizes=(3, 16), mode="promise_in_bounds")
         return (table[idx], x[i, j], x[:, :, 2], table[:, idx[0]], runs, ints[idx], ints[i, j],
-                jnp.take_along_axis(x, along, axis=1))
+                jnp.take_along_axis(x, along, axis=1), table[idx.reshape(3, 1, 5)])
     idx = RNG.integers(0, 10, (3, 5)).astype(np.int32)
     i, j = RNG.integers(0, 7, (5,)).astype(np.int32), RNG.integers(0, 8, (5,)).astype(np.int32)
     starts = RNG.integers(0, 8, (4, 1)).astype(np.int32)
@@ -583,3 +584,24 @@ def test_row_scatter_add_is_an_embedding_gradient():
     check(lambda w, g: jnp.asarray(w).at[ids].add(g), f32(8, 64), f32(6, 64))
     check(lambda g: jnp.zeros((8, 64), jnp.float32).at[ids].add(g), f32(6, 64))
     check(lambda w, g: jnp.asarray(w).at[ids.reshape(2, 3)].add(g), f32(8, 64), f32(2, 3, 64))
+
+
+def test_one_token_per_user_written_into_a_cache_is_an_update_cache():
+    """A decode step's cache write (each user's token at one run-time position), as JAX scatters it and as a
+    [users, heads, 1, dim] update: the device's in-place paged_update_cache, the other positions untouched."""
+    cache, pos = f32(4, 2, 16, 32), np.array([9], np.int32)
+    check(lambda c, p, t: jnp.asarray(c).at[:, :, p[0]].set(t), cache, pos, f32(4, 2, 32))
+    text = """func.func @main(%c: tensor<4x2x16x32xf32>, %p: tensor<1xi64>, %t: tensor<4x2x1x32xf32>) -> tensor<4x2x16x32xf32> {
+      %0 = "stablehlo.scatter"(%c, %p, %t) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [0, 1, 3], inserted_window_dims = [2], scatter_dims_to_operand_dims = [2], index_vector_dim = 1>}> ({
+      ^bb0(%old: tensor<f32>, %new: tensor<f32>):
+        stablehlo.return %new : tensor<f32>
+      }) : (tensor<4x2x16x32xf32>, tensor<1xi64>, tensor<4x2x1x32xf32>) -> tensor<4x2x16x32xf32>
+      return %0 : tensor<4x2x16x32xf32>
+    }"""
+    binary = tt_jax.compile_stablehlo(text)
+    assert b"ttnn.paged_update_cache" in binary  # the op, not a scatter into a copy
+    tokens = f32(4, 2, 1, 32)
+    got, = tt_jax.run_binary(binary, [cache.copy(), pos.astype(np.int64), tokens])
+    want = cache.copy()
+    want[:, :, 9] = tokens[:, :, 0]
+    np.testing.assert_array_equal(np.asarray(got), want)

@@ -23,7 +23,7 @@ def test_mutations_end_in_diagnostics(seed_file):
     rng = random.Random(seed_file.name)
     opts = Options(passes=[("ttir-to-ttnn-backend-pipeline", "")])
     outcomes = {"printed": 0, "diagnosed": 0}
-    for _ in range(220):
+    for _ in range(120):
         mutated = mutate(text, rng)
         printed, diagnostics = process_chunk(mutated, "fuzz.mlir", 0, opts)
         assert (printed is None) == bool(diagnostics)
@@ -34,4 +34,4 @@ def test_mutations_end_in_diagnostics(seed_file):
             outcomes["diagnosed"] += 1
         else:
             outcomes["printed"] += 1
-    assert outcomes["diagnosed"] > 80  # the rest are still valid (a cut inside the leading comments is empty, valid)
+    assert outcomes["diagnosed"] > 40  # the rest are still valid (a cut inside the leading comments is empty, valid)

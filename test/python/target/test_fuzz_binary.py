@@ -57,7 +57,7 @@ def assert_clean(code: int, lines: list[str]) -> None:
 def test_a_changed_byte_is_refused_by_every_reader(binary, tmp_path, capfd, command):
     rng = random.Random(command)
     path = tmp_path / "fuzz.ttnn"
-    for i in range(300):
+    for i in range(150):
         mutated = mutate_bytes(binary, rng)
         if mutated == binary:
             continue
@@ -76,7 +76,7 @@ def test_resealed_mutations_run_or_are_refused(binary, tmp_path, capfd):
     rng = random.Random(11)
     path = tmp_path / "fuzz.ttnn"
     outcomes = {0: 0, 1: 0}
-    for _ in range(300):
+    for _ in range(150):
         mutated = mutate_bytes(binary, rng)
         try:
             fbu.seal(mutated)
@@ -87,14 +87,14 @@ def test_resealed_mutations_run_or_are_refused(binary, tmp_path, capfd):
                                            "--artifact-dir", str(tmp_path / "a")], capfd)
         assert_clean(code, lines)
         outcomes[code] += 1
-    assert outcomes[1] > 100
+    assert outcomes[1] > 50
 
 
 def test_mutated_ttnn_text_is_translated_or_diagnosed(tmp_path, capfd):
     text = print_module(lower_to_ttnn(MLP))
     rng = random.Random(5)
     source, out = tmp_path / "fuzz.mlir", tmp_path / "out.ttnn"
-    for _ in range(400):
+    for _ in range(200):
         source.write_text(mutate(text, rng))
         out.unlink(missing_ok=True)
         code, lines = run_tool(ttmlir_translate.main, ["--ttnn-to-flatbuffer", str(source), "-o", str(out)], capfd)

@@ -124,7 +124,7 @@ def test_resealed_mutations_of_a_ttm_run_or_fail_located():
     data = translate(lower_to_ttmetal((Path(__file__).parents[2] / "lit" / "Conversion" / "TTIRToTTMetal" /
                                        "eltwise.mlir").read_text()))
     rng = random.Random(11)
-    for _ in range(150):
+    for _ in range(80):
         mutated = bytearray(data)
         for _ in range(rng.randint(1, 3)):
             mutated[rng.randrange(len(mutated))] = rng.randrange(256)

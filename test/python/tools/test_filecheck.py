@@ -3,12 +3,15 @@ whitespace canonicalization inside regex blocks."""
 
 import subprocess
 import sys
+from pathlib import Path
+
+FILECHECK = str(Path(sys.executable).parent / "FileCheck")  # as lit starts it (served warm in the suite)
 
 
 def filecheck(tmp_path, checks: str, text: str) -> int:
     (tmp_path / "checks").write_text(checks)
     (tmp_path / "input").write_text(text)
-    return subprocess.run([sys.executable, "-c", "from ttmlir_filecheck import main; main()", str(tmp_path / "checks"),
+    return subprocess.run([FILECHECK, str(tmp_path / "checks"),
                            "--input-file", str(tmp_path / "input")], capture_output=True).returncode
 
 
@@ -34,7 +37,7 @@ def test_implicit_check_not_fails_on_the_pattern_outside_every_match(tmp_path):
     def run(text: str, *flag: str) -> int:
         (tmp_path / "checks").write_text("CHECK-DAG: add\nCHECK-DAG: mul\n")
         (tmp_path / "input").write_text(text)
-        return subprocess.run([sys.executable, "-c", "from ttmlir_filecheck import main; main()",
+        return subprocess.run([FILECHECK,
                                str(tmp_path / "checks"), "--input-file", str(tmp_path / "input"), *flag],
                               capture_output=True).returncode
     assert run("add\nfused\nmul\n") == 0

@@ -120,7 +120,7 @@ def test_dry_run_prints_one_application_context_per_rank(tmp_path):
     result = tt_run("--rank-binding", path, "--mpi-args", "--mca btl self,vader", "--dry-run", "ttrt", "run", "x.ttnn")
     assert result.returncode == 0, result.stderr
     words = result.stdout.split()
-    assert "--mca" in words and words[words.index("--mca") + 1:words.index("--mca") + 3] == ["btl", "self,vader"]
+    assert any(words[i:i + 3] == ["--mca", "btl", "self,vader"] for i in range(len(words)))
     contexts = result.stdout.split(" : ")
     assert len(contexts) == 2
     for rank, context in enumerate(contexts):
@@ -134,27 +134,55 @@ def test_dry_run_prints_one_application_context_per_rank(tmp_path):
 
 RUNNER = HERE / "distributed" / "run_mesh_program.py"
 MESHES = ((1, 2), (2, 4))
+# A decode step whose KV caches stay on the chips: 16 MiB of them a chip, 128 MiB over the 2x4 mesh.
+KV_BIG = {"seq": 2048, "hd": 128, "hl": 8}
+KV_BIG_PER_CHIP = 2 * KV_BIG["hl"] * KV_BIG["seq"] * KV_BIG["hd"] * 4  # the chip's slices of both caches, f32
+
+# The launches below share two module fixtures; one xdist worker takes the module, so each launch happens once.
+pytestmark = pytest.mark.xdist_group("tt_run")
 
 
 @pytest.fixture(scope="module")
 def programs(tmp_path_factory):
-    """Every program compiled for each mesh, and every chip's outputs of each run in one process."""
+    """Every program compiled for each mesh (and the big-cache decode step for the 2x4 mesh); every chip's outputs
+    of each run in one process, and that process's peak memory."""
+    from programs import kv_cache_decode
+    from ttmlir.compiler import compile_ttir
+
     tmp = tmp_path_factory.mktemp("programs")
     binaries = {(name, mesh): compile_program(tmp, name, mesh) for name in sorted(PROGRAMS) for mesh in MESHES}
+    binaries["kv_big", (2, 4)] = tmp / "kv_big_2x4.ttnn"
+    binaries["kv_big", (2, 4)].write_bytes(compile_ttir(kv_cache_decode(2, 4, **KV_BIG, return_caches=False),
+                                                        pipeline_options="mesh-shape=2,4"))
     outs = {key: tmp / f"{binary.stem}.one.pt" for key, binary in binaries.items()}
-    subprocess.run([sys.executable, RUNNER, *(str(p) for key in binaries for p in (binaries[key], outs[key]))],
-                   check=True, env=env())
-    return binaries, {key: torch.load(out) for key, out in outs.items()}
+    rss = tmp / "rss.json"
+    subprocess.run([sys.executable, RUNNER, "--rss", rss,
+                    *(str(p) for key in binaries for p in (binaries[key], outs[key]))], check=True, env=env())
+    return binaries, {key: torch.load(out) for key, out in outs.items()}, json.loads(rss.read_text())
 
 
-def under_tt_run(tmp: Path, binaries: list[Path], devices: tuple[int, int], hosts: tuple[int, int]) -> list:
-    """Each binary's outputs (every chip's) from one tt-run launch with a rank per host of `hosts`."""
-    mesh = mgd(tmp, devices, hosts, f"mgd_{hosts[0]}x{hosts[1]}.textproto")
-    outs = [tmp / f"{binary.stem}.{hosts[0]}x{hosts[1]}.pt" for binary in binaries]
-    result = tt_run("--rank-binding", bindings(tmp, hosts[0] * hosts[1], mesh), "--timeout", 400, sys.executable,
-                    RUNNER, *(str(p) for pair in zip(binaries, outs) for p in pair), timeout=500)
-    assert result.returncode == 0, result.stderr
-    return [torch.load(out) for out in outs]
+@pytest.fixture(scope="module")
+def launches(programs, tmp_path_factory):
+    """(devices, hosts) -> every program of that mesh run by one tt-run launch with a rank per host: its outputs
+    (every chip's) by program name, and each rank's peak memory. Each launch happens once."""
+    binaries, done = programs[0], {}
+
+    def launch(devices: tuple[int, int], hosts: tuple[int, int]):
+        if (devices, hosts) not in done:
+            tmp = tmp_path_factory.mktemp("launch")
+            names = sorted(name for name, mesh in binaries if mesh == devices)
+            mesh = mgd(tmp, devices, hosts)
+            outs, rss = [tmp / f"{name}.pt" for name in names], tmp / "rss.json"
+            result = tt_run("--rank-binding", bindings(tmp, hosts[0] * hosts[1], mesh), "--timeout", 400,
+                            sys.executable, RUNNER, "--rss", rss,
+                            *(str(p) for name, out in zip(names, outs) for p in (binaries[name, devices], out)),
+                            timeout=500)
+            assert result.returncode == 0, result.stderr
+            done[devices, hosts] = ({name: torch.load(out) for name, out in zip(names, outs)},
+                                    json.loads(rss.read_text()))
+        return done[devices, hosts]
+
+    return launch
 
 
 def assert_bitwise_equal(one: list, many: list) -> None:
@@ -171,53 +199,30 @@ def assert_bitwise_equal(one: list, many: list) -> None:
     ((2, 4), (2, 1)),  # a row of four chips per rank: the all_gather over rows crosses ranks
     ((2, 4), (2, 2)),  # two chips per rank: the all_reduce over columns crosses ranks too
 ], ids=["1x2-2ranks", "2x4-2ranks", "2x4-4ranks"])
-def test_mesh_over_ranks_equals_one_process(tmp_path, programs, devices, hosts):
-    binaries, reference = programs
-    names = sorted(PROGRAMS)
-    results = under_tt_run(tmp_path, [binaries[name, devices] for name in names], devices, hosts)
-    for name, result in zip(names, results):
+def test_mesh_over_ranks_equals_one_process(programs, launches, devices, hosts):
+    reference = programs[1]
+    outputs, _ = launches(devices, hosts)
+    for name, result in outputs.items():
         assert_bitwise_equal(reference[name, devices], result)
 
 
 @needs_mpi
-def test_memory_per_rank_falls_as_ranks_grow(tmp_path):
-    """A decode step whose KV caches (32 MiB a chip, 256 MiB over the 2x4 mesh) stay on the chips: a rank holding
-    half the chips, then a quarter, peaks that much lower than one process, outputs still equal bit for bit."""
-    from programs import kv_cache_decode
-    from ttmlir.compiler import compile_ttir
-
-    seq, hd, hl = 4096, 128, 8
-    per_chip = 2 * hl * seq * hd * 4  # the chip's slices of both caches, f32
-    binary = tmp_path / "kv_big.ttnn"
-    binary.write_bytes(compile_ttir(kv_cache_decode(2, 4, seq, hd, hl, return_caches=False),
-                                    pipeline_options="mesh-shape=2,4"))
-    peaks, values = {}, {}
-    for hosts in ((1, 1), (2, 1), (2, 2)):
-        out, rss = tmp_path / f"out{hosts[0]}x{hosts[1]}.pt", tmp_path / f"rss{hosts[0]}x{hosts[1]}.json"
-        runner = [sys.executable, RUNNER, "--rss", rss, binary, out]
-        if hosts == (1, 1):
-            subprocess.run(runner, check=True, env=env())
-        else:
-            mesh = mgd(tmp_path, (2, 4), hosts, f"mgd{hosts[0]}x{hosts[1]}.textproto")
-            result = tt_run("--rank-binding", bindings(tmp_path, hosts[0] * hosts[1], mesh), "--timeout", 400,
-                            *runner, timeout=500)
-            assert result.returncode == 0, result.stderr
-        peaks[hosts] = json.loads(rss.read_text())
-        values[hosts] = torch.load(out)
-    assert [len(peaks[h]) for h in peaks] == [1, 2, 4]
-    assert_bitwise_equal(values[1, 1], values[2, 1])
-    assert_bitwise_equal(values[1, 1], values[2, 2])
+def test_memory_per_rank_falls_as_ranks_grow(programs, launches):
+    """The 2x4 mesh's big-cache decode step over one process, two ranks and four: a rank holding half the chips,
+    then a quarter, peaks that much lower (its outputs are equal bit for bit, above)."""
+    one = programs[2]
+    two, four = launches((2, 4), (2, 1))[1], launches((2, 4), (2, 2))[1]
+    assert [len(one), len(two), len(four)] == [1, 2, 4]
     # each halving of the chips a process holds drops their caches' share of its peak; half of it must show
-    one, two, four = max(peaks[1, 1]), max(peaks[2, 1]), max(peaks[2, 2])
-    assert two < one - 4 * per_chip // 2 and four < two - 2 * per_chip // 2, (one, two, four)
+    one, two, four = max(one), max(two), max(four)
+    assert two < one - 4 * KV_BIG_PER_CHIP // 2 and four < two - 2 * KV_BIG_PER_CHIP // 2, (one, two, four)
 
 
 @needs_mpi
 def test_ttrt_run_and_perf_under_tt_run_report_as_one_process(tmp_path, programs):
     """`ttrt perf` over two ranks: chip 0's outputs, the golden-free PASS and one perf report with every chip's
     rows, as one process writes them."""
-    binaries, _ = programs
-    binary = binaries["tp_mlp", (1, 2)]
+    binary = programs[0]["tp_mlp", (1, 2)]
     one = subprocess.run([BIN / "ttrt", "perf", binary, "--save-artifacts", "--artifact-dir", tmp_path / "one"],
                          capture_output=True, text=True, env=env())
     assert one.returncode == 0, one.stderr
@@ -284,10 +289,10 @@ def test_timeout_stops_every_rank(tmp_path):
     mesh = mgd(tmp_path, (1, 2), (1, 2))
     marker = tmp_path / "pids"
     program = f"import os, time; open({str(marker)!r}, 'a').write(f'{{os.getpid()}}\\n'); time.sleep(600)"
-    result = tt_run("--rank-binding", bindings(tmp_path, 2, mesh), "--timeout", 15, sys.executable, "-c", program,
+    result = tt_run("--rank-binding", bindings(tmp_path, 2, mesh), "--timeout", 6, sys.executable, "-c", program,
                     timeout=120)
     assert result.returncode == 124
-    assert result.stderr.strip().splitlines()[-1] == ("tt-run: error: timed out after 15 s (--timeout): every rank "
+    assert result.stderr.strip().splitlines()[-1] == ("tt-run: error: timed out after 6 s (--timeout): every rank "
                                                       "was stopped")
     for pid in marker.read_text().split():
         assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text()

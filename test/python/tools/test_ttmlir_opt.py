@@ -16,8 +16,9 @@ MLP = ROOT / "examples" / "mlp.mlir"
 
 
 def opt(*args, stdin=None):
-    return subprocess.run([sys.executable, "-c", "import sys, ttmlir_opt; sys.exit(ttmlir_opt.main())", *args],
-                          input=stdin, capture_output=True, text=True, cwd=ROOT / "tools")
+    """ttmlir-opt as a user starts it (served warm when the suite has a tool server)."""
+    return subprocess.run([str(Path(sys.executable).parent / "ttmlir-opt"), *args], input=stdin,
+                          capture_output=True, text=True, cwd=ROOT)
 
 
 def test_error_is_located_one_line_with_caret_and_no_output_file(tmp_path):

@@ -106,14 +106,13 @@ def test_a_call_the_server_cannot_run_runs_locally(probe_server, tmp_path, why):
     assert int(out.split("|")[0]) == process.pid and process.returncode == 3
 
 
-def test_served_tools_print_what_a_fresh_process_prints(tmp_path):
-    pythonpath = os.pathsep.join([str(ROOT), str(ROOT / "tools")])
-    server = start_server(tmp_path / "tools.sock", pythonpath)
-    runtime = tmp_path / "tools.sock.runtime"  # ttrt's server, a child loading torch
-    deadline = time.monotonic() + 120
-    while not runtime.exists():
-        assert time.monotonic() < deadline, "the runtime's server did not listen within 120 s"
-        time.sleep(0.1)
+def test_served_tools_print_what_a_fresh_process_prints(tool_server, tmp_path):
+    """Through the suite's server (conftest), or one of the test's own when the suite runs without."""
+    stop = None
+    if tool_server is None:
+        from ttmlir_server import start_server as start_suite_server
+
+        tool_server, stop = start_suite_server(sys.executable)
     good, bad = tmp_path / "good.mlir", tmp_path / "bad.mlir"
     good.write_text('func.func @f(%a: tensor<32x32xf32>) -> tensor<32x32xf32> {\n  %0 = "ttir.relu"(%a) : '
                     '(tensor<32x32xf32>) -> tensor<32x32xf32>\n  return %0 : tensor<32x32xf32>\n}\n')
@@ -123,11 +122,10 @@ def test_served_tools_print_what_a_fresh_process_prints(tmp_path):
                            ("ttmlir-opt", ["--no-such-flag"]), ("ttrt", ["read", str(bad)])):
             runs = []
             for served in (True, False):
-                env = {**os.environ, "PYTHONPATH": pythonpath,
-                       "TTMLIR_TOOL_SERVER": str(tmp_path / "tools.sock") if served else ""}
+                env = {**os.environ, "TTMLIR_TOOL_SERVER": tool_server if served else ""}
                 process, out, err = call(args, env, tmp_path, stdin="", tool=tool)
                 runs.append((out, err, process.returncode))
             assert runs[0] == runs[1], (tool, args)
     finally:
-        server.terminate()
-        server.wait()
+        if stop is not None:
+            stop()

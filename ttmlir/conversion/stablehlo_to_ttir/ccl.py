@@ -132,12 +132,14 @@ def _replica_groups(op: Operation) -> list[list[int]]:
     return [list(values[r * cols:(r + 1) * cols]) for r in range(rows)]
 
 
-def _lower(op: Operation, mesh: tuple[int, int], index: int = 0) -> Operation:
-    """The TTIR collective of `op`'s operand `index` (an all_reduce of several operands reduces each alone)."""
+def _lower(op: Operation, mesh: tuple[int, int], index: int = 0, value: SSAValue | None = None,
+           type_: TensorType | None = None) -> Operation:
+    """The TTIR collective of `op`'s operand `index` (an all_reduce of several operands reduces each alone), or
+    the same collective of another `value` (of result type `type_`)."""
     from ttmlir.dialects.stablehlo import int_of
 
     kind = op.name.split(".")[1]
-    value, type_ = op.operands[index], op.results[index].type
+    value, type_ = value or op.operands[index], type_ or op.results[index].type
     if kind in ("collective_permute", "collective_broadcast"):
         key = "source_target_pairs" if kind == "collective_permute" else "replica_groups"
         return _ttir(kind, [value], type_, **{key: op.properties[key]})
@@ -167,6 +169,11 @@ def _lower(op: Operation, mesh: tuple[int, int], index: int = 0) -> Operation:
         return _ttir("all_reduce", [value], type_, reduce_type=reduce_type, cluster_axis=cluster)
     return _ttir("reduce_scatter", [value], type_, reduce_type=reduce_type, cluster_axis=cluster,
                  scatter_dim=IntegerAttr(int_of(op.properties["scatter_dimension"]), _SI32))
+
+
+def same_collective(op: Operation, value: SSAValue, type_: TensorType, module: ModuleOp) -> Operation:
+    """`op`'s TTIR collective (along the same chips) applied to `value` instead of its own operand."""
+    return _lower(op, module_mesh(module), 0, value, type_)
 
 
 def module_mesh(module: ModuleOp) -> tuple[int, int]:

@@ -202,17 +202,17 @@ def _transposed_convolution(b: Builder, op):
     out_pad = [high - low for low, high in pads]
     crop_high = [max(0, -p) for p in out_pad]
     padding, out_pad = [max(0, p) for p in padding], [max(0, p) for p in out_pad]
-    kernel = rhs
-    if getattr(rhs.owner, "name", None) == "ttir.reverse" and \
-            sorted(ints_of(rhs.owner.prop("dimensions"))) == sorted(kspatial):
-        kernel = rhs.owner.operands[0]
-    else:
-        kernel = b.ttir("reverse", [rhs], rhs.type, dimensions=sorted(kspatial))
-    kernel = permute(b, kernel, [ki, ko, *kspatial])
+    # a transposed convolution slides the kernel flipped: a kernel the program reversed already is used as it
+    # was before, any other one is flipped last, once it is in [in, out/G, kh, kw] order
+    flipped = getattr(rhs.owner, "name", None) == "ttir.reverse" and \
+        sorted(ints_of(rhs.owner.prop("dimensions"))) == sorted(kspatial)
+    kernel = permute(b, rhs.owner.operands[0] if flipped else rhs, [ki, ko, *kspatial])
     if groups > 1:  # [in/G, out, kh, kw] -> [in, out/G, kh, kw]: each group's kernels stacked along the input
         per_in, out_channels, kh, kw = shape(kernel)
         split = b.reshape(kernel, [per_in, groups, out_channels // groups, kh, kw])
         kernel = b.reshape(permute(b, split, [1, 0, 2, 3, 4]), [groups * per_in, out_channels // groups, kh, kw])
+    if not flipped:
+        kernel = b.ttir("reverse", [kernel], kernel.type, dimensions=[2, 3])
     props = dict(stride=stride, padding=[padding[0], padding[1], padding[0], padding[1]], output_padding=out_pad,
                  dilation=dilation, groups=groups)
     out = list(shape(op.results[0]))
@@ -397,11 +397,37 @@ def scatter(b: Builder, op):
     if len(op.operands) != 3:
         raise refuse(op, "TTIR scatters one tensor at a time")
     reduce = _scatter_reduce(op)
+    if reduce == "invalid" and _writes_one_token(op):
+        return [_update_cache(b, op)]
     if reduce == "sum" and _adds_rows(op) and not isinstance(op.operands[0].type.element_type, IntegerType):
         return [_embedding_backward(b, op)]  # a bf16 kernel: integer rows are scattered exactly below
     if len(op.attr("scatter_dimension_numbers").scatter_dims_to_operand_dims) <= 1:
         return [_scatter_aligned(b, op, reduce)]
     return [_scatter_flat(b, op, reduce)]
+
+
+def _writes_one_token(op) -> bool:
+    """A decode step's KV-cache write: every user's [heads, dim] token overwrites one sequence position of a
+    [users, heads, seq, dim] float cache nothing else reads (the cache is updated in place)."""
+    cache, indices, updates = op.operands
+    d = op.attr("scatter_dimension_numbers")
+    if len(shape(cache)) != 4 or isinstance(cache.type.element_type, IntegerType) or len(list(cache.uses)) != 1:
+        return False
+    users, heads, _, dim = shape(cache)
+    window = [shape(updates)[u] for u in d.update_window_dims]
+    return window == [users, heads, dim] and math.prod(shape(updates)) == users * heads * dim and \
+        math.prod(shape(indices)) == 1 and list(d.inserted_window_dims) == [2] and \
+        list(d.scatter_dims_to_operand_dims) == [2] and not d.input_batching_dims
+
+
+def _update_cache(b: Builder, op):
+    """ttir.update_cache takes the tokens as [1, heads, users, dim] and the position as a 1-element tensor."""
+    cache, indices, updates = op.operands
+    users, heads, _, dim = shape(cache)
+    tokens = permute(b, b.reshape(updates, [users, heads, 1, dim]), [2, 1, 0, 3])
+    position = indices if shape(indices) == (1,) else b.reshape(indices, [1])
+    b.ttir_op("update_cache", [cache, tokens, position], [], batch_offset=0)
+    return cache
 
 
 def _adds_rows(op) -> bool:

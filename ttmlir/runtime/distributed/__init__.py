@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ttmlir.runtime.distributed.topology import FAILURE_MARK
+from ttmlir.runtime.distributed.topology import report_failure
 from ttmlir.runtime.ranks import RANK_VARIABLES
 
 _context = None
@@ -40,7 +40,7 @@ def context():
         try:
             _context = from_environment(comm)
         except TopologyError as exc:
-            print(f"{FAILURE_MARK}rank {comm.Get_rank()} of {comm.Get_size()}: {exc}", file=sys.stderr, flush=True)
+            report_failure(f"rank {comm.Get_rank()} of {comm.Get_size()}", str(exc))
             comm.Abort(1)
     return _context
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -21,8 +20,8 @@ import torch
 
 from ttmlir.runtime import RuntimeFailure, ccl
 from ttmlir.runtime.device import Chip, MeshDevice
-from ttmlir.runtime.distributed.topology import (FAILURE_MARK, Mesh, TopologyError, load_mesh_graph,
-                                                 mock_cluster_chips)
+from ttmlir.runtime.distributed.topology import (Mesh, TopologyError, load_mesh_graph, mock_cluster_chips,
+                                                 report_failure)
 from ttmlir.runtime.kernels import MESH_KERNELS
 from ttmlir.target import binary_generated as fb
 from ttmlir.target.flatbuffer import enum_names
@@ -86,7 +85,7 @@ class RankContext:
 
     def fail(self, message: str, code: int = 1):
         """End every rank of the launch: this rank's located error, then MPI_Abort (tt-run keeps the first)."""
-        print(f"{FAILURE_MARK}{self.where()}: {message}", file=sys.stderr, flush=True)
+        report_failure(self.where(), message)
         self.comm.Abort(code)
 
 

@@ -13,12 +13,20 @@ rank reads the same files to find its chips. Errors are `TopologyError`s that st
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 
 # how a rank's failure line starts: tt-run shows the first such line and drops what repeats it
 FAILURE_MARK = "tt-run: error: "
+
+
+def report_failure(where: str, message: str) -> None:
+    """A rank's failure line on stderr, in one write: with unbuffered streams `print` writes the newline apart, and
+    an MPI abort notice sent in between would join the line."""
+    sys.stderr.write(f"{FAILURE_MARK}{where}: {message}\n")
+    sys.stderr.flush()
 
 
 class TopologyError(ValueError):

@@ -1,7 +1,8 @@
 """`--shardy-ccl-canonicalization`: fewer, cheaper shardy collectives.
 
-- An all_reduce whose only user slices along the reduced axes is a reduce_scatter on those axes (what is left of
-  the slice stays an all_slice): each chip receives only the part it keeps.
+- An all_reduce whose only user (identical all_slice users merged into one) slices along the reduced axes is a
+  reduce_scatter on those axes (what is left of the slice stays an all_slice): each chip receives only the part it
+  keeps.
 - A slice undoing a gather (same axes, same dims) gives back the gather's operand: nothing moves.
 """
 
@@ -17,9 +18,18 @@ from xdsl.rewriter import Rewriter
 from ttmlir.dialects import sdy
 
 
-def _only_user(op) -> object | None:
-    uses = list(op.results[0].uses)
-    return uses[0].operation if len(uses) == 1 else None
+def _sole_user_merging_twin_slices(op) -> object | None:
+    """The one op using `op`'s result; users that are the same all_slice (same axes, same sharding) count as one,
+    the later ones replaced by the first, as they compute the same value."""
+    users = list(dict.fromkeys(use.operation for use in op.results[0].uses))
+    first = users[0] if users else None
+    if not isinstance(first, sdy.AllSliceOp) or \
+            any(not isinstance(u, sdy.AllSliceOp) or u.properties != first.properties for u in users):
+        return first if len(users) == 1 else None
+    for twin in users[1:]:
+        twin.results[0].replace_all_uses_with(first.results[0])
+        Rewriter.erase_op(twin)
+    return first
 
 
 def _sharding(base: sdy.Sharding, dims) -> sdy.ShardingAttr:
@@ -27,7 +37,7 @@ def _sharding(base: sdy.Sharding, dims) -> sdy.ShardingAttr:
 
 
 def fuse_reduce_scatter(reduce: sdy.AllReduceOp) -> None:
-    slice_ = _only_user(reduce)
+    slice_ = _sole_user_merging_twin_slices(reduce)
     if not isinstance(slice_, sdy.AllSliceOp):
         return
     reduced = set(reduce.reduction_axes.data)
@@ -53,7 +63,7 @@ def fuse_reduce_scatter(reduce: sdy.AllReduceOp) -> None:
 
 
 def cancel_gather_slice(gather: sdy.AllGatherOp) -> None:
-    slice_ = _only_user(gather)
+    slice_ = _sole_user_merging_twin_slices(gather)
     if isinstance(slice_, sdy.AllSliceOp) and slice_.slicing_axes.data == gather.gathering_axes.data:
         slice_.results[0].replace_all_uses_with(gather.tensor)
         Rewriter.erase_op(slice_)

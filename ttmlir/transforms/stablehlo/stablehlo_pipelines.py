@@ -10,17 +10,20 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, Float32Type, ModuleOp, SymbolRefAttr, TensorType
+from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, FloatAttr, Float32Type, IntegerType, ModuleOp, Signedness,
+                                   SymbolRefAttr, TensorType)
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import Pure
 
 from ttmlir.dialects import stablehlo as shlo
+from ttmlir.dialects.ttnn_attrs import TILE  # a candidate row narrower than a tile is padded to one anyway
 from ttmlir.ir.props import dense_values
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.stablehlo.static_dynamic_ops import make_static
@@ -110,16 +113,68 @@ def _uniform(b, op, attrs):
 def _topk(b, op, attrs):
     """`tenstorrent.topk` gives values and indices; `_values` / `_indices` one of them (the other typed as
     upstream makes it: i32 indices, the input's element type for values)."""
-    from xdsl.dialects.builtin import IntegerType
     name = _name(op)
     result = op.results[0].type
     values = result if not name.endswith("_indices") else TensorType(op.operands[0].type.element_type,
                                                                       result.get_shape())
     indices = op.results[-1].type if not name.endswith("_values") else TensorType(IntegerType(32),
                                                                                   result.get_shape())
-    topk = b.ttir_op("topk", [op.operands[0]], [values, indices], k=_int(attrs, "k", 1), dim=_int(attrs, "dim", -1),
-                     largest=_bool(attrs, "largest", True), sorted=_bool(attrs, "sorted", False))
-    return list(topk.results) if len(op.results) == 2 else [topk.results[int(name.endswith("_indices"))]]
+    k, dim, largest, ordered = _int(attrs, "k", 1), _int(attrs, "dim", -1), _bool(attrs, "largest", True), \
+        _bool(attrs, "sorted", False)
+    found = _topk_of_shards(b, op, k, dim, largest, ordered, indices)
+    if found is None:
+        topk = b.ttir_op("topk", [op.operands[0]], [values, indices], k=k, dim=dim, largest=largest, sorted=ordered)
+        found = list(topk.results)
+    return found if len(op.results) == 2 else [found[int(name.endswith("_indices"))]]
+
+
+def _topk_of_shards(b, op, k: int, dim: int, largest: bool, ordered: bool, indices: TensorType):
+    """A topk of a tensor just gathered along its topk dim: each chip's topk of its own shard, only those
+    candidates gathered (their indices offset by the shard's start), and the topk of the candidates: the same
+    values and indices, with far less data moved. Each shard gives k candidates, or a whole tile of them when
+    the n shards' k would not fill one, so that each chip's part stays tile-aligned (the result is cut back to
+    k)."""
+    from ttmlir.conversion.stablehlo_to_ttir.ccl import same_collective
+    from ttmlir.dialects.stablehlo import int_of
+    gather = op.operands[0].owner
+    full = list(op.operands[0].type.get_shape())
+    dim %= len(full)
+    if getattr(gather, "name", None) != "stablehlo.all_gather" or int_of(gather.properties["all_gather_dim"]) != dim:
+        return None
+    shard = gather.operands[0]
+    length = shard.type.get_shape()[dim]
+    shards = full[dim] // length
+    wide = k if k * shards >= TILE else TILE
+    if wide > length:
+        return None
+    module = op.get_toplevel_object()
+    element, i32 = op.operands[0].type.element_type, IntegerType(32)
+    sized = lambda n, t: TensorType(t, [n if d == dim else s for d, s in enumerate(full)])  # noqa: E731
+    local = b.ttir_op("topk", [shard], [sized(wide, element), sized(wide, i32)], k=wide, dim=dim, largest=largest,
+                      sorted=False)
+    candidates = []
+    for value in local.results:
+        new = same_collective(gather, value, sized(wide * shards, value.type.element_type), module)
+        new.location = op.location
+        b.ops.append(new)
+        candidates.append(new.results[0])
+    starts_type = sized(wide * shards, i32)
+    outer = [s for d, s in enumerate(full) if d != dim]
+    inner = math.prod(outer[dim:])  # elements after the topk dim, per position along it
+    starts = [(j // wide) * length for _ in range(math.prod(outer[:dim])) for j in range(wide * shards)
+              for _ in range(inner)]
+    offsets = b.ttir("constant", [], starts_type, value=DenseIntOrFPElementsAttr.from_list(starts_type, starts))
+    positions = b.ttir("add", [candidates[1], offsets], starts_type)
+    best = b.ttir_op("topk", [candidates[0]], [sized(wide, element), sized(wide, i32)], k=wide, dim=dim,
+                     largest=largest, sorted=ordered)
+    found = [best.results[0], b.ttir("gather", [positions, best.results[1]], sized(wide, i32), dim=dim)]
+    if wide != k:
+        found = [b.ttir("slice_static", [v], sized(k, v.type.element_type), begins=[0] * len(full),
+                        ends=[k if d == dim else s for d, s in enumerate(full)], step=[1] * len(full))
+                 for v in found]
+    if indices.element_type != i32:
+        found[1] = b.ttir("typecast", [found[1]], indices)
+    return found
 
 
 def _argmax(b, op, attrs):
@@ -129,7 +184,6 @@ def _argmax(b, op, attrs):
 
 def _gather(b, op, attrs):
     """torch.gather along `dim` (required: without it the decomposition stays); TTNN takes ui32 (or ui16) indices."""
-    from xdsl.dialects.builtin import IntegerType, Signedness
     data, index = op.operands
     if "dim" not in attrs or not isinstance(index.type.element_type, IntegerType):
         return None
@@ -293,8 +347,13 @@ class LegalizeStableHLOCompositeToTTIRPass(ModulePass):
                 op.parent_block().insert_op_before(new, op)
             for result, value in zip(op.results, values):
                 result.replace_all_uses_with(value)
+            sources = [v.owner for v in op.operands]
             op.detach()
             op.erase()
+            for source in sources:  # a gather the lowering no longer reads (a topk of shards) moves nothing
+                if getattr(source, "name", None) == "stablehlo.all_gather" and not source.results[0].uses:
+                    source.detach()
+                    source.erase()
 
 
 @dataclass(frozen=True)

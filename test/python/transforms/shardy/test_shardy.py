@@ -560,3 +560,25 @@ def test_sparse_matmul_splits_experts_or_sums_split_contractions(split):
     assert "all_gather" not in ir and ("stablehlo.all_reduce" in ir) == (split == "contraction")
     expected = (a[:, :, None] @ b[0][None, None]) * s[:, :, 0, :, None, None]
     torch.testing.assert_close(out, expected.unsqueeze(2), rtol=3e-2, atol=0.3)
+
+
+@pytest.mark.parametrize("k", [3, 40])
+def test_topk_of_a_split_dim_takes_each_chips_candidates(k):
+    """A topk along the split dim: each chip's own topk (a whole tile of candidates when k is small), only the
+    candidates gathered, their indices offset by the chip's start, and the topk of those: torch's topk of the
+    whole, values and indices."""
+    text = f'''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%a: tensor<4x256xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{}}, {{"y"}}]>}}) -> (tensor<4x{k}xf32>, tensor<4x{k}xi32>) {{
+      %0:2 = stablehlo.composite "tenstorrent.topk" %a {{composite_attributes = {{dim = -1 : i64, k = {k} : i64, largest = true, sorted = true}}, decomposition = @impl}} : (tensor<4x256xf32>) -> (tensor<4x{k}xf32>, tensor<4x{k}xi32>)
+      return %0#0, %0#1 : tensor<4x{k}xf32>, tensor<4x{k}xi32>
+    }}
+    func.func private @impl(%x: tensor<4x256xf32>) -> (tensor<4x{k}xf32>, tensor<4x{k}xi32>) {{
+      %v = stablehlo.slice %x [0:4, 0:{k}] : (tensor<4x256xf32>) -> tensor<4x{k}xf32>
+      %i = stablehlo.constant dense<0> : tensor<4x{k}xi32>
+      return %v, %i : tensor<4x{k}xf32>, tensor<4x{k}xi32>
+    }}'''
+    a = torch.randn(4, 256).bfloat16().float()  # the device compares bf16 values: exact ones here
+    ir, (values, indices) = pipeline_run(text, [[a[:, :128], a[:, 128:]]])
+    assert '"stablehlo.all_gather"' in ir  # what the topk of candidates replaces
+    torch.testing.assert_close(values, torch.topk(a, k, dim=1).values)
+    torch.testing.assert_close(a.gather(1, indices.long()), values)  # each index points at its value
