@@ -39,3 +39,5 @@ def start_tool_server() -> None:
 
 if lit_config.params.get("tool_server", "1") != "0":
     start_tool_server()
+else:  # every call cold, as asked: not even the server a tool starts for itself when none is named
+    config.environment["TTMLIR_TOOL_SERVER"] = "0"

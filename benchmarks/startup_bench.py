@@ -3,7 +3,10 @@ runs a lit RUN line makes, next to the interpreter alone and the xDSL modules ev
 
 CPU time, not wall time: on a loaded machine wall time counts the waits for a core. Each command runs once to write
 its bytecode, then `--repeat` times; the figures are the minimum and the median. The checkout this script sits in is
-the code measured (its root and tools/ go first on PYTHONPATH). Figures only; nothing is asserted.
+the code measured (its root and tools/ go first on PYTHONPATH). Last, the same tools as their console scripts run
+them when a tool server for the installation is up (the one a first call starts, tools/ttmlir_server): there the
+work is done in the server's fork, so the figures are wall time (minimum and median), the caller's and the
+server's together. Figures only; nothing is asserted.
 
     python benchmarks/startup_bench.py [--repeat N]
 """
@@ -17,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,9 +31,21 @@ XDSL_FLOOR = "import xdsl.context, xdsl.dialects.builtin, xdsl.dialects.func, xd
 
 
 def tool(module: str, name: str, *args: str) -> list[str]:
-    """The command its console script runs, through this interpreter."""
+    """The command its console script runs, through this interpreter, in its own process."""
     return [sys.executable, "-c", f"import sys; sys.argv[0] = {name!r}; from {module} import main; sys.exit(main())",
             *args]
+
+
+def served_tool(name: str, *args: str) -> list[str]:
+    """The command its console script runs: served when a server answers."""
+    return [sys.executable, "-c", f"import sys; sys.argv[0] = {name!r}; from ttmlir_server import launcher; "
+            f"sys.exit(launcher({name!r})())", *args]
+
+
+def wall_seconds(cmd: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
 
 
 def environment() -> dict[str, str]:
@@ -81,6 +97,25 @@ def main() -> None:
             modules = imported(cmd, env)
             ours = sum(1 for m in modules if m.split(".")[0] in ("ttmlir", "ttmlir_opt", "ttmlir_translate"))
             print(f"{label:62} {min(times):7.3f}s {statistics.median(times):7.3f}s {len(modules):8} {ours:7}")
+        from ttmlir_server import ENVIRONMENT, start_server
+
+        os.environ["PYTHONPATH"] = env["PYTHONPATH"]  # the server serves callers with its own import path only
+        path, stop = start_server(sys.executable, idle_timeout=300)
+        try:
+            env_served = {**env, ENVIRONMENT: path}
+            print(f"\n{'served (a server for this installation is up)':62} {'wall min':>8} {'median':>8}")
+            for label, cmd in {
+                "ttmlir-opt --help": served_tool("ttmlir-opt", "--help"),
+                "ttmlir-opt examples/mlp.mlir": served_tool("ttmlir-opt", mlp),
+                "ttmlir-opt --ttir-to-ttnn-backend-pipeline examples/mlp.mlir":
+                    served_tool("ttmlir-opt", "--ttir-to-ttnn-backend-pipeline", mlp),
+                "ttmlir-translate --ttnn-to-flatbuffer mlp_ttnn.mlir":
+                    served_tool("ttmlir-translate", "--ttnn-to-flatbuffer", ttnn, "-o", os.devnull),
+            }.items():
+                times = [wall_seconds(cmd, env_served) for _ in range(repeat + 1)][1:]
+                print(f"{label:62} {min(times):7.3f}s {statistics.median(times):7.3f}s")
+        finally:
+            stop()
 
 
 if __name__ == "__main__":

@@ -13,7 +13,14 @@ caller is an MPI rank (`tt-run`). `ttrt` and `ttmlir-golden` are served by a sec
 listening on PATH + ".runtime", with torch and the runtime loaded too: a fork copies the page tables of what its
 parent has mapped, 2 ms for the compiler alone and 28 ms with torch, and the compiler's tools make nine calls in ten
 (the compiler's own code never imports torch). lit's configuration starts a server for the suite
-(`lit --param tool_server=0` turns it off)."""
+(`lit --param tool_server=0` turns it off).
+
+With the variable unset, a tool serves itself as a build daemon does: a call that finds no server for its
+installation runs in its own process and starts one in the background (socket in a private per-user folder under
+$XDG_RUNTIME_DIR or /tmp, named after the interpreter, import path and installation; it exits after AUTO_IDLE
+seconds without a call), so the calls after it start warm. A server retires as soon as a call finds that a source
+file it imported has changed since (an edited checkout, an upgraded package): that call runs in its own process
+and the next starts a fresh server. TTMLIR_TOOL_SERVER=0 (or empty) runs every call in its own process."""
 
 from __future__ import annotations
 
@@ -33,13 +40,17 @@ RUNTIME_SOCKET = ".runtime"  # its socket: the server's path with this appended
 STATUS = struct.Struct("!i")
 RUN_LOCALLY = -1000  # the server would run other code than the caller: the caller runs the tool itself
 MAX_REQUEST = 1 << 20
+AUTO_IDLE = 600  # seconds an automatically started server waits for its next call
+OFF = ("", "0")  # values of ENVIRONMENT that turn serving off
 
 
 def launcher(tool: str):
     """A console-script entry point: the tool, served when a server answers, else run in this process."""
     def main() -> int:
         try:
-            served = _served(tool, os.environ.get(ENVIRONMENT))
+            named = os.environ.get(ENVIRONMENT)
+            path = default_socket() if named is None else None if named in OFF else named
+            served = _served(tool, path, start_if_absent=named is None)
             if served is not None:
                 return served
             import importlib
@@ -59,8 +70,39 @@ def _identity() -> dict:
     return {"executable": sys.executable, "pythonpath": os.environ.get("PYTHONPATH", "")}
 
 
-def _served(tool: str, path: str | None) -> int | None:
-    """The tool's exit status from the server at `path`, or None when it must run here."""
+def default_socket() -> str | None:
+    """The socket of this installation's automatically started server, in a folder only this user can enter (None
+    when no such folder can be had)."""
+    import hashlib
+    import stat
+
+    folder = os.path.join(os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or "/tmp",
+                          f"ttmlir-tools-{os.getuid()}")
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return None
+    info = os.lstat(folder)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        return None
+    key = json.dumps([_identity(), os.path.dirname(os.path.abspath(__file__))]).encode()
+    return os.path.join(folder, hashlib.sha256(key).hexdigest()[:16] + ".sock")
+
+
+def _start_in_background(path: str) -> None:
+    """A server for the calls after this one; it exits at once if another already holds the socket's lock."""
+    import subprocess
+
+    subprocess.Popen([sys.executable, "-m", "ttmlir_server", "--socket", path, "--idle-timeout", str(AUTO_IDLE)],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/",
+                     start_new_session=True)
+
+
+def _served(tool: str, path: str | None, start_if_absent: bool = False) -> int | None:
+    """The tool's exit status from the server at `path`, or None when it must run here (after starting a server
+    in the background when none listens and `start_if_absent`)."""
     if not path:
         return None
     from ttmlir.runtime.ranks import RANK_VARIABLES
@@ -71,6 +113,8 @@ def _served(tool: str, path: str | None) -> int | None:
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         conn.connect(path + RUNTIME_SOCKET if tool in RUNTIME_TOOLS else path)
     except OSError:
+        if start_if_absent:
+            _start_in_background(path)
         return None
     with conn, _Forwarding() as forwarding:
         request = json.dumps({"tool": tool, "argv": sys.argv, "cwd": os.getcwd(), "env": dict(os.environ),
@@ -174,22 +218,33 @@ def start_server(python: str, idle_timeout: float = 600, ready_within: float = 6
     return path, stop
 
 
+# the compiler's packages that load torch (or JAX): imported by the runtime's process only
+TORCH_PACKAGES = ("ttmlir.runtime.", "ttmlir.frontends.")
+
+
 def preload_compiler() -> None:
-    """Import what the compiler's tools import on their way to work: the tools, every dialect, every registered
-    pass."""
+    """Import what the compiler's tools import on their way to work: the tools, and every module of the compiler
+    but those of TORCH_PACKAGES (its dialects, passes, pipelines, printers and flatbuffer writers), and build every
+    dialect; a served call then imports nothing of its own."""
     import importlib
+    import pkgutil
+
+    import ttmlir
+    from ttmlir.dialects import make_context
+    from ttmlir.passes import registered_passes
 
     for tool, module in TOOLS.items():
         if tool not in RUNTIME_TOOLS:
             importlib.import_module(module)
-    from ttmlir.dialects import make_context
-    from ttmlir.passes import PASS_CLASSES
-
+    for module in pkgutil.walk_packages(ttmlir.__path__, "ttmlir."):
+        if not module.name.startswith(TORCH_PACKAGES):
+            importlib.import_module(module.name)
     context = make_context()
     for name in list(context.registered_dialect_names):
         context.get_optional_dialect(name)
-    for name in list(PASS_CLASSES):
-        PASS_CLASSES[name]
+    passes = registered_passes()
+    for name in passes:  # those registered from outside the package (xDSL's own)
+        passes[name]
 
 
 def preload_runtime() -> None:
@@ -203,9 +258,19 @@ def preload_runtime() -> None:
 
 def serve(path: str, idle_timeout: float) -> None:
     """Serve the compiler's tools on `path` until `idle_timeout` seconds pass without a call, and the runtime's
-    from a child serving `path` + RUNTIME_SOCKET for as long as this process lives."""
+    from a child serving `path` + RUNTIME_SOCKET for as long as this process lives. Returns at once when another
+    server holds the socket (its lock, `path` + ".lock", names its pid)."""
+    import fcntl
     import gc
 
+    lock = open(path + ".lock", "a+")
+    try:  # a POSIX lock: held by this process alone (not the children it forks), until it ends
+        fcntl.lockf(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return
+    lock.truncate(0)
+    lock.write(f"{os.getpid()}\n")
+    lock.flush()
     preload_compiler()
     gc.freeze()  # what the imports made stays out of every child's collections (and its pages unwritten)
     parent = os.getpid()
@@ -213,40 +278,91 @@ def serve(path: str, idle_timeout: float) -> None:
         try:
             preload_runtime()
             gc.freeze()
-            _serve(path + RUNTIME_SOCKET, parent=parent)
+            _serve(path + RUNTIME_SOCKET, _Sources(path), parent=parent)
         finally:
             os._exit(0)
-    _serve(path, idle_timeout=idle_timeout)
+    _serve(path, _Sources(path), idle_timeout=idle_timeout)
 
 
-def _serve(path: str, idle_timeout: float = float("inf"), parent: int | None = None) -> None:
-    """Answer calls on a socket at `path`, each in a forked child, until `idle_timeout` seconds pass without one
-    or the process `parent` has ended."""
+class _Sources:
+    """The source files of what a server has imported (the standard library's aside), as they stood when it had;
+    a server whose sources have changed since retires: it removes its sockets, so calls go elsewhere."""
+
+    def __init__(self, path: str):
+        import sysconfig
+
+        stdlib = os.path.join(sysconfig.get_paths()["stdlib"], "")
+        files = {getattr(module, "__file__", None) for module in list(sys.modules.values())}
+        self.path, self.stamps = path, {f: _stamp(f) for f in files if f and not f.startswith(stdlib)}
+
+    def changed(self) -> bool:
+        return any(_stamp(f) != stamp for f, stamp in self.stamps.items())
+
+    def retire(self) -> None:
+        for path in (self.path, self.path + RUNTIME_SOCKET):
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size
+
+
+def _serve(path: str, sources: _Sources, idle_timeout: float = float("inf"), parent: int | None = None) -> None:
+    """Answer calls on a socket at `path`, each in a forked child, until `idle_timeout` seconds pass without one,
+    the process `parent` has ended or the socket has been removed (the server retired)."""
     import time
 
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     if os.path.exists(path):
         os.unlink(path)
     listener.bind(path)
+    bound = _inode(path)
     listener.listen(64)
+
+    def answer_in_child(conn: socket.socket) -> None:
+        if os.fork() == 0:
+            listener.close()
+            os._exit(_answer(conn, sources))
+        conn.close()
+
     listener.settimeout(1.0)  # wake to reap finished children (their CPU time then counts as the server's)
     last_call = time.monotonic()
     try:
-        while time.monotonic() - last_call < idle_timeout and parent in (None, os.getppid()):
+        while time.monotonic() - last_call < idle_timeout and parent in (None, os.getppid()) and \
+                _inode(path) == bound:
             _reap()
             try:
                 conn, _ = listener.accept()
             except socket.timeout:
                 continue
             last_call = time.monotonic()
-            if os.fork() == 0:
-                listener.close()
-                os._exit(_answer(conn))
-            conn.close()
+            answer_in_child(conn)
+        listener.setblocking(False)
+        while True:  # the calls already waiting when it stops are answered (told to run locally, if retired)
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                break
+            conn.setblocking(True)
+            answer_in_child(conn)
     finally:
         listener.close()
-        if os.path.exists(path):
+        if _inode(path) == bound:
             os.unlink(path)
+
+
+def _inode(path: str) -> int | None:
+    try:
+        return os.stat(path).st_ino
+    except OSError:
+        return None
 
 
 def _reap() -> None:
@@ -257,14 +373,17 @@ def _reap() -> None:
         pass
 
 
-def _answer(conn: socket.socket) -> int:
+def _answer(conn: socket.socket, sources: _Sources) -> int:
     """In a forked child: take the caller's request and run the tool in a worker of its own, whose end (an exit
     status, or the signal that killed it) is the answer."""
     conn.settimeout(None)
     data, fds, _flags, _address = socket.recv_fds(conn, MAX_REQUEST, 3)
     size = STATUS.unpack(data[:STATUS.size])[0]
     request = json.loads(_read_exactly(conn, size + STATUS.size, data)[STATUS.size:])
-    if len(fds) != 3 or {k: request[k] for k in _identity()} != _identity() or request["tool"] not in TOOLS:
+    stale = sources.changed()
+    if stale:
+        sources.retire()
+    if stale or len(fds) != 3 or {k: request[k] for k in _identity()} != _identity() or request["tool"] not in TOOLS:
         conn.sendall(STATUS.pack(RUN_LOCALLY))
         return 0
     worker = os.fork()

@@ -129,3 +129,64 @@ def test_served_tools_print_what_a_fresh_process_prints(tool_server, tmp_path):
     finally:
         if stop is not None:
             stop()
+
+
+def _own_server(runtime_dir: Path, within: float = 120) -> int:
+    """The pid of the server a tool started for itself under `runtime_dir`, once it listens."""
+    deadline = time.monotonic() + within
+    while not (sockets := list(runtime_dir.glob("ttmlir-tools-*/*.sock"))):
+        assert time.monotonic() < deadline, f"no server listened within {within} s"
+        time.sleep(0.1)
+    return int(Path(str(sockets[0]) + ".lock").read_text())
+
+
+def _ended(pid: int, within: float = 30) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def test_with_no_server_named_a_tool_starts_one_and_it_retires_when_its_code_changes(tmp_path):
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    (probe / "ttmlir_opt.py").write_text(PROBE)
+    runtime_dir = tmp_path / "run"
+    runtime_dir.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "TTMLIR_TOOL_SERVER"}
+    env.update(PYTHONPATH=os.pathsep.join([str(probe), str(ROOT), str(ROOT / "tools")]), XDG_RUNTIME_DIR=str(runtime_dir))
+    servers = []
+    try:
+        first, out, _ = call([], env, tmp_path)
+        assert int(out.split("|")[0]) == first.pid  # no server yet: the first call ran in its own process
+        servers.append(_own_server(runtime_dir))
+        second, out, _ = call([], env, tmp_path)
+        assert int(out.split("|")[0]) != second.pid and second.returncode == 3  # the next one was served
+        (probe / "ttmlir_opt.py").write_text(PROBE.replace("to stderr", "edited"))
+        edited, out, err = call([], env, tmp_path)
+        # a server with old code does not serve it: the call runs the edited code itself, and the server ends
+        assert int(out.split("|")[0]) == edited.pid and err == "edited\n"
+        assert _ended(servers[0])
+        call([], env, tmp_path)
+        servers.append(_own_server(runtime_dir))
+        again, out, err = call([], env, tmp_path)
+        assert int(out.split("|")[0]) != again.pid and err == "edited\n"  # a fresh server, with the edited code
+    finally:
+        for pid in servers:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+
+@pytest.mark.parametrize("value", ["0", ""])
+def test_serving_turned_off_starts_no_server(tmp_path, value):
+    runtime_dir = tmp_path / "run"
+    runtime_dir.mkdir()
+    env = {**os.environ, "TTMLIR_TOOL_SERVER": value, "XDG_RUNTIME_DIR": str(runtime_dir)}
+    process, _, _ = call(["--help"], env, tmp_path, stdin="")
+    assert process.returncode == 0 and not list(runtime_dir.iterdir())

@@ -93,7 +93,12 @@ def test_ctrl_c_writes_the_results_so_far_and_says_so(double_binary, tmp_path):
 
 def test_ctrl_c_while_starting_up_is_one_line(double_binary, tmp_path):
     process = ttrt("run", double_binary, "--result-file", tmp_path / "r.json", "--artifact-dir", tmp_path / "a")
-    time.sleep(0.5)  # importing torch (the interpreter's own start-up, before the command's code, is long past)
+    # while it imports torch: the interpreter's own start-up, before the command's code, is past once torch's
+    # libraries are mapped (on a loaded machine that can take longer than any fixed wait)
+    maps, deadline = Path(f"/proc/{process.pid}/maps"), time.monotonic() + 60
+    while "torch" not in maps.read_text():
+        assert process.poll() is None and time.monotonic() < deadline, "ttrt never began importing torch"
+        time.sleep(0.01)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=120)
     lines = stderr.splitlines()
