@@ -127,7 +127,8 @@ def batch_norm(x, a):
         return (t - mean) / torch.sqrt(var + a["epsilon"]) * scale + offset
     others = [d for d in range(t.dim()) if d != dim]
     mean, var = t.mean(others, keepdim=True), t.var(others, unbiased=False, keepdim=True)
-    return (t - mean) / torch.sqrt(var + a["epsilon"]) * scale + offset, mean.reshape(-1), var.reshape(-1)
+    return (t - mean) / torch.sqrt(var + a["epsilon"]) * scale + offset, mean.reshape(x["running_mean"].shape), \
+        var.reshape(x["running_mean"].shape)
 
 
 def affine(y, x):

@@ -44,7 +44,8 @@ CALLEES = {"pow_tensor": "pow", "split_query_key_value_and_split_heads": "transf
 CPP_CALLEES = {"create_global_semaphore": "global_semaphore.create_global_semaphore",
                "reset_global_semaphore": "global_semaphore.reset_global_semaphore_value",
                "prepare_conv2d_weights": "operations.conv.conv2d.prepare_conv_weights",
-               "prepare_conv2d_bias": "operations.conv.conv2d.prepare_conv_bias"}
+               "prepare_conv2d_bias": "operations.conv.conv2d.prepare_conv_bias",
+               "load_tensor": "loadTensor"}  # tt-mlir's C++ helper reading a .tensorbin file
 # ttcore data types, layouts, buffers and memory layouts as ttnn's enums name them
 DATA_TYPES = {"f32": "FLOAT32", "bf16": "BFLOAT16", "f16": "FLOAT16", "bfp_bf8": "BFLOAT8_B", "bfp_bf4": "BFLOAT4_B",
               "bfp_f8": "BFLOAT8_B", "bfp_f4": "BFLOAT4_B", "bfp_bf2": "BFLOAT2_B", "bfp_f2": "BFLOAT2_B",
@@ -76,6 +77,7 @@ LAYOUT_OP_KEYWORDS = {"to_layout": ("layout", "dtype", "memory_config"), "typeca
 DERIVED = ("dtype", "layout", "memory_config")
 # ops whose ttnn signature orders operands and properties otherwise than their row (operands first, then props)
 ORDER = {"arange": ("start", "end", "step", "dtype", "device", "memory_config", "layout"),
+         "load_tensor": ("file_path", "layout", "dtype", "device", "memory_config"),
          **{name: ("shape", *fill, "dtype", "layout", "device", "memory_config")
             for name, fill in (("full", ("fill_value",)), ("zeros", ()), ("ones", ()), ("empty", ()))},
          "rand": ("size", "device", "dtype", "layout", "memory_config", "low", "high", "seed"),
@@ -92,7 +94,8 @@ ALTERNATIVES = {"flash_mla_prefill": ("value", "head_dim_v")}
 LISTED = {"indexer_score_dsa": "cluster_axis"}
 # keywords an op's ttnn function takes beyond its row, read from the result's layout: the result's format does not
 # follow the first operand's (ttnn.embedding's is the weight's)
-RESULT_KEYWORDS = {"embedding": ("layout", "dtype"), "flash_mla_prefill": ("memory_config",)}
+RESULT_KEYWORDS = {"embedding": ("layout", "dtype"), "flash_mla_prefill": ("memory_config",),
+                   "load_tensor": ("layout", "dtype", "memory_config")}
 # keywords ttnn's function spells otherwise than the op's property (by op); an operand named here is passed by
 # that keyword too
 RENAMED = {**{op: {"matmul_program_config": "program_config", "compute_config": "compute_kernel_config"}

@@ -59,3 +59,14 @@ def dump_tensor_rule(op: TTOp) -> None:
     path = op.prop("file_path").data
     if not path.endswith(".tensorbin"):
         raise op.error(f"file {path} must end with .tensorbin extension")
+
+
+def load_tensor_rule(op: TTOp) -> None:
+    """ttnn.load_tensor reads a `.tensorbin` file; it takes a device exactly when its result lives on one."""
+    dump_tensor_rule(op)
+    layout = op.results[0].type.encoding
+    on_device = getattr(layout, "buffer_type", "system_memory") != "system_memory"
+    if op.operands and not on_device:
+        raise op.error("device operand must be null for system memory buffer type")
+    if on_device and not op.operands:
+        raise op.error("device operand must be specified for device memory buffer type")

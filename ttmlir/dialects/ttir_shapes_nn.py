@@ -323,7 +323,14 @@ def batch_norm(op: TTOp):
         raise op.error(f"input tensor must have rank between 2 and 5, got rank {rank}")
     if not 0 <= dim < rank:
         raise op.error(f"dimension attribute must be within input rank bounds, got dimension {dim} for rank {rank}")
-    return [shape, (shape[dim],), (shape[dim],)][:len(op.results)]
+    if len(op.results) == 1:
+        return [shape]
+    # the batch statistics come out shaped as the running ones go in: (C,), or (1, C, 1, 1) as TTNN reads them
+    running = shape_of(op.operand_groups()["running_mean"][0])
+    if math.prod(running) != shape[dim]:
+        raise op.error(f"running_mean must have {shape[dim]} elements (the channels of dimension {dim}), got "
+                       f"{math.prod(running)}")
+    return [shape, running, running]
 
 
 def norm(op: TTOp):

@@ -131,6 +131,8 @@ TTNN_ONLY = (
        summary="Free a device tensor's buffer."),
     op("dump_tensor", "debug_effect", props="file_path:str", results="",
        summary="Save a tensor to disk in the TTNN binary format (a `.tensorbin` file)."),
+    op("load_tensor", "load", "device?", props="file_path:str",
+       summary="Read a tensor dump_tensor saved (onto the device when one is given)."),
     op("empty", "creation", "device", props="shape:shape dtype:dtype? layout:layout? memory_config:memory_config?",
        summary="Allocate an uninitialised device tensor."),
     op("full", "full", "device?", props="shape:shape fill_value:number" + CREATION,
@@ -280,7 +282,7 @@ def shape_attr_rule(op: TTOp):
     return [op.prop("shape").data]
 
 
-TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "generic": generic_rule, "layout_op": same_shape, "deallocate": None, "debug_effect": None,
+TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "generic": generic_rule, "layout_op": same_shape, "deallocate": None, "debug_effect": None, "load": None,
                     "creation": shape_attr_rule, "fill": shape_attr_rule, "full": shape_attr_rule,
                     "repeat": repeat_rule, "conv": None, "trace": None, "semaphore": None, "pool": None, "arange": None, "rand": None,
                     **dict.fromkeys(("nlp_concat_heads", "nlp_concat_heads_decode", "nlp_create_qkv_heads_decode",
@@ -621,6 +623,7 @@ TTNN_OWN_RULES = {"linear": linear_rule, "argmax": argmax_rule, "prod": prod_rul
                   "rand": rand_rule, "pow_scalar": pow_scalar_rule, "constant": constant_rule,
                   "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule, "dit_rms_norm_unary_fused": dit_rms_norm_rule, **attention.TTNN_RULES, **conv.TTNN_RULES, **moe.TTNN_RULES, **trace.TTNN_RULES,
                   "assign": assign_rule, "point_to_point": point_to_point_rule, "dump_tensor": debug.dump_tensor_rule,
+                  "load_tensor": debug.load_tensor_rule,
                   **ttml.TTNN_RULES}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES: dict[str, type[TTOp]] = {}

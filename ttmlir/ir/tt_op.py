@@ -158,7 +158,7 @@ class AllocatesResults(MemoryEffect):
 
 
 # Ops whose results are not all they do; every other family is Pure, so canonicalize, CSE and DCE apply.
-EFFECTS = {"creation": (AllocatesResults(),), "rand": (AllocatesResults(),), "cache": (MemoryWriteEffect(),),
+EFFECTS = {"creation": (AllocatesResults(),), "rand": (AllocatesResults(),), "load": (AllocatesResults(),), "cache": (MemoryWriteEffect(),),
            "deallocate": (MemoryFreeEffect(),), "device": (), "tt_lang": (MemoryWriteEffect(),),
            "trace": (MemoryWriteEffect(),), "semaphore": (MemoryWriteEffect(),),
            "debug_effect": (MemoryWriteEffect(),), "optimizer_in_place": (MemoryWriteEffect(),)}  # get_device is never dead code, as upstream's

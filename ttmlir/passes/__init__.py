@@ -104,6 +104,7 @@ PASS_CLASSES = {
     "ttnn-tuplify-tensors": "ttmlir.transforms.ttnn.ttnn_tuplify_tensors:TTNNTuplifyTensorsPass",
     "ttnn-prepare-module-for-export": "ttmlir.transforms.ttnn.ttnn_prepare_module_for_export:TTNNPrepareModuleForExportPass",
     "ttnn-create-input-gens": "ttmlir.transforms.ttnn.ttnn_create_input_gens:TTNNCreateInputGeneratorsPass",
+    "ttnn-load-input-tensors": "ttmlir.transforms.ttnn.ttnn_load_input_tensors:TTNNLoadInputTensorsPass",
     "ttnn-force-final-deallocs": "ttmlir.transforms.ttnn.ttnn_force_final_deallocs:TTNNForceFinalDeallocsPass",
     "convert-ttnn-to-emitc": "ttmlir.conversion.ttnn_to_emitc.convert_ttnn_to_emitc:ConvertTTNNToEmitCPass",
     "ttnn-common-to-emitpy-pipeline": "ttmlir.pipelines.ttnn:TTNNCommonToEmitPyPipeline",
@@ -149,6 +150,8 @@ PASS_CLASSES = {
     "ttnn-ccl-activation-dtype-lowering":
         "ttmlir.transforms.ttnn.ttnn_ccl_activation_dtype_lowering:TTNNCCLActivationDtypeLoweringPass",
     "ttir-cpu-boolean-narrowing": "ttmlir.transforms.ttir.ttir_cpu_boolean_narrowing:TTIRCPUBooleanNarrowingPass",
+    "ttir-predicate-type-alignment":
+        "ttmlir.transforms.ttir.ttir_predicate_type_alignment:TTIRPredicateTypeAlignmentPass",
     "ttir-decompose-complex-permute": "ttmlir.transforms.ttir.ttir_decompose_complex_permute:TTIRDecomposeComplexPermutePass",
     "ttir-decompose-complex-reshape": "ttmlir.transforms.ttir.ttir_decompose_complex_reshape:TTIRDecomposeComplexReshapePass",
     "ttir-global-data-format-conversion":

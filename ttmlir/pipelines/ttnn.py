@@ -293,12 +293,18 @@ class _TTNNCommonToCode(ModulePass):
         from ttmlir.transforms.ttcore.register_device import UnwrapDeviceModulePass
         from ttmlir.transforms.ttnn.ttnn_adjust_deallocs import TTNNAdjustDeallocsPass
 
-        _refuse(module, [("try-recover-structure", self.try_recover_structure, "structure recovery of XLA/torch graphs"),
-                         ("load-input-tensors-from-disk", self.load_input_tensors_from_disk,
-                          "generated code makes its inputs (ones tensors)")])
+        _refuse(module, [("try-recover-structure", self.try_recover_structure, "structure recovery of XLA/torch graphs")])
         require_common_output(module, self.name)
         run_pass(UnwrapDeviceModulePass(), ctx, module)
         run_pass(TTNNAdjustDeallocsPass(), ctx, module)
+
+    def input_functions(self) -> ModulePass:
+        """What makes the forward functions' inputs for `main`: tensors read from disk, or ones."""
+        if self.load_input_tensors_from_disk:
+            from ttmlir.transforms.ttnn.ttnn_load_input_tensors import TTNNLoadInputTensorsPass
+            return TTNNLoadInputTensorsPass(self.tensor_load_directory, self.tensor_load_file_prefix)
+        from ttmlir.transforms.ttnn.ttnn_create_input_gens import TTNNCreateInputGeneratorsPass
+        return TTNNCreateInputGeneratorsPass()
 
 
 @dataclass(frozen=True)
@@ -311,13 +317,12 @@ class TTNNCommonToEmitCPipeline(_TTNNCommonToCode):
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         from ttmlir.conversion.ttnn_to_emitc.convert_ttnn_to_emitc import ConvertTTNNToEmitCPass
-        from ttmlir.transforms.ttnn.ttnn_create_input_gens import TTNNCreateInputGeneratorsPass
         from ttmlir.transforms.ttnn.ttnn_tuplify_tensors import TTNNTuplifyTensorsPass
 
         self.prepare(ctx, module)
         run_pass(TTNNTuplifyTensorsPass(tuplify_input_if_empty=self.tuplify_input_if_empty or self.target_dylib), ctx, module)
         if not self.target_dylib:
-            run_pass(TTNNCreateInputGeneratorsPass(), ctx, module)
+            run_pass(self.input_functions(), ctx, module)
         run_pass(ConvertTTNNToEmitCPass(), ctx, module)
 
 
@@ -352,9 +357,10 @@ class TTNNCommonToEmitPyPipeline(_TTNNCommonToCode):
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         from ttmlir.conversion.ttnn_to_emitpy.convert_ttnn_to_emitpy import ConvertTTNNToEmitPyPass
         from ttmlir.transforms.ttnn.ttnn_prepare_const_eval_caching import TTNNPrepareConstEvalCachingPass
-        from ttmlir.transforms.ttnn.ttnn_create_input_gens import TTNNCreateInputGeneratorsPass
         from ttmlir.transforms.ttnn.ttnn_tuplify_tensors import TTNNTuplifyTensorsPass
 
+        _refuse(module, [("load-input-tensors-from-disk", self.load_input_tensors_from_disk,
+                          "the simulated ttnn module has no load_tensor for generated Python to call")])
         self.prepare(ctx, module)
         if self.target_module:  # an importable module: `forward(input, device)`, no inputs or main of its own
             from ttmlir.transforms.ttnn.ttnn_prepare_module_for_export import TTNNPrepareModuleForExportPass
@@ -362,7 +368,7 @@ class TTNNCommonToEmitPyPipeline(_TTNNCommonToCode):
             run_pass(TTNNPrepareModuleForExportPass(), ctx, module)
         else:
             run_pass(TTNNTuplifyTensorsPass(tuplify_input_if_empty=self.tuplify_input_if_empty), ctx, module)
-            run_pass(TTNNCreateInputGeneratorsPass(), ctx, module)
+            run_pass(self.input_functions(), ctx, module)
         run_pass(TTNNPrepareConstEvalCachingPass(), ctx, module)
         run_pass(ConvertTTNNToEmitPyPass(target_module=self.target_module), ctx, module)
         if self.split_files:

@@ -17,7 +17,7 @@ from typing import Callable
 import torch
 import torch.nn.functional as F
 
-from ttmlir.runtime import ccl, numerics
+from ttmlir.runtime import RuntimeFailure, ccl, numerics
 from ttmlir.runtime.numerics import EXACT, Numerics
 from ttmlir.target import binary_generated as fb
 from ttmlir.target.flatbuffer import enum_names, struct_fields
@@ -465,7 +465,7 @@ def _batch_norm(x, t):
     dims = [d for d in range(a.dim()) if d != t.dimension % a.dim()]
     mean, var = a.mean(dims, keepdim=True), a.var(dims, unbiased=False, keepdim=True)
     out = (a - mean) / torch.sqrt(var + t.epsilon) * scale + offset
-    return out, mean.reshape(-1), var.reshape(-1)
+    return out, mean.reshape(x["running_mean"].shape), var.reshape(x["running_mean"].shape)
 
 
 def _norm(x, t):
@@ -622,6 +622,22 @@ def _number(value):
     return int(value.value) if isinstance(value, fb.IntegralTypeT) else float(value.value)
 
 
+def _load_tensor(x, t):
+    """What ttnn.dump_tensor saved to `file_path` (the same value on every chip of a mesh)."""
+    try:
+        saved = torch.load(t.filePath, weights_only=True)
+        values = saved["values"]
+    except (OSError, RuntimeError, KeyError, TypeError) as exc:
+        raise RuntimeFailure(f"'ttnn.load_tensor': cannot read {t.filePath} as a dumped tensor: {exc}") from None
+    if list(saved["shape"]) != _shape_of(t.out):
+        raise RuntimeFailure(f"'ttnn.load_tensor': {t.filePath} holds a tensor of shape {list(saved['shape'])}, "
+                             f"not the {_shape_of(t.out)} the op returns")
+    if any(not torch.equal(v, values[0]) for v in values[1:]):
+        raise RuntimeFailure(f"'ttnn.load_tensor': {t.filePath} holds a different value per chip; only a "
+                             "replicated tensor loads here")
+    return values[0]
+
+
 def _creation(x, t):
     name = ("empty", "full", "zeros", "ones", "arange", "rand", "constant")[t.type]
     shape = list(t.shape if t.shape is not None else t.size if t.size is not None else t.out.desc.shape)
@@ -741,6 +757,7 @@ KERNELS: dict[str, Kernel] = {
     **{name: lambda x, t: x["input"] for name in ("to_layout", "to_device", "from_device", "to_memory_config",
                                                   "typecast")},
     **{name: _creation for name in ("empty", "full", "zeros", "ones", "arange", "rand", "constant")},
+    "load_tensor": _load_tensor,
 }
 
 

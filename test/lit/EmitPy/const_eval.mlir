@@ -42,10 +42,11 @@ func.func @forward(%x: tensor<32x64xbf16> {ttcore.argument_type = #ttcore.argume
 // CHECK: return [[CACHE]]
 
 // The first call moves the host weight to the device, tiles it and runs the permute; the next two read the cache.
+// Every call tiles the input, which arrives row-major, before the matmul.
 // RESULT: "result": "pass"
 // RESULT: "loop_0": {
-// RESULT: "ops": 4
+// RESULT: "ops": 5
 // RESULT: "loop_1": {
-// RESULT: "ops": 1
+// RESULT: "ops": 2
 // RESULT: "loop_2": {
-// RESULT: "ops": 1
+// RESULT: "ops": 2

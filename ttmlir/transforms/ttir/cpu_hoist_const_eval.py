@@ -4,7 +4,9 @@ A const-eval function's ops become one `ttcore.cpu_module` function (`cpu_hoiste
 f32 as `--cpu-hoist-manually-tagged`'s do; the const-eval function keeps a call of it between casts to and from f32.
 Left on the device: creation ops the function returns (through reshapes and typecasts; hoisting them would gain
 nothing) and `ttir.constant`s (their data is typed), which the CPU function takes as arguments; and the whole
-function when one of its ops needs the device handle in TTNN (a convolution, `rand`). Results are the
+function when one of its ops needs the device handle in TTNN (a convolution, `rand`). Collectives and mesh
+sharding stay too, splitting the rest into one CPU function per stretch between them; a stretch with an op
+`--convert-ttir-to-linalg` cannot lower (as upstream compiles the CPU module) stays on the device. Results are the
 same values in f32 arithmetic rather than the device's; weights prepared once are more precise for it.
 """
 
@@ -20,6 +22,7 @@ from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from ttmlir.conversion.ttir_to_linalg.convert_ttir_to_linalg import PATTERNS as LINALG_PATTERNS
 from ttmlir.dialects.ttnn import TTNN
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure
@@ -32,6 +35,9 @@ CREATION = frozenset({"full", "fill", "arange", "constant"})  # op-table familie
 DEVICE_BOUND = frozenset(op.name.removeprefix("ttnn.") for op in TTNN.operations
                          if hasattr(op, "ROW") and "device" in op.ROW.operands)
 TRANSPARENT = frozenset({"reshape", "typecast"})
+# ops that run across the device mesh: they stay on the device and split the host work into one call before and
+# one after them
+BARRIERS = frozenset({"ccl", "mesh_shard"})
 
 
 def _family(op: Operation) -> str | None:
@@ -57,22 +63,46 @@ def _hoist(func: FuncOp, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> No
     hoisted = [op for op in block.ops if not isinstance(op, ReturnOp) and op not in kept]
     if not hoisted or any(HOISTED_CALL in op.attributes for op in hoisted):
         return  # nothing to move, or its host work is a CPU-hoisted call already
-    if any(isinstance(op, TTOp) and op.ROW.name in DEVICE_BOUND for op in hoisted):
+    if any(isinstance(op, TTOp) and op.ROW.name in DEVICE_BOUND and _family(op) not in BARRIERS for op in hoisted):
         return  # the device computes it: the host has no device handle for such an op
     if not all(isinstance(op, TTOp) and op.dialect_name() == "ttir" for op in hoisted):
         stranger = next(op for op in hoisted if not (isinstance(op, TTOp) and op.dialect_name() == "ttir"))
         raise PassFailure(stranger, f"'{stranger.name}' in a const-eval function cannot run on the CPU "
                                     "(enable-cpu-hoisted-const-eval hoists TTIR ops)")
-    members = set(hoisted)
-    inputs: list[SSAValue] = []
-    for op in hoisted:
-        inputs += [v for v in op.operands if not (isinstance(v.owner, Operation) and v.owner in members)
-                   and v not in inputs]
-    outputs = [r for op in hoisted for r in op.results if any(u.operation not in members for u in r.uses)]
+    segments: list[tuple[list[Operation], Operation]] = []  # (ops, the barrier or return ending them)
+    segment: list[Operation] = []
+    for op in [*hoisted, block.last_op]:
+        if op is block.last_op or _family(op) in BARRIERS:
+            if segment and all(o.ROW.name in LINALG_PATTERNS for o in segment):
+                segments.append((segment, op))
+            segment = []
+        else:
+            segment.append(op)
+    if not segments:
+        return
+    anchor = next(op for op in block.ops if op not in kept)  # the kept ops go ahead of all others, in order:
+    for op in [op for op in block.ops if op in kept]:       # the calls may read the constants
+        if op.is_before_in_block(anchor):
+            continue
+        op.detach()
+        block.insert_op_before(op, anchor)
+    for segment, at in segments:
+        _hoist_segment(segment, at, cpu, device, names)
+
+
+def _hoist_segment(segment: list[Operation], at: Operation, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> None:
+    """`segment`'s ops (consecutive but for ops kept on the device) become one CPU function, called just before `at`
+    (the barrier that ends them, or the return)."""
+    block = segment[0].parent_block()
+    members = set(segment)
+    # each value from outside once, however many of the ops (or operands of one op) read it
+    inputs = list(dict.fromkeys(v for op in segment for v in op.operands
+                                if not (isinstance(v.owner, Operation) and v.owner in members)))
+    outputs = [r for op in segment for r in op.results if any(u.operation not in members for u in r.uses)]
 
     body = Block(arg_types=[cpu_type(v.type) for v in inputs])
     mapping = dict(zip(inputs, body.args))
-    for op in hoisted:
+    for op in segment:
         clone = type(op).create(operands=[mapping[v] for v in op.operands],
                                 result_types=[cpu_type(r.type) for r in op.results],
                                 properties=dict(op.properties), attributes=dict(op.attributes))
@@ -83,7 +113,6 @@ def _hoist(func: FuncOp, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> No
     name = "cpu_hoisted_const_eval_" + hashlib.sha256(str(body).encode() + str(in_types).encode()).hexdigest()[:8]
     declare_cpu_function(name, body, in_types, out_types, cpu, device, names)
 
-    at = block.last_op
     casts = {v: converted(v, cpu_type(v.type)) for v in inputs if cpu_type(v.type) != v.type}
     block.insert_ops_before([o for ops in casts.values() for o in ops], at)
     call = CallOp(name, [casts[v][-1].results[0] if v in casts else v for v in inputs], out_types)
@@ -95,7 +124,7 @@ def _hoist(func: FuncOp, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> No
             block.insert_ops_before(back, at)
             new = back[-1].results[0]
         old.replace_all_uses_with(new)
-    for op in reversed(hoisted):
+    for op in reversed(segment):
         op.detach()
         op.erase()
 

@@ -6,7 +6,7 @@ axis otherwise), as TTNN's quantization kernels take them; reduce_or the sum of 
 compared with zero, reduce_and their product; dot_general a matmul between permutes and reshapes; index and index_select
 slices; get_dimension_size a constant; argmax and prod over several dimensions one-dimension ops; an arange along a
 dimension of a larger tensor a 1-D arange broadcast; a negative pad a slice; a pool of a `full` that `full`; a batch
-norm (inference) with statistics not (1, C, 1, 1) one on an NCHW view; a reverse an embedding lookup; ttml's
+norm with statistics not (1, C, 1, 1) one on an NCHW view; a reverse an embedding lookup; ttml's
 training ops (adamw, sdpa_fw, sdpa_bw) take rank-4 operands.
 
 `config` (upstream's option) names the backend: `ttnn` (default) and `ttmetal` decompose everything,
@@ -305,7 +305,7 @@ def pool_of_full(op: TTOp) -> None:
 def batch_norm_nchw(op: TTOp) -> None:
     """TTNN's batch norm reads (N, C, H, W) with (1, C, 1, 1) statistics: the input is viewed so (the dims before
     the channel merged into N, those after it into H x W, as (S/32, 32) when a tile fits), the statistics reshaped,
-    and the result viewed back."""
+    and the result viewed back (training's batch statistics back to the running statistics' shape)."""
     source = op.operands[0]
     shape = list(source.type.get_shape())
     dim = scalar(op.prop("dimension")) % len(shape)
@@ -317,8 +317,13 @@ def batch_norm_nchw(op: TTOp) -> None:
     stats = [reshaped(v, [1, channels, 1, 1], op) for v in op.operands[1:]]
     props = {**op.properties, "dimension": KINDS["i32"].build(1)}
     result = op.results[0].type
-    norm = ttir_op("batch_norm_inference", [value, *stats], props, [TensorType(result.element_type, view)], op).results[0]
-    _replace(op, norm if view == shape else reshaped(norm, shape, op))
+    stat_type = TensorType(result.element_type, [1, channels, 1, 1])
+    norm = ttir_op(op.ROW.name, [value, *stats], props,
+                   [TensorType(result.element_type, view), *[stat_type] * (len(op.results) - 1)], op)
+    outputs = [norm.results[0] if view == shape else reshaped(norm.results[0], shape, op),
+               *(reshaped(batch, list(old.type.get_shape()), op) for batch, old in zip(norm.results[1:], op.results[1:]))]
+    outputs[0].owner.location = op.location  # what stands for the result carries the op's location
+    Rewriter.replace_op(op, [], outputs)
 
 
 def _statistics_not_4d(op: TTOp) -> bool:
@@ -421,7 +426,7 @@ DECOMPOSED: dict[str, tuple[Callable[[TTOp], None], Callable[[TTOp], bool], froz
     "arange": (arange, _off_dim_zero, ALL), "prod": (prod, _several_dims, ALL),
     "argmax": (argmax, _several_dims, ALL), "pad": (negative_pad, _has_negative_padding, ALL),
     **dict.fromkeys(("max_pool2d", "avg_pool2d"), (pool_of_full, _pools_a_full, ALL)),
-    "batch_norm_inference": (batch_norm_nchw, _statistics_not_4d, ALL),
+    **dict.fromkeys(("batch_norm_inference", "batch_norm_training"), (batch_norm_nchw, _statistics_not_4d, ALL)),
     "reverse": (reverse, lambda op: bool(int_values(op.prop("dimensions"))), DEVICE),
     "split_query_key_value_and_split_heads": (split_heads, _always, HOST),  # TTNN has the op
     **dict.fromkeys(("adamw", "sdpa_fw", "sdpa_bw"), (ttml_in_4d, _always, ALL)),

@@ -34,9 +34,15 @@ def tensor_maker(block: Block, value_type: Attribute, at: Operation, make) -> SS
              "dtype": enum(ttcore.DataTypeAttr, layout.data_type),
              "layout": enum(ttnn.LayoutAttr, "tile" if layout.is_tiled else "row_major")}
     device = None
-    if layout.buffer_type != "system_memory":
-        get_device = get_device_op(at)
-        block.add_op(get_device)
+    if layout.buffer_type != "system_memory":  # one device for the function, made first (upstream's getOrInsertDevice)
+        get_device = next((op for op in block.ops if isinstance(op, ttnn.TTNNOp) and op.ROW.name == "get_device"),
+                          None)
+        if get_device is None:
+            get_device = get_device_op(at)
+            if block.first_op is None:
+                block.add_op(get_device)
+            else:
+                block.insert_op_before(get_device, block.first_op)
         device = get_device.results[0]
         memory_layout = None if layout.memory_layout.__class__.__name__ == "NoneAttr" else layout.memory_layout
         props["memory_config"] = ttnn.MemoryConfigAttr(ttnn.MemoryConfig(enum(ttnn.BufferTypeAttr, layout.buffer_type),

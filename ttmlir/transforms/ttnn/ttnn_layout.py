@@ -8,14 +8,17 @@ from typing import Callable, ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FunctionType, ModuleOp, TensorType
-from xdsl.dialects.func import CallOp, FuncOp
-from xdsl.ir import Attribute, Operation
+from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttnn
+from ttmlir.dialects.ttcore_attrs import ArgumentTypeAttr
 from ttmlir.dialects.ttnn import TTNNOp
+from ttmlir.ir.tt_op import TTOp
 from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import HOISTED_CALL
+from ttmlir.transforms.ttir.ttir_infer_kv_cache_argument_types import KV_CACHE
 from ttmlir.transforms.ttcore.register_device import cpu_module_of
 from ttmlir.transforms.ttnn.ttnn_utils import device_functions, get_device_op, ttnn_op
 
@@ -30,6 +33,25 @@ def _with_layout(t: Attribute, buffer: str = "dram", tiled: bool = True) -> Attr
 
 def _host(t: Attribute) -> Attribute:
     return _with_layout(t, "system_memory", tiled=False)
+
+
+def _row_major(t: Attribute) -> Attribute:
+    return _with_layout(t, "dram", tiled=False)
+
+
+def _arg_attrs(func: FuncOp) -> list[dict[str, Attribute]]:
+    return [a.data for a in func.arg_attrs.data] if func.arg_attrs else [{}] * len(func.args)
+
+
+def _given_row_major(arg, attrs: dict[str, Attribute]) -> bool:
+    """A program input (`#ttcore.argument_type<input>`) arrives row-major in DRAM, as upstream's layout leaves it
+    (the first op that needs tiles tilizes it on the device); a KV cache, updated in place, and an input split over
+    the mesh or read by a tt-lang kernel keep their own layouts."""
+    kind = attrs.get(ArgumentTypeAttr.name)
+    if kind is None or str(kind.data.value) != "input" or KV_CACHE in attrs:
+        return False
+    return not any(isinstance(use.operation, TTOp) and use.operation.ROW.family in ("mesh_shard", "tt_lang")
+                   for use in arg.uses)
 
 
 @dataclass(frozen=True)
@@ -71,10 +93,16 @@ class TTNNLayoutPass(ModulePass):
             device, insert_at = insert_at, ops[1] if len(ops) > 1 else block.last_op
         else:
             block.insert_op_before(device, insert_at)
-        for arg in list(block.args):
+        for arg, attrs in zip(list(block.args), _arg_attrs(func)):
             if isinstance(arg.type, TensorType):
                 on_host = bool(arg.uses) and all(_read_on_host(use) for use in arg.uses)
-                Rewriter.replace_value_with_new_type(arg, (_host if on_host else _with_layout)(arg.type))
+                if on_host:
+                    Rewriter.replace_value_with_new_type(arg, _host(arg.type))
+                elif _given_row_major(arg, attrs):
+                    tiled = _with_layout(arg.type)
+                    _tilize_for_users(Rewriter.replace_value_with_new_type(arg, _row_major(arg.type)), tiled)
+                else:
+                    Rewriter.replace_value_with_new_type(arg, _with_layout(arg.type))
         ret = block.last_op
         for call in hoisted_calls:
             _call_on_host(call)
@@ -87,6 +115,8 @@ class TTNNLayoutPass(ModulePass):
 # a convolution prepares its own weight and bias (never tilized whole in DRAM); splitting a tensor over
 # the mesh happens on the host.
 HOST_OPERANDS = {"conv": ("weight", "bias"), "mesh_shard": ("input",)}
+# the TTIR families of those ops, when the layout runs before the conversion to TTNN (as upstream's does)
+HOST_OPERANDS.update(dict.fromkeys(("conv2d", "conv_transpose2d"), HOST_OPERANDS["conv"]))
 
 
 def _read_on_host(use) -> bool:
@@ -99,7 +129,7 @@ def _read_on_host(use) -> bool:
 
 def _host_operand_indices(op: Operation) -> set[int]:
     """The positions of `op`'s HOST_OPERANDS operands."""
-    if not isinstance(op, TTNNOp) or op.ROW.family not in HOST_OPERANDS:
+    if not isinstance(op, TTOp) or op.ROW.family not in HOST_OPERANDS:
         return set()
     names = [name for name, values in op.operand_groups().items() for _ in values]
     return {i for i, name in enumerate(names) if name in HOST_OPERANDS[op.ROW.family]}
@@ -129,6 +159,20 @@ def _retype_function(func: FuncOp, layout: Callable[[Attribute], Attribute]) -> 
     func.function_type = FunctionType.from_lists([a.type for a in block.args], [v.type for v in block.last_op.operands])
 
 
+def _tilize_for_users(arg: SSAValue, tiled: Attribute) -> None:
+    """Each op reading a row-major input gets it tilized just before it, as upstream's layout does per op."""
+    converted: dict[Operation, SSAValue] = {}
+    for use in list(arg.uses):
+        user = use.operation
+        if isinstance(user, ReturnOp):
+            continue
+        if user not in converted:
+            to_tile = ttnn_op("to_tensor_spec", [arg], {}, [tiled], user)
+            user.parent.insert_op_before(to_tile, user)
+            converted[user] = to_tile.results[0]
+        user.operands[use.index] = converted[user]
+
+
 def _call_on_host(call: CallOp) -> None:
     """A CPU-hoisted call reads and writes host tensors: its operands go to the host and its results to the
     device by to_tensor_spec ops (--ttnn-decompose-layouts does that work on the host)."""
@@ -141,8 +185,13 @@ def _call_on_host(call: CallOp) -> None:
     for result in list(call.results):
         device_type = result.type
         host = Rewriter.replace_value_with_new_type(result, _host(result.type))
-        uses = [(use.operation, use.index) for use in host.uses]
-        to_device = ttnn_op("to_tensor_spec", [host], {}, [device_type], call)
-        block.insert_op_after(to_device, call)
-        for user, index in uses:
-            user.operands[index] = to_device.results[0]
+        moved: dict[Operation, SSAValue] = {}  # each device reader gets it moved just before it, as upstream does
+        for use in list(host.uses):
+            user = use.operation
+            if isinstance(user, CallOp) and HOISTED_CALL in user.attributes:
+                continue  # another host function reads it where it is
+            if user not in moved:
+                to_device = ttnn_op("to_tensor_spec", [host], {}, [device_type], call)
+                user.parent.insert_op_before(to_device, user)
+                moved[user] = to_device.results[0]
+            user.operands[use.index] = moved[user]
