@@ -172,7 +172,7 @@ class TTNNFusingPass(ModulePass):
         if self.enable_sdpa_fusion or (self.enable_op_constraints and _described(module)):
             from ttmlir.transforms.ttnn.ttnn_fusing_sdpa import fuse as fuse_sdpa
 
-            for op in [op for op in module.walk() if isinstance(op, ttnn.TTNNOp) and op.ROW.name == "matmul"]:
+            for op in [op for op in module.walk() if isinstance(op, ttnn.TTNNOp) and op.ROW.name in ("matmul", "multiply")]:
                 if op.parent is not None:
                     fuse_sdpa(op)
         if self.enable_op_constraints and _described(module):
