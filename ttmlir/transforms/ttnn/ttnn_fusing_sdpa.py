@@ -262,9 +262,10 @@ def _read_only_inside(ops: list[Operation], keep: set[Operation]) -> bool:
     return all(use.operation in inside for op in ops for r in op.results for use in r.uses)
 
 
-def _outer_product(product: TTNNOp, dead: list[Operation], made: list[Operation]) -> tuple[SSAValue, SSAValue] | None:
+def _outer_product(product: TTNNOp, dead: list[Operation]) -> tuple[SSAValue, SSAValue, list[int]] | None:
     """P · V over one key, written as the elementwise product it is: P [B, H, 1, 1] times V [B, H, 1, D], P broadcast
-    implicitly or repeated over the D head features (then both may be reshaped alike). (P, V), the ops in `dead`."""
+    implicitly or repeated over the D head features (then both may be reshaped alike). (P, V, V's shape as
+    [B, H, 1, D]), the ops in `dead`."""
     if product.ROW.name != "multiply":
         return None
     a, b = product.operands
@@ -274,7 +275,7 @@ def _outer_product(product: TTNNOp, dead: list[Operation], made: list[Operation]
             continue
         shape = x.type.get_shape()
         if len(out) == 4 and len(shape) == 4 and tuple(shape[2:]) == (1, 1) and tuple(out[:3]) == (*shape[:2], 1):
-            return x, y  # broadcast implicitly
+            return x, y, list(out)  # broadcast implicitly
         if shape != out:
             continue
         moved = [x.owner] if _producer(x, "reshape") is not None and len(list(x.uses)) == 1 else []
@@ -287,7 +288,7 @@ def _outer_product(product: TTNNOp, dead: list[Operation], made: list[Operation]
                 or math.prod(out) != shape[0] * shape[1] * dims[3]:
             continue
         dead += [repeat, *moved]
-        return p, _reshaped(y, [shape[0], shape[1], 1, dims[3]], made)
+        return p, y, [shape[0], shape[1], 1, dims[3]]
     return None
 
 
@@ -307,8 +308,9 @@ def _matched(product: TTNNOp, dead: list[Operation], made: list[Operation]) -> b
     """Whether `product` ends an attention; if so the fused op replaces it (`dead` what it leaves unread)."""
     if product.ROW.name == "matmul" and not any(scalar(product.prop(k)) is True for k in ("transpose_a", "transpose_b")):
         p, v = product.operands
-    elif (pair := _outer_product(product, dead, made)) is not None:
-        p, v = pair
+        v_shape = v.type.get_shape()
+    elif (found := _outer_product(product, dead)) is not None:
+        p, v, v_shape = found
     else:
         return False
     softmax = _guarded_softmax(p, dead)
@@ -327,7 +329,7 @@ def _matched(product: TTNNOp, dead: list[Operation], made: list[Operation]) -> b
         return False
     dead.append(qk_op)
     q, kt = qk_op.operands
-    shapes = [t.type.get_shape() for t in (q, kt, v)]
+    shapes = [q.type.get_shape(), kt.type.get_shape(), v_shape]
     if any(len(s) != 4 for s in shapes):
         return False
     q, q_scale = _peel(q, dead)
