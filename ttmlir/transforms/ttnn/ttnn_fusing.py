@@ -11,7 +11,9 @@ one projection and `ttnn.split_query_key_value_and_split_heads` (`ttnn_fusing_sp
 an rms_norm becomes `ttnn.dit_rms_norm_unary_fused`; and with
 `enable-rope-fusion` RoPE written out in TTNN ops becomes `ttnn.rotary_embedding` first. (Upstream's pipelines find RoPE in TTIR as a composite that the op
 model then promotes; ours ask for it here, where the same op-model check runs.) Attention written out in TTNN ops
-becomes `ttnn.scaled_dot_product_attention` with the op constraints or `enable-sdpa-fusion` (`ttnn_fusing_sdpa`).
+becomes `ttnn.scaled_dot_product_attention` (`..._decode` with one query row per user) with the op constraints or
+`enable-sdpa-fusion` (`ttnn_fusing_sdpa`; looked for from each matmul, and from each multiply that may be P · V over
+one key).
 """
 
 from __future__ import annotations

@@ -1,19 +1,27 @@
 """SDPA fusion of `--ttnn-fusing` (the optimizer's pipelines, or `enable-sdpa-fusion`): attention written out in TTNN
-ops becomes one `ttnn.scaled_dot_product_attention`, which never writes the [B, H, Sq, Sk] scores to memory.
+ops becomes one `ttnn.scaled_dot_product_attention` -- or, when each user has one query row, as in a decode step,
+`ttnn.scaled_dot_product_attention_decode` on the query reordered to [1, B, H, D] (a mask to [B, 1, H, Sk], the
+result reordered back), as upstream fuses it -- which never writes the [B, H, Sq, Sk] scores to memory.
 
 Matched, from the product with the values:
 
-    matmul(P, V)   P = softmax(S, last dim), or P = where(all_masked, 0, softmax(S)) -- the "safe softmax" guard
-                   torch's attention decomposition writes: eq(S, -inf), logical_not, ne 0, sum over the keys, ne 0,
-                   logical_not (typecasts and reshapes between them)
+    matmul(P, V)   P = softmax(S, last dim), or P under the "safe softmax" guard torch's attention decomposition
+                   writes: where(all_masked, 0, softmax(S)) with all_masked = eq(S, -inf), logical_not, ne 0, sum
+                   over the keys, ne 0, logical_not (typecasts and reshapes between them), or where(any_visible,
+                   softmax(S), 0), the same chain without its last logical_not
+    P * V          over one key the product is elementwise: P [B, H, 1, 1] broadcast, or repeated over the head
+                   features (both operands then reshaped alike), times V [B, H, 1, D]
     S = Q Kᵀ [+ mask]   a matmul without transposes of Q [B, H, Sq, D] and Kᵀ [B, Hkv, D, Sk]
 
-The fused op takes K: Kᵀ's permute with its last two dims swapped back (the permute that made Kᵀ becomes the one that
-makes K), or a new permute; scale 1 (scalings of Q and K stay where they are). The guard zeroes a row whose every
-score is -inf, where the fused kernel would divide 0 by 0: it is dropped only when no such row can occur, i.e. the
-mask is absent or bounded (`bound`: what it is computed from has finite values -- constants whose fills are finite,
-integer inputs, float inputs assumed of ordinary magnitude -- and no -inf fill). Every intermediate must be read only
-inside the pattern.
+Under Q, Kᵀ and V the reshapes, widening typecasts (bf16 to f32) and multiplies by one-element constants read only
+there are looked through: the constants' product is the fused op's scale (1 without them), and a repeat of each of
+Hkv key/value heads over its group of query heads is undone (the kernels share a key/value head within its group).
+The fused op takes K: Kᵀ's permute with its last two dims swapped back (the permute that made Kᵀ becomes the one
+that makes K), or a new permute (a reshape with one key). The guard zeroes a row whose every score is -inf, where
+the fused kernel would divide 0 by 0: it is dropped only when no such row can occur, i.e. the mask is absent or
+bounded (`bound`: what it is computed from has finite values -- constants whose fills are finite, integer inputs,
+float inputs assumed of ordinary magnitude -- and no -inf fill). Every intermediate must be read only inside the
+pattern.
 """
 
 from __future__ import annotations
