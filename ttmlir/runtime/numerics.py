@@ -119,13 +119,29 @@ def pack_bf16(x: torch.Tensor) -> torch.Tensor:
 
 # --- block floats -------------------------------------------------------------------------------------------
 
+# rows of a tensor quantized to a block float this many elements at a time: each row's groups are independent, and
+# the integer and f64 intermediates of a whole (2048 x 128256) weight would hold 2 GB each at once
+QUANTIZE_BLOCK_ELEMENTS = 1 << 22
+
+
 def quantize_bfp(x: torch.Tensor, dtype: str, ties_to_even: bool = False) -> torch.Tensor:
     """Values as a bfp tensor stores them (f32), 16 consecutive values of the last dimension sharing an
     exponent (a tile face row): as the packer writes them, or (`ties_to_even`) as the host converts them."""
-    width = BFP_WIDTH[dtype]
-    x = x.to(torch.float32)
     shape = x.shape
     flat = x.reshape(-1, shape[-1]) if x.dim() else x.reshape(1, 1)
+    rows = max(1, QUANTIZE_BLOCK_ELEMENTS // max(1, flat.shape[1]))
+    if flat.shape[0] <= rows:
+        return _quantize_rows(flat, dtype, ties_to_even).reshape(shape)
+    out = torch.empty(flat.shape, dtype=torch.float32, device=flat.device)
+    for start in range(0, flat.shape[0], rows):
+        out[start:start + rows] = _quantize_rows(flat[start:start + rows], dtype, ties_to_even)
+    return out.reshape(shape)
+
+
+def _quantize_rows(flat: torch.Tensor, dtype: str, ties_to_even: bool) -> torch.Tensor:
+    """`quantize_bfp` of a [rows, cols] tensor."""
+    width = BFP_WIDTH[dtype]
+    flat = flat.to(torch.float32)
     cols = flat.shape[1]
     groups = torch.nn.functional.pad(flat, (0, (-cols) % BLOCK)).reshape(flat.shape[0], -1, BLOCK)
     bits = _bits(groups).to(torch.int64) & 0xFFFFFFFF
@@ -151,7 +167,7 @@ def quantize_bfp(x: torch.Tensor, dtype: str, ties_to_even: bool = False) -> tor
     bias = 15 if dtype.startswith("bfp_f") else 127
     scale = torch.pow(2.0, (shared - bias - (width - 1)).to(torch.float64))
     value = torch.where(sign == 1, -kept, kept).to(torch.float64) * scale
-    return value.to(torch.float32).reshape(flat.shape[0], -1)[:, :cols].reshape(shape)
+    return value.to(torch.float32).reshape(flat.shape[0], -1)[:, :cols]
 
 
 # --- the matrix engine ----------------------------------------------------------------------------------------

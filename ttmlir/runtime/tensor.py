@@ -122,8 +122,9 @@ WORD_RANGES = {"si32": (-(1 << 31), (1 << 31) - 1), "u32": (0, (1 << 32) - 1)}
 
 def check_fits(values: torch.Tensor, dtype: str, what: str) -> None:
     """A program's 64-bit integer input is stored in 32 bits: a value that does not fit is refused, not cut to its
-    low bits (results of the device's own ops wrap, as its integer units do)."""
-    if values.dtype != torch.int64 or dtype not in WORD_RANGES or values.numel() == 0:
+    low bits (results of the device's own ops wrap, as its integer units do). A meta input (timing runs) has no
+    values to check."""
+    if values.dtype != torch.int64 or dtype not in WORD_RANGES or values.numel() == 0 or values.is_meta:
         return
     low, high = WORD_RANGES[dtype]
     outside = (values < low) | (values > high)

@@ -198,6 +198,20 @@ def test_block_float_packing_is_bit_identical_to_the_rule(dtype, width):
     assert torch.equal(got.view(torch.int32), want.float().view(torch.int32))
 
 
+@pytest.mark.parametrize("exact", [False, True])
+def test_block_float_conversion_of_a_large_tensor_goes_a_block_of_rows_at_a_time(monkeypatch, exact):
+    """Rows quantize independently: converted a few rows at a time (as a large weight is, to bound the memory its
+    intermediates hold), every value is what the rule gives the tensor whole."""
+    x = _bfp_inputs().repeat(5, 1)
+    whole = to_format(x, "bfp_bf8", numerics.Numerics(exact=exact))
+    monkeypatch.setattr(numerics, "QUANTIZE_BLOCK_ELEMENTS", 3 * x.shape[1])
+    seen = []
+    real = numerics._quantize_rows
+    monkeypatch.setattr(numerics, "_quantize_rows", lambda rows, *a: seen.append(len(rows)) or real(rows, *a))
+    assert torch.equal(to_format(x, "bfp_bf8", numerics.Numerics(exact=exact)), whole)
+    assert max(seen) == 3 and sum(seen) == x.shape[0]
+
+
 @pytest.mark.parametrize("dtype,width", [("bfp_bf8", 7), ("bfp_bf4", 3), ("bfp_bf2", 1)])
 def test_block_float_host_conversion_rounds_to_nearest_even(dtype, width):
     """tt-metal's host conversion (from_torch): 64.5 -> 64 and 65.5 -> 66 in a group whose exponent is 6."""

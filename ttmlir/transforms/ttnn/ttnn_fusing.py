@@ -11,7 +11,9 @@ one projection and `ttnn.split_query_key_value_and_split_heads` (`ttnn_fusing_sp
 an rms_norm becomes `ttnn.dit_rms_norm_unary_fused`; and with
 `enable-rope-fusion` RoPE written out in TTNN ops becomes `ttnn.rotary_embedding` first. (Upstream's pipelines find RoPE in TTIR as a composite that the op
 model then promotes; ours ask for it here, where the same op-model check runs.) Attention written out in TTNN ops
-becomes `ttnn.scaled_dot_product_attention` with the op constraints or `enable-sdpa-fusion` (`ttnn_fusing_sdpa`).
+becomes `ttnn.scaled_dot_product_attention` (`..._decode` with one query row per user) with the op constraints or
+`enable-sdpa-fusion` (`ttnn_fusing_sdpa`; looked for from each matmul, and from each multiply that may be P · V over
+one key).
 """
 
 from __future__ import annotations
@@ -172,7 +174,7 @@ class TTNNFusingPass(ModulePass):
         if self.enable_sdpa_fusion or (self.enable_op_constraints and _described(module)):
             from ttmlir.transforms.ttnn.ttnn_fusing_sdpa import fuse as fuse_sdpa
 
-            for op in [op for op in module.walk() if isinstance(op, ttnn.TTNNOp) and op.ROW.name == "matmul"]:
+            for op in [op for op in module.walk() if isinstance(op, ttnn.TTNNOp) and op.ROW.name in ("matmul", "multiply")]:
                 if op.parent is not None:
                     fuse_sdpa(op)
         if self.enable_op_constraints and _described(module):

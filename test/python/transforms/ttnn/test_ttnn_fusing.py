@@ -1,6 +1,8 @@
 """`--ttnn-fusing`: activations fused into matmul, linear and conv2d compute what the separate ops did (the fused
 and unfused binaries run on the simulator, and torch), and the fused ops are gone from the graph."""
 
+import re
+
 import pytest
 import torch
 
@@ -115,6 +117,64 @@ def test_attention_whose_mask_may_hide_a_whole_row_keeps_its_guard():
     fused = print_module(lower(attention("-1.0", guard=False), "<test>", "ttir-to-ttnn-backend-pipeline",
                                "optimization-level=2"))
     assert "scaled_dot_product_attention" not in fused
+
+
+def one_key_decode(b: int, h: int, hkv: int, d: int) -> str:
+    """A decode step's attention over the step's own key as torch's export writes it (grouped heads repeated, Q and Kᵀ
+    each scaled by d^-1/4, the safe-softmax guard in its where(any visible, softmax, 0) form, and P · V over one key
+    a dot_general with a unit contraction), on bf16 projections widened to f32."""
+    g, q, kv = h // hkv, f"tensor<{b}x{h}x1x{d}x", f"tensor<{b}x{hkv}x1x{d}xbf16>"
+    s = f"tensor<{b}x{h}x1x1xf32>"
+    scale = (1 / d) ** 0.25
+    return f"""
+func.func @forward(%q: {q}bf16>, %k: {kv}, %v: {kv}) -> {q}bf16> {{
+  %c = "ttir.full"() <{{fill_value = {scale} : f32, shape = array<i32: {b}, {h}, 1, {d}>}}> : () -> {q}f32>
+  %ck = "ttir.full"() <{{fill_value = {scale} : f32, shape = array<i32: {b}, {h}, {d}, 1>}}> : () -> tensor<{b}x{h}x{d}x1xf32>
+  %ninf = "ttir.full"() <{{fill_value = 0xFF800000 : f32, shape = array<i32: {b}, {h}, 1, 1>}}> : () -> {s}
+  %zero = "ttir.full"() <{{fill_value = 0.0 : f32, shape = array<i32: {b}, {h}, 1, 1>}}> : () -> {s}
+  %qf = "ttir.typecast"(%q) : ({q}bf16>) -> {q}f32>
+  %qs = "ttir.multiply"(%qf, %c) : ({q}f32>, {q}f32>) -> {q}f32>
+  %kf = "ttir.typecast"(%k) : ({kv}) -> tensor<{b}x{hkv}x1x{d}xf32>
+  %k5 = "ttir.reshape"(%kf) <{{shape = [{b} : i32, {hkv} : i32, 1 : i32, 1 : i32, {d} : i32]}}> : (tensor<{b}x{hkv}x1x{d}xf32>) -> tensor<{b}x{hkv}x1x1x{d}xf32>
+  %kg = "ttir.broadcast"(%k5) <{{broadcast_dimensions = array<i64: 1, 1, {g}, 1, 1>}}> : (tensor<{b}x{hkv}x1x1x{d}xf32>) -> tensor<{b}x{hkv}x{g}x1x{d}xf32>
+  %kt = "ttir.reshape"(%kg) <{{shape = [{b} : i32, {h} : i32, {d} : i32, 1 : i32]}}> : (tensor<{b}x{hkv}x{g}x1x{d}xf32>) -> tensor<{b}x{h}x{d}x1xf32>
+  %ks = "ttir.multiply"(%kt, %ck) : (tensor<{b}x{h}x{d}x1xf32>, tensor<{b}x{h}x{d}x1xf32>) -> tensor<{b}x{h}x{d}x1xf32>
+  %sc = "ttir.dot_general"(%qs, %ks) <{{batch_dims_lhs = array<i64: 0, 1>, batch_dims_rhs = array<i64: 0, 1>, contract_dims_lhs = array<i64: 3>, contract_dims_rhs = array<i64: 2>}}> : ({q}f32>, tensor<{b}x{h}x{d}x1xf32>) -> {s}
+  %e = "ttir.eq"(%sc, %ninf) : ({s}, {s}) -> tensor<{b}x{h}x1x1xi1>
+  %n = "ttir.logical_not"(%e) : (tensor<{b}x{h}x1x1xi1>) -> tensor<{b}x{h}x1x1xi1>
+  %any = "ttir.reduce_or"(%n) <{{dim_arg = [3 : i32], keep_dim = false}}> : (tensor<{b}x{h}x1x1xi1>) -> tensor<{b}x{h}x1xi1>
+  %row = "ttir.reshape"(%any) <{{shape = [{b} : i32, {h} : i32, 1 : i32, 1 : i32]}}> : (tensor<{b}x{h}x1xi1>) -> tensor<{b}x{h}x1x1xi1>
+  %sm = "ttir.softmax"(%sc) <{{dimension = 3 : si32, numericStable = true}}> : ({s}) -> {s}
+  %p = "ttir.where"(%row, %sm, %zero) : (tensor<{b}x{h}x1x1xi1>, {s}, {s}) -> {s}
+  %vf = "ttir.typecast"(%v) : ({kv}) -> tensor<{b}x{hkv}x1x{d}xf32>
+  %v5 = "ttir.reshape"(%vf) <{{shape = [{b} : i32, {hkv} : i32, 1 : i32, 1 : i32, {d} : i32]}}> : (tensor<{b}x{hkv}x1x{d}xf32>) -> tensor<{b}x{hkv}x1x1x{d}xf32>
+  %vg = "ttir.broadcast"(%v5) <{{broadcast_dimensions = array<i64: 1, 1, {g}, 1, 1>}}> : (tensor<{b}x{hkv}x1x1x{d}xf32>) -> tensor<{b}x{hkv}x{g}x1x{d}xf32>
+  %vr = "ttir.reshape"(%vg) <{{shape = [{b} : i32, {h} : i32, 1 : i32, {d} : i32]}}> : (tensor<{b}x{hkv}x{g}x1x{d}xf32>) -> {q}f32>
+  %o = "ttir.dot_general"(%p, %vr) <{{batch_dims_lhs = array<i64: 0, 1>, batch_dims_rhs = array<i64: 0, 1>, contract_dims_lhs = array<i64: 3>, contract_dims_rhs = array<i64: 2>}}> : ({s}, {q}f32>) -> {q}f32>
+  %ob = "ttir.typecast"(%o) : ({q}f32>) -> {q}bf16>
+  return %ob : {q}bf16>
+}}
+"""
+
+
+def test_one_key_decode_attention_runs_as_the_decode_kernel():
+    """Decode attention over one key (grouped heads, scaled Q and Kᵀ, the guard, P · V as an elementwise product)
+    becomes scaled_dot_product_attention_decode on [1, B, H, D] queries, its scale the product of the two scalings,
+    and computes what level 0's decomposed ops and torch do."""
+    text = one_key_decode(4, 8, 2, 64)
+    g = torch.Generator().manual_seed(5)
+    inputs = [torch.randn(4, 8, 1, 64, generator=g).to(torch.bfloat16)] + \
+        [torch.randn(4, 2, 1, 64, generator=g).to(torch.bfloat16) for _ in range(2)]
+    fused = print_module(lower(text, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=2"))
+    assert fused.count('"ttnn.scaled_dot_product_attention_decode"') == 1
+    assert float(re.search(r"scale = ([0-9.e+-]+)", fused).group(1)) == pytest.approx(1 / 8)
+    assert not any(f'"ttnn.{name}"' in fused for name in ("softmax", "eq", "where", "repeat"))
+    after = _outputs(lower(text, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=2"), inputs)[0]
+    before = _outputs(lower(text, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=0"), inputs)[0]
+    assert pcc(after, before) > 0.999
+    # one key: every query head's output is its group's value
+    expected = inputs[2].float().repeat_interleave(4, 1)
+    assert pcc(after, expected) > 0.999 and torch.allclose(after, expected, atol=0.02)
 
 
 HEADS = "tensor<1x32x8x64xbf16>"
