@@ -61,8 +61,7 @@ def test_decode_weight_is_dram_sharded_once_and_matches_level0():
     # the move into DRAM shards is const-eval's: the forward function reads the sharded weight it caches
     const_eval = ir[ir.index("_const_eval_0"):ir.index("func.func @forward(")]
     assert '"ttnn.to_memory_config"' in const_eval
-    # level 2 keeps the bf16 weight as bfp_bf8 (its tiles 1088 bytes), sharded all the same
-    assert re.search(r"<1x12>, memref<32x8x!ttcore.tile<32x32, bfp_bf8>, #dram>, <width_sharded>", ir)
+    assert re.search(r"<1x12>, memref<32x8x!ttcore.tile<32x32, bf16>, #dram>, <width_sharded>", ir)
     assert "matmul_multi_core_reuse_multi_cast_dram_sharded_program_config" in ir
     torch.manual_seed(0)
     inputs = [torch.randn(32, 1024).bfloat16(), torch.randn(1024, 3072).bfloat16()]
