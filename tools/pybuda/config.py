@@ -127,14 +127,12 @@ class CompilerConfig:
 
     def pipeline_options(self) -> str:
         """The backend pipeline's options this configuration sets: math fidelity and accumulation of every
-        op's compute_config, the optimizer's level, const-eval and fusing. Weights keep the formats the graph gives
-        them (amp_level, configure_mixed_precision): the balancer policy chooses placement, not data formats, so
-        the level's own bfp_bf8 weights are turned off."""
+        op's compute_config, the optimizer's level, const-eval and fusing."""
         return (f"compute-cfg-math-fidelity={self.default_math_fidelity.value} "
                 f"compute-cfg-fp32-dest-acc-en={ACCUMULATE[self.accumulate_df]} "
                 f"optimization-level={BALANCER_POLICIES[self.balancer_policy]} "
                 f"enable-const-eval={str(self.enable_consteval).lower()} "
-                f"enable-fusing-pass={str(self.enable_auto_fusing).lower()} experimental-weight-dtype=none")
+                f"enable-fusing-pass={str(self.enable_auto_fusing).lower()}")
 
     def to_json(self) -> dict:
         def plain(v):
