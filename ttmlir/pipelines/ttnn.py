@@ -76,11 +76,8 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     compute_cfg_packer_l1_acc: str | None = None
     compute_cfg_dst_full_sync_en: str | None = None
     # matmul/linear weights (parameters, constants) converted to bfp_bf8 or bfp_bf4 (ttnn-weight-dtype-conversion);
-    # per-argument `ttcore.weight_dtype` annotations apply whatever this says. Unset, the optimization level says:
-    # at level 2 weights stored in bf16 become bfp_bf8, as tt-metal's hand-tuned models store them (decode layers
-    # read every weight once per token: half the bytes, half the time); f32 weights, asked for in full precision,
-    # stay. "none" keeps every weight as the graph has it.
-    experimental_weight_dtype: str = ""
+    # per-argument `ttcore.weight_dtype` annotations apply whatever this says
+    experimental_weight_dtype: str = "none"
     # KV caches (arguments cache ops write into) kept in bfp_bf8 or bfp_bf4 (ttnn-kv-cache-dtype-conversion)
     experimental_kv_cache_dtype: str = "none"
     # composites to fused TTNN ops (ttnn-resolve-composites): auto validates them when the optimizer runs, else inlines
@@ -119,6 +116,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         from ttmlir.transforms.ttnn.ttnn_prepare_conv3d_weights import TTNNPrepareConv3dWeightsPass
         from ttmlir.dialects.canonicalize import CanonicalizePass
         from ttmlir.transforms.ttir.ttir_propagate_weight_dtype import TTIRPropagateWeightDtypePass
+        from ttmlir.transforms.ttnn.ttnn_weight_dtype_conversion import TTNNWeightDtypeConversionPass
         from ttmlir.transforms.ttir.ttir_infer_kv_cache_argument_types import TTIRInferKVCacheArgumentTypesPass
         from ttmlir.transforms.ttnn.ttnn_trace_hoist_transform import TTNNTraceHoistTransformPass
         from ttmlir.transforms.ttnn.ttnn_kv_cache_dtype_conversion import TTNNKVCacheDtypeConversionPass
@@ -164,7 +162,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         from ttmlir.transforms.ttir.ttir_fold_full_to_scalar import TTIRFoldFullToScalarPass
         for stage in (TTNNResolveCompositesPass(resolution), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), CPUHoistManuallyTaggedPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
                       CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *erase_inverse, TTIRFoldFullToScalarPass(), *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), *workarounds, TTNNRowMajorReshapesPass(),
-                      self._weight_dtype_conversion(),
+                      TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
                       TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, CanonicalizePass(),
                       *ttnn_const_eval, *self._optimizer(optimizer, memory_layout), *prepare_conv2d, TTNNPrepareConv3dWeightsPass(),
                       *ttnn_const_eval, CanonicalizePass(), *inputs_to_host, *hoist_trace, TTNNDecomposeLayoutsPass(),
@@ -174,15 +172,6 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
             from ttmlir.transforms.ttnn.ttnn_collect_perf_metrics import TTNNCollectPerfMetricsPass
             run_pass(TTNNCollectPerfMetricsPass(self.ttnn_perf_metrics_output_file,
                                                 self.ttnn_perf_metrics_verbose_output_enabled, self.enable_trace), ctx, module)
-
-    def _weight_dtype_conversion(self) -> ModulePass:
-        from ttmlir.transforms.ttnn.ttnn_weight_dtype_conversion import TTNNWeightDtypeConversionPass
-
-        if self.experimental_weight_dtype:
-            return TTNNWeightDtypeConversionPass(self.experimental_weight_dtype)
-        if self.optimization_level >= 2:
-            return TTNNWeightDtypeConversionPass("bfp_bf8", bf16_only=True)
-        return TTNNWeightDtypeConversionPass("none")
 
     def _optimizer(self, optimizer: bool, memory_layout: bool) -> tuple:
         if not (optimizer or self.override_output_layout or self.override_conv2d_config or self.override_conv3d_config):

@@ -1,8 +1,7 @@
 """`--ttnn-weight-dtype-conversion`: matmul/linear weights that are parameters or constants are converted to a
 block-float data type (bfp_bf8, bfp_bf4) while activations and results keep theirs — the op's own
 `ttcore.weight_dtype` (from `--ttir-propagate-weight-dtype`; "bf16" keeps a weight out of block floats) first,
-else `target-dtype` (with `bf16-only`, the optimization level's default, only for weights stored in bf16: an f32
-weight was asked for in full precision). A bfp_bf8 weight is cast on the device; a bfp_bf4 one, as upstream does (the device's
+else `target-dtype`. A bfp_bf8 weight is cast on the device; a bfp_bf4 one, as upstream does (the device's
 typecast packs only bfp_bf8), on the host: from_device, typecast, to_device."""
 
 from __future__ import annotations
@@ -47,7 +46,6 @@ class TTNNWeightDtypeConversionPass(ModulePass):
 
     name: ClassVar[str] = "ttnn-weight-dtype-conversion"
     target_dtype: str = "none"
-    bf16_only: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         from ttmlir.transforms.ttnn.ttnn_utils import device_of, ttnn_op
@@ -60,9 +58,6 @@ class TTNNWeightDtypeConversionPass(ModulePass):
                 continue
             own = op.attributes.get(WEIGHT_DTYPE)
             dtype = own.data if isinstance(own, StringAttr) else self.target_dtype
-            stored = getattr(getattr(op.operands[1].type, "encoding", None), "data_type", None)
-            if not isinstance(own, StringAttr) and self.bf16_only and stored != "bf16":
-                continue
             if dtype == "none":
                 continue
             if dtype not in PER_OP:
