@@ -17,6 +17,8 @@ from xdsl.dialects.builtin import ModuleOp
 
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.ttir_to_ttmetal.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass, TTMetalOptions
+from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import TTIRToD2MPass
+from ttmlir.transforms.d2m.d2m_grid_selection import D2MGridSelectionPass
 from ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc import ConvertTTKernelToEmitCPass
 from ttmlir.transforms.ttcore.register_device import RegisterDevicePass, WrapDeviceModulePass
 from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
@@ -38,6 +40,9 @@ class TTIRToTTMetalPipeline(RegisterDevicePass, TTMetalOptions):
         with scope(RegisterDevicePass.name):
             super().apply(ctx, module)
         run_pass(ElementTypeNormalizationPass(), ctx, module)
+        if not (self.ttnn_mode or self.enable_elementwise_fusion or not self.collapse_tensors_2d):
+            run_pass(TTIRToD2MPass(self.default_input_memspace, self.default_output_memspace), ctx, module)
+            run_pass(D2MGridSelectionPass(self.override_device_shape), ctx, module)
         run_pass(ConvertTTIRToTTMetalPass(**self.ttmetal_options()), ctx, module)
         run_pass(ConvertTTKernelToEmitCPass(), ctx, module)
 

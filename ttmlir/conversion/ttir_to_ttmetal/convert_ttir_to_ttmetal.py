@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -65,8 +65,10 @@ from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import check_memspaces
 from ttmlir.conversion.d2m_to_ttkernel.compute import ComputeKernels
 from ttmlir.conversion.d2m_to_ttkernel.datamovement import DataMovementKernels
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (SFPU_BINARY, SFPU_UNARY, SWAPPED, TILE,
-                                                              ArgPlan, ShardLayout, dst_tiles)
+                                                              ArgPlan, ELEMENTS, ShardLayout, dst_tiles)
 from ttmlir.conversion.d2m_to_ttmetal.buffers import DevicePlacement, Placed
+from ttmlir.conversion.d2m_to_ttmetal.generics import plan_generic
+from ttmlir.dialects.d2m_tile_reduce import TileReduceOp
 from ttmlir.conversion.d2m_to_ttmetal.program import enqueue, kernel_function, launch_configs, one_program
 
 REDUCTIONS = ("sum", "mean", "max")
@@ -98,6 +100,14 @@ def _host_layout(t: Attribute) -> ttcore.HostLayoutAttr | None:
     return ttcore.HostLayoutAttr(ttcore.HostLayout(shape, hardware.tile_padded_strides(shape), batch * rows * cols))
 
 
+def _scales_a_reduction(user: Operation) -> bool:
+    """Whether a tensor used by `user` (a generic, or a load in its region) is only read as a reduction's scaler."""
+    generic = user if isinstance(user, d2m.GenericOp) else user.parent_op()
+    while generic is not None and not isinstance(generic, d2m.GenericOp):
+        generic = generic.parent_op()
+    return generic is not None and any(isinstance(o, TileReduceOp) for o in generic.region.walk())
+
+
 FIDELITIES = ("LoFi", "HiFi2", "HiFi3", "HiFi4")  # set-math-fidelity, as upstream spells them
 
 
@@ -122,6 +132,7 @@ class _FunctionLowering:
 
     def __post_init__(self):
         self.globals: list[Operation] = []  # constants' host data, module-level memref.global ops
+        self.scales: dict[SSAValue, float] = {}  # reductions' scalers (tiles of a constant): their values
         self.ops: list[Operation] = []
         self.alloc = DevicePlacement(self.func, self.device_grid, self.chip, self.ops, self.ttnn_mode,
                                          self.keep_rank, self.stream_buffers)
@@ -195,6 +206,9 @@ class _FunctionLowering:
                         placed[value] = self.alloc.place_ttnn(value, op)
             if kind in ("constant", *CREATIONS):  # host data (a memref.global) written to the device like an input
                 host = self.constant(op)
+                if all(use.operation.name in LAYOUT_MOVES for use in op.results[0].uses):  # D2M moves it
+                    self.hosts[op.results[0]] = host
+                    continue
                 placed[op.results[0]] = self.alloc.place(op.results[0].type, op, self.input_memory)
                 self.write_host(host, placed[op.results[0]].buffer)
                 continue
@@ -340,7 +354,7 @@ class _FunctionLowering:
             elif source in placed and not isinstance(getattr(result.type, "encoding", None), ttcore.MetalLayoutAttr):
                 placed[result] = placed[source]  # read back where the function returns it
             elif source in placed and dest in placed:  # a device tensor into another layout: copied over
-                if placed[source].layout == placed[dest].layout:
+                if replace(placed[source].layout, address=0) == replace(placed[dest].layout, address=0):
                     placed[result] = placed[source]
                 else:
                     self.ops.append(self.launch("typecast", [placed[source]], placed[dest], op, ["same"]))
@@ -355,6 +369,9 @@ class _FunctionLowering:
             placed[op.result] = placed[op.input]
             return
         fills = [o for o in op.region.walk() if isinstance(o, d2m.TileFillOp)] if isinstance(op, d2m.GenericOp) else []
+        if fills and op.results[0].uses and all(_scales_a_reduction(u.operation) for u in op.results[0].uses):
+            self.scales[op.results[0]] = self.fill_value(op, fills)  # a reduction's scaler: written per core there
+            return
         if fills:
             placed[op.results[0]] = self.fill(op, fills, placed)
             return
@@ -378,16 +395,19 @@ class _FunctionLowering:
     def fill(self, generic: d2m.GenericOp, fills: list[d2m.TileFillOp], placed: dict[SSAValue, Placed]) -> Placed:
         """A generic filling its output with a constant (`d2m.tile_fill` of an arith.constant): the value is known
         when compiling, so the filled tensor is host data written to the output, as a TTIR full is."""
-        constant = fills[0].value.owner
-        if len(fills) != 1 or not isinstance(constant, arith.ConstantOp) or generic.inputs:
-            raise PassFailure(generic, "only generics filling their output with one constant are lowered to TTMetal")
         out, layout = placed[generic.outputs[0]], generic.outputs[0].type.encoding.data
-        element = {"f32": Float32Type(), "bf16": BFloat16Type()}[out.layout.dtype]
-        host_type = TensorType(element, layout.logical_shape)
-        value = constant.value.value.data
+        host_type = TensorType(ELEMENTS[out.layout.dtype], layout.logical_shape)
+        value = self.fill_value(generic, fills)
         self.write_host(self.host_constant(host_type, DenseIntOrFPElementsAttr.from_list(host_type, [value])),
                         out.buffer)
         return out
+
+    @staticmethod
+    def fill_value(generic: d2m.GenericOp, fills: list[d2m.TileFillOp]) -> float | int:
+        constant = fills[0].value.owner
+        if len(fills) != 1 or not isinstance(constant, arith.ConstantOp) or generic.inputs:
+            raise PassFailure(generic, "only generics filling their output with one constant are lowered to TTMetal")
+        return constant.value.value.data
 
     def bridge(self, op: Operation, placed: dict[SSAValue, Placed]) -> None:
         """ttnn-mode: a TTNN op stays; a cast of a TTNN tensor to a metal layout places that tensor as
@@ -419,35 +439,25 @@ class _FunctionLowering:
             raise PassFailure(generic, "only generics with one output, on its tensor's grid and with block factors "
                                        "of 1 are lowered to TTMetal yet")
         loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
-        tile_ops = [op for op in generic.region.walk() if isinstance(op, d2m.TileOp)]
         stores = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteStoreOp)]
-        if not tile_ops and len(loads) == 1 and [s.local for s in stores] == list(loads):  # a copy
+        if len(loads) == 1 and [s.local for s in stores] == list(loads):  # a copy
             (load,) = loads.values()
             return self.launch("typecast", [placed[load.source]], out, generic, ["same"])
-        if len(tile_ops) != 1:
-            raise PassFailure(generic, "only generics computing one tile op, filling tiles or copying a block are "
-                                       "lowered to TTMetal yet")
-        tile_op = tile_ops[0]
-        family, arity = d2m.TILE_OPS[tile_op.name.removeprefix("d2m.")]
-        linalg_op = tile_op.parent_op()
-        block_inputs = linalg_op.inputs if linalg_op is not None and linalg_op.name == "linalg.generic" else \
-            tile_op.operands[:2]
-        sources = []
-        for value in block_inputs:
-            load = loads.get(value)
-            if load is None or load.local.type.get_shape() != load.source.type.get_shape()[2:]:
-                raise PassFailure(generic, "each input of a generic lowered to TTMetal is a whole shard it "
-                                           "remote_loads")
-            sources.append(placed[load.source])
-        if family == "matmul":
-            return self.launch_matmul(*sources, out, generic, False)
-        if family in SWAPPED:
-            family, sources = SWAPPED[family], sources[::-1]
-        if family not in SFPU_UNARY and family not in SFPU_BINARY:
-            raise PassFailure(tile_op, f"'{tile_op.name}' is not lowered to TTMetal yet")
+        plan = plan_generic(generic)
+        sources = [placed[v] for v in plan.sources]
+        if plan.kind == "matmul":
+            if plan.transpose_b and self.use_tile_matmul:
+                raise PassFailure(generic, "'d2m.tile_matmul' op transpose_b is only supported by tile_matmul_block "
+                                           "lowering")
+            return self.launch_matmul(*sources, out, generic, plan.transpose_b)
+        if plan.scaler is not None:
+            if plan.scaler not in self.scales:
+                raise PassFailure(generic, "a reduction's scaler is a tile filled with a constant")
+            return self.launch_reduction(sources[0], out, generic, plan.kind, plan.reduce_dim,
+                                         self.scales[plan.scaler])
         # an input on other cores than the output's (or in another grid) is fetched tile by tile
-        gathers = [None if s.layout.near(out.layout) else "same" for s in sources]
-        return self.launch(family, sources, out, generic, gathers)
+        gathers = [g if g else None if s.layout.near(out.layout) else "same" for s, g in zip(sources, plan.gathers)]
+        return self.launch(plan.kind, sources, out, generic, gathers)
 
     def memory_of(self, result: SSAValue, returned: set[SSAValue]) -> str:
         """Where a result lives: a returned one where default-output-memspace says, the others in L1."""
@@ -524,7 +534,7 @@ class _FunctionLowering:
         reduce_tile, times a scaler tile the host writes to every core."""
         layout = out.layout
         grid_shape = [layout.grid[0] * TILE, layout.grid[1] * TILE]
-        element = op.operands[0].type.element_type
+        element = ELEMENTS[source.layout.dtype]
         scaler_type = TensorType(element, grid_shape)
         scaler_host = self.host_constant(scaler_type, DenseIntOrFPElementsAttr.from_list(scaler_type, [scale]))
         scaler = self.alloc.place(scaler_type, op, "l1")

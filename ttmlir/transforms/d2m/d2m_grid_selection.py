@@ -12,6 +12,7 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, SSAValue
+from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
@@ -62,8 +63,12 @@ class D2MGridSelectionPass(ModulePass):
         out_type = generic.outputs[0].type
         shape = out_type.get_shape()
         grid = grid_for((shape[2], shape[3]), device)
-        reduction = any(t.data.value == "reduction" for t in generic.attributes["iterator_types"].data)
-        targets = [(grid[0], 1), (1, grid[1])] if reduction else [grid] * len(generic.inputs)
+        maps = [m.data for m in generic.attributes["indexing_maps"].data]
+        # each loop dim spread over the output's grid dim it indexes; an operand's grid follows its map (a dim it
+        # is broadcast or reduced along on one core)
+        spread = {r.position: g for r, g in zip(maps[-1].results, grid) if isinstance(r, AffineDimExpr)}
+        targets = [tuple(spread.get(r.position, 1) if isinstance(r, AffineDimExpr) else 1 for r in m.results)
+                   for m in maps[:len(generic.inputs)]]
         for value, target in zip([*generic.inputs, generic.outputs[0]], [*targets, grid]):
             if tuple(value.type.get_shape()[:2]) != (1, 1):
                 continue  # placed already (shared with another generic): its program fetches what it needs
