@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import ModuleOp
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.ttir_to_ttmetal.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass, TTMetalOptions
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import TTIRToD2MPass
+from ttmlir.transforms.d2m.d2m_generic_fusion import D2MGenericFusionPass
 from ttmlir.transforms.d2m.d2m_grid_selection import D2MGridSelectionPass
 from ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc import ConvertTTKernelToEmitCPass
 from ttmlir.transforms.ttcore.register_device import RegisterDevicePass, WrapDeviceModulePass
@@ -40,9 +41,11 @@ class TTIRToTTMetalPipeline(RegisterDevicePass, TTMetalOptions):
         with scope(RegisterDevicePass.name):
             super().apply(ctx, module)
         run_pass(ElementTypeNormalizationPass(), ctx, module)
-        if not (self.ttnn_mode or self.enable_elementwise_fusion or not self.collapse_tensors_2d):
+        if not (self.ttnn_mode or not self.collapse_tensors_2d):
             run_pass(TTIRToD2MPass(self.default_input_memspace, self.default_output_memspace), ctx, module)
             run_pass(D2MGridSelectionPass(self.override_device_shape), ctx, module)
+            if self.enable_elementwise_fusion:
+                run_pass(D2MGenericFusionPass(self.max_dst_physical_size_tiles), ctx, module)
         run_pass(ConvertTTIRToTTMetalPass(**self.ttmetal_options()), ctx, module)
         run_pass(ConvertTTKernelToEmitCPass(), ctx, module)
 

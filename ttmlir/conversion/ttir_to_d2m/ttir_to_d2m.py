@@ -39,7 +39,8 @@ TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items(
 FILLS = {"zeros": 0.0, "ones": 1.0}  # and full, with its fill_value
 FLOATS = (Float32Type(), BFloat16Type())
 ELEMENTS = (*FLOATS, IntegerType(32), IntegerType(32, Signedness.SIGNED))
-HOST_DATA = ("constant", "arange", "empty")  # ops whose values the host has: left for the Metal conversion to write
+# ops left as they are: host data (written by the Metal conversion), tensors made or moved between layouts
+KEPT = ("constant", "arange", "empty", "to_layout")
 REDUCTIONS = {"sum": "tile_reduce_sum", "mean": "tile_reduce_mean", "max": "tile_reduce_max"}
 REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
 
@@ -263,7 +264,7 @@ class TTIRToD2MPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_memspaces(op, self.default_input_memspace, self.default_output_memspace)
         for ttir_op in [o for o in op.walk() if isinstance(o, TTOp) and o.name.startswith("ttir.")]:
-            if ttir_op.ROW.name in HOST_DATA:
+            if ttir_op.ROW.name in KEPT:
                 continue
             self.convert(ttir_op)
         for empty in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.empty" and not o.results[0].uses]:
