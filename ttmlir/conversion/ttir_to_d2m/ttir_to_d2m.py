@@ -26,7 +26,11 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
-from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects import d2m, ttcore, ttnn
+from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ShardLayout, grid_maps
+from ttmlir.transforms.ttcore.register_device import device_module_of
+from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS
 from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
@@ -253,6 +257,41 @@ def _matmul_maps(op: TTOp) -> tuple[AffineMapAttr, AffineMapAttr]:
     return _map(3, 0, 2), _map(3, 1, 2) if transpose_b else _map(3, 2, 1)
 
 
+def _ttnn_metal(value: SSAValue, device: tuple[int, int], op: Operation) -> TTNNMetalLayoutCastOp:
+    """A TTNN tensor seen as a metal-layout one where its layout holds it: interleaved in DRAM (computed on the
+    largest grid dividing its tiles), or its L1 shards on the cores the layout names (a virtual grid mapping when
+    they do not start at core 0,0)."""
+    t = value.type
+    encoding = t.encoding
+    if not isinstance(encoding, ttnn.TTNNLayoutAttr) or not encoding.is_tiled:
+        raise PassFailure(op, f"an operand of type {t} is not a tiled TTNN tensor; ttnn-mode converts those")
+    dims = (1,) * max(0, 2 - len(t.get_shape())) + tuple(t.get_shape())
+    tiles = (math.prod(dims[:-2]) * -(-dims[-2] // TILE), -(-dims[-1] // TILE))
+    memory, memory_layout = encoding.buffer_type, getattr(encoding.memory_layout, "data", None)
+    origin = (0, 0)
+    if memory == "dram":
+        grid = grid_for(tiles, device)
+    elif memory == "l1" and memory_layout is not None and memory_layout.value != "interleaved":
+        shard = tuple(encoding.memref.get_shape())
+        ranges = encoding.core_ranges
+        if ranges is not None and len(ranges.data) == 1:
+            (x0, y0), (x1, y1) = ranges.data[0].data
+            origin, grid = (y0, x0), (y1 - y0 + 1, x1 - x0 + 1)
+        else:
+            grid = tuple(encoding.grid.data.shape)
+        if (grid[0] * shard[0], grid[1] * shard[1]) != tiles:
+            raise PassFailure(op, f"the L1 shards of {t} do not tile its {tiles[0]}x{tiles[1]} tiles")
+    else:
+        raise PassFailure(op, f"a TTNN tensor in {memory.upper()} {memory_layout or ''} is not converted in ttnn-mode "
+                              "yet (DRAM-interleaved and L1-sharded tensors are)")
+    properties = {}
+    if origin != (0, 0):
+        layout = ShardLayout(grid, (tiles[0] // grid[0], tiles[1] // grid[1]), _dtype(t.element_type), 0, "l1", origin)
+        properties = dict(zip(("virtual_grid_forward_mapping", "virtual_grid_inverse_mapping"), grid_maps(layout)))
+    return TTNNMetalLayoutCastOp.create(operands=[value], properties=properties, result_types=[
+        metal_type(t.get_shape(), t.element_type, memory, grid)])
+
+
 @dataclass(frozen=True)
 class TTIRToD2MPass(ModulePass):
     """TTIR ops to D2M programs (see the module doc)."""
@@ -260,13 +299,21 @@ class TTIRToD2MPass(ModulePass):
     name: ClassVar[str] = "ttir-to-d2m"
     default_input_memspace: str = "l1"
     default_output_memspace: str = "l1"
+    ttnn_mode: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_memspaces(op, self.default_input_memspace, self.default_output_memspace)
+        device = (8, 8)
+        if self.ttnn_mode:
+            system = device_module_of(op).attributes.get("ttcore.system_desc")
+            if not isinstance(system, ttcore.SystemDescAttr):
+                raise PassFailure(op, "module has no ttcore.system_desc attribute (run --ttcore-register-device "
+                                      "first)")
+            device = tuple(system.data.chip(0)["grid"])
         for ttir_op in [o for o in op.walk() if isinstance(o, TTOp) and o.name.startswith("ttir.")]:
             if ttir_op.ROW.name in KEPT:
                 continue
-            self.convert(ttir_op)
+            self.convert(ttir_op, device)
         for empty in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.empty" and not o.results[0].uses]:
             empty.detach()
             empty.erase()
@@ -278,7 +325,7 @@ class TTIRToD2MPass(ModulePass):
             return self.default_output_memspace
         return self.default_input_memspace if isinstance(value, BlockArgument) else "l1"
 
-    def convert(self, op: TTOp) -> None:
+    def convert(self, op: TTOp, device: tuple[int, int]) -> None:
         name = op.ROW.name
         result = op.results[0] if len(op.results) == 1 else None
         if result is None or not isinstance(result.type, TensorType):
@@ -327,18 +374,29 @@ class TTIRToD2MPass(ModulePass):
         for value in ins:
             if isinstance(value.type.encoding, ttcore.MetalLayoutAttr):  # made on the device (a scaler)
                 device_ins.append(value)
-                continue
-            target = d2m.EmptyOp.create(result_types=[metal_type(value.type.get_shape(), value.type.element_type,
-                                                                 self.memory_of(value, False))])
-            moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
-            new += [target, moved]
-            device_ins.append(moved.result)
-        out = d2m.EmptyOp.create(result_types=[metal_type(result.type.get_shape(), result.type.element_type,
-                                                          self.memory_of(result, returned))])
-        generic = build_generic(device_ins, out.result, maps, iterators, compute)
-        host = d2m.EmptyOp.create(result_types=[result.type])
-        back = d2m.ToLayoutOp.create(operands=[generic.results[0], host.result], result_types=[result.type])
-        new += [out, generic, host, back]
+            elif self.ttnn_mode:  # a TTNN tensor, seen where TTNN holds it
+                new.append(_ttnn_metal(value, device, op))
+                device_ins.append(new[-1].results[0])
+            else:
+                target = d2m.EmptyOp.create(result_types=[metal_type(
+                    value.type.get_shape(), value.type.element_type, self.memory_of(value, False))])
+                moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
+                new += [target, moved]
+                device_ins.append(moved.result)
+        if self.ttnn_mode:  # a new TTNN tensor the program writes, seen as a metal one, and the result as TTNN's
+            made = d2m.EmptyOp.create(result_types=[result.type])
+            out = _ttnn_metal(made.result, device, op)
+            generic = build_generic(device_ins, out.results[0], maps, iterators, compute,
+                                    tuple(out.results[0].type.get_shape()[:2]))
+            back = TTNNMetalLayoutCastOp.create(operands=[generic.results[0]], result_types=[result.type])
+            new += [made, out, generic, back]
+        else:
+            out = d2m.EmptyOp.create(result_types=[metal_type(result.type.get_shape(), result.type.element_type,
+                                                              self.memory_of(result, returned))])
+            generic = build_generic(device_ins, out.result, maps, iterators, compute)
+            host = d2m.EmptyOp.create(result_types=[result.type])
+            back = d2m.ToLayoutOp.create(operands=[generic.results[0], host.result], result_types=[result.type])
+            new += [out, generic, host, back]
         for made in new:
             made.location = op.location
         op.parent_block().insert_ops_before(new, op)

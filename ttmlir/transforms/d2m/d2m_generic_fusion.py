@@ -19,6 +19,7 @@ from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import dst_tiles
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic
@@ -42,23 +43,36 @@ def _linalg(generic: d2m.GenericOp) -> Operation | None:
     return linalgs[0]
 
 
+MOVES = (d2m.ToLayoutOp, TTNNMetalLayoutCastOp)  # a device tensor to the host and back, or to TTNN's and back
+
+
 def _producer(value: SSAValue, consumer: d2m.GenericOp) -> tuple[d2m.GenericOp, list[Operation]] | None:
-    """The generic computing a consumer's input and the moves between them (its result to the host, back to the
-    device in the same layout), when the consumer is the only user of that result."""
+    """The generic computing a consumer's input and the moves between them (its result to the host and back to
+    the device, or to a TTNN tensor and back, in the same layout), when the consumer is its result's only user."""
     back = value.owner
-    if not isinstance(back, d2m.ToLayoutOp) or \
-            any(not consumer.is_ancestor(use.operation) for use in value.uses):
+    if not isinstance(back, MOVES) or any(not consumer.is_ancestor(use.operation) for use in value.uses):
         return None
-    host = back.input
-    out = host.owner
-    if not isinstance(out, d2m.ToLayoutOp) or not host.has_one_use():
+    middle = back.operands[0]
+    out = middle.owner
+    if not isinstance(out, MOVES) or not middle.has_one_use():
         return None
-    produced = out.input
+    produced = out.operands[0]
     generic = produced.owner
-    if not isinstance(generic, d2m.GenericOp) or produced.type != value.type or \
-            len(list(produced.uses)) != 1:
+    if not isinstance(generic, d2m.GenericOp) or produced.type != value.type or len(list(produced.uses)) != 1:
         return None
-    return generic, [back, back.output.owner, out, out.output.owner]
+    return generic, [back, *(v.owner for v in back.operands[1:]), out, *(v.owner for v in out.operands[1:])]
+
+
+def _erase_unused(op: Operation) -> None:
+    """`op` and, in turn, the ops making its operands, while nothing else uses them."""
+    if op.parent is None or any(r.uses for r in op.results):
+        return
+    makers = [v.owner for v in op.operands if isinstance(v.owner, Operation)]
+    op.detach()
+    op.erase()
+    for maker in makers:
+        if isinstance(maker, (d2m.EmptyOp, *MOVES)):
+            _erase_unused(maker)
 
 
 def _tree(value: SSAValue, args: list[SSAValue]):
@@ -110,9 +124,7 @@ class D2MGenericFusionPass(ModulePass):
             consumer.detach()
             consumer.erase()
             for dead in [*moves, producer]:
-                if not any(r.uses for r in dead.results) and dead.parent is not None:
-                    dead.detach()
-                    dead.erase()
+                _erase_unused(dead)
             return True
         return False
 

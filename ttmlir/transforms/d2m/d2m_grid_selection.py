@@ -17,6 +17,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.register_device import device_module_of
 
@@ -44,6 +45,7 @@ def _retype(value: SSAValue, new: Attribute) -> SSAValue:
 class D2MGridSelectionPass(ModulePass):
     name: ClassVar[str] = "d2m-grid-selection"
     override_device_shape: tuple[int, ...] = ()
+    ttnn_mode: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         system = device_module_of(op).attributes.get("ttcore.system_desc")
@@ -56,6 +58,8 @@ class D2MGridSelectionPass(ModulePass):
             if isinstance(generic.parent_op(), d2m.SpatialOp) or \
                     tuple(generic.attributes["grid"].data.shape) != (1, 1):
                 continue
+            if self.ttnn_mode and any(isinstance(v.owner, TTNNMetalLayoutCastOp) for v in generic.operands):
+                continue  # on TTNN tensors: computed where TTNN holds them
             self.select(generic, device)
 
     @staticmethod
