@@ -41,12 +41,11 @@ class TTIRToTTMetalPipeline(RegisterDevicePass, TTMetalOptions):
         with scope(RegisterDevicePass.name):
             super().apply(ctx, module)
         run_pass(ElementTypeNormalizationPass(), ctx, module)
-        if self.collapse_tensors_2d:
-            run_pass(TTIRToD2MPass(self.default_input_memspace, self.default_output_memspace, self.ttnn_mode), ctx,
-                     module)
-            run_pass(D2MGridSelectionPass(self.override_device_shape, self.ttnn_mode), ctx, module)
-            if self.enable_elementwise_fusion:
-                run_pass(D2MGenericFusionPass(self.max_dst_physical_size_tiles), ctx, module)
+        run_pass(TTIRToD2MPass(self.default_input_memspace, self.default_output_memspace, self.ttnn_mode,
+                               self.collapse_tensors_2d), ctx, module)
+        run_pass(D2MGridSelectionPass(self.override_device_shape, self.ttnn_mode), ctx, module)
+        if self.enable_elementwise_fusion:
+            run_pass(D2MGenericFusionPass(self.max_dst_physical_size_tiles), ctx, module)
         run_pass(ConvertTTIRToTTMetalPass(**self.ttmetal_options()), ctx, module)
         run_pass(ConvertTTKernelToEmitCPass(), ctx, module)
 

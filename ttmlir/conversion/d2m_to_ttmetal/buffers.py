@@ -126,9 +126,11 @@ class DevicePlacement:
         t, maker = value.type, value.owner
         layout_attr = getattr(t, "encoding", None)
         shape = t.get_shape() if isinstance(t, TensorType) else ()
-        if not isinstance(layout_attr, ttcore.MetalLayoutAttr) or len(shape) != 4 or \
+        if not isinstance(layout_attr, ttcore.MetalLayoutAttr) or len(shape) < 4 or len(shape) % 2 or \
                 not isinstance(t.element_type, ttcore.TileType):
-            raise PassFailure(op, f"only tensors of tiles on a 2-d grid are lowered to TTMetal yet, not {t}")
+            raise PassFailure(op, f"only tensors of tiles on a grid are lowered to TTMetal yet, not {t}")
+        if len(shape) > 4:
+            return self.place_ranked(t, op)
         memory = layout_attr.data.memory_space
         if (memory, layout_attr.data.memory_layout) not in (("l1", "sharded"), ("dram", "interleaved")):
             raise PassFailure(op, "only L1-sharded and DRAM-interleaved D2M tensors are lowered to TTMetal yet")
@@ -156,6 +158,25 @@ class DevicePlacement:
         banks = int(self.chip["num_dram_channels"])
         layout.address = self.allocate(memory, (layout.tiles if memory == "l1" else -(-math.prod(shape) // banks))
                                        * layout.page, op)
+        return Placed(self.create_buffer(layout), layout)
+
+    def place_ranked(self, t: TensorType, op: Operation) -> Placed:
+        """A device tensor kept at its rank (a grid dim per dim, shards of one matrix along the batch dims): the
+        batch's matrices on their own rows of cores, laid onto a rectangle of cores when the grid is larger."""
+        shape, n = t.get_shape(), len(t.get_shape()) // 2
+        grid, shard = tuple(shape[:n]), tuple(shape[n:])
+        memory = t.encoding.data.memory_space
+        if memory != "l1" or set(shard[:-2]) != {1}:
+            raise PassFailure(op, "tensors kept above two dims live in L1, a matrix per shard along the batch, in this "
+                                  "build; set default-input-memspace/default-output-memspace to l1")
+        flat = (math.prod(grid[:-1]), grid[-1])
+        cores = fold_grid(flat, self.device_grid)
+        if cores[0] > self.device_grid[0] or cores[1] > self.device_grid[1]:
+            raise PassFailure(op, f"a batch of {math.prod(grid[:-2])} matrices needs more than the "
+                                  f"{self.device_grid[0]}x{self.device_grid[1]} worker grid's cores")
+        layout = ShardLayout(flat, shard[-2:], DTYPES[t.element_type.data_type.data.value], 0, memory, (0, 0),
+                             None if cores == flat else cores, (grid, shard))
+        layout.address = self.allocate(memory, layout.tiles * layout.page, op)
         return Placed(self.create_buffer(layout), layout)
 
     def place_ttnn(self, value: SSAValue, op: Operation) -> Placed:

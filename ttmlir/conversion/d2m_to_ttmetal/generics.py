@@ -36,7 +36,9 @@ class GenericPlan:
 
 
 def _gather(amap: AffineMap) -> str | None:
-    """How a 2-d operand map reads its operand for each output tile."""
+    """How an operand map reads its operand for each output tile."""
+    if amap == AffineMap.identity(amap.num_dims):
+        return None
     results = amap.results
     dims = [r.position if isinstance(r, AffineDimExpr) else None for r in results]
     if not all(isinstance(r, (AffineDimExpr, AffineConstantExpr)) for r in results) or len(dims) != 2:
@@ -50,7 +52,8 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
     matmul, each input a whole block it remote_loads; anything else is refused naming it."""
     loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
     for load in loads.values():
-        if load.local.type.get_shape() != load.source.type.get_shape()[2:]:
+        shape = load.source.type.get_shape()
+        if load.local.type.get_shape() != shape[len(shape) // 2:]:
             raise PassFailure(generic, "each input of a generic lowered to TTMetal is a whole shard it remote_loads")
     reductions = [op for op in generic.region.walk() if isinstance(op, TileReduceOp)]
     tile_ops = [op for op in generic.region.walk() if isinstance(op, d2m.TileOp)]

@@ -61,6 +61,17 @@ def metal_type(shape: tuple[int, ...], element: Attribute, memory: str, grid: tu
     return TensorType(ttcore.TileType((TILE, TILE), _dtype(element)), [*grid, ht // grid[0], wt // grid[1]], layout)
 
 
+def ranked_metal_type(shape: tuple[int, ...], element: Attribute, memory: str) -> TensorType:
+    """A host tensor kept at its rank on the device (collapse-tensors-2d=false): a grid dim per dim, each matrix
+    of the batch in whole tiles, on a grid of 1s."""
+    n = len(shape)
+    intervals = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [n, 2]), [i + k for i in range(n) for k in (0, 1)])
+    layout = ttcore.MetalLayoutAttr(ttcore.MetalLayout(tuple(shape), (1,) * (n - 2) + (TILE, TILE), intervals, memory,
+                                                       "sharded" if memory == "l1" else "interleaved"))
+    return TensorType(ttcore.TileType((TILE, TILE), _dtype(element)),
+                      [*(1,) * n, *shape[:-2], -(-shape[-2] // TILE), -(-shape[-1] // TILE)], layout)
+
+
 def _dtype(element: Attribute) -> str:
     if isinstance(element, IntegerType):
         return "si32"
@@ -134,7 +145,8 @@ def _elementwise(tile_op: str, arity: int):
         body = Block(arg_types=[*(v.type.element_type for v in loaded), tile])
         op = d2m.TILE_OP_CLASSES[tile_op].create(operands=list(body.args[:arity]), result_types=[tile])
         body.add_ops([op, LinalgYieldOp(op.results[0])])
-        generic = LinalgGenericOp(loaded, [out], Region(body), maps, [IteratorTypeAttr.parallel()] * 2, [out.type])
+        generic = LinalgGenericOp(loaded, [out], Region(body), maps,
+                                  [IteratorTypeAttr.parallel()] * maps[-1].data.num_dims, [out.type])
         ops.append(generic)
         return generic.res[0]
 
@@ -257,6 +269,11 @@ def _matmul_maps(op: TTOp) -> tuple[AffineMapAttr, AffineMapAttr]:
     return _map(3, 0, 2), _map(3, 1, 2) if transpose_b else _map(3, 2, 1)
 
 
+def scaler_of(values: list[SSAValue]) -> SSAValue | None:
+    """A reduction's scaler among a generic's inputs: the one already on the device."""
+    return next((v for v in values if isinstance(v.type.encoding, ttcore.MetalLayoutAttr)), None)
+
+
 def _ttnn_metal(value: SSAValue, device: tuple[int, int], op: Operation) -> TTNNMetalLayoutCastOp:
     """A TTNN tensor seen as a metal-layout one where its layout holds it: interleaved in DRAM (computed on the
     largest grid dividing its tiles), or its L1 shards on the cores the layout names (a virtual grid mapping when
@@ -300,6 +317,7 @@ class TTIRToD2MPass(ModulePass):
     default_input_memspace: str = "l1"
     default_output_memspace: str = "l1"
     ttnn_mode: bool = False
+    collapse_tensors_2d: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_memspaces(op, self.default_input_memspace, self.default_output_memspace)
@@ -317,6 +335,12 @@ class TTIRToD2MPass(ModulePass):
         for empty in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.empty" and not o.results[0].uses]:
             empty.detach()
             empty.erase()
+
+    def device_type(self, value: SSAValue, memory: str) -> TensorType:
+        t = value.type
+        if not self.collapse_tensors_2d and len(t.get_shape()) > 2:
+            return ranked_metal_type(t.get_shape(), t.element_type, memory)
+        return metal_type(t.get_shape(), t.element_type, memory)
 
     def memory_of(self, value: SSAValue, returned: bool) -> str:
         """Where a device tensor lives: a function's arguments and results where the memspace options say, what
@@ -370,16 +394,23 @@ class TTIRToD2MPass(ModulePass):
             raise PassFailure(op, f"'{op.name}' is not converted to D2M yet (elementwise ops, reductions, transposes, "
                                   "typecasts, 2-d matmuls and full/zeros/ones are)")
         returned = any(isinstance(use.operation, ReturnOp) for use in result.uses)
+        ranked = not self.collapse_tensors_2d and len(result.type.get_shape()) > 2
+        if ranked:  # kept at its rank: elementwise ops on operands of the result's shape
+            rank = len(result.type.get_shape())
+            if compute is _matmul or scaler_of(ins) is not None or any(m != _map(2, 0, 1) for m in maps) or \
+                    any(v.type.get_shape() != result.type.get_shape() for v in ins):
+                raise PassFailure(op, f"'{op.name}' on tensors kept above two dims (collapse-tensors-2d=false) is not "
+                                      "converted to D2M yet (elementwise ops on operands of one shape are)")
+            maps, iterators = [_map(rank, *range(rank))] * len(maps), ["parallel"] * rank
         device_ins = []
         for value in ins:
-            if isinstance(value.type.encoding, ttcore.MetalLayoutAttr):  # made on the device (a scaler)
+            if value is scaler_of(ins):  # made on the device
                 device_ins.append(value)
             elif self.ttnn_mode:  # a TTNN tensor, seen where TTNN holds it
                 new.append(_ttnn_metal(value, device, op))
                 device_ins.append(new[-1].results[0])
             else:
-                target = d2m.EmptyOp.create(result_types=[metal_type(
-                    value.type.get_shape(), value.type.element_type, self.memory_of(value, False))])
+                target = d2m.EmptyOp.create(result_types=[self.device_type(value, self.memory_of(value, False))])
                 moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
                 new += [target, moved]
                 device_ins.append(moved.result)
@@ -391,9 +422,8 @@ class TTIRToD2MPass(ModulePass):
             back = TTNNMetalLayoutCastOp.create(operands=[generic.results[0]], result_types=[result.type])
             new += [made, out, generic, back]
         else:
-            out = d2m.EmptyOp.create(result_types=[metal_type(result.type.get_shape(), result.type.element_type,
-                                                              self.memory_of(result, returned))])
-            generic = build_generic(device_ins, out.result, maps, iterators, compute)
+            out = d2m.EmptyOp.create(result_types=[self.device_type(result, self.memory_of(result, returned))])
+            generic = build_generic(device_ins, out.result, maps, iterators, compute, (1,) * len(iterators))
             host = d2m.EmptyOp.create(result_types=[result.type])
             back = d2m.ToLayoutOp.create(operands=[generic.results[0], host.result], result_types=[result.type])
             new += [out, generic, host, back]

@@ -350,7 +350,7 @@ class _FunctionLowering:
                 return
             if source in self.hosts and dest in placed:
                 placed[result] = placed[dest]
-                self.write_host(self.hosts[source], placed[result].buffer)
+                self.write_input(self.hosts[source], placed[result], op)
             elif source in placed and not isinstance(getattr(result.type, "encoding", None), ttcore.MetalLayoutAttr):
                 placed[result] = placed[source]  # read back where the function returns it
             elif source in placed and dest in placed:  # a device tensor into another layout: copied over
@@ -434,7 +434,7 @@ class _FunctionLowering:
         grid = generic.attributes.get("grid")
         factors = generic.attributes.get("block_factors")
         if len(generic.outputs) != 1 or not isinstance(grid, ttcore.GridAttr) or \
-                tuple(grid.data.shape) != out.layout.grid or factors is None or \
+                tuple(grid.data.shape) != (out.layout.nd[0] if out.layout.nd else out.layout.grid) or factors is None or \
                 any(f.value.data != 1 for f in factors.data):
             raise PassFailure(generic, "only generics with one output, on its tensor's grid and with block factors "
                                        "of 1 are lowered to TTMetal yet")
