@@ -18,7 +18,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr,
                                    Float32Type, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp, Signedness,
                                    TensorType, i32, i64)
-from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.dialects.func import ReturnOp
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp, YieldOp as LinalgYieldOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
