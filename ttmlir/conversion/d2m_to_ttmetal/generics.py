@@ -66,8 +66,10 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
     if len(tile_ops) == 1 and tile_ops[0].name in ("d2m.tile_matmul_block", "d2m.tile_matmul"):
         maps = [m.data for m in generic.attributes["indexing_maps"].data]
         b_dims = tuple(r.position for r in maps[1].results)
-        return GenericPlan("matmul", [loads[v].source for v in tile_ops[0].operands[:2]], [None, None],
-                           transpose_b=b_dims == (1, 2))
+        blocks = tile_ops[0].operands[:2]
+        if tile_ops[0].name == "d2m.tile_matmul":  # on tiles, in a linalg.generic over the loaded blocks
+            blocks = tile_ops[0].parent_op().inputs
+        return GenericPlan("matmul", [loads[v].source for v in blocks], [None, None], transpose_b=b_dims == (1, 2))
     linalg_op = tile_ops[0].parent_op() if tile_ops else None
     if linalg_op is None or linalg_op.name != "linalg.generic":
         raise PassFailure(generic, "only generics computing tile ops in a linalg.generic, filling tiles or copying a "

@@ -193,8 +193,15 @@ def _fill(value: float | int):
 
 
 def _matmul(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: list[AffineMapAttr]) -> SSAValue:
-    ops.append(d2m.TILE_OP_CLASSES["tile_matmul_block"].create(operands=[*loaded, out]))
-    return out
+    """A linalg.generic accumulating `d2m.tile_matmul` of A's and B's tiles into the output's, over (M, N, K)."""
+    tile = out.type.element_type
+    body = Block(arg_types=[*(v.type.element_type for v in loaded), tile])
+    op = d2m.TILE_OP_CLASSES["tile_matmul"].create(operands=list(body.args), result_types=[tile])
+    body.add_ops([op, LinalgYieldOp(op.results[0])])
+    kinds = [IteratorTypeAttr.parallel(), IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()]
+    generic = LinalgGenericOp(loaded, [out], Region(body), maps, kinds, [out.type])
+    ops.append(generic)
+    return generic.res[0]
 
 
 def check_memspaces(op: Operation, inputs: str, outputs: str) -> None:
