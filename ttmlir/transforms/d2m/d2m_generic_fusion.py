@@ -135,7 +135,7 @@ class D2MGenericFusionPass(ModulePass):
         maps_c = list(consumer.attributes["indexing_maps"].data)
         maps_p = list(producer.attributes["indexing_maps"].data)
         inputs = [*consumer.inputs[:index], *producer.inputs, *consumer.inputs[index + 1:]]
-        maps = [*maps_c[:index], *maps_p[:-1], *maps_c[index + 1:], maps_c[-1]]
+        maps = [*maps_c[:index], *maps_p[:-1], *maps_c[index + 1:-1], maps_c[-1]]
         body_c, body_p = linalg_c.body.block, linalg_p.body.block
         made: list[Operation] = []
 
