@@ -56,7 +56,7 @@ def metal_type(shape: tuple[int, ...], element: Attribute, memory: str, grid: tu
     ht, wt = math.prod(dims[:-2]) * -(-dims[-2] // TILE), -(-dims[-1] // TILE)  # each matrix in whole tiles
     intervals = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [2, 2]), [0, len(dims) - 1, len(dims) - 1,
                                                                             len(dims)])
-    layout = ttcore.MetalLayoutAttr(ttcore.MetalLayout(dims, (TILE,) * len(dims), intervals, memory,
+    layout = ttcore.MetalLayoutAttr(ttcore.MetalLayout(dims, (1,) * (len(dims) - 2) + (TILE, TILE), intervals, memory,
                                                        "sharded" if memory == "l1" else "interleaved"))
     return TensorType(ttcore.TileType((TILE, TILE), _dtype(element)), [*grid, ht // grid[0], wt // grid[1]], layout)
 
