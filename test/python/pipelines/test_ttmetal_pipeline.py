@@ -293,6 +293,26 @@ def test_elementwise_fusion_computes_a_graph_in_one_program(dtype):
         assert torch.nn.functional.cosine_similarity(out.flatten(), expected.flatten(), 0) > 0.999
 
 
+@pytest.mark.parametrize("dtype", ["f32", "bf16"])
+def test_broadcast_producers_fuse_into_the_op_that_spreads_them(dtype):
+    """A column (32x1 + 1x1) and a row (1x1 + 1x32) each computed once per output tile inside the 32x32 add that
+    broadcasts them: one program where unfused there are three."""
+    t = {s: f"tensor<{s}x{dtype}>" for s in ("32x1", "1x32", "1x1", "32x32")}
+    text = (f"func.func @b(%c: {t['32x1']}, %r: {t['1x32']}, %s: {t['1x1']}) -> {t['32x32']} {{\n"
+            f"  %0 = \"ttir.add\"(%s, %r) : ({t['1x1']}, {t['1x32']}) -> {t['1x32']}\n"
+            f"  %1 = \"ttir.multiply\"(%c, %s) : ({t['32x1']}, {t['1x1']}) -> {t['32x1']}\n"
+            f"  %2 = \"ttir.subtract\"(%1, %0) : ({t['32x1']}, {t['1x32']}) -> {t['32x32']}\n"
+            f"  return %2 : {t['32x32']}\n}}\n")
+    generator = torch.Generator().manual_seed(9)
+    c, r, s = (torch.randn(*shape, generator=generator).to(TORCH[dtype]).float() for shape in ((32, 1), (1, 32), (1, 1)))
+    (fused,), fused_stats = run_program(compile_ttir(text, "enable-elementwise-fusion=true"), [c, r, s])
+    (alone,), alone_stats = run_program(compile_ttir(text), [c, r, s])
+    assert (len(fused_stats), len(alone_stats)) == (1, 3)
+    expected = (c * s) - (s + r)
+    for out in (fused, alone):
+        check(out, expected, dtype)
+
+
 def test_a_fused_tree_deeper_than_dst_is_split_into_programs():
     t = "tensor<32x32xf32>"
     args = ", ".join(f"%a{i}: {t}" for i in range(12))

@@ -1,10 +1,11 @@
 """`--d2m-generic-fusion`: an elementwise generic whose one result only feeds another elementwise generic is computed
 inside it. The consumer's `linalg.generic` takes the producer's tile ops in place of the block it loaded, and the
-producer's inputs (read through its own maps) in place of that input; the producer, and the moves of its result to
-the host and back that `--ttir-to-d2m` left between them, go away. Both generics are all-parallel, on the same grid,
-and the producer's result is read through the identity map. A fused graph needs a dst tile for each value live at
-once (`max-dst-physical-size-tiles`, half of it for the math thread, as the compute kernels use dst); a producer
-that would take more stays a program of its own."""
+producer's inputs (read through their maps composed with the consumer's for that input: a broadcast producer read
+by a consumer that spreads it along rows or columns recomputes it per tile) in place of that input; the producer,
+and the moves of its result to the host and back that `--ttir-to-d2m` left between them, go away. Both generics
+are all-parallel, and the consumer's grid reads each of the producer's inputs through its composed map. A fused
+graph needs a dst tile for each value live at once (`max-dst-physical-size-tiles`, half of it for the math thread, as
+the compute kernels use dst); a producer that would take more stays a program of its own."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp, YieldOp as LinalgYieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import d2m, ttcore
@@ -75,6 +76,22 @@ def _erase_unused(op: Operation) -> None:
             _erase_unused(maker)
 
 
+def _compose(inner: AffineMap, outer: AffineMap) -> AffineMap:
+    """`inner` after `outer`: a producer's input map read at the blocks the consumer's map names."""
+    results = tuple(outer.results[r.position] if isinstance(r, AffineDimExpr) else r for r in inner.results)
+    return AffineMap(outer.num_dims, 0, results)
+
+
+def _fits(amap: AffineMap, t: TensorType, grid: tuple[int, ...]) -> bool:
+    """Whether a generic on `grid` can read a tensor through `amap`: each grid dim of the tensor is the grid's along
+    the loop dim indexing it, or 1 where it is read at block 0."""
+    shape = t.get_shape()
+    if not all(isinstance(r, (AffineDimExpr, AffineConstantExpr)) for r in amap.results):
+        return False
+    return all(shape[j] == (grid[r.position] if isinstance(r, AffineDimExpr) else 1) and
+               (isinstance(r, AffineDimExpr) or r.value == 0) for j, r in enumerate(amap.results))
+
+
 def _tree(value: SSAValue, args: list[SSAValue]):
     if value in args:
         return args.index(value)
@@ -106,15 +123,20 @@ class D2MGenericFusionPass(ModulePass):
         if linalg_c is None:
             return False
         maps_c = [m.data for m in consumer.attributes["indexing_maps"].data]
+        grid = tuple(consumer.attributes["grid"].data.shape)
         for index, value in enumerate(consumer.inputs):
             found = _producer(value, consumer)
-            if found is None or maps_c[index] != AffineMap.identity(2):
+            if found is None:
                 continue
             producer, moves = found
             linalg_p = _linalg(producer)
-            if linalg_p is None or producer.attributes["grid"] != consumer.attributes["grid"]:
+            maps_p = [m.data for m in producer.attributes["indexing_maps"].data]
+            if linalg_p is None or maps_p[-1] != AffineMap.identity(maps_p[-1].num_dims):
                 continue
-            fused = self.fused(consumer, linalg_c, index, producer, linalg_p)
+            composed = [_compose(m, maps_c[index]) for m in maps_p[:-1]]
+            if not all(_fits(m, v.type, grid) for m, v in zip(composed, producer.inputs)):
+                continue  # an input the consumer's grid cannot read through its map
+            fused = self.fused(consumer, linalg_c, index, producer, linalg_p, composed)
             if dst_tiles(_tree(fused[1].body.block.last_op.operands[0],
                                list(fused[1].body.block.args))) > dst_limit:
                 fused[0].erase()
@@ -130,12 +152,12 @@ class D2MGenericFusionPass(ModulePass):
 
     @staticmethod
     def fused(consumer: d2m.GenericOp, linalg_c: Operation, index: int, producer: d2m.GenericOp,
-              linalg_p: Operation) -> tuple[d2m.GenericOp, Operation]:
-        """A generic computing the consumer with its input `index` computed by the producer's tile ops."""
+              linalg_p: Operation, composed: list[AffineMap]) -> tuple[d2m.GenericOp, Operation]:
+        """A generic computing the consumer with its input `index` computed by the producer's tile ops, the
+        producer's inputs read through their maps composed with the consumer's for that input."""
         maps_c = list(consumer.attributes["indexing_maps"].data)
-        maps_p = list(producer.attributes["indexing_maps"].data)
         inputs = [*consumer.inputs[:index], *producer.inputs, *consumer.inputs[index + 1:]]
-        maps = [*maps_c[:index], *maps_p[:-1], *maps_c[index + 1:-1], maps_c[-1]]
+        maps = [*maps_c[:index], *map(AffineMapAttr, composed), *maps_c[index + 1:-1], maps_c[-1]]
         body_c, body_p = linalg_c.body.block, linalg_p.body.block
         made: list[Operation] = []
 
