@@ -34,7 +34,7 @@ from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS
 from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
-from ttmlir.errors import PassFailure
+from ttmlir.errors import PassFailure, derive
 
 TILE = 32
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
@@ -434,8 +434,7 @@ class TTIRToD2MPass(ModulePass):
             host = d2m.EmptyOp.create(result_types=[result.type])
             back = d2m.ToLayoutOp.create(operands=[generic.results[0], host.result], result_types=[result.type])
             new += [out, generic, host, back]
-        for made in new:
-            made.location = op.location
+        derive([inner for made in new for inner in made.walk()], op)
         op.parent_block().insert_ops_before(new, op)
         result.replace_all_uses_with(back.result)
         op.detach()

@@ -21,7 +21,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
-from ttmlir.errors import PassFailure
+from ttmlir.errors import PassFailure, derive
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import dst_tiles
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic
 from ttmlir.transforms.ttcore.register_device import device_module_of
@@ -185,6 +185,6 @@ class D2MGenericFusionPass(ModulePass):
         iterators = [t.data.value for t in consumer.attributes["iterator_types"].data]
         generic = build_generic(inputs, consumer.outputs[0], maps, iterators, compute,
                                 tuple(consumer.attributes["grid"].data.shape))
-        generic.location = consumer.location
+        derive(list(generic.walk()), consumer)
         return generic, made[0]
 
