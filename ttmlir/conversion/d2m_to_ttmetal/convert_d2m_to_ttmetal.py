@@ -84,11 +84,13 @@ def _scales_a_reduction(user: Operation) -> bool:
     return generic is not None and any(isinstance(o, TileReduceOp) for o in generic.region.walk())
 
 
-FIDELITIES = ("LoFi", "HiFi2", "HiFi3", "HiFi4")  # set-math-fidelity, as upstream spells them
+FIDELITIES = ("LoFi", "HiFi2", "HiFi3", "HiFi4")  # math-fidelity (the pipeline's set-math-fidelity), as upstream spells them
 
 
 @dataclass
 class _FunctionLowering:
+    """One function's D2M ops as buffers, host transfers and programs (the kernels go into `kernels`)."""
+
     func: FuncOp
     device_grid: tuple[int, int]
     chip: dict
