@@ -20,3 +20,18 @@ class PassWarning(UserWarning):
     def __init__(self, op: Operation | None, message: str):
         super().__init__(message)
         self.op = op
+
+
+def derive(ops: list[Operation], source: Operation) -> None:
+    """Marks ops a pass made in place of `source` as coming from it, so a diagnostic on one of them is shown where
+    `source` was written (each keeps `source`'s location too)."""
+    location = getattr(source, "location", None)
+    for op in ops:
+        if location is not None:
+            op.location = location
+        op.derived_from = getattr(source, "derived_from", source)
+
+
+def written_at(op: Operation | None) -> Operation | None:
+    """The op of the source text a diagnostic on `op` points at: `op`, or the one it was made from."""
+    return getattr(op, "derived_from", op)

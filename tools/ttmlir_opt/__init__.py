@@ -182,6 +182,7 @@ def process_chunk(text: str, filename: str, line_offset: int, opts: Options) -> 
     from ttmlir.asm import print_module
     from ttmlir.diagnostics import load_module, verify_module
     from ttmlir.dialects import make_context
+    from ttmlir.errors import written_at
     from ttmlir.passes import PassFailure, PassWarning, make_pass
     from ttmlir.timing import run_pass, scope
 
@@ -189,8 +190,8 @@ def process_chunk(text: str, filename: str, line_offset: int, opts: Options) -> 
     positions: dict = {}
 
     def located(severity: str, op, message: str) -> Diagnostic:
-        return Diagnostic(severity, message, filename, text, positions.get(op) if op is not None else None,
-                          line_offset)
+        return Diagnostic(severity, message, filename, text,
+                          positions.get(op, positions.get(written_at(op))) if op is not None else None, line_offset)
 
     with warnings.catch_warnings(record=True) as raised:
         warnings.simplefilter("always", PassWarning)

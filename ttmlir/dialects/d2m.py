@@ -38,7 +38,8 @@ from ttmlir.ir.syntax import EmptyFormat, table_class
 # tile op -> (the TTIR op family it computes, its tile operands)
 TILE_OPS = {
     **{f"tile_{op}": (op, 1) for op in ("exp", "log", "sqrt", "rsqrt", "abs", "relu", "sigmoid", "tanh", "sin", "cos",
-                                        "tan", "ceil", "floor", "sign", "gelu", "erf", "atan", "logical_not")},
+                                        "tan", "ceil", "floor", "sign", "gelu", "erf", "atan", "logical_not",
+                                        "expm1", "log1p", "transpose", "typecast")},
     "tile_recip": ("reciprocal", 1), "tile_negative": ("neg", 1),
     **{f"tile_{op}": (op, 2) for op in ("add", "div", "maximum", "minimum", "pow", "eq", "ne", "gt", "ge", "lt",
                                         "le")},

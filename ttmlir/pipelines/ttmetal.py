@@ -1,11 +1,14 @@
 """`--ttir-to-ttmetal-pipeline` (and its old name `--ttir-to-ttmetal-backend-pipeline`): TTIR to a TTMetal host
 program with its kernels in emitc, ready for `ttmlir-translate --ttmetal-to-flatbuffer`.
 
-Stages, each a pass of its own: ttcore-mark-functions-as-forward, ttcore-wrap-device-module, ttcore-register-device, then upstream's TTIR frontend as far as this path takes it
+Stages, each a pass of its own that runs alone under its flag: ttcore-mark-functions-as-forward,
+ttcore-wrap-device-module, ttcore-register-device, then upstream's TTIR frontend as far as this path takes it
 (ttir-element-type-normalization: i64/ui64 -> si32/ui32, f64 -> f32, f16/i1 -> bf16, as the device stores them),
-convert-ttir-to-ttmetal (D2M placement, the TTKernel kernels and the TTMetal host program: the modules under
-conversion/d2m_to_ttkernel and conversion/d2m_to_ttmetal), convert-ttkernel-to-emitc. With `ttnn-mode=true` the
-programs are ttnn.generic ops in a TTNN graph (for `--ttnn-to-flatbuffer`)."""
+ttir-to-d2m (each op a D2M program in unified-thread form), d2m-grid-selection (each program on the grid its tiles
+allow), d2m-generic-fusion (with enable-elementwise-fusion), convert-d2m-to-ttmetal (placement, the TTKernel kernels
+and the TTMetal host program: the modules under conversion/d2m_to_ttkernel and conversion/d2m_to_ttmetal),
+convert-ttkernel-to-emitc. With `ttnn-mode=true` the programs are ttnn.generic ops in a TTNN graph (for
+`--ttnn-to-flatbuffer`)."""
 
 from __future__ import annotations
 
@@ -16,8 +19,11 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from ttmlir.errors import PassFailure
-from ttmlir.conversion.ttir_to_ttmetal.convert_ttir_to_ttmetal import ConvertTTIRToTTMetalPass, TTMetalOptions
+from ttmlir.conversion.d2m_to_ttmetal.convert_d2m_to_ttmetal import FIDELITIES, ConvertD2MToTTMetalPass
+from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import TTIRToD2MPass
 from ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc import ConvertTTKernelToEmitCPass
+from ttmlir.transforms.d2m.d2m_generic_fusion import D2MGenericFusionPass
+from ttmlir.transforms.d2m.d2m_grid_selection import D2MGridSelectionPass
 from ttmlir.transforms.ttcore.register_device import RegisterDevicePass, WrapDeviceModulePass
 from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
 from ttmlir.transforms.ttir.ttir_element_type_normalization import ElementTypeNormalizationPass
@@ -25,20 +31,50 @@ from ttmlir.timing import run_pass, scope
 
 
 @dataclass(frozen=True)
+class TTMetalOptions:
+    """The pipeline's options, each passed on to the stages it sets."""
+
+    override_device_shape: tuple[int, ...] = ()
+    default_input_memspace: str = "l1"
+    default_output_memspace: str = "l1"
+    use_tile_matmul: bool = False
+    enable_elementwise_fusion: bool = False
+    use_tensor_accessor_dma: bool = False
+    ttnn_mode: bool = False
+    force_compile_time_args: bool = False
+    disable_tolayout_folding: bool = False
+    collapse_tensors_2d: bool = True
+    set_math_fidelity: str = "HiFi4"
+    num_stream_buffers: int = 2
+    max_dst_physical_size_tiles: int = 0  # 0: the chip's dst size
+
+
+@dataclass(frozen=True)
 class TTIRToTTMetalPipeline(RegisterDevicePass, TTMetalOptions):
-    """TTIR → TTMetal + TTKernel (as emitc): register the device, lower, print kernels as calls."""
+    """TTIR → D2M → TTMetal + TTKernel (as emitc): register the device, convert, lower, print kernels as calls."""
 
     name: ClassVar[str] = "ttir-to-ttmetal-pipeline"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if tuple(self.mesh(module)) not in ((1, 1), (1,)):
             raise PassFailure(module, "the TTMetal path runs on one chip in this build (mesh-shape=1,1)")
+        if self.set_math_fidelity not in FIDELITIES:
+            raise PassFailure(module, f"set-math-fidelity is one of {', '.join(FIDELITIES)}, "
+                                      f"not '{self.set_math_fidelity}'")
         run_pass(TTCoreMarkFunctionsAsForwardPass(), ctx, module)
         run_pass(WrapDeviceModulePass(), ctx, module)
         with scope(RegisterDevicePass.name):
             super().apply(ctx, module)
         run_pass(ElementTypeNormalizationPass(), ctx, module)
-        run_pass(ConvertTTIRToTTMetalPass(**self.ttmetal_options()), ctx, module)
+        run_pass(TTIRToD2MPass(self.default_input_memspace, self.default_output_memspace, self.ttnn_mode,
+                               self.collapse_tensors_2d), ctx, module)
+        run_pass(D2MGridSelectionPass(self.override_device_shape, self.ttnn_mode), ctx, module)
+        if self.enable_elementwise_fusion:
+            run_pass(D2MGenericFusionPass(self.max_dst_physical_size_tiles), ctx, module)
+        run_pass(ConvertD2MToTTMetalPass(
+            self.override_device_shape, self.set_math_fidelity, self.num_stream_buffers,
+            self.max_dst_physical_size_tiles, self.use_tile_matmul, self.use_tensor_accessor_dma, self.ttnn_mode,
+            self.force_compile_time_args, self.disable_tolayout_folding), ctx, module)
         run_pass(ConvertTTKernelToEmitCPass(), ctx, module)
 
 

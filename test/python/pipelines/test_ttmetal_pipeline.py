@@ -242,7 +242,7 @@ def test_override_device_shape_limits_the_grid():
 
 @pytest.mark.parametrize("text, options, message", [
     (eltwise("add", (64, 64), "f32", 2), "default-input-memspace=system", "default-input-memspace is l1 or dram"),
-    (eltwise("atan2", (64, 64), "f32", 2), "", "'ttir.atan2' is not lowered to TTMetal yet"),
+    (eltwise("atan2", (64, 64), "f32", 2), "", "'ttir.atan2' is not converted to D2M yet"),
     ("func.func @b(%a: tensor<2x32x32xf32>, %b: tensor<1x32x32xf32>) -> tensor<2x32x32xf32> {\n  %0 = \"ttir.add\""
      "(%a, %b) : (tensor<2x32x32xf32>, tensor<1x32x32xf32>) -> tensor<2x32x32xf32>\n  return %0 : "
      "tensor<2x32x32xf32>\n}\n", "", "broadcasts beyond a matrix's rows and columns"),
@@ -255,7 +255,7 @@ def test_override_device_shape_limits_the_grid():
     ("func.func @r(%a: tensor<64x40xf32>) -> tensor<64x1xf32> {\n  %0 = \"ttir.max\"(%a) <{dim_arg = [1 : i32], "
      "keep_dim = true}> : (tensor<64x40xf32>) -> tensor<64x1xf32>\n  return %0 : tensor<64x1xf32>\n}\n", "",
      "a max over a dim of 40"),
-    (eltwise("add", (64, 64), "ui16", 2), "", "a tensor of ui16 is not lowered to TTMetal yet"),
+    (eltwise("add", (64, 64), "ui16", 2), "", "a tensor of ui16 is not converted to D2M yet"),
     ("func.func @m(%a: tensor<64x32xf32>, %b: tensor<64x32xf32>) -> tensor<64x64xf32> {\n  %0 = \"ttir.matmul\"(%a, "
      "%b) <{transpose_b = true}> : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>\n  return %0 : "
      "tensor<64x64xf32>\n}\n", "use-tile-matmul=true", "transpose_b is only supported by tile_matmul_block"),
@@ -291,6 +291,26 @@ def test_elementwise_fusion_computes_a_graph_in_one_program(dtype):
     assert (len(fused_stats), len(alone_stats)) == (3, 7)
     for out in (fused[0], alone[0]):
         assert torch.nn.functional.cosine_similarity(out.flatten(), expected.flatten(), 0) > 0.999
+
+
+@pytest.mark.parametrize("dtype", ["f32", "bf16"])
+def test_broadcast_producers_fuse_into_the_op_that_spreads_them(dtype):
+    """A column (32x1 + 1x1) and a row (1x1 + 1x32) each computed once per output tile inside the 32x32 add that
+    broadcasts them: one program where unfused there are three."""
+    t = {s: f"tensor<{s}x{dtype}>" for s in ("32x1", "1x32", "1x1", "32x32")}
+    text = (f"func.func @b(%c: {t['32x1']}, %r: {t['1x32']}, %s: {t['1x1']}) -> {t['32x32']} {{\n"
+            f"  %0 = \"ttir.add\"(%s, %r) : ({t['1x1']}, {t['1x32']}) -> {t['1x32']}\n"
+            f"  %1 = \"ttir.multiply\"(%c, %s) : ({t['32x1']}, {t['1x1']}) -> {t['32x1']}\n"
+            f"  %2 = \"ttir.subtract\"(%1, %0) : ({t['32x1']}, {t['1x32']}) -> {t['32x32']}\n"
+            f"  return %2 : {t['32x32']}\n}}\n")
+    generator = torch.Generator().manual_seed(9)
+    c, r, s = (torch.randn(*shape, generator=generator).to(TORCH[dtype]).float() for shape in ((32, 1), (1, 32), (1, 1)))
+    (fused,), fused_stats = run_program(compile_ttir(text, "enable-elementwise-fusion=true"), [c, r, s])
+    (alone,), alone_stats = run_program(compile_ttir(text), [c, r, s])
+    assert (len(fused_stats), len(alone_stats)) == (1, 3)
+    expected = (c * s) - (s + r)
+    for out in (fused, alone):
+        check(out, expected, dtype)
 
 
 def test_a_fused_tree_deeper_than_dst_is_split_into_programs():

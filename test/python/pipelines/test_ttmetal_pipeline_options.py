@@ -53,7 +53,9 @@ def test_num_stream_buffers_sizes_the_streaming_cbs(buffers):
     ctx = make_context()
     kernels, _ = parse_text(ctx, text)  # the kernels before emitc: their CB types say the pages
     make_pass("ttcore-register-device", "").apply(ctx, kernels)
-    make_pass("convert-ttir-to-ttmetal", f"num-stream-buffers={buffers}").apply(ctx, kernels)
+    for flag, options in (("ttir-to-d2m", ""), ("d2m-grid-selection", ""),
+                          ("convert-d2m-to-ttmetal", f"num-stream-buffers={buffers}")):
+        make_pass(flag, options).apply(ctx, kernels)
     assert f"!ttkernel.cb<{buffers}, !ttcore.tile<32x32, f32>>" in print_module(kernels)
     module = lower(text, f"num-stream-buffers={buffers}")
     x = torch.randn(64, 256, generator=torch.Generator().manual_seed(2))

@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import IntegerAttr, TensorType, i64
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from ttmlir.dialects import d2m, ttcore, ttmetal, ttnn
+from ttmlir.dialects import ttcore, ttmetal, ttnn
 from ttmlir.errors import PassFailure
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn import device_of
@@ -29,7 +29,6 @@ class DevicePlacement:
     chip: dict
     ops: list[Operation]
     ttnn_mode: bool = False
-    keep_rank: bool = False  # collapse-tensors-2d=false
     stream_buffers: int = 2  # pages of a CB tiles are streamed through (num-stream-buffers; 2: double buffering)
     buffers: list[SSAValue] = field(default_factory=list)
     layouts: dict[SSAValue, ShardLayout] = field(default_factory=dict)  # each buffer's (the CBs of a ttnn.generic)
@@ -67,35 +66,11 @@ class DevicePlacement:
             return self.place_ttnn(empty.results[0], op)
         rows, cols, dtype = self.shape_of(t, op)
         ht, wt = -(-rows // TILE), -(-cols // TILE)
-        if self.keep_rank and len(t.get_shape()) > 2:
-            layout = self.nd_layout(t.get_shape(), (ht, wt), dtype, memory, op)
-        else:
-            grid = grid_for((ht, wt), self.device_grid)
-            layout = ShardLayout(grid, (ht // grid[0], wt // grid[1]), dtype, 0, memory)
+        grid = grid_for((ht, wt), self.device_grid)
+        layout = ShardLayout(grid, (ht // grid[0], wt // grid[1]), dtype, 0, memory)
         per_bank = -(-ht * wt // int(self.chip["num_dram_channels"]))  # interleaved pages each DRAM bank holds
         layout.address = self.allocate(memory, (per_bank if memory == "dram" else layout.tiles) * layout.page, op)
         return Placed(self.create_buffer(layout), layout)
-
-    def nd_layout(self, shape: tuple[int, ...], tiles: tuple[int, int], dtype: str, memory: str,
-                  op: Operation) -> ShardLayout:
-        """A tensor kept at its rank: each matrix of the batch on its own rows of cores (a grid dim per batch
-        dim, shards of one along them), its rows and columns over the largest grid dividing them that fits; a
-        virtual grid larger than the device is laid onto a rectangle of cores."""
-        if memory != "l1":
-            raise PassFailure(op, "tensors kept above two dims live in L1 in this build; set "
-                                  "default-input-memspace/default-output-memspace to l1")
-        batch = tuple(shape[:-2])
-        count = math.prod(batch)
-        matrix_rows = tiles[0] // count
-        gh, gw = grid_for((matrix_rows, tiles[1]), (max(1, self.device_grid[0] // count), self.device_grid[1]))
-        grid = (count * gh, gw)
-        cores = fold_grid(grid, self.device_grid)
-        if cores[0] > self.device_grid[0] or cores[1] > self.device_grid[1]:
-            raise PassFailure(op, f"a batch of {count} matrices needs more than the "
-                                  f"{self.device_grid[0]}x{self.device_grid[1]} worker grid's cores")
-        shard = (matrix_rows // gh, tiles[1] // gw)
-        return ShardLayout(grid, shard, dtype, 0, memory, (0, 0), None if cores == grid else cores,
-                       ((*batch, gh, gw), (*(1,) * len(batch), *shard)))
 
     def staging(self, layout: ShardLayout, op: Operation) -> Placed:
         staged = layout.staged()
@@ -126,9 +101,11 @@ class DevicePlacement:
         t, maker = value.type, value.owner
         layout_attr = getattr(t, "encoding", None)
         shape = t.get_shape() if isinstance(t, TensorType) else ()
-        if not isinstance(layout_attr, ttcore.MetalLayoutAttr) or len(shape) != 4 or \
+        if not isinstance(layout_attr, ttcore.MetalLayoutAttr) or len(shape) < 4 or len(shape) % 2 or \
                 not isinstance(t.element_type, ttcore.TileType):
-            raise PassFailure(op, f"only tensors of tiles on a 2-d grid are lowered to TTMetal yet, not {t}")
+            raise PassFailure(op, f"only tensors of tiles on a grid are lowered to TTMetal yet, not {t}")
+        if len(shape) > 4:
+            return self.place_ranked(t, op)
         memory = layout_attr.data.memory_space
         if (memory, layout_attr.data.memory_layout) not in (("l1", "sharded"), ("dram", "interleaved")):
             raise PassFailure(op, "only L1-sharded and DRAM-interleaved D2M tensors are lowered to TTMetal yet")
@@ -156,6 +133,25 @@ class DevicePlacement:
         banks = int(self.chip["num_dram_channels"])
         layout.address = self.allocate(memory, (layout.tiles if memory == "l1" else -(-math.prod(shape) // banks))
                                        * layout.page, op)
+        return Placed(self.create_buffer(layout), layout)
+
+    def place_ranked(self, t: TensorType, op: Operation) -> Placed:
+        """A device tensor kept at its rank (a grid dim per dim, shards of one matrix along the batch dims): the
+        batch's matrices on their own rows of cores, laid onto a rectangle of cores when the grid is larger."""
+        shape, n = t.get_shape(), len(t.get_shape()) // 2
+        grid, shard = tuple(shape[:n]), tuple(shape[n:])
+        memory = t.encoding.data.memory_space
+        if memory != "l1" or set(shard[:-2]) != {1}:
+            raise PassFailure(op, "tensors kept above two dims live in L1, a matrix per shard along the batch, in this "
+                                  "build; set default-input-memspace/default-output-memspace to l1")
+        flat = (math.prod(grid[:-1]), grid[-1])
+        cores = fold_grid(flat, self.device_grid)
+        if cores[0] > self.device_grid[0] or cores[1] > self.device_grid[1]:
+            raise PassFailure(op, f"a batch of {math.prod(grid[:-2])} matrices needs more than the "
+                                  f"{self.device_grid[0]}x{self.device_grid[1]} worker grid's cores")
+        layout = ShardLayout(flat, shard[-2:], DTYPES[t.element_type.data_type.data.value], 0, memory, (0, 0),
+                             None if cores == flat else cores, (grid, shard))
+        layout.address = self.allocate(memory, layout.tiles * layout.page, op)
         return Placed(self.create_buffer(layout), layout)
 
     def place_ttnn(self, value: SSAValue, op: Operation) -> Placed:

@@ -16,51 +16,86 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr,
-                                   Float32Type, FloatAttr, IntegerAttr, IndexType, ModuleOp, StringAttr, TensorType,
-                                   i32, i64)
-from xdsl.dialects.func import FuncOp
+                                   Float32Type, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp, Signedness,
+                                   TensorType, i32, i64)
+from xdsl.dialects.func import ReturnOp
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp, YieldOp as LinalgYieldOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
-from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects import d2m, ttcore, ttnn
+from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ShardLayout, grid_maps
+from ttmlir.transforms.ttcore.register_device import device_module_of
+from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
+from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS
 from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
-from ttmlir.errors import PassFailure
+from ttmlir.errors import PassFailure, derive
 
 TILE = 32
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
-TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items() if arity < 3}
+TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
+           if arity < 3 and family not in ("transpose", "typecast")}
 FILLS = {"zeros": 0.0, "ones": 1.0}  # and full, with its fill_value
 FLOATS = (Float32Type(), BFloat16Type())
+ELEMENTS = (*FLOATS, IntegerType(32), IntegerType(32, Signedness.SIGNED))
+# ops left as they are: host data (written by the Metal conversion), tensors made or moved between layouts
+KEPT = ("constant", "arange", "empty", "to_layout")
+REDUCTIONS = {"sum": "tile_reduce_sum", "mean": "tile_reduce_mean", "max": "tile_reduce_max"}
+REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
 
 
 def metal_type(shape: tuple[int, ...], element: Attribute, memory: str, grid: tuple[int, int] = (1, 1)) -> TensorType:
-    """A host tensor's device form: its matrices (leading dims folded into rows) in tiles, on `grid`."""
+    """A host tensor's device form: its matrices, each padded to whole tiles, in tiles (leading dims folded into
+    rows), on `grid`."""
     dims = (1,) * max(0, 2 - len(shape)) + tuple(shape)
-    rows, cols = math.prod(dims[:-1]), dims[-1]
-    ht, wt = -(-rows // TILE), -(-cols // TILE)
+    ht, wt = math.prod(dims[:-2]) * -(-dims[-2] // TILE), -(-dims[-1] // TILE)  # each matrix in whole tiles
     intervals = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [2, 2]), [0, len(dims) - 1, len(dims) - 1,
                                                                             len(dims)])
-    layout = ttcore.MetalLayoutAttr(ttcore.MetalLayout(dims, (TILE,) * len(dims), intervals, memory,
+    layout = ttcore.MetalLayoutAttr(ttcore.MetalLayout(dims, (1,) * (len(dims) - 2) + (TILE, TILE), intervals, memory,
                                                        "sharded" if memory == "l1" else "interleaved"))
     return TensorType(ttcore.TileType((TILE, TILE), _dtype(element)), [*grid, ht // grid[0], wt // grid[1]], layout)
 
 
+def ranked_metal_type(shape: tuple[int, ...], element: Attribute, memory: str) -> TensorType:
+    """A host tensor kept at its rank on the device (collapse-tensors-2d=false): a grid dim per dim, each matrix
+    of the batch in whole tiles, on a grid of 1s."""
+    n = len(shape)
+    intervals = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [n, 2]), [i + k for i in range(n) for k in (0, 1)])
+    layout = ttcore.MetalLayoutAttr(ttcore.MetalLayout(tuple(shape), (1,) * (n - 2) + (TILE, TILE), intervals, memory,
+                                                       "sharded" if memory == "l1" else "interleaved"))
+    return TensorType(ttcore.TileType((TILE, TILE), _dtype(element)),
+                      [*(1,) * n, *shape[:-2], -(-shape[-2] // TILE), -(-shape[-1] // TILE)], layout)
+
+
 def _dtype(element: Attribute) -> str:
+    if isinstance(element, IntegerType):
+        return "si32"
     return {Float32Type(): "f32", BFloat16Type(): "bf16"}[element]
 
 
-def _map(dims: int, *results: int) -> AffineMapAttr:
-    """`(d0, .., d<dims-1>) -> (d<r> for r in results)`."""
-    return AffineMapAttr(AffineMap(dims, 0, tuple(AffineExpr.dimension(r) for r in results)))
+def _map(dims: int, *results: int | None) -> AffineMapAttr:
+    """`(d0, .., d<dims-1>) -> (d<r> for r in results)`, a result None the constant 0."""
+    return AffineMapAttr(AffineMap(dims, 0, tuple(AffineExpr.constant(0) if r is None else AffineExpr.dimension(r)
+                                                  for r in results)))
 
 
 def _parallel(kind: str = "parallel") -> Attribute:
     return ttcore.IteratorTypeAttr(ttcore.IteratorTypeAttr.enum_type(kind))
+
+
+def _block_index(ops: list[Operation], index: list[SSAValue], expr: AffineExpr) -> SSAValue:
+    """The block an operand's map names along one of its dims: the generic's block index, or block 0 for an operand
+    broadcast (or reduced) along it."""
+    if isinstance(expr, AffineDimExpr):
+        return index[expr.position]
+    zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    ops.append(zero)
+    return zero.result
 
 
 def build_generic(inputs: list[SSAValue], output: SSAValue, maps: list[AffineMapAttr], iterators: list[str],
@@ -79,7 +114,7 @@ def build_generic(inputs: list[SSAValue], output: SSAValue, maps: list[AffineMap
     loaded = []
     for value, amap in zip(inputs, maps):
         empty = TensorEmptyOp([], local(value.type))
-        at = [index[r.position] for r in amap.data.results]
+        at = [_block_index(ops, index, r) for r in amap.data.results]
         load = d2m.RemoteLoadOp.create(operands=[empty.tensor, value, *at], result_types=[empty.tensor.type],
                                        properties={"operandSegmentSizes": DenseArrayBase.from_list(
                                            i32, [1, 1, len(at), 0, 0, 0, 0])})
@@ -87,8 +122,8 @@ def build_generic(inputs: list[SSAValue], output: SSAValue, maps: list[AffineMap
         loaded.append(load.result)
     out_local = TensorEmptyOp([], local(output.type))
     ops.append(out_local)
-    result = compute(ops, loaded, out_local.tensor)
-    at = [index[r.position] for r in maps[-1].data.results]
+    result = compute(ops, loaded, out_local.tensor, maps)
+    at = [_block_index(ops, index, r) for r in maps[-1].data.results]
     store = d2m.RemoteStoreOp.create(operands=[output, *at, result], result_types=[output.type],
                                      properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, len(at), 1, 0])})
     ops += [store, d2m.YieldOp.create(operands=[store.result])]
@@ -101,29 +136,52 @@ def build_generic(inputs: list[SSAValue], output: SSAValue, maps: list[AffineMap
 
 
 def _elementwise(tile_op: str, arity: int):
-    """A linalg.generic over the loaded blocks, `tile_op` on each tile."""
+    """A linalg.generic over the loaded blocks, `tile_op` on each tile (each block indexed as the generic's own
+    map reads it: an operand broadcast along the rows or columns reads one block for all, a transposed one
+    swaps them)."""
 
-    def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue) -> SSAValue:
+    def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: list[AffineMapAttr]) -> SSAValue:
         tile = out.type.element_type
-        body = Block(arg_types=[tile] * (arity + 1))
+        body = Block(arg_types=[*(v.type.element_type for v in loaded), tile])
         op = d2m.TILE_OP_CLASSES[tile_op].create(operands=list(body.args[:arity]), result_types=[tile])
         body.add_ops([op, LinalgYieldOp(op.results[0])])
-        identity = AffineMapAttr(AffineMap.identity(2))
-        generic = LinalgGenericOp(loaded, [out], Region(body), [identity] * (arity + 1),
-                                  [IteratorTypeAttr.parallel()] * 2, [out.type])
+        generic = LinalgGenericOp(loaded, [out], Region(body), maps,
+                                  [IteratorTypeAttr.parallel()] * maps[-1].data.num_dims, [out.type])
         ops.append(generic)
         return generic.res[0]
 
     return compute
 
 
-def _fill(value: float):
+def _reduction(tile_op: str, dim: str):
+    """A linalg.generic reducing each loaded tile, scaled by the scaler tile, into the output's tile of its row
+    (dim "R": along a row) or column ("C")."""
+
+    def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: list[AffineMapAttr]) -> SSAValue:
+        tile = out.type.element_type
+        body = Block(arg_types=[tile, tile, tile])
+        op = REDUCE_CLASSES[tile_op].create(operands=list(body.args), result_types=[tile],
+                                                 properties={"reduce_dim": d2m.ReduceDimAttr(dim)})
+        body.add_ops([op, LinalgYieldOp(op.results[0])])
+        kinds = [IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()]
+        generic = LinalgGenericOp(loaded, [out], Region(body), maps, kinds if dim == "R" else kinds[::-1],
+                                  [out.type])
+        ops.append(generic)
+        return generic.res[0]
+
+    return compute
+
+
+def _fill(value: float | int):
     """A linalg.generic writing a tile of `value` into every tile of the block."""
 
-    def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue) -> SSAValue:
+    def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: list[AffineMapAttr]) -> SSAValue:
         tile = out.type.element_type
         body = Block(arg_types=[tile])
-        constant = arith.ConstantOp(FloatAttr(value, Float32Type() if tile.dtype == "f32" else BFloat16Type()))
+        if tile.dtype == "si32":
+            constant = arith.ConstantOp(IntegerAttr(int(value), i32))
+        else:
+            constant = arith.ConstantOp(FloatAttr(value, Float32Type() if tile.dtype == "f32" else BFloat16Type()))
         fill = d2m.TileFillOp.create(operands=[constant.result], result_types=[tile])
         body.add_ops([constant, fill, LinalgYieldOp(fill.result)])
         generic = LinalgGenericOp([], [out], Region(body), [AffineMapAttr(AffineMap.identity(2))],
@@ -134,9 +192,16 @@ def _fill(value: float):
     return compute
 
 
-def _matmul(ops: list[Operation], loaded: list[SSAValue], out: SSAValue) -> SSAValue:
-    ops.append(d2m.TILE_OP_CLASSES["tile_matmul_block"].create(operands=[*loaded, out]))
-    return out
+def _matmul(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: list[AffineMapAttr]) -> SSAValue:
+    """A linalg.generic accumulating `d2m.tile_matmul` of A's and B's tiles into the output's, over (M, N, K)."""
+    tile = out.type.element_type
+    body = Block(arg_types=[*(v.type.element_type for v in loaded), tile])
+    op = d2m.TILE_OP_CLASSES["tile_matmul"].create(operands=list(body.args), result_types=[tile])
+    body.add_ops([op, LinalgYieldOp(op.results[0])])
+    kinds = [IteratorTypeAttr.parallel(), IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()]
+    generic = LinalgGenericOp(loaded, [out], Region(body), maps, kinds, [out.type])
+    ops.append(generic)
+    return generic.res[0]
 
 
 def check_memspaces(op: Operation, inputs: str, outputs: str) -> None:
@@ -146,6 +211,111 @@ def check_memspaces(op: Operation, inputs: str, outputs: str) -> None:
             raise PassFailure(op, f"{option} is l1 or dram, not '{value}'")
 
 
+def _broadcast_map(source: TensorType, result: TensorType, op: Operation) -> AffineMapAttr:
+    """How an elementwise operand is read: its own blocks, or (broadcast along a matrix's rows, columns or both)
+    the one block row or column it has, for every block of the result."""
+    if source == result:
+        return _map(2, 0, 1)
+    s, r = source.get_shape(), result.get_shape()
+    if source.element_type != result.element_type or len(s) != len(r) or len(r) < 2 or math.prod(r[:-2]) != 1:
+        raise PassFailure(op, f"'{op.name}' casts or broadcasts beyond a matrix's rows and columns ({source} -> "
+                              f"{result}); that is not converted to D2M yet")
+    rows, cols = s[-2] == 1 and r[-2] != 1, s[-1] == 1 and r[-1] != 1
+    if (not rows and s[-2] != r[-2]) or (not cols and s[-1] != r[-1]):
+        raise PassFailure(op, f"'{op.name}': {source} does not broadcast to {result}")
+    return _map(2, None if rows else 0, None if cols else 1)
+
+
+def _reduced_dim(op: TTOp) -> tuple[str, float]:
+    """The tile dim a reduction folds ("R": along a row, the last dim; "C": the second-to-last of a matrix) and
+    the scaler its result is multiplied by (1/N for a mean)."""
+    shape = op.operands[0].type.get_shape()
+    dims, keep = op.properties.get("dim_arg"), op.properties.get("keep_dim")
+    if dims is None or len(dims.data) != 1 or len(shape) < 2:
+        raise PassFailure(op, "only reductions over one dim of a tensor of rank >= 2 are converted to D2M yet")
+    if keep is None or not keep.value.data:
+        raise PassFailure(op, "only reductions with keep_dim = true are converted to D2M yet")
+    dim = dims.data[0].value.data % len(shape)
+    if dim == len(shape) - 1:
+        reduced = "R"
+    elif dim == len(shape) - 2 and math.prod(shape[:-2]) == 1:
+        reduced = "C"
+    else:
+        raise PassFailure(op, "only reductions over a matrix's last two dims are converted to D2M yet")
+    if op.name == "ttir.max" and shape[dim] % TILE:
+        raise PassFailure(op, f"a max over a dim of {shape[dim]} (not whole tiles) is not converted to D2M yet: "
+                              "the tile padding would take part in it")
+    return reduced, 1 / shape[dim] if op.name == "ttir.mean" else 1.0
+
+
+def _scaler(scale: float, element: Attribute) -> tuple[list[Operation], SSAValue]:
+    """A reduction's scaler: one tile of `scale` on the device, made by a generic filling it."""
+    empty = d2m.EmptyOp.create(result_types=[metal_type((TILE, TILE), element, "l1")])
+    generic = build_generic([], empty.result, [_map(2, 0, 1)], ["parallel"] * 2, _fill(scale))
+    return [empty, generic], generic.results[0]
+
+
+def _matmul_maps(op: TTOp) -> tuple[AffineMapAttr, AffineMapAttr]:
+    """A's and B's maps of a 2-d matmul (a dot_general that is one): B read transposed when given so."""
+    a, b = (v.type.get_shape() for v in op.operands[:2])
+    if op.name == "ttir.dot_general":  # a matrix product when nothing is batched: A's dim 1 against B's 0 or 1
+        dims = {name: tuple(op.properties[name].get_values()) for name in
+                ("batch_dims_lhs", "batch_dims_rhs", "contract_dims_lhs", "contract_dims_rhs")}
+        if dims["batch_dims_lhs"] or dims["batch_dims_rhs"] or len(a) != 2 or len(b) != 2 or \
+                dims["contract_dims_lhs"] != (1,) or dims["contract_dims_rhs"] not in ((0,), (1,)):
+            raise PassFailure(op, "only dot_generals that are 2-d matmuls (no batch dims, A's dim 1 contracted) "
+                                  "are converted to D2M yet")
+        transpose_a, transpose_b = False, dims["contract_dims_rhs"] == (1,)
+    else:
+        transpose_a, transpose_b = (t in op.properties and bool(scalar(op.properties[t]))
+                                    for t in ("transpose_a", "transpose_b"))
+    if len(a) != 2 or len(b) != 2 or transpose_a:
+        raise PassFailure(op, "only 2-d matmuls without a transposed A are converted to D2M yet")
+    if len({str(v.type.element_type) for v in (*op.operands[:2], op.results[0])}) != 1:
+        raise PassFailure(op, "a matmul mixing element types is not converted to D2M yet")
+    return _map(3, 0, 2), _map(3, 1, 2) if transpose_b else _map(3, 2, 1)
+
+
+def scaler_of(values: list[SSAValue]) -> SSAValue | None:
+    """A reduction's scaler among a generic's inputs: the one already on the device."""
+    return next((v for v in values if isinstance(v.type.encoding, ttcore.MetalLayoutAttr)), None)
+
+
+def _ttnn_metal(value: SSAValue, device: tuple[int, int], op: Operation) -> TTNNMetalLayoutCastOp:
+    """A TTNN tensor seen as a metal-layout one where its layout holds it: interleaved in DRAM (computed on the
+    largest grid dividing its tiles), or its L1 shards on the cores the layout names (a virtual grid mapping when
+    they do not start at core 0,0)."""
+    t = value.type
+    encoding = t.encoding
+    if not isinstance(encoding, ttnn.TTNNLayoutAttr) or not encoding.is_tiled:
+        raise PassFailure(op, f"an operand of type {t} is not a tiled TTNN tensor; ttnn-mode converts those")
+    dims = (1,) * max(0, 2 - len(t.get_shape())) + tuple(t.get_shape())
+    tiles = (math.prod(dims[:-2]) * -(-dims[-2] // TILE), -(-dims[-1] // TILE))
+    memory, memory_layout = encoding.buffer_type, getattr(encoding.memory_layout, "data", None)
+    origin = (0, 0)
+    if memory == "dram":
+        grid = grid_for(tiles, device)
+    elif memory == "l1" and memory_layout is not None and memory_layout.value != "interleaved":
+        shard = tuple(encoding.memref.get_shape())
+        ranges = encoding.core_ranges
+        if ranges is not None and len(ranges.data) == 1:
+            (x0, y0), (x1, y1) = ranges.data[0].data
+            origin, grid = (y0, x0), (y1 - y0 + 1, x1 - x0 + 1)
+        else:
+            grid = tuple(encoding.grid.data.shape)
+        if (grid[0] * shard[0], grid[1] * shard[1]) != tiles:
+            raise PassFailure(op, f"the L1 shards of {t} do not tile its {tiles[0]}x{tiles[1]} tiles")
+    else:
+        raise PassFailure(op, f"a TTNN tensor in {memory.upper()} {memory_layout or ''} is not converted in ttnn-mode "
+                              "yet (DRAM-interleaved and L1-sharded tensors are)")
+    properties = {}
+    if origin != (0, 0):
+        layout = ShardLayout(grid, (tiles[0] // grid[0], tiles[1] // grid[1]), _dtype(t.element_type), 0, "l1", origin)
+        properties = dict(zip(("virtual_grid_forward_mapping", "virtual_grid_inverse_mapping"), grid_maps(layout)))
+    return TTNNMetalLayoutCastOp.create(operands=[value], properties=properties, result_types=[
+        metal_type(t.get_shape(), t.element_type, memory, grid)])
+
+
 @dataclass(frozen=True)
 class TTIRToD2MPass(ModulePass):
     """TTIR ops to D2M programs (see the module doc)."""
@@ -153,55 +323,118 @@ class TTIRToD2MPass(ModulePass):
     name: ClassVar[str] = "ttir-to-d2m"
     default_input_memspace: str = "l1"
     default_output_memspace: str = "l1"
+    ttnn_mode: bool = False
+    collapse_tensors_2d: bool = True
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_memspaces(op, self.default_input_memspace, self.default_output_memspace)
+        device = (8, 8)
+        if self.ttnn_mode:
+            system = device_module_of(op).attributes.get("ttcore.system_desc")
+            if not isinstance(system, ttcore.SystemDescAttr):
+                raise PassFailure(op, "module has no ttcore.system_desc attribute (run --ttcore-register-device "
+                                      "first)")
+            device = tuple(system.data.chip(0)["grid"])
         for ttir_op in [o for o in op.walk() if isinstance(o, TTOp) and o.name.startswith("ttir.")]:
-            if ttir_op.ROW.name == "empty":
+            if ttir_op.ROW.name in KEPT:
                 continue
-            self.convert(ttir_op)
+            self.convert(ttir_op, device)
         for empty in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.empty" and not o.results[0].uses]:
             empty.detach()
             empty.erase()
 
-    def convert(self, op: TTOp) -> None:
+    def device_type(self, value: SSAValue, memory: str) -> TensorType:
+        t = value.type
+        if not self.collapse_tensors_2d and len(t.get_shape()) > 2:
+            return ranked_metal_type(t.get_shape(), t.element_type, memory)
+        return metal_type(t.get_shape(), t.element_type, memory)
+
+    def memory_of(self, value: SSAValue, returned: bool) -> str:
+        """Where a device tensor lives: a function's arguments and results where the memspace options say, what
+        one op hands the next in L1."""
+        if returned:
+            return self.default_output_memspace
+        return self.default_input_memspace if isinstance(value, BlockArgument) else "l1"
+
+    def convert(self, op: TTOp, device: tuple[int, int]) -> None:
         name = op.ROW.name
         result = op.results[0] if len(op.results) == 1 else None
-        if result is None or not isinstance(result.type, TensorType) or result.type.element_type not in FLOATS:
-            raise PassFailure(op, f"'{op.name}' is not converted to D2M yet (f32 and bf16 ops of one result are)")
+        if result is None or not isinstance(result.type, TensorType):
+            raise PassFailure(op, f"'{op.name}' is not converted to D2M yet (ops of one tensor result are)")
         tensors = [v for v in op.operands if isinstance(v.type, TensorType)]
+        for value in (*tensors, result):
+            if value.type.element_type not in ELEMENTS:
+                raise PassFailure(op, f"a tensor of {value.type.element_type} is not converted to D2M yet (f32, bf16 "
+                                      "and si32 are)")
+        new: list[Operation] = []
         if name in FILLS or name == "full":
             value = FILLS.get(name)
             if value is None:
-                value = float(scalar(op.prop("fill_value")))
+                value = scalar(op.prop("fill_value"))
             compute, maps, iterators, ins = _fill(value), [_map(2, 0, 1)], ["parallel"] * 2, []
-        elif name == "matmul" and len(tensors) == 2 and all(len(v.type.get_shape()) == 2 for v in tensors) and \
-                not any(scalar(op.prop(t)) for t in ("transpose_a", "transpose_b")):
+        elif name in ("matmul", "dot_general") and len(tensors) == 2:
             compute, ins = _matmul, tensors
-            maps, iterators = [_map(3, 0, 2), _map(3, 2, 1), _map(3, 0, 1)], ["parallel", "parallel", "reduction"]
-        elif name in TILE_OF and len(tensors) == d2m.TILE_OPS[TILE_OF[name]][1] and \
-                all(v.type == result.type for v in tensors):
+            maps, iterators = [*_matmul_maps(op), _map(3, 0, 1)], ["parallel", "parallel", "reduction"]
+        elif name in REDUCTIONS and len(tensors) == 1:
+            dim, scale = _reduced_dim(op)
+            new, scaler = _scaler(scale, result.type.element_type)
+            compute, ins = _reduction(REDUCTIONS[name], dim), [*tensors, scaler]
+            maps = [_map(2, 0, 1), _map(2, None, None), _map(2, 0, None) if dim == "R" else _map(2, None, 1)]
+            iterators = ["parallel", "reduction"] if dim == "R" else ["reduction", "parallel"]
+        elif name == "transpose" and len(tensors) == 1:
+            shape = tensors[0].type.get_shape()
+            dims = sorted(scalar(op.prop(d)) % len(shape) for d in ("dim0", "dim1"))
+            if len(shape) < 2 or dims != [len(shape) - 2, len(shape) - 1] or math.prod(shape[:-2]) != 1:
+                raise PassFailure(op, "only transposes of a matrix's two dims are converted to D2M yet")
+            compute, ins = _elementwise("tile_transpose", 1), tensors
+            maps, iterators = [_map(2, 1, 0), _map(2, 0, 1)], ["parallel"] * 2
+        elif name == "typecast" and len(tensors) == 1:
+            if {tensors[0].type.element_type, result.type.element_type} - set(FLOATS):
+                raise PassFailure(op, "only typecasts between f32 and bf16 are converted to D2M yet")
+            compute, ins = _elementwise("tile_typecast", 1), tensors
+            maps, iterators = [_map(2, 0, 1)] * 2, ["parallel"] * 2
+        elif name in TILE_OF and len(tensors) == d2m.TILE_OPS[TILE_OF[name]][1]:
             compute, ins = _elementwise(TILE_OF[name], len(tensors)), tensors
-            maps, iterators = [_map(2, 0, 1)] * (len(tensors) + 1), ["parallel"] * 2
+            maps = [_broadcast_map(v.type, result.type, op) for v in tensors] + [_map(2, 0, 1)]
+            iterators = ["parallel"] * 2
         else:
-            raise PassFailure(op, f"'{op.name}' is not converted to D2M yet (elementwise ops on operands of the "
-                                  "result's type, 2-d matmul and full/zeros/ones are)")
-        new: list[Operation] = []
+            raise PassFailure(op, f"'{op.name}' is not converted to D2M yet (elementwise ops, reductions, transposes, "
+                                  "typecasts, 2-d matmuls and full/zeros/ones are)")
+        returned = any(isinstance(use.operation, ReturnOp) for use in result.uses)
+        ranked = not self.collapse_tensors_2d and len(result.type.get_shape()) > 2
+        if ranked:  # kept at its rank: elementwise ops on operands of the result's shape
+            rank = len(result.type.get_shape())
+            if compute is _matmul or scaler_of(ins) is not None or any(m != _map(2, 0, 1) for m in maps) or \
+                    any(v.type.get_shape() != result.type.get_shape() for v in ins):
+                raise PassFailure(op, f"'{op.name}' on tensors kept above two dims (collapse-tensors-2d=false) is not "
+                                      "converted to D2M yet (elementwise ops on operands of one shape are)")
+            maps, iterators = [_map(rank, *range(rank))] * len(maps), ["parallel"] * rank
         device_ins = []
         for value in ins:
-            target = d2m.EmptyOp.create(result_types=[metal_type(value.type.get_shape(), value.type.element_type,
-                                                                 self.default_input_memspace)])
-            moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
-            new += [target, moved]
-            device_ins.append(moved.result)
-        out = d2m.EmptyOp.create(result_types=[metal_type(result.type.get_shape(), result.type.element_type,
-                                                          self.default_output_memspace)])
-        generic = build_generic(device_ins, out.result, maps, iterators, compute)
-        host = d2m.EmptyOp.create(result_types=[result.type])
-        back = d2m.ToLayoutOp.create(operands=[generic.results[0], host.result], result_types=[result.type])
-        new += [out, generic, host, back]
-        for made in new:
-            made.location = op.location
+            if value is scaler_of(ins):  # made on the device
+                device_ins.append(value)
+            elif self.ttnn_mode:  # a TTNN tensor, seen where TTNN holds it
+                new.append(_ttnn_metal(value, device, op))
+                device_ins.append(new[-1].results[0])
+            else:
+                target = d2m.EmptyOp.create(result_types=[self.device_type(value, self.memory_of(value, False))])
+                moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
+                new += [target, moved]
+                device_ins.append(moved.result)
+        if self.ttnn_mode:  # a new TTNN tensor the program writes, seen as a metal one, and the result as TTNN's
+            made = d2m.EmptyOp.create(result_types=[result.type])
+            out = _ttnn_metal(made.result, device, op)
+            generic = build_generic(device_ins, out.results[0], maps, iterators, compute,
+                                    tuple(out.results[0].type.get_shape()[:2]))
+            back = TTNNMetalLayoutCastOp.create(operands=[generic.results[0]], result_types=[result.type])
+            new += [made, out, generic, back]
+        else:
+            out = d2m.EmptyOp.create(result_types=[self.device_type(result, self.memory_of(result, returned))])
+            generic = build_generic(device_ins, out.result, maps, iterators, compute, (1,) * len(iterators))
+            host = d2m.EmptyOp.create(result_types=[result.type])
+            back = d2m.ToLayoutOp.create(operands=[generic.results[0], host.result], result_types=[result.type])
+            new += [out, generic, host, back]
+        derive([inner for made in new for inner in made.walk()], op)
         op.parent_block().insert_ops_before(new, op)
         result.replace_all_uses_with(back.result)
         op.detach()

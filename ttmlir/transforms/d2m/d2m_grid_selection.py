@@ -1,6 +1,8 @@
 """`--d2m-grid-selection`: each generic `--ttir-to-d2m` left on a 1x1 grid moved onto the largest grid that divides
-its output's tiles and fits the device's worker grid, its operands re-blocked to match: an elementwise operand on the
-output's grid; a matmul's A in the output's grid rows (all of K per core), B in its columns. Every type along the way
+its output's tiles and fits the device's worker grid, its operands re-blocked as their indexing maps read them: an
+elementwise operand on the output's grid (transposed for a transpose), a matmul's A in the output's grid rows (all of K
+per core), B in its columns, an operand broadcast or reduced along a dim whole along it; a tensor kept at its rank
+(collapse-tensors-2d=false) has a grid dim per batch dim, a matrix's shard along each. Every type along the way
 follows: the device tensors (their d2m.empty and to_layout), the blocks the region loads and stores. Generics inside
 a d2m.spatial keep the grids their core ranges give them."""
 
@@ -12,10 +14,12 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, SSAValue
+from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.register_device import device_module_of
 
@@ -25,14 +29,24 @@ def grid_for(tiles: tuple[int, int], device: tuple[int, int]) -> tuple[int, int]
     return tuple(max(d for d in range(1, min(n, limit) + 1) if n % d == 0) for n, limit in zip(tiles, device))
 
 
-def _regridded(t: TensorType, grid: tuple[int, int]) -> TensorType:
-    shape = t.get_shape()
-    tiles = (shape[0] * shape[2], shape[1] * shape[3])
-    return TensorType(t.element_type, [*grid, tiles[0] // grid[0], tiles[1] // grid[1]], t.encoding)
+def _regridded(t: TensorType, grid: tuple[int, ...]) -> TensorType:
+    shape, n = t.get_shape(), len(grid)
+    tiles = [shape[i] * shape[n + i] for i in range(n)]
+    return TensorType(t.element_type, [*grid, *(total // g for total, g in zip(tiles, grid))], t.encoding)
 
 
 def _shard(t: Attribute) -> TensorType:
-    return TensorType(t.element_type, t.get_shape()[2:])
+    return TensorType(t.element_type, t.get_shape()[len(t.get_shape()) // 2:])
+
+
+def _ranked_grid(shard: tuple[int, ...], device: tuple[int, int]) -> tuple[int, ...]:
+    """The grid of a tensor kept at its rank: a grid dim per batch dim (a shard of one matrix along each), each
+    matrix's tiles over the largest grid that divides them and fits the device's rows shared among the batch."""
+    batch = shard[:-2]
+    count = 1
+    for b in batch:
+        count *= b
+    return (*batch, *grid_for(tuple(shard[-2:]), (max(1, device[0] // count), device[1])))
 
 
 def _retype(value: SSAValue, new: Attribute) -> SSAValue:
@@ -43,6 +57,7 @@ def _retype(value: SSAValue, new: Attribute) -> SSAValue:
 class D2MGridSelectionPass(ModulePass):
     name: ClassVar[str] = "d2m-grid-selection"
     override_device_shape: tuple[int, ...] = ()
+    ttnn_mode: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         system = device_module_of(op).attributes.get("ttcore.system_desc")
@@ -53,19 +68,26 @@ class D2MGridSelectionPass(ModulePass):
             raise PassFailure(op, "override-device-shape is a grid YxX, e.g. override-device-shape=8,8")
         for generic in [g for g in op.walk() if isinstance(g, d2m.GenericOp)]:
             if isinstance(generic.parent_op(), d2m.SpatialOp) or \
-                    tuple(generic.attributes["grid"].data.shape) != (1, 1):
+                    set(generic.attributes["grid"].data.shape) != {1}:
                 continue
+            if self.ttnn_mode and any(isinstance(v.owner, TTNNMetalLayoutCastOp) for v in generic.operands):
+                continue  # on TTNN tensors: computed where TTNN holds them
             self.select(generic, device)
 
     @staticmethod
     def select(generic: d2m.GenericOp, device: tuple[int, int]) -> None:
         out_type = generic.outputs[0].type
         shape = out_type.get_shape()
-        grid = grid_for((shape[2], shape[3]), device)
-        reduction = any(t.data.value == "reduction" for t in generic.attributes["iterator_types"].data)
-        targets = [(grid[0], 1), (1, grid[1])] if reduction else [grid] * len(generic.inputs)
+        rank = len(shape) // 2
+        grid = grid_for((shape[2], shape[3]), device) if rank == 2 else _ranked_grid(tuple(shape[rank:]), device)
+        maps = [m.data for m in generic.attributes["indexing_maps"].data]
+        # each loop dim spread over the output's grid dim it indexes; an operand's grid follows its map (a dim it
+        # is broadcast or reduced along on one core)
+        spread = {r.position: g for r, g in zip(maps[-1].results, grid) if isinstance(r, AffineDimExpr)}
+        targets = [tuple(spread.get(r.position, 1) if isinstance(r, AffineDimExpr) else 1 for r in m.results)
+                   for m in maps[:len(generic.inputs)]]
         for value, target in zip([*generic.inputs, generic.outputs[0]], [*targets, grid]):
-            if tuple(value.type.get_shape()[:2]) != (1, 1):
+            if set(value.type.get_shape()[:rank]) != {1}:
                 continue  # placed already (shared with another generic): its program fetches what it needs
             new = _regridded(value.type, target)
             owner = value.owner

@@ -1,53 +1,45 @@
-"""`--convert-ttir-to-ttmetal`: TTIR elementwise graphs straight to a TTMetal host program and TTKernel kernels.
+"""`--convert-d2m-to-ttmetal`: D2M programs to a TTMetal host program and its TTKernel kernels.
 
-Upstream reaches the same place through D2M's stages (`d2m.generic` per op, grid selection, bufferization,
-allocation, thread split, DMA lowering). Here the stages are modules this pass drives per function: placement and
-addresses (`conversion/d2m_to_ttmetal/buffers.py`), the data-movement and compute kernels
-(`conversion/d2m_to_ttkernel/datamovement.py`, `compute.py`, over `kernel_builder.py`'s shard layouts and op
-builder) and the host program's launches (`conversion/d2m_to_ttmetal/program.py`); this module walks the function
-and covers: elementwise unary and binary ops on f32, bf16 and si32 tensors (each matrix padded to whole
-tiles, leading dims folded into rows; an operand may broadcast along a matrix's rows or columns: its tiles are
-gathered per output tile and spread by unary_bcast), and the transpose of a matrix
-(each output tile fetched from the core or DRAM page holding its source tile, transposed in the dst register),
-dense constants (host data in a `memref.global`, written to the device like an input), f32/bf16
-typecasts (copied into dst, converted by the packer), sum/mean/max over a
-matrix's rows or columns (reduce_tile with a scaler tile the host writes to each core)
-and 2-d matmul, also a ttir.dot_general that is one (each core's output shard computed from a block of A and one
-of B, multicast along the grid's rows and columns with semaphore handshakes; tile or block matmuls per
-`use-tile-matmul`). D2M programs in unified-thread form are read too: a host tensor moved onto the device lives
-where its metal-layout type and its d2m.empty put it (grid, shards, the cores a virtual grid mapping moves it
-to), and each d2m.generic computing one tile op on whole shards runs as that op's program on its tensor's cores (the
-regions of a d2m.spatial as one program). Anything else is refused naming the op.
+It takes what `--ttir-to-d2m`, `--d2m-grid-selection` and `--d2m-generic-fusion` write (or D2M written by hand): host
+tensors moved onto the device (`d2m.to_layout`) into the layout their metal-layout type and d2m.empty give them
+(grid, shards of tiles, L1 or DRAM, the cores a virtual grid mapping moves them to, a tensor kept at its rank
+written row-major and tilized by a program on the device), and each `d2m.generic` (alone, or the regions of a
+`d2m.spatial` as one program) as the program computing it: its region and indexing maps
+(`conversion/d2m_to_ttmetal/generics.py`) say what — elementwise tile ops or a fused graph of them, on operands read
+as they are, transposed or broadcast along a matrix's rows or columns (each output tile's source tile gathered and
+spread by unary_bcast); a transpose (in the dst register); an f32/bf16 typecast (by the packer); a sum/mean/max
+over a matrix's rows or columns (reduce_tile with the scaler tile its fill generic makes, written by the host to each
+core); a block matmul (each core's output shard from a block of A and one of B, multicast along the grid's rows and
+columns with semaphore handshakes; tile or block matmuls per `use-tile-matmul`); a block filled with a constant
+(host data written to it); a block copy (a regrid). `ttir.constant`s and `ttir.arange`s are host data (a
+`memref.global`) the moves write. Anything else is refused naming the op.
 
-With `ttnn-mode` the function's tensors are TTNN's and stay so: a TTIR op on them, or a D2M program on their
-`ttir.ttnn_metal_layout_cast`s, computes where their `#ttnn.ttnn_layout` holds them (L1 shards on the cores it
-names, or DRAM pages), each result a `ttnn.empty`, and each program becomes a `ttnn.generic`
-(`convert_d2m_to_ttnn`) whose kernels take every address as a runtime argument, since TTNN allocates at run time.
+Upstream reaches the same place through more D2M stages (bufferization, allocation, thread split, DMA lowering,
+`convert-d2m-to-ttkernel`); here those are modules this pass drives per function: placement and addresses
+(`conversion/d2m_to_ttmetal/buffers.py`: a bump allocator per memory space from the chip's unreserved base), the
+data-movement and compute kernels (`conversion/d2m_to_ttkernel/datamovement.py`, `compute.py`, over
+`kernel_builder.py`'s shard layouts and op builder) and the host program's launches
+(`conversion/d2m_to_ttmetal/program.py`). Each program is one `ttmetal.enqueue_program` of three kernels per core: a
+reader that hands L1-resident input shards to their CBs or reads DRAM pages into them, a compute kernel that walks
+the shard tile by tile through the dst register, and a writer that waits for the output shard (and writes it to
+DRAM pages). f32 ops run on the SFPU (both inputs copied into dst), bf16 add/subtract/multiply on the FPU
+(`add_tiles`), as upstream chooses.
 
-Per function: each tensor is computed on the largest grid that divides its tile rows and columns and fits the
-device's worker grid (a grid given larger than the device, a virtual grid, is laid onto a rectangle of cores row by
-row; with collapse-tensors-2d=false a tensor keeps its rank, each matrix of its batch on its own rows of cores, and
-its host data is written row-major and tilized by a program on the device). It lives in L1, sharded over that
-grid, or (function inputs and results, with the memspace options) in DRAM, interleaved a tile per page over the
-banks; addresses are fixed here (a bump allocator per space from the chip's unreserved base). Each op is one
-`ttmetal.enqueue_program` of three
-kernels per core: a reader that hands L1-resident input shards to their CBs or reads DRAM pages into them, a
-compute kernel that walks the shard tile by tile through the dst register, and a writer that waits for the
-output shard (and writes it to DRAM pages). f32 ops run on the SFPU (both inputs copied into
-dst), bf16 add/subtract/multiply on the FPU (`add_tiles`), as upstream chooses.
-"""
+With `ttnn-mode` the function's tensors are TTNN's and stay so: a D2M program on their `ttir.ttnn_metal_layout_cast`s
+computes where their `#ttnn.ttnn_layout` holds them (L1 shards on the cores it names, or DRAM pages), each result a
+`ttnn.empty`, and each program becomes a `ttnn.generic` (`convert_d2m_to_ttnn`) whose kernels take every address as
+a runtime argument, since TTNN allocates at run time."""
 
 from __future__ import annotations
 
 import itertools
-import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (BFloat16Type, BytesAttr, DenseIntOrFPElementsAttr, Float32Type, FunctionType,
-                                   IntegerType, MemRefType, ModuleOp, NoneAttr, StringAttr, TensorType, UnitAttr)
+from xdsl.dialects.builtin import (BytesAttr, DenseIntOrFPElementsAttr, FunctionType, IntegerType, MemRefType, ModuleOp,
+                                   NoneAttr, StringAttr, TensorType, UnitAttr)
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.dialects.memref import AllocOp, CopyOp, GetGlobalOp, GlobalOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -61,30 +53,16 @@ from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn import device_of, generic_of
 from ttmlir.transforms.ttnn.ttnn_utils import ttnn_empty
-from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import check_memspaces
 from ttmlir.conversion.d2m_to_ttkernel.compute import ComputeKernels
 from ttmlir.conversion.d2m_to_ttkernel.datamovement import DataMovementKernels
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (SFPU_BINARY, SFPU_UNARY, SWAPPED, TILE,
-                                                              ArgPlan, ShardLayout, dst_tiles)
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import TILE, ArgPlan, ELEMENTS, ShardLayout
+from ttmlir.transforms.ttcore.register_device import device_module_of
 from ttmlir.conversion.d2m_to_ttmetal.buffers import DevicePlacement, Placed
+from ttmlir.conversion.d2m_to_ttmetal.generics import plan_generic
+from ttmlir.dialects.d2m_tile_reduce import TileReduceOp
 from ttmlir.conversion.d2m_to_ttmetal.program import enqueue, kernel_function, launch_configs, one_program
 
-REDUCTIONS = ("sum", "mean", "max")
-CREATIONS = {"full": None, "zeros": 0, "ones": 1, "arange": None}  # ops making a tensor: their fill value
-
-
-def _eltwise(op: Operation) -> tuple[str, list[SSAValue]] | None:
-    """An elementwise TTIR op as (SFPU kind, operands), compared ops with their operands swapped as lowered;
-    None for any other op."""
-    kind = op.name.removeprefix("ttir.")
-    if not op.name.startswith("ttir.") or len(op.results) != 1:
-        return None
-    operands = list(op.operands)
-    if kind in SWAPPED:
-        kind, operands = SWAPPED[kind], operands[::-1]
-    return (kind, operands) if kind in SFPU_BINARY or kind in SFPU_UNARY else None
-
-
+HOST_DATA = ("ttir.constant", "ttir.arange")  # tensors whose values are known when compiling: written by the host
 LAYOUT_MOVES = ("d2m.to_layout", "ttir.to_layout")  # a tensor moved into another layout (host <-> device, regridded)
 
 
@@ -98,23 +76,29 @@ def _host_layout(t: Attribute) -> ttcore.HostLayoutAttr | None:
     return ttcore.HostLayoutAttr(ttcore.HostLayout(shape, hardware.tile_padded_strides(shape), batch * rows * cols))
 
 
-FIDELITIES = ("LoFi", "HiFi2", "HiFi3", "HiFi4")  # set-math-fidelity, as upstream spells them
+def _scales_a_reduction(user: Operation) -> bool:
+    """Whether a tensor used by `user` (a generic, or a load in its region) is only read as a reduction's scaler."""
+    generic = user if isinstance(user, d2m.GenericOp) else user.parent_op()
+    while generic is not None and not isinstance(generic, d2m.GenericOp):
+        generic = generic.parent_op()
+    return generic is not None and any(isinstance(o, TileReduceOp) for o in generic.region.walk())
+
+
+FIDELITIES = ("LoFi", "HiFi2", "HiFi3", "HiFi4")  # math-fidelity (the pipeline's set-math-fidelity), as upstream spells them
 
 
 @dataclass
 class _FunctionLowering:
+    """One function's D2M ops as buffers, host transfers and programs (the kernels go into `kernels`)."""
+
     func: FuncOp
     device_grid: tuple[int, int]
     chip: dict
     kernels: list[FuncOp]
-    input_memory: str = "l1"
-    output_memory: str = "l1"
     use_tile_matmul: bool = False
-    fuse: bool = False
     accessor_dma: bool = False
     ttnn_mode: bool = False  # the function's tensors are TTNN's: each program becomes a ttnn.generic on them
     force_ct_args: bool = False
-    keep_rank: bool = False  # collapse-tensors-2d=false
     fold_layouts: bool = True  # back-to-back to_layouts moved once
     fidelity: str = "hifi4"  # every compute kernel's math fidelity
     stream_buffers: int = 2
@@ -122,9 +106,10 @@ class _FunctionLowering:
 
     def __post_init__(self):
         self.globals: list[Operation] = []  # constants' host data, module-level memref.global ops
+        self.scales: dict[SSAValue, float] = {}  # reductions' scalers (tiles of a constant): their values
         self.ops: list[Operation] = []
         self.alloc = DevicePlacement(self.func, self.device_grid, self.chip, self.ops, self.ttnn_mode,
-                                         self.keep_rank, self.stream_buffers)
+                                         self.stream_buffers)
         self.buffers, self.layouts = self.alloc.buffers, self.alloc.layouts
         self.dm = DataMovementKernels(self.chip)
         self.compute = ComputeKernels(self.use_tile_matmul, self.dst_physical_tiles)
@@ -156,17 +141,12 @@ class _FunctionLowering:
                           if self.alloc.shape_of(a.type, func)]
         new_block = Block(arg_types=host_types)
         placed: dict[SSAValue, Placed] = {}
-        returned = {v for op in block.ops if isinstance(op, ReturnOp) for v in op.operands}
         self.hosts = {} if self.ttnn_mode else dict(zip(block.args, new_block.args))
         self.folded: dict[SSAValue, SSAValue] = {}  # a to_layout's result moved on by the next: its own source
         for old, new in zip(block.args, new_block.args):
             if self.ttnn_mode:
                 old.replace_all_uses_with(new)
-            elif any(use.operation.name not in LAYOUT_MOVES for use in old.uses):  # D2M places its own
-                placed[old] = self.alloc.place(old.type, func, self.input_memory)
-                self.write_input(new, placed[old], func)
         results: list[SSAValue] = []
-        pending: dict[SSAValue, tuple] = {}  # fused elementwise results: (kind, operands), computed by their consumer
         for op in list(block.ops):
             if isinstance(op, ReturnOp):
                 for value in op.operands:
@@ -180,69 +160,15 @@ class _FunctionLowering:
                         raise PassFailure(op, "a returned value must be computed on the device")
                     results.append(placed[value].buffer if self.ttnn_mode else
                                    self.read_output(placed[value], value.type, op))
-                continue
-            if op.name.startswith("d2m.") or op.name in (*LAYOUT_MOVES, "ttir.empty"):
+            elif op.name.startswith("d2m.") or op.name in (*LAYOUT_MOVES, "ttir.empty"):
                 self.lower_d2m(op, placed)
-                continue
-            if self.ttnn_mode and (op.name.startswith("ttnn.") or isinstance(op, TTNNMetalLayoutCastOp)):
+            elif self.ttnn_mode and (op.name.startswith("ttnn.") or isinstance(op, TTNNMetalLayoutCastOp)):
                 self.bridge(op, placed)
-                continue
-            kind = op.name.removeprefix("ttir.")
-            inputs = list(op.operands)
-            if self.ttnn_mode:  # a TTIR op on TTNN tensors: each computed where TTNN holds it
-                for value in inputs:
-                    if value not in placed:
-                        placed[value] = self.alloc.place_ttnn(value, op)
-            if kind in ("constant", *CREATIONS):  # host data (a memref.global) written to the device like an input
-                host = self.constant(op)
-                placed[op.results[0]] = self.alloc.place(op.results[0].type, op, self.input_memory)
-                self.write_host(host, placed[op.results[0]].buffer)
-                continue
-            if kind in REDUCTIONS:
-                dim, scale = self.check_reduction(op)
-                out = self.alloc.place(op.results[0].type, op, self.memory_of(op.results[0], returned))
-                self.ops.append(self.launch_reduction(placed[inputs[0]], out, op, kind, dim, scale))
-                placed[op.results[0]] = out
-                continue
-            if kind in ("matmul", "dot_general"):
-                transpose_b = self.check_matmul(op)
-                out = self.alloc.place(op.results[0].type, op, self.memory_of(op.results[0], returned))
-                self.ops.append(self.launch_matmul(placed[inputs[0]], placed[inputs[1]], out, op, transpose_b))
-                placed[op.results[0]] = out
-                continue
-            if kind == "transpose":
-                self.check_transpose(op)
-                out = self.alloc.place(op.results[0].type, op, self.memory_of(op.results[0], returned))
-                self.ops.append(self.launch(kind, [placed[inputs[0]]], out, op, ["transpose"]))
-                placed[op.results[0]] = out
-                continue
-            if kind == "typecast":
-                formats = {v.type.element_type for v in (inputs[0], op.results[0])}
-                if not formats <= {BFloat16Type(), Float32Type()}:
-                    raise PassFailure(op, "only typecasts between f32 and bf16 are lowered to TTMetal yet")
-                out = self.alloc.place(op.results[0].type, op, self.memory_of(op.results[0], returned))
-                self.ops.append(self.launch(kind, [placed[inputs[0]]], out, op))  # the packer converts
-                placed[op.results[0]] = out
-                continue
-            node = _eltwise(op)
-            if node is None:
-                raise PassFailure(op, f"'{op.name}' is not lowered to TTMetal yet (elementwise unary and binary ops, "
-                                      "transpose and matmul are)")
-            kind, inputs = node
-            if len(inputs) != (2 if kind in SFPU_BINARY else 1) or len(op.results) != 1:
-                raise PassFailure(op, f"'{op.name}' with {len(inputs)} operand(s) is not lowered to TTMetal yet")
-            result = op.results[0]
-            if self.fuse and result not in returned and result.has_one_use() and \
-                    _eltwise(next(iter(result.uses)).operation) is not None:
-                pending[result] = node  # computed inside its consumer's program
-                continue
-            tree, leaves = self.fused_tree(node, pending, placed, op)
-            if all(isinstance(child, int) for child in tree[1]):  # nothing fused: the op on its own operands
-                tree, leaves = kind, inputs
-            gathers = [self.broadcast_of(value.type, result.type, op) for value in leaves]
-            out = self.alloc.place(result.type, op, self.output_memory if result in returned else "l1")
-            self.ops.append(self.launch(tree, [placed[v] for v in leaves], out, op, gathers))
-            placed[result] = out
+            elif op.name in HOST_DATA:  # a memref.global, written to the device by the moves reading it
+                self.hosts[op.results[0]] = self.constant(op)
+            else:
+                raise PassFailure(op, f"'{op.name}' is not lowered to TTMetal yet; the conversion takes D2M programs "
+                                      "(--ttir-to-d2m converts TTIR ops to them)")
         if self.ttnn_mode:  # each program a ttnn.generic on the TTNN tensors; its CBs' buffers the runtime's
             self.ops = [generic_of(op, self.layouts, self.kernels) if isinstance(op, ttmetal.EnqueueProgramOp) else op
                         for op in self.ops if not isinstance(op, ttmetal.CreateBufferOp)]
@@ -278,37 +204,6 @@ class _FunctionLowering:
         self.ops += [result, CopyOp(staging.memref, result.memref)]
         return result.memref
 
-    def fused_tree(self, node: tuple, pending: dict[SSAValue, tuple], placed: dict[SSAValue, Placed],
-                   op: Operation) -> tuple[tuple, list[SSAValue]]:
-        """An elementwise op with the pending ops it absorbs, as a tree over its leaves (the values computed
-        before: input indices); a tree needing more dst tiles than the math thread has (half of dst) has its
-        pending operands launched as their own programs first."""
-        leaves: list[SSAValue] = []
-
-        def build(kind: str, operands: list[SSAValue]) -> tuple:
-            children = []
-            for value in operands:
-                if value in pending:
-                    children.append(build(*pending[value]))
-                else:
-                    if value not in leaves:
-                        leaves.append(value)
-                    children.append(leaves.index(value))
-            return kind, children
-
-        tree = build(*node)
-        if dst_tiles(tree) > self.dst_physical_tiles // 2:
-            for value in node[1]:
-                if value in pending:
-                    child, child_leaves = self.fused_tree(pending.pop(value), pending, placed, op)
-                    out = self.alloc.place(value.type, op, "l1")
-                    self.ops.append(self.launch(child, [placed[v] for v in child_leaves], out, op,
-                                                [self.broadcast_of(v.type, value.type, op) for v in child_leaves]))
-                    placed[value] = out
-            leaves.clear()
-            tree = build(*node)
-        return tree, leaves
-
     def lower_d2m(self, op: Operation, placed: dict[SSAValue, Placed]) -> None:
         """One op of a D2M program: a host tensor moved onto the device into the layout its target names (grid,
         shards, L1 or DRAM, the cores a virtual grid mapping moves it to), views and moves back to the host as the
@@ -336,11 +231,11 @@ class _FunctionLowering:
                 return
             if source in self.hosts and dest in placed:
                 placed[result] = placed[dest]
-                self.write_host(self.hosts[source], placed[result].buffer)
+                self.write_input(self.hosts[source], placed[result], op)
             elif source in placed and not isinstance(getattr(result.type, "encoding", None), ttcore.MetalLayoutAttr):
                 placed[result] = placed[source]  # read back where the function returns it
             elif source in placed and dest in placed:  # a device tensor into another layout: copied over
-                if placed[source].layout == placed[dest].layout:
+                if replace(placed[source].layout, address=0) == replace(placed[dest].layout, address=0):
                     placed[result] = placed[source]
                 else:
                     self.ops.append(self.launch("typecast", [placed[source]], placed[dest], op, ["same"]))
@@ -355,6 +250,9 @@ class _FunctionLowering:
             placed[op.result] = placed[op.input]
             return
         fills = [o for o in op.region.walk() if isinstance(o, d2m.TileFillOp)] if isinstance(op, d2m.GenericOp) else []
+        if fills and op.results[0].uses and all(_scales_a_reduction(u.operation) for u in op.results[0].uses):
+            self.scales[op.results[0]] = self.fill_value(op, fills)  # a reduction's scaler: written per core there
+            return
         if fills:
             placed[op.results[0]] = self.fill(op, fills, placed)
             return
@@ -378,16 +276,19 @@ class _FunctionLowering:
     def fill(self, generic: d2m.GenericOp, fills: list[d2m.TileFillOp], placed: dict[SSAValue, Placed]) -> Placed:
         """A generic filling its output with a constant (`d2m.tile_fill` of an arith.constant): the value is known
         when compiling, so the filled tensor is host data written to the output, as a TTIR full is."""
-        constant = fills[0].value.owner
-        if len(fills) != 1 or not isinstance(constant, arith.ConstantOp) or generic.inputs:
-            raise PassFailure(generic, "only generics filling their output with one constant are lowered to TTMetal")
         out, layout = placed[generic.outputs[0]], generic.outputs[0].type.encoding.data
-        element = {"f32": Float32Type(), "bf16": BFloat16Type()}[out.layout.dtype]
-        host_type = TensorType(element, layout.logical_shape)
-        value = constant.value.value.data
+        host_type = TensorType(ELEMENTS[out.layout.dtype], layout.logical_shape)
+        value = self.fill_value(generic, fills)
         self.write_host(self.host_constant(host_type, DenseIntOrFPElementsAttr.from_list(host_type, [value])),
                         out.buffer)
         return out
+
+    @staticmethod
+    def fill_value(generic: d2m.GenericOp, fills: list[d2m.TileFillOp]) -> float | int:
+        constant = fills[0].value.owner
+        if len(fills) != 1 or not isinstance(constant, arith.ConstantOp) or generic.inputs:
+            raise PassFailure(generic, "only generics filling their output with one constant are lowered to TTMetal")
+        return constant.value.value.data
 
     def bridge(self, op: Operation, placed: dict[SSAValue, Placed]) -> None:
         """ttnn-mode: a TTNN op stays; a cast of a TTNN tensor to a metal layout places that tensor as
@@ -414,78 +315,51 @@ class _FunctionLowering:
         grid = generic.attributes.get("grid")
         factors = generic.attributes.get("block_factors")
         if len(generic.outputs) != 1 or not isinstance(grid, ttcore.GridAttr) or \
-                tuple(grid.data.shape) != out.layout.grid or factors is None or \
+                tuple(grid.data.shape) != (out.layout.nd[0] if out.layout.nd else out.layout.grid) or factors is None or \
                 any(f.value.data != 1 for f in factors.data):
             raise PassFailure(generic, "only generics with one output, on its tensor's grid and with block factors "
                                        "of 1 are lowered to TTMetal yet")
         loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
-        tile_ops = [op for op in generic.region.walk() if isinstance(op, d2m.TileOp)]
         stores = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteStoreOp)]
-        if not tile_ops and len(loads) == 1 and [s.local for s in stores] == list(loads):  # a copy
+        if len(loads) == 1 and [s.local for s in stores] == list(loads):  # a copy
             (load,) = loads.values()
             return self.launch("typecast", [placed[load.source]], out, generic, ["same"])
-        if len(tile_ops) != 1:
-            raise PassFailure(generic, "only generics computing one tile op, filling tiles or copying a block are "
-                                       "lowered to TTMetal yet")
-        tile_op = tile_ops[0]
-        family, arity = d2m.TILE_OPS[tile_op.name.removeprefix("d2m.")]
-        linalg_op = tile_op.parent_op()
-        block_inputs = linalg_op.inputs if linalg_op is not None and linalg_op.name == "linalg.generic" else \
-            tile_op.operands[:2]
-        sources = []
-        for value in block_inputs:
-            load = loads.get(value)
-            if load is None or load.local.type.get_shape() != load.source.type.get_shape()[2:]:
-                raise PassFailure(generic, "each input of a generic lowered to TTMetal is a whole shard it "
-                                           "remote_loads")
-            sources.append(placed[load.source])
-        if family == "matmul":
-            return self.launch_matmul(*sources, out, generic, False)
-        if family in SWAPPED:
-            family, sources = SWAPPED[family], sources[::-1]
-        if family not in SFPU_UNARY and family not in SFPU_BINARY:
-            raise PassFailure(tile_op, f"'{tile_op.name}' is not lowered to TTMetal yet")
+        plan = plan_generic(generic)
+        sources = [placed[v] for v in plan.sources]
+        if plan.kind == "matmul":
+            if plan.transpose_b and self.use_tile_matmul:
+                raise PassFailure(generic, "'d2m.tile_matmul' op transpose_b is only supported by tile_matmul_block "
+                                           "lowering")
+            return self.launch_matmul(*sources, out, generic, plan.transpose_b)
+        if plan.scaler is not None:
+            if plan.scaler not in self.scales:
+                raise PassFailure(generic, "a reduction's scaler is a tile filled with a constant")
+            return self.launch_reduction(sources[0], out, generic, plan.kind, plan.reduce_dim,
+                                         self.scales[plan.scaler])
         # an input on other cores than the output's (or in another grid) is fetched tile by tile
-        gathers = [None if s.layout.near(out.layout) else "same" for s in sources]
-        return self.launch(family, sources, out, generic, gathers)
-
-    def memory_of(self, result: SSAValue, returned: set[SSAValue]) -> str:
-        """Where a result lives: a returned one where default-output-memspace says, the others in L1."""
-        return self.output_memory if result in returned else "l1"
+        gathers = [g if g else None if s.layout.near(out.layout) else "same" for s, g in zip(sources, plan.gathers)]
+        return self.launch(plan.kind, sources, out, generic, gathers)
 
     def kernel(self, base: str, thread: str, body: list[Operation]) -> str:
         return kernel_function(self.kernels, base, thread, body)
 
-    def check_transpose(self, op: Operation) -> None:
-        shape = op.operands[0].type.get_shape()
-        dims = sorted(d.value.data % len(shape) for d in (op.properties["dim0"], op.properties["dim1"]))
-        if len(shape) < 2 or dims != [len(shape) - 2, len(shape) - 1] or math.prod(shape[:-2]) != 1:
-            raise PassFailure(op, "only transposes of a matrix's two dims are lowered to TTMetal yet")
-
     def constant(self, op: Operation) -> SSAValue:
-        """A `ttir.constant`, or a tensor `full`, `zeros`, `ones` or `arange` make (their values are known when
-        compiling), as a private constant `memref.global` of the module and its `memref.get_global`."""
+        """A `ttir.constant`, or the tensor a `ttir.arange` makes (their values are known when compiling), as a
+        private constant `memref.global` of the module and its `memref.get_global`."""
         t = op.results[0].type
         self.alloc.shape_of(t, op)
-        kind = op.name.removeprefix("ttir.")
-        if kind == "arange":
+        if op.name == "ttir.arange":
             if (error := elements_error(t)) is not None:  # its values are listed one by one
                 raise PassFailure(op, error)
             start, step, dim = (op.properties[n].value.data for n in ("start", "step", "arange_dimension"))
-            shape = t.get_shape()
-            values = [start + step * index[dim] for index in itertools.product(*map(range, shape))]
-        elif kind in CREATIONS:
-            fill = CREATIONS[kind] if CREATIONS[kind] is not None else op.properties["fill_value"].value.data
-            values = [fill]
-        else:
-            value = op.properties["value"]
-            if not isinstance(value, DenseIntOrFPElementsAttr):
-                raise PassFailure(op, "only dense constants are lowered to TTMetal yet")
-            return self.host_constant(t, value)
-        if isinstance(t.element_type, IntegerType):
-            values = [int(v) for v in values]
-        # packed directly, so a fill stays one element (a splat), as the parser keeps `dense<1.0>`
-        return self.host_constant(t, DenseIntOrFPElementsAttr(t, BytesAttr(t.element_type.pack(values))))
+            values = [start + step * index[dim] for index in itertools.product(*map(range, t.get_shape()))]
+            if isinstance(t.element_type, IntegerType):
+                values = [int(v) for v in values]
+            return self.host_constant(t, DenseIntOrFPElementsAttr(t, BytesAttr(t.element_type.pack(values))))
+        value = op.properties["value"]
+        if not isinstance(value, DenseIntOrFPElementsAttr):
+            raise PassFailure(op, "only dense constants are lowered to TTMetal yet")
+        return self.host_constant(t, value)
 
     def host_constant(self, t: TensorType, value: DenseIntOrFPElementsAttr) -> SSAValue:
         memref = MemRefType(t.element_type, t.get_shape())
@@ -496,35 +370,13 @@ class _FunctionLowering:
         self.ops.append(get)
         return get.memref
 
-    def check_reduction(self, op: Operation) -> tuple[str, float]:
-        """The tile dim a reduction reduces ("row": along a row, the last dim; "col": the second-to-last of a
-        matrix) and the scaler its result is multiplied by (1/N for a mean)."""
-        shape = op.operands[0].type.get_shape()
-        dims = op.properties.get("dim_arg")
-        keep = op.properties.get("keep_dim")
-        if dims is None or len(dims.data) != 1 or len(shape) < 2:
-            raise PassFailure(op, "only reductions over one dim of a tensor of rank >= 2 are lowered to TTMetal yet")
-        if keep is None or not keep.value.data:
-            raise PassFailure(op, "only reductions with keep_dim = true are lowered to TTMetal yet")
-        dim = dims.data[0].value.data % len(shape)
-        if dim == len(shape) - 1:
-            reduced = "row"
-        elif dim == len(shape) - 2 and math.prod(shape[:-2]) == 1:
-            reduced = "col"
-        else:
-            raise PassFailure(op, "only reductions over a matrix's last two dims are lowered to TTMetal yet")
-        if op.name == "ttir.max" and shape[dim] % TILE:
-            raise PassFailure(op, f"a max over a dim of {shape[dim]} (not whole tiles) is not lowered to TTMetal yet: "
-                                  "the tile padding would take part in it")
-        return reduced, 1 / shape[dim] if op.name == "ttir.mean" else 1.0
-
     def launch_reduction(self, source: Placed, out: Placed, op: Operation, kind: str, dim: str,
                          scale: float) -> ttmetal.EnqueueProgramOp:
         """Each output tile reduced from the input tiles along the dim (streamed to its core over the NoC) with
         reduce_tile, times a scaler tile the host writes to every core."""
         layout = out.layout
         grid_shape = [layout.grid[0] * TILE, layout.grid[1] * TILE]
-        element = op.operands[0].type.element_type
+        element = ELEMENTS[source.layout.dtype]
         scaler_type = TensorType(element, grid_shape)
         scaler_host = self.host_constant(scaler_type, DenseIntOrFPElementsAttr.from_list(scaler_type, [scale]))
         scaler = self.alloc.place(scaler_type, op, "l1")
@@ -545,29 +397,6 @@ class _FunctionLowering:
         configs = launch_configs(layout, (reader, reader_args), (writer, writer_args), compute, [0, 1, 2],
                                  self.fidelity)
         return enqueue([source.buffer, scaler.buffer, out.buffer], cbs, [0, 1, 2], configs, op)
-
-    def check_matmul(self, op: Operation) -> bool:
-        """Whether the matmul's B is given transposed (transpose_b); anything else this path does not lower is
-        refused."""
-        a, b = (v.type.get_shape() for v in op.operands)
-        if op.name == "ttir.dot_general":  # a matrix product when nothing is batched: A's dim 1 against B's 0 or 1
-            dims = {name: tuple(op.properties[name].get_values()) for name in
-                    ("batch_dims_lhs", "batch_dims_rhs", "contract_dims_lhs", "contract_dims_rhs")}
-            if dims["batch_dims_lhs"] or dims["batch_dims_rhs"] or len(a) != 2 or len(b) != 2 or \
-                    dims["contract_dims_lhs"] != (1,) or dims["contract_dims_rhs"] not in ((0,), (1,)):
-                raise PassFailure(op, "only dot_generals that are 2-d matmuls (no batch dims, A's dim 1 contracted) "
-                                      "are lowered to TTMetal yet")
-            flags = {"transpose_a": False, "transpose_b": dims["contract_dims_rhs"] == (1,)}
-        else:
-            flags = {t: op.properties.get(t) is not None and bool(op.properties[t].value.data)
-                     for t in ("transpose_a", "transpose_b")}
-        if len(a) != 2 or len(b) != 2 or flags["transpose_a"]:
-            raise PassFailure(op, "only 2-d matmuls without a transposed A are lowered to TTMetal yet")
-        if flags["transpose_b"] and self.use_tile_matmul:
-            raise PassFailure(op, "'d2m.tile_matmul' op transpose_b is only supported by tile_matmul_block lowering")
-        if len({str(v.type.element_type) for v in (*op.operands, op.results[0])}) != 1:
-            raise PassFailure(op, "a matmul mixing element types is not lowered to TTMetal yet")
-        return flags["transpose_b"]
 
     def dm_args(self, ports: list[int], addresses: list[int],
                 operands: list[ShardLayout]) -> tuple[ArgPlan, ttmetal.KernelArgsAttr]:
@@ -618,21 +447,6 @@ class _FunctionLowering:
         configs = launch_configs(layout, (mover_a, args_a), (mover_b, args_b), compute, [0, 1, 2], self.fidelity)
         return enqueue([a.buffer, b.buffer, out.buffer], cbs, [0, 1, 2], configs, op)
 
-    @staticmethod
-    def broadcast_of(source: Attribute, result: Attribute, op: Operation) -> str | None:
-        """How an operand of `result`'s shape is read: its own shard (None) or, broadcast along a matrix's rows,
-        columns or both, each output tile's source tile ("row": a [1, W] row repeated down the rows, "col", "scalar")."""
-        if source == result:
-            return None
-        s, r = source.get_shape(), result.get_shape()
-        if source.element_type != result.element_type or len(s) != len(r) or len(r) < 2 or math.prod(r[:-2]) != 1:
-            raise PassFailure(op, f"'{op.name}' casts or broadcasts beyond a matrix's rows and columns ({source} -> "
-                                  f"{result}); that is not lowered to TTMetal yet")
-        rows, cols = s[-2] == 1 and r[-2] != 1, s[-1] == 1 and r[-1] != 1
-        if (not rows and s[-2] != r[-2]) or (not cols and s[-1] != r[-1]):
-            raise PassFailure(op, f"'{op.name}': {source} does not broadcast to {result}")
-        return "scalar" if rows and cols else "row" if rows else "col"
-
     def launch(self, kind: str, inputs: list[Placed], out: Placed, op: Operation,
                gathers: list[str | None] | None = None) -> ttmetal.EnqueueProgramOp:
         """One op's program. Per input, `gathers` says how its reader fills the input's CB: None, from the input's
@@ -661,36 +475,21 @@ class _FunctionLowering:
 
 
 @dataclass(frozen=True)
-class TTMetalOptions:
-    """The kernel path's options: the conversion's own, and the pipelines' that run it (which pass them on)."""
+class ConvertD2MToTTMetalPass(ModulePass):
+    """D2M programs to a TTMetal host program and TTKernel kernels (see the module doc)."""
 
+    name: ClassVar[str] = "convert-d2m-to-ttmetal"
     override_device_shape: tuple[int, ...] = ()
-    default_input_memspace: str = "l1"
-    default_output_memspace: str = "l1"
+    math_fidelity: str = "HiFi4"
+    num_stream_buffers: int = 2
+    max_dst_physical_size_tiles: int = 0  # 0: the chip's dst size
     use_tile_matmul: bool = False
-    enable_elementwise_fusion: bool = False
     use_tensor_accessor_dma: bool = False
     ttnn_mode: bool = False
     force_compile_time_args: bool = False
     disable_tolayout_folding: bool = False
-    collapse_tensors_2d: bool = True
-    set_math_fidelity: str = "HiFi4"
-    num_stream_buffers: int = 2
-    max_dst_physical_size_tiles: int = 0  # 0: the chip's dst size
-
-    def ttmetal_options(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(TTMetalOptions)}
-
-
-@dataclass(frozen=True)
-class ConvertTTIRToTTMetalPass(TTMetalOptions, ModulePass):
-    """Lower TTIR elementwise functions to a TTMetal host program and TTKernel kernels (see the module doc)."""
-
-    name: ClassVar[str] = "convert-ttir-to-ttmetal"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from ttmlir.transforms.ttcore.register_device import device_module_of
-
         module = device_module_of(op)
         system = module.attributes.get("ttcore.system_desc")
         if not isinstance(system, ttcore.SystemDescAttr):
@@ -701,9 +500,8 @@ class ConvertTTIRToTTMetalPass(TTMetalOptions, ModulePass):
             if len(self.override_device_shape) != 2 or any(d < 1 for d in self.override_device_shape):
                 raise PassFailure(op, "override-device-shape is a grid YxX, e.g. override-device-shape=1,1")
             grid = tuple(self.override_device_shape)
-        if self.set_math_fidelity not in FIDELITIES:
-            raise PassFailure(op, f"set-math-fidelity is one of {', '.join(FIDELITIES)}, "
-                                  f"not '{self.set_math_fidelity}'")
+        if self.math_fidelity not in FIDELITIES:
+            raise PassFailure(op, f"math-fidelity is one of {', '.join(FIDELITIES)}, not '{self.math_fidelity}'")
         if self.num_stream_buffers < 1:
             raise PassFailure(op, "num-stream-buffers is at least 1")
         dst = int(chip.get("dst_physical_size_tiles") or 16)
@@ -712,16 +510,13 @@ class ConvertTTIRToTTMetalPass(TTMetalOptions, ModulePass):
         if dst < 2:
             raise PassFailure(op, "max-dst-physical-size-tiles leaves the math thread no dst tile (at least 2)")
         kernels: list[FuncOp] = []  # named by their index in the module: datamovement_kernel0, compute_kernel2, ...
-        check_memspaces(op, self.default_input_memspace, self.default_output_memspace)
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
                      "ttkernel.thread" not in f.attributes]:
             lowering = _FunctionLowering(
-                func, grid, chip, kernels, input_memory=self.default_input_memspace,
-                output_memory=self.default_output_memspace, use_tile_matmul=self.use_tile_matmul,
-                fuse=self.enable_elementwise_fusion, accessor_dma=self.use_tensor_accessor_dma, ttnn_mode=self.ttnn_mode,
-                force_ct_args=self.force_compile_time_args, keep_rank=not self.collapse_tensors_2d,
-                fold_layouts=not self.disable_tolayout_folding, fidelity=self.set_math_fidelity.lower(),
-                stream_buffers=self.num_stream_buffers, dst_physical_tiles=dst)
+                func, grid, chip, kernels, use_tile_matmul=self.use_tile_matmul,
+                accessor_dma=self.use_tensor_accessor_dma, ttnn_mode=self.ttnn_mode,
+                force_ct_args=self.force_compile_time_args, fold_layouts=not self.disable_tolayout_folding,
+                fidelity=self.math_fidelity.lower(), stream_buffers=self.num_stream_buffers, dst_physical_tiles=dst)
             lowering.lower()
             module.body.block.add_ops(lowering.globals)
         module.body.block.add_ops(kernels)

@@ -1,0 +1,104 @@
+"""What a unified-thread `d2m.generic` computes, read off its region and indexing maps, for the Metal conversion to
+launch: the tile ops of its `linalg.generic` as a tree over the loaded operand blocks (elementwise ops, a fused graph
+of them, a transpose or a typecast), a tile reduction with its scaler, or a block matmul; and how each operand's
+reader fetches its tiles (its own shard, or each output tile's source tile, as its map reads it: transposed, or
+broadcast along a matrix's rows or columns)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.ir import SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+
+from ttmlir.dialects import d2m
+from ttmlir.dialects.d2m_tile_reduce import TileReduceOp
+from ttmlir.errors import PassFailure
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import SFPU_BINARY, SFPU_UNARY, SWAPPED
+
+REDUCED = {"d2m.tile_reduce_sum": "sum", "d2m.tile_reduce_mean": "mean", "d2m.tile_reduce_max": "max"}
+DATA_MOVES = ("transpose", "typecast")  # one-operand tile ops the compute kernel does in dst
+
+
+@dataclass
+class GenericPlan:
+    """`kind`: the op (a TTIR family name), or a tree `(family, [children])` of fused ops over leaf indices;
+    `sources`: the device tensors of the leaves; `gathers`: per leaf, how its reader fetches it (None: its own
+    shard; "transpose", "row", "col", "scalar"). A reduction also names its tile dim ("row": along a row) and its
+    scaler tensor; a matmul whether B is read transposed."""
+
+    kind: str | tuple
+    sources: list[SSAValue]
+    gathers: list[str | None]
+    reduce_dim: str = ""
+    scaler: SSAValue | None = None
+    transpose_b: bool = False
+
+
+def _gather(amap: AffineMap) -> str | None:
+    """How an operand map reads its operand for each output tile."""
+    if amap == AffineMap.identity(amap.num_dims):
+        return None
+    results = amap.results
+    dims = [r.position if isinstance(r, AffineDimExpr) else None for r in results]
+    if not all(isinstance(r, (AffineDimExpr, AffineConstantExpr)) for r in results) or len(dims) != 2:
+        return "unsupported"
+    return {(0, 1): None, (1, 0): "transpose", (None, 1): "row", (0, None): "col", (None, None): "scalar"}.get(
+        tuple(dims), "unsupported")
+
+
+def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
+    """The plan of a generic computing one tile op, a fused graph of elementwise tile ops, a reduction or a block
+    matmul, each input a whole block it remote_loads; anything else is refused naming it."""
+    loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
+    for load in loads.values():
+        shape = load.source.type.get_shape()
+        if load.local.type.get_shape() != shape[len(shape) // 2:]:
+            raise PassFailure(generic, "each input of a generic lowered to TTMetal is a whole shard it remote_loads")
+    reductions = [op for op in generic.region.walk() if isinstance(op, TileReduceOp)]
+    tile_ops = [op for op in generic.region.walk() if isinstance(op, d2m.TileOp)]
+    if reductions:
+        (reduce,) = reductions
+        linalg_op = reduce.parent_op()
+        x, scaler = (loads[v].source for v in linalg_op.inputs)
+        return GenericPlan(REDUCED[reduce.name], [x], [None], "row" if reduce.reduce_dim.data == "R" else "col",
+                           scaler)
+    if len(tile_ops) == 1 and tile_ops[0].name in ("d2m.tile_matmul_block", "d2m.tile_matmul"):
+        maps = [m.data for m in generic.attributes["indexing_maps"].data]
+        b_dims = tuple(r.position for r in maps[1].results)
+        blocks = tile_ops[0].operands[:2]
+        if tile_ops[0].name == "d2m.tile_matmul":  # on tiles, in a linalg.generic over the loaded blocks
+            blocks = tile_ops[0].parent_op().inputs
+        return GenericPlan("matmul", [loads[v].source for v in blocks], [None, None], transpose_b=b_dims == (1, 2))
+    linalg_op = tile_ops[0].parent_op() if tile_ops else None
+    if linalg_op is None or linalg_op.name != "linalg.generic":
+        raise PassFailure(generic, "only generics computing tile ops in a linalg.generic, filling tiles or copying a "
+                                   "block are lowered to TTMetal yet")
+    body = linalg_op.body.block
+    args = list(body.args[:len(linalg_op.inputs)])
+
+    def tree(value: SSAValue) -> tuple | int:
+        if value in args:
+            return args.index(value)
+        op = value.owner
+        if not isinstance(op, d2m.TileOp):
+            raise PassFailure(generic, f"'{op.name}' in a generic is not lowered to TTMetal yet")
+        family = d2m.TILE_OPS[op.name.removeprefix("d2m.")][0]
+        children = [tree(v) for v in op.operands]
+        if family in SWAPPED:
+            family, children = SWAPPED[family], children[::-1]
+        if family not in SFPU_UNARY and family not in SFPU_BINARY and family not in DATA_MOVES:
+            raise PassFailure(op, f"'{op.name}' is not lowered to TTMetal yet")
+        return family, children
+
+    kind = tree(body.last_op.operands[0])
+    maps = [m.data for m in linalg_op.indexing_maps.data]
+    sources = [loads[v].source for v in linalg_op.inputs]
+    gathers = [_gather(m) for m in maps[:len(sources)]]
+    if "unsupported" in gathers:
+        raise PassFailure(generic, "a generic reading an operand through a map other than the identity, a transpose "
+                                   "or a broadcast is not lowered to TTMetal yet")
+    if isinstance(kind, tuple) and all(isinstance(c, int) for c in kind[1]):  # one op on its operands as they are
+        order = kind[1]
+        return GenericPlan(kind[0], [sources[i] for i in order], [gathers[i] for i in order])
+    return GenericPlan(kind, sources, gathers)

@@ -1,1 +1,0 @@
-"""TTIR to TTKernel + TTMetal: `--convert-ttir-to-ttmetal`."""
