@@ -41,6 +41,7 @@ STATUS = struct.Struct("!i")
 RUN_LOCALLY = -1000  # the server would run other code than the caller: the caller runs the tool itself
 MAX_REQUEST = 1 << 20
 AUTO_IDLE = 600  # seconds an automatically started server waits for its next call
+MAX_SOCKET_FOLDER = 70  # bytes: room left for "<16 hex digits>.sock.runtime" within a socket path's 107
 OFF = ("", "0")  # values of ENVIRONMENT that turn serving off
 
 
@@ -78,6 +79,8 @@ def default_socket() -> str | None:
 
     folder = os.path.join(os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("TMPDIR") or "/tmp",
                           f"ttmlir-tools-{os.getuid()}")
+    if len(os.fsencode(folder)) > MAX_SOCKET_FOLDER:  # a Unix socket's path has at most 107 bytes
+        folder = f"/tmp/ttmlir-tools-{os.getuid()}"
     try:
         os.mkdir(folder, 0o700)
     except FileExistsError:

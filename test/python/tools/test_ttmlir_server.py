@@ -5,9 +5,11 @@ locally."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -151,12 +153,18 @@ def _ended(pid: int, within: float = 30) -> bool:
     return False
 
 
-def test_with_no_server_named_a_tool_starts_one_and_it_retires_when_its_code_changes(tmp_path):
+@pytest.fixture
+def runtime_dir():
+    """A short $XDG_RUNTIME_DIR, as a login session's: pytest's own folders can be too long for a socket's path."""
+    folder = Path(tempfile.mkdtemp(prefix="xdg-", dir="/tmp"))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_with_no_server_named_a_tool_starts_one_and_it_retires_when_its_code_changes(tmp_path, runtime_dir):
     probe = tmp_path / "probe"
     probe.mkdir()
     (probe / "ttmlir_opt.py").write_text(PROBE)
-    runtime_dir = tmp_path / "run"
-    runtime_dir.mkdir()
     env = {k: v for k, v in os.environ.items() if k != "TTMLIR_TOOL_SERVER"}
     env.update(PYTHONPATH=os.pathsep.join([str(probe), str(ROOT), str(ROOT / "tools")]), XDG_RUNTIME_DIR=str(runtime_dir))
     servers = []
@@ -184,9 +192,15 @@ def test_with_no_server_named_a_tool_starts_one_and_it_retires_when_its_code_cha
 
 
 @pytest.mark.parametrize("value", ["0", ""])
-def test_serving_turned_off_starts_no_server(tmp_path, value):
-    runtime_dir = tmp_path / "run"
-    runtime_dir.mkdir()
+def test_serving_turned_off_starts_no_server(tmp_path, runtime_dir, value):
     env = {**os.environ, "TTMLIR_TOOL_SERVER": value, "XDG_RUNTIME_DIR": str(runtime_dir)}
     process, _, _ = call(["--help"], env, tmp_path, stdin="")
     assert process.returncode == 0 and not list(runtime_dir.iterdir())
+
+
+def test_a_runtime_folder_too_long_for_a_socket_falls_back_to_tmp(tmp_path, monkeypatch):
+    from ttmlir_server import default_socket
+
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / ("long" * 30)))
+    path = default_socket()
+    assert path.startswith(f"/tmp/ttmlir-tools-{os.getuid()}/") and len(path + ".runtime") <= 107
