@@ -367,6 +367,16 @@ class TTNNLayoutAttr(ParametrizedAttribute):
         return CoreRangeSetAttr(tuple(CoreRangeAttr(((int(a), int(b)), (int(c), int(d)))) for a, b, c, d in corners))
 
     @property
+    def shard_cores(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Where a sharded tensor's shards are: the (row, column) of the first core and the grid's (rows, columns):
+        the one core range the layout names, else its grid from core 0,0."""
+        ranges = self.core_ranges
+        if ranges is not None and len(ranges.data) == 1:
+            (x0, y0), (x1, y1) = ranges.data[0].data
+            return (y0, x0), (y1 - y0 + 1, x1 - x0 + 1)
+        return (0, 0), tuple(self.grid.data.shape)
+
+    @property
     def data_type(self) -> str:
         element = self.memref.element_type
         return element.dtype if isinstance(element, ttcore.TileType) else data_type_of(element)

@@ -169,12 +169,7 @@ class DevicePlacement:
         elif memory == "l1" and getattr(memory_layout, "data", None) is not None and \
                 memory_layout.data.value != "interleaved":
             shard = tuple(layout_attr.memref.get_shape())
-            ranges = layout_attr.core_ranges
-            if ranges is not None and len(ranges.data) == 1:
-                (x0, y0), (x1, y1) = ranges.data[0].data
-                origin, grid = (y0, x0), (y1 - y0 + 1, x1 - x0 + 1)
-            else:
-                origin, grid = (0, 0), tuple(layout_attr.grid.data.shape)
+            origin, grid = layout_attr.shard_cores
             if (grid[0] * shard[0], grid[1] * shard[1]) != (ht, wt):
                 raise PassFailure(op, f"the L1 shards of {value.type} do not tile its {ht}x{wt} tiles")
             layout = ShardLayout(grid, shard, dtype, 0, "l1", origin)

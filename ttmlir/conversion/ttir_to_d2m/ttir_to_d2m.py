@@ -297,12 +297,7 @@ def _ttnn_metal(value: SSAValue, device: tuple[int, int], op: Operation) -> TTNN
         grid = grid_for(tiles, device)
     elif memory == "l1" and memory_layout is not None and memory_layout.value != "interleaved":
         shard = tuple(encoding.memref.get_shape())
-        ranges = encoding.core_ranges
-        if ranges is not None and len(ranges.data) == 1:
-            (x0, y0), (x1, y1) = ranges.data[0].data
-            origin, grid = (y0, x0), (y1 - y0 + 1, x1 - x0 + 1)
-        else:
-            grid = tuple(encoding.grid.data.shape)
+        origin, grid = encoding.shard_cores
         if (grid[0] * shard[0], grid[1] * shard[1]) != tiles:
             raise PassFailure(op, f"the L1 shards of {t} do not tile its {tiles[0]}x{tiles[1]} tiles")
     else:
