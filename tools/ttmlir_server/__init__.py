@@ -332,7 +332,11 @@ def _serve(path: str, sources: _Sources, idle_timeout: float = float("inf"), par
     def answer_in_child(conn: socket.socket) -> None:
         if os.fork() == 0:
             listener.close()
-            os._exit(_answer(conn, sources))
+            try:
+                code = _answer(conn, sources)
+            except BaseException:  # a request cut short or malformed: this child ends, not back into the loop
+                code = 1
+            os._exit(code)
         conn.close()
 
     listener.settimeout(1.0)  # wake to reap finished children (their CPU time then counts as the server's)

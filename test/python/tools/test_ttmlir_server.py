@@ -204,3 +204,15 @@ def test_a_runtime_folder_too_long_for_a_socket_falls_back_to_tmp(tmp_path, monk
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / ("long" * 30)))
     path = default_socket()
     assert path.startswith(f"/tmp/ttmlir-tools-{os.getuid()}/") and len(path + ".runtime") <= 107
+
+
+def test_a_connection_that_sends_no_request_leaves_the_server_serving(probe_server, tmp_path):
+    import socket
+
+    folder, pythonpath = probe_server
+    with socket.socket(socket.AF_UNIX) as stray:
+        stray.connect(str(folder / "tools.sock"))
+    time.sleep(2.5)  # the server's loop wakes every second
+    env = {**os.environ, "PYTHONPATH": pythonpath, "TTMLIR_TOOL_SERVER": str(folder / "tools.sock")}
+    process, out, _ = call([], env, tmp_path)
+    assert int(out.split("|")[0]) != process.pid  # still served
