@@ -28,6 +28,10 @@ bytecode: $(STAMP)
 test: bytecode
 	$(MAKE) --no-print-directory -j2 --output-sync=target lit pytest
 
+# The suites run one test per core already (lit's workers, xdist's), so torch's intra-op threads would only
+# oversubscribe the cores: spinning at barriers, they cost a loaded run a quarter more CPU on torch-heavy tests.
+lit pytest: export OMP_NUM_THREADS := 1
+
 lit: $(STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/lit -s test/lit
 
