@@ -37,7 +37,7 @@ def device_layout(value: SSAValue, op: Operation, device_grid: tuple[int, int]) 
     """The layout (address 0) of device tensor `value` used by `op`: a grid of shards of tiles in L1 from the core
     its maker's virtual grid mapping names (a `d2m.empty`, or the cast of a TTNN tensor), else folded onto the
     device's cores when larger than they are, or interleaved in DRAM (computed on that grid)."""
-    t, maker = value.type, value.owner
+    t, maker = value.type, _maker(value).owner
     layout_attr = getattr(t, "encoding", None)
     shape = t.get_shape() if isinstance(t, TensorType) else ()
     if not isinstance(layout_attr, ttcore.MetalLayoutAttr) or len(shape) < 4 or len(shape) % 2 or \
@@ -69,6 +69,22 @@ def device_layout(value: SSAValue, op: Operation, device_grid: tuple[int, int]) 
         raise PassFailure(op, f"a {shape[0]}x{shape[1]} grid from core {origin} does not fit the "
                               f"{device_grid[0]}x{device_grid[1]} worker grid")
     return ShardLayout(grid, tuple(shape[2:]), dtype, 0, memory, origin, None if cores == grid else cores)
+
+
+def _maker(value: SSAValue) -> SSAValue:
+    """The tensor `value` is in place of: a to_layout's or a generic's result is its output operand, an identity
+    view its input (the op making that one places it)."""
+    while isinstance(value.owner, Operation):
+        op = value.owner
+        if op.name in ("d2m.to_layout", "ttir.to_layout"):
+            value = op.operands[1]
+        elif isinstance(op, d2m.ViewLayoutOp) and op.input.type == op.result.type:
+            value = op.input
+        elif isinstance(op, (d2m.GenericOp, d2m.SpatialOp)) and len(op.outputs) == len(op.results):
+            value = op.outputs[list(op.results).index(value)]
+        else:
+            break
+    return value
 
 
 def _ranked_layout(t: TensorType, op: Operation, device_grid: tuple[int, int]) -> ShardLayout:
