@@ -74,10 +74,10 @@ class TTIRToTTMetalPipeline(RegisterDevicePass, TTMetalOptions):
             run_pass(D2MGenericFusionPass(self.max_dst_physical_size_tiles), ctx, module)
         run_pass(ConvertD2MToTTKernelPass(
             self.ttnn_mode, self.force_compile_time_args, self.use_tile_matmul, self.use_tensor_accessor_dma,
-            self.num_stream_buffers, self.max_dst_physical_size_tiles, self.override_device_shape), ctx, module)
-        run_pass(ConvertD2MToTTMetalPass(
-            self.set_math_fidelity, self.override_device_shape, self.use_tensor_accessor_dma, self.ttnn_mode,
-            self.force_compile_time_args, self.disable_tolayout_folding), ctx, module)
+            self.num_stream_buffers, self.max_dst_physical_size_tiles, self.override_device_shape,
+            self.disable_tolayout_folding), ctx, module)
+        run_pass(ConvertD2MToTTMetalPass(self.set_math_fidelity, self.override_device_shape, self.ttnn_mode), ctx,
+                 module)
         run_pass(ConvertTTKernelToEmitCPass(), ctx, module)
 
 

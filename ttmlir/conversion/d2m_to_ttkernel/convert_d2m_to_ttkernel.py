@@ -27,18 +27,47 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, ModuleOp, i32
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttkernel.generics import fill_value, fills_of, plan_generic
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, TILE, ShardLayout
-from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout
+from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout, staging_type
 from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import fill_generic, metal_type
 from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
 from ttmlir.transforms.ttcore.register_device import device_module_of
+
+
+LAYOUT_MOVES = ("d2m.to_layout", "ttir.to_layout")  # a tensor moved into another layout (host <-> device, regridded)
+
+
+def _fold(op: Operation) -> bool:
+    """Back-to-back moves moved once: a move whose result only the next move reads is dropped, the next moving
+    from its source (folded: True)."""
+    uses = list(op.results[0].uses)
+    if len(uses) != 1 or uses[0].operation.name not in LAYOUT_MOVES or uses[0].index != 0:
+        return False
+    uses[0].operation.operands[0] = op.operands[0]
+    target = op.operands[1]
+    op.detach()
+    op.erase()
+    if not target.uses and isinstance(target.owner, d2m.EmptyOp):
+        target.owner.detach()
+        target.owner.erase()
+    return True
+
+
+def _on_device(value: SSAValue) -> bool:
+    return isinstance(getattr(value.type, "encoding", None), ttcore.MetalLayoutAttr)
+
+
+def _grid_of(value: SSAValue) -> ttcore.GridAttr:
+    """The grid a device tensor's type gives it (its leading half of dims)."""
+    shape = value.type.get_shape()
+    return ttcore.GridAttr(ttcore.Grid(tuple(shape[:len(shape) // 2])))
 
 
 def kernel_functions(module: ModuleOp) -> list[FuncOp]:
@@ -84,21 +113,18 @@ class _FunctionKernels:
         return empty.result
 
     def lower(self) -> None:
+        moves = [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES]
+        if self.options.fold_layouts():
+            moves = [m for m in moves if not _fold(m)]
+        for move in moves:
+            self.move(move)
         generics = [g for g in self.func.walk() if isinstance(g, d2m.GenericOp) and g.regions]
         scalers = []
         for generic in generics:
             if fills_of(generic):
                 continue
             launch = self.program(generic, scalers)
-            kernels = d2m.GenericOp.create(
-                operands=[*launch.buffers, *launch.cbs], result_types=list(generic.result_types),
-                attributes={"block_factors": ArrayAttr([]), "grid": generic.attributes["grid"],
-                            "indexing_maps": ArrayAttr([]), "iterator_types": ArrayAttr([]),
-                            "threads": ArrayAttr(launch.threads)},
-                properties={"operandSegmentSizes": DenseArrayBase.from_list(
-                    i32, [len(launch.buffers) - 1, 1, len(launch.cbs)])})
-            kernels.location = generic.location
-            generic.parent_block().insert_op_before(kernels, generic)
+            kernels = self.kernels_generic(launch, generic.attributes["grid"], generic)
             generic.results[0].replace_all_uses_with(kernels.results[0])
             generic.detach()
             generic.erase()
@@ -111,6 +137,51 @@ class _FunctionKernels:
                     if not value.uses and isinstance(value.owner, d2m.EmptyOp):
                         value.owner.detach()
                         value.owner.erase()
+
+    def kernels_generic(self, launch: Launch, grid: Attribute, op: Operation) -> d2m.GenericOp:
+        """The generic of a program's kernels, before `op`: its buffers as `ins` and `outs` (the last), the
+        buffers of its CBs as `additionalArgs`, its threads naming its kernels."""
+        out = launch.buffers[-1]
+        kernels = d2m.GenericOp.create(
+            operands=[*launch.buffers, *launch.cbs], result_types=[out.type],
+            attributes={"block_factors": ArrayAttr([]), "grid": grid, "indexing_maps": ArrayAttr([]),
+                        "iterator_types": ArrayAttr([]), "threads": ArrayAttr(launch.threads)},
+            properties={"operandSegmentSizes": DenseArrayBase.from_list(
+                i32, [len(launch.buffers) - 1, 1, len(launch.cbs)])})
+        kernels.location = op.location
+        op.parent_block().insert_op_before(kernels, op)
+        return kernels
+
+    def move(self, op: Operation) -> None:
+        """A move into another layout that takes a program: a host tensor onto a device tensor kept at its rank
+        (written row-major into shards of its own, then tilized there, as upstream moves host data), such a
+        tensor back to the host (untilized into row-major shards first), a device tensor into another device
+        layout (copied tile by tile)."""
+        source, dest, result = op.operands[0], op.operands[1], op.results[0]
+        back = source.owner
+        if isinstance(back, Operation) and back.name in LAYOUT_MOVES and _on_device(back.operands[0]) and \
+                not _on_device(source) and _on_device(result):  # device to host to device: from the device
+            source = op.operands[0] = back.operands[0]
+        on_device = [_on_device(v) for v in (source, result)]
+        if on_device == [False, True] and self.layout_of(dest).nd and self.layout_of(dest).tiled:
+            staging = d2m.EmptyOp.create(result_types=[staging_type(dest.type)])
+            write = d2m.ToLayoutOp.create(operands=[source, staging.result], result_types=[staging.result.type])
+            write.location = op.location
+            self.before(op, [staging, write])
+            self.replace(op, self.builder.launch("tilize", [write.results[0]], dest, op))
+        elif on_device == [True, False] and self.layout_of(source).nd and self.layout_of(source).tiled:
+            staging = d2m.EmptyOp.create(result_types=[staging_type(source.type)])
+            self.before(op, [staging])
+            launch = self.builder.launch("untilize", [source], staging.result, op)
+            op.operands[0] = self.kernels_generic(launch, _grid_of(source), op).results[0]
+        elif on_device == [True, True] and self.layout_of(source) != self.layout_of(dest):
+            self.replace(op, self.builder.launch("typecast", [source], dest, op, ["same"]))
+
+    def replace(self, op: Operation, launch: Launch) -> None:
+        kernels = self.kernels_generic(launch, _grid_of(launch.buffers[-1]), op)
+        op.results[0].replace_all_uses_with(kernels.results[0])
+        op.detach()
+        op.erase()
 
     def program(self, generic: d2m.GenericOp, scalers: list[d2m.GenericOp]) -> Launch:
         """A generic op's program: its region loads whole shards of its inputs, computes one tile op on them
@@ -169,6 +240,10 @@ class ConvertD2MToTTKernelPass(ModulePass):
     num_stream_buffers: int = 2
     max_dst_physical_size_tiles: int = 0  # 0: the chip's dst size
     override_device_shape: tuple[int, ...] = ()
+    disable_tolayout_folding: bool = False
+
+    def fold_layouts(self) -> bool:
+        return not self.disable_tolayout_folding
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         module = device_module_of(op)

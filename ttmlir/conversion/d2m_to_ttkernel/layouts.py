@@ -14,7 +14,7 @@ from xdsl.ir import Operation, SSAValue
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import DTYPES, TILE, ShardLayout, fold_grid, grid_maps
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import DTYPES, ELEMENTS, TILE, ShardLayout, fold_grid, grid_maps
 
 MAKERS = ("d2m.empty", "ttir.empty")  # ops making a device tensor whose attributes may place it
 
@@ -40,8 +40,9 @@ def device_layout(value: SSAValue, op: Operation, device_grid: tuple[int, int]) 
     t, maker = value.type, _maker(value).owner
     layout_attr = getattr(t, "encoding", None)
     shape = t.get_shape() if isinstance(t, TensorType) else ()
+    tiled = isinstance(getattr(t, "element_type", None), ttcore.TileType)
     if not isinstance(layout_attr, ttcore.MetalLayoutAttr) or len(shape) < 4 or len(shape) % 2 or \
-            not isinstance(t.element_type, ttcore.TileType):
+            not (tiled or (len(shape) > 4 and str(t.element_type) in DTYPES)):
         raise PassFailure(op, f"only tensors of tiles on a grid are lowered to TTMetal yet, not {t}")
     if len(shape) > 4:
         return _ranked_layout(t, op, device_grid)
@@ -92,6 +93,9 @@ def _ranked_layout(t: TensorType, op: Operation, device_grid: tuple[int, int]) -
     batch's matrices on their own rows of cores, laid onto a rectangle of cores when the grid is larger."""
     shape, n = t.get_shape(), len(t.get_shape()) // 2
     grid, shard = tuple(shape[:n]), tuple(shape[n:])
+    tiled = isinstance(t.element_type, ttcore.TileType)
+    if not tiled:  # row-major elements (a staging tensor): its shards' matrices in tiles
+        shard = (*shard[:-2], shard[-2] // TILE, shard[-1] // TILE)
     memory = t.encoding.data.memory_space
     if memory != "l1" or set(shard[:-2]) != {1}:
         raise PassFailure(op, "tensors kept above two dims live in L1, a matrix per shard along the batch, in this "
@@ -101,8 +105,17 @@ def _ranked_layout(t: TensorType, op: Operation, device_grid: tuple[int, int]) -
     if cores[0] > device_grid[0] or cores[1] > device_grid[1]:
         raise PassFailure(op, f"a batch of {math.prod(grid[:-2])} matrices needs more than the "
                               f"{device_grid[0]}x{device_grid[1]} worker grid's cores")
-    return ShardLayout(flat, shard[-2:], DTYPES[t.element_type.data_type.data.value], 0, memory, (0, 0),
-                       None if cores == flat else cores, (grid, shard))
+    dtype = DTYPES[t.element_type.data_type.data.value if tiled else str(t.element_type)]
+    return ShardLayout(flat, shard[-2:], dtype, 0, memory, (0, 0), None if cores == flat else cores, (grid, shard),
+                       tiled)
+
+
+def staging_type(t: TensorType) -> TensorType:
+    """The row-major form of device tensor type `t` kept at its rank (where host data is written before a tilize
+    program, or read back from after an untilize): each shard's matrix in elements."""
+    shape, n = t.get_shape(), len(t.get_shape()) // 2
+    shard = (*shape[n:-2], shape[-2] * TILE, shape[-1] * TILE)
+    return TensorType(ELEMENTS[DTYPES[t.element_type.data_type.data.value]], [*shape[:n], *shard], t.encoding)
 
 
 def buffer_empty(layout: ShardLayout, device_grid: tuple[int, int]) -> d2m.EmptyOp:

@@ -58,7 +58,7 @@ def _spec(runtime: tuple, compile_time: tuple) -> ttkernel.ArgSpecAttr:
 @dataclass
 class ProgramKernels:
     """Builds programs' kernels into `kernels`. `layout_of` gives a device tensor's layout; `new_buffer(layout,
-    op)` makes an L1 buffer of a layout for a CB to work in (a `d2m.empty` before the program, or a placed buffer)."""
+    op)` makes an L1 buffer of a layout for a CB to work in (a `d2m.empty` before the program)."""
 
     chip: dict
     kernels: list[FuncOp]

@@ -71,11 +71,6 @@ class DevicePlacement:
         layout.address = self.allocate(memory, (per_bank if memory == "dram" else layout.tiles) * layout.page, op)
         return Placed(self.create_buffer(layout), layout)
 
-    def staging(self, layout: ShardLayout, op: Operation) -> Placed:
-        staged = layout.staged()
-        staged.address = self.allocate("l1", staged.tiles * staged.page, op)
-        return Placed(self.create_buffer(staged), staged)
-
     def create_buffer(self, layout: ShardLayout) -> SSAValue:
         props = {"address": IntegerAttr(layout.address, i64)}
         if layout.origin != (0, 0) or layout.fold or layout.nd:  # shards on other cores than the grid's own
@@ -129,8 +124,3 @@ class DevicePlacement:
                                   "lowered in ttnn-mode yet (DRAM-interleaved and L1-sharded tensors are)")
         self.layouts[value] = layout
         return Placed(value, layout)
-
-    def l1_of(self, layout: ShardLayout, op: Operation) -> SSAValue:
-        """An L1 buffer of `layout` (a CB's pages, on the cores of its grid)."""
-        layout.address = self.allocate("l1", layout.tiles * layout.page, op)
-        return self.create_buffer(layout)

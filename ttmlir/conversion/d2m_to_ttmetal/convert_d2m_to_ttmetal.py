@@ -43,17 +43,15 @@ from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn import device_of, generic_of
 from ttmlir.transforms.ttnn.ttnn_utils import ttnn_empty
-from ttmlir.conversion.d2m_to_ttkernel.convert_d2m_to_ttkernel import kernel_functions
+from ttmlir.conversion.d2m_to_ttkernel.convert_d2m_to_ttkernel import LAYOUT_MOVES, kernel_functions
 from ttmlir.conversion.d2m_to_ttkernel.generics import fill_value, fills_of
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, ShardLayout
 from ttmlir.conversion.d2m_to_ttkernel.layouts import device_facts
-from ttmlir.conversion.d2m_to_ttkernel.programs import ProgramKernels
 from ttmlir.transforms.ttcore.register_device import device_module_of
 from ttmlir.conversion.d2m_to_ttmetal.buffers import DevicePlacement, Placed
 from ttmlir.conversion.d2m_to_ttmetal.program import enqueue, launch_configs, one_program
 
 HOST_DATA = ("ttir.constant", "ttir.arange")  # tensors whose values are known when compiling: written by the host
-LAYOUT_MOVES = ("d2m.to_layout", "ttir.to_layout")  # a tensor moved into another layout (host <-> device, regridded)
 
 
 def _host_layout(t: Attribute) -> ttcore.HostLayoutAttr | None:
@@ -76,11 +74,8 @@ class _FunctionLowering:
     func: FuncOp
     device_grid: tuple[int, int]
     chip: dict
-    kernels: list[FuncOp]  # the module's kernel functions; a layout move's program adds its own
-    accessor_dma: bool = False
+    kernels: list[FuncOp]  # the module's kernel functions
     ttnn_mode: bool = False  # the function's tensors are TTNN's: each program becomes a ttnn.generic on them
-    force_ct_args: bool = False
-    fold_layouts: bool = True  # back-to-back to_layouts moved once
     fidelity: str = "hifi4"  # every compute kernel's math fidelity
 
     def __post_init__(self):
@@ -88,27 +83,22 @@ class _FunctionLowering:
         self.ops: list[Operation] = []
         self.alloc = DevicePlacement(self.func, self.device_grid, self.chip, self.ops, self.ttnn_mode)
         self.buffers, self.layouts = self.alloc.buffers, self.alloc.layouts
-        self.programs = ProgramKernels(self.chip, self.kernels, self.layouts.__getitem__, self.alloc.l1_of,
-                                       accessor_dma=self.accessor_dma,
-                                       common_args=self.ttnn_mode or not self.force_ct_args)
 
     def write_input(self, host: SSAValue, placed: Placed, op: Operation) -> None:
-        """A host tensor onto its device tensor: written as it is, or, for a tensor kept at its rank, written
-        row-major into shards of its own and tilized there by a program, as upstream moves host data."""
-        if placed.layout.nd is None:
-            self.write_host(host, placed.buffer)
-            return
-        staged = self.alloc.staging(placed.layout, op)
-        self.write_host(host, staged.buffer)
-        self.ops.append(self.launch("tilize", [staged], placed, op))
+        """A host tensor onto its device tensor, as it is (a tensor kept at its rank is tilized on the device from a
+        row-major one the host writes: convert-d2m-to-ttkernel makes that program)."""
+        if placed.layout.nd is not None and placed.layout.tiled:
+            raise PassFailure(op, "a tensor kept at its rank is written row-major and tilized by a program "
+                                  "(--convert-d2m-to-ttkernel makes it)")
+        self.write_host(host, placed.buffer)
 
     def read_output(self, placed: Placed, t: TensorType, op: Operation) -> SSAValue:
-        """A device tensor read back to the host (untilized by a program first when kept at its rank)."""
-        if placed.layout.nd is None:
-            return self.read_host(placed.buffer, t)
-        staged = self.alloc.staging(placed.layout, op)
-        self.ops.append(self.launch("untilize", [placed], staged, op))
-        return self.read_host(staged.buffer, t)
+        """A device tensor read back to the host (a tensor kept at its rank from the row-major one a program
+        untilized it into)."""
+        if placed.layout.nd is not None and placed.layout.tiled:
+            raise PassFailure(op, "a tensor kept at its rank is untilized into a row-major one by a program before "
+                                  "it is read (--convert-d2m-to-ttkernel makes it)")
+        return self.read_host(placed.buffer, t)
 
     def lower(self) -> None:
         func, block = self.func, self.func.body.block
@@ -120,7 +110,6 @@ class _FunctionLowering:
         new_block = Block(arg_types=host_types)
         placed: dict[SSAValue, Placed] = {}
         self.hosts = {} if self.ttnn_mode else dict(zip(block.args, new_block.args))
-        self.folded: dict[SSAValue, SSAValue] = {}  # a to_layout's result moved on by the next: its own source
         for old, new in zip(block.args, new_block.args):
             if self.ttnn_mode:
                 old.replace_all_uses_with(new)
@@ -150,7 +139,7 @@ class _FunctionLowering:
         if self.ttnn_mode:  # each program a ttnn.generic on the TTNN tensors; its CBs' buffers the runtime's
             self.ops = [generic_of(op, self.layouts, self.kernels) if isinstance(op, ttmetal.EnqueueProgramOp) else op
                         for op in self.ops if not isinstance(op, ttmetal.CreateBufferOp)]
-        else:  # a buffer nothing reads or writes (a to_layout folded away) is not created
+        else:  # a buffer nothing reads or writes is not created
             self.ops = [op for op in self.ops if not isinstance(op, ttmetal.CreateBufferOp) or op.result.uses]
             self.ops += [ttmetal.DeallocateBufferOp.create(operands=[b]) for b in self.buffers if b.uses]
             self.ops.append(ttmetal.FinishOp.create())
@@ -197,13 +186,9 @@ class _FunctionLowering:
                 self.ops.append(empty)
             return
         if op.name in LAYOUT_MOVES:
-            source, dest, result = self.folded.get(op.operands[0], op.operands[0]), op.operands[1], op.results[0]
-            uses = list(result.uses)
-            if self.fold_layouts and len(uses) == 1 and uses[0].operation.name in LAYOUT_MOVES and uses[0].index == 0:
-                self.folded[result] = source  # back-to-back moves: the next one moves from where this one would
-                return
+            source, dest, result = op.operands[0], op.operands[1], op.results[0]
             if source in self.hosts and not isinstance(getattr(result.type, "encoding", None), ttcore.MetalLayoutAttr):
-                copy = AllocOp.get(result.type.element_type, shape=result.type.get_shape())  # all of it folded away
+                copy = AllocOp.get(result.type.element_type, shape=result.type.get_shape())  # moved on the host
                 self.ops += [copy, CopyOp(self.hosts[source], copy.memref)]
                 self.hosts[result] = copy.memref
                 return
@@ -212,12 +197,11 @@ class _FunctionLowering:
                 self.write_input(self.hosts[source], placed[result], op)
             elif source in placed and not isinstance(getattr(result.type, "encoding", None), ttcore.MetalLayoutAttr):
                 placed[result] = placed[source]  # read back where the function returns it
-            elif source in placed and dest in placed:  # a device tensor into another layout: copied over
-                if replace(placed[source].layout, address=0) == replace(placed[dest].layout, address=0):
-                    placed[result] = placed[source]
-                else:
-                    self.ops.append(self.launch("typecast", [placed[source]], placed[dest], op, ["same"]))
-                    placed[result] = placed[dest]
+            elif source in placed and dest in placed:  # a device tensor into the same layout: itself
+                if replace(placed[source].layout, address=0) != replace(placed[dest].layout, address=0):
+                    raise PassFailure(op, "a device tensor moved into another layout is copied by a program "
+                                          "(--convert-d2m-to-ttkernel makes it)")
+                placed[result] = placed[source]
             else:
                 raise PassFailure(op, "only to_layouts between the host and the device are lowered to TTMetal yet")
             return
@@ -294,12 +278,6 @@ class _FunctionLowering:
         configs = launch_configs(threads, self.kernels, layout, self.fidelity)
         return enqueue(buffers, cbs, list(range(len(cbs))), configs, op)
 
-    def launch(self, kind: str, inputs: list[Placed], out: Placed, op: Operation,
-               gathers: list[str | None] | None = None) -> ttmetal.EnqueueProgramOp:
-        """The program moving a tensor into another layout (tilize, untilize or a copy, see ProgramKernels)."""
-        launch = self.programs.launch(kind, [p.buffer for p in inputs], out.buffer, op, gathers)
-        return self.enqueue_launch(launch.buffers, launch.cbs, launch.threads, out.layout, op)
-
     def constant(self, op: Operation) -> SSAValue:
         """A `ttir.constant`, or the tensor a `ttir.arange` makes (their values are known when compiling), as a
         private constant `memref.global` of the module and its `memref.get_global`."""
@@ -335,24 +313,17 @@ class ConvertD2MToTTMetalPass(ModulePass):
     name: ClassVar[str] = "convert-d2m-to-ttmetal"
     math_fidelity: str = "HiFi4"
     override_device_shape: tuple[int, ...] = ()
-    use_tensor_accessor_dma: bool = False
     ttnn_mode: bool = False
-    force_compile_time_args: bool = False
-    disable_tolayout_folding: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         module = device_module_of(op)
         chip, grid = device_facts(module, op, self.override_device_shape)
         if self.math_fidelity not in FIDELITIES:
             raise PassFailure(op, f"math-fidelity is one of {', '.join(FIDELITIES)}, not '{self.math_fidelity}'")
-        kernels = kernel_functions(module)  # a layout move's kernels are numbered after the module's
-        made = len(kernels)
+        kernels = kernel_functions(module)
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
                      "ttkernel.thread" not in f.attributes and "d2m.thread" not in f.attributes]:
-            lowering = _FunctionLowering(
-                func, grid, chip, kernels, accessor_dma=self.use_tensor_accessor_dma, ttnn_mode=self.ttnn_mode,
-                force_ct_args=self.force_compile_time_args, fold_layouts=not self.disable_tolayout_folding,
-                fidelity=self.math_fidelity.lower())
+            lowering = _FunctionLowering(func, grid, chip, kernels, ttnn_mode=self.ttnn_mode,
+                                         fidelity=self.math_fidelity.lower())
             lowering.lower()
             module.body.block.add_ops(lowering.globals)
-        module.body.block.add_ops(kernels[made:])
