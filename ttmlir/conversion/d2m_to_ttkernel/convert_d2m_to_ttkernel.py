@@ -255,9 +255,14 @@ class ConvertD2MToTTKernelPass(ModulePass):
             dst = min(dst, self.max_dst_physical_size_tiles)
         if dst < 2:
             raise PassFailure(op, "max-dst-physical-size-tiles leaves the math thread no dst tile (at least 2)")
+        for func in module.ops:
+            if isinstance(func, FuncOp) and "d2m.thread" in func.attributes:
+                raise PassFailure(func, "kernel functions of D2M ops (threads split out of a generic) are not "
+                                        "converted to TTKernel yet; this pass makes the kernels of unified-thread "
+                                        "generics")
         kernels = kernel_functions(module)  # numbered after the module's kernels
         made = len(kernels)
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
-                     "ttkernel.thread" not in f.attributes and "d2m.thread" not in f.attributes]:
+                     "ttkernel.thread" not in f.attributes]:
             _FunctionKernels(func, grid, self, chip, kernels, dst).lower()
         module.body.block.add_ops(kernels[made:])

@@ -266,6 +266,10 @@ class _FunctionLowering:
         if generic.regions or any(t.kernel is None for t in threads):
             raise PassFailure(generic, "a d2m.generic is lowered to TTMetal once its threads name their kernels "
                                        "(--convert-d2m-to-ttkernel makes them)")
+        made = {f.sym_name.data for f in self.kernels}
+        if any(t.kernel.root_reference.data not in made for t in threads):
+            raise PassFailure(generic, "a program's threads name kernel functions in the ttkernel dialect "
+                                       "(--convert-d2m-to-ttkernel makes them)")
         missing = [v for v in generic.operands if v not in placed]
         if missing:
             raise PassFailure(generic, "a program's operands are device tensors made before it")
