@@ -156,6 +156,8 @@ class D2MAllocatePass(ModulePass):
             space = memory_space(alloc.memref.type)
             if space not in SPACES:
                 continue
+            if any(d < 0 for d in alloc.memref.type.get_shape()):
+                raise PassFailure(alloc, "a device buffer of dynamic shape cannot be given an address")
             asked = alloc.alignment.value.data if alloc.alignment is not None else 0
             end, last = function.live_range(alloc)
             buffer = _Buffer(alloc, space, buffer_bytes(alloc.memref.type, banks), max(asked, aligns[space]),

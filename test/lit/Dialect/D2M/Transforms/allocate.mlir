@@ -56,3 +56,5 @@ func.func @placed_and_loops(%n: index) {
 // RANGE-LABEL: func.func @reuse
 // RANGE: memref.alloc() {address = 65536 : i64
 // RANGE: memref.alloc() {address = 81920 : i64
+
+// RUN: not ttmlir-opt --ttcore-register-device --d2m-allocate %S/allocate_dynamic_negative.mlir 2>&1 | FileCheck %S/allocate_dynamic_negative.mlir
