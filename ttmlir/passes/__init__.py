@@ -52,10 +52,12 @@ PASS_CLASSES = {
     "ttnn-weight-dtype-conversion": "ttmlir.transforms.ttnn.ttnn_weight_dtype_conversion:TTNNWeightDtypeConversionPass",
     "ttnn-prepare-conv3d-weights": "ttmlir.transforms.ttnn.ttnn_prepare_conv3d_weights:TTNNPrepareConv3dWeightsPass",
     "convert-ttkernel-to-emitc": "ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc:ConvertTTKernelToEmitCPass",
+    "convert-d2m-to-ttkernel": "ttmlir.conversion.d2m_to_ttkernel.convert_d2m_to_ttkernel:ConvertD2MToTTKernelPass",
     "convert-d2m-to-ttmetal": "ttmlir.conversion.d2m_to_ttmetal.convert_d2m_to_ttmetal:ConvertD2MToTTMetalPass",
     "convert-ttnn-to-ttir": "ttmlir.conversion.ttnn_to_ttir.convert_ttnn_to_ttir:ConvertTTNNToTTIRPass",
     "ttir-to-d2m": "ttmlir.conversion.ttir_to_d2m.ttir_to_d2m:TTIRToD2MPass",
     "d2m-grid-selection": "ttmlir.transforms.d2m.d2m_grid_selection:D2MGridSelectionPass",
+    "d2m-allocate": "ttmlir.transforms.d2m.d2m_allocate:D2MAllocatePass",
     "d2m-generic-fusion": "ttmlir.transforms.d2m.d2m_generic_fusion:D2MGenericFusionPass",
     "d2m-materialize-view-returns": "ttmlir.transforms.d2m.d2m_materialize_view_returns:D2MMaterializeViewReturnsPass",
     "d2m-generic-regions-to-funcs":

@@ -5,8 +5,8 @@ Stages, each a pass of its own that runs alone under its flag: ttcore-mark-funct
 ttcore-wrap-device-module, ttcore-register-device, then upstream's TTIR frontend as far as this path takes it
 (ttir-element-type-normalization: i64/ui64 -> si32/ui32, f64 -> f32, f16/i1 -> bf16, as the device stores them),
 ttir-to-d2m (each op a D2M program in unified-thread form), d2m-grid-selection (each program on the grid its tiles
-allow), d2m-generic-fusion (with enable-elementwise-fusion), convert-d2m-to-ttmetal (placement, the TTKernel kernels
-and the TTMetal host program: the modules under conversion/d2m_to_ttkernel and conversion/d2m_to_ttmetal),
+allow), d2m-generic-fusion (with enable-elementwise-fusion), convert-d2m-to-ttkernel (each program's kernels as ttkernel
+functions, its generic naming them), convert-d2m-to-ttmetal (placement and the TTMetal host program),
 convert-ttkernel-to-emitc. With `ttnn-mode=true` the programs are ttnn.generic ops in a TTNN graph (for
 `--ttnn-to-flatbuffer`)."""
 
@@ -19,6 +19,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
 from ttmlir.errors import PassFailure
+from ttmlir.conversion.d2m_to_ttkernel.convert_d2m_to_ttkernel import ConvertD2MToTTKernelPass
 from ttmlir.conversion.d2m_to_ttmetal.convert_d2m_to_ttmetal import FIDELITIES, ConvertD2MToTTMetalPass
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import TTIRToD2MPass
 from ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc import ConvertTTKernelToEmitCPass
@@ -71,10 +72,12 @@ class TTIRToTTMetalPipeline(RegisterDevicePass, TTMetalOptions):
         run_pass(D2MGridSelectionPass(self.override_device_shape, self.ttnn_mode), ctx, module)
         if self.enable_elementwise_fusion:
             run_pass(D2MGenericFusionPass(self.max_dst_physical_size_tiles), ctx, module)
-        run_pass(ConvertD2MToTTMetalPass(
-            self.override_device_shape, self.set_math_fidelity, self.num_stream_buffers,
-            self.max_dst_physical_size_tiles, self.use_tile_matmul, self.use_tensor_accessor_dma, self.ttnn_mode,
-            self.force_compile_time_args, self.disable_tolayout_folding), ctx, module)
+        run_pass(ConvertD2MToTTKernelPass(
+            self.ttnn_mode, self.force_compile_time_args, self.use_tile_matmul, self.use_tensor_accessor_dma,
+            self.num_stream_buffers, self.max_dst_physical_size_tiles, self.override_device_shape,
+            self.disable_tolayout_folding), ctx, module)
+        run_pass(ConvertD2MToTTMetalPass(self.set_math_fidelity, self.override_device_shape, self.ttnn_mode), ctx,
+                 module)
         run_pass(ConvertTTKernelToEmitCPass(), ctx, module)
 
 

@@ -54,7 +54,7 @@ def test_num_stream_buffers_sizes_the_streaming_cbs(buffers):
     kernels, _ = parse_text(ctx, text)  # the kernels before emitc: their CB types say the pages
     make_pass("ttcore-register-device", "").apply(ctx, kernels)
     for flag, options in (("ttir-to-d2m", ""), ("d2m-grid-selection", ""),
-                          ("convert-d2m-to-ttmetal", f"num-stream-buffers={buffers}")):
+                          ("convert-d2m-to-ttkernel", f"num-stream-buffers={buffers}")):
         make_pass(flag, options).apply(ctx, kernels)
     assert f"!ttkernel.cb<{buffers}, !ttcore.tile<32x32, f32>>" in print_module(kernels)
     module = lower(text, f"num-stream-buffers={buffers}")

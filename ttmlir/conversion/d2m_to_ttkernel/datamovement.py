@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IndexType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ttmlir.dialects import ttkernel
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ArgPlan, KernelOps, ShardLayout
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ArgPlan, KernelOps, Placed, ShardLayout
 
 
 @dataclass

@@ -14,7 +14,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from ttmlir import hardware
-from ttmlir.dialects import ttcore, ttkernel, ttmetal
+from ttmlir.dialects import ttcore, ttkernel
 
 TILE = 32
 i8 = IntegerType(8)
@@ -287,12 +287,6 @@ class ArgPlan:
     common: bool = False
     accessors: dict[int, int] = field(default_factory=dict)
     page_sizes: dict[int, int] = field(default_factory=dict)
-
-
-def kernel_args(ports: list[int], addresses: list[int]) -> ttmetal.KernelArgsAttr:
-    """Compile-time args: the CB ports of the launch's CBs `ports`, then the addresses of operands `addresses`."""
-    return ttmetal.KernelArgsAttr(((), (), (*(("cb_port", i) for i in ports),
-                                            *(("buffer_address", i) for i in addresses))))
 
 
 def dst_tiles(tree) -> int:

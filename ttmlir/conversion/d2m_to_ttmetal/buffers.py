@@ -11,12 +11,12 @@ from xdsl.dialects.builtin import IntegerAttr, TensorType, i64
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from ttmlir.dialects import ttcore, ttmetal, ttnn
+from ttmlir.dialects import ttmetal, ttnn
 from ttmlir.errors import PassFailure
-from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn import device_of
 from ttmlir.transforms.ttnn.ttnn_utils import ttnn_empty
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import DTYPES, TILE, Placed, ShardLayout, fold_grid, grid_maps
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import DTYPES, TILE, Placed, ShardLayout, grid_maps
+from ttmlir.conversion.d2m_to_ttkernel.layouts import device_layout
 from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
 
 
@@ -29,7 +29,6 @@ class DevicePlacement:
     chip: dict
     ops: list[Operation]
     ttnn_mode: bool = False
-    stream_buffers: int = 2  # pages of a CB tiles are streamed through (num-stream-buffers; 2: double buffering)
     buffers: list[SSAValue] = field(default_factory=list)
     layouts: dict[SSAValue, ShardLayout] = field(default_factory=dict)  # each buffer's (the CBs of a ttnn.generic)
 
@@ -72,11 +71,6 @@ class DevicePlacement:
         layout.address = self.allocate(memory, (per_bank if memory == "dram" else layout.tiles) * layout.page, op)
         return Placed(self.create_buffer(layout), layout)
 
-    def staging(self, layout: ShardLayout, op: Operation) -> Placed:
-        staged = layout.staged()
-        staged.address = self.allocate("l1", staged.tiles * staged.page, op)
-        return Placed(self.create_buffer(staged), staged)
-
     def create_buffer(self, layout: ShardLayout) -> SSAValue:
         props = {"address": IntegerAttr(layout.address, i64)}
         if layout.origin != (0, 0) or layout.fold or layout.nd:  # shards on other cores than the grid's own
@@ -95,63 +89,15 @@ class DevicePlacement:
 
     def place_d2m(self, value: SSAValue, op: Operation, tensor: SSAValue | None = None) -> Placed:
         """A device tensor of a D2M program where its type and the op making it (a d2m.empty, or in ttnn-mode the
-        cast of TTNN tensor `tensor`) put it: a grid of shards of tiles (`tensor<GY x GX x SY x SX x
-        !ttcore.tile<...>, #ttcore.metal_layout<...>>`) in L1 from the core its virtual grid mapping names, or
-        interleaved in DRAM (computed on that grid)."""
-        t, maker = value.type, value.owner
-        layout_attr = getattr(t, "encoding", None)
-        shape = t.get_shape() if isinstance(t, TensorType) else ()
-        if not isinstance(layout_attr, ttcore.MetalLayoutAttr) or len(shape) < 4 or len(shape) % 2 or \
-                not isinstance(t.element_type, ttcore.TileType):
-            raise PassFailure(op, f"only tensors of tiles on a grid are lowered to TTMetal yet, not {t}")
-        if len(shape) > 4:
-            return self.place_ranked(t, op)
-        memory = layout_attr.data.memory_space
-        if (memory, layout_attr.data.memory_layout) not in (("l1", "sharded"), ("dram", "interleaved")):
-            raise PassFailure(op, "only L1-sharded and DRAM-interleaved D2M tensors are lowered to TTMetal yet")
-        dtype = DTYPES.get(t.element_type.data_type.data.value)
-        if dtype is None:
-            raise PassFailure(op, f"tiles of {t.element_type.data_type.data.value} are not lowered to TTMetal yet")
-        grid = tuple(shape[:2])
-        mapping = maker.attributes.get("virtualGridForwardMapping") if maker.name in ("d2m.empty", "ttir.empty") else \
-            maker.virtual_grid_forward_mapping if isinstance(maker, TTNNMetalLayoutCastOp) else None
-        if mapping is not None:
-            placement = ttcore.grid_placement(mapping, grid)
-            if placement is None:
-                raise PassFailure(maker, "only virtual grids laid onto a rectangle of cores row by row are lowered "
-                                         "to TTMetal yet")
-            origin, cores = placement
-        else:
-            origin, cores = (0, 0), fold_grid(grid, self.device_grid)
-        if any(o < 0 or o + g > d for o, g, d in zip(origin, cores, self.device_grid)):
-            raise PassFailure(op, f"a {shape[0]}x{shape[1]} grid from core {origin} does not fit the "
-                                  f"{self.device_grid[0]}x{self.device_grid[1]} worker grid")
-        layout = ShardLayout(grid, tuple(shape[2:]), dtype, 0, memory, origin, None if cores == grid else cores)
+        cast of TTNN tensor `tensor`) put it (see `device_layout`), at an address of its own (none for a TTNN
+        tensor: the runtime allocates it)."""
+        layout = device_layout(value, op, self.device_grid)
         if tensor is not None:  # the TTNN tensor's own buffer, wherever the runtime allocates it
             self.layouts[tensor] = layout
             return Placed(tensor, layout)
-        banks = int(self.chip["num_dram_channels"])
-        layout.address = self.allocate(memory, (layout.tiles if memory == "l1" else -(-math.prod(shape) // banks))
+        per_bank = -(-layout.tensor_tiles[0] * layout.tensor_tiles[1] // int(self.chip["num_dram_channels"]))
+        layout.address = self.allocate(layout.memory, (layout.tiles if layout.memory == "l1" else per_bank)
                                        * layout.page, op)
-        return Placed(self.create_buffer(layout), layout)
-
-    def place_ranked(self, t: TensorType, op: Operation) -> Placed:
-        """A device tensor kept at its rank (a grid dim per dim, shards of one matrix along the batch dims): the
-        batch's matrices on their own rows of cores, laid onto a rectangle of cores when the grid is larger."""
-        shape, n = t.get_shape(), len(t.get_shape()) // 2
-        grid, shard = tuple(shape[:n]), tuple(shape[n:])
-        memory = t.encoding.data.memory_space
-        if memory != "l1" or set(shard[:-2]) != {1}:
-            raise PassFailure(op, "tensors kept above two dims live in L1, a matrix per shard along the batch, in this "
-                                  "build; set default-input-memspace/default-output-memspace to l1")
-        flat = (math.prod(grid[:-1]), grid[-1])
-        cores = fold_grid(flat, self.device_grid)
-        if cores[0] > self.device_grid[0] or cores[1] > self.device_grid[1]:
-            raise PassFailure(op, f"a batch of {math.prod(grid[:-2])} matrices needs more than the "
-                                  f"{self.device_grid[0]}x{self.device_grid[1]} worker grid's cores")
-        layout = ShardLayout(flat, shard[-2:], DTYPES[t.element_type.data_type.data.value], 0, memory, (0, 0),
-                             None if cores == flat else cores, (grid, shard))
-        layout.address = self.allocate(memory, layout.tiles * layout.page, op)
         return Placed(self.create_buffer(layout), layout)
 
     def place_ttnn(self, value: SSAValue, op: Operation) -> Placed:
@@ -178,18 +124,3 @@ class DevicePlacement:
                                   "lowered in ttnn-mode yet (DRAM-interleaved and L1-sharded tensors are)")
         self.layouts[value] = layout
         return Placed(value, layout)
-
-    def l1_buffer(self, on: ShardLayout, shard: tuple[int, int], dtype: str, op: Operation) -> SSAValue:
-        """An L1 buffer of `shard` tiles of `dtype` on each core holding a shard of `on` (a CB's pages)."""
-        layout = ShardLayout(on.grid, shard, dtype, 0, "l1", on.origin, on.fold)
-        layout.address = self.allocate("l1", layout.tiles * layout.page, op)
-        return self.create_buffer(layout)
-
-    def streaming_cb(self, like: ShardLayout, op: Operation, on: ShardLayout | None = None) -> SSAValue:
-        """A two-page L1 buffer per core (double buffering) for tiles of `like`'s format streamed through a CB, on
-        the grid of `on` (default: `like`'s)."""
-        return self.l1_buffer(on or like, (1, self.stream_buffers), like.dtype, op)
-
-    def gather_cb(self, source: Placed, out: Placed, op: Operation) -> SSAValue:
-        """An L1 buffer shaped like the output's shards, in the source's format, that the reader fills."""
-        return self.l1_buffer(out.layout, out.layout.shard, source.layout.dtype, op)

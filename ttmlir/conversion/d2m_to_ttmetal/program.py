@@ -1,16 +1,16 @@
 """Program launches of the Metal path's host program: a `ttmetal.enqueue_program` of its buffers, CBs and kernel
-configs (reader on NoC 0, writer on NoC 1, compute), several launches on disjoint cores merged into one, and the
-kernel functions themselves (`ttkernel.thread`-tagged private funcs named by their index in the module)."""
+configs (from a generic's threads and its kernels' argument specs), several launches on disjoint cores merged into
+one."""
 
 from __future__ import annotations
 
-
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, StringAttr, SymbolRefAttr, i32, i64
-from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, i32, i64
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from ttmlir.dialects import ttkernel, ttmetal
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import WIDE_DST, ShardLayout, kernel_args
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import WIDE_DST, ShardLayout
+
 
 def one_program(launches: list[ttmetal.EnqueueProgramOp], op: Operation) -> ttmetal.EnqueueProgramOp:
     """Launches on disjoint cores as one program (a d2m.spatial's regions run together): their operands, CBs and
@@ -30,17 +30,32 @@ def one_program(launches: list[ttmetal.EnqueueProgramOp], op: Operation) -> ttme
     return enqueue(args, cbs, ports, configs, op)
 
 
-def launch_configs(layout: ShardLayout, reader: tuple[str, Attribute], writer: tuple[str, Attribute], compute: str,
-                   ports: list[int], fidelity: str = "hifi4") -> list[Attribute]:
-    """A launch's kernels on the output's cores: a reader on NoC 0 (data-movement core 1) and a writer on NoC 1
-    (core 0), each (symbol, argument bindings), and the compute kernel with CB ports `ports` as compile-time
-    args (f32 and si32 in a 32-bit dst: a 16-bit one would round them to bf16), at math fidelity `fidelity`."""
+def _kernel_args(spec: Attribute) -> ttmetal.KernelArgsAttr:
+    """A kernel's argument bindings from its `ttkernel.arg_spec`: its runtime args, the same on every core, as common
+    runtime args; its compile-time args as they are."""
+    runtime, compile_time = (tuple((kind, index) for kind, _, index in group) for group in spec.data) \
+        if isinstance(spec, ttkernel.ArgSpecAttr) else ((), ())
+    return ttmetal.KernelArgsAttr((runtime, (), compile_time))
+
+
+def launch_configs(threads, kernels: list[FuncOp], layout: ShardLayout, fidelity: str = "hifi4") -> list[Attribute]:
+    """A program's kernel configs on the output's cores, one per thread (`#d2m.thread<kind, @kernel, dm_core>`):
+    a data-movement kernel on its core's NoC (core 1 drives NoC 0, core 0 NoC 1), the compute kernel at math
+    fidelity `fidelity` (f32 and si32 in a 32-bit dst: a 16-bit one would round them to bf16)."""
     cores = ttmetal.CoreRangeAttr((layout.origin, layout.cores))
-    return [ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(reader[0]), cores, reader[1], (1, "noc0", None))),
-            ttmetal.NocConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(writer[0]), cores, writer[1], (0, "noc1", None))),
-            ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(SymbolRefAttr(compute), cores, kernel_args(ports, []),
-                                                           (fidelity, layout.dtype in WIDE_DST, False, False,
-                                                            ("default",))))]
+    specs = {f.sym_name.data: f.attributes.get("ttkernel.arg_spec") for f in kernels}
+    configs = []
+    for thread in threads:
+        symbol = thread.kernel
+        args = _kernel_args(specs.get(symbol.root_reference.data))
+        if thread.thread == "compute":
+            configs.append(ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(
+                symbol, cores, args, (fidelity, layout.dtype in WIDE_DST, False, False, ("default",)))))
+        else:
+            core = thread.dm_core.data
+            configs.append(ttmetal.NocConfigAttr(ttmetal.KernelConfig(symbol, cores, args,
+                                                                      (core, f"noc{1 - core}", None))))
+    return configs
 
 
 def enqueue(buffers: list[SSAValue], cbs: list[SSAValue], ports: list[int], configs: list[Attribute],
@@ -52,14 +67,3 @@ def enqueue(buffers: list[SSAValue], cbs: list[SSAValue], ports: list[int], conf
                     "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(buffers), len(cbs)])})
     launch.location = op.location
     return launch
-
-def kernel_function(kernels: list[FuncOp], base: str, thread: str, body: list[Operation]) -> str:
-    """A kernel function of `body` added to `kernels` (named `<base>_kernel<index>`, as upstream numbers them)."""
-    name = f"{base}_kernel{len(kernels)}"
-    func = FuncOp(name, ((), ()), Region(Block()), visibility="private")
-    func.attributes["ttkernel.thread"] = ttkernel.ThreadAttr(ttkernel.ThreadAttr.enum_type(thread))
-    func.attributes["tt.function_type"] = StringAttr("kernel")
-    func.body.block.add_ops([*body, ReturnOp()])
-    kernels.append(func)
-    return name
-

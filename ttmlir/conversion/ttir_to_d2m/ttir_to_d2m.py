@@ -248,10 +248,15 @@ def _reduced_dim(op: TTOp) -> tuple[str, float]:
     return reduced, 1 / shape[dim] if op.name == "ttir.mean" else 1.0
 
 
+def fill_generic(value: float | int, output: SSAValue, grid: tuple[int, int] = (1, 1)) -> d2m.GenericOp:
+    """A generic on `grid` filling device tensor `output` with `value`."""
+    return build_generic([], output, [_map(2, 0, 1)], ["parallel"] * 2, _fill(value), grid)
+
+
 def _scaler(scale: float, element: Attribute) -> tuple[list[Operation], SSAValue]:
     """A reduction's scaler: one tile of `scale` on the device, made by a generic filling it."""
     empty = d2m.EmptyOp.create(result_types=[metal_type((TILE, TILE), element, "l1")])
-    generic = build_generic([], empty.result, [_map(2, 0, 1)], ["parallel"] * 2, _fill(scale))
+    generic = fill_generic(scale, empty.result)
     return [empty, generic], generic.results[0]
 
 

@@ -1,12 +1,21 @@
-// RUN: ttmlir-opt --ttcore-register-device --ttir-to-d2m --d2m-grid-selection --convert-d2m-to-ttmetal="math-fidelity=LoFi" %s | FileCheck %s
-// RUN: ttmlir-opt --ttcore-register-device --ttir-to-d2m --d2m-grid-selection --convert-d2m-to-ttmetal --convert-ttkernel-to-emitc -o %t.mlir %s
+// RUN: ttmlir-opt --ttcore-register-device --ttir-to-d2m --d2m-grid-selection --convert-d2m-to-ttkernel %s | FileCheck %s --check-prefix=KERNELS
+// RUN: ttmlir-opt --ttcore-register-device --ttir-to-d2m --d2m-grid-selection --convert-d2m-to-ttkernel --convert-d2m-to-ttmetal="math-fidelity=LoFi" %s | FileCheck %s
+// RUN: ttmlir-opt --ttcore-register-device --ttir-to-d2m --d2m-grid-selection --convert-d2m-to-ttkernel --convert-d2m-to-ttmetal --convert-ttkernel-to-emitc -o %t.mlir %s
 // RUN: ttmlir-translate --ttmetal-to-flatbuffer -o %t.ttm %t.mlir
 // RUN: ttrt run %t.ttm | FileCheck %s --check-prefix=TTRT
 // RUN: not ttmlir-opt --ttcore-register-device --convert-d2m-to-ttmetal %s 2>&1 | FileCheck %s --check-prefix=TTIR
-// The kernel path's stages run one by one: the D2M programs ttir-to-d2m and d2m-grid-selection write become buffers,
-// host transfers and one program per generic (TTKernel kernels, their compute at the fidelity asked); a TTIR op
-// left unconverted is refused naming it.
+// RUN: not ttmlir-opt --ttcore-register-device --ttir-to-d2m --convert-d2m-to-ttmetal %s 2>&1 | FileCheck %s --check-prefix=NO-KERNELS
+// The kernel path's stages run one by one: convert-d2m-to-ttkernel turns each D2M program ttir-to-d2m and
+// d2m-grid-selection write into the generic of its kernels (ttkernel functions, each with the arguments it takes),
+// convert-d2m-to-ttmetal into buffers, host transfers and one program per generic (its compute at the fidelity
+// asked); a TTIR op left unconverted, or a generic whose kernels are not made, is refused naming it.
 
+// KERNELS: d2m.generic {block_factors = [], grid = #ttcore.grid<2x4>, indexing_maps = [], iterator_types = [], threads = [#d2m.thread<datamovement, @datamovement_kernel0, dm_core = 1>, #d2m.thread<datamovement, @datamovement_kernel1, dm_core = 0>, #d2m.thread<compute, @compute_kernel2>]}
+// KERNELS-SAME: additionalArgs(
+// KERNELS-NOT: d2m.remote_load
+// KERNELS: func.func private @compute_kernel2() attributes {{{.*}}ttkernel.arg_spec = #ttkernel.arg_spec< ct_args = [<arg_type = cb_port, operand_index = 0>, <arg_type = cb_port, operand_index = 1>]>, ttkernel.thread = #ttkernel.thread<compute>}
+// KERNELS: ttkernel.exp_tile
+// NO-KERNELS: error: a d2m.generic is lowered to TTMetal once its threads name their kernels (--convert-d2m-to-ttkernel makes them)
 // CHECK-LABEL: func.func @f
 // CHECK: "ttmetal.create_buffer"() <{address = {{[0-9]+}} : i64}> : () -> memref<2x4x1x1x!ttcore.tile<32x32, f32>, #ttcore.shard<4096x4096, 1>, #l1>
 // CHECK: "ttmetal.enqueue_write_buffer"(%arg0, %{{.*}}) : (memref<64x128xf32>,

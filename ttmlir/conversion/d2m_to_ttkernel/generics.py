@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from xdsl.dialects import arith
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
@@ -33,6 +34,20 @@ class GenericPlan:
     reduce_dim: str = ""
     scaler: SSAValue | None = None
     transpose_b: bool = False
+
+
+def fills_of(generic: d2m.GenericOp) -> list[d2m.TileFillOp]:
+    """The tile fills of a generic's region (a generic filling its output with a constant has one)."""
+    return [op for op in generic.region.walk() if isinstance(op, d2m.TileFillOp)] if generic.regions else []
+
+
+def fill_value(generic: d2m.GenericOp) -> float | int:
+    """The constant a generic fills its output with."""
+    fills = fills_of(generic)
+    constant = fills[0].value.owner if fills else None
+    if len(fills) != 1 or not isinstance(constant, arith.ConstantOp) or generic.inputs:
+        raise PassFailure(generic, "only generics filling their output with one constant are lowered to TTMetal")
+    return constant.value.value.data
 
 
 def _gather(amap: AffineMap) -> str | None:

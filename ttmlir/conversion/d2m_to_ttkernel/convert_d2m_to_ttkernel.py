@@ -1,0 +1,268 @@
+"""`--convert-d2m-to-ttkernel`: each D2M program's kernels, as functions in the ttkernel dialect.
+
+It takes the unified-thread `d2m.generic`s `--ttir-to-d2m`, `--d2m-grid-selection` and `--d2m-generic-fusion` write
+(alone, or in the regions of a `d2m.spatial`) and replaces each by the generic of its kernels: no region, its
+threads naming private kernel functions at the end of the module (`#d2m.thread<datamovement,
+@datamovement_kernel0, dm_core = 1>`, ..., `#d2m.thread<compute, @compute_kernel2>`), its operands the tensors the
+kernels address (`ins`, `outs`) and, in `additionalArgs`, the buffer each circular buffer works in, port by port
+(an L1 operand's own shards, or a `d2m.empty` of L1 pages made before the program: a DRAM operand's L1 copy, the
+tiles a broadcast or transpose gathers, a matmul's operand blocks, a reduction's stream). Each kernel function
+carries `ttkernel.thread` and `ttkernel.arg_spec`, whose operand indices name the CB of a port or a buffer of
+`ins`/`outs` (addresses as runtime args every core shares, or compile-time args under
+force-compile-time-args). A reduction's scaler becomes a tensor of one tile per core of its output's grid, filled by
+a generic of its own. What each generic computes is read off its region (`generics.py`); the kernels are built by
+`programs.py` over the operands' layouts (`layouts.py`). Generics filling a tensor with a constant stay: their
+values are known when compiling, so the host writes them (`--convert-d2m-to-ttmetal`).
+
+Upstream reaches the same place through more stages (bufferization, d2m-allocate, thread split, DMA lowering,
+d2m-generic-regions-to-funcs, then this pass on the outlined functions); the options this pass takes beside its
+own (ttnn-mode, force-compile-time-args) are those the pipeline hands those stages: use-tile-matmul,
+use-tensor-accessor-dma, num-stream-buffers, max-dst-physical-size-tiles, override-device-shape."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, ModuleOp, i32
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ttmlir.dialects import d2m, ttcore
+from ttmlir.errors import PassFailure
+from ttmlir.conversion.d2m_to_ttkernel.generics import fill_value, fills_of, plan_generic
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, TILE, ShardLayout
+from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout, staging_type
+from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
+from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import fill_generic, metal_type
+from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
+from ttmlir.transforms.ttcore.register_device import device_module_of
+
+
+LAYOUT_MOVES = ("d2m.to_layout", "ttir.to_layout")  # a tensor moved into another layout (host <-> device, regridded)
+
+
+def _fold(op: Operation) -> bool:
+    """Back-to-back moves moved once: a move whose result only the next move reads is dropped, the next moving
+    from its source (folded: True)."""
+    uses = list(op.results[0].uses)
+    if len(uses) != 1 or uses[0].operation.name not in LAYOUT_MOVES or uses[0].index != 0:
+        return False
+    uses[0].operation.operands[0] = op.operands[0]
+    target = op.operands[1]
+    op.detach()
+    op.erase()
+    if not target.uses and isinstance(target.owner, d2m.EmptyOp):
+        target.owner.detach()
+        target.owner.erase()
+    return True
+
+
+def _on_device(value: SSAValue) -> bool:
+    return isinstance(getattr(value.type, "encoding", None), ttcore.MetalLayoutAttr)
+
+
+def _grid_of(value: SSAValue) -> ttcore.GridAttr:
+    """The grid a device tensor's type gives it (its leading half of dims)."""
+    shape = value.type.get_shape()
+    return ttcore.GridAttr(ttcore.Grid(tuple(shape[:len(shape) // 2])))
+
+
+def kernel_functions(module: ModuleOp) -> list[FuncOp]:
+    """The module's kernel functions (those carrying a `ttkernel.thread`)."""
+    return [f for f in module.ops if isinstance(f, FuncOp) and "ttkernel.thread" in f.attributes]
+
+
+@dataclass
+class _FunctionKernels:
+    """One function's generics as the generics of their kernels (the kernels go into `builder.kernels`)."""
+
+    func: FuncOp
+    device_grid: tuple[int, int]
+    options: "ConvertD2MToTTKernelPass"
+    chip: dict
+    kernels: list[FuncOp]
+    dst_physical_tiles: int
+
+    def __post_init__(self):
+        self.layouts: dict[SSAValue, ShardLayout] = {}
+        opts = self.options
+        self.builder = ProgramKernels(
+            self.chip, self.kernels, self.layout_of, self.new_buffer, opts.use_tile_matmul,
+            opts.use_tensor_accessor_dma, opts.ttnn_mode or not opts.force_compile_time_args, opts.num_stream_buffers,
+            self.dst_physical_tiles)
+
+    def layout_of(self, value: SSAValue) -> ShardLayout:
+        if value not in self.layouts:
+            user = next((u.operation for u in value.uses), self.func)
+            self.layouts[value] = device_layout(value, user, self.device_grid)
+        return self.layouts[value]
+
+    def before(self, op: Operation, new: list[Operation]) -> None:
+        """`new` inserted in the function's body before the op holding `op` (a spatial op holds its generics)."""
+        while op.parent_block() is not self.func.body.block:
+            op = op.parent_op()
+        self.func.body.block.insert_ops_before(new, op)
+
+    def new_buffer(self, layout: ShardLayout, op: Operation) -> SSAValue:
+        empty = buffer_empty(layout, self.device_grid)
+        self.before(op, [empty])
+        self.layouts[empty.result] = layout
+        return empty.result
+
+    def lower(self) -> None:
+        moves = [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES]
+        if self.options.fold_layouts():
+            moves = [m for m in moves if not _fold(m)]
+        for move in moves:
+            self.move(move)
+        generics = [g for g in self.func.walk() if isinstance(g, d2m.GenericOp) and g.regions]
+        scalers = []
+        for generic in generics:
+            if fills_of(generic):
+                continue
+            launch = self.program(generic, scalers)
+            kernels = self.kernels_generic(launch, generic.attributes["grid"], generic)
+            generic.results[0].replace_all_uses_with(kernels.results[0])
+            generic.detach()
+            generic.erase()
+        for scaler in scalers:  # the fills the reductions no longer read, and the tensors they filled
+            if not scaler.results[0].uses:
+                outputs = list(scaler.outputs)
+                scaler.detach()
+                scaler.erase()
+                for value in outputs:
+                    if not value.uses and isinstance(value.owner, d2m.EmptyOp):
+                        value.owner.detach()
+                        value.owner.erase()
+
+    def kernels_generic(self, launch: Launch, grid: Attribute, op: Operation) -> d2m.GenericOp:
+        """The generic of a program's kernels, before `op`: its buffers as `ins` and `outs` (the last), the
+        buffers of its CBs as `additionalArgs`, its threads naming its kernels."""
+        out = launch.buffers[-1]
+        kernels = d2m.GenericOp.create(
+            operands=[*launch.buffers, *launch.cbs], result_types=[out.type],
+            attributes={"block_factors": ArrayAttr([]), "grid": grid, "indexing_maps": ArrayAttr([]),
+                        "iterator_types": ArrayAttr([]), "threads": ArrayAttr(launch.threads)},
+            properties={"operandSegmentSizes": DenseArrayBase.from_list(
+                i32, [len(launch.buffers) - 1, 1, len(launch.cbs)])})
+        kernels.location = op.location
+        op.parent_block().insert_op_before(kernels, op)
+        return kernels
+
+    def move(self, op: Operation) -> None:
+        """A move into another layout that takes a program: a host tensor onto a device tensor kept at its rank
+        (written row-major into shards of its own, then tilized there, as upstream moves host data), such a
+        tensor back to the host (untilized into row-major shards first), a device tensor into another device
+        layout (copied tile by tile)."""
+        source, dest, result = op.operands[0], op.operands[1], op.results[0]
+        back = source.owner
+        if isinstance(back, Operation) and back.name in LAYOUT_MOVES and _on_device(back.operands[0]) and \
+                not _on_device(source) and _on_device(result):  # device to host to device: from the device
+            source = op.operands[0] = back.operands[0]
+        on_device = [_on_device(v) for v in (source, result)]
+        if on_device == [False, True] and self.layout_of(dest).nd and self.layout_of(dest).tiled:
+            staging = d2m.EmptyOp.create(result_types=[staging_type(dest.type)])
+            write = d2m.ToLayoutOp.create(operands=[source, staging.result], result_types=[staging.result.type])
+            write.location = op.location
+            self.before(op, [staging, write])
+            self.replace(op, self.builder.launch("tilize", [write.results[0]], dest, op))
+        elif on_device == [True, False] and self.layout_of(source).nd and self.layout_of(source).tiled:
+            staging = d2m.EmptyOp.create(result_types=[staging_type(source.type)])
+            self.before(op, [staging])
+            launch = self.builder.launch("untilize", [source], staging.result, op)
+            op.operands[0] = self.kernels_generic(launch, _grid_of(source), op).results[0]
+        elif on_device == [True, True] and self.layout_of(source) != self.layout_of(dest):
+            self.replace(op, self.builder.launch("typecast", [source], dest, op, ["same"]))
+
+    def replace(self, op: Operation, launch: Launch) -> None:
+        kernels = self.kernels_generic(launch, _grid_of(launch.buffers[-1]), op)
+        op.results[0].replace_all_uses_with(kernels.results[0])
+        op.detach()
+        op.erase()
+
+    def program(self, generic: d2m.GenericOp, scalers: list[d2m.GenericOp]) -> Launch:
+        """A generic op's program: its region loads whole shards of its inputs, computes one tile op on them
+        (elementwise in a linalg.generic, a reduction or a matmul) and stores the whole output shard."""
+        out = generic.outputs[0] if len(generic.outputs) == 1 else None
+        grid = generic.attributes.get("grid")
+        factors = generic.attributes.get("block_factors")
+        layout = self.layout_of(out) if out is not None else None
+        if out is None or not isinstance(grid, ttcore.GridAttr) or \
+                tuple(grid.data.shape) != (layout.nd[0] if layout.nd else layout.grid) or factors is None or \
+                any(f.value.data != 1 for f in factors.data):
+            raise PassFailure(generic, "only generics with one output, on its tensor's grid and with block factors "
+                                       "of 1 are lowered to TTMetal yet")
+        loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
+        stores = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteStoreOp)]
+        if len(loads) == 1 and [s.local for s in stores] == list(loads):  # a copy
+            (load,) = loads.values()
+            return self.builder.launch("typecast", [load.source], out, generic, ["same"])
+        plan = plan_generic(generic)
+        if plan.kind == "matmul":
+            if plan.transpose_b and self.options.use_tile_matmul:
+                raise PassFailure(generic, "'d2m.tile_matmul' op transpose_b is only supported by tile_matmul_block "
+                                           "lowering")
+            return self.builder.launch_matmul(*plan.sources, out, generic, plan.transpose_b)
+        if plan.scaler is not None:
+            maker = plan.scaler.owner
+            if not isinstance(maker, d2m.GenericOp) or not fills_of(maker):
+                raise PassFailure(generic, "a reduction's scaler is a tile filled with a constant")
+            scalers.append(maker)
+            scaler = self.scaler(layout, self.layout_of(plan.sources[0]).dtype, fill_value(maker), generic)
+            return self.builder.launch_reduction(plan.sources[0], scaler, out, generic, plan.kind, plan.reduce_dim)
+        # an input on other cores than the output's (or in another grid) is fetched tile by tile
+        gathers = [g if g else None if self.layout_of(s).near(layout) else "same"
+                   for s, g in zip(plan.sources, plan.gathers)]
+        return self.builder.launch(plan.kind, plan.sources, out, generic, gathers)
+
+    def scaler(self, layout: ShardLayout, dtype: str, value: float, op: Operation) -> SSAValue:
+        """A tensor of one tile of `value` per core of `layout`'s grid (a reduction's scaler), filled by a generic."""
+        grid = grid_for(layout.grid, self.device_grid)
+        empty = d2m.EmptyOp.create(result_types=[metal_type((layout.grid[0] * TILE, layout.grid[1] * TILE),
+                                                            ELEMENTS[dtype], "l1", grid)])
+        fill = fill_generic(value, empty.result, grid)
+        self.before(op, [empty, fill])
+        return fill.results[0]
+
+
+@dataclass(frozen=True)
+class ConvertD2MToTTKernelPass(ModulePass):
+    """Each D2M generic's kernels, in the ttkernel dialect (see the module doc)."""
+
+    name: ClassVar[str] = "convert-d2m-to-ttkernel"
+    ttnn_mode: bool = False
+    force_compile_time_args: bool = False
+    use_tile_matmul: bool = False
+    use_tensor_accessor_dma: bool = False
+    num_stream_buffers: int = 2
+    max_dst_physical_size_tiles: int = 0  # 0: the chip's dst size
+    override_device_shape: tuple[int, ...] = ()
+    disable_tolayout_folding: bool = False
+
+    def fold_layouts(self) -> bool:
+        return not self.disable_tolayout_folding
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        module = device_module_of(op)
+        chip, grid = device_facts(module, op, self.override_device_shape)
+        if self.num_stream_buffers < 1:
+            raise PassFailure(op, "num-stream-buffers is at least 1")
+        dst = int(chip.get("dst_physical_size_tiles") or 16)
+        if self.max_dst_physical_size_tiles:
+            dst = min(dst, self.max_dst_physical_size_tiles)
+        if dst < 2:
+            raise PassFailure(op, "max-dst-physical-size-tiles leaves the math thread no dst tile (at least 2)")
+        for func in module.ops:
+            if isinstance(func, FuncOp) and "d2m.thread" in func.attributes:
+                raise PassFailure(func, "kernel functions of D2M ops (threads split out of a generic) are not "
+                                        "converted to TTKernel yet; this pass makes the kernels of unified-thread "
+                                        "generics")
+        kernels = kernel_functions(module)  # numbered after the module's kernels
+        made = len(kernels)
+        for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
+                     "ttkernel.thread" not in f.attributes]:
+            _FunctionKernels(func, grid, self, chip, kernels, dst).lower()
+        module.body.block.add_ops(kernels[made:])

@@ -1,0 +1,190 @@
+"""The kernels of one program of the Metal path, on device tensors whose layouts are known: each a private function
+in the ttkernel dialect (`ttkernel.thread`, and `ttkernel.arg_spec` naming, per argument, the program operand it
+takes: the CB of a port, or a buffer's address), and the program they make (`Launch`: the buffers the kernels
+address, the buffers its CBs work in, one per port, and its threads as a `d2m.generic` names them).
+
+A program is three kernels on the output's cores: a reader (data-movement core 1, NoC 0) filling the input CBs,
+a writer (core 0, NoC 1) draining the output CB, and a compute kernel walking the shard tile by tile through the
+dst register; a matmul's operands are moved by two movers multicasting blocks along the grid's rows and columns,
+and a reduction streams its operand through a CB of `stream_buffers` pages."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Callable
+
+from xdsl.dialects.builtin import StringAttr
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+
+from ttmlir import hardware
+from ttmlir.dialects import d2m, ttkernel
+from ttmlir.errors import PassFailure
+from ttmlir.conversion.d2m_to_ttkernel.compute import ComputeKernels
+from ttmlir.conversion.d2m_to_ttkernel.datamovement import DataMovementKernels
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ArgPlan, Placed, ShardLayout
+
+READER_CORE, WRITER_CORE = 1, 0  # data-movement cores: core 1 drives NoC 0, core 0 NoC 1
+
+
+@dataclass
+class Launch:
+    """A program: the buffers its kernels address (inputs, then the output), the buffers its CBs work in (port i
+    the i-th) and its threads (`#d2m.thread<datamovement, @kernel, dm_core = 1>`, ...)."""
+
+    buffers: list[SSAValue]
+    cbs: list[SSAValue]
+    threads: list[d2m.ThreadAttr]
+
+
+def kernel_function(kernels: list[FuncOp], base: str, thread: str, body: list[Operation],
+                    spec: ttkernel.ArgSpecAttr) -> str:
+    """A kernel function of `body` added to `kernels` (named `<base>_kernel<index>`, as upstream numbers them)."""
+    name = f"{base}_kernel{len(kernels)}"
+    func = FuncOp(name, ((), ()), Region(Block()), visibility="private")
+    func.attributes["ttkernel.thread"] = ttkernel.ThreadAttr(ttkernel.ThreadAttr.enum_type(thread))
+    func.attributes["ttkernel.arg_spec"] = spec
+    func.attributes["tt.function_type"] = StringAttr("kernel")
+    func.body.block.add_ops([*body, ReturnOp()])
+    kernels.append(func)
+    return name
+
+
+def _spec(runtime: tuple, compile_time: tuple) -> ttkernel.ArgSpecAttr:
+    return ttkernel.ArgSpecAttr((tuple((k, None, i) for k, i in runtime), tuple((k, None, i) for k, i in compile_time)))
+
+
+@dataclass
+class ProgramKernels:
+    """Builds programs' kernels into `kernels`. `layout_of` gives a device tensor's layout; `new_buffer(layout,
+    op)` makes an L1 buffer of a layout for a CB to work in (a `d2m.empty` before the program)."""
+
+    chip: dict
+    kernels: list[FuncOp]
+    layout_of: Callable[[SSAValue], ShardLayout]
+    new_buffer: Callable[[ShardLayout, Operation], SSAValue]
+    use_tile_matmul: bool = False
+    accessor_dma: bool = False
+    common_args: bool = True  # buffer addresses and CB ports as common runtime args (else compile-time args)
+    stream_buffers: int = 2
+    dst_physical_tiles: int = 16
+
+    def __post_init__(self):
+        self.dm = DataMovementKernels(self.chip)
+        self.compute = ComputeKernels(self.use_tile_matmul, self.dst_physical_tiles)
+
+    def l1_buffer(self, on: ShardLayout, shard: tuple[int, int], dtype: str, op: Operation) -> SSAValue:
+        """An L1 buffer of `shard` tiles of `dtype` on each core holding a shard of `on` (a CB's pages)."""
+        return self.new_buffer(ShardLayout(on.grid, shard, dtype, 0, "l1", on.origin, on.fold), op)
+
+    def cb_of(self, value: SSAValue, op: Operation) -> SSAValue:
+        """The L1 buffer a CB works in: the tensor's own shards in L1, or an L1 copy of a DRAM tensor's."""
+        layout = self.layout_of(value)
+        return value if layout.memory == "l1" else self.l1_buffer(layout, layout.shard, layout.dtype, op)
+
+    def dm_args(self, ports: list[int], addresses: list[int], operands: list[ShardLayout]
+                ) -> tuple[ArgPlan, ttkernel.ArgSpecAttr]:
+        """A data-movement kernel's argument plan and spec: CB ports then buffer addresses (indices into
+        `operands`) as common runtime args, as upstream binds arguments every core shares (compile-time args
+        when not `common_args`); under tensor-accessor DMA each buffer it moves pages of has its TensorAccessor
+        description among the compile-time args (after those), its pages found through it."""
+        accessed = list(addresses) if self.accessor_dma else []
+        args = (*(("cb_port", i) for i in ports), *(("buffer_address", i) for i in addresses))
+        common = self.common_args
+        slots = itertools.accumulate((hardware.tensor_accessor_size(operands[j].memory == "l1") for j in accessed),
+                                     initial=0 if common else len(args))
+        slot_of = dict(zip(accessed, slots))
+        positions = {len(ports) + k: j for k, j in enumerate(addresses) if j in accessed}
+        plan = ArgPlan(common, {p: slot_of[j] for p, j in positions.items()},
+                       {p: operands[j].page for p, j in positions.items()})
+        described = tuple(("tensor_accessor_args", j) for j in accessed)
+        return plan, _spec(args, described) if common else _spec((), (*args, *described))
+
+    def kernel(self, base: str, thread: str, body: list[Operation], spec: ttkernel.ArgSpecAttr) -> str:
+        return kernel_function(self.kernels, base, thread, body, spec)
+
+    def threads(self, reader: str, writer: str, compute: str) -> list[d2m.ThreadAttr]:
+        return [d2m.ThreadAttr.get("datamovement", reader, READER_CORE),
+                d2m.ThreadAttr.get("datamovement", writer, WRITER_CORE), d2m.ThreadAttr.get("compute", compute)]
+
+    def compute_kernel(self, body: list[Operation], ports: list[int]) -> str:
+        return self.kernel("compute", "compute", body, _spec((), tuple(("cb_port", i) for i in ports)))
+
+    def launch(self, kind: str | tuple, inputs: list[SSAValue], out: SSAValue, op: Operation,
+               gathers: list[str | None] | None = None) -> Launch:
+        """One op's program. Per input, `gathers` says how its reader fills the input's CB: None, from the input's
+        own shard (in L1, or its DRAM pages); "same", "transpose", "row", "col", "scalar": each output tile's
+        source tile, fetched from wherever it is."""
+        gathers = gathers or [None] * len(inputs)
+        tensors = [*inputs, out]
+        layouts = [self.layout_of(t) for t in tensors]
+        layout = layouts[-1]
+        cbs = [self.l1_buffer(layout, layout.shard, source.dtype, op) if g else self.cb_of(t, op)
+               for t, source, g in zip(inputs, layouts, gathers)]
+        cbs.append(self.cb_of(out, op))
+        ports = list(range(len(tensors)))
+        # each CB holds a shard's tiles in its tensor's format (an input of a typecast differs from the output)
+        cb_types = [ttkernel.CBType(ttkernel.IntAttr(layout.tiles), t.tile) for t in layouts]
+        in_dram = [i for i, (t, g) in enumerate(zip(layouts, gathers)) if g or t.memory == "dram"]
+        reader_plan, reader_spec = self.dm_args(list(range(len(inputs))), in_dram, layouts)
+        writer_plan, writer_spec = self.dm_args([len(inputs)], [len(inputs)] if layout.memory == "dram" else [],
+                                                layouts)
+        placed = [Placed(t, source) for t, source in zip(inputs, layouts)]
+        reader = self.kernel("datamovement", "noc", self.dm.reader_body(cb_types, placed, layout, gathers,
+                                                                        reader_plan), reader_spec)
+        writer = self.kernel("datamovement", "noc", self.dm.writer_body(cb_types[-1], layout, 0, writer_plan),
+                             writer_spec)
+        compute = self.compute_kernel(self.compute.tilize_body(kind, cb_types, layout)
+                                      if kind in ("tilize", "untilize") else
+                                      self.compute.compute_body(kind, cb_types, layout, gathers), ports)
+        return Launch(tensors, cbs, self.threads(reader, writer, compute))
+
+    def launch_matmul(self, a: SSAValue, b: SSAValue, out: SSAValue, op: Operation, transpose_b: bool) -> Launch:
+        """out = a @ b (b given as its transpose when `transpose_b`). Each core computes its output shard from a
+        block of A (its rows, all of K) and one of B (all of K, its columns). In each row of the grid the core in
+        column 0 reads the A block and multicasts it along the row (NoC 0); in each column the core in row 0 reads
+        the B block and multicasts it down the column (NoC 1), each after its receivers count themselves ready
+        on a semaphore, then flags the data valid on theirs, as upstream's matmul moves its operands."""
+        la, lb, layout = self.layout_of(a), self.layout_of(b), self.layout_of(out)
+        k_tiles = la.tensor_tiles[1]
+        sy, sx = layout.shard
+        if layout.fold:
+            raise PassFailure(op, "a matmul whose output grid is folded onto other cores is not lowered to TTMetal "
+                                  "yet (its operands are multicast along the grid's rows and columns)")
+        cbs = [self.l1_buffer(layout, (sy, k_tiles), la.dtype, op), self.l1_buffer(layout, (k_tiles, sx), lb.dtype, op),
+               self.cb_of(out, op)]
+        cb_a = ttkernel.CBType(ttkernel.IntAttr(sy * k_tiles), la.tile)
+        cb_b = ttkernel.CBType(ttkernel.IntAttr(k_tiles * sx), lb.tile)
+        shard = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
+        layouts = [la, lb, layout]
+        plan_a, spec_a = self.dm_args([0, 1, 2], [0], layouts)
+        plan_b, spec_b = self.dm_args([0, 1, 2], [1, 2] if layout.memory == "dram" else [1], layouts)
+        mover_a = self.kernel("datamovement", "noc", self.dm.matmul_mover(True, cb_a, la, layout, k_tiles, False,
+                                                                          plan_a), spec_a)
+        movers_b = self.dm.matmul_mover(False, cb_b, lb, layout, k_tiles, transpose_b, plan_b)
+        self.dm.write_output(movers_b, shard, layout, cb_arg=2, address_arg=4)
+        mover_b = self.kernel("datamovement", "noc", movers_b, spec_b)
+        compute = self.compute_kernel(self.compute.matmul_compute(cb_a, cb_b, shard, layout, k_tiles, transpose_b),
+                                      [0, 1, 2])
+        return Launch([a, b, out], cbs, self.threads(mover_a, mover_b, compute))
+
+    def launch_reduction(self, source: SSAValue, scaler: SSAValue, out: SSAValue, op: Operation, kind: str,
+                         dim: str) -> Launch:
+        """Each output tile reduced from the input tiles along the dim (streamed to its core over the NoC) with
+        reduce_tile, times the tile of `scaler` (a tensor of one tile per core of the output's grid)."""
+        ls, lscaler, layout = self.layout_of(source), self.layout_of(scaler), self.layout_of(out)
+        k_tiles = ls.tensor_tiles[1 if dim == "row" else 0]
+        cbs = [self.l1_buffer(layout, (1, self.stream_buffers), ls.dtype, op), scaler, self.cb_of(out, op)]
+        stream = ttkernel.CBType(ttkernel.IntAttr(self.stream_buffers), ls.tile)
+        single = ttkernel.CBType(ttkernel.IntAttr(1), ls.tile)
+        shard = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
+        layouts = [ls, lscaler, layout]
+        reader_plan, reader_spec = self.dm_args([0, 1, 2], [0], layouts)
+        writer_plan, writer_spec = self.dm_args([0, 1, 2], [2] if layout.memory == "dram" else [], layouts)
+        reader = self.kernel("datamovement", "noc", self.dm.reduction_reader(stream, single, ls, layout, dim, k_tiles,
+                                                                             reader_plan), reader_spec)
+        writer = self.kernel("datamovement", "noc", self.dm.writer_body(shard, layout, 2, writer_plan), writer_spec)
+        compute = self.compute_kernel(self.compute.reduction_compute(stream, single, shard, layout, kind, dim,
+                                                                     k_tiles), [0, 1, 2])
+        return Launch([source, scaler, out], cbs, self.threads(reader, writer, compute))

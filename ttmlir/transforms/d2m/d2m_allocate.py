@@ -1,0 +1,197 @@
+"""`--d2m-allocate`: an address for every device buffer of a bufferized D2M program.
+
+Each `memref.alloc` of a memref in L1 or DRAM (`#ttcore.memory_space<l1>`/`<dram>`, in a function or in a generic's
+region) gets `address` and `alignment` attributes, as upstream prints them:
+`memref.alloc() {address = 103712 : i64, alignment = 16 : i64} : memref<...>`. The addresses come from a first-fit
+allocator per memory space over each function in program order: a buffer holds its bytes from its alloc to its last
+use (through the views and casts of it; one a function returns, to the end), and its bytes are free for the
+buffers made after that. A buffer's bytes are per core in L1 (a shard's: its first shard dim times that dim's byte
+stride in `#ttcore.shard<...>`, times the buffers it cycles through; a memref of no layout, all of it on each core),
+and per bank in DRAM (the buffer's bytes spread over the chip's DRAM channels). Alignments are the chip's NoC
+alignments (or a larger one the alloc asks). L1 is the chip's unreserved range (`available-l1-addr-range=base,end`
+overrides it; `test-assume-l1-capacity=N` takes N bytes from its base); a function whose buffers do not fit is
+refused: `'func.func' op required L1 memory usage N exceeds memory capacity M`. A buffer already given an address
+keeps it and holds its bytes. A buffer a function neither returns nor frees is freed (`memref.dealloc`) after its
+last use in the function's body, as upstream ends its scope."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, i64
+from xdsl.dialects.func import FuncOp, ReturnOp
+from xdsl.dialects.memref import AllocOp, DeallocOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from ttmlir import hardware
+from ttmlir.dialects import ttcore
+from ttmlir.errors import PassFailure
+from ttmlir.transforms.ttcore.register_device import device_module_of
+
+SPACES = ("l1", "dram")
+
+
+def memory_space(t: MemRefType) -> str | None:
+    space = t.memory_space
+    return space.data.value if isinstance(space, ttcore.MemorySpaceAttr) else None
+
+
+def _element_bytes(t: MemRefType) -> int:
+    element = t.element_type
+    if isinstance(element, ttcore.TileType):
+        return hardware.tile_bytes(element.dtype)
+    return max(1, element.bitwidth // 8)
+
+
+def buffer_bytes(t: MemRefType, banks: int) -> int:
+    """The bytes a buffer of type `t` takes on each core (L1) or each DRAM bank."""
+    shape, layout = t.get_shape(), t.layout
+    if isinstance(layout, (ttcore.ShardLayoutAttr, ttcore.InterleavedLayoutAttr)):
+        strides, buffers = layout.data if isinstance(layout, ttcore.ShardLayoutAttr) else (layout.data, 1)
+        rank = len(strides)
+        inner = shape[-rank] * strides[0] * buffers
+        outer = math.prod(shape[:-rank])
+    else:
+        inner, outer = math.prod(shape) * _element_bytes(t), 1
+    if memory_space(t) == "dram":
+        return -(-inner * outer // banks)
+    return inner if isinstance(layout, ttcore.ShardLayoutAttr) else inner * outer
+
+
+def _aliases(value: SSAValue) -> list[SSAValue]:
+    """`value` and the memrefs ops make of it (views, casts, streams) that stand for the same bytes."""
+    seen, todo = [], [value]
+    while todo:
+        v = todo.pop()
+        seen.append(v)
+        for use in v.uses:
+            todo += [r for r in use.operation.results if isinstance(r.type, MemRefType) and r not in seen]
+    return seen
+
+
+@dataclass
+class _Buffer:
+    alloc: AllocOp
+    space: str
+    size: int
+    align: int
+    start: int
+    end: int  # the position of its last use (math.inf: returned)
+    last: Operation | None  # the op of the alloc's block after which it is freed (None: never in this function)
+    address: int | None = None
+
+
+class _Function:
+    """The allocs of one function, in program order, and where each is live."""
+
+    def __init__(self, func: FuncOp):
+        self.func = func
+        self.order: dict[Operation, int] = {op: i for i, op in enumerate(func.walk())}
+        self.ends: dict[Operation, int] = {}
+
+    def subtree_end(self, op: Operation) -> int:
+        if op not in self.ends:
+            self.ends[op] = max((self.order[o] for o in op.walk()), default=self.order[op])
+        return self.ends[op]
+
+    def live_range(self, alloc: AllocOp) -> tuple[float, Operation | None]:
+        """The position of the alloc's last use, and the op of its block holding that use (None if returned)."""
+        block, end, last = alloc.parent_block(), self.order[alloc], alloc
+        for value in _aliases(alloc.memref):
+            for use in value.uses:
+                user = use.operation
+                if isinstance(user, ReturnOp) and user.parent_op() is self.func:
+                    return math.inf, None
+                if isinstance(user, DeallocOp):
+                    return self.subtree_end(user), None  # freed where the program says
+                while user.parent_block() is not block:
+                    user = user.parent_op()
+                    if user is None:
+                        return math.inf, None
+                if self.subtree_end(user) > end:
+                    end, last = self.subtree_end(user), user
+        return end, last
+
+
+@dataclass(frozen=True)
+class D2MAllocatePass(ModulePass):
+    """Addresses and alignments for the device buffers (see the module doc)."""
+
+    name: ClassVar[str] = "d2m-allocate"
+    available_l1_addr_range: tuple[int, ...] = ()
+    test_assume_l1_capacity: int = 0
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        module = device_module_of(op)
+        system = module.attributes.get("ttcore.system_desc")
+        if not isinstance(system, ttcore.SystemDescAttr):
+            raise PassFailure(op, "module has no ttcore.system_desc attribute (run --ttcore-register-device first)")
+        chip = system.data.chip(0)
+        l1_base, l1_end = int(chip["l1_unreserved_base"]), int(chip["l1_size"])
+        if self.available_l1_addr_range:
+            if len(self.available_l1_addr_range) != 2 or not 0 <= self.available_l1_addr_range[0] < \
+                    self.available_l1_addr_range[1]:
+                raise PassFailure(op, "available-l1-addr-range is a range base,end of L1 addresses (base < end)")
+            l1_base, l1_end = self.available_l1_addr_range
+        if self.test_assume_l1_capacity < 0:
+            raise PassFailure(op, "test-assume-l1-capacity is a number of bytes")
+        if self.test_assume_l1_capacity:
+            l1_end = l1_base + self.test_assume_l1_capacity
+        ranges = {"l1": (l1_base, l1_end),
+                  "dram": (int(chip["dram_unreserved_base"]), int(chip["dram_unreserved_end"]))}
+        aligns = {"l1": int(chip.get("noc_l1_address_align_bytes") or 16),
+                  "dram": int(chip.get("noc_dram_address_align_bytes") or 32)}
+        banks = int(chip["num_dram_channels"])
+        for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks]:
+            self.allocate(func, ranges, aligns, banks)
+
+    def allocate(self, func: FuncOp, ranges: dict, aligns: dict, banks: int) -> None:
+        function = _Function(func)
+        buffers: list[_Buffer] = []
+        for alloc in [o for o in func.walk() if isinstance(o, AllocOp)]:
+            space = memory_space(alloc.memref.type)
+            if space not in SPACES:
+                continue
+            if any(d < 0 for d in alloc.memref.type.get_shape()):
+                raise PassFailure(alloc, "a device buffer of dynamic shape cannot be given an address")
+            asked = alloc.alignment.value.data if alloc.alignment is not None else 0
+            end, last = function.live_range(alloc)
+            buffer = _Buffer(alloc, space, buffer_bytes(alloc.memref.type, banks), max(asked, aligns[space]),
+                             function.order[alloc], end, last)
+            given = alloc.attributes.get("address")
+            if isinstance(given, IntegerAttr):
+                buffer.address = given.value.data
+            buffers.append(buffer)
+        for space in SPACES:
+            self.place([b for b in buffers if b.space == space], ranges[space], space, func)
+        for buffer in buffers:
+            buffer.alloc.attributes["address"] = IntegerAttr(buffer.address, i64)
+            buffer.alloc.properties["alignment"] = IntegerAttr(buffer.align, i64)
+            if buffer.last is not None and buffer.alloc.parent_block() is func.body.block:
+                block = func.body.block
+                block.insert_op_after(DeallocOp.get(buffer.alloc.memref), buffer.last)
+
+    @staticmethod
+    def place(buffers: list[_Buffer], bounds: tuple[int, int], space: str, func: FuncOp) -> None:
+        """First fit in program order, each buffer's bytes free once it is dead."""
+        base, end = bounds
+        live: list[_Buffer] = [b for b in buffers if b.address is not None]
+        peak = 0
+        for buffer in sorted((b for b in buffers if b.address is None), key=lambda b: b.start):
+            taken = sorted((b for b in live if b.end >= buffer.start and b.start <= buffer.end),
+                           key=lambda b: b.address)
+            address = -(-base // buffer.align) * buffer.align
+            for other in taken:
+                if address + buffer.size <= other.address:
+                    break
+                address = max(address, -(-(other.address + other.size) // buffer.align) * buffer.align)
+            buffer.address = address
+            live.append(buffer)
+            peak = max(peak, address + buffer.size - base)
+        if base + peak > end:
+            raise PassFailure(func, f"'{func.name}' op required {space.upper()} memory usage {peak} exceeds memory "
+                                    f"capacity {end - base}")
