@@ -109,6 +109,19 @@ def _dot_general(op: Operation) -> list[Factor]:
     return factors
 
 
+def _dot(op: Operation) -> list[Factor]:
+    """`stablehlo.dot`: a matrix or vector product, the lhs's last dim contracted with the rhs's first; the result
+    is the lhs's other dim (if any) then the rhs's."""
+    lhs, rhs = _shape(op.operands[0]), _shape(op.operands[1])
+    factors, r = [], 0
+    if len(lhs) == 2:
+        factors.append(Factor(lhs[0], (("operand", 0, 0), ("result", 0, 0))))
+        r = 1
+    if len(rhs) == 2:
+        factors.append(Factor(rhs[1], (("operand", 1, 1), ("result", 0, r))))
+    return factors + [Factor(rhs[0], (("operand", 0, len(lhs) - 1), ("operand", 1, 0)), True)]
+
+
 def _reduce(op: Operation) -> list[Factor]:
     dims = _ints(_prop(op, "dimensions"))
     inputs = len(op.results)
@@ -339,7 +352,8 @@ RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
     "stablehlo.batch_norm_training": _batch_norm, "stablehlo.batch_norm_inference": _batch_norm,
     "stablehlo.batch_norm_grad": _batch_norm, "stablehlo.custom_call": _custom_call,
     "stablehlo.transpose": _transpose, "stablehlo.broadcast_in_dim": _broadcast, "stablehlo.reshape": _reshape,
-    "stablehlo.dot_general": _dot_general, "stablehlo.reduce": _reduce, "stablehlo.concatenate": _concatenate,
+    "stablehlo.dot_general": _dot_general, "stablehlo.dot": _dot, "stablehlo.reduce": _reduce,
+    "stablehlo.concatenate": _concatenate,
     "stablehlo.slice": _slice, "stablehlo.convolution": _convolution, "stablehlo.gather": _gather,
     "stablehlo.scatter": _scatter,
 }

@@ -9,6 +9,7 @@ dim propagation split but the op computes whole (no rule, a sliced dim) is resha
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -36,27 +37,16 @@ def reshard_op(op: Operation, mesh_name: str) -> None:
     results = [_dims(value_sharding(r), len(r.type.get_shape())) for r in op.results]
     need = [[()] * len(v.type.get_shape()) if isinstance(v.type, TensorType) else None for v in op.operands]
     reduced: list = []
-    taken: set = set()  # an axis splits one factor of the op: contracted factors first, then free ones
-    chosen: dict[int, tuple] = {}
-    order = sorted(range(len(factors or ())), key=lambda i: not factors[i].reduction)
-    for i in order:
-        factor = factors[i]
-        res = [p for p in factor.places if p[0] == "result"]
-        ops_ = [p for p in factor.places if p[0] == "operand"]
-        if (factor.reduction or factor.local) and ops_:  # the operand's own split
-            axes = _dims(value_sharding(op.operands[ops_[0][1]]), len(need[ops_[0][1]]))[ops_[0][2]]
-        elif factor.whole:
-            axes = ()
-        else:
-            axes = results[res[0][1]][res[0][2]] if res else ()
-        if any(a in taken for a in axes):
-            axes = ()
+    taken: set = set()
+    chosen = _choose_factor_axes(op, factors or [], results, need)
+    for i, factor in enumerate(factors or ()):
+        axes = chosen[i]
         taken.update(axes)
-        chosen[i] = axes
         if factor.reduction:
             reduced += [a for a in axes if a not in reduced]
-        for _, j, d in ops_:
-            need[j][d] = axes
+        for kind, j, d in factor.places:
+            if kind == "operand":
+                need[j][d] = axes
     _redistribute(op, mesh_name, factors or [], chosen, need, results, taken)
     for i, (value, dims) in enumerate(zip(op.operands, need)):
         if dims is None or _dims(value_sharding(value), len(dims)) == dims:
@@ -90,6 +80,31 @@ def reshard_op(op: Operation, mesh_name: str) -> None:
                                     properties={"sharding": sdy.ShardingAttr(_make(mesh_name, want))})
             op.parent_block().insert_op_after(reshard, after)
             value.replace_uses_with_if(reshard.results[0], lambda use: use.operation is not reshard)
+
+
+def _choose_factor_axes(op: Operation, factors: list, results: list, need: list) -> dict[int, tuple]:
+    """Which axes split each factor, as shardy's explicit reshards choose them: every (factor, axes) a tensor holds is
+    a candidate worth the elements of the tensors holding it (what keeping it saves moving); the worthiest first, a
+    free factor before a contracted one at equal worth, each factor and each axis taken once. A factor the op
+    computes whole is not split; a chip's own operand pieces (`local`) are kept as they are."""
+    worth: dict[tuple[int, tuple], list] = {}
+    for i, factor in enumerate(factors):
+        if factor.whole:
+            continue
+        for kind, j, d in factor.places:
+            value = op.results[j] if kind == "result" else op.operands[j]
+            axes = results[j][d] if kind == "result" else _dims(value_sharding(value), len(need[j]))[d]
+            if axes and (kind == "operand" or not (factor.reduction or factor.local)):
+                entry = worth.setdefault((i, tuple(axes)), [0, 2 if factor.reduction else 3, -i])
+                entry[0] += math.prod(value.type.get_shape())
+    chosen: dict[int, tuple] = {i: () for i in range(len(factors))}
+    taken: set = set()
+    for (i, axes), _ in sorted(worth.items(), key=lambda kv: kv[1], reverse=True):
+        if chosen[i] or any(a in taken for a in axes):
+            continue
+        chosen[i] = axes
+        taken.update(axes)
+    return chosen
 
 
 def _redistribute(op: Operation, mesh_name: str, factors: list, chosen: dict, need: list, results: list,

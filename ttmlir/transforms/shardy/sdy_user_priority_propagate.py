@@ -72,9 +72,15 @@ def _seed(s: sdy.Sharding | None, rank: int) -> Dims:
     return [d.axes if (d.axes or d.closed) else None for d in s.dims]
 
 
-def _priority(s: sdy.Sharding | None) -> int:
-    found = [d.priority for d in s.dims if d.priority is not None] if s else []
-    return min(found) if found else 1 << 30
+def _common_prefix(lists: list[tuple]) -> tuple:
+    first = lists[0]
+    n = next((k for k in range(len(first)) if any(len(o) <= k or o[k] != first[k] for o in lists)), len(first))
+    return first[:n]
+
+
+def _before_overlap(axes: tuple, held: list) -> tuple:
+    names = {a.name for a in held}
+    return next((axes[:k] for k, a in enumerate(axes) if a.name in names), axes)
 
 
 class Propagation:
@@ -83,15 +89,21 @@ class Propagation:
     def __init__(self, func: FuncOp, mesh: sdy.Mesh, mesh_name: str):
         self.mesh, self.mesh_name, self.dims = mesh, mesh_name, {}
         self.ops = [op for op in func.body.walk() if op is not func and not isinstance(op, sdy.MeshOp)]
-        for arg in func.body.block.args:
-            self.dims[arg] = _seed(arg_sharding(func, arg.index), self._rank(arg))
-        for op in self.ops:
-            for r in op.results:
-                self.dims[r] = _seed(value_sharding(r), self._rank(r))
+        seeds = [(arg, arg_sharding(func, arg.index)) for arg in func.body.block.args]
+        seeds += [(r, value_sharding(r)) for op in self.ops for r in op.results]
+        # dims the user gave a priority (`{"x"}p1`) join in rounds, p0 first; the others seed the first round
+        self.later: list[tuple[int, SSAValue, int, tuple]] = []
+        for value, s in seeds:
+            self.dims[value] = _seed(s, self._rank(value))
+            for d, dim in enumerate(s.dims if s is not None else ()):
+                if dim.priority is not None and dim.axes:
+                    self.later.append((dim.priority, value, d, dim.axes))
         ret = func.body.block.last_op
         self.results = [(v, _seed(arg_sharding(func, i, "res_attrs"), self._rank(v)))
                         for i, v in enumerate(ret.operands)] if isinstance(ret, ReturnOp) else []
         self.open = {v: [d is None for d in dims] for v, dims in self.dims.items()}
+        for _, value, d, _ in self.later:
+            self.dims[value][d] = None
 
     @staticmethod
     def _rank(v: SSAValue) -> int:
@@ -108,6 +120,26 @@ class Propagation:
         used = {a.name for d, other in enumerate(self.dims.get(value, [])) if d != dim and other for a in other}
         return not any(a.name in used for a in axes)
 
+    def _candidates(self, op: Operation, factors: list) -> list[tuple]:
+        """The axes each factor of `op` may spread, as shardy's aggressive factor propagation finds them: what every
+        decided place of the factor agrees on (a decided dim never grows, so the longest common prefix), cut before
+        the first axis another factor holds, or would take, on a tensor the factor shares with it."""
+        places = [[self._get(op, p) for p in f.places] for f in factors]
+        wanted = []
+        for f in places:
+            known = [self.dims[v][d] for v, d in f if v in self.dims and self.dims[v][d] is not None]
+            wanted.append(_common_prefix(known) if known else ())
+        result = []
+        for i, f in enumerate(places):
+            axes = wanted[i]
+            for value in {v for v, _ in f if v in self.dims}:
+                mine = {d for v, d in f if v is value}
+                held = [a for d, dim in enumerate(self.dims[value]) if d not in mine and dim for a in dim]
+                held += [a for j, g in enumerate(places) if j != i and any(v is value for v, _ in g) for a in wanted[j]]
+                axes = _before_overlap(axes, held)
+            result.append(axes)
+        return result
+
     def step(self) -> bool:
         changed = False
         for value, seed in self.results:  # a result annotation pulls its value's sharding
@@ -116,26 +148,23 @@ class Propagation:
                     self.dims[value][d], changed = axes, True
         for op in self.ops:
             factors = factors_of(op) or []
-            # an axis splits one factor of an op: the first to claim it, contracted factors before free ones
-            # (as the reshards will), then the rule's order (a paged attention's heads before its users)
-            claimed: set[str] = set()
-            for factor in sorted(factors, key=lambda f: not f.reduction):
-                places = [self._get(op, p) for p in factor.places]
-                known = [self.dims[v][d] for v, d in places if v in self.dims and self.dims[v][d]]
-                if not known:
+            for factor, axes in zip(factors, self._candidates(op, factors)):
+                if not axes:
                     continue
-                axes = known[0]
-                if any(a.name in claimed for a in axes):
-                    continue
-                claimed.update(a.name for a in axes)
-                for v, d in places:
+                for v, d in (self._get(op, p) for p in factor.places):
                     if v in self.dims and self.dims[v][d] is None and self._fits(v, d, axes, factor.size):
                         self.dims[v][d], changed = axes, True
         return changed
 
     def run(self) -> None:
-        while self.step():
-            pass
+        """Propagate from the seeds without a priority and those of p0, then again with p1's added, and so on: a
+        user's dim is theirs whatever an earlier round put there."""
+        for priority in sorted({p for p, *_ in self.later}) or [None]:
+            for p, value, d, axes in self.later:
+                if p == priority:
+                    self.dims[value][d] = axes
+            while self.step():
+                pass
 
     def sharding(self, value: SSAValue) -> sdy.Sharding:
         """What propagation found; a dim no user closed stays open (`?`), as shardy leaves it."""
