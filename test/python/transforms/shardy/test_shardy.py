@@ -691,3 +691,58 @@ def test_indexer_queries_split_by_sequence_mask_from_each_chips_place():
     scores = (torch.relu(q @ k.transpose(-1, -2)) * w).sum(1, keepdim=True)
     expected = scores.masked_fill(torch.ones(64, 64, dtype=torch.bool).triu(1), -torch.inf)
     torch.testing.assert_close(out, expected, rtol=2e-2, atol=0.5)
+
+
+def test_one_axis_on_rows_and_contraction_keeps_the_rows_and_gathers_the_weight():
+    """x split by rows and w by its contracted rows, both over "y": one axis cannot split both factors of the
+    matmul. The rows (the bigger tensor) keep it, so the result and the bias added to it split by rows and only
+    the weight is gathered, no partial sums."""
+    text = '''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%x: tensor<64x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>},
+                           %w: tensor<32x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>},
+                           %b: tensor<64x16xf32>) -> tensor<64x16xf32> {
+      %0 = stablehlo.dot_general %x, %w, contracting_dims = [1] x [0] : (tensor<64x32xf32>, tensor<32x16xf32>) -> tensor<64x16xf32>
+      %1 = stablehlo.add %0, %b : tensor<64x16xf32>
+      return %1 : tensor<64x16xf32>
+    }'''
+    x, w, b = torch.randn(64, 32), torch.randn(32, 16), torch.randn(64, 16)
+    ir, (out,) = pipeline_run(text, [[x[:32], x[32:]], [w[:16], w[16:]], b])
+    assert ir.count('"stablehlo.all_gather"') == 1 and "all_reduce" not in ir
+    assert "in_shardings=[<@mesh, [{\"y\"}, {}]>, <@mesh, [{\"y\"}, {}]>, <@mesh, [{\"y\"}, {}]>]" in ir
+    torch.testing.assert_close(out, x @ w + b, rtol=2e-2, atol=5e-2)
+
+
+def test_dot_with_a_split_contraction_sums_partial_products():
+    """`stablehlo.dot` (no dimension numbers) splits like a matmul: x's columns and w's rows over "y" give each chip
+    a partial product, all-reduced; the rows of x stay whole."""
+    text = '''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%x: tensor<8x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>},
+                           %w: tensor<32x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<8x16xf32> {
+      %0 = stablehlo.dot %x, %w : (tensor<8x32xf32>, tensor<32x16xf32>) -> tensor<8x16xf32>
+      return %0 : tensor<8x16xf32>
+    }'''
+    x, w = torch.randn(8, 32), torch.randn(32, 16)
+    ir, (out,) = pipeline_run(text, [[x[:, :16], x[:, 16:]], [w[:16], w[16:]]])
+    assert '"stablehlo.all_reduce"' in ir and "all_gather" not in ir
+    assert "(tensor<8x16xf32>, tensor<16x16xf32>) -> tensor<8x16xf32>" in ir
+    torch.testing.assert_close(out, x @ w, rtol=2e-2, atol=5e-2)
+
+
+def test_user_priorities_decide_the_lookup_split_and_the_cheap_side_moves():
+    """Indices split by rows at p0 and the table by its hidden dim at p1, both over "y": p0 propagates first, so the
+    lookup's result splits by rows. The table is the big tensor, so each chip looks its half of the hidden dim up
+    for every (gathered) index and an all_to_all turns that into its rows, instead of gathering the table."""
+    text = '''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%ids: tensor<8xi32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}p0]>},
+                           %table: tensor<100x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}p1]>}) -> tensor<8x32xf32> {
+      %0 = "stablehlo.gather"(%table, %ids) <{dimension_numbers = #stablehlo.gather<offset_dims = [1],
+          collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 32>}>
+          : (tensor<100x32xf32>, tensor<8xi32>) -> tensor<8x32xf32>
+      %1 = stablehlo.tanh %0 : tensor<8x32xf32>
+      return %1 : tensor<8x32xf32>
+    }'''
+    index, table = torch.randint(0, 100, (8,), dtype=torch.int32), torch.randn(100, 32)
+    ir, (out,) = pipeline_run(text, [[index[:4], index[4:]], [table[:, :16], table[:, 16:]]])
+    assert "out_shardings=[<@mesh, [{\"y\"}, {}]>]" in ir and '"stablehlo.all_to_all"' in ir
+    assert "(tensor<100x16xf32>, tensor<8xi32>) -> tensor<8x16xf32>" in ir
+    torch.testing.assert_close(out, torch.tanh(table[index.long()]), rtol=1e-2, atol=1e-2)
