@@ -188,7 +188,8 @@ def _gather(op: Operation) -> list[Factor]:
 def _scatter(op: Operation) -> list[Factor] | None:
     """An operand dim the update window covers whole and no index picks (a cache's heads or head size) splits with
     the update's window dim and the result's: each chip scatters its piece of every update into its piece. Indexed
-    and inserted dims, the updates' scatter dims and the indices are whole."""
+    and inserted dims are computed whole, but a split of them carries over between operand and result (as shardy's
+    need-replication factors); the updates' scatter dims and the indices are whole."""
     if len(op.operands) != 3 or len(op.results) != 1:
         return None
     dn = _prop(op, "scatter_dimension_numbers")
@@ -196,9 +197,12 @@ def _scatter(op: Operation) -> list[Factor] | None:
     if operand is None or updates is None:
         return None
     kept = [d for d in range(len(operand)) if d not in dn.inserted_window_dims and d not in dn.input_batching_dims]
-    return [Factor(operand[d], (("operand", 0, d), ("operand", 2, w), ("result", 0, d)))
-            for d, w in zip(kept, dn.update_window_dims)
-            if d not in dn.scatter_dims_to_operand_dims and updates[w] == operand[d]]
+    factors = [Factor(operand[d], (("operand", 0, d), ("operand", 2, w), ("result", 0, d)))
+               for d, w in zip(kept, dn.update_window_dims)
+               if d not in dn.scatter_dims_to_operand_dims and updates[w] == operand[d]]
+    split = {p[2] for f in factors for p in f.places if p[0] == "operand" and p[1] == 0}
+    return factors + [Factor(size, (("operand", 0, d), ("result", 0, d)), whole=True)
+                      for d, size in enumerate(operand) if d not in split]
 
 
 def _batch_norm(op: Operation) -> list[Factor]:

@@ -746,3 +746,27 @@ def test_user_priorities_decide_the_lookup_split_and_the_cheap_side_moves():
     assert "out_shardings=[<@mesh, [{\"y\"}, {}]>]" in ir and '"stablehlo.all_to_all"' in ir
     assert "(tensor<100x16xf32>, tensor<8xi32>) -> tensor<8x16xf32>" in ir
     torch.testing.assert_close(out, torch.tanh(table[index.long()]), rtol=1e-2, atol=1e-2)
+
+
+def test_scatter_into_a_split_indexed_dim_computes_whole_and_keeps_the_split():
+    """Points scattered into a table split by columns, the columns indexed: each chip needs the whole table to
+    place any point, so the table is gathered and the scatter computed whole; the result keeps the table's split
+    (each chip keeps its columns of it), as shardy carries a need-replication factor's split over."""
+    text = '''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%table: tensor<8x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>},
+                           %at: tensor<5x2xi32>, %new: tensor<5xf32>) -> tensor<8x32xf32> {
+      %0 = "stablehlo.scatter"(%table, %at, %new) <{scatter_dimension_numbers = #stablehlo.scatter<
+          inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 1>}> ({
+      ^bb0(%old: tensor<f32>, %upd: tensor<f32>):
+        stablehlo.return %upd : tensor<f32>
+      }) : (tensor<8x32xf32>, tensor<5x2xi32>, tensor<5xf32>) -> tensor<8x32xf32>
+      return %0 : tensor<8x32xf32>
+    }'''
+    table, new = torch.randn(8, 32), torch.randn(5)
+    at = torch.tensor([[0, 3], [7, 31], [2, 16], [5, 15], [1, 0]], dtype=torch.int32)
+    ir, (out,) = pipeline_run(text, [[table[:, :16], table[:, 16:]], at, new])
+    assert "out_shardings=[<@mesh, [{}, {\"y\"}]>]" in ir and '"stablehlo.all_gather"' in ir
+    assert "(tensor<8x32xf32>, tensor<5x2xi32>, tensor<5xf32>) -> tensor<8x32xf32>" in ir
+    expected = table.clone()
+    expected[at[:, 0].long(), at[:, 1].long()] = new
+    torch.testing.assert_close(out, expected)
