@@ -20,7 +20,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import sdy
 from ttmlir.conversion.stablehlo_to_ttir.gspmd import gspmd_annotated
-from ttmlir.transforms.shardy.rules import factors_of
+from ttmlir.transforms.shardy.rules import factors_of, segment
 
 SHARDING = "sdy.sharding"
 Dims = list  # per dimension: a tuple of AxisRef, or None while nothing decided it
@@ -110,7 +110,7 @@ class Propagation:
         return len(v.type.get_shape()) if isinstance(v.type, TensorType) else 0
 
     def _get(self, op: Operation, place) -> tuple[SSAValue, int]:
-        kind, index, dim = place
+        kind, index, dim = place[:3]
         return (op.operands[index] if kind == "operand" else op.results[index]), dim
 
     def _fits(self, value: SSAValue, dim: int, axes, size: int) -> bool:
@@ -120,25 +120,54 @@ class Propagation:
         used = {a.name for d, other in enumerate(self.dims.get(value, [])) if d != dim and other for a in other}
         return not any(a.name in used for a in axes)
 
+    def _split_of(self, op: Operation, factor, place) -> tuple | None:
+        """The axes splitting `factor` at `place`, or None while undecided: an open dim nothing split yet, or a
+        propagated dim whose split has not reached this factor of it (the factors before it may still take more)."""
+        value, dim = self._get(op, place)
+        current = self.dims[value][dim] if value in self.dims else None
+        if current is None:
+            return None
+        axes = segment(current, place, factor.size, self.mesh.size)
+        if axes == () and len(place) > 3 and self.open[value][dim]:
+            return None
+        return axes
+
     def _candidates(self, op: Operation, factors: list) -> list[tuple]:
         """The axes each factor of `op` may spread, as shardy's aggressive factor propagation finds them: what every
         decided place of the factor agrees on (a decided dim never grows, so the longest common prefix), cut before
-        the first axis another factor holds, or would take, on a tensor the factor shares with it."""
-        places = [[self._get(op, p) for p in f.places] for f in factors]
+        the first axis anything else holds, or another factor would take, on a tensor the factor is on."""
+        splits = [[self._split_of(op, f, p) for p in f.places] for f in factors]
         wanted = []
-        for f in places:
-            known = [self.dims[v][d] for v, d in f if v in self.dims and self.dims[v][d] is not None]
+        for known in splits:
+            known = [k for k in known if k is not None]
             wanted.append(_common_prefix(known) if known else ())
+        tensors = [[self._get(op, p)[0] for p in f.places] for f in factors]
         result = []
-        for i, f in enumerate(places):
+        for i, factor in enumerate(factors):
             axes = wanted[i]
-            for value in {v for v, _ in f if v in self.dims}:
-                mine = {d for v, d in f if v is value}
-                held = [a for d, dim in enumerate(self.dims[value]) if d not in mine and dim for a in dim]
-                held += [a for j, g in enumerate(places) if j != i and any(v is value for v, _ in g) for a in wanted[j]]
+            for value in {v for v in tensors[i] if v in self.dims}:
+                own = {a for v, k in zip(tensors[i], splits[i]) if v is value and k for a in k}
+                held = [a for dim in self.dims[value] if dim for a in dim if a not in own]
+                held += [a for j in range(len(factors)) if j != i and any(v is value for v in tensors[j])
+                         for a in wanted[j]]
                 axes = _before_overlap(axes, held)
             result.append(axes)
         return result
+
+    def _extend(self, value: SSAValue, dim: int, place, axes: tuple, size: int) -> tuple | None:
+        """The dim's split with `axes` splitting the factor at `place`, if it can take them: a factor that is the
+        whole dim or its first splits an open dim; a later one extends a propagated split that splits the factors
+        before it whole."""
+        current = self.dims[value][dim]
+        if len(place) < 4 or place[3] == 1:
+            return axes if current is None and self._fits(value, dim, axes, size) else None
+        if current is None or not self.open[value][dim] or math.prod(self.mesh.size(a) for a in current) != place[3]:
+            return None
+        extended = tuple(current) + tuple(axes)
+        if any(a.name in {c.name for c in current} for a in axes) or \
+                not self._fits(value, dim, extended, place[3] * size):
+            return None
+        return extended
 
     def step(self) -> bool:
         changed = False
@@ -151,9 +180,10 @@ class Propagation:
             for factor, axes in zip(factors, self._candidates(op, factors)):
                 if not axes:
                     continue
-                for v, d in (self._get(op, p) for p in factor.places):
-                    if v in self.dims and self.dims[v][d] is None and self._fits(v, d, axes, factor.size):
-                        self.dims[v][d], changed = axes, True
+                for place in factor.places:
+                    v, d = self._get(op, place)
+                    if v in self.dims and (new := self._extend(v, d, place, axes, factor.size)) is not None:
+                        self.dims[v][d], changed = new, True
         return changed
 
     def run(self) -> None:
