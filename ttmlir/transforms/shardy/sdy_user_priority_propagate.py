@@ -121,36 +121,34 @@ class Propagation:
         return not any(a.name in used for a in axes)
 
     def _split_of(self, op: Operation, factor, place) -> tuple | None:
-        """The axes splitting `factor` at `place`, or None while undecided: an open dim nothing split yet, or a
-        propagated dim whose split has not reached this factor of it (the factors before it may still take more)."""
+        """The axes splitting `factor` at `place`, or None where nothing splits it (yet): an open dim, a dim kept
+        whole (which does not hold a split back: its value is resharded), or a dim whose split does not reach this
+        factor of it."""
         value, dim = self._get(op, place)
         current = self.dims[value][dim] if value in self.dims else None
-        if current is None:
-            return None
-        axes = segment(current, place, factor.size, self.mesh.size)
-        if axes == () and len(place) > 3 and self.open[value][dim]:
-            return None
-        return axes
+        return segment(current, place, factor.size, self.mesh.size) or None if current is not None else None
 
     def _candidates(self, op: Operation, factors: list) -> list[tuple]:
-        """The axes each factor of `op` may spread, as shardy's aggressive factor propagation finds them: what every
-        decided place of the factor agrees on (a decided dim never grows, so the longest common prefix), cut before
-        the first axis anything else holds, or another factor would take, on a tensor the factor is on."""
+        """The axes each factor of `op` may spread, as shardy's aggressive factor propagation finds them: what the
+        places splitting the factor agree on (the longest common prefix), cut before the first axis something else
+        already holds on a tensor the factor is on; then cut again before any axis another factor on such a tensor
+        would take (neither of two factors wanting one axis gets it)."""
         splits = [[self._split_of(op, f, p) for p in f.places] for f in factors]
-        wanted = []
-        for known in splits:
-            known = [k for k in known if k is not None]
-            wanted.append(_common_prefix(known) if known else ())
         tensors = [[self._get(op, p)[0] for p in f.places] for f in factors]
-        result = []
-        for i, factor in enumerate(factors):
-            axes = wanted[i]
+        wanted = []
+        for i in range(len(factors)):
+            known = [k for k in splits[i] if k is not None]
+            axes = _common_prefix(known) if known else ()
             for value in {v for v in tensors[i] if v in self.dims}:
                 own = {a for v, k in zip(tensors[i], splits[i]) if v is value and k for a in k}
-                held = [a for dim in self.dims[value] if dim for a in dim if a not in own]
-                held += [a for j in range(len(factors)) if j != i and any(v is value for v in tensors[j])
-                         for a in wanted[j]]
-                axes = _before_overlap(axes, held)
+                axes = _before_overlap(axes, [a for dim in self.dims[value] if dim for a in dim if a not in own])
+            wanted.append(axes)
+        result = []
+        for i in range(len(factors)):
+            axes = wanted[i]
+            for value in {v for v in tensors[i] if v in self.dims}:
+                axes = _before_overlap(axes, [a for j in range(len(factors)) if j != i and
+                                              any(v is value for v in tensors[j]) for a in wanted[j]])
             result.append(axes)
         return result
 
