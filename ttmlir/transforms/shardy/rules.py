@@ -17,7 +17,9 @@ from xdsl.ir import Attribute, Operation
 from ttmlir.dialects import sdy
 from ttmlir.transforms.shardy.text import parse_attr
 
-Place = tuple[str, int, int]  # ("operand" | "result", index, dim)
+# ("operand" | "result", index, dim); a factor that is one of several a dim is made of (a reshape's merged or split
+# dims) adds the product of the sizes of the factors before it in that dim: (kind, index, dim, before)
+Place = tuple
 
 
 class Factor(NamedTuple):
@@ -68,27 +70,80 @@ def _broadcast(op: Operation) -> list[Factor]:
 
 
 def _reshape(op: Operation) -> list[Factor]:
-    """Dims kept whole across the reshape move together; a group of dims merged or split moves its major dim.
-    Dims of size 1 come and go freely: they belong to no group."""
+    """Dims merged or split by the reshape are cut into factors at every boundary of either side (8 -> 2x4 is the
+    factors 2 and 4, both in the operand's one dim): a merged dim is split by its dims' splits, major first, and a
+    split dim's split falls to the dims it becomes. Dims of size 1 come and go freely: they belong to no group; a
+    group whose boundaries do not divide one another is computed whole."""
     src, out = _shape(op.operands[0]), _shape(op.results[0])
     ins, outs = [d for d, n in enumerate(src) if n != 1], [d for d, n in enumerate(out) if n != 1]
-    factors, i, j, major = [], 0, 0, set()
+    factors, i, j, covered = [], 0, 0, set()
     while i < len(ins) and j < len(outs):
-        gi, gj = ins[i], outs[j]
-        a, b = src[gi], out[gj]
+        group_in, group_out = [ins[i]], [outs[j]]
+        a, b = src[ins[i]], out[outs[j]]
         while a < b and i + 1 < len(ins) or a > b and j + 1 < len(outs):
             if a < b:
                 i += 1
+                group_in.append(ins[i])
                 a *= src[ins[i]]
             else:
                 j += 1
+                group_out.append(outs[j])
                 b *= out[outs[j]]
         if a != b:
             break
-        factors.append(Factor(math.gcd(src[gi], out[gj]), (("operand", 0, gi), ("result", 0, gj))))
-        major.add(gj)
+        made = _group_factors([("operand", d, src[d]) for d in group_in], [("result", d, out[d]) for d in group_out])
+        if made is None:
+            break
+        factors += made
+        covered.update(group_out)
         i, j = i + 1, j + 1
-    return factors + [Factor(n, (("result", 0, d),)) for d, n in enumerate(out) if d not in major]
+    return factors + [Factor(n, (("result", 0, d),)) for d, n in enumerate(out) if d not in covered]
+
+
+def _group_factors(left: list, right: list) -> list[Factor] | None:
+    """The factors of a group of dims merged on one side and split on the other: one between each two consecutive
+    boundaries of the running products of either side, or None when those do not divide one another."""
+    def edges(dims):
+        running, out = 1, []
+        for kind, d, n in dims:
+            out.append((running, running * n, kind, d))
+            running *= n
+        return out
+
+    sides = [edges(left), edges(right)]
+    cuts = sorted({hi for side in sides for _, hi, _, _ in side} | {1})
+    if any(hi % lo for lo, hi in zip(cuts, cuts[1:])):
+        return None
+    factors = []
+    for lo, hi in zip(cuts, cuts[1:]):
+        places = []
+        for side in sides:
+            start, end, kind, d = next(e for e in side if e[0] <= lo and hi <= e[1])
+            places.append((kind, 0, d) if (start, end) == (lo, hi) else (kind, 0, d, lo // start))
+        factors.append(Factor(hi // lo, tuple(places)))
+    return factors
+
+
+def segment(axes: tuple, place: Place, size: int, axis_size: Callable) -> tuple | None:
+    """The axes of a dim's split (`axes`, major first) that split the factor of size `size` at `place`: all of them
+    where the factor is the whole dim; where it is one of several, those after the factors before it, within its
+    size. None where the split does not reach it (the factors before it are not split whole): the factor's split
+    there is not decided."""
+    if len(place) < 4:
+        return tuple(axes)
+    before, running, taken = place[3], 1, []
+    for axis in axes:
+        n = axis_size(axis)
+        if running < before:
+            running *= n
+            if before % running:
+                return ()
+            continue
+        if (before * size) % (running * n):
+            break
+        taken.append(axis)
+        running *= n
+    return tuple(taken) if running >= before else None
 
 
 def _dot_general(op: Operation) -> list[Factor]:
@@ -107,6 +162,19 @@ def _dot_general(op: Operation) -> list[Factor]:
                 r += 1
     factors += [Factor(lhs[a], (("operand", 0, a), ("operand", 1, b)), True) for a, b in zip(lc, rc)]
     return factors
+
+
+def _dot(op: Operation) -> list[Factor]:
+    """`stablehlo.dot`: a matrix or vector product, the lhs's last dim contracted with the rhs's first; the result
+    is the lhs's other dim (if any) then the rhs's."""
+    lhs, rhs = _shape(op.operands[0]), _shape(op.operands[1])
+    factors, r = [], 0
+    if len(lhs) == 2:
+        factors.append(Factor(lhs[0], (("operand", 0, 0), ("result", 0, 0))))
+        r = 1
+    if len(rhs) == 2:
+        factors.append(Factor(rhs[1], (("operand", 1, 1), ("result", 0, r))))
+    return factors + [Factor(rhs[0], (("operand", 0, len(lhs) - 1), ("operand", 1, 0)), True)]
 
 
 def _reduce(op: Operation) -> list[Factor]:
@@ -175,7 +243,8 @@ def _gather(op: Operation) -> list[Factor]:
 def _scatter(op: Operation) -> list[Factor] | None:
     """An operand dim the update window covers whole and no index picks (a cache's heads or head size) splits with
     the update's window dim and the result's: each chip scatters its piece of every update into its piece. Indexed
-    and inserted dims, the updates' scatter dims and the indices are whole."""
+    and inserted dims are computed whole, but a split of them carries over between operand and result (as shardy's
+    need-replication factors); the updates' scatter dims and the indices are whole."""
     if len(op.operands) != 3 or len(op.results) != 1:
         return None
     dn = _prop(op, "scatter_dimension_numbers")
@@ -183,9 +252,12 @@ def _scatter(op: Operation) -> list[Factor] | None:
     if operand is None or updates is None:
         return None
     kept = [d for d in range(len(operand)) if d not in dn.inserted_window_dims and d not in dn.input_batching_dims]
-    return [Factor(operand[d], (("operand", 0, d), ("operand", 2, w), ("result", 0, d)))
-            for d, w in zip(kept, dn.update_window_dims)
-            if d not in dn.scatter_dims_to_operand_dims and updates[w] == operand[d]]
+    factors = [Factor(operand[d], (("operand", 0, d), ("operand", 2, w), ("result", 0, d)))
+               for d, w in zip(kept, dn.update_window_dims)
+               if d not in dn.scatter_dims_to_operand_dims and updates[w] == operand[d]]
+    split = {p[2] for f in factors for p in f.places if p[0] == "operand" and p[1] == 0}
+    return factors + [Factor(size, (("operand", 0, d), ("result", 0, d)), whole=True)
+                      for d, size in enumerate(operand) if d not in split]
 
 
 def _batch_norm(op: Operation) -> list[Factor]:
@@ -339,7 +411,8 @@ RULES: dict[str, Callable[[Operation], list[Factor] | None]] = {
     "stablehlo.batch_norm_training": _batch_norm, "stablehlo.batch_norm_inference": _batch_norm,
     "stablehlo.batch_norm_grad": _batch_norm, "stablehlo.custom_call": _custom_call,
     "stablehlo.transpose": _transpose, "stablehlo.broadcast_in_dim": _broadcast, "stablehlo.reshape": _reshape,
-    "stablehlo.dot_general": _dot_general, "stablehlo.reduce": _reduce, "stablehlo.concatenate": _concatenate,
+    "stablehlo.dot_general": _dot_general, "stablehlo.dot": _dot, "stablehlo.reduce": _reduce,
+    "stablehlo.concatenate": _concatenate,
     "stablehlo.slice": _slice, "stablehlo.convolution": _convolution, "stablehlo.gather": _gather,
     "stablehlo.scatter": _scatter,
 }
@@ -361,14 +434,19 @@ def user_rule_text(op: Operation) -> str:
 
 
 def _from_rule(op: Operation, rule: sdy.OpShardingRule) -> list[Factor]:
-    """A shardy rule's factors; a dim made of several factors moves with its major one. Factors that need
+    """A shardy rule's factors; a dim made of several factors holds each after those before it. Factors that need
     replication (or only permute) join no dims: those are computed whole."""
     special = dict(rule.special)
     whole = {f for kind in ("need_replication", "permutation", "blocked_propagation") for f in special.get(kind, ())}
     tensors = [("operand", i, m) for i, m in enumerate(rule.operands)] + [("result", i, m)
                                                                         for i, m in enumerate(rule.results)]
-    return [Factor(size, tuple((kind, i, d) for kind, i, mapping in tensors for d, dim in enumerate(mapping)
-                               if dim[0] == f), f in special.get("reduction", ()))
+
+    def place(kind: str, i: int, d: int, dim: tuple, f: int) -> Place:
+        k = dim.index(f)
+        return (kind, i, d) if len(dim) == 1 else (kind, i, d, math.prod(rule.sizes[g] for g in dim[:k]))
+
+    return [Factor(size, tuple(place(kind, i, d, dim, f) for kind, i, mapping in tensors
+                               for d, dim in enumerate(mapping) if f in dim), f in special.get("reduction", ()))
             for f, size in enumerate(rule.sizes) if f not in whole]
 
 

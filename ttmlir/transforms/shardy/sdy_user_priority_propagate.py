@@ -20,7 +20,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir.dialects import sdy
 from ttmlir.conversion.stablehlo_to_ttir.gspmd import gspmd_annotated
-from ttmlir.transforms.shardy.rules import factors_of
+from ttmlir.transforms.shardy.rules import factors_of, segment
 
 SHARDING = "sdy.sharding"
 Dims = list  # per dimension: a tuple of AxisRef, or None while nothing decided it
@@ -72,9 +72,15 @@ def _seed(s: sdy.Sharding | None, rank: int) -> Dims:
     return [d.axes if (d.axes or d.closed) else None for d in s.dims]
 
 
-def _priority(s: sdy.Sharding | None) -> int:
-    found = [d.priority for d in s.dims if d.priority is not None] if s else []
-    return min(found) if found else 1 << 30
+def _common_prefix(lists: list[tuple]) -> tuple:
+    first = lists[0]
+    n = next((k for k in range(len(first)) if any(len(o) <= k or o[k] != first[k] for o in lists)), len(first))
+    return first[:n]
+
+
+def _before_overlap(axes: tuple, held: list) -> tuple:
+    names = {a.name for a in held}
+    return next((axes[:k] for k, a in enumerate(axes) if a.name in names), axes)
 
 
 class Propagation:
@@ -83,22 +89,28 @@ class Propagation:
     def __init__(self, func: FuncOp, mesh: sdy.Mesh, mesh_name: str):
         self.mesh, self.mesh_name, self.dims = mesh, mesh_name, {}
         self.ops = [op for op in func.body.walk() if op is not func and not isinstance(op, sdy.MeshOp)]
-        for arg in func.body.block.args:
-            self.dims[arg] = _seed(arg_sharding(func, arg.index), self._rank(arg))
-        for op in self.ops:
-            for r in op.results:
-                self.dims[r] = _seed(value_sharding(r), self._rank(r))
+        seeds = [(arg, arg_sharding(func, arg.index)) for arg in func.body.block.args]
+        seeds += [(r, value_sharding(r)) for op in self.ops for r in op.results]
+        # dims the user gave a priority (`{"x"}p1`) join in rounds, p0 first; the others seed the first round
+        self.later: list[tuple[int, SSAValue, int, tuple]] = []
+        for value, s in seeds:
+            self.dims[value] = _seed(s, self._rank(value))
+            for d, dim in enumerate(s.dims if s is not None else ()):
+                if dim.priority is not None and dim.axes:
+                    self.later.append((dim.priority, value, d, dim.axes))
         ret = func.body.block.last_op
         self.results = [(v, _seed(arg_sharding(func, i, "res_attrs"), self._rank(v)))
                         for i, v in enumerate(ret.operands)] if isinstance(ret, ReturnOp) else []
         self.open = {v: [d is None for d in dims] for v, dims in self.dims.items()}
+        for _, value, d, _ in self.later:
+            self.dims[value][d] = None
 
     @staticmethod
     def _rank(v: SSAValue) -> int:
         return len(v.type.get_shape()) if isinstance(v.type, TensorType) else 0
 
     def _get(self, op: Operation, place) -> tuple[SSAValue, int]:
-        kind, index, dim = place
+        kind, index, dim = place[:3]
         return (op.operands[index] if kind == "operand" else op.results[index]), dim
 
     def _fits(self, value: SSAValue, dim: int, axes, size: int) -> bool:
@@ -108,6 +120,53 @@ class Propagation:
         used = {a.name for d, other in enumerate(self.dims.get(value, [])) if d != dim and other for a in other}
         return not any(a.name in used for a in axes)
 
+    def _split_of(self, op: Operation, factor, place) -> tuple | None:
+        """The axes splitting `factor` at `place`, or None where nothing splits it (yet): an open dim, a dim kept
+        whole (which does not hold a split back: its value is resharded), or a dim whose split does not reach this
+        factor of it."""
+        value, dim = self._get(op, place)
+        current = self.dims[value][dim] if value in self.dims else None
+        return segment(current, place, factor.size, self.mesh.size) or None if current is not None else None
+
+    def _candidates(self, op: Operation, factors: list) -> list[tuple]:
+        """The axes each factor of `op` may spread, as shardy's aggressive factor propagation finds them: what the
+        places splitting the factor agree on (the longest common prefix), cut before the first axis something else
+        already holds on a tensor the factor is on; then cut again before any axis another factor on such a tensor
+        would take (neither of two factors wanting one axis gets it)."""
+        splits = [[self._split_of(op, f, p) for p in f.places] for f in factors]
+        tensors = [[self._get(op, p)[0] for p in f.places] for f in factors]
+        wanted = []
+        for i in range(len(factors)):
+            known = [k for k in splits[i] if k is not None]
+            axes = _common_prefix(known) if known else ()
+            for value in {v for v in tensors[i] if v in self.dims}:
+                own = {a for v, k in zip(tensors[i], splits[i]) if v is value and k for a in k}
+                axes = _before_overlap(axes, [a for dim in self.dims[value] if dim for a in dim if a not in own])
+            wanted.append(axes)
+        result = []
+        for i in range(len(factors)):
+            axes = wanted[i]
+            for value in {v for v in tensors[i] if v in self.dims}:
+                axes = _before_overlap(axes, [a for j in range(len(factors)) if j != i and
+                                              any(v is value for v in tensors[j]) for a in wanted[j]])
+            result.append(axes)
+        return result
+
+    def _extend(self, value: SSAValue, dim: int, place, axes: tuple, size: int) -> tuple | None:
+        """The dim's split with `axes` splitting the factor at `place`, if it can take them: a factor that is the
+        whole dim or its first splits an open dim; a later one extends a propagated split that splits the factors
+        before it whole."""
+        current = self.dims[value][dim]
+        if len(place) < 4 or place[3] == 1:
+            return axes if current is None and self._fits(value, dim, axes, size) else None
+        if current is None or not self.open[value][dim] or math.prod(self.mesh.size(a) for a in current) != place[3]:
+            return None
+        extended = tuple(current) + tuple(axes)
+        if any(a.name in {c.name for c in current} for a in axes) or \
+                not self._fits(value, dim, extended, place[3] * size):
+            return None
+        return extended
+
     def step(self) -> bool:
         changed = False
         for value, seed in self.results:  # a result annotation pulls its value's sharding
@@ -116,26 +175,24 @@ class Propagation:
                     self.dims[value][d], changed = axes, True
         for op in self.ops:
             factors = factors_of(op) or []
-            # an axis splits one factor of an op: the first to claim it, contracted factors before free ones
-            # (as the reshards will), then the rule's order (a paged attention's heads before its users)
-            claimed: set[str] = set()
-            for factor in sorted(factors, key=lambda f: not f.reduction):
-                places = [self._get(op, p) for p in factor.places]
-                known = [self.dims[v][d] for v, d in places if v in self.dims and self.dims[v][d]]
-                if not known:
+            for factor, axes in zip(factors, self._candidates(op, factors)):
+                if not axes:
                     continue
-                axes = known[0]
-                if any(a.name in claimed for a in axes):
-                    continue
-                claimed.update(a.name for a in axes)
-                for v, d in places:
-                    if v in self.dims and self.dims[v][d] is None and self._fits(v, d, axes, factor.size):
-                        self.dims[v][d], changed = axes, True
+                for place in factor.places:
+                    v, d = self._get(op, place)
+                    if v in self.dims and (new := self._extend(v, d, place, axes, factor.size)) is not None:
+                        self.dims[v][d], changed = new, True
         return changed
 
     def run(self) -> None:
-        while self.step():
-            pass
+        """Propagate from the seeds without a priority and those of p0, then again with p1's added, and so on: a
+        user's dim is theirs whatever an earlier round put there."""
+        for priority in sorted({p for p, *_ in self.later}) or [None]:
+            for p, value, d, axes in self.later:
+                if p == priority:
+                    self.dims[value][d] = axes
+            while self.step():
+                pass
 
     def sharding(self, value: SSAValue) -> sdy.Sharding:
         """What propagation found; a dim no user closed stays open (`?`), as shardy leaves it."""
