@@ -479,8 +479,10 @@ def _splat(value: SSAValue) -> float | None:
     return None if fill is None else float(fill)
 
 
-def _close(a: float, b: float) -> bool:
-    return math.isfinite(a) and abs(a - b) <= 2e-2 * max(1.0, abs(b))
+def _close(a: float, b: float, x: float) -> bool:
+    """Whether `a` is the activation's value `b` at sample `x`, allowing for constants rounded to the element type:
+    2% of the value, or of the sample's magnitude up to 1 (a clamp at 1e-12 is not a relu: at 0 they differ)."""
+    return math.isfinite(a) and abs(a - b) <= 2e-2 * max(abs(b), min(1.0, abs(x)))
 
 
 class _ActivationMatcher:
@@ -568,7 +570,7 @@ class _ActivationMatcher:
                     else:
                         values[op.results[0]] = SCALAR[op.ROW.name](*args)
                 got = values[ops[0].results[0]]
-                names = [(n, f) for n, f in names if _close(got, f(s))]
+                names = [(n, f) for n, f in names if _close(got, f(s), s)]
                 if not names:
                     return None
         except (OverflowError, ValueError, ZeroDivisionError):

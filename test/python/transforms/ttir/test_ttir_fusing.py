@@ -74,6 +74,21 @@ def test_a_look_alike_is_not_fused():
     assert "ttir.sigmoid" in [op.name for op in module.walk()]
 
 
+def test_a_clamp_at_a_small_floor_is_not_relu():
+    # max(x, 1e-12) (F.normalize's guard against dividing by zero) matches relu to 2% at every sample but 0, where
+    # it keeps the division finite: it stays a clamp, and a zero row still divides to zero
+    body = f"""
+  %lo = {SPLAT.format("9.99999996E-13")}
+  %hi = {SPLAT.format("3.40282347E+38")}
+  %0 = "ttir.clamp_tensor"(%a0, %lo, %hi) : ({T}, {T}, {T}) -> {T}
+  %1 = "ttir.div"(%a0, %0) : ({T}, {T}) -> {T}
+  return %1 : {T}"""
+    x = torch.zeros(4, 8)
+    module = _fuse(function_module(["4x8"], body, "4x8"))
+    assert "ttir.relu" not in [op.name for op in module.walk()]
+    assert torch.equal(run_function(module, [x])[0], torch.zeros(4, 8))
+
+
 CONV = ('%c = "ttir.conv2d"(%x, %w) <{stride = 1 : i32, padding = 1 : i32, dilation = 1 : i32, groups = 1 : i32}> '
         ': (tensor<1x6x6x4xf32>, tensor<8x4x3x3xf32>) -> tensor<1x6x6x8xf32>')
 PER_CHANNEL = "tensor<1x1x1x8xf32> {ttcore.argument_type = #ttcore.argument_type<constant>}"
