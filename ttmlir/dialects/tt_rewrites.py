@@ -246,9 +246,10 @@ def created_as_converted(op: Operation) -> list[Operation] | None:
     if not on_host and not devices:
         return None
     props = {k: v for k, v in source.properties.items() if k not in ("dtype", "layout", "memory_config")}
-    props["dtype"] = enum(ttcore.DataTypeAttr, layout.data_type)
-    props["layout"] = enum(ttnn_attrs.LayoutAttr, "tile" if layout.is_tiled else "row_major")
-    if not on_host:
+    if kind != "constant":  # a constant is what its result type says, as upstream's has no such attributes
+        props["dtype"] = enum(ttcore.DataTypeAttr, layout.data_type)
+        props["layout"] = enum(ttnn_attrs.LayoutAttr, "tile" if layout.is_tiled else "row_major")
+    if not on_host and kind != "constant":
         props["memory_config"] = ttnn_attrs.MemoryConfigAttr(ttnn_attrs.MemoryConfig(
             enum(ttnn_attrs.BufferTypeAttr, layout.buffer_type), layout.memory_layout))
     new = sibling(op, kind).create(operands=[] if on_host else devices[:1], result_types=[target],

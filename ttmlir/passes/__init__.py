@@ -28,6 +28,7 @@ PASS_CLASSES = {
     "ttcore-wrap-device-module": "ttmlir.transforms.ttcore.register_device:WrapDeviceModulePass",
     "ttcore-unwrap-device-module": "ttmlir.transforms.ttcore.register_device:UnwrapDeviceModulePass",
     "ttir-fusing": "ttmlir.transforms.ttir.ttir_fusing:TTIRFusingPass",
+    "ttir-decompose-composites": "ttmlir.transforms.ttir.ttir_decompose_composites:TTIRDecomposeCompositesPass",
     "cpu-hoist-manually-tagged": "ttmlir.transforms.ttir.cpu_hoist_manually_tagged:CPUHoistManuallyTaggedPass",
     "convert-ttir-to-ttnn": "ttmlir.conversion.ttir_to_ttnn.convert_ttir_to_ttnn:ConvertTTIRToTTNNPass",
     "ttnn-layout": "ttmlir.transforms.ttnn.ttnn_layout:TTNNLayoutPass",

@@ -188,8 +188,11 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         validation = (TTNNOperationValidationAndFallbackPass(self.max_fallback_attempts),) if optimizer else ()
         from ttmlir.transforms.ttnn.optimizer.ttnn_split_runtime_weight_concat import TTNNSplitRuntimeWeightConcatPass
 
-        # products of weights concatenated on every call split back, before their layouts are chosen
-        split = (TTNNSplitRuntimeWeightConcatPass(),) if optimizer else ()
+        from ttmlir.transforms.ttnn.ttnn_rm_layout_propagation import TTNNRowMajorLayoutPropagationPass
+
+        # products of weights concatenated on every call split back, before their layouts are chosen; as upstream,
+        # integer inputs kept row-major as far as their readers take them so, first
+        split = (TTNNRowMajorLayoutPropagationPass(), TTNNSplitRuntimeWeightConcatPass()) if optimizer else ()
         return (*split, TTNNGreedyMemoryLayoutPropagationPass(max_legal_layouts=self.max_legal_layouts if memory_layout else 0,
                                                       override_output_layout=self.override_output_layout,
                                                       override_conv2d_config=self.override_conv2d_config,

@@ -114,10 +114,11 @@ def _creation(op: TTOp) -> list[Operation]:
 
 
 def _constant(op: TTOp) -> list[Operation]:
-    """A splat constant becomes ttnn.full (upstream canonicalizes it to ttir.full first); others keep their data."""
+    """A splat constant becomes ttnn.full (upstream canonicalizes it to ttir.full first); others keep their data, as
+    upstream's ttnn.constant: its value alone (data type, layout and memory are its result's layout)."""
     fill = splat_fill_value(op.prop("value"))
     if fill is None:
-        return _creation(op)
+        return [ttnn_op("constant", [], {"value": op.prop("value")}, [op.results[0].type], op)]
     props = {**_creation_props(op), "shape": ttnn.ShapeAttr(tuple(op.results[0].type.get_shape())), "fill_value": fill}
     return [ttnn_op("full", [], props, [op.results[0].type], op)]
 

@@ -1,9 +1,9 @@
 """`--cpu-hoist-manually-tagged`: move ops marked `ttir.should_hoist` to functions run on the host CPU.
 
-Each marked op becomes a function in `ttcore.cpu_module` (computing in f32, as upstream's CPU
-path does), declared privately in the device module and called with `{ttir.cpu_hoisted_call}`;
-operands and results are type-cast to and from f32 around the call. Identical hoisted ops share one
-function, named after the op and a hash of its text.
+Each marked op becomes a function in `ttcore.cpu_module`, declared privately in the device module and called with
+`{ttir.cpu_hoisted_call}`. As upstream's CPU path, the host computes in 32 bits: float tensors of any width cross as
+f32 and integer tensors as 32-bit integers of their signedness (type-cast around the call; a hoisted constant's
+values converted with it). Identical hoisted ops share one function, named after the op and a hash of its text.
 """
 
 from __future__ import annotations
@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (BFloat16Type, Float16Type, Float32Type, ModuleOp, StringAttr, TensorType,
-                                   UnitAttr)
+import struct
+
+from xdsl.dialects.builtin import (AnyFloat, DenseIntOrFPElementsAttr, Float32Type, IntegerType, ModuleOp,
+                                   Signedness, StringAttr, TensorType, UnitAttr)
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
@@ -31,10 +33,28 @@ FORWARD_CPU = StringAttr("forward_cpu")
 
 
 def cpu_type(t):
-    """The type the CPU computes a value in: bf16 and f16 tensors widen to f32, other types stay."""
-    if isinstance(t, TensorType) and isinstance(t.element_type, (BFloat16Type, Float16Type)):
+    """The type the CPU computes a value in: float tensors as f32, integer tensors as 32-bit integers of their
+    signedness; other types stay."""
+    if not isinstance(t, TensorType):
+        return t
+    element = t.element_type
+    if isinstance(element, AnyFloat):
         return TensorType(Float32Type(), t.get_shape())
+    if isinstance(element, IntegerType):
+        return TensorType(IntegerType(32, element.signedness.data), t.get_shape())
     return t
+
+
+def cpu_value(value: DenseIntOrFPElementsAttr, to: TensorType) -> DenseIntOrFPElementsAttr:
+    """A constant's elements in the CPU's type `to`: floats rounded to f32, integers wrapped to 32 bits."""
+    values = list(value.get_values())
+    if isinstance(to.element_type, Float32Type):
+        values = [struct.unpack("f", struct.pack("f", float(v)))[0] for v in values]
+    elif to.element_type.signedness.data == Signedness.UNSIGNED:
+        values = [int(v) % (1 << 32) for v in values]
+    else:
+        values = [(int(v) + (1 << 31)) % (1 << 32) - (1 << 31) for v in values]
+    return DenseIntOrFPElementsAttr.from_list(to, values)
 
 
 def converted(value: SSAValue, to) -> list[Operation]:
@@ -79,8 +99,12 @@ def _hoisted_function(op: Operation, cpu: ModuleOp, device: ModuleOp, names: set
     for i, arg in enumerate(body.args):
         arg.name_hint = f"arg{i}"
     mapper = dict(zip(captured, body.args[len(op.operands):]))
+    properties = dict(op.properties)
+    value = properties.get("value")
+    if isinstance(value, DenseIntOrFPElementsAttr) and outputs and value.type != outputs[0]:
+        properties["value"] = cpu_value(value, outputs[0])
     clone = type(op).create(operands=list(body.args[:len(op.operands)]), result_types=outputs,
-                            properties=dict(op.properties),
+                            properties=properties,
                             attributes={k: v for k, v in op.attributes.items() if k != SHOULD_HOIST},
                             regions=[_cloned(r, mapper) for r in op.regions])
     body.add_ops([clone, ReturnOp(*clone.results)])

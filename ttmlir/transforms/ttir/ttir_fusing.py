@@ -7,7 +7,8 @@
 - `multiply(sum(x, dims), 1/N)`, N the number of elements summed (to the element type's precision) → `mean(x, dims)`;
 - a mean over the two spatial dims of a rank-4 NHWC tensor → a mean over one dim of the (N, 1, H*W, C) view
   (TTNN reduces one tile-aligned dimension faster than two);
-- `gamma * x * rsqrt(mean(x^2, last dim) + eps)` → `rms_norm(x, gamma)` (`ttir_fusing_norm`);
+- `gamma * x * rsqrt(mean(x^2, last dim) + eps)` → `rms_norm(x, gamma)`, and F.normalize's
+  `gamma * x / max(sqrt(sum(x^2, dim)), eps) * sqrt(D)` → `rms_norm` over that dim (`ttir_fusing_norm`);
 - `div(exp(x), sum(exp(x), dim, keep_dim))` → `softmax(x, dim)` (a broadcast of the sum in between is fine);
 - `softmax(x - max(x, dim, keep_dim), dim)` → `softmax(x, dim, numericStable = true)`;
 - `add(reshape(a), reshape(b))` (any elementwise op, operands reshaped from one shape) → `reshape(add(a, b))`;
@@ -52,7 +53,7 @@ from ttmlir.ir.props import KINDS, int_values, scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.dialects.ttir_shapes import broadcast_shape
-from ttmlir.transforms.ttir.ttir_fusing_norm import rms_norm
+from ttmlir.transforms.ttir.ttir_fusing_norm import normalized_rms_norm, rms_norm
 from ttmlir.transforms.ttir.ttir_fusing_topk import sort_into_topk
 from ttmlir.transforms.ttnn.ttnn_utils import helper_location
 from ttmlir.transforms.ttir.ttir_fusing_conv import (batch_norm_after_conv, conv_bias, conv_multiply, conv_sum,
@@ -479,8 +480,10 @@ def _splat(value: SSAValue) -> float | None:
     return None if fill is None else float(fill)
 
 
-def _close(a: float, b: float) -> bool:
-    return math.isfinite(a) and abs(a - b) <= 2e-2 * max(1.0, abs(b))
+def _close(a: float, b: float, x: float) -> bool:
+    """Whether `a` is the activation's value `b` at sample `x`, allowing for constants rounded to the element type:
+    2% of the value, or of the sample's magnitude up to 1 (a clamp at 1e-12 is not a relu: at 0 they differ)."""
+    return math.isfinite(a) and abs(a - b) <= 2e-2 * max(abs(b), min(1.0, abs(x)))
 
 
 class _ActivationMatcher:
@@ -568,7 +571,7 @@ class _ActivationMatcher:
                     else:
                         values[op.results[0]] = SCALAR[op.ROW.name](*args)
                 got = values[ops[0].results[0]]
-                names = [(n, f) for n, f in names if _close(got, f(s))]
+                names = [(n, f) for n, f in names if _close(got, f(s), s)]
                 if not names:
                     return None
         except (OverflowError, ValueError, ZeroDivisionError):
@@ -645,7 +648,7 @@ def _erase_dead(ops: list[Operation]) -> None:
 FUSIONS: tuple[tuple[str, Callable[[Operation], None]], ...] = (
     ("sort", sort_into_topk), ("multiply", _scaled_sum), ("reshape", _reduction_keeping_dims), ("reshape", _concatenate_heads),
     ("mean", _spatial_mean), ("conv3d", pad_into_conv3d), ("add", _linear), ("add", conv_bias), ("add", conv_sum),
-    ("div", _softmax), ("softmax", _stable_softmax), ("rsqrt", rms_norm))  # in this order: softmax fuses first, with its sum keeping its dim
+    ("div", _softmax), ("softmax", _stable_softmax), ("rsqrt", rms_norm), ("multiply", normalized_rms_norm))  # in this order: softmax fuses first, with its sum keeping its dim
 CONV_SCALING = (("batch_norm_inference", batch_norm_after_conv), ("multiply", conv_multiply))
 
 

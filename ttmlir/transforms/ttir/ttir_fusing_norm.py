@@ -1,4 +1,4 @@
-"""The RMS-norm pattern of `--ttir-fusing`, as upstream's TTIRFusing has it:
+"""The RMS-norm patterns of `--ttir-fusing`, as upstream's TTIRFusing has them:
 
     y = x * rsqrt(mean(x^2, last dim) + eps)    (x^2 as pow(x, 2) or x * x; the mean may be a scaled sum, fused
                                                  to a mean first, and may drop or keep its dim)
@@ -8,6 +8,15 @@
 a bf16 tensor with the result cast back (typecast in, typecast out): the norm then runs on the bf16 tensor, when it,
 the result and gamma share that type. A reshape of x that keeps the last dim, undone after the norm, is dropped. An f32 x computed from bf16 values
 cast up (a residual add) is cast back to bf16 for the norm, as upstream does.
+
+F.normalize's form, over any one dim of x, is an RMS norm too:
+
+    y = x / max(sqrt(sum(x^2, dim)), eps) * sqrt(D)    (D that dim's size; the max as a clamp to [eps, +inf) with
+                                                        eps at most 1e-3, or absent; the sqrt as sqrt or pow(_, 0.5))
+    y = gamma * y                                      (optional; gamma one value per element along the dim)
+
+→ `rms_norm(x, gamma, epsilon = eps^2 / D)`, x's dim moved last by a permute and back after when it is not the last:
+x / sqrt(mean(x^2) + eps^2 / D) is the same for every x whose norm is above eps, and 0 for a zero x alike.
 Every intermediate op must have no other user.
 """
 
@@ -17,7 +26,9 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
-from ttmlir.ir.props import KINDS, int_values
+import math
+
+from ttmlir.ir.props import KINDS, int_values, scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 
@@ -122,7 +133,95 @@ def rms_norm(rsqrt: Operation) -> None:
     _fuse(source, gamma, epsilon, out, [*reversed(tail), *chain, total, mean, mean.operands[0].owner, typecast])
 
 
-def _fuse(source: SSAValue, gamma: SSAValue | None, epsilon: float, out: SSAValue, dead: list) -> None:
+NORM_FLOOR = 1e-3  # the largest clamp floor read as F.normalize's eps rather than a clamp that matters
+UNBOUNDED = 1e38    # a clamp's ceiling at least this is no ceiling
+
+
+def _floor(value: SSAValue, chain: list[Operation]) -> tuple[SSAValue, float]:
+    """`value` under a clamp to [eps, +inf) (collected in `chain`) and eps; `value` and 0 without one."""
+    clamp = _owner(value, "clamp_tensor") or _owner(value, "clamp_scalar")
+    if clamp is None or not value.has_one_use():
+        return value, 0.0
+    if clamp.name == "ttir.clamp_tensor":
+        low, high = _splat(clamp.operands[1]), _splat(clamp.operands[2])
+    else:
+        low, high = (float(scalar(clamp.prop(n))) for n in ("min", "max"))
+    if low is None or high is None or not 0.0 <= low <= NORM_FLOOR or high < UNBOUNDED:
+        return value, math.nan
+    chain.append(clamp)
+    return clamp.operands[0], low
+
+
+def _root_of(value: SSAValue) -> SSAValue | None:
+    """x when `value` (used once) is sqrt(x) or pow(x, 0.5)."""
+    if not value.has_one_use():
+        return None
+    if (op := _owner(value, "sqrt")) is not None:
+        return op.operands[0]
+    if (op := _owner(value, "pow")) is not None and _splat(op.operands[1]) == 0.5:
+        return op.operands[0]
+    return None
+
+
+def normalized_rms_norm(scaled: Operation) -> None:
+    """F.normalize's RMS norm, found from its multiply by sqrt(D)."""
+    for quotient, factor in (scaled.operands, reversed(scaled.operands)):
+        divide, scale = _owner(quotient, "div"), _splat(factor)
+        if divide is not None and scale is not None and quotient.has_one_use():
+            break
+    else:
+        return
+    x, chain = divide.operands[0], [scaled, divide]
+    denominator, eps = _floor(_through_views(divide.operands[1], chain), chain)
+    root = _root_of(denominator)
+    total = _owner(_through_views(root, chain), "sum") if root is not None else None
+    if math.isnan(eps) or total is None or not total.results[0].has_one_use() or \
+            _square_of(total.operands[0]) is not x or total.prop("dim_arg") is None:
+        return
+    shape, dims = list(x.type.get_shape()), int_values(total.prop("dim_arg"))
+    if len(dims) != 1:
+        return
+    dim = dims[0] % len(shape)
+    size = shape[dim]
+    if abs(scale - math.sqrt(size)) > 1e-3 * math.sqrt(size) or list(scaled.results[0].type.get_shape()) != shape:
+        return
+    chain += [denominator.owner, total, total.operands[0].owner]
+    out, gamma = scaled.results[0], None
+    if (weighted := _only_user(out)) is not None and weighted.name == "ttir.multiply":
+        other = weighted.operands[1] if weighted.operands[0] is out else weighted.operands[0]
+        views: list[Operation] = []
+        source = _through_views(other, views)
+        along = [1] * len(shape)
+        along[dim] = size  # gamma, viewed at x's rank, varies along the normalized dim only
+        if any(list(v.type.get_shape()) == along for v in (other, *(view.operands[0] for view in views))) and \
+                math.prod(source.type.get_shape()) == size and list(weighted.results[0].type.get_shape()) == shape:
+            gamma, out, chain = source, weighted.results[0], [weighted, *views, *chain]
+    element = out.type.element_type
+    if x.type.element_type != element or (gamma is not None and gamma.type.element_type != element):
+        return
+    epsilon = eps * eps / size
+    if dim == len(shape) - 1:
+        _fuse(x, gamma, epsilon, out, chain)
+        return
+    order = [d for d in range(len(shape)) if d != dim] + [dim]
+    moved = _permuted(x, order, scaled)
+    _fuse(moved, gamma, epsilon, out, chain, restore=[order.index(d) for d in range(len(shape))])
+
+
+def _permuted(value: SSAValue, order: list[int], at: Operation) -> SSAValue:
+    shape = value.type.get_shape()
+    permute = TTIR_OP_CLASSES["permute"].create(
+        operands=[value], result_types=[TensorType(value.type.element_type, [shape[d] for d in order])],
+        properties={"permutation": KINDS["i64_darray"].build(order)})
+    permute.location = at.location
+    at.parent.insert_op_before(permute, at)
+    return permute.results[0]
+
+
+def _fuse(source: SSAValue, gamma: SSAValue | None, epsilon: float, out: SSAValue, dead: list,
+          restore: list[int] | None = None) -> None:
+    """rms_norm(source, gamma) in place of `out`'s op; with `restore`, source is a permute of x and the norm's result
+    is permuted by `restore` into out."""
     root = out.owner
     width = source.type.get_shape()[-1]
     made: list[Operation] = []
@@ -139,12 +238,17 @@ def _fuse(source: SSAValue, gamma: SSAValue | None, epsilon: float, out: SSAValu
     if fold:
         source, out, root = original, back.results[0], back
     norm = TTIR_OP_CLASSES["rms_norm"].create(
-        operands=[source, *([gamma] if gamma is not None else [])], result_types=[out.type],
+        operands=[source, *([gamma] if gamma is not None else [])],
+        result_types=[out.type if restore is None else source.type],
         properties={"normalized_shape": KINDS["i64_darray"].build([width]), "epsilon": KINDS["f32"].build(epsilon),
                     "operandSegmentSizes": KINDS["i32_darray"].build([1, int(gamma is not None), 0])})
-    for op in (*made, norm):
+    made.append(norm)
+    if restore is not None:
+        made.append(TTIR_OP_CLASSES["permute"].create(operands=[norm.results[0]], result_types=[out.type],
+                                                      properties={"permutation": KINDS["i64_darray"].build(restore)}))
+    for op in made:
         op.location = root.location
-    Rewriter.replace_op(root, [*made, norm])
+    Rewriter.replace_op(root, made)
     pending = [op for op in dead if op is not None]
     while erasable := [op for op in pending if op.parent is not None and not any(r.uses for r in op.results)]:
         for op in erasable:  # users first, so each producer is free once its users are gone

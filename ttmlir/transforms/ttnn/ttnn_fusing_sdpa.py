@@ -5,13 +5,13 @@ result reordered back), as upstream fuses it -- which never writes the [B, H, Sq
 
 Matched, from the product with the values:
 
-    matmul(P, V)   P = softmax(S, last dim), or P under the "safe softmax" guard torch's attention decomposition
+    matmul(P, V)   P = softmax(S, last dim) (float typecasts around the softmax looked through), or P under the "safe softmax" guard torch's attention decomposition
                    writes: where(all_masked, 0, softmax(S)) with all_masked = eq(S, -inf), logical_not, ne 0, sum
                    over the keys, ne 0, logical_not (typecasts and reshapes between them), or where(any_visible,
                    softmax(S), 0), the same chain without its last logical_not
     P * V          over one key the product is elementwise: P [B, H, 1, 1] broadcast, or repeated over the head
                    features (both operands then reshaped alike), times V [B, H, 1, D]
-    S = Q Kᵀ [+ mask]   a matmul without transposes of Q [B, H, Sq, D] and Kᵀ [B, Hkv, D, Sk]
+    S = Q Kᵀ [· c] [+ mask]   a matmul without transposes of Q [B, H, Sq, D] and Kᵀ [B, Hkv, D, Sk]
 
 Under Q, Kᵀ and V the reshapes, widening typecasts (bf16 to f32) and multiplies by one-element constants read only
 there are looked through: the constants' product is the fused op's scale (1 without them), and a repeat of each of
@@ -177,6 +177,32 @@ def _guarded_softmax(p: SSAValue, dead: list[Operation]) -> TTNNOp | None:
     return softmax
 
 
+def _uncast(value: SSAValue, dead: list[Operation]) -> SSAValue:
+    """`value` before the float-to-float typecasts that made it, each read only by the next (collected in `dead`):
+    a softmax computed in f32 between bf16 scores and a bf16 product is the fused kernel's own softmax."""
+    while (op := _producer(value, "typecast")) is not None and len(list(value.uses)) == 1 and \
+            isinstance(op.operands[0].type.element_type, AnyFloat) and isinstance(value.type.element_type, AnyFloat):
+        dead.append(op)
+        value = op.operands[0]
+    return value
+
+
+def _scaled(value: SSAValue, dead: list[Operation]) -> tuple[SSAValue, float]:
+    """`value` before the multiplies by one-element finite constants that made it, each read only by the next
+    (collected in `dead`), and the product of those constants: scores scaled before the mask is added."""
+    factor = 1.0
+    while (op := _producer(value, "multiply")) is not None and len(list(value.uses)) == 1:
+        scaled = [(mine, _constant(other)) for mine, other in (op.operands, op.operands[::-1])
+                  if math.prod(other.type.get_shape()) == 1 and mine.type.get_shape() == value.type.get_shape()]
+        scaled = [(mine, c) for mine, c in scaled if c is not None and math.isfinite(c)]
+        if not scaled:
+            break
+        dead.append(op)
+        value, c = scaled[0]
+        factor *= c
+    return value, factor
+
+
 def _peel(value: SSAValue, dead: list[Operation]) -> tuple[SSAValue, float]:
     """`value` before the reshapes, widening typecasts (bf16 to f32: every value kept) and multiplies by one-element
     constants that made it, each read only by the next (collected in `dead`): (the elements in the same order, the
@@ -212,17 +238,37 @@ def _heads(value: SSAValue, shape: list[int], dead: list[Operation], made: list[
     the fused kernel sharing a key/value head between its group of query heads."""
     value, factor = _peel(value, dead)
     heads = shape[1]
-    repeat = _producer(value, "repeat")
-    if repeat is not None and len(list(value.uses)) == 1:
-        source, dims = repeat.operands[0], list(repeat.prop("repeat_dims").data)
+    found = _head_repeat(value) if len(list(value.uses)) == 1 else None
+    if found is not None:
+        op, source, scale = found
         before = source.type.get_shape()
-        if len(before) >= 3 and len(dims) == len(before) and before[2] == 1 and before[0] == shape[0] \
-                and all(d == 1 for i, d in enumerate(dims) if i != 2) and before[1] * dims[2] == shape[1] \
-                and math.prod(before[3:]) == shape[2] * shape[3]:
-            dead.append(repeat)
+        if len(before) >= 3 and before[2] == 1 and before[0] == shape[0] and before[1] * value.type.get_shape()[2] \
+                == shape[1] and math.prod(before[3:]) == shape[2] * shape[3]:
+            dead.append(op)
             value, inner = _peel(source, dead)
-            factor, heads = factor * inner, before[1]
+            factor, heads = factor * inner * scale, before[1]
     return _reshaped(value, [shape[0], heads, *shape[2:]], made), factor
+
+
+def _head_repeat(value: SSAValue) -> tuple[Operation, SSAValue, float] | None:
+    """The op repeating [B, Hkv, 1, ...] along dim 2 into `value`, its source and the constant it scales by: a
+    repeat (1), or a multiply by a constant tensor of `value`'s shape (a scale whose broadcast was folded into it)."""
+    op = value.owner
+    if not isinstance(op, TTNNOp):
+        return None
+    shape = value.type.get_shape()
+    if op.ROW.name == "repeat":
+        dims = list(op.prop("repeat_dims").data)
+        source = op.operands[0]
+        if len(dims) == len(shape) and all(d == 1 for i, d in enumerate(dims) if i != 2):
+            return op, source, 1.0
+    elif op.ROW.name == "multiply" and len(shape) >= 3:
+        for source, other in (op.operands, op.operands[::-1]):
+            c, before = _constant(other), source.type.get_shape()
+            if c is not None and math.isfinite(c) and len(before) == len(shape) and before[2] == 1 and \
+                    all(b == s for i, (b, s) in enumerate(zip(before, shape)) if i != 2):
+                return op, source, c
+    return None
 
 
 def _reshaped(value: SSAValue, shape: list[int], made: list[Operation]) -> SSAValue:
@@ -321,17 +367,18 @@ def _matched(product: TTNNOp, dead: list[Operation], made: list[Operation]) -> b
         p, v, v_shape = found
     else:
         return False
-    softmax = _guarded_softmax(p, dead)
+    softmax = _guarded_softmax(_uncast(p, dead), dead)
     if softmax is None or scalar(softmax.prop("dimension")) % 4 != 3:
         return False
     dead.append(softmax)
-    scores, mask = softmax.operands[0], None
+    scores, mask = _uncast(softmax.operands[0], dead), None
     if (add := _producer(scores, "add")) is not None:
         first, second = add.operands
-        qk, mask = (first, second) if _producer(first, "matmul") is not None else (second, first)
+        qk, mask = (first, second) if _producer(_scaled(first, [])[0], "matmul") is not None else (second, first)
         dead.append(add)
     else:
         qk = scores
+    qk, s_scale = _scaled(qk, dead)
     qk_op = _producer(qk, "matmul")
     if qk_op is None or any(scalar(qk_op.prop(k)) is True for k in ("transpose_a", "transpose_b")):
         return False
@@ -342,10 +389,19 @@ def _matched(product: TTNNOp, dead: list[Operation], made: list[Operation]) -> b
         return False
     q, q_scale = _peel(q, dead)
     q = _reshaped(q, shapes[0], made)
-    (kt, k_scale), (v, v_scale) = _heads(kt, shapes[1], dead, made), _heads(v, shapes[2], dead, made)
+    swap = _producer(kt, "permute")
+    if swap is not None and int_values(swap.prop("permutation")) == [0, 1, 3, 2] and len(list(kt.uses)) == 1:
+        # Kᵀ swapped from K after K's heads were repeated: K's repeat is undone and K is the key
+        dead.append(swap)
+        k, k_scale = _heads(swap.operands[0], list(swap.operands[0].type.get_shape()), dead, made)
+        bk, hk, sk, dk = k.type.get_shape()
+    else:
+        kt, k_scale = _heads(kt, shapes[1], dead, made)
+        k, (bk, hk, dk, sk) = None, kt.type.get_shape()
+    v, v_scale = _heads(v, shapes[2], dead, made)
     if v_scale != 1.0:
         return False
-    (b, h, sq, d), (bk, hk, dk, sk), (bv, hv, sv, dv) = (t.type.get_shape() for t in (q, kt, v))
+    (b, h, sq, d), (bv, hv, sv, dv) = (t.type.get_shape() for t in (q, v))
     if (bk, dk) != (b, d) or (bv, hv, sv) != (b, hk, sk) or hk == 0 or h % hk:
         return False
     if mask is not None:
@@ -357,7 +413,7 @@ def _matched(product: TTNNOp, dead: list[Operation], made: list[Operation]) -> b
         return False
     if not _read_only_inside(dead, {product}):
         return False
-    _emit(product, q, _key(kt, qk_op, dead, made), v, mask, q_scale * k_scale)
+    _emit(product, q, k if k is not None else _key(kt, qk_op, dead, made), v, mask, q_scale * k_scale * s_scale)
     return True
 
 

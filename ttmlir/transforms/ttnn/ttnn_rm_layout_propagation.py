@@ -7,6 +7,9 @@ reader of a row-major value is one of:
 - an op whose kernel reads that operand row-major (the operand tables of --ttnn-workaround): left as it is;
 - an op whose kernel reads and writes row-major pages (`ROW_MAJOR_THROUGH`): its result becomes row-major, in the
   data type it declared, and its readers are visited in turn;
+- a binary elementwise op (tt-metal's binary_ng reads either operand row-major and writes its first operand's page
+  layout): it reads the value as it is; when the value is its first operand its result becomes row-major too and
+  is visited in turn;
 - the function's return: the value is tilized back to the declared result type;
 - any other op: the value is tilized right before it (a `ttnn.to_tensor_spec`, broken down later).
 What every op computes is unchanged; only where tilizing happens moves.
@@ -32,6 +35,8 @@ from ttmlir.transforms.ttnn.ttnn_workaround import WORKAROUNDS, Want, retyped
 
 # ops whose kernels take row-major pages in and write row-major pages out (tt-metal's row-major paths)
 ROW_MAJOR_THROUGH = frozenset({"typecast", "reshape", "permute", "slice_static", "concat", "repeat"})
+# families whose kernels read any operand row-major and write their first operand's page layout
+ROW_MAJOR_OPERANDS = frozenset({"binary"})
 ROW_MAJOR, TILE = Want("row_major"), Want("tile")
 
 
@@ -87,9 +92,11 @@ class TTNNRowMajorLayoutPropagationPass(ModulePass):
                             user.operands[use.index] = _tilize_before(user, value, declared, "return_conversion")
                     elif not isinstance(user, TTNNOp) or user.ROW.name == "to_tensor_spec" or not user.results:
                         continue  # a conversion or an in-place op takes the value as it is
-                    elif _reads_row_major(user, value):
+                    elif _reads_row_major(user, value) or (
+                            user.ROW.family in ROW_MAJOR_OPERANDS and user.operands[0] is not value):
                         continue
-                    elif user.ROW.name in ROW_MAJOR_THROUGH and len(user.results) == 1:
+                    elif (user.ROW.name in ROW_MAJOR_THROUGH or user.ROW.family in ROW_MAJOR_OPERANDS) and \
+                            len(user.results) == 1:
                         result = user.results[0]
                         Rewriter.replace_value_with_new_type(result, retyped(result.type, ROW_MAJOR))
                         work.append(user.results[0])

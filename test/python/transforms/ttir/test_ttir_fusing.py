@@ -74,6 +74,61 @@ def test_a_look_alike_is_not_fused():
     assert "ttir.sigmoid" in [op.name for op in module.walk()]
 
 
+def test_a_clamp_at_a_small_floor_is_not_relu():
+    # max(x, 1e-12) (F.normalize's guard against dividing by zero) matches relu to 2% at every sample but 0, where
+    # it keeps the division finite: it stays a clamp, and a zero row still divides to zero
+    body = f"""
+  %lo = {SPLAT.format("9.99999996E-13")}
+  %hi = {SPLAT.format("3.40282347E+38")}
+  %0 = "ttir.clamp_tensor"(%a0, %lo, %hi) : ({T}, {T}, {T}) -> {T}
+  %1 = "ttir.div"(%a0, %0) : ({T}, {T}) -> {T}
+  return %1 : {T}"""
+    x = torch.zeros(4, 8)
+    module = _fuse(function_module(["4x8"], body, "4x8"))
+    assert "ttir.relu" not in [op.name for op in module.walk()]
+    assert torch.equal(run_function(module, [x])[0], torch.zeros(4, 8))
+
+
+NORMALIZE = """
+  %two = "ttir.full"() <{shape = array<i32: 2, 4, 8>, fill_value = 2.0 : f32}> : () -> tensor<2x4x8xf32>
+  %sq = "ttir.pow"(%a0, %two) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %sum = "ttir.sum"(%sq) <{dim_arg = [DIM : i32], keep_dim = true}> : (tensor<2x4x8xf32>) -> tensor<RED>
+  %half = "ttir.full"() <{shape = array<i32: SHAPE>, fill_value = 0.5 : f32}> : () -> tensor<RED>
+  %root = "ttir.pow"(%sum, %half) : (tensor<RED>, tensor<RED>) -> tensor<RED>
+  %lo = "ttir.full"() <{shape = array<i32: SHAPE>, fill_value = FLOOR : f32}> : () -> tensor<RED>
+  %hi = "ttir.full"() <{shape = array<i32: SHAPE>, fill_value = 3.40282347E+38 : f32}> : () -> tensor<RED>
+  %clamp = "ttir.clamp_tensor"(%root, %lo, %hi) : (tensor<RED>, tensor<RED>, tensor<RED>) -> tensor<RED>
+  %b = "ttir.broadcast"(%clamp) <{broadcast_dimensions = array<i64: BCAST>}> : (tensor<RED>) -> tensor<2x4x8xf32>
+  %div = "ttir.div"(%a0, %b) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %scale = "ttir.full"() <{shape = array<i32: 2, 4, 8>, fill_value = SCALE : f32}> : () -> tensor<2x4x8xf32>
+  %out = "ttir.multiply"(%div, %scale) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  return %out : tensor<2x4x8xf32>"""
+
+
+@pytest.mark.parametrize("dim, floor, scale, fused", [
+    (1, "1.0e-12", "2.0", True), (2, "1.0e-12", "2.82842708", True),
+    (1, "0.5", "2.0", False),   # a floor that matters is a clamp, not eps
+    (1, "1.0e-12", "3.0", False),   # not sqrt(D): a plain L2 normalization
+])
+def test_f_normalize_times_sqrt_of_the_size_is_an_rms_norm(dim, floor, scale, fused):
+    shape = [2, 4, 8]
+    reduced = [1 if d == dim else n for d, n in enumerate(shape)]
+    body = (NORMALIZE.replace("DIM", str(dim)).replace("RED", "x".join(map(str, reduced)) + "xf32")
+            .replace("SHAPE", ", ".join(map(str, reduced))).replace("FLOOR", floor).replace("SCALE", scale)
+            .replace("BCAST", ", ".join(str(shape[d] if d == dim else 1) for d in range(3))))
+    x = torch.randn(2, 4, 8, generator=torch.Generator().manual_seed(4))
+    x[1, :, 3] = 0.0   # a zero vector along dim 1: still zeros, not 0/0
+    x[0, 2, :] = 0.0   # and along dim 2
+    before = run_function(function_module(["2x4x8"], body, "2x4x8"), [x])[0]
+    module = _fuse(function_module(["2x4x8"], body, "2x4x8"))
+    names = [op.name for op in module.walk() if op.name.startswith("ttir.")]
+    assert ("ttir.rms_norm" in names) == fused and ("ttir.div" in names) != fused
+    if fused:
+        assert names.count("ttir.permute") == (2 if dim != 2 else 0)
+    after = run_function(module, [x])[0]
+    assert not after.isnan().any() and torch.allclose(before, after, atol=1e-5, rtol=1e-4)
+
+
 CONV = ('%c = "ttir.conv2d"(%x, %w) <{stride = 1 : i32, padding = 1 : i32, dilation = 1 : i32, groups = 1 : i32}> '
         ': (tensor<1x6x6x4xf32>, tensor<8x4x3x3xf32>) -> tensor<1x6x6x8xf32>')
 PER_CHANNEL = "tensor<1x1x1x8xf32> {ttcore.argument_type = #ttcore.argument_type<constant>}"

@@ -109,6 +109,48 @@ def test_attention_with_a_finite_mask_fuses_into_sdpa_and_computes_the_same():
     assert pcc(after, expected) > 0.99
 
 
+GQA_F32_SOFTMAX = """
+func.func @forward(%q: tensor<1x8x64x32xbf16>, %k: tensor<1x2x64x32xbf16>, %v: tensor<1x2x64x32xbf16>,
+                   %mask: tensor<1x1x64x64xbf16>) -> tensor<1x8x64x32xbf16> {
+  %0 = "ttir.reshape"(%k) <{shape = [1 : i32, 2 : i32, 1 : i32, 64 : i32, 32 : i32]}> : (tensor<1x2x64x32xbf16>) -> tensor<1x2x1x64x32xbf16>
+  %1 = "ttir.broadcast"(%0) <{broadcast_dimensions = array<i64: 1, 1, 4, 1, 1>}> : (tensor<1x2x1x64x32xbf16>) -> tensor<1x2x4x64x32xbf16>
+  %2 = "ttir.reshape"(%1) <{shape = [1 : i32, 8 : i32, 64 : i32, 32 : i32]}> : (tensor<1x2x4x64x32xbf16>) -> tensor<1x8x64x32xbf16>
+  %3 = "ttir.reshape"(%v) <{shape = [1 : i32, 2 : i32, 1 : i32, 64 : i32, 32 : i32]}> : (tensor<1x2x64x32xbf16>) -> tensor<1x2x1x64x32xbf16>
+  %4 = "ttir.broadcast"(%3) <{broadcast_dimensions = array<i64: 1, 1, 4, 1, 1>}> : (tensor<1x2x1x64x32xbf16>) -> tensor<1x2x4x64x32xbf16>
+  %5 = "ttir.reshape"(%4) <{shape = [1 : i32, 8 : i32, 64 : i32, 32 : i32]}> : (tensor<1x2x4x64x32xbf16>) -> tensor<1x8x64x32xbf16>
+  %6 = "ttir.transpose"(%2) <{dim0 = -2 : si32, dim1 = -1 : si32}> : (tensor<1x8x64x32xbf16>) -> tensor<1x8x32x64xbf16>
+  %7 = "ttir.matmul"(%q, %6) : (tensor<1x8x64x32xbf16>, tensor<1x8x32x64xbf16>) -> tensor<1x8x64x64xbf16>
+  %8 = "ttir.full"() <{fill_value = 0.25 : f32, shape = array<i32: 1, 1, 1, 1>}> : () -> tensor<1x1x1x1xbf16>
+  %9 = "ttir.multiply"(%7, %8) : (tensor<1x8x64x64xbf16>, tensor<1x1x1x1xbf16>) -> tensor<1x8x64x64xbf16>
+  %10 = "ttir.add"(%9, %mask) : (tensor<1x8x64x64xbf16>, tensor<1x1x64x64xbf16>) -> tensor<1x8x64x64xbf16>
+  %11 = "ttir.typecast"(%10) : (tensor<1x8x64x64xbf16>) -> tensor<1x8x64x64xf32>
+  %12 = "ttir.softmax"(%11) <{dimension = -1 : si32}> : (tensor<1x8x64x64xf32>) -> tensor<1x8x64x64xf32>
+  %13 = "ttir.typecast"(%12) : (tensor<1x8x64x64xf32>) -> tensor<1x8x64x64xbf16>
+  %14 = "ttir.matmul"(%13, %5) : (tensor<1x8x64x64xbf16>, tensor<1x8x64x32xbf16>) -> tensor<1x8x64x32xbf16>
+  return %14 : tensor<1x8x64x32xbf16>
+}
+"""
+
+
+def test_grouped_attention_with_an_f32_softmax_and_scaled_scores_fuses_and_computes_the_same():
+    # K's heads repeated before the transpose, the scores scaled before the mask, the softmax in f32 between bf16
+    # matmuls: one SDPA on the 2 key/value heads with the scale, computing what the ops did
+    fused = print_module(lower(GQA_F32_SOFTMAX, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=1"))
+    assert '"ttnn.scaled_dot_product_attention"' in fused and "scale = 2.500000e-01" in fused
+    assert not any(f'"ttnn.{name}"' in fused for name in ("softmax", "repeat", "matmul"))
+    g = torch.Generator().manual_seed(5)
+    inputs = [torch.randn(1, 8, 64, 32, generator=g), torch.randn(1, 2, 64, 32, generator=g),
+              torch.randn(1, 2, 64, 32, generator=g), torch.randn(1, 1, 64, 64, generator=g)]
+    after = _outputs(lower(GQA_F32_SOFTMAX, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=1"),
+                     inputs)[0]
+    before = _outputs(lower(GQA_F32_SOFTMAX, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=0"),
+                      inputs)[0]
+    q, k, v, mask = inputs
+    k, v = k.repeat_interleave(4, 1), v.repeat_interleave(4, 1)
+    expected = torch.softmax(q @ k.transpose(-1, -2) * 0.25 + mask, -1) @ v
+    assert pcc(after, before) > 0.999 and pcc(after, expected) > 0.999
+
+
 def test_attention_whose_mask_may_hide_a_whole_row_keeps_its_guard():
     # a -inf fill may make a row all -inf, which the guard zeroes and the fused kernel would not: not fused
     fused = print_module(lower(attention("0xFF800000"), "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=2"))
