@@ -20,40 +20,27 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import Attribute, Float32Type, FloatAttr, ModuleOp, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.dialects.builtin import Float32Type, FloatAttr, ModuleOp, TensorType
+from xdsl.ir import SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
-from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+from ttmlir.conversion.stablehlo_to_ttir.lowering import Builder
 from ttmlir.errors import PassFailure
-from ttmlir.ir.props import KINDS, int_values, scalar
+from ttmlir.ir.props import int_values, scalar
 from ttmlir.ir.tt_op import TTOp
 
 
-class _Ops:
-    """TTIR ops made in front of the op being decomposed, at its location."""
-
-    def __init__(self, at: Operation):
-        self.at, self.made = at, []
+class _Ops(Builder):
+    """TTIR ops made in front of the op being decomposed, at its location (the StableHLO lowering's builder, with
+    results given by shape)."""
 
     def __call__(self, name: str, operands: list[SSAValue], result_shape, element=None, /, **props) -> SSAValue:
-        cls = TTIR_OP_CLASSES[name]
-        kinds = {p: kind for p, kind, _, _ in cls.ROW.props}
-        built = {k: v if isinstance(v, Attribute) else KINDS[kinds[k]].build(v) for k, v in props.items()}
         element = element if element is not None else operands[0].type.element_type
-        op = cls.create(operands=operands, result_types=[TensorType(element, list(result_shape))], properties=built)
-        op.location = self.at.location
-        self.made.append(op)
-        return op.results[0]
+        return self.ttir(name, operands, TensorType(element, list(result_shape)), **props)
 
     def full(self, value: float, rank: int, element) -> SSAValue:
         return self("full", [], [1] * rank, element, shape=[1] * rank, fill_value=FloatAttr(value, Float32Type()))
-
-    def reshape(self, value: SSAValue, shape: list[int]) -> SSAValue:
-        if list(value.type.get_shape()) == list(shape):
-            return value
-        return self("reshape", [value], shape, shape=list(shape))
 
     def reduce(self, name: str, value: SSAValue, dims: list[int]) -> SSAValue:
         shape = [1 if d in dims else n for d, n in enumerate(value.type.get_shape())]
@@ -172,6 +159,6 @@ class TTIRDecomposeCompositesPass(ModulePass):
                 continue
             if value.type != op.results[0].type:
                 raise PassFailure(op, f"decomposition made {value.type}, not the op's {op.results[0].type}")
-            op.parent.insert_ops_before(ops.made, op)
+            op.parent.insert_ops_before(ops.ops, op)
             op.results[0].replace_all_uses_with(value)
             Rewriter.erase_op(op)
