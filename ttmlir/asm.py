@@ -574,6 +574,7 @@ class TTPrinter(Printer):
     defining: Attribute | None = None
     _counters: Counters = field(default_factory=Counters)
     _depth: int = 0
+    _named: Operation | None = None  # the IR whose values are named: printing more of its ops reuses the names
     _rendered: dict[Attribute, str] = field(default_factory=FirstByIdentity)
 
     def _new_alias(self, attr: Attribute, base: str, table: dict[Attribute, str]) -> str:
@@ -659,7 +660,9 @@ class TTPrinter(Printer):
             top = op
             while (parent := top.parent_op()) is not None:
                 top = parent
-            name_values(top, self._ssa_values, self._counters, _result_names)
+            if top is not self._named:  # a writer printing each op of a module would name it all again per op
+                name_values(top, self._ssa_values, self._counters, _result_names)
+                self._named = top
         self._depth += 1
         try:
             self._print_op(op)

@@ -89,14 +89,14 @@ def _matrix_shape(t: MemRefType, op: Operation) -> list[int]:
 
 
 class _ProgramWriter:
-    def __init__(self, func: FuncOp, symbols: Operation):
+    def __init__(self, func: FuncOp, symbols: Operation, printer: TTPrinter):
         self.func, self.symbols = func, symbols
         self.ids: dict[SSAValue, int] = {}
         self.addresses: dict[SSAValue, int] = {}
         # a sharded buffer on a virtual grid: the core holding shard (0, 0), the rectangle of cores holding them all
         self.placements: dict[SSAValue, tuple[tuple[int, int], tuple[int, int]]] = {}
         self.sources: dict[str, str] = {}
-        self.printer = TTPrinter(stream=io.StringIO(), use_aliases=False)
+        self.printer = printer  # shared by a module's functions: its values are named once
 
     def ref(self, value: SSAValue, op: Operation | None = None) -> fbm.BufferRefT:
         if not isinstance(value.type, MemRefType):
@@ -264,7 +264,8 @@ def translate(module: ModuleOp, goldens: dict | None = None) -> bytes:
     binary = fbm.TTMetalBinaryT()
     binary.version, binary.ttmlirGitHash = fbu.version_t(), fbu.git_hash()
     binary.systemDesc = fbu.system_desc_t(system.data.as_dict() if system is not None else hardware.system_desc())
-    binary.programs = [_ProgramWriter(f, f.parent_op()).program() for f in funcs]
+    printer = TTPrinter(stream=io.StringIO(), use_aliases=False)
+    binary.programs = [_ProgramWriter(f, f.parent_op(), printer).program() for f in funcs]
     for program in binary.programs:
         program.debugInfo = fbm.DebugInfoT()
         program.debugInfo.goldenInfo = fbu.golden_info((goldens or {}).get(program.name, {}))

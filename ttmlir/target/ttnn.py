@@ -271,10 +271,12 @@ class SharedTensorDesc(fb.TensorDescT):
 class ProgramWriter:
     """One function as a Program: tensor refs by global id, ops in order."""
 
-    def __init__(self, func: FuncOp, programs: dict[str, int], kernels: dict[str, FuncOp] | None = None):
+    def __init__(self, func: FuncOp, programs: dict[str, int], kernels: dict[str, FuncOp] | None = None,
+                 printer: TTPrinter | None = None):
         self.func, self.programs, self.kernels = func, programs, kernels or {}
         self.ids: dict[SSAValue, int] = {}
-        self.printer = TTPrinter(stream=io.StringIO(), use_aliases=False, print_debuginfo=False)
+        # one printer for every function of a module: it names the module's values once, not once per function
+        self.printer = printer or TTPrinter(stream=io.StringIO(), use_aliases=False, print_debuginfo=False)
         self.tails: dict[tuple, tuple] = {}  # debug_text's rendered tails
         self.descs: dict[TensorType, tuple[fb.TensorDescT, int]] = FirstByIdentity()
 
@@ -550,8 +552,9 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
                    key=lambda f: f.attributes.get(FUNCTION_TYPE, FORWARD_DEVICE) != FORWARD_DEVICE)
     kernels = {f.sym_name.data: f for f in functions if "ttkernel.thread" in f.attributes}
     indices = {f.sym_name.data: i for i, f in enumerate(funcs)}
+    printer = TTPrinter(stream=io.StringIO(), use_aliases=False, print_debuginfo=False)
     for func in funcs:
-        prog = ProgramWriter(func, indices, kernels).program()
+        prog = ProgramWriter(func, indices, kernels, printer).program()
         prog.meshShape = binary.meshShape
         prog.debugInfo = fb.DebugInfoT()
         prog.debugInfo.mlir = _mlir("ttnn", source)
