@@ -6,6 +6,7 @@ level that fuses RoPE into ttnn.rotary_embedding and the projections into split_
 run on the simulator and compared by value, per output and per batch row, with the golden evaluation of the same
 TTIR on the same inputs. The graphs are written here; the gate over upstream's 83 models is the benchmark."""
 
+import gc
 import sys
 from pathlib import Path
 
@@ -280,6 +281,16 @@ CASES = {"decode_layer": (lambda: layer(**DECODE), {1: ('"ttnn.rotary_embedding"
                                    # shared-LHS: q (128), k, v (64 each), gate and up (256 each) as one product
                                    ('"ttnn.paged_update_cache"', "-> tensor<32x768xbf16")),
          "conv_block": (conv_block, {}, ('"ttnn.conv2d"', '"ttnn.max_pool2d"'))}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def long_lived_objects_set_aside():
+    """check_model collects a model's golden-evaluation garbage before the device run; in a test process holding
+    torch, JAX and the compiler, that full collection scans millions of long-lived objects (0.8 s a call), so those
+    are set aside (`gc.freeze`) while this module runs."""
+    gc.freeze()
+    yield
+    gc.unfreeze()
 
 
 @pytest.mark.parametrize("level", [0, 1])
