@@ -29,7 +29,7 @@ import os
 import socket
 import struct
 import sys
-from typing import Callable
+from collections.abc import Callable  # not typing: 4 ms of every served call's start-up
 
 ENVIRONMENT = "TTMLIR_TOOL_SERVER"
 # tool name -> the module whose main() it is
