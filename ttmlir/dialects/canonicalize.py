@@ -31,11 +31,10 @@ from ttmlir.dialects.tt_rewrites import (Fold, Rewrite, all_empty_concat, binary
                                          embedding_of_squeezed_indices, flipped_comparison, idempotent,
                                          identity_permute, identity_pool, input_if_same_type, involution,
                                          linear_without_bias, logical_identity, lossless_cast_round_trip,
-                                         matmul_of_merged_batches,
-                                         matmul_rhs_repeat_implied, permute_as_reshape, permute_without_leading_units,
-                                         pointwise_conv3d, sole_nonempty_input, splat_constant_to_full, topk_of_one,
-                                         transpose_as_permute, ttir_only, unsplit_mesh_shard, update_cache_as_paged,
-                                         where_by_constant, whole_slice)
+                                         matmul_of_merged_batches, matmul_rhs_repeat_implied, permute_as_reshape,
+                                         permute_without_leading_units, pointwise_conv3d, sole_nonempty_input,
+                                         splat_constant_to_full, topk_of_one, transpose_as_permute, ttir_only,
+                                         unsplit_mesh_shard, update_cache_as_paged, where_by_constant, whole_slice)
 
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
