@@ -28,13 +28,13 @@ from ttmlir.dialects.tt_rewrites import (Fold, Rewrite, all_empty_concat, binary
                                          consecutive_layout_change, consecutive_permute, consecutive_repeat,
                                          consecutive_reshape, consecutive_reverse, consecutive_slice,
                                          consecutive_typecast, constant_result, created_as_converted,
-                                         embedding_of_unit_reshape, flipped_comparison, idempotent, identity_permute,
-                                         identity_pool, input_if_same_type, involution, linear_without_bias,
-                                         logical_identity, lossless_cast_round_trip, matmul_of_merged_batches,
-                                         matmul_rhs_repeat_implied, permute_as_reshape, permute_without_leading_units,
-                                         pointwise_conv3d, sole_nonempty_input, splat_constant_to_full, topk_of_one,
-                                         transpose_as_permute, ttir_only, unsplit_mesh_shard, update_cache_as_paged,
-                                         where_by_constant, whole_slice)
+                                         embedding_of_squeezed_indices, flipped_comparison, idempotent,
+                                         identity_permute, identity_pool, input_if_same_type, involution,
+                                         linear_without_bias, logical_identity, lossless_cast_round_trip,
+                                         matmul_of_merged_batches, matmul_rhs_repeat_implied, permute_as_reshape,
+                                         permute_without_leading_units, pointwise_conv3d, sole_nonempty_input,
+                                         splat_constant_to_full, topk_of_one, transpose_as_permute, ttir_only,
+                                         unsplit_mesh_shard, update_cache_as_paged, where_by_constant, whole_slice)
 
 FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("reshape", "typecast", "repeat", "repeat_interleave", "broadcast", "to_layout", "to_tensor_spec",
@@ -57,8 +57,9 @@ FOLDS: dict[str, Fold] = {
     **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter"), collective_within_one_chip),
 }
 REWRITES: dict[str, Rewrite] = {
-    "reshape": lambda op: consecutive_reshape(op) or matmul_of_merged_batches(op) or embedding_of_unit_reshape(op)
-    or permute_without_leading_units(op),
+    "reshape": lambda op: consecutive_reshape(op) or matmul_of_merged_batches(op) or
+    permute_without_leading_units(op),
+    "embedding": ttir_only(embedding_of_squeezed_indices),
     "linear": linear_without_bias,
     "permute": lambda op: consecutive_permute(op) or permute_as_reshape(op),  # tried in this order
     "repeat": consecutive_repeat,

@@ -647,27 +647,29 @@ def matmul_rhs_repeat_implied(op: Operation) -> list[Operation] | None:
     return [_with(op, [op.operands[0], repeat.operands[0]])]
 
 
-def embedding_of_unit_reshape(op: Operation) -> list[Operation] | None:
-    """reshape(embedding(reshape(x), w)) whose inner reshape only adds or drops unit dims of the indices looks
-    the rows up with x itself: embedding(x, w), reshaped only if its shape still differs."""
-    embedding = _producer(op, "ttir.embedding", only_use=True)
-    index = embedding.operands[0].owner if embedding is not None else None
-    if not isinstance(index, Operation) or index.name != "ttir.reshape" or not op.name.startswith("ttir."):
+def embedding_of_squeezed_indices(op: Operation) -> list[Operation] | None:
+    """An embedding whose indices a reshape made with unit dims looks the rows up with those dims squeezed out
+    (all of them unit: one index) and reshapes the rows back, as upstream's canonicalizer does to the embeddings
+    its StableHLO gather lowering leaves between reshapes; the reshapes then fold into their neighbours."""
+    index = op.operands[0].owner
+    if not isinstance(index, Operation) or index.name != "ttir.reshape":
         return None
-    source = index.operands[0]
-    squeezed = [[d for d in v.type.get_shape() if d != 1] for v in (source, index.results[0])]
-    if squeezed[0] != squeezed[1] or len(source.type.get_shape()) > 2:  # embedding's indices are at most 2D
+    indices = op.operands[0].type
+    squeezed = [n for n in indices.get_shape() if n != 1] or [1]
+    if len(squeezed) == len(indices.get_shape()):
         return None
-
-    row = embedding.results[0].type.get_shape()[-1]
-    looked_up = type(embedding).create(operands=[source, embedding.operands[1]], attributes=dict(embedding.attributes),
-                                       properties=dict(embedding.properties),
-                                       result_types=[TensorType(op.results[0].type.element_type,
-                                                                [*source.type.get_shape(), row])])
-    looked_up.location = embedding.location
-    if looked_up.results[0].type == op.results[0].type:
-        return [looked_up]
-    return [looked_up, _with(op, [looked_up.results[0]])]
+    result = op.results[0].type
+    reshape = sibling(op, "reshape")
+    narrow = reshape.create(operands=[op.operands[0]], properties={"shape": KINDS["i32_array"].build(squeezed)},
+                            result_types=[TensorType(indices.element_type, squeezed)])
+    looked_up = type(op).create(operands=[narrow.results[0], op.operands[1]], properties=dict(op.properties),
+                                attributes=dict(op.attributes),
+                                result_types=[TensorType(result.element_type, [*squeezed, result.get_shape()[-1]])])
+    back = reshape.create(operands=[looked_up.results[0]], result_types=[result],
+                          properties={"shape": KINDS["i32_array"].build(list(result.get_shape()))})
+    for new in (narrow, looked_up, back):
+        new.location = op.location
+    return [narrow, looked_up, back]
 
 
 def permute_without_leading_units(op: Operation) -> list[Operation] | None:

@@ -297,8 +297,8 @@ def load_mlir_file(mlir_text: str, golden_inputs: dict | None = None, target: st
     except DiagnosticError as error:
         raise TTBuilderCompileException(str(error)) from None
     _locate(positions, mlir_text, filename)
-    builder = BUILDERS[target](module_op.location, "mesh", mesh_dict or _declared_mesh(module_op), module=module_op,
-                               name="loaded")
+    mesh_name, declared = _declared_mesh(module_op)
+    builder = BUILDERS[target](module_op.location, mesh_name, mesh_dict or declared, module=module_op, name="loaded")
     for func in builder.functions():
         if is_private(func):
             continue
@@ -312,12 +312,17 @@ def load_mlir_file(mlir_text: str, golden_inputs: dict | None = None, target: st
     return Module(module_op), builder
 
 
-def _declared_mesh(module_op) -> OrderedDict:
-    """The mesh a module declares in `ttcore.meshes`, as a builder's mesh_dict, else one chip."""
+def _declared_mesh(module_op) -> tuple[str, OrderedDict]:
+    """The mesh a module declares, its name and its axes as a builder's mesh_dict: its first `sdy.mesh`, else its
+    `ttcore.meshes`, else one chip."""
+    from ttmlir.dialects import sdy
     from ttmlir.transforms.ttcore.register_device import declared_mesh
 
+    mesh_op = next((op for op in module_op.body.block.ops if isinstance(op, sdy.MeshOp)), None)
+    if mesh_op is not None:
+        return mesh_op.sym_name.data, OrderedDict(mesh_op.mesh.data.axes)
     shape = declared_mesh(module_op)
-    return OrderedDict(zip(("x", "y"), shape)) if shape is not None and len(shape) == 2 else DEFAULT_MESH
+    return "mesh", OrderedDict(zip(("x", "y"), shape)) if shape is not None and len(shape) == 2 else DEFAULT_MESH
 
 
 def _index_bound(value) -> int | None:

@@ -88,12 +88,20 @@ class StableHLOBuilder(ShardyMethods, Builder):
     OPS = shlo.OPS
 
     def __init__(self, *args, **kwargs):
-        """The module names its mesh as shardy does (`sdy.mesh @mesh = <["x"=1, "y"=1]>`)."""
+        """The module names its mesh as shardy does (`sdy.mesh @mesh = <["x"=1, "y"=1]>`); a loaded module that
+        declares it already keeps its own, which must be the builder's."""
         from ttmlir.dialects import sdy
 
         super().__init__(*args, **kwargs)
         self._module.attributes.pop("ttcore.meshes", None)
-        self._module.body.block.add_op(sdy.MeshOp(self._mesh_name, sdy.Mesh(tuple(self._mesh_dict.items()))))
+        mesh = sdy.Mesh(tuple(self._mesh_dict.items()))
+        declared = next((op for op in self._module.body.block.ops
+                         if isinstance(op, sdy.MeshOp) and op.sym_name.data == self._mesh_name), None)
+        if declared is None:
+            self._module.body.block.add_op(sdy.MeshOp(self._mesh_name, mesh))
+        elif declared.mesh.data.axes != mesh.axes:
+            raise BuilderError(f"the module's mesh @{self._mesh_name} is {declared.mesh.data.axes}, not the "
+                               f"mesh_dict's {mesh.axes}")
 
     # --- building ------------------------------------------------------------------------------
 

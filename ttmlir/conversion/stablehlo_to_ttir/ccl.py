@@ -44,11 +44,12 @@ def _mesh2d(mesh: sdy.Mesh) -> tuple[int, int]:
     return (1, sizes[0]) if len(sizes) == 1 else (sizes[0], sizes[1]) if sizes else (1, 1)
 
 
-def axis_numbers(mesh: sdy.Mesh, axes) -> list[int]:
-    """The axes of more than one chip among `axes`, numbered as the axes of the 2-d mesh TTIR sees."""
+def axis_numbers(mesh: sdy.Mesh, axes, single_chip: bool = False) -> list[int]:
+    """The axes of more than one chip among `axes` (of any size with `single_chip`), numbered as the axes of the
+    2-d mesh TTIR sees."""
     order = [name for name, _ in mesh.axes]
     offset = 2 - len(order)  # a 1-d mesh is the last axis of a 1xN one
-    return [order.index(a.name) + offset for a in axes if mesh.size(a) > 1]
+    return [order.index(a.name) + offset for a in axes if single_chip or mesh.size(a) > 1]
 
 
 def _stablehlo(name: str, value: SSAValue, type_, reduce: bool = False, **props) -> Operation:
@@ -84,8 +85,10 @@ def ccl_ops(op: Operation, mesh: sdy.Mesh) -> list[Operation]:
         return TensorType(value.type.element_type, shape)
 
     if isinstance(op, (sdy.AllGatherOp, sdy.AllSliceOp, sdy.ReduceScatterOp)):
+        # as upstream, a gather or reduce-scatter over an axis of one chip stays, an identity the TTIR
+        # canonicalizer removes; a slice over it would have no cluster to partition
         for d, axes in enumerate(op.properties[op.AXES[0]].data):
-            for axis in axis_numbers(mesh, axes):
+            for axis in axis_numbers(mesh, axes, not isinstance(op, sdy.AllSliceOp)):
                 n, groups = grid[axis], _groups_attr(mesh_lines(axis, grid))
                 if isinstance(op, sdy.AllGatherOp):
                     emit(_stablehlo("all_gather", value, resized(d, n), all_gather_dim=d, replica_groups=groups))
@@ -96,7 +99,7 @@ def ccl_ops(op: Operation, mesh: sdy.Mesh) -> list[Operation]:
                     emit(_ttir("mesh_partition", [value], resized(d, 1 / n), dim=IntegerAttr(d, _SI32),
                                cluster_axis=IntegerAttr(axis, _UI32)))
     elif isinstance(op, sdy.AllReduceOp):
-        for axis in axis_numbers(mesh, op.reduction_axes.data):
+        for axis in axis_numbers(mesh, op.reduction_axes.data, True):
             emit(_stablehlo("all_reduce", value, value.type, True,
                             replica_groups=_groups_attr(mesh_lines(axis, grid))))
     elif isinstance(op, sdy.AllToAllOp):

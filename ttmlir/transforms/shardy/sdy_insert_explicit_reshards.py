@@ -44,8 +44,16 @@ def reshard_op(op: Operation, mesh_name: str) -> None:
         taken.update(chosen[i])
         if factor.reduction:
             reduced += [a for a in chosen[i] if a not in reduced]
-    for (_, j, d), axes in _per_dim(factors or [], chosen, "operand", lambda f: True).items():
+    operand_dims = _per_dim(factors or [], chosen, "operand", lambda f: True)
+    for (_, j, d), axes in operand_dims.items():
         need[j][d] = axes
+    if factors is not None:  # a dim of size 1 in no factor (a reshape's) keeps its split: only one-chip axes fit it
+        for j, value in enumerate(op.operands):
+            if need[j] is not None:
+                have = _dims(value_sharding(value), len(need[j]))
+                for d, n in enumerate(value.type.get_shape()):
+                    if n == 1 and ("operand", j, d) not in operand_dims:
+                        need[j][d] = have[d]
     _redistribute(op, mesh_name, factors or [], chosen, need, results, taken)
     for i, (value, dims) in enumerate(zip(op.operands, need)):
         if dims is None or _dims(value_sharding(value), len(dims)) == dims:

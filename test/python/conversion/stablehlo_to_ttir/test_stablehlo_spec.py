@@ -312,3 +312,23 @@ func.func @main(%x: tensor<4xi64>) -> tensor<4xi64> {
     x = np.array([-5, 0, 7, 2**31 - 1], np.int64)
     (got,) = tt_jax.run_binary(tt_jax.compile_stablehlo(text), [x])
     np.testing.assert_array_equal(np.asarray(got).astype(np.int64), np.clip(x, 1, None))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16"])
+def test_gathers_of_rows_with_unit_index_dims(dtype):
+    """Row lookups whose indices carry unit dims (an explicit index vector of one, a batch of one) or index two
+    dims at once: the lowering's embedding takes its indices squeezed and the rows are put back in the gather's
+    shape. Table values are small integers, exact in bf16."""
+    table = jnp.asarray(np.arange(48 * 16).reshape(48, 16) % 251, dtype)
+    cube = jnp.asarray(np.arange(7 * 8 * 2).reshape(7, 8, 2), dtype)
+    rows = np.array([[[5], [47]]], np.int32)  # 1x2x1, index_vector_dim 2
+    pairs = np.array([[[6, 7], [0, 0]], [[3, 1], [6, 0]]], np.int32)  # 2x2x2 over dims 0 and 1 of the cube
+
+    def lookups(t, c, r, p):
+        one = lax.gather(t, r, lax.GatherDimensionNumbers(offset_dims=(2,), collapsed_slice_dims=(0,),
+                                                          start_index_map=(0,)), slice_sizes=(1, 16))
+        two = lax.gather(c, p, lax.GatherDimensionNumbers(offset_dims=(2,), collapsed_slice_dims=(0, 1),
+                                                          start_index_map=(0, 1)), slice_sizes=(1, 1, 2))
+        return one, two
+
+    same(lookups, table, cube, rows, pairs, rtol=0, atol=0)

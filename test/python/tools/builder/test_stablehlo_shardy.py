@@ -127,3 +127,20 @@ def test_manual_computation_with_a_collective_runs_on_two_chips():
     assert compiled_bin.mesh_shape() == (1, 2)
     report = execute_fb(compiled_bin, io, intermediates)
     assert report["program_index_0"]["output_0"]["allclose"]
+
+
+def test_a_loaded_module_keeps_the_mesh_it_declares():
+    """Seed 002's "load manual computation op graph": the file's `sdy.mesh` is the builder's mesh (one mesh op,
+    under its own name and axes); a mesh_dict that says otherwise is refused."""
+    text = '''module {
+      sdy.mesh @chips = <["y"=2]>
+      func.func @main(%arg0: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@chips, [{"y"}, {}]>}) -> tensor<8x4xf32> {
+        %0 = stablehlo.exponential %arg0 : tensor<8x4xf32>
+        return %0 : tensor<8x4xf32>
+      }
+    }'''
+    module, builder = load_mlir_file(text, target="stablehlo")
+    printed = str(module)
+    assert printed.count("sdy.mesh") == 1 and 'sdy.mesh @chips = <["y"=2]>' in printed
+    with pytest.raises(BuilderError, match="mesh @chips"):
+        load_mlir_file(text, target="stablehlo", mesh_dict=MESH_2X4)

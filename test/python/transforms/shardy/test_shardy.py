@@ -691,3 +691,30 @@ def test_indexer_queries_split_by_sequence_mask_from_each_chips_place():
     scores = (torch.relu(q @ k.transpose(-1, -2)) * w).sum(1, keepdim=True)
     expected = scores.masked_fill(torch.ones(64, 64, dtype=torch.bool).triu(1), -torch.inf)
     torch.testing.assert_close(out, expected, rtol=2e-2, atol=0.5)
+
+
+def test_axes_of_one_chip_gather_nothing_and_stay_on_unit_dims():
+    """A dim split over an axis of one chip ("x") that the reshape merges is gathered over that axis, as shardy
+    does: an all_gather of groups of one chip, which changes nothing, so the run equals one chip's; a dim of
+    size 1 split over it keeps its split (no reshard) since nothing of it can move."""
+    from ttmlir.passes import stablehlo_to_ttir_pipeline
+
+    text = '''sdy.mesh @mesh = <["x"=1, "y"=2]>
+    func.func public @main(%a: tensor<8x4x5xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {"x"}, {}]>},
+                           %b: tensor<1x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+        -> (tensor<2x16x5xf32>, tensor<6xf32>) {
+      %0 = stablehlo.reshape %a : (tensor<8x4x5xf32>) -> tensor<2x16x5xf32>
+      %1 = stablehlo.reshape %b : (tensor<1x6xf32>) -> tensor<6xf32>
+      return %0, %1 : tensor<2x16x5xf32>, tensor<6xf32>
+    }'''
+    module, _ = parse_text(make_context(), text)
+    stablehlo_pipeline(module)
+    printed = print_module(module)
+    assert printed.count('"stablehlo.all_gather"') == 1
+    assert "replica_groups = dense<[[0], [1]]> : tensor<2x1xi64>" in printed  # each chip its own group
+    assert "stablehlo.reshape %arg3 : (tensor<1x6xf32>) -> tensor<6xf32>" in printed
+    stablehlo_to_ttir_pipeline(module)
+    a, b = torch.randn(8, 4, 5), torch.randn(1, 6)
+    out, flat = run(print_module(module), (1, 2), [[a[:4], a[4:]], b])
+    torch.testing.assert_close(out, a.reshape(2, 16, 5))
+    torch.testing.assert_close(flat, b.reshape(6))
