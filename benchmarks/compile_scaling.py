@@ -7,7 +7,8 @@ in its own process, its timers reading CPU time (what other work on the machine 
 each pass's time, printed here per op (microseconds). A pass whose time per op grows by more
 than `--flag-ratio` (default 2) from one size to the next is flagged: its cost is not linear in the graph.
 
-Beside each graph, `xdsl-opt`'s parse+print round trip of the same file: the acceptance is the 10k chain (and each
+Each pipeline's output is then written to a flatbuffer (`ttmlir-translate --ttnn-to-flatbuffer`, its own process), timed
+and flagged the same way. Beside each graph, `xdsl-opt`'s parse+print round trip of the same file: the acceptance is the 10k chain (and each
 fusion's chain) through the backend pipeline within 2x of it, and time(10k) / time(1k) <= 12, compared in CPU time.
 Figures only; nothing is asserted.
 
@@ -36,6 +37,9 @@ PIPELINES = {  # the graphs' dialect, and what ttmlir-opt runs on them
 # ttmlir-opt with its --mlir-timing timers reading CPU time: per-pass figures a busy machine leaves comparable
 TTMLIR_OPT_CPU_TIMED = [sys.executable, "-c", "import sys, time, ttmlir.timing, ttmlir_opt; "
                         "ttmlir.timing.clock = time.process_time; sys.exit(ttmlir_opt.main(sys.argv[1:]))"]
+# the pipelines' TTNN output written to a flatbuffer, in a process of its own (not served: its CPU time is counted)
+TTMLIR_TRANSLATE = [sys.executable, "-c", "import sys, ttmlir_translate; sys.exit(ttmlir_translate.main())",
+                    "--ttnn-to-flatbuffer"]
 T = "tensor<64x128xf32>"
 
 
@@ -218,10 +222,12 @@ def main() -> None:
             for pipeline in args.pipelines.split(","):
                 if PIPELINES[pipeline][0] != dialect(kind):
                     continue
-                runs = {}
+                runs, translated = {}, {}
                 for n in sizes:
+                    out = Path(tmp, "out.mlir")
                     runs[n] = timed([*TTMLIR_OPT_CPU_TIMED, *PIPELINES[pipeline][1], "--mlir-timing",
-                                     "--mlir-timing-display=list", str(files[n]), "-o", str(Path(tmp, "out.mlir"))])
+                                     "--mlir-timing-display=list", str(files[n]), "-o", str(out)])
+                    translated[n] = timed([*TTMLIR_TRANSLATE, str(out), "-o", str(out.with_suffix(".ttnn"))])[1]
                 print(f"\n{kind} / {pipeline}:")
                 for n in sizes:
                     wall, cpu, _ = runs[n]
@@ -243,6 +249,13 @@ def main() -> None:
                             mark = f"  <-- grows {pb / pa:.1f}x per op from {a} to {b}"
                             flagged.append(f"{kind} / {pipeline}: {name} ({pb / pa:.1f}x per op, {a} -> {b})")
                     print(f"  {'':>10} " + "".join(f"{p:>10.1f}" for p in per_op) + f"  {name}{mark}")
+                # the flatbuffer writer too (whole process, start-up included, so small sizes read high per op)
+                per_op = [translated[n] / n * 1e6 for n in sizes]
+                grows = [(a, b, pb / pa) for (a, pa), (b, pb) in zip(zip(sizes, per_op), zip(sizes[1:], per_op[1:]))
+                         if pb / pa > args.flag_ratio]
+                flagged += [f"{kind} / {pipeline}: ttmlir-translate ({r:.1f}x per op, {a} -> {b})" for a, b, r in grows]
+                print(f"  {'':>10} " + "".join(f"{p:>10.1f}" for p in per_op) + "  ttmlir-translate --ttnn-to-flatbuffer"
+                      + (f"  <-- grows {grows[-1][2]:.1f}x per op" if grows else ""))
     print("\nPasses above linear: " + ("; ".join(flagged) if flagged else "none"))
 
 
