@@ -216,3 +216,34 @@ def test_a_connection_that_sends_no_request_leaves_the_server_serving(probe_serv
     env = {**os.environ, "PYTHONPATH": pythonpath, "TTMLIR_TOOL_SERVER": str(folder / "tools.sock")}
     process, out, _ = call([], env, tmp_path)
     assert int(out.split("|")[0]) != process.pid  # still served
+
+
+def test_served_compiler_calls_import_nothing_the_preload_lacks(tmp_path):
+    """A served call runs in a fork of the server as its preload left it: a module a tool imports on its way to work
+    that the preload missed is imported again by every call (FileCheck's package once cost each call 26 ms)."""
+    check = tmp_path / "check.txt"
+    check.write_text("// CHECK: func.func @mlp\n")
+    probe = f"""
+import gc, sys
+import ttmlir_server
+ttmlir_server.preload_compiler()
+gc.freeze()
+before = set(sys.modules)
+calls = [("ttmlir_opt", ["ttmlir-opt", "--ttir-to-ttnn-backend-pipeline", {str(ROOT / "examples/mlp.mlir")!r},
+                         "-o", {str(tmp_path / "mlp.mlir")!r}]),
+         ("ttmlir_translate", ["ttmlir-translate", "--ttnn-to-flatbuffer", {str(tmp_path / "mlp.mlir")!r},
+                               "-o", {str(tmp_path / "mlp.ttnn")!r}]),
+         ("ttmlir_filecheck", ["FileCheck", {str(check)!r}, "--input-file", {str(tmp_path / "mlp.mlir")!r}])]
+for module, argv in calls:
+    sys.argv = argv
+    try:
+        code = sys.modules[module].main()
+    except SystemExit as done:
+        code = done.code
+    assert not code, (argv, code)
+print(sorted(m for m in set(sys.modules) - before if not m.startswith("encodings.")))
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=dict(os.environ, TTMLIR_TOOL_SERVER="0"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]", done.stdout
