@@ -17,7 +17,8 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import ArrayAttr, IndexType, ModuleOp, StringAttr
-from xdsl.dialects.emitc import EmitC_CallOpaqueOp, EmitC_OpaqueAttr, EmitC_OpaqueType, EmitC_PointerType
+from xdsl.dialects.emitc import (EmitC_CallOpaqueOp, EmitC_LValueType, EmitC_OpaqueAttr, EmitC_OpaqueType,
+                                 EmitC_PointerType)
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
@@ -29,12 +30,10 @@ from ttmlir.target.cpp import c_type, is_kernel
 
 PORT = EmitC_OpaqueType(StringAttr("uint32_t"))
 NOC_ADDR = EmitC_OpaqueType(StringAttr("uint64_t"))
-L1_POINTER = EmitC_PointerType(EmitC_OpaqueType(StringAttr("volatile tt_l1_ptr uint32_t")))
 HEADERS = {"compute": "compute_kernel_api/common.h", "noc": "dataflow_api.h", "ethernet": "dataflow_api.h"}
 C_TYPES = {ttkernel.TensorAccessorType: EmitC_OpaqueType(StringAttr("TensorAccessor")),
            ttkernel.TensorAccessorArgsType: EmitC_OpaqueType(StringAttr("auto")), ttkernel.CBType: PORT,
-           ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT, ttkernel.NocAddrType: NOC_ADDR,
-           ttkernel.L1AddrPtrType: L1_POINTER}
+           ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT, ttkernel.NocAddrType: NOC_ADDR}
 # the endpoint object a transfer names its far side with, and the fields that name it
 ENDPOINTS = {"core": ("UnicastEndpoint", "unicast_ep",
                       "{{.noc_x = {}, .noc_y = {}, .addr = static_cast<uint32_t>({})}"),
@@ -52,6 +51,8 @@ NOC_BARRIERS = {"noc_async_read_barrier": "async_read_barrier", "noc_async_write
 
 
 def _c_type(t: Attribute) -> Attribute:
+    if isinstance(t, ttkernel.L1AddrPtrType):  # words of its width, read afresh each time (a semaphore may change)
+        return EmitC_PointerType(EmitC_OpaqueType(StringAttr(f"volatile tt_l1_ptr uint{t.width.data}_t")))
     return C_TYPES.get(type(t), t)
 
 
@@ -135,6 +136,19 @@ class _KernelLowering:
             return [emitc.VerbatimOp.create(operands=[page], properties={"value": StringAttr(
                         f"const uint32_t {page_id} = static_cast<uint32_t>({{}});")}),
                     emitc.VerbatimOp.create(operands=operands, properties={"value": StringAttr(text)})]
+        if mnemonic in ("load_from_l1", "store_to_l1"):  # `ptr[offset]`, the word converted to and from its type
+            pointer = op.operands[0] if mnemonic == "load_from_l1" else op.operands[1]
+            word = _c_type(pointer.type).pointee_type
+            slot = emitc.SubscriptOp.create(operands=[pointer, op.operands[-1]],
+                                            result_types=[EmitC_LValueType(word)])
+            if mnemonic == "load_from_l1":
+                loaded = emitc.LoadOp.create(operands=[slot.result], result_types=[word])
+                return [slot, loaded, emitc.CastOp.create(operands=[loaded.result], result_types=result_types)]
+            value = emitc.CastOp.create(operands=[op.operands[0]], result_types=[word])
+            return [slot, value, emitc.AssignOp.create(operands=[slot.result, value.dest])]
+        if mnemonic == "noc_inline_dw_write":  # the word into the far core's L1 at the NoC address of (x, y, addr)
+            far = _call("get_noc_addr", [op.dst_noc_x, op.dst_noc_y, op.dst_address], [NOC_ADDR])
+            return [far, _call(mnemonic, [far.res[0], op.val, op.byte_enable, *op.noc], [])]
         if mnemonic in NOC_BARRIERS:
             text = f"{self.noc(op)}.{NOC_BARRIERS[mnemonic]}();"
             return [emitc.VerbatimOp.create(properties={"value": StringAttr(text)})]
@@ -189,6 +203,8 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
         return f"{mnemonic}<BroadcastType::{op.properties['bcast_type'].data.value.upper()}>"
     if mnemonic == "pack_tile" and op.properties["out_of_order"].value.data:
         return "pack_tile<true>"
+    if mnemonic == "remote_sram_write_u32":  # tt-metal's name for a word of local L1 written to a NoC address
+        return "noc_semaphore_set_remote"
     if mnemonic == "reinterpret_cast":
         return f"reinterpret_cast<{c_type(_c_type(op.results[0].type))}>"
     return RENAMED.get(mnemonic, mnemonic.replace(".", "::"))

@@ -101,13 +101,16 @@ class KernelApi:
             return pointer[index]
         addr, dtype = self._slot(pointer, index)
         value = self.core.l1[addr:addr + dtype.itemsize].view(dtype)[0].item()
-        return value & 0xFFFFFFFF if pointer.ctype == "uint32_t" else value
+        return value & (1 << 8 * dtype.itemsize) - 1 if pointer.ctype.startswith("u") else value
 
     def store(self, pointer, index: int, value) -> None:
         addr, dtype = self._slot(pointer, index)
-        if dtype == torch.int32:
-            value = int(value) & 0xFFFFFFFF
-            value = value - (1 << 32) if value >> 31 else value
+        if dtype in (torch.int32, torch.int16, torch.int8):  # a C word stored as its bits in a signed slot
+            bits = 8 * dtype.itemsize
+            value = int(value) & (1 << bits) - 1
+            value = value - (1 << bits) if value >> bits - 1 else value
+        elif dtype == torch.uint8:
+            value = int(value) & 0xFF
         self.core.l1[addr:addr + dtype.itemsize] = torch.tensor([value], dtype=dtype).view(torch.uint8)
         self.grid.events += 1
 
@@ -265,6 +268,11 @@ class KernelApi:
         self.noc_async_write_multicast(src_l1, self._far(endpoint, dst_args, "async_write_multicast"), size,
                                        num_dests, linked)
 
+    def unpack_stall_on_pack(self) -> None:
+        """The unpacker waits for the packer's last write to land in L1: here a pack is in L1 when its call
+        returns, so there is never anything to wait for."""
+        self._compute_only("experimental::unpack_stall_on_pack")
+
     def get_semaphore(self, sem_id: int) -> int:
         if not 0 <= sem_id < SEMAPHORE_SLOTS:
             raise MetalError(f"semaphore {sem_id} does not exist (ids 0-{SEMAPHORE_SLOTS - 1})")
@@ -351,6 +359,31 @@ class KernelApi:
         core.sem_times[addr] = self.cycles + NOC_LATENCY
         self.grid.events += 1
         self.cycles += 1
+
+    def noc_semaphore_set_remote(self, src_l1: int, dst_noc_addr: int, noc: int = 0) -> None:
+        """The word at `src_l1` written to a NoC address (a write the write barrier waits for)."""
+        self.noc_async_write(src_l1, dst_noc_addr, 4, noc)
+        self._mark_semaphore(dst_noc_addr)
+
+    def noc_inline_dw_write(self, noc_addr: int, value: int, byte_enable: int = 0xF, noc: int = 0) -> None:
+        """A 32-bit value written into another core's L1 with no staging word: the bytes `byte_enable` selects."""
+        kind, core, addr = self.grid.resolve(noc_addr, 4)
+        if kind != "l1":
+            raise MetalError("noc_inline_dw_write to a DRAM address")
+        word = (int(value) & 0xFFFFFFFF).to_bytes(4, "little")
+        for i in range(4):
+            if int(byte_enable) >> i & 1:
+                core.l1[addr + i] = word[i]
+        self._mark_semaphore(noc_addr)
+        self.grid.events += 1
+        self.pending_writes.append(self._done_at(noc_addr, 4))
+        self.cycles += 1
+
+    def _mark_semaphore(self, noc_addr: int) -> None:
+        """A word written over the NoC reaches a core's L1 one NoC latency from now (what a waiter on it sees)."""
+        kind, core, addr = self.grid.resolve(noc_addr, 4)
+        if kind == "l1":
+            core.sem_times[addr] = self.cycles + NOC_LATENCY
 
     def noc_semaphore_set_multicast(self, src_l1: int, dst_mcast, num_dests: int, linked: bool = False) -> None:
         self.noc_async_write_multicast(src_l1, dst_mcast, 4, num_dests)
