@@ -159,6 +159,9 @@ def load_module(ctx, text: str, filename: str, line_offset: int = 0) -> tuple[Mo
     try:
         module, positions = parse_text(ctx, text, filename)
     except ParseError as error:
-        raise DiagnosticError(from_parse_error(error, filename, text, line_offset)) from None
+        prior = getattr(error, "prior", None)  # a value used with a type other than its own: where it was defined
+        notes = [] if prior is None else [Diagnostic("note", "prior use here", filename, text, prior.start,
+                                                     line_offset)]
+        raise DiagnosticError(from_parse_error(error, filename, text, line_offset), *notes) from None
     verify_module(module, positions, filename, text, line_offset)
     return module, positions
