@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IndexType, IntAttr, IntegerAttr, IntegerType, i32
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IndexType, IntAttr, IntegerAttr, IntegerType, StringAttr, i32
 from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_attr_definition, irdl_op_definition,
-                       operand_def, opt_prop_def, param_def, result_def, traits_def, var_operand_def, var_result_def)
+                       operand_def, opt_operand_def, opt_prop_def, param_def, result_def, traits_def, var_operand_def,
+                       var_result_def)
 from xdsl.parser import AttrParser, Parser
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.printer import Printer
@@ -151,17 +152,24 @@ OPS: dict[str, tuple[str, ...]] = {
     "noc_semaphore_set": ("sem_addr", "val"), "noc_semaphore_inc": ("addr", "incr", "noc?"),
     "noc_semaphore_set_multicast": ("src_local_l1_addr", "dst_noc_addr_multicast", "num_dests"),
     "get_noc_addr": ("x", "y", "l1Address", "noc?"),
-    "TensorAccessorArgs": ("cta_base", "crta_base"), "TensorAccessor": ("args", "bank_base_address_in", "page_size_in"),
+    "TensorAccessor": ("args", "bank_base_address_in", "page_size_in"),
     "noc_async_read_tile": ("id", "addrGenStruct", "dstLocalL1Addr", "noc?"),
     "noc_async_write_tile": ("id", "addrGenStruct", "srcLocalL1Addr", "noc?"),
     "get_noc_multicast_addr": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "l1Address", "noc?"),
+    "pack_tile_block": ("ifrom_dst", "icb", "ntiles"),
+    "copy_block_matmul_partials": ("icb", "start_itile", "start_idst", "ntiles"),
+    "copy_dest_values_init": (), "copy_dest_values": ("idst_in", "idst_out", "data_format=dtype"),
+    "bfloat16_greater": ("bf16_a", "bf16_b"), "float32_greater": ("f32_a", "f32_b"),
+    "noc_async_atomic_barrier": ("noc?",),
+    "noc_async_read_barrier_with_trid": ("trid", "noc?"), "noc_async_write_barrier_with_trid": ("trid", "noc?"),
+    "noc_semaphore_inc_multicast": ("addr", "incr", "num_dests", "noc?"),
     "load_from_l1": ("l1_ptr", "offset"), "store_to_l1": ("value", "l1_ptr", "offset"),
     "remote_sram_write_u32": ("src_sram_addr", "dst_remote_addr", "noc?"),
 }
 RESULTS = {"get_write_ptr": 1, "get_read_ptr": 1, "get_tile_size": 1, "get_compile_time_arg_val": 1,
            "get_arg_val": 1, "get_common_arg_val": 1, "get_noc_addr_from_bank_id": 1, "get_semaphore": 1,
-           "reinterpret_cast": 1, "get_noc_addr": 1, "get_noc_multicast_addr": 1, "TensorAccessorArgs": 1,
-           "TensorAccessor": 1, "load_from_l1": 1}
+           "reinterpret_cast": 1, "get_noc_addr": 1, "get_noc_multicast_addr": 1,
+           "TensorAccessor": 1, "load_from_l1": 1, "bfloat16_greater": 1, "float32_greater": 1}
 
 
 # engine configuration calls that compute nothing, beyond the `*_init`/`*_uninit` ones
@@ -183,7 +191,38 @@ TYPE_RULES: dict[str, dict[str, str]] = {
     "store_to_l1": {"value": "i8, i16 or i32", "l1_ptr": "an L1 pointer", "offset": "i32"},
     "remote_sram_write_u32": {"src_sram_addr": "i32, an L1 address or a local semaphore",
                               "dst_remote_addr": "a NoC address", "noc": "i8"},
+    "bfloat16_greater": {"bf16_a": "i16", "bf16_b": "i16", "result": "i1"},
+    "float32_greater": {"f32_a": "i32", "f32_b": "i32", "result": "i1"},
+    "noc_async_atomic_barrier": {"noc": "i8"},
+    "noc_async_read_barrier_with_trid": {"trid": "i32", "noc": "i8"},
+    "noc_async_write_barrier_with_trid": {"trid": "i32", "noc": "i8"},
+    "noc_semaphore_inc_multicast": {"addr": "a NoC address", "incr": "i32", "num_dests": "i32", "noc": "i8"},
 }
+TRIDS, NOCS = 16, 2  # transaction ids a NoC tracks; NoCs per core
+
+
+def _constant_int(value) -> int | None:
+    owner = getattr(value, "owner", None)
+    if getattr(owner, "name", None) == "arith.constant" and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def check_trid_noc(op, operands: dict) -> None:
+    """A transaction id the NoC tracks (0-15) and a NoC that exists (0 or 1), when they are constants."""
+    if "trid" in operands and (trid := _constant_int(operands["trid"])) is not None and not 0 <= trid < TRIDS:
+        raise VerifyException(f"trid must be in [0, {TRIDS - 1}].")
+    if operands.get("noc") is not None and (noc := _constant_int(operands["noc"])) is not None and \
+            not 0 <= noc < NOCS:
+        raise VerifyException(f"noc must be in [0, {NOCS - 1}].")
+
+
+def parse_data_type(parser: AttrParser):
+    """`<f32>`: a ttcore data type where the op says what the attribute is."""
+    from ttmlir.dialects.ttcore_attrs import DataTypeAttr
+
+    with parser.in_angle_brackets():
+        return DataTypeAttr(parser.parse_str_enum(DataTypeAttr.enum_type))
 
 
 class TTKernelOp(IRDLOperation):
@@ -217,6 +256,7 @@ class TTKernelOp(IRDLOperation):
             if name in rules and not any(t == k or (isinstance(k, type) and isinstance(t, k))
                                          for k in TYPE_KINDS[rules[name]]):
                 raise VerifyException(f"'{self.name}' op {what} must be {rules[name]}, but got {t}")
+        check_trid_noc(self, dict(zip(named, self.operands)))
 
     @classmethod
     def parse(cls, parser: Parser) -> "TTKernelOp":
@@ -241,6 +281,8 @@ class TTKernelOp(IRDLOperation):
                     props[name] = BoolAttr(parser.parse_boolean(), IntegerType(1))
                 elif kind == "attr":
                     props[name] = parser.parse_attribute()
+                elif kind == "dtype":  # a data type in its short form, `<f32>`
+                    props[name] = parse_data_type(parser)
                 else:
                     props[name] = IntegerAttr(parser.parse_integer(), i32)
         return cls._finish(parser, operands, props)
@@ -269,6 +311,9 @@ class TTKernelOp(IRDLOperation):
             attr = self.properties[item.split("=")[0]]
             if item.endswith("=attr"):
                 parts.append(lambda a=attr: printer.print_attribute(a))
+                continue
+            if item.endswith("=dtype"):
+                parts.append(lambda a=attr: printer.print_string(f"<{a.data.value}>"))
                 continue
             parts.append(lambda a=attr: printer.print_string(
                 ("true" if a.value.data else "false") if a.type == IntegerType(1) else str(a.value.data)))
@@ -328,7 +373,8 @@ class L1AddrPtrType(ParametrizedAttribute, TypeAttribute):
 
 # each kind of TYPE_RULES: the type classes (or exact types) it admits
 TYPE_KINDS: dict[str, tuple] = {
-    "an L1 pointer": (L1AddrPtrType,), "i32": (IntegerType(32),), "i8": (IntegerType(8),),
+    "an L1 pointer": (L1AddrPtrType,), "i32": (IntegerType(32),), "i8": (IntegerType(8),), "i16": (IntegerType(16),),
+    "i1": (IntegerType(1),),
     "i8, i16 or i32": (IntegerType(8), IntegerType(16), IntegerType(32)),
     "i32, an L1 address or a local semaphore": (IntegerType(32), L1AddrType, LocalSemaphoreType),
     "a NoC address": (NocAddrType,),
@@ -622,6 +668,141 @@ class NocInlineDwWriteOp(IRDLOperation):
 
 
 @irdl_op_definition
+class NocAsyncWriteOnePacketWithTridOp(IRDLOperation):
+    """A write of at most one NoC packet tagged with a transaction id, which a barrier can wait for alone:
+    `ttkernel.noc_async_write_one_packet_with_trid(%src, core[%x, %y], %dst, %size, %trid, noc %n) : (...) -> ()`
+    (or `bank[%b]` for a DRAM bank)."""
+
+    name = "ttkernel.noc_async_write_one_packet_with_trid"
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    src_local = operand_def(i32)
+    core_xy = var_operand_def(IndexType)
+    bank_id = var_operand_def()
+    dst_address = operand_def(i32)
+    size = operand_def(i32)
+    trid = operand_def(i32)
+    noc = var_operand_def(IntegerType(8))
+
+    def verify_(self) -> None:
+        if bool(self.core_xy) == bool(self.bank_id):
+            raise VerifyException(f"'{self.name}' op names exactly one of core[x, y] or bank[id]")
+        if self.core_xy and len(self.core_xy) != 2:
+            raise VerifyException(f"'{self.name}' op core[...] takes two coordinates")
+        check_trid_noc(self, {"trid": self.trid, "noc": self.noc[0] if self.noc else None})
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        with parser.in_parens():
+            src = parser.parse_unresolved_operand()
+            parser.parse_punctuation(",")
+            core = bank = []
+            if parser.parse_optional_keyword("core") is not None:
+                core = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+            else:
+                parser.parse_keyword("bank")
+                bank = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+            values = []
+            for _ in range(3):
+                parser.parse_punctuation(",")
+                values.append(parser.parse_unresolved_operand())
+            noc = []
+            if parser.parse_optional_punctuation(","):
+                parser.parse_keyword("noc")
+                noc = [parser.parse_unresolved_operand()]
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        fn = parser.parse_function_type()
+        operands = parser.resolve_operands([src, *core, *bank, *values, *noc], fn.inputs.data, position)
+        return cls.create(operands=operands, attributes=attributes, properties={
+            "operandSegmentSizes": DenseArrayBase.from_list(i32, [1, len(core), len(bank), 1, 1, 1, len(noc)])})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_operand(self.src_local)
+        for word, values in (("core", self.core_xy), ("bank", self.bank_id)):
+            if values:
+                printer.print_string(f", {word}[")
+                printer.print_list(values, printer.print_operand)
+                printer.print_string("]")
+        for value in (self.dst_address, self.size, self.trid):
+            printer.print_string(", ")
+            printer.print_operand(value)
+        if self.noc:
+            printer.print_string(", noc ")
+            printer.print_operand(self.noc[0])
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+@irdl_op_definition
+class TensorAccessorArgsOp(IRDLOperation):
+    """Where a TensorAccessor's compile-time and common runtime args start: constant offsets
+    (`ttkernel.TensorAccessorArgs(%cta, %crta)`), or just after another accessor's
+    (`ttkernel.TensorAccessorArgs(prev = %args)`); `cta_expr = "..."`/`crta_expr = "..."` give an offset as a C++
+    constant expression instead."""
+
+    name = "ttkernel.TensorAccessorArgs"
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    cta_base = opt_operand_def(i32)
+    crta_base = opt_operand_def(i32)
+    prev_args = opt_operand_def(TensorAccessorArgsType)
+    cta_expr = opt_prop_def(StringAttr)
+    crta_expr = opt_prop_def(StringAttr)
+    result = result_def(TensorAccessorArgsType)
+
+    def verify_(self) -> None:
+        bases = (self.cta_base, self.crta_base)
+        if self.prev_args is not None:
+            if any(b is not None for b in bases):
+                raise VerifyException("cta_base and crta_base should not be provided when using prev_args")
+            return
+        if any(b is None for b in bases):
+            raise VerifyException("both cta_base and crta_base are required when prev_args is not provided")
+        for kind, base, expr in (("cta", self.cta_base, self.cta_expr), ("crta", self.crta_base, self.crta_expr)):
+            if expr is None and _constant_int(base) is None:
+                raise VerifyException(f"{kind}_base must be a constant when {kind}_expr is not provided")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        parser.parse_punctuation("(")
+        if parser.parse_optional_keyword("prev") is not None:
+            parser.parse_punctuation("=")
+            (prev,) = parser.resolve_operands([parser.parse_unresolved_operand()], [TensorAccessorArgsType()],
+                                              parser.pos)
+            operands, sizes = [prev], [0, 0, 1]
+        else:
+            cta = parser.parse_unresolved_operand()
+            parser.parse_punctuation(",")
+            crta = parser.parse_unresolved_operand()
+            operands, sizes = parser.resolve_operands([cta, crta], [i32, i32], parser.pos), [1, 1, 0]
+        parser.parse_punctuation(")")
+        props = {"operandSegmentSizes": DenseArrayBase.from_list(i32, sizes)}
+        for key in ("cta_expr", "crta_expr"):
+            if parser.parse_optional_keyword(key) is not None:
+                parser.parse_punctuation("=")
+                props[key] = StringAttr(parser.parse_str_literal())
+        attributes = parser.parse_optional_attr_dict()
+        return cls.create(operands=operands, result_types=[TensorAccessorArgsType()], properties=props,
+                          attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        if self.prev_args is not None:
+            printer.print_string("prev = ")
+            printer.print_operand(self.prev_args)
+        else:
+            printer.print_list([self.cta_base, self.crta_base], printer.print_operand)
+        printer.print_string(")")
+        for key in ("cta_expr", "crta_expr"):
+            if (expr := self.properties.get(key)) is not None:
+                printer.print_string(f' {key} = "{expr.data}"')
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
 class UnpackStallOnPackOp(IRDLOperation):
     """The unpacker waits until the packer's last write is in L1 (`ttkernel.experimental.unpack_stall_on_pack`),
     between generics that hand a tile through L1 within one compute kernel."""
@@ -643,7 +824,8 @@ def _op_class(mnemonic: str, items: tuple[str, ...]) -> type[TTKernelOp]:
 OP_CLASSES = {mnemonic: _op_class(mnemonic, items) for mnemonic, items in OPS.items()}
 
 TTKernel = Dialect("ttkernel", [*OP_CLASSES.values(), MyLogicalXOp, MyLogicalYOp, NocAsyncReadOp, NocAsyncWriteOp,
-                                NocAsyncWriteMulticastOp, NocInlineDwWriteOp, UnpackStallOnPackOp],
+                                NocAsyncWriteMulticastOp, NocInlineDwWriteOp, UnpackStallOnPackOp,
+                                NocAsyncWriteOnePacketWithTridOp, TensorAccessorArgsOp],
                    [ThreadAttr, ArgSpecAttr, CBType, NocAddrType, LocalSemaphoreType, L1AddrType, L1AddrPtrType,
                     TensorAccessorArgsType, TensorAccessorType,
                     ReduceTypeAttr, ReduceDimAttr, BcastTypeAttr])

@@ -47,7 +47,14 @@ ARITH_CALLS = {arith.MinSIOp: "std::min<int32_t>", arith.MaxSIOp: "std::max<int3
                arith.MinUIOp: "std::min<size_t>", arith.MaxUIOp: "std::max<size_t>"}
 RENAMED = {"mm_init_short": "matmul_init", "mm_block_init_short": "matmul_block_init"}  # tt-metal's current names
 NOC_BARRIERS = {"noc_async_read_barrier": "async_read_barrier", "noc_async_write_barrier": "async_write_barrier",
-                "noc_async_full_barrier": "async_full_barrier"}
+                "noc_async_full_barrier": "async_full_barrier", "noc_async_atomic_barrier": "async_atomic_barrier"}
+TRID_BARRIERS = {"noc_async_read_barrier_with_trid": "async_read_barrier",
+                 "noc_async_write_barrier_with_trid": "async_write_barrier"}
+# tt-metal's DataFormat for each ttcore data type
+DATA_FORMATS = {"f32": "Float32", "f16": "Float16", "bf16": "Float16_b", "bfp_f8": "Bfp8", "bfp_bf8": "Bfp8_b",
+                "bfp_f4": "Bfp4", "bfp_bf4": "Bfp4_b", "bfp_f2": "Bfp2", "bfp_bf2": "Bfp2_b", "u32": "UInt32",
+                "u16": "UInt16", "u8": "UInt8", "si32": "Int32"}
+TRID = "NocOptVals{{.trid = {}}"
 
 
 def _c_type(t: Attribute) -> Attribute:
@@ -92,6 +99,18 @@ class _KernelLowering:
         self.declare(f"{type_name} {name};")
         return name, fields
 
+    @staticmethod
+    def accessor_offset(op: ttkernel.TensorAccessorArgsOp, kind: str) -> str:
+        """An accessor's compile-time (`cta`) or common runtime (`crta`) args offset as a C++ constant expression:
+        its expression if it has one, else just after the previous accessor's, else its constant."""
+        expr = op.properties.get(f"{kind}_expr")
+        if expr is not None:
+            return expr.data
+        if op.prev_args is not None:  # already lowered: the previous accessor's variable
+            method = "next_compile_time_args_offset" if kind == "cta" else "next_common_runtime_args_offset"
+            return f"{op.prev_args.owner.value.data}.{method}()"
+        return str(_constant(op.cta_base if kind == "cta" else op.crta_base))
+
     def lowered(self, op) -> list:
         """The emitc ops of one ttkernel op; the last one's results replace the op's."""
         result_types = [_c_type(r.type) for r in op.results]
@@ -117,13 +136,11 @@ class _KernelLowering:
                     f"{fields}, {linked});")
             return [emitc.VerbatimOp.create(operands=[op.src_local, op.size, op.num_dests, *op.start_xy, *op.end_xy,
                                                       op.dst_local], properties={"value": StringAttr(text)})]
-        if mnemonic == "TensorAccessorArgs":  # offsets of its compile-time and common runtime args, as constants
-            offsets = [_constant(value) for value in op.operands]
-            if None in offsets:
-                raise PassFailure(op, "TensorAccessorArgs takes constant argument offsets")
+        if isinstance(op, ttkernel.TensorAccessorArgsOp):  # where its compile-time and common runtime args start
+            offsets = [self.accessor_offset(op, kind) for kind in ("cta", "crta")]
             name = self.fresh("tensor_accessor_args_")
             return [emitc.VerbatimOp.create(properties={"value": StringAttr(
-                        f"constexpr auto {name} = TensorAccessorArgs<{', '.join(map(str, offsets))}>();")}),
+                        f"constexpr auto {name} = TensorAccessorArgs<{', '.join(offsets)}>();")}),
                     emitc.LiteralOp.create(properties={"value": StringAttr(name)}, result_types=result_types)]
         if mnemonic in ("noc_async_read_tile", "noc_async_write_tile"):  # a page by id through a TensorAccessor
             noc, page_id = self.noc_of(op, op.operands[3:]), self.fresh("page_id_")
@@ -149,6 +166,16 @@ class _KernelLowering:
         if mnemonic == "noc_inline_dw_write":  # the word into the far core's L1 at the NoC address of (x, y, addr)
             far = _call("get_noc_addr", [op.dst_noc_x, op.dst_noc_y, op.dst_address], [NOC_ADDR])
             return [far, _call(mnemonic, [far.res[0], op.val, op.byte_enable, *op.noc], [])]
+        if isinstance(op, ttkernel.NocAsyncWriteOnePacketWithTridOp):  # a write tagged with its transaction id
+            noc = self.noc_of(op, op.noc)
+            name, fields = self.endpoint("core" if op.core_xy else "bank")
+            text = (f"{noc}.async_write<NocOptions::TXN_ID, NOC_MAX_BURST_SIZE>(CoreLocalMem<uint32_t>({{}}), {name}, "
+                    f"{{}}, {{{{}} , {fields}, {TRID});")
+            return [emitc.VerbatimOp.create(operands=[op.src_local, op.size, *op.core_xy, *op.bank_id, op.dst_address,
+                                                      op.trid], properties={"value": StringAttr(text)})]
+        if mnemonic in TRID_BARRIERS:
+            text = f"{self.noc_of(op, op.operands[1:])}.{TRID_BARRIERS[mnemonic]}<NocOptions::TXN_ID>({TRID});"
+            return [emitc.VerbatimOp.create(operands=[op.operands[0]], properties={"value": StringAttr(text)})]
         if mnemonic in NOC_BARRIERS:
             text = f"{self.noc(op)}.{NOC_BARRIERS[mnemonic]}();"
             return [emitc.VerbatimOp.create(properties={"value": StringAttr(text)})]
@@ -203,6 +230,8 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
         return f"{mnemonic}<BroadcastType::{op.properties['bcast_type'].data.value.upper()}>"
     if mnemonic == "pack_tile" and op.properties["out_of_order"].value.data:
         return "pack_tile<true>"
+    if mnemonic == "copy_dest_values":
+        return f"copy_dest_values<DataFormat::{DATA_FORMATS[op.properties['data_format'].data.value]}>"
     if mnemonic == "remote_sram_write_u32":  # tt-metal's name for a word of local L1 written to a NoC address
         return "noc_semaphore_set_remote"
     if mnemonic == "reinterpret_cast":
