@@ -4,9 +4,11 @@
 CB handles become `uint32_t` ports; `get_compile_time_arg_val(N)` a literal (tt-metal wants a constant
 expression there); runtime arguments `get_arg_val<uint32_t>(i)`; `pack_tile` with `out_of_order`
 `pack_tile<true>`; NoC transfers, multicasts and barriers are calls on tt-metal's `Noc` objects
-(`noc0.async_read(unicast_ep, ...)`, the NoC named by the op's constant NoC operand); `mm_init` is the engines'
-start-up (`compute_kernel_hw_startup`) then `matmul_init`; constants become `emitc.constant`;
-`my_logical_x_`/`my_logical_y_` are tt-metal's globals. Each kernel includes its thread's API header.
+(`noc0.async_read(unicast_ep, ...)`, the NoC named by the op's constant NoC operand, or `Noc(v)` for a NoC the
+kernel computes); `mm_init` is the engines' start-up (`compute_kernel_hw_startup`) then `matmul_init`; constants
+become `emitc.constant`;
+`my_logical_x_`/`my_logical_y_` are tt-metal's globals. Each kernel includes its thread's API header, the Noc object
+API's when it uses it, and the header of a call that needs its own (CALL_HEADERS), sorted.
 """
 
 from __future__ import annotations
@@ -30,7 +32,10 @@ from ttmlir.target.cpp import c_type, is_kernel
 
 PORT = EmitC_OpaqueType(StringAttr("uint32_t"))
 NOC_ADDR = EmitC_OpaqueType(StringAttr("uint64_t"))
-HEADERS = {"compute": "compute_kernel_api/common.h", "noc": "dataflow_api.h", "ethernet": "dataflow_api.h"}
+HEADERS = {"compute": "api/compute/common.h", "noc": "api/dataflow/dataflow_api.h",
+           "ethernet": "api/dataflow/dataflow_api.h"}
+NOC_HEADERS = ("api/core_local_mem.h", "api/dataflow/endpoints.h", "api/dataflow/noc.h")  # the Noc object API
+CALL_HEADERS = {"bfloat16_greater": "api/numeric/bfloat16.h", "float32_greater": "api/numeric/float32.h"}
 C_TYPES = {ttkernel.TensorAccessorType: EmitC_OpaqueType(StringAttr("TensorAccessor")),
            ttkernel.TensorAccessorArgsType: EmitC_OpaqueType(StringAttr("auto")), ttkernel.CBType: PORT,
            ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT, ttkernel.NocAddrType: NOC_ADDR}
@@ -70,24 +75,28 @@ class _KernelLowering:
     def __init__(self, func: FuncOp):
         self.func = func
         self.declared: list[str] = []
+        self.headers: set[str] = {HEADERS[func.attributes["ttkernel.thread"].data.value]}
         self.counters: dict[str, int] = {}
 
     def declare(self, text: str) -> None:
         if text not in self.declared:
             self.declared.append(text)
 
-    def noc(self, op) -> str:
+    def noc(self, op) -> tuple[str, list]:
         return self.noc_of(op, op.noc if isinstance(op, (ttkernel.NocAsyncReadOp, ttkernel.NocAsyncWriteOp,
                                                          ttkernel.NocAsyncWriteMulticastOp)) else op.operands)
 
-    def noc_of(self, op, nocs) -> str:
-        """The name of the `Noc` object a NoC op uses: its NoC operand (`nocs`) must be a constant."""
-        index = _constant(nocs[0]) if nocs else None
+    def noc_of(self, op, nocs) -> tuple[str, list]:
+        """The `Noc` object a NoC op uses and the operands its text takes: `noc0`, declared once, for a constant NoC
+        operand; a temporary `Noc({})` of the value for a NoC known only when the kernel runs."""
+        if not nocs:
+            raise PassFailure(op, "NoC operand is required for TTKernel-to-EmitC conversion")
+        self.headers.update(NOC_HEADERS)
+        index = _constant(nocs[0])
         if index is None:
-            raise PassFailure(op, "a NoC operand must be a constant here (dynamic NoC ids are not supported)" if nocs
-                              else "NoC operand is required for TTKernel-to-EmitC conversion")
+            return "Noc({})", [nocs[0]]
         self.declare(f"Noc noc{index}({index});")
-        return f"noc{index}"
+        return f"noc{index}", []
 
     def fresh(self, prefix: str) -> str:
         """A new C++ variable name in this kernel: `page_id_0`, `page_id_1`, ..."""
@@ -118,24 +127,24 @@ class _KernelLowering:
         if isinstance(op, (ttkernel.MyLogicalXOp, ttkernel.MyLogicalYOp)):
             return [emitc.LiteralOp.create(properties={"value": StringAttr(mnemonic)}, result_types=result_types)]
         if isinstance(op, (ttkernel.NocAsyncReadOp, ttkernel.NocAsyncWriteOp)):
-            noc = self.noc(op)
+            noc, dynamic = self.noc(op)
             name, fields = self.endpoint("core" if op.core_xy else "bank")
             far = [*op.core_xy, *op.bank_id]
             if isinstance(op, ttkernel.NocAsyncReadOp):
                 text = f"{noc}.async_read({name}, CoreLocalMem<uint32_t>({{}}), {{}}, {fields}, {{{{}});"
-                return [emitc.VerbatimOp.create(operands=[op.dst_local, op.size, *far, op.src_address],
+                return [emitc.VerbatimOp.create(operands=[*dynamic, op.dst_local, op.size, *far, op.src_address],
                                                 properties={"value": StringAttr(text)})]
             text = f"{noc}.async_write(CoreLocalMem<uint32_t>({{}}), {name}, {{}}, {{{{}} , {fields});"
-            return [emitc.VerbatimOp.create(operands=[op.src_local, op.size, *far, op.dst_address],
+            return [emitc.VerbatimOp.create(operands=[*dynamic, op.src_local, op.size, *far, op.dst_address],
                                             properties={"value": StringAttr(text)})]
         if isinstance(op, ttkernel.NocAsyncWriteMulticastOp):
-            noc = self.noc(op)
+            noc, dynamic = self.noc(op)
             name, fields = self.endpoint("mcast")
             linked = "true" if op.linked is not None and op.linked.value.data else "false"
             text = (f"{noc}.async_write_multicast(CoreLocalMem<uint32_t>({{}}), {name}, {{}}, {{}}, {{{{}} , "
                     f"{fields}, {linked});")
-            return [emitc.VerbatimOp.create(operands=[op.src_local, op.size, op.num_dests, *op.start_xy, *op.end_xy,
-                                                      op.dst_local], properties={"value": StringAttr(text)})]
+            return [emitc.VerbatimOp.create(operands=[*dynamic, op.src_local, op.size, op.num_dests, *op.start_xy,
+                                                      *op.end_xy, op.dst_local], properties={"value": StringAttr(text)})]
         if isinstance(op, ttkernel.TensorAccessorArgsOp):  # where its compile-time and common runtime args start
             offsets = [self.accessor_offset(op, kind) for kind in ("cta", "crta")]
             name = self.fresh("tensor_accessor_args_")
@@ -143,7 +152,7 @@ class _KernelLowering:
                         f"constexpr auto {name} = TensorAccessorArgs<{', '.join(offsets)}>();")}),
                     emitc.LiteralOp.create(properties={"value": StringAttr(name)}, result_types=result_types)]
         if mnemonic in ("noc_async_read_tile", "noc_async_write_tile"):  # a page by id through a TensorAccessor
-            noc, page_id = self.noc_of(op, op.operands[3:]), self.fresh("page_id_")
+            (noc, dynamic), page_id = self.noc_of(op, op.operands[3:]), self.fresh("page_id_")
             page, accessor, local = op.operands[:3]
             text = (f"{noc}.async_read({{}}, CoreLocalMem<uint32_t>({{}}), {{}}.get_aligned_page_size(), "
                     f"{{{{.page_id = {page_id}}}, {{{{}});" if mnemonic == "noc_async_read_tile" else
@@ -152,7 +161,7 @@ class _KernelLowering:
             operands = [accessor, local, accessor] if mnemonic == "noc_async_read_tile" else [local, accessor, accessor]
             return [emitc.VerbatimOp.create(operands=[page], properties={"value": StringAttr(
                         f"const uint32_t {page_id} = static_cast<uint32_t>({{}});")}),
-                    emitc.VerbatimOp.create(operands=operands, properties={"value": StringAttr(text)})]
+                    emitc.VerbatimOp.create(operands=[*dynamic, *operands], properties={"value": StringAttr(text)})]
         if mnemonic in ("load_from_l1", "store_to_l1"):  # `ptr[offset]`, the word converted to and from its type
             pointer = op.operands[0] if mnemonic == "load_from_l1" else op.operands[1]
             word = _c_type(pointer.type).pointee_type
@@ -167,18 +176,20 @@ class _KernelLowering:
             far = _call("get_noc_addr", [op.dst_noc_x, op.dst_noc_y, op.dst_address], [NOC_ADDR])
             return [far, _call(mnemonic, [far.res[0], op.val, op.byte_enable, *op.noc], [])]
         if isinstance(op, ttkernel.NocAsyncWriteOnePacketWithTridOp):  # a write tagged with its transaction id
-            noc = self.noc_of(op, op.noc)
+            noc, dynamic = self.noc_of(op, op.noc)
             name, fields = self.endpoint("core" if op.core_xy else "bank")
             text = (f"{noc}.async_write<NocOptions::TXN_ID, NOC_MAX_BURST_SIZE>(CoreLocalMem<uint32_t>({{}}), {name}, "
                     f"{{}}, {{{{}} , {fields}, {TRID});")
-            return [emitc.VerbatimOp.create(operands=[op.src_local, op.size, *op.core_xy, *op.bank_id, op.dst_address,
-                                                      op.trid], properties={"value": StringAttr(text)})]
+            return [emitc.VerbatimOp.create(operands=[*dynamic, op.src_local, op.size, *op.core_xy, *op.bank_id,
+                                                      op.dst_address, op.trid], properties={"value": StringAttr(text)})]
         if mnemonic in TRID_BARRIERS:
-            text = f"{self.noc_of(op, op.operands[1:])}.{TRID_BARRIERS[mnemonic]}<NocOptions::TXN_ID>({TRID});"
-            return [emitc.VerbatimOp.create(operands=[op.operands[0]], properties={"value": StringAttr(text)})]
+            noc, dynamic = self.noc_of(op, op.operands[1:])
+            text = f"{noc}.{TRID_BARRIERS[mnemonic]}<NocOptions::TXN_ID>({TRID});"
+            return [emitc.VerbatimOp.create(operands=[*dynamic, op.operands[0]], properties={"value": StringAttr(text)})]
         if mnemonic in NOC_BARRIERS:
-            text = f"{self.noc(op)}.{NOC_BARRIERS[mnemonic]}();"
-            return [emitc.VerbatimOp.create(properties={"value": StringAttr(text)})]
+            noc, dynamic = self.noc(op)
+            return [emitc.VerbatimOp.create(operands=dynamic,
+                                            properties={"value": StringAttr(f"{noc}.{NOC_BARRIERS[mnemonic]}();")})]
         if mnemonic == "get_compile_time_arg_val":
             index = op.properties["arg_index"].value.data
             return [emitc.LiteralOp.create(properties={"value": StringAttr(f"get_compile_time_arg_val({index})")},
@@ -249,18 +260,20 @@ class ConvertTTKernelToEmitCPass(ModulePass):
         for func in [f for f in op.walk() if isinstance(f, FuncOp) and is_kernel(f)]:
             rewriter = Rewriter()
             thread = func.attributes["ttkernel.thread"].data.value
-            rewriter.insert_op(emitc.IncludeOp.create(properties={"include": StringAttr(HEADERS[thread])}),
-                               InsertPoint.at_start(func.body.block))
             lowering = _KernelLowering(func)
             for kernel_op in [o for o in func.walk() if o.name.startswith("ttkernel.")]:
+                if (header := CALL_HEADERS.get(kernel_op.name.removeprefix("ttkernel."))) is not None:
+                    lowering.headers.add(header)
                 new = lowering.lowered(kernel_op)
                 rewriter.replace_op(kernel_op, new, new[-1].results)
+            includes = [emitc.IncludeOp.create(properties={"include": StringAttr(h)}) for h in sorted(lowering.headers)]
+            rewriter.insert_op(includes, InsertPoint.at_start(func.body.block))
             for arith_op in [o for o in func.walk() if type(o) in ARITH_CALLS or isinstance(o, arith.FloorDivSIOp)]:
                 rewriter.replace_op(arith_op, _arith_lowered(arith_op))
             for constant in [o for o in func.walk() if isinstance(o, arith.ConstantOp)]:
                 rewriter.replace_op(constant, emitc.ConstantOp.create(properties={"value": constant.value},
                                                                       result_types=[constant.result.type]))
-            include = func.body.block.first_op
+            include = includes[-1]
             for text in lowering.declared:
                 rewriter.insert_op(emitc.VerbatimOp.create(properties={"value": StringAttr(text)}),
                                    InsertPoint.after(include))

@@ -174,3 +174,32 @@ def test_tagged_writes_multicast_increments_and_float_compares_run_on_the_grid()
     assert grid.core(0, 1).l1[8192:8256].tolist() == list(range(64))
     assert [grid.core(0, x).l1[12288:12292].view(torch.int32).item() for x in (1, 2)] == [3, 3]
     assert grid.core(0, 0).l1[4196:4199].tolist() == [1, 0, 1]
+
+
+DYNAMIC_NOC = """
+func.func @dynamic() -> () attributes {ttkernel.thread = #ttkernel.thread<noc>} {
+  %slot = arith.constant 2048 : i32
+  %bytes = ttkernel.reinterpret_cast(%slot) : (i32) -> !ttkernel.l1_addr_ptr<8>
+  %c0 = arith.constant 0 : i32
+  %noc = ttkernel.load_from_l1(%bytes, %c0) : (!ttkernel.l1_addr_ptr<8>, i32) -> i8
+  %src = arith.constant 4096 : i32
+  %dst = arith.constant 8192 : i32
+  %size = arith.constant 32 : i32
+  %x = arith.constant 19 : index
+  %y = arith.constant 18 : index
+  ttkernel.noc_async_write %src, core[%x, %y], %dst, %size, noc %noc : (i32, index, index, i32, i32, i8) -> ()
+  ttkernel.noc_async_write_barrier(%noc) : (i8) -> ()
+  ttkernel.noc_async_atomic_barrier(%noc) : (i8) -> ()
+  return
+}
+"""
+
+
+def test_a_noc_the_kernel_reads_from_l1_names_a_temporary_noc_object():
+    source = _source(DYNAMIC_NOC, "dynamic")
+    assert "Noc(v" in source and '#include "api/dataflow/noc.h"' in source
+    grid = Grid()
+    grid.core(0, 0).l1[2048] = 1
+    grid.core(0, 0).l1[4096:4128] = torch.arange(32, dtype=torch.uint8)
+    grid.run(Program((KernelLaunch("dynamic", source, "brisc", ((0, 0),)),)))
+    assert grid.core(0, 1).l1[8192:8224].tolist() == list(range(32))
