@@ -34,6 +34,11 @@ PORT = EmitC_OpaqueType(StringAttr("uint32_t"))
 NOC_ADDR = EmitC_OpaqueType(StringAttr("uint64_t"))
 HEADERS = {"compute": "api/compute/common.h", "noc": "api/dataflow/dataflow_api.h",
            "ethernet": "api/dataflow/dataflow_api.h"}
+# CB calls that are methods of tt-metal's CircularBuffer object (the compute API's other calls take the CB's id)
+CB_METHODS = {"cb_reserve_back": "reserve_back", "cb_push_back": "push_back", "cb_wait_front": "wait_front",
+              "cb_pop_front": "pop_front", "get_write_ptr": "get_write_ptr", "get_read_ptr": "get_read_ptr",
+              "get_tile_size": "get_tile_size"}
+CB_HEADER = "api/dataflow/circular_buffer.h"
 NOC_HEADERS = ("api/core_local_mem.h", "api/dataflow/endpoints.h", "api/dataflow/noc.h")  # the Noc object API
 CALL_HEADERS = {"bfloat16_greater": "api/numeric/bfloat16.h", "float32_greater": "api/numeric/float32.h"}
 C_TYPES = {ttkernel.TensorAccessorType: EmitC_OpaqueType(StringAttr("TensorAccessor")),
@@ -76,6 +81,8 @@ class _KernelLowering:
         self.func = func
         self.declared: list[str] = []
         self.headers: set[str] = {HEADERS[func.attributes["ttkernel.thread"].data.value]}
+        self.cb_names: dict = {}  # CB value -> its CircularBuffer object's name
+        self.cb_declared: set = set()  # (block, name) of the objects declared
         self.counters: dict[str, int] = {}
 
     def declare(self, text: str) -> None:
@@ -97,6 +104,32 @@ class _KernelLowering:
             return "Noc({})", [nocs[0]]
         self.declare(f"Noc noc{index}({index});")
         return f"noc{index}", []
+
+    def cb_object(self, op, cb) -> str:
+        """The CircularBuffer object of CB value `cb`, declared once just after the value is defined (so it is in
+        scope wherever the value is): `cb_ctarg_N` for compile-time argument N, `cb_arg_K` for the K-th CB among
+        the runtime arguments."""
+        name = self.cb_names.get(cb)
+        if name is None:
+            raise PassFailure(op, "a CB operand must be a kernel argument (get_compile_time_arg_val, get_arg_val or "
+                                  "get_common_arg_val)")
+        owner = cb.owner
+        if (owner.parent_block(), name) not in self.cb_declared:
+            self.cb_declared.add((owner.parent_block(), name))
+            self.headers.add(CB_HEADER)
+            Rewriter.insert_op(emitc.VerbatimOp.create(operands=[cb], properties={
+                "value": StringAttr(f"CircularBuffer {name}({{}});")}), InsertPoint.after(owner))
+        return name
+
+    def name_cb(self, op, lowered) -> None:
+        """Name the CB a kernel-argument op gives (its lowering is `lowered`) for its CircularBuffer object."""
+        if not (op.results and isinstance(op.results[0].type, ttkernel.CBType)):
+            return
+        if op.name == "ttkernel.get_compile_time_arg_val":
+            name = f"cb_ctarg_{op.properties['arg_index'].value.data}"
+        else:
+            name = f"cb_arg_{sum(n.startswith('cb_arg_') for n in self.cb_names.values())}"
+        self.cb_names[lowered.results[0]] = name
 
     def fresh(self, prefix: str) -> str:
         """A new C++ variable name in this kernel: `page_id_0`, `page_id_1`, ..."""
@@ -190,6 +223,11 @@ class _KernelLowering:
             noc, dynamic = self.noc(op)
             return [emitc.VerbatimOp.create(operands=dynamic,
                                             properties={"value": StringAttr(f"{noc}.{NOC_BARRIERS[mnemonic]}();")})]
+        if mnemonic in CB_METHODS:  # a method of the CB's object; a pointer or size is a value of its own
+            call = f"{self.cb_object(op, op.operands[0])}.{CB_METHODS[mnemonic]}"
+            if op.results:
+                return [EmitC_CallOpaqueOp(call, [], result_types)]
+            return [emitc.VerbatimOp.create(operands=op.operands[1:], properties={"value": StringAttr(f"{call}({{}});")})]
         if mnemonic == "get_compile_time_arg_val":
             index = op.properties["arg_index"].value.data
             return [emitc.LiteralOp.create(properties={"value": StringAttr(f"get_compile_time_arg_val({index})")},
@@ -265,6 +303,7 @@ class ConvertTTKernelToEmitCPass(ModulePass):
                 if (header := CALL_HEADERS.get(kernel_op.name.removeprefix("ttkernel."))) is not None:
                     lowering.headers.add(header)
                 new = lowering.lowered(kernel_op)
+                lowering.name_cb(kernel_op, new[-1])
                 rewriter.replace_op(kernel_op, new, new[-1].results)
             includes = [emitc.IncludeOp.create(properties={"include": StringAttr(h)}) for h in sorted(lowering.headers)]
             rewriter.insert_op(includes, InsertPoint.at_start(func.body.block))
