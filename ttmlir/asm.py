@@ -17,6 +17,7 @@ from decimal import Decimal
 from typing import Iterable
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, ArrayAttr, BytesAttr, ComplexType, DenseIntOrFPElementsAttr,
                                    FileLineColLoc, Float64Type, IntAttr, IntegerAttr, IntegerType, LocationAttr,
                                    ModuleOp, NameLoc, NoneAttr, StringAttr, UnknownLoc, i64)
@@ -702,9 +703,23 @@ class TTPrinter(Printer):
         super().print_op(op)
 
 
+def _constant_name(op: arith.ConstantOp) -> str:
+    """What MLIR's arith.constant calls its result: `%c3` (index), `%c3_i32`, `%true`/`%false` (i1), `%cst`."""
+    value = op.value
+    if not isinstance(value, IntegerAttr):
+        return "cst"
+    if isinstance(value.type, IntegerType):
+        if value.type.width.data == 1:
+            return "true" if value.value.data else "false"
+        return f"c{value.value.data}_{value.type}"
+    return f"c{value.value.data}"
+
+
 def _result_names(op: Operation) -> list[str] | None:
     """The names an op gives its results, as upstream's ODS does: a TTIR/TTNN op with several results names
     them after its definition (`%values, %indices`), and a constant says `%cst` or `%c`."""
+    if isinstance(op, arith.ConstantOp):
+        return [_constant_name(op)]
     if len(op.results) == 1:
         hint = getattr(op, "asm_result_name", None)
         return None if hint is None or (base := hint()) is None else [base]
