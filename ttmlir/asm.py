@@ -17,6 +17,7 @@ from decimal import Decimal
 from typing import Iterable
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, ArrayAttr, BytesAttr, ComplexType, DenseIntOrFPElementsAttr,
                                    FileLineColLoc, Float64Type, IntAttr, IntegerAttr, IntegerType, LocationAttr,
                                    ModuleOp, NameLoc, NoneAttr, StringAttr, UnknownLoc, i64)
@@ -111,6 +112,14 @@ _NUMBER_START = frozenset({MLIRTokenKind.INTEGER_LIT, MLIRTokenKind.FLOAT_LIT, M
 _INT_TYPE = re.compile(r"[su]?i([0-9]+)")
 
 
+class PriorUseError(ParseError):
+    """A value used with another type than it has; `prior` is where it was defined (MLIR's note)."""
+
+    def __init__(self, span, message: str, prior):
+        super().__init__(span, message)
+        self.prior = prior
+
+
 class TTParser(Parser):
     """xDSL's parser, plus forward alias definitions and op source positions."""
 
@@ -121,6 +130,7 @@ class TTParser(Parser):
         self._name_positions: list[int] = []
         self._predefined: dict[int, int] = {}  # where each top-level alias definition starts -> ends
         self._first_uses: dict[str, object] = {}
+        self._definitions: dict[str, object] = {}  # where each SSA name was defined (a type clash's note)
         self._parsed: dict[str, Attribute] = {}
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
@@ -138,9 +148,20 @@ class TTParser(Parser):
             raise
 
     def resolve_operand(self, operand, type):
-        if operand.operand_name not in self.ssa_values:
-            self._first_uses.setdefault(operand.operand_name, operand.span)
+        name = operand.operand_name
+        if name not in self.ssa_values:
+            self._first_uses.setdefault(name, operand.span)
+        else:
+            values = self.ssa_values[name]
+            if operand.index < len(values) and values[operand.index].type != type:
+                raise PriorUseError(operand.span, f"use of value '%{name}' expects different type than prior "
+                                                  f"uses: '{type}' vs '{values[operand.index].type}'",
+                                    self._definitions.get(name))
         return super().resolve_operand(operand, type)
+
+    def _register_ssa_definition(self, name, values, span) -> None:
+        self._definitions[name] = span
+        super()._register_ssa_definition(name, values, span)
 
     def _predefine_aliases(self) -> None:
         """Parse every top-level alias first, in dependency order, so uses may precede definitions."""
@@ -685,9 +706,23 @@ class TTPrinter(Printer):
         super().print_op(op)
 
 
+def _constant_name(op: arith.ConstantOp) -> str:
+    """What MLIR's arith.constant calls its result: `%c3` (index), `%c3_i32`, `%true`/`%false` (i1), `%cst`."""
+    value = op.value
+    if not isinstance(value, IntegerAttr):
+        return "cst"
+    if isinstance(value.type, IntegerType):
+        if value.type.width.data == 1:
+            return "true" if value.value.data else "false"
+        return f"c{value.value.data}_{value.type}"
+    return f"c{value.value.data}"
+
+
 def _result_names(op: Operation) -> list[str] | None:
     """The names an op gives its results, as upstream's ODS does: a TTIR/TTNN op with several results names
     them after its definition (`%values, %indices`), and a constant says `%cst` or `%c`."""
+    if isinstance(op, arith.ConstantOp):
+        return [_constant_name(op)]
     if len(op.results) == 1:
         hint = getattr(op, "asm_result_name", None)
         return None if hint is None or (base := hint()) is None else [base]

@@ -63,7 +63,31 @@ def from_parse_error(error: ParseError, filename: str, text: str, line_offset: i
         if message.startswith(prefix) and message.endswith(suffix):
             name = message[len(prefix):-len(suffix)]
             message = template.format(name, name.split(".")[0])
-    return Diagnostic("error", message, filename, text, error.span.start, line_offset)
+    if message.startswith("Expected '"):  # a missing punctuation mark, in MLIR's lower case
+        message = "e" + message[1:]
+    if message == "attribute expected":
+        message = "expected attribute value"
+    position = error.span.start
+    if message.startswith("expected "):
+        position = _after_previous_token(text, position)
+    return Diagnostic("error", message, filename, text, position, line_offset)
+
+
+def _after_previous_token(text: str, position: int) -> int:
+    """Where MLIR reports a token it expected but did not find: a token that starts its line is not where the
+    mistake is, so the error goes just after the last token before it (past blank lines and `//` comments)."""
+    end = position
+    while True:
+        end = len(text[:end].rstrip(" \t"))
+        if end == 0:
+            return position
+        if text[end - 1] not in "\n\r":
+            return end
+        end -= 1
+        line_start = max(text.rfind("\n", 0, end), text.rfind("\r", 0, end)) + 1
+        comment = text.find("//", line_start, end)
+        if comment >= 0:
+            end = comment
 
 
 def _verify_error(op: Operation) -> tuple[Operation, str] | None:
@@ -159,6 +183,9 @@ def load_module(ctx, text: str, filename: str, line_offset: int = 0) -> tuple[Mo
     try:
         module, positions = parse_text(ctx, text, filename)
     except ParseError as error:
-        raise DiagnosticError(from_parse_error(error, filename, text, line_offset)) from None
+        prior = getattr(error, "prior", None)  # a value used with a type other than its own: where it was defined
+        notes = [] if prior is None else [Diagnostic("note", "prior use here", filename, text, prior.start,
+                                                     line_offset)]
+        raise DiagnosticError(from_parse_error(error, filename, text, line_offset), *notes) from None
     verify_module(module, positions, filename, text, line_offset)
     return module, positions

@@ -150,6 +150,71 @@ class ToLayoutOp(IRDLOperation):
             printer.print_attribute(self.result.type)
 
 
+class _HostTransferOp(IRDLOperation):
+    """A tensor moved between the host and the device, the device side's layout named:
+    `%r = d2m.to_device %host, %dev layout = #layout : tensor<A> into tensor<B, #layout> -> tensor<B, #layout>`
+    (`d2m.to_host` the other way). It is the host case of `d2m.to_layout`, made explicit; the conversions move it
+    as they move that."""
+
+    DEVICE_OPERAND: ClassVar[int] = 1  # which operand is on the device
+    input = operand_def()
+    output = operand_def()
+    layout = prop_def(ttcore.MetalLayoutAttr)
+    result = opt_result_def()
+    traits = traits_def(_TensorFormEffects())
+
+    def verify_(self) -> None:
+        host, device = (self.input, self.output) if self.DEVICE_OPERAND else (self.output, self.input)
+        if isinstance(host.type, TensorType) and isinstance(host.type.encoding, ttcore.MetalLayoutAttr):
+            raise VerifyException(f"'{self.name}' op expects a host tensor without a metal layout, got {host.type}")
+        encoding = getattr(device.type, "encoding", None) if isinstance(device.type, TensorType) else None
+        if isinstance(device.type, TensorType) and encoding != self.layout:
+            raise VerifyException(f"'{self.name}' op layout {self.layout} is not the device tensor's ({device.type})")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        names = [parser.parse_unresolved_operand()]
+        parser.parse_punctuation(",")
+        names.append(parser.parse_unresolved_operand())
+        parser.parse_keyword("layout")
+        parser.parse_punctuation("=")
+        layout = parser.parse_attribute()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        source = parser.parse_type()
+        parser.parse_keyword("into")
+        target = parser.parse_type()
+        results = [parser.parse_type()] if parser.parse_optional_punctuation("->") else []
+        return cls.create(operands=parser.resolve_operands(names, [source, target], position), result_types=results,
+                          properties={"layout": layout}, attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(" layout = ")
+        printer.print_attribute(self.layout)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.input.type)
+        printer.print_string(" into ")
+        printer.print_attribute(self.output.type)
+        if self.result is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
+class ToDeviceOp(_HostTransferOp):
+    name = "d2m.to_device"
+
+
+@irdl_op_definition
+class ToHostOp(_HostTransferOp):
+    name = "d2m.to_host"
+    DEVICE_OPERAND: ClassVar[int] = 0
+
+
 @irdl_op_definition
 class ViewLayoutOp(IRDLOperation):
     """A tensor seen through an affine remapping of its grid and shard indices:
@@ -628,6 +693,6 @@ class TileFillOp(IRDLOperation):
     result = result_def(ttcore.TileType)
     assembly_format = "`(` $value `)` attr-dict `:` type($value) `->` type($result)"
 
-D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
+D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ToDeviceOp, ToHostOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
                       RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *CB_OPS, *TILE_OP_CLASSES.values(),
                       *TILE_REDUCE_OPS, MaskOp], [*CB_ATTRS, ReduceDimAttr])

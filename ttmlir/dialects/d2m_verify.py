@@ -121,7 +121,7 @@ def _vgm_inverse(value) -> AffineMap | None:
     owner = value.owner
     if not isinstance(owner, Operation):  # a block argument: made elsewhere
         return None
-    if owner.name == "d2m.to_layout":
+    if owner.name in ("d2m.to_layout", "d2m.to_device"):
         return _vgm_inverse(owner.operands[1])
     if owner.name == "d2m.empty":
         mapping = owner.attributes.get("virtualGridInverseMapping")

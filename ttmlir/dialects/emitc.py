@@ -275,5 +275,42 @@ class LoadOp(IRDLOperation):
         printer.print_attribute(self.operand.type)
 
 
+@irdl_op_definition
+class AssignOp(IRDLOperation):
+    """A value stored into an lvalue: `emitc.assign %v : i32 to %e : !emitc.lvalue<i32>` (C++ `e = v;`)."""
+
+    name = "emitc.assign"
+    var = operand_def(EmitC_LValueType)
+    value = operand_def()
+
+    def verify_(self) -> None:
+        if self.var.type.value_type != self.value.type:
+            raise VerifyException("'emitc.assign' op requires value's type to match the lvalue's value type")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "AssignOp":
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        value_type = parser.parse_type()
+        parser.parse_keyword("to")
+        var = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        var_type = parser.parse_type()
+        attributes = parser.parse_optional_attr_dict()
+        operands = parser.resolve_operands([var, value], [var_type, value_type], parser.pos)
+        return cls.create(operands=operands, attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+        printer.print_string(" to ")
+        printer.print_operand(self.var)
+        printer.print_string(" : ")
+        printer.print_attribute(self.var.type)
+        printer.print_op_attributes(self.attributes)
+
+
 EmitC = Dialect("emitc", [*XdslEmitC.operations, IncludeOp, VerbatimOp, ConstantOp, LiteralOp, SubOp, MulOp, DivOp,
-                          RemOp, CmpOp, CastOp, SubscriptOp, LoadOp], list(XdslEmitC.attributes))
+                          RemOp, CmpOp, CastOp, SubscriptOp, LoadOp, AssignOp], list(XdslEmitC.attributes))

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IndexType, IntAttr, IntegerAttr, IntegerType, i32
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IndexType, IntAttr, IntegerAttr, IntegerType, StringAttr, i32
 from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_attr_definition, irdl_op_definition,
-                       operand_def, opt_prop_def, param_def, result_def, var_operand_def, var_result_def)
+                       operand_def, opt_operand_def, opt_prop_def, param_def, result_def, traits_def, var_operand_def,
+                       var_result_def)
 from xdsl.parser import AttrParser, Parser
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.printer import Printer
+from xdsl.traits import HasCanonicalizationPatternsTrait
 from xdsl.utils.exceptions import VerifyException
 
 from ttmlir.ir.syntax import enum_attr, parse_arg_groups, table_class
@@ -149,15 +152,77 @@ OPS: dict[str, tuple[str, ...]] = {
     "noc_semaphore_set": ("sem_addr", "val"), "noc_semaphore_inc": ("addr", "incr", "noc?"),
     "noc_semaphore_set_multicast": ("src_local_l1_addr", "dst_noc_addr_multicast", "num_dests"),
     "get_noc_addr": ("x", "y", "l1Address", "noc?"),
-    "TensorAccessorArgs": ("cta_base", "crta_base"), "TensorAccessor": ("args", "bank_base_address_in", "page_size_in"),
+    "TensorAccessor": ("args", "bank_base_address_in", "page_size_in"),
     "noc_async_read_tile": ("id", "addrGenStruct", "dstLocalL1Addr", "noc?"),
     "noc_async_write_tile": ("id", "addrGenStruct", "srcLocalL1Addr", "noc?"),
     "get_noc_multicast_addr": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "l1Address", "noc?"),
+    "pack_tile_block": ("ifrom_dst", "icb", "ntiles"),
+    "copy_block_matmul_partials": ("icb", "start_itile", "start_idst", "ntiles"),
+    "copy_dest_values_init": (), "copy_dest_values": ("idst_in", "idst_out", "data_format=dtype"),
+    "bfloat16_greater": ("bf16_a", "bf16_b"), "float32_greater": ("f32_a", "f32_b"),
+    "noc_async_atomic_barrier": ("noc?",),
+    "noc_async_read_barrier_with_trid": ("trid", "noc?"), "noc_async_write_barrier_with_trid": ("trid", "noc?"),
+    "noc_semaphore_inc_multicast": ("addr", "incr", "num_dests", "noc?"),
+    "load_from_l1": ("l1_ptr", "offset"), "store_to_l1": ("value", "l1_ptr", "offset"),
+    "remote_sram_write_u32": ("src_sram_addr", "dst_remote_addr", "noc?"),
 }
 RESULTS = {"get_write_ptr": 1, "get_read_ptr": 1, "get_tile_size": 1, "get_compile_time_arg_val": 1,
            "get_arg_val": 1, "get_common_arg_val": 1, "get_noc_addr_from_bank_id": 1, "get_semaphore": 1,
-           "reinterpret_cast": 1, "get_noc_addr": 1, "get_noc_multicast_addr": 1, "TensorAccessorArgs": 1,
-           "TensorAccessor": 1}
+           "reinterpret_cast": 1, "get_noc_addr": 1, "get_noc_multicast_addr": 1,
+           "TensorAccessor": 1, "load_from_l1": 1, "bfloat16_greater": 1, "float32_greater": 1}
+
+
+# engine configuration calls that compute nothing, beyond the `*_init`/`*_uninit` ones
+CONFIG_CALLS = frozenset({"compute_kernel_hw_startup", "init_sfpu", "binary_op_init_common", "mm_init_short",
+                          "mm_block_init_short"})
+
+
+def is_init(op) -> bool:
+    """Whether `op` only configures the engines (an init): applying the same one twice is applying it once."""
+    if not op.name.startswith("ttkernel."):
+        return False
+    mnemonic = op.name[len("ttkernel."):]
+    return mnemonic.endswith(("_init", "_uninit")) or mnemonic in CONFIG_CALLS
+
+
+# what the operands (by their row's names) and results of some ops must be; the kinds are resolved in TYPE_KINDS
+TYPE_RULES: dict[str, dict[str, str]] = {
+    "load_from_l1": {"l1_ptr": "an L1 pointer", "offset": "i32", "result": "i8, i16 or i32"},
+    "store_to_l1": {"value": "i8, i16 or i32", "l1_ptr": "an L1 pointer", "offset": "i32"},
+    "remote_sram_write_u32": {"src_sram_addr": "i32, an L1 address or a local semaphore",
+                              "dst_remote_addr": "a NoC address", "noc": "i8"},
+    "bfloat16_greater": {"bf16_a": "i16", "bf16_b": "i16", "result": "i1"},
+    "float32_greater": {"f32_a": "i32", "f32_b": "i32", "result": "i1"},
+    "noc_async_atomic_barrier": {"noc": "i8"},
+    "noc_async_read_barrier_with_trid": {"trid": "i32", "noc": "i8"},
+    "noc_async_write_barrier_with_trid": {"trid": "i32", "noc": "i8"},
+    "noc_semaphore_inc_multicast": {"addr": "a NoC address", "incr": "i32", "num_dests": "i32", "noc": "i8"},
+}
+TRIDS, NOCS = 16, 2  # transaction ids a NoC tracks; NoCs per core
+
+
+def _constant_int(value) -> int | None:
+    owner = getattr(value, "owner", None)
+    if getattr(owner, "name", None) == "arith.constant" and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def check_trid_noc(op, operands: dict) -> None:
+    """A transaction id the NoC tracks (0-15) and a NoC that exists (0 or 1), when they are constants."""
+    if "trid" in operands and (trid := _constant_int(operands["trid"])) is not None and not 0 <= trid < TRIDS:
+        raise VerifyException(f"trid must be in [0, {TRIDS - 1}].")
+    if operands.get("noc") is not None and (noc := _constant_int(operands["noc"])) is not None and \
+            not 0 <= noc < NOCS:
+        raise VerifyException(f"noc must be in [0, {NOCS - 1}].")
+
+
+def parse_data_type(parser: AttrParser):
+    """`<f32>`: a ttcore data type where the op says what the attribute is."""
+    from ttmlir.dialects.ttcore_attrs import DataTypeAttr
+
+    with parser.in_angle_brackets():
+        return DataTypeAttr(parser.parse_str_enum(DataTypeAttr.enum_type))
 
 
 class TTKernelOp(IRDLOperation):
@@ -183,6 +248,15 @@ class TTKernelOp(IRDLOperation):
         for name, _ in self.attribute_items():
             if name not in self.properties:
                 raise VerifyException(f"'{self.name}' op requires attribute '{name}'")
+        rules = TYPE_RULES.get(self.name[len("ttkernel."):], {})
+        named = [item.rstrip("?") for item in self.ITEMS if "=" not in item]
+        checked = [(f"operand #{i}", named[i], v.type) for i, v in enumerate(self.operands)]
+        checked += [(f"result #{i}", "result", v.type) for i, v in enumerate(self.results)]
+        for what, name, t in checked:
+            if name in rules and not any(t == k or (isinstance(k, type) and isinstance(t, k))
+                                         for k in TYPE_KINDS[rules[name]]):
+                raise VerifyException(f"'{self.name}' op {what} must be {rules[name]}, but got {t}")
+        check_trid_noc(self, dict(zip(named, self.operands)))
 
     @classmethod
     def parse(cls, parser: Parser) -> "TTKernelOp":
@@ -207,6 +281,8 @@ class TTKernelOp(IRDLOperation):
                     props[name] = BoolAttr(parser.parse_boolean(), IntegerType(1))
                 elif kind == "attr":
                     props[name] = parser.parse_attribute()
+                elif kind == "dtype":  # a data type in its short form, `<f32>`
+                    props[name] = parse_data_type(parser)
                 else:
                     props[name] = IntegerAttr(parser.parse_integer(), i32)
         return cls._finish(parser, operands, props)
@@ -236,6 +312,9 @@ class TTKernelOp(IRDLOperation):
             if item.endswith("=attr"):
                 parts.append(lambda a=attr: printer.print_attribute(a))
                 continue
+            if item.endswith("=dtype"):
+                parts.append(lambda a=attr: printer.print_string(f"<{a.data.value}>"))
+                continue
             parts.append(lambda a=attr: printer.print_string(
                 ("true" if a.value.data else "false") if a.type == IntegerType(1) else str(a.value.data)))
         printer.print_string("(")
@@ -258,7 +337,48 @@ def _type(mnemonic: str, doc: str) -> type[ParametrizedAttribute]:
 NocAddrType = _type("noc_addr", "A 64-bit NoC address (a node and an address in it)")
 LocalSemaphoreType = _type("local_semaphore", "A semaphore's address in this core's L1 (get_semaphore's result)")
 L1AddrType = _type("l1_addr", "An address in a core's L1")
-L1AddrPtrType = _type("l1_addr_ptr", "A pointer into L1 (volatile tt_l1_ptr uint32_t*)")
+
+
+@irdl_attr_definition
+class L1AddrPtrType(ParametrizedAttribute, TypeAttribute):
+    """A pointer into L1 to words of `width` bits (8, 16 or 32, the default, which is not printed):
+    `!ttkernel.l1_addr_ptr`, `!ttkernel.l1_addr_ptr<16>` (tt-metal's `volatile tt_l1_ptr uint16_t*`)."""
+
+    name = "ttkernel.l1_addr_ptr"
+    width: IntAttr = param_def(IntAttr)
+    WIDTHS: ClassVar[tuple[int, ...]] = (8, 16, 32)
+
+    def __init__(self, width: int | IntAttr = 32):
+        super().__init__(width if isinstance(width, IntAttr) else IntAttr(width))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser):
+        if parser.parse_optional_punctuation("<") is None:
+            return (IntAttr(32),)
+        position = parser.pos
+        width = parser.parse_integer(allow_negative=False)
+        parser.parse_punctuation(">")
+        if width not in cls.WIDTHS:
+            parser.raise_error(f"unsupported l1_addr_ptr element width {width}; expected 8, 16, or 32", position)
+        return (IntAttr(width),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        if self.width.data != 32:
+            printer.print_string(f"<{self.width.data}>")
+
+    def verify(self) -> None:
+        if self.width.data not in self.WIDTHS:
+            raise VerifyException(f"unsupported l1_addr_ptr element width {self.width.data}; expected 8, 16, or 32")
+
+
+# each kind of TYPE_RULES: the type classes (or exact types) it admits
+TYPE_KINDS: dict[str, tuple] = {
+    "an L1 pointer": (L1AddrPtrType,), "i32": (IntegerType(32),), "i8": (IntegerType(8),), "i16": (IntegerType(16),),
+    "i1": (IntegerType(1),),
+    "i8, i16 or i32": (IntegerType(8), IntegerType(16), IntegerType(32)),
+    "i32, an L1 address or a local semaphore": (IntegerType(32), L1AddrType, LocalSemaphoreType),
+    "a NoC address": (NocAddrType,),
+}
 TensorAccessorArgsType = _type("TensorAccessorArgs", "The compile-time description of a buffer a TensorAccessor reads")
 TensorAccessorType = _type("TensorAccessor", "A buffer's pages by id (tt-metal's TensorAccessor)")
 
@@ -453,17 +573,259 @@ class NocAsyncWriteMulticastOp(IRDLOperation):
         printer.print_function_type(self.operand_types, self.result_types)
 
 
+# a NoC barrier waits for the transfers of these ops (issued on any NoC: the search does not tell NoCs apart)
+BARRIER_WAITS_FOR: dict[str, frozenset[str]] = {
+    "noc_async_read_barrier": frozenset({"ttkernel.noc_async_read", "ttkernel.noc_async_read_tile"}),
+    "noc_async_write_barrier": frozenset({"ttkernel.noc_async_write", "ttkernel.noc_async_write_tile",
+                                          "ttkernel.noc_async_write_multicast", "ttkernel.noc_inline_dw_write",
+                                          "ttkernel.noc_semaphore_set_multicast", "ttkernel.remote_sram_write_u32"}),
+}
+
+
+class DropRepeatedBarrier(RewritePattern):
+    """A barrier that an identical earlier barrier of its block (same NoC operand) already passed, with no transfer
+    it waits for issued since, waits for nothing. An op with regions (a loop, an if) ends the search."""
+
+    def match_and_rewrite(self, op: IRDLOperation, rewriter: PatternRewriter) -> None:
+        issuers = BARRIER_WAITS_FOR[op.name[len("ttkernel."):]]
+        previous = op.prev_op
+        while previous is not None and previous.name not in issuers and not previous.regions:
+            if previous.name == op.name and tuple(previous.operands) == tuple(op.operands):
+                rewriter.erase_op(op)
+                return
+            previous = previous.prev_op
+
+
+class DropRepeatedStall(RewritePattern):
+    """A stall right after another waits for a pack that the first already saw land."""
+
+    def match_and_rewrite(self, op: IRDLOperation, rewriter: PatternRewriter) -> None:
+        if isinstance(op, UnpackStallOnPackOp) and isinstance(op.prev_op, UnpackStallOnPackOp):
+            rewriter.erase_op(op)
+
+
+class _BarrierCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (DropRepeatedBarrier(),)
+
+
+class _StallCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (DropRepeatedStall(),)
+
+
+@irdl_op_definition
+class NocInlineDwWriteOp(IRDLOperation):
+    """A 32-bit value written straight into another core's L1, no staging word (tt-metal's inline_dw_write):
+    `ttkernel.noc_inline_dw_write(core[%x, %y], %addr, %val, %byte_enable, noc %n) : (...) -> ()`."""
+
+    name = "ttkernel.noc_inline_dw_write"
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    dst_noc_x = operand_def(IndexType)
+    dst_noc_y = operand_def(IndexType)
+    dst_address = operand_def(i32)
+    val = operand_def(i32)
+    byte_enable = operand_def(IntegerType(8))
+    noc = var_operand_def(IntegerType(8))
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        with parser.in_parens():
+            parser.parse_keyword("core")
+            core = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+            if len(core) != 2:
+                parser.raise_error("core[...] takes two coordinates")
+            values = []
+            for _ in range(3):
+                parser.parse_punctuation(",")
+                values.append(parser.parse_unresolved_operand())
+            noc = []
+            if parser.parse_optional_punctuation(","):
+                parser.parse_keyword("noc")
+                noc = [parser.parse_unresolved_operand()]
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        fn = parser.parse_function_type()
+        operands = parser.resolve_operands([*core, *values, *noc], fn.inputs.data, position)
+        return cls.create(operands=operands, attributes=attributes, properties={
+            "operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, 1, 1, 1, len(noc)])})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(core[")
+        printer.print_list([self.dst_noc_x, self.dst_noc_y], printer.print_operand)
+        printer.print_string("], ")
+        printer.print_list([self.dst_address, self.val, self.byte_enable], printer.print_operand)
+        if self.noc:
+            printer.print_string(", noc ")
+            printer.print_operand(self.noc[0])
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+@irdl_op_definition
+class NocAsyncWriteOnePacketWithTridOp(IRDLOperation):
+    """A write of at most one NoC packet tagged with a transaction id, which a barrier can wait for alone:
+    `ttkernel.noc_async_write_one_packet_with_trid(%src, core[%x, %y], %dst, %size, %trid, noc %n) : (...) -> ()`
+    (or `bank[%b]` for a DRAM bank)."""
+
+    name = "ttkernel.noc_async_write_one_packet_with_trid"
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    src_local = operand_def(i32)
+    core_xy = var_operand_def(IndexType)
+    bank_id = var_operand_def()
+    dst_address = operand_def(i32)
+    size = operand_def(i32)
+    trid = operand_def(i32)
+    noc = var_operand_def(IntegerType(8))
+
+    def verify_(self) -> None:
+        if bool(self.core_xy) == bool(self.bank_id):
+            raise VerifyException(f"'{self.name}' op names exactly one of core[x, y] or bank[id]")
+        if self.core_xy and len(self.core_xy) != 2:
+            raise VerifyException(f"'{self.name}' op core[...] takes two coordinates")
+        check_trid_noc(self, {"trid": self.trid, "noc": self.noc[0] if self.noc else None})
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        with parser.in_parens():
+            src = parser.parse_unresolved_operand()
+            parser.parse_punctuation(",")
+            core = bank = []
+            if parser.parse_optional_keyword("core") is not None:
+                core = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+            else:
+                parser.parse_keyword("bank")
+                bank = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+            values = []
+            for _ in range(3):
+                parser.parse_punctuation(",")
+                values.append(parser.parse_unresolved_operand())
+            noc = []
+            if parser.parse_optional_punctuation(","):
+                parser.parse_keyword("noc")
+                noc = [parser.parse_unresolved_operand()]
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        fn = parser.parse_function_type()
+        operands = parser.resolve_operands([src, *core, *bank, *values, *noc], fn.inputs.data, position)
+        return cls.create(operands=operands, attributes=attributes, properties={
+            "operandSegmentSizes": DenseArrayBase.from_list(i32, [1, len(core), len(bank), 1, 1, 1, len(noc)])})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_operand(self.src_local)
+        for word, values in (("core", self.core_xy), ("bank", self.bank_id)):
+            if values:
+                printer.print_string(f", {word}[")
+                printer.print_list(values, printer.print_operand)
+                printer.print_string("]")
+        for value in (self.dst_address, self.size, self.trid):
+            printer.print_string(", ")
+            printer.print_operand(value)
+        if self.noc:
+            printer.print_string(", noc ")
+            printer.print_operand(self.noc[0])
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, self.result_types)
+
+
+@irdl_op_definition
+class TensorAccessorArgsOp(IRDLOperation):
+    """Where a TensorAccessor's compile-time and common runtime args start: constant offsets
+    (`ttkernel.TensorAccessorArgs(%cta, %crta)`), or just after another accessor's
+    (`ttkernel.TensorAccessorArgs(prev = %args)`); `cta_expr = "..."`/`crta_expr = "..."` give an offset as a C++
+    constant expression instead."""
+
+    name = "ttkernel.TensorAccessorArgs"
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    cta_base = opt_operand_def(i32)
+    crta_base = opt_operand_def(i32)
+    prev_args = opt_operand_def(TensorAccessorArgsType)
+    cta_expr = opt_prop_def(StringAttr)
+    crta_expr = opt_prop_def(StringAttr)
+    result = result_def(TensorAccessorArgsType)
+
+    def verify_(self) -> None:
+        bases = (self.cta_base, self.crta_base)
+        if self.prev_args is not None:
+            if any(b is not None for b in bases):
+                raise VerifyException("cta_base and crta_base should not be provided when using prev_args")
+            return
+        if any(b is None for b in bases):
+            raise VerifyException("both cta_base and crta_base are required when prev_args is not provided")
+        for kind, base, expr in (("cta", self.cta_base, self.cta_expr), ("crta", self.crta_base, self.crta_expr)):
+            if expr is None and _constant_int(base) is None:
+                raise VerifyException(f"{kind}_base must be a constant when {kind}_expr is not provided")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        parser.parse_punctuation("(")
+        if parser.parse_optional_keyword("prev") is not None:
+            parser.parse_punctuation("=")
+            (prev,) = parser.resolve_operands([parser.parse_unresolved_operand()], [TensorAccessorArgsType()],
+                                              parser.pos)
+            operands, sizes = [prev], [0, 0, 1]
+        else:
+            cta = parser.parse_unresolved_operand()
+            parser.parse_punctuation(",")
+            crta = parser.parse_unresolved_operand()
+            operands, sizes = parser.resolve_operands([cta, crta], [i32, i32], parser.pos), [1, 1, 0]
+        parser.parse_punctuation(")")
+        props = {"operandSegmentSizes": DenseArrayBase.from_list(i32, sizes)}
+        for key in ("cta_expr", "crta_expr"):
+            if parser.parse_optional_keyword(key) is not None:
+                parser.parse_punctuation("=")
+                props[key] = StringAttr(parser.parse_str_literal())
+        attributes = parser.parse_optional_attr_dict()
+        return cls.create(operands=operands, result_types=[TensorAccessorArgsType()], properties=props,
+                          attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        if self.prev_args is not None:
+            printer.print_string("prev = ")
+            printer.print_operand(self.prev_args)
+        else:
+            printer.print_list([self.cta_base, self.crta_base], printer.print_operand)
+        printer.print_string(")")
+        for key in ("cta_expr", "crta_expr"):
+            if (expr := self.properties.get(key)) is not None:
+                printer.print_string(f' {key} = "{expr.data}"')
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class UnpackStallOnPackOp(IRDLOperation):
+    """The unpacker waits until the packer's last write is in L1 (`ttkernel.experimental.unpack_stall_on_pack`),
+    between generics that hand a tile through L1 within one compute kernel."""
+
+    name = "ttkernel.experimental.unpack_stall_on_pack"
+    assembly_format = "attr-dict"
+    traits = traits_def(_StallCanonicalization())
+
+
 def _op_class(mnemonic: str, items: tuple[str, ...]) -> type[TTKernelOp]:
     body = {"name": f"ttkernel.{mnemonic}", "ITEMS": items, "__doc__": f"tt-metal's `{mnemonic}`.",
             "__annotations__": {"ITEMS": ClassVar[tuple[str, ...]]},
             **{item.split("=")[0]: opt_prop_def(Attribute) for item in items if "=" in item}}
+    if mnemonic in BARRIER_WAITS_FOR:
+        body["traits"] = traits_def(_BarrierCanonicalization())
     return table_class(mnemonic, "Op", (TTKernelOp,), body, irdl_op_definition)
 
 
 OP_CLASSES = {mnemonic: _op_class(mnemonic, items) for mnemonic, items in OPS.items()}
 
 TTKernel = Dialect("ttkernel", [*OP_CLASSES.values(), MyLogicalXOp, MyLogicalYOp, NocAsyncReadOp, NocAsyncWriteOp,
-                                NocAsyncWriteMulticastOp],
+                                NocAsyncWriteMulticastOp, NocInlineDwWriteOp, UnpackStallOnPackOp,
+                                NocAsyncWriteOnePacketWithTridOp, TensorAccessorArgsOp],
                    [ThreadAttr, ArgSpecAttr, CBType, NocAddrType, LocalSemaphoreType, L1AddrType, L1AddrPtrType,
                     TensorAccessorArgsType, TensorAccessorType,
                     ReduceTypeAttr, ReduceDimAttr, BcastTypeAttr])

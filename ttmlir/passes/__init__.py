@@ -59,6 +59,7 @@ PASS_CLASSES = {
     "ttir-to-d2m": "ttmlir.conversion.ttir_to_d2m.ttir_to_d2m:TTIRToD2MPass",
     "d2m-grid-selection": "ttmlir.transforms.d2m.d2m_grid_selection:D2MGridSelectionPass",
     "d2m-allocate": "ttmlir.transforms.d2m.d2m_allocate:D2MAllocatePass",
+    "ttkernel-dedup-inits": "ttmlir.transforms.ttkernel.ttkernel_dedup_inits:TTKernelDedupInitsPass",
     "d2m-generic-fusion": "ttmlir.transforms.d2m.d2m_generic_fusion:D2MGenericFusionPass",
     "d2m-materialize-view-returns": "ttmlir.transforms.d2m.d2m_materialize_view_returns:D2MMaterializeViewReturnsPass",
     "d2m-generic-regions-to-funcs":

@@ -3,7 +3,7 @@ and the kernel text a `.ttm` carries. The Metal simulator compiles exactly this 
 
 A kernel is `void kernel_main() {...}` after the includes its body names; a compute kernel sits in
 `namespace NAMESPACE` with `void MAIN { kernel_main(); }`, as tt-metal builds compute kernels. Values are
-named `v1, v2, ...`, loop counters `i1, ...`; an `emitc.literal` is written where it is used.
+named `v1, v2, ...`, loop counters `i1, ...`; an `emitc.literal` or `emitc.subscript` is written where it is used.
 """
 
 from __future__ import annotations
@@ -88,6 +88,8 @@ class _KernelWriter:
         owner = value.owner
         if isinstance(owner, emitc.LiteralOp):
             return owner.value.data
+        if isinstance(owner, emitc.SubscriptOp):  # an lvalue, written where it is read or assigned
+            return f"{self.name(owner.value)}[{']['.join(self.name(i) for i in owner.indices)}]"
         if value not in self.names:
             raise TranslateError(owner if isinstance(owner, Operation) else None, "value used before its definition")
         return self.names[value]
@@ -109,8 +111,12 @@ class _KernelWriter:
             header = f"<{op.include.data}>" if op.is_standard_include is not None else f'"{op.include.data}"'
             if header not in self.includes:
                 self.includes.append(header)
-        elif isinstance(op, emitc.LiteralOp):
+        elif isinstance(op, (emitc.LiteralOp, emitc.SubscriptOp)):
             pass  # written where it is used
+        elif isinstance(op, emitc.LoadOp):
+            self.define(op.result, self.name(op.operand), indent, op)
+        elif isinstance(op, emitc.AssignOp):
+            self.emit(indent, f"{self.name(op.var)} = {self.name(op.value)};")
         elif isinstance(op, emitc.VerbatimOp):
             pieces = emitc.format_pieces(op.value.data)
             self.emit(indent, pieces[0] + "".join(self.name(v) + p for v, p in zip(op.fmt_args, pieces[1:])))

@@ -41,7 +41,8 @@ from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
 from ttmlir.transforms.ttcore.register_device import device_module_of
 
 
-LAYOUT_MOVES = ("d2m.to_layout", "ttir.to_layout")  # a tensor moved into another layout (host <-> device, regridded)
+# a tensor moved into another layout (host <-> device, regridded); to_device/to_host name the host case
+LAYOUT_MOVES = ("d2m.to_layout", "ttir.to_layout", "d2m.to_device", "d2m.to_host")
 
 
 def _fold(op: Operation) -> bool:

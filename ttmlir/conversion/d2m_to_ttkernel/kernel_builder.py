@@ -178,8 +178,10 @@ class KernelOps(list):
         TensorAccessor (its description at the compile-time slot the plan names), used for its transfers."""
         base = self.arg(index)
         if index in self.plan.accessors:
-            args = self.call("TensorAccessorArgs", self.const(self.plan.accessors[index]), self.const(0),
-                             result=ttkernel.TensorAccessorArgsType())
+            args = self.emit(ttkernel.TensorAccessorArgsOp.create(
+                operands=[self.const(self.plan.accessors[index]), self.const(0)],
+                result_types=[ttkernel.TensorAccessorArgsType()],
+                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, 0])}))
             page = self.const(self.plan.page_sizes[index])
             self.accessors[base] = self.call("TensorAccessor", args, base, page, result=ttkernel.TensorAccessorType())
         return base

@@ -77,7 +77,7 @@ def _maker(value: SSAValue) -> SSAValue:
     view its input (the op making that one places it)."""
     while isinstance(value.owner, Operation):
         op = value.owner
-        if op.name in ("d2m.to_layout", "ttir.to_layout"):
+        if op.name in ("d2m.to_layout", "ttir.to_layout", "d2m.to_device", "d2m.to_host"):
             value = op.operands[1]
         elif isinstance(op, d2m.ViewLayoutOp) and op.input.type == op.result.type:
             value = op.input

@@ -101,7 +101,7 @@ def _block_index(ops: list[Operation], index: list[SSAValue], expr: AffineExpr) 
 def build_generic(inputs: list[SSAValue], output: SSAValue, maps: list[AffineMapAttr], iterators: list[str],
                   compute, grid: tuple[int, ...] = (1, 1)) -> d2m.GenericOp:
     """A unified-thread generic on `grid`: the region loads each input's block at the block indices its map
-    names, `compute(ops, loaded, local_out)` gives the result block, which is stored into the output."""
+    names, `compute(ops, loaded, local_out, maps)` gives the result block, which is stored into the output."""
     ops: list[Operation] = []
     dims = len(iterators)
     index = [ops.append(op) or op.result for op in

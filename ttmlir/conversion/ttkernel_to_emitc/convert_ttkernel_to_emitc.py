@@ -4,9 +4,11 @@
 CB handles become `uint32_t` ports; `get_compile_time_arg_val(N)` a literal (tt-metal wants a constant
 expression there); runtime arguments `get_arg_val<uint32_t>(i)`; `pack_tile` with `out_of_order`
 `pack_tile<true>`; NoC transfers, multicasts and barriers are calls on tt-metal's `Noc` objects
-(`noc0.async_read(unicast_ep, ...)`, the NoC named by the op's constant NoC operand); `mm_init` is the engines'
-start-up (`compute_kernel_hw_startup`) then `matmul_init`; constants become `emitc.constant`;
-`my_logical_x_`/`my_logical_y_` are tt-metal's globals. Each kernel includes its thread's API header.
+(`noc0.async_read(unicast_ep, ...)`, the NoC named by the op's constant NoC operand, or `Noc(v)` for a NoC the
+kernel computes); `mm_init` is the engines' start-up (`compute_kernel_hw_startup`) then `matmul_init`; constants
+become `emitc.constant`;
+`my_logical_x_`/`my_logical_y_` are tt-metal's globals. Each kernel includes its thread's API header, the Noc object
+API's when it uses it, and the header of a call that needs its own (CALL_HEADERS), sorted.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import ArrayAttr, IndexType, ModuleOp, StringAttr
-from xdsl.dialects.emitc import EmitC_CallOpaqueOp, EmitC_OpaqueAttr, EmitC_OpaqueType, EmitC_PointerType
+from xdsl.dialects.emitc import (EmitC_CallOpaqueOp, EmitC_LValueType, EmitC_OpaqueAttr, EmitC_OpaqueType,
+                                 EmitC_PointerType)
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
@@ -29,12 +32,18 @@ from ttmlir.target.cpp import c_type, is_kernel
 
 PORT = EmitC_OpaqueType(StringAttr("uint32_t"))
 NOC_ADDR = EmitC_OpaqueType(StringAttr("uint64_t"))
-L1_POINTER = EmitC_PointerType(EmitC_OpaqueType(StringAttr("volatile tt_l1_ptr uint32_t")))
-HEADERS = {"compute": "compute_kernel_api/common.h", "noc": "dataflow_api.h", "ethernet": "dataflow_api.h"}
+HEADERS = {"compute": "api/compute/common.h", "noc": "api/dataflow/dataflow_api.h",
+           "ethernet": "api/dataflow/dataflow_api.h"}
+# CB calls that are methods of tt-metal's CircularBuffer object (the compute API's other calls take the CB's id)
+CB_METHODS = {"cb_reserve_back": "reserve_back", "cb_push_back": "push_back", "cb_wait_front": "wait_front",
+              "cb_pop_front": "pop_front", "get_write_ptr": "get_write_ptr", "get_read_ptr": "get_read_ptr",
+              "get_tile_size": "get_tile_size"}
+CB_HEADER = "api/dataflow/circular_buffer.h"
+NOC_HEADERS = ("api/core_local_mem.h", "api/dataflow/endpoints.h", "api/dataflow/noc.h")  # the Noc object API
+CALL_HEADERS = {"bfloat16_greater": "api/numeric/bfloat16.h", "float32_greater": "api/numeric/float32.h"}
 C_TYPES = {ttkernel.TensorAccessorType: EmitC_OpaqueType(StringAttr("TensorAccessor")),
            ttkernel.TensorAccessorArgsType: EmitC_OpaqueType(StringAttr("auto")), ttkernel.CBType: PORT,
-           ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT, ttkernel.NocAddrType: NOC_ADDR,
-           ttkernel.L1AddrPtrType: L1_POINTER}
+           ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT, ttkernel.NocAddrType: NOC_ADDR}
 # the endpoint object a transfer names its far side with, and the fields that name it
 ENDPOINTS = {"core": ("UnicastEndpoint", "unicast_ep",
                       "{{.noc_x = {}, .noc_y = {}, .addr = static_cast<uint32_t>({})}"),
@@ -48,10 +57,19 @@ ARITH_CALLS = {arith.MinSIOp: "std::min<int32_t>", arith.MaxSIOp: "std::max<int3
                arith.MinUIOp: "std::min<size_t>", arith.MaxUIOp: "std::max<size_t>"}
 RENAMED = {"mm_init_short": "matmul_init", "mm_block_init_short": "matmul_block_init"}  # tt-metal's current names
 NOC_BARRIERS = {"noc_async_read_barrier": "async_read_barrier", "noc_async_write_barrier": "async_write_barrier",
-                "noc_async_full_barrier": "async_full_barrier"}
+                "noc_async_full_barrier": "async_full_barrier", "noc_async_atomic_barrier": "async_atomic_barrier"}
+TRID_BARRIERS = {"noc_async_read_barrier_with_trid": "async_read_barrier",
+                 "noc_async_write_barrier_with_trid": "async_write_barrier"}
+# tt-metal's DataFormat for each ttcore data type
+DATA_FORMATS = {"f32": "Float32", "f16": "Float16", "bf16": "Float16_b", "bfp_f8": "Bfp8", "bfp_bf8": "Bfp8_b",
+                "bfp_f4": "Bfp4", "bfp_bf4": "Bfp4_b", "bfp_f2": "Bfp2", "bfp_bf2": "Bfp2_b", "u32": "UInt32",
+                "u16": "UInt16", "u8": "UInt8", "si32": "Int32"}
+TRID = "NocOptVals{{.trid = {}}"
 
 
 def _c_type(t: Attribute) -> Attribute:
+    if isinstance(t, ttkernel.L1AddrPtrType):  # words of its width, read afresh each time (a semaphore may change)
+        return EmitC_PointerType(EmitC_OpaqueType(StringAttr(f"volatile tt_l1_ptr uint{t.width.data}_t")))
     return C_TYPES.get(type(t), t)
 
 
@@ -62,24 +80,56 @@ class _KernelLowering:
     def __init__(self, func: FuncOp):
         self.func = func
         self.declared: list[str] = []
+        self.headers: set[str] = {HEADERS[func.attributes["ttkernel.thread"].data.value]}
+        self.cb_names: dict = {}  # CB value -> its CircularBuffer object's name
+        self.cb_declared: set = set()  # (block, name) of the objects declared
         self.counters: dict[str, int] = {}
 
     def declare(self, text: str) -> None:
         if text not in self.declared:
             self.declared.append(text)
 
-    def noc(self, op) -> str:
+    def noc(self, op) -> tuple[str, list]:
         return self.noc_of(op, op.noc if isinstance(op, (ttkernel.NocAsyncReadOp, ttkernel.NocAsyncWriteOp,
                                                          ttkernel.NocAsyncWriteMulticastOp)) else op.operands)
 
-    def noc_of(self, op, nocs) -> str:
-        """The name of the `Noc` object a NoC op uses: its NoC operand (`nocs`) must be a constant."""
-        index = _constant(nocs[0]) if nocs else None
+    def noc_of(self, op, nocs) -> tuple[str, list]:
+        """The `Noc` object a NoC op uses and the operands its text takes: `noc0`, declared once, for a constant NoC
+        operand; a temporary `Noc({})` of the value for a NoC known only when the kernel runs."""
+        if not nocs:
+            raise PassFailure(op, "NoC operand is required for TTKernel-to-EmitC conversion")
+        self.headers.update(NOC_HEADERS)
+        index = _constant(nocs[0])
         if index is None:
-            raise PassFailure(op, "a NoC operand must be a constant here (dynamic NoC ids are not supported)" if nocs
-                              else "NoC operand is required for TTKernel-to-EmitC conversion")
+            return "Noc({})", [nocs[0]]
         self.declare(f"Noc noc{index}({index});")
-        return f"noc{index}"
+        return f"noc{index}", []
+
+    def cb_object(self, op, cb) -> str:
+        """The CircularBuffer object of CB value `cb`, declared once just after the value is defined (so it is in
+        scope wherever the value is): `cb_ctarg_N` for compile-time argument N, `cb_arg_K` for the K-th CB among
+        the runtime arguments."""
+        name = self.cb_names.get(cb)
+        if name is None:
+            raise PassFailure(op, "a CB operand must be a kernel argument (get_compile_time_arg_val, get_arg_val or "
+                                  "get_common_arg_val)")
+        owner = cb.owner
+        if (owner.parent_block(), name) not in self.cb_declared:
+            self.cb_declared.add((owner.parent_block(), name))
+            self.headers.add(CB_HEADER)
+            Rewriter.insert_op(emitc.VerbatimOp.create(operands=[cb], properties={
+                "value": StringAttr(f"CircularBuffer {name}({{}});")}), InsertPoint.after(owner))
+        return name
+
+    def name_cb(self, op, lowered) -> None:
+        """Name the CB a kernel-argument op gives (its lowering is `lowered`) for its CircularBuffer object."""
+        if not (op.results and isinstance(op.results[0].type, ttkernel.CBType)):
+            return
+        if op.name == "ttkernel.get_compile_time_arg_val":
+            name = f"cb_ctarg_{op.properties['arg_index'].value.data}"
+        else:
+            name = f"cb_arg_{sum(n.startswith('cb_arg_') for n in self.cb_names.values())}"
+        self.cb_names[lowered.results[0]] = name
 
     def fresh(self, prefix: str) -> str:
         """A new C++ variable name in this kernel: `page_id_0`, `page_id_1`, ..."""
@@ -91,6 +141,18 @@ class _KernelLowering:
         self.declare(f"{type_name} {name};")
         return name, fields
 
+    @staticmethod
+    def accessor_offset(op: ttkernel.TensorAccessorArgsOp, kind: str) -> str:
+        """An accessor's compile-time (`cta`) or common runtime (`crta`) args offset as a C++ constant expression:
+        its expression if it has one, else just after the previous accessor's, else its constant."""
+        expr = op.properties.get(f"{kind}_expr")
+        if expr is not None:
+            return expr.data
+        if op.prev_args is not None:  # already lowered: the previous accessor's variable
+            method = "next_compile_time_args_offset" if kind == "cta" else "next_common_runtime_args_offset"
+            return f"{op.prev_args.owner.value.data}.{method}()"
+        return str(_constant(op.cta_base if kind == "cta" else op.crta_base))
+
     def lowered(self, op) -> list:
         """The emitc ops of one ttkernel op; the last one's results replace the op's."""
         result_types = [_c_type(r.type) for r in op.results]
@@ -98,34 +160,32 @@ class _KernelLowering:
         if isinstance(op, (ttkernel.MyLogicalXOp, ttkernel.MyLogicalYOp)):
             return [emitc.LiteralOp.create(properties={"value": StringAttr(mnemonic)}, result_types=result_types)]
         if isinstance(op, (ttkernel.NocAsyncReadOp, ttkernel.NocAsyncWriteOp)):
-            noc = self.noc(op)
+            noc, dynamic = self.noc(op)
             name, fields = self.endpoint("core" if op.core_xy else "bank")
             far = [*op.core_xy, *op.bank_id]
             if isinstance(op, ttkernel.NocAsyncReadOp):
                 text = f"{noc}.async_read({name}, CoreLocalMem<uint32_t>({{}}), {{}}, {fields}, {{{{}});"
-                return [emitc.VerbatimOp.create(operands=[op.dst_local, op.size, *far, op.src_address],
+                return [emitc.VerbatimOp.create(operands=[*dynamic, op.dst_local, op.size, *far, op.src_address],
                                                 properties={"value": StringAttr(text)})]
             text = f"{noc}.async_write(CoreLocalMem<uint32_t>({{}}), {name}, {{}}, {{{{}} , {fields});"
-            return [emitc.VerbatimOp.create(operands=[op.src_local, op.size, *far, op.dst_address],
+            return [emitc.VerbatimOp.create(operands=[*dynamic, op.src_local, op.size, *far, op.dst_address],
                                             properties={"value": StringAttr(text)})]
         if isinstance(op, ttkernel.NocAsyncWriteMulticastOp):
-            noc = self.noc(op)
+            noc, dynamic = self.noc(op)
             name, fields = self.endpoint("mcast")
             linked = "true" if op.linked is not None and op.linked.value.data else "false"
             text = (f"{noc}.async_write_multicast(CoreLocalMem<uint32_t>({{}}), {name}, {{}}, {{}}, {{{{}} , "
                     f"{fields}, {linked});")
-            return [emitc.VerbatimOp.create(operands=[op.src_local, op.size, op.num_dests, *op.start_xy, *op.end_xy,
-                                                      op.dst_local], properties={"value": StringAttr(text)})]
-        if mnemonic == "TensorAccessorArgs":  # offsets of its compile-time and common runtime args, as constants
-            offsets = [_constant(value) for value in op.operands]
-            if None in offsets:
-                raise PassFailure(op, "TensorAccessorArgs takes constant argument offsets")
+            return [emitc.VerbatimOp.create(operands=[*dynamic, op.src_local, op.size, op.num_dests, *op.start_xy,
+                                                      *op.end_xy, op.dst_local], properties={"value": StringAttr(text)})]
+        if isinstance(op, ttkernel.TensorAccessorArgsOp):  # where its compile-time and common runtime args start
+            offsets = [self.accessor_offset(op, kind) for kind in ("cta", "crta")]
             name = self.fresh("tensor_accessor_args_")
             return [emitc.VerbatimOp.create(properties={"value": StringAttr(
-                        f"constexpr auto {name} = TensorAccessorArgs<{', '.join(map(str, offsets))}>();")}),
+                        f"constexpr auto {name} = TensorAccessorArgs<{', '.join(offsets)}>();")}),
                     emitc.LiteralOp.create(properties={"value": StringAttr(name)}, result_types=result_types)]
         if mnemonic in ("noc_async_read_tile", "noc_async_write_tile"):  # a page by id through a TensorAccessor
-            noc, page_id = self.noc_of(op, op.operands[3:]), self.fresh("page_id_")
+            (noc, dynamic), page_id = self.noc_of(op, op.operands[3:]), self.fresh("page_id_")
             page, accessor, local = op.operands[:3]
             text = (f"{noc}.async_read({{}}, CoreLocalMem<uint32_t>({{}}), {{}}.get_aligned_page_size(), "
                     f"{{{{.page_id = {page_id}}}, {{{{}});" if mnemonic == "noc_async_read_tile" else
@@ -134,10 +194,40 @@ class _KernelLowering:
             operands = [accessor, local, accessor] if mnemonic == "noc_async_read_tile" else [local, accessor, accessor]
             return [emitc.VerbatimOp.create(operands=[page], properties={"value": StringAttr(
                         f"const uint32_t {page_id} = static_cast<uint32_t>({{}});")}),
-                    emitc.VerbatimOp.create(operands=operands, properties={"value": StringAttr(text)})]
+                    emitc.VerbatimOp.create(operands=[*dynamic, *operands], properties={"value": StringAttr(text)})]
+        if mnemonic in ("load_from_l1", "store_to_l1"):  # `ptr[offset]`, the word converted to and from its type
+            pointer = op.operands[0] if mnemonic == "load_from_l1" else op.operands[1]
+            word = _c_type(pointer.type).pointee_type
+            slot = emitc.SubscriptOp.create(operands=[pointer, op.operands[-1]],
+                                            result_types=[EmitC_LValueType(word)])
+            if mnemonic == "load_from_l1":
+                loaded = emitc.LoadOp.create(operands=[slot.result], result_types=[word])
+                return [slot, loaded, emitc.CastOp.create(operands=[loaded.result], result_types=result_types)]
+            value = emitc.CastOp.create(operands=[op.operands[0]], result_types=[word])
+            return [slot, value, emitc.AssignOp.create(operands=[slot.result, value.dest])]
+        if mnemonic == "noc_inline_dw_write":  # the word into the far core's L1 at the NoC address of (x, y, addr)
+            far = _call("get_noc_addr", [op.dst_noc_x, op.dst_noc_y, op.dst_address], [NOC_ADDR])
+            return [far, _call(mnemonic, [far.res[0], op.val, op.byte_enable, *op.noc], [])]
+        if isinstance(op, ttkernel.NocAsyncWriteOnePacketWithTridOp):  # a write tagged with its transaction id
+            noc, dynamic = self.noc_of(op, op.noc)
+            name, fields = self.endpoint("core" if op.core_xy else "bank")
+            text = (f"{noc}.async_write<NocOptions::TXN_ID, NOC_MAX_BURST_SIZE>(CoreLocalMem<uint32_t>({{}}), {name}, "
+                    f"{{}}, {{{{}} , {fields}, {TRID});")
+            return [emitc.VerbatimOp.create(operands=[*dynamic, op.src_local, op.size, *op.core_xy, *op.bank_id,
+                                                      op.dst_address, op.trid], properties={"value": StringAttr(text)})]
+        if mnemonic in TRID_BARRIERS:
+            noc, dynamic = self.noc_of(op, op.operands[1:])
+            text = f"{noc}.{TRID_BARRIERS[mnemonic]}<NocOptions::TXN_ID>({TRID});"
+            return [emitc.VerbatimOp.create(operands=[*dynamic, op.operands[0]], properties={"value": StringAttr(text)})]
         if mnemonic in NOC_BARRIERS:
-            text = f"{self.noc(op)}.{NOC_BARRIERS[mnemonic]}();"
-            return [emitc.VerbatimOp.create(properties={"value": StringAttr(text)})]
+            noc, dynamic = self.noc(op)
+            return [emitc.VerbatimOp.create(operands=dynamic,
+                                            properties={"value": StringAttr(f"{noc}.{NOC_BARRIERS[mnemonic]}();")})]
+        if mnemonic in CB_METHODS:  # a method of the CB's object; a pointer or size is a value of its own
+            call = f"{self.cb_object(op, op.operands[0])}.{CB_METHODS[mnemonic]}"
+            if op.results:
+                return [EmitC_CallOpaqueOp(call, [], result_types)]
+            return [emitc.VerbatimOp.create(operands=op.operands[1:], properties={"value": StringAttr(f"{call}({{}});")})]
         if mnemonic == "get_compile_time_arg_val":
             index = op.properties["arg_index"].value.data
             return [emitc.LiteralOp.create(properties={"value": StringAttr(f"get_compile_time_arg_val({index})")},
@@ -189,6 +279,10 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
         return f"{mnemonic}<BroadcastType::{op.properties['bcast_type'].data.value.upper()}>"
     if mnemonic == "pack_tile" and op.properties["out_of_order"].value.data:
         return "pack_tile<true>"
+    if mnemonic == "copy_dest_values":
+        return f"copy_dest_values<DataFormat::{DATA_FORMATS[op.properties['data_format'].data.value]}>"
+    if mnemonic == "remote_sram_write_u32":  # tt-metal's name for a word of local L1 written to a NoC address
+        return "noc_semaphore_set_remote"
     if mnemonic == "reinterpret_cast":
         return f"reinterpret_cast<{c_type(_c_type(op.results[0].type))}>"
     return RENAMED.get(mnemonic, mnemonic.replace(".", "::"))
@@ -204,18 +298,21 @@ class ConvertTTKernelToEmitCPass(ModulePass):
         for func in [f for f in op.walk() if isinstance(f, FuncOp) and is_kernel(f)]:
             rewriter = Rewriter()
             thread = func.attributes["ttkernel.thread"].data.value
-            rewriter.insert_op(emitc.IncludeOp.create(properties={"include": StringAttr(HEADERS[thread])}),
-                               InsertPoint.at_start(func.body.block))
             lowering = _KernelLowering(func)
             for kernel_op in [o for o in func.walk() if o.name.startswith("ttkernel.")]:
+                if (header := CALL_HEADERS.get(kernel_op.name.removeprefix("ttkernel."))) is not None:
+                    lowering.headers.add(header)
                 new = lowering.lowered(kernel_op)
+                lowering.name_cb(kernel_op, new[-1])
                 rewriter.replace_op(kernel_op, new, new[-1].results)
+            includes = [emitc.IncludeOp.create(properties={"include": StringAttr(h)}) for h in sorted(lowering.headers)]
+            rewriter.insert_op(includes, InsertPoint.at_start(func.body.block))
             for arith_op in [o for o in func.walk() if type(o) in ARITH_CALLS or isinstance(o, arith.FloorDivSIOp)]:
                 rewriter.replace_op(arith_op, _arith_lowered(arith_op))
             for constant in [o for o in func.walk() if isinstance(o, arith.ConstantOp)]:
                 rewriter.replace_op(constant, emitc.ConstantOp.create(properties={"value": constant.value},
                                                                       result_types=[constant.result.type]))
-            include = func.body.block.first_op
+            include = includes[-1]
             for text in lowering.declared:
                 rewriter.insert_op(emitc.VerbatimOp.create(properties={"value": StringAttr(text)}),
                                    InsertPoint.after(include))

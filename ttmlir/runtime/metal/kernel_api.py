@@ -18,7 +18,8 @@ from ttmlir.runtime.metal.core import (CircularBuffer, Core, DRAM_BYTES_PER_CYCL
 
 BLOCKING = frozenset({"cb_wait_front", "cb_reserve_back", "noc_async_read_barrier", "noc_async_write_barrier",
                       "noc_async_full_barrier", "noc_semaphore_wait", "noc_semaphore_wait_min", "tile_regs_wait",
-                      "tile_regs_acquire", "acquire_dst"})
+                      "tile_regs_acquire", "acquire_dst", "noc_async_read_barrier_t", "noc_async_write_barrier_t",
+                      "noc_async_atomic_barrier"})
 
 
 @dataclass
@@ -41,6 +42,8 @@ class KernelApi:
         self.cycles = self.noc_bytes = self.tiles = 0
         self.pending_reads: list[int] = []
         self.pending_writes: list[int] = []
+        self.pending_atomics: list[int] = []
+        self.trid_writes: dict[int, list[int]] = {}  # the writes tagged with each transaction id, by completion
         self.rt_args = launch.rt_args.get((core.y, core.x), ())
         self.spins = 0
 
@@ -101,13 +104,16 @@ class KernelApi:
             return pointer[index]
         addr, dtype = self._slot(pointer, index)
         value = self.core.l1[addr:addr + dtype.itemsize].view(dtype)[0].item()
-        return value & 0xFFFFFFFF if pointer.ctype == "uint32_t" else value
+        return value & (1 << 8 * dtype.itemsize) - 1 if pointer.ctype.startswith("u") else value
 
     def store(self, pointer, index: int, value) -> None:
         addr, dtype = self._slot(pointer, index)
-        if dtype == torch.int32:
-            value = int(value) & 0xFFFFFFFF
-            value = value - (1 << 32) if value >> 31 else value
+        if dtype in (torch.int32, torch.int16, torch.int8):  # a C word stored as its bits in a signed slot
+            bits = 8 * dtype.itemsize
+            value = int(value) & (1 << bits) - 1
+            value = value - (1 << bits) if value >> bits - 1 else value
+        elif dtype == torch.uint8:
+            value = int(value) & 0xFF
         self.core.l1[addr:addr + dtype.itemsize] = torch.tensor([value], dtype=dtype).view(torch.uint8)
         self.grid.events += 1
 
@@ -206,15 +212,29 @@ class KernelApi:
 
     # tt-metal's TensorAccessor: over an interleaved DRAM buffer page p is in bank p % banks at row p / banks; over
     # a sharded one, page p (row-major over the tensor) is in the shard holding it, on that shard's core
-    def TensorAccessorArgs_t(self, offsets: str) -> dict:
-        cta = int(offsets.split(",")[0])
+    def tensor_accessor_args(self, cta: int, crta: int) -> dict:
+        """`TensorAccessorArgs<cta, crta>()`: the buffer its compile-time args from `cta` on describe (it takes no
+        common runtime args here), and where the next accessor's args start."""
         kind = self.get_compile_time_arg_val(cta)
         if kind == hardware.TENSOR_ACCESSOR_INTERLEAVED:
-            return {"sharded": None}
-        if kind != hardware.TENSOR_ACCESSOR_SHARDED:
-            raise MetalError(f"TensorAccessorArgs<{offsets}>: compile-time arg {cta} ({kind}) describes no buffer")
-        words = [self.get_compile_time_arg_val(cta + 1 + i) for i in range(hardware.tensor_accessor_size(True) - 1)]
-        return {"sharded": tuple(zip(words[0::2], words[1::2]))}  # grid, shard, origin, cores
+            sharded = None
+        elif kind == hardware.TENSOR_ACCESSOR_SHARDED:
+            words = [self.get_compile_time_arg_val(cta + 1 + i)
+                     for i in range(hardware.tensor_accessor_size(True) - 1)]
+            sharded = tuple(zip(words[0::2], words[1::2]))  # grid, shard, origin, cores
+        else:
+            raise MetalError(f"TensorAccessorArgs<{cta}, {crta}>: compile-time arg {cta} ({kind}) describes no "
+                             "buffer")
+        return {"sharded": sharded, "next_cta": cta + hardware.tensor_accessor_size(sharded is not None),
+                "next_crta": crta}
+
+    @staticmethod
+    def tensor_accessor_next_cta(args: dict) -> int:
+        return args["next_cta"]
+
+    @staticmethod
+    def tensor_accessor_next_crta(args: dict) -> int:
+        return args["next_crta"]
 
     @staticmethod
     def TensorAccessor(args, base: int, page_size: int) -> dict:
@@ -258,12 +278,45 @@ class KernelApi:
     def noc_object_write(self, noc: int, src_l1: int, endpoint: str, size: int, _src_args, dst_args) -> None:
         self.noc_async_write(src_l1, self._far(endpoint, dst_args, "async_write"), size, noc)
 
+    def noc_object_write_t(self, options: str, noc: int, src_l1: int, endpoint: str, size: int, src_args, dst_args,
+                           values=None) -> None:
+        """`async_write<NocOptions::TXN_ID, ...>(..., NocOptVals{.trid = t})`: a write a barrier can wait for by
+        its transaction id."""
+        self.noc_object_write(noc, src_l1, endpoint, size, src_args, dst_args)
+        if (trid := _trid(options, values, "async_write")) is not None:
+            self.trid_writes.setdefault(trid, []).append(self.pending_writes[-1])
+
+    def noc_async_read_barrier_t(self, options: str, noc: int, values=None):
+        """A read barrier for one transaction id: this grid tags no reads, so there is none to wait for."""
+        _trid(options, values, "async_read_barrier")
+        yield from ()
+
+    def noc_async_write_barrier_t(self, options: str, noc: int, values=None):
+        """A write barrier for the writes tagged with one transaction id."""
+        trid = _trid(options, values, "async_write_barrier")
+        if trid is None:
+            yield from self.noc_async_write_barrier(noc)
+            return
+        self.cycles = max([self.cycles, *self.trid_writes.pop(trid, [])])
+        yield from ()
+
+    def noc_async_atomic_barrier(self, noc: int = 0):
+        """Waits for this core's semaphore increments to land."""
+        self.cycles = max([self.cycles, *self.pending_atomics])
+        self.pending_atomics.clear()
+        yield from ()
+
     def noc_object_write_multicast(self, noc: int, src_l1: int, endpoint: str, size: int, num_dests: int,
                                    _src_args, dst_args, linked: bool = False) -> None:
         if endpoint != "mcast":
             raise MetalError("async_write_multicast names its destinations with a MulticastEndpoint")
         self.noc_async_write_multicast(src_l1, self._far(endpoint, dst_args, "async_write_multicast"), size,
                                        num_dests, linked)
+
+    def unpack_stall_on_pack(self) -> None:
+        """The unpacker waits for the packer's last write to land in L1: here a pack is in L1 when its call
+        returns, so there is never anything to wait for."""
+        self._compute_only("experimental::unpack_stall_on_pack")
 
     def get_semaphore(self, sem_id: int) -> int:
         if not 0 <= sem_id < SEMAPHORE_SLOTS:
@@ -349,8 +402,45 @@ class KernelApi:
         slot = core.l1[addr:addr + 4].view(torch.int32)
         slot[0] = int(slot[0].item()) + int(increment)
         core.sem_times[addr] = self.cycles + NOC_LATENCY
+        self.pending_atomics.append(self.cycles + NOC_LATENCY)
         self.grid.events += 1
         self.cycles += 1
+
+    def noc_semaphore_inc_multicast(self, dst_mcast, increment: int, num_dests: int, noc: int = 0) -> None:
+        """The semaphore at the same address on every core of a rectangle incremented."""
+        if not isinstance(dst_mcast, tuple):
+            raise MetalError("noc_semaphore_inc_multicast to a unicast address; use get_noc_multicast_addr")
+        _, x0, y0, x1, y1, addr = dst_mcast
+        nodes = [(x, y) for y in range(min(y0, y1), max(y0, y1) + 1) for x in range(min(x0, x1), max(x0, x1) + 1)]
+        if len(nodes) != num_dests:
+            raise MetalError(f"noc_semaphore_inc_multicast to {len(nodes)} core(s) with num_dests={num_dests}")
+        for x, y in nodes:
+            self.noc_semaphore_inc(self.grid.noc_addr(x, y, addr), increment, noc)
+
+    def noc_semaphore_set_remote(self, src_l1: int, dst_noc_addr: int, noc: int = 0) -> None:
+        """The word at `src_l1` written to a NoC address (a write the write barrier waits for)."""
+        self.noc_async_write(src_l1, dst_noc_addr, 4, noc)
+        self._mark_semaphore(dst_noc_addr)
+
+    def noc_inline_dw_write(self, noc_addr: int, value: int, byte_enable: int = 0xF, noc: int = 0) -> None:
+        """A 32-bit value written into another core's L1 with no staging word: the bytes `byte_enable` selects."""
+        kind, core, addr = self.grid.resolve(noc_addr, 4)
+        if kind != "l1":
+            raise MetalError("noc_inline_dw_write to a DRAM address")
+        word = (int(value) & 0xFFFFFFFF).to_bytes(4, "little")
+        for i in range(4):
+            if int(byte_enable) >> i & 1:
+                core.l1[addr + i] = word[i]
+        self._mark_semaphore(noc_addr)
+        self.grid.events += 1
+        self.pending_writes.append(self._done_at(noc_addr, 4))
+        self.cycles += 1
+
+    def _mark_semaphore(self, noc_addr: int) -> None:
+        """A word written over the NoC reaches a core's L1 one NoC latency from now (what a waiter on it sees)."""
+        kind, core, addr = self.grid.resolve(noc_addr, 4)
+        if kind == "l1":
+            core.sem_times[addr] = self.cycles + NOC_LATENCY
 
     def noc_semaphore_set_multicast(self, src_l1: int, dst_mcast, num_dests: int, linked: bool = False) -> None:
         self.noc_async_write_multicast(src_l1, dst_mcast, 4, num_dests)
@@ -420,6 +510,35 @@ class KernelApi:
     def copy_tile(self, port: int, tile: int, dst: int) -> None:
         self._compute_only("copy_tile")
         self._set_dst(self._dst_index(dst, "copy_tile"), self._cb_tile(port, tile, "copy_tile"))
+
+    def pack_tile_block(self, dst: int, port: int, tiles: int) -> None:
+        """`tiles` dst tiles from `dst` on into the reserved pages of a CB, in order."""
+        for i in range(int(tiles)):
+            self.pack_tile(int(dst) + i, port, i)
+
+    def copy_block_matmul_partials(self, port: int, tile: int, dst: int, tiles: int) -> None:
+        """`tiles` CB tiles from `tile` on into dst from `dst` on (a matmul's partial sums, reloaded)."""
+        for i in range(int(tiles)):
+            self.copy_tile(port, int(tile) + i, int(dst) + i)
+
+    def copy_dest_values_t(self, _format: str, src: int, dst: int) -> None:
+        """dst[dst] = dst[src], value for value (both already in the dst register's format)."""
+        self._compute_only("copy_dest_values")
+        self._set_dst(self._dst_index(dst, "copy_dest_values"), self.core.dst[self._dst_index(src, "copy_dest_values")])
+
+    @staticmethod
+    def bfloat16_greater(a: int, b: int) -> bool:
+        """Whether bf16 `a` > bf16 `b`, both given as their 16 bits."""
+        bits = torch.tensor([(int(a) & 0xFFFF) << 16, (int(b) & 0xFFFF) << 16], dtype=torch.int64).to(torch.int32)
+        x, y = bits.view(torch.float32).tolist()
+        return x > y
+
+    @staticmethod
+    def float32_greater(a: int, b: int) -> bool:
+        """Whether f32 `a` > f32 `b`, both given as their 32 bits."""
+        x, y = torch.tensor([int(a) & 0xFFFFFFFF, int(b) & 0xFFFFFFFF], dtype=torch.int64).to(torch.int32) \
+            .view(torch.float32).tolist()
+        return x > y
 
     def pack_tile(self, dst: int, port: int, out_tile: int = 0) -> None:
         self._compute_only("pack_tile")
@@ -567,6 +686,18 @@ class KernelApi:
         index = self._dst_index(index, f"{name}_tile")
         self._set_dst(index, tile_math.sfpu_unary(name, self.core.dst[index], self.num))
         self.cycles += tile_math.sfpu_cycles(name)
+
+
+def _trid(options: str, values, call: str) -> int | None:
+    """The transaction id a NoC call with `NocOptions::TXN_ID` names in its `NocOptVals{.trid = t}`, else None."""
+    if "TXN_ID" not in options:
+        return None
+    if not isinstance(values, dict) or "trid" not in values:
+        raise MetalError(f"{call}<{options}> names its transaction id as NocOptVals{{.trid = t}}")
+    trid = int(values["trid"])
+    if not 0 <= trid < 16:
+        raise MetalError(f"{call}: transaction id {trid} is not one of 0-15")
+    return trid
 
 
 _POOLS = ("SUM", "MAX", "AVG")

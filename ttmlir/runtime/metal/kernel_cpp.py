@@ -85,7 +85,7 @@ continue_stmt: "continue" ";"
         | postfix "[" expr "]" -> index
         | postfix "++" -> post_inc
         | postfix "--" -> post_dec
-        | postfix "." NAME "(" [_arg ("," _arg)*] ")" -> method_call
+        | postfix "." NAME [METHOD_TEMPLATE] "(" [_arg ("," _arg)*] ")" -> method_call
 ?primary: NUMBER -> number
         | "true" -> true
         | "false" -> false
@@ -101,9 +101,10 @@ _arg: expr | init_list
 init_list: BRACED_TYPE? "{" [_init_item ("," _init_item)*] "}"
 _init_item: designated | expr
 designated: "." NAME "=" _arg
-BRACED_TYPE.3: /[A-Za-z_]\w*(<[^<>;(){}]*>)?(::[A-Za-z_]\w*)+(?=\s*\{)/
+BRACED_TYPE.3: /[A-Za-z_]\w*(<[^<>;(){}]*>)?(::[A-Za-z_]\w*)+(?=\s*\{)|NocOptVals(?=\s*\{)/
+METHOD_TEMPLATE: /<[^<>;(){}]*>(?=\s*\()/
 
-TEMPLATE_CALLEE.2: /(::)?[A-Za-z_]\w*(::[A-Za-z_]\w*)*\s*<[^<>;(){}]*(<[^<>;(){}]*>[^<>;(){}]*)*>(?=\s*\()/
+TEMPLATE_CALLEE.2: /(::)?[A-Za-z_]\w*(::[A-Za-z_]\w*)*\s*<([^<>;(){}]|<[^<>;(){}]*>|\(\))*>(?=\s*\()/
 NUMBER: /(0[xX][0-9a-fA-F]+|\d+\.\d*([eE][+-]?\d+)?[fF]?|\d+[eE][+-]?\d+[fF]?|\d+)[uUlL]*/
 NAME: /[A-Za-z_]\w*/
 COMMENT: /\/\/[^\n]*/ | /\/\*(.|\n)*?\*\//
@@ -116,7 +117,8 @@ PREPROCESSOR: /#[^\n]*/
 
 # cache=True: the LALR tables are kept in the temporary folder, keyed by the grammar and lark's version (building
 # them costs each process that runs a kernel 0.35 s; loading them, 0.05 s)
-_PARSER = Lark(_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
+_PARSER = Lark(_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True,
+               start=["start", "expr"])
 
 _UNSIGNED_BITS = {"uint8_t": 8, "uint16_t": 16, "uint32_t": 32, "uint64_t": 64, "size_t": 64}
 _SIGNED_BITS = {"int8_t": 8, "int16_t": 16, "int32_t": 32, "int64_t": 64, "int": 32, "long": 64}
@@ -134,7 +136,11 @@ _NOC_METHODS = {"async_read": "noc_object_read", "async_write": "noc_object_writ
                 "async_writes_flushed": "noc_async_writes_flushed", "async_atomic_barrier": "noc_async_atomic_barrier"}
 _ENDPOINTS = {"UnicastEndpoint": "unicast", "MulticastEndpoint": "mcast"}  # AllocatorBank<...DRAM>: "dram"
 _OBJECT_METHODS = {"CircularBuffer": _CB_METHODS, "Noc": _NOC_METHODS,
-                   "TensorAccessor": {"get_aligned_page_size": "tensor_accessor_page_size"}}
+                   "TensorAccessor": {"get_aligned_page_size": "tensor_accessor_page_size"},
+                   "TensorAccessorArgs": {"next_compile_time_args_offset": "tensor_accessor_next_cta",
+                                          "next_common_runtime_args_offset": "tensor_accessor_next_crta"}}
+# calls whose template arguments are constant expressions the kernel computes (`TensorAccessorArgs<a.next_...(), 0>`)
+_EXPRESSION_TEMPLATES = {"TensorAccessorArgs": "tensor_accessor_args"}
 
 
 class KernelCompileError(ValueError):
@@ -160,7 +166,7 @@ def compile_kernel(source: str, name: str, blocking: frozenset[str], cache: dict
     if cache is not None and key in cache:
         return cache[key]
     try:
-        tree = _PARSER.parse(source)
+        tree = _PARSER.parse(source, start="start")
     except UnexpectedInput as error:
         raise KernelCompileError(f"kernel '{name}' line {error.line}:{error.column}: cannot parse C++ "
                                  f"({type(error).__name__.replace('Unexpected', 'unexpected ').lower()})") from None
@@ -467,14 +473,19 @@ class _Emitter:
         self.fail(node, f"constructing a '{ctype}' from {len(args)} argument(s) is not supported")
 
     def method_call(self, node: Tree, statement: bool) -> str:
-        obj, method, *args = node.children
+        """`obj.method(args)`, or `obj.method<T>(args)`: the API's `<mapped>_t` with the template text first."""
+        obj, method, template, *args = node.children
         owner = self.lookup(self.qname(obj.children[0])) if obj.data == "name" else None
-        owner = owner if owner in _OBJECT_METHODS else "CircularBuffer"
+        if owner not in _OBJECT_METHODS:  # `auto`: the object whose API has the method
+            owner = next((t for t, methods in _OBJECT_METHODS.items() if str(method) in methods), "CircularBuffer")
         methods = _OBJECT_METHODS[owner]
         if str(method) not in methods:
             self.fail(node, f"method '{method}' is not supported ({owner} methods: {', '.join(methods)})")
-        return self.api_call(methods[str(method)], [self.expr(obj)] + [self.expr(a) for a in args if a is not None],
-                             str(method), statement, node)
+        values = [self.expr(obj)] + [self.expr(a) for a in args if a is not None]
+        if template is not None:
+            return self.api_call(methods[str(method)] + "_t", [repr(str(template)[1:-1].strip())] + values,
+                                 str(method), statement, node)
+        return self.api_call(methods[str(method)], values, str(method), statement, node)
 
     def api_call(self, name: str, args: list[str], spelled: str, statement: bool, node) -> str:
         """`api.name(args)`, or `yield from` it when the call may wait (only as a statement)."""
@@ -484,6 +495,22 @@ class _Emitter:
                 self.fail(node, f"'{spelled}' waits, so it must be called as a statement, not used as a value")
             return f"yield from {call}"
         return call
+
+    def template_values(self, template: str, node) -> list[str]:
+        """Each template argument (split at its top-level commas) compiled as an expression."""
+        pieces, depth, start = [], 0, 0
+        for i, c in enumerate(template + ","):
+            depth += c in "(<" and 1 or (-1 if c in ")>" else 0)
+            if c == "," and depth == 0:
+                pieces.append(template[start:i].strip())
+                start = i + 1
+        values = []
+        for piece in pieces:
+            try:
+                values.append(self.expr(_PARSER.parse(piece, start="expr")))
+            except LarkError:
+                self.fail(node, f"template argument '{piece}' is not an expression")
+        return values
 
     def cast(self, ctype: str, value: str) -> str:
         if ctype.endswith("*"):
@@ -525,6 +552,9 @@ class _Emitter:
         if name in self.functions:
             call = f"f_{name}(api{''.join(', ' + a for a in args)})"
             return f"(yield from {call})"
+        if template is not None and name in _EXPRESSION_TEMPLATES:
+            return self.api_call(_EXPRESSION_TEMPLATES[name], self.template_values(template, node) + args, name,
+                                 statement, node)
         if template is not None:
             args = [repr(template)] + args
             name = f"{name}_t"

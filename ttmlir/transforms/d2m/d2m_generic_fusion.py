@@ -44,7 +44,8 @@ def _linalg(generic: d2m.GenericOp) -> Operation | None:
     return linalgs[0]
 
 
-MOVES = (d2m.ToLayoutOp, TTNNMetalLayoutCastOp)  # a device tensor to the host and back, or to TTNN's and back
+# a device tensor to the host and back, or to TTNN's and back
+MOVES = (d2m.ToLayoutOp, d2m.ToDeviceOp, d2m.ToHostOp, TTNNMetalLayoutCastOp)
 
 
 def _producer(value: SSAValue, consumer: d2m.GenericOp) -> tuple[d2m.GenericOp, list[Operation]] | None:

@@ -91,7 +91,7 @@ class D2MGridSelectionPass(ModulePass):
                 continue  # placed already (shared with another generic): its program fetches what it needs
             new = _regridded(value.type, target)
             owner = value.owner
-            if isinstance(owner, d2m.ToLayoutOp):  # its destination d2m.empty, then the moved tensor
+            if isinstance(owner, (d2m.ToLayoutOp, d2m.ToDeviceOp)):  # its destination d2m.empty, then the moved tensor
                 _retype(owner.output, new)
             _retype(value, new)
         _retype(generic.results[0], generic.outputs[0].type)

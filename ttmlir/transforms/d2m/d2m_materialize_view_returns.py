@@ -1,5 +1,6 @@
-"""`--d2m-materialize-view-returns`: a returned `d2m.view_layout` (a view moves no data) is read by a generic into a
-tensor of its own, which is returned instead: the region loads the view's block and stores it."""
+"""`--d2m-materialize-view-returns`: a `d2m.view_layout` (a view moves no data) that is returned, or moved to the
+host by `d2m.to_host`, is first read by a generic into a tensor of its own, which is returned or moved instead: the
+region loads the view's block and stores it. A view moved to another device layout stays a view."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
 from xdsl.dialects.func import ReturnOp
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
@@ -16,21 +18,26 @@ from ttmlir.dialects import d2m
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic
 
 
+def _materialized(view: SSAValue, before: Operation) -> SSAValue:
+    """The view's blocks copied, block for block on its grid, into a new tensor made just before `before`."""
+    shape = view.type.get_shape()
+    rank = len(shape) // 2
+    identity = AffineMapAttr(AffineMap.identity(rank))
+    empty = d2m.EmptyOp.create(result_types=[view.type])
+    copy = build_generic([view], empty.result, [identity, identity], ["parallel"] * rank,
+                         lambda ops, loaded, out, maps: loaded[0], tuple(shape[:rank]))
+    for made in (empty, copy):
+        made.location = view.owner.location
+    before.parent_block().insert_ops_before([empty, copy], before)
+    return copy.results[0]
+
+
 @dataclass(frozen=True)
 class D2MMaterializeViewReturnsPass(ModulePass):
     name: ClassVar[str] = "d2m-materialize-view-returns"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for ret in [r for r in op.walk() if isinstance(r, ReturnOp)]:
-            for i, value in enumerate(ret.operands):
-                if not isinstance(value.owner, d2m.ViewLayoutOp):
-                    continue
-                identity = AffineMapAttr(AffineMap.identity(2))
-                empty = d2m.EmptyOp.create(result_types=[value.type])
-                shape = value.type.get_shape()
-                copy = build_generic([value], empty.result, [identity, identity], ["parallel"] * 2,
-                                     lambda ops, loaded, out: loaded[0], tuple(shape[:len(shape) // 2]))
-                for made in (empty, copy):
-                    made.location = value.owner.location
-                ret.parent_block().insert_ops_before([empty, copy], ret)
-                ret.operands = [*ret.operands[:i], copy.results[0], *ret.operands[i + 1:]]
+        for user in [o for o in op.walk() if isinstance(o, (ReturnOp, d2m.ToHostOp))]:
+            for i, value in enumerate(user.operands):
+                if isinstance(value.owner, d2m.ViewLayoutOp) and (isinstance(user, ReturnOp) or i == 0):
+                    user.operands = [*user.operands[:i], _materialized(value, user), *user.operands[i + 1:]]

@@ -3,7 +3,7 @@
 // Each ttkernel call becomes the C++ call it stands for; CB handles become uint32_t ports.
 
 // CHECK-LABEL: func.func @sfpu_add
-// CHECK: emitc.include "compute_kernel_api/common.h"
+// CHECK: emitc.include "api/compute/common.h"
 // CHECK: %[[IN0:.*]] = emitc.literal "get_compile_time_arg_val(0)" : !emitc.opaque<"uint32_t">
 // CHECK: %[[COUNT:.*]] = emitc.call_opaque "get_arg_val"(%{{.*}}) {template_args = [#emitc.opaque<"uint32_t">]} : (index) -> ui32
 // CHECK: emitc.call_opaque "copy_tile"(%[[IN0]], %{{.*}}, %{{.*}}) : (!emitc.opaque<"uint32_t">, index, index) -> ()

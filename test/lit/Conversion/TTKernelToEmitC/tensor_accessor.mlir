@@ -18,7 +18,7 @@ func.func @reader() attributes {ttkernel.thread = #ttkernel.thread<noc>} {
   %page = arith.constant 2048 : i32
   %base = arith.constant 65536 : i32
   %dst = arith.constant 4096 : i32
-  %args = ttkernel.TensorAccessorArgs(%c0, %c0) : (i32, i32) -> !ttkernel.TensorAccessorArgs
+  %args = ttkernel.TensorAccessorArgs(%c0, %c0)
   %pages = ttkernel.TensorAccessor(%args, %base, %page) : (!ttkernel.TensorAccessorArgs, i32, i32) -> !ttkernel.TensorAccessor
   ttkernel.noc_async_read_tile(%c0, %pages, %dst, %noc) : (i32, !ttkernel.TensorAccessor, i32, i8) -> ()
   ttkernel.noc_async_read_barrier(%noc) : (i8) -> ()

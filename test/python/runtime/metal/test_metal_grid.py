@@ -225,3 +225,22 @@ def test_a_tensor_accessor_reads_interleaved_dram_pages_by_id():
     not_dram = KernelLaunch("reader", source, "brisc", ((0, 0),), ct_args=(0,), rt_args={(0, 0): (8192,)})
     with pytest.raises(MetalError, match=r"TensorAccessorArgs<0, 0>: compile-time arg 0 \(0\) describes no buffer"):
         grid.run(Program((not_dram,)))
+
+
+def test_chained_tensor_accessor_args_start_after_the_previous_ones():
+    """`TensorAccessorArgs<prev.next_compile_time_args_offset(), ...>()`: a sharded buffer's description takes
+    more compile-time words than an interleaved one's, so the second accessor reads its args where the first's end;
+    a wrong offset would read a word that describes no buffer."""
+    from ttmlir.hardware import TENSOR_ACCESSOR_SHARDED, tensor_accessor_size
+
+    source = """void kernel_main() {
+      constexpr auto first = TensorAccessorArgs<1, 0>();
+      constexpr auto second = TensorAccessorArgs<first.next_compile_time_args_offset(), first.next_common_runtime_args_offset()>();
+      volatile tt_l1_ptr uint32_t* out = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(4096);
+      out[0] = second.next_compile_time_args_offset();
+    }"""
+    sharded = (TENSOR_ACCESSOR_SHARDED, 1, 1, 1, 1, 0, 0, 1, 1)  # grid, shard, origin, cores
+    grid = Grid()
+    launch = KernelLaunch("k", source, "brisc", ((0, 0),), ct_args=(0, *sharded, TENSOR_ACCESSOR_INTERLEAVED))
+    grid.run(Program((launch,)))
+    assert grid.core(0, 0).l1[4096:4100].view(torch.int32).item() == 1 + tensor_accessor_size(True) + 1

@@ -1,0 +1,1 @@
+"""Passes within the ttkernel dialect."""
