@@ -449,23 +449,23 @@ def _upsample(x, t):
     return y.permute(0, 2, 3, 1)
 
 
-def _channel_shape(t, rank: int, size: int) -> list[int]:
-    shape = [1] * rank
-    shape[t.dimension % rank] = size
-    return shape
+def _normalized(x, t, mean, var):
+    """TTNN's batch norm over dimension 1 of NCHW, statistics, weight and bias [1, C, 1, 1]; without a weight or
+    bias, no scale or shift."""
+    weight, bias = x.get("weight"), x.get("bias")
+    out = (x["input"] - mean) / torch.sqrt(var + t.epsilon)
+    return out * (weight if weight is not None else 1) + (bias if bias is not None else 0)
 
 
-def _batch_norm(x, t):
-    a = x["operand"]
-    shape = _channel_shape(t, a.dim(), a.shape[t.dimension % a.dim()])
-    scale, offset = x["scale"].reshape(shape), x["offset"].reshape(shape)
-    if "mean" in x:
-        mean, var = x["mean"].reshape(shape), x["variance"].reshape(shape)
-        return (a - mean) / torch.sqrt(var + t.epsilon) * scale + offset
-    dims = [d for d in range(a.dim()) if d != t.dimension % a.dim()]
-    mean, var = a.mean(dims, keepdim=True), a.var(dims, unbiased=False, keepdim=True)
-    out = (a - mean) / torch.sqrt(var + t.epsilon) * scale + offset
-    return out, mean.reshape(x["running_mean"].shape), var.reshape(x["running_mean"].shape)
+def _batch_norm_inference(x, t):
+    return _normalized(x, t, x["running_mean"], x["running_var"])
+
+
+def _batch_norm_training(x, t):
+    """Normalized by the batch's own statistics, which it also gives."""
+    a = x["input"]
+    mean, var = a.mean((0, 2, 3), keepdim=True), a.var((0, 2, 3), unbiased=False, keepdim=True)
+    return _normalized(x, t, mean, var), mean, var
 
 
 def _norm(x, t):
@@ -744,8 +744,8 @@ KERNELS: dict[str, Kernel] = {
     **{name: _quantization for name in ("quantize", "dequantize", "requantize")},
     "global_avg_pool2d": lambda x, t: x["input"].float().mean((1, 2), keepdim=True),
     "upsample": _upsample,
-    "batch_norm_inference": _batch_norm,
-    "batch_norm_training": _batch_norm,
+    "batch_norm_inference": _batch_norm_inference,
+    "batch_norm_training": _batch_norm_training,
     "layer_norm": _norm,
     "rms_norm": _norm,
     "dit_rms_norm_unary_fused": _dit_rms_norm_unary_fused,

@@ -14654,7 +14654,7 @@ class BatchNormInferenceOp(object):
         self._tab = flatbuffers.table.Table(buf, pos)
 
     # BatchNormInferenceOp
-    def Operand(self):
+    def Input(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14664,7 +14664,7 @@ class BatchNormInferenceOp(object):
         return None
 
     # BatchNormInferenceOp
-    def Scale(self):
+    def RunningMean(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14674,7 +14674,7 @@ class BatchNormInferenceOp(object):
         return None
 
     # BatchNormInferenceOp
-    def Offset(self):
+    def RunningVar(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14684,7 +14684,7 @@ class BatchNormInferenceOp(object):
         return None
 
     # BatchNormInferenceOp
-    def Mean(self):
+    def Weight(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14694,7 +14694,7 @@ class BatchNormInferenceOp(object):
         return None
 
     # BatchNormInferenceOp
-    def Variance(self):
+    def Bias(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14721,15 +14721,8 @@ class BatchNormInferenceOp(object):
         return 0.0
 
     # BatchNormInferenceOp
-    def Dimension(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
-        if o != 0:
-            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
-        return 0
-
-    # BatchNormInferenceOp
     def MemoryConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -14739,7 +14732,7 @@ class BatchNormInferenceOp(object):
 
     # BatchNormInferenceOp
     def ComputeConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = StructAttr()
@@ -14748,22 +14741,22 @@ class BatchNormInferenceOp(object):
         return None
 
 def BatchNormInferenceOpStart(builder):
-    builder.StartObject(10)
+    builder.StartObject(9)
 
-def BatchNormInferenceOpAddOperand(builder, operand):
-    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(operand), 0)
+def BatchNormInferenceOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
 
-def BatchNormInferenceOpAddScale(builder, scale):
-    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(scale), 0)
+def BatchNormInferenceOpAddRunningMean(builder, runningMean):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(runningMean), 0)
 
-def BatchNormInferenceOpAddOffset(builder, offset):
-    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(offset), 0)
+def BatchNormInferenceOpAddRunningVar(builder, runningVar):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(runningVar), 0)
 
-def BatchNormInferenceOpAddMean(builder, mean):
-    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(mean), 0)
+def BatchNormInferenceOpAddWeight(builder, weight):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(weight), 0)
 
-def BatchNormInferenceOpAddVariance(builder, variance):
-    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(variance), 0)
+def BatchNormInferenceOpAddBias(builder, bias):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(bias), 0)
 
 def BatchNormInferenceOpAddOut(builder, out):
     builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
@@ -14771,14 +14764,11 @@ def BatchNormInferenceOpAddOut(builder, out):
 def BatchNormInferenceOpAddEpsilon(builder, epsilon):
     builder.PrependFloat32Slot(6, epsilon, 0.0)
 
-def BatchNormInferenceOpAddDimension(builder, dimension):
-    builder.PrependInt32Slot(7, dimension, 0)
-
 def BatchNormInferenceOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
 def BatchNormInferenceOpAddComputeConfig(builder, computeConfig):
-    builder.PrependUOffsetTRelativeSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
 
 def BatchNormInferenceOpEnd(builder):
     return builder.EndObject()
@@ -14794,25 +14784,23 @@ class BatchNormInferenceOpT(object):
     # BatchNormInferenceOpT
     def __init__(
         self,
-        operand = None,
-        scale = None,
-        offset = None,
-        mean = None,
-        variance = None,
+        input = None,
+        runningMean = None,
+        runningVar = None,
+        weight = None,
+        bias = None,
         out = None,
         epsilon = 0.0,
-        dimension = 0,
         memoryConfig = None,
         computeConfig = None,
     ):
-        self.operand = operand  # type: Optional[TensorRefT]
-        self.scale = scale  # type: Optional[TensorRefT]
-        self.offset = offset  # type: Optional[TensorRefT]
-        self.mean = mean  # type: Optional[TensorRefT]
-        self.variance = variance  # type: Optional[TensorRefT]
+        self.input = input  # type: Optional[TensorRefT]
+        self.runningMean = runningMean  # type: Optional[TensorRefT]
+        self.runningVar = runningVar  # type: Optional[TensorRefT]
+        self.weight = weight  # type: Optional[TensorRefT]
+        self.bias = bias  # type: Optional[TensorRefT]
         self.out = out  # type: Optional[TensorRefT]
         self.epsilon = epsilon  # type: float
-        self.dimension = dimension  # type: int
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
         self.computeConfig = computeConfig  # type: Optional[StructAttrT]
 
@@ -14837,20 +14825,19 @@ class BatchNormInferenceOpT(object):
     def _UnPack(self, batchNormInferenceOp):
         if batchNormInferenceOp is None:
             return
-        if batchNormInferenceOp.Operand() is not None:
-            self.operand = TensorRefT.InitFromObj(batchNormInferenceOp.Operand())
-        if batchNormInferenceOp.Scale() is not None:
-            self.scale = TensorRefT.InitFromObj(batchNormInferenceOp.Scale())
-        if batchNormInferenceOp.Offset() is not None:
-            self.offset = TensorRefT.InitFromObj(batchNormInferenceOp.Offset())
-        if batchNormInferenceOp.Mean() is not None:
-            self.mean = TensorRefT.InitFromObj(batchNormInferenceOp.Mean())
-        if batchNormInferenceOp.Variance() is not None:
-            self.variance = TensorRefT.InitFromObj(batchNormInferenceOp.Variance())
+        if batchNormInferenceOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(batchNormInferenceOp.Input())
+        if batchNormInferenceOp.RunningMean() is not None:
+            self.runningMean = TensorRefT.InitFromObj(batchNormInferenceOp.RunningMean())
+        if batchNormInferenceOp.RunningVar() is not None:
+            self.runningVar = TensorRefT.InitFromObj(batchNormInferenceOp.RunningVar())
+        if batchNormInferenceOp.Weight() is not None:
+            self.weight = TensorRefT.InitFromObj(batchNormInferenceOp.Weight())
+        if batchNormInferenceOp.Bias() is not None:
+            self.bias = TensorRefT.InitFromObj(batchNormInferenceOp.Bias())
         if batchNormInferenceOp.Out() is not None:
             self.out = TensorRefT.InitFromObj(batchNormInferenceOp.Out())
         self.epsilon = batchNormInferenceOp.Epsilon()
-        self.dimension = batchNormInferenceOp.Dimension()
         if batchNormInferenceOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(batchNormInferenceOp.MemoryConfig())
         if batchNormInferenceOp.ComputeConfig() is not None:
@@ -14858,16 +14845,16 @@ class BatchNormInferenceOpT(object):
 
     # BatchNormInferenceOpT
     def Pack(self, builder):
-        if self.operand is not None:
-            operand = self.operand.Pack(builder)
-        if self.scale is not None:
-            scale = self.scale.Pack(builder)
-        if self.offset is not None:
-            offset = self.offset.Pack(builder)
-        if self.mean is not None:
-            mean = self.mean.Pack(builder)
-        if self.variance is not None:
-            variance = self.variance.Pack(builder)
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.runningMean is not None:
+            runningMean = self.runningMean.Pack(builder)
+        if self.runningVar is not None:
+            runningVar = self.runningVar.Pack(builder)
+        if self.weight is not None:
+            weight = self.weight.Pack(builder)
+        if self.bias is not None:
+            bias = self.bias.Pack(builder)
         if self.out is not None:
             out = self.out.Pack(builder)
         if self.memoryConfig is not None:
@@ -14875,20 +14862,19 @@ class BatchNormInferenceOpT(object):
         if self.computeConfig is not None:
             computeConfig = self.computeConfig.Pack(builder)
         BatchNormInferenceOpStart(builder)
-        if self.operand is not None:
-            BatchNormInferenceOpAddOperand(builder, operand)
-        if self.scale is not None:
-            BatchNormInferenceOpAddScale(builder, scale)
-        if self.offset is not None:
-            BatchNormInferenceOpAddOffset(builder, offset)
-        if self.mean is not None:
-            BatchNormInferenceOpAddMean(builder, mean)
-        if self.variance is not None:
-            BatchNormInferenceOpAddVariance(builder, variance)
+        if self.input is not None:
+            BatchNormInferenceOpAddInput(builder, input)
+        if self.runningMean is not None:
+            BatchNormInferenceOpAddRunningMean(builder, runningMean)
+        if self.runningVar is not None:
+            BatchNormInferenceOpAddRunningVar(builder, runningVar)
+        if self.weight is not None:
+            BatchNormInferenceOpAddWeight(builder, weight)
+        if self.bias is not None:
+            BatchNormInferenceOpAddBias(builder, bias)
         if self.out is not None:
             BatchNormInferenceOpAddOut(builder, out)
         BatchNormInferenceOpAddEpsilon(builder, self.epsilon)
-        BatchNormInferenceOpAddDimension(builder, self.dimension)
         if self.memoryConfig is not None:
             BatchNormInferenceOpAddMemoryConfig(builder, memoryConfig)
         if self.computeConfig is not None:
@@ -14920,7 +14906,7 @@ class BatchNormTrainingOp(object):
         self._tab = flatbuffers.table.Table(buf, pos)
 
     # BatchNormTrainingOp
-    def Operand(self):
+    def Input(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14930,7 +14916,7 @@ class BatchNormTrainingOp(object):
         return None
 
     # BatchNormTrainingOp
-    def Scale(self):
+    def RunningMean(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14940,7 +14926,7 @@ class BatchNormTrainingOp(object):
         return None
 
     # BatchNormTrainingOp
-    def Offset(self):
+    def RunningVar(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14950,7 +14936,7 @@ class BatchNormTrainingOp(object):
         return None
 
     # BatchNormTrainingOp
-    def RunningMean(self):
+    def Weight(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14960,7 +14946,7 @@ class BatchNormTrainingOp(object):
         return None
 
     # BatchNormTrainingOp
-    def RunningVariance(self):
+    def Bias(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -15007,22 +14993,15 @@ class BatchNormTrainingOp(object):
         return 0.0
 
     # BatchNormTrainingOp
-    def Dimension(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
-        if o != 0:
-            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
-        return 0
-
-    # BatchNormTrainingOp
     def Momentum(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
         return 0.0
 
     # BatchNormTrainingOp
     def MemoryConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -15032,7 +15011,7 @@ class BatchNormTrainingOp(object):
 
     # BatchNormTrainingOp
     def ComputeConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = StructAttr()
@@ -15041,22 +15020,22 @@ class BatchNormTrainingOp(object):
         return None
 
 def BatchNormTrainingOpStart(builder):
-    builder.StartObject(13)
+    builder.StartObject(12)
 
-def BatchNormTrainingOpAddOperand(builder, operand):
-    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(operand), 0)
-
-def BatchNormTrainingOpAddScale(builder, scale):
-    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(scale), 0)
-
-def BatchNormTrainingOpAddOffset(builder, offset):
-    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(offset), 0)
+def BatchNormTrainingOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
 
 def BatchNormTrainingOpAddRunningMean(builder, runningMean):
-    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(runningMean), 0)
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(runningMean), 0)
 
-def BatchNormTrainingOpAddRunningVariance(builder, runningVariance):
-    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(runningVariance), 0)
+def BatchNormTrainingOpAddRunningVar(builder, runningVar):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(runningVar), 0)
+
+def BatchNormTrainingOpAddWeight(builder, weight):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(weight), 0)
+
+def BatchNormTrainingOpAddBias(builder, bias):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(bias), 0)
 
 def BatchNormTrainingOpAddOut(builder, out):
     builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
@@ -15070,17 +15049,14 @@ def BatchNormTrainingOpAddBatchVariance(builder, batchVariance):
 def BatchNormTrainingOpAddEpsilon(builder, epsilon):
     builder.PrependFloat32Slot(8, epsilon, 0.0)
 
-def BatchNormTrainingOpAddDimension(builder, dimension):
-    builder.PrependInt32Slot(9, dimension, 0)
-
 def BatchNormTrainingOpAddMomentum(builder, momentum):
-    builder.PrependFloat32Slot(10, momentum, 0.0)
+    builder.PrependFloat32Slot(9, momentum, 0.0)
 
 def BatchNormTrainingOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(11, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(10, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
 def BatchNormTrainingOpAddComputeConfig(builder, computeConfig):
-    builder.PrependUOffsetTRelativeSlot(12, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(11, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
 
 def BatchNormTrainingOpEnd(builder):
     return builder.EndObject()
@@ -15096,30 +15072,28 @@ class BatchNormTrainingOpT(object):
     # BatchNormTrainingOpT
     def __init__(
         self,
-        operand = None,
-        scale = None,
-        offset = None,
+        input = None,
         runningMean = None,
-        runningVariance = None,
+        runningVar = None,
+        weight = None,
+        bias = None,
         out = None,
         batchMean = None,
         batchVariance = None,
         epsilon = 0.0,
-        dimension = 0,
         momentum = 0.0,
         memoryConfig = None,
         computeConfig = None,
     ):
-        self.operand = operand  # type: Optional[TensorRefT]
-        self.scale = scale  # type: Optional[TensorRefT]
-        self.offset = offset  # type: Optional[TensorRefT]
+        self.input = input  # type: Optional[TensorRefT]
         self.runningMean = runningMean  # type: Optional[TensorRefT]
-        self.runningVariance = runningVariance  # type: Optional[TensorRefT]
+        self.runningVar = runningVar  # type: Optional[TensorRefT]
+        self.weight = weight  # type: Optional[TensorRefT]
+        self.bias = bias  # type: Optional[TensorRefT]
         self.out = out  # type: Optional[TensorRefT]
         self.batchMean = batchMean  # type: Optional[TensorRefT]
         self.batchVariance = batchVariance  # type: Optional[TensorRefT]
         self.epsilon = epsilon  # type: float
-        self.dimension = dimension  # type: int
         self.momentum = momentum  # type: float
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
         self.computeConfig = computeConfig  # type: Optional[StructAttrT]
@@ -15145,16 +15119,16 @@ class BatchNormTrainingOpT(object):
     def _UnPack(self, batchNormTrainingOp):
         if batchNormTrainingOp is None:
             return
-        if batchNormTrainingOp.Operand() is not None:
-            self.operand = TensorRefT.InitFromObj(batchNormTrainingOp.Operand())
-        if batchNormTrainingOp.Scale() is not None:
-            self.scale = TensorRefT.InitFromObj(batchNormTrainingOp.Scale())
-        if batchNormTrainingOp.Offset() is not None:
-            self.offset = TensorRefT.InitFromObj(batchNormTrainingOp.Offset())
+        if batchNormTrainingOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(batchNormTrainingOp.Input())
         if batchNormTrainingOp.RunningMean() is not None:
             self.runningMean = TensorRefT.InitFromObj(batchNormTrainingOp.RunningMean())
-        if batchNormTrainingOp.RunningVariance() is not None:
-            self.runningVariance = TensorRefT.InitFromObj(batchNormTrainingOp.RunningVariance())
+        if batchNormTrainingOp.RunningVar() is not None:
+            self.runningVar = TensorRefT.InitFromObj(batchNormTrainingOp.RunningVar())
+        if batchNormTrainingOp.Weight() is not None:
+            self.weight = TensorRefT.InitFromObj(batchNormTrainingOp.Weight())
+        if batchNormTrainingOp.Bias() is not None:
+            self.bias = TensorRefT.InitFromObj(batchNormTrainingOp.Bias())
         if batchNormTrainingOp.Out() is not None:
             self.out = TensorRefT.InitFromObj(batchNormTrainingOp.Out())
         if batchNormTrainingOp.BatchMean() is not None:
@@ -15162,7 +15136,6 @@ class BatchNormTrainingOpT(object):
         if batchNormTrainingOp.BatchVariance() is not None:
             self.batchVariance = TensorRefT.InitFromObj(batchNormTrainingOp.BatchVariance())
         self.epsilon = batchNormTrainingOp.Epsilon()
-        self.dimension = batchNormTrainingOp.Dimension()
         self.momentum = batchNormTrainingOp.Momentum()
         if batchNormTrainingOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(batchNormTrainingOp.MemoryConfig())
@@ -15171,16 +15144,16 @@ class BatchNormTrainingOpT(object):
 
     # BatchNormTrainingOpT
     def Pack(self, builder):
-        if self.operand is not None:
-            operand = self.operand.Pack(builder)
-        if self.scale is not None:
-            scale = self.scale.Pack(builder)
-        if self.offset is not None:
-            offset = self.offset.Pack(builder)
+        if self.input is not None:
+            input = self.input.Pack(builder)
         if self.runningMean is not None:
             runningMean = self.runningMean.Pack(builder)
-        if self.runningVariance is not None:
-            runningVariance = self.runningVariance.Pack(builder)
+        if self.runningVar is not None:
+            runningVar = self.runningVar.Pack(builder)
+        if self.weight is not None:
+            weight = self.weight.Pack(builder)
+        if self.bias is not None:
+            bias = self.bias.Pack(builder)
         if self.out is not None:
             out = self.out.Pack(builder)
         if self.batchMean is not None:
@@ -15192,16 +15165,16 @@ class BatchNormTrainingOpT(object):
         if self.computeConfig is not None:
             computeConfig = self.computeConfig.Pack(builder)
         BatchNormTrainingOpStart(builder)
-        if self.operand is not None:
-            BatchNormTrainingOpAddOperand(builder, operand)
-        if self.scale is not None:
-            BatchNormTrainingOpAddScale(builder, scale)
-        if self.offset is not None:
-            BatchNormTrainingOpAddOffset(builder, offset)
+        if self.input is not None:
+            BatchNormTrainingOpAddInput(builder, input)
         if self.runningMean is not None:
             BatchNormTrainingOpAddRunningMean(builder, runningMean)
-        if self.runningVariance is not None:
-            BatchNormTrainingOpAddRunningVariance(builder, runningVariance)
+        if self.runningVar is not None:
+            BatchNormTrainingOpAddRunningVar(builder, runningVar)
+        if self.weight is not None:
+            BatchNormTrainingOpAddWeight(builder, weight)
+        if self.bias is not None:
+            BatchNormTrainingOpAddBias(builder, bias)
         if self.out is not None:
             BatchNormTrainingOpAddOut(builder, out)
         if self.batchMean is not None:
@@ -15209,7 +15182,6 @@ class BatchNormTrainingOpT(object):
         if self.batchVariance is not None:
             BatchNormTrainingOpAddBatchVariance(builder, batchVariance)
         BatchNormTrainingOpAddEpsilon(builder, self.epsilon)
-        BatchNormTrainingOpAddDimension(builder, self.dimension)
         BatchNormTrainingOpAddMomentum(builder, self.momentum)
         if self.memoryConfig is not None:
             BatchNormTrainingOpAddMemoryConfig(builder, memoryConfig)

@@ -492,6 +492,19 @@ def _by_name(name: str, groups: dict[str, list[SSAValue]], props: dict[str, Attr
     return ttnn_op(name, [v for vs in values for v in vs], props, result_types, source)
 
 
+def _batch_norm(op: TTOp) -> Operation:
+    """TTNN's batch norm takes (input, running mean, running variance, weight, bias) and normalizes dimension 1 of
+    NCHW, as --ttir-to-ttir-decomposition leaves TTIR's (statistics reshaped to [1, C, 1, 1])."""
+    operands = op.operand_groups()
+    if len(first_shape(op)) != 4 or int_values(op.prop("dimension"))[0] != 1:
+        raise PassFailure(op, "TTNN normalizes dimension 1 of a rank-4 input: run --ttir-to-ttir-decomposition first")
+    mean, var = ("running_mean", "running_variance") if "running_mean" in operands else ("mean", "variance")
+    groups = {"input": operands["operand"], "running_mean": operands[mean], "running_var": operands[var],
+              "weight": operands["scale"], "bias": operands["offset"]}
+    props = {name: op.prop(name) for name in ("epsilon", "momentum") if name in op.properties}
+    return _by_name(op.ROW.ttnn, groups, props, [r.type for r in op.results], op)
+
+
 def _dispatch_metadata(op: TTOp) -> list[Operation]:
     """TTNN's op takes the mapping as [D, E]; the persistent buffers are left to the runtime."""
     groups = op.operand_groups()
@@ -607,11 +620,11 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "collective_permute": _collective_permute, "collective_broadcast": _collective_broadcast, "all_to_all": _all_to_all,
     "all_to_all_dispatch_metadata": _dispatch_metadata, "mesh_shard": _mesh_shard,
     "dump": lambda op: ttnn_op("dump_tensor", op.operands, _props(op), [], op),
-    "adamw": _adamw, "ttml_attention": _direct_with_defaults,
+    "adamw": _adamw, "ttml_attention": _direct_with_defaults, "batch_norm": _batch_norm,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
-                   "upsample2d", "batch_norm", "norm", "group_norm", "cache", "ccl", "global_pool2d", "mesh_shard",
+                   "upsample2d", "norm", "group_norm", "cache", "ccl", "global_pool2d", "mesh_shard",
                    "mesh_partition", "distributed_norm", "concatenate_heads",
                    "split_qkv", "slice_dynamic", "bitcast", "sparse_matmul", "topk_router_gpt",
                    "all_to_all_dispatch", "all_to_all_combine", "moe_expert_token_remap", "sampling",

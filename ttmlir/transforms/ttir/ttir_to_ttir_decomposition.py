@@ -302,6 +302,11 @@ def pool_of_full(op: TTOp) -> None:
     _replace(op, ttir_op("full", [], props, [op.results[0].type], op).results[0])
 
 
+# which statistics operand each op reshapes first: upstream's order (inference the running statistics before
+# scale and offset), so the printed IR reads as upstream's does
+BATCH_NORM_RESHAPE_ORDER = {"ttir.batch_norm_inference": (3, 4, 1, 2), "ttir.batch_norm_training": (1, 2, 3, 4)}
+
+
 def batch_norm_nchw(op: TTOp) -> None:
     """TTNN's batch norm reads (N, C, H, W) with (1, C, 1, 1) statistics: the input is viewed so (the dims before
     the channel merged into N, those after it into H x W, as (S/32, 32) when a tile fits), the statistics reshaped,
@@ -314,7 +319,8 @@ def batch_norm_nchw(op: TTOp) -> None:
     if len(shape) == 4 and dim == 1:
         view = shape
     value = source if view == shape else reshaped(source, view, op)
-    stats = [reshaped(v, [1, channels, 1, 1], op) for v in op.operands[1:]]
+    made = {i: reshaped(op.operands[i], [1, channels, 1, 1], op) for i in BATCH_NORM_RESHAPE_ORDER[op.name]}
+    stats = [made[i] for i in (1, 2, 3, 4)]
     props = {**op.properties, "dimension": KINDS["i32"].build(1)}
     result = op.results[0].type
     stat_type = TensorType(result.element_type, [1, channels, 1, 1])
