@@ -149,6 +149,12 @@ TTNN_ONLY = (
        summary="Permute a tensor's dimensions."),
     op("conv2d", "conv", "input weight bias? device", props=CONV + " dtype:dtype?" + CONV_CONFIGS,
        summary="2D convolution over a flattened NHWC input."),
+    # tt-metal's conv1d, a conv2d over a height of one: NLC input, (O, C/G, K) weight, conv2d's (1, 1, 1, O) bias
+    # and its flattened (1, 1, N * L_out, O) result
+    op("conv1d", "conv1d", "input weight bias? device",
+       props="in_channels:i32 out_channels:i32 batch_size:i32 input_length:i32 kernel_size:i32 stride:i32 "
+       "padding:i32_darray dilation:i32 groups:i32 dtype:dtype?" + CONV_CONFIGS,
+       summary="1D convolution of an (N, L, C) input."),
     op("conv_transpose2d", "conv", "input weight bias? device",
        props=CONV + " output_padding:i32_darray dtype:dtype?" + CONV_CONFIGS, summary="2D transposed convolution."),
     op("conv3d", "conv3d", "input weight bias? device", props="in_channels:i32 out_channels:i32 batch_size:i32 "

@@ -37,7 +37,7 @@ READS_STORED = MOVES_VALUES | {"matmul", "linear"}
 MeshKernel = Callable[[dict, object, tuple[int, int]], list]
 # Kernels whose arithmetic the hardware's numerics change take the op's `numerics.Numerics` as a third argument
 # (exact f32 when omitted).
-NUMERIC_KERNELS = frozenset({"matmul", "linear", "conv2d", "conv_transpose2d", "conv3d", "softmax", "rotary_embedding",
+NUMERIC_KERNELS = frozenset({"matmul", "linear", "conv1d", "conv2d", "conv_transpose2d", "conv3d", "softmax", "rotary_embedding",
                              "rotary_embedding_llama"})
 
 
@@ -282,6 +282,21 @@ def _conv2d(x, t, num: Numerics = EXACT):
     if fused and fused.group(1) not in UNARY:
         raise ValueError(f"conv2d_config activation '{fused.group(1)}' is not a unary op the simulator has")
     return _flatten_nhwc(UNARY[fused.group(1)](y) if fused else y)
+
+
+def _conv1d(x, t, num: Numerics = EXACT):
+    """tt-metal's conv1d: (N, L, C) input (or conv2d's flattened (1, 1, N*L, C)), (O, C/G, K) weight, (1, 1, 1, O)
+    bias; the result flattened as conv2d's, (1, 1, N*L_out, O)."""
+    a = x["input"].float().reshape(t.batchSize, t.inputLength, t.inChannels).permute(0, 2, 1)
+    left, right = t.padding
+    y = numerics.conv(F.conv1d, F.pad(a, (left, right)), x["weight"].float(), num, t.stride, 0, t.dilation, t.groups)
+    if x.get("bias") is not None:
+        y = y + x["bias"].float().reshape(1, -1, 1)
+    fused = re.search(r"op_type = (\w+)", struct_fields(t.conv2dConfig).get("activation", ""))
+    if fused and fused.group(1) not in UNARY:
+        raise ValueError(f"conv2d_config activation '{fused.group(1)}' is not a unary op the simulator has")
+    y = UNARY[fused.group(1)](y) if fused else y
+    return y.permute(0, 2, 1).reshape(1, 1, -1, y.shape[1])
 
 
 def _prepare_conv2d(x, t):
@@ -721,6 +736,7 @@ KERNELS: dict[str, Kernel] = {
     "linear": _matmul,
     "softmax": _softmax,
     "embedding": lambda x, t: F.embedding(x["input"].long(), x["weight"].reshape(-1, x["weight"].shape[-1])),
+    "conv1d": _conv1d,
     "conv2d": _conv2d,
     "conv_transpose2d": _conv2d,
     "conv3d": _conv3d,

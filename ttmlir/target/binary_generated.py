@@ -438,6 +438,7 @@ class OpType(object):
     SdpaBwOp = 91
     DitRmsNormUnaryFusedOp = 92
     LoadTensorOp = 93
+    Conv1dOp = 94
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -629,6 +630,8 @@ def OpTypeCreator(unionType, table):
         return DitRmsNormUnaryFusedOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.LoadTensorOp:
         return LoadTensorOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.Conv1dOp:
+        return Conv1dOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -12721,6 +12724,422 @@ class Conv2dOpT(object):
             Conv2dOpAddConv2dSliceConfig(builder, conv2dSliceConfig)
         conv2dOp = Conv2dOpEnd(builder)
         return conv2dOp
+
+
+class Conv1dOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = Conv1dOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsConv1dOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def Conv1dOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # Conv1dOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # Conv1dOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv1dOp
+    def Weight(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv1dOp
+    def Bias(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv1dOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv1dOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv1dOp
+    def InChannels(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def OutChannels(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def BatchSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def InputLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def KernelSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def Stride(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def Padding(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # Conv1dOp
+    def PaddingAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # Conv1dOp
+    def PaddingLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # Conv1dOp
+    def PaddingIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        return o == 0
+
+    # Conv1dOp
+    def Dilation(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def Groups(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def Dtype(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(32))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
+        return None
+
+    # Conv1dOp
+    def Conv2dConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(34))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv1dOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(36))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv1dOp
+    def Conv2dSliceConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(38))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def Conv1dOpStart(builder):
+    builder.StartObject(18)
+
+def Conv1dOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def Conv1dOpAddWeight(builder, weight):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(weight), 0)
+
+def Conv1dOpAddBias(builder, bias):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(bias), 0)
+
+def Conv1dOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def Conv1dOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def Conv1dOpAddInChannels(builder, inChannels):
+    builder.PrependInt32Slot(5, inChannels, 0)
+
+def Conv1dOpAddOutChannels(builder, outChannels):
+    builder.PrependInt32Slot(6, outChannels, 0)
+
+def Conv1dOpAddBatchSize(builder, batchSize):
+    builder.PrependInt32Slot(7, batchSize, 0)
+
+def Conv1dOpAddInputLength(builder, inputLength):
+    builder.PrependInt32Slot(8, inputLength, 0)
+
+def Conv1dOpAddKernelSize(builder, kernelSize):
+    builder.PrependInt32Slot(9, kernelSize, 0)
+
+def Conv1dOpAddStride(builder, stride):
+    builder.PrependInt32Slot(10, stride, 0)
+
+def Conv1dOpAddPadding(builder, padding):
+    builder.PrependUOffsetTRelativeSlot(11, flatbuffers.number_types.UOffsetTFlags.py_type(padding), 0)
+
+def Conv1dOpStartPaddingVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def Conv1dOpAddDilation(builder, dilation):
+    builder.PrependInt32Slot(12, dilation, 0)
+
+def Conv1dOpAddGroups(builder, groups):
+    builder.PrependInt32Slot(13, groups, 0)
+
+def Conv1dOpAddDtype(builder, dtype):
+    builder.PrependUint16Slot(14, dtype, None)
+
+def Conv1dOpAddConv2dConfig(builder, conv2dConfig):
+    builder.PrependUOffsetTRelativeSlot(15, flatbuffers.number_types.UOffsetTFlags.py_type(conv2dConfig), 0)
+
+def Conv1dOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(16, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
+def Conv1dOpAddConv2dSliceConfig(builder, conv2dSliceConfig):
+    builder.PrependUOffsetTRelativeSlot(17, flatbuffers.number_types.UOffsetTFlags.py_type(conv2dSliceConfig), 0)
+
+def Conv1dOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List, Optional
+except:
+    pass
+
+class Conv1dOpT(object):
+
+    # Conv1dOpT
+    def __init__(
+        self,
+        input = None,
+        weight = None,
+        bias = None,
+        device = None,
+        out = None,
+        inChannels = 0,
+        outChannels = 0,
+        batchSize = 0,
+        inputLength = 0,
+        kernelSize = 0,
+        stride = 0,
+        padding = None,
+        dilation = 0,
+        groups = 0,
+        dtype = None,
+        conv2dConfig = None,
+        computeConfig = None,
+        conv2dSliceConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.weight = weight  # type: Optional[TensorRefT]
+        self.bias = bias  # type: Optional[TensorRefT]
+        self.device = device  # type: Optional[DeviceRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.inChannels = inChannels  # type: int
+        self.outChannels = outChannels  # type: int
+        self.batchSize = batchSize  # type: int
+        self.inputLength = inputLength  # type: int
+        self.kernelSize = kernelSize  # type: int
+        self.stride = stride  # type: int
+        self.padding = padding  # type: Optional[List[int]]
+        self.dilation = dilation  # type: int
+        self.groups = groups  # type: int
+        self.dtype = dtype  # type: Optional[int]
+        self.conv2dConfig = conv2dConfig  # type: Optional[StructAttrT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
+        self.conv2dSliceConfig = conv2dSliceConfig  # type: Optional[StructAttrT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        conv1dOp = Conv1dOp()
+        conv1dOp.Init(buf, pos)
+        return cls.InitFromObj(conv1dOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, conv1dOp):
+        x = Conv1dOpT()
+        x._UnPack(conv1dOp)
+        return x
+
+    # Conv1dOpT
+    def _UnPack(self, conv1dOp):
+        if conv1dOp is None:
+            return
+        if conv1dOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(conv1dOp.Input())
+        if conv1dOp.Weight() is not None:
+            self.weight = TensorRefT.InitFromObj(conv1dOp.Weight())
+        if conv1dOp.Bias() is not None:
+            self.bias = TensorRefT.InitFromObj(conv1dOp.Bias())
+        if conv1dOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(conv1dOp.Device())
+        if conv1dOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(conv1dOp.Out())
+        self.inChannels = conv1dOp.InChannels()
+        self.outChannels = conv1dOp.OutChannels()
+        self.batchSize = conv1dOp.BatchSize()
+        self.inputLength = conv1dOp.InputLength()
+        self.kernelSize = conv1dOp.KernelSize()
+        self.stride = conv1dOp.Stride()
+        if not conv1dOp.PaddingIsNone():
+            if np is None:
+                self.padding = []
+                for i in range(conv1dOp.PaddingLength()):
+                    self.padding.append(conv1dOp.Padding(i))
+            else:
+                self.padding = conv1dOp.PaddingAsNumpy()
+        self.dilation = conv1dOp.Dilation()
+        self.groups = conv1dOp.Groups()
+        self.dtype = conv1dOp.Dtype()
+        if conv1dOp.Conv2dConfig() is not None:
+            self.conv2dConfig = StructAttrT.InitFromObj(conv1dOp.Conv2dConfig())
+        if conv1dOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(conv1dOp.ComputeConfig())
+        if conv1dOp.Conv2dSliceConfig() is not None:
+            self.conv2dSliceConfig = StructAttrT.InitFromObj(conv1dOp.Conv2dSliceConfig())
+
+    # Conv1dOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.weight is not None:
+            weight = self.weight.Pack(builder)
+        if self.bias is not None:
+            bias = self.bias.Pack(builder)
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.padding is not None:
+            if np is not None and type(self.padding) is np.ndarray:
+                padding = builder.CreateNumpyVector(self.padding)
+            else:
+                Conv1dOpStartPaddingVector(builder, len(self.padding))
+                for i in reversed(range(len(self.padding))):
+                    builder.PrependInt32(self.padding[i])
+                padding = builder.EndVector()
+        if self.conv2dConfig is not None:
+            conv2dConfig = self.conv2dConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
+        if self.conv2dSliceConfig is not None:
+            conv2dSliceConfig = self.conv2dSliceConfig.Pack(builder)
+        Conv1dOpStart(builder)
+        if self.input is not None:
+            Conv1dOpAddInput(builder, input)
+        if self.weight is not None:
+            Conv1dOpAddWeight(builder, weight)
+        if self.bias is not None:
+            Conv1dOpAddBias(builder, bias)
+        if self.device is not None:
+            Conv1dOpAddDevice(builder, device)
+        if self.out is not None:
+            Conv1dOpAddOut(builder, out)
+        Conv1dOpAddInChannels(builder, self.inChannels)
+        Conv1dOpAddOutChannels(builder, self.outChannels)
+        Conv1dOpAddBatchSize(builder, self.batchSize)
+        Conv1dOpAddInputLength(builder, self.inputLength)
+        Conv1dOpAddKernelSize(builder, self.kernelSize)
+        Conv1dOpAddStride(builder, self.stride)
+        if self.padding is not None:
+            Conv1dOpAddPadding(builder, padding)
+        Conv1dOpAddDilation(builder, self.dilation)
+        Conv1dOpAddGroups(builder, self.groups)
+        Conv1dOpAddDtype(builder, self.dtype)
+        if self.conv2dConfig is not None:
+            Conv1dOpAddConv2dConfig(builder, conv2dConfig)
+        if self.computeConfig is not None:
+            Conv1dOpAddComputeConfig(builder, computeConfig)
+        if self.conv2dSliceConfig is not None:
+            Conv1dOpAddConv2dSliceConfig(builder, conv2dSliceConfig)
+        conv1dOp = Conv1dOpEnd(builder)
+        return conv1dOp
 
 
 class Pool2dOp(object):
@@ -26670,7 +27089,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT', 'DitRmsNormUnaryFusedOpT', 'LoadTensorOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT', 'DitRmsNormUnaryFusedOpT', 'LoadTensorOpT', 'Conv1dOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -23,7 +23,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.tt_rewrites import splat_fill_value
-from ttmlir.dialects.conv import TILE_WIDTH
+from ttmlir.dialects.conv import CONV1D_DIMS, TILE_WIDTH, conv1d_params
 from ttmlir.ir.props import int_triple
 from ttmlir.dialects.debug import DebugOp
 from ttmlir.ir.op_table import IN_PLACE_OPERAND
@@ -204,6 +204,37 @@ def _conv(op: TTOp) -> Operation:
         props["output_padding"] = darray(pair(int_values(op.prop("output_padding"))))
     operands = [op.operands[0], op.operands[1], *op.operand_groups().get("bias", [])]
     return ttnn_op(op.ROW.name, operands, props, [op.results[0].type], op)
+
+
+def _conv1d(op: TTOp) -> list[Operation]:
+    """tt-metal's conv1d reads (N, L, C) (another layout is permuted to it), a (1, 1, 1, O) bias, and gives conv2d's
+    flattened (1, 1, N * L_out, O), reshaped back (and permuted back)."""
+    dims = [scalar(op.prop(name)) for name in CONV1D_DIMS]
+    groups = op.operand_groups()
+    ops: list[Operation] = []
+    source = groups["input"][0]
+    if dims != [0, 1, 2]:
+        ops.append(_permute(source, dims, op))
+        source = ops[-1].results[0]
+    n, length, channels = source.type.get_shape()
+    weight = groups["weight"][0]
+    out_channels, _, kernel = weight.type.get_shape()
+    operands = [source, weight]
+    if groups.get("bias"):
+        ops.append(_reshape(groups["bias"][0], [1, 1, 1, out_channels], op))
+        operands.append(ops[-1].results[0])
+    stride, padding, dilation = conv1d_params(op)
+    result = op.results[0].type
+    out_length = result.get_shape()[dims[1]]
+    i32 = KINDS["i32"].build
+    props = {"in_channels": i32(channels), "out_channels": i32(out_channels), "batch_size": i32(n),
+             "input_length": i32(length), "kernel_size": i32(kernel), "stride": i32(stride),
+             "padding": KINDS["i32_darray"].build(list(padding)), "dilation": i32(dilation), "groups": op.prop("groups")}
+    ops.append(ttnn_op("conv1d", operands, props, [_tensor([1, 1, n * out_length, out_channels], result)], op))
+    ops.append(_reshape(ops[-1].results[0], [n, out_length, out_channels], op))
+    if dims != [0, 1, 2]:
+        ops.append(_permute(ops[-1].results[0], [dims.index(i) for i in range(3)], op))
+    return ops
 
 
 def _conv_padding(op: TTOp) -> list[int]:
@@ -611,7 +642,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "broadcast": _repeat_by("broadcast_dimensions"), "repeat": _repeat_by("repeat_dimensions"),
     "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _constant,
     "arange": _arange,
-    "conv2d": _conv, "conv_transpose2d": _conv, "conv3d": _conv3d, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow,
+    "conv1d": _conv1d, "conv2d": _conv, "conv_transpose2d": _conv, "conv3d": _conv3d, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow,
     "cumsum": _retyped_integers,
     "sort": _retyped_integers, "scatter": _retyped_integers, "topk": _retyped_integers, "gather": _gather,
     "argmax": _one_dim_reduction, "prod": _one_dim_reduction,
