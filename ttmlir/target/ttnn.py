@@ -38,8 +38,8 @@ FAMILY_TABLES = {"unary": "EltwiseUnaryOp", "binary": "EltwiseBinaryOp", "reduct
 # TTNN ops that a pass replaces before translation, with what to run.
 NEVER_SERIALIZED = {"transpose": "run --ttnn-workaround first: it runs a transpose as a permute",
                     "to_tensor_spec": "break it into primitive layout ops first (--ttnn-decompose-layouts)",
-                    "tt_lang_op": "its kernel is opaque to the compiler: tt-lang's resolver must compile it into a "
-                                  "ttnn.generic op, and this build has no tt-lang"}
+                    "tt_lang_op": "its kernel is opaque to the compiler: resolve it (--ttnn-resolve-tt-lang-kernels) "
+                                  "and lower it to a ttnn.generic (--ttnn-lower-tt-lang-to-generic) first"}
 
 
 # Optional operands the binary has no place for: the runtime allocates what they would provide.
@@ -195,7 +195,7 @@ def _kernel_args(op: Operation, args) -> fb.KernelCoreArgsT:
 
 def _kernel_config(kernel):
     """A kernel attribute's configuration union: (type, table)."""
-    if isinstance(kernel, ttnn_program.ComputeKernelAttr):
+    if isinstance(kernel, (ttnn_program.ComputeKernelAttr, ttnn_program.SourceComputeKernelAttr)):
         config = fb.ComputeKernelConfigT()
         config.mathFidelity = getattr(fb.MathFidelity, fbu.MATH_FIDELITY[kernel.get("math_fidelity")])
         config.fp32DestAccEn, config.dstFullSyncEn = kernel.get("fp32_dest_acc_en"), kernel.get("dst_full_sync_en")
@@ -208,23 +208,26 @@ def _kernel_config(kernel):
         config.noc = fbu.enum_value(fb.NocIndex, kernel.get("noc_index"))
         config.nocMode = fbu.enum_value(fb.NocMode, kernel.get("noc_mode"))
         return fb.KernelConfig.DataMovementKernelConfig, config
-    if isinstance(kernel, ttnn_program.ReadKernelAttr):
+    if isinstance(kernel, (ttnn_program.ReadKernelAttr, ttnn_program.SourceReadKernelAttr)):
         return fb.KernelConfig.ReaderKernelConfig, fb.ReaderKernelConfigT()
     return fb.KernelConfig.WriterKernelConfig, fb.WriterKernelConfigT()
 
 
 def _program_descriptor(op: Operation, program, kernels: dict[str, FuncOp]) -> fb.ProgramDescriptorT:
-    """A ttnn.generic's program: each kernel with the C++ of the function its symbol names."""
-    from ttmlir.target.cpp import kernel_source  # the kernel dialects load only for a graph that has kernels
-
+    """A ttnn.generic's program: each kernel with the C++ of the function its symbol names (or its own, inline)."""
     out = fb.ProgramDescriptorT()
     out.kernels, out.cbs, out.semaphores = [], [], []
     for kernel in program.get("kernels").data:
-        symbol = kernel.get("symbol_ref").root_reference.data
-        if symbol not in kernels:
-            raise TranslateError(op, f"kernel '@{symbol}' is not a kernel function of this module")
         desc = fb.KernelDescriptorT()
-        desc.symbol, desc.source = symbol, kernel_source(kernels[symbol])
+        if isinstance(kernel, ttnn_program.SOURCE_KERNEL_ATTRS):
+            desc.symbol, desc.source = "", kernel.get("source").data
+        else:
+            from ttmlir.target.cpp import kernel_source  # the kernel dialects load only for a graph with kernels
+
+            symbol = kernel.get("symbol_ref").root_reference.data
+            if symbol not in kernels:
+                raise TranslateError(op, f"kernel '@{symbol}' is not a kernel function of this module")
+            desc.symbol, desc.source = symbol, kernel_source(kernels[symbol])
         desc.configType, desc.config = _kernel_config(kernel)
         desc.coreRanges = _core_range_set(kernel.get("core_ranges"))
         args = ttnn_program.kernel_args(kernel)
