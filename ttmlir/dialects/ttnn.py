@@ -10,6 +10,7 @@ from xdsl.ir import Attribute, Dialect
 
 from ttmlir.dialects import ttcore
 from ttmlir.dialects import attention, conv, debug, moe, trace, ttml, ttnn_program
+from ttmlir.dialects.ttnn_nd_layout import ND_LAYOUT_ATTRS, NDShardSpecAttr, TTNNNDLayoutAttr  # noqa: F401
 from ttmlir.ir.op_table import ADAMW_OPERANDS, ADAMW_PROPS, ATTENTION, GATHER_PROPS, SDPA_BW, SDPA_FW, TTIR_OPS, op
 from ttmlir.ir.props import KINDS, Kind, scalar
 from ttmlir.ir.syntax import enum
@@ -25,7 +26,7 @@ from ttmlir.dialects.ttnn_attrs import *  # noqa: F401,F403 - the dialect's attr
 
 def check_layout(op: TTOp, what: str, tensor: TensorType) -> None:
     encoding = tensor.encoding
-    if not isinstance(encoding, (NoneAttr, TTNNLayoutAttr, trace.TraceIdAttr)):
+    if not isinstance(encoding, (NoneAttr, TTNNLayoutAttr, TTNNNDLayoutAttr, trace.TraceIdAttr)):
         raise op.error(f"{what} encoding must be a #ttnn.ttnn_layout, got {encoding}")
 
 
@@ -667,5 +668,5 @@ TTNN = Dialect(
     "ttnn", list(TTNN_OP_CLASSES.values()),
     [DeviceType, trace.GlobalSemaphoreType, trace.TraceIdAttr, BufferTypeAttr, LayoutAttr, TensorMemoryLayoutAttr, ShapeAttr, MeshShapeAttr, MeshOffsetAttr,
      CoreCoordAttr, CoreRangeAttr, CoreRangeSetAttr, MemoryConfigAttr, TTNNLayoutAttr, *STRUCT_ATTRS, Conv2dSliceConfigAttr,
-     *ttnn_program.PROGRAM_ATTRS],
+     *ttnn_program.PROGRAM_ATTRS, *ND_LAYOUT_ATTRS],
 )

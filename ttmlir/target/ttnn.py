@@ -14,6 +14,7 @@ import math
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, Signedness, TensorType
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 
 from ttmlir import hardware
 from ttmlir.asm import FirstByIdentity, TTPrinter, print_module
@@ -301,14 +302,16 @@ class ProgramWriter:
         t = value.type
         if isinstance(t, TensorType) and isinstance(t.encoding, trace.TraceIdAttr):
             return _trace_id_desc(), 4
-        if not isinstance(t, TensorType) or not isinstance(t.encoding, ttnn.TTNNLayoutAttr):
+        if not isinstance(t, TensorType) or not isinstance(t.encoding, (ttnn.TTNNLayoutAttr, ttnn.TTNNNDLayoutAttr)):
             raise TranslateError(value.owner if isinstance(value.owner, Operation) else None,
                                  f"tensor of type {t} has no #ttnn.ttnn_layout encoding (run --ttnn-layout first)")
-        layout: ttnn.TTNNLayoutAttr = t.encoding
+        layout = t.encoding
+        nd = isinstance(layout, ttnn.TTNNNDLayoutAttr)
         desc, ld = SharedTensorDesc(), fb.LayoutDescT()
         desc.shape, desc.layout = list(t.get_shape()), ld
         grid = layout.grid.data.shape
-        ld.linear, ld.grid = affine_map_str(layout.linear.data), _dim2d(*grid)
+        linear = AffineMap.identity(len(t.get_shape())) if nd else layout.linear.data  # an ND shard keeps its dims
+        ld.linear, ld.grid = affine_map_str(linear), _dim2d(*grid)
         ld.memrefShape = list(layout.memref.get_shape())
         ld.dataType = fbu.enum_value(fb.DataType, layout.data_type)
         element = layout.memref.element_type
@@ -322,6 +325,8 @@ class ProgramWriter:
         mem_layout = layout.memory_layout
         ld.memoryConfig = _memory_config(ttnn.MemoryConfig(
             layout.memref.memory_space, None if not isinstance(mem_layout, ttnn.TensorMemoryLayoutAttr) else mem_layout))
+        if nd:
+            ld.memoryConfig.ndShardSpec = str(layout.nd_shard_spec())
         if (cores := layout.core_ranges) is not None:
             ld.coreRangeSet = _core_range_set(cores)
         size = int(math.prod(grid) * math.prod(ld.memrefShape) * unit)
