@@ -16,6 +16,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import Rewriter
 from xdsl.transforms.canonicalize import CanonicalizePass as XDSLCanonicalizePass
 
 from ttmlir.dialects.constant_fold import (BINARY, UNARY, LAYOUT_MAPS, fold_constant_operands, fold_layout, fold_sum,
@@ -88,16 +89,40 @@ def _first(*rewrites: Rewrite) -> Rewrite:
     return lambda op: next((made for rewrite in rewrites if (made := rewrite(op)) is not None), None)
 
 
-for _name in UNARY:
-    REWRITES[_name] = _first(*filter(None, (REWRITES.get(_name), fold_constant_operands)))
-for _name in BINARY:
-    REWRITES[_name] = _first(*filter(None, (REWRITES.get(_name), constant_result, fold_constant_operands)))
-REWRITES["typecast"] = _first(REWRITES["typecast"], fold_typecast)
-REWRITES["sum"] = fold_sum
-for _name in ("logical_left_shift", "logical_right_shift"):
-    REWRITES[_name] = _first(shifted_out, REWRITES[_name])
-for _name in (*LAYOUT_MAPS, "broadcast"):
-    REWRITES[_name] = _first(*filter(None, (REWRITES.get(_name), fold_layout)))
+# Upstream's op folders that evaluate ops of constants (their `fold` methods, as opposed to the canonicalization
+# patterns above): every greedy rewrite upstream applies them to the ops it visits, not only --canonicalize.
+CONSTANT_FOLDS: dict[str, Rewrite] = {
+    **dict.fromkeys(UNARY, fold_constant_operands),
+    **dict.fromkeys(BINARY, _first(constant_result, fold_constant_operands)),
+    **dict.fromkeys(("logical_left_shift", "logical_right_shift"),
+                    _first(shifted_out, constant_result, fold_constant_operands)),
+    **dict.fromkeys((*LAYOUT_MAPS, "broadcast"), fold_layout),
+    "typecast": fold_typecast, "sum": fold_sum,
+}
+for _name, _fold in CONSTANT_FOLDS.items():
+    REWRITES[_name] = _first(*filter(None, (REWRITES.get(_name), _fold)))
+
+
+def fold_all(region) -> bool:
+    """Apply the folds (FOLDS and CONSTANT_FOLDS) to every tt op of `region` until none applies, as a greedy
+    rewrite driver does alongside its patterns; what a fold leaves unused stays for dead-code elimination.
+    Whether anything changed."""
+    changed = any_change = True
+    while changed:
+        changed = False
+        for op in list(region.walk()):
+            short = op.name.split(".", 1)[1] if "." in op.name else op.name
+            if op.parent is None or not op.name.startswith("ttir.") or not any(r.uses for r in op.results) or \
+                    _written_in_place(op):
+                continue
+            if short in FOLDS and (value := FOLDS[short](op)) is not None:
+                op.results[0].replace_all_uses_with(value)
+            elif short in CONSTANT_FOLDS and (made := CONSTANT_FOLDS[short](op)) is not None:
+                Rewriter.replace_op(op, made)
+            else:
+                continue
+            changed = any_change = True
+    return any_change
 
 
 def _writes(op: Operation) -> list[SSAValue]:

@@ -91,6 +91,36 @@ def ttir_conv1d(op: TTOp):
     return None
 
 
+def ttnn_conv1d(op: TTOp):
+    """Upstream's TTNN Conv1dOp::verify, and the flattened result's size."""
+    groups_of = op.operand_groups()
+    for name, rank, what in (("input", 3, "input must be a 3D tensor (N, L_in, C)"),
+                             ("weight", 3, "weight must be a 3D tensor (O, C/G, K)"),
+                             ("bias", 4, "bias must be a 4D tensor (1, 1, 1, O)")):
+        if groups_of.get(name) and len(_shape(groups_of[name][0])) != rank:
+            raise op.error(what)
+    if len(_shape(op.results[0])) != 4:
+        raise op.error("output must be a 4D tensor (1, 1, N * L_out, O)")
+    padding = int_values(op.prop("padding"))
+    if len(padding) != 2:
+        raise op.error("padding attribute must have exactly 2 elements ([pL, pR])")
+    groups, in_channels, out_channels = (scalar(op.prop(n)) for n in ("groups", "in_channels", "out_channels"))
+    if groups <= 0:
+        raise op.error("groups must be a positive integer")
+    if in_channels % groups:
+        raise op.error("in_channels must be divisible by groups")
+    if out_channels % groups:
+        raise op.error("out_channels must be divisible by groups")
+    stride, dilation, kernel = (scalar(op.prop(n)) for n in ("stride", "dilation", "kernel_size"))
+    if stride <= 0 or dilation <= 0 or min(padding) < 0:
+        raise op.error("stride and dilation must be > 0 and padding >= 0")
+    length = (scalar(op.prop("input_length")) + sum(padding) - dilation * (kernel - 1) - 1) // stride + 1
+    want = (1, 1, scalar(op.prop("batch_size")) * length, out_channels)
+    if _shape(op.results[0]) != want:
+        raise op.error(f"output must be (1, 1, N * L_out, O) = {_tuple(want)}, got {_tuple(_shape(op.results[0]))}")
+    return None
+
+
 def ttir_conv3d(op: TTOp):
     for name, what in (("input", "input must be a 5D tensor"), ("weight", "weight must be a 5D tensor"),
                        ("bias", "bias must be a 5D tensor with shape (1,1,1,1,C_out)")):
@@ -348,5 +378,5 @@ def prepare_conv2d_bias(op: TTOp):
 
 
 TTIR_RULES = {"conv3d": ttir_conv3d, "conv1d": ttir_conv1d}
-TTNN_RULES = {"conv3d": ttnn_conv3d, "prepare_conv3d_weights": prepare_conv3d_weights, "conv2d": ttnn_conv2d,
+TTNN_RULES = {"conv1d": ttnn_conv1d, "conv3d": ttnn_conv3d, "prepare_conv3d_weights": prepare_conv3d_weights, "conv2d": ttnn_conv2d,
               "prepare_conv2d_weights": prepare_conv2d_weights, "prepare_conv2d_bias": prepare_conv2d_bias}

@@ -9,8 +9,9 @@ from typing import ClassVar
 from xdsl.dialects.emitc import EmitC as XdslEmitC, EmitC_LValueType
 from xdsl.dialects.builtin import StringAttr, UnitAttr
 from xdsl.ir import Attribute, Dialect
-from xdsl.irdl import (IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def,
-                       var_operand_def)
+from xdsl.irdl import (IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, region_def, result_def,
+                       traits_def, var_operand_def)
+from xdsl.traits import HasParent, IsTerminator
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -312,5 +313,80 @@ class AssignOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
 
 
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """The value of an `emitc.expression`: `yield %v : i32` (written without the dialect inside one)."""
+
+    name = "emitc.yield"
+    result = var_operand_def()
+    traits = traits_def(IsTerminator())
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "YieldOp":
+        operand = parser.parse_optional_unresolved_operand()
+        if operand is None:
+            return cls.create()
+        parser.parse_punctuation(":")
+        (value,) = parser.resolve_operands([operand], [parser.parse_type()], parser.pos)
+        return cls.create(operands=[value])
+
+    def print(self, printer: Printer) -> None:
+        if self.result:
+            printer.print_string(" ")
+            printer.print_operand(self.result[0])
+            printer.print_string(" : ")
+            printer.print_attribute(self.result[0].type)
+
+
+@irdl_op_definition
+class ExpressionOp(IRDLOperation):
+    """A value computed by the C++ expression its region's ops make, yielded by its `yield`:
+    `%0 = emitc.expression : () -> i32 { %1 = "emitc.constant"() <{value = 1 : i32}> : () -> i32  yield %1 : i32 }`
+    (`noinline` keeps it a statement of its own)."""
+
+    name = "emitc.expression"
+    defs = var_operand_def()
+    do_not_inline = opt_prop_def(UnitAttr)
+    result = result_def()
+    region = region_def("single_block")
+
+    def verify_(self) -> None:
+        last = self.region.block.last_op
+        if not isinstance(last, YieldOp) or len(last.result) != 1:
+            raise VerifyException("'emitc.expression' op requires its region to end in a yield of one value")
+        if last.result[0].type != self.result.type:
+            raise VerifyException("'emitc.expression' op yields a value of another type than its result")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ExpressionOp":
+        names = parser.parse_optional_undelimited_comma_separated_list(parser.parse_optional_unresolved_operand,
+                                                                        parser.parse_unresolved_operand) or []
+        props: dict[str, Attribute] = {}
+        if parser.parse_optional_keyword("noinline") is not None:
+            props["do_not_inline"] = UnitAttr()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        function = parser.parse_function_type()
+        operands = parser.resolve_operands(names, list(function.inputs.data), position)
+        region = parser.parse_region()
+        return cls.create(operands=operands, properties=props, result_types=list(function.outputs.data),
+                          regions=[region])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.defs, printer.print_operand)
+        if self.do_not_inline is not None:
+            printer.print_string(" noinline")
+        printer.print_string(" : ")
+        printer.print_function_type(self.defs.types, [self.result.type])
+        printer.print_string(" ")
+        printer.print_region(self.region)
+
+
+YieldOp.traits.add_trait(HasParent(ExpressionOp))
+
+
 EmitC = Dialect("emitc", [*XdslEmitC.operations, IncludeOp, VerbatimOp, ConstantOp, LiteralOp, SubOp, MulOp, DivOp,
-                          RemOp, CmpOp, CastOp, SubscriptOp, LoadOp, AssignOp], list(XdslEmitC.attributes))
+                          RemOp, CmpOp, CastOp, SubscriptOp, LoadOp, AssignOp, ExpressionOp, YieldOp],
+                list(XdslEmitC.attributes))

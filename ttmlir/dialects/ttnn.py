@@ -10,6 +10,7 @@ from xdsl.ir import Attribute, Dialect
 
 from ttmlir.dialects import ttcore
 from ttmlir.dialects import attention, conv, debug, moe, trace, ttml, ttnn_program
+from ttmlir.dialects.ttnn_nd_layout import ND_LAYOUT_ATTRS, NDShardSpecAttr, TTNNNDLayoutAttr  # noqa: F401
 from ttmlir.ir.op_table import ADAMW_OPERANDS, ADAMW_PROPS, ATTENTION, GATHER_PROPS, SDPA_BW, SDPA_FW, TTIR_OPS, op
 from ttmlir.ir.props import KINDS, Kind, scalar
 from ttmlir.ir.syntax import enum
@@ -25,7 +26,7 @@ from ttmlir.dialects.ttnn_attrs import *  # noqa: F401,F403 - the dialect's attr
 
 def check_layout(op: TTOp, what: str, tensor: TensorType) -> None:
     encoding = tensor.encoding
-    if not isinstance(encoding, (NoneAttr, TTNNLayoutAttr, trace.TraceIdAttr)):
+    if not isinstance(encoding, (NoneAttr, TTNNLayoutAttr, TTNNNDLayoutAttr, trace.TraceIdAttr)):
         raise op.error(f"{what} encoding must be a #ttnn.ttnn_layout, got {encoding}")
 
 
@@ -92,7 +93,6 @@ SDPA_PROGRAM = " program_config:sdpa_program_config?"  # chunking and cores: how
 # the configurations TTNN ops (by name, else by family) take beyond their TTIR row's properties
 CONFIGS = {"matmul": " matmul_program_config:matmul_program_config?" + COMPUTE_CONFIG + " activation:str?",
            "reduction": COMPUTE_CONFIG, "softmax": COMPUTE_CONFIG, "reduce_scatter": COMPUTE_CONFIG,
-           "batch_norm_inference": COMPUTE_CONFIG, "batch_norm_training": COMPUTE_CONFIG,
            "sparse_matmul": " program_config:matmul_program_config?" + COMPUTE_CONFIG,
            "tt_lang_op": " kernel_artifact:str?"}  # the compiled kernel, once tt-lang's resolver has run
 CREATION = " dtype:dtype? layout:layout? memory_config:memory_config?"
@@ -106,6 +106,7 @@ PREPARE_CONV2D = ("input_memory_config:memory_config input_tensor_layout:layout{
                   "stride:i32_darray padding:i32_darray dilation:i32_darray{bias} groups:i32 input_dtype:dtype "
                   "output_dtype:dtype?" + CONV_CONFIGS)
 
+BATCH_NORM_OPERANDS = "input running_mean? running_var? weight? bias?"
 # TTNN ops whose signature differs from their TTIR row, and the TTNN-only ops.
 QUANTIZATION = " axis:i32? output_dtype:dtype? memory_config:memory_config?"
 TTNN_ONLY = (
@@ -149,6 +150,12 @@ TTNN_ONLY = (
        summary="Permute a tensor's dimensions."),
     op("conv2d", "conv", "input weight bias? device", props=CONV + " dtype:dtype?" + CONV_CONFIGS,
        summary="2D convolution over a flattened NHWC input."),
+    # tt-metal's conv1d, a conv2d over a height of one: NLC input, (O, C/G, K) weight, conv2d's (1, 1, 1, O) bias
+    # and its flattened (1, 1, N * L_out, O) result
+    op("conv1d", "conv1d", "input weight bias? device",
+       props="in_channels:i32 out_channels:i32 batch_size:i32 input_length:i32 kernel_size:i32 stride:i32 "
+       "padding:i32_darray dilation:i32 groups:i32 dtype:dtype?" + CONV_CONFIGS,
+       summary="1D convolution of an (N, L, C) input."),
     op("conv_transpose2d", "conv", "input weight bias? device",
        props=CONV + " output_padding:i32_darray dtype:dtype?" + CONV_CONFIGS, summary="2D transposed convolution."),
     op("conv3d", "conv3d", "input weight bias? device", props="in_channels:i32 out_channels:i32 batch_size:i32 "
@@ -248,6 +255,15 @@ TTNN_ONLY = (
        props="sender_coord:i64_darray receiver_coord:i64_darray",
        summary="The chip at receiver_coord gets the sender chip's input (written into optional_output_tensor, "
        "whose values the other chips keep)."),
+    # TTNN's batch norm: over dimension 1 of NCHW, its statistics and affine parameters [1, C, 1, 1] (TTIR's
+    # decomposition makes them so), in tt-metal's argument order; training also gives the batch statistics
+    op("batch_norm_inference", "batch_norm", BATCH_NORM_OPERANDS,
+       props="epsilon:f32=1e-05 memory_config:memory_config?" + COMPUTE_CONFIG,
+       summary="Normalize each channel by its running mean and variance, then scale and shift."),
+    op("batch_norm_training", "batch_norm", BATCH_NORM_OPERANDS,
+       props="epsilon:f32=1e-05 momentum:f32=0.1 memory_config:memory_config?" + COMPUTE_CONFIG,
+       results="result batch_mean batch_variance",
+       summary="Normalize each channel by the batch's mean and variance, then scale and shift."),
     op("mesh_shard", "mesh_shard", "input device", props="shard_type:shard_type shard_direction:shard_direction "
        "shard_shape:i64_darray shard_dims:i64_darray", summary="Shard or gather a tensor across the mesh."),
     # TTIR's transpose lowers to permute; this one is what TTNN rewrites (decompositions) build, a permute to the device
@@ -610,7 +626,23 @@ def linear_rule(op: TTOp):
     matmul(op)
 
 
-TTNN_OWN_RULES = {"linear": linear_rule, "argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to_tensor_spec_rule, "to_layout": to_layout_rule,
+def batch_norm_rule(op: TTOp):
+    for name, what in (("input", "Input"), ("running_mean", "Running mean"), ("running_var", "Running variance"),
+                       ("weight", "Weight"), ("bias", "Bias")):
+        for value in op.operand_groups()[name]:
+            if len(shape_of(value)) != 4:
+                raise op.error(f"{what} tensor must have rank 4")
+    shape = shape_of(op.operands[0])
+    if len(op.results) == 1:
+        if not (op.operand_groups()["running_mean"] and op.operand_groups()["running_var"]):
+            raise op.error("inference normalizes by the running statistics: running_mean and running_var are "
+                           "required")
+        return [shape]
+    stats = [1, shape[1], 1, 1]  # the batch statistics, shaped as the running ones
+    return [shape, stats, stats]
+
+
+TTNN_OWN_RULES = {"batch_norm_inference": batch_norm_rule, "batch_norm_training": batch_norm_rule, "linear": linear_rule, "argmax": argmax_rule, "prod": prod_rule, "to_tensor_spec": to_tensor_spec_rule, "to_layout": to_layout_rule,
                   "to_memory_config": to_memory_config_rule, "clamp_scalar": clamp_scalar_rule, "all_gather": all_gather_rule, "reduce_scatter": reduce_scatter_rule, "all_reduce": all_reduce_rule,
                   "all_reduce_async": lambda op: all_reduce_rule(op, "all reduce async"),
                   "embedding_bw": embedding_bw_rule, "nlp_concat_heads": nlp_concat_heads_rule,
@@ -636,5 +668,5 @@ TTNN = Dialect(
     "ttnn", list(TTNN_OP_CLASSES.values()),
     [DeviceType, trace.GlobalSemaphoreType, trace.TraceIdAttr, BufferTypeAttr, LayoutAttr, TensorMemoryLayoutAttr, ShapeAttr, MeshShapeAttr, MeshOffsetAttr,
      CoreCoordAttr, CoreRangeAttr, CoreRangeSetAttr, MemoryConfigAttr, TTNNLayoutAttr, *STRUCT_ATTRS, Conv2dSliceConfigAttr,
-     *ttnn_program.PROGRAM_ATTRS],
+     *ttnn_program.PROGRAM_ATTRS, *ND_LAYOUT_ATTRS],
 )

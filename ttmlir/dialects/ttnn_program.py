@@ -91,7 +91,18 @@ DataMovementKernelAttr = struct_attr("ttnn.data_movement_kernel", (
     *_WHERE, ("processor", ("riscv0", "riscv1"), True), ("noc_index", ("noc0", "noc1"), True),
     ("noc_mode", ("dedicated_noc", "dynamic_noc"), True), *_ARGS),
     "A data-movement kernel on a chosen processor and NoC.", _distinct_cores)
-KERNEL_ATTRS = (ComputeKernelAttr, ReadKernelAttr, WriteKernelAttr, DataMovementKernelAttr)
+# the same kernels with their C++ inline (`source`) instead of a kernel function's symbol: kernels compiled outside
+# the compiler (tt-lang's, lowered by --ttnn-lower-tt-lang-to-generic)
+_SOURCE = (("source", "attr", True), ("core_ranges", CoreRangeSetAttr, True))
+SourceComputeKernelAttr = struct_attr("ttnn.source_compute_kernel", (
+    *_SOURCE, *[f for f in ComputeKernelAttr.FIELDS if f[0] not in ("symbol_ref", "core_ranges")]),
+    "A compute kernel given as C++ source.", _distinct_cores)
+SourceReadKernelAttr = struct_attr("ttnn.source_read_kernel", (*_SOURCE, *_ARGS),
+                                   "A reader kernel given as C++ source.", _distinct_cores)
+SourceWriteKernelAttr = struct_attr("ttnn.source_write_kernel", (*_SOURCE, *_ARGS),
+                                    "A writer kernel given as C++ source.", _distinct_cores)
+SOURCE_KERNEL_ATTRS = (SourceComputeKernelAttr, SourceReadKernelAttr, SourceWriteKernelAttr)
+KERNEL_ATTRS = (ComputeKernelAttr, ReadKernelAttr, WriteKernelAttr, DataMovementKernelAttr, *SOURCE_KERNEL_ATTRS)
 ProgramAttr = struct_attr("ttnn.program", (
     ("kernels", "attr", True), ("cbs", [KernelCBAttr], True), ("semaphores", [KernelSemaphoreAttr], True)),
     "The program a ttnn.generic op runs.")

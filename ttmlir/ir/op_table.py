@@ -195,7 +195,7 @@ TTIR_OPS: tuple[OpRow, ...] = (
     op("conv_transpose2d", "conv_transpose2d", "input weight bias?", props="stride:i32_or_darray "
        "padding:i32_or_darray output_padding:i32_or_darray dilation:i32_or_darray groups:i32 " + CONV_DIMS + FLATTENED),
     op("conv1d", "conv1d", "input weight bias?", props="stride:i32_or_darray padding:i32_or_darray "
-       "dilation:i32_or_darray groups:i32 batch_dim:i64=0 length_dim:i64=1 channel_dim:i64=2", ttnn=None,
+       "dilation:i32_or_darray groups:i32 batch_dim:i64=0 length_dim:i64=1 channel_dim:i64=2", ttnn="conv1d",
        summary="Conv1d operation."),
     op("conv3d", "conv3d", "input weight bias?", props="stride:i32_or_darray padding:i32_or_darray groups:i32 "
        "batch_dim:i64=0 depth_dim:i64=1 height_dim:i64=2 width_dim:i64=3 channel_dim:i64=4 padding_mode:str=zeros",

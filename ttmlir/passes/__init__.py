@@ -152,6 +152,8 @@ PASS_CLASSES = {
     "ttir-move-reshape-to-constant": "ttmlir.transforms.ttir.ttir_move_reshape_to_constant:TTIRMoveReshapeToConstantPass",
     "ttir-quant-data-type-conversion": "ttmlir.transforms.ttir.ttir_quant_data_type_conversion:TTIRQuantDataTypeConversionPass",
     "ttnn-fusing": "ttmlir.transforms.ttnn.ttnn_fusing:TTNNFusingPass",
+    "ttnn-resolve-tt-lang-kernels": "ttmlir.transforms.ttnn.ttnn_resolve_tt_lang_kernels:TTNNResolveTTLangKernelsPass",
+    "ttnn-lower-tt-lang-to-generic": "ttmlir.transforms.ttnn.ttnn_lower_tt_lang_to_generic:TTNNLowerTTLangToGenericPass",
     "ttnn-ccl-activation-dtype-lowering":
         "ttmlir.transforms.ttnn.ttnn_ccl_activation_dtype_lowering:TTNNCCLActivationDtypeLoweringPass",
     "ttir-cpu-boolean-narrowing": "ttmlir.transforms.ttir.ttir_cpu_boolean_narrowing:TTIRCPUBooleanNarrowingPass",

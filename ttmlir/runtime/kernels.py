@@ -37,7 +37,7 @@ READS_STORED = MOVES_VALUES | {"matmul", "linear"}
 MeshKernel = Callable[[dict, object, tuple[int, int]], list]
 # Kernels whose arithmetic the hardware's numerics change take the op's `numerics.Numerics` as a third argument
 # (exact f32 when omitted).
-NUMERIC_KERNELS = frozenset({"matmul", "linear", "conv2d", "conv_transpose2d", "conv3d", "softmax", "rotary_embedding",
+NUMERIC_KERNELS = frozenset({"matmul", "linear", "conv1d", "conv2d", "conv_transpose2d", "conv3d", "softmax", "rotary_embedding",
                              "rotary_embedding_llama"})
 
 
@@ -284,6 +284,21 @@ def _conv2d(x, t, num: Numerics = EXACT):
     return _flatten_nhwc(UNARY[fused.group(1)](y) if fused else y)
 
 
+def _conv1d(x, t, num: Numerics = EXACT):
+    """tt-metal's conv1d: (N, L, C) input (or conv2d's flattened (1, 1, N*L, C)), (O, C/G, K) weight, (1, 1, 1, O)
+    bias; the result flattened as conv2d's, (1, 1, N*L_out, O)."""
+    a = x["input"].float().reshape(t.batchSize, t.inputLength, t.inChannels).permute(0, 2, 1)
+    left, right = t.padding
+    y = numerics.conv(F.conv1d, F.pad(a, (left, right)), x["weight"].float(), num, t.stride, 0, t.dilation, t.groups)
+    if x.get("bias") is not None:
+        y = y + x["bias"].float().reshape(1, -1, 1)
+    fused = re.search(r"op_type = (\w+)", struct_fields(t.conv2dConfig).get("activation", ""))
+    if fused and fused.group(1) not in UNARY:
+        raise ValueError(f"conv2d_config activation '{fused.group(1)}' is not a unary op the simulator has")
+    y = UNARY[fused.group(1)](y) if fused else y
+    return y.permute(0, 2, 1).reshape(1, 1, -1, y.shape[1])
+
+
 def _prepare_conv2d(x, t):
     """A conv2d's OIHW weight (each group's block on the diagonal of a dense (O, C_in) one) as (1, 1, kH*kW*C_in,
     O), rows in (kH, kW, C_in) order; or its bias as (1, 1, 1, O). Zero padding up to the result's shape."""
@@ -449,23 +464,23 @@ def _upsample(x, t):
     return y.permute(0, 2, 3, 1)
 
 
-def _channel_shape(t, rank: int, size: int) -> list[int]:
-    shape = [1] * rank
-    shape[t.dimension % rank] = size
-    return shape
+def _normalized(x, t, mean, var):
+    """TTNN's batch norm over dimension 1 of NCHW, statistics, weight and bias [1, C, 1, 1]; without a weight or
+    bias, no scale or shift."""
+    weight, bias = x.get("weight"), x.get("bias")
+    out = (x["input"] - mean) / torch.sqrt(var + t.epsilon)
+    return out * (weight if weight is not None else 1) + (bias if bias is not None else 0)
 
 
-def _batch_norm(x, t):
-    a = x["operand"]
-    shape = _channel_shape(t, a.dim(), a.shape[t.dimension % a.dim()])
-    scale, offset = x["scale"].reshape(shape), x["offset"].reshape(shape)
-    if "mean" in x:
-        mean, var = x["mean"].reshape(shape), x["variance"].reshape(shape)
-        return (a - mean) / torch.sqrt(var + t.epsilon) * scale + offset
-    dims = [d for d in range(a.dim()) if d != t.dimension % a.dim()]
-    mean, var = a.mean(dims, keepdim=True), a.var(dims, unbiased=False, keepdim=True)
-    out = (a - mean) / torch.sqrt(var + t.epsilon) * scale + offset
-    return out, mean.reshape(x["running_mean"].shape), var.reshape(x["running_mean"].shape)
+def _batch_norm_inference(x, t):
+    return _normalized(x, t, x["running_mean"], x["running_var"])
+
+
+def _batch_norm_training(x, t):
+    """Normalized by the batch's own statistics, which it also gives."""
+    a = x["input"]
+    mean, var = a.mean((0, 2, 3), keepdim=True), a.var((0, 2, 3), unbiased=False, keepdim=True)
+    return _normalized(x, t, mean, var), mean, var
 
 
 def _norm(x, t):
@@ -721,6 +736,7 @@ KERNELS: dict[str, Kernel] = {
     "linear": _matmul,
     "softmax": _softmax,
     "embedding": lambda x, t: F.embedding(x["input"].long(), x["weight"].reshape(-1, x["weight"].shape[-1])),
+    "conv1d": _conv1d,
     "conv2d": _conv2d,
     "conv_transpose2d": _conv2d,
     "conv3d": _conv3d,
@@ -744,8 +760,8 @@ KERNELS: dict[str, Kernel] = {
     **{name: _quantization for name in ("quantize", "dequantize", "requantize")},
     "global_avg_pool2d": lambda x, t: x["input"].float().mean((1, 2), keepdim=True),
     "upsample": _upsample,
-    "batch_norm_inference": _batch_norm,
-    "batch_norm_training": _batch_norm,
+    "batch_norm_inference": _batch_norm_inference,
+    "batch_norm_training": _batch_norm_training,
     "layer_norm": _norm,
     "rms_norm": _norm,
     "dit_rms_norm_unary_fused": _dit_rms_norm_unary_fused,

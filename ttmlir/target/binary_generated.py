@@ -438,6 +438,7 @@ class OpType(object):
     SdpaBwOp = 91
     DitRmsNormUnaryFusedOp = 92
     LoadTensorOp = 93
+    Conv1dOp = 94
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -629,6 +630,8 @@ def OpTypeCreator(unionType, table):
         return DitRmsNormUnaryFusedOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.LoadTensorOp:
         return LoadTensorOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.Conv1dOp:
+        return Conv1dOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -813,8 +816,15 @@ class MemoryConfig(object):
             return self._tab.String(o + self._tab.Pos)
         return None
 
+    # MemoryConfig
+    def NdShardSpec(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
 def MemoryConfigStart(builder):
-    builder.StartObject(3)
+    builder.StartObject(4)
 
 def MemoryConfigAddBufferType(builder, bufferType):
     builder.PrependUint16Slot(0, bufferType, 0)
@@ -824,6 +834,9 @@ def MemoryConfigAddTensorMemoryLayout(builder, tensorMemoryLayout):
 
 def MemoryConfigAddShardSpec(builder, shardSpec):
     builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(shardSpec), 0)
+
+def MemoryConfigAddNdShardSpec(builder, ndShardSpec):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(ndShardSpec), 0)
 
 def MemoryConfigEnd(builder):
     return builder.EndObject()
@@ -842,10 +855,12 @@ class MemoryConfigT(object):
         bufferType = 0,
         tensorMemoryLayout = None,
         shardSpec = None,
+        ndShardSpec = None,
     ):
         self.bufferType = bufferType  # type: int
         self.tensorMemoryLayout = tensorMemoryLayout  # type: Optional[int]
         self.shardSpec = shardSpec  # type: Optional[str]
+        self.ndShardSpec = ndShardSpec  # type: Optional[str]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -873,16 +888,23 @@ class MemoryConfigT(object):
         self.shardSpec = memoryConfig.ShardSpec()
         if self.shardSpec is not None:
             self.shardSpec = self.shardSpec.decode('utf-8')
+        self.ndShardSpec = memoryConfig.NdShardSpec()
+        if self.ndShardSpec is not None:
+            self.ndShardSpec = self.ndShardSpec.decode('utf-8')
 
     # MemoryConfigT
     def Pack(self, builder):
         if self.shardSpec is not None:
             shardSpec = builder.CreateString(self.shardSpec)
+        if self.ndShardSpec is not None:
+            ndShardSpec = builder.CreateString(self.ndShardSpec)
         MemoryConfigStart(builder)
         MemoryConfigAddBufferType(builder, self.bufferType)
         MemoryConfigAddTensorMemoryLayout(builder, self.tensorMemoryLayout)
         if self.shardSpec is not None:
             MemoryConfigAddShardSpec(builder, shardSpec)
+        if self.ndShardSpec is not None:
+            MemoryConfigAddNdShardSpec(builder, ndShardSpec)
         memoryConfig = MemoryConfigEnd(builder)
         return memoryConfig
 
@@ -12723,6 +12745,422 @@ class Conv2dOpT(object):
         return conv2dOp
 
 
+class Conv1dOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = Conv1dOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsConv1dOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def Conv1dOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # Conv1dOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # Conv1dOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv1dOp
+    def Weight(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv1dOp
+    def Bias(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv1dOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv1dOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv1dOp
+    def InChannels(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def OutChannels(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def BatchSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def InputLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def KernelSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def Stride(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def Padding(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # Conv1dOp
+    def PaddingAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # Conv1dOp
+    def PaddingLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # Conv1dOp
+    def PaddingIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        return o == 0
+
+    # Conv1dOp
+    def Dilation(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def Groups(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # Conv1dOp
+    def Dtype(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(32))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
+        return None
+
+    # Conv1dOp
+    def Conv2dConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(34))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv1dOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(36))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # Conv1dOp
+    def Conv2dSliceConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(38))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def Conv1dOpStart(builder):
+    builder.StartObject(18)
+
+def Conv1dOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def Conv1dOpAddWeight(builder, weight):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(weight), 0)
+
+def Conv1dOpAddBias(builder, bias):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(bias), 0)
+
+def Conv1dOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def Conv1dOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def Conv1dOpAddInChannels(builder, inChannels):
+    builder.PrependInt32Slot(5, inChannels, 0)
+
+def Conv1dOpAddOutChannels(builder, outChannels):
+    builder.PrependInt32Slot(6, outChannels, 0)
+
+def Conv1dOpAddBatchSize(builder, batchSize):
+    builder.PrependInt32Slot(7, batchSize, 0)
+
+def Conv1dOpAddInputLength(builder, inputLength):
+    builder.PrependInt32Slot(8, inputLength, 0)
+
+def Conv1dOpAddKernelSize(builder, kernelSize):
+    builder.PrependInt32Slot(9, kernelSize, 0)
+
+def Conv1dOpAddStride(builder, stride):
+    builder.PrependInt32Slot(10, stride, 0)
+
+def Conv1dOpAddPadding(builder, padding):
+    builder.PrependUOffsetTRelativeSlot(11, flatbuffers.number_types.UOffsetTFlags.py_type(padding), 0)
+
+def Conv1dOpStartPaddingVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def Conv1dOpAddDilation(builder, dilation):
+    builder.PrependInt32Slot(12, dilation, 0)
+
+def Conv1dOpAddGroups(builder, groups):
+    builder.PrependInt32Slot(13, groups, 0)
+
+def Conv1dOpAddDtype(builder, dtype):
+    builder.PrependUint16Slot(14, dtype, None)
+
+def Conv1dOpAddConv2dConfig(builder, conv2dConfig):
+    builder.PrependUOffsetTRelativeSlot(15, flatbuffers.number_types.UOffsetTFlags.py_type(conv2dConfig), 0)
+
+def Conv1dOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(16, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+
+def Conv1dOpAddConv2dSliceConfig(builder, conv2dSliceConfig):
+    builder.PrependUOffsetTRelativeSlot(17, flatbuffers.number_types.UOffsetTFlags.py_type(conv2dSliceConfig), 0)
+
+def Conv1dOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List, Optional
+except:
+    pass
+
+class Conv1dOpT(object):
+
+    # Conv1dOpT
+    def __init__(
+        self,
+        input = None,
+        weight = None,
+        bias = None,
+        device = None,
+        out = None,
+        inChannels = 0,
+        outChannels = 0,
+        batchSize = 0,
+        inputLength = 0,
+        kernelSize = 0,
+        stride = 0,
+        padding = None,
+        dilation = 0,
+        groups = 0,
+        dtype = None,
+        conv2dConfig = None,
+        computeConfig = None,
+        conv2dSliceConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.weight = weight  # type: Optional[TensorRefT]
+        self.bias = bias  # type: Optional[TensorRefT]
+        self.device = device  # type: Optional[DeviceRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.inChannels = inChannels  # type: int
+        self.outChannels = outChannels  # type: int
+        self.batchSize = batchSize  # type: int
+        self.inputLength = inputLength  # type: int
+        self.kernelSize = kernelSize  # type: int
+        self.stride = stride  # type: int
+        self.padding = padding  # type: Optional[List[int]]
+        self.dilation = dilation  # type: int
+        self.groups = groups  # type: int
+        self.dtype = dtype  # type: Optional[int]
+        self.conv2dConfig = conv2dConfig  # type: Optional[StructAttrT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
+        self.conv2dSliceConfig = conv2dSliceConfig  # type: Optional[StructAttrT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        conv1dOp = Conv1dOp()
+        conv1dOp.Init(buf, pos)
+        return cls.InitFromObj(conv1dOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, conv1dOp):
+        x = Conv1dOpT()
+        x._UnPack(conv1dOp)
+        return x
+
+    # Conv1dOpT
+    def _UnPack(self, conv1dOp):
+        if conv1dOp is None:
+            return
+        if conv1dOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(conv1dOp.Input())
+        if conv1dOp.Weight() is not None:
+            self.weight = TensorRefT.InitFromObj(conv1dOp.Weight())
+        if conv1dOp.Bias() is not None:
+            self.bias = TensorRefT.InitFromObj(conv1dOp.Bias())
+        if conv1dOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(conv1dOp.Device())
+        if conv1dOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(conv1dOp.Out())
+        self.inChannels = conv1dOp.InChannels()
+        self.outChannels = conv1dOp.OutChannels()
+        self.batchSize = conv1dOp.BatchSize()
+        self.inputLength = conv1dOp.InputLength()
+        self.kernelSize = conv1dOp.KernelSize()
+        self.stride = conv1dOp.Stride()
+        if not conv1dOp.PaddingIsNone():
+            if np is None:
+                self.padding = []
+                for i in range(conv1dOp.PaddingLength()):
+                    self.padding.append(conv1dOp.Padding(i))
+            else:
+                self.padding = conv1dOp.PaddingAsNumpy()
+        self.dilation = conv1dOp.Dilation()
+        self.groups = conv1dOp.Groups()
+        self.dtype = conv1dOp.Dtype()
+        if conv1dOp.Conv2dConfig() is not None:
+            self.conv2dConfig = StructAttrT.InitFromObj(conv1dOp.Conv2dConfig())
+        if conv1dOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(conv1dOp.ComputeConfig())
+        if conv1dOp.Conv2dSliceConfig() is not None:
+            self.conv2dSliceConfig = StructAttrT.InitFromObj(conv1dOp.Conv2dSliceConfig())
+
+    # Conv1dOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.weight is not None:
+            weight = self.weight.Pack(builder)
+        if self.bias is not None:
+            bias = self.bias.Pack(builder)
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.padding is not None:
+            if np is not None and type(self.padding) is np.ndarray:
+                padding = builder.CreateNumpyVector(self.padding)
+            else:
+                Conv1dOpStartPaddingVector(builder, len(self.padding))
+                for i in reversed(range(len(self.padding))):
+                    builder.PrependInt32(self.padding[i])
+                padding = builder.EndVector()
+        if self.conv2dConfig is not None:
+            conv2dConfig = self.conv2dConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
+        if self.conv2dSliceConfig is not None:
+            conv2dSliceConfig = self.conv2dSliceConfig.Pack(builder)
+        Conv1dOpStart(builder)
+        if self.input is not None:
+            Conv1dOpAddInput(builder, input)
+        if self.weight is not None:
+            Conv1dOpAddWeight(builder, weight)
+        if self.bias is not None:
+            Conv1dOpAddBias(builder, bias)
+        if self.device is not None:
+            Conv1dOpAddDevice(builder, device)
+        if self.out is not None:
+            Conv1dOpAddOut(builder, out)
+        Conv1dOpAddInChannels(builder, self.inChannels)
+        Conv1dOpAddOutChannels(builder, self.outChannels)
+        Conv1dOpAddBatchSize(builder, self.batchSize)
+        Conv1dOpAddInputLength(builder, self.inputLength)
+        Conv1dOpAddKernelSize(builder, self.kernelSize)
+        Conv1dOpAddStride(builder, self.stride)
+        if self.padding is not None:
+            Conv1dOpAddPadding(builder, padding)
+        Conv1dOpAddDilation(builder, self.dilation)
+        Conv1dOpAddGroups(builder, self.groups)
+        Conv1dOpAddDtype(builder, self.dtype)
+        if self.conv2dConfig is not None:
+            Conv1dOpAddConv2dConfig(builder, conv2dConfig)
+        if self.computeConfig is not None:
+            Conv1dOpAddComputeConfig(builder, computeConfig)
+        if self.conv2dSliceConfig is not None:
+            Conv1dOpAddConv2dSliceConfig(builder, conv2dSliceConfig)
+        conv1dOp = Conv1dOpEnd(builder)
+        return conv1dOp
+
+
 class Pool2dOp(object):
     __slots__ = ['_tab']
 
@@ -14654,7 +15092,7 @@ class BatchNormInferenceOp(object):
         self._tab = flatbuffers.table.Table(buf, pos)
 
     # BatchNormInferenceOp
-    def Operand(self):
+    def Input(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14664,7 +15102,7 @@ class BatchNormInferenceOp(object):
         return None
 
     # BatchNormInferenceOp
-    def Scale(self):
+    def RunningMean(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14674,7 +15112,7 @@ class BatchNormInferenceOp(object):
         return None
 
     # BatchNormInferenceOp
-    def Offset(self):
+    def RunningVar(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14684,7 +15122,7 @@ class BatchNormInferenceOp(object):
         return None
 
     # BatchNormInferenceOp
-    def Mean(self):
+    def Weight(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14694,7 +15132,7 @@ class BatchNormInferenceOp(object):
         return None
 
     # BatchNormInferenceOp
-    def Variance(self):
+    def Bias(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14721,15 +15159,8 @@ class BatchNormInferenceOp(object):
         return 0.0
 
     # BatchNormInferenceOp
-    def Dimension(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
-        if o != 0:
-            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
-        return 0
-
-    # BatchNormInferenceOp
     def MemoryConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -14739,7 +15170,7 @@ class BatchNormInferenceOp(object):
 
     # BatchNormInferenceOp
     def ComputeConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = StructAttr()
@@ -14748,22 +15179,22 @@ class BatchNormInferenceOp(object):
         return None
 
 def BatchNormInferenceOpStart(builder):
-    builder.StartObject(10)
+    builder.StartObject(9)
 
-def BatchNormInferenceOpAddOperand(builder, operand):
-    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(operand), 0)
+def BatchNormInferenceOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
 
-def BatchNormInferenceOpAddScale(builder, scale):
-    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(scale), 0)
+def BatchNormInferenceOpAddRunningMean(builder, runningMean):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(runningMean), 0)
 
-def BatchNormInferenceOpAddOffset(builder, offset):
-    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(offset), 0)
+def BatchNormInferenceOpAddRunningVar(builder, runningVar):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(runningVar), 0)
 
-def BatchNormInferenceOpAddMean(builder, mean):
-    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(mean), 0)
+def BatchNormInferenceOpAddWeight(builder, weight):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(weight), 0)
 
-def BatchNormInferenceOpAddVariance(builder, variance):
-    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(variance), 0)
+def BatchNormInferenceOpAddBias(builder, bias):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(bias), 0)
 
 def BatchNormInferenceOpAddOut(builder, out):
     builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
@@ -14771,14 +15202,11 @@ def BatchNormInferenceOpAddOut(builder, out):
 def BatchNormInferenceOpAddEpsilon(builder, epsilon):
     builder.PrependFloat32Slot(6, epsilon, 0.0)
 
-def BatchNormInferenceOpAddDimension(builder, dimension):
-    builder.PrependInt32Slot(7, dimension, 0)
-
 def BatchNormInferenceOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
 def BatchNormInferenceOpAddComputeConfig(builder, computeConfig):
-    builder.PrependUOffsetTRelativeSlot(9, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
 
 def BatchNormInferenceOpEnd(builder):
     return builder.EndObject()
@@ -14794,25 +15222,23 @@ class BatchNormInferenceOpT(object):
     # BatchNormInferenceOpT
     def __init__(
         self,
-        operand = None,
-        scale = None,
-        offset = None,
-        mean = None,
-        variance = None,
+        input = None,
+        runningMean = None,
+        runningVar = None,
+        weight = None,
+        bias = None,
         out = None,
         epsilon = 0.0,
-        dimension = 0,
         memoryConfig = None,
         computeConfig = None,
     ):
-        self.operand = operand  # type: Optional[TensorRefT]
-        self.scale = scale  # type: Optional[TensorRefT]
-        self.offset = offset  # type: Optional[TensorRefT]
-        self.mean = mean  # type: Optional[TensorRefT]
-        self.variance = variance  # type: Optional[TensorRefT]
+        self.input = input  # type: Optional[TensorRefT]
+        self.runningMean = runningMean  # type: Optional[TensorRefT]
+        self.runningVar = runningVar  # type: Optional[TensorRefT]
+        self.weight = weight  # type: Optional[TensorRefT]
+        self.bias = bias  # type: Optional[TensorRefT]
         self.out = out  # type: Optional[TensorRefT]
         self.epsilon = epsilon  # type: float
-        self.dimension = dimension  # type: int
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
         self.computeConfig = computeConfig  # type: Optional[StructAttrT]
 
@@ -14837,20 +15263,19 @@ class BatchNormInferenceOpT(object):
     def _UnPack(self, batchNormInferenceOp):
         if batchNormInferenceOp is None:
             return
-        if batchNormInferenceOp.Operand() is not None:
-            self.operand = TensorRefT.InitFromObj(batchNormInferenceOp.Operand())
-        if batchNormInferenceOp.Scale() is not None:
-            self.scale = TensorRefT.InitFromObj(batchNormInferenceOp.Scale())
-        if batchNormInferenceOp.Offset() is not None:
-            self.offset = TensorRefT.InitFromObj(batchNormInferenceOp.Offset())
-        if batchNormInferenceOp.Mean() is not None:
-            self.mean = TensorRefT.InitFromObj(batchNormInferenceOp.Mean())
-        if batchNormInferenceOp.Variance() is not None:
-            self.variance = TensorRefT.InitFromObj(batchNormInferenceOp.Variance())
+        if batchNormInferenceOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(batchNormInferenceOp.Input())
+        if batchNormInferenceOp.RunningMean() is not None:
+            self.runningMean = TensorRefT.InitFromObj(batchNormInferenceOp.RunningMean())
+        if batchNormInferenceOp.RunningVar() is not None:
+            self.runningVar = TensorRefT.InitFromObj(batchNormInferenceOp.RunningVar())
+        if batchNormInferenceOp.Weight() is not None:
+            self.weight = TensorRefT.InitFromObj(batchNormInferenceOp.Weight())
+        if batchNormInferenceOp.Bias() is not None:
+            self.bias = TensorRefT.InitFromObj(batchNormInferenceOp.Bias())
         if batchNormInferenceOp.Out() is not None:
             self.out = TensorRefT.InitFromObj(batchNormInferenceOp.Out())
         self.epsilon = batchNormInferenceOp.Epsilon()
-        self.dimension = batchNormInferenceOp.Dimension()
         if batchNormInferenceOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(batchNormInferenceOp.MemoryConfig())
         if batchNormInferenceOp.ComputeConfig() is not None:
@@ -14858,16 +15283,16 @@ class BatchNormInferenceOpT(object):
 
     # BatchNormInferenceOpT
     def Pack(self, builder):
-        if self.operand is not None:
-            operand = self.operand.Pack(builder)
-        if self.scale is not None:
-            scale = self.scale.Pack(builder)
-        if self.offset is not None:
-            offset = self.offset.Pack(builder)
-        if self.mean is not None:
-            mean = self.mean.Pack(builder)
-        if self.variance is not None:
-            variance = self.variance.Pack(builder)
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.runningMean is not None:
+            runningMean = self.runningMean.Pack(builder)
+        if self.runningVar is not None:
+            runningVar = self.runningVar.Pack(builder)
+        if self.weight is not None:
+            weight = self.weight.Pack(builder)
+        if self.bias is not None:
+            bias = self.bias.Pack(builder)
         if self.out is not None:
             out = self.out.Pack(builder)
         if self.memoryConfig is not None:
@@ -14875,20 +15300,19 @@ class BatchNormInferenceOpT(object):
         if self.computeConfig is not None:
             computeConfig = self.computeConfig.Pack(builder)
         BatchNormInferenceOpStart(builder)
-        if self.operand is not None:
-            BatchNormInferenceOpAddOperand(builder, operand)
-        if self.scale is not None:
-            BatchNormInferenceOpAddScale(builder, scale)
-        if self.offset is not None:
-            BatchNormInferenceOpAddOffset(builder, offset)
-        if self.mean is not None:
-            BatchNormInferenceOpAddMean(builder, mean)
-        if self.variance is not None:
-            BatchNormInferenceOpAddVariance(builder, variance)
+        if self.input is not None:
+            BatchNormInferenceOpAddInput(builder, input)
+        if self.runningMean is not None:
+            BatchNormInferenceOpAddRunningMean(builder, runningMean)
+        if self.runningVar is not None:
+            BatchNormInferenceOpAddRunningVar(builder, runningVar)
+        if self.weight is not None:
+            BatchNormInferenceOpAddWeight(builder, weight)
+        if self.bias is not None:
+            BatchNormInferenceOpAddBias(builder, bias)
         if self.out is not None:
             BatchNormInferenceOpAddOut(builder, out)
         BatchNormInferenceOpAddEpsilon(builder, self.epsilon)
-        BatchNormInferenceOpAddDimension(builder, self.dimension)
         if self.memoryConfig is not None:
             BatchNormInferenceOpAddMemoryConfig(builder, memoryConfig)
         if self.computeConfig is not None:
@@ -14920,7 +15344,7 @@ class BatchNormTrainingOp(object):
         self._tab = flatbuffers.table.Table(buf, pos)
 
     # BatchNormTrainingOp
-    def Operand(self):
+    def Input(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14930,7 +15354,7 @@ class BatchNormTrainingOp(object):
         return None
 
     # BatchNormTrainingOp
-    def Scale(self):
+    def RunningMean(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14940,7 +15364,7 @@ class BatchNormTrainingOp(object):
         return None
 
     # BatchNormTrainingOp
-    def Offset(self):
+    def RunningVar(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14950,7 +15374,7 @@ class BatchNormTrainingOp(object):
         return None
 
     # BatchNormTrainingOp
-    def RunningMean(self):
+    def Weight(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -14960,7 +15384,7 @@ class BatchNormTrainingOp(object):
         return None
 
     # BatchNormTrainingOp
-    def RunningVariance(self):
+    def Bias(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -15007,22 +15431,15 @@ class BatchNormTrainingOp(object):
         return 0.0
 
     # BatchNormTrainingOp
-    def Dimension(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
-        if o != 0:
-            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
-        return 0
-
-    # BatchNormTrainingOp
     def Momentum(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
         return 0.0
 
     # BatchNormTrainingOp
     def MemoryConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -15032,7 +15449,7 @@ class BatchNormTrainingOp(object):
 
     # BatchNormTrainingOp
     def ComputeConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = StructAttr()
@@ -15041,22 +15458,22 @@ class BatchNormTrainingOp(object):
         return None
 
 def BatchNormTrainingOpStart(builder):
-    builder.StartObject(13)
+    builder.StartObject(12)
 
-def BatchNormTrainingOpAddOperand(builder, operand):
-    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(operand), 0)
-
-def BatchNormTrainingOpAddScale(builder, scale):
-    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(scale), 0)
-
-def BatchNormTrainingOpAddOffset(builder, offset):
-    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(offset), 0)
+def BatchNormTrainingOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
 
 def BatchNormTrainingOpAddRunningMean(builder, runningMean):
-    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(runningMean), 0)
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(runningMean), 0)
 
-def BatchNormTrainingOpAddRunningVariance(builder, runningVariance):
-    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(runningVariance), 0)
+def BatchNormTrainingOpAddRunningVar(builder, runningVar):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(runningVar), 0)
+
+def BatchNormTrainingOpAddWeight(builder, weight):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(weight), 0)
+
+def BatchNormTrainingOpAddBias(builder, bias):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(bias), 0)
 
 def BatchNormTrainingOpAddOut(builder, out):
     builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
@@ -15070,17 +15487,14 @@ def BatchNormTrainingOpAddBatchVariance(builder, batchVariance):
 def BatchNormTrainingOpAddEpsilon(builder, epsilon):
     builder.PrependFloat32Slot(8, epsilon, 0.0)
 
-def BatchNormTrainingOpAddDimension(builder, dimension):
-    builder.PrependInt32Slot(9, dimension, 0)
-
 def BatchNormTrainingOpAddMomentum(builder, momentum):
-    builder.PrependFloat32Slot(10, momentum, 0.0)
+    builder.PrependFloat32Slot(9, momentum, 0.0)
 
 def BatchNormTrainingOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(11, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(10, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
 def BatchNormTrainingOpAddComputeConfig(builder, computeConfig):
-    builder.PrependUOffsetTRelativeSlot(12, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(11, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
 
 def BatchNormTrainingOpEnd(builder):
     return builder.EndObject()
@@ -15096,30 +15510,28 @@ class BatchNormTrainingOpT(object):
     # BatchNormTrainingOpT
     def __init__(
         self,
-        operand = None,
-        scale = None,
-        offset = None,
+        input = None,
         runningMean = None,
-        runningVariance = None,
+        runningVar = None,
+        weight = None,
+        bias = None,
         out = None,
         batchMean = None,
         batchVariance = None,
         epsilon = 0.0,
-        dimension = 0,
         momentum = 0.0,
         memoryConfig = None,
         computeConfig = None,
     ):
-        self.operand = operand  # type: Optional[TensorRefT]
-        self.scale = scale  # type: Optional[TensorRefT]
-        self.offset = offset  # type: Optional[TensorRefT]
+        self.input = input  # type: Optional[TensorRefT]
         self.runningMean = runningMean  # type: Optional[TensorRefT]
-        self.runningVariance = runningVariance  # type: Optional[TensorRefT]
+        self.runningVar = runningVar  # type: Optional[TensorRefT]
+        self.weight = weight  # type: Optional[TensorRefT]
+        self.bias = bias  # type: Optional[TensorRefT]
         self.out = out  # type: Optional[TensorRefT]
         self.batchMean = batchMean  # type: Optional[TensorRefT]
         self.batchVariance = batchVariance  # type: Optional[TensorRefT]
         self.epsilon = epsilon  # type: float
-        self.dimension = dimension  # type: int
         self.momentum = momentum  # type: float
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
         self.computeConfig = computeConfig  # type: Optional[StructAttrT]
@@ -15145,16 +15557,16 @@ class BatchNormTrainingOpT(object):
     def _UnPack(self, batchNormTrainingOp):
         if batchNormTrainingOp is None:
             return
-        if batchNormTrainingOp.Operand() is not None:
-            self.operand = TensorRefT.InitFromObj(batchNormTrainingOp.Operand())
-        if batchNormTrainingOp.Scale() is not None:
-            self.scale = TensorRefT.InitFromObj(batchNormTrainingOp.Scale())
-        if batchNormTrainingOp.Offset() is not None:
-            self.offset = TensorRefT.InitFromObj(batchNormTrainingOp.Offset())
+        if batchNormTrainingOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(batchNormTrainingOp.Input())
         if batchNormTrainingOp.RunningMean() is not None:
             self.runningMean = TensorRefT.InitFromObj(batchNormTrainingOp.RunningMean())
-        if batchNormTrainingOp.RunningVariance() is not None:
-            self.runningVariance = TensorRefT.InitFromObj(batchNormTrainingOp.RunningVariance())
+        if batchNormTrainingOp.RunningVar() is not None:
+            self.runningVar = TensorRefT.InitFromObj(batchNormTrainingOp.RunningVar())
+        if batchNormTrainingOp.Weight() is not None:
+            self.weight = TensorRefT.InitFromObj(batchNormTrainingOp.Weight())
+        if batchNormTrainingOp.Bias() is not None:
+            self.bias = TensorRefT.InitFromObj(batchNormTrainingOp.Bias())
         if batchNormTrainingOp.Out() is not None:
             self.out = TensorRefT.InitFromObj(batchNormTrainingOp.Out())
         if batchNormTrainingOp.BatchMean() is not None:
@@ -15162,7 +15574,6 @@ class BatchNormTrainingOpT(object):
         if batchNormTrainingOp.BatchVariance() is not None:
             self.batchVariance = TensorRefT.InitFromObj(batchNormTrainingOp.BatchVariance())
         self.epsilon = batchNormTrainingOp.Epsilon()
-        self.dimension = batchNormTrainingOp.Dimension()
         self.momentum = batchNormTrainingOp.Momentum()
         if batchNormTrainingOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(batchNormTrainingOp.MemoryConfig())
@@ -15171,16 +15582,16 @@ class BatchNormTrainingOpT(object):
 
     # BatchNormTrainingOpT
     def Pack(self, builder):
-        if self.operand is not None:
-            operand = self.operand.Pack(builder)
-        if self.scale is not None:
-            scale = self.scale.Pack(builder)
-        if self.offset is not None:
-            offset = self.offset.Pack(builder)
+        if self.input is not None:
+            input = self.input.Pack(builder)
         if self.runningMean is not None:
             runningMean = self.runningMean.Pack(builder)
-        if self.runningVariance is not None:
-            runningVariance = self.runningVariance.Pack(builder)
+        if self.runningVar is not None:
+            runningVar = self.runningVar.Pack(builder)
+        if self.weight is not None:
+            weight = self.weight.Pack(builder)
+        if self.bias is not None:
+            bias = self.bias.Pack(builder)
         if self.out is not None:
             out = self.out.Pack(builder)
         if self.batchMean is not None:
@@ -15192,16 +15603,16 @@ class BatchNormTrainingOpT(object):
         if self.computeConfig is not None:
             computeConfig = self.computeConfig.Pack(builder)
         BatchNormTrainingOpStart(builder)
-        if self.operand is not None:
-            BatchNormTrainingOpAddOperand(builder, operand)
-        if self.scale is not None:
-            BatchNormTrainingOpAddScale(builder, scale)
-        if self.offset is not None:
-            BatchNormTrainingOpAddOffset(builder, offset)
+        if self.input is not None:
+            BatchNormTrainingOpAddInput(builder, input)
         if self.runningMean is not None:
             BatchNormTrainingOpAddRunningMean(builder, runningMean)
-        if self.runningVariance is not None:
-            BatchNormTrainingOpAddRunningVariance(builder, runningVariance)
+        if self.runningVar is not None:
+            BatchNormTrainingOpAddRunningVar(builder, runningVar)
+        if self.weight is not None:
+            BatchNormTrainingOpAddWeight(builder, weight)
+        if self.bias is not None:
+            BatchNormTrainingOpAddBias(builder, bias)
         if self.out is not None:
             BatchNormTrainingOpAddOut(builder, out)
         if self.batchMean is not None:
@@ -15209,7 +15620,6 @@ class BatchNormTrainingOpT(object):
         if self.batchVariance is not None:
             BatchNormTrainingOpAddBatchVariance(builder, batchVariance)
         BatchNormTrainingOpAddEpsilon(builder, self.epsilon)
-        BatchNormTrainingOpAddDimension(builder, self.dimension)
         BatchNormTrainingOpAddMomentum(builder, self.momentum)
         if self.memoryConfig is not None:
             BatchNormTrainingOpAddMemoryConfig(builder, memoryConfig)
@@ -26698,7 +27108,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT', 'DitRmsNormUnaryFusedOpT', 'LoadTensorOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT', 'DitRmsNormUnaryFusedOpT', 'LoadTensorOpT', 'Conv1dOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

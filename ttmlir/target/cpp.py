@@ -138,6 +138,11 @@ class _KernelWriter:
         elif isinstance(op, (*_CASTS, emitc.CastOp)):
             target = c_type(op.results[0].type, op)
             self.define(op.results[0], f"({target}) {self.name(op.operands[0])}", indent, op)
+        elif isinstance(op, emitc.ExpressionOp):  # its ops as statements; the result is the value it yields
+            body = list(op.region.block.ops)
+            for inner in body[:-1]:
+                self.op(inner, indent)
+            self.names[op.result] = self.name(body[-1].operands[0])
         elif isinstance(op, scf.ForOp):
             self.for_loop(op, indent)
         elif isinstance(op, scf.IfOp):

@@ -369,8 +369,15 @@ class MemoryConfig(object):
             return self._tab.String(o + self._tab.Pos)
         return None
 
+    # MemoryConfig
+    def NdShardSpec(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.String(o + self._tab.Pos)
+        return None
+
 def MemoryConfigStart(builder):
-    builder.StartObject(3)
+    builder.StartObject(4)
 
 def MemoryConfigAddBufferType(builder, bufferType):
     builder.PrependUint16Slot(0, bufferType, 0)
@@ -380,6 +387,9 @@ def MemoryConfigAddTensorMemoryLayout(builder, tensorMemoryLayout):
 
 def MemoryConfigAddShardSpec(builder, shardSpec):
     builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(shardSpec), 0)
+
+def MemoryConfigAddNdShardSpec(builder, ndShardSpec):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(ndShardSpec), 0)
 
 def MemoryConfigEnd(builder):
     return builder.EndObject()
@@ -398,10 +408,12 @@ class MemoryConfigT(object):
         bufferType = 0,
         tensorMemoryLayout = None,
         shardSpec = None,
+        ndShardSpec = None,
     ):
         self.bufferType = bufferType  # type: int
         self.tensorMemoryLayout = tensorMemoryLayout  # type: Optional[int]
         self.shardSpec = shardSpec  # type: Optional[str]
+        self.ndShardSpec = ndShardSpec  # type: Optional[str]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -429,16 +441,23 @@ class MemoryConfigT(object):
         self.shardSpec = memoryConfig.ShardSpec()
         if self.shardSpec is not None:
             self.shardSpec = self.shardSpec.decode('utf-8')
+        self.ndShardSpec = memoryConfig.NdShardSpec()
+        if self.ndShardSpec is not None:
+            self.ndShardSpec = self.ndShardSpec.decode('utf-8')
 
     # MemoryConfigT
     def Pack(self, builder):
         if self.shardSpec is not None:
             shardSpec = builder.CreateString(self.shardSpec)
+        if self.ndShardSpec is not None:
+            ndShardSpec = builder.CreateString(self.ndShardSpec)
         MemoryConfigStart(builder)
         MemoryConfigAddBufferType(builder, self.bufferType)
         MemoryConfigAddTensorMemoryLayout(builder, self.tensorMemoryLayout)
         if self.shardSpec is not None:
             MemoryConfigAddShardSpec(builder, shardSpec)
+        if self.ndShardSpec is not None:
+            MemoryConfigAddNdShardSpec(builder, ndShardSpec)
         memoryConfig = MemoryConfigEnd(builder)
         return memoryConfig
 

@@ -14,6 +14,7 @@ import math
 from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, Signedness, TensorType
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 
 from ttmlir import hardware
 from ttmlir.asm import FirstByIdentity, TTPrinter, print_module
@@ -38,8 +39,8 @@ FAMILY_TABLES = {"unary": "EltwiseUnaryOp", "binary": "EltwiseBinaryOp", "reduct
 # TTNN ops that a pass replaces before translation, with what to run.
 NEVER_SERIALIZED = {"transpose": "run --ttnn-workaround first: it runs a transpose as a permute",
                     "to_tensor_spec": "break it into primitive layout ops first (--ttnn-decompose-layouts)",
-                    "tt_lang_op": "its kernel is opaque to the compiler: tt-lang's resolver must compile it into a "
-                                  "ttnn.generic op, and this build has no tt-lang"}
+                    "tt_lang_op": "its kernel is opaque to the compiler: resolve it (--ttnn-resolve-tt-lang-kernels) "
+                                  "and lower it to a ttnn.generic (--ttnn-lower-tt-lang-to-generic) first"}
 
 
 # Optional operands the binary has no place for: the runtime allocates what they would provide.
@@ -195,7 +196,7 @@ def _kernel_args(op: Operation, args) -> fb.KernelCoreArgsT:
 
 def _kernel_config(kernel):
     """A kernel attribute's configuration union: (type, table)."""
-    if isinstance(kernel, ttnn_program.ComputeKernelAttr):
+    if isinstance(kernel, (ttnn_program.ComputeKernelAttr, ttnn_program.SourceComputeKernelAttr)):
         config = fb.ComputeKernelConfigT()
         config.mathFidelity = getattr(fb.MathFidelity, fbu.MATH_FIDELITY[kernel.get("math_fidelity")])
         config.fp32DestAccEn, config.dstFullSyncEn = kernel.get("fp32_dest_acc_en"), kernel.get("dst_full_sync_en")
@@ -208,23 +209,26 @@ def _kernel_config(kernel):
         config.noc = fbu.enum_value(fb.NocIndex, kernel.get("noc_index"))
         config.nocMode = fbu.enum_value(fb.NocMode, kernel.get("noc_mode"))
         return fb.KernelConfig.DataMovementKernelConfig, config
-    if isinstance(kernel, ttnn_program.ReadKernelAttr):
+    if isinstance(kernel, (ttnn_program.ReadKernelAttr, ttnn_program.SourceReadKernelAttr)):
         return fb.KernelConfig.ReaderKernelConfig, fb.ReaderKernelConfigT()
     return fb.KernelConfig.WriterKernelConfig, fb.WriterKernelConfigT()
 
 
 def _program_descriptor(op: Operation, program, kernels: dict[str, FuncOp]) -> fb.ProgramDescriptorT:
-    """A ttnn.generic's program: each kernel with the C++ of the function its symbol names."""
-    from ttmlir.target.cpp import kernel_source  # the kernel dialects load only for a graph that has kernels
-
+    """A ttnn.generic's program: each kernel with the C++ of the function its symbol names (or its own, inline)."""
     out = fb.ProgramDescriptorT()
     out.kernels, out.cbs, out.semaphores = [], [], []
     for kernel in program.get("kernels").data:
-        symbol = kernel.get("symbol_ref").root_reference.data
-        if symbol not in kernels:
-            raise TranslateError(op, f"kernel '@{symbol}' is not a kernel function of this module")
         desc = fb.KernelDescriptorT()
-        desc.symbol, desc.source = symbol, kernel_source(kernels[symbol])
+        if isinstance(kernel, ttnn_program.SOURCE_KERNEL_ATTRS):
+            desc.symbol, desc.source = "", kernel.get("source").data
+        else:
+            from ttmlir.target.cpp import kernel_source  # the kernel dialects load only for a graph with kernels
+
+            symbol = kernel.get("symbol_ref").root_reference.data
+            if symbol not in kernels:
+                raise TranslateError(op, f"kernel '@{symbol}' is not a kernel function of this module")
+            desc.symbol, desc.source = symbol, kernel_source(kernels[symbol])
         desc.configType, desc.config = _kernel_config(kernel)
         desc.coreRanges = _core_range_set(kernel.get("core_ranges"))
         args = ttnn_program.kernel_args(kernel)
@@ -300,14 +304,16 @@ class ProgramWriter:
         t = value.type
         if isinstance(t, TensorType) and isinstance(t.encoding, trace.TraceIdAttr):
             return _trace_id_desc(), 4
-        if not isinstance(t, TensorType) or not isinstance(t.encoding, ttnn.TTNNLayoutAttr):
+        if not isinstance(t, TensorType) or not isinstance(t.encoding, (ttnn.TTNNLayoutAttr, ttnn.TTNNNDLayoutAttr)):
             raise TranslateError(value.owner if isinstance(value.owner, Operation) else None,
                                  f"tensor of type {t} has no #ttnn.ttnn_layout encoding (run --ttnn-layout first)")
-        layout: ttnn.TTNNLayoutAttr = t.encoding
+        layout = t.encoding
+        nd = isinstance(layout, ttnn.TTNNNDLayoutAttr)
         desc, ld = SharedTensorDesc(), fb.LayoutDescT()
         desc.shape, desc.layout = list(t.get_shape()), ld
         grid = layout.grid.data.shape
-        ld.linear, ld.grid = affine_map_str(layout.linear.data), _dim2d(*grid)
+        linear = AffineMap.identity(len(t.get_shape())) if nd else layout.linear.data  # an ND shard keeps its dims
+        ld.linear, ld.grid = affine_map_str(linear), _dim2d(*grid)
         ld.memrefShape = list(layout.memref.get_shape())
         ld.dataType = fbu.enum_value(fb.DataType, layout.data_type)
         element = layout.memref.element_type
@@ -321,6 +327,8 @@ class ProgramWriter:
         mem_layout = layout.memory_layout
         ld.memoryConfig = _memory_config(ttnn.MemoryConfig(
             layout.memref.memory_space, None if not isinstance(mem_layout, ttnn.TensorMemoryLayoutAttr) else mem_layout))
+        if nd:
+            ld.memoryConfig.ndShardSpec = str(layout.nd_shard_spec())
         if (cores := layout.core_ranges) is not None:
             ld.coreRangeSet = _core_range_set(cores)
         size = int(math.prod(grid) * math.prod(ld.memrefShape) * unit)

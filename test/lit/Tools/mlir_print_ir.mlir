@@ -4,14 +4,13 @@
 // RUN: not ttmlir-opt --mlir-print-ir-after=no-such-pass %s 2>&1 | FileCheck %s --check-prefix=BAD
 
 // The IR on stderr around the passes named, under MLIR's banner: the pass's name, its flag, then the module as
-// it stands at that point (here before canonicalize folds the double negation away, after the fusing).
+// it stands at that point (here after the fusing and before canonicalize makes the transpose a permute).
 // NAMED:      // -----// IR Dump After TTIRFusing (ttir-fusing) //----- //
 // NAMED-NEXT: module {
-// NAMED:        "ttir.neg"
-// NAMED:        "ttir.neg"
+// NAMED:        "ttir.transpose"
 // NAMED:      // -----// IR Dump Before Canonicalizer (canonicalize) //----- //
 // NAMED-NEXT: module {
-// NAMED:        "ttir.neg"
+// NAMED:        "ttir.transpose"
 // NAMED-NOT:  IR Dump
 
 // After every pass: a pipeline shows its stages one by one (the TTIR ones, the conversion, the TTNN ones), and
@@ -31,9 +30,8 @@
 
 // BAD: ttmlir-opt: for the --mlir-print-ir-after option: Cannot find option named 'no-such-pass'!
 
-func.func @twice_negated(%a: tensor<32x32xf32>) -> tensor<32x32xf32> {
-  %0 = "ttir.neg"(%a) : (tensor<32x32xf32>) -> tensor<32x32xf32>
-  %1 = "ttir.neg"(%0) : (tensor<32x32xf32>) -> tensor<32x32xf32>
-  %2 = "ttir.relu"(%1) : (tensor<32x32xf32>) -> tensor<32x32xf32>
-  return %2 : tensor<32x32xf32>
+func.func @transposed(%a: tensor<32x64xf32>) -> tensor<64x32xf32> {
+  %0 = "ttir.transpose"(%a) <{dim0 = 0 : si32, dim1 = 1 : si32}> : (tensor<32x64xf32>) -> tensor<64x32xf32>
+  %1 = "ttir.relu"(%0) : (tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %1 : tensor<64x32xf32>
 }

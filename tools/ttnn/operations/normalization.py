@@ -146,25 +146,17 @@ def batch_norm(input_tensor: Tensor, *, running_mean=None, running_var=None, tra
                eps: float = 1e-5, momentum: float = 0.1, weight=None, bias=None, output=None, memory_config=None,
                compute_kernel_config=None) -> Tensor:
     """Over dimension 1 (channels) of [N, C, H, W]; statistics, weight and bias are [1, C, 1, 1]. Without a weight
-    or bias the normalized values are not scaled or shifted: the op gets ones and zeros in their place."""
-    weight = weight if weight is not None else _per_channel(input_tensor, 1.0)
-    bias = bias if bias is not None else _per_channel(input_tensor, 0.0)
+    or bias the normalized values are not scaled or shifted."""
     if training:
-        result = call("batch_norm_training", input_tensor, weight, bias, running_mean, running_var,
-                      epsilon=float(eps), dimension=1, momentum=float(momentum), memory_config=memory_config,
+        result = call("batch_norm_training", input_tensor, running_mean, running_var, weight, bias,
+                      epsilon=float(eps), momentum=float(momentum), memory_config=memory_config,
                       compute_config=compute_kernel_config)
     else:
         if running_mean is None or running_var is None:
             raise ValueError("ttnn.batch_norm(): inference needs running_mean and running_var")
-        result = call("batch_norm_inference", input_tensor, weight, bias, running_mean, running_var,
-                      epsilon=float(eps), dimension=1, memory_config=memory_config,
-                      compute_config=compute_kernel_config)
+        result = call("batch_norm_inference", input_tensor, running_mean, running_var, weight, bias,
+                      epsilon=float(eps), memory_config=memory_config, compute_config=compute_kernel_config)
     return store(result if not isinstance(result, tuple) else result[0], output, "batch_norm")
-
-
-def _per_channel(x: Tensor, value: float) -> Tensor:
-    return call("full", device=x.device(), shape=[1, x.shape[1], 1, 1], fill_value=value, dtype=x.dtype,
-                layout=x.layout, memory_config=x.memory_config())
 
 
 FUNCTIONS = {"softmax": softmax, "scale_mask_softmax": scale_mask_softmax,

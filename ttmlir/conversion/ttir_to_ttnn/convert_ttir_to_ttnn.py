@@ -23,7 +23,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from ttmlir.dialects import ttcore, ttnn
 from ttmlir.dialects.tt_rewrites import splat_fill_value
-from ttmlir.dialects.conv import TILE_WIDTH
+from ttmlir.dialects.conv import CONV1D_DIMS, TILE_WIDTH, conv1d_params
 from ttmlir.ir.props import int_triple
 from ttmlir.dialects.debug import DebugOp
 from ttmlir.ir.op_table import IN_PLACE_OPERAND
@@ -204,6 +204,37 @@ def _conv(op: TTOp) -> Operation:
         props["output_padding"] = darray(pair(int_values(op.prop("output_padding"))))
     operands = [op.operands[0], op.operands[1], *op.operand_groups().get("bias", [])]
     return ttnn_op(op.ROW.name, operands, props, [op.results[0].type], op)
+
+
+def _conv1d(op: TTOp) -> list[Operation]:
+    """tt-metal's conv1d reads (N, L, C) (another layout is permuted to it), a (1, 1, 1, O) bias, and gives conv2d's
+    flattened (1, 1, N * L_out, O), reshaped back (and permuted back)."""
+    dims = [scalar(op.prop(name)) for name in CONV1D_DIMS]
+    groups = op.operand_groups()
+    ops: list[Operation] = []
+    source = groups["input"][0]
+    if dims != [0, 1, 2]:
+        ops.append(_permute(source, dims, op))
+        source = ops[-1].results[0]
+    n, length, channels = source.type.get_shape()
+    weight = groups["weight"][0]
+    out_channels, _, kernel = weight.type.get_shape()
+    operands = [source, weight]
+    if groups.get("bias"):
+        ops.append(_reshape(groups["bias"][0], [1, 1, 1, out_channels], op))
+        operands.append(ops[-1].results[0])
+    stride, padding, dilation = conv1d_params(op)
+    result = op.results[0].type
+    out_length = result.get_shape()[dims[1]]
+    i32 = KINDS["i32"].build
+    props = {"in_channels": i32(channels), "out_channels": i32(out_channels), "batch_size": i32(n),
+             "input_length": i32(length), "kernel_size": i32(kernel), "stride": i32(stride),
+             "padding": KINDS["i32_darray"].build(list(padding)), "dilation": i32(dilation), "groups": op.prop("groups")}
+    ops.append(ttnn_op("conv1d", operands, props, [_tensor([1, 1, n * out_length, out_channels], result)], op))
+    ops.append(_reshape(ops[-1].results[0], [n, out_length, out_channels], op))
+    if dims != [0, 1, 2]:
+        ops.append(_permute(ops[-1].results[0], [dims.index(i) for i in range(3)], op))
+    return ops
 
 
 def _conv_padding(op: TTOp) -> list[int]:
@@ -492,6 +523,19 @@ def _by_name(name: str, groups: dict[str, list[SSAValue]], props: dict[str, Attr
     return ttnn_op(name, [v for vs in values for v in vs], props, result_types, source)
 
 
+def _batch_norm(op: TTOp) -> Operation:
+    """TTNN's batch norm takes (input, running mean, running variance, weight, bias) and normalizes dimension 1 of
+    NCHW, as --ttir-to-ttir-decomposition leaves TTIR's (statistics reshaped to [1, C, 1, 1])."""
+    operands = op.operand_groups()
+    if len(first_shape(op)) != 4 or int_values(op.prop("dimension"))[0] != 1:
+        raise PassFailure(op, "TTNN normalizes dimension 1 of a rank-4 input: run --ttir-to-ttir-decomposition first")
+    mean, var = ("running_mean", "running_variance") if "running_mean" in operands else ("mean", "variance")
+    groups = {"input": operands["operand"], "running_mean": operands[mean], "running_var": operands[var],
+              "weight": operands["scale"], "bias": operands["offset"]}
+    props = {name: op.prop(name) for name in ("epsilon", "momentum") if name in op.properties}
+    return _by_name(op.ROW.ttnn, groups, props, [r.type for r in op.results], op)
+
+
 def _dispatch_metadata(op: TTOp) -> list[Operation]:
     """TTNN's op takes the mapping as [D, E]; the persistent buffers are left to the runtime."""
     groups = op.operand_groups()
@@ -598,7 +642,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "broadcast": _repeat_by("broadcast_dimensions"), "repeat": _repeat_by("repeat_dimensions"),
     "fill": _creation, "full": _creation, "creation": _creation, "rand": _creation, "constant": _constant,
     "arange": _arange,
-    "conv2d": _conv, "conv_transpose2d": _conv, "conv3d": _conv3d, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow,
+    "conv1d": _conv1d, "conv2d": _conv, "conv_transpose2d": _conv, "conv3d": _conv3d, "pool2d": _pool, "to_layout": _to_tensor_spec, "pow": _pow,
     "cumsum": _retyped_integers,
     "sort": _retyped_integers, "scatter": _retyped_integers, "topk": _retyped_integers, "gather": _gather,
     "argmax": _one_dim_reduction, "prod": _one_dim_reduction,
@@ -607,11 +651,11 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "collective_permute": _collective_permute, "collective_broadcast": _collective_broadcast, "all_to_all": _all_to_all,
     "all_to_all_dispatch_metadata": _dispatch_metadata, "mesh_shard": _mesh_shard,
     "dump": lambda op: ttnn_op("dump_tensor", op.operands, _props(op), [], op),
-    "adamw": _adamw, "ttml_attention": _direct_with_defaults,
+    "adamw": _adamw, "ttml_attention": _direct_with_defaults, "batch_norm": _batch_norm,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
-                   "upsample2d", "batch_norm", "norm", "group_norm", "cache", "ccl", "global_pool2d", "mesh_shard",
+                   "upsample2d", "norm", "group_norm", "cache", "ccl", "global_pool2d", "mesh_shard",
                    "mesh_partition", "distributed_norm", "concatenate_heads",
                    "split_qkv", "slice_dynamic", "bitcast", "sparse_matmul", "topk_router_gpt",
                    "all_to_all_dispatch", "all_to_all_combine", "moe_expert_token_remap", "sampling",

@@ -76,6 +76,14 @@ def _place(ref: fb.TensorRefT, index: int, grid: Grid, allocator: _Allocator) ->
     grid_shape = ((max(y for y, _ in cores) - origin[0] + 1, max(x for _, x in cores) - origin[1] + 1) if cores
                   else (layout.grid.y, layout.grid.x))
     shard = tuple(int(d) for d in fbu.as_list(layout.memrefShape))
+    if len(shard) > 2:  # an ND shard: its outer dims fold into its rows, one shard on each core of the grid
+        unit = (32, 32) if tiled else (1, 1)
+        logical = (*shape[:-2], -(-shape[-2] // unit[0]), -(-shape[-1] // unit[1])) if len(shape) >= 2 else shape
+        count = math.prod(-(-d // s) for d, s in zip(logical[-len(shard):], shard))
+        if count != math.prod(grid_shape):
+            raise MetalError(f"operand {index}: {count} ND shard(s) of {'x'.join(map(str, shard))} on "
+                             f"{math.prod(grid_shape)} core(s): only one shard per core is run here")
+        shard = (math.prod(shard[:-1]), shard[-1])
     address = allocator.take("l1_top", math.prod(shard) * page)
     return DeviceBuffer(index, address, (*grid_shape, *shard), dtype, tiled, fbm.BufferLayout.Sharded, page, origin)
 

@@ -48,7 +48,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 
-from ttmlir.dialects.canonicalize import REWRITES
+from ttmlir.dialects.canonicalize import REWRITES, fold_all
 from ttmlir.ir.props import KINDS, int_values, scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
@@ -689,7 +689,8 @@ class TTIRFusingPass(ModulePass):
                    and op.ROW.family in ("binary", "ternary")]:
             _one_reshape_after(op)
         for func in [op for op in module.walk() if isinstance(op, FuncOp)]:
-            region_dce(func.body)  # as a greedy rewrite does: what no one reads goes
+            fold_all(func.body)  # as a greedy rewrite does: ops of constants are evaluated,
+            region_dce(func.body)  # and what no one reads goes
         merged = False
         for op in [op for op in module.walk() if op.name == "ttir.slice_static"]:
             if (made := REWRITES["slice_static"](op)) is not None:  # slices of fused products' slices: one slice

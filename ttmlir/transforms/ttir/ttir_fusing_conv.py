@@ -34,9 +34,9 @@ from ttmlir.spatial import pair, padding4
 
 CONVS = ("ttir.conv2d", "ttir.conv_transpose2d", "ttir.conv3d")
 # ops that compute a constant from constants (what const-eval hoists)
-CONSTANT_MAKERS = ("ttir.constant", "ttir.full", "ttir.zeros", "ttir.ones", "ttir.reshape", "ttir.typecast",
-                   "ttir.broadcast", "ttir.multiply", "ttir.add", "ttir.subtract", "ttir.div", "ttir.rsqrt",
-                   "ttir.sqrt")
+CONSTANT_MAKERS = ("ttir.constant", "ttir.full", "ttir.zeros", "ttir.ones", "ttir.reshape", "ttir.transpose",
+                   "ttir.permute", "ttir.typecast", "ttir.broadcast", "ttir.multiply", "ttir.add", "ttir.subtract",
+                   "ttir.div", "ttir.rsqrt", "ttir.sqrt")
 
 
 def _conv_of(value: SSAValue, names=CONVS) -> Operation | None:

@@ -9,8 +9,8 @@ dimension of a larger tensor a 1-D arange broadcast; a negative pad a slice; a p
 norm with statistics not (1, C, 1, 1) one on an NCHW view; a reverse an embedding lookup; ttml's
 training ops (adamw, sdpa_fw, sdpa_bw) take rank-4 operands.
 
-`config` (upstream's option) names the backend: `ttnn` (default) and `ttmetal` decompose everything,
-`cpu-fallback` (the host path, which runs these ops itself) only what its kernels lack: dot_general, the logical
+`config` (upstream's option) names the backend: `ttnn` (default) and `ttmetal` decompose everything (but a conv1d,
+which only `ttmetal` makes a conv2d: TTNN has the op), `cpu-fallback` (the host path, which runs these ops itself) only what its kernels lack: dot_general, the logical
 reductions, and the shape-dependent cases (arange, prod, argmax, negative pad, pools of a constant), and
 split_query_key_value_and_split_heads (TTNN has that op) into slices, reshapes and permutes.
 """
@@ -109,8 +109,9 @@ def conv3d_to_ndhwc(op: TTOp) -> None:
 
 
 def conv1d_as_conv2d(op: TTOp) -> None:
-    """TTNN's conv1d is its conv2d over a height of one: NLC input as (N, 1, L, C), weight (O, C/G, 1, K), bias
-    (1, 1, 1, O), the result reshaped back (inputs in another layout are permuted to NLC and the result back)."""
+    """A conv1d is a conv2d over a height of one (as tt-metal's is): NLC input as (N, 1, L, C), weight
+    (O, C/G, 1, K), bias (1, 1, 1, O), the result reshaped back (inputs in another layout are permuted to NLC and the
+    result back)."""
     dims = [scalar(op.prop(name)) for name in CONV1D_DIMS]
     groups = op.operand_groups()
     source, weight = groups["input"][0], groups["weight"][0]
@@ -302,6 +303,11 @@ def pool_of_full(op: TTOp) -> None:
     _replace(op, ttir_op("full", [], props, [op.results[0].type], op).results[0])
 
 
+# which statistics operand each op reshapes first: upstream's order (inference the running statistics before
+# scale and offset), so the printed IR reads as upstream's does
+BATCH_NORM_RESHAPE_ORDER = {"ttir.batch_norm_inference": (3, 4, 1, 2), "ttir.batch_norm_training": (1, 2, 3, 4)}
+
+
 def batch_norm_nchw(op: TTOp) -> None:
     """TTNN's batch norm reads (N, C, H, W) with (1, C, 1, 1) statistics: the input is viewed so (the dims before
     the channel merged into N, those after it into H x W, as (S/32, 32) when a tile fits), the statistics reshaped,
@@ -314,7 +320,8 @@ def batch_norm_nchw(op: TTOp) -> None:
     if len(shape) == 4 and dim == 1:
         view = shape
     value = source if view == shape else reshaped(source, view, op)
-    stats = [reshaped(v, [1, channels, 1, 1], op) for v in op.operands[1:]]
+    made = {i: reshaped(op.operands[i], [1, channels, 1, 1], op) for i in BATCH_NORM_RESHAPE_ORDER[op.name]}
+    stats = [made[i] for i in (1, 2, 3, 4)]
     props = {**op.properties, "dimension": KINDS["i32"].build(1)}
     result = op.results[0].type
     stat_type = TensorType(result.element_type, [1, channels, 1, 1])
@@ -415,12 +422,13 @@ LOGICAL_REDUCTIONS = {"reduce_or": "sum", "reduce_and": "prod"}
 _always = lambda op: True
 CONFIGS = ("ttnn", "ttmetal", "cpu-fallback")
 DEVICE, HOST, ALL = frozenset(CONFIGS[:2]), frozenset(CONFIGS[2:]), frozenset(CONFIGS)
+METAL = frozenset(CONFIGS[1:2])  # TTNN has its own op (conv1d); D2M has not
 # op -> (rewrite, when it applies, the configs that make it)
 DECOMPOSED: dict[str, tuple[Callable[[TTOp], None], Callable[[TTOp], bool], frozenset]] = {
     **dict.fromkeys(("quantize", "dequantize", "requantize"), (unroll, _always, DEVICE)),
     **dict.fromkeys(LOGICAL_REDUCTIONS, (logical_reduction, _always, ALL)),
     "dot_general": (dot_general, _always, ALL),
-    "conv3d": (conv3d_to_ndhwc, _always, DEVICE), "conv1d": (conv1d_as_conv2d, _always, DEVICE),
+    "conv3d": (conv3d_to_ndhwc, _always, DEVICE), "conv1d": (conv1d_as_conv2d, _always, METAL),
     "index": (index, _always, DEVICE), "index_select": (index_select, _always, DEVICE),
     "get_dimension_size": (get_dimension_size, _always, DEVICE),
     "arange": (arange, _off_dim_zero, ALL), "prod": (prod, _several_dims, ALL),

@@ -267,8 +267,71 @@ def _group_norm(op: TTNNOp, constrained: bool) -> bool:
     return True
 
 
+# tt-metal fails on a grouped conv over more channels than this (input or output): a wider one runs in chunks
+MAX_GROUPED_CONV_CHANNELS = 4096
+
+
+def _groups_per_chunk(groups: int, per_in: int, per_out: int) -> int:
+    """Whole groups per chunk: a divisor of `groups` (every chunk alike), within the channel budget, the largest
+    whose channel counts are whole tiles, else the largest; 0 when one group alone is over the budget."""
+    largest = 0
+    for candidate in range(min(MAX_GROUPED_CONV_CHANNELS // max(per_in, per_out), groups), 0, -1):
+        if groups % candidate:
+            continue
+        largest = largest or candidate
+        if (candidate * per_in) % ttnn.TILE == 0 and (candidate * per_out) % ttnn.TILE == 0:
+            return candidate
+    return largest
+
+
+def _channel_slice(emit: Emitter, value: SSAValue, dim: int, begin: int, end: int) -> SSAValue:
+    shape = list(value.type.get_shape())
+    begins, ends = [0] * len(shape), list(shape)
+    begins[dim], ends[dim] = begin, end
+    array = KINDS["i32_array"].build
+    return emit("slice_static", [value], {"begins": array(begins), "ends": array(ends), "step": array([1] * len(shape))},
+                like(value.type, [*shape[:dim], end - begin, *shape[dim + 1:]]))
+
+
+def _grouped_conv(op: TTNNOp, constrained: bool) -> bool:
+    """A grouped conv1d/conv2d wider than the channel budget as convs over chunks of whole groups, concatenated
+    on the channel dim: a group reads only its own input channels and writes only its own output channels (with
+    its weight rows and bias), so the chunks compute the whole exactly. A prepared weight (output channels no
+    longer its first dim) is left alone."""
+    groups, cin, cout = (op.prop(name).value.data for name in ("groups", "in_channels", "out_channels"))
+    operands = op.operand_groups()
+    weight = operands["weight"][0]
+    if groups <= 1 or max(cin, cout) <= MAX_GROUPED_CONV_CHANNELS or cin % groups or cout % groups or \
+            weight.type.get_shape()[0] != cout:
+        return False
+    chunk = _groups_per_chunk(groups, cin // groups, cout // groups)
+    if chunk in (0, groups):
+        return False
+    emit, result = Emitter(op), op.results[0].type
+    chunk_in, chunk_out = chunk * (cin // groups), chunk * (cout // groups)
+    channel = len(result.get_shape()) - 1
+    pieces = []
+    for k in range(groups // chunk):
+        new = [_channel_slice(emit, operands["input"][0], len(operands["input"][0].type.get_shape()) - 1,
+                              k * chunk_in, (k + 1) * chunk_in),
+               _channel_slice(emit, weight, 0, k * chunk_out, (k + 1) * chunk_out)]
+        for bias in operands["bias"]:
+            new.append(_channel_slice(emit, bias, len(bias.type.get_shape()) - 1, k * chunk_out, (k + 1) * chunk_out))
+        i32 = KINDS["i32"].build
+        props = {**op.properties, "in_channels": i32(chunk_in), "out_channels": i32(chunk_out), "groups": i32(chunk)}
+        pieces.append(emit(op.ROW.name, [*new, *operands["device"]], props,
+                           like(result, [*result.get_shape()[:-1], chunk_out])))
+    value = emit("concat", pieces, {"dim": KINDS["si32"].build(channel)}, result)
+    location = op.location
+    _replace(op, emit, value)
+    for k, piece in enumerate(pieces):  # each chunk's conv named for its chunk, as upstream's
+        piece.owner.location = helper_location(location, f"group_chunk_{k}")
+    return True
+
+
 DECOMPOSITIONS = {"concatenate_heads": _concatenate_heads, "scaled_dot_product_attention": _sdpa,
-                  "scaled_dot_product_attention_decode": _sdpa_decode, "group_norm": _group_norm}
+                  "scaled_dot_product_attention_decode": _sdpa_decode, "group_norm": _group_norm,
+                  "conv1d": _grouped_conv, "conv2d": _grouped_conv}
 
 
 @dataclass(frozen=True)

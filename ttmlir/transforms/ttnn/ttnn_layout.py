@@ -116,7 +116,7 @@ class TTNNLayoutPass(ModulePass):
 # the mesh happens on the host.
 HOST_OPERANDS = {"conv": ("weight", "bias"), "mesh_shard": ("input",)}
 # the TTIR families of those ops, when the layout runs before the conversion to TTNN (as upstream's does)
-HOST_OPERANDS.update(dict.fromkeys(("conv2d", "conv_transpose2d"), HOST_OPERANDS["conv"]))
+HOST_OPERANDS.update(dict.fromkeys(("conv1d", "conv2d", "conv_transpose2d"), HOST_OPERANDS["conv"]))
 
 
 def _read_on_host(use) -> bool:

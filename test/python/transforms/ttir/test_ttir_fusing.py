@@ -162,6 +162,47 @@ def test_conv_fusions_keep_values(options, tail, fused_ops):
     torch.testing.assert_close(run_function(module, inputs), want, rtol=1e-4, atol=1e-4)
 
 
+def test_a_scale_made_of_constants_is_evaluated_into_the_weights():
+    """As a greedy rewrite folds what it visits: once a constant scale moves onto constant weights, the product is
+    computed (zeros times ones is zeros), and neither the scale nor a multiply is left."""
+    from ttmlir.asm import parse_text
+
+    text = (f"func.func @f(%x: tensor<1x6x6x4xf32>) -> {OUT} {{\n"
+            '  %w = "ttir.full"() <{fill_value = 2.0 : f32, shape = array<i32: 8, 4, 3, 3>}> : () -> tensor<8x4x3x3xf32>\n'
+            f"  {CONV}\n"
+            '  %p = "ttir.full"() <{fill_value = 3.0 : f32, shape = array<i32: 1, 1, 1, 8>}> : () -> tensor<1x1x1x8xf32>\n'
+            f'  %r = "ttir.multiply"(%c, %p) : ({OUT}, tensor<1x1x1x8xf32>) -> {OUT}\n'
+            f"  return %r : {OUT}\n}}")
+    inputs = [torch.randn(1, 6, 6, 4)]
+    want = run_function(parse_text(make_context(), text)[0], inputs)
+    module = parse_text(make_context(), text)[0]
+    make_pass("ttir-fusing", "ttnn-enable-conv2d-with-multiply-pattern=true").apply(make_context(), module)
+    names = [op.name for op in module.walk() if op.name.startswith("ttir.")]
+    assert names == ["ttir.full", "ttir.conv2d"]
+    weight = next(op for op in module.walk() if op.name == "ttir.full")
+    assert weight.results[0].type.get_shape() == (8, 4, 3, 3) and float(weight.prop("fill_value").value.data) == 6.0
+    torch.testing.assert_close(run_function(module, inputs), want, rtol=1e-4, atol=1e-4)
+
+
+def test_a_transposed_constant_scale_still_moves_into_the_weights():
+    from ttmlir.asm import parse_text
+
+    text = (f"func.func @f(%x: tensor<1x6x6x4xf32>, %w: tensor<8x4x3x3xf32> {{ttcore.argument_type = "
+            f"#ttcore.argument_type<parameter>}}, %p: tensor<1x1x8x1xf32> {{ttcore.argument_type = "
+            f"#ttcore.argument_type<constant>}}) -> {OUT} {{\n  {CONV}\n"
+            '  %t = "ttir.transpose"(%p) <{dim0 = 2 : si32, dim1 = 3 : si32}> : (tensor<1x1x8x1xf32>) -> '
+            "tensor<1x1x1x8xf32>\n"
+            f'  %r = "ttir.multiply"(%c, %t) : ({OUT}, tensor<1x1x1x8xf32>) -> {OUT}\n  return %r : {OUT}\n}}')
+    inputs = [torch.randn(1, 6, 6, 4), torch.randn(8, 4, 3, 3), torch.rand(1, 1, 8, 1) + 0.5]
+    want = run_function(parse_text(make_context(), text)[0], inputs)
+    module = parse_text(make_context(), text)[0]
+    make_pass("ttir-fusing", "ttnn-enable-conv2d-with-multiply-pattern=true").apply(make_context(), module)
+    conv = next(op for op in module.walk() if op.name == "ttir.conv2d")
+    assert conv.operands[1].owner.name == "ttir.multiply"
+    assert [use.operation.name for use in conv.results[0].uses] == ["func.return"]
+    torch.testing.assert_close(run_function(module, inputs), want, rtol=1e-4, atol=1e-4)
+
+
 def test_batch_norm_after_a_channels_first_conv_keeps_values():
     from ttmlir.asm import parse_text
 
