@@ -77,7 +77,7 @@ def test_translate_writes_a_binary_that_reads_back_as_compiled(tmp_path):
     layout = fbu.to_json(matmul.out.desc.layout)
     assert layout["layout"] == "tile" and layout["memref_shape"] == [1, 8] and layout["data_type"] == "f32"
     assert layout["memory_config"] == {"buffer_type": "dram", "tensor_memory_layout": "interleaved",
-                                       "shard_spec": None}
+                                       "shard_spec": None, "nd_shard_spec": None}
     # one SSA value, one global id: the first matmul reads the program's inputs by their ids
     assert [matmul.a.globalId, matmul.b.globalId] == [r.globalId for r in program.inputs[:2]]
 
