@@ -402,6 +402,18 @@ class _LogicalCoordOp(IRDLOperation):
         printer.print_function_type([], self.result_types)
 
 
+def _trailing_operands(parser: Parser, count: int) -> tuple[list, list]:
+    """`, %a, %b, ...` (`count` operands), then an optional `, noc %n`: the operands and the NoC (none or one)."""
+    values = []
+    for _ in range(count):
+        parser.parse_punctuation(",")
+        values.append(parser.parse_unresolved_operand())
+    if parser.parse_optional_punctuation(",") is None:
+        return values, []
+    parser.parse_keyword("noc")
+    return values, [parser.parse_unresolved_operand()]
+
+
 @irdl_op_definition
 class MyLogicalXOp(_LogicalCoordOp):
     name = "ttkernel.my_logical_x_"
@@ -435,14 +447,7 @@ class _NocTransferOp(IRDLOperation):
             core = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
         elif parser.parse_optional_keyword("bank") is not None:
             bank = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-        values = []
-        for _ in range(3 if cls.FAR_FIRST else 2):
-            parser.parse_punctuation(",")
-            values.append(parser.parse_unresolved_operand())
-        noc = []
-        if parser.parse_optional_punctuation(","):
-            parser.parse_keyword("noc")
-            noc = [parser.parse_unresolved_operand()]
+        values, noc = _trailing_operands(parser, 3 if cls.FAR_FIRST else 2)
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
@@ -637,14 +642,7 @@ class NocInlineDwWriteOp(IRDLOperation):
             core = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
             if len(core) != 2:
                 parser.raise_error("core[...] takes two coordinates")
-            values = []
-            for _ in range(3):
-                parser.parse_punctuation(",")
-                values.append(parser.parse_unresolved_operand())
-            noc = []
-            if parser.parse_optional_punctuation(","):
-                parser.parse_keyword("noc")
-                noc = [parser.parse_unresolved_operand()]
+            values, noc = _trailing_operands(parser, 3)
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
@@ -701,14 +699,7 @@ class NocAsyncWriteOnePacketWithTridOp(IRDLOperation):
             else:
                 parser.parse_keyword("bank")
                 bank = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-            values = []
-            for _ in range(3):
-                parser.parse_punctuation(",")
-                values.append(parser.parse_unresolved_operand())
-            noc = []
-            if parser.parse_optional_punctuation(","):
-                parser.parse_keyword("noc")
-                noc = [parser.parse_unresolved_operand()]
+            values, noc = _trailing_operands(parser, 3)
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
