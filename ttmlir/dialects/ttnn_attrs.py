@@ -290,8 +290,24 @@ def layout_problem(memref: MemRefType, grid: ttcore.GridAttr, memory_layout: Att
 SHARDED = ("height_sharded", "width_sharded", "block_sharded")
 
 
+class MemrefLayout:
+    """What a layout attribute's `memref` parameter tells of the tensor it lays out."""
+
+    @property
+    def buffer_type(self) -> str:
+        return self.memref.memory_space.data.value
+
+    @property
+    def is_tiled(self) -> bool:
+        return isinstance(self.memref.element_type, ttcore.TileType)
+
+    @property
+    def data_type(self) -> str:
+        return data_type_of(self.memref.element_type)
+
+
 @irdl_attr_definition
-class TTNNLayoutAttr(ParametrizedAttribute):
+class TTNNLayoutAttr(MemrefLayout, ParametrizedAttribute):
     """A tensor's device layout: collapse map, core grid, per-core memref and memory layout.
 
     `#ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<1x1x!ttcore.tile<32x32, f32>, #dram>, <interleaved>>`
@@ -350,14 +366,6 @@ class TTNNLayoutAttr(ParametrizedAttribute):
             raise VerifyException(problem)
 
     @property
-    def buffer_type(self) -> str:
-        return self.memref.memory_space.data.value
-
-    @property
-    def is_tiled(self) -> bool:
-        return isinstance(self.memref.element_type, ttcore.TileType)
-
-    @property
     def core_ranges(self) -> CoreRangeSetAttr | None:
         """The cores a sharded tensor's shards are on, when the layout names them (`core_ranges = <[...]>`)."""
         found = re.search(r"core_ranges = <\[(.*?)\]>", "" if isinstance(self.extras, NoneAttr) else self.extras.data)
@@ -376,10 +384,6 @@ class TTNNLayoutAttr(ParametrizedAttribute):
             return (y0, x0), (y1 - y0 + 1, x1 - x0 + 1)
         return (0, 0), tuple(self.grid.data.shape)
 
-    @property
-    def data_type(self) -> str:
-        element = self.memref.element_type
-        return element.dtype if isinstance(element, ttcore.TileType) else data_type_of(element)
 
 
 # --- layout computation (used by the verifier and the layout pass) ------------------------------

@@ -16,8 +16,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ttmlir.dialects import ttcore
-from ttmlir.dialects.ttnn_attrs import (BufferTypeAttr, CoreRangeAttr, CoreRangeSetAttr, ShapeAttr,
-                                        TensorMemoryLayoutAttr, data_type_of)
+from ttmlir.dialects.ttnn_attrs import (BufferTypeAttr, CoreRangeAttr, CoreRangeSetAttr, MemrefLayout, ShapeAttr,
+                                        TensorMemoryLayoutAttr)
 from ttmlir.ir.syntax import enum, enum_attr
 
 ShardOrientationAttr = enum_attr("ttnn.shard_orientation", ("row_major", "col_major"),
@@ -69,7 +69,7 @@ class NDShardSpecAttr(ParametrizedAttribute):
 
 
 @irdl_attr_definition
-class TTNNNDLayoutAttr(ParametrizedAttribute):
+class TTNNNDLayoutAttr(MemrefLayout, ParametrizedAttribute):
     """A tensor's ND-sharded device layout: core grid, one shard's memref, memory layout, and optionally the shard
     orientation and distribution strategy (row-major and 2-D grid when left out)."""
 
@@ -113,18 +113,6 @@ class TTNNNDLayoutAttr(ParametrizedAttribute):
         if isinstance(self.shard_distribution_strategy, ShardDistributionStrategyAttr) and \
                 isinstance(self.shard_orientation, NoneAttr):
             raise VerifyException("ttnn_nd_layout's distribution strategy comes after its shard orientation")
-
-    @property
-    def buffer_type(self) -> str:
-        return self.memref.memory_space.data.value
-
-    @property
-    def is_tiled(self) -> bool:
-        return isinstance(self.memref.element_type, ttcore.TileType)
-
-    @property
-    def data_type(self) -> str:
-        return data_type_of(self.memref.element_type)
 
     @property
     def memory_layout(self) -> TensorMemoryLayoutAttr:
