@@ -10,6 +10,7 @@ from xdsl.ir import Attribute, Dialect
 
 from ttmlir.dialects import ttcore
 from ttmlir.dialects import attention, conv, debug, moe, trace, ttml, ttnn_program
+from ttmlir.dialects.ttnn_d2m_subgraph import D2MSubgraphOp
 from ttmlir.ir.op_table import ADAMW_OPERANDS, ADAMW_PROPS, ATTENTION, GATHER_PROPS, SDPA_BW, SDPA_FW, TTIR_OPS, op
 from ttmlir.ir.props import KINDS, Kind, scalar
 from ttmlir.ir.syntax import enum
@@ -633,7 +634,7 @@ TTNN_OP_CLASSES.update({row.name: build_op_class("ttnn", row, TTNNOp,
                         for row in TTNN_ROWS})
 
 TTNN = Dialect(
-    "ttnn", list(TTNN_OP_CLASSES.values()),
+    "ttnn", [*TTNN_OP_CLASSES.values(), D2MSubgraphOp],
     [DeviceType, trace.GlobalSemaphoreType, trace.TraceIdAttr, BufferTypeAttr, LayoutAttr, TensorMemoryLayoutAttr, ShapeAttr, MeshShapeAttr, MeshOffsetAttr,
      CoreCoordAttr, CoreRangeAttr, CoreRangeSetAttr, MemoryConfigAttr, TTNNLayoutAttr, *STRUCT_ATTRS, Conv2dSliceConfigAttr,
      *ttnn_program.PROGRAM_ATTRS],

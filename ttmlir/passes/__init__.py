@@ -151,6 +151,8 @@ PASS_CLASSES = {
     "ttir-move-reshape-to-constant": "ttmlir.transforms.ttir.ttir_move_reshape_to_constant:TTIRMoveReshapeToConstantPass",
     "ttir-quant-data-type-conversion": "ttmlir.transforms.ttir.ttir_quant_data_type_conversion:TTIRQuantDataTypeConversionPass",
     "ttnn-fusing": "ttmlir.transforms.ttnn.ttnn_fusing:TTNNFusingPass",
+    "ttnn-create-d2m-subgraphs": "ttmlir.transforms.ttnn.ttnn_create_d2m_subgraphs:TTNNCreateD2MSubgraphsPass",
+    "ttnn-collaspe-d2m": "ttmlir.transforms.ttnn.ttnn_collaspe_d2m:TTNNCollaspeD2MPass",
     "ttnn-ccl-activation-dtype-lowering":
         "ttmlir.transforms.ttnn.ttnn_ccl_activation_dtype_lowering:TTNNCCLActivationDtypeLoweringPass",
     "ttir-cpu-boolean-narrowing": "ttmlir.transforms.ttir.ttir_cpu_boolean_narrowing:TTIRCPUBooleanNarrowingPass",
