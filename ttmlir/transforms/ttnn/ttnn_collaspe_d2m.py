@@ -35,11 +35,11 @@ class InlineSubgraph(RewritePattern):
         mapping: dict[SSAValue, SSAValue] = dict(zip(body.args, op.inputs))
         for inner in body.ops:
             if inner is not body.last_op:
-                rewriter.insert_op(inner.clone(value_mapper=mapping))
+                rewriter.insert(inner.clone(value_mapper=mapping))
         returned = [mapping.get(v, v) for v in body.last_op.operands]
         if len(returned) != len(op.results):
             raise PassFailure(op, f"Return value count mismatch: expected {len(op.results)} but got {len(returned)}")
-        rewriter.replace_matched_op([], returned)
+        rewriter.replace(op, [], returned)
         self.inlined.add(func)
 
 
