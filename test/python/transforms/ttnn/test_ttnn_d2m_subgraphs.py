@@ -116,3 +116,48 @@ def test_verifier(func, message):
     with pytest.raises(DiagnosticError, match=re.escape(f"'ttnn.d2m_subgraph' op {message}")):
         module, positions = load_module(make_context(), text, "<test>")
         verify_module(module, positions, "<test>", text)
+
+
+CHAINS = """
+func.func @forward(%x: tensor<64x128xbf16>, %w: tensor<128x64xbf16>, %y: tensor<64x64xbf16>) -> tensor<64x64xbf16> {
+  %0 = "ttir.abs"(%x) : (tensor<64x128xbf16>) -> tensor<64x128xbf16>
+  %1 = "ttir.neg"(%0) : (tensor<64x128xbf16>) -> tensor<64x128xbf16>
+  %2 = "ttir.exp"(%1) : (tensor<64x128xbf16>) -> tensor<64x128xbf16>
+  %3 = "ttir.matmul"(%2, %w) : (tensor<64x128xbf16>, tensor<128x64xbf16>) -> tensor<64x64xbf16>
+  %4 = "ttir.add"(%3, %y) : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xbf16>
+  %5 = "ttir.multiply"(%4, %y) : (tensor<64x64xbf16>, tensor<64x64xbf16>) -> tensor<64x64xbf16>
+  return %5 : tensor<64x64xbf16>
+}
+"""
+
+
+@pytest.mark.parametrize("fusion", ["true", "false"])
+def test_pipeline_compiles_chains_through_d2m(fusion):
+    """enable-create-d2m-subgraphs: each chain becomes the compiler's own kernels (one fused program per chain, or
+    one per op), and the binary computes what the TTNN ops' binary does."""
+    options = f"optimization-level=1 enable-create-d2m-subgraphs=true enable-d2m-elementwise-fusion={fusion}"
+    module = lower(CHAINS, "<test>", "ttir-to-ttnn-backend-pipeline", options)
+    text = print_module(module)
+    assert "d2m_subgraph" not in text
+    forward = text.split("func.func private")[0]
+    assert _ops(forward).count("generic") == (2 if fusion == "true" else 5)
+    assert not {"abs", "neg", "exp", "add", "multiply"} & set(_ops(forward))
+    g = torch.Generator().manual_seed(3)
+    inputs = [(torch.randn(s, generator=g) * 0.3).to(torch.bfloat16) for s in ((64, 128), (128, 64), (64, 64))]
+
+    def run(module):
+        binary = Binary(data=translate(module))
+        index = next(i for i, p in enumerate(binary.programs) if p.name == "forward")
+        return run_program(binary, index, inputs, MeshDevice())[0][0].data.float()
+
+    reference = run(lower(CHAINS, "<test>", "ttir-to-ttnn-backend-pipeline", "optimization-level=1"))
+    x, w, y = (t.float() for t in inputs)
+    expected = ((torch.exp(-x.abs()) @ w) + y) * y
+    got = run(module)
+    assert torch.allclose(got, expected, rtol=0.05, atol=0.05)
+    assert torch.allclose(got, reference, rtol=0.05, atol=0.05)
+
+
+def test_fusion_without_subgraphs_is_refused():
+    with pytest.raises(DiagnosticError, match="enable-d2m-elementwise-fusion=true requires enable-create-d2m-subgraphs"):
+        lower(CHAINS, "<test>", "ttir-to-ttnn-backend-pipeline", "enable-d2m-elementwise-fusion=true")
