@@ -39,6 +39,8 @@ ShardDirectionAttr = enum_attr("ttcore.shard_direction", ("full_to_shard", "shar
 ShardTypeAttr = enum_attr("ttcore.shard_type", ("identity", "replicate", "maximal", "devices"), "Kind of mesh_shard.")
 ReduceTypeAttr = enum_attr("ttcore.reduce_type", ("sum", "mean", "max", "min", "std", "var", "prod", "invalid"),
                            "Reduction applied by a collective.")
+# how the chips along one mesh axis are linked, which the CCL ops route over
+TopologyAttr = enum_attr("ttcore.topology", ("ring", "linear", "mesh", "torus", "disabled"), "CCL topology.")
 # tt-train's (ttml) attention masking, in the order of its enum: no mask, causal, or an explicit 1/0 mask operand
 AttentionMaskTypeAttr = enum_attr("ttcore.attention_mask_type", ("none", "causal", "arbitrary"),
                                   "Which keys a ttml attention op hides.")

@@ -774,7 +774,8 @@ def _distributed_rms_norm(x: dict, t, mesh) -> list:
     for line in ccl.groups(t.clusterAxis, mesh):
         mean = sum(squares[c] for c in line) / sum(values[c].shape[-1] for c in line)
         for c in line:
-            out[c] = values[c] * torch.rsqrt(mean + t.epsilon) * (x["weight"][c] if "weight" in x else 1)
+            # the weight's values in order, whether 1D or in rows of one tile's width (as the fused kernel reads it)
+            out[c] = values[c] * torch.rsqrt(mean + t.epsilon) * (x["weight"][c].reshape(-1) if "weight" in x else 1)
     return out
 
 
