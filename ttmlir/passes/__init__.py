@@ -154,6 +154,10 @@ PASS_CLASSES = {
     "ttnn-create-d2m-subgraphs": "ttmlir.transforms.ttnn.ttnn_create_d2m_subgraphs:TTNNCreateD2MSubgraphsPass",
     "ttnn-collaspe-d2m": "ttmlir.transforms.ttnn.ttnn_collaspe_d2m:TTNNCollaspeD2MPass",
     "ttnn-through-d2m-pipeline": "ttmlir.pipelines.ttmetal:TTNNThroughD2MPipeline",
+    "ttnn-allocate-distributed-op-buffers":
+        "ttmlir.transforms.ttnn.ttnn_allocate_distributed_op_buffers:TTNNAllocateDistributedOpBuffersPass",
+    "ttnn-allocate-distributed-op-semaphores":
+        "ttmlir.transforms.ttnn.ttnn_allocate_distributed_op_semaphores:TTNNAllocateDistributedOpSemaphoresPass",
     "ttnn-ccl-activation-dtype-lowering":
         "ttmlir.transforms.ttnn.ttnn_ccl_activation_dtype_lowering:TTNNCCLActivationDtypeLoweringPass",
     "ttir-cpu-boolean-narrowing": "ttmlir.transforms.ttir.ttir_cpu_boolean_narrowing:TTIRCPUBooleanNarrowingPass",
