@@ -154,6 +154,7 @@ PASS_CLASSES = {
     "ttnn-create-d2m-subgraphs": "ttmlir.transforms.ttnn.ttnn_create_d2m_subgraphs:TTNNCreateD2MSubgraphsPass",
     "ttnn-collaspe-d2m": "ttmlir.transforms.ttnn.ttnn_collaspe_d2m:TTNNCollaspeD2MPass",
     "ttnn-through-d2m-pipeline": "ttmlir.pipelines.ttmetal:TTNNThroughD2MPipeline",
+    "ttnn-configure-ccl-ops": "ttmlir.transforms.ttnn.ttnn_configure_ccl_ops:TTNNConfigureCCLOpsPass",
     "ttnn-allocate-distributed-op-buffers":
         "ttmlir.transforms.ttnn.ttnn_allocate_distributed_op_buffers:TTNNAllocateDistributedOpBuffersPass",
     "ttnn-allocate-distributed-op-semaphores":
@@ -215,6 +216,8 @@ def _convert(field: dataclasses.Field, text: str) -> Any:
         return text in ("true", "1")
     if isinstance(default, int):
         return int(text)
+    if isinstance(default, tuple) and field.type == "tuple[str, ...]":
+        return tuple(x for x in text.split(",") if x)
     if isinstance(default, tuple):
         return tuple(int(x) for x in text.replace("x", ",").split(",") if x)
     return text

@@ -32,7 +32,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window,
     explicate-tms + erase-inverse-ops + implicit-broadcast-fold + fusing (enable-erase-inverse-ops-pass), convert,
     ttnn-fusing, ttnn-decomposition, layout, workaround + allocate-distributed-op-buffers (unless disable-workarounds), row-major-reshapes, weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), create-d2m-subgraphs (enable-create-d2m-subgraphs), canonicalize,
-    the optimizer (optimization-level), prepare-conv3d-weights, through-d2m + collaspe-d2m + canonicalize (enable-create-d2m-subgraphs),
+    configure-ccl-ops, the optimizer (optimization-level), prepare-conv3d-weights, through-d2m + collaspe-d2m + canonicalize (enable-create-d2m-subgraphs),
     allocate-distributed-op-semaphores, trace-hoist-transform (enable-trace), decompose-layouts, canonicalize,
     deallocate, collect-perf-metrics (ttnn-perf-metrics-enabled)."""
 
@@ -170,6 +170,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         # before the layouts decompose: it moves host-fed inputs to the host as one to_tensor_spec each
         hoist_trace = (TTNNTraceHoistTransformPass(),) if self.enable_trace else ()
         from ttmlir.transforms.ttnn.ttnn_row_major_reshapes import TTNNRowMajorReshapesPass
+        from ttmlir.transforms.ttnn.ttnn_configure_ccl_ops import TTNNConfigureCCLOpsPass
         from ttmlir.transforms.ttnn.ttnn_allocate_distributed_op_buffers import TTNNAllocateDistributedOpBuffersPass
         from ttmlir.transforms.ttnn.ttnn_allocate_distributed_op_semaphores import TTNNAllocateDistributedOpSemaphoresPass
         # distributed ops' scratch buffers bound before the optimizer (they take L1), their semaphores after it (on
@@ -190,7 +191,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
                       CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *erase_inverse, TTIRFoldFullToScalarPass(), *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), *workarounds, TTNNRowMajorReshapesPass(),
                       TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
                       TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, *create_d2m, CanonicalizePass(),
-                      *ttnn_const_eval, *self._optimizer(optimizer, memory_layout), *prepare_conv2d, TTNNPrepareConv3dWeightsPass(),
+                      *ttnn_const_eval, TTNNConfigureCCLOpsPass(), *self._optimizer(optimizer, memory_layout), *prepare_conv2d, TTNNPrepareConv3dWeightsPass(),
                       *through_d2m, TTNNAllocateDistributedOpSemaphoresPass(), *ttnn_const_eval, CanonicalizePass(), *inputs_to_host, *hoist_trace, TTNNDecomposeLayoutsPass(),
                       CanonicalizePass(), TTCoreOptimizationBarrierFoldPass(), TTNNDeallocatePass()):
             run_pass(stage, ctx, module)
