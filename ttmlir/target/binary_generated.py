@@ -446,6 +446,7 @@ class OpType(object):
     SdpaBwOp = 91
     DitRmsNormUnaryFusedOp = 92
     LoadTensorOp = 93
+    DistributedLayerNormOp = 94
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -637,6 +638,8 @@ def OpTypeCreator(unionType, table):
         return DitRmsNormUnaryFusedOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.LoadTensorOp:
         return LoadTensorOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.DistributedLayerNormOp:
+        return DistributedLayerNormOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -17191,6 +17194,230 @@ class DistributedRmsNormOpT(object):
         return distributedRmsNormOp
 
 
+class DistributedLayerNormOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = DistributedLayerNormOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsDistributedLayerNormOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def DistributedLayerNormOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # DistributedLayerNormOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # DistributedLayerNormOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedLayerNormOp
+    def Weight(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedLayerNormOp
+    def Bias(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedLayerNormOp
+    def Residual(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedLayerNormOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedLayerNormOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedLayerNormOp
+    def ClusterAxis(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # DistributedLayerNormOp
+    def Epsilon(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+def DistributedLayerNormOpStart(builder):
+    builder.StartObject(8)
+
+def DistributedLayerNormOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def DistributedLayerNormOpAddWeight(builder, weight):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(weight), 0)
+
+def DistributedLayerNormOpAddBias(builder, bias):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(bias), 0)
+
+def DistributedLayerNormOpAddResidual(builder, residual):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(residual), 0)
+
+def DistributedLayerNormOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def DistributedLayerNormOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def DistributedLayerNormOpAddClusterAxis(builder, clusterAxis):
+    builder.PrependUint32Slot(6, clusterAxis, 0)
+
+def DistributedLayerNormOpAddEpsilon(builder, epsilon):
+    builder.PrependFloat32Slot(7, epsilon, 0.0)
+
+def DistributedLayerNormOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class DistributedLayerNormOpT(object):
+
+    # DistributedLayerNormOpT
+    def __init__(
+        self,
+        input = None,
+        weight = None,
+        bias = None,
+        residual = None,
+        device = None,
+        out = None,
+        clusterAxis = 0,
+        epsilon = 0.0,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.weight = weight  # type: Optional[TensorRefT]
+        self.bias = bias  # type: Optional[TensorRefT]
+        self.residual = residual  # type: Optional[TensorRefT]
+        self.device = device  # type: Optional[DeviceRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.clusterAxis = clusterAxis  # type: int
+        self.epsilon = epsilon  # type: float
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        distributedLayerNormOp = DistributedLayerNormOp()
+        distributedLayerNormOp.Init(buf, pos)
+        return cls.InitFromObj(distributedLayerNormOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, distributedLayerNormOp):
+        x = DistributedLayerNormOpT()
+        x._UnPack(distributedLayerNormOp)
+        return x
+
+    # DistributedLayerNormOpT
+    def _UnPack(self, distributedLayerNormOp):
+        if distributedLayerNormOp is None:
+            return
+        if distributedLayerNormOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(distributedLayerNormOp.Input())
+        if distributedLayerNormOp.Weight() is not None:
+            self.weight = TensorRefT.InitFromObj(distributedLayerNormOp.Weight())
+        if distributedLayerNormOp.Bias() is not None:
+            self.bias = TensorRefT.InitFromObj(distributedLayerNormOp.Bias())
+        if distributedLayerNormOp.Residual() is not None:
+            self.residual = TensorRefT.InitFromObj(distributedLayerNormOp.Residual())
+        if distributedLayerNormOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(distributedLayerNormOp.Device())
+        if distributedLayerNormOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(distributedLayerNormOp.Out())
+        self.clusterAxis = distributedLayerNormOp.ClusterAxis()
+        self.epsilon = distributedLayerNormOp.Epsilon()
+
+    # DistributedLayerNormOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.weight is not None:
+            weight = self.weight.Pack(builder)
+        if self.bias is not None:
+            bias = self.bias.Pack(builder)
+        if self.residual is not None:
+            residual = self.residual.Pack(builder)
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        DistributedLayerNormOpStart(builder)
+        if self.input is not None:
+            DistributedLayerNormOpAddInput(builder, input)
+        if self.weight is not None:
+            DistributedLayerNormOpAddWeight(builder, weight)
+        if self.bias is not None:
+            DistributedLayerNormOpAddBias(builder, bias)
+        if self.residual is not None:
+            DistributedLayerNormOpAddResidual(builder, residual)
+        if self.device is not None:
+            DistributedLayerNormOpAddDevice(builder, device)
+        if self.out is not None:
+            DistributedLayerNormOpAddOut(builder, out)
+        DistributedLayerNormOpAddClusterAxis(builder, self.clusterAxis)
+        DistributedLayerNormOpAddEpsilon(builder, self.epsilon)
+        distributedLayerNormOp = DistributedLayerNormOpEnd(builder)
+        return distributedLayerNormOp
+
+
 class GetDeviceOp(object):
     __slots__ = ['_tab']
 
@@ -26874,7 +27101,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT', 'DitRmsNormUnaryFusedOpT', 'LoadTensorOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT', 'DitRmsNormUnaryFusedOpT', 'LoadTensorOpT', 'DistributedLayerNormOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 
