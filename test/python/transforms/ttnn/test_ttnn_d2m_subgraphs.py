@@ -11,7 +11,6 @@ from ttmlir.asm import print_module
 from ttmlir.compiler import lower
 from ttmlir.diagnostics import DiagnosticError, load_module, verify_module
 from ttmlir.dialects import make_context
-from ttmlir.dialects.ttnn_d2m_subgraph import D2MSubgraphOp
 from ttmlir.passes import run_pass
 from ttmlir.runtime.device import MeshDevice
 from ttmlir.runtime.executor import Binary, run_program
