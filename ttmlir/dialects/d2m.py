@@ -33,7 +33,7 @@ from ttmlir.dialects.d2m_cb import CB_ATTRS, CB_OPS, CBType, ThreadAttr, verify_
 from ttmlir.dialects.d2m_mask import MaskOp
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS, ReduceDimAttr
 from ttmlir.dialects.d2m_verify import verify_generic, verify_spatial
-from ttmlir.ir.syntax import EmptyFormat, table_class
+from ttmlir.ir.syntax import EmptyFormat, parse_typed_operands, print_typed_operands, table_class
 
 # tile op -> (the TTIR op family it computes, its tile operands)
 TILE_OPS = {
@@ -58,28 +58,6 @@ def _parse_signature(parser: Parser, between: str) -> tuple[Attribute, Attribute
     second = parser.parse_type()
     parser.parse_punctuation("->")
     return first, second, parser.parse_type()
-
-
-def _parse_typed_operands(parser: Parser) -> tuple[list[UnresolvedOperand], list[Attribute], int]:
-    """`(%a, %b : T, U)`: the operands, their types, and where the types start."""
-    with parser.in_parens():
-        position = parser.pos
-        if parser._current_token.text == ")":  # `ins()`: none
-            return [], [], position
-        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-        parser.parse_punctuation(":")
-        position = parser.pos
-        types_ = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-    return names, types_, position
-
-
-def _print_typed_operands(printer: Printer, keyword: str, values) -> None:
-    printer.print_string(f" {keyword}(")
-    if values:
-        printer.print_list(values, printer.print_operand)
-        printer.print_string(" : ")
-        printer.print_list([v.type for v in values], printer.print_attribute)
-    printer.print_string(")")
 
 
 class _AllocationEffect(MemoryEffect):
@@ -282,7 +260,7 @@ class _RegionsOp(IRDLOperation):
                 continue
             if i < 2:
                 parser.parse_keyword(keyword)
-            names, types_, position = _parse_typed_operands(parser)
+            names, types_, position = parse_typed_operands(parser)
             groups.append(parser.resolve_operands(names, types_, position))
         regions = []  # none once outlined into kernel functions
         if (region := parser.parse_optional_region()) is not None:
@@ -313,10 +291,10 @@ class _RegionsOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         self.name_blocks(printer)
         printer.print_op_attributes(self.attributes)
-        _print_typed_operands(printer, "ins", self.inputs)
-        _print_typed_operands(printer, "outs", self.outputs)
+        print_typed_operands(printer, "ins", self.inputs)
+        print_typed_operands(printer, "outs", self.outputs)
         if len(self.GROUPS) > 2 and self.additional_args:
-            _print_typed_operands(printer, self.GROUPS[2], self.additional_args)
+            print_typed_operands(printer, self.GROUPS[2], self.additional_args)
         for i, region in enumerate(self.regions):
             printer.print_string(", " if i else " ")
             printer.print_region(region, print_empty_block=True)

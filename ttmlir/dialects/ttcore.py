@@ -421,6 +421,6 @@ TTCore = Dialect(
      SetKeyValueOp, GetKeyValueOp, GetTupleElementOp, TupleOp],
     [TileType, DataTypeAttr, ArchAttr, GridAttr, CoreCoordAttr, CoreRangeAttr, MemorySpaceAttr,
      TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
-     ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, RuntimeTensorShardingAttr, LocalShapeAttr, DictType,
+     ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, TopologyAttr, RuntimeTensorShardingAttr, LocalShapeAttr, DictType,
      AttentionMaskTypeAttr, MetalLayoutAttr, ShardLayoutAttr, InterleavedLayoutAttr, ViewLayoutAttr, IteratorTypeAttr, HostLayoutAttr],
 )

@@ -39,6 +39,8 @@ ShardDirectionAttr = enum_attr("ttcore.shard_direction", ("full_to_shard", "shar
 ShardTypeAttr = enum_attr("ttcore.shard_type", ("identity", "replicate", "maximal", "devices"), "Kind of mesh_shard.")
 ReduceTypeAttr = enum_attr("ttcore.reduce_type", ("sum", "mean", "max", "min", "std", "var", "prod", "invalid"),
                            "Reduction applied by a collective.")
+# how the chips along one mesh axis are linked, which the CCL ops route over
+TopologyAttr = enum_attr("ttcore.topology", ("ring", "linear", "mesh", "torus", "disabled"), "CCL topology.")
 # tt-train's (ttml) attention masking, in the order of its enum: no mask, causal, or an explicit 1/0 mask operand
 AttentionMaskTypeAttr = enum_attr("ttcore.attention_mask_type", ("none", "causal", "arbitrary"),
                                   "Which keys a ttml attention op hides.")
@@ -364,6 +366,7 @@ class Device:
     mesh_shape: tuple[int, ...]
     chip_ids: tuple[int, ...]
     dram_grid: Grid | None = None
+    mesh_topology: tuple[str, ...] = ()  # per mesh axis, how its chips are linked (ring, linear, disabled)
 
 
 @irdl_attr_definition
@@ -402,17 +405,25 @@ def parse_device_body(parser: AttrParser) -> Device:
     mesh = parse_keyword_value(parser, "meshShape", lambda: parse_dims(parser))
     parser.parse_punctuation(",")
     chips = parse_keyword_value(parser, "chipIds", lambda: parse_bracketed_ints(parser))
-    return Device(worker, l1_map, dram_map, mesh, chips, dram_grid)
+    topology: tuple[str, ...] = ()
+    if parser.parse_optional_punctuation(","):
+        topology = parse_keyword_value(parser, "meshTopology", lambda: tuple(parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, lambda: parser.parse_str_enum(TopologyAttr.enum_type).value)))
+        if len(topology) != len(mesh):
+            parser.raise_error("expected meshTopology size to match meshShape rank")
+    return Device(worker, l1_map, dram_map, mesh, chips, dram_grid, topology)
 
 
 def device_body(d: Device) -> str:
     dram = f"dramGrid = #ttcore.grid<{grid_body(d.dram_grid)}>, " if d.dram_grid else ""
     return (f"workerGrid = #ttcore.grid<{grid_body(d.worker_grid)}>, {dram}l1Map = {d.l1_map}, "
             f"dramMap = {d.dram_map}, meshShape = {dims_str(d.mesh_shape)}, "
-            f"chipIds = [{', '.join(map(str, d.chip_ids))}]")
+            f"chipIds = [{', '.join(map(str, d.chip_ids))}]" +
+            (f", meshTopology = [{', '.join(d.mesh_topology)}]" if d.mesh_topology else ""))
 
 
-def default_device(system: SystemDesc, mesh_shape: tuple[int, int] = (1, 1)) -> DeviceAttr:
+def default_device(system: SystemDesc, mesh_shape: tuple[int, int] = (1, 1),
+                   mesh_topology: tuple[str, ...] = ()) -> DeviceAttr:
     chip = system.chip(0)
     channels = chip["num_dram_channels"]
     grid = chip["grid"]
@@ -422,7 +433,7 @@ def default_device(system: SystemDesc, mesh_shape: tuple[int, int] = (1, 1)) -> 
                 f"((({offset}) floordiv s4) floordiv {channels}) * s4 + ({offset}) mod s4 + s5)")
     return DeviceAttr(Device(Grid(tuple(grid), ("(d0, d1) -> (0, d0, d1)",)),
                              "(d0, d1, d2)[s0] -> (0, d0, d1, d2 + s0)", dram_map,
-                             tuple(mesh_shape), tuple(range(num_chips))))
+                             tuple(mesh_shape), tuple(range(num_chips)), mesh_topology=tuple(mesh_topology)))
 
 
 @irdl_attr_definition

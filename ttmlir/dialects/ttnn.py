@@ -11,6 +11,7 @@ from xdsl.ir import Attribute, Dialect
 from ttmlir.dialects import ttcore
 from ttmlir.dialects import attention, conv, debug, moe, trace, ttml, ttnn_program
 from ttmlir.dialects.ttnn_nd_layout import ND_LAYOUT_ATTRS, NDShardSpecAttr, TTNNNDLayoutAttr  # noqa: F401
+from ttmlir.dialects.ttnn_d2m_subgraph import D2MSubgraphOp
 from ttmlir.ir.op_table import ADAMW_OPERANDS, ADAMW_PROPS, ATTENTION, GATHER_PROPS, SDPA_BW, SDPA_FW, TTIR_OPS, op
 from ttmlir.ir.props import KINDS, Kind, scalar
 from ttmlir.ir.syntax import enum
@@ -91,8 +92,11 @@ COMPUTE_CONFIG = " compute_config:compute_config?"
 CONV_CONFIGS = " conv2d_config:conv2d_config?" + COMPUTE_CONFIG + " conv2d_slice_config:conv2d_slice_config?"
 SDPA_PROGRAM = " program_config:sdpa_program_config?"  # chunking and cores: how, never what, it computes
 # the configurations TTNN ops (by name, else by family) take beyond their TTIR row's properties
+# how a CCL exchange runs (sub-device, links, topology): never what it computes
+CCL = " sub_device_id:ui32? num_links:ui32? topology:topology?"
 CONFIGS = {"matmul": " matmul_program_config:matmul_program_config?" + COMPUTE_CONFIG + " activation:str?",
-           "reduction": COMPUTE_CONFIG, "softmax": COMPUTE_CONFIG, "reduce_scatter": COMPUTE_CONFIG,
+           "reduction": COMPUTE_CONFIG, "softmax": COMPUTE_CONFIG, "reduce_scatter": CCL + COMPUTE_CONFIG,
+           **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async"), CCL),
            "sparse_matmul": " program_config:matmul_program_config?" + COMPUTE_CONFIG,
            "tt_lang_op": " kernel_artifact:str?"}  # the compiled kernel, once tt-lang's resolver has run
 CREATION = " dtype:dtype? layout:layout? memory_config:memory_config?"
@@ -209,6 +213,15 @@ TTNN_ONLY = (
        "tiles wide; recip, a table of reciprocals the device's Welford kernel reads, changes no value."),
     op("layer_norm_post_all_gather", "norm_post", "input stats weight? bias?", props="epsilon:f32=1e-12" + COMPUTE_CONFIG,
        summary="Layer norm of the local part of a row from the gathered partial sums of every chip."),
+    # a norm over rows split across the chips of a cluster axis, only the statistics exchanged: rms_norm fused
+    # (tt-metal's kernel takes stats, a scratch tile, and semaphore, allocated by --ttnn-allocate-distributed-op-*)
+    # or decomposed by --ttnn-decomposition; layer_norm always decomposed (pre/post all-gather)
+    op("distributed_rms_norm", "distributed_norm", "input weight? residual? stats? semaphore? device",
+       props="cluster_axis:ui32 epsilon:f32=1e-12" + CCL + " memory_config:memory_config?" + COMPUTE_CONFIG,
+       summary="RMS norm of rows split across the chips of cluster_axis: x / sqrt(mean(x^2) + eps) * weight."),
+    op("distributed_layer_norm", "distributed_norm", "input weight? bias? residual? device",
+       props="cluster_axis:ui32 epsilon:f32=1e-05",
+       summary="Layer norm of rows split across the chips of cluster_axis."),
     # attention helpers of tt-metal's transformer library
     op("nlp_concat_heads", "nlp_concat_heads", props="memory_config:memory_config?",
        summary="[B, heads, S, head_dim] heads joined into [B, 1, S, heads * head_dim]."),
@@ -593,6 +606,30 @@ def point_to_point_rule(op: TTOp):
             raise op.error("Can't send/receive to the same device")
 
 
+def distributed_norm_rule(op: TTOp):
+    """As TTIR's, but rms_norm's weight may be laid out in rows of one tile's width ((N/32, 32), as its kernel
+    reads it) and layer_norm's weight and bias are 1D."""
+    groups, shape = op.operand_groups(), first_shape(op)
+    weight = groups["weight"]
+    if result_shape(op) != shape:
+        raise op.error("output shape must match input shape")
+    if scalar(op.prop("cluster_axis")) > 1:
+        raise op.error("cluster_axis must be 0 or 1")
+    if scalar(op.prop("epsilon")) <= 0:
+        raise op.error("epsilon must be positive")
+    if groups["residual"] and shape_of(groups["residual"][0]) != shape:
+        raise op.error("residual tensor shape must match input tensor shape")
+    if not weight:
+        return
+    if op.ROW.name == "distributed_rms_norm":
+        if math.prod(shape_of(weight[0])) != shape[-1]:
+            raise op.error("weight tensor total elements must match input's last dimension")
+        return
+    for name, value in (("weight", weight), ("bias", groups["bias"])):
+        if value and shape_of(value[0]) != shape[-1:]:
+            raise op.error(f"{name} tensor must be 1D with size matching the last dimension of input")
+
+
 def last_dim_norm_rule(op: TTOp):
     shape = first_shape(op)
     if result_shape(op) != shape:
@@ -653,7 +690,8 @@ TTNN_OWN_RULES = {"batch_norm_inference": batch_norm_rule, "batch_norm_training"
                   "layer_norm_post_all_gather": norm_post_rule, "paged_fill_cache": paged_fill_cache,
                   "paged_update_cache": paged_update_cache,
                   "rand": rand_rule, "pow_scalar": pow_scalar_rule, "constant": constant_rule,
-                  "layer_norm": last_dim_norm_rule, "rms_norm": last_dim_norm_rule, "dit_rms_norm_unary_fused": dit_rms_norm_rule, **attention.TTNN_RULES, **conv.TTNN_RULES, **moe.TTNN_RULES, **trace.TTNN_RULES,
+                  "layer_norm": last_dim_norm_rule,
+                  "distributed_rms_norm": distributed_norm_rule, "distributed_layer_norm": distributed_norm_rule, "rms_norm": last_dim_norm_rule, "dit_rms_norm_unary_fused": dit_rms_norm_rule, **attention.TTNN_RULES, **conv.TTNN_RULES, **moe.TTNN_RULES, **trace.TTNN_RULES,
                   "assign": assign_rule, "point_to_point": point_to_point_rule, "dump_tensor": debug.dump_tensor_rule,
                   "load_tensor": debug.load_tensor_rule,
                   **ttml.TTNN_RULES}
@@ -665,7 +703,7 @@ TTNN_OP_CLASSES.update({row.name: build_op_class("ttnn", row, TTNNOp,
                         for row in TTNN_ROWS})
 
 TTNN = Dialect(
-    "ttnn", list(TTNN_OP_CLASSES.values()),
+    "ttnn", [*TTNN_OP_CLASSES.values(), D2MSubgraphOp],
     [DeviceType, trace.GlobalSemaphoreType, trace.TraceIdAttr, BufferTypeAttr, LayoutAttr, TensorMemoryLayoutAttr, ShapeAttr, MeshShapeAttr, MeshOffsetAttr,
      CoreCoordAttr, CoreRangeAttr, CoreRangeSetAttr, MemoryConfigAttr, TTNNLayoutAttr, *STRUCT_ATTRS, Conv2dSliceConfigAttr,
      *ttnn_program.PROGRAM_ATTRS, *ND_LAYOUT_ATTRS],

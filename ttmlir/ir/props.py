@@ -106,6 +106,7 @@ KINDS: dict[str, Kind] = {
     "shard_type": _enum(ttcore.ShardTypeAttr),
     "shard_direction": _enum(ttcore.ShardDirectionAttr),
     "reduce_type": _enum(ttcore.ReduceTypeAttr),
+    "topology": _enum(ttcore.TopologyAttr),
     "mask_type": _enum(ttcore.AttentionMaskTypeAttr),
     "flattened_compat": Kind(lambda a: isinstance(a, FlattenedCompatInfoAttr), "ttir.flattened_compat attribute",
                              lambda v: FlattenedCompatInfoAttr(tuple(v))),

@@ -9,7 +9,8 @@ from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir.affine import (AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr,
                             AffineMap, AffineSymExpr)
 from xdsl.irdl import irdl_attr_definition
-from xdsl.parser import AttrParser, Parser
+from xdsl.ir import Attribute
+from xdsl.parser import AttrParser, Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.utils.str_enum import StrEnum
 
@@ -250,3 +251,26 @@ class EmptyFormat:
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.results[0].type)
+
+
+def parse_typed_operands(parser: Parser) -> tuple[list[UnresolvedOperand], list[Attribute], int]:
+    """`(%a, %b : T, U)`: the operands, their types, and where the types start."""
+    with parser.in_parens():
+        position = parser.pos
+        if parser._current_token.text == ")":  # `ins()`: none
+            return [], [], position
+        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        parser.parse_punctuation(":")
+        position = parser.pos
+        types_ = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    return names, types_, position
+
+
+def print_typed_operands(printer: Printer, keyword: str, values, space: str = " ") -> None:
+    """`<space>keyword(%a, %b : T, U)`."""
+    printer.print_string(f"{space}{keyword}(")
+    if values:
+        printer.print_list(values, printer.print_operand)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in values], printer.print_attribute)
+    printer.print_string(")")

@@ -161,7 +161,8 @@ class AllocatesResults(MemoryEffect):
 EFFECTS = {"creation": (AllocatesResults(),), "rand": (AllocatesResults(),), "load": (AllocatesResults(),), "cache": (MemoryWriteEffect(),),
            "deallocate": (MemoryFreeEffect(),), "device": (), "tt_lang": (MemoryWriteEffect(),),
            "trace": (MemoryWriteEffect(),), "semaphore": (MemoryWriteEffect(),),
-           "debug_effect": (MemoryWriteEffect(),), "optimizer_in_place": (MemoryWriteEffect(),)}  # get_device is never dead code, as upstream's
+           "debug_effect": (MemoryWriteEffect(),), "optimizer_in_place": (MemoryWriteEffect(),),
+           "generic": (MemoryWriteEffect(),)}  # a generic writes its output tensors in place and returns nothing  # get_device is never dead code, as upstream's
 
 
 def build_op_class(dialect: str, row: OpRow, base: type[TTOp], shape_rule: ShapeRule | None,

@@ -154,6 +154,14 @@ PASS_CLASSES = {
     "ttnn-fusing": "ttmlir.transforms.ttnn.ttnn_fusing:TTNNFusingPass",
     "ttnn-resolve-tt-lang-kernels": "ttmlir.transforms.ttnn.ttnn_resolve_tt_lang_kernels:TTNNResolveTTLangKernelsPass",
     "ttnn-lower-tt-lang-to-generic": "ttmlir.transforms.ttnn.ttnn_lower_tt_lang_to_generic:TTNNLowerTTLangToGenericPass",
+    "ttnn-create-d2m-subgraphs": "ttmlir.transforms.ttnn.ttnn_create_d2m_subgraphs:TTNNCreateD2MSubgraphsPass",
+    "ttnn-collaspe-d2m": "ttmlir.transforms.ttnn.ttnn_collaspe_d2m:TTNNCollaspeD2MPass",
+    "ttnn-through-d2m-pipeline": "ttmlir.pipelines.ttmetal:TTNNThroughD2MPipeline",
+    "ttnn-configure-ccl-ops": "ttmlir.transforms.ttnn.ttnn_configure_ccl_ops:TTNNConfigureCCLOpsPass",
+    "ttnn-allocate-distributed-op-buffers":
+        "ttmlir.transforms.ttnn.ttnn_allocate_distributed_op_buffers:TTNNAllocateDistributedOpBuffersPass",
+    "ttnn-allocate-distributed-op-semaphores":
+        "ttmlir.transforms.ttnn.ttnn_allocate_distributed_op_semaphores:TTNNAllocateDistributedOpSemaphoresPass",
     "ttnn-ccl-activation-dtype-lowering":
         "ttmlir.transforms.ttnn.ttnn_ccl_activation_dtype_lowering:TTNNCCLActivationDtypeLoweringPass",
     "ttir-cpu-boolean-narrowing": "ttmlir.transforms.ttir.ttir_cpu_boolean_narrowing:TTIRCPUBooleanNarrowingPass",
@@ -211,6 +219,8 @@ def _convert(field: dataclasses.Field, text: str) -> Any:
         return text in ("true", "1")
     if isinstance(default, int):
         return int(text)
+    if isinstance(default, tuple) and field.type == "tuple[str, ...]":
+        return tuple(x for x in text.split(",") if x)
     if isinstance(default, tuple):
         return tuple(int(x) for x in text.replace("x", ",").split(",") if x)
     return text

@@ -8,7 +8,9 @@ ttir-to-d2m (each op a D2M program in unified-thread form), d2m-grid-selection (
 allow), d2m-generic-fusion (with enable-elementwise-fusion), convert-d2m-to-ttkernel (each program's kernels as ttkernel
 functions, its generic naming them), convert-d2m-to-ttmetal (placement and the TTMetal host program),
 convert-ttkernel-to-emitc. With `ttnn-mode=true` the programs are ttnn.generic ops in a TTNN graph (for
-`--ttnn-to-flatbuffer`)."""
+`--ttnn-to-flatbuffer`).
+
+`--ttnn-through-d2m-pipeline` runs the same D2M stages in TTNN mode on the functions of `ttnn.d2m_subgraph` ops."""
 
 from __future__ import annotations
 
@@ -18,7 +20,10 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
+from xdsl.passes import ModulePass
+
 from ttmlir.errors import PassFailure
+from ttmlir.conversion.ttnn_to_ttir.convert_ttnn_to_ttir import ConvertTTNNToTTIRPass
 from ttmlir.conversion.d2m_to_ttkernel.convert_d2m_to_ttkernel import ConvertD2MToTTKernelPass
 from ttmlir.conversion.d2m_to_ttmetal.convert_d2m_to_ttmetal import FIDELITIES, ConvertD2MToTTMetalPass
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import TTIRToD2MPass
@@ -67,6 +72,10 @@ class TTIRToTTMetalPipeline(RegisterDevicePass, TTMetalOptions):
         with scope(RegisterDevicePass.name):
             super().apply(ctx, module)
         run_pass(ElementTypeNormalizationPass(), ctx, module)
+        self.run_d2m(ctx, module)
+
+    def run_d2m(self, ctx: Context, module: ModuleOp) -> None:
+        """The TTIR ops of a registered module to D2M programs, their kernels and the host side that runs them."""
         run_pass(TTIRToD2MPass(self.default_input_memspace, self.default_output_memspace, self.ttnn_mode,
                                self.collapse_tensors_2d), ctx, module)
         run_pass(D2MGridSelectionPass(self.override_device_shape, self.ttnn_mode), ctx, module)
@@ -86,3 +95,18 @@ class TTIRToTTMetalBackendPipeline(TTIRToTTMetalPipeline):
     """The same pipeline under its older name."""
 
     name: ClassVar[str] = "ttir-to-ttmetal-backend-pipeline"
+
+
+@dataclass(frozen=True)
+class TTNNThroughD2MPipeline(ModulePass):
+    """The functions `ttnn.d2m_subgraph` ops run, compiled through D2M: their TTNN ops back to TTIR
+    (convert-ttnn-to-ttir), then the TTMetal pipeline's D2M stages in TTNN mode, so each function holds
+    `ttnn.generic` ops of the compiler's kernels (`--ttnn-collaspe-d2m` then inlines them)."""
+
+    name: ClassVar[str] = "ttnn-through-d2m-pipeline"
+    enable_elementwise_fusion: bool = False
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        run_pass(ConvertTTNNToTTIRPass(), ctx, module)
+        TTIRToTTMetalPipeline(ttnn_mode=True, enable_elementwise_fusion=self.enable_elementwise_fusion).run_d2m(
+            ctx, module)

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -12,7 +13,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from ttmlir.errors import PassFailure
+from ttmlir.errors import PassFailure, PassWarning
 from ttmlir.conversion.ttir_to_ttnn.convert_ttir_to_ttnn import ConvertTTIRToTTNNPass
 from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import CPUHoistManuallyTaggedPass
 from ttmlir.transforms.ttcore.register_device import RegisterDevicePass
@@ -30,7 +31,9 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     element-type-normalization,
     ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window,
     explicate-tms + erase-inverse-ops + implicit-broadcast-fold + fusing (enable-erase-inverse-ops-pass), convert,
-    ttnn-fusing, ttnn-decomposition, layout, workaround (unless disable-workarounds), row-major-reshapes, weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), canonicalize, prepare-conv3d-weights, trace-hoist-transform (enable-trace), decompose-layouts, canonicalize,
+    ttnn-fusing, ttnn-decomposition, layout, workaround + allocate-distributed-op-buffers (unless disable-workarounds), row-major-reshapes, weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), create-d2m-subgraphs (enable-create-d2m-subgraphs), canonicalize,
+    configure-ccl-ops, the optimizer (optimization-level), prepare-conv3d-weights, through-d2m + collaspe-d2m + canonicalize (enable-create-d2m-subgraphs),
+    allocate-distributed-op-semaphores, trace-hoist-transform (enable-trace), decompose-layouts, canonicalize,
     deallocate, collect-perf-metrics (ttnn-perf-metrics-enabled)."""
 
     name: ClassVar[str] = "ttir-to-ttnn-common-pipeline"
@@ -82,6 +85,10 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
     experimental_kv_cache_dtype: str = "none"
     # composites to fused TTNN ops (ttnn-resolve-composites): auto validates them when the optimizer runs, else inlines
     composite_resolution: str = "auto"
+    # chains of elementwise TTNN ops compiled through D2M into ttnn.generic programs (needs the optimizer, which it
+    # turns on); their generics fused into one program per chain unless enable-d2m-elementwise-fusion=false
+    enable_create_d2m_subgraphs: bool = False
+    enable_d2m_elementwise_fusion: str = ""
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         if self.optimization_level not in (0, 1, 2):
@@ -93,6 +100,14 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
             return value in ("true", "1") if value else self.optimization_level >= level
 
         optimizer = self.enable_optimizer or self.optimization_level >= 1
+        d2m_fusion = by_level("enable-d2m-elementwise-fusion", self.enable_d2m_elementwise_fusion, 0)
+        if self.enable_d2m_elementwise_fusion in ("true", "1") and not self.enable_create_d2m_subgraphs:
+            raise PassFailure(module, "enable-d2m-elementwise-fusion=true requires enable-create-d2m-subgraphs to be "
+                                      "enabled.")
+        if self.enable_create_d2m_subgraphs and not optimizer:
+            warnings.warn(PassWarning(module, "D2M subgraph creation pass only supported with Optimizer enabled. "
+                                              "Automatically enabling Optimizer as a dependency."))
+            optimizer = True
         memory_layout = by_level("memory-layout-analysis-enabled", self.memory_layout_analysis_enabled, 2) and optimizer
         conv_scaling = by_level("enable-fusing-conv2d-with-multiply-pattern",
                                 self.enable_fusing_conv2d_with_multiply_pattern, 1)
@@ -155,17 +170,29 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
         # before the layouts decompose: it moves host-fed inputs to the host as one to_tensor_spec each
         hoist_trace = (TTNNTraceHoistTransformPass(),) if self.enable_trace else ()
         from ttmlir.transforms.ttnn.ttnn_row_major_reshapes import TTNNRowMajorReshapesPass
-        workarounds = () if self.disable_workarounds else (TTNNWorkaroundPass(),)
+        from ttmlir.transforms.ttnn.ttnn_configure_ccl_ops import TTNNConfigureCCLOpsPass
+        from ttmlir.transforms.ttnn.ttnn_allocate_distributed_op_buffers import TTNNAllocateDistributedOpBuffersPass
+        from ttmlir.transforms.ttnn.ttnn_allocate_distributed_op_semaphores import TTNNAllocateDistributedOpSemaphoresPass
+        # distributed ops' scratch buffers bound before the optimizer (they take L1), their semaphores after it (on
+        # the cores their inputs end up on)
+        workarounds = () if self.disable_workarounds else (TTNNWorkaroundPass(), TTNNAllocateDistributedOpBuffersPass())
         resolution = self.composite_resolution
         if resolution == "auto":
             resolution = "validate" if optimizer else "inline"
         from ttmlir.transforms.ttir.ttir_fold_full_to_scalar import TTIRFoldFullToScalarPass
+        create_d2m, through_d2m = (), ()
+        if self.enable_create_d2m_subgraphs:
+            from ttmlir.pipelines.ttmetal import TTNNThroughD2MPipeline
+            from ttmlir.transforms.ttnn.ttnn_collaspe_d2m import TTNNCollaspeD2MPass
+            from ttmlir.transforms.ttnn.ttnn_create_d2m_subgraphs import TTNNCreateD2MSubgraphsPass
+            create_d2m = (TTNNCreateD2MSubgraphsPass(),)
+            through_d2m = (TTNNThroughD2MPipeline(d2m_fusion), TTNNCollaspeD2MPass(), CanonicalizePass())
         for stage in (TTNNResolveCompositesPass(resolution), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), CPUHoistManuallyTaggedPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
                       CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *erase_inverse, TTIRFoldFullToScalarPass(), *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), *workarounds, TTNNRowMajorReshapesPass(),
                       TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
-                      TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, CanonicalizePass(),
-                      *ttnn_const_eval, *self._optimizer(optimizer, memory_layout), *prepare_conv2d, TTNNPrepareConv3dWeightsPass(),
-                      *ttnn_const_eval, CanonicalizePass(), *inputs_to_host, *hoist_trace, TTNNDecomposeLayoutsPass(),
+                      TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, *create_d2m, CanonicalizePass(),
+                      *ttnn_const_eval, TTNNConfigureCCLOpsPass(), *self._optimizer(optimizer, memory_layout), *prepare_conv2d, TTNNPrepareConv3dWeightsPass(),
+                      *through_d2m, TTNNAllocateDistributedOpSemaphoresPass(), *ttnn_const_eval, CanonicalizePass(), *inputs_to_host, *hoist_trace, TTNNDecomposeLayoutsPass(),
                       CanonicalizePass(), TTCoreOptimizationBarrierFoldPass(), TTNNDeallocatePass()):
             run_pass(stage, ctx, module)
         if self.ttnn_perf_metrics_enabled:

@@ -790,7 +790,24 @@ def _distributed_rms_norm(x: dict, t, mesh) -> list:
     for line in ccl.groups(t.clusterAxis, mesh):
         mean = sum(squares[c] for c in line) / sum(values[c].shape[-1] for c in line)
         for c in line:
-            out[c] = values[c] * torch.rsqrt(mean + t.epsilon) * (x["weight"][c] if "weight" in x else 1)
+            # the weight's values in order, whether 1D or in rows of one tile's width (as the fused kernel reads it)
+            out[c] = values[c] * torch.rsqrt(mean + t.epsilon) * (x["weight"][c].reshape(-1) if "weight" in x else 1)
+    return out
+
+
+def _distributed_layer_norm(x: dict, t, mesh) -> list:
+    """Each chip's row sums and sums of squares over its part of the last dimension, summed along the cluster axis,
+    give the mean and variance of the whole rows that normalize each chip's part."""
+    values = [v + r for v, r in zip(x["input"], x["residual"])] if "residual" in x else x["input"]
+    out = list(values)
+    for line in ccl.groups(t.clusterAxis, mesh):
+        count = sum(values[c].shape[-1] for c in line)
+        mean = sum(values[c].sum(-1, keepdim=True) for c in line) / count
+        variance = sum((values[c] * values[c]).sum(-1, keepdim=True) for c in line) / count - mean * mean
+        for c in line:
+            normed = (values[c] - mean) * torch.rsqrt(variance + t.epsilon)
+            normed = normed * x["weight"][c] if "weight" in x else normed
+            out[c] = normed + x["bias"][c] if "bias" in x else normed
     return out
 
 
@@ -809,7 +826,7 @@ def _mesh_kernels() -> dict[str, MeshKernel]:
         "point_to_point": lambda x, t, mesh: ccl.point_to_point(x["input"], x.get("optional_output_tensor"),
                                                                 list(t.senderCoord), list(t.receiverCoord), mesh),
         "mesh_partition": lambda x, t, mesh: ccl.mesh_partition(x["input"], t.dim, t.clusterAxis, mesh),
-        "distributed_rms_norm": _distributed_rms_norm,
+        "distributed_rms_norm": _distributed_rms_norm, "distributed_layer_norm": _distributed_layer_norm,
         "all_to_all_dispatch": lambda x, t, mesh: ccl.all_to_all_dispatch(
             x["input_tensor"], x["expert_indices"], x["expert_mapping"], t.clusterAxis, mesh,
             (_shape_of(t.dispatched), _shape_of(t.metadata))),

@@ -73,6 +73,14 @@ class ReduceType(object):
     Invalid = 7
 
 
+class Topology(object):
+    Ring = 0
+    Linear = 1
+    Mesh = 2
+    Torus = 3
+    Disabled = 4
+
+
 class CpuRole(object):
     Host = 0
     Device = 1
@@ -439,6 +447,7 @@ class OpType(object):
     DitRmsNormUnaryFusedOp = 92
     LoadTensorOp = 93
     Conv1dOp = 94
+    DistributedLayerNormOp = 95
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -632,6 +641,8 @@ def OpTypeCreator(unionType, table):
         return LoadTensorOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.Conv1dOp:
         return Conv1dOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.DistributedLayerNormOp:
+        return DistributedLayerNormOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -16669,8 +16680,29 @@ class CollectiveOp(object):
             return obj
         return None
 
+    # CollectiveOp
+    def SubDeviceId(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # CollectiveOp
+    def NumLinks(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # CollectiveOp
+    def Topology(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
 def CollectiveOpStart(builder):
-    builder.StartObject(9)
+    builder.StartObject(12)
 
 def CollectiveOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -16699,6 +16731,15 @@ def CollectiveOpAddMemoryConfig(builder, memoryConfig):
 def CollectiveOpAddComputeConfig(builder, computeConfig):
     builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
 
+def CollectiveOpAddSubDeviceId(builder, subDeviceId):
+    builder.PrependUint32Slot(9, subDeviceId, None)
+
+def CollectiveOpAddNumLinks(builder, numLinks):
+    builder.PrependUint32Slot(10, numLinks, None)
+
+def CollectiveOpAddTopology(builder, topology):
+    builder.PrependUint32Slot(11, topology, None)
+
 def CollectiveOpEnd(builder):
     return builder.EndObject()
 
@@ -16722,6 +16763,9 @@ class CollectiveOpT(object):
         reduceType = 0,
         memoryConfig = None,
         computeConfig = None,
+        subDeviceId = None,
+        numLinks = None,
+        topology = None,
     ):
         self.type = type  # type: int
         self.input = input  # type: Optional[TensorRefT]
@@ -16732,6 +16776,9 @@ class CollectiveOpT(object):
         self.reduceType = reduceType  # type: int
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
         self.computeConfig = computeConfig  # type: Optional[StructAttrT]
+        self.subDeviceId = subDeviceId  # type: Optional[int]
+        self.numLinks = numLinks  # type: Optional[int]
+        self.topology = topology  # type: Optional[int]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -16767,6 +16814,9 @@ class CollectiveOpT(object):
             self.memoryConfig = MemoryConfigT.InitFromObj(collectiveOp.MemoryConfig())
         if collectiveOp.ComputeConfig() is not None:
             self.computeConfig = StructAttrT.InitFromObj(collectiveOp.ComputeConfig())
+        self.subDeviceId = collectiveOp.SubDeviceId()
+        self.numLinks = collectiveOp.NumLinks()
+        self.topology = collectiveOp.Topology()
 
     # CollectiveOpT
     def Pack(self, builder):
@@ -16792,6 +16842,9 @@ class CollectiveOpT(object):
             CollectiveOpAddMemoryConfig(builder, memoryConfig)
         if self.computeConfig is not None:
             CollectiveOpAddComputeConfig(builder, computeConfig)
+        CollectiveOpAddSubDeviceId(builder, self.subDeviceId)
+        CollectiveOpAddNumLinks(builder, self.numLinks)
+        CollectiveOpAddTopology(builder, self.topology)
         collectiveOp = CollectiveOpEnd(builder)
         return collectiveOp
 
@@ -17275,7 +17328,7 @@ class DistributedRmsNormOp(object):
         return None
 
     # DistributedRmsNormOp
-    def Out(self):
+    def Stats(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
@@ -17285,22 +17338,73 @@ class DistributedRmsNormOp(object):
         return None
 
     # DistributedRmsNormOp
-    def ClusterAxis(self):
+    def Semaphore(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = GlobalSemaphoreRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedRmsNormOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedRmsNormOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedRmsNormOp
+    def ClusterAxis(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
         return 0
 
     # DistributedRmsNormOp
     def Epsilon(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
         return 0.0
 
     # DistributedRmsNormOp
+    def SubDeviceId(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # DistributedRmsNormOp
+    def NumLinks(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # DistributedRmsNormOp
+    def Topology(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # DistributedRmsNormOp
     def MemoryConfig(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
         if o != 0:
             x = self._tab.Indirect(o + self._tab.Pos)
             obj = MemoryConfig()
@@ -17308,8 +17412,18 @@ class DistributedRmsNormOp(object):
             return obj
         return None
 
+    # DistributedRmsNormOp
+    def ComputeConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = StructAttr()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
 def DistributedRmsNormOpStart(builder):
-    builder.StartObject(7)
+    builder.StartObject(14)
 
 def DistributedRmsNormOpAddInput(builder, input):
     builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
@@ -17320,17 +17434,38 @@ def DistributedRmsNormOpAddWeight(builder, weight):
 def DistributedRmsNormOpAddResidual(builder, residual):
     builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(residual), 0)
 
+def DistributedRmsNormOpAddStats(builder, stats):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(stats), 0)
+
+def DistributedRmsNormOpAddSemaphore(builder, semaphore):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(semaphore), 0)
+
+def DistributedRmsNormOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
 def DistributedRmsNormOpAddOut(builder, out):
-    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
 
 def DistributedRmsNormOpAddClusterAxis(builder, clusterAxis):
-    builder.PrependUint32Slot(4, clusterAxis, 0)
+    builder.PrependUint32Slot(7, clusterAxis, 0)
 
 def DistributedRmsNormOpAddEpsilon(builder, epsilon):
-    builder.PrependFloat32Slot(5, epsilon, 0.0)
+    builder.PrependFloat32Slot(8, epsilon, 0.0)
+
+def DistributedRmsNormOpAddSubDeviceId(builder, subDeviceId):
+    builder.PrependUint32Slot(9, subDeviceId, None)
+
+def DistributedRmsNormOpAddNumLinks(builder, numLinks):
+    builder.PrependUint32Slot(10, numLinks, None)
+
+def DistributedRmsNormOpAddTopology(builder, topology):
+    builder.PrependUint32Slot(11, topology, None)
 
 def DistributedRmsNormOpAddMemoryConfig(builder, memoryConfig):
-    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+    builder.PrependUOffsetTRelativeSlot(12, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def DistributedRmsNormOpAddComputeConfig(builder, computeConfig):
+    builder.PrependUOffsetTRelativeSlot(13, flatbuffers.number_types.UOffsetTFlags.py_type(computeConfig), 0)
 
 def DistributedRmsNormOpEnd(builder):
     return builder.EndObject()
@@ -17349,18 +17484,32 @@ class DistributedRmsNormOpT(object):
         input = None,
         weight = None,
         residual = None,
+        stats = None,
+        semaphore = None,
+        device = None,
         out = None,
         clusterAxis = 0,
         epsilon = 0.0,
+        subDeviceId = None,
+        numLinks = None,
+        topology = None,
         memoryConfig = None,
+        computeConfig = None,
     ):
         self.input = input  # type: Optional[TensorRefT]
         self.weight = weight  # type: Optional[TensorRefT]
         self.residual = residual  # type: Optional[TensorRefT]
+        self.stats = stats  # type: Optional[TensorRefT]
+        self.semaphore = semaphore  # type: Optional[GlobalSemaphoreRefT]
+        self.device = device  # type: Optional[DeviceRefT]
         self.out = out  # type: Optional[TensorRefT]
         self.clusterAxis = clusterAxis  # type: int
         self.epsilon = epsilon  # type: float
+        self.subDeviceId = subDeviceId  # type: Optional[int]
+        self.numLinks = numLinks  # type: Optional[int]
+        self.topology = topology  # type: Optional[int]
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.computeConfig = computeConfig  # type: Optional[StructAttrT]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -17389,12 +17538,23 @@ class DistributedRmsNormOpT(object):
             self.weight = TensorRefT.InitFromObj(distributedRmsNormOp.Weight())
         if distributedRmsNormOp.Residual() is not None:
             self.residual = TensorRefT.InitFromObj(distributedRmsNormOp.Residual())
+        if distributedRmsNormOp.Stats() is not None:
+            self.stats = TensorRefT.InitFromObj(distributedRmsNormOp.Stats())
+        if distributedRmsNormOp.Semaphore() is not None:
+            self.semaphore = GlobalSemaphoreRefT.InitFromObj(distributedRmsNormOp.Semaphore())
+        if distributedRmsNormOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(distributedRmsNormOp.Device())
         if distributedRmsNormOp.Out() is not None:
             self.out = TensorRefT.InitFromObj(distributedRmsNormOp.Out())
         self.clusterAxis = distributedRmsNormOp.ClusterAxis()
         self.epsilon = distributedRmsNormOp.Epsilon()
+        self.subDeviceId = distributedRmsNormOp.SubDeviceId()
+        self.numLinks = distributedRmsNormOp.NumLinks()
+        self.topology = distributedRmsNormOp.Topology()
         if distributedRmsNormOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(distributedRmsNormOp.MemoryConfig())
+        if distributedRmsNormOp.ComputeConfig() is not None:
+            self.computeConfig = StructAttrT.InitFromObj(distributedRmsNormOp.ComputeConfig())
 
     # DistributedRmsNormOpT
     def Pack(self, builder):
@@ -17404,10 +17564,18 @@ class DistributedRmsNormOpT(object):
             weight = self.weight.Pack(builder)
         if self.residual is not None:
             residual = self.residual.Pack(builder)
+        if self.stats is not None:
+            stats = self.stats.Pack(builder)
+        if self.semaphore is not None:
+            semaphore = self.semaphore.Pack(builder)
+        if self.device is not None:
+            device = self.device.Pack(builder)
         if self.out is not None:
             out = self.out.Pack(builder)
         if self.memoryConfig is not None:
             memoryConfig = self.memoryConfig.Pack(builder)
+        if self.computeConfig is not None:
+            computeConfig = self.computeConfig.Pack(builder)
         DistributedRmsNormOpStart(builder)
         if self.input is not None:
             DistributedRmsNormOpAddInput(builder, input)
@@ -17415,14 +17583,249 @@ class DistributedRmsNormOpT(object):
             DistributedRmsNormOpAddWeight(builder, weight)
         if self.residual is not None:
             DistributedRmsNormOpAddResidual(builder, residual)
+        if self.stats is not None:
+            DistributedRmsNormOpAddStats(builder, stats)
+        if self.semaphore is not None:
+            DistributedRmsNormOpAddSemaphore(builder, semaphore)
+        if self.device is not None:
+            DistributedRmsNormOpAddDevice(builder, device)
         if self.out is not None:
             DistributedRmsNormOpAddOut(builder, out)
         DistributedRmsNormOpAddClusterAxis(builder, self.clusterAxis)
         DistributedRmsNormOpAddEpsilon(builder, self.epsilon)
+        DistributedRmsNormOpAddSubDeviceId(builder, self.subDeviceId)
+        DistributedRmsNormOpAddNumLinks(builder, self.numLinks)
+        DistributedRmsNormOpAddTopology(builder, self.topology)
         if self.memoryConfig is not None:
             DistributedRmsNormOpAddMemoryConfig(builder, memoryConfig)
+        if self.computeConfig is not None:
+            DistributedRmsNormOpAddComputeConfig(builder, computeConfig)
         distributedRmsNormOp = DistributedRmsNormOpEnd(builder)
         return distributedRmsNormOp
+
+
+class DistributedLayerNormOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = DistributedLayerNormOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsDistributedLayerNormOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def DistributedLayerNormOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # DistributedLayerNormOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # DistributedLayerNormOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedLayerNormOp
+    def Weight(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedLayerNormOp
+    def Bias(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedLayerNormOp
+    def Residual(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedLayerNormOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedLayerNormOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # DistributedLayerNormOp
+    def ClusterAxis(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # DistributedLayerNormOp
+    def Epsilon(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 0.0
+
+def DistributedLayerNormOpStart(builder):
+    builder.StartObject(8)
+
+def DistributedLayerNormOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def DistributedLayerNormOpAddWeight(builder, weight):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(weight), 0)
+
+def DistributedLayerNormOpAddBias(builder, bias):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(bias), 0)
+
+def DistributedLayerNormOpAddResidual(builder, residual):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(residual), 0)
+
+def DistributedLayerNormOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def DistributedLayerNormOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def DistributedLayerNormOpAddClusterAxis(builder, clusterAxis):
+    builder.PrependUint32Slot(6, clusterAxis, 0)
+
+def DistributedLayerNormOpAddEpsilon(builder, epsilon):
+    builder.PrependFloat32Slot(7, epsilon, 0.0)
+
+def DistributedLayerNormOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class DistributedLayerNormOpT(object):
+
+    # DistributedLayerNormOpT
+    def __init__(
+        self,
+        input = None,
+        weight = None,
+        bias = None,
+        residual = None,
+        device = None,
+        out = None,
+        clusterAxis = 0,
+        epsilon = 0.0,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.weight = weight  # type: Optional[TensorRefT]
+        self.bias = bias  # type: Optional[TensorRefT]
+        self.residual = residual  # type: Optional[TensorRefT]
+        self.device = device  # type: Optional[DeviceRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.clusterAxis = clusterAxis  # type: int
+        self.epsilon = epsilon  # type: float
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        distributedLayerNormOp = DistributedLayerNormOp()
+        distributedLayerNormOp.Init(buf, pos)
+        return cls.InitFromObj(distributedLayerNormOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, distributedLayerNormOp):
+        x = DistributedLayerNormOpT()
+        x._UnPack(distributedLayerNormOp)
+        return x
+
+    # DistributedLayerNormOpT
+    def _UnPack(self, distributedLayerNormOp):
+        if distributedLayerNormOp is None:
+            return
+        if distributedLayerNormOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(distributedLayerNormOp.Input())
+        if distributedLayerNormOp.Weight() is not None:
+            self.weight = TensorRefT.InitFromObj(distributedLayerNormOp.Weight())
+        if distributedLayerNormOp.Bias() is not None:
+            self.bias = TensorRefT.InitFromObj(distributedLayerNormOp.Bias())
+        if distributedLayerNormOp.Residual() is not None:
+            self.residual = TensorRefT.InitFromObj(distributedLayerNormOp.Residual())
+        if distributedLayerNormOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(distributedLayerNormOp.Device())
+        if distributedLayerNormOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(distributedLayerNormOp.Out())
+        self.clusterAxis = distributedLayerNormOp.ClusterAxis()
+        self.epsilon = distributedLayerNormOp.Epsilon()
+
+    # DistributedLayerNormOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.weight is not None:
+            weight = self.weight.Pack(builder)
+        if self.bias is not None:
+            bias = self.bias.Pack(builder)
+        if self.residual is not None:
+            residual = self.residual.Pack(builder)
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        DistributedLayerNormOpStart(builder)
+        if self.input is not None:
+            DistributedLayerNormOpAddInput(builder, input)
+        if self.weight is not None:
+            DistributedLayerNormOpAddWeight(builder, weight)
+        if self.bias is not None:
+            DistributedLayerNormOpAddBias(builder, bias)
+        if self.residual is not None:
+            DistributedLayerNormOpAddResidual(builder, residual)
+        if self.device is not None:
+            DistributedLayerNormOpAddDevice(builder, device)
+        if self.out is not None:
+            DistributedLayerNormOpAddOut(builder, out)
+        DistributedLayerNormOpAddClusterAxis(builder, self.clusterAxis)
+        DistributedLayerNormOpAddEpsilon(builder, self.epsilon)
+        distributedLayerNormOp = DistributedLayerNormOpEnd(builder)
+        return distributedLayerNormOp
 
 
 class GetDeviceOp(object):
@@ -27108,7 +27511,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT', 'DitRmsNormUnaryFusedOpT', 'LoadTensorOpT', 'Conv1dOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT', 'DitRmsNormUnaryFusedOpT', 'LoadTensorOpT', 'Conv1dOpT', 'DistributedLayerNormOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

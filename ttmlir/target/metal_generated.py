@@ -73,6 +73,14 @@ class ReduceType(object):
     Invalid = 7
 
 
+class Topology(object):
+    Ring = 0
+    Linear = 1
+    Mesh = 2
+    Torus = 3
+    Disabled = 4
+
+
 class CpuRole(object):
     Host = 0
     Device = 1

@@ -124,7 +124,7 @@ def _encode(kind: str, attr: Attribute, result_type):
         return fbu.enum_value(fb.DataType, attr.data.value)
     if kind == "layout":
         return fbu.enum_value(fb.TensorLayout, attr.data.value)
-    if kind in ("shard_type", "shard_direction", "reduce_type"):
+    if kind in ("shard_type", "shard_direction", "reduce_type", "topology"):
         return fbu.enum_value(getattr(fb, fbu.camel(kind)), attr.data.value)
     if kind == "mask_type":  # ttml's enum, by position
         return list(ttcore.AttentionMaskTypeAttr.enum_type).index(attr.data)

@@ -395,18 +395,21 @@ def test_collectives_move_data_between_the_chips_of_a_mesh(name):
     torch.testing.assert_close(out, expected)
 
 
-def test_distributed_rms_norm_exchanges_statistics_between_chips_holding_parts_of_a_row():
+@pytest.mark.parametrize("rows", [32, 64])
+def test_distributed_rms_norm_exchanges_statistics_between_chips_holding_parts_of_a_row(rows):
     """Each chip holds half of every row (the input split by columns) and, from mesh_partition of a replicated
-    weight, half of the weight: the result is the RMS norm of the whole rows."""
-    x, w = torch.randn(64, 128), torch.randn(128)
+    weight, half of the weight: the result is the RMS norm of the whole rows. One tile of rows is the fused
+    kernel's shape (its weight in rows of one tile's width); more rows are decomposed by --ttnn-decomposition into
+    the per-chip sums of squares, gathered."""
+    x, w = torch.randn(rows, 128), torch.randn(128)
     norm = ('"ttir.distributed_rms_norm"(%0, %1) <{cluster_axis = 1 : ui32, epsilon = 1.0e-05 : f32, '
-            f'operandSegmentSizes = array<i32: 1, 1, 0>}}> : ({ty((64, 64))}, {ty((64,))}) -> {ty((64, 64))}')
-    text = f"""func.func @f(%x: {ty((64, 128))}, %w: {ty((128,))}) -> {ty((64, 128))} {{
-  %0 = {shard("%x", (64, 128), (64, 64), (-1, 1), (1, 2))}
+            f'operandSegmentSizes = array<i32: 1, 1, 0>}}> : ({ty((rows, 64))}, {ty((64,))}) -> {ty((rows, 64))}')
+    text = f"""func.func @f(%x: {ty((rows, 128))}, %w: {ty((128,))}) -> {ty((rows, 128))} {{
+  %0 = {shard("%x", (rows, 128), (rows, 64), (-1, 1), (1, 2))}
   %1 = "ttir.mesh_partition"(%w) <{{cluster_axis = 1 : ui32, dim = 0 : si32}}> : ({ty((128,))}) -> {ty((64,))}
   %2 = {norm}
-  %3 = {shard("%2", (64, 64), (64, 128), (-1, 1), (1, 2), "shard_to_full")}
-  return %3 : {ty((64, 128))}
+  %3 = {shard("%2", (rows, 64), (rows, 128), (-1, 1), (1, 2), "shard_to_full")}
+  return %3 : {ty((rows, 128))}
 }}
 """
     (out,), _ = run_on_mesh(text, (1, 2), [x, w])

@@ -545,6 +545,13 @@ def _dispatch_metadata(op: TTOp) -> list[Operation]:
     return [reshape, _by_name(op.ROW.name, groups, _props(op), [r.type for r in op.results], op)]
 
 
+def _distributed_norm(op: TTOp) -> Operation:
+    """TTNN's op also takes the device (its segments counted with it); the epsilon TTIR defaults is written out, as
+    TTNN's own default differs."""
+    groups = {**op.operand_groups(), "device": [device_of(op.parent)]}
+    return _by_name(op.ROW.ttnn, groups, _with_defaults(op), [r.type for r in op.results], op)
+
+
 DECODE_QUERY = [2, 0, 1, 3]  # [B, Hq, 1, D] -> the decode op's [1, B, Hq, D]
 DECODE_MASK = [0, 2, 1, 3]  # [B, Hq, 1, Sk] -> the decode op's [B, 1, Hq, Sk]
 
@@ -649,7 +656,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "softmax": _direct_with_defaults, "embedding_backward": _embedding_backward, "norm": _norm, "gelu_bw": _direct_with_defaults,
     "dropout": _direct_with_defaults, "quantization": _quantization, "linear": _linear, "attention": _attention,
     "collective_permute": _collective_permute, "collective_broadcast": _collective_broadcast, "all_to_all": _all_to_all,
-    "all_to_all_dispatch_metadata": _dispatch_metadata, "mesh_shard": _mesh_shard,
+    "all_to_all_dispatch_metadata": _dispatch_metadata, "mesh_shard": _mesh_shard, "distributed_norm": _distributed_norm,
     "dump": lambda op: ttnn_op("dump_tensor", op.operands, _props(op), [], op),
     "adamw": _adamw, "ttml_attention": _direct_with_defaults, "batch_norm": _batch_norm,
 }

@@ -1,6 +1,7 @@
-"""`--convert-ttnn-to-ttir`: the TTNN ops marked `ttnn.hoist_generic_via_d2m` back to the TTIR ops they lower from,
-on the same TTNN-laid-out tensors, so `--ttir-to-ttmetal-pipeline="ttnn-mode=true"` compiles them into
-`ttnn.generic` programs of the compiler's own kernels. Every other TTNN op stays as it is."""
+"""`--convert-ttnn-to-ttir`: the TTNN ops marked `ttnn.hoist_generic_via_d2m`, and every TTNN op of a function a
+`ttnn.d2m_subgraph` runs, back to the TTIR ops they lower from, on the same TTNN-laid-out tensors, so
+`--ttir-to-ttmetal-pipeline="ttnn-mode=true"` compiles them into `ttnn.generic` programs of the compiler's own
+kernels. Every other TTNN op stays as it is."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ttmlir.ir.op_table import TTIR_OPS
 from ttmlir.ir.props import KINDS
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.dialects.ttnn import DeviceType, ShapeAttr, TTNNOp
+from ttmlir.dialects.ttnn_d2m_subgraph import D2MSubgraphOp
 from ttmlir.errors import PassFailure
 
 HOIST_ATTR = "ttnn.hoist_generic_via_d2m"
@@ -62,7 +64,11 @@ class ConvertTTNNToTTIRPass(ModulePass):
     name: ClassVar[str] = "convert-ttnn-to-ttir"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for ttnn_op in [o for o in op.walk() if isinstance(o, TTNNOp) and HOIST_ATTR in o.attributes]:
+        subgraphs = {s.main_func() for s in op.walk() if isinstance(s, D2MSubgraphOp)}
+        # TTIR has no get_device: a subgraph's stays for the programs D2M makes there
+        in_subgraph = {o for f in subgraphs if f is not None for o in f.walk()
+                       if isinstance(o, TTNNOp) and o.ROW.name != "get_device"}
+        for ttnn_op in [o for o in op.walk() if o in in_subgraph or (isinstance(o, TTNNOp) and HOIST_ATTR in o.attributes)]:
             name = TTIR_OF_TTNN.get(ttnn_op.ROW.name)
             if name is None:
                 raise PassFailure(ttnn_op, f"failed to legalize operation '{ttnn_op.name}' that was explicitly "

@@ -51,7 +51,7 @@ def _point_to_point(t, mesh, chip: int) -> Iterable[int]:
 NEEDS: dict[str, Callable] = {
     "mesh_shard": _mesh_shard,
     "point_to_point": _point_to_point,
-    **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter", "distributed_rms_norm",
+    **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter", "distributed_rms_norm", "distributed_layer_norm",
                      "all_to_all_dispatch", "all_to_all_dispatch_metadata", "all_to_all_combine"), _line),
     **dict.fromkeys(("mesh_partition", "moe_expert_token_remap"), lambda t, mesh, chip: (chip,)),
 }

@@ -45,6 +45,9 @@ def declared_mesh(module: ModuleOp) -> tuple[int, ...] | None:
     return None
 
 
+MESH_TOPOLOGIES = ("ring", "linear", "disabled")
+
+
 @dataclass(frozen=True)
 class RegisterDevicePass(ModulePass):
     """Attach `ttcore.system_desc` and `ttcore.device @default_device` (n150 by default)."""
@@ -53,6 +56,7 @@ class RegisterDevicePass(ModulePass):
     system_desc_path: str = ""
     mock_system_desc_arch: str = "wormhole_b0"
     mesh_shape: tuple[int, ...] = ()  # none given: the module's `ttcore.meshes`, else one chip
+    mesh_topology: tuple[str, ...] = ()  # per mesh axis: ring, linear or disabled (what the CCL ops route over)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         module = device_module_of(op)
@@ -63,8 +67,13 @@ class RegisterDevicePass(ModulePass):
         if len(mesh) != 2 or mesh[0] * mesh[1] > len(system.data.chip_desc_indices):
             raise PassFailure(op, f"mesh shape {'x'.join(map(str, mesh))} does not fit the "
                                   f"{len(system.data.chip_desc_indices)} chip(s) of the system descriptor")
+        for topology in self.mesh_topology:
+            if topology not in MESH_TOPOLOGIES:
+                raise PassFailure(op, f"mesh-topology is a list of {', '.join(MESH_TOPOLOGIES)}, not '{topology}'")
+        if self.mesh_topology and len(self.mesh_topology) != len(mesh):
+            raise PassFailure(op, "expected meshTopology size to match meshShape rank")
         module.attributes["ttcore.system_desc"] = system
-        device = ttcore.default_device(system.data, mesh)
+        device = ttcore.default_device(system.data, mesh, self.mesh_topology)
         device_op = ttcore.DeviceOp(properties={"sym_name": ttcore.StringAttr("default_device"), "device_attr": device})
         block = module.body.block
         if block.first_op is None:

@@ -27,7 +27,8 @@ from ttmlir.dialects import ttcore, ttnn
 from ttmlir.ir.props import KINDS
 from ttmlir.ir.syntax import enum
 from ttmlir.dialects.ttnn import TTNNOp
-from ttmlir.transforms.ttnn.ttnn_utils import device_of, helper_location, ttnn_op
+from ttmlir.ir.props import scalar
+from ttmlir.transforms.ttnn.ttnn_utils import device_of, helper_location, mesh_shape_of, ttnn_op
 
 
 def like(t: TensorType, shape, dtype: str | None = None) -> TensorType:
@@ -66,11 +67,13 @@ class Emitter:
         shape = [max(x, y) for x, y in zip(a, b)]
         return self(name, [lhs, rhs], {}, like(lhs.type, shape, dtype))
 
-    def full(self, ref: TensorType, shape, value: float, dtype: str | None = None) -> SSAValue:
+    def full(self, ref: TensorType, shape, value: float, dtype: str | None = None, spelled: bool = True) -> SSAValue:
+        """A tensor of `value`; unless `spelled`, its data type and page layout are left to its result's layout."""
         result = like(ref, shape, dtype)
-        props = {"shape": ttnn.ShapeAttr(tuple(shape)), "fill_value": FloatAttr(value, f32),
-                 "dtype": enum(ttcore.DataTypeAttr, ttnn.data_type_of(result.element_type)),
-                 "layout": enum(ttnn.LayoutAttr, "tile")}
+        props = {"shape": ttnn.ShapeAttr(tuple(shape)), "fill_value": FloatAttr(value, f32)}
+        if spelled:
+            props |= {"dtype": enum(ttcore.DataTypeAttr, ttnn.data_type_of(result.element_type)),
+                      "layout": enum(ttnn.LayoutAttr, "tile")}
         return self("full", [device_of(self.at.parent)], props, result)
 
     def positions(self, ref: TensorType, length: int, axis: int) -> SSAValue:
@@ -329,9 +332,113 @@ def _grouped_conv(op: TTNNOp, constrained: bool) -> bool:
     return True
 
 
+def _cluster_size(op: TTNNOp) -> int:
+    """The chips along the op's cluster axis: of the mesh its `ttnn.get_device` names, else the registered one."""
+    device = op.operand_groups()["device"][0].owner
+    mesh = device.prop("mesh_shape") if isinstance(device, TTNNOp) and device.ROW.name == "get_device" else None
+    shape = tuple(mesh.data) if mesh is not None else mesh_shape_of(op)
+    return shape[scalar(op.prop("cluster_axis"))]
+
+
+def _with_operands(op: TTNNOp, emit: Emitter, result: TensorType, **replaced: SSAValue | None) -> SSAValue:
+    """A copy of `op` (same properties) with some operands replaced (None drops an optional one)."""
+    groups = {name: ([replaced[name]] if replaced[name] is not None else []) if name in replaced else values
+              for name, values in op.operand_groups().items()}
+    props = {**op.properties, "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(v) for v in groups.values()])}
+    return emit(op.ROW.name, [v for vs in groups.values() for v in vs], props, result)
+
+
+def _residual_added(op: TTNNOp, emit: Emitter) -> SSAValue:
+    groups = op.operand_groups()
+    value = groups["input"][0]
+    return emit.binary("add", value, groups["residual"][0]) if groups["residual"] else value
+
+
+def _gather_stats(op: TTNNOp, emit: Emitter, stats: SSAValue) -> SSAValue:
+    """Every chip's statistics side by side along the last dimension."""
+    shape = stats.type.get_shape()
+    gathered = [*shape[:-1], shape[-1] * _cluster_size(op)]
+    props = {"all_gather_dim": KINDS["si32"].build(len(shape) - 1), "cluster_axis": op.prop("cluster_axis"),
+             **{k: op.properties[k] for k in ("num_links", "topology") if k in op.properties}}
+    return emit("all_gather", [stats], props, like(stats.type, gathered))
+
+
+def _fused_rms_norm_shape(op: TTNNOp) -> bool:
+    """tt-metal's fused distributed rms_norm takes one tile of rows, a whole number of tiles wide, with a weight."""
+    shape = op.operands[0].type.get_shape()
+    return bool(op.operand_groups()["weight"]) and len(shape) >= 2 and shape[-2] == ttnn.TILE and \
+        shape[-1] % ttnn.TILE == 0 and all(d == 1 for d in shape[:-2])
+
+
+def _distributed_rms_norm(op: TTNNOp, constrained: bool) -> bool:
+    """The fused kernel's shape keeps the op, at (1, 1, 32, N) with the weight in rows of one tile's width (as the
+    kernel reads it); any other shape is computed from the gathered per-chip sums of squares: x / sqrt(sum / (N *
+    chips) + eps) * weight, rank 4 as rms_norm_pre_all_gather takes it."""
+    emit, groups = Emitter(op), op.operand_groups()
+    shape, result = op.operands[0].type.get_shape(), op.results[0].type
+    if _fused_rms_norm_shape(op):
+        weight = groups["weight"][0]
+        size = math.prod(weight.type.get_shape())
+        tiled = len(weight.type.get_shape()) == 1 and size % ttnn.TILE == 0
+        canonical = len(shape) == 4
+        if canonical and not tiled:
+            return False
+        weight = emit.reshape(weight, [size // ttnn.TILE, ttnn.TILE]) if tiled else weight
+        if canonical:
+            value = _with_operands(op, emit, result, weight=weight)
+        else:
+            target = [1, 1, ttnn.TILE, shape[-1]]
+            residual = [emit.reshape(v, target) for v in groups["residual"]]
+            norm = _with_operands(op, emit, like(result, target), input=emit.reshape(groups["input"][0], target),
+                                  weight=weight, residual=residual[0] if residual else None)
+            value = emit.reshape(norm, shape, result)
+        _replace(op, emit, value)
+        return True
+    if len(shape) < 4:  # rms_norm_pre_all_gather takes rank 4: the op again at that rank (decomposed in turn)
+        target = [1] * (4 - len(shape)) + list(shape)
+        residual = [emit.reshape(v, target) for v in groups["residual"]]
+        norm = _with_operands(op, emit, like(result, target), input=emit.reshape(groups["input"][0], target),
+                              residual=residual[0] if residual else None)
+        _replace(op, emit, emit.reshape(norm, shape, result))
+        return True
+    value = _residual_added(op, emit)
+    rank, chips = len(shape), _cluster_size(op)
+    stats = emit("rms_norm_pre_all_gather", [value], {}, like(value.type, [*shape[:-1], ttnn.TILE]))
+    gathered = _gather_stats(op, emit, stats)
+    by_chip = emit.reshape(gathered, [*shape[:-1], chips, ttnn.TILE])
+    sums = emit.reshape(emit.slice(by_chip, [*shape[:-1], chips, 1]), [*shape[:-1], chips])
+    row = [*shape[:-1], 1]
+    mean = emit("mean", [sums], {"dim_arg": KINDS["i32_array"].build([rank - 1]), "keep_dim": KINDS["bool"].build(True)},
+                like(value.type, row))
+    squares = emit.binary("multiply", mean, emit.full(value.type, row, 1.0 / shape[-1], spelled=False))
+    shifted = emit.binary("add", squares, emit.full(value.type, row, scalar(op.prop("epsilon")), spelled=False))
+    normed = emit("multiply", [value, emit("rsqrt", [shifted], {}, shifted.type)], {},
+                  result if not groups["weight"] else value.type)
+    if groups["weight"]:
+        normed = emit("multiply", [normed, groups["weight"][0]], {}, result)
+    _replace(op, emit, normed)
+    return True
+
+
+def _distributed_layer_norm(op: TTNNOp, constrained: bool) -> bool:
+    """Each chip's row sums and sums of squares (pre all-gather), gathered, then the norm of the local part
+    (post all-gather) with weight and bias."""
+    emit, groups = Emitter(op), op.operand_groups()
+    value = _residual_added(op, emit)
+    shape = value.type.get_shape()
+    stats = emit("layer_norm_pre_all_gather", [value], {"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 0, 0])},
+                 like(value.type, [*shape[:-1], 2 * ttnn.TILE]))
+    operands = [value, _gather_stats(op, emit, stats), *groups["weight"], *groups["bias"]]
+    sizes = [1, 1, len(groups["weight"]), len(groups["bias"])]
+    props = {"epsilon": op.prop("epsilon"), "operandSegmentSizes": DenseArrayBase.from_list(i32, sizes)}
+    _replace(op, emit, emit("layer_norm_post_all_gather", operands, props, op.results[0].type))
+    return True
+
+
 DECOMPOSITIONS = {"concatenate_heads": _concatenate_heads, "scaled_dot_product_attention": _sdpa,
                   "scaled_dot_product_attention_decode": _sdpa_decode, "group_norm": _group_norm,
-                  "conv1d": _grouped_conv, "conv2d": _grouped_conv}
+                  "conv1d": _grouped_conv, "conv2d": _grouped_conv,
+                  "distributed_rms_norm": _distributed_rms_norm, "distributed_layer_norm": _distributed_layer_norm}
 
 
 @dataclass(frozen=True)
@@ -356,4 +463,4 @@ class TTNNDecompositionPass(ModulePass):
                     if isinstance(start, TTNNOp) and start.ROW.name in DECOMPOSITIONS and start not in work:
                         new.append(start)
                     start = start.next_op
-                work = [o for o in new if o.ROW.name in ("scaled_dot_product_attention",)] + work
+                work = [o for o in new if o.ROW.name in ("scaled_dot_product_attention", "distributed_rms_norm")] + work

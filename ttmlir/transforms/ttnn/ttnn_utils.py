@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ModuleOp, NameLoc, StringAttr, TensorType, UnknownLoc
+from xdsl.dialects.builtin import DenseArrayBase, ModuleOp, NameLoc, StringAttr, TensorType, UnknownLoc, i32
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import Rewriter
@@ -122,3 +122,25 @@ def ttnn_empty(t: TensorType, device: SSAValue, at: Operation) -> Operation:
                     "memory_config": ttnn.MemoryConfigAttr(config)})
     empty.location = at.location
     return empty
+
+
+def bind_operand(op: TTNNOp, name: str, value: SSAValue) -> TTNNOp:
+    """`op` again with its optional operand `name` bound to `value` (its operand segments counted anew)."""
+    groups = {**op.operand_groups(), name: [value]}
+    values = [groups[n.rstrip("?*")] for n in op.ROW.operands]
+    props = {**op.properties, "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(v) for v in values])}
+    new = type(op).create(operands=[v for vs in values for v in vs], result_types=[r.type for r in op.results],
+                          properties=props, attributes=dict(op.attributes))
+    new.location = op.location
+    Rewriter.replace_op(op, new)
+    return new
+
+
+def device_before(op: Operation) -> SSAValue:
+    """A `ttnn.get_device` result of `op`'s block standing before it, else the function's (see `device_of`)."""
+    for other in op.parent_block().ops:
+        if other is op:
+            break
+        if isinstance(other, TTNNOp) and other.ROW.name == "get_device":
+            return other.results[0]
+    return device_of(op.parent_block())

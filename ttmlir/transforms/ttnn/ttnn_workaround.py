@@ -29,7 +29,9 @@ from ttmlir.transforms.ttnn.ttnn_decomposition import like
 from ttmlir.transforms.ttnn.ttnn_integer_workarounds import (
     INTEGER_DTYPES, NARROW_INTEGER_DTYPES, U16_MAX, integer_prod_as_multiplies, word_permute_in_halves,
     word_reduction_in_parts, word_sort_by_halves)
-from ttmlir.transforms.ttnn.ttnn_utils import data_type, device_of, helper_location, ttnn_op, with_fields
+from ttmlir.runtime.op_model import TensorSpec
+from ttmlir.transforms.ttnn.optimizer.tensor_specs import layout_of
+from ttmlir.transforms.ttnn.ttnn_utils import bind_operand, data_type, device_of, helper_location, ttnn_op, with_fields
 from ttmlir.spatial import round_up
 
 
@@ -475,6 +477,49 @@ def _rms_norm_at_full_precision(op: TTNNOp) -> None:
             ("packer_l1_acc", True)))
 
 
+def _width_sharded_cores(op: TTNNOp, tiles: int) -> int:
+    """As many cores as divide the row's tiles evenly, at most one row of the worker grid (the shards side by side)."""
+    device = ttcore.registered_device(op)
+    columns = device.worker_grid.shape[1] if device is not None else 8
+    return max(c for c in range(1, min(columns, tiles) + 1) if tiles % c == 0)
+
+
+def _distributed_rms_norm_width_sharded(op: TTNNOp) -> list[Operation] | None:
+    """tt-metal's fused distributed rms_norm reads its input (and residual) width-sharded in L1 tiles, its weight
+    row-major, and accumulates in f32 at full fidelity unless told otherwise; its result, width-sharded like its
+    input, moves back to where it was."""
+    value = op.operands[0]
+    layout = value.type.encoding
+    if getattr(getattr(layout.memory_layout, "data", None), "value", None) == "width_sharded":
+        return None
+    shape = tuple(value.type.get_shape())
+    cores = _width_sharded_cores(op, math.ceil(shape[-1] / ttnn.TILE))
+    spec = TensorSpec(shape, layout.data_type, "l1", "width_sharded", (1, cores))
+    sharded = TensorType(value.type.element_type, shape, layout_of(value.type, spec))
+    groups = op.operand_groups()
+    for name in ("input", "residual"):
+        for v in groups[name]:
+            if v.type != sharded:
+                move = _conversion(v, sharded, op)
+                op.parent.insert_op_before(move, op)
+                op = bind_operand(op, name, move.results[0])
+    for weight in groups["weight"]:
+        if weight.type.encoding.is_tiled:
+            move = _conversion(weight, retyped(weight.type, Want("row_major")), op)
+            op.parent.insert_op_before(move, op)
+            op = bind_operand(op, "weight", move.results[0])
+    _rms_norm_at_full_precision(op)
+    original = op.results[0].type
+    if original != sharded:
+        result = Rewriter.replace_value_with_new_type(op.results[0], sharded)
+        uses = [(use.operation, use.index) for use in result.uses]
+        back = ttnn_op("to_memory_config", [result], {}, [original], op)
+        op.parent.insert_op_after(back, op)
+        for user, index in uses:
+            user.operands[index] = back.results[0]
+    return [op]
+
+
 def _paged_decode_exact_exp(op: TTNNOp) -> None:
     """Paged decode attention on Blackhole runs with `exp_approx_mode = false` (the approximate exponent loses
     accuracy there): an existing program config keeps its other fields; without one tt-metal's decode defaults
@@ -637,6 +682,7 @@ REWRITES: dict[str, Callable[[TTNNOp], list[Operation] | None]] = {
     "upsample": _bilinear_channels_padded,
     "slice_static": _slice_rows_fit_l1,
     "paged_scaled_dot_product_attention_decode": _paged_decode_exact_exp,
+    "distributed_rms_norm": _distributed_rms_norm_width_sharded,
 }
 
 
