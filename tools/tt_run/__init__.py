@@ -151,7 +151,7 @@ def _relay(stream, out, state: dict) -> None:
         out.flush()
 
     for raw in iter(stream.readline, b""):
-        line = raw.decode("utf-8", "replace")
+        line = raw.decode("utf-8", "replace").replace("\x00", "")  # Open MPI's forwarding can leave stray NULs
         tagged, _, text = line.partition("<stderr>: ") if line.startswith("[") else ("", "", line)
         if _RULE.match(text.strip()) or block:
             block.append((line, tagged, text))

@@ -315,3 +315,17 @@ def test_an_abort_notice_ahead_of_the_ranks_own_line_is_not_the_error():
     _relay(io.BytesIO("".join(line + "\n" for line in lines).encode()), out, state)
     assert out.getvalue().splitlines() == [*own, "tt-run: error: rank 1 of 2: c1.yaml: the mock cluster has 4 chip(s)"]
     assert state["failure"].startswith("tt-run: error: rank 1 of 2") and len(state["notices"]) == len(notice)
+
+
+def test_a_stray_nul_in_forwarded_output_is_dropped():
+    """Open MPI's output forwarding can put a NUL ahead of a rank's line (seen once in a clean clone's run): the
+    user's error line, and the failure it names, carry none."""
+    import io
+
+    from tt_run import _relay
+
+    line = "[1,1]<stderr>: \x00tt-run: error: rank 1 of 2: c1.yaml: the mock cluster has 4 chip(s)\n"
+    out, state = io.StringIO(), {"failure": None, "notices": [], "verbose": False}
+    _relay(io.BytesIO(line.encode()), out, state)
+    assert out.getvalue() == "tt-run: error: rank 1 of 2: c1.yaml: the mock cluster has 4 chip(s)\n"
+    assert state["failure"] == out.getvalue().strip()
