@@ -107,21 +107,28 @@ def fold_all(region) -> bool:
     """Apply the folds (FOLDS and CONSTANT_FOLDS) to every tt op of `region` until none applies, as a greedy
     rewrite driver does alongside its patterns; what a fold leaves unused stays for dead-code elimination.
     Whether anything changed."""
+    writers: dict[SSAValue, list[Operation]] = {}  # told once, as to --canonicalize: not per op through its uses
+    _add_writers(writers, region.walk())
+    token = WRITERS.set(writers)
     changed = any_change = True
-    while changed:
-        changed = False
-        for op in list(region.walk()):
-            short = op.name.split(".", 1)[1] if "." in op.name else op.name
-            if op.parent is None or not op.name.startswith("ttir.") or not any(r.uses for r in op.results) or \
-                    _written_in_place(op):
-                continue
-            if short in FOLDS and (value := FOLDS[short](op)) is not None:
-                op.results[0].replace_all_uses_with(value)
-            elif short in CONSTANT_FOLDS and (made := CONSTANT_FOLDS[short](op)) is not None:
-                Rewriter.replace_op(op, made)
-            else:
-                continue
-            changed = any_change = True
+    try:
+        while changed:
+            changed = False
+            for op in list(region.walk()):
+                short = op.name.split(".", 1)[1] if "." in op.name else op.name
+                if op.parent is None or not op.name.startswith("ttir.") or not any(r.uses for r in op.results) or \
+                        _written_in_place(op):
+                    continue
+                if short in FOLDS and (value := FOLDS[short](op)) is not None:
+                    op.results[0].replace_all_uses_with(value)
+                elif short in CONSTANT_FOLDS and (made := CONSTANT_FOLDS[short](op)) is not None:
+                    Rewriter.replace_op(op, made)
+                    _add_writers(writers, made)
+                else:
+                    continue
+                changed = any_change = True
+    finally:
+        WRITERS.reset(token)
     return any_change
 
 
