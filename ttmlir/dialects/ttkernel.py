@@ -402,6 +402,17 @@ class _LogicalCoordOp(IRDLOperation):
         printer.print_function_type([], self.result_types)
 
 
+def _print_noc_and_signature(printer: Printer, op: IRDLOperation) -> None:
+    """An optional `, noc %n`, the closing paren, the attributes and the function type: how the NoC ops end."""
+    if op.noc:
+        printer.print_string(", noc ")
+        printer.print_operand(op.noc[0])
+    printer.print_string(")")
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    printer.print_function_type(op.operand_types, op.result_types)
+
+
 def _trailing_operands(parser: Parser, count: int) -> tuple[list, list]:
     """`, %a, %b, ...` (`count` operands), then an optional `, noc %n`: the operands and the NoC (none or one)."""
     values = []
@@ -656,13 +667,7 @@ class NocInlineDwWriteOp(IRDLOperation):
         printer.print_list([self.dst_noc_x, self.dst_noc_y], printer.print_operand)
         printer.print_string("], ")
         printer.print_list([self.dst_address, self.val, self.byte_enable], printer.print_operand)
-        if self.noc:
-            printer.print_string(", noc ")
-            printer.print_operand(self.noc[0])
-        printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+        _print_noc_and_signature(printer, self)
 
 
 @irdl_op_definition
@@ -719,13 +724,7 @@ class NocAsyncWriteOnePacketWithTridOp(IRDLOperation):
         for value in (self.dst_address, self.size, self.trid):
             printer.print_string(", ")
             printer.print_operand(value)
-        if self.noc:
-            printer.print_string(", noc ")
-            printer.print_operand(self.noc[0])
-        printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, self.result_types)
+        _print_noc_and_signature(printer, self)
 
 
 @irdl_op_definition
