@@ -17,7 +17,6 @@ from decimal import Decimal
 from typing import Iterable
 
 from xdsl.context import Context
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, ArrayAttr, BytesAttr, ComplexType, DenseIntOrFPElementsAttr,
                                    FileLineColLoc, Float64Type, IntAttr, IntegerAttr, IntegerType, LocationAttr,
                                    ModuleOp, NameLoc, NoneAttr, StringAttr, UnknownLoc, i64)
@@ -706,7 +705,7 @@ class TTPrinter(Printer):
         super().print_op(op)
 
 
-def _constant_name(op: arith.ConstantOp) -> str:
+def _constant_name(op: Operation) -> str:
     """What MLIR's arith.constant calls its result: `%c3` (index), `%c3_i32`, `%true`/`%false` (i1), `%cst`."""
     value = op.value
     if not isinstance(value, IntegerAttr):
@@ -721,7 +720,7 @@ def _constant_name(op: arith.ConstantOp) -> str:
 def _result_names(op: Operation) -> list[str] | None:
     """The names an op gives its results, as upstream's ODS does: a TTIR/TTNN op with several results names
     them after its definition (`%values, %indices`), and a constant says `%cst` or `%c`."""
-    if isinstance(op, arith.ConstantOp):
+    if op.name == "arith.constant":  # by name: arith's module is not imported where no IR holds it
         return [_constant_name(op)]
     if len(op.results) == 1:
         hint = getattr(op, "asm_result_name", None)
