@@ -16,12 +16,13 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import DictionaryAttr, ModuleOp, StringAttr, SymbolRefAttr
-from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ttmlir.dialects import stablehlo as shlo
+from ttmlir.ir.outline import outline_function
 
 GROUP, SEED, NAME, ATTRS = "reoutline.group", "reoutline.seed", "reoutline.orig_name", "reoutline.comp_attrs"
 ARG_INDICES, RESULT_POS = "reoutline.arg_operand_indices", "reoutline.result_pos"
@@ -69,18 +70,10 @@ def _unique_name(module: ModuleOp, base: str) -> str:
 
 
 def _outline(module: ModuleOp, group: str, ops: list[Operation], captures, escapes) -> None:
-    block = Block(arg_types=[v.type for v in captures])
-    values: dict[SSAValue, SSAValue] = dict(zip(captures, block.args))
-    for op in ops:
-        clone = op.clone(value_mapper=values)
-        values.update(zip(op.results, clone.results))
+    callee = outline_function(module, _unique_name(module, f"outlined_{group}"), ops, list(captures), list(escapes))
+    for clone in callee.body.block.ops:
         for mark in MARKS:
             clone.attributes.pop(mark, None)
-        block.add_op(clone)
-    block.add_op(ReturnOp(*(values[v] for v in escapes)))
-    callee = FuncOp(_unique_name(module, f"outlined_{group}"), ([v.type for v in captures], [v.type for v in escapes]),
-                    Region(block), visibility="private")
-    module.body.block.add_op(callee)
 
     seed = next((op for op in ops if SEED in op.attributes), None)
     name = seed.attributes.get(NAME) if seed is not None else None

@@ -15,14 +15,15 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FunctionType, ModuleOp
-from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.dialects.ttnn_d2m_subgraph import D2MSubgraphOp
+from ttmlir.ir.outline import outline_function
 from ttmlir.transforms.ttnn.ttnn_utils import device_of, ttnn_empty
 
 # the TTNN ops D2M compiles as elementwise tile math (upstream's list)
@@ -111,15 +112,7 @@ def outline(group: list[Operation], index: int) -> None:
 
     module = _enclosing_module(first)
     name = _free_name(module, f"d2m_subgraph_{index}")
-    body = Block(arg_types=[v.type for v in inputs])
-    mapping: dict[SSAValue, SSAValue] = dict(zip(inputs, body.args))
-    for op in group:
-        body.add_op(op.clone(value_mapper=mapping))
-    body.add_op(ReturnOp(*(mapping[r] for r in exit_op.results)))
-    func = FuncOp(name, FunctionType.from_lists([v.type for v in inputs], list(exit_op.result_types)),
-                  Region(body), visibility="private")
-    func.location = first.location
-    module.body.block.add_op(func)
+    outline_function(module, name, group, inputs, list(exit_op.results)).location = first.location
 
     subgraph = D2MSubgraphOp.build(name, inputs, [b.results[0] for b in buffers], exit_op.result_types)
     subgraph.location = first.location
