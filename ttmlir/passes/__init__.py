@@ -60,6 +60,8 @@ PASS_CLASSES = {
     "d2m-grid-selection": "ttmlir.transforms.d2m.d2m_grid_selection:D2MGridSelectionPass",
     "d2m-allocate": "ttmlir.transforms.d2m.d2m_allocate:D2MAllocatePass",
     "ttkernel-dedup-inits": "ttmlir.transforms.ttkernel.ttkernel_dedup_inits:TTKernelDedupInitsPass",
+    "ttkernel-control-dst-section":
+        "ttmlir.transforms.ttkernel.ttkernel_control_dst_section:TTKernelControlDstSectionPass",
     "d2m-generic-fusion": "ttmlir.transforms.d2m.d2m_generic_fusion:D2MGenericFusionPass",
     "d2m-materialize-view-returns": "ttmlir.transforms.d2m.d2m_materialize_view_returns:D2MMaterializeViewReturnsPass",
     "d2m-generic-regions-to-funcs":
