@@ -16,8 +16,8 @@ from typing import ClassVar
 from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IndexType, IntAttr, IntegerAttr, IntegerType, StringAttr, i32
 from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_attr_definition, irdl_op_definition,
-                       operand_def, opt_operand_def, opt_prop_def, param_def, result_def, traits_def, var_operand_def,
-                       var_result_def)
+                       operand_def, opt_operand_def, opt_prop_def, param_def, prop_def, result_def, traits_def,
+                       var_operand_def, var_result_def)
 from xdsl.parser import AttrParser, Parser
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.printer import Printer
@@ -802,6 +802,45 @@ class UnpackStallOnPackOp(IRDLOperation):
     traits = traits_def(_StallCanonicalization())
 
 
+@irdl_op_definition
+class DPrintOp(IRDLOperation):
+    """tt-metal's DPRINT of a format string whose `{}`s take the operands in order (a CB prints its details):
+    `ttkernel.dprint("x={}\\n", %x) : (i32) -> ()`."""
+
+    name = "ttkernel.dprint"
+    fmt = prop_def(StringAttr)
+    argv = var_operand_def()
+
+    def verify_(self) -> None:
+        if self.fmt.data.count("{}") != len(self.argv):
+            raise VerifyException("'ttkernel.dprint' op number of format specifiers must match number of operands")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "DPrintOp":
+        with parser.in_parens():
+            fmt = parser.parse_str_literal()
+            names = []
+            while parser.parse_optional_punctuation(",") is not None:
+                names.append(parser.parse_unresolved_operand())
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        fn = parser.parse_function_type()
+        return cls.create(operands=parser.resolve_operands(names, fn.inputs.data, position),
+                          properties={"fmt": StringAttr(fmt)}, attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_string_literal(self.fmt.data)
+        for value in self.argv:
+            printer.print_string(", ")
+            printer.print_operand(value)
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_function_type(self.operand_types, [])
+
+
 def _op_class(mnemonic: str, items: tuple[str, ...]) -> type[TTKernelOp]:
     body = {"name": f"ttkernel.{mnemonic}", "ITEMS": items, "__doc__": f"tt-metal's `{mnemonic}`.",
             "__annotations__": {"ITEMS": ClassVar[tuple[str, ...]]},
@@ -815,7 +854,7 @@ OP_CLASSES = {mnemonic: _op_class(mnemonic, items) for mnemonic, items in OPS.it
 
 TTKernel = Dialect("ttkernel", [*OP_CLASSES.values(), MyLogicalXOp, MyLogicalYOp, NocAsyncReadOp, NocAsyncWriteOp,
                                 NocAsyncWriteMulticastOp, NocInlineDwWriteOp, UnpackStallOnPackOp,
-                                NocAsyncWriteOnePacketWithTridOp, TensorAccessorArgsOp],
+                                NocAsyncWriteOnePacketWithTridOp, TensorAccessorArgsOp, DPrintOp],
                    [ThreadAttr, ArgSpecAttr, CBType, NocAddrType, LocalSemaphoreType, L1AddrType, L1AddrPtrType,
                     TensorAccessorArgsType, TensorAccessorType,
                     ReduceTypeAttr, ReduceDimAttr, BcastTypeAttr])

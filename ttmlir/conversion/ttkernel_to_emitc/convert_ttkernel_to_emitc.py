@@ -32,6 +32,7 @@ from ttmlir.target.cpp import c_type, is_kernel
 
 PORT = EmitC_OpaqueType(StringAttr("uint32_t"))
 NOC_ADDR = EmitC_OpaqueType(StringAttr("uint64_t"))
+CB_PRINTER = EmitC_OpaqueType(StringAttr("ttmlir::CBPrinter"))
 HEADERS = {"compute": "api/compute/common.h", "noc": "api/dataflow/dataflow_api.h",
            "ethernet": "api/dataflow/dataflow_api.h"}
 # CB calls that are methods of tt-metal's CircularBuffer object (the compute API's other calls take the CB's id)
@@ -40,7 +41,8 @@ CB_METHODS = {"cb_reserve_back": "reserve_back", "cb_push_back": "push_back", "c
               "get_tile_size": "get_tile_size"}
 CB_HEADER = "api/dataflow/circular_buffer.h"
 NOC_HEADERS = ("api/core_local_mem.h", "api/dataflow/endpoints.h", "api/dataflow/noc.h")  # the Noc object API
-CALL_HEADERS = {"bfloat16_greater": "api/numeric/bfloat16.h", "float32_greater": "api/numeric/float32.h"}
+CALL_HEADERS = {"bfloat16_greater": "api/numeric/bfloat16.h", "float32_greater": "api/numeric/float32.h",
+                "dprint": "api/debug/dprint.h"}
 C_TYPES = {ttkernel.TensorAccessorType: EmitC_OpaqueType(StringAttr("TensorAccessor")),
            ttkernel.TensorAccessorArgsType: EmitC_OpaqueType(StringAttr("auto")), ttkernel.CBType: PORT,
            ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT, ttkernel.NocAddrType: NOC_ADDR}
@@ -80,7 +82,8 @@ class _KernelLowering:
     def __init__(self, func: FuncOp):
         self.func = func
         self.declared: list[str] = []
-        self.headers: set[str] = {HEADERS[func.attributes["ttkernel.thread"].data.value]}
+        self.thread = func.attributes["ttkernel.thread"].data.value
+        self.headers: set[str] = {HEADERS[self.thread]}
         self.cb_names: dict = {}  # CB value -> its CircularBuffer object's name
         self.cb_declared: set = set()  # (block, name) of the objects declared
         self.counters: dict[str, int] = {}
@@ -228,6 +231,16 @@ class _KernelLowering:
             if op.results:
                 return [EmitC_CallOpaqueOp(call, [], result_types)]
             return [emitc.VerbatimOp.create(operands=op.operands[1:], properties={"value": StringAttr(f"{call}({{}});")})]
+        if isinstance(op, ttkernel.DPrintOp):  # DPRINT("fmt", args...); on a compute core a CB prints its details
+            fmt = emitc.LiteralOp.create(properties={"value": StringAttr(f'"{op.fmt.data}"')},
+                                         result_types=[EmitC_OpaqueType(StringAttr("const char[]"))])
+            ops, args = [fmt], [fmt.result]
+            for value in op.argv:
+                if value in self.cb_names and self.thread == "compute":  # a CB (its argument op is lowered already)
+                    ops.append(EmitC_CallOpaqueOp("ttmlir::CBPrinter", [value], [CB_PRINTER]))
+                    value = ops[-1].res[0]
+                args.append(value)
+            return [*ops, EmitC_CallOpaqueOp("DPRINT", args, [])]
         if mnemonic == "get_compile_time_arg_val":
             index = op.properties["arg_index"].value.data
             return [emitc.LiteralOp.create(properties={"value": StringAttr(f"get_compile_time_arg_val({index})")},
