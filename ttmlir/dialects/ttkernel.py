@@ -73,8 +73,10 @@ class ArgSpecAttr(Data[tuple[tuple[tuple[str, str | None, int], ...], ...]]):
         return parse_arg_groups(parser, ARG_GROUPS, lambda: _parse_arg(parser))
 
     def print_parameter(self, printer: Printer) -> None:
-        parts = [f"{g} = [{', '.join(_arg_text(*a) for a in args)}]" for g, args in zip(ARG_GROUPS, self.data) if args]
-        printer.print_string("< " + " ".join(parts) + ">")
+        # as upstream's format prints it: `rt_args` right after `<`, `ct_args` after a space
+        rt, ct = (f"{g} = [{', '.join(_arg_text(*a) for a in args)}]" if args else ""
+                  for g, args in zip(ARG_GROUPS, self.data))
+        printer.print_string(f"<{rt}{' ' + ct if ct else ''}>")
 
     @property
     def groups(self) -> dict[str, tuple[tuple[str, str | None, int], ...]]:
