@@ -16,7 +16,7 @@ from typing import ClassVar
 from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IndexType, IntAttr, IntegerAttr, IntegerType, StringAttr, i32
 from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_attr_definition, irdl_op_definition,
-                       operand_def, opt_operand_def, opt_prop_def, param_def, prop_def, result_def, traits_def,
+                       operand_def, opt_operand_def, opt_prop_def, param_def, result_def, traits_def,
                        var_operand_def, var_result_def)
 from xdsl.parser import AttrParser, Parser
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
@@ -24,6 +24,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasCanonicalizationPatternsTrait
 from xdsl.utils.exceptions import VerifyException
 
+from ttmlir.ir.format_print import FormatPrintOp
 from ttmlir.ir.syntax import enum_attr, parse_arg_groups, table_class
 
 ThreadAttr = enum_attr("ttkernel.thread", ("noc", "compute", "ethernet"), "The RISC-V thread a kernel runs on.")
@@ -118,7 +119,7 @@ OPS: dict[str, tuple[str, ...]] = {
     "get_common_arg_val": ("arg_index",),
     "tile_regs_acquire": (), "tile_regs_commit": (), "tile_regs_wait": (), "tile_regs_release": (),
     "pack_tile": ("dst_index", "out_cb", "out_index", "out_of_order=bool"),
-    "copy_tile_init": ("cb0",), "copy_tile": ("cb0", "tile_index_cb", "tile_index_dst"),
+    "copy_tile_init": ("cb0",), "pack_reconfig_data_format": ("out_cb",), "reconfig_data_format_srca": ("in_cb",), "copy_tile": ("cb0", "tile_index_cb", "tile_index_dst"),
     "init_sfpu": ("icb", "ocb"), "binary_op_init_common": ("in0_cb", "in1_cb", "out_cb"),
     "mm_init": ("in0_cb", "in1_cb", "out_cb", "transpose"),
     "matmul_tiles": ("in0_cb_id", "in1_cb_id", "in0_tile_idx", "in1_tile_idx", "dst_tile_idx"),
@@ -805,42 +806,15 @@ class UnpackStallOnPackOp(IRDLOperation):
 
 
 @irdl_op_definition
-class DPrintOp(IRDLOperation):
+class DPrintOp(FormatPrintOp):
     """tt-metal's DPRINT of a format string whose `{}`s take the operands in order (a CB prints its details):
     `ttkernel.dprint("x={}\\n", %x) : (i32) -> ()`."""
 
     name = "ttkernel.dprint"
-    fmt = prop_def(StringAttr)
-    argv = var_operand_def()
 
     def verify_(self) -> None:
         if self.fmt.data.count("{}") != len(self.argv):
             raise VerifyException("'ttkernel.dprint' op number of format specifiers must match number of operands")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> "DPrintOp":
-        with parser.in_parens():
-            fmt = parser.parse_str_literal()
-            names = []
-            while parser.parse_optional_punctuation(",") is not None:
-                names.append(parser.parse_unresolved_operand())
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        position = parser.pos
-        fn = parser.parse_function_type()
-        return cls.create(operands=parser.resolve_operands(names, fn.inputs.data, position),
-                          properties={"fmt": StringAttr(fmt)}, attributes=attributes)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string("(")
-        printer.print_string_literal(self.fmt.data)
-        for value in self.argv:
-            printer.print_string(", ")
-            printer.print_operand(value)
-        printer.print_string(")")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_function_type(self.operand_types, [])
 
 
 def _op_class(mnemonic: str, items: tuple[str, ...]) -> type[TTKernelOp]:
