@@ -521,12 +521,10 @@ class NocAsyncWriteOp(_NocTransferOp):
     noc = var_operand_def()
 
 
-@irdl_op_definition
-class NocAsyncWriteMulticastOp(IRDLOperation):
-    """A write of local L1 to the same address on every core of a rectangle: `ttkernel.noc_async_write_multicast(
-    %src, %size, %num_dests, start_xy[%x0, %y0], end_xy[%x1, %y1], %dst, noc %n) : (...) -> ()`."""
+class MulticastWriteOp(IRDLOperation):
+    """A write of local L1 to the same address on every core of a rectangle: `ttkernel.<op>(%src, %size,
+    %num_dests, start_xy[%x0, %y0], end_xy[%x1, %y1], %dst, noc %n) : (...) -> ()`."""
 
-    name = "ttkernel.noc_async_write_multicast"
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     src_local = operand_def()
     size = operand_def()
@@ -592,11 +590,109 @@ class NocAsyncWriteMulticastOp(IRDLOperation):
         printer.print_function_type(self.operand_types, self.result_types)
 
 
+@irdl_op_definition
+class NocAsyncWriteMulticastOp(MulticastWriteOp):
+    """A multicast write of any size (`ttkernel.noc_async_write_multicast`)."""
+
+    name = "ttkernel.noc_async_write_multicast"
+
+
+@irdl_op_definition
+class NocAsyncWriteMulticastOnePacketOp(MulticastWriteOp):
+    """A multicast write of at most one NoC packet (`ttkernel.noc_async_write_multicast_one_packet`)."""
+
+    name = "ttkernel.noc_async_write_multicast_one_packet"
+
+
+@irdl_op_definition
+class NocAsyncWriteMulticastLoopbackSrcOp(MulticastWriteOp):
+    """A multicast write whose rectangle includes the sending core (`ttkernel.noc_async_write_multicast_loopback_src`)."""
+
+    name = "ttkernel.noc_async_write_multicast_loopback_src"
+
+
+class ReadStateOp(IRDLOperation):
+    """A one-packet read in two steps: the far side (`core[%x, %y]` or `bank[%b]`, an address) and size set as the
+    NoC's state once, then reads into local L1 that reuse it: `ttkernel.<op>(core[%x, %y], %src_addr, [%dst_l1,]
+    %size, noc %n) : (...) -> ()`."""
+
+    WITH_DST: ClassVar[bool] = False
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def verify_(self) -> None:
+        if bool(self.src_core_xy) == bool(self.src_bank_id):
+            raise VerifyException(f"'{self.name}' op must specify exactly one NoC address mode")
+        if self.src_core_xy and len(self.src_core_xy) != 2:
+            raise VerifyException(f"'{self.name}' op core address mode requires x and y coordinates")
+        if self.src_bank_id and len(self.src_bank_id) != 1:
+            raise VerifyException(f"'{self.name}' op bank address mode requires one bank id")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        with parser.in_parens():
+            core = bank = []
+            if parser.parse_optional_keyword("core") is not None:
+                core = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+            elif parser.parse_optional_keyword("bank") is not None:
+                bank = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+            values, noc = _trailing_operands(parser, 3 if cls.WITH_DST else 2)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        fn = parser.parse_function_type()
+        operands = parser.resolve_operands([*core, *bank, *values, *noc], fn.inputs.data, position)
+        sizes = [len(core), len(bank), *([1] * len(values)), len(noc)]
+        return cls.create(operands=operands, attributes=attributes, properties={
+            "operandSegmentSizes": DenseArrayBase.from_list(i32, sizes)})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        for word, values in (("core", self.src_core_xy), ("bank", self.src_bank_id)):
+            if values:
+                printer.print_string(f"{word}[")
+                printer.print_list(values, printer.print_operand)
+                printer.print_string("]")
+        for value in self.operands[len(self.src_core_xy) + len(self.src_bank_id):
+                                   len(self.operands) - len(self.noc)]:
+            printer.print_string(", ")
+            printer.print_operand(value)
+        _print_noc_and_signature(printer, self)
+
+
+@irdl_op_definition
+class NocAsyncReadOnePacketSetStateOp(ReadStateOp):
+    """Sets a NoC's one-packet read state: the far side and the size."""
+
+    name = "ttkernel.noc_async_read_one_packet_set_state"
+    src_core_xy = var_operand_def(IndexType)
+    src_bank_id = var_operand_def(i32)
+    src_address = operand_def(i32)
+    size = operand_def(i32)
+    noc = var_operand_def(IntegerType(8))
+
+
+@irdl_op_definition
+class NocAsyncReadOnePacketWithStateOp(ReadStateOp):
+    """A one-packet read into local L1 through the state its NoC was set to."""
+
+    name = "ttkernel.noc_async_read_one_packet_with_state"
+    WITH_DST: ClassVar[bool] = True
+    src_core_xy = var_operand_def(IndexType)
+    src_bank_id = var_operand_def(i32)
+    src_address = operand_def(i32)
+    dst_local_l1_addr = operand_def()
+    size = operand_def(i32)
+    noc = var_operand_def(IntegerType(8))
+
+
 # a NoC barrier waits for the transfers of these ops (issued on any NoC: the search does not tell NoCs apart)
 BARRIER_WAITS_FOR: dict[str, frozenset[str]] = {
-    "noc_async_read_barrier": frozenset({"ttkernel.noc_async_read", "ttkernel.noc_async_read_tile"}),
+    "noc_async_read_barrier": frozenset({"ttkernel.noc_async_read", "ttkernel.noc_async_read_tile",
+                                         "ttkernel.noc_async_read_one_packet_with_state"}),
     "noc_async_write_barrier": frozenset({"ttkernel.noc_async_write", "ttkernel.noc_async_write_tile",
                                           "ttkernel.noc_async_write_multicast", "ttkernel.noc_inline_dw_write",
+                                          "ttkernel.noc_async_write_multicast_one_packet",
+                                          "ttkernel.noc_async_write_multicast_loopback_src",
                                           "ttkernel.noc_semaphore_set_multicast", "ttkernel.remote_sram_write_u32"}),
 }
 
@@ -829,7 +925,9 @@ def _op_class(mnemonic: str, items: tuple[str, ...]) -> type[TTKernelOp]:
 OP_CLASSES = {mnemonic: _op_class(mnemonic, items) for mnemonic, items in OPS.items()}
 
 TTKernel = Dialect("ttkernel", [*OP_CLASSES.values(), MyLogicalXOp, MyLogicalYOp, NocAsyncReadOp, NocAsyncWriteOp,
-                                NocAsyncWriteMulticastOp, NocInlineDwWriteOp, UnpackStallOnPackOp,
+                                NocAsyncWriteMulticastOp, NocAsyncWriteMulticastOnePacketOp,
+                                NocAsyncWriteMulticastLoopbackSrcOp, NocAsyncReadOnePacketSetStateOp,
+                                NocAsyncReadOnePacketWithStateOp, NocInlineDwWriteOp, UnpackStallOnPackOp,
                                 NocAsyncWriteOnePacketWithTridOp, TensorAccessorArgsOp, DPrintOp],
                    [ThreadAttr, ArgSpecAttr, CBType, NocAddrType, LocalSemaphoreType, L1AddrType, L1AddrPtrType,
                     TensorAccessorArgsType, TensorAccessorType,
