@@ -134,6 +134,10 @@ OPS: dict[str, tuple[str, ...]] = {
     "tilize_init": ("cbIn", "numTiles", "cbOut"), "tilize_uninit": ("cbIn", "cbOut"),
     "untilize_uninit": ("cbIn",), "reduce_uninit": (), "tilize_block": ("cbIn", "numTiles", "cbOut"),
     "untilize_init": ("cbIn",), "untilize_block": ("cbIn", "numTiles", "cbOut"),
+    # a block of rows x cols tiles at once; pack untilize's column passes (colsPerDstPass, totalColTiles) are
+    # attributes of its attr-dict
+    "experimental.tilize_block": ("cbIn", "cbOut", "blockR", "blockC"), "pack_untilize_init": ("cbIn", "cbOut"),
+    "experimental.pack_untilize_block": ("cbIn", "cbOut", "blockR", "blockC"), "pack_untilize_uninit": ("cbOut",),
     "get_noc_addr_from_bank_id": ("bank_id", "bankAddressOffset"),
     "transpose_wh_init": ("cbIn", "cbOut"), "transpose_wh_tile": ("icb", "itile", "idst"),
     "unary_bcast_init": ("in_cb", "out_cb", "bcast_type=attr"),
@@ -220,6 +224,47 @@ def check_trid_noc(op, operands: dict) -> None:
         raise VerifyException(f"noc must be in [0, {NOCS - 1}].")
 
 
+def _check_layout_cbs(op, tiled: Attribute, scalar: Attribute) -> None:
+    """A tilize reads scalars and writes tiles (an untilize the other way round)."""
+    from ttmlir.dialects.ttcore_attrs import TileType
+
+    if not isinstance(tiled, CBType) or not isinstance(scalar, CBType):
+        raise VerifyException(f"'{op.name}' op converts between two !ttkernel.cb")
+    if isinstance(scalar.element, TileType):
+        raise VerifyException(f"'{op.name}' op Input to TilizeOp or Output to UntilizeOp must have scalar element type")
+    if not isinstance(tiled.element, TileType):
+        raise VerifyException(f"'{op.name}' op Input to UntilizeOp or Output to TilizeOp must have tile element type")
+
+
+def _check_pack_untilize(op, operands: dict) -> None:
+    """Tiles in, scalars out; the column tiles of a dst pass divide the row's (and a constant block's) column tiles."""
+    _check_layout_cbs(op, operands["cbIn"].type, operands["cbOut"].type)
+    passes = {}
+    for name in ("colsPerDstPass", "totalColTiles"):
+        attr = op.attributes.get(name)
+        if attr is None and op.name.endswith("pack_untilize_block"):
+            raise VerifyException(f"'{op.name}' op requires attribute '{name}'")
+        passes[name] = attr.value.data if isinstance(attr, IntegerAttr) else 1
+    cols, total = passes["colsPerDstPass"], passes["totalColTiles"]
+    if cols <= 0 or total <= 0:
+        raise VerifyException(f"'{op.name}' op cols_per_dst_pass and total_col_tiles must both be positive")
+    if total % cols:
+        raise VerifyException(f"'{op.name}' op cols_per_dst_pass must divide total_col_tiles")
+    if (block_c := _constant_int(operands.get("blockC"))) is not None:
+        if block_c <= 0:
+            raise VerifyException(f"'{op.name}' op block_c must be positive")
+        if block_c % cols:
+            raise VerifyException(f"'{op.name}' op block_c must be divisible by cols_per_dst_pass")
+
+
+def _check_tilize_block(op, operands: dict) -> None:
+    _check_layout_cbs(op, operands["cbOut"].type, operands["cbIn"].type)
+
+
+EXTRA_CHECKS = {"experimental.tilize_block": _check_tilize_block, "pack_untilize_init": _check_pack_untilize,
+                "experimental.pack_untilize_block": _check_pack_untilize}
+
+
 def parse_data_type(parser: AttrParser):
     """`<f32>`: a ttcore data type where the op says what the attribute is."""
     from ttmlir.dialects.ttcore_attrs import DataTypeAttr
@@ -260,6 +305,8 @@ class TTKernelOp(IRDLOperation):
                                          for k in TYPE_KINDS[rules[name]]):
                 raise VerifyException(f"'{self.name}' op {what} must be {rules[name]}, but got {t}")
         check_trid_noc(self, dict(zip(named, self.operands)))
+        if (check := EXTRA_CHECKS.get(self.name[len("ttkernel."):])) is not None:
+            check(self, dict(zip(named, self.operands)))
 
     @classmethod
     def parse(cls, parser: Parser) -> "TTKernelOp":

@@ -257,7 +257,7 @@ class ConvertD2MToTTKernelPass(ModulePass):
             dst = min(dst, self.max_dst_physical_size_tiles)
         if dst < 2:
             raise PassFailure(op, "max-dst-physical-size-tiles leaves the math thread no dst tile (at least 2)")
-        lower_kernel_functions(module, self.force_compile_time_args)
+        lower_kernel_functions(module, self.force_compile_time_args, chip)
         kernels = kernel_functions(module)  # numbered after the module's kernels
         made = len(kernels)
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and

@@ -9,8 +9,8 @@ names one). Arguments every core shares are common runtime args (`ttkernel.get_c
 among them), or compile-time args under force-compile-time-args. Then each op becomes the calls it stands for
 (LOWERINGS): acquiring and releasing CB pages (`d2m.wait` -> `cb_wait_front`, the CB's block in pages), a
 `d2m.print` a `ttkernel.dprint`, a tile loaded from a CB block its index in the block and a tile stored to a CB
-block a `pack_tile` of that dst index after the packer is set to the CB's format. An op of another dialect's
-kernel vocabulary is refused, naming it.
+block a `pack_tile` of that dst index after the packer is set to the CB's format, a block tilize or untilize
+tt-metal's block calls. An op of another dialect's kernel vocabulary is refused, naming it.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from ttmlir.errors import PassFailure
 
 THREADS = {"compute": "compute", "datamovement": "noc"}
 TILE_ELEMENTS = 32 * 32
+WIDE_DTYPES = ("f32", "si32", "u32")  # 32-bit: half as many tiles fit in dst
 # ops a kernel keeps as they are: index arithmetic, control flow
 KEPT_DIALECTS = ("arith", "scf", "func", "builtin")
 
@@ -66,8 +67,10 @@ def _memory_space(value: SSAValue) -> str | None:
 class KernelFunction:
     """One kernel function's lowering: its argument spec, then its ops one by one."""
 
-    def __init__(self, func: FuncOp, force_compile_time_args: bool):
+    def __init__(self, func: FuncOp, force_compile_time_args: bool, chip: dict):
         self.func, self.force_ct = func, force_compile_time_args
+        # the tiles of dst a math/pack half holds (dst is split in two halves, the packer draining one)
+        self.dst_tiles = int(chip.get("dst_physical_size_tiles") or 16) // 2
         thread = func.attributes["d2m.thread"]
         if thread.thread not in THREADS:
             raise PassFailure(func, f"'{thread.thread}' threads are split into compute and data-movement kernels "
@@ -151,6 +154,34 @@ class KernelFunction:
         self.replace(op, new)
 
 
+def _layout_block(kernel: KernelFunction, op: Operation, tilize: bool) -> None:
+    """A block tilize (untilize): the engines started on the two CBs, then the tilize (the pack untilize, whose
+    column tiles go through dst in passes as wide as dst holds and dividing the row) of the block's rows x cols
+    tiles, its leading dims collapsed into rows."""
+    src, dst = op.input, op.output
+    tiles = kernel.block_of(dst if tilize else src)
+    shape = tiles.get_shape()
+    rows, cols = (math.prod(shape[:-1]), shape[-1]) if len(shape) > 2 else tuple(shape)
+    block_r, block_c = (arith.ConstantOp(IntegerAttr(v, i32)) for v in (rows, cols))
+    new: list[Operation] = [block_r, block_c,
+                            ttkernel.OP_CLASSES["compute_kernel_hw_startup"].create(operands=[src, dst])]
+    if tilize:
+        new += [ttkernel.OP_CLASSES["tilize_init"].create(operands=[src, block_c.result, dst]),
+                ttkernel.OP_CLASSES["experimental.tilize_block"].create(
+                    operands=[src, dst, block_r.result, block_c.result])]
+    else:
+        capacity = kernel.dst_tiles // (2 if tiles.element_type.dtype in WIDE_DTYPES else 1)
+        per_pass = min(capacity, cols)
+        while per_pass > 1 and cols % per_pass:
+            per_pass -= 1
+        passes = {"colsPerDstPass": IntegerAttr(per_pass, i32), "totalColTiles": IntegerAttr(cols, i32)}
+        new += [ttkernel.OP_CLASSES["pack_untilize_init"].create(operands=[src, dst], attributes=dict(passes)),
+                ttkernel.OP_CLASSES["experimental.pack_untilize_block"].create(
+                    operands=[src, dst, block_r.result, block_c.result], attributes=dict(passes)),
+                ttkernel.OP_CLASSES["pack_untilize_uninit"].create(operands=[dst])]
+    kernel.replace(op, new, [dst])
+
+
 def _linear_index(shape: tuple[int, ...], indices: list[SSAValue]) -> tuple[list[Operation], SSAValue]:
     """Row-major `sum(index_i * stride_i)` of a block's indices, as index arithmetic."""
     new: list[Operation] = []
@@ -181,10 +212,12 @@ LOWERINGS = {
     "d2m.print": KernelFunction.print_,
     "memref.load": KernelFunction.load,
     "memref.store": KernelFunction.store,
+    "d2m.tile_tilize_block": lambda k, op: _layout_block(k, op, tilize=True),
+    "d2m.tile_untilize_block": lambda k, op: _layout_block(k, op, tilize=False),
 }
 
 
-def lower_kernel_functions(module, force_compile_time_args: bool) -> None:
-    """Lower every upstream-form kernel function of `module` in place."""
+def lower_kernel_functions(module, force_compile_time_args: bool, chip: dict) -> None:
+    """Lower every upstream-form kernel function of `module` (on the chip `chip` describes) in place."""
     for func in [f for f in module.ops if is_kernel_function(f)]:
-        KernelFunction(func, force_compile_time_args).lower()
+        KernelFunction(func, force_compile_time_args, chip).lower()

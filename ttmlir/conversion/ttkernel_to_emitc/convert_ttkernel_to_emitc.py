@@ -311,6 +311,9 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
         return "pack_tile<true>"
     if mnemonic == "copy_dest_values":
         return f"copy_dest_values<DataFormat::{DATA_FORMATS[op.properties['data_format'].data.value]}>"
+    if mnemonic in ("pack_untilize_init", "experimental.pack_untilize_block"):  # the column passes, as templates
+        passes = (op.attributes.get(k) for k in ("colsPerDstPass", "totalColTiles"))
+        return f"{mnemonic.replace('.', '::')}<{', '.join(str(p.value.data if p else 1) for p in passes)}>"
     if mnemonic == "remote_sram_write_u32":  # tt-metal's name for a word of local L1 written to a NoC address
         return "noc_semaphore_set_remote"
     if mnemonic == "reinterpret_cast":
