@@ -24,7 +24,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore, ttkernel
-from ttmlir.dialects.d2m_cb import GetCBOp
+from ttmlir.dialects.d2m_cb import CBType as D2MCBType, GetCBOp
 from ttmlir.errors import PassFailure
 
 THREADS = {"compute": "compute", "datamovement": "noc"}
@@ -59,9 +59,16 @@ def _cb_pages(shaped: Attribute) -> int:
     return count if isinstance(shaped.element_type, ttcore.TileType) else -(-count // TILE_ELEMENTS)
 
 
-def _memory_space(value: SSAValue) -> str | None:
-    space = getattr(value.type, "memory_space", None)
+def _memory_space(memref: Attribute) -> str | None:
+    space = getattr(memref, "memory_space", None)
     return getattr(getattr(space, "data", None), "value", None)
+
+
+def _unviewed(value: SSAValue) -> SSAValue:
+    """The block a collapsed view of a block is of."""
+    while isinstance(value.owner, Operation) and value.owner.name == "memref.collapse_shape":
+        value = value.owner.operands[0]
+    return value
 
 
 class KernelFunction:
@@ -79,10 +86,14 @@ class KernelFunction:
         self.args = sorted({self.arg_of(op) for op in func.walk() if isinstance(op, GetCBOp)},
                            key=lambda a: (ttkernel.ARG_TYPES.index(a[0]), a[2]))
         self.rewriter = Rewriter()
-        self.blocks: dict[SSAValue, Attribute] = {}  # a lowered CB, or a block acquired from it -> the block's memref
+        # each op's operands as written, the type and the block before any collapse (lowering replaces CBs and the
+        # blocks acquired from them by ttkernel CBs)
+        self.types = {op: [(v.type, _unviewed(v).type) for v in op.operands] for op in func.walk()}
 
-    def block_of(self, value: SSAValue) -> Attribute:
-        return self.blocks.get(value, value.type)
+    def block_of(self, op: Operation, index: int = 0, unviewed: bool = False) -> Attribute:
+        """The memref (a CB's block) operand `index` of `op` was, as written (before any collapse: `unviewed`)."""
+        written = self.types[op][index][1 if unviewed else 0]
+        return written.underlying if isinstance(written, D2MCBType) else written
 
     def arg_of(self, op: Operation) -> tuple[str, None, int]:
         return "cb_port", None, _physical_port(self.func, op.cb_operand_idx.value.data)
@@ -117,15 +128,12 @@ class KernelFunction:
             position = arith.ConstantOp(IntegerAttr(index, IndexType()))
             new = [position, ttkernel.OP_CLASSES["get_common_arg_val"].create(operands=[position.result],
                                                                               result_types=result)]
-        self.blocks[new[-1].results[0]] = op.result.type.underlying
         self.replace(op, new)
 
     def cb_call(self, op: Operation, call: str) -> None:
         """A CB acquire or release: the call on the CB with the block's pages; an acquired block is the CB."""
-        pages = arith.ConstantOp(IntegerAttr(_cb_pages(self.block_of(op.cb)), i32))
+        pages = arith.ConstantOp(IntegerAttr(_cb_pages(self.block_of(op)), i32))
         new = [pages, ttkernel.OP_CLASSES[call].create(operands=[op.cb, pages.result])]
-        if op.results:
-            self.blocks[op.cb] = self.block_of(op.cb)
         self.replace(op, new, [op.cb] if op.results else [])
 
     def print_(self, op: Operation) -> None:
@@ -133,9 +141,8 @@ class KernelFunction:
 
     def tile_block(self, op: Operation) -> Attribute:
         """The CB block a tile load or store reaches (refused unless a block of tiles in L1)."""
-        block = self.block_of(op.memref)
-        if _memory_space(op.memref) == "dst" or not isinstance(getattr(block, "element_type", None),
-                                                                 ttcore.TileType):
+        block = self.block_of(op, 0 if op.name == "memref.load" else 1)
+        if _memory_space(block) == "dst" or not isinstance(getattr(block, "element_type", None), ttcore.TileType):
             raise PassFailure(op, f"'{op.name}' in a kernel function is converted for tiles of a CB block only "
                                   "(dst is reached through d2m.acquire_dst, not converted here yet)")
         return block
@@ -159,7 +166,7 @@ def _layout_block(kernel: KernelFunction, op: Operation, tilize: bool) -> None:
     column tiles go through dst in passes as wide as dst holds and dividing the row) of the block's rows x cols
     tiles, its leading dims collapsed into rows."""
     src, dst = op.input, op.output
-    tiles = kernel.block_of(dst if tilize else src)
+    tiles = kernel.block_of(op, 1 if tilize else 0, unviewed=True)
     shape = tiles.get_shape()
     rows, cols = (math.prod(shape[:-1]), shape[-1]) if len(shape) > 2 else tuple(shape)
     block_r, block_c = (arith.ConstantOp(IntegerAttr(v, i32)) for v in (rows, cols))
@@ -210,6 +217,8 @@ LOWERINGS = {
     "d2m.push": lambda k, op: k.cb_call(op, "cb_push_back"),
     "d2m.pop": lambda k, op: k.cb_call(op, "cb_pop_front"),
     "d2m.print": KernelFunction.print_,
+    "memref.collapse_shape": lambda k, op: k.replace(op, [], [op.operands[0]]),  # a view of the block: its CB
+    "memref.cast": lambda k, op: k.replace(op, [], [op.operands[0]]),
     "memref.load": KernelFunction.load,
     "memref.store": KernelFunction.store,
     "d2m.tile_tilize_block": lambda k, op: _layout_block(k, op, tilize=True),

@@ -61,3 +61,22 @@ func.func private @reader() attributes {d2m.thread = #d2m.thread<datamovement>} 
   d2m.push %cb : !rm
   return
 }
+
+// A tile reached through a collapsed view of a block is indexed in the view.
+// CHECK-LABEL: func.func private @through_view
+// CHECK: ttkernel.cb_wait_front(%[[IN:.*]], %{{.*}})
+// CHECK-NOT: memref.collapse_shape
+// CHECK: ttkernel.pack_tile(%c4, %[[OUT:.*]], %c5, true)
+func.func private @through_view() attributes {d2m.thread = #d2m.thread<compute>} {
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %in_cb = d2m.get_cb(0) : !in
+  %out_cb = d2m.get_cb(1) : !in
+  %in = d2m.wait %in_cb : !in -> memref<2x3x!ttcore.tile<32x32, bf16>, #l1>
+  %out = d2m.reserve %out_cb : !in -> memref<2x3x!ttcore.tile<32x32, bf16>, #l1>
+  %flat_in = memref.collapse_shape %in [[0, 1]] : memref<2x3x!ttcore.tile<32x32, bf16>, #l1> into memref<6x!ttcore.tile<32x32, bf16>, #l1>
+  %flat_out = memref.collapse_shape %out [[0, 1]] : memref<2x3x!ttcore.tile<32x32, bf16>, #l1> into memref<6x!ttcore.tile<32x32, bf16>, #l1>
+  %t = memref.load %flat_in[%c4] : memref<6x!ttcore.tile<32x32, bf16>, #l1>
+  memref.store %t, %flat_out[%c5] : memref<6x!ttcore.tile<32x32, bf16>, #l1>
+  return
+}

@@ -41,3 +41,18 @@ func.func @untilize_f32() attributes {d2m.thread = #d2m.thread<compute>} {
   %r = "d2m.tile_untilize_block"(%in, %out) : (memref<1x8x!ttcore.tile<32x32, f32>, #l1>, memref<32x256xf32, #l1>) -> memref<32x256xf32, #l1>
   return
 }
+
+// A tilize into a collapsed view of the block counts the block's own rows and columns of tiles.
+// CHECK-LABEL: func.func @tilize_collapsed
+// CHECK: %[[R:.*]] = arith.constant 6 : i32
+// CHECK-NEXT: %[[C:.*]] = arith.constant 2 : i32
+// CHECK: ttkernel.experimental.tilize_block(%{{.*}}, %{{.*}}, %[[R]], %[[C]])
+func.func @tilize_collapsed() attributes {d2m.thread = #d2m.thread<compute>} {
+  %in_cb = d2m.get_cb(0) : !d2m.cb<memref<192x64xbf16, #l1>>
+  %out_cb = d2m.get_cb(1) : !d2m.cb<memref<3x2x2x!ttcore.tile<32x32, bf16>, #l1>>
+  %in = d2m.wait %in_cb : !d2m.cb<memref<192x64xbf16, #l1>> -> memref<192x64xbf16, #l1>
+  %out = d2m.reserve %out_cb : !d2m.cb<memref<3x2x2x!ttcore.tile<32x32, bf16>, #l1>> -> memref<3x2x2x!ttcore.tile<32x32, bf16>, #l1>
+  %flat = memref.collapse_shape %out [[0, 1, 2]] : memref<3x2x2x!ttcore.tile<32x32, bf16>, #l1> into memref<12x!ttcore.tile<32x32, bf16>, #l1>
+  %r = "d2m.tile_tilize_block"(%in, %flat) : (memref<192x64xbf16, #l1>, memref<12x!ttcore.tile<32x32, bf16>, #l1>) -> memref<12x!ttcore.tile<32x32, bf16>, #l1>
+  return
+}
