@@ -119,7 +119,8 @@ OPS: dict[str, tuple[str, ...]] = {
     "get_common_arg_val": ("arg_index",),
     "tile_regs_acquire": (), "tile_regs_commit": (), "tile_regs_wait": (), "tile_regs_release": (),
     "pack_tile": ("dst_index", "out_cb", "out_index", "out_of_order=bool"),
-    "copy_tile_init": ("cb0",), "pack_reconfig_data_format": ("out_cb",), "reconfig_data_format_srca": ("in_cb",), "copy_tile": ("cb0", "tile_index_cb", "tile_index_dst"),
+    "copy_tile_init": ("cb0",), "copy_tile": ("cb0", "tile_index_cb", "tile_index_dst"),
+    "pack_reconfig_data_format": ("out_cb",), "reconfig_data_format_srca": ("in_cb",),
     "init_sfpu": ("icb", "ocb"), "binary_op_init_common": ("in0_cb", "in1_cb", "out_cb"),
     "mm_init": ("in0_cb", "in1_cb", "out_cb", "transpose"),
     "matmul_tiles": ("in0_cb_id", "in1_cb_id", "in0_tile_idx", "in1_tile_idx", "dst_tile_idx"),
@@ -653,7 +654,8 @@ class NocAsyncWriteMulticastOnePacketOp(MulticastWriteOp):
 
 @irdl_op_definition
 class NocAsyncWriteMulticastLoopbackSrcOp(MulticastWriteOp):
-    """A multicast write whose rectangle includes the sending core (`ttkernel.noc_async_write_multicast_loopback_src`)."""
+    """A multicast write whose rectangle includes the sending core
+    (`ttkernel.noc_async_write_multicast_loopback_src`)."""
 
     name = "ttkernel.noc_async_write_multicast_loopback_src"
 
