@@ -49,12 +49,12 @@ class AcquireDstOp(IRDLOperation):
 @irdl_op_definition
 class DstReinterpretCastOp(IRDLOperation):
     """A tile read as another tile type, for a DST slot typed otherwise:
-    `%1 = d2m.dst_reinterpret_cast %0 : !ttcore.tile<32x32, bf16> -> !ttcore.tile<32x32, f32>` (no data moves)."""
+    `%1 = "d2m.dst_reinterpret_cast"(%0) : (!ttcore.tile<32x32, bf16>) -> !ttcore.tile<32x32, f32>` (no data
+    moves; printed in generic form, as upstream has no custom syntax for it)."""
 
     name = "d2m.dst_reinterpret_cast"
     input = operand_def(ttcore.TileType)
     result = result_def(ttcore.TileType)
-    assembly_format = "$input attr-dict `:` type($input) `->` type($result)"
 
 
 @irdl_op_definition

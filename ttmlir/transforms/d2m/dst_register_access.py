@@ -354,7 +354,7 @@ def linearized_access(op: Operation, slice_: int, root: Operation | None) -> tup
     for i in range(len(loops) - 1, -1, -1):
         strides[i] = stride
         stride *= trip_count(loops[i])
-    expr = AffineExpr.constant(slice_ * stride)
+    terms = []
     for i, loop in enumerate(loops):
         dim = AffineExpr.dimension(i)
         lower = constant_bound(loop.lowerBoundMap)
@@ -362,8 +362,20 @@ def linearized_access(op: Operation, slice_: int, root: Operation | None) -> tup
             dim = dim - lower
         if loop.step.value.data != 1:
             dim = dim // loop.step.value.data
-        expr = expr + dim * strides[i]
-    return AffineMapAttr(AffineMap(len(loops), 0, (expr,))), [loop.body.block.args[0] for loop in loops]
+        terms.append((dim, strides[i]))
+    return AffineMapAttr(AffineMap(len(loops), 0, (_linear(terms, slice_ * stride),))), \
+        [loop.body.block.args[0] for loop in loops]
+
+
+def _linear(terms: list[tuple[AffineExpr, int]], offset: int) -> AffineExpr:
+    """sum(expr * stride) + offset, built in MLIR's canonical order (dims first, the constant last, no `* 1`)."""
+    expr = None
+    for term, stride in terms:
+        term = term if stride == 1 else term * stride
+        expr = term if expr is None else expr + term
+    if expr is None:
+        return AffineExpr.constant(offset)
+    return expr + offset if offset else expr
 
 
 def in_root_scope(iv: SSAValue, root: Operation | None) -> bool:
@@ -399,9 +411,7 @@ def build_indices(access: DstAccess, mapper: dict, root: Operation | None):
     for i in range(len(dst_dims) - 1, -1, -1):
         strides[i] = stride
         stride *= dst_dims[i]
-    expr = AffineExpr.constant(access.dst_slice * stride)
-    for i in range(len(dst_dims)):
-        expr = expr + AffineExpr.dimension(i) * strides[i]
+    expr = _linear([(AffineExpr.dimension(i), strides[i]) for i in range(len(dst_dims))], access.dst_slice * stride)
     return op.map, l1_indices, AffineMapAttr(AffineMap(len(dst_dims), 0, (expr,))), dst_operands_
 
 
@@ -466,8 +476,8 @@ def store_side_copy(access: DstAccess, dst: SSAValue, l1_map, l1_indices, dst_ma
 
 
 def clone_skeleton(root: Operation, point: InsertPoint) -> tuple[Operation | None, dict, dict]:
-    """A copy of the loop nest `root` with only its loops (and affine.apply), inserted at `point`; the value and
-    block maps from the original."""
+    """A copy of the loop nest `root` with only its loops (and affine.apply), inserted at `point` (its attributes
+    kept: it is marked done as the root is); the value and block maps from the original."""
     if not isinstance(root, affine.ForOp):
         return None, {}, {}
     values, blocks = {}, {}
@@ -476,8 +486,6 @@ def clone_skeleton(root: Operation, point: InsertPoint) -> tuple[Operation | Non
         if not isinstance(op, (affine.ForOp, affine.YieldOp, affine.ApplyOp)):
             op.detach()
             op.erase(safe_erase=False)
-    skeleton.attributes.pop(ROOT, None)
-    skeleton.attributes.pop("d2m.dst_access_inserted", None)
     insert(skeleton, point)
     return skeleton, values, blocks
 
