@@ -18,7 +18,7 @@ _LAZY = {"ttir": "ttmlir.dialects.ttir:TTIR", "ttnn": "ttmlir.dialects.ttnn:TTNN
          "tensor": "xdsl.dialects.tensor:Tensor", "bufferization": "xdsl.dialects.bufferization:Bufferization",
          "stablehlo": "ttmlir.dialects.stablehlo:StableHLO", "chlo": "ttmlir.dialects.chlo:CHLO",
          "sdy": "ttmlir.dialects.sdy:SDY", "debug": "ttmlir.dialects.debug:Debug",
-         "check": "ttmlir.dialects.check:Check", "affine": "xdsl.dialects.affine:Affine"}
+         "check": "ttmlir.dialects.check:Check", "affine": "ttmlir.dialects.affine_ext:Affine"}
 
 
 def _loader(path: str):

@@ -39,6 +39,9 @@ class AcquireDstOp(IRDLOperation):
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     assembly_format = "`(` `)` attr-dict `:` type($result)"
 
+    def asm_result_name(self) -> str:
+        return "dst"
+
     def verify_(self) -> None:
         verify_compute_region(self)
         if not is_dst_memref(self.result.type) or not self.result.type.get_shape():

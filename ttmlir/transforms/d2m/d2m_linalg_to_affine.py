@@ -17,7 +17,7 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 
-from ttmlir.dialects import d2m
+from ttmlir.dialects import affine_ext, d2m
 from ttmlir.errors import PassFailure
 
 COMPUTE_THREADS = ("compute", "unified")
@@ -63,7 +63,7 @@ def to_affine_loops(op: LinalgGenericOp) -> affine.ForOp:
     mapping: dict[SSAValue, SSAValue] = {}
     for value, map_, arg in zip(op.operands, maps, op.body.block.args):
         if isinstance(value.type, MemRefType):
-            load = affine.LoadOp(value, ivs, AffineMapAttr(map_))
+            load = affine_ext.LoadOp(value, ivs, AffineMapAttr(map_))
             innermost.add_op(load)
             mapping[arg] = load.result
         else:  # a scalar operand is used as it is
@@ -71,7 +71,8 @@ def to_affine_loops(op: LinalgGenericOp) -> affine.ForOp:
     for inner in op.body.block.ops:
         if isinstance(inner, LinalgYieldOp):
             for yielded, output, map_ in zip(inner.operands, op.outputs, maps[len(op.inputs):]):
-                innermost.add_op(affine.StoreOp(mapping.get(yielded, yielded), output, ivs, AffineMapAttr(map_)))
+                store = affine_ext.StoreOp(mapping.get(yielded, yielded), output, ivs, AffineMapAttr(map_))
+                innermost.add_op(store)
         else:
             innermost.add_op(inner.clone(value_mapper=mapping))
     innermost.add_op(affine.YieldOp.get())

@@ -20,7 +20,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 
-from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects import affine_ext, d2m, ttcore
 from ttmlir.dialects.d2m_cb import CBType, ReserveOp, WaitOp
 from ttmlir.dialects.d2m_dst import (AcquireDstOp, DstReinterpretCastOp, SetL1AccumulateOp, element_bits,
                                      is_dst_compute_op, is_scalar_operand)
@@ -427,7 +427,7 @@ def _dst_element(dst: SSAValue):
 
 def replace_load(access: DstAccess, dst: SSAValue, dst_map, dst_indices) -> None:
     point = InsertPoint.before(access.op)
-    load = insert(affine.LoadOp(dst, dst_indices, dst_map, _dst_element(dst)), point)
+    load = insert(affine_ext.LoadOp(dst, dst_indices, dst_map, _dst_element(dst)), point)
     if access.bcast is not None:
         access.bcast.results[0].replace_all_uses_with(load.result)
         access.bcast.detach()
@@ -442,9 +442,9 @@ def replace_store(access: DstAccess, dst: SSAValue, dst_map, dst_indices) -> Non
     store = access.op
     point = InsertPoint.before(store)
     value = _cast(store.value, _dst_element(dst), point)
-    insert(affine.StoreOp(value, dst, dst_indices, dst_map), point)
+    insert(affine_ext.StoreOp(value, dst, dst_indices, dst_map), point)
     if isinstance(store, memref.StoreOp):  # a scratch store: the tile is packed from DST where it was stored
-        load = insert(affine.LoadOp(dst, dst_indices, dst_map, _dst_element(dst)), point)
+        load = insert(affine_ext.LoadOp(dst, dst_indices, dst_map, _dst_element(dst)), point)
         packed = _cast(load.result, store.memref.type.get_element_type(), point)
         insert(memref.StoreOp.get(packed, store.memref, list(store.indices)), point)
     store.detach()
@@ -455,7 +455,7 @@ def load_side_copy(access: DstAccess, dst: SSAValue, l1_map, l1_indices, dst_map
                    point: InsertPoint) -> None:
     """CB tile -> DST slot (through the broadcast when the load fed one)."""
     if isinstance(access.op, affine.LoadOp):
-        value = insert(affine.LoadOp(access.memref, l1_indices, l1_map,
+        value = insert(affine_ext.LoadOp(access.memref, l1_indices, l1_map,
                                      access.memref.type.get_element_type()), point).result
         if access.bcast is not None:
             bcast = access.bcast.clone()
@@ -463,16 +463,16 @@ def load_side_copy(access: DstAccess, dst: SSAValue, l1_map, l1_indices, dst_map
             value = insert(bcast, point).results[0]
     else:
         value = insert(memref.LoadOp.get(access.memref, list(access.op.indices)), point).results[0]
-    insert(affine.StoreOp(_cast(value, _dst_element(dst), point), dst, dst_indices, dst_map), point)
+    insert(affine_ext.StoreOp(_cast(value, _dst_element(dst), point), dst, dst_indices, dst_map), point)
 
 
 def store_side_copy(access: DstAccess, dst: SSAValue, l1_map, l1_indices, dst_map, dst_indices,
                     point: InsertPoint) -> None:
     """DST slot -> CB tile (scratch stores pack in place instead)."""
     if isinstance(access.op, affine.StoreOp):
-        value = insert(affine.LoadOp(dst, dst_indices, dst_map, _dst_element(dst)), point).result
+        value = insert(affine_ext.LoadOp(dst, dst_indices, dst_map, _dst_element(dst)), point).result
         value = _cast(value, access.memref.type.get_element_type(), point)
-        insert(affine.StoreOp(value, access.memref, l1_indices, l1_map), point)
+        insert(affine_ext.StoreOp(value, access.memref, l1_indices, l1_map), point)
 
 
 def clone_skeleton(root: Operation, point: InsertPoint) -> tuple[Operation | None, dict, dict]:
@@ -557,8 +557,8 @@ def fix_intermediates(dst: SSAValue, intermediates: dict) -> None:
             made.append(cast)
             value = cast.results[0]
             point = InsertPoint.after(cast)
-        store = insert(affine.StoreOp(value, dst, dst_indices, dst_map), point)
-        load = insert(affine.LoadOp(dst, dst_indices, dst_map, element), InsertPoint.after(store))
+        store = insert(affine_ext.StoreOp(value, dst, dst_indices, dst_map), point)
+        load = insert(affine_ext.LoadOp(dst, dst_indices, dst_map, element), InsertPoint.after(store))
         made += [store, load]
         replacement = load.result
         if result.type != element:
