@@ -624,7 +624,8 @@ def closest_reduction_iv(acquire: Operation, copy_infos: dict) -> SSAValue | Non
 
 
 def insert_l1_acc_guard(acquire: Operation, iv: SSAValue) -> None:
-    """`set_l1_accumulate(iv == first ? 0 : 1)` after the acquire, and `set_l1_accumulate(0)` after the loop."""
+    """`set_l1_accumulate(iv != first)` after the acquire (off on the loop's first iteration, on after it; the
+    i1 widened as canonicalize writes upstream's select of 0 and 1), and `set_l1_accumulate(0)` after the loop."""
     loop = _loop_of(iv)
     point = InsertPoint.after(acquire)
     if isinstance(loop, scf.ForOp):
@@ -632,10 +633,8 @@ def insert_l1_acc_guard(acquire: Operation, iv: SSAValue) -> None:
     else:
         first = insert(arith.ConstantOp(IntegerAttr(constant_bound(loop.lowerBoundMap) or 0, IndexType())),
                        point).result
-    is_first = insert(arith.CmpiOp(iv, first, "eq"), point).result
-    off = insert(arith.ConstantOp(IntegerAttr(0, i32)), point).result
-    on = insert(arith.ConstantOp(IntegerAttr(1, i32)), point).result
-    flag = insert(arith.SelectOp(is_first, off, on), point).result
+    not_first = insert(arith.CmpiOp(iv, first, "ne"), point).result
+    flag = insert(arith.ExtUIOp(not_first, i32), point).result
     insert(SetL1AccumulateOp.create(operands=[flag]), point)
     after = InsertPoint.after(loop)
     reset = insert(arith.ConstantOp(IntegerAttr(0, i32)), after).result
