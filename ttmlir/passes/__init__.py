@@ -66,6 +66,8 @@ PASS_CLASSES = {
     "d2m-linalg-to-affine": "ttmlir.transforms.d2m.d2m_linalg_to_affine:D2MLinalgToAffinePass",
     "d2m-insert-dst-register-access-unscheduled":
         "ttmlir.transforms.d2m.d2m_insert_dst_register_access_unscheduled:D2MInsertDstRegisterAccessUnscheduledPass",
+    "d2m-insert-dst-register-access-scheduled":
+        "ttmlir.transforms.d2m.d2m_insert_dst_register_access_scheduled:D2MInsertDstRegisterAccessScheduledPass",
     "d2m-generic-regions-to-funcs":
         "ttmlir.transforms.d2m.d2m_generic_regions_to_funcs:D2MGenericRegionsToFuncsPass",
     "ttir-to-ttmetal-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalPipeline",

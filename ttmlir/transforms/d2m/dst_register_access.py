@@ -181,12 +181,14 @@ class CopyInfo:
 
 
 class SliceAllocator:
-    """Hands out DST slices: inputs and outputs from a stack (lowest first), scratch for good."""
+    """Hands out DST slices: inputs and outputs from a stack (lowest first), scratch for good; `current` is the
+    slice handed out last."""
 
     def __init__(self, capacity: int, op: Operation):
         self.free = list(range(capacity - 1, -1, -1))
         self.inputs: list[int] = []
         self.scratch: list[int] = []
+        self.current: int | None = None
         self.stored_to_dst = False
         self.op = op
 
@@ -201,19 +203,40 @@ class SliceAllocator:
             if self._pop() != base + k:
                 raise PassFailure(self.op, "strided input allocation requires consecutive dst slices")
         self.inputs.append(base)
+        self.current = base
         return base
 
     def allocate_output(self) -> int:
-        return self._pop()
+        self.current = self._pop()
+        return self.current
 
     def allocate_scratch(self) -> int:
         slice_ = self._pop()
         self.scratch.append(slice_)
         return slice_
 
+    def current_slice(self) -> int:
+        if self.current is None:
+            raise PassFailure(self.op, "no dst slice allocated yet for an in-place result")
+        return self.current
+
+    def first_input(self) -> int:
+        if not self.inputs:
+            raise PassFailure(self.op, "no dst input slice allocated")
+        return self.inputs[0]
+
+    def keep_first_input(self) -> None:
+        """Frees every input slice but the first, which becomes the current one (and no longer an input)."""
+        first, rest = self.inputs[0], self.inputs[1:]
+        self.inputs = []
+        self.free.extend(reversed(rest))
+        self.current = first
+
     def release(self, slice_: int) -> None:
         if slice_ not in self.inputs and slice_ not in self.free and slice_ not in self.scratch:
             self.free.append(slice_)
+            if self.current == slice_:
+                self.current = None
 
 
 def depends_on(value: SSAValue, iv: SSAValue, seen: set | None = None) -> bool:
@@ -510,21 +533,26 @@ def load_guard(guards: list[SSAValue], point: InsertPoint, bcast: bool) -> scf.I
 
 
 def emit_copy_nest(root: Operation, dst: SSAValue, accesses: list[DstAccess], load_side: bool, point: InsertPoint,
-                   l1_acc_disabled: bool) -> None:
-    """The copies of `accesses` between their CBs and DST, in a copy of the loop nest placed at `point`, and the
-    accesses in the nest rewritten to DST."""
+                   l1_acc_disabled: bool, clone_nest: bool = True) -> None:
+    """The copies of `accesses` between their CBs and DST, in a copy of the loop nest placed at `point` (or, without
+    `clone_nest`, next to each access), and the accesses in the nest rewritten to DST."""
     if not accesses:
         return
     mapper, blocks = {}, {}
-    if l1_acc_disabled:
+    if l1_acc_disabled and clone_nest:
         _, mapper, blocks = clone_skeleton(root, point)
     for access in accesses:
-        if not access.is_affine:  # memref (scratch) accesses are copied where they are
-            dst_map, dst_indices = _constant_map(access.dst_slice), []
+        if not clone_nest or not access.is_affine:  # copied where the access is
+            if access.is_affine:
+                l1_map, l1_indices, dst_map, dst_indices = build_indices(access, {}, root)
+            else:
+                l1_map, l1_indices, dst_map, dst_indices = None, [], _constant_map(access.dst_slice), []
             if l1_acc_disabled:
                 here = InsertPoint.before(access.op)
                 if load_side:
-                    load_side_copy(access, dst, None, [], dst_map, dst_indices, here)
+                    load_side_copy(access, dst, l1_map, l1_indices, dst_map, dst_indices, here)
+                elif access.is_affine:
+                    store_side_copy(access, dst, l1_map, l1_indices, dst_map, dst_indices, here)
             (replace_load if load_side else replace_store)(access, dst, dst_map, dst_indices)
             continue
         if l1_acc_disabled:
