@@ -99,15 +99,15 @@ def verify_preconditions(module: Operation) -> None:
     """Linalg lowered to affine loops first, and every loop around a DST op constant-bounded."""
     for op in module.walk():
         if isinstance(op, LinalgGenericOp):
-            raise PassFailure(module, "found linalg.generic operations that were not converted to affine loops. "
-                                      "Please run --d2m-linalg-to-affine before the "
+            raise PassFailure(module, "'builtin.module' op found linalg.generic operations that were not "
+                                      "converted to affine loops. Please run --d2m-linalg-to-affine before the "
                                       "d2m-insert-dst-register-access-unscheduled / "
                                       "d2m-insert-dst-register-access-scheduled passes.")
     for op in module.walk():
         if is_dst_compute_op(op):
             for loop in enclosing_affine_loops(op, enclosing_root(op)):
                 if trip_count(loop) is None:
-                    raise PassFailure(op, "requires constant-bounded affine.for loops for DST register access "
+                    raise PassFailure(op, f"'{op.name}' op requires constant-bounded affine.for loops for DST register access "
                                           "linearization")
 
 
@@ -684,14 +684,12 @@ def finalize(region: Region, capacity: int, root: Operation | None, l1_acc_disab
     if not l1_acc_disabled:
         insert_l1_acc_guard(acquire, iv)
     fix_intermediates(dst, intermediates)
-    if root is None:
-        first_user = next((u.operation for u in dst.uses), None)
-        block_op = first_user
-        while block_op is not None and block_op.parent_block() is not region.block:
-            block_op = block_op.parent_op()
-        if block_op is not None:
+    if root is None:  # next to the compute it serves, after the region's CB waits and loads
+        users = {use.operation for use in dst.uses}
+        first = next((o for o in region.block.ops if o is not acquire and any(w in users for w in o.walk())), None)
+        if first is not None:
             acquire.detach()
-            region.block.insert_op_before(acquire, block_op)
+            region.block.insert_op_before(acquire, first)
     return True
 
 
