@@ -1,17 +1,18 @@
-"""xDSL's `affine` dialect with what MLIR's canonicalize does to affine loads and stores: an index operand that is
-an `arith.constant` is folded into the access map (`%m[%c0, %i]` prints `%m[0, %i]`), operands the map does not use
-are dropped, and a load whose value is unused is removed (it only reads)."""
+"""xDSL's `affine` dialect with what MLIR's canonicalize does to affine loads, stores and loops: an index operand
+that is an `arith.constant` is folded into the access map (`%m[%c0, %i]` prints `%m[0, %i]`), operands the map does
+not use are dropped, a load whose value is unused is removed (it only reads) and a loop with an empty body is
+erased."""
 
 from __future__ import annotations
 
 from xdsl.dialects import affine as xaffine
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr
-from xdsl.ir import Dialect, Operation
+from xdsl.ir import Dialect, Operation, Region
 from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap, AffineSymExpr
 from xdsl.irdl import traits_def
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
-from xdsl.traits import HasCanonicalizationPatternsTrait, MemoryReadEffect, MemoryWriteEffect
+from xdsl.traits import HasCanonicalizationPatternsTrait, MemoryReadEffect, MemoryWriteEffect, RecursiveMemoryEffect
 
 
 def _constant(value) -> int | None:
@@ -67,6 +68,21 @@ class FoldAccessOperands(RewritePattern):
         rewriter.replace_op(op, new)
 
 
+class EraseEmptyLoop(RewritePattern):
+    """An affine.for whose body only yields, with no results, does nothing."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        if isinstance(op, xaffine.ForOp) and not op.results and \
+                all(isinstance(inner, xaffine.YieldOp) for inner in op.body.block.ops):
+            rewriter.erase_op(op)
+
+
+class _LoopCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (EraseEmptyLoop(),)
+
+
 class _Canonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
@@ -99,5 +115,26 @@ class StoreOp(_Reparsed, xaffine.StoreOp):
     traits = traits_def(_Canonicalization(), MemoryWriteEffect())
 
 
-Affine = Dialect("affine", [*(op for op in xaffine.Affine.operations if op.name not in ("affine.load", "affine.store")),
-                            LoadOp, StoreOp], list(xaffine.Affine.attributes))
+class ForOp(xaffine.ForOp):
+    traits = traits_def(_LoopCanonicalization(), RecursiveMemoryEffect())
+
+    @classmethod
+    def parse(cls, parser):
+        read = super().parse(parser)
+        op = cls.create(operands=list(read.operands), result_types=list(read.result_types),
+                        properties=dict(read.properties), attributes=dict(read.attributes),
+                        regions=[read.detach_region(0)])
+        read.erase()
+        return op
+
+
+def for_loop(lower: int, upper: int, body: Region) -> ForOp:
+    """`affine.for %i = lower to upper` over `body` (whose block takes the index)."""
+    made = xaffine.ForOp.from_region([], [], [], [], lower, upper, body)
+    return ForOp.create(operands=[], result_types=[], properties=dict(made.properties),
+                        regions=[made.detach_region(0)])
+
+
+Affine = Dialect("affine", [*(op for op in xaffine.Affine.operations
+                              if op.name not in ("affine.load", "affine.store", "affine.for")),
+                            LoadOp, StoreOp, ForOp], list(xaffine.Affine.attributes))

@@ -1,6 +1,7 @@
 """xDSL's `memref` dialect with MLIR's fold of a trivial `memref.subview`: a view at offset 0 (static or a constant
-operand) with the source's whole shape and unit strides is the source itself, so the loads and stores through it
-read the source directly (MLIR folds it to the source, through a memref.cast that its users absorb)."""
+operand) with the source's whole shape and unit strides is the source itself. Loads and stores through it read the
+source directly; any other user gets a `memref.cast` of the source to the view's type (as MLIR folds it, the cast
+absorbed by the loads and stores)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from xdsl.dialects import affine, arith
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import Dialect, SSAValue
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.irdl import traits_def
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.traits import HasCanonicalizationPatternsTrait, NoMemoryEffect
@@ -31,6 +34,13 @@ def _values(static, dynamic) -> list[int | None]:
     return values
 
 
+def _reads_through(use) -> bool:
+    """Whether a use only reads or writes through the memref (any layout does)."""
+    user = use.operation
+    return isinstance(user, LAYOUT_AGNOSTIC_USERS) and not (isinstance(user, (affine.StoreOp, xmemref.StoreOp)) and
+                                                            user.value is use.operation.operands[use.index])
+
+
 class FoldTrivialSubview(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: xmemref.SubviewOp, rewriter: PatternRewriter, /):
@@ -39,12 +49,16 @@ class FoldTrivialSubview(RewritePattern):
                 _values(op.static_sizes, op.sizes) != list(shape) or \
                 _values(op.static_strides, op.strides) != [1] * len(shape):
             return
-        if any(not isinstance(use.operation, LAYOUT_AGNOSTIC_USERS) or
-               (isinstance(use.operation, (affine.StoreOp, xmemref.StoreOp)) and use.operation.value is op.result)
-               for use in op.result.uses):
-            return
         source: SSAValue = op.source
-        rewriter.replace_op(op, [], [source])
+        others = [use for use in op.result.uses if not _reads_through(use)]
+        if not others:
+            rewriter.replace_op(op, [], [source])
+            return
+        # other users keep the view's type, through a cast; loads and stores read the source
+        cast = CastOp.create(operands=[source], result_types=[op.result.type])
+        rewriter.replace_op(op, cast)
+        for use in [u for u in cast.results[0].uses if _reads_through(u)]:
+            use.operation.operands[use.index] = source
 
 
 class _Canonicalization(HasCanonicalizationPatternsTrait):
@@ -57,5 +71,30 @@ class SubviewOp(xmemref.SubviewOp):  # xDSL's definition, inherited as it is; on
     traits = traits_def(_Canonicalization(), NoMemoryEffect())
 
 
-MemRef = Dialect("memref", [*(op for op in xmemref.MemRef.operations if op.name != "memref.subview"), SubviewOp],
-                 list(xmemref.MemRef.attributes))
+class CastOp(xmemref.CastOp):
+    """`memref.cast %m : A to B`, MLIR's syntax (xDSL prints the generic form)."""
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "CastOp":
+        source = parser.parse_unresolved_operand()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        source_type = parser.parse_type()
+        parser.parse_keyword("to")
+        result_type = parser.parse_type()
+        (value,) = parser.resolve_operands([source], [source_type], position)
+        return cls.create(operands=[value], result_types=[result_type], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.dest.type)
+
+
+MemRef = Dialect("memref", [*(op for op in xmemref.MemRef.operations if op.name not in ("memref.subview", "memref.cast")),
+                            SubviewOp, CastOp], list(xmemref.MemRef.attributes))

@@ -53,7 +53,7 @@ def to_affine_loops(op: LinalgGenericOp) -> affine.ForOp:
     if not extents:
         raise PassFailure(op, "failed to convert linalg.generic to affine loops: it has no loops")
     bodies = [Block(arg_types=[IndexType()]) for _ in extents]
-    loops = [affine.ForOp.from_region([], [], [], [], 0, extent, Region(body)) for extent, body in zip(extents, bodies)]
+    loops = [affine_ext.for_loop(0, extent, Region(body)) for extent, body in zip(extents, bodies)]
     for body, inner in zip(bodies, loops[1:]):
         body.add_ops([inner, affine.YieldOp.get()])
     op.parent_block().insert_op_before(loops[0], op)

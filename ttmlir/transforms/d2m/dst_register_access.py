@@ -20,7 +20,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 
-from ttmlir.dialects import affine_ext, d2m, ttcore
+from ttmlir.dialects import affine_ext, arith_ext, d2m, ttcore
 from ttmlir.dialects.d2m_cb import CBType, ReserveOp, WaitOp
 from ttmlir.dialects.d2m_dst import (AcquireDstOp, DstReinterpretCastOp, SetL1AccumulateOp, element_bits,
                                      is_dst_compute_op, is_scalar_operand)
@@ -526,7 +526,7 @@ def load_guard(guards: list[SSAValue], point: InsertPoint, bcast: bool) -> scf.I
     condition = insert(arith.ConstantOp(IntegerAttr(1 if bcast else 0, i1)), point).result
     for iv in guards:
         zero = insert(arith.ConstantOp(IntegerAttr(0, IndexType())), point).result
-        compare = insert(arith.CmpiOp(iv, zero, "eq" if bcast else "ne"), point).result
+        compare = insert(arith_ext.CmpiOp(iv, zero, "eq" if bcast else "ne"), point).result
         combine = arith.AndIOp(condition, compare) if bcast else arith.OrIOp(condition, compare)
         condition = insert(combine, point).result
     return insert(scf.IfOp(condition, [], Region(Block([scf.YieldOp()]))), point)
@@ -661,7 +661,7 @@ def insert_l1_acc_guard(acquire: Operation, iv: SSAValue) -> None:
     else:
         first = insert(arith.ConstantOp(IntegerAttr(constant_bound(loop.lowerBoundMap) or 0, IndexType())),
                        point).result
-    not_first = insert(arith.CmpiOp(iv, first, "ne"), point).result
+    not_first = insert(arith_ext.CmpiOp(iv, first, "ne"), point).result
     flag = insert(arith.ExtUIOp(not_first, i32), point).result
     insert(SetL1AccumulateOp.create(operands=[flag]), point)
     after = InsertPoint.after(loop)
