@@ -27,7 +27,8 @@ def canonical_map_and_operands(map_: AffineMap, operands) -> tuple[AffineMap, li
     """The map with constant operands folded in and unused (or repeated) operands dropped, dims and symbols alike;
     None when there is nothing to fold."""
     dims, symbols = list(operands[:map_.num_dims]), list(operands[map_.num_dims:])
-    used = {(type(e), e.position) for r in map_.results for e in r.dfs() if isinstance(e, (AffineDimExpr, AffineSymExpr))}
+    used = {(type(e), e.position) for r in map_.results for e in r.dfs()
+            if isinstance(e, (AffineDimExpr, AffineSymExpr))}
 
     def fold(values, kind, make):
         replacements, kept = [], []

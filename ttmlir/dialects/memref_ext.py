@@ -96,5 +96,6 @@ class CastOp(xmemref.CastOp):
         printer.print_attribute(self.dest.type)
 
 
-MemRef = Dialect("memref", [*(op for op in xmemref.MemRef.operations if op.name not in ("memref.subview", "memref.cast")),
-                            SubviewOp, CastOp], list(xmemref.MemRef.attributes))
+REPLACED = ("memref.subview", "memref.cast")
+MemRef = Dialect("memref", [*(op for op in xmemref.MemRef.operations if op.name not in REPLACED), SubviewOp, CastOp],
+                 list(xmemref.MemRef.attributes))

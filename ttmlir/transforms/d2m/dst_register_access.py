@@ -107,8 +107,8 @@ def verify_preconditions(module: Operation) -> None:
         if is_dst_compute_op(op):
             for loop in enclosing_affine_loops(op, enclosing_root(op)):
                 if trip_count(loop) is None:
-                    raise PassFailure(op, f"'{op.name}' op requires constant-bounded affine.for loops for DST register access "
-                                          "linearization")
+                    raise PassFailure(op, f"'{op.name}' op requires constant-bounded affine.for loops for DST "
+                                          "register access linearization")
 
 
 # --- DST capacity --------------------------------------------------------------------------------------------------
