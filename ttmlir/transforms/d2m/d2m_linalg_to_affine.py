@@ -18,7 +18,7 @@ from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import affine_ext, d2m
-from ttmlir.errors import PassFailure
+from ttmlir.errors import PassFailure, derive
 
 COMPUTE_THREADS = ("compute", "unified")
 
@@ -74,8 +74,11 @@ def to_affine_loops(op: LinalgGenericOp) -> affine.ForOp:
                 store = affine_ext.StoreOp(mapping.get(yielded, yielded), output, ivs, AffineMapAttr(map_))
                 innermost.add_op(store)
         else:
-            innermost.add_op(inner.clone(value_mapper=mapping))
+            clone = inner.clone(value_mapper=mapping)
+            derive([clone], inner)
+            innermost.add_op(clone)
     innermost.add_op(affine.YieldOp.get())
+    derive([o for o in loops[0].walk() if not hasattr(o, "derived_from")], op)  # the loops, loads and stores
     op.detach()
     op.erase()
     return loops[0]

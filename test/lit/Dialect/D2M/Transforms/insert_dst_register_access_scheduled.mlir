@@ -2,8 +2,8 @@
 // RUN: not ttmlir-opt --ttcore-register-device --d2m-insert-dst-register-access-scheduled --split-input-file %S/insert_dst_register_access_scheduled_negative.mlir 2>&1 | FileCheck %S/insert_dst_register_access_scheduled_negative.mlir
 // A d2m.scheduled nest keeps its order: each CB load is copied into DST where it is, the ops read DST, and the
 // stores go out through a copy of the nest after it; the mark is consumed. Slices come from a stack: the sub's
-// second input slice is freed for the div's CB input, whose slice the div's result then takes. Unscheduled roots are left to the
-// unscheduled pass. A region with compute but no root loop is handled as one flat nest, its DST acquired just
+// second input slice is freed for the div's CB input, whose slice the div's result then takes. Unscheduled roots are
+// left to the unscheduled pass. A region with compute but no root loop is handled as one flat nest, its DST acquired just
 // before first use.
 
 #l1 = #ttcore.memory_space<l1>
