@@ -1,5 +1,6 @@
 // RUN: ttmlir-opt --ttcore-register-device --d2m-linalg-to-affine --d2m-insert-dst-register-access-unscheduled="disable-l1-acc=true" --d2m-insert-tile-matmul-block --canonicalize %s | FileCheck %s
-// RUN: not ttmlir-opt --ttcore-register-device --d2m-linalg-to-affine --d2m-insert-dst-register-access-unscheduled="disable-l1-acc=true" --d2m-insert-tile-matmul-block="use-tile-matmul=true" --split-input-file %S/insert_tile_matmul_block_negative.mlir 2>&1 | FileCheck %S/insert_tile_matmul_block_negative.mlir
+// RUN: not ttmlir-opt --ttcore-register-device --d2m-linalg-to-affine --d2m-insert-dst-register-access-unscheduled="disable-l1-acc=true" --d2m-insert-tile-matmul-block="use-tile-matmul=true" --split-input-file %S/insert_tile_matmul_block_negative.mlir 2>%t.err | FileCheck %S/insert_tile_matmul_block_negative.mlir
+// RUN: FileCheck %S/insert_tile_matmul_block_negative.mlir --check-prefix=ERR --input-file=%t.err
 // After DST access, a tile_matmul nest becomes one tile_matmul_block on the L1 blocks (the C block as the DST->L1
 // copy after the nest writes it); a B block indexed (n, k) is read transposed. With use-tile-matmul the tile loops
 // stay, and a transposed B is refused (insert_tile_matmul_block_negative.mlir).

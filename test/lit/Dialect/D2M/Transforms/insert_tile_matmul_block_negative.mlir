@@ -50,7 +50,7 @@ func.func @matmul_bt(%a: memref<1x1x2x4x!t, #ttcore.shard<8192x2048, 1>, #l1>, %
     linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
         ins(%x, %y : memref<2x4x!t, #l1>, memref<3x4x!t, #l1>) outs(%z : memref<2x3x!t, #l1>) {
     ^bb0(%p: !t, %q: !t, %o: !t):
-      // CHECK: insert_tile_matmul_block_negative.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'd2m.tile_matmul' op transpose_b is only supported by tile_matmul_block lowering
+      // ERR: insert_tile_matmul_block_negative.mlir:[[# @LINE + 1]]:{{[0-9]+}}: error: 'd2m.tile_matmul' op transpose_b is only supported by tile_matmul_block lowering
       %0 = "d2m.tile_matmul"(%p, %q, %o) : (!t, !t, !t) -> !t
       linalg.yield %0 : !t
     }
