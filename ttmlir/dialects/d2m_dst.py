@@ -2,7 +2,8 @@
 
 `d2m.acquire_dst() : memref<Nx!ttcore.tile<...>, #ttcore.memory_space<dst>>` is the DST register file of a compute
 core, `d2m.dst_reinterpret_cast` reads a tile as another tile type (DST is untyped: a slot written as one format is
-read as another) and `d2m.set_l1_accumulate(%flag)` turns the packer's accumulate-into-L1 mode on or off.
+read as another) and `d2m.set_l1_accumulate(%flag)` turns the packer's accumulate-into-L1 mode on or off;
+`d2m.scratch_init` names the L1 buffer intermediates that do not fit in DST are spilled to.
 
 A tile op reads some of its operands from DST (the SFPU ops, the accumulator of a matmul or an FPU reduction) and
 the others straight from circular buffers (an FPU binary op on non-f32 tiles); some write their result over their
@@ -70,7 +71,6 @@ class SetL1AccumulateOp(IRDLOperation):
     assembly_format = "`(` $enable `)` attr-dict"
 
 
-DST_OPS = [AcquireDstOp, DstReinterpretCastOp, SetL1AccumulateOp]
 
 # tile ops by how they use DST (upstream's op classes); ops not named read every tile operand from DST
 FPU_OR_SFPU_BINARY = frozenset({"tile_add", "tile_sub", "tile_mul"})  # FPU on CB tiles unless f32 or a scalar rhs
@@ -157,3 +157,16 @@ def element_bits(type_: Attribute) -> int:
     """The bits of a tile's (or scalar's) element, as DST holds it (block floats unpack to 16 bits)."""
     dtype = type_.dtype if isinstance(type_, ttcore.TileType) else str(type_)
     return DATA_TYPE_BITS.get(dtype, 16 if dtype.startswith("bfp") else 32)
+
+
+@irdl_op_definition
+class ScratchInitOp(IRDLOperation):
+    """Marks a `memref.alloc` in a generic's region as its scratch buffer for spilled intermediates (the use keeps
+    the alloc alive): `d2m.scratch_init %scratch : memref<1x32x!ttcore.tile<32x32, f32>, #l1>`."""
+
+    name = "d2m.scratch_init"
+    scratch = operand_def(MemRefType)
+    assembly_format = "$scratch attr-dict `:` type($scratch)"
+
+
+DST_OPS = [AcquireDstOp, DstReinterpretCastOp, SetL1AccumulateOp, ScratchInitOp]
