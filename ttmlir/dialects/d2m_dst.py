@@ -169,4 +169,13 @@ class ScratchInitOp(IRDLOperation):
     assembly_format = "$scratch attr-dict `:` type($scratch)"
 
 
-DST_OPS = [AcquireDstOp, DstReinterpretCastOp, SetL1AccumulateOp, ScratchInitOp]
+@irdl_op_definition
+class UnpackStallOnPackOp(IRDLOperation):
+    """`d2m.unpack_stall_on_pack`: the unpacker waits until the packer's last write to L1 is committed, before a
+    compute op reads a buffer the previous one packed."""
+
+    name = "d2m.unpack_stall_on_pack"
+    assembly_format = "attr-dict"
+
+
+DST_OPS = [AcquireDstOp, DstReinterpretCastOp, SetL1AccumulateOp, ScratchInitOp, UnpackStallOnPackOp]

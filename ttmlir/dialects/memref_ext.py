@@ -61,6 +61,15 @@ class FoldTrivialSubview(RewritePattern):
             use.operation.operands[use.index] = source
 
 
+def subview(source: SSAValue, offsets, sizes, strides) -> "SubviewOp":
+    """`memref.subview %source[offsets] [sizes] [strides]` (each an int or an index value), its type inferred."""
+    result = xmemref.SubviewOp.infer_result_type(source.type, offsets, sizes, strides)
+    made = xmemref.SubviewOp.get(source, offsets, sizes, strides, result)
+    view = SubviewOp.create(operands=list(made.operands), result_types=[result], properties=dict(made.properties))
+    made.erase()
+    return view
+
+
 class _Canonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:

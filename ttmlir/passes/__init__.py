@@ -71,6 +71,8 @@ PASS_CLASSES = {
     "d2m-insert-tile-matmul-block": "ttmlir.transforms.d2m.d2m_insert_tile_matmul_block:D2MInsertTileMatmulBlockPass",
     "d2m-op-scheduler": "ttmlir.transforms.d2m.d2m_op_scheduler:D2MOpSchedulerPass",
     "d2m-insert-scratch-buffers": "ttmlir.transforms.d2m.d2m_insert_scratch_buffers:D2MInsertScratchBuffersPass",
+    "d2m-generic-tile-compute-loops":
+        "ttmlir.transforms.d2m.d2m_generic_tile_compute_loops:D2MGenericTileComputeLoopsPass",
     "d2m-generic-regions-to-funcs":
         "ttmlir.transforms.d2m.d2m_generic_regions_to_funcs:D2MGenericRegionsToFuncsPass",
     "ttir-to-ttmetal-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalPipeline",

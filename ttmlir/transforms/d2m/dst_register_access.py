@@ -113,22 +113,25 @@ def verify_preconditions(module: Operation) -> None:
 
 # --- DST capacity --------------------------------------------------------------------------------------------------
 
+def dst_capacity_tiles(physical: int, bits: int) -> int:
+    """The DST slices of a `physical`-tile DST: half of it (double-buffered), half again for 32-bit data."""
+    return physical // 2 // (2 if bits == 32 else 1)
+
+
+def chip_of(op: Operation) -> dict:
+    module = op
+    while module.parent_op() is not None:
+        module = module.parent_op()
+    system = module.attributes.get("ttcore.system_desc")
+    if not isinstance(system, ttcore.SystemDescAttr):
+        raise PassFailure(op, "module has no ttcore.system_desc attribute (run --ttcore-register-device first)")
+    return system.data.chip(0)
+
+
 def dst_capacity(generic: d2m.GenericOp, region: Region, override: int) -> int:
-    """The DST slices a region has: half the physical tiles (double-buffered), half again for 32-bit data."""
-    tiles = override
-    if not tiles:
-        module = generic
-        while module.parent_op() is not None:
-            module = module.parent_op()
-        system = module.attributes.get("ttcore.system_desc")
-        if not isinstance(system, ttcore.SystemDescAttr):
-            raise PassFailure(generic, "module has no ttcore.system_desc attribute (run --ttcore-register-device "
-                                       "first)")
-        tiles = system.data.chip(0)["dst_physical_size_tiles"]
-    tiles //= 2
-    if largest_dst_bits(region) == 32:
-        tiles //= 2
-    return tiles
+    """The DST slices a region has, sized for the widest data its tile ops put in DST."""
+    physical = override or chip_of(generic)["dst_physical_size_tiles"]
+    return dst_capacity_tiles(physical, largest_dst_bits(region))
 
 
 def largest_dst_bits(region: Region) -> int:
