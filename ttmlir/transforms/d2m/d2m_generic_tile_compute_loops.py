@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import affine, arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, UnitAttr
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, UnitAttr
 from xdsl.dialects.linalg import GenericOp as LinalgGenericOp
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr

@@ -32,8 +32,6 @@ LOADS = (affine.LoadOp, memref.LoadOp)
 STORES = (affine.StoreOp, memref.StoreOp)
 # the data types the packer accumulates into L1 natively (block floats do not)
 PACKER_L1_ACC_TYPES = frozenset({"f32", "f16", "bf16", "si32", "u8"})
-REDUCTIONS = frozenset({"d2m.tile_reduce_max", "d2m.tile_reduce_sum", "d2m.tile_reduce_mean",
-                        "d2m.tile_sfpu_reduce_max", "d2m.tile_sfpu_reduce_sum"})
 
 
 # --- loops -------------------------------------------------------------------------------------------------------
