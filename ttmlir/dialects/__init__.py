@@ -12,13 +12,13 @@ _LAZY = {"ttir": "ttmlir.dialects.ttir:TTIR", "ttnn": "ttmlir.dialects.ttnn:TTNN
          "ttmetal": "ttmlir.dialects.ttmetal:TTMetal", "ttkernel": "ttmlir.dialects.ttkernel:TTKernel",
          "d2m": "ttmlir.dialects.d2m:D2M", "emitc": "ttmlir.dialects.emitc:EmitC",
          "emitpy": "ttmlir.dialects.emitpy:EmitPy",
-         "memref": "xdsl.dialects.memref:MemRef",
-         "arith": "xdsl.dialects.arith:Arith", "scf": "xdsl.dialects.scf:Scf", "linalg": "ttmlir.dialects.linalg_ext:Linalg",
+         "memref": "ttmlir.dialects.memref_ext:MemRef",
+         "arith": "ttmlir.dialects.arith_ext:Arith", "scf": "xdsl.dialects.scf:Scf", "linalg": "ttmlir.dialects.linalg_ext:Linalg",
          "math": "ttmlir.dialects.linalg_ext:Math", "tosa": "ttmlir.dialects.tosa:TOSA",
          "tensor": "xdsl.dialects.tensor:Tensor", "bufferization": "xdsl.dialects.bufferization:Bufferization",
          "stablehlo": "ttmlir.dialects.stablehlo:StableHLO", "chlo": "ttmlir.dialects.chlo:CHLO",
          "sdy": "ttmlir.dialects.sdy:SDY", "debug": "ttmlir.dialects.debug:Debug",
-         "check": "ttmlir.dialects.check:Check"}
+         "check": "ttmlir.dialects.check:Check", "affine": "ttmlir.dialects.affine_ext:Affine"}
 
 
 def _loader(path: str):

@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, DenseArrayBase, FloatAttr, IndexType, IntegerAttr,
-                                   MemRefType, TensorType, i32, i64)
+from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, BoolAttr, DenseArrayBase, FloatAttr, IndexType,
+                                   IntegerAttr, MemRefType, TensorType, i32, i64)
 from xdsl.ir import Attribute, Dialect, Operation, Region
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
-                       opt_result_def, prop_def, result_def, traits_def, var_operand_def, var_region_def,
-                       var_result_def)
+                       opt_prop_def, opt_result_def, prop_def, result_def, traits_def, var_operand_def,
+                       var_region_def, var_result_def)
 from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp
 from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.parser import Parser, UnresolvedOperand
@@ -30,9 +30,11 @@ from xdsl.printer import Printer
 
 from ttmlir.dialects import ttcore
 from ttmlir.dialects.d2m_cb import CB_ATTRS, CB_OPS, CBType, ThreadAttr, verify_compute_region
+from ttmlir.dialects.d2m_dst import DST_OPS
 from ttmlir.dialects.d2m_mask import MaskOp
 from ttmlir.dialects.d2m_debug import DEBUG_OPS
 from ttmlir.dialects.d2m_tilize import TILIZE_OPS
+from ttmlir.dialects.d2m_tile_extra import EXTRA_TILE_OPS, TileBcastTypeAttr
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS, ReduceDimAttr
 from ttmlir.dialects.d2m_verify import verify_generic, verify_spatial
 from ttmlir.ir.syntax import EmptyFormat, parse_typed_operands, print_typed_operands, table_class
@@ -653,9 +655,14 @@ class _ScalarIdentityCanonicalization(HasCanonicalizationPatternsTrait):
         return (FoldScalarIdentity(),)
 
 
+# tile ops' properties: tile_matmul_block's B block may be read transposed
+TILE_OP_PROPERTIES = {"tile_matmul_block": {"transpose_b": lambda: opt_prop_def(BoolAttr)}}
+
+
 def _tile_op(mnemonic: str, family: str) -> type[TileOp]:
     body = {"name": f"d2m.{mnemonic}", "FAMILY": family, "__doc__": f"upstream's `d2m.{mnemonic}`.",
-            "__annotations__": {"FAMILY": ClassVar[str]}}
+            "__annotations__": {"FAMILY": ClassVar[str]},
+            **{key: make() for key, make in TILE_OP_PROPERTIES.get(mnemonic, {}).items()}}
     if mnemonic in SCALAR_IDENTITIES:
         body["traits"] = traits_def(_ScalarIdentityCanonicalization())
     return table_class(mnemonic, "Op", (TileOp,), body, irdl_op_definition)
@@ -675,6 +682,5 @@ class TileFillOp(IRDLOperation):
 
 D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ToDeviceOp, ToHostOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
                       RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *CB_OPS, *TILE_OP_CLASSES.values(),
-                      *TILE_REDUCE_OPS, MaskOp,
-                      *DEBUG_OPS,
-                      *TILIZE_OPS], [*CB_ATTRS, ReduceDimAttr])
+                      *TILE_REDUCE_OPS, MaskOp, *DEBUG_OPS, *TILIZE_OPS, *DST_OPS, *EXTRA_TILE_OPS],
+              [*CB_ATTRS, ReduceDimAttr, TileBcastTypeAttr])

@@ -68,6 +68,17 @@ PASS_CLASSES = {
         "ttmlir.transforms.ttkernel.ttkernel_control_dst_section:TTKernelControlDstSectionPass",
     "d2m-generic-fusion": "ttmlir.transforms.d2m.d2m_generic_fusion:D2MGenericFusionPass",
     "d2m-materialize-view-returns": "ttmlir.transforms.d2m.d2m_materialize_view_returns:D2MMaterializeViewReturnsPass",
+    "d2m-generic-apply-interchange": "ttmlir.transforms.d2m.d2m_generic_apply_interchange:D2MGenericApplyInterchangePass",
+    "d2m-linalg-to-affine": "ttmlir.transforms.d2m.d2m_linalg_to_affine:D2MLinalgToAffinePass",
+    "d2m-insert-dst-register-access-unscheduled":
+        "ttmlir.transforms.d2m.d2m_insert_dst_register_access_unscheduled:D2MInsertDstRegisterAccessUnscheduledPass",
+    "d2m-insert-dst-register-access-scheduled":
+        "ttmlir.transforms.d2m.d2m_insert_dst_register_access_scheduled:D2MInsertDstRegisterAccessScheduledPass",
+    "d2m-insert-tile-matmul-block": "ttmlir.transforms.d2m.d2m_insert_tile_matmul_block:D2MInsertTileMatmulBlockPass",
+    "d2m-op-scheduler": "ttmlir.transforms.d2m.d2m_op_scheduler:D2MOpSchedulerPass",
+    "d2m-insert-scratch-buffers": "ttmlir.transforms.d2m.d2m_insert_scratch_buffers:D2MInsertScratchBuffersPass",
+    "d2m-generic-tile-compute-loops":
+        "ttmlir.transforms.d2m.d2m_generic_tile_compute_loops:D2MGenericTileComputeLoopsPass",
     "d2m-generic-regions-to-funcs":
         "ttmlir.transforms.d2m.d2m_generic_regions_to_funcs:D2MGenericRegionsToFuncsPass",
     "ttir-to-ttmetal-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalPipeline",

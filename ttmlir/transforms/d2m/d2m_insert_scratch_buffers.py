@@ -1,0 +1,73 @@
+"""`--d2m-insert-scratch-buffers`: a compute generic fused from several linalg.generic ops gets an L1 scratch
+buffer for the intermediates it spills: `memref.alloc() {d2m.scratch_buffer} : memref<1xNx!tile, #l1>` (128 KiB of
+the tile type of its first tiled input, or output) anchored by `d2m.scratch_init` at the start of its region. The
+`d2m.blocking_map` a fused linalg op carries moves to the alloc of its output, where the allocator reads it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import MemRefType, ModuleOp, NoneAttr, UnitAttr
+from xdsl.dialects.linalg import GenericOp as LinalgGenericOp
+from xdsl.passes import ModulePass
+
+from ttmlir import hardware
+from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects.d2m_dst import ScratchInitOp
+from ttmlir.ir.syntax import enum
+
+SCRATCH_BYTES = 128 * 1024
+
+
+def _tiled(values) -> MemRefType | None:
+    return next((v.type for v in values if isinstance(v.type, MemRefType) and
+                 isinstance(v.type.get_element_type(), ttcore.TileType)), None)
+
+
+def _computes(generic: d2m.GenericOp) -> bool:
+    return any(op.name.startswith("d2m.tile_") or op.name == "d2m.acquire_dst" for op in generic.walk())
+
+
+def move_blocking_maps(generic: d2m.GenericOp) -> None:
+    if not generic.regions:
+        return
+    for op in generic.regions[0].block.ops:
+        if isinstance(op, LinalgGenericOp) and "d2m.blocking_map" in op.attributes:
+            blocking = op.attributes.pop("d2m.blocking_map")
+            for init in op.outputs:
+                if isinstance(init.owner, memref.AllocOp):
+                    init.owner.attributes["d2m.blocking_map"] = blocking
+
+
+def add_scratch(generic: d2m.GenericOp) -> None:
+    if not generic.regions or not _computes(generic):
+        return
+    if sum(isinstance(op, LinalgGenericOp) for op in generic.regions[0].walk()) <= 1:
+        return  # one linalg op: nothing is spilled between ops
+    reference = _tiled(generic.inputs) or _tiled(generic.outputs)
+    if reference is None:
+        return
+    tile = reference.get_element_type()
+    tiles = max(SCRATCH_BYTES // hardware.tile_bytes(tile.dtype, tuple(tile.dims)), 1)
+    scratch_type = MemRefType(tile, [1, tiles], NoneAttr(), enum(ttcore.MemorySpaceAttr, "l1"))
+    alloc = memref.AllocOp([], [], scratch_type)
+    alloc.attributes["d2m.scratch_buffer"] = UnitAttr()
+    block = generic.regions[0].block
+    anchor = ScratchInitOp.create(operands=[alloc.memref])
+    if block.first_op is None:
+        block.add_ops([alloc, anchor])
+    else:
+        block.insert_ops_before([alloc, anchor], block.first_op)
+
+
+@dataclass(frozen=True)
+class D2MInsertScratchBuffersPass(ModulePass):
+    name: ClassVar[str] = "d2m-insert-scratch-buffers"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for generic in [g for g in op.walk() if isinstance(g, d2m.GenericOp)]:
+            move_blocking_maps(generic)
+            add_scratch(generic)
