@@ -62,6 +62,8 @@ PASS_CLASSES = {
     "ttkernel-dedup-inits": "ttmlir.transforms.ttkernel.ttkernel_dedup_inits:TTKernelDedupInitsPass",
     "d2m-generic-fusion": "ttmlir.transforms.d2m.d2m_generic_fusion:D2MGenericFusionPass",
     "d2m-materialize-view-returns": "ttmlir.transforms.d2m.d2m_materialize_view_returns:D2MMaterializeViewReturnsPass",
+    "d2m-mark-synchronized-buffers":
+        "ttmlir.transforms.d2m.d2m_mark_synchronized_buffers:D2MMarkSynchronizedBuffersPass",
     "d2m-generic-regions-to-funcs":
         "ttmlir.transforms.d2m.d2m_generic_regions_to_funcs:D2MGenericRegionsToFuncsPass",
     "ttir-to-ttmetal-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalPipeline",
