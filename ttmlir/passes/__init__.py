@@ -69,6 +69,7 @@ PASS_CLASSES = {
         "ttmlir.transforms.d2m.d2m_preallocate_mcast_semaphores:D2MPreallocateMcastSemaphoresPass",
     "d2m-lower-load-store-ops-to-dma":
         "ttmlir.transforms.d2m.d2m_lower_load_store_ops_to_dma:D2MLowerLoadStoreOpsToDMAPass",
+    "d2m-normalize-thread-args": "ttmlir.transforms.d2m.d2m_normalize_thread_args:D2MNormalizeThreadArgsPass",
     "d2m-generic-regions-to-funcs":
         "ttmlir.transforms.d2m.d2m_generic_regions_to_funcs:D2MGenericRegionsToFuncsPass",
     "ttir-to-ttmetal-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalPipeline",

@@ -34,8 +34,20 @@ from ttmlir.errors import PassFailure, derive
 from ttmlir.transforms.d2m.d2m_preallocate_mcast_semaphores import PREALLOCATED
 
 
-def _index(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp.from_int_and_width(value, IndexType())
+def _index(value: int, at: Operation) -> tuple[SSAValue, list[Operation]]:
+    """An index constant for use at `at`: one already defined before it (in its block or an enclosing one), as a
+    greedy rewrite dedups constants, else a new one (returned to be inserted)."""
+    op = at
+    while op is not None:
+        for other in op.parent_block().ops if op.parent_block() else ():
+            if other is op:
+                break
+            if isinstance(other, arith.ConstantOp) and other.result.type == IndexType() and \
+                    isinstance(other.value, IntegerAttr) and other.value.value.data == value:
+                return other.result, []
+        op = op.parent_op()
+    made = arith.ConstantOp.from_int_and_width(value, IndexType())
+    return made.result, [made]
 
 
 def _semaphores(load: d2m.RemoteLoadOp) -> tuple[SSAValue, SSAValue]:
@@ -81,14 +93,15 @@ class LowerRemoteLoad(RewritePattern):
     @staticmethod
     def multicast(load: d2m.RemoteLoadOp) -> list[Operation]:
         ready, finished = _semaphores(load)
-        zero, one = _index(0), _index(1)
-        ops: list[Operation] = [zero, one]
+        zero, made_zero = _index(0, load)
+        one, made_one = _index(1, load)
+        ops: list[Operation] = [*made_zero, *made_one]
         volume = load.mcast_shape[0]  # the product of the extents (written without a fold-away `1 *`)
         for extent in load.mcast_shape[1:]:
             product = arith.MuliOp(volume, extent)
             ops.append(product)
             volume = product.result
-        receivers = arith.SubiOp(volume, one.result)
+        receivers = arith.SubiOp(volume, one)
         ops.append(receivers)
         is_sender = None
         for dim, start in enumerate(load.mcast_start):
@@ -107,11 +120,11 @@ class LowerRemoteLoad(RewritePattern):
         read = DMAReadOp.get(load.source, load.indices, block)
         cast = DMAWriteOp.get(block, [], block, [], load.mcast_start, load.mcast_shape)
         sender = [read, DMAWaitOp.create(operands=[read.result]),
-                  SemaphoreWaitOp.create(operands=[ready, receivers.result, zero.result]),
+                  SemaphoreWaitOp.create(operands=[ready, receivers.result, zero]),
                   cast, DMAWaitOp.create(operands=[cast.result]),
-                  SemaphoreSetOp.get(finished, one.result, load.mcast_start, load.mcast_shape), scf.YieldOp()]
-        receiver = [SemaphoreIncOp.get(ready, one.result, load.mcast_start),
-                    SemaphoreWaitOp.create(operands=[finished, one.result, zero.result]), scf.YieldOp()]
+                  SemaphoreSetOp.get(finished, one, load.mcast_start, load.mcast_shape), scf.YieldOp()]
+        receiver = [SemaphoreIncOp.get(ready, one, load.mcast_start),
+                    SemaphoreWaitOp.create(operands=[finished, one, zero]), scf.YieldOp()]
         branch = scf.IfOp(is_sender, [], Region(Block(sender)), Region(Block(receiver)))
         return [*ops, reserve, branch, PushOp.create(operands=[load.cb])]
 
