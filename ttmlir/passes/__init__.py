@@ -70,6 +70,9 @@ PASS_CLASSES = {
     "d2m-lower-load-store-ops-to-dma":
         "ttmlir.transforms.d2m.d2m_lower_load_store_ops_to_dma:D2MLowerLoadStoreOpsToDMAPass",
     "d2m-normalize-thread-args": "ttmlir.transforms.d2m.d2m_normalize_thread_args:D2MNormalizeThreadArgsPass",
+    "d2m-generic-linearize-memref":
+        "ttmlir.transforms.d2m.d2m_generic_linearize_memref:D2MGenericLinearizeMemrefPass",
+    "lower-affine": "ttmlir.transforms.lower_affine:LowerAffinePass",
     "d2m-generic-regions-to-funcs":
         "ttmlir.transforms.d2m.d2m_generic_regions_to_funcs:D2MGenericRegionsToFuncsPass",
     "ttir-to-ttmetal-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalPipeline",

@@ -20,7 +20,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.context import Context as ParseContext
-from xdsl.dialects import affine, arith
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, FunctionType, ModuleOp, StringAttr
 from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Block, Operation, Region
@@ -29,6 +29,7 @@ from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects.affine_ext import ApplyOp
 from ttmlir.dialects.d2m_dma import DMAWriteOp, SemaphoreIncOp, SemaphoreSetOp
 from ttmlir.dialects.d2m_index import CoreIndexOp
 from ttmlir.errors import PassFailure, derive
@@ -94,7 +95,7 @@ def _physical(op: Operation, forward: AffineMap, virtual) -> list:
     if forward.num_dims != len(virtual) or len(forward.results) < first + len(virtual):
         raise PassFailure(op, f"'{op.name}' op the grid's virtual-to-physical map {forward} does not map "
                               f"{len(virtual)}-d core coordinates")
-    applies = [affine.ApplyOp(list(virtual), AffineMapAttr(AffineMap(forward.num_dims, forward.num_symbols,
+    applies = [ApplyOp(list(virtual), AffineMapAttr(AffineMap(forward.num_dims, forward.num_symbols,
                                                                       (forward.results[first + i],))))
                for i in range(len(virtual))]
     derive(applies, op)

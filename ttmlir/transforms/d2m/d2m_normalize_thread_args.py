@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import (AffineMapAttr, DenseArrayBase, FloatAttr, IndexType, IntegerAttr, IntegerType,
+from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, DenseArrayBase, IndexType, IntegerAttr, IntegerType,
                                    MemRefType, ModuleOp, NoneAttr, i64)
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
-from xdsl.utils.hints import isa
 
 from ttmlir.dialects import d2m
 from ttmlir.dialects.d2m_args import GetArgOp, ResolutionStageAttr
@@ -31,15 +31,9 @@ PHYSICAL_CB_PORTS = "d2m.physical_cb_ports"
 MAX_CB_PORTS = 32
 
 
-def _is_float(t: Attribute) -> bool:
-    from xdsl.dialects.builtin import AnyFloat
-    return isinstance(t, AnyFloat)
-
-
 def runtime_resolved(t: Attribute) -> bool:
     """Arguments a kernel gets at run time: buffers (their addresses), semaphores and scalars."""
-    return isinstance(t, (MemRefType, LocalSemaphoreType, GlobalSemaphoreType, IndexType, IntegerType)) or \
-        _is_float(t)
+    return isinstance(t, (MemRefType, LocalSemaphoreType, GlobalSemaphoreType, IndexType, IntegerType, AnyFloat))
 
 
 def _stage(t: Attribute) -> ResolutionStageAttr:
@@ -61,7 +55,8 @@ def _cb_backed(t: Attribute) -> Attribute | None:
     if not isinstance(t, MemRefType) or memory_space(t) == "dst":
         return None
     layout = t.layout
-    plain = isinstance(layout, NoneAttr) or (isinstance(layout, AffineMapAttr) and layout.data.is_identity())
+    plain = isinstance(layout, NoneAttr) or (isinstance(layout, AffineMapAttr) and
+                                             layout.data == AffineMap.identity(len(t.get_shape())))
     return t if plain else None
 
 

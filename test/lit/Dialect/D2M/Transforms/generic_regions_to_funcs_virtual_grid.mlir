@@ -29,11 +29,11 @@ func.func @virtual(%a: !src, %out: !dram, %s: !d2m.local_semaphore, %buf: !blk) 
 // CHECK-LABEL: func.func private @datamovement_kernel0
 // CHECK: %[[C1:.*]] = arith.constant 1 : index
 // CHECK: %[[CORE:.*]] = d2m.core_index(0) {phys_to_virt_map = #{{.*}}} : index
-// CHECK: %[[PY:.*]] = affine.apply #[[Y]]{{ ?}}(%[[CORE]], %[[C1]])
-// CHECK: %[[PX:.*]] = affine.apply #[[X]]{{ ?}}(%[[CORE]], %[[C1]])
+// CHECK: %[[PY:.*]] = affine.apply #[[Y]](%[[CORE]], %[[C1]])
+// CHECK: %[[PX:.*]] = affine.apply #[[X]](%[[CORE]], %[[C1]])
 // CHECK: d2m.dma_write %{{.*}}, %{{.*}} core[%[[PY]], %[[PX]]] mcast[%[[C1]], %[[C1]]]
-// CHECK: %[[QY:.*]] = affine.apply #[[Y]]{{ ?}}(%[[C1]], %[[CORE]])
-// CHECK: %[[QX:.*]] = affine.apply #[[X]]{{ ?}}(%[[C1]], %[[CORE]])
+// CHECK: %[[QY:.*]] = affine.apply #[[Y]](%[[C1]], %[[CORE]])
+// CHECK: %[[QX:.*]] = affine.apply #[[X]](%[[C1]], %[[CORE]])
 // CHECK: d2m.semaphore_inc %{{.*}}, %[[C1]], core[%[[QY]], %[[QX]]]
 // a local update names no core
 // CHECK-NEXT: d2m.semaphore_set %{{.*}}, %[[C1]] :
