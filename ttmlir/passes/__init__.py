@@ -73,6 +73,7 @@ PASS_CLASSES = {
     "d2m-generic-linearize-memref":
         "ttmlir.transforms.d2m.d2m_generic_linearize_memref:D2MGenericLinearizeMemrefPass",
     "lower-affine": "ttmlir.transforms.lower_affine:LowerAffinePass",
+    "d2m-assign-threads": "ttmlir.transforms.d2m.d2m_assign_threads:D2MAssignThreadsPass",
     "d2m-generic-regions-to-funcs":
         "ttmlir.transforms.d2m.d2m_generic_regions_to_funcs:D2MGenericRegionsToFuncsPass",
     "ttir-to-ttmetal-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalPipeline",

@@ -6,7 +6,8 @@ region) gets `address` and `alignment` attributes, as upstream prints them:
 allocator per memory space over each function in program order: a buffer holds its bytes from its alloc to its last
 use (through the views and casts of it; one a function returns, to the end), and its bytes are free for the
 buffers made after that. A buffer's bytes are per core in L1 (a shard's: its first shard dim times that dim's byte
-stride in `#ttcore.shard<...>`, times the buffers it cycles through; a memref of no layout, all of it on each core),
+stride in `#ttcore.shard<...>`, times the buffers it cycles through; a circular buffer's `#ttcore.cb_layout<...>`, its
+whole shape times its buffers; a memref of no layout, all of it on each core),
 and per bank in DRAM (the buffer's bytes spread over the chip's DRAM channels). Alignments are the chip's NoC
 alignments (or a larger one the alloc asks). L1 is the chip's unreserved range (`available-l1-addr-range=base,end`
 overrides it; `test-assume-l1-capacity=N` takes N bytes from its base); a function whose buffers do not fit is
@@ -29,6 +30,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir import hardware
 from ttmlir.dialects import ttcore
+from ttmlir.dialects.ttcore_cb_layout import CBLayoutAttr
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.register_device import device_module_of
 
@@ -50,6 +52,8 @@ def _element_bytes(t: MemRefType) -> int:
 def buffer_bytes(t: MemRefType, banks: int) -> int:
     """The bytes a buffer of type `t` takes on each core (L1) or each DRAM bank."""
     shape, layout = t.get_shape(), t.layout
+    if isinstance(layout, CBLayoutAttr):  # one core's circular buffer: all its backing buffers
+        return layout.bytes(t)
     if isinstance(layout, (ttcore.ShardLayoutAttr, ttcore.InterleavedLayoutAttr)):
         strides, buffers = layout.data if isinstance(layout, ttcore.ShardLayoutAttr) else (layout.data, 1)
         rank = len(strides)
