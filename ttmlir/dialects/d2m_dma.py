@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, StringAttr, i32, i64
+from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, DenseArrayBase, IndexType, IntegerAttr, MemRefType,
+                                   StringAttr, i32, i64)
 from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_attr_definition, irdl_op_definition,
                        operand_def, opt_operand_def, opt_prop_def, opt_result_def, param_def, prop_def, result_def, var_operand_def)
@@ -341,5 +342,56 @@ class LocalCopyOp(IRDLOperation):
         return self.src_cb is not None
 
 
-DMA_OPS = [DMAReadOp, DMAWriteOp, DMAWaitOp, SemaphoreSetOp, SemaphoreIncOp, SemaphoreWaitOp, LocalCopyOp]
+@irdl_op_definition
+class IndexedRowCopyOp(IRDLOperation):
+    """Rows of `src` gathered by index into `dst` (an embedding lookup), staged through two L1 scratch buffers:
+    `d2m.indexed_row_copy %indices, %src, %dst scratch %index_scratch, %row_scratch<rows, width> {indicesShape =
+    array<i64: ...>} : I, S, D, IS, RS`."""
+
+    name = "d2m.indexed_row_copy"
+    indices = operand_def(MemRefType)
+    src = operand_def(MemRefType)
+    dst = operand_def(MemRefType)
+    index_scratch = operand_def(MemRefType)
+    row_scratch = operand_def(MemRefType)
+    numRows = prop_def(IntegerAttr)  # noqa: N815 - upstream's property names
+    rowWidth = prop_def(IntegerAttr)  # noqa: N815
+    indicesShape = prop_def(DenseArrayBase)  # noqa: N815
+    PROPERTIES: ClassVar[tuple[str, ...]] = ("indicesShape",)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "IndexedRowCopyOp":
+        names = [parser.parse_unresolved_operand()]
+        for _ in range(2):
+            parser.parse_punctuation(",")
+            names.append(parser.parse_unresolved_operand())
+        parser.parse_keyword("scratch")
+        names.append(parser.parse_unresolved_operand())
+        parser.parse_punctuation(",")
+        names.append(parser.parse_unresolved_operand())
+        with parser.in_angle_brackets():
+            rows = parser.parse_integer()
+            parser.parse_punctuation(",")
+            width = parser.parse_integer()
+        attributes = parser.parse_optional_attr_dict()
+        properties = {k: attributes.pop(k) for k in cls.PROPERTIES if k in attributes}
+        parser.parse_punctuation(":")
+        position = parser.pos
+        types_ = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        return cls.create(operands=parser.resolve_operands(names, types_, position), attributes=attributes,
+                          properties={**properties, "numRows": IntegerAttr(rows, i64),
+                                      "rowWidth": IntegerAttr(width, i64)})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list([self.indices, self.src, self.dst], printer.print_operand)
+        printer.print_string(" scratch ")
+        printer.print_list([self.index_scratch, self.row_scratch], printer.print_operand)
+        printer.print_string(f"<{self.numRows.value.data}, {self.rowWidth.value.data}>")
+        printer.print_op_attributes({"indicesShape": self.indicesShape, **self.attributes})
+        printer.print_string(" : ")
+        printer.print_list(self.operand_types, printer.print_attribute)
+
+
+DMA_OPS = [DMAReadOp, DMAWriteOp, DMAWaitOp, SemaphoreSetOp, SemaphoreIncOp, SemaphoreWaitOp, LocalCopyOp, IndexedRowCopyOp]
 DMA_TYPES = [MemTxType]

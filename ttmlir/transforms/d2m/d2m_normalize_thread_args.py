@@ -3,6 +3,7 @@
 value), so each region can become a kernel of its own; `d2m.get_cb` and `d2m.get_arg` ops without a stage get theirs
 (circular buffers and other compile-time handles `compile`; memrefs, semaphores and scalars `runtime`). Operands
 must be memrefs, semaphores or scalars (`'d2m.generic' op unsupported argument type in d2m.generic operands: ...`).
+A `d2m.indexed_row_copy` gets its operands' `get_arg`s right before it.
 
 A generic's circular buffers are at most 32 ports: when its CB-backed additional arguments would need more, one whose
 uses (in every region, in the same order) never overlap another's of the same type shares that one's port, the
@@ -24,6 +25,7 @@ from xdsl.passes import ModulePass
 from ttmlir.dialects import d2m
 from ttmlir.dialects.d2m_args import GetArgOp, ResolutionStageAttr
 from ttmlir.dialects.d2m_cb import CBType, GetCBOp, GlobalSemaphoreType, LocalSemaphoreType
+from ttmlir.dialects.d2m_dma import IndexedRowCopyOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.transforms.d2m.d2m_allocate import memory_space
 
@@ -164,6 +166,17 @@ class D2MNormalizeThreadArgsPass(ModulePass):
 
     @staticmethod
     def normalize(generic: d2m.GenericOp) -> None:
+        # an indexed row copy reads the generic's operands right where it is (its scratch buffers are its own)
+        for copy in [o for o in generic.walk() if isinstance(o, IndexedRowCopyOp)]:
+            for position, value in enumerate(copy.operands):
+                if value in (copy.index_scratch, copy.row_scratch) or value not in generic.operands:
+                    continue
+                index = list(generic.operands).index(value)
+                get = GetArgOp.create(properties={"operand_index": IntegerAttr(index, i64),
+                                                  "resolution_stage": _stage(value.type)}, result_types=[value.type])
+                derive([get], copy)
+                copy.parent_block().insert_op_before(get, copy)
+                copy.operands[position] = get.result
         for index, arg in enumerate(generic.operands):
             kind = arg.type
             if not (isinstance(kind, (MemRefType, LocalSemaphoreType, GlobalSemaphoreType)) or runtime_resolved(kind)):
