@@ -23,13 +23,14 @@ from ttmlir.dialects import d2m
 from ttmlir.dialects.d2m_alias import OperandAliasOp
 from ttmlir.dialects.d2m_args import ResolutionStageAttr
 from ttmlir.dialects.d2m_cb import CBType, GetCBOp, ThreadAttr
-from ttmlir.dialects.d2m_dma import DMAReadOp, DMAWriteOp, LocalCopyOp
+from ttmlir.dialects.d2m_dma import DMAReadOp, DMAWriteOp, IndexedRowCopyOp, LocalCopyOp
+from ttmlir.dialects.d2m_tilize import TILIZE_OPS
 from ttmlir.dialects.d2m_tile_reduce import TileReduceOp
 from ttmlir.errors import PassFailure, derive
 
 THREAD = "d2m.thread"
-DATA_MOVEMENT = (d2m.RemoteLoadOp, d2m.RemoteStoreOp, LocalCopyOp, DMAReadOp, DMAWriteOp)
-COMPUTE = (linalg.GenericOp, d2m.TileOp, TileReduceOp, d2m.TileFillOp)
+DATA_MOVEMENT = (d2m.RemoteLoadOp, d2m.RemoteStoreOp, LocalCopyOp, DMAReadOp, DMAWriteOp, IndexedRowCopyOp)
+COMPUTE = (linalg.GenericOp, d2m.TileOp, TileReduceOp, d2m.TileFillOp, *TILIZE_OPS)
 
 
 def _aliased(local: SSAValue | None, remote: SSAValue) -> bool:

@@ -40,6 +40,12 @@ func.func @chain(%in: !dev, %out: !dev) {
     }
     // CHECK: %[[SPARE:.*]] = memref.alloc() : memref<2x2
     %unused = memref.alloc() : !blk
+    // a block tilized into a buffer writes it; the rows it reads are a buffer too
+    // CHECK: %[[ROWS:.*]] = memref.alloc() {d2m.synchronized_buffer = 2 : i32} : memref<64x64xbf16
+    // CHECK: %[[TILED:.*]] = memref.alloc() {d2m.synchronized_buffer = 2 : i32} : memref<2x2
+    %rows = memref.alloc() : memref<64x64xbf16, #ttcore.memory_space<l1>>
+    %tiled = memref.alloc() : !blk
+    "d2m.tile_tilize_block"(%rows, %tiled) : (memref<64x64xbf16, #ttcore.memory_space<l1>>, !blk) -> ()
     d2m.remote_store %out[%c0, %c0] %c : !dev, !blk
   }
   return

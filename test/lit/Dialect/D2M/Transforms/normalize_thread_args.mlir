@@ -51,3 +51,27 @@ func.func @tensor_operand(%a: tensor<1x1xf32>, %out: !blk) {
   }
   return
 }
+
+// -----
+
+!ix = memref<1x1x2x4xi32, #ttcore.memory_space<l1>>
+!w = memref<1x1x8x16xf32, #ttcore.memory_space<l1>>
+
+// an indexed row copy gets its operands right before it; its scratch buffers stay its own
+// CHECK-LABEL: func.func @row_copy
+func.func @row_copy(%idx: !ix, %weight: !w, %out: !w) {
+  d2m.generic {block_factors = [], grid = #ttcore.grid<1x1>, indexing_maps = [], iterator_types = [], threads = [#d2m.thread<datamovement>]}
+      ins(%idx, %weight : !ix, !w) outs(%out : !w) {
+  ^datamovement0:
+    // CHECK: %[[IS:.*]] = memref.alloc() : memref<1x1024xi32
+    // CHECK-NEXT: %[[RS:.*]] = memref.alloc() : memref<1x1024xf32
+    // CHECK-NEXT: %[[I:.*]] = d2m.get_arg(0) resolution_stage =  runtime : memref<1x1x2x4xi32
+    // CHECK-NEXT: %[[W:.*]] = d2m.get_arg(1) resolution_stage =  runtime : memref<1x1x8x16xf32
+    // CHECK-NEXT: %[[O:.*]] = d2m.get_arg(2) resolution_stage =  runtime : memref<1x1x8x16xf32
+    // CHECK-NEXT: d2m.indexed_row_copy %[[I]], %[[W]], %[[O]] scratch %[[IS]], %[[RS]]<2, 16>
+    %is = memref.alloc() : memref<1x1024xi32, #ttcore.memory_space<l1>>
+    %rs = memref.alloc() : memref<1x1024xf32, #ttcore.memory_space<l1>>
+    d2m.indexed_row_copy %idx, %weight, %out scratch %is, %rs<2, 16> {indicesShape = array<i64: 2, 4>} : !ix, !w, !w, memref<1x1024xi32, #ttcore.memory_space<l1>>, memref<1x1024xf32, #ttcore.memory_space<l1>>
+  }
+  return
+}
