@@ -74,6 +74,9 @@ PASS_CLASSES = {
         "ttmlir.transforms.d2m.d2m_generic_linearize_memref:D2MGenericLinearizeMemrefPass",
     "lower-affine": "ttmlir.transforms.lower_affine:LowerAffinePass",
     "d2m-assign-threads": "ttmlir.transforms.d2m.d2m_assign_threads:D2MAssignThreadsPass",
+    "d2m-split-threads": "ttmlir.transforms.d2m.d2m_split_threads:D2MSplitThreadsPass",
+    "d2m-insert-compute-cb": "ttmlir.transforms.d2m.d2m_insert_compute_cb:D2MInsertComputeCBPass",
+    "d2m-split-unified-thread": "ttmlir.transforms.d2m.d2m_split_unified_thread:D2MSplitUnifiedThreadPass",
     "d2m-generic-regions-to-funcs":
         "ttmlir.transforms.d2m.d2m_generic_regions_to_funcs:D2MGenericRegionsToFuncsPass",
     "ttir-to-ttmetal-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalPipeline",

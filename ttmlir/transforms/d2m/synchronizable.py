@@ -36,12 +36,28 @@ def cb_usage(region: Region) -> dict[SSAValue, CBUsage]:
     """Every buffer the region's synchronizable ops write or read, with those ops in program order."""
     usage: dict[SSAValue, CBUsage] = {}
     for op in region.walk():
-        sides = [sides for kind, sides in SYNCHRONIZABLE.items() if isinstance(op, kind)]
-        if not sides:
+        if not is_synchronizable(op):
             continue
-        produced, consumed = sides[0]
         for value in produced(op):
             usage.setdefault(value, CBUsage()).producers.append(op)
         for value in consumed(op):
             usage.setdefault(value, CBUsage()).consumers.append(op)
     return usage
+
+
+def _sides(op: Operation) -> tuple[Operands, Operands] | None:
+    return next((sides for kind, sides in SYNCHRONIZABLE.items() if isinstance(op, kind)), None)
+
+
+def is_synchronizable(op: Operation) -> bool:
+    return _sides(op) is not None
+
+
+def produced(op: Operation) -> list[SSAValue]:
+    """The buffers a synchronizable op writes."""
+    return _sides(op)[0](op)
+
+
+def consumed(op: Operation) -> list[SSAValue]:
+    """The buffers a synchronizable op reads."""
+    return _sides(op)[1](op)
