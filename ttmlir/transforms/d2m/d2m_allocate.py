@@ -42,7 +42,7 @@ def memory_space(t: MemRefType) -> str | None:
     return space.data.value if isinstance(space, ttcore.MemorySpaceAttr) else None
 
 
-def _element_bytes(t: MemRefType) -> int:
+def element_bytes(t: MemRefType) -> int:
     element = t.element_type
     if isinstance(element, ttcore.TileType):
         return hardware.tile_bytes(element.dtype)
@@ -60,7 +60,7 @@ def buffer_bytes(t: MemRefType, banks: int) -> int:
         inner = shape[-rank] * strides[0] * buffers
         outer = math.prod(shape[:-rank])
     else:
-        inner, outer = math.prod(shape) * _element_bytes(t), 1
+        inner, outer = math.prod(shape) * element_bytes(t), 1
     if memory_space(t) == "dram":
         return -(-inner * outer // banks)
     return inner if isinstance(layout, ttcore.ShardLayoutAttr) else inner * outer
