@@ -78,6 +78,7 @@ PASS_CLASSES = {
     "d2m-insert-compute-cb": "ttmlir.transforms.d2m.d2m_insert_compute_cb:D2MInsertComputeCBPass",
     "d2m-split-unified-thread": "ttmlir.transforms.d2m.d2m_split_unified_thread:D2MSplitUnifiedThreadPass",
     "d2m-hoist-cb-allocs": "ttmlir.transforms.d2m.d2m_hoist_cb_allocs:D2MHoistCBAllocsPass",
+    "d2m-insert-scratch-buffers": "ttmlir.transforms.d2m.d2m_insert_scratch_buffers:D2MInsertScratchBuffersPass",
     "d2m-generic-regions-to-funcs":
         "ttmlir.transforms.d2m.d2m_generic_regions_to_funcs:D2MGenericRegionsToFuncsPass",
     "ttir-to-ttmetal-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalPipeline",
