@@ -717,11 +717,20 @@ def _constant_name(op: Operation) -> str:
     return f"c{value.value.data}"
 
 
+# MLIR's names for the results of memref ops (their getAsmResultNames), by op name
+MEMREF_RESULT_NAMES = {"memref.alloc": "alloc", "memref.alloca": "alloca", "memref.cast": "cast",
+                       "memref.collapse_shape": "collapse_shape", "memref.expand_shape": "expand_shape",
+                       "memref.reinterpret_cast": "reinterpret_cast", "memref.subview": "subview",
+                       "memref.view": "view"}
+
+
 def _result_names(op: Operation) -> list[str] | None:
     """The names an op gives its results, as upstream's ODS does: a TTIR/TTNN op with several results names
-    them after its definition (`%values, %indices`), and a constant says `%cst` or `%c`."""
+    them after its definition (`%values, %indices`), a constant says `%cst` or `%c`, a memref op `%alloc`..."""
     if op.name == "arith.constant":  # by name: arith's module is not imported where no IR holds it
         return [_constant_name(op)]
+    if op.name in MEMREF_RESULT_NAMES:
+        return [MEMREF_RESULT_NAMES[op.name]]
     if len(op.results) == 1:
         hint = getattr(op, "asm_result_name", None)
         return None if hint is None or (base := hint()) is None else [base]

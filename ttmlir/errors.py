@@ -6,11 +6,13 @@ from xdsl.ir import Operation
 
 
 class PassFailure(Exception):
-    """A pass could not do its job on `op`; reported as a located diagnostic."""
+    """A pass could not do its job on `op`; reported as a located diagnostic, after the errors `then` follows it
+    with (each `(op, message)`, as MLIR reports the errors a failing pass emitted in turn)."""
 
-    def __init__(self, op: Operation | None, message: str):
+    def __init__(self, op: Operation | None, message: str, then: tuple = ()):
         super().__init__(message)
         self.op = op
+        self.then = then
 
 
 class PassWarning(UserWarning):

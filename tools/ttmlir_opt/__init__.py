@@ -202,7 +202,8 @@ def process_chunk(text: str, filename: str, line_offset: int, opts: Options) -> 
                 try:
                     run_pass(make_pass(name, options), ctx, module)
                 except PassFailure as failure:
-                    return None, [located("error", failure.op, str(failure))]
+                    return None, [located("error", failure.op, str(failure)),
+                                  *(located("error", op, message) for op, message in failure.then)]
                 with scope("Verifier"):
                     verify_module(module, positions, filename, text, line_offset)
         except DiagnosticError as error:

@@ -33,8 +33,15 @@ from ttmlir.dialects.d2m_cb import CB_ATTRS, CB_OPS, CBType, ThreadAttr, verify_
 from ttmlir.dialects.d2m_dst import DST_OPS
 from ttmlir.dialects.d2m_mask import MaskOp
 from ttmlir.dialects.d2m_debug import DEBUG_OPS
-from ttmlir.dialects.d2m_tilize import TILIZE_OPS
 from ttmlir.dialects.d2m_tile_extra import EXTRA_TILE_OPS, TileBcastTypeAttr
+from ttmlir.dialects.d2m_scratch import SCRATCH_OPS
+from ttmlir.dialects.d2m_index import INDEX_OPS
+from ttmlir.dialects.d2m_semaphore import SEMAPHORE_OPS
+from ttmlir.dialects.d2m_dma import DMA_OPS, DMA_TYPES
+from ttmlir.dialects.d2m_args import ARG_ATTRS, ARG_OPS
+from ttmlir.dialects.d2m_alias import ALIAS_OPS
+from ttmlir.dialects.d2m_composite_view import COMPOSITE_VIEW_OPS
+from ttmlir.dialects.d2m_tilize import TILIZE_OPS
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS, ReduceDimAttr
 from ttmlir.dialects.d2m_verify import verify_generic, verify_spatial
 from ttmlir.ir.syntax import EmptyFormat, parse_typed_operands, print_typed_operands, table_class
@@ -682,5 +689,6 @@ class TileFillOp(IRDLOperation):
 
 D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ToDeviceOp, ToHostOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
                       RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *CB_OPS, *TILE_OP_CLASSES.values(),
-                      *TILE_REDUCE_OPS, MaskOp, *DEBUG_OPS, *TILIZE_OPS, *DST_OPS, *EXTRA_TILE_OPS],
-              [*CB_ATTRS, ReduceDimAttr, TileBcastTypeAttr])
+                      *TILE_REDUCE_OPS, MaskOp, *DEBUG_OPS, *TILIZE_OPS, *DST_OPS, *EXTRA_TILE_OPS, *SCRATCH_OPS,
+                      *INDEX_OPS, *SEMAPHORE_OPS, *DMA_OPS, *ARG_OPS, *ALIAS_OPS, *COMPOSITE_VIEW_OPS],
+              [*CB_ATTRS, ReduceDimAttr, TileBcastTypeAttr, *DMA_TYPES, *ARG_ATTRS])

@@ -11,12 +11,14 @@ from __future__ import annotations
 from xdsl.dialects.builtin import (I64, ArrayAttr, IntAttr, IntegerAttr, MemRefType, NoneAttr, StringAttr,
                                    SymbolRefAttr, TensorType, i64)
 from xdsl.ir import Attribute, ParametrizedAttribute, SSAValue, TypeAttribute
-from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, operand_def, param_def, prop_def,
-                       result_def, traits_def)
+from xdsl.irdl import (IRDLOperation, irdl_attr_definition, irdl_op_definition, operand_def, opt_prop_def, param_def,
+                       prop_def, result_def, traits_def)
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
+
+from ttmlir.dialects.d2m_args import ResolutionStageAttr, parse_optional_stage, print_stage
 
 THREAD_KINDS = ("compute", "datamovement", "unified")
 
@@ -143,6 +145,7 @@ class GetCBOp(IRDLOperation):
 
     name = "d2m.get_cb"
     cb_operand_idx = prop_def(IntegerAttr[I64])
+    resolution_stage = opt_prop_def(ResolutionStageAttr)
     result = result_def(CBType)
     traits = traits_def(Pure())
 
@@ -153,13 +156,14 @@ class GetCBOp(IRDLOperation):
             index = parser.parse_integer()
             if index < 0:
                 parser.raise_error("'cb_operand_idx' must be a non-negative index", position)
+        properties = {"cb_operand_idx": IntegerAttr(index, i64), **parse_optional_stage(parser)}
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
-        return cls.create(properties={"cb_operand_idx": IntegerAttr(index, i64)}, attributes=attributes,
-                          result_types=[parse_cb_type(parser)])
+        return cls.create(properties=properties, attributes=attributes, result_types=[parse_cb_type(parser)])
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f"({self.cb_operand_idx.value.data})")
+        print_stage(printer, self.resolution_stage)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         print_cb_type(printer, self.result.type)

@@ -160,16 +160,6 @@ def element_bits(type_: Attribute) -> int:
 
 
 @irdl_op_definition
-class ScratchInitOp(IRDLOperation):
-    """Marks a `memref.alloc` in a generic's region as its scratch buffer for spilled intermediates (the use keeps
-    the alloc alive): `d2m.scratch_init %scratch : memref<1x32x!ttcore.tile<32x32, f32>, #l1>`."""
-
-    name = "d2m.scratch_init"
-    scratch = operand_def(MemRefType)
-    assembly_format = "$scratch attr-dict `:` type($scratch)"
-
-
-@irdl_op_definition
 class UnpackStallOnPackOp(IRDLOperation):
     """`d2m.unpack_stall_on_pack`: the unpacker waits until the packer's last write to L1 is committed, before a
     compute op reads a buffer the previous one packed."""
@@ -178,4 +168,4 @@ class UnpackStallOnPackOp(IRDLOperation):
     assembly_format = "attr-dict"
 
 
-DST_OPS = [AcquireDstOp, DstReinterpretCastOp, SetL1AccumulateOp, ScratchInitOp, UnpackStallOnPackOp]
+DST_OPS = [AcquireDstOp, DstReinterpretCastOp, SetL1AccumulateOp, UnpackStallOnPackOp]

@@ -10,6 +10,7 @@ from xdsl.printer import Printer
 from xdsl.traits import IsolatedFromAbove, NoTerminator, Pure, SymbolOpInterface, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 from ttmlir.dialects.ttcore_attrs import *  # noqa: F401,F403 - the dialect's attributes and types are ttcore.<Name> too
+from ttmlir.dialects.ttcore_cb_layout import CBLayoutAttr
 
 
 # marks a host function's converts of its results to the device's types: a value the device type cannot hold
@@ -422,5 +423,6 @@ TTCore = Dialect(
     [TileType, DataTypeAttr, ArchAttr, GridAttr, CoreCoordAttr, CoreRangeAttr, MemorySpaceAttr,
      TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
      ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, TopologyAttr, RuntimeTensorShardingAttr, LocalShapeAttr, DictType,
-     AttentionMaskTypeAttr, MetalLayoutAttr, ShardLayoutAttr, InterleavedLayoutAttr, ViewLayoutAttr, IteratorTypeAttr, HostLayoutAttr],
+     AttentionMaskTypeAttr, MetalLayoutAttr, ShardLayoutAttr, InterleavedLayoutAttr, ViewLayoutAttr, IteratorTypeAttr, HostLayoutAttr,
+     CBLayoutAttr],
 )

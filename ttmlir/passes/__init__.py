@@ -79,6 +79,22 @@ PASS_CLASSES = {
     "d2m-insert-scratch-buffers": "ttmlir.transforms.d2m.d2m_insert_scratch_buffers:D2MInsertScratchBuffersPass",
     "d2m-generic-tile-compute-loops":
         "ttmlir.transforms.d2m.d2m_generic_tile_compute_loops:D2MGenericTileComputeLoopsPass",
+    "d2m-mark-synchronized-buffers":
+        "ttmlir.transforms.d2m.d2m_mark_synchronized_buffers:D2MMarkSynchronizedBuffersPass",
+    "d2m-lower-scratch-allocate": "ttmlir.transforms.d2m.d2m_lower_scratch_allocate:D2MLowerScratchAllocatePass",
+    "d2m-preallocate-mcast-semaphores":
+        "ttmlir.transforms.d2m.d2m_preallocate_mcast_semaphores:D2MPreallocateMcastSemaphoresPass",
+    "d2m-lower-load-store-ops-to-dma":
+        "ttmlir.transforms.d2m.d2m_lower_load_store_ops_to_dma:D2MLowerLoadStoreOpsToDMAPass",
+    "d2m-normalize-thread-args": "ttmlir.transforms.d2m.d2m_normalize_thread_args:D2MNormalizeThreadArgsPass",
+    "d2m-generic-linearize-memref":
+        "ttmlir.transforms.d2m.d2m_generic_linearize_memref:D2MGenericLinearizeMemrefPass",
+    "lower-affine": "ttmlir.transforms.lower_affine:LowerAffinePass",
+    "d2m-assign-threads": "ttmlir.transforms.d2m.d2m_assign_threads:D2MAssignThreadsPass",
+    "d2m-split-threads": "ttmlir.transforms.d2m.d2m_split_threads:D2MSplitThreadsPass",
+    "d2m-insert-compute-cb": "ttmlir.transforms.d2m.d2m_insert_compute_cb:D2MInsertComputeCBPass",
+    "d2m-split-unified-thread": "ttmlir.transforms.d2m.d2m_split_unified_thread:D2MSplitUnifiedThreadPass",
+    "d2m-hoist-cb-allocs": "ttmlir.transforms.d2m.d2m_hoist_cb_allocs:D2MHoistCBAllocsPass",
     "d2m-generic-regions-to-funcs":
         "ttmlir.transforms.d2m.d2m_generic_regions_to_funcs:D2MGenericRegionsToFuncsPass",
     "ttir-to-ttmetal-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalPipeline",

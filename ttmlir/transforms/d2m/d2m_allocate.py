@@ -6,7 +6,8 @@ region) gets `address` and `alignment` attributes, as upstream prints them:
 allocator per memory space over each function in program order: a buffer holds its bytes from its alloc to its last
 use (through the views and casts of it; one a function returns, to the end), and its bytes are free for the
 buffers made after that. A buffer's bytes are per core in L1 (a shard's: its first shard dim times that dim's byte
-stride in `#ttcore.shard<...>`, times the buffers it cycles through; a memref of no layout, all of it on each core),
+stride in `#ttcore.shard<...>`, times the buffers it cycles through; a circular buffer's `#ttcore.cb_layout<...>`, its
+whole shape times its buffers; a memref of no layout, all of it on each core),
 and per bank in DRAM (the buffer's bytes spread over the chip's DRAM channels). Alignments are the chip's NoC
 alignments (or a larger one the alloc asks). L1 is the chip's unreserved range (`available-l1-addr-range=base,end`
 overrides it; `test-assume-l1-capacity=N` takes N bytes from its base); a function whose buffers do not fit is
@@ -29,6 +30,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir import hardware
 from ttmlir.dialects import ttcore
+from ttmlir.dialects.ttcore_cb_layout import CBLayoutAttr
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.register_device import device_module_of
 
@@ -40,7 +42,7 @@ def memory_space(t: MemRefType) -> str | None:
     return space.data.value if isinstance(space, ttcore.MemorySpaceAttr) else None
 
 
-def _element_bytes(t: MemRefType) -> int:
+def element_bytes(t: MemRefType) -> int:
     element = t.element_type
     if isinstance(element, ttcore.TileType):
         return hardware.tile_bytes(element.dtype)
@@ -50,13 +52,15 @@ def _element_bytes(t: MemRefType) -> int:
 def buffer_bytes(t: MemRefType, banks: int) -> int:
     """The bytes a buffer of type `t` takes on each core (L1) or each DRAM bank."""
     shape, layout = t.get_shape(), t.layout
+    if isinstance(layout, CBLayoutAttr):  # one core's circular buffer: all its backing buffers
+        return layout.bytes(t)
     if isinstance(layout, (ttcore.ShardLayoutAttr, ttcore.InterleavedLayoutAttr)):
         strides, buffers = layout.data if isinstance(layout, ttcore.ShardLayoutAttr) else (layout.data, 1)
         rank = len(strides)
         inner = shape[-rank] * strides[0] * buffers
         outer = math.prod(shape[:-rank])
     else:
-        inner, outer = math.prod(shape) * _element_bytes(t), 1
+        inner, outer = math.prod(shape) * element_bytes(t), 1
     if memory_space(t) == "dram":
         return -(-inner * outer // banks)
     return inner if isinstance(layout, ttcore.ShardLayoutAttr) else inner * outer

@@ -16,7 +16,7 @@ from xdsl.passes import ModulePass
 
 from ttmlir import hardware
 from ttmlir.dialects import d2m, ttcore
-from ttmlir.dialects.d2m_dst import ScratchInitOp
+from ttmlir.dialects.d2m_scratch import ScratchInitOp
 from ttmlir.ir.syntax import enum
 
 SCRATCH_BYTES = 128 * 1024
