@@ -8,9 +8,10 @@ from xdsl.ir import Operation
 class PassFailure(Exception):
     """A pass could not do its job on `op`; reported as a located diagnostic."""
 
-    def __init__(self, op: Operation | None, message: str):
+    def __init__(self, op: Operation | None, message: str, *more: str):
         super().__init__(message)
         self.op = op
+        self.more = more  # further errors on the same op (a conversion's "failed to legalize operation ...")
 
 
 class PassWarning(UserWarning):

@@ -202,7 +202,7 @@ def process_chunk(text: str, filename: str, line_offset: int, opts: Options) -> 
                 try:
                     run_pass(make_pass(name, options), ctx, module)
                 except PassFailure as failure:
-                    return None, [located("error", failure.op, str(failure))]
+                    return None, [located("error", failure.op, message) for message in (str(failure), *failure.more)]
                 with scope("Verifier"):
                     verify_module(module, positions, filename, text, line_offset)
         except DiagnosticError as error:
