@@ -422,5 +422,5 @@ TTCore = Dialect(
     [TileType, DataTypeAttr, ArchAttr, GridAttr, CoreCoordAttr, CoreRangeAttr, MemorySpaceAttr,
      TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
      ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, TopologyAttr, RuntimeTensorShardingAttr, LocalShapeAttr, DictType,
-     AttentionMaskTypeAttr, MetalLayoutAttr, ShardLayoutAttr, InterleavedLayoutAttr, ViewLayoutAttr, IteratorTypeAttr, HostLayoutAttr],
+     AttentionMaskTypeAttr, MetalLayoutAttr, ShardLayoutAttr, CBLayoutAttr, InterleavedLayoutAttr, ViewLayoutAttr, IteratorTypeAttr, HostLayoutAttr],
 )

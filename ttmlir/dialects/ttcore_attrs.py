@@ -598,6 +598,24 @@ class ShardLayoutAttr(_StridedLayout, Data[tuple[tuple[int, ...], int]]):
 
 
 @irdl_attr_definition
+class CBLayoutAttr(_StridedLayout, Data[tuple[tuple[int, ...], int]]):
+    """A core-local circular buffer in L1 (its whole shape is one core's buffer, no grid): the byte stride of each
+    dim and how many buffers it cycles through, `#ttcore.cb_layout<4096x4096, 2>`."""
+
+    name = "ttcore.cb_layout"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            stride = parse_dims(parser)
+            parser.parse_punctuation(",")
+            return stride, parser.parse_integer(allow_negative=False)
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{dims_str(self.data[0])}, {self.data[1]}>")
+
+
+@irdl_attr_definition
 class InterleavedLayoutAttr(BracketedDims, _StridedLayout, Data[tuple[int, ...]]):
     """A buffer interleaved page by page over DRAM banks: `#ttcore.interleaved<8192x4096>` (byte strides)."""
 

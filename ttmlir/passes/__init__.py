@@ -55,6 +55,7 @@ PASS_CLASSES = {
     "convert-ttkernel-to-emitc": "ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc:ConvertTTKernelToEmitCPass",
     "convert-d2m-to-ttkernel": "ttmlir.conversion.d2m_to_ttkernel.convert_d2m_to_ttkernel:ConvertD2MToTTKernelPass",
     "convert-d2m-to-ttmetal": "ttmlir.conversion.d2m_to_ttmetal.convert_d2m_to_ttmetal:ConvertD2MToTTMetalPass",
+    "convert-d2m-to-ttnn": "ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn:ConvertD2MToTTNNPass",
     "convert-ttnn-to-ttir": "ttmlir.conversion.ttnn_to_ttir.convert_ttnn_to_ttir:ConvertTTNNToTTIRPass",
     "ttir-to-d2m": "ttmlir.conversion.ttir_to_d2m.ttir_to_d2m:TTIRToD2MPass",
     "d2m-grid-selection": "ttmlir.transforms.d2m.d2m_grid_selection:D2MGridSelectionPass",
