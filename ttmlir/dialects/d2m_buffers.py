@@ -1,14 +1,16 @@
 """D2M ops naming buffers a program is given besides its operands: a CB that lives in an operand's own shard
 (`d2m.operand_alias`) and semaphores that outlive one program (`d2m.create_global_semaphore` over an L1 buffer,
-`d2m.reset_global_semaphore`). `--convert-d2m-to-ttnn` turns them into the CB's tensor binding and TTNN's global
-semaphore ops."""
+`d2m.reset_global_semaphore`) and a program's own (`d2m.create_local_semaphore`). `--convert-d2m-to-ttnn` turns
+them into the CB's tensor binding, the program's semaphores and TTNN's global semaphore ops."""
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, TensorType
+from xdsl.parser import Parser
+from xdsl.printer import Printer
 from xdsl.irdl import IRDLOperation, ParsePropInAttrDict, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def
 
-from ttmlir.dialects.d2m_cb import GlobalSemaphoreType
+from ttmlir.dialects.d2m_cb import GlobalSemaphoreType, LocalSemaphoreType
 
 
 @irdl_op_definition
@@ -47,4 +49,29 @@ class ResetGlobalSemaphoreOp(IRDLOperation):
     irdl_options = (ParsePropInAttrDict(),)
 
 
-BUFFER_OPS = [OperandAliasOp, CreateGlobalSemaphoreOp, ResetGlobalSemaphoreOp]
+@irdl_op_definition
+class CreateLocalSemaphoreOp(IRDLOperation):
+    """A semaphore in each core's L1 for one program, starting at `initialValue`:
+    `%s = d2m.create_local_semaphore <{initialValue = 0 : ui32}> -> !d2m.local_semaphore`."""
+
+    name = "d2m.create_local_semaphore"
+    initialValue = prop_def(IntegerAttr)
+    result = result_def(LocalSemaphoreType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "CreateLocalSemaphoreOp":
+        properties = parser.parse_optional_properties_dict()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation("->")
+        return cls.create(properties=properties, attributes=attributes, result_types=[parser.parse_type()])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" <")
+        printer.print_attr_dict(self.properties)
+        printer.print_string(">")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+
+BUFFER_OPS = [OperandAliasOp, CreateGlobalSemaphoreOp, ResetGlobalSemaphoreOp, CreateLocalSemaphoreOp]

@@ -28,7 +28,8 @@ from xdsl.traits import IsTerminator
 from ttmlir import hardware
 from ttmlir.dialects import d2m, ttcore, ttkernel, ttmetal, ttnn
 from ttmlir.dialects import ttnn_program as tp
-from ttmlir.dialects.d2m_buffers import CreateGlobalSemaphoreOp, OperandAliasOp, ResetGlobalSemaphoreOp
+from ttmlir.dialects.d2m_buffers import (CreateGlobalSemaphoreOp, CreateLocalSemaphoreOp, OperandAliasOp,
+                                         ResetGlobalSemaphoreOp)
 from ttmlir.dialects.d2m_cb import GlobalSemaphoreType, LocalSemaphoreType
 from ttmlir.dialects.trace import GlobalSemaphoreType as GlobalSemaphoreTTNN
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
@@ -469,7 +470,7 @@ class ConvertD2MToTTNNPass(ModulePass):
                 cast.results[0].replace_all_uses_with(_io_tensor(cast.operands[0], mapping))
         gone = [o for o in module.walk() if isinstance(o, (TTNNMetalLayoutCastOp, d2m.ViewLayoutOp, d2m.EmptyOp,
                                                            ResetGlobalSemaphoreOp, CreateGlobalSemaphoreOp,
-                                                           OperandAliasOp))
+                                                           CreateLocalSemaphoreOp, OperandAliasOp))
                 or o.name in ("memref.alloc", "memref.dealloc")]
         for dead in reversed(gone):
             dead.detach()
