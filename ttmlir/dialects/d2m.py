@@ -289,15 +289,18 @@ class _RegionsOp(IRDLOperation):
             printer._blocks.setdefault(region.blocks.first, f"{kind}{counts.get(kind, 0)}")
             counts[kind] = counts.get(kind, 0) + 1
 
+    # what precedes each operand group and the regions: upstream starts each on a line of its own
+    BREAK: ClassVar[str] = " "
+
     def print(self, printer: Printer) -> None:
         self.name_blocks(printer)
         printer.print_op_attributes(self.attributes)
-        print_typed_operands(printer, "ins", self.inputs)
-        print_typed_operands(printer, "outs", self.outputs)
+        print_typed_operands(printer, "ins", self.inputs, self.BREAK)
+        print_typed_operands(printer, "outs", self.outputs, self.BREAK)
         if len(self.GROUPS) > 2 and self.additional_args:
-            print_typed_operands(printer, self.GROUPS[2], self.additional_args)
+            print_typed_operands(printer, self.GROUPS[2], self.additional_args, self.BREAK)
         for i, region in enumerate(self.regions):
-            printer.print_string(", " if i else " ")
+            printer.print_string(", " if i else self.BREAK)
             printer.print_region(region, print_empty_block=True)
         if self.result_types:
             printer.print_string(" : ")
@@ -317,6 +320,7 @@ class GenericOp(_RegionsOp):
 
     name = "d2m.generic"
     GROUPS: ClassVar[tuple[str, ...]] = ("ins", "outs", "additionalArgs")
+    BREAK: ClassVar[str] = "\n        "  # as upstream prints it, whatever the op's indentation
     INHERENT: ClassVar[frozenset[str]] = frozenset({"block_factors", "grid", "indexing_maps", "iterator_types",
                                                     "threads", "fabricConnectionConfig"})
     # the operand groups again, in order: a subclass's own fields come first in IRDL's segment order

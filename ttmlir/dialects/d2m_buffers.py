@@ -5,10 +5,11 @@ them into the CB's tensor binding, the program's semaphores and TTNN's global se
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntegerAttr, MemRefType, TensorType
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.irdl import IRDLOperation, ParsePropInAttrDict, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def
+from xdsl.irdl import (IRDLOperation, ParsePropInAttrDict, irdl_op_definition, operand_def, opt_prop_def,
+                       opt_result_def, prop_def, result_def)
 
 from ttmlir.dialects.d2m_cb import GlobalSemaphoreType, LocalSemaphoreType
 
@@ -74,4 +75,48 @@ class CreateLocalSemaphoreOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
 
-BUFFER_OPS = [OperandAliasOp, CreateGlobalSemaphoreOp, ResetGlobalSemaphoreOp, CreateLocalSemaphoreOp]
+@irdl_op_definition
+class LocalCopyOp(IRDLOperation):
+    """A copy between two blocks in a core's L1, `indexing_maps` saying which source element each destination
+    element reads (the destination's shape is the iteration domain): `%r = d2m.local_copy %src, %dst
+    indexing_maps = [#src, #dst] : tensor<...>, tensor<...> -> tensor<...>`; on memrefs it writes `%dst` in place
+    and has no result."""
+
+    name = "d2m.local_copy"
+    src = operand_def(MemRefType | TensorType)
+    dst = operand_def(MemRefType | TensorType)
+    indexing_maps = prop_def(ArrayAttr[AffineMapAttr])
+    result = opt_result_def(MemRefType | TensorType)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "LocalCopyOp":
+        names = [parser.parse_unresolved_operand()]
+        parser.parse_punctuation(",")
+        names.append(parser.parse_unresolved_operand())
+        parser.parse_keyword("indexing_maps")
+        parser.parse_punctuation("=")
+        maps = parser.parse_attribute()
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        types = [parser.parse_type()]
+        parser.parse_punctuation(",")
+        types.append(parser.parse_type())
+        results = [parser.parse_type()] if parser.parse_optional_punctuation("->") else []
+        return cls.create(operands=parser.resolve_operands(names, types, position), result_types=results,
+                          properties={"indexing_maps": maps}, attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(" indexing_maps = ")
+        printer.print_attribute(self.indexing_maps)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in self.operands], printer.print_attribute)
+        if self.result is not None:
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
+
+
+BUFFER_OPS = [LocalCopyOp, OperandAliasOp, CreateGlobalSemaphoreOp, ResetGlobalSemaphoreOp, CreateLocalSemaphoreOp]
