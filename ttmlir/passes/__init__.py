@@ -66,6 +66,7 @@ PASS_CLASSES = {
     "d2m-materialize-view-returns": "ttmlir.transforms.d2m.d2m_materialize_view_returns:D2MMaterializeViewReturnsPass",
     "d2m-generic-regions-to-funcs":
         "ttmlir.transforms.d2m.d2m_generic_regions_to_funcs:D2MGenericRegionsToFuncsPass",
+    "ttir-bufferization-pipeline": "ttmlir.pipelines.ttir_bufferization:TTIRBufferizationPipeline",
     "ttir-to-ttmetal-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalPipeline",
     "ttir-to-ttmetal-backend-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalBackendPipeline",
     "convert-tosa-to-ttir": "ttmlir.conversion.tosa_to_ttir.convert_tosa_to_ttir:ConvertTosaToTTIRPass",

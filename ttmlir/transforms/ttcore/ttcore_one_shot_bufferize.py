@@ -119,6 +119,18 @@ def bufferize(module: ModuleOp, function_boundaries: bool = True, allow_unknown_
             D2M_BUFFERIZE[type(op)](op, buffer_type)
         elif any(_is_tensor(v.type) for v in (*op.operands, *op.results)) and not allow_unknown_ops:
             raise PassFailure(op, "failed to bufferize op")
+    if function_boundaries:
+        for op in [o for o in module.walk() if isinstance(o, func.FuncOp) and o.body.blocks]:
+            _returned_types(op)
+
+
+def _returned_types(op: func.FuncOp) -> None:
+    """A function returns the buffers it returns (a view of one is returned as that view), as one-shot
+    bufferization infers result types from the returned buffers."""
+    returns = [o for o in op.walk() if isinstance(o, func.ReturnOp) and o.parent_op() is op]
+    if returns:
+        op.function_type = FunctionType.from_lists(list(op.function_type.inputs.data),
+                                                   [v.type for v in returns[0].operands])
 
 
 @dataclass(frozen=True)
