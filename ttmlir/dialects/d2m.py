@@ -157,7 +157,10 @@ class _HostTransferOp(IRDLOperation):
         names.append(parser.parse_unresolved_operand())
         parser.parse_keyword("layout")
         parser.parse_punctuation("=")
-        layout = parser.parse_attribute()
+        if parser._current_token.text == "<":  # upstream's stripped form of the typed attribute
+            layout = ttcore.MetalLayoutAttr(ttcore.MetalLayoutAttr.parse_parameter(parser))
+        else:
+            layout = parser.parse_attribute()
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos

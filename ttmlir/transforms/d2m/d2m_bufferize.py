@@ -2,7 +2,8 @@
 tensors become buffers in ttcore's memref layouts and the ops write them in place.
 
 `d2m.empty` is a `memref.alloc` (a TTNN tensor stays: TTNN allocates it); `d2m.to_layout`, `d2m.to_device` and
-`d2m.to_host` write their output buffer and have no result; a `d2m.view_layout` is a `#ttcore.view<rank>` memref
+`d2m.to_host` write their output buffer and have no result (a host buffer the device layout pads is copied
+through a padded `#ttcore.host_layout` buffer); a `d2m.view_layout` is a `#ttcore.view<rank>` memref
 of its input's buffer; `d2m.mask` writes its output (its input seen through a view of the output's layout if the
 two differ); a generic takes its operands' buffers and has no results, and in its region the loads, stores, local
 copies and linalg.generics write their destination buffers, circular buffers hold memrefs in L1, and the yield
@@ -41,8 +42,7 @@ def _in_place(op: Operation) -> None:
 
 
 # which operand an op writes (its result's buffer once bufferized)
-_DEST = {d2m.ToLayoutOp: 1, d2m.ToDeviceOp: 1, d2m.ToHostOp: 1, d2m.RemoteLoadOp: 0, d2m.RemoteStoreOp: 0,
-         LocalCopyOp: 1}
+_DEST = {d2m.ToLayoutOp: 1, d2m.RemoteLoadOp: 0, d2m.RemoteStoreOp: 0, LocalCopyOp: 1}
 
 
 def _empty(op: d2m.EmptyOp, buffer_type) -> None:
@@ -87,9 +87,72 @@ def _mask(op: MaskOp, buffer_type) -> None:
 
 
 def _moves(op: Operation, buffer_type) -> None:
-    """to_layout, to_device, to_host, remote loads and stores and local copies on buffers write in place."""
+    """to_layout, remote loads and stores and local copies on buffers write in place."""
     if op.results and any(isinstance(r.type, TensorType) for r in op.results):
         _in_place(op)
+
+
+def _intervals(layout: ttcore.MetalLayout) -> list[tuple[int, int]]:
+    """The layout's collapsed intervals as [start, end) pairs over its logical dims (negative from the end), each
+    dim no interval names an interval of its own."""
+    rank = len(layout.logical_shape)
+    values = [v for v in layout.collapsed_intervals.get_values()]
+    named = [(a % rank if a < 0 else a, b + rank + 1 if b < 0 else b) for a, b in zip(values[::2], values[1::2])]
+    covered = {d for a, b in named for d in range(a, b)}
+    return sorted(named + [(d, d + 1) for d in range(rank) if d not in covered])
+
+
+def host_strides(layout: ttcore.MetalLayout) -> tuple[tuple[int, ...], int]:
+    """The element strides of the host buffer a device tensor is read from or written to (each collapsed group of
+    dims padded to its alignments, as the device holds it) and its volume."""
+    shape, align = layout.logical_shape, layout.dim_alignments
+    strides = [0] * len(shape)
+    current = 1
+    for start, end in reversed(_intervals(layout)):
+        collapsed = 1
+        for d in range(end - 1, start - 1, -1):
+            strides[d] = current
+            current //= collapsed
+            collapsed = -(-collapsed * shape[d] // align[d]) * align[d]
+            current *= collapsed
+    if len(shape) == 1:
+        current *= 32  # a 1-d tensor is one row of a tile
+    return tuple(strides), current
+
+
+def _host_buffer(host: MemRefType, layout: ttcore.MetalLayoutAttr) -> MemRefType | None:
+    """The padded host buffer (`#ttcore.host_layout`) the device layout needs between it and `host`, or None when
+    `host` is already laid out as the device holds it."""
+    strides, volume = host_strides(layout.data)
+    if volume <= host.element_count():
+        return None
+    shape = tuple(host.get_shape())
+    return MemRefType(host.element_type, shape, ttcore.HostLayoutAttr(ttcore.HostLayout(shape, strides, volume)))
+
+
+def _transfer(op: Operation, buffer_type) -> None:
+    """to_device and to_host write their output in place; a host buffer the device layout pads is bounced through
+    a padded copy (`memref.copy` into it before a to_device, out of it after a to_host)."""
+    if not (op.results and isinstance(op.results[0].type, TensorType)):
+        return
+    host_index = 0 if isinstance(op, d2m.ToDeviceOp) else 1
+    operands = list(op.operands)
+    bounce_type = _host_buffer(operands[host_index].type, op.layout)
+    new = []
+    if bounce_type is not None:
+        bounce = memref.AllocOp([], [], bounce_type)
+        new.append(bounce)
+        if host_index == 0:
+            new.append(memref.CopyOp(operands[0], bounce.memref))
+        host, operands[host_index] = operands[host_index], bounce.memref
+    made = type(op).create(operands=operands, result_types=[], properties=dict(op.properties),
+                           attributes=dict(op.attributes))
+    new.append(made)
+    if bounce_type is not None and host_index == 1:
+        new.append(memref.CopyOp(bounce.memref, host))
+    for m in new:
+        m.location = op.location
+    Rewriter.replace_op(op, new, [op.operands[1]])
 
 
 def _generic(op: d2m.GenericOp, buffer_type) -> None:
@@ -143,5 +206,6 @@ def _cast(op: TTNNMetalLayoutCastOp, buffer_type) -> None:
 
 D2M_BUFFERIZE = {d2m.EmptyOp: _empty, d2m.ViewLayoutOp: _view, MaskOp: _mask, d2m.GenericOp: _generic,
                  d2m.YieldOp: _yield, linalg.GenericOp: _linalg, TTNNMetalLayoutCastOp: _cast,
+                 d2m.ToDeviceOp: _transfer, d2m.ToHostOp: _transfer,
                  **{cls: _moves for cls in _DEST},
                  **{cls: _cb_op for cls in d2m.CB_OPS if cls.name in ("d2m.get_cb", "d2m.wait", "d2m.reserve")}}
