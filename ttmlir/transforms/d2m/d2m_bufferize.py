@@ -21,6 +21,7 @@ from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.d2m_buffers import LocalCopyOp
 from ttmlir.dialects.d2m_cb import CBType
 from ttmlir.dialects.d2m_mask import MaskOp
+from ttmlir.dialects.memref_ext import CopyOp
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 
@@ -143,13 +144,13 @@ def _transfer(op: Operation, buffer_type) -> None:
         bounce = memref.AllocOp([], [], bounce_type)
         new.append(bounce)
         if host_index == 0:
-            new.append(memref.CopyOp(operands[0], bounce.memref))
+            new.append(CopyOp(operands[0], bounce.memref))
         host, operands[host_index] = operands[host_index], bounce.memref
     made = type(op).create(operands=operands, result_types=[], properties=dict(op.properties),
                            attributes=dict(op.attributes))
     new.append(made)
     if bounce_type is not None and host_index == 1:
-        new.append(memref.CopyOp(bounce.memref, host))
+        new.append(CopyOp(bounce.memref, host))
     for m in new:
         m.location = op.location
     Rewriter.replace_op(op, new, [op.operands[1]])

@@ -72,12 +72,12 @@ func.func @mask_of_view() -> !dev {
 // CHECK-LABEL: func.func @host_transfers
 // CHECK: %[[DEV:.*]] = memref.alloc() : memref<1x1x192x32xf32
 // CHECK: %[[PAD:.*]] = memref.alloc() : memref<3x43x7xf32, #ttcore.host_layout<logical_shape = 3x43x7, host_strides = 2048x32x1, host_volume = 6144>>
-// CHECK: "memref.copy"(%arg0, %[[PAD]])
+// CHECK: memref.copy %arg0, %[[PAD]] : memref<3x43x7xf32> to memref<3x43x7xf32, #ttcore.host_layout
 // CHECK: d2m.to_device %[[PAD]], %[[DEV]]
 // CHECK: %[[HOST:.*]] = memref.alloc() : memref<3x43x7xf32>
 // CHECK: %[[PAD2:.*]] = memref.alloc() : memref<3x43x7xf32, #ttcore.host_layout
 // CHECK: d2m.to_host %[[DEV]], %[[PAD2]]
-// CHECK: "memref.copy"(%[[PAD2]], %[[HOST]])
+// CHECK: memref.copy %[[PAD2]], %[[HOST]]
 // CHECK: d2m.to_device %arg1, %{{.*}} layout
 // CHECK: return %[[HOST]]
 #padded = #ttcore.metal_layout<logical_shape = 3x43x7, dim_alignments = 1x32x32, collapsed_intervals = dense<[[0, 2], [2, 3]]> : tensor<2x2xi64>, l1, sharded>
