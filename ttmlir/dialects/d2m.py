@@ -673,12 +673,39 @@ TILE_OP_CLASSES = {mnemonic: _tile_op(mnemonic, family) for mnemonic, (family, _
 
 @irdl_op_definition
 class TileFillOp(IRDLOperation):
-    """A tile every element of which is `value`: `%t = d2m.tile_fill(%c) : f32 -> !ttcore.tile<32x32, f32>`."""
+    """A tile every element of which is `value`: `%t = d2m.tile_fill(%c) : f32 -> <32x32, f32>` (the tile type
+    printed as upstream prints its result type, without `!ttcore.tile`)."""
 
     name = "d2m.tile_fill"
     value = operand_def()
     result = result_def(ttcore.TileType)
-    assembly_format = "`(` $value `)` attr-dict `:` type($value) `->` type($result)"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "TileFillOp":
+        parser.parse_punctuation("(")
+        name = parser.parse_unresolved_operand()
+        parser.parse_punctuation(")")
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        scalar = parser.parse_type()
+        parser.parse_punctuation("->")
+        if parser._current_token.text == "<":  # the tile type as upstream prints it, its dialect prefix stripped
+            tile = ttcore.TileType.new(ttcore.TileType.parse_parameters(parser))
+        else:
+            tile = parser.parse_type()
+        return cls.create(operands=parser.resolve_operands([name], [scalar], position), result_types=[tile],
+                          attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_operand(self.value)
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+        printer.print_string(" -> ")
+        self.result.type.print_parameters(printer)
 
 D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ToDeviceOp, ToHostOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
                       RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *CB_OPS, *TILE_OP_CLASSES.values(),

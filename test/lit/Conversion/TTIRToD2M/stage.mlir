@@ -21,7 +21,7 @@
 // CHECK-NEXT: ins()
 // CHECK-NEXT: outs(
 // CHECK: %[[C:.*]] = arith.constant -3.000000e+00 : bf16
-// CHECK: d2m.tile_fill(%[[C]]) : bf16 -> !ttcore.tile<32x32, bf16>
+// CHECK: d2m.tile_fill(%[[C]]) : bf16 -> <32x32, bf16>
 // GRID: d2m.empty() : tensor<4x8x1x1x!ttcore.tile<32x32, bf16>
 // GRID: d2m.generic {{{.*}}grid = #ttcore.grid<4x8>
 // GRID: d2m.remote_load %{{.*}} %{{.*}}[%{{.*}}, %{{.*}}] : tensor<1x1x!ttcore.tile<32x32, bf16>>, tensor<4x8x1x1x!ttcore.tile<32x32, bf16>
