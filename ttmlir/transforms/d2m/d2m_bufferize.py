@@ -20,6 +20,7 @@ from xdsl.rewriter import Rewriter
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.d2m_buffers import LocalCopyOp
 from ttmlir.dialects.d2m_cb import CBType
+from ttmlir.dialects.d2m_layout_ops import TileTilizeBlockOp, TileUntilizeBlockOp
 from ttmlir.dialects.d2m_mask import MaskOp
 from ttmlir.dialects.memref_ext import CopyOp
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
@@ -43,7 +44,8 @@ def _in_place(op: Operation) -> None:
 
 
 # which operand an op writes (its result's buffer once bufferized)
-_DEST = {d2m.ToLayoutOp: 1, d2m.RemoteLoadOp: 0, d2m.RemoteStoreOp: 0, LocalCopyOp: 1}
+_DEST = {d2m.ToLayoutOp: 1, d2m.RemoteLoadOp: 0, d2m.RemoteStoreOp: 0, LocalCopyOp: 1, TileTilizeBlockOp: 1,
+         TileUntilizeBlockOp: 1}
 
 
 def _empty(op: d2m.EmptyOp, buffer_type) -> None:

@@ -1,0 +1,279 @@
+"""`--d2m-lower-to-layout`: each `d2m.to_layout` between two tensors becomes the steps that move it, planned as
+upstream plans them and the plan minimized (a tilize then untilize back to the same type cancels, two reshards in a
+row are the second):
+
+- host to device: `d2m.to_device` into the target's layout (row-major), in the target's memory;
+- DRAM to L1, and back: a copy generic between the two grids (the remote side seen through a `d2m.view_layout` of
+  the other's shape), through L1 when DRAM is reblocked;
+- tilize, untilize: a generic on the tensor's grid whose region turns each block with `d2m.tile_tilize_block` or
+  `d2m.tile_untilize_block`;
+- a change of grid, alignments or collapsing in L1: a view of the source in the target's layout and a copy generic
+  (tilized blocks that do not line up go through rows: untilize, reshard, tilize);
+- device to host: `d2m.to_host`.
+
+Every intermediate tensor is a `d2m.empty` made before the to_layout; the last step writes the to_layout's own
+output. A to_layout this build does not plan (a 1-d tensor, virtual grids) is refused naming what it moves."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic
+from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects.d2m_layout_ops import TileTilizeBlockOp, TileUntilizeBlockOp
+from ttmlir.errors import PassFailure, derive
+from ttmlir.transforms.d2m.d2m_bufferize import _intervals
+from ttmlir.dialects.ttnn_attrs import element_type_for
+
+TILE = (32, 32)
+
+
+def _layout(t: Attribute) -> ttcore.MetalLayout | None:
+    encoding = getattr(t, "encoding", None)
+    return encoding.data if isinstance(encoding, ttcore.MetalLayoutAttr) else None
+
+
+def _tiled(t: TensorType) -> bool:
+    return isinstance(t.element_type, ttcore.TileType)
+
+
+def _grid(t: TensorType) -> tuple[int, ...]:
+    shape = t.get_shape()
+    return tuple(shape[:len(shape) // 2])
+
+
+def _scalar(element: Attribute) -> Attribute:
+    return element_type_for(element.dtype) if isinstance(element, ttcore.TileType) else element
+
+
+def physical_shape(layout: ttcore.MetalLayout) -> tuple[int, ...]:
+    """The layout's rows and columns (or one dim per collapsed interval): each interval's dims collapsed, each dim
+    padded to its alignment as it joins."""
+    shape, align = layout.logical_shape, layout.dim_alignments
+    dims = []
+    for start, end in _intervals(layout):
+        collapsed = 1
+        for d in range(end - 1, start - 1, -1):
+            collapsed = -(-collapsed * shape[d] // align[d]) * align[d]
+        dims.append(collapsed)
+    return tuple(dims)
+
+
+def device_type(layout: ttcore.MetalLayout, grid: tuple[int, ...], element: Attribute) -> TensorType:
+    """The device tensor of `layout` on `grid`: the grid followed by each core's shard (in tiles when `element`
+    is a tile)."""
+    physical = physical_shape(layout)
+    shard = [-(-p // g) for p, g in zip(physical, grid)]
+    if isinstance(element, ttcore.TileType):
+        shard[-2:] = [-(-shard[-2] // element.dims[0]), -(-shard[-1] // element.dims[1])]
+    return TensorType(element, [*grid, *shard], ttcore.MetalLayoutAttr(layout))
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str  # to_device, to_host, dram_to_l1, l1_to_dram, tilize, untilize, reshard
+    output: TensorType
+    source: TensorType | None = None  # the input type a tilize or untilize starts from (for cancelling)
+
+
+def plan(src: TensorType, dst: TensorType, op: Operation) -> list[Step]:
+    """The steps moving a `src` tensor into a `dst` one, in upstream's order."""
+    steps: list[Step] = []
+    cur = src
+    target = _layout(dst)
+    if _layout(cur) is None and target is not None:
+        if _tiled(cur):
+            raise PassFailure(op, "a tiled host tensor is not moved to the device by d2m-lower-to-layout")
+        cur = device_type(target, _grid(dst), cur.element_type)
+        steps.append(Step("to_device", cur))
+    layout = _layout(cur)
+    if layout is not None and target is not None:
+        if layout.memory_space == "dram" and target.memory_space == "dram" and cur != dst:
+            same_place = _grid(cur) == _grid(dst) and replace(layout, memory_space="", memory_layout="") == \
+                replace(target, memory_space="", memory_layout="") and layout.memory_layout == target.memory_layout
+            if not (same_place and _tiled(cur) != _tiled(dst)):  # DRAM is reblocked through L1
+                cur = TensorType(cur.element_type, cur.get_shape(), ttcore.MetalLayoutAttr(
+                    replace(layout, memory_space="l1")))
+                steps.append(Step("dram_to_l1", cur))
+                layout = _layout(cur)
+        if layout.memory_space == "dram" and target.memory_space != "dram":
+            grid = _grid(dst) if layout.memory_layout == "interleaved" else _grid(cur)
+            cur = device_type(replace(target, memory_space="l1"), grid, cur.element_type)
+            steps.append(Step("dram_to_l1", cur))
+        if not _tiled(cur) and _tiled(dst):
+            tiled = device_type(_layout(cur), _grid(cur), dst.element_type)
+            steps.append(Step("tilize", tiled, cur))
+            cur = tiled
+        if _tiled(cur) and not _tiled(dst):
+            scalar = device_type(_layout(cur), _grid(cur), dst.element_type)
+            steps.append(Step("untilize", scalar, cur))
+            cur = scalar
+        layout = _layout(cur)
+        if layout.memory_space != "dram" and target.memory_space == "dram" and \
+                math.prod(cur.get_shape()) == math.prod(dst.get_shape()) and _tiled(cur) == _tiled(dst):
+            steps.append(Step("l1_to_dram", dst))
+            cur = dst
+        layout = _layout(cur)
+        if layout.memory_space == "l1" and _tiled(cur) == _tiled(dst) and (
+                _grid(cur) != _grid(dst) or replace(layout, memory_space="", memory_layout="") !=
+                replace(target, memory_space="", memory_layout="")):
+            simple = replace(layout, memory_space="", memory_layout="") == \
+                replace(target, memory_space="", memory_layout="") and \
+                math.prod(cur.get_shape()) == math.prod(dst.get_shape())
+            l1_target = replace(target, memory_space="l1")
+            if _tiled(cur) and not simple:  # tiles that do not line up are resharded as rows
+                scalar = _scalar(cur.element_type)
+                rows = device_type(layout, _grid(cur), scalar)
+                steps.append(Step("untilize", rows, cur))
+                resharded = device_type(l1_target, _grid(dst), scalar)
+                steps.append(Step("reshard", resharded))
+                cur = device_type(l1_target, _grid(dst), dst.element_type)
+                steps.append(Step("tilize", cur, resharded))
+            else:
+                cur = TensorType(cur.element_type, dst.get_shape(), ttcore.MetalLayoutAttr(l1_target))
+                steps.append(Step("reshard", cur))
+        if _layout(cur).memory_space != "dram" and target.memory_space == "dram":
+            steps.append(Step("l1_to_dram", dst))
+            cur = dst
+    if layout is not None and target is None:
+        if _tiled(cur):
+            scalar = device_type(_layout(cur), _grid(cur), dst.element_type)
+            steps.append(Step("untilize", scalar, cur))
+        steps.append(Step("to_host", dst))
+    return minimize(steps)
+
+
+def minimize(steps: list[Step]) -> list[Step]:
+    """Drop a tilize and untilize that return to the type they started from; two reshards are the second."""
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(steps) - 1):
+            a, b = steps[i], steps[i + 1]
+            if {a.kind, b.kind} == {"tilize", "untilize"} and a.source is not None and a.source == b.output:
+                del steps[i:i + 2]
+                changed = True
+                break
+            if a.kind == b.kind == "reshard":
+                del steps[i]
+                changed = True
+                break
+    return steps
+
+
+def reblock_map(source: tuple[int, ...], target: tuple[int, ...]) -> AffineMap:
+    """The map from an index of a `target`-shaped device tensor to the same element's index in a `source`-shaped
+    one (grid and shard halves; each dim's grid times shard the same in both)."""
+    rank = len(target) // 2
+    results_grid, results_shard = [], []
+    for i in range(rank):
+        whole = AffineExpr.dimension(i) * target[rank + i] + AffineExpr.dimension(rank + i)
+        results_grid.append(whole // source[rank + i])
+        results_shard.append(whole % source[rank + i])
+    return AffineMap(2 * rank, 0, tuple([*results_grid, *results_shard]))
+
+
+def _identity(rank: int) -> AffineMapAttr:
+    return AffineMapAttr(AffineMap.identity(rank))
+
+
+class _Emitter:
+    """Writes a plan's steps before a to_layout, each into a new d2m.empty (the last into the op's output)."""
+
+    def __init__(self, op: d2m.ToLayoutOp):
+        self.op = op
+        self.ops: list[Operation] = []
+
+    def destination(self, t: TensorType, last: bool) -> SSAValue:
+        if last and self.op.output.type == t:
+            return self.op.output
+        empty = d2m.EmptyOp.create(result_types=[t])
+        self.ops.append(empty)
+        return empty.result
+
+    def view(self, value: SSAValue, t: TensorType) -> SSAValue:
+        """`value` seen in the shape of `t` (its own layout kept)."""
+        shaped = TensorType(value.type.element_type, t.get_shape(), value.type.encoding)
+        view = d2m.ViewLayoutOp.create(operands=[value], result_types=[shaped], properties={
+            "remapping": AffineMapAttr(reblock_map(tuple(value.type.get_shape()), tuple(t.get_shape())))})
+        self.ops.append(view)
+        return view.result
+
+    def generic(self, source: SSAValue, out: SSAValue, compute) -> SSAValue:
+        rank = len(out.type.get_shape()) // 2
+        generic = build_generic([source], out, [_identity(rank)] * 2, ["parallel"] * rank, compute,
+                                _grid(out.type))
+        self.ops.append(generic)
+        return generic.results[0]
+
+    def emit(self, steps: list[Step]) -> SSAValue:
+        cur = self.op.input
+        for i, step in enumerate(steps):
+            last = i == len(steps) - 1
+            if step.kind in ("to_device", "to_host"):
+                out = self.destination(step.output, last)
+                device = step.output if step.kind == "to_device" else cur.type
+                cls = d2m.ToDeviceOp if step.kind == "to_device" else d2m.ToHostOp
+                moved = cls.create(operands=[cur, out], result_types=[out.type],
+                                   properties={"layout": device.encoding})
+                self.ops.append(moved)
+                cur = moved.results[0]
+            elif step.kind in ("tilize", "untilize"):
+                out = self.destination(step.output, last)
+                cls = TileTilizeBlockOp if step.kind == "tilize" else TileUntilizeBlockOp
+
+                def convert(ops, loaded, local, maps, cls=cls):
+                    made = cls.create(operands=[loaded[0], local], result_types=[local.type])
+                    ops.append(made)
+                    return made.results[0]
+
+                cur = self.generic(cur, out, convert)
+            elif step.kind == "l1_to_dram":
+                out = self.destination(step.output, last)
+                if _grid(out.type) == _grid(cur.type):
+                    cur = self.generic(cur, out, lambda ops, loaded, local, maps: loaded[0])
+                else:  # the DRAM tensor seen on the L1 grid, written by its cores
+                    written = self.generic(cur, self.view(out, cur.type), lambda ops, loaded, local, maps: loaded[0])
+                    cur = self.view(written, out.type)
+            else:  # dram_to_l1, reshard: the source read on the destination's grid
+                out = self.destination(step.output, last)
+                source = cur if cur.type.get_shape() == out.type.get_shape() and step.kind == "dram_to_l1" else \
+                    self.view(cur, out.type)
+                cur = self.generic(source, out, lambda ops, loaded, local, maps: loaded[0])
+        return cur
+
+
+@dataclass(frozen=True)
+class D2MLowerToLayoutPass(ModulePass):
+    name: ClassVar[str] = "d2m-lower-to-layout"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for to_layout in [o for o in op.walk() if isinstance(o, d2m.ToLayoutOp) and o.result is not None]:
+            src, dst = to_layout.input.type, to_layout.output.type
+            for t in (src, dst):
+                layout = _layout(t)
+                if layout is not None and len(layout.logical_shape) < 2:
+                    raise PassFailure(to_layout, f"d2m-lower-to-layout does not lower a to_layout of a 1-d tensor "
+                                                 f"({t}) yet")
+            if _layout(src) is None and _layout(dst) is None:
+                raise PassFailure(to_layout, "a d2m.to_layout between two host tensors is not lowered")
+            steps = plan(src, dst, to_layout)
+            if not steps:  # the same data: the input as it is
+                to_layout.result.replace_all_uses_with(to_layout.input)
+                Rewriter.erase_op(to_layout)
+                continue
+            emitter = _Emitter(to_layout)
+            result = emitter.emit(steps)
+            derive([inner for made in emitter.ops for inner in made.walk()], to_layout)
+            Rewriter.insert_op(emitter.ops, InsertPoint.before(to_layout))
+            to_layout.result.replace_all_uses_with(result)
+            Rewriter.erase_op(to_layout)
