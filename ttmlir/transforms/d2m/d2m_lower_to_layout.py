@@ -170,16 +170,31 @@ def minimize(steps: list[Step]) -> list[Step]:
     return steps
 
 
+def _ascending_strides(rank: int) -> list[int]:
+    """A device shape's dims (grid halves, then shard) from the smallest stride to the largest: the shard's and
+    the grid's dim of each physical dim in turn, last physical dim first."""
+    half = rank // 2
+    return [(i % 2) * half + i // 2 for i in range(rank - 1, -1, -1)]
+
+
 def reblock_map(source: tuple[int, ...], target: tuple[int, ...]) -> AffineMap:
     """The map from an index of a `target`-shaped device tensor to the same element's index in a `source`-shaped
-    one (grid and shard halves; each dim's grid times shard the same in both)."""
-    rank = len(target) // 2
-    results_grid, results_shard = [], []
-    for i in range(rank):
-        whole = AffineExpr.dimension(i) * target[rank + i] + AffineExpr.dimension(rank + i)
-        results_grid.append(whole // source[rank + i])
-        results_shard.append(whole % source[rank + i])
-    return AffineMap(2 * rank, 0, tuple([*results_grid, *results_shard]))
+    one of the same volume: each index's element counted in physical row-major order (as upstream's
+    calculateReblockMap counts it)."""
+    if source == target:
+        return AffineMap.identity(len(target))
+    flat, stride = AffineExpr.constant(0), 1
+    for i in _ascending_strides(len(target)):
+        if target[i] > 1:
+            flat = AffineExpr.dimension(i) * stride + flat
+            stride *= target[i]
+    results: list[AffineExpr] = [AffineExpr.constant(0)] * len(source)
+    stride = 1
+    for i in _ascending_strides(len(source)):
+        expr = AffineExpr.dimension(0) // stride
+        results[i] = expr if i == 0 and source[i] != 1 else expr % source[i]
+        stride *= source[i]
+    return AffineMap(1, 0, tuple(results)).compose(AffineMap(len(target), 0, (flat,)))
 
 
 def _identity(rank: int) -> AffineMapAttr:
@@ -201,10 +216,20 @@ class _Emitter:
         return empty.result
 
     def view(self, value: SSAValue, t: TensorType) -> SSAValue:
-        """`value` seen in the shape of `t` (its own layout kept)."""
+        """`value` seen in the shape of `t` (its own layout kept); a view of a view is one view of the first's
+        input, the two maps composed."""
+        source, target = tuple(value.type.get_shape()), tuple(t.get_shape())
+        if math.prod(source) != math.prod(target):
+            raise PassFailure(self.op, f"d2m-lower-to-layout does not remap {value.type} onto the shape of {t} "
+                                       "yet (views between layouts of different volumes)")
+        remapping = reblock_map(source, target)
+        base = value
+        if isinstance(value.owner, d2m.ViewLayoutOp):
+            base = value.owner.input
+            remapping = value.owner.remapping.data.compose(remapping)
         shaped = TensorType(value.type.element_type, t.get_shape(), value.type.encoding)
-        view = d2m.ViewLayoutOp.create(operands=[value], result_types=[shaped], properties={
-            "remapping": AffineMapAttr(reblock_map(tuple(value.type.get_shape()), tuple(t.get_shape())))})
+        view = d2m.ViewLayoutOp.create(operands=[base], result_types=[shaped],
+                                       properties={"remapping": AffineMapAttr(remapping)})
         self.ops.append(view)
         return view.result
 
@@ -276,4 +301,7 @@ class D2MLowerToLayoutPass(ModulePass):
             derive([inner for made in emitter.ops for inner in made.walk()], to_layout)
             Rewriter.insert_op(emitter.ops, InsertPoint.before(to_layout))
             to_layout.result.replace_all_uses_with(result)
+            source = to_layout.input.owner
             Rewriter.erase_op(to_layout)
+            if isinstance(source, d2m.ViewLayoutOp) and not source.result.uses:  # composed into the new views
+                Rewriter.erase_op(source)
