@@ -12,7 +12,8 @@ row are the second):
 - device to host: `d2m.to_host`.
 
 Every intermediate tensor is a `d2m.empty` made before the to_layout; the last step writes the to_layout's own
-output. A to_layout this build does not plan (a 1-d tensor, virtual grids) is refused naming what it moves."""
+output. A to_layout this build does not plan (a 1-d tensor, a virtual grid, a view between layouts placing
+elements differently) is refused naming what it moves."""
 
 from __future__ import annotations
 
@@ -52,7 +53,12 @@ def _grid(t: TensorType) -> tuple[int, ...]:
 
 
 def _scalar(element: Attribute) -> Attribute:
-    return element_type_for(element.dtype) if isinstance(element, ttcore.TileType) else element
+    """A tile's elements as rows hold them: a block float's in f32 or bf16, as its exponent width says."""
+    if not isinstance(element, ttcore.TileType):
+        return element
+    if element.dtype.startswith("bfp_"):
+        return element_type_for("bf16" if element.dtype.startswith("bfp_bf") else "f32")
+    return element_type_for(element.dtype)
 
 
 def physical_shape(layout: ttcore.MetalLayout) -> tuple[int, ...]:
@@ -78,6 +84,11 @@ def device_type(layout: ttcore.MetalLayout, grid: tuple[int, ...], element: Attr
     return TensorType(element, [*grid, *shard], ttcore.MetalLayoutAttr(layout))
 
 
+def _placement(layout: ttcore.MetalLayout) -> ttcore.MetalLayout:
+    """What places a layout's elements physically (its logical shape, alignments and collapsing)."""
+    return replace(layout, memory_space="", memory_layout="")
+
+
 @dataclass(frozen=True)
 class Step:
     kind: str  # to_device, to_host, dram_to_l1, l1_to_dram, tilize, untilize, reshard
@@ -98,8 +109,8 @@ def plan(src: TensorType, dst: TensorType, op: Operation) -> list[Step]:
     layout = _layout(cur)
     if layout is not None and target is not None:
         if layout.memory_space == "dram" and target.memory_space == "dram" and cur != dst:
-            same_place = _grid(cur) == _grid(dst) and replace(layout, memory_space="", memory_layout="") == \
-                replace(target, memory_space="", memory_layout="") and layout.memory_layout == target.memory_layout
+            same_place = _grid(cur) == _grid(dst) and _placement(layout) == _placement(target) and \
+                layout.memory_layout == target.memory_layout
             if not (same_place and _tiled(cur) != _tiled(dst)):  # DRAM is reblocked through L1
                 cur = TensorType(cur.element_type, cur.get_shape(), ttcore.MetalLayoutAttr(
                     replace(layout, memory_space="l1")))
@@ -124,15 +135,15 @@ def plan(src: TensorType, dst: TensorType, op: Operation) -> list[Step]:
             cur = dst
         layout = _layout(cur)
         if layout.memory_space == "l1" and _tiled(cur) == _tiled(dst) and (
-                _grid(cur) != _grid(dst) or replace(layout, memory_space="", memory_layout="") !=
-                replace(target, memory_space="", memory_layout="")):
-            simple = replace(layout, memory_space="", memory_layout="") == \
-                replace(target, memory_space="", memory_layout="") and \
+                _grid(cur) != _grid(dst) or _placement(layout) != _placement(target)):
+            simple = _placement(layout) == _placement(target) and \
                 math.prod(cur.get_shape()) == math.prod(dst.get_shape())
             l1_target = replace(target, memory_space="l1")
             if _tiled(cur) and not simple:  # tiles that do not line up are resharded as rows
                 scalar = _scalar(cur.element_type)
-                rows = device_type(layout, _grid(cur), scalar)
+                shape = list(cur.get_shape())
+                shape[-2:] = [shape[-2] * cur.element_type.dims[0], shape[-1] * cur.element_type.dims[1]]
+                rows = TensorType(scalar, shape, cur.encoding)
                 steps.append(Step("untilize", rows, cur))
                 resharded = device_type(l1_target, _grid(dst), scalar)
                 steps.append(Step("reshard", resharded))
@@ -197,6 +208,28 @@ def reblock_map(source: tuple[int, ...], target: tuple[int, ...]) -> AffineMap:
     return AffineMap(1, 0, tuple(results)).compose(AffineMap(len(target), 0, (flat,)))
 
 
+def _same_positions(a: ttcore.MetalLayout, b: ttcore.MetalLayout) -> bool:
+    """Whether two layouts put every logical element at the same physical coordinates: the same logical shape and
+    collapsing, the same alignments but for each collapsed group's outermost dim (which only pads its end)."""
+    if a.logical_shape != b.logical_shape or _intervals(a) != _intervals(b):
+        return False
+    return all(a.dim_alignments[d] == b.dim_alignments[d] for start, end in _intervals(a)
+               for d in range(start + 1, end))
+
+
+def physical_map(source: tuple[int, ...], target: tuple[int, ...]) -> AffineMap:
+    """The map from an index of a `target`-shaped device tensor to a `source`-shaped one placing elements alike
+    (other grids, other padding): each physical dim's coordinate, grid times shard plus offset, is the same in
+    both."""
+    rank = len(target) // 2
+    grid, shard = [], []
+    for i in range(rank):
+        whole = AffineExpr.dimension(i) * target[rank + i] + AffineExpr.dimension(rank + i)
+        grid.append(whole // source[rank + i])
+        shard.append(whole % source[rank + i])
+    return AffineMap(2 * rank, 0, tuple([*grid, *shard]))
+
+
 def _identity(rank: int) -> AffineMapAttr:
     return AffineMapAttr(AffineMap.identity(rank))
 
@@ -219,10 +252,13 @@ class _Emitter:
         """`value` seen in the shape of `t` (its own layout kept); a view of a view is one view of the first's
         input, the two maps composed."""
         source, target = tuple(value.type.get_shape()), tuple(t.get_shape())
-        if math.prod(source) != math.prod(target):
+        if math.prod(source) == math.prod(target):
+            remapping = reblock_map(source, target)
+        elif len(source) == len(target) and _same_positions(_layout(value.type), _layout(t)):
+            remapping = physical_map(source, target)
+        else:
             raise PassFailure(self.op, f"d2m-lower-to-layout does not remap {value.type} onto the shape of {t} "
-                                       "yet (views between layouts of different volumes)")
-        remapping = reblock_map(source, target)
+                                       "yet (views between layouts placing elements differently)")
         base = value
         if isinstance(value.owner, d2m.ViewLayoutOp):
             base = value.owner.input
@@ -289,6 +325,10 @@ class D2MLowerToLayoutPass(ModulePass):
                 if layout is not None and len(layout.logical_shape) < 2:
                     raise PassFailure(to_layout, f"d2m-lower-to-layout does not lower a to_layout of a 1-d tensor "
                                                  f"({t}) yet")
+            if any(isinstance(v.owner, Operation) and "virtualGridForwardMapping" in v.owner.attributes
+                   for v in to_layout.operands):
+                raise PassFailure(to_layout, "d2m-lower-to-layout does not lower a to_layout of a tensor on a "
+                                             "virtual grid yet")
             if _layout(src) is None and _layout(dst) is None:
                 raise PassFailure(to_layout, "a d2m.to_layout between two host tensors is not lowered")
             steps = plan(src, dst, to_layout)
