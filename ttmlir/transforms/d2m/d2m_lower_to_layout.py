@@ -338,6 +338,9 @@ class D2MLowerToLayoutPass(ModulePass):
                 continue
             emitter = _Emitter(to_layout)
             result = emitter.emit(steps)
+            if result.type != to_layout.result.type:
+                raise PassFailure(to_layout, f"d2m-lower-to-layout makes {result.type} of this to_layout, not its "
+                                             f"{to_layout.result.type} (its layout lays the tensor out otherwise)")
             derive([inner for made in emitter.ops for inner in made.walk()], to_layout)
             Rewriter.insert_op(emitter.ops, InsertPoint.before(to_layout))
             to_layout.result.replace_all_uses_with(result)
