@@ -89,6 +89,12 @@ class EmptyOp(EmptyFormat, IRDLOperation):
     traits = traits_def(_AllocationEffect())
 
 
+class _ToLayoutCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FoldToLayout(),)
+
+
 @irdl_op_definition
 class ToLayoutOp(IRDLOperation):
     """A tensor moved into another layout (host to device, device to host):
@@ -99,7 +105,7 @@ class ToLayoutOp(IRDLOperation):
     input = operand_def()
     output = operand_def()
     result = opt_result_def()
-    traits = traits_def(_TensorFormEffects())
+    traits = traits_def(_TensorFormEffects(), _ToLayoutCanonicalization())
 
     @classmethod
     def parse(cls, parser: Parser) -> "ToLayoutOp":
@@ -233,6 +239,38 @@ class ViewLayoutOp(IRDLOperation):
         printer.print_attribute(self.input.type)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
+
+
+def _grid_maps(value) -> tuple:
+    """The virtual grid mappings a tensor's d2m.empty was made with (none for anything else)."""
+    owner = value.owner
+    if not isinstance(owner, Operation) or owner.name != "d2m.empty":
+        return ()
+    return tuple(owner.attributes[k] for k in ("virtualGridForwardMapping", "virtualGridInverseMapping")
+                 if k in owner.attributes)
+
+
+class FoldToLayout(RewritePattern):
+    """Upstream's to_layout canonicalizations: a to_layout of a fresh d2m.empty is a d2m.empty of its output's
+    type (keeping the output's virtual grid), a to_layout of a to_layout moves the first's input directly, and a
+    to_layout between two tensors of one type (not a view's, not changing the virtual grid) is its input."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ToLayoutOp, rewriter: PatternRewriter) -> None:
+        if op.result is None or not isinstance(op.result.type, TensorType):
+            return
+        producer = op.input.owner
+        if isinstance(producer, EmptyOp):
+            output = op.output.owner
+            attributes = {k: v for k, v in output.attributes.items() if k.startswith("virtualGrid")} \
+                if isinstance(output, EmptyOp) else {}
+            rewriter.replace_op(op, EmptyOp.create(result_types=[op.result.type], attributes=attributes))
+        elif isinstance(producer, ToLayoutOp) and producer.result is not None:
+            rewriter.replace_op(op, ToLayoutOp.create(operands=[producer.input, op.output],
+                                                      result_types=[op.result.type]))
+        elif op.input.type == op.output.type and not isinstance(producer, ViewLayoutOp) and \
+                _grid_maps(op.input) == _grid_maps(op.output):
+            rewriter.replace_op(op, [], [op.input])
 
 
 class _RegionsOp(IRDLOperation):
