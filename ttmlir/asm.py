@@ -135,8 +135,11 @@ class TTParser(Parser):
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
         try:
             self._predefine_aliases()
+            while (end := self._predefined.get(self._current_token.span.start)) is not None:
+                self._resume_from(end)
             if allow_implicit_module and self._current_token.kind == MLIRTokenKind.EOF:
-                return ModuleOp([])  # MLIR reads an empty input (e.g. a split piece of comments) as an empty module
+                # MLIR reads an input of no ops (a split piece of comments or aliases) as an empty module
+                return ModuleOp([])
             return super().parse_module(allow_implicit_module)
         except VerifyException as error:  # an attribute's own verifier, run while it is parsed
             raise ParseError(self._current_token.span, str(error)) from None

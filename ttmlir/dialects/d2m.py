@@ -98,6 +98,12 @@ class EmptyOp(EmptyFormat, IRDLOperation):
     traits = traits_def(_AllocationEffect())
 
 
+class _ToLayoutCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FoldToLayout(),)
+
+
 @irdl_op_definition
 class ToLayoutOp(IRDLOperation):
     """A tensor moved into another layout (host to device, device to host):
@@ -108,7 +114,7 @@ class ToLayoutOp(IRDLOperation):
     input = operand_def()
     output = operand_def()
     result = opt_result_def()
-    traits = traits_def(_TensorFormEffects())
+    traits = traits_def(_TensorFormEffects(), _ToLayoutCanonicalization())
 
     @classmethod
     def parse(cls, parser: Parser) -> "ToLayoutOp":
@@ -167,7 +173,10 @@ class _HostTransferOp(IRDLOperation):
         names.append(parser.parse_unresolved_operand())
         parser.parse_keyword("layout")
         parser.parse_punctuation("=")
-        layout = parser.parse_attribute()
+        if parser._current_token.text == "<":  # upstream's stripped form of the typed attribute
+            layout = ttcore.MetalLayoutAttr(ttcore.MetalLayoutAttr.parse_parameter(parser))
+        else:
+            layout = parser.parse_attribute()
         attributes = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         position = parser.pos
@@ -241,6 +250,38 @@ class ViewLayoutOp(IRDLOperation):
         printer.print_attribute(self.result.type)
 
 
+def _grid_maps(value) -> tuple:
+    """The virtual grid mappings a tensor's d2m.empty was made with (none for anything else)."""
+    owner = value.owner
+    if not isinstance(owner, Operation) or owner.name != "d2m.empty":
+        return ()
+    return tuple(owner.attributes[k] for k in ("virtualGridForwardMapping", "virtualGridInverseMapping")
+                 if k in owner.attributes)
+
+
+class FoldToLayout(RewritePattern):
+    """Upstream's to_layout canonicalizations: a to_layout of a fresh d2m.empty is a d2m.empty of its output's
+    type (keeping the output's virtual grid), a to_layout of a to_layout moves the first's input directly, and a
+    to_layout between two tensors of one type (not a view's, not changing the virtual grid) is its input."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ToLayoutOp, rewriter: PatternRewriter) -> None:
+        if op.result is None or not isinstance(op.result.type, TensorType):
+            return
+        producer = op.input.owner
+        if isinstance(producer, EmptyOp):
+            output = op.output.owner
+            attributes = {k: v for k, v in output.attributes.items() if k.startswith("virtualGrid")} \
+                if isinstance(output, EmptyOp) else {}
+            rewriter.replace_op(op, EmptyOp.create(result_types=[op.result.type], attributes=attributes))
+        elif isinstance(producer, ToLayoutOp) and producer.result is not None:
+            rewriter.replace_op(op, ToLayoutOp.create(operands=[producer.input, op.output],
+                                                      result_types=[op.result.type]))
+        elif op.input.type == op.output.type and not isinstance(producer, ViewLayoutOp) and \
+                _grid_maps(op.input) == _grid_maps(op.output):
+            rewriter.replace_op(op, [], [op.input])
+
+
 class _RegionsOp(IRDLOperation):
     """`{attrs} ins(%a : T) outs(%b : T) {region}[, {region}...] : T...` (generic and spatial)."""
 
@@ -299,15 +340,18 @@ class _RegionsOp(IRDLOperation):
             printer._blocks.setdefault(region.blocks.first, f"{kind}{counts.get(kind, 0)}")
             counts[kind] = counts.get(kind, 0) + 1
 
+    # what precedes each operand group and the regions: upstream starts each on a line of its own
+    BREAK: ClassVar[str] = " "
+
     def print(self, printer: Printer) -> None:
         self.name_blocks(printer)
         printer.print_op_attributes(self.attributes)
-        print_typed_operands(printer, "ins", self.inputs)
-        print_typed_operands(printer, "outs", self.outputs)
+        print_typed_operands(printer, "ins", self.inputs, self.BREAK)
+        print_typed_operands(printer, "outs", self.outputs, self.BREAK)
         if len(self.GROUPS) > 2 and self.additional_args:
-            print_typed_operands(printer, self.GROUPS[2], self.additional_args)
+            print_typed_operands(printer, self.GROUPS[2], self.additional_args, self.BREAK)
         for i, region in enumerate(self.regions):
-            printer.print_string(", " if i else " ")
+            printer.print_string(", " if i else self.BREAK)
             printer.print_region(region, print_empty_block=True)
         if self.result_types:
             printer.print_string(" : ")
@@ -327,6 +371,7 @@ class GenericOp(_RegionsOp):
 
     name = "d2m.generic"
     GROUPS: ClassVar[tuple[str, ...]] = ("ins", "outs", "additionalArgs")
+    BREAK: ClassVar[str] = "\n        "  # as upstream prints it, whatever the op's indentation
     INHERENT: ClassVar[frozenset[str]] = frozenset({"block_factors", "grid", "indexing_maps", "iterator_types",
                                                     "threads", "fabricConnectionConfig"})
     # the operand groups again, in order: a subclass's own fields come first in IRDL's segment order
@@ -377,6 +422,7 @@ class SpatialOp(_RegionsOp):
 
     name = "d2m.spatial"
     regions_ = var_region_def()
+    traits = traits_def(NoTerminator())  # upstream's: a region ends with its generic once results are gone
 
     def error(self, message: str) -> VerifyException:
         return VerifyException(f"'{self.name}' op {message}")
@@ -680,12 +726,39 @@ TILE_OP_CLASSES = {mnemonic: _tile_op(mnemonic, family) for mnemonic, (family, _
 
 @irdl_op_definition
 class TileFillOp(IRDLOperation):
-    """A tile every element of which is `value`: `%t = d2m.tile_fill(%c) : f32 -> !ttcore.tile<32x32, f32>`."""
+    """A tile every element of which is `value`: `%t = d2m.tile_fill(%c) : f32 -> <32x32, f32>` (the tile type
+    printed as upstream prints its result type, without `!ttcore.tile`)."""
 
     name = "d2m.tile_fill"
     value = operand_def()
     result = result_def(ttcore.TileType)
-    assembly_format = "`(` $value `)` attr-dict `:` type($value) `->` type($result)"
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "TileFillOp":
+        parser.parse_punctuation("(")
+        name = parser.parse_unresolved_operand()
+        parser.parse_punctuation(")")
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        scalar = parser.parse_type()
+        parser.parse_punctuation("->")
+        if parser._current_token.text == "<":  # the tile type as upstream prints it, its dialect prefix stripped
+            tile = ttcore.TileType.new(ttcore.TileType.parse_parameters(parser))
+        else:
+            tile = parser.parse_type()
+        return cls.create(operands=parser.resolve_operands([name], [scalar], position), result_types=[tile],
+                          attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_operand(self.value)
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.value.type)
+        printer.print_string(" -> ")
+        self.result.type.print_parameters(printer)
 
 D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ToDeviceOp, ToHostOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
                       RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *CB_OPS, *TILE_OP_CLASSES.values(),

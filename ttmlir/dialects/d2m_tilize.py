@@ -1,12 +1,12 @@
 """D2M's block tilize and untilize (upstream's generic form): a compute thread converts a whole CB block between
 row-major scalars and tiles, `%r = "d2m.tile_tilize_block"(%in, %out) : (memref<128x192xf32, #l1>,
-memref<4x6x!ttcore.tile<32x32, f32>, #l1>) -> memref<4x6x!ttcore.tile<32x32, f32>, #l1>`."""
+memref<4x6x!ttcore.tile<32x32, f32>, #l1>) -> memref<4x6x!ttcore.tile<32x32, f32>, #l1>`; on memrefs, once bufferized, it writes its output and has no result."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
+from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_result_def
 from xdsl.utils.exceptions import VerifyException
 
 from ttmlir.dialects.ttcore_attrs import TileType
@@ -18,7 +18,7 @@ class _LayoutBlockOp(IRDLOperation):
     TILED_INPUT: ClassVar[bool] = False
     input = operand_def()
     output = operand_def()
-    result = result_def()
+    result = opt_result_def()
 
     def verify_(self) -> None:
         tiled, scalar = (self.input, self.output) if self.TILED_INPUT else (self.output, self.input)
@@ -26,7 +26,7 @@ class _LayoutBlockOp(IRDLOperation):
                 isinstance(getattr(scalar.type, "element_type", None), TileType):
             side = "input" if self.TILED_INPUT else "output"
             raise VerifyException(f"'{self.name}' op expects tiles as its {side} and scalars on the other side")
-        if self.result.type != self.output.type:
+        if self.result is not None and self.result.type != self.output.type:
             raise VerifyException(f"'{self.name}' op result type must match its output's")
 
 

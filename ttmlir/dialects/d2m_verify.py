@@ -117,7 +117,7 @@ def grid_inverse_map(grid) -> AffineMap | None:
 
 def _vgm_inverse(value) -> AffineMap | None:
     """The virtual grid inverse mapping a value's tensor was made with (`d2m.empty {virtualGridInverseMapping}`,
-    seen through the `d2m.to_layout` that fills it)."""
+    seen through the `d2m.to_layout` that fills it; a buffer's `memref.alloc {d2m.virtualGridInverseMapping}`)."""
     owner = value.owner
     if not isinstance(owner, Operation):  # a block argument: made elsewhere
         return None
@@ -125,6 +125,9 @@ def _vgm_inverse(value) -> AffineMap | None:
         return _vgm_inverse(owner.operands[1])
     if owner.name == "d2m.empty":
         mapping = owner.attributes.get("virtualGridInverseMapping")
+        return mapping.data if isinstance(mapping, AffineMapAttr) else None
+    if owner.name == "memref.alloc":  # bufferized: the buffer carries it under the dialect's name
+        mapping = owner.attributes.get("d2m.virtualGridInverseMapping")
         return mapping.data if isinstance(mapping, AffineMapAttr) else None
     return None
 

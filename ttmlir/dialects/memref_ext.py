@@ -1,7 +1,7 @@
 """xDSL's `memref` dialect with MLIR's fold of a trivial `memref.subview`: a view at offset 0 (static or a constant
 operand) with the source's whole shape and unit strides is the source itself. Loads and stores through it read the
 source directly; any other user gets a `memref.cast` of the source to the view's type (as MLIR folds it, the cast
-absorbed by the loads and stores)."""
+absorbed by the loads and stores); `memref.copy %src, %dst : memref<A> to memref<B>` in MLIR's syntax."""
 
 from __future__ import annotations
 
@@ -105,6 +105,33 @@ class CastOp(xmemref.CastOp):
         printer.print_attribute(self.dest.type)
 
 
-REPLACED = ("memref.subview", "memref.cast")
-MemRef = Dialect("memref", [*(op for op in xmemref.MemRef.operations if op.name not in REPLACED), SubviewOp, CastOp],
+class CopyOp(xmemref.CopyOp):  # xDSL's definition, inherited as it is; only the text differs
+    @classmethod
+    def parse(cls, parser: Parser) -> "CopyOp":
+        names = [parser.parse_unresolved_operand()]
+        parser.parse_punctuation(",")
+        names.append(parser.parse_unresolved_operand())
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        source = parser.parse_type()
+        parser.parse_keyword("to")
+        target = parser.parse_type()
+        op = cls(*parser.resolve_operands(names, [source, target], position))
+        op.attributes.update(attributes)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" to ")
+        printer.print_attribute(self.destination.type)
+
+
+
+REPLACED = ("memref.subview", "memref.cast", "memref.copy")
+MemRef = Dialect("memref", [*(op for op in xmemref.MemRef.operations if op.name not in REPLACED), SubviewOp, CastOp, CopyOp],
                  list(xmemref.MemRef.attributes))

@@ -50,6 +50,7 @@ class TTNNOp(TTOp):
 
     OPERAND_TYPE_CHECK: ClassVar[tuple[tuple[type, ...], str]] = (
         (TensorType, DeviceType, trace.GlobalSemaphoreType), "ranked tensor, !ttnn.device or !ttnn.global_semaphore values")
+    ANY_TYPE_OPERANDS: ClassVar[frozenset[str]] = frozenset({"additional_args"})  # a generic's scalars, semaphores
 
     def tt_verify(self) -> None:
         for result in self.results:

@@ -35,6 +35,7 @@ class TTOp(IRDLOperation):
     ROW: ClassVar[OpRow]
     SHAPE_RULE: ClassVar[ShapeRule | None] = None
     OPERAND_TYPE_CHECK: ClassVar[tuple[type | tuple[type, ...], str]] = (TensorType, "ranked tensor of any type values")
+    ANY_TYPE_OPERANDS: ClassVar[frozenset[str]] = frozenset()  # operand groups of any type (upstream's AnyType)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -82,8 +83,9 @@ class TTOp(IRDLOperation):
             elif not KINDS[kind].check(attr):
                 raise self.error(f"attribute '{name}' failed to satisfy constraint: {KINDS[kind].describe}")
         type_class, type_text = self.OPERAND_TYPE_CHECK
+        free = [v for name in self.ANY_TYPE_OPERANDS for v in self.operand_groups().get(name, ())]
         for i, value in enumerate(self.operands):
-            if not isinstance(value.type, type_class):
+            if not isinstance(value.type, type_class) and value not in free:
                 raise self.error(f"operand #{i} must be {type_text}, but got '{value.type}'")
         for i, value in enumerate(self.results):
             if (error := type_error(value.type)) is not None:

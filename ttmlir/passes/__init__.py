@@ -59,6 +59,7 @@ PASS_CLASSES = {
         "ttmlir.conversion.ttkernel_to_emitc.remove_dead_emitc_expressions:RemoveDeadEmitCExpressionsPass",
     "convert-d2m-to-ttkernel": "ttmlir.conversion.d2m_to_ttkernel.convert_d2m_to_ttkernel:ConvertD2MToTTKernelPass",
     "convert-d2m-to-ttmetal": "ttmlir.conversion.d2m_to_ttmetal.convert_d2m_to_ttmetal:ConvertD2MToTTMetalPass",
+    "convert-d2m-to-ttnn": "ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn:ConvertD2MToTTNNPass",
     "convert-ttnn-to-ttir": "ttmlir.conversion.ttnn_to_ttir.convert_ttnn_to_ttir:ConvertTTNNToTTIRPass",
     "ttir-to-d2m": "ttmlir.conversion.ttir_to_d2m.ttir_to_d2m:TTIRToD2MPass",
     "d2m-grid-selection": "ttmlir.transforms.d2m.d2m_grid_selection:D2MGridSelectionPass",
@@ -67,6 +68,9 @@ PASS_CLASSES = {
     "ttkernel-control-dst-section":
         "ttmlir.transforms.ttkernel.ttkernel_control_dst_section:TTKernelControlDstSectionPass",
     "d2m-generic-fusion": "ttmlir.transforms.d2m.d2m_generic_fusion:D2MGenericFusionPass",
+    "d2m-generic-replace-globals": "ttmlir.transforms.d2m.d2m_generic_replace_globals:D2MGenericReplaceGlobalsPass",
+    "d2m-scalarize-const-tensors": "ttmlir.transforms.d2m.d2m_scalarize_const_tensors:D2MScalarizeConstTensorsPass",
+    "d2m-lower-to-layout": "ttmlir.transforms.d2m.d2m_lower_to_layout:D2MLowerToLayoutPass",
     "d2m-materialize-view-returns": "ttmlir.transforms.d2m.d2m_materialize_view_returns:D2MMaterializeViewReturnsPass",
     "d2m-generic-apply-interchange": "ttmlir.transforms.d2m.d2m_generic_apply_interchange:D2MGenericApplyInterchangePass",
     "d2m-linalg-to-affine": "ttmlir.transforms.d2m.d2m_linalg_to_affine:D2MLinalgToAffinePass",
@@ -97,6 +101,7 @@ PASS_CLASSES = {
     "d2m-hoist-cb-allocs": "ttmlir.transforms.d2m.d2m_hoist_cb_allocs:D2MHoistCBAllocsPass",
     "d2m-generic-regions-to-funcs":
         "ttmlir.transforms.d2m.d2m_generic_regions_to_funcs:D2MGenericRegionsToFuncsPass",
+    "ttir-bufferization-pipeline": "ttmlir.pipelines.ttir_bufferization:TTIRBufferizationPipeline",
     "ttir-to-ttmetal-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalPipeline",
     "ttir-to-ttmetal-backend-pipeline": "ttmlir.pipelines.ttmetal:TTIRToTTMetalBackendPipeline",
     "convert-tosa-to-ttir": "ttmlir.conversion.tosa_to_ttir.convert_tosa_to_ttir:ConvertTosaToTTIRPass",

@@ -49,10 +49,15 @@ MOVES = (d2m.ToLayoutOp, d2m.ToDeviceOp, d2m.ToHostOp, TTNNMetalLayoutCastOp)
 
 
 def _producer(value: SSAValue, consumer: d2m.GenericOp) -> tuple[d2m.GenericOp, list[Operation]] | None:
-    """The generic computing a consumer's input and the moves between them (its result to the host and back to
-    the device, or to a TTNN tensor and back, in the same layout), when the consumer is its result's only user."""
+    """The generic computing a consumer's input and the moves between them (none, or its result to the host and
+    back to the device, or to a TTNN tensor and back, in the same layout), when the consumer is its result's only
+    user."""
     back = value.owner
-    if not isinstance(back, MOVES) or any(not consumer.is_ancestor(use.operation) for use in value.uses):
+    if any(not consumer.is_ancestor(use.operation) for use in value.uses):
+        return None
+    if isinstance(back, d2m.GenericOp):  # fed directly (the moves canonicalized away)
+        return back, []
+    if not isinstance(back, MOVES):
         return None
     middle = back.operands[0]
     out = middle.owner

@@ -4,7 +4,8 @@ elementwise operand on the output's grid (transposed for a transpose), a matmul'
 per core), B in its columns, an operand broadcast or reduced along a dim whole along it; a tensor kept at its rank
 (collapse-tensors-2d=false) has a grid dim per batch dim, a matrix's shard along each. Every type along the way
 follows: the device tensors (their d2m.empty and to_layout), the blocks the region loads and stores. Generics inside
-a d2m.spatial keep the grids their core ranges give them."""
+a d2m.spatial keep the grids their core ranges give them; one in explicit data-movement form (no indexing maps) keeps
+the grid its author gave it."""
 
 from __future__ import annotations
 
@@ -70,6 +71,8 @@ class D2MGridSelectionPass(ModulePass):
             if isinstance(generic.parent_op(), d2m.SpatialOp) or \
                     set(generic.attributes["grid"].data.shape) != {1}:
                 continue
+            if not generic.attributes["indexing_maps"].data:
+                continue  # explicit data-movement form: its author manages its grid
             if self.ttnn_mode and any(isinstance(v.owner, TTNNMetalLayoutCastOp) for v in generic.operands):
                 continue  # on TTNN tensors: computed where TTNN holds them
             self.select(generic, device)

@@ -100,6 +100,39 @@ BUFFERIZE = {func.FuncOp: _bufferize_func, func.CallOp: _call, ttcore.GlobalOp: 
              linalg.CopyOp: _copy, tensor.CastOp: _cast, func.ReturnOp: lambda op: None}
 
 
+# ops that stay on tensors when function boundaries are not bufferized
+BOUNDARIES = (func.FuncOp, func.CallOp, func.ReturnOp)
+
+
+def bufferize(module: ModuleOp, function_boundaries: bool = True, allow_unknown_ops: bool = False) -> None:
+    """Every op of `module` on buffers (D2M's as `d2m_bufferize` says); functions keep their tensor signatures
+    without `function_boundaries`, and an op nothing bufferizes keeps its tensors with `allow_unknown_ops`."""
+    from ttmlir.transforms.d2m.d2m_bufferize import D2M_BUFFERIZE
+
+    for op in list(module.walk()):  # producers before users: each op sees its operands bufferized
+        rewrite = BUFFERIZE.get(type(op))
+        if isinstance(op, BOUNDARIES) and not function_boundaries:
+            continue
+        if rewrite is not None:
+            rewrite(op)
+        elif type(op) in D2M_BUFFERIZE:
+            D2M_BUFFERIZE[type(op)](op, buffer_type)
+        elif any(_is_tensor(v.type) for v in (*op.operands, *op.results)) and not allow_unknown_ops:
+            raise PassFailure(op, "failed to bufferize op")
+    if function_boundaries:
+        for op in [o for o in module.walk() if isinstance(o, func.FuncOp) and o.body.blocks]:
+            _returned_types(op)
+
+
+def _returned_types(op: func.FuncOp) -> None:
+    """A function returns the buffers it returns (a view of one is returned as that view), as one-shot
+    bufferization infers result types from the returned buffers."""
+    returns = [o for o in op.walk() if isinstance(o, func.ReturnOp) and o.parent_op() is op]
+    if returns:
+        op.function_type = FunctionType.from_lists(list(op.function_type.inputs.data),
+                                                   [v.type for v in returns[0].operands])
+
+
 @dataclass(frozen=True)
 class TTCoreOneShotBufferizePass(ModulePass):
     """Tensors to memrefs with ttcore's layouts, at function boundaries and in the ops that make buffers."""
@@ -107,9 +140,4 @@ class TTCoreOneShotBufferizePass(ModulePass):
     name: ClassVar[str] = "ttcore-one-shot-bufferize"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        for op in list(module.walk()):  # producers before users: each op sees its operands bufferized
-            rewrite = BUFFERIZE.get(type(op))
-            if rewrite is not None:
-                rewrite(op)
-            elif any(_is_tensor(v.type) for v in (*op.operands, *op.results)):
-                raise PassFailure(op, "failed to bufferize op")
+        bufferize(module)

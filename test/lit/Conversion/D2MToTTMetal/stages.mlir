@@ -11,7 +11,9 @@
 // asked); a TTIR op left unconverted, or a generic whose kernels are not made, is refused naming it.
 
 // KERNELS: d2m.generic {block_factors = [], grid = #ttcore.grid<2x4>, indexing_maps = [], iterator_types = [], threads = [#d2m.thread<datamovement, @datamovement_kernel0, dm_core = 1>, #d2m.thread<datamovement, @datamovement_kernel1, dm_core = 0>, #d2m.thread<compute, @compute_kernel2>]}
-// KERNELS-SAME: additionalArgs(
+// KERNELS-NEXT: ins(
+// KERNELS-NEXT: outs(
+// KERNELS-NEXT: additionalArgs(
 // KERNELS-NOT: d2m.remote_load
 // KERNELS: func.func private @compute_kernel2() attributes {{{.*}}ttkernel.arg_spec = #ttkernel.arg_spec< ct_args = [<arg_type = cb_port, operand_index = 0>, <arg_type = cb_port, operand_index = 1>]>, ttkernel.thread = #ttkernel.thread<compute>}
 // KERNELS: ttkernel.exp_tile

@@ -17,7 +17,9 @@
 // CHECK-LABEL: func.func @ops
 // CHECK: d2m.generic {{{.*}}indexing_maps = [#[[ID]], #[[COL]], #[[ID]]]
 // CHECK: "d2m.tile_mul"
-// CHECK: d2m.generic {{{.*}}indexing_maps = [#[[ID]]]{{.*}} ins() outs(
+// CHECK: d2m.generic {{{.*}}indexing_maps = [#[[ID]]]
+// CHECK-NEXT: ins()
+// CHECK-NEXT: outs(
 // CHECK: arith.constant 7.812500e-03 : f32
 // CHECK: d2m.tile_fill
 // CHECK: d2m.generic {{{.*}}indexing_maps = [#[[ID]], #[[ONE]], #[[COL]]], iterator_types = [#parallel, #reduction]
@@ -29,11 +31,17 @@
 // CHECK: linalg.generic {indexing_maps = [#[[A]], #[[BT]], #[[C]]]
 // CHECK: "d2m.tile_matmul"
 // GRID-LABEL: func.func @ops
-// GRID: d2m.generic {{{.*}}grid = #ttcore.grid<2x4>{{.*}} ins({{.*}} : tensor<2x4x1x1x!ttcore.tile<32x32, f32>, #{{.*}}>, tensor<2x1x1x1x!ttcore.tile<32x32, f32>
-// GRID: d2m.generic {{{.*}}grid = #ttcore.grid<1x1>{{.*}} ins() outs(
-// GRID: d2m.generic {{{.*}}grid = #ttcore.grid<2x1>{{.*}} ins({{.*}} : tensor<2x1x1x4x!ttcore.tile<32x32, f32>, #{{.*}}>, tensor<1x1x1x1x!ttcore.tile<32x32, f32>
-// GRID: d2m.generic {{{.*}}grid = #ttcore.grid<4x2>{{.*}} ins({{.*}} : tensor<2x4x1x1x!ttcore.tile<32x32, f32>
-// GRID: d2m.generic {{{.*}}grid = #ttcore.grid<2x3>{{.*}} ins({{.*}} : tensor<2x1x1x4x!ttcore.tile<32x32, f32>, #{{.*}}>, tensor<3x1x1x4x!ttcore.tile<32x32, f32>
+// GRID: d2m.generic {{{.*}}grid = #ttcore.grid<2x4>
+// GRID-NEXT: ins({{.*}} : tensor<2x4x1x1x!ttcore.tile<32x32, f32>, #{{.*}}>, tensor<2x1x1x1x!ttcore.tile<32x32, f32>
+// GRID: d2m.generic {{{.*}}grid = #ttcore.grid<1x1>
+// GRID-NEXT: ins()
+// GRID-NEXT: outs(
+// GRID: d2m.generic {{{.*}}grid = #ttcore.grid<2x1>
+// GRID-NEXT: ins({{.*}} : tensor<2x1x1x4x!ttcore.tile<32x32, f32>, #{{.*}}>, tensor<1x1x1x1x!ttcore.tile<32x32, f32>
+// GRID: d2m.generic {{{.*}}grid = #ttcore.grid<4x2>
+// GRID-NEXT: ins({{.*}} : tensor<2x4x1x1x!ttcore.tile<32x32, f32>
+// GRID: d2m.generic {{{.*}}grid = #ttcore.grid<2x3>
+// GRID-NEXT: ins({{.*}} : tensor<2x1x1x4x!ttcore.tile<32x32, f32>, #{{.*}}>, tensor<3x1x1x4x!ttcore.tile<32x32, f32>
 // TTRT: launch 5: {{[0-9,]+}} cycles on 6 core(s)
 func.func @ops(%a: tensor<64x128xf32>, %col: tensor<64x1xf32>, %b: tensor<96x128xf32>) -> (tensor<64x128xf32>, tensor<64x1xf32>, tensor<128x64xbf16>, tensor<64x96xf32>) {
   %0 = "ttir.multiply"(%a, %col) : (tensor<64x128xf32>, tensor<64x1xf32>) -> tensor<64x128xf32>

@@ -10,14 +10,18 @@
 // CHECK-LABEL: func.func @ops
 // CHECK: %[[E:.*]] = d2m.empty() : tensor<1x1x4x8x!ttcore.tile<32x32, bf16>, #[[LAYOUT]]>
 // CHECK: %[[A:.*]] = d2m.to_layout %arg0, %[[E]] : tensor<128x256xbf16> into tensor<1x1x4x8x!ttcore.tile<32x32, bf16>
-// CHECK: d2m.generic {{{.*}}grid = #ttcore.grid<1x1>{{.*}}threads = [#d2m.thread<unified>]} ins(%[[A]], %{{.*}} : {{.*}}) outs(
+// CHECK: d2m.generic {{{.*}}grid = #ttcore.grid<1x1>{{.*}}threads = [#d2m.thread<unified>]}
+// CHECK-NEXT: ins(%[[A]], %{{.*}} : {{.*}})
+// CHECK-NEXT: outs(
 // CHECK: d2m.remote_load
 // CHECK: "d2m.tile_mul"
 // CHECK: d2m.remote_store
 // CHECK: d2m.to_layout %{{.*}}, %{{.*}} : tensor<1x1x4x8x!ttcore.tile<32x32, bf16>, {{.*}} into tensor<128x256xbf16>
-// CHECK: d2m.generic {{{.*}}} ins() outs(
+// CHECK: d2m.generic {{{.*}}}
+// CHECK-NEXT: ins()
+// CHECK-NEXT: outs(
 // CHECK: %[[C:.*]] = arith.constant -3.000000e+00 : bf16
-// CHECK: d2m.tile_fill(%[[C]]) : bf16 -> !ttcore.tile<32x32, bf16>
+// CHECK: d2m.tile_fill(%[[C]]) : bf16 -> <32x32, bf16>
 // GRID: d2m.empty() : tensor<4x8x1x1x!ttcore.tile<32x32, bf16>
 // GRID: d2m.generic {{{.*}}grid = #ttcore.grid<4x8>
 // GRID: d2m.remote_load %{{.*}} %{{.*}}[%{{.*}}, %{{.*}}] : tensor<1x1x!ttcore.tile<32x32, bf16>>, tensor<4x8x1x1x!ttcore.tile<32x32, bf16>

@@ -16,7 +16,7 @@ func.func private @reader() attributes {d2m.thread = #d2m.thread<datamovement, @
 // CHECK-LABEL: func.func @copy
 func.func @copy(%src: memref<1x1x2x2x!ttcore.tile<32x32, f32>, #ttcore.shard<8192x4096, 1>, #dram>, %dst: memref<1x1x2x2x!ttcore.tile<32x32, f32>, #ttcore.shard<8192x4096, 1>, #l1>) {
   // CHECK: threads = [#d2m.thread<datamovement>, #d2m.thread<compute>]
-  // CHECK-SAME: ins(%{{.*}} : memref<1x1x2x2x!ttcore.tile<32x32, f32>, #ttcore.shard<8192x4096, 1>, #dram>)
+  // CHECK-NEXT: ins(%{{.*}} : memref<1x1x2x2x!ttcore.tile<32x32, f32>, #ttcore.shard<8192x4096, 1>, #dram>)
   d2m.generic {block_factors = [1, 1], grid = #ttcore.grid<1x1>, indexing_maps = [#id, #id], iterator_types = [#par, #par], threads = [#d2m.thread<datamovement>, #d2m.thread<compute>]}
       ins(%src : memref<1x1x2x2x!ttcore.tile<32x32, f32>, #ttcore.shard<8192x4096, 1>, #dram>)
       outs(%dst : memref<1x1x2x2x!ttcore.tile<32x32, f32>, #ttcore.shard<8192x4096, 1>, #l1>) {

@@ -19,7 +19,8 @@ func.func @relu(%arg0: tensor<64x32xf32>) -> tensor<64x32xf32> {
   %3 = d2m.empty() : tensor<2x1x1x1x!ttcore.tile<32x32, f32>, #layout>
   // CHECK: d2m.spatial {grid_ranges = [#ttcore.core_range<(2,0), (3,0)>]} ins(
   %4 = d2m.spatial {grid_ranges = [#ttcore.core_range<(2, 0), (3, 0)>]} ins(%2 : tensor<2x1x1x1x!ttcore.tile<32x32, f32>, #layout>) outs(%3 : tensor<2x1x1x1x!ttcore.tile<32x32, f32>, #layout>) {
-    // CHECK: d2m.generic {{{.*}}threads = [#d2m.thread<unified>]} ins(
+    // CHECK: d2m.generic {{{.*}}threads = [#d2m.thread<unified>]}
+    // CHECK-NEXT: ins(
     %5 = d2m.generic {block_factors = [1, 1], grid = #ttcore.grid<2x1>, indexing_maps = [#id, #id], iterator_types = [#ttcore.iterator_type<parallel>, #ttcore.iterator_type<parallel>], threads = [#d2m.thread<unified>]} ins(%2 : tensor<2x1x1x1x!ttcore.tile<32x32, f32>, #layout>) outs(%3 : tensor<2x1x1x1x!ttcore.tile<32x32, f32>, #layout>) {
       // CHECK: d2m.block_index(0) : index
       %i = d2m.block_index(0) : index

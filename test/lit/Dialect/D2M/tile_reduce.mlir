@@ -9,7 +9,10 @@
 
 // CHECK: #parallel = #ttcore.iterator_type<parallel>
 // CHECK-LABEL: func.func @reduce
-// CHECK: d2m.generic {block_factors = [1, 1], grid = #ttcore.grid<1x1>, indexing_maps = [#map, #map], iterator_types = [#parallel, #parallel], threads = [#d2m.thread<compute>]} ins(%arg0 : tensor<32x32xf32>) outs(%{{.*}} : tensor<32x32xf32>) additionalArgs(%arg1 : tensor<32x32xsi32>)
+// CHECK: d2m.generic {block_factors = [1, 1], grid = #ttcore.grid<1x1>, indexing_maps = [#map, #map], iterator_types = [#parallel, #parallel], threads = [#d2m.thread<compute>]}
+// CHECK-NEXT: ins(%arg0 : tensor<32x32xf32>)
+// CHECK-NEXT: outs(%{{.*}} : tensor<32x32xf32>)
+// CHECK-NEXT: additionalArgs(%arg1 : tensor<32x32xsi32>)
 func.func @reduce(%arg0: tensor<32x32xf32>, %arg1: tensor<32x32xsi32>) -> tensor<32x32xf32> {
   %0 = d2m.empty() : tensor<32x32xf32>
   %1 = "d2m.generic"(%arg0, %0, %arg1) <{block_factors = [1, 1], grid = #ttcore.grid<1x1>, indexing_maps = [#map, #map], iterator_types = [#parallel, #parallel], threads = [#d2m.thread<compute>], operandSegmentSizes = array<i32: 1, 1, 1>}> ({

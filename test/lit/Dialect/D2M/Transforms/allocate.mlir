@@ -14,12 +14,12 @@ func.func @reuse() -> !l1 {
   %a = memref.alloc() : !l1
   // CHECK: %[[B:.*]] = memref.alloc() {address = 17408 : i64, alignment = 16 : i64}
   %b = memref.alloc() : !l1
-  // CHECK: "memref.copy"(%[[A]], %[[B]])
+  // CHECK: memref.copy %[[A]], %[[B]]
   // CHECK-NEXT: memref.dealloc %[[A]]
   "memref.copy"(%a, %b) : (!l1, !l1) -> ()
   // CHECK: %[[C:.*]] = memref.alloc() {address = 1024 : i64, alignment = 64 : i64}
   %c = memref.alloc() {alignment = 64 : i64} : !l1
-  // CHECK: "memref.copy"(%[[B]], %[[C]])
+  // CHECK: memref.copy %[[B]], %[[C]]
   // CHECK-NEXT: memref.dealloc %[[B]]
   "memref.copy"(%b, %c) : (!l1, !l1) -> ()
   // CHECK-NOT: memref.dealloc %[[C]]

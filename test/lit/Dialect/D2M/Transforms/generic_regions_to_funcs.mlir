@@ -9,7 +9,8 @@ func.func @two_threads(%out: memref<1x1x1x1x!ttcore.tile<32x32, f32>, #ttcore.sh
   %c7 = arith.constant 7 : index
   // CHECK: d2m.generic
   // CHECK-SAME: threads = [#d2m.thread<datamovement, @datamovement_kernel0, dm_core = 1>, #d2m.thread<datamovement, @datamovement_kernel1, dm_core = 0>, #d2m.thread<compute, @compute_kernel2>]
-  // CHECK-SAME: outs(%{{.*}} : memref<1x1x1x1x!ttcore.tile<32x32, f32>, #ttcore.shard<4096x4096, 1>, #l1>)
+  // CHECK-NEXT: ins()
+  // CHECK-NEXT: outs(%{{.*}} : memref<1x1x1x1x!ttcore.tile<32x32, f32>, #ttcore.shard<4096x4096, 1>, #l1>)
   // CHECK-NOT: ^
   // CHECK: return
   d2m.generic {block_factors = [], grid = #ttcore.grid<1x1>, indexing_maps = [], iterator_types = [], threads = [#d2m.thread<datamovement>, #d2m.thread<datamovement>, #d2m.thread<compute>]}

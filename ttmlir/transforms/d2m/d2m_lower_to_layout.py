@@ -1,0 +1,350 @@
+"""`--d2m-lower-to-layout`: each `d2m.to_layout` between two tensors becomes the steps that move it, planned as
+upstream plans them and the plan minimized (a tilize then untilize back to the same type cancels, two reshards in a
+row are the second):
+
+- host to device: `d2m.to_device` into the target's layout (row-major), in the target's memory;
+- DRAM to L1, and back: a copy generic between the two grids (the remote side seen through a `d2m.view_layout` of
+  the other's shape), through L1 when DRAM is reblocked;
+- tilize, untilize: a generic on the tensor's grid whose region turns each block with `d2m.tile_tilize_block` or
+  `d2m.tile_untilize_block`;
+- a change of grid, alignments or collapsing in L1: a view of the source in the target's layout and a copy generic
+  (tilized blocks that do not line up go through rows: untilize, reshard, tilize);
+- device to host: `d2m.to_host`.
+
+Every intermediate tensor is a `d2m.empty` made before the to_layout; the last step writes the to_layout's own
+output. A to_layout this build does not plan (a 1-d tensor, a virtual grid, a view between layouts placing
+elements differently) is refused naming what it moves."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic
+from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects.d2m_tilize import TileTilizeBlockOp, TileUntilizeBlockOp
+from ttmlir.errors import PassFailure, derive
+from ttmlir.transforms.d2m.d2m_bufferize import _intervals
+from ttmlir.dialects.ttnn_attrs import element_type_for
+
+TILE = (32, 32)
+
+
+def _layout(t: Attribute) -> ttcore.MetalLayout | None:
+    encoding = getattr(t, "encoding", None)
+    return encoding.data if isinstance(encoding, ttcore.MetalLayoutAttr) else None
+
+
+def _tiled(t: TensorType) -> bool:
+    return isinstance(t.element_type, ttcore.TileType)
+
+
+def _grid(t: TensorType) -> tuple[int, ...]:
+    shape = t.get_shape()
+    return tuple(shape[:len(shape) // 2])
+
+
+def _scalar(element: Attribute) -> Attribute:
+    """A tile's elements as rows hold them: a block float's in f32 or bf16, as its exponent width says."""
+    if not isinstance(element, ttcore.TileType):
+        return element
+    if element.dtype.startswith("bfp_"):
+        return element_type_for("bf16" if element.dtype.startswith("bfp_bf") else "f32")
+    return element_type_for(element.dtype)
+
+
+def physical_shape(layout: ttcore.MetalLayout) -> tuple[int, ...]:
+    """The layout's rows and columns (or one dim per collapsed interval): each interval's dims collapsed, each dim
+    padded to its alignment as it joins."""
+    shape, align = layout.logical_shape, layout.dim_alignments
+    dims = []
+    for start, end in _intervals(layout):
+        collapsed = 1
+        for d in range(end - 1, start - 1, -1):
+            collapsed = -(-collapsed * shape[d] // align[d]) * align[d]
+        dims.append(collapsed)
+    return tuple(dims)
+
+
+def device_type(layout: ttcore.MetalLayout, grid: tuple[int, ...], element: Attribute) -> TensorType:
+    """The device tensor of `layout` on `grid`: the grid followed by each core's shard (in tiles when `element`
+    is a tile)."""
+    physical = physical_shape(layout)
+    shard = [-(-p // g) for p, g in zip(physical, grid)]
+    if isinstance(element, ttcore.TileType):
+        shard[-2:] = [-(-shard[-2] // element.dims[0]), -(-shard[-1] // element.dims[1])]
+    return TensorType(element, [*grid, *shard], ttcore.MetalLayoutAttr(layout))
+
+
+def _placement(layout: ttcore.MetalLayout) -> ttcore.MetalLayout:
+    """What places a layout's elements physically (its logical shape, alignments and collapsing)."""
+    return replace(layout, memory_space="", memory_layout="")
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str  # to_device, to_host, dram_to_l1, l1_to_dram, tilize, untilize, reshard
+    output: TensorType
+    source: TensorType | None = None  # the input type a tilize or untilize starts from (for cancelling)
+
+
+def plan(src: TensorType, dst: TensorType, op: Operation) -> list[Step]:
+    """The steps moving a `src` tensor into a `dst` one, in upstream's order."""
+    steps: list[Step] = []
+    cur = src
+    target = _layout(dst)
+    if _layout(cur) is None and target is not None:
+        if _tiled(cur):
+            raise PassFailure(op, "a tiled host tensor is not moved to the device by d2m-lower-to-layout")
+        cur = device_type(target, _grid(dst), cur.element_type)
+        steps.append(Step("to_device", cur))
+    layout = _layout(cur)
+    if layout is not None and target is not None:
+        if layout.memory_space == "dram" and target.memory_space == "dram" and cur != dst:
+            same_place = _grid(cur) == _grid(dst) and _placement(layout) == _placement(target) and \
+                layout.memory_layout == target.memory_layout
+            if not (same_place and _tiled(cur) != _tiled(dst)):  # DRAM is reblocked through L1
+                cur = TensorType(cur.element_type, cur.get_shape(), ttcore.MetalLayoutAttr(
+                    replace(layout, memory_space="l1")))
+                steps.append(Step("dram_to_l1", cur))
+                layout = _layout(cur)
+        if layout.memory_space == "dram" and target.memory_space != "dram":
+            grid = _grid(dst) if layout.memory_layout == "interleaved" else _grid(cur)
+            cur = device_type(replace(target, memory_space="l1"), grid, cur.element_type)
+            steps.append(Step("dram_to_l1", cur))
+        if not _tiled(cur) and _tiled(dst):
+            tiled = device_type(_layout(cur), _grid(cur), dst.element_type)
+            steps.append(Step("tilize", tiled, cur))
+            cur = tiled
+        if _tiled(cur) and not _tiled(dst):
+            scalar = device_type(_layout(cur), _grid(cur), dst.element_type)
+            steps.append(Step("untilize", scalar, cur))
+            cur = scalar
+        layout = _layout(cur)
+        if layout.memory_space != "dram" and target.memory_space == "dram" and \
+                math.prod(cur.get_shape()) == math.prod(dst.get_shape()) and _tiled(cur) == _tiled(dst):
+            steps.append(Step("l1_to_dram", dst))
+            cur = dst
+        layout = _layout(cur)
+        if layout.memory_space == "l1" and _tiled(cur) == _tiled(dst) and (
+                _grid(cur) != _grid(dst) or _placement(layout) != _placement(target)):
+            simple = _placement(layout) == _placement(target) and \
+                math.prod(cur.get_shape()) == math.prod(dst.get_shape())
+            l1_target = replace(target, memory_space="l1")
+            if _tiled(cur) and not simple:  # tiles that do not line up are resharded as rows
+                scalar = _scalar(cur.element_type)
+                shape = list(cur.get_shape())
+                shape[-2:] = [shape[-2] * cur.element_type.dims[0], shape[-1] * cur.element_type.dims[1]]
+                rows = TensorType(scalar, shape, cur.encoding)
+                steps.append(Step("untilize", rows, cur))
+                resharded = device_type(l1_target, _grid(dst), scalar)
+                steps.append(Step("reshard", resharded))
+                cur = device_type(l1_target, _grid(dst), dst.element_type)
+                steps.append(Step("tilize", cur, resharded))
+            else:
+                cur = TensorType(cur.element_type, dst.get_shape(), ttcore.MetalLayoutAttr(l1_target))
+                steps.append(Step("reshard", cur))
+        if _layout(cur).memory_space != "dram" and target.memory_space == "dram":
+            steps.append(Step("l1_to_dram", dst))
+            cur = dst
+    if layout is not None and target is None:
+        if _tiled(cur):
+            scalar = device_type(_layout(cur), _grid(cur), dst.element_type)
+            steps.append(Step("untilize", scalar, cur))
+        steps.append(Step("to_host", dst))
+    return minimize(steps)
+
+
+def minimize(steps: list[Step]) -> list[Step]:
+    """Drop a tilize and untilize that return to the type they started from; two reshards are the second."""
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(steps) - 1):
+            a, b = steps[i], steps[i + 1]
+            if {a.kind, b.kind} == {"tilize", "untilize"} and a.source is not None and a.source == b.output:
+                del steps[i:i + 2]
+                changed = True
+                break
+            if a.kind == b.kind == "reshard":
+                del steps[i]
+                changed = True
+                break
+    return steps
+
+
+def _ascending_strides(rank: int) -> list[int]:
+    """A device shape's dims (grid halves, then shard) from the smallest stride to the largest: the shard's and
+    the grid's dim of each physical dim in turn, last physical dim first."""
+    half = rank // 2
+    return [(i % 2) * half + i // 2 for i in range(rank - 1, -1, -1)]
+
+
+def reblock_map(source: tuple[int, ...], target: tuple[int, ...]) -> AffineMap:
+    """The map from an index of a `target`-shaped device tensor to the same element's index in a `source`-shaped
+    one of the same volume: each index's element counted in physical row-major order (as upstream's
+    calculateReblockMap counts it)."""
+    if source == target:
+        return AffineMap.identity(len(target))
+    flat, stride = AffineExpr.constant(0), 1
+    for i in _ascending_strides(len(target)):
+        if target[i] > 1:
+            flat = AffineExpr.dimension(i) * stride + flat
+            stride *= target[i]
+    results: list[AffineExpr] = [AffineExpr.constant(0)] * len(source)
+    stride = 1
+    for i in _ascending_strides(len(source)):
+        expr = AffineExpr.dimension(0) // stride
+        results[i] = expr if i == 0 and source[i] != 1 else expr % source[i]
+        stride *= source[i]
+    return AffineMap(1, 0, tuple(results)).compose(AffineMap(len(target), 0, (flat,)))
+
+
+def _same_positions(a: ttcore.MetalLayout, b: ttcore.MetalLayout) -> bool:
+    """Whether two layouts put every logical element at the same physical coordinates: the same logical shape and
+    collapsing, the same alignments but for each collapsed group's outermost dim (which only pads its end)."""
+    if a.logical_shape != b.logical_shape or _intervals(a) != _intervals(b):
+        return False
+    return all(a.dim_alignments[d] == b.dim_alignments[d] for start, end in _intervals(a)
+               for d in range(start + 1, end))
+
+
+def physical_map(source: tuple[int, ...], target: tuple[int, ...]) -> AffineMap:
+    """The map from an index of a `target`-shaped device tensor to a `source`-shaped one placing elements alike
+    (other grids, other padding): each physical dim's coordinate, grid times shard plus offset, is the same in
+    both."""
+    rank = len(target) // 2
+    grid, shard = [], []
+    for i in range(rank):
+        whole = AffineExpr.dimension(i) * target[rank + i] + AffineExpr.dimension(rank + i)
+        grid.append(whole // source[rank + i])
+        shard.append(whole % source[rank + i])
+    return AffineMap(2 * rank, 0, tuple([*grid, *shard]))
+
+
+def _identity(rank: int) -> AffineMapAttr:
+    return AffineMapAttr(AffineMap.identity(rank))
+
+
+class _Emitter:
+    """Writes a plan's steps before a to_layout, each into a new d2m.empty (the last into the op's output)."""
+
+    def __init__(self, op: d2m.ToLayoutOp):
+        self.op = op
+        self.ops: list[Operation] = []
+
+    def destination(self, t: TensorType, last: bool) -> SSAValue:
+        if last and self.op.output.type == t:
+            return self.op.output
+        empty = d2m.EmptyOp.create(result_types=[t])
+        self.ops.append(empty)
+        return empty.result
+
+    def view(self, value: SSAValue, t: TensorType) -> SSAValue:
+        """`value` seen in the shape of `t` (its own layout kept); a view of a view is one view of the first's
+        input, the two maps composed."""
+        source, target = tuple(value.type.get_shape()), tuple(t.get_shape())
+        if math.prod(source) == math.prod(target):
+            remapping = reblock_map(source, target)
+        elif len(source) == len(target) and _same_positions(_layout(value.type), _layout(t)):
+            remapping = physical_map(source, target)
+        else:
+            raise PassFailure(self.op, f"d2m-lower-to-layout does not remap {value.type} onto the shape of {t} "
+                                       "yet (views between layouts placing elements differently)")
+        base = value
+        if isinstance(value.owner, d2m.ViewLayoutOp):
+            base = value.owner.input
+            remapping = value.owner.remapping.data.compose(remapping)
+        shaped = TensorType(value.type.element_type, t.get_shape(), value.type.encoding)
+        view = d2m.ViewLayoutOp.create(operands=[base], result_types=[shaped],
+                                       properties={"remapping": AffineMapAttr(remapping)})
+        self.ops.append(view)
+        return view.result
+
+    def generic(self, source: SSAValue, out: SSAValue, compute) -> SSAValue:
+        rank = len(out.type.get_shape()) // 2
+        generic = build_generic([source], out, [_identity(rank)] * 2, ["parallel"] * rank, compute,
+                                _grid(out.type))
+        self.ops.append(generic)
+        return generic.results[0]
+
+    def emit(self, steps: list[Step]) -> SSAValue:
+        cur = self.op.input
+        for i, step in enumerate(steps):
+            last = i == len(steps) - 1
+            if step.kind in ("to_device", "to_host"):
+                out = self.destination(step.output, last)
+                device = step.output if step.kind == "to_device" else cur.type
+                cls = d2m.ToDeviceOp if step.kind == "to_device" else d2m.ToHostOp
+                moved = cls.create(operands=[cur, out], result_types=[out.type],
+                                   properties={"layout": device.encoding})
+                self.ops.append(moved)
+                cur = moved.results[0]
+            elif step.kind in ("tilize", "untilize"):
+                out = self.destination(step.output, last)
+                cls = TileTilizeBlockOp if step.kind == "tilize" else TileUntilizeBlockOp
+
+                def convert(ops, loaded, local, maps, cls=cls):
+                    made = cls.create(operands=[loaded[0], local], result_types=[local.type])
+                    ops.append(made)
+                    return made.results[0]
+
+                cur = self.generic(cur, out, convert)
+            elif step.kind == "l1_to_dram":
+                out = self.destination(step.output, last)
+                if _grid(out.type) == _grid(cur.type):
+                    cur = self.generic(cur, out, lambda ops, loaded, local, maps: loaded[0])
+                else:  # the DRAM tensor seen on the L1 grid, written by its cores
+                    written = self.generic(cur, self.view(out, cur.type), lambda ops, loaded, local, maps: loaded[0])
+                    cur = self.view(written, out.type)
+            else:  # dram_to_l1, reshard: the source read on the destination's grid
+                out = self.destination(step.output, last)
+                source = cur if cur.type.get_shape() == out.type.get_shape() and step.kind == "dram_to_l1" else \
+                    self.view(cur, out.type)
+                cur = self.generic(source, out, lambda ops, loaded, local, maps: loaded[0])
+        return cur
+
+
+@dataclass(frozen=True)
+class D2MLowerToLayoutPass(ModulePass):
+    name: ClassVar[str] = "d2m-lower-to-layout"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for to_layout in [o for o in op.walk() if isinstance(o, d2m.ToLayoutOp) and o.result is not None]:
+            src, dst = to_layout.input.type, to_layout.output.type
+            for t in (src, dst):
+                layout = _layout(t)
+                if layout is not None and len(layout.logical_shape) < 2:
+                    raise PassFailure(to_layout, f"d2m-lower-to-layout does not lower a to_layout of a 1-d tensor "
+                                                 f"({t}) yet")
+            if any(isinstance(v.owner, Operation) and "virtualGridForwardMapping" in v.owner.attributes
+                   for v in to_layout.operands):
+                raise PassFailure(to_layout, "d2m-lower-to-layout does not lower a to_layout of a tensor on a "
+                                             "virtual grid yet")
+            if _layout(src) is None and _layout(dst) is None:
+                raise PassFailure(to_layout, "a d2m.to_layout between two host tensors is not lowered")
+            steps = plan(src, dst, to_layout)
+            if not steps:  # the same data: the input as it is
+                to_layout.result.replace_all_uses_with(to_layout.input)
+                Rewriter.erase_op(to_layout)
+                continue
+            emitter = _Emitter(to_layout)
+            result = emitter.emit(steps)
+            if result.type != to_layout.result.type:
+                raise PassFailure(to_layout, f"d2m-lower-to-layout makes {result.type} of this to_layout, not its "
+                                             f"{to_layout.result.type} (its layout lays the tensor out otherwise)")
+            derive([inner for made in emitter.ops for inner in made.walk()], to_layout)
+            Rewriter.insert_op(emitter.ops, InsertPoint.before(to_layout))
+            to_layout.result.replace_all_uses_with(result)
+            source = to_layout.input.owner
+            Rewriter.erase_op(to_layout)
+            if isinstance(source, d2m.ViewLayoutOp) and not source.result.uses:  # composed into the new views
+                Rewriter.erase_op(source)
