@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IndexType, IntAttr, IntegerAttr, IntegerType, StringAttr, i32
+from xdsl.dialects.builtin import (BoolAttr, DenseArrayBase, IndexType, IntAttr, IntegerAttr, IntegerType, Signedness,
+                                   StringAttr, i32)
 from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_attr_definition, irdl_op_definition,
                        operand_def, opt_operand_def, opt_prop_def, param_def, result_def, traits_def,
@@ -21,7 +22,7 @@ from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_attr_defini
 from xdsl.parser import AttrParser, Parser
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.printer import Printer
-from xdsl.traits import HasCanonicalizationPatternsTrait
+from xdsl.traits import HasCanonicalizationPatternsTrait, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from ttmlir.ir.format_print import FormatPrintOp
@@ -156,6 +157,9 @@ OPS: dict[str, tuple[str, ...]] = {
     "experimental.matmul_block": ("in0_cb_id", "in1_cb_id", "in0_tile_idx", "in1_tile_idx", "dst_tile_idx",
                                   "transpose", "ct_dim", "rt_dim", "kt_dim", "in1_k_stride"),
     "get_semaphore": ("semaphore",), "reinterpret_cast": ("value",),
+    "experimental.semaphore_wait": ("sem_addr", "val"), "experimental.semaphore_wait_min": ("sem_addr", "val"),
+    "experimental.convert_logical_x_to_translated": ("logical_x",),
+    "experimental.convert_logical_y_to_translated": ("logical_y",),
     "noc_semaphore_wait": ("sem_addr", "val"), "noc_semaphore_wait_min": ("sem_addr", "val"),
     "noc_semaphore_set": ("sem_addr", "val"), "noc_semaphore_inc": ("addr", "incr", "noc?"),
     "noc_semaphore_set_multicast": ("src_local_l1_addr", "dst_noc_addr_multicast", "num_dests"),
@@ -177,6 +181,7 @@ OPS: dict[str, tuple[str, ...]] = {
 RESULTS = {"get_write_ptr": 1, "get_read_ptr": 1, "get_tile_size": 1, "get_compile_time_arg_val": 1,
            "get_arg_val": 1, "get_common_arg_val": 1, "get_noc_addr_from_bank_id": 1, "get_semaphore": 1,
            "reinterpret_cast": 1, "get_noc_addr": 1, "get_noc_multicast_addr": 1,
+           "experimental.convert_logical_x_to_translated": 1, "experimental.convert_logical_y_to_translated": 1,
            "TensorAccessor": 1, "load_from_l1": 1, "bfloat16_greater": 1, "float32_greater": 1}
 
 
@@ -951,6 +956,17 @@ class UnpackStallOnPackOp(IRDLOperation):
 
 
 @irdl_op_definition
+class BitcastOp(IRDLOperation):
+    """A kernel argument's ui32 slot read as the scalar type it carries: `ttkernel.bitcast %a : ui32 to f32`."""
+
+    name = "ttkernel.bitcast"
+    input = operand_def(IntegerType(32, Signedness.UNSIGNED))
+    result = result_def()
+    traits = traits_def(Pure())
+    assembly_format = "$input `:` type($input) `to` type($result) attr-dict"
+
+
+@irdl_op_definition
 class DPrintOp(FormatPrintOp):
     """tt-metal's DPRINT of a format string whose `{}`s take the operands in order (a CB prints its details):
     `ttkernel.dprint("x={}\\n", %x) : (i32) -> ()`."""
@@ -977,7 +993,7 @@ TTKernel = Dialect("ttkernel", [*OP_CLASSES.values(), MyLogicalXOp, MyLogicalYOp
                                 NocAsyncWriteMulticastOp, NocAsyncWriteMulticastOnePacketOp,
                                 NocAsyncWriteMulticastLoopbackSrcOp, NocAsyncReadOnePacketSetStateOp,
                                 NocAsyncReadOnePacketWithStateOp, NocInlineDwWriteOp, UnpackStallOnPackOp,
-                                NocAsyncWriteOnePacketWithTridOp, TensorAccessorArgsOp, DPrintOp],
+                                NocAsyncWriteOnePacketWithTridOp, TensorAccessorArgsOp, BitcastOp, DPrintOp],
                    [ThreadAttr, ArgSpecAttr, CBType, NocAddrType, LocalSemaphoreType, L1AddrType, L1AddrPtrType,
                     TensorAccessorArgsType, TensorAccessorType,
                     ReduceTypeAttr, ReduceDimAttr, BcastTypeAttr])

@@ -18,12 +18,15 @@ from __future__ import annotations
 import math
 
 from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IndexType, IntAttr, IntegerAttr, IntegerType, i32
+from xdsl.dialects.builtin import BoolAttr, IndexType, IntAttr, IntegerAttr, IntegerType, i32
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore, ttkernel
+from ttmlir.conversion.d2m_to_ttkernel.kernel_arguments import cb_type, kernel_arg, lower_get_arg, read_arg
+from ttmlir.conversion.d2m_to_ttkernel.kernel_semaphores import lower_semaphore_update, lower_semaphore_wait
+from ttmlir.dialects.d2m_args import GetArgOp
 from ttmlir.dialects.d2m_cb import CBType as D2MCBType, GetCBOp
 from ttmlir.errors import PassFailure
 
@@ -36,21 +39,6 @@ KEPT_DIALECTS = ("arith", "scf", "func", "builtin")
 
 def is_kernel_function(func: Operation) -> bool:
     return isinstance(func, FuncOp) and "d2m.thread" in func.attributes
-
-
-def _physical_port(func: FuncOp, logical: int) -> int:
-    """The CB port of logical operand `logical`: the function's `d2m.physical_cb_ports` entry when it names one."""
-    ports = func.attributes.get("d2m.physical_cb_ports")
-    if isinstance(ports, DenseArrayBase):
-        values = ports.get_values()
-        if 0 <= logical < len(values) and values[logical] >= 0:
-            return values[logical]
-    return logical
-
-
-def _cb_type(shaped: Attribute) -> ttkernel.CBType:
-    """A CB of a block of `shaped` (a memref): its element count and element type, as upstream's type converter."""
-    return ttkernel.CBType(IntAttr(math.prod(shaped.get_shape())), shaped.element_type)
 
 
 def _cb_pages(shaped: Attribute) -> int:
@@ -83,7 +71,7 @@ class KernelFunction:
             raise PassFailure(func, f"'{thread.thread}' threads are split into compute and data-movement kernels "
                                     "(d2m-split-unified-thread) before this pass")
         self.thread = THREADS[thread.thread]
-        self.args = sorted({self.arg_of(op) for op in func.walk() if isinstance(op, GetCBOp)},
+        self.args = sorted({kernel_arg(func, op) for op in func.walk() if isinstance(op, (GetCBOp, GetArgOp))},
                            key=lambda a: (ttkernel.ARG_TYPES.index(a[0]), a[2]))
         self.rewriter = Rewriter()
         # each op's operands as written, the type and the block before any collapse (lowering replaces CBs and the
@@ -94,9 +82,6 @@ class KernelFunction:
         """The memref (a CB's block) operand `index` of `op` was, as written (before any collapse: `unviewed`)."""
         written = self.types[op][index][1 if unviewed else 0]
         return written.underlying if isinstance(written, D2MCBType) else written
-
-    def arg_of(self, op: Operation) -> tuple[str, None, int]:
-        return "cb_port", None, _physical_port(self.func, op.cb_operand_idx.value.data)
 
     def lower(self) -> None:
         spec = ((), tuple(self.args)) if self.force_ct else (tuple(self.args), ())
@@ -118,17 +103,7 @@ class KernelFunction:
     # the lowerings, one per D2M (or memref) op
 
     def get_cb(self, op: GetCBOp) -> None:
-        arg = self.arg_of(op)
-        index = self.args.index(arg)
-        result = [_cb_type(op.result.type.underlying)]
-        if self.force_ct:
-            new = [ttkernel.OP_CLASSES["get_compile_time_arg_val"].create(
-                result_types=result, properties={"arg_index": IntegerAttr(index, i32)})]
-        else:
-            position = arith.ConstantOp(IntegerAttr(index, IndexType()))
-            new = [position, ttkernel.OP_CLASSES["get_common_arg_val"].create(operands=[position.result],
-                                                                              result_types=result)]
-        self.replace(op, new)
+        self.replace(op, read_arg(self, kernel_arg(self.func, op), cb_type(op.result.type.underlying)))
 
     def cb_call(self, op: Operation, call: str) -> None:
         """A CB acquire or release: the call on the CB with the block's pages; an acquired block is the CB."""
@@ -212,6 +187,10 @@ def _linear_index(shape: tuple[int, ...], indices: list[SSAValue]) -> tuple[list
 
 LOWERINGS = {
     "d2m.get_cb": KernelFunction.get_cb,
+    "d2m.get_arg": lower_get_arg,
+    "d2m.semaphore_set": lower_semaphore_update,
+    "d2m.semaphore_inc": lower_semaphore_update,
+    "d2m.semaphore_wait": lower_semaphore_wait,
     "d2m.wait": lambda k, op: k.cb_call(op, "cb_wait_front"),
     "d2m.reserve": lambda k, op: k.cb_call(op, "cb_reserve_back"),
     "d2m.push": lambda k, op: k.cb_call(op, "cb_push_back"),
