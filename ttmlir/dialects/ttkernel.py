@@ -170,6 +170,8 @@ OPS: dict[str, tuple[str, ...]] = {
     "get_noc_multicast_addr": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "l1Address", "noc?"),
     "pack_tile_block": ("ifrom_dst", "icb", "ntiles"),
     "copy_block_matmul_partials": ("icb", "start_itile", "start_idst", "ntiles"),
+    "typecast_tile_init": ("in_dtype=dtype", "out_dtype=dtype"),
+    "typecast_tile": ("dst_index", "in_dtype=dtype", "out_dtype=dtype"),
     "copy_dest_values_init": (), "copy_dest_values": ("idst_in", "idst_out", "data_format=dtype"),
     "bfloat16_greater": ("bf16_a", "bf16_b"), "float32_greater": ("f32_a", "f32_b"),
     "noc_async_atomic_barrier": ("noc?",),

@@ -25,6 +25,8 @@ from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.conversion.d2m_to_ttkernel.kernel_arguments import cb_type, kernel_arg, lower_get_arg, read_arg
+from ttmlir.conversion.d2m_to_ttkernel.kernel_dst import FPU_BINARY, SFPU_BINARY, SFPU_UNARY, DstLowering, \
+    linear_index
 from ttmlir.conversion.d2m_to_ttkernel.kernel_semaphores import lower_semaphore_update, lower_semaphore_wait
 from ttmlir.dialects.d2m_args import GetArgOp
 from ttmlir.dialects.d2m_cb import CBType as D2MCBType, GetCBOp
@@ -33,8 +35,8 @@ from ttmlir.errors import PassFailure
 THREADS = {"compute": "compute", "datamovement": "noc"}
 TILE_ELEMENTS = 32 * 32
 WIDE_DTYPES = ("f32", "si32", "u32")  # 32-bit: half as many tiles fit in dst
-# ops a kernel keeps as they are: index arithmetic, control flow
-KEPT_DIALECTS = ("arith", "scf", "func", "builtin")
+# ops a kernel keeps as they are: index arithmetic, control flow, the calls already made
+KEPT_DIALECTS = ("arith", "scf", "func", "builtin", "ttkernel")
 
 
 def is_kernel_function(func: Operation) -> bool:
@@ -74,6 +76,7 @@ class KernelFunction:
         self.args = sorted({kernel_arg(func, op) for op in func.walk() if isinstance(op, (GetCBOp, GetArgOp))},
                            key=lambda a: (ttkernel.ARG_TYPES.index(a[0]), a[2]))
         self.rewriter = Rewriter()
+        self.dead: list[Operation] = []  # ops erased once the ops using them are lowered
         # each op's operands as written, the type and the block before any collapse (lowering replaces CBs and the
         # blocks acquired from them by ttkernel CBs)
         self.types = {op: [(v.type, _unviewed(v).type) for v in op.operands] for op in func.walk()}
@@ -85,14 +88,25 @@ class KernelFunction:
 
     def lower(self) -> None:
         spec = ((), tuple(self.args)) if self.force_ct else (tuple(self.args), ())
+        # DST compute first, while each tile still shows the load it came from
+        dst = DstLowering(self)
         for op in list(self.func.walk()):
-            if op is self.func:
+            if op.parent is None:  # erased with the op whose result it stored
+                continue
+            if op.name[len("d2m."):] in DST_COMPUTE:
+                dst.compute(op)
+            elif isinstance(op, memref.StoreOp):
+                dst.store(op)
+        for op in list(self.func.walk()):
+            if op is self.func or op in self.dead:
                 continue
             lowering = LOWERINGS.get(op.name)
             if lowering is not None:
                 lowering(self, op)
             elif op.dialect_name() not in KEPT_DIALECTS:
                 raise PassFailure(op, f"'{op.name}' in a kernel function is not converted to TTKernel yet")
+        for op in reversed(self.dead):
+            self.rewriter.erase_op(op)
         del self.func.attributes["d2m.thread"]
         self.func.attributes["ttkernel.thread"] = ttkernel.ThreadAttr(ttkernel.ThreadAttr.enum_type(self.thread))
         self.func.attributes["ttkernel.arg_spec"] = ttkernel.ArgSpecAttr(spec)
@@ -117,19 +131,19 @@ class KernelFunction:
     def tile_block(self, op: Operation) -> Attribute:
         """The CB block a tile load or store reaches (refused unless a block of tiles in L1)."""
         block = self.block_of(op, 0 if op.name == "memref.load" else 1)
-        if _memory_space(block) == "dst" or not isinstance(getattr(block, "element_type", None), ttcore.TileType):
-            raise PassFailure(op, f"'{op.name}' in a kernel function is converted for tiles of a CB block only "
-                                  "(dst is reached through d2m.acquire_dst, not converted here yet)")
+        if not isinstance(getattr(block, "element_type", None), ttcore.TileType):
+            raise PassFailure(op, f"'{op.name}' in a kernel function is converted for tiles of a CB block or DST "
+                                  "only")
         return block
 
     def load(self, op: memref.LoadOp) -> None:
         """A tile of a CB block: its index in the block (what a copy or pack names it by)."""
-        new, index = _linear_index(self.tile_block(op).get_shape(), list(op.indices))
+        new, index = linear_index(self.tile_block(op).get_shape(), list(op.indices))
         self.replace(op, new, [index])
 
     def store(self, op: memref.StoreOp) -> None:
         """A tile stored to a CB block: the packer set to the CB's format, then a pack of the tile's dst index."""
-        new, index = _linear_index(self.tile_block(op).get_shape(), list(op.indices))
+        new, index = linear_index(self.tile_block(op).get_shape(), list(op.indices))
         new += [ttkernel.OP_CLASSES["pack_reconfig_data_format"].create(operands=[op.memref]),
                 ttkernel.OP_CLASSES["pack_tile"].create(operands=[op.value, op.memref, index], properties={
                     "out_of_order": BoolAttr(True, IntegerType(1))})]
@@ -164,30 +178,11 @@ def _layout_block(kernel: KernelFunction, op: Operation, tilize: bool) -> None:
     kernel.replace(op, new, [dst])
 
 
-def _linear_index(shape: tuple[int, ...], indices: list[SSAValue]) -> tuple[list[Operation], SSAValue]:
-    """Row-major `sum(index_i * stride_i)` of a block's indices, as index arithmetic."""
-    new: list[Operation] = []
-    total = None
-    for dim, index in enumerate(indices):
-        stride = math.prod(shape[dim + 1:])
-        term = index
-        if stride != 1:
-            factor = arith.ConstantOp(IntegerAttr(stride, IndexType()))
-            new += [factor, arith.MuliOp(index, factor.result)]
-            term = new[-1].results[0]
-        if total is not None:
-            new.append(arith.AddiOp(total, term))
-            term = new[-1].results[0]
-        total = term
-    if total is None:
-        new.append(arith.ConstantOp(IntegerAttr(0, IndexType())))
-        total = new[-1].results[0]
-    return new, total
-
-
+DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_BINARY, *FPU_BINARY, "tile_typecast"})
 LOWERINGS = {
     "d2m.get_cb": KernelFunction.get_cb,
     "d2m.get_arg": lower_get_arg,
+    "d2m.acquire_dst": lambda k, op: DstLowering(k).acquire(op),
     "d2m.semaphore_set": lower_semaphore_update,
     "d2m.semaphore_inc": lower_semaphore_update,
     "d2m.semaphore_wait": lower_semaphore_wait,
@@ -196,8 +191,11 @@ LOWERINGS = {
     "d2m.push": lambda k, op: k.cb_call(op, "cb_push_back"),
     "d2m.pop": lambda k, op: k.cb_call(op, "cb_pop_front"),
     "d2m.print": KernelFunction.print_,
-    "memref.collapse_shape": lambda k, op: k.replace(op, [], [op.operands[0]]),  # a view of the block: its CB
+    # a view of a CB block is its CB, of DST DST
+    "memref.collapse_shape": lambda k, op: k.replace(op, [], [op.operands[0]]),
     "memref.cast": lambda k, op: k.replace(op, [], [op.operands[0]]),
+    # DST is untyped: a tile read as another type is the same slot
+    "d2m.dst_reinterpret_cast": lambda k, op: k.replace(op, [], [op.operands[0]]),
     "memref.load": KernelFunction.load,
     "memref.store": KernelFunction.store,
     "d2m.tile_tilize_block": lambda k, op: _layout_block(k, op, tilize=True),

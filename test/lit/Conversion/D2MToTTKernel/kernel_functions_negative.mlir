@@ -13,7 +13,7 @@ func.func private @scalar_load() attributes {d2m.thread = #d2m.thread<datamoveme
   %cb = d2m.get_cb(0) : !d2m.cb<memref<64x96xbf16, #l1>>
   %m = d2m.wait %cb : !d2m.cb<memref<64x96xbf16, #l1>> -> memref<64x96xbf16, #l1>
   %c0 = arith.constant 0 : index
-  // CHECK: error: 'memref.load' in a kernel function is converted for tiles of a CB block only
+  // CHECK: error: 'memref.load' in a kernel function is converted for tiles of a CB block or DST only
   %v = memref.load %m[%c0, %c0] : memref<64x96xbf16, #l1>
   return
 }

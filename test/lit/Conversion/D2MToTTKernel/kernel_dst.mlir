@@ -1,0 +1,92 @@
+// RUN: ttmlir-opt --ttcore-register-device --convert-d2m-to-ttkernel %s | FileCheck %s
+// Tile compute through DST in a compute kernel function: d2m.acquire_dst acquires the tile registers, a CB tile
+// stored into DST is a copy_tile to that slot, an SFPU op calls on the DST slots it reads and the slot its result
+// is stored to, a typecast names its formats, two CB tiles add on the FPU straight from their CBs, and a DST tile
+// stored into a CB block is packed from its slot.
+
+#l1 = #ttcore.memory_space<l1>
+#dst = #ttcore.memory_space<dst>
+!blk = memref<4x!ttcore.tile<32x32, f32>, #l1>
+!dsts = memref<8x!ttcore.tile<32x32, f32>, #dst>
+
+// CHECK-LABEL: func.func private @sfpu
+// CHECK: %[[IN:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, f32>>
+// CHECK: %[[OUT:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, bf16>>
+// CHECK-NEXT: ttkernel.init_sfpu(%[[IN]], %[[OUT]])
+// CHECK: ttkernel.compute_kernel_hw_startup(%[[IN]], %[[OUT]])
+// CHECK: ttkernel.tile_regs_acquire()
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to
+// CHECK: %[[HI:.*]] = arith.addi %[[I]], %c4
+// CHECK: ttkernel.reconfig_data_format_srca(%[[IN]])
+// CHECK-NEXT: ttkernel.copy_tile_init(%[[IN]])
+// CHECK-NEXT: ttkernel.copy_tile(%[[IN]], %[[I]], %[[HI]])
+// CHECK: ttkernel.exp_tile_init()
+// CHECK-NEXT: ttkernel.exp_tile(%[[HI]])
+// CHECK: ttkernel.binary_max_tile_init() : () -> ()
+// CHECK: %[[R:.*]] = arith.addi %[[I]], %c1
+// CHECK: ttkernel.binary_max_tile(%[[HI]], %[[I]], %[[R]])
+// CHECK: ttkernel.typecast_tile_init(<f32>, <bf16>)
+// CHECK-NEXT: ttkernel.typecast_tile(%[[R]], <f32>, <bf16>)
+// CHECK: ttkernel.pack_tile(%[[R]], %[[OUT]], %[[I]], true)
+// CHECK-NOT: d2m.
+// CHECK-NOT: memref.
+func.func private @sfpu() attributes {d2m.thread = #d2m.thread<compute>} {
+  %cb0 = d2m.get_cb(0) : !d2m.cb<!blk>
+  %cb1 = d2m.get_cb(1) : !d2m.cb<memref<4x!ttcore.tile<32x32, bf16>, #l1>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %in = d2m.wait %cb0 : !d2m.cb<!blk> -> !blk
+  %out = d2m.reserve %cb1 : !d2m.cb<memref<4x!ttcore.tile<32x32, bf16>, #l1>> -> memref<4x!ttcore.tile<32x32, bf16>, #l1>
+  %dst = d2m.acquire_dst() : !dsts
+  scf.for %i = %c0 to %c4 step %c1 {
+    %hi = arith.addi %i, %c4 : index
+    %t = memref.load %in[%i] : !blk
+    memref.store %t, %dst[%hi] : !dsts
+    %a = memref.load %dst[%hi] : !dsts
+    %e = "d2m.tile_exp"(%a) : (!ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, f32>
+    memref.store %e, %dst[%hi] : !dsts
+    %b = memref.load %dst[%hi] : !dsts
+    %lo = memref.load %dst[%i] : !dsts
+    %m = "d2m.tile_maximum"(%b, %lo) : (!ttcore.tile<32x32, f32>, !ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, f32>
+    %r = arith.addi %i, %c1 : index
+    memref.store %m, %dst[%r] : !dsts
+    %d = memref.load %dst[%r] : !dsts
+    %y = "d2m.tile_typecast"(%d) : (!ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, bf16>
+    %yd = "d2m.dst_reinterpret_cast"(%y) : (!ttcore.tile<32x32, bf16>) -> !ttcore.tile<32x32, f32>
+    memref.store %yd, %dst[%r] : !dsts
+    %z = memref.load %dst[%r] : !dsts
+    %zb = "d2m.dst_reinterpret_cast"(%z) : (!ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, bf16>
+    memref.store %zb, %out[%i] : memref<4x!ttcore.tile<32x32, bf16>, #l1>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func private @fpu_add
+// CHECK: %[[A:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, f32>>
+// CHECK: %[[B:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, f32>>
+// CHECK: %[[O:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, f32>>
+// CHECK-NEXT: ttkernel.binary_op_init_common(%[[A]], %[[B]], %[[O]])
+// CHECK: ttkernel.add_tiles_init(%[[A]], %[[B]])
+// CHECK-NEXT: ttkernel.add_tiles(%[[A]], %[[B]], %[[I:.*]], %[[I]], %[[I]])
+func.func private @fpu_add() attributes {d2m.thread = #d2m.thread<compute>} {
+  %cb0 = d2m.get_cb(0) : !d2m.cb<!blk>
+  %cb1 = d2m.get_cb(1) : !d2m.cb<!blk>
+  %cb2 = d2m.get_cb(2) : !d2m.cb<!blk>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = d2m.wait %cb0 : !d2m.cb<!blk> -> !blk
+  %b = d2m.wait %cb1 : !d2m.cb<!blk> -> !blk
+  %o = d2m.reserve %cb2 : !d2m.cb<!blk> -> !blk
+  %dst = d2m.acquire_dst() : !dsts
+  scf.for %i = %c0 to %c4 step %c1 {
+    %x = memref.load %a[%i] : !blk
+    %y = memref.load %b[%i] : !blk
+    %s = "d2m.tile_add"(%x, %y) : (!ttcore.tile<32x32, f32>, !ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, f32>
+    memref.store %s, %dst[%i] : !dsts
+    %r = memref.load %dst[%i] : !dsts
+    memref.store %r, %o[%i] : !blk
+  }
+  return
+}

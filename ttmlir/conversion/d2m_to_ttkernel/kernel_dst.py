@@ -1,0 +1,243 @@
+"""Tile compute through the DST register in a compute kernel function, as upstream lowers it.
+
+`d2m.acquire_dst` acquires the tile registers (DST itself is implicit in tt-metal). A tile is named by its index:
+a load from a CB block or from DST is the tile's linear index there. A store into DST of a tile loaded from a CB is
+a `copy_tile` (source A set to the CB's format); a store into DST of an op's result names the slot the op writes
+(the op's call takes it, the store goes); a store from DST into a CB block packs (see `KernelFunction.store`).
+An SFPU op is its init and its call on DST indices; an FPU binary op (add, sub, mul) of two CB tiles reads them
+from the CBs (`add_tiles`), and is an SFPU op when both operands are in DST. The engines are started once per
+kernel (`init_sfpu`, `compute_kernel_hw_startup` on the first input and output CBs), after the CBs are read.
+
+These lowerings run before the kernel's other ops (`FIRST`), while each tile still shows where it was loaded from.
+"""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from ttmlir.dialects import ttcore, ttkernel
+from ttmlir.dialects.d2m_dst import is_dst_memref
+from ttmlir.errors import PassFailure
+
+# d2m tile op -> (init, call) of the SFPU; binary ones take (lhs, rhs, result) DST indices
+SFPU_UNARY = {**{f"tile_{op}": (f"{op}_tile_init", f"{op}_tile")
+                 for op in ("exp", "log", "sqrt", "rsqrt", "abs", "relu", "sigmoid", "tanh", "sin", "cos", "tan",
+                            "sign", "gelu", "erf", "atan", "asin", "acos", "expm1", "log1p", "logical_not", "exp2",
+                            "square", "eqz", "nez", "gtz", "gez", "ltz", "lez", "recip", "negative")},
+              "tile_ceil": ("rounding_op_tile_init", "ceil_tile"), "tile_floor": ("rounding_op_tile_init", "floor_tile")}
+SFPU_BINARY = {f"tile_{op}": (f"{call}_init", call) for op, call in (
+    ("add", "add_binary_tile"), ("sub", "sub_binary_tile"), ("mul", "mul_binary_tile"), ("div", "div_binary_tile"),
+    ("maximum", "binary_max_tile"), ("minimum", "binary_min_tile"), ("pow", "power_binary_tile"),
+    ("eq", "eq_binary_tile"), ("ne", "ne_binary_tile"), ("gt", "gt_binary_tile"), ("lt", "lt_binary_tile"),
+    ("ge", "ge_binary_tile"), ("le", "le_binary_tile"))}
+FPU_BINARY = {"tile_add": "add_tiles", "tile_sub": "sub_tiles", "tile_mul": "mul_tiles"}
+# ops with a separate entry point for integer tiles upstream, not lowered here for them
+INT_VARIANTS = frozenset({"tile_abs", "tile_negative", "tile_relu", "tile_eqz", "tile_nez", "tile_gtz", "tile_gez",
+                          "tile_ltz", "tile_lez", "tile_add", "tile_sub", "tile_mul", "tile_maximum", "tile_minimum"})
+# the views and acquires a CB block goes through back to its CB (d2m.get_cb)
+CB_VIEWS = ("memref.collapse_shape", "memref.cast", "memref.subview", "d2m.wait", "d2m.reserve")
+
+
+def _call(mnemonic: str, *operands: SSAValue, **properties) -> Operation:
+    return ttkernel.OP_CLASSES[mnemonic].create(operands=list(operands), properties=properties)
+
+
+def _loaded(value: SSAValue) -> memref.LoadOp | None:
+    """The load `value` is (through a dst_reinterpret_cast), if it is a loaded tile."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name == "d2m.dst_reinterpret_cast":
+        owner = owner.operands[0].owner
+    return owner if isinstance(owner, memref.LoadOp) else None
+
+
+def _from_dst(value: SSAValue) -> bool:
+    load = _loaded(value)
+    return load is not None and is_dst_memref(load.memref.type)
+
+
+def _cb_root(value: SSAValue) -> SSAValue:
+    while isinstance(value.owner, Operation) and value.owner.name in CB_VIEWS:
+        value = value.owner.operands[0]
+    return value
+
+
+def _first_cb(func: Operation, load: bool) -> SSAValue | None:
+    """The CB the kernel's first L1 tile load reads (store writes), as upstream picks the engines' CBs."""
+    kind = memref.LoadOp if load else memref.StoreOp
+    for op in func.walk():
+        if isinstance(op, kind) and not is_dst_memref(op.memref.type):
+            return _cb_root(op.memref)
+    return None
+
+
+def _after_definitions(values: list[SSAValue], fallback: Operation) -> tuple[Block, Operation | None]:
+    """Where an engine start goes: after the last of the CBs' definitions (hoisted to their block)."""
+    owners = [v.owner for v in values if isinstance(v.owner, Operation)]
+    if not owners:
+        return fallback.parent_block(), fallback
+    last = max(owners, key=lambda o: o.parent_block().get_operation_index(o)
+               if o.parent_block() is owners[0].parent_block() else -1)
+    return last.parent_block(), last.next_op
+
+
+def _dst_store(value: SSAValue) -> memref.StoreOp | None:
+    """The store of `value` (or of a reinterpretation of it) into DST."""
+    for use in list(value.uses):
+        user = use.operation
+        if isinstance(user, memref.StoreOp) and is_dst_memref(user.memref.type):
+            return user
+        if user.name == "d2m.dst_reinterpret_cast" and (store := _dst_store(user.results[0])) is not None:
+            return store
+    return None
+
+
+def _tile(value: SSAValue) -> ttcore.TileType:
+    return value.type
+
+
+class DstLowering:
+    """The DST-side lowerings of one kernel function (`kernel`, a KernelFunction)."""
+
+    def __init__(self, kernel):
+        self.kernel, self.func = kernel, kernel.func
+        self.rewriter = kernel.rewriter
+
+    def start_engines(self, op: Operation, call: str, in_cb: SSAValue | None) -> None:
+        out_cb = _first_cb(self.func, load=False)
+        in_cb = in_cb if in_cb is not None else _first_cb(self.func, load=True)
+        if in_cb is None or out_cb is None:
+            raise PassFailure(op, f"'{op.name}' needs the kernel to read a CB and write one (to start its engines)")
+        block, before = _after_definitions([in_cb, out_cb], op)
+        self.rewriter.insert_op(_call(call, in_cb, out_cb), _insert_point(block, before))
+
+    def dst_index(self, op: Operation) -> tuple[SSAValue, memref.StoreOp]:
+        store = _dst_store(op.results[0])
+        if store is None or len(store.indices) != 1:
+            raise PassFailure(op, f"'{op.name}' result must be stored to one DST slot (a linearized DST index)")
+        return store.indices[0], store
+
+    def place_after(self, op: Operation, value: SSAValue) -> Operation | None:
+        """The op to insert a call before: `op`, or past `value`'s definition when it comes later in op's block."""
+        owner = value.owner
+        block = op.parent_block()
+        if isinstance(owner, Operation) and owner.parent_block() is block and \
+                block.get_operation_index(owner) > block.get_operation_index(op):
+            return owner.next_op
+        return op
+
+    def compute(self, op: Operation) -> None:
+        name = op.name[len("d2m."):]
+        tiles = [v for v in op.operands if isinstance(v.type, ttcore.TileType)]
+        if len(tiles) != len(op.operands):
+            raise PassFailure(op, f"'{op.name}' with a scalar operand is not lowered in kernel functions yet")
+        if name in INT_VARIANTS and not tiles[0].type.dtype.startswith(("f", "bf")):
+            raise PassFailure(op, f"'{op.name}' on integer tiles is not lowered in kernel functions yet")
+        if name in FPU_BINARY and not any(_from_dst(v) for v in tiles):
+            return self.fpu_binary(op, FPU_BINARY[name])
+        if name in FPU_BINARY and not all(_from_dst(v) for v in tiles):
+            raise PassFailure(op, f"'{op.name}' of a DST tile and a CB tile (binary_dest_reuse) is not lowered yet")
+        if name == "tile_typecast":
+            return self.typecast(op)
+        if name in SFPU_UNARY:
+            init, call = SFPU_UNARY[name]
+            in_load = _loaded(tiles[0])
+            in_cb = _cb_root(in_load.memref) if in_load is not None and not _from_dst(tiles[0]) else None
+            self.start_engines(op, "init_sfpu", in_cb if in_cb is not None else _first_cb(self.func, load=False))
+            self.rewriter.insert_op([_call(init), _call(call, tiles[0])], _insert_point(op.parent_block(), op))
+            self.erase_result_store(op)
+            return None
+        if name in SFPU_BINARY:
+            init, call = SFPU_BINARY[name]
+            index, _ = self.dst_index(op)
+            self.start_engines(op, "init_sfpu", None)
+            self.rewriter.insert_op(_call(init), _insert_point(op.parent_block(), op))
+            self.rewriter.insert_op(_call(call, tiles[0], tiles[1], index),
+                                    _insert_point(op.parent_block(), self.place_after(op, index)))
+            self.erase_result_store(op)
+            return None
+        raise PassFailure(op, f"'{op.name}' in a kernel function is not converted to TTKernel yet")
+
+    def fpu_binary(self, op: Operation, call: str) -> None:
+        """Two CB tiles through the FPU into the result's DST slot."""
+        loads = [_loaded(v) for v in op.operands]
+        if any(load is None for load in loads):
+            raise PassFailure(op, f"'{op.name}' reads tiles loaded from CBs or DST")
+        cb_a, cb_b = (_cb_root(load.memref) for load in loads)
+        out_cb = _first_cb(self.func, load=False)
+        block, before = _after_definitions([cb_a, cb_b, out_cb], op)
+        self.rewriter.insert_op(_call("binary_op_init_common", cb_a, cb_b, out_cb), _insert_point(block, before))
+        index, _ = self.dst_index(op)
+        where = _insert_point(op.parent_block(), self.place_after(op, index))
+        self.rewriter.insert_op([_call(f"{call}_init", cb_a, cb_b),
+                                 _call(call, cb_a, cb_b, op.operands[0], op.operands[1], index)], where)
+        self.erase_result_store(op)
+
+    def typecast(self, op: Operation) -> None:
+        src, dst = _tile(op.operands[0]).data_type, _tile(op.results[0]).data_type
+        self.start_engines(op, "init_sfpu", None)
+        self.rewriter.insert_op([_call("typecast_tile_init", in_dtype=src, out_dtype=dst),
+                                 _call("typecast_tile", op.operands[0], in_dtype=src, out_dtype=dst)],
+                                _insert_point(op.parent_block(), op))
+        self.erase_result_store(op)
+
+    def erase_result_store(self, op: Operation) -> None:
+        """The op's result is its DST slot, written by its call: the store into DST goes, then the op."""
+        store = _dst_store(op.results[0])
+        value = store.value
+        self.rewriter.erase_op(store)
+        if value is not op.results[0]:  # through a reinterpretation
+            self.rewriter.erase_op(value.owner)
+        self.rewriter.erase_op(op)
+
+    def store(self, op: memref.StoreOp) -> bool:
+        """A store into DST: a copy of a CB tile, or (an op's result) dropped once the op took its slot. False for
+        a store into a CB block (a pack, lowered with the kernel's other ops)."""
+        if not is_dst_memref(op.memref.type):
+            return False
+        load = _loaded(op.value)
+        if load is None or is_dst_memref(load.memref.type):
+            self.rewriter.erase_op(op)
+            return True
+        cb = _cb_root(load.memref)
+        self.start_engines(op, "compute_kernel_hw_startup", None)
+        if op.value is not load.results[0]:
+            self.rewriter.replace_op(op.value.owner, [], [load.results[0]])
+        new, index = linear_index(op.memref.type.get_shape(), list(op.indices))
+        self.kernel.replace(op, [*new, _call("reconfig_data_format_srca", cb), _call("copy_tile_init", cb),
+                                 _call("copy_tile", cb, load.results[0], index)])
+        return True
+
+    def acquire(self, op: Operation) -> None:
+        """The tile registers acquired; the op itself goes once the DST accesses through it are lowered."""
+        self.rewriter.insert_op(_call("tile_regs_acquire"), InsertPoint.before(op))
+        self.kernel.dead.append(op)
+
+
+def _insert_point(block: Block, before: Operation | None) -> InsertPoint:
+    return InsertPoint.before(before) if before is not None else InsertPoint.at_end(block)
+
+
+def linear_index(shape: tuple[int, ...], indices: list[SSAValue]) -> tuple[list[Operation], SSAValue]:
+    """Row-major `sum(index_i * stride_i)` of a block's indices, as index arithmetic (one index is itself)."""
+    new: list[Operation] = []
+    total = None
+    for dim, index in enumerate(indices):
+        stride = math.prod(shape[dim + 1:])
+        term = index
+        if stride != 1:
+            factor = arith.ConstantOp(IntegerAttr(stride, IndexType()))
+            new += [factor, arith.MuliOp(index, factor.result)]
+            term = new[-1].results[0]
+        if total is not None:
+            new.append(arith.AddiOp(total, term))
+            term = new[-1].results[0]
+        total = term
+    if total is None:
+        new.append(arith.ConstantOp(IntegerAttr(0, IndexType())))
+        total = new[-1].results[0]
+    return new, total
