@@ -49,6 +49,8 @@ def collect(scope: Operation | Region, root: Operation | None, capacity: int) ->
         indices = [i for i in dst_operands(op) if not is_scalar_operand(op, i)]
         cb_loads = [(i, load) for i in indices if (load := _cb_load(op.operands[i])) is not None]
         for index, load in cb_loads:
+            if dra.recorded_slice(copy_infos, root, load) is not None:
+                continue
             slice_ = allocator.allocate_input(input_slice_stride(op))
             dra.record_load(copy_infos, root, load, index, op, slice_, no_guard=len(cb_loads) >= 2)
         loads = len(indices)

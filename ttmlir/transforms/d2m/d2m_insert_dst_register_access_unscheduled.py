@@ -61,9 +61,11 @@ def collect(root: Operation, capacity: int) -> tuple[dict, dict]:
         cb_loads = [(i, load) for i in indices if (load := _cb_load(op.operands[i])) is not None]
         first_input = None
         for index, load in cb_loads:
-            slice_ = allocator.allocate_input(input_slice_stride(op))
+            slice_ = dra.recorded_slice(copy_infos, root, load)
+            if slice_ is None:
+                slice_ = allocator.allocate_input(input_slice_stride(op))
+                dra.record_load(copy_infos, root, load, index, op, slice_, no_guard=len(cb_loads) >= 2)
             first_input = slice_ if first_input is None else first_input
-            dra.record_load(copy_infos, root, load, index, op, slice_, no_guard=len(cb_loads) >= 2)
         in_place = dst_in_place(op) or is_scalar_operand(op, 1)
 
         def output_slice(final: bool) -> int:

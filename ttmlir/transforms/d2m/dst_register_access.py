@@ -348,6 +348,12 @@ def accumulation_operands(op: Operation) -> list[int]:
     return [i for i in range(len(op.operands)) if not is_scalar_operand(op, i)]
 
 
+def recorded_slice(copy_infos: dict, key, load: Operation) -> int | None:
+    """The slice a load already goes into DST at (a load feeding two DST operands is copied once)."""
+    info = copy_infos.get(key or load)
+    return next((a.dst_slice for a in info.loads if a.op is load), None) if info is not None else None
+
+
 def record_load(copy_infos: dict, key, load: Operation, index: int, op: Operation, slice_: int,
                 no_guard: bool) -> None:
     """A CB load into DST; it is guarded (kept across iterations) when it reads back the tile `op` accumulates."""

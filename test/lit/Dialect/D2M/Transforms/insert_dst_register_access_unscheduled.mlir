@@ -91,3 +91,30 @@ func.func @fpu_add(%a: !shard, %b: !shard, %out: !shard) {
   }
   return
 }
+
+// A load feeding both operands is copied into DST once; both operands read its slice.
+// CHECK-LABEL: func.func @square
+// CHECK: affine.for
+// CHECK-NEXT: affine.for
+// CHECK-NEXT: %[[X:.*]] = affine.load
+// CHECK-NEXT: affine.store %[[X]], %dst[%{{.*}} * 3 + %{{.*}}]
+// CHECK-NEXT: }
+// CHECK: %[[D:.*]] = affine.load %dst[%{{.*}} * 3 + %{{.*}}]
+// CHECK-NEXT: "d2m.tile_maximum"(%[[D]], %[[D]])
+func.func @square(%a: !shard, %out: !shard) {
+  d2m.generic {block_factors = [], grid = #ttcore.grid<1x1>, indexing_maps = [], iterator_types = [], threads = [#d2m.thread<compute>]}
+      ins(%a : !shard) outs(%out : !shard) {
+  ^compute0:
+    %cb0 = d2m.get_cb(0) : !cb
+    %cb1 = d2m.get_cb(1) : !cb
+    %x = d2m.wait %cb0 : !cb -> !block
+    %z = d2m.reserve %cb1 : !cb -> !block
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+        ins(%x : !block) outs(%z : !block) {
+    ^bb0(%p: !t, %o: !t):
+      %0 = "d2m.tile_maximum"(%p, %p) : (!t, !t) -> !t
+      linalg.yield %0 : !t
+    }
+  }
+  return
+}
