@@ -99,6 +99,9 @@ PASS_CLASSES = {
     "d2m-insert-compute-cb": "ttmlir.transforms.d2m.d2m_insert_compute_cb:D2MInsertComputeCBPass",
     "d2m-split-unified-thread": "ttmlir.transforms.d2m.d2m_split_unified_thread:D2MSplitUnifiedThreadPass",
     "d2m-hoist-cb-allocs": "ttmlir.transforms.d2m.d2m_hoist_cb_allocs:D2MHoistCBAllocsPass",
+    "d2m-generate-outer-loops": "ttmlir.transforms.d2m.d2m_generate_outer_loops:D2MGenerateOuterLoopsPass",
+    "d2m-generic-lower-to-explicit-form":
+        "ttmlir.transforms.d2m.d2m_generic_lower_to_explicit_form:D2MGenericLowerToExplicitFormPass",
     "d2m-generic-regions-to-funcs":
         "ttmlir.transforms.d2m.d2m_generic_regions_to_funcs:D2MGenericRegionsToFuncsPass",
     "ttir-bufferization-pipeline": "ttmlir.pipelines.ttir_bufferization:TTIRBufferizationPipeline",

@@ -130,7 +130,8 @@ def insert(generic: d2m.GenericOp, block: Block, aliased_loads: list, aliased_st
         if not is_synchronizable(op) or isinstance(op, SHARD_DMA) or any(p in covered for p in _ancestors(op)):
             continue
         for i, value in enumerate(op.operands):
-            if is_local_buffer(value):
+            # a CB is one of the generic's buffer arguments (a block a wait/reserve returned is already synchronized)
+            if value not in generic.additional_args or is_local_buffer(value):
                 continue
             if value in consumed(op):
                 consumers.setdefault(value, _Sync()).add(op, (op, i))

@@ -39,7 +39,7 @@ class D2MMarkSynchronizedBuffersPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.num_stream_buffers < 1:
             raise PassFailure(op, "num-stream-buffers must be at least 1")
-        for generic in [o for o in op.walk() if isinstance(o, d2m.GenericOp)]:
+        for generic in [o for o in op.walk() if isinstance(o, d2m.GenericOp) and o.regions]:
             for buffer, usage in cb_usage(generic.regions[0]).items():
                 alloc = buffer.owner
                 if not isinstance(alloc, AllocOp):
