@@ -148,6 +148,8 @@ def _decompose(op: ArangeBlockOp) -> None:
 
 @dataclass(frozen=True)
 class D2MDecomposeArangePass(ModulePass):
+    """Each d2m.arange_block written out tile by tile (see the module doc)."""
+
     name: ClassVar[str] = "d2m-decompose-arange"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -315,6 +315,8 @@ class _Emitter:
 
 @dataclass(frozen=True)
 class D2MLowerToLayoutPass(ModulePass):
+    """Each d2m.to_layout as the steps that move it (see the module doc)."""
+
     name: ClassVar[str] = "d2m-lower-to-layout"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
