@@ -42,6 +42,8 @@ from ttmlir.dialects.d2m_args import ARG_ATTRS, ARG_OPS
 from ttmlir.dialects.d2m_alias import ALIAS_OPS
 from ttmlir.dialects.d2m_composite_view import COMPOSITE_VIEW_OPS
 from ttmlir.dialects.d2m_tilize import TILIZE_OPS
+from ttmlir.dialects.d2m_arange import ARANGE_OPS
+from ttmlir.dialects.d2m_mask_tiles import MASK_TILE_OPS
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS, ReduceDimAttr
 from ttmlir.dialects.d2m_verify import verify_generic, verify_spatial
 from ttmlir.ir.syntax import EmptyFormat, parse_typed_operands, print_typed_operands, table_class
@@ -763,5 +765,6 @@ class TileFillOp(IRDLOperation):
 D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ToDeviceOp, ToHostOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
                       RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *CB_OPS, *TILE_OP_CLASSES.values(),
                       *TILE_REDUCE_OPS, MaskOp, *DEBUG_OPS, *TILIZE_OPS, *DST_OPS, *EXTRA_TILE_OPS, *SCRATCH_OPS,
-                      *INDEX_OPS, *SEMAPHORE_OPS, *DMA_OPS, *ARG_OPS, *ALIAS_OPS, *COMPOSITE_VIEW_OPS],
+                      *INDEX_OPS, *SEMAPHORE_OPS, *DMA_OPS, *ARG_OPS, *ALIAS_OPS, *COMPOSITE_VIEW_OPS, *ARANGE_OPS,
+                      *MASK_TILE_OPS],
               [*CB_ATTRS, ReduceDimAttr, TileBcastTypeAttr, *DMA_TYPES, *ARG_ATTRS])

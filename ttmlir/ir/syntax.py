@@ -117,7 +117,8 @@ def affine_expr_str(expr: AffineExpr, parent_prec: int = -1) -> str:
         return str(expr.value)
     assert isinstance(expr, AffineBinaryOpExpr)
     symbol, prec = _BINARY[expr.kind]
-    lhs = affine_expr_str(expr.lhs, prec)
+    # MLIR binds both operands of *, floordiv, ceildiv and mod strongly: `(d1 floordiv 8) mod 8`
+    lhs = affine_expr_str(expr.lhs, prec + 1 if prec == 1 else prec)
     rhs_expr = expr.rhs
     if expr.kind == AffineBinaryOpKind.Add and isinstance(rhs_expr, AffineConstantExpr) and rhs_expr.value < 0:
         text = f"{lhs} - {-rhs_expr.value}"

@@ -71,6 +71,8 @@ PASS_CLASSES = {
     "d2m-generic-replace-globals": "ttmlir.transforms.d2m.d2m_generic_replace_globals:D2MGenericReplaceGlobalsPass",
     "d2m-scalarize-const-tensors": "ttmlir.transforms.d2m.d2m_scalarize_const_tensors:D2MScalarizeConstTensorsPass",
     "d2m-lower-to-layout": "ttmlir.transforms.d2m.d2m_lower_to_layout:D2MLowerToLayoutPass",
+    "d2m-decompose-arange": "ttmlir.transforms.d2m.d2m_decompose_arange:D2MDecomposeArangePass",
+    "d2m-decompose-masking": "ttmlir.transforms.d2m.d2m_decompose_masking:D2MDecomposeMaskingPass",
     "d2m-materialize-view-returns": "ttmlir.transforms.d2m.d2m_materialize_view_returns:D2MMaterializeViewReturnsPass",
     "d2m-generic-apply-interchange": "ttmlir.transforms.d2m.d2m_generic_apply_interchange:D2MGenericApplyInterchangePass",
     "d2m-linalg-to-affine": "ttmlir.transforms.d2m.d2m_linalg_to_affine:D2MLinalgToAffinePass",

@@ -17,6 +17,8 @@ from ttmlir.transforms.ttcore.ttcore_one_shot_bufferize import bufferize
 
 @dataclass(frozen=True)
 class TTIRBufferizationPipeline(ModulePass):
+    """Tensors to buffers for the D2M path (see the module doc)."""
+
     name: ClassVar[str] = "ttir-bufferization-pipeline"
     ttnn_mode: bool = False
 

@@ -37,6 +37,8 @@ def _global_named(op: Operation, name: str) -> GlobalOp | None:
 
 @dataclass(frozen=True)
 class D2MGenericReplaceGlobalsPass(ModulePass):
+    """A get_global inside a generic as the generic's operand the global's index names (see the module doc)."""
+
     name: ClassVar[str] = "d2m-generic-replace-globals"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -12,8 +12,9 @@ row are the second):
 - device to host: `d2m.to_host`.
 
 Every intermediate tensor is a `d2m.empty` made before the to_layout; the last step writes the to_layout's own
-output. A to_layout this build does not plan (a 1-d tensor, a virtual grid, a view between layouts placing
-elements differently) is refused naming what it moves."""
+output. An L1 tensor on a virtual grid is moved to DRAM by its own cores (the generic on its virtual grid); a
+to_layout this build does not plan (a 1-d tensor, other virtual grids, a view between layouts placing elements
+differently) is refused naming what it moves."""
 
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.d2m_tilize import TileTilizeBlockOp, TileUntilizeBlockOp
 from ttmlir.errors import PassFailure, derive
+from ttmlir.ir.syntax import affine_map_str
 from ttmlir.transforms.d2m.d2m_bufferize import _intervals
 from ttmlir.dialects.ttnn_attrs import element_type_for
 
@@ -230,6 +232,20 @@ def physical_map(source: tuple[int, ...], target: tuple[int, ...]) -> AffineMap:
     return AffineMap(2 * rank, 0, tuple([*grid, *shard]))
 
 
+def _virtual_grid(value: SSAValue) -> tuple[str, str] | None:
+    """The grid maps of a tensor made on a virtual grid (its d2m.empty's mappings): virtual core to physical
+    (device 0, the forward mapping's core coordinates at shard offset 0) and physical to virtual (the inverse)."""
+    owner = value.owner
+    if not isinstance(owner, d2m.EmptyOp) or "virtualGridForwardMapping" not in owner.attributes:
+        return None
+    forward = owner.attributes["virtualGridForwardMapping"].data
+    inverse = owner.attributes["virtualGridInverseMapping"].data
+    rank = len(value.type.get_shape()) // 2
+    at = [AffineExpr.dimension(i) for i in range(rank)] + [AffineExpr.constant(0)] * (forward.num_dims - rank)
+    cores = [r.replace_dims_and_symbols(at, []) for r in forward.results[:2]]
+    return (affine_map_str(AffineMap(rank, 0, (AffineExpr.constant(0), *cores))), affine_map_str(inverse))
+
+
 def _identity(rank: int) -> AffineMapAttr:
     return AffineMapAttr(AffineMap.identity(rank))
 
@@ -298,13 +314,14 @@ class _Emitter:
                     return made.results[0]
 
                 cur = self.generic(cur, out, convert)
-            elif step.kind == "l1_to_dram":
+            elif step.kind == "l1_to_dram":  # on the L1 tensor's cores (its virtual grid's, if it has one)
                 out = self.destination(step.output, last)
-                if _grid(out.type) == _grid(cur.type):
-                    cur = self.generic(cur, out, lambda ops, loaded, local, maps: loaded[0])
-                else:  # the DRAM tensor seen on the L1 grid, written by its cores
-                    written = self.generic(cur, self.view(out, cur.type), lambda ops, loaded, local, maps: loaded[0])
-                    cur = self.view(written, out.type)
+                target = out if _grid(out.type) == _grid(cur.type) else self.view(out, cur.type)
+                written = self.generic(cur, target, lambda ops, loaded, local, maps: loaded[0])
+                maps = _virtual_grid(cur)
+                if maps is not None:
+                    self.ops[-1].attributes["grid"] = ttcore.GridAttr(ttcore.Grid(_grid(cur.type), maps, True))
+                cur = written if target is out else self.view(written, out.type)
             else:  # dram_to_l1, reshard: the source read on the destination's grid
                 out = self.destination(step.output, last)
                 source = cur if cur.type.get_shape() == out.type.get_shape() and step.kind == "dram_to_l1" else \
@@ -315,6 +332,8 @@ class _Emitter:
 
 @dataclass(frozen=True)
 class D2MLowerToLayoutPass(ModulePass):
+    """Each d2m.to_layout as the steps that move it (see the module doc)."""
+
     name: ClassVar[str] = "d2m-lower-to-layout"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -325,13 +344,13 @@ class D2MLowerToLayoutPass(ModulePass):
                 if layout is not None and len(layout.logical_shape) < 2:
                     raise PassFailure(to_layout, f"d2m-lower-to-layout does not lower a to_layout of a 1-d tensor "
                                                  f"({t}) yet")
-            if any(isinstance(v.owner, Operation) and "virtualGridForwardMapping" in v.owner.attributes
-                   for v in to_layout.operands):
-                raise PassFailure(to_layout, "d2m-lower-to-layout does not lower a to_layout of a tensor on a "
-                                             "virtual grid yet")
             if _layout(src) is None and _layout(dst) is None:
                 raise PassFailure(to_layout, "a d2m.to_layout between two host tensors is not lowered")
             steps = plan(src, dst, to_layout)
+            virtual = [_virtual_grid(v) is not None for v in to_layout.operands]
+            if virtual[1] or (virtual[0] and [s.kind for s in steps] != ["l1_to_dram"]):
+                raise PassFailure(to_layout, "d2m-lower-to-layout does not lower a to_layout of a tensor on a "
+                                             "virtual grid yet (but an L1 tensor's move to DRAM)")
             if not steps:  # the same data: the input as it is
                 to_layout.result.replace_all_uses_with(to_layout.input)
                 Rewriter.erase_op(to_layout)

@@ -140,6 +140,8 @@ def _drop_unread(op: Operation) -> None:
 
 @dataclass(frozen=True)
 class D2MScalarizeConstTensorsPass(ModulePass):
+    """A filled tensor read as a scalar right operand, read as the constant (see the module doc)."""
+
     name: ClassVar[str] = "d2m-scalarize-const-tensors"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -75,3 +75,23 @@ func.func @tiled_out(%arg0: tensor<2x3x1x1x!ttcore.tile<32x32, f32>, #l1>) -> te
   return %1 : tensor<64x96xf32>
 }
 
+
+// -----
+
+#l1 = #ttcore.metal_layout<logical_shape = 32x128, dim_alignments = 32x32, collapsed_intervals = dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>, l1, sharded>
+#dram = #ttcore.metal_layout<logical_shape = 32x128, dim_alignments = 32x32, collapsed_intervals = dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>, dram, interleaved>
+
+// An L1 tensor on a 1x4 virtual grid (2x2 cores) written to DRAM by its own cores: the DRAM tensor seen on the
+// virtual grid, the generic's grid carrying the mappings.
+// CHECK-LABEL: func.func @virtual_to_dram
+// CHECK: %[[V:.*]] = d2m.view_layout %{{.*}} : tensor<1x1x1x4x!ttcore.tile<32x32, f32>, #{{.*}}> -> tensor<1x4x1x1x!ttcore.tile<32x32, f32>
+// CHECK: d2m.generic {block_factors = [1, 1], grid = #ttcore.grid<1x4, virt_to_physical_map = (d0, d1) -> (0, d1 floordiv 2, d1 mod 2), physical_to_virt_map = (d0, d1) -> (0, 0, d0 * 2 + d1)>
+// CHECK-NEXT: ins(%{{.*}} : tensor<1x4x1x1x!ttcore.tile<32x32, f32>
+// CHECK-NEXT: outs(%[[V]] :
+// CHECK: d2m.view_layout %{{.*}} -> tensor<1x1x1x4x!ttcore.tile<32x32, f32>
+func.func @virtual_to_dram() -> tensor<1x1x1x4x!ttcore.tile<32x32, f32>, #dram> {
+  %src = d2m.empty() {virtualGridForwardMapping = affine_map<(d0, d1, d2, d3) -> (d1 floordiv 2, d1 mod 2, d2, d3)>, virtualGridInverseMapping = affine_map<(d0, d1) -> (0, 0, d0 * 2 + d1)>} : tensor<1x4x1x1x!ttcore.tile<32x32, f32>, #l1>
+  %dst = d2m.empty() : tensor<1x1x1x4x!ttcore.tile<32x32, f32>, #dram>
+  %r = d2m.to_layout %src, %dst : tensor<1x4x1x1x!ttcore.tile<32x32, f32>, #l1> into tensor<1x1x1x4x!ttcore.tile<32x32, f32>, #dram> -> tensor<1x1x1x4x!ttcore.tile<32x32, f32>, #dram>
+  return %r : tensor<1x1x1x4x!ttcore.tile<32x32, f32>, #dram>
+}
