@@ -4,7 +4,7 @@ element indices 0..1023, the scratch tile the decomposition offsets)."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import BoolAttr, IntegerAttr, MemRefType, TensorType, i64
+from xdsl.dialects.builtin import BoolAttr, IntegerAttr, MemRefType, TensorType
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
