@@ -32,7 +32,9 @@ from ttmlir.dialects import ttcore
 from ttmlir.dialects.d2m_cb import CB_ATTRS, CB_OPS, CBType, ThreadAttr, verify_compute_region
 from ttmlir.dialects.d2m_dst import DST_OPS
 from ttmlir.dialects.d2m_mask import MaskOp
+from ttmlir.dialects.d2m_debug import DEBUG_OPS
 from ttmlir.dialects.d2m_tile_extra import EXTRA_TILE_OPS, TileBcastTypeAttr
+from ttmlir.dialects.d2m_tilize import TILIZE_OPS
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS, ReduceDimAttr
 from ttmlir.dialects.d2m_verify import verify_generic, verify_spatial
 from ttmlir.ir.syntax import EmptyFormat, parse_typed_operands, print_typed_operands, table_class
@@ -680,5 +682,6 @@ class TileFillOp(IRDLOperation):
 
 D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ToDeviceOp, ToHostOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
                       RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *CB_OPS, *TILE_OP_CLASSES.values(),
-                      *TILE_REDUCE_OPS, MaskOp, *DST_OPS, *EXTRA_TILE_OPS],
-              [*CB_ATTRS, ReduceDimAttr, TileBcastTypeAttr])
+                      *TILE_REDUCE_OPS, MaskOp,
+                      *DEBUG_OPS,
+                      *TILIZE_OPS, *DST_OPS, *EXTRA_TILE_OPS], [*CB_ATTRS, ReduceDimAttr, TileBcastTypeAttr])

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.emitc import EmitC as XdslEmitC, EmitC_LValueType
+from xdsl.dialects.emitc import EmitC as XdslEmitC, EmitC_LValueType, EmitC_OpaqueAttr
 from xdsl.dialects.builtin import StringAttr, UnitAttr
-from xdsl.ir import Attribute, Dialect
+from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.irdl import (IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, region_def, result_def,
                        traits_def, var_operand_def)
 from xdsl.traits import HasParent, IsTerminator
@@ -387,6 +387,33 @@ class ExpressionOp(IRDLOperation):
 YieldOp.traits.add_trait(HasParent(ExpressionOp))
 
 
+@irdl_op_definition
+class VariableOp(IRDLOperation):
+    """A C++ local, an lvalue read with `emitc.load` and written with `emitc.assign`, in MLIR's generic form:
+    `%0 = "emitc.variable"() <{value = 1 : i32}> : () -> !emitc.lvalue<i32>` (`#emitc.opaque<"">`: no
+    initializer)."""
+
+    name = "emitc.variable"
+    value = prop_def(Attribute)
+    result = result_def(EmitC_LValueType)
+
+
+# emitc's C expressions (MLIR's CExpressionInterface) and whether evaluating one may have an effect: an opaque call
+# may; an opaque constant's text may be any C, a call among them
+C_EXPRESSIONS = {"emitc.add": False, "emitc.sub": False, "emitc.mul": False, "emitc.div": False, "emitc.rem": False,
+                 "emitc.cmp": False, "emitc.cast": False, "emitc.constant": False, "emitc.call_opaque": True}
+
+
+def effect_free(op: Operation) -> bool:
+    """Whether `op` is a C expression (or an `emitc.expression` of them) whose evaluation changes nothing."""
+    if op.name == "emitc.expression":
+        return all(effect_free(inner) for inner in op.regions[0].block.ops if inner.name != "emitc.yield")
+    if op.name == "emitc.constant" and isinstance(op.properties["value"], EmitC_OpaqueAttr):
+        return False
+    return C_EXPRESSIONS.get(op.name) is False
+
+
 EmitC = Dialect("emitc", [*XdslEmitC.operations, IncludeOp, VerbatimOp, ConstantOp, LiteralOp, SubOp, MulOp, DivOp,
-                          RemOp, CmpOp, CastOp, SubscriptOp, LoadOp, AssignOp, ExpressionOp, YieldOp],
+                          RemOp, CmpOp, CastOp, SubscriptOp, LoadOp, AssignOp, ExpressionOp, YieldOp,
+                          VariableOp],
                 list(XdslEmitC.attributes))

@@ -16,14 +16,15 @@ from typing import ClassVar
 from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IndexType, IntAttr, IntegerAttr, IntegerType, StringAttr, i32
 from xdsl.ir import Attribute, Data, Dialect, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_attr_definition, irdl_op_definition,
-                       operand_def, opt_operand_def, opt_prop_def, param_def, result_def, traits_def, var_operand_def,
-                       var_result_def)
+                       operand_def, opt_operand_def, opt_prop_def, param_def, result_def, traits_def,
+                       var_operand_def, var_result_def)
 from xdsl.parser import AttrParser, Parser
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.printer import Printer
 from xdsl.traits import HasCanonicalizationPatternsTrait
 from xdsl.utils.exceptions import VerifyException
 
+from ttmlir.ir.format_print import FormatPrintOp
 from ttmlir.ir.syntax import enum_attr, parse_arg_groups, table_class
 
 ThreadAttr = enum_attr("ttkernel.thread", ("noc", "compute", "ethernet"), "The RISC-V thread a kernel runs on.")
@@ -73,8 +74,10 @@ class ArgSpecAttr(Data[tuple[tuple[tuple[str, str | None, int], ...], ...]]):
         return parse_arg_groups(parser, ARG_GROUPS, lambda: _parse_arg(parser))
 
     def print_parameter(self, printer: Printer) -> None:
-        parts = [f"{g} = [{', '.join(_arg_text(*a) for a in args)}]" for g, args in zip(ARG_GROUPS, self.data) if args]
-        printer.print_string("< " + " ".join(parts) + ">")
+        # as upstream's format prints it: `rt_args` right after `<`, `ct_args` after a space
+        rt, ct = (f"{g} = [{', '.join(_arg_text(*a) for a in args)}]" if args else ""
+                  for g, args in zip(ARG_GROUPS, self.data))
+        printer.print_string(f"<{rt}{' ' + ct if ct else ''}>")
 
     @property
     def groups(self) -> dict[str, tuple[tuple[str, str | None, int], ...]]:
@@ -117,6 +120,7 @@ OPS: dict[str, tuple[str, ...]] = {
     "tile_regs_acquire": (), "tile_regs_commit": (), "tile_regs_wait": (), "tile_regs_release": (),
     "pack_tile": ("dst_index", "out_cb", "out_index", "out_of_order=bool"),
     "copy_tile_init": ("cb0",), "copy_tile": ("cb0", "tile_index_cb", "tile_index_dst"),
+    "pack_reconfig_data_format": ("out_cb",), "reconfig_data_format_srca": ("in_cb",),
     "init_sfpu": ("icb", "ocb"), "binary_op_init_common": ("in0_cb", "in1_cb", "out_cb"),
     "mm_init": ("in0_cb", "in1_cb", "out_cb", "transpose"),
     "matmul_tiles": ("in0_cb_id", "in1_cb_id", "in0_tile_idx", "in1_tile_idx", "dst_tile_idx"),
@@ -131,6 +135,10 @@ OPS: dict[str, tuple[str, ...]] = {
     "tilize_init": ("cbIn", "numTiles", "cbOut"), "tilize_uninit": ("cbIn", "cbOut"),
     "untilize_uninit": ("cbIn",), "reduce_uninit": (), "tilize_block": ("cbIn", "numTiles", "cbOut"),
     "untilize_init": ("cbIn",), "untilize_block": ("cbIn", "numTiles", "cbOut"),
+    # a block of rows x cols tiles at once; pack untilize's column passes (colsPerDstPass, totalColTiles) are
+    # attributes of its attr-dict
+    "experimental.tilize_block": ("cbIn", "cbOut", "blockR", "blockC"), "pack_untilize_init": ("cbIn", "cbOut"),
+    "experimental.pack_untilize_block": ("cbIn", "cbOut", "blockR", "blockC"), "pack_untilize_uninit": ("cbOut",),
     "get_noc_addr_from_bank_id": ("bank_id", "bankAddressOffset"),
     "transpose_wh_init": ("cbIn", "cbOut"), "transpose_wh_tile": ("icb", "itile", "idst"),
     "unary_bcast_init": ("in_cb", "out_cb", "bcast_type=attr"),
@@ -217,6 +225,47 @@ def check_trid_noc(op, operands: dict) -> None:
         raise VerifyException(f"noc must be in [0, {NOCS - 1}].")
 
 
+def _check_layout_cbs(op, tiled: Attribute, scalar: Attribute) -> None:
+    """A tilize reads scalars and writes tiles (an untilize the other way round)."""
+    from ttmlir.dialects.ttcore_attrs import TileType
+
+    if not isinstance(tiled, CBType) or not isinstance(scalar, CBType):
+        raise VerifyException(f"'{op.name}' op converts between two !ttkernel.cb")
+    if isinstance(scalar.element, TileType):
+        raise VerifyException(f"'{op.name}' op Input to TilizeOp or Output to UntilizeOp must have scalar element type")
+    if not isinstance(tiled.element, TileType):
+        raise VerifyException(f"'{op.name}' op Input to UntilizeOp or Output to TilizeOp must have tile element type")
+
+
+def _check_pack_untilize(op, operands: dict) -> None:
+    """Tiles in, scalars out; the column tiles of a dst pass divide the row's (and a constant block's) column tiles."""
+    _check_layout_cbs(op, operands["cbIn"].type, operands["cbOut"].type)
+    passes = {}
+    for name in ("colsPerDstPass", "totalColTiles"):
+        attr = op.attributes.get(name)
+        if attr is None and op.name.endswith("pack_untilize_block"):
+            raise VerifyException(f"'{op.name}' op requires attribute '{name}'")
+        passes[name] = attr.value.data if isinstance(attr, IntegerAttr) else 1
+    cols, total = passes["colsPerDstPass"], passes["totalColTiles"]
+    if cols <= 0 or total <= 0:
+        raise VerifyException(f"'{op.name}' op cols_per_dst_pass and total_col_tiles must both be positive")
+    if total % cols:
+        raise VerifyException(f"'{op.name}' op cols_per_dst_pass must divide total_col_tiles")
+    if (block_c := _constant_int(operands.get("blockC"))) is not None:
+        if block_c <= 0:
+            raise VerifyException(f"'{op.name}' op block_c must be positive")
+        if block_c % cols:
+            raise VerifyException(f"'{op.name}' op block_c must be divisible by cols_per_dst_pass")
+
+
+def _check_tilize_block(op, operands: dict) -> None:
+    _check_layout_cbs(op, operands["cbOut"].type, operands["cbIn"].type)
+
+
+EXTRA_CHECKS = {"experimental.tilize_block": _check_tilize_block, "pack_untilize_init": _check_pack_untilize,
+                "experimental.pack_untilize_block": _check_pack_untilize}
+
+
 def parse_data_type(parser: AttrParser):
     """`<f32>`: a ttcore data type where the op says what the attribute is."""
     from ttmlir.dialects.ttcore_attrs import DataTypeAttr
@@ -257,6 +306,8 @@ class TTKernelOp(IRDLOperation):
                                          for k in TYPE_KINDS[rules[name]]):
                 raise VerifyException(f"'{self.name}' op {what} must be {rules[name]}, but got {t}")
         check_trid_noc(self, dict(zip(named, self.operands)))
+        if (check := EXTRA_CHECKS.get(self.name[len("ttkernel."):])) is not None:
+            check(self, dict(zip(named, self.operands)))
 
     @classmethod
     def parse(cls, parser: Parser) -> "TTKernelOp":
@@ -518,12 +569,10 @@ class NocAsyncWriteOp(_NocTransferOp):
     noc = var_operand_def()
 
 
-@irdl_op_definition
-class NocAsyncWriteMulticastOp(IRDLOperation):
-    """A write of local L1 to the same address on every core of a rectangle: `ttkernel.noc_async_write_multicast(
-    %src, %size, %num_dests, start_xy[%x0, %y0], end_xy[%x1, %y1], %dst, noc %n) : (...) -> ()`."""
+class MulticastWriteOp(IRDLOperation):
+    """A write of local L1 to the same address on every core of a rectangle: `ttkernel.<op>(%src, %size,
+    %num_dests, start_xy[%x0, %y0], end_xy[%x1, %y1], %dst, noc %n) : (...) -> ()`."""
 
-    name = "ttkernel.noc_async_write_multicast"
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     src_local = operand_def()
     size = operand_def()
@@ -589,11 +638,110 @@ class NocAsyncWriteMulticastOp(IRDLOperation):
         printer.print_function_type(self.operand_types, self.result_types)
 
 
+@irdl_op_definition
+class NocAsyncWriteMulticastOp(MulticastWriteOp):
+    """A multicast write of any size (`ttkernel.noc_async_write_multicast`)."""
+
+    name = "ttkernel.noc_async_write_multicast"
+
+
+@irdl_op_definition
+class NocAsyncWriteMulticastOnePacketOp(MulticastWriteOp):
+    """A multicast write of at most one NoC packet (`ttkernel.noc_async_write_multicast_one_packet`)."""
+
+    name = "ttkernel.noc_async_write_multicast_one_packet"
+
+
+@irdl_op_definition
+class NocAsyncWriteMulticastLoopbackSrcOp(MulticastWriteOp):
+    """A multicast write whose rectangle includes the sending core
+    (`ttkernel.noc_async_write_multicast_loopback_src`)."""
+
+    name = "ttkernel.noc_async_write_multicast_loopback_src"
+
+
+class ReadStateOp(IRDLOperation):
+    """A one-packet read in two steps: the far side (`core[%x, %y]` or `bank[%b]`, an address) and size set as the
+    NoC's state once, then reads into local L1 that reuse it: `ttkernel.<op>(core[%x, %y], %src_addr, [%dst_l1,]
+    %size, noc %n) : (...) -> ()`."""
+
+    WITH_DST: ClassVar[bool] = False
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def verify_(self) -> None:
+        if bool(self.src_core_xy) == bool(self.src_bank_id):
+            raise VerifyException(f"'{self.name}' op must specify exactly one NoC address mode")
+        if self.src_core_xy and len(self.src_core_xy) != 2:
+            raise VerifyException(f"'{self.name}' op core address mode requires x and y coordinates")
+        if self.src_bank_id and len(self.src_bank_id) != 1:
+            raise VerifyException(f"'{self.name}' op bank address mode requires one bank id")
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        with parser.in_parens():
+            core = bank = []
+            if parser.parse_optional_keyword("core") is not None:
+                core = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+            elif parser.parse_optional_keyword("bank") is not None:
+                bank = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+            values, noc = _trailing_operands(parser, 3 if cls.WITH_DST else 2)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        position = parser.pos
+        fn = parser.parse_function_type()
+        operands = parser.resolve_operands([*core, *bank, *values, *noc], fn.inputs.data, position)
+        sizes = [len(core), len(bank), *([1] * len(values)), len(noc)]
+        return cls.create(operands=operands, attributes=attributes, properties={
+            "operandSegmentSizes": DenseArrayBase.from_list(i32, sizes)})
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        for word, values in (("core", self.src_core_xy), ("bank", self.src_bank_id)):
+            if values:
+                printer.print_string(f"{word}[")
+                printer.print_list(values, printer.print_operand)
+                printer.print_string("]")
+        for value in self.operands[len(self.src_core_xy) + len(self.src_bank_id):
+                                   len(self.operands) - len(self.noc)]:
+            printer.print_string(", ")
+            printer.print_operand(value)
+        _print_noc_and_signature(printer, self)
+
+
+@irdl_op_definition
+class NocAsyncReadOnePacketSetStateOp(ReadStateOp):
+    """Sets a NoC's one-packet read state: the far side and the size."""
+
+    name = "ttkernel.noc_async_read_one_packet_set_state"
+    src_core_xy = var_operand_def(IndexType)
+    src_bank_id = var_operand_def(i32)
+    src_address = operand_def(i32)
+    size = operand_def(i32)
+    noc = var_operand_def(IntegerType(8))
+
+
+@irdl_op_definition
+class NocAsyncReadOnePacketWithStateOp(ReadStateOp):
+    """A one-packet read into local L1 through the state its NoC was set to."""
+
+    name = "ttkernel.noc_async_read_one_packet_with_state"
+    WITH_DST: ClassVar[bool] = True
+    src_core_xy = var_operand_def(IndexType)
+    src_bank_id = var_operand_def(i32)
+    src_address = operand_def(i32)
+    dst_local_l1_addr = operand_def()
+    size = operand_def(i32)
+    noc = var_operand_def(IntegerType(8))
+
+
 # a NoC barrier waits for the transfers of these ops (issued on any NoC: the search does not tell NoCs apart)
 BARRIER_WAITS_FOR: dict[str, frozenset[str]] = {
-    "noc_async_read_barrier": frozenset({"ttkernel.noc_async_read", "ttkernel.noc_async_read_tile"}),
+    "noc_async_read_barrier": frozenset({"ttkernel.noc_async_read", "ttkernel.noc_async_read_tile",
+                                         "ttkernel.noc_async_read_one_packet_with_state"}),
     "noc_async_write_barrier": frozenset({"ttkernel.noc_async_write", "ttkernel.noc_async_write_tile",
                                           "ttkernel.noc_async_write_multicast", "ttkernel.noc_inline_dw_write",
+                                          "ttkernel.noc_async_write_multicast_one_packet",
+                                          "ttkernel.noc_async_write_multicast_loopback_src",
                                           "ttkernel.noc_semaphore_set_multicast", "ttkernel.remote_sram_write_u32"}),
 }
 
@@ -802,6 +950,18 @@ class UnpackStallOnPackOp(IRDLOperation):
     traits = traits_def(_StallCanonicalization())
 
 
+@irdl_op_definition
+class DPrintOp(FormatPrintOp):
+    """tt-metal's DPRINT of a format string whose `{}`s take the operands in order (a CB prints its details):
+    `ttkernel.dprint("x={}\\n", %x) : (i32) -> ()`."""
+
+    name = "ttkernel.dprint"
+
+    def verify_(self) -> None:
+        if self.fmt.data.count("{}") != len(self.argv):
+            raise VerifyException("'ttkernel.dprint' op number of format specifiers must match number of operands")
+
+
 def _op_class(mnemonic: str, items: tuple[str, ...]) -> type[TTKernelOp]:
     body = {"name": f"ttkernel.{mnemonic}", "ITEMS": items, "__doc__": f"tt-metal's `{mnemonic}`.",
             "__annotations__": {"ITEMS": ClassVar[tuple[str, ...]]},
@@ -814,8 +974,10 @@ def _op_class(mnemonic: str, items: tuple[str, ...]) -> type[TTKernelOp]:
 OP_CLASSES = {mnemonic: _op_class(mnemonic, items) for mnemonic, items in OPS.items()}
 
 TTKernel = Dialect("ttkernel", [*OP_CLASSES.values(), MyLogicalXOp, MyLogicalYOp, NocAsyncReadOp, NocAsyncWriteOp,
-                                NocAsyncWriteMulticastOp, NocInlineDwWriteOp, UnpackStallOnPackOp,
-                                NocAsyncWriteOnePacketWithTridOp, TensorAccessorArgsOp],
+                                NocAsyncWriteMulticastOp, NocAsyncWriteMulticastOnePacketOp,
+                                NocAsyncWriteMulticastLoopbackSrcOp, NocAsyncReadOnePacketSetStateOp,
+                                NocAsyncReadOnePacketWithStateOp, NocInlineDwWriteOp, UnpackStallOnPackOp,
+                                NocAsyncWriteOnePacketWithTridOp, TensorAccessorArgsOp, DPrintOp],
                    [ThreadAttr, ArgSpecAttr, CBType, NocAddrType, LocalSemaphoreType, L1AddrType, L1AddrPtrType,
                     TensorAccessorArgsType, TensorAccessorType,
                     ReduceTypeAttr, ReduceDimAttr, BcastTypeAttr])

@@ -53,6 +53,10 @@ PASS_CLASSES = {
     "ttnn-weight-dtype-conversion": "ttmlir.transforms.ttnn.ttnn_weight_dtype_conversion:TTNNWeightDtypeConversionPass",
     "ttnn-prepare-conv3d-weights": "ttmlir.transforms.ttnn.ttnn_prepare_conv3d_weights:TTNNPrepareConv3dWeightsPass",
     "convert-ttkernel-to-emitc": "ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc:ConvertTTKernelToEmitCPass",
+    "form-expressions": "ttmlir.transforms.emitc.form_expressions:FormExpressionsPass",
+    "d2m-emitc-pipeline": "ttmlir.pipelines.d2m_emitc:D2MEmitCPipeline",
+    "remove-dead-emitc-expressions":
+        "ttmlir.conversion.ttkernel_to_emitc.remove_dead_emitc_expressions:RemoveDeadEmitCExpressionsPass",
     "convert-d2m-to-ttkernel": "ttmlir.conversion.d2m_to_ttkernel.convert_d2m_to_ttkernel:ConvertD2MToTTKernelPass",
     "convert-d2m-to-ttmetal": "ttmlir.conversion.d2m_to_ttmetal.convert_d2m_to_ttmetal:ConvertD2MToTTMetalPass",
     "convert-ttnn-to-ttir": "ttmlir.conversion.ttnn_to_ttir.convert_ttnn_to_ttir:ConvertTTNNToTTIRPass",
@@ -60,6 +64,8 @@ PASS_CLASSES = {
     "d2m-grid-selection": "ttmlir.transforms.d2m.d2m_grid_selection:D2MGridSelectionPass",
     "d2m-allocate": "ttmlir.transforms.d2m.d2m_allocate:D2MAllocatePass",
     "ttkernel-dedup-inits": "ttmlir.transforms.ttkernel.ttkernel_dedup_inits:TTKernelDedupInitsPass",
+    "ttkernel-control-dst-section":
+        "ttmlir.transforms.ttkernel.ttkernel_control_dst_section:TTKernelControlDstSectionPass",
     "d2m-generic-fusion": "ttmlir.transforms.d2m.d2m_generic_fusion:D2MGenericFusionPass",
     "d2m-materialize-view-returns": "ttmlir.transforms.d2m.d2m_materialize_view_returns:D2MMaterializeViewReturnsPass",
     "d2m-generic-apply-interchange": "ttmlir.transforms.d2m.d2m_generic_apply_interchange:D2MGenericApplyInterchangePass",

@@ -115,6 +115,8 @@ class _KernelWriter:
             pass  # written where it is used
         elif isinstance(op, emitc.LoadOp):
             self.define(op.result, self.name(op.operand), indent, op)
+        elif isinstance(op, emitc.VariableOp):
+            self.variable(op, indent)
         elif isinstance(op, emitc.AssignOp):
             self.emit(indent, f"{self.name(op.var)} = {self.name(op.value)};")
         elif isinstance(op, emitc.VerbatimOp):
@@ -159,7 +161,17 @@ class _KernelWriter:
             raise TranslateError(op, f"'{op.name}' has no C++ form in a kernel (convert ttkernel ops with "
                                      "--convert-ttkernel-to-emitc first)")
 
-    def constant(self, op: arith.ConstantOp | emitc.ConstantOp) -> str:
+    def variable(self, op: emitc.VariableOp, indent: int) -> None:
+        """`T vN = init;`, or `T vN;` for an empty opaque initializer; the name is the lvalue."""
+        self.count += 1
+        self.names[op.result] = name = f"v{self.count}"
+        declared = f"{c_type(op.result.type.value_type, op)} {name}"
+        if isinstance(op.value, EmitC_OpaqueAttr):
+            self.emit(indent, f"{declared};" if not op.value.value.data else f"{declared} = {op.value.value.data};")
+        else:
+            self.emit(indent, f"{declared} = {self.constant(op)};")
+
+    def constant(self, op: arith.ConstantOp | emitc.ConstantOp | emitc.VariableOp) -> str:
         value = op.value
         if isinstance(value, IntegerAttr):
             if isinstance(value.type, IntegerType) and value.type.width.data == 1:

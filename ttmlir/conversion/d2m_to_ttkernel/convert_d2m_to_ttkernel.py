@@ -33,6 +33,7 @@ from xdsl.passes import ModulePass
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttkernel.generics import fill_value, fills_of, plan_generic
+from ttmlir.conversion.d2m_to_ttkernel.kernel_functions import lower_kernel_functions
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, TILE, ShardLayout
 from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout, staging_type
 from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
@@ -256,11 +257,7 @@ class ConvertD2MToTTKernelPass(ModulePass):
             dst = min(dst, self.max_dst_physical_size_tiles)
         if dst < 2:
             raise PassFailure(op, "max-dst-physical-size-tiles leaves the math thread no dst tile (at least 2)")
-        for func in module.ops:
-            if isinstance(func, FuncOp) and "d2m.thread" in func.attributes:
-                raise PassFailure(func, "kernel functions of D2M ops (threads split out of a generic) are not "
-                                        "converted to TTKernel yet; this pass makes the kernels of unified-thread "
-                                        "generics")
+        lower_kernel_functions(module, self.force_compile_time_args, chip)
         kernels = kernel_functions(module)  # numbered after the module's kernels
         made = len(kernels)
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and

@@ -310,6 +310,14 @@ class _FunctionLowering:
         return get.memref
 
 
+def _check_dm_cores(generic: d2m.GenericOp) -> None:
+    """A data-movement thread runs on one of a core's two data-movement RISCs (dm_core 0 or 1), each with its NoC."""
+    threads = generic.attributes.get("threads") or generic.properties.get("threads")
+    for thread in getattr(threads, "data", ()):
+        if isinstance(thread, d2m.ThreadAttr) and thread.dm_core.data > 1:
+            raise PassFailure(generic, "DM core indices greater than 1 are not supported by D2MToTTMetal lowering yet")
+
+
 @dataclass(frozen=True)
 class ConvertD2MToTTMetalPass(ModulePass):
     """D2M programs whose kernels are made to a TTMetal host program (see the module doc)."""
@@ -324,6 +332,8 @@ class ConvertD2MToTTMetalPass(ModulePass):
         chip, grid = device_facts(module, op, self.override_device_shape)
         if self.math_fidelity not in FIDELITIES:
             raise PassFailure(op, f"math-fidelity is one of {', '.join(FIDELITIES)}, not '{self.math_fidelity}'")
+        for generic in [g for g in module.walk() if isinstance(g, d2m.GenericOp)]:
+            _check_dm_cores(generic)
         kernels = kernel_functions(module)
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
                      "ttkernel.thread" not in f.attributes and "d2m.thread" not in f.attributes]:

@@ -32,6 +32,7 @@ from ttmlir.target.cpp import c_type, is_kernel
 
 PORT = EmitC_OpaqueType(StringAttr("uint32_t"))
 NOC_ADDR = EmitC_OpaqueType(StringAttr("uint64_t"))
+CB_PRINTER = EmitC_OpaqueType(StringAttr("ttmlir::CBPrinter"))
 HEADERS = {"compute": "api/compute/common.h", "noc": "api/dataflow/dataflow_api.h",
            "ethernet": "api/dataflow/dataflow_api.h"}
 # CB calls that are methods of tt-metal's CircularBuffer object (the compute API's other calls take the CB's id)
@@ -40,7 +41,8 @@ CB_METHODS = {"cb_reserve_back": "reserve_back", "cb_push_back": "push_back", "c
               "get_tile_size": "get_tile_size"}
 CB_HEADER = "api/dataflow/circular_buffer.h"
 NOC_HEADERS = ("api/core_local_mem.h", "api/dataflow/endpoints.h", "api/dataflow/noc.h")  # the Noc object API
-CALL_HEADERS = {"bfloat16_greater": "api/numeric/bfloat16.h", "float32_greater": "api/numeric/float32.h"}
+CALL_HEADERS = {"bfloat16_greater": "api/numeric/bfloat16.h", "float32_greater": "api/numeric/float32.h",
+                "dprint": "api/debug/dprint.h"}
 C_TYPES = {ttkernel.TensorAccessorType: EmitC_OpaqueType(StringAttr("TensorAccessor")),
            ttkernel.TensorAccessorArgsType: EmitC_OpaqueType(StringAttr("auto")), ttkernel.CBType: PORT,
            ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT, ttkernel.NocAddrType: NOC_ADDR}
@@ -65,6 +67,10 @@ DATA_FORMATS = {"f32": "Float32", "f16": "Float16", "bf16": "Float16_b", "bfp_f8
                 "bfp_f4": "Bfp4", "bfp_bf4": "Bfp4_b", "bfp_f2": "Bfp2", "bfp_bf2": "Bfp2_b", "u32": "UInt32",
                 "u16": "UInt16", "u8": "UInt8", "si32": "Int32"}
 TRID = "NocOptVals{{.trid = {}}"
+ONE_PACKET = "NocOptions::DEFAULT, NOC_MAX_BURST_SIZE"  # the options of a transfer of at most one NoC packet
+# a multicast's NocOptions: the rectangle includes the sender (loopback), or the write is one packet
+MULTICAST_OPTIONS = {"noc_async_write_multicast": "", "noc_async_write_multicast_one_packet": f"<{ONE_PACKET}>",
+                     "noc_async_write_multicast_loopback_src": "<NocOptions::MCAST_INCL_SRC>"}
 
 
 def _c_type(t: Attribute) -> Attribute:
@@ -80,7 +86,8 @@ class _KernelLowering:
     def __init__(self, func: FuncOp):
         self.func = func
         self.declared: list[str] = []
-        self.headers: set[str] = {HEADERS[func.attributes["ttkernel.thread"].data.value]}
+        self.thread = func.attributes["ttkernel.thread"].data.value
+        self.headers: set[str] = {HEADERS[self.thread]}
         self.cb_names: dict = {}  # CB value -> its CircularBuffer object's name
         self.cb_declared: set = set()  # (block, name) of the objects declared
         self.counters: dict[str, int] = {}
@@ -91,7 +98,7 @@ class _KernelLowering:
 
     def noc(self, op) -> tuple[str, list]:
         return self.noc_of(op, op.noc if isinstance(op, (ttkernel.NocAsyncReadOp, ttkernel.NocAsyncWriteOp,
-                                                         ttkernel.NocAsyncWriteMulticastOp)) else op.operands)
+                                                         ttkernel.MulticastWriteOp)) else op.operands)
 
     def noc_of(self, op, nocs) -> tuple[str, list]:
         """The `Noc` object a NoC op uses and the operands its text takes: `noc0`, declared once, for a constant NoC
@@ -170,12 +177,12 @@ class _KernelLowering:
             text = f"{noc}.async_write(CoreLocalMem<uint32_t>({{}}), {name}, {{}}, {{{{}} , {fields});"
             return [emitc.VerbatimOp.create(operands=[*dynamic, op.src_local, op.size, *far, op.dst_address],
                                             properties={"value": StringAttr(text)})]
-        if isinstance(op, ttkernel.NocAsyncWriteMulticastOp):
+        if isinstance(op, ttkernel.MulticastWriteOp):
             noc, dynamic = self.noc(op)
             name, fields = self.endpoint("mcast")
             linked = "true" if op.linked is not None and op.linked.value.data else "false"
-            text = (f"{noc}.async_write_multicast(CoreLocalMem<uint32_t>({{}}), {name}, {{}}, {{}}, {{{{}} , "
-                    f"{fields}, {linked});")
+            text = (f"{noc}.async_write_multicast{MULTICAST_OPTIONS[mnemonic]}(CoreLocalMem<uint32_t>({{}}), {name}, "
+                    f"{{}}, {{}}, {{{{}} , {fields}, {linked});")
             return [emitc.VerbatimOp.create(operands=[*dynamic, op.src_local, op.size, op.num_dests, *op.start_xy,
                                                       *op.end_xy, op.dst_local], properties={"value": StringAttr(text)})]
         if isinstance(op, ttkernel.TensorAccessorArgsOp):  # where its compile-time and common runtime args start
@@ -208,6 +215,19 @@ class _KernelLowering:
         if mnemonic == "noc_inline_dw_write":  # the word into the far core's L1 at the NoC address of (x, y, addr)
             far = _call("get_noc_addr", [op.dst_noc_x, op.dst_noc_y, op.dst_address], [NOC_ADDR])
             return [far, _call(mnemonic, [far.res[0], op.val, op.byte_enable, *op.noc], [])]
+        if isinstance(op, ttkernel.ReadStateOp):  # a one-packet read's state on a NoC known when compiling
+            noc, dynamic = self.noc_of(op, op.noc)
+            if dynamic:
+                raise PassFailure(op, "dynamic NoC ID is not supported for stateful async read")
+            name, fields = self.endpoint("core" if op.src_core_xy else "bank")
+            far = [*op.src_core_xy, *op.src_bank_id, op.src_address]
+            if isinstance(op, ttkernel.NocAsyncReadOnePacketSetStateOp):
+                text, operands = f"{noc}.set_async_read_state<{ONE_PACKET}>({name}, {{}}, {fields});", [op.size, *far]
+            else:
+                text = (f"{noc}.async_read_with_state<{ONE_PACKET}>({name}, CoreLocalMem<uint32_t>({{}}), {{}}, "
+                        f"{fields}, {{{{}});")
+                operands = [op.dst_local_l1_addr, op.size, *far]
+            return [emitc.VerbatimOp.create(operands=operands, properties={"value": StringAttr(text)})]
         if isinstance(op, ttkernel.NocAsyncWriteOnePacketWithTridOp):  # a write tagged with its transaction id
             noc, dynamic = self.noc_of(op, op.noc)
             name, fields = self.endpoint("core" if op.core_xy else "bank")
@@ -228,6 +248,16 @@ class _KernelLowering:
             if op.results:
                 return [EmitC_CallOpaqueOp(call, [], result_types)]
             return [emitc.VerbatimOp.create(operands=op.operands[1:], properties={"value": StringAttr(f"{call}({{}});")})]
+        if isinstance(op, ttkernel.DPrintOp):  # DPRINT("fmt", args...); on a compute core a CB prints its details
+            fmt = emitc.LiteralOp.create(properties={"value": StringAttr(f'"{op.fmt.data}"')},
+                                         result_types=[EmitC_OpaqueType(StringAttr("const char[]"))])
+            ops, args = [fmt], [fmt.result]
+            for value in op.argv:
+                if value in self.cb_names and self.thread == "compute":  # a CB (its argument op is lowered already)
+                    ops.append(EmitC_CallOpaqueOp("ttmlir::CBPrinter", [value], [CB_PRINTER]))
+                    value = ops[-1].res[0]
+                args.append(value)
+            return [*ops, EmitC_CallOpaqueOp("DPRINT", args, [])]
         if mnemonic == "get_compile_time_arg_val":
             index = op.properties["arg_index"].value.data
             return [emitc.LiteralOp.create(properties={"value": StringAttr(f"get_compile_time_arg_val({index})")},
@@ -281,6 +311,9 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
         return "pack_tile<true>"
     if mnemonic == "copy_dest_values":
         return f"copy_dest_values<DataFormat::{DATA_FORMATS[op.properties['data_format'].data.value]}>"
+    if mnemonic in ("pack_untilize_init", "experimental.pack_untilize_block"):  # the column passes, as templates
+        passes = (op.attributes.get(k) for k in ("colsPerDstPass", "totalColTiles"))
+        return f"{mnemonic.replace('.', '::')}<{', '.join(str(p.value.data if p else 1) for p in passes)}>"
     if mnemonic == "remote_sram_write_u32":  # tt-metal's name for a word of local L1 written to a NoC address
         return "noc_semaphore_set_remote"
     if mnemonic == "reinterpret_cast":
@@ -313,7 +346,7 @@ class ConvertTTKernelToEmitCPass(ModulePass):
                 rewriter.replace_op(constant, emitc.ConstantOp.create(properties={"value": constant.value},
                                                                       result_types=[constant.result.type]))
             include = includes[-1]
-            for text in lowering.declared:
+            for text in reversed(lowering.declared):  # the latest first, as upstream puts each at the kernel's top
                 rewriter.insert_op(emitc.VerbatimOp.create(properties={"value": StringAttr(text)}),
                                    InsertPoint.after(include))
                 include = include.next_op

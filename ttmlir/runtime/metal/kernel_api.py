@@ -21,6 +21,9 @@ BLOCKING = frozenset({"cb_wait_front", "cb_reserve_back", "noc_async_read_barrie
                       "tile_regs_acquire", "acquire_dst", "noc_async_read_barrier_t", "noc_async_write_barrier_t",
                       "noc_async_atomic_barrier"})
 
+# tt-metal's NOC_MAX_BURST_SIZE: the bytes of one NoC packet, by architecture
+NOC_MAX_BURST_BYTES = {"wormhole_b0": 8192, "blackhole": 16384}
+
 
 @dataclass
 class _Pointer:
@@ -44,6 +47,7 @@ class KernelApi:
         self.pending_writes: list[int] = []
         self.pending_atomics: list[int] = []
         self.trid_writes: dict[int, list[int]] = {}  # the writes tagged with each transaction id, by completion
+        self.read_states: dict[int, tuple] = {}  # NoC -> the far side and size set_async_read_state gave it
         self.rt_args = launch.rt_args.get((core.y, core.x), ())
         self.spins = 0
 
@@ -312,6 +316,32 @@ class KernelApi:
             raise MetalError("async_write_multicast names its destinations with a MulticastEndpoint")
         self.noc_async_write_multicast(src_l1, self._far(endpoint, dst_args, "async_write_multicast"), size,
                                        num_dests, linked)
+
+    def noc_object_write_multicast_t(self, options: str, noc: int, src_l1: int, endpoint: str, size: int,
+                                     num_dests: int, src_args, dst_args, linked: bool = False) -> None:
+        """`async_write_multicast<NocOptions::DEFAULT, NOC_MAX_BURST_SIZE>` (one packet) or `<...MCAST_INCL_SRC>`
+        (the rectangle holds the sender, which writes to itself too)."""
+        self._one_packet(options, size, "async_write_multicast")
+        self.noc_object_write_multicast(noc, src_l1, endpoint, size, num_dests, src_args, dst_args, linked)
+
+    def noc_object_set_read_state_t(self, options: str, noc: int, endpoint: str, size: int, src_args) -> None:
+        """`set_async_read_state<...>`: the far side and size of this NoC's stateful one-packet reads."""
+        self._one_packet(options, size, "set_async_read_state")
+        self.read_states[noc] = (self._far(endpoint, src_args, "set_async_read_state"), size)
+
+    def noc_object_read_with_state_t(self, options: str, noc: int, endpoint: str, dst_l1: int, size: int, src_args,
+                                     _dst_args) -> None:
+        """`async_read_with_state<...>`: a one-packet read on a NoC whose read state was set."""
+        if noc not in self.read_states:
+            raise MetalError(f"async_read_with_state on NoC {noc} before its set_async_read_state")
+        self._one_packet(options, size, "async_read_with_state")
+        self.noc_async_read(self._far(endpoint, src_args, "async_read_with_state"), dst_l1, size, noc)
+
+    def _one_packet(self, options: str, size: int, call: str) -> None:
+        """A transfer with NOC_MAX_BURST_SIZE in its options is one NoC packet at most."""
+        limit = NOC_MAX_BURST_BYTES[self.grid.facts.arch]
+        if "NOC_MAX_BURST_SIZE" in options and size > limit:
+            raise MetalError(f"{call}<{options}>: {size} bytes do not fit one NoC packet ({limit} bytes)")
 
     def unpack_stall_on_pack(self) -> None:
         """The unpacker waits for the packer's last write to land in L1: here a pack is in L1 when its call

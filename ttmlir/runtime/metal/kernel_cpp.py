@@ -132,6 +132,8 @@ _CB_METHODS = {"push_back": "cb_push_back", "pop_front": "cb_pop_front", "wait_f
 # ... and `Noc noc0(0); noc0.async_read(unicast_ep, ...)` is `noc_async_read` on NoC 0, far side named by its endpoint
 _NOC_METHODS = {"async_read": "noc_object_read", "async_write": "noc_object_write",
                 "async_write_multicast": "noc_object_write_multicast", "async_read_barrier": "noc_async_read_barrier",
+                "set_async_read_state": "noc_object_set_read_state",
+                "async_read_with_state": "noc_object_read_with_state",
                 "async_write_barrier": "noc_async_write_barrier", "async_full_barrier": "noc_async_full_barrier",
                 "async_writes_flushed": "noc_async_writes_flushed", "async_atomic_barrier": "noc_async_atomic_barrier"}
 _ENDPOINTS = {"UnicastEndpoint": "unicast", "MulticastEndpoint": "mcast"}  # AllocatorBank<...DRAM>: "dram"

@@ -1,7 +1,6 @@
-// RUN: not ttmlir-opt --ttcore-register-device --convert-d2m-to-ttkernel %s 2>&1 | FileCheck %s
 // RUN: not ttmlir-opt --ttcore-register-device --convert-d2m-to-ttmetal %s 2>&1 | FileCheck %s --check-prefix=HOST
-// convert-d2m-to-ttkernel makes the kernels of unified-thread generics; a kernel function of D2M ops (a thread split
-// out of a generic) is refused naming it, and so is a program whose threads name no ttkernel function.
+// convert-d2m-to-ttmetal refuses a program whose threads name no ttkernel function (a kernel function still of D2M
+// ops: convert-d2m-to-ttkernel lowers it first).
 
 #l1_ = #ttcore.memory_space<l1>
 !t = tensor<1x1x1x1x!ttcore.tile<32x32, f32>, #ttcore.metal_layout<logical_shape = 32x32, dim_alignments = 32x32, collapsed_intervals = dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>, l1, sharded>>
@@ -18,7 +17,6 @@ module {
     return %b : tensor<32x32xf32>
   }
 
-  // CHECK: split_threads_negative.mlir:22:3: error: kernel functions of D2M ops (threads split out of a generic) are not converted to TTKernel yet; this pass makes the kernels of unified-thread generics
   func.func private @compute0() attributes {d2m.thread = #d2m.thread<compute>} {
     %cb0 = d2m.get_cb(0) : !d2m.cb<memref<1x1x!ttcore.tile<32x32, f32>, #l1_>>
     return

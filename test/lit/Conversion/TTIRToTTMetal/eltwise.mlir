@@ -44,8 +44,8 @@
 // DRAM: "ttmetal.create_buffer"() <{address = {{[0-9]+}} : i64}> : () -> memref<3x2x1x1x!ttcore.tile<32x32, f32>, #ttcore.shard<4096x4096, 1>, #l1>
 // DRAM: #ttmetal.noc_config<@datamovement_kernel0, #ttmetal.core_range<0x0, 3x2>, #ttmetal.kernel_args<common_rt_args = [<cb_port[0]>, <cb_port[1]>, <buffer_address[0]>, <buffer_address[1]>]  >, dm_core = 1, noc0>
 // DRAM-LABEL: func.func private @datamovement_kernel0()
-// DRAM: emitc.verbatim "Noc noc0(0);"
-// DRAM-NEXT: emitc.verbatim "AllocatorBank<AllocatorBankType::DRAM> dram_ep;"
+// DRAM: emitc.verbatim "AllocatorBank<AllocatorBankType::DRAM> dram_ep;"
+// DRAM-NEXT: emitc.verbatim "Noc noc0(0);"
 // DRAM: %[[X:.*]] = emitc.literal "my_logical_x_" : index
 // DRAM: emitc.verbatim "noc0.async_read(dram_ep, CoreLocalMem<uint32_t>({}), {},
 // DRAM-SAME: .bank_id = static_cast<uint32_t>({}), .addr = static_cast<uint32_t>({})}, {{[{][{]}}});" args

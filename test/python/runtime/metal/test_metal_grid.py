@@ -244,3 +244,33 @@ def test_chained_tensor_accessor_args_start_after_the_previous_ones():
     launch = KernelLaunch("k", source, "brisc", ((0, 0),), ct_args=(0, *sharded, TENSOR_ACCESSOR_INTERLEAVED))
     grid.run(Program((launch,)))
     assert grid.core(0, 0).l1[4096:4100].view(torch.int32).item() == 1 + tensor_accessor_size(True) + 1
+
+
+def test_stateful_one_packet_reads_and_multicasts():
+    """`set_async_read_state` then `async_read_with_state` (as upstream's emitter writes them) read core (1, 0)'s
+    words; `async_write_multicast<..., NOC_MAX_BURST_SIZE>` sends one packet to a rectangle of cores. A read with
+    no state set, or a one-packet transfer larger than a packet, is a located error."""
+    grid = Grid()
+    far_x, far_y = grid.facts.coord_translation_offsets[1] + 1, grid.facts.coord_translation_offsets[0]
+    source = f"""void kernel_main() {{
+      UnicastEndpoint unicast_ep;
+      MulticastEndpoint mcast_ep;
+      Noc noc0(0);
+      noc0.set_async_read_state<NocOptions::DEFAULT, NOC_MAX_BURST_SIZE>(unicast_ep, 64, {{.noc_x = {far_x}, .noc_y = {far_y}, .addr = static_cast<uint32_t>(8192)}});
+      noc0.async_read_with_state<NocOptions::DEFAULT, NOC_MAX_BURST_SIZE>(unicast_ep, CoreLocalMem<uint32_t>(4096), 64, {{.noc_x = {far_x}, .noc_y = {far_y}, .addr = static_cast<uint32_t>(8192)}}, {{}});
+      noc0.async_read_barrier();
+      noc0.async_write_multicast<NocOptions::DEFAULT, NOC_MAX_BURST_SIZE>(CoreLocalMem<uint32_t>(4096), mcast_ep, 64, 2, {{}} , noc_traits_t<MulticastEndpoint>::dst_args_mcast_type{{.noc_x_start = {far_x}, .noc_y_start = {far_y + 1}, .noc_x_end = {far_x + 1}, .noc_y_end = {far_y + 1}, .addr = static_cast<uint32_t>(12288)}}, false);
+      noc0.async_write_barrier();
+    }}"""
+    data = torch.arange(16, dtype=torch.int32)
+    grid.core(0, 1).l1[8192:8192 + 64] = data.view(torch.uint8)
+    grid.run(Program((KernelLaunch("reader", source, "brisc", ((0, 0),)),)))
+    assert torch.equal(grid.core(0, 0).l1[4096:4096 + 64].view(torch.int32), data)
+    for y, x in ((1, 1), (1, 2)):
+        assert torch.equal(grid.core(y, x).l1[12288:12288 + 64].view(torch.int32), data)
+    stateless = source.replace("noc0.set_async_read_state", "noc0.async_read_barrier(); //")
+    with pytest.raises(MetalError, match=r"async_read_with_state on NoC 0 before its set_async_read_state"):
+        grid.run(Program((KernelLaunch("reader", stateless, "brisc", ((0, 0),)),)))
+    too_big = source.replace("(unicast_ep, 64,", "(unicast_ep, 65536,")
+    with pytest.raises(MetalError, match=r"65536 bytes do not fit one NoC packet \(8192 bytes\)"):
+        grid.run(Program((KernelLaunch("reader", too_big, "brisc", ((0, 0),)),)))

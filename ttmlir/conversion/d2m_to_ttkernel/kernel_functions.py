@@ -1,0 +1,232 @@
+"""Kernel functions in upstream's staged form: the private functions a D2M program's threads were split into, each
+marked with its thread (`func.func private @k() attributes {d2m.thread = #d2m.thread<compute>}`), become ttkernel
+kernels where they are.
+
+The function's `d2m.thread` becomes `ttkernel.thread` (compute, or noc for a data-movement thread) and the
+arguments its ops ask for are gathered into its `ttkernel.arg_spec` first, sorted by kind then operand index: a
+circular buffer's port (`d2m.get_cb(N)`: port N, or entry N of the function's `d2m.physical_cb_ports` when that
+names one). Arguments every core shares are common runtime args (`ttkernel.get_common_arg_val(i)`, i its place
+among them), or compile-time args under force-compile-time-args. Then each op becomes the calls it stands for
+(LOWERINGS): acquiring and releasing CB pages (`d2m.wait` -> `cb_wait_front`, the CB's block in pages), a
+`d2m.print` a `ttkernel.dprint`, a tile loaded from a CB block its index in the block and a tile stored to a CB
+block a `pack_tile` of that dst index after the packer is set to the CB's format, a block tilize or untilize
+tt-metal's block calls. An op of another dialect's kernel vocabulary is refused, naming it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects import arith, memref
+from xdsl.dialects.builtin import BoolAttr, DenseArrayBase, IndexType, IntAttr, IntegerAttr, IntegerType, i32
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.rewriter import Rewriter
+
+from ttmlir.dialects import ttcore, ttkernel
+from ttmlir.dialects.d2m_cb import CBType as D2MCBType, GetCBOp
+from ttmlir.errors import PassFailure
+
+THREADS = {"compute": "compute", "datamovement": "noc"}
+TILE_ELEMENTS = 32 * 32
+WIDE_DTYPES = ("f32", "si32", "u32")  # 32-bit: half as many tiles fit in dst
+# ops a kernel keeps as they are: index arithmetic, control flow
+KEPT_DIALECTS = ("arith", "scf", "func", "builtin")
+
+
+def is_kernel_function(func: Operation) -> bool:
+    return isinstance(func, FuncOp) and "d2m.thread" in func.attributes
+
+
+def _physical_port(func: FuncOp, logical: int) -> int:
+    """The CB port of logical operand `logical`: the function's `d2m.physical_cb_ports` entry when it names one."""
+    ports = func.attributes.get("d2m.physical_cb_ports")
+    if isinstance(ports, DenseArrayBase):
+        values = ports.get_values()
+        if 0 <= logical < len(values) and values[logical] >= 0:
+            return values[logical]
+    return logical
+
+
+def _cb_type(shaped: Attribute) -> ttkernel.CBType:
+    """A CB of a block of `shaped` (a memref): its element count and element type, as upstream's type converter."""
+    return ttkernel.CBType(IntAttr(math.prod(shaped.get_shape())), shaped.element_type)
+
+
+def _cb_pages(shaped: Attribute) -> int:
+    """The pages of a CB block: one per tile, or per tile's worth of scalars for a row-major block."""
+    count = math.prod(shaped.get_shape())
+    return count if isinstance(shaped.element_type, ttcore.TileType) else -(-count // TILE_ELEMENTS)
+
+
+def _memory_space(memref: Attribute) -> str | None:
+    space = getattr(memref, "memory_space", None)
+    return getattr(getattr(space, "data", None), "value", None)
+
+
+def _unviewed(value: SSAValue) -> SSAValue:
+    """The block a collapsed view of a block is of."""
+    while isinstance(value.owner, Operation) and value.owner.name == "memref.collapse_shape":
+        value = value.owner.operands[0]
+    return value
+
+
+class KernelFunction:
+    """One kernel function's lowering: its argument spec, then its ops one by one."""
+
+    def __init__(self, func: FuncOp, force_compile_time_args: bool, chip: dict):
+        self.func, self.force_ct = func, force_compile_time_args
+        # the tiles of dst a math/pack half holds (dst is split in two halves, the packer draining one)
+        self.dst_tiles = int(chip.get("dst_physical_size_tiles") or 16) // 2
+        thread = func.attributes["d2m.thread"]
+        if thread.thread not in THREADS:
+            raise PassFailure(func, f"'{thread.thread}' threads are split into compute and data-movement kernels "
+                                    "(d2m-split-unified-thread) before this pass")
+        self.thread = THREADS[thread.thread]
+        self.args = sorted({self.arg_of(op) for op in func.walk() if isinstance(op, GetCBOp)},
+                           key=lambda a: (ttkernel.ARG_TYPES.index(a[0]), a[2]))
+        self.rewriter = Rewriter()
+        # each op's operands as written, the type and the block before any collapse (lowering replaces CBs and the
+        # blocks acquired from them by ttkernel CBs)
+        self.types = {op: [(v.type, _unviewed(v).type) for v in op.operands] for op in func.walk()}
+
+    def block_of(self, op: Operation, index: int = 0, unviewed: bool = False) -> Attribute:
+        """The memref (a CB's block) operand `index` of `op` was, as written (before any collapse: `unviewed`)."""
+        written = self.types[op][index][1 if unviewed else 0]
+        return written.underlying if isinstance(written, D2MCBType) else written
+
+    def arg_of(self, op: Operation) -> tuple[str, None, int]:
+        return "cb_port", None, _physical_port(self.func, op.cb_operand_idx.value.data)
+
+    def lower(self) -> None:
+        spec = ((), tuple(self.args)) if self.force_ct else (tuple(self.args), ())
+        for op in list(self.func.walk()):
+            if op is self.func:
+                continue
+            lowering = LOWERINGS.get(op.name)
+            if lowering is not None:
+                lowering(self, op)
+            elif op.dialect_name() not in KEPT_DIALECTS:
+                raise PassFailure(op, f"'{op.name}' in a kernel function is not converted to TTKernel yet")
+        del self.func.attributes["d2m.thread"]
+        self.func.attributes["ttkernel.thread"] = ttkernel.ThreadAttr(ttkernel.ThreadAttr.enum_type(self.thread))
+        self.func.attributes["ttkernel.arg_spec"] = ttkernel.ArgSpecAttr(spec)
+
+    def replace(self, op: Operation, new: list[Operation], values: list[SSAValue] | None = None) -> None:
+        self.rewriter.replace_op(op, new, values)
+
+    # the lowerings, one per D2M (or memref) op
+
+    def get_cb(self, op: GetCBOp) -> None:
+        arg = self.arg_of(op)
+        index = self.args.index(arg)
+        result = [_cb_type(op.result.type.underlying)]
+        if self.force_ct:
+            new = [ttkernel.OP_CLASSES["get_compile_time_arg_val"].create(
+                result_types=result, properties={"arg_index": IntegerAttr(index, i32)})]
+        else:
+            position = arith.ConstantOp(IntegerAttr(index, IndexType()))
+            new = [position, ttkernel.OP_CLASSES["get_common_arg_val"].create(operands=[position.result],
+                                                                              result_types=result)]
+        self.replace(op, new)
+
+    def cb_call(self, op: Operation, call: str) -> None:
+        """A CB acquire or release: the call on the CB with the block's pages; an acquired block is the CB."""
+        pages = arith.ConstantOp(IntegerAttr(_cb_pages(self.block_of(op)), i32))
+        new = [pages, ttkernel.OP_CLASSES[call].create(operands=[op.cb, pages.result])]
+        self.replace(op, new, [op.cb] if op.results else [])
+
+    def print_(self, op: Operation) -> None:
+        self.replace(op, [ttkernel.DPrintOp.create(operands=list(op.argv), properties={"fmt": op.fmt})])
+
+    def tile_block(self, op: Operation) -> Attribute:
+        """The CB block a tile load or store reaches (refused unless a block of tiles in L1)."""
+        block = self.block_of(op, 0 if op.name == "memref.load" else 1)
+        if _memory_space(block) == "dst" or not isinstance(getattr(block, "element_type", None), ttcore.TileType):
+            raise PassFailure(op, f"'{op.name}' in a kernel function is converted for tiles of a CB block only "
+                                  "(dst is reached through d2m.acquire_dst, not converted here yet)")
+        return block
+
+    def load(self, op: memref.LoadOp) -> None:
+        """A tile of a CB block: its index in the block (what a copy or pack names it by)."""
+        new, index = _linear_index(self.tile_block(op).get_shape(), list(op.indices))
+        self.replace(op, new, [index])
+
+    def store(self, op: memref.StoreOp) -> None:
+        """A tile stored to a CB block: the packer set to the CB's format, then a pack of the tile's dst index."""
+        new, index = _linear_index(self.tile_block(op).get_shape(), list(op.indices))
+        new += [ttkernel.OP_CLASSES["pack_reconfig_data_format"].create(operands=[op.memref]),
+                ttkernel.OP_CLASSES["pack_tile"].create(operands=[op.value, op.memref, index], properties={
+                    "out_of_order": BoolAttr(True, IntegerType(1))})]
+        self.replace(op, new)
+
+
+def _layout_block(kernel: KernelFunction, op: Operation, tilize: bool) -> None:
+    """A block tilize (untilize): the engines started on the two CBs, then the tilize (the pack untilize, whose
+    column tiles go through dst in passes as wide as dst holds and dividing the row) of the block's rows x cols
+    tiles, its leading dims collapsed into rows."""
+    src, dst = op.input, op.output
+    tiles = kernel.block_of(op, 1 if tilize else 0, unviewed=True)
+    shape = tiles.get_shape()
+    rows, cols = (math.prod(shape[:-1]), shape[-1]) if len(shape) > 2 else tuple(shape)
+    block_r, block_c = (arith.ConstantOp(IntegerAttr(v, i32)) for v in (rows, cols))
+    new: list[Operation] = [block_r, block_c,
+                            ttkernel.OP_CLASSES["compute_kernel_hw_startup"].create(operands=[src, dst])]
+    if tilize:
+        new += [ttkernel.OP_CLASSES["tilize_init"].create(operands=[src, block_c.result, dst]),
+                ttkernel.OP_CLASSES["experimental.tilize_block"].create(
+                    operands=[src, dst, block_r.result, block_c.result])]
+    else:
+        capacity = kernel.dst_tiles // (2 if tiles.element_type.dtype in WIDE_DTYPES else 1)
+        per_pass = min(capacity, cols)
+        while per_pass > 1 and cols % per_pass:
+            per_pass -= 1
+        passes = {"colsPerDstPass": IntegerAttr(per_pass, i32), "totalColTiles": IntegerAttr(cols, i32)}
+        new += [ttkernel.OP_CLASSES["pack_untilize_init"].create(operands=[src, dst], attributes=dict(passes)),
+                ttkernel.OP_CLASSES["experimental.pack_untilize_block"].create(
+                    operands=[src, dst, block_r.result, block_c.result], attributes=dict(passes)),
+                ttkernel.OP_CLASSES["pack_untilize_uninit"].create(operands=[dst])]
+    kernel.replace(op, new, [dst])
+
+
+def _linear_index(shape: tuple[int, ...], indices: list[SSAValue]) -> tuple[list[Operation], SSAValue]:
+    """Row-major `sum(index_i * stride_i)` of a block's indices, as index arithmetic."""
+    new: list[Operation] = []
+    total = None
+    for dim, index in enumerate(indices):
+        stride = math.prod(shape[dim + 1:])
+        term = index
+        if stride != 1:
+            factor = arith.ConstantOp(IntegerAttr(stride, IndexType()))
+            new += [factor, arith.MuliOp(index, factor.result)]
+            term = new[-1].results[0]
+        if total is not None:
+            new.append(arith.AddiOp(total, term))
+            term = new[-1].results[0]
+        total = term
+    if total is None:
+        new.append(arith.ConstantOp(IntegerAttr(0, IndexType())))
+        total = new[-1].results[0]
+    return new, total
+
+
+LOWERINGS = {
+    "d2m.get_cb": KernelFunction.get_cb,
+    "d2m.wait": lambda k, op: k.cb_call(op, "cb_wait_front"),
+    "d2m.reserve": lambda k, op: k.cb_call(op, "cb_reserve_back"),
+    "d2m.push": lambda k, op: k.cb_call(op, "cb_push_back"),
+    "d2m.pop": lambda k, op: k.cb_call(op, "cb_pop_front"),
+    "d2m.print": KernelFunction.print_,
+    "memref.collapse_shape": lambda k, op: k.replace(op, [], [op.operands[0]]),  # a view of the block: its CB
+    "memref.cast": lambda k, op: k.replace(op, [], [op.operands[0]]),
+    "memref.load": KernelFunction.load,
+    "memref.store": KernelFunction.store,
+    "d2m.tile_tilize_block": lambda k, op: _layout_block(k, op, tilize=True),
+    "d2m.tile_untilize_block": lambda k, op: _layout_block(k, op, tilize=False),
+}
+
+
+def lower_kernel_functions(module, force_compile_time_args: bool, chip: dict) -> None:
+    """Lower every upstream-form kernel function of `module` (on the chip `chip` describes) in place."""
+    for func in [f for f in module.ops if is_kernel_function(f)]:
+        KernelFunction(func, force_compile_time_args, chip).lower()

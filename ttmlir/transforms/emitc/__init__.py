@@ -1,0 +1,1 @@
+"""Passes within the emitc dialect (MLIR's own, which the kernel path runs)."""
