@@ -12,7 +12,7 @@ _LAZY = {"ttir": "ttmlir.dialects.ttir:TTIR", "ttnn": "ttmlir.dialects.ttnn:TTNN
          "ttmetal": "ttmlir.dialects.ttmetal:TTMetal", "ttkernel": "ttmlir.dialects.ttkernel:TTKernel",
          "d2m": "ttmlir.dialects.d2m:D2M", "emitc": "ttmlir.dialects.emitc:EmitC",
          "emitpy": "ttmlir.dialects.emitpy:EmitPy",
-         "memref": "xdsl.dialects.memref:MemRef",
+         "memref": "ttmlir.dialects.memref_ext:MemRef",
          "arith": "xdsl.dialects.arith:Arith", "scf": "xdsl.dialects.scf:Scf", "affine": "ttmlir.dialects.affine_ext:Affine", "linalg": "ttmlir.dialects.linalg_ext:Linalg",
          "math": "ttmlir.dialects.linalg_ext:Math", "tosa": "ttmlir.dialects.tosa:TOSA",
          "tensor": "xdsl.dialects.tensor:Tensor", "bufferization": "xdsl.dialects.bufferization:Bufferization",
