@@ -13,36 +13,20 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects import linalg
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, ModuleOp, i32, i64
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ttmlir.dialects import d2m
-from ttmlir.dialects.d2m_alias import OperandAliasOp
 from ttmlir.dialects.d2m_args import ResolutionStageAttr
 from ttmlir.dialects.d2m_cb import CBType, GetCBOp, ThreadAttr
 from ttmlir.dialects.d2m_dma import DMAReadOp, DMAWriteOp, IndexedRowCopyOp, LocalCopyOp
-from ttmlir.dialects.d2m_tilize import TILIZE_OPS
-from ttmlir.dialects.d2m_tile_reduce import TileReduceOp
-from ttmlir.errors import PassFailure, derive
+from ttmlir.errors import derive
+from ttmlir.transforms.d2m.cb_ports import COMPUTE, SHARD_DMA, aliased, operand_index
 
 THREAD = "d2m.thread"
-DATA_MOVEMENT = (d2m.RemoteLoadOp, d2m.RemoteStoreOp, LocalCopyOp, DMAReadOp, DMAWriteOp, IndexedRowCopyOp)
-COMPUTE = (linalg.GenericOp, d2m.TileOp, TileReduceOp, d2m.TileFillOp, *TILIZE_OPS)
-
-
-def _aliased(local: SSAValue | None, remote: SSAValue) -> bool:
-    return local is not None and isinstance(local.owner, OperandAliasOp) and local.owner.memref is remote
-
-
-def _operand_index(generic: d2m.GenericOp, buffer: SSAValue, op: Operation) -> int:
-    for i, operand in enumerate(generic.operands):
-        if operand is buffer:
-            return i
-    raise PassFailure(op, f"'{op.name}' op its local buffer must be an operand of the enclosing d2m.generic (an "
-                          f"additional argument) to become a circular buffer")
+DATA_MOVEMENT = (*SHARD_DMA, DMAReadOp, DMAWriteOp, IndexedRowCopyOp)
 
 
 def cb_of(generic: d2m.GenericOp, block: Block, index: int) -> SSAValue:
@@ -64,9 +48,9 @@ def _segments(*groups) -> DenseArrayBase:
 
 def to_explicit_cb(generic: d2m.GenericOp, block: Block) -> None:
     for load in [o for o in block.walk() if isinstance(o, d2m.RemoteLoadOp)]:
-        if load.cb is not None or _aliased(load.local, load.source):
+        if load.cb is not None or aliased(load):
             continue
-        cb = cb_of(generic, block, _operand_index(generic, load.local, load))
+        cb = cb_of(generic, block, operand_index(generic, load.local, load))
         new = d2m.RemoteLoadOp.create(
             operands=[load.source, *load.indices, cb, *load.mcast_start, *load.mcast_shape],
             attributes=dict(load.attributes), properties={"operandSegmentSizes": _segments(
@@ -74,9 +58,9 @@ def to_explicit_cb(generic: d2m.GenericOp, block: Block) -> None:
         derive([new], load)
         Rewriter.replace_op(load, new, [None] * len(load.results))
     for store in [o for o in block.walk() if isinstance(o, d2m.RemoteStoreOp)]:
-        if store.cb is not None or _aliased(store.local, store.dest):
+        if store.cb is not None or aliased(store):
             continue
-        cb = cb_of(generic, block, _operand_index(generic, store.local, store))
+        cb = cb_of(generic, block, operand_index(generic, store.local, store))
         new = d2m.RemoteStoreOp.create(operands=[store.dest, *store.indices, cb], attributes=dict(store.attributes),
                                        properties={"operandSegmentSizes": _segments([store.dest], store.indices, [],
                                                                                     [cb])})
@@ -85,8 +69,8 @@ def to_explicit_cb(generic: d2m.GenericOp, block: Block) -> None:
     for copy in [o for o in block.walk() if isinstance(o, LocalCopyOp)]:
         if copy.is_explicit_cb_form():
             continue
-        src = cb_of(generic, block, _operand_index(generic, copy.src, copy))
-        dst = cb_of(generic, block, _operand_index(generic, copy.dst, copy))
+        src = cb_of(generic, block, operand_index(generic, copy.src, copy))
+        dst = cb_of(generic, block, operand_index(generic, copy.dst, copy))
         new = LocalCopyOp.create(operands=[src, dst], attributes=dict(copy.attributes), properties={
             "indexing_maps": copy.indexing_maps, "operandSegmentSizes": _segments([], [], [src], [dst])})
         derive([new], copy)
