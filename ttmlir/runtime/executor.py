@@ -54,7 +54,7 @@ def in_place_targets(table) -> list:
 TABLE_FAMILIES = {"EltwiseUnaryOpT": "unary", "EltwiseBinaryOpT": "binary", "WhereOpT": "binary",
                   "ClampTensorOpT": "binary", "ReductionOpT": "reduction", "SoftmaxOpT": "softmax",
                   "NormOpT": "norm", "GroupNormOpT": "norm", "MatmulOpT": "matmul", "Conv2dOpT": "matmul",
-                  "CollectiveOpT": "ccl", "MeshShardOpT": "ccl", "AttentionOpT": "attention"}
+                  "CollectiveOpT": "ccl", "DistributeTensorOpT": "ccl", "AggregateTensorOpT": "ccl", "AttentionOpT": "attention"}
 
 
 class Binary:

@@ -134,6 +134,8 @@ def _encode(kind: str, attr: Attribute, result_type):
         return list(attr.data)
     if kind in ("mesh_shape", "mesh_offset"):
         return _dim2d(*attr.data)
+    if kind in ("mesh_mapper_config", "mesh_composer_config"):
+        return _mesh_config(attr)
     if kind == "pairs":
         return [int(v) for v in dense_values(attr)]
     if kind == "elements":
@@ -148,6 +150,19 @@ def _encode(kind: str, attr: Attribute, result_type):
     if kind == "core_range_set":
         return _core_range_set(attr)
     return int_values(attr)
+
+
+def _mesh_config(attr: Attribute):
+    """A mesh mapper's placements (a replicated axis carries dim -1) or a composer's dims, and the override."""
+    if isinstance(attr, ttnn.MeshMapperConfigAttr):
+        out = fb.MeshMapperConfigT()
+        out.placements = [fb.PlacementT(fbu.enum_value(fb.PlacementType, kind), -1 if dim is None else dim)
+                          for kind, dim in attr.placements]
+    else:
+        out = fb.MeshComposerConfigT()
+        out.dims = list(attr.dims)
+    out.meshShapeOverride = list(attr.mesh_shape_override) if attr.mesh_shape_override is not None else None
+    return out
 
 
 def _number(attr: Attribute, result_type):

@@ -114,9 +114,9 @@ class TTNNLayoutPass(ModulePass):
 # Operands a device op reads from the host as the program was given them, as upstream's layout leaves them:
 # a convolution prepares its own weight and bias (never tilized whole in DRAM); splitting a tensor over
 # the mesh happens on the host.
-HOST_OPERANDS = {"conv": ("weight", "bias"), "mesh_shard": ("input",)}
+HOST_OPERANDS = {"conv": ("weight", "bias"), "distribute_tensor": ("input",), "aggregate_tensor": ("input",)}
 # the TTIR families of those ops, when the layout runs before the conversion to TTNN (as upstream's does)
-HOST_OPERANDS.update(dict.fromkeys(("conv1d", "conv2d", "conv_transpose2d"), HOST_OPERANDS["conv"]))
+HOST_OPERANDS.update(dict.fromkeys(("conv1d", "conv2d", "conv_transpose2d"), HOST_OPERANDS["conv"]), mesh_shard=("input",))
 
 
 def _read_on_host(use) -> bool:
