@@ -21,6 +21,18 @@ REDUCE: dict[str, Callable[[Shards], torch.Tensor]] = {
     "prod": lambda ts: torch.stack(ts).prod(0)}
 
 
+def shard_of(full: torch.Tensor, shard_dims: Sequence[int], coords: tuple[int, int], mesh: Mesh) -> torch.Tensor:
+    """The piece of `full` the chip at `coords` holds when mesh axis i splits tensor dim shard_dims[i] (a
+    presharded argument's piece)."""
+    for axis, dim in enumerate(shard_dims):
+        if dim >= 0:
+            if full.shape[dim] % mesh[axis]:
+                raise ValueError(f"dimension {dim} of size {full.shape[dim]} does not split evenly over "
+                                 f"{mesh[axis]} chips along mesh axis {axis}")
+            full = full.chunk(mesh[axis], dim)[coords[axis]]
+    return full
+
+
 def _chips_of(override: Sequence[int] | None, mesh: Mesh) -> tuple[tuple[int, int], list[int]]:
     """The (rows, columns) a mapper or composer takes the chips as, and those chips in row-major order: the
     device's mesh; a 2-D override is the sub-mesh at its origin, a 1-D one its first chips."""

@@ -487,15 +487,19 @@ def _generic(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     from ttmlir.runtime.metal.core import MetalError
 
     tensors = [_lookup(ctx.pool, ref, op.name) for ref in op.operation.type.inputsAndOutputs or []]
+    semaphores = [_lookup(ctx.pool, ref, op.name) for ref in op.operation.type.additionalArgs or []]
     if ctx.compute:
         if math.prod(ctx.device.mesh_shape) > 1:
             raise RuntimeFailure(f"'ttnn.generic' at {op.loc}: programs of the compiler's kernels run on one chip here")
         try:
-            values = run_generic(op.operation.type, [t.data for t in tensors], ctx.device.arch, ctx.exact)
+            values, words = run_generic(op.operation.type, [t.data for t in tensors], ctx.device.arch, ctx.exact,
+                                        [s.value for s in semaphores])
         except MetalError as exc:
             raise RuntimeFailure(f"'ttnn.generic' at {op.loc}: {exc}") from None
         for tensor, value in zip(tensors, values):
             _write_in_place(tensor, [value])
+        for semaphore, word in zip(semaphores, words):  # the kernels may have moved it
+            semaphore.value = word
     op.outputs.extend(tensors)
     return tensors
 

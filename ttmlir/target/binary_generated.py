@@ -163,6 +163,7 @@ class KernelArgType(object):
     KernelArgSemaphoreAt = 3
     KernelArgNamedArgument = 4
     KernelArgTensorAccessorArgs = 5
+    KernelArgGlobalSemaphore = 6
 
 def KernelArgTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -178,6 +179,8 @@ def KernelArgTypeCreator(unionType, table):
         return KernelArgNamedArgumentT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == KernelArgType.KernelArgTensorAccessorArgs:
         return KernelArgTensorAccessorArgsT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == KernelArgType.KernelArgGlobalSemaphore:
+        return KernelArgGlobalSemaphoreT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -5325,6 +5328,86 @@ class KernelArgTensorAccessorArgsT(object):
         return kernelArgTensorAccessorArgs
 
 
+class KernelArgGlobalSemaphore(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelArgGlobalSemaphore()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelArgGlobalSemaphore(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelArgGlobalSemaphoreBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelArgGlobalSemaphore
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelArgGlobalSemaphore
+    def OperandIndex(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def KernelArgGlobalSemaphoreStart(builder):
+    builder.StartObject(1)
+
+def KernelArgGlobalSemaphoreAddOperandIndex(builder, operandIndex):
+    builder.PrependUint32Slot(0, operandIndex, 0)
+
+def KernelArgGlobalSemaphoreEnd(builder):
+    return builder.EndObject()
+
+
+
+class KernelArgGlobalSemaphoreT(object):
+
+    # KernelArgGlobalSemaphoreT
+    def __init__(
+        self,
+        operandIndex = 0,
+    ):
+        self.operandIndex = operandIndex  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelArgGlobalSemaphore = KernelArgGlobalSemaphore()
+        kernelArgGlobalSemaphore.Init(buf, pos)
+        return cls.InitFromObj(kernelArgGlobalSemaphore)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelArgGlobalSemaphore):
+        x = KernelArgGlobalSemaphoreT()
+        x._UnPack(kernelArgGlobalSemaphore)
+        return x
+
+    # KernelArgGlobalSemaphoreT
+    def _UnPack(self, kernelArgGlobalSemaphore):
+        if kernelArgGlobalSemaphore is None:
+            return
+        self.operandIndex = kernelArgGlobalSemaphore.OperandIndex()
+
+    # KernelArgGlobalSemaphoreT
+    def Pack(self, builder):
+        KernelArgGlobalSemaphoreStart(builder)
+        KernelArgGlobalSemaphoreAddOperandIndex(builder, self.operandIndex)
+        kernelArgGlobalSemaphore = KernelArgGlobalSemaphoreEnd(builder)
+        return kernelArgGlobalSemaphore
+
+
 class KernelArg(object):
     __slots__ = ['_tab']
 
@@ -5391,7 +5474,7 @@ class KernelArgT(object):
         arg = None,
     ):
         self.argType = argType  # type: int
-        self.arg = arg  # type: Union[None, 'KernelArgCBBufferIndexT', 'KernelArgBufferAddressOfTensorT', 'KernelArgSemaphoreAtT', 'KernelArgNamedArgumentT', 'KernelArgTensorAccessorArgsT']
+        self.arg = arg  # type: Union[None, 'KernelArgCBBufferIndexT', 'KernelArgBufferAddressOfTensorT', 'KernelArgSemaphoreAtT', 'KernelArgNamedArgumentT', 'KernelArgTensorAccessorArgsT', 'KernelArgGlobalSemaphoreT']
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -6321,7 +6404,7 @@ class GenericOp(object):
             x = self._tab.Vector(o)
             x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
             x = self._tab.Indirect(x)
-            obj = TensorRef()
+            obj = GlobalSemaphoreRef()
             obj.Init(self._tab.Bytes, x)
             return obj
         return None
@@ -6385,7 +6468,7 @@ class GenericOpT(object):
         program = None,
     ):
         self.inputsAndOutputs = inputsAndOutputs  # type: Optional[List[TensorRefT]]
-        self.additionalArgs = additionalArgs  # type: Optional[List[TensorRefT]]
+        self.additionalArgs = additionalArgs  # type: Optional[List[GlobalSemaphoreRefT]]
         self.program = program  # type: Optional[ProgramDescriptorT]
 
     @classmethod
@@ -6423,8 +6506,8 @@ class GenericOpT(object):
                 if genericOp.AdditionalArgs(i) is None:
                     self.additionalArgs.append(None)
                 else:
-                    tensorRef_ = TensorRefT.InitFromObj(genericOp.AdditionalArgs(i))
-                    self.additionalArgs.append(tensorRef_)
+                    globalSemaphoreRef_ = GlobalSemaphoreRefT.InitFromObj(genericOp.AdditionalArgs(i))
+                    self.additionalArgs.append(globalSemaphoreRef_)
         if genericOp.Program() is not None:
             self.program = ProgramDescriptorT.InitFromObj(genericOp.Program())
 

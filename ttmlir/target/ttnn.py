@@ -188,7 +188,8 @@ UNION_TAGS = {fb.IntegralTypeT: fb.NumberType.I32, fb.FloatingPointTypeT: fb.Num
 _ARG_TABLES = {"kernel_arg_cb_buffer_index": ("KernelArgCBBufferIndex", "bufferIndex"),
                "kernel_arg_address_of_tensor": ("KernelArgBufferAddressOfTensor", "operandIndex"),
                "kernel_arg_semaphore_at": ("KernelArgSemaphoreAt", "semaphoreIndex"),
-               "kernel_arg_tensor_accessor_args": ("KernelArgTensorAccessorArgs", "operandIndex")}
+               "kernel_arg_tensor_accessor_args": ("KernelArgTensorAccessorArgs", "operandIndex"),
+               "kernel_arg_global_semaphore": ("KernelArgGlobalSemaphore", "operandIndex")}
 
 
 def _kernel_args(op: Operation, args) -> fb.KernelCoreArgsT:
@@ -390,10 +391,11 @@ class ProgramWriter:
     def generic(self, op: TTNNOp) -> fb.OperationT:
         """A ttnn.generic: its tensors and its program, each kernel with the C++ of its function."""
         groups = op.operand_groups()
-        if groups["additional_args"]:
-            raise TranslateError(op, "a ttnn.generic with additional arguments cannot be serialized yet")
+        if any(not isinstance(v.type, trace.GlobalSemaphoreType) for v in groups["additional_args"]):
+            raise TranslateError(op, "a ttnn.generic with scalar additional arguments cannot be serialized yet")
         table = fb.GenericOpT()
         table.inputsAndOutputs = [self.ref(v) for v in groups["inputs_and_outputs"]]
+        table.additionalArgs = [self.ref(v) for v in groups["additional_args"]]
         table.program = _program_descriptor(op, op.properties["program"], self.kernels)
         return self.wrap(op, "GenericOp", table)
 

@@ -138,3 +138,37 @@ def test_pipe_resources_become_scratch_semaphores_and_their_arguments():
 def test_a_malformed_artifact_is_an_error(changes, message):
     with pytest.raises(PassFailure, match=message):
         lowered(artifact(**changes))
+
+
+def test_a_kernel_moves_its_global_semaphore():
+    """The global semaphore is serialized among the generic's additional args; its kernel argument is its L1
+    address on the program's cores, set to the semaphore's value before the run and read back after it."""
+    from ttmlir.runtime.executor import GlobalSemaphore
+
+    writer = WRITER.replace("cb_pop_front(2, 1);\n}", """cb_pop_front(2, 1);
+  uint32_t sem = get_common_arg_val<uint32_t>(2);
+  noc_semaphore_inc(get_noc_addr(my_x[0], my_y[0], sem), 3);
+  noc_async_atomic_barrier();
+}""")
+    art = artifact(pipe_sram_scratch_bytes=128, num_pipe_global_semaphores=1)
+    art["kernels"][2]["cpp_source"] = writer
+    m = lowered(art)
+    binary = Binary(data=translate(m))
+    table = next(op.type for op in binary.programs[0].operations if type(op.type).__name__ == "GenericOpT")
+    assert len(table.additionalArgs) == 1
+    seen = []
+    original = GlobalSemaphore.__setattr__
+
+    def record(self, name, value):  # the semaphore's value as the run leaves it
+        if name == "value":
+            seen.append(value)
+        original(self, name, value)
+
+    GlobalSemaphore.__setattr__ = record
+    try:
+        a, b = torch.randn(32, 32), torch.randn(32, 32)
+        (out,), _ = run_program(binary, 0, [a, b, torch.zeros(32, 32)], MeshDevice(), exact=True)
+    finally:
+        GlobalSemaphore.__setattr__ = original
+    torch.testing.assert_close(out.data.float(), a + b)
+    assert seen == [0, 3]  # created at 0, incremented by the writer
