@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BFloat16Type, NoneAttr, TensorType
+from xdsl.dialects.builtin import AnyFloat, BFloat16Type, IntegerType, NoneAttr, TensorType
 from xdsl.ir import Attribute, Dialect
 
 from ttmlir.dialects import ttcore
@@ -703,9 +703,29 @@ TTNN_OWN_RULES = {"batch_norm_inference": batch_norm_rule, "batch_norm_training"
                   "assign": assign_rule, "point_to_point": point_to_point_rule, "dump_tensor": debug.dump_tensor_rule,
                   "load_tensor": debug.load_tensor_rule,
                   **ttml.TTNN_RULES}
+class TTNNGenericBase(TTNNOp):
+    """ttnn.generic's operands may also be scalars its kernels read (integers and floats of at most 32 bits)."""
+
+    OPERAND_TYPE_CHECK: ClassVar[tuple[tuple[type, ...], str]] = (
+        (TensorType, DeviceType, trace.GlobalSemaphoreType, IntegerType, AnyFloat),
+        "ranked tensor, !ttnn.device, !ttnn.global_semaphore or scalar values")
+
+    def tt_verify(self) -> None:
+        super().tt_verify()
+        tensors = len(self.operand_groups()["inputs_and_outputs"])
+        for i, value in enumerate(self.operands):
+            if not isinstance(value.type, (IntegerType, AnyFloat)):
+                continue
+            if i < tensors:
+                raise self.error(f"operand #{i}: inputs and outputs are tensors, got '{value.type}'")
+            if value.type.bitwidth > 32:
+                raise self.error(f"operand #{i}: a scalar argument is at most 32 bits, got '{value.type}'")
+
+
+OP_BASES = {"generic": TTNNGenericBase}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES: dict[str, type[TTOp]] = {}
-TTNN_OP_CLASSES.update({row.name: build_op_class("ttnn", row, TTNNOp,
+TTNN_OP_CLASSES.update({row.name: build_op_class("ttnn", row, OP_BASES.get(row.name, TTNNOp),
                                                  TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]),
                                                  TTNN_OP_CLASSES, patterns_for)
                         for row in TTNN_ROWS})

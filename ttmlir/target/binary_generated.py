@@ -164,6 +164,7 @@ class KernelArgType(object):
     KernelArgNamedArgument = 4
     KernelArgTensorAccessorArgs = 5
     KernelArgGlobalSemaphore = 6
+    KernelArgScalar = 7
 
 def KernelArgTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -181,6 +182,8 @@ def KernelArgTypeCreator(unionType, table):
         return KernelArgTensorAccessorArgsT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == KernelArgType.KernelArgGlobalSemaphore:
         return KernelArgGlobalSemaphoreT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == KernelArgType.KernelArgScalar:
+        return KernelArgScalarT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -5408,6 +5411,86 @@ class KernelArgGlobalSemaphoreT(object):
         return kernelArgGlobalSemaphore
 
 
+class KernelArgScalar(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelArgScalar()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelArgScalar(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelArgScalarBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelArgScalar
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelArgScalar
+    def OperandIndex(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def KernelArgScalarStart(builder):
+    builder.StartObject(1)
+
+def KernelArgScalarAddOperandIndex(builder, operandIndex):
+    builder.PrependUint32Slot(0, operandIndex, 0)
+
+def KernelArgScalarEnd(builder):
+    return builder.EndObject()
+
+
+
+class KernelArgScalarT(object):
+
+    # KernelArgScalarT
+    def __init__(
+        self,
+        operandIndex = 0,
+    ):
+        self.operandIndex = operandIndex  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelArgScalar = KernelArgScalar()
+        kernelArgScalar.Init(buf, pos)
+        return cls.InitFromObj(kernelArgScalar)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelArgScalar):
+        x = KernelArgScalarT()
+        x._UnPack(kernelArgScalar)
+        return x
+
+    # KernelArgScalarT
+    def _UnPack(self, kernelArgScalar):
+        if kernelArgScalar is None:
+            return
+        self.operandIndex = kernelArgScalar.OperandIndex()
+
+    # KernelArgScalarT
+    def Pack(self, builder):
+        KernelArgScalarStart(builder)
+        KernelArgScalarAddOperandIndex(builder, self.operandIndex)
+        kernelArgScalar = KernelArgScalarEnd(builder)
+        return kernelArgScalar
+
+
 class KernelArg(object):
     __slots__ = ['_tab']
 
@@ -5474,7 +5557,7 @@ class KernelArgT(object):
         arg = None,
     ):
         self.argType = argType  # type: int
-        self.arg = arg  # type: Union[None, 'KernelArgCBBufferIndexT', 'KernelArgBufferAddressOfTensorT', 'KernelArgSemaphoreAtT', 'KernelArgNamedArgumentT', 'KernelArgTensorAccessorArgsT', 'KernelArgGlobalSemaphoreT']
+        self.arg = arg  # type: Union[None, 'KernelArgCBBufferIndexT', 'KernelArgBufferAddressOfTensorT', 'KernelArgSemaphoreAtT', 'KernelArgNamedArgumentT', 'KernelArgTensorAccessorArgsT', 'KernelArgGlobalSemaphoreT', 'KernelArgScalarT']
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -6351,6 +6434,118 @@ class ProgramDescriptorT(object):
         return programDescriptor
 
 
+class GenericArg(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = GenericArg()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsGenericArg(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def GenericArgBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # GenericArg
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # GenericArg
+    def Tensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # GenericArg
+    def Semaphore(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = GlobalSemaphoreRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def GenericArgStart(builder):
+    builder.StartObject(2)
+
+def GenericArgAddTensor(builder, tensor):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(tensor), 0)
+
+def GenericArgAddSemaphore(builder, semaphore):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(semaphore), 0)
+
+def GenericArgEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class GenericArgT(object):
+
+    # GenericArgT
+    def __init__(
+        self,
+        tensor = None,
+        semaphore = None,
+    ):
+        self.tensor = tensor  # type: Optional[TensorRefT]
+        self.semaphore = semaphore  # type: Optional[GlobalSemaphoreRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        genericArg = GenericArg()
+        genericArg.Init(buf, pos)
+        return cls.InitFromObj(genericArg)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, genericArg):
+        x = GenericArgT()
+        x._UnPack(genericArg)
+        return x
+
+    # GenericArgT
+    def _UnPack(self, genericArg):
+        if genericArg is None:
+            return
+        if genericArg.Tensor() is not None:
+            self.tensor = TensorRefT.InitFromObj(genericArg.Tensor())
+        if genericArg.Semaphore() is not None:
+            self.semaphore = GlobalSemaphoreRefT.InitFromObj(genericArg.Semaphore())
+
+    # GenericArgT
+    def Pack(self, builder):
+        if self.tensor is not None:
+            tensor = self.tensor.Pack(builder)
+        if self.semaphore is not None:
+            semaphore = self.semaphore.Pack(builder)
+        GenericArgStart(builder)
+        if self.tensor is not None:
+            GenericArgAddTensor(builder, tensor)
+        if self.semaphore is not None:
+            GenericArgAddSemaphore(builder, semaphore)
+        genericArg = GenericArgEnd(builder)
+        return genericArg
+
+
 class GenericOp(object):
     __slots__ = ['_tab']
 
@@ -6404,7 +6599,7 @@ class GenericOp(object):
             x = self._tab.Vector(o)
             x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
             x = self._tab.Indirect(x)
-            obj = GlobalSemaphoreRef()
+            obj = GenericArg()
             obj.Init(self._tab.Bytes, x)
             return obj
         return None
@@ -6468,7 +6663,7 @@ class GenericOpT(object):
         program = None,
     ):
         self.inputsAndOutputs = inputsAndOutputs  # type: Optional[List[TensorRefT]]
-        self.additionalArgs = additionalArgs  # type: Optional[List[GlobalSemaphoreRefT]]
+        self.additionalArgs = additionalArgs  # type: Optional[List[GenericArgT]]
         self.program = program  # type: Optional[ProgramDescriptorT]
 
     @classmethod
@@ -6506,8 +6701,8 @@ class GenericOpT(object):
                 if genericOp.AdditionalArgs(i) is None:
                     self.additionalArgs.append(None)
                 else:
-                    globalSemaphoreRef_ = GlobalSemaphoreRefT.InitFromObj(genericOp.AdditionalArgs(i))
-                    self.additionalArgs.append(globalSemaphoreRef_)
+                    genericArg_ = GenericArgT.InitFromObj(genericOp.AdditionalArgs(i))
+                    self.additionalArgs.append(genericArg_)
         if genericOp.Program() is not None:
             self.program = ProgramDescriptorT.InitFromObj(genericOp.Program())
 
