@@ -48,16 +48,17 @@ def _chips_of(override: Sequence[int] | None, mesh: Mesh) -> tuple[tuple[int, in
     return (rows, cols), [r * mesh[1] + c for r in range(rows) for c in range(cols)]
 
 
-def distribute(full: torch.Tensor, placements: Sequence[tuple[str, int]], override: Sequence[int] | None,
+def distribute(full: Shards, placements: Sequence[tuple[str, int]], override: Sequence[int] | None,
                mesh: Mesh) -> Shards:
-    """A host tensor spread over the mesh: along each mesh axis the same tensor, or its slices of one dimension."""
+    """A host tensor spread over the mesh: along each mesh axis the same tensor, or its slices of one dimension.
+    Each chip's piece is cut from its own copy of the (replicated) host tensor."""
     shape, chips = _chips_of(override, mesh)
     if len(chips) != mesh[0] * mesh[1]:
         raise ValueError(f"mesh mapper: a {shape[0]}x{shape[1]} mesh does not hold the {mesh[0]}x{mesh[1]} mesh's chips")
     axes = list(placements) if len(placements) == 2 else [("replicate", -1), *placements]
-    out: Shards = [full] * len(chips)
+    out: Shards = list(full)
     for index, chip in enumerate(chips):
-        piece = full
+        piece = full[chip]
         for coord, size, (kind, dim) in zip(divmod(index, shape[1]), shape, axes):
             if kind == "shard":
                 if piece.shape[dim] % size:

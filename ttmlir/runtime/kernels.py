@@ -825,8 +825,7 @@ def _mesh_kernels() -> dict[str, MeshKernel]:
     chip."""
     reduce_type = enum_names(fb.ReduceType)
     return {
-        # a host tensor: every chip holds chip 0's (the program's one value)
-        "distribute_tensor": lambda x, t, mesh: ccl.distribute(x["input"][0], _placements(t.mapperConfig),
+        "distribute_tensor": lambda x, t, mesh: ccl.distribute(x["input"], _placements(t.mapperConfig),
                                                                _override(t.mapperConfig), mesh),
         "aggregate_tensor": lambda x, t, mesh: ccl.aggregate(x["input"], list(t.composerConfig.dims),
                                                              _override(t.composerConfig), mesh),

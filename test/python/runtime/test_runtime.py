@@ -776,14 +776,14 @@ def test_distribute_and_aggregate_over_a_2x4_mesh():
     from ttmlir.runtime import ccl
 
     mesh, full = (2, 4), torch.arange(4 * 8.0).reshape(4, 8)
-    pieces = ccl.distribute(full, [("shard", 0), ("shard", 1)], [2, 4], mesh)
+    pieces = ccl.distribute([full] * 8, [("shard", 0), ("shard", 1)], [2, 4], mesh)
     assert torch.equal(pieces[6], full[2:4, 4:6])  # chip 6 sits at row 1, column 2
     assert all(torch.equal(t, full) for t in ccl.aggregate(pieces, [0, 1], [2, 4], mesh))
-    columns = ccl.distribute(full, [("replicate", -1), ("shard", 1)], None, mesh)
+    columns = ccl.distribute([full] * 8, [("replicate", -1), ("shard", 1)], None, mesh)
     assert torch.equal(columns[5], full[:, 2:4]) and torch.equal(columns[1], columns[5])
     assert torch.equal(ccl.aggregate(columns, [0, 1], [1, 4], mesh)[3], full)  # the first row's chips only
     assert torch.equal(ccl.aggregate(columns, [0], [1], mesh)[0], columns[0])  # replicated: the first chip's
     with pytest.raises(ValueError, match="does not fit the 2x4 mesh"):
         ccl.aggregate(columns, [0, 1], [1, 8], mesh)
     with pytest.raises(ValueError, match="dimension 1 of size 8 does not split evenly over 3 chips"):
-        ccl.distribute(full, [("shard", 1)], [3], (1, 3))
+        ccl.distribute([full] * 3, [("shard", 1)], [3], (1, 3))

@@ -38,7 +38,7 @@ def _point_to_point(t, mesh, chip: int) -> Iterable[int]:
 
 # For each collective: the chips whose inputs chip `chip`'s results read.
 NEEDS: dict[str, Callable] = {
-    "distribute_tensor": lambda t, mesh, chip: (0,),  # every chip's piece is cut from chip 0's host tensor
+    "distribute_tensor": lambda t, mesh, chip: (chip,),  # each chip cuts its piece from its copy of the host tensor
     "aggregate_tensor": lambda t, mesh, chip: range(mesh[0] * mesh[1]),
     "point_to_point": _point_to_point,
     **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter", "distributed_rms_norm", "distributed_layer_norm",
