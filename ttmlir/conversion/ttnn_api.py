@@ -225,6 +225,14 @@ def value_of(op: Operation, kind: str, attr: Attribute):
         return Ctor("Shape", (list(attr.data),))
     if kind in ("mesh_shape", "mesh_offset"):
         return Ctor("MeshShape" if kind == "mesh_shape" else "MeshCoordinate", tuple(attr.data))
+    if kind in ("mesh_mapper_config", "mesh_composer_config"):
+        override = attr.mesh_shape_override
+        shape = Ctor("MeshShape", (list(override),)) if override is not None else None
+        if kind == "mesh_composer_config":
+            return Ctor("MeshComposerConfig", (list(attr.dims), shape))
+        placements = [Ctor("PlacementShard", (dim,)) if what == "shard" else Ctor("PlacementReplicate")
+                      for what, dim in attr.placements]
+        return Ctor("MeshMapperConfig", (placements, shape))
     if kind in STRUCT_KINDS:
         type_name = STRUCT_KINDS[kind] or struct_type_name(attr.name)
         return Ctor(type_name, (), tuple((key, Enum(FIELD_ENUMS[key][0], FIELD_ENUMS[key][1][v]) if key in FIELD_ENUMS

@@ -5,12 +5,14 @@ from __future__ import annotations
 import math
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BFloat16Type, NoneAttr, TensorType
+from xdsl.dialects.builtin import AnyFloat, BFloat16Type, IntegerType, NoneAttr, TensorType
 from xdsl.ir import Attribute, Dialect
 
 from ttmlir.dialects import ttcore
 from ttmlir.dialects import attention, conv, debug, moe, trace, ttml, ttnn_program
 from ttmlir.dialects.ttnn_nd_layout import ND_LAYOUT_ATTRS, NDShardSpecAttr, TTNNNDLayoutAttr  # noqa: F401
+from ttmlir.dialects.ttnn_mesh_attrs import (MESH_ATTRS, MeshComposerConfigAttr, MeshMapperConfigAttr,
+                                             aggregate_tensor_rule, distribute_tensor_rule)
 from ttmlir.dialects.ttnn_d2m_subgraph import D2MSubgraphOp
 from ttmlir.ir.op_table import ADAMW_OPERANDS, ADAMW_PROPS, ATTENTION, GATHER_PROPS, SDPA_BW, SDPA_FW, TTIR_OPS, op
 from ttmlir.ir.props import KINDS, Kind, scalar
@@ -76,6 +78,8 @@ KINDS.update({
     "shape": Kind(lambda a: isinstance(a, ShapeAttr), "TTNN Shape attribute", lambda v: ShapeAttr(tuple(v))),
     "mesh_shape": _attr_kind(MeshShapeAttr),
     "mesh_offset": _attr_kind(MeshOffsetAttr),
+    "mesh_mapper_config": _attr_kind(MeshMapperConfigAttr),
+    "mesh_composer_config": _attr_kind(MeshComposerConfigAttr),
     "compute_config": _attr_kind(DeviceComputeKernelConfigAttr),
     "conv2d_config": _attr_kind(Conv2dConfigAttr),
     "conv3d_config": _attr_kind(Conv3dConfigAttr),
@@ -278,8 +282,11 @@ TTNN_ONLY = (
        props="epsilon:f32=1e-05 momentum:f32=0.1 memory_config:memory_config?" + COMPUTE_CONFIG,
        results="result batch_mean batch_variance",
        summary="Normalize each channel by the batch's mean and variance, then scale and shift."),
-    op("mesh_shard", "mesh_shard", "input device", props="shard_type:shard_type shard_direction:shard_direction "
-       "shard_shape:i64_darray shard_dims:i64_darray", summary="Shard or gather a tensor across the mesh."),
+    # TTIR's mesh_shard on the host: a full tensor spread over the mesh, or the chips' pieces put back together
+    op("distribute_tensor", "distribute_tensor", "input device", props="mapper_config:mesh_mapper_config cq_id:ui32?",
+       summary="Distribute tensor across mesh devices"),
+    op("aggregate_tensor", "aggregate_tensor", "input device", props="composer_config:mesh_composer_config",
+       summary="Aggregate distributed tensor back to host"),
     # TTIR's transpose lowers to permute; this one is what TTNN rewrites (decompositions) build, a permute to the device
     op("transpose", "transpose", props="dim0:si32 dim1:si32 memory_config:memory_config?",
        summary="Swap two dimensions."),
@@ -314,7 +321,8 @@ def shape_attr_rule(op: TTOp):
 
 TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "generic": generic_rule, "layout_op": same_shape, "deallocate": None, "debug_effect": None, "load": None,
                     "creation": shape_attr_rule, "fill": shape_attr_rule, "full": shape_attr_rule,
-                    "repeat": repeat_rule, "conv": None, "trace": None, "semaphore": None, "pool": None, "arange": None, "rand": None,
+                    "repeat": repeat_rule, "distribute_tensor": distribute_tensor_rule,
+                    "aggregate_tensor": aggregate_tensor_rule, "conv": None, "trace": None, "semaphore": None, "pool": None, "arange": None, "rand": None,
                     **dict.fromkeys(("nlp_concat_heads", "nlp_concat_heads_decode", "nlp_create_qkv_heads_decode",
                                      "rotary_embedding", "norm_stats", "norm_post", "indexer_score", "assign", "point_to_point",
                                      "prepare_conv3d_weights", "prepare_conv2d", "optimizer_in_place"))}  # verified by their own rules below
@@ -696,9 +704,29 @@ TTNN_OWN_RULES = {"batch_norm_inference": batch_norm_rule, "batch_norm_training"
                   "assign": assign_rule, "point_to_point": point_to_point_rule, "dump_tensor": debug.dump_tensor_rule,
                   "load_tensor": debug.load_tensor_rule,
                   **ttml.TTNN_RULES}
+class TTNNGenericBase(TTNNOp):
+    """ttnn.generic's operands may also be scalars its kernels read (integers and floats of at most 32 bits)."""
+
+    OPERAND_TYPE_CHECK: ClassVar[tuple[tuple[type, ...], str]] = (
+        (TensorType, DeviceType, trace.GlobalSemaphoreType, IntegerType, AnyFloat),
+        "ranked tensor, !ttnn.device, !ttnn.global_semaphore or scalar values")
+
+    def tt_verify(self) -> None:
+        super().tt_verify()
+        tensors = len(self.operand_groups()["inputs_and_outputs"])
+        for i, value in enumerate(self.operands):
+            if not isinstance(value.type, (IntegerType, AnyFloat)):
+                continue
+            if i < tensors:
+                raise self.error(f"operand #{i}: inputs and outputs are tensors, got '{value.type}'")
+            if value.type.bitwidth > 32:
+                raise self.error(f"operand #{i}: a scalar argument is at most 32 bits, got '{value.type}'")
+
+
+OP_BASES = {"generic": TTNNGenericBase}
 TTNN_ROWS = (*_ttnn_rows(), *TTNN_ONLY)
 TTNN_OP_CLASSES: dict[str, type[TTOp]] = {}
-TTNN_OP_CLASSES.update({row.name: build_op_class("ttnn", row, TTNNOp,
+TTNN_OP_CLASSES.update({row.name: build_op_class("ttnn", row, OP_BASES.get(row.name, TTNNOp),
                                                  TTNN_OWN_RULES.get(row.name, TTNN_SHAPE_RULES[row.family]),
                                                  TTNN_OP_CLASSES, patterns_for)
                         for row in TTNN_ROWS})
@@ -707,5 +735,5 @@ TTNN = Dialect(
     "ttnn", [*TTNN_OP_CLASSES.values(), D2MSubgraphOp],
     [DeviceType, trace.GlobalSemaphoreType, trace.TraceIdAttr, BufferTypeAttr, LayoutAttr, TensorMemoryLayoutAttr, ShapeAttr, MeshShapeAttr, MeshOffsetAttr,
      CoreCoordAttr, CoreRangeAttr, CoreRangeSetAttr, MemoryConfigAttr, TTNNLayoutAttr, *STRUCT_ATTRS, Conv2dSliceConfigAttr,
-     *ttnn_program.PROGRAM_ATTRS, *ND_LAYOUT_ATTRS],
+     *ttnn_program.PROGRAM_ATTRS, *ND_LAYOUT_ATTRS, *MESH_ATTRS],
 )

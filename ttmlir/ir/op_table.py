@@ -258,8 +258,9 @@ TTIR_OPS: tuple[OpRow, ...] = (
     # a prompt written into a paged cache: position p of batch row b goes to block page_table[i][p // block] (i
     # is batch_idx_tensor[b], else 0) at row p % block
     op("paged_fill_cache", "cache", "cache input page_table batch_idx_tensor?", results=""),
+    # lowered to ttnn.distribute_tensor (full_to_shard) or ttnn.aggregate_tensor (shard_to_full)
     op("mesh_shard", "mesh_shard", props="shard_type:shard_type shard_direction:shard_direction "
-       "shard_shape:i64_darray shard_dims:i64_darray"),
+       "shard_shape:i64_darray shard_dims:i64_darray", ttnn=None),
     op("all_gather", "ccl", props="all_gather_dim:si32 cluster_axis:ui32"),
     op("all_reduce", "ccl", props="reduce_type:reduce_type cluster_axis:ui32"),
     # all_reduce that overlaps its exchange with compute on the device; the same values

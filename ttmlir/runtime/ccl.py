@@ -1,4 +1,4 @@
-"""Data movement between the chips of a mesh: `mesh_shard` and the collectives.
+"""Data movement between the chips of a mesh: spreading a tensor over it and gathering it back, and the collectives.
 
 A distributed value is a list with one tensor per chip, in row-major mesh order (chip `r * cols + c`
 sits at mesh coordinates `(r, c)`). Mesh axis 0 runs along rows, axis 1 along columns; a collective
@@ -22,7 +22,8 @@ REDUCE: dict[str, Callable[[Shards], torch.Tensor]] = {
 
 
 def shard_of(full: torch.Tensor, shard_dims: Sequence[int], coords: tuple[int, int], mesh: Mesh) -> torch.Tensor:
-    """The piece of `full` the chip at `coords` holds when mesh axis i splits tensor dim shard_dims[i]."""
+    """The piece of `full` the chip at `coords` holds when mesh axis i splits tensor dim shard_dims[i] (a
+    presharded argument's piece)."""
     for axis, dim in enumerate(shard_dims):
         if dim >= 0:
             if full.shape[dim] % mesh[axis]:
@@ -32,24 +33,48 @@ def shard_of(full: torch.Tensor, shard_dims: Sequence[int], coords: tuple[int, i
     return full
 
 
-def unshard(shards: Shards, shard_dims: Sequence[int], mesh: Mesh) -> torch.Tensor:
-    """The full tensor from its pieces: concatenated along the tensor dims the mesh axes split."""
-    col_dim = shard_dims[1] if len(shard_dims) > 1 else -1
-    rows = [torch.cat(shards[r * mesh[1]:(r + 1) * mesh[1]], col_dim) if col_dim >= 0 else shards[r * mesh[1]]
-            for r in range(mesh[0])]
-    return torch.cat(rows, shard_dims[0]) if shard_dims[0] >= 0 else rows[0]
+def _chips_of(override: Sequence[int] | None, mesh: Mesh) -> tuple[tuple[int, int], list[int]]:
+    """The (rows, columns) a mapper or composer takes the chips as, and those chips in row-major order: the
+    device's mesh; a 2-D override is the sub-mesh at its origin, a 1-D one its first chips."""
+    if not override:
+        return mesh, list(range(mesh[0] * mesh[1]))
+    if len(override) == 1:
+        if override[0] > mesh[0] * mesh[1]:
+            raise ValueError(f"mesh shape override [{override[0]}] has more chips than the {mesh[0]}x{mesh[1]} mesh")
+        return (1, override[0]), list(range(override[0]))
+    rows, cols = override
+    if rows > mesh[0] or cols > mesh[1]:
+        raise ValueError(f"mesh shape override [{rows}, {cols}] does not fit the {mesh[0]}x{mesh[1]} mesh")
+    return (rows, cols), [r * mesh[1] + c for r in range(rows) for c in range(cols)]
 
 
-def mesh_shard(shards: Shards, shard_type: str, direction: str, shard_dims: Sequence[int], mesh: Mesh) -> Shards:
-    """Split a full tensor over the mesh (full_to_shard) or put the pieces back together (shard_to_full)."""
-    chips = mesh[0] * mesh[1]
-    if shard_type == "identity":
-        return list(shards)
-    if shard_type in ("replicate", "maximal"):
-        return [shards[0]] * chips
-    if direction == "full_to_shard":
-        return [shard_of(shards[d], shard_dims, divmod(d, mesh[1]), mesh) for d in range(chips)]
-    return [unshard(shards, shard_dims, mesh)] * chips
+def distribute(full: Shards, placements: Sequence[tuple[str, int]], override: Sequence[int] | None,
+               mesh: Mesh) -> Shards:
+    """A host tensor spread over the mesh: along each mesh axis the same tensor, or its slices of one dimension.
+    Each chip's piece is cut from its own copy of the (replicated) host tensor."""
+    shape, chips = _chips_of(override, mesh)
+    if len(chips) != mesh[0] * mesh[1]:
+        raise ValueError(f"mesh mapper: a {shape[0]}x{shape[1]} mesh does not hold the {mesh[0]}x{mesh[1]} mesh's chips")
+    axes = list(placements) if len(placements) == 2 else [("replicate", -1), *placements]
+    out: Shards = list(full)
+    for index, chip in enumerate(chips):
+        piece = full[chip]
+        for coord, size, (kind, dim) in zip(divmod(index, shape[1]), shape, axes):
+            if kind == "shard":
+                if piece.shape[dim] % size:
+                    raise ValueError(f"dimension {dim} of size {piece.shape[dim]} does not split evenly over {size} "
+                                     "chips")
+                piece = piece.chunk(size, dim)[coord]
+        out[chip] = piece
+    return out
+
+
+def aggregate(shards: Shards, dims: Sequence[int], override: Sequence[int] | None, mesh: Mesh) -> Shards:
+    """The chips' values joined into one host tensor: each row's along dims[-1], the rows along dims[0]."""
+    (rows, cols), chips = _chips_of(override, mesh)
+    values = [shards[c] for c in chips]
+    joined = [torch.cat(values[r * cols:(r + 1) * cols], dims[-1]) for r in range(rows)]
+    return [torch.cat(joined, dims[0]) if len(dims) == 2 else joined[0]] * (mesh[0] * mesh[1])
 
 
 def groups(axis: int, mesh: Mesh) -> list[list[int]]:

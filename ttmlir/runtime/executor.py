@@ -54,7 +54,7 @@ def in_place_targets(table) -> list:
 TABLE_FAMILIES = {"EltwiseUnaryOpT": "unary", "EltwiseBinaryOpT": "binary", "WhereOpT": "binary",
                   "ClampTensorOpT": "binary", "ReductionOpT": "reduction", "SoftmaxOpT": "softmax",
                   "NormOpT": "norm", "GroupNormOpT": "norm", "MatmulOpT": "matmul", "Conv2dOpT": "matmul",
-                  "CollectiveOpT": "ccl", "MeshShardOpT": "ccl", "AttentionOpT": "attention"}
+                  "CollectiveOpT": "ccl", "DistributeTensorOpT": "ccl", "AggregateTensorOpT": "ccl", "AttentionOpT": "attention"}
 
 
 class Binary:
@@ -487,15 +487,23 @@ def _generic(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
     from ttmlir.runtime.metal.core import MetalError
 
     tensors = [_lookup(ctx.pool, ref, op.name) for ref in op.operation.type.inputsAndOutputs or []]
+    # the further operands: global semaphores, and scalars (one-element u32 tensors of their bits)
+    additional = [_lookup(ctx.pool, arg.semaphore or arg.tensor, op.name) for arg in op.operation.type.additionalArgs or []]
+    semaphores = [a for a in additional if isinstance(a, GlobalSemaphore)]
     if ctx.compute:
         if math.prod(ctx.device.mesh_shape) > 1:
             raise RuntimeFailure(f"'ttnn.generic' at {op.loc}: programs of the compiler's kernels run on one chip here")
+        words = [("semaphore", a.value) if isinstance(a, GlobalSemaphore) else
+                 ("scalar", int(a.data.reshape(-1)[0].item()) & 0xFFFFFFFF) for a in additional]
         try:
-            values = run_generic(op.operation.type, [t.data for t in tensors], ctx.device.arch, ctx.exact)
+            values, words = run_generic(op.operation.type, [t.data for t in tensors], ctx.device.arch, ctx.exact,
+                                        words)
         except MetalError as exc:
             raise RuntimeFailure(f"'ttnn.generic' at {op.loc}: {exc}") from None
         for tensor, value in zip(tensors, values):
             _write_in_place(tensor, [value])
+        for semaphore, word in zip(semaphores, words):  # the kernels may have moved it
+            semaphore.value = word
     op.outputs.extend(tensors)
     return tensors
 

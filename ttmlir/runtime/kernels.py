@@ -811,13 +811,24 @@ def _distributed_layer_norm(x: dict, t, mesh) -> list:
     return out
 
 
+def _placements(config) -> list[tuple[str, int]]:
+    kinds = enum_names(fb.PlacementType)
+    return [(kinds[p.type], p.dim) for p in config.placements or []]
+
+
+def _override(config) -> list[int] | None:
+    return list(config.meshShapeOverride) if config.meshShapeOverride is not None else None
+
+
 def _mesh_kernels() -> dict[str, MeshKernel]:
     """Kernels that see the whole mesh: they take one tensor per chip for each input field and return one per
     chip."""
-    shard_type, direction, reduce_type = (enum_names(e) for e in (fb.ShardType, fb.ShardDirection, fb.ReduceType))
+    reduce_type = enum_names(fb.ReduceType)
     return {
-        "mesh_shard": lambda x, t, mesh: ccl.mesh_shard(x["input"], shard_type[t.shardType],
-                                                        direction[t.shardDirection], list(t.shardDims), mesh),
+        "distribute_tensor": lambda x, t, mesh: ccl.distribute(x["input"], _placements(t.mapperConfig),
+                                                               _override(t.mapperConfig), mesh),
+        "aggregate_tensor": lambda x, t, mesh: ccl.aggregate(x["input"], list(t.composerConfig.dims),
+                                                             _override(t.composerConfig), mesh),
         "all_gather": lambda x, t, mesh: ccl.all_gather(x["input"], t.allGatherDim, t.clusterAxis, mesh),
         **dict.fromkeys(("all_reduce", "all_reduce_async"), lambda x, t, mesh: ccl.all_reduce(
             x["input"], reduce_type[t.reduceType], t.clusterAxis, mesh)),

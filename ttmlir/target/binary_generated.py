@@ -163,6 +163,8 @@ class KernelArgType(object):
     KernelArgSemaphoreAt = 3
     KernelArgNamedArgument = 4
     KernelArgTensorAccessorArgs = 5
+    KernelArgGlobalSemaphore = 6
+    KernelArgScalar = 7
 
 def KernelArgTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -178,6 +180,10 @@ def KernelArgTypeCreator(unionType, table):
         return KernelArgNamedArgumentT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == KernelArgType.KernelArgTensorAccessorArgs:
         return KernelArgTensorAccessorArgsT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == KernelArgType.KernelArgGlobalSemaphore:
+        return KernelArgGlobalSemaphoreT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == KernelArgType.KernelArgScalar:
+        return KernelArgScalarT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -309,6 +315,11 @@ class CollectiveOpType(object):
     AllReduceAsync = 3
 
 
+class PlacementType(object):
+    Replicate = 0
+    Shard = 1
+
+
 class LayoutOpType(object):
     ToLayout = 0
     ToDevice = 1
@@ -381,7 +392,7 @@ class OpType(object):
     GroupNormOp = 26
     CacheOp = 27
     CollectiveOp = 28
-    MeshShardOp = 29
+    DistributeTensorOp = 29
     GetDeviceOp = 30
     LayoutOp = 31
     DeallocateOp = 32
@@ -448,6 +459,7 @@ class OpType(object):
     LoadTensorOp = 93
     Conv1dOp = 94
     DistributedLayerNormOp = 95
+    AggregateTensorOp = 96
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -509,8 +521,8 @@ def OpTypeCreator(unionType, table):
         return CacheOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.CollectiveOp:
         return CollectiveOpT.InitFromBuf(table.Bytes, table.Pos)
-    if unionType == OpType.MeshShardOp:
-        return MeshShardOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.DistributeTensorOp:
+        return DistributeTensorOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.GetDeviceOp:
         return GetDeviceOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.LayoutOp:
@@ -643,6 +655,8 @@ def OpTypeCreator(unionType, table):
         return Conv1dOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.DistributedLayerNormOp:
         return DistributedLayerNormOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.AggregateTensorOp:
+        return AggregateTensorOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -5317,6 +5331,166 @@ class KernelArgTensorAccessorArgsT(object):
         return kernelArgTensorAccessorArgs
 
 
+class KernelArgGlobalSemaphore(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelArgGlobalSemaphore()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelArgGlobalSemaphore(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelArgGlobalSemaphoreBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelArgGlobalSemaphore
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelArgGlobalSemaphore
+    def OperandIndex(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def KernelArgGlobalSemaphoreStart(builder):
+    builder.StartObject(1)
+
+def KernelArgGlobalSemaphoreAddOperandIndex(builder, operandIndex):
+    builder.PrependUint32Slot(0, operandIndex, 0)
+
+def KernelArgGlobalSemaphoreEnd(builder):
+    return builder.EndObject()
+
+
+
+class KernelArgGlobalSemaphoreT(object):
+
+    # KernelArgGlobalSemaphoreT
+    def __init__(
+        self,
+        operandIndex = 0,
+    ):
+        self.operandIndex = operandIndex  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelArgGlobalSemaphore = KernelArgGlobalSemaphore()
+        kernelArgGlobalSemaphore.Init(buf, pos)
+        return cls.InitFromObj(kernelArgGlobalSemaphore)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelArgGlobalSemaphore):
+        x = KernelArgGlobalSemaphoreT()
+        x._UnPack(kernelArgGlobalSemaphore)
+        return x
+
+    # KernelArgGlobalSemaphoreT
+    def _UnPack(self, kernelArgGlobalSemaphore):
+        if kernelArgGlobalSemaphore is None:
+            return
+        self.operandIndex = kernelArgGlobalSemaphore.OperandIndex()
+
+    # KernelArgGlobalSemaphoreT
+    def Pack(self, builder):
+        KernelArgGlobalSemaphoreStart(builder)
+        KernelArgGlobalSemaphoreAddOperandIndex(builder, self.operandIndex)
+        kernelArgGlobalSemaphore = KernelArgGlobalSemaphoreEnd(builder)
+        return kernelArgGlobalSemaphore
+
+
+class KernelArgScalar(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = KernelArgScalar()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsKernelArgScalar(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def KernelArgScalarBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # KernelArgScalar
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # KernelArgScalar
+    def OperandIndex(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def KernelArgScalarStart(builder):
+    builder.StartObject(1)
+
+def KernelArgScalarAddOperandIndex(builder, operandIndex):
+    builder.PrependUint32Slot(0, operandIndex, 0)
+
+def KernelArgScalarEnd(builder):
+    return builder.EndObject()
+
+
+
+class KernelArgScalarT(object):
+
+    # KernelArgScalarT
+    def __init__(
+        self,
+        operandIndex = 0,
+    ):
+        self.operandIndex = operandIndex  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        kernelArgScalar = KernelArgScalar()
+        kernelArgScalar.Init(buf, pos)
+        return cls.InitFromObj(kernelArgScalar)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, kernelArgScalar):
+        x = KernelArgScalarT()
+        x._UnPack(kernelArgScalar)
+        return x
+
+    # KernelArgScalarT
+    def _UnPack(self, kernelArgScalar):
+        if kernelArgScalar is None:
+            return
+        self.operandIndex = kernelArgScalar.OperandIndex()
+
+    # KernelArgScalarT
+    def Pack(self, builder):
+        KernelArgScalarStart(builder)
+        KernelArgScalarAddOperandIndex(builder, self.operandIndex)
+        kernelArgScalar = KernelArgScalarEnd(builder)
+        return kernelArgScalar
+
+
 class KernelArg(object):
     __slots__ = ['_tab']
 
@@ -5383,7 +5557,7 @@ class KernelArgT(object):
         arg = None,
     ):
         self.argType = argType  # type: int
-        self.arg = arg  # type: Union[None, 'KernelArgCBBufferIndexT', 'KernelArgBufferAddressOfTensorT', 'KernelArgSemaphoreAtT', 'KernelArgNamedArgumentT', 'KernelArgTensorAccessorArgsT']
+        self.arg = arg  # type: Union[None, 'KernelArgCBBufferIndexT', 'KernelArgBufferAddressOfTensorT', 'KernelArgSemaphoreAtT', 'KernelArgNamedArgumentT', 'KernelArgTensorAccessorArgsT', 'KernelArgGlobalSemaphoreT', 'KernelArgScalarT']
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -6260,6 +6434,118 @@ class ProgramDescriptorT(object):
         return programDescriptor
 
 
+class GenericArg(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = GenericArg()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsGenericArg(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def GenericArgBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # GenericArg
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # GenericArg
+    def Tensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # GenericArg
+    def Semaphore(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = GlobalSemaphoreRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def GenericArgStart(builder):
+    builder.StartObject(2)
+
+def GenericArgAddTensor(builder, tensor):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(tensor), 0)
+
+def GenericArgAddSemaphore(builder, semaphore):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(semaphore), 0)
+
+def GenericArgEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class GenericArgT(object):
+
+    # GenericArgT
+    def __init__(
+        self,
+        tensor = None,
+        semaphore = None,
+    ):
+        self.tensor = tensor  # type: Optional[TensorRefT]
+        self.semaphore = semaphore  # type: Optional[GlobalSemaphoreRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        genericArg = GenericArg()
+        genericArg.Init(buf, pos)
+        return cls.InitFromObj(genericArg)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, genericArg):
+        x = GenericArgT()
+        x._UnPack(genericArg)
+        return x
+
+    # GenericArgT
+    def _UnPack(self, genericArg):
+        if genericArg is None:
+            return
+        if genericArg.Tensor() is not None:
+            self.tensor = TensorRefT.InitFromObj(genericArg.Tensor())
+        if genericArg.Semaphore() is not None:
+            self.semaphore = GlobalSemaphoreRefT.InitFromObj(genericArg.Semaphore())
+
+    # GenericArgT
+    def Pack(self, builder):
+        if self.tensor is not None:
+            tensor = self.tensor.Pack(builder)
+        if self.semaphore is not None:
+            semaphore = self.semaphore.Pack(builder)
+        GenericArgStart(builder)
+        if self.tensor is not None:
+            GenericArgAddTensor(builder, tensor)
+        if self.semaphore is not None:
+            GenericArgAddSemaphore(builder, semaphore)
+        genericArg = GenericArgEnd(builder)
+        return genericArg
+
+
 class GenericOp(object):
     __slots__ = ['_tab']
 
@@ -6313,7 +6599,7 @@ class GenericOp(object):
             x = self._tab.Vector(o)
             x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 4
             x = self._tab.Indirect(x)
-            obj = TensorRef()
+            obj = GenericArg()
             obj.Init(self._tab.Bytes, x)
             return obj
         return None
@@ -6377,7 +6663,7 @@ class GenericOpT(object):
         program = None,
     ):
         self.inputsAndOutputs = inputsAndOutputs  # type: Optional[List[TensorRefT]]
-        self.additionalArgs = additionalArgs  # type: Optional[List[TensorRefT]]
+        self.additionalArgs = additionalArgs  # type: Optional[List[GenericArgT]]
         self.program = program  # type: Optional[ProgramDescriptorT]
 
     @classmethod
@@ -6415,8 +6701,8 @@ class GenericOpT(object):
                 if genericOp.AdditionalArgs(i) is None:
                     self.additionalArgs.append(None)
                 else:
-                    tensorRef_ = TensorRefT.InitFromObj(genericOp.AdditionalArgs(i))
-                    self.additionalArgs.append(tensorRef_)
+                    genericArg_ = GenericArgT.InitFromObj(genericOp.AdditionalArgs(i))
+                    self.additionalArgs.append(genericArg_)
         if genericOp.Program() is not None:
             self.program = ProgramDescriptorT.InitFromObj(genericOp.Program())
 
@@ -16849,29 +17135,435 @@ class CollectiveOpT(object):
         return collectiveOp
 
 
-class MeshShardOp(object):
+class Placement(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def SizeOf(cls):
+        return 8
+
+    # Placement
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # Placement
+    def Type(self): return self._tab.Get(flatbuffers.number_types.Uint16Flags, self._tab.Pos + flatbuffers.number_types.UOffsetTFlags.py_type(0))
+    # Placement
+    def Dim(self): return self._tab.Get(flatbuffers.number_types.Int32Flags, self._tab.Pos + flatbuffers.number_types.UOffsetTFlags.py_type(4))
+
+def CreatePlacement(builder, type, dim):
+    builder.Prep(4, 8)
+    builder.PrependInt32(dim)
+    builder.Pad(2)
+    builder.PrependUint16(type)
+    return builder.Offset()
+
+
+class PlacementT(object):
+
+    # PlacementT
+    def __init__(
+        self,
+        type = 0,
+        dim = 0,
+    ):
+        self.type = type  # type: int
+        self.dim = dim  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        placement = Placement()
+        placement.Init(buf, pos)
+        return cls.InitFromObj(placement)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, placement):
+        x = PlacementT()
+        x._UnPack(placement)
+        return x
+
+    # PlacementT
+    def _UnPack(self, placement):
+        if placement is None:
+            return
+        self.type = placement.Type()
+        self.dim = placement.Dim()
+
+    # PlacementT
+    def Pack(self, builder):
+        return CreatePlacement(builder, self.type, self.dim)
+
+
+class MeshMapperConfig(object):
     __slots__ = ['_tab']
 
     @classmethod
     def GetRootAs(cls, buf, offset=0):
         n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
-        x = MeshShardOp()
+        x = MeshMapperConfig()
         x.Init(buf, n + offset)
         return x
 
     @classmethod
-    def GetRootAsMeshShardOp(cls, buf, offset=0):
+    def GetRootAsMeshMapperConfig(cls, buf, offset=0):
         """This method is deprecated. Please switch to GetRootAs."""
         return cls.GetRootAs(buf, offset)
     @classmethod
-    def MeshShardOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+    def MeshMapperConfigBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
         return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
 
-    # MeshShardOp
+    # MeshMapperConfig
     def Init(self, buf, pos):
         self._tab = flatbuffers.table.Table(buf, pos)
 
-    # MeshShardOp
+    # MeshMapperConfig
+    def Placements(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Vector(o)
+            x += flatbuffers.number_types.UOffsetTFlags.py_type(j) * 8
+            obj = Placement()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MeshMapperConfig
+    def PlacementsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # MeshMapperConfig
+    def PlacementsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        return o == 0
+
+    # MeshMapperConfig
+    def MeshShapeOverride(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # MeshMapperConfig
+    def MeshShapeOverrideAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Uint32Flags, o)
+        return 0
+
+    # MeshMapperConfig
+    def MeshShapeOverrideLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # MeshMapperConfig
+    def MeshShapeOverrideIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        return o == 0
+
+def MeshMapperConfigStart(builder):
+    builder.StartObject(2)
+
+def MeshMapperConfigAddPlacements(builder, placements):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(placements), 0)
+
+def MeshMapperConfigStartPlacementsVector(builder, numElems):
+    return builder.StartVector(8, numElems, 4)
+
+def MeshMapperConfigAddMeshShapeOverride(builder, meshShapeOverride):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(meshShapeOverride), 0)
+
+def MeshMapperConfigStartMeshShapeOverrideVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def MeshMapperConfigEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List
+except:
+    pass
+
+class MeshMapperConfigT(object):
+
+    # MeshMapperConfigT
+    def __init__(
+        self,
+        placements = None,
+        meshShapeOverride = None,
+    ):
+        self.placements = placements  # type: Optional[List[PlacementT]]
+        self.meshShapeOverride = meshShapeOverride  # type: Optional[List[int]]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        meshMapperConfig = MeshMapperConfig()
+        meshMapperConfig.Init(buf, pos)
+        return cls.InitFromObj(meshMapperConfig)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, meshMapperConfig):
+        x = MeshMapperConfigT()
+        x._UnPack(meshMapperConfig)
+        return x
+
+    # MeshMapperConfigT
+    def _UnPack(self, meshMapperConfig):
+        if meshMapperConfig is None:
+            return
+        if not meshMapperConfig.PlacementsIsNone():
+            self.placements = []
+            for i in range(meshMapperConfig.PlacementsLength()):
+                if meshMapperConfig.Placements(i) is None:
+                    self.placements.append(None)
+                else:
+                    placement_ = PlacementT.InitFromObj(meshMapperConfig.Placements(i))
+                    self.placements.append(placement_)
+        if not meshMapperConfig.MeshShapeOverrideIsNone():
+            if np is None:
+                self.meshShapeOverride = []
+                for i in range(meshMapperConfig.MeshShapeOverrideLength()):
+                    self.meshShapeOverride.append(meshMapperConfig.MeshShapeOverride(i))
+            else:
+                self.meshShapeOverride = meshMapperConfig.MeshShapeOverrideAsNumpy()
+
+    # MeshMapperConfigT
+    def Pack(self, builder):
+        if self.placements is not None:
+            MeshMapperConfigStartPlacementsVector(builder, len(self.placements))
+            for i in reversed(range(len(self.placements))):
+                self.placements[i].Pack(builder)
+            placements = builder.EndVector()
+        if self.meshShapeOverride is not None:
+            if np is not None and type(self.meshShapeOverride) is np.ndarray:
+                meshShapeOverride = builder.CreateNumpyVector(self.meshShapeOverride)
+            else:
+                MeshMapperConfigStartMeshShapeOverrideVector(builder, len(self.meshShapeOverride))
+                for i in reversed(range(len(self.meshShapeOverride))):
+                    builder.PrependUint32(self.meshShapeOverride[i])
+                meshShapeOverride = builder.EndVector()
+        MeshMapperConfigStart(builder)
+        if self.placements is not None:
+            MeshMapperConfigAddPlacements(builder, placements)
+        if self.meshShapeOverride is not None:
+            MeshMapperConfigAddMeshShapeOverride(builder, meshShapeOverride)
+        meshMapperConfig = MeshMapperConfigEnd(builder)
+        return meshMapperConfig
+
+
+class MeshComposerConfig(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = MeshComposerConfig()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsMeshComposerConfig(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def MeshComposerConfigBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # MeshComposerConfig
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # MeshComposerConfig
+    def Dims(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # MeshComposerConfig
+    def DimsAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int32Flags, o)
+        return 0
+
+    # MeshComposerConfig
+    def DimsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # MeshComposerConfig
+    def DimsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        return o == 0
+
+    # MeshComposerConfig
+    def MeshShapeOverride(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 4))
+        return 0
+
+    # MeshComposerConfig
+    def MeshShapeOverrideAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Uint32Flags, o)
+        return 0
+
+    # MeshComposerConfig
+    def MeshShapeOverrideLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # MeshComposerConfig
+    def MeshShapeOverrideIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        return o == 0
+
+def MeshComposerConfigStart(builder):
+    builder.StartObject(2)
+
+def MeshComposerConfigAddDims(builder, dims):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(dims), 0)
+
+def MeshComposerConfigStartDimsVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def MeshComposerConfigAddMeshShapeOverride(builder, meshShapeOverride):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(meshShapeOverride), 0)
+
+def MeshComposerConfigStartMeshShapeOverrideVector(builder, numElems):
+    return builder.StartVector(4, numElems, 4)
+
+def MeshComposerConfigEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List
+except:
+    pass
+
+class MeshComposerConfigT(object):
+
+    # MeshComposerConfigT
+    def __init__(
+        self,
+        dims = None,
+        meshShapeOverride = None,
+    ):
+        self.dims = dims  # type: Optional[List[int]]
+        self.meshShapeOverride = meshShapeOverride  # type: Optional[List[int]]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        meshComposerConfig = MeshComposerConfig()
+        meshComposerConfig.Init(buf, pos)
+        return cls.InitFromObj(meshComposerConfig)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, meshComposerConfig):
+        x = MeshComposerConfigT()
+        x._UnPack(meshComposerConfig)
+        return x
+
+    # MeshComposerConfigT
+    def _UnPack(self, meshComposerConfig):
+        if meshComposerConfig is None:
+            return
+        if not meshComposerConfig.DimsIsNone():
+            if np is None:
+                self.dims = []
+                for i in range(meshComposerConfig.DimsLength()):
+                    self.dims.append(meshComposerConfig.Dims(i))
+            else:
+                self.dims = meshComposerConfig.DimsAsNumpy()
+        if not meshComposerConfig.MeshShapeOverrideIsNone():
+            if np is None:
+                self.meshShapeOverride = []
+                for i in range(meshComposerConfig.MeshShapeOverrideLength()):
+                    self.meshShapeOverride.append(meshComposerConfig.MeshShapeOverride(i))
+            else:
+                self.meshShapeOverride = meshComposerConfig.MeshShapeOverrideAsNumpy()
+
+    # MeshComposerConfigT
+    def Pack(self, builder):
+        if self.dims is not None:
+            if np is not None and type(self.dims) is np.ndarray:
+                dims = builder.CreateNumpyVector(self.dims)
+            else:
+                MeshComposerConfigStartDimsVector(builder, len(self.dims))
+                for i in reversed(range(len(self.dims))):
+                    builder.PrependInt32(self.dims[i])
+                dims = builder.EndVector()
+        if self.meshShapeOverride is not None:
+            if np is not None and type(self.meshShapeOverride) is np.ndarray:
+                meshShapeOverride = builder.CreateNumpyVector(self.meshShapeOverride)
+            else:
+                MeshComposerConfigStartMeshShapeOverrideVector(builder, len(self.meshShapeOverride))
+                for i in reversed(range(len(self.meshShapeOverride))):
+                    builder.PrependUint32(self.meshShapeOverride[i])
+                meshShapeOverride = builder.EndVector()
+        MeshComposerConfigStart(builder)
+        if self.dims is not None:
+            MeshComposerConfigAddDims(builder, dims)
+        if self.meshShapeOverride is not None:
+            MeshComposerConfigAddMeshShapeOverride(builder, meshShapeOverride)
+        meshComposerConfig = MeshComposerConfigEnd(builder)
+        return meshComposerConfig
+
+
+class DistributeTensorOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = DistributeTensorOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsDistributeTensorOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def DistributeTensorOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # DistributeTensorOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # DistributeTensorOp
     def Input(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
         if o != 0:
@@ -16881,7 +17573,7 @@ class MeshShardOp(object):
             return obj
         return None
 
-    # MeshShardOp
+    # DistributeTensorOp
     def Device(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
         if o != 0:
@@ -16891,7 +17583,7 @@ class MeshShardOp(object):
             return obj
         return None
 
-    # MeshShardOp
+    # DistributeTensorOp
     def Out(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
         if o != 0:
@@ -16901,139 +17593,72 @@ class MeshShardOp(object):
             return obj
         return None
 
-    # MeshShardOp
-    def ShardType(self):
+    # DistributeTensorOp
+    def MapperConfig(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
         if o != 0:
-            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
-        return 0
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MeshMapperConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
 
-    # MeshShardOp
-    def ShardDirection(self):
+    # DistributeTensorOp
+    def CqId(self):
         o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
         if o != 0:
             return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
-        return 0
+        return None
 
-    # MeshShardOp
-    def ShardShape(self, j):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
-        if o != 0:
-            a = self._tab.Vector(o)
-            return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
-        return 0
+def DistributeTensorOpStart(builder):
+    builder.StartObject(5)
 
-    # MeshShardOp
-    def ShardShapeAsNumpy(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
-        if o != 0:
-            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
-        return 0
-
-    # MeshShardOp
-    def ShardShapeLength(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
-        if o != 0:
-            return self._tab.VectorLen(o)
-        return 0
-
-    # MeshShardOp
-    def ShardShapeIsNone(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
-        return o == 0
-
-    # MeshShardOp
-    def ShardDims(self, j):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
-        if o != 0:
-            a = self._tab.Vector(o)
-            return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
-        return 0
-
-    # MeshShardOp
-    def ShardDimsAsNumpy(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
-        if o != 0:
-            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
-        return 0
-
-    # MeshShardOp
-    def ShardDimsLength(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
-        if o != 0:
-            return self._tab.VectorLen(o)
-        return 0
-
-    # MeshShardOp
-    def ShardDimsIsNone(self):
-        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
-        return o == 0
-
-def MeshShardOpStart(builder):
-    builder.StartObject(7)
-
-def MeshShardOpAddInput(builder, input):
+def DistributeTensorOpAddInput(builder, input):
     builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
 
-def MeshShardOpAddDevice(builder, device):
+def DistributeTensorOpAddDevice(builder, device):
     builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
 
-def MeshShardOpAddOut(builder, out):
+def DistributeTensorOpAddOut(builder, out):
     builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
 
-def MeshShardOpAddShardType(builder, shardType):
-    builder.PrependUint32Slot(3, shardType, 0)
+def DistributeTensorOpAddMapperConfig(builder, mapperConfig):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(mapperConfig), 0)
 
-def MeshShardOpAddShardDirection(builder, shardDirection):
-    builder.PrependUint32Slot(4, shardDirection, 0)
+def DistributeTensorOpAddCqId(builder, cqId):
+    builder.PrependUint32Slot(4, cqId, None)
 
-def MeshShardOpAddShardShape(builder, shardShape):
-    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(shardShape), 0)
-
-def MeshShardOpStartShardShapeVector(builder, numElems):
-    return builder.StartVector(8, numElems, 8)
-
-def MeshShardOpAddShardDims(builder, shardDims):
-    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(shardDims), 0)
-
-def MeshShardOpStartShardDimsVector(builder, numElems):
-    return builder.StartVector(8, numElems, 8)
-
-def MeshShardOpEnd(builder):
+def DistributeTensorOpEnd(builder):
     return builder.EndObject()
 
 
 try:
-    from typing import List, Optional
+    from typing import Optional
 except:
     pass
 
-class MeshShardOpT(object):
+class DistributeTensorOpT(object):
 
-    # MeshShardOpT
+    # DistributeTensorOpT
     def __init__(
         self,
         input = None,
         device = None,
         out = None,
-        shardType = 0,
-        shardDirection = 0,
-        shardShape = None,
-        shardDims = None,
+        mapperConfig = None,
+        cqId = None,
     ):
         self.input = input  # type: Optional[TensorRefT]
         self.device = device  # type: Optional[DeviceRefT]
         self.out = out  # type: Optional[TensorRefT]
-        self.shardType = shardType  # type: int
-        self.shardDirection = shardDirection  # type: int
-        self.shardShape = shardShape  # type: Optional[List[int]]
-        self.shardDims = shardDims  # type: Optional[List[int]]
+        self.mapperConfig = mapperConfig  # type: Optional[MeshMapperConfigT]
+        self.cqId = cqId  # type: Optional[int]
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
-        meshShardOp = MeshShardOp()
-        meshShardOp.Init(buf, pos)
-        return cls.InitFromObj(meshShardOp)
+        distributeTensorOp = DistributeTensorOp()
+        distributeTensorOp.Init(buf, pos)
+        return cls.InitFromObj(distributeTensorOp)
 
     @classmethod
     def InitFromPackedBuf(cls, buf, pos=0):
@@ -17041,39 +17666,26 @@ class MeshShardOpT(object):
         return cls.InitFromBuf(buf, pos+n)
 
     @classmethod
-    def InitFromObj(cls, meshShardOp):
-        x = MeshShardOpT()
-        x._UnPack(meshShardOp)
+    def InitFromObj(cls, distributeTensorOp):
+        x = DistributeTensorOpT()
+        x._UnPack(distributeTensorOp)
         return x
 
-    # MeshShardOpT
-    def _UnPack(self, meshShardOp):
-        if meshShardOp is None:
+    # DistributeTensorOpT
+    def _UnPack(self, distributeTensorOp):
+        if distributeTensorOp is None:
             return
-        if meshShardOp.Input() is not None:
-            self.input = TensorRefT.InitFromObj(meshShardOp.Input())
-        if meshShardOp.Device() is not None:
-            self.device = DeviceRefT.InitFromObj(meshShardOp.Device())
-        if meshShardOp.Out() is not None:
-            self.out = TensorRefT.InitFromObj(meshShardOp.Out())
-        self.shardType = meshShardOp.ShardType()
-        self.shardDirection = meshShardOp.ShardDirection()
-        if not meshShardOp.ShardShapeIsNone():
-            if np is None:
-                self.shardShape = []
-                for i in range(meshShardOp.ShardShapeLength()):
-                    self.shardShape.append(meshShardOp.ShardShape(i))
-            else:
-                self.shardShape = meshShardOp.ShardShapeAsNumpy()
-        if not meshShardOp.ShardDimsIsNone():
-            if np is None:
-                self.shardDims = []
-                for i in range(meshShardOp.ShardDimsLength()):
-                    self.shardDims.append(meshShardOp.ShardDims(i))
-            else:
-                self.shardDims = meshShardOp.ShardDimsAsNumpy()
+        if distributeTensorOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(distributeTensorOp.Input())
+        if distributeTensorOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(distributeTensorOp.Device())
+        if distributeTensorOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(distributeTensorOp.Out())
+        if distributeTensorOp.MapperConfig() is not None:
+            self.mapperConfig = MeshMapperConfigT.InitFromObj(distributeTensorOp.MapperConfig())
+        self.cqId = distributeTensorOp.CqId()
 
-    # MeshShardOpT
+    # DistributeTensorOpT
     def Pack(self, builder):
         if self.input is not None:
             input = self.input.Pack(builder)
@@ -17081,37 +17693,174 @@ class MeshShardOpT(object):
             device = self.device.Pack(builder)
         if self.out is not None:
             out = self.out.Pack(builder)
-        if self.shardShape is not None:
-            if np is not None and type(self.shardShape) is np.ndarray:
-                shardShape = builder.CreateNumpyVector(self.shardShape)
-            else:
-                MeshShardOpStartShardShapeVector(builder, len(self.shardShape))
-                for i in reversed(range(len(self.shardShape))):
-                    builder.PrependInt64(self.shardShape[i])
-                shardShape = builder.EndVector()
-        if self.shardDims is not None:
-            if np is not None and type(self.shardDims) is np.ndarray:
-                shardDims = builder.CreateNumpyVector(self.shardDims)
-            else:
-                MeshShardOpStartShardDimsVector(builder, len(self.shardDims))
-                for i in reversed(range(len(self.shardDims))):
-                    builder.PrependInt64(self.shardDims[i])
-                shardDims = builder.EndVector()
-        MeshShardOpStart(builder)
+        if self.mapperConfig is not None:
+            mapperConfig = self.mapperConfig.Pack(builder)
+        DistributeTensorOpStart(builder)
         if self.input is not None:
-            MeshShardOpAddInput(builder, input)
+            DistributeTensorOpAddInput(builder, input)
         if self.device is not None:
-            MeshShardOpAddDevice(builder, device)
+            DistributeTensorOpAddDevice(builder, device)
         if self.out is not None:
-            MeshShardOpAddOut(builder, out)
-        MeshShardOpAddShardType(builder, self.shardType)
-        MeshShardOpAddShardDirection(builder, self.shardDirection)
-        if self.shardShape is not None:
-            MeshShardOpAddShardShape(builder, shardShape)
-        if self.shardDims is not None:
-            MeshShardOpAddShardDims(builder, shardDims)
-        meshShardOp = MeshShardOpEnd(builder)
-        return meshShardOp
+            DistributeTensorOpAddOut(builder, out)
+        if self.mapperConfig is not None:
+            DistributeTensorOpAddMapperConfig(builder, mapperConfig)
+        DistributeTensorOpAddCqId(builder, self.cqId)
+        distributeTensorOp = DistributeTensorOpEnd(builder)
+        return distributeTensorOp
+
+
+class AggregateTensorOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = AggregateTensorOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsAggregateTensorOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def AggregateTensorOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # AggregateTensorOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # AggregateTensorOp
+    def Input(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AggregateTensorOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AggregateTensorOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AggregateTensorOp
+    def ComposerConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MeshComposerConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def AggregateTensorOpStart(builder):
+    builder.StartObject(4)
+
+def AggregateTensorOpAddInput(builder, input):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(input), 0)
+
+def AggregateTensorOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def AggregateTensorOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def AggregateTensorOpAddComposerConfig(builder, composerConfig):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(composerConfig), 0)
+
+def AggregateTensorOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class AggregateTensorOpT(object):
+
+    # AggregateTensorOpT
+    def __init__(
+        self,
+        input = None,
+        device = None,
+        out = None,
+        composerConfig = None,
+    ):
+        self.input = input  # type: Optional[TensorRefT]
+        self.device = device  # type: Optional[DeviceRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.composerConfig = composerConfig  # type: Optional[MeshComposerConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        aggregateTensorOp = AggregateTensorOp()
+        aggregateTensorOp.Init(buf, pos)
+        return cls.InitFromObj(aggregateTensorOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, aggregateTensorOp):
+        x = AggregateTensorOpT()
+        x._UnPack(aggregateTensorOp)
+        return x
+
+    # AggregateTensorOpT
+    def _UnPack(self, aggregateTensorOp):
+        if aggregateTensorOp is None:
+            return
+        if aggregateTensorOp.Input() is not None:
+            self.input = TensorRefT.InitFromObj(aggregateTensorOp.Input())
+        if aggregateTensorOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(aggregateTensorOp.Device())
+        if aggregateTensorOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(aggregateTensorOp.Out())
+        if aggregateTensorOp.ComposerConfig() is not None:
+            self.composerConfig = MeshComposerConfigT.InitFromObj(aggregateTensorOp.ComposerConfig())
+
+    # AggregateTensorOpT
+    def Pack(self, builder):
+        if self.input is not None:
+            input = self.input.Pack(builder)
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.composerConfig is not None:
+            composerConfig = self.composerConfig.Pack(builder)
+        AggregateTensorOpStart(builder)
+        if self.input is not None:
+            AggregateTensorOpAddInput(builder, input)
+        if self.device is not None:
+            AggregateTensorOpAddDevice(builder, device)
+        if self.out is not None:
+            AggregateTensorOpAddOut(builder, out)
+        if self.composerConfig is not None:
+            AggregateTensorOpAddComposerConfig(builder, composerConfig)
+        aggregateTensorOp = AggregateTensorOpEnd(builder)
+        return aggregateTensorOp
 
 
 class MeshPartitionOp(object):
@@ -27511,7 +28260,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'MeshShardOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT', 'DitRmsNormUnaryFusedOpT', 'LoadTensorOpT', 'Conv1dOpT', 'DistributedLayerNormOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'DistributeTensorOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT', 'DitRmsNormUnaryFusedOpT', 'LoadTensorOpT', 'Conv1dOpT', 'DistributedLayerNormOpT', 'AggregateTensorOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -11,7 +11,7 @@ import copy
 import io
 import math
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, ModuleOp, Signedness, TensorType
+from xdsl.dialects.builtin import AnyFloat, IntegerAttr, IntegerType, ModuleOp, Signedness, TensorType
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -46,6 +46,21 @@ NEVER_SERIALIZED = {"transpose": "run --ttnn-workaround first: it runs a transpo
 # Optional operands the binary has no place for: the runtime allocates what they would provide.
 RUNTIME_ALLOCATED = {"all_to_all_dispatch_metadata": ("dispatched_buffer", "indices_buffer", "scores_buffer",
                                                       "cross_device_semaphore")}
+
+
+SCALAR_ELEMENT = IntegerType(32, Signedness.UNSIGNED)
+
+
+def is_scalar_arg(t: Attribute) -> bool:
+    """An integer or float of at most 32 bits: a program input (and a ttnn.generic operand) held as its bits."""
+    return isinstance(t, (IntegerType, AnyFloat)) and t.bitwidth <= 32
+
+
+class _Typed:
+    """A value's stand-in of another type (a scalar's tensor), for the descriptor it is written with."""
+
+    def __init__(self, type: Attribute, owner):
+        self.type, self.owner = type, owner
 
 
 def table_of(row) -> str:
@@ -134,6 +149,8 @@ def _encode(kind: str, attr: Attribute, result_type):
         return list(attr.data)
     if kind in ("mesh_shape", "mesh_offset"):
         return _dim2d(*attr.data)
+    if kind in ("mesh_mapper_config", "mesh_composer_config"):
+        return _mesh_config(attr)
     if kind == "pairs":
         return [int(v) for v in dense_values(attr)]
     if kind == "elements":
@@ -148,6 +165,19 @@ def _encode(kind: str, attr: Attribute, result_type):
     if kind == "core_range_set":
         return _core_range_set(attr)
     return int_values(attr)
+
+
+def _mesh_config(attr: Attribute):
+    """A mesh mapper's placements (a replicated axis carries dim -1) or a composer's dims, and the override."""
+    if isinstance(attr, ttnn.MeshMapperConfigAttr):
+        out = fb.MeshMapperConfigT()
+        out.placements = [fb.PlacementT(fbu.enum_value(fb.PlacementType, kind), -1 if dim is None else dim)
+                          for kind, dim in attr.placements]
+    else:
+        out = fb.MeshComposerConfigT()
+        out.dims = list(attr.dims)
+    out.meshShapeOverride = list(attr.mesh_shape_override) if attr.mesh_shape_override is not None else None
+    return out
 
 
 def _number(attr: Attribute, result_type):
@@ -173,7 +203,9 @@ UNION_TAGS = {fb.IntegralTypeT: fb.NumberType.I32, fb.FloatingPointTypeT: fb.Num
 _ARG_TABLES = {"kernel_arg_cb_buffer_index": ("KernelArgCBBufferIndex", "bufferIndex"),
                "kernel_arg_address_of_tensor": ("KernelArgBufferAddressOfTensor", "operandIndex"),
                "kernel_arg_semaphore_at": ("KernelArgSemaphoreAt", "semaphoreIndex"),
-               "kernel_arg_tensor_accessor_args": ("KernelArgTensorAccessorArgs", "operandIndex")}
+               "kernel_arg_tensor_accessor_args": ("KernelArgTensorAccessorArgs", "operandIndex"),
+               "kernel_arg_global_semaphore": ("KernelArgGlobalSemaphore", "operandIndex"),
+               "kernel_arg_scalar": ("KernelArgScalar", "operandIndex")}
 
 
 def _kernel_args(op: Operation, args) -> fb.KernelCoreArgsT:
@@ -302,6 +334,9 @@ class ProgramWriter:
 
     def _new_desc(self, value: SSAValue):
         t = value.type
+        if is_scalar_arg(t):  # the runtime holds a scalar as a one-element u32 host tensor of its bits
+            return self._new_desc(_Typed(TensorType(SCALAR_ELEMENT, (1,), ttnn.layout_for(
+                (1,), SCALAR_ELEMENT, "system_memory", tiled=False)), value.owner))
         if isinstance(t, TensorType) and isinstance(t.encoding, trace.TraceIdAttr):
             return _trace_id_desc(), 4
         if not isinstance(t, TensorType) or not isinstance(t.encoding, (ttnn.TTNNLayoutAttr, ttnn.TTNNNDLayoutAttr)):
@@ -375,10 +410,16 @@ class ProgramWriter:
     def generic(self, op: TTNNOp) -> fb.OperationT:
         """A ttnn.generic: its tensors and its program, each kernel with the C++ of its function."""
         groups = op.operand_groups()
-        if groups["additional_args"]:
-            raise TranslateError(op, "a ttnn.generic with additional arguments cannot be serialized yet")
         table = fb.GenericOpT()
         table.inputsAndOutputs = [self.ref(v) for v in groups["inputs_and_outputs"]]
+        table.additionalArgs = []
+        for value in groups["additional_args"]:
+            arg = fb.GenericArgT()
+            if isinstance(value.type, trace.GlobalSemaphoreType):
+                arg.semaphore = self.ref(value)
+            else:
+                arg.tensor = self.ref(value)
+            table.additionalArgs.append(arg)
         table.program = _program_descriptor(op, op.properties["program"], self.kernels)
         return self.wrap(op, "GenericOp", table)
 

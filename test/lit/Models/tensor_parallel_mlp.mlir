@@ -10,10 +10,10 @@
 // CHECK: ttcore.device @default_device = {{.*}}meshShape = 1x2
 // CHECK: "ttnn.get_device"() <{mesh_offset = #ttnn<mesh_offset 0x0>, mesh_shape = #ttnn<mesh_shape 1x2>}>
 // Splitting a tensor over the mesh happens on the host: the weights go in straight from the arguments.
-// CHECK: "ttnn.mesh_shard"(%arg1,
-// CHECK-SAME: shard_type = #ttcore.shard_type<devices>
+// CHECK: "ttnn.distribute_tensor"(%arg1,
+// CHECK-SAME: placements = [<replicate, -1 : i32>, <shard, 1 : i32>], mesh_shape_override = [1 : ui32, 2 : ui32]
 // CHECK-SAME: -> tensor<64x128xf32
-// CHECK: "ttnn.mesh_shard"(%arg2,
+// CHECK: "ttnn.distribute_tensor"(%arg2,
 // CHECK-SAME: -> tensor<128x64xf32
 // CHECK: "ttnn.matmul"
 // CHECK-SAME: activation = "gelu"
@@ -21,8 +21,9 @@
 // CHECK: "ttnn.all_reduce"
 // CHECK-SAME: cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>
 // CHECK: "ttnn.from_device"
-// CHECK: "ttnn.mesh_shard"
-// CHECK-SAME: shard_direction = #ttcore.shard_direction<shard_to_full>
+// The replicated result is read back from the first chip.
+// CHECK: "ttnn.aggregate_tensor"
+// CHECK-SAME: composer_config = #ttnn.mesh_composer_config<dims = [0 : i32], mesh_shape_override = [1 : ui32]>
 // CHECK: return
 // EXEC: PASS
 // Each chip reports its own row for every device op.

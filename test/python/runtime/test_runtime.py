@@ -768,3 +768,22 @@ def test_moe_remap_reads_a_device_major_expert_mapping():
         assert all(torch.equal(x, y) for x, y in zip(a, b))
     picked = F.one_hot(chosen[1].long(), experts).sum(-2).bool()
     assert torch.equal(expert_major[0][1], (scores[1] * picked)[..., [1, 3]])  # chip 1 holds experts 1 and 3
+
+
+def test_distribute_and_aggregate_over_a_2x4_mesh():
+    """A mapper cuts each chip's piece by its mesh coordinates (dim 0 down the rows, dim 1 along the columns); a
+    composer's override is the sub-mesh at the origin whose chips it reads (a replicated axis: one chip of it)."""
+    from ttmlir.runtime import ccl
+
+    mesh, full = (2, 4), torch.arange(4 * 8.0).reshape(4, 8)
+    pieces = ccl.distribute([full] * 8, [("shard", 0), ("shard", 1)], [2, 4], mesh)
+    assert torch.equal(pieces[6], full[2:4, 4:6])  # chip 6 sits at row 1, column 2
+    assert all(torch.equal(t, full) for t in ccl.aggregate(pieces, [0, 1], [2, 4], mesh))
+    columns = ccl.distribute([full] * 8, [("replicate", -1), ("shard", 1)], None, mesh)
+    assert torch.equal(columns[5], full[:, 2:4]) and torch.equal(columns[1], columns[5])
+    assert torch.equal(ccl.aggregate(columns, [0, 1], [1, 4], mesh)[3], full)  # the first row's chips only
+    assert torch.equal(ccl.aggregate(columns, [0], [1], mesh)[0], columns[0])  # replicated: the first chip's
+    with pytest.raises(ValueError, match="does not fit the 2x4 mesh"):
+        ccl.aggregate(columns, [0, 1], [1, 8], mesh)
+    with pytest.raises(ValueError, match="dimension 1 of size 8 does not split evenly over 3 chips"):
+        ccl.distribute([full] * 3, [("shard", 1)], [3], (1, 3))

@@ -442,6 +442,8 @@ def encode(kind: str, value, callee: str, name: str):
         out = fb.Dim2dT()
         out.y, out.x = (int(v) for v in value)
         return out
+    if kind in ("mesh_mapper_config", "mesh_composer_config"):
+        return _mesh_config(kind, value)
     if kind.endswith("_or_darray"):
         return [int(v) for v in value] if isinstance(value, (list, tuple)) else [int(value)]
     if kind in ttnn_api.STRUCT_KINDS:
@@ -464,6 +466,22 @@ def encode(kind: str, value, callee: str, name: str):
     if kind in ("bool", "str", "f32") or kind in ttnn_api.INT_KINDS:
         return value
     raise TypeError(f"ttnn.{callee}(): a '{kind}' argument ('{name}') is not supported by the simulator")
+
+
+def _mesh_config(kind: str, value):
+    """A `ttnn.MeshMapperConfig` / `ttnn.MeshComposerConfig` as the op's table holds it (a replicated axis: dim -1)."""
+    from ttnn.distributed import PlacementShard
+
+    if kind == "mesh_mapper_config":
+        out = fb.MeshMapperConfigT()
+        out.placements = [fb.PlacementT(fb.PlacementType.Shard, int(p.dim)) if isinstance(p, PlacementShard)
+                          else fb.PlacementT(fb.PlacementType.Replicate, -1) for p in value.placements]
+    else:
+        out = fb.MeshComposerConfigT()
+        out.dims = [int(d) for d in value.dims]
+    override = value.mesh_shape_override
+    out.meshShapeOverride = [int(d) for d in override] if override is not None else None
+    return out
 
 
 @functools.lru_cache(maxsize=None)

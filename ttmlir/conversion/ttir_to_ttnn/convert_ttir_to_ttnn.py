@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import Callable, ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import DenseArrayBase, i32, IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import DenseArrayBase, FunctionType, i32, IntegerAttr, ModuleOp, TensorType
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 from xdsl.traits import SymbolTable
 from xdsl.transforms.dead_code_elimination import region_dce
 
@@ -438,7 +439,39 @@ def _mesh_shard(op: TTOp) -> Operation:
                                       f"axis {axes[0]}, which has {have} chip(s) in the "
                                       f"{mesh[0]}x{mesh[1]} mesh; compile for the mesh the model was written for "
                                       "(mesh-shape=Y,X)")
-    return _direct(op)
+    kind, dims = op.prop("shard_type").data.value, int_values(op.prop("shard_dims"))
+    if kind == "identity":
+        return _already_placed(op)
+    if kind not in ("replicate", "devices"):
+        raise PassFailure(op, f"Unsupported shard type: {kind}")
+    if op.prop("shard_direction").data.value == "full_to_shard":
+        placements = [("replicate", -1)] * 2 if kind == "replicate" else \
+            [("shard" if d >= 0 else "replicate", d) for d in dims]
+        config = {"mapper_config": ttnn.MeshMapperConfigAttr((tuple(placements), tuple(mesh)))}
+        return ttnn_op("distribute_tensor", [op.operands[0], device_of(op.parent)], config, [op.results[0].type], op)
+    if kind == "replicate":  # every chip holds the whole tensor: the first one's
+        composer = ((0,), (1,))
+    else:  # a mesh axis that splits nothing reads one chip along it, concatenated along a dim no other axis uses
+        rank, taken = len(first_shape(op)), []
+        for d in dims:
+            taken.append(d if d >= 0 else next(x for x in reversed(range(rank)) if x not in dims and x not in taken))
+        composer = (tuple(taken), tuple(mesh[axis] if d >= 0 else 1 for axis, d in enumerate(dims)))
+    return ttnn_op("aggregate_tensor", [op.operands[0], device_of(op.parent)],
+                   {"composer_config": ttnn.MeshComposerConfigAttr(composer)}, [op.results[0].type], op)
+
+
+def _already_placed(op: TTOp) -> list[Operation]:
+    """An identity mesh_shard moves nothing: a presharded argument already holds each chip's piece, so it takes the
+    piece's type (its `ttcore.runtime_tensor_sharding` keeps that local shape)."""
+    value, want = op.operands[0], op.results[0].type
+    if value.type != want:
+        func = op.parent_op()
+        if not (isinstance(value, BlockArgument) and isinstance(func, FuncOp) and value.owner is func.body.block):
+            raise PassFailure(op, "Unsupported shard type: identity (only on a presharded function argument)")
+        Rewriter.replace_value_with_new_type(value, want)
+        func.function_type = FunctionType.from_lists([a.type for a in func.body.block.args],
+                                                     func.function_type.outputs.data)
+    return []
 
 
 def _chip_rows(op: TTOp, prop: str) -> list[list[int]]:
@@ -662,7 +695,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
-                   "upsample2d", "norm", "group_norm", "cache", "ccl", "global_pool2d", "mesh_shard",
+                   "upsample2d", "norm", "group_norm", "cache", "ccl", "global_pool2d",
                    "mesh_partition", "distributed_norm", "concatenate_heads",
                    "split_qkv", "slice_dynamic", "bitcast", "sparse_matmul", "topk_router_gpt",
                    "all_to_all_dispatch", "all_to_all_combine", "moe_expert_token_remap", "sampling",

@@ -23,23 +23,12 @@ from ttmlir.runtime.device import Chip, MeshDevice
 from ttmlir.runtime.distributed.topology import (Mesh, TopologyError, load_mesh_graph, mock_cluster_chips,
                                                  report_failure)
 from ttmlir.runtime.kernels import MESH_KERNELS
-from ttmlir.target import binary_generated as fb
-from ttmlir.target.flatbuffer import enum_names
-
-_SHARD_TYPE, _DIRECTION = enum_names(fb.ShardType), enum_names(fb.ShardDirection)
 
 
 def _line(t, mesh, chip: int) -> list[int]:
     return next(line for line in ccl.groups(t.clusterAxis, mesh) if chip in line)
 
 
-def _mesh_shard(t, mesh, chip: int) -> Iterable[int]:
-    kind = _SHARD_TYPE[t.shardType]
-    if kind in ("replicate", "maximal"):
-        return (0,)  # every chip gets chip 0's tensor
-    if kind == "devices" and _DIRECTION[t.shardDirection] == "shard_to_full":
-        return range(mesh[0] * mesh[1])
-    return (chip,)
 
 
 def _point_to_point(t, mesh, chip: int) -> Iterable[int]:
@@ -49,7 +38,8 @@ def _point_to_point(t, mesh, chip: int) -> Iterable[int]:
 
 # For each collective: the chips whose inputs chip `chip`'s results read.
 NEEDS: dict[str, Callable] = {
-    "mesh_shard": _mesh_shard,
+    "distribute_tensor": lambda t, mesh, chip: (chip,),  # each chip cuts its piece from its copy of the host tensor
+    "aggregate_tensor": lambda t, mesh, chip: range(mesh[0] * mesh[1]),
     "point_to_point": _point_to_point,
     **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter", "distributed_rms_norm", "distributed_layer_norm",
                      "all_to_all_dispatch", "all_to_all_dispatch_metadata", "all_to_all_combine"), _line),

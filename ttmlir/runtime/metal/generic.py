@@ -88,7 +88,9 @@ def _place(ref: fb.TensorRefT, index: int, grid: Grid, allocator: _Allocator) ->
     return DeviceBuffer(index, address, (*grid_shape, *shard), dtype, tiled, fbm.BufferLayout.Sharded, page, origin)
 
 
-def _launch(table: fb.GenericOpT, buffers: list[DeviceBuffer], grid: Grid, allocator: _Allocator) -> Program:
+def _launch(table: fb.GenericOpT, buffers: list[DeviceBuffer], grid: Grid, allocator: _Allocator,
+            additional: list[int]) -> Program:
+    """`additional`: the word each further operand gives a kernel (a global semaphore's address, a scalar's bits)."""
     program = table.program
     cbs = []
     for cb in fbu.as_list(program.cbs):
@@ -117,6 +119,11 @@ def _launch(table: fb.GenericOpT, buffers: list[DeviceBuffer], grid: Grid, alloc
         if kind == "KernelArgSemaphoreAt":
             return entry.semaphoreIndex
         index = entry.operandIndex
+        if kind in ("KernelArgGlobalSemaphore", "KernelArgScalar"):  # counted after the tensors, as the operands are
+            if not 0 <= index - len(buffers) < len(additional):
+                raise MetalError(f"kernel '{kernel}' binds operand {index}; the op has {len(additional)} after its "
+                                 f"{len(buffers)} tensors")
+            return additional[index - len(buffers)]
         if not 0 <= index < len(buffers):
             raise MetalError(f"kernel '{kernel}' binds operand {index}; the op has {len(buffers)}")
         if kind == "KernelArgBufferAddressOfTensor":
@@ -151,14 +158,26 @@ def _launch(table: fb.GenericOpT, buffers: list[DeviceBuffer], grid: Grid, alloc
     return Program(tuple(kernels), tuple(cbs), semaphores=tuple(semaphores))
 
 
-def run_generic(table: fb.GenericOpT, values: list[torch.Tensor], arch: str, exact: bool = False) -> list[torch.Tensor]:
-    """The op's tensors after its program ran on a fresh grid of `arch` (in f32 tile math with `exact`), given
-    their values before."""
+def run_generic(table: fb.GenericOpT, values: list[torch.Tensor], arch: str, exact: bool = False,
+                additional: list[tuple[str, int]] = ()) -> tuple[list[torch.Tensor], list[int]]:
+    """The op's tensors and global semaphore values after its program ran on a fresh grid of `arch` (in f32 tile
+    math with `exact`), given their values before. `additional` gives each further operand: ("semaphore", value)
+    or ("scalar", its 32 bits). A global semaphore is one L1 word, at the same address on every core of the
+    program, set to its value before the run; its value after is the first core's."""
     grid = Grid(arch, exact=exact)
     allocator = _Allocator(grid)
     refs = fbu.as_list(table.inputsAndOutputs)
     buffers = [_place(ref, i, grid, allocator) for i, ref in enumerate(refs)]
     for buffer, value in zip(buffers, values):
         write_buffer(grid, value.float(), buffer)
-    grid.run(_launch(table, buffers, grid, allocator))
-    return [read_buffer(grid, buffer, tuple(value.shape)) for buffer, value in zip(buffers, values)]
+    words = [allocator.take("l1_top", 4) if kind == "semaphore" else value for kind, value in additional]
+    program = _launch(table, buffers, grid, allocator, words)
+    cores = sorted({core for kernel in program.kernels for core in kernel.cores})
+    semaphores = [(address, value) for address, (kind, value) in zip(words, additional) if kind == "semaphore"]
+    for address, value in semaphores:
+        for core in cores:
+            grid.write(grid.l1_addr(*core, address), torch.tensor([value], dtype=torch.int32).view(torch.uint8))
+    grid.run(program)
+    after = [int(grid.read(grid.l1_addr(*cores[0], address), 4).view(torch.int32)[0]) if cores else value
+             for address, value in semaphores]
+    return [read_buffer(grid, buffer, tuple(value.shape)) for buffer, value in zip(buffers, values)], after

@@ -86,6 +86,7 @@ class TTNNLayoutPass(ModulePass):
             for call in hoisted_calls:
                 _call_on_host(call)
             _host_operands_to_host(ops)
+            _row_major_partitions(ops)
             return
         device = get_device_op(func)
         insert_at = ops[0]
@@ -107,6 +108,7 @@ class TTNNLayoutPass(ModulePass):
         for call in hoisted_calls:
             _call_on_host(call)
         _host_operands_to_host(ops)
+        _row_major_partitions(ops)
         func.function_type = FunctionType.from_lists([a.type for a in block.args],
                                                      [v.type for v in ret.operands] if ret else [])
 
@@ -114,9 +116,9 @@ class TTNNLayoutPass(ModulePass):
 # Operands a device op reads from the host as the program was given them, as upstream's layout leaves them:
 # a convolution prepares its own weight and bias (never tilized whole in DRAM); splitting a tensor over
 # the mesh happens on the host.
-HOST_OPERANDS = {"conv": ("weight", "bias"), "mesh_shard": ("input",)}
+HOST_OPERANDS = {"conv": ("weight", "bias"), "distribute_tensor": ("input",), "aggregate_tensor": ("input",)}
 # the TTIR families of those ops, when the layout runs before the conversion to TTNN (as upstream's does)
-HOST_OPERANDS.update(dict.fromkeys(("conv1d", "conv2d", "conv_transpose2d"), HOST_OPERANDS["conv"]))
+HOST_OPERANDS.update(dict.fromkeys(("conv1d", "conv2d", "conv_transpose2d"), HOST_OPERANDS["conv"]), mesh_shard=("input",))
 
 
 def _read_on_host(use) -> bool:
@@ -145,6 +147,36 @@ def _host_operands_to_host(ops: list[Operation]) -> None:
                 to_host = ttnn_op("to_tensor_spec", [value], {}, [_host(value.type)], op)
                 op.parent.insert_op_before(to_host, op)
                 op.operands[i] = to_host.results[0]
+
+
+# Ops that read and write row-major device tensors, as upstream's layout leaves them: a mesh_partition reslices a
+# weight once (const-eval), and tiles would pad small trailing dims (a conv's 3x3) to 32x32 for no compute.
+ROW_MAJOR_FAMILIES = frozenset({"mesh_partition"})
+
+
+def _row_major_partitions(ops: list[Operation]) -> None:
+    """Each ROW_MAJOR_FAMILIES op's input is moved to row-major DRAM and its result is row-major; other readers
+    (the function's return included: its signature stays tiled) get it tilized just before them."""
+    for op in ops:
+        if not isinstance(op, TTOp) or op.ROW.family not in ROW_MAJOR_FAMILIES:
+            continue
+        value = op.operands[0]
+        if value.type != _row_major(value.type):
+            untilize = ttnn_op("to_tensor_spec", [value], {}, [_row_major(value.type)], op)
+            op.parent.insert_op_before(untilize, op)
+            op.operands[0] = untilize.results[0]
+        tiled = op.results[0].type
+        result = Rewriter.replace_value_with_new_type(op.results[0], _row_major(tiled))
+        converted: dict[Operation, SSAValue] = {}
+        for use in list(result.uses):
+            user = use.operation
+            if (isinstance(user, TTOp) and user.ROW.family in ROW_MAJOR_FAMILIES) or use.index in _host_operand_indices(user):
+                continue
+            if user not in converted:
+                to_tile = ttnn_op("to_tensor_spec", [result], {}, [tiled], user)
+                user.parent.insert_op_before(to_tile, user)
+                converted[user] = to_tile.results[0]
+            user.operands[use.index] = converted[user]
 
 
 def _retype_function(func: FuncOp, layout: Callable[[Attribute], Attribute]) -> None:

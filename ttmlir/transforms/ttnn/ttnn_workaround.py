@@ -93,10 +93,10 @@ def _scatter(op: TTNNOp) -> dict[str, Want]:
     return wants
 
 
-def _mesh_shard(op: TTNNOp) -> dict[str, Want]:
-    """Splitting or joining a tensor over the mesh happens on the host (identity moves nothing)."""
+def _on_host(op: TTNNOp) -> dict[str, Want]:
+    """Spreading a tensor over the mesh or gathering it back happens on the host."""
     host = Want("row_major", buffer="system_memory")
-    return {} if op.prop("shard_type").data.value == "identity" else {"input": host, "result": host}
+    return {"input": host, "result": host}
 
 
 def _row_major_bf16(op: TTNNOp) -> dict[str, Want]:
@@ -189,7 +189,7 @@ WORKAROUNDS: dict[str, Workaround] = {
     "max_pool2d_with_indices": _pool_with_indices, "upsample": _row_major_bf16,
     "full": _full, "slice_static": _slice, "slice_dynamic": _slice_dynamic,
     "scatter": _scatter, "where": _where,
-    "mesh_shard": _mesh_shard,
+    "distribute_tensor": _on_host, "aggregate_tensor": _on_host,
     # ttnn.experimental.gelu_bw and ttnn.dropout take bf16 only
     "gelu_bw": lambda op: {"lhs": Want(dtype="bf16"), "rhs": Want(dtype="bf16"), "result": Want(dtype="bf16")},
     "dropout": _both(Want(dtype="bf16")),

@@ -503,7 +503,8 @@ def test_build_multi_device_presharded_args():
     compiled_bin, io, intermediates = compile_ttir_module_to_flatbuffer(module, builder)
     assert compiled_bin.programs[0].inputs[0].desc.localShape.tolist() == [1, 1, 256, 256]
     report = execute_fb(compiled_bin, io, intermediates, enable_intermediate_verification=True)  # each chip its half
-    assert report["program_index_0"]["output_0"]["allclose"] and len(report["program_index_0"]) == 4
+    # the exp, the gather and the output: the identity split moves nothing, so it is no op of the TTNN program
+    assert report["program_index_0"]["output_0"]["allclose"] and len(report["program_index_0"]) == 3
     from ttrt.common.api import API  # ttrt feeds chip 0 the golden half, chip 1 random values: no golden check
 
     API.initialize_apis()

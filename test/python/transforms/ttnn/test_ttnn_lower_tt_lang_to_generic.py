@@ -138,3 +138,61 @@ def test_pipe_resources_become_scratch_semaphores_and_their_arguments():
 def test_a_malformed_artifact_is_an_error(changes, message):
     with pytest.raises(PassFailure, match=message):
         lowered(artifact(**changes))
+
+
+def test_a_kernel_moves_its_global_semaphore():
+    """The global semaphore is serialized among the generic's additional args; its kernel argument is its L1
+    address on the program's cores, set to the semaphore's value before the run and read back after it."""
+    from ttmlir.runtime.executor import GlobalSemaphore
+
+    writer = WRITER.replace("cb_pop_front(2, 1);\n}", """cb_pop_front(2, 1);
+  uint32_t sem = get_common_arg_val<uint32_t>(2);
+  noc_semaphore_inc(get_noc_addr(my_x[0], my_y[0], sem), 3);
+  noc_async_atomic_barrier();
+}""")
+    art = artifact(pipe_sram_scratch_bytes=128, num_pipe_global_semaphores=1)
+    art["kernels"][2]["cpp_source"] = writer
+    m = lowered(art)
+    binary = Binary(data=translate(m))
+    table = next(op.type for op in binary.programs[0].operations if type(op.type).__name__ == "GenericOpT")
+    assert len(table.additionalArgs) == 1
+    seen = []
+    original = GlobalSemaphore.__setattr__
+
+    def record(self, name, value):  # the semaphore's value as the run leaves it
+        if name == "value":
+            seen.append(value)
+        original(self, name, value)
+
+    GlobalSemaphore.__setattr__ = record
+    try:
+        a, b = torch.randn(32, 32), torch.randn(32, 32)
+        (out,), _ = run_program(binary, 0, [a, b, torch.zeros(32, 32)], MeshDevice(), exact=True)
+    finally:
+        GlobalSemaphore.__setattr__ = original
+    torch.testing.assert_close(out.data.float(), a + b)
+    assert seen == [0, 3]  # created at 0, incremented by the writer
+
+
+@pytest.mark.parametrize("flag", [0, 1])
+def test_a_scalar_argument_reaches_the_kernel(flag):
+    """A program's i32 argument is given to a ttnn.generic as an additional operand (a one-element u32 host tensor
+    in the binary) and read by its writer as `#ttnn.kernel_arg_scalar`: here it says whether to write the sum."""
+    from ttmlir.asm import print_module
+
+    text = print_module(lowered(artifact()))
+    text = text.replace(f"%arg2: {TYPE.split(', #')[0]}, #ttnn_layout>)", f"%arg2: {TYPE.split(', #')[0]}, #ttnn_layout>, %arg3: i32)")
+    text = text.replace('"ttnn.generic"(%arg0, %arg1, %arg2)', '"ttnn.generic"(%arg0, %arg1, %arg2, %arg3)')
+    text = text.replace("array<i32: 3, 0>", "array<i32: 3, 1>")
+    text = text.replace("common_rt_args = [#ttnn.kernel_arg_address_of_tensor<2>]",
+                        "common_rt_args = [#ttnn.kernel_arg_address_of_tensor<2>, #ttnn.kernel_arg_scalar<3>]")
+    text = text.replace("noc_async_write(get_read_ptr(2)", "if (get_common_arg_val<uint32_t>(1) != 0) noc_async_write(get_read_ptr(2)")
+    text = text.replace(" #ttnn_layout>) -> ()", " #ttnn_layout>, i32) -> ()")
+    m = parse_text(make_context(), text)[0]
+    m.verify()
+    binary = Binary(data=translate(m))
+    table = next(op.type for op in binary.programs[0].operations if type(op.type).__name__ == "GenericOpT")
+    assert table.additionalArgs[0].tensor is not None and list(table.additionalArgs[0].tensor.desc.shape) == [1]
+    a, b = torch.randn(32, 32), torch.randn(32, 32)
+    (out,), _ = run_program(binary, 0, [a, b, torch.zeros(32, 32), torch.tensor([flag])], MeshDevice(), exact=True)
+    torch.testing.assert_close(out.data.float(), a + b if flag else torch.zeros(32, 32))

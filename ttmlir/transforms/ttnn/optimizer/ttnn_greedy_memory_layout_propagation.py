@@ -36,7 +36,7 @@ from ttmlir.transforms.ttnn.optimizer.tensor_specs import (describe, layout_of, 
 
 # families whose results stay where the layout pass put them: layout changes, host/device moves, creation, collectives
 PINNED_FAMILIES = {"layout_op", "device", "deallocate", "creation", "full", "fill", "arange", "rand", "constant",
-                   "ccl", "mesh_shard", "mesh_partition", "trace", "generic", "cache", "semaphore", "point_to_point",
+                   "ccl", "distribute_tensor", "aggregate_tensor", "mesh_partition", "trace", "generic", "cache", "semaphore", "point_to_point",
                    "tt_lang", "prepare_conv3d_weights", "all_to_all_dispatch", "all_to_all_combine",
                    "all_to_all_dispatch_metadata", "distributed_norm", "norm_post", "norm_stats"}
 

@@ -8,8 +8,9 @@
 // CHECK-LABEL: func.func @mesh_shard
 // CHECK: %{{[0-9]+}} = "ttir.mesh_shard"(%arg0) <{shard_dims = array<i64: 2, 3>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 1, 8, 4>, shard_type = #ttcore.shard_type<devices>}> : (tensor<1x1x256x512xf32>) -> tensor<1x1x32x128xf32>
 // TTNN: %[[DEV:[0-9]+]] = "ttnn.get_device"
-// TTNN: "ttnn.mesh_shard"(%{{.*}}, %[[DEV]])
-// TTNN-SAME: shard_type = #ttcore.shard_type<devices>
+// The split becomes ttnn.distribute_tensor: tensor dim 2 down the mesh's 8 rows, dim 3 along its 4 columns.
+// TTNN: "ttnn.distribute_tensor"(%{{.*}}, %[[DEV]])
+// TTNN-SAME: mapper_config = #ttnn.mesh_mapper_config<placements = [<shard, 2 : i32>, <shard, 3 : i32>], mesh_shape_override = [8 : ui32, 4 : ui32]>
 module {
   func.func @mesh_shard(%arg0: tensor<1x1x256x512xf32>) -> tensor<1x1x32x128xf32> {
     %0 = "ttir.mesh_shard"(%arg0) <{shard_dims = array<i64: 2, 3>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 1, 8, 4>, shard_type = #ttcore.shard_type<devices>}> : (tensor<1x1x256x512xf32>) -> tensor<1x1x32x128xf32>

@@ -13,7 +13,7 @@
 // CHECK: "layout": "tile"
 // CHECK: "buffer_type": "dram"
 // CHECK-LABEL: "op_stats": [
-// CHECK: "ttnn.mesh_shard": 1
+// CHECK: "ttnn.distribute_tensor": 1
 // CHECK-LABEL: "mesh_shape": [8, 4]
 module {
   func.func @mesh_shard(%arg0: tensor<1x1x256x512xf32>) -> tensor<1x1x32x128xf32> {
