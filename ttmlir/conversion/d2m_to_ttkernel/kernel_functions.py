@@ -33,6 +33,11 @@ from ttmlir.dialects.d2m_cb import CBType as D2MCBType, GetCBOp
 from ttmlir.errors import PassFailure
 
 THREADS = {"compute": "compute", "datamovement": "noc"}
+
+
+def arg_order(arg: tuple[str, None, int]) -> tuple[int, int]:
+    """Kernel args sorted as upstream sorts them: by kind, then operand index."""
+    return ttkernel.ARG_TYPES.index(arg[0]), arg[2]
 TILE_ELEMENTS = 32 * 32
 WIDE_DTYPES = ("f32", "si32", "u32")  # 32-bit: half as many tiles fit in dst
 # ops a kernel keeps as they are: index arithmetic, control flow, the calls already made
@@ -40,7 +45,12 @@ KEPT_DIALECTS = ("arith", "scf", "func", "builtin", "ttkernel")
 
 
 def is_kernel_function(func: Operation) -> bool:
-    return isinstance(func, FuncOp) and "d2m.thread" in func.attributes
+    """A kernel function of D2M ops: marked with its thread, or already a kernel (with its arg spec) still holding
+    D2M ops."""
+    if not isinstance(func, FuncOp):
+        return False
+    return "d2m.thread" in func.attributes or ("ttkernel.thread" in func.attributes and
+                                               any(op.dialect_name() == "d2m" for op in func.walk()))
 
 
 def _cb_pages(shaped: Attribute) -> int:
@@ -68,13 +78,28 @@ class KernelFunction:
         self.func, self.force_ct = func, force_compile_time_args
         # the tiles of dst a math/pack half holds (dst is split in two halves, the packer draining one)
         self.dst_tiles = int(chip.get("dst_physical_size_tiles") or 16) // 2
-        thread = func.attributes["d2m.thread"]
-        if thread.thread not in THREADS:
-            raise PassFailure(func, f"'{thread.thread}' threads are split into compute and data-movement kernels "
-                                    "(d2m-split-unified-thread) before this pass")
-        self.thread = THREADS[thread.thread]
-        self.args = sorted({kernel_arg(func, op) for op in func.walk() if isinstance(op, (GetCBOp, GetArgOp))},
-                           key=lambda a: (ttkernel.ARG_TYPES.index(a[0]), a[2]))
+        used = {kernel_arg(func, op): None for op in func.walk() if isinstance(op, (GetCBOp, GetArgOp))}
+        spec = func.attributes.get("ttkernel.arg_spec")
+        if "d2m.thread" not in func.attributes:  # already a kernel: its args so far, then those its D2M ops read
+            self.thread = func.attributes["ttkernel.thread"].data.value
+            self.rt, self.ct = (list(group) for group in spec.data) if isinstance(spec, ttkernel.ArgSpecAttr) \
+                else ([], [])
+        else:
+            thread = func.attributes["d2m.thread"]
+            if thread.thread not in THREADS:
+                raise PassFailure(func, f"'{thread.thread}' threads are split into compute and data-movement "
+                                        "kernels (d2m-split-unified-thread) before this pass")
+            self.thread = THREADS[thread.thread]
+            self.rt, self.ct = [], []
+        new = [a for a in used if a not in self.rt and a not in self.ct]
+        if self.force_ct:  # compile-time args kept sorted, the reads of those already there renumbered
+            before = list(self.ct)
+            self.ct = sorted({*self.ct, *new}, key=arg_order)
+            for op in func.walk():
+                if op.name == "ttkernel.get_compile_time_arg_val":
+                    op.properties["arg_index"] = IntegerAttr(self.ct.index(before[op.arg_index.value.data]), i32)
+        else:
+            self.rt += new if spec is not None and "d2m.thread" not in func.attributes else sorted(new, key=arg_order)
         self.rewriter = Rewriter()
         self.dead: list[Operation] = []  # ops erased once the ops using them are lowered
         # each op's operands as written, the type and the block before any collapse (lowering replaces CBs and the
@@ -86,8 +111,11 @@ class KernelFunction:
         written = self.types[op][index][1 if unviewed else 0]
         return written.underlying if isinstance(written, D2MCBType) else written
 
+    def slot(self, arg: tuple[str, None, int]) -> tuple[bool, int]:
+        """Whether `arg` is a compile-time arg, and its place among those of its kind."""
+        return (True, self.ct.index(arg)) if arg in self.ct else (False, self.rt.index(arg))
+
     def lower(self) -> None:
-        spec = ((), tuple(self.args)) if self.force_ct else (tuple(self.args), ())
         # DST compute first, while each tile still shows the load it came from
         dst = DstLowering(self)
         for op in list(self.func.walk()):
@@ -107,9 +135,9 @@ class KernelFunction:
                 raise PassFailure(op, f"'{op.name}' in a kernel function is not converted to TTKernel yet")
         for op in reversed(self.dead):
             self.rewriter.erase_op(op)
-        del self.func.attributes["d2m.thread"]
+        self.func.attributes.pop("d2m.thread", None)
         self.func.attributes["ttkernel.thread"] = ttkernel.ThreadAttr(ttkernel.ThreadAttr.enum_type(self.thread))
-        self.func.attributes["ttkernel.arg_spec"] = ttkernel.ArgSpecAttr(spec)
+        self.func.attributes["ttkernel.arg_spec"] = ttkernel.ArgSpecAttr((tuple(self.rt), tuple(self.ct)))
 
     def replace(self, op: Operation, new: list[Operation], values: list[SSAValue] | None = None) -> None:
         self.rewriter.replace_op(op, new, values)
