@@ -25,6 +25,7 @@ from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.conversion.d2m_to_ttkernel.kernel_arguments import cb_type, kernel_arg, lower_get_arg, read_arg
+from ttmlir.conversion.d2m_to_ttkernel.kernel_dma import DmaLowering
 from ttmlir.conversion.d2m_to_ttkernel.kernel_dst import FPU_BINARY, SFPU_BINARY, SFPU_UNARY, DstLowering, \
     linear_index
 from ttmlir.conversion.d2m_to_ttkernel.kernel_semaphores import lower_semaphore_update, lower_semaphore_wait
@@ -41,7 +42,7 @@ def arg_order(arg: tuple[str, None, int]) -> tuple[int, int]:
 TILE_ELEMENTS = 32 * 32
 WIDE_DTYPES = ("f32", "si32", "u32")  # 32-bit: half as many tiles fit in dst
 # ops a kernel keeps as they are: index arithmetic, control flow, the calls already made
-KEPT_DIALECTS = ("arith", "scf", "func", "builtin", "ttkernel")
+KEPT_DIALECTS = ("arith", "scf", "func", "builtin", "affine", "ttkernel")
 
 
 def is_kernel_function(func: Operation) -> bool:
@@ -105,6 +106,9 @@ class KernelFunction:
         # each op's operands as written, the type and the block before any collapse (lowering replaces CBs and the
         # blocks acquired from them by ttkernel CBs)
         self.types = {op: [(v.type, _unviewed(v).type) for v in op.operands] for op in func.walk()}
+        # and the op that made each (a block's acquire says which CB pointer addresses it)
+        self.makers = {op: [v.owner if isinstance(v.owner, Operation) else None for v in op.operands]
+                       for op in func.walk()}
 
     def block_of(self, op: Operation, index: int = 0, unviewed: bool = False) -> Attribute:
         """The memref (a CB's block) operand `index` of `op` was, as written (before any collapse: `unviewed`)."""
@@ -211,6 +215,10 @@ LOWERINGS = {
     "d2m.get_cb": KernelFunction.get_cb,
     "d2m.get_arg": lower_get_arg,
     "d2m.acquire_dst": lambda k, op: DstLowering(k).acquire(op),
+    "d2m.dma_read": lambda k, op: DmaLowering(k).read(op),
+    "d2m.dma_write": lambda k, op: DmaLowering(k).write(op),
+    "d2m.dma_wait": lambda k, op: DmaLowering(k).wait(op),
+    "d2m.core_index": lambda k, op: DmaLowering(k).core_index(op),
     "d2m.semaphore_set": lower_semaphore_update,
     "d2m.semaphore_inc": lower_semaphore_update,
     "d2m.semaphore_wait": lower_semaphore_wait,

@@ -1,0 +1,34 @@
+// RUN: ttmlir-opt --convert-ttkernel-to-emitc %s | ttmlir-translate --ttkernel-to-cpp | FileCheck %s
+// A scalar kernel argument's ui32 slot read as its type (an integer converts; an f32's bits are copied), a
+// semaphore wait and logical-to-translated coordinates as tt-metal's experimental calls, a typecast with its
+// formats as template arguments.
+
+// CHECK-LABEL: void kernel_main
+// CHECK: uint32_t [[W:.*]] = get_common_arg_val<uint32_t>
+// CHECK: int32_t {{.*}} = (int32_t) [[W]];
+// CHECK: uint32_t bitcast_0_src = {{.*}}; float bitcast_0; __builtin_memcpy(&bitcast_0, &bitcast_0_src, sizeof(bitcast_0));
+// CHECK: experimental::convert_logical_x_to_translated(
+// CHECK: experimental::semaphore_wait(
+func.func @reader() attributes {ttkernel.arg_spec = #ttkernel.arg_spec<rt_args = [<arg_type = scalar, operand_index = 0>, <arg_type = scalar, operand_index = 1>]>, ttkernel.thread = #ttkernel.thread<noc>} {
+  %c0 = arith.constant 0 : index
+  %w = ttkernel.get_common_arg_val(%c0) : (index) -> ui32
+  %i = ttkernel.bitcast %w : ui32 to i32
+  %c1 = arith.constant 1 : index
+  %v = ttkernel.get_common_arg_val(%c1) : (index) -> ui32
+  %f = ttkernel.bitcast %v : ui32 to f32
+  %x = ttkernel.experimental.convert_logical_x_to_translated(%c1) : (index) -> index
+  %s = ttkernel.get_semaphore(%c0) : (index) -> !ttkernel.local_semaphore
+  %p = ttkernel.reinterpret_cast(%s) : (!ttkernel.local_semaphore) -> !ttkernel.l1_addr_ptr
+  ttkernel.experimental.semaphore_wait(%p, %c1) : (!ttkernel.l1_addr_ptr, index) -> ()
+  return
+}
+
+// CHECK-LABEL: void kernel_main
+// CHECK: typecast_tile_init<(uint32_t)DataFormat::Float32, (uint32_t)DataFormat::Float16_b>();
+// CHECK: typecast_tile<(uint32_t)DataFormat::Float32, (uint32_t)DataFormat::Float16_b>(
+func.func @cast() attributes {ttkernel.arg_spec = #ttkernel.arg_spec<>, ttkernel.thread = #ttkernel.thread<compute>} {
+  %c0 = arith.constant 0 : index
+  ttkernel.typecast_tile_init(<f32>, <bf16>) : () -> ()
+  ttkernel.typecast_tile(%c0, <f32>, <bf16>) : (index) -> ()
+  return
+}
