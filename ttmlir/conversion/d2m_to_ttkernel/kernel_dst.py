@@ -140,7 +140,9 @@ class DstLowering:
         if name in FPU_BINARY and not any(_from_dst(v) for v in tiles):
             return self.fpu_binary(op, FPU_BINARY[name])
         if name in FPU_BINARY and not all(_from_dst(v) for v in tiles):
-            raise PassFailure(op, f"'{op.name}' of a DST tile and a CB tile (binary_dest_reuse) is not lowered yet")
+            return self.dest_reuse(op, name[len("tile_"):])
+        if name == "tile_bcast":
+            return self.bcast(op)
         if name == "tile_typecast":
             return self.typecast(op)
         if name in SFPU_UNARY:
@@ -175,6 +177,44 @@ class DstLowering:
         where = _insert_point(op.parent_block(), self.place_after(op, index))
         self.rewriter.insert_op([_call(f"{call}_init", cb_a, cb_b),
                                  _call(call, cb_a, cb_b, op.operands[0], op.operands[1], index)], where)
+        self.erase_result_store(op)
+
+    def dest_reuse(self, op: Operation, kind: str) -> None:
+        """A DST tile and a CB tile through the FPU, the DST one reloaded into a source register from the result's
+        slot (copied there first when it sits elsewhere): binary_dest_reuse."""
+        lhs, rhs = op.operands
+        reuse = "dest_to_srca" if _from_dst(lhs) else "dest_to_srcb"
+        in_dst, from_cb = (lhs, rhs) if reuse == "dest_to_srca" else (rhs, lhs)
+        load = _loaded(from_cb)
+        if load is None:
+            raise PassFailure(op, f"'{op.name}' reads tiles loaded from CBs or DST")
+        cb, out_cb = _cb_root(load.memref), _first_cb(self.func, load=False)
+        block, before = _after_definitions([cb, out_cb], op)
+        self.rewriter.insert_op(_call("binary_op_init_common", cb, cb, out_cb), _insert_point(block, before))
+        index, _ = self.dst_index(op)
+        attrs = {"eltwise_binary_type": ttkernel.EltwiseBinaryTypeAttr(ttkernel.EltwiseBinaryTypeAttr.enum_type(kind)),
+                 "reuse_type": ttkernel.BinaryDestReuseTypeAttr(ttkernel.BinaryDestReuseTypeAttr.enum_type(reuse))}
+        new: list[Operation] = []
+        source = _loaded(in_dst)
+        if len(source.indices) != 1 or source.indices[0] is not index:  # in-place: the operand into the slot
+            new += [_call("copy_dest_values_init"),
+                    _call("copy_dest_values", in_dst, index, data_format=_tile(in_dst).data_type)]
+        new += [_call("binary_dest_reuse_tiles_init", cb, **attrs),
+                _call("binary_dest_reuse_tiles", cb, from_cb, index, **attrs)]
+        self.rewriter.insert_op(new, _insert_point(op.parent_block(), self.place_after(op, index)))
+        self.erase_result_store(op)
+
+    def bcast(self, op: Operation) -> None:
+        """A CB tile broadcast along rows, columns or both into the result's DST slot."""
+        load = _loaded(op.operands[0])
+        if load is None or _from_dst(op.operands[0]):
+            raise PassFailure(op, f"'{op.name}' broadcasts a tile loaded from a CB")
+        cb = _cb_root(load.memref)
+        kind = ttkernel.BcastTypeAttr(ttkernel.BcastTypeAttr.enum_type(op.properties["bcast_type"].data))
+        index, _ = self.dst_index(op)
+        self.rewriter.insert_op([_call("unary_bcast_init", cb, cb, bcast_type=kind),
+                                 _call("unary_bcast", cb, op.operands[0], index, bcast_type=kind)],
+                                _insert_point(op.parent_block(), self.place_after(op, index)))
         self.erase_result_store(op)
 
     def typecast(self, op: Operation) -> None:

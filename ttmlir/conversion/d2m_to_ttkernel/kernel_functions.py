@@ -210,7 +210,7 @@ def _layout_block(kernel: KernelFunction, op: Operation, tilize: bool) -> None:
     kernel.replace(op, new, [dst])
 
 
-DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_BINARY, *FPU_BINARY, "tile_typecast"})
+DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_BINARY, *FPU_BINARY, "tile_typecast", "tile_bcast"})
 LOWERINGS = {
     "d2m.get_cb": KernelFunction.get_cb,
     "d2m.get_arg": lower_get_arg,

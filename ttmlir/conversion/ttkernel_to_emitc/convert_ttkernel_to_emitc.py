@@ -324,6 +324,10 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
     if mnemonic in ("pack_untilize_init", "experimental.pack_untilize_block"):  # the column passes, as templates
         passes = (op.attributes.get(k) for k in ("colsPerDstPass", "totalColTiles"))
         return f"{mnemonic.replace('.', '::')}<{', '.join(str(p.value.data if p else 1) for p in passes)}>"
+    if mnemonic in ("binary_dest_reuse_tiles_init", "binary_dest_reuse_tiles"):  # operator and reuse as templates
+        kind = op.properties["eltwise_binary_type"].data.value.upper()
+        reuse = op.properties["reuse_type"].data.value.upper()
+        return f"{mnemonic}<EltwiseBinaryType::ELW{kind}, EltwiseBinaryReuseDestType::{reuse}>"
     if mnemonic in ("typecast_tile_init", "typecast_tile"):  # the formats, as template arguments
         formats = (DATA_FORMATS[op.properties[k].data.value] for k in ("in_dtype", "out_dtype"))
         return f"{mnemonic}<{', '.join(f'(uint32_t)DataFormat::{f}' for f in formats)}>"

@@ -90,3 +90,44 @@ func.func private @fpu_add() attributes {d2m.thread = #d2m.thread<compute>} {
   }
   return
 }
+
+// A CB tile times a broadcast one in DST: the broadcast into its slot, then (the product's slot being another)
+// copied to the product's slot and multiplied there with the CB tile by binary_dest_reuse.
+// CHECK-LABEL: func.func private @dest_reuse
+// CHECK: %[[A:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, f32>>
+// CHECK: %[[B:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, f32>>
+// CHECK: %[[O:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, f32>>
+// CHECK-NEXT: ttkernel.binary_op_init_common(%[[A]], %[[A]], %[[O]])
+// CHECK: ttkernel.unary_bcast_init(%[[B]], %[[B]], <col>)
+// CHECK-NEXT: ttkernel.unary_bcast(%[[B]], %[[I:.*]], %[[I]], <col>)
+// CHECK: %[[R:.*]] = arith.addi %[[I]], %c4
+// CHECK-NEXT: ttkernel.copy_dest_values_init()
+// CHECK-NEXT: ttkernel.copy_dest_values(%[[I]], %[[R]], <f32>)
+// CHECK-NEXT: ttkernel.binary_dest_reuse_tiles_init(%[[A]], <mul>, <dest_to_srcb>)
+// CHECK-NEXT: ttkernel.binary_dest_reuse_tiles(%[[A]], %[[I]], %[[R]], <mul>, <dest_to_srcb>)
+// CHECK: ttkernel.pack_tile(%[[R]], %[[O]], %[[I]], true)
+func.func private @dest_reuse() attributes {d2m.thread = #d2m.thread<compute>} {
+  %cb0 = d2m.get_cb(0) : !d2m.cb<!blk>
+  %cb1 = d2m.get_cb(1) : !d2m.cb<!blk>
+  %cb2 = d2m.get_cb(2) : !d2m.cb<!blk>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = d2m.wait %cb0 : !d2m.cb<!blk> -> !blk
+  %b = d2m.wait %cb1 : !d2m.cb<!blk> -> !blk
+  %o = d2m.reserve %cb2 : !d2m.cb<!blk> -> !blk
+  %dst = d2m.acquire_dst() : !dsts
+  scf.for %i = %c0 to %c4 step %c1 {
+    %x = memref.load %a[%i] : !blk
+    %y = memref.load %b[%i] : !blk
+    %yb = "d2m.tile_bcast"(%y) <{bcast_type = #d2m<tile_bcast_type col>}> : (!ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, f32>
+    memref.store %yb, %dst[%i] : !dsts
+    %yd = memref.load %dst[%i] : !dsts
+    %p = "d2m.tile_mul"(%x, %yd) : (!ttcore.tile<32x32, f32>, !ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, f32>
+    %r = arith.addi %i, %c4 : index
+    memref.store %p, %dst[%r] : !dsts
+    %z = memref.load %dst[%r] : !dsts
+    memref.store %z, %o[%i] : !blk
+  }
+  return
+}

@@ -32,3 +32,14 @@ func.func @cast() attributes {ttkernel.arg_spec = #ttkernel.arg_spec<>, ttkernel
   ttkernel.typecast_tile(%c0, <f32>, <bf16>) : (index) -> ()
   return
 }
+
+// CHECK-LABEL: void kernel_main
+// CHECK: binary_dest_reuse_tiles_init<EltwiseBinaryType::ELWMUL, EltwiseBinaryReuseDestType::DEST_TO_SRCB>(
+// CHECK: binary_dest_reuse_tiles<EltwiseBinaryType::ELWMUL, EltwiseBinaryReuseDestType::DEST_TO_SRCB>(
+func.func @reuse() attributes {ttkernel.arg_spec = #ttkernel.arg_spec<rt_args = [<arg_type = cb_port, operand_index = 0>]>, ttkernel.thread = #ttkernel.thread<compute>} {
+  %c0 = arith.constant 0 : index
+  %cb = ttkernel.get_common_arg_val(%c0) : (index) -> !ttkernel.cb<1, !ttcore.tile<32x32, f32>>
+  ttkernel.binary_dest_reuse_tiles_init(%cb, <mul>, <dest_to_srcb>) : (!ttkernel.cb<1, !ttcore.tile<32x32, f32>>) -> ()
+  ttkernel.binary_dest_reuse_tiles(%cb, %c0, %c0, <mul>, <dest_to_srcb>) : (!ttkernel.cb<1, !ttcore.tile<32x32, f32>>, index, index) -> ()
+  return
+}
