@@ -30,6 +30,7 @@ from ttmlir.conversion.d2m_to_ttkernel.kernel_dst import FPU_BINARY, SFPU_BINARY
     linear_index
 from ttmlir.conversion.d2m_to_ttkernel.kernel_semaphores import lower_semaphore_update, lower_semaphore_wait
 from ttmlir.dialects.d2m_args import GetArgOp
+from ttmlir.dialects.d2m_dma import MemTxType
 from ttmlir.dialects.d2m_cb import CBType as D2MCBType, GetCBOp
 from ttmlir.errors import PassFailure
 
@@ -139,6 +140,12 @@ class KernelFunction:
                 raise PassFailure(op, f"'{op.name}' in a kernel function is not converted to TTKernel yet")
         for op in reversed(self.dead):
             self.rewriter.erase_op(op)
+        # transfers carried through loops are null handles now (index), as upstream's type converter has them
+        for op in list(self.func.walk()):
+            carried = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+            for value in carried:
+                if isinstance(value.type, MemTxType):
+                    Rewriter.replace_value_with_new_type(value, IndexType())
         self.func.attributes.pop("d2m.thread", None)
         self.func.attributes["ttkernel.thread"] = ttkernel.ThreadAttr(ttkernel.ThreadAttr.enum_type(self.thread))
         self.func.attributes["ttkernel.arg_spec"] = ttkernel.ArgSpecAttr((tuple(self.rt), tuple(self.ct)))
@@ -218,6 +225,7 @@ LOWERINGS = {
     "d2m.dma_read": lambda k, op: DmaLowering(k).read(op),
     "d2m.dma_write": lambda k, op: DmaLowering(k).write(op),
     "d2m.dma_wait": lambda k, op: DmaLowering(k).wait(op),
+    "d2m.null_tx": lambda k, op: DmaLowering(k).done(op, []),
     "d2m.core_index": lambda k, op: DmaLowering(k).core_index(op),
     "d2m.semaphore_set": lower_semaphore_update,
     "d2m.semaphore_inc": lower_semaphore_update,

@@ -50,3 +50,19 @@ func.func private @reader() attributes {d2m.thread = #d2m.thread<datamovement, d
   d2m.dma_wait %tx2 : !d2m.mem_tx<mcast_write>
   return
 }
+
+// A null transfer (a loop's first carried write) is a null handle; waiting for it is the write barrier.
+// CHECK-LABEL: func.func private @null_transfer
+// CHECK: %[[NULL:.*]] = arith.constant 0 : index
+// CHECK-NEXT: scf.for {{.*}} iter_args(%{{.*}} = %[[NULL]]) -> (index)
+// CHECK-NEXT: scf.yield %{{.*}} : index
+// CHECK: ttkernel.noc_async_write_barrier
+func.func private @null_transfer() attributes {d2m.thread = #d2m.thread<datamovement>} {
+  %c1 = arith.constant 1 : index
+  %null = d2m.null_tx : !d2m.mem_tx<write>
+  %last = scf.for %i = %c1 to %c1 step %c1 iter_args(%prev = %null) -> (!d2m.mem_tx<write>) {
+    scf.yield %prev : !d2m.mem_tx<write>
+  }
+  d2m.dma_wait %last : !d2m.mem_tx<write>
+  return
+}
