@@ -88,6 +88,7 @@ PASS_CLASSES = {
     "d2m-lower-scratch-allocate": "ttmlir.transforms.d2m.d2m_lower_scratch_allocate:D2MLowerScratchAllocatePass",
     "d2m-preallocate-mcast-semaphores":
         "ttmlir.transforms.d2m.d2m_preallocate_mcast_semaphores:D2MPreallocateMcastSemaphoresPass",
+    "d2m-schedule-dma": "ttmlir.transforms.d2m.d2m_schedule_dma:D2MScheduleDMAPass",
     "d2m-optimize-dma": "ttmlir.transforms.d2m.d2m_optimize_dma:D2MOptimizeDMAPass",
     "d2m-lower-load-store-ops-to-dma":
         "ttmlir.transforms.d2m.d2m_lower_load_store_ops_to_dma:D2MLowerLoadStoreOpsToDMAPass",
