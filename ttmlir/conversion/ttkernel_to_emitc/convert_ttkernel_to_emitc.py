@@ -328,9 +328,19 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
         kind = op.properties["eltwise_binary_type"].data.value.upper()
         reuse = op.properties["reuse_type"].data.value.upper()
         return f"{mnemonic}<EltwiseBinaryType::ELW{kind}, EltwiseBinaryReuseDestType::{reuse}>"
+    if mnemonic in ("sfpu_reduce_init", "sfpu_reduce"):  # pool, format (and dim) as template arguments
+        kind = op.properties["reduce_type"].data.value.removeprefix("reduce_").upper()
+        parts = [f"PoolType::{kind}", f"DataFormat::{DATA_FORMATS[op.properties['data_format'].data.value]}"]
+        if mnemonic == "sfpu_reduce":
+            parts.append(f"ReduceDim::REDUCE_{op.properties['reduce_dim'].data.value.removeprefix('reduce_dim_').upper()}")
+        return f"{mnemonic}<{', '.join(parts)}>"
+    if mnemonic == "add_int_tile":
+        return f"add_int_tile<DataFormat::{DATA_FORMATS[op.properties['dtype'].data.value]}>"
+    if mnemonic == "fill_tile_int":  # the word is a 32-bit integer
+        return "fill_tile_int<DataFormat::Int32>"
     if mnemonic in ("typecast_tile_init", "typecast_tile"):  # the formats, as template arguments
         formats = (DATA_FORMATS[op.properties[k].data.value] for k in ("in_dtype", "out_dtype"))
-        return f"{mnemonic}<{', '.join(f'(uint32_t)DataFormat::{f}' for f in formats)}>"
+        return f"{mnemonic}<{', '.join(f'static_cast<std::underlying_type_t<DataFormat>>(DataFormat::{f})' for f in formats)}>"
     if mnemonic == "remote_sram_write_u32":  # tt-metal's name for a word of local L1 written to a NoC address
         return "noc_semaphore_set_remote"
     if mnemonic == "reinterpret_cast":

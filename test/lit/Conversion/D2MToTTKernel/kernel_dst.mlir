@@ -131,3 +131,41 @@ func.func private @dest_reuse() attributes {d2m.thread = #d2m.thread<compute>} {
   }
   return
 }
+
+// An integer max over the CB tiles of a loop into one constant DST slot: the slot seeded with INT32_MIN once,
+// before the loops; each tile copied to the scratch slot, reduced over rows and columns, and maxed into the slot.
+// CHECK-LABEL: func.func private @int_reduce
+// CHECK: %[[IN:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, si32>>
+// CHECK: ttkernel.init_sfpu(%[[IN]],
+// CHECK-NEXT: %[[SLOT:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[MIN:.*]] = arith.constant -2147483648 : i32
+// CHECK-NEXT: ttkernel.fill_tile_init()
+// CHECK-NEXT: ttkernel.fill_tile_int(%[[SLOT]], %[[MIN]])
+// CHECK: scf.for %[[K:.*]] = 
+// CHECK-NEXT: %[[TMP:.*]] = arith.constant 3 : index
+// CHECK-NEXT: ttkernel.copy_tile_init(%[[IN]])
+// CHECK-NEXT: ttkernel.copy_tile(%[[IN]], %[[K]], %[[TMP]])
+// CHECK-NEXT: ttkernel.sfpu_reduce_init(<reduce_max>, <si32>)
+// CHECK-NEXT: ttkernel.sfpu_reduce(%[[TMP]], <reduce_max>, <si32>, <reduce_dim_col>)
+// CHECK-NEXT: ttkernel.sfpu_reduce(%[[TMP]], <reduce_max>, <si32>, <reduce_dim_row>)
+// CHECK-NEXT: ttkernel.binary_max_int32_tile_init()
+// CHECK-NEXT: ttkernel.binary_max_int32_tile(%[[TMP]], %{{.*}}, %{{.*}})
+func.func private @int_reduce() attributes {d2m.thread = #d2m.thread<compute>} {
+  %cb0 = d2m.get_cb(0) : !d2m.cb<memref<4x!ttcore.tile<32x32, si32>, #l1>>
+  %cb1 = d2m.get_cb(1) : !d2m.cb<memref<1x!ttcore.tile<32x32, si32>, #l1>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %in = d2m.wait %cb0 : !d2m.cb<memref<4x!ttcore.tile<32x32, si32>, #l1>> -> memref<4x!ttcore.tile<32x32, si32>, #l1>
+  %out = d2m.reserve %cb1 : !d2m.cb<memref<1x!ttcore.tile<32x32, si32>, #l1>> -> memref<1x!ttcore.tile<32x32, si32>, #l1>
+  %dst = d2m.acquire_dst() : memref<4x!ttcore.tile<32x32, si32>, #dst>
+  scf.for %k = %c0 to %c4 step %c1 {
+    %a = memref.load %in[%k] : memref<4x!ttcore.tile<32x32, si32>, #l1>
+    %acc = memref.load %dst[%c1] : memref<4x!ttcore.tile<32x32, si32>, #dst>
+    %r = "d2m.tile_sfpu_reduce_max"(%a, %acc) <{dst_scratch_index = 3 : i64, reduce_dim = #d2m<reduce_dim RC>}> : (!ttcore.tile<32x32, si32>, !ttcore.tile<32x32, si32>) -> !ttcore.tile<32x32, si32>
+    memref.store %r, %dst[%c1] : memref<4x!ttcore.tile<32x32, si32>, #dst>
+  }
+  %res = memref.load %dst[%c1] : memref<4x!ttcore.tile<32x32, si32>, #dst>
+  memref.store %res, %out[%c0] : memref<1x!ttcore.tile<32x32, si32>, #l1>
+  return
+}

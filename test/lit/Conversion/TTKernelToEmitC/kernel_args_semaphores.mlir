@@ -24,8 +24,8 @@ func.func @reader() attributes {ttkernel.arg_spec = #ttkernel.arg_spec<rt_args =
 }
 
 // CHECK-LABEL: void kernel_main
-// CHECK: typecast_tile_init<(uint32_t)DataFormat::Float32, (uint32_t)DataFormat::Float16_b>();
-// CHECK: typecast_tile<(uint32_t)DataFormat::Float32, (uint32_t)DataFormat::Float16_b>(
+// CHECK: typecast_tile_init<static_cast<std::underlying_type_t<DataFormat>>(DataFormat::Float32), static_cast<std::underlying_type_t<DataFormat>>(DataFormat::Float16_b)>();
+// CHECK: typecast_tile<static_cast<std::underlying_type_t<DataFormat>>(DataFormat::Float32), static_cast<std::underlying_type_t<DataFormat>>(DataFormat::Float16_b)>(
 func.func @cast() attributes {ttkernel.arg_spec = #ttkernel.arg_spec<>, ttkernel.thread = #ttkernel.thread<compute>} {
   %c0 = arith.constant 0 : index
   ttkernel.typecast_tile_init(<f32>, <bf16>) : () -> ()
@@ -41,5 +41,23 @@ func.func @reuse() attributes {ttkernel.arg_spec = #ttkernel.arg_spec<rt_args = 
   %cb = ttkernel.get_common_arg_val(%c0) : (index) -> !ttkernel.cb<1, !ttcore.tile<32x32, f32>>
   ttkernel.binary_dest_reuse_tiles_init(%cb, <mul>, <dest_to_srcb>) : (!ttkernel.cb<1, !ttcore.tile<32x32, f32>>) -> ()
   ttkernel.binary_dest_reuse_tiles(%cb, %c0, %c0, <mul>, <dest_to_srcb>) : (!ttkernel.cb<1, !ttcore.tile<32x32, f32>>, index, index) -> ()
+  return
+}
+
+// CHECK-LABEL: void kernel_main
+// CHECK: fill_tile_int<DataFormat::Int32>(
+// CHECK: sfpu_reduce_init<PoolType::SUM, DataFormat::Int32>();
+// CHECK: sfpu_reduce<PoolType::SUM, DataFormat::Int32, ReduceDim::REDUCE_COL>(
+// CHECK: add_int_tile<DataFormat::Int32>(
+func.func @int_reduce() attributes {ttkernel.arg_spec = #ttkernel.arg_spec<>, ttkernel.thread = #ttkernel.thread<compute>} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0 : i32
+  ttkernel.fill_tile_init() : () -> ()
+  ttkernel.fill_tile_int(%c0, %z) : (index, i32) -> ()
+  ttkernel.sfpu_reduce_init(<reduce_sum>, <si32>) : () -> ()
+  ttkernel.sfpu_reduce(%c1, <reduce_sum>, <si32>, <reduce_dim_col>) : (index) -> ()
+  ttkernel.add_int_tile_init() : () -> ()
+  ttkernel.add_int_tile(%c1, %c0, %c0, <si32>) : (index, index, index) -> ()
   return
 }
