@@ -1,16 +1,17 @@
 """Kernel functions in upstream's staged form: the private functions a D2M program's threads were split into, each
 marked with its thread (`func.func private @k() attributes {d2m.thread = #d2m.thread<compute>}`), become ttkernel
-kernels where they are.
+kernels where they are (as do the D2M ops left in a kernel that already has its `ttkernel.arg_spec`).
 
 The function's `d2m.thread` becomes `ttkernel.thread` (compute, or noc for a data-movement thread) and the
-arguments its ops ask for are gathered into its `ttkernel.arg_spec` first, sorted by kind then operand index: a
-circular buffer's port (`d2m.get_cb(N)`: port N, or entry N of the function's `d2m.physical_cb_ports` when that
-names one). Arguments every core shares are common runtime args (`ttkernel.get_common_arg_val(i)`, i its place
-among them), or compile-time args under force-compile-time-args. Then each op becomes the calls it stands for
-(LOWERINGS): acquiring and releasing CB pages (`d2m.wait` -> `cb_wait_front`, the CB's block in pages), a
-`d2m.print` a `ttkernel.dprint`, a tile loaded from a CB block its index in the block and a tile stored to a CB
-block a `pack_tile` of that dst index after the packer is set to the CB's format, a block tilize or untilize
-tt-metal's block calls. An op of another dialect's kernel vocabulary is refused, naming it.
+arguments its ops ask for (`d2m.get_cb`, `d2m.get_arg`: kernel_arguments.py) are gathered into its
+`ttkernel.arg_spec` first, sorted by kind then operand index (after those of an existing spec). Arguments every
+core shares are common runtime args (`ttkernel.get_common_arg_val(i)`, i its place among them), or compile-time
+args under force-compile-time-args. The DST compute goes first (kernel_dst.py), while each tile still shows where
+it was loaded from; then each op becomes the calls it stands for (LOWERINGS): acquiring and releasing CB pages
+(`d2m.wait` -> `cb_wait_front`, the CB's block in pages), a `d2m.print` a `ttkernel.dprint`, a tile loaded from a
+CB block or DST its index there and a tile stored to a CB block a `pack_tile` of that dst index after the packer
+is set to the CB's format, a block tilize or untilize tt-metal's block calls, semaphores (kernel_semaphores.py),
+DMA and core indices (kernel_dma.py). An op of another dialect's kernel vocabulary is refused, naming it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import math
 
 from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import BoolAttr, IndexType, IntAttr, IntegerAttr, IntegerType, i32
+from xdsl.dialects.builtin import BoolAttr, IndexType, IntegerAttr, IntegerType, i32
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter

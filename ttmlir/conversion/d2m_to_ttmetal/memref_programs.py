@@ -17,7 +17,7 @@ from __future__ import annotations
 from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerType, MemRefType, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.dialects.memref import AllocOp, DeallocOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.rewriter import Rewriter
 
 from ttmlir.conversion.d2m_to_ttmetal.program import enqueue

@@ -19,7 +19,7 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import ArrayAttr, MemRefType, ModuleOp
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 from xdsl.traits import IsTerminator
