@@ -152,6 +152,8 @@ class DstLowering:
             return self.bcast(op)
         if name in SFPU_REDUCE:
             return self.sfpu_reduce(op, SFPU_REDUCE[name])
+        if name == "tile_matmul":
+            return self.matmul(op)
         if name == "tile_typecast":
             return self.typecast(op)
         if name in SFPU_UNARY:
@@ -225,6 +227,36 @@ class DstLowering:
                                  _call("unary_bcast", cb, op.operands[0], index, bcast_type=kind)],
                                 _insert_point(op.parent_block(), self.place_after(op, index)))
         self.erase_result_store(op)
+
+    def matmul(self, op: Operation) -> None:
+        """A tile of A times a tile of B (both from CBs) accumulated into C's DST slot: the matmul engine set up
+        once per kernel (before its first loop), reconfigured for its CBs at each product."""
+        a, b, c = op.operands
+        loads = [_loaded(a), _loaded(b)]
+        acc = _loaded(c)
+        if any(load is None or _from_dst(v) for load, v in zip(loads, (a, b))) or acc is None or not _from_dst(c):
+            raise PassFailure(op, f"'{op.name}' multiplies CB tiles into a tile loaded from DST")
+        cb_a, cb_b = (_cb_root(load.memref) for load in loads)
+        entry = self.func.body.block
+        if not any(o.name == "ttkernel.mm_init" for o in entry.ops):
+            out_cb = _first_cb(self.func, load=False)
+            if out_cb is None:
+                raise PassFailure(op, f"'{op.name}' needs the kernel to write a CB (to start its engines)")
+            anchor = next((o for o in entry.ops if isinstance(o, scf.ForOp)), None)
+            if anchor is None:  # no loop: right before the product's outermost op
+                anchor = op
+                while anchor.parent_block() is not entry:
+                    anchor = anchor.parent_op()
+            no_transpose = arith.ConstantOp(IntegerAttr(0, i32))
+            self.rewriter.insert_op([no_transpose, _call("mm_init", cb_a, cb_b, out_cb, no_transpose.result)],
+                                    InsertPoint.before(anchor))
+        no_transpose = arith.ConstantOp(IntegerAttr(0, i32))
+        self.rewriter.insert_op([no_transpose, _call("mm_init_short", cb_a, cb_b, no_transpose.result),
+                                 _call("matmul_tiles", cb_a, cb_b, a, b, c)], InsertPoint.before(op))
+        if _dst_store(op.results[0]) is not None:
+            self.erase_result_store(op)
+        else:
+            self.rewriter.erase_op(op)
 
     def sfpu_reduce(self, op: Operation, pool: tuple[str, int, str]) -> None:
         """An integer reduction of a CB tile into the accumulator's DST slot: the slot seeded with the pool's

@@ -218,7 +218,8 @@ def _layout_block(kernel: KernelFunction, op: Operation, tilize: bool) -> None:
     kernel.replace(op, new, [dst])
 
 
-DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_BINARY, *FPU_BINARY, *SFPU_REDUCE, "tile_typecast", "tile_bcast"})
+DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_BINARY, *FPU_BINARY, *SFPU_REDUCE, "tile_typecast", "tile_bcast",
+                         "tile_matmul"})
 LOWERINGS = {
     "d2m.get_cb": KernelFunction.get_cb,
     "d2m.get_arg": lower_get_arg,

@@ -169,3 +169,38 @@ func.func private @int_reduce() attributes {d2m.thread = #d2m.thread<compute>} {
   memref.store %res, %out[%c0] : memref<1x!ttcore.tile<32x32, si32>, #l1>
   return
 }
+
+// Tile matmuls accumulating into a DST slot: the matmul engine set up once, before the kernel's first loop; each
+// product reconfigures it for its CBs and multiplies the CB tiles into the slot.
+// CHECK-LABEL: func.func private @matmul
+// CHECK: %[[A:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, bf16>>
+// CHECK: %[[B:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, bf16>>
+// CHECK: %[[O:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<1, !ttcore.tile<32x32, bf16>>
+// CHECK: %[[T0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: ttkernel.mm_init(%[[A]], %[[B]], %[[O]], %[[T0]])
+// CHECK-NEXT: scf.for %[[K:.*]] =
+// CHECK: ttkernel.mm_init_short(%[[A]], %[[B]], %{{.*}})
+// CHECK-NEXT: ttkernel.matmul_tiles(%[[A]], %[[B]], %[[K]], %[[K]], %{{.*}})
+// CHECK-NOT: ttkernel.mm_init(
+func.func private @matmul() attributes {d2m.thread = #d2m.thread<compute>} {
+  %cb0 = d2m.get_cb(0) : !d2m.cb<memref<4x!ttcore.tile<32x32, bf16>, #l1>>
+  %cb1 = d2m.get_cb(1) : !d2m.cb<memref<4x!ttcore.tile<32x32, bf16>, #l1>>
+  %cb2 = d2m.get_cb(2) : !d2m.cb<memref<1x!ttcore.tile<32x32, bf16>, #l1>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %dst = d2m.acquire_dst() : memref<4x!ttcore.tile<32x32, bf16>, #dst>
+  scf.for %k = %c0 to %c4 step %c1 {
+    %a = d2m.wait %cb0 : !d2m.cb<memref<4x!ttcore.tile<32x32, bf16>, #l1>> -> memref<4x!ttcore.tile<32x32, bf16>, #l1>
+    %b = d2m.wait %cb1 : !d2m.cb<memref<4x!ttcore.tile<32x32, bf16>, #l1>> -> memref<4x!ttcore.tile<32x32, bf16>, #l1>
+    %x = memref.load %a[%k] : memref<4x!ttcore.tile<32x32, bf16>, #l1>
+    %y = memref.load %b[%k] : memref<4x!ttcore.tile<32x32, bf16>, #l1>
+    %acc = memref.load %dst[%c0] : memref<4x!ttcore.tile<32x32, bf16>, #dst>
+    %r = "d2m.tile_matmul"(%x, %y, %acc) : (!ttcore.tile<32x32, bf16>, !ttcore.tile<32x32, bf16>, !ttcore.tile<32x32, bf16>) -> !ttcore.tile<32x32, bf16>
+    memref.store %r, %dst[%c0] : memref<4x!ttcore.tile<32x32, bf16>, #dst>
+  }
+  %o = d2m.reserve %cb2 : !d2m.cb<memref<1x!ttcore.tile<32x32, bf16>, #l1>> -> memref<1x!ttcore.tile<32x32, bf16>, #l1>
+  %res = memref.load %dst[%c0] : memref<4x!ttcore.tile<32x32, bf16>, #dst>
+  memref.store %res, %o[%c0] : memref<1x!ttcore.tile<32x32, bf16>, #l1>
+  return
+}
