@@ -54,6 +54,8 @@ PASS_CLASSES = {
     "ttnn-prepare-conv3d-weights": "ttmlir.transforms.ttnn.ttnn_prepare_conv3d_weights:TTNNPrepareConv3dWeightsPass",
     "convert-ttkernel-to-emitc": "ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc:ConvertTTKernelToEmitCPass",
     "form-expressions": "ttmlir.transforms.emitc.form_expressions:FormExpressionsPass",
+    "d2m-to-ttkernel-pipeline": "ttmlir.pipelines.d2m_backend_stages:D2MToTTKernelPipeline",
+    "d2m-to-ttmetal-pipeline": "ttmlir.pipelines.d2m_backend_stages:D2MToTTMetalPipeline",
     "d2m-emitc-pipeline": "ttmlir.pipelines.d2m_emitc:D2MEmitCPipeline",
     "remove-dead-emitc-expressions":
         "ttmlir.conversion.ttkernel_to_emitc.remove_dead_emitc_expressions:RemoveDeadEmitCExpressionsPass",

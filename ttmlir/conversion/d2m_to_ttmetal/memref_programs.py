@@ -39,6 +39,12 @@ def is_memref_form(func: FuncOp) -> bool:
         any(isinstance(v.type, MemRefType) for v in values)
 
 
+def _is_typecast(op) -> bool:
+    """A typecast call of a kernel, before or after its lowering to EmitC."""
+    callee = op.properties.get("callee") if op.name == "emitc.call_opaque" else None
+    return op.name == "ttkernel.typecast_tile" or (callee is not None and callee.data == "typecast_tile")
+
+
 def _underlying(value: SSAValue) -> SSAValue:
     """The buffer under a view of it."""
     while isinstance(value.owner, d2m.ViewLayoutOp):
@@ -139,7 +145,7 @@ class MemrefProgramLowering:
         cores = ttmetal.CoreRangeAttr(((0,) * len(grid.shape), tuple(grid.shape)))
         if thread.thread == "compute":
             kernel = self.kernels[thread.kernel.root_reference.data]
-            typecast = any(o.name == "ttkernel.typecast_tile" for o in kernel.walk())
+            typecast = any(_is_typecast(o) for o in kernel.walk())
             mode = "fp32" if fp32 and typecast else "default"
             return ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(thread.kernel, cores, args,
                                                                   (self.fidelity, fp32, False, False, (mode,))))
