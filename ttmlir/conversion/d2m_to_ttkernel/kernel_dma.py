@@ -65,8 +65,9 @@ class DmaLowering:
         """Operand `index` of `op` as written: its type and the op that made it (before lowering replaced it)."""
         return self.kernel.types[op][index][0], self.kernel.makers[op][index]
 
-    def local_address(self, new: list[Operation], op: Operation, index: int, cb: SSAValue,
-                      indices, write: bool) -> SSAValue:
+    @staticmethod
+    def local_address(new: list[Operation], cb: SSAValue, indices, write: bool) -> SSAValue:
+        """A CB block's L1 address (its write or read pointer) plus the index."""
         pointer = ttkernel.OP_CLASSES["get_write_ptr" if write else "get_read_ptr"].create(
             operands=[cb], result_types=[i32])
         new.append(pointer)
@@ -90,6 +91,11 @@ class DmaLowering:
         return [x, y], [], address
 
     def sized(self, new: list[Operation], op: Operation, src_type) -> SSAValue:
+        """The transfer's bytes (numElems elements of the source); a page-by-page TensorAccessor transfer and a
+        whole shard are refused."""
+        if op.tensorAccessorPageMap is not None:
+            raise PassFailure(op, f"'{op.name}' through a TensorAccessor (tensorAccessorPageMap) is not lowered "
+                                  "in kernel functions yet")
         elems = op.numElems.value.data
         if elems <= 0:
             raise PassFailure(op, f"'{op.name}' of a whole shard is lowered once fully indexed "
@@ -105,14 +111,14 @@ class DmaLowering:
     def read(self, op: Operation) -> None:
         src_type, _ = self.written(op, 0)
         new: list[Operation] = []
-        dst = self.local_address(new, op, 1, op.dst, list(op.dst_indices), write=True)
+        dst = self.local_address(new, op.dst, list(op.dst_indices), write=True)
         size = self.sized(new, op, src_type)
         noc = noc_constant(kernel_noc(self.kernel, op))
         new.append(noc)
         if _remote(src_type):
             core, bank, address = self.far(new, op, op.src, src_type, list(op.src_indices))
         else:
-            address = self.local_address(new, op, 0, op.src, list(op.src_indices), write=False)
+            address = self.local_address(new, op.src, list(op.src_indices), write=False)
             y, x = translated(new, *_my_core(new))
             core, bank = [x, y], []
         new.append(_transfer(ttkernel.NocAsyncReadOp, [core, bank, [address], [dst], [size], [noc.result]]))
@@ -127,7 +133,7 @@ class DmaLowering:
         new: list[Operation] = []
         index = kernel_noc(self.kernel, op)
         if _remote(dst_type):
-            src = self.local_address(new, op, 0, op.src, list(op.src_indices), write=False)
+            src = self.local_address(new, op.src, list(op.src_indices), write=False)
             core, bank, address = self.far(new, op, op.dst, dst_type, list(op.dst_indices))
             size = self.sized(new, op, src_type)
             noc = noc_constant(index)
@@ -135,8 +141,8 @@ class DmaLowering:
             return self.done(op, new)
         # both sides local: whole blocks at the CBs' pointers (a block this thread reserved at its write pointer)
         produced = src_maker is not None and src_maker.name == "d2m.reserve"
-        src = self.local_address(new, op, 0, op.src, [], write=produced)
-        dst = self.local_address(new, op, 1, op.dst, [], write=True)
+        src = self.local_address(new, op.src, [], write=produced)
+        dst = self.local_address(new, op.dst, [], write=True)
         size = self.sized(new, op, src_type)
         if not op.mcast_shape:
             y, x = translated(new, *_my_core(new))
