@@ -38,6 +38,7 @@ from ttmlir.dialects.d2m_scratch import SCRATCH_OPS
 from ttmlir.dialects.d2m_index import INDEX_OPS
 from ttmlir.dialects.d2m_semaphore import SEMAPHORE_OPS
 from ttmlir.dialects.d2m_dma import DMA_OPS, DMA_TYPES
+from ttmlir.dialects.d2m_null_tx import NULL_TX_OPS
 from ttmlir.dialects.d2m_args import ARG_ATTRS, ARG_OPS
 from ttmlir.dialects.d2m_alias import ALIAS_OPS
 from ttmlir.dialects.d2m_composite_view import COMPOSITE_VIEW_OPS
@@ -765,6 +766,6 @@ class TileFillOp(IRDLOperation):
 D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ToDeviceOp, ToHostOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
                       RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *CB_OPS, *TILE_OP_CLASSES.values(),
                       *TILE_REDUCE_OPS, MaskOp, *DEBUG_OPS, *TILIZE_OPS, *DST_OPS, *EXTRA_TILE_OPS, *SCRATCH_OPS,
-                      *INDEX_OPS, *SEMAPHORE_OPS, *DMA_OPS, *ARG_OPS, *ALIAS_OPS, *COMPOSITE_VIEW_OPS, *ARANGE_OPS,
+                      *INDEX_OPS, *SEMAPHORE_OPS, *DMA_OPS, *NULL_TX_OPS, *ARG_OPS, *ALIAS_OPS, *COMPOSITE_VIEW_OPS, *ARANGE_OPS,
                       *MASK_TILE_OPS],
               [*CB_ATTRS, ReduceDimAttr, TileBcastTypeAttr, *DMA_TYPES, *ARG_ATTRS])

@@ -31,6 +31,10 @@ from ttmlir.ir.syntax import enum_attr, parse_arg_groups, table_class
 ThreadAttr = enum_attr("ttkernel.thread", ("noc", "compute", "ethernet"), "The RISC-V thread a kernel runs on.")
 BcastTypeAttr = enum_attr("ttkernel.bcast_type", ("none", "col", "row", "scalar"),
                           "What a broadcast spreads: a tile's first column, first row, or first value.")
+EltwiseBinaryTypeAttr = enum_attr("ttkernel.eltwise_binary_type", ("add", "sub", "mul"),
+                                  "The FPU's elementwise operator in a binary op reusing DST.")
+BinaryDestReuseTypeAttr = enum_attr("ttkernel.binary_dest_reuse_type", ("dest_to_srca", "dest_to_srcb"),
+                                    "Which FPU source register a binary op reusing DST loads the DST tile into.")
 ReduceTypeAttr = enum_attr("ttkernel.reduce_type", ("reduce_sum", "reduce_max", "reduce_avg"), "A reduction's operator.")
 ReduceDimAttr = enum_attr("ttkernel.reduce_dim", ("reduce_dim_row", "reduce_dim_col", "reduce_dim_scalar"),
                           "What a tile reduction reduces: each row, each column, or the whole tile.")
@@ -144,6 +148,9 @@ OPS: dict[str, tuple[str, ...]] = {
     "transpose_wh_init": ("cbIn", "cbOut"), "transpose_wh_tile": ("icb", "itile", "idst"),
     "unary_bcast_init": ("in_cb", "out_cb", "bcast_type=attr"),
     "unary_bcast": ("in_cb", "in_tile_index", "dst_tile_index", "bcast_type=attr"),
+    "binary_dest_reuse_tiles_init": ("in_cb", "eltwise_binary_type=attr", "reuse_type=attr"),
+    "binary_dest_reuse_tiles": ("in_cb", "in_tile_index", "dst_tile_index", "eltwise_binary_type=attr",
+                                "reuse_type=attr"),
     "reduce_init": ("in_cb", "scaling_cb", "out_cb", "reduce_type=attr", "reduce_dim=attr"),
     "reduce_tile": ("in_cb", "scaling_cb", "in_tile_index", "scaling_tile_index", "dst_index", "reduce_type=attr",
                     "reduce_dim=attr"),
@@ -170,6 +177,11 @@ OPS: dict[str, tuple[str, ...]] = {
     "get_noc_multicast_addr": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "l1Address", "noc?"),
     "pack_tile_block": ("ifrom_dst", "icb", "ntiles"),
     "copy_block_matmul_partials": ("icb", "start_itile", "start_idst", "ntiles"),
+    "fill_tile_init": (), "fill_tile_int": ("dst_index", "value"),
+    "sfpu_reduce_init": ("reduce_type=attr", "data_format=dtype"),
+    "sfpu_reduce": ("dst_index", "reduce_type=attr", "data_format=dtype", "reduce_dim=attr"),
+    "add_int_tile_init": (), "add_int_tile": ("dst0_index", "dst1_index", "odst_index", "dtype=dtype"),
+    "binary_max_int32_tile_init": (), "binary_max_int32_tile": ("dst0_index", "dst1_index", "odst_index"),
     "typecast_tile_init": ("in_dtype=dtype", "out_dtype=dtype"),
     "typecast_tile": ("dst_index", "in_dtype=dtype", "out_dtype=dtype"),
     "copy_dest_values_init": (), "copy_dest_values": ("idst_in", "idst_out", "data_format=dtype"),
@@ -281,6 +293,11 @@ def parse_data_type(parser: AttrParser):
         return DataTypeAttr(parser.parse_str_enum(DataTypeAttr.enum_type))
 
 
+# the enum attributes ops write short between their parentheses (`<row>`), by item name
+ENUM_ITEMS = {"bcast_type": BcastTypeAttr, "reduce_type": ReduceTypeAttr, "reduce_dim": ReduceDimAttr,
+              "eltwise_binary_type": EltwiseBinaryTypeAttr, "reuse_type": BinaryDestReuseTypeAttr}
+
+
 class TTKernelOp(IRDLOperation):
     """A call of the kernel API; `ITEMS` is its row of `OPS`."""
 
@@ -337,6 +354,8 @@ class TTKernelOp(IRDLOperation):
                 name, kind = item.split("=")
                 if kind == "bool":
                     props[name] = BoolAttr(parser.parse_boolean(), IntegerType(1))
+                elif kind == "attr" and name in ENUM_ITEMS:  # an enum printed short, `<row>`
+                    props[name] = ENUM_ITEMS[name](ENUM_ITEMS[name].parse_parameter(parser))
                 elif kind == "attr":
                     props[name] = parser.parse_attribute()
                 elif kind == "dtype":  # a data type in its short form, `<f32>`
@@ -367,6 +386,9 @@ class TTKernelOp(IRDLOperation):
                 parts.append(lambda v=next(values): printer.print_operand(v))
                 continue
             attr = self.properties[item.split("=")[0]]
+            if item.split("=")[0] in ENUM_ITEMS:  # short, as upstream prints its enums there
+                parts.append(lambda a=attr: printer.print_string(f"<{a.data.value}>"))
+                continue
             if item.endswith("=attr"):
                 parts.append(lambda a=attr: printer.print_attribute(a))
                 continue
@@ -998,4 +1020,5 @@ TTKernel = Dialect("ttkernel", [*OP_CLASSES.values(), MyLogicalXOp, MyLogicalYOp
                                 NocAsyncWriteOnePacketWithTridOp, TensorAccessorArgsOp, BitcastOp, DPrintOp],
                    [ThreadAttr, ArgSpecAttr, CBType, NocAddrType, LocalSemaphoreType, L1AddrType, L1AddrPtrType,
                     TensorAccessorArgsType, TensorAccessorType,
-                    ReduceTypeAttr, ReduceDimAttr, BcastTypeAttr])
+                    ReduceTypeAttr, ReduceDimAttr, BcastTypeAttr, EltwiseBinaryTypeAttr,
+                    BinaryDestReuseTypeAttr])

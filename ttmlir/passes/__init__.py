@@ -54,6 +54,8 @@ PASS_CLASSES = {
     "ttnn-prepare-conv3d-weights": "ttmlir.transforms.ttnn.ttnn_prepare_conv3d_weights:TTNNPrepareConv3dWeightsPass",
     "convert-ttkernel-to-emitc": "ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc:ConvertTTKernelToEmitCPass",
     "form-expressions": "ttmlir.transforms.emitc.form_expressions:FormExpressionsPass",
+    "d2m-to-ttkernel-pipeline": "ttmlir.pipelines.d2m_backend_stages:D2MToTTKernelPipeline",
+    "d2m-to-ttmetal-pipeline": "ttmlir.pipelines.d2m_backend_stages:D2MToTTMetalPipeline",
     "d2m-emitc-pipeline": "ttmlir.pipelines.d2m_emitc:D2MEmitCPipeline",
     "remove-dead-emitc-expressions":
         "ttmlir.conversion.ttkernel_to_emitc.remove_dead_emitc_expressions:RemoveDeadEmitCExpressionsPass",
@@ -90,6 +92,8 @@ PASS_CLASSES = {
     "d2m-lower-scratch-allocate": "ttmlir.transforms.d2m.d2m_lower_scratch_allocate:D2MLowerScratchAllocatePass",
     "d2m-preallocate-mcast-semaphores":
         "ttmlir.transforms.d2m.d2m_preallocate_mcast_semaphores:D2MPreallocateMcastSemaphoresPass",
+    "d2m-schedule-dma": "ttmlir.transforms.d2m.d2m_schedule_dma:D2MScheduleDMAPass",
+    "d2m-optimize-dma": "ttmlir.transforms.d2m.d2m_optimize_dma:D2MOptimizeDMAPass",
     "d2m-lower-load-store-ops-to-dma":
         "ttmlir.transforms.d2m.d2m_lower_load_store_ops_to_dma:D2MLowerLoadStoreOpsToDMAPass",
     "d2m-normalize-thread-args": "ttmlir.transforms.d2m.d2m_normalize_thread_args:D2MNormalizeThreadArgsPass",

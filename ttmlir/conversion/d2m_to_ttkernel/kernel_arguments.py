@@ -65,10 +65,11 @@ def kernel_arg(func: FuncOp, op: Operation) -> tuple[str, None, int]:
 
 
 def read_arg(kernel, arg: tuple[str, None, int], result: Attribute) -> list[Operation]:
-    """The read of kernel argument `arg` as a `result`: a compile-time arg under force-compile-time-args, else a
-    common runtime arg (every core gets the same), by its place in its list; the last op's result is the value."""
-    index = kernel.args.index(arg)
-    if kernel.force_ct:
+    """The read of kernel argument `arg` as a `result`: a compile-time arg (as all are under
+    force-compile-time-args), else a common runtime arg (every core gets the same), by its place in its list; the
+    last op's result is the value."""
+    compile_time, index = kernel.slot(arg)
+    if compile_time:
         return [ttkernel.OP_CLASSES["get_compile_time_arg_val"].create(
             result_types=[result], properties={"arg_index": IntegerAttr(index, i32)})]
     position = arith.ConstantOp(IntegerAttr(index, IndexType()))

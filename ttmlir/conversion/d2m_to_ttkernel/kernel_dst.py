@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import IndexType, IntegerAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.dialects import arith, memref, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from ttmlir.dialects import ttcore, ttkernel
@@ -39,6 +39,10 @@ FPU_BINARY = {"tile_add": "add_tiles", "tile_sub": "sub_tiles", "tile_mul": "mul
 # ops with a separate entry point for integer tiles upstream, not lowered here for them
 INT_VARIANTS = frozenset({"tile_abs", "tile_negative", "tile_relu", "tile_eqz", "tile_nez", "tile_gtz", "tile_gez",
                           "tile_ltz", "tile_lez", "tile_add", "tile_sub", "tile_mul", "tile_maximum", "tile_minimum"})
+# integer tile reductions on the SFPU: (pool, its identity, the int op folding a reduced tile into the result)
+SFPU_REDUCE = {"tile_sfpu_reduce_sum": ("reduce_sum", 0, "add_int_tile"),
+               "tile_sfpu_reduce_max": ("reduce_max", -2 ** 31, "binary_max_int32_tile")}
+SFPU_REDUCE_DIMS = {"R": ("reduce_dim_row",), "C": ("reduce_dim_col",), "RC": ("reduce_dim_col", "reduce_dim_row")}
 # the views and acquires a CB block goes through back to its CB (d2m.get_cb)
 CB_VIEWS = ("memref.collapse_shape", "memref.cast", "memref.subview", "d2m.wait", "d2m.reserve")
 
@@ -107,13 +111,16 @@ class DstLowering:
         self.kernel, self.func = kernel, kernel.func
         self.rewriter = kernel.rewriter
 
-    def start_engines(self, op: Operation, call: str, in_cb: SSAValue | None) -> None:
+    def start_engines(self, op: Operation, call: str, in_cb: SSAValue | None) -> Operation:
+        """The engine start, placed after the CBs' definitions (returned: what must follow it goes after it)."""
         out_cb = _first_cb(self.func, load=False)
         in_cb = in_cb if in_cb is not None else _first_cb(self.func, load=True)
         if in_cb is None or out_cb is None:
             raise PassFailure(op, f"'{op.name}' needs the kernel to read a CB and write one (to start its engines)")
         block, before = _after_definitions([in_cb, out_cb], op)
-        self.rewriter.insert_op(_call(call, in_cb, out_cb), _insert_point(block, before))
+        start = _call(call, in_cb, out_cb)
+        self.rewriter.insert_op(start, _insert_point(block, before))
+        return start
 
     def dst_index(self, op: Operation) -> tuple[SSAValue, memref.StoreOp]:
         store = _dst_store(op.results[0])
@@ -135,12 +142,18 @@ class DstLowering:
         tiles = [v for v in op.operands if isinstance(v.type, ttcore.TileType)]
         if len(tiles) != len(op.operands):
             raise PassFailure(op, f"'{op.name}' with a scalar operand is not lowered in kernel functions yet")
-        if name in INT_VARIANTS and not tiles[0].type.dtype.startswith(("f", "bf")):
+        if name in INT_VARIANTS and not tiles[0].type.dtype.startswith(("f", "bf")) and name not in SFPU_REDUCE:
             raise PassFailure(op, f"'{op.name}' on integer tiles is not lowered in kernel functions yet")
         if name in FPU_BINARY and not any(_from_dst(v) for v in tiles):
             return self.fpu_binary(op, FPU_BINARY[name])
         if name in FPU_BINARY and not all(_from_dst(v) for v in tiles):
-            raise PassFailure(op, f"'{op.name}' of a DST tile and a CB tile (binary_dest_reuse) is not lowered yet")
+            return self.dest_reuse(op, name[len("tile_"):])
+        if name == "tile_bcast":
+            return self.bcast(op)
+        if name in SFPU_REDUCE:
+            return self.sfpu_reduce(op, SFPU_REDUCE[name])
+        if name == "tile_matmul":
+            return self.matmul(op)
         if name == "tile_typecast":
             return self.typecast(op)
         if name in SFPU_UNARY:
@@ -176,6 +189,119 @@ class DstLowering:
         self.rewriter.insert_op([_call(f"{call}_init", cb_a, cb_b),
                                  _call(call, cb_a, cb_b, op.operands[0], op.operands[1], index)], where)
         self.erase_result_store(op)
+
+    def dest_reuse(self, op: Operation, kind: str) -> None:
+        """A DST tile and a CB tile through the FPU, the DST one reloaded into a source register from the result's
+        slot (copied there first when it sits elsewhere): binary_dest_reuse."""
+        lhs, rhs = op.operands
+        reuse = "dest_to_srca" if _from_dst(lhs) else "dest_to_srcb"
+        in_dst, from_cb = (lhs, rhs) if reuse == "dest_to_srca" else (rhs, lhs)
+        load = _loaded(from_cb)
+        if load is None:
+            raise PassFailure(op, f"'{op.name}' reads tiles loaded from CBs or DST")
+        cb, out_cb = _cb_root(load.memref), _first_cb(self.func, load=False)
+        block, before = _after_definitions([cb, out_cb], op)
+        self.rewriter.insert_op(_call("binary_op_init_common", cb, cb, out_cb), _insert_point(block, before))
+        index, _ = self.dst_index(op)
+        attrs = {"eltwise_binary_type": ttkernel.EltwiseBinaryTypeAttr(ttkernel.EltwiseBinaryTypeAttr.enum_type(kind)),
+                 "reuse_type": ttkernel.BinaryDestReuseTypeAttr(ttkernel.BinaryDestReuseTypeAttr.enum_type(reuse))}
+        new: list[Operation] = []
+        source = _loaded(in_dst)
+        if len(source.indices) != 1 or source.indices[0] is not index:  # in-place: the operand into the slot
+            new += [_call("copy_dest_values_init"),
+                    _call("copy_dest_values", in_dst, index, data_format=_tile(in_dst).data_type)]
+        new += [_call("binary_dest_reuse_tiles_init", cb, **attrs),
+                _call("binary_dest_reuse_tiles", cb, from_cb, index, **attrs)]
+        self.rewriter.insert_op(new, _insert_point(op.parent_block(), self.place_after(op, index)))
+        self.erase_result_store(op)
+
+    def bcast(self, op: Operation) -> None:
+        """A CB tile broadcast along rows, columns or both into the result's DST slot."""
+        load = _loaded(op.operands[0])
+        if load is None or _from_dst(op.operands[0]):
+            raise PassFailure(op, f"'{op.name}' broadcasts a tile loaded from a CB")
+        cb = _cb_root(load.memref)
+        kind = ttkernel.BcastTypeAttr(ttkernel.BcastTypeAttr.enum_type(op.properties["bcast_type"].data))
+        index, _ = self.dst_index(op)
+        self.rewriter.insert_op([_call("unary_bcast_init", cb, cb, bcast_type=kind),
+                                 _call("unary_bcast", cb, op.operands[0], index, bcast_type=kind)],
+                                _insert_point(op.parent_block(), self.place_after(op, index)))
+        self.erase_result_store(op)
+
+    def matmul(self, op: Operation) -> None:
+        """A tile of A times a tile of B (both from CBs) accumulated into C's DST slot: the matmul engine set up
+        once per kernel (before its first loop), reconfigured for its CBs at each product."""
+        a, b, c = op.operands
+        loads = [_loaded(a), _loaded(b)]
+        acc = _loaded(c)
+        if any(load is None or _from_dst(v) for load, v in zip(loads, (a, b))) or acc is None or not _from_dst(c):
+            raise PassFailure(op, f"'{op.name}' multiplies CB tiles into a tile loaded from DST")
+        cb_a, cb_b = (_cb_root(load.memref) for load in loads)
+        entry = self.func.body.block
+        if not any(o.name == "ttkernel.mm_init" for o in entry.ops):
+            out_cb = _first_cb(self.func, load=False)
+            if out_cb is None:
+                raise PassFailure(op, f"'{op.name}' needs the kernel to write a CB (to start its engines)")
+            anchor = next((o for o in entry.ops if isinstance(o, scf.ForOp)), None)
+            if anchor is None:  # no loop: right before the product's outermost op
+                anchor = op
+                while anchor.parent_block() is not entry:
+                    anchor = anchor.parent_op()
+            no_transpose = arith.ConstantOp(IntegerAttr(0, i32))
+            self.rewriter.insert_op([no_transpose, _call("mm_init", cb_a, cb_b, out_cb, no_transpose.result)],
+                                    InsertPoint.before(anchor))
+        no_transpose = arith.ConstantOp(IntegerAttr(0, i32))
+        self.rewriter.insert_op([no_transpose, _call("mm_init_short", cb_a, cb_b, no_transpose.result),
+                                 _call("matmul_tiles", cb_a, cb_b, a, b, c)], InsertPoint.before(op))
+        if _dst_store(op.results[0]) is not None:
+            self.erase_result_store(op)
+        else:
+            self.rewriter.erase_op(op)
+
+    def sfpu_reduce(self, op: Operation, pool: tuple[str, int, str]) -> None:
+        """An integer reduction of a CB tile into the accumulator's DST slot: the slot seeded with the pool's
+        identity once (before the loops when the slot is a constant, else on the first iteration of each loop its
+        slot does not depend on), the CB tile copied to the scratch slot and reduced there along the dims, then
+        folded into the accumulator."""
+        kind, identity, fold = pool
+        a, c = op.operands
+        load, acc = _loaded(a), _loaded(c)
+        if load is None or _from_dst(a) or acc is None or not _from_dst(c) or len(acc.indices) != 1:
+            raise PassFailure(op, f"'{op.name}' reduces a CB tile into a tile loaded from one DST slot")
+        scratch = op.properties["dst_scratch_index"].value.data
+        if scratch < 0:
+            raise PassFailure(op, f"'{op.name}' op dst_scratch_index must be set by d2m-insert-dst-register-access "
+                                  "before lowering")
+        cb, slot = _cb_root(load.memref), acc.indices[0]
+        fmt = _tile(a).data_type
+        start = self.start_engines(op, "init_sfpu", cb)
+        seed = [arith.ConstantOp(IntegerAttr(identity, i32)), _call("fill_tile_init")]
+        constant = slot.owner.value.value.data if isinstance(slot.owner, arith.ConstantOp) else None
+        if constant is not None:  # seeded once, right after the engines start, before all the kernel repeats
+            hoisted = arith.ConstantOp(IntegerAttr(constant, IndexType()))
+            self.rewriter.insert_op([hoisted, *seed, _call("fill_tile_int", hoisted.result, seed[0].result)],
+                                    InsertPoint.after(start))
+        else:
+            seeding = [*seed, _call("fill_tile_int", slot, seed[0].result)]
+            guard, checks = _first_iteration(op, slot)
+            if guard is not None:
+                seeding = [*checks, scf.IfOp(guard, [], Region(Block([*seeding, scf.YieldOp()])))]
+            self.rewriter.insert_op(seeding, InsertPoint.before(op))
+        dims = SFPU_REDUCE_DIMS[op.properties["reduce_dim"].data]
+        pool_attr = ttkernel.ReduceTypeAttr(ttkernel.ReduceTypeAttr.enum_type(kind))
+        temp = arith.ConstantOp(IntegerAttr(scratch, IndexType()))
+        new = [temp, _call("copy_tile_init", cb), _call("copy_tile", cb, a, temp.result),
+               _call("sfpu_reduce_init", reduce_type=pool_attr, data_format=fmt),
+               *(_call("sfpu_reduce", temp.result, reduce_type=pool_attr, data_format=fmt,
+                       reduce_dim=ttkernel.ReduceDimAttr(ttkernel.ReduceDimAttr.enum_type(d))) for d in dims),
+               _call(f"{fold}_init")]
+        operands = (temp.result, slot, slot)
+        new.append(_call(fold, *operands, dtype=fmt) if fold == "add_int_tile" else _call(fold, *operands))
+        self.rewriter.insert_op(new, InsertPoint.before(op))
+        if _dst_store(op.results[0]) is not None:
+            self.erase_result_store(op)
+        else:
+            self.rewriter.erase_op(op)
 
     def typecast(self, op: Operation) -> None:
         src, dst = _tile(op.operands[0]).data_type, _tile(op.results[0]).data_type
@@ -216,6 +342,35 @@ class DstLowering:
         """The tile registers acquired; the op itself goes once the DST accesses through it are lowered."""
         self.rewriter.insert_op(_call("tile_regs_acquire"), InsertPoint.before(op))
         self.kernel.dead.append(op)
+
+
+def _depends_on(value: SSAValue, needle: SSAValue, seen: set | None = None) -> bool:
+    if value is needle:
+        return True
+    owner, seen = value.owner, seen if seen is not None else set()
+    if not isinstance(owner, Operation) or owner in seen:
+        return False
+    seen.add(owner)
+    return any(_depends_on(v, needle, seen) for v in owner.operands)
+
+
+def _first_iteration(op: Operation, slot: SSAValue) -> tuple[SSAValue | None, list[Operation]]:
+    """`iv == lb` of each loop around `op` (outermost first) whose iteration the slot does not depend on, and-ed."""
+    loops, parent = [], op.parent_op()
+    while parent is not None:
+        if isinstance(parent, scf.ForOp):
+            loops.insert(0, parent)
+        parent = parent.parent_op()
+    guard, checks = None, []
+    for loop in loops:
+        iv = loop.body.block.args[0]
+        if _depends_on(slot, iv):
+            continue
+        checks.append(arith.CmpiOp(iv, loop.lb, "eq"))
+        if guard is not None:
+            checks.append(arith.AndIOp(guard, checks[-1].result))
+        guard = checks[-1].result
+    return guard, checks
 
 
 def _insert_point(block: Block, before: Operation | None) -> InsertPoint:

@@ -1,16 +1,17 @@
 """Kernel functions in upstream's staged form: the private functions a D2M program's threads were split into, each
 marked with its thread (`func.func private @k() attributes {d2m.thread = #d2m.thread<compute>}`), become ttkernel
-kernels where they are.
+kernels where they are (as do the D2M ops left in a kernel that already has its `ttkernel.arg_spec`).
 
 The function's `d2m.thread` becomes `ttkernel.thread` (compute, or noc for a data-movement thread) and the
-arguments its ops ask for are gathered into its `ttkernel.arg_spec` first, sorted by kind then operand index: a
-circular buffer's port (`d2m.get_cb(N)`: port N, or entry N of the function's `d2m.physical_cb_ports` when that
-names one). Arguments every core shares are common runtime args (`ttkernel.get_common_arg_val(i)`, i its place
-among them), or compile-time args under force-compile-time-args. Then each op becomes the calls it stands for
-(LOWERINGS): acquiring and releasing CB pages (`d2m.wait` -> `cb_wait_front`, the CB's block in pages), a
-`d2m.print` a `ttkernel.dprint`, a tile loaded from a CB block its index in the block and a tile stored to a CB
-block a `pack_tile` of that dst index after the packer is set to the CB's format, a block tilize or untilize
-tt-metal's block calls. An op of another dialect's kernel vocabulary is refused, naming it.
+arguments its ops ask for (`d2m.get_cb`, `d2m.get_arg`: kernel_arguments.py) are gathered into its
+`ttkernel.arg_spec` first, sorted by kind then operand index (after those of an existing spec). Arguments every
+core shares are common runtime args (`ttkernel.get_common_arg_val(i)`, i its place among them), or compile-time
+args under force-compile-time-args. The DST compute goes first (kernel_dst.py), while each tile still shows where
+it was loaded from; then each op becomes the calls it stands for (LOWERINGS): acquiring and releasing CB pages
+(`d2m.wait` -> `cb_wait_front`, the CB's block in pages), a `d2m.print` a `ttkernel.dprint`, a tile loaded from a
+CB block or DST its index there and a tile stored to a CB block a `pack_tile` of that dst index after the packer
+is set to the CB's format, a block tilize or untilize tt-metal's block calls, semaphores (kernel_semaphores.py),
+DMA and core indices (kernel_dma.py). An op of another dialect's kernel vocabulary is refused, naming it.
 """
 
 from __future__ import annotations
@@ -18,29 +19,41 @@ from __future__ import annotations
 import math
 
 from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import BoolAttr, IndexType, IntAttr, IntegerAttr, IntegerType, i32
+from xdsl.dialects.builtin import BoolAttr, IndexType, IntegerAttr, IntegerType, i32
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import Rewriter
 
 from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.conversion.d2m_to_ttkernel.kernel_arguments import cb_type, kernel_arg, lower_get_arg, read_arg
-from ttmlir.conversion.d2m_to_ttkernel.kernel_dst import FPU_BINARY, SFPU_BINARY, SFPU_UNARY, DstLowering, \
+from ttmlir.conversion.d2m_to_ttkernel.kernel_dma import DmaLowering
+from ttmlir.conversion.d2m_to_ttkernel.kernel_dst import FPU_BINARY, SFPU_BINARY, SFPU_REDUCE, SFPU_UNARY, DstLowering, \
     linear_index
 from ttmlir.conversion.d2m_to_ttkernel.kernel_semaphores import lower_semaphore_update, lower_semaphore_wait
 from ttmlir.dialects.d2m_args import GetArgOp
+from ttmlir.dialects.d2m_dma import MemTxType
 from ttmlir.dialects.d2m_cb import CBType as D2MCBType, GetCBOp
 from ttmlir.errors import PassFailure
 
 THREADS = {"compute": "compute", "datamovement": "noc"}
+
+
+def arg_order(arg: tuple[str, None, int]) -> tuple[int, int]:
+    """Kernel args sorted as upstream sorts them: by kind, then operand index."""
+    return ttkernel.ARG_TYPES.index(arg[0]), arg[2]
 TILE_ELEMENTS = 32 * 32
 WIDE_DTYPES = ("f32", "si32", "u32")  # 32-bit: half as many tiles fit in dst
 # ops a kernel keeps as they are: index arithmetic, control flow, the calls already made
-KEPT_DIALECTS = ("arith", "scf", "func", "builtin", "ttkernel")
+KEPT_DIALECTS = ("arith", "scf", "func", "builtin", "affine", "ttkernel")
 
 
 def is_kernel_function(func: Operation) -> bool:
-    return isinstance(func, FuncOp) and "d2m.thread" in func.attributes
+    """A kernel function of D2M ops: marked with its thread, or already a kernel (with its arg spec) still holding
+    D2M ops."""
+    if not isinstance(func, FuncOp):
+        return False
+    return "d2m.thread" in func.attributes or ("ttkernel.thread" in func.attributes and
+                                               any(op.dialect_name() == "d2m" for op in func.walk()))
 
 
 def _cb_pages(shaped: Attribute) -> int:
@@ -68,26 +81,47 @@ class KernelFunction:
         self.func, self.force_ct = func, force_compile_time_args
         # the tiles of dst a math/pack half holds (dst is split in two halves, the packer draining one)
         self.dst_tiles = int(chip.get("dst_physical_size_tiles") or 16) // 2
-        thread = func.attributes["d2m.thread"]
-        if thread.thread not in THREADS:
-            raise PassFailure(func, f"'{thread.thread}' threads are split into compute and data-movement kernels "
-                                    "(d2m-split-unified-thread) before this pass")
-        self.thread = THREADS[thread.thread]
-        self.args = sorted({kernel_arg(func, op) for op in func.walk() if isinstance(op, (GetCBOp, GetArgOp))},
-                           key=lambda a: (ttkernel.ARG_TYPES.index(a[0]), a[2]))
+        used = {kernel_arg(func, op): None for op in func.walk() if isinstance(op, (GetCBOp, GetArgOp))}
+        spec = func.attributes.get("ttkernel.arg_spec")
+        if "d2m.thread" not in func.attributes:  # already a kernel: its args so far, then those its D2M ops read
+            self.thread = func.attributes["ttkernel.thread"].data.value
+            self.rt, self.ct = (list(group) for group in spec.data) if isinstance(spec, ttkernel.ArgSpecAttr) \
+                else ([], [])
+        else:
+            thread = func.attributes["d2m.thread"]
+            if thread.thread not in THREADS:
+                raise PassFailure(func, f"'{thread.thread}' threads are split into compute and data-movement "
+                                        "kernels (d2m-split-unified-thread) before this pass")
+            self.thread = THREADS[thread.thread]
+            self.rt, self.ct = [], []
+        new = [a for a in used if a not in self.rt and a not in self.ct]
+        if self.force_ct:  # compile-time args kept sorted, the reads of those already there renumbered
+            before = list(self.ct)
+            self.ct = sorted({*self.ct, *new}, key=arg_order)
+            for op in func.walk():
+                if op.name == "ttkernel.get_compile_time_arg_val":
+                    op.properties["arg_index"] = IntegerAttr(self.ct.index(before[op.arg_index.value.data]), i32)
+        else:
+            self.rt += new if spec is not None and "d2m.thread" not in func.attributes else sorted(new, key=arg_order)
         self.rewriter = Rewriter()
         self.dead: list[Operation] = []  # ops erased once the ops using them are lowered
         # each op's operands as written, the type and the block before any collapse (lowering replaces CBs and the
         # blocks acquired from them by ttkernel CBs)
         self.types = {op: [(v.type, _unviewed(v).type) for v in op.operands] for op in func.walk()}
+        # and the op that made each (a block's acquire says which CB pointer addresses it)
+        self.makers = {op: [v.owner if isinstance(v.owner, Operation) else None for v in op.operands]
+                       for op in func.walk()}
 
     def block_of(self, op: Operation, index: int = 0, unviewed: bool = False) -> Attribute:
         """The memref (a CB's block) operand `index` of `op` was, as written (before any collapse: `unviewed`)."""
         written = self.types[op][index][1 if unviewed else 0]
         return written.underlying if isinstance(written, D2MCBType) else written
 
+    def slot(self, arg: tuple[str, None, int]) -> tuple[bool, int]:
+        """Whether `arg` is a compile-time arg, and its place among those of its kind."""
+        return (True, self.ct.index(arg)) if arg in self.ct else (False, self.rt.index(arg))
+
     def lower(self) -> None:
-        spec = ((), tuple(self.args)) if self.force_ct else (tuple(self.args), ())
         # DST compute first, while each tile still shows the load it came from
         dst = DstLowering(self)
         for op in list(self.func.walk()):
@@ -107,9 +141,15 @@ class KernelFunction:
                 raise PassFailure(op, f"'{op.name}' in a kernel function is not converted to TTKernel yet")
         for op in reversed(self.dead):
             self.rewriter.erase_op(op)
-        del self.func.attributes["d2m.thread"]
+        # transfers carried through loops are null handles now (index), as upstream's type converter has them
+        for op in list(self.func.walk()):
+            carried = [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]
+            for value in carried:
+                if isinstance(value.type, MemTxType):
+                    Rewriter.replace_value_with_new_type(value, IndexType())
+        self.func.attributes.pop("d2m.thread", None)
         self.func.attributes["ttkernel.thread"] = ttkernel.ThreadAttr(ttkernel.ThreadAttr.enum_type(self.thread))
-        self.func.attributes["ttkernel.arg_spec"] = ttkernel.ArgSpecAttr(spec)
+        self.func.attributes["ttkernel.arg_spec"] = ttkernel.ArgSpecAttr((tuple(self.rt), tuple(self.ct)))
 
     def replace(self, op: Operation, new: list[Operation], values: list[SSAValue] | None = None) -> None:
         self.rewriter.replace_op(op, new, values)
@@ -178,11 +218,17 @@ def _layout_block(kernel: KernelFunction, op: Operation, tilize: bool) -> None:
     kernel.replace(op, new, [dst])
 
 
-DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_BINARY, *FPU_BINARY, "tile_typecast"})
+DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_BINARY, *FPU_BINARY, *SFPU_REDUCE, "tile_typecast", "tile_bcast",
+                         "tile_matmul"})
 LOWERINGS = {
     "d2m.get_cb": KernelFunction.get_cb,
     "d2m.get_arg": lower_get_arg,
     "d2m.acquire_dst": lambda k, op: DstLowering(k).acquire(op),
+    "d2m.dma_read": lambda k, op: DmaLowering(k).read(op),
+    "d2m.dma_write": lambda k, op: DmaLowering(k).write(op),
+    "d2m.dma_wait": lambda k, op: DmaLowering(k).wait(op),
+    "d2m.null_tx": lambda k, op: DmaLowering(k).done(op, []),
+    "d2m.core_index": lambda k, op: DmaLowering(k).core_index(op),
     "d2m.semaphore_set": lower_semaphore_update,
     "d2m.semaphore_inc": lower_semaphore_update,
     "d2m.semaphore_wait": lower_semaphore_wait,

@@ -21,7 +21,10 @@ from ttmlir.errors import PassFailure
 
 def kernel_noc(kernel, op: Operation) -> int:
     """The NoC the data-movement kernel's RISC-V drives."""
-    thread = kernel.func.attributes["d2m.thread"]
+    thread = kernel.func.attributes.get("d2m.thread")
+    if thread is None:
+        raise PassFailure(op, f"unable to resolve datamovement kernel NoC index for '{op.name}' (the kernel has no "
+                              "d2m.thread saying its core)")
     if thread.thread != "datamovement":
         raise PassFailure(op, f"'{op.name}' runs on a data-movement thread (it drives a NoC)")
     return 0 if thread.dm_core.data == 1 else 1

@@ -49,6 +49,7 @@ from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, ShardLayo
 from ttmlir.conversion.d2m_to_ttkernel.layouts import device_facts
 from ttmlir.transforms.ttcore.register_device import device_module_of
 from ttmlir.conversion.d2m_to_ttmetal.buffers import DevicePlacement, Placed
+from ttmlir.conversion.d2m_to_ttmetal.memref_programs import MemrefProgramLowering, is_memref_form
 from ttmlir.conversion.d2m_to_ttmetal.program import enqueue, launch_configs, one_program
 
 HOST_DATA = ("ttir.constant", "ttir.arange")  # tensors whose values are known when compiling: written by the host
@@ -337,6 +338,9 @@ class ConvertD2MToTTMetalPass(ModulePass):
         kernels = kernel_functions(module)
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
                      "ttkernel.thread" not in f.attributes and "d2m.thread" not in f.attributes]:
+            if is_memref_form(func):  # allocated and with its kernels made, as upstream's pipeline stages it
+                MemrefProgramLowering(func, {k.sym_name.data: k for k in kernels}, self.math_fidelity.lower()).lower()
+                continue
             lowering = _FunctionLowering(func, grid, chip, kernels, ttnn_mode=self.ttnn_mode,
                                          fidelity=self.math_fidelity.lower())
             lowering.lower()

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import ArrayAttr, IndexType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, Float32Type, IndexType, IntegerType, ModuleOp, StringAttr
 from xdsl.dialects.emitc import (EmitC_CallOpaqueOp, EmitC_LValueType, EmitC_OpaqueAttr, EmitC_OpaqueType,
                                  EmitC_PointerType)
 from xdsl.dialects.func import FuncOp
@@ -202,6 +202,16 @@ class _KernelLowering:
             return [emitc.VerbatimOp.create(operands=[page], properties={"value": StringAttr(
                         f"const uint32_t {page_id} = static_cast<uint32_t>({{}});")}),
                     emitc.VerbatimOp.create(operands=[*dynamic, *operands], properties={"value": StringAttr(text)})]
+        if isinstance(op, ttkernel.BitcastOp):  # a ui32 argument slot read as its scalar type
+            if isinstance(op.result.type, (IntegerType, IndexType)):  # integers convert as they are
+                return [emitc.CastOp.create(operands=[op.input], result_types=result_types)]
+            if op.result.type != Float32Type():
+                raise PassFailure(op, f"a kernel argument is read as an integer or f32, not {op.result.type}")
+            name = self.fresh("bitcast_")  # the float's bits copied out of the word (no aliasing through pointers)
+            return [emitc.VerbatimOp.create(operands=[op.input], properties={"value": StringAttr(
+                        f"uint32_t {name}_src = {{}}; float {name}; __builtin_memcpy(&{name}, &{name}_src, "
+                        f"sizeof({name}));")}),
+                    emitc.LiteralOp.create(properties={"value": StringAttr(name)}, result_types=result_types)]
         if mnemonic in ("load_from_l1", "store_to_l1"):  # `ptr[offset]`, the word converted to and from its type
             pointer = op.operands[0] if mnemonic == "load_from_l1" else op.operands[1]
             word = _c_type(pointer.type).pointee_type
@@ -314,6 +324,23 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
     if mnemonic in ("pack_untilize_init", "experimental.pack_untilize_block"):  # the column passes, as templates
         passes = (op.attributes.get(k) for k in ("colsPerDstPass", "totalColTiles"))
         return f"{mnemonic.replace('.', '::')}<{', '.join(str(p.value.data if p else 1) for p in passes)}>"
+    if mnemonic in ("binary_dest_reuse_tiles_init", "binary_dest_reuse_tiles"):  # operator and reuse as templates
+        kind = op.properties["eltwise_binary_type"].data.value.upper()
+        reuse = op.properties["reuse_type"].data.value.upper()
+        return f"{mnemonic}<EltwiseBinaryType::ELW{kind}, EltwiseBinaryReuseDestType::{reuse}>"
+    if mnemonic in ("sfpu_reduce_init", "sfpu_reduce"):  # pool, format (and dim) as template arguments
+        kind = op.properties["reduce_type"].data.value.removeprefix("reduce_").upper()
+        parts = [f"PoolType::{kind}", f"DataFormat::{DATA_FORMATS[op.properties['data_format'].data.value]}"]
+        if mnemonic == "sfpu_reduce":
+            parts.append(f"ReduceDim::REDUCE_{op.properties['reduce_dim'].data.value.removeprefix('reduce_dim_').upper()}")
+        return f"{mnemonic}<{', '.join(parts)}>"
+    if mnemonic == "add_int_tile":
+        return f"add_int_tile<DataFormat::{DATA_FORMATS[op.properties['dtype'].data.value]}>"
+    if mnemonic == "fill_tile_int":  # the word is a 32-bit integer
+        return "fill_tile_int<DataFormat::Int32>"
+    if mnemonic in ("typecast_tile_init", "typecast_tile"):  # the formats, as template arguments
+        formats = (DATA_FORMATS[op.properties[k].data.value] for k in ("in_dtype", "out_dtype"))
+        return f"{mnemonic}<{', '.join(f'static_cast<std::underlying_type_t<DataFormat>>(DataFormat::{f})' for f in formats)}>"
     if mnemonic == "remote_sram_write_u32":  # tt-metal's name for a word of local L1 written to a NoC address
         return "noc_semaphore_set_remote"
     if mnemonic == "reinterpret_cast":

@@ -38,3 +38,19 @@ func.func private @reader() attributes {d2m.thread = #d2m.thread<datamovement>} 
   %scratch = d2m.get_arg(4) : memref<2x4x!ttcore.tile<32x32, bf16>, #ttcore.cb_layout<8192x2048, 1>, #l1>
   return
 }
+
+// A kernel that already has an arg spec keeps it; the args its D2M ops read are added (runtime ones after its
+// own, compile-time ones sorted in, the reads of those already there renumbered).
+// CHECK-LABEL: func.func private @specced
+// CHECK-SAME: #ttkernel.arg_spec<rt_args = [<arg_type = cb_port, operand_index = 0>] ct_args = [<arg_type = buffer_address, operand_index = 1>]>
+// CHECK: ttkernel.get_compile_time_arg_val(0) : () -> i32
+// CHECK: ttkernel.get_common_arg_val(%{{.*}}) : (index) -> !ttkernel.cb<1, !ttcore.tile<32x32, f32>>
+// CT-LABEL: func.func private @specced
+// CT-SAME: ct_args = [<arg_type = cb_port, operand_index = 0>, <arg_type = buffer_address, operand_index = 1>]
+// CT: ttkernel.get_compile_time_arg_val(1) : () -> i32
+// CT: ttkernel.get_compile_time_arg_val(0) : () -> !ttkernel.cb<1, !ttcore.tile<32x32, f32>>
+func.func private @specced() attributes {ttkernel.arg_spec = #ttkernel.arg_spec<ct_args = [<arg_type = buffer_address, operand_index = 1>]>, ttkernel.thread = #ttkernel.thread<noc>} {
+  %a = ttkernel.get_compile_time_arg_val(0) : () -> i32
+  %cb = d2m.get_cb(0) : !d2m.cb<memref<1x!ttcore.tile<32x32, f32>, #l1>>
+  return
+}

@@ -90,3 +90,117 @@ func.func private @fpu_add() attributes {d2m.thread = #d2m.thread<compute>} {
   }
   return
 }
+
+// A CB tile times a broadcast one in DST: the broadcast into its slot, then (the product's slot being another)
+// copied to the product's slot and multiplied there with the CB tile by binary_dest_reuse.
+// CHECK-LABEL: func.func private @dest_reuse
+// CHECK: %[[A:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, f32>>
+// CHECK: %[[B:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, f32>>
+// CHECK: %[[O:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, f32>>
+// CHECK-NEXT: ttkernel.binary_op_init_common(%[[A]], %[[A]], %[[O]])
+// CHECK: ttkernel.unary_bcast_init(%[[B]], %[[B]], <col>)
+// CHECK-NEXT: ttkernel.unary_bcast(%[[B]], %[[I:.*]], %[[I]], <col>)
+// CHECK: %[[R:.*]] = arith.addi %[[I]], %c4
+// CHECK-NEXT: ttkernel.copy_dest_values_init()
+// CHECK-NEXT: ttkernel.copy_dest_values(%[[I]], %[[R]], <f32>)
+// CHECK-NEXT: ttkernel.binary_dest_reuse_tiles_init(%[[A]], <mul>, <dest_to_srcb>)
+// CHECK-NEXT: ttkernel.binary_dest_reuse_tiles(%[[A]], %[[I]], %[[R]], <mul>, <dest_to_srcb>)
+// CHECK: ttkernel.pack_tile(%[[R]], %[[O]], %[[I]], true)
+func.func private @dest_reuse() attributes {d2m.thread = #d2m.thread<compute>} {
+  %cb0 = d2m.get_cb(0) : !d2m.cb<!blk>
+  %cb1 = d2m.get_cb(1) : !d2m.cb<!blk>
+  %cb2 = d2m.get_cb(2) : !d2m.cb<!blk>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %a = d2m.wait %cb0 : !d2m.cb<!blk> -> !blk
+  %b = d2m.wait %cb1 : !d2m.cb<!blk> -> !blk
+  %o = d2m.reserve %cb2 : !d2m.cb<!blk> -> !blk
+  %dst = d2m.acquire_dst() : !dsts
+  scf.for %i = %c0 to %c4 step %c1 {
+    %x = memref.load %a[%i] : !blk
+    %y = memref.load %b[%i] : !blk
+    %yb = "d2m.tile_bcast"(%y) <{bcast_type = #d2m<tile_bcast_type col>}> : (!ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, f32>
+    memref.store %yb, %dst[%i] : !dsts
+    %yd = memref.load %dst[%i] : !dsts
+    %p = "d2m.tile_mul"(%x, %yd) : (!ttcore.tile<32x32, f32>, !ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, f32>
+    %r = arith.addi %i, %c4 : index
+    memref.store %p, %dst[%r] : !dsts
+    %z = memref.load %dst[%r] : !dsts
+    memref.store %z, %o[%i] : !blk
+  }
+  return
+}
+
+// An integer max over the CB tiles of a loop into one constant DST slot: the slot seeded with INT32_MIN once,
+// before the loops; each tile copied to the scratch slot, reduced over rows and columns, and maxed into the slot.
+// CHECK-LABEL: func.func private @int_reduce
+// CHECK: %[[IN:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, si32>>
+// CHECK: ttkernel.init_sfpu(%[[IN]],
+// CHECK-NEXT: %[[SLOT:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[MIN:.*]] = arith.constant -2147483648 : i32
+// CHECK-NEXT: ttkernel.fill_tile_init()
+// CHECK-NEXT: ttkernel.fill_tile_int(%[[SLOT]], %[[MIN]])
+// CHECK: scf.for %[[K:.*]] = 
+// CHECK-NEXT: %[[TMP:.*]] = arith.constant 3 : index
+// CHECK-NEXT: ttkernel.copy_tile_init(%[[IN]])
+// CHECK-NEXT: ttkernel.copy_tile(%[[IN]], %[[K]], %[[TMP]])
+// CHECK-NEXT: ttkernel.sfpu_reduce_init(<reduce_max>, <si32>)
+// CHECK-NEXT: ttkernel.sfpu_reduce(%[[TMP]], <reduce_max>, <si32>, <reduce_dim_col>)
+// CHECK-NEXT: ttkernel.sfpu_reduce(%[[TMP]], <reduce_max>, <si32>, <reduce_dim_row>)
+// CHECK-NEXT: ttkernel.binary_max_int32_tile_init()
+// CHECK-NEXT: ttkernel.binary_max_int32_tile(%[[TMP]], %{{.*}}, %{{.*}})
+func.func private @int_reduce() attributes {d2m.thread = #d2m.thread<compute>} {
+  %cb0 = d2m.get_cb(0) : !d2m.cb<memref<4x!ttcore.tile<32x32, si32>, #l1>>
+  %cb1 = d2m.get_cb(1) : !d2m.cb<memref<1x!ttcore.tile<32x32, si32>, #l1>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %in = d2m.wait %cb0 : !d2m.cb<memref<4x!ttcore.tile<32x32, si32>, #l1>> -> memref<4x!ttcore.tile<32x32, si32>, #l1>
+  %out = d2m.reserve %cb1 : !d2m.cb<memref<1x!ttcore.tile<32x32, si32>, #l1>> -> memref<1x!ttcore.tile<32x32, si32>, #l1>
+  %dst = d2m.acquire_dst() : memref<4x!ttcore.tile<32x32, si32>, #dst>
+  scf.for %k = %c0 to %c4 step %c1 {
+    %a = memref.load %in[%k] : memref<4x!ttcore.tile<32x32, si32>, #l1>
+    %acc = memref.load %dst[%c1] : memref<4x!ttcore.tile<32x32, si32>, #dst>
+    %r = "d2m.tile_sfpu_reduce_max"(%a, %acc) <{dst_scratch_index = 3 : i64, reduce_dim = #d2m<reduce_dim RC>}> : (!ttcore.tile<32x32, si32>, !ttcore.tile<32x32, si32>) -> !ttcore.tile<32x32, si32>
+    memref.store %r, %dst[%c1] : memref<4x!ttcore.tile<32x32, si32>, #dst>
+  }
+  %res = memref.load %dst[%c1] : memref<4x!ttcore.tile<32x32, si32>, #dst>
+  memref.store %res, %out[%c0] : memref<1x!ttcore.tile<32x32, si32>, #l1>
+  return
+}
+
+// Tile matmuls accumulating into a DST slot: the matmul engine set up once, before the kernel's first loop; each
+// product reconfigures it for its CBs and multiplies the CB tiles into the slot.
+// CHECK-LABEL: func.func private @matmul
+// CHECK: %[[A:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, bf16>>
+// CHECK: %[[B:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, bf16>>
+// CHECK: %[[O:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<1, !ttcore.tile<32x32, bf16>>
+// CHECK: %[[T0:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: ttkernel.mm_init(%[[A]], %[[B]], %[[O]], %[[T0]])
+// CHECK-NEXT: scf.for %[[K:.*]] =
+// CHECK: ttkernel.mm_init_short(%[[A]], %[[B]], %{{.*}})
+// CHECK-NEXT: ttkernel.matmul_tiles(%[[A]], %[[B]], %[[K]], %[[K]], %{{.*}})
+// CHECK-NOT: ttkernel.mm_init(
+func.func private @matmul() attributes {d2m.thread = #d2m.thread<compute>} {
+  %cb0 = d2m.get_cb(0) : !d2m.cb<memref<4x!ttcore.tile<32x32, bf16>, #l1>>
+  %cb1 = d2m.get_cb(1) : !d2m.cb<memref<4x!ttcore.tile<32x32, bf16>, #l1>>
+  %cb2 = d2m.get_cb(2) : !d2m.cb<memref<1x!ttcore.tile<32x32, bf16>, #l1>>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %dst = d2m.acquire_dst() : memref<4x!ttcore.tile<32x32, bf16>, #dst>
+  scf.for %k = %c0 to %c4 step %c1 {
+    %a = d2m.wait %cb0 : !d2m.cb<memref<4x!ttcore.tile<32x32, bf16>, #l1>> -> memref<4x!ttcore.tile<32x32, bf16>, #l1>
+    %b = d2m.wait %cb1 : !d2m.cb<memref<4x!ttcore.tile<32x32, bf16>, #l1>> -> memref<4x!ttcore.tile<32x32, bf16>, #l1>
+    %x = memref.load %a[%k] : memref<4x!ttcore.tile<32x32, bf16>, #l1>
+    %y = memref.load %b[%k] : memref<4x!ttcore.tile<32x32, bf16>, #l1>
+    %acc = memref.load %dst[%c0] : memref<4x!ttcore.tile<32x32, bf16>, #dst>
+    %r = "d2m.tile_matmul"(%x, %y, %acc) : (!ttcore.tile<32x32, bf16>, !ttcore.tile<32x32, bf16>, !ttcore.tile<32x32, bf16>) -> !ttcore.tile<32x32, bf16>
+    memref.store %r, %dst[%c0] : memref<4x!ttcore.tile<32x32, bf16>, #dst>
+  }
+  %o = d2m.reserve %cb2 : !d2m.cb<memref<1x!ttcore.tile<32x32, bf16>, #l1>> -> memref<1x!ttcore.tile<32x32, bf16>, #l1>
+  %res = memref.load %dst[%c0] : memref<4x!ttcore.tile<32x32, bf16>, #dst>
+  memref.store %res, %o[%c0] : memref<1x!ttcore.tile<32x32, bf16>, #l1>
+  return
+}

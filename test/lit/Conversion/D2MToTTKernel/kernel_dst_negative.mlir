@@ -3,16 +3,14 @@
 
 #l1 = #ttcore.memory_space<l1>
 #dst = #ttcore.memory_space<dst>
-func.func private @dest_reuse() attributes {d2m.thread = #d2m.thread<compute>} {
-  %cb0 = d2m.get_cb(0) : !d2m.cb<memref<4x!ttcore.tile<32x32, f32>, #l1>>
+func.func private @bcast_dst() attributes {d2m.thread = #d2m.thread<compute>} {
   %c0 = arith.constant 0 : index
-  %in = d2m.wait %cb0 : !d2m.cb<memref<4x!ttcore.tile<32x32, f32>, #l1>> -> memref<4x!ttcore.tile<32x32, f32>, #l1>
+  %c1 = arith.constant 1 : index
   %dst = d2m.acquire_dst() : memref<8x!ttcore.tile<32x32, f32>, #dst>
-  %a = memref.load %in[%c0] : memref<4x!ttcore.tile<32x32, f32>, #l1>
   %b = memref.load %dst[%c0] : memref<8x!ttcore.tile<32x32, f32>, #dst>
-  // CHECK: :[[# @LINE + 1]]:8: error: 'd2m.tile_mul' of a DST tile and a CB tile (binary_dest_reuse) is not lowered yet
-  %m = "d2m.tile_mul"(%a, %b) : (!ttcore.tile<32x32, f32>, !ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, f32>
-  memref.store %m, %dst[%c0] : memref<8x!ttcore.tile<32x32, f32>, #dst>
+  // CHECK: :[[# @LINE + 1]]:8: error: 'd2m.tile_bcast' broadcasts a tile loaded from a CB
+  %m = "d2m.tile_bcast"(%b) <{bcast_type = #d2m<tile_bcast_type row>}> : (!ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, f32>
+  memref.store %m, %dst[%c1] : memref<8x!ttcore.tile<32x32, f32>, #dst>
   return
 }
 

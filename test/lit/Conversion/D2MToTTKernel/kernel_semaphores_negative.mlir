@@ -18,3 +18,13 @@ func.func private @from_compute() attributes {d2m.thread = #d2m.thread<compute>}
   d2m.semaphore_inc %sem, %c1, core[%c1, %c1] : !d2m.local_semaphore
   return
 }
+
+// -----
+
+func.func private @specced() attributes {ttkernel.arg_spec = #ttkernel.arg_spec<>, ttkernel.thread = #ttkernel.thread<noc>} {
+  %sem = d2m.get_arg(0) : !d2m.local_semaphore
+  %c1 = arith.constant 1 : index
+  // CHECK: error: unable to resolve datamovement kernel NoC index for 'd2m.semaphore_inc'
+  d2m.semaphore_inc %sem, %c1, core[%c1, %c1] : !d2m.local_semaphore
+  return
+}
