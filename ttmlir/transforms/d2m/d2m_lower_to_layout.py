@@ -15,8 +15,8 @@ Every intermediate tensor is a `d2m.empty` made before the to_layout; the last s
 output. Virtual grids (a d2m.empty's mappings) are kept: a tensor made on the target's grid takes the target's
 mappings, one made on the grid the data is on keeps that grid's, each generic runs on the virtual grid of what it
 writes (an L1 tensor's move to DRAM on its own), and the same data moved between two virtual grids is copied
-(rebuffered). A to_layout this build does not plan (a 1-d tensor, a virtual grid's data to the host or from DRAM,
-a view between layouts placing elements differently) is refused naming what it moves."""
+(rebuffered). A to_layout this build does not plan (a 1-d tensor, a view between layouts placing elements
+differently) is refused naming what it moves."""
 
 from __future__ import annotations
 
@@ -280,9 +280,10 @@ class _Emitter:
         """`value` seen in the shape of `t` (its own layout kept); a view of a view is one view of the first's
         input, the two maps composed."""
         source, target = tuple(value.type.get_shape()), tuple(t.get_shape())
-        if math.prod(source) == math.prod(target):
-            remapping = reblock_map(source, target)
-        elif len(source) == len(target) and _same_positions(_layout(value.type), _layout(t)):
+        a, b = _layout(value.type), _layout(t)
+        if _placement(a) == _placement(b) and math.prod(source) == math.prod(target):
+            remapping = reblock_map(source, target)  # the same layout reblocked: elements in the same order
+        elif len(source) == len(target) and _same_positions(a, b):
             remapping = physical_map(source, target)
         else:
             raise PassFailure(self.op, f"d2m-lower-to-layout does not remap {value.type} onto the shape of {t} "
@@ -376,10 +377,6 @@ class D2MLowerToLayoutPass(ModulePass):
             virtual = (_virtual_attrs(to_layout.input), _virtual_attrs(to_layout.output))
             if not steps and virtual[0] != virtual[1]:  # the same data on another virtual grid
                 steps = [Step("rebuffer", dst)]
-            if (virtual[0] and any(s.kind in ("to_host", "dram_to_l1") for s in steps)) or \
-                    (virtual[1] and _layout(dst).memory_space == "dram"):
-                raise PassFailure(to_layout, "d2m-lower-to-layout does not lower a to_layout between a virtual grid "
-                                             "and the host or DRAM yet (but an L1 tensor's move to DRAM)")
             if not steps:  # the same data: the input as it is
                 to_layout.result.replace_all_uses_with(to_layout.input)
                 Rewriter.erase_op(to_layout)
