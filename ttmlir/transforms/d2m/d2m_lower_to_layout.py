@@ -36,7 +36,7 @@ from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.d2m_layout_ops import TileTilizeBlockOp, TileUntilizeBlockOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.ir.syntax import affine_map_str
-from ttmlir.transforms.d2m.d2m_bufferize import _intervals
+from ttmlir.transforms.d2m.d2m_bufferize import collapsed_intervals
 from ttmlir.dialects.ttnn_attrs import element_type_for
 
 TILE = (32, 32)
@@ -70,7 +70,7 @@ def physical_shape(layout: ttcore.MetalLayout) -> tuple[int, ...]:
     padded to its alignment as it joins."""
     shape, align = layout.logical_shape, layout.dim_alignments
     dims = []
-    for start, end in _intervals(layout):
+    for start, end in collapsed_intervals(layout):
         collapsed = 1
         for d in range(end - 1, start - 1, -1):
             collapsed = -(-collapsed * shape[d] // align[d]) * align[d]
@@ -215,9 +215,9 @@ def reblock_map(source: tuple[int, ...], target: tuple[int, ...]) -> AffineMap:
 def _same_positions(a: ttcore.MetalLayout, b: ttcore.MetalLayout) -> bool:
     """Whether two layouts put every logical element at the same physical coordinates: the same logical shape and
     collapsing, the same alignments but for each collapsed group's outermost dim (which only pads its end)."""
-    if a.logical_shape != b.logical_shape or _intervals(a) != _intervals(b):
+    if a.logical_shape != b.logical_shape or collapsed_intervals(a) != collapsed_intervals(b):
         return False
-    return all(a.dim_alignments[d] == b.dim_alignments[d] for start, end in _intervals(a)
+    return all(a.dim_alignments[d] == b.dim_alignments[d] for start, end in collapsed_intervals(a)
                for d in range(start + 1, end))
 
 
