@@ -35,6 +35,7 @@ from ttmlir.dialects.d2m_buffers import BUFFER_OPS
 from ttmlir.dialects.d2m_layout_ops import FORMAT_OPS
 from ttmlir.dialects.d2m_arange import ARANGE_OPS
 from ttmlir.dialects.d2m_mask_tiles import MASK_TILE_OPS
+from ttmlir.dialects.d2m_tile_bcast import TILE_BCAST_OPS, TileBcastTypeAttr
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS, ReduceDimAttr
 from ttmlir.dialects.d2m_verify import verify_generic, verify_spatial
 from ttmlir.ir.syntax import EmptyFormat, parse_typed_operands, print_typed_operands, table_class
@@ -750,4 +751,5 @@ class TileFillOp(IRDLOperation):
 
 D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ToDeviceOp, ToHostOp, ViewLayoutOp, GenericOp, SpatialOp, BlockIndexOp, RemoteLoadOp,
                       RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *CB_OPS, *TILE_OP_CLASSES.values(),
-                      *TILE_REDUCE_OPS, MaskOp, *BUFFER_OPS, *FORMAT_OPS, *ARANGE_OPS, *MASK_TILE_OPS], [*CB_ATTRS, ReduceDimAttr])
+                      *TILE_REDUCE_OPS, MaskOp, *BUFFER_OPS, *FORMAT_OPS, *ARANGE_OPS, *MASK_TILE_OPS,
+                      *TILE_BCAST_OPS], [*CB_ATTRS, ReduceDimAttr, TileBcastTypeAttr])

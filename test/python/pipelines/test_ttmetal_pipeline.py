@@ -256,6 +256,9 @@ def test_override_device_shape_limits_the_grid():
      "keep_dim = true}> : (tensor<64x40xf32>) -> tensor<64x1xf32>\n  return %0 : tensor<64x1xf32>\n}\n", "",
      "a max over a dim of 40"),
     (eltwise("add", (64, 64), "ui16", 2), "", "a tensor of ui16 is not converted to D2M yet"),
+    ("func.func @w(%c: tensor<64x64xf32>, %a: tensor<64x64xf32>, %b: tensor<1x64xf32>) -> tensor<64x64xf32> {\n"
+     "  %0 = \"ttir.where\"(%c, %a, %b) : (tensor<64x64xf32>, tensor<64x64xf32>, tensor<1x64xf32>) -> "
+     "tensor<64x64xf32>\n  return %0 : tensor<64x64xf32>\n}\n", "", "'d2m.tile_where' in a generic is not lowered"),
     ("func.func @m(%a: tensor<64x32xf32>, %b: tensor<64x32xf32>) -> tensor<64x64xf32> {\n  %0 = \"ttir.matmul\"(%a, "
      "%b) <{transpose_b = true}> : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>\n  return %0 : "
      "tensor<64x64xf32>\n}\n", "use-tile-matmul=true", "transpose_b is only supported by tile_matmul_block"),

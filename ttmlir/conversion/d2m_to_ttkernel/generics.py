@@ -14,6 +14,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from ttmlir.dialects import d2m
 from ttmlir.dialects.d2m_tile_reduce import TileReduceOp
+from ttmlir.dialects.d2m_tile_bcast import TileBcastOp
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import SFPU_BINARY, SFPU_UNARY, SWAPPED
 
@@ -85,17 +86,26 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
         if tile_ops[0].name == "d2m.tile_matmul":  # on tiles, in a linalg.generic over the loaded blocks
             blocks = tile_ops[0].parent_op().inputs
         return GenericPlan("matmul", [loads[v].source for v in blocks], [None, None], transpose_b=b_dims == (1, 2))
-    linalg_op = tile_ops[0].parent_op() if tile_ops else None
+    linalgs = [op for op in generic.region.block.ops if op.name == "linalg.generic"]
+    linalg_op = tile_ops[0].parent_op() if tile_ops else linalgs[0] if len(linalgs) == 1 else None
     if linalg_op is None or linalg_op.name != "linalg.generic":
         raise PassFailure(generic, "only generics computing tile ops in a linalg.generic, filling tiles or copying a "
                                    "block are lowered to TTMetal yet")
     body = linalg_op.body.block
     args = list(body.args[:len(linalg_op.inputs)])
+    maps = [m.data for m in linalg_op.indexing_maps.data]
+    gathers = [_gather(m) for m in maps[:len(args)]]
 
     def tree(value: SSAValue) -> tuple | int:
         if value in args:
             return args.index(value)
         op = value.owner
+        if isinstance(op, TileBcastOp):  # the spread within each tile its reader's broadcast gather already does
+            leaf = tree(op.input)
+            if not isinstance(leaf, int) or gathers[leaf] != op.bcast_type.data:
+                raise PassFailure(op, f"a 'd2m.tile_bcast' of type {op.bcast_type.data} other than the broadcast its "
+                                      "operand's indexing map reads is not lowered to TTMetal yet")
+            return leaf
         if not isinstance(op, d2m.TileOp):
             raise PassFailure(generic, f"'{op.name}' in a generic is not lowered to TTMetal yet")
         family = d2m.TILE_OPS[op.name.removeprefix("d2m.")][0]
@@ -107,9 +117,7 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
         return family, children
 
     kind = tree(body.last_op.operands[0])
-    maps = [m.data for m in linalg_op.indexing_maps.data]
     sources = [loads[v].source for v in linalg_op.inputs]
-    gathers = [_gather(m) for m in maps[:len(sources)]]
     if "unsupported" in gathers:
         raise PassFailure(generic, "a generic reading an operand through a map other than the identity, a transpose "
                                    "or a broadcast is not lowered to TTMetal yet")

@@ -32,6 +32,8 @@ from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ShardLayout, grid_m
 from ttmlir.transforms.ttcore.register_device import device_module_of
 from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS
+from ttmlir.dialects.d2m_tile_bcast import TileBcastOp, TileBcastTypeAttr
+from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
 from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure, derive
@@ -39,7 +41,9 @@ from ttmlir.errors import PassFailure, derive
 TILE = 32
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
-           if arity < 3 and family not in ("transpose", "typecast")}
+           if arity < 3 and family not in ("transpose", "typecast")} | {"where": "tile_where"}
+TILE_CLASSES = {**d2m.TILE_OP_CLASSES, "tile_where": TileWhereOp}
+ARITY = {mnemonic: arity for mnemonic, (_, arity) in d2m.TILE_OPS.items()} | {"tile_where": 3}
 FILLS = {"zeros": 0.0, "ones": 1.0}  # and full, with its fill_value
 FLOATS = (Float32Type(), BFloat16Type())
 ELEMENTS = (*FLOATS, IntegerType(32), IntegerType(32, Signedness.SIGNED))
@@ -135,15 +139,36 @@ def build_generic(inputs: list[SSAValue], output: SSAValue, maps: list[AffineMap
                                     "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(inputs), 1, 0])})
 
 
+def _tile_bcast(amap: AffineMapAttr) -> str | None:
+    """How an operand read through `amap` is spread within each tile: a map fixing the block row reads a row
+    (`row`), fixing the block column a column (`col`), both one value (`scalar`)."""
+    fixed = [not isinstance(r, AffineDimExpr) for r in amap.data.results[-2:]]
+    return {(True, True): "scalar", (True, False): "row", (False, True): "col"}.get(tuple(fixed))
+
+
+def spread_leaves(body: Block, maps: list[AffineMapAttr]) -> list[SSAValue]:
+    """The input tiles of a linalg.generic's `body` as its tile ops use them: each one read through a broadcast map
+    spread over the tile by a `d2m.tile_bcast` added to `body`."""
+    leaves = []
+    for arg, amap in zip(body.args, maps[:-1]):
+        if (kind := _tile_bcast(amap)) is not None:
+            bcast = TileBcastOp.create(operands=[arg], result_types=[arg.type],
+                                       properties={"bcast_type": TileBcastTypeAttr(kind)})
+            body.add_op(bcast)
+            arg = bcast.result
+        leaves.append(arg)
+    return leaves
+
+
 def _elementwise(tile_op: str, arity: int):
     """A linalg.generic over the loaded blocks, `tile_op` on each tile (each block indexed as the generic's own
-    map reads it: an operand broadcast along the rows or columns reads one block for all, a transposed one
-    swaps them)."""
+    map reads it: an operand broadcast along the rows or columns reads one block for all, and each of its tiles
+    spread over the whole tile by a `d2m.tile_bcast`; a transposed one swaps them)."""
 
     def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: list[AffineMapAttr]) -> SSAValue:
         tile = out.type.element_type
         body = Block(arg_types=[*(v.type.element_type for v in loaded), tile])
-        op = d2m.TILE_OP_CLASSES[tile_op].create(operands=list(body.args[:arity]), result_types=[tile])
+        op = TILE_CLASSES[tile_op].create(operands=spread_leaves(body, maps), result_types=[tile])
         body.add_ops([op, LinalgYieldOp(op.results[0])])
         generic = LinalgGenericOp(loaded, [out], Region(body), maps,
                                   [IteratorTypeAttr.parallel()] * maps[-1].data.num_dims, [out.type])
@@ -393,7 +418,7 @@ class TTIRToD2MPass(ModulePass):
                 raise PassFailure(op, "only typecasts between f32 and bf16 are converted to D2M yet")
             compute, ins = _elementwise("tile_typecast", 1), tensors
             maps, iterators = [_map(2, 0, 1)] * 2, ["parallel"] * 2
-        elif name in TILE_OF and len(tensors) == d2m.TILE_OPS[TILE_OF[name]][1]:
+        elif name in TILE_OF and len(tensors) == ARITY[TILE_OF[name]]:
             compute, ins = _elementwise(TILE_OF[name], len(tensors)), tensors
             maps = [_broadcast_map(v.type, result.type, op) for v in tensors] + [_map(2, 0, 1)]
             iterators = ["parallel"] * 2
