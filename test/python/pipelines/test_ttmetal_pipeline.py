@@ -182,7 +182,9 @@ def test_constants_are_host_data_written_to_the_device(dtype, value, expected):
 @pytest.mark.parametrize("op, shape, dim, dtype, options", [
     ("sum", (64, 96), 1, "f32", ""), ("mean", (96, 64), 0, "f32", ""), ("max", (64, 128), -1, "bf16", ""),
     ("max", (128, 64), -2, "f32", "default-input-memspace=dram"), ("sum", (2, 40, 50), 2, "f32", ""),
-    ("mean", (40, 300), 1, "bf16", "mock-system-desc-arch=blackhole default-output-memspace=dram")])
+    ("mean", (40, 300), 1, "bf16", "mock-system-desc-arch=blackhole default-output-memspace=dram"),
+    ("sum", (127, 97), 0, "f32", ""), ("min", (64, 96), 1, "f32", ""), ("min", (96, 64), 0, "bf16", ""),
+    ("min", (2, 64, 32), -1, "f32", "default-input-memspace=dram")])
 def test_reductions_reduce_streamed_tiles_with_a_scaler(op, shape, dim, dtype, options):
     out_shape = list(shape)
     out_shape[dim] = 1
@@ -192,7 +194,7 @@ def test_reductions_reduce_streamed_tiles_with_a_scaler(op, shape, dim, dtype, o
             f"  return %0 : {to}\n}}\n")
     (x,) = inputs(op, shape, dtype, 1)
     (out,), stats = run_program(compile_ttir(text, options), [x])
-    expected = {"sum": torch.sum, "mean": torch.mean, "max": torch.amax}[op](x, dim, keepdim=True)
+    expected = {"sum": torch.sum, "mean": torch.mean, "max": torch.amax, "min": torch.amin}[op](x, dim, keepdim=True)
     assert out.shape == expected.shape
     if dtype == "bf16":
         assert torch.allclose(out, expected, rtol=2e-2, atol=5e-2)
@@ -254,7 +256,7 @@ def test_override_device_shape_limits_the_grid():
      "only reductions with keep_dim = true"),
     ("func.func @r(%a: tensor<64x40xf32>) -> tensor<64x1xf32> {\n  %0 = \"ttir.max\"(%a) <{dim_arg = [1 : i32], "
      "keep_dim = true}> : (tensor<64x40xf32>) -> tensor<64x1xf32>\n  return %0 : tensor<64x1xf32>\n}\n", "",
-     "a max over a dim of 40"),
+     "only d2m.masks filling the padding of host data with zeros"),
     (eltwise("add", (64, 64), "ui16", 2), "", "a tensor of ui16 is not converted to D2M yet"),
     ("func.func @w(%c: tensor<64x64xf32>, %a: tensor<64x64xf32>, %b: tensor<1x64xf32>) -> tensor<64x64xf32> {\n"
      "  %0 = \"ttir.where\"(%c, %a, %b) : (tensor<64x64xf32>, tensor<64x64xf32>, tensor<1x64xf32>) -> "
