@@ -15,8 +15,9 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from ttmlir.dialects import d2m
 from ttmlir.dialects.d2m_tile_reduce import TileReduceOp
 from ttmlir.dialects.d2m_tile_bcast import TileBcastOp
+from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
 from ttmlir.errors import PassFailure
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import SFPU_BINARY, SFPU_UNARY, SWAPPED
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import SFPU_BINARY, SFPU_TERNARY, SFPU_UNARY, SWAPPED
 
 REDUCED = {"d2m.tile_reduce_sum": "sum", "d2m.tile_reduce_mean": "mean", "d2m.tile_reduce_max": "max"}
 DATA_MOVES = ("transpose", "typecast")  # one-operand tile ops the compute kernel does in dst
@@ -106,13 +107,14 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
                 raise PassFailure(op, f"a 'd2m.tile_bcast' of type {op.bcast_type.data} other than the broadcast its "
                                       "operand's indexing map reads is not lowered to TTMetal yet")
             return leaf
-        if not isinstance(op, d2m.TileOp):
+        if not isinstance(op, (d2m.TileOp, TileWhereOp)):
             raise PassFailure(generic, f"'{op.name}' in a generic is not lowered to TTMetal yet")
-        family = d2m.TILE_OPS[op.name.removeprefix("d2m.")][0]
+        family = "where" if isinstance(op, TileWhereOp) else d2m.TILE_OPS[op.name.removeprefix("d2m.")][0]
         children = [tree(v) for v in op.operands]
         if family in SWAPPED:
             family, children = SWAPPED[family], children[::-1]
-        if family not in SFPU_UNARY and family not in SFPU_BINARY and family not in DATA_MOVES:
+        if family not in SFPU_UNARY and family not in SFPU_BINARY and family not in SFPU_TERNARY and \
+                family not in DATA_MOVES:
             raise PassFailure(op, f"'{op.name}' is not lowered to TTMetal yet")
         return family, children
 

@@ -281,6 +281,8 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
         return "pack_tile<true>"
     if mnemonic == "copy_dest_values":
         return f"copy_dest_values<DataFormat::{DATA_FORMATS[op.properties['data_format'].data.value]}>"
+    if mnemonic == "where_tile":  # tt-metal selects by the tiles' data format
+        return f"where_tile<DataFormat::{DATA_FORMATS[op.properties['dtype'].data.value]}>"
     if mnemonic == "remote_sram_write_u32":  # tt-metal's name for a word of local L1 written to a NoC address
         return "noc_semaphore_set_remote"
     if mnemonic == "reinterpret_cast":

@@ -25,6 +25,7 @@ from ttmlir.errors import PassFailure, derive
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import dst_tiles
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic, spread_leaves
 from ttmlir.dialects.d2m_tile_bcast import TileBcastOp
+from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
 from ttmlir.transforms.ttcore.register_device import device_module_of
 
 
@@ -37,7 +38,7 @@ def _linalg(generic: d2m.GenericOp) -> Operation | None:
     if len(linalgs) != 1 or not linalgs[0].inputs:
         return None
     body = linalgs[0].body.block
-    if not all(isinstance(op, (d2m.TileOp, TileBcastOp)) for op in list(body.ops)[:-1]):
+    if not all(isinstance(op, (d2m.TileOp, TileBcastOp, TileWhereOp)) for op in list(body.ops)[:-1]):
         return None
     loads = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)]
     if [load.result for load in loads] != list(linalgs[0].inputs):

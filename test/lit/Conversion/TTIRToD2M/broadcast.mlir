@@ -3,7 +3,6 @@
 // RUN: ttmlir-opt --ttir-to-ttmetal-pipeline -o %t.mlir %s
 // RUN: ttmlir-translate --ttmetal-to-flatbuffer -o %t.ttm %t.mlir
 // RUN: ttrt run %t.ttm | FileCheck %s --check-prefix=TTRT
-// RUN: not ttmlir-opt --ttir-to-ttmetal-pipeline %S/where_not_lowered.mlir 2>&1 | FileCheck %S/where_not_lowered.mlir
 // An operand broadcast along a matrix's rows, columns or both is read at block 0 along them and each of its tiles
 // spread by a d2m.tile_bcast named after the data it holds (a row, a column, one value); an operand read as it is
 // is not. Fused, each input is spread as its composed map reads it, whatever either op spread.
