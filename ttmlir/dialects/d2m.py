@@ -33,7 +33,8 @@ from ttmlir.dialects.d2m_cb import CB_ATTRS, CB_OPS, CBType, ThreadAttr, verify_
 from ttmlir.dialects.d2m_dst import DST_OPS
 from ttmlir.dialects.d2m_mask import MaskOp
 from ttmlir.dialects.d2m_debug import DEBUG_OPS
-from ttmlir.dialects.d2m_tile_extra import EXTRA_TILE_OPS, TileBcastTypeAttr
+from ttmlir.dialects.d2m_tile_extra import EXTRA_TILE_OPS
+from ttmlir.dialects.d2m_tile_bcast import TILE_BCAST_OPS, TileBcastTypeAttr
 from ttmlir.dialects.d2m_scratch import SCRATCH_OPS
 from ttmlir.dialects.d2m_index import INDEX_OPS
 from ttmlir.dialects.d2m_semaphore import SEMAPHORE_OPS
@@ -767,5 +768,5 @@ D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ToDeviceOp, ToHostOp, ViewLayoutOp, G
                       RemoteStoreOp, YieldOp, SpatialYieldOp, TileFillOp, *CB_OPS, *TILE_OP_CLASSES.values(),
                       *TILE_REDUCE_OPS, MaskOp, *DEBUG_OPS, *TILIZE_OPS, *DST_OPS, *EXTRA_TILE_OPS, *SCRATCH_OPS,
                       *INDEX_OPS, *SEMAPHORE_OPS, *DMA_OPS, *NULL_TX_OPS, *ARG_OPS, *ALIAS_OPS, *COMPOSITE_VIEW_OPS, *ARANGE_OPS,
-                      *MASK_TILE_OPS],
+                      *MASK_TILE_OPS, *TILE_BCAST_OPS],
               [*CB_ATTRS, ReduceDimAttr, TileBcastTypeAttr, *DMA_TYPES, *ARG_ATTRS])

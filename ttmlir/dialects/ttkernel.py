@@ -185,6 +185,8 @@ OPS: dict[str, tuple[str, ...]] = {
     "typecast_tile_init": ("in_dtype=dtype", "out_dtype=dtype"),
     "typecast_tile": ("dst_index", "in_dtype=dtype", "out_dtype=dtype"),
     "copy_dest_values_init": (), "copy_dest_values": ("idst_in", "idst_out", "data_format=dtype"),
+    "where_tile_init": (),
+    "where_tile": ("dst_cond_index", "dst_true_index", "dst_false_index", "odst_index", "dtype=dtype"),
     "bfloat16_greater": ("bf16_a", "bf16_b"), "float32_greater": ("f32_a", "f32_b"),
     "noc_async_atomic_barrier": ("noc?",),
     "noc_async_read_barrier_with_trid": ("trid", "noc?"), "noc_async_write_barrier_with_trid": ("trid", "noc?"),

@@ -182,7 +182,9 @@ def test_constants_are_host_data_written_to_the_device(dtype, value, expected):
 @pytest.mark.parametrize("op, shape, dim, dtype, options", [
     ("sum", (64, 96), 1, "f32", ""), ("mean", (96, 64), 0, "f32", ""), ("max", (64, 128), -1, "bf16", ""),
     ("max", (128, 64), -2, "f32", "default-input-memspace=dram"), ("sum", (2, 40, 50), 2, "f32", ""),
-    ("mean", (40, 300), 1, "bf16", "mock-system-desc-arch=blackhole default-output-memspace=dram")])
+    ("mean", (40, 300), 1, "bf16", "mock-system-desc-arch=blackhole default-output-memspace=dram"),
+    ("sum", (127, 97), 0, "f32", ""), ("min", (64, 96), 1, "f32", ""), ("min", (96, 64), 0, "bf16", ""),
+    ("min", (2, 64, 32), -1, "f32", "default-input-memspace=dram")])
 def test_reductions_reduce_streamed_tiles_with_a_scaler(op, shape, dim, dtype, options):
     out_shape = list(shape)
     out_shape[dim] = 1
@@ -192,7 +194,7 @@ def test_reductions_reduce_streamed_tiles_with_a_scaler(op, shape, dim, dtype, o
             f"  return %0 : {to}\n}}\n")
     (x,) = inputs(op, shape, dtype, 1)
     (out,), stats = run_program(compile_ttir(text, options), [x])
-    expected = {"sum": torch.sum, "mean": torch.mean, "max": torch.amax}[op](x, dim, keepdim=True)
+    expected = {"sum": torch.sum, "mean": torch.mean, "max": torch.amax, "min": torch.amin}[op](x, dim, keepdim=True)
     assert out.shape == expected.shape
     if dtype == "bf16":
         assert torch.allclose(out, expected, rtol=2e-2, atol=5e-2)
@@ -226,6 +228,30 @@ def test_broadcast_operands_are_gathered_and_spread_by_unary_bcast(op, shape, ot
     check(out, BINARY_GOLDENS[op](a, b), dtype)
 
 
+@pytest.mark.parametrize("shapes, dtype, options", [
+    (((64, 64), (64, 64), (1, 64)), "f32", ""), (((1, 1), (64, 96), (64, 96)), "bf16", ""),
+    (((64, 1), (1, 96), (64, 96)), "f32", "enable-elementwise-fusion=true"),
+    (((64, 96), (64, 96), (64, 96)), "i32", "default-input-memspace=dram")])
+def test_where_selects_in_dst_with_broadcast_operands_spread(shapes, dtype, options):
+    """where(c, exp(a), b): each operand copied (or spread) into a dst slot of its own, where_tile choosing; fused,
+    the exp is computed in the where's program."""
+    element = "si32" if dtype == "i32" else dtype
+    out = tuple(max(d) for d in zip(*shapes))
+    t = {s: f"tensor<{s[0]}x{s[1]}x{element}>" for s in (*shapes, out)}
+    c, a, b = shapes
+    unary = "abs" if dtype == "i32" else "exp"
+    text = (f"func.func @w(%c: {t[c]}, %a: {t[a]}, %b: {t[b]}) -> {t[out]} {{\n"
+            f"  %0 = \"ttir.{unary}\"(%a) : ({t[a]}) -> {t[a]}\n"
+            f"  %1 = \"ttir.where\"(%c, %0, %b) : ({t[c]}, {t[a]}, {t[b]}) -> {t[out]}\n"
+            f"  return %1 : {t[out]}\n}}\n")
+    generator = torch.Generator().manual_seed(5)
+    cond = (torch.randn(c, generator=generator) > 0).float()
+    x, y = (inputs("add", s, dtype, 1, seed)[0] for s, seed in ((a, 1), (b, 2)))
+    (result,), stats = run_program(compile_ttir(text, options), [cond, x, y])
+    check(result, torch.where(cond != 0, UNARY_GOLDENS[unary](x), y).expand(out), dtype)
+    assert len(stats) == (1 if options.startswith("enable") else 2)
+
+
 def test_blackhole_grid():
     xs = inputs("multiply", (32 * 10, 32 * 13), "bf16", 2)
     binary = compile_ttir(eltwise("multiply", (320, 416), "bf16", 2), "mock-system-desc-arch=blackhole")
@@ -254,7 +280,7 @@ def test_override_device_shape_limits_the_grid():
      "only reductions with keep_dim = true"),
     ("func.func @r(%a: tensor<64x40xf32>) -> tensor<64x1xf32> {\n  %0 = \"ttir.max\"(%a) <{dim_arg = [1 : i32], "
      "keep_dim = true}> : (tensor<64x40xf32>) -> tensor<64x1xf32>\n  return %0 : tensor<64x1xf32>\n}\n", "",
-     "a max over a dim of 40"),
+     "only d2m.masks filling the padding of host data with zeros"),
     (eltwise("add", (64, 64), "ui16", 2), "", "a tensor of ui16 is not converted to D2M yet"),
     ("func.func @m(%a: tensor<64x32xf32>, %b: tensor<64x32xf32>) -> tensor<64x64xf32> {\n  %0 = \"ttir.matmul\"(%a, "
      "%b) <{transpose_b = true}> : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>\n  return %0 : "

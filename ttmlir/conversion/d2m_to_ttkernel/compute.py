@@ -10,9 +10,9 @@ from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from ttmlir.dialects import ttkernel
+from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (BROADCASTS, FPU_BINARY, INT_VARIANTS, SFPU_BINARY,
-                                                              SFPU_UNARY, SHARED_INITS, WIDE_DST, KernelOps,
+                                                              SFPU_TERNARY, SFPU_UNARY, SHARED_INITS, WIDE_DST, KernelOps,
                                                               ShardLayout)
 
 
@@ -146,6 +146,13 @@ class ComputeKernels:
                               self._call("unary_bcast", cb, tile, dst.result, **kind_attr)]
             return ops + [self._call("copy_tile_init", cb), self._call("copy_tile", cb, tile, dst.result)]
         kind, children = node
+        if kind in SFPU_TERNARY:  # each operand in a slot of its own, the result in the first
+            slots = [dst, *(arith.ConstantOp(IntegerAttr(slot + k, IndexType())) for k in (1, 2))]
+            for k, child in enumerate(children):
+                ops += self.sfpu_tree(child, ins, out, broadcasts, tile, dtype, slot + k)
+            return ops + slots[1:] + [self._call(f"{SFPU_TERNARY[kind]}_init"), self._call(
+                SFPU_TERNARY[kind], *(s.result for s in slots), dst.result,
+                dtype=ttcore.DataTypeAttr(ttcore.DataTypeAttr.enum_type(dtype)))]
         ops += self.sfpu_tree(children[0], ins, out, broadcasts, tile, dtype, slot)
         if kind in SFPU_BINARY:
             second = arith.ConstantOp(IntegerAttr(slot + 1, IndexType()))

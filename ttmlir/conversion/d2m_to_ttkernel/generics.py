@@ -14,8 +14,10 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from ttmlir.dialects import d2m
 from ttmlir.dialects.d2m_tile_reduce import TileReduceOp
+from ttmlir.dialects.d2m_tile_bcast import TileBcastOp
+from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
 from ttmlir.errors import PassFailure
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import SFPU_BINARY, SFPU_UNARY, SWAPPED
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import SFPU_BINARY, SFPU_TERNARY, SFPU_UNARY, SWAPPED
 
 REDUCED = {"d2m.tile_reduce_sum": "sum", "d2m.tile_reduce_mean": "mean", "d2m.tile_reduce_max": "max"}
 DATA_MOVES = ("transpose", "typecast")  # one-operand tile ops the compute kernel does in dst
@@ -85,31 +87,39 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
         if tile_ops[0].name == "d2m.tile_matmul":  # on tiles, in a linalg.generic over the loaded blocks
             blocks = tile_ops[0].parent_op().inputs
         return GenericPlan("matmul", [loads[v].source for v in blocks], [None, None], transpose_b=b_dims == (1, 2))
-    linalg_op = tile_ops[0].parent_op() if tile_ops else None
+    linalgs = [op for op in generic.region.block.ops if op.name == "linalg.generic"]
+    linalg_op = tile_ops[0].parent_op() if tile_ops else linalgs[0] if len(linalgs) == 1 else None
     if linalg_op is None or linalg_op.name != "linalg.generic":
         raise PassFailure(generic, "only generics computing tile ops in a linalg.generic, filling tiles or copying a "
                                    "block are lowered to TTMetal yet")
     body = linalg_op.body.block
     args = list(body.args[:len(linalg_op.inputs)])
+    maps = [m.data for m in linalg_op.indexing_maps.data]
+    gathers = [_gather(m) for m in maps[:len(args)]]
 
     def tree(value: SSAValue) -> tuple | int:
         if value in args:
             return args.index(value)
         op = value.owner
-        if not isinstance(op, d2m.TileOp):
+        if isinstance(op, TileBcastOp):  # the spread within each tile its reader's broadcast gather already does
+            leaf = tree(op.input)
+            if not isinstance(leaf, int) or gathers[leaf] != op.bcast_type.data:
+                raise PassFailure(op, f"a 'd2m.tile_bcast' of type {op.bcast_type.data} other than the broadcast its "
+                                      "operand's indexing map reads is not lowered to TTMetal yet")
+            return leaf
+        if not isinstance(op, (d2m.TileOp, TileWhereOp)):
             raise PassFailure(generic, f"'{op.name}' in a generic is not lowered to TTMetal yet")
-        family = d2m.TILE_OPS[op.name.removeprefix("d2m.")][0]
+        family = "where" if isinstance(op, TileWhereOp) else d2m.TILE_OPS[op.name.removeprefix("d2m.")][0]
         children = [tree(v) for v in op.operands]
         if family in SWAPPED:
             family, children = SWAPPED[family], children[::-1]
-        if family not in SFPU_UNARY and family not in SFPU_BINARY and family not in DATA_MOVES:
+        if family not in SFPU_UNARY and family not in SFPU_BINARY and family not in SFPU_TERNARY and \
+                family not in DATA_MOVES:
             raise PassFailure(op, f"'{op.name}' is not lowered to TTMetal yet")
         return family, children
 
     kind = tree(body.last_op.operands[0])
-    maps = [m.data for m in linalg_op.indexing_maps.data]
     sources = [loads[v].source for v in linalg_op.inputs]
-    gathers = [_gather(m) for m in maps[:len(sources)]]
     if "unsupported" in gathers:
         raise PassFailure(generic, "a generic reading an operand through a map other than the identity, a transpose "
                                    "or a broadcast is not lowered to TTMetal yet")

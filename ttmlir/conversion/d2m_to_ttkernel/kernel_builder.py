@@ -25,6 +25,7 @@ SFPU_BINARY = {"add": "add_binary_tile", "subtract": "sub_binary_tile", "multipl
                "div": "div_binary_tile", "maximum": "binary_max_tile", "minimum": "binary_min_tile",
                "pow": "power_binary_tile", "eq": "eq_binary_tile", "ne": "ne_binary_tile", "gt": "gt_binary_tile",
                "ge": "ge_binary_tile"}
+SFPU_TERNARY = {"where": "where_tile"}  # (condition, true, false) in three dst slots
 # a < b is b > a, a <= b is b >= a: lowered with their operands swapped, as upstream canonicalizes them
 SWAPPED = {"lt": "gt", "le": "ge"}
 SFPU_UNARY = {"exp": "exp", "log": "log", "sqrt": "sqrt", "rsqrt": "rsqrt", "reciprocal": "recip", "abs": "abs",
@@ -296,6 +297,4 @@ def dst_tiles(tree) -> int:
     if isinstance(tree, int):
         return 1
     kind, children = tree
-    if len(children) == 1:
-        return dst_tiles(children[0])
-    return max(dst_tiles(children[0]), dst_tiles(children[1]) + 1)
+    return max(dst_tiles(child) + k for k, child in enumerate(children))

@@ -212,6 +212,14 @@ class _FunctionLowering:
                 raise PassFailure(op, "only identity view_layouts are lowered to TTMetal yet")
             placed[op.result] = placed[op.input]
             return
+        if isinstance(op, d2m.MaskOp):
+            moved = op.input.owner
+            if op.fill_value.data.value != "zero" or not isinstance(moved, d2m.ToLayoutOp) or \
+                    moved.input not in self.hosts:
+                raise PassFailure(op, "only d2m.masks filling the padding of host data with zeros are lowered to "
+                                      "TTMetal yet")
+            placed[op.result] = placed[op.input]  # host data is staged padded with zeros: nothing to change
+            return
         if isinstance(op, d2m.GenericOp) and fills_of(op):
             placed[op.results[0]] = self.fill(op, placed)
             return

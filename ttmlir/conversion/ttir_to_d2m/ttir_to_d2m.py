@@ -27,11 +27,13 @@ from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import d2m, ttcore, ttnn
-from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
+from ttmlir.dialects.ttir import TTIR_OP_CLASSES, TTNNMetalLayoutCastOp
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ShardLayout, grid_maps
 from ttmlir.transforms.ttcore.register_device import device_module_of
 from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS
+from ttmlir.dialects.d2m_tile_bcast import TileBcastOp, TileBcastTypeAttr
+from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
 from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure, derive
@@ -39,13 +41,19 @@ from ttmlir.errors import PassFailure, derive
 TILE = 32
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
-           if arity < 3 and family not in ("transpose", "typecast")}
+           if arity < 3 and family not in ("transpose", "typecast")} | {"where": "tile_where"}
+TILE_CLASSES = {**d2m.TILE_OP_CLASSES, "tile_where": TileWhereOp}
+ARITY = {mnemonic: arity for mnemonic, (_, arity) in d2m.TILE_OPS.items()} | {"tile_where": 3}
 FILLS = {"zeros": 0.0, "ones": 1.0}  # and full, with its fill_value
 FLOATS = (Float32Type(), BFloat16Type())
 ELEMENTS = (*FLOATS, IntegerType(32), IntegerType(32, Signedness.SIGNED))
 # ops left as they are: host data (written by the Metal conversion), tensors made or moved between layouts
 KEPT = ("constant", "arange", "empty", "to_layout")
 REDUCTIONS = {"sum": "tile_reduce_sum", "mean": "tile_reduce_mean", "max": "tile_reduce_max"}
+# what a reduction's input holds outside its logical shape: its identity, so the tile padding leaves it unchanged
+REDUCTION_FILLS = {"sum": "zero", "mean": "zero", "max": "neginf"}
+# an inner min as an order-reversing involution around a max: min(x) = -max(-x)
+INVERSE = "neg"
 REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
 
 
@@ -135,15 +143,36 @@ def build_generic(inputs: list[SSAValue], output: SSAValue, maps: list[AffineMap
                                     "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(inputs), 1, 0])})
 
 
+def _tile_bcast(amap: AffineMapAttr) -> str | None:
+    """How an operand read through `amap` is spread within each tile: a map fixing the block row reads a row
+    (`row`), fixing the block column a column (`col`), both one value (`scalar`)."""
+    fixed = [not isinstance(r, AffineDimExpr) for r in amap.data.results[-2:]]
+    return {(True, True): "scalar", (True, False): "row", (False, True): "col"}.get(tuple(fixed))
+
+
+def spread_leaves(body: Block, maps: list[AffineMapAttr]) -> list[SSAValue]:
+    """The input tiles of a linalg.generic's `body` as its tile ops use them: each one read through a broadcast map
+    spread over the tile by a `d2m.tile_bcast` added to `body`."""
+    leaves = []
+    for arg, amap in zip(body.args, maps[:-1]):
+        if (kind := _tile_bcast(amap)) is not None:
+            bcast = TileBcastOp.create(operands=[arg], result_types=[arg.type],
+                                       properties={"bcast_type": TileBcastTypeAttr(kind)})
+            body.add_op(bcast)
+            arg = bcast.result
+        leaves.append(arg)
+    return leaves
+
+
 def _elementwise(tile_op: str, arity: int):
     """A linalg.generic over the loaded blocks, `tile_op` on each tile (each block indexed as the generic's own
-    map reads it: an operand broadcast along the rows or columns reads one block for all, a transposed one
-    swaps them)."""
+    map reads it: an operand broadcast along the rows or columns reads one block for all, and each of its tiles
+    spread over the whole tile by a `d2m.tile_bcast`; a transposed one swaps them)."""
 
     def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: list[AffineMapAttr]) -> SSAValue:
         tile = out.type.element_type
         body = Block(arg_types=[*(v.type.element_type for v in loaded), tile])
-        op = d2m.TILE_OP_CLASSES[tile_op].create(operands=list(body.args[:arity]), result_types=[tile])
+        op = TILE_CLASSES[tile_op].create(operands=spread_leaves(body, maps), result_types=[tile])
         body.add_ops([op, LinalgYieldOp(op.results[0])])
         generic = LinalgGenericOp(loaded, [out], Region(body), maps,
                                   [IteratorTypeAttr.parallel()] * maps[-1].data.num_dims, [out.type])
@@ -242,10 +271,42 @@ def _reduced_dim(op: TTOp) -> tuple[str, float]:
         reduced = "C"
     else:
         raise PassFailure(op, "only reductions over a matrix's last two dims are converted to D2M yet")
-    if op.name == "ttir.max" and shape[dim] % TILE:
-        raise PassFailure(op, f"a max over a dim of {shape[dim]} (not whole tiles) is not converted to D2M yet: "
-                              "the tile padding would take part in it")
     return reduced, 1 / shape[dim] if op.name == "ttir.mean" else 1.0
+
+
+def _masked(value: SSAValue, fill: str | None) -> list[Operation]:
+    """A reduction's device input with its tile padding set to the reduction's identity `fill` (a `d2m.mask`), when
+    its logical shape leaves padding in its tiles (the mask canonicalization drops any other)."""
+    layout = value.type.encoding.data
+    logical = layout.logical_shape
+    if fill is None or all(d % a == 0 for d, a in zip(logical, layout.dim_alignments)):
+        return []
+    target = d2m.EmptyOp.create(result_types=[value.type])
+    mask = d2m.MaskOp.create(operands=[value, target.result], result_types=[value.type], properties={
+        "logical_shape": DenseArrayBase.from_list(i64, list(logical)),
+        "fill_value": ttcore.OOBValAttr(ttcore.OOBValAttr.enum_type(fill))})
+    return [target, mask]
+
+
+def _decomposed_min(op: TTOp) -> list[TTOp]:
+    """A min over a tensor's dims as -max(-x) (there is no tile min reduction): the three TTIR ops replacing it,
+    where it was. Integers are refused: their max reductions are not converted yet, and their order-reversing
+    involution is bitwise not (negation overflows at INT_MIN)."""
+    (value,) = op.operands
+    if value.type.element_type not in FLOATS:
+        raise PassFailure(op, f"a min of {value.type.element_type} is not converted to D2M yet (of f32 and bf16 is)")
+    result = op.results[0]
+    inverted = TTIR_OP_CLASSES[INVERSE].create(operands=[value], result_types=[value.type])
+    reduced = TTIR_OP_CLASSES["max"].create(operands=[inverted.results[0]], result_types=[result.type],
+                                            properties=dict(op.properties))
+    back = TTIR_OP_CLASSES[INVERSE].create(operands=[reduced.results[0]], result_types=[result.type])
+    made = [inverted, reduced, back]
+    derive(made, op)
+    op.parent_block().insert_ops_before(made, op)
+    result.replace_all_uses_with(back.results[0])
+    op.detach()
+    op.erase()
+    return made
 
 
 def fill_generic(value: float | int, output: SSAValue, grid: tuple[int, int] = (1, 1)) -> d2m.GenericOp:
@@ -338,7 +399,8 @@ class TTIRToD2MPass(ModulePass):
         for ttir_op in [o for o in op.walk() if isinstance(o, TTOp) and o.name.startswith("ttir.")]:
             if ttir_op.ROW.name in KEPT:
                 continue
-            self.convert(ttir_op, device)
+            for each in _decomposed_min(ttir_op) if ttir_op.ROW.name == "min" else [ttir_op]:
+                self.convert(each, device)
         for empty in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.empty" and not o.results[0].uses]:
             empty.detach()
             empty.erase()
@@ -393,7 +455,7 @@ class TTIRToD2MPass(ModulePass):
                 raise PassFailure(op, "only typecasts between f32 and bf16 are converted to D2M yet")
             compute, ins = _elementwise("tile_typecast", 1), tensors
             maps, iterators = [_map(2, 0, 1)] * 2, ["parallel"] * 2
-        elif name in TILE_OF and len(tensors) == d2m.TILE_OPS[TILE_OF[name]][1]:
+        elif name in TILE_OF and len(tensors) == ARITY[TILE_OF[name]]:
             compute, ins = _elementwise(TILE_OF[name], len(tensors)), tensors
             maps = [_broadcast_map(v.type, result.type, op) for v in tensors] + [_map(2, 0, 1)]
             iterators = ["parallel"] * 2
@@ -419,8 +481,8 @@ class TTIRToD2MPass(ModulePass):
             else:
                 target = d2m.EmptyOp.create(result_types=[self.device_type(value, self.memory_of(value, False))])
                 moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
-                new += [target, moved]
-                device_ins.append(moved.result)
+                new += [target, moved, *_masked(moved.result, REDUCTION_FILLS.get(name))]
+                device_ins.append(new[-1].results[0])
         if self.ttnn_mode:  # a new TTNN tensor the program writes, seen as a metal one, and the result as TTNN's
             made = d2m.EmptyOp.create(result_types=[result.type])
             out = _ttnn_metal(made.result, device, op)

@@ -623,6 +623,15 @@ class KernelApi:
         self.tiles += tiles
         self.grid.events += 1
 
+    def where_tile_t(self, _format: str, cond: int, true: int, false: int, out: int) -> None:
+        """`where_tile<DataFormat::...>`: dst[out] takes dst[true]'s element where dst[cond]'s is nonzero, else
+        dst[false]'s."""
+        self._compute_only("where_tile")
+        dst = self.core.dst
+        c, t, f = (dst[self._dst_index(i, "where_tile")] for i in (cond, true, false))
+        self._set_dst(self._dst_index(out, "where_tile"), torch.where(c != 0, t, f))
+        self.cycles += tile_math.sfpu_cycles("where_tile")
+
     def unary_bcast_init_t(self, _template: str, *cbs) -> None:
         self._compute_only("unary_bcast_init")
 

@@ -95,7 +95,7 @@ def _moves(op: Operation, buffer_type) -> None:
         _in_place(op)
 
 
-def _intervals(layout: ttcore.MetalLayout) -> list[tuple[int, int]]:
+def collapsed_intervals(layout: ttcore.MetalLayout) -> list[tuple[int, int]]:
     """The layout's collapsed intervals as [start, end) pairs over its logical dims (negative from the end), each
     dim no interval names an interval of its own."""
     rank = len(layout.logical_shape)
@@ -111,7 +111,7 @@ def host_strides(layout: ttcore.MetalLayout) -> tuple[tuple[int, ...], int]:
     shape, align = layout.logical_shape, layout.dim_alignments
     strides = [0] * len(shape)
     current = 1
-    for start, end in reversed(_intervals(layout)):
+    for start, end in reversed(collapsed_intervals(layout)):
         collapsed = 1
         for d in range(end - 1, start - 1, -1):
             strides[d] = current

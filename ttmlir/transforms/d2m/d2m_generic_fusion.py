@@ -23,7 +23,9 @@ from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import dst_tiles
-from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic
+from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic, spread_leaves
+from ttmlir.dialects.d2m_tile_bcast import TileBcastOp
+from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
 from ttmlir.transforms.ttcore.register_device import device_module_of
 
 
@@ -36,7 +38,7 @@ def _linalg(generic: d2m.GenericOp) -> Operation | None:
     if len(linalgs) != 1 or not linalgs[0].inputs:
         return None
     body = linalgs[0].body.block
-    if not all(isinstance(op, d2m.TileOp) for op in list(body.ops)[:-1]):
+    if not all(isinstance(op, (d2m.TileOp, TileBcastOp, TileWhereOp)) for op in list(body.ops)[:-1]):
         return None
     loads = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)]
     if [load.result for load in loads] != list(linalgs[0].inputs):
@@ -169,17 +171,23 @@ class D2MGenericFusionPass(ModulePass):
 
         def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, _maps) -> SSAValue:
             body = Block(arg_types=[*(v.type.element_type for v in loaded), out.type.element_type])
-            args = list(body.args)
+            args = spread_leaves(body, maps)  # each leaf spread as its composed map reads it, not as either body did
             n_p = len(producer.inputs)
+
+            def clone(ops_of: Block, mapping: dict) -> None:
+                for inner in list(ops_of.ops)[:-1]:
+                    if isinstance(inner, TileBcastOp):
+                        mapping[inner.result] = mapping.get(inner.input, inner.input)
+                    else:
+                        body.add_op(inner.clone(value_mapper=mapping))
+
             mapping = {a: args[index + k] for k, a in enumerate(body_p.args[:n_p])}
-            for inner in list(body_p.ops)[:-1]:
-                body.add_op(inner.clone(value_mapper=mapping))
+            clone(body_p, mapping)
             computed = mapping.get(body_p.last_op.operands[0], body_p.last_op.operands[0])
             mapping_c = {}
             for k, a in enumerate(body_c.args[:len(consumer.inputs)]):
                 mapping_c[a] = computed if k == index else args[k if k < index else k + n_p - 1]
-            for inner in list(body_c.ops)[:-1]:
-                body.add_op(inner.clone(value_mapper=mapping_c))
+            clone(body_c, mapping_c)
             result = mapping_c.get(body_c.last_op.operands[0], body_c.last_op.operands[0])
             body.add_op(LinalgYieldOp(result))
             generic = LinalgGenericOp(loaded, [out], Region(body), maps, list(linalg_c.iterator_types.data),

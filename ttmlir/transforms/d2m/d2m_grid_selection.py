@@ -54,6 +54,17 @@ def _retype(value: SSAValue, new: Attribute) -> SSAValue:
     return value if value.type == new else Rewriter.replace_value_with_new_type(value, new)
 
 
+def _place(value: SSAValue, new: Attribute) -> None:
+    """A generic's operand and what made it on `new`'s grid: a move's destination d2m.empty, a mask's input and
+    output (masked where its input lies), then the tensor itself."""
+    owner = value.owner
+    if isinstance(owner, d2m.MaskOp):
+        _place(owner.input, new)
+    if isinstance(owner, (d2m.ToLayoutOp, d2m.ToDeviceOp, d2m.MaskOp)):
+        _retype(owner.output, new)
+    _retype(value, new)
+
+
 @dataclass(frozen=True)
 class D2MGridSelectionPass(ModulePass):
     name: ClassVar[str] = "d2m-grid-selection"
@@ -92,11 +103,7 @@ class D2MGridSelectionPass(ModulePass):
         for value, target in zip([*generic.inputs, generic.outputs[0]], [*targets, grid]):
             if set(value.type.get_shape()[:rank]) != {1}:
                 continue  # placed already (shared with another generic): its program fetches what it needs
-            new = _regridded(value.type, target)
-            owner = value.owner
-            if isinstance(owner, (d2m.ToLayoutOp, d2m.ToDeviceOp)):  # its destination d2m.empty, then the moved tensor
-                _retype(owner.output, new)
-            _retype(value, new)
+            _place(value, _regridded(value.type, target))
         _retype(generic.results[0], generic.outputs[0].type)
         generic.attributes["grid"] = ttcore.GridAttr(ttcore.Grid(grid))
         for inner in list(generic.region.walk()):  # the blocks follow their tensors' shards

@@ -12,8 +12,10 @@ row are the second):
 - device to host: `d2m.to_host`.
 
 Every intermediate tensor is a `d2m.empty` made before the to_layout; the last step writes the to_layout's own
-output. An L1 tensor on a virtual grid is moved to DRAM by its own cores (the generic on its virtual grid); a
-to_layout this build does not plan (a 1-d tensor, other virtual grids, a view between layouts placing elements
+output. Virtual grids (a d2m.empty's mappings) are kept: a tensor made on the target's grid takes the target's
+mappings, one made on the grid the data is on keeps that grid's, each generic runs on the virtual grid of what it
+writes (an L1 tensor's move to DRAM on its own), and the same data moved between two virtual grids is copied
+(rebuffered). A to_layout this build does not plan (a 1-d tensor, a view between layouts placing elements
 differently) is refused naming what it moves."""
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.d2m_tilize import TileTilizeBlockOp, TileUntilizeBlockOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.ir.syntax import affine_map_str
-from ttmlir.transforms.d2m.d2m_bufferize import _intervals
+from ttmlir.transforms.d2m.d2m_bufferize import collapsed_intervals
 from ttmlir.dialects.ttnn_attrs import element_type_for
 
 TILE = (32, 32)
@@ -68,7 +70,7 @@ def physical_shape(layout: ttcore.MetalLayout) -> tuple[int, ...]:
     padded to its alignment as it joins."""
     shape, align = layout.logical_shape, layout.dim_alignments
     dims = []
-    for start, end in _intervals(layout):
+    for start, end in collapsed_intervals(layout):
         collapsed = 1
         for d in range(end - 1, start - 1, -1):
             collapsed = -(-collapsed * shape[d] // align[d]) * align[d]
@@ -213,9 +215,9 @@ def reblock_map(source: tuple[int, ...], target: tuple[int, ...]) -> AffineMap:
 def _same_positions(a: ttcore.MetalLayout, b: ttcore.MetalLayout) -> bool:
     """Whether two layouts put every logical element at the same physical coordinates: the same logical shape and
     collapsing, the same alignments but for each collapsed group's outermost dim (which only pads its end)."""
-    if a.logical_shape != b.logical_shape or _intervals(a) != _intervals(b):
+    if a.logical_shape != b.logical_shape or collapsed_intervals(a) != collapsed_intervals(b):
         return False
-    return all(a.dim_alignments[d] == b.dim_alignments[d] for start, end in _intervals(a)
+    return all(a.dim_alignments[d] == b.dim_alignments[d] for start, end in collapsed_intervals(a)
                for d in range(start + 1, end))
 
 
@@ -232,18 +234,22 @@ def physical_map(source: tuple[int, ...], target: tuple[int, ...]) -> AffineMap:
     return AffineMap(2 * rank, 0, tuple([*grid, *shard]))
 
 
-def _virtual_grid(value: SSAValue) -> tuple[str, str] | None:
-    """The grid maps of a tensor made on a virtual grid (its d2m.empty's mappings): virtual core to physical
-    (device 0, the forward mapping's core coordinates at shard offset 0) and physical to virtual (the inverse)."""
+def _virtual_attrs(value: SSAValue) -> dict:
+    """The virtual grid mappings a tensor's d2m.empty was made with (none: {})."""
     owner = value.owner
-    if not isinstance(owner, d2m.EmptyOp) or "virtualGridForwardMapping" not in owner.attributes:
-        return None
-    forward = owner.attributes["virtualGridForwardMapping"].data
-    inverse = owner.attributes["virtualGridInverseMapping"].data
-    rank = len(value.type.get_shape()) // 2
+    if not isinstance(owner, d2m.EmptyOp):
+        return {}
+    return {k: v for k, v in owner.attributes.items() if k.startswith("virtualGrid")}
+
+
+def _virtual_grid(attrs: dict, rank: int) -> tuple[str, str]:
+    """A virtual grid's maps: virtual core to physical (device 0, the forward mapping's core coordinates at shard
+    offset 0) and physical to virtual (the inverse)."""
+    forward = attrs["virtualGridForwardMapping"].data
     at = [AffineExpr.dimension(i) for i in range(rank)] + [AffineExpr.constant(0)] * (forward.num_dims - rank)
     cores = [r.replace_dims_and_symbols(at, []) for r in forward.results[:2]]
-    return (affine_map_str(AffineMap(rank, 0, (AffineExpr.constant(0), *cores))), affine_map_str(inverse))
+    to_physical = AffineMap(rank, 0, (AffineExpr.constant(0), *cores))
+    return affine_map_str(to_physical), affine_map_str(attrs["virtualGridInverseMapping"].data)
 
 
 def _identity(rank: int) -> AffineMapAttr:
@@ -257,20 +263,27 @@ class _Emitter:
         self.op = op
         self.ops: list[Operation] = []
 
-    def destination(self, t: TensorType, last: bool) -> SSAValue:
+    def destination(self, t: TensorType, last: bool, virtual: dict | None = None) -> SSAValue:
         if last and self.op.output.type == t:
             return self.op.output
-        empty = d2m.EmptyOp.create(result_types=[t])
+        empty = d2m.EmptyOp.create(result_types=[t], attributes=dict(virtual or {}))
         self.ops.append(empty)
         return empty.result
+
+    def on_virtual_grid(self, virtual: dict, rank: int) -> None:
+        """The generic just made runs on the virtual grid `virtual` maps (if any)."""
+        if virtual:
+            grid = _grid(self.ops[-1].outputs[0].type)
+            self.ops[-1].attributes["grid"] = ttcore.GridAttr(ttcore.Grid(grid, _virtual_grid(virtual, rank), True))
 
     def view(self, value: SSAValue, t: TensorType) -> SSAValue:
         """`value` seen in the shape of `t` (its own layout kept); a view of a view is one view of the first's
         input, the two maps composed."""
         source, target = tuple(value.type.get_shape()), tuple(t.get_shape())
-        if math.prod(source) == math.prod(target):
-            remapping = reblock_map(source, target)
-        elif len(source) == len(target) and _same_positions(_layout(value.type), _layout(t)):
+        a, b = _layout(value.type), _layout(t)
+        if _placement(a) == _placement(b) and math.prod(source) == math.prod(target):
+            remapping = reblock_map(source, target)  # the same layout reblocked: elements in the same order
+        elif len(source) == len(target) and _same_positions(a, b):
             remapping = physical_map(source, target)
         else:
             raise PassFailure(self.op, f"d2m-lower-to-layout does not remap {value.type} onto the shape of {t} "
@@ -293,19 +306,31 @@ class _Emitter:
         return generic.results[0]
 
     def emit(self, steps: list[Step]) -> SSAValue:
+        """The steps' ops; a tensor made on the target's grid takes its virtual grid mappings (if any), one made on
+        the grid the data is on keeps that grid's, and each generic runs on the virtual grid of what it writes (a
+        move to DRAM: of what it reads)."""
         cur = self.op.input
+        virtual = _virtual_attrs(cur)
+        target = _virtual_attrs(self.op.output)
+        dst_grid = _grid(self.op.output.type) if _layout(self.op.output.type) is not None else None
+
+        def on_target(t: TensorType) -> dict:
+            return target if _layout(t) is not None and _grid(t) == dst_grid else {}
+
         for i, step in enumerate(steps):
             last = i == len(steps) - 1
+            rank = len(step.output.get_shape()) // 2
             if step.kind in ("to_device", "to_host"):
-                out = self.destination(step.output, last)
+                virtual = on_target(step.output) if step.kind == "to_device" else {}
+                out = self.destination(step.output, last, virtual)
                 device = step.output if step.kind == "to_device" else cur.type
                 cls = d2m.ToDeviceOp if step.kind == "to_device" else d2m.ToHostOp
                 moved = cls.create(operands=[cur, out], result_types=[out.type],
                                    properties={"layout": device.encoding})
                 self.ops.append(moved)
                 cur = moved.results[0]
-            elif step.kind in ("tilize", "untilize"):
-                out = self.destination(step.output, last)
+            elif step.kind in ("tilize", "untilize"):  # on the same cores
+                out = self.destination(step.output, last, virtual)
                 cls = TileTilizeBlockOp if step.kind == "tilize" else TileUntilizeBlockOp
 
                 def convert(ops, loaded, local, maps, cls=cls):
@@ -314,19 +339,21 @@ class _Emitter:
                     return made.results[0]
 
                 cur = self.generic(cur, out, convert)
+                self.on_virtual_grid(virtual, rank)
             elif step.kind == "l1_to_dram":  # on the L1 tensor's cores (its virtual grid's, if it has one)
                 out = self.destination(step.output, last)
-                target = out if _grid(out.type) == _grid(cur.type) else self.view(out, cur.type)
-                written = self.generic(cur, target, lambda ops, loaded, local, maps: loaded[0])
-                maps = _virtual_grid(cur)
-                if maps is not None:
-                    self.ops[-1].attributes["grid"] = ttcore.GridAttr(ttcore.Grid(_grid(cur.type), maps, True))
-                cur = written if target is out else self.view(written, out.type)
-            else:  # dram_to_l1, reshard: the source read on the destination's grid
-                out = self.destination(step.output, last)
-                source = cur if cur.type.get_shape() == out.type.get_shape() and step.kind == "dram_to_l1" else \
-                    self.view(cur, out.type)
+                dram = out if _grid(out.type) == _grid(cur.type) else self.view(out, cur.type)
+                written = self.generic(cur, dram, lambda ops, loaded, local, maps: loaded[0])
+                self.on_virtual_grid(virtual, len(cur.type.get_shape()) // 2)
+                cur = written if dram is out else self.view(written, out.type)
+                virtual = {}
+            else:  # dram_to_l1, reshard, rebuffer: the source read on the destination's grid
+                virtual = on_target(step.output)
+                out = self.destination(step.output, last, virtual)
+                same = cur.type.get_shape() == out.type.get_shape()
+                source = cur if same and step.kind != "reshard" else self.view(cur, out.type)
                 cur = self.generic(source, out, lambda ops, loaded, local, maps: loaded[0])
+                self.on_virtual_grid(virtual, rank)
         return cur
 
 
@@ -347,10 +374,9 @@ class D2MLowerToLayoutPass(ModulePass):
             if _layout(src) is None and _layout(dst) is None:
                 raise PassFailure(to_layout, "a d2m.to_layout between two host tensors is not lowered")
             steps = plan(src, dst, to_layout)
-            virtual = [_virtual_grid(v) is not None for v in to_layout.operands]
-            if virtual[1] or (virtual[0] and [s.kind for s in steps] != ["l1_to_dram"]):
-                raise PassFailure(to_layout, "d2m-lower-to-layout does not lower a to_layout of a tensor on a "
-                                             "virtual grid yet (but an L1 tensor's move to DRAM)")
+            virtual = (_virtual_attrs(to_layout.input), _virtual_attrs(to_layout.output))
+            if not steps and virtual[0] != virtual[1]:  # the same data on another virtual grid
+                steps = [Step("rebuffer", dst)]
             if not steps:  # the same data: the input as it is
                 to_layout.result.replace_all_uses_with(to_layout.input)
                 Rewriter.erase_op(to_layout)

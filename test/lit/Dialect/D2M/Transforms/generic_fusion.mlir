@@ -4,15 +4,16 @@
 // RUN: ttmlir-translate --ttmetal-to-flatbuffer -o %t.ttm %t.mlir
 // RUN: ttrt run %t.ttm | FileCheck %s --check-prefix=TTRT
 // neg -> exp -> add (each result used once) is one generic computing the three tile ops in order, the broadcast
-// row read through its own map; the add's result is also returned, so the sqrt reading it stays a generic of its own.
+// row read through its own map and spread within its tiles; the add's result is also returned, so the sqrt reading it stays a generic of its own.
 // With a dst of 2 tiles (one for the math thread), nothing binary fuses.
 
 // CHECK-LABEL: func.func @chain
 // CHECK: d2m.generic {{{.*}}grid = #ttcore.grid<2x3>, indexing_maps = [#[[ID:map[0-9]*]], #[[ROW:map[0-9]*]], #[[ID]]]
 // CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]]
+// CHECK: %[[R:.*]] = "d2m.tile_bcast"(%arg{{[0-9]+}}) <{bcast_type = #d2m<tile_bcast_type row>}>
 // CHECK: %[[N:.*]] = "d2m.tile_negative"(%arg
 // CHECK: %[[E:.*]] = "d2m.tile_exp"(%[[N]])
-// CHECK: "d2m.tile_add"(%[[E]], %arg
+// CHECK: "d2m.tile_add"(%[[E]], %[[R]])
 // CHECK: d2m.generic
 // CHECK: "d2m.tile_sqrt"
 // CHECK-NOT: d2m.generic
