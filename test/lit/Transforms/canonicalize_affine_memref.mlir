@@ -47,7 +47,7 @@ func.func @subviews(%m: !m, %v: f32) {
   affine.store %v, %whole[1, 2] : memref<2x4xf32, strided<[4, 1], offset: ?>, #l1>
   // CHECK-NEXT: %[[CAST:.*]] = memref.cast %arg0 : memref<2x4xf32, #l1> to memref<2x4xf32, strided<[4, 1], offset: ?>, #l1>
   %kept = memref.subview %m[0, %c0] [2, 4] [1, 1] : !m to memref<2x4xf32, strided<[4, 1], offset: ?>, #l1>
-  // CHECK-NEXT: "memref.copy"(%[[CAST]], %arg0)
+  // CHECK-NEXT: memref.copy %[[CAST]], %arg0
   "memref.copy"(%kept, %m) : (memref<2x4xf32, strided<[4, 1], offset: ?>, #l1>, !m) -> ()
   // CHECK-NEXT: %[[PART:.*]] = memref.subview %arg0[%c1, 0] [1, 4] [1, 1]
   %part = memref.subview %m[%c1, 0] [1, 4] [1, 1] : !m to memref<1x4xf32, strided<[4, 1], offset: ?>, #l1>

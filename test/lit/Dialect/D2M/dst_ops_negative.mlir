@@ -18,7 +18,7 @@ func.func @flag(%f: i1) {
 // -----
 
 func.func @where_arity(%t: !ttcore.tile<32x32, f32>) {
-  // CHECK: error: 'd2m.tile_where' op expected 3 operands, but found 2
+  // CHECK: error: 'd2m.tile_where' op Expected 3 operands, but got 2
   %0 = "d2m.tile_where"(%t, %t) : (!ttcore.tile<32x32, f32>, !ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, f32>
   return
 }

@@ -10,7 +10,7 @@
 #id = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-LABEL: func.func @f
 // CHECK: d2m.generic
-// CHECK-NEXT: %[[B0:.*]] = d2m.get_block_factor(0) : index
+// CHECK: %[[B0:.*]] = d2m.get_block_factor(0) : index
 // CHECK-NEXT: %[[B1:.*]] = d2m.get_block_factor(1) : index
 // CHECK-NEXT: affine.for %[[I:.*]] = 0 to %[[B0]] {
 // CHECK-NEXT: affine.for %[[J:.*]] = 0 to %[[B1]] {

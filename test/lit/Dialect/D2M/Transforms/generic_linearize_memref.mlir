@@ -15,7 +15,7 @@ func.func @accesses(%in: !dev, %out: !dev, %t: memref<3x2x!tile, #ttcore.memory_
       ins(%in, %t : !dev, memref<3x2x!tile, #ttcore.memory_space<l1>>) outs(%out : !dev) {
   ^unified0:
     // CHECK: d2m.generic
-    // CHECK-NEXT: %[[CT:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1]] : memref<3x2x{{.*}}> into memref<6x!ttcore.tile<32x32, bf16>, #l1>
+    // CHECK: %[[CT:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1]] : memref<3x2x{{.*}}> into memref<6x!ttcore.tile<32x32, bf16>, #l1>
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     // CHECK: %[[BUF:.*]] = memref.alloc()

@@ -12,7 +12,7 @@ func.func @hoist(%a: !src, %out: !src) {
   // CHECK: %[[SCRATCH:.*]] = memref.alloc() {address = 4096 : i64, d2m.scratch_buffer} : memref<1x4x!ttcore.tile<32x32, bf16>, #ttcore.cb_layout<8192x2048, 1>, #l1>
   // CHECK: %[[AL:.*]] = d2m.operand_alias %{{.*}} : memref<2x2x1x1x{{.*}}> -> memref<1x1x
   // CHECK: d2m.generic
-  // CHECK-SAME: additionalArgs(%[[CB]], %[[SCRATCH]], %[[AL]] :
+  // CHECK: additionalArgs(%[[CB]], %[[SCRATCH]], %[[AL]] :
   // CHECK-NOT: memref.alloc
   // CHECK: d2m.remote_load %[[AL]]
   // CHECK: d2m.scratch_init %[[SCRATCH]]

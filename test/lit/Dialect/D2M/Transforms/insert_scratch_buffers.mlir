@@ -14,7 +14,7 @@ func.func @fused(%a: !dev, %out: !dev) {
       ins(%a : !dev) outs(%out : !dev) {
   ^unified0:
     // CHECK: d2m.generic
-    // CHECK-NEXT: %[[S:.*]] = memref.alloc() {d2m.scratch_buffer} : memref<1x64x!ttcore.tile<32x32, bf16>, #l1>
+    // CHECK: %[[S:.*]] = memref.alloc() {d2m.scratch_buffer} : memref<1x64x!ttcore.tile<32x32, bf16>, #l1>
     // CHECK-NEXT: d2m.scratch_init %[[S]]
     %x = memref.alloc() : !blk
     // CHECK: memref.alloc() {d2m.blocking_map = #map{{[0-9]*}}} : memref<2x2

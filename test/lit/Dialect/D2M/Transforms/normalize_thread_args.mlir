@@ -13,7 +13,7 @@ func.func @args(%a: !src, %out: !src, %s: !d2m.local_semaphore, %n: index) {
       ins(%a : !src) outs(%out : !src) additionalArgs(%s, %n : !d2m.local_semaphore, index) {
   ^datamovement0:
     // CHECK: d2m.generic
-    // CHECK-NEXT: %[[N:.*]] = d2m.get_arg(3) resolution_stage =  runtime : index
+    // CHECK: %[[N:.*]] = d2m.get_arg(3) resolution_stage =  runtime : index
     // CHECK-NEXT: %[[S:.*]] = d2m.get_arg(2) resolution_stage =  runtime : !d2m.local_semaphore
     // CHECK-NEXT: %[[A:.*]] = d2m.get_arg(0) resolution_stage =  runtime : memref<2x2x1x1x
     // CHECK-NEXT: %[[CB:.*]] = d2m.get_cb(0) resolution_stage =  compile : <memref<1x1x

@@ -14,7 +14,7 @@
 // CHECK: %[[C:.*]] = d2m.create_local_semaphore <{initialValue = 0 : ui32}> -> !d2m.local_semaphore
 // CHECK: %[[D:.*]] = d2m.create_local_semaphore <{initialValue = 0 : ui32}> -> !d2m.local_semaphore
 // CHECK: d2m.generic
-// CHECK-SAME: additionalArgs(%{{.*}}, %[[A]], %[[B]], %[[C]], %[[D]] : !d2m.local_semaphore, !d2m.local_semaphore, !d2m.local_semaphore, !d2m.local_semaphore, !d2m.local_semaphore)
+// CHECK: additionalArgs(%{{.*}}, %[[A]], %[[B]], %[[C]], %[[D]] : !d2m.local_semaphore, !d2m.local_semaphore, !d2m.local_semaphore, !d2m.local_semaphore, !d2m.local_semaphore)
 // CHECK: d2m.remote_load %{{.*}} into %{{.*}} mcore[{{.*}}] mshape[{{.*}}] {preallocated_semaphores = [4, 5]}
 // CHECK: d2m.remote_load %{{.*}} into %{{.*}} : {{.*}}
 // CHECK: d2m.remote_load %{{.*}} into %{{.*}} mcore[{{.*}}] mshape[{{.*}}] {preallocated_semaphores = [6, 7]}

@@ -12,7 +12,7 @@
 
 // CHECK-LABEL: func.func @fused
 // CHECK: d2m.generic
-// CHECK-NEXT: %[[S:.*]] = memref.alloc() {d2m.scratch_buffer} : memref<1x64x!ttcore.tile<32x32, bf16>, #l1>
+// CHECK: %[[S:.*]] = memref.alloc() {d2m.scratch_buffer} : memref<1x64x!ttcore.tile<32x32, bf16>, #l1>
 // CHECK-NEXT: d2m.scratch_init %[[S]] : memref<1x64x!ttcore.tile<32x32, bf16>, #l1>
 // CHECK: memref.alloc() {d2m.blocking_map = #map} : memref<1x1x!ttcore.tile<32x32, bf16>, #l1>
 // CHECK-NOT: d2m.blocking_map
