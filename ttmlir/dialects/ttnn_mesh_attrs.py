@@ -143,15 +143,15 @@ def distribute_tensor_rule(op) -> None:
 def aggregate_tensor_rule(op) -> None:
     """Each mesh axis' chip values are concatenated along its dim (distinct dims, inside the tensor)."""
     config, shape, result = op.prop("composer_config"), list(op.operands[0].type.get_shape()), op.results[0].type
-    dims = config.dims
-    if any(not 0 <= d < len(shape) for d in dims):
+    dims, sizes = config.dims, _axis_sizes(config.mesh_shape_override, len(config.dims))
+    joined = [(d, size) for d, size in zip(dims, sizes or [None] * len(dims)) if d != -1 or size != 1]
+    if any(not 0 <= d < len(shape) for d, _ in joined):  # -1: an axis of one chip, joined along no dim
         raise op.error(f"composer dims ({', '.join(map(str, dims))}) must be dimensions of the rank-{len(shape)} input")
-    if len(set(dims)) != len(dims):
+    if len({d for d, _ in joined}) != len(joined):
         raise op.error(f"composer dims ({', '.join(map(str, dims))}) must be distinct")
-    sizes = _axis_sizes(config.mesh_shape_override, len(dims))
     if sizes is None:
         return None
-    for dim, size in zip(dims, sizes):
+    for dim, size in joined:
         shape[dim] *= size
     if list(result.get_shape()) != shape:
         raise op.error(f"result shape ({', '.join(map(str, result.get_shape()))}) must be "

@@ -452,9 +452,10 @@ def _mesh_shard(op: TTOp) -> Operation:
     if kind == "replicate":  # every chip holds the whole tensor: the first one's
         composer = ((0,), (1,))
     else:  # a mesh axis that splits nothing reads one chip along it, concatenated along a dim no other axis uses
-        rank, taken = len(first_shape(op)), []
+        rank, taken = len(first_shape(op)), []  # (-1 when every dim is used: one piece, nothing to join)
         for d in dims:
-            taken.append(d if d >= 0 else next(x for x in reversed(range(rank)) if x not in dims and x not in taken))
+            taken.append(d if d >= 0 else
+                         next((x for x in reversed(range(rank)) if x not in dims and x not in taken), -1))
         composer = (tuple(taken), tuple(mesh[axis] if d >= 0 else 1 for axis, d in enumerate(dims)))
     return ttnn_op("aggregate_tensor", [op.operands[0], device_of(op.parent)],
                    {"composer_config": ttnn.MeshComposerConfigAttr(composer)}, [op.results[0].type], op)
