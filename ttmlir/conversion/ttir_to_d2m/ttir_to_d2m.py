@@ -35,6 +35,8 @@ from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS
 from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure, derive
+from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
+from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 
 TILE = 32
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
@@ -47,6 +49,8 @@ ELEMENTS = (*FLOATS, IntegerType(32), IntegerType(32, Signedness.SIGNED))
 KEPT = ("constant", "arange", "empty", "to_layout")
 REDUCTIONS = {"sum": "tile_reduce_sum", "mean": "tile_reduce_mean", "max": "tile_reduce_max"}
 REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
+# op families converted in files of their own: name -> (op, tensor operands) -> (compute, maps, iterators, inputs)
+FAMILIES = {**RESHAPES, **PERMUTES}
 
 
 def metal_type(shape: tuple[int, ...], element: Attribute, memory: str, grid: tuple[int, int] = (1, 1)) -> TensorType:
@@ -393,6 +397,8 @@ class TTIRToD2MPass(ModulePass):
                 raise PassFailure(op, "only typecasts between f32 and bf16 are converted to D2M yet")
             compute, ins = _elementwise("tile_typecast", 1), tensors
             maps, iterators = [_map(2, 0, 1)] * 2, ["parallel"] * 2
+        elif name in FAMILIES:
+            compute, maps, iterators, ins = FAMILIES[name](op, tensors)
         elif name in TILE_OF and len(tensors) == d2m.TILE_OPS[TILE_OF[name]][1]:
             compute, ins = _elementwise(TILE_OF[name], len(tensors)), tensors
             maps = [_broadcast_map(v.type, result.type, op) for v in tensors] + [_map(2, 0, 1)]
