@@ -203,7 +203,7 @@ class ComputeKernels:
             step += [self._call(f"{FPU_BINARY[kind]}_init", ins[0], ins[1]),
                      self._call(FPU_BINARY[kind], ins[0], ins[1], i, i, zero.result)]
         else:
-            tree = kind if isinstance(kind, tuple) else (kind, list(range(len(ins))))
+            tree = kind if isinstance(kind, (tuple, int)) else (kind, list(range(len(ins))))  # int: a leaf copied
             step += self.sfpu_tree(tree, ins, out, broadcasts, i, layout.dtype, 0)
         step += [self._call("tile_regs_commit"), self._call("tile_regs_wait"),
                  self._call("pack_tile", zero.result, out, i, out_of_order=IntegerAttr(0, 1)),

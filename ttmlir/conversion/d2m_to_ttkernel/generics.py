@@ -23,7 +23,8 @@ DATA_MOVES = ("transpose", "typecast")  # one-operand tile ops the compute kerne
 
 @dataclass
 class GenericPlan:
-    """`kind`: the op (a TTIR family name), or a tree `(family, [children])` of fused ops over leaf indices;
+    """`kind`: the op (a TTIR family name), a tree `(family, [children])` of fused ops over leaf indices, or one
+    leaf index (a copy of that operand through its gather);
     `sources`: the device tensors of the leaves; `gathers`: per leaf, how its reader fetches it (None: its own
     shard; "transpose", "row", "col", "scalar"). A reduction also names its tile dim ("row": along a row) and its
     scaler tensor; a matmul whether B is read transposed."""
@@ -85,7 +86,8 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
         if tile_ops[0].name == "d2m.tile_matmul":  # on tiles, in a linalg.generic over the loaded blocks
             blocks = tile_ops[0].parent_op().inputs
         return GenericPlan("matmul", [loads[v].source for v in blocks], [None, None], transpose_b=b_dims == (1, 2))
-    linalg_op = tile_ops[0].parent_op() if tile_ops else None
+    linalg_op = tile_ops[0].parent_op() if tile_ops else \
+        next((op for op in generic.region.walk() if op.name == "linalg.generic"), None)  # a copy through its map
     if linalg_op is None or linalg_op.name != "linalg.generic":
         raise PassFailure(generic, "only generics computing tile ops in a linalg.generic, filling tiles or copying a "
                                    "block are lowered to TTMetal yet")

@@ -35,6 +35,7 @@ from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS
 from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure, derive
+from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
 from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 
@@ -50,7 +51,7 @@ KEPT = ("constant", "arange", "empty", "to_layout")
 REDUCTIONS = {"sum": "tile_reduce_sum", "mean": "tile_reduce_mean", "max": "tile_reduce_max"}
 REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
 # op families converted in files of their own: name -> (op, tensor operands) -> (compute, maps, iterators, inputs)
-FAMILIES = {**RESHAPES, **PERMUTES}
+FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS}
 
 
 def metal_type(shape: tuple[int, ...], element: Attribute, memory: str, grid: tuple[int, int] = (1, 1)) -> TensorType:

@@ -1,0 +1,57 @@
+"""`ttir.broadcast` as a D2M program: a `linalg.generic` whose body yields its operand's tile, the operand read
+through a map naming the one block row, column or tile it has for every block of the result (its reader gathers
+that tile for each output tile, the compute spreads its first row, column or value over the tile).
+
+On the device the leading dims fold into tile rows, so a broadcast along the last dim keeps each matrix's tile rows
+and is a column gather whatever the batch; a broadcast of one element is a scalar gather; one along a matrix's rows
+is a row gather when there is one matrix. A broadcast along a batch dim (or a matrix's rows when there are several)
+reads a block that no affine map of the folded tiles names, and is refused naming it."""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp, YieldOp as LinalgYieldOp
+from xdsl.ir import Block, Operation, Region, SSAValue
+
+from ttmlir.errors import PassFailure
+from ttmlir.ir.tt_op import TTOp
+
+
+def copy_through_maps(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps) -> SSAValue:
+    """A linalg.generic yielding the loaded operand's tile for each output tile, as its map reads it."""
+    body = Block(arg_types=[loaded[0].type.element_type, out.type.element_type])
+    body.add_op(LinalgYieldOp(body.args[0]))
+    generic = LinalgGenericOp(loaded, [out], Region(body), maps, [IteratorTypeAttr.parallel()] * 2, [out.type])
+    ops.append(generic)
+    return generic.res[0]
+
+
+def broadcast(op: TTOp, tensors: list[SSAValue]):
+    """(compute, maps, iterators, inputs) of a broadcast."""
+    from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import _map
+
+    source: TensorType = tensors[0].type
+    s, r = tuple(source.get_shape()), tuple(op.results[0].type.get_shape())
+    if source.element_type != op.results[0].type.element_type or len(s) != len(r):
+        raise PassFailure(op, f"'{op.name}' keeps the rank and element type")
+    spread = [d for d in range(len(r)) if s[d] != r[d]]
+    if any(s[d] != 1 for d in spread):
+        raise PassFailure(op, f"'{op.name}': {'x'.join(map(str, s))} does not broadcast to {'x'.join(map(str, r))}")
+    rank = len(r)
+    if math.prod(s) == 1:
+        amap = _map(2, None, None)
+    elif spread == [rank - 1]:
+        amap = _map(2, 0, None)
+    elif rank >= 2 and set(spread) <= {rank - 2, rank - 1} and math.prod(r[:-2]) == 1:
+        amap = _map(2, None if rank - 2 in spread else 0, None if rank - 1 in spread else 1)
+    else:
+        raise PassFailure(op, f"'{op.name}' of {'x'.join(map(str, s))} to {'x'.join(map(str, r))} spreads along a "
+                              "batch dim (or a matrix's rows, with several matrices); that is not converted to D2M yet "
+                              "(one along the last dim, of one element, or along a single matrix's rows is)")
+    return copy_through_maps, [amap, _map(2, 0, 1)], ["parallel"] * 2, tensors
+
+
+BROADCASTS = {"broadcast": broadcast}
