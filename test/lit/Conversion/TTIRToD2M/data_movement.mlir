@@ -1,0 +1,61 @@
+// RUN: not ttmlir-opt --ttir-to-d2m --split-input-file %s 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=ERR < %t.err
+// Reshapes, squeezes and permutes that leave every element in its tile are programs copying the input's blocks
+// into the result's (the region stores the block it loads); a permute of a matrix's two dims is a transpose; a
+// broadcast is a linalg.generic yielding its operand's tile read through the map of the block it spreads.
+
+// CHECK-LABEL: func.func @squeeze
+// CHECK: %[[IN:.*]] = d2m.to_layout %arg0
+// CHECK: d2m.generic {{.*}}indexing_maps = [#map, #map]{{.*}} ins(%[[IN]] : tensor<1x1x1x3x!ttcore.tile<32x32, f32>, #layout>) outs(%{{.*}} : tensor<1x1x1x3x!ttcore.tile<32x32, f32>, #layout1>)
+// CHECK-NEXT: %[[Y:.*]] = d2m.block_index(0)
+// CHECK-NEXT: %[[X:.*]] = d2m.block_index(1)
+// CHECK-NEXT: tensor.empty
+// CHECK-NEXT: %[[BLOCK:.*]] = d2m.remote_load
+// CHECK-NEXT: %[[STORED:.*]] = d2m.remote_store %{{.*}}[%[[Y]], %[[X]]] %[[BLOCK]]
+// CHECK-NEXT: d2m.yield %[[STORED]]
+func.func @squeeze(%a: tensor<1x12x96xf32>) -> tensor<12x96xf32> {
+  %0 = "ttir.squeeze"(%a) <{dim = 0 : si32}> : (tensor<1x12x96xf32>) -> tensor<12x96xf32>
+  return %0 : tensor<12x96xf32>
+}
+
+// CHECK-LABEL: func.func @permute
+// CHECK: d2m.generic {{.*}}indexing_maps = [#map1, #map]
+// CHECK: d2m.tile_transpose
+func.func @permute(%a: tensor<64x96xf32>) -> tensor<96x64xf32> {
+  %0 = "ttir.permute"(%a) <{permutation = array<i64: 1, 0>}> : (tensor<64x96xf32>) -> tensor<96x64xf32>
+  return %0 : tensor<96x64xf32>
+}
+
+// CHECK-LABEL: func.func @bcast
+// CHECK: d2m.generic {{.*}}indexing_maps = [#map2, #map]
+// CHECK: linalg.generic {indexing_maps = [#map2, #map]
+// CHECK-NEXT: ^bb0(%[[T:.*]]: !ttcore.tile<32x32, f32>, %{{.*}}: !ttcore.tile<32x32, f32>):
+// CHECK-NEXT: linalg.yield %[[T]]
+func.func @bcast(%a: tensor<4x40x1xf32>) -> tensor<4x40x96xf32> {
+  %0 = "ttir.broadcast"(%a) <{broadcast_dimensions = array<i64: 1, 1, 96>}> : (tensor<4x40x1xf32>) -> tensor<4x40x96xf32>
+  return %0 : tensor<4x40x96xf32>
+}
+
+// -----
+
+// ERR: error: 'ttir.reshape' of 12x3200 to 12x32x100 moves elements between tiles; that is not converted to D2M yet
+func.func @heads(%a: tensor<12x3200xf32>) -> tensor<12x32x100xf32> {
+  %0 = "ttir.reshape"(%a) <{shape = [12 : i32, 32 : i32, 100 : i32]}> : (tensor<12x3200xf32>) -> tensor<12x32x100xf32>
+  return %0 : tensor<12x32x100xf32>
+}
+
+// -----
+
+// ERR: error: 'ttir.permute' with permutation [1, 0, 2] of 2x40x64 moves elements between tiles
+func.func @batch_permute(%a: tensor<2x40x64xf32>) -> tensor<40x2x64xf32> {
+  %0 = "ttir.permute"(%a) <{permutation = array<i64: 1, 0, 2>}> : (tensor<2x40x64xf32>) -> tensor<40x2x64xf32>
+  return %0 : tensor<40x2x64xf32>
+}
+
+// -----
+
+// ERR: error: 'ttir.broadcast' of 1x40x64 to 4x40x64 spreads along a batch dim
+func.func @batch_bcast(%a: tensor<1x40x64xf32>) -> tensor<4x40x64xf32> {
+  %0 = "ttir.broadcast"(%a) <{broadcast_dimensions = array<i64: 4, 1, 1>}> : (tensor<1x40x64xf32>) -> tensor<4x40x64xf32>
+  return %0 : tensor<4x40x64xf32>
+}
