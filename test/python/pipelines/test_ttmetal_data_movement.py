@@ -32,6 +32,9 @@ CASES = [
     ("broadcast", "broadcast_dimensions = array<i64: 64, 1>", (1, 96), (64, 96), lambda x: x.expand(64, 96)),
     ("broadcast", "broadcast_dimensions = array<i64: 1, 50, 70>", (1, 1, 1), (1, 50, 70), lambda x: x.expand(1, 50, 70)),
     ("broadcast", "broadcast_dimensions = array<i64: 3, 40, 64>", (1, 1, 1), (3, 40, 64), lambda x: x.expand(3, 40, 64)),
+    ("broadcast", "broadcast_dimensions = array<i64: 3, 1, 1>", (1, 40, 96), (3, 40, 96), lambda x: x.expand(3, 40, 96)),
+    ("broadcast", "broadcast_dimensions = array<i64: 2, 4, 1, 1>", (1, 1, 1, 96), (2, 4, 1, 96),
+     lambda x: x.expand(2, 4, 1, 96)),
 ]
 
 
@@ -49,7 +52,7 @@ def test_data_movement_ops_run_on_the_device(op, attrs, source, result, expected
     ("unsqueeze", "dim = 1 : si32", (40, 64), (40, 1, 64), "40x64 to 40x1x64 moves elements between tiles"),
     ("permute", "permutation = array<i64: 1, 0, 2>", (2, 40, 64), (40, 2, 64), r"permutation \[1, 0, 2\] of 2x40x64"),
     ("permute", "permutation = array<i64: 0, 2, 1>", (2, 40, 64), (2, 64, 40), "moves elements between tiles"),
-    ("broadcast", "broadcast_dimensions = array<i64: 4, 1, 1>", (1, 40, 64), (4, 40, 64), "spreads along a batch dim"),
+    ("broadcast", "broadcast_dimensions = array<i64: 4, 1, 64>", (1, 40, 1), (4, 40, 64), "spreads along a batch dim"),
     ("broadcast", "broadcast_dimensions = array<i64: 1, 40, 1>", (4, 1, 64), (4, 40, 64), "spreads along a batch dim"),
 ])
 def test_data_movement_between_tiles_is_refused_naming_the_shapes(op, attrs, source, result, message):

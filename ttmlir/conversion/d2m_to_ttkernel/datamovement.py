@@ -42,7 +42,7 @@ class DataMovementKernels:
     def gather_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
                     gather: str) -> None:
         """Output tile (i, j) of this core's shard into CB page k from source tile (j, i) ("transpose"), (0, j)
-        ("row"), (i, 0) ("col") or (0, 0) ("scalar"), wherever that tile is."""
+        ("row"), (i, 0) ("col"), (0, 0) ("scalar") or (i mod n, j) ("wrap<n>"), wherever that tile is."""
         index = IndexType()
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
         page, zero = ops.const(source.page), ops.const(0, index)
@@ -53,8 +53,11 @@ class DataMovementKernels:
             i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
             j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
             near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
-            row, col = {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero),
-                        "same": (i, j)}[gather]
+            if gather.startswith("wrap"):  # the source's tile rows repeated down the output
+                row, col = body.emit(arith.RemUIOp(i, body.const(int(gather.removeprefix("wrap")), index))), j
+            else:
+                row, col = {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero),
+                            "same": (i, j)}[gather]
             body.read_tile(self.chip, source, row, col, base, near)
 
         ops.loop(layout.tiles, fetch)

@@ -4,20 +4,24 @@ that tile for each output tile, the compute spreads its first row, column or val
 
 On the device the leading dims fold into tile rows, so a broadcast along the last dim keeps each matrix's tile rows
 and is a column gather whatever the batch; a broadcast of one element is a scalar gather; one along a matrix's rows
-is a row gather when there is one matrix. A broadcast along a batch dim (or a matrix's rows when there are several)
-reads a block that no affine map of the folded tiles names, and is refused naming it."""
+is a row gather when there is one matrix; one matrix repeated along batch dims reads output tile row i from the
+source's tile row i mod its tile rows. Other broadcasts (along batch dims and a matrix's dims at once, or along a
+matrix's rows when there are several) are refused naming them."""
 
 from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import TensorType
+from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp, YieldOp as LinalgYieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
 
 from ttmlir.errors import PassFailure
 from ttmlir.ir.tt_op import TTOp
+
+TILE = 32
 
 
 def copy_through_maps(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps) -> SSAValue:
@@ -47,10 +51,14 @@ def broadcast(op: TTOp, tensors: list[SSAValue]):
         amap = _map(2, 0, None)
     elif rank >= 2 and set(spread) <= {rank - 2, rank - 1} and math.prod(r[:-2]) == 1:
         amap = _map(2, None if rank - 2 in spread else 0, None if rank - 1 in spread else 1)
+    elif spread and max(spread) < rank - 2 and math.prod(s[:-2]) == 1:  # one matrix repeated along the batch
+        ht = -(-s[-2] // TILE)
+        amap = AffineMapAttr(AffineMap(2, 0, (AffineExpr.dimension(0) % ht, AffineExpr.dimension(1))))
     else:
         raise PassFailure(op, f"'{op.name}' of {'x'.join(map(str, s))} to {'x'.join(map(str, r))} spreads along a "
-                              "batch dim (or a matrix's rows, with several matrices); that is not converted to D2M yet "
-                              "(one along the last dim, of one element, or along a single matrix's rows is)")
+                              "batch dim and a matrix's dims at once (or a matrix's rows, with several matrices); that "
+                              "is not converted to D2M yet (one along the last dim, along batch dims of one matrix, of "
+                              "one element, or along a single matrix's rows is)")
     return copy_through_maps, [amap, _map(2, 0, 1)], ["parallel"] * 2, tensors
 
 

@@ -2,8 +2,10 @@
 // RUN: FileCheck %s --check-prefix=ERR < %t.err
 // Reshapes, squeezes and permutes that leave every element in its tile are programs copying the input's blocks
 // into the result's (the region stores the block it loads); a permute of a matrix's two dims is a transpose; a
-// broadcast is a linalg.generic yielding its operand's tile read through the map of the block it spreads.
+// broadcast is a linalg.generic yielding its operand's tile read through the map of the block it spreads (one
+// matrix repeated along the batch: tile row i from the source's tile row i mod its tile rows).
 
+// CHECK: #map3 = affine_map<(d0, d1) -> (d0 mod 2, d1)>
 // CHECK-LABEL: func.func @squeeze
 // CHECK: %[[IN:.*]] = d2m.to_layout %arg0
 // CHECK: d2m.generic {{.*}}indexing_maps = [#map, #map]{{.*}} ins(%[[IN]] : tensor<1x1x1x3x!ttcore.tile<32x32, f32>, #layout>) outs(%{{.*}} : tensor<1x1x1x3x!ttcore.tile<32x32, f32>, #layout1>)
@@ -36,6 +38,13 @@ func.func @bcast(%a: tensor<4x40x1xf32>) -> tensor<4x40x96xf32> {
   return %0 : tensor<4x40x96xf32>
 }
 
+// CHECK-LABEL: func.func @batch
+// CHECK: d2m.generic {{.*}}indexing_maps = [#map3, #map]
+func.func @batch(%a: tensor<1x40x96xf32>) -> tensor<3x40x96xf32> {
+  %0 = "ttir.broadcast"(%a) <{broadcast_dimensions = array<i64: 3, 1, 1>}> : (tensor<1x40x96xf32>) -> tensor<3x40x96xf32>
+  return %0 : tensor<3x40x96xf32>
+}
+
 // -----
 
 // ERR: error: 'ttir.reshape' of 12x3200 to 12x32x100 moves elements between tiles; that is not converted to D2M yet
@@ -54,8 +63,8 @@ func.func @batch_permute(%a: tensor<2x40x64xf32>) -> tensor<40x2x64xf32> {
 
 // -----
 
-// ERR: error: 'ttir.broadcast' of 1x40x64 to 4x40x64 spreads along a batch dim
-func.func @batch_bcast(%a: tensor<1x40x64xf32>) -> tensor<4x40x64xf32> {
-  %0 = "ttir.broadcast"(%a) <{broadcast_dimensions = array<i64: 4, 1, 1>}> : (tensor<1x40x64xf32>) -> tensor<4x40x64xf32>
+// ERR: error: 'ttir.broadcast' of 1x40x1 to 4x40x64 spreads along a batch dim and a matrix's dims at once
+func.func @batch_bcast(%a: tensor<1x40x1xf32>) -> tensor<4x40x64xf32> {
+  %0 = "ttir.broadcast"(%a) <{broadcast_dimensions = array<i64: 4, 1, 64>}> : (tensor<1x40x1xf32>) -> tensor<4x40x64xf32>
   return %0 : tensor<4x40x64xf32>
 }
