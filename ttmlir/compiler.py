@@ -9,6 +9,7 @@ from __future__ import annotations
 from ttmlir.asm import print_module
 from ttmlir.diagnostics import Diagnostic, DiagnosticError, load_module, verify_module
 from ttmlir.dialects import make_context
+from ttmlir.errors import written_at
 from ttmlir.passes import PassFailure, make_pass
 
 
@@ -28,7 +29,7 @@ def lower(text: str, filename: str, pipeline: str, pipeline_options: str = ""):
     try:
         make_pass(pipeline, pipeline_options).apply(make_context(), module)
     except PassFailure as failure:
-        pos = positions.get(failure.op) if failure.op is not None else None
+        pos = positions.get(written_at(failure.op)) if failure.op is not None else None  # where its op was written
         raise DiagnosticError(Diagnostic("error", str(failure), filename, text, pos)) from None
     verify_module(module, positions, filename, text)
     return module

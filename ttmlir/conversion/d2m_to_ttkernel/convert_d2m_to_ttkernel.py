@@ -31,7 +31,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import d2m, ttcore
-from ttmlir.errors import PassFailure
+from ttmlir.errors import PassFailure, derive
 from ttmlir.conversion.d2m_to_ttkernel.generics import fill_value, fills_of, plan_generic
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, TILE, ShardLayout
 from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout, staging_type
@@ -109,6 +109,7 @@ class _FunctionKernels:
 
     def new_buffer(self, layout: ShardLayout, op: Operation) -> SSAValue:
         empty = buffer_empty(layout, self.device_grid)
+        derive([empty], op)  # a buffer that does not fit is reported at the op it works for
         self.before(op, [empty])
         self.layouts[empty.result] = layout
         return empty.result

@@ -66,7 +66,7 @@ def assign_addresses(ops: list[Operation], sizes: dict[SSAValue, tuple[str, int,
                 live = sum(end - start for start, end in space.taken.values())
                 raise PassFailure(at, f"the tensors live at once in @{function} need {live + size} B of "
                                       f"{memory.upper()} per {'core' if memory == 'l1' else 'bank'} "
-                                      f"({space.limit - space.base} B free)")
+                                      f"({space.limit - space.base} B free; a buffer of this op takes {size} B)")
             op.address = IntegerAttr(address, i64)
             layouts[op.result].address = address
         result.append(op)
