@@ -91,9 +91,13 @@ def check_model(path: Path, seed: int, init: str, options: str) -> dict:
 
 
 def causes(results: dict) -> Counter:
-    """How many models each first error stops (its message without the model's location)."""
-    return Counter(re.sub(r"^(\w+: )\S+?(:\d+:\d+)?: error: ", r"\1", r["error"]) for r in results.values()
-                   if "error" in r)
+    """How many models each first error stops: its message without the model's location, shapes, sizes and
+    element types (so one missing feature is one line)."""
+    def cause(error: str) -> str:
+        error = re.sub(r"^(\w+: )\S+?(:\d+:\d+)?: error: ", r"\1", error)
+        error = re.sub(r"tensor<[^>]*>", "tensor<..>", error)
+        return re.sub(r"\b\d+(x\d+)*\b", "N", error)
+    return Counter(cause(r["error"]) for r in results.values() if "error" in r)
 
 
 if __name__ == "__main__":
