@@ -29,6 +29,7 @@ CASES = [
     ("permute", "permutation = array<i64: 0, 2, 1>", (1, 40, 70), (1, 70, 40), lambda x: x.transpose(1, 2)),
     ("permute", "permutation = array<i64: 1, 0, 2, 3>", (1, 3, 40, 64), (3, 1, 40, 64), lambda x: x.transpose(0, 1)),
     ("broadcast", "broadcast_dimensions = array<i64: 1, 1, 96>", (4, 40, 1), (4, 40, 96), lambda x: x.expand(4, 40, 96)),
+    ("broadcast", "broadcast_dimensions = array<i64: 1, 1, 1>", (2, 40, 64), (2, 40, 64), lambda x: x),
     ("broadcast", "broadcast_dimensions = array<i64: 64, 1>", (1, 96), (64, 96), lambda x: x.expand(64, 96)),
     ("broadcast", "broadcast_dimensions = array<i64: 1, 50, 70>", (1, 1, 1), (1, 50, 70), lambda x: x.expand(1, 50, 70)),
     ("broadcast", "broadcast_dimensions = array<i64: 3, 40, 64>", (1, 1, 1), (3, 40, 64), lambda x: x.expand(3, 40, 64)),

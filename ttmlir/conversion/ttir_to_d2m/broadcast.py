@@ -33,10 +33,13 @@ def copy_through_maps(ops: list[Operation], loaded: list[SSAValue], out: SSAValu
     return generic.res[0]
 
 
+def _tiles(row: AffineExpr | None, col: AffineExpr | None) -> AffineMapAttr:
+    """`(d0, d1) -> (row, col)` over the output's tiles, None the constant 0 (the one tile along that dim)."""
+    return AffineMapAttr(AffineMap(2, 0, tuple(AffineExpr.constant(0) if e is None else e for e in (row, col))))
+
+
 def broadcast(op: TTOp, tensors: list[SSAValue]):
     """(compute, maps, iterators, inputs) of a broadcast."""
-    from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import _map
-
     source: TensorType = tensors[0].type
     s, r = tuple(source.get_shape()), tuple(op.results[0].type.get_shape())
     if source.element_type != op.results[0].type.element_type or len(s) != len(r):
@@ -44,22 +47,23 @@ def broadcast(op: TTOp, tensors: list[SSAValue]):
     spread = [d for d in range(len(r)) if s[d] != r[d]]
     if any(s[d] != 1 for d in spread):
         raise PassFailure(op, f"'{op.name}': {'x'.join(map(str, s))} does not broadcast to {'x'.join(map(str, r))}")
-    rank = len(r)
-    if math.prod(s) == 1:
-        amap = _map(2, None, None)
+    rank, d0, d1 = len(r), AffineExpr.dimension(0), AffineExpr.dimension(1)
+    if math.prod(s) == 1 and spread:
+        amap = _tiles(None, None)
+    elif not spread:
+        amap = _tiles(d0, d1)
     elif spread == [rank - 1]:
-        amap = _map(2, 0, None)
+        amap = _tiles(d0, None)
     elif rank >= 2 and set(spread) <= {rank - 2, rank - 1} and math.prod(r[:-2]) == 1:
-        amap = _map(2, None if rank - 2 in spread else 0, None if rank - 1 in spread else 1)
-    elif spread and max(spread) < rank - 2 and math.prod(s[:-2]) == 1:  # one matrix repeated along the batch
-        ht = -(-s[-2] // TILE)
-        amap = AffineMapAttr(AffineMap(2, 0, (AffineExpr.dimension(0) % ht, AffineExpr.dimension(1))))
+        amap = _tiles(None if rank - 2 in spread else d0, None if rank - 1 in spread else d1)
+    elif max(spread) < rank - 2 and math.prod(s[:-2]) == 1:  # one matrix repeated along the batch
+        amap = _tiles(d0 % -(-s[-2] // TILE), d1)
     else:
         raise PassFailure(op, f"'{op.name}' of {'x'.join(map(str, s))} to {'x'.join(map(str, r))} spreads along a "
                               "batch dim and a matrix's dims at once (or a matrix's rows, with several matrices); that "
                               "is not converted to D2M yet (one along the last dim, along batch dims of one matrix, of "
                               "one element, or along a single matrix's rows is)")
-    return copy_through_maps, [amap, _map(2, 0, 1)], ["parallel"] * 2, tensors
+    return copy_through_maps, [amap, _tiles(d0, d1)], ["parallel"] * 2, tensors
 
 
 BROADCASTS = {"broadcast": broadcast}
