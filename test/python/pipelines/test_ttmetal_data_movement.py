@@ -1,4 +1,4 @@
-"""TTIR data-movement ops (reshape, squeeze, unsqueeze, permute, broadcast) through `--ttir-to-ttmetal-pipeline`, run
+"""TTIR data-movement ops (reshape, squeeze, unsqueeze, permute, broadcast, slice_static) through `--ttir-to-ttmetal-pipeline`, run
 from the `.ttm` on the simulated grid against torch; what moves elements between tiles is refused naming it; a
 function whose tensors together exceed L1 runs when those live at once fit."""
 
@@ -28,6 +28,12 @@ CASES = [
     ("permute", "permutation = array<i64: 1, 0>", (64, 96), (96, 64), lambda x: x.T),
     ("permute", "permutation = array<i64: 0, 2, 1>", (1, 40, 70), (1, 70, 40), lambda x: x.transpose(1, 2)),
     ("permute", "permutation = array<i64: 1, 0, 2, 3>", (1, 3, 40, 64), (3, 1, 40, 64), lambda x: x.transpose(0, 1)),
+    ("slice_static", "begins = [0 : i32, 0 : i32, 0 : i32, 64 : i32], ends = [4 : i32, 3 : i32, 40 : i32, 128 : i32], "
+     "step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]", (4, 3, 40, 128), (4, 3, 40, 64), lambda x: x[..., 64:]),
+    ("slice_static", "begins = [0 : i32, 3 : i32, 0 : i32, 32 : i32], ends = [1 : i32, 5 : i32, 20 : i32, 64 : i32], "
+     "step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]", (1, 6, 20, 96), (1, 2, 20, 32), lambda x: x[:, 3:5, :, 32:64]),
+    ("slice_static", "begins = [0 : i32, 32 : i32], ends = [40 : i32, 70 : i32], step = [1 : i32, 1 : i32]", (40, 70),
+     (40, 38), lambda x: x[:, 32:]),
     ("broadcast", "broadcast_dimensions = array<i64: 1, 1, 96>", (4, 40, 1), (4, 40, 96), lambda x: x.expand(4, 40, 96)),
     ("broadcast", "broadcast_dimensions = array<i64: 1, 1, 1>", (2, 40, 64), (2, 40, 64), lambda x: x),
     ("broadcast", "broadcast_dimensions = array<i64: 64, 1>", (1, 96), (64, 96), lambda x: x.expand(64, 96)),
@@ -53,6 +59,13 @@ def test_data_movement_ops_run_on_the_device(op, attrs, source, result, expected
     ("unsqueeze", "dim = 1 : si32", (40, 64), (40, 1, 64), "40x64 to 40x1x64 moves elements between tiles"),
     ("permute", "permutation = array<i64: 1, 0, 2>", (2, 40, 64), (40, 2, 64), r"permutation \[1, 0, 2\] of 2x40x64"),
     ("permute", "permutation = array<i64: 0, 2, 1>", (2, 40, 64), (2, 64, 40), "moves elements between tiles"),
+    ("slice_static", "begins = [0 : i32, 16 : i32], ends = [40 : i32, 32 : i32], step = [1 : i32, 1 : i32]", (40, 64),
+     (40, 16), "cuts the last dim inside a tile"),
+    ("slice_static", "begins = [0 : i32, 0 : i32], ends = [20 : i32, 64 : i32], step = [1 : i32, 1 : i32]", (40, 64),
+     (20, 64), "takes part of a matrix's rows"),
+    ("slice_static", "begins = [1 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [2 : i32, 2 : i32, 32 : i32, 32 : i32], "
+     "step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]", (2, 3, 32, 32), (1, 2, 32, 32), "takes matrices that are not "
+     "consecutive"),
     ("broadcast", "broadcast_dimensions = array<i64: 4, 1, 64>", (1, 40, 1), (4, 40, 64), "spreads along a batch dim"),
     ("broadcast", "broadcast_dimensions = array<i64: 1, 40, 1>", (4, 1, 64), (4, 40, 64), "spreads along a batch dim"),
 ])

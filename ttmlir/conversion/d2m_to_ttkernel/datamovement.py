@@ -42,7 +42,8 @@ class DataMovementKernels:
     def gather_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
                     gather: str) -> None:
         """Output tile (i, j) of this core's shard into CB page k from source tile (j, i) ("transpose"), (0, j)
-        ("row"), (i, 0) ("col"), (0, 0) ("scalar") or (i mod n, j) ("wrap<n>"), wherever that tile is."""
+        ("row"), (i, 0) ("col"), (0, 0) ("scalar"), (i mod n, j) ("wrap<n>") or (i + r, j + c) ("shift<r>_<c>"),
+        wherever that tile is."""
         index = IndexType()
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
         page, zero = ops.const(source.page), ops.const(0, index)
@@ -55,6 +56,9 @@ class DataMovementKernels:
             near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
             if gather.startswith("wrap"):  # the source's tile rows repeated down the output
                 row, col = body.emit(arith.RemUIOp(i, body.const(int(gather.removeprefix("wrap")), index))), j
+            elif gather.startswith("shift"):  # a rectangle of the source's tiles from (r, c)
+                r, c = (int(v) for v in gather.removeprefix("shift").split("_"))
+                row, col = (body.emit(arith.AddiOp(v, body.const(n, index))) for v, n in ((i, r), (j, c)))
             else:
                 row, col = {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero),
                             "same": (i, j)}[gather]

@@ -38,6 +38,7 @@ from ttmlir.errors import PassFailure, derive
 from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
 from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
+from ttmlir.conversion.ttir_to_d2m.slice import SLICES
 
 TILE = 32
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
@@ -51,7 +52,7 @@ KEPT = ("constant", "arange", "empty", "to_layout")
 REDUCTIONS = {"sum": "tile_reduce_sum", "mean": "tile_reduce_mean", "max": "tile_reduce_max"}
 REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
 # op families converted in files of their own: name -> (op, tensor operands) -> (compute, maps, iterators, inputs)
-FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS}
+FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES}
 
 
 def metal_type(shape: tuple[int, ...], element: Attribute, memory: str, grid: tuple[int, int] = (1, 1)) -> TensorType:
