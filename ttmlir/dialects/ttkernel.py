@@ -159,6 +159,8 @@ OPS: dict[str, tuple[str, ...]] = {
     "pack_tile_block": ("ifrom_dst", "icb", "ntiles"),
     "copy_block_matmul_partials": ("icb", "start_itile", "start_idst", "ntiles"),
     "copy_dest_values_init": (), "copy_dest_values": ("idst_in", "idst_out", "data_format=dtype"),
+    "typecast_tile_init": ("in_dtype=dtype", "out_dtype=dtype"),
+    "typecast_tile": ("dst0_index", "in_dtype=dtype", "out_dtype=dtype"),
     "bfloat16_greater": ("bf16_a", "bf16_b"), "float32_greater": ("f32_a", "f32_b"),
     "noc_async_atomic_barrier": ("noc?",),
     "noc_async_read_barrier_with_trid": ("trid", "noc?"), "noc_async_write_barrier_with_trid": ("trid", "noc?"),

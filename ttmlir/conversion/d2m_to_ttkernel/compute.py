@@ -1,6 +1,7 @@
 """The compute kernels of the Metal path's programs: tile by tile through the dst register (SFPU ops, FPU binary
-ops, fused elementwise trees, typecasts by the packer, transposes), reductions by reduce_tile against a scaler tile,
-tile or block matmuls accumulating over K, and tilize/untilize of row-major data."""
+ops, fused elementwise trees, typecasts by the packer or, to or from si32, by the SFPU, transposes), reductions by
+reduce_tile against a scaler tile, tile or block matmuls accumulating over K, and tilize/untilize of row-major
+data."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ttmlir.dialects import ttkernel
+from ttmlir.dialects.ttcore_attrs import DataTypeAttr
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (BROADCASTS, FPU_BINARY, INT_VARIANTS, SFPU_BINARY,
                                                               SFPU_UNARY, SHARED_INITS, WIDE_DST, KernelOps,
                                                               ShardLayout)
@@ -197,6 +199,12 @@ class ComputeKernels:
         step: list[Operation] = [self._call("tile_regs_acquire")]
         if kind == "typecast":
             step += [self._call("copy_tile_init", ins[0]), self._call("copy_tile", ins[0], i, zero.result)]
+            formats = {name: DataTypeAttr(DataTypeAttr.enum_type(t)) for name, t in
+                       (("in_dtype", cb_types[0].element.dtype), ("out_dtype", layout.dtype))}
+            if "si32" in (cb_types[0].element.dtype, layout.dtype) and len(set(formats.values())) == 2:
+                # the packer converts between float formats; integers to or from floats take the SFPU
+                step += [self._call("typecast_tile_init", **formats), self._call("typecast_tile", zero.result,
+                                                                                 **formats)]
         elif kind == "transpose":
             step.append(self._call("transpose_wh_tile", ins[0], i, zero.result))
         elif fpu:

@@ -36,6 +36,7 @@ from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
+from ttmlir.conversion.ttir_to_d2m.compare import split_mixed_compares
 from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 from ttmlir.conversion.ttir_to_d2m.slice import SLICES
@@ -341,6 +342,7 @@ class TTIRToD2MPass(ModulePass):
                 raise PassFailure(op, "module has no ttcore.system_desc attribute (run --ttcore-register-device "
                                       "first)")
             device = tuple(system.data.chip(0)["grid"])
+        split_mixed_compares(op)
         for ttir_op in [o for o in op.walk() if isinstance(o, TTOp) and o.name.startswith("ttir.")]:
             if ttir_op.ROW.name in KEPT:
                 continue
@@ -395,8 +397,6 @@ class TTIRToD2MPass(ModulePass):
             compute, ins = _elementwise("tile_transpose", 1), tensors
             maps, iterators = [_map(2, 1, 0), _map(2, 0, 1)], ["parallel"] * 2
         elif name == "typecast" and len(tensors) == 1:
-            if {tensors[0].type.element_type, result.type.element_type} - set(FLOATS):
-                raise PassFailure(op, "only typecasts between f32 and bf16 are converted to D2M yet")
             compute, ins = _elementwise("tile_typecast", 1), tensors
             maps, iterators = [_map(2, 0, 1)] * 2, ["parallel"] * 2
         elif name in FAMILIES:

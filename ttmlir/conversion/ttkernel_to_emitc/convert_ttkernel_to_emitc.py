@@ -40,7 +40,8 @@ CB_METHODS = {"cb_reserve_back": "reserve_back", "cb_push_back": "push_back", "c
               "get_tile_size": "get_tile_size"}
 CB_HEADER = "api/dataflow/circular_buffer.h"
 NOC_HEADERS = ("api/core_local_mem.h", "api/dataflow/endpoints.h", "api/dataflow/noc.h")  # the Noc object API
-CALL_HEADERS = {"bfloat16_greater": "api/numeric/bfloat16.h", "float32_greater": "api/numeric/float32.h"}
+CALL_HEADERS = {"bfloat16_greater": "api/numeric/bfloat16.h", "float32_greater": "api/numeric/float32.h",
+                **dict.fromkeys(("typecast_tile", "typecast_tile_init"), "api/compute/eltwise_unary/typecast.h")}
 C_TYPES = {ttkernel.TensorAccessorType: EmitC_OpaqueType(StringAttr("TensorAccessor")),
            ttkernel.TensorAccessorArgsType: EmitC_OpaqueType(StringAttr("auto")), ttkernel.CBType: PORT,
            ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT, ttkernel.NocAddrType: NOC_ADDR}
@@ -281,6 +282,9 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
         return "pack_tile<true>"
     if mnemonic == "copy_dest_values":
         return f"copy_dest_values<DataFormat::{DATA_FORMATS[op.properties['data_format'].data.value]}>"
+    if mnemonic in ("typecast_tile_init", "typecast_tile"):  # both formats as template arguments, as upstream
+        formats = (DATA_FORMATS[op.properties[d].data.value] for d in ("in_dtype", "out_dtype"))
+        return f"{mnemonic}<{', '.join(f'static_cast<std::underlying_type_t<DataFormat>>(DataFormat::{f})' for f in formats)}>"
     if mnemonic == "remote_sram_write_u32":  # tt-metal's name for a word of local L1 written to a NoC address
         return "noc_semaphore_set_remote"
     if mnemonic == "reinterpret_cast":
