@@ -1,5 +1,5 @@
-"""si32 tensors cast to float types on the Metal path (the SFPU's typecast_tile in the compute kernel, simulated from
-the kernel's C++), and comparisons of si32 operands into a float mask, run on the simulated grid against torch."""
+"""si32 tensors cast to float types and back on the Metal path (the SFPU's typecast_tile in the compute kernel,
+simulated from the kernel's C++; a float truncated to an integer), and comparisons of si32 operands into a float mask, run on the simulated grid against torch."""
 
 import pytest
 import torch
@@ -23,6 +23,17 @@ def test_si32_typecast_to_float(element, dtype):
     x = _ints(0, 1001)  # values bf16 rounds
     (out,), _ = run_program(compile_ttir(source), [x])
     assert torch.equal(out.float(), x.to(dtype).float())
+
+
+@pytest.mark.parametrize("element", ["f32", "bf16"])
+def test_float_typecast_to_si32_truncates(element):
+    source = (f"func.func @f(%a: tensor<{TYPE}x{element}>) -> tensor<{TYPE}xsi32> {{\n"
+              f"  %0 = \"ttir.typecast\"(%a) : (tensor<{TYPE}x{element}>) -> tensor<{TYPE}xsi32>\n"
+              f"  return %0 : tensor<{TYPE}xsi32>\n}}\n")
+    x = torch.randn(SHAPE, generator=torch.Generator().manual_seed(3)) * 100
+    x = x.to(torch.bfloat16).float() if element == "bf16" else x
+    (out,), _ = run_program(compile_ttir(source), [x])
+    assert torch.equal(out.to(torch.int32), x.to(torch.int32))
 
 
 @pytest.mark.parametrize("op, expected", [("lt", torch.lt), ("ge", torch.ge), ("eq", torch.eq)])
