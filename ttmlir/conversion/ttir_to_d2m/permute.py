@@ -21,12 +21,13 @@ def permute(op: TTOp, tensors: list[SSAValue]):
 
     shape = tuple(tensors[0].type.get_shape())
     order = [int(v) % max(1, len(shape)) for v in op.prop("permutation").get_values()]
+    rank = len(shape)
+    # a matrix's swap first: one of a row or column keeps the element order but not the tiles
+    if rank >= 2 and order == [*range(rank - 2), rank - 1, rank - 2] and math.prod(shape[:-2]) == 1:
+        return _elementwise("tile_transpose", 1), [_map(2, 1, 0), _map(2, 0, 1)], ["parallel"] * 2, tensors
     moved = [d for d in order if shape[d] != 1]
     if moved == sorted(moved):  # dims of size 1 moved: the elements keep their order
         return reshape(op, tensors)
-    rank = len(shape)
-    if rank >= 2 and order == [*range(rank - 2), rank - 1, rank - 2] and math.prod(shape[:-2]) == 1:
-        return _elementwise("tile_transpose", 1), [_map(2, 1, 0), _map(2, 0, 1)], ["parallel"] * 2, tensors
     raise PassFailure(op, f"'{op.name}' with permutation {order} of {'x'.join(map(str, shape))} moves elements "
                           "between tiles; that is not converted to D2M yet (a swap of a matrix's two dims, and "
                           "moves of dims of size 1, are)")

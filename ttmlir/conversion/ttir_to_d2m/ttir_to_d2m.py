@@ -36,7 +36,6 @@ from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
-from ttmlir.conversion.ttir_to_d2m.compare import split_mixed_compares
 from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 from ttmlir.conversion.ttir_to_d2m.slice import SLICES
@@ -342,7 +341,6 @@ class TTIRToD2MPass(ModulePass):
                 raise PassFailure(op, "module has no ttcore.system_desc attribute (run --ttcore-register-device "
                                       "first)")
             device = tuple(system.data.chip(0)["grid"])
-        split_mixed_compares(op)
         for ttir_op in [o for o in op.walk() if isinstance(o, TTOp) and o.name.startswith("ttir.")]:
             if ttir_op.ROW.name in KEPT:
                 continue

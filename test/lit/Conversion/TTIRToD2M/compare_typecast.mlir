@@ -1,16 +1,16 @@
-// RUN: ttmlir-opt --ttcore-register-device --ttir-to-d2m %s | FileCheck %s
+// RUN: ttmlir-opt --ttcore-register-device --ttir-predicate-type-alignment --ttir-to-d2m %s | FileCheck %s
 // RUN: ttmlir-opt --ttir-to-ttmetal-pipeline -o %t.mlir %s
 // RUN: FileCheck %s --check-prefix=KERNEL --input-file=%t.mlir
 // RUN: ttmlir-translate --ttmetal-to-flatbuffer -o %t.ttm %t.mlir
 // RUN: ttrt run %t.ttm | FileCheck %s --check-prefix=TTRT
-// A comparison of si32 operands into a bf16 mask is computed in si32 and then typecast; a typecast from si32 to a
-// float type is converted, and its compute kernel casts in dst with the SFPU's typecast_tile.
+// A comparison of si32 operands into a bf16 mask computes in bf16 (predicate type alignment casts its operands, as
+// the pipeline does); a typecast from si32 to a float type is converted, and its compute kernel casts in dst with
+// the SFPU's typecast_tile.
 
 // CHECK-LABEL: func.func @mask
-// CHECK: d2m.generic
-// CHECK: "d2m.tile_lt"(%{{.*}}, %{{.*}}) : (!ttcore.tile<32x32, si32>, !ttcore.tile<32x32, si32>) -> !ttcore.tile<32x32, si32>
-// CHECK: d2m.generic
 // CHECK: "d2m.tile_typecast"(%{{.*}}) : (!ttcore.tile<32x32, si32>) -> !ttcore.tile<32x32, bf16>
+// CHECK: "d2m.tile_typecast"(%{{.*}}) : (!ttcore.tile<32x32, si32>) -> !ttcore.tile<32x32, bf16>
+// CHECK: "d2m.tile_lt"(%{{.*}}, %{{.*}}) : (!ttcore.tile<32x32, bf16>, !ttcore.tile<32x32, bf16>) -> !ttcore.tile<32x32, bf16>
 // CHECK-NOT: ttir.lt
 // CHECK: return
 func.func @mask(%a: tensor<40x70xsi32>, %b: tensor<40x70xsi32>) -> tensor<40x70xbf16> {
