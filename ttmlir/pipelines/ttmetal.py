@@ -2,9 +2,12 @@
 program with its kernels in emitc, ready for `ttmlir-translate --ttmetal-to-flatbuffer`.
 
 Stages, each a pass of its own that runs alone under its flag: ttcore-mark-functions-as-forward,
-ttcore-wrap-device-module, ttcore-register-device, then upstream's TTIR frontend as far as this path takes it
-(ttir-element-type-normalization: i64/ui64 -> si32/ui32, f64 -> f32, f16/i1 -> bf16, as the device stores them),
-ttir-to-d2m (each op a D2M program in unified-thread form), d2m-grid-selection (each program on the grid its tiles
+ttcore-wrap-device-module, ttcore-register-device, then upstream's TTIR frontend in its order
+(ttir-predicate-type-alignment; ttir-element-type-normalization: i64/ui64 -> si32/ui32, f64 -> f32, f16/i1 -> bf16,
+as the device stores them; ttir-decompose-composites, ttir-to-ttir-decomposition, ttir-explicate-tms,
+ttir-erase-inverse-ops, ttir-move-reshape-to-constant, ttir-fold-constant-reshape-broadcast,
+ttir-reduction-force-keep-dim, ttir-decompose-complex-reshape, ttir-implicit-broadcast-fold, canonicalize,
+ttir-decompose-complex-permute), ttir-to-d2m (each op a D2M program in unified-thread form), d2m-grid-selection (each program on the grid its tiles
 allow), d2m-generic-fusion (with enable-elementwise-fusion), convert-d2m-to-ttkernel (each program's kernels as ttkernel
 functions, its generic naming them), convert-d2m-to-ttmetal (placement and the TTMetal host program),
 convert-ttkernel-to-emitc. With `ttnn-mode=true` the programs are ttnn.generic ops in a TTNN graph (for
