@@ -1,11 +1,14 @@
 """The TTIR frontend `--ttir-to-ttmetal-pipeline` runs before D2M (upstream's order): composites written out
 (layer_norm, rms_norm, softmax), reductions that drop their dims kept as ones and reshaped, the reshape of a column to
-a row a transpose; each run on the simulated grid against torch."""
+a row a transpose; each run on the simulated grid against torch. A refusal of an op a frontend pass made is
+located where the op it was made from was written."""
 
 import pytest
 import torch
 
 from test_ttmetal_pipeline import compile_ttir
+from ttmlir.compiler import lower_to_ttmetal
+from ttmlir.diagnostics import DiagnosticError
 from ttmlir.runtime.metal.program import run_program
 
 
@@ -36,3 +39,14 @@ def test_norms_written_out(op, reference):
               f"({t}, {v}, {v}) -> {t}\n  return %0 : {t}\n}}\n")
     x, w, b = _randn(64, 96), _randn(96, seed=1), _randn(96, seed=2)
     assert torch.allclose(_run(source, x, w, b), reference(x, w, b), atol=1e-3)
+
+
+def test_refusal_of_an_op_the_frontend_made_is_located_at_its_source():
+    # the reduction keeps its dim, and the reshape dropping it (32 matrices' elements into one), made with the
+    # reduction's location, is refused
+    source = ('func.func @r(%a: tensor<32x1x64xf32>) -> tensor<32x1xf32> {\n'
+              '  %0 = "ttir.sum"(%a) <{dim_arg = [2 : i32], keep_dim = false}> : (tensor<32x1x64xf32>) -> '
+              'tensor<32x1xf32> loc("s")\n  return %0 : tensor<32x1xf32>\n}\n')
+    with pytest.raises(DiagnosticError) as error:
+        lower_to_ttmetal(source, "r.mlir")
+    assert error.value.diagnostic.render().startswith("r.mlir:2:8: error: 'ttir.reshape' of 32x1x1 to 32x1")
