@@ -1,5 +1,6 @@
 """TTIR data-movement ops (reshape, squeeze, unsqueeze, permute, broadcast, slice_static) through `--ttir-to-ttmetal-pipeline`, run
-from the `.ttm` on the simulated grid against torch; what moves elements between tiles is refused naming it; a
+from the `.ttm` on the simulated grid against torch (a reshape keeping the last dim gathers rows between tiles);
+what moves other elements between tiles is refused naming it; a
 function whose tensors together exceed L1 runs when those live at once fit."""
 
 import pytest
@@ -25,6 +26,10 @@ CASES = [
      lambda x: x.reshape(2, 3, 20, 64)),
     ("reshape", "shape = [128 : i32, 96 : i32]", (2, 64, 96), (128, 96), lambda x: x.reshape(128, 96)),
     ("reshape", "shape = [1 : i32, 1 : i32, 160 : i32]", (160,), (1, 1, 160), lambda x: x.reshape(1, 1, 160)),
+    # rows regrouped between tiles (each gathered from the input's row of its index, the padding zeroed)
+    ("unsqueeze", "dim = 1 : si32", (40, 64), (40, 1, 64), lambda x: x.unsqueeze(1)),
+    ("reshape", "shape = [32 : i32, 1 : i32]", (32, 1, 1), (32, 1), lambda x: x.reshape(32, 1)),
+    ("reshape", "shape = [6 : i32, 20 : i32, 70 : i32]", (3, 40, 70), (6, 20, 70), lambda x: x.reshape(6, 20, 70)),
     ("permute", "permutation = array<i64: 1, 0>", (64, 96), (96, 64), lambda x: x.T),
     ("permute", "permutation = array<i64: 0, 2, 1>", (1, 40, 70), (1, 70, 40), lambda x: x.transpose(1, 2)),
     ("permute", "permutation = array<i64: 1, 0, 2, 3>", (1, 3, 40, 64), (3, 1, 40, 64), lambda x: x.transpose(0, 1)),
@@ -56,7 +61,8 @@ def test_data_movement_ops_run_on_the_device(op, attrs, source, result, expected
 @pytest.mark.parametrize("op, attrs, source, result, message", [
     ("reshape", "shape = [12 : i32, 32 : i32, 100 : i32]", (12, 3200), (12, 32, 100), "12x3200 to 12x32x100 moves "
      "elements between tiles"),
-    ("unsqueeze", "dim = 1 : si32", (40, 64), (40, 1, 64), "40x64 to 40x1x64 moves elements between tiles"),
+    ("reshape", "shape = [40 : i32, 32 : i32]", (40, 2, 16), (40, 32), "40x2x16 to 40x32 moves elements between "
+     "tiles"),
     ("permute", "permutation = array<i64: 1, 0, 2>", (2, 40, 64), (40, 2, 64), r"permutation \[1, 0, 2\] of 2x40x64"),
     ("permute", "permutation = array<i64: 0, 2, 1>", (2, 40, 64), (2, 64, 40), "moves elements between tiles"),
     ("slice_static", "begins = [0 : i32, 16 : i32], ends = [40 : i32, 32 : i32], step = [1 : i32, 1 : i32]", (40, 64),
@@ -72,6 +78,19 @@ def test_data_movement_ops_run_on_the_device(op, attrs, source, result, expected
 def test_data_movement_between_tiles_is_refused_naming_the_shapes(op, attrs, source, result, message):
     with pytest.raises(PassFailure, match=message):
         compile_ttir(one_op(op, attrs, source, result))
+
+
+def test_rows_regrouped_leave_zero_padding():
+    # 40 rows in two tiles of rows: a sum over them reads the 24 padding rows of the second (the input is read
+    # as the host wrote it: an op before would leave its own values in the padding, which a sum over rows counts)
+    s, r = "tensor<2x20x64xf32>", "tensor<40x64xf32>"
+    source = (f"func.func @f(%a: {s}) -> tensor<1x64xf32> {{\n"
+              f"  %1 = \"ttir.reshape\"(%a) <{{shape = [40 : i32, 64 : i32]}}> : ({s}) -> {r}\n"
+              f"  %2 = \"ttir.sum\"(%1) <{{dim_arg = [0 : i32], keep_dim = true}}> : ({r}) -> tensor<1x64xf32>\n"
+              f"  return %2 : tensor<1x64xf32>\n}}\n")
+    x = torch.randn(2, 20, 64, generator=torch.Generator().manual_seed(0))
+    (out,), _ = run_program(compile_ttir(source), [x])
+    assert torch.allclose(out, x.reshape(40, 64).sum(0, keepdim=True), rtol=1e-4, atol=1e-4)
 
 
 def test_buffers_are_freed_when_dead_so_only_the_tensors_live_at_once_must_fit_l1():

@@ -1,10 +1,14 @@
-"""Views a program reads through: a `d2m.view_layout` shifting a tensor's tile coordinates (`ttir.slice_static`'s
+"""Views a program reads through: a `d2m.view_layout` between the tiled layouts of two logical shapes with the same
+last dim (`ttir.reshape`'s form, see reshape.py) is read as its input, each output row gathered from the input's
+row of the same logical index ("rows<Hs>_<Ho>", the matrices' rows on each side); a `d2m.view_layout` shifting a tensor's tile coordinates (`ttir.slice_static`'s
 form, `(g0, g1, t0, t1) -> (g0, g1, t0 + r, t1 + c)` on the 1x1-grid forms) is read as its input, each output tile
 (i, j) gathered from the input's tile (i + r, j + c) wherever that tile is (d2m-grid-selection regrids the view's
 result for the program's grid; the constants of its remapping stay tile offsets of the collapsed tensors); the view
 itself moves nothing and is dropped once no program reads it."""
 
 from __future__ import annotations
+
+import math
 
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
@@ -24,12 +28,24 @@ def _offset(expr: AffineExpr, dim: int) -> int | None:
     return None
 
 
+def _logical(t) -> tuple[int, ...]:
+    return tuple(t.encoding.data.logical_shape)
+
+
+def _matrix_rows(shape: tuple[int, ...]) -> int:
+    """The rows of each matrix of a logical shape (a vector being one row)."""
+    return shape[-2] if len(shape) >= 2 else 1
+
+
 def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str]:
     """(the tensor a copy reads, how its reader gathers it): a shifted view's input and "shift<r>_<c>", or the
     value itself read tile for tile ("same")."""
     view = value.owner
     if not isinstance(view, d2m.ViewLayoutOp):
         return value, "same"
+    shapes = [_logical(t) for t in (view.input.type, view.result.type)]
+    if shapes[0] != shapes[1] and math.prod(shapes[0]) == math.prod(shapes[1]):  # a reshape: its rows regrouped
+        return view.input, f"rows{_matrix_rows(shapes[0])}_{_matrix_rows(shapes[1])}"
     results = view.remapping.data.results
     offsets = [_offset(e, d) for d, e in enumerate(results)]
     if len(results) != 4 or None in offsets or offsets[:2] != [0, 0]:

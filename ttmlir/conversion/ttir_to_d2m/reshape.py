@@ -16,7 +16,8 @@ from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineMap
 
-from ttmlir.errors import PassFailure
+from ttmlir.dialects import d2m
+from ttmlir.errors import PassFailure, derive
 from ttmlir.ir.tt_op import TTOp
 
 TILE = 32
@@ -42,11 +43,31 @@ def _copy(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps) -> 
     return loaded[0]
 
 
+def _rows_regrouped(op: TTOp, tensors: list[SSAValue]):
+    """A reshape keeping the last dim whose rows change tiles: the input moved to DRAM and a `d2m.view_layout` of it
+    as the result's shape, copied (its reader gathers each output row from the input's row of the same index)."""
+    from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import metal_type  # the device form every op converts to
+
+    source, result = tensors[0].type, op.results[0].type
+    target = d2m.EmptyOp.create(result_types=[metal_type(source.get_shape(), source.element_type, "dram")])
+    moved = d2m.ToLayoutOp.create(operands=[tensors[0], target.result], result_types=[target.result.type])
+    view = d2m.ViewLayoutOp.create(operands=[moved.results[0]], properties={
+        "remapping": AffineMapAttr(AffineMap.identity(4))}, result_types=[metal_type(result.get_shape(),
+                                                                                     result.element_type, "dram")])
+    made: list[Operation] = [target, moved, view]
+    derive(made, op)
+    op.parent_block().insert_ops_before(made, op)
+    identity = AffineMapAttr(AffineMap.identity(2))
+    return _copy, [identity, identity], ["parallel"] * 2, [view.result]
+
+
 def reshape(op: TTOp, tensors: list[SSAValue]):
     """(compute, maps, iterators, inputs) of a reshape that keeps every element in its tile: a block copy."""
     source, result = tuple(tensors[0].type.get_shape()), tuple(op.results[0].type.get_shape())
     if tensors[0].type.element_type != op.results[0].type.element_type:
         raise PassFailure(op, f"'{op.name}' changes the element type")
+    if not keeps_tiles(source, result) and _matrices(source)[2] == _matrices(result)[2]:
+        return _rows_regrouped(op, tensors)
     if not keeps_tiles(source, result):
         raise PassFailure(op, f"'{op.name}' of {'x'.join(map(str, source))} to {'x'.join(map(str, result))} moves "
                               "elements between tiles; that is not converted to D2M yet (a reshape keeping the last "
