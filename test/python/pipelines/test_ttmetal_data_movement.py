@@ -1,5 +1,6 @@
 """TTIR data-movement ops (reshape, squeeze, unsqueeze, permute, broadcast, slice_static) through `--ttir-to-ttmetal-pipeline`, run
-from the `.ttm` on the simulated grid against torch (a reshape keeping the last dim gathers rows between tiles);
+from the `.ttm` on the simulated grid against torch (a reshape keeping the last dim, or changing it between multiples of 16,
+gathers face rows between tiles);
 what moves other elements between tiles is refused naming it; a
 function whose tensors together exceed L1 runs when those live at once fit."""
 
@@ -30,6 +31,12 @@ CASES = [
     ("unsqueeze", "dim = 1 : si32", (40, 64), (40, 1, 64), lambda x: x.unsqueeze(1)),
     ("reshape", "shape = [32 : i32, 1 : i32]", (32, 1, 1), (32, 1), lambda x: x.reshape(32, 1)),
     ("reshape", "shape = [6 : i32, 20 : i32, 70 : i32]", (3, 40, 70), (6, 20, 70), lambda x: x.reshape(6, 20, 70)),
+    # the last dim split or merged in face rows of 16
+    ("reshape", "shape = [1 : i32, 1 : i32, 12 : i32, 64 : i32]", (768,), (1, 1, 12, 64),
+     lambda x: x.reshape(1, 1, 12, 64)),
+    ("reshape", "shape = [1 : i32, 32 : i32, 16 : i32, 16 : i32]", (1, 32, 256), (1, 32, 16, 16),
+     lambda x: x.reshape(1, 32, 16, 16)),
+    ("reshape", "shape = [3 : i32, 160 : i32]", (3, 5, 2, 16), (3, 160), lambda x: x.reshape(3, 160)),
     ("permute", "permutation = array<i64: 1, 0>", (64, 96), (96, 64), lambda x: x.T),
     ("permute", "permutation = array<i64: 0, 2, 1>", (1, 40, 70), (1, 70, 40), lambda x: x.transpose(1, 2)),
     ("permute", "permutation = array<i64: 1, 0, 2, 3>", (1, 3, 40, 64), (3, 1, 40, 64), lambda x: x.transpose(0, 1)),
@@ -61,7 +68,7 @@ def test_data_movement_ops_run_on_the_device(op, attrs, source, result, expected
 @pytest.mark.parametrize("op, attrs, source, result, message", [
     ("reshape", "shape = [12 : i32, 32 : i32, 100 : i32]", (12, 3200), (12, 32, 100), "12x3200 to 12x32x100 moves "
      "elements between tiles"),
-    ("reshape", "shape = [40 : i32, 32 : i32]", (40, 2, 16), (40, 32), "40x2x16 to 40x32 moves elements between "
+    ("reshape", "shape = [40 : i32, 48 : i32]", (40, 2, 24), (40, 48), "40x2x24 to 40x48 moves elements between "
      "tiles"),
     ("permute", "permutation = array<i64: 1, 0, 2>", (2, 40, 64), (40, 2, 64), r"permutation \[1, 0, 2\] of 2x40x64"),
     ("permute", "permutation = array<i64: 0, 2, 1>", (2, 40, 64), (2, 64, 40), "moves elements between tiles"),

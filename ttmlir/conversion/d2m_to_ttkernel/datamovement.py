@@ -71,10 +71,11 @@ class DataMovementKernels:
         ops.barrier("read")
 
     def rows_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
-                  source_rows: int, rows: int) -> None:
-        """A reshape keeping the last dim: each output tile of this core's shard zeroed in its CB page, then each
-        of its rows that is not padding (row y of a matrix of `rows`) read from the DRAM source's row of the same
-        logical index (in matrices of `source_rows`), as the two 16-element face rows holding it in tile column j."""
+                  source_rows: int, source_width: int, rows: int, width: int) -> None:
+        """A reshape from matrices of `source_rows` x `source_width` to ones of `rows` x `width` (the same last dim,
+        or both multiples of 16): each output tile of this core's shard zeroed in its CB page, then each of its
+        16-element face rows that is not padding read from the DRAM source's face row holding the element of the
+        same logical index as its first."""
         index = IndexType()
         padded_in, padded_out = (-(-h // 32) * 32 for h in (source_rows, rows))
         size = source.page // 1024 * 16  # bytes of a face row
@@ -87,10 +88,10 @@ class DataMovementKernels:
         def c(body: KernelOps, v: int) -> SSAValue:
             return body.const(v, index)
 
-        def face_row(body: KernelOps, r: SSAValue, half: int) -> SSAValue:
-            """The byte offset in a tile of the face row holding half `half` of row r."""
+        def face_row(body: KernelOps, r: SSAValue, half: SSAValue) -> SSAValue:
+            """The byte offset in a tile of the face row holding half `half` (16 columns) of its row r."""
             face = body.emit(arith.AddiOp(body.emit(arith.MuliOp(body.emit(arith.DivUIOp(r, c(body, 16))),
-                                                                 c(body, 2))), c(body, half)))
+                                                                 c(body, 2))), half))
             offset = body.emit(arith.AddiOp(body.emit(arith.MuliOp(face, c(body, 16))),
                                             body.emit(arith.RemUIOp(r, c(body, 16)))))
             return body.emit(arith.IndexCastOp(body.emit(arith.MuliOp(offset, c(body, size))), i32))
@@ -107,26 +108,35 @@ class DataMovementKernels:
                 out_row = inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(i, c(inner, 32))), r))
                 matrix = inner.emit(arith.DivUIOp(out_row, c(inner, padded_out)))
                 within = inner.emit(arith.RemUIOp(out_row, c(inner, padded_out)))
+                for half in (0, 1):
+                    column = inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(j, c(inner, 32))), c(inner, 16 * half)))
+                    inside = inner.emit(arith.AndIOp(inner.emit(arith.CmpiOp(within, c(inner, rows), "ult")),
+                                                     inner.emit(arith.CmpiOp(column, c(inner, width), "ult"))))
 
-                def copy(then: KernelOps) -> None:
-                    logical = then.emit(arith.AddiOp(then.emit(arith.MuliOp(matrix, c(then, rows))), within))
-                    at = then.emit(arith.AddiOp(then.emit(arith.MuliOp(then.emit(arith.DivUIOp(
-                        logical, c(then, source_rows))), c(then, padded_in))), then.emit(arith.RemUIOp(
-                            logical, c(then, source_rows)))))
-                    tile_in = then.emit(arith.IndexCastOp(then.emit(arith.AddiOp(then.emit(arith.MuliOp(
-                        then.emit(arith.DivUIOp(at, c(then, 32))), wt)), j)), i32))
-                    bank = then.emit(arith.RemUIOp(tile_in, banks))
-                    far = then.emit(arith.AddiOp(base, then.emit(arith.MuliOp(then.emit(arith.DivUIOp(tile_in, banks)),
-                                                                             page))))
-                    source_row = then.emit(arith.RemUIOp(at, c(then, 32)))
-                    for half in (0, 1):
+                    def copy(then: KernelOps, column=column, half=half) -> None:
+                        logical = then.emit(arith.AddiOp(then.emit(arith.MuliOp(then.emit(arith.AddiOp(
+                            then.emit(arith.MuliOp(matrix, c(then, rows))), within)), c(then, width))), column))
+                        line = then.emit(arith.DivUIOp(logical, c(then, source_width)))
+                        at_column = then.emit(arith.RemUIOp(logical, c(then, source_width)))
+                        at = then.emit(arith.AddiOp(then.emit(arith.MuliOp(then.emit(arith.DivUIOp(
+                            line, c(then, source_rows))), c(then, padded_in))), then.emit(arith.RemUIOp(
+                                line, c(then, source_rows)))))
+                        tile_in = then.emit(arith.IndexCastOp(then.emit(arith.AddiOp(then.emit(arith.MuliOp(
+                            then.emit(arith.DivUIOp(at, c(then, 32))), wt)), then.emit(arith.DivUIOp(
+                                at_column, c(then, 32))))), i32))
+                        bank = then.emit(arith.RemUIOp(tile_in, banks))
+                        far = then.emit(arith.AddiOp(base, then.emit(arith.MuliOp(then.emit(arith.DivUIOp(
+                            tile_in, banks)), page))))
+                        source_half = then.emit(arith.DivUIOp(then.emit(arith.RemUIOp(at_column, c(then, 32))),
+                                                              c(then, 16)))
                         then.append(ttkernel.NocAsyncReadOp.create(
-                            operands=[bank, then.emit(arith.AddiOp(far, face_row(then, source_row, half))),
-                                      then.emit(arith.AddiOp(near, face_row(then, r, half))), then.const(size),
-                                      then.noc],
+                            operands=[bank, then.emit(arith.AddiOp(far, face_row(
+                                then, then.emit(arith.RemUIOp(at, c(then, 32))), source_half))),
+                                then.emit(arith.AddiOp(near, face_row(then, r, c(then, half)))), then.const(size),
+                                then.noc],
                             properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 1])}))
 
-                inner.if_else(inner.emit(arith.CmpiOp(within, c(inner, rows), "ult")), copy, lambda _: None)
+                    inner.if_else(inside, copy, lambda _: None)
 
             body.loop(32, row)
 

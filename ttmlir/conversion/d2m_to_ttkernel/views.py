@@ -1,6 +1,7 @@
-"""Views a program reads through: a `d2m.view_layout` between the tiled layouts of two logical shapes with the same
-last dim (`ttir.reshape`'s form, see reshape.py) is read as its input, each output row gathered from the input's
-row of the same logical index ("rows<Hs>_<Ho>", the matrices' rows on each side); a `d2m.view_layout` shifting a tensor's tile coordinates (`ttir.slice_static`'s
+"""Views a program reads through: a `d2m.view_layout` between the tiled layouts of two logical shapes of one size
+(`ttir.reshape`'s form, see reshape.py) is read as its input, each output face row gathered from the input's
+16-element face row of the same logical index ("rows<Hs>_<Ws>_<Ho>_<Wo>", the matrices' rows and columns on each
+side); a `d2m.view_layout` shifting a tensor's tile coordinates (`ttir.slice_static`'s
 form, `(g0, g1, t0, t1) -> (g0, g1, t0 + r, t1 + c)` on the 1x1-grid forms) is read as its input, each output tile
 (i, j) gathered from the input's tile (i + r, j + c) wherever that tile is (d2m-grid-selection regrids the view's
 result for the program's grid; the constants of its remapping stay tile offsets of the collapsed tensors); the view
@@ -45,7 +46,7 @@ def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str]:
         return value, "same"
     shapes = [_logical(t) for t in (view.input.type, view.result.type)]
     if shapes[0] != shapes[1] and math.prod(shapes[0]) == math.prod(shapes[1]):  # a reshape: its rows regrouped
-        return view.input, f"rows{_matrix_rows(shapes[0])}_{_matrix_rows(shapes[1])}"
+        return view.input, "rows" + "_".join(str(v) for shape in shapes for v in (_matrix_rows(shape), shape[-1]))
     results = view.remapping.data.results
     offsets = [_offset(e, d) for d, e in enumerate(results)]
     if len(results) != 4 or None in offsets or offsets[:2] != [0, 0]:

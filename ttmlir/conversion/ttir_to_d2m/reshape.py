@@ -5,8 +5,10 @@ On the device a tensor is its matrices (its last two dims) each padded to whole 
 tile rows. A reshape that keeps the last dim and either keeps each matrix's rows (only leading dims of the batch
 regrouped, squeezed or unsqueezed) or, with whole tiles of rows on both sides, only regroups those rows, leaves every
 element at the same place in the same tile: its program copies the input's blocks into the result's (a generic whose
-region stores the block it loads, as upstream's data-movement-only generics do). Any other reshape moves elements
-between tiles, and is refused naming the shapes."""
+region stores the block it loads, as upstream's data-movement-only generics do). Any other reshape that keeps the
+last dim, or changes it between multiples of 16 (a tile's face rows), moves face rows between tiles: the input moved
+to DRAM and viewed as the result's shape, the view copied (its reader gathers each output face row, see
+`d2m_to_ttkernel/views.py`). Others move single elements, and are refused naming the shapes."""
 
 from __future__ import annotations
 
@@ -44,8 +46,8 @@ def _copy(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps) -> 
 
 
 def _rows_regrouped(op: TTOp, tensors: list[SSAValue]):
-    """A reshape keeping the last dim whose rows change tiles: the input moved to DRAM and a `d2m.view_layout` of it
-    as the result's shape, copied (its reader gathers each output row from the input's row of the same index)."""
+    """A reshape moving face rows between tiles: the input moved to DRAM and a `d2m.view_layout` of it as the
+    result's shape, copied (its reader gathers each output face row from the input's of the same index)."""
     from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import metal_type  # the device form every op converts to
 
     source, result = tensors[0].type, op.results[0].type
@@ -66,12 +68,13 @@ def reshape(op: TTOp, tensors: list[SSAValue]):
     source, result = tuple(tensors[0].type.get_shape()), tuple(op.results[0].type.get_shape())
     if tensors[0].type.element_type != op.results[0].type.element_type:
         raise PassFailure(op, f"'{op.name}' changes the element type")
-    if not keeps_tiles(source, result) and _matrices(source)[2] == _matrices(result)[2]:
+    widths = (_matrices(source)[2], _matrices(result)[2])
+    if not keeps_tiles(source, result) and (widths[0] == widths[1] or not (widths[0] % 16 or widths[1] % 16)):
         return _rows_regrouped(op, tensors)
     if not keeps_tiles(source, result):
         raise PassFailure(op, f"'{op.name}' of {'x'.join(map(str, source))} to {'x'.join(map(str, result))} moves "
                               "elements between tiles; that is not converted to D2M yet (a reshape keeping the last "
-                              "dim and each matrix's rows, or regrouping whole tiles of rows, is)")
+                              "dim, or changing it between multiples of 16, is)")
     return _copy, [AffineMapAttr(AffineMap.identity(2))] * 2, ["parallel"] * 2, tensors
 
 

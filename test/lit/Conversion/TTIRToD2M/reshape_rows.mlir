@@ -5,7 +5,7 @@
 // RUN: ttrt run %t.ttm | FileCheck %s --check-prefix=TTRT
 // A reshape keeping the last dim whose rows change tiles (32 matrices of one row into one matrix of 32): its input
 // moved to DRAM and viewed as the result's shape, the view copied; the copy's reader zeroes each output tile and
-// reads each of its rows' two face rows from the input row of the same index.
+// reads each of its face rows that is not padding from the input's face row of the same logical index.
 
 // CHECK-LABEL: func.func @rows
 // CHECK: %[[DRAM:.*]] = d2m.to_layout %{{.*}}, %{{.*}} : tensor<32x1x64xf32> into tensor<1x1x32x2x!ttcore.tile<32x32, f32>, #[[IN:layout[0-9]*]]>
