@@ -194,9 +194,9 @@ def verdict(record: dict, threshold: float) -> tuple[float, str]:
     return worst, "ok" if worst >= threshold else "PCC"
 
 
-def run_one(path: Path, args: argparse.Namespace) -> dict:
-    """A model in a process of its own: its record, or the error that ended it."""
-    command = [sys.executable, __file__, str(path), "--one", "--seed", str(args.seed), "--init", args.init,
+def run_one(path: Path, args: argparse.Namespace, script: str = __file__) -> dict:
+    """A model in a process of its own (`script --one`): its record, or the error that ended it."""
+    command = [sys.executable, script, str(path), "--one", "--seed", str(args.seed), "--init", args.init,
                "--options", args.options]
     if args.memory_gb:  # set by a shell that then execs: a fork of this process would count its pages
         command = ["sh", "-c", f'ulimit -v {int(args.memory_gb * 2**20)} && exec "$@"', "sh", *command]
@@ -242,8 +242,11 @@ def print_table(console, results: dict, threshold: float) -> None:
     console.print(table)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(check=check_model, doc: str = __doc__, script: str = __file__,
+         options_help: str = "options of --ttir-to-ttnn-backend-pipeline", summary=None) -> int:
+    """The suite: `check(path, seed, init, options)` per model, each in a process of `script` (which calls this
+    with its own `check`); `summary(results)`, when given, counts the models by cause of failure."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("directory", help="a directory of .mlir models (or, with --one, one model)")
     parser.add_argument("-j", "--jobs", type=int, default=1, help="models checked at once (default: 1)")
     parser.add_argument("--filter", default="", help="only models whose path matches this regex")
@@ -251,7 +254,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the inputs (default: 0)")
     parser.add_argument("--init", choices=("fan-in", "randn"), default="fan-in",
                         help="parameters and constants re-initialised as numerics_bench's fan-in, or left randn")
-    parser.add_argument("--options", default="", help="options of --ttir-to-ttnn-backend-pipeline")
+    parser.add_argument("--options", default="", help=options_help)
     parser.add_argument("--timeout", type=float, default=3600.0, help="seconds per model (default: 3600)")
     parser.add_argument("--memory-gb", type=float, default=10.0,
                         help="address space per model's process, 0 for none (default: 10)")
@@ -259,7 +262,7 @@ def main() -> int:
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # check DIRECTORY, one model, here
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(check_model(Path(args.directory), args.seed, args.init, args.options)), flush=True)
+        print(json.dumps(check(Path(args.directory), args.seed, args.init, args.options)), flush=True)
         return 0
 
     from rich.console import Console
@@ -274,7 +277,7 @@ def main() -> int:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress, ThreadPoolExecutor(args.jobs) as pool:
         task = progress.add_task("models", total=len(files))
-        futures = {pool.submit(run_one, path, args): str(path.relative_to(root)) for path in files}
+        futures = {pool.submit(run_one, path, args, script): str(path.relative_to(root)) for path in files}
         for future in as_completed(futures):
             name = futures[future]
             results[name] = record = future.result()
@@ -293,6 +296,8 @@ def main() -> int:
                   f"output, {len(failed)} below, {len(errors)} errors{worst}", markup=False, highlight=False)
     for name in failed + errors:
         console.print(f"  {name}: {verdicts[name][1]}", markup=False, highlight=False)
+    for cause, count in (summary(results).most_common() if summary else ()):
+        console.print(f"{count:4} stopped by {cause}", markup=False, highlight=False)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
     return 1 if failed or errors or not files else 0

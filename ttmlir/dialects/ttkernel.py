@@ -183,7 +183,7 @@ OPS: dict[str, tuple[str, ...]] = {
     "add_int_tile_init": (), "add_int_tile": ("dst0_index", "dst1_index", "odst_index", "dtype=dtype"),
     "binary_max_int32_tile_init": (), "binary_max_int32_tile": ("dst0_index", "dst1_index", "odst_index"),
     "typecast_tile_init": ("in_dtype=dtype", "out_dtype=dtype"),
-    "typecast_tile": ("dst_index", "in_dtype=dtype", "out_dtype=dtype"),
+    "typecast_tile": ("dst0_index", "in_dtype=dtype", "out_dtype=dtype"),
     "copy_dest_values_init": (), "copy_dest_values": ("idst_in", "idst_out", "data_format=dtype"),
     "where_tile_init": (),
     "where_tile": ("dst_cond_index", "dst_true_index", "dst_false_index", "odst_index", "dtype=dtype"),

@@ -2,9 +2,12 @@
 program with its kernels in emitc, ready for `ttmlir-translate --ttmetal-to-flatbuffer`.
 
 Stages, each a pass of its own that runs alone under its flag: ttcore-mark-functions-as-forward,
-ttcore-wrap-device-module, ttcore-register-device, then upstream's TTIR frontend as far as this path takes it
-(ttir-element-type-normalization: i64/ui64 -> si32/ui32, f64 -> f32, f16/i1 -> bf16, as the device stores them),
-ttir-to-d2m (each op a D2M program in unified-thread form), d2m-grid-selection (each program on the grid its tiles
+ttcore-wrap-device-module, ttcore-register-device, then upstream's TTIR frontend in its order
+(ttir-predicate-type-alignment; ttir-element-type-normalization: i64/ui64 -> si32/ui32, f64 -> f32, f16/i1 -> bf16,
+as the device stores them; ttir-decompose-composites, ttir-to-ttir-decomposition, ttir-explicate-tms,
+ttir-erase-inverse-ops, ttir-move-reshape-to-constant, ttir-fold-constant-reshape-broadcast,
+ttir-reduction-force-keep-dim, ttir-decompose-complex-reshape, ttir-implicit-broadcast-fold, canonicalize,
+ttir-decompose-complex-permute), ttir-to-d2m (each op a D2M program in unified-thread form), d2m-grid-selection (each program on the grid its tiles
 allow), d2m-generic-fusion (with enable-elementwise-fusion), convert-d2m-to-ttkernel (each program's kernels as ttkernel
 functions, its generic naming them), convert-d2m-to-ttmetal (placement and the TTMetal host program),
 convert-ttkernel-to-emitc. With `ttnn-mode=true` the programs are ttnn.generic ops in a TTNN graph (for
@@ -34,6 +37,25 @@ from ttmlir.transforms.ttcore.register_device import RegisterDevicePass, WrapDev
 from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
 from ttmlir.transforms.ttir.ttir_element_type_normalization import ElementTypeNormalizationPass
 from ttmlir.timing import run_pass, scope
+from ttmlir.dialects.canonicalize import CanonicalizePass
+from ttmlir.transforms.ttir.ttir_predicate_type_alignment import TTIRPredicateTypeAlignmentPass
+from ttmlir.transforms.ttir.ttir_decompose_composites import TTIRDecomposeCompositesPass
+from ttmlir.transforms.ttir.ttir_to_ttir_decomposition import TTIRToTTIRDecompositionPass
+from ttmlir.transforms.ttir.ttir_explicate_tms import TTIRExplicateTMsPass
+from ttmlir.transforms.ttir.ttir_erase_inverse_ops import TTIREraseInverseOpsPass
+from ttmlir.transforms.ttir.ttir_move_reshape_to_constant import TTIRMoveReshapeToConstantPass
+from ttmlir.transforms.ttir.ttir_fold_constant_reshape_broadcast import TTIRFoldConstantReshapeBroadcastPass
+from ttmlir.transforms.ttir.ttir_reduction_force_keep_dim import TTIRReductionForceKeepDimPass
+from ttmlir.transforms.ttir.ttir_decompose_complex_reshape import TTIRDecomposeComplexReshapePass
+from ttmlir.transforms.ttir.ttir_implicit_broadcast_fold import TTIRImplicitBroadcastFoldPass
+from ttmlir.transforms.ttir.ttir_decompose_complex_permute import TTIRDecomposeComplexPermutePass
+
+# upstream's D2M frontend after element-type normalization, in its order: composites and other ops the D2M path has
+# no lowering for written out in ones it has, data movement made explicit and simplified
+FRONTEND = (TTIRDecomposeCompositesPass(), TTIRToTTIRDecompositionPass(), TTIRExplicateTMsPass(),
+            TTIREraseInverseOpsPass(), TTIRMoveReshapeToConstantPass(), TTIRFoldConstantReshapeBroadcastPass(),
+            TTIRReductionForceKeepDimPass(), TTIRDecomposeComplexReshapePass(), TTIRImplicitBroadcastFoldPass(),
+            CanonicalizePass(), TTIRDecomposeComplexPermutePass())
 
 
 @dataclass(frozen=True)
@@ -71,7 +93,10 @@ class TTIRToTTMetalPipeline(RegisterDevicePass, TTMetalOptions):
         run_pass(WrapDeviceModulePass(), ctx, module)
         with scope(RegisterDevicePass.name):
             super().apply(ctx, module)
+        run_pass(TTIRPredicateTypeAlignmentPass(), ctx, module)
         run_pass(ElementTypeNormalizationPass(), ctx, module)
+        for stage in FRONTEND:
+            run_pass(stage, ctx, module)
         self.run_d2m(ctx, module)
 
     def run_d2m(self, ctx: Context, module: ModuleOp) -> None:

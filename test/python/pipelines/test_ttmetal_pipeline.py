@@ -272,12 +272,6 @@ def test_override_device_shape_limits_the_grid():
     ("func.func @b(%a: tensor<2x32x32xf32>, %b: tensor<1x32x32xf32>) -> tensor<2x32x32xf32> {\n  %0 = \"ttir.add\""
      "(%a, %b) : (tensor<2x32x32xf32>, tensor<1x32x32xf32>) -> tensor<2x32x32xf32>\n  return %0 : "
      "tensor<2x32x32xf32>\n}\n", "", "broadcasts beyond a matrix's rows and columns"),
-    ("func.func @c(%a: tensor<64x64xf32>) -> tensor<64x64xi32> {\n  %0 = \"ttir.typecast\"(%a) : "
-     "(tensor<64x64xf32>) -> tensor<64x64xi32>\n  return %0 : tensor<64x64xi32>\n}\n", "",
-     "only typecasts between f32 and bf16"),
-    ("func.func @r(%a: tensor<64x64xf32>) -> tensor<64xf32> {\n  %0 = \"ttir.sum\"(%a) <{dim_arg = [1 : i32], "
-     "keep_dim = false}> : (tensor<64x64xf32>) -> tensor<64xf32>\n  return %0 : tensor<64xf32>\n}\n", "",
-     "only reductions with keep_dim = true"),
     ("func.func @r(%a: tensor<64x40xf32>) -> tensor<64x1xf32> {\n  %0 = \"ttir.max\"(%a) <{dim_arg = [1 : i32], "
      "keep_dim = true}> : (tensor<64x40xf32>) -> tensor<64x1xf32>\n  return %0 : tensor<64x1xf32>\n}\n", "",
      "only d2m.masks filling the padding of host data with zeros"),

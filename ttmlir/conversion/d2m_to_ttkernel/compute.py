@@ -1,6 +1,7 @@
 """The compute kernels of the Metal path's programs: tile by tile through the dst register (SFPU ops, FPU binary
-ops, fused elementwise trees, typecasts by the packer, transposes), reductions by reduce_tile against a scaler tile,
-tile or block matmuls accumulating over K, and tilize/untilize of row-major data."""
+ops, fused elementwise trees, typecasts by the packer or, to or from si32, by the SFPU, transposes), reductions by
+reduce_tile against a scaler tile, tile or block matmuls accumulating over K, and tilize/untilize of row-major
+data."""
 
 from __future__ import annotations
 
@@ -204,13 +205,19 @@ class ComputeKernels:
         step: list[Operation] = [self._call("tile_regs_acquire")]
         if kind == "typecast":
             step += [self._call("copy_tile_init", ins[0]), self._call("copy_tile", ins[0], i, zero.result)]
+            formats = {name: ttcore.DataTypeAttr(ttcore.DataTypeAttr.enum_type(t)) for name, t in
+                       (("in_dtype", cb_types[0].element.dtype), ("out_dtype", layout.dtype))}
+            if "si32" in (cb_types[0].element.dtype, layout.dtype) and len(set(formats.values())) == 2:
+                # the packer converts between float formats; integers to or from floats take the SFPU
+                step += [self._call("typecast_tile_init", **formats), self._call("typecast_tile", zero.result,
+                                                                                 **formats)]
         elif kind == "transpose":
             step.append(self._call("transpose_wh_tile", ins[0], i, zero.result))
         elif fpu:
             step += [self._call(f"{FPU_BINARY[kind]}_init", ins[0], ins[1]),
                      self._call(FPU_BINARY[kind], ins[0], ins[1], i, i, zero.result)]
         else:
-            tree = kind if isinstance(kind, tuple) else (kind, list(range(len(ins))))
+            tree = kind if isinstance(kind, (tuple, int)) else (kind, list(range(len(ins))))  # int: a leaf copied
             step += self.sfpu_tree(tree, ins, out, broadcasts, i, layout.dtype, 0)
         step += [self._call("tile_regs_commit"), self._call("tile_regs_wait"),
                  self._call("pack_tile", zero.result, out, i, out_of_order=IntegerAttr(0, 1)),

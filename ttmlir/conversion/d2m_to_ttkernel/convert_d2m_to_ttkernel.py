@@ -31,7 +31,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import d2m, ttcore
-from ttmlir.errors import PassFailure
+from ttmlir.errors import PassFailure, derive
+from ttmlir.conversion.d2m_to_ttkernel.views import drop_dead_views, shifted_view
 from ttmlir.conversion.d2m_to_ttkernel.generics import fill_value, fills_of, plan_generic
 from ttmlir.conversion.d2m_to_ttkernel.kernel_functions import lower_kernel_functions
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, TILE, ShardLayout
@@ -110,6 +111,7 @@ class _FunctionKernels:
 
     def new_buffer(self, layout: ShardLayout, op: Operation) -> SSAValue:
         empty = buffer_empty(layout, self.device_grid)
+        derive([empty], op)  # a buffer that does not fit is reported at the op it works for
         self.before(op, [empty])
         self.layouts[empty.result] = layout
         return empty.result
@@ -130,6 +132,7 @@ class _FunctionKernels:
             generic.results[0].replace_all_uses_with(kernels.results[0])
             generic.detach()
             generic.erase()
+        drop_dead_views(self.func)
         for scaler in scalers:  # the fills the reductions no longer read, and the tensors they filled
             if not scaler.results[0].uses:
                 outputs = list(scaler.outputs)
@@ -201,7 +204,8 @@ class _FunctionKernels:
         stores = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteStoreOp)]
         if len(loads) == 1 and [s.local for s in stores] == list(loads):  # a copy
             (load,) = loads.values()
-            return self.builder.launch("typecast", [load.source], out, generic, ["same"])
+            source, gather = shifted_view(load.source, generic)
+            return self.builder.launch("typecast", [source], out, generic, [gather])
         plan = plan_generic(generic)
         if plan.kind == "matmul":
             if plan.transpose_b and self.options.use_tile_matmul:

@@ -42,7 +42,11 @@ class DataMovementKernels:
     def gather_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
                     gather: str) -> None:
         """Output tile (i, j) of this core's shard into CB page k from source tile (j, i) ("transpose"), (0, j)
-        ("row"), (i, 0) ("col") or (0, 0) ("scalar"), wherever that tile is."""
+        ("row"), (i, 0) ("col"), (0, 0) ("scalar"), (i mod n, j) ("wrap<n>") or (i + r, j + c) ("shift<r>_<c>"),
+        wherever that tile is."""
+        if gather.startswith("rows"):
+            self.rows_into(ops, port, base, source, layout, *(int(v) for v in gather[4:].split("_")))
+            return
         index = IndexType()
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
         page, zero = ops.const(source.page), ops.const(0, index)
@@ -53,11 +57,90 @@ class DataMovementKernels:
             i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
             j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
             near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
-            row, col = {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero),
-                        "same": (i, j)}[gather]
+            if gather.startswith("wrap"):  # the source's tile rows repeated down the output
+                row, col = body.emit(arith.RemUIOp(i, body.const(int(gather.removeprefix("wrap")), index))), j
+            elif gather.startswith("shift"):  # a rectangle of the source's tiles from (r, c)
+                r, c = (int(v) for v in gather.removeprefix("shift").split("_"))
+                row, col = (body.emit(arith.AddiOp(v, body.const(n, index))) for v, n in ((i, r), (j, c)))
+            else:
+                row, col = {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero),
+                            "same": (i, j)}[gather]
             body.read_tile(self.chip, source, row, col, base, near)
 
         ops.loop(layout.tiles, fetch)
+        ops.barrier("read")
+
+    def rows_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
+                  source_rows: int, source_width: int, rows: int, width: int) -> None:
+        """A reshape from matrices of `source_rows` x `source_width` to ones of `rows` x `width` (the same last dim,
+        or both multiples of 16): each output tile of this core's shard zeroed in its CB page, then each of its
+        16-element face rows that is not padding read from the DRAM source's face row holding the element of the
+        same logical index as its first."""
+        index = IndexType()
+        padded_in, padded_out = (-(-h // 32) * 32 for h in (source_rows, rows))
+        size = source.page // 1024 * 16  # bytes of a face row
+        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
+        page, wt = ops.const(source.page), ops.const(source.tensor_tiles[1], index)
+        banks, zero = ops.const(int(self.chip["num_dram_channels"])), ops.const(0)
+        local = ops.call("get_write_ptr", port, result=i32)
+        y, x = ops.coords(layout)
+
+        def c(body: KernelOps, v: int) -> SSAValue:
+            return body.const(v, index)
+
+        def face_row(body: KernelOps, r: SSAValue, half: SSAValue) -> SSAValue:
+            """The byte offset in a tile of the face row holding half `half` (16 columns) of its row r."""
+            face = body.emit(arith.AddiOp(body.emit(arith.MuliOp(body.emit(arith.DivUIOp(r, c(body, 16))),
+                                                                 c(body, 2))), half))
+            offset = body.emit(arith.AddiOp(body.emit(arith.MuliOp(face, c(body, 16))),
+                                            body.emit(arith.RemUIOp(r, c(body, 16)))))
+            return body.emit(arith.IndexCastOp(body.emit(arith.MuliOp(offset, c(body, size))), i32))
+
+        def tile(body: KernelOps, k: SSAValue) -> None:
+            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
+            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
+            words = body.call("reinterpret_cast", near, result=ttkernel.L1AddrPtrType(32))
+            body.loop(source.page // 4, lambda inner, w: inner.call("store_to_l1", zero, words,
+                                                                    inner.emit(arith.IndexCastOp(w, i32))))
+
+            def row(inner: KernelOps, r: SSAValue) -> None:
+                out_row = inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(i, c(inner, 32))), r))
+                matrix = inner.emit(arith.DivUIOp(out_row, c(inner, padded_out)))
+                within = inner.emit(arith.RemUIOp(out_row, c(inner, padded_out)))
+                for half in (0, 1):
+                    column = inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(j, c(inner, 32))), c(inner, 16 * half)))
+                    inside = inner.emit(arith.AndIOp(inner.emit(arith.CmpiOp(within, c(inner, rows), "ult")),
+                                                     inner.emit(arith.CmpiOp(column, c(inner, width), "ult"))))
+
+                    def copy(then: KernelOps, column=column, half=half) -> None:
+                        logical = then.emit(arith.AddiOp(then.emit(arith.MuliOp(then.emit(arith.AddiOp(
+                            then.emit(arith.MuliOp(matrix, c(then, rows))), within)), c(then, width))), column))
+                        line = then.emit(arith.DivUIOp(logical, c(then, source_width)))
+                        at_column = then.emit(arith.RemUIOp(logical, c(then, source_width)))
+                        at = then.emit(arith.AddiOp(then.emit(arith.MuliOp(then.emit(arith.DivUIOp(
+                            line, c(then, source_rows))), c(then, padded_in))), then.emit(arith.RemUIOp(
+                                line, c(then, source_rows)))))
+                        tile_in = then.emit(arith.IndexCastOp(then.emit(arith.AddiOp(then.emit(arith.MuliOp(
+                            then.emit(arith.DivUIOp(at, c(then, 32))), wt)), then.emit(arith.DivUIOp(
+                                at_column, c(then, 32))))), i32))
+                        bank = then.emit(arith.RemUIOp(tile_in, banks))
+                        far = then.emit(arith.AddiOp(base, then.emit(arith.MuliOp(then.emit(arith.DivUIOp(
+                            tile_in, banks)), page))))
+                        source_half = then.emit(arith.DivUIOp(then.emit(arith.RemUIOp(at_column, c(then, 32))),
+                                                              c(then, 16)))
+                        then.append(ttkernel.NocAsyncReadOp.create(
+                            operands=[bank, then.emit(arith.AddiOp(far, face_row(
+                                then, then.emit(arith.RemUIOp(at, c(then, 32))), source_half))),
+                                then.emit(arith.AddiOp(near, face_row(then, r, c(then, half)))), then.const(size),
+                                then.noc],
+                            properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 1])}))
+
+                    inner.if_else(inside, copy, lambda _: None)
+
+            body.loop(32, row)
+
+        ops.loop(layout.tiles, tile)
         ops.barrier("read")
 
     def writer_body(self, cb: Attribute, layout: ShardLayout, cb_arg: int, plan: ArgPlan) -> list[Operation]:

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith
 from xdsl.ir import SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.ir.affine import (AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr,
+                            AffineMap)
 
 from ttmlir.dialects import d2m
 from ttmlir.dialects.d2m_tile_reduce import TileReduceOp
@@ -25,9 +26,10 @@ DATA_MOVES = ("transpose", "typecast")  # one-operand tile ops the compute kerne
 
 @dataclass
 class GenericPlan:
-    """`kind`: the op (a TTIR family name), or a tree `(family, [children])` of fused ops over leaf indices;
+    """`kind`: the op (a TTIR family name), a tree `(family, [children])` of fused ops over leaf indices, or one
+    leaf index (a copy of that operand through its gather);
     `sources`: the device tensors of the leaves; `gathers`: per leaf, how its reader fetches it (None: its own
-    shard; "transpose", "row", "col", "scalar"). A reduction also names its tile dim ("row": along a row) and its
+    shard; "transpose", "row", "col", "scalar", or "wrap<n>": output tile row i from source tile row i mod n). A reduction also names its tile dim ("row": along a row) and its
     scaler tensor; a matmul whether B is read transposed."""
 
     kind: str | tuple
@@ -57,6 +59,11 @@ def _gather(amap: AffineMap) -> str | None:
     if amap == AffineMap.identity(amap.num_dims):
         return None
     results = amap.results
+    first = results[0] if len(results) == 2 else None
+    if isinstance(first, AffineBinaryOpExpr) and first.kind == AffineBinaryOpKind.Mod and first.lhs == \
+            AffineExpr.dimension(0) and isinstance(first.rhs, AffineConstantExpr) and results[1] == \
+            AffineExpr.dimension(1):
+        return f"wrap{first.rhs.value}"  # output tile row i reads source tile row i mod n (a batch broadcast)
     dims = [r.position if isinstance(r, AffineDimExpr) else None for r in results]
     if not all(isinstance(r, (AffineDimExpr, AffineConstantExpr)) for r in results) or len(dims) != 2:
         return "unsupported"
@@ -87,7 +94,7 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
         if tile_ops[0].name == "d2m.tile_matmul":  # on tiles, in a linalg.generic over the loaded blocks
             blocks = tile_ops[0].parent_op().inputs
         return GenericPlan("matmul", [loads[v].source for v in blocks], [None, None], transpose_b=b_dims == (1, 2))
-    linalgs = [op for op in generic.region.block.ops if op.name == "linalg.generic"]
+    linalgs = [op for op in generic.region.walk() if op.name == "linalg.generic"]  # one: a copy through its map
     linalg_op = tile_ops[0].parent_op() if tile_ops else linalgs[0] if len(linalgs) == 1 else None
     if linalg_op is None or linalg_op.name != "linalg.generic":
         raise PassFailure(generic, "only generics computing tile ops in a linalg.generic, filling tiles or copying a "

@@ -1,6 +1,6 @@
 """Where the Metal path's tensors live on the device: the grid each is computed on, its shards in L1 or its pages
-interleaved over the DRAM banks, and the fixed address of each (a bump allocator per memory space from the chip's
-unreserved base, refusing what does not fit); each placed tensor is a `ttmetal.create_buffer` of its memref."""
+interleaved over the DRAM banks, and the fixed address of each (given by liveness once the host program is complete: `addresses.py`); each placed
+tensor is a `ttmetal.create_buffer` of its memref."""
 
 from __future__ import annotations
 
@@ -31,9 +31,7 @@ class DevicePlacement:
     ttnn_mode: bool = False
     buffers: list[SSAValue] = field(default_factory=list)
     layouts: dict[SSAValue, ShardLayout] = field(default_factory=dict)  # each buffer's (the CBs of a ttnn.generic)
-
-    def __post_init__(self):
-        self.next = {"l1": int(self.chip["l1_unreserved_base"]), "dram": int(self.chip["dram_unreserved_base"])}
+    sizes: dict[SSAValue, tuple[str, int, Operation]] = field(default_factory=dict)  # memory, bytes, where made
 
     def shape_of(self, t: Attribute, op: Operation) -> tuple[int, int, str]:
         if not isinstance(t, TensorType):
@@ -47,17 +45,6 @@ class DevicePlacement:
         # each matrix of a batch is padded to whole tiles, then the batch folds into rows
         return math.prod(shape[:-2]) * -(-shape[-2] // TILE) * TILE, shape[-1], DTYPES[dtype]
 
-    def allocate(self, memory: str, size: int, op: Operation) -> int:
-        """A fixed address: in each core's L1, or in each DRAM bank (a bump allocator per space); `size` is the
-        bytes each core or bank holds."""
-        address = self.next[memory]
-        self.next[memory] += -(-size // 32) * 32
-        limit = int(self.chip["l1_size"]) if memory == "l1" else int(self.chip["dram_unreserved_end"])
-        if self.next[memory] > limit:
-            raise PassFailure(op, f"the tensors of @{self.func.sym_name.data} need {self.next[memory]} B of "
-                                  f"{memory.upper()} per {'core' if memory == 'l1' else 'bank'} ({limit} B)")
-        return address
-
     def place(self, t: Attribute, op: Operation, memory: str) -> Placed:
         if self.ttnn_mode:  # a result in the memory its TTNN layout names, allocated by TTNN
             empty = ttnn_empty(t, device_of(self.ops, self.func), op)
@@ -68,10 +55,12 @@ class DevicePlacement:
         grid = grid_for((ht, wt), self.device_grid)
         layout = ShardLayout(grid, (ht // grid[0], wt // grid[1]), dtype, 0, memory)
         per_bank = -(-ht * wt // int(self.chip["num_dram_channels"]))  # interleaved pages each DRAM bank holds
-        layout.address = self.allocate(memory, (per_bank if memory == "dram" else layout.tiles) * layout.page, op)
-        return Placed(self.create_buffer(layout), layout)
+        return Placed(self.create_buffer(layout, (per_bank if memory == "dram" else layout.tiles) * layout.page, op),
+                      layout)
 
-    def create_buffer(self, layout: ShardLayout) -> SSAValue:
+    def create_buffer(self, layout: ShardLayout, size: int, op: Operation) -> SSAValue:
+        """A buffer of `layout` taking `size` bytes per core (L1) or bank (DRAM); its address is given once the
+        program is complete (`addresses.assign_addresses`), `op` is where it is reported if it does not fit."""
         props = {"address": IntegerAttr(layout.address, i64)}
         if layout.origin != (0, 0) or layout.fold or layout.nd:  # shards on other cores than the grid's own
             props.update(zip(("virtualGridForwardMapping", "virtualGridInverseMapping"), grid_maps(layout)))
@@ -79,6 +68,7 @@ class DevicePlacement:
         self.ops.append(create)
         self.buffers.append(create.result)
         self.layouts[create.result] = layout
+        self.sizes[create.result] = (layout.memory, size, op)
         return create.result
 
     def cb_of(self, placed: Placed, op: Operation) -> SSAValue:
@@ -96,9 +86,8 @@ class DevicePlacement:
             self.layouts[tensor] = layout
             return Placed(tensor, layout)
         per_bank = -(-layout.tensor_tiles[0] * layout.tensor_tiles[1] // int(self.chip["num_dram_channels"]))
-        layout.address = self.allocate(layout.memory, (layout.tiles if layout.memory == "l1" else per_bank)
-                                       * layout.page, op)
-        return Placed(self.create_buffer(layout), layout)
+        return Placed(self.create_buffer(layout, (layout.tiles if layout.memory == "l1" else per_bank) * layout.page,
+                                         op), layout)
 
     def place_ttnn(self, value: SSAValue, op: Operation) -> Placed:
         """A TTNN tensor where its layout puts it: L1 shards on the cores it names (each the layout's memref of

@@ -3,8 +3,8 @@ program.
 
 Host tensors moved onto the device (`d2m.to_layout`) go into the layout their metal-layout type and d2m.empty give
 them (grid, shards of tiles, L1 or DRAM, the cores a virtual grid mapping moves them to): each device tensor a
-`ttmetal.create_buffer` at its address (`conversion/d2m_to_ttmetal/buffers.py`: a bump allocator per memory space
-from the chip's unreserved base), each move from or to the host an `enqueue_write_buffer`/`enqueue_read_buffer`
+`ttmetal.create_buffer` at its address (`conversion/d2m_to_ttmetal/addresses.py`: by liveness, each buffer freed by
+a `ttmetal.deallocate_buffer` after the last command using it), each move from or to the host an `enqueue_write_buffer`/`enqueue_read_buffer`
 (through a host buffer padded to whole tiles when the tensor is not in them); a tensor kept at its rank is written
 row-major into shards of its own and tilized there by a program (untilized before it is read back), a device tensor
 moved into another device layout is copied by a program; those programs' kernels are built here
@@ -48,6 +48,7 @@ from ttmlir.conversion.d2m_to_ttkernel.generics import fill_value, fills_of
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, ShardLayout
 from ttmlir.conversion.d2m_to_ttkernel.layouts import device_facts
 from ttmlir.transforms.ttcore.register_device import device_module_of
+from ttmlir.conversion.d2m_to_ttmetal.addresses import assign_addresses
 from ttmlir.conversion.d2m_to_ttmetal.buffers import DevicePlacement, Placed
 from ttmlir.conversion.d2m_to_ttmetal.memref_programs import MemrefProgramLowering, is_memref_form
 from ttmlir.conversion.d2m_to_ttmetal.program import enqueue, launch_configs, one_program
@@ -140,9 +141,9 @@ class _FunctionLowering:
         if self.ttnn_mode:  # each program a ttnn.generic on the TTNN tensors; its CBs' buffers the runtime's
             self.ops = [generic_of(op, self.layouts, self.kernels) if isinstance(op, ttmetal.EnqueueProgramOp) else op
                         for op in self.ops if not isinstance(op, ttmetal.CreateBufferOp)]
-        else:  # a buffer nothing reads or writes is not created
+        else:  # a buffer nothing reads or writes is not created; the others are freed when dead
             self.ops = [op for op in self.ops if not isinstance(op, ttmetal.CreateBufferOp) or op.result.uses]
-            self.ops += [ttmetal.DeallocateBufferOp.create(operands=[b]) for b in self.buffers if b.uses]
+            self.ops = assign_addresses(self.ops, self.alloc.sizes, self.chip, func.sym_name.data, self.layouts)
             self.ops.append(ttmetal.FinishOp.create())
         self.ops.append(ReturnOp(*results))
         new_block.add_ops(self.ops)

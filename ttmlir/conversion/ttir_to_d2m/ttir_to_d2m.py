@@ -37,6 +37,10 @@ from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
 from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure, derive
+from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
+from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
+from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
+from ttmlir.conversion.ttir_to_d2m.slice import SLICES
 
 TILE = 32
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
@@ -55,6 +59,8 @@ REDUCTION_FILLS = {"sum": "zero", "mean": "zero", "max": "neginf"}
 # an inner min as an order-reversing involution around a max: min(x) = -max(-x)
 INVERSE = "neg"
 REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
+# op families converted in files of their own: name -> (op, tensor operands) -> (compute, maps, iterators, inputs)
+FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES}
 
 
 def metal_type(shape: tuple[int, ...], element: Attribute, memory: str, grid: tuple[int, int] = (1, 1)) -> TensorType:
@@ -451,10 +457,10 @@ class TTIRToD2MPass(ModulePass):
             compute, ins = _elementwise("tile_transpose", 1), tensors
             maps, iterators = [_map(2, 1, 0), _map(2, 0, 1)], ["parallel"] * 2
         elif name == "typecast" and len(tensors) == 1:
-            if {tensors[0].type.element_type, result.type.element_type} - set(FLOATS):
-                raise PassFailure(op, "only typecasts between f32 and bf16 are converted to D2M yet")
             compute, ins = _elementwise("tile_typecast", 1), tensors
             maps, iterators = [_map(2, 0, 1)] * 2, ["parallel"] * 2
+        elif name in FAMILIES:
+            compute, maps, iterators, ins = FAMILIES[name](op, tensors)
         elif name in TILE_OF and len(tensors) == ARITY[TILE_OF[name]]:
             compute, ins = _elementwise(TILE_OF[name], len(tensors)), tensors
             maps = [_broadcast_map(v.type, result.type, op) for v in tensors] + [_map(2, 0, 1)]

@@ -42,7 +42,8 @@ CB_METHODS = {"cb_reserve_back": "reserve_back", "cb_push_back": "push_back", "c
 CB_HEADER = "api/dataflow/circular_buffer.h"
 NOC_HEADERS = ("api/core_local_mem.h", "api/dataflow/endpoints.h", "api/dataflow/noc.h")  # the Noc object API
 CALL_HEADERS = {"bfloat16_greater": "api/numeric/bfloat16.h", "float32_greater": "api/numeric/float32.h",
-                "dprint": "api/debug/dprint.h"}
+                "dprint": "api/debug/dprint.h",
+                **dict.fromkeys(("typecast_tile", "typecast_tile_init"), "api/compute/eltwise_unary/typecast.h")}
 C_TYPES = {ttkernel.TensorAccessorType: EmitC_OpaqueType(StringAttr("TensorAccessor")),
            ttkernel.TensorAccessorArgsType: EmitC_OpaqueType(StringAttr("auto")), ttkernel.CBType: PORT,
            ttkernel.LocalSemaphoreType: PORT, ttkernel.L1AddrType: PORT, ttkernel.NocAddrType: NOC_ADDR}

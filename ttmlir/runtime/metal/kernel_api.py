@@ -3,6 +3,7 @@ the tile engines (unpack, math, pack, SFPU) and the runtime-argument and address
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import torch
@@ -32,6 +33,9 @@ class _Pointer:
     ctype: str
 
 
+# tt-metal's DataFormat names of the formats the simulator holds
+_DATA_FORMATS = {"Float32": "f32", "Float16_b": "bf16", "Float16": "f16", "Int32": "si32", "UInt32": "u32",
+                 "UInt16": "u16", "UInt8": "u8"}
 _POINTER_TYPES = {"uint32_t": torch.int32, "int32_t": torch.int32, "uint16_t": torch.int16, "int16_t": torch.int16,
                   "uint8_t": torch.uint8, "int8_t": torch.int8, "float": torch.float32}
 
@@ -555,6 +559,22 @@ class KernelApi:
         """dst[dst] = dst[src], value for value (both already in the dst register's format)."""
         self._compute_only("copy_dest_values")
         self._set_dst(self._dst_index(dst, "copy_dest_values"), self.core.dst[self._dst_index(src, "copy_dest_values")])
+
+    def typecast_tile_init_t(self, _formats: str) -> None:
+        """Configures the SFPU for `typecast_tile` (computes nothing here)."""
+
+    def typecast_tile_t(self, formats: str, dst: int) -> None:
+        """`typecast_tile<IN, OUT>(dst)`: dst[dst]'s values (held in IN's format) as OUT holds them: a float
+        format's values from an integer's, rounded to it, or an integer format's from a float's, truncated."""
+        self._compute_only("typecast_tile")
+        names = re.findall(r"DataFormat::(\w+)", formats)
+        if len(names) != 2 or any(n not in _DATA_FORMATS for n in names):
+            raise MetalError(f"typecast_tile<{formats}>: expected two DataFormat values of "
+                             f"{', '.join(_DATA_FORMATS)}")
+        index = self._dst_index(dst, "typecast_tile")
+        value, out = self.core.dst[index], _DATA_FORMATS[names[1]]
+        self._set_dst(index, value.trunc() if not tile_math.FORMATS[out].is_floating_point else value.to(tile_math.FORMATS[out]).to(torch.float32))
+        self.cycles += tile_math.sfpu_cycles("typecast")
 
     @staticmethod
     def bfloat16_greater(a: int, b: int) -> bool:

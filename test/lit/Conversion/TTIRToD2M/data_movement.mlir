@@ -1,0 +1,93 @@
+// RUN: not ttmlir-opt --ttir-to-d2m --split-input-file %s 2>%t.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=ERR < %t.err
+// Reshapes, squeezes and permutes that leave every element in its tile are programs copying the input's blocks
+// into the result's (the region stores the block it loads); a permute of a matrix's two dims is a transpose; a
+// slice of whole tiles copies a view of its input shifted to its first tile; a
+// broadcast is a linalg.generic yielding its operand's tile read through the map of the block it spreads (one
+// matrix repeated along the batch: tile row i from the source's tile row i mod its tile rows).
+
+// CHECK: #map3 = affine_map<(d0, d1) -> (d0 mod 2, d1)>
+// CHECK: #map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 + 3, d3 + 1)>
+// CHECK-LABEL: func.func @squeeze
+// CHECK: %[[IN:.*]] = d2m.to_layout %arg0
+// CHECK: d2m.generic {{.*}}indexing_maps = [#map, #map]{{.*}} ins(%[[IN]] : tensor<1x1x1x3x!ttcore.tile<32x32, f32>, #layout>) outs(%{{.*}} : tensor<1x1x1x3x!ttcore.tile<32x32, f32>, #layout1>)
+// CHECK-NEXT: %[[Y:.*]] = d2m.block_index(0)
+// CHECK-NEXT: %[[X:.*]] = d2m.block_index(1)
+// CHECK-NEXT: tensor.empty
+// CHECK-NEXT: %[[BLOCK:.*]] = d2m.remote_load
+// CHECK-NEXT: %[[STORED:.*]] = d2m.remote_store %{{.*}}[%[[Y]], %[[X]]] %[[BLOCK]]
+// CHECK-NEXT: d2m.yield %[[STORED]]
+func.func @squeeze(%a: tensor<1x12x96xf32>) -> tensor<12x96xf32> {
+  %0 = "ttir.squeeze"(%a) <{dim = 0 : si32}> : (tensor<1x12x96xf32>) -> tensor<12x96xf32>
+  return %0 : tensor<12x96xf32>
+}
+
+// CHECK-LABEL: func.func @permute
+// CHECK: d2m.generic {{.*}}indexing_maps = [#map1, #map]
+// CHECK: d2m.tile_transpose
+func.func @permute(%a: tensor<64x96xf32>) -> tensor<96x64xf32> {
+  %0 = "ttir.permute"(%a) <{permutation = array<i64: 1, 0>}> : (tensor<64x96xf32>) -> tensor<96x64xf32>
+  return %0 : tensor<96x64xf32>
+}
+
+// CHECK-LABEL: func.func @bcast
+// CHECK: d2m.generic {{.*}}indexing_maps = [#map2, #map]
+// CHECK: linalg.generic {indexing_maps = [#map2, #map]
+// CHECK-NEXT: ^bb0(%[[T:.*]]: !ttcore.tile<32x32, f32>, %{{.*}}: !ttcore.tile<32x32, f32>):
+// CHECK-NEXT: linalg.yield %[[T]]
+func.func @bcast(%a: tensor<4x40x1xf32>) -> tensor<4x40x96xf32> {
+  %0 = "ttir.broadcast"(%a) <{broadcast_dimensions = array<i64: 1, 1, 96>}> : (tensor<4x40x1xf32>) -> tensor<4x40x96xf32>
+  return %0 : tensor<4x40x96xf32>
+}
+
+// CHECK-LABEL: func.func @batch
+// CHECK: d2m.generic {{.*}}indexing_maps = [#map3, #map]
+func.func @batch(%a: tensor<1x40x96xf32>) -> tensor<3x40x96xf32> {
+  %0 = "ttir.broadcast"(%a) <{broadcast_dimensions = array<i64: 3, 1, 1>}> : (tensor<1x40x96xf32>) -> tensor<3x40x96xf32>
+  return %0 : tensor<3x40x96xf32>
+}
+
+// A slice of whole tiles (matrices 3..4 of 6, each 20x96 in one tile row; the last dim from 32): the input moved to
+// DRAM, viewed from its tile (3, 1), the view copied into the result.
+// CHECK-LABEL: func.func @slice
+// CHECK: %[[DRAM:.*]] = d2m.empty() : tensor<1x1x6x3x!ttcore.tile<32x32, f32>, #[[L:layout[0-9]*]]>
+// CHECK: %[[IN:.*]] = d2m.to_layout %arg0, %[[DRAM]]
+// CHECK: %[[VIEW:.*]] = d2m.view_layout %[[IN]] remapping = #map4 : tensor<1x1x6x3x!ttcore.tile<32x32, f32>, #[[L]]> -> tensor<1x1x2x2x!ttcore.tile<32x32, f32>
+// CHECK: d2m.generic {{.*}} ins(%[[VIEW]] :
+// CHECK: d2m.remote_load %{{.*}} %[[VIEW]]
+func.func @slice(%a: tensor<1x6x20x96xf32>) -> tensor<1x2x20x64xf32> {
+  %0 = "ttir.slice_static"(%a) <{begins = [0 : i32, 3 : i32, 0 : i32, 32 : i32], ends = [1 : i32, 5 : i32, 20 : i32, 96 : i32], step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]}> : (tensor<1x6x20x96xf32>) -> tensor<1x2x20x64xf32>
+  return %0 : tensor<1x2x20x64xf32>
+}
+
+// -----
+
+// ERR: error: 'ttir.reshape' of 12x3200 to 12x32x100 moves elements between tiles; that is not converted to D2M yet
+func.func @heads(%a: tensor<12x3200xf32>) -> tensor<12x32x100xf32> {
+  %0 = "ttir.reshape"(%a) <{shape = [12 : i32, 32 : i32, 100 : i32]}> : (tensor<12x3200xf32>) -> tensor<12x32x100xf32>
+  return %0 : tensor<12x32x100xf32>
+}
+
+// -----
+
+// ERR: error: 'ttir.permute' with permutation [1, 0, 2] of 2x40x64 moves elements between tiles
+func.func @batch_permute(%a: tensor<2x40x64xf32>) -> tensor<40x2x64xf32> {
+  %0 = "ttir.permute"(%a) <{permutation = array<i64: 1, 0, 2>}> : (tensor<2x40x64xf32>) -> tensor<40x2x64xf32>
+  return %0 : tensor<40x2x64xf32>
+}
+
+// -----
+
+// ERR: error: 'ttir.slice_static' of 40x64 with begins [0, 16], ends [40, 32] cuts the last dim inside a tile
+func.func @cut(%a: tensor<40x64xf32>) -> tensor<40x16xf32> {
+  %0 = "ttir.slice_static"(%a) <{begins = [0 : i32, 16 : i32], ends = [40 : i32, 32 : i32], step = [1 : i32, 1 : i32]}> : (tensor<40x64xf32>) -> tensor<40x16xf32>
+  return %0 : tensor<40x16xf32>
+}
+
+// -----
+
+// ERR: error: 'ttir.broadcast' of 1x40x1 to 4x40x64 spreads along a batch dim and a matrix's dims at once
+func.func @batch_bcast(%a: tensor<1x40x1xf32>) -> tensor<4x40x64xf32> {
+  %0 = "ttir.broadcast"(%a) <{broadcast_dimensions = array<i64: 4, 1, 64>}> : (tensor<1x40x1xf32>) -> tensor<4x40x64xf32>
+  return %0 : tensor<4x40x64xf32>
+}

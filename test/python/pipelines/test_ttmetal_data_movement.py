@@ -1,0 +1,118 @@
+"""TTIR data-movement ops (reshape, squeeze, unsqueeze, permute, broadcast, slice_static) through `--ttir-to-ttmetal-pipeline`, run
+from the `.ttm` on the simulated grid against torch (a reshape keeping the last dim, or changing it between multiples of 16,
+gathers face rows between tiles);
+what moves other elements between tiles is refused naming it; a
+function whose tensors together exceed L1 runs when those live at once fit."""
+
+import pytest
+import torch
+
+from test_ttmetal_pipeline import compile_ttir
+from ttmlir.passes import PassFailure
+from ttmlir.runtime.metal.program import run_program
+
+
+def one_op(op: str, attrs: str, source: tuple[int, ...], result: tuple[int, ...]) -> str:
+    s, r = (f"tensor<{'x'.join(map(str, t))}xf32>" for t in (source, result))
+    # an exp before and after, so the op reads a program's result and feeds another
+    return (f"func.func @f(%a: {s}) -> {r} {{\n  %0 = \"ttir.exp\"(%a) : ({s}) -> {s}\n"
+            f"  %1 = \"ttir.{op}\"(%0) <{{{attrs}}}> : ({s}) -> {r}\n  %2 = \"ttir.neg\"(%1) : ({r}) -> {r}\n"
+            f"  return %2 : {r}\n}}\n")
+
+
+CASES = [
+    ("squeeze", "dim = 0 : si32", (1, 12, 96), (12, 96), lambda x: x.squeeze(0)),
+    ("unsqueeze", "dim = 0 : si32", (40, 64), (1, 40, 64), lambda x: x.unsqueeze(0)),
+    ("reshape", "shape = [2 : i32, 3 : i32, 20 : i32, 64 : i32]", (6, 20, 64), (2, 3, 20, 64),
+     lambda x: x.reshape(2, 3, 20, 64)),
+    ("reshape", "shape = [128 : i32, 96 : i32]", (2, 64, 96), (128, 96), lambda x: x.reshape(128, 96)),
+    ("reshape", "shape = [1 : i32, 1 : i32, 160 : i32]", (160,), (1, 1, 160), lambda x: x.reshape(1, 1, 160)),
+    # rows regrouped between tiles (each gathered from the input's row of its index, the padding zeroed)
+    ("unsqueeze", "dim = 1 : si32", (40, 64), (40, 1, 64), lambda x: x.unsqueeze(1)),
+    ("reshape", "shape = [32 : i32, 1 : i32]", (32, 1, 1), (32, 1), lambda x: x.reshape(32, 1)),
+    ("reshape", "shape = [6 : i32, 20 : i32, 70 : i32]", (3, 40, 70), (6, 20, 70), lambda x: x.reshape(6, 20, 70)),
+    # the last dim split or merged in face rows of 16
+    ("reshape", "shape = [1 : i32, 1 : i32, 12 : i32, 64 : i32]", (768,), (1, 1, 12, 64),
+     lambda x: x.reshape(1, 1, 12, 64)),
+    ("reshape", "shape = [1 : i32, 32 : i32, 16 : i32, 16 : i32]", (1, 32, 256), (1, 32, 16, 16),
+     lambda x: x.reshape(1, 32, 16, 16)),
+    ("reshape", "shape = [3 : i32, 160 : i32]", (3, 5, 2, 16), (3, 160), lambda x: x.reshape(3, 160)),
+    ("permute", "permutation = array<i64: 1, 0>", (64, 96), (96, 64), lambda x: x.T),
+    ("permute", "permutation = array<i64: 0, 2, 1>", (1, 40, 70), (1, 70, 40), lambda x: x.transpose(1, 2)),
+    ("permute", "permutation = array<i64: 1, 0, 2, 3>", (1, 3, 40, 64), (3, 1, 40, 64), lambda x: x.transpose(0, 1)),
+    ("slice_static", "begins = [0 : i32, 0 : i32, 0 : i32, 64 : i32], ends = [4 : i32, 3 : i32, 40 : i32, 128 : i32], "
+     "step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]", (4, 3, 40, 128), (4, 3, 40, 64), lambda x: x[..., 64:]),
+    ("slice_static", "begins = [0 : i32, 3 : i32, 0 : i32, 32 : i32], ends = [1 : i32, 5 : i32, 20 : i32, 64 : i32], "
+     "step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]", (1, 6, 20, 96), (1, 2, 20, 32), lambda x: x[:, 3:5, :, 32:64]),
+    ("slice_static", "begins = [0 : i32, 32 : i32], ends = [40 : i32, 70 : i32], step = [1 : i32, 1 : i32]", (40, 70),
+     (40, 38), lambda x: x[:, 32:]),
+    ("broadcast", "broadcast_dimensions = array<i64: 1, 1, 96>", (4, 40, 1), (4, 40, 96), lambda x: x.expand(4, 40, 96)),
+    ("broadcast", "broadcast_dimensions = array<i64: 1, 1, 1>", (2, 40, 64), (2, 40, 64), lambda x: x),
+    ("broadcast", "broadcast_dimensions = array<i64: 64, 1>", (1, 96), (64, 96), lambda x: x.expand(64, 96)),
+    ("broadcast", "broadcast_dimensions = array<i64: 1, 50, 70>", (1, 1, 1), (1, 50, 70), lambda x: x.expand(1, 50, 70)),
+    ("broadcast", "broadcast_dimensions = array<i64: 3, 40, 64>", (1, 1, 1), (3, 40, 64), lambda x: x.expand(3, 40, 64)),
+    ("broadcast", "broadcast_dimensions = array<i64: 3, 1, 1>", (1, 40, 96), (3, 40, 96), lambda x: x.expand(3, 40, 96)),
+    ("broadcast", "broadcast_dimensions = array<i64: 2, 4, 1, 1>", (1, 1, 1, 96), (2, 4, 1, 96),
+     lambda x: x.expand(2, 4, 1, 96)),
+]
+
+
+@pytest.mark.parametrize("op, attrs, source, result, expected", CASES)
+def test_data_movement_ops_run_on_the_device(op, attrs, source, result, expected):
+    x = torch.randn(source, generator=torch.Generator().manual_seed(0))
+    (out,), _ = run_program(compile_ttir(one_op(op, attrs, source, result)), [x])
+    assert out.shape == result
+    assert torch.allclose(out, -expected(torch.exp(x)), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("op, attrs, source, result, message", [
+    ("reshape", "shape = [12 : i32, 32 : i32, 100 : i32]", (12, 3200), (12, 32, 100), "12x3200 to 12x32x100 moves "
+     "elements between tiles"),
+    ("reshape", "shape = [40 : i32, 48 : i32]", (40, 2, 24), (40, 48), "40x2x24 to 40x48 moves elements between "
+     "tiles"),
+    ("permute", "permutation = array<i64: 1, 0, 2>", (2, 40, 64), (40, 2, 64), r"permutation \[1, 0, 2\] of 2x40x64"),
+    ("permute", "permutation = array<i64: 0, 2, 1>", (2, 40, 64), (2, 64, 40), "moves elements between tiles"),
+    ("slice_static", "begins = [0 : i32, 16 : i32], ends = [40 : i32, 32 : i32], step = [1 : i32, 1 : i32]", (40, 64),
+     (40, 16), "cuts the last dim inside a tile"),
+    ("slice_static", "begins = [0 : i32, 0 : i32], ends = [20 : i32, 64 : i32], step = [1 : i32, 1 : i32]", (40, 64),
+     (20, 64), "takes part of a matrix's rows"),
+    ("slice_static", "begins = [1 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [2 : i32, 2 : i32, 32 : i32, 32 : i32], "
+     "step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]", (2, 3, 32, 32), (1, 2, 32, 32), "takes matrices that are not "
+     "consecutive"),
+    ("broadcast", "broadcast_dimensions = array<i64: 4, 1, 64>", (1, 40, 1), (4, 40, 64), "spreads along a batch dim"),
+    ("broadcast", "broadcast_dimensions = array<i64: 1, 40, 1>", (4, 1, 64), (4, 40, 64), "spreads along a batch dim"),
+])
+def test_data_movement_between_tiles_is_refused_naming_the_shapes(op, attrs, source, result, message):
+    with pytest.raises(PassFailure, match=message):
+        compile_ttir(one_op(op, attrs, source, result))
+
+
+def test_rows_regrouped_leave_zero_padding():
+    # 40 rows in two tiles of rows: a sum over them reads the 24 padding rows of the second (the input is read
+    # as the host wrote it: an op before would leave its own values in the padding, which a sum over rows counts)
+    s, r = "tensor<2x20x64xf32>", "tensor<40x64xf32>"
+    source = (f"func.func @f(%a: {s}) -> tensor<1x64xf32> {{\n"
+              f"  %1 = \"ttir.reshape\"(%a) <{{shape = [40 : i32, 64 : i32]}}> : ({s}) -> {r}\n"
+              f"  %2 = \"ttir.sum\"(%1) <{{dim_arg = [0 : i32], keep_dim = true}}> : ({r}) -> tensor<1x64xf32>\n"
+              f"  return %2 : tensor<1x64xf32>\n}}\n")
+    x = torch.randn(2, 20, 64, generator=torch.Generator().manual_seed(0))
+    (out,), _ = run_program(compile_ttir(source), [x])
+    assert torch.allclose(out, x.reshape(40, 64).sum(0, keepdim=True), rtol=1e-4, atol=1e-4)
+
+
+def test_buffers_are_freed_when_dead_so_only_the_tensors_live_at_once_must_fit_l1():
+    # each 2048x2048 f32 tensor takes 256 KiB of every core's L1: the six tensors of the chain need more than
+    # a core's 1.4 MiB, three at once do not
+    t = "tensor<2048x2048xf32>"
+    ops = ["add", "exp", "neg", "abs", "relu"]
+    body, last = [], "%a"
+    for i, op in enumerate(ops):
+        uses = f"{last}, %b" if op == "add" else last
+        types = f"{t}, {t}" if op == "add" else t
+        body.append(f"  %{i} = \"ttir.{op}\"({uses}) : ({types}) -> {t}")
+        last = f"%{i}"
+    text = f"func.func @f(%a: {t}, %b: {t}) -> {t} {{\n" + "\n".join(body) + f"\n  return {last} : {t}\n}}\n"
+    generator = torch.Generator().manual_seed(0)
+    a, b = (torch.randn(2048, 2048, generator=generator) for _ in range(2))
+    (out,), _ = run_program(compile_ttir(text), [a, b])
+    assert torch.allclose(out, torch.relu(torch.abs(-torch.exp(a + b))), rtol=1e-5, atol=1e-5)

@@ -1,0 +1,36 @@
+"""`ttir.permute` as a D2M program: a permutation swapping a matrix's two dims (the batch, if any, of one matrix) is
+a transpose (each tile transposed and read from the swapped block, as `ttir.transpose` is); one that only moves
+dims of size 1 keeps the elements in order and is the reshape to its result (a block copy where that keeps every
+element in its tile, see `reshape.py`). Other permutations move elements between tiles and are refused naming
+them."""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.ir import SSAValue
+
+from ttmlir.conversion.ttir_to_d2m.reshape import reshape
+from ttmlir.errors import PassFailure
+from ttmlir.ir.tt_op import TTOp
+
+
+def permute(op: TTOp, tensors: list[SSAValue]):
+    """(compute, maps, iterators, inputs) of a permute."""
+    from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import _elementwise, _map  # the transpose's own program
+
+    shape = tuple(tensors[0].type.get_shape())
+    order = [int(v) % max(1, len(shape)) for v in op.prop("permutation").get_values()]
+    rank = len(shape)
+    # a matrix's swap first: one of a row or column keeps the element order but not the tiles
+    if rank >= 2 and order == [*range(rank - 2), rank - 1, rank - 2] and math.prod(shape[:-2]) == 1:
+        return _elementwise("tile_transpose", 1), [_map(2, 1, 0), _map(2, 0, 1)], ["parallel"] * 2, tensors
+    moved = [d for d in order if shape[d] != 1]
+    if moved == sorted(moved):  # dims of size 1 moved: the elements keep their order
+        return reshape(op, tensors)
+    raise PassFailure(op, f"'{op.name}' with permutation {order} of {'x'.join(map(str, shape))} moves elements "
+                          "between tiles; that is not converted to D2M yet (a swap of a matrix's two dims, and "
+                          "moves of dims of size 1, are)")
+
+
+PERMUTES = {"permute": permute}
