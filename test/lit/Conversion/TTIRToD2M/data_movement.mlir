@@ -10,7 +10,10 @@
 // CHECK: #map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 + 3, d3 + 1)>
 // CHECK-LABEL: func.func @squeeze
 // CHECK: %[[IN:.*]] = d2m.to_layout %arg0
-// CHECK: d2m.generic {{.*}}indexing_maps = [#map, #map]{{.*}} ins(%[[IN]] : tensor<1x1x1x3x!ttcore.tile<32x32, f32>, #layout>) outs(%{{.*}} : tensor<1x1x1x3x!ttcore.tile<32x32, f32>, #layout1>)
+// CHECK: d2m.generic {{.*}}indexing_maps = [#map, #map]
+// CHECK-NEXT: ins(%[[IN]] : tensor<1x1x1x3x!ttcore.tile<32x32, f32>, #layout>)
+// CHECK-NEXT: outs(%{{.*}} : tensor<1x1x1x3x!ttcore.tile<32x32, f32>, #layout1>)
+// CHECK-NEXT: {
 // CHECK-NEXT: %[[Y:.*]] = d2m.block_index(0)
 // CHECK-NEXT: %[[X:.*]] = d2m.block_index(1)
 // CHECK-NEXT: tensor.empty
@@ -53,7 +56,8 @@ func.func @batch(%a: tensor<1x40x96xf32>) -> tensor<3x40x96xf32> {
 // CHECK: %[[DRAM:.*]] = d2m.empty() : tensor<1x1x6x3x!ttcore.tile<32x32, f32>, #[[L:layout[0-9]*]]>
 // CHECK: %[[IN:.*]] = d2m.to_layout %arg0, %[[DRAM]]
 // CHECK: %[[VIEW:.*]] = d2m.view_layout %[[IN]] remapping = #map4 : tensor<1x1x6x3x!ttcore.tile<32x32, f32>, #[[L]]> -> tensor<1x1x2x2x!ttcore.tile<32x32, f32>
-// CHECK: d2m.generic {{.*}} ins(%[[VIEW]] :
+// CHECK: d2m.generic
+// CHECK-NEXT: ins(%[[VIEW]] :
 // CHECK: d2m.remote_load %{{.*}} %[[VIEW]]
 func.func @slice(%a: tensor<1x6x20x96xf32>) -> tensor<1x2x20x64xf32> {
   %0 = "ttir.slice_static"(%a) <{begins = [0 : i32, 3 : i32, 0 : i32, 32 : i32], ends = [1 : i32, 5 : i32, 20 : i32, 96 : i32], step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]}> : (tensor<1x6x20x96xf32>) -> tensor<1x2x20x64xf32>

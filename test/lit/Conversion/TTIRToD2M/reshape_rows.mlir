@@ -10,7 +10,8 @@
 // CHECK-LABEL: func.func @rows
 // CHECK: %[[DRAM:.*]] = d2m.to_layout %{{.*}}, %{{.*}} : tensor<32x1x64xf32> into tensor<1x1x32x2x!ttcore.tile<32x32, f32>, #[[IN:layout[0-9]*]]>
 // CHECK: %[[VIEW:.*]] = d2m.view_layout %[[DRAM]]{{.*}} -> tensor<1x1x1x2x!ttcore.tile<32x32, f32>, #[[OUT:layout[0-9]*]]>
-// CHECK: d2m.generic {{.*}} ins(%[[VIEW]] :
+// CHECK: d2m.generic
+// CHECK-NEXT: ins(%[[VIEW]] :
 // KERNEL: func.func private @datamovement_kernel0()
 // KERNEL: %[[WORDS:.*]] = emitc.call_opaque "reinterpret_cast"
 // KERNEL: emitc.subscript %[[WORDS]]
