@@ -6,12 +6,10 @@ Python function for scripts, tests and the builder. Bad input raises DiagnosticE
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import NameLoc, UnknownLoc
-
 from ttmlir.asm import print_module
 from ttmlir.diagnostics import Diagnostic, DiagnosticError, load_module, verify_module
 from ttmlir.dialects import make_context
-from ttmlir.errors import written_at
+from ttmlir.errors import written_position
 from ttmlir.passes import PassFailure, make_pass
 
 
@@ -25,29 +23,13 @@ def lower_to_ttmetal(text: str, filename: str = "<input>", pipeline_options: str
     return lower(text, filename, "ttir-to-ttmetal-pipeline", pipeline_options)
 
 
-def _written_position(op, positions: dict):
-    """Where the op a diagnostic is on was written: its own (or the op it was derived from) position, else that of
-    the first parsed op at its location (a pass that made it in place of another gave it that op's location,
-    perhaps inside a name), None when neither is known."""
-    pos = positions.get(written_at(op))
-    location = getattr(op, "location", None)
-    if pos is not None or location is None or isinstance(location, UnknownLoc):
-        return pos
-    by_location: dict = {}
-    for parsed, at in positions.items():
-        by_location.setdefault(getattr(parsed, "location", None), at)
-    while location not in by_location and isinstance(location, NameLoc):
-        location = location.location
-    return None if isinstance(location, UnknownLoc) else by_location.get(location)
-
-
 def lower(text: str, filename: str, pipeline: str, pipeline_options: str = ""):
     """`pipeline` run on a module's text; a failure is a located diagnostic."""
     module, positions = load_module(make_context(), text, filename)
     try:
         make_pass(pipeline, pipeline_options).apply(make_context(), module)
     except PassFailure as failure:
-        pos = _written_position(failure.op, positions) if failure.op is not None else None
+        pos = written_position(failure.op, positions) if failure.op is not None else None
         raise DiagnosticError(Diagnostic("error", str(failure), filename, text, pos)) from None
     verify_module(module, positions, filename, text)
     return module

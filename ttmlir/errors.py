@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from xdsl.dialects.builtin import NameLoc, UnknownLoc
 from xdsl.ir import Operation
 
 
@@ -37,3 +38,19 @@ def derive(ops: list[Operation], source: Operation) -> None:
 def written_at(op: Operation | None) -> Operation | None:
     """The op of the source text a diagnostic on `op` points at: `op`, or the one it was made from."""
     return getattr(op, "derived_from", op)
+
+
+def written_position(op: Operation, positions: dict):
+    """Where the op a diagnostic is on was written: its own (or the op it was derived from) position, else that of
+    the first parsed op at its location (a pass that made it in place of another gave it that op's location,
+    perhaps inside a name), None when neither is known."""
+    pos = positions.get(op, positions.get(written_at(op)))
+    location = getattr(op, "location", None)
+    if pos is not None or location is None or isinstance(location, UnknownLoc):
+        return pos
+    by_location: dict = {}
+    for parsed, at in positions.items():
+        by_location.setdefault(getattr(parsed, "location", None), at)
+    while location not in by_location and isinstance(location, NameLoc):
+        location = location.location
+    return None if isinstance(location, UnknownLoc) else by_location.get(location)

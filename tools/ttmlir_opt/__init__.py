@@ -182,7 +182,7 @@ def process_chunk(text: str, filename: str, line_offset: int, opts: Options) -> 
     from ttmlir.asm import print_module
     from ttmlir.diagnostics import load_module, verify_module
     from ttmlir.dialects import make_context
-    from ttmlir.errors import written_at
+    from ttmlir.errors import written_position
     from ttmlir.passes import PassFailure, PassWarning, make_pass
     from ttmlir.timing import run_pass, scope
 
@@ -191,7 +191,7 @@ def process_chunk(text: str, filename: str, line_offset: int, opts: Options) -> 
 
     def located(severity: str, op, message: str) -> Diagnostic:
         return Diagnostic(severity, message, filename, text,
-                          positions.get(op, positions.get(written_at(op))) if op is not None else None, line_offset)
+                          written_position(op, positions) if op is not None else None, line_offset)
 
     with warnings.catch_warnings(record=True) as raised:
         warnings.simplefilter("always", PassWarning)

@@ -38,7 +38,8 @@ from ttmlir.conversion.d2m_to_ttkernel.kernel_functions import lower_kernel_func
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, TILE, ShardLayout
 from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout, staging_type
 from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
-from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import fill_generic, metal_type
+from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
+from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import fill_generic
 from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
 from ttmlir.transforms.ttcore.register_device import device_module_of
 

@@ -38,7 +38,6 @@ from xdsl.passes import ModulePass
 
 from ttmlir import hardware
 from ttmlir.dialects import d2m, ttcore, ttmetal, ttnn
-from ttmlir.ir.sizes import elements_error
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn import device_of, generic_of
@@ -52,6 +51,7 @@ from ttmlir.conversion.d2m_to_ttmetal.addresses import assign_addresses
 from ttmlir.conversion.d2m_to_ttmetal.buffers import DevicePlacement, Placed
 from ttmlir.conversion.d2m_to_ttmetal.memref_programs import MemrefProgramLowering, is_memref_form
 from ttmlir.conversion.d2m_to_ttmetal.program import enqueue, launch_configs, one_program
+from ttmlir.ir.sizes import elements_error
 
 HOST_DATA = ("ttir.constant", "ttir.arange")  # tensors whose values are known when compiling: written by the host
 
@@ -246,6 +246,8 @@ class _FunctionLowering:
         when compiling, so the filled tensor is host data written to the output, as a TTIR full is."""
         out, layout = placed[generic.outputs[0]], generic.outputs[0].type.encoding.data
         host_type = TensorType(ELEMENTS[out.layout.dtype], layout.logical_shape)
+        if (error := elements_error(host_type)) is not None:  # checked before the splat is expanded
+            raise PassFailure(generic, error)
         value = fill_value(generic)
         self.write_host(self.host_constant(host_type, DenseIntOrFPElementsAttr.from_list(host_type, [value])),
                         out.buffer)

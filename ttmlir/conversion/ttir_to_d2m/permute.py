@@ -13,11 +13,11 @@ from xdsl.ir import SSAValue
 from ttmlir.conversion.ttir_to_d2m.reshape import reshape
 from ttmlir.errors import PassFailure
 from ttmlir.ir.tt_op import TTOp
+from ttmlir.conversion.ttir_to_d2m.tiles import _elementwise, _map
 
 
 def permute(op: TTOp, tensors: list[SSAValue]):
     """(compute, maps, iterators, inputs) of a permute."""
-    from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import _elementwise, _map  # the transpose's own program
 
     shape = tuple(tensors[0].type.get_shape())
     order = [int(v) % max(1, len(shape)) for v in op.prop("permutation").get_values()]

@@ -21,6 +21,7 @@ from xdsl.ir.affine import AffineMap
 from ttmlir.dialects import d2m
 from ttmlir.errors import PassFailure, derive
 from ttmlir.ir.tt_op import TTOp
+from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 
 TILE = 32
 
@@ -48,7 +49,6 @@ def _copy(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps) -> 
 def _rows_regrouped(op: TTOp, tensors: list[SSAValue]):
     """A reshape moving face rows between tiles: the input moved to DRAM and a `d2m.view_layout` of it as the
     result's shape, copied (its reader gathers each output face row from the input's of the same index)."""
-    from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import metal_type  # the device form every op converts to
 
     source, result = tensors[0].type, op.results[0].type
     target = d2m.EmptyOp.create(result_types=[metal_type(source.get_shape(), source.element_type, "dram")])

@@ -22,6 +22,7 @@ from ttmlir.dialects import d2m
 from ttmlir.errors import PassFailure, derive
 from ttmlir.ir.props import int_values
 from ttmlir.ir.tt_op import TTOp
+from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 
 TILE = 32
 
@@ -54,7 +55,6 @@ def tile_offsets(op: TTOp, shape: tuple[int, ...]) -> tuple[int, int]:
 def slice_static(op: TTOp, tensors: list[SSAValue]):
     """(compute, maps, iterators, inputs) of a slice of whole tiles: a copy of the shifted view of the input (the
     move to DRAM and the view are inserted before `op`)."""
-    from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import metal_type  # the device form every op converts to
 
     source, result = tensors[0].type, op.results[0].type
     row, col = tile_offsets(op, tuple(source.get_shape()))

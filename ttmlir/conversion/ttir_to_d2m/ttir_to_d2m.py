@@ -32,21 +32,18 @@ from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ShardLayout, grid_m
 from ttmlir.transforms.ttcore.register_device import device_module_of
 from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS
-from ttmlir.dialects.d2m_tile_bcast import TileBcastOp, TileBcastTypeAttr
-from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
 from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure, derive
+from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _dtype, _elementwise, _map, metal_type
 from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
 from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 from ttmlir.conversion.ttir_to_d2m.slice import SLICES
 
-TILE = 32
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
            if arity < 3 and family not in ("transpose", "typecast")} | {"where": "tile_where"}
-TILE_CLASSES = {**d2m.TILE_OP_CLASSES, "tile_where": TileWhereOp}
 ARITY = {mnemonic: arity for mnemonic, (_, arity) in d2m.TILE_OPS.items()} | {"tile_where": 3}
 FILLS = {"zeros": 0.0, "ones": 1.0}  # and full, with its fill_value
 FLOATS = (Float32Type(), BFloat16Type())
@@ -63,18 +60,6 @@ REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
 FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES}
 
 
-def metal_type(shape: tuple[int, ...], element: Attribute, memory: str, grid: tuple[int, int] = (1, 1)) -> TensorType:
-    """A host tensor's device form: its matrices, each padded to whole tiles, in tiles (leading dims folded into
-    rows), on `grid`."""
-    dims = (1,) * max(0, 2 - len(shape)) + tuple(shape)
-    ht, wt = math.prod(dims[:-2]) * -(-dims[-2] // TILE), -(-dims[-1] // TILE)  # each matrix in whole tiles
-    intervals = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [2, 2]), [0, len(dims) - 1, len(dims) - 1,
-                                                                            len(dims)])
-    layout = ttcore.MetalLayoutAttr(ttcore.MetalLayout(dims, (1,) * (len(dims) - 2) + (TILE, TILE), intervals, memory,
-                                                       "sharded" if memory == "l1" else "interleaved"))
-    return TensorType(ttcore.TileType((TILE, TILE), _dtype(element)), [*grid, ht // grid[0], wt // grid[1]], layout)
-
-
 def ranked_metal_type(shape: tuple[int, ...], element: Attribute, memory: str) -> TensorType:
     """A host tensor kept at its rank on the device (collapse-tensors-2d=false): a grid dim per dim, each matrix
     of the batch in whole tiles, on a grid of 1s."""
@@ -84,18 +69,6 @@ def ranked_metal_type(shape: tuple[int, ...], element: Attribute, memory: str) -
                                                        "sharded" if memory == "l1" else "interleaved"))
     return TensorType(ttcore.TileType((TILE, TILE), _dtype(element)),
                       [*(1,) * n, *shape[:-2], -(-shape[-2] // TILE), -(-shape[-1] // TILE)], layout)
-
-
-def _dtype(element: Attribute) -> str:
-    if isinstance(element, IntegerType):
-        return "si32"
-    return {Float32Type(): "f32", BFloat16Type(): "bf16"}[element]
-
-
-def _map(dims: int, *results: int | None) -> AffineMapAttr:
-    """`(d0, .., d<dims-1>) -> (d<r> for r in results)`, a result None the constant 0."""
-    return AffineMapAttr(AffineMap(dims, 0, tuple(AffineExpr.constant(0) if r is None else AffineExpr.dimension(r)
-                                                  for r in results)))
 
 
 def _parallel(kind: str = "parallel") -> Attribute:
@@ -147,45 +120,6 @@ def build_generic(inputs: list[SSAValue], output: SSAValue, maps: list[AffineMap
     return d2m.GenericOp.create(operands=[*inputs, output], result_types=[output.type], attributes=attrs,
                                 regions=[Region(Block(ops))], properties={
                                     "operandSegmentSizes": DenseArrayBase.from_list(i32, [len(inputs), 1, 0])})
-
-
-def _tile_bcast(amap: AffineMapAttr) -> str | None:
-    """How an operand read through `amap` is spread within each tile: a map fixing the block row reads a row
-    (`row`), fixing the block column a column (`col`), both one value (`scalar`)."""
-    fixed = [not isinstance(r, AffineDimExpr) for r in amap.data.results[-2:]]
-    return {(True, True): "scalar", (True, False): "row", (False, True): "col"}.get(tuple(fixed))
-
-
-def spread_leaves(body: Block, maps: list[AffineMapAttr]) -> list[SSAValue]:
-    """The input tiles of a linalg.generic's `body` as its tile ops use them: each one read through a broadcast map
-    spread over the tile by a `d2m.tile_bcast` added to `body`."""
-    leaves = []
-    for arg, amap in zip(body.args, maps[:-1]):
-        if (kind := _tile_bcast(amap)) is not None:
-            bcast = TileBcastOp.create(operands=[arg], result_types=[arg.type],
-                                       properties={"bcast_type": TileBcastTypeAttr(kind)})
-            body.add_op(bcast)
-            arg = bcast.result
-        leaves.append(arg)
-    return leaves
-
-
-def _elementwise(tile_op: str, arity: int):
-    """A linalg.generic over the loaded blocks, `tile_op` on each tile (each block indexed as the generic's own
-    map reads it: an operand broadcast along the rows or columns reads one block for all, and each of its tiles
-    spread over the whole tile by a `d2m.tile_bcast`; a transposed one swaps them)."""
-
-    def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: list[AffineMapAttr]) -> SSAValue:
-        tile = out.type.element_type
-        body = Block(arg_types=[*(v.type.element_type for v in loaded), tile])
-        op = TILE_CLASSES[tile_op].create(operands=spread_leaves(body, maps), result_types=[tile])
-        body.add_ops([op, LinalgYieldOp(op.results[0])])
-        generic = LinalgGenericOp(loaded, [out], Region(body), maps,
-                                  [IteratorTypeAttr.parallel()] * maps[-1].data.num_dims, [out.type])
-        ops.append(generic)
-        return generic.res[0]
-
-    return compute
 
 
 def _reduction(tile_op: str, dim: str):

@@ -23,7 +23,8 @@ from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import dst_tiles
-from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic, spread_leaves
+from ttmlir.conversion.ttir_to_d2m.tiles import spread_leaves
+from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic
 from ttmlir.dialects.d2m_tile_bcast import TileBcastOp
 from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
 from ttmlir.transforms.ttcore.register_device import device_module_of

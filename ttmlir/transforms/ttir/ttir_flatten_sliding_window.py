@@ -30,9 +30,11 @@ NHWC = [0, 1, 2, 3]
 
 
 def ttir_op(name: str, operands, props: dict, results: list[TensorType], source: Operation) -> Operation:
-    """A new op before `source`, located as its helper (the location itself stays with what stands for its result)."""
+    """A new op before `source`, located as its helper (the location itself stays with what stands for its result);
+    a diagnostic on it points at where `source` was written."""
     new = TTIR_OP_CLASSES[name].create(operands=list(operands), result_types=results, properties=props)
     new.location = helper_location(source.location, name)
+    new.derived_from = getattr(source, "derived_from", source)
     source.parent.insert_op_before(new, source)
     return new
 

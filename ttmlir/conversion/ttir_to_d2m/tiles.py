@@ -1,0 +1,84 @@
+"""The pieces every `--ttir-to-d2m` op family builds its program from: a host tensor's device type (`metal_type`),
+affine maps and the elementwise tile computation (a `linalg.generic` of a `d2m.tile_*` op, broadcast operands
+spread within their tiles by `d2m.tile_bcast`). Kept apart from the pass so the op families' files can use them."""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects.builtin import (AffineMapAttr, BFloat16Type, DenseIntOrFPElementsAttr, Float32Type, IntegerType,
+                                   TensorType, i64)
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp, YieldOp as LinalgYieldOp
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+
+from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
+from ttmlir.dialects.d2m_tile_bcast import TileBcastOp, TileBcastTypeAttr
+
+TILE = 32
+TILE_CLASSES = {**d2m.TILE_OP_CLASSES, "tile_where": TileWhereOp}
+
+
+def metal_type(shape: tuple[int, ...], element: Attribute, memory: str, grid: tuple[int, int] = (1, 1)) -> TensorType:
+    """A host tensor's device form: its matrices, each padded to whole tiles, in tiles (leading dims folded into
+    rows), on `grid`."""
+    dims = (1,) * max(0, 2 - len(shape)) + tuple(shape)
+    ht, wt = math.prod(dims[:-2]) * -(-dims[-2] // TILE), -(-dims[-1] // TILE)  # each matrix in whole tiles
+    intervals = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [2, 2]), [0, len(dims) - 1, len(dims) - 1,
+                                                                            len(dims)])
+    layout = ttcore.MetalLayoutAttr(ttcore.MetalLayout(dims, (1,) * (len(dims) - 2) + (TILE, TILE), intervals, memory,
+                                                       "sharded" if memory == "l1" else "interleaved"))
+    return TensorType(ttcore.TileType((TILE, TILE), _dtype(element)), [*grid, ht // grid[0], wt // grid[1]], layout)
+
+
+def _dtype(element: Attribute) -> str:
+    if isinstance(element, IntegerType):
+        return "si32"
+    return {Float32Type(): "f32", BFloat16Type(): "bf16"}[element]
+
+
+def _map(dims: int, *results: int | None) -> AffineMapAttr:
+    """`(d0, .., d<dims-1>) -> (d<r> for r in results)`, a result None the constant 0."""
+    return AffineMapAttr(AffineMap(dims, 0, tuple(AffineExpr.constant(0) if r is None else AffineExpr.dimension(r)
+                                                  for r in results)))
+
+
+def _tile_bcast(amap: AffineMapAttr) -> str | None:
+    """How an operand read through `amap` is spread within each tile: a map fixing the block row reads a row
+    (`row`), fixing the block column a column (`col`), both one value (`scalar`)."""
+    fixed = [not isinstance(r, AffineDimExpr) for r in amap.data.results[-2:]]
+    return {(True, True): "scalar", (True, False): "row", (False, True): "col"}.get(tuple(fixed))
+
+
+def spread_leaves(body: Block, maps: list[AffineMapAttr]) -> list[SSAValue]:
+    """The input tiles of a linalg.generic's `body` as its tile ops use them: each one read through a broadcast map
+    spread over the tile by a `d2m.tile_bcast` added to `body`."""
+    leaves = []
+    for arg, amap in zip(body.args, maps[:-1]):
+        if (kind := _tile_bcast(amap)) is not None:
+            bcast = TileBcastOp.create(operands=[arg], result_types=[arg.type],
+                                       properties={"bcast_type": TileBcastTypeAttr(kind)})
+            body.add_op(bcast)
+            arg = bcast.result
+        leaves.append(arg)
+    return leaves
+
+
+def _elementwise(tile_op: str, arity: int):
+    """A linalg.generic over the loaded blocks, `tile_op` on each tile (each block indexed as the generic's own
+    map reads it: an operand broadcast along the rows or columns reads one block for all, and each of its tiles
+    spread over the whole tile by a `d2m.tile_bcast`; a transposed one swaps them)."""
+
+    def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: list[AffineMapAttr]) -> SSAValue:
+        tile = out.type.element_type
+        body = Block(arg_types=[*(v.type.element_type for v in loaded), tile])
+        op = TILE_CLASSES[tile_op].create(operands=spread_leaves(body, maps), result_types=[tile])
+        body.add_ops([op, LinalgYieldOp(op.results[0])])
+        generic = LinalgGenericOp(loaded, [out], Region(body), maps,
+                                  [IteratorTypeAttr.parallel()] * maps[-1].data.num_dims, [out.type])
+        ops.append(generic)
+        return generic.res[0]
+
+    return compute
