@@ -9,6 +9,7 @@ nest after it. A `memref.load` copied straight to a `memref.store` in L1 (a mask
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -16,7 +17,6 @@ from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, Region
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint
 
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.d2m_dst import (AcquireDstOp, dst_in_place, dst_operands, input_slice_stride, is_dst_compute_op,
@@ -94,14 +94,7 @@ def collect(scope: Operation | Region, root: Operation | None, capacity: int) ->
     return copy_infos, intermediates
 
 
-def copy_in_place(dst, copy_infos: dict, l1_acc_disabled: bool) -> None:
-    """Loads into DST where they are; stores out of DST in a copy of the nest after it."""
-    for key, info in copy_infos.items():
-        after = key.next_op
-        parent = key.parent_block()
-        dra.emit_copy_nest(key, dst, info.loads, True, InsertPoint.before(key), l1_acc_disabled, clone_nest=False)
-        point = InsertPoint.before(after) if after is not None else InsertPoint.at_end(parent)
-        dra.emit_copy_nest(key, dst, info.stores, False, point, True)
+IN_PLACE = partial(dra.emit_copy_nests, clone_nest=False)  # a scheduled nest keeps its loads where they are
 
 
 @dataclass(frozen=True)
@@ -127,8 +120,8 @@ class D2MInsertDstRegisterAccessScheduledPass(ModulePass):
                     no_l1_acc = self.disable_l1_acc or not dra.has_tile_matmul(root) or \
                         not dra.matmul_outputs_support_l1_acc(root)
                     copy_infos, intermediates = collect(root, root, capacity)
-                    dra.finalize(region, capacity, root, no_l1_acc, copy_infos, intermediates, copy_in_place,
+                    dra.finalize(region, capacity, root, no_l1_acc, copy_infos, intermediates, IN_PLACE,
                                  generic)
                 if not roots and has_compute and not any(isinstance(o, AcquireDstOp) for o in region.walk()):
                     copy_infos, intermediates = collect(region, None, capacity)
-                    dra.finalize(region, capacity, None, True, copy_infos, intermediates, copy_in_place, generic)
+                    dra.finalize(region, capacity, None, True, copy_infos, intermediates, IN_PLACE, generic)

@@ -18,7 +18,6 @@ from xdsl.dialects import affine
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint
 
 from ttmlir.dialects import d2m
 from ttmlir.dialects.d2m_dst import (dst_in_place, dst_operands, input_slice_stride, is_dst_compute_op,
@@ -102,16 +101,6 @@ def collect(root: Operation, capacity: int) -> tuple[dict, dict]:
     return copy_infos, intermediates
 
 
-def copy_nests(dst, copy_infos: dict, l1_acc_disabled: bool) -> None:
-    """Loads into DST in a copy of each nest before it, stores out of DST in one after it."""
-    for root, info in copy_infos.items():
-        after = root.next_op
-        parent = root.parent_block()
-        dra.emit_copy_nest(root, dst, info.loads, True, InsertPoint.before(root), l1_acc_disabled)
-        point = InsertPoint.before(after) if after is not None else InsertPoint.at_end(parent)
-        dra.emit_copy_nest(root, dst, info.stores, False, point, True)
-
-
 @dataclass(frozen=True)
 class D2MInsertDstRegisterAccessUnscheduledPass(ModulePass):
     name: ClassVar[str] = "d2m-insert-dst-register-access-unscheduled"
@@ -132,4 +121,5 @@ class D2MInsertDstRegisterAccessUnscheduledPass(ModulePass):
                     no_l1_acc = self.disable_l1_acc or not dra.has_tile_matmul(root) or \
                         not dra.matmul_outputs_support_l1_acc(root)
                     copy_infos, intermediates = collect(root, capacity)
-                    dra.finalize(region, capacity, root, no_l1_acc, copy_infos, intermediates, copy_nests, generic)
+                    dra.finalize(region, capacity, root, no_l1_acc, copy_infos, intermediates, dra.emit_copy_nests,
+                                 generic)

@@ -577,6 +577,17 @@ def emit_copy_nest(root: Operation, dst: SSAValue, accesses: list[DstAccess], lo
         (replace_load if load_side else replace_store)(access, dst, dst_map, dst_indices)
 
 
+def emit_copy_nests(dst: SSAValue, copy_infos: dict, l1_acc_disabled: bool, clone_nest: bool = True) -> None:
+    """Each root's loads into DST before it (in a copy of its nest, or without `clone_nest` next to each access)
+    and its stores out of DST in a copy of the nest after it."""
+    for root, info in copy_infos.items():
+        after = root.next_op
+        parent = root.parent_block()
+        emit_copy_nest(root, dst, info.loads, True, InsertPoint.before(root), l1_acc_disabled, clone_nest)
+        point = InsertPoint.before(after) if after is not None else InsertPoint.at_end(parent)
+        emit_copy_nest(root, dst, info.stores, False, point, True)
+
+
 def fix_intermediates(dst: SSAValue, intermediates: dict) -> None:
     """An intermediate result another tile op consumes goes through its DST slot: stored after the op, loaded
     back for its users."""
