@@ -12,7 +12,7 @@ import io
 from xdsl.dialects import affine, arith
 from xdsl.dialects import memref as xmemref
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, TensorType, UnitAttr
-from xdsl.ir import Dialect, SSAValue
+from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.irdl import traits_def
@@ -84,56 +84,53 @@ class SubviewOp(xmemref.SubviewOp):  # xDSL's definition, inherited as it is; on
     traits = traits_def(_Canonicalization(), NoMemoryEffect())
 
 
+def _parse_operands_to(parser: Parser, count: int) -> tuple[list[SSAValue], Attribute, dict]:
+    """`%a[, %b] {attrs} : A to B` (MLIR's memref.cast/copy syntax): the operands resolved (the first of type A, a
+    second of type B), B, and the attribute dictionary."""
+    names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    if len(names) != count:
+        parser.raise_error(f"expected {count} operand(s)")
+    attributes = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    position = parser.pos
+    first = parser.parse_type()
+    parser.parse_keyword("to")
+    second = parser.parse_type()
+    return parser.resolve_operands(names, [first, second][:count], position), second, attributes
+
+
+def _print_operands_to(printer: Printer, op, first: Attribute, second: Attribute) -> None:
+    printer.print_string(" ")
+    printer.print_list(op.operands, printer.print_operand)
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    printer.print_attribute(first)
+    printer.print_string(" to ")
+    printer.print_attribute(second)
+
+
 class CastOp(xmemref.CastOp):
     """`memref.cast %m : A to B`, MLIR's syntax (xDSL prints the generic form)."""
 
     @classmethod
     def parse(cls, parser: Parser) -> "CastOp":
-        source = parser.parse_unresolved_operand()
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        position = parser.pos
-        source_type = parser.parse_type()
-        parser.parse_keyword("to")
-        result_type = parser.parse_type()
-        (value,) = parser.resolve_operands([source], [source_type], position)
-        return cls.create(operands=[value], result_types=[result_type], attributes=attributes)
+        operands, result_type, attributes = _parse_operands_to(parser, 1)
+        return cls.create(operands=operands, result_types=[result_type], attributes=attributes)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" to ")
-        printer.print_attribute(self.dest.type)
+        _print_operands_to(printer, self, self.source.type, self.dest.type)
 
 
 class CopyOp(xmemref.CopyOp):  # xDSL's definition, inherited as it is; only the text differs
     @classmethod
     def parse(cls, parser: Parser) -> "CopyOp":
-        names = [parser.parse_unresolved_operand()]
-        parser.parse_punctuation(",")
-        names.append(parser.parse_unresolved_operand())
-        attributes = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        position = parser.pos
-        source = parser.parse_type()
-        parser.parse_keyword("to")
-        target = parser.parse_type()
-        op = cls(*parser.resolve_operands(names, [source, target], position))
+        operands, _, attributes = _parse_operands_to(parser, 2)
+        op = cls(*operands)
         op.attributes.update(attributes)
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_list(self.operands, printer.print_operand)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" to ")
-        printer.print_attribute(self.destination.type)
-
+        _print_operands_to(printer, self, self.source.type, self.destination.type)
 
 
 _INHERENT = ("sym_name", "sym_visibility", "type", "initial_value", "constant", "alignment")
