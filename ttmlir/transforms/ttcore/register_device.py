@@ -60,7 +60,11 @@ class RegisterDevicePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         module = device_module_of(op)
-        if any(isinstance(o, ttcore.DeviceOp) for o in module.ops):
+        existing = next((o for o in module.ops if isinstance(o, ttcore.DeviceOp)), None)
+        if existing is not None:  # a device given by hand still gets the system it is a part of, as upstream's
+            if "ttcore.system_desc" not in module.attributes:
+                module.attributes["ttcore.system_desc"] = self.system_desc(
+                    module, existing.device_attr.data.mesh_shape or (1, 1))
             return
         mesh = self.mesh(op)
         system = self.system_desc(module, mesh)
