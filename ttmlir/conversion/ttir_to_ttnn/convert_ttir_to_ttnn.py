@@ -34,6 +34,7 @@ from ttmlir.ir.tt_op import TTOp
 from ttmlir.dialects.ttir_shapes import broadcast_shape, first_shape, matmul_product_shape
 from ttmlir.dialects.ttnn import TTNN_OP_CLASSES, TTNNOp
 from ttmlir.errors import PassFailure
+from ttmlir.conversion.ttir_to_ttnn.moe_compute import convert_moe_compute
 from ttmlir.transforms.ttir.cpu_hoist_manually_tagged import FORWARD_CPU, FUNCTION_TYPE
 from ttmlir.transforms.ttnn.ttnn_utils import (device_functions, device_of, helper_location, interleaved_memory_config,
                                                mesh_shape_of, ttnn_op)
@@ -693,6 +694,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "all_to_all_dispatch_metadata": _dispatch_metadata, "mesh_shard": _mesh_shard, "distributed_norm": _distributed_norm,
     "dump": lambda op: ttnn_op("dump_tensor", op.operands, _props(op), [], op),
     "adamw": _adamw, "ttml_attention": _direct_with_defaults, "batch_norm": _batch_norm,
+    "moe_compute": convert_moe_compute, "moe_gpt": _direct_with_defaults,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
@@ -700,7 +702,7 @@ DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape
                    "mesh_partition", "distributed_norm", "concatenate_heads",
                    "split_qkv", "slice_dynamic", "bitcast", "sparse_matmul", "topk_router_gpt",
                    "all_to_all_dispatch", "all_to_all_combine", "moe_expert_token_remap", "sampling",
-                   "tt_lang"}
+                   "tt_lang", "selective_reduce_combine"}
 
 
 def _conversion(op: TTOp) -> Callable[[TTOp], Operation | list[Operation]] | None:
