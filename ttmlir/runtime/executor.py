@@ -38,7 +38,7 @@ NAMED_OUTPUTS = {"SortOpT": _VALUES_INDICES, "TopkOpT": _VALUES_INDICES, "SplitQ
                  "NlpCreateQkvHeadsDecodeOpT": _QKV, "TopkRouterGptOpT": ("expertIndices", "expertWeights"),
                  "AllToAllDispatchOpT": ("dispatched", "metadata"),
                  "AllToAllDispatchMetadataOpT": ("dispatched", "indices", "scores"), "MoeExpertTokenRemapOpT": ("mapping", "reduced"),
-                 "SdpaBwOpT": ("gradQuery", "gradKey", "gradValue")}
+                 "SdpaBwOpT": ("gradQuery", "gradKey", "gradValue"), "MoeComputeOpT": ("combineOutput",)}
 
 
 def output_fields(table) -> tuple[str, ...]:
@@ -572,7 +572,8 @@ HOST_OPS = {"call": _call, "load_cached": _load_cached, "cpu": _cpu, "generic": 
             "create_global_semaphore": _create_global_semaphore, "reset_global_semaphore": _reset_global_semaphore,
             "annotate": _pass_through, "region_start": _pass_through, "region_end": _pass_through,
             "breakpoint": _breakpoint, "print": _print, "memory_snapshot": _memory_snapshot,
-            "dump_tensor": _dump_tensor}
+            "dump_tensor": _dump_tensor,
+            "allocate_moe_compute_semaphore": _create_global_semaphore}
 DEBUG_EFFECTS = {"breakpoint", "print", "memory_snapshot", "dump_tensor"}
 
 

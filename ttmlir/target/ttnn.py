@@ -63,13 +63,8 @@ class _Typed:
         self.type, self.owner = type, owner
 
 
-# Tables upstream spells otherwise than the camel case of their op's name.
-SPELLED_TABLES = {"prepare_moe_compute_w0_w1_weights": "PrepareMoEComputeW0W1WeightsOp",
-                  "prepare_moe_compute_w2_weights": "PrepareMoEComputeW2WeightsOp"}
-
-
 def table_of(row) -> str:
-    own = SPELLED_TABLES.get(row.name) or fbu.camel(row.name) + "Op"
+    own = fbu.SPELLED_TABLES.get(row.name) or fbu.camel(row.name) + "Op"
     return own if hasattr(fb, own) else FAMILY_TABLES[row.family]
 
 

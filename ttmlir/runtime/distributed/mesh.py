@@ -42,7 +42,7 @@ NEEDS: dict[str, Callable] = {
     "aggregate_tensor": lambda t, mesh, chip: range(mesh[0] * mesh[1]),
     "point_to_point": _point_to_point,
     **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter", "distributed_rms_norm", "distributed_layer_norm",
-                     "all_to_all_dispatch", "all_to_all_dispatch_metadata", "all_to_all_combine"), _line),
+                     "all_to_all_dispatch", "all_to_all_dispatch_metadata", "all_to_all_combine", "moe_compute"), _line),
     **dict.fromkeys(("mesh_partition", "moe_expert_token_remap"), lambda t, mesh, chip: (chip,)),
 }
 if set(NEEDS) != set(MESH_KERNELS):  # a new mesh kernel needs its row here, or ranks would miss its data

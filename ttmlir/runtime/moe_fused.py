@@ -1,0 +1,104 @@
+"""The simulator's kernels of the fused MoE expert stage: moe_compute's weight packers and the op itself.
+
+The packed weights are the simulated device's layout (ttmlir.conversion.ttir_to_ttnn.moe_compute): w0|w1 side by
+side [L, E, hidden (+ bias tile row), 2 * intermediate] and w2 [L, E, intermediate (+ bias tile row), hidden],
+a bias row followed by zero rows up to a tile.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from ttmlir.dialects.moe_fused import TILE
+from ttmlir.runtime import ccl
+
+# GPT-OSS's SwiGLU as tt-metal's SFPU computes it: gate and up clamped, gate * sigmoid(alpha * gate) * (up + 1)
+SWIGLU_ALPHA, SWIGLU_LIMIT = 1.702, 7.0
+ACTIVATIONS = ("silu", "swiglu")  # the schema's MoEActivationFunction, by position
+
+
+def _with_bias_row(weight: torch.Tensor, bias: torch.Tensor | None) -> torch.Tensor:
+    """[L, E, R, C] with, when there is a bias [L, E, C], a tile of rows below: the bias, then zeros."""
+    if bias is None:
+        return weight
+    rows = torch.zeros(*weight.shape[:2], TILE, weight.shape[-1], dtype=weight.dtype)
+    rows[:, :, 0] = bias
+    return torch.cat([weight, rows], dim=2)
+
+
+def prepare_w0_w1(x: dict, t) -> torch.Tensor:
+    w0, w1 = x["w0"], x["w1"]
+    if w0.shape != w1.shape or w0.dim() != 4:
+        raise ValueError(f"w0 and w1 must both be [L, E, hidden, intermediate], got {list(w0.shape)} and "
+                         f"{list(w1.shape)}")
+    bias = torch.cat([x["bias0"], x["bias1"]], -1) if "bias0" in x else None  # fields as the schema's bias_0
+    return _with_bias_row(torch.cat([w0, w1], dim=-1), bias)
+
+
+def prepare_w2(x: dict, t) -> torch.Tensor:
+    if x["w2"].dim() != 4:
+        raise ValueError(f"w2 must be [L, E, intermediate, hidden], got {list(x['w2'].shape)}")
+    return _with_bias_row(x["w2"], x.get("bias2"))
+
+
+def expert_ffn(tokens: torch.Tensor, w0_w1: torch.Tensor, w2: torch.Tensor, hidden: int, intermediate: int,
+               has_bias: bool, activation: str) -> torch.Tensor:
+    """One expert's FFN of [n, hidden] tokens from its packed weights ([hidden (+ tile), 2N], [N (+ tile), H])."""
+    gate, up = (tokens @ w0_w1[:hidden]).split(intermediate, dim=-1)
+    if has_bias:
+        gate, up = gate + w0_w1[hidden, :intermediate], up + w0_w1[hidden, intermediate:]
+    if activation == "swiglu":
+        gate, up = gate.clamp(max=SWIGLU_LIMIT), up.clamp(-SWIGLU_LIMIT, SWIGLU_LIMIT)
+        inner = (up + 1) * gate * torch.sigmoid(SWIGLU_ALPHA * gate)
+    else:
+        inner = F.silu(gate) * up
+    out = inner @ w2[:intermediate]
+    return out + w2[intermediate] if has_bias else out
+
+
+def _expert_places(mapping: torch.Tensor, experts: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """From expert_mapping (its last dimension the experts, its first row each expert's place along the line):
+    each expert's place and its rank among the experts of that place."""
+    owner = mapping.reshape(-1, experts)[0].long()
+    same = owner[:, None] == owner[None, :]
+    rank = torch.tril(same, diagonal=-1).sum(-1)  # experts before it on the same chip
+    return owner, rank
+
+
+def moe_compute(x: dict, t, mesh) -> list:
+    """Each chip's [K, tokens, hidden] combine: for its tokens (its share of the line's, in place order) and each
+    of their k experts, the FFN the expert's chip computes on the token as dispatched there."""
+    hidden = x["tilize_input_tensor"][0].shape[-1]
+    intermediate, layer, has_bias = t.intermediateSize, t.layerId, bool(t.hasBias)
+    activation = ACTIVATIONS[t.activationFunction]
+    out_shape = [int(d) for d in t.combineOutput.desc.shape]
+    out = [None] * len(x["tilize_input_tensor"])
+    for line in ccl.groups(t.clusterAxis, mesh):
+        tokens = [x["tilize_input_tensor"][c].reshape(-1, hidden).float() for c in line]
+        chosen = x["tilize_expert_indices_tensor"][line[0]].long()
+        chosen = chosen.reshape(-1, chosen.shape[-1])  # [T, K], all-gathered: the same on every chip
+        total, k = chosen.shape
+        if tokens[0].shape[0] != total or total % len(line):
+            raise ValueError(f"{tokens[0].shape[0]} dispatched tokens and {total} rows of expert indices do not "
+                             f"split over the line's {len(line)} chips")
+        mapping = x["tilize_expert_mapping_tensor"][line[0]]
+        owner, rank = _expert_places(mapping, mapping.shape[-1])
+        valid = (chosen >= 0) & (chosen < owner.shape[0])
+        safe = chosen.clamp(0, owner.shape[0] - 1)
+        place, local = owner[safe], rank[safe]
+        combined = torch.zeros(total, k, hidden)
+        for p, chip in enumerate(line):
+            w0_w1, w2 = x["matmul_w0_w1_tensor"][chip].float(), x["matmul_w2_tensor"][chip].float()
+            if w0_w1.dim() != 4 or w0_w1.shape[-1] != 2 * intermediate or w2.dim() != 4 or w2.shape[-1] != hidden:
+                raise ValueError(f"packed weights {list(w0_w1.shape)} and {list(w2.shape)} are not this device's "
+                                 f"moe_compute layout for hidden {hidden}, intermediate {intermediate}")
+            for e in range(w0_w1.shape[1]):
+                rows, slots = torch.nonzero(valid & (place == p) & (local == e), as_tuple=True)
+                if rows.numel():
+                    combined[rows, slots] = expert_ffn(tokens[p][rows], w0_w1[layer, e], w2[layer, e], hidden,
+                                                       intermediate, has_bias, activation)
+        share = total // len(line)
+        for p, chip in enumerate(line):
+            out[chip] = combined[p * share:(p + 1) * share].transpose(0, 1).reshape(out_shape)
+    return out
