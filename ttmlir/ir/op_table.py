@@ -66,6 +66,7 @@ INDEX_OPERANDS = {"embedding": (("input", "weight", lambda shape: math.prod(shap
                   "all_to_all_dispatch_metadata": (("expert_indices", "expert_mapping", lambda shape: shape[-1]),),
                   **dict.fromkeys(("all_to_all_combine", "moe_expert_token_remap"),
                                   (("expert_metadata", "expert_mapping", _EXPERTS),)),
+                  "moe_compute": (("tilize_expert_indices_tensor", "tilize_expert_mapping_tensor", lambda shape: shape[-1]),),
                   "scaled_dot_product_attention_decode": _PAGED[1:],
                   "paged_scaled_dot_product_attention_decode": _PAGED,
                   "paged_flash_multi_latent_attention_decode": _PAGED,
@@ -78,6 +79,9 @@ PASSES_VALUES = frozenset({"reshape", "typecast", "squeeze", "unsqueeze", "broad
 # them out; every other table default stays implicit.
 POPULATED_DEFAULTS = {"matmul": ("transpose_a", "transpose_b"), "linear": ("transpose_a", "transpose_b")}
 IN_PLACE_OPERAND = {"cache": ("cache",), "optimizer_in_place": ("param", "exp_avg", "exp_avg_sq", "max_exp_avg_sq")}
+# TTNN ops whose result is this operand's buffer when it is bound (tt-metal returns the caller's tensor): one tensor
+# under two names, freed once
+RESULT_INTO = {"moe_compute": "optional_output_tensor"}
 CONV_DIMS = "batch_dim:i64=0 height_dim:i64=1 width_dim:i64=2 channel_dim:i64=3"
 REDUCTION_NAMES = "sum mean max min prod".split()
 # conv2d/pools on an input flattened to (1, 1, N*H*W, C) say what (N, H, W) it was (--ttir-flatten-sliding-window)

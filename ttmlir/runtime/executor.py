@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 import torch
 
-from ttmlir.ir.op_table import IN_PLACE_OPERAND
+from ttmlir.ir.op_table import IN_PLACE_OPERAND, RESULT_INTO
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import MeshDevice, OutOfMemory
 from ttmlir.runtime.formats import compute_dtype, to_format
@@ -610,6 +610,14 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
             if ctx.compute:
                 _write_in_place(ctx.pool[ref.globalId], [results[i] for results in per_chip], num)
             op.outputs.append(ctx.pool[ref.globalId])
+        return used
+    into = getattr(table, fbu.field(RESULT_INTO[name]), None) if name in RESULT_INTO else None
+    if into is not None:  # the result is the bound buffer, written in place
+        tensor = ctx.pool[into.globalId]
+        if ctx.compute:
+            _write_in_place(tensor, [results[0] for results in per_chip], num)
+        ctx.pool[refs[0].globalId] = tensor
+        op.outputs.append(tensor)
         return used
     try:
         for i, ref in enumerate(refs):

@@ -10,7 +10,7 @@ from golden.mesh import MESH_GOLDENS
 from ttmlir.compiler import compile_ttir
 from ttmlir.runtime import moe_fused
 from ttmlir.runtime.device import MeshDevice
-from ttmlir.runtime.executor import Binary, run_program
+from ttmlir.runtime.executor import Binary, release, run_program
 
 MESH, TOKENS, HIDDEN, INTER, K, EXPERTS = (1, 2), 32, 64, 32, 2, 4
 LOCAL = EXPERTS // 2
@@ -89,8 +89,10 @@ def test_moe_compute_runs_each_tokens_experts_on_their_chips(activation, bias):
     biases = [torch.randn(*s).bfloat16() for s in ((1, EXPERTS, INTER), (1, EXPERTS, INTER), (1, EXPERTS, HIDDEN))] \
         if bias else []
     binary = Binary(data=compile_ttir(program(activation, bias), pipeline_options="mesh-shape=1,2"))
-    (out,), _ = run_program(binary, 0, [x, idx, scores, map4, mapping, *weights, *biases], MeshDevice(mesh_shape=MESH),
-                            exact=True)
+    (out,), ctx = run_program(binary, 0, [x, idx, scores, map4, mapping, *weights, *biases],
+                              MeshDevice(mesh_shape=MESH), exact=True)
+    release(ctx.binary.programs[0], ctx, [out])
+    assert ctx.device.allocated_bytes()["dram"] == 0  # the combine buffer (the result's tensor) freed once
     want = reference(x, idx, weights, biases, activation)
     torch.testing.assert_close(out.data.float(), want.bfloat16().float(), rtol=2e-2, atol=2e-2)
     # the builder's golden, from the chips' own inputs, says the same
