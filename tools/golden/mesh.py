@@ -140,6 +140,45 @@ def _moe_compute(x: dict, a: dict, mesh) -> list:
     return out
 
 
+def _selective_reduce_combine(x: dict, a: dict, mesh) -> list:
+    """Record by record: a token's slot k for local expert e (its activation record) holds the row that expert's
+    dense block keeps for it, at the token's place in the expert's token map: in token-parallel shard s when s
+    shards' even split (the first ones one more) reaches that place, its hidden pieces side by side over the
+    data-parallel shards; on the chip the token came from (GPT-OSS's configuration: a line along mesh axis 0,
+    4 x 3 worker cores)."""
+    token_cores, hidden_cores = 4, 3
+    chips = mesh[0] * mesh[1]
+    line_tokens, k, hidden = a["batch_size"] * a["seq_size"], a["select_experts_k"], a["hidden_size"]
+    out = {}
+    for chip in range(chips):
+        line = _line_of(chip, 0, mesh)
+        experts, tokens = a["experts"] // len(line), line_tokens // len(line)
+        rows = -(-tokens // token_cores)
+        dense = x["dense_input_tensor"][chip].float().reshape(hidden_cores, token_cores, experts, rows, -1)
+        counts = [int(c) for c in x["dense_token_counts_tensor"][chip].flatten()[:experts]]
+        maps = x["dense_token_maps_tensor"][chip].flatten().long().reshape(experts, -1)
+        stride = maps.shape[1] // (line_tokens + 1)
+        listed = [[int(maps[e, i * stride]) for i in range(counts[e])] for e in range(experts)]
+        records = (x["dense_activations_tensor"][chip].flatten().long() & 0xFFFFFFFF).reshape(line_tokens + 1, -1)
+        for record in records:
+            token = int(record[0])
+            if token == 0xFFFFFFFF:
+                break
+            for e in range(experts):
+                slot = int(record[1 + e])
+                if slot >= k or token not in listed[e]:
+                    continue
+                place, shard = listed[e].index(token), 0
+                while place >= counts[e] // token_cores + (shard < counts[e] % token_cores):
+                    place -= counts[e] // token_cores + (shard < counts[e] % token_cores)
+                    shard += 1
+                source = line[token // tokens]
+                if source not in out:
+                    out[source] = torch.zeros(k, tokens, hidden)
+                out[source][slot, token % tokens] = torch.cat([dense[j, shard, e, place] for j in range(hidden_cores)])[:hidden]
+    return [out.get(chip, torch.zeros(k, line_tokens // len(_line_of(chip, 0, mesh)), hidden)) for chip in range(chips)]
+
+
 def _moe_expert_token_remap(x: dict, a: dict, mesh) -> tuple[list, list]:
     """A token's score for each local expert it chose (its one-hot choices summed), and per block of
     reduction_size tokens whether any token chose it."""
@@ -313,6 +352,7 @@ MESH_GOLDENS = {
     "all_to_all_combine": _mesh(_all_to_all_combine),
     "moe_expert_token_remap": _mesh(_moe_expert_token_remap),
     "moe_compute": _mesh(_moe_compute),
+    "selective_reduce_combine": _mesh(_selective_reduce_combine),
 }
 
 

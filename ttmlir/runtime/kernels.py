@@ -851,7 +851,7 @@ def _mesh_kernels() -> dict[str, MeshKernel]:
         "moe_expert_token_remap": lambda x, t, mesh: ccl.moe_expert_token_remap(
             x["topk_tensor"], x["expert_mapping"], x["expert_metadata"], t.reductionSize,
             (_shape_of(t.mapping), _shape_of(t.reduced))),
-        "moe_compute": moe_fused.moe_compute,
+        "moe_compute": moe_fused.moe_compute, "selective_reduce_combine": moe_fused.selective_reduce_combine,
     }
 
 

@@ -102,3 +102,58 @@ def moe_compute(x: dict, t, mesh) -> list:
         for p, chip in enumerate(line):
             out[chip] = combined[p * share:(p + 1) * share].transpose(0, 1).reshape(out_shape)
     return out
+
+
+# selective_reduce_combine's device parameters the IR does not carry: tt-metal's GPT-OSS configuration, as
+# upstream's runtime passes it (the mesh axis of the line, the token- and hidden-parallel worker cores)
+COMBINE_AXIS, TOKEN_PARALLEL, DATA_PARALLEL = 0, 4, 3
+RECORD_END = 0xFFFFFFFF  # the u32 ending the activation records
+
+
+def _rows(tensor: torch.Tensor, count: int) -> torch.Tensor:
+    """A flat metadata buffer as `count` rows of its aligned stride (u32 words as non-negative integers)."""
+    flat = tensor.reshape(-1).long() & 0xFFFFFFFF
+    if flat.numel() % count:
+        raise ValueError(f"a buffer of {flat.numel()} words does not hold {count} aligned rows")
+    return flat.reshape(count, -1)
+
+
+def selective_reduce_combine(x: dict, t, mesh) -> list:
+    """Each chip's dense expert blocks back to the tokens' chips: expert e's i-th active token (its token map, the
+    i-th of its count) sits in the token-parallel shard the even split (earlier shards take the remainder) gives
+    it, its hidden split over the data-parallel shards; it lands in slot k (the token's activation record for e) of
+    the token's own chip's [K, tokens, hidden] result."""
+    hidden, k = t.hiddenSize, t.selectExpertsK
+    out = [None] * len(x["dense_input_tensor"])
+    shape = [int(d) for d in t.out.desc.shape]
+    for line in ccl.groups(COMBINE_AXIS, mesh):
+        experts, line_tokens = t.experts // len(line), t.batchSize * t.seqSize
+        tokens = line_tokens // len(line)  # each chip's
+        per_shard = -(-tokens // TOKEN_PARALLEL)
+        results = torch.zeros(len(line), k, tokens, hidden)
+        for chip in line:
+            dense = x["dense_input_tensor"][chip].float().reshape(DATA_PARALLEL, TOKEN_PARALLEL, experts, per_shard, -1)
+            rows = dense.permute(1, 2, 3, 0, 4).flatten(3)[..., :hidden]  # [shard, expert, row, hidden]
+            counts = x["dense_token_counts_tensor"][chip].reshape(-1).long()[:experts]
+            maps = _rows(x["dense_token_maps_tensor"][chip], experts)
+            records = _rows(x["dense_activations_tensor"][chip], line_tokens + 1)
+            ended = (records[:, 0] == RECORD_END).long().cumsum(0) > 0
+            slots = torch.full((line_tokens, experts), k, dtype=torch.long)  # K + 1 in a record: not chosen
+            live = records[~ended]
+            inside = live[:, 0] < line_tokens
+            slots[live[inside, 0]] = live[inside, 1:1 + experts]
+            stride = maps.shape[1] // (line_tokens + 1)
+            for e in range(experts):
+                i = torch.arange(int(counts[e]))
+                base, extra = divmod(i.numel(), TOKEN_PARALLEL)
+                starts = torch.tensor([s * base + min(s, extra) for s in range(TOKEN_PARALLEL)])
+                shard = torch.searchsorted(starts, i, right=True) - 1
+                token = maps[e, i * stride]
+                keep = token < line_tokens
+                slot = torch.where(keep, slots[token.clamp(max=line_tokens - 1), e], k)
+                keep &= slot < k
+                results[token[keep] // tokens, slot[keep], token[keep] % tokens] = \
+                    rows[shard[keep], e, (i - starts[shard])[keep]]
+        for place, chip in enumerate(line):
+            out[chip] = results[place].reshape(shape)
+    return out
