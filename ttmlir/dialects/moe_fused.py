@@ -15,11 +15,27 @@ combine half of the same pipeline (dense per-expert token blocks back to the tok
 
 from __future__ import annotations
 
+from ttmlir.dialects.ttnn_attrs import CoreRangeAttr, CoreRangeSetAttr
 from ttmlir.ir.op_table import op
 from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 
 TILE = 32
+# the fabric-mux cores of moe_compute's A2A combine when nothing says otherwise (upstream's default 3x3 block)
+DEFAULT_MUX_CORES = CoreRangeSetAttr((CoreRangeAttr(((1, 1), (3, 3))),))
+
+
+def packed_w0_w1_shape(w0: tuple[int, ...], has_bias: bool) -> tuple[int, ...]:
+    """The simulated device's packed gate|up weights: w0|w1 side by side, [L, E, hidden (+ a tile row holding
+    bias_0|bias_1), 2 * intermediate] (upstream's is tt-metal's bank-sharded layout, from an op-model query)."""
+    layers, experts, hidden, intermediate = w0
+    return layers, experts, hidden + (TILE if has_bias else 0), 2 * intermediate
+
+
+def packed_w2_shape(w2: tuple[int, ...], has_bias: bool) -> tuple[int, ...]:
+    """The packed down weights: w2 [L, E, intermediate (+ a tile row holding bias_2), hidden]."""
+    layers, experts, intermediate, hidden = w2
+    return layers, experts, intermediate + (TILE if has_bias else 0), hidden
 
 
 def _shape(value) -> tuple[int, ...]:

@@ -143,8 +143,9 @@ def selective_reduce_combine(x: dict, t, mesh) -> list:
             inside = live[:, 0] < line_tokens
             slots[live[inside, 0]] = live[inside, 1:1 + experts]
             stride = maps.shape[1] // (line_tokens + 1)
+            capacity = min(maps.shape[1] // stride, TOKEN_PARALLEL * per_shard)  # entries a map and the blocks hold
             for e in range(experts):
-                i = torch.arange(int(counts[e]))
+                i = torch.arange(min(int(counts[e]), capacity))
                 base, extra = divmod(i.numel(), TOKEN_PARALLEL)
                 starts = torch.tensor([s * base + min(s, extra) for s in range(TOKEN_PARALLEL)])
                 shard = torch.searchsorted(starts, i, right=True) - 1
