@@ -172,11 +172,10 @@ def _selective_reduce_combine(x: dict, a: dict, mesh) -> list:
                 while place >= counts[e] // token_cores + (shard < counts[e] % token_cores):
                     place -= counts[e] // token_cores + (shard < counts[e] % token_cores)
                     shard += 1
-                source = line[token // tokens]
-                if source not in out:
-                    out[source] = torch.zeros(k, tokens, hidden)
-                out[source][slot, token % tokens] = torch.cat([dense[j, shard, e, place] for j in range(hidden_cores)])[:hidden]
-    return [out.get(chip, torch.zeros(k, line_tokens // len(_line_of(chip, 0, mesh)), hidden)) for chip in range(chips)]
+                row = torch.cat([dense[j, shard, e, place] for j in range(hidden_cores)])[:hidden]
+                out.setdefault(line[token // tokens], torch.zeros(k, tokens, hidden))[slot, token % tokens] = row
+    lines = {chip: len(_line_of(chip, 0, mesh)) for chip in range(chips)}
+    return [out.get(chip, torch.zeros(k, line_tokens // lines[chip], hidden)) for chip in range(chips)]
 
 
 def _moe_expert_token_remap(x: dict, a: dict, mesh) -> tuple[list, list]:

@@ -1,8 +1,11 @@
-"""The simulator's kernels of the fused MoE expert stage: moe_compute's weight packers and the op itself.
+"""The simulator's kernels of the fused MoE ops: moe_compute's weight packers and the op itself, and
+selective_reduce_combine.
 
-The packed weights are the simulated device's layout (ttmlir.conversion.ttir_to_ttnn.moe_compute): w0|w1 side by
+The packed weights are the simulated device's layout (ttmlir.dialects.moe_fused.packed_w0_w1_shape): w0|w1 side by
 side [L, E, hidden (+ bias tile row), 2 * intermediate] and w2 [L, E, intermediate (+ bias tile row), hidden],
-a bias row followed by zero rows up to a tile.
+a bias row followed by zero rows up to a tile. selective_reduce_combine reads tt-metal's documented layouts: the
+dense blocks [data-parallel cores, token-parallel cores, E, rows, hidden / data-parallel cores], the 16-byte
+aligned u32 token maps and activation records of the expert stage (moe_gpt's).
 """
 
 from __future__ import annotations

@@ -584,20 +584,20 @@ def _moe_compute(op: TTOp) -> list[Operation]:
     """The raw expert weights packed on the device first (ttnn.prepare_moe_compute_*: once, a const-eval pass may
     hoist them), then ttnn.moe_compute on the packed ones, has_bias from the biases and the default mux cores; its
     combine output buffer and semaphore stay unbound (the prelude allocation passes bind them)."""
-    groups, device = op.operand_groups(), device_of(op.parent)
+    groups, device = op.operand_groups(), [device_of(op.parent)]
     has_bias, w0, w2 = bool(groups["bias_0"]), groups["w0"][0], groups["w2"][0]
-    sizes = {"hidden_size": KINDS["ui32"].build(w0.type.get_shape()[2]), "intermediate_size": op.prop("intermediate_size")}
-    w0_w1 = _by_name("prepare_moe_compute_w0_w1_weights", {**{n: groups[n] for n in ("w0", "w1", "bias_0", "bias_1")},
-                                                             "device": [device]}, sizes,
+    sizes = {"hidden_size": KINDS["ui32"].build(w0.type.get_shape()[2]),
+             "intermediate_size": op.prop("intermediate_size")}
+    w0_w1 = _by_name("prepare_moe_compute_w0_w1_weights",
+                     {**{n: groups[n] for n in ("w0", "w1", "bias_0", "bias_1")}, "device": device}, sizes,
                      [_tensor(packed_w0_w1_shape(w0.type.get_shape(), has_bias), w0.type)], op)
-    packed_w2 = _by_name("prepare_moe_compute_w2_weights", {"w2": [w2], "bias_2": groups["bias_2"], "device": [device]},
+    packed_w2 = _by_name("prepare_moe_compute_w2_weights", {"w2": [w2], "bias_2": groups["bias_2"], "device": device},
                          sizes, [_tensor(packed_w2_shape(w2.type.get_shape(), has_bias), w2.type)], op)
     props = {**_with_defaults(op), "has_bias": KINDS["bool"].build(has_bias), "mux_core_range_set": DEFAULT_MUX_CORES}
-    tokens = {n: groups[n] for n in ("tilize_input_tensor", "tilize_expert_indices_tensor", "tilize_expert_scores_tensor",
-                                     "tilize_expert_mapping_tensor")}
-    compute = _by_name("moe_compute", {**tokens, "matmul_w0_w1_tensor": w0_w1.results, "matmul_w2_tensor": packed_w2.results,
-                                       "device": [device]}, props, [op.results[0].type], op)
-    return [w0_w1, packed_w2, compute]
+    operands = {n: groups[n] for n in ("tilize_input_tensor", "tilize_expert_indices_tensor",
+                                       "tilize_expert_scores_tensor", "tilize_expert_mapping_tensor")}
+    operands.update(matmul_w0_w1_tensor=w0_w1.results, matmul_w2_tensor=packed_w2.results, device=device)
+    return [w0_w1, packed_w2, _by_name("moe_compute", operands, props, [op.results[0].type], op)]
 
 
 def _distributed_norm(op: TTOp) -> Operation:
