@@ -18,11 +18,10 @@ from typing import Callable, Iterable
 
 import torch
 
-from ttmlir.runtime import RuntimeFailure, ccl
+from ttmlir.runtime import RuntimeFailure, ccl, moe_fused
 from ttmlir.runtime.device import Chip, MeshDevice
 from ttmlir.runtime.distributed.topology import (Mesh, TopologyError, load_mesh_graph, mock_cluster_chips,
                                                  report_failure)
-from ttmlir.runtime import moe_fused
 from ttmlir.runtime.kernels import MESH_KERNELS
 
 
