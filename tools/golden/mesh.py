@@ -95,6 +95,89 @@ def _all_to_all_combine(x: dict, a: dict, mesh) -> list:
     return out
 
 
+def _moe_ffn(token: torch.Tensor, w0, w1, w2, biases, activation: str) -> torch.Tensor:
+    """One expert on one token: the gate and up projections, the activation (SiLU, or GPT-OSS's SwiGLU with its
+    alpha 1.702 and clamp 7), the down projection."""
+    gate, up = token @ w0, token @ w1
+    if biases:
+        gate, up = gate + biases[0], up + biases[1]
+    if activation == "swiglu":
+        gate, up = torch.clamp(gate, max=7.0), torch.clamp(up, -7.0, 7.0)
+        inner = gate * torch.sigmoid(1.702 * gate) * (up + 1.0)
+    else:
+        inner = gate * torch.sigmoid(gate) * up
+    out = inner @ w2
+    return out + biases[2] if biases else out
+
+
+def _moe_compute(x: dict, a: dict, mesh) -> list:
+    """Token by token: slot k of a chip's token (its share of the line's dispatched rows, by place) is expert
+    indices[token, k]'s FFN, with the weights of the chip expert_mapping's first row names for it, at the expert's
+    rank among that chip's experts, applied to the token as dispatched to that chip."""
+    out = []
+    for chip in range(mesh[0] * mesh[1]):
+        line = _line_of(chip, a["cluster_axis"], mesh)
+        hidden = x["tilize_input_tensor"][chip].shape[-1]
+        indices, mapping = x["tilize_expert_indices_tensor"][chip], x["tilize_expert_mapping_tensor"][chip]
+        chosen = indices.reshape(-1, indices.shape[-1])
+        owners = [int(v) for v in mapping.flatten()[:mapping.shape[-1]]]  # its first row: each expert's place
+        share = chosen.shape[0] // len(line)
+        result = torch.zeros(chosen.shape[1], share, hidden)
+        for t in range(share):
+            row = line.index(chip) * share + t
+            for slot in range(chosen.shape[1]):
+                expert = int(chosen[row, slot])
+                if not 0 <= expert < len(owners):
+                    continue
+                holder = line[owners[expert]]
+                rank = owners[:expert].count(owners[expert])
+                w = [x[n][holder][a["layer_id"], rank].float() for n in ("w0", "w1", "w2")]
+                biases = [x[n][holder][a["layer_id"], rank].float() for n in ("bias_0", "bias_1", "bias_2")
+                          if x.get(n) is not None]
+                token = x["tilize_input_tensor"][holder].reshape(-1, hidden)[row].float()
+                result[slot, t] = _moe_ffn(token, *w, biases, str(a["activation_function"]))
+        out.append(result)
+    return out
+
+
+def _selective_reduce_combine(x: dict, a: dict, mesh) -> list:
+    """Record by record: a token's slot k for local expert e (its activation record) holds the row that expert's
+    dense block keeps for it, at the token's place in the expert's token map: in token-parallel shard s when s
+    shards' even split (the first ones one more) reaches that place, its hidden pieces side by side over the
+    data-parallel shards; on the chip the token came from (GPT-OSS's configuration: a line along mesh axis 0,
+    4 x 3 worker cores)."""
+    token_cores, hidden_cores = 4, 3
+    chips = mesh[0] * mesh[1]
+    line_tokens, k, hidden = a["batch_size"] * a["seq_size"], a["select_experts_k"], a["hidden_size"]
+    out = {}
+    for chip in range(chips):
+        line = _line_of(chip, 0, mesh)
+        experts, tokens = a["experts"] // len(line), line_tokens // len(line)
+        rows = -(-tokens // token_cores)
+        dense = x["dense_input_tensor"][chip].float().reshape(hidden_cores, token_cores, experts, rows, -1)
+        counts = [int(c) for c in x["dense_token_counts_tensor"][chip].flatten()[:experts]]
+        maps = x["dense_token_maps_tensor"][chip].flatten().long().reshape(experts, -1)
+        stride = maps.shape[1] // (line_tokens + 1)
+        listed = [[int(maps[e, i * stride]) for i in range(counts[e])] for e in range(experts)]
+        records = (x["dense_activations_tensor"][chip].flatten().long() & 0xFFFFFFFF).reshape(line_tokens + 1, -1)
+        for record in records:
+            token = int(record[0])
+            if token == 0xFFFFFFFF:
+                break
+            for e in range(experts):
+                slot = int(record[1 + e])
+                if slot >= k or token not in listed[e]:
+                    continue
+                place, shard = listed[e].index(token), 0
+                while place >= counts[e] // token_cores + (shard < counts[e] % token_cores):
+                    place -= counts[e] // token_cores + (shard < counts[e] % token_cores)
+                    shard += 1
+                row = torch.cat([dense[j, shard, e, place] for j in range(hidden_cores)])[:hidden]
+                out.setdefault(line[token // tokens], torch.zeros(k, tokens, hidden))[slot, token % tokens] = row
+    lines = {chip: len(_line_of(chip, 0, mesh)) for chip in range(chips)}
+    return [out.get(chip, torch.zeros(k, line_tokens // lines[chip], hidden)) for chip in range(chips)]
+
+
 def _moe_expert_token_remap(x: dict, a: dict, mesh) -> tuple[list, list]:
     """A token's score for each local expert it chose (its one-hot choices summed), and per block of
     reduction_size tokens whether any token chose it."""
@@ -267,6 +350,8 @@ MESH_GOLDENS = {
     "all_to_all_dispatch_metadata": _mesh(_all_to_all_dispatch_metadata),
     "all_to_all_combine": _mesh(_all_to_all_combine),
     "moe_expert_token_remap": _mesh(_moe_expert_token_remap),
+    "moe_compute": _mesh(_moe_compute),
+    "selective_reduce_combine": _mesh(_selective_reduce_combine),
 }
 
 

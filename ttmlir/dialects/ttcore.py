@@ -424,5 +424,6 @@ TTCore = Dialect(
      TensorMemoryLayoutAttr, OOBValAttr, SystemDescAttr, DeviceAttr, MeshesAttr, ArgumentTypeAttr,
      ShardStatusAttr, ShardDirectionAttr, ShardTypeAttr, ReduceTypeAttr, TopologyAttr, RuntimeTensorShardingAttr, LocalShapeAttr, DictType,
      AttentionMaskTypeAttr, MetalLayoutAttr, ShardLayoutAttr, InterleavedLayoutAttr, ViewLayoutAttr, IteratorTypeAttr, HostLayoutAttr,
-     CBLayoutAttr],
+     CBLayoutAttr,
+     MoEActivationFunctionAttr],
 )

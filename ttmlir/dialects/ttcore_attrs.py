@@ -44,6 +44,9 @@ TopologyAttr = enum_attr("ttcore.topology", ("ring", "linear", "mesh", "torus", 
 # tt-train's (ttml) attention masking, in the order of its enum: no mask, causal, or an explicit 1/0 mask operand
 AttentionMaskTypeAttr = enum_attr("ttcore.attention_mask_type", ("none", "causal", "arbitrary"),
                                   "Which keys a ttml attention op hides.")
+# the activation between a MoE expert's gate/up and down matmuls: silu(gate) * up, or GPT-OSS's clamped SwiGLU
+MoEActivationFunctionAttr = enum_attr("ttcore.moe_activation_function", ("silu", "swiglu"),
+                                      "Activation function for the MoE expert FFN.")
 
 
 def is_block_float(element: Attribute) -> bool:

@@ -17,6 +17,7 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 
 from ttmlir.dialects import attention, conv, moe, ttml
+from ttmlir.dialects import moe_fused
 from ttmlir.dialects.canonical_patterns import patterns_for
 from ttmlir.ir.op_table import TTIR_OPS
 from ttmlir.ir.syntax import EmptyFormat
@@ -54,6 +55,7 @@ SHAPE_RULES = {
     "concatenate_heads": concatenate_heads, "split_qkv": split_qkv, "mesh_partition": mesh_partition, "distributed_norm": distributed_norm,
     "attention": None,  # each attention op has its own rule (ttmlir.dialects.attention)
     "optimizer": None, "ttml_attention": None,  # their own rules (ttmlir.dialects.ttml)
+    **moe_fused.TTIR_RULES,
 }
 
 

@@ -10,6 +10,7 @@ from xdsl.ir import Attribute, Dialect
 
 from ttmlir.dialects import ttcore
 from ttmlir.dialects import attention, conv, debug, moe, trace, ttml, ttnn_program
+from ttmlir.dialects import moe_fused
 from ttmlir.dialects.ttnn_nd_layout import ND_LAYOUT_ATTRS, NDShardSpecAttr, TTNNNDLayoutAttr  # noqa: F401
 from ttmlir.dialects.ttnn_mesh_attrs import (MESH_ATTRS, MeshComposerConfigAttr, MeshMapperConfigAttr,
                                              aggregate_tensor_rule, distribute_tensor_rule)
@@ -298,6 +299,7 @@ TTNN_ONLY = (
     op("sdpa_bw", "ttml_attention", SDPA_BW["operands"], props=SDPA_BW["props"], results=SDPA_BW["results"],
        summary="Scaled dot-product attention backward (ttml)."),
     *trace.ROWS,
+    *moe_fused.TTNN_ROWS,
 )
 TTNN_ONLY_NAMES = {row.name for row in TTNN_ONLY}
 
@@ -325,7 +327,8 @@ TTNN_SHAPE_RULES = {**SHAPE_RULES, "device": None, "generic": generic_rule, "lay
                     "aggregate_tensor": aggregate_tensor_rule, "conv": None, "trace": None, "semaphore": None, "pool": None, "arange": None, "rand": None,
                     **dict.fromkeys(("nlp_concat_heads", "nlp_concat_heads_decode", "nlp_create_qkv_heads_decode",
                                      "rotary_embedding", "norm_stats", "norm_post", "indexer_score", "assign", "point_to_point",
-                                     "prepare_conv3d_weights", "prepare_conv2d", "optimizer_in_place"))}  # verified by their own rules below
+                                     "prepare_conv3d_weights", "prepare_conv2d", "optimizer_in_place",
+                                     "prepare_moe_compute"))}  # verified by their own rules below
 
 
 TTIR_ONLY_PROPS = {"group_norm": ("channel_dim",)}  # the conversion to TTNN puts channels last
@@ -703,7 +706,8 @@ TTNN_OWN_RULES = {"batch_norm_inference": batch_norm_rule, "batch_norm_training"
                   "distributed_rms_norm": distributed_norm_rule, "distributed_layer_norm": distributed_norm_rule, "rms_norm": last_dim_norm_rule, "dit_rms_norm_unary_fused": dit_rms_norm_rule, **attention.TTNN_RULES, **conv.TTNN_RULES, **moe.TTNN_RULES, **trace.TTNN_RULES,
                   "assign": assign_rule, "point_to_point": point_to_point_rule, "dump_tensor": debug.dump_tensor_rule,
                   "load_tensor": debug.load_tensor_rule,
-                  **ttml.TTNN_RULES}
+                  **ttml.TTNN_RULES,
+                  **moe_fused.TTNN_RULES}
 class TTNNGenericBase(TTNNOp):
     """ttnn.generic's operands may also be scalars its kernels read (integers and floats of at most 32 bits)."""
 

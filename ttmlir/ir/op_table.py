@@ -66,6 +66,7 @@ INDEX_OPERANDS = {"embedding": (("input", "weight", lambda shape: math.prod(shap
                   "all_to_all_dispatch_metadata": (("expert_indices", "expert_mapping", lambda shape: shape[-1]),),
                   **dict.fromkeys(("all_to_all_combine", "moe_expert_token_remap"),
                                   (("expert_metadata", "expert_mapping", _EXPERTS),)),
+                  "moe_compute": (("tilize_expert_indices_tensor", "tilize_expert_mapping_tensor", lambda shape: shape[-1]),),
                   "scaled_dot_product_attention_decode": _PAGED[1:],
                   "paged_scaled_dot_product_attention_decode": _PAGED,
                   "paged_flash_multi_latent_attention_decode": _PAGED,
@@ -78,6 +79,9 @@ PASSES_VALUES = frozenset({"reshape", "typecast", "squeeze", "unsqueeze", "broad
 # them out; every other table default stays implicit.
 POPULATED_DEFAULTS = {"matmul": ("transpose_a", "transpose_b"), "linear": ("transpose_a", "transpose_b")}
 IN_PLACE_OPERAND = {"cache": ("cache",), "optimizer_in_place": ("param", "exp_avg", "exp_avg_sq", "max_exp_avg_sq")}
+# TTNN ops whose result is this operand's buffer when it is bound (tt-metal returns the caller's tensor): one tensor
+# under two names, freed once
+RESULT_INTO = {"moe_compute": "optional_output_tensor"}
 CONV_DIMS = "batch_dim:i64=0 height_dim:i64=1 width_dim:i64=2 channel_dim:i64=3"
 REDUCTION_NAMES = "sum mean max min prod".split()
 # conv2d/pools on an input flattened to (1, 1, N*H*W, C) say what (N, H, W) it was (--ttir-flatten-sliding-window)
@@ -225,6 +229,19 @@ TTIR_OPS: tuple[OpRow, ...] = (
     # tokens whether any chose them
     op("moe_expert_token_remap", "moe_expert_token_remap", "topk_tensor expert_mapping expert_metadata",
        props="reduction_size:i64", results="mapping reduced"),
+    # the fused MoE kernels (ttmlir.dialects.moe_fused says what each computes): selective_reduce_combine sends
+    # each chip's per-expert token blocks back to the tokens' chips; moe_gpt is GPT-OSS's expert stage on
+    # prepacked weights; moe_compute the expert FFN of dispatched tokens on raw weights, combined per token and k
+    op("selective_reduce_combine", "selective_reduce_combine",
+       "dense_input_tensor dense_activations_tensor dense_token_maps_tensor dense_token_counts_tensor",
+       props="hidden_size:ui32 batch_size:ui32 seq_size:ui32 select_experts_k:ui32 experts:ui32"),
+    op("moe_gpt", "moe_gpt", "input_tensor expert_indices expert_scores expert_mapping w0_w1_tensor w2_tensor",
+       props="output_height_shard_dim:ui32=4 output_width_shard_dim:ui32=3 hidden_size:ui32=2880 cluster_axis:ui32?",
+       results="token_counts activation_records token_indices tilize_out tilize_out_rm"),
+    op("moe_compute", "moe_compute", "tilize_input_tensor tilize_expert_indices_tensor tilize_expert_scores_tensor "
+       "tilize_expert_mapping_tensor w0 w1 w2 bias_0? bias_1? bias_2?",
+       props="layer_id:ui32 output_height_shard_dim:ui32 intermediate_size:ui32 activation_function:moe_activation=silu "
+       "cluster_axis:ui32", results="combine_output", ttnn=None),
     op("max_pool2d", "pool2d", props=POOL_PROPS),
     # torch.max_pool2d(return_indices=True): each maximum's flat index in its (H, W) input plane
     op("max_pool2d_with_indices", "pool2d", "input output*", props=POOL_PROPS, results="result result_indices"),

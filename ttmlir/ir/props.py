@@ -108,6 +108,7 @@ KINDS: dict[str, Kind] = {
     "reduce_type": _enum(ttcore.ReduceTypeAttr),
     "topology": _enum(ttcore.TopologyAttr),
     "mask_type": _enum(ttcore.AttentionMaskTypeAttr),
+    "moe_activation": _enum(ttcore.MoEActivationFunctionAttr),
     "flattened_compat": Kind(lambda a: isinstance(a, FlattenedCompatInfoAttr), "ttir.flattened_compat attribute",
                              lambda v: FlattenedCompatInfoAttr(tuple(v))),
 }

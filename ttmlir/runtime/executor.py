@@ -18,7 +18,7 @@ from typing import Callable
 import numpy as np
 import torch
 
-from ttmlir.ir.op_table import IN_PLACE_OPERAND
+from ttmlir.ir.op_table import IN_PLACE_OPERAND, RESULT_INTO
 from ttmlir.runtime import RuntimeFailure
 from ttmlir.runtime.device import MeshDevice, OutOfMemory
 from ttmlir.runtime.formats import compute_dtype, to_format
@@ -38,7 +38,7 @@ NAMED_OUTPUTS = {"SortOpT": _VALUES_INDICES, "TopkOpT": _VALUES_INDICES, "SplitQ
                  "NlpCreateQkvHeadsDecodeOpT": _QKV, "TopkRouterGptOpT": ("expertIndices", "expertWeights"),
                  "AllToAllDispatchOpT": ("dispatched", "metadata"),
                  "AllToAllDispatchMetadataOpT": ("dispatched", "indices", "scores"), "MoeExpertTokenRemapOpT": ("mapping", "reduced"),
-                 "SdpaBwOpT": ("gradQuery", "gradKey", "gradValue")}
+                 "SdpaBwOpT": ("gradQuery", "gradKey", "gradValue"), "MoeComputeOpT": ("combineOutput",)}
 
 
 def output_fields(table) -> tuple[str, ...]:
@@ -572,7 +572,8 @@ HOST_OPS = {"call": _call, "load_cached": _load_cached, "cpu": _cpu, "generic": 
             "create_global_semaphore": _create_global_semaphore, "reset_global_semaphore": _reset_global_semaphore,
             "annotate": _pass_through, "region_start": _pass_through, "region_end": _pass_through,
             "breakpoint": _breakpoint, "print": _print, "memory_snapshot": _memory_snapshot,
-            "dump_tensor": _dump_tensor}
+            "dump_tensor": _dump_tensor,
+            "allocate_moe_compute_semaphore": _create_global_semaphore}
 DEBUG_EFFECTS = {"breakpoint", "print", "memory_snapshot", "dump_tensor"}
 
 
@@ -609,6 +610,14 @@ def _execute(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
             if ctx.compute:
                 _write_in_place(ctx.pool[ref.globalId], [results[i] for results in per_chip], num)
             op.outputs.append(ctx.pool[ref.globalId])
+        return used
+    into = getattr(table, fbu.field(RESULT_INTO[name]), None) if name in RESULT_INTO else None
+    if into is not None:  # the result is the bound buffer, written in place
+        tensor = ctx.pool[into.globalId]
+        if ctx.compute:
+            _write_in_place(tensor, [results[0] for results in per_chip], num)
+        ctx.pool[refs[0].globalId] = tensor
+        op.outputs.append(tensor)
         return used
     try:
         for i, ref in enumerate(refs):

@@ -22,6 +22,7 @@ from ttmlir.runtime.numerics import EXACT, Numerics
 from ttmlir.target import binary_generated as fb
 from ttmlir.target.flatbuffer import enum_names, struct_fields
 from ttmlir.spatial import conv_sides, padding4, pair, round_up
+from ttmlir.runtime import moe_fused
 from ttmlir.runtime.attention_kernels import adamw, chunked_sdpa, indexer_score, sdpa, sdpa_bw, sdpa_decode, sdpa_fw
 
 Kernel = Callable[[dict, object], object]
@@ -774,6 +775,8 @@ KERNELS: dict[str, Kernel] = {
                                                   "typecast")},
     **{name: _creation for name in ("empty", "full", "zeros", "ones", "arange", "rand", "constant")},
     "load_tensor": _load_tensor,
+    "prepare_moe_compute_w0_w1_weights": moe_fused.prepare_w0_w1,
+    "prepare_moe_compute_w2_weights": moe_fused.prepare_w2,
 }
 
 
@@ -848,6 +851,7 @@ def _mesh_kernels() -> dict[str, MeshKernel]:
         "moe_expert_token_remap": lambda x, t, mesh: ccl.moe_expert_token_remap(
             x["topk_tensor"], x["expert_mapping"], x["expert_metadata"], t.reductionSize,
             (_shape_of(t.mapping), _shape_of(t.reduced))),
+        "moe_compute": moe_fused.moe_compute, "selective_reduce_combine": moe_fused.selective_reduce_combine,
     }
 
 

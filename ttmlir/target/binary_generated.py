@@ -187,6 +187,11 @@ def KernelArgTypeCreator(unionType, table):
     return None
 
 
+class MoEActivationFunction(object):
+    Silu = 0
+    SwiGLU = 1
+
+
 class EltwiseUnaryOpType(object):
     Abs = 0
     Cbrt = 1
@@ -460,6 +465,12 @@ class OpType(object):
     Conv1dOp = 94
     DistributedLayerNormOp = 95
     AggregateTensorOp = 96
+    MoeComputeOp = 97
+    PrepareMoEComputeW0W1WeightsOp = 98
+    PrepareMoEComputeW2WeightsOp = 99
+    AllocateMoeComputeSemaphoreOp = 100
+    MoeGptOp = 101
+    SelectiveReduceCombineOp = 102
 
 def OpTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -657,6 +668,18 @@ def OpTypeCreator(unionType, table):
         return DistributedLayerNormOpT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == OpType.AggregateTensorOp:
         return AggregateTensorOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.MoeComputeOp:
+        return MoeComputeOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.PrepareMoEComputeW0W1WeightsOp:
+        return PrepareMoEComputeW0W1WeightsOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.PrepareMoEComputeW2WeightsOp:
+        return PrepareMoEComputeW2WeightsOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.AllocateMoeComputeSemaphoreOp:
+        return AllocateMoeComputeSemaphoreOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.MoeGptOp:
+        return MoeGptOpT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == OpType.SelectiveReduceCombineOp:
+        return SelectiveReduceCombineOpT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -7680,6 +7703,1644 @@ class LoadTensorOpT(object):
             LoadTensorOpAddFilePath(builder, filePath)
         loadTensorOp = LoadTensorOpEnd(builder)
         return loadTensorOp
+
+
+class SelectiveReduceCombineOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = SelectiveReduceCombineOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsSelectiveReduceCombineOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def SelectiveReduceCombineOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # SelectiveReduceCombineOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # SelectiveReduceCombineOp
+    def DenseInputTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SelectiveReduceCombineOp
+    def DenseActivationsTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SelectiveReduceCombineOp
+    def DenseTokenMapsTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SelectiveReduceCombineOp
+    def DenseTokenCountsTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SelectiveReduceCombineOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # SelectiveReduceCombineOp
+    def HiddenSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # SelectiveReduceCombineOp
+    def BatchSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # SelectiveReduceCombineOp
+    def SeqSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # SelectiveReduceCombineOp
+    def SelectExpertsK(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # SelectiveReduceCombineOp
+    def Experts(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # SelectiveReduceCombineOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def SelectiveReduceCombineOpStart(builder):
+    builder.StartObject(11)
+
+def SelectiveReduceCombineOpAddDenseInputTensor(builder, denseInputTensor):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(denseInputTensor), 0)
+
+def SelectiveReduceCombineOpAddDenseActivationsTensor(builder, denseActivationsTensor):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(denseActivationsTensor), 0)
+
+def SelectiveReduceCombineOpAddDenseTokenMapsTensor(builder, denseTokenMapsTensor):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(denseTokenMapsTensor), 0)
+
+def SelectiveReduceCombineOpAddDenseTokenCountsTensor(builder, denseTokenCountsTensor):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(denseTokenCountsTensor), 0)
+
+def SelectiveReduceCombineOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def SelectiveReduceCombineOpAddHiddenSize(builder, hiddenSize):
+    builder.PrependUint32Slot(5, hiddenSize, 0)
+
+def SelectiveReduceCombineOpAddBatchSize(builder, batchSize):
+    builder.PrependUint32Slot(6, batchSize, 0)
+
+def SelectiveReduceCombineOpAddSeqSize(builder, seqSize):
+    builder.PrependUint32Slot(7, seqSize, 0)
+
+def SelectiveReduceCombineOpAddSelectExpertsK(builder, selectExpertsK):
+    builder.PrependUint32Slot(8, selectExpertsK, 0)
+
+def SelectiveReduceCombineOpAddExperts(builder, experts):
+    builder.PrependUint32Slot(9, experts, 0)
+
+def SelectiveReduceCombineOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(10, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def SelectiveReduceCombineOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class SelectiveReduceCombineOpT(object):
+
+    # SelectiveReduceCombineOpT
+    def __init__(
+        self,
+        denseInputTensor = None,
+        denseActivationsTensor = None,
+        denseTokenMapsTensor = None,
+        denseTokenCountsTensor = None,
+        out = None,
+        hiddenSize = 0,
+        batchSize = 0,
+        seqSize = 0,
+        selectExpertsK = 0,
+        experts = 0,
+        memoryConfig = None,
+    ):
+        self.denseInputTensor = denseInputTensor  # type: Optional[TensorRefT]
+        self.denseActivationsTensor = denseActivationsTensor  # type: Optional[TensorRefT]
+        self.denseTokenMapsTensor = denseTokenMapsTensor  # type: Optional[TensorRefT]
+        self.denseTokenCountsTensor = denseTokenCountsTensor  # type: Optional[TensorRefT]
+        self.out = out  # type: Optional[TensorRefT]
+        self.hiddenSize = hiddenSize  # type: int
+        self.batchSize = batchSize  # type: int
+        self.seqSize = seqSize  # type: int
+        self.selectExpertsK = selectExpertsK  # type: int
+        self.experts = experts  # type: int
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        selectiveReduceCombineOp = SelectiveReduceCombineOp()
+        selectiveReduceCombineOp.Init(buf, pos)
+        return cls.InitFromObj(selectiveReduceCombineOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, selectiveReduceCombineOp):
+        x = SelectiveReduceCombineOpT()
+        x._UnPack(selectiveReduceCombineOp)
+        return x
+
+    # SelectiveReduceCombineOpT
+    def _UnPack(self, selectiveReduceCombineOp):
+        if selectiveReduceCombineOp is None:
+            return
+        if selectiveReduceCombineOp.DenseInputTensor() is not None:
+            self.denseInputTensor = TensorRefT.InitFromObj(selectiveReduceCombineOp.DenseInputTensor())
+        if selectiveReduceCombineOp.DenseActivationsTensor() is not None:
+            self.denseActivationsTensor = TensorRefT.InitFromObj(selectiveReduceCombineOp.DenseActivationsTensor())
+        if selectiveReduceCombineOp.DenseTokenMapsTensor() is not None:
+            self.denseTokenMapsTensor = TensorRefT.InitFromObj(selectiveReduceCombineOp.DenseTokenMapsTensor())
+        if selectiveReduceCombineOp.DenseTokenCountsTensor() is not None:
+            self.denseTokenCountsTensor = TensorRefT.InitFromObj(selectiveReduceCombineOp.DenseTokenCountsTensor())
+        if selectiveReduceCombineOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(selectiveReduceCombineOp.Out())
+        self.hiddenSize = selectiveReduceCombineOp.HiddenSize()
+        self.batchSize = selectiveReduceCombineOp.BatchSize()
+        self.seqSize = selectiveReduceCombineOp.SeqSize()
+        self.selectExpertsK = selectiveReduceCombineOp.SelectExpertsK()
+        self.experts = selectiveReduceCombineOp.Experts()
+        if selectiveReduceCombineOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(selectiveReduceCombineOp.MemoryConfig())
+
+    # SelectiveReduceCombineOpT
+    def Pack(self, builder):
+        if self.denseInputTensor is not None:
+            denseInputTensor = self.denseInputTensor.Pack(builder)
+        if self.denseActivationsTensor is not None:
+            denseActivationsTensor = self.denseActivationsTensor.Pack(builder)
+        if self.denseTokenMapsTensor is not None:
+            denseTokenMapsTensor = self.denseTokenMapsTensor.Pack(builder)
+        if self.denseTokenCountsTensor is not None:
+            denseTokenCountsTensor = self.denseTokenCountsTensor.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        SelectiveReduceCombineOpStart(builder)
+        if self.denseInputTensor is not None:
+            SelectiveReduceCombineOpAddDenseInputTensor(builder, denseInputTensor)
+        if self.denseActivationsTensor is not None:
+            SelectiveReduceCombineOpAddDenseActivationsTensor(builder, denseActivationsTensor)
+        if self.denseTokenMapsTensor is not None:
+            SelectiveReduceCombineOpAddDenseTokenMapsTensor(builder, denseTokenMapsTensor)
+        if self.denseTokenCountsTensor is not None:
+            SelectiveReduceCombineOpAddDenseTokenCountsTensor(builder, denseTokenCountsTensor)
+        if self.out is not None:
+            SelectiveReduceCombineOpAddOut(builder, out)
+        SelectiveReduceCombineOpAddHiddenSize(builder, self.hiddenSize)
+        SelectiveReduceCombineOpAddBatchSize(builder, self.batchSize)
+        SelectiveReduceCombineOpAddSeqSize(builder, self.seqSize)
+        SelectiveReduceCombineOpAddSelectExpertsK(builder, self.selectExpertsK)
+        SelectiveReduceCombineOpAddExperts(builder, self.experts)
+        if self.memoryConfig is not None:
+            SelectiveReduceCombineOpAddMemoryConfig(builder, memoryConfig)
+        selectiveReduceCombineOp = SelectiveReduceCombineOpEnd(builder)
+        return selectiveReduceCombineOp
+
+
+class MoeGptOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = MoeGptOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsMoeGptOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def MoeGptOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # MoeGptOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # MoeGptOp
+    def InputTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeGptOp
+    def ExpertIndices(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeGptOp
+    def ExpertScores(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeGptOp
+    def ExpertMapping(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeGptOp
+    def W0W1Tensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeGptOp
+    def W2Tensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeGptOp
+    def OutputHeightShardDim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 4
+
+    # MoeGptOp
+    def OutputWidthShardDim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 3
+
+    # MoeGptOp
+    def HiddenSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 2880
+
+    # MoeGptOp
+    def ClusterAxis(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # MoeGptOp
+    def TokenCounts(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeGptOp
+    def ActivationRecords(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeGptOp
+    def TokenIndices(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeGptOp
+    def TilizeOut(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeGptOp
+    def TilizeOutRm(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(32))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeGptOp
+    def MemoryConfig(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(34))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = MemoryConfig()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def MoeGptOpStart(builder):
+    builder.StartObject(16)
+
+def MoeGptOpAddInputTensor(builder, inputTensor):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(inputTensor), 0)
+
+def MoeGptOpAddExpertIndices(builder, expertIndices):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(expertIndices), 0)
+
+def MoeGptOpAddExpertScores(builder, expertScores):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(expertScores), 0)
+
+def MoeGptOpAddExpertMapping(builder, expertMapping):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(expertMapping), 0)
+
+def MoeGptOpAddW0W1Tensor(builder, w0W1Tensor):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(w0W1Tensor), 0)
+
+def MoeGptOpAddW2Tensor(builder, w2Tensor):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(w2Tensor), 0)
+
+def MoeGptOpAddOutputHeightShardDim(builder, outputHeightShardDim):
+    builder.PrependUint32Slot(6, outputHeightShardDim, 4)
+
+def MoeGptOpAddOutputWidthShardDim(builder, outputWidthShardDim):
+    builder.PrependUint32Slot(7, outputWidthShardDim, 3)
+
+def MoeGptOpAddHiddenSize(builder, hiddenSize):
+    builder.PrependUint32Slot(8, hiddenSize, 2880)
+
+def MoeGptOpAddClusterAxis(builder, clusterAxis):
+    builder.PrependUint32Slot(9, clusterAxis, None)
+
+def MoeGptOpAddTokenCounts(builder, tokenCounts):
+    builder.PrependUOffsetTRelativeSlot(10, flatbuffers.number_types.UOffsetTFlags.py_type(tokenCounts), 0)
+
+def MoeGptOpAddActivationRecords(builder, activationRecords):
+    builder.PrependUOffsetTRelativeSlot(11, flatbuffers.number_types.UOffsetTFlags.py_type(activationRecords), 0)
+
+def MoeGptOpAddTokenIndices(builder, tokenIndices):
+    builder.PrependUOffsetTRelativeSlot(12, flatbuffers.number_types.UOffsetTFlags.py_type(tokenIndices), 0)
+
+def MoeGptOpAddTilizeOut(builder, tilizeOut):
+    builder.PrependUOffsetTRelativeSlot(13, flatbuffers.number_types.UOffsetTFlags.py_type(tilizeOut), 0)
+
+def MoeGptOpAddTilizeOutRm(builder, tilizeOutRm):
+    builder.PrependUOffsetTRelativeSlot(14, flatbuffers.number_types.UOffsetTFlags.py_type(tilizeOutRm), 0)
+
+def MoeGptOpAddMemoryConfig(builder, memoryConfig):
+    builder.PrependUOffsetTRelativeSlot(15, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
+
+def MoeGptOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class MoeGptOpT(object):
+
+    # MoeGptOpT
+    def __init__(
+        self,
+        inputTensor = None,
+        expertIndices = None,
+        expertScores = None,
+        expertMapping = None,
+        w0W1Tensor = None,
+        w2Tensor = None,
+        outputHeightShardDim = 4,
+        outputWidthShardDim = 3,
+        hiddenSize = 2880,
+        clusterAxis = None,
+        tokenCounts = None,
+        activationRecords = None,
+        tokenIndices = None,
+        tilizeOut = None,
+        tilizeOutRm = None,
+        memoryConfig = None,
+    ):
+        self.inputTensor = inputTensor  # type: Optional[TensorRefT]
+        self.expertIndices = expertIndices  # type: Optional[TensorRefT]
+        self.expertScores = expertScores  # type: Optional[TensorRefT]
+        self.expertMapping = expertMapping  # type: Optional[TensorRefT]
+        self.w0W1Tensor = w0W1Tensor  # type: Optional[TensorRefT]
+        self.w2Tensor = w2Tensor  # type: Optional[TensorRefT]
+        self.outputHeightShardDim = outputHeightShardDim  # type: int
+        self.outputWidthShardDim = outputWidthShardDim  # type: int
+        self.hiddenSize = hiddenSize  # type: int
+        self.clusterAxis = clusterAxis  # type: Optional[int]
+        self.tokenCounts = tokenCounts  # type: Optional[TensorRefT]
+        self.activationRecords = activationRecords  # type: Optional[TensorRefT]
+        self.tokenIndices = tokenIndices  # type: Optional[TensorRefT]
+        self.tilizeOut = tilizeOut  # type: Optional[TensorRefT]
+        self.tilizeOutRm = tilizeOutRm  # type: Optional[TensorRefT]
+        self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        moeGptOp = MoeGptOp()
+        moeGptOp.Init(buf, pos)
+        return cls.InitFromObj(moeGptOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, moeGptOp):
+        x = MoeGptOpT()
+        x._UnPack(moeGptOp)
+        return x
+
+    # MoeGptOpT
+    def _UnPack(self, moeGptOp):
+        if moeGptOp is None:
+            return
+        if moeGptOp.InputTensor() is not None:
+            self.inputTensor = TensorRefT.InitFromObj(moeGptOp.InputTensor())
+        if moeGptOp.ExpertIndices() is not None:
+            self.expertIndices = TensorRefT.InitFromObj(moeGptOp.ExpertIndices())
+        if moeGptOp.ExpertScores() is not None:
+            self.expertScores = TensorRefT.InitFromObj(moeGptOp.ExpertScores())
+        if moeGptOp.ExpertMapping() is not None:
+            self.expertMapping = TensorRefT.InitFromObj(moeGptOp.ExpertMapping())
+        if moeGptOp.W0W1Tensor() is not None:
+            self.w0W1Tensor = TensorRefT.InitFromObj(moeGptOp.W0W1Tensor())
+        if moeGptOp.W2Tensor() is not None:
+            self.w2Tensor = TensorRefT.InitFromObj(moeGptOp.W2Tensor())
+        self.outputHeightShardDim = moeGptOp.OutputHeightShardDim()
+        self.outputWidthShardDim = moeGptOp.OutputWidthShardDim()
+        self.hiddenSize = moeGptOp.HiddenSize()
+        self.clusterAxis = moeGptOp.ClusterAxis()
+        if moeGptOp.TokenCounts() is not None:
+            self.tokenCounts = TensorRefT.InitFromObj(moeGptOp.TokenCounts())
+        if moeGptOp.ActivationRecords() is not None:
+            self.activationRecords = TensorRefT.InitFromObj(moeGptOp.ActivationRecords())
+        if moeGptOp.TokenIndices() is not None:
+            self.tokenIndices = TensorRefT.InitFromObj(moeGptOp.TokenIndices())
+        if moeGptOp.TilizeOut() is not None:
+            self.tilizeOut = TensorRefT.InitFromObj(moeGptOp.TilizeOut())
+        if moeGptOp.TilizeOutRm() is not None:
+            self.tilizeOutRm = TensorRefT.InitFromObj(moeGptOp.TilizeOutRm())
+        if moeGptOp.MemoryConfig() is not None:
+            self.memoryConfig = MemoryConfigT.InitFromObj(moeGptOp.MemoryConfig())
+
+    # MoeGptOpT
+    def Pack(self, builder):
+        if self.inputTensor is not None:
+            inputTensor = self.inputTensor.Pack(builder)
+        if self.expertIndices is not None:
+            expertIndices = self.expertIndices.Pack(builder)
+        if self.expertScores is not None:
+            expertScores = self.expertScores.Pack(builder)
+        if self.expertMapping is not None:
+            expertMapping = self.expertMapping.Pack(builder)
+        if self.w0W1Tensor is not None:
+            w0W1Tensor = self.w0W1Tensor.Pack(builder)
+        if self.w2Tensor is not None:
+            w2Tensor = self.w2Tensor.Pack(builder)
+        if self.tokenCounts is not None:
+            tokenCounts = self.tokenCounts.Pack(builder)
+        if self.activationRecords is not None:
+            activationRecords = self.activationRecords.Pack(builder)
+        if self.tokenIndices is not None:
+            tokenIndices = self.tokenIndices.Pack(builder)
+        if self.tilizeOut is not None:
+            tilizeOut = self.tilizeOut.Pack(builder)
+        if self.tilizeOutRm is not None:
+            tilizeOutRm = self.tilizeOutRm.Pack(builder)
+        if self.memoryConfig is not None:
+            memoryConfig = self.memoryConfig.Pack(builder)
+        MoeGptOpStart(builder)
+        if self.inputTensor is not None:
+            MoeGptOpAddInputTensor(builder, inputTensor)
+        if self.expertIndices is not None:
+            MoeGptOpAddExpertIndices(builder, expertIndices)
+        if self.expertScores is not None:
+            MoeGptOpAddExpertScores(builder, expertScores)
+        if self.expertMapping is not None:
+            MoeGptOpAddExpertMapping(builder, expertMapping)
+        if self.w0W1Tensor is not None:
+            MoeGptOpAddW0W1Tensor(builder, w0W1Tensor)
+        if self.w2Tensor is not None:
+            MoeGptOpAddW2Tensor(builder, w2Tensor)
+        MoeGptOpAddOutputHeightShardDim(builder, self.outputHeightShardDim)
+        MoeGptOpAddOutputWidthShardDim(builder, self.outputWidthShardDim)
+        MoeGptOpAddHiddenSize(builder, self.hiddenSize)
+        MoeGptOpAddClusterAxis(builder, self.clusterAxis)
+        if self.tokenCounts is not None:
+            MoeGptOpAddTokenCounts(builder, tokenCounts)
+        if self.activationRecords is not None:
+            MoeGptOpAddActivationRecords(builder, activationRecords)
+        if self.tokenIndices is not None:
+            MoeGptOpAddTokenIndices(builder, tokenIndices)
+        if self.tilizeOut is not None:
+            MoeGptOpAddTilizeOut(builder, tilizeOut)
+        if self.tilizeOutRm is not None:
+            MoeGptOpAddTilizeOutRm(builder, tilizeOutRm)
+        if self.memoryConfig is not None:
+            MoeGptOpAddMemoryConfig(builder, memoryConfig)
+        moeGptOp = MoeGptOpEnd(builder)
+        return moeGptOp
+
+
+class PrepareMoEComputeW0W1WeightsOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = PrepareMoEComputeW0W1WeightsOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsPrepareMoEComputeW0W1WeightsOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def PrepareMoEComputeW0W1WeightsOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # PrepareMoEComputeW0W1WeightsOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # PrepareMoEComputeW0W1WeightsOp
+    def W0(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareMoEComputeW0W1WeightsOp
+    def W1(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareMoEComputeW0W1WeightsOp
+    def Bias0(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareMoEComputeW0W1WeightsOp
+    def Bias1(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareMoEComputeW0W1WeightsOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareMoEComputeW0W1WeightsOp
+    def HiddenSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareMoEComputeW0W1WeightsOp
+    def IntermediateSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareMoEComputeW0W1WeightsOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def PrepareMoEComputeW0W1WeightsOpStart(builder):
+    builder.StartObject(8)
+
+def PrepareMoEComputeW0W1WeightsOpAddW0(builder, w0):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(w0), 0)
+
+def PrepareMoEComputeW0W1WeightsOpAddW1(builder, w1):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(w1), 0)
+
+def PrepareMoEComputeW0W1WeightsOpAddBias0(builder, bias0):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(bias0), 0)
+
+def PrepareMoEComputeW0W1WeightsOpAddBias1(builder, bias1):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(bias1), 0)
+
+def PrepareMoEComputeW0W1WeightsOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def PrepareMoEComputeW0W1WeightsOpAddHiddenSize(builder, hiddenSize):
+    builder.PrependUint32Slot(5, hiddenSize, 0)
+
+def PrepareMoEComputeW0W1WeightsOpAddIntermediateSize(builder, intermediateSize):
+    builder.PrependUint32Slot(6, intermediateSize, 0)
+
+def PrepareMoEComputeW0W1WeightsOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def PrepareMoEComputeW0W1WeightsOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class PrepareMoEComputeW0W1WeightsOpT(object):
+
+    # PrepareMoEComputeW0W1WeightsOpT
+    def __init__(
+        self,
+        w0 = None,
+        w1 = None,
+        bias0 = None,
+        bias1 = None,
+        device = None,
+        hiddenSize = 0,
+        intermediateSize = 0,
+        out = None,
+    ):
+        self.w0 = w0  # type: Optional[TensorRefT]
+        self.w1 = w1  # type: Optional[TensorRefT]
+        self.bias0 = bias0  # type: Optional[TensorRefT]
+        self.bias1 = bias1  # type: Optional[TensorRefT]
+        self.device = device  # type: Optional[DeviceRefT]
+        self.hiddenSize = hiddenSize  # type: int
+        self.intermediateSize = intermediateSize  # type: int
+        self.out = out  # type: Optional[TensorRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        prepareMoEcomputeW0W1WeightsOp = PrepareMoEComputeW0W1WeightsOp()
+        prepareMoEcomputeW0W1WeightsOp.Init(buf, pos)
+        return cls.InitFromObj(prepareMoEcomputeW0W1WeightsOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, prepareMoEcomputeW0W1WeightsOp):
+        x = PrepareMoEComputeW0W1WeightsOpT()
+        x._UnPack(prepareMoEcomputeW0W1WeightsOp)
+        return x
+
+    # PrepareMoEComputeW0W1WeightsOpT
+    def _UnPack(self, prepareMoEcomputeW0W1WeightsOp):
+        if prepareMoEcomputeW0W1WeightsOp is None:
+            return
+        if prepareMoEcomputeW0W1WeightsOp.W0() is not None:
+            self.w0 = TensorRefT.InitFromObj(prepareMoEcomputeW0W1WeightsOp.W0())
+        if prepareMoEcomputeW0W1WeightsOp.W1() is not None:
+            self.w1 = TensorRefT.InitFromObj(prepareMoEcomputeW0W1WeightsOp.W1())
+        if prepareMoEcomputeW0W1WeightsOp.Bias0() is not None:
+            self.bias0 = TensorRefT.InitFromObj(prepareMoEcomputeW0W1WeightsOp.Bias0())
+        if prepareMoEcomputeW0W1WeightsOp.Bias1() is not None:
+            self.bias1 = TensorRefT.InitFromObj(prepareMoEcomputeW0W1WeightsOp.Bias1())
+        if prepareMoEcomputeW0W1WeightsOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(prepareMoEcomputeW0W1WeightsOp.Device())
+        self.hiddenSize = prepareMoEcomputeW0W1WeightsOp.HiddenSize()
+        self.intermediateSize = prepareMoEcomputeW0W1WeightsOp.IntermediateSize()
+        if prepareMoEcomputeW0W1WeightsOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(prepareMoEcomputeW0W1WeightsOp.Out())
+
+    # PrepareMoEComputeW0W1WeightsOpT
+    def Pack(self, builder):
+        if self.w0 is not None:
+            w0 = self.w0.Pack(builder)
+        if self.w1 is not None:
+            w1 = self.w1.Pack(builder)
+        if self.bias0 is not None:
+            bias0 = self.bias0.Pack(builder)
+        if self.bias1 is not None:
+            bias1 = self.bias1.Pack(builder)
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        PrepareMoEComputeW0W1WeightsOpStart(builder)
+        if self.w0 is not None:
+            PrepareMoEComputeW0W1WeightsOpAddW0(builder, w0)
+        if self.w1 is not None:
+            PrepareMoEComputeW0W1WeightsOpAddW1(builder, w1)
+        if self.bias0 is not None:
+            PrepareMoEComputeW0W1WeightsOpAddBias0(builder, bias0)
+        if self.bias1 is not None:
+            PrepareMoEComputeW0W1WeightsOpAddBias1(builder, bias1)
+        if self.device is not None:
+            PrepareMoEComputeW0W1WeightsOpAddDevice(builder, device)
+        PrepareMoEComputeW0W1WeightsOpAddHiddenSize(builder, self.hiddenSize)
+        PrepareMoEComputeW0W1WeightsOpAddIntermediateSize(builder, self.intermediateSize)
+        if self.out is not None:
+            PrepareMoEComputeW0W1WeightsOpAddOut(builder, out)
+        prepareMoEcomputeW0W1WeightsOp = PrepareMoEComputeW0W1WeightsOpEnd(builder)
+        return prepareMoEcomputeW0W1WeightsOp
+
+
+class PrepareMoEComputeW2WeightsOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = PrepareMoEComputeW2WeightsOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsPrepareMoEComputeW2WeightsOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def PrepareMoEComputeW2WeightsOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # PrepareMoEComputeW2WeightsOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # PrepareMoEComputeW2WeightsOp
+    def W2(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareMoEComputeW2WeightsOp
+    def Bias2(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareMoEComputeW2WeightsOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # PrepareMoEComputeW2WeightsOp
+    def HiddenSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareMoEComputeW2WeightsOp
+    def IntermediateSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # PrepareMoEComputeW2WeightsOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def PrepareMoEComputeW2WeightsOpStart(builder):
+    builder.StartObject(6)
+
+def PrepareMoEComputeW2WeightsOpAddW2(builder, w2):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(w2), 0)
+
+def PrepareMoEComputeW2WeightsOpAddBias2(builder, bias2):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(bias2), 0)
+
+def PrepareMoEComputeW2WeightsOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def PrepareMoEComputeW2WeightsOpAddHiddenSize(builder, hiddenSize):
+    builder.PrependUint32Slot(3, hiddenSize, 0)
+
+def PrepareMoEComputeW2WeightsOpAddIntermediateSize(builder, intermediateSize):
+    builder.PrependUint32Slot(4, intermediateSize, 0)
+
+def PrepareMoEComputeW2WeightsOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def PrepareMoEComputeW2WeightsOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class PrepareMoEComputeW2WeightsOpT(object):
+
+    # PrepareMoEComputeW2WeightsOpT
+    def __init__(
+        self,
+        w2 = None,
+        bias2 = None,
+        device = None,
+        hiddenSize = 0,
+        intermediateSize = 0,
+        out = None,
+    ):
+        self.w2 = w2  # type: Optional[TensorRefT]
+        self.bias2 = bias2  # type: Optional[TensorRefT]
+        self.device = device  # type: Optional[DeviceRefT]
+        self.hiddenSize = hiddenSize  # type: int
+        self.intermediateSize = intermediateSize  # type: int
+        self.out = out  # type: Optional[TensorRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        prepareMoEcomputeW2WeightsOp = PrepareMoEComputeW2WeightsOp()
+        prepareMoEcomputeW2WeightsOp.Init(buf, pos)
+        return cls.InitFromObj(prepareMoEcomputeW2WeightsOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, prepareMoEcomputeW2WeightsOp):
+        x = PrepareMoEComputeW2WeightsOpT()
+        x._UnPack(prepareMoEcomputeW2WeightsOp)
+        return x
+
+    # PrepareMoEComputeW2WeightsOpT
+    def _UnPack(self, prepareMoEcomputeW2WeightsOp):
+        if prepareMoEcomputeW2WeightsOp is None:
+            return
+        if prepareMoEcomputeW2WeightsOp.W2() is not None:
+            self.w2 = TensorRefT.InitFromObj(prepareMoEcomputeW2WeightsOp.W2())
+        if prepareMoEcomputeW2WeightsOp.Bias2() is not None:
+            self.bias2 = TensorRefT.InitFromObj(prepareMoEcomputeW2WeightsOp.Bias2())
+        if prepareMoEcomputeW2WeightsOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(prepareMoEcomputeW2WeightsOp.Device())
+        self.hiddenSize = prepareMoEcomputeW2WeightsOp.HiddenSize()
+        self.intermediateSize = prepareMoEcomputeW2WeightsOp.IntermediateSize()
+        if prepareMoEcomputeW2WeightsOp.Out() is not None:
+            self.out = TensorRefT.InitFromObj(prepareMoEcomputeW2WeightsOp.Out())
+
+    # PrepareMoEComputeW2WeightsOpT
+    def Pack(self, builder):
+        if self.w2 is not None:
+            w2 = self.w2.Pack(builder)
+        if self.bias2 is not None:
+            bias2 = self.bias2.Pack(builder)
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        PrepareMoEComputeW2WeightsOpStart(builder)
+        if self.w2 is not None:
+            PrepareMoEComputeW2WeightsOpAddW2(builder, w2)
+        if self.bias2 is not None:
+            PrepareMoEComputeW2WeightsOpAddBias2(builder, bias2)
+        if self.device is not None:
+            PrepareMoEComputeW2WeightsOpAddDevice(builder, device)
+        PrepareMoEComputeW2WeightsOpAddHiddenSize(builder, self.hiddenSize)
+        PrepareMoEComputeW2WeightsOpAddIntermediateSize(builder, self.intermediateSize)
+        if self.out is not None:
+            PrepareMoEComputeW2WeightsOpAddOut(builder, out)
+        prepareMoEcomputeW2WeightsOp = PrepareMoEComputeW2WeightsOpEnd(builder)
+        return prepareMoEcomputeW2WeightsOp
+
+
+class MoeComputeOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = MoeComputeOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsMoeComputeOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def MoeComputeOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # MoeComputeOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # MoeComputeOp
+    def TilizeInputTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeComputeOp
+    def TilizeExpertIndicesTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeComputeOp
+    def TilizeExpertScoresTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeComputeOp
+    def TilizeExpertMappingTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeComputeOp
+    def MatmulW0W1Tensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeComputeOp
+    def MatmulW2Tensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeComputeOp
+    def OptionalOutputTensor(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeComputeOp
+    def CrossDeviceSemaphore(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = GlobalSemaphoreRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeComputeOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeComputeOp
+    def LayerId(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(22))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # MoeComputeOp
+    def OutputHeightShardDim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(24))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # MoeComputeOp
+    def IntermediateSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(26))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # MoeComputeOp
+    def HasBias(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        if o != 0:
+            return bool(self._tab.Get(flatbuffers.number_types.BoolFlags, o + self._tab.Pos))
+        return False
+
+    # MoeComputeOp
+    def ClusterAxis(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # MoeComputeOp
+    def ActivationFunction(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(32))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint16Flags, o + self._tab.Pos)
+        return 0
+
+    # MoeComputeOp
+    def NumLinks(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(34))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # MoeComputeOp
+    def Topology(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(36))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # MoeComputeOp
+    def MuxCoreRangeSet(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(38))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = CoreRangeSet()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MoeComputeOp
+    def CombineOutput(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(40))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = TensorRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def MoeComputeOpStart(builder):
+    builder.StartObject(19)
+
+def MoeComputeOpAddTilizeInputTensor(builder, tilizeInputTensor):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(tilizeInputTensor), 0)
+
+def MoeComputeOpAddTilizeExpertIndicesTensor(builder, tilizeExpertIndicesTensor):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(tilizeExpertIndicesTensor), 0)
+
+def MoeComputeOpAddTilizeExpertScoresTensor(builder, tilizeExpertScoresTensor):
+    builder.PrependUOffsetTRelativeSlot(2, flatbuffers.number_types.UOffsetTFlags.py_type(tilizeExpertScoresTensor), 0)
+
+def MoeComputeOpAddTilizeExpertMappingTensor(builder, tilizeExpertMappingTensor):
+    builder.PrependUOffsetTRelativeSlot(3, flatbuffers.number_types.UOffsetTFlags.py_type(tilizeExpertMappingTensor), 0)
+
+def MoeComputeOpAddMatmulW0W1Tensor(builder, matmulW0W1Tensor):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(matmulW0W1Tensor), 0)
+
+def MoeComputeOpAddMatmulW2Tensor(builder, matmulW2Tensor):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(matmulW2Tensor), 0)
+
+def MoeComputeOpAddOptionalOutputTensor(builder, optionalOutputTensor):
+    builder.PrependUOffsetTRelativeSlot(6, flatbuffers.number_types.UOffsetTFlags.py_type(optionalOutputTensor), 0)
+
+def MoeComputeOpAddCrossDeviceSemaphore(builder, crossDeviceSemaphore):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(crossDeviceSemaphore), 0)
+
+def MoeComputeOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(8, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def MoeComputeOpAddLayerId(builder, layerId):
+    builder.PrependUint32Slot(9, layerId, 0)
+
+def MoeComputeOpAddOutputHeightShardDim(builder, outputHeightShardDim):
+    builder.PrependUint32Slot(10, outputHeightShardDim, 0)
+
+def MoeComputeOpAddIntermediateSize(builder, intermediateSize):
+    builder.PrependUint32Slot(11, intermediateSize, 0)
+
+def MoeComputeOpAddHasBias(builder, hasBias):
+    builder.PrependBoolSlot(12, hasBias, 0)
+
+def MoeComputeOpAddClusterAxis(builder, clusterAxis):
+    builder.PrependUint32Slot(13, clusterAxis, 0)
+
+def MoeComputeOpAddActivationFunction(builder, activationFunction):
+    builder.PrependUint16Slot(14, activationFunction, 0)
+
+def MoeComputeOpAddNumLinks(builder, numLinks):
+    builder.PrependUint32Slot(15, numLinks, None)
+
+def MoeComputeOpAddTopology(builder, topology):
+    builder.PrependUint32Slot(16, topology, None)
+
+def MoeComputeOpAddMuxCoreRangeSet(builder, muxCoreRangeSet):
+    builder.PrependUOffsetTRelativeSlot(17, flatbuffers.number_types.UOffsetTFlags.py_type(muxCoreRangeSet), 0)
+
+def MoeComputeOpAddCombineOutput(builder, combineOutput):
+    builder.PrependUOffsetTRelativeSlot(18, flatbuffers.number_types.UOffsetTFlags.py_type(combineOutput), 0)
+
+def MoeComputeOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class MoeComputeOpT(object):
+
+    # MoeComputeOpT
+    def __init__(
+        self,
+        tilizeInputTensor = None,
+        tilizeExpertIndicesTensor = None,
+        tilizeExpertScoresTensor = None,
+        tilizeExpertMappingTensor = None,
+        matmulW0W1Tensor = None,
+        matmulW2Tensor = None,
+        optionalOutputTensor = None,
+        crossDeviceSemaphore = None,
+        device = None,
+        layerId = 0,
+        outputHeightShardDim = 0,
+        intermediateSize = 0,
+        hasBias = False,
+        clusterAxis = 0,
+        activationFunction = 0,
+        numLinks = None,
+        topology = None,
+        muxCoreRangeSet = None,
+        combineOutput = None,
+    ):
+        self.tilizeInputTensor = tilizeInputTensor  # type: Optional[TensorRefT]
+        self.tilizeExpertIndicesTensor = tilizeExpertIndicesTensor  # type: Optional[TensorRefT]
+        self.tilizeExpertScoresTensor = tilizeExpertScoresTensor  # type: Optional[TensorRefT]
+        self.tilizeExpertMappingTensor = tilizeExpertMappingTensor  # type: Optional[TensorRefT]
+        self.matmulW0W1Tensor = matmulW0W1Tensor  # type: Optional[TensorRefT]
+        self.matmulW2Tensor = matmulW2Tensor  # type: Optional[TensorRefT]
+        self.optionalOutputTensor = optionalOutputTensor  # type: Optional[TensorRefT]
+        self.crossDeviceSemaphore = crossDeviceSemaphore  # type: Optional[GlobalSemaphoreRefT]
+        self.device = device  # type: Optional[DeviceRefT]
+        self.layerId = layerId  # type: int
+        self.outputHeightShardDim = outputHeightShardDim  # type: int
+        self.intermediateSize = intermediateSize  # type: int
+        self.hasBias = hasBias  # type: bool
+        self.clusterAxis = clusterAxis  # type: int
+        self.activationFunction = activationFunction  # type: int
+        self.numLinks = numLinks  # type: Optional[int]
+        self.topology = topology  # type: Optional[int]
+        self.muxCoreRangeSet = muxCoreRangeSet  # type: Optional[CoreRangeSetT]
+        self.combineOutput = combineOutput  # type: Optional[TensorRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        moeComputeOp = MoeComputeOp()
+        moeComputeOp.Init(buf, pos)
+        return cls.InitFromObj(moeComputeOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, moeComputeOp):
+        x = MoeComputeOpT()
+        x._UnPack(moeComputeOp)
+        return x
+
+    # MoeComputeOpT
+    def _UnPack(self, moeComputeOp):
+        if moeComputeOp is None:
+            return
+        if moeComputeOp.TilizeInputTensor() is not None:
+            self.tilizeInputTensor = TensorRefT.InitFromObj(moeComputeOp.TilizeInputTensor())
+        if moeComputeOp.TilizeExpertIndicesTensor() is not None:
+            self.tilizeExpertIndicesTensor = TensorRefT.InitFromObj(moeComputeOp.TilizeExpertIndicesTensor())
+        if moeComputeOp.TilizeExpertScoresTensor() is not None:
+            self.tilizeExpertScoresTensor = TensorRefT.InitFromObj(moeComputeOp.TilizeExpertScoresTensor())
+        if moeComputeOp.TilizeExpertMappingTensor() is not None:
+            self.tilizeExpertMappingTensor = TensorRefT.InitFromObj(moeComputeOp.TilizeExpertMappingTensor())
+        if moeComputeOp.MatmulW0W1Tensor() is not None:
+            self.matmulW0W1Tensor = TensorRefT.InitFromObj(moeComputeOp.MatmulW0W1Tensor())
+        if moeComputeOp.MatmulW2Tensor() is not None:
+            self.matmulW2Tensor = TensorRefT.InitFromObj(moeComputeOp.MatmulW2Tensor())
+        if moeComputeOp.OptionalOutputTensor() is not None:
+            self.optionalOutputTensor = TensorRefT.InitFromObj(moeComputeOp.OptionalOutputTensor())
+        if moeComputeOp.CrossDeviceSemaphore() is not None:
+            self.crossDeviceSemaphore = GlobalSemaphoreRefT.InitFromObj(moeComputeOp.CrossDeviceSemaphore())
+        if moeComputeOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(moeComputeOp.Device())
+        self.layerId = moeComputeOp.LayerId()
+        self.outputHeightShardDim = moeComputeOp.OutputHeightShardDim()
+        self.intermediateSize = moeComputeOp.IntermediateSize()
+        self.hasBias = moeComputeOp.HasBias()
+        self.clusterAxis = moeComputeOp.ClusterAxis()
+        self.activationFunction = moeComputeOp.ActivationFunction()
+        self.numLinks = moeComputeOp.NumLinks()
+        self.topology = moeComputeOp.Topology()
+        if moeComputeOp.MuxCoreRangeSet() is not None:
+            self.muxCoreRangeSet = CoreRangeSetT.InitFromObj(moeComputeOp.MuxCoreRangeSet())
+        if moeComputeOp.CombineOutput() is not None:
+            self.combineOutput = TensorRefT.InitFromObj(moeComputeOp.CombineOutput())
+
+    # MoeComputeOpT
+    def Pack(self, builder):
+        if self.tilizeInputTensor is not None:
+            tilizeInputTensor = self.tilizeInputTensor.Pack(builder)
+        if self.tilizeExpertIndicesTensor is not None:
+            tilizeExpertIndicesTensor = self.tilizeExpertIndicesTensor.Pack(builder)
+        if self.tilizeExpertScoresTensor is not None:
+            tilizeExpertScoresTensor = self.tilizeExpertScoresTensor.Pack(builder)
+        if self.tilizeExpertMappingTensor is not None:
+            tilizeExpertMappingTensor = self.tilizeExpertMappingTensor.Pack(builder)
+        if self.matmulW0W1Tensor is not None:
+            matmulW0W1Tensor = self.matmulW0W1Tensor.Pack(builder)
+        if self.matmulW2Tensor is not None:
+            matmulW2Tensor = self.matmulW2Tensor.Pack(builder)
+        if self.optionalOutputTensor is not None:
+            optionalOutputTensor = self.optionalOutputTensor.Pack(builder)
+        if self.crossDeviceSemaphore is not None:
+            crossDeviceSemaphore = self.crossDeviceSemaphore.Pack(builder)
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.muxCoreRangeSet is not None:
+            muxCoreRangeSet = self.muxCoreRangeSet.Pack(builder)
+        if self.combineOutput is not None:
+            combineOutput = self.combineOutput.Pack(builder)
+        MoeComputeOpStart(builder)
+        if self.tilizeInputTensor is not None:
+            MoeComputeOpAddTilizeInputTensor(builder, tilizeInputTensor)
+        if self.tilizeExpertIndicesTensor is not None:
+            MoeComputeOpAddTilizeExpertIndicesTensor(builder, tilizeExpertIndicesTensor)
+        if self.tilizeExpertScoresTensor is not None:
+            MoeComputeOpAddTilizeExpertScoresTensor(builder, tilizeExpertScoresTensor)
+        if self.tilizeExpertMappingTensor is not None:
+            MoeComputeOpAddTilizeExpertMappingTensor(builder, tilizeExpertMappingTensor)
+        if self.matmulW0W1Tensor is not None:
+            MoeComputeOpAddMatmulW0W1Tensor(builder, matmulW0W1Tensor)
+        if self.matmulW2Tensor is not None:
+            MoeComputeOpAddMatmulW2Tensor(builder, matmulW2Tensor)
+        if self.optionalOutputTensor is not None:
+            MoeComputeOpAddOptionalOutputTensor(builder, optionalOutputTensor)
+        if self.crossDeviceSemaphore is not None:
+            MoeComputeOpAddCrossDeviceSemaphore(builder, crossDeviceSemaphore)
+        if self.device is not None:
+            MoeComputeOpAddDevice(builder, device)
+        MoeComputeOpAddLayerId(builder, self.layerId)
+        MoeComputeOpAddOutputHeightShardDim(builder, self.outputHeightShardDim)
+        MoeComputeOpAddIntermediateSize(builder, self.intermediateSize)
+        MoeComputeOpAddHasBias(builder, self.hasBias)
+        MoeComputeOpAddClusterAxis(builder, self.clusterAxis)
+        MoeComputeOpAddActivationFunction(builder, self.activationFunction)
+        MoeComputeOpAddNumLinks(builder, self.numLinks)
+        MoeComputeOpAddTopology(builder, self.topology)
+        if self.muxCoreRangeSet is not None:
+            MoeComputeOpAddMuxCoreRangeSet(builder, muxCoreRangeSet)
+        if self.combineOutput is not None:
+            MoeComputeOpAddCombineOutput(builder, combineOutput)
+        moeComputeOp = MoeComputeOpEnd(builder)
+        return moeComputeOp
+
+
+class AllocateMoeComputeSemaphoreOp(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = AllocateMoeComputeSemaphoreOp()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsAllocateMoeComputeSemaphoreOp(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def AllocateMoeComputeSemaphoreOpBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4E\x4E", size_prefixed=size_prefixed)
+
+    # AllocateMoeComputeSemaphoreOp
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # AllocateMoeComputeSemaphoreOp
+    def Device(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = DeviceRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllocateMoeComputeSemaphoreOp
+    def MuxCoreRangeSet(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = CoreRangeSet()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # AllocateMoeComputeSemaphoreOp
+    def OutputHeightShardDim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # AllocateMoeComputeSemaphoreOp
+    def HiddenSize(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # AllocateMoeComputeSemaphoreOp
+    def InitialValue(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return None
+
+    # AllocateMoeComputeSemaphoreOp
+    def Out(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = GlobalSemaphoreRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+def AllocateMoeComputeSemaphoreOpStart(builder):
+    builder.StartObject(6)
+
+def AllocateMoeComputeSemaphoreOpAddDevice(builder, device):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(device), 0)
+
+def AllocateMoeComputeSemaphoreOpAddMuxCoreRangeSet(builder, muxCoreRangeSet):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(muxCoreRangeSet), 0)
+
+def AllocateMoeComputeSemaphoreOpAddOutputHeightShardDim(builder, outputHeightShardDim):
+    builder.PrependUint32Slot(2, outputHeightShardDim, 0)
+
+def AllocateMoeComputeSemaphoreOpAddHiddenSize(builder, hiddenSize):
+    builder.PrependUint32Slot(3, hiddenSize, 0)
+
+def AllocateMoeComputeSemaphoreOpAddInitialValue(builder, initialValue):
+    builder.PrependUint32Slot(4, initialValue, None)
+
+def AllocateMoeComputeSemaphoreOpAddOut(builder, out):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(out), 0)
+
+def AllocateMoeComputeSemaphoreOpEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class AllocateMoeComputeSemaphoreOpT(object):
+
+    # AllocateMoeComputeSemaphoreOpT
+    def __init__(
+        self,
+        device = None,
+        muxCoreRangeSet = None,
+        outputHeightShardDim = 0,
+        hiddenSize = 0,
+        initialValue = None,
+        out = None,
+    ):
+        self.device = device  # type: Optional[DeviceRefT]
+        self.muxCoreRangeSet = muxCoreRangeSet  # type: Optional[CoreRangeSetT]
+        self.outputHeightShardDim = outputHeightShardDim  # type: int
+        self.hiddenSize = hiddenSize  # type: int
+        self.initialValue = initialValue  # type: Optional[int]
+        self.out = out  # type: Optional[GlobalSemaphoreRefT]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        allocateMoeComputeSemaphoreOp = AllocateMoeComputeSemaphoreOp()
+        allocateMoeComputeSemaphoreOp.Init(buf, pos)
+        return cls.InitFromObj(allocateMoeComputeSemaphoreOp)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, allocateMoeComputeSemaphoreOp):
+        x = AllocateMoeComputeSemaphoreOpT()
+        x._UnPack(allocateMoeComputeSemaphoreOp)
+        return x
+
+    # AllocateMoeComputeSemaphoreOpT
+    def _UnPack(self, allocateMoeComputeSemaphoreOp):
+        if allocateMoeComputeSemaphoreOp is None:
+            return
+        if allocateMoeComputeSemaphoreOp.Device() is not None:
+            self.device = DeviceRefT.InitFromObj(allocateMoeComputeSemaphoreOp.Device())
+        if allocateMoeComputeSemaphoreOp.MuxCoreRangeSet() is not None:
+            self.muxCoreRangeSet = CoreRangeSetT.InitFromObj(allocateMoeComputeSemaphoreOp.MuxCoreRangeSet())
+        self.outputHeightShardDim = allocateMoeComputeSemaphoreOp.OutputHeightShardDim()
+        self.hiddenSize = allocateMoeComputeSemaphoreOp.HiddenSize()
+        self.initialValue = allocateMoeComputeSemaphoreOp.InitialValue()
+        if allocateMoeComputeSemaphoreOp.Out() is not None:
+            self.out = GlobalSemaphoreRefT.InitFromObj(allocateMoeComputeSemaphoreOp.Out())
+
+    # AllocateMoeComputeSemaphoreOpT
+    def Pack(self, builder):
+        if self.device is not None:
+            device = self.device.Pack(builder)
+        if self.muxCoreRangeSet is not None:
+            muxCoreRangeSet = self.muxCoreRangeSet.Pack(builder)
+        if self.out is not None:
+            out = self.out.Pack(builder)
+        AllocateMoeComputeSemaphoreOpStart(builder)
+        if self.device is not None:
+            AllocateMoeComputeSemaphoreOpAddDevice(builder, device)
+        if self.muxCoreRangeSet is not None:
+            AllocateMoeComputeSemaphoreOpAddMuxCoreRangeSet(builder, muxCoreRangeSet)
+        AllocateMoeComputeSemaphoreOpAddOutputHeightShardDim(builder, self.outputHeightShardDim)
+        AllocateMoeComputeSemaphoreOpAddHiddenSize(builder, self.hiddenSize)
+        AllocateMoeComputeSemaphoreOpAddInitialValue(builder, self.initialValue)
+        if self.out is not None:
+            AllocateMoeComputeSemaphoreOpAddOut(builder, out)
+        allocateMoeComputeSemaphoreOp = AllocateMoeComputeSemaphoreOpEnd(builder)
+        return allocateMoeComputeSemaphoreOp
 
 
 class EltwiseUnaryOp(object):
@@ -28260,7 +29921,7 @@ class OperationT(object):
         locInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'DistributeTensorOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT', 'DitRmsNormUnaryFusedOpT', 'LoadTensorOpT', 'Conv1dOpT', 'DistributedLayerNormOpT', 'AggregateTensorOpT']
+        self.type = type  # type: Union[None, 'EltwiseUnaryOpT', 'EltwiseBinaryOpT', 'WhereOpT', 'ClampTensorOpT', 'ReductionOpT', 'CumsumOpT', 'ReshapeOpT', 'ConcatOpT', 'RepeatOpT', 'RepeatInterleaveOpT', 'PermuteOpT', 'PadOpT', 'SliceStaticOpT', 'ReverseOpT', 'GatherOpT', 'MatmulOpT', 'SoftmaxOpT', 'EmbeddingOpT', 'Conv2dOpT', 'Pool2dOpT', 'GlobalAvgPool2dOpT', 'UpsampleOpT', 'BatchNormInferenceOpT', 'BatchNormTrainingOpT', 'NormOpT', 'GroupNormOpT', 'CacheOpT', 'CollectiveOpT', 'DistributeTensorOpT', 'GetDeviceOpT', 'LayoutOpT', 'DeallocateOpT', 'CreationOpT', 'CallOpT', 'MeshPartitionOpT', 'DistributedRmsNormOpT', 'SortOpT', 'TopkOpT', 'ArgmaxOpT', 'ProdOpT', 'MaxPool2dWithIndicesOpT', 'QuantizationOpT', 'ConcatenateHeadsOpT', 'SplitQueryKeyValueAndSplitHeadsOpT', 'DropoutOpT', 'SliceDynamicOpT', 'ScatterOpT', 'EmbeddingBwOpT', 'BitcastConvertOpT', 'NlpConcatHeadsOpT', 'NlpConcatHeadsDecodeOpT', 'NlpCreateQkvHeadsDecodeOpT', 'RotaryEmbeddingOpT', 'NormStatsOpT', 'LayerNormPostAllGatherOpT', 'AttentionOpT', 'IndexerScoreDsaOpT', 'AssignOpT', 'PointToPointOpT', 'Conv3dOpT', 'PrepareConv3dWeightsOpT', 'SparseMatmulOpT', 'TopkRouterGptOpT', 'AllToAllDispatchOpT', 'AllToAllCombineOpT', 'MoeExpertTokenRemapOpT', 'AllToAllDispatchMetadataOpT', 'SamplingOpT', 'PagedUpdateCacheOpT', 'WriteTensorOpT', 'CopyOpT', 'BeginTraceCaptureOpT', 'EndTraceCaptureOpT', 'ExecuteTraceOpT', 'CaptureOrExecuteTraceOpT', 'CreateGlobalSemaphoreOpT', 'ResetGlobalSemaphoreOpT', 'GenericOpT', 'AnnotateOpT', 'BreakpointOpT', 'PrintOpT', 'MemorySnapshotOpT', 'RegionStartOpT', 'RegionEndOpT', 'DumpTensorOpT', 'LoadCachedOpT', 'CpuOpT', 'PrepareConv2dOpT', 'AdamwOpT', 'SdpaFwOpT', 'SdpaBwOpT', 'DitRmsNormUnaryFusedOpT', 'LoadTensorOpT', 'Conv1dOpT', 'DistributedLayerNormOpT', 'AggregateTensorOpT', 'MoeComputeOpT', 'PrepareMoEComputeW0W1WeightsOpT', 'PrepareMoEComputeW2WeightsOpT', 'AllocateMoeComputeSemaphoreOpT', 'MoeGptOpT', 'SelectiveReduceCombineOpT']
         self.debugInfo = debugInfo  # type: Optional[str]
         self.locInfo = locInfo  # type: Optional[str]
 

@@ -477,6 +477,12 @@ def to_json(obj):
     return out
 
 
+# Tables upstream spells otherwise than the camel case of their op's name (MoE), both ways.
+SPELLED_TABLES = {"prepare_moe_compute_w0_w1_weights": "PrepareMoEComputeW0W1WeightsOp",
+                  "prepare_moe_compute_w2_weights": "PrepareMoEComputeW2WeightsOp"}
+SPELLED_OPS = {table[:-2]: op for op, table in SPELLED_TABLES.items()}
+
+
 def op_name(operation: fb.OperationT) -> str:
     """The TTNN op an Operation holds: its table's `type` enum, or the table's own name."""
     table = operation.type
@@ -484,7 +490,7 @@ def op_name(operation: fb.OperationT) -> str:
     enum_cls = getattr(fb, table_name + "OpType", None)
     if enum_cls is not None:
         return enum_names(enum_cls)[table.type]
-    return snake(table_name)
+    return SPELLED_OPS.get(table_name) or snake(table_name)
 
 
 def qualified_op_name(name: str) -> str:

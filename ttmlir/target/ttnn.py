@@ -64,7 +64,7 @@ class _Typed:
 
 
 def table_of(row) -> str:
-    own = fbu.camel(row.name) + "Op"
+    own = fbu.SPELLED_TABLES.get(row.name) or fbu.camel(row.name) + "Op"
     return own if hasattr(fb, own) else FAMILY_TABLES[row.family]
 
 
@@ -143,6 +143,8 @@ def _encode(kind: str, attr: Attribute, result_type):
         return fbu.enum_value(getattr(fb, fbu.camel(kind)), attr.data.value)
     if kind == "mask_type":  # ttml's enum, by position
         return list(ttcore.AttentionMaskTypeAttr.enum_type).index(attr.data)
+    if kind == "moe_activation":
+        return list(ttcore.MoEActivationFunctionAttr.enum_type).index(attr.data)
     if kind == "memory_config":
         return _memory_config(attr.data)
     if kind == "shape":

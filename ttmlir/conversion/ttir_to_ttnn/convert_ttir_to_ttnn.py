@@ -27,6 +27,7 @@ from ttmlir.dialects.tt_rewrites import splat_fill_value
 from ttmlir.dialects.conv import CONV1D_DIMS, TILE_WIDTH, conv1d_params
 from ttmlir.ir.props import int_triple
 from ttmlir.dialects.debug import DebugOp
+from ttmlir.dialects.moe_fused import DEFAULT_MUX_CORES, packed_w0_w1_shape, packed_w2_shape
 from ttmlir.ir.op_table import IN_PLACE_OPERAND
 from ttmlir.ir.props import KINDS, dense_values, int_values, scalar
 from ttmlir.ir.syntax import enum
@@ -579,6 +580,26 @@ def _dispatch_metadata(op: TTOp) -> list[Operation]:
     return [reshape, _by_name(op.ROW.name, groups, _props(op), [r.type for r in op.results], op)]
 
 
+def _moe_compute(op: TTOp) -> list[Operation]:
+    """The raw expert weights packed on the device first (ttnn.prepare_moe_compute_*: once, a const-eval pass may
+    hoist them), then ttnn.moe_compute on the packed ones, has_bias from the biases and the default mux cores; its
+    combine output buffer and semaphore stay unbound (the prelude allocation passes bind them)."""
+    groups, device = op.operand_groups(), [device_of(op.parent)]
+    has_bias, w0, w2 = bool(groups["bias_0"]), groups["w0"][0], groups["w2"][0]
+    sizes = {"hidden_size": KINDS["ui32"].build(w0.type.get_shape()[2]),
+             "intermediate_size": op.prop("intermediate_size")}
+    w0_w1 = _by_name("prepare_moe_compute_w0_w1_weights",
+                     {**{n: groups[n] for n in ("w0", "w1", "bias_0", "bias_1")}, "device": device}, sizes,
+                     [_tensor(packed_w0_w1_shape(w0.type.get_shape(), has_bias), w0.type)], op)
+    packed_w2 = _by_name("prepare_moe_compute_w2_weights", {"w2": [w2], "bias_2": groups["bias_2"], "device": device},
+                         sizes, [_tensor(packed_w2_shape(w2.type.get_shape(), has_bias), w2.type)], op)
+    props = {**_with_defaults(op), "has_bias": KINDS["bool"].build(has_bias), "mux_core_range_set": DEFAULT_MUX_CORES}
+    operands = {n: groups[n] for n in ("tilize_input_tensor", "tilize_expert_indices_tensor",
+                                       "tilize_expert_scores_tensor", "tilize_expert_mapping_tensor")}
+    operands.update(matmul_w0_w1_tensor=w0_w1.results, matmul_w2_tensor=packed_w2.results, device=device)
+    return [w0_w1, packed_w2, _by_name("moe_compute", operands, props, [op.results[0].type], op)]
+
+
 def _distributed_norm(op: TTOp) -> Operation:
     """TTNN's op also takes the device (its segments counted with it); the epsilon TTIR defaults is written out, as
     TTNN's own default differs."""
@@ -693,6 +714,7 @@ CONVERSIONS: dict[str, Callable[[TTOp], Operation | list[Operation]]] = {
     "all_to_all_dispatch_metadata": _dispatch_metadata, "mesh_shard": _mesh_shard, "distributed_norm": _distributed_norm,
     "dump": lambda op: ttnn_op("dump_tensor", op.operands, _props(op), [], op),
     "adamw": _adamw, "ttml_attention": _direct_with_defaults, "batch_norm": _batch_norm,
+    "moe_compute": _moe_compute, "moe_gpt": _direct_with_defaults,
 }
 DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape", "permute", "concat",
                    "repeat_interleave", "pad", "slice", "reverse", "gather", "matmul", "softmax", "embedding",
@@ -700,7 +722,7 @@ DIRECT_FAMILIES = {"unary", "binary", "ternary", "reduction", "cumsum", "reshape
                    "mesh_partition", "distributed_norm", "concatenate_heads",
                    "split_qkv", "slice_dynamic", "bitcast", "sparse_matmul", "topk_router_gpt",
                    "all_to_all_dispatch", "all_to_all_combine", "moe_expert_token_remap", "sampling",
-                   "tt_lang"}
+                   "tt_lang", "selective_reduce_combine"}
 
 
 def _conversion(op: TTOp) -> Callable[[TTOp], Operation | list[Operation]] | None:

@@ -18,7 +18,7 @@ from typing import Callable, Iterable
 
 import torch
 
-from ttmlir.runtime import RuntimeFailure, ccl
+from ttmlir.runtime import RuntimeFailure, ccl, moe_fused
 from ttmlir.runtime.device import Chip, MeshDevice
 from ttmlir.runtime.distributed.topology import (Mesh, TopologyError, load_mesh_graph, mock_cluster_chips,
                                                  report_failure)
@@ -42,8 +42,10 @@ NEEDS: dict[str, Callable] = {
     "aggregate_tensor": lambda t, mesh, chip: range(mesh[0] * mesh[1]),
     "point_to_point": _point_to_point,
     **dict.fromkeys(("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter", "distributed_rms_norm", "distributed_layer_norm",
-                     "all_to_all_dispatch", "all_to_all_dispatch_metadata", "all_to_all_combine"), _line),
+                     "all_to_all_dispatch", "all_to_all_dispatch_metadata", "all_to_all_combine", "moe_compute"), _line),
     **dict.fromkeys(("mesh_partition", "moe_expert_token_remap"), lambda t, mesh, chip: (chip,)),
+    "selective_reduce_combine": lambda t, mesh, chip: next(line for line in ccl.groups(moe_fused.COMBINE_AXIS, mesh)
+                                                           if chip in line),
 }
 if set(NEEDS) != set(MESH_KERNELS):  # a new mesh kernel needs its row here, or ranks would miss its data
     raise ImportError(f"ttmlir.runtime.distributed.mesh: NEEDS has no row for {sorted(set(MESH_KERNELS) - set(NEEDS))}"

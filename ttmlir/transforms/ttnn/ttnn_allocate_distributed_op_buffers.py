@@ -3,7 +3,7 @@ function gets its device (before any op, so a trace never holds the allocation).
 
 `ttnn.distributed_rms_norm`'s fused kernel exchanges each chip's statistics through `stats`: one tile per chip,
 width-sharded in L1 on core (0, 0), in f32 when the op accumulates in f32 (its compute_config's fp32_dest_acc_en,
-the default), else bf16. Ops whose buffers the runtime allocates itself (the binary has no place for them) are
+the default), else bf16. `ttnn.moe_compute`'s combine writes into an output buffer of its result's type. Ops whose buffers the runtime allocates itself (the binary has no place for them) are
 left alone."""
 
 from __future__ import annotations
@@ -43,7 +43,17 @@ def stats_buffer(op: TTNNOp) -> None:
     bind_operand(op, "stats", empty.results[0])
 
 
-ALLOCATORS = {"distributed_rms_norm": stats_buffer}
+def combine_output(op: TTNNOp) -> None:
+    """moe_compute's combine writes into a buffer of its result's type (tt-metal deadlocks the exchange without)."""
+    if op.operand_groups()["optional_output_tensor"]:
+        return
+    device = device_before(op)
+    empty = ttnn_empty(op.results[0].type, device, op)
+    Rewriter.insert_op(empty, InsertPoint.after(device.owner))
+    bind_operand(op, "optional_output_tensor", empty.results[0])
+
+
+ALLOCATORS = {"distributed_rms_norm": stats_buffer, "moe_compute": combine_output}
 
 
 @dataclass(frozen=True)

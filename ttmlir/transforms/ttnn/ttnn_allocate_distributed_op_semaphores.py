@@ -3,7 +3,8 @@ the function gets its device (so a trace never holds the creation), starting at 
 
 `ttnn.distributed_rms_norm`'s semaphore lives on the cores of its width-sharded input (their bounding box; the
 whole worker grid when its input's cores are not known): its kernel signals there when the gathered statistics
-have arrived, and resets it itself between runs. Ops whose
+have arrived, and resets it itself between runs. `ttnn.moe_compute`'s combine semaphore is made by
+`ttnn.allocate_moe_compute_semaphore`, whose runtime places it on the combine's cores. Ops whose
 semaphores the runtime creates itself (the binary has no place for them) are left alone."""
 
 from __future__ import annotations
@@ -48,7 +49,24 @@ def global_semaphore(op: TTNNOp) -> None:
     bind_operand(op, "semaphore", create.results[0])
 
 
-ALLOCATORS = {"distributed_rms_norm": global_semaphore}
+def moe_compute_semaphore(op: TTNNOp) -> None:
+    """The combine's semaphore: its cores are placed by the runtime (from the shard height, hidden size and mux
+    cores), so `ttnn.allocate_moe_compute_semaphore` carries those and creates it."""
+    if op.operand_groups()["cross_device_semaphore"]:
+        return
+    device = device_before(op)
+    hidden = op.operand_groups()["tilize_input_tensor"][0].type.get_shape()[-1]
+    create = TTNN_OP_CLASSES["allocate_moe_compute_semaphore"].create(
+        operands=[device], result_types=[trace.GlobalSemaphoreType()],
+        properties={"output_height_shard_dim": op.prop("output_height_shard_dim"),
+                    "hidden_size": KINDS["ui32"].build(hidden), "initial_value": KINDS["ui32"].build(0),
+                    "mux_core_range_set": op.prop("mux_core_range_set")})
+    create.location = op.location
+    Rewriter.insert_op(create, InsertPoint.after(device.owner))
+    bind_operand(op, "cross_device_semaphore", create.results[0])
+
+
+ALLOCATORS = {"distributed_rms_norm": global_semaphore, "moe_compute": moe_compute_semaphore}
 
 
 @dataclass(frozen=True)

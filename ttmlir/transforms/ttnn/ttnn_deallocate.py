@@ -15,6 +15,7 @@ from ttmlir.dialects import ttnn
 from ttmlir.dialects.debug import DebugOp
 from ttmlir.dialects.ttnn import TTNNOp
 from ttmlir.errors import PassFailure
+from ttmlir.ir.op_table import RESULT_INTO
 from ttmlir.transforms.ttnn.ttnn_utils import NOT_FORCED, device_functions, frees_its_activation, ttnn_op
 
 
@@ -51,13 +52,16 @@ class TTNNDeallocatePass(ModulePass):
         order = {op: i for i, op in enumerate(block.ops)}
         for value in (*block.args, *(r for op in block.ops for r in op.results)):
             _check_freed_last(value, order)
-        # a debug op's result is its operand's tensor under another name: the tensor lives until the last use of
-        # any of its names and is freed once, by its first name
+        # a debug op's result is its operand's tensor under another name (as is the result of an op writing into a
+        # bound buffer): the tensor lives until the last use of any of its names and is freed once, by its first name
         names: dict[SSAValue, list[SSAValue]] = {}
         for op in block.ops:
             if isinstance(op, DebugOp) and op.results:
                 root = next((r for r, aliases in names.items() if op.operands[0] in aliases), op.operands[0])
                 names.setdefault(root, [root]).append(op.results[0])
+            into = RESULT_INTO.get(op.ROW.name) if isinstance(op, TTNNOp) else None
+            for buffer in op.operand_groups()[into] if into else ():
+                names.setdefault(buffer, [buffer]).append(op.results[0])
         aliases = {a for values in names.values() for a in values[1:]}
         for op in list(block.ops):
             for result in op.results:

@@ -219,6 +219,18 @@ WORKAROUNDS: dict[str, Workaround] = {
                                  result=ROW_BF16),
     "moe_expert_token_remap": _wants(topk_tensor=ROW_BF16, expert_mapping=ROW_U16, expert_metadata=ROW_U16,
                                      mapping=ROW_BF16, reduced=ROW_U16),
+    # the fused MoE kernels tilize their row-major bf16 tokens themselves and read u16 expert maps; moe_compute's
+    # combine writes row-major bf16 to DRAM, moe_gpt keeps its inputs and u32 routing records in L1 (and its
+    # tilized blocks, height-sharded there upstream); the packers read row-major weights
+    "moe_compute": _wants(tilize_input_tensor=ROW_BF16, tilize_expert_mapping_tensor=ROW_U16,
+                          combine_output=Want("row_major", "bf16", "dram")),
+    "moe_gpt": _wants(input_tensor=Want("row_major", None, "l1"), expert_indices=Want("row_major", "u16", "l1"),
+                      expert_scores=Want("row_major", None, "l1"), expert_mapping=Want("row_major", "u16", "l1"),
+                      **dict.fromkeys(("token_counts", "activation_records", "token_indices"),
+                                      Want("row_major", "u32", "l1")),
+                      tilize_out=Want("tile", None, "l1"), tilize_out_rm=Want("row_major", None, "l1")),
+    **dict.fromkeys(("prepare_moe_compute_w0_w1_weights", "prepare_moe_compute_w2_weights"),
+                    _wants(**dict.fromkeys(("w0", "w1", "w2", "bias_0", "bias_1", "bias_2"), Want("row_major")))),
     # tt-metal's conv3d reads and writes bf16
     "conv3d": lambda op: {name: Want(dtype="bf16") for name, values in op.operand_groups().items()
                           if name in ("input", "weight", "bias") and values and data_type(values[0]) != "bf16"} | (

@@ -78,6 +78,33 @@ class Case:
     named: tuple = ()  # inputs passed by keyword after the first, e.g. ("weight", "bias")
 
 
+def combine_metadata(tokens: int, experts: int, k: int) -> dict[str, torch.Tensor]:
+    """One chip's routing as moe_gpt records it for selective_reduce_combine: each token's k experts (seeded), the
+    experts' active-token counts, their token maps (16-byte aligned u32 entries, -1 after the last) and the
+    activation records (token, each expert's k slot or k + 1, pad; a -1 row after the last)."""
+    chosen = torch.stack([torch.randperm(experts, generator=torch.Generator().manual_seed(t))[:k]
+                          for t in range(tokens)])
+    words = 4  # u32 words per 16 bytes
+    counts = torch.zeros(1, words, dtype=I32)
+    maps = torch.zeros(experts, (tokens + 1) * words, dtype=I32)
+    width = -(-(2 * experts + 1) // words) * words
+    records = torch.zeros(tokens + 1, width, dtype=I32)
+    for t in range(tokens):
+        records[t, 0] = t
+        records[t, 1:1 + experts] = k + 1
+        for slot, e in enumerate(chosen[t].tolist()):
+            records[t, 1 + e] = slot
+            maps[e, int(counts[0, e]) * words] = t
+            counts[0, e] += 1
+    records[tokens, 0] = -1
+    for e in range(experts):
+        maps[e, int(counts[0, e]) * words] = -1
+    return {"counts": counts, "maps": maps, "records": records}
+
+
+COMBINE = combine_metadata(8, 4, 2)
+
+
 # quantized types (stored as si32): per axis 1 of 3, and per tensor
 SCALES, ZERO_POINTS = torch.tensor([0.01, 0.02, 0.05]), torch.tensor([0, 10, -20], dtype=I32)
 Q_AXIS = uniform("i32", Float32Type(), SCALES.tolist(), ZERO_POINTS.tolist(), axis=1)
@@ -272,6 +299,19 @@ CASES: dict[str, Case] = {
                                dtypes=[F32, I32, I32], inputs=[None, indices(4), lambda s: torch.ones(s, dtype=I32)]),
     "moe_expert_token_remap": Case([(1, 2, 16, 8), (1, 1, 8, 1), (1, 2, 16, 2)], {"reduction_size": 8},
                                    dtypes=[F32, I32, I32], inputs=[None, lambda s: torch.ones(s, dtype=I32), indices(8)]),
+    # one chip's experts (all 4 here), each with its dense token blocks on 4 x 3 worker cores, back to [K, T, H]
+    "selective_reduce_combine": Case(
+        [(3, 4, 4, 2, 32), (9, 12), (4, 36), (1, 4)],
+        {"hidden_size": 96, "batch_size": 8, "seq_size": 1, "select_experts_k": 2, "experts": 4},
+        dtypes=[F32, I32, I32, I32],
+        inputs=[None, lambda s: COMBINE["records"], lambda s: COMBINE["maps"], lambda s: COMBINE["counts"]]),
+    # a 1x1 mesh's expert stage: every token's 2 experts (of 2, on chip 0), silu FFN from packed weights
+    "moe_compute": Case(
+        [(1, 32, 64), (1, 32, 2), (1, 32, 2), (1, 2), (1, 2, 64, 32), (1, 2, 64, 32), (1, 2, 32, 64)],
+        {"layer_id": 0, "output_height_shard_dim": 4, "intermediate_size": 32, "cluster_axis": 1},
+        dtypes=[F32, I32, F32, I32, F32, F32, F32],
+        inputs=[None, lambda s: torch.stack([torch.randperm(2) for _ in range(32)]).reshape(s).to(I32), None,
+                lambda s: torch.zeros(s, dtype=I32), None, None, None]),
     "adamw": Case([(1, 1, 32, 64)] * 5, {"lr": 1e-2, "beta1": 0.9, "beta2": 0.999, "beta1_pow": 0.729,
                                           "beta2_pow": 0.997003, "epsilon": 1e-8, "weight_decay": 0.01},
                   inputs=[None, lambda s: torch.randn(s).bfloat16().float(), unit, positive, positive]),
