@@ -35,6 +35,7 @@ from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS
 from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure, derive
+from ttmlir.transforms.d2m.reblock import reblock_view
 from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _dtype, _elementwise, _map, metal_type
 from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
 from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
@@ -183,9 +184,9 @@ def check_memspaces(op: Operation, inputs: str, outputs: str) -> None:
 def _broadcast_map(source: TensorType, result: TensorType, op: Operation) -> AffineMapAttr:
     """How an elementwise operand is read: its own blocks, or (broadcast along a matrix's rows, columns or both)
     the one block row or column it has, for every block of the result."""
-    if source == result:
-        return _map(2, 0, 1)
     s, r = source.get_shape(), result.get_shape()
+    if s == r and source.element_type == result.element_type:  # the same tensor, wherever each is held
+        return _map(2, 0, 1)
     if source.element_type != result.element_type or len(s) != len(r) or len(r) < 2 or math.prod(r[:-2]) != 1:
         raise PassFailure(op, f"'{op.name}' casts or broadcasts beyond a matrix's rows and columns ({source} -> "
                               f"{result}); that is not converted to D2M yet")
@@ -290,7 +291,7 @@ def scaler_of(values: list[SSAValue]) -> SSAValue | None:
 def _ttnn_metal(value: SSAValue, device: tuple[int, int], op: Operation) -> TTNNMetalLayoutCastOp:
     """A TTNN tensor seen as a metal-layout one where its layout holds it: interleaved in DRAM (computed on the
     largest grid dividing its tiles), or its L1 shards on the cores the layout names (a virtual grid mapping when
-    they do not start at core 0,0)."""
+    they do not start at core 0,0 or a height- or width-sharded grid is folded onto them)."""
     t = value.type
     encoding = t.encoding
     if not isinstance(encoding, ttnn.TTNNLayoutAttr) or not encoding.is_tiled:
@@ -298,20 +299,20 @@ def _ttnn_metal(value: SSAValue, device: tuple[int, int], op: Operation) -> TTNN
     dims = (1,) * max(0, 2 - len(t.get_shape())) + tuple(t.get_shape())
     tiles = (math.prod(dims[:-2]) * -(-dims[-2] // TILE), -(-dims[-1] // TILE))
     memory, memory_layout = encoding.buffer_type, getattr(encoding.memory_layout, "data", None)
-    origin = (0, 0)
+    origin, fold = (0, 0), None
     if memory == "dram":
         grid = grid_for(tiles, device)
     elif memory == "l1" and memory_layout is not None and memory_layout.value != "interleaved":
-        shard = tuple(encoding.memref.get_shape())
-        origin, grid = encoding.shard_cores
-        if (grid[0] * shard[0], grid[1] * shard[1]) != tiles:
+        origin, grid, fold = encoding.shard_grid()
+        if tiles[0] % grid[0] or tiles[1] % grid[1]:
             raise PassFailure(op, f"the L1 shards of {t} do not tile its {tiles[0]}x{tiles[1]} tiles")
     else:
         raise PassFailure(op, f"a TTNN tensor in {memory.upper()} {memory_layout or ''} is not converted in ttnn-mode "
                               "yet (DRAM-interleaved and L1-sharded tensors are)")
     properties = {}
-    if origin != (0, 0):
-        layout = ShardLayout(grid, (tiles[0] // grid[0], tiles[1] // grid[1]), _dtype(t.element_type), 0, "l1", origin)
+    if origin != (0, 0) or fold is not None:
+        layout = ShardLayout(grid, (tiles[0] // grid[0], tiles[1] // grid[1]), _dtype(t.element_type), 0, "l1", origin,
+                             fold)
         properties = dict(zip(("virtual_grid_forward_mapping", "virtual_grid_inverse_mapping"), grid_maps(layout)))
     return TTNNMetalLayoutCastOp.create(operands=[value], properties=properties, result_types=[
         metal_type(t.get_shape(), t.element_type, memory, grid)])
@@ -341,6 +342,11 @@ class TTIRToD2MPass(ModulePass):
                 continue
             for each in _decomposed_min(ttir_op) if ttir_op.ROW.name == "min" else [ttir_op]:
                 self.convert(each, device)
+        for moved in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.to_layout"]:
+            source, target = moved.operands[:2]
+            if self.ttnn_mode and isinstance(getattr(source.type, "encoding", None), ttcore.MetalLayoutAttr) and \
+                    isinstance(getattr(target.type, "encoding", None), ttnn.TTNNLayoutAttr):
+                self.move_into_ttnn(moved, device)
         for empty in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.empty" and not o.results[0].uses]:
             empty.detach()
             empty.erase()
@@ -423,7 +429,19 @@ class TTIRToD2MPass(ModulePass):
                 moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
                 new += [target, moved, *_masked(moved.result, REDUCTION_FILLS.get(name))]
                 device_ins.append(new[-1].results[0])
-        if self.ttnn_mode:  # a new TTNN tensor the program writes, seen as a metal one, and the result as TTNN's
+        if self.ttnn_mode and not isinstance(result.type.encoding, ttnn.TTNNLayoutAttr):
+            # a result TTNN does not hold: an L1 tensor of the program's, on the grid grid selection gives it; the
+            # ttir.to_layout that follows moves it into a TTNN tensor
+            out = d2m.EmptyOp.create(result_types=[metal_type(result.type.get_shape(), result.type.element_type, "l1")])
+            new.append(out)
+            for i, value in enumerate(device_ins):  # TTNN tensors seen whole on the program's one core
+                if isinstance(value.owner, TTNNMetalLayoutCastOp) and set(value.type.get_shape()[:2]) != {1}:
+                    new.append(reblock_view(value, (1, 1)))
+                    device_ins[i] = new[-1].result
+            generic = build_generic(device_ins, out.result, maps, iterators, compute, (1,) * len(iterators))
+            new.append(generic)
+            back = generic
+        elif self.ttnn_mode:  # a new TTNN tensor the program writes, seen as a metal one, and the result as TTNN's
             made = d2m.EmptyOp.create(result_types=[result.type])
             out = _ttnn_metal(made.result, device, op)
             generic = build_generic(device_ins, out.results[0], maps, iterators, compute,
@@ -438,6 +456,22 @@ class TTIRToD2MPass(ModulePass):
             new += [out, generic, host, back]
         derive([inner for made in new for inner in made.walk()], op)
         op.parent_block().insert_ops_before(new, op)
-        result.replace_all_uses_with(back.result)
+        result.replace_all_uses_with(back.results[0])
         op.detach()
         op.erase()
+
+    @staticmethod
+    def move_into_ttnn(to_layout: TTOp, device: tuple[int, int]) -> None:
+        """`ttir.to_layout` of a program's device tensor into a TTNN one (ttnn-mode): a `d2m.to_layout` into the
+        TTNN tensor seen as a metal one, the result seen as TTNN's again."""
+        source, target = to_layout.operands[:2]
+        made = d2m.EmptyOp.create(result_types=[target.type])
+        cast = _ttnn_metal(made.result, device, to_layout)
+        moved = d2m.ToLayoutOp.create(operands=[source, cast.results[0]], result_types=[cast.results[0].type])
+        back = TTNNMetalLayoutCastOp.create(operands=[moved.results[0]], result_types=[to_layout.results[0].type])
+        new = [made, cast, moved, back]
+        derive(new, to_layout)
+        to_layout.parent_block().insert_ops_before(new, to_layout)
+        to_layout.results[0].replace_all_uses_with(back.results[0])
+        to_layout.detach()
+        to_layout.erase()

@@ -17,12 +17,13 @@ from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.register_device import device_module_of
+from ttmlir.transforms.d2m.reblock import reblock_view
 
 
 def grid_for(tiles: tuple[int, int], device: tuple[int, int]) -> tuple[int, int]:
@@ -65,6 +66,28 @@ def _place(value: SSAValue, new: Attribute) -> None:
     _retype(value, new)
 
 
+def _ttnn_tensor(value: SSAValue) -> SSAValue | None:
+    """The TTNN tensor (seen as a metal one) an operand is, or is a view of: TTNN places it, the program views it."""
+    if isinstance(value.owner, d2m.ViewLayoutOp):
+        value = value.owner.input
+    return value if isinstance(value.owner, TTNNMetalLayoutCastOp) else None
+
+
+def _view_on(generic: d2m.GenericOp, value: SSAValue, ttnn: SSAValue, grid: tuple[int, ...]) -> None:
+    """The generic reads the TTNN tensor `ttnn` (its operand `value`, the tensor or a view of it) on `grid`: through
+    a view reblocking it there, or directly where TTNN holds it on that grid."""
+    new = ttnn
+    if tuple(ttnn.type.get_shape()[:len(grid)]) != grid:
+        view = reblock_view(ttnn, grid)
+        Rewriter.insert_op(view, InsertPoint.before(generic))
+        new = view.result
+    inside = [use for use in list(value.uses) if generic.is_ancestor(use.operation)]
+    for use in inside:
+        use.operation.operands[use.index] = new
+    if isinstance(value.owner, d2m.ViewLayoutOp) and not value.uses:
+        Rewriter.erase_op(value.owner)
+
+
 @dataclass(frozen=True)
 class D2MGridSelectionPass(ModulePass):
     name: ClassVar[str] = "d2m-grid-selection"
@@ -84,8 +107,8 @@ class D2MGridSelectionPass(ModulePass):
                 continue
             if not generic.attributes["indexing_maps"].data:
                 continue  # explicit data-movement form: its author manages its grid
-            if self.ttnn_mode and any(isinstance(v.owner, TTNNMetalLayoutCastOp) for v in generic.operands):
-                continue  # on TTNN tensors: computed where TTNN holds them
+            if self.ttnn_mode and any(isinstance(v.owner, TTNNMetalLayoutCastOp) for v in generic.outputs):
+                continue  # writing a TTNN tensor: computed where TTNN holds it
             self.select(generic, device)
 
     @staticmethod
@@ -101,6 +124,9 @@ class D2MGridSelectionPass(ModulePass):
         targets = [tuple(spread.get(r.position, 1) if isinstance(r, AffineDimExpr) else 1 for r in m.results)
                    for m in maps[:len(generic.inputs)]]
         for value, target in zip([*generic.inputs, generic.outputs[0]], [*targets, grid]):
+            if (ttnn := _ttnn_tensor(value)) is not None:
+                _view_on(generic, value, ttnn, target)
+                continue
             if set(value.type.get_shape()[:rank]) != {1}:
                 continue  # placed already (shared with another generic): its program fetches what it needs
             _place(value, _regridded(value.type, target))

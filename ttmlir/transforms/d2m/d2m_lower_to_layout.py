@@ -37,6 +37,7 @@ from ttmlir.dialects.d2m_tilize import TileTilizeBlockOp, TileUntilizeBlockOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.ir.syntax import affine_map_str
 from ttmlir.transforms.d2m.d2m_bufferize import collapsed_intervals
+from ttmlir.transforms.d2m.reblock import reblock_map
 from ttmlir.dialects.ttnn_attrs import element_type_for
 
 TILE = (32, 32)
@@ -183,33 +184,6 @@ def minimize(steps: list[Step]) -> list[Step]:
                 changed = True
                 break
     return steps
-
-
-def _ascending_strides(rank: int) -> list[int]:
-    """A device shape's dims (grid halves, then shard) from the smallest stride to the largest: the shard's and
-    the grid's dim of each physical dim in turn, last physical dim first."""
-    half = rank // 2
-    return [(i % 2) * half + i // 2 for i in range(rank - 1, -1, -1)]
-
-
-def reblock_map(source: tuple[int, ...], target: tuple[int, ...]) -> AffineMap:
-    """The map from an index of a `target`-shaped device tensor to the same element's index in a `source`-shaped
-    one of the same volume: each index's element counted in physical row-major order (as upstream's
-    calculateReblockMap counts it)."""
-    if source == target:
-        return AffineMap.identity(len(target))
-    flat, stride = AffineExpr.constant(0), 1
-    for i in _ascending_strides(len(target)):
-        if target[i] > 1:
-            flat = AffineExpr.dimension(i) * stride + flat
-            stride *= target[i]
-    results: list[AffineExpr] = [AffineExpr.constant(0)] * len(source)
-    stride = 1
-    for i in _ascending_strides(len(source)):
-        expr = AffineExpr.dimension(0) // stride
-        results[i] = expr if i == 0 and source[i] != 1 else expr % source[i]
-        stride *= source[i]
-    return AffineMap(1, 0, tuple(results)).compose(AffineMap(len(target), 0, (flat,)))
 
 
 def _same_positions(a: ttcore.MetalLayout, b: ttcore.MetalLayout) -> bool:
