@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
@@ -23,12 +23,26 @@ from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.register_device import device_module_of
+from ttmlir.ir.syntax import affine_map_str
 from ttmlir.transforms.d2m.reblock import reblock_view
+from ttmlir.transforms.d2m.virtual_grid import core_virt_maps, grid_maps_of, legal_cores, needs_virtual_grid, virtual_grid
+
+VGM_KEYS = ("virtualGridForwardMapping", "virtualGridInverseMapping")
 
 
 def grid_for(tiles: tuple[int, int], device: tuple[int, int]) -> tuple[int, int]:
     """The grid a tensor of `tiles` (rows, cols) is computed on: the largest that divides them and fits `device`."""
     return tuple(max(d for d in range(1, min(n, limit) + 1) if n % d == 0) for n, limit in zip(tiles, device))
+
+
+def optimal_grid(tiles: tuple[int, int], device: tuple[int, int]) -> tuple[int, int]:
+    """The grid a matrix of `tiles` is computed on (upstream's computeOptimalGrid): the largest that divides them and
+    fits the device, unless that leaves over half the device idle and a column or row of shards on a rectangle of
+    cores (a virtual grid) uses more than a quarter of it."""
+    block = grid_for(tiles, device)
+    if block[0] * block[1] * 2 < device[0] * device[1]:
+        return virtual_grid(tiles, device) or block
+    return block
 
 
 def _regridded(t: TensorType, grid: tuple[int, ...]) -> TensorType:
@@ -55,15 +69,39 @@ def _retype(value: SSAValue, new: Attribute) -> SSAValue:
     return value if value.type == new else Rewriter.replace_value_with_new_type(value, new)
 
 
-def _place(value: SSAValue, new: Attribute) -> None:
+def _place(value: SSAValue, new: Attribute, device: tuple[int, int]) -> None:
     """A generic's operand and what made it on `new`'s grid: a move's destination d2m.empty, a mask's input and
     output (masked where its input lies), then the tensor itself."""
     owner = value.owner
     if isinstance(owner, d2m.MaskOp):
-        _place(owner.input, new)
+        _place(owner.input, new, device)
     if isinstance(owner, (d2m.ToLayoutOp, d2m.ToDeviceOp, d2m.MaskOp)):
-        _retype(owner.output, new)
+        _place(owner.output, new, device)
+    if isinstance(owner, d2m.EmptyOp):
+        _map_cores(owner, tuple(new.get_shape()[:len(new.get_shape()) // 2]), device)
     _retype(value, new)
+
+
+def _map_cores(empty: d2m.EmptyOp, grid: tuple[int, ...], device: tuple[int, int]) -> None:
+    """A d2m.empty on `grid`: with the maps laying it onto a rectangle of cores when the device cannot hold the
+    grid as it is, and without maps it was made with for another grid."""
+    for key in VGM_KEYS:
+        empty.attributes.pop(key, None)
+    if len(grid) == 2 and needs_virtual_grid(grid, device):
+        forward, inverse = core_virt_maps(grid, legal_cores(grid[0] * grid[1], device))
+        empty.attributes.update(zip(VGM_KEYS, (AffineMapAttr(forward), AffineMapAttr(inverse))))
+
+
+def _grid_attr(output: SSAValue, grid: tuple[int, ...]) -> ttcore.GridAttr:
+    """A generic's grid, with the virtual grid maps of the output it writes (upstream's deriveGridAttrForOutput)."""
+    owner = output.owner
+    if isinstance(owner, d2m.ToLayoutOp):
+        owner = owner.output.owner
+    maps = [owner.attributes.get(k) for k in VGM_KEYS] if isinstance(owner, d2m.EmptyOp) else [None]
+    if not all(isinstance(m, AffineMapAttr) for m in maps):
+        return ttcore.GridAttr(ttcore.Grid(grid))
+    forward, inverse = grid_maps_of(maps[0].data, maps[1].data, len(grid))
+    return ttcore.GridAttr(ttcore.Grid(grid, (affine_map_str(forward), affine_map_str(inverse)), True))
 
 
 def _ttnn_tensor(value: SSAValue) -> SSAValue | None:
@@ -116,7 +154,14 @@ class D2MGridSelectionPass(ModulePass):
         out_type = generic.outputs[0].type
         shape = out_type.get_shape()
         rank = len(shape) // 2
-        grid = grid_for((shape[2], shape[3]), device) if rank == 2 else _ranked_grid(tuple(shape[rank:]), device)
+        # a generic reducing along a dim multicasts operand blocks along the grid's rows or columns, which a grid
+        # folded onto a rectangle of cores does not keep: it stays on a grid the device holds as it is
+        parallel = all(i.data.value == "parallel" for i in generic.attributes["iterator_types"].data)
+        tiles = (shape[2], shape[3])
+        if rank == 2:
+            grid = optimal_grid(tiles, device) if parallel else grid_for(tiles, device)
+        else:
+            grid = _ranked_grid(tuple(shape[rank:]), device)
         maps = [m.data for m in generic.attributes["indexing_maps"].data]
         # each loop dim spread over the output's grid dim it indexes; an operand's grid follows its map (a dim it
         # is broadcast or reduced along on one core)
@@ -129,9 +174,9 @@ class D2MGridSelectionPass(ModulePass):
                 continue
             if set(value.type.get_shape()[:rank]) != {1}:
                 continue  # placed already (shared with another generic): its program fetches what it needs
-            _place(value, _regridded(value.type, target))
+            _place(value, _regridded(value.type, target), device)
         _retype(generic.results[0], generic.outputs[0].type)
-        generic.attributes["grid"] = ttcore.GridAttr(ttcore.Grid(grid))
+        generic.attributes["grid"] = _grid_attr(generic.outputs[0], grid)
         for inner in list(generic.region.walk()):  # the blocks follow their tensors' shards
             if isinstance(inner, d2m.RemoteLoadOp):
                 shard = _shard(inner.source.type)
