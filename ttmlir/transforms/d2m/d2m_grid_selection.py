@@ -24,9 +24,10 @@ from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.register_device import device_module_of
 from ttmlir.ir.syntax import affine_map_str
-from ttmlir.transforms.d2m.reblock import reblock_view
+from ttmlir.transforms.d2m.reblock import reblock_map, reblock_view
 from ttmlir.transforms.d2m.virtual_grid import core_virt_maps, grid_maps_of, legal_cores, needs_virtual_grid, virtual_grid
 
+TILE = 32
 VGM_KEYS = ("virtualGridForwardMapping", "virtualGridInverseMapping")
 
 
@@ -79,6 +80,9 @@ def _place(value: SSAValue, new: Attribute, device: tuple[int, int]) -> None:
         _place(owner.output, new, device)
     if isinstance(owner, d2m.EmptyOp):
         _map_cores(owner, tuple(new.get_shape()[:len(new.get_shape()) // 2]), device)
+    if isinstance(owner, d2m.ViewLayoutOp):  # the view reads the same elements, now blocked on the new grid
+        reblock = reblock_map(tuple(value.type.get_shape()), tuple(new.get_shape()))
+        owner.properties["remapping"] = AffineMapAttr(owner.remapping.data.compose(reblock))
     _retype(value, new)
 
 
@@ -158,6 +162,8 @@ class D2MGridSelectionPass(ModulePass):
         # folded onto a rectangle of cores does not keep: it stays on a grid the device holds as it is
         parallel = all(i.data.value == "parallel" for i in generic.attributes["iterator_types"].data)
         tiles = (shape[2], shape[3])
+        if not isinstance(out_type.element_type, ttcore.TileType):  # rows of elements: blocked in whole tiles
+            tiles = tuple(-(-n // TILE) for n in tiles)
         if rank == 2:
             grid = optimal_grid(tiles, device) if parallel else grid_for(tiles, device)
         else:
