@@ -344,7 +344,8 @@ class TTIRToD2MPass(ModulePass):
                 self.convert(each, device)
         for moved in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.to_layout"]:
             source, target = moved.operands[:2]
-            if self.ttnn_mode and isinstance(getattr(source.type, "encoding", None), ttcore.MetalLayoutAttr) and \
+            if self.ttnn_mode and isinstance(getattr(source.type, "encoding", None), (ttcore.MetalLayoutAttr,
+                                                                                     ttnn.TTNNLayoutAttr)) and \
                     isinstance(getattr(target.type, "encoding", None), ttnn.TTNNLayoutAttr):
                 self.move_into_ttnn(moved, device)
         for empty in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.empty" and not o.results[0].uses]:
@@ -462,14 +463,21 @@ class TTIRToD2MPass(ModulePass):
 
     @staticmethod
     def move_into_ttnn(to_layout: TTOp, device: tuple[int, int]) -> None:
-        """`ttir.to_layout` of a program's device tensor into a TTNN one (ttnn-mode): a `d2m.to_layout` into the
-        TTNN tensor seen as a metal one, the result seen as TTNN's again."""
+        """`ttir.to_layout` of a device tensor (a program's, or a TTNN one seen as a metal one) into a TTNN one
+        (ttnn-mode): a `d2m.to_layout` into the TTNN tensor seen as a metal one, the result seen as TTNN's again."""
         source, target = to_layout.operands[:2]
+        new: list[Operation] = []
+        if isinstance(source.type.encoding, ttnn.TTNNLayoutAttr):
+            if isinstance(source.owner, TTNNMetalLayoutCastOp):  # a program's result: moved from where it is
+                source = source.owner.operands[0]
+            else:
+                new.append(_ttnn_metal(source, device, to_layout))
+                source = new[-1].results[0]
         made = d2m.EmptyOp.create(result_types=[target.type])
         cast = _ttnn_metal(made.result, device, to_layout)
         moved = d2m.ToLayoutOp.create(operands=[source, cast.results[0]], result_types=[cast.results[0].type])
         back = TTNNMetalLayoutCastOp.create(operands=[moved.results[0]], result_types=[to_layout.results[0].type])
-        new = [made, cast, moved, back]
+        new += [made, cast, moved, back]
         derive(new, to_layout)
         to_layout.parent_block().insert_ops_before(new, to_layout)
         to_layout.results[0].replace_all_uses_with(back.results[0])

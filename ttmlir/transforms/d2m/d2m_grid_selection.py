@@ -24,7 +24,7 @@ from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.register_device import device_module_of
 from ttmlir.ir.syntax import affine_map_str
-from ttmlir.transforms.d2m.reblock import reblock_map, reblock_view
+from ttmlir.transforms.d2m.reblock import reblock_view
 from ttmlir.transforms.d2m.virtual_grid import core_virt_maps, grid_maps_of, legal_cores, needs_virtual_grid, virtual_grid
 
 TILE = 32
@@ -80,9 +80,6 @@ def _place(value: SSAValue, new: Attribute, device: tuple[int, int]) -> None:
         _place(owner.output, new, device)
     if isinstance(owner, d2m.EmptyOp):
         _map_cores(owner, tuple(new.get_shape()[:len(new.get_shape()) // 2]), device)
-    if isinstance(owner, d2m.ViewLayoutOp):  # the view reads the same elements, now blocked on the new grid
-        reblock = reblock_map(tuple(value.type.get_shape()), tuple(new.get_shape()))
-        owner.properties["remapping"] = AffineMapAttr(owner.remapping.data.compose(reblock))
     _retype(value, new)
 
 
