@@ -118,7 +118,7 @@ def grid_inverse_map(grid) -> AffineMap | None:
 def _vgm(value, direction: str) -> AffineMap | None:
     """The virtual grid mapping (`direction` "Inverse" or "Forward") a value's tensor was made with
     (`d2m.empty {virtualGridInverseMapping}`, seen through the `d2m.to_layout` that fills it, a generic that writes
-    it and the views over it; a buffer's `memref.alloc {d2m.virtualGridInverseMapping}`)."""
+    it and the views over it; a buffer's `memref.alloc {d2m.virtualGridInverseMapping}`; a TTNN tensor's cast)."""
     owner = value.owner
     if not isinstance(owner, Operation):  # a block argument: made elsewhere
         return None
@@ -128,6 +128,9 @@ def _vgm(value, direction: str) -> AffineMap | None:
         return _vgm(owner.operands[0], direction)
     if owner.name == "d2m.generic" and value in owner.results:
         return _vgm(owner.outputs[list(owner.results).index(value)], direction)
+    if owner.name == "ttir.ttnn_metal_layout_cast":  # a TTNN tensor's cores, as the cast names them
+        mapping = owner.properties.get(f"virtual_grid_{direction.lower()}_mapping")
+        return mapping.data if isinstance(mapping, AffineMapAttr) else None
     key = {"d2m.empty": f"virtualGrid{direction}Mapping",
            "memref.alloc": f"d2m.virtualGrid{direction}Mapping"}.get(owner.name)
     mapping = owner.attributes.get(key) if key else None

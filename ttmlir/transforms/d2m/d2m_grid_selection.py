@@ -93,15 +93,29 @@ def _map_cores(empty: d2m.EmptyOp, grid: tuple[int, ...], device: tuple[int, int
         empty.attributes.update(zip(VGM_KEYS, (AffineMapAttr(forward), AffineMapAttr(inverse))))
 
 
+def _virtual_grid_maps(value: SSAValue) -> tuple[Attribute | None, Attribute | None]:
+    """The virtual grid maps `value` was made with: its d2m.empty's (through a move into it and the views of it),
+    or those a TTNN tensor's cast names."""
+    owner = value.owner
+    while isinstance(owner, (d2m.ToLayoutOp, d2m.ViewLayoutOp)):
+        owner = (owner.output if isinstance(owner, d2m.ToLayoutOp) else owner.input).owner
+    if isinstance(owner, d2m.EmptyOp):
+        return tuple(owner.attributes.get(k) for k in VGM_KEYS)
+    if isinstance(owner, TTNNMetalLayoutCastOp):
+        return owner.virtual_grid_forward_mapping, owner.virtual_grid_inverse_mapping
+    return None, None
+
+
 def _grid_attr(output: SSAValue, grid: tuple[int, ...]) -> ttcore.GridAttr:
-    """A generic's grid, with the virtual grid maps of the output it writes (upstream's deriveGridAttrForOutput)."""
-    owner = output.owner
-    if isinstance(owner, d2m.ToLayoutOp):
-        owner = owner.output.owner
-    maps = [owner.attributes.get(k) for k in VGM_KEYS] if isinstance(owner, d2m.EmptyOp) else [None]
-    if not all(isinstance(m, AffineMapAttr) for m in maps):
+    """A generic's grid, with the virtual grid maps of the output it writes (upstream's deriveGridAttrForOutput);
+    maps made for a grid of another rank (seen through a view) are not the generic's."""
+    forward, inverse = _virtual_grid_maps(output)
+    n = len(grid)
+    if not isinstance(forward, AffineMapAttr) or not isinstance(inverse, AffineMapAttr) or \
+            forward.data.num_dims != 2 * n or len(forward.data.results) != n + 2 or \
+            inverse.data.num_dims != 2 or len(inverse.data.results) != n + 1:
         return ttcore.GridAttr(ttcore.Grid(grid))
-    forward, inverse = grid_maps_of(maps[0].data, maps[1].data, len(grid))
+    forward, inverse = grid_maps_of(forward.data, inverse.data, n)
     return ttcore.GridAttr(ttcore.Grid(grid, (affine_map_str(forward), affine_map_str(inverse)), True))
 
 
@@ -141,8 +155,12 @@ class D2MGridSelectionPass(ModulePass):
         if len(device) != 2:
             raise PassFailure(op, "override-device-shape is a grid YxX, e.g. override-device-shape=8,8")
         for generic in [g for g in op.walk() if isinstance(g, d2m.GenericOp)]:
-            if isinstance(generic.parent_op(), d2m.SpatialOp) or \
-                    set(generic.attributes["grid"].data.shape) != {1}:
+            if isinstance(generic.parent_op(), d2m.SpatialOp):
+                # its region's core range gives it its grid; the cores it runs on are its output's
+                grid = generic.attributes["grid"].data.shape
+                generic.attributes["grid"] = _grid_attr(generic.outputs[0], tuple(grid))
+                continue
+            if set(generic.attributes["grid"].data.shape) != {1}:
                 continue
             if not generic.attributes["indexing_maps"].data:
                 continue  # explicit data-movement form: its author manages its grid
