@@ -33,6 +33,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic
 from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects.d2m_mask import MaskOp
 from ttmlir.dialects.d2m_tilize import TileTilizeBlockOp, TileUntilizeBlockOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.ir.syntax import affine_map_str
@@ -331,6 +332,16 @@ class _Emitter:
         return cur
 
 
+def _retype_mask(mask: MaskOp, t: TensorType) -> None:
+    """`mask` writing a tensor of type `t` (its input's): its output buffer (a d2m.empty, keeping its virtual grid
+    maps) and its result retyped."""
+    for value in (mask.output, mask.result):
+        if value.type != t:
+            if isinstance(value.owner, d2m.EmptyOp) and len(list(value.uses)) > 1:
+                raise PassFailure(mask, "d2m-lower-to-layout retypes this mask's output, which other ops use")
+            Rewriter.replace_value_with_new_type(value, t)
+
+
 @dataclass(frozen=True)
 class D2MLowerToLayoutPass(ModulePass):
     """Each d2m.to_layout as the steps that move it (see the module doc)."""
@@ -357,12 +368,15 @@ class D2MLowerToLayoutPass(ModulePass):
                 continue
             emitter = _Emitter(to_layout)
             result = emitter.emit(steps)
-            if result.type != to_layout.result.type:
+            masks = [use.operation for use in to_layout.result.uses if isinstance(use.operation, MaskOp)]
+            if result.type != to_layout.result.type and len(masks) != len(list(to_layout.result.uses)):
                 raise PassFailure(to_layout, f"d2m-lower-to-layout makes {result.type} of this to_layout, not its "
                                              f"{to_layout.result.type} (its layout lays the tensor out otherwise)")
             derive([inner for made in emitter.ops for inner in made.walk()], to_layout)
             Rewriter.insert_op(emitter.ops, InsertPoint.before(to_layout))
             to_layout.result.replace_all_uses_with(result)
+            for mask in masks:  # a mask of the tensor as it was declared: it masks the tensor as it is made
+                _retype_mask(mask, result.type)
             source = to_layout.input.owner
             Rewriter.erase_op(to_layout)
             if isinstance(source, d2m.ViewLayoutOp) and not source.result.uses:  # composed into the new views
