@@ -1,11 +1,14 @@
 """`--d2m-grid-selection`: each generic `--ttir-to-d2m` left on a 1x1 grid moved onto the largest grid that divides
-its output's tiles and fits the device's worker grid, its operands re-blocked as their indexing maps read them: an
-elementwise operand on the output's grid (transposed for a transpose), a matmul's A in the output's grid rows (all of K
-per core), B in its columns, an operand broadcast or reduced along a dim whole along it; a tensor kept at its rank
-(collapse-tensors-2d=false) has a grid dim per batch dim, a matrix's shard along each. Every type along the way
-follows: the device tensors (their d2m.empty and to_layout), the blocks the region loads and stores. Generics inside
-a d2m.spatial keep the grids their core ranges give them; one in explicit data-movement form (no indexing maps) keeps
-the grid its author gave it."""
+its output's tiles and fits the device's worker grid (or, when that leaves over half the device idle, a column or row
+of shards laid onto a rectangle of cores: a virtual grid, its maps on the tensors' d2m.empty and on the generic's
+grid), its operands re-blocked as their indexing maps read them: an elementwise operand on the output's grid
+(transposed for a transpose), a matmul's A in the output's grid rows (all of K per core), B in its columns, an operand
+broadcast or reduced along a dim whole along it; a tensor kept at its rank (collapse-tensors-2d=false) has a grid dim
+per batch dim, a matrix's shard along each. Every type along the way follows: the device tensors (their d2m.empty and
+to_layout), the blocks the region loads and stores. A TTNN tensor (ttnn-mode) stays where TTNN holds it and is read
+through a view reblocking it onto the grid. Generics inside a d2m.spatial keep the grids their core ranges give them,
+with the maps of the cores their outputs are on; one in explicit data-movement form (no indexing maps) keeps the grid
+its author gave it."""
 
 from __future__ import annotations
 
