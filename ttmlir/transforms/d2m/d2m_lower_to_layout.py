@@ -209,6 +209,63 @@ def physical_map(source: tuple[int, ...], target: tuple[int, ...]) -> AffineMap:
     return AffineMap(2 * rank, 0, tuple([*grid, *shard]))
 
 
+def _packing(layout: ttcore.MetalLayout) -> tuple[list[int], list[int]]:
+    """Each logical dim's stride within its collapsed interval (the padded size of the dims after it there) and
+    its own padded size with those dims."""
+    shape, align = layout.logical_shape, layout.dim_alignments
+    strides, sizes = [1] * len(shape), [1] * len(shape)
+    for start, end in collapsed_intervals(layout):
+        size = 1
+        for d in range(end - 1, start - 1, -1):
+            strides[d] = size
+            size = -(-shape[d] * size // align[d]) * align[d]
+            sizes[d] = size
+    return strides, sizes
+
+
+def _in_tiles(t: TensorType) -> ttcore.MetalLayout | None:
+    """`t`'s layout counted in its elements: for a tensor of tiles, the matrix dims (and the padding of the dims
+    collapsed with them) in tiles; None when some padding is not whole tiles."""
+    layout = _layout(t)
+    if not _tiled(t):
+        return layout
+    shape, align = list(layout.logical_shape), list(layout.dim_alignments)
+    rank = len(shape)
+    for (start, end), tile in zip(collapsed_intervals(layout)[-2:], t.element_type.dims):
+        if end - 1 < rank - 2:
+            return None
+        shape[end - 1] = -(-shape[end - 1] // tile)
+        for d in range(start, end):
+            if (d == end - 1 or align[d] > 1) and align[d] % tile:
+                return None
+            align[d] = align[d] // tile if d == end - 1 or align[d] > 1 else 1
+    return replace(layout, logical_shape=tuple(shape), dim_alignments=tuple(align))
+
+
+def layout_map(source: TensorType, target: TensorType) -> AffineMap:
+    """The map from an index of device tensor `target` to the index of the same logical element (or tile) in
+    `source`, of the same logical shape laid out otherwise (other collapsing, padding or grid): the target's
+    physical coordinates unpacked into logical indices, packed again as the source's layout packs them."""
+    t_layout, s_layout = _in_tiles(target), _in_tiles(source)
+    t_shape, s_shape = target.get_shape(), source.get_shape()
+    t_rank, s_rank = len(t_shape) // 2, len(s_shape) // 2
+    (t_strides, t_sizes), (s_strides, _) = _packing(t_layout), _packing(s_layout)
+    logical: list[AffineExpr] = []
+    for k, (start, end) in enumerate(collapsed_intervals(t_layout)):
+        physical = AffineExpr.dimension(k) * t_shape[t_rank + k] + AffineExpr.dimension(t_rank + k)
+        for d in range(start, end):
+            index = physical if d == start else physical % t_sizes[d]
+            logical.append(index // t_strides[d] if t_strides[d] > 1 else index)
+    grid, shard = [], []
+    for m, (start, end) in enumerate(collapsed_intervals(s_layout)):
+        physical = AffineExpr.constant(0)
+        for d in range(start, end):
+            physical = physical + logical[d] * s_strides[d]
+        grid.append(physical // s_shape[s_rank + m])
+        shard.append(physical % s_shape[s_rank + m])
+    return AffineMap(2 * t_rank, 0, tuple([*grid, *shard]))
+
+
 def _virtual_attrs(value: SSAValue) -> dict:
     """The virtual grid mappings a tensor's d2m.empty was made with (none: {})."""
     owner = value.owner
@@ -260,6 +317,9 @@ class _Emitter:
             remapping = reblock_map(source, target)  # the same layout reblocked: elements in the same order
         elif len(source) == len(target) and _same_positions(a, b):
             remapping = physical_map(source, target)
+        elif a.logical_shape == b.logical_shape and _tiled(value.type) == _tiled(t) and \
+                None not in (_in_tiles(value.type), _in_tiles(t)):
+            remapping = layout_map(value.type, t)  # each element (tile) found where its layout puts it
         else:
             raise PassFailure(self.op, f"d2m-lower-to-layout does not remap {value.type} onto the shape of {t} "
                                        "yet (views between layouts placing elements differently)")
