@@ -22,3 +22,17 @@ func.func @batch_into_rows(%arg0: tensor<1x1x1x2x32x64xf32, #src>) -> tensor<2x1
   %1 = d2m.to_layout %arg0, %0 : tensor<1x1x1x2x32x64xf32, #src> into tensor<2x1x1x2x!ttcore.tile<32x32, f32>, #dst> -> tensor<2x1x1x2x!ttcore.tile<32x32, f32>, #dst>
   return %1 : tensor<2x1x1x2x!ttcore.tile<32x32, f32>, #dst>
 }
+
+// A batch padded otherwise (rows aligned to 64 rather than 32): the same rows, found through the same unpacking.
+#a = #ttcore.metal_layout<logical_shape = 3x40x64, dim_alignments = 1x32x32, collapsed_intervals = dense<[[0, 2], [2, 3]]> : tensor<2x2xi64>, l1, sharded>
+#b = #ttcore.metal_layout<logical_shape = 3x40x64, dim_alignments = 1x64x32, collapsed_intervals = dense<[[0, 2], [2, 3]]> : tensor<2x2xi64>, l1, sharded>
+
+// CHECK-LABEL: func.func @differently_aligned
+// CHECK: %[[VIEW:.*]] = d2m.view_layout %arg0 remapping = #{{.*}} : tensor<1x1x192x64xf32, {{.*}}> -> tensor<1x1x192x64xf32
+// CHECK: d2m.generic {{.*}}grid = #ttcore.grid<1x1>
+// CHECK-NEXT: ins(%[[VIEW]] :
+func.func @differently_aligned(%arg0: tensor<1x1x192x64xf32, #a>) -> tensor<1x1x192x64xf32, #b> {
+  %0 = d2m.empty() : tensor<1x1x192x64xf32, #b>
+  %1 = d2m.to_layout %arg0, %0 : tensor<1x1x192x64xf32, #a> into tensor<1x1x192x64xf32, #b> -> tensor<1x1x192x64xf32, #b>
+  return %1 : tensor<1x1x192x64xf32, #b>
+}
