@@ -288,6 +288,13 @@ def scaler_of(values: list[SSAValue]) -> SSAValue | None:
     return next((v for v in values if isinstance(v.type.encoding, ttcore.MetalLayoutAttr)), None)
 
 
+def _operand_grid(amap: AffineMapAttr, out_map: AffineMapAttr, grid: tuple[int, ...]) -> tuple[int, ...]:
+    """The grid an operand read through `amap` is on when its generic's output (written through `out_map`) is on
+    `grid`: each dim along one of the output's, whole along any other."""
+    spread = {r.position: g for r, g in zip(out_map.data.results, grid) if isinstance(r, AffineDimExpr)}
+    return tuple(spread.get(r.position, 1) if isinstance(r, AffineDimExpr) else 1 for r in amap.data.results)
+
+
 def _ttnn_metal(value: SSAValue, device: tuple[int, int], op: Operation) -> TTNNMetalLayoutCastOp:
     """A TTNN tensor seen as a metal-layout one where its layout holds it: interleaved in DRAM (computed on the
     largest grid dividing its tiles), or its L1 shards on the cores the layout names (a virtual grid mapping when
@@ -419,12 +426,21 @@ class TTIRToD2MPass(ModulePass):
                                       "converted to D2M yet (elementwise ops on operands of one shape are)")
             maps, iterators = [_map(rank, *range(rank))] * len(maps), ["parallel"] * rank
         device_ins = []
-        for value in ins:
+        ttnn_out = self.ttnn_mode and isinstance(result.type.encoding, ttnn.TTNNLayoutAttr)
+        if ttnn_out:  # a new TTNN tensor the program writes, seen as a metal one on the cores TTNN puts it
+            made = d2m.EmptyOp.create(result_types=[result.type])
+            new.append(made)
+            out_cast = _ttnn_metal(made.result, device, op)
+            grid = tuple(out_cast.results[0].type.get_shape()[:2])
+        else:
+            grid = (1,) * len(iterators)
+        for value, amap in zip(ins, maps):
             if value is scaler_of(ins):  # made on the device
                 device_ins.append(value)
-            elif self.ttnn_mode:  # a TTNN tensor, seen where TTNN holds it
+            elif self.ttnn_mode:  # a TTNN tensor, seen where TTNN holds it and viewed on the program's grid
                 new.append(_ttnn_metal(value, device, op))
-                device_ins.append(new[-1].results[0])
+                new.append(reblock_view(new[-1].results[0], _operand_grid(amap, maps[-1], grid)))
+                device_ins.append(new[-1].result)
             else:
                 target = d2m.EmptyOp.create(result_types=[self.device_type(value, self.memory_of(value, False))])
                 moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
@@ -434,21 +450,14 @@ class TTIRToD2MPass(ModulePass):
             # a result TTNN does not hold: an L1 tensor of the program's, on the grid grid selection gives it; the
             # ttir.to_layout that follows moves it into a TTNN tensor
             out = d2m.EmptyOp.create(result_types=[metal_type(result.type.get_shape(), result.type.element_type, "l1")])
-            new.append(out)
-            for i, value in enumerate(device_ins):  # TTNN tensors seen whole on the program's one core
-                if isinstance(value.owner, TTNNMetalLayoutCastOp) and set(value.type.get_shape()[:2]) != {1}:
-                    new.append(reblock_view(value, (1, 1)))
-                    device_ins[i] = new[-1].result
-            generic = build_generic(device_ins, out.result, maps, iterators, compute, (1,) * len(iterators))
-            new.append(generic)
+            generic = build_generic(device_ins, out.result, maps, iterators, compute, grid)
+            new += [out, generic]
             back = generic
-        elif self.ttnn_mode:  # a new TTNN tensor the program writes, seen as a metal one, and the result as TTNN's
-            made = d2m.EmptyOp.create(result_types=[result.type])
-            out = _ttnn_metal(made.result, device, op)
-            generic = build_generic(device_ins, out.results[0], maps, iterators, compute,
-                                    tuple(out.results[0].type.get_shape()[:2]))
+        elif ttnn_out:  # the result seen as TTNN's again
+            view = reblock_view(out_cast.results[0], grid)
+            generic = build_generic(device_ins, view.result, maps, iterators, compute, grid)
             back = TTNNMetalLayoutCastOp.create(operands=[generic.results[0]], result_types=[result.type])
-            new += [made, out, generic, back]
+            new += [out_cast, view, generic, back]
         else:
             out = d2m.EmptyOp.create(result_types=[self.device_type(result, self.memory_of(result, returned))])
             generic = build_generic(device_ins, out.result, maps, iterators, compute, (1,) * len(iterators))

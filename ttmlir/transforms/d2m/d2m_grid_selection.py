@@ -163,13 +163,26 @@ class D2MGridSelectionPass(ModulePass):
                 grid = generic.attributes["grid"].data.shape
                 generic.attributes["grid"] = _grid_attr(generic.outputs[0], tuple(grid))
                 continue
-            if set(generic.attributes["grid"].data.shape) != {1}:
-                continue
             if not generic.attributes["indexing_maps"].data:
                 continue  # explicit data-movement form: its author manages its grid
-            if self.ttnn_mode and any(isinstance(v.owner, TTNNMetalLayoutCastOp) for v in generic.outputs):
-                continue  # writing a TTNN tensor: computed where TTNN holds it
+            if self.ttnn_mode and any(_ttnn_tensor(v) is not None for v in generic.outputs):
+                # writing a TTNN tensor: computed where TTNN holds it, its TTNN operands viewed on that grid
+                self.view_ttnn_operands(generic, tuple(generic.attributes["grid"].data.shape))
+                continue
+            if set(generic.attributes["grid"].data.shape) != {1}:
+                continue
             self.select(generic, device)
+
+    @staticmethod
+    def view_ttnn_operands(generic: d2m.GenericOp, grid: tuple[int, ...]) -> None:
+        """Each TTNN operand of `generic` (on `grid`) read through a view of it on the grid its map puts it on, or
+        directly where TTNN holds it there."""
+        maps = [m.data for m in generic.attributes["indexing_maps"].data]
+        spread = {r.position: g for r, g in zip(maps[-1].results, grid) if isinstance(r, AffineDimExpr)}
+        for value, amap in zip(list(generic.operands), maps):
+            if (ttnn := _ttnn_tensor(value)) is not None:
+                target = tuple(spread.get(r.position, 1) if isinstance(r, AffineDimExpr) else 1 for r in amap.results)
+                _view_on(generic, value, ttnn, target)
 
     @staticmethod
     def select(generic: d2m.GenericOp, device: tuple[int, int]) -> None:
