@@ -19,6 +19,7 @@ from typing import Iterable
 from xdsl.context import Context
 from xdsl.dialects.builtin import (AffineMapAttr, AnyFloat, ArrayAttr, BytesAttr, ComplexType, DenseIntOrFPElementsAttr,
                                    FileLineColLoc, Float64Type, IntAttr, IntegerAttr, IntegerType, LocationAttr,
+                                   MemRefLayoutAttr, MemRefType,
                                    ModuleOp, NameLoc, NoneAttr, StringAttr, UnknownLoc, i64)
 from xdsl.ir import Attribute, Operation, ParametrizedAttribute, SSAValue
 from xdsl.parser import Parser
@@ -148,6 +149,27 @@ class TTParser(Parser):
                 name = next(iter(self.forward_ssa_references))
                 raise ParseError(self._first_uses[name], "use of undeclared SSA value name") from None
             raise
+
+    def _parse_memref_attrs(self):
+        """A ranked memref's trailing attributes as MLIR reads them: layouts and a memory space, the memory space
+        last; a later layout replaces an earlier one (`#ttcore.shard<..>, #ttcore.view<4>, #l1` is a view in L1)."""
+        start = self._current_token.span.start
+        shape, element = self.parse_shape()
+        if shape is None:
+            self._resume_from(start)
+            return super()._parse_memref_attrs()
+        layout = memory_space = None
+        while self.parse_optional_punctuation(",") is not None:
+            span = self._current_token.span
+            attr = self.parse_attribute()
+            if memory_space is not None:
+                self.raise_error("expected memory space to be last in memref type" if isinstance(
+                    attr, MemRefLayoutAttr) else "multiple memory spaces specified in memref type", span)
+            if isinstance(attr, MemRefLayoutAttr):
+                layout = attr
+            else:
+                memory_space = attr
+        return MemRefType(element, shape, layout or NoneAttr(), memory_space or NoneAttr())
 
     def resolve_operand(self, operand, type):
         name = operand.operand_name

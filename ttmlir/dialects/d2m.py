@@ -15,6 +15,7 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, BoolAttr, DenseArrayBase, FloatAttr, IndexType,
                                    IntegerAttr, MemRefType, TensorType, i32, i64)
 from xdsl.ir import Attribute, Dialect, Operation, Region
+from xdsl.ir.affine import AffineMap
 from xdsl.irdl import (AttrSizedOperandSegments, IRDLOperation, irdl_op_definition, operand_def, opt_operand_def,
                        opt_prop_def, opt_result_def, prop_def, result_def, traits_def, var_operand_def,
                        var_region_def, var_result_def)
@@ -217,6 +218,12 @@ class ToHostOp(_HostTransferOp):
     DEVICE_OPERAND: ClassVar[int] = 0
 
 
+class _ViewLayoutCanonicalization(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        return (FoldIdentityView(),)
+
+
 @irdl_op_definition
 class ViewLayoutOp(IRDLOperation):
     """A tensor seen through an affine remapping of its grid and shard indices:
@@ -226,6 +233,7 @@ class ViewLayoutOp(IRDLOperation):
     input = operand_def()
     remapping = prop_def(AffineMapAttr)
     result = result_def()
+    traits = traits_def(_ViewLayoutCanonicalization())
 
     @classmethod
     def parse(cls, parser: Parser) -> "ViewLayoutOp":
@@ -252,6 +260,15 @@ class ViewLayoutOp(IRDLOperation):
         printer.print_attribute(self.input.type)
         printer.print_string(" -> ")
         printer.print_attribute(self.result.type)
+
+
+class FoldIdentityView(RewritePattern):
+    """A view of a tensor as it is (its own type, the identity remapping) is the tensor (upstream's fold)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: ViewLayoutOp, rewriter: PatternRewriter) -> None:
+        if op.input.type == op.result.type and op.remapping.data == AffineMap.identity(op.remapping.data.num_dims):
+            rewriter.replace_op(op, [], [op.input])
 
 
 def _grid_maps(value) -> tuple:

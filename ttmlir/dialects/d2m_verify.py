@@ -115,21 +115,67 @@ def grid_inverse_map(grid) -> AffineMap | None:
     return Parser(Context(), grid.data.maps[1]).parse_affine_map()
 
 
-def _vgm_inverse(value) -> AffineMap | None:
-    """The virtual grid inverse mapping a value's tensor was made with (`d2m.empty {virtualGridInverseMapping}`,
-    seen through the `d2m.to_layout` that fills it; a buffer's `memref.alloc {d2m.virtualGridInverseMapping}`)."""
+def _vgm(value, direction: str) -> AffineMap | None:
+    """The virtual grid mapping (`direction` "Inverse" or "Forward") a value's tensor was made with
+    (`d2m.empty {virtualGridInverseMapping}`, seen through the `d2m.to_layout` that fills it, a generic that writes
+    it and the views over it; a buffer's `memref.alloc {d2m.virtualGridInverseMapping}`; a TTNN tensor's cast)."""
     owner = value.owner
     if not isinstance(owner, Operation):  # a block argument: made elsewhere
         return None
     if owner.name in ("d2m.to_layout", "d2m.to_device"):
-        return _vgm_inverse(owner.operands[1])
-    if owner.name == "d2m.empty":
-        mapping = owner.attributes.get("virtualGridInverseMapping")
+        return _vgm(owner.operands[1], direction)
+    if owner.name == "d2m.view_layout":
+        return _vgm(owner.operands[0], direction)
+    if owner.name == "d2m.generic" and value in owner.results:
+        return _vgm(owner.outputs[list(owner.results).index(value)], direction)
+    if owner.name == "ttir.ttnn_metal_layout_cast":  # a TTNN tensor's cores, as the cast names them
+        mapping = owner.properties.get(f"virtual_grid_{direction.lower()}_mapping")
         return mapping.data if isinstance(mapping, AffineMapAttr) else None
-    if owner.name == "memref.alloc":  # bufferized: the buffer carries it under the dialect's name
-        mapping = owner.attributes.get("d2m.virtualGridInverseMapping")
-        return mapping.data if isinstance(mapping, AffineMapAttr) else None
-    return None
+    key = {"d2m.empty": f"virtualGrid{direction}Mapping",
+           "memref.alloc": f"d2m.virtualGrid{direction}Mapping"}.get(owner.name)
+    mapping = owner.attributes.get(key) if key else None
+    return mapping.data if isinstance(mapping, AffineMapAttr) else None
+
+
+def _vgm_inverse(value) -> AffineMap | None:
+    return _vgm(value, "Inverse")
+
+
+def eval_shape(amap: AffineMap, shape) -> list[int]:
+    """The extent of `amap`'s image of the box `shape` (upstream's evalShape): last corner minus first, plus 1."""
+    first, last = amap.eval([0] * len(shape), []), amap.eval([d - 1 for d in shape], [])
+    return [b - a + 1 for a, b in zip(first, last)]
+
+
+def _physical_grid(value) -> list[int] | None:
+    """The cores a value occupies, from the forward virtual grid mapping it was made with; an L1 view occupies
+    its buffer's cores. None when nothing maps it."""
+    owner = value.owner
+    if isinstance(owner, Operation) and owner.name == "d2m.view_layout" and not _in_dram(owner.operands[0]):
+        return _physical_grid(owner.operands[0])
+    forward = _vgm(value, "Forward")
+    shape = value.type.get_shape()
+    if forward is None or forward.num_dims != len(shape):
+        return None
+    return eval_shape(forward, shape)[:2]
+
+
+def _apparent_grid(value) -> list[int]:
+    """An output's grid as the generic writes it: a memref view's, through the views down to its buffer's grid."""
+    grid = _split(value)[0]
+    if not isinstance(value.type, MemRefType):
+        return grid
+    remap, base = None, value
+    while isinstance(base.owner, Operation) and base.owner.name == "d2m.view_layout":
+        step = base.owner.attributes.get("remapping") or base.owner.properties.get("remapping")
+        if not isinstance(step, AffineMapAttr):
+            return grid
+        remap = step.data if remap is None else step.data.compose(remap)
+        base = base.owner.operands[0]
+    if remap is None:
+        return grid
+    rank = len(base.type.get_shape()) // 2
+    return eval_shape(AffineMap(remap.num_dims, 0, remap.results[:rank]), value.type.get_shape())
 
 
 def _in_dram(value) -> bool:
@@ -156,6 +202,13 @@ def _verify_virtual_grid(op: IRDLOperation, grid) -> None:
             raise op.error("grid inverse map does not match output operand's inverse VGM")
         if declared is None:
             raise op.error("grid has an inverse map but output operand does not have a VGM")
+        physical = _physical_grid(output)
+        if physical is None or ttcore.registered_device(op) is None:
+            continue
+        implied = eval_shape(AffineMap(inverse.num_dims, 0, inverse.results[1:]), physical)
+        if _apparent_grid(output) != implied:
+            raise op.error("output grid shape does not match implied virtual grid shape from physical grid and "
+                           "inverse mapping")
 
 
 def verify_spatial(op: IRDLOperation) -> None:

@@ -384,6 +384,16 @@ class TTNNLayoutAttr(MemrefLayout, ParametrizedAttribute):
             return (y0, x0), (y1 - y0 + 1, x1 - x0 + 1)
         return (0, 0), tuple(self.grid.data.shape)
 
+    def shard_grid(self) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int] | None]:
+        """A sharded tensor's grid of shards as the metal layout sees it: the first core, the grid, and the
+        rectangle of cores it is folded onto row by row when that differs (a height-sharded tensor is a column of
+        shards, one per core, a width-sharded one a row of them; a block-sharded one is the cores' own grid)."""
+        origin, cores = self.shard_cores
+        count = cores[0] * cores[1]
+        grid = {"height_sharded": (count, 1), "width_sharded": (1, count)}.get(
+            getattr(self.memory_layout, "data", None) and self.memory_layout.data.value, cores)
+        return origin, grid, (cores if grid != cores else None)
+
 
 
 # --- layout computation (used by the verifier and the layout pass) ------------------------------

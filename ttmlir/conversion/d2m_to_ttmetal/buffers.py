@@ -103,11 +103,10 @@ class DevicePlacement:
             layout = ShardLayout(grid, (ht // grid[0], wt // grid[1]), dtype, 0, "dram")
         elif memory == "l1" and getattr(memory_layout, "data", None) is not None and \
                 memory_layout.data.value != "interleaved":
-            shard = tuple(layout_attr.memref.get_shape())
-            origin, grid = layout_attr.shard_cores
-            if (grid[0] * shard[0], grid[1] * shard[1]) != (ht, wt):
+            origin, grid, fold = layout_attr.shard_grid()
+            if ht % grid[0] or wt % grid[1]:
                 raise PassFailure(op, f"the L1 shards of {value.type} do not tile its {ht}x{wt} tiles")
-            layout = ShardLayout(grid, shard, dtype, 0, "l1", origin)
+            layout = ShardLayout(grid, (ht // grid[0], wt // grid[1]), dtype, 0, "l1", origin, fold)
         else:
             raise PassFailure(op, f"a TTNN tensor in {memory.upper()} {getattr(memory_layout, 'data', '')} is not "
                                   "lowered in ttnn-mode yet (DRAM-interleaved and L1-sharded tensors are)")

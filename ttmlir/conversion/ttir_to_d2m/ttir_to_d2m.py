@@ -35,6 +35,7 @@ from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS
 from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure, derive
+from ttmlir.transforms.d2m.reblock import reblock_view
 from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _dtype, _elementwise, _map, metal_type
 from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
 from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
@@ -183,9 +184,9 @@ def check_memspaces(op: Operation, inputs: str, outputs: str) -> None:
 def _broadcast_map(source: TensorType, result: TensorType, op: Operation) -> AffineMapAttr:
     """How an elementwise operand is read: its own blocks, or (broadcast along a matrix's rows, columns or both)
     the one block row or column it has, for every block of the result."""
-    if source == result:
-        return _map(2, 0, 1)
     s, r = source.get_shape(), result.get_shape()
+    if s == r and source.element_type == result.element_type:  # the same tensor, wherever each is held
+        return _map(2, 0, 1)
     if source.element_type != result.element_type or len(s) != len(r) or len(r) < 2 or math.prod(r[:-2]) != 1:
         raise PassFailure(op, f"'{op.name}' casts or broadcasts beyond a matrix's rows and columns ({source} -> "
                               f"{result}); that is not converted to D2M yet")
@@ -287,10 +288,17 @@ def scaler_of(values: list[SSAValue]) -> SSAValue | None:
     return next((v for v in values if isinstance(v.type.encoding, ttcore.MetalLayoutAttr)), None)
 
 
+def _operand_grid(amap: AffineMapAttr, out_map: AffineMapAttr, grid: tuple[int, ...]) -> tuple[int, ...]:
+    """The grid an operand read through `amap` is on when its generic's output (written through `out_map`) is on
+    `grid`: each dim along one of the output's, whole along any other."""
+    spread = {r.position: g for r, g in zip(out_map.data.results, grid) if isinstance(r, AffineDimExpr)}
+    return tuple(spread.get(r.position, 1) if isinstance(r, AffineDimExpr) else 1 for r in amap.data.results)
+
+
 def _ttnn_metal(value: SSAValue, device: tuple[int, int], op: Operation) -> TTNNMetalLayoutCastOp:
     """A TTNN tensor seen as a metal-layout one where its layout holds it: interleaved in DRAM (computed on the
     largest grid dividing its tiles), or its L1 shards on the cores the layout names (a virtual grid mapping when
-    they do not start at core 0,0)."""
+    they do not start at core 0,0 or a height- or width-sharded grid is folded onto them)."""
     t = value.type
     encoding = t.encoding
     if not isinstance(encoding, ttnn.TTNNLayoutAttr) or not encoding.is_tiled:
@@ -298,20 +306,20 @@ def _ttnn_metal(value: SSAValue, device: tuple[int, int], op: Operation) -> TTNN
     dims = (1,) * max(0, 2 - len(t.get_shape())) + tuple(t.get_shape())
     tiles = (math.prod(dims[:-2]) * -(-dims[-2] // TILE), -(-dims[-1] // TILE))
     memory, memory_layout = encoding.buffer_type, getattr(encoding.memory_layout, "data", None)
-    origin = (0, 0)
+    origin, fold = (0, 0), None
     if memory == "dram":
         grid = grid_for(tiles, device)
     elif memory == "l1" and memory_layout is not None and memory_layout.value != "interleaved":
-        shard = tuple(encoding.memref.get_shape())
-        origin, grid = encoding.shard_cores
-        if (grid[0] * shard[0], grid[1] * shard[1]) != tiles:
+        origin, grid, fold = encoding.shard_grid()
+        if tiles[0] % grid[0] or tiles[1] % grid[1]:
             raise PassFailure(op, f"the L1 shards of {t} do not tile its {tiles[0]}x{tiles[1]} tiles")
     else:
         raise PassFailure(op, f"a TTNN tensor in {memory.upper()} {memory_layout or ''} is not converted in ttnn-mode "
                               "yet (DRAM-interleaved and L1-sharded tensors are)")
     properties = {}
-    if origin != (0, 0):
-        layout = ShardLayout(grid, (tiles[0] // grid[0], tiles[1] // grid[1]), _dtype(t.element_type), 0, "l1", origin)
+    if origin != (0, 0) or fold is not None:
+        layout = ShardLayout(grid, (tiles[0] // grid[0], tiles[1] // grid[1]), _dtype(t.element_type), 0, "l1", origin,
+                             fold)
         properties = dict(zip(("virtual_grid_forward_mapping", "virtual_grid_inverse_mapping"), grid_maps(layout)))
     return TTNNMetalLayoutCastOp.create(operands=[value], properties=properties, result_types=[
         metal_type(t.get_shape(), t.element_type, memory, grid)])
@@ -341,6 +349,12 @@ class TTIRToD2MPass(ModulePass):
                 continue
             for each in _decomposed_min(ttir_op) if ttir_op.ROW.name == "min" else [ttir_op]:
                 self.convert(each, device)
+        for moved in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.to_layout"]:
+            source, target = moved.operands[:2]
+            if self.ttnn_mode and isinstance(getattr(source.type, "encoding", None), (ttcore.MetalLayoutAttr,
+                                                                                     ttnn.TTNNLayoutAttr)) and \
+                    isinstance(getattr(target.type, "encoding", None), ttnn.TTNNLayoutAttr):
+                self.move_into_ttnn(moved, device)
         for empty in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.empty" and not o.results[0].uses]:
             empty.detach()
             empty.erase()
@@ -412,24 +426,38 @@ class TTIRToD2MPass(ModulePass):
                                       "converted to D2M yet (elementwise ops on operands of one shape are)")
             maps, iterators = [_map(rank, *range(rank))] * len(maps), ["parallel"] * rank
         device_ins = []
-        for value in ins:
+        ttnn_out = self.ttnn_mode and isinstance(result.type.encoding, ttnn.TTNNLayoutAttr)
+        if ttnn_out:  # a new TTNN tensor the program writes, seen as a metal one on the cores TTNN puts it
+            made = d2m.EmptyOp.create(result_types=[result.type])
+            new.append(made)
+            out_cast = _ttnn_metal(made.result, device, op)
+            grid = tuple(out_cast.results[0].type.get_shape()[:2])
+        else:
+            grid = (1,) * len(iterators)
+        for value, amap in zip(ins, maps):
             if value is scaler_of(ins):  # made on the device
                 device_ins.append(value)
-            elif self.ttnn_mode:  # a TTNN tensor, seen where TTNN holds it
+            elif self.ttnn_mode:  # a TTNN tensor, seen where TTNN holds it and viewed on the program's grid
                 new.append(_ttnn_metal(value, device, op))
-                device_ins.append(new[-1].results[0])
+                new.append(reblock_view(new[-1].results[0], _operand_grid(amap, maps[-1], grid)))
+                device_ins.append(new[-1].result)
             else:
                 target = d2m.EmptyOp.create(result_types=[self.device_type(value, self.memory_of(value, False))])
                 moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
                 new += [target, moved, *_masked(moved.result, REDUCTION_FILLS.get(name))]
                 device_ins.append(new[-1].results[0])
-        if self.ttnn_mode:  # a new TTNN tensor the program writes, seen as a metal one, and the result as TTNN's
-            made = d2m.EmptyOp.create(result_types=[result.type])
-            out = _ttnn_metal(made.result, device, op)
-            generic = build_generic(device_ins, out.results[0], maps, iterators, compute,
-                                    tuple(out.results[0].type.get_shape()[:2]))
+        if self.ttnn_mode and not isinstance(result.type.encoding, ttnn.TTNNLayoutAttr):
+            # a result TTNN does not hold: an L1 tensor of the program's, on the grid grid selection gives it; the
+            # ttir.to_layout that follows moves it into a TTNN tensor
+            out = d2m.EmptyOp.create(result_types=[metal_type(result.type.get_shape(), result.type.element_type, "l1")])
+            generic = build_generic(device_ins, out.result, maps, iterators, compute, grid)
+            new += [out, generic]
+            back = generic
+        elif ttnn_out:  # the result seen as TTNN's again
+            view = reblock_view(out_cast.results[0], grid)
+            generic = build_generic(device_ins, view.result, maps, iterators, compute, grid)
             back = TTNNMetalLayoutCastOp.create(operands=[generic.results[0]], result_types=[result.type])
-            new += [made, out, generic, back]
+            new += [out_cast, view, generic, back]
         else:
             out = d2m.EmptyOp.create(result_types=[self.device_type(result, self.memory_of(result, returned))])
             generic = build_generic(device_ins, out.result, maps, iterators, compute, (1,) * len(iterators))
@@ -438,6 +466,29 @@ class TTIRToD2MPass(ModulePass):
             new += [out, generic, host, back]
         derive([inner for made in new for inner in made.walk()], op)
         op.parent_block().insert_ops_before(new, op)
-        result.replace_all_uses_with(back.result)
+        result.replace_all_uses_with(back.results[0])
         op.detach()
         op.erase()
+
+    @staticmethod
+    def move_into_ttnn(to_layout: TTOp, device: tuple[int, int]) -> None:
+        """`ttir.to_layout` of a device tensor (a program's, or a TTNN one seen as a metal one) into a TTNN one
+        (ttnn-mode): a `d2m.to_layout` into the TTNN tensor seen as a metal one, the result seen as TTNN's again."""
+        source, target = to_layout.operands[:2]
+        new: list[Operation] = []
+        if isinstance(source.type.encoding, ttnn.TTNNLayoutAttr):
+            if isinstance(source.owner, TTNNMetalLayoutCastOp):  # a program's result: moved from where it is
+                source = source.owner.operands[0]
+            else:
+                new.append(_ttnn_metal(source, device, to_layout))
+                source = new[-1].results[0]
+        made = d2m.EmptyOp.create(result_types=[target.type])
+        cast = _ttnn_metal(made.result, device, to_layout)
+        moved = d2m.ToLayoutOp.create(operands=[source, cast.results[0]], result_types=[cast.results[0].type])
+        back = TTNNMetalLayoutCastOp.create(operands=[moved.results[0]], result_types=[to_layout.results[0].type])
+        new += [made, cast, moved, back]
+        derive(new, to_layout)
+        to_layout.parent_block().insert_ops_before(new, to_layout)
+        to_layout.results[0].replace_all_uses_with(back.results[0])
+        to_layout.detach()
+        to_layout.erase()

@@ -1,11 +1,14 @@
 """`--d2m-grid-selection`: each generic `--ttir-to-d2m` left on a 1x1 grid moved onto the largest grid that divides
-its output's tiles and fits the device's worker grid, its operands re-blocked as their indexing maps read them: an
-elementwise operand on the output's grid (transposed for a transpose), a matmul's A in the output's grid rows (all of K
-per core), B in its columns, an operand broadcast or reduced along a dim whole along it; a tensor kept at its rank
-(collapse-tensors-2d=false) has a grid dim per batch dim, a matrix's shard along each. Every type along the way
-follows: the device tensors (their d2m.empty and to_layout), the blocks the region loads and stores. Generics inside
-a d2m.spatial keep the grids their core ranges give them; one in explicit data-movement form (no indexing maps) keeps
-the grid its author gave it."""
+its output's tiles and fits the device's worker grid (or, when that leaves over half the device idle, a column or row
+of shards laid onto a rectangle of cores: a virtual grid, its maps on the tensors' d2m.empty and on the generic's
+grid), its operands re-blocked as their indexing maps read them: an elementwise operand on the output's grid
+(transposed for a transpose), a matmul's A in the output's grid rows (all of K per core), B in its columns, an operand
+broadcast or reduced along a dim whole along it; a tensor kept at its rank (collapse-tensors-2d=false) has a grid dim
+per batch dim, a matrix's shard along each. Every type along the way follows: the device tensors (their d2m.empty and
+to_layout), the blocks the region loads and stores. A TTNN tensor (ttnn-mode) stays where TTNN holds it and is read
+through a view reblocking it onto the grid. Generics inside a d2m.spatial keep the grids their core ranges give them,
+with the maps of the cores their outputs are on; one in explicit data-movement form (no indexing maps) keeps the grid
+its author gave it."""
 
 from __future__ import annotations
 
@@ -13,21 +16,37 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.register_device import device_module_of
+from ttmlir.ir.syntax import affine_map_str
+from ttmlir.transforms.d2m.reblock import reblock_view
+from ttmlir.transforms.d2m.virtual_grid import core_virt_maps, grid_maps_of, legal_cores, needs_virtual_grid, virtual_grid
+
+TILE = 32
+VGM_KEYS = ("virtualGridForwardMapping", "virtualGridInverseMapping")
 
 
 def grid_for(tiles: tuple[int, int], device: tuple[int, int]) -> tuple[int, int]:
     """The grid a tensor of `tiles` (rows, cols) is computed on: the largest that divides them and fits `device`."""
     return tuple(max(d for d in range(1, min(n, limit) + 1) if n % d == 0) for n, limit in zip(tiles, device))
+
+
+def optimal_grid(tiles: tuple[int, int], device: tuple[int, int]) -> tuple[int, int]:
+    """The grid a matrix of `tiles` is computed on (upstream's computeOptimalGrid): the largest that divides them and
+    fits the device, unless that leaves over half the device idle and a column or row of shards on a rectangle of
+    cores (a virtual grid) uses more than a quarter of it."""
+    block = grid_for(tiles, device)
+    if block[0] * block[1] * 2 < device[0] * device[1]:
+        return virtual_grid(tiles, device) or block
+    return block
 
 
 def _regridded(t: TensorType, grid: tuple[int, ...]) -> TensorType:
@@ -54,15 +73,75 @@ def _retype(value: SSAValue, new: Attribute) -> SSAValue:
     return value if value.type == new else Rewriter.replace_value_with_new_type(value, new)
 
 
-def _place(value: SSAValue, new: Attribute) -> None:
+def _place(value: SSAValue, new: Attribute, device: tuple[int, int]) -> None:
     """A generic's operand and what made it on `new`'s grid: a move's destination d2m.empty, a mask's input and
     output (masked where its input lies), then the tensor itself."""
     owner = value.owner
     if isinstance(owner, d2m.MaskOp):
-        _place(owner.input, new)
+        _place(owner.input, new, device)
     if isinstance(owner, (d2m.ToLayoutOp, d2m.ToDeviceOp, d2m.MaskOp)):
-        _retype(owner.output, new)
+        _place(owner.output, new, device)
+    if isinstance(owner, d2m.EmptyOp):
+        _map_cores(owner, tuple(new.get_shape()[:len(new.get_shape()) // 2]), device)
     _retype(value, new)
+
+
+def _map_cores(empty: d2m.EmptyOp, grid: tuple[int, ...], device: tuple[int, int]) -> None:
+    """A d2m.empty on `grid`: with the maps laying it onto a rectangle of cores when the device cannot hold the
+    grid as it is, and without maps it was made with for another grid."""
+    for key in VGM_KEYS:
+        empty.attributes.pop(key, None)
+    if len(grid) == 2 and needs_virtual_grid(grid, device):
+        forward, inverse = core_virt_maps(grid, legal_cores(grid[0] * grid[1], device))
+        empty.attributes.update(zip(VGM_KEYS, (AffineMapAttr(forward), AffineMapAttr(inverse))))
+
+
+def _virtual_grid_maps(value: SSAValue) -> tuple[Attribute | None, Attribute | None]:
+    """The virtual grid maps `value` was made with: its d2m.empty's (through a move into it and the views of it),
+    or those a TTNN tensor's cast names."""
+    owner = value.owner
+    while isinstance(owner, (d2m.ToLayoutOp, d2m.ViewLayoutOp)):
+        owner = (owner.output if isinstance(owner, d2m.ToLayoutOp) else owner.input).owner
+    if isinstance(owner, d2m.EmptyOp):
+        return tuple(owner.attributes.get(k) for k in VGM_KEYS)
+    if isinstance(owner, TTNNMetalLayoutCastOp):
+        return owner.virtual_grid_forward_mapping, owner.virtual_grid_inverse_mapping
+    return None, None
+
+
+def _grid_attr(output: SSAValue, grid: tuple[int, ...]) -> ttcore.GridAttr:
+    """A generic's grid, with the virtual grid maps of the output it writes (upstream's deriveGridAttrForOutput);
+    maps made for a grid of another rank (seen through a view) are not the generic's."""
+    forward, inverse = _virtual_grid_maps(output)
+    n = len(grid)
+    if not isinstance(forward, AffineMapAttr) or not isinstance(inverse, AffineMapAttr) or \
+            forward.data.num_dims != 2 * n or len(forward.data.results) != n + 2 or \
+            inverse.data.num_dims != 2 or len(inverse.data.results) != n + 1:
+        return ttcore.GridAttr(ttcore.Grid(grid))
+    forward, inverse = grid_maps_of(forward.data, inverse.data, n)
+    return ttcore.GridAttr(ttcore.Grid(grid, (affine_map_str(forward), affine_map_str(inverse)), True))
+
+
+def _ttnn_tensor(value: SSAValue) -> SSAValue | None:
+    """The TTNN tensor (seen as a metal one) an operand is, or is a view of: TTNN places it, the program views it."""
+    if isinstance(value.owner, d2m.ViewLayoutOp):
+        value = value.owner.input
+    return value if isinstance(value.owner, TTNNMetalLayoutCastOp) else None
+
+
+def _view_on(generic: d2m.GenericOp, value: SSAValue, ttnn: SSAValue, grid: tuple[int, ...]) -> None:
+    """The generic reads the TTNN tensor `ttnn` (its operand `value`, the tensor or a view of it) on `grid`: through
+    a view reblocking it there, or directly where TTNN holds it on that grid."""
+    new = ttnn
+    if tuple(ttnn.type.get_shape()[:len(grid)]) != grid:
+        view = reblock_view(ttnn, grid)
+        Rewriter.insert_op(view, InsertPoint.before(generic))
+        new = view.result
+    inside = [use for use in list(value.uses) if generic.is_ancestor(use.operation)]
+    for use in inside:
+        use.operation.operands[use.index] = new
+    if isinstance(value.owner, d2m.ViewLayoutOp) and not value.uses:
+        Rewriter.erase_op(value.owner)
 
 
 @dataclass(frozen=True)
@@ -79,21 +158,47 @@ class D2MGridSelectionPass(ModulePass):
         if len(device) != 2:
             raise PassFailure(op, "override-device-shape is a grid YxX, e.g. override-device-shape=8,8")
         for generic in [g for g in op.walk() if isinstance(g, d2m.GenericOp)]:
-            if isinstance(generic.parent_op(), d2m.SpatialOp) or \
-                    set(generic.attributes["grid"].data.shape) != {1}:
+            if isinstance(generic.parent_op(), d2m.SpatialOp):
+                # its region's core range gives it its grid; the cores it runs on are its output's
+                grid = generic.attributes["grid"].data.shape
+                generic.attributes["grid"] = _grid_attr(generic.outputs[0], tuple(grid))
                 continue
             if not generic.attributes["indexing_maps"].data:
                 continue  # explicit data-movement form: its author manages its grid
-            if self.ttnn_mode and any(isinstance(v.owner, TTNNMetalLayoutCastOp) for v in generic.operands):
-                continue  # on TTNN tensors: computed where TTNN holds them
+            if self.ttnn_mode and any(_ttnn_tensor(v) is not None for v in generic.outputs):
+                # writing a TTNN tensor: computed where TTNN holds it, its TTNN operands viewed on that grid
+                self.view_ttnn_operands(generic, tuple(generic.attributes["grid"].data.shape))
+                continue
+            if set(generic.attributes["grid"].data.shape) != {1}:
+                continue
             self.select(generic, device)
+
+    @staticmethod
+    def view_ttnn_operands(generic: d2m.GenericOp, grid: tuple[int, ...]) -> None:
+        """Each TTNN operand of `generic` (on `grid`) read through a view of it on the grid its map puts it on, or
+        directly where TTNN holds it there."""
+        maps = [m.data for m in generic.attributes["indexing_maps"].data]
+        spread = {r.position: g for r, g in zip(maps[-1].results, grid) if isinstance(r, AffineDimExpr)}
+        for value, amap in zip(list(generic.operands), maps):
+            if (ttnn := _ttnn_tensor(value)) is not None:
+                target = tuple(spread.get(r.position, 1) if isinstance(r, AffineDimExpr) else 1 for r in amap.results)
+                _view_on(generic, value, ttnn, target)
 
     @staticmethod
     def select(generic: d2m.GenericOp, device: tuple[int, int]) -> None:
         out_type = generic.outputs[0].type
         shape = out_type.get_shape()
         rank = len(shape) // 2
-        grid = grid_for((shape[2], shape[3]), device) if rank == 2 else _ranked_grid(tuple(shape[rank:]), device)
+        # a generic reducing along a dim multicasts operand blocks along the grid's rows or columns, which a grid
+        # folded onto a rectangle of cores does not keep: it stays on a grid the device holds as it is
+        parallel = all(i.data.value == "parallel" for i in generic.attributes["iterator_types"].data)
+        tiles = (shape[2], shape[3])
+        if not isinstance(out_type.element_type, ttcore.TileType):  # rows of elements: blocked in whole tiles
+            tiles = tuple(-(-n // TILE) for n in tiles)
+        if rank == 2:
+            grid = optimal_grid(tiles, device) if parallel else grid_for(tiles, device)
+        else:
+            grid = _ranked_grid(tuple(shape[rank:]), device)
         maps = [m.data for m in generic.attributes["indexing_maps"].data]
         # each loop dim spread over the output's grid dim it indexes; an operand's grid follows its map (a dim it
         # is broadcast or reduced along on one core)
@@ -101,11 +206,14 @@ class D2MGridSelectionPass(ModulePass):
         targets = [tuple(spread.get(r.position, 1) if isinstance(r, AffineDimExpr) else 1 for r in m.results)
                    for m in maps[:len(generic.inputs)]]
         for value, target in zip([*generic.inputs, generic.outputs[0]], [*targets, grid]):
+            if (ttnn := _ttnn_tensor(value)) is not None:
+                _view_on(generic, value, ttnn, target)
+                continue
             if set(value.type.get_shape()[:rank]) != {1}:
                 continue  # placed already (shared with another generic): its program fetches what it needs
-            _place(value, _regridded(value.type, target))
+            _place(value, _regridded(value.type, target), device)
         _retype(generic.results[0], generic.outputs[0].type)
-        generic.attributes["grid"] = ttcore.GridAttr(ttcore.Grid(grid))
+        generic.attributes["grid"] = _grid_attr(generic.outputs[0], grid)
         for inner in list(generic.region.walk()):  # the blocks follow their tensors' shards
             if isinstance(inner, d2m.RemoteLoadOp):
                 shard = _shard(inner.source.type)

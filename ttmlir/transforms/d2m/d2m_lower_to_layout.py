@@ -33,10 +33,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic
 from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects.d2m_mask import MaskOp
 from ttmlir.dialects.d2m_tilize import TileTilizeBlockOp, TileUntilizeBlockOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.ir.syntax import affine_map_str
 from ttmlir.transforms.d2m.d2m_bufferize import collapsed_intervals
+from ttmlir.transforms.d2m.reblock import reblock_map
 from ttmlir.dialects.ttnn_attrs import element_type_for
 
 TILE = (32, 32)
@@ -185,33 +187,6 @@ def minimize(steps: list[Step]) -> list[Step]:
     return steps
 
 
-def _ascending_strides(rank: int) -> list[int]:
-    """A device shape's dims (grid halves, then shard) from the smallest stride to the largest: the shard's and
-    the grid's dim of each physical dim in turn, last physical dim first."""
-    half = rank // 2
-    return [(i % 2) * half + i // 2 for i in range(rank - 1, -1, -1)]
-
-
-def reblock_map(source: tuple[int, ...], target: tuple[int, ...]) -> AffineMap:
-    """The map from an index of a `target`-shaped device tensor to the same element's index in a `source`-shaped
-    one of the same volume: each index's element counted in physical row-major order (as upstream's
-    calculateReblockMap counts it)."""
-    if source == target:
-        return AffineMap.identity(len(target))
-    flat, stride = AffineExpr.constant(0), 1
-    for i in _ascending_strides(len(target)):
-        if target[i] > 1:
-            flat = AffineExpr.dimension(i) * stride + flat
-            stride *= target[i]
-    results: list[AffineExpr] = [AffineExpr.constant(0)] * len(source)
-    stride = 1
-    for i in _ascending_strides(len(source)):
-        expr = AffineExpr.dimension(0) // stride
-        results[i] = expr if i == 0 and source[i] != 1 else expr % source[i]
-        stride *= source[i]
-    return AffineMap(1, 0, tuple(results)).compose(AffineMap(len(target), 0, (flat,)))
-
-
 def _same_positions(a: ttcore.MetalLayout, b: ttcore.MetalLayout) -> bool:
     """Whether two layouts put every logical element at the same physical coordinates: the same logical shape and
     collapsing, the same alignments but for each collapsed group's outermost dim (which only pads its end)."""
@@ -232,6 +207,63 @@ def physical_map(source: tuple[int, ...], target: tuple[int, ...]) -> AffineMap:
         grid.append(whole // source[rank + i])
         shard.append(whole % source[rank + i])
     return AffineMap(2 * rank, 0, tuple([*grid, *shard]))
+
+
+def _packing(layout: ttcore.MetalLayout) -> tuple[list[int], list[int]]:
+    """Each logical dim's stride within its collapsed interval (the padded size of the dims after it there) and
+    its own padded size with those dims."""
+    shape, align = layout.logical_shape, layout.dim_alignments
+    strides, sizes = [1] * len(shape), [1] * len(shape)
+    for start, end in collapsed_intervals(layout):
+        size = 1
+        for d in range(end - 1, start - 1, -1):
+            strides[d] = size
+            size = -(-shape[d] * size // align[d]) * align[d]
+            sizes[d] = size
+    return strides, sizes
+
+
+def _in_tiles(t: TensorType) -> ttcore.MetalLayout | None:
+    """`t`'s layout counted in its elements: for a tensor of tiles, the matrix dims (and the padding of the dims
+    collapsed with them) in tiles; None when some padding is not whole tiles."""
+    layout = _layout(t)
+    if not _tiled(t):
+        return layout
+    shape, align = list(layout.logical_shape), list(layout.dim_alignments)
+    rank = len(shape)
+    for (start, end), tile in zip(collapsed_intervals(layout)[-2:], t.element_type.dims):
+        if end - 1 < rank - 2:
+            return None
+        shape[end - 1] = -(-shape[end - 1] // tile)
+        for d in range(start, end):
+            if (d == end - 1 or align[d] > 1) and align[d] % tile:
+                return None
+            align[d] = align[d] // tile if d == end - 1 or align[d] > 1 else 1
+    return replace(layout, logical_shape=tuple(shape), dim_alignments=tuple(align))
+
+
+def layout_map(source: TensorType, target: TensorType) -> AffineMap:
+    """The map from an index of device tensor `target` to the index of the same logical element (or tile) in
+    `source`, of the same logical shape laid out otherwise (other collapsing, padding or grid): the target's
+    physical coordinates unpacked into logical indices, packed again as the source's layout packs them."""
+    t_layout, s_layout = _in_tiles(target), _in_tiles(source)
+    t_shape, s_shape = target.get_shape(), source.get_shape()
+    t_rank, s_rank = len(t_shape) // 2, len(s_shape) // 2
+    (t_strides, t_sizes), (s_strides, _) = _packing(t_layout), _packing(s_layout)
+    logical: list[AffineExpr] = []
+    for k, (start, end) in enumerate(collapsed_intervals(t_layout)):
+        physical = AffineExpr.dimension(k) * t_shape[t_rank + k] + AffineExpr.dimension(t_rank + k)
+        for d in range(start, end):
+            index = physical if d == start else physical % t_sizes[d]
+            logical.append(index // t_strides[d] if t_strides[d] > 1 else index)
+    grid, shard = [], []
+    for m, (start, end) in enumerate(collapsed_intervals(s_layout)):
+        physical = AffineExpr.constant(0)
+        for d in range(start, end):
+            physical = physical + logical[d] * s_strides[d]
+        grid.append(physical // s_shape[s_rank + m])
+        shard.append(physical % s_shape[s_rank + m])
+    return AffineMap(2 * t_rank, 0, tuple([*grid, *shard]))
 
 
 def _virtual_attrs(value: SSAValue) -> dict:
@@ -285,6 +317,9 @@ class _Emitter:
             remapping = reblock_map(source, target)  # the same layout reblocked: elements in the same order
         elif len(source) == len(target) and _same_positions(a, b):
             remapping = physical_map(source, target)
+        elif a.logical_shape == b.logical_shape and _tiled(value.type) == _tiled(t) and \
+                None not in (_in_tiles(value.type), _in_tiles(t)):
+            remapping = layout_map(value.type, t)  # each element (tile) found where its layout puts it
         else:
             raise PassFailure(self.op, f"d2m-lower-to-layout does not remap {value.type} onto the shape of {t} "
                                        "yet (views between layouts placing elements differently)")
@@ -357,6 +392,16 @@ class _Emitter:
         return cur
 
 
+def _retype_mask(mask: MaskOp, t: TensorType) -> None:
+    """`mask` writing a tensor of type `t` (its input's): its output buffer (a d2m.empty, keeping its virtual grid
+    maps) and its result retyped."""
+    for value in (mask.output, mask.result):
+        if value.type != t:
+            if isinstance(value.owner, d2m.EmptyOp) and len(list(value.uses)) > 1:
+                raise PassFailure(mask, "d2m-lower-to-layout retypes this mask's output, which other ops use")
+            Rewriter.replace_value_with_new_type(value, t)
+
+
 @dataclass(frozen=True)
 class D2MLowerToLayoutPass(ModulePass):
     """Each d2m.to_layout as the steps that move it (see the module doc)."""
@@ -383,12 +428,15 @@ class D2MLowerToLayoutPass(ModulePass):
                 continue
             emitter = _Emitter(to_layout)
             result = emitter.emit(steps)
-            if result.type != to_layout.result.type:
+            masks = [use.operation for use in to_layout.result.uses if isinstance(use.operation, MaskOp)]
+            if result.type != to_layout.result.type and len(masks) != len(list(to_layout.result.uses)):
                 raise PassFailure(to_layout, f"d2m-lower-to-layout makes {result.type} of this to_layout, not its "
                                              f"{to_layout.result.type} (its layout lays the tensor out otherwise)")
             derive([inner for made in emitter.ops for inner in made.walk()], to_layout)
             Rewriter.insert_op(emitter.ops, InsertPoint.before(to_layout))
             to_layout.result.replace_all_uses_with(result)
+            for mask in masks:  # a mask of the tensor as it was declared: it masks the tensor as it is made
+                _retype_mask(mask, result.type)
             source = to_layout.input.owner
             Rewriter.erase_op(to_layout)
             if isinstance(source, d2m.ViewLayoutOp) and not source.result.uses:  # composed into the new views
