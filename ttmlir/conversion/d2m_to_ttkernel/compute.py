@@ -42,62 +42,95 @@ class ComputeKernels:
                                                                                   dst, **attrs))
         return ops
 
-    def matmul_compute(self, cb_a: Attribute, cb_b: Attribute, cb_out: Attribute, layout: ShardLayout, k_tiles: int,
-                       transpose_b: bool) -> list[Operation]:
-        """Each output tile (i, j) of the shard: sum over k of A page i * Kt + k times B page k * SX + j. With tile
-        matmuls, one tile at a time in dst 0 (matmul_tiles over k); with block matmuls, a run of the row's tiles at
-        once (experimental::matmul_block over all of K; B tiles transposed in the tile when B came transposed)."""
+    def matmul_compute(self, cb_a: Attribute, cb_b: Attribute, cb_out: Attribute, layout: ShardLayout, k_block: int,
+                       steps: int, transpose_b: bool) -> list[Operation]:
+        """Each output tile (i, j) of the shard: sum over k of A page i * KB + k times B page k * SX + j, over the
+        `steps` blocks of `k_block` K tiles the movers push. With tile matmuls, one tile at a time in dst 0
+        (matmul_tiles over k); with block matmuls, a run of the row's tiles at once (experimental::matmul_block
+        over the block's K; B tiles transposed in the tile when B came transposed). Over several steps each run's
+        partial sums go to the CB at compile-time arg 3 after every step but the last, and come back into dst
+        (copy_tile) before the next step adds to them."""
         ops, index = KernelOps(), IndexType()
         sy, sx = layout.shard
         a, b, out = ops.ct_arg(0, cb_a), ops.ct_arg(1, cb_b), ops.ct_arg(2, cb_out)
+        partials = ops.ct_arg(3, cb_out) if steps > 1 else None
         transpose = ops.const(int(transpose_b))
         held = self.dst_physical_tiles // (4 if layout.dtype in WIDE_DST else 2)
         run = sx if sx <= held else 1  # output tiles dst holds at once
         if self.use_tile_matmul:
             ops.call("mm_init", a, b, out, transpose)
         else:
-            ops.call("mm_block_init", a, b, out, transpose, ops.const(run), ops.const(1), ops.const(k_tiles))
-        for port, tiles in ((a, sy * k_tiles), (b, k_tiles * sx)):
-            ops.call("cb_wait_front", port, ops.const(tiles))
+            ops.call("mm_block_init", a, b, out, transpose, ops.const(run), ops.const(1), ops.const(k_block))
         count, dst = ops.const(layout.tiles), ops.const(0, index)
-        kt, shard_x = ops.const(k_tiles, index), ops.const(sx, index)
+        kt, shard_x = ops.const(k_block, index), ops.const(sx, index)
+        blocks = ((a, sy * k_block), (b, k_block * sx))
         ops.call("cb_reserve_back", out, count)
 
         def position(body: KernelOps, t: SSAValue) -> tuple[SSAValue, SSAValue]:
             return body.emit(arith.DivUIOp(t, shard_x)), body.emit(arith.RemUIOp(t, shard_x))
 
-        def output_tile(body: KernelOps, t: SSAValue) -> None:
+        def multiply(body: KernelOps, t: SSAValue, width: int) -> None:
+            """dst[0..width) += the block's products for output tiles t..t+width (of one row)."""
             i, j = position(body, t)
-            body.call("tile_regs_acquire")
             row = body.emit(arith.MuliOp(i, kt))
-            body.loop(k_tiles, lambda inner, k: inner.call(
-                "matmul_tiles", a, b, inner.emit(arith.AddiOp(row, k)),
-                inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(k, shard_x)), j)), dst))
-            body.call("tile_regs_commit")
-            body.call("tile_regs_wait")
-            body.call("pack_tile", dst, out, t, out_of_order=IntegerAttr(0, 1))
-            body.call("tile_regs_release")
+            if self.use_tile_matmul:
+                body.loop(k_block, lambda inner, k: inner.call(
+                    "matmul_tiles", a, b, inner.emit(arith.AddiOp(row, k)),
+                    inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(k, shard_x)), j)), dst))
+            else:
+                body.call("experimental.matmul_block", a, b, row, j, dst, transpose, body.const(width),
+                          body.const(1), body.const(k_block), body.const(sx))
 
-        def output_run(body: KernelOps, g: SSAValue) -> None:
+        def pack(body: KernelOps, into: SSAValue, t: SSAValue | None, width: int) -> None:
+            """dst[0..width) packed at tile t on of `into` (None: at its reserved front, as the run's partials)."""
+            if t is None:
+                body.call("cb_reserve_back", into, body.const(width))
+            for c in range(width):
+                at = body.const(c, index) if t is None else body.emit(arith.AddiOp(t, body.const(c, index)))
+                body.call("pack_tile", body.const(c, index), into, at, out_of_order=IntegerAttr(0, 1))
+            if t is None:
+                body.call("cb_push_back", into, body.const(width))
+
+        def output_run(body: KernelOps, g: SSAValue, step: SSAValue | None) -> None:
             t = body.emit(arith.MuliOp(g, body.const(run, index)))
-            i, j = position(body, t)
             body.call("tile_regs_acquire")
-            body.call("experimental.matmul_block", a, b, body.emit(arith.MuliOp(i, kt)), j, dst, transpose,
-                      body.const(run), body.const(1), body.const(k_tiles), body.const(sx))
+            if step is not None:  # the run's partial sums of the steps before, back into dst
+                def reload(then: KernelOps) -> None:
+                    width = then.const(run)
+                    then.call("cb_wait_front", partials, width)
+                    then.call("copy_tile_init", partials)
+                    for c in range(run):
+                        then.call("copy_tile", partials, then.const(c, index), then.const(c, index))
+                    then.call("cb_pop_front", partials, width)
+                    if self.use_tile_matmul:
+                        then.call("mm_init_short", a, b, transpose)
+                    else:
+                        then.call("mm_block_init_short", a, b, transpose, then.const(run), then.const(1),
+                                  then.const(k_block))
+
+                body.if_else(body.emit(arith.CmpiOp(step, body.const(0, index), "ne")), reload, lambda _: None)
+            multiply(body, t, run)
             body.call("tile_regs_commit")
             body.call("tile_regs_wait")
-            for c in range(run):
-                body.call("pack_tile", body.const(c, index), out, body.emit(arith.AddiOp(t, body.const(c, index))),
-                          out_of_order=IntegerAttr(0, 1))
+            if step is None:
+                pack(body, out, t, run)
+            else:
+                final = body.emit(arith.CmpiOp(step, body.const(steps - 1, index), "eq"))
+                body.if_else(final, lambda then: pack(then, out, t, run), lambda other: pack(other, partials, None, run))
             body.call("tile_regs_release")
 
-        if self.use_tile_matmul:
-            ops.loop(layout.tiles, output_tile)
+        def k_step(body: KernelOps, step: SSAValue | None) -> None:
+            for port, tiles in blocks:
+                body.call("cb_wait_front", port, body.const(tiles))
+            body.loop(layout.tiles // run, lambda inner, g: output_run(inner, g, step))
+            for port, tiles in blocks:
+                body.call("cb_pop_front", port, body.const(tiles))
+
+        if steps == 1:
+            k_step(ops, None)
         else:
-            ops.loop(layout.tiles // run, output_run)
+            ops.loop(steps, k_step)
         ops.call("cb_push_back", out, count)
-        for port, tiles in ((a, sy * k_tiles), (b, k_tiles * sx)):
-            ops.call("cb_pop_front", port, ops.const(tiles))
         return ops
 
     @staticmethod

@@ -216,17 +216,16 @@ class DataMovementKernels:
         ops.loop(layout.tiles, output_tile)
         return ops
 
-    def matmul_mover(self, a_side: bool, cb: Attribute, source: ShardLayout, layout: ShardLayout, k_tiles: int,
-                     transpose: bool, plan: ArgPlan) -> KernelOps:
-        """The kernel moving one matmul operand into its CB on every core (see `launch_matmul`): A's block (rows
-        of this core's shard, all K: page i * Kt + k) on NoC 0, or B's (all K, this core's columns: page
-        k * SX + j; tile (j, k) of a B given transposed) on NoC 1."""
+    def matmul_mover(self, a_side: bool, cb: Attribute, source: ShardLayout, layout: ShardLayout, k_block: int,
+                     steps: int, transpose: bool, plan: ArgPlan) -> KernelOps:
+        """The kernel moving one matmul operand into its CB on every core (see `launch_matmul`), one block of
+        `k_block` K tiles per step: A's block (rows of this core's shard: page i * KB + k) on NoC 0, or B's (this
+        core's columns: page k * SX + j; tile (j, k) of a B given transposed) on NoC 1. Over several steps each
+        receiver clears its valid flag once the block is in, before it counts itself ready for the next."""
         ops, index = KernelOps(0 if a_side else 1, plan), IndexType()
         sy, sx = layout.shard
-        tiles = sy * k_tiles if a_side else k_tiles * sx
+        tiles = sy * k_block if a_side else k_block * sx
         port, base, count = ops.arg(0 if a_side else 1, cb), ops.address(3), ops.const(tiles)
-        ops.call("cb_reserve_back", port, count)
-        local = ops.call("get_write_ptr", port, result=i32)
         y, x = ops.coords(layout)
         ready_address, ready = ops.semaphore(0 if a_side else 2)
         valid_address, valid = ops.semaphore(1 if a_side else 3)
@@ -234,7 +233,7 @@ class DataMovementKernels:
                                                                       layout.origin))
         peers = layout.grid[1 if a_side else 0] - 1
         page = ops.const(source.page)
-        shard_y, shard_x, kt = ops.const(sy, index), ops.const(sx, index), ops.const(k_tiles, index)
+        shard_y, shard_x, kt = ops.const(sy, index), ops.const(sx, index), ops.const(k_block, index)
         noc_y, noc_x = ops.emit(arith.AddiOp(y, offset_y)), ops.emit(arith.AddiOp(x, offset_x))
         sender = ops.emit(arith.CmpiOp(x if a_side else y, ops.const(0, index), "eq"))
         # the rest of this core's row (A) or column (B), in NoC coordinates
@@ -242,40 +241,56 @@ class DataMovementKernels:
         last = ops.emit(arith.AddiOp(offset_x if a_side else offset_y, ops.const(peers, index)))
         start, end = ((first, noc_y), (last, noc_y)) if a_side else ((noc_x, first), (noc_x, last))
 
-        def fetch(body: KernelOps, t: SSAValue) -> None:
-            if a_side:
-                i, k = body.emit(arith.DivUIOp(t, kt)), body.emit(arith.RemUIOp(t, kt))
-                row, col = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, shard_y)), i)), k
-            else:
-                k, j = body.emit(arith.DivUIOp(t, shard_x)), body.emit(arith.RemUIOp(t, shard_x))
-                column = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, shard_x)), j))
-                row, col = (column, k) if transpose else (k, column)
-            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(t, i32)), page))))
-            body.read_tile(self.chip, source, row, col, base, near)
+        def block(step_ops: KernelOps, k0: SSAValue | None) -> None:
+            """One block of K tiles from K tile `k0` (None: all of K, in one step)."""
+            step_ops.call("cb_reserve_back", port, count)
+            local = step_ops.call("get_write_ptr", port, result=i32)
 
-        def send(body: KernelOps) -> None:
-            body.loop(tiles, fetch)
-            body.barrier("read")
-            if not peers:
-                return
-            receivers = body.const(peers)
-            body.call("noc_semaphore_wait", ready, receivers)
-            body.call("noc_semaphore_set", ready, body.const(0))
-            body.append(ttkernel.NocAsyncWriteMulticastOp.create(
-                operands=[local, body.const(tiles * source.page), receivers, *start, *end, local, body.noc],
-                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, 1, 2, 2, 1, 1])}))
-            body.call("noc_semaphore_set", valid, body.const(1))
-            everyone = body.call("get_noc_multicast_addr", *start, *end, valid_address, body.noc,
-                                 result=ttkernel.NocAddrType())
-            body.call("noc_semaphore_set_multicast", valid_address, everyone, receivers)
-            body.barrier("write")
+            def fetch(body: KernelOps, t: SSAValue) -> None:
+                if a_side:
+                    i, k = body.emit(arith.DivUIOp(t, kt)), body.emit(arith.RemUIOp(t, kt))
+                    row = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, shard_y)), i))
+                else:
+                    k, j = body.emit(arith.DivUIOp(t, shard_x)), body.emit(arith.RemUIOp(t, shard_x))
+                    column = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, shard_x)), j))
+                if k0 is not None:
+                    k = body.emit(arith.AddiOp(k0, k))
+                row, col = (row, k) if a_side else (column, k) if transpose else (k, column)
+                near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(t, i32)),
+                                                                            page))))
+                body.read_tile(self.chip, source, row, col, base, near)
 
-        def receive(body: KernelOps) -> None:
-            sender_xy = (offset_x, noc_y) if a_side else (noc_x, offset_y)
-            at_sender = body.call("get_noc_addr", *sender_xy, ready_address, body.noc, result=ttkernel.NocAddrType())
-            body.call("noc_semaphore_inc", at_sender, body.const(1), body.noc)
-            body.call("noc_semaphore_wait", valid, body.const(1))
+            def send(body: KernelOps) -> None:
+                body.loop(tiles, fetch)
+                body.barrier("read")
+                if not peers:
+                    return
+                receivers = body.const(peers)
+                body.call("noc_semaphore_wait", ready, receivers)
+                body.call("noc_semaphore_set", ready, body.const(0))
+                body.append(ttkernel.NocAsyncWriteMulticastOp.create(
+                    operands=[local, body.const(tiles * source.page), receivers, *start, *end, local, body.noc],
+                    properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, 1, 2, 2, 1, 1])}))
+                body.call("noc_semaphore_set", valid, body.const(1))
+                everyone = body.call("get_noc_multicast_addr", *start, *end, valid_address, body.noc,
+                                     result=ttkernel.NocAddrType())
+                body.call("noc_semaphore_set_multicast", valid_address, everyone, receivers)
+                body.barrier("write")
 
-        ops.if_else(sender, send, receive)
-        ops.call("cb_push_back", port, count)
+            def receive(body: KernelOps) -> None:
+                sender_xy = (offset_x, noc_y) if a_side else (noc_x, offset_y)
+                at_sender = body.call("get_noc_addr", *sender_xy, ready_address, body.noc,
+                                      result=ttkernel.NocAddrType())
+                body.call("noc_semaphore_inc", at_sender, body.const(1), body.noc)
+                body.call("noc_semaphore_wait", valid, body.const(1))
+                if steps > 1:
+                    body.call("noc_semaphore_set", valid, body.const(0))
+
+            step_ops.if_else(sender, send, receive)
+            step_ops.call("cb_push_back", port, count)
+
+        if steps == 1:
+            block(ops, None)
+        else:
+            ops.loop(steps, lambda body, s: block(body, body.emit(arith.MuliOp(s, body.const(k_block, index)))))
         return ops
