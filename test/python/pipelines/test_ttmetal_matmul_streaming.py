@@ -64,7 +64,7 @@ def test_a_short_k_is_moved_in_one_block():
 def test_a_weight_larger_than_l1_lives_in_dram():
     m, k, n = 32, 8192, 64  # B's shard (all of K, a tile wide) is 1 MiB of f32 on each core of the output grid
     module = matmul_module(m, k, n, "f32")
-    assert any("#dram" in t and "256x2x" in t for t in buffers(module))  # the weight, interleaved in DRAM
+    assert any("memory_space<dram>" in t and "256x2x" in t for t in buffers(module))  # the weight, interleaved in DRAM
     a, b = operands(m, k, n, "f32", False)
     (out,), _ = run_program(translate(module), [a, b], exact=True)
     assert torch.allclose(out, a @ b, rtol=1e-4, atol=1e-3)
@@ -73,5 +73,5 @@ def test_a_weight_larger_than_l1_lives_in_dram():
 def test_a_4096_square_weight_compiles_to_a_streamed_program():
     module = matmul_module(32, 4096, 4096, "bf16")
     # the 32 MiB weight in DRAM; on each of the 8 cores, K blocks of B (2 buffers) and the partial sums in L1
-    assert any("#dram" in t and "128x128x" in t for t in buffers(module))
+    assert any("memory_space<dram>" in t and "128x128x" in t for t in buffers(module))
     assert len(translate(module)) > 0
