@@ -29,9 +29,10 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir import hardware
-from ttmlir.dialects import ttcore
+from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.ttcore_cb_layout import CBLayoutAttr
 from ttmlir.errors import PassFailure
+from ttmlir.transforms.d2m.allocate_operand_buffers import STREAM_INSERT_POLICIES, choose_operand_buffers
 from ttmlir.transforms.ttcore.register_device import device_module_of
 
 SPACES = ("l1", "dram")
@@ -128,6 +129,8 @@ class D2MAllocatePass(ModulePass):
     name: ClassVar[str] = "d2m-allocate"
     available_l1_addr_range: tuple[int, ...] = ()
     test_assume_l1_capacity: int = 0
+    num_stream_buffers: int = 2
+    stream_insert_policy: str = "infer"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         module = device_module_of(op)
@@ -150,7 +153,14 @@ class D2MAllocatePass(ModulePass):
         aligns = {"l1": int(chip.get("noc_l1_address_align_bytes") or 16),
                   "dram": int(chip.get("noc_dram_address_align_bytes") or 32)}
         banks = int(chip["num_dram_channels"])
+        if self.stream_insert_policy not in STREAM_INSERT_POLICIES:
+            raise PassFailure(op, f"unknown stream-insert-policy '{self.stream_insert_policy}' (expected one of: "
+                                  "always, infer)")
+        if self.num_stream_buffers < 1:
+            raise PassFailure(op, "num-stream-buffers is at least 1")
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks]:
+            for generic in [g for g in func.walk() if isinstance(g, d2m.GenericOp) and g.regions]:
+                choose_operand_buffers(generic, self.stream_insert_policy, self.num_stream_buffers)
             self.allocate(func, ranges, aligns, banks)
 
     def allocate(self, func: FuncOp, ranges: dict, aligns: dict, banks: int) -> None:
