@@ -134,7 +134,7 @@ class D2MReblockGenericsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.test_buffer_size_policy not in bfa.POLICIES:
-            raise PassFailure(op, f"invalid test-buffer-size-policy '{self.test_buffer_size_policy}' (expected one "
+            raise PassFailure(op, f"'builtin.module' op invalid test-buffer-size-policy '{self.test_buffer_size_policy}' (expected one "
                                   "of: auto, bounded, auto-mn, min, max)")
         if self.num_stream_buffers < 1:
             raise PassFailure(op, "num-stream-buffers is at least 1")
