@@ -9,7 +9,8 @@ num-stream-buffers`, unless already marked), and region allocs nothing uses any 
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, i32
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, UnitAttr, i32
+from xdsl.dialects.func import FuncOp
 from xdsl.dialects.memref import AllocOp
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
@@ -18,6 +19,7 @@ from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.d2m_alias import OperandAliasOp
 
 STREAM_INSERT_POLICIES = ("infer", "always")
+SPECULATIVE = "d2m.speculative_stream_buffer"  # a stream buffer kept only in case its operand is spilled
 
 
 def _nontrivial_view(value: SSAValue) -> bool:
@@ -38,8 +40,7 @@ def can_alias(generic: d2m.GenericOp, operand: SSAValue, policy: str) -> bool:
     """Whether the blocks of `operand` can be worked on in its own shards (see the module doc)."""
     if not isinstance(operand.type, MemRefType):
         return False
-    space = operand.type.memory_space
-    in_dram = isinstance(space, ttcore.MemorySpaceAttr) and space.data.value == "dram"
+    in_dram = _space(operand) == "dram"
     if operand in generic.outputs and not _nontrivial_view(operand) and not in_dram:
         return True
     if policy == "always" or _nontrivial_view(operand) or in_dram or _explicit(generic):
@@ -66,18 +67,21 @@ def _alias(alloc: AllocOp, operand: SSAValue) -> None:
     alloc.erase()
 
 
-def choose_operand_buffers(generic: d2m.GenericOp, policy: str, stream_buffers: int) -> None:
-    """Each remote load's and store's local buffer in `generic` aliased to its operand or kept as a stream buffer."""
+def choose_operand_buffers(generic: d2m.GenericOp, policy: str, stream_buffers: int,
+                           speculative: set[SSAValue]) -> None:
+    """Each remote load's and store's local buffer in `generic` aliased to its operand or kept as a stream buffer;
+    the buffers of an operand in `speculative` (an intermediate the allocator may spill) stay stream buffers until
+    the allocator knows where the operand lives (`alias_unspilled`)."""
     loads = [op for op in generic.walk() if isinstance(op, d2m.RemoteLoadOp) and op.local is not None]
     stores = [op for op in generic.walk() if isinstance(op, d2m.RemoteStoreOp) and op.local is not None]
-    for load in loads:
-        alloc = load.local.owner
-        if isinstance(alloc, AllocOp) and not load.mcast and can_alias(generic, load.source, policy):
-            _alias(alloc, load.source)
-    for store in stores:
-        alloc = store.local.owner
-        if isinstance(alloc, AllocOp) and can_alias(generic, store.dest, policy):
-            _alias(alloc, store.dest)  # not a buffer a load already aliased: that one is no alloc any more
+    for op, operand in [*((load, load.source) for load in loads if not load.mcast),
+                        *((store, store.dest) for store in stores)]:
+        alloc = op.local.owner  # not a buffer a load already aliased: that one is no alloc any more
+        if isinstance(alloc, AllocOp) and can_alias(generic, operand, policy):
+            if operand in speculative:
+                alloc.attributes[SPECULATIVE] = UnitAttr()
+            else:
+                _alias(alloc, operand)
     for op in [*loads, *stores]:
         alloc = op.local.owner
         if isinstance(alloc, AllocOp) and "d2m.scratch_buffer" not in alloc.attributes and \
@@ -87,3 +91,55 @@ def choose_operand_buffers(generic: d2m.GenericOp, policy: str, stream_buffers: 
         if not alloc.memref.uses:
             alloc.detach()
             alloc.erase()
+
+
+def _space(value: SSAValue) -> str | None:
+    space = getattr(value.type, "memory_space", None)
+    return space.data.value if isinstance(space, ttcore.MemorySpaceAttr) else None
+
+
+def _generic_users(value: SSAValue) -> list[d2m.GenericOp]:
+    return [u.operation for u in value.uses if isinstance(u.operation, d2m.GenericOp)]
+
+
+def is_generic_output(value: SSAValue) -> bool:
+    return any(value in g.outputs for g in _generic_users(value))
+
+
+def spill_candidates(func: FuncOp, allow_output_spilling: bool) -> list[AllocOp]:
+    """The L1 buffers of `func` the allocator may move to DRAM: made in its body, read or written by generics
+    only, and not a generic's output unless output spilling is allowed and another generic reads it (an
+    intermediate). A buffer the function returns keeps its memory, as its signature says."""
+    candidates = []
+    for alloc in [op for op in func.body.block.ops if isinstance(op, AllocOp)]:
+        value = alloc.memref
+        generics = _generic_users(value)
+        if _space(value) != "l1" or not generics:
+            continue
+        inside = [u for u in value.uses if any(g.is_ancestor(u.operation) and u.operation is not g for g in generics)]
+        if any(not isinstance(u.operation, d2m.GenericOp) and u not in inside for u in value.uses):
+            continue  # another user (a copy, a view, the function's return) binds it where it is
+        if is_generic_output(value) and (not allow_output_spilling or len(set(generics)) < 2):
+            continue
+        candidates.append(alloc)
+    return candidates
+
+
+def spill(value: SSAValue) -> None:
+    """The buffer `value` moved to DRAM: its type's memory space (its layout kept)."""
+    t = value.type
+    if _space(value) != "dram":
+        value._type = MemRefType(t.element_type, t.get_shape(), t.layout,
+                                 ttcore.MemorySpaceAttr(ttcore.MemorySpaceAttr.enum_type("dram")))
+
+
+def alias_unspilled(generic: d2m.GenericOp, speculative: set[SSAValue]) -> None:
+    """The speculative stream buffers of `generic` whose operand stayed in L1 aliased to it after all."""
+    for op in [o for o in generic.walk() if isinstance(o, (d2m.RemoteLoadOp, d2m.RemoteStoreOp))]:
+        alloc = op.local.owner if op.local is not None else None
+        if not isinstance(alloc, AllocOp) or SPECULATIVE not in alloc.attributes:
+            continue
+        del alloc.attributes[SPECULATIVE]
+        operand = op.source if isinstance(op, d2m.RemoteLoadOp) else op.dest
+        if _space(operand) == "l1":
+            _alias(alloc, operand)
