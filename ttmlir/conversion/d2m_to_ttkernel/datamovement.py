@@ -49,7 +49,7 @@ class DataMovementKernels:
             return
         index = IndexType()
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
-        page, zero = ops.const(source.page), ops.const(0, index)
+        page = ops.const(source.page)
         local = ops.call("get_write_ptr", port, result=i32)
         y, x = ops.coords(layout)
 
@@ -57,18 +57,86 @@ class DataMovementKernels:
             i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
             j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
             near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
-            if gather.startswith("wrap"):  # the source's tile rows repeated down the output
-                row, col = body.emit(arith.RemUIOp(i, body.const(int(gather.removeprefix("wrap")), index))), j
-            elif gather.startswith("shift"):  # a rectangle of the source's tiles from (r, c)
-                r, c = (int(v) for v in gather.removeprefix("shift").split("_"))
-                row, col = (body.emit(arith.AddiOp(v, body.const(n, index))) for v, n in ((i, r), (j, c)))
-            else:
-                row, col = {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero),
-                            "same": (i, j)}[gather]
-            body.read_tile(self.chip, source, row, col, base, near)
+            body.read_tile(self.chip, source, *self.source_tile(body, gather, i, j), base, near)
 
         ops.loop(layout.tiles, fetch)
         ops.barrier("read")
+
+    @staticmethod
+    def source_tile(body: KernelOps, gather: str, i: SSAValue, j: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """The source tile output tile (i, j) reads under `gather` (see `gather_into`)."""
+        index = IndexType()
+        if gather.startswith("wrap"):  # the source's tile rows repeated down the output
+            return body.emit(arith.RemUIOp(i, body.const(int(gather.removeprefix("wrap")), index))), j
+        if gather.startswith("shift"):  # a rectangle of the source's tiles from (r, c)
+            r, c = (int(v) for v in gather.removeprefix("shift").split("_"))
+            return tuple(body.emit(arith.AddiOp(v, body.const(n, index))) for v, n in ((i, r), (j, c)))
+        zero = body.const(0, index)
+        return {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero),
+                "same": (i, j)}[gather]
+
+    def streamed_reader(self, cb_types: list[Attribute], inputs: list[Placed], layout: ShardLayout,
+                        gathers: list[str | None], streamed: list[bool], plan: ArgPlan) -> list[Operation]:
+        """The reader of a launch whose copies stream: an input in L1 on the output's cores is handed over whole;
+        the others (`streamed`: a DRAM input or a gathered one) are moved a tile at a time into CBs of a few
+        pages, output tile k's source tile for every such input before the next."""
+        ops, index = KernelOps(0, plan), IndexType()
+        whole, one = ops.const(layout.tiles), ops.const(1)
+        ports = [ops.arg(i, t) for i, t in enumerate(cb_types[:len(inputs)])]
+        bases, address_arg = {}, len(inputs)  # addresses follow the CB ports, for the inputs read over the NoC
+        for n, (placed, gather) in enumerate(zip(inputs, gathers)):
+            if gather or placed.layout.memory == "dram":
+                bases[n] = ops.address(address_arg)
+                address_arg += 1
+            if not streamed[n]:
+                ops.call("cb_reserve_back", ports[n], whole)
+                ops.call("cb_push_back", ports[n], whole)
+        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
+        y, x = ops.coords(layout)
+        moving = [n for n in range(len(inputs)) if streamed[n]]
+
+        def tile(body: KernelOps, k: SSAValue) -> None:
+            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
+            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            for n in moving:
+                body.call("cb_reserve_back", ports[n], one)
+                near = body.call("get_write_ptr", ports[n], result=i32)
+                row, col = self.source_tile(body, gathers[n] or "same", i, j)
+                body.read_tile(self.chip, inputs[n].layout, row, col, bases[n], near)
+            body.barrier("read")
+            for n in moving:
+                body.call("cb_push_back", ports[n], one)
+
+        ops.loop(layout.tiles, tile)
+        return ops
+
+    def streamed_writer(self, cb: Attribute, layout: ShardLayout, cb_arg: int, plan: ArgPlan) -> list[Operation]:
+        """The writer of a launch whose DRAM output streams: each tile written to its DRAM page as it comes."""
+        ops, index = KernelOps(1, plan), IndexType()
+        out, one = ops.arg(cb_arg, cb), ops.const(1)
+        base = ops.address(cb_arg + 1)
+        banks, page = ops.const(int(self.chip["num_dram_channels"])), ops.const(layout.page)
+        sy, sx, wt = (ops.const(v, index) for v in (*layout.shard, layout.tensor_tiles[1]))
+        y, x = ops.coords(layout)
+
+        def tile(body: KernelOps, k: SSAValue) -> None:
+            body.call("cb_wait_front", out, one)
+            near = body.call("get_read_ptr", out, result=i32)
+            r = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
+            c = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            page_id = body.emit(arith.IndexCastOp(body.emit(arith.AddiOp(body.emit(arith.MuliOp(r, wt)), c)), i32))
+            if not body.transfer_tile(False, base, page_id, near):
+                bank = body.emit(arith.RemUIOp(page_id, banks))
+                far = body.emit(arith.AddiOp(base, body.emit(arith.MuliOp(body.emit(arith.DivUIOp(page_id, banks)),
+                                                                          page))))
+                body.append(ttkernel.NocAsyncWriteOp.create(
+                    operands=[near, bank, far, page, body.noc],
+                    properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 0, 1, 1, 1, 1])}))
+            body.barrier("write")
+            body.call("cb_pop_front", out, one)
+
+        ops.loop(layout.tiles, tile)
+        return ops
 
     def rows_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
                   source_rows: int, source_width: int, rows: int, width: int) -> None:

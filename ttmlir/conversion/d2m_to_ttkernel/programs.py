@@ -120,31 +120,50 @@ class ProgramKernels:
         tensors = [*inputs, out]
         layouts = [self.layout_of(t) for t in tensors]
         layout = layouts[-1]
-        cbs = [self.l1_buffer(layout, layout.shard, source.dtype, op) if g else self.cb_of(t, op)
-               for t, source, g in zip(inputs, layouts, gathers)]
-        cbs.append(self.cb_of(out, op))
+        # the CBs that are copies (a DRAM tensor's, a gathered input's) stream a tile at a time when whole shards
+        # of them would take over a quarter of a core's free L1 (not a reshape's rows, nor a tilize)
+        copies = [bool(g) or t.memory == "dram" for t, g in zip(layouts, [*gathers, None])]
+        streamed = [False] * len(tensors)
+        if kind not in ("tilize", "untilize") and not any(g and g.startswith("rows") for g in gathers) and \
+                sum(layout.tiles * t.page for t, c in zip(layouts, copies) if c) > self.l1_budget():
+            streamed = copies
+        shard = lambda n: (1, self.stream_buffers) if streamed[n] else layout.shard
+        cbs = [self.l1_buffer(layout, shard(n), source.dtype, op) if g or streamed[n] else self.cb_of(t, op)
+               for n, (t, source, g) in enumerate(zip(inputs, layouts, gathers))]
+        cbs.append(self.l1_buffer(layout, shard(-1), layout.dtype, op) if streamed[-1] else self.cb_of(out, op))
         ports = list(range(len(tensors)))
-        # each CB holds a shard's tiles in its tensor's format (an input of a typecast differs from the output)
-        cb_types = [ttkernel.CBType(ttkernel.IntAttr(layout.tiles), t.tile) for t in layouts]
+        # each CB holds a shard's tiles (or a stream's pages) in its tensor's format (an input of a typecast differs
+        # from the output)
+        cb_types = [ttkernel.CBType(ttkernel.IntAttr(self.stream_buffers if s else layout.tiles), t.tile)
+                    for t, s in zip(layouts, streamed)]
         in_dram = [i for i, (t, g) in enumerate(zip(layouts, gathers)) if g or t.memory == "dram"]
         reader_plan, reader_spec = self.dm_args(list(range(len(inputs))), in_dram, layouts)
         writer_plan, writer_spec = self.dm_args([len(inputs)], [len(inputs)] if layout.memory == "dram" else [],
                                                 layouts)
         placed = [Placed(t, source) for t, source in zip(inputs, layouts)]
-        reader = self.kernel("datamovement", "noc", self.dm.reader_body(cb_types, placed, layout, gathers,
-                                                                        reader_plan), reader_spec)
-        writer = self.kernel("datamovement", "noc", self.dm.writer_body(cb_types[-1], layout, 0, writer_plan),
+        if any(streamed):
+            reader_body = self.dm.streamed_reader(cb_types, placed, layout, gathers, streamed, reader_plan)
+        else:
+            reader_body = self.dm.reader_body(cb_types, placed, layout, gathers, reader_plan)
+        reader = self.kernel("datamovement", "noc", reader_body, reader_spec)
+        writer = self.kernel("datamovement", "noc", self.dm.streamed_writer(cb_types[-1], layout, 0, writer_plan)
+                             if streamed[-1] else self.dm.writer_body(cb_types[-1], layout, 0, writer_plan),
                              writer_spec)
         compute = self.compute_kernel(self.compute.tilize_body(kind, cb_types, layout)
                                       if kind in ("tilize", "untilize") else
-                                      self.compute.compute_body(kind, cb_types, layout, gathers), ports)
+                                      self.compute.compute_body(kind, cb_types, layout, gathers, streamed), ports)
         return Launch(tensors, cbs, self.threads(reader, writer, compute))
+
+    def l1_budget(self) -> int:
+        """The L1 a program's copies (CBs that are not a tensor's own shards) may take before they stream: a
+        quarter of a core's free L1, the rest left to the tensors live around it."""
+        return (int(self.chip["l1_size"]) - int(self.chip["l1_unreserved_base"])) // 4
 
     def k_block(self, la: ShardLayout, lb: ShardLayout, layout: ShardLayout, k_tiles: int) -> int:
         """The K tiles a matmul moves per step: all of K when the A and B blocks of it take at most a quarter of a
         core's free L1 (one step, as before), else the largest divisor of K whose double-buffered blocks do (at
         least one tile), so that an operand of any K is streamed block by block through its CB."""
-        budget = (int(self.chip["l1_size"]) - int(self.chip["l1_unreserved_base"])) // 4
+        budget = self.l1_budget()
         sy, sx = layout.shard
         per_k = sy * la.page + sx * lb.page  # the bytes one K tile adds to the A and B blocks
         if per_k * k_tiles <= budget:

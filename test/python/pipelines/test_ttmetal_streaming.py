@@ -1,6 +1,7 @@
-"""Matmuls whose operands do not fit L1 on the Metal path: K streamed through double-buffered CBs block by block
-(partial sums kept between blocks), and a weight too large for L1 kept in DRAM, read block by block over the NoC;
-compiled by `--ttir-to-ttmetal-pipeline`, translated and run on the simulated grid against torch."""
+"""Programs whose operands do not fit L1 on the Metal path: a matmul's K streamed through double-buffered CBs block
+by block (partial sums kept between blocks), tensors too large for L1 kept in DRAM, and copies of them (a DRAM
+tensor's shard, a gathered input) streamed through CBs of a few pages a tile at a time; compiled by
+`--ttir-to-ttmetal-pipeline`, translated and run on the simulated grid against torch."""
 
 import pytest
 import torch
@@ -14,15 +15,18 @@ from ttmlir.target.ttmetal import translate
 TORCH = {"f32": torch.float32, "bf16": torch.bfloat16}
 
 
+def compile_module(text: str, options: str = ""):
+    ctx = make_context()
+    module, _ = parse_text(ctx, text)
+    make_pass("ttir-to-ttmetal-pipeline", options).apply(ctx, module)
+    return module
+
+
 def matmul_module(m: int, k: int, n: int, dtype: str, transpose_b: bool = False):
     ta, tb, tc = (f"tensor<{r}x{c}x{dtype}>" for r, c in ((m, k), (n, k) if transpose_b else (k, n), (m, n)))
     flags = " <{transpose_b = true}>" if transpose_b else ""
-    text = (f"func.func @mm(%a: {ta}, %b: {tb}) -> {tc} {{\n"
-            f"  %0 = \"ttir.matmul\"(%a, %b){flags} : ({ta}, {tb}) -> {tc}\n  return %0 : {tc}\n}}\n")
-    ctx = make_context()
-    module, _ = parse_text(ctx, text)
-    make_pass("ttir-to-ttmetal-pipeline", "").apply(ctx, module)
-    return module
+    return compile_module(f"func.func @mm(%a: {ta}, %b: {tb}) -> {tc} {{\n"
+                          f"  %0 = \"ttir.matmul\"(%a, %b){flags} : ({ta}, {tb}) -> {tc}\n  return %0 : {tc}\n}}\n")
 
 
 def buffers(module) -> list[str]:
@@ -75,3 +79,18 @@ def test_a_4096_square_weight_compiles_to_a_streamed_program():
     # the 32 MiB weight in DRAM; on each of the 8 cores, K blocks of B (2 buffers) and the partial sums in L1
     assert any("memory_space<dram>" in t and "128x128x" in t for t in buffers(module))
     assert len(translate(module)) > 0
+
+
+def test_elementwise_ops_on_dram_tensors_stream_a_tile_at_a_time():
+    t = "tensor<384x1024xf32>"  # 1.5 MiB on the one core: in DRAM, moved through CBs of 2 pages
+    module = compile_module(f"func.func @f(%x: {t}, %y: {t}) -> {t} {{\n"
+                            f"  %0 = \"ttir.exp\"(%x) : ({t}) -> {t}\n"
+                            f"  %1 = \"ttir.add\"(%0, %y) : ({t}, {t}) -> {t}\n  return %1 : {t}\n}}\n",
+                            "override-device-shape=1,1")
+    kinds = buffers(module)
+    assert any("memory_space<dram>" in k and "12x32x" in k for k in kinds)
+    assert all("12x32x" not in k for k in kinds if "memory_space<l1>" in k)  # no whole-shard L1 copies
+    generator = torch.Generator().manual_seed(2)
+    x, y = torch.randn(384, 1024, generator=generator), torch.randn(384, 1024, generator=generator)
+    (out,), _ = run_program(translate(module), [x, y], exact=True)
+    assert torch.allclose(out, torch.exp(x) + y, rtol=1e-4, atol=1e-4)
