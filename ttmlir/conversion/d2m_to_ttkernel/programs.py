@@ -127,10 +127,10 @@ class ProgramKernels:
         if kind not in ("tilize", "untilize") and not any(g and g.startswith("rows") for g in gathers) and \
                 sum(layout.tiles * t.page for t, c in zip(layouts, copies) if c) > self.l1_budget():
             streamed = copies
-        shard = lambda n: (1, self.stream_buffers) if streamed[n] else layout.shard
-        cbs = [self.l1_buffer(layout, shard(n), source.dtype, op) if g or streamed[n] else self.cb_of(t, op)
+        pages = [(1, self.stream_buffers) if s else layout.shard for s in streamed]  # each CB's buffer, per core
+        cbs = [self.l1_buffer(layout, pages[n], source.dtype, op) if g or streamed[n] else self.cb_of(t, op)
                for n, (t, source, g) in enumerate(zip(inputs, layouts, gathers))]
-        cbs.append(self.l1_buffer(layout, shard(-1), layout.dtype, op) if streamed[-1] else self.cb_of(out, op))
+        cbs.append(self.l1_buffer(layout, pages[-1], layout.dtype, op) if streamed[-1] else self.cb_of(out, op))
         ports = list(range(len(tensors)))
         # each CB holds a shard's tiles (or a stream's pages) in its tensor's format (an input of a typecast differs
         # from the output)

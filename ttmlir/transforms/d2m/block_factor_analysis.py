@@ -13,7 +13,7 @@ import itertools
 import math
 from dataclasses import dataclass
 
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
 from ttmlir import hardware
@@ -80,7 +80,8 @@ def _broadcasts_as_one(amap: AffineMap) -> AffineMap:
         AffineExpr.constant(1) if isinstance(r, AffineConstantExpr) and r.value == 0 else r for r in amap.results))
 
 
-def _compose(amap: AffineMap, values: list[int]) -> list[int]:
+def through(amap: AffineMap, values: list[int]) -> list[int]:
+    """`values` (one per loop dim) read through `amap`, a broadcast dim as 1."""
     return list(_broadcasts_as_one(amap).eval(values, []))
 
 
@@ -133,7 +134,7 @@ def _evaluate(generic: d2m.GenericOp, dims: list[int], scales: list[int], buffer
             continue
         seen = True
         old_grid, old_shard = grid_and_shard(operand.type)
-        operand_grid, operand_shard = _compose(amap, grid), _compose(amap, shard)
+        operand_grid, operand_shard = through(amap, grid), through(amap, shard)
         if any(g <= 0 or (og * os) % g for g, og, os in zip(operand_grid, old_grid, old_shard)):
             return None
         if math.prod(operand_shard) < 4:
@@ -144,7 +145,7 @@ def _evaluate(generic: d2m.GenericOp, dims: list[int], scales: list[int], buffer
         if not {e.position for r in amap.results for e in _dims(r)} & scaled:
             continue
         seen = True
-        inner = _compose(amap, shard)
+        inner = through(amap, shard)
         if math.prod(inner) < 4:
             return None
         total += _bytes(inner, alloc.results[0].type.element_type, buffers)
@@ -173,12 +174,12 @@ def _is_layout_conversion(generic: d2m.GenericOp) -> bool:
 
 
 def _search(generic: d2m.GenericOp, policy: str, buffers: int) -> list[int]:
+    """The `auto`/`bounded`/`auto-mn` choice (see the module doc): the generic's factors when none applies."""
     factors = block_factors(generic)
     operands = [*generic.inputs, *generic.outputs]
     if len(generic.outputs) != 1 or _explicit(generic):
         return factors
-    grid, shard = extents(generic)
-    shard_factors = shard
+    _, shard_factors = extents(generic)  # per loop dim, the blocks its shard could be cut into
     tiles = [isinstance(v.type.element_type, ttcore.TileType) for v in operands]
     mixed = any(tiles) and not all(tiles)
     reductions = [d for d, t in enumerate(_iterators(generic)) if t == "reduction"]

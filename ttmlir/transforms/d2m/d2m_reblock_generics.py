@@ -14,7 +14,7 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, IntegerAttr, MemRefType, ModuleOp, TensorType, i64
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import d2m, ttcore
@@ -74,7 +74,7 @@ def _repair(generic: d2m.GenericOp) -> None:
                 _retype(result, _block_type(result.type, bfa.grid_and_shard(operand.type)[1]))
             elif "d2m.blocking_map" in op.attributes:
                 amap = op.attributes["d2m.blocking_map"].data
-                _retype(result, _block_type(result.type, bfa._compose(amap, shard)))
+                _retype(result, _block_type(result.type, bfa.through(amap, shard)))
         elif isinstance(op, d2m.RemoteLoadOp) and op.results and op.local is not None:
             _retype(op.results[0], op.local.type)
         elif isinstance(op, d2m.RemoteStoreOp) and op.results:
