@@ -1,7 +1,8 @@
 """Device tensors too large for L1 moved to DRAM before their programs are built: a tensor whose shard alone takes
 more than half of a core's free L1 cannot share the core with the CBs of the programs using it, so it is kept
 interleaved in DRAM (its grid and shards unchanged: the programs still compute on that grid) and its programs move
-it through their CBs (a matmul's blocks of K step by step, see `ProgramKernels.launch_matmul`), as upstream's
+it through their CBs (a matmul's blocks of K step by step, other programs' copies a tile at a time: see
+`ProgramKernels.launch_matmul` and `launch`), as upstream's
 allocator spills to DRAM what L1 cannot hold. A tensor a view reads, or one placed by a virtual grid mapping, stays
 where it is."""
 
