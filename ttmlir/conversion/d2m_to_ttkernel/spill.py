@@ -34,7 +34,7 @@ def _same_tensor(value: SSAValue) -> list[SSAValue] | None:
         seen.append(v)
         for use in v.uses:
             op = use.operation
-            if isinstance(op, d2m.ViewLayoutOp) or op.name in ("d2m.stream_layout", "ttir.ttnn_metal_layout_cast"):
+            if isinstance(op, d2m.ViewLayoutOp) or op.name == "ttir.ttnn_metal_layout_cast":
                 return None
             made = []
             if isinstance(op, d2m.ToLayoutOp) and use.index == 1:
