@@ -42,62 +42,95 @@ class ComputeKernels:
                                                                                   dst, **attrs))
         return ops
 
-    def matmul_compute(self, cb_a: Attribute, cb_b: Attribute, cb_out: Attribute, layout: ShardLayout, k_tiles: int,
-                       transpose_b: bool) -> list[Operation]:
-        """Each output tile (i, j) of the shard: sum over k of A page i * Kt + k times B page k * SX + j. With tile
-        matmuls, one tile at a time in dst 0 (matmul_tiles over k); with block matmuls, a run of the row's tiles at
-        once (experimental::matmul_block over all of K; B tiles transposed in the tile when B came transposed)."""
+    def matmul_compute(self, cb_a: Attribute, cb_b: Attribute, cb_out: Attribute, layout: ShardLayout, k_block: int,
+                       steps: int, transpose_b: bool) -> list[Operation]:
+        """Each output tile (i, j) of the shard: sum over k of A page i * KB + k times B page k * SX + j, over the
+        `steps` blocks of `k_block` K tiles the movers push. With tile matmuls, one tile at a time in dst 0
+        (matmul_tiles over k); with block matmuls, a run of the row's tiles at once (experimental::matmul_block
+        over the block's K; B tiles transposed in the tile when B came transposed). Over several steps each run's
+        partial sums go to the CB at compile-time arg 3 after every step but the last, and come back into dst
+        (copy_tile) before the next step adds to them."""
         ops, index = KernelOps(), IndexType()
         sy, sx = layout.shard
         a, b, out = ops.ct_arg(0, cb_a), ops.ct_arg(1, cb_b), ops.ct_arg(2, cb_out)
+        partials = ops.ct_arg(3, cb_out) if steps > 1 else None
         transpose = ops.const(int(transpose_b))
         held = self.dst_physical_tiles // (4 if layout.dtype in WIDE_DST else 2)
         run = sx if sx <= held else 1  # output tiles dst holds at once
         if self.use_tile_matmul:
             ops.call("mm_init", a, b, out, transpose)
         else:
-            ops.call("mm_block_init", a, b, out, transpose, ops.const(run), ops.const(1), ops.const(k_tiles))
-        for port, tiles in ((a, sy * k_tiles), (b, k_tiles * sx)):
-            ops.call("cb_wait_front", port, ops.const(tiles))
+            ops.call("mm_block_init", a, b, out, transpose, ops.const(run), ops.const(1), ops.const(k_block))
         count, dst = ops.const(layout.tiles), ops.const(0, index)
-        kt, shard_x = ops.const(k_tiles, index), ops.const(sx, index)
+        kt, shard_x = ops.const(k_block, index), ops.const(sx, index)
+        blocks = ((a, sy * k_block), (b, k_block * sx))
         ops.call("cb_reserve_back", out, count)
 
         def position(body: KernelOps, t: SSAValue) -> tuple[SSAValue, SSAValue]:
             return body.emit(arith.DivUIOp(t, shard_x)), body.emit(arith.RemUIOp(t, shard_x))
 
-        def output_tile(body: KernelOps, t: SSAValue) -> None:
+        def multiply(body: KernelOps, t: SSAValue, width: int) -> None:
+            """dst[0..width) += the block's products for output tiles t..t+width (of one row)."""
             i, j = position(body, t)
-            body.call("tile_regs_acquire")
             row = body.emit(arith.MuliOp(i, kt))
-            body.loop(k_tiles, lambda inner, k: inner.call(
-                "matmul_tiles", a, b, inner.emit(arith.AddiOp(row, k)),
-                inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(k, shard_x)), j)), dst))
-            body.call("tile_regs_commit")
-            body.call("tile_regs_wait")
-            body.call("pack_tile", dst, out, t, out_of_order=IntegerAttr(0, 1))
-            body.call("tile_regs_release")
+            if self.use_tile_matmul:
+                body.loop(k_block, lambda inner, k: inner.call(
+                    "matmul_tiles", a, b, inner.emit(arith.AddiOp(row, k)),
+                    inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(k, shard_x)), j)), dst))
+            else:
+                body.call("experimental.matmul_block", a, b, row, j, dst, transpose, body.const(width),
+                          body.const(1), body.const(k_block), body.const(sx))
 
-        def output_run(body: KernelOps, g: SSAValue) -> None:
+        def pack(body: KernelOps, into: SSAValue, t: SSAValue | None, width: int) -> None:
+            """dst[0..width) packed at tile t on of `into` (None: at its reserved front, as the run's partials)."""
+            if t is None:
+                body.call("cb_reserve_back", into, body.const(width))
+            for c in range(width):
+                at = body.const(c, index) if t is None else body.emit(arith.AddiOp(t, body.const(c, index)))
+                body.call("pack_tile", body.const(c, index), into, at, out_of_order=IntegerAttr(0, 1))
+            if t is None:
+                body.call("cb_push_back", into, body.const(width))
+
+        def output_run(body: KernelOps, g: SSAValue, step: SSAValue | None) -> None:
             t = body.emit(arith.MuliOp(g, body.const(run, index)))
-            i, j = position(body, t)
             body.call("tile_regs_acquire")
-            body.call("experimental.matmul_block", a, b, body.emit(arith.MuliOp(i, kt)), j, dst, transpose,
-                      body.const(run), body.const(1), body.const(k_tiles), body.const(sx))
+            if step is not None:  # the run's partial sums of the steps before, back into dst
+                def reload(then: KernelOps) -> None:
+                    width = then.const(run)
+                    then.call("cb_wait_front", partials, width)
+                    then.call("copy_tile_init", partials)
+                    for c in range(run):
+                        then.call("copy_tile", partials, then.const(c, index), then.const(c, index))
+                    then.call("cb_pop_front", partials, width)
+                    if self.use_tile_matmul:
+                        then.call("mm_init_short", a, b, transpose)
+                    else:
+                        then.call("mm_block_init_short", a, b, transpose, then.const(run), then.const(1),
+                                  then.const(k_block))
+
+                body.if_else(body.emit(arith.CmpiOp(step, body.const(0, index), "ne")), reload, lambda _: None)
+            multiply(body, t, run)
             body.call("tile_regs_commit")
             body.call("tile_regs_wait")
-            for c in range(run):
-                body.call("pack_tile", body.const(c, index), out, body.emit(arith.AddiOp(t, body.const(c, index))),
-                          out_of_order=IntegerAttr(0, 1))
+            if step is None:
+                pack(body, out, t, run)
+            else:
+                final = body.emit(arith.CmpiOp(step, body.const(steps - 1, index), "eq"))
+                body.if_else(final, lambda then: pack(then, out, t, run), lambda other: pack(other, partials, None, run))
             body.call("tile_regs_release")
 
-        if self.use_tile_matmul:
-            ops.loop(layout.tiles, output_tile)
+        def k_step(body: KernelOps, step: SSAValue | None) -> None:
+            for port, tiles in blocks:
+                body.call("cb_wait_front", port, body.const(tiles))
+            body.loop(layout.tiles // run, lambda inner, g: output_run(inner, g, step))
+            for port, tiles in blocks:
+                body.call("cb_pop_front", port, body.const(tiles))
+
+        if steps == 1:
+            k_step(ops, None)
         else:
-            ops.loop(layout.tiles // run, output_run)
+            ops.loop(steps, k_step)
         ops.call("cb_push_back", out, count)
-        for port, tiles in ((a, sy * k_tiles), (b, k_tiles * sx)):
-            ops.call("cb_pop_front", port, ops.const(tiles))
         return ops
 
     @staticmethod
@@ -132,15 +165,15 @@ class ComputeKernels:
     def _call_result(name: str, result: Attribute, *operands: SSAValue) -> Operation:
         return ttkernel.OP_CLASSES[name].create(operands=list(operands), result_types=[result])
 
-    def sfpu_tree(self, node, ins: list[SSAValue], out: SSAValue, broadcasts: list[str | None], tile: SSAValue,
-                  dtype: str, slot: int) -> list[Operation]:
-        """Tile `tile` of `node` computed into dst[slot]: a leaf (an input's index) copied there from its CB (or
+    def sfpu_tree(self, node, ins: list[SSAValue], out: SSAValue, broadcasts: list[str | None],
+                  tiles: list[SSAValue], dtype: str, slot: int) -> list[Operation]:
+        """`node` computed into dst[slot], leaf n at page `tiles[n]` of its CB: a leaf copied there from its CB (or
         broadcast: its first row, column or value spread over the tile), an op applied to its operands computed
         in dst[slot] and, for a binary op, dst[slot + 1]."""
         dst = arith.ConstantOp(IntegerAttr(slot, IndexType()))
         ops: list[Operation] = [dst]
         if isinstance(node, int):
-            cb, broadcast = ins[node], broadcasts[node]
+            cb, broadcast, tile = ins[node], broadcasts[node], tiles[node]
             if broadcast:
                 kind_attr = {"bcast_type": ttkernel.BcastTypeAttr(ttkernel.BcastTypeAttr.enum_type(broadcast))}
                 return ops + [self._call("unary_bcast_init", cb, out, **kind_attr),
@@ -150,14 +183,14 @@ class ComputeKernels:
         if kind in SFPU_TERNARY:  # each operand in a slot of its own, the result in the first
             slots = [dst, *(arith.ConstantOp(IntegerAttr(slot + k, IndexType())) for k in (1, 2))]
             for k, child in enumerate(children):
-                ops += self.sfpu_tree(child, ins, out, broadcasts, tile, dtype, slot + k)
+                ops += self.sfpu_tree(child, ins, out, broadcasts, tiles, dtype, slot + k)
             return ops + slots[1:] + [self._call(f"{SFPU_TERNARY[kind]}_init"), self._call(
                 SFPU_TERNARY[kind], *(s.result for s in slots), dst.result,
                 dtype=ttcore.DataTypeAttr(ttcore.DataTypeAttr.enum_type(dtype)))]
-        ops += self.sfpu_tree(children[0], ins, out, broadcasts, tile, dtype, slot)
+        ops += self.sfpu_tree(children[0], ins, out, broadcasts, tiles, dtype, slot)
         if kind in SFPU_BINARY:
             second = arith.ConstantOp(IntegerAttr(slot + 1, IndexType()))
-            return ops + self.sfpu_tree(children[1], ins, out, broadcasts, tile, dtype, slot + 1) + [
+            return ops + self.sfpu_tree(children[1], ins, out, broadcasts, tiles, dtype, slot + 1) + [
                 second, self._call(f"{SFPU_BINARY[kind]}_init"),
                 self._call(SFPU_BINARY[kind], dst.result, second.result, dst.result)]
         name = SFPU_UNARY[kind]
@@ -183,28 +216,36 @@ class ComputeKernels:
         return ops
 
     def compute_body(self, kind: str | tuple, cb_types: list[Attribute], layout: ShardLayout,
-                     gathers: list[str | None]) -> list[Operation]:
+                     gathers: list[str | None], streamed: list[bool] | None = None) -> list[Operation]:
+        """The shard tile by tile through dst. A CB that `streamed` marks (per input, then the output) holds a few
+        pages the data-movement kernels fill or drain a tile at a time: each step waits for (reserves) one page of
+        it and works at its front; the others hold the whole shard, waited for (reserved) once."""
+        streamed = streamed or [False] * len(cb_types)
         count = arith.ConstantOp(IntegerAttr(layout.tiles, i32))
         zero, one = arith.ConstantOp(IntegerAttr(0, IndexType())), arith.ConstantOp(IntegerAttr(1, IndexType()))
         upper = arith.ConstantOp(IntegerAttr(layout.tiles, IndexType()))
+        page = arith.ConstantOp(IntegerAttr(1, i32))
         cbs = [ttkernel.OP_CLASSES["get_compile_time_arg_val"].create(
             properties={"arg_index": IntegerAttr(i, i32)}, result_types=[t]) for i, t in enumerate(cb_types)]
         ins, out = [c.results[0] for c in cbs[:-1]], cbs[-1].results[0]
         broadcasts = [g if g in BROADCASTS else None for g in gathers]
         fpu = layout.dtype == "bf16" and isinstance(kind, str) and kind in FPU_BINARY and not any(broadcasts)
-        ops: list[Operation] = [count, zero, one, upper, *cbs]
+        ops: list[Operation] = [count, zero, one, upper, *([page] if any(streamed) else []), *cbs]
         if kind == "transpose":
             ops.append(self._call("transpose_wh_init", ins[0], out))
         else:
             ops.append(self._call("binary_op_init_common", ins[0], ins[1], out) if fpu else
                        self._call("init_sfpu", ins[0], out))
-        ops += [self._call("cb_wait_front", c, count.result) for c in ins]
-        ops.append(self._call("cb_reserve_back", out, count.result))
+        ops += [self._call("cb_wait_front", c, count.result) for c, s in zip(ins, streamed) if not s]
+        if not streamed[-1]:
+            ops.append(self._call("cb_reserve_back", out, count.result))
         body = Block(arg_types=[IndexType()])
         i = body.args[0]
-        step: list[Operation] = [self._call("tile_regs_acquire")]
+        at = [zero.result if s else i for s in streamed[:-1]]  # each input's page of this step's tile
+        step: list[Operation] = [self._call("cb_wait_front", c, page.result) for c, s in zip(ins, streamed) if s]
+        step.append(self._call("tile_regs_acquire"))
         if kind == "typecast":
-            step += [self._call("copy_tile_init", ins[0]), self._call("copy_tile", ins[0], i, zero.result)]
+            step += [self._call("copy_tile_init", ins[0]), self._call("copy_tile", ins[0], at[0], zero.result)]
             formats = {name: ttcore.DataTypeAttr(ttcore.DataTypeAttr.enum_type(t)) for name, t in
                        (("in_dtype", cb_types[0].element.dtype), ("out_dtype", layout.dtype))}
             if "si32" in (cb_types[0].element.dtype, layout.dtype) and len(set(formats.values())) == 2:
@@ -212,20 +253,27 @@ class ComputeKernels:
                 step += [self._call("typecast_tile_init", **formats), self._call("typecast_tile", zero.result,
                                                                                  **formats)]
         elif kind == "transpose":
-            step.append(self._call("transpose_wh_tile", ins[0], i, zero.result))
+            step.append(self._call("transpose_wh_tile", ins[0], at[0], zero.result))
         elif fpu:
             step += [self._call(f"{FPU_BINARY[kind]}_init", ins[0], ins[1]),
-                     self._call(FPU_BINARY[kind], ins[0], ins[1], i, i, zero.result)]
+                     self._call(FPU_BINARY[kind], ins[0], ins[1], at[0], at[1], zero.result)]
         else:
             tree = kind if isinstance(kind, (tuple, int)) else (kind, list(range(len(ins))))  # int: a leaf copied
-            step += self.sfpu_tree(tree, ins, out, broadcasts, i, layout.dtype, 0)
-        step += [self._call("tile_regs_commit"), self._call("tile_regs_wait"),
-                 self._call("pack_tile", zero.result, out, i, out_of_order=IntegerAttr(0, 1)),
-                 self._call("tile_regs_release"), scf.YieldOp()]
-        body.add_ops(step)
+            step += self.sfpu_tree(tree, ins, out, broadcasts, at, layout.dtype, 0)
+        step += [self._call("tile_regs_commit"), self._call("tile_regs_wait")]
+        if streamed[-1]:
+            step += [self._call("cb_reserve_back", out, page.result),
+                     self._call("pack_tile", zero.result, out, zero.result, out_of_order=IntegerAttr(0, 1)),
+                     self._call("cb_push_back", out, page.result)]
+        else:
+            step.append(self._call("pack_tile", zero.result, out, i, out_of_order=IntegerAttr(0, 1)))
+        step.append(self._call("tile_regs_release"))
+        step += [self._call("cb_pop_front", c, page.result) for c, s in zip(ins, streamed) if s]
+        body.add_ops([*step, scf.YieldOp()])
         ops.append(scf.ForOp(zero.result, upper.result, one.result, [], body))
-        ops.append(self._call("cb_push_back", out, count.result))
-        ops += [self._call("cb_pop_front", c, count.result) for c in ins]
+        if not streamed[-1]:
+            ops.append(self._call("cb_push_back", out, count.result))
+        ops += [self._call("cb_pop_front", c, count.result) for c, s in zip(ins, streamed) if not s]
         return ops
 
     @staticmethod

@@ -38,6 +38,7 @@ from ttmlir.conversion.d2m_to_ttkernel.kernel_functions import lower_kernel_func
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, TILE, ShardLayout
 from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout, staging_type
 from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
+from ttmlir.conversion.d2m_to_ttkernel.spill import spill_to_dram
 from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import fill_generic
 from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
@@ -118,6 +119,7 @@ class _FunctionKernels:
         return empty.result
 
     def lower(self) -> None:
+        spill_to_dram(self.func, self.chip)
         moves = [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES]
         if self.options.fold_layouts():
             moves = [m for m in moves if not _fold(m)]

@@ -49,7 +49,7 @@ class DataMovementKernels:
             return
         index = IndexType()
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
-        page, zero = ops.const(source.page), ops.const(0, index)
+        page = ops.const(source.page)
         local = ops.call("get_write_ptr", port, result=i32)
         y, x = ops.coords(layout)
 
@@ -57,18 +57,86 @@ class DataMovementKernels:
             i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
             j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
             near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
-            if gather.startswith("wrap"):  # the source's tile rows repeated down the output
-                row, col = body.emit(arith.RemUIOp(i, body.const(int(gather.removeprefix("wrap")), index))), j
-            elif gather.startswith("shift"):  # a rectangle of the source's tiles from (r, c)
-                r, c = (int(v) for v in gather.removeprefix("shift").split("_"))
-                row, col = (body.emit(arith.AddiOp(v, body.const(n, index))) for v, n in ((i, r), (j, c)))
-            else:
-                row, col = {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero),
-                            "same": (i, j)}[gather]
-            body.read_tile(self.chip, source, row, col, base, near)
+            body.read_tile(self.chip, source, *self.source_tile(body, gather, i, j), base, near)
 
         ops.loop(layout.tiles, fetch)
         ops.barrier("read")
+
+    @staticmethod
+    def source_tile(body: KernelOps, gather: str, i: SSAValue, j: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """The source tile output tile (i, j) reads under `gather` (see `gather_into`)."""
+        index = IndexType()
+        if gather.startswith("wrap"):  # the source's tile rows repeated down the output
+            return body.emit(arith.RemUIOp(i, body.const(int(gather.removeprefix("wrap")), index))), j
+        if gather.startswith("shift"):  # a rectangle of the source's tiles from (r, c)
+            r, c = (int(v) for v in gather.removeprefix("shift").split("_"))
+            return tuple(body.emit(arith.AddiOp(v, body.const(n, index))) for v, n in ((i, r), (j, c)))
+        zero = body.const(0, index)
+        return {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero),
+                "same": (i, j)}[gather]
+
+    def streamed_reader(self, cb_types: list[Attribute], inputs: list[Placed], layout: ShardLayout,
+                        gathers: list[str | None], streamed: list[bool], plan: ArgPlan) -> list[Operation]:
+        """The reader of a launch whose copies stream: an input in L1 on the output's cores is handed over whole;
+        the others (`streamed`: a DRAM input or a gathered one) are moved a tile at a time into CBs of a few
+        pages, output tile k's source tile for every such input before the next."""
+        ops, index = KernelOps(0, plan), IndexType()
+        whole, one = ops.const(layout.tiles), ops.const(1)
+        ports = [ops.arg(i, t) for i, t in enumerate(cb_types[:len(inputs)])]
+        bases, address_arg = {}, len(inputs)  # addresses follow the CB ports, for the inputs read over the NoC
+        for n, (placed, gather) in enumerate(zip(inputs, gathers)):
+            if gather or placed.layout.memory == "dram":
+                bases[n] = ops.address(address_arg)
+                address_arg += 1
+            if not streamed[n]:
+                ops.call("cb_reserve_back", ports[n], whole)
+                ops.call("cb_push_back", ports[n], whole)
+        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
+        y, x = ops.coords(layout)
+        moving = [n for n in range(len(inputs)) if streamed[n]]
+
+        def tile(body: KernelOps, k: SSAValue) -> None:
+            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
+            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            for n in moving:
+                body.call("cb_reserve_back", ports[n], one)
+                near = body.call("get_write_ptr", ports[n], result=i32)
+                row, col = self.source_tile(body, gathers[n] or "same", i, j)
+                body.read_tile(self.chip, inputs[n].layout, row, col, bases[n], near)
+            body.barrier("read")
+            for n in moving:
+                body.call("cb_push_back", ports[n], one)
+
+        ops.loop(layout.tiles, tile)
+        return ops
+
+    def streamed_writer(self, cb: Attribute, layout: ShardLayout, cb_arg: int, plan: ArgPlan) -> list[Operation]:
+        """The writer of a launch whose DRAM output streams: each tile written to its DRAM page as it comes."""
+        ops, index = KernelOps(1, plan), IndexType()
+        out, one = ops.arg(cb_arg, cb), ops.const(1)
+        base = ops.address(cb_arg + 1)
+        banks, page = ops.const(int(self.chip["num_dram_channels"])), ops.const(layout.page)
+        sy, sx, wt = (ops.const(v, index) for v in (*layout.shard, layout.tensor_tiles[1]))
+        y, x = ops.coords(layout)
+
+        def tile(body: KernelOps, k: SSAValue) -> None:
+            body.call("cb_wait_front", out, one)
+            near = body.call("get_read_ptr", out, result=i32)
+            r = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
+            c = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            page_id = body.emit(arith.IndexCastOp(body.emit(arith.AddiOp(body.emit(arith.MuliOp(r, wt)), c)), i32))
+            if not body.transfer_tile(False, base, page_id, near):
+                bank = body.emit(arith.RemUIOp(page_id, banks))
+                far = body.emit(arith.AddiOp(base, body.emit(arith.MuliOp(body.emit(arith.DivUIOp(page_id, banks)),
+                                                                          page))))
+                body.append(ttkernel.NocAsyncWriteOp.create(
+                    operands=[near, bank, far, page, body.noc],
+                    properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 0, 1, 1, 1, 1])}))
+            body.barrier("write")
+            body.call("cb_pop_front", out, one)
+
+        ops.loop(layout.tiles, tile)
+        return ops
 
     def rows_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
                   source_rows: int, source_width: int, rows: int, width: int) -> None:
@@ -216,17 +284,16 @@ class DataMovementKernels:
         ops.loop(layout.tiles, output_tile)
         return ops
 
-    def matmul_mover(self, a_side: bool, cb: Attribute, source: ShardLayout, layout: ShardLayout, k_tiles: int,
-                     transpose: bool, plan: ArgPlan) -> KernelOps:
-        """The kernel moving one matmul operand into its CB on every core (see `launch_matmul`): A's block (rows
-        of this core's shard, all K: page i * Kt + k) on NoC 0, or B's (all K, this core's columns: page
-        k * SX + j; tile (j, k) of a B given transposed) on NoC 1."""
+    def matmul_mover(self, a_side: bool, cb: Attribute, source: ShardLayout, layout: ShardLayout, k_block: int,
+                     steps: int, transpose: bool, plan: ArgPlan) -> KernelOps:
+        """The kernel moving one matmul operand into its CB on every core (see `launch_matmul`), one block of
+        `k_block` K tiles per step: A's block (rows of this core's shard: page i * KB + k) on NoC 0, or B's (this
+        core's columns: page k * SX + j; tile (j, k) of a B given transposed) on NoC 1. Over several steps each
+        receiver clears its valid flag once the block is in, before it counts itself ready for the next."""
         ops, index = KernelOps(0 if a_side else 1, plan), IndexType()
         sy, sx = layout.shard
-        tiles = sy * k_tiles if a_side else k_tiles * sx
+        tiles = sy * k_block if a_side else k_block * sx
         port, base, count = ops.arg(0 if a_side else 1, cb), ops.address(3), ops.const(tiles)
-        ops.call("cb_reserve_back", port, count)
-        local = ops.call("get_write_ptr", port, result=i32)
         y, x = ops.coords(layout)
         ready_address, ready = ops.semaphore(0 if a_side else 2)
         valid_address, valid = ops.semaphore(1 if a_side else 3)
@@ -234,7 +301,7 @@ class DataMovementKernels:
                                                                       layout.origin))
         peers = layout.grid[1 if a_side else 0] - 1
         page = ops.const(source.page)
-        shard_y, shard_x, kt = ops.const(sy, index), ops.const(sx, index), ops.const(k_tiles, index)
+        shard_y, shard_x, kt = ops.const(sy, index), ops.const(sx, index), ops.const(k_block, index)
         noc_y, noc_x = ops.emit(arith.AddiOp(y, offset_y)), ops.emit(arith.AddiOp(x, offset_x))
         sender = ops.emit(arith.CmpiOp(x if a_side else y, ops.const(0, index), "eq"))
         # the rest of this core's row (A) or column (B), in NoC coordinates
@@ -242,40 +309,56 @@ class DataMovementKernels:
         last = ops.emit(arith.AddiOp(offset_x if a_side else offset_y, ops.const(peers, index)))
         start, end = ((first, noc_y), (last, noc_y)) if a_side else ((noc_x, first), (noc_x, last))
 
-        def fetch(body: KernelOps, t: SSAValue) -> None:
-            if a_side:
-                i, k = body.emit(arith.DivUIOp(t, kt)), body.emit(arith.RemUIOp(t, kt))
-                row, col = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, shard_y)), i)), k
-            else:
-                k, j = body.emit(arith.DivUIOp(t, shard_x)), body.emit(arith.RemUIOp(t, shard_x))
-                column = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, shard_x)), j))
-                row, col = (column, k) if transpose else (k, column)
-            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(t, i32)), page))))
-            body.read_tile(self.chip, source, row, col, base, near)
+        def block(step_ops: KernelOps, k0: SSAValue | None) -> None:
+            """One block of K tiles from K tile `k0` (None: all of K, in one step)."""
+            step_ops.call("cb_reserve_back", port, count)
+            local = step_ops.call("get_write_ptr", port, result=i32)
 
-        def send(body: KernelOps) -> None:
-            body.loop(tiles, fetch)
-            body.barrier("read")
-            if not peers:
-                return
-            receivers = body.const(peers)
-            body.call("noc_semaphore_wait", ready, receivers)
-            body.call("noc_semaphore_set", ready, body.const(0))
-            body.append(ttkernel.NocAsyncWriteMulticastOp.create(
-                operands=[local, body.const(tiles * source.page), receivers, *start, *end, local, body.noc],
-                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, 1, 2, 2, 1, 1])}))
-            body.call("noc_semaphore_set", valid, body.const(1))
-            everyone = body.call("get_noc_multicast_addr", *start, *end, valid_address, body.noc,
-                                 result=ttkernel.NocAddrType())
-            body.call("noc_semaphore_set_multicast", valid_address, everyone, receivers)
-            body.barrier("write")
+            def fetch(body: KernelOps, t: SSAValue) -> None:
+                if a_side:
+                    i, k = body.emit(arith.DivUIOp(t, kt)), body.emit(arith.RemUIOp(t, kt))
+                    row = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, shard_y)), i))
+                else:
+                    k, j = body.emit(arith.DivUIOp(t, shard_x)), body.emit(arith.RemUIOp(t, shard_x))
+                    column = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, shard_x)), j))
+                if k0 is not None:
+                    k = body.emit(arith.AddiOp(k0, k))
+                row, col = (row, k) if a_side else (column, k) if transpose else (k, column)
+                near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(t, i32)),
+                                                                            page))))
+                body.read_tile(self.chip, source, row, col, base, near)
 
-        def receive(body: KernelOps) -> None:
-            sender_xy = (offset_x, noc_y) if a_side else (noc_x, offset_y)
-            at_sender = body.call("get_noc_addr", *sender_xy, ready_address, body.noc, result=ttkernel.NocAddrType())
-            body.call("noc_semaphore_inc", at_sender, body.const(1), body.noc)
-            body.call("noc_semaphore_wait", valid, body.const(1))
+            def send(body: KernelOps) -> None:
+                body.loop(tiles, fetch)
+                body.barrier("read")
+                if not peers:
+                    return
+                receivers = body.const(peers)
+                body.call("noc_semaphore_wait", ready, receivers)
+                body.call("noc_semaphore_set", ready, body.const(0))
+                body.append(ttkernel.NocAsyncWriteMulticastOp.create(
+                    operands=[local, body.const(tiles * source.page), receivers, *start, *end, local, body.noc],
+                    properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 1, 1, 2, 2, 1, 1])}))
+                body.call("noc_semaphore_set", valid, body.const(1))
+                everyone = body.call("get_noc_multicast_addr", *start, *end, valid_address, body.noc,
+                                     result=ttkernel.NocAddrType())
+                body.call("noc_semaphore_set_multicast", valid_address, everyone, receivers)
+                body.barrier("write")
 
-        ops.if_else(sender, send, receive)
-        ops.call("cb_push_back", port, count)
+            def receive(body: KernelOps) -> None:
+                sender_xy = (offset_x, noc_y) if a_side else (noc_x, offset_y)
+                at_sender = body.call("get_noc_addr", *sender_xy, ready_address, body.noc,
+                                      result=ttkernel.NocAddrType())
+                body.call("noc_semaphore_inc", at_sender, body.const(1), body.noc)
+                body.call("noc_semaphore_wait", valid, body.const(1))
+                if steps > 1:
+                    body.call("noc_semaphore_set", valid, body.const(0))
+
+            step_ops.if_else(sender, send, receive)
+            step_ops.call("cb_push_back", port, count)
+
+        if steps == 1:
+            block(ops, None)
+        else:
+            ops.loop(steps, lambda body, s: block(body, body.emit(arith.MuliOp(s, body.const(k_block, index)))))
         return ops

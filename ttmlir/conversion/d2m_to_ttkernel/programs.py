@@ -5,8 +5,8 @@ address, the buffers its CBs work in, one per port, and its threads as a `d2m.ge
 
 A program is three kernels on the output's cores: a reader (data-movement core 1, NoC 0) filling the input CBs,
 a writer (core 0, NoC 1) draining the output CB, and a compute kernel walking the shard tile by tile through the
-dst register; a matmul's operands are moved by two movers multicasting blocks along the grid's rows and columns,
-and a reduction streams its operand through a CB of `stream_buffers` pages."""
+dst register; a matmul's operands are moved by two movers multicasting blocks along the grid's rows and columns
+(streamed along K block by block when all of K does not fit), and a reduction streams its operand through a CB of `stream_buffers` pages."""
 
 from __future__ import annotations
 
@@ -120,54 +120,96 @@ class ProgramKernels:
         tensors = [*inputs, out]
         layouts = [self.layout_of(t) for t in tensors]
         layout = layouts[-1]
-        cbs = [self.l1_buffer(layout, layout.shard, source.dtype, op) if g else self.cb_of(t, op)
-               for t, source, g in zip(inputs, layouts, gathers)]
-        cbs.append(self.cb_of(out, op))
+        # the CBs that are copies (a DRAM tensor's, a gathered input's) stream a tile at a time when whole shards
+        # of them would take over a quarter of a core's free L1 (not a reshape's rows, nor a tilize)
+        copies = [bool(g) or t.memory == "dram" for t, g in zip(layouts, [*gathers, None])]
+        streamed = [False] * len(tensors)
+        if kind not in ("tilize", "untilize") and not any(g and g.startswith("rows") for g in gathers) and \
+                sum(layout.tiles * t.page for t, c in zip(layouts, copies) if c) > self.l1_budget():
+            streamed = copies
+        pages = [(1, self.stream_buffers) if s else layout.shard for s in streamed]  # each CB's buffer, per core
+        cbs = [self.l1_buffer(layout, pages[n], source.dtype, op) if g or streamed[n] else self.cb_of(t, op)
+               for n, (t, source, g) in enumerate(zip(inputs, layouts, gathers))]
+        cbs.append(self.l1_buffer(layout, pages[-1], layout.dtype, op) if streamed[-1] else self.cb_of(out, op))
         ports = list(range(len(tensors)))
-        # each CB holds a shard's tiles in its tensor's format (an input of a typecast differs from the output)
-        cb_types = [ttkernel.CBType(ttkernel.IntAttr(layout.tiles), t.tile) for t in layouts]
+        # each CB holds a shard's tiles (or a stream's pages) in its tensor's format (an input of a typecast differs
+        # from the output)
+        cb_types = [ttkernel.CBType(ttkernel.IntAttr(self.stream_buffers if s else layout.tiles), t.tile)
+                    for t, s in zip(layouts, streamed)]
         in_dram = [i for i, (t, g) in enumerate(zip(layouts, gathers)) if g or t.memory == "dram"]
         reader_plan, reader_spec = self.dm_args(list(range(len(inputs))), in_dram, layouts)
         writer_plan, writer_spec = self.dm_args([len(inputs)], [len(inputs)] if layout.memory == "dram" else [],
                                                 layouts)
         placed = [Placed(t, source) for t, source in zip(inputs, layouts)]
-        reader = self.kernel("datamovement", "noc", self.dm.reader_body(cb_types, placed, layout, gathers,
-                                                                        reader_plan), reader_spec)
-        writer = self.kernel("datamovement", "noc", self.dm.writer_body(cb_types[-1], layout, 0, writer_plan),
+        if any(streamed):
+            reader_body = self.dm.streamed_reader(cb_types, placed, layout, gathers, streamed, reader_plan)
+        else:
+            reader_body = self.dm.reader_body(cb_types, placed, layout, gathers, reader_plan)
+        reader = self.kernel("datamovement", "noc", reader_body, reader_spec)
+        writer = self.kernel("datamovement", "noc", self.dm.streamed_writer(cb_types[-1], layout, 0, writer_plan)
+                             if streamed[-1] else self.dm.writer_body(cb_types[-1], layout, 0, writer_plan),
                              writer_spec)
         compute = self.compute_kernel(self.compute.tilize_body(kind, cb_types, layout)
                                       if kind in ("tilize", "untilize") else
-                                      self.compute.compute_body(kind, cb_types, layout, gathers), ports)
+                                      self.compute.compute_body(kind, cb_types, layout, gathers, streamed), ports)
         return Launch(tensors, cbs, self.threads(reader, writer, compute))
 
+    def l1_budget(self) -> int:
+        """The L1 a program's copies (CBs that are not a tensor's own shards) may take before they stream: a
+        quarter of a core's free L1, the rest left to the tensors live around it."""
+        return (int(self.chip["l1_size"]) - int(self.chip["l1_unreserved_base"])) // 4
+
+    def k_block(self, la: ShardLayout, lb: ShardLayout, layout: ShardLayout, k_tiles: int) -> int:
+        """The K tiles a matmul moves per step: all of K when the A and B blocks of it take at most a quarter of a
+        core's free L1 (one step, as before), else the largest divisor of K whose double-buffered blocks do (at
+        least one tile), so that an operand of any K is streamed block by block through its CB."""
+        budget = self.l1_budget()
+        sy, sx = layout.shard
+        per_k = sy * la.page + sx * lb.page  # the bytes one K tile adds to the A and B blocks
+        if per_k * k_tiles <= budget:
+            return k_tiles
+        return max(d for d in range(1, k_tiles + 1) if k_tiles % d == 0 and
+                   (d == 1 or self.stream_buffers * per_k * d <= budget))
+
     def launch_matmul(self, a: SSAValue, b: SSAValue, out: SSAValue, op: Operation, transpose_b: bool) -> Launch:
-        """out = a @ b (b given as its transpose when `transpose_b`). Each core computes its output shard from a
-        block of A (its rows, all of K) and one of B (all of K, its columns). In each row of the grid the core in
-        column 0 reads the A block and multicasts it along the row (NoC 0); in each column the core in row 0 reads
-        the B block and multicasts it down the column (NoC 1), each after its receivers count themselves ready
-        on a semaphore, then flags the data valid on theirs, as upstream's matmul moves its operands."""
+        """out = a @ b (b given as its transpose when `transpose_b`). Each core computes its output shard from the
+        blocks of A (its rows) and B (its columns) along K, `k_block` K tiles at a time: all of K in one step, or
+        (a K too long for L1) step by step through CBs of `stream_buffers` blocks, the partial sums kept in a CB
+        of their own between steps. In each row of the grid the core in column 0 reads each A block and
+        multicasts it along the row (NoC 0); in each column the core in row 0 reads each B block and multicasts
+        it down the column (NoC 1), each after its receivers count themselves ready on a semaphore, then flags
+        the data valid on theirs, as upstream's matmul moves its operands."""
         la, lb, layout = self.layout_of(a), self.layout_of(b), self.layout_of(out)
         k_tiles = la.tensor_tiles[1]
         sy, sx = layout.shard
         if layout.fold:
             raise PassFailure(op, "a matmul whose output grid is folded onto other cores is not lowered to TTMetal "
                                   "yet (its operands are multicast along the grid's rows and columns)")
-        cbs = [self.l1_buffer(layout, (sy, k_tiles), la.dtype, op), self.l1_buffer(layout, (k_tiles, sx), lb.dtype, op),
-               self.cb_of(out, op)]
-        cb_a = ttkernel.CBType(ttkernel.IntAttr(sy * k_tiles), la.tile)
-        cb_b = ttkernel.CBType(ttkernel.IntAttr(k_tiles * sx), lb.tile)
+        kb = self.k_block(la, lb, layout, k_tiles)
+        steps = k_tiles // kb
+        held = 1 if steps == 1 else self.stream_buffers  # blocks each operand's CB holds
+        tensors = [a, b, out]
+        cbs = [self.l1_buffer(layout, (sy, kb * held), la.dtype, op),
+               self.l1_buffer(layout, (kb * held, sx), lb.dtype, op), self.cb_of(out, op)]
+        if steps > 1:  # the partial sums between K steps: an L1 tensor of the output's shards, its own CB
+            partials = self.l1_buffer(layout, layout.shard, layout.dtype, op)
+            tensors.insert(2, partials)
+            cbs.insert(2, partials)
+        o = len(tensors) - 1  # the output's operand index and CB port
+        cb_a = ttkernel.CBType(ttkernel.IntAttr(sy * kb * held), la.tile)
+        cb_b = ttkernel.CBType(ttkernel.IntAttr(kb * held * sx), lb.tile)
         shard = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
-        layouts = [la, lb, layout]
-        plan_a, spec_a = self.dm_args([0, 1, 2], [0], layouts)
-        plan_b, spec_b = self.dm_args([0, 1, 2], [1, 2] if layout.memory == "dram" else [1], layouts)
-        mover_a = self.kernel("datamovement", "noc", self.dm.matmul_mover(True, cb_a, la, layout, k_tiles, False,
+        layouts = [la, lb, *([layout] if steps > 1 else []), layout]
+        plan_a, spec_a = self.dm_args([0, 1, o], [0], layouts)
+        plan_b, spec_b = self.dm_args([0, 1, o], [1, o] if layout.memory == "dram" else [1], layouts)
+        mover_a = self.kernel("datamovement", "noc", self.dm.matmul_mover(True, cb_a, la, layout, kb, steps, False,
                                                                           plan_a), spec_a)
-        movers_b = self.dm.matmul_mover(False, cb_b, lb, layout, k_tiles, transpose_b, plan_b)
+        movers_b = self.dm.matmul_mover(False, cb_b, lb, layout, kb, steps, transpose_b, plan_b)
         self.dm.write_output(movers_b, shard, layout, cb_arg=2, address_arg=4)
         mover_b = self.kernel("datamovement", "noc", movers_b, spec_b)
-        compute = self.compute_kernel(self.compute.matmul_compute(cb_a, cb_b, shard, layout, k_tiles, transpose_b),
-                                      [0, 1, 2])
-        return Launch([a, b, out], cbs, self.threads(mover_a, mover_b, compute))
+        compute = self.compute_kernel(self.compute.matmul_compute(cb_a, cb_b, shard, layout, kb, steps, transpose_b),
+                                      [0, 1, o, *([2] if steps > 1 else [])])
+        return Launch(tensors, cbs, self.threads(mover_a, mover_b, compute))
 
     def launch_reduction(self, source: SSAValue, scaler: SSAValue, out: SSAValue, op: Operation, kind: str,
                          dim: str) -> Launch:

@@ -13,7 +13,14 @@ alignments (or a larger one the alloc asks). L1 is the chip's unreserved range (
 overrides it; `test-assume-l1-capacity=N` takes N bytes from its base); a function whose buffers do not fit is
 refused: `'func.func' op required L1 memory usage N exceeds memory capacity M`. A buffer already given an address
 keeps it and holds its bytes. A buffer a function neither returns nor frees is freed (`memref.dealloc`) after its
-last use in the function's body, as upstream ends its scope."""
+last use in the function's body, as upstream ends its scope.
+
+Before addressing, each generic operand's block buffers are aliased to it or kept as stream buffers
+(`stream-insert-policy`, `num-stream-buffers`; see `allocate_operand_buffers`), a stream buffer taking its bytes
+once per buffer it cycles through. A function's L1 buffers that only generics use and that are no generic's output
+(unless `allow-l1-output-spilling` and another generic reads it) may be spilled to DRAM, keeping their layout: all
+of them under `force-spill-to-dram-if-legal`, else the largest one left while L1 cannot hold the rest; an
+intermediate that stays in L1 has its blocks aliased again."""
 
 from __future__ import annotations
 
@@ -29,9 +36,12 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from ttmlir import hardware
-from ttmlir.dialects import ttcore
+from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.ttcore_cb_layout import CBLayoutAttr
 from ttmlir.errors import PassFailure
+from ttmlir.transforms.d2m.allocate_operand_buffers import (STREAM_INSERT_POLICIES, alias_unspilled,
+                                                            choose_operand_buffers, is_generic_output, spill,
+                                                            spill_candidates)
 from ttmlir.transforms.ttcore.register_device import device_module_of
 
 SPACES = ("l1", "dram")
@@ -128,6 +138,10 @@ class D2MAllocatePass(ModulePass):
     name: ClassVar[str] = "d2m-allocate"
     available_l1_addr_range: tuple[int, ...] = ()
     test_assume_l1_capacity: int = 0
+    num_stream_buffers: int = 2
+    stream_insert_policy: str = "infer"
+    allow_l1_output_spilling: bool = False
+    force_spill_to_dram_if_legal: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         module = device_module_of(op)
@@ -150,8 +164,36 @@ class D2MAllocatePass(ModulePass):
         aligns = {"l1": int(chip.get("noc_l1_address_align_bytes") or 16),
                   "dram": int(chip.get("noc_dram_address_align_bytes") or 32)}
         banks = int(chip["num_dram_channels"])
+        if self.stream_insert_policy not in STREAM_INSERT_POLICIES:
+            raise PassFailure(op, f"unknown stream-insert-policy '{self.stream_insert_policy}' (expected one of: "
+                                  "always, infer)")
+        if self.num_stream_buffers < 1:
+            raise PassFailure(op, "num-stream-buffers is at least 1")
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks]:
-            self.allocate(func, ranges, aligns, banks)
+            candidates = spill_candidates(func, self.allow_l1_output_spilling)
+            speculative = {a.memref for a in candidates if is_generic_output(a.memref)}
+            for generic in [g for g in func.walk() if isinstance(g, d2m.GenericOp) and g.regions]:
+                choose_operand_buffers(generic, self.stream_insert_policy, self.num_stream_buffers, speculative)
+            self.spill_and_allocate(func, candidates, ranges, aligns, banks)
+            for generic in [g for g in func.walk() if isinstance(g, d2m.GenericOp) and g.regions]:
+                alias_unspilled(generic, speculative)
+
+    def spill_and_allocate(self, func: FuncOp, candidates: list[AllocOp], ranges: dict, aligns: dict,
+                           banks: int) -> None:
+        """Addresses for `func`'s buffers, the spillable ones (`candidates`) moved to DRAM: all of them under
+        force-spill-to-dram-if-legal, else the largest one left while L1 does not hold the rest."""
+        spilled = list(candidates) if self.force_spill_to_dram_if_legal else []
+        while True:
+            for alloc in spilled:
+                spill(alloc.memref)
+            try:
+                self.allocate(func, ranges, aligns, banks)
+                return
+            except PassFailure as failure:
+                left = [a for a in candidates if a not in spilled]
+                if "L1 memory usage" not in str(failure) or not left:
+                    raise
+                spilled.append(max(left, key=lambda a: buffer_bytes(a.memref.type, banks)))
 
     def allocate(self, func: FuncOp, ranges: dict, aligns: dict, banks: int) -> None:
         function = _Function(func)
@@ -164,8 +206,12 @@ class D2MAllocatePass(ModulePass):
                 raise PassFailure(alloc, "a device buffer of dynamic shape cannot be given an address")
             asked = alloc.alignment.value.data if alloc.alignment is not None else 0
             end, last = function.live_range(alloc)
-            buffer = _Buffer(alloc, space, buffer_bytes(alloc.memref.type, banks), max(asked, aligns[space]),
-                             function.order[alloc], end, last)
+            # a stream buffer in a generic's region holds as many blocks as it cycles through
+            cycled = alloc.attributes.get("d2m.synchronized_buffer") if alloc.parent_block() is not func.body.block \
+                else None
+            copies = cycled.value.data if isinstance(cycled, IntegerAttr) else 1
+            buffer = _Buffer(alloc, space, copies * buffer_bytes(alloc.memref.type, banks),
+                             max(asked, aligns[space]), function.order[alloc], end, last)
             given = alloc.attributes.get("address")
             if isinstance(given, IntegerAttr):
                 buffer.address = given.value.data
