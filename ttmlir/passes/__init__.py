@@ -220,6 +220,7 @@ PASS_CLASSES = {
         "ttmlir.transforms.ttir.ttir_global_data_format_conversion:TTIRGlobalDataFormatConversionPass",
     "ttir-consolidate-static-cache-updates":
         "ttmlir.transforms.ttir.ttir_consolidate_static_cache_updates:TTIRConsolidateStaticCacheUpdatesPass",
+    "d2m-lower-multicast-loads": "ttmlir.transforms.d2m.d2m_lower_multicast_loads:D2MLowerMulticastLoadsPass",
 }
 
 
