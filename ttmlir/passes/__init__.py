@@ -221,6 +221,7 @@ PASS_CLASSES = {
     "ttir-consolidate-static-cache-updates":
         "ttmlir.transforms.ttir.ttir_consolidate_static_cache_updates:TTIRConsolidateStaticCacheUpdatesPass",
     "d2m-lower-multicast-loads": "ttmlir.transforms.d2m.d2m_lower_multicast_loads:D2MLowerMulticastLoadsPass",
+    "d2m-to-ttnn-pipeline": "ttmlir.pipelines.d2m_backend_stages:D2MToTTNNPipeline",
 }
 
 
