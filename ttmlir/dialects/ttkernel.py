@@ -126,6 +126,8 @@ OPS: dict[str, tuple[str, ...]] = {
     "pack_tile": ("dst_index", "out_cb", "out_index", "out_of_order=bool"),
     "copy_tile_init": ("cb0",), "copy_tile": ("cb0", "tile_index_cb", "tile_index_dst"),
     "pack_reconfig_data_format": ("out_cb",), "reconfig_data_format_srca": ("in_cb",),
+    # the packer adds the tiles it packs into what L1 holds (non-zero) or overwrites it (0)
+    "pack_reconfig_l1_acc": ("l1_acc_en",),
     "init_sfpu": ("icb", "ocb"), "binary_op_init_common": ("in0_cb", "in1_cb", "out_cb"),
     "mm_init": ("in0_cb", "in1_cb", "out_cb", "transpose"),
     "matmul_tiles": ("in0_cb_id", "in1_cb_id", "in0_tile_idx", "in1_tile_idx", "dst_tile_idx"),
@@ -223,6 +225,7 @@ TYPE_RULES: dict[str, dict[str, str]] = {
     "bfloat16_greater": {"bf16_a": "i16", "bf16_b": "i16", "result": "i1"},
     "float32_greater": {"f32_a": "i32", "f32_b": "i32", "result": "i1"},
     "noc_async_atomic_barrier": {"noc": "i8"},
+    "pack_reconfig_l1_acc": {"l1_acc_en": "i32"},
     "noc_async_read_barrier_with_trid": {"trid": "i32", "noc": "i8"},
     "noc_async_write_barrier_with_trid": {"trid": "i32", "noc": "i8"},
     "noc_semaphore_inc_multicast": {"addr": "a NoC address", "incr": "i32", "num_dests": "i32", "noc": "i8"},

@@ -165,6 +165,9 @@ class _KernelLowering:
         """The emitc ops of one ttkernel op; the last one's results replace the op's."""
         result_types = [_c_type(r.type) for r in op.results]
         mnemonic = op.name[len("ttkernel."):]
+        if mnemonic == "pack_reconfig_l1_acc":  # tt-metal's LLK call, run by the pack thread only
+            return [emitc.VerbatimOp.create(operands=list(op.operands), properties={"value": StringAttr(
+                        "PACK((llk_pack_reconfig_l1_acc({})));")})]
         if isinstance(op, (ttkernel.MyLogicalXOp, ttkernel.MyLogicalYOp)):
             return [emitc.LiteralOp.create(properties={"value": StringAttr(mnemonic)}, result_types=result_types)]
         if isinstance(op, (ttkernel.NocAsyncReadOp, ttkernel.NocAsyncWriteOp)):

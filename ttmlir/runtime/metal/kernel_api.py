@@ -600,10 +600,23 @@ class KernelApi:
             raise MetalError(f"pack_tile into tile {out_tile} of cb {port}, beyond the {cb.reserved} page(s) "
                              "reserved")
         addr = cb.pointer(cb.pushed) + out_tile * cb.config.page_size
-        self.core.l1[addr:addr + cb.config.page_size] = tile_math.pack(self.core.dst[int(dst)], cb.config.data_format,
-                                                                                self.num)
+        tile = self.core.dst[int(dst)]
+        if self.core.pack_l1_acc:  # added into the tile already there
+            tile = tile + tile_math.unpack(self.core.l1[addr:addr + cb.config.page_size], cb.config.data_format)
+        self.core.l1[addr:addr + cb.config.page_size] = tile_math.pack(tile, cb.config.data_format, self.num)
         self.cycles += tile_math.CYCLES["pack"]
         self.grid.events += 1
+
+    def llk_pack_reconfig_l1_acc(self, enable: int) -> None:
+        """From now on the packer adds each tile it packs into the one L1 holds there (enable non-zero), or
+        overwrites it (0)."""
+        self._compute_only("llk_pack_reconfig_l1_acc")
+        self.core.pack_l1_acc = bool(int(enable))
+
+    def PACK(self, _done) -> None:
+        """tt-metal's `PACK((statement))`: the statement runs on the pack thread alone. A compute kernel here is one
+        thread, so the statement (this call's argument) has run, once."""
+        self._compute_only("PACK")
 
     def pack_tile_t(self, template: str, dst: int, port: int, out_tile: int = 0) -> None:
         """`pack_tile<out_of_order_output>`: this grid always packs at the tile index given (out of order or not)."""

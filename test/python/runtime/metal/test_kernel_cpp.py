@@ -111,3 +111,27 @@ def test_ttkernel_ops_lowered_to_emitc_run_on_the_simulator(op, reference):
     a, b = torch.randn(64, 64), torch.rand(64, 64) + 0.5
     out, _ = eltwise(Grid("blackhole"), a, b, translate_to_cpp(module), "f32", [(1, 1)], fp32_dest=True)
     assert torch.equal(out, reference(a, b))
+
+
+# each tile a+b packed twice into the same output page: overwriting it, then (L1 accumulation on) added to it
+L1_ACC_COMPUTE = TTKERNEL_COMPUTE.replace(
+    "    ttkernel.pack_tile(%c0, %out, %c0, false) : (index, !ttkernel.cb<2, !ttcore.tile<32x32, f32>>, index) -> ()\n",
+    "    %off = arith.constant 0 : i32\n"
+    "    ttkernel.pack_reconfig_l1_acc(%off) : (i32) -> ()\n"
+    "    ttkernel.pack_tile(%c0, %out, %c0, false) : (index, !ttkernel.cb<2, !ttcore.tile<32x32, f32>>, index) -> ()\n"
+    "    ttkernel.pack_reconfig_l1_acc(%one) : (i32) -> ()\n"
+    "    ttkernel.pack_tile(%c0, %out, %c0, false) : (index, !ttkernel.cb<2, !ttcore.tile<32x32, f32>>, index) -> ()\n"
+    "    ttkernel.pack_reconfig_l1_acc(%off) : (i32) -> ()\n").replace("OP", "add_binary_tile")
+
+
+def test_packer_l1_accumulation_adds_into_the_packed_page():
+    from ttmlir.passes import make_pass
+
+    module, _ = parse_text(make_context(), L1_ACC_COMPUTE)
+    make_pass("convert-ttkernel-to-emitc", "").apply(make_context(), module)
+    source = translate_to_cpp(module)
+    assert "PACK((llk_pack_reconfig_l1_acc(" in source
+    torch.manual_seed(9)
+    a, b = torch.randn(64, 64), torch.randn(64, 64)
+    out, _ = eltwise(Grid("wormhole_b0", exact=True), a, b, source, "f32", [(0, 0)], fp32_dest=True)
+    assert torch.equal(out, (a + b) * 2)
