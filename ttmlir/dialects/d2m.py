@@ -227,6 +227,9 @@ class ViewLayoutOp(IRDLOperation):
     remapping = prop_def(AffineMapAttr)
     result = result_def()
 
+    def asm_result_name(self) -> str:  # upstream's getAsmResultNames
+        return "view"
+
     @classmethod
     def parse(cls, parser: Parser) -> "ViewLayoutOp":
         name = parser.parse_unresolved_operand()
@@ -462,6 +465,9 @@ class BlockIndexOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
+
+    def asm_result_name(self) -> str:  # upstream's getAsmResultNames
+        return f"block{self.dim.value.data}"
 
 
 def _parse_indices(parser: Parser) -> list[UnresolvedOperand]:

@@ -222,6 +222,8 @@ PASS_CLASSES = {
         "ttmlir.transforms.ttir.ttir_consolidate_static_cache_updates:TTIRConsolidateStaticCacheUpdatesPass",
     "d2m-lower-multicast-loads": "ttmlir.transforms.d2m.d2m_lower_multicast_loads:D2MLowerMulticastLoadsPass",
     "d2m-to-ttnn-pipeline": "ttmlir.pipelines.d2m_backend_stages:D2MToTTNNPipeline",
+    "d2m-lower-dma-to-fully-indexed-form":
+        "ttmlir.transforms.d2m.d2m_lower_dma_to_fully_indexed_form:D2MLowerDMAToFullyIndexedFormPass",
 }
 
 
