@@ -66,6 +66,36 @@ def forward_mapping(value: SSAValue) -> AffineMap | None:
     return None
 
 
+def physical_grid(volume: int, device: tuple[int, ...]) -> tuple[int, int] | None:
+    """The 2-d grid of `volume` cores upstream places a virtual grid on (findLegalPhysicalGridForVolume): the
+    factor pair nearest the square root that fits the device grid, either way round."""
+    for y in range(math.isqrt(volume), 0, -1):
+        if volume % y == 0:
+            x = volume // y
+            if y <= device[0] and x <= device[1]:
+                return y, x
+            if x <= device[0] and y <= device[1]:
+                return x, y
+    return None
+
+
+def needs_virtual_grid(grid: tuple[int, ...], device: tuple[int, ...]) -> bool:
+    return len(grid) != 2 or grid[0] > device[0] or grid[1] > device[1]
+
+
+def core_virt_map(grid: tuple[int, ...], physical: tuple[int, int], shard_rank: int) -> AffineMap:
+    """Upstream's createCoreVirtMaps forward map: (virtual grid, shard) -> (physical y, x, shard), the virtual grid
+    linearized row-major, then laid row-major over the physical grid."""
+    linear: AffineExpr = AffineExpr.dimension(len(grid) - 1)
+    stride = grid[-1]
+    for i in reversed(range(len(grid) - 1)):
+        linear = linear + AffineExpr.dimension(i) * stride
+        stride *= grid[i]
+    y, x = (linear // physical[1]) % physical[0], linear % physical[1]
+    shard = [AffineExpr.dimension(len(grid) + i) for i in range(shard_rank)]
+    return AffineMap(len(grid) + shard_rank, 0, (y, x, *shard))
+
+
 def strides_map(strides: tuple[int, ...]) -> AffineMap:
     """(grid dims, shard dims) -> (grid dims, the shard index's byte offset through `strides`)."""
     rank = len(strides)
@@ -108,11 +138,25 @@ def remote_memory_map(device: ttcore.DeviceAttr, value: SSAValue, op: Operation)
         amap = strides_map(strides)
         forward = forward_mapping(value)
         worker = tuple(dev.worker_grid.shape)
+        if forward is None and needs_virtual_grid(grid, worker):
+            physical = physical_grid(math.prod(grid), worker)
+            if physical is None:
+                raise PassFailure(op, f"a buffer on grid {'x'.join(map(str, grid))} has no placement on the "
+                                      f"{'x'.join(map(str, worker))} worker grid")
+            forward = core_virt_map(grid, physical, len(shard))
         if forward is not None:
+            # a grid of more dims than the physical one's: the layout map keeps its trailing grid dims (the physical
+            # y, x the forward map gives)
+            extra = amap.num_dims - len(forward.results)
+            if extra < 0 or extra > len(grid):
+                raise PassFailure(op, f"a virtual grid mapping of {len(forward.results)} results does not place "
+                                      f"a buffer of rank {amap.num_dims}")
+            if extra:
+                dims = [AffineExpr.constant(0)] * extra + [AffineExpr.dimension(i)
+                                                           for i in range(amap.num_dims - extra)]
+                amap = AffineMap(amap.num_dims - extra, 0, tuple(
+                    r.replace_dims_and_symbols(dims, []) for r in amap.results[extra:]))
             amap = amap.compose(forward)
-        elif len(grid) != len(worker) or any(g > w for g, w in zip(grid, worker)):
-            raise PassFailure(op, f"a buffer on grid {'x'.join(map(str, grid))} needs a virtual grid forward mapping "
-                                  f"to be placed on the {'x'.join(map(str, worker))} worker grid")
         amap = amap.compose(view)
         if space == "l1":
             return device_map(dev.l1_map, [0]).compose(amap)

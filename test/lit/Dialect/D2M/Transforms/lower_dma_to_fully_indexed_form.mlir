@@ -81,3 +81,18 @@ func.func @mcast_write(%local: memref<2x2x!tile, #l1>) {
   d2m.dma_wait %tx : !d2m.mem_tx<mcast_write>
   return
 }
+
+// A 16x1 grid has no room on the 8x8 worker grid as it is: upstream's virtual grid places it row-major on 4x4
+// cores, so virtual core (5, 0) is core (1, 1).
+// CHECK-LABEL: func.func @virtual_grid
+// CHECK: %[[Y:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[X:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[OFF:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[LOC:.*]] = arith.constant 0 : index
+// CHECK-NEXT: d2m.dma_read %arg0[%[[Y]], %[[X]], %[[OFF]]], %arg1[%[[LOC]]], <2>
+func.func @virtual_grid(%remote: memref<16x1x1x2x!tile, #ttcore.shard<4096x2048, 1>, #l1>, %local: memref<1x2x!tile, #l1>) {
+  %c5 = arith.constant 5 : index
+  %c0 = arith.constant 0 : index
+  %tx = d2m.dma_read %remote[%c5, %c0], %local, <0> : (memref<16x1x1x2x!tile, #ttcore.shard<4096x2048, 1>, #l1>, memref<1x2x!tile, #l1>) -> !d2m.mem_tx<read>
+  return
+}
