@@ -224,6 +224,8 @@ PASS_CLASSES = {
     "d2m-to-ttnn-pipeline": "ttmlir.pipelines.d2m_backend_stages:D2MToTTNNPipeline",
     "d2m-lower-dma-to-fully-indexed-form":
         "ttmlir.transforms.d2m.d2m_lower_dma_to_fully_indexed_form:D2MLowerDMAToFullyIndexedFormPass",
+    "d2m-expand-dma-read-composite-view":
+        "ttmlir.transforms.d2m.d2m_expand_dma_read_composite_view:D2MExpandDMAReadCompositeViewPass",
 }
 
 

@@ -28,15 +28,15 @@ from xdsl.context import Context
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, MemRefType, ModuleOp, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import d2m, ttcore
-from ttmlir.dialects.affine_ext import ApplyOp
 from ttmlir.dialects.d2m_dma import DMAReadOp, DMAWriteOp, LocalCopyOp, _segments, mem_tx
 from ttmlir.dialects.d2m_null_tx import NullTxOp
 from ttmlir.errors import PassFailure, derive
-from ttmlir.transforms.d2m.memory_maps import (apply_views, coalescing_factor, element_bytes, local_memory_map,
+from ttmlir.transforms.d2m.memory_maps import (IndexBuilder, apply_views, coalescing_factor, element_bytes,
+                                               index_constant, local_memory_map, remote_indices,
                                                memory_space, remote_memory_map, strided_map)
 from ttmlir.transforms.ttcore.register_device import device_module_of
 
@@ -55,63 +55,17 @@ def _halves(t: MemRefType) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return shape[:len(shape) - rank], shape[len(shape) - rank:]
 
 
-def _index(value: int) -> arith.ConstantOp:
-    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+EmitDMA = Callable[[IndexBuilder, list[SSAValue], int], SSAValue]
 
 
-def _constant(value: SSAValue) -> int | None:
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
-
-
-class _Builder:
-    """Ops built in order before an insertion point."""
-
-    def __init__(self, block: Block, before: Operation | None):
-        self.block, self.before = block, before
-
-    def add(self, op: Operation) -> Operation:
-        if self.before is None:
-            self.block.add_op(op)
-        else:
-            self.block.insert_op_before(op, self.before)
-        return op
-
-    def apply(self, amap: AffineMap, operands: list[SSAValue]) -> list[SSAValue]:
-        """Each result of `amap` on `operands`: a constant, an operand itself, or an affine.apply."""
-        values = []
-        constants = [_constant(v) for v in operands]
-        for expr in amap.results:
-            single = AffineMap(amap.num_dims, 0, (expr,))
-            if not single.used_dims():
-                values.append(self.add(_index(single.eval([0] * amap.num_dims, [])[0])).result)
-            elif isinstance(expr, AffineDimExpr):
-                values.append(operands[expr.position])
-            elif None not in constants:
-                values.append(self.add(_index(single.eval(constants, [])[0])).result)
-            else:
-                values.append(self.add(ApplyOp(operands, AffineMapAttr(single))).result)
-        return values
-
-
-def _remote_indices(b: _Builder, amap: AffineMap, index: list[SSAValue]) -> list[SSAValue]:
-    """[y, x, offset] (L1) or [_, bank, offset] (DRAM): the memory map's results after the device's."""
-    return b.apply(AffineMap(amap.num_dims, 0, amap.results[1:]), index)
-
-
-EmitDMA = Callable[[_Builder, list[SSAValue], int], SSAValue]
-
-
-def _with_coalescing(b: _Builder, shape: tuple[int, ...], factor: int, kind: str, emit: EmitDMA) -> SSAValue:
+def _with_coalescing(b: IndexBuilder, shape: tuple[int, ...], factor: int, kind: str, emit: EmitDMA) -> SSAValue:
     """The transfers of a block of `shape` in runs of `factor` elements: one at index 0 for the whole block, else a
     loop nest starting one at every `factor`-th element (upstream's generateDMAWithCoalescing)."""
     if factor == math.prod(shape):
-        zero = b.add(_index(0)).result
+        zero = b.add(index_constant(0)).result
         return emit(b, [zero] * len(shape), factor)
-    zero, one = b.add(_index(0)).result, b.add(_index(1)).result
-    bounds = [b.add(_index(d)).result for d in shape]
+    zero, one = b.add(index_constant(0)).result, b.add(index_constant(1)).result
+    bounds = [b.add(index_constant(d)).result for d in shape]
     null = b.add(NullTxOp.create(result_types=[mem_tx(kind)])).result
     ivs: list[SSAValue] = []
     loops: list[scf.ForOp] = []
@@ -123,21 +77,21 @@ def _with_coalescing(b: _Builder, shape: tuple[int, ...], factor: int, kind: str
         if loops:
             loops[-1].body.block.add_op(loop)
         else:
-            _Builder(outer_block, outer_before).add(loop)
+            IndexBuilder(outer_block, outer_before).add(loop)
         loops.append(loop)
         ivs.append(body.args[0])
         carried = body.args[1]
-    inner = _Builder(loops[-1].body.block, None)
-    cf, zero_in = inner.add(_index(factor)).result, inner.add(_index(0)).result
+    inner = IndexBuilder(loops[-1].body.block, None)
+    cf, zero_in = inner.add(index_constant(factor)).result, inner.add(index_constant(0)).result
     flat, stride = zero_in, 1
     for iv, extent in reversed(list(zip(ivs, shape))):
-        scaled = inner.add(arith.MuliOp(inner.add(_index(stride)).result, iv)).result
+        scaled = inner.add(arith.MuliOp(inner.add(index_constant(stride)).result, iv)).result
         flat = inner.add(arith.AddiOp(scaled, flat)).result
         stride *= extent
     starts = inner.add(arith.CmpiOp(inner.add(arith.RemSIOp(flat, cf)).result, zero_in, "eq")).result
     inner.add(NullTxOp.create(result_types=[mem_tx(kind)]))
     then_block, else_block = Block(), Block()
-    then = _Builder(then_block, None)
+    then = IndexBuilder(then_block, None)
     tx = emit(then, ivs, factor)
     then.add(scf.YieldOp(tx))
     else_block.add_op(scf.YieldOp(carried))
@@ -245,8 +199,8 @@ class _Lowering:
         factor = coalescing_factor(remote_map, grid, shard, element_bytes(remote.type.element_type))
         grid_indices = list(op.src_indices)
 
-        def emit(b: _Builder, iters: list[SSAValue], n: int) -> SSAValue:
-            src_indices = _remote_indices(b, remote_map, [*grid_indices, *iters])
+        def emit(b: IndexBuilder, iters: list[SSAValue], n: int) -> SSAValue:
+            src_indices = remote_indices(b, remote_map, [*grid_indices, *iters])
             dst_indices = b.apply(local_map, iters)
             return b.add(derive_one(_transfer(op, remote, src_indices, local, dst_indices, n), op)).results[0]
         self.replace(op, shard, factor, "read", emit)
@@ -254,9 +208,9 @@ class _Lowering:
     def write(self, op: DMAWriteOp) -> None:
         local, remote = op.src, op.dst
         if op.mcast_start:  # a block of this core to the same place on a rectangle of cores: all of it at once
-            b = _Builder(op.parent_block(), op)
+            b = IndexBuilder(op.parent_block(), op)
             shape = tuple(local.type.get_shape())
-            zero = b.add(_index(0)).result
+            zero = b.add(index_constant(0)).result
             indices = b.apply(local_memory_map(local), [zero] * len(shape))
             new = b.add(derive_one(_transfer(op, local, indices, remote, indices, math.prod(shape),
                                              (op.mcast_start, op.mcast_shape, (), ())), op))
@@ -271,8 +225,8 @@ class _Lowering:
         grid_indices = list(op.dst_indices)
         fabric = ((), (), op.start_device, op.device_mcast_shape)
 
-        def emit(b: _Builder, iters: list[SSAValue], n: int) -> SSAValue:
-            dst_indices = _remote_indices(b, remote_map, [*grid_indices, *iters])
+        def emit(b: IndexBuilder, iters: list[SSAValue], n: int) -> SSAValue:
+            dst_indices = remote_indices(b, remote_map, [*grid_indices, *iters])
             src_indices = b.apply(local_map, iters)
             return b.add(derive_one(_transfer(op, local, src_indices, remote, dst_indices, n, fabric),
                                     op)).results[0]
@@ -301,10 +255,10 @@ class _Lowering:
                 blocking.append((parent.body.block.args[0], dim))
             parent = parent.parent_op()
 
-        def emit(b: _Builder, iters: list[SSAValue], n: int) -> SSAValue:
+        def emit(b: IndexBuilder, iters: list[SSAValue], n: int) -> SSAValue:
             src_iters = list(iters)
             for iv, dim in blocking:
-                size = b.add(_index(shape[dim])).result
+                size = b.add(index_constant(shape[dim])).result
                 offset = b.add(arith.MuliOp(iv, size)).result
                 src_iters[dim] = b.add(arith.AddiOp(offset, iters[dim])).result
             src_indices = b.apply(src_map, src_iters)
@@ -314,7 +268,7 @@ class _Lowering:
 
     @staticmethod
     def replace(op: Operation, shape: tuple[int, ...], factor: int, kind: str, emit: EmitDMA) -> None:
-        tx = _with_coalescing(_Builder(op.parent_block(), op), shape, factor, kind, emit)
+        tx = _with_coalescing(IndexBuilder(op.parent_block(), op), shape, factor, kind, emit)
         op.results[0].replace_all_uses_with(tx)
         op.detach()
         op.erase()
@@ -343,8 +297,10 @@ class D2MLowerDMAToFullyIndexedFormPass(ModulePass):
                 raise PassFailure(op, f"'{op.name}' op unexpected pre-existing TensorAccessor page map")
         if not transfers and not any(isinstance(o, LocalCopyOp) and o.result is not None for o in module.walk()):
             return
-        if not devices or not isinstance(system, ttcore.SystemDescAttr):
+        if not devices:
             raise PassFailure(module, "module has no ttcore.device (run --ttcore-register-device first)")
+        if not isinstance(system, ttcore.SystemDescAttr):  # a device declared alone is on the default chip
+            system = ttcore.default_system_desc()
         device = devices[0].device_attr
         chip = system.data.chip(0)
         if self.use_tensor_accessor_dma:

@@ -7,6 +7,8 @@ index of a buffer to its place in the chip's memories, and the DMA coalescing fa
   grid forward mapping), then the device's `l1Map` (L1: core y, x, address) or `dramMap` (DRAM: bank, address;
   its symbols the grid and shard shapes collapsed to 2-d, the page size, base 0, the element size).
 - A local buffer (a block of this core's L1) maps its index to a byte offset, row-major.
+- IndexBuilder applies such a map to index values (a constant, an operand itself, or an `affine.apply` per
+  result), as upstream's applyMap.
 - The coalescing factor of a map over a grid of shards: the largest count of elements every shard's row-major walk
   lands on contiguously in memory, in runs that divide the shard (the gcd of its contiguous runs).
 """
@@ -18,13 +20,15 @@ import math
 import re
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, MemRefType
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.parser import Parser
 
 from ttmlir import hardware
 from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects.affine_ext import ApplyOp
 from ttmlir.errors import PassFailure
 
 FORWARD_MAPS = ("d2m.virtualGridForwardMapping", "virtualGridForwardMapping")  # memref.alloc's / d2m.empty's
@@ -221,3 +225,50 @@ def coalescing_factor(amap: AffineMap, grid: tuple[int, ...], shard: tuple[int, 
         if factor == 1:
             return 1
     return factor
+
+
+def index_constant(value: int) -> arith.ConstantOp:
+    """An index constant."""
+    return arith.ConstantOp(IntegerAttr(value, IndexType()))
+
+
+def constant_index(value: SSAValue) -> int | None:
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+class IndexBuilder:
+    """Ops built in order before an insertion point."""
+
+    def __init__(self, block: Block, before: Operation | None):
+        self.block, self.before = block, before
+
+    def add(self, op: Operation) -> Operation:
+        if self.before is None:
+            self.block.add_op(op)
+        else:
+            self.block.insert_op_before(op, self.before)
+        return op
+
+    def apply(self, amap: AffineMap, operands: list[SSAValue]) -> list[SSAValue]:
+        """Each result of `amap` on `operands`: a constant, an operand itself, or an affine.apply."""
+        values = []
+        constants = [constant_index(v) for v in operands]
+        for expr in amap.results:
+            single = AffineMap(amap.num_dims, 0, (expr,))
+            if not single.used_dims():
+                values.append(self.add(index_constant(single.eval([0] * amap.num_dims, [])[0])).result)
+            elif isinstance(expr, AffineDimExpr):
+                values.append(operands[expr.position])
+            elif None not in constants:
+                values.append(self.add(index_constant(single.eval(constants, [])[0])).result)
+            else:
+                values.append(self.add(ApplyOp(operands, AffineMapAttr(single))).result)
+        return values
+
+
+def remote_indices(b: IndexBuilder, amap: AffineMap, index: list[SSAValue]) -> list[SSAValue]:
+    """[y, x, offset] (L1) or [_, bank, offset] (DRAM): the memory map's results after the device's."""
+    return b.apply(AffineMap(amap.num_dims, 0, amap.results[1:]), index)
