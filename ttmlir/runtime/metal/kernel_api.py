@@ -283,6 +283,24 @@ class KernelApi:
     def noc_object_read(self, noc: int, endpoint: str, dst_l1: int, size: int, src_args, _dst_args) -> None:
         self.noc_async_read(self._far(endpoint, src_args, "async_read"), dst_l1, size, noc)
 
+    @staticmethod
+    def noc_object_id(noc: int) -> int:
+        """`noc.get_noc_id()`: which NoC the object drives."""
+        return int(noc)
+
+    def endpoint_unicast_addr(self, endpoint: str, x: int, y: int, addr: int, noc: int) -> int:
+        """`unicast_ep.get_noc_unicast_addr(x, y, addr, noc_id)`: the NoC address of `addr` on core (x, y)."""
+        if endpoint != "unicast":
+            raise MetalError(f"get_noc_unicast_addr on a {endpoint} endpoint")
+        return self.grid.noc_addr(int(x), int(y), int(addr))
+
+    def noc_object_inline_dw_write_t(self, options: str, noc: int, endpoint: str, value: int, dst_args,
+                                     byte_enable: int = 0xF) -> None:
+        """`noc.inline_dw_write<NocOptions::INLINE_L1>(unicast_ep, value, {far side}, byte_enable)`."""
+        if options.strip() != "NocOptions::INLINE_L1":
+            raise MetalError(f"inline_dw_write<{options}>: expected NocOptions::INLINE_L1")
+        self.noc_inline_dw_write(self._far(endpoint, dst_args, "inline_dw_write"), value, byte_enable, noc)
+
     def noc_object_write(self, noc: int, src_l1: int, endpoint: str, size: int, _src_args, dst_args) -> None:
         self.noc_async_write(src_l1, self._far(endpoint, dst_args, "async_write"), size, noc)
 
