@@ -226,6 +226,8 @@ PASS_CLASSES = {
         "ttmlir.transforms.d2m.d2m_lower_dma_to_fully_indexed_form:D2MLowerDMAToFullyIndexedFormPass",
     "d2m-expand-dma-read-composite-view":
         "ttmlir.transforms.d2m.d2m_expand_dma_read_composite_view:D2MExpandDMAReadCompositeViewPass",
+    "d2m-fe-pipeline": "ttmlir.pipelines.d2m_stage_pipelines:D2MFrontendPipeline",
+    "d2m-be-pipeline": "ttmlir.pipelines.d2m_stage_pipelines:D2MBackendPipeline",
 }
 
 

@@ -225,7 +225,7 @@ def _layout_block(kernel: KernelFunction, op: Operation, tilize: bool) -> None:
                 ttkernel.OP_CLASSES["experimental.pack_untilize_block"].create(
                     operands=[src, dst, block_r.result, block_c.result], attributes=dict(passes)),
                 ttkernel.OP_CLASSES["pack_untilize_uninit"].create(operands=[dst])]
-    kernel.replace(op, new, [dst])
+    kernel.replace(op, new, [dst] if op.results else [])  # in memref form the block op has no result
 
 
 DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_BINARY, *FPU_BINARY, *SFPU_REDUCE, "tile_typecast", "tile_bcast",
