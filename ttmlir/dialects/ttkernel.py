@@ -139,6 +139,8 @@ OPS: dict[str, tuple[str, ...]] = {
     **{f"{op}_tile_init": () for op in _SFPU_UNARY},
     **{f"{op}_tile": ("tile_index",) for op in _SFPU_UNARY},
     "abs_tile_int32": ("tile_index",), "rounding_op_tile_init": (),
+    # si32 tiles' entry points of the SFPU ops that have one
+    **{f"{op}_tile_int32": ("tile_index",) for op in ("negative", "relu", "eqz", "nez", "gtz", "gez", "ltz", "lez")},
     "tilize_init": ("cbIn", "numTiles", "cbOut"), "tilize_uninit": ("cbIn", "cbOut"),
     "untilize_uninit": ("cbIn",), "reduce_uninit": (), "tilize_block": ("cbIn", "numTiles", "cbOut"),
     "untilize_init": ("cbIn",), "untilize_block": ("cbIn", "numTiles", "cbOut"),
@@ -184,6 +186,9 @@ OPS: dict[str, tuple[str, ...]] = {
     "sfpu_reduce": ("dst_index", "reduce_type=attr", "data_format=dtype", "reduce_dim=attr"),
     "add_int_tile_init": (), "add_int_tile": ("dst0_index", "dst1_index", "odst_index", "dtype=dtype"),
     "binary_max_int32_tile_init": (), "binary_max_int32_tile": ("dst0_index", "dst1_index", "odst_index"),
+    "binary_min_int32_tile_init": (), "binary_min_int32_tile": ("dst0_index", "dst1_index", "odst_index"),
+    "sub_int_tile_init": (), "sub_int_tile": ("dst0_index", "dst1_index", "odst_index", "dtype=dtype"),
+    "mul_int_tile_init": ("dtype=dtype",), "mul_int_tile": ("dst0_index", "dst1_index", "odst_index", "dtype=dtype"),
     "typecast_tile_init": ("in_dtype=dtype", "out_dtype=dtype"),
     "typecast_tile": ("dst0_index", "in_dtype=dtype", "out_dtype=dtype"),
     "copy_dest_values_init": (), "copy_dest_values": ("idst_in", "idst_out", "data_format=dtype"),

@@ -36,9 +36,15 @@ SFPU_BINARY = {f"tile_{op}": (f"{call}_init", call) for op, call in (
     ("eq", "eq_binary_tile"), ("ne", "ne_binary_tile"), ("gt", "gt_binary_tile"), ("lt", "lt_binary_tile"),
     ("ge", "ge_binary_tile"), ("le", "le_binary_tile"))}
 FPU_BINARY = {"tile_add": "add_tiles", "tile_sub": "sub_tiles", "tile_mul": "mul_tiles"}
-# ops with a separate entry point for integer tiles upstream, not lowered here for them
-INT_VARIANTS = frozenset({"tile_abs", "tile_negative", "tile_relu", "tile_eqz", "tile_nez", "tile_gtz", "tile_gez",
-                          "tile_ltz", "tile_lez", "tile_add", "tile_sub", "tile_mul", "tile_maximum", "tile_minimum"})
+# the entry points of integer (si32) tiles, as upstream's int32 op map: (init, call); binary ones on DST indices, add,
+# sub and mul (and mul's init) told the tiles' format
+INT_VARIANTS = {**{f"tile_{op}": (f"{op}_tile_init", f"{op}_tile_int32")
+                   for op in ("abs", "negative", "relu", "eqz", "nez", "gtz", "gez", "ltz", "lez")},
+                "tile_add": ("add_int_tile_init", "add_int_tile"), "tile_sub": ("sub_int_tile_init", "sub_int_tile"),
+                "tile_mul": ("mul_int_tile_init", "mul_int_tile"),
+                "tile_maximum": ("binary_max_int32_tile_init", "binary_max_int32_tile"),
+                "tile_minimum": ("binary_min_int32_tile_init", "binary_min_int32_tile")}
+FORMAT_TOLD = frozenset({"add_int_tile", "sub_int_tile", "mul_int_tile", "mul_int_tile_init"})
 # integer tile reductions on the SFPU: (pool, its identity, the int op folding a reduced tile into the result)
 SFPU_REDUCE = {"tile_sfpu_reduce_sum": ("reduce_sum", 0, "add_int_tile"),
                "tile_sfpu_reduce_max": ("reduce_max", -2 ** 31, "binary_max_int32_tile")}
@@ -142,8 +148,8 @@ class DstLowering:
         tiles = [v for v in op.operands if isinstance(v.type, ttcore.TileType)]
         if len(tiles) != len(op.operands):
             raise PassFailure(op, f"'{op.name}' with a scalar operand is not lowered in kernel functions yet")
-        if name in INT_VARIANTS and not tiles[0].type.dtype.startswith(("f", "bf")) and name not in SFPU_REDUCE:
-            raise PassFailure(op, f"'{op.name}' on integer tiles is not lowered in kernel functions yet")
+        if name in INT_VARIANTS and not tiles[0].type.dtype.startswith(("f", "bf")):
+            return self.integer(op, tiles, *INT_VARIANTS[name])
         if name in FPU_BINARY and not any(_from_dst(v) for v in tiles):
             return self.fpu_binary(op, FPU_BINARY[name])
         if name in FPU_BINARY and not all(_from_dst(v) for v in tiles):
@@ -174,6 +180,24 @@ class DstLowering:
             self.erase_result_store(op)
             return None
         raise PassFailure(op, f"'{op.name}' in a kernel function is not converted to TTKernel yet")
+
+    def integer(self, op: Operation, tiles: list[SSAValue], init: str, call: str) -> None:
+        """An op on integer tiles through its SFPU entry point for them (binary ones read both tiles from DST)."""
+        dtype = {"dtype": _tile(tiles[0]).data_type}
+        self.start_engines(op, "init_sfpu", None if len(tiles) > 1 else
+                           (_cb_root(_loaded(tiles[0]).memref) if _loaded(tiles[0]) is not None and
+                            not _from_dst(tiles[0]) else _first_cb(self.func, load=False)))
+        self.rewriter.insert_op(_call(init, **(dtype if init in FORMAT_TOLD else {})),
+                                _insert_point(op.parent_block(), op))
+        if len(tiles) == 1:
+            self.rewriter.insert_op(_call(call, tiles[0]), _insert_point(op.parent_block(), op))
+        else:
+            if not all(_from_dst(v) for v in tiles):
+                raise PassFailure(op, f"'{op.name}' on integer tiles reads both tiles from DST")
+            index, _ = self.dst_index(op)
+            self.rewriter.insert_op(_call(call, tiles[0], tiles[1], index, **(dtype if call in FORMAT_TOLD else {})),
+                                    _insert_point(op.parent_block(), self.place_after(op, index)))
+        self.erase_result_store(op)
 
     def fpu_binary(self, op: Operation, call: str) -> None:
         """Two CB tiles through the FPU into the result's DST slot."""

@@ -381,8 +381,8 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
         if mnemonic == "sfpu_reduce":
             parts.append(f"ReduceDim::REDUCE_{op.properties['reduce_dim'].data.value.removeprefix('reduce_dim_').upper()}")
         return f"{mnemonic}<{', '.join(parts)}>"
-    if mnemonic == "add_int_tile":
-        return f"add_int_tile<DataFormat::{DATA_FORMATS[op.properties['dtype'].data.value]}>"
+    if mnemonic in ("add_int_tile", "sub_int_tile", "mul_int_tile", "mul_int_tile_init"):  # the format, a template
+        return f"{mnemonic}<DataFormat::{DATA_FORMATS[op.properties['dtype'].data.value]}>"
     if mnemonic == "fill_tile_int":  # the word is a 32-bit integer
         return "fill_tile_int<DataFormat::Int32>"
     if mnemonic in ("typecast_tile_init", "typecast_tile"):  # the formats, as template arguments

@@ -764,6 +764,31 @@ class KernelApi:
         self._set_dst(index, tile_math.fpu(name, a, b, self.num))
         self.cycles += tile_math.CYCLES["fpu"]
 
+    def _int_binary(self, template: str, name: str, a: int, b: int, out: int) -> None:
+        """`add_int_tile<DataFormat::Int32>(a, b, out)` (sub, mul): DST tiles of integers combined as integers."""
+        if template.strip() not in ("DataFormat::Int32", "DataFormat::UInt32", "DataFormat::UInt16"):
+            raise MetalError(f"{name}<{template}>: expected an integer DataFormat")
+        self._compute_only(name)
+        dst = self.core.dst
+        lhs, rhs = (dst[self._dst_index(i, name)].round().long() for i in (a, b))
+        result = {"add_int_tile": lhs + rhs, "sub_int_tile": lhs - rhs, "mul_int_tile": lhs * rhs}[name]
+        if template.strip() == "DataFormat::Int32":  # wraps as 32-bit two's complement
+            result = (result + 2 ** 31) % 2 ** 32 - 2 ** 31
+        self._set_dst(self._dst_index(out, name), result.float())
+        self.cycles += tile_math.sfpu_cycles(name)
+
+    def add_int_tile_t(self, template: str, a: int, b: int, out: int) -> None:
+        self._int_binary(template, "add_int_tile", a, b, out)
+
+    def sub_int_tile_t(self, template: str, a: int, b: int, out: int) -> None:
+        self._int_binary(template, "sub_int_tile", a, b, out)
+
+    def mul_int_tile_t(self, template: str, a: int, b: int, out: int) -> None:
+        self._int_binary(template, "mul_int_tile", a, b, out)
+
+    def mul_int_tile_init_t(self, template: str) -> None:
+        """Configures the SFPU for an integer multiply of `template`'s format; computes nothing."""
+
     def _sfpu_binary(self, name: str, a: int, b: int, out: int) -> None:
         self._compute_only(name)
         dst = self.core.dst

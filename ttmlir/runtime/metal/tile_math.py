@@ -100,6 +100,7 @@ SFPU_UNARY = {
 SFPU_BINARY = {
     "add_binary_tile": torch.add, "sub_binary_tile": torch.sub, "mul_binary_tile": torch.mul,
     "div_binary_tile": torch.div, "binary_max_tile": torch.maximum, "binary_min_tile": torch.minimum,
+    "binary_max_int32_tile": torch.maximum, "binary_min_int32_tile": torch.minimum,
     "power_binary_tile": torch.pow, "rsub_binary_tile": lambda a, b: b - a,
     "eq_binary_tile": lambda a, b: (a == b).float(), "ne_binary_tile": lambda a, b: (a != b).float(),
     "gt_binary_tile": lambda a, b: (a > b).float(), "lt_binary_tile": lambda a, b: (a < b).float(),
