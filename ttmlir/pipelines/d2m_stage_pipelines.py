@@ -95,7 +95,6 @@ class D2MBackendPipeline(ModulePass):
     disable_l1_acc: bool = False
     use_tile_matmul: bool = False
     use_tensor_accessor_dma: bool = False
-    debug_d2m_coalescing_inference: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         dst = {"max_dst_physical_size_tiles": self.max_dst_physical_size_tiles}
@@ -111,8 +110,7 @@ class D2MBackendPipeline(ModulePass):
             _stage("d2m-preallocate-mcast-semaphores"), _stage("d2m-schedule-dma"), _stage("canonicalize"),
             _stage("d2m-lower-load-store-ops-to-dma"), _stage("d2m-optimize-dma"),
             _stage("d2m-expand-dma-read-composite-view"),
-            _stage("d2m-lower-dma-to-fully-indexed-form", use_tensor_accessor_dma=self.use_tensor_accessor_dma,
-                   debug_d2m_coalescing_inference=self.debug_d2m_coalescing_inference),
+            _stage("d2m-lower-dma-to-fully-indexed-form", use_tensor_accessor_dma=self.use_tensor_accessor_dma),
             _stage("d2m-normalize-thread-args"), _stage("d2m-generic-regions-to-funcs"), _stage("canonicalize"),
             _stage("lower-affine"), LoopInvariantCodeMotionPass(), _stage("cse"), LoopInvariantCodeMotionPass()]
         for stage in stages:

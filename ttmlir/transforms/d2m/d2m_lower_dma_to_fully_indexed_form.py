@@ -15,8 +15,9 @@ With use-tensor-accessor-dma, a shard-level transfer of tiles between a generic'
 interleaved in DRAM, possibly through a view) and a local block of one shard stays shard-level and is marked with
 its TensorAccessor page map (`{tensorAccessorPageMap = ...}`: the remote index -> the page of the tensor, pages
 row-major over grid x shard); its lowering reads pages by id. A transfer that already carries a page map is
-refused (`unexpected pre-existing TensorAccessor page map`). debug-d2m-coalescing-inference is upstream's switch
-comparing its analytical coalescing factor with the sampled one; this build always samples, so the two agree."""
+refused (`unexpected pre-existing TensorAccessor page map`). The coalescing factor is always the sampled one (upstream
+tries an analytical one first and samples when it is small), so upstream's debug-d2m-coalescing-inference, which
+compares the two, has nothing to compare here and is not an option."""
 
 from __future__ import annotations
 
@@ -284,7 +285,6 @@ class D2MLowerDMAToFullyIndexedFormPass(ModulePass):
     """Shard-level DMA to fully indexed transfers (see the module doc)."""
 
     name: ClassVar[str] = "d2m-lower-dma-to-fully-indexed-form"
-    debug_d2m_coalescing_inference: bool = False
     use_tensor_accessor_dma: bool = False
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:

@@ -16,7 +16,7 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, IntegerAttr, ModuleOp, i64
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
@@ -25,9 +25,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from ttmlir.dialects import d2m
 from ttmlir.dialects.d2m_index import CoreIndexOp
 from ttmlir.errors import derive
-
-FORWARD_MAPS = ("d2m.virtualGridForwardMapping", "virtualGridForwardMapping")  # memref.alloc's / d2m.empty's
-
+from ttmlir.transforms.d2m.memory_maps import forward_mapping
 
 def _dim(amap: AffineMap, result: int) -> int | None:
     expr = amap.results[result]
@@ -55,16 +53,13 @@ def _physical_extents(generic: d2m.GenericOp, extents: list[int]) -> list[int]:
     """`extents` (a rectangle of the generic's virtual grid) as the physical rectangle it covers, when the grid is
     virtual: through the output buffer's forward map (shard coordinates at 0; the generic's verifier asks a
     virtual grid's output for one)."""
-    owner = generic.outputs[0].owner if generic.outputs else None
-    for key in FORWARD_MAPS:
-        mapping = owner.attributes.get(key) if isinstance(owner, Operation) else None
-        if isinstance(mapping, AffineMapAttr):
-            amap = mapping.data
-            pad = [0] * (amap.num_dims - len(extents))
-            end = amap.eval([e - 1 for e in extents] + pad, [])[:len(extents)]
-            start = amap.eval([0] * amap.num_dims, [])[:len(extents)]
-            return [b - a + 1 for a, b in zip(start, end)]
-    return extents
+    forward = forward_mapping(generic.outputs[0]) if generic.outputs else None
+    if forward is None:
+        return extents
+    pad = [0] * (forward.num_dims - len(extents))
+    end = forward.eval([e - 1 for e in extents] + pad, [])[:len(extents)]
+    start = forward.eval([0] * forward.num_dims, [])[:len(extents)]
+    return [b - a + 1 for a, b in zip(start, end)]
 
 
 class LowerMulticastLoad(RewritePattern):
