@@ -188,6 +188,10 @@ OPS: dict[str, tuple[str, ...]] = {
     "binary_max_int32_tile_init": (), "binary_max_int32_tile": ("dst0_index", "dst1_index", "odst_index"),
     "binary_min_int32_tile_init": (), "binary_min_int32_tile": ("dst0_index", "dst1_index", "odst_index"),
     "sub_int_tile_init": (), "sub_int_tile": ("dst0_index", "dst1_index", "odst_index", "dtype=dtype"),
+    # a DST tile and a scalar (its 32 bits: a float's, or an integer), in place; power takes an integer exponent
+    "binop_with_scalar_tile_init": (), "power_tile_init": (), "power_tile": ("dst_index", "param"),
+    **{f"{op}_unary_tile": ("dst_index", "param") for op in ("add", "sub", "mul", "div")},
+    **{f"{op}_unary_tile_int32": ("dst_index", "param") for op in ("add", "sub")},
     "mul_int_tile_init": ("dtype=dtype",), "mul_int_tile": ("dst0_index", "dst1_index", "odst_index", "dtype=dtype"),
     "typecast_tile_init": ("in_dtype=dtype", "out_dtype=dtype"),
     "typecast_tile": ("dst0_index", "in_dtype=dtype", "out_dtype=dtype"),

@@ -4,6 +4,7 @@ the tile engines (unpack, math, pack, SFPU) and the runtime-argument and address
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass
 
 import torch
@@ -752,6 +753,8 @@ class KernelApi:
             return lambda a, b, ta, tb, dst: self._fpu(name, a, b, ta, tb, dst)
         if name in tile_math.SFPU_BINARY:
             return lambda a, b, out=None: self._sfpu_binary(name, a, b, a if out is None else out)
+        if name in tile_math.SCALAR_BINARY:
+            return lambda dst, param: self._sfpu_scalar(name, dst, param)
         base = name.removesuffix("_int32")  # an op's entry point for si32 tiles computes the same values
         if base.endswith("_tile") and base[:-5] in tile_math.SFPU_UNARY:
             return lambda dst, *scalars: self._sfpu_unary(base[:-5], dst)
@@ -794,6 +797,17 @@ class KernelApi:
         dst = self.core.dst
         result = tile_math.SFPU_BINARY[name](dst[self._dst_index(a, name)], dst[self._dst_index(b, name)])
         self._set_dst(self._dst_index(out, name), result)
+        self.cycles += tile_math.sfpu_cycles(name)
+
+    def _sfpu_scalar(self, name: str, index: int, param: int) -> None:
+        """A dst tile combined with a scalar in place, the scalar a float's 32 bits or an integer."""
+        self._compute_only(name)
+        fn, kind = tile_math.SCALAR_BINARY[name]
+        word = int(param) & 0xFFFFFFFF
+        scalar = struct.unpack("<f", word.to_bytes(4, "little"))[0] if kind == "float" else \
+            word - (1 << 32) if word >> 31 else word
+        index = self._dst_index(index, name)
+        self._set_dst(index, fn(self.core.dst[index], scalar))
         self.cycles += tile_math.sfpu_cycles(name)
 
     def _sfpu_unary(self, name: str, index: int) -> None:

@@ -110,6 +110,13 @@ SFPU_BINARY = {
     "bitwise_xor_binary_tile": lambda a, b: (a.long() ^ b.long()).float(),
 }
 
+# SFPU ops of a dst tile and a 32-bit scalar parameter, in place: `<name>(dst, param)`, and how the parameter is
+# read: a float's bits ("float"), an integer ("int")
+SCALAR_BINARY = {"add_unary_tile": (torch.add, "float"), "sub_unary_tile": (torch.sub, "float"),
+                 "mul_unary_tile": (torch.mul, "float"), "div_unary_tile": (torch.div, "float"),
+                 "add_unary_tile_int32": (torch.add, "int"), "sub_unary_tile_int32": (torch.sub, "int"),
+                 "power_tile": (torch.pow, "int")}
+
 # FPU binary ops reading two CB tiles into a dst tile: `<name>(cb_a, cb_b, tile_a, tile_b, dst)`.
 FPU_BINARY = {"add_tiles": torch.add, "sub_tiles": torch.sub, "mul_tiles": torch.mul}
 

@@ -155,3 +155,23 @@ def test_integer_tile_ops_run_on_the_simulator(op, init, reference):
     a, b = torch.randint(-1000, 1000, (32, 64)).float(), torch.randint(-1000, 1000, (32, 64)).float()
     out, _ = eltwise(Grid("wormhole_b0", exact=True), a, b, source, "si32", [(0, 0)], fp32_dest=True)
     assert torch.equal(out, reference(a, b))
+
+
+@pytest.mark.parametrize("call, param, reference", [
+    ("add_unary_tile", 1075838976, lambda a: a + 2.5), ("div_unary_tile", 1082130432, lambda a: a / 4.0),
+    ("power_tile", 2, lambda a: a ** 2)])
+def test_scalar_tile_ops_run_on_the_simulator(call, param, reference):
+    """A DST tile and a scalar parameter (a float's 32 bits, or power's integer exponent), in place."""
+    from ttmlir.passes import make_pass
+
+    init = "power_tile_init" if call == "power_tile" else "binop_with_scalar_tile_init"
+    text = TTKERNEL_COMPUTE.replace("ttkernel.OP_init()", f"ttkernel.{init}()").replace(
+        "ttkernel.OP(%c0, %c1, %c0) : (index, index, index)",
+        f"%p = arith.constant {param} : i32\n    ttkernel.{call}(%c0, %p) : (index, i32)")
+    module, _ = parse_text(make_context(), text)
+    make_pass("convert-ttkernel-to-emitc", "").apply(make_context(), module)
+    torch.manual_seed(6)
+    a, b = torch.randn(32, 64), torch.randn(32, 64)
+    out, _ = eltwise(Grid("wormhole_b0", exact=True), a, b, translate_to_cpp(module), "f32", [(0, 0)],
+                     fp32_dest=True)
+    assert torch.allclose(out, reference(a))
