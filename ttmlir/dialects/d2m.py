@@ -235,6 +235,9 @@ class ViewLayoutOp(IRDLOperation):
     result = result_def()
     traits = traits_def(_ViewLayoutCanonicalization())
 
+    def asm_result_name(self) -> str:  # upstream's getAsmResultNames
+        return "view"
+
     @classmethod
     def parse(cls, parser: Parser) -> "ViewLayoutOp":
         name = parser.parse_unresolved_operand()
@@ -479,6 +482,9 @@ class BlockIndexOp(IRDLOperation):
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
+
+    def asm_result_name(self) -> str:  # upstream's getAsmResultNames
+        return f"block{self.dim.value.data}"
 
 
 def _parse_indices(parser: Parser) -> list[UnresolvedOperand]:

@@ -91,6 +91,9 @@ class _DMAOp(IRDLOperation):
     # a read prints its source's (grid) indices even when there are none: `%src[]`
     ALWAYS_SRC_INDICES: ClassVar[bool] = False
 
+    def asm_result_name(self) -> str:  # upstream's getAsmResultNames
+        return "tx"
+
     @classmethod
     def parse(cls, parser: Parser):
         src = parser.parse_unresolved_operand()

@@ -19,6 +19,7 @@ class _IndexOp(IRDLOperation):
     """`d2m.<name>(dim) : index`; `PROPERTIES` are the optional properties written in its attribute dictionary."""
 
     PROPERTIES: ClassVar[tuple[str, ...]] = ()
+    RESULT_NAME: ClassVar[str] = ""  # upstream's getAsmResultNames: this name, then the dim
 
     dim = prop_def(IntegerAttr)
     result = result_def(IndexType)
@@ -40,6 +41,9 @@ class _IndexOp(IRDLOperation):
         printer.print_string(" : ")
         printer.print_attribute(self.result.type)
 
+    def asm_result_name(self) -> str:
+        return f"{self.RESULT_NAME}{self.dim.value.data}"
+
     def verify_(self) -> None:
         if self.dim.value.data < 0:
             raise VerifyException(f"'{self.name}' op attribute 'dim' failed to satisfy constraint: 64-bit signless "
@@ -51,6 +55,7 @@ class BlockOffsetOp(_IndexOp):
     """The first block this core's region computes along loop dim `dim`."""
 
     name = "d2m.block_offset"
+    RESULT_NAME: ClassVar[str] = "block_offset"
 
 
 @irdl_op_definition
@@ -58,6 +63,7 @@ class GetBlockFactorOp(_IndexOp):
     """The blocks the region iterates along loop dim `dim` (the generic's block factor there)."""
 
     name = "d2m.get_block_factor"
+    RESULT_NAME: ClassVar[str] = "block_factor"
 
 
 @irdl_op_definition
@@ -65,6 +71,7 @@ class CoreIndexOp(_IndexOp):
     """This core's coordinate along grid dim `dim` (virtual, through `phys_to_virt_map`, when it is given)."""
 
     name = "d2m.core_index"
+    RESULT_NAME: ClassVar[str] = "core"
     PROPERTIES: ClassVar[tuple[str, ...]] = ("phys_to_virt_map",)
     phys_to_virt_map = opt_prop_def(AffineMapAttr)
 

@@ -221,6 +221,14 @@ PASS_CLASSES = {
     "ttir-consolidate-static-cache-updates":
         "ttmlir.transforms.ttir.ttir_consolidate_static_cache_updates:TTIRConsolidateStaticCacheUpdatesPass",
     "d2m-reblock-generics": "ttmlir.transforms.d2m.d2m_reblock_generics:D2MReblockGenericsPass",
+    "d2m-lower-multicast-loads": "ttmlir.transforms.d2m.d2m_lower_multicast_loads:D2MLowerMulticastLoadsPass",
+    "d2m-to-ttnn-pipeline": "ttmlir.pipelines.d2m_backend_stages:D2MToTTNNPipeline",
+    "d2m-lower-dma-to-fully-indexed-form":
+        "ttmlir.transforms.d2m.d2m_lower_dma_to_fully_indexed_form:D2MLowerDMAToFullyIndexedFormPass",
+    "d2m-expand-dma-read-composite-view":
+        "ttmlir.transforms.d2m.d2m_expand_dma_read_composite_view:D2MExpandDMAReadCompositeViewPass",
+    "d2m-fe-pipeline": "ttmlir.pipelines.d2m_stage_pipelines:D2MFrontendPipeline",
+    "d2m-be-pipeline": "ttmlir.pipelines.d2m_stage_pipelines:D2MBackendPipeline",
 }
 
 

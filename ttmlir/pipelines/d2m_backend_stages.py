@@ -6,6 +6,8 @@
   and the calls lowered to EmitC (d2m-emitc-pipeline). Upstream also propagates constants (SCCP) and narrows
   integer ranges there; this build's canonicalization folds the constants, and there is no range narrowing.
 - `--d2m-to-ttmetal-pipeline`: the host program to TTMetal (convert-d2m-to-ttmetal at `set-math-fidelity`).
+- `--d2m-to-ttnn-pipeline`: the programs as `ttnn.generic` ops of a TTNN graph (convert-d2m-to-ttnn at
+  `set-math-fidelity`), for kernels lowered in TTNN mode.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from xdsl.transforms.loop_invariant_code_motion import LoopInvariantCodeMotionPa
 
 from ttmlir.conversion.d2m_to_ttkernel.convert_d2m_to_ttkernel import ConvertD2MToTTKernelPass
 from ttmlir.conversion.d2m_to_ttmetal.convert_d2m_to_ttmetal import ConvertD2MToTTMetalPass
+from ttmlir.conversion.d2m_to_ttnn.convert_d2m_to_ttnn import ConvertD2MToTTNNPass
 from ttmlir.dialects.canonicalize import CanonicalizePass
 from ttmlir.pipelines.d2m_emitc import D2MEmitCPipeline
 from ttmlir.timing import run_pass
@@ -55,3 +58,14 @@ class D2MToTTMetalPipeline(ModulePass):
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
         run_pass(ConvertD2MToTTMetalPass(math_fidelity=self.set_math_fidelity), ctx, module)
+
+
+@dataclass(frozen=True)
+class D2MToTTNNPipeline(ModulePass):
+    """The D2M programs to `ttnn.generic` ops (see the module doc)."""
+
+    name: ClassVar[str] = "d2m-to-ttnn-pipeline"
+    set_math_fidelity: str = "HiFi4"
+
+    def apply(self, ctx: Context, module: ModuleOp) -> None:
+        run_pass(ConvertD2MToTTNNPass(math_fidelity=self.set_math_fidelity), ctx, module)

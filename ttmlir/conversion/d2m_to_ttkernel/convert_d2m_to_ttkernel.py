@@ -120,7 +120,8 @@ class _FunctionKernels:
 
     def lower(self) -> None:
         spill_to_dram(self.func, self.chip)
-        moves = [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES]
+        # moves of tensors (a memref-form move, with no result, is the host program's: convert-d2m-to-ttmetal)
+        moves = [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]
         if self.options.fold_layouts():
             moves = [m for m in moves if not _fold(m)]
         for move in moves:

@@ -1,8 +1,9 @@
 """A kernel function's arguments (`d2m.get_cb`, `d2m.get_arg`): which kernel argument each is, and the reads of it.
 
 Each names an operand of the generic it came from; its kind comes from its type, as upstream classifies them: a
-circular buffer (a `d2m.get_cb`, or a memref with a `#ttcore.cb_layout`, a CB-backed scratch buffer) is a `cb_port`,
-another memref the `buffer_address` of the operand's buffer (an i32), a `!d2m.global_semaphore` a `global_semaphore`
+circular buffer (a `d2m.get_cb`, or a memref of the core's own: no device layout, not in DST, not a strided
+subview, e.g. a CB-backed scratch buffer) is a `cb_port` (one per physical port), a memref with a device layout
+(shard, interleaved, view) the `buffer_address` of the operand's buffer (an i32), a `!d2m.global_semaphore` a `global_semaphore`
 (an L1 address), a `!d2m.local_semaphore` a `local_semaphore` (its id, whose L1 address `ttkernel.get_semaphore`
 gives) and an integer, index or float a `scalar` (a ui32 slot, bitcast to the type it carries).
 """
@@ -13,14 +14,13 @@ import math
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (AnyFloat, DenseArrayBase, IndexType, IntAttr, IntegerAttr, IntegerType, MemRefType,
-                                   Signedness, i32)
+                                   Signedness, StridedLayoutAttr, i32)
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation
 
-from ttmlir.dialects import ttkernel
+from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.dialects.d2m_args import GetArgOp
 from ttmlir.dialects.d2m_cb import GlobalSemaphoreType, LocalSemaphoreType
-from ttmlir.dialects.ttcore_cb_layout import CBLayoutAttr
 from ttmlir.errors import PassFailure
 
 UI32 = IntegerType(32, Signedness.UNSIGNED)
@@ -41,9 +41,16 @@ def cb_type(shaped: Attribute) -> ttkernel.CBType:
     return ttkernel.CBType(IntAttr(math.prod(shaped.get_shape())), shaped.element_type)
 
 
+# memref layouts that make a memref an address rather than a circular buffer: a device buffer's, or a subview's offsets
+ADDRESS_LAYOUTS = (ttcore.ShardLayoutAttr, ttcore.InterleavedLayoutAttr, ttcore.ViewLayoutAttr, StridedLayoutAttr)
+
+
 def is_cb_memref(t: Attribute) -> bool:
-    """A memref that is a circular buffer of the kernel's core (its layout a `#ttcore.cb_layout`)."""
-    return isinstance(t, MemRefType) and isinstance(t.layout, CBLayoutAttr)
+    """A memref that is a circular buffer of the kernel's core, as upstream's type converter sees it: no device
+    layout (a `#ttcore.cb_layout`, or none), not a subview's strided offsets, not in DST."""
+    space = getattr(getattr(t, "memory_space", None), "data", None)
+    return isinstance(t, MemRefType) and not isinstance(t.layout, ADDRESS_LAYOUTS) and \
+        getattr(space, "value", None) != "dst"
 
 
 def kernel_arg(func: FuncOp, op: Operation) -> tuple[str, None, int]:

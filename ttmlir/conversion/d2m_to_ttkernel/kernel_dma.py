@@ -126,7 +126,7 @@ class DmaLowering:
 
     def write(self, op: Operation) -> None:
         src_type, src_maker = self.written(op, 0)
-        dst_type, _ = self.written(op, 1)
+        dst_type, _ = self.written(op, 1 + len(op.src_indices))  # the destination follows the source's indices
         if op.start_device:
             raise PassFailure(op, "'d2m.dma_write' to another device needs the fabric, which this build does not "
                                   "lower")

@@ -14,6 +14,7 @@ These lowerings run before the kernel's other ops (`FIRST`), while each tile sti
 from __future__ import annotations
 
 import math
+import struct
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
@@ -36,9 +37,19 @@ SFPU_BINARY = {f"tile_{op}": (f"{call}_init", call) for op, call in (
     ("eq", "eq_binary_tile"), ("ne", "ne_binary_tile"), ("gt", "gt_binary_tile"), ("lt", "lt_binary_tile"),
     ("ge", "ge_binary_tile"), ("le", "le_binary_tile"))}
 FPU_BINARY = {"tile_add": "add_tiles", "tile_sub": "sub_tiles", "tile_mul": "mul_tiles"}
-# ops with a separate entry point for integer tiles upstream, not lowered here for them
-INT_VARIANTS = frozenset({"tile_abs", "tile_negative", "tile_relu", "tile_eqz", "tile_nez", "tile_gtz", "tile_gez",
-                          "tile_ltz", "tile_lez", "tile_add", "tile_sub", "tile_mul", "tile_maximum", "tile_minimum"})
+# the entry points of integer (si32) tiles, as upstream's int32 op map: (init, call); binary ones on DST indices, add,
+# sub and mul (and mul's init) told the tiles' format
+INT_VARIANTS = {**{f"tile_{op}": (f"{op}_tile_init", f"{op}_tile_int32")
+                   for op in ("abs", "negative", "relu", "eqz", "nez", "gtz", "gez", "ltz", "lez")},
+                "tile_add": ("add_int_tile_init", "add_int_tile"), "tile_sub": ("sub_int_tile_init", "sub_int_tile"),
+                "tile_mul": ("mul_int_tile_init", "mul_int_tile"),
+                "tile_maximum": ("binary_max_int32_tile_init", "binary_max_int32_tile"),
+                "tile_minimum": ("binary_min_int32_tile_init", "binary_min_int32_tile")}
+FORMAT_TOLD = frozenset({"add_int_tile", "sub_int_tile", "mul_int_tile", "mul_int_tile_init"})
+# a DST tile with a scalar right-hand side, in place: the call for float tiles and for integer ones (upstream's)
+SCALAR_RHS = {"tile_add": ("add_unary_tile", "add_unary_tile_int32"), "tile_sub": ("sub_unary_tile", "sub_unary_tile_int32"),
+              "tile_mul": ("mul_unary_tile", None), "tile_div": ("div_unary_tile", None),
+              "tile_pow": ("power_tile", None)}
 # integer tile reductions on the SFPU: (pool, its identity, the int op folding a reduced tile into the result)
 SFPU_REDUCE = {"tile_sfpu_reduce_sum": ("reduce_sum", 0, "add_int_tile"),
                "tile_sfpu_reduce_max": ("reduce_max", -2 ** 31, "binary_max_int32_tile")}
@@ -100,6 +111,14 @@ def _dst_store(value: SSAValue) -> memref.StoreOp | None:
     return None
 
 
+def _same_slot(a: SSAValue, b: SSAValue) -> bool:
+    """Whether two DST indices are one slot: one value, or equal constants."""
+    if a is b:
+        return True
+    owners = (a.owner, b.owner)
+    return all(isinstance(o, arith.ConstantOp) for o in owners) and owners[0].value == owners[1].value
+
+
 def _tile(value: SSAValue) -> ttcore.TileType:
     return value.type
 
@@ -141,9 +160,11 @@ class DstLowering:
         name = op.name[len("d2m."):]
         tiles = [v for v in op.operands if isinstance(v.type, ttcore.TileType)]
         if len(tiles) != len(op.operands):
-            raise PassFailure(op, f"'{op.name}' with a scalar operand is not lowered in kernel functions yet")
-        if name in INT_VARIANTS and not tiles[0].type.dtype.startswith(("f", "bf")) and name not in SFPU_REDUCE:
-            raise PassFailure(op, f"'{op.name}' on integer tiles is not lowered in kernel functions yet")
+            if name not in SCALAR_RHS or len(tiles) != 1 or op.operands[0] is not tiles[0]:
+                raise PassFailure(op, f"'{op.name}' with a scalar operand is not lowered in kernel functions yet")
+            return self.scalar_rhs(op, tiles[0], op.operands[1], *SCALAR_RHS[name])
+        if name in INT_VARIANTS and not tiles[0].type.dtype.startswith(("f", "bf")):
+            return self.integer(op, tiles, *INT_VARIANTS[name])
         if name in FPU_BINARY and not any(_from_dst(v) for v in tiles):
             return self.fpu_binary(op, FPU_BINARY[name])
         if name in FPU_BINARY and not all(_from_dst(v) for v in tiles):
@@ -174,6 +195,54 @@ class DstLowering:
             self.erase_result_store(op)
             return None
         raise PassFailure(op, f"'{op.name}' in a kernel function is not converted to TTKernel yet")
+
+    def scalar_rhs(self, op: Operation, tile: SSAValue, scalar: SSAValue, call: str, int_call: str | None) -> None:
+        """A DST tile and a constant scalar, in place in the tile's slot (moved to the result's slot when that is
+        another): the scalar as the call's 32-bit parameter (a float's bits; power's exponent as an integer)."""
+        if not _from_dst(tile):
+            raise PassFailure(op, f"'{op.name}' with a scalar operand reads its tile from DST")
+        owner = scalar.owner
+        if not isinstance(owner, arith.ConstantOp):
+            raise PassFailure(op, f"'{op.name}' with a scalar operand known only when the kernel runs is not lowered "
+                                  "in kernel functions yet")
+        value = owner.value.value.data
+        integer = not _tile(tile).dtype.startswith(("f", "bf"))
+        if integer and int_call is None:
+            raise PassFailure(op, f"'{op.name}' of an integer tile and a scalar has no SFPU call")
+        if call == "power_tile":
+            param = int(value)
+        elif isinstance(value, float):
+            param = struct.unpack("<i", struct.pack("<f", value))[0]
+        else:
+            param = int(value)
+        self.start_engines(op, "init_sfpu", _first_cb(self.func, load=False))
+        index, _ = self.dst_index(op)
+        bits = arith.ConstantOp(IntegerAttr(param, i32))
+        init = "power_tile_init" if call == "power_tile" else "binop_with_scalar_tile_init"
+        new = [bits, _call(init), _call(int_call if integer else call, tile, bits.result)]
+        if not _same_slot(index, _loaded(tile).indices[0]):
+            new += [_call("copy_dest_values_init"),
+                    _call("copy_dest_values", tile, index, data_format=_tile(tile).data_type)]
+        self.rewriter.insert_op(new, _insert_point(op.parent_block(), self.place_after(op, index)))
+        self.erase_result_store(op)
+
+    def integer(self, op: Operation, tiles: list[SSAValue], init: str, call: str) -> None:
+        """An op on integer tiles through its SFPU entry point for them (binary ones read both tiles from DST)."""
+        dtype = {"dtype": _tile(tiles[0]).data_type}
+        self.start_engines(op, "init_sfpu", None if len(tiles) > 1 else
+                           (_cb_root(_loaded(tiles[0]).memref) if _loaded(tiles[0]) is not None and
+                            not _from_dst(tiles[0]) else _first_cb(self.func, load=False)))
+        self.rewriter.insert_op(_call(init, **(dtype if init in FORMAT_TOLD else {})),
+                                _insert_point(op.parent_block(), op))
+        if len(tiles) == 1:
+            self.rewriter.insert_op(_call(call, tiles[0]), _insert_point(op.parent_block(), op))
+        else:
+            if not all(_from_dst(v) for v in tiles):
+                raise PassFailure(op, f"'{op.name}' on integer tiles reads both tiles from DST")
+            index, _ = self.dst_index(op)
+            self.rewriter.insert_op(_call(call, tiles[0], tiles[1], index, **(dtype if call in FORMAT_TOLD else {})),
+                                    _insert_point(op.parent_block(), self.place_after(op, index)))
+        self.erase_result_store(op)
 
     def fpu_binary(self, op: Operation, call: str) -> None:
         """Two CB tiles through the FPU into the result's DST slot."""

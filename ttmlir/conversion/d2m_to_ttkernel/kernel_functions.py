@@ -8,7 +8,8 @@ arguments its ops ask for (`d2m.get_cb`, `d2m.get_arg`: kernel_arguments.py) are
 core shares are common runtime args (`ttkernel.get_common_arg_val(i)`, i its place among them), or compile-time
 args under force-compile-time-args. The DST compute goes first (kernel_dst.py), while each tile still shows where
 it was loaded from; then each op becomes the calls it stands for (LOWERINGS): acquiring and releasing CB pages
-(`d2m.wait` -> `cb_wait_front`, the CB's block in pages), a `d2m.print` a `ttkernel.dprint`, a tile loaded from a
+(`d2m.wait` -> `cb_wait_front`, the CB's block in pages), a `d2m.print` a `ttkernel.dprint`, a
+`d2m.set_l1_accumulate` a `pack_reconfig_l1_acc` (switched off again before the kernel returns), a tile loaded from a
 CB block or DST its index there and a tile stored to a CB block a `pack_tile` of that dst index after the packer
 is set to the CB's format, a block tilize or untilize tt-metal's block calls, semaphores (kernel_semaphores.py),
 DMA and core indices (kernel_dma.py). An op of another dialect's kernel vocabulary is refused, naming it.
@@ -20,9 +21,9 @@ import math
 
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import BoolAttr, IndexType, IntegerAttr, IntegerType, i32
-from xdsl.dialects.func import FuncOp
+from xdsl.dialects.func import FuncOp, ReturnOp
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.conversion.d2m_to_ttkernel.kernel_arguments import cb_type, kernel_arg, lower_get_arg, read_arg
@@ -165,6 +166,15 @@ class KernelFunction:
         new = [pages, ttkernel.OP_CLASSES[call].create(operands=[op.cb, pages.result])]
         self.replace(op, new, [op.cb] if op.results else [])
 
+    def set_l1_accumulate(self, op: Operation) -> None:
+        """The packer's L1 accumulation switched as asked, and off again before each return (as upstream, once per
+        switch): the packer keeps its configuration from one program to the next."""
+        self.replace(op, [ttkernel.OP_CLASSES["pack_reconfig_l1_acc"].create(operands=[op.operands[0]])])
+        for ret in [r for r in self.func.walk() if isinstance(r, ReturnOp)]:
+            off = arith.ConstantOp(IntegerAttr(0, i32))
+            self.rewriter.insert_op([off, ttkernel.OP_CLASSES["pack_reconfig_l1_acc"].create(
+                operands=[off.result])], InsertPoint.before(ret))
+
     def print_(self, op: Operation) -> None:
         self.replace(op, [ttkernel.DPrintOp.create(operands=list(op.argv), properties={"fmt": op.fmt})])
 
@@ -215,7 +225,7 @@ def _layout_block(kernel: KernelFunction, op: Operation, tilize: bool) -> None:
                 ttkernel.OP_CLASSES["experimental.pack_untilize_block"].create(
                     operands=[src, dst, block_r.result, block_c.result], attributes=dict(passes)),
                 ttkernel.OP_CLASSES["pack_untilize_uninit"].create(operands=[dst])]
-    kernel.replace(op, new, [dst])
+    kernel.replace(op, new, [dst] if op.results else [])  # in memref form the block op has no result
 
 
 DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_BINARY, *FPU_BINARY, *SFPU_REDUCE, "tile_typecast", "tile_bcast",
@@ -237,6 +247,7 @@ LOWERINGS = {
     "d2m.push": lambda k, op: k.cb_call(op, "cb_push_back"),
     "d2m.pop": lambda k, op: k.cb_call(op, "cb_pop_front"),
     "d2m.print": KernelFunction.print_,
+    "d2m.set_l1_accumulate": KernelFunction.set_l1_accumulate,
     # a view of a CB block is its CB, of DST DST
     "memref.collapse_shape": lambda k, op: k.replace(op, [], [op.operands[0]]),
     "memref.cast": lambda k, op: k.replace(op, [], [op.operands[0]]),

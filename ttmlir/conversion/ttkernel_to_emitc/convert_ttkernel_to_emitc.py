@@ -39,6 +39,10 @@ HEADERS = {"compute": "api/compute/common.h", "noc": "api/dataflow/dataflow_api.
 CB_METHODS = {"cb_reserve_back": "reserve_back", "cb_push_back": "push_back", "cb_wait_front": "wait_front",
               "cb_pop_front": "pop_front", "get_write_ptr": "get_write_ptr", "get_read_ptr": "get_read_ptr",
               "get_tile_size": "get_tile_size"}
+# the CB's pointers, written at each use as upstream writes them (`cb.get_write_ptr()`) when that reads the same value:
+# a pointer moves at the CB's push and pop
+CB_POINTERS = ("get_write_ptr", "get_read_ptr")
+CB_MOVES = ("ttkernel.cb_push_back", "ttkernel.cb_pop_front")
 CB_HEADER = "api/dataflow/circular_buffer.h"
 NOC_HEADERS = ("api/core_local_mem.h", "api/dataflow/endpoints.h", "api/dataflow/noc.h")  # the Noc object API
 CALL_HEADERS = {"bfloat16_greater": "api/numeric/bfloat16.h", "float32_greater": "api/numeric/float32.h",
@@ -165,6 +169,9 @@ class _KernelLowering:
         """The emitc ops of one ttkernel op; the last one's results replace the op's."""
         result_types = [_c_type(r.type) for r in op.results]
         mnemonic = op.name[len("ttkernel."):]
+        if mnemonic == "pack_reconfig_l1_acc":  # tt-metal's LLK call, run by the pack thread only
+            return [emitc.VerbatimOp.create(operands=list(op.operands), properties={"value": StringAttr(
+                        "PACK((llk_pack_reconfig_l1_acc({})));")})]
         if isinstance(op, (ttkernel.MyLogicalXOp, ttkernel.MyLogicalYOp)):
             return [emitc.LiteralOp.create(properties={"value": StringAttr(mnemonic)}, result_types=result_types)]
         if isinstance(op, (ttkernel.NocAsyncReadOp, ttkernel.NocAsyncWriteOp)):
@@ -223,9 +230,22 @@ class _KernelLowering:
                 return [slot, loaded, emitc.CastOp.create(operands=[loaded.result], result_types=result_types)]
             value = emitc.CastOp.create(operands=[op.operands[0]], result_types=[word])
             return [slot, value, emitc.AssignOp.create(operands=[slot.result, value.dest])]
-        if mnemonic == "noc_inline_dw_write":  # the word into the far core's L1 at the NoC address of (x, y, addr)
-            far = _call("get_noc_addr", [op.dst_noc_x, op.dst_noc_y, op.dst_address], [NOC_ADDR])
-            return [far, _call(mnemonic, [far.res[0], op.val, op.byte_enable, *op.noc], [])]
+        if mnemonic == "noc_inline_dw_write":  # the word into the far core's L1 at (x, y, addr), through its endpoint
+            noc, dynamic = self.noc_of(op, op.noc)
+            if dynamic:
+                raise PassFailure(op, "dynamic NoC ID is not supported for inline write")
+            name, fields = self.endpoint("core")
+            text = f"{noc}.inline_dw_write<NocOptions::INLINE_L1>({name}, {{}}, {fields}, {{}});"
+            return [emitc.VerbatimOp.create(operands=[op.val, op.dst_noc_x, op.dst_noc_y, op.dst_address,
+                                                      op.byte_enable], properties={"value": StringAttr(text)})]
+        if mnemonic == "get_noc_addr":  # the unicast endpoint's NoC address of (x, y, addr), a variable of its own
+            noc, dynamic = self.noc_of(op, op.operands[3:])
+            name, _ = self.endpoint("core")
+            variable = self.fresh("noc_addr_")
+            text = (f"uint64_t {variable} = {name}.get_noc_unicast_addr(static_cast<uint32_t>({{}}), "
+                    f"static_cast<uint32_t>({{}}), static_cast<uint32_t>({{}}), {noc}.get_noc_id());")
+            return [emitc.VerbatimOp.create(operands=[*op.operands[:3], *dynamic], properties={"value": StringAttr(text)}),
+                    emitc.LiteralOp.create(properties={"value": StringAttr(variable)}, result_types=result_types)]
         if isinstance(op, ttkernel.ReadStateOp):  # a one-packet read's state on a NoC known when compiling
             noc, dynamic = self.noc_of(op, op.noc)
             if dynamic:
@@ -254,8 +274,11 @@ class _KernelLowering:
             noc, dynamic = self.noc(op)
             return [emitc.VerbatimOp.create(operands=dynamic,
                                             properties={"value": StringAttr(f"{noc}.{NOC_BARRIERS[mnemonic]}();")})]
-        if mnemonic in CB_METHODS:  # a method of the CB's object; a pointer or size is a value of its own
+        if mnemonic in CB_METHODS:  # a method of the CB's object; a pointer is read where it is used, as upstream
             call = f"{self.cb_object(op, op.operands[0])}.{CB_METHODS[mnemonic]}"
+            if mnemonic in CB_POINTERS and _pointer_stable(op):
+                return [emitc.LiteralOp.create(properties={"value": StringAttr(f"{call}()")},
+                                               result_types=result_types)]
             if op.results:
                 return [EmitC_CallOpaqueOp(call, [], result_types)]
             return [emitc.VerbatimOp.create(operands=op.operands[1:], properties={"value": StringAttr(f"{call}({{}});")})]
@@ -279,6 +302,29 @@ class _KernelLowering:
             return [_call("compute_kernel_hw_startup<SrcOrder::Reverse>", [a, b, out], []),
                     _call(init, [a, b, *rest], [])]
         return [_call(_callee(op), list(op.operands), result_types)]
+
+
+def _pointer_stable(op) -> bool:
+    """Whether CB pointer op `op` reads the same value at each of its uses: each use is in its block after it (or
+    nested in an op after it), and no push or pop of its CB runs from it to the last use."""
+    block, cb = op.parent_block(), op.operands[0]
+    last = op
+    for use in op.results[0].uses:
+        user = use.operation
+        while user is not None and user.parent_block() is not block:
+            user = user.parent_op()
+        if user is None or block.get_operation_index(user) <= block.get_operation_index(op):
+            return False
+        if block.get_operation_index(user) > block.get_operation_index(last):
+            last = user
+    current = op.next_op
+    while current is not None:
+        if any(o.name in CB_MOVES and o.operands[0] == cb for o in current.walk()):
+            return False
+        if current is last:
+            return True
+        current = current.next_op
+    return True
 
 
 def _arith_lowered(op):
@@ -335,8 +381,8 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
         if mnemonic == "sfpu_reduce":
             parts.append(f"ReduceDim::REDUCE_{op.properties['reduce_dim'].data.value.removeprefix('reduce_dim_').upper()}")
         return f"{mnemonic}<{', '.join(parts)}>"
-    if mnemonic == "add_int_tile":
-        return f"add_int_tile<DataFormat::{DATA_FORMATS[op.properties['dtype'].data.value]}>"
+    if mnemonic in ("add_int_tile", "sub_int_tile", "mul_int_tile", "mul_int_tile_init"):  # the format, a template
+        return f"{mnemonic}<DataFormat::{DATA_FORMATS[op.properties['dtype'].data.value]}>"
     if mnemonic == "fill_tile_int":  # the word is a 32-bit integer
         return "fill_tile_int<DataFormat::Int32>"
     if mnemonic in ("typecast_tile_init", "typecast_tile"):  # the formats, as template arguments

@@ -114,6 +114,9 @@ class Core:
         self.dst = torch.zeros(tile_math.DST_TILES, tile_math.TILE, tile_math.TILE)
         self.dst_state = "released"
         self.dst_written: set[int] = set()  # dst tiles a reduction has written since tile_regs_acquire
+        # the packer adds the tiles it packs into L1's (llk_pack_reconfig_l1_acc); like the packer's own
+        # configuration, it stays as the last program left it
+        self.pack_l1_acc = False
         self.sem_times: dict[int, int] = {}
 
     @property

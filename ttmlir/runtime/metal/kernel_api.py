@@ -4,6 +4,7 @@ the tile engines (unpack, math, pack, SFPU) and the runtime-argument and address
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass
 
 import torch
@@ -282,6 +283,24 @@ class KernelApi:
 
     def noc_object_read(self, noc: int, endpoint: str, dst_l1: int, size: int, src_args, _dst_args) -> None:
         self.noc_async_read(self._far(endpoint, src_args, "async_read"), dst_l1, size, noc)
+
+    @staticmethod
+    def noc_object_id(noc: int) -> int:
+        """`noc.get_noc_id()`: which NoC the object drives."""
+        return int(noc)
+
+    def endpoint_unicast_addr(self, endpoint: str, x: int, y: int, addr: int, noc: int) -> int:
+        """`unicast_ep.get_noc_unicast_addr(x, y, addr, noc_id)`: the NoC address of `addr` on core (x, y)."""
+        if endpoint != "unicast":
+            raise MetalError(f"get_noc_unicast_addr on a {endpoint} endpoint")
+        return self.grid.noc_addr(int(x), int(y), int(addr))
+
+    def noc_object_inline_dw_write_t(self, options: str, noc: int, endpoint: str, value: int, dst_args,
+                                     byte_enable: int = 0xF) -> None:
+        """`noc.inline_dw_write<NocOptions::INLINE_L1>(unicast_ep, value, {far side}, byte_enable)`."""
+        if options.strip() != "NocOptions::INLINE_L1":
+            raise MetalError(f"inline_dw_write<{options}>: expected NocOptions::INLINE_L1")
+        self.noc_inline_dw_write(self._far(endpoint, dst_args, "inline_dw_write"), value, byte_enable, noc)
 
     def noc_object_write(self, noc: int, src_l1: int, endpoint: str, size: int, _src_args, dst_args) -> None:
         self.noc_async_write(src_l1, self._far(endpoint, dst_args, "async_write"), size, noc)
@@ -600,10 +619,23 @@ class KernelApi:
             raise MetalError(f"pack_tile into tile {out_tile} of cb {port}, beyond the {cb.reserved} page(s) "
                              "reserved")
         addr = cb.pointer(cb.pushed) + out_tile * cb.config.page_size
-        self.core.l1[addr:addr + cb.config.page_size] = tile_math.pack(self.core.dst[int(dst)], cb.config.data_format,
-                                                                                self.num)
+        tile = self.core.dst[int(dst)]
+        if self.core.pack_l1_acc:  # added into the tile already there
+            tile = tile + tile_math.unpack(self.core.l1[addr:addr + cb.config.page_size], cb.config.data_format)
+        self.core.l1[addr:addr + cb.config.page_size] = tile_math.pack(tile, cb.config.data_format, self.num)
         self.cycles += tile_math.CYCLES["pack"]
         self.grid.events += 1
+
+    def llk_pack_reconfig_l1_acc(self, enable: int) -> None:
+        """From now on the packer adds each tile it packs into the one L1 holds there (enable non-zero), or
+        overwrites it (0)."""
+        self._compute_only("llk_pack_reconfig_l1_acc")
+        self.core.pack_l1_acc = bool(int(enable))
+
+    def PACK(self, _done) -> None:
+        """tt-metal's `PACK((statement))`: the statement runs on the pack thread alone. A compute kernel here is one
+        thread, so the statement (this call's argument) has run, once."""
+        self._compute_only("PACK")
 
     def pack_tile_t(self, template: str, dst: int, port: int, out_tile: int = 0) -> None:
         """`pack_tile<out_of_order_output>`: this grid always packs at the tile index given (out of order or not)."""
@@ -721,6 +753,8 @@ class KernelApi:
             return lambda a, b, ta, tb, dst: self._fpu(name, a, b, ta, tb, dst)
         if name in tile_math.SFPU_BINARY:
             return lambda a, b, out=None: self._sfpu_binary(name, a, b, a if out is None else out)
+        if name in tile_math.SCALAR_BINARY:
+            return lambda dst, param: self._sfpu_scalar(name, dst, param)
         base = name.removesuffix("_int32")  # an op's entry point for si32 tiles computes the same values
         if base.endswith("_tile") and base[:-5] in tile_math.SFPU_UNARY:
             return lambda dst, *scalars: self._sfpu_unary(base[:-5], dst)
@@ -733,11 +767,47 @@ class KernelApi:
         self._set_dst(index, tile_math.fpu(name, a, b, self.num))
         self.cycles += tile_math.CYCLES["fpu"]
 
+    def _int_binary(self, template: str, name: str, a: int, b: int, out: int) -> None:
+        """`add_int_tile<DataFormat::Int32>(a, b, out)` (sub, mul): DST tiles of integers combined as integers."""
+        if template.strip() not in ("DataFormat::Int32", "DataFormat::UInt32", "DataFormat::UInt16"):
+            raise MetalError(f"{name}<{template}>: expected an integer DataFormat")
+        self._compute_only(name)
+        dst = self.core.dst
+        lhs, rhs = (dst[self._dst_index(i, name)].round().long() for i in (a, b))
+        result = {"add_int_tile": lhs + rhs, "sub_int_tile": lhs - rhs, "mul_int_tile": lhs * rhs}[name]
+        if template.strip() == "DataFormat::Int32":  # wraps as 32-bit two's complement
+            result = (result + 2 ** 31) % 2 ** 32 - 2 ** 31
+        self._set_dst(self._dst_index(out, name), result.float())
+        self.cycles += tile_math.sfpu_cycles(name)
+
+    def add_int_tile_t(self, template: str, a: int, b: int, out: int) -> None:
+        self._int_binary(template, "add_int_tile", a, b, out)
+
+    def sub_int_tile_t(self, template: str, a: int, b: int, out: int) -> None:
+        self._int_binary(template, "sub_int_tile", a, b, out)
+
+    def mul_int_tile_t(self, template: str, a: int, b: int, out: int) -> None:
+        self._int_binary(template, "mul_int_tile", a, b, out)
+
+    def mul_int_tile_init_t(self, template: str) -> None:
+        """Configures the SFPU for an integer multiply of `template`'s format; computes nothing."""
+
     def _sfpu_binary(self, name: str, a: int, b: int, out: int) -> None:
         self._compute_only(name)
         dst = self.core.dst
         result = tile_math.SFPU_BINARY[name](dst[self._dst_index(a, name)], dst[self._dst_index(b, name)])
         self._set_dst(self._dst_index(out, name), result)
+        self.cycles += tile_math.sfpu_cycles(name)
+
+    def _sfpu_scalar(self, name: str, index: int, param: int) -> None:
+        """A dst tile combined with a scalar in place, the scalar a float's 32 bits or an integer."""
+        self._compute_only(name)
+        fn, kind = tile_math.SCALAR_BINARY[name]
+        word = int(param) & 0xFFFFFFFF
+        scalar = struct.unpack("<f", word.to_bytes(4, "little"))[0] if kind == "float" else \
+            word - (1 << 32) if word >> 31 else word
+        index = self._dst_index(index, name)
+        self._set_dst(index, fn(self.core.dst[index], scalar))
         self.cycles += tile_math.sfpu_cycles(name)
 
     def _sfpu_unary(self, name: str, index: int) -> None:

@@ -135,9 +135,11 @@ _NOC_METHODS = {"async_read": "noc_object_read", "async_write": "noc_object_writ
                 "set_async_read_state": "noc_object_set_read_state",
                 "async_read_with_state": "noc_object_read_with_state",
                 "async_write_barrier": "noc_async_write_barrier", "async_full_barrier": "noc_async_full_barrier",
-                "async_writes_flushed": "noc_async_writes_flushed", "async_atomic_barrier": "noc_async_atomic_barrier"}
+                "async_writes_flushed": "noc_async_writes_flushed", "async_atomic_barrier": "noc_async_atomic_barrier",
+                "inline_dw_write": "noc_object_inline_dw_write", "get_noc_id": "noc_object_id"}
 _ENDPOINTS = {"UnicastEndpoint": "unicast", "MulticastEndpoint": "mcast"}  # AllocatorBank<...DRAM>: "dram"
 _OBJECT_METHODS = {"CircularBuffer": _CB_METHODS, "Noc": _NOC_METHODS,
+                   "UnicastEndpoint": {"get_noc_unicast_addr": "endpoint_unicast_addr"},
                    "TensorAccessor": {"get_aligned_page_size": "tensor_accessor_page_size"},
                    "TensorAccessorArgs": {"next_compile_time_args_offset": "tensor_accessor_next_cta",
                                           "next_common_runtime_args_offset": "tensor_accessor_next_crta"}}

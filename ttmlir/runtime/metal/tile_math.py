@@ -100,6 +100,7 @@ SFPU_UNARY = {
 SFPU_BINARY = {
     "add_binary_tile": torch.add, "sub_binary_tile": torch.sub, "mul_binary_tile": torch.mul,
     "div_binary_tile": torch.div, "binary_max_tile": torch.maximum, "binary_min_tile": torch.minimum,
+    "binary_max_int32_tile": torch.maximum, "binary_min_int32_tile": torch.minimum,
     "power_binary_tile": torch.pow, "rsub_binary_tile": lambda a, b: b - a,
     "eq_binary_tile": lambda a, b: (a == b).float(), "ne_binary_tile": lambda a, b: (a != b).float(),
     "gt_binary_tile": lambda a, b: (a > b).float(), "lt_binary_tile": lambda a, b: (a < b).float(),
@@ -108,6 +109,13 @@ SFPU_BINARY = {
     "bitwise_or_binary_tile": lambda a, b: (a.long() | b.long()).float(),
     "bitwise_xor_binary_tile": lambda a, b: (a.long() ^ b.long()).float(),
 }
+
+# SFPU ops of a dst tile and a 32-bit scalar parameter, in place: `<name>(dst, param)`, and how the parameter is
+# read: a float's bits ("float"), an integer ("int")
+SCALAR_BINARY = {"add_unary_tile": (torch.add, "float"), "sub_unary_tile": (torch.sub, "float"),
+                 "mul_unary_tile": (torch.mul, "float"), "div_unary_tile": (torch.div, "float"),
+                 "add_unary_tile_int32": (torch.add, "int"), "sub_unary_tile_int32": (torch.sub, "int"),
+                 "power_tile": (torch.pow, "int")}
 
 # FPU binary ops reading two CB tiles into a dst tile: `<name>(cb_a, cb_b, tile_a, tile_b, dst)`.
 FPU_BINARY = {"add_tiles": torch.add, "sub_tiles": torch.sub, "mul_tiles": torch.mul}

@@ -54,3 +54,23 @@ func.func private @specced() attributes {ttkernel.arg_spec = #ttkernel.arg_spec<
   %cb = d2m.get_cb(0) : !d2m.cb<memref<1x!ttcore.tile<32x32, f32>, #l1>>
   return
 }
+
+// A memref of the core's own (no device layout) is a circular buffer too; two operands sharing a physical CB port
+// (`d2m.physical_cb_ports`) are one cb_port argument, read through that port.
+// CHECK-LABEL: func.func private @shared_ports
+// CHECK-SAME: rt_args = [<arg_type = cb_port, operand_index = 0>, <arg_type = cb_port, operand_index = 1>, <arg_type = buffer_address, operand_index = 3>]
+// CHECK: %[[P1:.*]] = arith.constant 1 : index
+// CHECK-NEXT: ttkernel.get_common_arg_val(%[[P1]]) : (index) -> !ttkernel.cb<1, !ttcore.tile<32x32, f32>>
+// CHECK-NEXT: %[[P1B:.*]] = arith.constant 1 : index
+// CHECK-NEXT: ttkernel.get_common_arg_val(%[[P1B]]) : (index) -> !ttkernel.cb<1, !ttcore.tile<32x32, f32>>
+// CHECK-NEXT: %[[P0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: ttkernel.get_common_arg_val(%[[P0]]) : (index) -> !ttkernel.cb<1, !ttcore.tile<32x32, f32>>
+// CHECK-NEXT: %[[A:.*]] = arith.constant 2 : index
+// CHECK-NEXT: ttkernel.get_common_arg_val(%[[A]]) : (index) -> i32
+func.func private @shared_ports() attributes {d2m.physical_cb_ports = array<i64: 0, 1, 1, 3>, d2m.thread = #d2m.thread<compute>} {
+  %a = d2m.get_arg(1) : memref<1x1x!ttcore.tile<32x32, f32>, #l1>
+  %b = d2m.get_arg(2) : memref<1x1x!ttcore.tile<32x32, f32>, #l1>
+  %c = d2m.get_arg(0) : memref<1x1x!ttcore.tile<32x32, f32>, #l1>
+  %d = d2m.get_arg(3) : memref<1x1x1x1x!ttcore.tile<32x32, f32>, #ttcore.shard<4096x4096, 1>, #l1>
+  return
+}

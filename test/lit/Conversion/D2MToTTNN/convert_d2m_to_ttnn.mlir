@@ -1,11 +1,15 @@
 // RUN: ttmlir-opt --split-input-file --ttcore-register-device --convert-d2m-to-ttnn --mlir-print-local-scope %s | FileCheck %s
 // RUN: not ttmlir-opt --split-input-file --ttcore-register-device "--convert-d2m-to-ttnn=math-fidelity=Exact" %s 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: ttmlir-opt --split-input-file --ttcore-register-device "--d2m-to-ttnn-pipeline=set-math-fidelity=LoFi" %s | FileCheck %s --check-prefix=PIPELINE
 // convert-d2m-to-ttnn: a bufferized generic whose kernels are ttkernel functions becomes a ttnn.generic. Its L1
 // output buffer becomes a ttnn.empty (block-sharded on its grid); a CB aliasing an operand's shard is bound to
 // that tensor, one of its own is sized from its tiles and buffers; a scalar additional arg is passed to the
 // ttnn.generic and named by position; local semaphores become the program's, numbered in operand order.
 
 // OPTION: error: math-fidelity is one of LoFi, HiFi2, HiFi3, HiFi4, not 'Exact'
+// d2m-to-ttnn-pipeline runs the conversion at its set-math-fidelity:
+// PIPELINE-LABEL: func.func @scale
+// PIPELINE: "ttnn.generic"{{.*}}#ttnn.compute_kernel<symbol_ref = @compute, {{.*}}math_fidelity = lofi,
 
 !dram = memref<1x1x2x2x!ttcore.tile<32x32, bf16>, #ttcore.interleaved<4096x2048>, #ttcore.memory_space<dram>>
 !l1 = memref<2x2x1x1x!ttcore.tile<32x32, bf16>, #ttcore.shard<2048x2048, 1>, #ttcore.memory_space<l1>>

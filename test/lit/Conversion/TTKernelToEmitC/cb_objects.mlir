@@ -1,7 +1,8 @@
 // RUN: ttmlir-opt --convert-ttkernel-to-emitc %s | ttmlir-translate --ttkernel-to-cpp | FileCheck %s
 // CB reserve/push/wait/pop and pointers are methods of tt-metal's CircularBuffer objects, one per CB argument,
-// declared once where the argument is read; the compute API's calls keep taking the CB's id. A pointer read before
-// a push keeps the value it had there. The headers are the thread's, the CircularBuffer's and the Noc API's, sorted.
+// declared once where the argument is read; the compute API's calls keep taking the CB's id. A pointer is written at
+// its use (`cb.get_write_ptr()`, as upstream) unless a push or pop of its CB comes between: then it keeps the value it
+// had where it was read. The headers are the thread's, the CircularBuffer's and the Noc API's, sorted.
 
 // CHECK: #include <cstdint>
 // CHECK-NEXT: #include "api/core_local_mem.h"
@@ -34,5 +35,25 @@ func.func @reader() attributes {ttkernel.thread = #ttkernel.thread<noc>} {
   ttkernel.noc_async_read core[%x, %x], %size, %ptr, %size, noc %noc : (index, index, i32, i32, i32, i8) -> ()
   ttkernel.cb_wait_front(%out, %n) : (!ttkernel.cb<2, !ttcore.tile<32x32, bf16>>, i32) -> ()
   ttkernel.cb_pop_front(%out, %n) : (!ttkernel.cb<2, !ttcore.tile<32x32, bf16>>, i32) -> ()
+  return
+}
+
+// CHECK: void kernel_main() {
+// CHECK: cb_ctarg_0.reserve_back([[N:v[0-9]+]]);
+// CHECK-NOT: get_write_ptr();
+// CHECK: noc0.async_read(unicast_ep, CoreLocalMem<uint32_t>(cb_ctarg_0.get_write_ptr()), {{.*}});
+// CHECK-NEXT: noc0.async_read_barrier();
+// CHECK-NEXT: cb_ctarg_0.push_back([[N]]);
+func.func @inline_pointer() attributes {ttkernel.thread = #ttkernel.thread<noc>} {
+  %n = arith.constant 1 : i32
+  %noc = arith.constant 0 : i8
+  %cb = ttkernel.get_compile_time_arg_val(0) : () -> !ttkernel.cb<2, !ttcore.tile<32x32, bf16>>
+  ttkernel.cb_reserve_back(%cb, %n) : (!ttkernel.cb<2, !ttcore.tile<32x32, bf16>>, i32) -> ()
+  %ptr = ttkernel.get_write_ptr(%cb) : (!ttkernel.cb<2, !ttcore.tile<32x32, bf16>>) -> i32
+  %x = arith.constant 1 : index
+  %size = arith.constant 2048 : i32
+  ttkernel.noc_async_read core[%x, %x], %size, %ptr, %size, noc %noc : (index, index, i32, i32, i32, i8) -> ()
+  ttkernel.noc_async_read_barrier(%noc) : (i8) -> ()
+  ttkernel.cb_push_back(%cb, %n) : (!ttkernel.cb<2, !ttcore.tile<32x32, bf16>>, i32) -> ()
   return
 }

@@ -16,9 +16,9 @@
 // CPP: [[P8]][[[I:v[0-9]+]]] = [[B:v[0-9]+]];
 // CPP: volatile tt_l1_ptr uint32_t [[W:v[0-9]+]] = [[P32]][[[I]]];
 // CPP: int32_t {{v[0-9]+}} = (int32_t) [[W]];
-// CPP: uint64_t [[A:v[0-9]+]] = get_noc_addr(
-// CPP: noc_inline_dw_write([[A]],
-// CPP: noc_semaphore_set_remote(
+// CPP: noc0.inline_dw_write<NocOptions::INLINE_L1>(unicast_ep, {{v[0-9]+}}, {.noc_x = {{v[0-9]+}}, .noc_y = {{v[0-9]+}}, .addr = static_cast<uint32_t>({{v[0-9]+}})}, {{v[0-9]+}});
+// CPP: uint64_t [[A:noc_addr_0]] = unicast_ep.get_noc_unicast_addr(static_cast<uint32_t>({{v[0-9]+}}), static_cast<uint32_t>({{v[0-9]+}}), static_cast<uint32_t>({{v[0-9]+}}), noc0.get_noc_id());
+// CPP: noc_semaphore_set_remote({{v[0-9]+}}, [[A]]);
 func.func @words() attributes {ttkernel.thread = #ttkernel.thread<noc>} {
   %x = arith.constant 1 : index
   %y = arith.constant 2 : index
@@ -34,7 +34,7 @@ func.func @words() attributes {ttkernel.thread = #ttkernel.thread<noc>} {
   ttkernel.noc_inline_dw_write(core[%x, %y], %addr, %w, %be, noc %noc) : (index, index, i32, i32, i8, i8) -> ()
   %sem_id = arith.constant 0 : i32
   %sem = ttkernel.get_semaphore(%sem_id) : (i32) -> !ttkernel.local_semaphore
-  %far = ttkernel.get_noc_addr(%x, %y, %addr) : (index, index, i32) -> !ttkernel.noc_addr
+  %far = ttkernel.get_noc_addr(%x, %y, %addr, %noc) : (index, index, i32, i8) -> !ttkernel.noc_addr
   ttkernel.remote_sram_write_u32(%sem, %far) : (!ttkernel.local_semaphore, !ttkernel.noc_addr) -> ()
   return
 }

@@ -1,5 +1,6 @@
 """ttkernel's L1 word ops (`load_from_l1`/`store_to_l1` through an `l1_addr_ptr<N>`), `noc_inline_dw_write` and
-`remote_sram_write_u32`, lowered by --convert-ttkernel-to-emitc and printed as C++, compute what tt-metal's calls do
+`remote_sram_write_u32` (its NoC address from the unicast endpoint's `get_noc_unicast_addr`), lowered by
+--convert-ttkernel-to-emitc and printed as C++ in tt-metal's object API, compute what tt-metal's calls do
 when the simulated grid runs them: words of the pointer's width, the enabled bytes of an inline write, a word copied
 to another core."""
 
@@ -55,7 +56,8 @@ def _cpp() -> str:
 
 def test_l1_words_inline_and_remote_writes_run_on_the_grid():
     source = _cpp()
-    assert "noc_inline_dw_write(" in source and "noc_semaphore_set_remote(" in source
+    assert "noc0.inline_dw_write<NocOptions::INLINE_L1>(unicast_ep, " in source
+    assert "unicast_ep.get_noc_unicast_addr(" in source and "noc_semaphore_set_remote(" in source
     grid = Grid()
     grid.core(0, 1).l1[8192:8196] = torch.tensor([0xAA] * 4, dtype=torch.uint8)
     grid.run(Program((KernelLaunch("writer", source, "brisc", ((0, 0),)),)))

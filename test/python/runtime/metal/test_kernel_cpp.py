@@ -111,3 +111,67 @@ def test_ttkernel_ops_lowered_to_emitc_run_on_the_simulator(op, reference):
     a, b = torch.randn(64, 64), torch.rand(64, 64) + 0.5
     out, _ = eltwise(Grid("blackhole"), a, b, translate_to_cpp(module), "f32", [(1, 1)], fp32_dest=True)
     assert torch.equal(out, reference(a, b))
+
+
+# each tile a+b packed twice into the same output page: overwriting it, then (L1 accumulation on) added to it
+L1_ACC_COMPUTE = TTKERNEL_COMPUTE.replace(
+    "    ttkernel.pack_tile(%c0, %out, %c0, false) : (index, !ttkernel.cb<2, !ttcore.tile<32x32, f32>>, index) -> ()\n",
+    "    %off = arith.constant 0 : i32\n"
+    "    ttkernel.pack_reconfig_l1_acc(%off) : (i32) -> ()\n"
+    "    ttkernel.pack_tile(%c0, %out, %c0, false) : (index, !ttkernel.cb<2, !ttcore.tile<32x32, f32>>, index) -> ()\n"
+    "    ttkernel.pack_reconfig_l1_acc(%one) : (i32) -> ()\n"
+    "    ttkernel.pack_tile(%c0, %out, %c0, false) : (index, !ttkernel.cb<2, !ttcore.tile<32x32, f32>>, index) -> ()\n"
+    "    ttkernel.pack_reconfig_l1_acc(%off) : (i32) -> ()\n").replace("OP", "add_binary_tile")
+
+
+def test_packer_l1_accumulation_adds_into_the_packed_page():
+    from ttmlir.passes import make_pass
+
+    module, _ = parse_text(make_context(), L1_ACC_COMPUTE)
+    make_pass("convert-ttkernel-to-emitc", "").apply(make_context(), module)
+    source = translate_to_cpp(module)
+    assert "PACK((llk_pack_reconfig_l1_acc(" in source
+    torch.manual_seed(9)
+    a, b = torch.randn(64, 64), torch.randn(64, 64)
+    out, _ = eltwise(Grid("wormhole_b0", exact=True), a, b, source, "f32", [(0, 0)], fp32_dest=True)
+    assert torch.equal(out, (a + b) * 2)
+
+
+@pytest.mark.parametrize("op, init, reference", [
+    ("add_int_tile", "add_int_tile_init()", torch.add), ("sub_int_tile", "sub_int_tile_init()", torch.sub),
+    ("mul_int_tile", "mul_int_tile_init(<si32>)", torch.mul),
+    ("binary_max_int32_tile", "binary_max_int32_tile_init()", torch.maximum)])
+def test_integer_tile_ops_run_on_the_simulator(op, init, reference):
+    """si32 tiles through the SFPU's integer entry points (add/sub/mul told the format), lowered to emitc."""
+    from ttmlir.passes import make_pass
+
+    call = f"ttkernel.{op}(%c0, %c1, %c0{', <si32>' if op.endswith('int_tile') else ''})"
+    text = TTKERNEL_COMPUTE.replace("f32>>", "si32>>").replace("ttkernel.OP_init()", f"ttkernel.{init}") \
+        .replace("ttkernel.OP(%c0, %c1, %c0)", call)
+    module, _ = parse_text(make_context(), text)
+    make_pass("convert-ttkernel-to-emitc", "").apply(make_context(), module)
+    source = translate_to_cpp(module)
+    torch.manual_seed(4)
+    a, b = torch.randint(-1000, 1000, (32, 64)).float(), torch.randint(-1000, 1000, (32, 64)).float()
+    out, _ = eltwise(Grid("wormhole_b0", exact=True), a, b, source, "si32", [(0, 0)], fp32_dest=True)
+    assert torch.equal(out, reference(a, b))
+
+
+@pytest.mark.parametrize("call, param, reference", [
+    ("add_unary_tile", 1075838976, lambda a: a + 2.5), ("div_unary_tile", 1082130432, lambda a: a / 4.0),
+    ("power_tile", 2, lambda a: a ** 2)])
+def test_scalar_tile_ops_run_on_the_simulator(call, param, reference):
+    """A DST tile and a scalar parameter (a float's 32 bits, or power's integer exponent), in place."""
+    from ttmlir.passes import make_pass
+
+    init = "power_tile_init" if call == "power_tile" else "binop_with_scalar_tile_init"
+    text = TTKERNEL_COMPUTE.replace("ttkernel.OP_init()", f"ttkernel.{init}()").replace(
+        "ttkernel.OP(%c0, %c1, %c0) : (index, index, index)",
+        f"%p = arith.constant {param} : i32\n    ttkernel.{call}(%c0, %p) : (index, i32)")
+    module, _ = parse_text(make_context(), text)
+    make_pass("convert-ttkernel-to-emitc", "").apply(make_context(), module)
+    torch.manual_seed(6)
+    a, b = torch.randn(32, 64), torch.randn(32, 64)
+    out, _ = eltwise(Grid("wormhole_b0", exact=True), a, b, translate_to_cpp(module), "f32", [(0, 0)],
+                     fp32_dest=True)
+    assert torch.allclose(out, reference(a))
