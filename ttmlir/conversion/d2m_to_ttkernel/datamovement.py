@@ -9,9 +9,25 @@ from dataclasses import dataclass
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
 
 from ttmlir.dialects import ttkernel
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ArgPlan, KernelOps, Placed, ShardLayout
+from ttmlir.conversion.d2m_to_ttkernel.views import RowGather
+
+
+# an affine map's binary ops on the non-negative indices a reader computes
+AFFINE_OPS = {AffineBinaryOpKind.Add: arith.AddiOp, AffineBinaryOpKind.Mul: arith.MuliOp,
+              AffineBinaryOpKind.FloorDiv: arith.DivUIOp, AffineBinaryOpKind.Mod: arith.RemUIOp}
+
+
+def affine_value(ops: KernelOps, expr: AffineExpr, dims: list[SSAValue]) -> SSAValue:
+    """`expr` of the index values `dims`, as the kernel's index arithmetic."""
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineConstantExpr):
+        return ops.const(expr.value, IndexType())
+    return ops.emit(AFFINE_OPS[expr.kind](affine_value(ops, expr.lhs, dims), affine_value(ops, expr.rhs, dims)))
 
 
 @dataclass
@@ -21,7 +37,7 @@ class DataMovementKernels:
     chip: dict
 
     def reader_body(self, cb_types: list[Attribute], inputs: list[Placed], layout: ShardLayout,
-                    gathers: list[str | None], plan: ArgPlan) -> list[Operation]:
+                    gathers: list[str | RowGather | None], plan: ArgPlan) -> list[Operation]:
         """Each input's CB filled for the whole shard: an L1 shard is handed over as it is, DRAM pages are read,
         gathered inputs fetch each output tile's source tile (see `launch`)."""
         ops = KernelOps(0, plan)
@@ -40,12 +56,12 @@ class DataMovementKernels:
         return ops
 
     def gather_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
-                    gather: str) -> None:
+                    gather: str | RowGather) -> None:
         """Output tile (i, j) of this core's shard into CB page k from source tile (j, i) ("transpose"), (0, j)
         ("row"), (i, 0) ("col"), (0, 0) ("scalar"), (i mod n, j) ("wrap<n>") or (i + r, j + c) ("shift<r>_<c>"),
         wherever that tile is."""
-        if gather.startswith("rows"):
-            self.rows_into(ops, port, base, source, layout, *(int(v) for v in gather[4:].split("_")))
+        if isinstance(gather, RowGather):
+            self.rows_into(ops, port, base, source, layout, gather)
             return
         index = IndexType()
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
@@ -71,12 +87,12 @@ class DataMovementKernels:
         ops.barrier("read")
 
     def rows_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
-                  source_rows: int, source_width: int, rows: int, width: int) -> None:
-        """A reshape from matrices of `source_rows` x `source_width` to ones of `rows` x `width` (the same last dim,
-        or both multiples of 16): each output tile of this core's shard zeroed in its CB page, then each of its
-        16-element face rows that is not padding read from the DRAM source's face row holding the element of the
-        same logical index as its first."""
+                  gather: RowGather) -> None:
+        """Each output tile of this core's shard zeroed in its CB page, then each of its 16-element face rows that
+        is not padding read from the DRAM source's face row holding the element `gather.remapping` names for its
+        first (the lowering checked the other 15 follow it in that face row)."""
         index = IndexType()
+        (source_rows, _), (rows, width) = gather.source, gather.result
         padded_in, padded_out = (-(-h // 32) * 32 for h in (source_rows, rows))
         size = source.page // 1024 * 16  # bytes of a face row
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
@@ -114,13 +130,9 @@ class DataMovementKernels:
                                                      inner.emit(arith.CmpiOp(column, c(inner, width), "ult"))))
 
                     def copy(then: KernelOps, column=column, half=half) -> None:
-                        logical = then.emit(arith.AddiOp(then.emit(arith.MuliOp(then.emit(arith.AddiOp(
-                            then.emit(arith.MuliOp(matrix, c(then, rows))), within)), c(then, width))), column))
-                        line = then.emit(arith.DivUIOp(logical, c(then, source_width)))
-                        at_column = then.emit(arith.RemUIOp(logical, c(then, source_width)))
-                        at = then.emit(arith.AddiOp(then.emit(arith.MuliOp(then.emit(arith.DivUIOp(
-                            line, c(then, source_rows))), c(then, padded_in))), then.emit(arith.RemUIOp(
-                                line, c(then, source_rows)))))
+                        m, line, at_column = (affine_value(then, e, [matrix, within, column])
+                                              for e in gather.remapping.results)
+                        at = then.emit(arith.AddiOp(then.emit(arith.MuliOp(m, c(then, padded_in))), line))
                         tile_in = then.emit(arith.IndexCastOp(then.emit(arith.AddiOp(then.emit(arith.MuliOp(
                             then.emit(arith.DivUIOp(at, c(then, 32))), wt)), then.emit(arith.DivUIOp(
                                 at_column, c(then, 32))))), i32))

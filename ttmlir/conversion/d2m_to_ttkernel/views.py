@@ -1,7 +1,7 @@
-"""Views a program reads through: a `d2m.view_layout` between the tiled layouts of two logical shapes of one size
-(`ttir.reshape`'s form, see reshape.py) is read as its input, each output face row gathered from the input's
-16-element face row of the same logical index ("rows<Hs>_<Ws>_<Ho>_<Wo>", the matrices' rows and columns on each
-side); a `d2m.view_layout` shifting a tensor's tile coordinates (`ttir.slice_static`'s
+"""Views a program reads through: a `d2m.view_layout` whose remapping names each output element's source element
+in logical coordinates, `(m, r, c) -> (m', r', c')` (the tensor manipulations' general form, see
+`ttir_to_d2m/row_gather.py`), is read as its input, each output face row gathered from the input's face row its
+remapping names (a `RowGather`); a `d2m.view_layout` shifting a tensor's tile coordinates (`ttir.slice_static`'s
 form, `(g0, g1, t0, t1) -> (g0, g1, t0 + r, t1 + c)` on the 1x1-grid forms) is read as its input, each output tile
 (i, j) gathered from the input's tile (i + r, j + c) wherever that tile is (d2m-grid-selection regrids the view's
 result for the program's grid; the constants of its remapping stay tile offsets of the collapsed tensors); the view
@@ -9,11 +9,11 @@ itself moves nothing and is dropped once no program reads it."""
 
 from __future__ import annotations
 
-import math
+from dataclasses import dataclass
 
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr, AffineMap
 
 from ttmlir.dialects import d2m
 from ttmlir.errors import PassFailure
@@ -33,20 +33,31 @@ def _logical(t) -> tuple[int, ...]:
     return tuple(t.encoding.data.logical_shape)
 
 
-def _matrix_rows(shape: tuple[int, ...]) -> int:
-    """The rows of each matrix of a logical shape (a vector being one row)."""
-    return shape[-2] if len(shape) >= 2 else 1
+def _matrix(shape: tuple[int, ...]) -> tuple[int, int]:
+    """(rows, columns) of each matrix of a logical shape (a vector or scalar being one row)."""
+    dims = (1,) * max(0, 2 - len(shape)) + tuple(shape)
+    return dims[-2], dims[-1]
 
 
-def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str]:
-    """(the tensor a copy reads, how its reader gathers it): a shifted view's input and "shift<r>_<c>", or the
-    value itself read tile for tile ("same")."""
+@dataclass(frozen=True)
+class RowGather:
+    """How a reader fills each output tile from a logical view: `remapping` `(m, r, c) -> (m', r', c')` over the
+    matrices of `source` (rows, columns) and `result` (rows, columns)."""
+
+    remapping: AffineMap
+    source: tuple[int, int]
+    result: tuple[int, int]
+
+
+def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str | RowGather]:
+    """(the tensor a copy reads, how its reader gathers it): a logical view's input and its `RowGather`, a shifted
+    view's input and "shift<r>_<c>", or the value itself read tile for tile ("same")."""
     view = value.owner
     if not isinstance(view, d2m.ViewLayoutOp):
         return value, "same"
-    shapes = [_logical(t) for t in (view.input.type, view.result.type)]
-    if shapes[0] != shapes[1] and math.prod(shapes[0]) == math.prod(shapes[1]):  # a reshape: its rows regrouped
-        return view.input, "rows" + "_".join(str(v) for shape in shapes for v in (_matrix_rows(shape), shape[-1]))
+    if view.remapping.data.num_dims == 3:
+        return view.input, RowGather(view.remapping.data, *(_matrix(_logical(t)) for t in (view.input.type,
+                                                                                           view.result.type)))
     results = view.remapping.data.results
     offsets = [_offset(e, d) for d, e in enumerate(results)]
     if len(results) != 4 or None in offsets or offsets[:2] != [0, 0]:
