@@ -36,7 +36,7 @@ from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _dtype, _elementwise, _map, metal_type
-from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
+from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS, decompose_broadcasts
 from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 from ttmlir.conversion.ttir_to_d2m.slice import SLICES
@@ -181,12 +181,13 @@ def check_memspaces(op: Operation, inputs: str, outputs: str) -> None:
 
 
 def _broadcast_map(source: TensorType, result: TensorType, op: Operation) -> AffineMapAttr:
-    """How an elementwise operand is read: its own blocks, or (broadcast along a matrix's rows, columns or both)
-    the one block row or column it has, for every block of the result."""
+    """How an elementwise operand is read: its own blocks, or (broadcast along a matrix's rows, columns or both,
+    or along the last dim of each matrix) the one block row or column it has, for every block of the result."""
     if source == result:
         return _map(2, 0, 1)
     s, r = source.get_shape(), result.get_shape()
-    if source.element_type != result.element_type or len(s) != len(r) or len(r) < 2 or math.prod(r[:-2]) != 1:
+    if source.element_type != result.element_type or len(s) != len(r) or len(r) < 2 or \
+            (math.prod(r[:-2]) != 1 and s[:-1] != r[:-1]):
         raise PassFailure(op, f"'{op.name}' casts or broadcasts beyond a matrix's rows and columns ({source} -> "
                               f"{result}); that is not converted to D2M yet")
     rows, cols = s[-2] == 1 and r[-2] != 1, s[-1] == 1 and r[-1] != 1
@@ -339,7 +340,8 @@ class TTIRToD2MPass(ModulePass):
         for ttir_op in [o for o in op.walk() if isinstance(o, TTOp) and o.name.startswith("ttir.")]:
             if ttir_op.ROW.name in KEPT:
                 continue
-            for each in _decomposed_min(ttir_op) if ttir_op.ROW.name == "min" else [ttir_op]:
+            for each in _decomposed_min(ttir_op) if ttir_op.ROW.name == "min" else [ttir_op] if self.ttnn_mode \
+                    else decompose_broadcasts(ttir_op, ttir_op.ROW.name in TILE_OF):
                 self.convert(each, device)
         for empty in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.empty" and not o.results[0].uses]:
             empty.detach()
