@@ -1,7 +1,7 @@
 """TTIR data-movement ops (reshape, squeeze, unsqueeze, permute, broadcast, slice_static) through `--ttir-to-ttmetal-pipeline`, run
 from the `.ttm` on the simulated grid against torch (a reshape keeping the last dim, or changing it between multiples of 16,
-gathers face rows between tiles);
-what moves other elements between tiles is refused naming it; a
+gathers face rows between tiles, as do permutes keeping the last dim, slices starting it at a multiple of 16 and
+broadcasts, see ttir_to_d2m/row_gather.py); what splits face rows is refused naming it; a
 function whose tensors together exceed L1 runs when those live at once fit."""
 
 import pytest
@@ -54,7 +54,37 @@ CASES = [
     ("broadcast", "broadcast_dimensions = array<i64: 3, 1, 1>", (1, 40, 96), (3, 40, 96), lambda x: x.expand(3, 40, 96)),
     ("broadcast", "broadcast_dimensions = array<i64: 2, 4, 1, 1>", (1, 1, 1, 96), (2, 4, 1, 96),
      lambda x: x.expand(2, 4, 1, 96)),
+    # face rows moved between tiles through the logical view: permutes keeping the last dim, slices of rows,
+    # matrices and steps, broadcasts along batch dims and rows at once, and (split in two) along the last dim too
+    ("permute", "permutation = array<i64: 1, 0, 2>", (2, 40, 64), (40, 2, 64), lambda x: x.permute(1, 0, 2)),
+    ("permute", "permutation = array<i64: 2, 0, 1, 3>", (3, 5, 2, 48), (2, 3, 5, 48), lambda x: x.permute(2, 0, 1, 3)),
+    ("slice_static", "begins = [0 : i32, 16 : i32], ends = [40 : i32, 32 : i32], step = [1 : i32, 1 : i32]", (40, 64),
+     (40, 16), lambda x: x[:, 16:32]),
+    ("slice_static", "begins = [0 : i32, 0 : i32], ends = [20 : i32, 64 : i32], step = [1 : i32, 1 : i32]", (40, 64),
+     (20, 64), lambda x: x[:20]),
+    ("slice_static", "begins = [1 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [2 : i32, 2 : i32, 32 : i32, 32 : i32], "
+     "step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]", (2, 3, 32, 32), (1, 2, 32, 32), lambda x: x[1:2, :2]),
+    ("slice_static", "begins = [1 : i32, 3 : i32, 16 : i32], ends = [5 : i32, 40 : i32, 48 : i32], "
+     "step = [3 : i32, 5 : i32, 1 : i32]", (5, 40, 48), (2, 8, 32), lambda x: x[1:5:3, 3:40:5, 16:48]),
+    ("broadcast", "broadcast_dimensions = array<i64: 4, 1, 64>", (1, 40, 1), (4, 40, 64), lambda x: x.expand(4, 40, 64)),
+    ("broadcast", "broadcast_dimensions = array<i64: 1, 40, 1>", (4, 1, 64), (4, 40, 64), lambda x: x.expand(4, 40, 64)),
+    ("broadcast", "broadcast_dimensions = array<i64: 2, 1, 40, 1>", (1, 12, 1, 64), (2, 12, 40, 64),
+     lambda x: x.expand(2, 12, 40, 64)),
 ]
+
+
+@pytest.mark.parametrize("a, b", [((1, 1, 1, 128), (32, 1, 1, 128)), ((8, 50, 1), (8, 50, 96)),
+                                  ((64,), (2, 3, 40, 64)), ((3, 1, 1), (3, 20, 40)), ((1, 3, 1, 64), (2, 3, 40, 1))])
+def test_elementwise_implicit_broadcasts_run_on_the_device(a, b):
+    # an operand broadcast along batch dims or several matrices' rows is broadcast first; along the last dim of each
+    # matrix the tile map reads it
+    r = torch.broadcast_shapes(a, b)
+    ta, tb, tr = (f"tensor<{'x'.join(map(str, t))}xf32>" for t in (a, b, r))
+    source = (f"func.func @f(%a: {ta}, %b: {tb}) -> {tr} {{\n"
+              f"  %0 = \"ttir.subtract\"(%a, %b) : ({ta}, {tb}) -> {tr}\n  return %0 : {tr}\n}}\n")
+    x, y = (torch.randn(t, generator=torch.Generator().manual_seed(i)) for i, t in enumerate((a, b)))
+    (out,), _ = run_program(compile_ttir(source), [x, y])
+    assert torch.allclose(out, x - y, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("op, attrs, source, result, expected", CASES)
@@ -70,17 +100,12 @@ def test_data_movement_ops_run_on_the_device(op, attrs, source, result, expected
      "elements between tiles"),
     ("reshape", "shape = [40 : i32, 48 : i32]", (40, 2, 24), (40, 48), "40x2x24 to 40x48 moves elements between "
      "tiles"),
-    ("permute", "permutation = array<i64: 1, 0, 2>", (2, 40, 64), (40, 2, 64), r"permutation \[1, 0, 2\] of 2x40x64"),
-    ("permute", "permutation = array<i64: 0, 2, 1>", (2, 40, 64), (2, 64, 40), "moves elements between tiles"),
-    ("slice_static", "begins = [0 : i32, 16 : i32], ends = [40 : i32, 32 : i32], step = [1 : i32, 1 : i32]", (40, 64),
-     (40, 16), "cuts the last dim inside a tile"),
-    ("slice_static", "begins = [0 : i32, 0 : i32], ends = [20 : i32, 64 : i32], step = [1 : i32, 1 : i32]", (40, 64),
-     (20, 64), "takes part of a matrix's rows"),
-    ("slice_static", "begins = [1 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [2 : i32, 2 : i32, 32 : i32, 32 : i32], "
-     "step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]", (2, 3, 32, 32), (1, 2, 32, 32), "takes matrices that are not "
-     "consecutive"),
-    ("broadcast", "broadcast_dimensions = array<i64: 4, 1, 64>", (1, 40, 1), (4, 40, 64), "spreads along a batch dim"),
-    ("broadcast", "broadcast_dimensions = array<i64: 1, 40, 1>", (4, 1, 64), (4, 40, 64), "spreads along a batch dim"),
+    ("permute", "permutation = array<i64: 0, 2, 1>", (2, 40, 64), (2, 64, 40), r"permutation \[0, 2, 1\] of 2x40x64 "
+     "moves elements between tiles"),
+    ("slice_static", "begins = [0 : i32, 8 : i32], ends = [40 : i32, 32 : i32], step = [1 : i32, 1 : i32]", (40, 64),
+     (40, 24), "cuts the last dim inside a tile"),
+    ("slice_static", "begins = [0 : i32, 0 : i32], ends = [40 : i32, 64 : i32], step = [1 : i32, 2 : i32]", (40, 64),
+     (40, 32), "steps by more than 1"),
 ])
 def test_data_movement_between_tiles_is_refused_naming_the_shapes(op, attrs, source, result, message):
     with pytest.raises(PassFailure, match=message):
