@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, i32
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
 
@@ -61,7 +61,7 @@ class DataMovementKernels:
         ("row"), (i, 0) ("col"), (0, 0) ("scalar"), (i mod n, j) ("wrap<n>") or (i + r, j + c) ("shift<r>_<c>"),
         wherever that tile is."""
         if isinstance(gather, RowGather):
-            self.rows_into(ops, port, base, source, layout, gather)
+            (self.rows_into if gather.faces else self.elements_into)(ops, port, base, source, layout, gather)
             return
         index = IndexType()
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
@@ -154,6 +154,90 @@ class DataMovementKernels:
 
         ops.loop(layout.tiles, tile)
         ops.barrier("read")
+
+    def elements_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout,
+                      layout: ShardLayout, gather: RowGather) -> None:
+        """Each output tile of this core's shard zeroed in its CB page, then each of its elements that is not
+        padding copied from the source element `gather.remapping` names: the DRAM source's tile holding it read
+        whole (a page, aligned as the NoC needs) into the scratch page after the shard's pages, unless it is the
+        one read last (its page id kept in the word after the scratch page), the element copied within L1."""
+        index = IndexType()
+        (source_rows, _), (rows, width) = gather.source, gather.result
+        padded_in, padded_out = (-(-h // 32) * 32 for h in (source_rows, rows))
+        bits = source.page // 1024 * 8  # an element's
+        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
+        page, wt = ops.const(source.page), ops.const(source.tensor_tiles[1], index)
+        banks, zero = ops.const(int(self.chip["num_dram_channels"])), ops.const(0)
+        local = ops.call("get_write_ptr", port, result=i32)
+        scratch = ops.emit(arith.AddiOp(local, ops.const(layout.tiles * source.page)))
+        cached = ops.call("reinterpret_cast", ops.emit(arith.AddiOp(scratch, page)), result=ttkernel.L1AddrPtrType(32))
+        held = ops.call("reinterpret_cast", scratch, result=ttkernel.L1AddrPtrType(bits))
+        ops.call("store_to_l1", ops.const(-1), cached, zero)  # no tile read yet
+        y, x = ops.coords(layout)
+
+        def c(body: KernelOps, v: int) -> SSAValue:
+            return body.const(v, index)
+
+        def position(body: KernelOps, r: SSAValue, col: SSAValue) -> SSAValue:
+            """The element index in a tile of its element (r, col): face (r / 16, col / 16), row-major within."""
+            face = body.emit(arith.AddiOp(body.emit(arith.MuliOp(body.emit(arith.DivUIOp(r, c(body, 16))),
+                                                                 c(body, 2))), body.emit(arith.DivUIOp(col, c(body, 16)))))
+            within = body.emit(arith.AddiOp(body.emit(arith.MuliOp(body.emit(arith.RemUIOp(r, c(body, 16))),
+                                                                   c(body, 16))), body.emit(arith.RemUIOp(col, c(body, 16)))))
+            return body.emit(arith.IndexCastOp(body.emit(arith.AddiOp(body.emit(arith.MuliOp(face, c(body, 256))),
+                                                                      within)), i32))
+
+        def tile(body: KernelOps, k: SSAValue) -> None:
+            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
+            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
+            words = body.call("reinterpret_cast", near, result=ttkernel.L1AddrPtrType(32))
+            body.loop(source.page // 4, lambda inner, w: inner.call("store_to_l1", zero, words,
+                                                                    inner.emit(arith.IndexCastOp(w, i32))))
+            out = body.call("reinterpret_cast", near, result=ttkernel.L1AddrPtrType(bits))
+
+            def row(inner: KernelOps, r: SSAValue) -> None:
+                out_row = inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(i, c(inner, 32))), r))
+                matrix = inner.emit(arith.DivUIOp(out_row, c(inner, padded_out)))
+                within = inner.emit(arith.RemUIOp(out_row, c(inner, padded_out)))
+
+                def element(each: KernelOps, col: SSAValue) -> None:
+                    column = each.emit(arith.AddiOp(each.emit(arith.MuliOp(j, c(each, 32))), col))
+                    inside = each.emit(arith.AndIOp(each.emit(arith.CmpiOp(within, c(each, rows), "ult")),
+                                                    each.emit(arith.CmpiOp(column, c(each, width), "ult"))))
+
+                    def copy(then: KernelOps) -> None:
+                        m, line, at_column = (affine_value(then, e, [matrix, within, column])
+                                              for e in gather.remapping.results)
+                        at = then.emit(arith.AddiOp(then.emit(arith.MuliOp(m, c(then, padded_in))), line))
+                        tile_in = then.emit(arith.IndexCastOp(then.emit(arith.AddiOp(then.emit(arith.MuliOp(
+                            then.emit(arith.DivUIOp(at, c(then, 32))), wt)), then.emit(arith.DivUIOp(
+                                at_column, c(then, 32))))), i32))
+
+                        def fetch(again: KernelOps) -> None:
+                            bank = again.emit(arith.RemUIOp(tile_in, banks))
+                            far = again.emit(arith.AddiOp(base, again.emit(arith.MuliOp(again.emit(arith.DivUIOp(
+                                tile_in, banks)), page))))
+                            again.append(ttkernel.NocAsyncReadOp.create(
+                                operands=[bank, far, scratch, page, again.noc],
+                                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 1])}))
+                            again.barrier("read")
+                            again.call("store_to_l1", tile_in, cached, again.const(0))
+
+                        last = then.call("load_from_l1", cached, then.const(0), result=i32)
+                        then.if_else(then.emit(arith.CmpiOp(last, tile_in, "ne")), fetch, lambda _: None)
+                        value = then.call("load_from_l1", held, position(
+                            then, then.emit(arith.RemUIOp(at, c(then, 32))),
+                            then.emit(arith.RemUIOp(at_column, c(then, 32)))), result=IntegerType(bits))
+                        then.call("store_to_l1", value, out, position(then, r, col))
+
+                    each.if_else(inside, copy, lambda _: None)
+
+                inner.loop(32, element)
+
+            body.loop(32, row)
+
+        ops.loop(layout.tiles, tile)
 
     def writer_body(self, cb: Attribute, layout: ShardLayout, cb_arg: int, plan: ArgPlan) -> list[Operation]:
         """The writer kernel of a launch (NoC 1): see `write_output`; a DRAM address follows the CB port."""

@@ -24,6 +24,7 @@ from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttkernel.compute import ComputeKernels
 from ttmlir.conversion.d2m_to_ttkernel.datamovement import DataMovementKernels
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ArgPlan, Placed, ShardLayout
+from ttmlir.conversion.d2m_to_ttkernel.views import RowGather
 
 READER_CORE, WRITER_CORE = 1, 0  # data-movement cores: core 1 drives NoC 0, core 0 NoC 1
 
@@ -120,7 +121,11 @@ class ProgramKernels:
         tensors = [*inputs, out]
         layouts = [self.layout_of(t) for t in tensors]
         layout = layouts[-1]
-        cbs = [self.l1_buffer(layout, layout.shard, source.dtype, op) if g else self.cb_of(t, op)
+        # a gather element by element keeps a scratch page and its page id after the shard's pages
+        # (the CB's pages a multiple of the shard's)
+        cbs = [self.l1_buffer(layout, (layout.shard[0] * (3 if layout.tiles == 1 else 2), layout.shard[1])
+                              if isinstance(g, RowGather) and not g.faces else layout.shard, source.dtype, op)
+               if g else self.cb_of(t, op)
                for t, source, g in zip(inputs, layouts, gathers)]
         cbs.append(self.cb_of(out, op))
         ports = list(range(len(tensors)))

@@ -1,7 +1,7 @@
 """Views a program reads through: a `d2m.view_layout` whose remapping names each output element's source element
 in logical coordinates, `(m, r, c) -> (m', r', c')` (the tensor manipulations' general form, see
 `ttir_to_d2m/row_gather.py`), is read as its input, each output face row gathered from the input's face row its
-remapping names (a `RowGather`); a `d2m.view_layout` shifting a tensor's tile coordinates (`ttir.slice_static`'s
+remapping names, or element by element where a face row's elements come from several (a `RowGather`); a `d2m.view_layout` shifting a tensor's tile coordinates (`ttir.slice_static`'s
 form, `(g0, g1, t0, t1) -> (g0, g1, t0 + r, t1 + c)` on the 1x1-grid forms) is read as its input, each output tile
 (i, j) gathered from the input's tile (i + r, j + c) wherever that tile is (d2m-grid-selection regrids the view's
 result for the program's grid; the constants of its remapping stay tile offsets of the collapsed tensors); the view
@@ -15,6 +15,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr, AffineMap
 
+from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, keeps_face_rows, reshaped
 from ttmlir.dialects import d2m
 from ttmlir.errors import PassFailure
 
@@ -42,11 +43,21 @@ def _matrix(shape: tuple[int, ...]) -> tuple[int, int]:
 @dataclass(frozen=True)
 class RowGather:
     """How a reader fills each output tile from a logical view: `remapping` `(m, r, c) -> (m', r', c')` over the
-    matrices of `source` (rows, columns) and `result` (rows, columns)."""
+    matrices of `source` (rows, columns) and `result` (rows, columns); by face rows of 16 elements when `faces`
+    (each a run of the source's face row, see `gather_of`), else element by element."""
 
     remapping: AffineMap
     source: tuple[int, int]
     result: tuple[int, int]
+    faces: bool
+
+
+def gather_of(remapping: AffineMap, source: tuple[int, ...], result: tuple[int, ...]) -> RowGather:
+    """A view's gather: by face rows where each output face row's 16 elements are one source face row's (the
+    source column the output's plus a multiple of 16, or a reshape between last dims of multiples of 16)."""
+    faces = keeps_face_rows(remapping) or (not (_matrix(source)[1] % FACE_ROW or _matrix(result)[1] % FACE_ROW) and
+                                           remapping == reshaped(source, result))
+    return RowGather(remapping, _matrix(source), _matrix(result), faces)
 
 
 def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str | RowGather]:
@@ -56,8 +67,7 @@ def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str | RowGat
     if not isinstance(view, d2m.ViewLayoutOp):
         return value, "same"
     if view.remapping.data.num_dims == 3:
-        return view.input, RowGather(view.remapping.data, *(_matrix(_logical(t)) for t in (view.input.type,
-                                                                                           view.result.type)))
+        return view.input, gather_of(view.remapping.data, _logical(view.input.type), _logical(view.result.type))
     results = view.remapping.data.results
     offsets = [_offset(e, d) for d, e in enumerate(results)]
     if len(results) != 4 or None in offsets or offsets[:2] != [0, 0]:

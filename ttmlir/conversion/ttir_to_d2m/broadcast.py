@@ -21,6 +21,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from ttmlir.conversion.ttir_to_d2m.row_gather import gather_view, gathered
+from ttmlir.conversion.ttir_to_d2m.tiles import spread_leaves
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.errors import PassFailure, derive
 from ttmlir.ir.props import KINDS
@@ -30,9 +31,10 @@ TILE = 32
 
 
 def copy_through_maps(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps) -> SSAValue:
-    """A linalg.generic yielding the loaded operand's tile for each output tile, as its map reads it."""
+    """A linalg.generic yielding the loaded operand's tile for each output tile, as its map reads it (spread over
+    the tile by a `d2m.tile_bcast` where the map reads one block row, column or tile for all)."""
     body = Block(arg_types=[loaded[0].type.element_type, out.type.element_type])
-    body.add_op(LinalgYieldOp(body.args[0]))
+    body.add_op(LinalgYieldOp(*spread_leaves(body, maps)))
     generic = LinalgGenericOp(loaded, [out], Region(body), maps, [IteratorTypeAttr.parallel()] * 2, [out.type])
     ops.append(generic)
     return generic.res[0]

@@ -5,10 +5,9 @@ On the device a tensor is its matrices (its last two dims) each padded to whole 
 tile rows. A reshape that keeps the last dim and either keeps each matrix's rows (only leading dims of the batch
 regrouped, squeezed or unsqueezed) or, with whole tiles of rows on both sides, only regroups those rows, leaves every
 element at the same place in the same tile: its program copies the input's blocks into the result's (a generic whose
-region stores the block it loads, as upstream's data-movement-only generics do). Any other reshape that keeps the
-last dim, or changes it between multiples of 16 (a tile's face rows), moves face rows between tiles: a copy of the
-input seen through the view of the element of the same row-major position (see `row_gather.py`). Others split face
-rows, and are refused naming the shapes."""
+region stores the block it loads, as upstream's data-movement-only generics do). Any other reshape moves elements
+between tiles: a copy of the input seen through the view of the element of the same row-major position (see
+`row_gather.py`; gathered by face rows where it keeps the last dim or changes it between multiples of 16)."""
 
 from __future__ import annotations
 
@@ -18,7 +17,7 @@ from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineMap
 
-from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, copy_block, gather_view, reshaped
+from ttmlir.conversion.ttir_to_d2m.row_gather import copy_block, gather_view, reshaped
 from ttmlir.errors import PassFailure
 from ttmlir.ir.tt_op import TTOp
 
@@ -40,18 +39,13 @@ def keeps_tiles(source: tuple[int, ...], result: tuple[int, ...]) -> bool:
 
 
 def reshape(op: TTOp, tensors: list[SSAValue]):
-    """(compute, maps, iterators, inputs) of a reshape that keeps every element in its tile: a block copy."""
+    """(compute, maps, iterators, inputs) of a reshape: a block copy where it keeps every element in its tile, else
+    a copy of its logical view."""
     source, result = tuple(tensors[0].type.get_shape()), tuple(op.results[0].type.get_shape())
     if tensors[0].type.element_type != op.results[0].type.element_type:
         raise PassFailure(op, f"'{op.name}' changes the element type")
-    widths = (_matrices(source)[2], _matrices(result)[2])
-    if not keeps_tiles(source, result) and (widths[0] == widths[1] or not (widths[0] % FACE_ROW or
-                                                                           widths[1] % FACE_ROW)):
-        return gather_view(op, tensors, reshaped(source, result))
     if not keeps_tiles(source, result):
-        raise PassFailure(op, f"'{op.name}' of {'x'.join(map(str, source))} to {'x'.join(map(str, result))} moves "
-                              "elements between tiles; that is not converted to D2M yet (a reshape keeping the last "
-                              "dim, or changing it between multiples of 16, is)")
+        return gather_view(op, tensors, reshaped(source, result))
     return copy_block, [AffineMapAttr(AffineMap.identity(2))] * 2, ["parallel"] * 2, tensors
 
 

@@ -86,11 +86,15 @@ def keeps_face_rows(amap: AffineMap) -> bool:
 
 
 def reshaped(source: tuple[int, ...], result: tuple[int, ...]) -> AffineMap:
-    """The map of a reshape: the element of the same row-major position."""
-    linear = _sum([_scaled(e, math.prod(result[k + 1:])) for k, e in enumerate(output_index(result))])
-    index = [_mod(_div(linear, math.prod(source[k + 1:])), source[k]) if k else _div(linear, math.prod(source[1:]))
-             for k in range(len(source))]
-    return source_coordinates(source, index)
+    """The map of a reshape: the element of the same row-major position (of the same column, in the row of the
+    same position, when both keep the last dim)."""
+    kept = 1 if source and result and source[-1] == result[-1] else 0
+    rows = [_scaled(e, math.prod(result[k + 1:len(result) - kept]))
+            for k, e in enumerate(output_index(result)[:len(result) - kept])]
+    linear, lines = _sum(rows), source[:len(source) - kept]
+    index = [_mod(_div(linear, math.prod(lines[k + 1:])), lines[k]) if k else _div(linear, math.prod(lines[1:]))
+             for k in range(len(lines))]
+    return source_coordinates(source, index + [AffineExpr.dimension(2)] * kept)
 
 
 def gathered(source: tuple[int, ...], result: tuple[int, ...],

@@ -7,9 +7,8 @@ of the rectangle from the input, wherever it is).
 On the device the leading dims fold into tile rows (each matrix padded to whole tiles), so a slice keeps whole
 tiles when it takes every row of each matrix, starts the last dim at a tile boundary (and ends it at one or at the
 end), steps by 1, and takes a range of one leading dim with only dims of size 1 before it (its matrices are then
-consecutive tile rows). Other slices that start the last dim at a multiple of 16 and step by 1 along it (any rows,
-matrices and steps of the leading dims) take whole face rows: a copy of the input's logical view (see
-`row_gather.py`). Others split face rows, and are refused naming the op."""
+consecutive tile rows). Other slices (any begins, ends and steps) are a copy of the input's logical view (see
+`row_gather.py`; gathered by face rows where the last dim starts at a multiple of 16 and steps by 1)."""
 
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, copy_block, gather_view, gathered
+from ttmlir.conversion.ttir_to_d2m.row_gather import copy_block, gather_view, gathered
 from ttmlir.dialects import d2m
 from ttmlir.errors import PassFailure, derive
 from ttmlir.ir.props import int_values
@@ -61,19 +60,14 @@ def tile_offsets(op: TTOp, shape: tuple[int, ...]) -> tuple[int, int]:
 
 def slice_static(op: TTOp, tensors: list[SSAValue]):
     """(compute, maps, iterators, inputs) of a slice: of whole tiles, a copy of the shifted view of the input (the
-    move to DRAM and the view are inserted before `op`); of whole face rows, a copy of its logical view (see
-    `row_gather.py`)."""
+    move to DRAM and the view are inserted before `op`); else a copy of its logical view (see `row_gather.py`)."""
 
     source, result = tensors[0].type, op.results[0].type
     shape = tuple(source.get_shape())
     try:
         row, col = tile_offsets(op, shape)
-    except CutsTiles as cut:
-        begins, ends, steps = _bounds(op, shape)
-        if shape and (steps[-1] != 1 or begins[-1] % FACE_ROW):
-            raise PassFailure(op, f"'{op.name}' of {'x'.join(map(str, shape))} with begins {begins}, ends {ends}, "
-                                  f"steps {steps} {cut}; that is not converted to D2M yet (a slice of whole tiles, "
-                                  "or starting the last dim at a multiple of 16 with step 1 along it, is)") from None
+    except CutsTiles:
+        begins, _, steps = _bounds(op, shape)
         return gather_view(op, tensors, gathered(shape, tuple(result.get_shape()), lambda index: [
             e * step + begin if step != 1 else e + begin if begin else e
             for e, begin, step in zip(index, begins, steps)]))
