@@ -30,6 +30,14 @@ def affine_value(ops: KernelOps, expr: AffineExpr, dims: list[SSAValue]) -> SSAV
     return ops.emit(AFFINE_OPS[expr.kind](affine_value(ops, expr.lhs, dims), affine_value(ops, expr.rhs, dims)))
 
 
+def in_source(ops: KernelOps, gather: RowGather, coords: list[SSAValue]) -> SSAValue:
+    """Whether the source coordinates (m', r', c') a view names are inside its source (a padded or concatenated
+    view names some outside it, negative ones wrapping around as unsigned, and leaves those elements zero)."""
+    bounds = (gather.matrices, *gather.source)
+    checks = [ops.emit(arith.CmpiOp(v, ops.const(n, IndexType()), "ult")) for v, n in zip(coords, bounds)]
+    return ops.emit(arith.AndIOp(ops.emit(arith.AndIOp(checks[0], checks[1])), checks[2]))
+
+
 @dataclass
 class DataMovementKernels:
     """Kernel bodies moving tiles over the NoC on a chip of the system descriptor."""
@@ -130,8 +138,11 @@ class DataMovementKernels:
                                                      inner.emit(arith.CmpiOp(column, c(inner, width), "ult"))))
 
                     def copy(then: KernelOps, column=column, half=half) -> None:
-                        m, line, at_column = (affine_value(then, e, [matrix, within, column])
-                                              for e in gather.remapping.results)
+                        coords = [affine_value(then, e, [matrix, within, column]) for e in gather.remapping.results]
+                        then.if_else(in_source(then, gather, coords), lambda ok: read(ok, *coords, half),
+                                     lambda _: None)
+
+                    def read(then: KernelOps, m: SSAValue, line: SSAValue, at_column: SSAValue, half: int) -> None:
                         at = then.emit(arith.AddiOp(then.emit(arith.MuliOp(m, c(then, padded_in))), line))
                         tile_in = then.emit(arith.IndexCastOp(then.emit(arith.AddiOp(then.emit(arith.MuliOp(
                             then.emit(arith.DivUIOp(at, c(then, 32))), wt)), then.emit(arith.DivUIOp(
@@ -207,8 +218,10 @@ class DataMovementKernels:
                                                     each.emit(arith.CmpiOp(column, c(each, width), "ult"))))
 
                     def copy(then: KernelOps) -> None:
-                        m, line, at_column = (affine_value(then, e, [matrix, within, column])
-                                              for e in gather.remapping.results)
+                        coords = [affine_value(then, e, [matrix, within, column]) for e in gather.remapping.results]
+                        then.if_else(in_source(then, gather, coords), lambda ok: read(ok, *coords), lambda _: None)
+
+                    def read(then: KernelOps, m: SSAValue, line: SSAValue, at_column: SSAValue) -> None:
                         at = then.emit(arith.AddiOp(then.emit(arith.MuliOp(m, c(then, padded_in))), line))
                         tile_in = then.emit(arith.IndexCastOp(then.emit(arith.AddiOp(then.emit(arith.MuliOp(
                             then.emit(arith.DivUIOp(at, c(then, 32))), wt)), then.emit(arith.DivUIOp(

@@ -9,6 +9,7 @@ itself moves nothing and is dropped once no program reads it."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from xdsl.dialects.func import FuncOp
@@ -43,10 +44,11 @@ def _matrix(shape: tuple[int, ...]) -> tuple[int, int]:
 @dataclass(frozen=True)
 class RowGather:
     """How a reader fills each output tile from a logical view: `remapping` `(m, r, c) -> (m', r', c')` over the
-    matrices of `source` (rows, columns) and `result` (rows, columns); by face rows of 16 elements when `faces`
-    (each a run of the source's face row, see `gather_of`), else element by element."""
+    `matrices` of `source` (rows, columns) and the result's (`result`: rows, columns); by face rows of 16
+    elements when `faces` (each a run of the source's face row, see `gather_of`), else element by element."""
 
     remapping: AffineMap
+    matrices: int
     source: tuple[int, int]
     result: tuple[int, int]
     faces: bool
@@ -57,7 +59,7 @@ def gather_of(remapping: AffineMap, source: tuple[int, ...], result: tuple[int, 
     source column the output's plus a multiple of 16, or a reshape between last dims of multiples of 16)."""
     faces = keeps_face_rows(remapping) or (not (_matrix(source)[1] % FACE_ROW or _matrix(result)[1] % FACE_ROW) and
                                            remapping == reshaped(source, result))
-    return RowGather(remapping, _matrix(source), _matrix(result), faces)
+    return RowGather(remapping, math.prod(source[:-2]), _matrix(source), _matrix(result), faces)
 
 
 def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str | RowGather]:

@@ -20,7 +20,7 @@ from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp, YieldOp as Li
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from ttmlir.conversion.ttir_to_d2m.row_gather import gather_view, gathered
+from ttmlir.conversion.ttir_to_d2m.row_gather import gather_view, gathered, matrix_dims
 from ttmlir.conversion.ttir_to_d2m.tiles import spread_leaves
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.errors import PassFailure, derive
@@ -48,16 +48,17 @@ def _tiles(row: AffineExpr | None, col: AffineExpr | None) -> AffineMapAttr:
 def tile_map(s: tuple[int, ...], r: tuple[int, ...]) -> AffineMapAttr | None:
     """The map over the output's tiles reading a source of shape `s` broadcast to `r` (of its rank) tile by tile,
     or None when the broadcast moves face rows between tiles."""
+    s, r = matrix_dims(s), matrix_dims(r)  # a vector is one row
     spread = [d for d in range(len(r)) if s[d] != r[d]]
     rank, d0, d1 = len(r), AffineExpr.dimension(0), AffineExpr.dimension(1)
-    if math.prod(s) == 1 and spread:
-        return _tiles(None, None)
     if not spread:
         return _tiles(d0, d1)
     if spread == [rank - 1]:
         return _tiles(d0, None)
-    if rank >= 2 and set(spread) <= {rank - 2, rank - 1} and math.prod(r[:-2]) == 1:
+    if set(spread) <= {rank - 2, rank - 1} and math.prod(r[:-2]) == 1:
         return _tiles(None if rank - 2 in spread else d0, None if rank - 1 in spread else d1)
+    if math.prod(s) == 1:
+        return _tiles(None, None)
     if max(spread) < rank - 2 and math.prod(s[:-2]) == 1:  # one matrix repeated along the batch
         return _tiles(d0 % -(-s[-2] // TILE), d1)
     return None

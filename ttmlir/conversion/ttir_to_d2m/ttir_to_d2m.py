@@ -36,10 +36,12 @@ from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _dtype, _elementwise, _map, metal_type
-from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS, decompose_broadcasts
+from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
 from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 from ttmlir.conversion.ttir_to_d2m.slice import SLICES
+from ttmlir.conversion.ttir_to_d2m.pad import PADS
+from ttmlir.conversion.ttir_to_d2m.tms import decompose_tms
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -57,7 +59,7 @@ REDUCTION_FILLS = {"sum": "zero", "mean": "zero", "max": "neginf"}
 INVERSE = "neg"
 REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
 # op families converted in files of their own: name -> (op, tensor operands) -> (compute, maps, iterators, inputs)
-FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES}
+FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
 
 
 def ranked_metal_type(shape: tuple[int, ...], element: Attribute, memory: str) -> TensorType:
@@ -341,7 +343,7 @@ class TTIRToD2MPass(ModulePass):
             if ttir_op.ROW.name in KEPT:
                 continue
             for each in _decomposed_min(ttir_op) if ttir_op.ROW.name == "min" else [ttir_op] if self.ttnn_mode \
-                    else decompose_broadcasts(ttir_op, ttir_op.ROW.name in TILE_OF):
+                    else decompose_tms(ttir_op, ttir_op.ROW.name in TILE_OF):
                 self.convert(each, device)
         for empty in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.empty" and not o.results[0].uses]:
             empty.detach()
