@@ -16,7 +16,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr, AffineMap
 
-from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, keeps_face_rows, reshaped
+from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, column_offset, reshaped
 from ttmlir.dialects import d2m
 from ttmlir.errors import PassFailure
 
@@ -56,9 +56,12 @@ class RowGather:
 
 def gather_of(remapping: AffineMap, source: tuple[int, ...], result: tuple[int, ...]) -> RowGather:
     """A view's gather: by face rows where each output face row's 16 elements are one source face row's (the
-    source column the output's plus a multiple of 16, or a reshape between last dims of multiples of 16)."""
-    faces = keeps_face_rows(remapping) or (not (_matrix(source)[1] % FACE_ROW or _matrix(result)[1] % FACE_ROW) and
-                                           remapping == reshaped(source, result))
+    source column the output's plus a multiple of 16, none of them past the source's last column unless all are;
+    or a reshape between last dims of multiples of 16), else element by element."""
+    width, offset = _matrix(source)[1], column_offset(remapping)
+    # a face row read whole when all of it is the source's row (or none of it: those are left zero)
+    faces = (offset is not None and (width % FACE_ROW == 0 or 0 <= offset <= width - _matrix(result)[1])) or \
+        (not (width % FACE_ROW or _matrix(result)[1] % FACE_ROW) and remapping == reshaped(source, result))
     return RowGather(remapping, math.prod(source[:-2]), _matrix(source), _matrix(result), faces)
 
 

@@ -76,13 +76,16 @@ def source_coordinates(shape: tuple[int, ...], index: list[AffineExpr]) -> Affin
     return AffineMap(3, 0, (m, index[-2], index[-1]))
 
 
-def keeps_face_rows(amap: AffineMap) -> bool:
-    """Whether the source column is the output's plus a multiple of 16 (each face row read in one piece)."""
+def column_offset(amap: AffineMap) -> int | None:
+    """k when the source column is the output's plus k, a multiple of 16 (each face row read in one piece)."""
     col = amap.results[2]
     if col == AffineExpr.dimension(2):
-        return True
-    return isinstance(col, AffineBinaryOpExpr) and col.kind == AffineBinaryOpKind.Add and \
-        col.lhs == AffineExpr.dimension(2) and isinstance(col.rhs, AffineConstantExpr) and col.rhs.value % FACE_ROW == 0
+        return 0
+    if isinstance(col, AffineBinaryOpExpr) and col.kind == AffineBinaryOpKind.Add and \
+            col.lhs == AffineExpr.dimension(2) and isinstance(col.rhs, AffineConstantExpr) and \
+            col.rhs.value % FACE_ROW == 0:
+        return col.rhs.value
+    return None
 
 
 def reshaped(source: tuple[int, ...], result: tuple[int, ...]) -> AffineMap:
