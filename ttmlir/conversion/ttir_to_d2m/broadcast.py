@@ -139,7 +139,7 @@ def decompose_broadcasts(op: TTOp, elementwise: bool) -> list[TTOp]:
         return [op]
     for i, value in enumerate(op.operands):
         s = tuple(value.type.get_shape()) if isinstance(value.type, TensorType) else None
-        if s is None or reads_in_place(s, r) or value.type.element_type != result.type.element_type:
+        if s is None or reads_in_place(s, r):
             continue
         spread = _spread(value, r[:-1] + (s[-1:] or (1,)))  # the last dim spread by the tile map
         derive(spread, op)

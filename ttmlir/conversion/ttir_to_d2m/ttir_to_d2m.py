@@ -188,9 +188,9 @@ def _broadcast_map(source: TensorType, result: TensorType, op: Operation) -> Aff
     if source == result:
         return _map(2, 0, 1)
     s, r = source.get_shape(), result.get_shape()
-    if source.element_type != result.element_type or len(s) != len(r) or len(r) < 2 or \
+    if len(s) != len(r) or len(r) < 2 or \
             (math.prod(r[:-2]) != 1 and s[:-1] != r[:-1]):
-        raise PassFailure(op, f"'{op.name}' casts or broadcasts beyond a matrix's rows and columns ({source} -> "
+        raise PassFailure(op, f"'{op.name}' broadcasts beyond a matrix's rows and columns ({source} -> "
                               f"{result}); that is not converted to D2M yet")
     rows, cols = s[-2] == 1 and r[-2] != 1, s[-1] == 1 and r[-1] != 1
     if (not rows and s[-2] != r[-2]) or (not cols and s[-1] != r[-1]):
