@@ -13,7 +13,7 @@ from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstan
 
 from ttmlir.dialects import ttkernel
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ArgPlan, KernelOps, Placed, ShardLayout
-from ttmlir.conversion.d2m_to_ttkernel.views import RowGather
+from ttmlir.conversion.d2m_to_ttkernel.views import RowGather, TileGather
 
 
 # an affine map's binary ops on the non-negative indices a reader computes
@@ -45,7 +45,7 @@ class DataMovementKernels:
     chip: dict
 
     def reader_body(self, cb_types: list[Attribute], inputs: list[Placed], layout: ShardLayout,
-                    gathers: list[str | RowGather | None], plan: ArgPlan) -> list[Operation]:
+                    gathers: list[str | RowGather | TileGather | None], plan: ArgPlan) -> list[Operation]:
         """Each input's CB filled for the whole shard: an L1 shard is handed over as it is, DRAM pages are read,
         gathered inputs fetch each output tile's source tile (see `launch`)."""
         ops = KernelOps(0, plan)
@@ -64,10 +64,10 @@ class DataMovementKernels:
         return ops
 
     def gather_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
-                    gather: str | RowGather) -> None:
+                    gather: str | RowGather | TileGather) -> None:
         """Output tile (i, j) of this core's shard into CB page k from source tile (j, i) ("transpose"), (0, j)
-        ("row"), (i, 0) ("col"), (0, 0) ("scalar"), (i mod n, j) ("wrap<n>") or (i + r, j + c) ("shift<r>_<c>"),
-        wherever that tile is."""
+        ("row"), (i, 0) ("col"), (0, 0) ("scalar"), or the tile a view of whole tiles names
+        (a `TileGather`), wherever that tile is."""
         if isinstance(gather, RowGather):
             (self.rows_into if gather.faces else self.elements_into)(ops, port, base, source, layout, gather)
             return
@@ -81,11 +81,8 @@ class DataMovementKernels:
             i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
             j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
             near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
-            if gather.startswith("wrap"):  # the source's tile rows repeated down the output
-                row, col = body.emit(arith.RemUIOp(i, body.const(int(gather.removeprefix("wrap")), index))), j
-            elif gather.startswith("shift"):  # a rectangle of the source's tiles from (r, c)
-                r, c = (int(v) for v in gather.removeprefix("shift").split("_"))
-                row, col = (body.emit(arith.AddiOp(v, body.const(n, index))) for v, n in ((i, r), (j, c)))
+            if isinstance(gather, TileGather):  # the source's tile its view names
+                row, col = (affine_value(body, e, [zero, zero, i, j]) for e in gather.remapping.results[2:])
             else:
                 row, col = {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero),
                             "same": (i, j)}[gather]

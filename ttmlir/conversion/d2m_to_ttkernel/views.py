@@ -1,9 +1,10 @@
 """Views a program reads through: a `d2m.view_layout` whose remapping names each output element's source element
 in logical coordinates, `(m, r, c) -> (m', r', c')` (the tensor manipulations' general form, see
 `ttir_to_d2m/row_gather.py`), is read as its input, each output face row gathered from the input's face row its
-remapping names, or element by element where a face row's elements come from several (a `RowGather`); a `d2m.view_layout` shifting a tensor's tile coordinates (`ttir.slice_static`'s
-form, `(g0, g1, t0, t1) -> (g0, g1, t0 + r, t1 + c)` on the 1x1-grid forms) is read as its input, each output tile
-(i, j) gathered from the input's tile (i + r, j + c) wherever that tile is (d2m-grid-selection regrids the view's
+remapping names, or element by element where a face row's elements come from several (a `RowGather`); a
+`d2m.view_layout` of whole tiles (a slice's shift `(g0, g1, t0, t1) -> (g0, g1, t0 + r, t1 + c)` on the 1x1-grid
+forms, a batch broadcast's or permutation's tile rows) is read as its input, each output tile (i, j) gathered from the
+input's tile its remapping names (a `TileGather`) wherever that tile is (d2m-grid-selection regrids the view's
 result for the program's grid; the constants of its remapping stay tile offsets of the collapsed tensors); the view
 itself moves nothing and is dropped once no program reads it."""
 
@@ -14,21 +15,11 @@ from dataclasses import dataclass
 
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineExpr, AffineMap
 
 from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, column_offset, reshaped
 from ttmlir.dialects import d2m
 from ttmlir.errors import PassFailure
-
-
-def _offset(expr: AffineExpr, dim: int) -> int | None:
-    """c when `expr` is `d<dim> + c`, 0 when it is `d<dim>`, else None."""
-    if expr == AffineExpr.dimension(dim):
-        return 0
-    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add and \
-            expr.lhs == AffineExpr.dimension(dim) and isinstance(expr.rhs, AffineConstantExpr):
-        return expr.rhs.value
-    return None
 
 
 def _logical(t) -> tuple[int, ...]:
@@ -65,20 +56,27 @@ def gather_of(remapping: AffineMap, source: tuple[int, ...], result: tuple[int, 
     return RowGather(remapping, math.prod(source[:-2]), _matrix(source), _matrix(result), faces)
 
 
-def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str | RowGather]:
-    """(the tensor a copy reads, how its reader gathers it): a logical view's input and its `RowGather`, a shifted
-    view's input and "shift<r>_<c>", or the value itself read tile for tile ("same")."""
+@dataclass(frozen=True)
+class TileGather:
+    """How a reader fills each output tile from a view of whole tiles: output tile (i, j) (of the collapsed
+    tensor) from the source's tile `remapping` names at (0, 0, i, j)."""
+
+    remapping: AffineMap
+
+
+def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str | RowGather | TileGather]:
+    """(the tensor a copy reads, how its reader gathers it): a logical view's input and its `RowGather`, a view of
+    whole tiles' input and its `TileGather`, or the value itself read tile for tile ("same")."""
     view = value.owner
     if not isinstance(view, d2m.ViewLayoutOp):
         return value, "same"
     if view.remapping.data.num_dims == 3:
         return view.input, gather_of(view.remapping.data, _logical(view.input.type), _logical(view.result.type))
     results = view.remapping.data.results
-    offsets = [_offset(e, d) for d, e in enumerate(results)]
-    if len(results) != 4 or None in offsets or offsets[:2] != [0, 0]:
-        raise PassFailure(op, "a program reads a view_layout whose remapping is not a shift of the tile coordinates; "
-                              "that is not lowered to TTKernel yet")
-    return view.input, f"shift{offsets[2]}_{offsets[3]}"
+    if len(results) != 4 or list(results[:2]) != [AffineExpr.dimension(0), AffineExpr.dimension(1)]:
+        raise PassFailure(op, "a program reads a view_layout whose remapping changes the grid coordinates; that is "
+                              "not lowered to TTKernel yet")
+    return view.input, TileGather(view.remapping.data)
 
 
 def drop_dead_views(func: FuncOp) -> None:

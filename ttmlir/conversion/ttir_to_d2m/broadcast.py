@@ -4,8 +4,8 @@ that tile for each output tile, the compute spreads its first row, column or val
 
 On the device the leading dims fold into tile rows, so a broadcast along the last dim keeps each matrix's tile rows
 and is a column gather whatever the batch; a broadcast of one element is a scalar gather; one along a matrix's rows
-is a row gather when there is one matrix; one matrix repeated along batch dims reads output tile row i from the
-source's tile row i mod its tile rows. Other broadcasts keeping the last dim move whole face rows: a copy of the
+is a row gather when there is one matrix (or one row of one matrix, whatever the batch). Broadcasts along batch dims
+alone copy a view of whole tiles (each output matrix's tiles from its source matrix's). Other broadcasts keeping the last dim move whole face rows: a copy of the
 input's logical view (see `row_gather.py`); one along the last dim and others at once is that view's broadcast
 followed by the column gather (`decompose_broadcasts` splits it, and materializes an elementwise operand's implicit
 broadcast the same way where its map cannot read it)."""
@@ -20,7 +20,7 @@ from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp, YieldOp as Li
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from ttmlir.conversion.ttir_to_d2m.row_gather import gather_view, gathered, matrix_dims
+from ttmlir.conversion.ttir_to_d2m.row_gather import batch_rows, gather_view, gathered, matrix_dims, tile_view
 from ttmlir.conversion.ttir_to_d2m.tiles import spread_leaves
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.errors import PassFailure, derive
@@ -59,8 +59,8 @@ def tile_map(s: tuple[int, ...], r: tuple[int, ...]) -> AffineMapAttr | None:
         return _tiles(None if rank - 2 in spread else d0, None if rank - 1 in spread else d1)
     if math.prod(s) == 1:
         return _tiles(None, None)
-    if max(spread) < rank - 2 and math.prod(s[:-2]) == 1:  # one matrix repeated along the batch
-        return _tiles(d0 % -(-s[-2] // TILE), d1)
+    if rank - 2 in spread and math.prod(s[:-2]) == 1:  # one row of one matrix: its tile row for every tile
+        return _tiles(None, None if rank - 1 in spread else d1)
     return None
 
 
@@ -77,9 +77,14 @@ def broadcast(op: TTOp, tensors: list[SSAValue]):
     if amap is not None:
         d0, d1 = AffineExpr.dimension(0), AffineExpr.dimension(1)
         return copy_through_maps, [amap, _tiles(d0, d1)], ["parallel"] * 2, tensors
+
+    def index_of(index: list[AffineExpr]) -> list[AffineExpr]:
+        return [AffineExpr.constant(0) if d in spread else e for d, e in enumerate(index)]
+
+    if max(spread) < len(r) - 2:  # whole matrices repeated along the batch: tiles
+        return tile_view(op, tensors, batch_rows(s, r, gathered(s, r, index_of)), AffineExpr.dimension(3))
     if len(r) - 1 not in spread:  # whole face rows repeated
-        return gather_view(op, tensors, gathered(s, r, lambda index: [AffineExpr.constant(0) if d in spread else e
-                                                                      for d, e in enumerate(index)]))
+        return gather_view(op, tensors, gathered(s, r, index_of))
     raise PassFailure(op, f"'{op.name}' of {'x'.join(map(str, s))} to {'x'.join(map(str, r))} spreads along the last "
                           "dim and others at once; that is converted split in two (along the others, then the last), "
                           "not on TTNN tensors yet")

@@ -106,6 +106,21 @@ def gathered(source: tuple[int, ...], result: tuple[int, ...],
     return source_coordinates(source, index_of(output_index(result)))
 
 
+def tile_view(op: TTOp, tensors: list[SSAValue], row: AffineExpr, col: AffineExpr):
+    """(compute, maps, iterators, inputs) of a copy of the input's whole tiles: output tile (d2, d3) of the
+    collapsed result is the input's tile (`row`, `col`), the remapping `(d0, d1, d2, d3) -> (d0, d1, row, col)` on
+    their 1x1-grid forms (see `gather_view`)."""
+    return gather_view(op, tensors, AffineMap(4, 0, (AffineExpr.dimension(0), AffineExpr.dimension(1), row, col)))
+
+
+def batch_rows(source: tuple[int, ...], result: tuple[int, ...], amap: AffineMap) -> AffineExpr:
+    """The input's tile row a logical map `amap` keeping each matrix's rows and columns reads for output tile row
+    d2: the output's matrix d2 / Ht, its source matrix m' by `amap`, the same tile row of it."""
+    height = -(-matrix_dims(result)[-2] // 32)
+    matrix = amap.results[0].replace_dims_and_symbols([_div(AffineExpr.dimension(2), height), _c(0), _c(0)], [])
+    return _sum([_scaled(matrix, height), _mod(AffineExpr.dimension(2), height)])
+
+
 def gather_view(op: TTOp, tensors: list[SSAValue], amap: AffineMap):
     """(compute, maps, iterators, inputs) of a copy of the input seen through `amap`: the input moved to DRAM (so
     its reader finds any face row on any core) and a `d2m.view_layout` of it as the result (inserted before

@@ -14,16 +14,12 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import AffineMapAttr
-from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir import SSAValue
+from xdsl.ir.affine import AffineExpr
 
-from ttmlir.conversion.ttir_to_d2m.row_gather import copy_block, gather_view, gathered
-from ttmlir.dialects import d2m
-from ttmlir.errors import PassFailure, derive
+from ttmlir.conversion.ttir_to_d2m.row_gather import gather_view, gathered, tile_view
 from ttmlir.ir.props import int_values
 from ttmlir.ir.tt_op import TTOp
-from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 
 TILE = 32
 
@@ -71,17 +67,8 @@ def slice_static(op: TTOp, tensors: list[SSAValue]):
         return gather_view(op, tensors, gathered(shape, tuple(result.get_shape()), lambda index: [
             e * step + begin if step != 1 else e + begin if begin else e
             for e, begin, step in zip(index, begins, steps)]))
-    target = d2m.EmptyOp.create(result_types=[metal_type(source.get_shape(), source.element_type, "dram")])
-    moved = d2m.ToLayoutOp.create(operands=[tensors[0], target.result], result_types=[target.result.type])
     dims = [AffineExpr.dimension(d) for d in range(4)]
-    remapping = AffineMap(4, 0, (dims[0], dims[1], dims[2] + row if row else dims[2], dims[3] + col if col else dims[3]))
-    view = d2m.ViewLayoutOp.create(operands=[moved.results[0]], properties={"remapping": AffineMapAttr(remapping)},
-                                   result_types=[metal_type(result.get_shape(), result.element_type, "dram")])
-    made: list[Operation] = [target, moved, view]
-    derive(made, op)
-    op.parent_block().insert_ops_before(made, op)
-    identity = AffineMapAttr(AffineMap.identity(2))
-    return copy_block, [identity, identity], ["parallel"] * 2, [view.result]
+    return tile_view(op, tensors, dims[2] + row if row else dims[2], dims[3] + col if col else dims[3])
 
 
 SLICES = {"slice_static": slice_static}

@@ -4,10 +4,10 @@
 // into the result's (the region stores the block it loads); a permute of a matrix's two dims is a transpose; a
 // slice of whole tiles copies a view of its input shifted to its first tile; a
 // broadcast is a linalg.generic yielding its operand's tile read through the map of the block it spreads (one
-// matrix repeated along the batch: tile row i from the source's tile row i mod its tile rows), spread over each
-// tile by a d2m.tile_bcast. Others are copies of the input's logical view (see logical_views.mlir).
+// spread over each tile by a d2m.tile_bcast; one along batch dims alone copies a view of whole tiles (output tile
+// row i from the source's tile row i mod its tile rows). Others are copies of the input's logical view (see logical_views.mlir).
 
-// CHECK: #map3 = affine_map<(d0, d1) -> (d0 mod 2, d1)>
+// CHECK: #map3 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 mod 2, d3)>
 // CHECK: #map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 + 3, d3 + 1)>
 // CHECK-LABEL: func.func @squeeze
 // CHECK: %[[IN:.*]] = d2m.to_layout %arg0
@@ -46,7 +46,9 @@ func.func @bcast(%a: tensor<4x40x1xf32>) -> tensor<4x40x96xf32> {
 }
 
 // CHECK-LABEL: func.func @batch
-// CHECK: d2m.generic {{.*}}indexing_maps = [#map3, #map]
+// CHECK: %[[REPEATED:.*]] = d2m.view_layout %{{.*}} remapping = #map3 : tensor<1x1x2x3x!ttcore.tile<32x32, f32>, #{{.*}}> -> tensor<1x1x6x3x
+// CHECK: d2m.generic
+// CHECK-NEXT: ins(%[[REPEATED]] :
 func.func @batch(%a: tensor<1x40x96xf32>) -> tensor<3x40x96xf32> {
   %0 = "ttir.broadcast"(%a) <{broadcast_dimensions = array<i64: 3, 1, 1>}> : (tensor<1x40x96xf32>) -> tensor<3x40x96xf32>
   return %0 : tensor<3x40x96xf32>
