@@ -90,7 +90,8 @@ CASES = [
 
 
 @pytest.mark.parametrize("a, b", [((1, 1, 1, 128), (32, 1, 1, 128)), ((8, 50, 1), (8, 50, 96)),
-                                  ((64,), (2, 3, 40, 64)), ((3, 1, 1), (3, 20, 40)), ((1, 3, 1, 64), (2, 3, 40, 1))])
+                                  ((64,), (2, 3, 40, 64)), ((3, 1, 1), (3, 20, 40)), ((1, 3, 1, 64), (2, 3, 40, 1)),
+                                  ((1,), (17,))])
 def test_elementwise_implicit_broadcasts_run_on_the_device(a, b):
     # an operand broadcast along batch dims or several matrices' rows is broadcast first; along the last dim of each
     # matrix the tile map reads it

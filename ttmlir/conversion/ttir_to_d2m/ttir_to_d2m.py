@@ -41,6 +41,7 @@ from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 from ttmlir.conversion.ttir_to_d2m.slice import SLICES
 from ttmlir.conversion.ttir_to_d2m.pad import PADS
+from ttmlir.conversion.ttir_to_d2m.row_gather import matrix_dims
 from ttmlir.conversion.ttir_to_d2m.tms import decompose_tms
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
@@ -188,6 +189,8 @@ def _broadcast_map(source: TensorType, result: TensorType, op: Operation) -> Aff
     if source == result:
         return _map(2, 0, 1)
     s, r = source.get_shape(), result.get_shape()
+    if len(s) == len(r) < 2:  # vectors as one row
+        s, r = matrix_dims(s), matrix_dims(r)
     if len(s) != len(r) or len(r) < 2 or \
             (math.prod(r[:-2]) != 1 and s[:-1] != r[:-1]):
         raise PassFailure(op, f"'{op.name}' broadcasts beyond a matrix's rows and columns ({source} -> "
