@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
+from xdsl.ir.affine import AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
 
 from ttmlir.dialects import ttkernel
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ArgPlan, KernelOps, Placed, ShardLayout
@@ -188,10 +188,11 @@ class DataMovementKernels:
 
         def position(body: KernelOps, r: SSAValue, col: SSAValue) -> SSAValue:
             """The element index in a tile of its element (r, col): face (r / 16, col / 16), row-major within."""
-            face = body.emit(arith.AddiOp(body.emit(arith.MuliOp(body.emit(arith.DivUIOp(r, c(body, 16))),
-                                                                 c(body, 2))), body.emit(arith.DivUIOp(col, c(body, 16)))))
-            within = body.emit(arith.AddiOp(body.emit(arith.MuliOp(body.emit(arith.RemUIOp(r, c(body, 16))),
-                                                                   c(body, 16))), body.emit(arith.RemUIOp(col, c(body, 16)))))
+            sixteen = c(body, 16)
+            face = body.emit(arith.AddiOp(body.emit(arith.MuliOp(body.emit(arith.DivUIOp(r, sixteen)), c(body, 2))),
+                                          body.emit(arith.DivUIOp(col, sixteen))))
+            within = body.emit(arith.AddiOp(body.emit(arith.MuliOp(body.emit(arith.RemUIOp(r, sixteen)), sixteen)),
+                                            body.emit(arith.RemUIOp(col, sixteen))))
             return body.emit(arith.IndexCastOp(body.emit(arith.AddiOp(body.emit(arith.MuliOp(face, c(body, 256))),
                                                                       within)), i32))
 

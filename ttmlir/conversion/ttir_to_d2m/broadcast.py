@@ -5,10 +5,10 @@ that tile for each output tile, the compute spreads its first row, column or val
 On the device the leading dims fold into tile rows, so a broadcast along the last dim keeps each matrix's tile rows
 and is a column gather whatever the batch; a broadcast of one element is a scalar gather; one along a matrix's rows
 is a row gather when there is one matrix (or one row of one matrix, whatever the batch). Broadcasts along batch dims
-alone copy a view of whole tiles (each output matrix's tiles from its source matrix's). Other broadcasts keeping the last dim move whole face rows: a copy of the
-input's logical view (see `row_gather.py`); one along the last dim and others at once is that view's broadcast
-followed by the column gather (`decompose_broadcasts` splits it, and materializes an elementwise operand's implicit
-broadcast the same way where its map cannot read it)."""
+alone copy a view of whole tiles (each output matrix's tiles from its source matrix's). Other broadcasts keeping the
+last dim move whole face rows: a copy of the input's logical view (see `row_gather.py`); one along the last dim and
+others at once is that view's broadcast followed by the column gather (`decompose_broadcasts` splits it, and
+materializes an elementwise operand's implicit broadcast the same way where its map cannot read it)."""
 
 from __future__ import annotations
 
