@@ -27,7 +27,6 @@ from ttmlir.errors import PassFailure, derive
 from ttmlir.ir.props import KINDS
 from ttmlir.ir.tt_op import TTOp
 
-TILE = 32
 
 
 def copy_through_maps(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps) -> SSAValue:

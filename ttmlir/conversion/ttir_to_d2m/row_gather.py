@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import AffineMapAttr
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr, AffineMap
 
-from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
+from ttmlir.conversion.ttir_to_d2m.tiles import TILE, metal_type
 from ttmlir.dialects import d2m
 from ttmlir.errors import derive
 from ttmlir.ir.tt_op import TTOp
@@ -116,7 +116,7 @@ def tile_view(op: TTOp, tensors: list[SSAValue], row: AffineExpr, col: AffineExp
 def batch_rows(source: tuple[int, ...], result: tuple[int, ...], amap: AffineMap) -> AffineExpr:
     """The input's tile row a logical map `amap` keeping each matrix's rows and columns reads for output tile row
     d2: the output's matrix d2 / Ht, its source matrix m' by `amap`, the same tile row of it."""
-    height = -(-matrix_dims(result)[-2] // 32)
+    height = -(-matrix_dims(result)[-2] // TILE)
     matrix = amap.results[0].replace_dims_and_symbols([_div(AffineExpr.dimension(2), height), _c(0), _c(0)], [])
     return _sum([_scaled(matrix, height), _mod(AffineExpr.dimension(2), height)])
 
