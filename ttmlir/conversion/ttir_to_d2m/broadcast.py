@@ -28,7 +28,6 @@ from ttmlir.ir.props import KINDS
 from ttmlir.ir.tt_op import TTOp
 
 
-
 def copy_through_maps(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps) -> SSAValue:
     """A linalg.generic yielding the loaded operand's tile for each output tile, as its map reads it (spread over
     the tile by a `d2m.tile_bcast` where the map reads one block row, column or tile for all)."""
