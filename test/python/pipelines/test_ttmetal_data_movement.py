@@ -1,8 +1,9 @@
-"""TTIR data-movement ops (reshape, squeeze, unsqueeze, permute, broadcast, slice_static) through `--ttir-to-ttmetal-pipeline`, run
-from the `.ttm` on the simulated grid against torch (a reshape keeping the last dim, or changing it between multiples of 16,
-gathers face rows between tiles);
-what moves other elements between tiles is refused naming it; a
-function whose tensors together exceed L1 runs when those live at once fit."""
+"""TTIR data-movement ops (reshape, squeeze, unsqueeze, permute, broadcast, slice_static, pad, repeat, concat) through
+`--ttir-to-ttmetal-pipeline`, run from the `.ttm` on the simulated grid against torch. Those keeping every element in
+its tile copy blocks; others copy the input's logical view (ttir_to_d2m/row_gather.py): by face rows where each output
+face row is one of the input's (the last dim kept, or changed between multiples of 16; slices starting it at a
+multiple of 16), else element by element. A function whose tensors together exceed L1 runs when those live at once
+fit."""
 
 import pytest
 import torch
@@ -54,7 +55,53 @@ CASES = [
     ("broadcast", "broadcast_dimensions = array<i64: 3, 1, 1>", (1, 40, 96), (3, 40, 96), lambda x: x.expand(3, 40, 96)),
     ("broadcast", "broadcast_dimensions = array<i64: 2, 4, 1, 1>", (1, 1, 1, 96), (2, 4, 1, 96),
      lambda x: x.expand(2, 4, 1, 96)),
+    # face rows moved between tiles through the logical view: permutes keeping the last dim, slices of rows,
+    # matrices and steps, broadcasts along batch dims and rows at once, and (split in two) along the last dim too
+    ("permute", "permutation = array<i64: 1, 0, 2>", (2, 40, 64), (40, 2, 64), lambda x: x.permute(1, 0, 2)),
+    ("permute", "permutation = array<i64: 2, 0, 1, 3>", (3, 5, 2, 48), (2, 3, 5, 48), lambda x: x.permute(2, 0, 1, 3)),
+    ("slice_static", "begins = [0 : i32, 16 : i32], ends = [40 : i32, 32 : i32], step = [1 : i32, 1 : i32]", (40, 64),
+     (40, 16), lambda x: x[:, 16:32]),
+    ("slice_static", "begins = [0 : i32, 0 : i32], ends = [20 : i32, 64 : i32], step = [1 : i32, 1 : i32]", (40, 64),
+     (20, 64), lambda x: x[:20]),
+    ("slice_static", "begins = [1 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [2 : i32, 2 : i32, 32 : i32, 32 : i32], "
+     "step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]", (2, 3, 32, 32), (1, 2, 32, 32), lambda x: x[1:2, :2]),
+    ("slice_static", "begins = [1 : i32, 3 : i32, 16 : i32], ends = [5 : i32, 40 : i32, 48 : i32], "
+     "step = [3 : i32, 5 : i32, 1 : i32]", (5, 40, 48), (2, 8, 32), lambda x: x[1:5:3, 3:40:5, 16:48]),
+    ("broadcast", "broadcast_dimensions = array<i64: 4, 1, 64>", (1, 40, 1), (4, 40, 64), lambda x: x.expand(4, 40, 64)),
+    ("broadcast", "broadcast_dimensions = array<i64: 1, 40, 1>", (4, 1, 64), (4, 40, 64), lambda x: x.expand(4, 40, 64)),
+    ("broadcast", "broadcast_dimensions = array<i64: 2, 1, 40, 1>", (1, 12, 1, 64), (2, 12, 40, 64),
+     lambda x: x.expand(2, 12, 40, 64)),
+    # element by element where face rows split: the last dim regrouped, moved, sliced inside a face row or padded
+    ("reshape", "shape = [12 : i32, 32 : i32, 100 : i32]", (12, 3200), (12, 32, 100), lambda x: x.reshape(12, 32, 100)),
+    ("reshape", "shape = [40 : i32, 48 : i32]", (40, 2, 24), (40, 48), lambda x: x.reshape(40, 48)),
+    ("reshape", "shape = [128 : i32, 32 : i32]", (32, 128, 1), (128, 32), lambda x: x.reshape(128, 32)),
+    ("reshape", "shape = [5 : i32, 32 : i32]", (4, 40, 1), (5, 32), lambda x: x.reshape(5, 32)),
+    ("permute", "permutation = array<i64: 0, 2, 1>", (2, 40, 64), (2, 64, 40), lambda x: x.transpose(1, 2)),
+    ("permute", "permutation = array<i64: 2, 0, 1>", (2, 40, 50), (50, 2, 40), lambda x: x.permute(2, 0, 1)),
+    ("slice_static", "begins = [0 : i32, 8 : i32], ends = [40 : i32, 32 : i32], step = [1 : i32, 1 : i32]", (40, 64),
+     (40, 24), lambda x: x[:, 8:32]),
+    ("slice_static", "begins = [1 : i32, 3 : i32, 16 : i32, 2 : i32], ends = [6 : i32, 7 : i32, 40 : i32, "
+     "4 : i32], step = [2 : i32, 1 : i32, 3 : i32, 1 : i32]", (6, 8, 40, 4), (3, 4, 8, 2),
+     lambda x: x[1:6:2, 3:7, 16:40:3, 2:4]),
+    ("pad", "padding = array<i32: 1, 0, 0, 5, 3, 2>, value = 0.000000e+00 : f32", (2, 20, 30), (3, 25, 35),
+     lambda x: torch.nn.functional.pad(x, (3, 2, 0, 5, 1, 0))),
+    ("repeat", "repeat_dimensions = array<i64: 2, 1, 3>", (2, 3, 5), (4, 3, 15), lambda x: x.repeat(2, 1, 3)),
 ]
+
+
+@pytest.mark.parametrize("a, b", [((1, 1, 1, 128), (32, 1, 1, 128)), ((8, 50, 1), (8, 50, 96)),
+                                  ((64,), (2, 3, 40, 64)), ((3, 1, 1), (3, 20, 40)), ((1, 3, 1, 64), (2, 3, 40, 1)),
+                                  ((1,), (17,))])
+def test_elementwise_implicit_broadcasts_run_on_the_device(a, b):
+    # an operand broadcast along batch dims or several matrices' rows is broadcast first; along the last dim of each
+    # matrix the tile map reads it
+    r = torch.broadcast_shapes(a, b)
+    ta, tb, tr = (f"tensor<{'x'.join(map(str, t))}xf32>" for t in (a, b, r))
+    source = (f"func.func @f(%a: {ta}, %b: {tb}) -> {tr} {{\n"
+              f"  %0 = \"ttir.subtract\"(%a, %b) : ({ta}, {tb}) -> {tr}\n  return %0 : {tr}\n}}\n")
+    x, y = (torch.randn(t, generator=torch.Generator().manual_seed(i)) for i, t in enumerate((a, b)))
+    (out,), _ = run_program(compile_ttir(source), [x, y])
+    assert torch.allclose(out, x - y, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("op, attrs, source, result, expected", CASES)
@@ -65,26 +112,9 @@ def test_data_movement_ops_run_on_the_device(op, attrs, source, result, expected
     assert torch.allclose(out, -expected(torch.exp(x)), rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("op, attrs, source, result, message", [
-    ("reshape", "shape = [12 : i32, 32 : i32, 100 : i32]", (12, 3200), (12, 32, 100), "12x3200 to 12x32x100 moves "
-     "elements between tiles"),
-    ("reshape", "shape = [40 : i32, 48 : i32]", (40, 2, 24), (40, 48), "40x2x24 to 40x48 moves elements between "
-     "tiles"),
-    ("permute", "permutation = array<i64: 1, 0, 2>", (2, 40, 64), (40, 2, 64), r"permutation \[1, 0, 2\] of 2x40x64"),
-    ("permute", "permutation = array<i64: 0, 2, 1>", (2, 40, 64), (2, 64, 40), "moves elements between tiles"),
-    ("slice_static", "begins = [0 : i32, 16 : i32], ends = [40 : i32, 32 : i32], step = [1 : i32, 1 : i32]", (40, 64),
-     (40, 16), "cuts the last dim inside a tile"),
-    ("slice_static", "begins = [0 : i32, 0 : i32], ends = [20 : i32, 64 : i32], step = [1 : i32, 1 : i32]", (40, 64),
-     (20, 64), "takes part of a matrix's rows"),
-    ("slice_static", "begins = [1 : i32, 0 : i32, 0 : i32, 0 : i32], ends = [2 : i32, 2 : i32, 32 : i32, 32 : i32], "
-     "step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]", (2, 3, 32, 32), (1, 2, 32, 32), "takes matrices that are not "
-     "consecutive"),
-    ("broadcast", "broadcast_dimensions = array<i64: 4, 1, 64>", (1, 40, 1), (4, 40, 64), "spreads along a batch dim"),
-    ("broadcast", "broadcast_dimensions = array<i64: 1, 40, 1>", (4, 1, 64), (4, 40, 64), "spreads along a batch dim"),
-])
-def test_data_movement_between_tiles_is_refused_naming_the_shapes(op, attrs, source, result, message):
-    with pytest.raises(PassFailure, match=message):
-        compile_ttir(one_op(op, attrs, source, result))
+def test_a_pad_of_another_value_is_refused_naming_it():
+    with pytest.raises(PassFailure, match="with value 1.0 is not converted to D2M yet"):
+        compile_ttir(one_op("pad", "padding = array<i32: 0, 1, 0, 0>, value = 1.000000e+00 : f32", (4, 40), (5, 40)))
 
 
 def test_rows_regrouped_across_padded_matrices_run_right():
@@ -114,3 +144,18 @@ def test_buffers_are_freed_when_dead_so_only_the_tensors_live_at_once_must_fit_l
     a, b = (torch.randn(2048, 2048, generator=generator) for _ in range(2))
     (out,), _ = run_program(compile_ttir(text), [a, b])
     assert torch.allclose(out, torch.relu(torch.abs(-torch.exp(a + b))), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("dim, sizes", [(2, (10, 7, 3)), (0, (2, 3)), (1, (32, 8))])
+def test_concats_run_on_the_device(dim, sizes):
+    # each input padded with zeros at its place along the dim, the pads added
+    shapes = [tuple(n if d == dim else (2, 20, 40)[d] for d in range(3)) for n in sizes]
+    out_shape = tuple(sum(sizes) if d == dim else (2, 20, 40)[d] for d in range(3))
+    types = [f"tensor<{'x'.join(map(str, t))}xf32>" for t in (*shapes, out_shape)]
+    names = ", ".join(f"%a{i}" for i in range(len(sizes)))
+    args = ", ".join(f"%a{i}: {t}" for i, t in enumerate(types[:-1]))
+    source = (f"func.func @f({args}) -> {types[-1]} {{\n  %0 = \"ttir.concat\"({names}) <{{dim = {dim} : si32}}> : "
+              f"({', '.join(types[:-1])}) -> {types[-1]}\n  return %0 : {types[-1]}\n}}\n")
+    xs = [torch.randn(t, generator=torch.Generator().manual_seed(i)) for i, t in enumerate(shapes)]
+    (out,), _ = run_program(compile_ttir(source), xs)
+    assert torch.equal(out, torch.cat(xs, dim))

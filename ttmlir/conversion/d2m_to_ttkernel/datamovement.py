@@ -7,11 +7,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, i32
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerType, i32
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
 
 from ttmlir.dialects import ttkernel
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ArgPlan, KernelOps, Placed, ShardLayout
+from ttmlir.conversion.d2m_to_ttkernel.views import RowGather, TileGather
+
+
+# an affine map's binary ops on the non-negative indices a reader computes
+AFFINE_OPS = {AffineBinaryOpKind.Add: arith.AddiOp, AffineBinaryOpKind.Mul: arith.MuliOp,
+              AffineBinaryOpKind.FloorDiv: arith.DivUIOp, AffineBinaryOpKind.Mod: arith.RemUIOp}
+
+
+def affine_value(ops: KernelOps, expr: AffineExpr, dims: list[SSAValue]) -> SSAValue:
+    """`expr` of the index values `dims`, as the kernel's index arithmetic."""
+    if isinstance(expr, AffineDimExpr):
+        return dims[expr.position]
+    if isinstance(expr, AffineConstantExpr):
+        return ops.const(expr.value, IndexType())
+    return ops.emit(AFFINE_OPS[expr.kind](affine_value(ops, expr.lhs, dims), affine_value(ops, expr.rhs, dims)))
+
+
+def in_source(ops: KernelOps, gather: RowGather, coords: list[SSAValue]) -> SSAValue:
+    """Whether the source coordinates (m', r', c') a view names are inside its source (a padded or concatenated
+    view names some outside it, negative ones wrapping around as unsigned, and leaves those elements zero)."""
+    bounds = (gather.matrices, *gather.source)
+    checks = [ops.emit(arith.CmpiOp(v, ops.const(n, IndexType()), "ult")) for v, n in zip(coords, bounds)]
+    return ops.emit(arith.AndIOp(ops.emit(arith.AndIOp(checks[0], checks[1])), checks[2]))
 
 
 @dataclass
@@ -21,7 +45,7 @@ class DataMovementKernels:
     chip: dict
 
     def reader_body(self, cb_types: list[Attribute], inputs: list[Placed], layout: ShardLayout,
-                    gathers: list[str | None], plan: ArgPlan) -> list[Operation]:
+                    gathers: list[str | RowGather | TileGather | None], plan: ArgPlan) -> list[Operation]:
         """Each input's CB filled for the whole shard: an L1 shard is handed over as it is, DRAM pages are read,
         gathered inputs fetch each output tile's source tile (see `launch`)."""
         ops = KernelOps(0, plan)
@@ -40,12 +64,12 @@ class DataMovementKernels:
         return ops
 
     def gather_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
-                    gather: str) -> None:
+                    gather: str | RowGather | TileGather) -> None:
         """Output tile (i, j) of this core's shard into CB page k from source tile (j, i) ("transpose"), (0, j)
-        ("row"), (i, 0) ("col"), (0, 0) ("scalar"), (i mod n, j) ("wrap<n>") or (i + r, j + c) ("shift<r>_<c>"),
-        wherever that tile is."""
-        if gather.startswith("rows"):
-            self.rows_into(ops, port, base, source, layout, *(int(v) for v in gather[4:].split("_")))
+        ("row"), (i, 0) ("col"), (0, 0) ("scalar"), or the tile a view of whole tiles names
+        (a `TileGather`), wherever that tile is."""
+        if isinstance(gather, RowGather):
+            (self.rows_into if gather.faces else self.elements_into)(ops, port, base, source, layout, gather)
             return
         index = IndexType()
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
@@ -63,20 +87,16 @@ class DataMovementKernels:
         ops.barrier("read")
 
     @staticmethod
-    def source_tile(body: KernelOps, gather: str, i: SSAValue, j: SSAValue) -> tuple[SSAValue, SSAValue]:
+    def source_tile(body: KernelOps, gather: str | TileGather, i: SSAValue, j: SSAValue) -> tuple[SSAValue, SSAValue]:
         """The source tile output tile (i, j) reads under `gather` (see `gather_into`)."""
-        index = IndexType()
-        if gather.startswith("wrap"):  # the source's tile rows repeated down the output
-            return body.emit(arith.RemUIOp(i, body.const(int(gather.removeprefix("wrap")), index))), j
-        if gather.startswith("shift"):  # a rectangle of the source's tiles from (r, c)
-            r, c = (int(v) for v in gather.removeprefix("shift").split("_"))
-            return tuple(body.emit(arith.AddiOp(v, body.const(n, index))) for v, n in ((i, r), (j, c)))
-        zero = body.const(0, index)
+        zero = body.const(0, IndexType())
+        if isinstance(gather, TileGather):  # the source's tile its view names
+            return tuple(affine_value(body, e, [zero, zero, i, j]) for e in gather.remapping.results[2:])
         return {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero),
                 "same": (i, j)}[gather]
 
     def streamed_reader(self, cb_types: list[Attribute], inputs: list[Placed], layout: ShardLayout,
-                        gathers: list[str | None], streamed: list[bool], plan: ArgPlan) -> list[Operation]:
+                        gathers: list[str | TileGather | None], streamed: list[bool], plan: ArgPlan) -> list[Operation]:
         """The reader of a launch whose copies stream: an input in L1 on the output's cores is handed over whole;
         the others (`streamed`: a DRAM input or a gathered one) are moved a tile at a time into CBs of a few
         pages, output tile k's source tile for every such input before the next."""
@@ -139,12 +159,12 @@ class DataMovementKernels:
         return ops
 
     def rows_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
-                  source_rows: int, source_width: int, rows: int, width: int) -> None:
-        """A reshape from matrices of `source_rows` x `source_width` to ones of `rows` x `width` (the same last dim,
-        or both multiples of 16): each output tile of this core's shard zeroed in its CB page, then each of its
-        16-element face rows that is not padding read from the DRAM source's face row holding the element of the
-        same logical index as its first."""
+                  gather: RowGather) -> None:
+        """Each output tile of this core's shard zeroed in its CB page, then each of its 16-element face rows that
+        is not padding read from the DRAM source's face row holding the element `gather.remapping` names for its
+        first (the lowering checked the other 15 follow it in that face row)."""
         index = IndexType()
+        (source_rows, _), (rows, width) = gather.source, gather.result
         padded_in, padded_out = (-(-h // 32) * 32 for h in (source_rows, rows))
         size = source.page // 1024 * 16  # bytes of a face row
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
@@ -182,13 +202,12 @@ class DataMovementKernels:
                                                      inner.emit(arith.CmpiOp(column, c(inner, width), "ult"))))
 
                     def copy(then: KernelOps, column=column, half=half) -> None:
-                        logical = then.emit(arith.AddiOp(then.emit(arith.MuliOp(then.emit(arith.AddiOp(
-                            then.emit(arith.MuliOp(matrix, c(then, rows))), within)), c(then, width))), column))
-                        line = then.emit(arith.DivUIOp(logical, c(then, source_width)))
-                        at_column = then.emit(arith.RemUIOp(logical, c(then, source_width)))
-                        at = then.emit(arith.AddiOp(then.emit(arith.MuliOp(then.emit(arith.DivUIOp(
-                            line, c(then, source_rows))), c(then, padded_in))), then.emit(arith.RemUIOp(
-                                line, c(then, source_rows)))))
+                        coords = [affine_value(then, e, [matrix, within, column]) for e in gather.remapping.results]
+                        then.if_else(in_source(then, gather, coords), lambda ok: read(ok, *coords, half),
+                                     lambda _: None)
+
+                    def read(then: KernelOps, m: SSAValue, line: SSAValue, at_column: SSAValue, half: int) -> None:
+                        at = then.emit(arith.AddiOp(then.emit(arith.MuliOp(m, c(then, padded_in))), line))
                         tile_in = then.emit(arith.IndexCastOp(then.emit(arith.AddiOp(then.emit(arith.MuliOp(
                             then.emit(arith.DivUIOp(at, c(then, 32))), wt)), then.emit(arith.DivUIOp(
                                 at_column, c(then, 32))))), i32))
@@ -210,6 +229,93 @@ class DataMovementKernels:
 
         ops.loop(layout.tiles, tile)
         ops.barrier("read")
+
+    def elements_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout,
+                      layout: ShardLayout, gather: RowGather) -> None:
+        """Each output tile of this core's shard zeroed in its CB page, then each of its elements that is not
+        padding copied from the source element `gather.remapping` names: the DRAM source's tile holding it read
+        whole (a page, aligned as the NoC needs) into the scratch page after the shard's pages, unless it is the
+        one read last (its page id kept in the word after the scratch page), the element copied within L1."""
+        index = IndexType()
+        (source_rows, _), (rows, width) = gather.source, gather.result
+        padded_in, padded_out = (-(-h // 32) * 32 for h in (source_rows, rows))
+        bits = source.page // 1024 * 8  # an element's
+        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
+        page, wt = ops.const(source.page), ops.const(source.tensor_tiles[1], index)
+        banks, zero = ops.const(int(self.chip["num_dram_channels"])), ops.const(0)
+        local = ops.call("get_write_ptr", port, result=i32)
+        scratch = ops.emit(arith.AddiOp(local, ops.const(layout.tiles * source.page)))
+        cached = ops.call("reinterpret_cast", ops.emit(arith.AddiOp(scratch, page)), result=ttkernel.L1AddrPtrType(32))
+        held = ops.call("reinterpret_cast", scratch, result=ttkernel.L1AddrPtrType(bits))
+        ops.call("store_to_l1", ops.const(-1), cached, zero)  # no tile read yet
+        y, x = ops.coords(layout)
+
+        def c(body: KernelOps, v: int) -> SSAValue:
+            return body.const(v, index)
+
+        def position(body: KernelOps, r: SSAValue, col: SSAValue) -> SSAValue:
+            """The element index in a tile of its element (r, col): face (r / 16, col / 16), row-major within."""
+            sixteen = c(body, 16)
+            face = body.emit(arith.AddiOp(body.emit(arith.MuliOp(body.emit(arith.DivUIOp(r, sixteen)), c(body, 2))),
+                                          body.emit(arith.DivUIOp(col, sixteen))))
+            within = body.emit(arith.AddiOp(body.emit(arith.MuliOp(body.emit(arith.RemUIOp(r, sixteen)), sixteen)),
+                                            body.emit(arith.RemUIOp(col, sixteen))))
+            return body.emit(arith.IndexCastOp(body.emit(arith.AddiOp(body.emit(arith.MuliOp(face, c(body, 256))),
+                                                                      within)), i32))
+
+        def tile(body: KernelOps, k: SSAValue) -> None:
+            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
+            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
+            words = body.call("reinterpret_cast", near, result=ttkernel.L1AddrPtrType(32))
+            body.loop(source.page // 4, lambda inner, w: inner.call("store_to_l1", zero, words,
+                                                                    inner.emit(arith.IndexCastOp(w, i32))))
+            out = body.call("reinterpret_cast", near, result=ttkernel.L1AddrPtrType(bits))
+
+            def row(inner: KernelOps, r: SSAValue) -> None:
+                out_row = inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(i, c(inner, 32))), r))
+                matrix = inner.emit(arith.DivUIOp(out_row, c(inner, padded_out)))
+                within = inner.emit(arith.RemUIOp(out_row, c(inner, padded_out)))
+
+                def element(each: KernelOps, col: SSAValue) -> None:
+                    column = each.emit(arith.AddiOp(each.emit(arith.MuliOp(j, c(each, 32))), col))
+                    inside = each.emit(arith.AndIOp(each.emit(arith.CmpiOp(within, c(each, rows), "ult")),
+                                                    each.emit(arith.CmpiOp(column, c(each, width), "ult"))))
+
+                    def copy(then: KernelOps) -> None:
+                        coords = [affine_value(then, e, [matrix, within, column]) for e in gather.remapping.results]
+                        then.if_else(in_source(then, gather, coords), lambda ok: read(ok, *coords), lambda _: None)
+
+                    def read(then: KernelOps, m: SSAValue, line: SSAValue, at_column: SSAValue) -> None:
+                        at = then.emit(arith.AddiOp(then.emit(arith.MuliOp(m, c(then, padded_in))), line))
+                        tile_in = then.emit(arith.IndexCastOp(then.emit(arith.AddiOp(then.emit(arith.MuliOp(
+                            then.emit(arith.DivUIOp(at, c(then, 32))), wt)), then.emit(arith.DivUIOp(
+                                at_column, c(then, 32))))), i32))
+
+                        def fetch(again: KernelOps) -> None:
+                            bank = again.emit(arith.RemUIOp(tile_in, banks))
+                            far = again.emit(arith.AddiOp(base, again.emit(arith.MuliOp(again.emit(arith.DivUIOp(
+                                tile_in, banks)), page))))
+                            again.append(ttkernel.NocAsyncReadOp.create(
+                                operands=[bank, far, scratch, page, again.noc],
+                                properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [0, 1, 1, 1, 1, 1])}))
+                            again.barrier("read")
+                            again.call("store_to_l1", tile_in, cached, again.const(0))
+
+                        last = then.call("load_from_l1", cached, then.const(0), result=i32)
+                        then.if_else(then.emit(arith.CmpiOp(last, tile_in, "ne")), fetch, lambda _: None)
+                        value = then.call("load_from_l1", held, position(
+                            then, then.emit(arith.RemUIOp(at, c(then, 32))),
+                            then.emit(arith.RemUIOp(at_column, c(then, 32)))), result=IntegerType(bits))
+                        then.call("store_to_l1", value, out, position(then, r, col))
+
+                    each.if_else(inside, copy, lambda _: None)
+
+                inner.loop(32, element)
+
+            body.loop(32, row)
+
+        ops.loop(layout.tiles, tile)
 
     def writer_body(self, cb: Attribute, layout: ShardLayout, cb_arg: int, plan: ArgPlan) -> list[Operation]:
         """The writer kernel of a launch (NoC 1): see `write_output`; a DRAM address follows the CB port."""

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith
 from xdsl.ir import SSAValue
-from xdsl.ir.affine import (AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr,
-                            AffineMap)
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from ttmlir.dialects import d2m
 from ttmlir.dialects.d2m_tile_reduce import TileReduceOp
@@ -29,7 +28,7 @@ class GenericPlan:
     """`kind`: the op (a TTIR family name), a tree `(family, [children])` of fused ops over leaf indices, or one
     leaf index (a copy of that operand through its gather);
     `sources`: the device tensors of the leaves; `gathers`: per leaf, how its reader fetches it (None: its own
-    shard; "transpose", "row", "col", "scalar", or "wrap<n>": output tile row i from source tile row i mod n). A reduction also names its tile dim ("row": along a row) and its
+    shard; "transpose", "row", "col" or "scalar"). A reduction also names its tile dim ("row": along a row) and its
     scaler tensor; a matmul whether B is read transposed."""
 
     kind: str | tuple
@@ -59,11 +58,6 @@ def _gather(amap: AffineMap) -> str | None:
     if amap == AffineMap.identity(amap.num_dims):
         return None
     results = amap.results
-    first = results[0] if len(results) == 2 else None
-    if isinstance(first, AffineBinaryOpExpr) and first.kind == AffineBinaryOpKind.Mod and first.lhs == \
-            AffineExpr.dimension(0) and isinstance(first.rhs, AffineConstantExpr) and results[1] == \
-            AffineExpr.dimension(1):
-        return f"wrap{first.rhs.value}"  # output tile row i reads source tile row i mod n (a batch broadcast)
     dims = [r.position if isinstance(r, AffineDimExpr) else None for r in results]
     if not all(isinstance(r, (AffineDimExpr, AffineConstantExpr)) for r in results) or len(dims) != 2:
         return "unsupported"

@@ -24,6 +24,7 @@ from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttkernel.compute import ComputeKernels
 from ttmlir.conversion.d2m_to_ttkernel.datamovement import DataMovementKernels
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ArgPlan, Placed, ShardLayout
+from ttmlir.conversion.d2m_to_ttkernel.views import RowGather
 
 READER_CORE, WRITER_CORE = 1, 0  # data-movement cores: core 1 drives NoC 0, core 0 NoC 1
 
@@ -121,16 +122,26 @@ class ProgramKernels:
         layouts = [self.layout_of(t) for t in tensors]
         layout = layouts[-1]
         # the CBs that are copies (a DRAM tensor's, a gathered input's) stream a tile at a time when whole shards
-        # of them would take over a quarter of a core's free L1 (not a reshape's rows, nor a tilize)
+        # of them would take over a quarter of a core's free L1 (not a gather of rows or elements, nor a tilize)
         copies = [bool(g) or t.memory == "dram" for t, g in zip(layouts, [*gathers, None])]
         streamed = [False] * len(tensors)
-        if kind not in ("tilize", "untilize") and not any(g and g.startswith("rows") for g in gathers) and \
+        if kind not in ("tilize", "untilize") and not any(isinstance(g, RowGather) for g in gathers) and \
                 sum(layout.tiles * t.page for t, c in zip(layouts, copies) if c) > self.l1_budget():
             streamed = copies
-        pages = [(1, self.stream_buffers) if s else layout.shard for s in streamed]  # each CB's buffer, per core
-        cbs = [self.l1_buffer(layout, pages[n], source.dtype, op) if g or streamed[n] else self.cb_of(t, op)
+
+        def pages(n: int, gather: object) -> tuple[int, int]:
+            """Each CB's buffer, per core: a stream's few pages, a shard, or (a gather element by element) a
+            scratch page and its page id after the shard's pages (the CB's pages a multiple of the shard's)."""
+            if streamed[n]:
+                return 1, self.stream_buffers
+            if isinstance(gather, RowGather) and not gather.faces:
+                return layout.shard[0] * (3 if layout.tiles == 1 else 2), layout.shard[1]
+            return layout.shard
+
+        cbs = [self.l1_buffer(layout, pages(n, g), source.dtype, op) if g or streamed[n] else self.cb_of(t, op)
                for n, (t, source, g) in enumerate(zip(inputs, layouts, gathers))]
-        cbs.append(self.l1_buffer(layout, pages[-1], layout.dtype, op) if streamed[-1] else self.cb_of(out, op))
+        cbs.append(self.l1_buffer(layout, pages(len(inputs), None), layout.dtype, op) if streamed[-1]
+                   else self.cb_of(out, op))
         ports = list(range(len(tensors)))
         # each CB holds a shard's tiles (or a stream's pages) in its tensor's format (an input of a typecast differs
         # from the output)

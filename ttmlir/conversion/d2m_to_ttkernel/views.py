@@ -1,58 +1,82 @@
-"""Views a program reads through: a `d2m.view_layout` between the tiled layouts of two logical shapes of one size
-(`ttir.reshape`'s form, see reshape.py) is read as its input, each output face row gathered from the input's
-16-element face row of the same logical index ("rows<Hs>_<Ws>_<Ho>_<Wo>", the matrices' rows and columns on each
-side); a `d2m.view_layout` shifting a tensor's tile coordinates (`ttir.slice_static`'s
-form, `(g0, g1, t0, t1) -> (g0, g1, t0 + r, t1 + c)` on the 1x1-grid forms) is read as its input, each output tile
-(i, j) gathered from the input's tile (i + r, j + c) wherever that tile is (d2m-grid-selection regrids the view's
+"""Views a program reads through: a `d2m.view_layout` whose remapping names each output element's source element
+in logical coordinates, `(m, r, c) -> (m', r', c')` (the tensor manipulations' general form, see
+`ttir_to_d2m/row_gather.py`), is read as its input, each output face row gathered from the input's face row its
+remapping names, or element by element where a face row's elements come from several (a `RowGather`); a
+`d2m.view_layout` of whole tiles (a slice's shift `(g0, g1, t0, t1) -> (g0, g1, t0 + r, t1 + c)` on the 1x1-grid
+forms, a batch broadcast's or permutation's tile rows) is read as its input, each output tile (i, j) gathered from the
+input's tile its remapping names (a `TileGather`) wherever that tile is (d2m-grid-selection regrids the view's
 result for the program's grid; the constants of its remapping stay tile offsets of the collapsed tensors); the view
 itself moves nothing and is dropped once no program reads it."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineExpr
+from xdsl.ir.affine import AffineExpr, AffineMap
 
+from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, column_offset, reshaped
 from ttmlir.dialects import d2m
 from ttmlir.errors import PassFailure
-
-
-def _offset(expr: AffineExpr, dim: int) -> int | None:
-    """c when `expr` is `d<dim> + c`, 0 when it is `d<dim>`, else None."""
-    if expr == AffineExpr.dimension(dim):
-        return 0
-    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add and \
-            expr.lhs == AffineExpr.dimension(dim) and isinstance(expr.rhs, AffineConstantExpr):
-        return expr.rhs.value
-    return None
 
 
 def _logical(t) -> tuple[int, ...]:
     return tuple(t.encoding.data.logical_shape)
 
 
-def _matrix_rows(shape: tuple[int, ...]) -> int:
-    """The rows of each matrix of a logical shape (a vector being one row)."""
-    return shape[-2] if len(shape) >= 2 else 1
+def _matrix(shape: tuple[int, ...]) -> tuple[int, int]:
+    """(rows, columns) of each matrix of a logical shape (a vector or scalar being one row)."""
+    dims = (1,) * max(0, 2 - len(shape)) + tuple(shape)
+    return dims[-2], dims[-1]
 
 
-def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str]:
-    """(the tensor a copy reads, how its reader gathers it): a shifted view's input and "shift<r>_<c>", or the
-    value itself read tile for tile ("same")."""
+@dataclass(frozen=True)
+class RowGather:
+    """How a reader fills each output tile from a logical view: `remapping` `(m, r, c) -> (m', r', c')` over the
+    `matrices` of `source` (rows, columns) and the result's (`result`: rows, columns); by face rows of 16
+    elements when `faces` (each a run of the source's face row, see `gather_of`), else element by element."""
+
+    remapping: AffineMap
+    matrices: int
+    source: tuple[int, int]
+    result: tuple[int, int]
+    faces: bool
+
+
+def gather_of(remapping: AffineMap, source: tuple[int, ...], result: tuple[int, ...]) -> RowGather:
+    """A view's gather: by face rows where each output face row's 16 elements are one source face row's (the
+    source column the output's plus a multiple of 16, none of them past the source's last column unless all are;
+    or a reshape between last dims of multiples of 16), else element by element."""
+    width, offset = _matrix(source)[1], column_offset(remapping)
+    # a face row read whole when all of it is the source's row (or none of it: those are left zero)
+    faces = (offset is not None and (width % FACE_ROW == 0 or 0 <= offset <= width - _matrix(result)[1])) or \
+        (not (width % FACE_ROW or _matrix(result)[1] % FACE_ROW) and remapping == reshaped(source, result))
+    return RowGather(remapping, math.prod(source[:-2]), _matrix(source), _matrix(result), faces)
+
+
+@dataclass(frozen=True)
+class TileGather:
+    """How a reader fills each output tile from a view of whole tiles: output tile (i, j) (of the collapsed
+    tensor) from the source's tile `remapping` names at (0, 0, i, j)."""
+
+    remapping: AffineMap
+
+
+def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str | RowGather | TileGather]:
+    """(the tensor a copy reads, how its reader gathers it): a logical view's input and its `RowGather`, a view of
+    whole tiles' input and its `TileGather`, or the value itself read tile for tile ("same")."""
     view = value.owner
     if not isinstance(view, d2m.ViewLayoutOp):
         return value, "same"
-    shapes = [_logical(t) for t in (view.input.type, view.result.type)]
-    if shapes[0] != shapes[1] and math.prod(shapes[0]) == math.prod(shapes[1]):  # a reshape: its rows regrouped
-        return view.input, "rows" + "_".join(str(v) for shape in shapes for v in (_matrix_rows(shape), shape[-1]))
+    if view.remapping.data.num_dims == 3:
+        return view.input, gather_of(view.remapping.data, _logical(view.input.type), _logical(view.result.type))
     results = view.remapping.data.results
-    offsets = [_offset(e, d) for d, e in enumerate(results)]
-    if len(results) != 4 or None in offsets or offsets[:2] != [0, 0]:
-        raise PassFailure(op, "a program reads a view_layout whose remapping is not a shift of the tile coordinates; "
-                              "that is not lowered to TTKernel yet")
-    return view.input, f"shift{offsets[2]}_{offsets[3]}"
+    if len(results) != 4 or list(results[:2]) != [AffineExpr.dimension(0), AffineExpr.dimension(1)]:
+        raise PassFailure(op, "a program reads a view_layout whose remapping changes the grid coordinates; that is "
+                              "not lowered to TTKernel yet")
+    return view.input, TileGather(view.remapping.data)
 
 
 def drop_dead_views(func: FuncOp) -> None:

@@ -1,8 +1,8 @@
 """`ttir.permute` as a D2M program: a permutation swapping a matrix's two dims (the batch, if any, of one matrix) is
 a transpose (each tile transposed and read from the swapped block, as `ttir.transpose` is); one that only moves
 dims of size 1 keeps the elements in order and is the reshape to its result (a block copy where that keeps every
-element in its tile, see `reshape.py`). Other permutations move elements between tiles and are refused naming
-them."""
+element in its tile, see `reshape.py`). Other permutations are a copy of the input's logical view (see
+`row_gather.py`; gathered by face rows where the last dim stays last)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import math
 from xdsl.ir import SSAValue
 
 from ttmlir.conversion.ttir_to_d2m.reshape import reshape
-from ttmlir.errors import PassFailure
+from ttmlir.conversion.ttir_to_d2m.row_gather import gather_view, gathered
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.conversion.ttir_to_d2m.tiles import _elementwise, _map
 
@@ -28,9 +28,8 @@ def permute(op: TTOp, tensors: list[SSAValue]):
     moved = [d for d in order if shape[d] != 1]
     if moved == sorted(moved):  # dims of size 1 moved: the elements keep their order
         return reshape(op, tensors)
-    raise PassFailure(op, f"'{op.name}' with permutation {order} of {'x'.join(map(str, shape))} moves elements "
-                          "between tiles; that is not converted to D2M yet (a swap of a matrix's two dims, and "
-                          "moves of dims of size 1, are)")
+    result = tuple(op.results[0].type.get_shape())  # others: element by element, or by face rows keeping the last dim
+    return gather_view(op, tensors, gathered(shape, result, lambda index: [index[order.index(d)] for d in range(rank)]))
 
 
 PERMUTES = {"permute": permute}

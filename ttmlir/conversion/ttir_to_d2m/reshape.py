@@ -5,23 +5,21 @@ On the device a tensor is its matrices (its last two dims) each padded to whole 
 tile rows. A reshape that keeps the last dim and either keeps each matrix's rows (only leading dims of the batch
 regrouped, squeezed or unsqueezed) or, with whole tiles of rows on both sides, only regroups those rows, leaves every
 element at the same place in the same tile: its program copies the input's blocks into the result's (a generic whose
-region stores the block it loads, as upstream's data-movement-only generics do). Any other reshape that keeps the
-last dim, or changes it between multiples of 16 (a tile's face rows), moves face rows between tiles: the input moved
-to DRAM and viewed as the result's shape, the view copied (its reader gathers each output face row, see
-`d2m_to_ttkernel/views.py`). Others move single elements, and are refused naming the shapes."""
+region stores the block it loads, as upstream's data-movement-only generics do). Any other reshape moves elements
+between tiles: a copy of the input seen through the view of the element of the same row-major position (see
+`row_gather.py`; gathered by face rows where it keeps the last dim or changes it between multiples of 16)."""
 
 from __future__ import annotations
 
 import math
 
 from xdsl.dialects.builtin import AffineMapAttr
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineMap
 
-from ttmlir.dialects import d2m
-from ttmlir.errors import PassFailure, derive
+from ttmlir.conversion.ttir_to_d2m.row_gather import copy_block, gather_view, reshaped
+from ttmlir.errors import PassFailure
 from ttmlir.ir.tt_op import TTOp
-from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 
 TILE = 32
 
@@ -40,42 +38,15 @@ def keeps_tiles(source: tuple[int, ...], result: tuple[int, ...]) -> bool:
     return (b, h) == (b2, h2) or (h % TILE == 0 and h2 % TILE == 0 and b * h == b2 * h2)
 
 
-def _copy(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps) -> SSAValue:
-    """The loaded block, stored as it is (no output block is computed)."""
-    ops.remove(out.owner)
-    return loaded[0]
-
-
-def _rows_regrouped(op: TTOp, tensors: list[SSAValue]):
-    """A reshape moving face rows between tiles: the input moved to DRAM and a `d2m.view_layout` of it as the
-    result's shape, copied (its reader gathers each output face row from the input's of the same index)."""
-
-    source, result = tensors[0].type, op.results[0].type
-    target = d2m.EmptyOp.create(result_types=[metal_type(source.get_shape(), source.element_type, "dram")])
-    moved = d2m.ToLayoutOp.create(operands=[tensors[0], target.result], result_types=[target.result.type])
-    view = d2m.ViewLayoutOp.create(operands=[moved.results[0]], properties={
-        "remapping": AffineMapAttr(AffineMap.identity(4))}, result_types=[metal_type(result.get_shape(),
-                                                                                     result.element_type, "dram")])
-    made: list[Operation] = [target, moved, view]
-    derive(made, op)
-    op.parent_block().insert_ops_before(made, op)
-    identity = AffineMapAttr(AffineMap.identity(2))
-    return _copy, [identity, identity], ["parallel"] * 2, [view.result]
-
-
 def reshape(op: TTOp, tensors: list[SSAValue]):
-    """(compute, maps, iterators, inputs) of a reshape that keeps every element in its tile: a block copy."""
+    """(compute, maps, iterators, inputs) of a reshape: a block copy where it keeps every element in its tile, else
+    a copy of its logical view."""
     source, result = tuple(tensors[0].type.get_shape()), tuple(op.results[0].type.get_shape())
     if tensors[0].type.element_type != op.results[0].type.element_type:
         raise PassFailure(op, f"'{op.name}' changes the element type")
-    widths = (_matrices(source)[2], _matrices(result)[2])
-    if not keeps_tiles(source, result) and (widths[0] == widths[1] or not (widths[0] % 16 or widths[1] % 16)):
-        return _rows_regrouped(op, tensors)
     if not keeps_tiles(source, result):
-        raise PassFailure(op, f"'{op.name}' of {'x'.join(map(str, source))} to {'x'.join(map(str, result))} moves "
-                              "elements between tiles; that is not converted to D2M yet (a reshape keeping the last "
-                              "dim, or changing it between multiples of 16, is)")
-    return _copy, [AffineMapAttr(AffineMap.identity(2))] * 2, ["parallel"] * 2, tensors
+        return gather_view(op, tensors, reshaped(source, result))
+    return copy_block, [AffineMapAttr(AffineMap.identity(2))] * 2, ["parallel"] * 2, tensors
 
 
 RESHAPES = {name: reshape for name in ("reshape", "squeeze", "unsqueeze")}

@@ -7,68 +7,68 @@ of the rectangle from the input, wherever it is).
 On the device the leading dims fold into tile rows (each matrix padded to whole tiles), so a slice keeps whole
 tiles when it takes every row of each matrix, starts the last dim at a tile boundary (and ends it at one or at the
 end), steps by 1, and takes a range of one leading dim with only dims of size 1 before it (its matrices are then
-consecutive tile rows). Other slices cut tiles, and are refused naming the op."""
+consecutive tile rows). Other slices (any begins, ends and steps) are a copy of the input's logical view (see
+`row_gather.py`; gathered by face rows where the last dim starts at a multiple of 16 and steps by 1)."""
 
 from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import AffineMapAttr
-from xdsl.ir import Operation, SSAValue
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir import SSAValue
+from xdsl.ir.affine import AffineExpr
 
-from ttmlir.conversion.ttir_to_d2m.reshape import _copy
-from ttmlir.dialects import d2m
-from ttmlir.errors import PassFailure, derive
+from ttmlir.conversion.ttir_to_d2m.row_gather import gather_view, gathered, tile_view
 from ttmlir.ir.props import int_values
 from ttmlir.ir.tt_op import TTOp
-from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 
 TILE = 32
 
 
-def tile_offsets(op: TTOp, shape: tuple[int, ...]) -> tuple[int, int]:
-    """The (tile row, tile column) of the input's device form the slice starts at; refused when it cuts tiles."""
+class CutsTiles(Exception):
+    """A slice that is not a rectangle of whole tiles (why, in words)."""
+
+
+def _bounds(op: TTOp, shape: tuple[int, ...]) -> tuple[list[int], list[int], list[int]]:
+    """The slice's begins, ends and steps, negative ones counted from the end, ends clamped to the shape."""
     begins, ends, steps = (int_values(op.prop(name)) for name in ("begins", "ends", "step"))
-    pad = max(0, 2 - len(shape))
-    shape, begins, ends, steps = (1,) * pad + shape, [0] * pad + begins, [1] * pad + ends, [1] * pad + steps
     begins = [b % s if b < 0 else b for b, s in zip(begins, shape)]
     ends = [e % s if e < 0 else min(e, s) for e, s in zip(ends, shape)]
+    return begins, ends, steps
 
-    def refuse(why: str) -> PassFailure:
-        return PassFailure(op, f"'{op.name}' of {'x'.join(map(str, shape[pad:]))} with begins {begins[pad:]}, ends "
-                               f"{ends[pad:]} {why}; that is not converted to D2M yet (a slice of whole tiles is)")
 
+def tile_offsets(op: TTOp, shape: tuple[int, ...]) -> tuple[int, int]:
+    """The (tile row, tile column) of the input's device form the slice starts at; CutsTiles when it cuts tiles."""
+    begins, ends, steps = _bounds(op, shape)
+    pad = max(0, 2 - len(shape))
+    shape, begins, ends, steps = (1,) * pad + shape, [0] * pad + begins, [1] * pad + ends, [1] * pad + steps
     if any(s != 1 for s in steps):
-        raise refuse("steps by more than 1")
+        raise CutsTiles("steps by more than 1")
     if (begins[-2], ends[-2]) != (0, shape[-2]):
-        raise refuse("takes part of a matrix's rows")
+        raise CutsTiles("takes part of a matrix's rows")
     if begins[-1] % TILE or (ends[-1] % TILE and ends[-1] != shape[-1]):
-        raise refuse("cuts the last dim inside a tile")
+        raise CutsTiles("cuts the last dim inside a tile")
     cut = [d for d in range(len(shape) - 2) if (begins[d], ends[d]) != (0, shape[d])]
     if len(cut) > 1 or (cut and any(shape[d] != 1 for d in range(cut[0]))):
-        raise refuse("takes matrices that are not consecutive")
+        raise CutsTiles("takes matrices that are not consecutive")
     row = begins[cut[0]] * math.prod(shape[cut[0] + 1:-2]) * -(-shape[-2] // TILE) if cut else 0
     return row, begins[-1] // TILE
 
 
 def slice_static(op: TTOp, tensors: list[SSAValue]):
-    """(compute, maps, iterators, inputs) of a slice of whole tiles: a copy of the shifted view of the input (the
-    move to DRAM and the view are inserted before `op`)."""
+    """(compute, maps, iterators, inputs) of a slice: of whole tiles, a copy of the shifted view of the input (the
+    move to DRAM and the view are inserted before `op`); else a copy of its logical view (see `row_gather.py`)."""
 
     source, result = tensors[0].type, op.results[0].type
-    row, col = tile_offsets(op, tuple(source.get_shape()))
-    target = d2m.EmptyOp.create(result_types=[metal_type(source.get_shape(), source.element_type, "dram")])
-    moved = d2m.ToLayoutOp.create(operands=[tensors[0], target.result], result_types=[target.result.type])
+    shape = tuple(source.get_shape())
+    try:
+        row, col = tile_offsets(op, shape)
+    except CutsTiles:
+        begins, _, steps = _bounds(op, shape)
+        return gather_view(op, tensors, gathered(shape, tuple(result.get_shape()), lambda index: [
+            e * step + begin if step != 1 else e + begin if begin else e
+            for e, begin, step in zip(index, begins, steps)]))
     dims = [AffineExpr.dimension(d) for d in range(4)]
-    remapping = AffineMap(4, 0, (dims[0], dims[1], dims[2] + row if row else dims[2], dims[3] + col if col else dims[3]))
-    view = d2m.ViewLayoutOp.create(operands=[moved.results[0]], properties={"remapping": AffineMapAttr(remapping)},
-                                   result_types=[metal_type(result.get_shape(), result.element_type, "dram")])
-    made: list[Operation] = [target, moved, view]
-    derive(made, op)
-    op.parent_block().insert_ops_before(made, op)
-    identity = AffineMapAttr(AffineMap.identity(2))
-    return _copy, [identity, identity], ["parallel"] * 2, [view.result]
+    return tile_view(op, tensors, dims[2] + row if row else dims[2], dims[3] + col if col else dims[3])
 
 
 SLICES = {"slice_static": slice_static}

@@ -41,6 +41,9 @@ from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
 from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 from ttmlir.conversion.ttir_to_d2m.slice import SLICES
+from ttmlir.conversion.ttir_to_d2m.pad import PADS
+from ttmlir.conversion.ttir_to_d2m.row_gather import matrix_dims
+from ttmlir.conversion.ttir_to_d2m.tms import decompose_tms
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -58,7 +61,7 @@ REDUCTION_FILLS = {"sum": "zero", "mean": "zero", "max": "neginf"}
 INVERSE = "neg"
 REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
 # op families converted in files of their own: name -> (op, tensor operands) -> (compute, maps, iterators, inputs)
-FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES}
+FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
 
 
 def ranked_metal_type(shape: tuple[int, ...], element: Attribute, memory: str) -> TensorType:
@@ -182,13 +185,16 @@ def check_memspaces(op: Operation, inputs: str, outputs: str) -> None:
 
 
 def _broadcast_map(source: TensorType, result: TensorType, op: Operation) -> AffineMapAttr:
-    """How an elementwise operand is read: its own blocks, or (broadcast along a matrix's rows, columns or both)
-    the one block row or column it has, for every block of the result."""
+    """How an elementwise operand is read: its own blocks, or (broadcast along a matrix's rows, columns or both,
+    or along the last dim of each matrix) the one block row or column it has, for every block of the result."""
     s, r = source.get_shape(), result.get_shape()
-    if s == r and source.element_type == result.element_type:  # the same tensor, wherever each is held
+    if s == r:  # the same tensor's blocks, wherever each is held and whatever its element type
         return _map(2, 0, 1)
-    if source.element_type != result.element_type or len(s) != len(r) or len(r) < 2 or math.prod(r[:-2]) != 1:
-        raise PassFailure(op, f"'{op.name}' casts or broadcasts beyond a matrix's rows and columns ({source} -> "
+    if len(s) == len(r) < 2:  # vectors as one row
+        s, r = matrix_dims(s), matrix_dims(r)
+    if len(s) != len(r) or len(r) < 2 or \
+            (math.prod(r[:-2]) != 1 and s[:-1] != r[:-1]):
+        raise PassFailure(op, f"'{op.name}' broadcasts beyond a matrix's rows and columns ({source} -> "
                               f"{result}); that is not converted to D2M yet")
     rows, cols = s[-2] == 1 and r[-2] != 1, s[-1] == 1 and r[-1] != 1
     if (not rows and s[-2] != r[-2]) or (not cols and s[-1] != r[-1]):
@@ -347,7 +353,8 @@ class TTIRToD2MPass(ModulePass):
         for ttir_op in [o for o in op.walk() if isinstance(o, TTOp) and o.name.startswith("ttir.")]:
             if ttir_op.ROW.name in KEPT:
                 continue
-            for each in _decomposed_min(ttir_op) if ttir_op.ROW.name == "min" else [ttir_op]:
+            for each in _decomposed_min(ttir_op) if ttir_op.ROW.name == "min" else [ttir_op] if self.ttnn_mode \
+                    else decompose_tms(ttir_op, ttir_op.ROW.name in TILE_OF):
                 self.convert(each, device)
         for moved in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.to_layout"]:
             source, target = moved.operands[:2]

@@ -1,5 +1,7 @@
 """`--ttir-decompose-complex-reshape`: a reshape that makes the last dimension 1 or stops it being 1 becomes a
-transpose of the last two dimensions plus, where still needed, a reshape that leaves the last dimension alone.
+transpose of the last two dimensions plus, where still needed, a reshape that leaves the last dimension alone, when
+one of the two dimensions the transpose swaps is 1 (otherwise the transpose would reorder the elements a reshape
+keeps in row-major order).
 
 On a tiled device tensor such a reshape moves every element between tiles, while the transpose of a dimension of
 one with its neighbour is a cheap tile transpose. The reshape goes first, to the output with its last two
@@ -47,7 +49,10 @@ def _complex(op: Operation) -> bool:
     shape, out = list(op.operands[0].type.get_shape()), list(op.results[0].type.get_shape())
     if not shape or not out or (shape[-1] == 1) == (out[-1] == 1):
         return False
-    return (len(out) >= 2 and out[-2:] != [1, 1]) or (len(shape) >= 2 and shape[-2:] != [1, 1])
+    # the transpose keeps the row-major order only when one of the two dims it swaps is 1
+    if len(out) >= 2 and out[-2:] != [1, 1]:
+        return 1 in out[-2:]
+    return len(shape) >= 2 and shape[-2:] != [1, 1] and 1 in shape[-2:]
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,10 @@
 // into the result's (the region stores the block it loads); a permute of a matrix's two dims is a transpose; a
 // slice of whole tiles copies a view of its input shifted to its first tile; a
 // broadcast is a linalg.generic yielding its operand's tile read through the map of the block it spreads (one
-// matrix repeated along the batch: tile row i from the source's tile row i mod its tile rows).
+// spread over each tile by a d2m.tile_bcast; one along batch dims alone copies a view of whole tiles (output tile
+// row i from the source's tile row i mod its tile rows). Others are copies of the input's logical view (see logical_views.mlir).
 
-// CHECK: #map3 = affine_map<(d0, d1) -> (d0 mod 2, d1)>
+// CHECK: #map3 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 mod 2, d3)>
 // CHECK: #map4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2 + 3, d3 + 1)>
 // CHECK-LABEL: func.func @squeeze
 // CHECK: %[[IN:.*]] = d2m.to_layout %arg0
@@ -37,14 +38,17 @@ func.func @permute(%a: tensor<64x96xf32>) -> tensor<96x64xf32> {
 // CHECK: d2m.generic {{.*}}indexing_maps = [#map2, #map]
 // CHECK: linalg.generic {indexing_maps = [#map2, #map]
 // CHECK-NEXT: ^bb0(%[[T:.*]]: !ttcore.tile<32x32, f32>, %{{.*}}: !ttcore.tile<32x32, f32>):
-// CHECK-NEXT: linalg.yield %[[T]]
+// CHECK-NEXT: %[[SPREAD:.*]] = "d2m.tile_bcast"(%[[T]]) <{bcast_type = #d2m<tile_bcast_type col>}>
+// CHECK-NEXT: linalg.yield %[[SPREAD]]
 func.func @bcast(%a: tensor<4x40x1xf32>) -> tensor<4x40x96xf32> {
   %0 = "ttir.broadcast"(%a) <{broadcast_dimensions = array<i64: 1, 1, 96>}> : (tensor<4x40x1xf32>) -> tensor<4x40x96xf32>
   return %0 : tensor<4x40x96xf32>
 }
 
 // CHECK-LABEL: func.func @batch
-// CHECK: d2m.generic {{.*}}indexing_maps = [#map3, #map]
+// CHECK: %[[REPEATED:.*]] = d2m.view_layout %{{.*}} remapping = #map3 : tensor<1x1x2x3x!ttcore.tile<32x32, f32>, #{{.*}}> -> tensor<1x1x6x3x
+// CHECK: d2m.generic
+// CHECK-NEXT: ins(%[[REPEATED]] :
 func.func @batch(%a: tensor<1x40x96xf32>) -> tensor<3x40x96xf32> {
   %0 = "ttir.broadcast"(%a) <{broadcast_dimensions = array<i64: 3, 1, 1>}> : (tensor<1x40x96xf32>) -> tensor<3x40x96xf32>
   return %0 : tensor<3x40x96xf32>
@@ -66,32 +70,8 @@ func.func @slice(%a: tensor<1x6x20x96xf32>) -> tensor<1x2x20x64xf32> {
 
 // -----
 
-// ERR: error: 'ttir.reshape' of 12x3200 to 12x32x100 moves elements between tiles; that is not converted to D2M yet
-func.func @heads(%a: tensor<12x3200xf32>) -> tensor<12x32x100xf32> {
-  %0 = "ttir.reshape"(%a) <{shape = [12 : i32, 32 : i32, 100 : i32]}> : (tensor<12x3200xf32>) -> tensor<12x32x100xf32>
-  return %0 : tensor<12x32x100xf32>
-}
-
-// -----
-
-// ERR: error: 'ttir.permute' with permutation [1, 0, 2] of 2x40x64 moves elements between tiles
-func.func @batch_permute(%a: tensor<2x40x64xf32>) -> tensor<40x2x64xf32> {
-  %0 = "ttir.permute"(%a) <{permutation = array<i64: 1, 0, 2>}> : (tensor<2x40x64xf32>) -> tensor<40x2x64xf32>
-  return %0 : tensor<40x2x64xf32>
-}
-
-// -----
-
-// ERR: error: 'ttir.slice_static' of 40x64 with begins [0, 16], ends [40, 32] cuts the last dim inside a tile
-func.func @cut(%a: tensor<40x64xf32>) -> tensor<40x16xf32> {
-  %0 = "ttir.slice_static"(%a) <{begins = [0 : i32, 16 : i32], ends = [40 : i32, 32 : i32], step = [1 : i32, 1 : i32]}> : (tensor<40x64xf32>) -> tensor<40x16xf32>
-  return %0 : tensor<40x16xf32>
-}
-
-// -----
-
-// ERR: error: 'ttir.broadcast' of 1x40x1 to 4x40x64 spreads along a batch dim and a matrix's dims at once
-func.func @batch_bcast(%a: tensor<1x40x1xf32>) -> tensor<4x40x64xf32> {
-  %0 = "ttir.broadcast"(%a) <{broadcast_dimensions = array<i64: 4, 1, 64>}> : (tensor<1x40x1xf32>) -> tensor<4x40x64xf32>
-  return %0 : tensor<4x40x64xf32>
+// ERR: error: 'ttir.pad' with value 1.0 is not converted to D2M yet (a pad of 0.0 is)
+func.func @pad_ones(%a: tensor<40x64xf32>) -> tensor<41x64xf32> {
+  %0 = "ttir.pad"(%a) <{padding = array<i32: 0, 1, 0, 0>, value = 1.000000e+00 : f32}> : (tensor<40x64xf32>) -> tensor<41x64xf32>
+  return %0 : tensor<41x64xf32>
 }
