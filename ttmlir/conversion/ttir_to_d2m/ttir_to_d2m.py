@@ -40,6 +40,7 @@ from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
 from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 from ttmlir.conversion.ttir_to_d2m.slice import SLICES
+from ttmlir.conversion.ttir_to_d2m.embedding import DATA_MOVEMENT
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -363,6 +364,14 @@ class TTIRToD2MPass(ModulePass):
         result = op.results[0] if len(op.results) == 1 else None
         if result is None or not isinstance(result.type, TensorType):
             raise PassFailure(op, f"'{op.name}' is not converted to D2M yet (ops of one tensor result are)")
+        if name in DATA_MOVEMENT:
+            new, host = DATA_MOVEMENT[name](self, op, device)
+            derive([inner for made in new for inner in made.walk()], op)
+            op.parent_block().insert_ops_before(new, op)
+            result.replace_all_uses_with(host)
+            op.detach()
+            op.erase()
+            return
         tensors = [v for v in op.operands if isinstance(v.type, TensorType)]
         for value in (*tensors, result):
             if value.type.element_type not in ELEMENTS:
