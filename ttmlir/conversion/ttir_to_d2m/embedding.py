@@ -20,6 +20,16 @@ from ttmlir.ir.tt_op import TTOp
 from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
 
 TABLE_ELEMENTS = ("f32", "bf16", "si32", "i32")
+INTEGERS_32 = ("i32", "si32", "ui32")
+
+
+def moves_bits(op: TTOp, families: dict) -> bool:
+    """Whether `op` only moves 32-bit words, so ui32 data (an embedding's indices) can take it as si32 tiles: a
+    data-movement op family (reshape, permute, ...) or a typecast between 32-bit integers."""
+    if op.ROW.name in families:
+        return True
+    return op.ROW.name == "typecast" and all(str(v.type.element_type) in INTEGERS_32 for v in (*op.operands,
+                                                                                               *op.results))
 
 
 def _moved(value: SSAValue, memory: str) -> list[Operation]:

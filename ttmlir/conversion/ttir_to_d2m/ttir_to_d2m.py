@@ -40,7 +40,7 @@ from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
 from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 from ttmlir.conversion.ttir_to_d2m.slice import SLICES
-from ttmlir.conversion.ttir_to_d2m.embedding import DATA_MOVEMENT
+from ttmlir.conversion.ttir_to_d2m.embedding import DATA_MOVEMENT, moves_bits
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -374,7 +374,8 @@ class TTIRToD2MPass(ModulePass):
             return
         tensors = [v for v in op.operands if isinstance(v.type, TensorType)]
         for value in (*tensors, result):
-            if value.type.element_type not in ELEMENTS:
+            if value.type.element_type not in ELEMENTS and not (
+                    value.type.element_type == IntegerType(32, Signedness.UNSIGNED) and moves_bits(op, FAMILIES)):
                 raise PassFailure(op, f"a tensor of {value.type.element_type} is not converted to D2M yet (f32, bf16 "
                                       "and si32 are)")
         new: list[Operation] = []
