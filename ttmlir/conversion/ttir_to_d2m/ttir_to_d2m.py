@@ -201,11 +201,14 @@ def _reduced_dim(op: TTOp) -> tuple[str, float]:
     the scaler its result is multiplied by (1/N for a mean)."""
     shape = op.operands[0].type.get_shape()
     dims, keep = op.properties.get("dim_arg"), op.properties.get("keep_dim")
-    if dims is None or len(dims.data) != 1 or len(shape) < 2:
+    # a dim of size 1 keeps its one element: folding it changes nothing the kept dim shows
+    folded = sorted({d.value.data % len(shape) for d in dims.data} if dims is not None and shape else set())
+    folded = [d for d in folded if shape[d] != 1] or folded[-1:]
+    if len(folded) != 1 or len(shape) < 2:
         raise PassFailure(op, "only reductions over one dim of a tensor of rank >= 2 are converted to D2M yet")
     if keep is None or not keep.value.data:
         raise PassFailure(op, "only reductions with keep_dim = true are converted to D2M yet")
-    dim = dims.data[0].value.data % len(shape)
+    dim = folded[0]
     if dim == len(shape) - 1:
         reduced = "R"
     elif dim == len(shape) - 2 and math.prod(shape[:-2]) == 1:
