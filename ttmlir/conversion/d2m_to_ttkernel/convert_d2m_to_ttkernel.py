@@ -39,6 +39,7 @@ from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, TILE, Sha
 from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout, staging_type
 from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
 from ttmlir.conversion.d2m_to_ttkernel.embedding import launch_embedding
+from ttmlir.conversion.d2m_to_ttkernel.batched_matmul import batched_program
 from ttmlir.dialects.d2m_embedding import EmbeddingOp
 from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import fill_generic
@@ -206,6 +207,8 @@ class _FunctionKernels:
         embed = next((o for o in generic.region.walk() if isinstance(o, EmbeddingOp)), None)
         if embed is not None:
             return launch_embedding(self.builder, embed, out, generic)
+        if (batched := batched_program(self.builder, generic, out)) is not None:
+            return batched
         loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
         stores = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteStoreOp)]
         if len(loads) == 1 and [s.local for s in stores] == list(loads):  # a copy

@@ -41,6 +41,7 @@ from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 from ttmlir.conversion.ttir_to_d2m.slice import SLICES
 from ttmlir.conversion.ttir_to_d2m.embedding import DATA_MOVEMENT, moves_bits
+from ttmlir.conversion.ttir_to_d2m.matmul import BATCHED_MATMULS
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -59,6 +60,9 @@ INVERSE = "neg"
 REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
 # op families converted in files of their own: name -> (op, tensor operands) -> (compute, maps, iterators, inputs)
 FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES}
+# op families that build their whole program (operands' layouts, grid): name -> (pass, op, device grid) -> (ops,
+# host result), or None for an op of the family converted the usual way
+PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS}
 
 
 def ranked_metal_type(shape: tuple[int, ...], element: Attribute, memory: str) -> TensorType:
@@ -367,8 +371,8 @@ class TTIRToD2MPass(ModulePass):
         result = op.results[0] if len(op.results) == 1 else None
         if result is None or not isinstance(result.type, TensorType):
             raise PassFailure(op, f"'{op.name}' is not converted to D2M yet (ops of one tensor result are)")
-        if name in DATA_MOVEMENT:
-            new, host = DATA_MOVEMENT[name](self, op, device)
+        if name in PROGRAMS and (made := PROGRAMS[name](self, op, device)) is not None:
+            new, host = made
             derive([inner for made in new for inner in made.walk()], op)
             op.parent_block().insert_ops_before(new, op)
             result.replace_all_uses_with(host)
