@@ -1,9 +1,10 @@
 """The program of a batched matmul generic (`ttir_to_d2m/matmul.py`: its region's `linalg.generic` of
 `d2m.tile_matmul` reads B in the rows of each output row's batch, a map with a floordiv): on each core of the
 output's grid, for each tile (i, j) of its shard, a reader streams A's tiles (i, k) and B's tiles (b * Kt + k, j) (or,
-B given transposed, (b * Nt + j, k), transposed in the tile by the matmul) over k, b = i div Mt, into two CBs of
-`stream_buffers` pages; the compute kernel accumulates their matmul_tiles in dst and packs the tile; the writer
-waits for the shard (and writes a DRAM output's pages)."""
+B given transposed, (b * Nt + j, k), transposed in the tile by the block matmul) over k, b = i div Mt, into two CBs
+of `stream_buffers` pages; the compute kernel accumulates their products in dst (1x1-tile block matmuls, or
+matmul_tiles under use-tile-matmul) and packs the tile; the writer waits for the shard (and writes a DRAM output's
+pages)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ttmlir.conversion.d2m_to_ttkernel.compute import ComputeKernels
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import TILE, KernelOps
 from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
 from ttmlir.dialects import d2m, ttkernel
+from ttmlir.errors import PassFailure
 
 
 def batched_operands(generic: d2m.GenericOp) -> tuple[SSAValue, SSAValue, bool] | None:
@@ -84,10 +86,18 @@ def launch_batched_matmul(builder: ProgramKernels, generic: d2m.GenericOp, a: SS
     compute = KernelOps()
     ins = [compute.ct_arg(0, cb_a), compute.ct_arg(1, cb_b)]
     result = compute.ct_arg(2, shard)
-    compute.call("mm_init", *ins, result, compute.const(int(transpose_b)))
-    zero = compute.const(0, index)
-    ComputeKernels.accumulate(compute, ins, result, layout, k_tiles,
-                              lambda inner: inner.call("matmul_tiles", *ins, zero, zero, zero))
+    transpose, unit, zero = compute.const(int(transpose_b)), compute.const(1), compute.const(0, index)
+    if builder.use_tile_matmul:  # matmul_tiles, as use-tile-matmul asks
+        if transpose_b:
+            raise PassFailure(generic, "'d2m.tile_matmul' op transpose_b is only supported by tile_matmul_block "
+                                       "lowering")
+        compute.call("mm_init", *ins, result, transpose)
+        ComputeKernels.accumulate(compute, ins, result, layout, k_tiles,
+                                  lambda inner: inner.call("matmul_tiles", *ins, zero, zero, zero))
+    else:  # one tile of each operand a step, a block matmul of 1x1 blocks (which transposes B's tile when asked)
+        compute.call("mm_block_init", *ins, result, transpose, unit, unit, unit)
+        ComputeKernels.accumulate(compute, ins, result, layout, k_tiles, lambda inner: inner.call(
+            "experimental.matmul_block", *ins, zero, zero, zero, transpose, unit, unit, unit, unit))
     names = [builder.kernel("datamovement", "noc", reader, reader_spec),
              builder.kernel("datamovement", "noc", builder.dm.writer_body(shard, layout, 2, writer_plan), writer_spec),
              builder.compute_kernel(compute, [0, 1, 2])]

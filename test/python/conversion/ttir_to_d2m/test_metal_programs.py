@@ -1,0 +1,60 @@
+"""Op families with programs of their own on the kernel path (`--ttir-to-ttmetal-pipeline`), run on the simulator:
+`ttir.embedding` (each row the table row its index names: one core and several, indices and tables of each type, the
+output in L1 or DRAM) and batched matmuls (each batch times its own B, B given transposed or not)."""
+
+import pytest
+import torch
+
+from ttmlir.compiler import lower_to_ttmetal
+from ttmlir.runtime.metal.program import run_program
+from ttmlir.target.ttmetal import translate
+
+EMBEDDING = """
+func.func @lookup(%indices: tensor<{indices}x{itype}>, %weight: tensor<{table}x{wtype}>) -> tensor<{indices}x{width}x{wtype}> {{
+  %0 = "ttir.embedding"(%indices, %weight) : (tensor<{indices}x{itype}>, tensor<{table}x{wtype}>) -> tensor<{indices}x{width}x{wtype}>
+  return %0 : tensor<{indices}x{width}x{wtype}>
+}}
+"""
+TORCH = {"bf16": torch.bfloat16, "f32": torch.float32}
+
+
+@pytest.mark.parametrize("indices, itype, table, wtype, options", [
+    ((2, 3), "ui32", (16, 8), "bf16", ""),  # one tile of output on one core
+    ((1, 70), "si32", (100, 80), "f32", ""),  # a 3x3 grid of cores, rows and columns of padding
+    ((5, 7), "ui32", (64, 40), "bf16", "default-input-memspace=dram default-output-memspace=dram"),
+    ((40,), "ui32", (33, 64), "f32", ""),  # a vector of indices
+])
+def test_each_row_is_the_table_row_its_index_names(indices, itype, table, wtype, options):
+    text = EMBEDDING.format(indices="x".join(map(str, indices)), itype=itype, table="x".join(map(str, table)),
+                            wtype=wtype, width=table[1])
+    g = torch.Generator().manual_seed(len(indices) + table[0])
+    index = torch.randint(0, table[0], indices, generator=g, dtype=torch.int32)
+    weight = torch.randn(table, generator=g).to(TORCH[wtype])
+    outputs, _ = run_program(translate(lower_to_ttmetal(text, "<test>", options)), [index, weight])
+    assert torch.equal(outputs[0].to(weight.dtype), weight[index.long()])
+
+
+BATCHED = """
+func.func @bmm(%a: tensor<{a}xf32>, %b: tensor<{b}xf32>) -> tensor<{c}xf32> {{
+  %0 = {op} : (tensor<{a}xf32>, tensor<{b}xf32>) -> tensor<{c}xf32>
+  return %0 : tensor<{c}xf32>
+}}
+"""
+
+
+@pytest.mark.parametrize("a, b, op, transpose, options", [
+    ((3, 40, 64), (3, 64, 50), '"ttir.matmul"(%a, %b)', False, ""),
+    ((2, 3, 40, 70), (2, 3, 70, 64), '"ttir.dot_general"(%a, %b) <{batch_dims_lhs = array<i64: 0, 1>, '
+     'batch_dims_rhs = array<i64: 0, 1>, contract_dims_lhs = array<i64: 3>, contract_dims_rhs = array<i64: 2>}>',
+     False, "default-output-memspace=dram"),
+    ((3, 40, 64), (3, 70, 64), '"ttir.matmul"(%a, %b) <{transpose_b = true}>', True, ""),
+    ((4, 1, 128), (4, 128, 96), '"ttir.matmul"(%a, %b)', False, "use-tile-matmul=true"),
+])
+def test_batched_matmul_multiplies_each_batch_by_its_own_b(a, b, op, transpose, options):
+    g = torch.Generator().manual_seed(sum(a))
+    x, y = torch.randn(a, generator=g), torch.randn(b, generator=g)
+    expected = x @ (y.transpose(-1, -2) if transpose else y)
+    text = BATCHED.format(a="x".join(map(str, a)), b="x".join(map(str, b)), c="x".join(map(str, expected.shape)),
+                          op=op)
+    outputs, _ = run_program(translate(lower_to_ttmetal(text, "<test>", options)), [x, y])
+    assert torch.allclose(outputs[0].float(), expected, atol=0.1, rtol=0.02)
