@@ -42,6 +42,7 @@ from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 from ttmlir.conversion.ttir_to_d2m.slice import SLICES
 from ttmlir.conversion.ttir_to_d2m.embedding import DATA_MOVEMENT, moves_bits
 from ttmlir.conversion.ttir_to_d2m.matmul import BATCHED_MATMULS
+from ttmlir.conversion.ttir_to_d2m.argmax import DECOMPOSED
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -347,7 +348,9 @@ class TTIRToD2MPass(ModulePass):
         for ttir_op in [o for o in op.walk() if isinstance(o, TTOp) and o.name.startswith("ttir.")]:
             if ttir_op.ROW.name in KEPT:
                 continue
-            for each in _decomposed_min(ttir_op) if ttir_op.ROW.name == "min" else [ttir_op]:
+            name = ttir_op.ROW.name
+            for each in DECOMPOSED[name](ttir_op) if name in DECOMPOSED else \
+                    _decomposed_min(ttir_op) if name == "min" else [ttir_op]:
                 self.convert(each, device)
         for empty in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.empty" and not o.results[0].uses]:
             empty.detach()
