@@ -1,6 +1,7 @@
 """Op families with programs of their own on the kernel path (`--ttir-to-ttmetal-pipeline`), run on the simulator:
 `ttir.embedding` (each row the table row its index names: one core and several, indices and tables of each type, the
-output in L1 or DRAM) and batched matmuls (each batch times its own B, B given transposed or not)."""
+output in L1 or DRAM), batched matmuls (each batch times its own B, B given transposed or not) and argmax (the
+first maximum of each row)."""
 
 import pytest
 import torch
@@ -58,3 +59,22 @@ def test_batched_matmul_multiplies_each_batch_by_its_own_b(a, b, op, transpose, 
                           op=op)
     outputs, _ = run_program(translate(lower_to_ttmetal(text, "<test>", options)), [x, y])
     assert torch.allclose(outputs[0].float(), expected, atol=0.1, rtol=0.02)
+
+
+ARGMAX = """
+func.func @argmax(%a: tensor<{shape}x{dtype}>) -> tensor<{rows}xi32> {{
+  %0 = "ttir.argmax"(%a) <{{dim_arg = [1 : i32], keep_dim = false}}> : (tensor<{shape}x{dtype}>) -> tensor<{rows}xi32>
+  return %0 : tensor<{rows}xi32>
+}}
+"""
+
+
+@pytest.mark.parametrize("shape, dtype", [((32, 1024), "bf16"), ((64, 96), "f32")])
+def test_argmax_is_the_first_position_of_the_row_maximum(shape, dtype):
+    g = torch.Generator().manual_seed(shape[1])
+    x = torch.randint(-20, 20, shape, generator=g).to(TORCH[dtype])  # few values: each row's maximum repeats
+    text = ARGMAX.format(shape="x".join(map(str, shape)), dtype=dtype, rows=shape[0])
+    outputs, _ = run_program(translate(lower_to_ttmetal(text, "<test>")), [x])
+    first = (x == x.max(dim=1, keepdim=True).values).int().argmax(dim=1)  # torch: the first of the ties
+    assert (x == x.max(dim=1, keepdim=True).values).sum(dim=1).max() > 1  # ties to break
+    assert torch.equal(outputs[0].long(), first.long())
