@@ -21,11 +21,12 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from ttmlir.conversion.ttir_to_d2m.tiles import TILE, metal_type
 from ttmlir.dialects import d2m
 from ttmlir.errors import PassFailure
-from ttmlir.ir.props import scalar
+from ttmlir.ir.props import KINDS, scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
 
-ITERATORS = ["parallel", "parallel", "reduction"]  # (r, n, k): the output's folded tile rows, columns, K
+ITERATORS = ["parallel", "parallel", "reduction"]
+SWAPPED_B = {"ttir.matmul", "ttir.dot_general"}  # (r, n, k): the output's folded tile rows, columns, K
 
 
 def _tiles(n: int) -> int:
@@ -119,6 +120,33 @@ def batched_matmul(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Ope
     host = d2m.EmptyOp.create(result_types=[result.type])
     back = d2m.ToLayoutOp.create(operands=[generic.results[0], host.result], result_types=[result.type])
     return [*new, out, generic, host, back], back.results[0]
+
+
+def fold_transposed_b(module: Operation) -> None:
+    """A batched matmul whose B is a `ttir.permute` swapping its last two dims reads the permute's input
+    transposed instead (its tiles transposed as the matmul reads them; the device has no batched transpose): the
+    matmul's transpose_b flipped, or a dot_general contracting B's other matrix dim; the permute goes when nothing
+    else reads it."""
+    for op in [o for o in module.walk() if o.name in SWAPPED_B and len(o.operands) >= 2]:
+        permute = op.operands[1].owner
+        if not isinstance(permute, TTOp) or permute.name != "ttir.permute":
+            continue
+        rank = len(permute.operands[0].type.get_shape())
+        order = [int(v) % rank for v in permute.prop("permutation").get_values()]
+        if rank <= 2 or order != [*range(rank - 2), rank - 1, rank - 2]:
+            continue
+        if op.name == "ttir.dot_general":
+            contract = tuple(op.properties["contract_dims_rhs"].get_values())
+            if contract not in ((rank - 2,), (rank - 1,)):
+                continue
+            op.properties["contract_dims_rhs"] = KINDS["i64_darray"].build([2 * rank - 3 - contract[0]])
+        else:
+            flipped = not ("transpose_b" in op.properties and bool(scalar(op.properties["transpose_b"])))
+            op.properties["transpose_b"] = KINDS["bool"].build(flipped)
+        op.operands[1] = permute.operands[0]
+        if not permute.results[0].uses:
+            permute.detach()
+            permute.erase()
 
 
 BATCHED_MATMULS = {"matmul": batched_matmul, "dot_general": batched_matmul}

@@ -41,7 +41,7 @@ from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 from ttmlir.conversion.ttir_to_d2m.slice import SLICES
 from ttmlir.conversion.ttir_to_d2m.embedding import DATA_MOVEMENT, moves_bits
-from ttmlir.conversion.ttir_to_d2m.matmul import BATCHED_MATMULS
+from ttmlir.conversion.ttir_to_d2m.matmul import BATCHED_MATMULS, fold_transposed_b
 from ttmlir.conversion.ttir_to_d2m.argmax import DECOMPOSED
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
@@ -345,6 +345,7 @@ class TTIRToD2MPass(ModulePass):
                 raise PassFailure(op, "module has no ttcore.system_desc attribute (run --ttcore-register-device "
                                       "first)")
             device = tuple(system.data.chip(0)["grid"])
+        fold_transposed_b(op)
         for ttir_op in [o for o in op.walk() if isinstance(o, TTOp) and o.name.startswith("ttir.")]:
             if ttir_op.ROW.name in KEPT:
                 continue

@@ -32,3 +32,15 @@ func.func @bmm_transposed(%a: tensor<3x40x64xf32>, %b: tensor<3x70x64xf32>) -> t
 // KERNEL: scf.for
 // KERNEL: ttkernel.cb_wait_front
 // KERNEL: ttkernel.experimental.matmul_block
+
+// A permute swapping B's matrix dims is read transposed by the matmul (no batched transpose on the device).
+// CHECK-LABEL: func.func @bmm_permuted_b
+// CHECK-NOT: ttir.permute
+// CHECK: d2m.to_layout %arg1, %{{.*}} : tensor<2x3x70x64xbf16> into
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[BT]], #{{.*}}]
+// CHECK: d2m.tile_matmul
+func.func @bmm_permuted_b(%q: tensor<2x3x40x64xbf16>, %k: tensor<2x3x70x64xbf16>) -> tensor<2x3x40x70xbf16> {
+  %kt = "ttir.permute"(%k) <{permutation = array<i64: 0, 1, 3, 2>}> : (tensor<2x3x70x64xbf16>) -> tensor<2x3x64x70xbf16>
+  %0 = "ttir.dot_general"(%q, %kt) <{batch_dims_lhs = array<i64: 0, 1>, batch_dims_rhs = array<i64: 0, 1>, contract_dims_lhs = array<i64: 3>, contract_dims_rhs = array<i64: 2>}> : (tensor<2x3x40x64xbf16>, tensor<2x3x64x70xbf16>) -> tensor<2x3x40x70xbf16>
+  return %0 : tensor<2x3x40x70xbf16>
+}

@@ -50,6 +50,8 @@ func.func @bmm(%a: tensor<{a}xf32>, %b: tensor<{b}xf32>) -> tensor<{c}xf32> {{
      False, "default-output-memspace=dram"),
     ((3, 40, 64), (3, 70, 64), '"ttir.matmul"(%a, %b) <{transpose_b = true}>', True, ""),
     ((4, 1, 128), (4, 128, 96), '"ttir.matmul"(%a, %b)', False, "use-tile-matmul=true"),
+    ((2, 40, 64), (2, 70, 64), '"ttir.dot_general"(%a, %b) <{batch_dims_lhs = array<i64: 0>, batch_dims_rhs = '
+     'array<i64: 0>, contract_dims_lhs = array<i64: 2>, contract_dims_rhs = array<i64: 2>}>', True, ""),
 ])
 def test_batched_matmul_multiplies_each_batch_by_its_own_b(a, b, op, transpose, options):
     g = torch.Generator().manual_seed(sum(a))
