@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import (AffineMapAttr, BFloat16Type, DenseIntOrFPElem
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp, YieldOp as LinalgYieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
@@ -48,7 +48,7 @@ def _map(dims: int, *results: int | None) -> AffineMapAttr:
 def _tile_bcast(amap: AffineMapAttr) -> str | None:
     """How an operand read through `amap` is spread within each tile: a map fixing the block row reads a row
     (`row`), fixing the block column a column (`col`), both one value (`scalar`)."""
-    fixed = [not isinstance(r, AffineDimExpr) for r in amap.data.results[-2:]]
+    fixed = [isinstance(r, AffineConstantExpr) for r in amap.data.results[-2:]]  # (a row wrapped by mod is not)
     return {(True, True): "scalar", (True, False): "row", (False, True): "col"}.get(tuple(fixed))
 
 

@@ -187,18 +187,27 @@ def check_memspaces(op: Operation, inputs: str, outputs: str) -> None:
 
 
 def _broadcast_map(source: TensorType, result: TensorType, op: Operation) -> AffineMapAttr:
-    """How an elementwise operand is read: its own blocks, or (broadcast along a matrix's rows, columns or both)
-    the one block row or column it has, for every block of the result."""
+    """How an elementwise operand is read: its own blocks; broadcast along a matrix's rows, columns or both, the one
+    block row or column it has for every block of the result (along the columns whatever the batch, as the batch
+    folds into rows); or one matrix repeated along the batch, output tile row i from its tile row i mod its tile
+    rows."""
     if source == result:
         return _map(2, 0, 1)
     s, r = source.get_shape(), result.get_shape()
-    if source.element_type != result.element_type or len(s) != len(r) or len(r) < 2 or math.prod(r[:-2]) != 1:
-        raise PassFailure(op, f"'{op.name}' casts or broadcasts beyond a matrix's rows and columns ({source} -> "
-                              f"{result}); that is not converted to D2M yet")
+    if source.element_type != result.element_type or len(s) != len(r) or len(r) < 2:
+        raise PassFailure(op, f"'{op.name}' casts or changes rank ({source} -> {result}); that is not converted to "
+                              "D2M yet")
     rows, cols = s[-2] == 1 and r[-2] != 1, s[-1] == 1 and r[-1] != 1
-    if (not rows and s[-2] != r[-2]) or (not cols and s[-1] != r[-1]):
+    if (not rows and s[-2] != r[-2]) or (not cols and s[-1] != r[-1]) or \
+            any(a != b and a != 1 for a, b in zip(s[:-2], r[:-2])):
         raise PassFailure(op, f"'{op.name}': {source} does not broadcast to {result}")
-    return _map(2, None if rows else 0, None if cols else 1)
+    if tuple(s[:-2]) == tuple(r[:-2]) and (not rows or math.prod(r[:-2]) == 1):
+        return _map(2, None if rows else 0, None if cols else 1)
+    if math.prod(s[:-2]) == 1 and not rows:  # one matrix (or its column) repeated along the batch
+        wrap = AffineExpr.dimension(0) % -(-s[-2] // TILE)
+        return AffineMapAttr(AffineMap(2, 0, (wrap, AffineExpr.constant(0) if cols else AffineExpr.dimension(1))))
+    raise PassFailure(op, f"'{op.name}' broadcasts {source} along a batch dim and a matrix's rows at once, or along "
+                          f"part of the batch ({source} -> {result}); that is not converted to D2M yet")
 
 
 def _reduced_dim(op: TTOp) -> tuple[str, float]:
@@ -223,12 +232,13 @@ def _reduced_dim(op: TTOp) -> tuple[str, float]:
     return reduced, 1 / shape[dim] if op.name == "ttir.mean" else 1.0
 
 
-def _masked(value: SSAValue, fill: str | None) -> list[Operation]:
+def _masked(value: SSAValue, fill: str | None, along: int) -> list[Operation]:
     """A reduction's device input with its tile padding set to the reduction's identity `fill` (a `d2m.mask`), when
-    its logical shape leaves padding in its tiles (the mask canonicalization drops any other)."""
+    its logical shape leaves padding in its tiles along the reduced dim `along` (padding across it only reaches
+    padding of the result)."""
     layout = value.type.encoding.data
     logical = layout.logical_shape
-    if fill is None or all(d % a == 0 for d, a in zip(logical, layout.dim_alignments)):
+    if fill is None or logical[along] % layout.dim_alignments[along] == 0:
         return []
     target = d2m.EmptyOp.create(result_types=[value.type])
     mask = d2m.MaskOp.create(operands=[value, target.result], result_types=[value.type], properties={
@@ -442,7 +452,8 @@ class TTIRToD2MPass(ModulePass):
             else:
                 target = d2m.EmptyOp.create(result_types=[self.device_type(value, self.memory_of(value, False))])
                 moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
-                new += [target, moved, *_masked(moved.result, REDUCTION_FILLS.get(name))]
+                new += [target, moved, *_masked(moved.result, REDUCTION_FILLS.get(name),
+                                                -1 if name not in REDUCTIONS or dim == "R" else -2)]
                 device_ins.append(new[-1].results[0])
         if self.ttnn_mode:  # a new TTNN tensor the program writes, seen as a metal one, and the result as TTNN's
             made = d2m.EmptyOp.create(result_types=[result.type])

@@ -1,7 +1,7 @@
 """Op families with programs of their own on the kernel path (`--ttir-to-ttmetal-pipeline`), run on the simulator:
 `ttir.embedding` (each row the table row its index names: one core and several, indices and tables of each type, the
-output in L1 or DRAM), batched matmuls (each batch times its own B, B given transposed or not) and argmax (the
-first maximum of each row)."""
+output in L1 or DRAM), batched matmuls (each batch times its own B, B given transposed or not), argmax (the first
+maximum of each row) and elementwise operands broadcast with a batch."""
 
 import pytest
 import torch
@@ -80,3 +80,25 @@ def test_argmax_is_the_first_position_of_the_row_maximum(shape, dtype):
     first = (x == x.max(dim=1, keepdim=True).values).int().argmax(dim=1)  # torch: the first of the ties
     assert (x == x.max(dim=1, keepdim=True).values).sum(dim=1).max() > 1  # ties to break
     assert torch.equal(outputs[0].long(), first.long())
+
+
+BINARY = """
+func.func @binary(%a: tensor<{a}xf32>, %b: tensor<{b}xf32>) -> tensor<{c}xf32> {{
+  %0 = "ttir.{op}"(%a, %b) : (tensor<{a}xf32>, tensor<{b}xf32>) -> tensor<{c}xf32>
+  return %0 : tensor<{c}xf32>
+}}
+"""
+
+
+@pytest.mark.parametrize("a, b, op", [
+    ((4, 40, 96), (4, 40, 1), "subtract"),  # along the last dim, with a batch
+    ((6, 1, 1, 128), (1, 1, 1, 128), "multiply"),  # a row repeated along the batch
+    ((3, 40, 64), (1, 40, 64), "add"),  # a matrix of two tile rows repeated along the batch
+])
+def test_elementwise_operand_broadcast_with_a_batch(a, b, op):
+    g = torch.Generator().manual_seed(len(a) + a[-1])
+    x, y = torch.randn(a, generator=g), torch.randn(b, generator=g)
+    expected = {"subtract": x - y, "multiply": x * y, "add": x + y}[op]
+    text = BINARY.format(a="x".join(map(str, a)), b="x".join(map(str, b)), c="x".join(map(str, a)), op=op)
+    outputs, _ = run_program(translate(lower_to_ttmetal(text, "<test>")), [x, y])
+    assert torch.allclose(outputs[0].float(), expected, atol=1e-3)
