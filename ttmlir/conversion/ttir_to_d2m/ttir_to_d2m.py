@@ -43,6 +43,7 @@ from ttmlir.conversion.ttir_to_d2m.slice import SLICES
 from ttmlir.conversion.ttir_to_d2m.embedding import DATA_MOVEMENT, moves_bits
 from ttmlir.conversion.ttir_to_d2m.matmul import BATCHED_MATMULS, fold_transposed_b
 from ttmlir.conversion.ttir_to_d2m.argmax import DECOMPOSED
+from ttmlir.conversion.ttir_to_d2m.mixed_types import cast_mixed_operands
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -356,6 +357,7 @@ class TTIRToD2MPass(ModulePass):
                                       "first)")
             device = tuple(system.data.chip(0)["grid"])
         fold_transposed_b(op)
+        cast_mixed_operands(op, set(TILE_OF) - {"typecast"})
         for ttir_op in [o for o in op.walk() if isinstance(o, TTOp) and o.name.startswith("ttir.")]:
             if ttir_op.ROW.name in KEPT:
                 continue
