@@ -35,11 +35,13 @@ def face_offset(ops: KernelOps, row: SSAValue, column: SSAValue, unit: int) -> S
 
 
 def embedding_body(chip: dict, indices: ShardLayout, table: ShardLayout, layout: ShardLayout, shape: tuple[int, ...],
-                   ops: KernelOps, writer) -> None:
+                   column_vector: bool, ops: KernelOps, writer) -> None:
     """The kernel's ops into `ops` (args: CB ports of the index scratch page and the output, then the addresses of
     the indices, the table and, for a DRAM output, the output). Output device row R is row R mod P of matrix
     R div P (P: the indices' last dim n padded to whole tiles), whose index is element (m, R mod P) of the indices
-    seen as matrices of shape[-2] rows (m: the matrix's position in the indices' leading dims)."""
+    seen as matrices of shape[-2] rows (m: the matrix's position in the indices' leading dims); indices given as a
+    `column_vector` (shape `shape` + (1,), a gather's index vectors of one element) have it at (m * P + R mod P, 0).
+    """
     index = IndexType()
     last, padded_last = shape[-1], -(-shape[-1] // TILE) * TILE
     rows = shape[-2] if len(shape) > 1 else 1
@@ -67,11 +69,15 @@ def embedding_body(chip: dict, indices: ShardLayout, table: ShardLayout, layout:
                                        thirty_two))
         matrix = body.emit(arith.DivUIOp(first, c(body, padded_last)))
         start = body.emit(arith.RemUIOp(first, c(body, padded_last)))
-        at = body.emit(arith.AddiOp(body.emit(arith.MuliOp(body.emit(arith.DivUIOp(matrix, c(body, rows))),
-                                                           c(body, padded_rows))),
-                                    body.emit(arith.RemUIOp(matrix, c(body, rows)))))
-        body.read_tile(chip, indices, body.emit(arith.DivUIOp(at, thirty_two)),
-                       body.emit(arith.DivUIOp(start, thirty_two)), indices_base, scratch)
+        if column_vector:  # index j of matrix m at row m * P + j, column 0
+            at = body.emit(arith.AddiOp(body.emit(arith.MuliOp(matrix, c(body, padded_last))), start))
+            tile_col = c(body, 0)
+        else:  # index j of matrix m at row m of the indices' matrices, column j
+            at = body.emit(arith.AddiOp(body.emit(arith.MuliOp(body.emit(arith.DivUIOp(matrix, c(body, rows))),
+                                                               c(body, padded_rows))),
+                                        body.emit(arith.RemUIOp(matrix, c(body, rows)))))
+            tile_col = body.emit(arith.DivUIOp(start, thirty_two))
+        body.read_tile(chip, indices, body.emit(arith.DivUIOp(at, thirty_two)), tile_col, indices_base, scratch)
         body.barrier("read")
         within = body.emit(arith.RemUIOp(at, thirty_two))
 
@@ -79,7 +85,8 @@ def embedding_body(chip: dict, indices: ShardLayout, table: ShardLayout, layout:
             column = inner.emit(arith.AddiOp(start, r))
 
             def gather(then: KernelOps) -> None:
-                word = face_offset(then, within, then.emit(arith.RemUIOp(column, thirty_two)), 1)
+                word = face_offset(then, r, c(then, 0), 1) if column_vector else \
+                    face_offset(then, within, then.emit(arith.RemUIOp(column, thirty_two)), 1)
                 looked_up = then.emit(arith.IndexCastOp(then.call("load_from_l1", words, word, result=i32), index))
                 source_row = then.emit(arith.RemUIOp(looked_up, thirty_two))
                 source_tile_row = then.emit(arith.MuliOp(then.emit(arith.DivUIOp(looked_up, thirty_two)),
@@ -123,10 +130,11 @@ def launch_embedding(builder: ProgramKernels, embed: Operation, out: SSAValue, o
     if layout.nd is not None or indices.nd is not None:
         raise PassFailure(op, "a 'd2m.embedding' on tensors kept above two dims is not lowered to TTMetal yet")
     shape = tuple(embed.indicesShape.get_values())
+    column_vector = tuple(embed.indices.type.encoding.data.logical_shape) == (*shape, 1)
     cbs = [builder.l1_buffer(layout, (1, 1), indices.dtype, op), builder.cb_of(out, op)]
     layouts = [indices, table, layout]
     plan, spec = builder.dm_args([0, 1], [0, 1, 2] if layout.memory == "dram" else [0, 1], layouts)
     ops = KernelOps(0, plan)
-    embedding_body(builder.chip, indices, table, layout, shape, ops, builder.dm.dram_transfer)
+    embedding_body(builder.chip, indices, table, layout, shape, column_vector, ops, builder.dm.dram_transfer)
     kernel = builder.kernel("datamovement", "noc", ops, spec)
     return Launch([embed.indices, embed.weight, out], cbs, [d2m.ThreadAttr.get("datamovement", kernel, READER_CORE)])

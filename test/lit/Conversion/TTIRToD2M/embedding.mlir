@@ -40,3 +40,11 @@ func.func @indices_cast(%ids: tensor<64xsi32>, %weight: tensor<40x32xf32>) -> te
   %1 = "ttir.embedding"(%0, %weight) : (tensor<64xui32>, tensor<40x32xf32>) -> tensor<64x32xf32>
   return %1 : tensor<64x32xf32>
 }
+
+// A gather of whole rows of a matrix by one-element index vectors is the same lookup (its indices a column).
+// CHECK-LABEL: func.func @gather_rows
+// CHECK: d2m.embedding {{.*}}<40, 3> {indicesShape = array<i64: 40>}
+func.func @gather_rows(%t: tensor<169x3xbf16>, %i: tensor<40x1xsi32>) -> tensor<40x3xbf16> {
+  %0 = "ttir.gather"(%t, %i) <{collapsed_slice_dims = array<i64: 0>, index_vector_dim = 1 : si64, indices_are_sorted = false, offset_dims = array<i64: 1>, operand_batching_dims = array<i64>, slice_sizes = array<i64: 1, 3>, start_index_map = array<i64: 0>, start_indices_batching_dims = array<i64>}> : (tensor<169x3xbf16>, tensor<40x1xsi32>) -> tensor<40x3xbf16>
+  return %0 : tensor<40x3xbf16>
+}

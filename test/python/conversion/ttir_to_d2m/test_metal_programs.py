@@ -1,7 +1,7 @@
 """Op families with programs of their own on the kernel path (`--ttir-to-ttmetal-pipeline`), run on the simulator:
-`ttir.embedding` (each row the table row its index names: one core and several, indices and tables of each type, the
-output in L1 or DRAM), batched matmuls (each batch times its own B, B given transposed or not), argmax (the first
-maximum of each row) and elementwise operands broadcast with a batch."""
+`ttir.embedding` and gathers of whole rows (each row the table row its index names: one core and several, indices
+and tables of each type, the output in L1 or DRAM), batched matmuls (each batch times its own B, B given transposed
+or not), argmax (the first maximum of each row) and elementwise operands broadcast with a batch."""
 
 import pytest
 import torch
@@ -33,6 +33,19 @@ def test_each_row_is_the_table_row_its_index_names(indices, itype, table, wtype,
     weight = torch.randn(table, generator=g).to(TORCH[wtype])
     outputs, _ = run_program(translate(lower_to_ttmetal(text, "<test>", options)), [index, weight])
     assert torch.equal(outputs[0].to(weight.dtype), weight[index.long()])
+
+
+def test_a_gather_of_whole_rows_is_an_embedding():
+    text = """
+func.func @g(%t: tensor<169x3xbf16>, %i: tensor<100x1xsi32>) -> tensor<100x3xbf16> {
+  %0 = "ttir.gather"(%t, %i) <{collapsed_slice_dims = array<i64: 0>, index_vector_dim = 1 : si64, indices_are_sorted = false, offset_dims = array<i64: 1>, operand_batching_dims = array<i64>, slice_sizes = array<i64: 1, 3>, start_index_map = array<i64: 0>, start_indices_batching_dims = array<i64>}> : (tensor<169x3xbf16>, tensor<100x1xsi32>) -> tensor<100x3xbf16>
+  return %0 : tensor<100x3xbf16>
+}
+"""
+    g = torch.Generator().manual_seed(3)
+    table, index = torch.randn(169, 3, generator=g).bfloat16(), torch.randint(0, 169, (100, 1), generator=g)
+    outputs, _ = run_program(translate(lower_to_ttmetal(text, "<test>")), [table, index.int()])
+    assert torch.equal(outputs[0].bfloat16(), table[index[:, 0]])
 
 
 BATCHED = """
