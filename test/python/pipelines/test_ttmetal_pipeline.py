@@ -269,9 +269,9 @@ def test_override_device_shape_limits_the_grid():
 @pytest.mark.parametrize("text, options, message", [
     (eltwise("add", (64, 64), "f32", 2), "default-input-memspace=system", "default-input-memspace is l1 or dram"),
     (eltwise("atan2", (64, 64), "f32", 2), "", "'ttir.atan2' is not converted to D2M yet"),
-    ("func.func @b(%a: tensor<2x32x32xf32>, %b: tensor<1x1x32xf32>) -> tensor<2x32x32xf32> {\n  %0 = \"ttir.add\""
-     "(%a, %b) : (tensor<2x32x32xf32>, tensor<1x1x32xf32>) -> tensor<2x32x32xf32>\n  return %0 : "
-     "tensor<2x32x32xf32>\n}\n", "", "along a batch dim and a matrix's rows at once"),
+    ("func.func @b(%a: tensor<2x3x32x32xf32>, %b: tensor<2x1x1x32xf32>) -> tensor<2x3x32x32xf32> {\n  %0 = "
+     "\"ttir.add\"(%a, %b) : (tensor<2x3x32x32xf32>, tensor<2x1x1x32xf32>) -> tensor<2x3x32x32xf32>\n  return "
+     "%0 : tensor<2x3x32x32xf32>\n}\n", "", "along part of its batch and a matrix's rows at once"),
     ("func.func @r(%a: tensor<64x40xf32>) -> tensor<64x1xf32> {\n  %0 = \"ttir.max\"(%a) <{dim_arg = [1 : i32], "
      "keep_dim = true}> : (tensor<64x40xf32>) -> tensor<64x1xf32>\n  return %0 : tensor<64x1xf32>\n}\n", "",
      "only d2m.masks filling the padding of host data with zeros"),
