@@ -79,12 +79,10 @@ def _compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: 
 
 def batched_matmul(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Operation], SSAValue] | None:
     """The ops computing batched matmul `op` and the host tensor its result is moved back into (None for a 2-d
-    matmul). `convert` is the pass (its memory spaces, its generic builder)."""
+    matmul). `convert` is the pass (its memory spaces, its generic builder `build_generic`)."""
     transpose_b = batched_form(op)
     if transpose_b is None:
         return None
-    from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic
-
     if convert.ttnn_mode or not convert.collapse_tensors_2d:
         raise PassFailure(op, "a batched matmul is converted to D2M with its batch folded into rows (not in "
                               "ttnn-mode or with collapse-tensors-2d=false) yet")
@@ -111,8 +109,8 @@ def batched_matmul(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Ope
     returned = any(use.operation.name == "func.return" for use in result.uses)
     memory = convert.memory_of(result, returned)
     out = d2m.EmptyOp.create(result_types=[metal_type(shape, element, memory, grid)])
-    generic = build_generic(ins, out.result, _maps(m_tiles, k_tiles, n_tiles, transpose_b), ITERATORS, _compute,
-                            grid)
+    generic = convert.build_generic(ins, out.result, _maps(m_tiles, k_tiles, n_tiles, transpose_b), ITERATORS,
+                                    _compute, grid)
     # explicit form (its region's linalg.generic holds the maps): the folded rows of the maps do not block the
     # operands' grids as a generic's maps would, so the generic keeps the grid given here
     for name in ("block_factors", "indexing_maps", "iterator_types"):

@@ -348,6 +348,7 @@ class TTIRToD2MPass(ModulePass):
     default_output_memspace: str = "l1"
     ttnn_mode: bool = False
     collapse_tensors_2d: bool = True
+    build_generic = staticmethod(build_generic)  # for the op families building their own programs (PROGRAMS)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_memspaces(op, self.default_input_memspace, self.default_output_memspace)
