@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, IntegerType, TensorType, i32, i64
+from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, IntegerAttr, IntegerType, i32, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 
-from ttmlir.conversion.ttir_to_d2m.tiles import TILE, metal_type
+from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.d2m_embedding import EmbeddingOp
 from ttmlir.errors import PassFailure
