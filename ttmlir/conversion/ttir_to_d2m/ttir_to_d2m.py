@@ -190,8 +190,8 @@ def check_memspaces(op: Operation, inputs: str, outputs: str) -> None:
 def _broadcast_map(source: TensorType, result: TensorType, op: Operation) -> AffineMapAttr:
     """How an elementwise operand is read: its own blocks; broadcast along a matrix's rows, columns or both, the one
     block row or column it has for every block of the result (along the columns whatever the batch, as the batch
-    folds into rows; one row for every row of every matrix); or one matrix repeated along the batch, output tile row
-    i from its tile row i mod its tile rows."""
+    folds into rows; one row for every row of every matrix); or its matrices repeated along leading batch dims,
+    output tile row i from its tile row i mod its tile rows."""
     if source == result:
         return _map(2, 0, 1)
     s, r = source.get_shape(), result.get_shape()
@@ -206,8 +206,11 @@ def _broadcast_map(source: TensorType, result: TensorType, op: Operation) -> Aff
         return _map(2, None if rows else 0, None if cols else 1)
     if math.prod(s[:-2]) == 1 and rows:  # one row (or value) for every row of every matrix
         return _map(2, None, None if cols else 1)
-    if math.prod(s[:-2]) == 1:  # one matrix (or its column) repeated along the batch
-        wrap = AffineExpr.dimension(0) % -(-s[-2] // TILE)
+    kept = len(s) - 2  # the trailing batch dims the operand has whole: it repeats along the leading ones
+    while kept > 0 and s[kept - 1] == r[kept - 1]:
+        kept -= 1
+    if not rows and math.prod(s[:kept]) == 1:  # its matrices (or their columns) repeated along the leading dims
+        wrap = AffineExpr.dimension(0) % (math.prod(s[:-2]) * -(-s[-2] // TILE))
         return AffineMapAttr(AffineMap(2, 0, (wrap, AffineExpr.constant(0) if cols else AffineExpr.dimension(1))))
     raise PassFailure(op, f"'{op.name}' broadcasts {source} along part of its batch and a matrix's rows at once "
                           f"({source} -> {result}); that is not converted to D2M yet")

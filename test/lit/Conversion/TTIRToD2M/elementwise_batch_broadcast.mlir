@@ -2,11 +2,12 @@
 // RUN: not ttmlir-opt --ttcore-register-device --ttir-to-d2m %S/elementwise_batch_broadcast_negative.mlir 2>&1 | FileCheck %S/elementwise_batch_broadcast_negative.mlir
 // Elementwise operands broadcast with a batch: along the last dim whatever the batch (rows stay in their tiles: a
 // column read, spread within the tile); one matrix repeated along the batch (output tile row i from the source's
-// tile row i mod its tile rows, no spread within the tile); one row for every row of every matrix (a row read,
-// spread within the tile). A row reduction of matrices of one row is not masked (its row padding only reaches
-// padding of the result).
+// tile row i mod its tile rows, no spread within the tile), or its matrices along leading batch dims alike; one row
+// for every row of every matrix (a row read, spread within the tile). A row reduction of matrices of one row is not
+// masked (its row padding only reaches padding of the result).
 
 // CHECK-DAG: #[[WRAP:.*]] = affine_map<(d0, d1) -> (d0 mod 2, d1)>
+// CHECK-DAG: #[[WRAP6:.*]] = affine_map<(d0, d1) -> (d0 mod 6, d1)>
 // CHECK-DAG: #[[COL:.*]] = affine_map<(d0, d1) -> (d0, 0)>
 // CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (0, d1)>
 
@@ -26,6 +27,15 @@ func.func @columns(%a: tensor<4x40x96xbf16>, %b: tensor<4x40x1xbf16>) -> tensor<
 func.func @repeated_matrix(%a: tensor<1x40x64xf32>, %b: tensor<3x40x64xf32>) -> tensor<3x40x64xf32> {
   %0 = "ttir.add"(%a, %b) : (tensor<1x40x64xf32>, tensor<3x40x64xf32>) -> tensor<3x40x64xf32>
   return %0 : tensor<3x40x64xf32>
+}
+
+// CHECK-LABEL: func.func @repeated_along_leading_dims
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[WRAP6]], #{{.*}}]
+// CHECK-NOT: d2m.tile_bcast
+// CHECK: d2m.tile_mul
+func.func @repeated_along_leading_dims(%a: tensor<2x3x40x64xf32>, %b: tensor<1x3x40x64xf32>) -> tensor<2x3x40x64xf32> {
+  %0 = "ttir.multiply"(%a, %b) : (tensor<2x3x40x64xf32>, tensor<1x3x40x64xf32>) -> tensor<2x3x40x64xf32>
+  return %0 : tensor<2x3x40x64xf32>
 }
 
 // CHECK-LABEL: func.func @one_row_for_all

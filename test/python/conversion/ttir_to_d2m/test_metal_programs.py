@@ -108,6 +108,7 @@ func.func @binary(%a: tensor<{a}xf32>, %b: tensor<{b}xf32>) -> tensor<{c}xf32> {
     ((6, 1, 1, 128), (1, 1, 1, 128), "multiply"),  # a row repeated along the batch
     ((3, 40, 64), (1, 40, 64), "add"),  # a matrix of two tile rows repeated along the batch
     ((4, 40, 96), (1, 1, 96), "multiply"),  # one row for every row of every matrix
+    ((2, 3, 40, 64), (1, 3, 40, 64), "multiply"),  # three matrices repeated along the leading dim
 ])
 def test_elementwise_operand_broadcast_with_a_batch(a, b, op):
     g = torch.Generator().manual_seed(len(a) + a[-1])
