@@ -38,6 +38,9 @@ from ttmlir.conversion.d2m_to_ttkernel.kernel_functions import lower_kernel_func
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, TILE, ShardLayout
 from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout, staging_type
 from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
+from ttmlir.conversion.d2m_to_ttkernel.embedding import launch_embedding
+from ttmlir.conversion.d2m_to_ttkernel.batched_matmul import batched_program
+from ttmlir.dialects.d2m_embedding import EmbeddingOp
 from ttmlir.conversion.d2m_to_ttkernel.spill import spill_to_dram
 from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import fill_generic
@@ -204,6 +207,11 @@ class _FunctionKernels:
                 any(f.value.data != 1 for f in factors.data):
             raise PassFailure(generic, "only generics with one output, on its tensor's grid and with block factors "
                                        "of 1 are lowered to TTMetal yet")
+        embed = next((o for o in generic.region.walk() if isinstance(o, EmbeddingOp)), None)
+        if embed is not None:
+            return launch_embedding(self.builder, embed, out, generic)
+        if (batched := batched_program(self.builder, generic, out)) is not None:
+            return batched
         loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
         stores = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteStoreOp)]
         if len(loads) == 1 and [s.local for s in stores] == list(loads):  # a copy

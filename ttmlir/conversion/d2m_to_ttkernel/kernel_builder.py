@@ -18,7 +18,7 @@ from ttmlir.dialects import ttcore, ttkernel
 
 TILE = 32
 i8 = IntegerType(8)
-DTYPES = {"f32": "f32", "bf16": "bf16", "i32": "si32", "si32": "si32"}
+DTYPES = {"f32": "f32", "bf16": "bf16", "i32": "si32", "si32": "si32", "ui32": "si32"}  # ui32: indices, read as their bits
 ELEMENTS = {"f32": Float32Type(), "bf16": BFloat16Type(), "si32": IntegerType(32)}
 # TTIR op -> SFPU op (binary: `<op>(dst0, dst1, dst0)`; unary: `<op>_tile(dst0)`)
 SFPU_BINARY = {"add": "add_binary_tile", "subtract": "sub_binary_tile", "multiply": "mul_binary_tile",

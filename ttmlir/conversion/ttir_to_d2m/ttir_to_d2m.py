@@ -44,6 +44,10 @@ from ttmlir.conversion.ttir_to_d2m.slice import SLICES
 from ttmlir.conversion.ttir_to_d2m.pad import PADS
 from ttmlir.conversion.ttir_to_d2m.row_gather import matrix_dims
 from ttmlir.conversion.ttir_to_d2m.tms import decompose_tms
+from ttmlir.conversion.ttir_to_d2m.embedding import DATA_MOVEMENT, moves_bits
+from ttmlir.conversion.ttir_to_d2m.matmul import BATCHED_MATMULS, fold_transposed_b
+from ttmlir.conversion.ttir_to_d2m.argmax import DECOMPOSED
+from ttmlir.conversion.ttir_to_d2m.mixed_types import cast_mixed_operands
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -62,6 +66,9 @@ INVERSE = "neg"
 REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
 # op families converted in files of their own: name -> (op, tensor operands) -> (compute, maps, iterators, inputs)
 FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
+# op families that build their whole program (operands' layouts, grid): name -> (pass, op, device grid) -> (ops,
+# host result), or None for an op of the family converted the usual way
+PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS}
 
 
 def ranked_metal_type(shape: tuple[int, ...], element: Attribute, memory: str) -> TensorType:
@@ -207,11 +214,14 @@ def _reduced_dim(op: TTOp) -> tuple[str, float]:
     the scaler its result is multiplied by (1/N for a mean)."""
     shape = op.operands[0].type.get_shape()
     dims, keep = op.properties.get("dim_arg"), op.properties.get("keep_dim")
-    if dims is None or len(dims.data) != 1 or len(shape) < 2:
+    # a dim of size 1 keeps its one element: folding it changes nothing the kept dim shows
+    folded = sorted({d.value.data % len(shape) for d in dims.data} if dims is not None and shape else set())
+    folded = [d for d in folded if shape[d] != 1] or folded[-1:]
+    if len(folded) != 1 or len(shape) < 2:
         raise PassFailure(op, "only reductions over one dim of a tensor of rank >= 2 are converted to D2M yet")
     if keep is None or not keep.value.data:
         raise PassFailure(op, "only reductions with keep_dim = true are converted to D2M yet")
-    dim = dims.data[0].value.data % len(shape)
+    dim = folded[0]
     if dim == len(shape) - 1:
         reduced = "R"
     elif dim == len(shape) - 2 and math.prod(shape[:-2]) == 1:
@@ -221,12 +231,13 @@ def _reduced_dim(op: TTOp) -> tuple[str, float]:
     return reduced, 1 / shape[dim] if op.name == "ttir.mean" else 1.0
 
 
-def _masked(value: SSAValue, fill: str | None) -> list[Operation]:
+def _masked(value: SSAValue, fill: str | None, along: int) -> list[Operation]:
     """A reduction's device input with its tile padding set to the reduction's identity `fill` (a `d2m.mask`), when
-    its logical shape leaves padding in its tiles (the mask canonicalization drops any other)."""
+    its logical shape leaves padding in its tiles along the reduced dim `along` (padding across it only reaches
+    padding of the result)."""
     layout = value.type.encoding.data
     logical = layout.logical_shape
-    if fill is None or all(d % a == 0 for d, a in zip(logical, layout.dim_alignments)):
+    if fill is None or logical[along] % layout.dim_alignments[along] == 0:
         return []
     target = d2m.EmptyOp.create(result_types=[value.type])
     mask = d2m.MaskOp.create(operands=[value, target.result], result_types=[value.type], properties={
@@ -340,6 +351,7 @@ class TTIRToD2MPass(ModulePass):
     default_output_memspace: str = "l1"
     ttnn_mode: bool = False
     collapse_tensors_2d: bool = True
+    build_generic = staticmethod(build_generic)  # for the op families building their own programs (PROGRAMS)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         check_memspaces(op, self.default_input_memspace, self.default_output_memspace)
@@ -350,11 +362,16 @@ class TTIRToD2MPass(ModulePass):
                 raise PassFailure(op, "module has no ttcore.system_desc attribute (run --ttcore-register-device "
                                       "first)")
             device = tuple(system.data.chip(0)["grid"])
+        fold_transposed_b(op)
+        cast_mixed_operands(op, set(TILE_OF) - {"typecast"})
         for ttir_op in [o for o in op.walk() if isinstance(o, TTOp) and o.name.startswith("ttir.")]:
             if ttir_op.ROW.name in KEPT:
                 continue
-            for each in _decomposed_min(ttir_op) if ttir_op.ROW.name == "min" else [ttir_op] if self.ttnn_mode \
-                    else decompose_tms(ttir_op, ttir_op.ROW.name in TILE_OF):
+            name = ttir_op.ROW.name
+            produced = DECOMPOSED[name](ttir_op) if name in DECOMPOSED else \
+                _decomposed_min(ttir_op) if name == "min" else [ttir_op]
+            for each in (t for p in produced  # lazily: each op's TMs rewritten once those before it are converted
+                         for t in ([p] if self.ttnn_mode else decompose_tms(p, p.ROW.name in TILE_OF))):
                 self.convert(each, device)
         for moved in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.to_layout"]:
             source, target = moved.operands[:2]
@@ -384,9 +401,18 @@ class TTIRToD2MPass(ModulePass):
         result = op.results[0] if len(op.results) == 1 else None
         if result is None or not isinstance(result.type, TensorType):
             raise PassFailure(op, f"'{op.name}' is not converted to D2M yet (ops of one tensor result are)")
+        if name in PROGRAMS and (made := PROGRAMS[name](self, op, device)) is not None:
+            new, host = made
+            derive([inner for made in new for inner in made.walk()], op)
+            op.parent_block().insert_ops_before(new, op)
+            result.replace_all_uses_with(host)
+            op.detach()
+            op.erase()
+            return
         tensors = [v for v in op.operands if isinstance(v.type, TensorType)]
         for value in (*tensors, result):
-            if value.type.element_type not in ELEMENTS:
+            if value.type.element_type not in ELEMENTS and not (
+                    value.type.element_type == IntegerType(32, Signedness.UNSIGNED) and moves_bits(op, FAMILIES)):
                 raise PassFailure(op, f"a tensor of {value.type.element_type} is not converted to D2M yet (f32, bf16 "
                                       "and si32 are)")
         new: list[Operation] = []
@@ -451,7 +477,8 @@ class TTIRToD2MPass(ModulePass):
             else:
                 target = d2m.EmptyOp.create(result_types=[self.device_type(value, self.memory_of(value, False))])
                 moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
-                new += [target, moved, *_masked(moved.result, REDUCTION_FILLS.get(name))]
+                new += [target, moved, *_masked(moved.result, REDUCTION_FILLS.get(name),
+                                                -1 if name not in REDUCTIONS or dim == "R" else -2)]
                 device_ins.append(new[-1].results[0])
         if self.ttnn_mode and not isinstance(result.type.encoding, ttnn.TTNNLayoutAttr):
             # a result TTNN does not hold: an L1 tensor of the program's, on the grid grid selection gives it; the
