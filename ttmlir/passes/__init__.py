@@ -220,6 +220,8 @@ PASS_CLASSES = {
         "ttmlir.transforms.ttir.ttir_global_data_format_conversion:TTIRGlobalDataFormatConversionPass",
     "ttir-consolidate-static-cache-updates":
         "ttmlir.transforms.ttir.ttir_consolidate_static_cache_updates:TTIRConsolidateStaticCacheUpdatesPass",
+    "ttir-quant-dequant-conversion":
+        "ttmlir.transforms.ttir.ttir_quant_dequant_conversion:TTIRQuantDequantConversionPass",
 }
 
 
