@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (DenseIntOrFPElementsAttr, FloatAttr, Float32T
                                    Signedness)
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from ttmlir.dialects.quant import storage_of
 from ttmlir.ir.props import KINDS, int_values
 from ttmlir.ir.canonicalization import sibling
 
@@ -285,7 +286,7 @@ def fold_sum(op: Operation) -> list[Operation] | None:
 def shifted_out(op: Operation) -> list[Operation] | None:
     """A logical shift by at least the width of the element type (a constant amount) is 0."""
     amount = constant_array(op.operands[1])
-    width = op.operands[0].type.element_type.width.data
+    width = storage_of(op.operands[0].type.element_type).width.data  # a quantized type shifts its storage integer
     if not op.name.startswith("ttir.") or amount is None or not (amount.astype(np.int64) >= width).all() or \
             (amount.dtype.kind == "i" and (amount < 0).any()):
         return None

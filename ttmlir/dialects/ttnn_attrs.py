@@ -469,7 +469,10 @@ def layout_for(shape: tuple[int, ...], element: Attribute, buffer: str = "dram",
     scalar_type = element if not tiled else ttcore.TileType((TILE, TILE), dtype)
     if not tiled and dtype in DATA_TYPE_TO_MLIR:
         scalar_type = DATA_TYPE_TO_MLIR[dtype]
-    memref = MemRefType(scalar_type, physical_shape(shape, tiled), NoneAttr(), enum(BufferTypeAttr, buffer))
+    rows_cols = physical_shape(shape, tiled)
+    if buffer == "l1":  # interleaved in L1: upstream's per-core form, one row of the whole (1x1 grid) volume
+        rows_cols = (1, rows_cols[0] * rows_cols[1])
+    memref = MemRefType(scalar_type, rows_cols, NoneAttr(), enum(BufferTypeAttr, buffer))
     memory_layout = NoneAttr() if buffer == "system_memory" else enum(TensorMemoryLayoutAttr, "interleaved")
     return TTNNLayoutAttr(AffineMapAttr(collapse_map(shape, tiled)), ttcore.GridAttr(ttcore.Grid((1, 1))), memref,
                           memory_layout, NoneAttr())

@@ -229,6 +229,8 @@ PASS_CLASSES = {
         "ttmlir.transforms.d2m.d2m_expand_dma_read_composite_view:D2MExpandDMAReadCompositeViewPass",
     "d2m-fe-pipeline": "ttmlir.pipelines.d2m_stage_pipelines:D2MFrontendPipeline",
     "d2m-be-pipeline": "ttmlir.pipelines.d2m_stage_pipelines:D2MBackendPipeline",
+    "ttir-quant-dequant-conversion":
+        "ttmlir.transforms.ttir.ttir_quant_dequant_conversion:TTIRQuantDequantConversionPass",
 }
 
 

@@ -28,7 +28,7 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
 
     Runs mark-functions-as-forward, wrap-device-module, register-device, resolve-composites,
     infer-kv-cache-argument-types, propagate-weight-dtype, cpu-hoist,
-    element-type-normalization,
+    element-type-normalization, quant-dequant-conversion (enable-quant-dequant-conversion-pass),
     ttir-to-ttir-decomposition, canonicalize, implicit-broadcast-fold, fusing, flatten-sliding-window,
     explicate-tms + erase-inverse-ops + implicit-broadcast-fold + fusing (enable-erase-inverse-ops-pass), convert,
     ttnn-fusing, ttnn-decomposition, layout, workaround + allocate-distributed-op-buffers (unless disable-workarounds), row-major-reshapes, weight-dtype-conversion, kv-cache-dtype-conversion, set-compute-kernel-config (the compute-cfg-* options), create-d2m-subgraphs (enable-create-d2m-subgraphs), canonicalize,
@@ -38,6 +38,8 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
 
     name: ClassVar[str] = "ttir-to-ttnn-common-pipeline"
     enable_fusing_pass: bool = True
+    # dequantizes moved below the ops that can run on quantized values (ttir-quant-dequant-conversion)
+    enable_quant_dequant_conversion_pass: bool = True
     enable_implicit_broadcast_folding_pass: bool = True
     # reshapes and permutes moved until inverse pairs cancel, then broadcasts folded and fused again (upstream's)
     enable_erase_inverse_ops_pass: bool = True
@@ -187,7 +189,10 @@ class TTIRToTTNNCommonPipeline(RegisterDevicePass):
             from ttmlir.transforms.ttnn.ttnn_create_d2m_subgraphs import TTNNCreateD2MSubgraphsPass
             create_d2m = (TTNNCreateD2MSubgraphsPass(),)
             through_d2m = (TTNNThroughD2MPipeline(d2m_fusion), TTNNCollaspeD2MPass(), CanonicalizePass())
-        for stage in (TTNNResolveCompositesPass(resolution), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), CPUHoistManuallyTaggedPass(), ElementTypeNormalizationPass(), TTIRToTTIRDecompositionPass(),
+        from ttmlir.transforms.ttir.ttir_quant_dequant_conversion import TTIRQuantDequantConversionPass
+        # before the decomposition unrolls quantize and dequantize
+        quant_dequant = (TTIRQuantDequantConversionPass(),) if self.enable_quant_dequant_conversion_pass else ()
+        for stage in (TTNNResolveCompositesPass(resolution), TTIRInferKVCacheArgumentTypesPass(), TTIRPropagateWeightDtypePass(), CPUHoistManuallyTaggedPass(), ElementTypeNormalizationPass(), *quant_dequant, TTIRToTTIRDecompositionPass(),
                       CanonicalizePass(), *folding, *fusing, TTIRFlattenSlidingWindowPass(), *erase_inverse, TTIRFoldFullToScalarPass(), *const_eval, ConvertTTIRToTTNNPass(), *ttnn_fusing, *decomposition, TTNNLayoutPass(), *workarounds, TTNNRowMajorReshapesPass(),
                       TTNNWeightDtypeConversionPass(self.experimental_weight_dtype),
                       TTNNKVCacheDtypeConversionPass(self.experimental_kv_cache_dtype), compute_config, *create_d2m, CanonicalizePass(),

@@ -102,10 +102,12 @@ module {
 
 // -----
 
-// Operands reshaped from one shape: the elementwise op runs before a single reshape.
+// Operands reshaped from one shape: fusing leaves them (moving reshapes through elementwise ops is
+// --ttir-erase-inverse-ops' work, as upstream).
 // CHECK-LABEL: func.func @reshapes_after_add
-// CHECK: %[[SUM:.*]] = "ttir.add"(%arg0, %arg1) : (tensor<128xf32>, tensor<128xf32>) -> tensor<128xf32>
-// CHECK: "ttir.reshape"(%[[SUM]]) <{shape = [1 : i32, 128 : i32]}>
+// CHECK: %[[A:.*]] = "ttir.reshape"(%arg0)
+// CHECK: %[[B:.*]] = "ttir.reshape"(%arg1)
+// CHECK: "ttir.add"(%[[A]], %[[B]]) : (tensor<1x128xf32>, tensor<1x128xf32>) -> tensor<1x128xf32>
 module {
   func.func @reshapes_after_add(%arg0: tensor<128xf32>, %arg1: tensor<128xf32>) -> tensor<1x128xf32> {
     %0 = "ttir.reshape"(%arg0) <{shape = [1 : i32, 128 : i32]}> : (tensor<128xf32>) -> tensor<1x128xf32>

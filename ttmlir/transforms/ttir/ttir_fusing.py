@@ -11,7 +11,6 @@
   `gamma * x / max(sqrt(sum(x^2, dim)), eps) * sqrt(D)` → `rms_norm` over that dim (`ttir_fusing_norm`);
 - `div(exp(x), sum(exp(x), dim, keep_dim))` → `softmax(x, dim)` (a broadcast of the sum in between is fine);
 - `softmax(x - max(x, dim, keep_dim), dim)` → `softmax(x, dim, numericStable = true)`;
-- `add(reshape(a), reshape(b))` (any elementwise op, operands reshaped from one shape) → `reshape(add(a, b))`;
 - an activation written out elementwise (`x * sigmoid(x)`, `0.5 * x * (1 + erf(x / sqrt(2)))` or its tanh form,
   `min(max(x, 0), 6)`, `maximum(x, 0)`, mish, hardsigmoid) → that op (silu, gelu, relu6, relu, ...), found by
   evaluating the elementwise cone over one tensor at sample points;
@@ -395,26 +394,6 @@ def _reduction_keeping_dims(reshape: Operation) -> None:
                  {**reduction.properties, "keep_dim": KINDS["bool"].build(True)}, [reduction])
 
 
-def _one_reshape_after(op: Operation) -> None:
-    """An elementwise op of several operands, each a single-use reshape of a tensor of one shape, runs on those
-    tensors, and one reshape follows it."""
-    reshapes = [_producer(v, "reshape") for v in op.operands]
-    if len(reshapes) < 2 or any(r is None or not r.results[0].has_one_use() for r in reshapes) or \
-            len({r.operands[0].type.get_shape() for r in reshapes}) != 1 or \
-            any(v.type.get_shape() != op.results[0].type.get_shape() for v in op.operands):
-        return
-    result = op.results[0].type
-    inner = TTIR_OP_CLASSES[op.ROW.name].create(
-        operands=[r.operands[0] for r in reshapes], properties=dict(op.properties),
-        result_types=[TensorType(result.element_type, reshapes[0].operands[0].type.get_shape())])
-    reshape = TTIR_OP_CLASSES["reshape"].create(operands=[inner.results[0]], result_types=[result],
-                                                properties=dict(reshapes[0].properties))
-    inner.location = reshape.location = op.location
-    Rewriter.replace_op(op, [inner, reshape])
-    for r in reshapes:
-        Rewriter.erase_op(r)
-
-
 def _permute_into_matmul(op: Operation) -> None:
     """A single-use permute swapping the last two dims of a matmul/linear operand becomes its transpose flag."""
     for i, flag in ((0, "transpose_a"), (1, "transpose_b")):
@@ -654,8 +633,8 @@ CONV_SCALING = (("batch_norm_inference", batch_norm_after_conv), ("multiply", co
 
 @dataclass(frozen=True)
 class TTIRFusingPass(ModulePass):
-    """Fuse matmul + bias into linear, exp/sum/div (after an optional max subtraction) into softmax, and the reshapes
-    of an elementwise op's operands into one after it."""
+    """Fuse matmul + bias into linear, exp/sum/div (after an optional max subtraction) into softmax, and the other
+    patterns above (moving reshapes through elementwise ops is --ttir-erase-inverse-ops' work, as upstream)."""
 
     name: ClassVar[str] = "ttir-fusing"
     enable_permute_matmul_fusion: bool = False
@@ -685,9 +664,6 @@ class TTIRFusingPass(ModulePass):
                             and op.ROW.name in ACTIVATION_ROOTS]):
             if op.parent is not None:
                 activations.fuse(op)
-        for op in [op for op in module.walk() if isinstance(op, TTOp) and op.name.startswith("ttir.")
-                   and op.ROW.family in ("binary", "ternary")]:
-            _one_reshape_after(op)
         for func in [op for op in module.walk() if isinstance(op, FuncOp)]:
             fold_all(func.body)  # as a greedy rewrite does: ops of constants are evaluated,
             region_dce(func.body)  # and what no one reads goes

@@ -128,12 +128,30 @@ def rotate_half(add: TTNNOp) -> None:
             continue
         for rotated, sin in ((sin_mul.operands[0], sin_mul.operands[1]), (sin_mul.operands[1], sin_mul.operands[0])):
             for reordered, seen, fits, fuse in ((False, _source, _fits, _rotary),
-                                                (True, _reordered, _fits_decode, _decode_rotary)):
+                                                (True, _reordered, _fits_decode, _decode_rotary),
+                                                (False, _source, _fits_reordered_decode, _reordered_decode_rotary)):
                 found = _rotated_half_of(rotated, reordered)
                 cos = _other(cos_mul, found[0], seen) if found is not None else None
-                if cos is not None and fits(found[0], cos, sin, add.results[0]):
-                    fuse(add, found[0], cos, sin, [sin_mul, cos_mul, *found[1]])
-                    return
+                if cos is None or not fits(found[0], cos, sin, add.results[0]):
+                    continue
+                pattern = [sin_mul, cos_mul, *found[1]]
+                if fuse is not _rotary and _norm_read_elsewhere(found[0], pattern):
+                    continue  # upstream's guard: a decode RoPE only on a per-head norm the RoPE alone reads
+                fuse(add, found[0], cos, sin, pattern)
+                return
+
+
+def _norm_read_elsewhere(x: SSAValue, pattern: list[Operation]) -> bool:
+    """Whether x is an rms_norm's result that an op outside the RoPE `pattern` reads (directly or through a move
+    into the pattern)."""
+    if _producer(x, "rms_norm") is None:
+        return False
+    inside = set(pattern)
+
+    def reads_inside(op: Operation) -> bool:
+        return op in inside or (isinstance(op, TTNNOp) and op.ROW.name in ("reshape", "permute", "typecast")
+                                and all(u.operation in inside for u in op.results[0].uses))
+    return not all(reads_inside(u.operation) for u in x.uses)
 
 
 def _fits_decode(x: SSAValue, cos: SSAValue, sin: SSAValue, out: SSAValue) -> bool:
@@ -143,6 +161,25 @@ def _fits_decode(x: SSAValue, cos: SSAValue, sin: SSAValue, out: SSAValue) -> bo
             and tuple(cos.type.get_shape()) == (1, 1, 1, shape[3])
             and tuple(out.type.get_shape()) == tuple(shape[p] for p in DECODE_ORDER)
             and cos.type.element_type == x.type.element_type == out.type.element_type)
+
+
+def _fits_reordered_decode(x: SSAValue, cos: SSAValue, sin: SSAValue, out: SSAValue) -> bool:
+    """What the decode kernel runs when the reorder to [1, B, H, D] already came before the RoPE (erase-inverse-ops
+    moves it up, also above a per-head rms_norm): x is those decode rows (the kernel reads them as they are, nothing
+    before it moves), the tables [1, 1, 1, D]."""
+    norm = _producer(x, "rms_norm")
+    owner, shape = (norm.operands[0] if norm is not None else x).owner, x.type.get_shape()
+    return (isinstance(owner, TTNNOp) and _decode_reorder(owner) and len(shape) == 4 and shape[0] == 1
+            and shape[-1] % (2 * TILE) == 0 and cos.type == sin.type
+            and tuple(cos.type.get_shape()) == (1, 1, 1, shape[3]) and tuple(out.type.get_shape()) == tuple(shape)
+            and cos.type.element_type == x.type.element_type == out.type.element_type)
+
+
+def _reordered_decode_rotary(at: Operation, x: SSAValue, cos: SSAValue, sin: SSAValue, dead: list[Operation]) -> None:
+    result = emit_before("rotary_embedding", [x, cos, sin], {"token_index": KINDS["ui32"].build(0)},
+                         at.results[0].type, at)
+    at.results[0].replace_all_uses_with(result)
+    erase_unread([at, *dead])
 
 
 def _reorder_before(value: SSAValue, at: Operation) -> SSAValue:
