@@ -2,7 +2,7 @@
 // RUN: ttmlir-opt "--d2m-fe-pipeline=override-device-shape=1,1 default-input-memspace=dram" %s | FileCheck %s --check-prefix=OPTS
 // The D2M frontend: a TTIR op becomes allocated programs in explicit data-movement form: the host tensor moved to
 // the device (row-major), tilized, computed and untilized by unified-thread generics on the selected grid, each
-// block loaded and stored by remote loads/stores through synchronized local buffers.
+// block loaded and stored by remote loads/stores; an operand whose L1 shard is the block is aliased, not copied.
 
 // CHECK-LABEL: func.func @exp
 // CHECK: d2m.to_device %arg0, %[[RM:.*]] layout
@@ -11,7 +11,7 @@
 // CHECK: d2m.generic {block_factors = [], grid = #ttcore.grid<2x2>
 // CHECK: %[[CORE0:.*]] = d2m.core_index(0) : index
 // CHECK: %[[CORE1:.*]] = d2m.core_index(1) : index
-// CHECK: %[[IN:.*]] = memref.alloc() {alignment = 64 : i64, d2m.synchronized_buffer = 2 : i32} : memref<1x1x!ttcore.tile<32x32, bf16>>
+// CHECK: %[[IN:.*]] = d2m.operand_alias %{{.*}} : memref<2x2x1x1x!ttcore.tile<32x32, bf16>, {{.*}}, #l1> -> memref<1x1x!ttcore.tile<32x32, bf16>>
 // CHECK-NEXT: d2m.remote_load %[[IN]] %{{.*}}[%[[CORE0]], %[[CORE1]]]
 // CHECK: "d2m.tile_exp"
 // CHECK: d2m.remote_store %{{.*}}[%[[CORE0]], %[[CORE1]]]
