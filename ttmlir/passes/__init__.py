@@ -220,6 +220,9 @@ PASS_CLASSES = {
         "ttmlir.transforms.ttir.ttir_global_data_format_conversion:TTIRGlobalDataFormatConversionPass",
     "ttir-consolidate-static-cache-updates":
         "ttmlir.transforms.ttir.ttir_consolidate_static_cache_updates:TTIRConsolidateStaticCacheUpdatesPass",
+    "emit-calling-convention-wrappers":
+        "ttmlir.transforms.llvm.emit_calling_convention_wrappers:LLVMEmitCallingConventionWrapperFuncsPass",
+    "linalg-to-llvm-pipeline": "ttmlir.pipelines.linalg_to_llvm:LinalgToLLVMPipeline",
 }
 
 
