@@ -48,7 +48,7 @@ class _Bufferizer:
         """The buffer a structured op writes for its init `init`: the init's own when it is a fresh buffer no later
         op reads, else a new one (holding the init's values when the op reads them)."""
         buffer = self.values[init]
-        if buffer in self.fresh and len(init.uses) == 1:
+        if buffer in self.fresh and init.has_one_use():
             return buffer
         return self.copy_of(buffer, at) if read else self.alloc(buffer.type, at)
 
