@@ -223,6 +223,7 @@ PASS_CLASSES = {
     "emit-calling-convention-wrappers":
         "ttmlir.transforms.llvm.emit_calling_convention_wrappers:LLVMEmitCallingConventionWrapperFuncsPass",
     "linalg-to-llvm-pipeline": "ttmlir.pipelines.linalg_to_llvm:LinalgToLLVMPipeline",
+    "tosa-to-linalg": "ttmlir.conversion.tosa_to_linalg.tosa_to_linalg:TosaToLinalgPass",
 }
 
 

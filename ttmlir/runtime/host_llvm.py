@@ -55,6 +55,9 @@ ICMP = {"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">="
         "ugt": ">", "uge": ">="}
 FCMP = {"oeq": "==", "ogt": ">", "oge": ">=", "olt": "<", "ole": "<=", "one": "!=", "ueq": "==", "ugt": ">",
         "uge": ">=", "ult": "<", "ule": "<=", "une": "!="}
+# LLVM's fcmp predicates by number
+FCMP_ORDER = ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno",
+              "true"]
 KNOWN_EXTERNAL = {"malloc", "free", "memcpy"}
 
 
@@ -181,8 +184,7 @@ class _FunctionWriter:
             cast = f"({UNSIGNED.get(t, t)})" if key.startswith("u") else ""
             expr = f"{cast}{args[0]} {ICMP[key]} {cast}{args[1]}"
         elif name == "llvm.fcmp":
-            key = op.predicate.data if hasattr(op.predicate, "data") else str(op.predicate)
-            expr = self.fcmp(key, args)
+            expr = self.fcmp(FCMP_ORDER[op.predicate.value.data], args)
         elif name == "llvm.select":
             expr = f"{args[0]} ? {args[1]} : {args[2]}"
         elif name in ("llvm.sitofp", "llvm.fpext", "llvm.fptrunc", "llvm.sext", "llvm.trunc", "llvm.fptosi"):
@@ -260,10 +262,8 @@ class _FunctionWriter:
             return f"!{unordered}"
         if key == "uno":
             return unordered
-        if key in ("_true", "true"):
-            return "1"
-        if key in ("_false", "false"):
-            return "0"
+        if key in ("true", "false"):
+            return str(int(key == "true"))
         relation = f"({a} {FCMP[key]} {b})"
         if key == "one":
             return f"(!{unordered} && {relation})"

@@ -33,7 +33,7 @@ UNARY_INTRINSICS = {"math.absf": llvm.FAbsOp, "math.ceil": llvm.FCeilOp, "math.s
                     "math.floor": llvm.FFloorOp, "math.exp2": llvm.FExp2Op, "math.log": llvm.FLogOp,
                     "math.exp": llvm.FExpOp, "math.sin": llvm.FSinOp, "math.cos": llvm.FCosOp,
                     "math.log2": llvm.FLog2Op}
-LIBM = {"math.tanh": "tanh", "math.erf": "erf", "math.erfc": "erfc", "math.log1p": "log1p", "math.expm1": "expm1",
+LIBM = {"math.tanh": "tanh", "math.asinh": "asinh", "math.acosh": "acosh", "math.atanh": "atanh", "math.erf": "erf", "math.erfc": "erfc", "math.log1p": "log1p", "math.expm1": "expm1",
         "math.tan": "tan", "math.atan": "atan", "math.asin": "asin", "math.acos": "acos", "math.sinh": "sinh",
         "math.cosh": "cosh", "math.atan2": "atan2", "math.round": "round", "math.roundeven": "roundeven",
         "math.trunc": "trunc", "math.cbrt": "cbrt", "math.log10": "log10"}
@@ -45,6 +45,11 @@ CASTS = {"arith.sitofp": llvm.SIToFPOp, "arith.uitofp": llvm_ext.UIToFPOp, "arit
 ICMP = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 FCMP = ["_false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno",
         "_true"]
+
+
+def _intrinsic(cls, x: SSAValue) -> Operation:
+    """A one-operand float intrinsic (xDSL's constructors differ in their arguments)."""
+    return cls.create(operands=[x], result_types=[x.type], properties={"fastmathFlags": llvm.FastMathAttr(None)})
 
 
 def llvm_type(t: Attribute) -> Attribute:
@@ -146,8 +151,8 @@ class _Lowering:
         if name in BINARY:
             result = self.add(BINARY[name](*operands))
         elif name in UNARY_INTRINSICS:
-            result = self.add(UNARY_INTRINSICS[name](operands[0], op.results[0].type))
-        elif name == "math.negf":
+            result = self.add(_intrinsic(UNARY_INTRINSICS[name], operands[0]))
+        elif name == "arith.negf":
             result = self.add(llvm.FNegOp(operands[0]))
         elif name in LIBM:
             t = op.results[0].type
@@ -157,7 +162,7 @@ class _Lowering:
             result = self.call(LIBM[name] + suffix, operands, t)
         elif name == "math.rsqrt":
             one = self.add(llvm.ConstantOp(FloatAttr(1.0, op.results[0].type), op.results[0].type))
-            result = self.add(llvm.FDivOp(one, self.add(llvm.FSqrtOp(operands[0], op.results[0].type))))
+            result = self.add(llvm.FDivOp(one, self.add(_intrinsic(llvm.FSqrtOp, operands[0]))))
         elif name in CASTS:
             result = self.add(CASTS[name](operands[0], op.results[0].type))
         elif name == "arith.index_cast" or name == "arith.index_castui":
@@ -183,6 +188,13 @@ class _Lowering:
                 result = self.add(llvm.FCmpOp(operands[0], operands[1], predicate))
         elif name == "arith.select":
             result = self.add(llvm.SelectOp(*operands))
+        elif name == "math.absi":
+            negative = self.add(llvm.ICmpOp(operands[0], self.add(llvm.ConstantOp(IntegerAttr(0, op.results[0].type),
+                                                                                  op.results[0].type)),
+                                            IntegerAttr(2, i64)))
+            negated = self.add(llvm.SubOp(self.add(llvm.ConstantOp(IntegerAttr(0, op.results[0].type),
+                                                                   op.results[0].type)), operands[0]))
+            result = self.add(llvm.SelectOp(negative, negated, operands[0]))
         elif name in ("arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui"):
             predicate = {"arith.maxsi": 4, "arith.minsi": 2, "arith.maxui": 8, "arith.minui": 6}[name]
             chosen = self.add(llvm.ICmpOp(operands[0], operands[1], IntegerAttr(predicate, i64)))
