@@ -412,3 +412,25 @@ def _result_ranks(module_text: str, helper: str) -> tuple[int, ...]:
 
 def _result_rank(module_text: str, helper: str, index: int) -> int:
     return _result_ranks(module_text, helper)[index]
+
+
+# the numpy type of a tensor the CPU code reads or writes, by the binary's data type (bf16 has none: hoisted
+# functions compute in f32)
+NUMPY_DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "si32": np.int32, "u32": np.uint32,
+                "u16": np.uint16, "u8": np.uint8, "bool": np.bool_}
+
+
+def run_on_tensors(module_text: str, helper: str, inputs, in_dtypes: list[str], out_dtypes: list[str]):
+    """`run_helper` on the runtime's torch tensors: each converted to the element type the binary gives it, the
+    results back as torch tensors."""
+    import torch
+
+    def numpy_type(dtype: str) -> np.dtype:
+        if dtype not in NUMPY_DTYPES:
+            raise RuntimeFailure(f"a CPU function's tensor of {dtype} has no host buffer type here")
+        return np.dtype(NUMPY_DTYPES[dtype])
+
+    arrays = [(x.float() if x.dtype == torch.bfloat16 else x).detach().cpu().numpy().astype(numpy_type(d), copy=False)
+              for x, d in zip(inputs, in_dtypes)]
+    results = run_helper(module_text, helper, arrays, [numpy_type(d) for d in out_dtypes])
+    return [torch.from_numpy(r.astype(np.int64) if r.dtype.kind == "u" else r) for r in results]

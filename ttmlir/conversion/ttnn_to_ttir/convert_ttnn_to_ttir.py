@@ -69,29 +69,34 @@ class ConvertTTNNToTTIRPass(ModulePass):
         in_subgraph = {o for f in subgraphs if f is not None for o in f.walk()
                        if isinstance(o, TTNNOp) and o.ROW.name != "get_device"}
         for ttnn_op in [o for o in op.walk() if o in in_subgraph or (isinstance(o, TTNNOp) and HOIST_ATTR in o.attributes)]:
-            name = TTIR_OF_TTNN.get(ttnn_op.ROW.name)
-            if name is None:
-                raise PassFailure(ttnn_op, f"failed to legalize operation '{ttnn_op.name}' that was explicitly "
-                                           "marked illegal")
-            cls = TTIR_OP_CLASSES[name]
-            kinds = {p[0]: p[1] for p in cls.ROW.props}
-            names = TTIR_NAMES.get(name, {})
-            props = {names.get(k, k): v for k, v in ttnn_op.properties.items()}
-            props = {k: _property(kinds[k], v) for k, v in props.items() if k in kinds}
-            if "operandSegmentSizes" in ttnn_op.properties:
-                props["operandSegmentSizes"] = ttnn_op.properties["operandSegmentSizes"]
-            # the device a TTNN creation op takes is implicit in TTIR
-            operands = [v for v in ttnn_op.operands if not isinstance(v.type, DeviceType)]
-            if name in DESTINATION_OPS and len(operands) < len(cls.ROW.operands):
-                empty = TTIR_OP_CLASSES["empty"].create(result_types=[ttnn_op.results[0].type])
-                empty.location = ttnn_op.location
-                ttnn_op.parent_block().insert_op_before(empty, ttnn_op)
-                operands.append(empty.results[0])
-            new = cls.create(operands=operands, result_types=[r.type for r in ttnn_op.results], properties=props,
-                             attributes={k: v for k, v in ttnn_op.attributes.items() if k != HOIST_ATTR})
-            new.location = ttnn_op.location
-            ttnn_op.parent_block().insert_op_before(new, ttnn_op)
-            for old, result in zip(ttnn_op.results, new.results):
-                old.replace_all_uses_with(result)
-            ttnn_op.detach()
-            ttnn_op.erase()
+            convert_op(ttnn_op)
+
+
+def convert_op(ttnn_op: TTNNOp) -> None:
+    """`ttnn_op` replaced by the TTIR op it lowers from (same operands but the device, results, properties)."""
+    name = TTIR_OF_TTNN.get(ttnn_op.ROW.name)
+    if name is None:
+        raise PassFailure(ttnn_op, f"failed to legalize operation '{ttnn_op.name}' that was explicitly "
+                                   "marked illegal")
+    cls = TTIR_OP_CLASSES[name]
+    kinds = {p[0]: p[1] for p in cls.ROW.props}
+    names = TTIR_NAMES.get(name, {})
+    props = {names.get(k, k): v for k, v in ttnn_op.properties.items()}
+    props = {k: _property(kinds[k], v) for k, v in props.items() if k in kinds}
+    if "operandSegmentSizes" in ttnn_op.properties:
+        props["operandSegmentSizes"] = ttnn_op.properties["operandSegmentSizes"]
+    # the device a TTNN creation op takes is implicit in TTIR
+    operands = [v for v in ttnn_op.operands if not isinstance(v.type, DeviceType)]
+    if name in DESTINATION_OPS and len(operands) < len(cls.ROW.operands):
+        empty = TTIR_OP_CLASSES["empty"].create(result_types=[ttnn_op.results[0].type])
+        empty.location = ttnn_op.location
+        ttnn_op.parent_block().insert_op_before(empty, ttnn_op)
+        operands.append(empty.results[0])
+    new = cls.create(operands=operands, result_types=[r.type for r in ttnn_op.results], properties=props,
+                     attributes={k: v for k, v in ttnn_op.attributes.items() if k != HOIST_ATTR})
+    new.location = ttnn_op.location
+    ttnn_op.parent_block().insert_op_before(new, ttnn_op)
+    for old, result in zip(ttnn_op.results, new.results):
+        old.replace_all_uses_with(result)
+    ttnn_op.detach()
+    ttnn_op.erase()
