@@ -93,14 +93,14 @@ def test_a_wrong_lowering_is_caught(monkeypatch):
 
 def test_unlowerable_ops_are_located_errors():
     text = """module {
-  func.func @f(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
-    %0 = tosa.transpose %a {perms = array<i32: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
-    return %0 : tensor<3x2xf32>
+  func.func @f(%a: tensor<2x3xi32>) -> tensor<2xi32> {
+    %0 = tosa.argmax %a {axis = 1 : i32} : (tensor<2x3xi32>) -> tensor<2xi32>
+    return %0 : tensor<2xi32>
   }
 }"""
     ctx = make_context()
     module, _ = parse_text(ctx, text)
-    with pytest.raises(PassFailure, match="failed to legalize operation 'tosa.transpose'"):
+    with pytest.raises(PassFailure, match="failed to legalize operation 'tosa.argmax'"):
         make_pass("tosa-to-linalg", "").apply(ctx, module)
 
 
@@ -114,3 +114,22 @@ def test_c_source_names_module_functions_apart_from_libc():
     assert "ttmlir_f_helper(" in source and "expf(" in source
     with pytest.raises(RuntimeFailure, match="no function @missing_helper"):
         run_helper(lowered(text), "missing_helper", [np.zeros(4, np.float32)], [np.float32])
+
+
+def test_data_movement_reductions_and_matmul_match_numpy():
+    text = function("""
+    %0 = "ttir.permute"(%arg0) <{permutation = array<i64: 1, 0>}> : (tensor<6x4xf32>) -> tensor<4x6xf32>
+    %1 = "ttir.reshape"(%0) <{shape = [2 : i32, 12 : i32]}> : (tensor<4x6xf32>) -> tensor<2x12xf32>
+    %2 = "ttir.sum"(%1) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<2x12xf32>) -> tensor<2x1xf32>
+    %3 = "ttir.max"(%arg0) <{dim_arg = [0 : i32], keep_dim = true}> : (tensor<6x4xf32>) -> tensor<1x4xf32>
+    %4 = "ttir.matmul"(%arg0, %0) : (tensor<6x4xf32>, tensor<4x6xf32>) -> tensor<6x6xf32>
+    %5 = "ttir.concat"(%arg0, %arg0) <{dim = 1 : si32}> : (tensor<6x4xf32>, tensor<6x4xf32>) -> tensor<6x8xf32>
+    return %1, %2, %3, %4, %5 : tensor<2x12xf32>, tensor<2x1xf32>, tensor<1x4xf32>, tensor<6x6xf32>, tensor<6x8xf32>""",
+                    [(6, 4)], [(2, 12), (2, 1), (1, 4), (6, 6), (6, 8)])
+    x = np.random.default_rng(3).standard_normal((6, 4)).astype(np.float32)
+    reshaped, sums, maxima, product, joined = run_helper(lowered(text), "f_helper", [x], [np.float32] * 5)
+    np.testing.assert_array_equal(reshaped, x.T.reshape(2, 12))
+    np.testing.assert_allclose(sums, x.T.reshape(2, 12).sum(axis=1, keepdims=True), rtol=1e-5)
+    np.testing.assert_array_equal(maxima, x.max(axis=0, keepdims=True))
+    np.testing.assert_allclose(product, x @ x.T, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(joined, np.concatenate([x, x], axis=1))

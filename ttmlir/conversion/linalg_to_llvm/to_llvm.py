@@ -132,6 +132,22 @@ class _Lowering:
         linear = linear if linear is not None else self.const(0)
         return self.add(llvm.GEPOp.from_mixed_indices(ref.aligned, [linear], ref.type.element_type))
 
+    def rounded_division(self, a: SSAValue, b: SSAValue, floor: bool) -> SSAValue:
+        """a / b rounded down (or up): the truncated quotient moved by one where the remainder is non-zero and its
+        sign says truncation went the other way."""
+        t = a.type
+        zero, one = (self.add(llvm.ConstantOp(IntegerAttr(v, t), t)) for v in (0, 1))
+        quotient, remainder = self.add(llvm.SDivOp(a, b)), self.add(llvm.SRemOp(a, b))
+        inexact = self.add(llvm.ICmpOp(remainder, zero, IntegerAttr(1, i64)))  # ne
+        signs_differ = self.add(llvm.XOrOp(self.add(llvm.ICmpOp(a, zero, IntegerAttr(2, i64))),
+                                           self.add(llvm.ICmpOp(b, zero, IntegerAttr(2, i64)))))  # slt
+        if floor:
+            moved, step = self.add(llvm.AndOp(inexact, signs_differ)), self.add(llvm.SubOp(quotient, one))
+        else:
+            same = self.add(llvm.XOrOp(signs_differ, self.add(llvm.ConstantOp(IntegerAttr(1, 1), signs_differ.type))))
+            moved, step = self.add(llvm.AndOp(inexact, same)), self.add(llvm.AddOp(quotient, one))
+        return self.add(llvm.SelectOp(moved, step, quotient))
+
     def pack(self, ref: Descriptor) -> SSAValue:
         """The descriptor struct of a returned memref."""
         shape, (strides, offset) = ref.type.get_shape(), strides_of(ref.type)
@@ -188,6 +204,8 @@ class _Lowering:
                 result = self.add(llvm.FCmpOp(operands[0], operands[1], predicate))
         elif name == "arith.select":
             result = self.add(llvm.SelectOp(*operands))
+        elif name in ("arith.floordivsi", "arith.ceildivsi"):
+            result = self.rounded_division(*operands, floor=name == "arith.floordivsi")
         elif name == "math.absi":
             negative = self.add(llvm.ICmpOp(operands[0], self.add(llvm.ConstantOp(IntegerAttr(0, op.results[0].type),
                                                                                   op.results[0].type)),

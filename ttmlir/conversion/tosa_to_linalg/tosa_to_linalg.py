@@ -1,8 +1,9 @@
 """`--tosa-to-linalg`: elementwise TOSA ops to `linalg.generic`s over arith/math, as MLIR's pass lowers them: the
 result's shape is iterated, each operand read through a map that pins its size-1 dimensions to 0 (TOSA's
 broadcast), and the scalar op comes from the tables below by the element type (float or integer). Splat
-`tosa.const`s become `arith.constant`s. Data movement, reductions, matmuls and convolutions are not lowered here:
-they are a located error, as they are for MLIR's pass when its patterns do not match."""
+`tosa.const`s become `arith.constant`s. Data movement, reductions and `tosa.matmul` are generics too
+(`structured`); padding, pooling, convolutions, argmax and non-splat constants are a located error, as an op is for
+MLIR's pass when no pattern matches it."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAt
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
+from ttmlir.conversion.tosa_to_linalg.structured import STRUCTURED
 from ttmlir.conversion.ttir_to_linalg.emitter import Emitter, is_float
 from ttmlir.errors import PassFailure
 
@@ -144,6 +146,8 @@ def lower(e: Emitter, op: Operation) -> SSAValue:
     elif kind == "cast":
         body = lambda x: _cast(e, x, out.element_type)  # noqa: E731
         inputs = [op.operands[0]]
+    elif kind in STRUCTURED:
+        return STRUCTURED[kind](e, op)
     else:
         raise PassFailure(op, f"failed to legalize operation '{op.name}' that was explicitly marked illegal")
     return e.map_elements(inputs, out, body)
@@ -156,7 +160,8 @@ class TosaToLinalgPass(ModulePass):
     name = "tosa-to-linalg"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for tosa in [o for o in op.walk() if o.name.startswith("tosa.")]:
+        # a shape constant is read by the op taking it, then erased with it
+        for tosa in [o for o in op.walk() if o.name.startswith("tosa.") and o.name != "tosa.const_shape"]:
             e = Emitter(tosa)
             value = lower(e, tosa)
             block = tosa.parent_block()
