@@ -133,3 +133,14 @@ def test_data_movement_reductions_and_matmul_match_numpy():
     np.testing.assert_array_equal(maxima, x.max(axis=0, keepdims=True))
     np.testing.assert_allclose(product, x @ x.T, rtol=1e-5, atol=1e-5)
     np.testing.assert_array_equal(joined, np.concatenate([x, x], axis=1))
+
+
+def test_slices_pads_and_gathers_match_numpy():
+    text = function("""
+    %0 = "ttir.slice_static"(%arg0) <{begins = [1 : i32, 0 : i32], ends = [5 : i32, 4 : i32], step = [2 : i32, 1 : i32]}> : (tensor<6x4xf32>) -> tensor<2x4xf32>
+    %1 = "ttir.pad"(%arg0) <{padding = array<i32: 1, 0, 0, 2>, value = 7.0 : f32}> : (tensor<6x4xf32>) -> tensor<7x6xf32>
+    return %0, %1 : tensor<2x4xf32>, tensor<7x6xf32>""", [(6, 4)], [(2, 4), (7, 6)])
+    x = np.arange(24, dtype=np.float32).reshape(6, 4)
+    part, padded = run_helper(lowered(text), "f_helper", [x], [np.float32, np.float32])
+    np.testing.assert_array_equal(part, x[1:5:2])
+    np.testing.assert_array_equal(padded, np.pad(x, ((1, 0), (0, 2)), constant_values=7.0))

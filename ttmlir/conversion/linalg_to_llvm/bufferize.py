@@ -2,14 +2,18 @@
 identity layouts followed by its deallocation pipeline, for what `--convert-ttir-to-linalg` emits in linalg:
 tensor arguments and results become memrefs, `tensor.empty` and splat constants fresh buffers, each structured op on
 tensors the same op on buffers writing its init's buffer (in place when the init is a fresh buffer nothing else
-reads, else a copy), and every buffer the function does not return is freed before it returns. A returned
+reads, else a copy; a tensor its body reads with `tensor.extract` is loaded from its buffer), static slices,
+inserts and pads a copy through an affine map (a generic), and every buffer the function does not return is freed
+before it returns. A returned
 argument (or a buffer returned twice) is copied, so each result owns its memory."""
 
 from __future__ import annotations
 
 from xdsl.dialects import arith, func, memref, tensor
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, MemRefType, ModuleOp, TensorType
-from xdsl.dialects.linalg.ops import FillOp
+from xdsl.dialects.builtin import AffineMapAttr, DenseIntOrFPElementsAttr, MemRefType, ModuleOp, TensorType
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.dialects.linalg.abstract_ops import LinalgStructuredOperation
 from xdsl.ir import Block, Operation, Region, SSAValue
 
@@ -59,13 +63,79 @@ class _Bufferizer:
             reads = bool(op.body.block.args[len(op.inputs) + index].uses) if op.body.blocks else True
             outs.append(self.init_buffer(init, reads, op) if isinstance(init.type, TensorType)
                         else self.values.get(init, init))
+        body = Region()
+        op.body.clone_into(body, value_mapper=dict(self.values))  # captured tensors read as their buffers
+        for extract in [o for o in body.walk() if isinstance(o, tensor.ExtractOp)]:
+            load = memref.LoadOp.get(extract.tensor, list(extract.indices))
+            extract.parent_block().insert_op_before(load, extract)
+            extract.result.replace_all_uses_with(load.res)
+            extract.detach()
+            extract.erase()
         new = type(op).build(operands=[ins, outs], result_types=[[]],
                              properties={k: v for k, v in op.properties.items() if k not in SEGMENTS},
                              attributes={k: v for k, v in op.attributes.items() if k not in SEGMENTS},
-                             regions=[op.body.clone()])
+                             regions=[body])
         self.add(new, op)
         for result, buffer in zip(op.results, outs):
             self.values[result] = buffer
+
+    def copy_through(self, source: SSAValue, target: SSAValue, source_map: AffineMap, target_map: AffineMap,
+                     at: Operation) -> None:
+        """A generic over `source`'s shape (or `target`'s) copying each element between the maps' places."""
+        rank = source_map.num_dims
+        block = Block(arg_types=[source.type.element_type, target.type.element_type])
+        block.add_op(YieldOp(block.args[0]))
+        self.add(GenericOp([source], [target], Region(block), [AffineMapAttr(source_map), AffineMapAttr(target_map)],
+                           [IteratorTypeAttr.parallel()] * rank, []), at)
+
+    def slice_map(self, op: Operation, rank: int, kept: list[int]) -> AffineMap:
+        """The place in the sliced tensor of each index of the slice (`kept`: its dimensions in the sliced one)."""
+        if op.offsets or op.sizes or op.strides:
+            raise PassFailure(op, f"failed to bufferize op '{op.name}': dynamic offsets, sizes or strides")
+        offsets, strides = op.static_offsets.get_values(), op.static_strides.get_values()
+        exprs = []
+        for d, (offset, stride) in enumerate(zip(offsets, strides)):
+            exprs.append(AffineDimExpr(kept.index(d)) * stride + offset if d in kept else AffineConstantExpr(offset))
+        return AffineMap(rank, 0, tuple(exprs))
+
+    @staticmethod
+    def kept_dims(full: list[int], sizes: list[int], part: list[int]) -> list[int]:
+        """The dimensions of the full tensor a (possibly rank-reduced) slice keeps."""
+        if len(part) == len(full):
+            return list(range(len(full)))
+        dropped = [d for d, s in enumerate(sizes) if s == 1][:len(full) - len(part)]
+        return [d for d in range(len(full)) if d not in dropped]
+
+    def extract_slice(self, op: tensor.ExtractSliceOp) -> None:
+        out = buffer_type(op.result.type)
+        rank = len(out.get_shape())
+        kept = self.kept_dims(op.source.type.get_shape(), op.static_sizes.get_values(), out.get_shape())
+        buffer = self.alloc(out, op)
+        self.copy_through(self.values[op.source], buffer, self.slice_map(op, rank, kept), AffineMap.identity(rank), op)
+        self.values[op.result] = buffer
+
+    def insert_slice(self, op: tensor.InsertSliceOp) -> None:
+        rank = len(op.source.type.get_shape())
+        kept = self.kept_dims(op.dest.type.get_shape(), op.static_sizes.get_values(), op.source.type.get_shape())
+        buffer = self.init_buffer(op.dest, True, op)
+        self.copy_through(self.values[op.source], buffer, AffineMap.identity(rank), self.slice_map(op, rank, kept), op)
+        self.values[op.result] = buffer
+
+    def pad(self, op: tensor.PadOp) -> None:
+        if op.low or op.high:
+            raise PassFailure(op, "failed to bufferize op 'tensor.pad': dynamic padding")
+        (value,) = op.region.block.last_op.operands
+        if value.owner.parent_op() is op:
+            if not isinstance(value.owner, arith.ConstantOp):
+                raise PassFailure(op, "failed to bufferize op 'tensor.pad': a padding value computed per element")
+            value = self.add(value.owner.clone(), op).result
+        out = buffer_type(op.result.type)
+        buffer = self.alloc(out, op)
+        self.add(FillOp([self.values.get(value, value)], [buffer], []), op)
+        rank = len(out.get_shape())
+        exprs = tuple(AffineDimExpr(d) + low for d, low in enumerate(op.static_low.get_values()))
+        self.copy_through(self.values[op.source], buffer, AffineMap.identity(rank), AffineMap(rank, 0, exprs), op)
+        self.values[op.result] = buffer
 
     def constant(self, op: arith.ConstantOp) -> None:
         value = op.value
@@ -92,6 +162,12 @@ class _Bufferizer:
         for op in self.func.body.block.ops:
             if isinstance(op, LinalgStructuredOperation):
                 self.structured(op)
+            elif isinstance(op, tensor.ExtractSliceOp):
+                self.extract_slice(op)
+            elif isinstance(op, tensor.InsertSliceOp):
+                self.insert_slice(op)
+            elif isinstance(op, tensor.PadOp):
+                self.pad(op)
             elif isinstance(op, tensor.EmptyOp):
                 self.values[op.tensor] = self.alloc(buffer_type(op.tensor.type), op)
             elif isinstance(op, arith.ConstantOp) and isinstance(op.result.type, TensorType):
