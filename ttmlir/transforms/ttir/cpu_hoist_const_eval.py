@@ -119,7 +119,9 @@ def _compiles_for_host(segment: list[Operation]) -> bool:
     from xdsl.dialects.builtin import FunctionType
     from xdsl.ir import Region
     from ttmlir.conversion.linalg_to_llvm.cpu_module import lowers_to_llvm
-    if not all(o.ROW.name in LINALG_PATTERNS for o in segment):
+    from ttmlir.conversion.ttnn_to_ttir.convert_ttnn_to_ttir import survives
+    # the CPU module reaches the LLVM lowering as TTNN ops taken back to TTIR: each op must come back whole
+    if not all(o.ROW.name in LINALG_PATTERNS and survives(o.ROW.name) for o in segment):
         return False
     body = _body(segment, *_interface(segment))
     function = FuncOp("candidate", FunctionType.from_lists([a.type for a in body.args],
