@@ -11,7 +11,7 @@ those through `ttmlir.runtime.host_stablehlo`."""
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, ModuleOp, NoneAttr, TensorType, i64
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, IntegerType, ModuleOp, Signedness, TensorType, i64
 from xdsl.dialects.func import FuncOp, FunctionType
 from xdsl.rewriter import Rewriter
 
@@ -42,18 +42,29 @@ def _lower_ttir(ctx: Context, module: ModuleOp) -> None:
     from ttmlir.pipelines.linalg_to_llvm import LinalgToLLVMPipeline
     from ttmlir.transforms.llvm.emit_calling_convention_wrappers import LLVMEmitCallingConventionWrapperFuncsPass
 
+    for func in [f for f in module.ops if isinstance(f, FuncOp)]:
+        _plain_tensors(func)
     for stage in (ConvertTTIRToLinalgPass(), TosaToLinalgPass(), LinalgToLLVMPipeline(),
                   LLVMEmitCallingConventionWrapperFuncsPass()):
         run_pass(stage, ctx, module)
 
 
+def _plain(t):
+    """A tensor type as the CPU code holds it: no TTNN layout, integers signless (as upstream's hoisting drops
+    their sign: LLVM's integers have none)."""
+    if not isinstance(t, TensorType):
+        return t
+    element = t.element_type
+    if isinstance(element, IntegerType) and element.signedness.data != Signedness.SIGNLESS:
+        element = IntegerType(element.width.data)
+    return TensorType(element, t.get_shape())
+
+
 def _plain_tensors(func: FuncOp) -> None:
-    """The function's tensors without their TTNN layouts (the CPU computes on plain row-major buffers)."""
-    for op in func.walk():
-        for value in [*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)]:
-            if isinstance(value.type, TensorType) and not isinstance(value.type.encoding, NoneAttr):
-                Rewriter.replace_value_with_new_type(value, TensorType(value.type.element_type,
-                                                                       value.type.get_shape()))
+    """The function's tensors in their plain types (the CPU computes on plain row-major buffers)."""
+    for value in [*func.body.block.args, *(r for op in func.walk() for r in op.results)]:
+        if _plain(value.type) != value.type:
+            Rewriter.replace_value_with_new_type(value, _plain(value.type))
     block = func.body.block
     func.function_type = FunctionType.from_lists([a.type for a in block.args],
                                                  [v.type for v in block.last_op.operands])
@@ -79,7 +90,7 @@ def lower_cpu_module(ctx: Context, module: ModuleOp) -> None:
         scratch.body.block.add_op(func)
         for op in [o for o in func.walk() if isinstance(o, TTNNOp)]:
             convert_op(op)
-        _plain_tensors(func)
+        _plain_tensors(func)  # the ranks are read off its function type
         func.attributes.setdefault("arg_ranks", tensor_ranks(func.function_type.inputs.data))
         func.attributes.setdefault("result_ranks", tensor_ranks(func.function_type.outputs.data))
     _lower_ttir(ctx, scratch)
