@@ -315,8 +315,10 @@ def _cache_dir() -> Path:
     return path
 
 
-@lru_cache(maxsize=32)
-def _library(text: str) -> ctypes.CDLL:
+@lru_cache(maxsize=256)
+def _library(text: str) -> tuple[ctypes.CDLL, dict[str, tuple[int, ...]]]:
+    """The module compiled and loaded, and the result ranks of each function with a helper (by the helper's
+    name)."""
     from ttmlir.asm import parse_text
     from ttmlir.dialects import make_context
     from xdsl.utils.exceptions import ParseError
@@ -326,6 +328,8 @@ def _library(text: str) -> ctypes.CDLL:
     except ParseError as exc:
         raise RuntimeFailure(f"the CPU module of the binary does not parse: {str(exc).splitlines()[0]}") from None
     source = c_source(module)
+    ranks = {f"{op.sym_name.data}_helper": tuple(a.value.data for a in op.attributes["result_ranks"].data)
+             for op in module.walk() if isinstance(op, llvm.FuncOp) and "result_ranks" in op.attributes}
     digest = hashlib.sha256(source.encode()).hexdigest()[:24]
     library = _cache_dir() / f"{digest}.so"
     if not library.exists():
@@ -337,7 +341,7 @@ def _library(text: str) -> ctypes.CDLL:
         if done.returncode:
             raise RuntimeFailure(f"the CPU module does not compile: {done.stderr.strip().splitlines()[:3]}")
         os.replace(partial, library)
-    return ctypes.CDLL(str(library))
+    return ctypes.CDLL(str(library)), ranks
 
 
 _libc = ctypes.CDLL(None)
@@ -347,8 +351,9 @@ _libc.free.argtypes = [ctypes.c_void_p]
 def run_helper(module_text: str, helper: str, inputs: list[np.ndarray], out_dtypes: list[np.dtype]
                ) -> list[np.ndarray]:
     """Call `helper` (a `_helper` function of the module) on `inputs`: one numpy array per output, of `out_dtypes`."""
-    function = getattr(_library(module_text), PREFIX + helper, None)
-    if function is None:
+    library, result_ranks = _library(module_text)
+    function = getattr(library, PREFIX + helper, None)
+    if function is None or helper not in result_ranks:
         raise RuntimeFailure(f"the CPU module has no function @{helper}")
     function.restype = ctypes.POINTER(WrappedTensor)
     function.argtypes = [ctypes.POINTER(WrappedTensor)]
@@ -366,7 +371,7 @@ def run_helper(module_text: str, helper: str, inputs: list[np.ndarray], out_dtyp
     for i, dtype in enumerate(out_dtypes):
         wrapped = outputs[i]
         dtype = np.dtype(dtype)
-        ranks = _result_rank(module_text, helper, i)
+        ranks = result_ranks[helper][i]
         sizes = [wrapped.sizes_and_strides[k] for k in range(ranks)]
         strides = [wrapped.sizes_and_strides[ranks + k] for k in range(ranks)]
         count = 1
@@ -393,25 +398,6 @@ def run_helper(module_text: str, helper: str, inputs: list[np.ndarray], out_dtyp
 
 def _extent(sizes: list[int], strides: list[int]) -> int:
     return 1 + sum((s - 1) * st for s, st in zip(sizes, strides))
-
-
-@lru_cache(maxsize=256)
-def _result_ranks(module_text: str, helper: str) -> tuple[int, ...]:
-    from ttmlir.asm import parse_text
-    from ttmlir.dialects import make_context
-
-    module, _ = parse_text(make_context(), module_text, "<cpu module>")
-    target = helper.removesuffix("_helper")
-    for op in module.walk():
-        if isinstance(op, llvm.FuncOp) and op.sym_name.data == target:
-            attr = op.attributes.get("result_ranks")
-            if attr is not None:
-                return tuple(a.value.data for a in attr.data)
-    raise RuntimeFailure(f"the CPU module has no function @{target} with result_ranks")
-
-
-def _result_rank(module_text: str, helper: str, index: int) -> int:
-    return _result_ranks(module_text, helper)[index]
 
 
 # the numpy type of a tensor the CPU code reads or writes, by the binary's data type (bf16 has none: hoisted

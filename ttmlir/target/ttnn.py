@@ -308,10 +308,10 @@ class ProgramWriter:
     """One function as a Program: tensor refs by global id, ops in order."""
 
     def __init__(self, func: FuncOp, programs: dict[str, int], kernels: dict[str, FuncOp] | None = None,
-                 printer: TTPrinter | None = None, host_llvm: tuple[frozenset[str], str] | None = None):
+                 printer: TTPrinter | None = None, host_llvm: dict[str, str] | None = None):
         self.func, self.programs, self.kernels = func, programs, kernels or {}
-        # the CPU module's functions lowered to LLVM (called by a CpuOp) and the module's text
-        self.host_llvm = host_llvm or (frozenset(), "")
+        # the CPU module's functions lowered to LLVM (called by a CpuOp): the text of each one's module
+        self.host_llvm = host_llvm or {}
         self.ids: dict[SSAValue, int] = {}
         # one printer for every function of a module: it names the module's values once, not once per function
         self.printer = printer or TTPrinter(stream=io.StringIO(), use_aliases=False, print_debuginfo=False)
@@ -432,7 +432,7 @@ class ProgramWriter:
         return self.programs[name]
 
     def call(self, op: CallOp) -> fb.OperationT:
-        if op.callee.root_reference.data in self.host_llvm[0]:
+        if op.callee.root_reference.data in self.host_llvm:
             return self.cpu_call(op)
         table = fb.CallOpT()
         table.callee, table.programIndex = op.callee.root_reference.data, self.program_index(op, op.callee)
@@ -462,7 +462,7 @@ class ProgramWriter:
         table.ins = [self.ref(v) for v in op.operands]
         table.outs = [self.ref(v) for v in op.results]
         table.funcName = op.callee.root_reference.data + "_helper"
-        table.mlir = self.host_llvm[1]
+        table.mlir = self.host_llvm[op.callee.root_reference.data]
         return self.wrap(op, "CpuOp", table)
 
     def wrap(self, op: Operation, table_name: str, table) -> fb.OperationT:
@@ -627,12 +627,17 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
     return fbu.serialize(binary, "ttnn")
 
 
-def _host_llvm(cpu: ModuleOp | None) -> tuple[frozenset[str], str]:
-    """The CPU module's functions lowered to LLVM (those with a `_helper` wrapper) and the module's text."""
+def _host_llvm(cpu: ModuleOp | None) -> dict[str, str]:
+    """Per CPU function lowered to LLVM (one with a `_helper` wrapper): the text of a module holding it, its
+    helper and the external functions they call, which the runtime compiles for the CpuOps calling it."""
     from xdsl.dialects.llvm import FuncOp as LLVMFuncOp
-    names = frozenset(f.sym_name.data for f in (cpu.ops if cpu is not None else ())
-                      if isinstance(f, LLVMFuncOp) and "arg_ranks" in f.attributes)
-    return names, print_module(cpu) if names else ""
+    functions = {f.sym_name.data: f for f in (cpu.ops if cpu is not None else ()) if isinstance(f, LLVMFuncOp)}
+    external = [f for f in functions.values() if not f.body.blocks]
+    texts = {}
+    for name, func in functions.items():
+        if "arg_ranks" in func.attributes and (helper := functions.get(name + "_helper")) is not None:
+            texts[name] = print_module(ModuleOp([f.clone() for f in (func, helper, *external)]))
+    return texts
 
 
 def _mlir(name: str, source: str) -> fb.MLIRT:

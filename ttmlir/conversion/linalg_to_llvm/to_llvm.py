@@ -102,6 +102,8 @@ class _Lowering:
         self.blocks: dict[Block, Block] = {}
         self.block: Block | None = None
         self.at: Operation = function
+        self.constants: dict[int, SSAValue] = {}
+        self.linear: dict[tuple, SSAValue] = {}
 
     def add(self, op: Operation) -> SSAValue | None:
         op.location = self.at.location
@@ -109,7 +111,14 @@ class _Lowering:
         return op.results[0] if op.results else None
 
     def const(self, value: int) -> SSAValue:
-        return self.add(llvm.ConstantOp(IntegerAttr(value, i64), i64))
+        """An i64 constant, made once per function at the top of its entry block (it dominates every use)."""
+        if value not in self.constants:
+            op = llvm.ConstantOp(IntegerAttr(value, i64), i64)
+            op.location = self.func.location
+            entry = self.blocks[self.func.body.blocks.first]
+            entry.insert_op_before(op, entry.first_op) if entry.first_op is not None else entry.add_op(op)
+            self.constants[value] = op.result
+        return self.constants[value]
 
     def value(self, v: SSAValue):
         return self.values[v]
@@ -124,13 +133,19 @@ class _Lowering:
         return self.add(llvm.CallOp(name, *args, return_type=output))
 
     def element_address(self, ref: Descriptor, indices: list[SSAValue]) -> SSAValue:
+        """The element's address, its linear index computed once per block for the same indices and layout."""
         strides, offset = strides_of(ref.type)
+        key = (self.block, tuple(indices), strides, offset)
+        if key not in self.linear:
+            self.linear[key] = self.linear_index(indices, strides, offset)
+        return self.add(llvm.GEPOp.from_mixed_indices(ref.aligned, [self.linear[key]], ref.type.element_type))
+
+    def linear_index(self, indices: list[SSAValue], strides: tuple[int, ...], offset: int) -> SSAValue:
         linear = self.const(offset) if offset else None
         for index, stride in zip(indices, strides):
             term = index if stride == 1 else self.add(llvm.MulOp(index, self.const(stride)))
             linear = term if linear is None else self.add(llvm.AddOp(linear, term))
-        linear = linear if linear is not None else self.const(0)
-        return self.add(llvm.GEPOp.from_mixed_indices(ref.aligned, [linear], ref.type.element_type))
+        return linear if linear is not None else self.const(0)
 
     def rounded_division(self, a: SSAValue, b: SSAValue, floor: bool) -> SSAValue:
         """a / b rounded down (or up): the truncated quotient moved by one where the remainder is non-zero and its
@@ -189,6 +204,8 @@ class _Lowering:
                 result = self.add(llvm.TruncOp(operands[0], target))
             else:
                 result = self.add((llvm.SExtOp if name == "arith.index_cast" else llvm.ZExtOp)(operands[0], target))
+        elif name == "arith.constant" and llvm_type(op.result.type) == i64:
+            result = self.const(op.value.value.data)
         elif name == "arith.constant":
             t = llvm_type(op.result.type)
             value = op.value if not isinstance(op.value.type, IndexType) else IntegerAttr(op.value.value.data, i64)
