@@ -144,3 +144,16 @@ def test_slices_pads_and_gathers_match_numpy():
     part, padded = run_helper(lowered(text), "f_helper", [x], [np.float32, np.float32])
     np.testing.assert_array_equal(part, x[1:5:2])
     np.testing.assert_array_equal(padded, np.pad(x, ((1, 0), (0, 2)), constant_values=7.0))
+
+
+def test_a_slice_iterates_over_the_slice_not_its_source():
+    """A prefix slice (offset 0, stride 1) copies only the slice's elements (the buffer is the slice's size)."""
+    text = function("""
+    %0 = "ttir.slice_static"(%arg0) <{begins = [0 : i32, 1 : i32], ends = [3 : i32, 3 : i32], step = [1 : i32, 1 : i32]}> : (tensor<512x4xf32>) -> tensor<3x2xf32>
+    %1 = "ttir.reshape"(%0) <{shape = [1 : i32, 3 : i32, 2 : i32]}> : (tensor<3x2xf32>) -> tensor<1x3x2xf32>
+    %2 = "ttir.slice_static"(%1) <{begins = [0 : i32, 1 : i32, 0 : i32], ends = [1 : i32, 3 : i32, 2 : i32], step = [1 : i32, 1 : i32, 1 : i32]}> : (tensor<1x3x2xf32>) -> tensor<1x2x2xf32>
+    return %0, %2 : tensor<3x2xf32>, tensor<1x2x2xf32>""", [(512, 4)], [(3, 2), (1, 2, 2)])
+    x = np.random.default_rng(5).standard_normal((512, 4)).astype(np.float32)
+    head, tail = run_helper(lowered(text), "f_helper", [x], [np.float32, np.float32])
+    np.testing.assert_array_equal(head, x[0:3, 1:3])
+    np.testing.assert_array_equal(tail, x[0:3, 1:3].reshape(1, 3, 2)[:, 1:3])

@@ -3,8 +3,8 @@ identity layouts followed by its deallocation pipeline, for what `--convert-ttir
 tensor arguments and results become memrefs, `tensor.empty` and splat constants fresh buffers, each structured op on
 tensors the same op on buffers writing its init's buffer (in place when the init is a fresh buffer nothing else
 reads, else a copy; a tensor its body reads with `tensor.extract` is loaded from its buffer), static slices,
-inserts and pads a copy through an affine map (a generic), and every buffer the function does not return is freed
-before it returns. A returned
+inserts and pads a copy from or into a strided view (`memref.subview`) of the buffer, and every buffer the function
+does not return is freed before it returns. A returned
 argument (or a buffer returned twice) is copied, so each result owns its memory."""
 
 from __future__ import annotations
@@ -79,46 +79,52 @@ class _Bufferizer:
         for result, buffer in zip(op.results, outs):
             self.values[result] = buffer
 
-    def copy_through(self, source: SSAValue, target: SSAValue, source_map: AffineMap, target_map: AffineMap,
-                     at: Operation) -> None:
-        """A generic over `source`'s shape (or `target`'s) copying each element between the maps' places."""
-        rank = source_map.num_dims
+    def copy(self, source: SSAValue, target: SSAValue, source_map: AffineMap, target_map: AffineMap,
+             at: Operation) -> None:
+        """A generic copying each element of `source` to `target`; the first map's dimensions are the loops'."""
         block = Block(arg_types=[source.type.element_type, target.type.element_type])
         block.add_op(YieldOp(block.args[0]))
         self.add(GenericOp([source], [target], Region(block), [AffineMapAttr(source_map), AffineMapAttr(target_map)],
-                           [IteratorTypeAttr.parallel()] * rank, []), at)
+                           [IteratorTypeAttr.parallel()] * source_map.num_dims, []), at)
 
-    def slice_map(self, op: Operation, rank: int, kept: list[int]) -> AffineMap:
-        """The place in the sliced tensor of each index of the slice (`kept`: its dimensions in the sliced one)."""
+    def view(self, op: Operation, buffer: SSAValue) -> SSAValue:
+        """The part of `buffer` a static slice op names, as a strided view of it (`memref.subview`)."""
         if op.offsets or op.sizes or op.strides:
             raise PassFailure(op, f"failed to bufferize op '{op.name}': dynamic offsets, sizes or strides")
-        offsets, strides = op.static_offsets.get_values(), op.static_strides.get_values()
-        exprs = []
-        for d, (offset, stride) in enumerate(zip(offsets, strides)):
-            exprs.append(AffineDimExpr(kept.index(d)) * stride + offset if d in kept else AffineConstantExpr(offset))
-        return AffineMap(rank, 0, tuple(exprs))
+        offsets, sizes, strides = (list(a.get_values()) for a in (op.static_offsets, op.static_sizes,
+                                                                   op.static_strides))
+        t = memref.SubviewOp.infer_result_type(buffer.type, offsets, sizes, strides)
+        return self.add(memref.SubviewOp.get(buffer, offsets, sizes, strides, t), op).result
 
     @staticmethod
-    def kept_dims(full: list[int], sizes: list[int], part: list[int]) -> list[int]:
-        """The dimensions of the full tensor a (possibly rank-reduced) slice keeps."""
-        if len(part) == len(full):
-            return list(range(len(full)))
-        dropped = [d for d, s in enumerate(sizes) if s == 1][:len(full) - len(part)]
-        return [d for d in range(len(full)) if d not in dropped]
+    def view_map(full: list[int], part: list[int]) -> AffineMap:
+        """A view of `full`'s rank read at the index of its (possibly rank-reduced) slice of shape `part`: a size-1
+        dimension the slice drops is read at 0."""
+        dropped = len(full) - len(part)
+        exprs, k = [], 0
+        for size in full:
+            if dropped and size == 1 and (len(full) - len(exprs)) > (len(part) - k):
+                exprs.append(AffineConstantExpr(0))
+                dropped -= 1
+            else:
+                exprs.append(AffineDimExpr(k))
+                k += 1
+        return AffineMap(len(part), 0, tuple(exprs))
 
     def extract_slice(self, op: tensor.ExtractSliceOp) -> None:
         out = buffer_type(op.result.type)
-        rank = len(out.get_shape())
-        kept = self.kept_dims(op.source.type.get_shape(), op.static_sizes.get_values(), out.get_shape())
+        part = self.view(op, self.values[op.source])
         buffer = self.alloc(out, op)
-        self.copy_through(self.values[op.source], buffer, self.slice_map(op, rank, kept), AffineMap.identity(rank), op)
+        rank = len(out.get_shape())
+        self.copy(part, buffer, self.view_map(part.type.get_shape(), out.get_shape()), AffineMap.identity(rank), op)
         self.values[op.result] = buffer
 
     def insert_slice(self, op: tensor.InsertSliceOp) -> None:
-        rank = len(op.source.type.get_shape())
-        kept = self.kept_dims(op.dest.type.get_shape(), op.static_sizes.get_values(), op.source.type.get_shape())
         buffer = self.init_buffer(op.dest, True, op)
-        self.copy_through(self.values[op.source], buffer, AffineMap.identity(rank), self.slice_map(op, rank, kept), op)
+        part = self.view(op, buffer)
+        shape = op.source.type.get_shape()
+        self.copy(self.values[op.source], part, AffineMap.identity(len(shape)),
+                  self.view_map(part.type.get_shape(), shape), op)
         self.values[op.result] = buffer
 
     def pad(self, op: tensor.PadOp) -> None:
@@ -132,9 +138,11 @@ class _Bufferizer:
         out = buffer_type(op.result.type)
         buffer = self.alloc(out, op)
         self.add(FillOp([self.values.get(value, value)], [buffer], []), op)
-        rank = len(out.get_shape())
-        exprs = tuple(AffineDimExpr(d) + low for d, low in enumerate(op.static_low.get_values()))
-        self.copy_through(self.values[op.source], buffer, AffineMap.identity(rank), AffineMap(rank, 0, exprs), op)
+        shape = op.source.type.get_shape()
+        low = list(op.static_low.get_values())
+        t = memref.SubviewOp.infer_result_type(out, low, list(shape), [1] * len(shape))
+        part = self.add(memref.SubviewOp.get(buffer, low, list(shape), [1] * len(shape), t), op).result
+        self.copy(self.values[op.source], part, AffineMap.identity(len(shape)), AffineMap.identity(len(shape)), op)
         self.values[op.result] = buffer
 
     def constant(self, op: arith.ConstantOp) -> None:

@@ -250,6 +250,8 @@ class _Lowering:
             t = op.memref.type
             pointer = self.call("malloc", [self.const(prod(t.get_shape()) * byte_size(t.element_type))], PTR)
             result = Descriptor(pointer, pointer, t)
+        elif name == "memref.subview":  # a view: the same pointers, the offset and strides its type gives
+            result = Descriptor(operands[0].base, operands[0].aligned, op.result.type)
         elif name == "memref.dealloc":
             self.call("free", [operands[0].base], None)
         elif name == "memref.copy":

@@ -1,5 +1,5 @@
 """The TOSA ops `--tosa-to-linalg` lowers to `linalg.generic`s whose indexing maps do the work: data movement
-(transpose, reshape, tile, slice, concat), reductions (into an init filled with the reduction's identity) and
+(transpose, reshape, tile, concat; a slice is a `tensor.extract_slice`), reductions (into an init filled with the reduction's identity) and
 `tosa.matmul` (a reduction over k). Each reads its operand through an affine map of the result's index:
 a reshape's linearizes the result index and splits it by the operand's strides (floordiv/mod), so no data
 movement op needs a buffer view."""
@@ -9,7 +9,7 @@ from __future__ import annotations
 from math import prod
 from typing import Callable
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType, i1
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
@@ -65,9 +65,9 @@ def tile(e: Emitter, op: Operation) -> SSAValue:
 
 
 def slice_(e: Emitter, op: Operation) -> SSAValue:
-    start = shape_operand(op, 1)
-    exprs = tuple(AffineDimExpr(j) + b for j, b in enumerate(start))
-    return _copy(e, op.operands[0], op.results[0].type, AffineMap(len(start), 0, exprs))
+    """A `tensor.extract_slice`: its iteration space is the slice's, not the operand's."""
+    start, sizes = shape_operand(op, 1), shape_operand(op, 2)
+    return e.add(tensor.ExtractSliceOp(op.operands[0], start, sizes, [1] * len(start), op.results[0].type)).results[0]
 
 
 def concat(e: Emitter, op: Operation) -> SSAValue:
