@@ -26,26 +26,37 @@ def tensor_ranks(types) -> ArrayAttr:
 
 
 def lowers_to_llvm(func: FuncOp) -> bool:
-    """Whether the CPU pipeline's stages lower the TTIR function `func` (a clone of it is tried)."""
+    """Whether the CPU pipeline's stages lower the TTIR function `func`: a clone of it is taken through the stages
+    that refuse what they cannot lower (to linalg, then buffers), and every op left must have an LLVM form (the
+    loop and LLVM stages lower any such op)."""
+    from ttmlir.conversion.linalg_to_llvm.bufferize import bufferize
+    from ttmlir.conversion.linalg_to_llvm.to_llvm import lowerable
     from ttmlir.errors import PassFailure
     scratch = ModuleOp([func.clone()])
     try:
-        _lower_ttir(Context(allow_unregistered=True), scratch)
+        _to_linalg(Context(allow_unregistered=True), scratch)
+        bufferize(scratch)
     except PassFailure:
         return False
-    return True
+    return all(lowerable(op) for f in scratch.ops for op in f.body.block.ops)
 
 
-def _lower_ttir(ctx: Context, module: ModuleOp) -> None:
+def _to_linalg(ctx: Context, module: ModuleOp) -> None:
     from ttmlir.conversion.tosa_to_linalg.tosa_to_linalg import TosaToLinalgPass
     from ttmlir.conversion.ttir_to_linalg.convert_ttir_to_linalg import ConvertTTIRToLinalgPass
-    from ttmlir.pipelines.linalg_to_llvm import LinalgToLLVMPipeline
-    from ttmlir.transforms.llvm.emit_calling_convention_wrappers import LLVMEmitCallingConventionWrapperFuncsPass
 
     for func in [f for f in module.ops if isinstance(f, FuncOp)]:
         _plain_tensors(func)
-    for stage in (ConvertTTIRToLinalgPass(), TosaToLinalgPass(), LinalgToLLVMPipeline(),
-                  LLVMEmitCallingConventionWrapperFuncsPass()):
+    for stage in (ConvertTTIRToLinalgPass(), TosaToLinalgPass()):
+        run_pass(stage, ctx, module)
+
+
+def _lower_ttir(ctx: Context, module: ModuleOp) -> None:
+    from ttmlir.pipelines.linalg_to_llvm import LinalgToLLVMPipeline
+    from ttmlir.transforms.llvm.emit_calling_convention_wrappers import LLVMEmitCallingConventionWrapperFuncsPass
+
+    _to_linalg(ctx, module)
+    for stage in (LinalgToLLVMPipeline(), LLVMEmitCallingConventionWrapperFuncsPass()):
         run_pass(stage, ctx, module)
 
 

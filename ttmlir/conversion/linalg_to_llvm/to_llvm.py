@@ -41,6 +41,28 @@ CASTS = {"arith.sitofp": llvm.SIToFPOp, "arith.uitofp": llvm_ext.UIToFPOp, "arit
          "arith.fptoui": llvm_ext.FPToUIOp, "arith.extf": llvm.FPExtOp, "arith.truncf": llvm.FPTruncOp,
          "arith.extsi": llvm.SExtOp, "arith.extui": llvm.ZExtOp, "arith.trunci": llvm.TruncOp,
          "arith.bitcast": llvm.BitcastOp}
+# the ops lower_op writes by name (beside the tables')
+NAMED = frozenset({"arith.negf", "math.rsqrt", "arith.index_cast", "arith.index_castui", "arith.constant",
+                   "arith.cmpi", "arith.cmpf", "arith.select", "arith.floordivsi", "arith.ceildivsi", "math.absi",
+                   "arith.maxsi", "arith.minsi", "arith.maxui", "arith.minui", "affine.apply", "memref.load",
+                   "memref.store", "memref.alloc", "memref.subview", "memref.dealloc", "memref.copy", "cf.br",
+                   "cf.cond_br", "func.return"})
+# what the loops and the scalar conversion leave of a linalg op: its loops, its body's ops
+LOOP_OPS = frozenset({"linalg.yield", "linalg.index"})
+
+
+def lowerable(op: Operation) -> bool:
+    """Whether a bufferized op (or any op of a linalg op's body) has an LLVM form here; floats other than f32 and
+    f64 have no libm function."""
+    if isinstance(op, (func.FuncOp, ModuleOp)) or op.name in LOOP_OPS:
+        return True
+    if op.name.startswith("linalg."):
+        return all(lowerable(inner) for inner in op.body.walk())
+    if op.name in LIBM:
+        return getattr(op.results[0].type, "bitwidth", None) in (32, 64)
+    return op.name in NAMED or op.name in BINARY or op.name in UNARY_INTRINSICS or op.name in CASTS
+
+
 # cmpi's and cmpf's predicates by their number in arith, as LLVM's icmp/fcmp spell them
 ICMP = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 FCMP = ["_false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule", "une", "uno",
