@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import prod
 
-from xdsl.dialects import affine, arith, cf, func, llvm, math, memref
+from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import (AnyFloat, DenseArrayBase, FloatAttr, IndexType, IntegerAttr, IntegerType,
                                    MemRefType, ModuleOp, StridedLayoutAttr, i64)
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue

@@ -10,7 +10,7 @@ from math import prod
 from typing import Callable
 
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType, i1
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i1
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 
