@@ -148,8 +148,11 @@ class _FunctionWriter:
         self.out.lines += [self.out.signature(self.func, params) + " {", *self.decls, *self.body, "}"]
 
     def jump(self, block: Block, args) -> str:
-        moves = "".join(f"{self.name(a)} = {self.name(v)}; " for a, v in zip(block.args, args))
-        return f"{{ {moves}goto {self.labels[block]}; }}"
+        """Assign the successor's arguments, all read before any is written (a parallel move), and jump."""
+        pairs = list(zip(block.args, args))
+        reads = "".join(f"{self.out.ctype(a.type)} t{i} = {self.name(v)}; " for i, (a, v) in enumerate(pairs))
+        writes = "".join(f"{self.name(a)} = t{i}; " for i, (a, _) in enumerate(pairs))
+        return f"{{ {reads}{writes}goto {self.labels[block]}; }}"
 
     def math(self, op: Operation, fn: str, args: list[str]) -> str:
         t = op.results[0].type
