@@ -336,7 +336,8 @@ def _library(text: str) -> tuple[ctypes.CDLL, dict[str, tuple[int, ...]]]:
     digest = hashlib.sha256(source.encode()).hexdigest()[:24]
     library = _cache_dir() / f"{digest}.so"
     if not library.exists():
-        c_file = library.with_suffix(".c")
+        # each process writes its own source and library, then moves the library in place (atomically)
+        c_file = library.with_suffix(f".{os.getpid()}.c")
         c_file.write_text(source)
         partial = library.with_suffix(f".{os.getpid()}.so")
         done = subprocess.run([_compiler(), "-O2", "-shared", "-fPIC", "-fno-strict-aliasing", "-o", str(partial),
@@ -344,6 +345,7 @@ def _library(text: str) -> tuple[ctypes.CDLL, dict[str, tuple[int, ...]]]:
         if done.returncode:
             raise RuntimeFailure(f"the CPU module does not compile: {done.stderr.strip().splitlines()[:3]}")
         os.replace(partial, library)
+        c_file.unlink()
     return ctypes.CDLL(str(library)), ranks
 
 
