@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import weakref
 from functools import lru_cache
 from pathlib import Path
 
@@ -372,33 +373,37 @@ def run_helper(module_text: str, helper: str, inputs: list[np.ndarray], out_dtyp
         pointer = a.ctypes.data
         packed[i] = WrappedTensor(pointer, pointer, 0, ctypes.cast(layout, ctypes.POINTER(ctypes.c_int64)))
     outputs = function(packed)
-    results, owned = [], set()
-    for i, dtype in enumerate(out_dtypes):
-        wrapped = outputs[i]
-        dtype = np.dtype(dtype)
-        ranks = result_ranks[helper][i]
-        sizes = [wrapped.sizes_and_strides[k] for k in range(ranks)]
-        strides = [wrapped.sizes_and_strides[ranks + k] for k in range(ranks)]
-        count = 1
-        for s in sizes:
-            count *= s
-        start = wrapped.aligned_start + wrapped.start_idx * dtype.itemsize
-        if count:
-            view = np.lib.stride_tricks.as_strided(
-                np.ctypeslib.as_array((ctypes.c_byte * (dtype.itemsize * _extent(sizes, strides))).from_address(
-                    start)).view(dtype), shape=sizes, strides=[s * dtype.itemsize for s in strides])
-            results.append(np.array(view, copy=True))
-        else:
-            results.append(np.zeros(sizes, dtype))
-        owned.add(wrapped.start)
+    inputs_at = {a.ctypes.data for a in arrays}
+    results = [_output(outputs[i], np.dtype(dtype), result_ranks[helper][i], inputs_at)
+               for i, dtype in enumerate(out_dtypes)]
     if out_dtypes:
-        sizes_block = outputs[0].sizes_and_strides
-        for base in owned:
-            if base not in {a.ctypes.data for a in arrays}:
-                _libc.free(base)
-        _libc.free(ctypes.cast(sizes_block, ctypes.c_void_p))
+        _libc.free(ctypes.cast(outputs[0].sizes_and_strides, ctypes.c_void_p))
         _libc.free(ctypes.cast(outputs, ctypes.c_void_p))
     return results
+
+
+def _output(wrapped: WrappedTensor, dtype: np.dtype, rank: int, inputs_at: set[int]) -> np.ndarray:
+    """One returned tensor as a numpy array. A fresh contiguous buffer the function allocated is used in place
+    (freed with the array: a hoisted weight can be gigabytes); anything else is copied."""
+    sizes = [wrapped.sizes_and_strides[k] for k in range(rank)]
+    strides = [wrapped.sizes_and_strides[rank + k] for k in range(rank)]
+    count = 1
+    for s in sizes:
+        count *= s
+    if not count:
+        return np.zeros(sizes, dtype)
+    start = wrapped.aligned_start + wrapped.start_idx * dtype.itemsize
+    raw = np.ctypeslib.as_array((ctypes.c_byte * (dtype.itemsize * _extent(sizes, strides))).from_address(start))
+    view = np.lib.stride_tricks.as_strided(raw.view(dtype), shape=sizes, strides=[s * dtype.itemsize for s in strides])
+    owned = wrapped.start not in inputs_at and wrapped.start == wrapped.aligned_start and not wrapped.start_idx
+    if owned and list(strides) == [int(np.prod(sizes[k + 1:])) for k in range(rank)]:
+        array = raw.view(dtype).reshape(sizes)
+        weakref.finalize(raw, _libc.free, wrapped.start)
+        return array
+    copied = np.array(view, copy=True)
+    if wrapped.start not in inputs_at:
+        _libc.free(wrapped.start)
+    return copied
 
 
 def _extent(sizes: list[int], strides: list[int]) -> int:
