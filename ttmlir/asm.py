@@ -658,6 +658,10 @@ class TTPrinter(Printer):
                             else self.print_attribute(a))
             self.print_string("]")
             return
+        if type(attribute).name == "llvm.struct":
+            from ttmlir.dialects.llvm_ext import print_struct
+            print_struct(self, attribute)
+            return
         if isinstance(attribute, AffineMapAttr):
             self.print_string(f"affine_map<{affine_map_str(attribute.data)}>")
             return

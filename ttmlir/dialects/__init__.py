@@ -18,7 +18,9 @@ _LAZY = {"ttir": "ttmlir.dialects.ttir:TTIR", "ttnn": "ttmlir.dialects.ttnn:TTNN
          "tensor": "xdsl.dialects.tensor:Tensor", "bufferization": "xdsl.dialects.bufferization:Bufferization",
          "stablehlo": "ttmlir.dialects.stablehlo:StableHLO", "chlo": "ttmlir.dialects.chlo:CHLO",
          "sdy": "ttmlir.dialects.sdy:SDY", "debug": "ttmlir.dialects.debug:Debug",
-         "check": "ttmlir.dialects.check:Check", "affine": "ttmlir.dialects.affine_ext:Affine"}
+         "check": "ttmlir.dialects.check:Check", "affine": "ttmlir.dialects.affine_ext:Affine",
+         "llvm": "ttmlir.dialects.llvm_ext:LLVM",
+         "cf": "xdsl.dialects.cf:Cf"}
 
 
 def _loader(path: str):

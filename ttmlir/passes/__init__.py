@@ -231,6 +231,10 @@ PASS_CLASSES = {
     "d2m-be-pipeline": "ttmlir.pipelines.d2m_stage_pipelines:D2MBackendPipeline",
     "ttir-quant-dequant-conversion":
         "ttmlir.transforms.ttir.ttir_quant_dequant_conversion:TTIRQuantDequantConversionPass",
+    "emit-calling-convention-wrappers":
+        "ttmlir.transforms.llvm.emit_calling_convention_wrappers:LLVMEmitCallingConventionWrapperFuncsPass",
+    "linalg-to-llvm-pipeline": "ttmlir.pipelines.linalg_to_llvm:LinalgToLLVMPipeline",
+    "tosa-to-linalg": "ttmlir.conversion.tosa_to_linalg.tosa_to_linalg:TosaToLinalgPass",
 }
 
 

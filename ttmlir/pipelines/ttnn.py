@@ -253,14 +253,17 @@ class ValueSemanticsCSEPass(ModulePass):
 class TTNNCommonToRuntimePipeline(ModulePass):
     """The common pipeline's output made ready for `--ttnn-to-flatbuffer`.
 
-    Upstream lowers the CPU module to LLVM here; this runtime executes the CPU module's TTIR functions on the
-    host itself, so the pass checks that its input is the common pipeline's output and drops devices nothing uses."""
+    It checks that its input is the common pipeline's output, drops devices nothing uses and, as upstream, lowers
+    the CPU module to the LLVM dialect (`ttmlir.conversion.linalg_to_llvm.cpu_module`)."""
 
     name: ClassVar[str] = "ttnn-common-to-runtime-pipeline"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
+        from ttmlir.conversion.linalg_to_llvm.cpu_module import lower_cpu_module
+
         require_common_output(module, self.name)
         _drop_unused_devices(module)
+        lower_cpu_module(ctx, module)
 
 
 def _drop_unused_devices(module: ModuleOp) -> None:

@@ -359,12 +359,20 @@ def _load_cached(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
 
 
 def _cpu(op: OpContext, ctx: ProgramContext) -> list[Tensor]:
-    """A hoisted StableHLO function, computed on the host's values; its results are host tensors."""
+    """A CPU-hoisted function, computed on the host's values (a function lowered to LLVM, compiled; a StableHLO
+    one, interpreted); its results are host tensors."""
     from ttmlir.runtime.host_stablehlo import run_function
     table = op.operation.type
     args = [_lookup(ctx.pool, ref, "cpu") for ref in table.ins or []]
     outs = table.outs or []
-    values = run_function(table.mlir, [a.data for a in args]) if ctx.compute else _described(outs, 1)
+    if not ctx.compute:
+        values = _described(outs, 1)
+    elif "llvm.func" in table.mlir:
+        from ttmlir.runtime.host_llvm import run_on_tensors
+        values = run_on_tensors(table.mlir, table.funcName, [a.data for a in args],
+                                [desc_of(r)["dtype"] for r in table.ins or []], [desc_of(r)["dtype"] for r in outs])
+    else:
+        values = run_function(table.mlir, [a.data for a in args])
     for ref, value in zip(outs, values):
         ctx.pool[ref.globalId] = tensor = materialize(ref, value, None, f"@{table.funcName}")
         op.outputs.append(tensor)

@@ -310,8 +310,10 @@ class ProgramWriter:
     """One function as a Program: tensor refs by global id, ops in order."""
 
     def __init__(self, func: FuncOp, programs: dict[str, int], kernels: dict[str, FuncOp] | None = None,
-                 printer: TTPrinter | None = None):
+                 printer: TTPrinter | None = None, host_llvm: dict[str, str] | None = None):
         self.func, self.programs, self.kernels = func, programs, kernels or {}
+        # the CPU module's functions lowered to LLVM (called by a CpuOp): the text of each one's module
+        self.host_llvm = host_llvm or {}
         self.ids: dict[SSAValue, int] = {}
         # one printer for every function of a module: it names the module's values once, not once per function
         self.printer = printer or TTPrinter(stream=io.StringIO(), use_aliases=False, print_debuginfo=False)
@@ -432,6 +434,8 @@ class ProgramWriter:
         return self.programs[name]
 
     def call(self, op: CallOp) -> fb.OperationT:
+        if op.callee.root_reference.data in self.host_llvm:
+            return self.cpu_call(op)
         table = fb.CallOpT()
         table.callee, table.programIndex = op.callee.root_reference.data, self.program_index(op, op.callee)
         table.inputs = [self.ref(v) for v in op.operands]
@@ -453,6 +457,15 @@ class ProgramWriter:
         table.funcName = func.sym_name.data
         table.mlir = print_module(func)
         return self.wrap(func, "CpuOp", table)
+
+    def cpu_call(self, op: CallOp) -> fb.OperationT:
+        """A call of a CPU function lowered to LLVM: the host calls its `_helper` in the CPU module's code."""
+        table = fb.CpuOpT()
+        table.ins = [self.ref(v) for v in op.operands]
+        table.outs = [self.ref(v) for v in op.results]
+        table.funcName = op.callee.root_reference.data + "_helper"
+        table.mlir = self.host_llvm[op.callee.root_reference.data]
+        return self.wrap(op, "CpuOp", table)
 
     def wrap(self, op: Operation, table_name: str, table) -> fb.OperationT:
         """The Operation holding `table`, with the op's location and its printed form for debugging."""
@@ -604,8 +617,9 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
     kernels = {f.sym_name.data: f for f in functions if "ttkernel.thread" in f.attributes}
     indices = {f.sym_name.data: i for i, f in enumerate(funcs)}
     printer = TTPrinter(stream=io.StringIO(), use_aliases=False, print_debuginfo=False)
+    host_llvm = _host_llvm(cpu)
     for func in funcs:
-        prog = ProgramWriter(func, indices, kernels, printer).program()
+        prog = ProgramWriter(func, indices, kernels, printer, host_llvm).program()
         prog.meshShape = binary.meshShape
         prog.debugInfo = fb.DebugInfoT()
         prog.debugInfo.mlir = _mlir("ttnn", source)
@@ -613,6 +627,19 @@ def translate(module: ModuleOp, stages: dict[str, str] | None = None, goldens: d
         binary.programs.append(prog)
     binary.mlirStages = [_mlir(name, text) for name, text in {**(stages or {}), "ttnn": source}.items()]
     return fbu.serialize(binary, "ttnn")
+
+
+def _host_llvm(cpu: ModuleOp | None) -> dict[str, str]:
+    """Per CPU function lowered to LLVM (one with a `_helper` wrapper): the text of a module holding it, its
+    helper and the external functions they call, which the runtime compiles for the CpuOps calling it."""
+    from xdsl.dialects.llvm import FuncOp as LLVMFuncOp
+    functions = {f.sym_name.data: f for f in (cpu.ops if cpu is not None else ()) if isinstance(f, LLVMFuncOp)}
+    external = [f for f in functions.values() if not f.body.blocks]
+    texts = {}
+    for name, func in functions.items():
+        if "arg_ranks" in func.attributes and (helper := functions.get(name + "_helper")) is not None:
+            texts[name] = print_module(ModuleOp([f.clone() for f in (func, helper, *external)]))
+    return texts
 
 
 def _mlir(name: str, source: str) -> fb.MLIRT:

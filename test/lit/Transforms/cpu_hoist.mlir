@@ -36,12 +36,18 @@
 // TTNN: %[[OUT:.*]] = call @cpu_hoisted_ttir_add_{{.*}}(%arg0, %arg1) {ttir.cpu_hoist_call}
 // TTNN-NEXT: %[[TILED:.*]] = "ttnn.to_layout"(%[[OUT]]) {{.*}} -> tensor<32x32xf32, #[[HOSTTILE:ttnn_layout[0-9]*]]>
 // TTNN-NEXT: "ttnn.to_device"(%[[TILED]]
+// The runtime pipeline lowers the CPU module to LLVM: the function with memref-descriptor arguments (pointer,
+// aligned pointer, offset, sizes, strides per tensor) and its helper, which the runtime calls through a CpuOp.
 // TTNN: ttcore.cpu_module {
-// TTNN: "ttnn.add"
-// TTNN-SAME: -> tensor<32x32xf32, #[[HOST]]>
+// TTNN: llvm.func @[[CPU:cpu_hoisted_ttir_add_[0-9a-f]+]](%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: i64, %arg3: i64, %arg4: i64, %arg5: i64, %arg6: i64, %arg7: !llvm.ptr, {{.*}}) -> !llvm.struct<(ptr, ptr, i64, array<2 x i64>, array<2 x i64>)> attributes {arg_ranks = [2, 2], result_ranks = [2]
+// TTNN: llvm.fadd
+// TTNN: llvm.func @[[CPU]]_helper(%arg0: !llvm.ptr) -> !llvm.ptr
+// TTNN-NOT: "ttnn.add"
 
-// READ: "program": "cpu_hoisted_ttir_add_
-// READ: "ttnn.add": 1
+// READ: "program": "bf16_add"
+// READ: "ttnn.cpu": 1
+// READ: "program": "f32_add"
+// READ: "ttnn.cpu": 1
 // EXEC: PASS
 module {
   func.func @bf16_add(%arg0: tensor<32x32xbf16>, %arg1: tensor<32x32xbf16>) -> tensor<32x32xbf16> {

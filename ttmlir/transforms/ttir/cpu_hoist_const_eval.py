@@ -5,9 +5,10 @@ f32 as `--cpu-hoist-manually-tagged`'s do; the const-eval function keeps a call 
 Left on the device: creation ops the function returns (through reshapes and typecasts; hoisting them would gain
 nothing) and `ttir.constant`s (their data is typed), which the CPU function takes as arguments; and the whole
 function when one of its ops needs the device handle in TTNN (a convolution, `rand`). Collectives and mesh
-sharding stay too, splitting the rest into one CPU function per stretch between them; a stretch with an op
-`--convert-ttir-to-linalg` cannot lower (as upstream compiles the CPU module) stays on the device. Results are the
-same values in f32 arithmetic rather than the device's; weights prepared once are more precise for it.
+sharding stay too, splitting the rest into one CPU function per stretch between them; a stretch the CPU pipeline
+cannot lower to LLVM (`--convert-ttir-to-linalg` through `--linalg-to-llvm-pipeline`, as upstream compiles the CPU
+module) stays on the device. Results are the same values in f32 arithmetic rather than the device's; weights
+prepared once are more precise for it.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def _hoist(func: FuncOp, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> No
     segment: list[Operation] = []
     for op in [*hoisted, block.last_op]:
         if op is block.last_op or _family(op) in BARRIERS:
-            if segment and all(o.ROW.name in LINALG_PATTERNS for o in segment):
+            if segment and _compiles_for_host(segment):
                 segments.append((segment, op))
             segment = []
         else:
@@ -90,16 +91,17 @@ def _hoist(func: FuncOp, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> No
         _hoist_segment(segment, at, cpu, device, names)
 
 
-def _hoist_segment(segment: list[Operation], at: Operation, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> None:
-    """`segment`'s ops (consecutive but for ops kept on the device) become one CPU function, called just before `at`
-    (the barrier that ends them, or the return)."""
-    block = segment[0].parent_block()
+def _interface(segment: list[Operation]) -> tuple[list[SSAValue], list[SSAValue]]:
+    """The values `segment` reads from outside (each once) and those it gives to ops outside it."""
     members = set(segment)
-    # each value from outside once, however many of the ops (or operands of one op) read it
     inputs = list(dict.fromkeys(v for op in segment for v in op.operands
                                 if not (isinstance(v.owner, Operation) and v.owner in members)))
     outputs = [r for op in segment for r in op.results if any(u.operation not in members for u in r.uses)]
+    return inputs, outputs
 
+
+def _body(segment: list[Operation], inputs: list[SSAValue], outputs: list[SSAValue]) -> Block:
+    """The CPU function's block: the segment's ops cloned on f32 tensors, returning `outputs`."""
     body = Block(arg_types=[cpu_type(v.type) for v in inputs])
     mapping = dict(zip(inputs, body.args))
     for op in segment:
@@ -109,6 +111,31 @@ def _hoist_segment(segment: list[Operation], at: Operation, cpu: ModuleOp, devic
         body.add_op(clone)
         mapping.update(zip(op.results, clone.results))
     body.add_op(ReturnOp(*[mapping[v] for v in outputs]))
+    return body
+
+
+def _compiles_for_host(segment: list[Operation]) -> bool:
+    """Whether the CPU pipeline lowers the segment's function to LLVM (as upstream compiles the CPU module)."""
+    from xdsl.dialects.builtin import FunctionType
+    from xdsl.ir import Region
+    from ttmlir.conversion.linalg_to_llvm.cpu_module import lowers_to_llvm
+    from ttmlir.conversion.ttnn_to_ttir.convert_ttnn_to_ttir import survives
+    # the CPU module reaches the LLVM lowering as TTNN ops taken back to TTIR: each op must come back whole
+    if not all(o.ROW.name in LINALG_PATTERNS and survives(o.ROW.name) for o in segment):
+        return False
+    body = _body(segment, *_interface(segment))
+    function = FuncOp("candidate", FunctionType.from_lists([a.type for a in body.args],
+                                                             [v.type for v in body.last_op.operands]), Region(body))
+    return lowers_to_llvm(function)
+
+
+def _hoist_segment(segment: list[Operation], at: Operation, cpu: ModuleOp, device: ModuleOp, names: set[str]) -> None:
+    """`segment`'s ops (consecutive but for ops kept on the device) become one CPU function, called just before `at`
+    (the barrier that ends them, or the return)."""
+    block = segment[0].parent_block()
+    inputs, outputs = _interface(segment)
+
+    body = _body(segment, inputs, outputs)
     in_types, out_types = [a.type for a in body.args], [cpu_type(v.type) for v in outputs]
     name = "cpu_hoisted_const_eval_" + hashlib.sha256(str(body).encode() + str(in_types).encode()).hexdigest()[:8]
     declare_cpu_function(name, body, in_types, out_types, cpu, device, names)
