@@ -21,6 +21,15 @@ AFFINE_OPS = {AffineBinaryOpKind.Add: arith.AddiOp, AffineBinaryOpKind.Mul: arit
               AffineBinaryOpKind.FloorDiv: arith.DivUIOp, AffineBinaryOpKind.Mod: arith.RemUIOp}
 
 
+
+def shard_tile(ops: KernelOps, k: SSAValue, core: tuple[SSAValue, SSAValue],
+               shard: tuple[SSAValue, SSAValue]) -> tuple[SSAValue, SSAValue]:
+    """The tensor's tile (row, column) in page k of the shard (of `shard` tiles) core `core` holds."""
+    (y, x), (sy, sx) = core, shard
+    return (ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(y, sy)), ops.emit(arith.DivUIOp(k, sx)))),
+            ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(x, sx)), ops.emit(arith.RemUIOp(k, sx)))))
+
+
 def affine_value(ops: KernelOps, expr: AffineExpr, dims: list[SSAValue]) -> SSAValue:
     """`expr` of the index values `dims`, as the kernel's index arithmetic."""
     if isinstance(expr, AffineDimExpr):
@@ -78,8 +87,7 @@ class DataMovementKernels:
         y, x = ops.coords(layout)
 
         def fetch(body: KernelOps, k: SSAValue) -> None:
-            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
-            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            i, j = shard_tile(body, k, (y, x), (sy, sx))
             near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
             body.read_tile(self.chip, source, *self.source_tile(body, gather, i, j), base, near)
 
@@ -116,8 +124,7 @@ class DataMovementKernels:
         moving = [n for n in range(len(inputs)) if streamed[n]]
 
         def tile(body: KernelOps, k: SSAValue) -> None:
-            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
-            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            i, j = shard_tile(body, k, (y, x), (sy, sx))
             for n in moving:
                 body.call("cb_reserve_back", ports[n], one)
                 near = body.call("get_write_ptr", ports[n], result=i32)
@@ -142,8 +149,7 @@ class DataMovementKernels:
         def tile(body: KernelOps, k: SSAValue) -> None:
             body.call("cb_wait_front", out, one)
             near = body.call("get_read_ptr", out, result=i32)
-            r = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
-            c = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            r, c = shard_tile(body, k, (y, x), (sy, sx))
             page_id = body.emit(arith.IndexCastOp(body.emit(arith.AddiOp(body.emit(arith.MuliOp(r, wt)), c)), i32))
             if not body.transfer_tile(False, base, page_id, near):
                 bank = body.emit(arith.RemUIOp(page_id, banks))
@@ -185,8 +191,7 @@ class DataMovementKernels:
             return body.emit(arith.IndexCastOp(body.emit(arith.MuliOp(offset, c(body, size))), i32))
 
         def tile(body: KernelOps, k: SSAValue) -> None:
-            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
-            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            i, j = shard_tile(body, k, (y, x), (sy, sx))
             near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
             words = body.call("reinterpret_cast", near, result=ttkernel.L1AddrPtrType(32))
             body.loop(source.page // 4, lambda inner, w: inner.call("store_to_l1", zero, words,
@@ -264,8 +269,7 @@ class DataMovementKernels:
                                                                       within)), i32))
 
         def tile(body: KernelOps, k: SSAValue) -> None:
-            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(k, sx))))
-            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(k, sx))))
+            i, j = shard_tile(body, k, (y, x), (sy, sx))
             near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
             words = body.call("reinterpret_cast", near, result=ttkernel.L1AddrPtrType(32))
             body.loop(source.page // 4, lambda inner, w: inner.call("store_to_l1", zero, words,
