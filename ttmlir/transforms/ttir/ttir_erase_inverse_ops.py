@@ -395,7 +395,7 @@ def _kind(op: Operation) -> str | None:
     if not isinstance(op, TTOp) or not op.name.startswith("ttir.") or len(op.results) != 1:
         return None
     family = op.ROW.family
-    if family in ("unary", "binary", "ternary"):
+    if family in ("unary", "binary"):  # as upstream's: a where's TMs stay where they are
         return "elementwise"
     if family == "reduction":
         return "reduction"

@@ -117,3 +117,20 @@ def test_of_equal_tm_counts_the_smaller_tms_then_fewer_tiles_then_the_inputs_win
     source = reshape.operands[0]
     assert isinstance(source, BlockArgument) if tm_input == "argument" else source.owner.name == tm_input
     torch.testing.assert_close(_run(module, [x])[0], before)
+
+
+def test_a_where_keeps_its_tms():
+    """As upstream's pass, TMs commute through unary and binary elementwise ops only: a where between a permute and
+    a reshape (a NaN scrub zeroing whole heads, its condition broadcast) keeps both where they are."""
+    body = """
+  %0 = "ttir.permute"(%a0) <{permutation = array<i64: 1, 2, 0, 3>}> : (tensor<1x4x2x8xf32>) -> tensor<4x2x1x8xf32>
+  %1 = "ttir.broadcast"(%a1) <{broadcast_dimensions = array<i64: 1, 1, 1, 8>}> : (tensor<4x2x1x1xf32>) -> tensor<4x2x1x8xf32>
+  %2 = "ttir.broadcast"(%a2) <{broadcast_dimensions = array<i64: 4, 2, 1, 8>}> : (tensor<1x1x1x1xf32>) -> tensor<4x2x1x8xf32>
+  %3 = "ttir.where"(%1, %2, %0) : (tensor<4x2x1x8xf32>, tensor<4x2x1x8xf32>, tensor<4x2x1x8xf32>) -> tensor<4x2x1x8xf32>
+  %4 = "ttir.reshape"(%3) <{shape = [4 : i32, 16 : i32]}> : (tensor<4x2x1x8xf32>) -> tensor<4x16xf32>
+  return %4 : tensor<4x16xf32>"""
+    args = ["1x4x2x8", "4x2x1x1", "1x1x1x1"]
+    module = _erase(_module(args, body, "4x16"))
+    where = next(op for op in module.walk() if op.name == "ttir.where")
+    assert where.operands[2].owner.name == "ttir.permute"
+    assert [use.operation.name for use in where.results[0].uses] == ["ttir.reshape"]
