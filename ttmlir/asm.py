@@ -514,6 +514,9 @@ def _is_hex(literal) -> bool:
 def parse_text(ctx: Context, text: str, filename: str = "<stdin>") -> tuple[ModuleOp, dict[Operation, int]]:
     parser = TTParser(ctx, text, filename)
     module = parser.parse_module()
+    if any(op.name.startswith("tosa.") for op in module.walk()):  # older TOSA read in its 1.0 form, as MLIR does
+        from ttmlir.dialects.tosa.legacy import upgrade
+        upgrade(module)
     return module, parser.op_positions
 
 

@@ -13,6 +13,9 @@ from ttmlir.compiler import compile_ttir
 from ttmlir.dialects import make_context
 from ttmlir.errors import PassFailure
 from ttmlir.passes import make_pass
+from ttmlir.runtime.device import MeshDevice
+from ttmlir.runtime.executor import Binary, run_program
+from ttmlir.runtime.golden import pcc
 from ttmlir.runtime.host_linalg import HostExecutionError, run_function
 from ttrt.common.api import API
 
@@ -59,6 +62,58 @@ def test_tosa_mlp_runs_through_ttrt_and_matches_its_reference(tmp_path):
     report = json.loads((tmp_path / "a" / "tosa_mlp.ttnn" / "golden_results.json").read_text())
     assert report['loc("tosa_mlp.logits")']["actual_pcc"] > 0.99
     assert report['loc("tosa_mlp.row_sum")']["actual_pcc"] > 0.99
+
+
+def test_a_tflite_model_lowered_to_tosa_by_tensorflow_runs_and_matches_tensorflow():
+    """TOSA as an MLIR front end writes it (TensorFlow's TFLite legalization, TOSA before 1.0), read in its 1.0
+    form, lowered to TTIR then TTNN and run on the simulated device: the output is TensorFlow's own."""
+    module = convert((ROOT / "examples" / "tflite_mlp_tosa.mlir").read_text(), "convert-tosa-to-ttir")
+    io = np.load(ROOT / "examples" / "tflite_mlp_io.npz")
+    binary = Binary(data=compile_ttir(print_module(module)))
+    outputs, _ = run_program(binary, 0, [torch.from_numpy(io["x"])], MeshDevice())
+    assert pcc(outputs[0].data.float(), torch.from_numpy(io["y"])) > 0.999
+    np.testing.assert_allclose(outputs[0].data.float().numpy(), io["y"], atol=0.05)
+
+
+def test_a_tosa_conv2d_computes_torchs_convolution_on_the_device():
+    """OHWI weights, per-channel bias, uneven pads, strides and dilations: TTIR's conv2d computes TOSA's."""
+    module = convert((ROOT / "test" / "lit" / "Conversion" / "TosaToTTIR" / "conv2d.mlir").read_text(),
+                     "convert-tosa-to-ttir")
+    rng = np.random.default_rng(0)
+    x, w, b = (torch.from_numpy(rng.standard_normal(s).astype(np.float32)) for s in ((1, 10, 8, 4), (8, 3, 2, 4), (8,)))
+    outputs, _ = run_program(Binary(data=compile_ttir(print_module(module))), 0, [x, w, b], MeshDevice(), exact=True)
+    padded = torch.nn.functional.pad(x.permute(0, 3, 1, 2), (0, 1, 1, 2))  # left, right, top, bottom
+    reference = torch.nn.functional.conv2d(padded, w.permute(0, 3, 1, 2), b, stride=(2, 1), dilation=(1, 2))
+    torch.testing.assert_close(outputs[0].data.float(), reference.permute(0, 2, 3, 1), rtol=1e-5, atol=1e-5)
+
+
+def test_pre_1_0_tosa_is_read_in_its_1_0_form():
+    """The older TOSA forms become 1.0's: sizes as `tosa.const_shape` operands, zero points and the shift as
+    constant operands, renamed attributes; quantization info, which 1.0 has no form for, is refused."""
+    text = """func.func @f(%x: tensor<2x6xf32>, %w: tensor<1x6x3xf32>) -> tensor<3x2xf32> {
+  %p = "tosa.const"() {value = dense<[1, 0]> : tensor<2xi32>} : () -> tensor<2xi32>
+  %r = "tosa.reshape"(%x) {new_shape = array<i64: 1, 2, 6>} : (tensor<2x6xf32>) -> tensor<1x2x6xf32>
+  %m = "tosa.matmul"(%r, %w) : (tensor<1x2x6xf32>, tensor<1x6x3xf32>) -> tensor<1x2x3xf32>
+  %s = "tosa.slice"(%m) {start = array<i64: 0, 0, 0>, size = array<i64: 1, 2, 3>} : (tensor<1x2x3xf32>) -> tensor<1x2x3xf32>
+  %q = "tosa.reshape"(%s) {new_shape = array<i64: 2, 3>} : (tensor<1x2x3xf32>) -> tensor<2x3xf32>
+  %c = "tosa.clamp"(%q) {min_fp = -1.0 : f32, max_fp = 1.0 : f32, min_int = -1 : i64, max_int = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %n = "tosa.negate"(%c) : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %k = "tosa.mul"(%n, %c) {shift = 0 : i8} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %t = "tosa.transpose"(%k, %p) : (tensor<2x3xf32>, tensor<2xi32>) -> tensor<3x2xf32>
+  return %t : tensor<3x2xf32>
+}"""
+    printed = print_module(convert(text))
+    assert printed.count("tosa.const_shape") == 4 and "perms = array<i32: 1, 0>" in printed
+    assert "{max_val = 1.000000e+00 : f32, min_val = -1.000000e+00 : f32}" in printed
+    assert printed.count("\"tosa.const\"") == 6  # the perms; zero points of matmul and negate; the shift
+    rng = np.random.default_rng(1)
+    x, w = rng.standard_normal((2, 6)).astype(np.float32), rng.standard_normal((1, 6, 3)).astype(np.float32)
+    (direct,) = run_function(convert(text), [x, w])
+    c = np.clip((x @ w[0]), -1, 1)
+    np.testing.assert_allclose(direct, (-c * c).T, rtol=1e-5, atol=1e-6)
+    quantized = text.replace('{shift = 0 : i8}', '{shift = 0 : i8, quantization_info = 1 : i32}')
+    with pytest.raises(Exception, match="pre-1.0 quantization_info"):
+        convert(quantized)
 
 
 def test_tosa_mlp_on_the_host_executor_through_ttir_and_linalg():

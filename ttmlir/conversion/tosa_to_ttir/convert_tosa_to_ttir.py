@@ -129,6 +129,21 @@ def _pool(r: Rewriter) -> SSAValue:
     return r.ttir("max_pool2d", [r.op.value("input")], r.op.results[0].type, **props)
 
 
+def _conv2d(r: Rewriter) -> SSAValue:
+    """TOSA's weight is OHWI and its bias one value per output channel; TTIR's conv2d takes OIHW and a bias of
+    1x1x1xO. Pads reorder as for pooling."""
+    weight, bias = r.op.value("weight"), r.op.value("bias")
+    o, kh, kw, i = weight.type.get_shape()
+    oihw = r.ttir("permute", [weight], TensorType(weight.type.element_type, [o, i, kh, kw]),
+                  permutation=DenseArrayBase.from_list(i64, [0, 3, 1, 2]))
+    bias4 = r.ttir("reshape", [bias], TensorType(bias.type.element_type, [1, 1, 1, o]), shape=[1, 1, 1, o])
+    top, bottom, left, right = r.op.attr("pad").get_values()
+    i32s = lambda values: DenseArrayBase.from_list(IntegerType(32), [int(v) for v in values])
+    return r.ttir("conv2d", [r.op.value("input"), oihw, bias4], r.op.results[0].type,
+                  stride=i32s(r.op.attr("stride").get_values()), dilation=i32s(r.op.attr("dilation").get_values()),
+                  padding=i32s((top, left, bottom, right)), groups=1)
+
+
 def _const(r: Rewriter) -> SSAValue:
     values = r.op.attr("values")
     result = r.ttir("constant", [], r.op.results[0].type, value=values)
@@ -180,7 +195,7 @@ PATTERNS: dict[str, Callable[[Rewriter], SSAValue]] = {
     **{name: _one_to_one for name in ONE_TO_ONE}, **{name: _reduce for name in REDUCTIONS},
     "mul": _mul, "negate": _negate, "clamp": _clamp, "concat": _concat, "max_pool2d": _pool, "avg_pool2d": _pool,
     "const": _const, "const_shape": _const_shape, "reshape": _reshape, "transpose": _transpose, "tile": _tile,
-    "slice": _slice, "pad": _pad,
+    "slice": _slice, "pad": _pad, "conv2d": _conv2d,
 }
 
 

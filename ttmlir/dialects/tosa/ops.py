@@ -136,6 +136,9 @@ class TosaOp(IRDLOperation):
     def verify_(self) -> None:
         from ttmlir.dialects.tosa.verify import verify
         row = self.ROW
+        if "quantization_info" in self.attributes:
+            raise self.error("has a pre-1.0 quantization_info, which TOSA 1.0 has no form for (its zero points "
+                             "are operands)")
         variadic = row.operands and row.operands[-1].endswith("*")
         if not variadic and len(self.operands) != len(row.operands):
             raise self.error(f"expected {len(row.operands)} operands, but found {len(self.operands)}")
