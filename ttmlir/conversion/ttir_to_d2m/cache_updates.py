@@ -122,8 +122,9 @@ def paged_update_cache(op: TTOp) -> list[TTOp]:
         mask = b.add("typecast", [mask], [users, 1, length, 1], element)
     token = b.reshape(update, [users, heads, 1, dim])
     shape = [batch, heads, length, dim]
-    mask = b.add("broadcast", [mask], shape, element, {"broadcast_dimensions": KINDS["i64_darray"].build(
-        [1, heads, 1, dim])})
+    # the mask is widened over the heads only: `where` reads it along each row's last dim as it is
+    mask = b.add("broadcast", [mask], [users, heads, length, 1], element, {
+        "broadcast_dimensions": KINDS["i64_darray"].build([1, heads, 1, 1])})
     token = b.add("broadcast", [token], shape, element, {"broadcast_dimensions": KINDS["i64_darray"].build(
         [1, 1, length, 1])})
     made = _done(op, cache, b, b.add("where", [mask, token, cache], shape, element))
