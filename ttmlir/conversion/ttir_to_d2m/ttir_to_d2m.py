@@ -47,6 +47,7 @@ from ttmlir.conversion.ttir_to_d2m.tms import decompose_tms
 from ttmlir.conversion.ttir_to_d2m.embedding import DATA_MOVEMENT, moves_bits
 from ttmlir.conversion.ttir_to_d2m.matmul import BATCHED_MATMULS, fold_transposed_b
 from ttmlir.conversion.ttir_to_d2m.argmax import DECOMPOSED
+from ttmlir.conversion.ttir_to_d2m.cache_updates import CACHE_UPDATES
 from ttmlir.conversion.ttir_to_d2m.mixed_types import cast_mixed_operands
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
@@ -69,6 +70,7 @@ FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
 # op families that build their whole program (operands' layouts, grid): name -> (pass, op, device grid) -> (ops,
 # host result), or None for an op of the family converted the usual way
 PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS}
+REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES}  # ops written as other TTIR ops where they are, then converted
 
 
 def ranked_metal_type(shape: tuple[int, ...], element: Attribute, memory: str) -> TensorType:
@@ -368,7 +370,7 @@ class TTIRToD2MPass(ModulePass):
             if ttir_op.ROW.name in KEPT:
                 continue
             name = ttir_op.ROW.name
-            produced = DECOMPOSED[name](ttir_op) if name in DECOMPOSED else \
+            produced = REWRITTEN[name](ttir_op) if name in REWRITTEN else \
                 _decomposed_min(ttir_op) if name == "min" else [ttir_op]
             for each in (t for p in produced  # lazily: each op's TMs rewritten once those before it are converted
                          for t in ([p] if self.ttnn_mode else decompose_tms(p, p.ROW.name in TILE_OF))):
