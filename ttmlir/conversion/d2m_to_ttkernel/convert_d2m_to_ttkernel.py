@@ -42,6 +42,7 @@ from ttmlir.conversion.d2m_to_ttkernel.embedding import launch_embedding
 from ttmlir.conversion.d2m_to_ttkernel.batched_matmul import batched_program
 from ttmlir.dialects.d2m_embedding import EmbeddingOp
 from ttmlir.conversion.d2m_to_ttkernel.spill import spill_to_dram
+from ttmlir.conversion.d2m_to_ttkernel.masks import decompose_device_masks
 from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import fill_generic
 from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
@@ -123,6 +124,7 @@ class _FunctionKernels:
 
     def lower(self) -> None:
         spill_to_dram(self.func, self.chip)
+        decompose_device_masks(self.func)  # before the moves: the masks' host data moves too
         # moves of tensors (a memref-form move, with no result, is the host program's: convert-d2m-to-ttmetal)
         moves = [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]
         if self.options.fold_layouts():
