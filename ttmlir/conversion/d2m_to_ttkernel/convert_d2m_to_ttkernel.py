@@ -124,12 +124,12 @@ class _FunctionKernels:
 
     def lower(self) -> None:
         spill_to_dram(self.func, self.chip)
-        decompose_device_masks(self.func)  # before the moves: the masks' host data moves too
         # moves of tensors (a memref-form move, with no result, is the host program's: convert-d2m-to-ttmetal)
-        moves = [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]
         if self.options.fold_layouts():
-            moves = [m for m in moves if not _fold(m)]
-        for move in moves:
+            for move in [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]:
+                _fold(move)
+        decompose_device_masks(self.func)  # after the folds (what a mask reads is known), before the moves
+        for move in [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]:
             self.move(move)
         generics = [g for g in self.func.walk() if isinstance(g, d2m.GenericOp) and g.regions]
         scalers = []

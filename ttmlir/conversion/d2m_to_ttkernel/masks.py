@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import BytesAttr, DenseIntOrFPElementsAttr, IntegerType, TensorType
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 
@@ -58,8 +58,9 @@ def decompose_device_masks(func: FuncOp) -> None:
         grid = shape[:2]
         logical = tuple(out_type.encoding.data.logical_shape)
         host_type = TensorType(element, logical)
-        ones = TTIR_OP_CLASSES["constant"].create(result_types=[host_type], properties={
-            "value": DenseIntOrFPElementsAttr.from_list(host_type, [1 if isinstance(element, IntegerType) else 1.0])})
+        one = 1 if isinstance(element, IntegerType) else 1.0
+        ones = TTIR_OP_CLASSES["constant"].create(result_types=[host_type], properties={  # a splat, stored once
+            "value": DenseIntOrFPElementsAttr(host_type, BytesAttr(element.pack([one])))})
         inside_empty = d2m.EmptyOp.create(result_types=[out_type])
         inside = d2m.ToLayoutOp.create(operands=[ones.results[0], inside_empty.result], result_types=[out_type])
         padded = (shape[0] * shape[2] * TILE, shape[1] * shape[3] * TILE)
