@@ -1,9 +1,9 @@
 // RUN: ttmlir-opt --ttcore-register-device --convert-d2m-to-ttkernel %s | FileCheck %s
-// A d2m.mask of device data (its padding holds what the op writing it computed) becomes a program selecting, tile
-// by tile, the input where a mask of ones in the logical shape (host data, so zero in the padding) is set and the
-// fill value elsewhere (a tensor filled over the whole padded shape). A mask of host data (staged padded with
-// zeros; here also once moved between device layouts, which folds into one move) is left to
-// convert-d2m-to-ttmetal.
+// A d2m.mask of device data (its padding holds what the op writing it computed) becomes, per padded dim, a program
+// selecting tile by tile the input where a mask of ones in the logical shape along that dim (host data, so zero in
+// the padding; 40x1 spread across the columns, then 1x40 spread across the rows) is set, and a tile of the fill
+// value elsewhere. A mask of host data (staged padded with zeros; here also once moved between device layouts,
+// which folds into one move) is left to convert-d2m-to-ttmetal.
 
 #in = #ttcore.metal_layout<logical_shape = 40x40, dim_alignments = 32x32, collapsed_intervals = dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>, l1, sharded>
 !grid22 = tensor<2x2x1x1x!ttcore.tile<32x32, f32>, #in>
@@ -14,18 +14,21 @@
 
 // CHECK-LABEL: func.func @device
 // CHECK: %[[NEG:.*]] = d2m.generic {{.*}}threads = [{{.*}}#d2m.thread<compute
-// CHECK: %[[ONES:.*]] = "ttir.constant"() <{value = dense<1.000000e+00> : tensor<40x40xf32>}>
-// CHECK: %[[INSIDE:.*]] = d2m.to_layout %[[ONES]], %{{.*}} : tensor<40x40xf32> into tensor<2x1x1x2x!ttcore.tile<32x32, f32>, #[[IN:layout[0-9]*]]> ->
-// CHECK: %[[FILL_OUT:.*]] = d2m.empty() : tensor<2x1x1x2x!ttcore.tile<32x32, f32>, #[[PADDED:layout[0-9]*]]>
-// CHECK: %[[FILL:.*]] = d2m.generic {{.*}}grid = #ttcore.grid<2x1>
-// CHECK-NEXT: ins()
-// CHECK-NEXT: outs(%[[FILL_OUT]] :
+// CHECK: %[[RESULT:.*]] = d2m.empty() : tensor<2x1x1x2x!ttcore.tile<32x32, f32>, #[[IN:layout[0-9]*]]>
+// CHECK: %[[FILL:.*]] = d2m.generic {{.*}}grid = #ttcore.grid<1x1>
 // CHECK: arith.constant 0xFF800000 : f32
 // CHECK: d2m.tile_fill
-// CHECK: d2m.generic {{.*}}threads = [{{.*}}#d2m.thread<compute, @[[WHERE:.*]]>]}
-// CHECK-NEXT: ins(%[[INSIDE]], %[[NEG]], %[[FILL]] :
+// CHECK: %[[ROWS:.*]] = "ttir.constant"() <{value = dense<1.000000e+00> : tensor<40x1xf32>}>
+// CHECK: %[[ROWS_IN:.*]] = d2m.to_layout %[[ROWS]], %{{.*}} : tensor<40x1xf32> into tensor<2x1x1x1x!ttcore.tile<32x32, f32>
+// CHECK: %[[ROW_MASKED:.*]] = d2m.generic {{.*}}threads = [{{.*}}#d2m.thread<compute, @[[WHERE:.*]]>]}
+// CHECK-NEXT: ins(%[[ROWS_IN]], %[[NEG]], %[[FILL]] :
+// CHECK: %[[COLS:.*]] = "ttir.constant"() <{value = dense<1.000000e+00> : tensor<1x40xf32>}>
+// CHECK: %[[COLS_IN:.*]] = d2m.to_layout %[[COLS]], %{{.*}} : tensor<1x40xf32> into tensor<1x1x1x2x!ttcore.tile<32x32, f32>
+// CHECK: %[[MASKED:.*]] = d2m.generic
+// CHECK-NEXT: ins(%[[COLS_IN]], %[[ROW_MASKED]], %[[FILL]] :
+// CHECK-NEXT: outs(%[[RESULT]] :
 // CHECK-NOT: d2m.mask
-// CHECK: return
+// CHECK: d2m.to_layout %[[MASKED]]
 func.func @device(%arg0: tensor<40x40xf32>) -> tensor<40x40xf32> {
   %0 = d2m.empty() : !grid21
   %1 = d2m.to_layout %arg0, %0 : tensor<40x40xf32> into !grid21 -> !grid21
