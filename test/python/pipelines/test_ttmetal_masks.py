@@ -33,3 +33,16 @@ def test_a_reduction_of_device_data_reduces_its_logical_elements_only(unary, red
     assert out.shape == expected.shape
     tolerance = 2e-2 if dtype == "bf16" else 1e-4
     assert torch.allclose(out, expected.to(TORCH[dtype]).float(), rtol=tolerance, atol=tolerance)
+
+
+@pytest.mark.parametrize("shape", [(12, 12), (2, 12, 40)])
+def test_softmax_of_device_data_masks_its_max_and_its_sum(shape):
+    """softmax's max reads the padding as -inf and its sum of exponentials as 0, each masked on the device."""
+    t = f"tensor<{'x'.join(map(str, shape))}xf32>"
+    dim = len(shape) - 1
+    text = (f"func.func @s(%a: {t}, %b: {t}) -> {t} {{\n  %0 = \"ttir.multiply\"(%a, %b) : ({t}, {t}) -> {t}\n"
+            f"  %1 = \"ttir.softmax\"(%0) <{{dimension = {dim} : si32}}> : ({t}) -> {t}\n  return %1 : {t}\n}}\n")
+    generator = torch.Generator().manual_seed(2)
+    a, b = (torch.randn(shape, generator=generator) for _ in range(2))
+    (out,), _ = run_program(compile_ttir(text), [a, b])
+    assert torch.allclose(out, torch.softmax(a * b, dim), rtol=1e-4, atol=1e-5)
