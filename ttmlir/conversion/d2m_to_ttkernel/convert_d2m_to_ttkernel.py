@@ -42,6 +42,7 @@ from ttmlir.conversion.d2m_to_ttkernel.embedding import launch_embedding
 from ttmlir.conversion.d2m_to_ttkernel.batched_matmul import batched_program
 from ttmlir.dialects.d2m_embedding import EmbeddingOp
 from ttmlir.conversion.d2m_to_ttkernel.spill import spill_to_dram
+from ttmlir.conversion.d2m_to_ttkernel.masks import decompose_device_masks
 from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import fill_generic
 from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
@@ -124,10 +125,11 @@ class _FunctionKernels:
     def lower(self) -> None:
         spill_to_dram(self.func, self.chip)
         # moves of tensors (a memref-form move, with no result, is the host program's: convert-d2m-to-ttmetal)
-        moves = [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]
         if self.options.fold_layouts():
-            moves = [m for m in moves if not _fold(m)]
-        for move in moves:
+            for move in [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]:
+                _fold(move)
+        decompose_device_masks(self.func)  # after the folds (what a mask reads is known), before the moves
+        for move in [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]:
             self.move(move)
         generics = [g for g in self.func.walk() if isinstance(g, d2m.GenericOp) and g.regions]
         scalers = []
