@@ -30,6 +30,15 @@ def shard_tile(ops: KernelOps, k: SSAValue, core: tuple[SSAValue, SSAValue],
             ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(x, sx)), ops.emit(arith.RemUIOp(k, sx)))))
 
 
+def zeroed_page(ops: KernelOps, local: SSAValue, k: SSAValue, page: SSAValue, size: int, zero: SSAValue) -> SSAValue:
+    """The L1 address of CB page k (of `page` bytes from `local`), its `size` bytes first set to `zero` word by word
+    (what a gather leaves unwritten is padding: zeros)."""
+    near = ops.emit(arith.AddiOp(local, ops.emit(arith.MuliOp(ops.emit(arith.IndexCastOp(k, i32)), page))))
+    words = ops.call("reinterpret_cast", near, result=ttkernel.L1AddrPtrType(32))
+    ops.loop(size // 4, lambda inner, w: inner.call("store_to_l1", zero, words, inner.emit(arith.IndexCastOp(w, i32))))
+    return near
+
+
 def affine_value(ops: KernelOps, expr: AffineExpr, dims: list[SSAValue]) -> SSAValue:
     """`expr` of the index values `dims`, as the kernel's index arithmetic."""
     if isinstance(expr, AffineDimExpr):
@@ -192,10 +201,7 @@ class DataMovementKernels:
 
         def tile(body: KernelOps, k: SSAValue) -> None:
             i, j = shard_tile(body, k, (y, x), (sy, sx))
-            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
-            words = body.call("reinterpret_cast", near, result=ttkernel.L1AddrPtrType(32))
-            body.loop(source.page // 4, lambda inner, w: inner.call("store_to_l1", zero, words,
-                                                                    inner.emit(arith.IndexCastOp(w, i32))))
+            near = zeroed_page(body, local, k, page, source.page, zero)
 
             def row(inner: KernelOps, r: SSAValue) -> None:
                 out_row = inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(i, c(inner, 32))), r))
@@ -270,10 +276,7 @@ class DataMovementKernels:
 
         def tile(body: KernelOps, k: SSAValue) -> None:
             i, j = shard_tile(body, k, (y, x), (sy, sx))
-            near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(k, i32)), page))))
-            words = body.call("reinterpret_cast", near, result=ttkernel.L1AddrPtrType(32))
-            body.loop(source.page // 4, lambda inner, w: inner.call("store_to_l1", zero, words,
-                                                                    inner.emit(arith.IndexCastOp(w, i32))))
+            near = zeroed_page(body, local, k, page, source.page, zero)
             out = body.call("reinterpret_cast", near, result=ttkernel.L1AddrPtrType(bits))
 
             def row(inner: KernelOps, r: SSAValue) -> None:
