@@ -46,3 +46,14 @@ def test_softmax_of_device_data_masks_its_max_and_its_sum(shape):
     a, b = (torch.randn(shape, generator=generator) for _ in range(2))
     (out,), _ = run_program(compile_ttir(text), [a, b])
     assert torch.allclose(out, torch.softmax(a * b, dim), rtol=1e-4, atol=1e-5)
+
+
+def test_softmax_of_large_logits_in_host_data_is_finite():
+    """Attention scores of a few hundred: exp overflows unless the max is subtracted (the decomposition always
+    does), and the max over host data reads its zero padding as -inf (set on the device)."""
+    t = "tensor<2x12x12xf32>"
+    text = (f"func.func @s(%a: {t}) -> {t} {{\n  %0 = \"ttir.softmax\"(%a) <{{dimension = 2 : si32}}> : ({t}) -> {t}\n"
+            f"  return %0 : {t}\n}}\n")
+    a = torch.randn((2, 12, 12), generator=torch.Generator().manual_seed(4)) * 300 - 400  # all below the padding's 0
+    (out,), _ = run_program(compile_ttir(text), [a])
+    assert torch.allclose(out, torch.softmax(a, 2), rtol=1e-4, atol=1e-6)

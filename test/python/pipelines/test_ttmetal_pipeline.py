@@ -269,9 +269,6 @@ def test_override_device_shape_limits_the_grid():
 @pytest.mark.parametrize("text, options, message", [
     (eltwise("add", (64, 64), "f32", 2), "default-input-memspace=system", "default-input-memspace is l1 or dram"),
     (eltwise("atan2", (64, 64), "f32", 2), "", "'ttir.atan2' is not converted to D2M yet"),
-    ("func.func @r(%a: tensor<64x40xf32>) -> tensor<64x1xf32> {\n  %0 = \"ttir.max\"(%a) <{dim_arg = [1 : i32], "
-     "keep_dim = true}> : (tensor<64x40xf32>) -> tensor<64x1xf32>\n  return %0 : tensor<64x1xf32>\n}\n", "",
-     "only d2m.masks filling the padding of host data with zeros"),
     (eltwise("add", (64, 64), "ui16", 2), "", "a tensor of ui16 is not converted to D2M yet"),
     ("func.func @m(%a: tensor<64x32xf32>, %b: tensor<64x32xf32>) -> tensor<64x64xf32> {\n  %0 = \"ttir.matmul\"(%a, "
      "%b) <{transpose_b = true}> : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>\n  return %0 : "

@@ -7,7 +7,8 @@ into the mask's layout (host data is staged padded with zeros, so it is 0 exactl
 the tensor) and spread across the other dim, and `fill` one tile of the fill value (a fill generic the host
 writes) spread over each tile. Upstream's `--d2m-decompose-masking` reaches the same values on buffers by comparing
 tile indices and writing row/column mask tiles; here the masks are known when compiling, so the host writes them.
-A mask of host data (staged zero-padded already) stays for `--convert-d2m-to-ttmetal`."""
+A zero mask of host data (staged zero-padded already) stays for `--convert-d2m-to-ttmetal`; any other fill of host
+data is set on the device as here."""
 
 from __future__ import annotations
 
@@ -60,7 +61,8 @@ def _host_mask(values: tuple[int, ...], layout: ttcore.MetalLayout, tile: ttcore
 
 def decompose_device_masks(func: FuncOp) -> None:
     """Each mask of device data in `func` replaced by the where generics of the module doc."""
-    for mask in [op for op in func.body.block.ops if isinstance(op, MaskOp) and not _of_host_data(op)]:
+    for mask in [op for op in func.body.block.ops if isinstance(op, MaskOp) and
+                 not (_of_host_data(op) and op.fill_value.data.value == "zero")]:
         out_type = mask.output.type
         shape = tuple(out_type.get_shape())
         tile = out_type.element_type

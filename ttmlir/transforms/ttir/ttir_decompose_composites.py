@@ -3,7 +3,8 @@ kernels lowers one by one (upstream's TTIRDecomposeComposites, which the TTMetal
 
 - `rms_norm(x, w, b)`: x * rsqrt(mean(x * x) + eps) [* w] [+ b], the mean over the normalized (last) dims;
 - `layer_norm(x, w, b)`: c = x - mean(x); c * rsqrt(mean(c * c) + eps) [* w] [+ b];
-- `softmax(x, d)`: exp(x - max(x)) / sum(...) along d (without the max when not `numericStable`);
+- `softmax(x, d)`: exp(x - max(x)) / sum(...) along d, whatever `numericStable` says: upstream leaves the max out
+  when it is false, and exp then overflows to inf/inf = NaN for logits above ~88 (attention scores reach that);
 - `scaled_dot_product_attention(q, k, v, mask)`: softmax(q kᵀ · scale + mask) v, the mask a causal one
   (where(row >= column, 0, -inf)) when `is_causal` and none is given; with H query heads over Hkv key/value heads
   the queries of a group are one matrix ([B, Hkv, G·Sq, D]) against their shared key/value head;
@@ -57,9 +58,8 @@ def _shape(value: SSAValue) -> list[int]:
     return list(value.type.get_shape())
 
 
-def _softmax(ops: _Ops, x: SSAValue, dim: int, stable: bool) -> SSAValue:
-    if stable:
-        x = ops.binary("subtract", x, ops.reduce("max", x, [dim]))
+def _softmax(ops: _Ops, x: SSAValue, dim: int) -> SSAValue:
+    x = ops.binary("subtract", x, ops.reduce("max", x, [dim]))
     e = ops("exp", [x], _shape(x))
     return ops.binary("div", e, ops.reduce("sum", e, [dim]))
 
@@ -88,7 +88,7 @@ def _norm(op: TTOp, ops: _Ops) -> SSAValue:
 def _softmax_op(op: TTOp, ops: _Ops) -> SSAValue:
     x = op.operands[0]
     dim = int(scalar(op.prop("dimension"))) % len(_shape(x))
-    return _softmax(ops, x, dim, bool(scalar(op.prop("numericStable"))))
+    return _softmax(ops, x, dim)
 
 
 def _attention(op: TTOp, ops: _Ops) -> SSAValue | None:
@@ -113,7 +113,7 @@ def _attention(op: TTOp, ops: _Ops) -> SSAValue | None:
         mask = ops("where", [seen, ops.full(0.0, 2, element), ops.full(-math.inf, 2, element)], [sq, sk], element)
     if mask is not None:
         scores = ops.binary("add", scores, mask)
-    weights = ops.reshape(_softmax(ops, scores, 3, True), [b, hkv, group * sq, sk])
+    weights = ops.reshape(_softmax(ops, scores, 3), [b, hkv, group * sq, sk])
     return ops.reshape(ops("matmul", [weights, v], [b, hkv, group * sq, dv]), [b, h, sq, dv])
 
 
