@@ -3,8 +3,8 @@ kernels lowers one by one (upstream's TTIRDecomposeComposites, which the TTMetal
 
 - `rms_norm(x, w, b)`: x * rsqrt(mean(x * x) + eps) [* w] [+ b], the mean over the normalized (last) dims;
 - `layer_norm(x, w, b)`: c = x - mean(x); c * rsqrt(mean(c * c) + eps) [* w] [+ b];
-- `softmax(x, d)`: exp(x - max(x)) / sum(...) along d, whatever `numericStable` says: upstream leaves the max out
-  when it is false, and exp then overflows to inf/inf = NaN for logits above ~88 (attention scores reach that);
+- `softmax(x, d)`: exp(x - max(x)) / sum(...) along d (without the max when not `numericStable`, unless
+  `stable-softmax`: exp of logits above ~88 overflows f32 to inf/inf = NaN, and attention scores reach that);
 - `scaled_dot_product_attention(q, k, v, mask)`: softmax(q kᵀ · scale + mask) v, the mask a causal one
   (where(row >= column, 0, -inf)) when `is_causal` and none is given; with H query heads over Hkv key/value heads
   the queries of a group are one matrix ([B, Hkv, G·Sq, D]) against their shared key/value head;
@@ -58,8 +58,9 @@ def _shape(value: SSAValue) -> list[int]:
     return list(value.type.get_shape())
 
 
-def _softmax(ops: _Ops, x: SSAValue, dim: int) -> SSAValue:
-    x = ops.binary("subtract", x, ops.reduce("max", x, [dim]))
+def _softmax(ops: _Ops, x: SSAValue, dim: int, stable: bool) -> SSAValue:
+    if stable:
+        x = ops.binary("subtract", x, ops.reduce("max", x, [dim]))
     e = ops("exp", [x], _shape(x))
     return ops.binary("div", e, ops.reduce("sum", e, [dim]))
 
@@ -85,10 +86,10 @@ def _norm(op: TTOp, ops: _Ops) -> SSAValue:
     return _affine(ops, ops.binary("multiply", centered, scale), groups, normalized)
 
 
-def _softmax_op(op: TTOp, ops: _Ops) -> SSAValue:
+def _softmax_op(op: TTOp, ops: _Ops, always_stable: bool = False) -> SSAValue:
     x = op.operands[0]
     dim = int(scalar(op.prop("dimension"))) % len(_shape(x))
-    return _softmax(ops, x, dim)
+    return _softmax(ops, x, dim, always_stable or bool(scalar(op.prop("numericStable"))))
 
 
 def _attention(op: TTOp, ops: _Ops) -> SSAValue | None:
@@ -113,7 +114,7 @@ def _attention(op: TTOp, ops: _Ops) -> SSAValue | None:
         mask = ops("where", [seen, ops.full(0.0, 2, element), ops.full(-math.inf, 2, element)], [sq, sk], element)
     if mask is not None:
         scores = ops.binary("add", scores, mask)
-    weights = ops.reshape(_softmax(ops, scores, 3), [b, hkv, group * sq, sk])
+    weights = ops.reshape(_softmax(ops, scores, 3, True), [b, hkv, group * sq, sk])
     return ops.reshape(ops("matmul", [weights, v], [b, hkv, group * sq, dv]), [b, h, sq, dv])
 
 
@@ -149,12 +150,14 @@ class TTIRDecomposeCompositesPass(ModulePass):
     """Write rms_norm, layer_norm, softmax, scaled_dot_product_attention and repeat out in primitive TTIR ops."""
 
     name: ClassVar[str] = "ttir-decompose-composites"
+    stable_softmax: bool = False  # subtract the max in every softmax, numericStable or not (the TTMetal pipeline's)
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
+        decompositions = {**DECOMPOSITIONS, "softmax": lambda op, ops: _softmax_op(op, ops, self.stable_softmax)}
         for op in [op for op in module.walk() if isinstance(op, TTOp) and op.name.startswith("ttir.")
-                   and op.ROW.name in DECOMPOSITIONS]:
+                   and op.ROW.name in decompositions]:
             ops = _Ops(op)
-            value = DECOMPOSITIONS[op.ROW.name](op, ops)
+            value = decompositions[op.ROW.name](op, ops)
             if value is None:
                 continue
             if value.type != op.results[0].type:
