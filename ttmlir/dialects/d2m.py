@@ -50,6 +50,7 @@ from ttmlir.dialects.d2m_mask_tiles import MASK_TILE_OPS
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS, ReduceDimAttr
 from ttmlir.dialects.d2m_verify import verify_generic, verify_spatial
 from ttmlir.dialects.d2m_embedding import EMBEDDING_OPS
+from ttmlir.dialects.d2m_mesh_shard import MESH_SHARD_OPS
 from ttmlir.ir.syntax import EmptyFormat, parse_typed_operands, print_typed_operands, table_class
 
 # tile op -> (the TTIR op family it computes, its tile operands)
@@ -793,5 +794,6 @@ D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ToDeviceOp, ToHostOp, ViewLayoutOp, G
                       *TILE_REDUCE_OPS, MaskOp, *DEBUG_OPS, *TILIZE_OPS, *DST_OPS, *EXTRA_TILE_OPS, *SCRATCH_OPS,
                       *INDEX_OPS, *SEMAPHORE_OPS, *DMA_OPS, *NULL_TX_OPS, *ARG_OPS, *ALIAS_OPS, *COMPOSITE_VIEW_OPS, *ARANGE_OPS,
                       *MASK_TILE_OPS, *TILE_BCAST_OPS,
-                      *EMBEDDING_OPS],
+                      *EMBEDDING_OPS,
+                      *MESH_SHARD_OPS],
               [*CB_ATTRS, ReduceDimAttr, TileBcastTypeAttr, *DMA_TYPES, *ARG_ATTRS])

@@ -339,10 +339,13 @@ class FinishOp(IRDLOperation):
     name = "ttmetal.finish"
 
 
+from ttmlir.dialects.ttmetal_ccl import CCL_OPS  # noqa: E402  (its ops are the dialect's; it imports nothing of this)
+
 TTMetal = Dialect(
     "ttmetal",
     [EnqueueProgramOp, EnqueueWriteBufferOp, EnqueueReadBufferOp, CreateBufferOp, DeallocateBufferOp,
-     CreateGlobalSemaphoreOp, ResetGlobalSemaphoreOp, CreateLocalSemaphoreOp, MeshShardOp, FinishOp],
+     CreateGlobalSemaphoreOp, ResetGlobalSemaphoreOp, CreateLocalSemaphoreOp, MeshShardOp, FinishOp,
+     *CCL_OPS],
     [GlobalSemaphoreType, LocalSemaphoreType, CoreRangeAttr, KernelArgsAttr, ComputeConfigAttr, NocConfigAttr,
      EthernetConfigAttr],
 )

@@ -85,8 +85,6 @@ class TTIRToTTMetalPipeline(RegisterDevicePass, TTMetalOptions):
     name: ClassVar[str] = "ttir-to-ttmetal-pipeline"
 
     def apply(self, ctx: Context, module: ModuleOp) -> None:
-        if tuple(self.mesh(module)) not in ((1, 1), (1,)):
-            raise PassFailure(module, "the TTMetal path runs on one chip in this build (mesh-shape=1,1)")
         if self.set_math_fidelity not in FIDELITIES:
             raise PassFailure(module, f"set-math-fidelity is one of {', '.join(FIDELITIES)}, "
                                       f"not '{self.set_math_fidelity}'")

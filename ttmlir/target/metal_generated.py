@@ -159,6 +159,13 @@ def KernelConfigTypeCreator(unionType, table):
     return None
 
 
+class CollectiveKind(object):
+    AllGather = 0
+    AllReduce = 1
+    ReduceScatter = 2
+    MeshPartition = 3
+
+
 class CommandType(object):
     NONE = 0
     HostAllocCommand = 1
@@ -170,6 +177,8 @@ class CommandType(object):
     DeallocateBufferCommand = 7
     FinishCommand = 8
     MemrefCopyCommand = 9
+    MeshShardCommand = 10
+    CollectiveCommand = 11
 
 def CommandTypeCreator(unionType, table):
     from flatbuffers.table import Table
@@ -193,6 +202,10 @@ def CommandTypeCreator(unionType, table):
         return FinishCommandT.InitFromBuf(table.Bytes, table.Pos)
     if unionType == CommandType.MemrefCopyCommand:
         return MemrefCopyCommandT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == CommandType.MeshShardCommand:
+        return MeshShardCommandT.InitFromBuf(table.Bytes, table.Pos)
+    if unionType == CommandType.CollectiveCommand:
+        return CollectiveCommandT.InitFromBuf(table.Bytes, table.Pos)
     return None
 
 
@@ -6129,6 +6142,418 @@ class MemrefCopyCommandT(object):
         return memrefCopyCommand
 
 
+class MeshShardCommand(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = MeshShardCommand()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsMeshShardCommand(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def MeshShardCommandBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4D\x30", size_prefixed=size_prefixed)
+
+    # MeshShardCommand
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # MeshShardCommand
+    def Src(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = BufferRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MeshShardCommand
+    def Dst(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = BufferRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # MeshShardCommand
+    def ShardType(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # MeshShardCommand
+    def ShardDirection(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # MeshShardCommand
+    def ShardShape(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
+        return 0
+
+    # MeshShardCommand
+    def ShardShapeAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
+        return 0
+
+    # MeshShardCommand
+    def ShardShapeLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # MeshShardCommand
+    def ShardShapeIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        return o == 0
+
+    # MeshShardCommand
+    def ShardDims(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
+        return 0
+
+    # MeshShardCommand
+    def ShardDimsAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
+        return 0
+
+    # MeshShardCommand
+    def ShardDimsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # MeshShardCommand
+    def ShardDimsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        return o == 0
+
+def MeshShardCommandStart(builder):
+    builder.StartObject(6)
+
+def MeshShardCommandAddSrc(builder, src):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(src), 0)
+
+def MeshShardCommandAddDst(builder, dst):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(dst), 0)
+
+def MeshShardCommandAddShardType(builder, shardType):
+    builder.PrependUint32Slot(2, shardType, 0)
+
+def MeshShardCommandAddShardDirection(builder, shardDirection):
+    builder.PrependUint32Slot(3, shardDirection, 0)
+
+def MeshShardCommandAddShardShape(builder, shardShape):
+    builder.PrependUOffsetTRelativeSlot(4, flatbuffers.number_types.UOffsetTFlags.py_type(shardShape), 0)
+
+def MeshShardCommandStartShardShapeVector(builder, numElems):
+    return builder.StartVector(8, numElems, 8)
+
+def MeshShardCommandAddShardDims(builder, shardDims):
+    builder.PrependUOffsetTRelativeSlot(5, flatbuffers.number_types.UOffsetTFlags.py_type(shardDims), 0)
+
+def MeshShardCommandStartShardDimsVector(builder, numElems):
+    return builder.StartVector(8, numElems, 8)
+
+def MeshShardCommandEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import List, Optional
+except:
+    pass
+
+class MeshShardCommandT(object):
+
+    # MeshShardCommandT
+    def __init__(
+        self,
+        src = None,
+        dst = None,
+        shardType = 0,
+        shardDirection = 0,
+        shardShape = None,
+        shardDims = None,
+    ):
+        self.src = src  # type: Optional[BufferRefT]
+        self.dst = dst  # type: Optional[BufferRefT]
+        self.shardType = shardType  # type: int
+        self.shardDirection = shardDirection  # type: int
+        self.shardShape = shardShape  # type: Optional[List[int]]
+        self.shardDims = shardDims  # type: Optional[List[int]]
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        meshShardCommand = MeshShardCommand()
+        meshShardCommand.Init(buf, pos)
+        return cls.InitFromObj(meshShardCommand)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, meshShardCommand):
+        x = MeshShardCommandT()
+        x._UnPack(meshShardCommand)
+        return x
+
+    # MeshShardCommandT
+    def _UnPack(self, meshShardCommand):
+        if meshShardCommand is None:
+            return
+        if meshShardCommand.Src() is not None:
+            self.src = BufferRefT.InitFromObj(meshShardCommand.Src())
+        if meshShardCommand.Dst() is not None:
+            self.dst = BufferRefT.InitFromObj(meshShardCommand.Dst())
+        self.shardType = meshShardCommand.ShardType()
+        self.shardDirection = meshShardCommand.ShardDirection()
+        if not meshShardCommand.ShardShapeIsNone():
+            if np is None:
+                self.shardShape = []
+                for i in range(meshShardCommand.ShardShapeLength()):
+                    self.shardShape.append(meshShardCommand.ShardShape(i))
+            else:
+                self.shardShape = meshShardCommand.ShardShapeAsNumpy()
+        if not meshShardCommand.ShardDimsIsNone():
+            if np is None:
+                self.shardDims = []
+                for i in range(meshShardCommand.ShardDimsLength()):
+                    self.shardDims.append(meshShardCommand.ShardDims(i))
+            else:
+                self.shardDims = meshShardCommand.ShardDimsAsNumpy()
+
+    # MeshShardCommandT
+    def Pack(self, builder):
+        if self.src is not None:
+            src = self.src.Pack(builder)
+        if self.dst is not None:
+            dst = self.dst.Pack(builder)
+        if self.shardShape is not None:
+            if np is not None and type(self.shardShape) is np.ndarray:
+                shardShape = builder.CreateNumpyVector(self.shardShape)
+            else:
+                MeshShardCommandStartShardShapeVector(builder, len(self.shardShape))
+                for i in reversed(range(len(self.shardShape))):
+                    builder.PrependInt64(self.shardShape[i])
+                shardShape = builder.EndVector()
+        if self.shardDims is not None:
+            if np is not None and type(self.shardDims) is np.ndarray:
+                shardDims = builder.CreateNumpyVector(self.shardDims)
+            else:
+                MeshShardCommandStartShardDimsVector(builder, len(self.shardDims))
+                for i in reversed(range(len(self.shardDims))):
+                    builder.PrependInt64(self.shardDims[i])
+                shardDims = builder.EndVector()
+        MeshShardCommandStart(builder)
+        if self.src is not None:
+            MeshShardCommandAddSrc(builder, src)
+        if self.dst is not None:
+            MeshShardCommandAddDst(builder, dst)
+        MeshShardCommandAddShardType(builder, self.shardType)
+        MeshShardCommandAddShardDirection(builder, self.shardDirection)
+        if self.shardShape is not None:
+            MeshShardCommandAddShardShape(builder, shardShape)
+        if self.shardDims is not None:
+            MeshShardCommandAddShardDims(builder, shardDims)
+        meshShardCommand = MeshShardCommandEnd(builder)
+        return meshShardCommand
+
+
+class CollectiveCommand(object):
+    __slots__ = ['_tab']
+
+    @classmethod
+    def GetRootAs(cls, buf, offset=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, offset)
+        x = CollectiveCommand()
+        x.Init(buf, n + offset)
+        return x
+
+    @classmethod
+    def GetRootAsCollectiveCommand(cls, buf, offset=0):
+        """This method is deprecated. Please switch to GetRootAs."""
+        return cls.GetRootAs(buf, offset)
+    @classmethod
+    def CollectiveCommandBufferHasIdentifier(cls, buf, offset, size_prefixed=False):
+        return flatbuffers.util.BufferHasIdentifier(buf, offset, b"\x54\x54\x4D\x30", size_prefixed=size_prefixed)
+
+    # CollectiveCommand
+    def Init(self, buf, pos):
+        self._tab = flatbuffers.table.Table(buf, pos)
+
+    # CollectiveCommand
+    def Src(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(4))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = BufferRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CollectiveCommand
+    def Dst(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(6))
+        if o != 0:
+            x = self._tab.Indirect(o + self._tab.Pos)
+            obj = BufferRef()
+            obj.Init(self._tab.Bytes, x)
+            return obj
+        return None
+
+    # CollectiveCommand
+    def Kind(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(8))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint8Flags, o + self._tab.Pos)
+        return 0
+
+    # CollectiveCommand
+    def Dim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(10))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # CollectiveCommand
+    def ClusterAxis(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(12))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+    # CollectiveCommand
+    def ReduceType(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(14))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
+def CollectiveCommandStart(builder):
+    builder.StartObject(6)
+
+def CollectiveCommandAddSrc(builder, src):
+    builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(src), 0)
+
+def CollectiveCommandAddDst(builder, dst):
+    builder.PrependUOffsetTRelativeSlot(1, flatbuffers.number_types.UOffsetTFlags.py_type(dst), 0)
+
+def CollectiveCommandAddKind(builder, kind):
+    builder.PrependUint8Slot(2, kind, 0)
+
+def CollectiveCommandAddDim(builder, dim):
+    builder.PrependInt32Slot(3, dim, 0)
+
+def CollectiveCommandAddClusterAxis(builder, clusterAxis):
+    builder.PrependUint32Slot(4, clusterAxis, 0)
+
+def CollectiveCommandAddReduceType(builder, reduceType):
+    builder.PrependUint32Slot(5, reduceType, 0)
+
+def CollectiveCommandEnd(builder):
+    return builder.EndObject()
+
+
+try:
+    from typing import Optional
+except:
+    pass
+
+class CollectiveCommandT(object):
+
+    # CollectiveCommandT
+    def __init__(
+        self,
+        src = None,
+        dst = None,
+        kind = 0,
+        dim = 0,
+        clusterAxis = 0,
+        reduceType = 0,
+    ):
+        self.src = src  # type: Optional[BufferRefT]
+        self.dst = dst  # type: Optional[BufferRefT]
+        self.kind = kind  # type: int
+        self.dim = dim  # type: int
+        self.clusterAxis = clusterAxis  # type: int
+        self.reduceType = reduceType  # type: int
+
+    @classmethod
+    def InitFromBuf(cls, buf, pos):
+        collectiveCommand = CollectiveCommand()
+        collectiveCommand.Init(buf, pos)
+        return cls.InitFromObj(collectiveCommand)
+
+    @classmethod
+    def InitFromPackedBuf(cls, buf, pos=0):
+        n = flatbuffers.encode.Get(flatbuffers.packer.uoffset, buf, pos)
+        return cls.InitFromBuf(buf, pos+n)
+
+    @classmethod
+    def InitFromObj(cls, collectiveCommand):
+        x = CollectiveCommandT()
+        x._UnPack(collectiveCommand)
+        return x
+
+    # CollectiveCommandT
+    def _UnPack(self, collectiveCommand):
+        if collectiveCommand is None:
+            return
+        if collectiveCommand.Src() is not None:
+            self.src = BufferRefT.InitFromObj(collectiveCommand.Src())
+        if collectiveCommand.Dst() is not None:
+            self.dst = BufferRefT.InitFromObj(collectiveCommand.Dst())
+        self.kind = collectiveCommand.Kind()
+        self.dim = collectiveCommand.Dim()
+        self.clusterAxis = collectiveCommand.ClusterAxis()
+        self.reduceType = collectiveCommand.ReduceType()
+
+    # CollectiveCommandT
+    def Pack(self, builder):
+        if self.src is not None:
+            src = self.src.Pack(builder)
+        if self.dst is not None:
+            dst = self.dst.Pack(builder)
+        CollectiveCommandStart(builder)
+        if self.src is not None:
+            CollectiveCommandAddSrc(builder, src)
+        if self.dst is not None:
+            CollectiveCommandAddDst(builder, dst)
+        CollectiveCommandAddKind(builder, self.kind)
+        CollectiveCommandAddDim(builder, self.dim)
+        CollectiveCommandAddClusterAxis(builder, self.clusterAxis)
+        CollectiveCommandAddReduceType(builder, self.reduceType)
+        collectiveCommand = CollectiveCommandEnd(builder)
+        return collectiveCommand
+
+
 class Command(object):
     __slots__ = ['_tab']
 
@@ -6217,7 +6642,7 @@ class CommandT(object):
         debugInfo = None,
     ):
         self.typeType = typeType  # type: int
-        self.type = type  # type: Union[None, 'HostAllocCommandT', 'ReturnCommandT', 'EnqueueProgramCommandT', 'EnqueueWriteBufferCommandT', 'EnqueueReadBufferCommandT', 'CreateBufferCommandT', 'DeallocateBufferCommandT', 'FinishCommandT', 'MemrefCopyCommandT']
+        self.type = type  # type: Union[None, 'HostAllocCommandT', 'ReturnCommandT', 'EnqueueProgramCommandT', 'EnqueueWriteBufferCommandT', 'EnqueueReadBufferCommandT', 'CreateBufferCommandT', 'DeallocateBufferCommandT', 'FinishCommandT', 'MemrefCopyCommandT', 'MeshShardCommandT', 'CollectiveCommandT']
         self.loc = loc  # type: Optional[str]
         self.debugInfo = debugInfo  # type: Optional[str]
 

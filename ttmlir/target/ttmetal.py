@@ -16,6 +16,7 @@ from xdsl.traits import SymbolTable
 from ttmlir import hardware
 from ttmlir.asm import TTPrinter
 from ttmlir.dialects import ttcore, ttmetal
+from ttmlir.dialects.ttmetal_ccl import AllGatherOp, AllReduceOp, MeshPartitionOp, ReduceScatterOp
 from ttmlir.ir.props import dense_values
 from ttmlir.ir.sizes import elements_error
 from ttmlir.target import TranslateError
@@ -88,6 +89,11 @@ def _matrix_shape(t: MemRefType, op: Operation) -> list[int]:
     return [math.prod(grid[:-1]), grid[-1], shard[-2], shard[-1]]
 
 
+_COLLECTIVES = {AllGatherOp: fbm.CollectiveKind.AllGather, AllReduceOp: fbm.CollectiveKind.AllReduce,
+                ReduceScatterOp: fbm.CollectiveKind.ReduceScatter, MeshPartitionOp: fbm.CollectiveKind.MeshPartition}
+_ALL_CHIPS = 0xFFFFFFFF
+
+
 class _ProgramWriter:
     def __init__(self, func: FuncOp, symbols: Operation, printer: TTPrinter):
         self.func, self.symbols = func, symbols
@@ -141,7 +147,7 @@ class _ProgramWriter:
         device = fbm.DeviceProgramT()
         device.inputs, device.outputs, device.commandQueues = prog.inputs, prog.outputs, [queue]
         prog.devicePrograms = [device]
-        prog.meshShape = _dim2d(1, 1)
+        prog.meshShape = _dim2d(*(ttcore.registered_mesh(self.func) or (1, 1)))
         return prog
 
     def command(self, op: Operation) -> fbm.CommandT:
@@ -171,6 +177,14 @@ class _ProgramWriter:
             table = fbm.FinishCommandT()
         elif isinstance(op, ttmetal.EnqueueProgramOp):
             table = self.enqueue_program(op)
+        elif isinstance(op, ttmetal.MeshShardOp):
+            table = fbm.MeshShardCommandT()
+            table.src, table.dst = self.ref(op.input, op), self.ref(op.result, op)
+            table.shardType = fbu.enum_value(fbm.ShardType, op.shard_type.data.value)
+            table.shardDirection = fbu.enum_value(fbm.ShardDirection, op.shard_direction.data.value)
+            table.shardShape, table.shardDims = list(op.shard_shape.get_values()), list(op.shard_dims.get_values())
+        elif isinstance(op, tuple(_COLLECTIVES)):
+            table = self.collective(op)
         elif isinstance(op, ReturnOp):
             table = fbm.ReturnCommandT()
             table.results = [self.ref(v, op) for v in op.operands]
@@ -181,6 +195,19 @@ class _ProgramWriter:
         out.typeType = getattr(fbm.CommandType, type(table).__name__[:-1])
         out.type, out.loc = table, self._text(op.location)
         return out
+
+    def collective(self, op: Operation) -> fbm.CollectiveCommandT:
+        table = fbm.CollectiveCommandT()
+        table.src, table.dst = self.ref(op.input, op), self.ref(op.result, op)
+        table.kind = _COLLECTIVES[type(op)]
+        dim = getattr(op, {AllGatherOp: "all_gather_dim", ReduceScatterOp: "scatter_dim",
+                           MeshPartitionOp: "dim"}.get(type(op), ""), None)
+        table.dim = dim.value.data if dim is not None else 0
+        # mesh_partition without an axis partitions over all chips: the schema's uint stores that as its max
+        table.clusterAxis = op.cluster_axis.value.data if op.cluster_axis is not None else _ALL_CHIPS
+        if isinstance(op, (AllReduceOp, ReduceScatterOp)):
+            table.reduceType = fbu.enum_value(fbm.ReduceType, op.reduce_type.data.value)
+        return table
 
     def global_data(self, op: GetGlobalOp):
         """The bytes of the `memref.global` a get_global names: its elements in the buffer's data type."""

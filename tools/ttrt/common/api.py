@@ -363,7 +363,7 @@ class Run(Command):
         """A `.ttm`'s programs on the simulated grid, inputs drawn as for `.ttnn`; each launch's modelled cycles."""
         import torch
 
-        from ttmlir.runtime.metal.program import ProgramRunner, input_shapes
+        from ttmlir.runtime.metal.program import MeshProgramRunner, input_shapes
         from ttmlir.runtime.metal.grid import Grid
         from ttmlir.target import flatbuffer as fbu
 
@@ -389,7 +389,8 @@ class Run(Command):
             self.kernel_sources(program)
             goldens = self.metal_goldens(program)
             for loop in range(self.args["--loops"]):
-                runner = ProgramRunner(Grid(self.args["--arch"], exact=self.args["--exact-numerics"]), program)
+                runner = MeshProgramRunner(lambda: Grid(self.args["--arch"], exact=self.args["--exact-numerics"]),
+                                           program)
                 inputs = [goldens[f"input_{i}"] if f"input_{i}" in goldens else draw(shape)
                           for i, shape in enumerate(input_shapes(program))]
                 outputs = runner.run(inputs)

@@ -49,6 +49,7 @@ from ttmlir.conversion.d2m_to_ttkernel.layouts import device_facts
 from ttmlir.transforms.ttcore.register_device import device_module_of
 from ttmlir.conversion.d2m_to_ttmetal.addresses import assign_addresses
 from ttmlir.conversion.d2m_to_ttmetal.buffers import DevicePlacement, Placed
+from ttmlir.conversion.d2m_to_ttmetal.ccl import HOST_COMMANDS, host_command
 from ttmlir.conversion.d2m_to_ttmetal.memref_programs import MemrefProgramLowering, is_memref_form
 from ttmlir.conversion.d2m_to_ttmetal.program import enqueue, launch_configs, one_program
 from ttmlir.ir.sizes import elements_error
@@ -129,6 +130,14 @@ class _FunctionLowering:
                         raise PassFailure(op, "a returned value must be computed on the device")
                     results.append(placed[value].buffer if self.ttnn_mode else
                                    self.read_output(placed[value], value.type, op))
+            elif op.name in HOST_COMMANDS and not self.ttnn_mode:  # on every chip's host buffer
+                source = op.operands[0]
+                if source not in self.hosts:  # a program's result, read back first
+                    if source not in placed:
+                        raise PassFailure(op, f"'{op.name}' takes host data or a program's result")
+                    self.hosts[source] = self.read_output(placed[source], source.type, op)
+                self.ops.append(host_command(op, self.hosts[source], ttcore.registered_mesh(func) or (1, 1)))
+                self.hosts[op.results[0]] = self.ops[-1].results[0]
             elif op.name.startswith("d2m.") or op.name in (*LAYOUT_MOVES, "ttir.empty"):
                 self.lower_d2m(op, placed)
             elif self.ttnn_mode and (op.name.startswith("ttnn.") or isinstance(op, TTNNMetalLayoutCastOp)):

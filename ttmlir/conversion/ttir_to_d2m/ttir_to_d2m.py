@@ -49,6 +49,7 @@ from ttmlir.conversion.ttir_to_d2m.matmul import BATCHED_MATMULS, fold_transpose
 from ttmlir.conversion.ttir_to_d2m.argmax import DECOMPOSED
 from ttmlir.conversion.ttir_to_d2m.cache_updates import CACHE_UPDATES
 from ttmlir.conversion.ttir_to_d2m.mixed_types import cast_mixed_operands
+from ttmlir.conversion.ttir_to_d2m.ccl import HOST_COLLECTIVES, MESH_PROGRAMS
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -57,8 +58,9 @@ ARITY = {mnemonic: arity for mnemonic, (_, arity) in d2m.TILE_OPS.items()} | {"t
 FILLS = {"zeros": 0.0, "ones": 1.0}  # and full, with its fill_value
 FLOATS = (Float32Type(), BFloat16Type())
 ELEMENTS = (*FLOATS, IntegerType(32), IntegerType(32, Signedness.SIGNED))
-# ops left as they are: host data (written by the Metal conversion), tensors made or moved between layouts
-KEPT = ("constant", "arange", "empty", "to_layout")
+# ops left as they are: host data (written by the Metal conversion), tensors made or moved between layouts, the
+# collectives between chips (host commands)
+KEPT = ("constant", "arange", "empty", "to_layout", *HOST_COLLECTIVES)
 REDUCTIONS = {"sum": "tile_reduce_sum", "mean": "tile_reduce_mean", "max": "tile_reduce_max"}
 # what a reduction's input holds outside its logical shape: its identity, so the tile padding leaves it unchanged
 REDUCTION_FILLS = {"sum": "zero", "mean": "zero", "max": "neginf"}
@@ -69,7 +71,7 @@ REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
 FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
 # op families that build their whole program (operands' layouts, grid): name -> (pass, op, device grid) -> (ops,
 # host result), or None for an op of the family converted the usual way
-PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS}
+PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS, **MESH_PROGRAMS}
 REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES}  # ops written as other TTIR ops where they are, then converted
 
 

@@ -24,6 +24,7 @@ from ttmlir.hardware import tile_padded, tile_padded_strides
 from ttmlir.runtime.host_memory import host_memory_available
 from ttmlir.runtime.metal import tile_math
 from ttmlir.runtime.metal.grid import Grid
+from ttmlir.runtime.metal.mesh import MESH_COMMANDS, mesh_of
 from ttmlir.runtime.metal.core import SEMAPHORE_SLOTS, CBConfig, KernelLaunch, MetalError, Program, ProgramStats
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
@@ -99,6 +100,15 @@ class DeviceBuffer:
         (oy, ox), columns = self.origin, cores[1]
         return [((y, x), (oy + (y * self.grid[1] + x) // columns, ox + (y * self.grid[1] + x) % columns))
                 for y in range(self.grid[0]) for x in range(self.grid[1])]
+
+
+@contextlib.contextmanager
+def located(command: fbm.CommandT):
+    """A command's failure names the command and its location."""
+    try:
+        yield
+    except MetalError as error:
+        raise MetalError(f"{type(command.type).__name__[:-8]} at {command.loc}: {error}") from None
 
 
 @contextlib.contextmanager
@@ -196,24 +206,30 @@ class ProgramRunner:
         self.launches: list[dict] = []  # per enqueue_program: its location, math fidelity and host times (ns)
 
     def run(self, inputs: list[torch.Tensor]) -> list[torch.Tensor]:
+        self.bind(inputs)
+        results: list[torch.Tensor] = []
+        for command in fbu.ttm_commands(self.program):
+            with located(command):
+                results = self.step(command) or results
+        return results
+
+    def bind(self, inputs: list[torch.Tensor]) -> None:
         program_inputs = fbu.as_list(self.program.inputs)
         if len(inputs) != len(program_inputs):
             raise MetalError(f"program '{self.program.name}' takes {len(program_inputs)} input(s), given {len(inputs)}")
         for ref, tensor in zip(program_inputs, inputs):
             self.host[ref.globalId] = tensor.float()
-        results: list[torch.Tensor] = []
-        for command in fbu.ttm_commands(self.program):
-            try:
-                start = time.perf_counter_ns()
-                results = self.command(command.type) or results
-                if isinstance(command.type, fbm.EnqueueProgramCommandT):
-                    fidelities = [k.type.mathFidelity for k in fbu.as_list(command.type.kernels)
-                                  if isinstance(k.type, fbm.ComputeConfigT)]
-                    self.launches.append({
-                        "loc": command.loc or "", "host_start": start, "host_end": time.perf_counter_ns(),
-                        "math_fidelity": _FIDELITIES[fidelities[0]] if fidelities else ""})
-            except MetalError as error:
-                raise MetalError(f"{type(command.type).__name__[:-8]} at {command.loc}: {error}") from None
+
+    def step(self, command: fbm.CommandT) -> list[torch.Tensor] | None:
+        """One command, a launch's host times and fidelity recorded."""
+        start = time.perf_counter_ns()
+        results = self.command(command.type)
+        if isinstance(command.type, fbm.EnqueueProgramCommandT):
+            fidelities = [k.type.mathFidelity for k in fbu.as_list(command.type.kernels)
+                          if isinstance(k.type, fbm.ComputeConfigT)]
+            self.launches.append({
+                "loc": command.loc or "", "host_start": start, "host_end": time.perf_counter_ns(),
+                "math_fidelity": _FIDELITIES[fidelities[0]] if fidelities else ""})
         return results
 
     def command(self, table) -> list[torch.Tensor] | None:
@@ -225,7 +241,7 @@ class ProgramRunner:
             self.host[buffer.id] = tile_math.from_bytes(torch.tensor(data, dtype=torch.uint8), buffer.dtype).reshape(
                 buffer.shape) if data else torch.zeros(_held_shape(table.dst))
         elif isinstance(table, fbm.MemrefCopyCommandT):
-            source, shape = self._host(table.src), tuple(int(d) for d in fbu.as_list(table.dst.desc.shape))
+            source, shape = self.host_of(table.src), tuple(int(d) for d in fbu.as_list(table.dst.desc.shape))
             held_src, held_dst = _held_shape(table.src), _held_shape(table.dst)
             batch, rows, cols = _matrices(shape)
             if held_src == held_dst:
@@ -239,7 +255,7 @@ class ProgramRunner:
         elif isinstance(table, fbm.EnqueueWriteBufferCommandT):
             device = self._device(table.dst)
             with _naming(device):
-                write_buffer(self.grid, self._host(table.src), device)
+                write_buffer(self.grid, self.host_of(table.src), device)
         elif isinstance(table, fbm.EnqueueReadBufferCommandT):
             self.host_buffer(table.dst)
             device = self._device(table.src)
@@ -250,7 +266,7 @@ class ProgramRunner:
         elif isinstance(table, fbm.DeallocateBufferCommandT):
             self.device.pop(table.ref.globalId, None)
         elif isinstance(table, fbm.ReturnCommandT):
-            return [self._host(ref) for ref in fbu.as_list(table.results)]
+            return [self.host_of(ref) for ref in fbu.as_list(table.results)]
         elif not isinstance(table, fbm.FinishCommandT):
             raise MetalError(f"command {type(table).__name__[:-1]} is not run by this simulator")
         return None
@@ -266,7 +282,7 @@ class ProgramRunner:
                              f"machine has {available / 2**30:.1f} GiB available")
         return buffer
 
-    def _host(self, ref: fbm.BufferRefT) -> torch.Tensor:
+    def host_of(self, ref: fbm.BufferRefT) -> torch.Tensor:
         if ref.globalId not in self.host:
             raise MetalError(f"host buffer {ref.globalId} is used before it is written or allocated")
         return self.host[ref.globalId]
@@ -327,6 +343,44 @@ class ProgramRunner:
         return Program(tuple(kernels), cb_configs, semaphores=(0,) * SEMAPHORE_SLOTS)
 
 
+class MeshProgramRunner:
+    """One program on every chip of its mesh: each chip a grid of its own with its own host buffers, running the
+    program's commands in lockstep; the commands that see every chip (`mesh.MESH_COMMANDS`) run over the mesh.
+    `stats` and `launches` are chip 0's (every chip runs the same launches); the results are chip 0's host buffers
+    (the whole tensor once a shard_to_full mesh_shard has joined the pieces), `chip_results` every chip's."""
+
+    def __init__(self, make_grid: Callable[[], Grid], program: fbm.ProgramT):
+        self.program, self.mesh = program, mesh_of(program)
+        self.chips = [ProgramRunner(make_grid(), program) for _ in range(self.mesh[0] * self.mesh[1])]
+        self.stats, self.launches = self.chips[0].stats, self.chips[0].launches
+        self.chip_results: list[list[torch.Tensor]] = []
+
+    def run(self, inputs: list[torch.Tensor | list[torch.Tensor]]) -> list[torch.Tensor]:
+        """Each input is given to every chip, or (a list of one tensor per chip) a piece to each."""
+        for chip, runner in enumerate(self.chips):
+            runner.bind([value[chip] if isinstance(value, (list, tuple)) else value for value in inputs])
+        results = [[] for _ in self.chips]
+        for command in fbu.ttm_commands(self.program):
+            with located(command):
+                handler = MESH_COMMANDS.get(type(command.type))
+                if handler is None:
+                    for chip, runner in enumerate(self.chips):
+                        results[chip] = runner.step(command) or results[chip]
+                    continue
+                dst = command.type.dst
+                shape = tuple(int(d) for d in fbu.as_list(dst.desc.shape))
+                source = [runner.host_of(command.type.src) for runner in self.chips]
+                for chip, (runner, value) in enumerate(zip(self.chips, handler(source, command.type, self.mesh))):
+                    runner.host_buffer(dst)
+                    if tuple(value.shape) != shape:
+                        raise MetalError(f"chip {chip} holds a {list(value.shape)} tensor where host buffer "
+                                         f"{dst.globalId} is {list(shape)}: the program was compiled for another mesh "
+                                         f"than its {self.mesh[0]}x{self.mesh[1]}")
+                    runner.host[dst.globalId] = value
+        self.chip_results = results
+        return results[0]
+
+
 def fidelity_name(value: int) -> str:
     if value not in _FIDELITIES:
         raise MetalError(f"unknown math fidelity {value} in a compute kernel's config")
@@ -350,11 +404,11 @@ def input_shapes(program: fbm.ProgramT) -> list[tuple[int, ...]]:
 
 def run_program(data: bytes, inputs: list[torch.Tensor], *, name: str = "<buffer>", program: int = 0,
                 arch: str | None = None, exact: bool = False) -> tuple[list[torch.Tensor], list[ProgramStats]]:
-    """Run program `program` of the `.ttm` in `data` on a fresh grid of `arch` (default: the binary's chip), with
-    the hardware's numerics or (`exact`) f32 tile math."""
+    """Run program `program` of the `.ttm` in `data` on fresh grids of `arch` (default: the binary's chip), one per
+    chip of its mesh, with the hardware's numerics or (`exact`) f32 tile math."""
     _, root = fbu.load_bytes(data, name, expect="ttm")
     programs = fbu.as_list(root.programs)
     if not 0 <= program < len(programs):
         raise MetalError(f"{name} has {len(programs)} program(s); program {program} does not exist")
-    runner = ProgramRunner(Grid(arch or binary_arch(root), exact=exact), programs[program])
+    runner = MeshProgramRunner(lambda: Grid(arch or binary_arch(root), exact=exact), programs[program])
     return runner.run(inputs), runner.stats

@@ -1,0 +1,72 @@
+"""The commands of a `.ttm` program that see every chip of its mesh (`program.MeshProgramRunner` runs the others on
+each chip's grid in lockstep, as tt-metal's mesh workloads run the same kernels on each chip's data): a `MeshShardCommand` cuts each chip's piece from its host tensor (every chip
+is given the program's inputs) or joins the pieces into one host tensor on all chips; a `CollectiveCommand` runs
+its collective over the ethernet fabric among the chips of each line along its mesh axis, with the data movement
+the TTNN path's collectives use (`runtime/ccl.py`)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import torch
+
+from ttmlir.runtime import ccl
+from ttmlir.runtime.metal.core import MetalError
+from ttmlir.target import flatbuffer as fbu
+from ttmlir.target import metal_generated as fbm
+
+_KINDS = fbu.enum_names(fbm.CollectiveKind)
+_REDUCTIONS = fbu.enum_names(fbm.ReduceType)
+_ALL_CHIPS = 0xFFFFFFFF  # a mesh_partition's cluster_axis when it partitions among all chips
+
+
+def mesh_of(program: fbm.ProgramT) -> tuple[int, int]:
+    shape = program.meshShape
+    return (int(shape.y), int(shape.x)) if shape is not None and shape.y > 0 and shape.x > 0 else (1, 1)
+
+
+def _joined(values: list[torch.Tensor], dims: list[int], mesh: tuple[int, int]) -> torch.Tensor:
+    """The chips' pieces as one tensor: along each mesh axis concatenated along the dim it split, or (an axis that
+    split nothing) the first chip's along it."""
+    rows, cols = mesh
+    dims = (list(dims) + [-1, -1])[:2]
+    lines = [torch.cat(values[r * cols:(r + 1) * cols], dims[1]) if dims[1] >= 0 else values[r * cols]
+             for r in range(rows)]
+    return torch.cat(lines, dims[0]) if dims[0] >= 0 else lines[0]
+
+
+def mesh_shard(values: list[torch.Tensor], table: fbm.MeshShardCommandT, mesh: tuple[int, int]) -> list[torch.Tensor]:
+    kind = fbu.enum_names(fbm.ShardType)[table.shardType]
+    full_to_shard = fbu.enum_names(fbm.ShardDirection)[table.shardDirection] == "full_to_shard"
+    dims = [int(d) for d in fbu.as_list(table.shardDims)]
+    if kind == "identity":  # the chips' pieces were given already
+        return list(values)
+    if kind == "replicate":
+        return list(values) if full_to_shard else [values[0]] * len(values)
+    if kind != "devices":
+        raise MetalError(f"a mesh_shard of shard_type {kind} is not run")
+    try:
+        if full_to_shard:
+            return [ccl.shard_of(v, dims, divmod(chip, mesh[1]), mesh) for chip, v in enumerate(values)]
+        return [_joined(values, dims, mesh)] * len(values)
+    except (ValueError, RuntimeError) as error:
+        raise MetalError(f"mesh_shard over the {mesh[0]}x{mesh[1]} mesh: {error}") from None
+
+
+def collective(values: list[torch.Tensor], table: fbm.CollectiveCommandT, mesh: tuple[int, int]) -> list[torch.Tensor]:
+    kind, axis, dim = _KINDS[table.kind], int(table.clusterAxis), int(table.dim)
+    if axis not in (0, 1) and not (kind == "mesh_partition" and axis == _ALL_CHIPS):
+        raise MetalError(f"{kind}: cluster_axis {axis} is not an axis of the {mesh[0]}x{mesh[1]} mesh")
+    try:
+        if kind == "all_gather":
+            return ccl.all_gather(values, dim, axis, mesh)
+        if kind == "all_reduce":
+            return ccl.all_reduce(values, _REDUCTIONS[table.reduceType], axis, mesh)
+        if kind == "reduce_scatter":
+            return ccl.reduce_scatter(values, _REDUCTIONS[table.reduceType], dim, axis, mesh)
+        return ccl.mesh_partition(values, dim, None if axis == _ALL_CHIPS else axis, mesh)
+    except (ValueError, RuntimeError) as error:
+        raise MetalError(f"{kind} over the {mesh[0]}x{mesh[1]} mesh: {error}") from None
+
+
+MESH_COMMANDS: dict[type, Callable] = {fbm.MeshShardCommandT: mesh_shard, fbm.CollectiveCommandT: collective}
