@@ -136,7 +136,7 @@ def _compile_to_ttmetal(module: Module, builder: Builder, system_desc_path: str,
     source = print_module(module.module_op, debuginfo=True)
     with _compile_errors():
         lowered = lower_to_ttmetal(source, f"{base}_ttir.mlir",
-                                   _options(builder, system_desc_path, pipeline_options, mesh=False))
+                                   _options(builder, system_desc_path, pipeline_options))
         data = translate(lowered, goldens=_flatbuffer_goldens(builder))
     path = _save(folder, base, {"ttir": source, "ttmetal": lowered}, f"{base}.ttm", data,
                  save_artifacts)
@@ -170,10 +170,10 @@ def _compile_to_emit(module: Module, builder: Builder, target: str, system_desc_
     return path, io, intermediates
 
 
-def _options(builder: Builder, system_desc_path: str, pipeline_options: Optional[list[str]], mesh: bool = True) -> str:
+def _options(builder: Builder, system_desc_path: str, pipeline_options: Optional[list[str]]) -> str:
     """The pipeline's option string: the system descriptor when it exists, the builder's mesh, the caller's."""
     options = [f"system-desc-path={system_desc_path}" if os.path.exists(system_desc_path) else "",
-               f"mesh-shape={builder.mesh_shape[0]}x{builder.mesh_shape[1]}" if mesh else "", *(pipeline_options or [])]
+               f"mesh-shape={builder.mesh_shape[0]}x{builder.mesh_shape[1]}", *(pipeline_options or [])]
     return " ".join(o for o in options if o)
 
 

@@ -119,7 +119,8 @@ def _is_ttm(compiled_bin) -> bool:
 
 def _run_metal(compiled_bin, io: dict, pcc, atol, rtol, disable_golden, checks, save_artifacts,
                artifact_dir, exact_numerics: bool = False) -> tuple[dict, list[str]]:
-    """A `.ttm`'s public programs on the simulated grid, outputs compared with the goldens."""
+    """A `.ttm`'s public programs on the simulated grid (a grid per chip of a program's mesh, each given its own
+    piece of an input sharded in advance), chip 0's outputs compared with the goldens."""
     from ttmlir.runtime.metal.program import input_shapes, run_program
     from ttmlir.target import flatbuffer as fbu
 
@@ -137,7 +138,7 @@ def _run_metal(compiled_bin, io: dict, pcc, atol, rtol, disable_golden, checks, 
             continue
         goldens = io.get(index, {})
         generator = torch.Generator().manual_seed(0)
-        inputs = [_chips(goldens[f"input_{i}"])[0] if f"input_{i}" in goldens else torch.randn(shape, generator=generator)
+        inputs = [_chip_input(goldens[f"input_{i}"]) if f"input_{i}" in goldens else torch.randn(shape, generator=generator)
                   for i, shape in enumerate(input_shapes(program))]
         try:
             outputs, _ = run_program(data, inputs, name=name, program=index, exact=exact_numerics)
