@@ -44,6 +44,16 @@ def _checked(op: Operation, mesh: tuple[int, int]) -> None:
     if reduce is not None and reduce.data.value not in REDUCE_TYPES:
         raise PassFailure(op, f"reduce_type '{reduce.data.value}' is not computed by the fabric's collectives "
                               f"({', '.join(REDUCE_TYPES)} are)")
+    if dim_name is None:
+        return
+    dim = scalar(op.properties[dim_name]) % rank
+    chips = mesh[scalar(axis)] if axis is not None else mesh[0] * mesh[1]
+    source, result = op.operands[0].type.get_shape()[dim], op.results[0].type.get_shape()[dim]
+    if (source * chips if op.name == "ttir.all_gather" else source) != \
+            (result if op.name == "ttir.all_gather" else result * chips):
+        raise PassFailure(op, f"dim {dim} of {source} -> {result} does not match the {chips} chip(s) "
+                              f"{'along mesh axis ' + str(scalar(axis)) if axis is not None else 'of the mesh'} of the "
+                              f"{mesh[0]}x{mesh[1]} mesh; compile for the mesh the graph was written for (mesh-shape)")
 
 
 def host_command(op: Operation, source, mesh: tuple[int, int]) -> Operation:
