@@ -8,7 +8,9 @@ kernels lowers one by one (upstream's TTIRDecomposeComposites, which the TTMetal
 - `scaled_dot_product_attention(q, k, v, mask)`: softmax(q kᵀ · scale + mask) v, the mask a causal one
   (where(row >= column, 0, -inf)) when `is_causal` and none is given; with H query heads over Hkv key/value heads
   the queries of a group are one matrix ([B, Hkv, G·Sq, D]) against their shared key/value head;
-- `repeat(x, n...)`: per dim, concatenations of x doubled (x, x·2, x·4, ...) joined for the bits of n.
+- `repeat(x, n...)`: per dim, concatenations of x doubled (x, x·2, x·4, ...) joined for the bits of n;
+- `distributed_rms_norm(x, w, r)`: as rms_norm of x [+ r] over its last dim split across the chips along
+  `cluster_axis`: the row sums of squares all-reduced over them, divided by the whole rows' width.
 
 Weights and biases are reshaped to broadcast over the leading dims; constants are `ttir.full` splats the
 elementwise ops broadcast. An attention with a sliding window or a sink stays as it is.
@@ -27,6 +29,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from ttmlir.conversion.stablehlo_to_ttir.lowering import Builder
+from ttmlir.dialects import ttcore
 from ttmlir.errors import PassFailure
 from ttmlir.ir.props import int_values, scalar
 from ttmlir.ir.tt_op import TTOp
@@ -86,6 +89,26 @@ def _norm(op: TTOp, ops: _Ops) -> SSAValue:
     return _affine(ops, ops.binary("multiply", centered, scale), groups, normalized)
 
 
+def _distributed_rms_norm(op: TTOp, ops: _Ops) -> SSAValue:
+    """rms_norm of rows whose last dim is split over the chips along `cluster_axis`: each chip's row sums of
+    squares all-reduced over them give the mean square of the whole rows."""
+    x, groups = op.operands[0], op.operand_groups()
+    for residual in groups.get("residual", []):
+        x = ops.binary("add", x, residual)
+    shape, rank = _shape(x), len(_shape(x))
+    axis = int(scalar(op.prop("cluster_axis")))
+    mesh = ttcore.registered_mesh(op) or (1, 1)
+    if axis not in (0, 1):
+        raise PassFailure(op, f"cluster_axis {axis} is not an axis of the {mesh[0]}x{mesh[1]} mesh")
+    squares = ops.reduce("sum", ops.binary("multiply", x, x), [rank - 1])
+    total = ops("all_reduce", [squares], _shape(squares), cluster_axis=axis,
+                reduce_type=ttcore.ReduceTypeAttr(ttcore.ReduceTypeAttr.enum_type("sum")))
+    mean = ops.binary("multiply", total, ops.full(1.0 / (shape[-1] * mesh[axis]), rank, x.type.element_type))
+    eps = ops.full(float(scalar(op.prop("epsilon"))), rank, x.type.element_type)
+    scale = ops("rsqrt", [ops.binary("add", mean, eps)], _shape(mean))
+    return _affine(ops, ops.binary("multiply", x, scale), {"weight": groups.get("weight", [])}, shape[-1:])
+
+
 def _softmax_op(op: TTOp, ops: _Ops, always_stable: bool = False) -> SSAValue:
     x = op.operands[0]
     dim = int(scalar(op.prop("dimension"))) % len(_shape(x))
@@ -142,7 +165,8 @@ def _concat(ops: _Ops, values: list[SSAValue], dim: int) -> SSAValue:
 
 DECOMPOSITIONS: dict[str, Callable[[TTOp, _Ops], SSAValue | None]] = {
     "rms_norm": _norm, "layer_norm": _norm, "softmax": _softmax_op, "scaled_dot_product_attention": _attention,
-    "repeat": _repeat}
+    "repeat": _repeat,
+    "distributed_rms_norm": _distributed_rms_norm}
 
 
 @dataclass(frozen=True)
