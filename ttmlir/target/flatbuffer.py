@@ -232,7 +232,8 @@ def check_required_ttm(root: fbm.TTMetalBinaryT, name: str) -> None:
 
 _TTM_REQUIRED = {fbm.CreateBufferCommandT: ("ref",), fbm.DeallocateBufferCommandT: ("ref",),
                  fbm.EnqueueWriteBufferCommandT: ("src", "dst"), fbm.EnqueueReadBufferCommandT: ("src", "dst"),
-                 fbm.HostAllocCommandT: ("dst",), fbm.MemrefCopyCommandT: ("src", "dst")}  # the buffers commands name
+                 fbm.HostAllocCommandT: ("dst",), fbm.MemrefCopyCommandT: ("src", "dst"),
+                 fbm.MeshShardCommandT: ("src", "dst"), fbm.CollectiveCommandT: ("src", "dst")}  # the buffers commands name
 
 
 def _check_buffer(ref, where: str) -> None:

@@ -20,6 +20,12 @@ _REDUCTIONS = fbu.enum_names(fbm.ReduceType)
 _ALL_CHIPS = 0xFFFFFFFF  # a mesh_partition's cluster_axis when it partitions among all chips
 
 
+def _named(names: dict[int, str], value: int, what: str) -> str:
+    if value not in names:
+        raise MetalError(f"corrupted flatbuffer ({what} {value} is out of range)")
+    return names[value]
+
+
 def mesh_of(program: fbm.ProgramT) -> tuple[int, int]:
     shape = program.meshShape
     return (int(shape.y), int(shape.x)) if shape is not None and shape.y > 0 and shape.x > 0 else (1, 1)
@@ -36,8 +42,9 @@ def _joined(values: list[torch.Tensor], dims: list[int], mesh: tuple[int, int]) 
 
 
 def mesh_shard(values: list[torch.Tensor], table: fbm.MeshShardCommandT, mesh: tuple[int, int]) -> list[torch.Tensor]:
-    kind = fbu.enum_names(fbm.ShardType)[table.shardType]
-    full_to_shard = fbu.enum_names(fbm.ShardDirection)[table.shardDirection] == "full_to_shard"
+    kind = _named(fbu.enum_names(fbm.ShardType), table.shardType, "shard type")
+    full_to_shard = _named(fbu.enum_names(fbm.ShardDirection), table.shardDirection, "shard direction") == \
+        "full_to_shard"
     dims = [int(d) for d in fbu.as_list(table.shardDims)]
     if kind == "identity":  # the chips' pieces were given already
         return list(values)
@@ -54,16 +61,16 @@ def mesh_shard(values: list[torch.Tensor], table: fbm.MeshShardCommandT, mesh: t
 
 
 def collective(values: list[torch.Tensor], table: fbm.CollectiveCommandT, mesh: tuple[int, int]) -> list[torch.Tensor]:
-    kind, axis, dim = _KINDS[table.kind], int(table.clusterAxis), int(table.dim)
+    kind, axis, dim = _named(_KINDS, table.kind, "collective kind"), int(table.clusterAxis), int(table.dim)
     if axis not in (0, 1) and not (kind == "mesh_partition" and axis == _ALL_CHIPS):
         raise MetalError(f"{kind}: cluster_axis {axis} is not an axis of the {mesh[0]}x{mesh[1]} mesh")
     try:
         if kind == "all_gather":
             return ccl.all_gather(values, dim, axis, mesh)
         if kind == "all_reduce":
-            return ccl.all_reduce(values, _REDUCTIONS[table.reduceType], axis, mesh)
+            return ccl.all_reduce(values, _named(_REDUCTIONS, table.reduceType, "reduce type"), axis, mesh)
         if kind == "reduce_scatter":
-            return ccl.reduce_scatter(values, _REDUCTIONS[table.reduceType], dim, axis, mesh)
+            return ccl.reduce_scatter(values, _named(_REDUCTIONS, table.reduceType, "reduce type"), dim, axis, mesh)
         return ccl.mesh_partition(values, dim, None if axis == _ALL_CHIPS else axis, mesh)
     except (ValueError, RuntimeError) as error:
         raise MetalError(f"{kind} over the {mesh[0]}x{mesh[1]} mesh: {error}") from None
