@@ -46,14 +46,17 @@ def mesh_shard(values: list[torch.Tensor], table: fbm.MeshShardCommandT, mesh: t
     full_to_shard = _named(fbu.enum_names(fbm.ShardDirection), table.shardDirection, "shard direction") == \
         "full_to_shard"
     dims = [int(d) for d in fbu.as_list(table.shardDims)]
-    if kind == "identity":  # the chips' pieces were given already
+    piece = tuple(int(d) for d in fbu.as_list(table.dst.desc.shape))
+    if kind == "identity" and all(tuple(v.shape) == piece for v in values):  # each chip holds its piece already
         return list(values)
     if kind == "replicate":
         return list(values) if full_to_shard else [values[0]] * len(values)
-    if kind != "devices":
+    if kind not in ("devices", "identity"):
         raise MetalError(f"a mesh_shard of shard_type {kind} is not run")
     try:
-        if full_to_shard:
+        # an identity split of an input sharded in advance, given whole (ttrt gives every chip the program's
+        # inputs): each chip's the piece it would have been given
+        if full_to_shard or kind == "identity":
             return [ccl.shard_of(v, dims, divmod(chip, mesh[1]), mesh) for chip, v in enumerate(values)]
         return [_joined(values, dims, mesh)] * len(values)
     except (ValueError, RuntimeError) as error:
