@@ -398,14 +398,17 @@ class Run(Command):
                 launches = [{"cycles": s.cycles, "cores": s.cores, "noc_bytes": s.noc_bytes,
                              "tiles_computed": s.tiles_computed} for s in runner.stats]
                 self.logger.info(f"{path.name} program {index} ('{program.name}') loop {loop}: "
-                                 + "; ".join(f"launch {i}: {l['cycles']:,} cycles on {l['cores']} core(s)"
-                                             for i, l in enumerate(launches)))
+                                 + "; ".join([f"launch {i}: {l['cycles']:,} cycles on {l['cores']} core(s)"
+                                              for i, l in enumerate(launches)] +
+                                             [f"{c['kind']} {i}: {c['fabric_ns']:,.0f} ns on the fabric"
+                                              for i, c in enumerate(runner.collectives)]))
                 if self.args["--save-artifacts"]:
                     folder = self.artifacts.binary_folder(str(path)) / f"program_{index}"
                     for kind, tensors in (("input", inputs), ("output", outputs)):
                         for i, tensor in enumerate(tensors):
                             self.artifacts.save_torch_tensor(folder, f"{kind}_{i}.pt", tensor)
-                results.append({"program_index": index, "loop": loop, "launches": launches, "golden": golden_report})
+                results.append({"program_index": index, "loop": loop, "launches": launches, "golden": golden_report,
+                                "collectives": runner.collectives})
                 perf_rows += self.metal_perf_rows(runner, program, index, timeline, spans)
         if self.name == "perf":
             from ttmlir.runtime.session import write_perf_csv, write_trace

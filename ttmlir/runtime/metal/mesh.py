@@ -6,11 +6,14 @@ the TTNN path's collectives use (`runtime/ccl.py`)."""
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import torch
 
+from ttmlir import hardware
 from ttmlir.runtime import ccl
+from ttmlir.runtime.perf import CALIBRATION
 from ttmlir.runtime.metal.core import MetalError
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
@@ -80,3 +83,18 @@ def collective(values: list[torch.Tensor], table: fbm.CollectiveCommandT, mesh: 
 
 
 MESH_COMMANDS: dict[type, Callable] = {fbm.MeshShardCommandT: mesh_shard, fbm.CollectiveCommandT: collective}
+
+# a collective among n chips as steps around their ring of ethernet links, each step every chip sending one piece
+# to the next: (pieces of the input per step, steps)
+_STEPS = {"all_gather": lambda n: (1, n - 1), "reduce_scatter": lambda n: (1 / n, n - 1),
+          "all_reduce": lambda n: (1 / n, 2 * (n - 1)), "mesh_partition": lambda n: (0, 0)}
+
+
+def fabric_ns(table: fbm.CollectiveCommandT, mesh: tuple[int, int], arch: str) -> float:
+    """The modelled time a collective spends on the fabric: each step a piece over one link (bytes / link rate)
+    and the hop's latency; a mesh_partition moves nothing between chips."""
+    kind, axis = _named(_KINDS, table.kind, "collective kind"), int(table.clusterAxis)
+    chips = mesh[axis] if axis in (0, 1) else mesh[0] * mesh[1]
+    share, steps = _STEPS[kind](chips)
+    piece = math.prod(int(d) for d in fbu.as_list(table.src.desc.shape)) * int(table.src.desc.pageSize) * share
+    return steps * (piece / hardware.CHIPS[arch].eth_gbps + CALIBRATION[arch].eth_latency_ns) if piece else 0.0

@@ -24,7 +24,7 @@ from ttmlir.hardware import tile_padded, tile_padded_strides
 from ttmlir.runtime.host_memory import host_memory_available
 from ttmlir.runtime.metal import tile_math
 from ttmlir.runtime.metal.grid import Grid
-from ttmlir.runtime.metal.mesh import MESH_COMMANDS, mesh_of
+from ttmlir.runtime.metal.mesh import MESH_COMMANDS, fabric_ns, mesh_of
 from ttmlir.runtime.metal.core import SEMAPHORE_SLOTS, CBConfig, KernelLaunch, MetalError, Program, ProgramStats
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
@@ -346,14 +346,16 @@ class ProgramRunner:
 class MeshProgramRunner:
     """One program on every chip of its mesh: each chip a grid of its own with its own host buffers, running the
     program's commands in lockstep; the commands that see every chip (`mesh.MESH_COMMANDS`) run over the mesh.
-    `stats` and `launches` are chip 0's (every chip runs the same launches); the results are chip 0's host buffers
-    (the whole tensor once a shard_to_full mesh_shard has joined the pieces), `chip_results` every chip's."""
+    `stats` and `launches` are chip 0's (every chip runs the same launches), `collectives` the fabric's; the
+    results are chip 0's host buffers (the whole tensor once a shard_to_full mesh_shard has joined the pieces),
+    `chip_results` every chip's."""
 
     def __init__(self, make_grid: Callable[[], Grid], program: fbm.ProgramT):
         self.program, self.mesh = program, mesh_of(program)
         self.chips = [ProgramRunner(make_grid(), program) for _ in range(self.mesh[0] * self.mesh[1])]
         self.stats, self.launches = self.chips[0].stats, self.chips[0].launches
         self.chip_results: list[list[torch.Tensor]] = []
+        self.collectives: list[dict] = []  # per collective: its location, kind and modelled time on the fabric
 
     def run(self, inputs: list[torch.Tensor | list[torch.Tensor]]) -> list[torch.Tensor]:
         """Each input is given to every chip, or (a list of one tensor per chip) a piece to each."""
@@ -377,6 +379,10 @@ class MeshProgramRunner:
                                          f"{dst.globalId} is {list(shape)}: the program was compiled for another mesh "
                                          f"than its {self.mesh[0]}x{self.mesh[1]}")
                     runner.host[dst.globalId] = value
+                if isinstance(command.type, fbm.CollectiveCommandT):
+                    self.collectives.append({
+                        "loc": command.loc or "", "kind": fbu.enum_names(fbm.CollectiveKind)[command.type.kind],
+                        "fabric_ns": fabric_ns(command.type, self.mesh, self.chips[0].grid.facts.arch)})
         self.chip_results = results
         return results[0]
 

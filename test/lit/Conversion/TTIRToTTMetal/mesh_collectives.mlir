@@ -21,7 +21,7 @@
 // CHECK: "ttmetal.reduce_scatter"({{.*}}) <{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<max>, scatter_dim = 0 : si32}> : (memref<64x64xf32>) -> memref<32x64xf32>
 // CHECK: "ttmetal.mesh_partition"({{.*}}) <{cluster_axis = 1 : ui32, dim = 1 : si32}> : (memref<64x128xf32>) -> memref<64x64xf32>
 // CHECK: "ttmetal.mesh_shard"(%[[SUM]]) {{.*}}shard_to_full{{.*}}replicate{{.*}} : (memref<64x64xf32>) -> memref<64x64xf32>
-// EXEC: .ttm program 0 ('tp_layer') loop 0: launch 0: {{[0-9,]+}} cycles
+// EXEC: .ttm program 0 ('tp_layer') loop 0: launch 0: {{[0-9,]+}} cycles{{.*}}; all_reduce 0: {{[0-9,]+}} ns on the fabric; all_gather 1: {{[0-9,]+}} ns on the fabric; reduce_scatter 2: {{[0-9,]+}} ns on the fabric; mesh_partition 3: 0 ns on the fabric
 
 // MESH: error: Error determining mesh shape
 

@@ -153,3 +153,22 @@ def test_an_input_sharded_in_advance_is_each_chips_piece():
     x = torch.randn(64, 128, generator=torch.Generator().manual_seed(1))
     outputs, _ = run_program(open(path, "rb").read(), [x])
     torch.testing.assert_close(outputs[0], torch.exp(x), rtol=0.02, atol=0.02)
+
+
+def test_the_fabric_time_grows_with_the_chips_of_the_ring():
+    """An all_reduce passes 2(n-1) pieces of 1/n of the tensor around the ring of n chips, an all_gather n-1 whole
+    ones: more chips, more steps, each paying the link's latency."""
+    from ttmlir.runtime.metal.grid import Grid
+    from ttmlir.runtime.metal.program import MeshProgramRunner
+    from ttmlir.target import flatbuffer as fbu
+
+    times = {}
+    for n in (2, 8):
+        _, root = fbu.load_bytes(translate(lower_to_ttmetal(_tp_mlp(n), "<test>", "")), "<test>", expect="ttm")
+        runner = MeshProgramRunner(lambda: Grid("wormhole_b0"), fbu.as_list(root.programs)[0])
+        runner.run([torch.randn(64, 128), torch.randn(128, 256), torch.randn(256, 128)])
+        assert len(runner.chips) == n and [c["kind"] for c in runner.collectives] == ["all_reduce", "all_gather"]
+        times[n] = [c["fabric_ns"] for c in runner.collectives]
+    # all_reduce: 2 steps of 16 KiB vs 14 of 4 KiB at 12.5 GB/s and 1 us a hop
+    assert times[2][0] == pytest.approx(2 * (16384 / 12.5 + 1000)) and times[8][0] == pytest.approx(14 * (4096 / 12.5 + 1000))
+    assert times[8][1] > times[2][1] > 0
