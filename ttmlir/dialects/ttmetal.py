@@ -15,6 +15,7 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from ttmlir.dialects import ttcore
+from ttmlir.dialects.ttmetal_ccl import CCL_OPS
 from ttmlir.ir.syntax import dims_str, parse_arg_groups, parse_dims
 
 ARG_TYPES = ("cb_port", "buffer_address", "local_semaphore", "named_argument", "global_semaphore", "scalar",
@@ -338,8 +339,6 @@ class FinishOp(IRDLOperation):
 
     name = "ttmetal.finish"
 
-
-from ttmlir.dialects.ttmetal_ccl import CCL_OPS  # noqa: E402  (its ops are the dialect's; it imports nothing of this)
 
 TTMetal = Dialect(
     "ttmetal",

@@ -10,7 +10,9 @@ ttir-reduction-force-keep-dim, ttir-decompose-complex-reshape, ttir-implicit-bro
 ttir-decompose-complex-permute), ttir-to-d2m (each op a D2M program in unified-thread form), d2m-grid-selection (each program on the grid its tiles
 allow), d2m-generic-fusion (with enable-elementwise-fusion), convert-d2m-to-ttkernel (each program's kernels as ttkernel
 functions, its generic naming them), convert-d2m-to-ttmetal (placement and the TTMetal host program),
-convert-ttkernel-to-emitc. With `ttnn-mode=true` the programs are ttnn.generic ops in a TTNN graph (for
+convert-ttkernel-to-emitc. On a mesh (`mesh-shape`, or the module's `ttcore.meshes`) the program runs on every chip,
+its `ttir.mesh_shard`s and collectives host commands between the chips' programs (`conversion/d2m_to_ttmetal/ccl.py`).
+With `ttnn-mode=true` the programs are ttnn.generic ops in a TTNN graph (for
 `--ttnn-to-flatbuffer`).
 
 `--ttnn-through-d2m-pipeline` runs the same D2M stages in TTNN mode on the functions of `ttnn.d2m_subgraph` ops."""

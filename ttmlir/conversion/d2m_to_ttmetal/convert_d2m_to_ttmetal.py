@@ -13,8 +13,9 @@ moved into another device layout is copied by a program; those programs' kernels
 the CBs, port by port, each kernel on the output's cores with the arguments its `ttkernel.arg_spec` names (runtime
 args every core shares as common runtime args), its data-movement cores on their NoCs (core 1 on NoC 0, core 0 on
 NoC 1), its compute at `math-fidelity` (a 32-bit dst for f32 and si32 outputs). A generic filling a tensor with a
-constant, `ttir.constant`s and `ttir.arange`s are host data (a `memref.global`) the host writes. Anything else is
-refused naming the op.
+constant, `ttir.constant`s and `ttir.arange`s are host data (a `memref.global`) the host writes. A `d2m.mesh_shard`
+and the TTIR collectives are host commands on every chip's host buffers (`ccl.py`). Anything else is refused naming
+the op.
 
 With `ttnn-mode` the function's tensors are TTNN's and stay so: a D2M program on their `ttir.ttnn_metal_layout_cast`s
 computes where their `#ttnn.ttnn_layout` holds them (L1 shards on the cores it names, or DRAM pages), each result a
