@@ -172,3 +172,27 @@ def test_the_fabric_time_grows_with_the_chips_of_the_ring():
     # all_reduce: 2 steps of 16 KiB vs 14 of 4 KiB at 12.5 GB/s and 1 us a hop
     assert times[2][0] == pytest.approx(2 * (16384 / 12.5 + 1000)) and times[8][0] == pytest.approx(14 * (4096 / 12.5 + 1000))
     assert times[8][1] > times[2][1] > 0
+
+
+DISTRIBUTED_RMS_NORM = """
+module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
+  func.func @norm(%x: tensor<32x256xf32>, %w: tensor<256xf32>, %r: tensor<32x256xf32>) -> tensor<32x256xf32> {
+    %xs = "ttir.mesh_shard"(%x) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 2>, shard_type = #ttcore.shard_type<devices>}> : (tensor<32x256xf32>) -> tensor<32x128xf32>
+    %ws = "ttir.mesh_shard"(%w) <{shard_dims = array<i64: -1, 0>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 2>, shard_type = #ttcore.shard_type<devices>}> : (tensor<256xf32>) -> tensor<128xf32>
+    %rs = "ttir.mesh_shard"(%r) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 2>, shard_type = #ttcore.shard_type<devices>}> : (tensor<32x256xf32>) -> tensor<32x128xf32>
+    %n = "ttir.distributed_rms_norm"(%xs, %ws, %rs) <{cluster_axis = 1 : ui32, epsilon = 1.0e-05 : f32, operandSegmentSizes = array<i32: 1, 1, 1>}> : (tensor<32x128xf32>, tensor<128xf32>, tensor<32x128xf32>) -> tensor<32x128xf32>
+    %o = "ttir.mesh_shard"(%n) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<shard_to_full>, shard_shape = array<i64: 1, 2>, shard_type = #ttcore.shard_type<devices>}> : (tensor<32x128xf32>) -> tensor<32x256xf32>
+    return %o : tensor<32x256xf32>
+  }
+}
+"""
+
+
+def test_a_distributed_rms_norm_normalizes_the_whole_rows():
+    """Each chip holds half of every row: the all-reduced sums of squares give the whole rows' mean square."""
+    g = torch.Generator().manual_seed(3)
+    x, w, r = torch.randn(32, 256, generator=g), torch.randn(256, generator=g), torch.randn(32, 256, generator=g)
+    outputs, _ = run_program(translate(lower_to_ttmetal(DISTRIBUTED_RMS_NORM, "<test>", "")), [x, w, r])
+    y = x + r
+    torch.testing.assert_close(outputs[0], y * torch.rsqrt((y * y).mean(-1, keepdim=True) + 1e-5) * w,
+                               rtol=1e-3, atol=1e-3)
