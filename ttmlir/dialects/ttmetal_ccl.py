@@ -5,7 +5,7 @@ writes all_gather as a fabric kernel; this build keeps each collective a host co
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntegerAttr, MemRefType
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerAttr, MemRefType
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, result_def
 
 from ttmlir.dialects import ttcore
@@ -51,4 +51,40 @@ class MeshPartitionOp(IRDLOperation):
     result = result_def(MemRefType)
 
 
-CCL_OPS = [AllGatherOp, AllReduceOp, ReduceScatterOp, MeshPartitionOp]
+@irdl_op_definition
+class CollectivePermuteOp(IRDLOperation):
+    """Chip `target` gets chip `source`'s tensor for each (source, target) pair (chip ids row-major over the mesh);
+    a chip no pair names gets zeros."""
+
+    name = "ttmetal.collective_permute"
+    input = operand_def(MemRefType)
+    source_target_pairs = prop_def(DenseIntOrFPElementsAttr)
+    result = result_def(MemRefType)
+
+
+@irdl_op_definition
+class AllToAllOp(IRDLOperation):
+    """Within each replica group the chip at place i gets piece i (along split_dim) of every member's tensor, joined
+    along concat_dim in the group's order."""
+
+    name = "ttmetal.all_to_all"
+    input = operand_def(MemRefType)
+    split_dim = prop_def(IntegerAttr)
+    concat_dim = prop_def(IntegerAttr)
+    split_count = prop_def(IntegerAttr)
+    replica_groups = prop_def(DenseIntOrFPElementsAttr)
+    result = result_def(MemRefType)
+
+
+@irdl_op_definition
+class CollectiveBroadcastOp(IRDLOperation):
+    """Every chip of a replica group gets the tensor of the group's first chip."""
+
+    name = "ttmetal.collective_broadcast"
+    input = operand_def(MemRefType)
+    replica_groups = prop_def(DenseIntOrFPElementsAttr)
+    result = result_def(MemRefType)
+
+
+CCL_OPS = [AllGatherOp, AllReduceOp, ReduceScatterOp, MeshPartitionOp, CollectivePermuteOp, AllToAllOp,
+           CollectiveBroadcastOp]

@@ -164,6 +164,9 @@ class CollectiveKind(object):
     AllReduce = 1
     ReduceScatter = 2
     MeshPartition = 3
+    CollectivePermute = 4
+    AllToAll = 5
+    CollectiveBroadcast = 6
 
 
 class CommandType(object):
@@ -6456,8 +6459,49 @@ class CollectiveCommand(object):
             return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
         return 0
 
+    # CollectiveCommand
+    def ConcatDim(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(16))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Int32Flags, o + self._tab.Pos)
+        return 0
+
+    # CollectiveCommand
+    def ChipIds(self, j):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            a = self._tab.Vector(o)
+            return self._tab.Get(flatbuffers.number_types.Int64Flags, a + flatbuffers.number_types.UOffsetTFlags.py_type(j * 8))
+        return 0
+
+    # CollectiveCommand
+    def ChipIdsAsNumpy(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.GetVectorAsNumpy(flatbuffers.number_types.Int64Flags, o)
+        return 0
+
+    # CollectiveCommand
+    def ChipIdsLength(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        if o != 0:
+            return self._tab.VectorLen(o)
+        return 0
+
+    # CollectiveCommand
+    def ChipIdsIsNone(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(18))
+        return o == 0
+
+    # CollectiveCommand
+    def ChipIdsWidth(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(20))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Uint32Flags, o + self._tab.Pos)
+        return 0
+
 def CollectiveCommandStart(builder):
-    builder.StartObject(6)
+    builder.StartObject(9)
 
 def CollectiveCommandAddSrc(builder, src):
     builder.PrependUOffsetTRelativeSlot(0, flatbuffers.number_types.UOffsetTFlags.py_type(src), 0)
@@ -6477,12 +6521,24 @@ def CollectiveCommandAddClusterAxis(builder, clusterAxis):
 def CollectiveCommandAddReduceType(builder, reduceType):
     builder.PrependUint32Slot(5, reduceType, 0)
 
+def CollectiveCommandAddConcatDim(builder, concatDim):
+    builder.PrependInt32Slot(6, concatDim, 0)
+
+def CollectiveCommandAddChipIds(builder, chipIds):
+    builder.PrependUOffsetTRelativeSlot(7, flatbuffers.number_types.UOffsetTFlags.py_type(chipIds), 0)
+
+def CollectiveCommandStartChipIdsVector(builder, numElems):
+    return builder.StartVector(8, numElems, 8)
+
+def CollectiveCommandAddChipIdsWidth(builder, chipIdsWidth):
+    builder.PrependUint32Slot(8, chipIdsWidth, 0)
+
 def CollectiveCommandEnd(builder):
     return builder.EndObject()
 
 
 try:
-    from typing import Optional
+    from typing import List, Optional
 except:
     pass
 
@@ -6497,6 +6553,9 @@ class CollectiveCommandT(object):
         dim = 0,
         clusterAxis = 0,
         reduceType = 0,
+        concatDim = 0,
+        chipIds = None,
+        chipIdsWidth = 0,
     ):
         self.src = src  # type: Optional[BufferRefT]
         self.dst = dst  # type: Optional[BufferRefT]
@@ -6504,6 +6563,9 @@ class CollectiveCommandT(object):
         self.dim = dim  # type: int
         self.clusterAxis = clusterAxis  # type: int
         self.reduceType = reduceType  # type: int
+        self.concatDim = concatDim  # type: int
+        self.chipIds = chipIds  # type: Optional[List[int]]
+        self.chipIdsWidth = chipIdsWidth  # type: int
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -6534,6 +6596,15 @@ class CollectiveCommandT(object):
         self.dim = collectiveCommand.Dim()
         self.clusterAxis = collectiveCommand.ClusterAxis()
         self.reduceType = collectiveCommand.ReduceType()
+        self.concatDim = collectiveCommand.ConcatDim()
+        if not collectiveCommand.ChipIdsIsNone():
+            if np is None:
+                self.chipIds = []
+                for i in range(collectiveCommand.ChipIdsLength()):
+                    self.chipIds.append(collectiveCommand.ChipIds(i))
+            else:
+                self.chipIds = collectiveCommand.ChipIdsAsNumpy()
+        self.chipIdsWidth = collectiveCommand.ChipIdsWidth()
 
     # CollectiveCommandT
     def Pack(self, builder):
@@ -6541,6 +6612,14 @@ class CollectiveCommandT(object):
             src = self.src.Pack(builder)
         if self.dst is not None:
             dst = self.dst.Pack(builder)
+        if self.chipIds is not None:
+            if np is not None and type(self.chipIds) is np.ndarray:
+                chipIds = builder.CreateNumpyVector(self.chipIds)
+            else:
+                CollectiveCommandStartChipIdsVector(builder, len(self.chipIds))
+                for i in reversed(range(len(self.chipIds))):
+                    builder.PrependInt64(self.chipIds[i])
+                chipIds = builder.EndVector()
         CollectiveCommandStart(builder)
         if self.src is not None:
             CollectiveCommandAddSrc(builder, src)
@@ -6550,6 +6629,10 @@ class CollectiveCommandT(object):
         CollectiveCommandAddDim(builder, self.dim)
         CollectiveCommandAddClusterAxis(builder, self.clusterAxis)
         CollectiveCommandAddReduceType(builder, self.reduceType)
+        CollectiveCommandAddConcatDim(builder, self.concatDim)
+        if self.chipIds is not None:
+            CollectiveCommandAddChipIds(builder, chipIds)
+        CollectiveCommandAddChipIdsWidth(builder, self.chipIdsWidth)
         collectiveCommand = CollectiveCommandEnd(builder)
         return collectiveCommand
 

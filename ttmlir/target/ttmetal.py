@@ -16,7 +16,8 @@ from xdsl.traits import SymbolTable
 from ttmlir import hardware
 from ttmlir.asm import TTPrinter
 from ttmlir.dialects import ttcore, ttmetal
-from ttmlir.dialects.ttmetal_ccl import AllGatherOp, AllReduceOp, MeshPartitionOp, ReduceScatterOp
+from ttmlir.dialects.ttmetal_ccl import (AllGatherOp, AllReduceOp, AllToAllOp, CollectiveBroadcastOp,
+                                         CollectivePermuteOp, MeshPartitionOp, ReduceScatterOp)
 from ttmlir.ir.props import dense_values
 from ttmlir.ir.sizes import elements_error
 from ttmlir.target import TranslateError
@@ -90,7 +91,9 @@ def _matrix_shape(t: MemRefType, op: Operation) -> list[int]:
 
 
 _COLLECTIVES = {AllGatherOp: fbm.CollectiveKind.AllGather, AllReduceOp: fbm.CollectiveKind.AllReduce,
-                ReduceScatterOp: fbm.CollectiveKind.ReduceScatter, MeshPartitionOp: fbm.CollectiveKind.MeshPartition}
+                ReduceScatterOp: fbm.CollectiveKind.ReduceScatter, MeshPartitionOp: fbm.CollectiveKind.MeshPartition,
+                CollectivePermuteOp: fbm.CollectiveKind.CollectivePermute, AllToAllOp: fbm.CollectiveKind.AllToAll,
+                CollectiveBroadcastOp: fbm.CollectiveKind.CollectiveBroadcast}
 _ALL_CHIPS = 0xFFFFFFFF
 
 
@@ -200,13 +203,20 @@ class _ProgramWriter:
         table = fbm.CollectiveCommandT()
         table.src, table.dst = self.ref(op.input, op), self.ref(op.result, op)
         table.kind = _COLLECTIVES[type(op)]
-        dim = getattr(op, {AllGatherOp: "all_gather_dim", ReduceScatterOp: "scatter_dim",
-                           MeshPartitionOp: "dim"}.get(type(op), ""), None)
+        dim = getattr(op, {AllGatherOp: "all_gather_dim", ReduceScatterOp: "scatter_dim", MeshPartitionOp: "dim",
+                           AllToAllOp: "split_dim"}.get(type(op), ""), None)
         table.dim = dim.value.data if dim is not None else 0
         # mesh_partition without an axis partitions over all chips: the schema's uint stores that as its max
-        table.clusterAxis = op.cluster_axis.value.data if op.cluster_axis is not None else _ALL_CHIPS
+        axis = getattr(op, "cluster_axis", None)
+        table.clusterAxis = axis.value.data if axis is not None else _ALL_CHIPS
         if isinstance(op, (AllReduceOp, ReduceScatterOp)):
             table.reduceType = fbu.enum_value(fbm.ReduceType, op.reduce_type.data.value)
+        if isinstance(op, AllToAllOp):
+            table.concatDim = op.concat_dim.value.data
+        chips = getattr(op, "source_target_pairs", None) or getattr(op, "replica_groups", None)
+        if chips is not None:
+            table.chipIds = [int(v) for v in dense_values(chips)]
+            table.chipIdsWidth = chips.type.get_shape()[-1]
         return table
 
     def global_data(self, op: GetGlobalOp):

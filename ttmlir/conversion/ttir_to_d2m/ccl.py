@@ -1,6 +1,5 @@
 """Multi-chip TTIR ops on the D2M path. A `ttir.mesh_shard` becomes a `d2m.mesh_shard` of the same host tensor
-(upstream's pattern); the collectives (`ttir.all_gather`, `ttir.all_reduce`, `ttir.reduce_scatter`,
-`ttir.mesh_partition`) stay TTIR ops on host tensors, each a host command of the TTMetal program
+(upstream's pattern); the collectives (`HOST_COLLECTIVES`) stay TTIR ops on host tensors, each a host command of the TTMetal program
 (`conversion/d2m_to_ttmetal/ccl.py`) that the runtime runs over the fabric between the chips' programs."""
 
 from __future__ import annotations
@@ -12,7 +11,8 @@ from ttmlir.errors import PassFailure
 from ttmlir.ir.tt_op import TTOp
 
 # kept as they are: the Metal conversion makes each a collective command
-HOST_COLLECTIVES = ("all_gather", "all_reduce", "reduce_scatter", "mesh_partition")
+HOST_COLLECTIVES = ("all_gather", "all_reduce", "all_reduce_async", "reduce_scatter", "mesh_partition",
+                    "collective_permute", "all_to_all", "collective_broadcast")
 
 
 def mesh_shard(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Operation], SSAValue]:

@@ -20,7 +20,9 @@ from ttmlir.target import metal_generated as fbm
 
 _KINDS = fbu.enum_names(fbm.CollectiveKind)
 _REDUCTIONS = fbu.enum_names(fbm.ReduceType)
-_ALL_CHIPS = 0xFFFFFFFF  # a mesh_partition's cluster_axis when it partitions among all chips
+_ALL_CHIPS = 0xFFFFFFFF  # the cluster_axis of an exchange among all chips (a mesh_partition without an axis, or by
+# chip ids)
+_ON_AN_AXIS = ("all_gather", "all_reduce", "reduce_scatter")
 
 
 def _named(names: dict[int, str], value: int, what: str) -> str:
@@ -68,7 +70,7 @@ def mesh_shard(values: list[torch.Tensor], table: fbm.MeshShardCommandT, mesh: t
 
 def collective(values: list[torch.Tensor], table: fbm.CollectiveCommandT, mesh: tuple[int, int]) -> list[torch.Tensor]:
     kind, axis, dim = _named(_KINDS, table.kind, "collective kind"), int(table.clusterAxis), int(table.dim)
-    if axis not in (0, 1) and not (kind == "mesh_partition" and axis == _ALL_CHIPS):
+    if axis not in (0, 1) and not (kind not in _ON_AN_AXIS and axis == _ALL_CHIPS):
         raise MetalError(f"{kind}: cluster_axis {axis} is not an axis of the {mesh[0]}x{mesh[1]} mesh")
     try:
         if kind == "all_gather":
@@ -77,7 +79,17 @@ def collective(values: list[torch.Tensor], table: fbm.CollectiveCommandT, mesh: 
             return ccl.all_reduce(values, _named(_REDUCTIONS, table.reduceType, "reduce type"), axis, mesh)
         if kind == "reduce_scatter":
             return ccl.reduce_scatter(values, _named(_REDUCTIONS, table.reduceType, "reduce type"), dim, axis, mesh)
-        return ccl.mesh_partition(values, dim, None if axis == _ALL_CHIPS else axis, mesh)
+        if kind == "mesh_partition":
+            return ccl.mesh_partition(values, dim, None if axis == _ALL_CHIPS else axis, mesh)
+        ids, width = [int(c) for c in fbu.as_list(table.chipIds)], int(table.chipIdsWidth)
+        rows = [ids[i:i + width] for i in range(0, len(ids), width)] if width else []
+        if any(not 0 <= chip < len(values) for chip in ids):
+            raise MetalError(f"{kind}: chip ids {ids} name a chip outside the {mesh[0]}x{mesh[1]} mesh")
+        if kind == "collective_permute":
+            return ccl.collective_permute(values, ids)
+        if kind == "all_to_all":
+            return ccl.all_to_all(values, dim, int(table.concatDim), rows)
+        return ccl.collective_broadcast(values, rows)
     except (ValueError, RuntimeError) as error:
         raise MetalError(f"{kind} over the {mesh[0]}x{mesh[1]} mesh: {error}") from None
 
@@ -87,14 +99,18 @@ MESH_COMMANDS: dict[type, Callable] = {fbm.MeshShardCommandT: mesh_shard, fbm.Co
 # a collective among n chips as steps around their ring of ethernet links, each step every chip sending one piece
 # to the next: (pieces of the input per step, steps)
 _STEPS = {"all_gather": lambda n: (1, n - 1), "reduce_scatter": lambda n: (1 / n, n - 1),
-          "all_reduce": lambda n: (1 / n, 2 * (n - 1)), "mesh_partition": lambda n: (0, 0)}
+          "all_reduce": lambda n: (1 / n, 2 * (n - 1)), "mesh_partition": lambda n: (0, 0),
+          "all_to_all": lambda n: (1 / n, n - 1), "collective_broadcast": lambda n: (1, n - 1),
+          "collective_permute": lambda n: (1, 1)}
 
 
 def fabric_ns(table: fbm.CollectiveCommandT, mesh: tuple[int, int], arch: str) -> float:
     """The modelled time a collective spends on the fabric: each step a piece over one link (bytes / link rate)
     and the hop's latency; a mesh_partition moves nothing between chips."""
     kind, axis = _named(_KINDS, table.kind, "collective kind"), int(table.clusterAxis)
-    chips = mesh[axis] if axis in (0, 1) else mesh[0] * mesh[1]
+    width = int(table.chipIdsWidth)
+    chips = mesh[axis] if axis in (0, 1) else width if kind in ("all_to_all", "collective_broadcast") and width \
+        else mesh[0] * mesh[1]
     share, steps = _STEPS[kind](chips)
     piece = math.prod(int(d) for d in fbu.as_list(table.src.desc.shape)) * int(table.src.desc.pageSize) * share
     return steps * (piece / hardware.CHIPS[arch].eth_gbps + CALIBRATION[arch].eth_latency_ns) if piece else 0.0

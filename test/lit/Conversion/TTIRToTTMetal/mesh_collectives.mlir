@@ -5,7 +5,8 @@
 // RUN: not ttmlir-opt --ttir-to-ttmetal-pipeline="mesh-shape=1,4" %s 2>&1 | FileCheck %s --check-prefix=MESH
 // A tensor-parallel layer on a 1x2 mesh: the weights split over the chips by mesh_shards on the host, each chip's
 // matmul a program of its own, its partial sums all-reduced and its activations all-gathered over the fabric by
-// host commands, the results joined back on the host. A reduce_scatter and a mesh_partition keep each chip's slice.
+// host commands, the results joined back on the host. A reduce_scatter and a mesh_partition keep each chip's slice;
+// the exchanges named by chip ids (permute, all_to_all, broadcast) and all_reduce_async are host commands too.
 
 // CHECK: meshShape = 1x2, chipIds = [0, 1]
 // CHECK-LABEL: func.func @tp_layer
@@ -40,5 +41,19 @@ module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
     %rsout = "ttir.mesh_shard"(%rs) <{shard_dims = array<i64: -1, 0>, shard_direction = #ttcore.shard_direction<shard_to_full>, shard_shape = array<i64: 2, 1>, shard_type = #ttcore.shard_type<devices>}> : (tensor<32x64xf32>) -> tensor<64x64xf32>
     %mpout = "ttir.mesh_shard"(%mp) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<shard_to_full>, shard_shape = array<i64: 1, 2>, shard_type = #ttcore.shard_type<devices>}> : (tensor<64x64xf32>) -> tensor<64x128xf32>
     return %out, %gout, %rsout, %mpout : tensor<64x64xf32>, tensor<64x128xf32>, tensor<64x64xf32>, tensor<64x128xf32>
+  }
+
+  // CHECK-LABEL: func.func @swap
+  // CHECK: "ttmetal.collective_permute"(%arg0) <{source_target_pairs = dense<{{\[\[}}0, 1], [1, 0]]> : tensor<2x2x{{s?i[0-9]+}}>}> : (memref<32x32xf32>) -> memref<32x32xf32>
+  // CHECK: "ttmetal.all_to_all"(%arg0) <{concat_dim = 1 : si32, replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2x{{s?i[0-9]+}}>, split_count = 2 : si32, split_dim = 0 : si32}> : (memref<32x32xf32>) -> memref<16x64xf32>
+  // CHECK: "ttmetal.collective_broadcast"(%arg0) <{replica_groups = dense<{{\[\[}}1, 0]]> : tensor<1x2x{{s?i[0-9]+}}>}>
+  // CHECK: "ttmetal.all_reduce"(%arg0) <{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>}>
+  // EXEC: .ttm program 1 ('swap') loop 0: collective_permute 0: {{[0-9,]+}} ns on the fabric; all_to_all 1: {{[0-9,]+}} ns on the fabric; collective_broadcast 2: {{[0-9,]+}} ns on the fabric; all_reduce 3
+  func.func @swap(%a: tensor<32x32xf32>) -> (tensor<32x32xf32>, tensor<16x64xf32>, tensor<32x32xf32>, tensor<32x32xf32>) {
+    %0 = "ttir.collective_permute"(%a) <{source_target_pairs = dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>}> : (tensor<32x32xf32>) -> tensor<32x32xf32>
+    %1 = "ttir.all_to_all"(%a) <{split_dim = 0 : si32, concat_dim = 1 : si32, split_count = 2 : si32, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}> : (tensor<32x32xf32>) -> tensor<16x64xf32>
+    %2 = "ttir.collective_broadcast"(%a) <{replica_groups = dense<[[1, 0]]> : tensor<1x2xi64>}> : (tensor<32x32xf32>) -> tensor<32x32xf32>
+    %3 = "ttir.all_reduce_async"(%a) <{cluster_axis = 1 : ui32, reduce_type = #ttcore.reduce_type<sum>}> : (tensor<32x32xf32>) -> tensor<32x32xf32>
+    return %0, %1, %2, %3 : tensor<32x32xf32>, tensor<16x64xf32>, tensor<32x32xf32>, tensor<32x32xf32>
   }
 }

@@ -38,3 +38,13 @@ module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
     return %0 : tensor<64x64xf32>
   }
 }
+
+// -----
+
+module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
+  func.func @no_such_chip(%a: tensor<64x128xf32>) -> tensor<64x128xf32> {
+    // expected-error @+1 {{source_target_pairs [0, 1, 1, 2] name a chip outside the 1x2 mesh}}
+    %0 = "ttir.collective_permute"(%a) <{source_target_pairs = dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>}> : (tensor<64x128xf32>) -> tensor<64x128xf32>
+    return %0 : tensor<64x128xf32>
+  }
+}

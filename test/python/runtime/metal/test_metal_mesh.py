@@ -196,3 +196,31 @@ def test_a_distributed_rms_norm_normalizes_the_whole_rows():
     y = x + r
     torch.testing.assert_close(outputs[0], y * torch.rsqrt((y * y).mean(-1, keepdim=True) + 1e-5) * w,
                                rtol=1e-3, atol=1e-3)
+
+
+EXCHANGES_1X4 = """
+module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x4>]>} {
+  func.func @exchanges(%a: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<64x128xf32>, tensor<64x128xf32>) {
+    %s = "ttir.mesh_shard"(%a) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 4>, shard_type = #ttcore.shard_type<devices>}> : (tensor<64x128xf32>) -> tensor<64x32xf32>
+    %p = "ttir.collective_permute"(%s) <{source_target_pairs = dense<[[0, 1], [1, 2], [2, 3], [3, 0]]> : tensor<4x2xi64>}> : (tensor<64x32xf32>) -> tensor<64x32xf32>
+    %t = "ttir.all_to_all"(%s) <{split_dim = 0 : si32, concat_dim = 1 : si32, split_count = 4 : si32, replica_groups = dense<[[0, 1, 2, 3]]> : tensor<1x4xi64>}> : (tensor<64x32xf32>) -> tensor<16x128xf32>
+    %b = "ttir.collective_broadcast"(%s) <{replica_groups = dense<[[2, 0, 1, 3]]> : tensor<1x4xi64>}> : (tensor<64x32xf32>) -> tensor<64x32xf32>
+    %po = "ttir.mesh_shard"(%p) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<shard_to_full>, shard_shape = array<i64: 1, 4>, shard_type = #ttcore.shard_type<devices>}> : (tensor<64x32xf32>) -> tensor<64x128xf32>
+    %to = "ttir.mesh_shard"(%t) <{shard_dims = array<i64: -1, 0>, shard_direction = #ttcore.shard_direction<shard_to_full>, shard_shape = array<i64: 4, 1>, shard_type = #ttcore.shard_type<devices>}> : (tensor<16x128xf32>) -> tensor<64x128xf32>
+    %bo = "ttir.mesh_shard"(%b) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<shard_to_full>, shard_shape = array<i64: 1, 4>, shard_type = #ttcore.shard_type<devices>}> : (tensor<64x32xf32>) -> tensor<64x128xf32>
+    return %po, %to, %bo : tensor<64x128xf32>, tensor<64x128xf32>, tensor<64x128xf32>
+  }
+}
+"""
+
+
+def test_exchanges_between_chips_named_by_id():
+    """Chip i holds column block i: a permute around the ring shifts the blocks by one chip, an all_to_all hands
+    chip i row block i of every chip's block, a broadcast gives every chip the group's first chip's block."""
+    a = torch.randn(64, 128, generator=torch.Generator().manual_seed(5))
+    blocks = list(a.chunk(4, 1))
+    permuted, transposed, broadcast = run_program(translate(lower_to_ttmetal(EXCHANGES_1X4, "<test>", "")), [a])[0]
+    torch.testing.assert_close(permuted, torch.cat([blocks[3], *blocks[:3]], 1))
+    torch.testing.assert_close(transposed, torch.cat([torch.cat([b.chunk(4, 0)[i] for b in blocks], 1)
+                                                     for i in range(4)], 0))
+    torch.testing.assert_close(broadcast, torch.cat([blocks[2]] * 4, 1))
