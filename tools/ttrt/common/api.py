@@ -228,7 +228,9 @@ class Read(Command):
 
     @staticmethod
     def metal_sections(root) -> dict:
-        """A `.ttm`'s programs: buffers in and out, commands by kind, and every launched kernel with its C++."""
+        """A `.ttm`'s programs: buffers in and out, commands by kind, the mesh each runs on, and every launched kernel
+        with its C++."""
+        from ttmlir.runtime.metal.mesh import mesh_of
         from ttmlir.target import flatbuffer as fbu
 
         programs = fbu.as_list(root.programs)
@@ -248,7 +250,9 @@ class Read(Command):
             stats.append({"program": p.name, "num_commands": len(queues[p.name]), "commands": counts})
         return {"inputs": [{"program": p.name, "inputs": fbu.to_json(p.inputs or [])} for p in programs],
                 "outputs": [{"program": p.name, "outputs": fbu.to_json(p.outputs or [])} for p in programs],
-                "op_stats": stats, "kernels": kernels}
+                "op_stats": stats,
+                "mesh_shape": [{"program": p.name, "mesh_shape": list(mesh_of(p))} for p in programs],
+                "kernels": kernels}
 
 
 class Query(Command):

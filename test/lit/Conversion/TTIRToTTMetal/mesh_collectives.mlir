@@ -2,6 +2,7 @@
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: ttmlir-translate --ttmetal-to-flatbuffer %t.mlir -o %t.ttm
 // RUN: ttrt run %t.ttm | FileCheck %s --check-prefix=EXEC
+// RUN: ttrt read --section mesh_shape %t.ttm | FileCheck %s --check-prefix=READ
 // RUN: not ttmlir-opt --ttir-to-ttmetal-pipeline="mesh-shape=1,4" %s 2>&1 | FileCheck %s --check-prefix=MESH
 // A tensor-parallel layer on a 1x2 mesh: the weights split over the chips by mesh_shards on the host, each chip's
 // matmul a program of its own, its partial sums all-reduced and its activations all-gathered over the fabric by
@@ -25,6 +26,8 @@
 // EXEC: .ttm program 0 ('tp_layer') loop 0: launch 0: {{[0-9,]+}} cycles{{.*}}; all_reduce 0: {{[0-9,]+}} ns on the fabric; all_gather 1: {{[0-9,]+}} ns on the fabric; reduce_scatter 2: {{[0-9,]+}} ns on the fabric; mesh_partition 3: 0 ns on the fabric
 
 // MESH: error: Error determining mesh shape
+// READ: "program": "tp_layer",
+// READ-NEXT: "mesh_shape": [1, 2]
 
 module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
   func.func @tp_layer(%x: tensor<64x128xf32>, %w: tensor<128x128xf32>, %v: tensor<128x64xf32>) -> (tensor<64x64xf32>, tensor<64x128xf32>, tensor<64x64xf32>, tensor<64x128xf32>) {
