@@ -1,14 +1,14 @@
 """The multi-chip ops of a D2M function as host commands of its TTMetal program: a `d2m.mesh_shard` as a
-`ttmetal.mesh_shard`, each TTIR collective kept by `--ttir-to-d2m` as the `ttmetal` collective of the same name (all_reduce_async as
-all_reduce: the same values). Each
-reads a host buffer of every chip and makes a new one; the runtime runs them over the mesh the module registers."""
+`ttmetal.mesh_shard`, each TTIR collective kept by `--ttir-to-d2m` as the `ttmetal` collective of the same name
+(all_reduce_async as all_reduce: the same values). Each reads a host buffer of every chip and makes a new one; the
+runtime runs them over the mesh the module registers."""
 
 from __future__ import annotations
 
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation
 
-from ttmlir.dialects import ttcore, ttmetal
+from ttmlir.dialects import ttmetal
 from ttmlir.dialects.ttmetal_ccl import (AllGatherOp, AllReduceOp, AllToAllOp, CollectiveBroadcastOp,
                                          CollectivePermuteOp, MeshPartitionOp, ReduceScatterOp)
 from ttmlir.errors import PassFailure
