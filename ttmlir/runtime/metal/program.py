@@ -16,6 +16,7 @@ import contextlib
 import math
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 import torch
 
@@ -359,6 +360,10 @@ class MeshProgramRunner:
 
     def run(self, inputs: list[torch.Tensor | list[torch.Tensor]]) -> list[torch.Tensor]:
         """Each input is given to every chip, or (a list of one tensor per chip) a piece to each."""
+        for i, value in enumerate(inputs):
+            if isinstance(value, (list, tuple)) and len(value) != len(self.chips):
+                raise MetalError(f"input {i} gives {len(value)} piece(s) to the {len(self.chips)} chips of program "
+                                 f"'{self.program.name}' ({self.mesh[0]}x{self.mesh[1]} mesh)")
         for chip, runner in enumerate(self.chips):
             runner.bind([value[chip] if isinstance(value, (list, tuple)) else value for value in inputs])
         results = [[] for _ in self.chips]

@@ -246,3 +246,11 @@ def test_an_all_gather_over_eight_chips_matches_its_golden(gather_dim, dtype):
     report = compile_and_execute_ttir(module, target="ttmetal", mesh_dict=OrderedDict([("x", 1), ("y", 8)]),
                                       pipeline_options=["mesh-topology=linear,ring"], check_atol=True)
     assert report["program_index_0"]["output_0"]["allclose"]
+
+
+def test_pieces_for_another_count_of_chips_are_refused():
+    from ttmlir.runtime.metal.core import MetalError
+
+    data = translate(lower_to_ttmetal(_tp_mlp(2), "<test>", ""))
+    with pytest.raises(MetalError, match=r"input 0 gives 3 piece\(s\) to the 2 chips of program 'tp_mlp' \(1x2 mesh\)"):
+        run_program(data, [[torch.randn(64, 128)] * 3, torch.randn(128, 256), torch.randn(256, 128)])
