@@ -416,10 +416,20 @@ def input_shapes(program: fbm.ProgramT) -> list[tuple[int, ...]]:
 def run_program(data: bytes, inputs: list[torch.Tensor], *, name: str = "<buffer>", program: int = 0,
                 arch: str | None = None, exact: bool = False) -> tuple[list[torch.Tensor], list[ProgramStats]]:
     """Run program `program` of the `.ttm` in `data` on fresh grids of `arch` (default: the binary's chip), one per
-    chip of its mesh, with the hardware's numerics or (`exact`) f32 tile math."""
+    chip of its mesh, with the hardware's numerics or (`exact`) f32 tile math: chip 0's results."""
+    chips, stats = run_program_on_mesh(data, inputs, name=name, program=program, arch=arch, exact=exact)
+    return chips[0], stats
+
+
+def run_program_on_mesh(data: bytes, inputs: list, *, name: str = "<buffer>", program: int = 0,
+                        arch: str | None = None, exact: bool = False) -> tuple[list[list[torch.Tensor]],
+                                                                              list[ProgramStats]]:
+    """`run_program`, every chip's results (one list per chip, row-major over the mesh); an input is given to
+    every chip, or as a list of one piece per chip."""
     _, root = fbu.load_bytes(data, name, expect="ttm")
     programs = fbu.as_list(root.programs)
     if not 0 <= program < len(programs):
         raise MetalError(f"{name} has {len(programs)} program(s); program {program} does not exist")
     runner = MeshProgramRunner(lambda: Grid(arch or binary_arch(root), exact=exact), programs[program])
-    return runner.run(inputs), runner.stats
+    runner.run(inputs)
+    return runner.chip_results, runner.stats

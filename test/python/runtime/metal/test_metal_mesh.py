@@ -254,3 +254,21 @@ def test_pieces_for_another_count_of_chips_are_refused():
     data = translate(lower_to_ttmetal(_tp_mlp(2), "<test>", ""))
     with pytest.raises(MetalError, match=r"input 0 gives 3 piece\(s\) to the 2 chips of program 'tp_mlp' \(1x2 mesh\)"):
         run_program(data, [[torch.randn(64, 128)] * 3, torch.randn(128, 256), torch.randn(256, 128)])
+
+
+def test_every_chip_holds_its_own_results():
+    """Without a mesh_shard joining them, each chip's result is its own: here each chip's block after a permute
+    around the 1x4 ring is its left neighbour's, and the joined outputs are the same on every chip."""
+    from ttmlir.runtime.metal.program import run_program_on_mesh
+
+    text = """
+module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x4>]>} {
+  func.func @ring(%a: tensor<32x32xf32>) -> tensor<32x32xf32> {
+    %0 = "ttir.collective_permute"(%a) <{source_target_pairs = dense<[[0, 1], [1, 2], [2, 3], [3, 0]]> : tensor<4x2xi64>}> : (tensor<32x32xf32>) -> tensor<32x32xf32>
+    return %0 : tensor<32x32xf32>
+  }
+}
+"""
+    pieces = [torch.full((32, 32), float(chip)) for chip in range(4)]
+    chips, _ = run_program_on_mesh(translate(lower_to_ttmetal(text, "<test>", "")), [pieces])
+    assert [float(chip[0][0, 0]) for chip in chips] == [3.0, 0.0, 1.0, 2.0]
