@@ -347,7 +347,7 @@ class Run(Command):
         return {"program_index": self.args["--program-index"]}
 
     # what a `.ttm` run does not do yet: each is refused when asked for, not ignored
-    METAL_UNSUPPORTED = ("--identity", "--memory", "--check-memory-leak", "--debugger", "--no-values", "--mesh-shape",
+    METAL_UNSUPPORTED = ("--identity", "--memory", "--check-memory-leak", "--debugger", "--no-values",
                          "--print-input-output-tensors", "--save-golden-tensors")
     KERNEL_FLAGS = ("--dump-kernels", "--load-kernels")
 
@@ -367,6 +367,7 @@ class Run(Command):
         """A `.ttm`'s programs on the simulated grid, inputs drawn as for `.ttnn`; each launch's modelled cycles."""
         import torch
 
+        from ttmlir.runtime.metal.mesh import mesh_of
         from ttmlir.runtime.metal.program import MeshProgramRunner, input_shapes
         from ttmlir.runtime.metal.grid import Grid
         from ttmlir.target import flatbuffer as fbu
@@ -390,6 +391,11 @@ class Run(Command):
             if not 0 <= index < len(programs):
                 raise UserError(f"{path}: program index {index} out of range ({len(programs)} program(s))")
             program = programs[index]
+            if self.args.get("--mesh-shape"):  # the simulated system's chips must hold the program's mesh
+                have, need = fbu.parse_mesh_shape(self.args["--mesh-shape"]), mesh_of(program)
+                if need[0] > have[0] or need[1] > have[1]:
+                    raise UserError(f"{path}: system desc mismatch: program {index} ('{program.name}') needs a "
+                                    f"{need[0]}x{need[1]} mesh, the system is {have[0]}x{have[1]}")
             self.kernel_sources(program)
             goldens = self.metal_goldens(program)
             for loop in range(self.args["--loops"]):

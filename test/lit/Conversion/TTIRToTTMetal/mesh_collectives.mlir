@@ -3,6 +3,8 @@
 // RUN: ttmlir-translate --ttmetal-to-flatbuffer %t.mlir -o %t.ttm
 // RUN: ttrt run %t.ttm | FileCheck %s --check-prefix=EXEC
 // RUN: ttrt read --section mesh_shape %t.ttm | FileCheck %s --check-prefix=READ
+// RUN: ttrt run --mesh-shape 2x4 --program-index 0 %t.ttm | FileCheck %s --check-prefix=BIG
+// RUN: not ttrt run --mesh-shape 1x1 %t.ttm 2>&1 | FileCheck %s --check-prefix=SMALL
 // RUN: not ttmlir-opt --ttir-to-ttmetal-pipeline="mesh-shape=1,4" %s 2>&1 | FileCheck %s --check-prefix=MESH
 // A tensor-parallel layer on a 1x2 mesh: the weights split over the chips by mesh_shards on the host, each chip's
 // matmul a program of its own, its partial sums all-reduced and its activations all-gathered over the fabric by
@@ -26,6 +28,8 @@
 // EXEC: .ttm program 0 ('tp_layer') loop 0: launch 0: {{[0-9,]+}} cycles{{.*}}; all_reduce 0: {{[0-9,]+}} ns on the fabric; all_gather 1: {{[0-9,]+}} ns on the fabric; reduce_scatter 2: {{[0-9,]+}} ns on the fabric; mesh_partition 3: 0 ns on the fabric
 
 // MESH: error: Error determining mesh shape
+// BIG: program 0 ('tp_layer') loop 0: launch 0:
+// SMALL: system desc mismatch: program 0 ('tp_layer') needs a 1x2 mesh, the system is 1x1
 // READ: "program": "tp_layer",
 // READ-NEXT: "mesh_shape": [1, 2]
 
