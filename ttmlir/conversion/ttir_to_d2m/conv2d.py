@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from ttmlir.conversion.ttir_to_d2m.row_gather import copy_block, gathered
+from ttmlir.conversion.ttir_to_d2m.row_gather import _div, copy_block, gathered
 from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 from ttmlir.dialects import d2m, ttnn
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
@@ -111,8 +111,8 @@ class Windows:
         """The source's logical index read for output position `position` (n*OH*OW + oh*OW + ow), window offset
         (kh, kw) and channel c (each an expression or an int)."""
         oh_count, ow_count = self.out
-        n = position // (oh_count * ow_count)
-        ih = ((position // ow_count) % oh_count) * self.stride[0] + kh * self.dilation[0] - self.top
+        n = _div(position, oh_count * ow_count)
+        ih = (_div(position, ow_count) % oh_count) * self.stride[0] + kh * self.dilation[0] - self.top
         iw = (position % ow_count) * self.stride[1] + kw * self.dilation[1] - self.left
         return [n, ih, iw * self.c + c] if self.flat_rows else [n, ih, iw, c]
 
@@ -150,7 +150,7 @@ def _weight_matrix(program: Program, weight: SSAValue, channels: int, groups: in
     flat = program.reshape(weight, [o_count, per_group, kh_count * kw_count])
     outputs = o_count // groups
     return program.gather(flat, [rows, o_count], lambda i: [
-        i[1], i[0] % channels - (i[1] // outputs) * per_group, i[0] // channels])
+        i[1], i[0] % channels - _div(i[1], outputs) * per_group, i[0] // channels])
 
 
 def conv2d(op: TTOp) -> list[TTOp]:
