@@ -8,9 +8,10 @@ left zero by the reader. The reader checks a matrix's rows and columns, not the 
 input of several images whose height is padded is first seen as (N, H, W*C). With C a multiple of 16 each face
 row of patches is one read (`row_gather.face_runs`), else elements are gathered one by one.
 
-The weight (O, C/groups, KH, KW) is gathered the same way into the (KH*KW*C, O) matrix the patches multiply:
-row (kh, kw, c), column o holds weight[o, c - g*C/groups, kh, kw] for c in o's group g, zero for the other
-groups' channels (a block-diagonal matrix: grouped and depthwise convolutions are the same matmul). The bias
+The weight (O, C/groups, KH, KW), seen as (O, C/groups*KH*KW), is gathered the same way into the (KH*KW*C, O)
+matrix the patches multiply: row (kh, kw, c), column o holds weight[o, c - g*C/groups, kh, kw] for c in o's group g,
+zero for the other groups' channels (a block-diagonal matrix: grouped and depthwise convolutions are the same
+matmul). The bias
 (O elements) is added to each row, and the (N*OH*OW, O) product is reshaped (and permuted) into the result."""
 
 from __future__ import annotations
@@ -140,17 +141,18 @@ class Windows:
 
 def _weight_matrix(program: Program, weight: SSAValue, channels: int, groups: int) -> SSAValue:
     """(KH*KW*C, O): row (kh, kw, c), column o holds weight[o, c - g*C/groups, kh, kw] for c in o's group g, zero
-    for other groups' channels."""
+    for other groups' channels. The weight is first seen as (O, C/groups*KH*KW) (each of its (KH, KW) matrices a
+    tile of its own on the device, read once), whose rows are the output channels: a row of the matrix then reads
+    one tile, and a channel outside o's group a column outside it (left zero by the reader)."""
     o_count, per_group, kh_count, kw_count = weight.type.get_shape()
-    rows = kh_count * kw_count * channels
-    if groups == 1:
-        return program.gather(weight, [rows, o_count], lambda i: [
-            i[1], i[0] % channels, i[0] // (kw_count * channels), (i[0] // channels) % kw_count])
-    # the channel within the group as a matrix row of (O, C/groups, KH*KW), so the reader leaves other groups' zero
-    flat = program.reshape(weight, [o_count, per_group, kh_count * kw_count])
+    window = kh_count * kw_count
+    flat = program.reshape(weight, [o_count, per_group * window])
     outputs = o_count // groups
-    return program.gather(flat, [rows, o_count], lambda i: [
-        i[1], i[0] % channels - _div(i[1], outputs) * per_group, i[0] // channels])
+    def index(i: list[AffineExpr]) -> list[AffineExpr]:
+        within = i[0] % channels - _div(i[1], outputs) * per_group if groups > 1 else i[0] % channels
+        return [i[1], within * window + _div(i[0], channels)]
+
+    return program.gather(flat, [window * channels, o_count], index)
 
 
 def conv2d(op: TTOp) -> list[TTOp]:

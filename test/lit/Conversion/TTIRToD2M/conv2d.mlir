@@ -3,18 +3,20 @@
 // A conv2d as an im2col gather and the tiled matmul. Two images whose height is padded are first seen as
 // (N, H, W*C) = (2, 6, 192), so the reader's row check (0 <= ih < 6) leaves the padding zero rather than reading the
 // other image; the patches (18, 288) read channel runs of 32 (face rows); the weight (64, 32, 3, 3) becomes the
-// (288, 64) matrix, row (kh, kw, c); the bias is added to each row; the product is reshaped to NHWC.
+// (288, 64) matrix, row (kh, kw, c), from its (64, 288) view (rows the output channels); the bias is added to each
+// row; the product is reshaped to NHWC.
 
 // CHECK-DAG: #[[FLAT:map[0-9]*]] = affine_map<(d0, d1, d2) -> (((d0 * 1152 + d1 * 192 + d2) floordiv 1152) * 6 + ((d0 * 1152 + d1 * 192 + d2) floordiv 192) mod 6, ((d0 * 1152 + d1 * 192 + d2) floordiv 32) mod 6, (d0 * 1152 + d1 * 192 + d2) mod 32)>
 // CHECK-DAG: #[[PATCHES:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 9, ((d1 floordiv 3) mod 3) * 2 + d2 floordiv 96 - 1, (d1 mod 3) * 64 + ((d2 floordiv 32) mod 3) * 32 - 32 + d2 mod 32)>
-// CHECK-DAG: #[[WEIGHT:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d2 * 32 + d1 mod 32, d1 floordiv 96, (d1 floordiv 32) mod 3)>
-// CHECK-DAG: #[[DEPTH:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d2, d1 mod 32 + d2 * -1, d1 floordiv 32)>
+// CHECK-DAG: #[[WEIGHT:map[0-9]*]] = affine_map<(d0, d1, d2) -> (0, d2, (d1 mod 32) * 9 + d1 floordiv 32)>
+// CHECK-DAG: #[[DEPTH:map[0-9]*]] = affine_map<(d0, d1, d2) -> (0, d2, (d1 mod 32) * 9 + d2 * -9 + d1 floordiv 32)>
 // CHECK-LABEL: func.func @conv_nhwc
 // CHECK-NOT: ttir.conv2d
 // CHECK: d2m.view_layout %{{.*}} remapping = #[[FLAT]] : tensor<1x1x12x1x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x2x6x!ttcore.tile<32x32, bf16>
 // CHECK: d2m.view_layout %{{.*}} remapping = #[[PATCHES]] : tensor<1x1x2x6x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x1x9x!ttcore.tile<32x32, bf16>
 // CHECK: d2m.to_layout %{{.*}} into tensor<18x288xbf16>
-// CHECK: d2m.view_layout %{{.*}} remapping = #[[WEIGHT]] : {{.*}} -> tensor<1x1x9x2x!ttcore.tile<32x32, bf16>
+// CHECK: into tensor<64x288xbf16>
+// CHECK: d2m.view_layout %{{.*}} remapping = #[[WEIGHT]] : tensor<1x1x2x9x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x9x2x!ttcore.tile<32x32, bf16>
 // CHECK: d2m.to_layout %{{.*}} into tensor<288x64xbf16>
 // CHECK: d2m.tile_matmul
 // CHECK: into tensor<18x64xbf16>
@@ -26,13 +28,13 @@ func.func @conv_nhwc(%x: tensor<2x6x6x32xbf16>, %w: tensor<64x32x3x3xbf16>, %b: 
 }
 
 // A depthwise conv2d of one NCHW image: permuted to NHWC (one image: its padded rows fall outside the source as they
-// are), the weight's channel within its group a matrix row of (32, 1, 9), so other groups' channels read as zeros
-// (a block-diagonal (288, 32) matrix), the result permuted back.
+// are), the weight seen as (32, 9), its channel within the group a column offset there, so other groups' channels
+// fall outside it and read as zeros (a block-diagonal (288, 32) matrix), the result permuted back.
 // CHECK-LABEL: func.func @depthwise_nchw
 // CHECK-NOT: ttir.conv2d
 // CHECK: into tensor<1x8x8x32xbf16>
 // CHECK: into tensor<64x288xbf16>
-// CHECK: into tensor<32x1x9xbf16>
+// CHECK: into tensor<32x9xbf16>
 // CHECK: d2m.view_layout %{{.*}} remapping = #[[DEPTH]]
 // CHECK: into tensor<288x32xbf16>
 // CHECK: d2m.tile_matmul
