@@ -1,4 +1,4 @@
-"""conv2d, max/avg pool2d and nearest upsample2d through `--ttir-to-ttmetal-pipeline` (im2col and window gathers,
+"""conv2d, conv_transpose2d, max/avg pool2d and nearest upsample2d through `--ttir-to-ttmetal-pipeline` (im2col and window gathers,
 then the tiled matmul or elementwise ops), run on the simulated grid and compared with torch's own convolution and
 pooling; and which gathers read whole face rows."""
 
@@ -76,6 +76,35 @@ def test_conv2d_matches_torch(case):
     assert out.shape == expected.shape
     assert pcc(out, expected) > 0.999
     # bf16 products accumulated over the window: a few units in the last place of the result's magnitude
+    assert (out.double() - expected).abs().max() < 0.05 * expected.abs().max()
+
+
+# (N, H, W, C, O, kernel, stride, padding, dilation, groups, output_padding, NCHW)
+TRANSPOSED = {
+    "strided_batch_nchw": (2, 4, 3, 16, 32, 2, 2, 0, 1, 1, 0, True),  # negative quotients: kept outside the input
+    "padded_output_padding": (1, 5, 5, 32, 16, 3, 2, 1, 1, 1, 1, False),
+    "grouped_dilated": (2, 3, 3, 32, 32, 3, 3, 1, 2, 2, 0, False),
+}
+
+
+@pytest.mark.parametrize("case", TRANSPOSED)
+def test_conv_transpose2d_matches_torch(case):
+    n, h, w, c, o, k, stride, pad, dil, groups, out_pad, nchw = TRANSPOSED[case]
+    oh, ow = ((d - 1) * stride - 2 * pad + dil * (k - 1) + out_pad + 1 for d in (h, w))
+    shapes = [(n, c, h, w) if nchw else (n, h, w, c), (c, o // groups, k, k), (1, o, 1, 1) if nchw else (1, 1, 1, o)]
+    result = (n, o, oh, ow) if nchw else (n, oh, ow, o)
+    dims = "batch_dim = 0 : i64, channel_dim = 1 : i64, height_dim = 2 : i64, width_dim = 3 : i64, " if nchw else ""
+    props = (f"{dims}dilation = array<i32: {dil}, {dil}>, groups = {groups} : i32, output_padding = array<i32: "
+             f"{out_pad}, {out_pad}>, padding = array<i32: {pad}, {pad}, {pad}, {pad}>, stride = array<i32: {stride}, "
+             f"{stride}>")
+    inputs = [bf16(*s, seed=i) for i, s in enumerate(shapes)]
+    (out,), _ = run_program(compile_ttir(one_op("conv_transpose2d", shapes, result, props)), inputs)
+    x = inputs[0] if nchw else inputs[0].permute(0, 3, 1, 2)
+    expected = F.conv_transpose2d(x.double(), inputs[1].double(), inputs[2].reshape(-1).double(), stride, pad,
+                                  out_pad, groups, dil)
+    expected = expected if nchw else expected.permute(0, 2, 3, 1)
+    assert out.shape == expected.shape
+    assert pcc(out, expected) > 0.999
     assert (out.double() - expected).abs().max() < 0.05 * expected.abs().max()
 
 

@@ -10,6 +10,7 @@
 // CHECK-DAG: #[[PATCHES:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 9, ((d1 floordiv 3) mod 3) * 2 + d2 floordiv 96 - 1, (d1 mod 3) * 64 + ((d2 floordiv 32) mod 3) * 32 - 32 + d2 mod 32)>
 // CHECK-DAG: #[[WEIGHT:map[0-9]*]] = affine_map<(d0, d1, d2) -> (0, d2, (d1 mod 32) * 9 + d1 floordiv 32)>
 // CHECK-DAG: #[[DEPTH:map[0-9]*]] = affine_map<(d0, d1, d2) -> (0, d2, (d1 mod 32) * 9 + d2 * -9 + d1 floordiv 32)>
+// CHECK-DAG: #[[TPATCH:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 48, ((d1 floordiv 6) mod 8 + (d2 floordiv 32) * -1 + 2) floordiv 2 - 1 + (((d1 floordiv 6) mod 8 + (d2 floordiv 32) * -1 + 2) mod 2) * 5, ((d1 mod 6 + ((d2 floordiv 16) mod 2) * -1 + 2) floordiv 2) * 16 - 16 + ((d1 mod 6 + ((d2 floordiv 16) mod 2) * -1 + 2) mod 2) * 64 + d2 mod 16)>
 // CHECK-LABEL: func.func @conv_nhwc
 // CHECK-NOT: ttir.conv2d
 // CHECK: d2m.view_layout %{{.*}} remapping = #[[FLAT]] : tensor<1x1x12x1x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x2x6x!ttcore.tile<32x32, bf16>
@@ -42,4 +43,20 @@ func.func @conv_nhwc(%x: tensor<2x6x6x32xbf16>, %w: tensor<64x32x3x3xbf16>, %b: 
 func.func @depthwise_nchw(%x: tensor<1x32x8x8xbf16>, %w: tensor<32x1x3x3xbf16>) -> tensor<1x32x8x8xbf16> {
   %0 = "ttir.conv2d"(%x, %w) <{batch_dim = 0 : i64, channel_dim = 1 : i64, dilation = array<i32: 1, 1>, groups = 32 : i32, height_dim = 2 : i64, padding = array<i32: 1, 1, 1, 1>, stride = array<i32: 1, 1>, width_dim = 3 : i64}> : (tensor<1x32x8x8xbf16>, tensor<32x1x3x3xbf16>) -> tensor<1x32x8x8xbf16>
   return %0 : tensor<1x32x8x8xbf16>
+}
+
+// A conv_transpose2d of stride 2: output row (n, oy, ox), column (kh, kw, c) reads input row (oy + 2 - kh) floordiv 2
+// - 1 when the division is exact, else that plus 5 (past the 4 rows: zero), and likewise across (the (N, H, W*C)
+// view's columns); the weight (16, 32, 2, 2) seen as (16, 128) gives the (64, 32) matrix.
+// CHECK-LABEL: func.func @transposed
+// CHECK-NOT: ttir.conv_transpose2d
+// CHECK: d2m.view_layout %{{.*}} remapping = #[[TPATCH]] : tensor<1x1x2x2x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x3x2x!ttcore.tile<32x32, bf16>
+// CHECK: into tensor<96x64xbf16>
+// CHECK: into tensor<16x128xbf16>
+// CHECK: into tensor<64x32xbf16>
+// CHECK: d2m.tile_matmul
+// CHECK: into tensor<2x8x6x32xbf16>
+func.func @transposed(%x: tensor<2x4x3x16xbf16>, %w: tensor<16x32x2x2xbf16>) -> tensor<2x8x6x32xbf16> {
+  %0 = "ttir.conv_transpose2d"(%x, %w) <{dilation = array<i32: 1, 1>, groups = 1 : i32, output_padding = array<i32: 0, 0>, padding = array<i32: 0, 0, 0, 0>, stride = array<i32: 2, 2>}> : (tensor<2x4x3x16xbf16>, tensor<16x32x2x2xbf16>) -> tensor<2x8x6x32xbf16>
+  return %0 : tensor<2x8x6x32xbf16>
 }
