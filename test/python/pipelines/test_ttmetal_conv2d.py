@@ -1,4 +1,4 @@
-"""conv2d, conv_transpose2d, max/avg pool2d and nearest upsample2d through `--ttir-to-ttmetal-pipeline` (im2col and window gathers,
+"""conv2d, conv_transpose2d, max/avg/global average pool2d and nearest upsample2d through `--ttir-to-ttmetal-pipeline` (im2col and window gathers,
 then the tiled matmul or elementwise ops), run on the simulated grid and compared with torch's own convolution and
 pooling; and which gathers read whole face rows."""
 
@@ -132,6 +132,17 @@ def test_avg_pool2d_divides_by_the_window_or_what_it_read(include):
     (out,), _ = run_program(compile_ttir(pool_text("avg", shape, tuple(expected.shape), 3, 2, 1, False, include)),
                             [x])
     assert (out.double() - expected).abs().max() < 0.02
+
+
+@pytest.mark.parametrize("shape", [(2, 7, 7, 64), (3, 2, 2, 16)])
+def test_global_avg_pool2d_is_each_images_mean(shape):
+    x = bf16(*shape)
+    result = (shape[0], 1, 1, shape[3])
+    (out,), _ = run_program(compile_ttir(f"func.func @f(%a: {t(shape)}) -> {t(result)} {{\n"
+                                         f"  %0 = \"ttir.global_avg_pool2d\"(%a) : ({t(shape)}) -> {t(result)}\n"
+                                         f"  return %0 : {t(result)}\n}}\n"), [x])
+    expected = x.double().mean((1, 2), keepdim=True)
+    assert (out.double() - expected).abs().max() < 0.01  # each mean rounded to bf16 (values below 2)
 
 
 def test_upsample2d_nearest_repeats_each_pixel():

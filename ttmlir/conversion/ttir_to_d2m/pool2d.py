@@ -1,17 +1,19 @@
-"""`ttir.max_pool2d`, `ttir.avg_pool2d` and `ttir.upsample2d` in `--ttir-to-d2m`: written, where they are, as
-gathers of an NHWC input's windows (see `conv2d.py`) and elementwise ops the D2M path computes.
+"""`ttir.max_pool2d`, `ttir.avg_pool2d`, `ttir.global_avg_pool2d` and `ttir.upsample2d` in `--ttir-to-d2m`:
+written, where they are, as gathers of an NHWC input's windows (see `conv2d.py`) and ops the D2M path computes.
 
 A pool gathers, for each window offset (kh, kw), the (N*OH*OW, C) matrix of what that offset reads, and combines
 them with `maximum` or `add`. What a window reads outside the input is padding: a max pool masks it with -inf
 (`where` over the same gather of a tensor of ones, for the offsets that read outside), an average pool counts it
 as zero and divides by the window's size (count_include_pad) or by the number of elements it read (the sum of
 those gathers of ones). An average pool whose ceil_mode windows leave the padded input is refused (its divisor
-is neither). Nearest upsampling is one gather: output (n, y, x, c) reads input (n, y / sh, x / sw, c); bilinear
-upsampling is refused."""
+is neither). A global average pool sums each image's pixels (a matmul of the (N*H*W, C) pixels by a selector
+whose row n is ones over image n's, gathered from one row of ones) and divides by H*W. Nearest upsampling is one
+gather: output (n, y, x, c) reads input (n, y / sh, x / sw, c); bilinear upsampling is refused."""
 
 from __future__ import annotations
 
 from xdsl.ir import SSAValue
+from xdsl.ir.affine import AffineExpr
 
 from ttmlir.conversion.ttir_to_d2m.conv2d import Program, Windows
 from ttmlir.dialects import ttnn
@@ -114,4 +116,24 @@ def upsample2d(op: TTOp) -> list[TTOp]:
     return program.done(upsampled)
 
 
-POOLS = {"max_pool2d": max_pool2d, "avg_pool2d": avg_pool2d, "upsample2d": upsample2d}
+def global_avg_pool2d(op: TTOp) -> list[TTOp]:
+    """The TTIR ops (and gather program) replacing global_avg_pool2d `op` (see the module doc)."""
+    _checked(op)
+    value = op.operands[0]
+    shape, element = value.type.get_shape(), value.type.element_type
+    if len(shape) != 4:
+        raise PassFailure(op, f"a global_avg_pool2d of rank {len(shape)} is not converted to D2M yet (of an NHWC "
+                              "tensor is)")
+    n, h, w, c = shape
+    program = Program(op)
+    pixels = program.reshape(value, [n * h * w, c])
+    # row i of the selector is ones over image i's pixels: the one row of ones, shifted by i images (zero elsewhere)
+    ones = program.full([1, h * w], element, 1.0)
+    selector = program.gather(ones, [n, n * h * w], lambda i: [AffineExpr.constant(0), i[1] - i[0] * (h * w)])
+    sums = program.add("matmul", [selector, pixels], [n, c], element)
+    mean = program.add("div", [sums, program.full([n, c], element, float(h * w))], [n, c], element)
+    return program.done(program.reshape(mean, [n, 1, 1, c]))
+
+
+POOLS = {"max_pool2d": max_pool2d, "avg_pool2d": avg_pool2d, "global_avg_pool2d": global_avg_pool2d,
+         "upsample2d": upsample2d}
