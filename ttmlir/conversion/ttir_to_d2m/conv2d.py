@@ -34,8 +34,9 @@ class Program:
     """The ops replacing one TTIR op, made in order: TTIR ops (converted after, by the pass) and the D2M programs
     of gathers between them."""
 
-    def __init__(self, op: TTOp) -> None:
+    def __init__(self, op: TTOp, build_generic) -> None:
         self.op = op
+        self.build_generic = build_generic  # the pass's (`ttir_to_d2m.build_generic`)
         self.made: list[Operation] = []
 
     def add(self, name: str, operands, shape, element, properties: dict | None = None) -> SSAValue:
@@ -64,8 +65,6 @@ class Program:
         """A host tensor of `shape` whose element at logical index i is `value`'s at `index_of(i)` (zero where that
         is outside `value`): `value` moved to DRAM, seen through a `d2m.view_layout` of that remapping, copied into
         L1 by a generic, moved back to the host (as the pass writes any data-movement op)."""
-        from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic  # the pass imports this module
-
         source, element = tuple(value.type.get_shape()), value.type.element_type
         target = d2m.EmptyOp.create(result_types=[metal_type(source, element, "dram")])
         moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
@@ -75,7 +74,7 @@ class Program:
             result_types=[metal_type(shape, element, "dram")])
         out = d2m.EmptyOp.create(result_types=[metal_type(shape, element, "l1")])
         identity = AffineMapAttr(AffineMap.identity(2))
-        generic = build_generic([view.result], out.result, [identity] * 2, ["parallel"] * 2, copy_block)
+        generic = self.build_generic([view.result], out.result, [identity] * 2, ["parallel"] * 2, copy_block)
         host = d2m.EmptyOp.create(result_types=[TensorType(element, list(shape))])
         back = d2m.ToLayoutOp.create(operands=[generic.results[0], host.result], result_types=[host.result.type])
         self.made += [target, moved, view, out, generic, host, back]
@@ -155,8 +154,9 @@ def _weight_matrix(program: Program, weight: SSAValue, channels: int, groups: in
     return program.gather(flat, [window * channels, o_count], index)
 
 
-def conv2d(op: TTOp) -> list[TTOp]:
-    """The TTIR ops (and gather programs) replacing conv2d `op`, where it was (see the module doc)."""
+def conv2d(convert, op: TTOp) -> list[TTOp]:
+    """The TTIR ops (and gather programs) replacing conv2d `op`, where it was (see the module doc); `convert` is
+    the pass."""
     if flattened_info(op) is not None:
         raise PassFailure(op, "a conv2d of a flattened input (flattened_compat_info) is not converted to D2M yet")
     value, weight = op.operands[:2]
@@ -168,7 +168,7 @@ def conv2d(op: TTOp) -> list[TTOp]:
     to_nhwc, back = list(dims), [dims.index(d) for d in range(4)]
     result = op.results[0]
     element = result.type.element_type
-    program = Program(op)
+    program = Program(op, convert.build_generic)
     x = program.permute(value, to_nhwc)
     n, h, w, c = x.type.get_shape()
     out_shape = [result.type.get_shape()[d] for d in to_nhwc]

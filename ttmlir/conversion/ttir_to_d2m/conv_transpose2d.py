@@ -49,8 +49,9 @@ def _weight_matrix(program: Program, weight: SSAValue, groups: int) -> SSAValue:
     return program.gather(flat, [window * channels, per_group * groups], index)
 
 
-def conv_transpose2d(op: TTOp) -> list[TTOp]:
-    """The TTIR ops (and gather programs) replacing conv_transpose2d `op`, where it was (see the module doc)."""
+def conv_transpose2d(convert, op: TTOp) -> list[TTOp]:
+    """The TTIR ops (and gather programs) replacing conv_transpose2d `op`, where it was (see the module doc);
+    `convert` is the pass."""
     if flattened_info(op) is not None:
         raise PassFailure(op, "a conv_transpose2d of a flattened input (flattened_compat_info) is not converted to "
                               "D2M yet")
@@ -62,7 +63,7 @@ def conv_transpose2d(op: TTOp) -> list[TTOp]:
     to_nhwc, back = list(dims), [dims.index(d) for d in range(4)]
     result = op.results[0]
     element = result.type.element_type
-    program = Program(op)
+    program = Program(op, convert.build_generic)
     x = program.permute(value, to_nhwc)
     n, h, w, c = x.type.get_shape()
     _, oh, ow, o_count = (result.type.get_shape()[d] for d in to_nhwc)

@@ -37,7 +37,7 @@ def _outside(windows: Windows, kh: int, kw: int) -> bool:
     return rows[0] < 0 or rows[1] >= windows.h or cols[0] < 0 or cols[1] >= windows.w
 
 
-def _windows(op: TTOp) -> tuple[Program, SSAValue, Windows]:
+def _windows(convert, op: TTOp) -> tuple[Program, SSAValue, Windows]:
     _checked(op)
     if flattened_info(op) is not None:
         raise PassFailure(op, f"a {op.ROW.name} of a flattened input (flattened_compat_info) is not converted to D2M "
@@ -46,16 +46,16 @@ def _windows(op: TTOp) -> tuple[Program, SSAValue, Windows]:
     out = op.results[0].type.get_shape()
     windows = Windows(value.type.get_shape(), (out[1], out[2]), int_pair(op, "kernel"), int_pair(op, "stride"),
                       int_pair(op, "dilation"), int_quad(op, "padding"))
-    return Program(op), value, windows
+    return Program(op, convert.build_generic), value, windows
 
 
 def _offsets(windows: Windows) -> list[tuple[int, int]]:
     return [(kh, kw) for kh in range(windows.kernel[0]) for kw in range(windows.kernel[1])]
 
 
-def max_pool2d(op: TTOp) -> list[TTOp]:
-    """The TTIR ops (and gather programs) replacing max_pool2d `op` (see the module doc)."""
-    program, value, windows = _windows(op)
+def max_pool2d(convert, op: TTOp) -> list[TTOp]:
+    """The TTIR ops (and gather programs) replacing max_pool2d `op` (see the module doc); `convert` is the pass."""
+    program, value, windows = _windows(convert, op)
     element = value.type.element_type
     shape = [windows.n * windows.out[0] * windows.out[1], windows.c]
     ones = lowest = None
@@ -71,9 +71,9 @@ def max_pool2d(op: TTOp) -> list[TTOp]:
     return program.done(windows.result(program, best, windows.c))
 
 
-def avg_pool2d(op: TTOp) -> list[TTOp]:
+def avg_pool2d(convert, op: TTOp) -> list[TTOp]:
     """The TTIR ops (and gather programs) replacing avg_pool2d `op` (see the module doc)."""
-    program, value, windows = _windows(op)
+    program, value, windows = _windows(convert, op)
     element = value.type.element_type
     shape = [windows.n * windows.out[0] * windows.out[1], windows.c]
     include_pad = scalar(op.prop("count_include_pad")) is not False
@@ -102,7 +102,7 @@ def avg_pool2d(op: TTOp) -> list[TTOp]:
     return program.done(windows.result(program, mean, windows.c))
 
 
-def upsample2d(op: TTOp) -> list[TTOp]:
+def upsample2d(convert, op: TTOp) -> list[TTOp]:
     """The gather program replacing nearest upsample2d `op` (see the module doc)."""
     _checked(op)
     if scalar(op.prop("mode")) != "nearest":
@@ -110,13 +110,13 @@ def upsample2d(op: TTOp) -> list[TTOp]:
                               "(nearest is)")
     value = op.operands[0]
     sh, sw = int_pair(op, "scale_factor")
-    program = Program(op)
+    program = Program(op, convert.build_generic)
     upsampled = program.gather(value, op.results[0].type.get_shape(), lambda i: [i[0], i[1] // sh, i[2] // sw,
                                                                                  i[3]])
     return program.done(upsampled)
 
 
-def global_avg_pool2d(op: TTOp) -> list[TTOp]:
+def global_avg_pool2d(convert, op: TTOp) -> list[TTOp]:
     """The TTIR ops (and gather program) replacing global_avg_pool2d `op` (see the module doc)."""
     _checked(op)
     value = op.operands[0]
@@ -125,7 +125,7 @@ def global_avg_pool2d(op: TTOp) -> list[TTOp]:
         raise PassFailure(op, f"a global_avg_pool2d of rank {len(shape)} is not converted to D2M yet (of an NHWC "
                               "tensor is)")
     n, h, w, c = shape
-    program = Program(op)
+    program = Program(op, convert.build_generic)
     pixels = program.reshape(value, [n * h * w, c])
     # row i of the selector is ones over image i's pixels: the one row of ones, shifted by i images (zero elsewhere)
     ones = program.full([1, h * w], element, 1.0)

@@ -73,7 +73,9 @@ FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
 # op families that build their whole program (operands' layouts, grid): name -> (pass, op, device grid) -> (ops,
 # host result), or None for an op of the family converted the usual way
 PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS}
-REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES, **CONVOLUTIONS, **POOLS, **TRANSPOSED_CONVOLUTIONS}  # ops written as other TTIR ops where they are, then converted
+REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES}  # ops written as other TTIR ops where they are, then converted
+# ops written as TTIR ops and gather programs where they are (given the pass: its generic builder), then converted
+WINDOWED = {**CONVOLUTIONS, **POOLS, **TRANSPOSED_CONVOLUTIONS}
 
 
 def ranked_metal_type(shape: tuple[int, ...], element: Attribute, memory: str) -> TensorType:
@@ -373,8 +375,8 @@ class TTIRToD2MPass(ModulePass):
             if ttir_op.ROW.name in KEPT:
                 continue
             name = ttir_op.ROW.name
-            produced = REWRITTEN[name](ttir_op) if name in REWRITTEN else \
-                _decomposed_min(ttir_op) if name == "min" else [ttir_op]
+            produced = REWRITTEN[name](ttir_op) if name in REWRITTEN else WINDOWED[name](self, ttir_op) \
+                if name in WINDOWED else _decomposed_min(ttir_op) if name == "min" else [ttir_op]
             for each in (t for p in produced  # lazily: each op's TMs rewritten once those before it are converted
                          for t in ([p] if self.ttnn_mode else decompose_tms(p, p.ROW.name in TILE_OF))):
                 self.convert(each, device)
