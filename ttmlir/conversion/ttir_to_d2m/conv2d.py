@@ -6,7 +6,8 @@ matrix of N*OH*OW rows and KH*KW*C columns (row (n, oh, ow), column (kh, kw, c) 
 whose remapping names that element (see `row_gather.py`); the padding is what the view names outside the input,
 left zero by the reader. The reader checks a matrix's rows and columns, not the dims folded into its batch, so an
 input of several images whose height is padded is first seen as (N, H, W*C). With C a multiple of 16 each face
-row of patches is one read (`row_gather.face_runs`), else elements are gathered one by one.
+row of patches is one read (`row_gather.face_runs`), else elements are gathered one by one (from an NCHW input as it
+is, each image's channel a matrix, rather than after a permute).
 
 The weight (O, C/groups, KH, KW), seen as (O, C/groups*KH*KW), is gathered the same way into the (KH*KW*C, O)
 matrix the patches multiply: row (kh, kw, c), column o holds weight[o, c - g*C/groups, kh, kw] for c in o's group g,
@@ -20,7 +21,7 @@ from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from ttmlir.conversion.ttir_to_d2m.row_gather import _div, copy_block, gathered
+from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, _div, copy_block, gathered
 from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 from ttmlir.dialects import d2m, ttnn
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
@@ -93,15 +94,18 @@ class Program:
 
 class Windows:
     """The sliding windows of an NHWC input: output position (n, oh, ow) and window offset (kh, kw) read the input's
-    element (n, oh*sh + kh*dh - top, ow*sw + kw*dw - left, c)."""
+    element (n, oh*sh + kh*dh - top, ow*sw + kw*dw - left, c). With `channels_first` the gathers read the input
+    as NCHW instead (each image's channel a matrix: every padding falls outside a matrix, nothing is permuted)."""
 
-    def __init__(self, shape, out: tuple[int, int], kernel, stride, dilation, padding) -> None:
+    def __init__(self, shape, out: tuple[int, int], kernel, stride, dilation, padding,
+                 channels_first: bool = False) -> None:
         self.n, self.h, self.w, self.c = shape
+        self.channels_first = channels_first
         self.out, self.kernel, self.stride, self.dilation = out, tuple(kernel), tuple(stride), tuple(dilation)
         self.top, self.left = padding[0], padding[1]
         last = (out[0] - 1) * stride[0] + (kernel[0] - 1) * dilation[0] - self.top
         # an image's rows read outside it would be the neighbouring image's in the batch the reader folds
-        self.flat_rows = self.n > 1 and (self.top > 0 or last >= self.h)
+        self.flat_rows = self.n > 1 and (self.top > 0 or last >= self.h) and not channels_first
 
     def source(self, program: Program, value: SSAValue) -> SSAValue:
         """The input as the gathers read it: (N, H, W*C) where a window's rows leave an image of several."""
@@ -114,6 +118,8 @@ class Windows:
         n = _div(position, oh_count * ow_count)
         ih = (_div(position, ow_count) % oh_count) * self.stride[0] + kh * self.dilation[0] - self.top
         iw = (position % ow_count) * self.stride[1] + kw * self.dilation[1] - self.left
+        if self.channels_first:
+            return [n, c, ih, iw]
         return [n, ih, iw * self.c + c] if self.flat_rows else [n, ih, iw, c]
 
     def patches(self, program: Program, value: SSAValue) -> SSAValue:
@@ -122,7 +128,7 @@ class Windows:
         c = self.c
         rows = self.n * self.out[0] * self.out[1]
         if self.kernel == (1, 1) and self.stride == (1, 1) and not self.top and not self.left and \
-                self.out == (self.h, self.w):
+                self.out == (self.h, self.w) and not self.channels_first:
             return program.reshape(value, [rows, c])  # each pixel its own window
         return program.gather(self.source(program, value), [rows, kh_count * kw_count * c], lambda i: self.index(
             i[0], i[1] // (kw_count * c), (i[1] // c) % kw_count, i[1] % c))
@@ -147,6 +153,7 @@ def _weight_matrix(program: Program, weight: SSAValue, channels: int, groups: in
     window = kh_count * kw_count
     flat = program.reshape(weight, [o_count, per_group * window])
     outputs = o_count // groups
+
     def index(i: list[AffineExpr]) -> list[AffineExpr]:
         within = i[0] % channels - _div(i[1], outputs) * per_group if groups > 1 else i[0] % channels
         return [i[1], within * window + _div(i[0], channels)]
@@ -169,12 +176,14 @@ def conv2d(convert, op: TTOp) -> list[TTOp]:
     result = op.results[0]
     element = result.type.element_type
     program = Program(op, convert.build_generic)
-    x = program.permute(value, to_nhwc)
-    n, h, w, c = x.type.get_shape()
+    n, h, w, c = (value.type.get_shape()[d] for d in to_nhwc)
+    # an NCHW input whose channels are not whole face rows is gathered element by element either way: read as it is
+    channels_first = dims == [0, 2, 3, 1] and c % FACE_ROW != 0
+    x = value if channels_first else program.permute(value, to_nhwc)
     out_shape = [result.type.get_shape()[d] for d in to_nhwc]
     o_count, _, kh_count, kw_count = weight.type.get_shape()
     windows = Windows((n, h, w, c), tuple(out_shape[1:3]), (kh_count, kw_count), int_pair(op, "stride"),
-                      int_pair(op, "dilation"), int_quad(op, "padding"))
+                      int_pair(op, "dilation"), int_quad(op, "padding"), channels_first)
     patches = windows.patches(program, x)
     matrix = _weight_matrix(program, weight, c, int(scalar(op.prop("groups"))))
     rows = patches.type.get_shape()[0]

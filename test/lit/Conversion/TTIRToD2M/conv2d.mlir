@@ -11,6 +11,7 @@
 // CHECK-DAG: #[[WEIGHT:map[0-9]*]] = affine_map<(d0, d1, d2) -> (0, d2, (d1 mod 32) * 9 + d1 floordiv 32)>
 // CHECK-DAG: #[[DEPTH:map[0-9]*]] = affine_map<(d0, d1, d2) -> (0, d2, (d1 mod 32) * 9 + d2 * -9 + d1 floordiv 32)>
 // CHECK-DAG: #[[TPATCH:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 48, ((d1 floordiv 6) mod 8 + (d2 floordiv 32) * -1 + 2) floordiv 2 - 1 + (((d1 floordiv 6) mod 8 + (d2 floordiv 32) * -1 + 2) mod 2) * 5, ((d1 mod 6 + ((d2 floordiv 16) mod 2) * -1 + 2) floordiv 2) * 16 - 16 + ((d1 mod 6 + ((d2 floordiv 16) mod 2) * -1 + 2) mod 2) * 64 + d2 mod 16)>
+// CHECK-DAG: #[[RGB:map[0-9]*]] = affine_map<(d0, d1, d2) -> ((d1 floordiv 25) * 3 + d2 mod 3, ((d1 floordiv 5) mod 5) * 2 + d2 floordiv 9 - 1, (d1 mod 5) * 2 + (d2 floordiv 3) mod 3 - 1)>
 // CHECK-LABEL: func.func @conv_nhwc
 // CHECK-NOT: ttir.conv2d
 // CHECK: d2m.view_layout %{{.*}} remapping = #[[FLAT]] : tensor<1x1x12x1x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x2x6x!ttcore.tile<32x32, bf16>
@@ -59,4 +60,18 @@ func.func @depthwise_nchw(%x: tensor<1x32x8x8xbf16>, %w: tensor<32x1x3x3xbf16>) 
 func.func @transposed(%x: tensor<2x4x3x16xbf16>, %w: tensor<16x32x2x2xbf16>) -> tensor<2x8x6x32xbf16> {
   %0 = "ttir.conv_transpose2d"(%x, %w) <{dilation = array<i32: 1, 1>, groups = 1 : i32, output_padding = array<i32: 0, 0>, padding = array<i32: 0, 0, 0, 0>, stride = array<i32: 2, 2>}> : (tensor<2x4x3x16xbf16>, tensor<16x32x2x2xbf16>) -> tensor<2x8x6x32xbf16>
   return %0 : tensor<2x8x6x32xbf16>
+}
+
+// Three channels of NCHW images are not whole face rows: the patches are gathered element by element straight from
+// the NCHW input (image n's channel c its matrix, so every padding falls outside one), with no permute first.
+// CHECK-LABEL: func.func @rgb_nchw
+// CHECK-NOT: ttir.conv2d
+// CHECK: d2m.to_layout %arg0
+// CHECK-NEXT: d2m.view_layout %{{.*}} remapping = #[[RGB]] : tensor<1x1x6x1x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x2x1x!ttcore.tile<32x32, bf16>
+// CHECK: into tensor<50x27xbf16>
+// CHECK: d2m.tile_matmul
+// CHECK: into tensor<2x8x5x5xbf16>
+func.func @rgb_nchw(%x: tensor<2x3x9x9xbf16>, %w: tensor<8x3x3x3xbf16>) -> tensor<2x8x5x5xbf16> {
+  %0 = "ttir.conv2d"(%x, %w) <{batch_dim = 0 : i64, channel_dim = 1 : i64, dilation = array<i32: 1, 1>, groups = 1 : i32, height_dim = 2 : i64, padding = array<i32: 1, 1, 1, 1>, stride = array<i32: 2, 2>, width_dim = 3 : i64}> : (tensor<2x3x9x9xbf16>, tensor<8x3x3x3xbf16>) -> tensor<2x8x5x5xbf16>
+  return %0 : tensor<2x8x5x5xbf16>
 }
