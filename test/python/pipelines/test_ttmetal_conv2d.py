@@ -1,6 +1,6 @@
-"""conv2d, conv_transpose2d, max/avg/global average pool2d and nearest upsample2d through `--ttir-to-ttmetal-pipeline` (im2col and window gathers,
-then the tiled matmul or elementwise ops), run on the simulated grid and compared with torch's own convolution and
-pooling; and which gathers read whole face rows."""
+"""conv2d, conv_transpose2d, max/avg/global average pool2d and nearest upsample2d through
+`--ttir-to-ttmetal-pipeline` (im2col and window gathers, then the tiled matmul or elementwise ops), run on the
+simulated grid and compared with torch's own convolution and pooling; and which gathers read whole face rows."""
 
 import pytest
 import torch
@@ -116,7 +116,8 @@ def pool_text(kind: str, shape, result, k: int, stride: int, pad: int, ceil: boo
         f"padding = array<i32: {pad}, {pad}, {pad}, {pad}>, stride = array<i32: {stride}, {stride}>"))
 
 
-@pytest.mark.parametrize("shape, k, stride, pad, ceil", [((2, 7, 7, 32), 3, 2, 1, False), ((1, 7, 7, 16), 2, 2, 0, True)])
+@pytest.mark.parametrize("shape, k, stride, pad, ceil", [((2, 7, 7, 32), 3, 2, 1, False),
+                                                        ((1, 7, 7, 16), 2, 2, 0, True)])
 def test_max_pool2d_is_torchs_with_padding_never_the_maximum(shape, k, stride, pad, ceil):
     x = (bf16(*shape) - 4.0).to(torch.bfloat16).float()  # every value negative: a zero padding would win
     expected = F.max_pool2d(x.permute(0, 3, 1, 2), k, stride, pad, ceil_mode=ceil).permute(0, 2, 3, 1)
