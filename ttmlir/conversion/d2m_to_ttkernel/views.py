@@ -17,7 +17,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, column_offset, reshaped
+from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, column_offset, face_runs, reshaped
 from ttmlir.dialects import d2m
 from ttmlir.errors import PassFailure
 
@@ -48,11 +48,12 @@ class RowGather:
 def gather_of(remapping: AffineMap, source: tuple[int, ...], result: tuple[int, ...]) -> RowGather:
     """A view's gather: by face rows where each output face row's 16 elements are one source face row's (the
     source column the output's plus a multiple of 16, none of them past the source's last column unless all are;
-    or a reshape between last dims of multiples of 16), else element by element."""
+    or a reshape or a window (`face_runs`) between last dims of multiples of 16), else element by element."""
     width, offset = _matrix(source)[1], column_offset(remapping)
     # a face row read whole when all of it is the source's row (or none of it: those are left zero)
     faces = (offset is not None and (width % FACE_ROW == 0 or 0 <= offset <= width - _matrix(result)[1])) or \
-        (not (width % FACE_ROW or _matrix(result)[1] % FACE_ROW) and remapping == reshaped(source, result))
+        (not (width % FACE_ROW or _matrix(result)[1] % FACE_ROW) and (remapping == reshaped(source, result) or
+                                                                     face_runs(remapping)))
     return RowGather(remapping, math.prod(source[:-2]), _matrix(source), _matrix(result), faces)
 
 

@@ -88,6 +88,47 @@ def column_offset(amap: AffineMap) -> int | None:
     return None
 
 
+def _terms(expr: AffineExpr) -> list[AffineExpr]:
+    """The terms of a sum."""
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add:
+        return _terms(expr.lhs) + _terms(expr.rhs)
+    return [expr]
+
+
+def _multiple_of(expr: AffineExpr, n: int) -> bool:
+    """Whether `expr` is a multiple of `n` for every value of its dims (a sufficient test)."""
+    if isinstance(expr, AffineConstantExpr):
+        return expr.value % n == 0
+    if isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Mul:
+        return _multiple_of(expr.lhs, n) or _multiple_of(expr.rhs, n)
+    return bool(_terms(expr)[1:]) and all(_multiple_of(t, n) for t in _terms(expr))
+
+
+def _steady(expr: AffineExpr) -> bool:
+    """Whether `expr` is the same for the 16 output columns d2 of a face row: it reads d2 only divided (floordiv)
+    by a multiple of 16."""
+    if isinstance(expr, AffineBinaryOpExpr):
+        if expr.kind == AffineBinaryOpKind.FloorDiv and _multiple_of(expr.rhs, FACE_ROW):
+            return True
+        return _steady(expr.lhs) and _steady(expr.rhs)
+    return expr != AffineExpr.dimension(2)
+
+
+def face_runs(amap: AffineMap) -> bool:
+    """Whether each 16-column face row of the output (d2 from a multiple of 16) reads 16 consecutive source
+    elements starting at a multiple of 16 of a source row, without a sum of column offsets `column_offset` sees:
+    the source column is d2 (or d2 mod a multiple of 16) plus terms that are multiples of 16 and the same across the
+    face row, the matrix and the row the same across it (a convolution's windows of a channel dim of 16k)."""
+    *rows, col = amap.results
+    run = [t for t in _terms(col) if not _steady(t)]
+    if len(run) != 1 or not all(_steady(e) for e in rows) or \
+            not all(_multiple_of(t, FACE_ROW) for t in _terms(col) if t is not run[0]):
+        return False
+    d2 = AffineExpr.dimension(2)
+    return run[0] == d2 or (isinstance(run[0], AffineBinaryOpExpr) and run[0].kind == AffineBinaryOpKind.Mod and
+                            run[0].lhs == d2 and _multiple_of(run[0].rhs, FACE_ROW))
+
+
 def reshaped(source: tuple[int, ...], result: tuple[int, ...]) -> AffineMap:
     """The map of a reshape: the element of the same row-major position (of the same column, in the row of the
     same position, when both keep the last dim)."""

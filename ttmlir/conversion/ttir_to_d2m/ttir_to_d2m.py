@@ -50,6 +50,9 @@ from ttmlir.conversion.ttir_to_d2m.argmax import DECOMPOSED
 from ttmlir.conversion.ttir_to_d2m.cache_updates import CACHE_UPDATES
 from ttmlir.conversion.ttir_to_d2m.mixed_types import cast_mixed_operands
 from ttmlir.conversion.ttir_to_d2m.ccl import HOST_COLLECTIVES, MESH_PROGRAMS
+from ttmlir.conversion.ttir_to_d2m.conv2d import CONVOLUTIONS
+from ttmlir.conversion.ttir_to_d2m.pool2d import POOLS
+from ttmlir.conversion.ttir_to_d2m.conv_transpose2d import TRANSPOSED_CONVOLUTIONS
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -73,6 +76,8 @@ FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
 # host result), or None for an op of the family converted the usual way
 PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS, **MESH_PROGRAMS}
 REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES}  # ops written as other TTIR ops where they are, then converted
+# ops written as TTIR ops and gather programs where they are (given the pass: its generic builder), then converted
+WINDOWED = {**CONVOLUTIONS, **POOLS, **TRANSPOSED_CONVOLUTIONS}
 
 
 def ranked_metal_type(shape: tuple[int, ...], element: Attribute, memory: str) -> TensorType:
@@ -372,8 +377,8 @@ class TTIRToD2MPass(ModulePass):
             if ttir_op.ROW.name in KEPT:
                 continue
             name = ttir_op.ROW.name
-            produced = REWRITTEN[name](ttir_op) if name in REWRITTEN else \
-                _decomposed_min(ttir_op) if name == "min" else [ttir_op]
+            produced = REWRITTEN[name](ttir_op) if name in REWRITTEN else WINDOWED[name](self, ttir_op) \
+                if name in WINDOWED else _decomposed_min(ttir_op) if name == "min" else [ttir_op]
             for each in (t for p in produced  # lazily: each op's TMs rewritten once those before it are converted
                          for t in ([p] if self.ttnn_mode else decompose_tms(p, p.ROW.name in TILE_OF))):
                 self.convert(each, device)

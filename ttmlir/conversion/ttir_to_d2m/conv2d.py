@@ -1,0 +1,196 @@
+"""`ttir.conv2d` in `--ttir-to-d2m`: written, where it is, as an im2col gather and the tiled matmul the path has.
+
+The input is seen channels last (a permute when its dims say otherwise). Its windows are gathered into a patch
+matrix of N*OH*OW rows and KH*KW*C columns (row (n, oh, ow), column (kh, kw, c) holding the input's element
+(n, oh*sh + kh*dh - top, ow*sw + kw*dw - left, c)) by a program reading the input through a `d2m.view_layout`
+whose remapping names that element (see `row_gather.py`); the padding is what the view names outside the input,
+left zero by the reader. The reader checks a matrix's rows and columns, not the dims folded into its batch, so an
+input of several images whose height is padded is first seen as (N, H, W*C). With C a multiple of 16 each face
+row of patches is one read (`row_gather.face_runs`), else elements are gathered one by one (from an NCHW input as it
+is, each image's channel a matrix, rather than after a permute).
+
+The weight (O, C/groups, KH, KW), seen as (O, C/groups*KH*KW), is gathered the same way into the (KH*KW*C, O)
+matrix the patches multiply: row (kh, kw, c), column o holds weight[o, c - g*C/groups, kh, kw] for c in o's group g,
+zero for the other groups' channels (a block-diagonal matrix: grouped and depthwise convolutions are the same
+matmul). The bias
+(O elements) is added to each row, and the (N*OH*OW, O) product is reshaped (and permuted) into the result."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import AffineMapAttr, TensorType
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineExpr, AffineMap
+
+from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, _div, copy_block, gathered
+from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
+from ttmlir.dialects import d2m, ttnn
+from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+from ttmlir.dialects.ttir_shapes_nn import conv_dims, flattened_info, int_pair, int_quad
+from ttmlir.errors import PassFailure, derive
+from ttmlir.ir.props import KINDS, scalar
+from ttmlir.ir.tt_op import TTOp
+
+
+class Program:
+    """The ops replacing one TTIR op, made in order: TTIR ops (converted after, by the pass) and the D2M programs
+    of gathers between them."""
+
+    def __init__(self, op: TTOp, build_generic) -> None:
+        self.op = op
+        self.build_generic = build_generic  # the pass's (`ttir_to_d2m.build_generic`)
+        self.made: list[Operation] = []
+
+    def add(self, name: str, operands, shape, element, properties: dict | None = None) -> SSAValue:
+        self.made.append(TTIR_OP_CLASSES[name].create(operands=list(operands), result_types=[
+            TensorType(element, list(shape))], properties=properties or {}))
+        return self.made[-1].results[0]
+
+    def reshape(self, value: SSAValue, shape) -> SSAValue:
+        if tuple(value.type.get_shape()) == tuple(shape):
+            return value
+        return self.add("reshape", [value], shape, value.type.element_type,
+                        {"shape": KINDS["i32_array"].build(list(shape))})
+
+    def permute(self, value: SSAValue, order: list[int]) -> SSAValue:
+        if order == sorted(order):
+            return value
+        shape = value.type.get_shape()
+        return self.add("permute", [value], [shape[d] for d in order], value.type.element_type,
+                        {"permutation": KINDS["i64_darray"].build(order)})
+
+    def full(self, shape, element, value: float) -> SSAValue:
+        return self.add("full", [], shape, element, {"shape": KINDS["i32_darray"].build(list(shape)),
+                                                     "fill_value": KINDS["number"].build(value)})
+
+    def gather(self, value: SSAValue, shape, index_of) -> SSAValue:
+        """A host tensor of `shape` whose element at logical index i is `value`'s at `index_of(i)` (zero where that
+        is outside `value`): `value` moved to DRAM, seen through a `d2m.view_layout` of that remapping, copied into
+        L1 by a generic, moved back to the host (as the pass writes any data-movement op)."""
+        source, element = tuple(value.type.get_shape()), value.type.element_type
+        target = d2m.EmptyOp.create(result_types=[metal_type(source, element, "dram")])
+        moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
+        view = d2m.ViewLayoutOp.create(
+            operands=[moved.results[0]], properties={"remapping": AffineMapAttr(gathered(source, tuple(shape),
+                                                                                         index_of))},
+            result_types=[metal_type(shape, element, "dram")])
+        out = d2m.EmptyOp.create(result_types=[metal_type(shape, element, "l1")])
+        identity = AffineMapAttr(AffineMap.identity(2))
+        generic = self.build_generic([view.result], out.result, [identity] * 2, ["parallel"] * 2, copy_block)
+        host = d2m.EmptyOp.create(result_types=[TensorType(element, list(shape))])
+        back = d2m.ToLayoutOp.create(operands=[generic.results[0], host.result], result_types=[host.result.type])
+        self.made += [target, moved, view, out, generic, host, back]
+        return back.results[0]
+
+    def done(self, value: SSAValue) -> list[TTOp]:
+        """`value` stands for the op's result; the TTIR ops made, in order, for the pass to convert."""
+        op = self.op
+        derive([inner for made in self.made for inner in made.walk()], op)
+        op.parent_block().insert_ops_before(self.made, op)
+        op.results[0].replace_all_uses_with(value)
+        op.detach()
+        op.erase()
+        return [m for m in self.made if isinstance(m, TTOp)]
+
+
+class Windows:
+    """The sliding windows of an NHWC input: output position (n, oh, ow) and window offset (kh, kw) read the input's
+    element (n, oh*sh + kh*dh - top, ow*sw + kw*dw - left, c). With `channels_first` the gathers read the input
+    as NCHW instead (each image's channel a matrix: every padding falls outside a matrix, nothing is permuted)."""
+
+    def __init__(self, shape, out: tuple[int, int], kernel, stride, dilation, padding,
+                 channels_first: bool = False) -> None:
+        self.n, self.h, self.w, self.c = shape
+        self.channels_first = channels_first
+        self.out, self.kernel, self.stride, self.dilation = out, tuple(kernel), tuple(stride), tuple(dilation)
+        self.top, self.left = padding[0], padding[1]
+        last = (out[0] - 1) * stride[0] + (kernel[0] - 1) * dilation[0] - self.top
+        # an image's rows read outside it would be the neighbouring image's in the batch the reader folds
+        self.flat_rows = self.n > 1 and (self.top > 0 or last >= self.h) and not channels_first
+
+    def source(self, program: Program, value: SSAValue) -> SSAValue:
+        """The input as the gathers read it: (N, H, W*C) where a window's rows leave an image of several."""
+        return program.reshape(value, [self.n, self.h, self.w * self.c]) if self.flat_rows else value
+
+    def index(self, position: AffineExpr, kh, kw, c) -> list[AffineExpr]:
+        """The source's logical index read for output position `position` (n*OH*OW + oh*OW + ow), window offset
+        (kh, kw) and channel c (each an expression or an int)."""
+        oh_count, ow_count = self.out
+        n = _div(position, oh_count * ow_count)
+        ih = (_div(position, ow_count) % oh_count) * self.stride[0] + kh * self.dilation[0] - self.top
+        iw = (position % ow_count) * self.stride[1] + kw * self.dilation[1] - self.left
+        if self.channels_first:
+            return [n, c, ih, iw]
+        return [n, ih, iw * self.c + c] if self.flat_rows else [n, ih, iw, c]
+
+    def patches(self, program: Program, value: SSAValue) -> SSAValue:
+        """(N*OH*OW, KH*KW*C): row (n, oh, ow), column (kh, kw, c) the element that window offset reads."""
+        kh_count, kw_count = self.kernel
+        c = self.c
+        rows = self.n * self.out[0] * self.out[1]
+        if self.kernel == (1, 1) and self.stride == (1, 1) and not self.top and not self.left and \
+                self.out == (self.h, self.w) and not self.channels_first:
+            return program.reshape(value, [rows, c])  # each pixel its own window
+        return program.gather(self.source(program, value), [rows, kh_count * kw_count * c], lambda i: self.index(
+            i[0], i[1] // (kw_count * c), (i[1] // c) % kw_count, i[1] % c))
+
+    def window(self, program: Program, value: SSAValue, kh: int, kw: int) -> SSAValue:
+        """(N*OH*OW, C): row (n, oh, ow) the channels window offset (kh, kw) reads."""
+        rows = self.n * self.out[0] * self.out[1]
+        return program.gather(self.source(program, value), [rows, self.c],
+                              lambda i: self.index(i[0], kh, kw, i[1]))
+
+    def result(self, program: Program, value: SSAValue, channels: int) -> SSAValue:
+        """The (N*OH*OW, channels) rows as the NHWC result."""
+        return program.reshape(value, [self.n, *self.out, channels])
+
+
+def _weight_matrix(program: Program, weight: SSAValue, channels: int, groups: int) -> SSAValue:
+    """(KH*KW*C, O): row (kh, kw, c), column o holds weight[o, c - g*C/groups, kh, kw] for c in o's group g, zero
+    for other groups' channels. The weight is first seen as (O, C/groups*KH*KW) (each of its (KH, KW) matrices a
+    tile of its own on the device, read once), whose rows are the output channels: a row of the matrix then reads
+    one tile, and a channel outside o's group a column outside it (left zero by the reader)."""
+    o_count, per_group, kh_count, kw_count = weight.type.get_shape()
+    window = kh_count * kw_count
+    flat = program.reshape(weight, [o_count, per_group * window])
+    outputs = o_count // groups
+
+    def index(i: list[AffineExpr]) -> list[AffineExpr]:
+        within = i[0] % channels - _div(i[1], outputs) * per_group if groups > 1 else i[0] % channels
+        return [i[1], within * window + _div(i[0], channels)]
+
+    return program.gather(flat, [window * channels, o_count], index)
+
+
+def conv2d(convert, op: TTOp) -> list[TTOp]:
+    """The TTIR ops (and gather programs) replacing conv2d `op`, where it was (see the module doc); `convert` is
+    the pass."""
+    if flattened_info(op) is not None:
+        raise PassFailure(op, "a conv2d of a flattened input (flattened_compat_info) is not converted to D2M yet")
+    value, weight = op.operands[:2]
+    if isinstance(getattr(value.type, "encoding", None), ttnn.TTNNLayoutAttr):
+        raise PassFailure(op, "'ttir.conv2d' is not converted to D2M in ttnn-mode yet")
+    bias = op.operand_groups().get("bias")
+    dims = conv_dims(op)
+    # the permutation putting the channels last, and the one putting the result's dims back where `dims` says
+    to_nhwc, back = list(dims), [dims.index(d) for d in range(4)]
+    result = op.results[0]
+    element = result.type.element_type
+    program = Program(op, convert.build_generic)
+    n, h, w, c = (value.type.get_shape()[d] for d in to_nhwc)
+    # an NCHW input whose channels are not whole face rows is gathered element by element either way: read as it is
+    channels_first = dims == [0, 2, 3, 1] and c % FACE_ROW != 0
+    x = value if channels_first else program.permute(value, to_nhwc)
+    out_shape = [result.type.get_shape()[d] for d in to_nhwc]
+    o_count, _, kh_count, kw_count = weight.type.get_shape()
+    windows = Windows((n, h, w, c), tuple(out_shape[1:3]), (kh_count, kw_count), int_pair(op, "stride"),
+                      int_pair(op, "dilation"), int_quad(op, "padding"), channels_first)
+    patches = windows.patches(program, x)
+    matrix = _weight_matrix(program, weight, c, int(scalar(op.prop("groups"))))
+    rows = patches.type.get_shape()[0]
+    product = program.add("matmul", [patches, matrix], [rows, o_count], element)
+    if bias:
+        product = program.add("add", [product, program.reshape(bias[0], [1, o_count])], [rows, o_count], element)
+    return program.done(program.permute(windows.result(program, product, o_count), back))
+
+
+CONVOLUTIONS = {"conv2d": conv2d}
