@@ -28,8 +28,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.conversion.d2m_to_ttkernel.kernel_arguments import cb_type, kernel_arg, lower_get_arg, read_arg
 from ttmlir.conversion.d2m_to_ttkernel.kernel_dma import DmaLowering
-from ttmlir.conversion.d2m_to_ttkernel.kernel_dst import FPU_BINARY, SFPU_BINARY, SFPU_REDUCE, SFPU_UNARY, DstLowering, \
-    linear_index
+from ttmlir.conversion.d2m_to_ttkernel.kernel_dst import FPU_BINARY, FPU_REDUCE, SFPU_BINARY, SFPU_REDUCE, SFPU_UNARY, \
+    DstLowering, linear_index
 from ttmlir.conversion.d2m_to_ttkernel.kernel_semaphores import lower_semaphore_update, lower_semaphore_wait
 from ttmlir.dialects.d2m_args import GetArgOp
 from ttmlir.dialects.d2m_dma import MemTxType
@@ -229,7 +229,7 @@ def _layout_block(kernel: KernelFunction, op: Operation, tilize: bool) -> None:
 
 
 DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_BINARY, *FPU_BINARY, *SFPU_REDUCE, "tile_typecast", "tile_bcast",
-                         "tile_matmul"})
+                         "tile_matmul", "tile_fill", *FPU_REDUCE})
 LOWERINGS = {
     "d2m.get_cb": KernelFunction.get_cb,
     "d2m.get_arg": lower_get_arg,

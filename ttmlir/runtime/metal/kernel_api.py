@@ -560,6 +560,13 @@ class KernelApi:
         self.core.dst[index] = tile_math.dst_round(value, self.num)
         self.tiles += 1
 
+    def fill_tile(self, dst: int, value: float) -> None:
+        """Every element of dst tile `dst` set to `value`."""
+        self._compute_only("fill_tile")
+        index = self._dst_index(dst, "fill_tile")
+        self._set_dst(index, torch.full_like(self.core.dst[index], float(value)))
+        self.cycles += tile_math.sfpu_cycles("fill")
+
     def copy_tile(self, port: int, tile: int, dst: int) -> None:
         self._compute_only("copy_tile")
         self._set_dst(self._dst_index(dst, "copy_tile"), self._cb_tile(port, tile, "copy_tile"))
