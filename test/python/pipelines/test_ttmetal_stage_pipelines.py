@@ -66,3 +66,25 @@ def test_a_fused_chain_runs_in_the_eighth_kernel_in_program_order_of_its_tiles()
     (out,), _ = run_program(translate(module), [x, y])
     expected = (torch.exp(x) / torch.exp(-x)) ** y
     assert torch.allclose(out, expected, rtol=2e-2, atol=2e-2)
+
+
+def test_host_data_in_dram_is_read_row_by_row():
+    """Row-major interleaved DRAM pages are rows of the shard: the data movement reads whole rows."""
+    text = program('  %0 = "ttir.neg"(%a0) : (T) -> T\n  return %0 : T\n', (32, 64), "f32", 1)
+    x = torch.randn(32, 64, generator=torch.Generator().manual_seed(3))
+    (out,), _ = run_program(translate(staged(text, "override-device-shape=1,1 default-input-memspace=dram")), [x])
+    assert torch.equal(out, -x)
+
+
+def test_a_mean_over_dram_data_reads_its_scaler_tile_once_per_block():
+    """The reduction's scaler is a tile the device fills; the compute thread waits for and pops it around its
+    use, so the program finishes with the mean (upstream's reduction_scaler_cb_sync program)."""
+    t_in, t_out = "tensor<2x128x160xf32>", "tensor<2x128x1xf32>"
+    text = (f"func.func @main(%a: {t_in}) -> {t_out} {{\n"
+            f'  %0 = "ttir.mean"(%a) <{{dim_arg = [2 : i32], keep_dim = true}}> : ({t_in}) -> {t_out}\n'
+            f"  return %0 : {t_out}\n}}\n")
+    module = staged(text, "default-input-memspace=dram default-output-memspace=dram")
+    assert '"fill_tile"' in print_module(module)
+    x = torch.randn(2, 128, 160, generator=torch.Generator().manual_seed(4))
+    (out,), _ = run_program(translate(module), [x])
+    assert torch.allclose(out, x.mean(2, keepdim=True), rtol=1e-5, atol=1e-6)

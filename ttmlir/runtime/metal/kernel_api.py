@@ -198,6 +198,14 @@ class KernelApi:
             return self.grid.l1_addr(self.core.y, self.core.x, x)
         return self.grid.noc_addr(x, y, addr)
 
+    def convert_logical_x_to_translated(self, x: int) -> int:
+        """`experimental::convert_logical_x_to_translated`: a worker column as the NoC names it."""
+        return self.grid.noc_xy(0, int(x))[0]
+
+    def convert_logical_y_to_translated(self, y: int) -> int:
+        """`experimental::convert_logical_y_to_translated`: a worker row as the NoC names it."""
+        return self.grid.noc_xy(int(y), 0)[1]
+
     def get_noc_addr_from_bank_id_t(self, _dram: str, bank: int, addr: int) -> int:
         return self.grid.dram_addr(bank, addr)
 
