@@ -165,6 +165,8 @@ class DstLowering:
             return self.fill(op)
         if name in FPU_REDUCE:
             return self.fpu_reduce(op, FPU_REDUCE[name])
+        if name == "tile_transpose":
+            return self.transpose(op)
         tiles = [v for v in op.operands if isinstance(v.type, ttcore.TileType)]
         if len(tiles) != len(op.operands):
             if name not in SCALAR_RHS or len(tiles) != 1 or op.operands[0] is not tiles[0]:
@@ -220,6 +222,19 @@ class DstLowering:
         index, _ = self.dst_index(op)
         self.rewriter.insert_op([_call("reduce_init", cb_a, cb_b, out_cb, **attrs),
                                  _call("reduce_tile", cb_a, cb_b, a, b, index, **attrs), _call("reduce_uninit")],
+                                _insert_point(op.parent_block(), self.place_after(op, index)))
+        self.erase_result_store(op)
+
+    def transpose(self, op: Operation) -> None:
+        """A CB tile transposed into the result's DST slot by the unpacker (transpose_wh_init, transpose_wh_tile)."""
+        load = _loaded(op.operands[0])
+        if load is None or _from_dst(op.operands[0]):
+            raise PassFailure(op, f"'{op.name}' transposes a tile loaded from a CB")
+        cb = _cb_root(load.memref)
+        self.start_engines(op, "compute_kernel_hw_startup", cb)
+        index, _ = self.dst_index(op)
+        self.rewriter.insert_op([_call("transpose_wh_init", cb, _first_cb(self.func, load=False)),
+                                 _call("transpose_wh_tile", cb, op.operands[0], index)],
                                 _insert_point(op.parent_block(), self.place_after(op, index)))
         self.erase_result_store(op)
 

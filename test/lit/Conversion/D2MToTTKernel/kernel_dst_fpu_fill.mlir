@@ -2,8 +2,8 @@
 // RUN: ttmlir-opt --ttcore-register-device --convert-d2m-to-ttkernel --convert-ttkernel-to-emitc %s | FileCheck %s --check-prefix=EMITC
 // An FPU tile reduction in a compute kernel function reduces a CB tile, scaled by the scaler CB's tile, into its
 // accumulator's DST slot (the engines started on the input, scaler and output CBs; sum, max or mean as tt-metal's
-// SUM, MAX or AVG pool, along rows, columns or both). A tile of one value is filled in its DST slot by the SFPU
-// (the engines started on the CB it packs into).
+// SUM, MAX or AVG pool, along rows, columns or both). A CB tile is transposed into its DST slot as the unpacker
+// reads it. A tile of one value is filled in its DST slot by the SFPU (the engines started on the CB it packs into).
 
 #l1 = #ttcore.memory_space<l1>
 #dst = #ttcore.memory_space<dst>
@@ -70,5 +70,30 @@ func.func private @fill() attributes {d2m.thread = #d2m.thread<compute>} {
   %u = memref.load %dst[%c0] : !dsts
   memref.store %u, %out[%c0] : !one
   d2m.push %cb0 : !d2m.cb<!one>
+  return
+}
+
+// CHECK-LABEL: func.func private @transpose
+// CHECK-DAG: %[[IN:.*]] = ttkernel.get_common_arg_val(%c0{{.*}}) : (index) -> !ttkernel.cb<1, !ttcore.tile<32x32, f32>>
+// CHECK-DAG: %[[OUT:.*]] = ttkernel.get_common_arg_val(%c1{{.*}}) : (index) -> !ttkernel.cb<1, !ttcore.tile<32x32, f32>>
+// CHECK: ttkernel.compute_kernel_hw_startup(%[[IN]], %[[OUT]])
+// CHECK: ttkernel.transpose_wh_init(%[[IN]], %[[OUT]])
+// CHECK-NEXT: ttkernel.transpose_wh_tile(%[[IN]], %[[T:.*]], %[[T]])
+// CHECK: ttkernel.pack_tile
+// CHECK-NOT: d2m.tile_transpose
+func.func private @transpose() attributes {d2m.thread = #d2m.thread<compute>} {
+  %cb0 = d2m.get_cb(0) : !d2m.cb<!one>
+  %cb1 = d2m.get_cb(1) : !d2m.cb<!one>
+  %c0 = arith.constant 0 : index
+  %in = d2m.wait %cb0 : !d2m.cb<!one> -> !one
+  %out = d2m.reserve %cb1 : !d2m.cb<!one> -> !one
+  %dst = d2m.acquire_dst() : !dsts
+  %a = memref.load %in[%c0] : !one
+  %t = "d2m.tile_transpose"(%a) : (!ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, f32>
+  memref.store %t, %dst[%c0] : !dsts
+  %u = memref.load %dst[%c0] : !dsts
+  memref.store %u, %out[%c0] : !one
+  d2m.push %cb1 : !d2m.cb<!one>
+  d2m.pop %cb0 : !d2m.cb<!one>
   return
 }
