@@ -2,9 +2,9 @@
 operand) with the source's whole shape and unit strides is the source itself. Loads and stores through it read the
 source directly; any other user gets a `memref.cast` of the source to the view's type (as MLIR folds it, the cast
 absorbed by the loads and stores). A subview of a cast that only forgets static facts is a subview of the cast's
-source (MLIR's SubViewOpMemRefCastFolder). `memref.copy %src, %dst : memref<A> to memref<B>` and `memref.global "private"
-constant @name : memref<32x32xf32> = dense<1.0>` (the initializer's type is the memref's as a tensor; `=
-uninitialized` for none) in MLIR's syntax."""
+source (MLIR's SubViewOpMemRefCastFolder). `memref.copy %src, %dst : memref<A> to memref<B>` and
+`memref.global "private" constant @name : memref<32x32xf32> = dense<1.0>` (the initializer's type is the memref's
+as a tensor; `= uninitialized` for none) in MLIR's syntax."""
 
 from __future__ import annotations
 

@@ -6,10 +6,11 @@
   `enable-elementwise-fusion`), bufferization, scratch buffers, the matmul interchange, the outer loops, masking,
   synchronized buffers, allocation, multicast loads and the explicit form.
 - `--d2m-be-pipeline`: from there to kernel functions of D2M ops: arange decomposition, compute loops tiled to DST,
-  linalg to affine, op scheduling, scratch allocation, DST register access, tile matmul blocks, affine lowered, accesses
-  through subviews folded and memrefs linearized, CB allocs hoisted, the unified thread split, multicast semaphores, DMA scheduled, lowered and
-  optimized (composite views expanded, fully indexed), thread arguments normalized and the regions outlined, then
-  the kernels canonicalized, loop invariants hoisted and common subexpressions merged.
+  linalg to affine, op scheduling, scratch allocation, DST register access, tile matmul blocks, affine lowered,
+  accesses through subviews folded and memrefs linearized, CB allocs hoisted, the unified thread split, multicast
+  semaphores, DMA scheduled, lowered and optimized (composite views expanded, fully indexed), thread arguments
+  normalized and the regions outlined, then the kernels canonicalized, loop invariants hoisted and common
+  subexpressions merged.
   `--convert-d2m-to-ttkernel` takes the kernel functions on.
 
 Upstream stages this build has no pass for are left out, each only needed by the ops it names: the multi-device

@@ -6,8 +6,9 @@ layout's memory space: `#ttcore.shard<strides, 1>` when sharded, `#ttcore.interl
 interleaved, the strides in bytes over the shard's dims. Any other ranked tensor becomes an identity-layout
 memref, an unranked one an unranked memref. Functions (signatures and entry arguments), calls, returns,
 `ttcore.global`/`ttcore.get_global`, `bufferization.alloc_tensor` and `tensor.empty` (a 64-byte aligned
-`memref.alloc`; in a `d2m.generic`'s region, a core's local block, in L1), `linalg.copy` (into the output buffer) and `tensor.cast` (`memref.cast`, nothing when the
-types agree) bufferize; any other op on tensors is an error, as one-shot bufferization without unknown ops.
+`memref.alloc`; in a `d2m.generic`'s region, a core's local block, in L1), `linalg.copy` (into the output buffer)
+and `tensor.cast` (`memref.cast`, nothing when the types agree) bufferize; any other op on tensors is an error, as
+one-shot bufferization without unknown ops.
 """
 
 from __future__ import annotations
