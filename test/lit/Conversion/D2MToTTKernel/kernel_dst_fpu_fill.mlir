@@ -97,3 +97,31 @@ func.func private @transpose() attributes {d2m.thread = #d2m.thread<compute>} {
   d2m.pop %cb0 : !d2m.cb<!one>
   return
 }
+
+// A block matmul of two CB blocks into the output block: the block engine set up once after the CBs are defined,
+// then re-armed and run over the whole block from tile 0 of each CB into DST from slot 0 (rt x ct output tiles over
+// kt; B's K tiles a row of B apart).
+// CHECK-LABEL: func.func private @matmul_block
+// CHECK-DAG: %[[A:.*]] = ttkernel.get_common_arg_val(%c0{{.*}}) : (index) -> !ttkernel.cb<8, !ttcore.tile<32x32, f32>>
+// CHECK-DAG: %[[B:.*]] = ttkernel.get_common_arg_val(%c1{{.*}}) : (index) -> !ttkernel.cb<12, !ttcore.tile<32x32, f32>>
+// CHECK-DAG: %[[C:.*]] = ttkernel.get_common_arg_val(%c2{{.*}}) : (index) -> !ttkernel.cb<6, !ttcore.tile<32x32, f32>>
+// CHECK: ttkernel.mm_block_init(%[[A]], %[[B]], %[[C]], %c0_i32, %c3_i32, %c2_i32, %c4_i32)
+// CHECK: ttkernel.mm_block_init_short(%[[A]], %[[B]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK-NEXT: ttkernel.experimental.matmul_block(%[[A]], %[[B]], %[[Z:.*]], %[[Z]], %[[Z]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c3_i32_{{[0-9]+}})
+// CHECK-NOT: d2m.tile_matmul_block
+// EMITC-LABEL: func.func private @matmul_block
+// EMITC: emitc.call_opaque "experimental::matmul_block"
+func.func private @matmul_block() attributes {d2m.thread = #d2m.thread<compute>} {
+  %cb0 = d2m.get_cb(0) : !d2m.cb<memref<2x4x!ttcore.tile<32x32, f32>, #l1>>
+  %cb1 = d2m.get_cb(1) : !d2m.cb<memref<4x3x!ttcore.tile<32x32, f32>, #l1>>
+  %cb2 = d2m.get_cb(2) : !d2m.cb<memref<2x3x!ttcore.tile<32x32, f32>, #l1>>
+  %a = d2m.wait %cb0 : !d2m.cb<memref<2x4x!ttcore.tile<32x32, f32>, #l1>> -> memref<2x4x!ttcore.tile<32x32, f32>, #l1>
+  %b = d2m.wait %cb1 : !d2m.cb<memref<4x3x!ttcore.tile<32x32, f32>, #l1>> -> memref<4x3x!ttcore.tile<32x32, f32>, #l1>
+  %c = d2m.reserve %cb2 : !d2m.cb<memref<2x3x!ttcore.tile<32x32, f32>, #l1>> -> memref<2x3x!ttcore.tile<32x32, f32>, #l1>
+  %dst = d2m.acquire_dst() : memref<8x!ttcore.tile<32x32, f32>, #dst>
+  "d2m.tile_matmul_block"(%a, %b, %c) <{transpose_b = false}> : (memref<2x4x!ttcore.tile<32x32, f32>, #l1>, memref<4x3x!ttcore.tile<32x32, f32>, #l1>, memref<2x3x!ttcore.tile<32x32, f32>, #l1>) -> ()
+  d2m.push %cb2 : !d2m.cb<memref<2x3x!ttcore.tile<32x32, f32>, #l1>>
+  d2m.pop %cb1 : !d2m.cb<memref<4x3x!ttcore.tile<32x32, f32>, #l1>>
+  d2m.pop %cb0 : !d2m.cb<memref<2x4x!ttcore.tile<32x32, f32>, #l1>>
+  return
+}
