@@ -100,10 +100,13 @@ def test_a_mean_over_dram_data_reads_its_scaler_tile_once_per_block():
     ('"ttir.sum"(%a0) <{dim_arg = [0 : i32], keep_dim = true}> : (tensor<64x96xf32>) -> tensor<1x96xf32>',
      [(64, 96)], lambda a: a.sum(0, keepdim=True)),
     ('"ttir.max"(%a0) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<64x96xf32>) -> tensor<64x1xf32>',
-     [(64, 96)], lambda a: a.amax(1, keepdim=True))])
+     [(64, 96)], lambda a: a.amax(1, keepdim=True)),
+    ('"ttir.transpose"(%a0) <{dim0 = 0 : si32, dim1 = 1 : si32}> : (tensor<64x96xf32>) -> tensor<96x64xf32>',
+     [(64, 96)], lambda a: a.T)])
 def test_a_matmul_a_broadcast_and_reductions_run_through_the_staged_path(op, shapes, golden):
     """A block matmul (experimental::matmul_block over the streamed A and B blocks), an implicit row broadcast, a
-    column sum and a row max, each against torch."""
+    column sum, a row max and a transpose (its input streamed: each core's block is another core's shard), each
+    against torch."""
     result = op.rsplit("-> ", 1)[1]
     args = ", ".join(f"%a{i}: tensor<{'x'.join(map(str, s))}xf32>" for i, s in enumerate(shapes))
     text = f"func.func @f({args}) -> {result} {{\n  %0 = {op}\n  return %0 : {result}\n}}\n"
