@@ -22,6 +22,8 @@ FLAGS = {
     "--mlir-timing": "Display execution times (wall time per pass and pipeline) on stderr after the run",
     "--mlir-print-ir-before-all": "Print the IR on stderr before every pass (a pipeline's stages one by one)",
     "--mlir-print-ir-after-all": "Print the IR on stderr after every pass (a pipeline's stages one by one)",
+    # passes here always run one after another on one thread, as MLIR's run under this flag
+    "--mlir-disable-threading": "Disable multi-threading within MLIR (passes run on one thread, always so here)",
 }
 TIMING_DISPLAY = "--mlir-timing-display"
 SHOW_DIALECTS = "--show-dialects"

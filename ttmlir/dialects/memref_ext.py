@@ -1,9 +1,10 @@
 """xDSL's `memref` dialect with MLIR's fold of a trivial `memref.subview`: a view at offset 0 (static or a constant
 operand) with the source's whole shape and unit strides is the source itself. Loads and stores through it read the
 source directly; any other user gets a `memref.cast` of the source to the view's type (as MLIR folds it, the cast
-absorbed by the loads and stores). `memref.copy %src, %dst : memref<A> to memref<B>` and `memref.global "private"
-constant @name : memref<32x32xf32> = dense<1.0>` (the initializer's type is the memref's as a tensor; `=
-uninitialized` for none) in MLIR's syntax."""
+absorbed by the loads and stores). A subview of a cast that only forgets static facts is a subview of the cast's
+source (MLIR's SubViewOpMemRefCastFolder). `memref.copy %src, %dst : memref<A> to memref<B>` and
+`memref.global "private" constant @name : memref<32x32xf32> = dense<1.0>` (the initializer's type is the memref's
+as a tensor; `= uninitialized` for none) in MLIR's syntax."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import io
 
 from xdsl.dialects import affine, arith
 from xdsl.dialects import memref as xmemref
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, TensorType, UnitAttr
+from xdsl.dialects.builtin import (IntAttr, IntegerAttr, MemRefType, NoneAttr, StridedLayoutAttr, StringAttr,
+                                   TensorType, UnitAttr)
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -65,6 +67,58 @@ class FoldTrivialSubview(RewritePattern):
             use.operation.operands[use.index] = source
 
 
+def _strides_offset(t: MemRefType) -> tuple[list[int | None], int | None] | None:
+    """A memref type's strides and offset (None where dynamic), or None when its layout is not strided."""
+    if isinstance(t.layout, NoneAttr):
+        strides, step = [], 1
+        for size in reversed(t.get_shape()):
+            strides.insert(0, step)
+            step *= size
+        return strides, 0
+    if isinstance(t.layout, StridedLayoutAttr):
+        return [v.data if isinstance(v, IntAttr) else None for v in t.layout.strides.data], \
+            t.layout.offset.data if isinstance(t.layout.offset, IntAttr) else None
+    return None
+
+
+def _forgets_only(cast: "CastOp") -> bool:
+    """MLIR's canFoldIntoConsumerOp: the cast only forgets facts its source's type knows (same shape, element type
+    and memory space; each stride and the offset of the result either dynamic or the source's)."""
+    source, result = cast.source.type, cast.dest.type
+    if not isinstance(source, MemRefType) or not isinstance(result, MemRefType) or \
+            source.get_shape() != result.get_shape() or source.element_type != result.element_type or \
+            source.memory_space != result.memory_space:
+        return False
+    known, forgotten = _strides_offset(source), _strides_offset(result)
+    if known is None or forgotten is None:
+        return False
+    pairs = [*zip(known[0], forgotten[0]), (known[1], forgotten[1])]
+    return all(after is None or after == before for before, after in pairs)
+
+
+def _mixed(static, dynamic) -> list:
+    """A subview's offsets (sizes, strides) as ints and index values, as `subview` takes them."""
+    operands = iter(dynamic)
+    return [next(operands) if value == xmemref.DYNAMIC_INDEX else value for value in static.get_values()]
+
+
+class FoldSubviewOfCast(RewritePattern):
+    """MLIR's SubViewOpMemRefCastFolder: a view of a cast that only forgets static facts is a view of the cast's
+    source (cast back to the old view's type if the new one knows more), so the accesses name the buffer itself."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: xmemref.SubviewOp, rewriter: PatternRewriter, /):
+        cast = op.source.owner
+        if not isinstance(cast, xmemref.CastOp) or not _forgets_only(cast):
+            return
+        view = subview(cast.source, _mixed(op.static_offsets, op.offsets), _mixed(op.static_sizes, op.sizes),
+                       _mixed(op.static_strides, op.strides))
+        if view.result.type == op.result.type:
+            rewriter.replace_op(op, view)
+        else:
+            rewriter.replace_op(op, [view, CastOp.create(operands=[view.result], result_types=[op.result.type])])
+
+
 def subview(source: SSAValue, offsets, sizes, strides) -> "SubviewOp":
     """`memref.subview %source[offsets] [sizes] [strides]` (each an int or an index value), its type inferred."""
     result = xmemref.SubviewOp.infer_result_type(source.type, offsets, sizes, strides)
@@ -77,7 +131,7 @@ def subview(source: SSAValue, offsets, sizes, strides) -> "SubviewOp":
 class _Canonicalization(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        return (MemRefSubviewOfSubviewFolding(), FoldTrivialSubview())
+        return (MemRefSubviewOfSubviewFolding(), FoldTrivialSubview(), FoldSubviewOfCast())
 
 
 class SubviewOp(xmemref.SubviewOp):  # xDSL's definition, inherited as it is; only its patterns differ

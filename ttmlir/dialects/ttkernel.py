@@ -181,7 +181,7 @@ OPS: dict[str, tuple[str, ...]] = {
     "get_noc_multicast_addr": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "l1Address", "noc?"),
     "pack_tile_block": ("ifrom_dst", "icb", "ntiles"),
     "copy_block_matmul_partials": ("icb", "start_itile", "start_idst", "ntiles"),
-    "fill_tile_init": (), "fill_tile_int": ("dst_index", "value"),
+    "fill_tile_init": (), "fill_tile_int": ("dst_index", "value"), "fill_tile": ("dst_index", "value"),
     "sfpu_reduce_init": ("reduce_type=attr", "data_format=dtype"),
     "sfpu_reduce": ("dst_index", "reduce_type=attr", "data_format=dtype", "reduce_dim=attr"),
     "add_int_tile_init": (), "add_int_tile": ("dst0_index", "dst1_index", "odst_index", "dtype=dtype"),

@@ -235,6 +235,7 @@ PASS_CLASSES = {
         "ttmlir.transforms.llvm.emit_calling_convention_wrappers:LLVMEmitCallingConventionWrapperFuncsPass",
     "linalg-to-llvm-pipeline": "ttmlir.pipelines.linalg_to_llvm:LinalgToLLVMPipeline",
     "tosa-to-linalg": "ttmlir.conversion.tosa_to_linalg.tosa_to_linalg:TosaToLinalgPass",
+    "fold-memref-alias-ops": "ttmlir.transforms.fold_memref_alias_ops:FoldMemRefAliasOpsPass",
 }
 
 

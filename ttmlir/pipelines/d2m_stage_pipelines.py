@@ -6,17 +6,18 @@
   `enable-elementwise-fusion`), bufferization, scratch buffers, the matmul interchange, the outer loops, masking,
   synchronized buffers, allocation, multicast loads and the explicit form.
 - `--d2m-be-pipeline`: from there to kernel functions of D2M ops: arange decomposition, compute loops tiled to DST,
-  linalg to affine, op scheduling, scratch allocation, DST register access, tile matmul blocks, affine lowered and
-  memrefs linearized, CB allocs hoisted, the unified thread split, multicast semaphores, DMA scheduled, lowered and
-  optimized (composite views expanded, fully indexed), thread arguments normalized and the regions outlined, then
-  the kernels canonicalized, loop invariants hoisted and common subexpressions merged.
+  linalg to affine, op scheduling, scratch allocation, DST register access, tile matmul blocks, affine lowered,
+  accesses through subviews folded and memrefs linearized, CB allocs hoisted, the unified thread split, multicast
+  semaphores, DMA scheduled, lowered and optimized (composite views expanded, fully indexed), thread arguments
+  normalized and the regions outlined, then the kernels canonicalized, loop invariants hoisted and common
+  subexpressions merged.
   `--convert-d2m-to-ttkernel` takes the kernel functions on.
 
 Upstream stages this build has no pass for are left out, each only needed by the ops it names: the multi-device
 tensor annotation (meshes), d2m-build-topk-chain and d2m-decompose-topk (topk), d2m-optimize-masks (a mask
 optimization), d2m-reblock-generics (operands streamed in blocks; the allocator refuses what does not fit),
 d2m-insert-spill-and-scratch and d2m-sfpu-tile-loop-fission (DST spills, loop fission), and MLIR's
-fold-memref-alias-ops, SCCP and integer-range optimizations (canonicalization folds the constants here)."""
+SCCP and integer-range optimizations (canonicalization folds the constants here)."""
 
 from __future__ import annotations
 
@@ -105,7 +106,8 @@ class D2MBackendPipeline(ModulePass):
             _stage("d2m-insert-dst-register-access-unscheduled", disable_l1_acc=self.disable_l1_acc, **dst),
             _stage("d2m-insert-dst-register-access-scheduled", disable_l1_acc=self.disable_l1_acc, **dst),
             _stage("d2m-insert-tile-matmul-block", use_tile_matmul=self.use_tile_matmul), _stage("canonicalize"),
-            _stage("lower-affine"), _stage("d2m-generic-linearize-memref"), _stage("lower-affine"),
+            _stage("lower-affine"), _stage("fold-memref-alias-ops"), _stage("lower-affine"),
+            _stage("d2m-generic-linearize-memref"), _stage("lower-affine"),
             _stage("d2m-hoist-cb-allocs"), _stage("d2m-split-unified-thread"),
             _stage("d2m-preallocate-mcast-semaphores"), _stage("d2m-schedule-dma"), _stage("canonicalize"),
             _stage("d2m-lower-load-store-ops-to-dma"), _stage("d2m-optimize-dma"),

@@ -71,6 +71,7 @@ class _KernelWriter:
         self.count = self.loops = 0
         self.includes: list[str] = ["<cstdint>"]
         self.lines: list[str] = []
+        self.yields: list[list[str]] = []  # the variables each enclosing loop's or if's yield assigns
 
     def source(self) -> str:
         if self.func.body.blocks and self.func.body.block.args:
@@ -131,6 +132,8 @@ class _KernelWriter:
             symbol = "+" if isinstance(op, EmitC_AddOp) else getattr(op, "OPERATOR", None) or _ARITH_BINARY[type(op)]
             a, b = op.operands
             self.define(op.results[0], f"{self.name(a)} {symbol} {self.name(b)}", indent, op)
+        elif isinstance(op, arith.SelectOp):
+            self.define(op.result, f"{self.name(op.cond)} ? {self.name(op.lhs)} : {self.name(op.rhs)}", indent, op)
         elif isinstance(op, arith.CmpiOp):
             predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
             self.define(op.result, f"{self.name(op.lhs)} {_CMPI[predicate]} {self.name(op.rhs)}", indent, op)
@@ -151,8 +154,7 @@ class _KernelWriter:
             self.if_op(op, indent)
         elif isinstance(op, scf.YieldOp):
             if op.operands:
-                raise TranslateError(op, "a loop or if that yields values has no C++ form here; keep values in "
-                                         "variables")
+                self.assign_yielded(op, indent)
         elif isinstance(op, ReturnOp):
             if op.operands:
                 raise TranslateError(op, "a kernel returns nothing")
@@ -207,27 +209,58 @@ class _KernelWriter:
         else:
             self.emit(indent, expr + ";")
 
+    def carried(self, op: Operation, inits, indent: int) -> list[str]:
+        """A variable per result of a loop or if that yields values (as MLIR's scf-to-emitc makes them): declared
+        before it (from the loop's initial values), assigned by each yield, read after it as the result."""
+        names = []
+        for i, result in enumerate(op.results):
+            self.count += 1
+            name = f"v{self.count}"
+            init = f" = {self.name(inits[i])}" if inits else ""
+            self.emit(indent, f"{c_type(result.type, op)} {name}{init};")
+            self.names[result] = name
+            names.append(name)
+        return names
+
+    def assign_yielded(self, op: scf.YieldOp, indent: int) -> None:
+        if not self.yields:
+            raise TranslateError(op, "a yield of values outside a loop or if that carries them")
+        targets, values = self.yields[-1], [self.name(v) for v in op.operands]
+        if len(targets) > 1:  # all read before any is written: a yield may swap the carried values
+            temps = []
+            for target, value, operand in zip(targets, values, op.operands):
+                self.count += 1
+                temps.append(f"v{self.count}")
+                self.emit(indent, f"{c_type(operand.type, op)} v{self.count} = {value};")
+            values = temps
+        for target, value in zip(targets, values):
+            if target != value:
+                self.emit(indent, f"{target} = {value};")
+
     def for_loop(self, op: scf.ForOp, indent: int) -> None:
-        if op.iter_args:
-            raise TranslateError(op, "scf.for with iter_args has no C++ form here; keep values in variables")
+        targets = self.carried(op, list(op.iter_args), indent)
         self.loops += 1
         iv = op.body.block.args[0]
         counter = f"i{self.loops}"
         self.names[iv] = counter
+        for arg, name in zip(op.body.block.args[1:], targets):
+            self.names[arg] = name  # an iteration reads what the previous one yielded
         self.emit(indent, f"for ({c_type(iv.type, op)} {counter} = {self.name(op.lb)}; {counter} < {self.name(op.ub)}; "
                           f"{counter} += {self.name(op.step)}) {{")
+        self.yields.append(targets)
         self.block(op.body.block, indent + 1)
+        self.yields.pop()
         self.emit(indent, "}")
 
     def if_op(self, op: scf.IfOp, indent: int) -> None:
-        if op.results:
-            raise TranslateError(op, "scf.if with results has no C++ form here; keep values in variables")
+        self.yields.append(self.carried(op, [], indent))
         self.emit(indent, f"if ({self.name(op.cond)}) {{")
         self.block(op.true_region.block, indent + 1)
-        if op.false_region.blocks and list(op.false_region.block.ops)[:-1]:
+        if op.false_region.blocks and (list(op.false_region.block.ops)[:-1] or op.results):
             self.emit(indent, "} else {")
             self.block(op.false_region.block, indent + 1)
         self.emit(indent, "}")
+        self.yields.pop()
 
 
 def _literal(attr: IntegerAttr | EmitC_OpaqueAttr) -> str:

@@ -18,6 +18,7 @@ from ttmlir.asm import TTPrinter
 from ttmlir.dialects import ttcore, ttmetal
 from ttmlir.dialects.ttmetal_ccl import (AllGatherOp, AllReduceOp, AllToAllOp, CollectiveBroadcastOp,
                                          CollectivePermuteOp, MeshPartitionOp, ReduceScatterOp)
+from ttmlir.dialects.ttcore_cb_layout import CBLayoutAttr
 from ttmlir.ir.props import dense_values
 from ttmlir.ir.sizes import elements_error
 from ttmlir.target import TranslateError
@@ -78,8 +79,16 @@ def _element(t: MemRefType, op: Operation | None) -> tuple[str, tuple[int, int],
 
 def _matrix_shape(t: MemRefType, op: Operation) -> list[int]:
     """A buffer's shape as the runtime holds it: a sharded buffer of a grid kept at its rank as the 2-d grid of 2-d
-    shards it is on the cores (leading dims folded into rows; each shard one matrix)."""
+    shards it is on the cores (leading dims folded into rows; each shard one matrix). A circular buffer's
+    (`#ttcore.cb_layout`: one core's block, cycled through its buffers) is that block on every worker core, its
+    buffers one after another: each core holds the CB's pages at the same address."""
     shape = list(t.get_shape())
+    if isinstance(t.layout, CBLayoutAttr):
+        device = ttcore.registered_device(op)
+        if device is None:
+            raise TranslateError(op, "a circular buffer is laid on the worker grid of a registered ttcore.device")
+        block = [1] * max(0, 2 - len(shape)) + shape
+        return [*device.worker_grid.shape, t.layout.data[1] * math.prod(block[:-1]), block[-1]]
     if not isinstance(t.layout, ttcore.ShardLayoutAttr) or len(shape) <= 4:
         return shape
     n = len(shape) // 2
@@ -118,6 +127,8 @@ class _ProgramWriter:
         desc.shape = _matrix_shape(t, op)
         dtype, tile, size = _element(t, op)
         desc.dataType = fbu.enum_value(fbm.DataType, dtype)
+        if isinstance(t.layout, ttcore.InterleavedLayoutAttr) and tile == (0, 0):
+            size = t.layout.data[-2] if len(t.layout.data) > 1 else size  # row-major pages: a row of the shard
         desc.tileShape, desc.pageSize = _dim2d(*tile), size
         if value in self.placements:
             (origin, cores) = self.placements[value]

@@ -2,6 +2,7 @@
 // RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline --mlir-print-ir-after-all %s -o %t.mlir 2>&1 | FileCheck %s --check-prefix=ALL
 // RUN: ttmlir-opt --ttir-to-ttnn-backend-pipeline --mlir-print-ir-before=ttir-to-ttnn-backend-pipeline %s -o %t.mlir 2>&1 | FileCheck %s --check-prefix=PIPELINE
 // RUN: not ttmlir-opt --mlir-print-ir-after=no-such-pass %s 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: ttmlir-opt --mlir-disable-threading --ttir-fusing --mlir-print-ir-after=ttir-fusing %s -o %t.mlir 2>&1 | FileCheck %s --check-prefix=SERIAL
 
 // The IR on stderr around the passes named, under MLIR's banner: the pass's name, its flag, then the module as
 // it stands at that point (here after the fusing and before canonicalize makes the transpose a permute).
@@ -12,6 +13,10 @@
 // NAMED-NEXT: module {
 // NAMED:        "ttir.transpose"
 // NAMED-NOT:  IR Dump
+
+// MLIR's --mlir-disable-threading is taken (passes here run on one thread anyway).
+// SERIAL:      // -----// IR Dump After TTIRFusing (ttir-fusing) //----- //
+// SERIAL-NOT:  IR Dump
 
 // After every pass: a pipeline shows its stages one by one (the TTIR ones, the conversion, the TTNN ones), and
 // not the pipelines themselves (as in MLIR, a pipeline is its passes).

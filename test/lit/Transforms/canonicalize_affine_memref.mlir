@@ -54,3 +54,22 @@ func.func @subviews(%m: !m, %v: f32) {
   affine.store %v, %part[0, 2] : memref<1x4xf32, strided<[4, 1], offset: ?>, #l1>
   return
 }
+
+// A subview of a cast that only forgets what its source's type knew (here the offset) is a subview of the source:
+// the loads through it name the buffer itself (MLIR's SubViewOpMemRefCastFolder). A cast to a type that knows more
+// than its source stays under the view.
+// CHECK-LABEL: func.func @subview_of_cast
+// CHECK-SAME: (%[[M:.*]]: memref<2x4xf32, #l1>, %[[I:.*]]: index, %[[D:.*]]: memref<2x4xf32, strided<[4, 1], offset: ?>, #l1>)
+func.func @subview_of_cast(%m: !m, %i: index, %d: memref<2x4xf32, strided<[4, 1], offset: ?>, #l1>) -> (f32, f32) {
+  %forgets = memref.cast %m : !m to memref<2x4xf32, strided<[4, 1], offset: ?>, #l1>
+  // CHECK-NEXT: %[[V:.*]] = memref.subview %[[M]][%[[I]], 0] [1, 4] [1, 1] : memref<2x4xf32, #l1> to memref<1x4xf32, strided<[4, 1], offset: ?>, #l1>
+  %v = memref.subview %forgets[%i, 0] [1, 4] [1, 1] : memref<2x4xf32, strided<[4, 1], offset: ?>, #l1> to memref<1x4xf32, strided<[4, 1], offset: ?>, #l1>
+  // CHECK-NEXT: memref.load %[[V]]
+  %x = memref.load %v[%i, %i] : memref<1x4xf32, strided<[4, 1], offset: ?>, #l1>
+  // CHECK-NEXT: %[[KNOWS:.*]] = memref.cast %[[D]]
+  %knows = memref.cast %d : memref<2x4xf32, strided<[4, 1], offset: ?>, #l1> to memref<2x4xf32, strided<[4, 1]>, #l1>
+  // CHECK-NEXT: memref.subview %[[KNOWS]]
+  %w = memref.subview %knows[%i, 0] [1, 4] [1, 1] : memref<2x4xf32, strided<[4, 1]>, #l1> to memref<1x4xf32, strided<[4, 1], offset: ?>, #l1>
+  %y = memref.load %w[%i, %i] : memref<1x4xf32, strided<[4, 1], offset: ?>, #l1>
+  return %x, %y : f32, f32
+}

@@ -17,7 +17,7 @@ import math
 import struct
 
 from xdsl.dialects import arith, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
+from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -54,6 +54,9 @@ SCALAR_RHS = {"tile_add": ("add_unary_tile", "add_unary_tile_int32"), "tile_sub"
 SFPU_REDUCE = {"tile_sfpu_reduce_sum": ("reduce_sum", 0, "add_int_tile"),
                "tile_sfpu_reduce_max": ("reduce_max", -2 ** 31, "binary_max_int32_tile")}
 SFPU_REDUCE_DIMS = {"R": ("reduce_dim_row",), "C": ("reduce_dim_col",), "RC": ("reduce_dim_col", "reduce_dim_row")}
+# FPU tile reductions of a CB tile by a scaler CB tile into a DST accumulator: (pool, reduce dim of each d2m dim)
+FPU_REDUCE = {"tile_reduce_sum": "reduce_sum", "tile_reduce_max": "reduce_max", "tile_reduce_mean": "reduce_avg"}
+FPU_REDUCE_DIMS = {"R": "reduce_dim_row", "C": "reduce_dim_col", "RC": "reduce_dim_scalar"}
 # the views and acquires a CB block goes through back to its CB (d2m.get_cb)
 CB_VIEWS = ("memref.collapse_shape", "memref.cast", "memref.subview", "d2m.wait", "d2m.reserve")
 
@@ -158,6 +161,12 @@ class DstLowering:
 
     def compute(self, op: Operation) -> None:
         name = op.name[len("d2m."):]
+        if name == "tile_fill":
+            return self.fill(op)
+        if name in FPU_REDUCE:
+            return self.fpu_reduce(op, FPU_REDUCE[name])
+        if name == "tile_transpose":
+            return self.transpose(op)
         tiles = [v for v in op.operands if isinstance(v.type, ttcore.TileType)]
         if len(tiles) != len(op.operands):
             if name not in SCALAR_RHS or len(tiles) != 1 or op.operands[0] is not tiles[0]:
@@ -195,6 +204,51 @@ class DstLowering:
             self.erase_result_store(op)
             return None
         raise PassFailure(op, f"'{op.name}' in a kernel function is not converted to TTKernel yet")
+
+    def fpu_reduce(self, op: Operation, pool: str) -> None:
+        """A CB tile reduced by the FPU, times the scaler CB tile's first value, into the accumulator's DST slot
+        (reduce_init, reduce_tile, reduce_uninit; the engines started on the input, scaler and output CBs)."""
+        a, b, _ = op.operands
+        loads = [_loaded(a), _loaded(b)]
+        if any(load is None or _from_dst(v) for load, v in zip(loads, (a, b))):
+            raise PassFailure(op, f"'{op.name}' reduces a CB tile by a scaler CB tile")
+        cb_a, cb_b = (_cb_root(load.memref) for load in loads)
+        out_cb = _first_cb(self.func, load=False)
+        block, before = _after_definitions([cb_a, cb_b, out_cb], op)
+        self.rewriter.insert_op(_call("compute_kernel_hw_startup", cb_a, cb_b, out_cb), _insert_point(block, before))
+        attrs = {"reduce_type": ttkernel.ReduceTypeAttr(ttkernel.ReduceTypeAttr.enum_type(pool)),
+                 "reduce_dim": ttkernel.ReduceDimAttr(ttkernel.ReduceDimAttr.enum_type(
+                     FPU_REDUCE_DIMS[op.properties["reduce_dim"].data]))}
+        index, _ = self.dst_index(op)
+        self.rewriter.insert_op([_call("reduce_init", cb_a, cb_b, out_cb, **attrs),
+                                 _call("reduce_tile", cb_a, cb_b, a, b, index, **attrs), _call("reduce_uninit")],
+                                _insert_point(op.parent_block(), self.place_after(op, index)))
+        self.erase_result_store(op)
+
+    def transpose(self, op: Operation) -> None:
+        """A CB tile transposed into the result's DST slot by the unpacker (transpose_wh_init, transpose_wh_tile)."""
+        load = _loaded(op.operands[0])
+        if load is None or _from_dst(op.operands[0]):
+            raise PassFailure(op, f"'{op.name}' transposes a tile loaded from a CB")
+        cb = _cb_root(load.memref)
+        self.start_engines(op, "compute_kernel_hw_startup", cb)
+        index, _ = self.dst_index(op)
+        self.rewriter.insert_op([_call("transpose_wh_init", cb, _first_cb(self.func, load=False)),
+                                 _call("transpose_wh_tile", cb, op.operands[0], index)],
+                                _insert_point(op.parent_block(), self.place_after(op, index)))
+        self.erase_result_store(op)
+
+    def fill(self, op: Operation) -> None:
+        """A tile of one value: the SFPU fills its DST slot (a float; an integer tile's word as tt-metal's
+        fill_tile_int takes it)."""
+        index, _ = self.dst_index(op)
+        value = op.operands[0]
+        # a fill reads no CB: the engines start on the CB it packs into (as input and output)
+        self.start_engines(op, "init_sfpu", _first_cb(self.func, load=True) or _first_cb(self.func, load=False))
+        call = "fill_tile" if isinstance(value.type, AnyFloat) else "fill_tile_int"
+        self.rewriter.insert_op([_call("fill_tile_init"), _call(call, index, value)],
+                                _insert_point(op.parent_block(), self.place_after(op, index)))
+        self.erase_result_store(op)
 
     def scalar_rhs(self, op: Operation, tile: SSAValue, scalar: SSAValue, call: str, int_call: str | None) -> None:
         """A DST tile and a constant scalar, in place in the tile's slot (moved to the result's slot when that is

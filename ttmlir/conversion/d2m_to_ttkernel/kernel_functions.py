@@ -28,8 +28,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.conversion.d2m_to_ttkernel.kernel_arguments import cb_type, kernel_arg, lower_get_arg, read_arg
 from ttmlir.conversion.d2m_to_ttkernel.kernel_dma import DmaLowering
-from ttmlir.conversion.d2m_to_ttkernel.kernel_dst import FPU_BINARY, SFPU_BINARY, SFPU_REDUCE, SFPU_UNARY, DstLowering, \
-    linear_index
+from ttmlir.conversion.d2m_to_ttkernel.kernel_dst import FPU_BINARY, FPU_REDUCE, SFPU_BINARY, SFPU_REDUCE, SFPU_UNARY, \
+    DstLowering, linear_index
 from ttmlir.conversion.d2m_to_ttkernel.kernel_semaphores import lower_semaphore_update, lower_semaphore_wait
 from ttmlir.dialects.d2m_args import GetArgOp
 from ttmlir.dialects.d2m_dma import MemTxType
@@ -228,8 +228,42 @@ def _layout_block(kernel: KernelFunction, op: Operation, tilize: bool) -> None:
     kernel.replace(op, new, [dst] if op.results else [])  # in memref form the block op has no result
 
 
+def _matmul_block(kernel: KernelFunction, op: Operation) -> None:
+    """A block matmul of the A and B blocks of two CBs into the output block: the block engine set up once, after
+    the CBs are defined (mm_block_init), then re-armed (mm_block_init_short) and run over the whole block from tile
+    0 of each CB into DST from slot 0 (experimental::matmul_block; rt x ct output tiles over kt, B's K tiles its
+    source's row of tiles apart, or adjacent when B comes transposed)."""
+    a_type, b_type = kernel.block_of(op, 0), kernel.block_of(op, 1)
+    b_source = kernel.block_of(op, 1, unviewed=True)
+    transpose_b = op.properties["transpose_b"].value.data if "transpose_b" in op.properties else 0
+    rt, kt = a_type.get_shape()[0], a_type.get_shape()[1]
+    ct = b_type.get_shape()[0] if transpose_b else b_type.get_shape()[1]
+    k_stride = 1 if transpose_b else b_source.get_shape()[1]
+    cb_a, cb_b, cb_out = op.operands
+    consts = {name: arith.ConstantOp(IntegerAttr(v, i32)) for name, v in
+              (("transpose", int(bool(transpose_b))), ("ct", ct), ("rt", rt), ("kt", kt), ("stride", k_stride))}
+    zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+    dims = [consts[n].result for n in ("ct", "rt", "kt")]
+    start = [arith.ConstantOp(IntegerAttr(c.value.value.data, i32)) for c in
+             (consts["transpose"], consts["ct"], consts["rt"], consts["kt"])]
+    setup = ttkernel.OP_CLASSES["mm_block_init"].create(operands=[cb_a, cb_b, cb_out, *(c.result for c in start)])
+    entry = kernel.func.body.block
+    defined = [v.owner for v in (cb_a, cb_b, cb_out) if isinstance(v.owner, Operation) and v.owner.parent_block()
+               is entry]
+    last = max(defined, key=entry.get_operation_index) if defined else None
+    point = InsertPoint.after(last) if last is not None else InsertPoint.at_start(entry)
+    kernel.rewriter.insert_op([*start, setup], point)
+    new = [*consts.values(), zero,
+           ttkernel.OP_CLASSES["mm_block_init_short"].create(operands=[cb_a, cb_b, consts["transpose"].result,
+                                                                       *dims]),
+           ttkernel.OP_CLASSES["experimental.matmul_block"].create(
+               operands=[cb_a, cb_b, zero.result, zero.result, zero.result, consts["transpose"].result, *dims,
+                         consts["stride"].result])]
+    kernel.replace(op, new, [])
+
+
 DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_BINARY, *FPU_BINARY, *SFPU_REDUCE, "tile_typecast", "tile_bcast",
-                         "tile_matmul"})
+                         "tile_matmul", "tile_fill", "tile_transpose", *FPU_REDUCE})
 LOWERINGS = {
     "d2m.get_cb": KernelFunction.get_cb,
     "d2m.get_arg": lower_get_arg,
@@ -257,6 +291,7 @@ LOWERINGS = {
     "memref.store": KernelFunction.store,
     "d2m.tile_tilize_block": lambda k, op: _layout_block(k, op, tilize=True),
     "d2m.tile_untilize_block": lambda k, op: _layout_block(k, op, tilize=False),
+    "d2m.tile_matmul_block": _matmul_block,
 }
 
 

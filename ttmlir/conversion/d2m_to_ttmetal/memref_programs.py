@@ -79,6 +79,8 @@ class MemrefProgramLowering:
     def alloc(self, op: AllocOp) -> None:
         t = op.memref.type
         address = op.attributes.get("address")
+        if address is None and not isinstance(t.memory_space, ttcore.MemorySpaceAttr):
+            return  # host memory (a result read back into it): the host allocates it
         if address is None:
             raise PassFailure(op, "a device buffer needs its address (run d2m-allocate first)")
         if not isinstance(t.layout, (ttcore.ShardLayoutAttr, ttcore.InterleavedLayoutAttr, CBLayoutAttr)):
@@ -173,7 +175,21 @@ def _global_semaphore(lowering: MemrefProgramLowering, op: CreateGlobalSemaphore
         result_types=[ttmetal.GlobalSemaphoreType()], properties=properties))
 
 
+def _to_device(lowering: MemrefProgramLowering, op: d2m.ToDeviceOp) -> None:
+    """Host data written into its device buffer (the buffer under a view of it)."""
+    lowering.rewriter.replace_op(op, ttmetal.EnqueueWriteBufferOp.create(
+        operands=[_underlying(op.input), _underlying(op.output)]), [])
+
+
+def _to_host(lowering: MemrefProgramLowering, op: d2m.ToHostOp) -> None:
+    """A device buffer read back into host memory; the finish makes the host wait for it before using the data."""
+    lowering.rewriter.replace_op(op, [ttmetal.EnqueueReadBufferOp.create(
+        operands=[_underlying(op.input), _underlying(op.output)]), ttmetal.FinishOp.create()], [])
+
+
 LOWERINGS = {
+    d2m.ToDeviceOp: _to_device,
+    d2m.ToHostOp: _to_host,
     AllocOp: MemrefProgramLowering.alloc,
     DeallocOp: lambda k, op: k.rewriter.replace_op(op, ttmetal.DeallocateBufferOp.create(operands=[op.memref])),
     CreateLocalSemaphoreOp: _local_semaphore,

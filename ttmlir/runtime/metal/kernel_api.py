@@ -198,6 +198,14 @@ class KernelApi:
             return self.grid.l1_addr(self.core.y, self.core.x, x)
         return self.grid.noc_addr(x, y, addr)
 
+    def convert_logical_x_to_translated(self, x: int) -> int:
+        """`experimental::convert_logical_x_to_translated`: a worker column as the NoC names it."""
+        return self.grid.noc_xy(0, int(x))[0]
+
+    def convert_logical_y_to_translated(self, y: int) -> int:
+        """`experimental::convert_logical_y_to_translated`: a worker row as the NoC names it."""
+        return self.grid.noc_xy(int(y), 0)[1]
+
     def get_noc_addr_from_bank_id_t(self, _dram: str, bank: int, addr: int) -> int:
         return self.grid.dram_addr(bank, addr)
 
@@ -560,6 +568,13 @@ class KernelApi:
         self.core.dst[index] = tile_math.dst_round(value, self.num)
         self.tiles += 1
 
+    def fill_tile(self, dst: int, value: float) -> None:
+        """Every element of dst tile `dst` set to `value`."""
+        self._compute_only("fill_tile")
+        index = self._dst_index(dst, "fill_tile")
+        self._set_dst(index, torch.full_like(self.core.dst[index], float(value)))
+        self.cycles += tile_math.sfpu_cycles("fill")
+
     def copy_tile(self, port: int, tile: int, dst: int) -> None:
         self._compute_only("copy_tile")
         self._set_dst(self._dst_index(dst, "copy_tile"), self._cb_tile(port, tile, "copy_tile"))
@@ -643,25 +658,41 @@ class KernelApi:
             raise MetalError(f"pack_tile<{template}>: expected true or false")
         self.pack_tile(dst, port, out_tile)
 
-    def tilize_block(self, cb_in: int, tiles: int, cb_out: int) -> None:
-        """The 32-row block of row-major data at the front of `cb_in` (`tiles` pages: 32 rows `tiles` tiles wide)
-        into `tiles` tiles at the back of `cb_out`."""
-        self._convert_block("tilize_block", cb_in, tiles, cb_out)
+    def tilize_block(self, cb_in: int, a: int, b: int, cols: int | None = None) -> None:
+        """tt-metal's `tilize_block(cb_in, tiles, cb_out)`: the 32-row block of row-major data at the front of
+        `cb_in` (`tiles` pages: 32 rows `tiles` tiles wide) into `tiles` tiles at the back of `cb_out`.
+        `experimental::tilize_block(cb_in, cb_out, rows, cols)` (the D2M kernels'): `rows` such blocks, each `cols`
+        tiles wide, one after another."""
+        self._convert_blocks("tilize_block", cb_in, a, b, cols)
 
     def untilize_block(self, cb_in: int, tiles: int, cb_out: int) -> None:
         """`tiles` tiles at the front of `cb_in` into one 32-row block of row-major data at the back of `cb_out`."""
         self._convert_block("untilize_block", cb_in, tiles, cb_out)
 
-    def _convert_block(self, call: str, cb_in: int, tiles: int, cb_out: int) -> None:
+    def pack_untilize_block_t(self, _template: str, cb_in: int, cb_out: int, rows: int, cols: int) -> None:
+        """`experimental::pack_untilize_block<...>(cb_in, cb_out, rows, cols)`: `rows` rows of `cols` tiles at the
+        front of `cb_in` into `rows` 32-row blocks of row-major data at the back of `cb_out` (the template's
+        block widths only say how the packer steps through them)."""
+        self._convert_blocks("untilize_block", cb_in, cb_out, rows, cols)
+
+    def _convert_blocks(self, call: str, cb_in: int, a: int, b: int, cols: int | None) -> None:
+        if cols is None:  # tt-metal's form: (cb_in, tiles, cb_out)
+            self._convert_block(call, cb_in, a, b)
+            return
+        for row in range(int(b)):
+            self._convert_block(call, cb_in, int(cols), a, offset=row * int(cols))
+
+    def _convert_block(self, call: str, cb_in: int, tiles: int, cb_out: int, offset: int = 0) -> None:
+        """`tiles` pages converted, `offset` pages past the front of `cb_in` and the back of `cb_out`."""
         self._compute_only(call)
         source, target = self._cb(cb_in), self._cb(cb_out)
-        if tiles > source.waited or tiles > target.reserved:
-            raise MetalError(f"{call} of {tiles} page(s): cb {cb_in} has {source.waited} waited for, cb {cb_out} "
-                             f"{target.reserved} reserved")
-        for cb, end in ((source, source.popped), (target, target.pushed)):
+        if offset + tiles > source.waited or offset + tiles > target.reserved:
+            raise MetalError(f"{call} of {offset + tiles} page(s): cb {cb_in} has {source.waited} waited for, "
+                             f"cb {cb_out} {target.reserved} reserved")
+        for cb, end in ((source, source.popped + offset), (target, target.pushed + offset)):
             if end % cb.config.num_pages + tiles > cb.config.num_pages:
                 raise MetalError(f"{call}: the block of {tiles} page(s) wraps around the end of cb {cb.config.port}")
-        start, size = source.pointer(source.popped), tiles * source.config.page_size
+        start, size = source.pointer(source.popped + offset), tiles * source.config.page_size
         data = self.core.l1[start:start + size]
         if call == "tilize_block":
             block = tile_math.from_bytes(data, source.config.data_format).reshape(tile_math.TILE, -1)
@@ -669,7 +700,7 @@ class KernelApi:
         else:
             block = tile_math.untilize(data, (tile_math.TILE, tiles * tile_math.TILE), source.config.data_format)
             out = tile_math.to_bytes(block.reshape(-1), target.config.data_format)
-        address = target.pointer(target.pushed)
+        address = target.pointer(target.pushed + offset)
         self.core.l1[address:address + out.numel()] = out
         self.cycles += tiles * (tile_math.CYCLES["unpack"] + tile_math.CYCLES["pack"])
         self.tiles += tiles
@@ -746,8 +777,9 @@ class KernelApi:
 
     def __getattr__(self, name: str):
         """The table-driven families: FPU binary (`add_tiles`), SFPU binary (`add_binary_tile`), SFPU unary
-        (`exp_tile`), and their `_init` calls, which configure the engines and compute nothing here."""
-        if name.endswith("_init") or name.endswith("_uninit") or name in _CONFIG_CALLS:
+        (`exp_tile`), and their `_init` calls (templated or not), which configure the engines and compute nothing
+        here."""
+        if name.removesuffix("_t").endswith(("_init", "_uninit")) or name in _CONFIG_CALLS:  # `_t`: templated
             return lambda *args: None
         if name in tile_math.FPU_BINARY:
             return lambda a, b, ta, tb, dst: self._fpu(name, a, b, ta, tb, dst)
@@ -833,5 +865,6 @@ _POOLS = ("SUM", "MAX", "AVG")
 _REDUCE_DIMS = {"REDUCE_ROW": "row", "REDUCE_COL": "col", "REDUCE_SCALAR": "scalar"}
 _CONFIG_CALLS = frozenset({"init_sfpu", "binary_op_init_common", "unary_op_init_common", "mm_init", "mm_block_init",
                            "compute_kernel_hw_startup", "compute_kernel_hw_startup_t", "matmul_init", "matmul_block_init",
-                           "pack_reconfig_data_format", "reconfig_data_format", "copy_tile_to_dst_init_short",
+                           "pack_reconfig_data_format", "reconfig_data_format", "reconfig_data_format_srca",
+                           "reconfig_data_format_srcb", "copy_tile_to_dst_init_short",
                            "DPRINT", "noc_async_writes_flushed"})

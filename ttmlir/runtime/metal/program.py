@@ -4,7 +4,8 @@ Buffer conventions (what `--ttmetal-to-flatbuffer` writes and the compiler alloc
 - a host buffer is a torch tensor of the memref's shape (f32 for float types);
 - a sharded device buffer of shape `GY x GX x SY x SX` lives at the same address in the L1 of cores (0..GY-1,
   0..GX-1), core (y, x) holding elements (tiles, when tiled) [y*SY, (y+1)*SY) x [x*SX, (x+1)*SX) row-major;
-- an interleaved DRAM buffer is paged one element (tile) per page, round-robin over the banks;
+- an interleaved DRAM buffer is paged round-robin over the banks, a tile per page (tiled) or the page its layout
+  names (row-major: a row of its shard);
 - a CB is backed by an L1 buffer: one page per shard element, on the buffer's cores;
 - a kernel argument `cb_port[i]` is the port of the launch's i-th CB, `buffer_address[i]` the address of its
   i-th operand.
@@ -180,7 +181,8 @@ def read_buffer(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...]) -> tor
     unit = tile_math.TILE if buffer.tiled else 1
     grid_rows, grid_cols = rows // unit, cols // unit
     if buffer.layout == fbm.BufferLayout.Interleaved:
-        data = grid.read_interleaved(buffer.address, grid_rows * grid_cols * buffer.page, buffer.page)
+        unit_bytes = buffer.page if buffer.tiled else int(hardware.DTYPE_BYTES[buffer.dtype])
+        data = grid.read_interleaved(buffer.address, grid_rows * grid_cols * unit_bytes, buffer.page)
         pages = data.reshape(grid_rows, grid_cols, -1)
     else:
         (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]

@@ -3,9 +3,10 @@ and working in the operand's shards in place: a remote load's or store's local b
 generic's region) becomes a `d2m.operand_alias` of the operand when no data has to move. An output in L1 that is
 no reblocking view is always aliased; under `stream-insert-policy=always` nothing else is; under `infer` an input is
 aliased unless it is seen through a reblocking view, lives in DRAM, belongs to a generic in explicit data-movement
-form, or its indexing map broadcasts a dim or reads a reduction dim (its blocks then come from other cores), and a
-multicast load is never aliased. The local buffers left become stream buffers (`d2m.synchronized_buffer =
-num-stream-buffers`, unless already marked), and region allocs nothing uses any more are dropped."""
+form, or its indexing map broadcasts a dim, reads a reduction dim or permutes the dims (its blocks then come from
+other cores), and a multicast load is never aliased. The local buffers left become stream buffers
+(`d2m.synchronized_buffer = num-stream-buffers`, unless already marked), and region allocs nothing uses any more
+are dropped."""
 
 from __future__ import annotations
 
@@ -51,12 +52,16 @@ def can_alias(generic: d2m.GenericOp, operand: SSAValue, policy: str) -> bool:
     amap = generic.attributes["indexing_maps"].data[operands.index(operand)].data
     iterators = [str(t.data.value if hasattr(t.data, "value") else t.data)
                  for t in generic.attributes["iterator_types"].data]
+    dims = []
     for result in amap.results:
         if isinstance(result, AffineConstantExpr):
             return False  # a broadcast dim
         if isinstance(result, AffineDimExpr) and iterators[result.position] == "reduction":
             return False
-    return True
+        if isinstance(result, AffineDimExpr):
+            dims.append(result.position)
+    # dims out of order (a transposing map): a core's block is another core's shard
+    return dims == sorted(dims)
 
 
 def _alias(alloc: AllocOp, operand: SSAValue) -> None:

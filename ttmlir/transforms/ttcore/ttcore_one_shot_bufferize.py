@@ -6,8 +6,9 @@ layout's memory space: `#ttcore.shard<strides, 1>` when sharded, `#ttcore.interl
 interleaved, the strides in bytes over the shard's dims. Any other ranked tensor becomes an identity-layout
 memref, an unranked one an unranked memref. Functions (signatures and entry arguments), calls, returns,
 `ttcore.global`/`ttcore.get_global`, `bufferization.alloc_tensor` and `tensor.empty` (a 64-byte aligned
-`memref.alloc`), `linalg.copy` (into the output buffer) and `tensor.cast` (`memref.cast`, nothing when the
-types agree) bufferize; any other op on tensors is an error, as one-shot bufferization without unknown ops.
+`memref.alloc`; in a `d2m.generic`'s region, a core's local block, in L1), `linalg.copy` (into the output buffer)
+and `tensor.cast` (`memref.cast`, nothing when the types agree) bufferize; any other op on tensors is an error, as
+one-shot bufferization without unknown ops.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects import bufferization, func, linalg, memref, tensor
-from xdsl.dialects.builtin import (FunctionType, IntegerAttr, MemRefType, ModuleOp, TensorType, UnrankedMemRefType,
-                                   UnrankedTensorType)
+from xdsl.dialects.builtin import (FunctionType, IntegerAttr, MemRefType, ModuleOp, NoneAttr, TensorType,
+                                   UnrankedMemRefType, UnrankedTensorType)
 from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
@@ -28,6 +29,7 @@ from ttmlir.errors import PassFailure
 from ttmlir.ir.sizes import element_bytes
 
 ALIGNMENT = 64  # bytes, the alignment one-shot bufferization gives the buffers it allocates
+L1 = ttcore.MemorySpaceAttr(ttcore.MemorySpaceAttr.enum_type("l1"))
 
 
 def buffer_type(type: Attribute) -> Attribute:
@@ -64,10 +66,20 @@ def _bufferize_func(op: func.FuncOp) -> None:
                 Rewriter.replace_value_with_new_type(arg, buffer_type(arg.type))
 
 
+def _in_generic_region(op: Operation) -> bool:
+    parent = op.parent_op()
+    while parent is not None and parent.name != "d2m.generic":
+        parent = parent.parent_op()
+    return parent is not None
+
+
 def _alloc(op: Operation) -> None:
     if op.operands:
         raise PassFailure(op, "failed to bufferize op: only statically shaped buffers without a copy are allocated")
     kind = buffer_type(op.results[0].type)
+    t = op.results[0].type
+    if isinstance(t, TensorType) and isinstance(t.encoding, NoneAttr) and _in_generic_region(op):
+        kind = MemRefType(t.element_type, t.get_shape(), memory_space=L1)  # a core's local block lives in its L1
     Rewriter.replace_op(op, memref.AllocOp([], [], kind, IntegerAttr(ALIGNMENT, 64)))
 
 

@@ -11,7 +11,7 @@
 // CHECK: d2m.generic {block_factors = [], grid = #ttcore.grid<2x2>
 // CHECK: %[[CORE0:.*]] = d2m.core_index(0) : index
 // CHECK: %[[CORE1:.*]] = d2m.core_index(1) : index
-// CHECK: %[[IN:.*]] = d2m.operand_alias %{{.*}} : memref<2x2x1x1x!ttcore.tile<32x32, bf16>, {{.*}}, #l1> -> memref<1x1x!ttcore.tile<32x32, bf16>>
+// CHECK: %[[IN:.*]] = d2m.operand_alias %{{.*}} : memref<2x2x1x1x!ttcore.tile<32x32, bf16>, {{.*}}, #l1> -> memref<1x1x!ttcore.tile<32x32, bf16>, #l1>
 // CHECK-NEXT: d2m.remote_load %[[IN]] %{{.*}}[%[[CORE0]], %[[CORE1]]]
 // CHECK: "d2m.tile_exp"
 // CHECK: d2m.remote_store %{{.*}}[%[[CORE0]], %[[CORE1]]]

@@ -82,3 +82,32 @@ func.func @matmul(%a: !t, %b: !t) -> !t {
   }
   return %c : !t
 }
+
+// An input read through a transposing map: core (i, j) works on shard (j, i), held by another core, so it streams.
+#swap = affine_map<(d0, d1) -> (d1, d0)>
+!g = memref<2x3x1x1x!ttcore.tile<32x32, f32>, #ttcore.shard<4096x4096, 1>, #l1>
+!gt = memref<3x2x1x1x!ttcore.tile<32x32, f32>, #ttcore.shard<4096x4096, 1>, #l1>
+!one = memref<1x1x!ttcore.tile<32x32, f32>, #l1>
+// INFER-LABEL: func.func @transposed
+// INFER: memref.alloc() {address = {{[0-9]+}} : i64, alignment = {{[0-9]+}} : i64, d2m.synchronized_buffer = 2 : i32}
+// INFER-NEXT: d2m.remote_load {{.*}} : memref<1x1x!ttcore.tile<32x32, f32>, #l1>, memref<2x3x1x1x
+// INFER: d2m.operand_alias %{{.*}} : memref<3x2x1x1x
+func.func @transposed(%a: !g) -> !gt {
+  %out = memref.alloc() : !gt
+  d2m.generic {block_factors = [1, 1], grid = #ttcore.grid<3x2>, indexing_maps = [#swap, #id], iterator_types = [#parallel, #parallel], threads = [#d2m.thread<unified>]}
+      ins(%a : !g) outs(%out : !gt) {
+  ^unified0():
+    %i = d2m.block_index(0) : index
+    %j = d2m.block_index(1) : index
+    %0 = memref.alloc() : !one
+    d2m.remote_load %0 %a[%j, %i] : !one, !g
+    %1 = memref.alloc() : !one
+    linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%0 : !one) outs(%1 : !one) {
+    ^bb0(%x: !ttcore.tile<32x32, f32>, %z: !ttcore.tile<32x32, f32>):
+      %r = "d2m.tile_transpose"(%x) : (!ttcore.tile<32x32, f32>) -> !ttcore.tile<32x32, f32>
+      linalg.yield %r : !ttcore.tile<32x32, f32>
+    }
+    d2m.remote_store %out[%i, %j] %1 : !gt, !one
+  }
+  return %out : !gt
+}

@@ -2,7 +2,8 @@
 // RUN: ttmlir-opt --split-input-file --ttcore-one-shot-bufferize %s | FileCheck %s
 // D2M ops on device tensors bufferize: a d2m.empty is a memref.alloc in ttcore's layout, a view a #ttcore.view
 // memref of its input's buffer, to_layout and a generic write their outputs in place (no results), and in the
-// generic's region the loads, stores, local copies and yields follow; a function returns the buffers it returns.
+// generic's region the loads, stores, local copies and yields follow (a core's local blocks in its L1); a function
+// returns the buffers it returns.
 
 #sharded = #ttcore.metal_layout<logical_shape = 64x64, dim_alignments = 32x32, collapsed_intervals = dense<[[0, -1]]> : tensor<1x2xi64>, l1, sharded>
 #dram = #ttcore.metal_layout<logical_shape = 64x64, dim_alignments = 32x32, collapsed_intervals = dense<[[0, -1]]> : tensor<1x2xi64>, dram, interleaved>
@@ -21,11 +22,11 @@
 // CHECK: d2m.generic
 // CHECK-NEXT: ins(%[[VIEW]] : memref<2x2x1x1x!ttcore.tile<32x32, f32>, #ttcore.view<4>, #l1>)
 // CHECK-NEXT: outs(%[[OUT]] : memref<2x2x1x1x!ttcore.tile<32x32, f32>, #ttcore.shard<4096x4096, 1>, #l1>)
-// CHECK: %[[A:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x1x!ttcore.tile<32x32, f32>>
-// CHECK-NEXT: d2m.remote_load %[[A]] %[[VIEW]][%{{.*}}, %{{.*}}] : memref<1x1x!ttcore.tile<32x32, f32>>, memref<{{.*}}#ttcore.view<4>, #l1>{{$}}
+// CHECK: %[[A:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x1x!ttcore.tile<32x32, f32>, #l1>
+// CHECK-NEXT: d2m.remote_load %[[A]] %[[VIEW]][%{{.*}}, %{{.*}}] : memref<1x1x!ttcore.tile<32x32, f32>, #l1>, memref<{{.*}}#ttcore.view<4>, #l1>{{$}}
 // CHECK: %[[B:.*]] = memref.alloc()
-// CHECK-NEXT: d2m.local_copy %[[A]], %[[B]] indexing_maps = [#{{.*}}, #{{.*}}] : memref<1x1x!ttcore.tile<32x32, f32>>, memref<1x1x!ttcore.tile<32x32, f32>>{{$}}
-// CHECK-NEXT: d2m.remote_store %[[OUT]][%{{.*}}, %{{.*}}] %[[B]] : memref<{{.*}}>, memref<1x1x!ttcore.tile<32x32, f32>>{{$}}
+// CHECK-NEXT: d2m.local_copy %[[A]], %[[B]] indexing_maps = [#{{.*}}, #{{.*}}] : memref<1x1x!ttcore.tile<32x32, f32>, #l1>, memref<1x1x!ttcore.tile<32x32, f32>, #l1>{{$}}
+// CHECK-NEXT: d2m.remote_store %[[OUT]][%{{.*}}, %{{.*}}] %[[B]] : memref<{{.*}}>, memref<1x1x!ttcore.tile<32x32, f32>, #l1>{{$}}
 // CHECK-NOT: d2m.yield
 // CHECK: return %[[OUT]]
 func.func @copy_through_view() -> !dev {
