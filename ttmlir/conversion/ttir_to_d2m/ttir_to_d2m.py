@@ -49,11 +49,15 @@ from ttmlir.conversion.ttir_to_d2m.matmul import BATCHED_MATMULS, fold_transpose
 from ttmlir.conversion.ttir_to_d2m.argmax import DECOMPOSED
 from ttmlir.conversion.ttir_to_d2m.cache_updates import CACHE_UPDATES
 from ttmlir.conversion.ttir_to_d2m.mixed_types import cast_mixed_operands
+from ttmlir.conversion.ttir_to_d2m.logical import LOGICAL
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
            if arity < 3 and family not in ("transpose", "typecast")} | {"where": "tile_where"}
 ARITY = {mnemonic: arity for mnemonic, (_, arity) in d2m.TILE_OPS.items()} | {"tile_where": 3}
+# elementwise ops: name -> (compute, tile operands), one tile op each or several (files of their own)
+ELEMENTWISE = {name: (_elementwise(tile_op, ARITY[tile_op]), ARITY[tile_op]) for name, tile_op in TILE_OF.items()} | \
+    LOGICAL
 FILLS = {"zeros": 0.0, "ones": 1.0}  # and full, with its fill_value
 FLOATS = (Float32Type(), BFloat16Type())
 ELEMENTS = (*FLOATS, IntegerType(32), IntegerType(32, Signedness.SIGNED))
@@ -373,7 +377,7 @@ class TTIRToD2MPass(ModulePass):
             produced = REWRITTEN[name](ttir_op) if name in REWRITTEN else \
                 _decomposed_min(ttir_op) if name == "min" else [ttir_op]
             for each in (t for p in produced  # lazily: each op's TMs rewritten once those before it are converted
-                         for t in ([p] if self.ttnn_mode else decompose_tms(p, p.ROW.name in TILE_OF))):
+                         for t in ([p] if self.ttnn_mode else decompose_tms(p, p.ROW.name in ELEMENTWISE))):
                 self.convert(each, device)
         for moved in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.to_layout"]:
             source, target = moved.operands[:2]
@@ -444,8 +448,8 @@ class TTIRToD2MPass(ModulePass):
             maps, iterators = [_map(2, 0, 1)] * 2, ["parallel"] * 2
         elif name in FAMILIES:
             compute, maps, iterators, ins = FAMILIES[name](op, tensors)
-        elif name in TILE_OF and len(tensors) == ARITY[TILE_OF[name]]:
-            compute, ins = _elementwise(TILE_OF[name], len(tensors)), tensors
+        elif name in ELEMENTWISE and len(tensors) == ELEMENTWISE[name][1]:
+            compute, ins = ELEMENTWISE[name][0], tensors
             maps = [_broadcast_map(v.type, result.type, op) for v in tensors] + [_map(2, 0, 1)]
             iterators = ["parallel"] * 2
         else:
