@@ -50,6 +50,7 @@ from ttmlir.conversion.ttir_to_d2m.argmax import DECOMPOSED
 from ttmlir.conversion.ttir_to_d2m.cache_updates import CACHE_UPDATES
 from ttmlir.conversion.ttir_to_d2m.mixed_types import cast_mixed_operands
 from ttmlir.conversion.ttir_to_d2m.logical import LOGICAL
+from ttmlir.conversion.ttir_to_d2m.float_indices import FLOAT_INDICES
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -74,7 +75,7 @@ FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
 # op families that build their whole program (operands' layouts, grid): name -> (pass, op, device grid) -> (ops,
 # host result), or None for an op of the family converted the usual way
 PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS}
-REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES}  # ops written as other TTIR ops where they are, then converted
+REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES, **FLOAT_INDICES}  # ops written as other TTIR ops where they are, then converted
 
 
 def ranked_metal_type(shape: tuple[int, ...], element: Attribute, memory: str) -> TensorType:
