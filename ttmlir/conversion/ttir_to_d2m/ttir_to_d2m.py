@@ -51,6 +51,7 @@ from ttmlir.conversion.ttir_to_d2m.cache_updates import CACHE_UPDATES
 from ttmlir.conversion.ttir_to_d2m.mixed_types import cast_mixed_operands
 from ttmlir.conversion.ttir_to_d2m.logical import LOGICAL
 from ttmlir.conversion.ttir_to_d2m.float_indices import FLOAT_INDICES
+from ttmlir.conversion.ttir_to_d2m.reductions import ROW_REDUCTIONS
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -75,7 +76,7 @@ FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
 # op families that build their whole program (operands' layouts, grid): name -> (pass, op, device grid) -> (ops,
 # host result), or None for an op of the family converted the usual way
 PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS}
-REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES, **FLOAT_INDICES}  # ops written as other TTIR ops where they are, then converted
+REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES, **FLOAT_INDICES, **ROW_REDUCTIONS}  # ops written as other TTIR ops where they are, then converted
 
 
 def ranked_metal_type(shape: tuple[int, ...], element: Attribute, memory: str) -> TensorType:
@@ -375,8 +376,8 @@ class TTIRToD2MPass(ModulePass):
             if ttir_op.ROW.name in KEPT:
                 continue
             name = ttir_op.ROW.name
-            produced = REWRITTEN[name](ttir_op) if name in REWRITTEN else \
-                _decomposed_min(ttir_op) if name == "min" else [ttir_op]
+            produced = [q for p in (REWRITTEN[name](ttir_op) if name in REWRITTEN else [ttir_op])
+                        for q in (_decomposed_min(p) if p.name == "ttir.min" else [p])]
             for each in (t for p in produced  # lazily: each op's TMs rewritten once those before it are converted
                          for t in ([p] if self.ttnn_mode else decompose_tms(p, p.ROW.name in ELEMENTWISE))):
                 self.convert(each, device)
