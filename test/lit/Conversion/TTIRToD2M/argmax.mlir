@@ -1,18 +1,22 @@
 // RUN: ttmlir-opt --ttcore-register-device --ttir-to-d2m %s | FileCheck %s
 // RUN: not ttmlir-opt --ttcore-register-device --ttir-to-d2m --split-input-file %S/argmax_negative.mlir 2>&1 | FileCheck %S/argmax_negative.mlir
-// An argmax over the last dim of a matrix: in f32, the row maxima, each element's candidate position p + N * (x != max) (the
-// positions an arange row of host data), the least candidate as -max(-c), cast to si32.
+// An argmax over the last dim of a matrix: the row maxima and where each element is one (x == max), in bf16; each
+// element ranked in f32 as -p where it is one, else -(p + N) (the rows -p and -(p + N) arange rows of host data,
+// negated); the greatest rank of each row is minus its first maximum's position, negated and cast to si32.
 
 // CHECK-LABEL: func.func @argmax
-// CHECK: d2m.tile_typecast
 // CHECK: d2m.tile_reduce_max
-// CHECK: d2m.tile_ne
-// CHECK: d2m.tile_fill
+// CHECK: into tensor<32x1xbf16>
+// CHECK: d2m.tile_eq
+// CHECK: into tensor<32x64xbf16>
 // CHECK: "ttir.arange"() <{arange_dimension = 1 : i64, end = 64 : si64, start = 0 : si64, step = 1 : si64}> : () -> tensor<1x64xf32>
-// CHECK: d2m.tile_mul
-// CHECK: d2m.tile_add
 // CHECK: d2m.tile_negative
+// CHECK: "ttir.arange"() <{arange_dimension = 1 : i64, end = 128 : si64, start = 64 : si64, step = 1 : si64}> : () -> tensor<1x64xf32>
+// CHECK: d2m.tile_negative
+// CHECK: d2m.tile_where
+// CHECK: into tensor<32x64xf32>
 // CHECK: d2m.tile_reduce_max
+// CHECK: into tensor<32x1xf32>
 // CHECK: d2m.tile_negative
 // CHECK: d2m.tile_typecast
 // CHECK: -> tensor<32x1xsi32>
@@ -29,10 +33,10 @@ func.func @argmax(%a: tensor<32x64xbf16>) -> tensor<32x1xsi32> {
 // CHECK: d2m.view_layout
 // CHECK: into tensor<40x64x3xbf16>
 // CHECK: into tensor<2560x3xbf16>
-// CHECK: d2m.tile_typecast
 // CHECK: d2m.tile_reduce_max
-// CHECK: d2m.tile_ne
+// CHECK: d2m.tile_eq
 // CHECK: "ttir.arange"() <{arange_dimension = 1 : i64, end = 3 : si64, start = 0 : si64, step = 1 : si64}> : () -> tensor<1x3xf32>
+// CHECK: d2m.tile_where
 // CHECK: d2m.tile_reduce_max
 // CHECK: d2m.tile_negative
 // CHECK: into tensor<40x64xf32>
