@@ -64,3 +64,13 @@ def test_ties_go_to_the_lowest_index():
 def test_an_argmax_of_integers_is_refused():
     with pytest.raises(DiagnosticError, match="an argmax of si32 is not converted to D2M yet"):
         lower_to_ttmetal(_text((4, 8), [1], False, "si32", [4]), "<test>")
+
+
+@pytest.mark.parametrize("options", ["enable-elementwise-fusion=true",
+                                     "default-input-memspace=dram default-output-memspace=dram"])
+def test_argmax_fused_or_in_dram(options):
+    g = torch.Generator().manual_seed(3)
+    x = torch.randint(-5, 5, (4, 40, 96), generator=g).to(torch.bfloat16)
+    text = _text((4, 40, 96), [2], False, "bf16", [4, 40])
+    outputs, _ = run_program(translate(lower_to_ttmetal(text, "<test>", options)), [x])
+    assert torch.equal(outputs[0].long(), x.float().argmax(-1))
