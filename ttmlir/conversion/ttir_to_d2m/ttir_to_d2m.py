@@ -58,8 +58,8 @@ TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items(
            if arity < 3 and family not in ("transpose", "typecast")} | {"where": "tile_where"}
 ARITY = {mnemonic: arity for mnemonic, (_, arity) in d2m.TILE_OPS.items()} | {"tile_where": 3}
 # elementwise ops: name -> (compute, tile operands), one tile op each or several (files of their own)
-ELEMENTWISE = {name: (_elementwise(tile_op, ARITY[tile_op]), ARITY[tile_op]) for name, tile_op in TILE_OF.items()} | \
-    LOGICAL
+ELEMENTWISE = {name: (_elementwise(tile_op, ARITY[tile_op]), ARITY[tile_op])
+               for name, tile_op in TILE_OF.items()} | LOGICAL
 FILLS = {"zeros": 0.0, "ones": 1.0}  # and full, with its fill_value
 FLOATS = (Float32Type(), BFloat16Type())
 ELEMENTS = (*FLOATS, IntegerType(32), IntegerType(32, Signedness.SIGNED))
@@ -76,7 +76,8 @@ FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
 # op families that build their whole program (operands' layouts, grid): name -> (pass, op, device grid) -> (ops,
 # host result), or None for an op of the family converted the usual way
 PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS}
-REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES, **FLOAT_INDICES, **ROW_REDUCTIONS}  # ops written as other TTIR ops where they are, then converted
+# ops written as other TTIR ops where they are, then converted
+REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES, **FLOAT_INDICES, **ROW_REDUCTIONS}
 
 
 def ranked_metal_type(shape: tuple[int, ...], element: Attribute, memory: str) -> TensorType:
