@@ -16,6 +16,7 @@ from ttmlir.dialects import d2m
 from ttmlir.dialects.d2m_tile_reduce import TileReduceOp
 from ttmlir.dialects.d2m_tile_bcast import TileBcastOp
 from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
+from ttmlir.dialects.d2m_tile_extra import EXTRA_TILE_OPS
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import SFPU_BINARY, SFPU_TERNARY, SFPU_UNARY, SWAPPED
 
@@ -108,9 +109,10 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
                 raise PassFailure(op, f"a 'd2m.tile_bcast' of type {op.bcast_type.data} other than the broadcast its "
                                       "operand's indexing map reads is not lowered to TTMetal yet")
             return leaf
-        if not isinstance(op, (d2m.TileOp, TileWhereOp)):
+        if not isinstance(op, (d2m.TileOp, TileWhereOp, *EXTRA_TILE_OPS)):
             raise PassFailure(generic, f"'{op.name}' in a generic is not lowered to TTMetal yet")
-        family = "where" if isinstance(op, TileWhereOp) else d2m.TILE_OPS[op.name.removeprefix("d2m.")][0]
+        family = "where" if isinstance(op, TileWhereOp) else d2m.TILE_OPS[op.name.removeprefix("d2m.")][0] \
+            if isinstance(op, d2m.TileOp) else op.name.removeprefix("d2m.tile_")  # a comparison with zero: its own
         children = [tree(v) for v in op.operands]
         if family in SWAPPED:
             family, children = SWAPPED[family], children[::-1]

@@ -20,6 +20,7 @@ TILE = 32
 i8 = IntegerType(8)
 DTYPES = {"f32": "f32", "bf16": "bf16", "i32": "si32", "si32": "si32", "ui32": "si32"}  # ui32: indices, read as their bits
 ELEMENTS = {"f32": Float32Type(), "bf16": BFloat16Type(), "si32": IntegerType(32)}
+ZERO_COMPARISONS = ("eq", "ne", "gt", "ge", "lt", "le")
 # TTIR op -> SFPU op (binary: `<op>(dst0, dst1, dst0)`; unary: `<op>_tile(dst0)`)
 SFPU_BINARY = {"add": "add_binary_tile", "subtract": "sub_binary_tile", "multiply": "mul_binary_tile",
                "div": "div_binary_tile", "maximum": "binary_max_tile", "minimum": "binary_min_tile",
@@ -31,9 +32,11 @@ SWAPPED = {"lt": "gt", "le": "ge"}
 SFPU_UNARY = {"exp": "exp", "log": "log", "sqrt": "sqrt", "rsqrt": "rsqrt", "reciprocal": "recip", "abs": "abs",
               "neg": "negative", "relu": "relu", "sigmoid": "sigmoid", "tanh": "tanh", "sin": "sin", "cos": "cos",
               "tan": "tan", "ceil": "ceil", "floor": "floor", "sign": "sign", "gelu": "gelu", "erf": "erf",
-              "logical_not": "logical_not", "atan": "atan", "expm1": "expm1", "log1p": "log1p"}
+              "logical_not": "logical_not", "atan": "atan", "expm1": "expm1", "log1p": "log1p",
+              **{f"{c}z": f"{c}z" for c in ZERO_COMPARISONS}}  # d2m.tile_<c>z: 1 where x <c> 0
 WIDE_DST = ("f32", "si32")  # tiles that need the dst register in 32-bit mode (fp32_dest_acc_en)
-INT_VARIANTS = {"abs": "abs_tile_int32"}  # SFPU ops with their own entry point for si32 tiles
+# SFPU ops with their own entry point for si32 tiles
+INT_VARIANTS = {"abs": "abs_tile_int32", **{f"{c}z": f"{c}z_tile_int32" for c in ZERO_COMPARISONS}}
 SHARED_INITS = {"ceil": "rounding_op_tile_init", "floor": "rounding_op_tile_init"}  # inits one op family shares
 BROADCASTS = ("row", "col", "scalar")  # how a broadcast operand's tiles are gathered
 FPU_BINARY = {"add": "add_tiles", "subtract": "sub_tiles", "multiply": "mul_tiles"}

@@ -3,10 +3,11 @@ operands and which contracts A's last dim with B's second-to-last or, B given tr
 
 On the device every operand's batch folds into tile rows (each matrix padded to whole tiles), so the region's
 `linalg.generic` of `d2m.tile_matmul` over the loaded blocks loops over (r, n, k), r the output's folded tile rows, B
-read in the rows of r's batch (see `_maps`). The generic itself is in explicit form (no maps: theirs would not block
-the operands' grids). A and B are moved to DRAM (any of their tiles is read by any core); the
-output is placed on the largest grid dividing its tiles (grid selection keeps a generic placed already), each core
-computing its tiles from the operand tiles it reads (`convert-d2m-to-ttkernel`)."""
+read in the rows of r's batch (see `_maps`), or, when B is one matrix for the whole batch (a matrix, or a batch of
+ones), as a 2-d matmul's B (that generic is a 2-d matmul over A's folded rows). The generic itself is in explicit
+form (no maps: theirs would not block the operands' grids). A and B are moved to DRAM (any of their tiles is read by
+any core); the output is placed on the largest grid dividing its tiles (grid selection keeps a generic placed
+already), each core computing its tiles from the operand tiles it reads (`convert-d2m-to-ttkernel`)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,11 @@ def _tiles(n: int) -> int:
     return -(-n // TILE)
 
 
+def shared_b(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Whether B is one matrix every matrix of a batched A is multiplied by (B without a batch, or of ones)."""
+    return len(a) > 2 and math.prod(b[:-2]) == 1 and len(b) <= len(a)
+
+
 def batched_form(op: TTOp) -> bool | None:
     """Whether B is read transposed in a batched matmul `op`; None when `op` is not one this file converts (a 2-d
     matmul, converted as before)."""
@@ -51,16 +57,16 @@ def batched_form(op: TTOp) -> bool | None:
         return dims["contract_dims_rhs"] == (len(b) - 1,)
     if any(t in op.properties and bool(scalar(op.properties[t])) for t in ("transpose_a",)):
         raise PassFailure(op, "a batched matmul with a transposed A is not converted to D2M yet")
-    if len(a) != len(b):
+    if len(a) != len(b) and not shared_b(a, b):
         raise PassFailure(op, "a batched matmul broadcasting its batch dims is not converted to D2M yet")
     return "transpose_b" in op.properties and bool(scalar(op.properties["transpose_b"]))
 
 
-def _maps(m_tiles: int, k_tiles: int, n_tiles: int, transpose_b: bool) -> list[AffineMapAttr]:
-    """(r, n, k) over the output's folded tile rows r: A reads (r, k); B the rows of r's batch (r floordiv Mt):
-    (batch * Kt + k, n), or transposed (batch * Nt + n, k); the output (r, n)."""
+def _maps(m_tiles: int, k_tiles: int, n_tiles: int, transpose_b: bool, shared: bool) -> list[AffineMapAttr]:
+    """(r, n, k) over the output's folded tile rows r: A reads (r, k); B the rows of r's batch (r floordiv Mt), or
+    its one matrix when `shared`: (batch * Kt + k, n), or transposed (batch * Nt + n, k); the output (r, n)."""
     r, n, k = (AffineExpr.dimension(i) for i in range(3))
-    batch = r // m_tiles
+    batch = AffineExpr.constant(0) if shared else r // m_tiles
     rows_b = (batch * n_tiles + n, k) if transpose_b else (batch * k_tiles + k, n)
     return [AffineMapAttr(AffineMap(3, 0, results)) for results in ((r, k), rows_b, (r, n))]
 
@@ -91,7 +97,8 @@ def batched_matmul(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Ope
     if len({str(v.type.element_type) for v in (a, b, result)}) != 1:
         raise PassFailure(op, "a matmul mixing element types is not converted to D2M yet")
     sa, sb = a.type.get_shape(), b.type.get_shape()
-    if tuple(sa[:-2]) != tuple(sb[:-2]):
+    shared = shared_b(tuple(sa), tuple(sb))
+    if tuple(sa[:-2]) != tuple(sb[:-2]) and not shared:
         raise PassFailure(op, "a batched matmul broadcasting its batch dims is not converted to D2M yet")
     m_tiles, k_tiles = _tiles(sa[-2]), _tiles(sa[-1])
     n_tiles = _tiles(sb[-2] if transpose_b else sb[-1])
@@ -100,7 +107,8 @@ def batched_matmul(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Ope
     new: list[Operation] = []
     ins = []
     # DRAM pages are read by any core; each operand's grid follows the output's where its map reads it by r or n
-    for value, grid_of in ((a, (grid[0], 1)), (b, (1, 1) if transpose_b else (1, grid[1]))):
+    grid_b = ((grid[1], 1) if shared else (1, 1)) if transpose_b else (1, grid[1])
+    for value, grid_of in ((a, (grid[0], 1)), (b, grid_b)):
         target = d2m.EmptyOp.create(result_types=[metal_type(value.type.get_shape(), value.type.element_type,
                                                              "dram", grid_of)])
         moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
@@ -109,11 +117,12 @@ def batched_matmul(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Ope
     returned = any(use.operation.name == "func.return" for use in result.uses)
     memory = convert.memory_of(result, returned)
     out = d2m.EmptyOp.create(result_types=[metal_type(shape, element, memory, grid)])
-    generic = convert.build_generic(ins, out.result, _maps(m_tiles, k_tiles, n_tiles, transpose_b), ITERATORS,
-                                    _compute, grid)
+    maps = _maps(m_tiles, k_tiles, n_tiles, transpose_b, shared)
+    generic = convert.build_generic(ins, out.result, maps, ITERATORS, _compute, grid)
     # explicit form (its region's linalg.generic holds the maps): the folded rows of the maps do not block the
-    # operands' grids as a generic's maps would, so the generic keeps the grid given here
-    for name in ("block_factors", "indexing_maps", "iterator_types"):
+    # operands' grids as a generic's maps would, so the generic keeps the grid given here. One B for all is read as
+    # a 2-d matmul's B, A's folded rows as its rows: that generic keeps its maps.
+    for name in () if shared else ("block_factors", "indexing_maps", "iterator_types"):
         generic.attributes[name] = ArrayAttr([])
     host = d2m.EmptyOp.create(result_types=[result.type])
     back = d2m.ToLayoutOp.create(operands=[generic.results[0], host.result], result_types=[result.type])

@@ -53,11 +53,17 @@ from ttmlir.conversion.ttir_to_d2m.ccl import HOST_COLLECTIVES, MESH_PROGRAMS
 from ttmlir.conversion.ttir_to_d2m.conv2d import CONVOLUTIONS
 from ttmlir.conversion.ttir_to_d2m.pool2d import POOLS
 from ttmlir.conversion.ttir_to_d2m.conv_transpose2d import TRANSPOSED_CONVOLUTIONS
+from ttmlir.conversion.ttir_to_d2m.logical import LOGICAL
+from ttmlir.conversion.ttir_to_d2m.float_indices import FLOAT_INDICES
+from ttmlir.conversion.ttir_to_d2m.reductions import ROW_REDUCTIONS
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
            if arity < 3 and family not in ("transpose", "typecast")} | {"where": "tile_where"}
 ARITY = {mnemonic: arity for mnemonic, (_, arity) in d2m.TILE_OPS.items()} | {"tile_where": 3}
+# elementwise ops: name -> (compute, tile operands), one tile op each or several (files of their own)
+ELEMENTWISE = {name: (_elementwise(tile_op, ARITY[tile_op]), ARITY[tile_op])
+               for name, tile_op in TILE_OF.items()} | LOGICAL
 FILLS = {"zeros": 0.0, "ones": 1.0}  # and full, with its fill_value
 FLOATS = (Float32Type(), BFloat16Type())
 ELEMENTS = (*FLOATS, IntegerType(32), IntegerType(32, Signedness.SIGNED))
@@ -75,7 +81,8 @@ FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
 # op families that build their whole program (operands' layouts, grid): name -> (pass, op, device grid) -> (ops,
 # host result), or None for an op of the family converted the usual way
 PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS, **MESH_PROGRAMS}
-REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES}  # ops written as other TTIR ops where they are, then converted
+# ops written as other TTIR ops where they are, then converted
+REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES, **FLOAT_INDICES, **ROW_REDUCTIONS}
 # ops written as TTIR ops and gather programs where they are (given the pass: its generic builder), then converted
 WINDOWED = {**CONVOLUTIONS, **POOLS, **TRANSPOSED_CONVOLUTIONS}
 
@@ -377,10 +384,11 @@ class TTIRToD2MPass(ModulePass):
             if ttir_op.ROW.name in KEPT:
                 continue
             name = ttir_op.ROW.name
-            produced = REWRITTEN[name](ttir_op) if name in REWRITTEN else WINDOWED[name](self, ttir_op) \
-                if name in WINDOWED else _decomposed_min(ttir_op) if name == "min" else [ttir_op]
+            rewritten = REWRITTEN[name](ttir_op) if name in REWRITTEN else WINDOWED[name](self, ttir_op) \
+                if name in WINDOWED else [ttir_op]
+            produced = [q for p in rewritten for q in (_decomposed_min(p) if p.name == "ttir.min" else [p])]
             for each in (t for p in produced  # lazily: each op's TMs rewritten once those before it are converted
-                         for t in ([p] if self.ttnn_mode else decompose_tms(p, p.ROW.name in TILE_OF))):
+                         for t in ([p] if self.ttnn_mode else decompose_tms(p, p.ROW.name in ELEMENTWISE))):
                 self.convert(each, device)
         for moved in [o for o in op.walk() if isinstance(o, TTOp) and o.name == "ttir.to_layout"]:
             source, target = moved.operands[:2]
@@ -451,8 +459,8 @@ class TTIRToD2MPass(ModulePass):
             maps, iterators = [_map(2, 0, 1)] * 2, ["parallel"] * 2
         elif name in FAMILIES:
             compute, maps, iterators, ins = FAMILIES[name](op, tensors)
-        elif name in TILE_OF and len(tensors) == ARITY[TILE_OF[name]]:
-            compute, ins = _elementwise(TILE_OF[name], len(tensors)), tensors
+        elif name in ELEMENTWISE and len(tensors) == ELEMENTWISE[name][1]:
+            compute, ins = ELEMENTWISE[name][0], tensors
             maps = [_broadcast_map(v.type, result.type, op) for v in tensors] + [_map(2, 0, 1)]
             iterators = ["parallel"] * 2
         else:

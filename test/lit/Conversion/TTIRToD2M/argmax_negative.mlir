@@ -1,9 +1,9 @@
 // RUN: true
 // Checked from argmax.mlir: argmaxes the decomposition does not take, refused at the op.
 
-// CHECK: argmax_negative.mlir:[[# @LINE + 2]]:8: error: only argmaxes over the last dim of a matrix are converted to D2M yet
-func.func @columns(%a: tensor<32x64xf32>) -> tensor<1x64xsi32> {
-  %0 = "ttir.argmax"(%a) <{dim_arg = [0 : i32], keep_dim = true}> : (tensor<32x64xf32>) -> tensor<1x64xsi32>
+// CHECK: argmax_negative.mlir:[[# @LINE + 2]]:8: error: an argmax of si32 is not converted to D2M yet (of f32 and bf16 is)
+func.func @integers(%a: tensor<32x64xsi32>) -> tensor<1x64xsi32> {
+  %0 = "ttir.argmax"(%a) <{dim_arg = [0 : i32], keep_dim = true}> : (tensor<32x64xsi32>) -> tensor<1x64xsi32>
   return %0 : tensor<1x64xsi32>
 }
 

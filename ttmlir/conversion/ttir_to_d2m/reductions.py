@@ -1,0 +1,97 @@
+"""Reductions the tile reductions do not compute as they are, written (in `--ttir-to-d2m`, before its ops convert)
+as one they do: `ttir.sum`, `mean`, `max` and `min` over several dims, over a dim other than the last (or the rows
+of a single matrix), or without keep_dim. The input is seen as a matrix (`Rows.matrix`): its kept dims moved before
+its reduced ones (a permute, when they are not already there) and folded into rows, the reduced ones into columns
+(a reshape); the same reduction over that matrix's last dim with keep_dim; its column reshaped to the result's
+shape. A mean over the folded columns is the mean over the reduced dims. `argmax.py` sees its input the same way."""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import SSAValue
+
+from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+from ttmlir.errors import derive
+from ttmlir.ir.props import KINDS
+from ttmlir.ir.tt_op import TTOp
+
+REDUCED = ("sum", "mean", "max", "min")
+
+
+def reduced_dims(op: TTOp, rank: int) -> list[int]:
+    """The dims `op` reduces, in order: those of its dim_arg, or all of them without one."""
+    dims = op.properties.get("dim_arg")
+    if dims is None:
+        return list(range(rank))
+    return sorted({d.value.data % rank for d in dims.data}) if rank else []
+
+
+def along_rows() -> dict:
+    """A reduction's properties reducing a matrix's last dim, keeping it."""
+    return {"dim_arg": KINDS["i32_array"].build([1]), "keep_dim": KINDS["bool"].build(True)}
+
+
+class Rows(list):
+    """The TTIR ops written for one op, in order, and the values they make."""
+
+    def add(self, name: str, operands: list[SSAValue], result: TensorType, properties: dict | None = None) -> SSAValue:
+        self.append(TTIR_OP_CLASSES[name].create(operands=list(operands), result_types=[result],
+                                                 properties=properties or {}))
+        return self[-1].results[0]
+
+    def reshaped(self, x: SSAValue, target: list[int]) -> SSAValue:
+        """`x` reshaped to `target` (itself when it has that shape)."""
+        if list(x.type.get_shape()) == target:
+            return x
+        return self.add("reshape", [x], TensorType(x.type.element_type, target),
+                        {"shape": KINDS["i32_array"].build(target)})
+
+    def matrix(self, x: SSAValue, reduced: list[int]) -> SSAValue:
+        """`x` as a matrix whose rows hold the elements each index of its kept dims reduces, in row-major order of
+        the reduced dims."""
+        shape = tuple(x.type.get_shape())
+        kept = [d for d in range(len(shape)) if d not in reduced]
+        if kept + reduced != list(range(len(shape))):
+            x = self.add("permute", [x], TensorType(x.type.element_type, [shape[d] for d in kept + reduced]),
+                         {"permutation": KINDS["i64_darray"].build(kept + reduced)})
+        return self.reshaped(x, [math.prod(shape[d] for d in kept), math.prod(shape[d] for d in reduced)])
+
+    def replace(self, op: TTOp, value: SSAValue) -> None:
+        """These ops put where `op` was, `value` standing for its result, `op` erased."""
+        derive(list(self), op)
+        op.parent_block().insert_ops_before(list(self), op)
+        op.results[0].replace_all_uses_with(value)
+        op.detach()
+        op.erase()
+
+
+def direct(shape: tuple[int, ...], reduced: list[int], keep: bool) -> bool:
+    """Whether a tile reduction computes a reduction as it is: with keep_dim, over one dim of a tensor of rank >= 2
+    (dims of one element fold nothing), its last or a single matrix's rows."""
+    folded = [d for d in reduced if shape[d] != 1] or reduced[-1:]
+    if not keep or len(shape) < 2 or len(folded) != 1:
+        return False
+    return folded[0] == len(shape) - 1 or (folded[0] == len(shape) - 2 and math.prod(shape[:-2]) == 1)
+
+
+def row_reduction(op: TTOp) -> list[TTOp]:
+    """The ops converting reduction `op`: itself when a tile reduction computes it as it is, else the reduction of
+    its input seen as a matrix, put where it was (see the module doc)."""
+    (value,) = op.operands
+    shape = tuple(value.type.get_shape())
+    reduced = reduced_dims(op, len(shape))
+    keep = op.properties.get("keep_dim")
+    if direct(shape, reduced, keep is not None and bool(keep.value.data)):
+        return [op]
+    made = Rows()
+    x = made.matrix(value, reduced)
+    result = op.results[0]
+    rows = x.type.get_shape()[0]
+    column = made.add(op.ROW.name, [x], TensorType(result.type.element_type, [rows, 1]), along_rows())
+    made.replace(op, made.reshaped(column, list(result.type.get_shape())))
+    return list(made)
+
+
+ROW_REDUCTIONS = {name: row_reduction for name in REDUCED}
