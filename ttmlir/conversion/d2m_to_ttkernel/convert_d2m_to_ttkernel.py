@@ -41,7 +41,7 @@ from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
 from ttmlir.conversion.d2m_to_ttkernel.embedding import launch_embedding
 from ttmlir.conversion.d2m_to_ttkernel.batched_matmul import batched_program
 from ttmlir.dialects.d2m_embedding import EmbeddingOp
-from ttmlir.conversion.d2m_to_ttkernel.spill import spill_to_dram
+from ttmlir.conversion.d2m_to_ttkernel.spill import lower_within_l1, spill_large, spillable
 from ttmlir.conversion.d2m_to_ttkernel.masks import decompose_device_masks
 from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import fill_generic
@@ -123,7 +123,6 @@ class _FunctionKernels:
         return empty.result
 
     def lower(self) -> None:
-        spill_to_dram(self.func, self.chip)
         # moves of tensors (a memref-form move, with no result, is the host program's: convert-d2m-to-ttmetal)
         if self.options.fold_layouts():
             for move in [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]:
@@ -280,5 +279,11 @@ class ConvertD2MToTTKernelPass(ModulePass):
         made = len(kernels)
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
                      "ttkernel.thread" not in f.attributes]:
-            _FunctionKernels(func, grid, self, chip, kernels, dst).lower()
+            start = len(kernels)
+            if self.ttnn_mode:  # TTNN tensors are where their layouts put them
+                spill_large(spillable(func), chip)
+                _FunctionKernels(func, grid, self, chip, kernels, dst).lower()
+                continue
+            lower_within_l1(func, chip, grid, lambda: _FunctionKernels(func, grid, self, chip, kernels, dst).lower(),
+                            lambda: kernels.__delitem__(slice(start, None)))
         module.body.block.add_ops(kernels[made:])
