@@ -13,7 +13,7 @@ by step, other programs' copies a tile at a time when whole shards would not fit
    kernels built: CBs are known only then). The function is then built again with those tensors in DRAM, until
    nothing more is spilled.
 
-A tensor a view reads, one placed by a virtual grid mapping, or one kept at its rank stays where it is."""
+A tensor kept at its rank, or a TTNN tensor, stays where it is."""
 
 from __future__ import annotations
 
@@ -41,17 +41,18 @@ def _dram_type(t: TensorType) -> TensorType:
 
 def _same_tensor(value: SSAValue) -> list[SSAValue] | None:
     """The values standing for the tensor `value` makes (a move's or a generic's result written into it, a store's
-    result inside a generic), or None if some use of them needs its L1 shards in place (a view)."""
+    result inside a generic, a view of it: DRAM pages are found by their tile's place in the tensor, whatever grid
+    the view gives it), or None if a TTNN tensor is cast to it (its memory is TTNN's)."""
     seen, todo = [], [value]
     while todo:
         v = todo.pop()
         seen.append(v)
         for use in v.uses:
             op = use.operation
-            if isinstance(op, d2m.ViewLayoutOp) or op.name == "ttir.ttnn_metal_layout_cast":
+            if op.name == "ttir.ttnn_metal_layout_cast":
                 return None
             made = []
-            if isinstance(op, d2m.ToLayoutOp) and use.index == 1:
+            if isinstance(op, d2m.ToLayoutOp) and use.index == 1 or isinstance(op, d2m.ViewLayoutOp):
                 made = list(op.results)
             elif isinstance(op, d2m.GenericOp) and v in op.outputs:
                 made = [op.results[list(op.outputs).index(v)]]
@@ -86,15 +87,15 @@ def _in_place(value: SSAValue) -> list[SSAValue]:
 
 
 def spillable(func: FuncOp) -> list[d2m.EmptyOp]:
-    """The `d2m.empty`s of `func` making a tiled L1 tensor of a 2-d grid that may move to DRAM (no virtual grid, no
-    view reading it)."""
+    """The `d2m.empty`s of `func` making a tiled L1 tensor of a 2-d grid that may move to DRAM (its virtual grid, if
+    any, still places the cores computing it)."""
     result = []
     for empty in [op for op in func.walk() if isinstance(op, d2m.EmptyOp)]:
         t = empty.result.type
         layout = getattr(t, "encoding", None)
         if isinstance(layout, ttcore.MetalLayoutAttr) and layout.data.memory_space == "l1" and \
                 len(t.get_shape()) == 4 and isinstance(t.element_type, ttcore.TileType) and \
-                "virtualGridForwardMapping" not in empty.attributes and _same_tensor(empty.result) is not None:
+                _same_tensor(empty.result) is not None:
             result.append(empty)
     return result
 
@@ -154,14 +155,14 @@ def _sweep(uses: dict[d2m.EmptyOp, list[int]], sizes: dict[d2m.EmptyOp, int], ca
     """The buffers made in program order, spilling candidates where the live ones exceed `budget`: those spilled
     and those kept."""
     spilled: list[d2m.EmptyOp] = []
-    live: set[d2m.EmptyOp] = set()
+    live: dict[d2m.EmptyOp, None] = {}  # in the order made, so that ties are broken alike on every run
     total = 0
     for empty in sorted(uses, key=lambda e: uses[e][0]):
         index = uses[empty][0]
         for gone in [e for e in live if uses[e][-1] < index]:
-            live.discard(gone)
+            del live[gone]
             total -= sizes[gone]
-        live.add(empty)
+        live[empty] = None
         total += sizes[empty]
         while total > budget:
             held = [e for e in live if e in candidates]
@@ -169,7 +170,7 @@ def _sweep(uses: dict[d2m.EmptyOp, list[int]], sizes: dict[d2m.EmptyOp, int], ca
                 break  # nothing left to spill here: the host program reports it
             victim = max(held, key=lambda e: (next((i for i in uses[e] if i > index), end), sizes[e]))
             spilled.append(victim)
-            live.discard(victim)
+            del live[victim]
             total -= sizes[victim]
     return spilled, [e for e in uses if e not in spilled]
 
