@@ -122,11 +122,15 @@ class _FunctionKernels:
         self.layouts[empty.result] = layout
         return empty.result
 
-    def lower(self) -> None:
-        # moves of tensors (a memref-form move, with no result, is the host program's: convert-d2m-to-ttmetal)
+    def fold_moves(self) -> None:
+        """Back-to-back moves of tensors moved once (a memref-form move, with no result, is the host program's:
+        convert-d2m-to-ttmetal), before the tensors are placed: a device tensor moved to the host and back is then
+        one move, into its own layout when nothing changes."""
         if self.options.fold_layouts():
             for move in [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]:
                 _fold(move)
+
+    def lower(self) -> None:
         decompose_device_masks(self.func)  # after the folds (what a mask reads is known), before the moves
         for move in [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]:
             self.move(move)
@@ -281,9 +285,11 @@ class ConvertD2MToTTKernelPass(ModulePass):
                      "ttkernel.thread" not in f.attributes]:
             start = len(kernels)
             if self.ttnn_mode:  # TTNN tensors are where their layouts put them
+                builder = _FunctionKernels(func, grid, self, chip, kernels, dst)
+                builder.fold_moves()
                 spill_large(spillable(func), chip)
-                _FunctionKernels(func, grid, self, chip, kernels, dst).lower()
+                builder.lower()
                 continue
-            lower_within_l1(func, chip, grid, lambda: _FunctionKernels(func, grid, self, chip, kernels, dst).lower(),
+            lower_within_l1(func, chip, grid, lambda: _FunctionKernels(func, grid, self, chip, kernels, dst),
                             lambda: kernels.__delitem__(slice(start, None)))
         module.body.block.add_ops(kernels[made:])

@@ -18,7 +18,7 @@ A tensor kept at its rank, or a TTNN tensor, stays where it is."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
+from typing import Callable, Protocol
 
 from xdsl.dialects.builtin import TensorType
 from xdsl.dialects.func import FuncOp
@@ -33,6 +33,14 @@ from ttmlir.conversion.d2m_to_ttmetal.addresses import aligned, pack
 MOVES = ("d2m.to_layout", "ttir.to_layout", "d2m.to_device", "d2m.to_host")
 
 
+class Builder(Protocol):
+    """What builds one function's programs: folds its moves, then lowers its generics to kernels."""
+
+    def fold_moves(self) -> None: ...
+
+    def lower(self) -> None: ...
+
+
 def _dram_type(t: TensorType) -> TensorType:
     layout = t.encoding.data
     moved = dataclasses.replace(layout, memory_space="dram", memory_layout="interleaved")
@@ -41,7 +49,7 @@ def _dram_type(t: TensorType) -> TensorType:
 
 def _same_tensor(value: SSAValue) -> list[SSAValue] | None:
     """The values standing for the tensor `value` makes (a move's or a generic's result written into it, a store's
-    result inside a generic, a view of it: DRAM pages are found by their tile's place in the tensor, whatever grid
+    result inside a generic, a move of it into its own layout, a view of it: DRAM pages are found by their tile's place in the tensor, whatever grid
     the view gives it), or None if a TTNN tensor is cast to it (its memory is TTNN's)."""
     seen, todo = [], [value]
     while todo:
@@ -54,6 +62,8 @@ def _same_tensor(value: SSAValue) -> list[SSAValue] | None:
             made = []
             if isinstance(op, d2m.ToLayoutOp) and use.index == 1 or isinstance(op, d2m.ViewLayoutOp):
                 made = list(op.results)
+            elif isinstance(op, d2m.ToLayoutOp) and op.operands[1].type == v.type:  # moved into its own layout:
+                made = [op.operands[1], *op.results]  # the same tensor, not an L1 copy of it
             elif isinstance(op, d2m.GenericOp) and v in op.outputs:
                 made = [op.results[list(op.outputs).index(v)]]
             elif isinstance(op, d2m.RemoteStoreOp) and v is op.dest:
@@ -64,26 +74,37 @@ def _same_tensor(value: SSAValue) -> list[SSAValue] | None:
     return seen
 
 
-def _in_place(value: SSAValue) -> list[SSAValue]:
-    """The values standing for the buffer `value` makes once the programs are built: results of generics and
-    spatial ops writing into it, views and masks of it, and moves (those left are to or from the host, or into
-    the same layout: the result is the device buffer moved)."""
-    seen, todo = [], [value]
+def _on_device(value: SSAValue) -> bool:
+    return isinstance(getattr(value.type, "encoding", None), ttcore.MetalLayoutAttr)
+
+
+def _buffer_users(value: SSAValue) -> list[Operation]:
+    """The ops using the buffer `value` makes once the programs are built, as the host program places it: through
+    the results of generics and spatial ops writing into it, views and masks of it, and the moves left (a host
+    tensor moved into it is it; a device tensor moved into its own layout is the moved tensor, the target of such
+    a move never made)."""
+    users, seen, todo = [], [], [value]
     while todo:
         v = todo.pop()
         seen.append(v)
         for use in v.uses:
             op = use.operation
             made = []
-            if op.name in MOVES or isinstance(op, (d2m.ViewLayoutOp, d2m.MaskOp)):  # a move left is in place
+            if op.name in MOVES:
+                from_device = _on_device(op.operands[0])
+                if use.index == 1 and from_device:
+                    continue
+                made = list(op.results) if (use.index == 0) == from_device else []
+            elif isinstance(op, (d2m.ViewLayoutOp, d2m.MaskOp)):
                 made = list(op.results)
             elif isinstance(op, d2m.GenericOp) and v in op.outputs:
                 made = [op.results[list(op.outputs).index(v)]]
             elif isinstance(op, d2m.SpatialYieldOp):
                 spatial = op.parent_op()
                 made = [spatial.results[spatial.regions.index(op.parent_region())]]
+            users.append(op)
             todo += [r for r in made if r not in seen]
-    return seen
+    return users
 
 
 def spillable(func: FuncOp) -> list[d2m.EmptyOp]:
@@ -136,7 +157,7 @@ def l1_spills(block: Block, chip: dict, device_grid: tuple[int, int], candidates
         layout = getattr(op.results[0].type, "encoding", None) if isinstance(op, d2m.EmptyOp) else None
         if not isinstance(layout, ttcore.MetalLayoutAttr) or layout.data.memory_space != "l1":
             continue
-        at = sorted({top(u.operation) for v in _in_place(op.result) for u in v.uses})
+        at = sorted({top(user) for user in _buffer_users(op.result)})
         if at:  # a buffer nothing uses is not made
             shard = device_layout(op.result, op, device_grid)
             uses[op], sizes[op] = [position[op], *at], aligned(shard.tiles * shard.page)
@@ -175,20 +196,22 @@ def _sweep(uses: dict[d2m.EmptyOp, list[int]], sizes: dict[d2m.EmptyOp, int], ca
     return spilled, [e for e in uses if e not in spilled]
 
 
-def lower_within_l1(func: FuncOp, chip: dict, device_grid: tuple[int, int], lower: Callable[[], None],
+def lower_within_l1(func: FuncOp, chip: dict, device_grid: tuple[int, int], builder: Callable[[], "Builder"],
                     undo: Callable[[], None]) -> None:
-    """`func`'s programs built by `lower` with its tensors placed by both rules: built, checked (`l1_spills`), and
-    while that spills more, `undo` (dropping the kernels built) and built again from the function as it was with
-    all tensors spilled so far in DRAM."""
+    """`func`'s programs built (by a new `builder()`: its moves folded, then its programs lowered) with its tensors
+    placed by both rules: built, checked (`l1_spills`), and while that spills more, `undo` (dropping the kernels
+    built) and built again from the function as it was with all tensors spilled so far in DRAM."""
     pristine = func.clone()
-    chosen: set[int] = set()  # positions among the spillable empties of the pristine function
+    chosen: set[int] = set()  # positions among the spillable empties of the function with its moves folded
     while True:
+        build = builder()
+        build.fold_moves()
         empties = spillable(func)
         spill_large(empties, chip)
         for n in chosen:
             spill(empties[n])
         number = {e: n for n, e in enumerate(empties) if n not in chosen}
-        lower()
+        build.lower()
         more = {number[e] for e in l1_spills(func.body.block, chip, device_grid, set(number))}
         if not more:
             return
