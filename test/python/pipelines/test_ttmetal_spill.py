@@ -78,3 +78,24 @@ def test_an_intermediate_larger_than_l1_is_written_and_reduced_through_dram(op, 
     x = torch.randn(2048, 512, generator=torch.Generator().manual_seed(4))
     (out,), _ = run_program(translate(module), [x], exact=True)
     assert torch.allclose(out, golden(torch.exp(x), 1, keepdim=True), rtol=1e-5)
+
+
+@pytest.mark.parametrize("k, n, dtype, strip_cb", [
+    # a 768 KiB f32 output row of tiles: in DRAM, each strip of 32 columns written as it is done
+    (32, 6144, "f32", "1x1x1x32x"),
+    # a 400 KiB bf16 output kept in L1; B's two K tiles across all 200 columns would not fit beside it: strips
+    # of 50 columns, all of K at once
+    (64, 6400, "bf16", "1x1x2x50x"),
+])
+def test_a_wide_matmul_output_is_computed_in_strips_of_columns(k, n, dtype, strip_cb):
+    ta, tb, tc = (f"tensor<{r}x{c}x{dtype}>" for r, c in ((32, k), (k, n), (32, n)))
+    module = compile_module(f"func.func @mm(%a: {ta}, %b: {tb}) -> {tc} {{\n"
+                            f"  %0 = \"ttir.matmul\"(%a, %b) : ({ta}, {tb}) -> {tc}\n  return %0 : {tc}\n}}\n")
+    kinds = buffers(module)
+    assert [t for t in kinds if strip_cb in t and "memory_space<l1>" in t]  # B's blocks of one strip
+    torch_type = {"f32": torch.float32, "bf16": torch.bfloat16}[dtype]
+    generator = torch.Generator().manual_seed(6)
+    a, b = (torch.randn(shape, generator=generator).to(torch_type).float() for shape in ((32, k), (k, n)))
+    (out,), _ = run_program(translate(module), [a, b], exact=dtype == "f32")
+    expected = (a @ b).to(torch_type).float()
+    assert torch.allclose(out, expected, rtol=2e-2 if dtype == "bf16" else 1e-5, atol=2e-1 if dtype == "bf16" else 1e-4)

@@ -6,7 +6,8 @@ address, the buffers its CBs work in, one per port, and its threads as a `d2m.ge
 A program is three kernels on the output's cores: a reader (data-movement core 1, NoC 0) filling the input CBs,
 a writer (core 0, NoC 1) draining the output CB, and a compute kernel walking the shard tile by tile through the
 dst register; a matmul's operands are moved by two movers multicasting blocks along the grid's rows and columns
-(streamed along K block by block when all of K does not fit), and a reduction streams its operand through a CB of `stream_buffers` pages."""
+(streamed along K block by block when all of K does not fit, and the output shard computed in strips of
+columns when even one K tile of B across it does not), and a reduction streams its operand through a CB of `stream_buffers` pages."""
 
 from __future__ import annotations
 
