@@ -11,7 +11,8 @@ carries `ttkernel.thread` and `ttkernel.arg_spec`, whose operand indices name th
 `ins`/`outs` (addresses as runtime args every core shares, or compile-time args under
 force-compile-time-args). A reduction's scaler becomes a tensor of one tile per core of its output's grid, filled by
 a generic of its own. What each generic computes is read off its region (`generics.py`); the kernels are built by
-`programs.py` over the operands' layouts (`layouts.py`). Generics filling a tensor with a constant stay: their
+`programs.py` over the operands' layouts (`layouts.py`), once each tensor's memory is chosen (`spill.py`: L1 while
+what is live at once fits, else DRAM; a function is built again when its kernels' CBs show it does not fit). Generics filling a tensor with a constant stay: their
 values are known when compiling, so the host writes them (`--convert-d2m-to-ttmetal`).
 
 Upstream reaches the same place through more stages (bufferization, d2m-allocate, thread split, DMA lowering,

@@ -7,11 +7,14 @@ by step, other programs' copies a tile at a time when whole shards would not fit
 1. a tensor whose shard alone takes more than half of a core's free L1 cannot share the core with the CBs of the
    programs using it: it lives in DRAM (`spill_large`);
 2. the rest stay in L1 while the buffers live at once fit a core's free L1, tensors and CBs alike, placed as
-   `convert-d2m-to-ttmetal` places them (by liveness, first fit: `addresses.py`). Where a buffer does not fit, the
-   tensors then in L1 are spilled one by one, the one whose next use is furthest away first (Belady's rule, as
-   register allocators spill; the largest of equals), until it does (`l1_spills`, on the function with its
-   kernels built: CBs are known only then). The function is then built again with those tensors in DRAM, until
-   nothing more is spilled.
+   `convert-d2m-to-ttmetal` places them (each from its creation to its last use, packed: `addresses.py`). Where
+   those live at once do not fit, the tensors then in L1 are spilled one by one, the one whose next use is
+   furthest away first (Belady's rule, as register allocators spill; the largest of equals), until they do
+   (`l1_spills`, on the function with its kernels built: CBs are known only then). The function is then built
+   again with those tensors in DRAM, until nothing more is spilled.
+
+Function arguments get no rule of their own: the frontend writes a host tensor to the device where it is used, so
+a weight is live only around its program and, when L1 is short there, spilled like any other tensor.
 
 A tensor kept at its rank, or a TTNN tensor, stays where it is."""
 
