@@ -43,31 +43,36 @@ class ComputeKernels:
         return ops
 
     def matmul_compute(self, cb_a: Attribute, cb_b: Attribute, cb_out: Attribute, layout: ShardLayout, k_block: int,
-                       steps: int, transpose_b: bool) -> list[Operation]:
-        """Each output tile (i, j) of the shard: sum over k of A page i * KB + k times B page k * SX + j, over the
-        `steps` blocks of `k_block` K tiles the movers push. With tile matmuls, one tile at a time in dst 0
-        (matmul_tiles over k); with block matmuls, a run of the row's tiles at once (experimental::matmul_block
-        over the block's K; B tiles transposed in the tile when B came transposed). Over several steps each run's
-        partial sums go to the CB at compile-time arg 3 after every step but the last, and come back into dst
-        (copy_tile) before the next step adds to them."""
+                       steps: int, transpose_b: bool, n_block: int | None = None,
+                       strip_out: bool = False) -> list[Operation]:
+        """Each output tile (i, j) of the shard: sum over k of A page i * KB + k times B page k * NB + j, over the
+        `steps` blocks of `k_block` K tiles the movers push, strip by strip of `n_block` of the shard's columns
+        (all of them by default). With tile matmuls, one tile at a time in dst 0 (matmul_tiles over k); with
+        block matmuls, a run of the row's tiles at once (experimental::matmul_block over the block's K; B tiles
+        transposed in the tile when B came transposed). Over several steps each run's partial sums go to the CB at
+        compile-time arg 3 after every step but the last, and come back into dst (copy_tile) before the next step
+        adds to them. The output CB holds the shard, or (`strip_out`) one strip at a time, pushed as it is done."""
         ops, index = KernelOps(), IndexType()
         sy, sx = layout.shard
+        nb = n_block or sx
+        strips = sx // nb
         a, b, out = ops.ct_arg(0, cb_a), ops.ct_arg(1, cb_b), ops.ct_arg(2, cb_out)
         partials = ops.ct_arg(3, cb_out) if steps > 1 else None
         transpose = ops.const(int(transpose_b))
         held = self.dst_physical_tiles // (4 if layout.dtype in WIDE_DST else 2)
-        run = sx if sx <= held else 1  # output tiles dst holds at once
+        run = nb if nb <= held else 1  # output tiles dst holds at once
         if self.use_tile_matmul:
             ops.call("mm_init", a, b, out, transpose)
         else:
             ops.call("mm_block_init", a, b, out, transpose, ops.const(run), ops.const(1), ops.const(k_block))
-        count, dst = ops.const(layout.tiles), ops.const(0, index)
-        kt, shard_x = ops.const(k_block, index), ops.const(sx, index)
-        blocks = ((a, sy * k_block), (b, k_block * sx))
-        ops.call("cb_reserve_back", out, count)
+        count, dst = ops.const(sy * nb if strip_out else layout.tiles), ops.const(0, index)
+        kt, shard_x, strip_x = ops.const(k_block, index), ops.const(sx, index), ops.const(nb, index)
+        blocks = ((a, sy * k_block), (b, k_block * nb))
+        if not strip_out:
+            ops.call("cb_reserve_back", out, count)
 
         def position(body: KernelOps, t: SSAValue) -> tuple[SSAValue, SSAValue]:
-            return body.emit(arith.DivUIOp(t, shard_x)), body.emit(arith.RemUIOp(t, shard_x))
+            return body.emit(arith.DivUIOp(t, strip_x)), body.emit(arith.RemUIOp(t, strip_x))
 
         def multiply(body: KernelOps, t: SSAValue, width: int) -> None:
             """dst[0..width) += the block's products for output tiles t..t+width (of one row)."""
@@ -76,10 +81,10 @@ class ComputeKernels:
             if self.use_tile_matmul:
                 body.loop(k_block, lambda inner, k: inner.call(
                     "matmul_tiles", a, b, inner.emit(arith.AddiOp(row, k)),
-                    inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(k, shard_x)), j)), dst))
+                    inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(k, strip_x)), j)), dst))
             else:
                 body.call("experimental.matmul_block", a, b, row, j, dst, transpose, body.const(width),
-                          body.const(1), body.const(k_block), body.const(sx))
+                          body.const(1), body.const(k_block), body.const(nb))
 
         def pack(body: KernelOps, into: SSAValue, t: SSAValue | None, width: int) -> None:
             """dst[0..width) packed at tile t on of `into` (None: at its reserved front, as the run's partials)."""
@@ -91,8 +96,12 @@ class ComputeKernels:
             if t is None:
                 body.call("cb_push_back", into, body.const(width))
 
-        def output_run(body: KernelOps, g: SSAValue, step: SSAValue | None) -> None:
+        def output_run(body: KernelOps, g: SSAValue, step: SSAValue | None, n0: SSAValue | None) -> None:
             t = body.emit(arith.MuliOp(g, body.const(run, index)))
+            at = t  # where the run is packed: in the strip, or in the shard (row i, column n0 + j)
+            if n0 is not None and not strip_out:
+                i, j = position(body, t)
+                at = body.emit(arith.AddiOp(body.emit(arith.MuliOp(i, shard_x)), body.emit(arith.AddiOp(n0, j))))
             body.call("tile_regs_acquire")
             if step is not None:  # the run's partial sums of the steps before, back into dst
                 def reload(then: KernelOps) -> None:
@@ -113,24 +122,36 @@ class ComputeKernels:
             body.call("tile_regs_commit")
             body.call("tile_regs_wait")
             if step is None:
-                pack(body, out, t, run)
+                pack(body, out, at, run)
             else:
                 final = body.emit(arith.CmpiOp(step, body.const(steps - 1, index), "eq"))
-                body.if_else(final, lambda then: pack(then, out, t, run), lambda other: pack(other, partials, None, run))
+                body.if_else(final, lambda then: pack(then, out, at, run),
+                             lambda other: pack(other, partials, None, run))
             body.call("tile_regs_release")
 
-        def k_step(body: KernelOps, step: SSAValue | None) -> None:
+        def k_step(body: KernelOps, step: SSAValue | None, n0: SSAValue | None) -> None:
             for port, tiles in blocks:
                 body.call("cb_wait_front", port, body.const(tiles))
-            body.loop(layout.tiles // run, lambda inner, g: output_run(inner, g, step))
+            body.loop(sy * nb // run, lambda inner, g: output_run(inner, g, step, n0))
             for port, tiles in blocks:
                 body.call("cb_pop_front", port, body.const(tiles))
 
-        if steps == 1:
-            k_step(ops, None)
+        def strip(body: KernelOps, n0: SSAValue | None) -> None:
+            if strip_out:
+                body.call("cb_reserve_back", out, count)
+            if steps == 1:
+                k_step(body, None, n0)
+            else:
+                body.loop(steps, lambda inner, step: k_step(inner, step, n0))
+            if strip_out:
+                body.call("cb_push_back", out, count)
+
+        if strips == 1:
+            strip(ops, None)
         else:
-            ops.loop(steps, k_step)
-        ops.call("cb_push_back", out, count)
+            ops.loop(strips, lambda body, n: strip(body, body.emit(arith.MuliOp(n, strip_x))))
+        if not strip_out:
+            ops.call("cb_push_back", out, count)
         return ops
 
     @staticmethod

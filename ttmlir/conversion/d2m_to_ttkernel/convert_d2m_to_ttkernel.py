@@ -11,7 +11,8 @@ carries `ttkernel.thread` and `ttkernel.arg_spec`, whose operand indices name th
 `ins`/`outs` (addresses as runtime args every core shares, or compile-time args under
 force-compile-time-args). A reduction's scaler becomes a tensor of one tile per core of its output's grid, filled by
 a generic of its own. What each generic computes is read off its region (`generics.py`); the kernels are built by
-`programs.py` over the operands' layouts (`layouts.py`). Generics filling a tensor with a constant stay: their
+`programs.py` over the operands' layouts (`layouts.py`), once each tensor's memory is chosen (`spill.py`: L1 while
+what is live at once fits, else DRAM; a function is built again when its kernels' CBs show it does not fit). Generics filling a tensor with a constant stay: their
 values are known when compiling, so the host writes them (`--convert-d2m-to-ttmetal`).
 
 Upstream reaches the same place through more stages (bufferization, d2m-allocate, thread split, DMA lowering,
@@ -41,7 +42,7 @@ from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
 from ttmlir.conversion.d2m_to_ttkernel.embedding import launch_embedding
 from ttmlir.conversion.d2m_to_ttkernel.batched_matmul import batched_program
 from ttmlir.dialects.d2m_embedding import EmbeddingOp
-from ttmlir.conversion.d2m_to_ttkernel.spill import spill_to_dram
+from ttmlir.conversion.d2m_to_ttkernel.spill import lower_within_l1, spill_large, spillable
 from ttmlir.conversion.d2m_to_ttkernel.masks import decompose_device_masks
 from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import fill_generic
@@ -122,12 +123,15 @@ class _FunctionKernels:
         self.layouts[empty.result] = layout
         return empty.result
 
-    def lower(self) -> None:
-        spill_to_dram(self.func, self.chip)
-        # moves of tensors (a memref-form move, with no result, is the host program's: convert-d2m-to-ttmetal)
+    def fold_moves(self) -> None:
+        """Back-to-back moves of tensors moved once (a memref-form move, with no result, is the host program's:
+        convert-d2m-to-ttmetal), before the tensors are placed: a device tensor moved to the host and back is then
+        one move, into its own layout when nothing changes."""
         if self.options.fold_layouts():
             for move in [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]:
                 _fold(move)
+
+    def lower(self) -> None:
         decompose_device_masks(self.func)  # after the folds (what a mask reads is known), before the moves
         for move in [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]:
             self.move(move)
@@ -280,5 +284,13 @@ class ConvertD2MToTTKernelPass(ModulePass):
         made = len(kernels)
         for func in [f for f in module.ops if isinstance(f, FuncOp) and f.body.blocks and
                      "ttkernel.thread" not in f.attributes]:
-            _FunctionKernels(func, grid, self, chip, kernels, dst).lower()
+            start = len(kernels)
+            if self.ttnn_mode:  # TTNN tensors are where their layouts put them
+                builder = _FunctionKernels(func, grid, self, chip, kernels, dst)
+                builder.fold_moves()
+                spill_large(spillable(func), chip)
+                builder.lower()
+                continue
+            lower_within_l1(func, chip, grid, lambda: _FunctionKernels(func, grid, self, chip, kernels, dst),
+                            lambda: kernels.__delitem__(slice(start, None)))
         module.body.block.add_ops(kernels[made:])

@@ -5,6 +5,7 @@ its output CB (to DRAM pages), and the matmul operand movers multicasting blocks
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerType, i32
@@ -330,6 +331,15 @@ class DataMovementKernels:
         self.write_output(ops, cb, layout, cb_arg, cb_arg + 1)
         return ops
 
+    def write_strip(self, ops: KernelOps, cb: Attribute, layout: ShardLayout, width: int, column: SSAValue,
+                    cb_arg: int, address_arg: int) -> None:
+        """Wait for a strip of `width` columns of the output shard from shard column `column` (its CB port is
+        compile-time arg `cb_arg`), write it to its DRAM pages (at compile-time arg `address_arg`) and free it."""
+        count, out = ops.const(layout.shard[0] * width), ops.arg(cb_arg, cb)
+        ops.call("cb_wait_front", out, count)
+        self.dram_transfer(ops, out, address_arg, layout, read=False, strip=(width, column))
+        ops.call("cb_pop_front", out, count)
+
     def write_output(self, ops: KernelOps, cb: Attribute, layout: ShardLayout, cb_arg: int, address_arg: int) -> None:
         """Wait for the output shard (its CB port is compile-time arg `cb_arg`) and, for a DRAM result, write it
         to its pages (at compile-time arg `address_arg`)."""
@@ -338,19 +348,24 @@ class DataMovementKernels:
         if layout.memory == "dram":
             self.dram_transfer(ops, out, address_arg, layout, read=False)
 
-    def dram_transfer(self, ops: KernelOps, cb: SSAValue, address_arg: int, layout: ShardLayout, read: bool) -> None:
+    def dram_transfer(self, ops: KernelOps, cb: SSAValue, address_arg: int, layout: ShardLayout, read: bool,
+                      strip: tuple[int, SSAValue] | None = None) -> None:
         """Each tile of this core's shard between its CB page and its DRAM page: tile (r, c) of the tensor is
-        page r * Wt + c, in bank page % banks at row page / banks."""
+        page r * Wt + c, in bank page % banks at row page / banks. With `strip` (a width in tiles and the shard
+        column it starts at), only that strip of the shard's columns, its rows one after the other in the CB."""
         index = IndexType()
         banks, page = ops.const(int(self.chip["num_dram_channels"])), ops.const(layout.page)
         sy, sx, wt = (ops.const(v, index) for v in (*layout.shard, layout.tensor_tiles[1]))
+        width, column = (sx, None) if strip is None else (ops.const(strip[0], index), strip[1])
         base = ops.address(address_arg)
         local = ops.call("get_write_ptr" if read else "get_read_ptr", cb, result=i32)
         y, x = ops.coords(layout)
 
         def transfer(body: KernelOps, i: SSAValue) -> None:
-            r = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(i, sx))))
-            c = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(i, sx))))
+            r = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(i, width))))
+            c = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(i, width))))
+            if column is not None:
+                c = body.emit(arith.AddiOp(c, column))
             tile = body.emit(arith.IndexCastOp(body.emit(arith.AddiOp(body.emit(arith.MuliOp(r, wt)), c)), i32))
             near = body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(arith.IndexCastOp(i, i32)), page))))
             if body.transfer_tile(read, base, tile, near):
@@ -366,7 +381,7 @@ class DataMovementKernels:
                     operands=[near, bank, far, page, body.noc],
                     properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [1, 0, 1, 1, 1, 1])}))
 
-        ops.loop(layout.tiles, transfer)
+        ops.loop(layout.tiles if strip is None else layout.shard[0] * strip[0], transfer)
         ops.barrier("read" if read else "write")
 
     def reduction_reader(self, stream: Attribute, single: Attribute, source: ShardLayout, layout: ShardLayout, dim: str,
@@ -398,14 +413,19 @@ class DataMovementKernels:
         return ops
 
     def matmul_mover(self, a_side: bool, cb: Attribute, source: ShardLayout, layout: ShardLayout, k_block: int,
-                     steps: int, transpose: bool, plan: ArgPlan) -> KernelOps:
+                     steps: int, transpose: bool, plan: ArgPlan, n_block: int | None = None,
+                     after_strip: Callable[[KernelOps, SSAValue], None] | None = None) -> KernelOps:
         """The kernel moving one matmul operand into its CB on every core (see `launch_matmul`), one block of
         `k_block` K tiles per step: A's block (rows of this core's shard: page i * KB + k) on NoC 0, or B's (this
-        core's columns: page k * SX + j; tile (j, k) of a B given transposed) on NoC 1. Over several steps each
-        receiver clears its valid flag once the block is in, before it counts itself ready for the next."""
+        core's columns: page k * NB + j; tile (j, k) of a B given transposed) on NoC 1. The shard's columns are
+        computed in strips of `n_block` tiles (all of them by default), all K steps of a strip before the next
+        (A's blocks sent again for each strip); `after_strip(ops, column)` follows each strip. Over several blocks
+        each receiver clears its valid flag once the block is in, before it counts itself ready for the next."""
         ops, index = KernelOps(0 if a_side else 1, plan), IndexType()
         sy, sx = layout.shard
-        tiles = sy * k_block if a_side else k_block * sx
+        nb = n_block or sx
+        strips = sx // nb
+        tiles = sy * k_block if a_side else k_block * nb
         port, base, count = ops.arg(0 if a_side else 1, cb), ops.address(3), ops.const(tiles)
         y, x = ops.coords(layout)
         ready_address, ready = ops.semaphore(0 if a_side else 2)
@@ -415,6 +435,7 @@ class DataMovementKernels:
         peers = layout.grid[1 if a_side else 0] - 1
         page = ops.const(source.page)
         shard_y, shard_x, kt = ops.const(sy, index), ops.const(sx, index), ops.const(k_block, index)
+        strip_x = ops.const(nb, index)
         noc_y, noc_x = ops.emit(arith.AddiOp(y, offset_y)), ops.emit(arith.AddiOp(x, offset_x))
         sender = ops.emit(arith.CmpiOp(x if a_side else y, ops.const(0, index), "eq"))
         # the rest of this core's row (A) or column (B), in NoC coordinates
@@ -422,8 +443,9 @@ class DataMovementKernels:
         last = ops.emit(arith.AddiOp(offset_x if a_side else offset_y, ops.const(peers, index)))
         start, end = ((first, noc_y), (last, noc_y)) if a_side else ((noc_x, first), (noc_x, last))
 
-        def block(step_ops: KernelOps, k0: SSAValue | None) -> None:
-            """One block of K tiles from K tile `k0` (None: all of K, in one step)."""
+        def block(step_ops: KernelOps, k0: SSAValue | None, n0: SSAValue | None) -> None:
+            """One block of K tiles from K tile `k0` (None: all of K, in one step) for the strip of columns from
+            shard column `n0` (None: all of them)."""
             step_ops.call("cb_reserve_back", port, count)
             local = step_ops.call("get_write_ptr", port, result=i32)
 
@@ -432,8 +454,10 @@ class DataMovementKernels:
                     i, k = body.emit(arith.DivUIOp(t, kt)), body.emit(arith.RemUIOp(t, kt))
                     row = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, shard_y)), i))
                 else:
-                    k, j = body.emit(arith.DivUIOp(t, shard_x)), body.emit(arith.RemUIOp(t, shard_x))
+                    k, j = body.emit(arith.DivUIOp(t, strip_x)), body.emit(arith.RemUIOp(t, strip_x))
                     column = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, shard_x)), j))
+                    if n0 is not None:
+                        column = body.emit(arith.AddiOp(column, n0))
                 if k0 is not None:
                     k = body.emit(arith.AddiOp(k0, k))
                 row, col = (row, k) if a_side else (column, k) if transpose else (k, column)
@@ -464,14 +488,23 @@ class DataMovementKernels:
                                       result=ttkernel.NocAddrType())
                 body.call("noc_semaphore_inc", at_sender, body.const(1), body.noc)
                 body.call("noc_semaphore_wait", valid, body.const(1))
-                if steps > 1:
+                if steps * strips > 1:
                     body.call("noc_semaphore_set", valid, body.const(0))
 
             step_ops.if_else(sender, send, receive)
             step_ops.call("cb_push_back", port, count)
 
-        if steps == 1:
-            block(ops, None)
+        def strip(strip_ops: KernelOps, n0: SSAValue | None) -> None:
+            if steps == 1:
+                block(strip_ops, None, n0)
+            else:
+                strip_ops.loop(steps, lambda body, s: block(body, body.emit(arith.MuliOp(s, body.const(k_block, index))),
+                                                            n0))
+            if after_strip is not None:
+                after_strip(strip_ops, n0)
+
+        if strips == 1:
+            strip(ops, None)
         else:
-            ops.loop(steps, lambda body, s: block(body, body.emit(arith.MuliOp(s, body.const(k_block, index)))))
+            ops.loop(strips, lambda body, n: strip(body, body.emit(arith.MuliOp(n, strip_x))))
         return ops

@@ -6,7 +6,8 @@ address, the buffers its CBs work in, one per port, and its threads as a `d2m.ge
 A program is three kernels on the output's cores: a reader (data-movement core 1, NoC 0) filling the input CBs,
 a writer (core 0, NoC 1) draining the output CB, and a compute kernel walking the shard tile by tile through the
 dst register; a matmul's operands are moved by two movers multicasting blocks along the grid's rows and columns
-(streamed along K block by block when all of K does not fit), and a reduction streams its operand through a CB of `stream_buffers` pages."""
+(streamed along K block by block when all of K does not fit, and the output shard computed in strips of
+columns when even one K tile of B across it does not), and a reduction streams its operand through a CB of `stream_buffers` pages."""
 
 from __future__ import annotations
 
@@ -182,6 +183,31 @@ class ProgramKernels:
         return max(d for d in range(1, k_tiles + 1) if k_tiles % d == 0 and
                    (d == 1 or self.stream_buffers * per_k * d <= budget))
 
+    def matmul_blocks(self, la: ShardLayout, lb: ShardLayout, layout: ShardLayout, k_tiles: int) -> tuple[int, int]:
+        """The K tiles a matmul moves per step and the output columns it computes at once (a strip of the shard).
+        All the shard's columns (`k_block` choosing K) unless the program's L1 (the A and B blocks, the partial
+        sums, an L1 copy of a DRAM output) would then take over half a core's free L1, as a wide output's B blocks
+        do even one K tile deep: then the widest strip, and for it the deepest K block, whose CBs (the output
+        streamed a strip at a time) take at most a quarter."""
+        sy, sx = layout.shard
+        budget = self.l1_budget()
+
+        def cost(kb: int, nb: int, strips: bool) -> int:
+            steps = k_tiles // kb
+            blocks = (1 if steps == 1 else self.stream_buffers) * kb * (sy * la.page + nb * lb.page)
+            partials = sy * nb * layout.page if steps > 1 else 0
+            copy = sy * (nb if strips else sx) * layout.page if layout.memory == "dram" else 0
+            return blocks + partials + copy
+
+        kb = self.k_block(la, lb, layout, k_tiles)
+        if cost(kb, sx, False) <= 2 * budget:
+            return kb, sx
+        for nb in sorted((d for d in range(1, sx + 1) if sx % d == 0), reverse=True):
+            fitting = [d for d in range(1, k_tiles + 1) if k_tiles % d == 0 and cost(d, nb, True) <= budget]
+            if fitting:
+                return max(fitting), nb
+        return 1, 1
+
     def launch_matmul(self, a: SSAValue, b: SSAValue, out: SSAValue, op: Operation, transpose_b: bool) -> Launch:
         """out = a @ b (b given as its transpose when `transpose_b`). Each core computes its output shard from the
         blocks of A (its rows) and B (its columns) along K, `k_block` K tiles at a time: all of K in one step, or
@@ -196,29 +222,35 @@ class ProgramKernels:
         if layout.fold:
             raise PassFailure(op, "a matmul whose output grid is folded onto other cores is not lowered to TTMetal "
                                   "yet (its operands are multicast along the grid's rows and columns)")
-        kb = self.k_block(la, lb, layout, k_tiles)
+        kb, nb = self.matmul_blocks(la, lb, layout, k_tiles)
         steps = k_tiles // kb
+        strip_out = nb < sx and layout.memory == "dram"  # a DRAM output written a strip at a time
         held = 1 if steps == 1 else self.stream_buffers  # blocks each operand's CB holds
         tensors = [a, b, out]
         cbs = [self.l1_buffer(layout, (sy, kb * held), la.dtype, op),
-               self.l1_buffer(layout, (kb * held, sx), lb.dtype, op), self.cb_of(out, op)]
-        if steps > 1:  # the partial sums between K steps: an L1 tensor of the output's shards, its own CB
-            partials = self.l1_buffer(layout, layout.shard, layout.dtype, op)
+               self.l1_buffer(layout, (kb * held, nb), lb.dtype, op),
+               self.l1_buffer(layout, (sy, nb), layout.dtype, op) if strip_out else self.cb_of(out, op)]
+        if steps > 1:  # the partial sums between K steps (of a strip): an L1 tensor of its own, its own CB
+            partials = self.l1_buffer(layout, (sy, nb), layout.dtype, op)
             tensors.insert(2, partials)
             cbs.insert(2, partials)
         o = len(tensors) - 1  # the output's operand index and CB port
         cb_a = ttkernel.CBType(ttkernel.IntAttr(sy * kb * held), la.tile)
-        cb_b = ttkernel.CBType(ttkernel.IntAttr(kb * held * sx), lb.tile)
-        shard = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
+        cb_b = ttkernel.CBType(ttkernel.IntAttr(kb * held * nb), lb.tile)
+        shard = ttkernel.CBType(ttkernel.IntAttr(sy * nb if strip_out else layout.tiles), layout.tile)
         layouts = [la, lb, *([layout] if steps > 1 else []), layout]
         plan_a, spec_a = self.dm_args([0, 1, o], [0], layouts)
         plan_b, spec_b = self.dm_args([0, 1, o], [1, o] if layout.memory == "dram" else [1], layouts)
         mover_a = self.kernel("datamovement", "noc", self.dm.matmul_mover(True, cb_a, la, layout, kb, steps, False,
-                                                                          plan_a), spec_a)
-        movers_b = self.dm.matmul_mover(False, cb_b, lb, layout, kb, steps, transpose_b, plan_b)
-        self.dm.write_output(movers_b, shard, layout, cb_arg=2, address_arg=4)
+                                                                          plan_a, nb), spec_a)
+        write_strip = (lambda ops, n0: self.dm.write_strip(ops, shard, layout, nb, n0, cb_arg=2, address_arg=4)) \
+            if strip_out else None
+        movers_b = self.dm.matmul_mover(False, cb_b, lb, layout, kb, steps, transpose_b, plan_b, nb, write_strip)
+        if not strip_out:
+            self.dm.write_output(movers_b, shard, layout, cb_arg=2, address_arg=4)
         mover_b = self.kernel("datamovement", "noc", movers_b, spec_b)
-        compute = self.compute_kernel(self.compute.matmul_compute(cb_a, cb_b, shard, layout, kb, steps, transpose_b),
+        compute = self.compute_kernel(self.compute.matmul_compute(cb_a, cb_b, shard, layout, kb, steps, transpose_b,
+                                                                  nb, strip_out),
                                       [0, 1, o, *([2] if steps > 1 else [])])
         return Launch(tensors, cbs, self.threads(mover_a, mover_b, compute))
 
