@@ -37,8 +37,11 @@ class _Pointer:
 # tt-metal's DataFormat names of the formats the simulator holds
 _DATA_FORMATS = {"Float32": "f32", "Float16_b": "bf16", "Float16": "f16", "Int32": "si32", "UInt32": "u32",
                  "UInt16": "u16", "UInt8": "u8"}
-_POINTER_TYPES = {"uint32_t": torch.int32, "int32_t": torch.int32, "uint16_t": torch.int16, "int16_t": torch.int16,
-                  "uint8_t": torch.uint8, "int8_t": torch.int8, "float": torch.float32}
+# a pointer's element type in L1: (the struct format it loads as C reads it, the format and mask a store packs:
+# an integer's low bits, as C converts it to the element type; a float as it is), little-endian
+_POINTER_TYPES = {"uint32_t": ("<I", "<I", 0xFFFFFFFF), "int32_t": ("<i", "<I", 0xFFFFFFFF),
+                  "uint16_t": ("<H", "<H", 0xFFFF), "int16_t": ("<h", "<H", 0xFFFF), "uint8_t": ("<B", "<B", 0xFF),
+                  "int8_t": ("<b", "<B", 0xFF), "float": ("<f", "<f", None)}
 
 
 class KernelApi:
@@ -55,6 +58,7 @@ class KernelApi:
         self.read_states: dict[int, tuple] = {}  # NoC -> the far side and size set_async_read_state gave it
         self.rt_args = launch.rt_args.get((core.y, core.x), ())
         self.spins = 0
+        self.l1_bytes, self.l1_size = core.l1.numpy(), core.l1.numel()  # the L1 tensor's memory, for word access
 
     def spin(self) -> None:
         """One pass of an unbounded loop; a kernel that loops this long without finishing is reported as hung."""
@@ -98,32 +102,26 @@ class KernelApi:
             raise MetalError(f"pointers to '{ctype}' are not modelled")
         return _Pointer(int(addr), ctype)
 
-    def _slot(self, pointer, index: int):
-        if isinstance(pointer, list):
-            return None
+    def _slot(self, pointer, index: int) -> tuple[int, tuple]:
+        """The L1 address of `pointer[index]` (bounds-checked) and its element type's formats."""
         if not isinstance(pointer, _Pointer):
             raise MetalError("dereferencing a value that is not a pointer")
-        dtype = _POINTER_TYPES[pointer.ctype]
-        addr = pointer.addr + index * dtype.itemsize
-        self.grid.check_l1(addr, dtype.itemsize, self.core.name)
-        return addr, dtype
+        formats = _POINTER_TYPES[pointer.ctype]
+        size = struct.calcsize(formats[0])
+        addr = pointer.addr + index * size
+        if addr < 0 or addr + size > self.l1_size:
+            self.grid.check_l1(addr, size, self.core.name)
+        return addr, formats
 
     def load(self, pointer, index: int):
         if isinstance(pointer, list):
             return pointer[index]
-        addr, dtype = self._slot(pointer, index)
-        value = self.core.l1[addr:addr + dtype.itemsize].view(dtype)[0].item()
-        return value & (1 << 8 * dtype.itemsize) - 1 if pointer.ctype.startswith("u") else value
+        addr, (fmt, _, _) = self._slot(pointer, index)
+        return struct.unpack_from(fmt, self.l1_bytes, addr)[0]
 
     def store(self, pointer, index: int, value) -> None:
-        addr, dtype = self._slot(pointer, index)
-        if dtype in (torch.int32, torch.int16, torch.int8):  # a C word stored as its bits in a signed slot
-            bits = 8 * dtype.itemsize
-            value = int(value) & (1 << bits) - 1
-            value = value - (1 << bits) if value >> bits - 1 else value
-        elif dtype == torch.uint8:
-            value = int(value) & 0xFF
-        self.core.l1[addr:addr + dtype.itemsize] = torch.tensor([value], dtype=dtype).view(torch.uint8)
+        addr, (_, fmt, mask) = self._slot(pointer, index)
+        struct.pack_into(fmt, self.l1_bytes, addr, int(value) & mask if mask is not None else value)
         self.grid.events += 1
 
     # --- circular buffers ------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ Python text keeps a line table back to the C++, so an error or a hang names the 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from lark import Lark, Token, Tree
@@ -187,12 +188,27 @@ def compile_kernel(source: str, name: str, blocking: frozenset[str], cache: dict
 
 def _wrap(value, bits: int, signed: bool):
     """C's conversion of an integer to a fixed-width type (a multicast NoC address, opaque here, passes as it is)."""
-    if isinstance(value, tuple):
-        return value
-    if isinstance(value, float):
+    if type(value) is not int:  # the common case first: this runs for every integer a kernel computes
+        if isinstance(value, tuple):
+            return value
         value = int(value)
     value &= (1 << bits) - 1
     return value - (1 << bits) if signed and value >> (bits - 1) else value
+
+
+_INTEGER = re.compile(r"\(?-?\d+\)?")
+
+
+def _single_call(text: str, callee: str) -> bool:
+    """Whether `text` is one call `callee...)` as a whole (its opening parenthesis closes at the end)."""
+    if not (text.startswith(callee) and text.endswith(")")):
+        return False
+    depth = 0
+    for i in range(len(callee) - 1, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return i == len(text) - 1
+    return False
 
 
 def _cdiv(a, b):
@@ -386,10 +402,13 @@ class _Emitter:
         return "::".join(str(t) for t in node.children if t.type == "NAME")
 
     def convert(self, value: str, ctype: str | None) -> str:
-        if ctype in _UNSIGNED_BITS:
-            return f"_wrap({value}, {_UNSIGNED_BITS[ctype]}, False)"
-        if ctype in _SIGNED_BITS:
-            return f"_wrap({value}, {_SIGNED_BITS[ctype]}, True)"
+        if ctype in _UNSIGNED_BITS or ctype in _SIGNED_BITS:
+            bits, signed = (_UNSIGNED_BITS[ctype], False) if ctype in _UNSIGNED_BITS else (_SIGNED_BITS[ctype], True)
+            if _INTEGER.fullmatch(value):  # a literal converts once, here, not on every pass
+                return str(_wrap(int(value.strip("()")), bits, signed))
+            if _single_call(value, "_wrap(") and value.endswith(f", {bits}, {signed})"):
+                return value  # converting to the type it already has
+            return f"_wrap({value}, {bits}, {signed})"
         if ctype in _FLOATS:
             return f"float({value})"
         if ctype == "bool":
