@@ -199,19 +199,9 @@ def _wrap(value, bits: int, signed: bool):
 _INTEGER = re.compile(r"\(?-?\d+\)?")
 
 
-def _single_call(text: str, callee: str) -> bool:
-    """Whether `text` is one call `callee...)` as a whole (its opening parenthesis closes at the end)."""
-    if not (text.startswith(callee) and text.endswith(")")):
-        return False
-    depth = 0
-    for i in range(len(callee) - 1, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
-        if depth == 0:
-            return i == len(text) - 1
-    return False
-
-
 def _cdiv(a, b):
+    if type(a) is int and type(b) is int and a >= 0 and b > 0:  # the common case, where C and Python agree
+        return a // b
     if isinstance(a, int) and isinstance(b, int):
         if b == 0:
             raise ZeroDivisionError("integer division by zero")
@@ -221,6 +211,8 @@ def _cdiv(a, b):
 
 
 def _cmod(a, b):
+    if type(a) is int and type(b) is int and a >= 0 and b > 0:
+        return a % b
     return a - _cdiv(a, b) * b if isinstance(a, int) and isinstance(b, int) else float.__mod__(float(a), b)
 
 
@@ -239,6 +231,7 @@ class _Emitter:
         self.lines: dict[int, int] = {}
         self.functions: set[str] = set()
         self.types: list[dict[str, str]] = []
+        self.converted: dict[str, tuple[int, bool]] = {}  # an emitted conversion -> the (bits, signed) it gives
 
     def fail(self, node, message: str):
         line = getattr(getattr(node, "meta", None), "line", None) or getattr(node, "line", "?")
@@ -406,9 +399,13 @@ class _Emitter:
             bits, signed = (_UNSIGNED_BITS[ctype], False) if ctype in _UNSIGNED_BITS else (_SIGNED_BITS[ctype], True)
             if _INTEGER.fullmatch(value):  # a literal converts once, here, not on every pass
                 return str(_wrap(int(value.strip("()")), bits, signed))
-            if _single_call(value, "_wrap(") and value.endswith(f", {bits}, {signed})"):
+            if self.converted.get(value) == (bits, signed):
                 return value  # converting to the type it already has
-            return f"_wrap({value}, {bits}, {signed})"
+            # inline, an integer already in range is kept without a call; anything else goes through `_wrap`
+            low, high = (-(1 << bits - 1), (1 << bits - 1) - 1) if signed else (0, (1 << bits) - 1)
+            text = f"(_v if type(_v := {value}) is int and {low} <= _v <= {high} else _wrap(_v, {bits}, {signed}))"
+            self.converted[text] = (bits, signed)
+            return text
         if ctype in _FLOATS:
             return f"float({value})"
         if ctype == "bool":
