@@ -7,6 +7,7 @@ import re
 import struct
 from dataclasses import dataclass
 
+import numpy
 import torch
 
 from ttmlir import hardware
@@ -122,6 +123,18 @@ class KernelApi:
     def store(self, pointer, index: int, value) -> None:
         addr, (_, fmt, mask) = self._slot(pointer, index)
         struct.pack_into(fmt, self.l1_bytes, addr, int(value) & mask if mask is not None else value)
+        self.grid.events += 1
+
+    def fill(self, pointer, indices: range, value) -> None:
+        """`pointer[i] = value` for each i of `indices` (a kernel's loop of stores of one value), at once."""
+        if indices.step != 1:
+            for index in indices:
+                self.store(pointer, index, value)
+            return
+        first, (_, fmt, mask) = self._slot(pointer, indices[0])
+        last, _ = self._slot(pointer, indices[-1])
+        word = numpy.frombuffer(struct.pack(fmt, int(value) & mask if mask is not None else value), numpy.uint8)
+        self.l1_bytes[first:last + word.size].reshape(-1, word.size)[:] = word
         self.grid.events += 1
 
     # --- circular buffers ------------------------------------------------------------------------------
