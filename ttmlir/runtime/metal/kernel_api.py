@@ -748,12 +748,22 @@ class KernelApi:
         """An rt x ct block of dst: dst[dst + r*ct + c] += A[tile_a + r*kt + k] @ B[tile_b + k*stride + c], over one
         k (tt-metal's matmul_block: the caller steps k) or, given in1_k_stride (experimental::matmul_block), all
         kt of them."""
-        steps = range(kt_dim) if in1_k_stride is not None else range(1)
-        for r in range(rt_dim):
-            for c in range(ct_dim):
-                for k in steps:
-                    self.matmul_tiles(cb_a, cb_b, tile_a + r * kt_dim + k, tile_b + k * (in1_k_stride or 0) + c,
-                                      dst + r * ct_dim + c, transpose)
+        self._compute_only("matmul_block")
+        rows, cols = range(int(rt_dim)), range(int(ct_dim))
+        indices = [self._dst_index(dst + r * ct_dim + c, "matmul_block") for r in rows for c in cols]
+        if not indices:
+            return
+        tile = tile_math.TILE
+        for k in range(kt_dim) if in1_k_stride is not None else range(1):  # each dst tile's sums in k's order
+            a = torch.stack([self._cb_tile(cb_a, tile_a + r * kt_dim + k, "matmul_block") for r in rows])
+            b = torch.stack([self._cb_tile(cb_b, tile_b + k * (in1_k_stride or 0) + c, "matmul_block") for c in cols])
+            acc = self.core.dst[indices].reshape(len(rows), len(cols), tile, tile)
+            out = tile_math.matmul(acc, a[:, None], b[None], bool(transpose), self.num)
+            self.core.dst[indices] = tile_math.dst_round(out, self.num).reshape(-1, tile, tile)
+            # the engine unpacks both tiles of every product, as matmul_tiles does; the gather above counted each once
+            self.cycles += len(indices) * (tile_math.CYCLES["matmul"] + 2 * tile_math.CYCLES["unpack"]) - \
+                (len(rows) + len(cols)) * tile_math.CYCLES["unpack"]
+            self.tiles += len(indices)
 
     def __getattr__(self, name: str):
         """The table-driven families: FPU binary (`add_tiles`), SFPU binary (`add_binary_tile`), SFPU unary

@@ -152,9 +152,9 @@ def combine(acc: torch.Tensor, value: torch.Tensor, pool: str) -> torch.Tensor:
 
 def matmul(acc: torch.Tensor, a: torch.Tensor, b: torch.Tensor, transpose_b: bool,
            num: Numerics = numerics.EXACT) -> torch.Tensor:
-    """dst += a @ b (b transposed within the tile when asked): one tile's products at the kernel's math fidelity;
-    the sum is then held as dst holds it."""
-    total = acc + numerics.matmul(a, b.T if transpose_b else b, replace(num, fp32_dest_acc_en=True))
+    """dst += a @ b (b transposed within the tile when asked): one tile's products (or a batch of tiles') at the
+    kernel's math fidelity; the sum is then held as dst holds it."""
+    total = acc + numerics.matmul(a, b.transpose(-2, -1) if transpose_b else b, replace(num, fp32_dest_acc_en=True))
     return total if num.fp32_dest_acc_en or num.exact else numerics.dst_bf16(total)
 
 
