@@ -9,8 +9,10 @@ Every kernel of the simulator (TTNN ops and the Metal grid's tile math) takes it
   A-low by B-high, phase 2 A-high by B-low, phase 3 A-low by B-low. LoFi runs phase 0, HiFi2 phases 0-1,
   HiFi3 0-2, HiFi4 all four (the exact product). A matmul's in1 (the weights) is srcA, in0 srcB; an eltwise
   FPU op reads in0 into srcA.
-- Accumulation: the dst register keeps f32 with `fp32_dest_acc_en`, else bf16: between the partial products of
-  successive 32-deep tiles of the inner dimension the low 16 bits are dropped.
+- Accumulation: the dst register keeps f32 with `fp32_dest_acc_en`, else bf16: the FPU's sum (the partial
+  products of successive 32-deep tiles of the inner dimension added to dst) is rounded to TF32 (10 mantissa bits),
+  then narrowed to bf16, each step ties away from zero (tt-metal issue 46101); the double rounding biases long
+  sums slightly, far less than dropping the low bits would.
 - Packer: f32 -> bf16 is `(bits + 0x8000) >> 16`, ties away from zero (NaN stays a quiet NaN).
 - Block floats (bfp8/4/2): 16 values share the largest exponent; each 24-bit significand is shifted right by
   its distance to that exponent (truncating), then rounded half up to the format's width and saturated. The
@@ -104,9 +106,17 @@ def split(x: torch.Tensor, significant: int) -> tuple[torch.Tensor, torch.Tensor
     return high, x - high
 
 
-def truncate_bf16(x: torch.Tensor) -> torch.Tensor:
-    """bf16 precision by dropping the low 16 bits (the 16-bit dst register between accumulations)."""
-    return flush_subnormals(_float(_bits(x) & -65536))
+def _round_away(bits: torch.Tensor, dropped: int) -> torch.Tensor:
+    """f32 bits rounded to drop their low `dropped` mantissa bits, ties away from zero (on the magnitude)."""
+    return (bits + (1 << (dropped - 1))) & -(1 << dropped)
+
+
+def dst_bf16(x: torch.Tensor) -> torch.Tensor:
+    """An FPU result as the 16-bit dst register holds it: rounded to TF32, then to bf16, both ties away from
+    zero; subnormals flush, a NaN stays a NaN."""
+    x = x.to(torch.float32)
+    rounded = flush_subnormals(_float(_round_away(_round_away(_bits(x), 13), 16)))
+    return torch.where(torch.isnan(x), x, rounded)
 
 
 def pack_bf16(x: torch.Tensor) -> torch.Tensor:
@@ -221,7 +231,7 @@ def _matmul_block(src_b: torch.Tensor, b: torch.Tensor, num: Numerics) -> torch.
     acc = None
     for start in range(0, inner, TILE):  # dst holds bf16 between the inner dimension's tiles
         part = product(start, start + TILE)
-        acc = truncate_bf16(part if acc is None else acc + part)
+        acc = dst_bf16(part if acc is None else acc + part)
     return acc
 
 
@@ -232,7 +242,7 @@ def conv(fn, x: torch.Tensor, w: torch.Tensor, num: Numerics, *args) -> torch.Te
         return fn(x, w, None, *args)
     terms = _phase_terms(to_source(w), to_source(x), num.math_fidelity)
     out = sum(fn(x_b, x_a, None, *args) for x_a, x_b in terms)
-    return flush_subnormals(out) if num.fp32_dest_acc_en else truncate_bf16(out)
+    return flush_subnormals(out) if num.fp32_dest_acc_en else dst_bf16(out)
 
 
 def multiply(a: torch.Tensor, b: torch.Tensor, num: Numerics) -> torch.Tensor:
@@ -240,7 +250,7 @@ def multiply(a: torch.Tensor, b: torch.Tensor, num: Numerics) -> torch.Tensor:
     if num.exact:
         return a * b
     out = sum(x_a * x_b for x_a, x_b in _phase_terms(to_source(a), to_source(b), num.math_fidelity))
-    return flush_subnormals(out) if num.fp32_dest_acc_en else truncate_bf16(out)
+    return flush_subnormals(out) if num.fp32_dest_acc_en else dst_bf16(out)
 
 
 # --- SFPU approximations ------------------------------------------------------------------------------------

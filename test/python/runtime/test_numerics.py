@@ -53,7 +53,8 @@ def reference_matmul(a: np.ndarray, b: np.ndarray, fidelity: str, fp32_dest: boo
     acc = np.zeros((a.shape[0], b.shape[1]), np.float32)
     for k in range(0, a.shape[1], 32):
         acc = acc + sum(x[:, k:k + 32] @ y[k:k + 32] for x, y in pairs).astype(np.float32)
-        acc = (acc.view(np.uint32) & 0xFFFF0000).view(np.float32)  # a 16-bit dst keeps bf16's bits
+        for dropped in (13, 16):  # a 16-bit dst rounds to TF32, then to bf16, ties away from zero each time
+            acc = ((acc.view(np.int32) + (1 << (dropped - 1))) & -(1 << dropped)).view(np.float32)
     return acc.astype(np.float64)
 
 

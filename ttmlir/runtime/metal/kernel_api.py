@@ -7,6 +7,7 @@ import re
 import struct
 from dataclasses import dataclass
 
+import numpy
 import torch
 
 from ttmlir import hardware
@@ -37,8 +38,11 @@ class _Pointer:
 # tt-metal's DataFormat names of the formats the simulator holds
 _DATA_FORMATS = {"Float32": "f32", "Float16_b": "bf16", "Float16": "f16", "Int32": "si32", "UInt32": "u32",
                  "UInt16": "u16", "UInt8": "u8"}
-_POINTER_TYPES = {"uint32_t": torch.int32, "int32_t": torch.int32, "uint16_t": torch.int16, "int16_t": torch.int16,
-                  "uint8_t": torch.uint8, "int8_t": torch.int8, "float": torch.float32}
+# a pointer's element type in L1: (the struct format it loads as C reads it, the format and mask a store packs:
+# an integer's low bits, as C converts it to the element type; a float as it is), little-endian
+_POINTER_TYPES = {"uint32_t": ("<I", "<I", 0xFFFFFFFF), "int32_t": ("<i", "<I", 0xFFFFFFFF),
+                  "uint16_t": ("<H", "<H", 0xFFFF), "int16_t": ("<h", "<H", 0xFFFF), "uint8_t": ("<B", "<B", 0xFF),
+                  "int8_t": ("<b", "<B", 0xFF), "float": ("<f", "<f", None)}
 
 
 class KernelApi:
@@ -55,6 +59,7 @@ class KernelApi:
         self.read_states: dict[int, tuple] = {}  # NoC -> the far side and size set_async_read_state gave it
         self.rt_args = launch.rt_args.get((core.y, core.x), ())
         self.spins = 0
+        self.l1_bytes, self.l1_size = core.l1.numpy(), core.l1.numel()  # the L1 tensor's memory, for word access
 
     def spin(self) -> None:
         """One pass of an unbounded loop; a kernel that loops this long without finishing is reported as hung."""
@@ -98,32 +103,38 @@ class KernelApi:
             raise MetalError(f"pointers to '{ctype}' are not modelled")
         return _Pointer(int(addr), ctype)
 
-    def _slot(self, pointer, index: int):
-        if isinstance(pointer, list):
-            return None
+    def _slot(self, pointer, index: int) -> tuple[int, tuple]:
+        """The L1 address of `pointer[index]` (bounds-checked) and its element type's formats."""
         if not isinstance(pointer, _Pointer):
             raise MetalError("dereferencing a value that is not a pointer")
-        dtype = _POINTER_TYPES[pointer.ctype]
-        addr = pointer.addr + index * dtype.itemsize
-        self.grid.check_l1(addr, dtype.itemsize, self.core.name)
-        return addr, dtype
+        formats = _POINTER_TYPES[pointer.ctype]
+        size = struct.calcsize(formats[0])
+        addr = pointer.addr + index * size
+        if addr < 0 or addr + size > self.l1_size:
+            self.grid.check_l1(addr, size, self.core.name)
+        return addr, formats
 
     def load(self, pointer, index: int):
         if isinstance(pointer, list):
             return pointer[index]
-        addr, dtype = self._slot(pointer, index)
-        value = self.core.l1[addr:addr + dtype.itemsize].view(dtype)[0].item()
-        return value & (1 << 8 * dtype.itemsize) - 1 if pointer.ctype.startswith("u") else value
+        addr, (fmt, _, _) = self._slot(pointer, index)
+        return struct.unpack_from(fmt, self.l1_bytes, addr)[0]
 
     def store(self, pointer, index: int, value) -> None:
-        addr, dtype = self._slot(pointer, index)
-        if dtype in (torch.int32, torch.int16, torch.int8):  # a C word stored as its bits in a signed slot
-            bits = 8 * dtype.itemsize
-            value = int(value) & (1 << bits) - 1
-            value = value - (1 << bits) if value >> bits - 1 else value
-        elif dtype == torch.uint8:
-            value = int(value) & 0xFF
-        self.core.l1[addr:addr + dtype.itemsize] = torch.tensor([value], dtype=dtype).view(torch.uint8)
+        addr, (_, fmt, mask) = self._slot(pointer, index)
+        struct.pack_into(fmt, self.l1_bytes, addr, int(value) & mask if mask is not None else value)
+        self.grid.events += 1
+
+    def fill(self, pointer, indices: range, value) -> None:
+        """`pointer[i] = value` for each i of `indices` (a kernel's loop of stores of one value), at once."""
+        if indices.step != 1:
+            for index in indices:
+                self.store(pointer, index, value)
+            return
+        first, (_, fmt, mask) = self._slot(pointer, indices[0])
+        last, _ = self._slot(pointer, indices[-1])
+        word = numpy.frombuffer(struct.pack(fmt, int(value) & mask if mask is not None else value), numpy.uint8)
+        self.l1_bytes[first:last + word.size].reshape(-1, word.size)[:] = word
         self.grid.events += 1
 
     # --- circular buffers ------------------------------------------------------------------------------
@@ -768,12 +779,22 @@ class KernelApi:
         """An rt x ct block of dst: dst[dst + r*ct + c] += A[tile_a + r*kt + k] @ B[tile_b + k*stride + c], over one
         k (tt-metal's matmul_block: the caller steps k) or, given in1_k_stride (experimental::matmul_block), all
         kt of them."""
-        steps = range(kt_dim) if in1_k_stride is not None else range(1)
-        for r in range(rt_dim):
-            for c in range(ct_dim):
-                for k in steps:
-                    self.matmul_tiles(cb_a, cb_b, tile_a + r * kt_dim + k, tile_b + k * (in1_k_stride or 0) + c,
-                                      dst + r * ct_dim + c, transpose)
+        self._compute_only("matmul_block")
+        rows, cols = range(int(rt_dim)), range(int(ct_dim))
+        indices = [self._dst_index(dst + r * ct_dim + c, "matmul_block") for r in rows for c in cols]
+        if not indices:
+            return
+        tile = tile_math.TILE
+        for k in range(kt_dim) if in1_k_stride is not None else range(1):  # each dst tile's sums in k's order
+            a = torch.stack([self._cb_tile(cb_a, tile_a + r * kt_dim + k, "matmul_block") for r in rows])
+            b = torch.stack([self._cb_tile(cb_b, tile_b + k * (in1_k_stride or 0) + c, "matmul_block") for c in cols])
+            acc = self.core.dst[indices].reshape(len(rows), len(cols), tile, tile)
+            out = tile_math.matmul(acc, a[:, None], b[None], bool(transpose), self.num)
+            self.core.dst[indices] = tile_math.dst_round(out, self.num).reshape(-1, tile, tile)
+            # the engine unpacks both tiles of every product, as matmul_tiles does; the gather above counted each once
+            self.cycles += len(indices) * (tile_math.CYCLES["matmul"] + 2 * tile_math.CYCLES["unpack"]) - \
+                (len(rows) + len(cols)) * tile_math.CYCLES["unpack"]
+            self.tiles += len(indices)
 
     def __getattr__(self, name: str):
         """The table-driven families: FPU binary (`add_tiles`), SFPU binary (`add_binary_tile`), SFPU unary

@@ -14,6 +14,7 @@ Python text keeps a line table back to the C++, so an error or a hang names the 
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 from lark import Lark, Token, Tree
@@ -123,6 +124,9 @@ _PARSER = Lark(_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placehol
 _UNSIGNED_BITS = {"uint8_t": 8, "uint16_t": 16, "uint32_t": 32, "uint64_t": 64, "size_t": 64}
 _SIGNED_BITS = {"int8_t": 8, "int16_t": 16, "int32_t": 32, "int64_t": 64, "int": 32, "long": 64}
 _FLOATS = {"float", "double"}
+# expressions that call or read memory: a loop of stores computing its value with one is not a fill
+_IMPURE = frozenset({"call", "template_call", "method_call", "index", "deref", "assignment", "post_inc", "post_dec",
+                     "pre_inc", "pre_dec"})
 _PY_BINOPS = {"||": "or", "&&": "and"}
 _ENTRY_POINTS = ("kernel_main", "MAIN")
 # tt-metal's object API: `CircularBuffer cb(id); cb.wait_front(1);` is `cb_wait_front(id, 1)`.
@@ -187,15 +191,20 @@ def compile_kernel(source: str, name: str, blocking: frozenset[str], cache: dict
 
 def _wrap(value, bits: int, signed: bool):
     """C's conversion of an integer to a fixed-width type (a multicast NoC address, opaque here, passes as it is)."""
-    if isinstance(value, tuple):
-        return value
-    if isinstance(value, float):
+    if type(value) is not int:  # the common case first: this runs for every integer a kernel computes
+        if isinstance(value, tuple):
+            return value
         value = int(value)
     value &= (1 << bits) - 1
     return value - (1 << bits) if signed and value >> (bits - 1) else value
 
 
+_INTEGER = re.compile(r"\(?-?\d+\)?")
+
+
 def _cdiv(a, b):
+    if type(a) is int and type(b) is int and a >= 0 and b > 0:  # the common case, where C and Python agree
+        return a // b
     if isinstance(a, int) and isinstance(b, int):
         if b == 0:
             raise ZeroDivisionError("integer division by zero")
@@ -205,6 +214,8 @@ def _cdiv(a, b):
 
 
 def _cmod(a, b):
+    if type(a) is int and type(b) is int and a >= 0 and b > 0:
+        return a % b
     return a - _cdiv(a, b) * b if isinstance(a, int) and isinstance(b, int) else float.__mod__(float(a), b)
 
 
@@ -223,6 +234,7 @@ class _Emitter:
         self.lines: dict[int, int] = {}
         self.functions: set[str] = set()
         self.types: list[dict[str, str]] = []
+        self.converted: dict[str, tuple[int, bool]] = {}  # an emitted conversion -> the (bits, signed) it gives
 
     def fail(self, node, message: str):
         line = getattr(getattr(node, "meta", None), "line", None) or getattr(node, "line", "?")
@@ -338,7 +350,15 @@ class _Emitter:
         init, cond, step, body = node.children
         self.types.append({})
         counted = self.counted_loop(init, cond, step, body)
-        if counted is not None:
+        fill = self.fill_loop(counted[0], body) if counted is not None else None
+        if fill is not None:  # a loop of stores of one value: the stores at once, the value computed once
+            (var, start, stop, stride), (declarations, pointer, value) = counted, fill
+            self.emit(indent, f"_fill = range({start}, {stop}, {stride})", node)
+            self.emit(indent, "if _fill:")
+            for declaration in declarations:
+                self.statement(declaration, indent + 1)
+            self.emit(indent + 1, f"api.fill({self.expr(pointer)}, _fill, {self.expr(value)})", node)
+        elif counted is not None:
             var, start, stop, stride = counted
             self.emit(indent, f"for c_{var} in range({start}, {stop}, {stride}):", node)
             self.block(body, indent + 1)
@@ -381,15 +401,67 @@ class _Emitter:
         self.types[-1][var] = self.type_name(init.children[0])
         return var, self.expr(start), self.expr(cond.children[2]), stride
 
+    def fill_loop(self, var: str, body) -> tuple[list[Tree], Tree, Tree] | None:
+        """A counted loop's body `{ T j = (T) i; U v = <x>; p[j] = v; }`: declarations free of calls and loads,
+        then one store at the loop's index (or an integer of at least 32 bits converted from it) of a value and
+        through a pointer that no pass changes. Its (the declarations the value needs, pointer, value), else
+        None."""
+        statements = body.children if isinstance(body, Tree) and body.data == "block" else [body]
+        if not statements or not all(isinstance(st, Tree) for st in statements):
+            return None
+        *declarations, last = statements
+        if last.data != "expr_stmt" or last.children[0].data != "assignment" or _op(last.children[0]) != "=" \
+                or last.children[0].children[0].data != "index":
+            return None
+        (pointer, index), value = last.children[0].children[0].children, last.children[0].children[2]
+
+        def names(node: Tree) -> set[str] | None:  # the names it reads; None when it calls or loads
+            if any(sub.data in _IMPURE for sub in node.iter_subtrees()):
+                return None
+            return {self.qname(sub.children[0]) for sub in node.iter_subtrees() if sub.data == "name"}
+
+        varying, kept, indices = {var}, [], {var}
+        for declaration in declarations:
+            if declaration.data != "declaration" or len(declaration.children) != 2 or \
+                    declaration.children[1].data != "declarator" or declaration.children[1].children[1] is None:
+                return None
+            name, init = str(declaration.children[1].children[0]), declaration.children[1].children[1]
+            read = names(init)
+            if read is None:
+                return None
+            if read & varying:
+                ctype = self.type_name(declaration.children[0])
+                source = init.children[1] if init.data == "cast" else init
+                if source.data != "name" or self.qname(source.children[0]) != var or \
+                        (_UNSIGNED_BITS | _SIGNED_BITS).get(ctype, 0) < 32:
+                    return None
+                indices.add(name)
+                varying.add(name)
+            else:
+                kept.append(declaration)
+        if index.data != "name" or self.qname(index.children[0]) not in indices:
+            return None
+        pointer_names, value_names = names(pointer), names(value)
+        if pointer_names is None or value_names is None or (pointer_names | value_names) & varying:
+            return None
+        return kept, pointer, value
+
     @staticmethod
     def qname(node: Tree) -> str:
         return "::".join(str(t) for t in node.children if t.type == "NAME")
 
     def convert(self, value: str, ctype: str | None) -> str:
-        if ctype in _UNSIGNED_BITS:
-            return f"_wrap({value}, {_UNSIGNED_BITS[ctype]}, False)"
-        if ctype in _SIGNED_BITS:
-            return f"_wrap({value}, {_SIGNED_BITS[ctype]}, True)"
+        if ctype in _UNSIGNED_BITS or ctype in _SIGNED_BITS:
+            bits, signed = (_UNSIGNED_BITS[ctype], False) if ctype in _UNSIGNED_BITS else (_SIGNED_BITS[ctype], True)
+            if _INTEGER.fullmatch(value):  # a literal converts once, here, not on every pass
+                return str(_wrap(int(value.strip("()")), bits, signed))
+            if self.converted.get(value) == (bits, signed):
+                return value  # converting to the type it already has
+            # inline, an integer already in range is kept without a call; anything else goes through `_wrap`
+            low, high = (-(1 << bits - 1), (1 << bits - 1) - 1) if signed else (0, (1 << bits) - 1)
+            text = f"(_v if type(_v := {value}) is int and {low} <= _v <= {high} else _wrap(_v, {bits}, {signed}))"
+            self.converted[text] = (bits, signed)
+            return text
         if ctype in _FLOATS:
             return f"float({value})"
         if ctype == "bool":

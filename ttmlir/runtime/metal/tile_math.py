@@ -5,7 +5,8 @@ behaviour (math fidelity phases, packer rounding, block floats) can be made bit-
 A 32x32 tile is stored as four 16x16 faces (top-left, top-right, bottom-left, bottom-right), each row-major,
 in the data format of the buffer or CB holding it. Unpacking widens to f32. The dst register holds 16
 tiles; without fp32 dest accumulation it keeps 16-bit (bf16) values: a result written to it is rounded to
-bf16, and a sum accumulated in it (matmul) drops its low mantissa bits. The arithmetic itself (math fidelity of FPU products, the packer's rounding, SFPU
+bf16, and so is each sum accumulated in it (matmul), as `numerics.dst_bf16` rounds. The arithmetic itself
+(math fidelity of FPU products, the packer's rounding, SFPU
 approximations) is `ttmlir.runtime.numerics`, driven by the kernel's compute config.
 """
 
@@ -151,10 +152,10 @@ def combine(acc: torch.Tensor, value: torch.Tensor, pool: str) -> torch.Tensor:
 
 def matmul(acc: torch.Tensor, a: torch.Tensor, b: torch.Tensor, transpose_b: bool,
            num: Numerics = numerics.EXACT) -> torch.Tensor:
-    """dst += a @ b (b transposed within the tile when asked): one tile's products at the kernel's math fidelity;
-    the sum is then held as dst holds it."""
-    total = acc + numerics.matmul(a, b.T if transpose_b else b, replace(num, fp32_dest_acc_en=True))
-    return total if num.fp32_dest_acc_en or num.exact else numerics.truncate_bf16(total)
+    """dst += a @ b (b transposed within the tile when asked): one tile's products (or a batch of tiles') at the
+    kernel's math fidelity; the sum is then held as dst holds it."""
+    total = acc + numerics.matmul(a, b.transpose(-2, -1) if transpose_b else b, replace(num, fp32_dest_acc_en=True))
+    return total if num.fp32_dest_acc_en or num.exact else numerics.dst_bf16(total)
 
 
 def fpu(name: str, a: torch.Tensor, b: torch.Tensor, num: Numerics = numerics.EXACT) -> torch.Tensor:

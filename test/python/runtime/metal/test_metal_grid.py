@@ -141,6 +141,39 @@ def test_c_integer_semantics():
     assert words == [-1, -3, -1, 44, 1]  # 0xFFFFFFFF read back as int32; C truncates toward zero
 
 
+def test_loops_of_stores_write_what_each_store_would():
+    """A loop storing one value through a pointer runs as one fill (of the converted value, at the indices the
+    loop visits); loops whose value or index varies, or that step by more than one, store one by one."""
+    source = """void kernel_main() {
+      int32_t fill = -2;
+      volatile tt_l1_ptr uint32_t* out = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(1024);
+      volatile tt_l1_ptr uint16_t* half = reinterpret_cast<volatile tt_l1_ptr uint16_t*>(1100);
+      for (size_t i = 2; i < 6; i += 1) {
+        int32_t j = (int32_t) i;
+        volatile tt_l1_ptr uint32_t v = (volatile tt_l1_ptr uint32_t) fill;
+        out[j] = v;
+      }
+      for (size_t i = 6; i < 8; i++) { out[i] = i * 10; }
+      for (size_t i = 8; i < 14; i += 2) { out[i] = 7; }
+      for (size_t i = 3; i < 3; i++) { out[i] = 9; }
+      for (size_t i = 0; i < 3; i++) { half[i] = 65537; }
+    }"""
+    grid = Grid()
+    grid.run(Program((KernelLaunch("stores", source, "brisc", ((0, 0),)),)))
+    words = grid.core(0, 0).l1[1024:1080].view(torch.int32).tolist()
+    assert words == [0, 0, -2, -2, -2, -2, 60, 70, 7, 0, 7, 0, 7, 0]
+    assert grid.core(0, 0).l1[1100:1108].view(torch.int16).tolist() == [1, 1, 1, 0]
+
+
+def test_a_loop_of_stores_past_l1_is_a_located_error():
+    source = """void kernel_main() {
+      volatile tt_l1_ptr uint32_t* out = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(1024);
+      for (size_t i = 0; i < 100000000; i++) { out[i] = 0; }
+    }"""
+    with pytest.raises(MetalError, match=r"core \(0,0\) kernel 'zero'.*outside L1"):
+        Grid().run(Program((KernelLaunch("zero", source, "brisc", ((0, 0),)),)))
+
+
 def test_std_min_max_as_emitc_prints_them():
     """What --convert-ttkernel-to-emitc prints for arith.minsi/maxsi/maxui runs."""
     source = """void kernel_main() {
