@@ -52,6 +52,7 @@ from ttmlir.conversion.ttir_to_d2m.mixed_types import cast_mixed_operands
 from ttmlir.conversion.ttir_to_d2m.ccl import HOST_COLLECTIVES, MESH_PROGRAMS
 from ttmlir.conversion.ttir_to_d2m.conv2d import CONVOLUTIONS
 from ttmlir.conversion.ttir_to_d2m.pool2d import POOLS
+from ttmlir.conversion.ttir_to_d2m.permuted_reduction import PERMUTED_REDUCTIONS
 from ttmlir.conversion.ttir_to_d2m.conv_transpose2d import TRANSPOSED_CONVOLUTIONS
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
@@ -75,7 +76,8 @@ FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
 # op families that build their whole program (operands' layouts, grid): name -> (pass, op, device grid) -> (ops,
 # host result), or None for an op of the family converted the usual way
 PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS, **MESH_PROGRAMS}
-REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES}  # ops written as other TTIR ops where they are, then converted
+# ops written as other TTIR ops where they are, then converted
+REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES, **PERMUTED_REDUCTIONS}
 # ops written as TTIR ops and gather programs where they are (given the pass: its generic builder), then converted
 WINDOWED = {**CONVOLUTIONS, **POOLS, **TRANSPOSED_CONVOLUTIONS}
 
