@@ -42,11 +42,11 @@ def test_norms_written_out(op, reference):
 
 
 def test_refusal_of_an_op_the_frontend_made_is_located_at_its_source():
-    # the reduction is remade keeping its dim (with the reduction's location), and that one, over the rows of 32
-    # matrices, is refused
-    source = ('func.func @r(%a: tensor<32x4x64xf32>) -> tensor<32x64xf32> {\n'
-              '  %0 = "ttir.sum"(%a) <{dim_arg = [1 : i32], keep_dim = false}> : (tensor<32x4x64xf32>) -> '
-              'tensor<32x64xf32> loc("s")\n  return %0 : tensor<32x64xf32>\n}\n')
+    # the reduction is remade keeping its dims (with the reduction's location), and that one, over two dims, is
+    # refused
+    source = ('func.func @r(%a: tensor<32x4x64xf32>) -> tensor<64xf32> {\n'
+              '  %0 = "ttir.sum"(%a) <{dim_arg = [0 : i32, 1 : i32], keep_dim = false}> : (tensor<32x4x64xf32>) -> '
+              'tensor<64xf32> loc("s")\n  return %0 : tensor<64xf32>\n}\n')
     with pytest.raises(DiagnosticError) as error:
         lower_to_ttmetal(source, "r.mlir")
-    assert error.value.diagnostic.render().startswith("r.mlir:2:8: error: only reductions over a matrix's last two")
+    assert error.value.diagnostic.render().startswith("r.mlir:2:8: error: only reductions over one dim")
