@@ -72,7 +72,11 @@ def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str | RowGat
     if not isinstance(view, d2m.ViewLayoutOp):
         return value, "same"
     if view.remapping.data.num_dims == 3:
-        return view.input, gather_of(view.remapping.data, _logical(view.input.type), _logical(view.result.type))
+        source = _logical(view.input.type)
+        if len(view.remapping.data.results) != len(matrix_dims(source)):  # each source dim bounds-checked
+            raise PassFailure(op, f"a logical view_layout names {len(view.remapping.data.results)} coordinates of a "
+                                  f"source of rank {len(source)}; it names each of its dims (at least two)")
+        return view.input, gather_of(view.remapping.data, source, _logical(view.result.type))
     results = view.remapping.data.results
     if len(results) != 4 or list(results[:2]) != [AffineExpr.dimension(0), AffineExpr.dimension(1)]:
         raise PassFailure(op, "a program reads a view_layout whose remapping changes the grid coordinates; that is "
