@@ -50,11 +50,27 @@ def affine_value(ops: KernelOps, expr: AffineExpr, dims: list[SSAValue]) -> SSAV
 
 
 def in_source(ops: KernelOps, gather: RowGather, coords: list[SSAValue]) -> SSAValue:
-    """Whether the source coordinates (m', r', c') a view names are inside its source (a padded or concatenated
-    view names some outside it, negative ones wrapping around as unsigned, and leaves those elements zero)."""
-    bounds = (gather.matrices, *gather.source)
-    checks = [ops.emit(arith.CmpiOp(v, ops.const(n, IndexType()), "ult")) for v, n in zip(coords, bounds)]
-    return ops.emit(arith.AndIOp(ops.emit(arith.AndIOp(checks[0], checks[1])), checks[2]))
+    """Whether the source index (i0, ..., r', c') a view names is inside its source, each dim on its own (a padded
+    or concatenated view names some outside it, negative ones wrapping around as unsigned, and leaves those elements
+    zero)."""
+    bounds = (*gather.batch, *gather.source)
+    # a constant index inside its dim needs no check (a dim of 1 a view names as 0)
+    checks = [ops.emit(arith.CmpiOp(v, ops.const(n, IndexType()), "ult"))
+              for v, n, e in zip(coords, bounds, gather.remapping.results)
+              if not (isinstance(e, AffineConstantExpr) and 0 <= e.value < n)]
+    inside = checks[0] if checks else ops.const(1, IntegerType(1))
+    for check in checks[1:]:
+        inside = ops.emit(arith.AndIOp(inside, check))
+    return inside
+
+
+def source_matrix(ops: KernelOps, gather: RowGather, coords: list[SSAValue]) -> SSAValue:
+    """The matrix m' (the source's leading dims flattened row-major) of a source index (i0, ..., r', c')."""
+    index = IndexType()
+    matrix = ops.const(0, index)
+    for value, size in zip(coords[:-2], gather.batch):
+        matrix = ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(matrix, ops.const(size, index))), value))
+    return matrix
 
 
 @dataclass
@@ -215,7 +231,8 @@ class DataMovementKernels:
 
                     def copy(then: KernelOps, column=column, half=half) -> None:
                         coords = [affine_value(then, e, [matrix, within, column]) for e in gather.remapping.results]
-                        then.if_else(in_source(then, gather, coords), lambda ok: read(ok, *coords, half),
+                        then.if_else(in_source(then, gather, coords),
+                                     lambda ok: read(ok, source_matrix(ok, gather, coords), *coords[-2:], half),
                                      lambda _: None)
 
                     def read(then: KernelOps, m: SSAValue, line: SSAValue, at_column: SSAValue, half: int) -> None:
@@ -292,7 +309,9 @@ class DataMovementKernels:
 
                     def copy(then: KernelOps) -> None:
                         coords = [affine_value(then, e, [matrix, within, column]) for e in gather.remapping.results]
-                        then.if_else(in_source(then, gather, coords), lambda ok: read(ok, *coords), lambda _: None)
+                        then.if_else(in_source(then, gather, coords),
+                                     lambda ok: read(ok, source_matrix(ok, gather, coords), *coords[-2:]),
+                                     lambda _: None)
 
                     def read(then: KernelOps, m: SSAValue, line: SSAValue, at_column: SSAValue) -> None:
                         at = then.emit(arith.AddiOp(then.emit(arith.MuliOp(m, c(then, padded_in))), line))

@@ -10,14 +10,13 @@ itself moves nothing and is dropped once no program reads it."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, column_offset, face_runs, reshaped
+from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, column_offset, face_runs, matrix_dims, reshaped
 from ttmlir.dialects import d2m
 from ttmlir.errors import PassFailure
 
@@ -34,12 +33,13 @@ def _matrix(shape: tuple[int, ...]) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class RowGather:
-    """How a reader fills each output tile from a logical view: `remapping` `(m, r, c) -> (m', r', c')` over the
-    `matrices` of `source` (rows, columns) and the result's (`result`: rows, columns); by face rows of 16
-    elements when `faces` (each a run of the source's face row, see `gather_of`), else element by element."""
+    """How a reader fills each output tile from a logical view: `remapping` `(m, r, c) -> (i0, ..., r', c')` over
+    the source's leading dims `batch` and its matrices' (rows, columns) `source`, and the result's (`result`: rows,
+    columns); by face rows of 16 elements when `faces` (each a run of the source's face row, see `gather_of`), else
+    element by element."""
 
     remapping: AffineMap
-    matrices: int
+    batch: tuple[int, ...]
     source: tuple[int, int]
     result: tuple[int, int]
     faces: bool
@@ -54,7 +54,7 @@ def gather_of(remapping: AffineMap, source: tuple[int, ...], result: tuple[int, 
     faces = (offset is not None and (width % FACE_ROW == 0 or 0 <= offset <= width - _matrix(result)[1])) or \
         (not (width % FACE_ROW or _matrix(result)[1] % FACE_ROW) and (remapping == reshaped(source, result) or
                                                                      face_runs(remapping)))
-    return RowGather(remapping, math.prod(source[:-2]), _matrix(source), _matrix(result), faces)
+    return RowGather(remapping, matrix_dims(source)[:-2], _matrix(source), _matrix(result), faces)
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,11 @@ def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str | RowGat
     if not isinstance(view, d2m.ViewLayoutOp):
         return value, "same"
     if view.remapping.data.num_dims == 3:
-        return view.input, gather_of(view.remapping.data, _logical(view.input.type), _logical(view.result.type))
+        source = _logical(view.input.type)
+        if len(view.remapping.data.results) != len(matrix_dims(source)):  # each source dim bounds-checked
+            raise PassFailure(op, f"a logical view_layout names {len(view.remapping.data.results)} coordinates of a "
+                                  f"source of rank {len(source)}; it names each of its dims (at least two)")
+        return view.input, gather_of(view.remapping.data, source, _logical(view.result.type))
     results = view.remapping.data.results
     if len(results) != 4 or list(results[:2]) != [AffineExpr.dimension(0), AffineExpr.dimension(1)]:
         raise PassFailure(op, "a program reads a view_layout whose remapping changes the grid coordinates; that is "

@@ -19,7 +19,7 @@ from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp, YieldOp as Li
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from ttmlir.conversion.ttir_to_d2m.tiles import TILE, metal_type
+from ttmlir.conversion.ttir_to_d2m.tiles import TILE, masked, metal_type
 from ttmlir.dialects import d2m
 from ttmlir.errors import PassFailure
 from ttmlir.ir.props import KINDS, scalar
@@ -112,8 +112,10 @@ def batched_matmul(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Ope
         target = d2m.EmptyOp.create(result_types=[metal_type(value.type.get_shape(), value.type.element_type,
                                                              "dram", grid_of)])
         moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
-        new += [target, moved]
-        ins.append(moved.results[0])
+        # K's padding zeroed (A's columns, B's rows or its columns given transposed): a computed operand's holds
+        # its op's value of 0
+        new += [target, moved, *masked(moved.results[0], "zero", -2 if value is b and not transpose_b else -1)]
+        ins.append(new[-1].results[0])
     returned = any(use.operation.name == "func.return" for use in result.uses)
     memory = convert.memory_of(result, returned)
     out = d2m.EmptyOp.create(result_types=[metal_type(shape, element, memory, grid)])

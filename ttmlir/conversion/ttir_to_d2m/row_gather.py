@@ -2,8 +2,10 @@
 names, for each output element, the input element it holds, copied by a program whose reader gathers each output
 tile 16 elements at a time (a tile's face row, see `d2m_to_ttkernel/datamovement.py`).
 
-The remapping is on logical coordinates, `(m, r, c) -> (m', r', c')`: an output element in matrix m (the leading
-dims flattened, row-major), row r and column c of it holds the input's element in matrix m', row r', column c'.
+The remapping is on logical coordinates, `(m, r, c) -> (i0, ..., r', c')`: an output element in matrix m (the
+leading dims flattened, row-major), row r and column c of it holds the input's element of logical index
+(i0, ..., r', c') (each of the input's leading dims named on its own, so that a reader bounds-checks each: an index
+past one leading dim is padding, not the next matrix's row; `flattened` gives the matrix m' they name).
 A face row of 16 output elements is one NoC read when its 16 source elements are consecutive in one face row of
 the input: column c' is c plus a multiple of 16 (the last dim kept and offset by whole face rows), or both last
 dims are multiples of 16 and the map keeps the row-major order (a reshape). Manipulations that split face rows
@@ -68,17 +70,22 @@ def output_index(shape: tuple[int, ...]) -> list[AffineExpr]:
 
 
 def source_coordinates(shape: tuple[int, ...], index: list[AffineExpr]) -> AffineMap:
-    """`(m, r, c) -> (m', r', c')` of a source of `shape` whose element at logical `index` is read."""
-    dims = matrix_dims(shape)
-    index = [_c(0)] * (len(dims) - len(shape)) + list(index)
-    batch = dims[:-2]
+    """`(m, r, c) -> (i0, ..., r', c')` of a source of `shape` whose element at logical `index` is read (at least
+    a matrix's two)."""
+    return AffineMap(3, 0, tuple([_c(0)] * (len(matrix_dims(shape)) - len(shape)) + list(index)))
+
+
+def flattened(amap: AffineMap, shape: tuple[int, ...]) -> AffineMap:
+    """`(m, r, c) -> (m', r', c')`: a remapping `source_coordinates` made, its source's leading dims flattened
+    row-major into the matrix m' (meaningful where each is inside its dim)."""
+    batch, index = matrix_dims(shape)[:-2], amap.results
     m = _sum([_scaled(e, math.prod(batch[k + 1:])) for k, e in enumerate(index[:-2])])
     return AffineMap(3, 0, (m, index[-2], index[-1]))
 
 
 def column_offset(amap: AffineMap) -> int | None:
     """k when the source column is the output's plus k, a multiple of 16 (each face row read in one piece)."""
-    col = amap.results[2]
+    col = amap.results[-1]
     if col == AffineExpr.dimension(2):
         return 0
     if isinstance(col, AffineBinaryOpExpr) and col.kind == AffineBinaryOpKind.Add and \
@@ -158,7 +165,8 @@ def batch_rows(source: tuple[int, ...], result: tuple[int, ...], amap: AffineMap
     """The input's tile row a logical map `amap` keeping each matrix's rows and columns reads for output tile row
     d2: the output's matrix d2 / Ht, its source matrix m' by `amap`, the same tile row of it."""
     height = -(-matrix_dims(result)[-2] // TILE)
-    matrix = amap.results[0].replace_dims_and_symbols([_div(AffineExpr.dimension(2), height), _c(0), _c(0)], [])
+    matrix = flattened(amap, source).results[0].replace_dims_and_symbols(
+        [_div(AffineExpr.dimension(2), height), _c(0), _c(0)], [])
     return _sum([_scaled(matrix, height), _mod(AffineExpr.dimension(2), height)])
 
 

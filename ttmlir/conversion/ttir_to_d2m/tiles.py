@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import (AffineMapAttr, BFloat16Type, DenseIntOrFPElementsAttr, Float32Type, IntegerType,
-                                   TensorType, i64)
+from xdsl.dialects.builtin import (AffineMapAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr,
+                                   Float32Type, IntegerType, TensorType, i64)
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp, YieldOp as LinalgYieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -82,3 +82,18 @@ def _elementwise(tile_op: str, arity: int):
         return generic.res[0]
 
     return compute
+
+
+def masked(value: SSAValue, fill: str | None, along: int) -> list[Operation]:
+    """A device tensor (a reduction's input, a matmul's operand) with its tile padding set to `fill` (a
+    reduction's identity, zero for a matmul) by a `d2m.mask`, when its logical shape leaves padding in its tiles
+    along the reduced (contracted) dim `along` (padding across it only reaches padding of the result)."""
+    layout = value.type.encoding.data
+    logical = layout.logical_shape
+    if fill is None or logical[along] % layout.dim_alignments[along] == 0:
+        return []
+    target = d2m.EmptyOp.create(result_types=[value.type])
+    mask = d2m.MaskOp.create(operands=[value, target.result], result_types=[value.type], properties={
+        "logical_shape": DenseArrayBase.from_list(i64, list(logical)),
+        "fill_value": ttcore.OOBValAttr(ttcore.OOBValAttr.enum_type(fill))})
+    return [target, mask]

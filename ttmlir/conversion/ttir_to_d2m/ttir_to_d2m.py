@@ -36,7 +36,7 @@ from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.transforms.d2m.reblock import reblock_view
-from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _dtype, _elementwise, _map, metal_type
+from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _dtype, _elementwise, _map, masked, metal_type
 from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
 from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
@@ -245,21 +245,6 @@ def _reduced_dim(op: TTOp) -> tuple[str, float]:
     else:
         raise PassFailure(op, "only reductions over a matrix's last two dims are converted to D2M yet")
     return reduced, 1 / shape[dim] if op.name == "ttir.mean" else 1.0
-
-
-def _masked(value: SSAValue, fill: str | None, along: int) -> list[Operation]:
-    """A reduction's device input with its tile padding set to the reduction's identity `fill` (a `d2m.mask`), when
-    its logical shape leaves padding in its tiles along the reduced dim `along` (padding across it only reaches
-    padding of the result)."""
-    layout = value.type.encoding.data
-    logical = layout.logical_shape
-    if fill is None or logical[along] % layout.dim_alignments[along] == 0:
-        return []
-    target = d2m.EmptyOp.create(result_types=[value.type])
-    mask = d2m.MaskOp.create(operands=[value, target.result], result_types=[value.type], properties={
-        "logical_shape": DenseArrayBase.from_list(i64, list(logical)),
-        "fill_value": ttcore.OOBValAttr(ttcore.OOBValAttr.enum_type(fill))})
-    return [target, mask]
 
 
 def _decomposed_min(op: TTOp) -> list[TTOp]:
@@ -494,8 +479,12 @@ class TTIRToD2MPass(ModulePass):
             else:
                 target = d2m.EmptyOp.create(result_types=[self.device_type(value, self.memory_of(value, False))])
                 moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
-                new += [target, moved, *_masked(moved.result, REDUCTION_FILLS.get(name),
-                                                -1 if name not in REDUCTIONS or dim == "R" else -2)]
+                if compute is _matmul:  # K's padding zeroed: a computed operand's holds its op's value of 0
+                    mask = masked(moved.result, "zero", list(amap.data.results).index(AffineExpr.dimension(2)) - 2)
+                else:
+                    mask = masked(moved.result, REDUCTION_FILLS.get(name),
+                                  -1 if name not in REDUCTIONS or dim == "R" else -2)
+                new += [target, moved, *mask]
                 device_ins.append(new[-1].results[0])
         if self.ttnn_mode and not isinstance(result.type.encoding, ttnn.TTNNLayoutAttr):
             # a result TTNN does not hold: an L1 tensor of the program's, on the grid grid selection gives it; the

@@ -6,12 +6,12 @@
 // (288, 64) matrix, row (kh, kw, c), from its (64, 288) view (rows the output channels); the bias is added to each
 // row; the product is reshaped to NHWC.
 
-// CHECK-DAG: #[[FLAT:map[0-9]*]] = affine_map<(d0, d1, d2) -> (((d0 * 1152 + d1 * 192 + d2) floordiv 1152) * 6 + ((d0 * 1152 + d1 * 192 + d2) floordiv 192) mod 6, ((d0 * 1152 + d1 * 192 + d2) floordiv 32) mod 6, (d0 * 1152 + d1 * 192 + d2) mod 32)>
+// CHECK-DAG: #[[FLAT:map[0-9]*]] = affine_map<(d0, d1, d2) -> ((d0 * 1152 + d1 * 192 + d2) floordiv 1152, ((d0 * 1152 + d1 * 192 + d2) floordiv 192) mod 6, ((d0 * 1152 + d1 * 192 + d2) floordiv 32) mod 6, (d0 * 1152 + d1 * 192 + d2) mod 32)>
 // CHECK-DAG: #[[PATCHES:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 9, ((d1 floordiv 3) mod 3) * 2 + d2 floordiv 96 - 1, (d1 mod 3) * 64 + ((d2 floordiv 32) mod 3) * 32 - 32 + d2 mod 32)>
-// CHECK-DAG: #[[WEIGHT:map[0-9]*]] = affine_map<(d0, d1, d2) -> (0, d2, (d1 mod 32) * 9 + d1 floordiv 32)>
-// CHECK-DAG: #[[DEPTH:map[0-9]*]] = affine_map<(d0, d1, d2) -> (0, d2, (d1 mod 32) * 9 + d2 * -9 + d1 floordiv 32)>
+// CHECK-DAG: #[[WEIGHT:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d2, (d1 mod 32) * 9 + d1 floordiv 32)>
+// CHECK-DAG: #[[DEPTH:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d2, (d1 mod 32) * 9 + d2 * -9 + d1 floordiv 32)>
 // CHECK-DAG: #[[TPATCH:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 48, ((d1 floordiv 6) mod 8 + (d2 floordiv 32) * -1 + 2) floordiv 2 - 1 + (((d1 floordiv 6) mod 8 + (d2 floordiv 32) * -1 + 2) mod 2) * 5, ((d1 mod 6 + ((d2 floordiv 16) mod 2) * -1 + 2) floordiv 2) * 16 - 16 + ((d1 mod 6 + ((d2 floordiv 16) mod 2) * -1 + 2) mod 2) * 64 + d2 mod 16)>
-// CHECK-DAG: #[[RGB:map[0-9]*]] = affine_map<(d0, d1, d2) -> ((d1 floordiv 25) * 3 + d2 mod 3, ((d1 floordiv 5) mod 5) * 2 + d2 floordiv 9 - 1, (d1 mod 5) * 2 + (d2 floordiv 3) mod 3 - 1)>
+// CHECK-DAG: #[[RGB:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 25, d2 mod 3, ((d1 floordiv 5) mod 5) * 2 + d2 floordiv 9 - 1, (d1 mod 5) * 2 + (d2 floordiv 3) mod 3 - 1)>
 // CHECK-LABEL: func.func @conv_nhwc
 // CHECK-NOT: ttir.conv2d
 // CHECK: d2m.view_layout %{{.*}} remapping = #[[FLAT]] : tensor<1x1x12x1x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x2x6x!ttcore.tile<32x32, bf16>

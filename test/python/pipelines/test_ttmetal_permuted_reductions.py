@@ -1,0 +1,42 @@
+"""Reductions over a dim the tiles do not reduce (one folded into the batch of the collapsed matrices, or a matrix's
+rows when there are several): permuted last, reduced there and reshaped to the result. Through
+`--ttir-to-ttmetal-pipeline`, run on the simulator against torch."""
+
+import pytest
+import torch
+
+from test_ttmetal_pipeline import compile_ttir
+from ttmlir.runtime.metal.program import run_program
+
+REDUCE = {"sum": torch.sum, "mean": torch.mean, "max": torch.amax}
+
+
+def _type(shape) -> str:
+    return f"tensor<{'x'.join(map(str, shape))}xf32>"
+
+
+@pytest.mark.parametrize("reduction, shape, dim, keep", [
+    ("mean", (4, 1, 20, 64), 2, False),  # a matrix's rows, several matrices
+    ("sum", (1, 6, 4, 40), 1, True),  # a dim folded into the batch
+    ("max", (3, 20, 40), 0, False),
+    ("sum", (2, 3, 5, 1), 1, True),  # the last dim of 1 is not the one reduced
+])
+def test_a_reduction_over_a_batch_dim_runs_right(reduction, shape, dim, keep):
+    out = [1 if d == dim else n for d, n in enumerate(shape) if keep or d != dim]
+    ti, to = _type(shape), _type(out)
+    # an exp first: the reduction reads a program's result, its tile padding not zero
+    source = (f"func.func @r(%a: {ti}) -> {to} {{\n  %0 = \"ttir.exp\"(%a) : ({ti}) -> {ti}\n"
+              f"  %1 = \"ttir.{reduction}\"(%0) <{{dim_arg = [{dim} : i32], keep_dim = {str(keep).lower()}}}> : "
+              f"({ti}) -> {to}\n  return %1 : {to}\n}}\n")
+    x = torch.randn(shape, generator=torch.Generator().manual_seed(0))
+    (result,), _ = run_program(compile_ttir(source), [x])
+    assert torch.allclose(result, REDUCE[reduction](torch.exp(x), dim, keepdim=keep), rtol=1e-4, atol=1e-4)
+
+
+def test_a_softmax_over_a_batch_dim_runs_right():
+    t = _type((1, 16, 4, 40))
+    source = (f"func.func @s(%a: {t}) -> {t} {{\n"
+              f"  %0 = \"ttir.softmax\"(%a) <{{dimension = 1 : si32}}> : ({t}) -> {t}\n  return %0 : {t}\n}}\n")
+    x = torch.randn(1, 16, 4, 40, generator=torch.Generator().manual_seed(0))
+    (result,), _ = run_program(compile_ttir(source), [x])
+    assert torch.allclose(result, torch.softmax(x, 1), rtol=1e-4, atol=1e-4)
