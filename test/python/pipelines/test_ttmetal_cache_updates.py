@@ -5,24 +5,16 @@ import pytest
 import torch
 
 from golden.mapping import GOLDEN_MAPPINGS
-from ttmlir.asm import parse_text
-from ttmlir.dialects import make_context
-from ttmlir.passes import PassFailure, make_pass
+from ttmlir.passes import PassFailure
 from ttmlir.runtime.metal.program import run_program
-from ttmlir.target.ttmetal import translate
+
+from test_ttmetal_pipeline import compile_ttir
 
 CACHE = (4, 2, 64, 32)
 
 
 def t(shape, dtype: str = "bf16") -> str:
     return f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
-
-
-def compile_ttir(text: str) -> bytes:
-    ctx = make_context()
-    module, _ = parse_text(ctx, text)
-    make_pass("ttir-to-ttmetal-pipeline").apply(ctx, module)
-    return translate(module)
 
 
 def bf16(*shape, seed: int = 0) -> torch.Tensor:

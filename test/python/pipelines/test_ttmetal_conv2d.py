@@ -7,25 +7,14 @@ import torch
 import torch.nn.functional as F
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from ttmlir.asm import parse_text
 from ttmlir.conversion.d2m_to_ttkernel.views import gather_of
 from ttmlir.conversion.ttir_to_d2m.conv2d import Windows
 from ttmlir.conversion.ttir_to_d2m.row_gather import gathered
-from ttmlir.dialects import make_context
-from ttmlir.passes import PassFailure, make_pass
+from ttmlir.passes import PassFailure
 from ttmlir.runtime.metal.program import run_program
-from ttmlir.target.ttmetal import translate
 
-
-def t(shape, dtype: str = "bf16") -> str:
-    return f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
-
-
-def compile_ttir(text: str) -> bytes:
-    ctx = make_context()
-    module, _ = parse_text(ctx, text)
-    make_pass("ttir-to-ttmetal-pipeline").apply(ctx, module)
-    return translate(module)
+from test_ttmetal_cache_updates import t
+from test_ttmetal_pipeline import compile_ttir
 
 
 def bf16(*shape, seed: int = 0) -> torch.Tensor:

@@ -161,24 +161,38 @@ def _weight_matrix(program: Program, weight: SSAValue, channels: int, groups: in
     return program.gather(flat, [window * channels, o_count], index)
 
 
+def convolution(convert, op: TTOp) -> tuple[Program, list[int], list[int]]:
+    """The program a convolution `op` is written into (`convert` is the pass), with the permutation putting its
+    channels last and the one putting its result's dims back where they were; the forms not converted refused."""
+    kind = op.name.removeprefix("ttir.")
+    if flattened_info(op) is not None:
+        raise PassFailure(op, f"a {kind} of a flattened input (flattened_compat_info) is not converted to D2M yet")
+    if isinstance(getattr(op.operands[0].type, "encoding", None), ttnn.TTNNLayoutAttr):
+        raise PassFailure(op, f"'{op.name}' is not converted to D2M in ttnn-mode yet")
+    dims = conv_dims(op)
+    return Program(op, convert.build_generic), list(dims), [dims.index(d) for d in range(4)]
+
+
+def biased(program: Program, op: TTOp, product: SSAValue) -> SSAValue:
+    """The (rows, O) `product` of convolution `op` plus its bias, if it has one, over every row."""
+    bias = op.operand_groups().get("bias")
+    if not bias:
+        return product
+    shape = product.type.get_shape()
+    return program.add("add", [product, program.reshape(bias[0], [1, shape[1]])], list(shape),
+                       op.results[0].type.element_type)
+
+
 def conv2d(convert, op: TTOp) -> list[TTOp]:
     """The TTIR ops (and gather programs) replacing conv2d `op`, where it was (see the module doc); `convert` is
     the pass."""
-    if flattened_info(op) is not None:
-        raise PassFailure(op, "a conv2d of a flattened input (flattened_compat_info) is not converted to D2M yet")
+    program, to_nhwc, back = convolution(convert, op)
     value, weight = op.operands[:2]
-    if isinstance(getattr(value.type, "encoding", None), ttnn.TTNNLayoutAttr):
-        raise PassFailure(op, "'ttir.conv2d' is not converted to D2M in ttnn-mode yet")
-    bias = op.operand_groups().get("bias")
-    dims = conv_dims(op)
-    # the permutation putting the channels last, and the one putting the result's dims back where `dims` says
-    to_nhwc, back = list(dims), [dims.index(d) for d in range(4)]
     result = op.results[0]
     element = result.type.element_type
-    program = Program(op, convert.build_generic)
     n, h, w, c = (value.type.get_shape()[d] for d in to_nhwc)
     # an NCHW input whose channels are not whole face rows is gathered element by element either way: read as it is
-    channels_first = dims == [0, 2, 3, 1] and c % FACE_ROW != 0
+    channels_first = to_nhwc == [0, 2, 3, 1] and c % FACE_ROW != 0
     x = value if channels_first else program.permute(value, to_nhwc)
     out_shape = [result.type.get_shape()[d] for d in to_nhwc]
     o_count, _, kh_count, kw_count = weight.type.get_shape()
@@ -187,9 +201,7 @@ def conv2d(convert, op: TTOp) -> list[TTOp]:
     patches = windows.patches(program, x)
     matrix = _weight_matrix(program, weight, c, int(scalar(op.prop("groups"))))
     rows = patches.type.get_shape()[0]
-    product = program.add("matmul", [patches, matrix], [rows, o_count], element)
-    if bias:
-        product = program.add("add", [product, program.reshape(bias[0], [1, o_count])], [rows, o_count], element)
+    product = biased(program, op, program.add("matmul", [patches, matrix], [rows, o_count], element))
     return program.done(program.permute(windows.result(program, product, o_count), back))
 
 

@@ -14,11 +14,9 @@ from __future__ import annotations
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr
 
-from ttmlir.conversion.ttir_to_d2m.conv2d import Program
+from ttmlir.conversion.ttir_to_d2m.conv2d import Program, biased, convolution
 from ttmlir.conversion.ttir_to_d2m.row_gather import _div
-from ttmlir.dialects import ttnn
-from ttmlir.dialects.ttir_shapes_nn import conv_dims, flattened_info, int_pair, int_quad
-from ttmlir.errors import PassFailure
+from ttmlir.dialects.ttir_shapes_nn import int_pair, int_quad
 from ttmlir.ir.props import scalar
 from ttmlir.ir.tt_op import TTOp
 
@@ -52,21 +50,12 @@ def _weight_matrix(program: Program, weight: SSAValue, groups: int) -> SSAValue:
 def conv_transpose2d(convert, op: TTOp) -> list[TTOp]:
     """The TTIR ops (and gather programs) replacing conv_transpose2d `op`, where it was (see the module doc);
     `convert` is the pass."""
-    if flattened_info(op) is not None:
-        raise PassFailure(op, "a conv_transpose2d of a flattened input (flattened_compat_info) is not converted to "
-                              "D2M yet")
+    program, to_nhwc, back = convolution(convert, op)
     value, weight = op.operands[:2]
-    if isinstance(getattr(value.type, "encoding", None), ttnn.TTNNLayoutAttr):
-        raise PassFailure(op, "'ttir.conv_transpose2d' is not converted to D2M in ttnn-mode yet")
-    bias = op.operand_groups().get("bias")
-    dims = conv_dims(op)
-    to_nhwc, back = list(dims), [dims.index(d) for d in range(4)]
-    result = op.results[0]
-    element = result.type.element_type
-    program = Program(op, convert.build_generic)
+    element = op.results[0].type.element_type
     x = program.permute(value, to_nhwc)
     n, h, w, c = x.type.get_shape()
-    _, oh, ow, o_count = (result.type.get_shape()[d] for d in to_nhwc)
+    _, oh, ow, o_count = (op.results[0].type.get_shape()[d] for d in to_nhwc)
     _, _, kh_count, kw_count = weight.type.get_shape()
     (sh, sw), (dh, dw) = int_pair(op, "stride"), int_pair(op, "dilation")
     top, left = int_quad(op, "padding")[:2]
@@ -85,9 +74,7 @@ def conv_transpose2d(convert, op: TTOp) -> list[TTOp]:
     rows = n * oh * ow
     patches = program.gather(source, [rows, kh_count * kw_count * c], index)
     matrix = _weight_matrix(program, weight, int(scalar(op.prop("groups"))))
-    product = program.add("matmul", [patches, matrix], [rows, o_count], element)
-    if bias:
-        product = program.add("add", [product, program.reshape(bias[0], [1, o_count])], [rows, o_count], element)
+    product = biased(program, op, program.add("matmul", [patches, matrix], [rows, o_count], element))
     return program.done(program.permute(program.reshape(product, [n, oh, ow, o_count]), back))
 
 
