@@ -122,19 +122,21 @@ class ProgramKernels:
         tensors = [*inputs, out]
         layouts = [self.layout_of(t) for t in tensors]
         layout = layouts[-1]
-        # the CBs that are copies (a DRAM tensor's, a gathered input's) stream a tile at a time when whole shards
-        # of them would take over a quarter of a core's free L1 (not a gather of rows or elements, nor a tilize)
+        # the CBs that are copies (a DRAM tensor's, a gathered input's, one gathered by rows or elements too)
+        # stream a tile at a time when whole shards of them would take over a quarter of a core's free L1 (not a
+        # tilize)
         copies = [bool(g) or t.memory == "dram" for t, g in zip(layouts, [*gathers, None])]
         streamed = [False] * len(tensors)
-        if kind not in ("tilize", "untilize") and not any(isinstance(g, RowGather) for g in gathers) and \
+        if kind not in ("tilize", "untilize") and \
                 sum(layout.tiles * t.page for t, c in zip(layouts, copies) if c) > self.l1_budget():
             streamed = copies
 
         def pages(n: int, gather: object) -> tuple[int, int]:
             """Each CB's buffer, per core: a stream's few pages, a shard, or (a gather element by element) a
-            scratch page and its page id after the shard's pages (the CB's pages a multiple of the shard's)."""
+            scratch page and its page id after the stream's or the shard's pages (the CB's pages a multiple of
+            the shard's)."""
             if streamed[n]:
-                return 1, self.stream_buffers
+                return 1, self.stream_buffers + (2 if isinstance(gather, RowGather) and not gather.faces else 0)
             if isinstance(gather, RowGather) and not gather.faces:
                 return layout.shard[0] * (3 if layout.tiles == 1 else 2), layout.shard[1]
             return layout.shard
