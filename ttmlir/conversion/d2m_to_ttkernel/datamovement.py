@@ -87,8 +87,10 @@ class DataMovementKernels:
         (a `TileGather`), wherever that tile is."""
         if isinstance(gather, RowGather):
             local = ops.call("get_write_ptr", port, result=i32)
-            fill = self.row_gather(ops, base, source, gather, local, layout.tiles)
             page, sy, sx = ops.const(source.page), *(ops.const(n, IndexType()) for n in layout.shard)
+            # an element gather's scratch page after the shard's pages
+            scratch = None if gather.faces else ops.emit(arith.AddiOp(local, ops.const(layout.tiles * source.page)))
+            fill = self.row_gather(ops, base, source, gather, scratch)
             y, x = ops.coords(layout)
 
             def gathered(body: KernelOps, k: SSAValue) -> None:
@@ -124,12 +126,14 @@ class DataMovementKernels:
                 "same": (i, j)}[gather]
 
     def streamed_reader(self, cb_types: list[Attribute], inputs: list[Placed], layout: ShardLayout,
-                        gathers: list[str | RowGather | TileGather | None], streamed: list[bool], plan: ArgPlan
-                        ) -> list[Operation]:
+                        gathers: list[str | RowGather | TileGather | None], streamed: list[bool], plan: ArgPlan,
+                        scratch: dict[int, tuple[int, Attribute]] | None = None) -> list[Operation]:
         """The reader of a launch whose copies stream: an input in L1 on the output's cores is handed over whole;
         the others (`streamed`: a DRAM input or a gathered one) are moved a tile at a time into CBs of a few
         pages, output tile k's source tile (or, for a `RowGather`, its face rows or elements) for every such input
-        before the next."""
+        before the next. An element gather's source tiles go to the scratch CB `scratch` gives for its input (its
+        arg index and type), a buffer of its own: the pages of the input's CB are a ring its scratch page would be
+        in."""
         ops, index = KernelOps(0, plan), IndexType()
         whole, one = ops.const(layout.tiles), ops.const(1)
         ports = [ops.arg(i, t) for i, t in enumerate(cb_types[:len(inputs)])]
@@ -144,9 +148,10 @@ class DataMovementKernels:
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
         y, x = ops.coords(layout)
         moving = [n for n in range(len(inputs)) if streamed[n]]
-        # a row gather's filler, its scratch page after the CB's pages (where its write pointer starts)
+        scratch = scratch or {}
         fills = {n: self.row_gather(ops, bases[n], inputs[n].layout, gathers[n],
-                                    ops.call("get_write_ptr", ports[n], result=i32), cb_types[n].pages.data)
+                                    ops.call("get_write_ptr", ops.arg(*scratch[n]), result=i32) if n in scratch
+                                    else None)
                  for n in moving if isinstance(gathers[n], RowGather)}
 
         def tile(body: KernelOps, k: SSAValue) -> None:
@@ -193,15 +198,15 @@ class DataMovementKernels:
         ops.loop(layout.tiles, tile)
         return ops
 
-    def row_gather(self, ops: KernelOps, base: SSAValue, source: ShardLayout, gather: RowGather, local: SSAValue,
-                   pages: int) -> Callable[[KernelOps, SSAValue, SSAValue, SSAValue], None]:
+    def row_gather(self, ops: KernelOps, base: SSAValue, source: ShardLayout, gather: RowGather,
+                   scratch: SSAValue | None) -> Callable[[KernelOps, SSAValue, SSAValue, SSAValue], None]:
         """`fill(body, near, i, j)`, writing output tile (i, j) into the L1 page at `near` as `gather` names its
         elements (by face rows or element by element, see `rows_filler` and `elements_filler`), from the source
-        whose pages are at `base`; its constants emitted into `ops`. `local` is the CB's buffer and `pages` the pages
-        it holds before the scratch page an element gather uses."""
+        whose pages are at `base`; its constants emitted into `ops`. An element gather reads source tiles into the
+        L1 page at `scratch` (a page and a word after it that no CB's pages reach)."""
         if gather.faces:
             return self.rows_filler(ops, base, source, gather)
-        return self.elements_filler(ops, base, source, gather, local, pages)
+        return self.elements_filler(ops, base, source, gather, scratch)
 
     def rows_filler(self, ops: KernelOps, base: SSAValue, source: ShardLayout, gather: RowGather
                     ) -> Callable[[KernelOps, SSAValue, SSAValue, SSAValue], None]:
@@ -267,18 +272,17 @@ class DataMovementKernels:
         return tile
 
     def elements_filler(self, ops: KernelOps, base: SSAValue, source: ShardLayout, gather: RowGather,
-                        local: SSAValue, pages: int) -> Callable[[KernelOps, SSAValue, SSAValue, SSAValue], None]:
+                        scratch: SSAValue) -> Callable[[KernelOps, SSAValue, SSAValue, SSAValue], None]:
         """Output tile (i, j) zeroed at its L1 page, then each of its elements that is not padding copied from the
         source element `gather.remapping` names: the DRAM source's tile holding it read whole (a page, aligned as
-        the NoC needs) into the scratch page after the CB's `pages` pages from `local`, unless it is the one read
-        last (its page id kept in the word after the scratch page), the element copied within L1."""
+        the NoC needs) into the page at `scratch`, unless it is the one read last (its page id kept in the word
+        after the scratch page), the element copied within L1."""
         index = IndexType()
         (source_rows, _), (rows, width) = gather.source, gather.result
         padded_in, padded_out = (-(-h // 32) * 32 for h in (source_rows, rows))
         bits = source.page // 1024 * 8  # an element's
         page, wt = ops.const(source.page), ops.const(source.tensor_tiles[1], index)
         banks, zero = ops.const(int(self.chip["num_dram_channels"])), ops.const(0)
-        scratch = ops.emit(arith.AddiOp(local, ops.const(pages * source.page)))
         cached = ops.call("reinterpret_cast", ops.emit(arith.AddiOp(scratch, page)), result=ttkernel.L1AddrPtrType(32))
         held = ops.call("reinterpret_cast", scratch, result=ttkernel.L1AddrPtrType(bits))
         ops.call("store_to_l1", ops.const(-1), cached, zero)  # no tile read yet

@@ -85,14 +85,15 @@ class ProgramKernels:
         layout = self.layout_of(value)
         return value if layout.memory == "l1" else self.l1_buffer(layout, layout.shard, layout.dtype, op)
 
-    def dm_args(self, ports: list[int], addresses: list[int], operands: list[ShardLayout]
+    def dm_args(self, ports: list[int], addresses: list[int], operands: list[ShardLayout], more_ports: list[int] = ()
                 ) -> tuple[ArgPlan, ttkernel.ArgSpecAttr]:
         """A data-movement kernel's argument plan and spec: CB ports then buffer addresses (indices into
-        `operands`) as common runtime args, as upstream binds arguments every core shares (compile-time args
+        `operands`), then `more_ports` (CBs of the kernel's own) as common runtime args, as upstream binds arguments every core shares (compile-time args
         when not `common_args`); under tensor-accessor DMA each buffer it moves pages of has its TensorAccessor
         description among the compile-time args (after those), its pages found through it."""
         accessed = list(addresses) if self.accessor_dma else []
-        args = (*(("cb_port", i) for i in ports), *(("buffer_address", i) for i in addresses))
+        args = (*(("cb_port", i) for i in ports), *(("buffer_address", i) for i in addresses),
+                *(("cb_port", i) for i in more_ports))
         common = self.common_args
         slots = itertools.accumulate((hardware.tensor_accessor_size(operands[j].memory == "l1") for j in accessed),
                                      initial=0 if common else len(args))
@@ -133,10 +134,9 @@ class ProgramKernels:
 
         def pages(n: int, gather: object) -> tuple[int, int]:
             """Each CB's buffer, per core: a stream's few pages, a shard, or (a gather element by element) a
-            scratch page and its page id after the stream's or the shard's pages (the CB's pages a multiple of
-            the shard's)."""
+            scratch page and its page id after the shard's pages (the CB's pages a multiple of the shard's)."""
             if streamed[n]:
-                return 1, self.stream_buffers + (2 if isinstance(gather, RowGather) and not gather.faces else 0)
+                return 1, self.stream_buffers
             if isinstance(gather, RowGather) and not gather.faces:
                 return layout.shard[0] * (3 if layout.tiles == 1 else 2), layout.shard[1]
             return layout.shard
@@ -146,17 +146,25 @@ class ProgramKernels:
         cbs.append(self.l1_buffer(layout, pages(len(inputs), None), layout.dtype, op) if streamed[-1]
                    else self.cb_of(out, op))
         ports = list(range(len(tensors)))
+        # a streamed element gather's scratch page (and the page id it holds) in a buffer of its own, on a port
+        # after the tensors' that the reader alone uses
+        scratch = [n for n, g in enumerate(gathers) if streamed[n] and isinstance(g, RowGather) and not g.faces]
+        cbs += [self.l1_buffer(layout, (1, 2), layouts[n].dtype, op) for n in scratch]
         # each CB holds a shard's tiles (or a stream's pages) in its tensor's format (an input of a typecast differs
         # from the output)
         cb_types = [ttkernel.CBType(ttkernel.IntAttr(self.stream_buffers if s else layout.tiles), t.tile)
                     for t, s in zip(layouts, streamed)]
         in_dram = [i for i, (t, g) in enumerate(zip(layouts, gathers)) if g or t.memory == "dram"]
-        reader_plan, reader_spec = self.dm_args(list(range(len(inputs))), in_dram, layouts)
+        reader_plan, reader_spec = self.dm_args(list(range(len(inputs))), in_dram, layouts,
+                                                [len(tensors) + k for k in range(len(scratch))])
+        scratch_args = {n: (len(inputs) + len(in_dram) + k, ttkernel.CBType(ttkernel.IntAttr(2), layouts[n].tile))
+                        for k, n in enumerate(scratch)}
         writer_plan, writer_spec = self.dm_args([len(inputs)], [len(inputs)] if layout.memory == "dram" else [],
                                                 layouts)
         placed = [Placed(t, source) for t, source in zip(inputs, layouts)]
         if any(streamed):
-            reader_body = self.dm.streamed_reader(cb_types, placed, layout, gathers, streamed, reader_plan)
+            reader_body = self.dm.streamed_reader(cb_types, placed, layout, gathers, streamed, reader_plan,
+                                                  scratch_args)
         else:
             reader_body = self.dm.reader_body(cb_types, placed, layout, gathers, reader_plan)
         reader = self.kernel("datamovement", "noc", reader_body, reader_spec)
