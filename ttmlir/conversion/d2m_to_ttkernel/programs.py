@@ -89,8 +89,9 @@ class ProgramKernels:
                 ) -> tuple[ArgPlan, ttkernel.ArgSpecAttr]:
         """A data-movement kernel's argument plan and spec: CB ports then buffer addresses (indices into
         `operands`), then `more_ports` (CBs of the kernel's own) as common runtime args, as upstream binds arguments
-        every core shares (compile-time args when not `common_args`); under tensor-accessor DMA each buffer it moves pages of has its TensorAccessor
-        description among the compile-time args (after those), its pages found through it."""
+        every core shares (compile-time args when not `common_args`); under tensor-accessor DMA each buffer it
+        moves pages of has its TensorAccessor description among the compile-time args (after those), its pages
+        found through it."""
         accessed = list(addresses) if self.accessor_dma else []
         args = (*(("cb_port", i) for i in ports), *(("buffer_address", i) for i in addresses),
                 *(("cb_port", i) for i in more_ports))
