@@ -18,6 +18,7 @@ def compile_module(text: str):
     ctx = make_context()
     module, _ = parse_text(ctx, text)
     make_pass("ttir-to-ttmetal-pipeline", "override-device-shape=1,1").apply(ctx, module)
+    module.verify()  # each kernel's CB ports among its program's operands
     return module
 
 

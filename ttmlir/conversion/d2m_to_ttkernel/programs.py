@@ -144,24 +144,27 @@ class ProgramKernels:
 
         cbs = [self.l1_buffer(layout, pages(n, g), source.dtype, op) if g or streamed[n] else self.cb_of(t, op)
                for n, (t, source, g) in enumerate(zip(inputs, layouts, gathers))]
+        # a streamed element gather's scratch page (and the page id it holds after it): a buffer of its own among
+        # the program's, before the output (in the input's CB it would be a page of the ring), that the reader alone
+        # uses through its CB
+        scratch = [n for n, g in enumerate(gathers) if streamed[n] and isinstance(g, RowGather) and not g.faces]
+        held = [ShardLayout(layout.grid, (1, 2), layouts[n].dtype, 0, "l1", layout.origin, layout.fold)
+                for n in scratch]
+        cbs += [self.new_buffer(h, op) for h in held]
         cbs.append(self.l1_buffer(layout, pages(len(inputs), None), layout.dtype, op) if streamed[-1]
                    else self.cb_of(out, op))
-        ports = list(range(len(tensors)))
-        # a streamed element gather's scratch page (and the page id it holds) in a buffer of its own, on a port
-        # after the tensors' that the reader alone uses
-        scratch = [n for n, g in enumerate(gathers) if streamed[n] and isinstance(g, RowGather) and not g.faces]
-        cbs += [self.l1_buffer(layout, (1, 2), layouts[n].dtype, op) for n in scratch]
+        o = len(cbs) - 1  # the output's operand index and CB port
         # each CB holds a shard's tiles (or a stream's pages) in its tensor's format (an input of a typecast differs
         # from the output)
         cb_types = [ttkernel.CBType(ttkernel.IntAttr(self.stream_buffers if s else layout.tiles), t.tile)
                     for t, s in zip(layouts, streamed)]
         in_dram = [i for i, (t, g) in enumerate(zip(layouts, gathers)) if g or t.memory == "dram"]
-        reader_plan, reader_spec = self.dm_args(list(range(len(inputs))), in_dram, layouts,
-                                                [len(tensors) + k for k in range(len(scratch))])
+        operands = [*layouts[:-1], *held, layout]
+        reader_plan, reader_spec = self.dm_args(list(range(len(inputs))), in_dram, operands,
+                                                [len(inputs) + k for k in range(len(held))])
         scratch_args = {n: (len(inputs) + len(in_dram) + k, ttkernel.CBType(ttkernel.IntAttr(2), layouts[n].tile))
                         for k, n in enumerate(scratch)}
-        writer_plan, writer_spec = self.dm_args([len(inputs)], [len(inputs)] if layout.memory == "dram" else [],
-                                                layouts)
+        writer_plan, writer_spec = self.dm_args([o], [o] if layout.memory == "dram" else [], operands)
         placed = [Placed(t, source) for t, source in zip(inputs, layouts)]
         if any(streamed):
             reader_body = self.dm.streamed_reader(cb_types, placed, layout, gathers, streamed, reader_plan,
@@ -174,7 +177,9 @@ class ProgramKernels:
                              writer_spec)
         compute = self.compute_kernel(self.compute.tilize_body(kind, cb_types, layout)
                                       if kind in ("tilize", "untilize") else
-                                      self.compute.compute_body(kind, cb_types, layout, gathers, streamed), ports)
+                                      self.compute.compute_body(kind, cb_types, layout, gathers, streamed),
+                                      [*range(len(inputs)), o])
+        tensors = [*inputs, *cbs[len(inputs):o], out]
         return Launch(tensors, cbs, self.threads(reader, writer, compute))
 
     def l1_budget(self) -> int:
