@@ -31,13 +31,11 @@ def shard_tile(ops: KernelOps, k: SSAValue, core: tuple[SSAValue, SSAValue],
             ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(x, sx)), ops.emit(arith.RemUIOp(k, sx)))))
 
 
-def zeroed_page(ops: KernelOps, local: SSAValue, k: SSAValue, page: SSAValue, size: int, zero: SSAValue) -> SSAValue:
-    """The L1 address of CB page k (of `page` bytes from `local`), its `size` bytes first set to `zero` word by word
-    (what a gather leaves unwritten is padding: zeros)."""
-    near = ops.emit(arith.AddiOp(local, ops.emit(arith.MuliOp(ops.emit(arith.IndexCastOp(k, i32)), page))))
+def zeroed_page(ops: KernelOps, near: SSAValue, size: int, zero: SSAValue) -> None:
+    """The `size` bytes of L1 at `near` set to `zero` word by word (what a gather leaves unwritten is padding:
+    zeros)."""
     words = ops.call("reinterpret_cast", near, result=ttkernel.L1AddrPtrType(32))
     ops.loop(size // 4, lambda inner, w: inner.call("store_to_l1", zero, words, inner.emit(arith.IndexCastOp(w, i32))))
-    return near
 
 
 def affine_value(ops: KernelOps, expr: AffineExpr, dims: list[SSAValue]) -> SSAValue:
@@ -104,7 +102,21 @@ class DataMovementKernels:
         ("row"), (i, 0) ("col"), (0, 0) ("scalar"), or the tile a view of whole tiles names
         (a `TileGather`), wherever that tile is."""
         if isinstance(gather, RowGather):
-            (self.rows_into if gather.faces else self.elements_into)(ops, port, base, source, layout, gather)
+            local = ops.call("get_write_ptr", port, result=i32)
+            page, sy, sx = ops.const(source.page), *(ops.const(n, IndexType()) for n in layout.shard)
+            # an element gather's scratch page after the shard's pages
+            scratch = None if gather.faces else ops.emit(arith.AddiOp(local, ops.const(layout.tiles * source.page)))
+            fill = self.row_gather(ops, base, source, gather, scratch)
+            y, x = ops.coords(layout)
+
+            def gathered(body: KernelOps, k: SSAValue) -> None:
+                i, j = shard_tile(body, k, (y, x), (sy, sx))
+                fill(body, body.emit(arith.AddiOp(local, body.emit(arith.MuliOp(body.emit(
+                    arith.IndexCastOp(k, i32)), page)))), i, j)
+
+            ops.loop(layout.tiles, gathered)
+            if gather.faces:
+                ops.barrier("read")
             return
         index = IndexType()
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
@@ -130,10 +142,14 @@ class DataMovementKernels:
                 "same": (i, j)}[gather]
 
     def streamed_reader(self, cb_types: list[Attribute], inputs: list[Placed], layout: ShardLayout,
-                        gathers: list[str | TileGather | None], streamed: list[bool], plan: ArgPlan) -> list[Operation]:
+                        gathers: list[str | RowGather | TileGather | None], streamed: list[bool], plan: ArgPlan,
+                        scratch: dict[int, tuple[int, Attribute]] | None = None) -> list[Operation]:
         """The reader of a launch whose copies stream: an input in L1 on the output's cores is handed over whole;
         the others (`streamed`: a DRAM input or a gathered one) are moved a tile at a time into CBs of a few
-        pages, output tile k's source tile for every such input before the next."""
+        pages, output tile k's source tile (or, for a `RowGather`, its face rows or elements) for every such input
+        before the next. An element gather's source tiles go to the scratch CB `scratch` gives for its input (its
+        arg index and type), a buffer of its own: the pages of the input's CB are a ring its scratch page would be
+        in."""
         ops, index = KernelOps(0, plan), IndexType()
         whole, one = ops.const(layout.tiles), ops.const(1)
         ports = [ops.arg(i, t) for i, t in enumerate(cb_types[:len(inputs)])]
@@ -148,12 +164,20 @@ class DataMovementKernels:
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
         y, x = ops.coords(layout)
         moving = [n for n in range(len(inputs)) if streamed[n]]
+        scratch = scratch or {}
+        fills = {n: self.row_gather(ops, bases[n], inputs[n].layout, gathers[n],
+                                    ops.call("get_write_ptr", ops.arg(*scratch[n]), result=i32) if n in scratch
+                                    else None)
+                 for n in moving if isinstance(gathers[n], RowGather)}
 
         def tile(body: KernelOps, k: SSAValue) -> None:
             i, j = shard_tile(body, k, (y, x), (sy, sx))
             for n in moving:
                 body.call("cb_reserve_back", ports[n], one)
                 near = body.call("get_write_ptr", ports[n], result=i32)
+                if n in fills:
+                    fills[n](body, near, i, j)
+                    continue
                 row, col = self.source_tile(body, gathers[n] or "same", i, j)
                 body.read_tile(self.chip, inputs[n].layout, row, col, bases[n], near)
             body.barrier("read")
@@ -190,20 +214,27 @@ class DataMovementKernels:
         ops.loop(layout.tiles, tile)
         return ops
 
-    def rows_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
-                  gather: RowGather) -> None:
-        """Each output tile of this core's shard zeroed in its CB page, then each of its 16-element face rows that
-        is not padding read from the DRAM source's face row holding the element `gather.remapping` names for its
-        first (the lowering checked the other 15 follow it in that face row)."""
+    def row_gather(self, ops: KernelOps, base: SSAValue, source: ShardLayout, gather: RowGather,
+                   scratch: SSAValue | None) -> Callable[[KernelOps, SSAValue, SSAValue, SSAValue], None]:
+        """`fill(body, near, i, j)`, writing output tile (i, j) into the L1 page at `near` as `gather` names its
+        elements (by face rows or element by element, see `rows_filler` and `elements_filler`), from the source
+        whose pages are at `base`; its constants emitted into `ops`. An element gather reads source tiles into the
+        L1 page at `scratch` (a page and a word after it that no CB's pages reach)."""
+        if gather.faces:
+            return self.rows_filler(ops, base, source, gather)
+        return self.elements_filler(ops, base, source, gather, scratch)
+
+    def rows_filler(self, ops: KernelOps, base: SSAValue, source: ShardLayout, gather: RowGather
+                    ) -> Callable[[KernelOps, SSAValue, SSAValue, SSAValue], None]:
+        """Output tile (i, j) zeroed at its L1 page, then each of its 16-element face rows that is not padding read
+        from the DRAM source's face row holding the element `gather.remapping` names for its first (the lowering
+        checked the other 15 follow it in that face row); the reads are left for the caller's barrier."""
         index = IndexType()
         (source_rows, _), (rows, width) = gather.source, gather.result
         padded_in, padded_out = (-(-h // 32) * 32 for h in (source_rows, rows))
         size = source.page // 1024 * 16  # bytes of a face row
-        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
         page, wt = ops.const(source.page), ops.const(source.tensor_tiles[1], index)
         banks, zero = ops.const(int(self.chip["num_dram_channels"])), ops.const(0)
-        local = ops.call("get_write_ptr", port, result=i32)
-        y, x = ops.coords(layout)
 
         def c(body: KernelOps, v: int) -> SSAValue:
             return body.const(v, index)
@@ -216,9 +247,8 @@ class DataMovementKernels:
                                             body.emit(arith.RemUIOp(r, c(body, 16)))))
             return body.emit(arith.IndexCastOp(body.emit(arith.MuliOp(offset, c(body, size))), i32))
 
-        def tile(body: KernelOps, k: SSAValue) -> None:
-            i, j = shard_tile(body, k, (y, x), (sy, sx))
-            near = zeroed_page(body, local, k, page, source.page, zero)
+        def tile(body: KernelOps, near: SSAValue, i: SSAValue, j: SSAValue) -> None:
+            zeroed_page(body, near, source.page, zero)
 
             def row(inner: KernelOps, r: SSAValue) -> None:
                 out_row = inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(i, c(inner, 32))), r))
@@ -256,28 +286,23 @@ class DataMovementKernels:
 
             body.loop(32, row)
 
-        ops.loop(layout.tiles, tile)
-        ops.barrier("read")
+        return tile
 
-    def elements_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout,
-                      layout: ShardLayout, gather: RowGather) -> None:
-        """Each output tile of this core's shard zeroed in its CB page, then each of its elements that is not
-        padding copied from the source element `gather.remapping` names: the DRAM source's tile holding it read
-        whole (a page, aligned as the NoC needs) into the scratch page after the shard's pages, unless it is the
-        one read last (its page id kept in the word after the scratch page), the element copied within L1."""
+    def elements_filler(self, ops: KernelOps, base: SSAValue, source: ShardLayout, gather: RowGather,
+                        scratch: SSAValue) -> Callable[[KernelOps, SSAValue, SSAValue, SSAValue], None]:
+        """Output tile (i, j) zeroed at its L1 page, then each of its elements that is not padding copied from the
+        source element `gather.remapping` names: the DRAM source's tile holding it read whole (a page, aligned as
+        the NoC needs) into the page at `scratch`, unless it is the one read last (its page id kept in the word
+        after the scratch page), the element copied within L1."""
         index = IndexType()
         (source_rows, _), (rows, width) = gather.source, gather.result
         padded_in, padded_out = (-(-h // 32) * 32 for h in (source_rows, rows))
         bits = source.page // 1024 * 8  # an element's
-        sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
         page, wt = ops.const(source.page), ops.const(source.tensor_tiles[1], index)
         banks, zero = ops.const(int(self.chip["num_dram_channels"])), ops.const(0)
-        local = ops.call("get_write_ptr", port, result=i32)
-        scratch = ops.emit(arith.AddiOp(local, ops.const(layout.tiles * source.page)))
         cached = ops.call("reinterpret_cast", ops.emit(arith.AddiOp(scratch, page)), result=ttkernel.L1AddrPtrType(32))
         held = ops.call("reinterpret_cast", scratch, result=ttkernel.L1AddrPtrType(bits))
         ops.call("store_to_l1", ops.const(-1), cached, zero)  # no tile read yet
-        y, x = ops.coords(layout)
 
         def c(body: KernelOps, v: int) -> SSAValue:
             return body.const(v, index)
@@ -292,9 +317,8 @@ class DataMovementKernels:
             return body.emit(arith.IndexCastOp(body.emit(arith.AddiOp(body.emit(arith.MuliOp(face, c(body, 256))),
                                                                       within)), i32))
 
-        def tile(body: KernelOps, k: SSAValue) -> None:
-            i, j = shard_tile(body, k, (y, x), (sy, sx))
-            near = zeroed_page(body, local, k, page, source.page, zero)
+        def tile(body: KernelOps, near: SSAValue, i: SSAValue, j: SSAValue) -> None:
+            zeroed_page(body, near, source.page, zero)
             out = body.call("reinterpret_cast", near, result=ttkernel.L1AddrPtrType(bits))
 
             def row(inner: KernelOps, r: SSAValue) -> None:
@@ -342,7 +366,7 @@ class DataMovementKernels:
 
             body.loop(32, row)
 
-        ops.loop(layout.tiles, tile)
+        return tile
 
     def writer_body(self, cb: Attribute, layout: ShardLayout, cb_arg: int, plan: ArgPlan) -> list[Operation]:
         """The writer kernel of a launch (NoC 1): see `write_output`; a DRAM address follows the CB port."""

@@ -85,14 +85,16 @@ class ProgramKernels:
         layout = self.layout_of(value)
         return value if layout.memory == "l1" else self.l1_buffer(layout, layout.shard, layout.dtype, op)
 
-    def dm_args(self, ports: list[int], addresses: list[int], operands: list[ShardLayout]
+    def dm_args(self, ports: list[int], addresses: list[int], operands: list[ShardLayout], more_ports: list[int] = ()
                 ) -> tuple[ArgPlan, ttkernel.ArgSpecAttr]:
         """A data-movement kernel's argument plan and spec: CB ports then buffer addresses (indices into
-        `operands`) as common runtime args, as upstream binds arguments every core shares (compile-time args
-        when not `common_args`); under tensor-accessor DMA each buffer it moves pages of has its TensorAccessor
-        description among the compile-time args (after those), its pages found through it."""
+        `operands`), then `more_ports` (CBs of the kernel's own) as common runtime args, as upstream binds arguments
+        every core shares (compile-time args when not `common_args`); under tensor-accessor DMA each buffer it
+        moves pages of has its TensorAccessor description among the compile-time args (after those), its pages
+        found through it."""
         accessed = list(addresses) if self.accessor_dma else []
-        args = (*(("cb_port", i) for i in ports), *(("buffer_address", i) for i in addresses))
+        args = (*(("cb_port", i) for i in ports), *(("buffer_address", i) for i in addresses),
+                *(("cb_port", i) for i in more_ports))
         common = self.common_args
         slots = itertools.accumulate((hardware.tensor_accessor_size(operands[j].memory == "l1") for j in accessed),
                                      initial=0 if common else len(args))
@@ -122,11 +124,12 @@ class ProgramKernels:
         tensors = [*inputs, out]
         layouts = [self.layout_of(t) for t in tensors]
         layout = layouts[-1]
-        # the CBs that are copies (a DRAM tensor's, a gathered input's) stream a tile at a time when whole shards
-        # of them would take over a quarter of a core's free L1 (not a gather of rows or elements, nor a tilize)
+        # the CBs that are copies (a DRAM tensor's, a gathered input's, one gathered by rows or elements too)
+        # stream a tile at a time when whole shards of them would take over a quarter of a core's free L1 (not a
+        # tilize)
         copies = [bool(g) or t.memory == "dram" for t, g in zip(layouts, [*gathers, None])]
         streamed = [False] * len(tensors)
-        if kind not in ("tilize", "untilize") and not any(isinstance(g, RowGather) for g in gathers) and \
+        if kind not in ("tilize", "untilize") and \
                 sum(layout.tiles * t.page for t, c in zip(layouts, copies) if c) > self.l1_budget():
             streamed = copies
 
@@ -141,20 +144,31 @@ class ProgramKernels:
 
         cbs = [self.l1_buffer(layout, pages(n, g), source.dtype, op) if g or streamed[n] else self.cb_of(t, op)
                for n, (t, source, g) in enumerate(zip(inputs, layouts, gathers))]
+        # a streamed element gather's scratch page (and the page id it holds after it): a buffer of its own among
+        # the program's, before the output (in the input's CB it would be a page of the ring), that the reader alone
+        # uses through its CB
+        scratch = [n for n, g in enumerate(gathers) if streamed[n] and isinstance(g, RowGather) and not g.faces]
+        held = [ShardLayout(layout.grid, (1, 2), layouts[n].dtype, 0, "l1", layout.origin, layout.fold)
+                for n in scratch]
+        cbs += [self.new_buffer(h, op) for h in held]
         cbs.append(self.l1_buffer(layout, pages(len(inputs), None), layout.dtype, op) if streamed[-1]
                    else self.cb_of(out, op))
-        ports = list(range(len(tensors)))
+        o = len(cbs) - 1  # the output's operand index and CB port
         # each CB holds a shard's tiles (or a stream's pages) in its tensor's format (an input of a typecast differs
         # from the output)
         cb_types = [ttkernel.CBType(ttkernel.IntAttr(self.stream_buffers if s else layout.tiles), t.tile)
                     for t, s in zip(layouts, streamed)]
         in_dram = [i for i, (t, g) in enumerate(zip(layouts, gathers)) if g or t.memory == "dram"]
-        reader_plan, reader_spec = self.dm_args(list(range(len(inputs))), in_dram, layouts)
-        writer_plan, writer_spec = self.dm_args([len(inputs)], [len(inputs)] if layout.memory == "dram" else [],
-                                                layouts)
+        operands = [*layouts[:-1], *held, layout]
+        reader_plan, reader_spec = self.dm_args(list(range(len(inputs))), in_dram, operands,
+                                                [len(inputs) + k for k in range(len(held))])
+        scratch_args = {n: (len(inputs) + len(in_dram) + k, ttkernel.CBType(ttkernel.IntAttr(2), layouts[n].tile))
+                        for k, n in enumerate(scratch)}
+        writer_plan, writer_spec = self.dm_args([o], [o] if layout.memory == "dram" else [], operands)
         placed = [Placed(t, source) for t, source in zip(inputs, layouts)]
         if any(streamed):
-            reader_body = self.dm.streamed_reader(cb_types, placed, layout, gathers, streamed, reader_plan)
+            reader_body = self.dm.streamed_reader(cb_types, placed, layout, gathers, streamed, reader_plan,
+                                                  scratch_args)
         else:
             reader_body = self.dm.reader_body(cb_types, placed, layout, gathers, reader_plan)
         reader = self.kernel("datamovement", "noc", reader_body, reader_spec)
@@ -163,7 +177,9 @@ class ProgramKernels:
                              writer_spec)
         compute = self.compute_kernel(self.compute.tilize_body(kind, cb_types, layout)
                                       if kind in ("tilize", "untilize") else
-                                      self.compute.compute_body(kind, cb_types, layout, gathers, streamed), ports)
+                                      self.compute.compute_body(kind, cb_types, layout, gathers, streamed),
+                                      [*range(len(inputs)), o])
+        tensors = [*inputs, *cbs[len(inputs):o], out]
         return Launch(tensors, cbs, self.threads(reader, writer, compute))
 
     def l1_budget(self) -> int:
