@@ -12,11 +12,10 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects import affine, memref
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp
-from xdsl.ir import SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (GreedyRewritePatternApplier, PatternRewriter, PatternRewriteWalker,
-                                   RewritePattern, op_type_rewrite_pattern)
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
 
 def _mixed(static, dynamic) -> list[int | SSAValue]:
@@ -51,26 +50,18 @@ def _source_indices(view: memref.SubviewOp, indices, rewriter: PatternRewriter) 
     return folded
 
 
-class FoldLoadOfSubview(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: memref.LoadOp, rewriter: PatternRewriter, /):
-        view = op.memref.owner
-        if not isinstance(view, memref.SubviewOp):
-            return
-        indices = _source_indices(view, list(op.indices), rewriter)
-        if indices is not None:
-            rewriter.replace_op(op, memref.LoadOp.get(view.source, indices))
+class FoldAccessOfSubview(RewritePattern):
+    """A load or store through a subview: the same access of the subview's source at the mapped indices."""
 
-
-class FoldStoreOfSubview(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: memref.StoreOp, rewriter: PatternRewriter, /):
-        view = op.memref.owner
-        if not isinstance(view, memref.SubviewOp):
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        if not isinstance(op, memref.LoadOp | memref.StoreOp) or not isinstance(op.memref.owner, memref.SubviewOp):
             return
+        view = op.memref.owner
         indices = _source_indices(view, list(op.indices), rewriter)
-        if indices is not None:
-            rewriter.replace_op(op, memref.StoreOp.get(op.value, view.source, indices))
+        if indices is None:
+            return
+        rewriter.replace_op(op, memref.LoadOp.get(view.source, indices) if isinstance(op, memref.LoadOp)
+                            else memref.StoreOp.get(op.value, view.source, indices))
 
 
 @dataclass(frozen=True)
@@ -78,8 +69,7 @@ class FoldMemRefAliasOpsPass(ModulePass):
     name: ClassVar[str] = "fold-memref-alias-ops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier([FoldLoadOfSubview(), FoldStoreOfSubview()]),
-                             apply_recursively=True).rewrite_module(op)
+        PatternRewriteWalker(FoldAccessOfSubview(), apply_recursively=True).rewrite_module(op)
         for view in [o for o in op.walk() if isinstance(o, memref.SubviewOp) and not o.result.uses]:
             view.detach()
             view.erase()  # a view nothing reads through any more

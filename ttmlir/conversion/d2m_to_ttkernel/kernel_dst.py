@@ -126,6 +126,15 @@ def _tile(value: SSAValue) -> ttcore.TileType:
     return value.type
 
 
+def _cb_of(op: Operation, tile: SSAValue, verb: str) -> SSAValue:
+    """The CB `tile` (an operand of `op`) was loaded from; `op` refused (it `verb` a tile loaded from a CB) when
+    the tile is not one."""
+    load = _loaded(tile)
+    if load is None or _from_dst(tile):
+        raise PassFailure(op, f"'{op.name}' {verb} a tile loaded from a CB")
+    return _cb_root(load.memref)
+
+
 class DstLowering:
     """The DST-side lowerings of one kernel function (`kernel`, a KernelFunction)."""
 
@@ -199,9 +208,7 @@ class DstLowering:
             index, _ = self.dst_index(op)
             self.start_engines(op, "init_sfpu", None)
             self.rewriter.insert_op(_call(init), _insert_point(op.parent_block(), op))
-            self.rewriter.insert_op(_call(call, tiles[0], tiles[1], index),
-                                    _insert_point(op.parent_block(), self.place_after(op, index)))
-            self.erase_result_store(op)
+            self.replace_by_calls(op, index, _call(call, tiles[0], tiles[1], index))
             return None
         raise PassFailure(op, f"'{op.name}' in a kernel function is not converted to TTKernel yet")
 
@@ -220,23 +227,16 @@ class DstLowering:
                  "reduce_dim": ttkernel.ReduceDimAttr(ttkernel.ReduceDimAttr.enum_type(
                      FPU_REDUCE_DIMS[op.properties["reduce_dim"].data]))}
         index, _ = self.dst_index(op)
-        self.rewriter.insert_op([_call("reduce_init", cb_a, cb_b, out_cb, **attrs),
-                                 _call("reduce_tile", cb_a, cb_b, a, b, index, **attrs), _call("reduce_uninit")],
-                                _insert_point(op.parent_block(), self.place_after(op, index)))
-        self.erase_result_store(op)
+        self.replace_by_calls(op, index, [_call("reduce_init", cb_a, cb_b, out_cb, **attrs),
+                                          _call("reduce_tile", cb_a, cb_b, a, b, index, **attrs), _call("reduce_uninit")])
 
     def transpose(self, op: Operation) -> None:
         """A CB tile transposed into the result's DST slot by the unpacker (transpose_wh_init, transpose_wh_tile)."""
-        load = _loaded(op.operands[0])
-        if load is None or _from_dst(op.operands[0]):
-            raise PassFailure(op, f"'{op.name}' transposes a tile loaded from a CB")
-        cb = _cb_root(load.memref)
+        cb = _cb_of(op, op.operands[0], "transposes")
         self.start_engines(op, "compute_kernel_hw_startup", cb)
         index, _ = self.dst_index(op)
-        self.rewriter.insert_op([_call("transpose_wh_init", cb, _first_cb(self.func, load=False)),
-                                 _call("transpose_wh_tile", cb, op.operands[0], index)],
-                                _insert_point(op.parent_block(), self.place_after(op, index)))
-        self.erase_result_store(op)
+        self.replace_by_calls(op, index, [_call("transpose_wh_init", cb, _first_cb(self.func, load=False)),
+                                          _call("transpose_wh_tile", cb, op.operands[0], index)])
 
     def fill(self, op: Operation) -> None:
         """A tile of one value: the SFPU fills its DST slot (a float; an integer tile's word as tt-metal's
@@ -246,9 +246,7 @@ class DstLowering:
         # a fill reads no CB: the engines start on the CB it packs into (as input and output)
         self.start_engines(op, "init_sfpu", _first_cb(self.func, load=True) or _first_cb(self.func, load=False))
         call = "fill_tile" if isinstance(value.type, AnyFloat) else "fill_tile_int"
-        self.rewriter.insert_op([_call("fill_tile_init"), _call(call, index, value)],
-                                _insert_point(op.parent_block(), self.place_after(op, index)))
-        self.erase_result_store(op)
+        self.replace_by_calls(op, index, [_call("fill_tile_init"), _call(call, index, value)])
 
     def scalar_rhs(self, op: Operation, tile: SSAValue, scalar: SSAValue, call: str, int_call: str | None) -> None:
         """A DST tile and a constant scalar, in place in the tile's slot (moved to the result's slot when that is
@@ -277,8 +275,7 @@ class DstLowering:
         if not _same_slot(index, _loaded(tile).indices[0]):
             new += [_call("copy_dest_values_init"),
                     _call("copy_dest_values", tile, index, data_format=_tile(tile).data_type)]
-        self.rewriter.insert_op(new, _insert_point(op.parent_block(), self.place_after(op, index)))
-        self.erase_result_store(op)
+        self.replace_by_calls(op, index, new)
 
     def integer(self, op: Operation, tiles: list[SSAValue], init: str, call: str) -> None:
         """An op on integer tiles through its SFPU entry point for them (binary ones read both tiles from DST)."""
@@ -335,21 +332,15 @@ class DstLowering:
                     _call("copy_dest_values", in_dst, index, data_format=_tile(in_dst).data_type)]
         new += [_call("binary_dest_reuse_tiles_init", cb, **attrs),
                 _call("binary_dest_reuse_tiles", cb, from_cb, index, **attrs)]
-        self.rewriter.insert_op(new, _insert_point(op.parent_block(), self.place_after(op, index)))
-        self.erase_result_store(op)
+        self.replace_by_calls(op, index, new)
 
     def bcast(self, op: Operation) -> None:
         """A CB tile broadcast along rows, columns or both into the result's DST slot."""
-        load = _loaded(op.operands[0])
-        if load is None or _from_dst(op.operands[0]):
-            raise PassFailure(op, f"'{op.name}' broadcasts a tile loaded from a CB")
-        cb = _cb_root(load.memref)
+        cb = _cb_of(op, op.operands[0], "broadcasts")
         kind = ttkernel.BcastTypeAttr(ttkernel.BcastTypeAttr.enum_type(op.properties["bcast_type"].data))
         index, _ = self.dst_index(op)
-        self.rewriter.insert_op([_call("unary_bcast_init", cb, cb, bcast_type=kind),
-                                 _call("unary_bcast", cb, op.operands[0], index, bcast_type=kind)],
-                                _insert_point(op.parent_block(), self.place_after(op, index)))
-        self.erase_result_store(op)
+        self.replace_by_calls(op, index, [_call("unary_bcast_init", cb, cb, bcast_type=kind),
+                                          _call("unary_bcast", cb, op.operands[0], index, bcast_type=kind)])
 
     def matmul(self, op: Operation) -> None:
         """A tile of A times a tile of B (both from CBs) accumulated into C's DST slot: the matmul engine set up
@@ -432,6 +423,11 @@ class DstLowering:
         self.rewriter.insert_op([_call("typecast_tile_init", in_dtype=src, out_dtype=dst),
                                  _call("typecast_tile", op.operands[0], in_dtype=src, out_dtype=dst)],
                                 _insert_point(op.parent_block(), op))
+        self.erase_result_store(op)
+
+    def replace_by_calls(self, op: Operation, index: SSAValue, calls: Operation | list[Operation]) -> None:
+        """`op` replaced by `calls`, which write its result's DST slot `index` (placed once `index` is defined)."""
+        self.rewriter.insert_op(calls, _insert_point(op.parent_block(), self.place_after(op, index)))
         self.erase_result_store(op)
 
     def erase_result_store(self, op: Operation) -> None:

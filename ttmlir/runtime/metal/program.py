@@ -199,7 +199,8 @@ def read_buffer(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...]) -> tor
 
 
 class ProgramRunner:
-    """One `.ttm` program's command queue on a grid, with its host buffers."""
+    """One `.ttm` program's command queue on a grid, with its host buffers: one chip of a `MeshProgramRunner`,
+    which binds its inputs and steps it through the commands."""
 
     def __init__(self, grid: Grid, program: fbm.ProgramT):
         self.grid, self.program = grid, program
@@ -207,14 +208,6 @@ class ProgramRunner:
         self.device: dict[int, DeviceBuffer] = {}
         self.stats: list[ProgramStats] = []
         self.launches: list[dict] = []  # per enqueue_program: its location, math fidelity and host times (ns)
-
-    def run(self, inputs: list[torch.Tensor]) -> list[torch.Tensor]:
-        self.bind(inputs)
-        results: list[torch.Tensor] = []
-        for command in fbu.ttm_commands(self.program):
-            with located(command):
-                results = self.step(command) or results
-        return results
 
     def bind(self, inputs: list[torch.Tensor]) -> None:
         program_inputs = fbu.as_list(self.program.inputs)
