@@ -4,7 +4,8 @@ runtime (each program's kernels executed from their C++, as `ttrt run` does) and
 evaluation of the same TTIR on the same inputs.
 
 usage: python benchmarks/metal_models.py DIR [-j 1] [--filter REGEX] [--pcc 0.99] [--init fan-in|randn]
-                                         [--options PIPELINE_OPTIONS] [--timeout S] [--memory-gb G] [--json FILE]
+                                         [--options PIPELINE_OPTIONS] [--timeout S] [--memory-gb G]
+                                         [--json FILE [--resume]]
 
 Inputs, golden, metrics, the per-model process and the table are `models_golden.py`'s (see its doc); only the
 path differs. A model that does not run ends at its first error, which names the stage (compile, translate, run)

@@ -3,7 +3,8 @@
 the same TTIR (one torch call per op, `builder.base.builder_apis.load_mlir_file`) on the same inputs.
 
 usage: python benchmarks/models_golden.py DIR [-j 2] [--filter REGEX] [--pcc 0.99] [--init fan-in|randn]
-                                          [--options PIPELINE_OPTIONS] [--timeout S] [--memory-gb G] [--json FILE]
+                                          [--options PIPELINE_OPTIONS] [--timeout S] [--memory-gb G]
+                                          [--json FILE [--resume]]
 
 Per model and per output: the PCC of the whole output and, for outputs of rank >= 2, the lowest PCC of one batch
 row (dim 0: a row can be wrong while the whole tensor still correlates); for integer and boolean outputs the share
@@ -259,6 +260,9 @@ def main(check=check_model, doc: str = __doc__, script: str = __file__,
     parser.add_argument("--memory-gb", type=float, default=10.0,
                         help="address space per model's process, 0 for none (default: 10)")
     parser.add_argument("--json", metavar="FILE", help="write every model's record as JSON")
+    parser.add_argument("--resume", action="store_true",
+                        help="with --json: keep the records FILE already holds, check only the models it lacks, and "
+                             "report and write them all (a long suite run in parts)")
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)  # check DIRECTORY, one model, here
     args = parser.parse_args()
     if args.one:
@@ -271,9 +275,13 @@ def main(check=check_model, doc: str = __doc__, script: str = __file__,
     root = Path(args.directory)
     if not root.is_dir():
         parser.error(f"{root}: not a directory")
-    files = [p for p in sorted(root.rglob("*.mlir")) if re.search(args.filter, str(p.relative_to(root)))]
+    if args.resume and not args.json:
+        parser.error("--resume needs --json FILE")
+    kept = Path(args.json) if args.resume else None
+    results: dict[str, dict] = json.loads(kept.read_text()) if kept and kept.exists() else {}
+    files = [p for p in sorted(root.rglob("*.mlir")) if re.search(args.filter, str(p.relative_to(root)))
+             and str(p.relative_to(root)) not in results]
     console = Console(width=None if sys.stdout.isatty() else 160)  # a log file gets whole rows
-    results: dict[str, dict] = {}
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as progress, ThreadPoolExecutor(args.jobs) as pool:
         task = progress.add_task("models", total=len(files))
@@ -292,7 +300,7 @@ def main(check=check_model, doc: str = __doc__, script: str = __file__,
     errors = sorted(name for name, (_, status) in verdicts.items() if status.startswith("error"))
     worst_name = min(verdicts, key=lambda n: verdicts[n][0], default=None)
     worst = f"; worst {worst_name} {verdicts[worst_name][0]:.4f}" if worst_name else ""
-    console.print(f"models {len(files)}: {len(files) - len(failed) - len(errors)} at or above {args.pcc} on every "
+    console.print(f"models {len(results)}: {len(results) - len(failed) - len(errors)} at or above {args.pcc} on every "
                   f"output, {len(failed)} below, {len(errors)} errors{worst}", markup=False, highlight=False)
     for name in failed + errors:
         console.print(f"  {name}: {verdicts[name][1]}", markup=False, highlight=False)
@@ -300,7 +308,7 @@ def main(check=check_model, doc: str = __doc__, script: str = __file__,
         console.print(f"{count:4} stopped by {cause}", markup=False, highlight=False)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
-    return 1 if failed or errors or not files else 0
+    return 1 if failed or errors or not results else 0
 
 
 if __name__ == "__main__":
