@@ -128,3 +128,24 @@ class TileTopkRebuildOp(IRDLOperation):
 
 TOPK_TILE_OPS = (TileTopkLocalSortOp, TileTopkMergeOp, TileTopkRebuildOp)
 TOPK_OPS = [TopkBlockOp, *TOPK_TILE_OPS]
+
+
+def bufferize_topk_block(op: TopkBlockOp, buffer_type) -> None:
+    """On buffers a `d2m.topk_block` writes its outputs, and what read its results reads them (its results the
+    outputs' buffer types, as upstream's op keeps them)."""
+    if not isinstance(op.out_values.type, MemRefType):
+        return
+    made = TopkBlockOp.create(operands=list(op.operands), result_types=[op.out_values.type, op.out_indices.type],
+                              properties=dict(op.properties), attributes=dict(op.attributes))
+    made.location = op.location
+    op.parent_block().insert_op_before(made, op)
+    for old, buffer in zip(op.results, (op.out_values, op.out_indices)):
+        old.replace_all_uses_with(buffer)
+    op.detach()
+    op.erase()
+
+
+TOPK_BUFFERIZE = {TopkBlockOp: bufferize_topk_block}
+INDEX_BUFFER_ATTR, LANE_BUFFER_ATTR = "d2m.topk_index_buffer", "d2m.topk_lane_buffer"  # scratch roles
+LANE_TILE_ROWS = 2  # the lane buffer's tile rows: more than one, or the arange's compute loop folds away
+

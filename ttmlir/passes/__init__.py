@@ -236,6 +236,7 @@ PASS_CLASSES = {
     "linalg-to-llvm-pipeline": "ttmlir.pipelines.linalg_to_llvm:LinalgToLLVMPipeline",
     "tosa-to-linalg": "ttmlir.conversion.tosa_to_linalg.tosa_to_linalg:TosaToLinalgPass",
     "fold-memref-alias-ops": "ttmlir.transforms.fold_memref_alias_ops:FoldMemRefAliasOpsPass",
+    "d2m-decompose-topk": "ttmlir.transforms.d2m.d2m_decompose_topk:D2MDecomposeTopkPass",
 }
 
 
