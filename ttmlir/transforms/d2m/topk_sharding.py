@@ -1,0 +1,138 @@
+"""How a topk is split across cores (upstream's TopKShardingStrategy, as far as this build goes): the chain
+`--ttir-to-d2m` writes around a topk's leaf generic, the L1 one core's share of it costs, and the plan
+`--d2m-grid-selection` puts on the leaf (`d2m.topk_plan`) for `--d2m-build-topk-chain`.
+
+The chain is the leaf (the generic of a `d2m.topk_block` generating its indices), the generics writing its input
+(a negation for smallest-k, the pre-transpose), and those reading its results (through the extract's narrowing
+views: the extracts, the indices' cast, the values' negation back). The budget follows upstream's: each
+shard-sized operand of the leaf costs its tile size times the CB buffering factor per tile a core holds, the
+one-tile scratch is paid twice; one core holds the whole topk when its reduction (at least two tiles) times its
+non-target tiles fit. A split (bands of the reduction merged by a tree, or slices of the non-target dim) is not
+built yet and is refused, naming the budget."""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ArrayAttr, IntAttr
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr
+
+from ttmlir import hardware
+from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects.d2m_topk import TopkBlockOp
+from ttmlir.dialects.d2m_topk_plan import PLAN_ATTR, TopKPlacementAttr, TopKPlanAttr
+from ttmlir.errors import PassFailure
+
+NUM_BUFFERS = 2  # the CB buffering factor generics are allocated with
+TILE = 32
+
+
+def topk_block_of(generic: d2m.GenericOp) -> TopkBlockOp | None:
+    if not generic.regions:
+        return None
+    return next((o for o in generic.regions[0].walk() if isinstance(o, TopkBlockOp)), None)
+
+
+def leaves(module: Operation) -> list[d2m.GenericOp]:
+    """The leaf generics of the module's topks: a `d2m.topk_block` generating its indices, two inputs, two results."""
+    found = []
+    for generic in module.walk():
+        if isinstance(generic, d2m.GenericOp) and (block := topk_block_of(generic)) is not None and \
+                block.generate_indices is not None and block.generate_indices.value.data and \
+                len(generic.inputs) == 2 and len(generic.results) == 2:
+            found.append(generic)
+    return found
+
+
+def _writer(value: SSAValue) -> d2m.GenericOp | None:
+    """The unary generic writing `value` (through a mask), if any."""
+    owner = value.owner
+    if isinstance(owner, d2m.MaskOp):
+        owner = owner.input.owner
+    return owner if isinstance(owner, d2m.GenericOp) and len(owner.inputs) == 1 else None
+
+
+def _readers(value: SSAValue) -> list[d2m.GenericOp]:
+    """The generics reading `value`, directly or through a view."""
+    found = []
+    for use in value.uses:
+        user = use.operation
+        if isinstance(user, d2m.ViewLayoutOp):
+            found += _readers(user.result)
+        elif isinstance(user, d2m.GenericOp) and use.index < len(user.inputs):
+            found.append(user)
+    return found
+
+
+def chain_of(leaf: d2m.GenericOp) -> tuple[list[d2m.GenericOp], list[d2m.GenericOp]]:
+    """(the generics writing the leaf's input, first first; those reading its results, each after what it reads)."""
+    before = []
+    generic = _writer(leaf.inputs[0])
+    while generic is not None:
+        before.insert(0, generic)
+        generic = _writer(generic.inputs[0])
+    after, frontier = [], list(leaf.results)
+    while frontier:
+        readers = _readers(frontier.pop(0))
+        after += readers
+        frontier += [r for g in readers for r in g.results]
+    return before, after
+
+
+def _shard_tiles(value: SSAValue) -> int:
+    shape = value.type.get_shape()
+    count = 1
+    for n in shape[len(shape) // 2:]:
+        count *= n
+    return count
+
+
+def max_tiles_per_core(leaf: d2m.GenericOp, chip: dict) -> int:
+    """The tiles one core holds of a leaf's shard-sized operands (see the module doc)."""
+    usable = int(chip["l1_size"]) - int(chip["l1_unreserved_base"])
+    per_tile = fixed = 0
+    maps = [m.data for m in leaf.attributes["indexing_maps"].data]
+    for value, amap in zip(leaf.operands, maps):
+        tile = value.type.element_type
+        cost = hardware.tile_bytes(tile.dtype, tuple(tile.dims)) * NUM_BUFFERS
+        if all(isinstance(r, AffineConstantExpr) for r in amap.results):
+            fixed += 2 * cost * _shard_tiles(value)  # the constant-map scratch: paid by the leaf and a rebuild's
+        else:
+            per_tile += cost
+    return max((usable - fixed) // per_tile, 1)
+
+
+def placements(leaf: d2m.GenericOp) -> list[TopKPlacementAttr]:
+    """The buffers the chain is built with, in build order: what the generics writing the leaf's input write, the
+    leaf's scratch, values and indices, then what the generics reading its results write."""
+    before, after = chain_of(leaf)
+
+    def placed(value: SSAValue, generic: d2m.GenericOp) -> TopKPlacementAttr:
+        return TopKPlacementAttr(value.type, generic.attributes["grid"])
+
+    made = [placed(g.outputs[0], g) for g in before]
+    made += [placed(leaf.inputs[1], leaf), *(placed(v, leaf) for v in leaf.outputs)]
+    made += [placed(g.outputs[0], g) for g in after]
+    return made
+
+
+def plan_topk(leaf: d2m.GenericOp, chip: dict) -> None:
+    """The leaf's `d2m.topk_plan`: the whole topk on one core when it fits (see the module doc)."""
+    block = topk_block_of(leaf)
+    dim = block.dim.value.data
+    shape = leaf.inputs[0].type.get_shape()
+    red, nt = shape[2 + dim], shape[3 - dim]
+    budget = max_tiles_per_core(leaf, chip)
+    if red * nt > budget:
+        raise PassFailure(block, f"D2M topk: one core holds at most {budget} tiles of its input, values and "
+                                 f"indices, not the {red}x{nt} of this one; a split across cores (bands merged by a "
+                                 "tree, or non-target slices) is not built yet")
+    leaf.attributes[PLAN_ATTR] = TopKPlanAttr(IntAttr(1), IntAttr(1), ArrayAttr([]), ArrayAttr(placements(leaf)))
+
+
+def chain_generics(module: Operation) -> set[d2m.GenericOp]:
+    """Every generic of a topk chain: their grids are the plan's, not grid selection's."""
+    found = set()
+    for leaf in leaves(module):
+        before, after = chain_of(leaf)
+        found.update([leaf, *before, *after])
+    return found
