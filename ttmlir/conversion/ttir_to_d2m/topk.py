@@ -1,7 +1,8 @@
 """`ttir.topk` as D2M programs (upstream's D2MTopKRewriter and emitLeafTopk), over a matrix along dim 0 or 1:
 
-- the input on the device, its tile padding along the reduced dim (and at least a second tile of it: the merge tree
-  sorts tiles in pairs) masked to -inf so no padding is ever picked; smallest-k negates it first (exact in floats),
+- the input on the device, its tile padding along the reduced dim masked to -inf so no padding is ever picked
+  (smallest-k negates it first, exact in floats); a reduction of one tile is first widened to two (the merge tree
+  sorts tiles in pairs) with infinities that lose,
 - for dim 1 a generic of `d2m.tile_transpose` on every tile in place (`d2m.topk_block` sorts down tile columns),
 - the leaf: one generic of `d2m.topk_block` (generate_indices: the kernel builds the index buffer from a one-tile
   scratch) writing the whole reduction's values and si32 indices, its `d2m.topk_index_type` the user's index type,
@@ -14,6 +15,8 @@
 
 from __future__ import annotations
 
+import math
+
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, BFloat16Type, BoolAttr, DenseArrayBase,
                                    DenseIntOrFPElementsAttr, Float32Type, IndexType, IntegerAttr, TensorType, i32, i64)
@@ -21,7 +24,9 @@ from xdsl.dialects.tensor import EmptyOp as TensorEmptyOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _dtype, _elementwise, _map, masked
+from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _dtype, _elementwise
+from ttmlir.dialects.ttir import TTIR_OP_CLASSES
+from ttmlir.ir.props import KINDS
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.d2m_topk import TopkBlockOp
 from ttmlir.errors import PassFailure, derive
@@ -156,7 +161,42 @@ def _narrowed(new: list[Operation], value: SSAValue, tiles: tuple[int, int], sha
     return view.result
 
 
-def lower_topk(pass_, op: TTOp) -> None:
+def _padded_to_pair(pass_, op: TTOp, dim: int, largest: bool, device: tuple[int, int]) -> None:
+    """`op`'s input widened to two tiles along `dim`, the new elements -inf (+inf for smallest-k, negated next): a
+    `ttir.pad` with zeros plus host data of 0 inside the input and the infinity past it (`ttir.constant`, `ttir.add`),
+    converted where they are."""
+    value = op.operands[0]
+    shape = list(value.type.get_shape())
+    padding = [0, 0, 0, 0]
+    padding[2 * dim + 1] = 2 * TILE - shape[dim]
+    wide = list(shape)
+    wide[dim] = 2 * TILE
+    wide_type = TensorType(value.type.element_type, wide)
+    pad = TTIR_OP_CLASSES["pad"].create(operands=[value], result_types=[wide_type], properties={
+        "padding": KINDS["i32_darray"].build(padding), "value": KINDS["f32"].build(0.0)})
+    beyond = -math.inf if largest else math.inf
+    fills = [beyond if (r, c)[dim] >= shape[dim] else 0.0 for r in range(wide[0]) for c in range(wide[1])]
+    fill = TTIR_OP_CLASSES["constant"].create(result_types=[wide_type], properties={
+        "value": DenseIntOrFPElementsAttr.from_list(wide_type, fills)})
+    add = TTIR_OP_CLASSES["add"].create(operands=[pad.results[0], fill.results[0]], result_types=[wide_type])
+    derive([pad, fill, add], op)
+    op.parent_block().insert_ops_before([pad, fill, add], op)
+    op.operands[0] = add.results[0]
+    for made in (pad, add):
+        pass_.convert(made, device)
+
+
+def _masked(new: list[Operation], value: SSAValue, logical: tuple[int, int]) -> SSAValue:
+    """`value` with what lies outside `logical` set to -inf."""
+    target = d2m.EmptyOp.create(result_types=[value.type])
+    mask = d2m.MaskOp.create(operands=[value, target.result], result_types=[value.type], properties={
+        "logical_shape": DenseArrayBase.from_list(i64, list(logical)),
+        "fill_value": ttcore.OOBValAttr(ttcore.OOBValAttr.enum_type("neginf"))})
+    new += [target, mask]
+    return mask.result
+
+
+def lower_topk(pass_, op: TTOp, device: tuple[int, int]) -> None:
     """Replaces `op` by its programs (see the module doc)."""
     (value,) = op.operands
     shape = tuple(value.type.get_shape())
@@ -172,27 +212,25 @@ def lower_topk(pass_, op: TTOp) -> None:
     red_tiles = -(-reduced // TILE)
     if not 1 <= k <= 64 or k > reduced:
         raise PassFailure(op, f"D2M topk only supports 1 <= k <= 64 and k <= the reduced dim ({reduced}), got {k}")
-    if red_tiles == 1 and k > TILE:
-        raise PassFailure(op, "single-tile topk input only supports k <= 32")
     if is_sorted and k == TILE and red_tiles <= 2:
         raise PassFailure(op, "a sorted D2M topk with k = 32 over at most two tiles is not converted yet (its one "
                               "merge leaves the 32 values unsorted)")
     values_type, indices_type = (r.type for r in op.results)
     new: list[Operation] = []
-    tiles = [-(-n // TILE) for n in shape]
-    tiles[dim] = max(tiles[dim], 2)  # the merge tree sorts tiles in pairs
+    if red_tiles == 1:
+        _padded_to_pair(pass_, op, dim, largest, device)
+    laid = tuple(op.operands[0].type.get_shape())
+    tiles = tuple(-(-n // TILE) for n in laid)
     dtype = _dtype(element)
-    held = device_type(shape, tuple(tiles), dtype)
+    held = device_type(laid, tiles, dtype)
     target = d2m.EmptyOp.create(result_types=[held])
-    moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[held])
+    moved = d2m.ToLayoutOp.create(operands=[op.operands[0], target.result], result_types=[held])
     new += [target, moved]
     laid_out = moved.results[0]
     if not largest:  # the smallest k of x are the largest of -x
-        laid_out = _unary(new, laid_out, held, "tile_neg")
-    mask = masked(laid_out, "neginf", dim - 2)
-    new += mask
-    if mask:
-        laid_out = mask[-1].results[0]
+        laid_out = _unary(new, laid_out, held, "tile_negative")
+    if laid[dim] % TILE:
+        laid_out = _masked(new, laid_out, laid)
     if dim == 1:
         laid_out = _unary(new, laid_out, held, "tile_transpose")
     leaf = leaf_topk(new, laid_out, k, dim, reduced, indices_type.element_type)
@@ -211,7 +249,7 @@ def lower_topk(pass_, op: TTOp) -> None:
             extracted = _unary(new, narrow, device_type(out_shape, tuple(out_tiles), _dtype(result_type.element_type)),
                                "tile_typecast")
         if source is leaf.results[0] and not largest:
-            extracted = _unary(new, extracted, extracted.type, "tile_neg")
+            extracted = _unary(new, extracted, extracted.type, "tile_negative")
         host = d2m.EmptyOp.create(result_types=[result_type])
         back = d2m.ToLayoutOp.create(operands=[extracted, host.result], result_types=[result_type])
         new += [host, back]

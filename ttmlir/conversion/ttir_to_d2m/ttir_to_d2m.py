@@ -371,7 +371,7 @@ class TTIRToD2MPass(ModulePass):
                 continue
             name = ttir_op.ROW.name
             if name in MULTI_RESULT:  # ops of several results, each building its programs
-                MULTI_RESULT[name](self, ttir_op)
+                MULTI_RESULT[name](self, ttir_op, device)
                 continue
             rewritten = REWRITTEN[name](ttir_op) if name in REWRITTEN else WINDOWED[name](self, ttir_op) \
                 if name in WINDOWED else [ttir_op]

@@ -40,6 +40,9 @@ from ttmlir.errors import PassFailure
 
 TILE = 32
 I1 = IntegerType(1)
+# a tile paired with itself (an odd last tile, primed) sorts each copy as a 32-run: a 64-run over the two copies
+# would leave the copy packed last holding the lower half of it twice
+TAIL_SORT_END_PHASE = 4
 
 
 def floor_log2(n: int) -> int:
@@ -221,7 +224,8 @@ def decompose(op: TopkBlockOp) -> None:
                 nb.loop(nb.index(2), nb.index(complete), nb.index(2), fold)
             if n % 2:
                 tail = flat(nb, nb.index(n - 1))
-                pair.ops(nb, TileTopkLocalSortOp, [zero32], tail, tail, True, no, idir=0, i_end_phase=logk - 1)
+                pair.ops(nb, TileTopkLocalSortOp, [zero32], tail, tail, True, no, idir=0,
+                         i_end_phase=TAIL_SORT_END_PHASE)
                 sort_merge_rebuild(nb, flat(nb, zero), tail, yes)
                 sort_merge_rebuild(nb, flat(nb, one), tail, yes)
             return
@@ -247,7 +251,8 @@ def decompose(op: TopkBlockOp) -> None:
                              logk=5, skip_second=1)
                 if first and ragged and n % 2:  # the odd last tile, sorted on its own to pair at level 1
                     tail = flat(pb, pb.index(n - 1))
-                    pair.ops(pb, TileTopkLocalSortOp, [pb.i32(0)], tail, tail, True, no, idir=0, i_end_phase=4)
+                    pair.ops(pb, TileTopkLocalSortOp, [pb.i32(0)], tail, tail, True, no, idir=0,
+                             i_end_phase=TAIL_SORT_END_PHASE)
 
             lb.loop(zero, upper, step, pair_body)
 
