@@ -7,7 +7,7 @@ chain is built with, in build order, each a `#d2m.topk_placement<type = tensor<.
 from __future__ import annotations
 
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, TensorType
-from xdsl.ir import Attribute, ParametrizedAttribute
+from xdsl.ir import ParametrizedAttribute
 from xdsl.irdl import irdl_attr_definition, param_def
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer

@@ -45,16 +45,16 @@ class TopkTiles:
             self._set_dst(slot, part)
         self.cycles += tile_math.CYCLES["sfpu_complex"]
 
-    def _sorted_runs(self, values, indices, length: int, first_descending: bool, runs: range):
-        for run in runs:
+    def _sorted_runs(self, values, indices, length: int, directions) -> None:
+        """Each run of `length` rows sorted, run i descending when `directions(i)`."""
+        for run in range(64 // length):
             rows = slice(run * length, (run + 1) * length)
-            descending = first_descending if run % 2 == 0 else not first_descending
-            values[rows], indices[rows] = _ranked(values[rows], indices[rows], descending)
+            values[rows], indices[rows] = _ranked(values[rows], indices[rows], directions(run))
 
     def topk_local_sort(self, idst: int, idir: int, end_phase: int, start_phase: int = 0) -> None:
         slots, values, indices = self._topk_columns(idst, "topk_local_sort")
-        length = min(2 ** (int(end_phase) + 1), 64)
-        self._sorted_runs(values, indices, length, int(idir) == 0, range(64 // length))
+        first = int(idir) == 0
+        self._sorted_runs(values, indices, min(2 ** (int(end_phase) + 1), 64), lambda run: first == (run % 2 == 0))
         self._topk_store(slots, values, indices)
 
     def topk_merge(self, idst: int, m_iter: int, k: int) -> None:
@@ -65,11 +65,10 @@ class TopkTiles:
     def topk_rebuild(self, idst: int, idir: int, m_iter: int, k: int, logk: int, skip_second: int) -> None:
         slots, values, indices = self._topk_columns(idst, "topk_rebuild")
         length = min(2 ** int(logk), 64)
-        runs = range(1) if length == 64 or int(skip_second) else range(64 // length)
-        descending = int(idir) == 0
-        for run in runs:  # every run in the rebuild's one direction
-            rows = slice(run * length, (run + 1) * length)
-            values[rows], indices[rows] = _ranked(values[rows], indices[rows], descending)
+        if int(skip_second) and length < 64:  # A's run alone
+            values[:length], indices[:length] = _ranked(values[:length], indices[:length], int(idir) == 0)
+        else:
+            self._sorted_runs(values, indices, length, lambda run: int(idir) == 0)
         self._topk_store(slots, values, indices)
 
     def fill_arange_tile_t(self, _format: str, port: int) -> None:

@@ -160,7 +160,7 @@ class D2MGridSelectionPass(ModulePass):
             raise PassFailure(op, "override-device-shape is a grid YxX, e.g. override-device-shape=8,8")
         topk_chains = chain_generics(op)  # on the cores their topk's plan names
         for leaf in leaves(op):
-            plan_topk(leaf, system.data.chip(0))
+            plan_topk(leaf, system.data.chip(0), device)
         for generic in [g for g in op.walk() if isinstance(g, d2m.GenericOp) and g not in topk_chains]:
             if isinstance(generic.parent_op(), d2m.SpatialOp):
                 # its region's core range gives it its grid; the cores it runs on are its output's

@@ -7,12 +7,14 @@ The chain is the leaf (the generic of a `d2m.topk_block` generating its indices)
 views: the extracts, the indices' cast, the values' negation back). The budget follows upstream's: each
 shard-sized operand of the leaf costs its tile size times the CB buffering factor per tile a core holds, the
 one-tile scratch is paid twice; one core holds the whole topk when its reduction (at least two tiles) times its
-non-target tiles fit. A split (bands of the reduction merged by a tree, or slices of the non-target dim) is not
-built yet and is refused, naming the budget."""
+non-target tiles fit. Else the non-target dim is sliced across a column (dim 1) or row (dim 0) of cores, each core
+reducing its slice's rows whole (data-parallel: upstream's choice when banding does not fit), as many slices as
+divide the tiles and fit the grid. Bands of the reduction merged by a tree are not built yet: a topk neither fits
+is refused, naming the budget."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr
+from xdsl.dialects.builtin import ArrayAttr, IntAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr
 
@@ -101,32 +103,55 @@ def max_tiles_per_core(leaf: d2m.GenericOp, chip: dict) -> int:
     return max((usable - fixed) // per_tile, 1)
 
 
-def placements(leaf: d2m.GenericOp) -> list[TopKPlacementAttr]:
-    """The buffers the chain is built with, in build order: what the generics writing the leaf's input write, the
-    leaf's scratch, values and indices, then what the generics reading its results write."""
+def chain_buffers(leaf: d2m.GenericOp) -> list[tuple[SSAValue, d2m.GenericOp]]:
+    """The buffers the chain is built with, in build order, each with the generic it is used on: what the generics
+    writing the leaf's input write, the leaf's scratch, values and indices, then what the generics reading its
+    results write."""
     before, after = chain_of(leaf)
-
-    def placed(value: SSAValue, generic: d2m.GenericOp) -> TopKPlacementAttr:
-        return TopKPlacementAttr(value.type, generic.attributes["grid"])
-
-    made = [placed(g.outputs[0], g) for g in before]
-    made += [placed(leaf.inputs[1], leaf), *(placed(v, leaf) for v in leaf.outputs)]
-    made += [placed(g.outputs[0], g) for g in after]
-    return made
+    return [*((g.outputs[0], g) for g in before), (leaf.inputs[1], leaf), *((v, leaf) for v in leaf.outputs),
+            *((g.outputs[0], g) for g in after)]
 
 
-def plan_topk(leaf: d2m.GenericOp, chip: dict) -> None:
-    """The leaf's `d2m.topk_plan`: the whole topk on one core when it fits (see the module doc)."""
+def placements(leaf: d2m.GenericOp) -> list[TopKPlacementAttr]:
+    """Each chain buffer where the chain holds it now."""
+    return [TopKPlacementAttr(value.type, generic.attributes["grid"]) for value, generic in chain_buffers(leaf)]
+
+
+def sliced(t: TensorType, grid: tuple[int, int]) -> TensorType:
+    """A chain buffer's type split over `grid`: its tiles shared out (the one-tile scratch: one per core)."""
+    shape = t.get_shape()
+    if tuple(shape) == (1, 1, 1, 1):
+        return TensorType(t.element_type, [*grid, 1, 1], t.encoding)
+    tiles = [shape[i] * shape[i + 2] for i in range(2)]
+    return TensorType(t.element_type, [*grid, *(n // g for n, g in zip(tiles, grid))], t.encoding)
+
+
+def _slices(nt: int, red: int, budget: int, limit: int) -> int | None:
+    """The most slices of `nt` non-target tiles (a divisor, at most `limit`) with each core's share within budget."""
+    fitting = [s for s in range(1, min(nt, limit) + 1) if nt % s == 0 and (nt // s) * red <= budget]
+    return max(fitting) if fitting else None
+
+
+def plan_topk(leaf: d2m.GenericOp, chip: dict, device: tuple[int, int]) -> None:
+    """The leaf's `d2m.topk_plan` (see the module doc)."""
     block = topk_block_of(leaf)
     dim = block.dim.value.data
     shape = leaf.inputs[0].type.get_shape()
     red, nt = shape[2 + dim], shape[3 - dim]
     budget = max_tiles_per_core(leaf, chip)
-    if red * nt > budget:
+    if red * nt <= budget:
+        leaf.attributes[PLAN_ATTR] = TopKPlanAttr(IntAttr(1), IntAttr(1), ArrayAttr([]), ArrayAttr(placements(leaf)))
+        return
+    count = _slices(nt, red, budget, device[0] if dim == 1 else device[1])
+    if count is None:
         raise PassFailure(block, f"D2M topk: one core holds at most {budget} tiles of its input, values and "
-                                 f"indices, not the {red}x{nt} of this one; a split across cores (bands merged by a "
-                                 "tree, or non-target slices) is not built yet")
-    leaf.attributes[PLAN_ATTR] = TopKPlanAttr(IntAttr(1), IntAttr(1), ArrayAttr([]), ArrayAttr(placements(leaf)))
+                                 f"indices; no slicing of the {nt} non-target tiles across the grid leaves a core "
+                                 f"{red} reduction tiles of them (bands of the reduction merged by a tree are not "
+                                 "built yet)")
+    grid = (count, 1) if dim == 1 else (1, count)
+    made = [TopKPlacementAttr(sliced(value.type, grid), ttcore.GridAttr(ttcore.Grid(grid)))
+            for value, _ in chain_buffers(leaf)]
+    leaf.attributes[PLAN_ATTR] = TopKPlanAttr(IntAttr(1), IntAttr(count), ArrayAttr([]), ArrayAttr(made))
 
 
 def chain_generics(module: Operation) -> set[d2m.GenericOp]:
