@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
 from xdsl.ir import SSAValue
 
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import KernelOps, Placed
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import KernelOps, Placed, ShardLayout
 from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
 from ttmlir.dialects import d2m, ttkernel
 from ttmlir.dialects.d2m_topk import TopkBlockOp
@@ -30,7 +31,11 @@ from ttmlir.errors import PassFailure
 from ttmlir.transforms.d2m.d2m_decompose_topk import TAIL_SORT_END_PHASE, floor_log2
 
 TILE = 32
-INPUT, LANE, INDEX, WORK_VALUES, WORK_INDICES, VALUES, INDICES = range(7)  # the program's CB ports
+# the program's CB ports: a leaf's builds its index buffer from the lane tile; a merge stage is given its indices
+LEAF_PORTS = {name: n for n, name in enumerate(("input", "lane", "index", "work_values", "work_indices", "values",
+                                                 "indices"))}
+MERGE_PORTS = {name: n for n, name in enumerate(("input", "index", "work_values", "work_indices", "values",
+                                                  "indices"))}
 
 
 @dataclass
@@ -75,11 +80,17 @@ def merge_groups(n: int, k: int) -> list[Group]:
     return groups
 
 
-def _index_buffer(ops: KernelOps, cbs: list[SSAValue], shard: tuple[int, int], dim: int) -> None:
-    """The index buffer (see the module doc)."""
+def _index_buffer(ops: KernelOps, cbs: dict[str, SSAValue], layout: ShardLayout, dim: int) -> None:
+    """The index buffer (see the module doc): a band's indices start at its core's first reduction tile."""
     index = IndexType()
     one, zero = ops.const(1), ops.const(0, index)
-    lane, buffer = cbs[LANE], cbs[INDEX]
+    lane, buffer = cbs["lane"], cbs["index"]
+    shard = layout.shard
+    first = ops.const(0)
+    if layout.grid[dim] > 1:  # banded: this core's place along the reduction
+        y, x = ops.coords(layout)
+        band = x if dim == 1 else y
+        first = ops.emit(arith.IndexCastOp(ops.emit(arith.MuliOp(band, ops.const(shard[dim] * TILE, index))), i32))
     ops.call("cb_reserve_back", lane, one)
     ops.call("experimental.fill_arange_tile", lane)
     ops.call("cb_push_back", lane, one)
@@ -105,9 +116,8 @@ def _index_buffer(ops: KernelOps, cbs: list[SSAValue], shard: tuple[int, int], d
             flat = r * shard[1] + nt if dim == 0 else nt * shard[1] + r
             ops.call("tile_regs_acquire")
             ops.call("unary_bcast", lane, zero, zero, bcast_type=col)
-            if r:
-                ops.call("binop_with_scalar_tile_init")
-                ops.call("add_unary_tile_int32", zero, ops.const(r * TILE))
+            ops.call("binop_with_scalar_tile_init")
+            ops.call("add_unary_tile_int32", zero, ops.emit(arith.AddiOp(first, ops.const(r * TILE))))
             ops.call("tile_regs_commit")
             ops.call("tile_regs_wait")
             ops.call("pack_tile", zero, buffer, ops.const(flat, index), out_of_order=IntegerAttr(0, 1))
@@ -116,11 +126,11 @@ def _index_buffer(ops: KernelOps, cbs: list[SSAValue], shard: tuple[int, int], d
     ops.call("cb_wait_front", buffer, count)
 
 
-def _run_group(ops: KernelOps, cbs: list[SSAValue], group: Group, a: int, b: int, count: SSAValue) -> None:
+def _run_group(ops: KernelOps, cbs: dict[str, SSAValue], group: Group, a: int, b: int, count: SSAValue) -> None:
     """One group on flat tiles (a, b) (see the module doc)."""
     index = IndexType()
-    values, indices = cbs[WORK_VALUES], cbs[WORK_INDICES]
-    sources = (values, indices) if group.from_output else (cbs[INPUT], cbs[INDEX])
+    values, indices = cbs["work_values"], cbs["work_indices"]
+    sources = (values, indices) if group.from_output else (cbs["input"], cbs["index"])
     if group.from_output:
         ops.emit(ttkernel.UnpackStallOnPackOp.create())  # the packer's writes of the group before land first
         for cb in (values, indices):
@@ -151,66 +161,73 @@ def _run_group(ops: KernelOps, cbs: list[SSAValue], group: Group, a: int, b: int
         ops.call("cb_push_back", cb, count)
 
 
-def _copy_out(ops: KernelOps, cbs: list[SSAValue], tiles: int, count: SSAValue) -> None:
+def _copy_out(ops: KernelOps, cbs: dict[str, SSAValue], tiles: int, count: SSAValue) -> None:
     """The work buffers' tiles into the outputs."""
     index = IndexType()
-    for cb in (cbs[WORK_VALUES], cbs[WORK_INDICES]):
+    for cb in (cbs["work_values"], cbs["work_indices"]):
         ops.emit(ttkernel.UnpackStallOnPackOp.create())
         ops.call("cb_wait_front", cb, count)
-    for cb in (cbs[VALUES], cbs[INDICES]):
+    for cb in (cbs["values"], cbs["indices"]):
         ops.call("cb_reserve_back", cb, count)
     for t in range(tiles):
         at = ops.const(t, index)
         ops.call("tile_regs_acquire")
-        for slot, cb in enumerate((cbs[WORK_VALUES], cbs[WORK_INDICES])):
+        for slot, cb in enumerate((cbs["work_values"], cbs["work_indices"])):
             ops.call("copy_tile_init", cb)
             ops.call("copy_tile", cb, at, ops.const(slot, index))
         ops.call("tile_regs_commit")
         ops.call("tile_regs_wait")
-        for slot, cb in enumerate((cbs[VALUES], cbs[INDICES])):
+        for slot, cb in enumerate((cbs["values"], cbs["indices"])):
             ops.call("pack_reconfig_data_format", cb)
             ops.call("pack_tile", ops.const(slot, index), cb, at, out_of_order=IntegerAttr(1, 1))
         ops.call("tile_regs_release")
-    for cb in (cbs[VALUES], cbs[INDICES]):
+    for cb in (cbs["values"], cbs["indices"]):
         ops.call("cb_push_back", cb, count)
 
 
 def launch_topk(builder: ProgramKernels, generic: d2m.GenericOp, block: TopkBlockOp) -> Launch:
     """The program (see the module doc)."""
-    if block.generate_indices is None or not block.generate_indices.value.data:
-        raise PassFailure(generic, "only a topk leaf (a d2m.topk_block generating its indices) is lowered to TTMetal "
-                                   "yet; merge stages come with splits across cores")
-    source, scratch = generic.inputs
+    leaf = block.generate_indices is not None and block.generate_indices.value.data
+    source, given = generic.inputs
     values, indices = generic.outputs
-    layouts = [builder.layout_of(v) for v in (source, scratch, values, indices)]
+    layouts = [builder.layout_of(v) for v in (source, given, values, indices)]
     layout = layouts[0]
-    if any(t.grid != layout.grid or t.shard != layout.shard for t in (layouts[2], layouts[3])):
+    if any(t.grid != layout.grid or t.shard != layout.shard for t in (layouts[2], layouts[3])) or \
+            (not leaf and (layouts[1].grid, layouts[1].shard) != (layout.grid, layout.shard)):
         raise PassFailure(generic, "a topk's values and indices are sharded as its input")
     dim, k = block.dim.value.data, block.k.value.data
     shard = layout.shard
     if shard[dim] < 2:
         raise PassFailure(generic, "a topk's shard holds at least two tiles of its reduction")
-    work = [builder.l1_buffer(layout, shard, dtype, generic) for dtype in ("si32", layouts[2].dtype, "si32")]
-    cbs = [builder.cb_of(source, generic), builder.cb_of(scratch, generic), *work,
+    work = [builder.l1_buffer(layout, shard, dtype, generic)
+            for dtype in (("si32",) if leaf else ()) + (layouts[2].dtype, "si32")]
+    buffers = [source, given, *work, values, indices]
+    cbs = [builder.cb_of(source, generic), builder.cb_of(given, generic), *work,
            builder.cb_of(values, generic), builder.cb_of(indices, generic)]
-    buffers = [source, scratch, *work, values, indices]
     operands = [layouts[0], layouts[1], *(builder.layout_of(w) for w in work), layouts[2], layouts[3]]
+    at = LEAF_PORTS if leaf else MERGE_PORTS
     cb_types = [ttkernel.CBType(ttkernel.IntAttr(t.tiles), t.tile) for t in operands]
-    reader_plan, reader_spec = builder.dm_args([INPUT], [INPUT] if layout.memory == "dram" else [], operands)
-    reader = builder.dm.reader_body(cb_types[:1], [Placed(source, layout)], layout, [None], reader_plan)
-    written = [j for j in (VALUES, INDICES) if operands[j].memory == "dram"]
-    writer_plan, writer_spec = builder.dm_args([VALUES, INDICES], written, operands)
+    read = [at["input"]] if leaf else [at["input"], at["index"]]  # a merge stage's indices come in too
+    reader_plan, reader_spec = builder.dm_args(read, [j for j in read if operands[j].memory == "dram"], operands)
+    reader = builder.dm.reader_body([cb_types[j] for j in read], [Placed(buffers[j], operands[j]) for j in read],
+                                    layout, [None] * len(read), reader_plan)
+    outs = (at["values"], at["indices"])
+    written = [j for j in outs if operands[j].memory == "dram"]
+    writer_plan, writer_spec = builder.dm_args(list(outs), written, operands)
     writer = KernelOps(1, writer_plan)
-    for n, j in enumerate((VALUES, INDICES)):
+    for n, j in enumerate(outs):
         builder.dm.write_output(writer, cb_types[j], operands[j], n, 2 + written.index(j) if j in written else 0)
     compute = KernelOps()
-    ports = [compute.ct_arg(i, t) for i, t in enumerate(cb_types)]
+    ports = {name: compute.ct_arg(j, cb_types[j]) for name, j in at.items()}
     count = compute.const(layout.tiles)
-    compute.call("cb_wait_front", ports[INPUT], count)
-    for cb in (ports[WORK_VALUES], ports[WORK_INDICES]):  # full between groups (see the module doc)
+    compute.call("cb_wait_front", ports["input"], count)
+    for cb in (ports["work_values"], ports["work_indices"]):  # full between groups (see the module doc)
         compute.call("cb_reserve_back", cb, count)
         compute.call("cb_push_back", cb, count)
-    _index_buffer(compute, ports, shard, dim)
+    if leaf:
+        _index_buffer(compute, ports, layout, dim)
+    else:
+        compute.call("cb_wait_front", ports["index"], count)
     reduction, others = shard[dim], shard[1 - dim]
     for nt in range(others):
         def flat(r: int) -> int:

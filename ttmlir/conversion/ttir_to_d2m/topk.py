@@ -101,9 +101,11 @@ def _region(inputs: list[SSAValue], outputs: list[SSAValue], maps: list[AffineMa
     return Region(Block(ops))
 
 
-def _generic(inputs: list[SSAValue], outputs: list[SSAValue], maps: list[AffineMap], body) -> d2m.GenericOp:
+def region_generic(inputs: list[SSAValue], outputs: list[SSAValue], maps: list[AffineMap], body,
+                   grid: tuple[int, int] = (1, 1)) -> d2m.GenericOp:
+    """A unified-thread generic on `grid` whose region `_region` writes."""
     parallel = ttcore.IteratorTypeAttr(ttcore.IteratorTypeAttr.enum_type("parallel"))
-    attrs = {"block_factors": ArrayAttr([IntegerAttr(1, i64)] * 2), "grid": ttcore.GridAttr(ttcore.Grid((1, 1))),
+    attrs = {"block_factors": ArrayAttr([IntegerAttr(1, i64)] * 2), "grid": ttcore.GridAttr(ttcore.Grid(grid)),
              "indexing_maps": ArrayAttr([AffineMapAttr(m) for m in maps]), "iterator_types": ArrayAttr([parallel] * 2),
              "threads": ArrayAttr([d2m.ThreadAttr.get("unified")])}
     return d2m.GenericOp.create(operands=[*inputs, *outputs], result_types=[o.type for o in outputs],
@@ -121,9 +123,22 @@ def _unary(new: list[Operation], value: SSAValue, out_type: TensorType, tile_op:
     def body(ops, blocks):
         return [compute(ops, blocks[:1], blocks[1], [identity, identity])]
 
-    generic = _generic([value], [empty.result], [AffineMap.identity(2)] * 2, body)
+    generic = region_generic([value], [empty.result], [AffineMap.identity(2)] * 2, body)
     new += [empty, generic]
     return generic.results[0]
+
+
+def topk_body(k: int, dim: int, elements: int, generate: bool):
+    """A region body of one `d2m.topk_block` over the loaded blocks (values, scratch or indices, outputs)."""
+
+    def body(ops, blocks):
+        block = TopkBlockOp.create(operands=blocks, result_types=[blocks[2].type, blocks[3].type], properties={
+            "k": IntegerAttr(k, i32), "num_elements": IntegerAttr(elements, i64), "stable_sort": BoolAttr(False, 1),
+            "dim": IntegerAttr(dim, i32), "generate_indices": BoolAttr(generate, 1)})
+        ops.append(block)
+        return list(block.results)
+
+    return body
 
 
 def leaf_topk(new: list[Operation], value: SSAValue, k: int, dim: int, elements: int,
@@ -138,15 +153,8 @@ def leaf_topk(new: list[Operation], value: SSAValue, k: int, dim: int, elements:
     identity = AffineMap.identity(2)
     constant = AffineMap(2, 0, (AffineExpr.constant(0), AffineExpr.constant(0)))
 
-    def body(ops, blocks):
-        block = TopkBlockOp.create(operands=blocks, result_types=[blocks[2].type, blocks[3].type], properties={
-            "k": IntegerAttr(k, i32), "num_elements": IntegerAttr(elements, i64), "stable_sort": BoolAttr(False, 1),
-            "dim": IntegerAttr(dim, i32), "generate_indices": BoolAttr(True, 1)})
-        ops.append(block)
-        return list(block.results)
-
-    generic = _generic([value, scratch.result], [values.result, indices.result],
-                       [identity, constant, identity, identity], body)
+    generic = region_generic([value, scratch.result], [values.result, indices.result],
+                             [identity, constant, identity, identity], topk_body(k, dim, elements, True))
     generic.attributes[INDEX_TYPE_ATTR] = index_type  # a type as an attribute prints as the type, as a TypeAttr
     new += [scratch, values, indices, generic]
     return generic

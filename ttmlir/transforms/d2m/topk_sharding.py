@@ -14,7 +14,9 @@ is refused, naming the budget."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, IntAttr, TensorType
+from dataclasses import dataclass
+
+from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, IntAttr, TensorType, i64
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineConstantExpr
 
@@ -88,19 +90,55 @@ def _shard_tiles(value: SSAValue) -> int:
     return count
 
 
-def max_tiles_per_core(leaf: d2m.GenericOp, chip: dict) -> int:
-    """The tiles one core holds of a leaf's shard-sized operands (see the module doc)."""
-    usable = int(chip["l1_size"]) - int(chip["l1_unreserved_base"])
-    per_tile = fixed = 0
+@dataclass(frozen=True)
+class Budget:
+    """What one topk costs in a core's L1 (upstream's TopKL1Budget): the bytes it may use, per reduction tile a
+    leaf core holds (its shard-sized operands), per partial tile a merge core gathers (values and indices), and
+    the fixed bytes of the one-tile scratch (paid by the leaf and a rebuild's)."""
+
+    usable: int
+    per_leaf_tile: int
+    per_merge_tile: int
+    fixed: int
+
+    @property
+    def max_tiles(self) -> int:
+        return max((self.usable - self.fixed) // self.per_leaf_tile, 1)
+
+    def merge_cap(self, leaf_tiles: int, partial_tiles: int) -> int:
+        """Bands one merge core may gather, each `partial_tiles` tiles, beside a leaf shard of `leaf_tiles`."""
+        return (self.usable - self.fixed - leaf_tiles * self.per_leaf_tile) // (self.per_merge_tile * partial_tiles)
+
+
+def budget_of(leaf: d2m.GenericOp, chip: dict) -> Budget:
     maps = [m.data for m in leaf.attributes["indexing_maps"].data]
+    per_leaf = fixed = 0
     for value, amap in zip(leaf.operands, maps):
-        tile = value.type.element_type
-        cost = hardware.tile_bytes(tile.dtype, tuple(tile.dims)) * NUM_BUFFERS
+        cost = _tile_cost(value)
         if all(isinstance(r, AffineConstantExpr) for r in amap.results):
-            fixed += 2 * cost * _shard_tiles(value)  # the constant-map scratch: paid by the leaf and a rebuild's
+            fixed += 2 * cost * _shard_tiles(value)
         else:
-            per_tile += cost
-    return max((usable - fixed) // per_tile, 1)
+            per_leaf += cost
+    return Budget(int(chip["l1_size"]) - int(chip["l1_unreserved_base"]), per_leaf,
+                  sum(_tile_cost(v) for v in leaf.outputs), fixed)
+
+
+def _tile_cost(value: SSAValue) -> int:
+    tile = value.type.element_type
+    return hardware.tile_bytes(tile.dtype, tuple(tile.dims)) * NUM_BUFFERS
+
+
+def merge_schedule(bands: int, cap: int, limit: int) -> list[int] | None:
+    """The group count after each merge round, collapsing `bands` to 1: each round the fewest groups dividing the
+    bands with at most `cap` bands a group (at most `limit` cores); None when a round has none."""
+    schedule = []
+    while bands > 1:
+        groups = next((g for g in range(1, bands) if bands % g == 0 and bands // g <= cap and g <= limit), None)
+        if groups is None:
+            return None
+        schedule.append(groups)
+        bands = groups
+    return schedule
 
 
 def chain_buffers(leaf: d2m.GenericOp) -> list[tuple[SSAValue, d2m.GenericOp]]:
@@ -126,28 +164,84 @@ def sliced(t: TensorType, grid: tuple[int, int]) -> TensorType:
     return TensorType(t.element_type, [*grid, *(n // g for n, g in zip(tiles, grid))], t.encoding)
 
 
-def _slices(nt: int, red: int, budget: int, limit: int) -> int | None:
+def _slices(nt: int, red: int, budget: Budget, limit: int) -> int | None:
     """The most slices of `nt` non-target tiles (a divisor, at most `limit`) with each core's share within budget."""
-    fitting = [s for s in range(1, min(nt, limit) + 1) if nt % s == 0 and (nt // s) * red <= budget]
+    fitting = [s for s in range(1, min(nt, limit) + 1) if nt % s == 0 and (nt // s) * red <= budget.max_tiles]
     return max(fitting) if fitting else None
+
+
+def _bands(nt: int, red: int, kt: int, budget: Budget, limit: int) -> tuple[int, list[int]] | None:
+    """The fewest bands (powers of two first) dividing the `red` reduction tiles into bands of at least two tiles
+    that one core holds beside its `nt` non-target tiles, at most `limit` of them, with a merge tree to close
+    them; and that tree's schedule."""
+    candidates = [b for b in range(2, min(red, limit) + 1) if red % b == 0 and red // b >= 2]
+    for bands in sorted(candidates, key=lambda b: (b & (b - 1) != 0, b)):
+        leaf_tiles = (red // bands) * nt
+        if leaf_tiles > budget.max_tiles:
+            continue
+        schedule = merge_schedule(bands, budget.merge_cap(leaf_tiles, kt * nt), limit)
+        if schedule is not None:
+            return bands, schedule
+    return None
+
+
+def _device(element: ttcore.TileType, grid: tuple[int, int], shard: tuple[int, int]) -> TensorType:
+    """A chain buffer a split adds: `grid` of `shard` tiles, its logical shape the tiles it holds."""
+    logical = tuple(g * t * TILE for g, t in zip(grid, shard))
+    intervals = DenseIntOrFPElementsAttr.from_list(TensorType(i64, [2, 2]), [0, 1, 1, 2])
+    layout = ttcore.MetalLayoutAttr(ttcore.MetalLayout(logical, (TILE, TILE), intervals, "l1", "sharded"))
+    return TensorType(element, [*grid, *shard], layout)
+
+
+def band_placements(leaf: d2m.GenericOp, bands: int, schedule: list[int], nt: int, kt: int,
+                    ) -> list[TopKPlacementAttr]:
+    """The buffers a banded topk adds after its leaf, in build order: each band's values and indices narrowed to
+    its best `kt` tiles, then per merge round the gathered values and indices on the round's cores, the merge's
+    values and indices, narrowed again."""
+    dim = topk_block_of(leaf).dim.value.data
+    values, indices = (v.type.element_type for v in leaf.outputs)
+
+    def on(groups: int, red_tiles: int) -> list[TopKPlacementAttr]:
+        grid = (1, groups) if dim == 1 else (groups, 1)
+        shard = (nt, red_tiles) if dim == 1 else (red_tiles, nt)
+        at = ttcore.GridAttr(ttcore.Grid(grid))
+        return [TopKPlacementAttr(_device(e, grid, shard), at) for e in (values, indices)]
+
+    made = on(bands, kt)
+    for groups in schedule:
+        wide = on(groups, bands // groups * kt)
+        made += [*wide, *wide, *on(groups, kt)]
+        bands = groups
+    return made
 
 
 def plan_topk(leaf: d2m.GenericOp, chip: dict, device: tuple[int, int]) -> None:
     """The leaf's `d2m.topk_plan` (see the module doc)."""
     block = topk_block_of(leaf)
-    dim = block.dim.value.data
+    dim, k = block.dim.value.data, block.k.value.data
     shape = leaf.inputs[0].type.get_shape()
     red, nt = shape[2 + dim], shape[3 - dim]
-    budget = max_tiles_per_core(leaf, chip)
-    if red * nt <= budget:
+    budget = budget_of(leaf, chip)
+    if red * nt <= budget.max_tiles:
         leaf.attributes[PLAN_ATTR] = TopKPlanAttr(IntAttr(1), IntAttr(1), ArrayAttr([]), ArrayAttr(placements(leaf)))
         return
-    count = _slices(nt, red, budget, device[0] if dim == 1 else device[1])
+    kt = -(-k // TILE)
+    band_limit, slice_limit = (device[1], device[0]) if dim == 1 else (device[0], device[1])
+    if (banded := _bands(nt, red, kt, budget, band_limit)) is not None:
+        bands, schedule = banded
+        grid = (1, bands) if dim == 1 else (bands, 1)
+        made = [TopKPlacementAttr(sliced(value.type, grid), ttcore.GridAttr(ttcore.Grid(grid)))
+                for value, generic in chain_buffers(leaf) if generic is leaf or generic in chain_of(leaf)[0]]
+        made += band_placements(leaf, bands, schedule, nt, kt)
+        made += [TopKPlacementAttr(value.type, generic.attributes["grid"]) for value, generic in chain_buffers(leaf)
+                 if generic in chain_of(leaf)[1]]
+        leaf.attributes[PLAN_ATTR] = TopKPlanAttr(IntAttr(bands), IntAttr(1), ArrayAttr([IntAttr(g) for g in schedule]),
+                                                  ArrayAttr(made))
+        return
+    count = _slices(nt, red, budget, slice_limit)
     if count is None:
-        raise PassFailure(block, f"D2M topk: one core holds at most {budget} tiles of its input, values and "
-                                 f"indices; no slicing of the {nt} non-target tiles across the grid leaves a core "
-                                 f"{red} reduction tiles of them (bands of the reduction merged by a tree are not "
-                                 "built yet)")
+        raise PassFailure(block, f"D2M topk: no split of the reduction and non-target dimensions fits the per-core "
+                                 f"tile budget ({budget.max_tiles} tiles) with a merge tree this worker grid can hold")
     grid = (count, 1) if dim == 1 else (1, count)
     made = [TopKPlacementAttr(sliced(value.type, grid), ttcore.GridAttr(ttcore.Grid(grid)))
             for value, _ in chain_buffers(leaf)]
