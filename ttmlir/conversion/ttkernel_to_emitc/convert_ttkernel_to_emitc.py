@@ -143,7 +143,9 @@ class _KernelLowering:
         else:
             name = f"cb_arg_{sum(n.startswith('cb_arg_') for n in self.cb_names.values())}"
         self.cb_names[lowered.results[0]] = name
-        self.cb_formats[lowered.results[0]] = DATA_FORMATS[op.results[0].type.element.dtype]
+        element = op.results[0].type.element
+        if hasattr(element, "dtype"):  # a CB of tiles
+            self.cb_formats[lowered.results[0]] = DATA_FORMATS[element.dtype]
 
     def fresh(self, prefix: str) -> str:
         """A new C++ variable name in this kernel: `page_id_0`, `page_id_1`, ..."""
@@ -304,6 +306,8 @@ class _KernelLowering:
             return [_call("compute_kernel_hw_startup<SrcOrder::Reverse>", [a, b, out], []),
                     _call(init, [a, b, *rest], [])]
         if op.name == "ttkernel.experimental.fill_arange_tile":  # the indices in the CB's format, a template
+            if op.operands[0] not in self.cb_formats:
+                raise PassFailure(op, f"'{op.name}' op fills a CB of tiles (a kernel argument)")
             return [_call(f"experimental::fill_arange_tile<DataFormat::{self.cb_formats[op.operands[0]]}>",
                           list(op.operands), result_types)]
         return [_call(_callee(op), list(op.operands), result_types)]
