@@ -79,3 +79,14 @@ def test_topk_unsorted_holds_the_top_k():
 def test_sorted_k32_over_two_tiles_is_refused():
     with pytest.raises(PassFailure, match="sorted D2M topk with k = 32"):
         compile_ttir(topk_ir((32, 64), 32, 1, True, True))
+
+
+@pytest.mark.parametrize("shape,k,dim,largest", [
+    ((128, 512), 16, 1, True), ((512, 128), 16, 0, False), ((32, 4096), 40, 1, True),  # bands merged by a tree
+    ((1024, 256), 8, 1, True)])  # the non-target dim sliced across cores
+def test_topk_split_across_cores(shape, k, dim, largest):
+    x = torch.randn(shape, generator=torch.Generator().manual_seed(11))
+    values, indices = run_topk(x, k, dim, largest)
+    want_values, want_indices = expected(x.numpy(), k, dim, largest)
+    assert np.array_equal(values, want_values)
+    assert np.array_equal(indices, want_indices)

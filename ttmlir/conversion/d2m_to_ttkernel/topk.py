@@ -1,14 +1,14 @@
-"""The program of a topk leaf generic (a `d2m.topk_block` generating its indices), on each core of its grid, whose
-shard holds the whole reduction: the reader hands over the input shard, the compute kernel builds the index
-buffer and runs the merge tree `--d2m-decompose-topk` writes (the same groups, in the same order, unrolled), the
-writer waits for the values and indices (and writes DRAM pages).
+"""The program of a topk generic (a `d2m.topk_block`), on each core of its grid: the reader hands over the input shard
+(and a merge stage's indices), the compute kernel builds a leaf's index buffer and runs the merge tree
+`--d2m-decompose-topk` writes (the same groups, in the same order, unrolled), the writer waits for the values and
+indices (and writes DRAM pages).
 
-The index buffer (an L1 buffer of the shard's tiles, si32): the scratch tile filled with its row-major indices
-(`experimental::fill_arange_tile`), transposed (column 0 then holds each row's index), and per tile that column
-spread over the tile (`unary_bcast<COL>`) plus the tile's first index along the reduction
-(`add_unary_tile_int32`). Each group of the tree loads its tile pair (values, then indices) into dst 0..3 from the
-input and the index buffer, or (read from output) from the outputs, runs its topk calls and packs the pair into
-the outputs.
+A leaf's index buffer (an L1 buffer of the shard's tiles, si32): the scratch tile filled with its row-major
+indices (`experimental::fill_arange_tile`), transposed (column 0 then holds each row's index), and per tile that
+column spread over the tile (`unary_bcast<COL>`) plus the tile's first index along the reduction, its core's band
+offset included (`add_unary_tile_int32`). A merge stage reads the indices it is given. Each group of the tree loads its tile pair (values, then indices) into dst 0..3 from the
+input and the index buffer, or (read from output) from the work buffers, runs its topk calls and packs the pair
+into the work buffers.
 
 The tree works in two L1 buffers of the shard (values and indices), CBs read back by later groups: between groups
 they are full (pushed); a group reading them waits for them, and before it packs it frees and reserves them again

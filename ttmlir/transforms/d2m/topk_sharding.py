@@ -6,11 +6,15 @@ The chain is the leaf (the generic of a `d2m.topk_block` generating its indices)
 (a negation for smallest-k, the pre-transpose), and those reading its results (through the extract's narrowing
 views: the extracts, the indices' cast, the values' negation back). The budget follows upstream's: each
 shard-sized operand of the leaf costs its tile size times the CB buffering factor per tile a core holds, the
-one-tile scratch is paid twice; one core holds the whole topk when its reduction (at least two tiles) times its
-non-target tiles fit. Else the non-target dim is sliced across a column (dim 1) or row (dim 0) of cores, each core
-reducing its slice's rows whole (data-parallel: upstream's choice when banding does not fit), as many slices as
-divide the tiles and fit the grid. Bands of the reduction merged by a tree are not built yet: a topk neither fits
-is refused, naming the budget."""
+one-tile scratch is paid twice, and a merge core pays the leaf's output tiles per partial tile it gathers.
+
+One core holds the whole topk when its reduction (at least two tiles) times its non-target tiles fit. Else, as
+upstream prefers, the reduction is banded: the fewest bands (powers of two first) dividing its tiles, each of at
+least two tiles and on a core of a row (dim 1) or column (dim 0) of the grid, with a merge tree that closes (each
+round the fewest groups whose cores can gather their bands' ceil(k/32)-tile partials beside the leaf's shard).
+Else the non-target dim is sliced across a column (dim 1) or row (dim 0) of cores, each reducing its slice's rows
+whole, as many slices as divide the tiles and fit the grid. Splits that need padding (counts that do not divide
+the tiles) and splits of both dims are not built yet: a topk no split fits is refused, naming the budget."""
 
 from __future__ import annotations
 
@@ -240,8 +244,9 @@ def plan_topk(leaf: d2m.GenericOp, chip: dict, device: tuple[int, int]) -> None:
         return
     count = _slices(nt, red, budget, slice_limit)
     if count is None:
-        raise PassFailure(block, f"D2M topk: no split of the reduction and non-target dimensions fits the per-core "
-                                 f"tile budget ({budget.max_tiles} tiles) with a merge tree this worker grid can hold")
+        raise PassFailure(block, f"D2M topk: no split of the reduction (bands) or of the non-target dimension "
+                                 f"(slices) fits the per-core tile budget ({budget.max_tiles} tiles) with a merge tree "
+                                 "this worker grid can hold; splitting both is not built yet")
     grid = (count, 1) if dim == 1 else (1, count)
     made = [TopKPlacementAttr(sliced(value.type, grid), ttcore.GridAttr(ttcore.Grid(grid)))
             for value, _ in chain_buffers(leaf)]

@@ -26,3 +26,36 @@ func.func @plan(%arg0: tensor<96x64xf32>) -> (tensor<96x4xf32>, tensor<96x4xsi32
   %v, %i = "ttir.topk"(%arg0) <{k = 4 : i32, dim = 1 : i32, largest = true, sorted = true}> : (tensor<96x64xf32>) -> (tensor<96x4xf32>, tensor<96x4xsi32>)
   return %v, %i : tensor<96x4xf32>, tensor<96x4xsi32>
 }
+
+// Over one core's L1 (16 reduction tiles by 4): two bands of 8 on a 1x2 grid, one merge round onto one core.
+// PLAN-LABEL: func.func @banded
+// PLAN: d2m.topk_plan = #d2m.topk_plan<numShards = 2, ntShards = 1, mergeSchedule = [1], placements = [
+// BUILT-LABEL: func.func @banded
+// BUILT: d2m.generic {{{.*}}grid = #ttcore.grid<1x2>
+// BUILT: "d2m.topk_block"({{.*}}) <{dim = 1 : i32, generate_indices = true, k = 16 : i32, num_elements = 512 : i64
+// Each band's best tile: tile j of the narrowed level is tile (j floordiv 1) * 8 + j mod 1 of the partials.
+// BUILT: d2m.view_layout %{{.*}}#0 remapping = #[[NARROW:map[0-9]*]] : tensor<1x2x4x8x!ttcore.tile<32x32, f32>, {{.*}}> -> tensor<1x2x4x1x!ttcore.tile<32x32, f32>
+// BUILT: d2m.view_layout %{{.*}}#1 remapping = #[[NARROW]] : tensor<1x2x4x8x!ttcore.tile<32x32, si32>
+// BUILT: "d2m.composite_view"(%{{.*}}) <{dim = 1 : si32}> : (tensor<1x2x4x1x!ttcore.tile<32x32, f32>, {{.*}}>) -> tensor<1x1x4x2x!ttcore.tile<32x32, f32>
+// BUILT: "d2m.composite_view"(%{{.*}}) <{dim = 1 : si32}> : (tensor<1x2x4x1x!ttcore.tile<32x32, si32>, {{.*}}>) -> tensor<1x1x4x2x!ttcore.tile<32x32, si32>
+// BUILT: d2m.generic {{{.*}}grid = #ttcore.grid<1x1>
+// BUILT: "d2m.topk_block"({{.*}}) <{dim = 1 : i32, generate_indices = false, k = 16 : i32, num_elements = 64 : i64
+// BUILT: "d2m.tile_transpose"
+// BUILT: d2m.to_layout {{.*}} into tensor<128x16xf32>
+func.func @banded(%arg0: tensor<128x512xf32>) -> (tensor<128x16xf32>, tensor<128x16xsi32>) {
+  %v, %i = "ttir.topk"(%arg0) <{k = 16 : i32, dim = 1 : i32, largest = true, sorted = true}> : (tensor<128x512xf32>) -> (tensor<128x16xf32>, tensor<128x16xsi32>)
+  return %v, %i : tensor<128x16xf32>, tensor<128x16xsi32>
+}
+
+// Non-target rows over one core's L1 with a reduction too short to band: eight slices of eight tile rows.
+// PLAN-LABEL: func.func @sliced
+// PLAN: d2m.topk_plan = #d2m.topk_plan<numShards = 1, ntShards = 8, mergeSchedule = [], placements = [
+// BUILT-LABEL: func.func @sliced
+// BUILT: d2m.to_layout %arg0, %{{.*}} -> tensor<8x1x8x3x!ttcore.tile<32x32, f32>
+// BUILT: "d2m.topk_block"({{.*}}) <{dim = 1 : i32, generate_indices = true, k = 8 : i32, num_elements = 96 : i64
+// BUILT-NOT: d2m.composite_view
+// BUILT: d2m.to_layout {{.*}} into tensor<2048x8xf32>
+func.func @sliced(%arg0: tensor<2048x96xf32>) -> (tensor<2048x8xf32>, tensor<2048x8xsi32>) {
+  %v, %i = "ttir.topk"(%arg0) <{k = 8 : i32, dim = 1 : i32, largest = true, sorted = true}> : (tensor<2048x96xf32>) -> (tensor<2048x8xf32>, tensor<2048x8xsi32>)
+  return %v, %i : tensor<2048x8xf32>, tensor<2048x8xsi32>
+}
