@@ -1,5 +1,7 @@
 // RUN: ttmlir-opt --ttcore-register-device --ttir-to-d2m %s | FileCheck %s
 // RUN: not ttmlir-opt --ttcore-register-device --ttir-to-d2m --split-input-file %S/topk_negative.mlir 2>&1 | FileCheck %S/topk_negative.mlir
+// RUN: not ttmlir-opt --ttcore-register-device "--ttir-to-d2m=ttnn-mode=true" %s 2>&1 | FileCheck %s --check-prefix=TTNN
+// TTNN: error: a D2M topk in ttnn-mode is not converted yet
 // ttir-to-d2m writes a topk as its chain: the input laid out (its reduced dim's tile padding masked to -inf), a
 // pre-transpose for dim 1, the leaf generic of one d2m.topk_block over the whole reduction (indices generated from
 // a one-tile si32 scratch), and the extract of the first ceil(k/32) tiles through a narrowing view.
