@@ -47,6 +47,8 @@ from ttmlir.dialects.d2m_composite_view import COMPOSITE_VIEW_OPS
 from ttmlir.dialects.d2m_tilize import TILIZE_OPS
 from ttmlir.dialects.d2m_arange import ARANGE_OPS
 from ttmlir.dialects.d2m_mask_tiles import MASK_TILE_OPS
+from ttmlir.dialects.d2m_topk import TOPK_OPS
+from ttmlir.dialects.d2m_topk_plan import TOPK_PLAN_ATTRS
 from ttmlir.dialects.d2m_tile_reduce import TILE_REDUCE_OPS, ReduceDimAttr
 from ttmlir.dialects.d2m_verify import verify_generic, verify_spatial
 from ttmlir.dialects.d2m_embedding import EMBEDDING_OPS
@@ -795,5 +797,7 @@ D2M = Dialect("d2m", [EmptyOp, ToLayoutOp, ToDeviceOp, ToHostOp, ViewLayoutOp, G
                       *INDEX_OPS, *SEMAPHORE_OPS, *DMA_OPS, *NULL_TX_OPS, *ARG_OPS, *ALIAS_OPS, *COMPOSITE_VIEW_OPS, *ARANGE_OPS,
                       *MASK_TILE_OPS, *TILE_BCAST_OPS,
                       *EMBEDDING_OPS,
-                      *MESH_SHARD_OPS],
-              [*CB_ATTRS, ReduceDimAttr, TileBcastTypeAttr, *DMA_TYPES, *ARG_ATTRS])
+                      *MESH_SHARD_OPS,
+                      *TOPK_OPS],
+              [*CB_ATTRS, ReduceDimAttr, TileBcastTypeAttr, *DMA_TYPES, *ARG_ATTRS,
+               *TOPK_PLAN_ATTRS])

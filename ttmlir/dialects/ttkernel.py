@@ -27,6 +27,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from ttmlir.ir.format_print import FormatPrintOp
 from ttmlir.ir.syntax import enum_attr, parse_arg_groups, table_class
+from ttmlir.dialects.ttkernel_topk import TOPK_CALLS
 
 ThreadAttr = enum_attr("ttkernel.thread", ("noc", "compute", "ethernet"), "The RISC-V thread a kernel runs on.")
 BcastTypeAttr = enum_attr("ttkernel.bcast_type", ("none", "col", "row", "scalar"),
@@ -204,6 +205,7 @@ OPS: dict[str, tuple[str, ...]] = {
     "noc_semaphore_inc_multicast": ("addr", "incr", "num_dests", "noc?"),
     "load_from_l1": ("l1_ptr", "offset"), "store_to_l1": ("value", "l1_ptr", "offset"),
     "remote_sram_write_u32": ("src_sram_addr", "dst_remote_addr", "noc?"),
+    **TOPK_CALLS,
 }
 RESULTS = {"get_write_ptr": 1, "get_read_ptr": 1, "get_tile_size": 1, "get_compile_time_arg_val": 1,
            "get_arg_val": 1, "get_common_arg_val": 1, "get_noc_addr_from_bank_id": 1, "get_semaphore": 1,

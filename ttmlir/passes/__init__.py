@@ -236,6 +236,8 @@ PASS_CLASSES = {
     "linalg-to-llvm-pipeline": "ttmlir.pipelines.linalg_to_llvm:LinalgToLLVMPipeline",
     "tosa-to-linalg": "ttmlir.conversion.tosa_to_linalg.tosa_to_linalg:TosaToLinalgPass",
     "fold-memref-alias-ops": "ttmlir.transforms.fold_memref_alias_ops:FoldMemRefAliasOpsPass",
+    "d2m-decompose-topk": "ttmlir.transforms.d2m.d2m_decompose_topk:D2MDecomposeTopkPass",
+    "d2m-build-topk-chain": "ttmlir.transforms.d2m.d2m_build_topk_chain:D2MBuildTopKChainPass",
 }
 
 

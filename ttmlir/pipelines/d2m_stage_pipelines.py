@@ -13,8 +13,9 @@
   subexpressions merged.
   `--convert-d2m-to-ttkernel` takes the kernel functions on.
 
-Upstream stages this build has no pass for are left out, each only needed by the ops it names: the multi-device
-tensor annotation (meshes), d2m-build-topk-chain and d2m-decompose-topk (topk), d2m-optimize-masks (a mask
+Upstream stages this build has no pass for (or, for topk's d2m-build-topk-chain and d2m-decompose-topk, whose ops
+the backend stages do not lower yet: `--ttir-to-ttmetal-pipeline` runs topk) are left out, each only needed by the
+ops it names: the multi-device tensor annotation (meshes), d2m-optimize-masks (a mask
 optimization), d2m-reblock-generics (operands streamed in blocks; the allocator refuses what does not fit),
 d2m-insert-spill-and-scratch and d2m-sfpu-tile-loop-fission (DST spills, loop fission), and MLIR's
 SCCP and integer-range optimizations (canonicalization folds the constants here)."""

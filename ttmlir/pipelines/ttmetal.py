@@ -8,7 +8,7 @@ as the device stores them; ttir-decompose-composites, ttir-to-ttir-decomposition
 ttir-erase-inverse-ops, ttir-move-reshape-to-constant, ttir-fold-constant-reshape-broadcast,
 ttir-reduction-force-keep-dim, ttir-decompose-complex-reshape, ttir-implicit-broadcast-fold, canonicalize,
 ttir-decompose-complex-permute), ttir-to-d2m (each op a D2M program in unified-thread form), d2m-grid-selection (each program on the grid its tiles
-allow), d2m-generic-fusion (with enable-elementwise-fusion), convert-d2m-to-ttkernel (each program's kernels as ttkernel
+allow, each topk's split planned), d2m-build-topk-chain (each topk's chain built as planned), d2m-generic-fusion (with enable-elementwise-fusion), convert-d2m-to-ttkernel (each program's kernels as ttkernel
 functions, its generic naming them), convert-d2m-to-ttmetal (placement and the TTMetal host program),
 convert-ttkernel-to-emitc. On a mesh (`mesh-shape`, or the module's `ttcore.meshes`) the program runs on every chip,
 its `ttir.mesh_shard`s and collectives host commands between the chips' programs (`conversion/d2m_to_ttmetal/ccl.py`).
@@ -35,6 +35,7 @@ from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import TTIRToD2MPass
 from ttmlir.conversion.ttkernel_to_emitc.convert_ttkernel_to_emitc import ConvertTTKernelToEmitCPass
 from ttmlir.transforms.d2m.d2m_generic_fusion import D2MGenericFusionPass
 from ttmlir.transforms.d2m.d2m_grid_selection import D2MGridSelectionPass
+from ttmlir.transforms.d2m.d2m_build_topk_chain import D2MBuildTopKChainPass
 from ttmlir.transforms.ttcore.register_device import RegisterDevicePass, WrapDeviceModulePass
 from ttmlir.transforms.ttcore.ttcore_mark_functions_as_forward import TTCoreMarkFunctionsAsForwardPass
 from ttmlir.transforms.ttir.ttir_element_type_normalization import ElementTypeNormalizationPass
@@ -105,6 +106,7 @@ class TTIRToTTMetalPipeline(RegisterDevicePass, TTMetalOptions):
         run_pass(TTIRToD2MPass(self.default_input_memspace, self.default_output_memspace, self.ttnn_mode,
                                self.collapse_tensors_2d), ctx, module)
         run_pass(D2MGridSelectionPass(self.override_device_shape, self.ttnn_mode), ctx, module)
+        run_pass(D2MBuildTopKChainPass(), ctx, module)
         if self.enable_elementwise_fusion:
             run_pass(D2MGenericFusionPass(self.max_dst_physical_size_tiles), ctx, module)
         run_pass(ConvertD2MToTTKernelPass(

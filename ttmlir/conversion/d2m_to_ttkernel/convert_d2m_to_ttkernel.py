@@ -41,6 +41,8 @@ from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts
 from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
 from ttmlir.conversion.d2m_to_ttkernel.embedding import launch_embedding
 from ttmlir.conversion.d2m_to_ttkernel.batched_matmul import batched_program
+from ttmlir.conversion.d2m_to_ttkernel.topk import launch_topk
+from ttmlir.transforms.d2m.topk_sharding import topk_block_of
 from ttmlir.dialects.d2m_embedding import EmbeddingOp
 from ttmlir.conversion.d2m_to_ttkernel.spill import lower_within_l1, spill_large, spillable
 from ttmlir.conversion.d2m_to_ttkernel.masks import decompose_device_masks
@@ -142,7 +144,8 @@ class _FunctionKernels:
                 continue
             launch = self.program(generic, scalers)
             kernels = self.kernels_generic(launch, generic.attributes["grid"], generic)
-            generic.results[0].replace_all_uses_with(kernels.results[0])
+            for old, new in zip(generic.results, kernels.results):
+                old.replace_all_uses_with(new)
             generic.detach()
             generic.erase()
         drop_dead_views(self.func)
@@ -159,13 +162,13 @@ class _FunctionKernels:
     def kernels_generic(self, launch: Launch, grid: Attribute, op: Operation) -> d2m.GenericOp:
         """The generic of a program's kernels, before `op`: its buffers as `ins` and `outs` (the last), the
         buffers of its CBs as `additionalArgs`, its threads naming its kernels."""
-        out = launch.buffers[-1]
+        outs = launch.buffers[len(launch.buffers) - launch.outputs:]
         kernels = d2m.GenericOp.create(
-            operands=[*launch.buffers, *launch.cbs], result_types=[out.type],
+            operands=[*launch.buffers, *launch.cbs], result_types=[out.type for out in outs],
             attributes={"block_factors": ArrayAttr([]), "grid": grid, "indexing_maps": ArrayAttr([]),
                         "iterator_types": ArrayAttr([]), "threads": ArrayAttr(launch.threads)},
             properties={"operandSegmentSizes": DenseArrayBase.from_list(
-                i32, [len(launch.buffers) - 1, 1, len(launch.cbs)])})
+                i32, [len(launch.buffers) - launch.outputs, launch.outputs, len(launch.cbs)])})
         kernels.location = op.location
         op.parent_block().insert_op_before(kernels, op)
         return kernels
@@ -204,6 +207,8 @@ class _FunctionKernels:
     def program(self, generic: d2m.GenericOp, scalers: list[d2m.GenericOp]) -> Launch:
         """A generic op's program: its region loads whole shards of its inputs, computes one tile op on them
         (elementwise in a linalg.generic, a reduction or a matmul) and stores the whole output shard."""
+        if (block := topk_block_of(generic)) is not None:
+            return launch_topk(self.builder, generic, block)
         out = generic.outputs[0] if len(generic.outputs) == 1 else None
         grid = generic.attributes.get("grid")
         factors = generic.attributes.get("block_factors")
@@ -238,9 +243,14 @@ class _FunctionKernels:
             scaler = self.scaler(layout, self.layout_of(plan.sources[0]).dtype, fill_value(maker), generic)
             return self.builder.launch_reduction(plan.sources[0], scaler, out, generic, plan.kind, plan.reduce_dim)
         # an input on other cores than the output's (or in another grid) is fetched tile by tile
+        sources = list(plan.sources)
+        for n, s in enumerate(sources):  # a view narrowing its input (a topk's extract): its tiles where they are
+            if plan.gathers[n] is None and isinstance(s.owner, d2m.ViewLayoutOp) and \
+                    s.type.get_shape() != s.owner.input.type.get_shape():
+                sources[n], plan.gathers[n] = shifted_view(s, generic)
         gathers = [g if g else None if self.layout_of(s).near(layout) else "same"
-                   for s, g in zip(plan.sources, plan.gathers)]
-        return self.builder.launch(plan.kind, plan.sources, out, generic, gathers)
+                   for s, g in zip(sources, plan.gathers)]
+        return self.builder.launch(plan.kind, sources, out, generic, gathers)
 
     def scaler(self, layout: ShardLayout, dtype: str, value: float, op: Operation) -> SSAValue:
         """A tensor of one tile of `value` per core of `layout`'s grid (a reduction's scaler), filled by a generic."""

@@ -38,6 +38,7 @@ class Launch:
     buffers: list[SSAValue]
     cbs: list[SSAValue]
     threads: list[d2m.ThreadAttr]
+    outputs: int = 1  # the last buffers it writes
 
 
 def kernel_function(kernels: list[FuncOp], base: str, thread: str, body: list[Operation],

@@ -18,6 +18,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, column_offset, face_runs, matrix_dims, reshaped
 from ttmlir.dialects import d2m
+from ttmlir.dialects.d2m_composite_view import CompositeViewOp
 from ttmlir.errors import PassFailure
 
 
@@ -67,8 +68,11 @@ class TileGather:
 
 def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str | RowGather | TileGather]:
     """(the tensor a copy reads, how its reader gathers it): a logical view's input and its `RowGather`, a view of
-    whole tiles' input and its `TileGather`, or the value itself read tile for tile ("same")."""
+    whole tiles' input and its `TileGather` (a composite view of one tensor re-splitting it: each tile where the
+    tensor holds it), or the value itself read tile for tile ("same")."""
     view = value.owner
+    if isinstance(view, CompositeViewOp) and len(view.operands) == 1:  # one tensor re-split: each tile as it is
+        return view.operands[0], TileGather(AffineMap.identity(4))
     if not isinstance(view, d2m.ViewLayoutOp):
         return value, "same"
     if view.remapping.data.num_dims == 3:
@@ -86,6 +90,7 @@ def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str | RowGat
 
 def drop_dead_views(func: FuncOp) -> None:
     """The views no program reads any more."""
-    for view in [op for op in func.walk() if isinstance(op, d2m.ViewLayoutOp) and not op.result.uses]:
+    for view in [op for op in func.walk() if isinstance(op, (d2m.ViewLayoutOp, CompositeViewOp)) and
+                 not op.results[0].uses]:
         view.detach()
         view.erase()

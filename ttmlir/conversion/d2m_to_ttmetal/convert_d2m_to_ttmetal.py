@@ -247,7 +247,8 @@ class _FunctionLowering:
         launches = [self.launch_threads(generic, placed) for generic in generics]
         self.ops.append(one_program(launches, op) if len(launches) > 1 else launches[0])
         for generic in generics:
-            placed[generic.results[0]] = placed[generic.outputs[0]]
+            for result, output in zip(generic.results, generic.outputs):  # a topk's two
+                placed[result] = placed[output]
         for result, generic in zip(op.results, generics) if op is not generics[0] else ():
             placed[result] = placed[generic.results[0]]
 

@@ -56,6 +56,7 @@ from ttmlir.conversion.ttir_to_d2m.conv_transpose2d import TRANSPOSED_CONVOLUTIO
 from ttmlir.conversion.ttir_to_d2m.logical import LOGICAL
 from ttmlir.conversion.ttir_to_d2m.float_indices import FLOAT_INDICES
 from ttmlir.conversion.ttir_to_d2m.reductions import ROW_REDUCTIONS
+from ttmlir.conversion.ttir_to_d2m.topk import MULTI_RESULT
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -369,6 +370,9 @@ class TTIRToD2MPass(ModulePass):
             if ttir_op.ROW.name in KEPT:
                 continue
             name = ttir_op.ROW.name
+            if name in MULTI_RESULT:  # ops of several results, each building its programs
+                MULTI_RESULT[name](self, ttir_op, device)
+                continue
             rewritten = REWRITTEN[name](ttir_op) if name in REWRITTEN else WINDOWED[name](self, ttir_op) \
                 if name in WINDOWED else [ttir_op]
             produced = [q for p in rewritten for q in (_decomposed_min(p) if p.name == "ttir.min" else [p])]

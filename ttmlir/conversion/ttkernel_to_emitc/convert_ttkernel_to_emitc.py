@@ -94,6 +94,7 @@ class _KernelLowering:
         self.thread = func.attributes["ttkernel.thread"].data.value
         self.headers: set[str] = {HEADERS[self.thread]}
         self.cb_names: dict = {}  # CB value -> its CircularBuffer object's name
+        self.cb_formats: dict = {}  # CB value -> its tiles' DataFormat
         self.cb_declared: set = set()  # (block, name) of the objects declared
         self.counters: dict[str, int] = {}
 
@@ -142,6 +143,9 @@ class _KernelLowering:
         else:
             name = f"cb_arg_{sum(n.startswith('cb_arg_') for n in self.cb_names.values())}"
         self.cb_names[lowered.results[0]] = name
+        element = op.results[0].type.element
+        if hasattr(element, "dtype"):  # a CB of tiles
+            self.cb_formats[lowered.results[0]] = DATA_FORMATS[element.dtype]
 
     def fresh(self, prefix: str) -> str:
         """A new C++ variable name in this kernel: `page_id_0`, `page_id_1`, ..."""
@@ -301,6 +305,11 @@ class _KernelLowering:
             init = "matmul_init" if mnemonic == "mm_init" else "matmul_block_init"
             return [_call("compute_kernel_hw_startup<SrcOrder::Reverse>", [a, b, out], []),
                     _call(init, [a, b, *rest], [])]
+        if op.name == "ttkernel.experimental.fill_arange_tile":  # the indices in the CB's format, a template
+            if op.operands[0] not in self.cb_formats:
+                raise PassFailure(op, f"'{op.name}' op fills a CB of tiles (a kernel argument)")
+            return [_call(f"experimental::fill_arange_tile<DataFormat::{self.cb_formats[op.operands[0]]}>",
+                          list(op.operands), result_types)]
         return [_call(_callee(op), list(op.operands), result_types)]
 
 

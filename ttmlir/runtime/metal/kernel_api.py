@@ -14,6 +14,7 @@ from ttmlir import hardware
 from ttmlir.runtime.metal import tile_math
 from ttmlir.runtime.numerics import Numerics
 from ttmlir.runtime.metal.kernel_cpp import CompiledKernel
+from ttmlir.runtime.metal.topk_tiles import TopkTiles
 from ttmlir.runtime.metal.core import (CircularBuffer, Core, DRAM_BYTES_PER_CYCLE, KernelHang, KernelLaunch, LOCAL_BITS,
                                        MetalError, NOC_BYTES_PER_CYCLE, NOC_LATENCY, NODE_BITS, SEMAPHORE_BASE,
                                        SEMAPHORE_SLOTS, SPIN_LIMIT, Wait)
@@ -45,7 +46,7 @@ _POINTER_TYPES = {"uint32_t": ("<I", "<I", 0xFFFFFFFF), "int32_t": ("<i", "<I", 
                   "int8_t": ("<b", "<B", 0xFF), "float": ("<f", "<f", None)}
 
 
-class KernelApi:
+class KernelApi(TopkTiles):
     """tt-metal's kernel API for one kernel on one core: what the compiled C++ calls."""
 
     def __init__(self, grid, core: Core, launch: KernelLaunch, compiled: CompiledKernel):

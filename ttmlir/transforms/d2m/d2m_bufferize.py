@@ -26,6 +26,7 @@ from ttmlir.dialects.memref_ext import CopyOp
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.d2m.d2m_bufferize_embedding import EMBEDDING_BUFFERIZE
+from ttmlir.dialects.d2m_topk import TOPK_BUFFERIZE
 
 L1 = ttcore.MemorySpaceAttr(ttcore.MemorySpaceAttr.enum_type("l1"))
 
@@ -213,4 +214,5 @@ D2M_BUFFERIZE = {d2m.EmptyOp: _empty, d2m.ViewLayoutOp: _view, MaskOp: _mask, d2
                  d2m.ToDeviceOp: _transfer, d2m.ToHostOp: _transfer,
                  **{cls: _moves for cls in _DEST},
                  **{cls: _cb_op for cls in d2m.CB_OPS if cls.name in ("d2m.get_cb", "d2m.wait", "d2m.reserve")},
-                 **EMBEDDING_BUFFERIZE}
+                 **EMBEDDING_BUFFERIZE,
+                 **TOPK_BUFFERIZE}

@@ -28,6 +28,7 @@ from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.register_device import device_module_of
 from ttmlir.ir.syntax import affine_map_str
 from ttmlir.transforms.d2m.reblock import reblock_view
+from ttmlir.transforms.d2m.topk_sharding import chain_generics, leaves, plan_topk
 from ttmlir.transforms.d2m.virtual_grid import core_virt_maps, grid_maps_of, legal_cores, needs_virtual_grid, virtual_grid
 
 TILE = 32
@@ -157,7 +158,10 @@ class D2MGridSelectionPass(ModulePass):
         device = tuple(self.override_device_shape or system.data.chip(0)["grid"])
         if len(device) != 2:
             raise PassFailure(op, "override-device-shape is a grid YxX, e.g. override-device-shape=8,8")
-        for generic in [g for g in op.walk() if isinstance(g, d2m.GenericOp)]:
+        topk_chains = chain_generics(op)  # on the cores their topk's plan names
+        for leaf in leaves(op):
+            plan_topk(leaf, system.data.chip(0), device)
+        for generic in [g for g in op.walk() if isinstance(g, d2m.GenericOp) and g not in topk_chains]:
             if isinstance(generic.parent_op(), d2m.SpatialOp):
                 # its region's core range gives it its grid; the cores it runs on are its output's
                 grid = generic.attributes["grid"].data.shape

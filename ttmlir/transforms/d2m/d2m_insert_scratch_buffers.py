@@ -1,7 +1,9 @@
 """`--d2m-insert-scratch-buffers`: a compute generic fused from several linalg.generic ops gets an L1 scratch
 buffer for the intermediates it spills: `memref.alloc() {d2m.scratch_buffer} : memref<1xNx!tile, #l1>` (128 KiB of
 the tile type of its first tiled input, or output) anchored by `d2m.scratch_init` at the start of its region. The
-`d2m.blocking_map` a fused linalg op carries moves to the alloc of its output, where the allocator reads it."""
+`d2m.blocking_map` a fused linalg op carries moves to the alloc of its output, where the allocator reads it. A
+generic of a `d2m.topk_block` that generates its indices gets the index buffer (one index tile per value tile,
+`d2m.topk_index_buffer`) and the lane buffer its tiles derive from (`d2m.topk_lane_buffer`) the same way."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from xdsl.passes import ModulePass
 from ttmlir import hardware
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.d2m_scratch import ScratchInitOp
+from ttmlir.dialects.d2m_topk import INDEX_BUFFER_ATTR, LANE_BUFFER_ATTR, LANE_TILE_ROWS, TopkBlockOp
 from ttmlir.ir.syntax import enum
 
 SCRATCH_BYTES = 128 * 1024
@@ -63,6 +66,30 @@ def add_scratch(generic: d2m.GenericOp) -> None:
         block.insert_ops_before([alloc, anchor], block.first_op)
 
 
+
+
+def add_topk_index_buffers(generic: d2m.GenericOp) -> None:
+    """A generic whose `d2m.topk_block` generates its indices: its index and lane buffers (see the module doc)."""
+    if not generic.regions:
+        return
+    block = next((o for o in generic.regions[0].walk() if isinstance(o, TopkBlockOp) and
+                  o.generate_indices is not None and o.generate_indices.value.data), None)
+    if block is None or not isinstance(block.input_values.type, MemRefType):
+        return
+    tile = block.out_indices.type.get_element_type()
+    space = enum(ttcore.MemorySpaceAttr, "l1")
+    made = []
+    for shape, role in ((block.input_values.type.get_shape(), INDEX_BUFFER_ATTR),
+                        ((LANE_TILE_ROWS, 1), LANE_BUFFER_ATTR)):
+        alloc = memref.AllocOp([], [], MemRefType(tile, list(shape), NoneAttr(), space))
+        alloc.attributes["d2m.scratch_buffer"] = UnitAttr()
+        alloc.attributes[role] = UnitAttr()
+        alloc.location = block.location
+        made += [alloc, ScratchInitOp.create(operands=[alloc.memref])]  # the anchor keeps the unused alloc alive
+    region_block = generic.regions[0].block
+    region_block.insert_ops_before(made, region_block.first_op)
+
+
 @dataclass(frozen=True)
 class D2MInsertScratchBuffersPass(ModulePass):
     name: ClassVar[str] = "d2m-insert-scratch-buffers"
@@ -71,3 +98,4 @@ class D2MInsertScratchBuffersPass(ModulePass):
         for generic in [g for g in op.walk() if isinstance(g, d2m.GenericOp)]:
             move_blocking_maps(generic)
             add_scratch(generic)
+            add_topk_index_buffers(generic)
