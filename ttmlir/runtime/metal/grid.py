@@ -186,9 +186,8 @@ class Grid:
         for y, x in used:
             core = self.core(y, x)
             core.cbs, core.dst_state, core.sem_times = {}, "released", {}
-            for sem_id, value in enumerate(program.semaphores):
-                core.l1[SEMAPHORE_BASE + 16 * sem_id:SEMAPHORE_BASE + 16 * sem_id + 4] = \
-                    torch.tensor([value], dtype=torch.int32).view(torch.uint8)
+            words = core.l1_np[SEMAPHORE_BASE:SEMAPHORE_BASE + 16 * len(program.semaphores)].view(numpy.int32)
+            words[::4] = program.semaphores  # semaphore i's word at SEMAPHORE_BASE + 16 * i
         for cb in program.cbs:
             if not 0 <= cb.port < self.facts.num_cbs:
                 raise MetalError(f"cb {cb.port}: a core has {self.facts.num_cbs} CB ports (0-{self.facts.num_cbs - 1})")

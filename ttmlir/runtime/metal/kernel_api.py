@@ -411,7 +411,8 @@ class KernelApi:
         return self.cycles + NOC_LATENCY + -(-size // DRAM_BYTES_PER_CYCLE)
 
     def noc_async_read(self, src_noc_addr: int, dst_l1: int, size: int, noc: int = 0) -> None:
-        self.grid.check_l1(dst_l1, size, self.core.name)
+        if dst_l1 < 0 or size < 0 or dst_l1 + size > self.l1_size:
+            self.grid.check_l1(dst_l1, size, self.core.name)
         self.grid.read_into(src_noc_addr, self.l1_bytes[dst_l1:dst_l1 + size])
         self.grid.events += 1
         self.noc_bytes += size
@@ -421,7 +422,8 @@ class KernelApi:
     def noc_async_write(self, src_l1: int, dst_noc_addr, size: int, noc: int = 0) -> None:
         if isinstance(dst_noc_addr, tuple):
             raise MetalError("noc_async_write to a multicast address; use noc_async_write_multicast")
-        self.grid.check_l1(src_l1, size, self.core.name)
+        if src_l1 < 0 or size < 0 or src_l1 + size > self.l1_size:
+            self.grid.check_l1(src_l1, size, self.core.name)
         self.grid.write_from(dst_noc_addr, self.l1_bytes[src_l1:src_l1 + size])
         self.noc_bytes += size
         self.pending_writes.append(self._done_at(dst_noc_addr, size))
@@ -435,7 +437,8 @@ class KernelApi:
         nodes = [(x, y) for y in range(min(y0, y1), max(y0, y1) + 1) for x in range(min(x0, x1), max(x0, x1) + 1)]
         if len(nodes) != num_dests:
             raise MetalError(f"noc_async_write_multicast to {len(nodes)} core(s) with num_dests={num_dests}")
-        self.grid.check_l1(src_l1, size, self.core.name)
+        if src_l1 < 0 or size < 0 or src_l1 + size > self.l1_size:
+            self.grid.check_l1(src_l1, size, self.core.name)
         data = self.l1_bytes[src_l1:src_l1 + size].copy()  # the sender may be among the destinations
         for x, y in nodes:
             self.grid.write_from(self.grid.noc_addr(x, y, addr), data)

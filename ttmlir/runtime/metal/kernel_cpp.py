@@ -556,8 +556,23 @@ class _Emitter:
         if ctype in _FLOATS:
             return f"float({value})"
         if ctype == "bool":
-            return f"bool({value})"
+            return value if node is not None and self.is_bool(node) else f"bool({value})"
         return value
+
+    def is_bool(self, node) -> bool:
+        """Whether an expression's Python value is a bool: a comparison, a negation, a bool literal or local, or
+        `&`, `|`, `^` of such."""
+        kind = node.data if isinstance(node, Tree) else None
+        if kind in ("true", "false", "not_"):
+            return True
+        if kind == "name":
+            name = self.qname(node.children[0])
+            return self.lookup(name) == "bool" and not (name in self.params and name in self.types[0])
+        if kind != "binop":
+            return False
+        op = _op(node)
+        return op in ("<", ">", "<=", ">=", "==", "!=") or \
+            op in ("&", "|", "^") and self.is_bool(node.children[0]) and self.is_bool(node.children[2])
 
     def expr(self, node, statement: bool = False) -> str:
         kind = node.data if isinstance(node, Tree) else None

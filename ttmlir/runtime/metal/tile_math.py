@@ -78,6 +78,11 @@ def from_bytes(data: torch.Tensor, data_format: str) -> torch.Tensor:
 # cheaper than torch calls on one tile), bit for bit what the torch path above computes; None where a format or a
 # NaN (whose bits torch's conversions choose) leaves it to the torch path
 
+def _holds_nan(values: numpy.ndarray) -> bool:
+    """Whether f32 values hold a NaN."""
+    return numpy.logical_or.reduce(numpy.isnan(values), axis=None)
+
+
 def unpack_pages(l1: numpy.ndarray, base: int, page_size: int, pages: list[int],
                  data_format: str) -> numpy.ndarray | None:
     """The tiles at `base + p * page_size` of `l1` (uint8), for each p of `pages`, as [len(pages), 32, 32] f32."""
@@ -113,7 +118,7 @@ def dst_holds(dst: numpy.ndarray, data_format: str, num: Numerics) -> bool:
     if num.fp32_dest_acc_en:
         return True
     if data_format == "bf16":  # bf16 values already
-        return not numpy.isnan(dst).any()
+        return not _holds_nan(dst)
     held = dst_held(dst, num)
     if held is not None:
         dst[...] = held
@@ -128,7 +133,7 @@ def pack_into(out: numpy.ndarray, tile: numpy.ndarray, data_format: str, num: Nu
     if data_format == "f32":
         out.view(numpy.float32).reshape(2, 2, FACE, FACE)[...] = faces
         return True
-    if num.exact or numpy.isnan(tile).any():
+    if num.exact or _holds_nan(tile):
         return False
     # numerics.pack_bf16: half an ULP added to the bits, the top 16 kept (ties away from zero)
     numpy.right_shift(faces.view(numpy.uint32) + 0x8000, 16, out=out.view(numpy.uint16).reshape(2, 2, FACE, FACE),
@@ -140,7 +145,7 @@ def dst_held(tile: numpy.ndarray, num: Numerics) -> numpy.ndarray | None:
     """`dst_round` of f32 values (numpy)."""
     if num.fp32_dest_acc_en:
         return tile
-    if numpy.isnan(tile).any():
+    if _holds_nan(tile):
         return None
     bits = tile.view(numpy.uint32)  # torch's f32 -> bf16: to nearest, ties to even
     return ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).view(numpy.float32)
@@ -248,8 +253,14 @@ def matmul_steps(acc: torch.Tensor, a: torch.Tensor, b: torch.Tensor, transpose_
 
 def _accumulate(acc: numpy.ndarray, products: numpy.ndarray, num: Numerics) -> numpy.ndarray | None:
     """`matmul_steps`' sums in numpy; None when a NaN is among them (torch chooses a NaN's bits)."""
-    if numpy.isnan(acc).any() or numpy.isnan(products).any():
+    if _holds_nan(acc) or _holds_nan(products):
         return None
+    with numpy.errstate(over="ignore", invalid="ignore"):  # infinities are values like any other here
+        return _sums(acc, products, num)
+
+
+def _sums(acc: numpy.ndarray, products: numpy.ndarray, num: Numerics) -> numpy.ndarray | None:
+    """The products added to `acc` one after another, each sum held as dst holds it."""
     for product in products:
         acc = acc + product
         if num.fp32_dest_acc_en:
@@ -261,7 +272,7 @@ def _accumulate(acc: numpy.ndarray, products: numpy.ndarray, num: Numerics) -> n
         else:  # numerics.dst_bf16 (to TF32, then to bf16, ties away from zero; subnormals flush): bf16 already
             bits = (((acc.view(numpy.uint32) + 0x1000) & 0xFFFFE000) + 0x8000) & 0xFFFF0000
             acc = numpy.where((bits & 0x7F800000) != 0, bits, numpy.uint32(0)).view(numpy.float32)
-    return None if numpy.isnan(acc).any() else acc
+    return None if _holds_nan(acc) else acc
 
 
 def fpu(name: str, a: torch.Tensor, b: torch.Tensor, num: Numerics = numerics.EXACT) -> torch.Tensor:
