@@ -45,9 +45,10 @@ def tilize(x: torch.Tensor, data_format: str) -> torch.Tensor:
 def untilize(data: torch.Tensor, shape: tuple[int, int], data_format: str) -> torch.Tensor:
     """The inverse of `tilize`: bytes of tiles back into a (rows, cols) f32 tensor."""
     rows, cols = shape
-    values = from_bytes(data, data_format)
+    # bf16 reordered as stored, then widened (a shift: exact, whichever order); other formats widened first
+    values = data.contiguous().view(torch.bfloat16) if data_format == "bf16" else from_bytes(data, data_format)
     faces = values.reshape(rows // TILE, cols // TILE, 2, 2, FACE, FACE).permute(0, 2, 4, 1, 3, 5)
-    return faces.reshape(rows, cols)
+    return faces.reshape(rows, cols).to(torch.float32)
 
 
 def unpack(data: torch.Tensor, data_format: str) -> torch.Tensor:
@@ -79,8 +80,9 @@ def from_bytes(data: torch.Tensor, data_format: str) -> torch.Tensor:
 # NaN (whose bits torch's conversions choose) leaves it to the torch path
 
 def _holds_nan(values: numpy.ndarray) -> bool:
-    """Whether f32 values hold a NaN."""
-    return numpy.logical_or.reduce(numpy.isnan(values), axis=None)
+    """Whether f32 values hold a NaN (their maximum is one: numpy's maximum propagates NaNs)."""
+    top = numpy.maximum.reduce(values, axis=None)
+    return top != top
 
 
 def unpack_pages(l1: numpy.ndarray, base: int, page_size: int, pages: list[int],
