@@ -19,6 +19,7 @@ from ttmlir.runtime.metal.core import (CircularBuffer, Core, DRAM_BYTES_PER_CYCL
                                        SEMAPHORE_SLOTS, SPIN_LIMIT, Wait)
 
 
+# the calls that may wait: each returns None when it is done, else an iterator the kernel waits through (`yield from`)
 BLOCKING = frozenset({"cb_wait_front", "cb_reserve_back", "noc_async_read_barrier", "noc_async_write_barrier",
                       "noc_async_full_barrier", "noc_semaphore_wait", "noc_semaphore_wait_min", "tile_regs_wait",
                       "tile_regs_acquire", "acquire_dst", "noc_async_read_barrier_t", "noc_async_write_barrier_t",
@@ -154,10 +155,17 @@ class KernelApi:
             raise MetalError(f"cb_reserve_back({port}, {pages}): a block of {pages} page(s) straddles the end of "
                              f"{cb.describe()} (its pages are not a multiple of the block)")
         if cb.num_pages - cb.pushed + cb.popped < pages:
-            wait = Wait(lambda: f"cb_reserve_back({port}, {pages}): {cb.free} of {pages} page(s) free in "
-                                f"{cb.describe()}")
-            while cb.num_pages - cb.pushed + cb.popped < pages:
-                yield wait
+            return self._reserve_when_free(cb, port, pages)
+        self._reserved(cb, pages)
+
+    def _reserve_when_free(self, cb: CircularBuffer, port: int, pages: int):
+        wait = Wait(lambda: f"cb_reserve_back({port}, {pages}): {cb.free} of {pages} page(s) free in "
+                            f"{cb.describe()}")
+        while cb.num_pages - cb.pushed + cb.popped < pages:
+            yield wait
+        self._reserved(cb, pages)
+
+    def _reserved(self, cb: CircularBuffer, pages: int) -> None:
         pops_needed = cb.pushed + pages - cb.num_pages  # the slots reserved were freed by this many pops
         if pops_needed > 0 and cb.pop_times[pops_needed - 1] > self.cycles:
             self.cycles = cb.pop_times[pops_needed - 1]
@@ -181,10 +189,17 @@ class KernelApi:
             raise MetalError(f"cb_wait_front({port}, {pages}) can never succeed: {cb.describe()} is smaller "
                              f"than the block")
         if cb.pushed - cb.popped < pages:
-            wait = Wait(lambda: f"cb_wait_front({port}, {pages}): {cb.available} of {pages} page(s) pushed to "
-                                f"{cb.describe()}")
-            while cb.pushed - cb.popped < pages:
-                yield wait
+            return self._wait_for_pages(cb, port, pages)
+        self._waited(cb, pages)
+
+    def _wait_for_pages(self, cb: CircularBuffer, port: int, pages: int):
+        wait = Wait(lambda: f"cb_wait_front({port}, {pages}): {cb.available} of {pages} page(s) pushed to "
+                            f"{cb.describe()}")
+        while cb.pushed - cb.popped < pages:
+            yield wait
+        self._waited(cb, pages)
+
+    def _waited(self, cb: CircularBuffer, pages: int) -> None:
         pushed_at = cb.push_times[cb.popped + pages - 1]
         if pushed_at > self.cycles:
             self.cycles = pushed_at
@@ -342,22 +357,19 @@ class KernelApi:
     def noc_async_read_barrier_t(self, options: str, noc: int, values=None):
         """A read barrier for one transaction id: this grid tags no reads, so there is none to wait for."""
         _trid(options, values, "async_read_barrier")
-        yield from ()
 
     def noc_async_write_barrier_t(self, options: str, noc: int, values=None):
         """A write barrier for the writes tagged with one transaction id."""
         trid = _trid(options, values, "async_write_barrier")
         if trid is None:
-            yield from self.noc_async_write_barrier(noc)
+            self.noc_async_write_barrier(noc)
             return
         self.cycles = max([self.cycles, *self.trid_writes.pop(trid, [])])
-        yield from ()
 
     def noc_async_atomic_barrier(self, noc: int = 0):
         """Waits for this core's semaphore increments to land."""
         self.cycles = max([self.cycles, *self.pending_atomics])
         self.pending_atomics.clear()
-        yield from ()
 
     def noc_object_write_multicast(self, noc: int, src_l1: int, endpoint: str, size: int, num_dests: int,
                                    _src_args, dst_args, linked: bool = False) -> None:
@@ -449,16 +461,14 @@ class KernelApi:
     def noc_async_read_barrier(self, noc: int = 0):
         self.cycles = max([self.cycles, *self.pending_reads])
         self.pending_reads.clear()
-        yield from ()
 
     def noc_async_write_barrier(self, noc: int = 0):
         self.cycles = max([self.cycles, *self.pending_writes])
         self.pending_writes.clear()
-        yield from ()
 
     def noc_async_full_barrier(self, noc: int = 0):
-        yield from self.noc_async_read_barrier()
-        yield from self.noc_async_write_barrier()
+        self.noc_async_read_barrier()
+        self.noc_async_write_barrier()
 
     # --- semaphores ------------------------------------------------------------------------------------
     def noc_semaphore_set(self, pointer, value: int) -> None:
@@ -466,16 +476,20 @@ class KernelApi:
         self.core.sem_times[pointer.addr] = self.cycles
 
     def noc_semaphore_wait(self, pointer, value: int):
-        wait = Wait(lambda: f"noc_semaphore_wait(semaphore at {pointer.addr:#x}, {value}): it holds "
-                            f"{self.load(pointer, 0)}")
-        while self.load(pointer, 0) != value:
-            yield wait
-        self.cycles = max(self.cycles, self.core.sem_times.get(pointer.addr, 0))
+        return self._semaphore_wait("noc_semaphore_wait", pointer, value, lambda held: held == value)
 
     def noc_semaphore_wait_min(self, pointer, value: int):
-        wait = Wait(lambda: f"noc_semaphore_wait_min(semaphore at {pointer.addr:#x}, {value}): it holds "
-                            f"{self.load(pointer, 0)}")
-        while self.load(pointer, 0) < value:
+        return self._semaphore_wait("noc_semaphore_wait_min", pointer, value, lambda held: held >= value)
+
+    def _semaphore_wait(self, call: str, pointer, value: int, reached):
+        """Done (None) when the semaphore's value is `reached`, else the wait for it."""
+        if not reached(self.load(pointer, 0)):
+            return self._wait_for_semaphore(call, pointer, value, reached)
+        self.cycles = max(self.cycles, self.core.sem_times.get(pointer.addr, 0))
+
+    def _wait_for_semaphore(self, call: str, pointer, value: int, reached):
+        wait = Wait(lambda: f"{call}(semaphore at {pointer.addr:#x}, {value}): it holds {self.load(pointer, 0)}")
+        while not reached(self.load(pointer, 0)):
             yield wait
         self.cycles = max(self.cycles, self.core.sem_times.get(pointer.addr, 0))
 
@@ -544,7 +558,6 @@ class KernelApi:
         self.core.dst_state = "acquired"
         self.core.dst_np.fill(0)  # the packer clears what it packed; a fresh acquire sees zeros
         self.core.dst_written = set()
-        yield from ()
 
     acquire_dst = tile_regs_acquire
 
@@ -555,7 +568,6 @@ class KernelApi:
     def tile_regs_wait(self):
         self._dst_state("tile_regs_wait", "committed")
         self.core.dst_state = "waited"
-        yield from ()
 
     def tile_regs_release(self) -> None:
         self._dst_state("tile_regs_release", "waited", "acquired")

@@ -668,12 +668,13 @@ class _Emitter:
         return self.api_call(methods[str(method)], values, str(method), statement, node)
 
     def api_call(self, name: str, args: list[str], spelled: str, statement: bool, node) -> str:
-        """`api.name(args)`, or `yield from` it when the call may wait (only as a statement)."""
+        """`api.name(args)`, or when the call may wait (only as a statement), the wait it returns (none when it is
+        done at once) waited through."""
         call = f"api.{name}({', '.join(args)})"
         if name in self.blocking:
             if not statement:
                 self.fail(node, f"'{spelled}' waits, so it must be called as a statement, not used as a value")
-            return f"yield from {call}"
+            return f"((yield from _w) if (_w := {call}) is not None else None)"
         return call
 
     def template_values(self, template: str, node) -> list[str]:
