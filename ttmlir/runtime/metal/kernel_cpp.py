@@ -202,6 +202,10 @@ def _wrap(value, bits: int, signed: bool):
 _INTEGER = re.compile(r"\(?-?\d+\)?")
 
 
+# the kernel API's integer globals a kernel reads (tt-metal declares the logical coordinates uint8_t)
+_API_CONSTANT_RANGES = {"my_logical_x_": (0, 255), "my_logical_y_": (0, 255), "noc_index": (0, 1)}
+
+
 def _int_type_range(ctype: str) -> tuple[int, int] | None:
     """The values of a C integer type; None for any other type."""
     if ctype in _UNSIGNED_BITS:
@@ -314,15 +318,18 @@ class _Emitter:
         if kind == "name":
             name = self.qname(node.children[0])
             scope = next((s for s in reversed(self.types) if name in s), None)
-            if scope is None or name in self.params and scope is self.types[0]:
+            if scope is None:
+                return _API_CONSTANT_RANGES.get(name)
+            if name in self.params and scope is self.types[0]:
                 return None
             if name in self.value_ranges:
                 return self.value_ranges[name]
             if (id(scope), name) in self.loop_ranges:
                 return self.loop_ranges[(id(scope), name)]
             return _int_type_range(scope[name])
-        if kind == "cast":
-            return _int_type_range(self.type_name(node.children[0]))
+        if kind == "cast":  # the operand's values when the type holds them all, else any of the type's
+            bounds, held = _int_type_range(self.type_name(node.children[0])), self.int_range(node.children[1])
+            return held if bounds and held and bounds[0] <= held[0] and held[1] <= bounds[1] else bounds
         if kind != "binop":
             return None
         op, a, b = _op(node), self.int_range(node.children[0]), self.int_range(node.children[2])

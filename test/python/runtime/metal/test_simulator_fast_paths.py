@@ -116,3 +116,17 @@ def test_a_divisor_that_may_be_zero_keeps_the_c_helper():
     assert "_cdiv(5, c_zero)" in compile_kernel(source, "ints", frozenset()).python
     with pytest.raises(MetalError, match="line 4: ZeroDivisionError: integer division by zero"):
         run_words(source, 1, (0,))
+
+
+def test_a_cast_keeps_its_operands_range_and_the_logical_coordinates_are_bytes():
+    source = """void kernel_main() {
+      volatile tt_l1_ptr uint32_t* out = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(1024);
+      uint32_t row = my_logical_y_ * 4;
+      int32_t at = (int32_t) row;
+      out[0] = at / 2;
+    }"""
+    python = compile_kernel(source, "ints", frozenset()).python
+    assert "c_at = c_row" in python and "(c_at // 2)" in python  # row is in [0, 1020]: no conversion, no C helper
+    grid, core = Grid(), (3, 2)
+    grid.run(Program((KernelLaunch("ints", source, "brisc", (core,)),)))
+    assert grid.core(*core).l1[1024:1028].view(torch.int32).tolist() == [6]
