@@ -4,6 +4,7 @@ launches, programs and their statistics, and the errors a kernel raises."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 import torch
 
@@ -75,8 +76,13 @@ class ProgramStats:
 
 @dataclass
 class Wait:
-    """What a blocked thread waits for, for the hang report."""
-    what: str
+    """What a blocked thread waits for, for the hang report: its text, or a function making it (a thread may wait
+    many rounds; the text is made only if the grid hangs, from the state it hangs in)."""
+    text: str | Callable[[], str]
+
+    @property
+    def what(self) -> str:
+        return self.text() if callable(self.text) else self.text
 
 
 class CircularBuffer:
@@ -86,6 +92,7 @@ class CircularBuffer:
 
     def __init__(self, config: CBConfig):
         self.config = config
+        self.num_pages, self.address, self.page_size = config.num_pages, config.address, config.page_size
         self.pushed = self.popped = self.reserved = self.waited = 0
         self.push_times: list[int] = []
         self.pop_times: list[int] = []
@@ -96,10 +103,10 @@ class CircularBuffer:
 
     @property
     def free(self) -> int:
-        return self.config.num_pages - self.available
+        return self.num_pages - self.pushed + self.popped
 
     def pointer(self, page: int) -> int:
-        return self.config.address + (page % self.config.num_pages) * self.config.page_size
+        return self.address + page % self.num_pages * self.page_size
 
     def describe(self) -> str:
         c = self.config
@@ -112,6 +119,8 @@ class Core:
         self.l1 = torch.zeros(grid.facts.l1_size, dtype=torch.uint8)
         self.cbs: dict[int, CircularBuffer] = {}
         self.dst = torch.zeros(tile_math.DST_TILES, tile_math.TILE, tile_math.TILE)
+        # the same memory as numpy arrays: a small copy or tile costs a numpy call far less than a torch one
+        self.l1_np, self.dst_np = self.l1.numpy(), self.dst.numpy()
         self.dst_state = "released"
         self.dst_written: set[int] = set()  # dst tiles a reduction has written since tile_regs_acquire
         # the packer adds the tiles it packs into L1's (llk_pack_reconfig_l1_acc); like the packer's own

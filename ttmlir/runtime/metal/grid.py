@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sys
 
+import numpy
 import torch
 
 from ttmlir import hardware
@@ -38,6 +39,7 @@ class Grid:
         self.shape = grid or self.facts.grid
         self.cores: dict[tuple[int, int], Core] = {}
         self.dram: dict[tuple[int, int], torch.Tensor] = {}  # (bank, page) -> bytes, made on first write
+        self.dram_views: dict[tuple[int, int], tuple] = {}  # (bank, page) -> (the page, its memory as numpy)
         self.dram_page_limit: int | None = None
         self.kernel_cache: dict = {}
         self.events = 0  # every change another thread could wait for; unchanged over a round = a hang
@@ -99,6 +101,49 @@ class Grid:
             self._dram_page(where, page)[lo:hi] = data[done:done + hi - lo]
             done += hi - lo
 
+    def read_into(self, noc_addr: int, out: numpy.ndarray) -> None:
+        """`read` into `out` (uint8, a view of the reader's L1): the kernels' NoC reads, without tensors between."""
+        kind, where, addr = self.resolve(noc_addr, out.size)
+        if kind == "l1":
+            out[:] = where.l1_np[addr:addr + out.size]
+            return
+        page, lo = divmod(addr, DRAM_PAGE)
+        if lo + out.size <= DRAM_PAGE:  # the usual transfer: within one page
+            held = self._dram_view(where, page)
+            out[:] = 0 if held is None else held[lo:lo + out.size]
+            return
+        done = 0
+        for page, lo, hi in _pages(addr, out.size):
+            held = self._dram_view(where, page)
+            out[done:done + hi - lo] = 0 if held is None else held[lo:hi]
+            done += hi - lo
+
+    def write_from(self, noc_addr: int, data: numpy.ndarray) -> None:
+        """`write` of a uint8 array (a view of the writer's L1; numpy copies overlapping ranges correctly)."""
+        kind, where, addr = self.resolve(noc_addr, data.size)
+        self.events += 1
+        if kind == "l1":
+            where.l1_np[addr:addr + data.size] = data
+            return
+        done = 0
+        for page, lo, hi in _pages(addr, data.size):
+            held = self._dram_view(where, page)
+            if held is None:
+                self._dram_page(where, page)
+                held = self._dram_view(where, page)
+            held[lo:hi] = data[done:done + hi - lo]
+            done += hi - lo
+
+    def _dram_view(self, bank: int, page: int) -> numpy.ndarray | None:
+        """A DRAM page held, as a numpy array of its memory (made once per page), or None."""
+        held = self.dram.get((bank, page))
+        if held is None:
+            return None
+        view = self.dram_views.get((bank, page))
+        if view is None or view[0] is not held:
+            view = self.dram_views[(bank, page)] = (held, held.numpy())
+        return view[1]
+
     def _dram_page(self, bank: int, page: int) -> torch.Tensor:
         """A page of a DRAM bank to write, held from its first write on; the pages held are bounded by half this
         machine's available memory, so a program writing all over DRAM is an error, not the host out of memory."""
@@ -141,9 +186,8 @@ class Grid:
         for y, x in used:
             core = self.core(y, x)
             core.cbs, core.dst_state, core.sem_times = {}, "released", {}
-            for sem_id, value in enumerate(program.semaphores):
-                core.l1[SEMAPHORE_BASE + 16 * sem_id:SEMAPHORE_BASE + 16 * sem_id + 4] = \
-                    torch.tensor([value], dtype=torch.int32).view(torch.uint8)
+            words = core.l1_np[SEMAPHORE_BASE:SEMAPHORE_BASE + 16 * len(program.semaphores)].view(numpy.int32)
+            words[::4] = program.semaphores  # semaphore i's word at SEMAPHORE_BASE + 16 * i
         for cb in program.cbs:
             if not 0 <= cb.port < self.facts.num_cbs:
                 raise MetalError(f"cb {cb.port}: a core has {self.facts.num_cbs} CB ports (0-{self.facts.num_cbs - 1})")

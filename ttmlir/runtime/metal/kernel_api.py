@@ -20,6 +20,7 @@ from ttmlir.runtime.metal.core import (CircularBuffer, Core, DRAM_BYTES_PER_CYCL
                                        SEMAPHORE_SLOTS, SPIN_LIMIT, Wait)
 
 
+# the calls that may wait: each returns None when it is done, else an iterator the kernel waits through (`yield from`)
 BLOCKING = frozenset({"cb_wait_front", "cb_reserve_back", "noc_async_read_barrier", "noc_async_write_barrier",
                       "noc_async_full_barrier", "noc_semaphore_wait", "noc_semaphore_wait_min", "tile_regs_wait",
                       "tile_regs_acquire", "acquire_dst", "noc_async_read_barrier_t", "noc_async_write_barrier_t",
@@ -60,7 +61,12 @@ class KernelApi(TopkTiles):
         self.read_states: dict[int, tuple] = {}  # NoC -> the far side and size set_async_read_state gave it
         self.rt_args = launch.rt_args.get((core.y, core.x), ())
         self.spins = 0
-        self.l1_bytes, self.l1_size = core.l1.numpy(), core.l1.numel()  # the L1 tensor's memory, for word access
+        self.l1_bytes, self.l1_size = core.l1_np, core.l1.numel()  # the L1 tensor's memory, for word access
+        self.cbs = core.cbs  # this program's CBs on the core
+        # the core's coordinates per NoC (`my_x[noc_index]`): this grid addresses both NoCs in NoC 0's coordinates
+        x, y = grid.noc_xy(core.y, core.x)
+        self.constants = {"my_x": [x, x], "my_y": [y, y], "my_logical_x_": core.x, "my_logical_y_": core.y,
+                          "noc_index": 0 if launch.processor == "brisc" else 1}
 
     def spin(self) -> None:
         """One pass of an unbounded loop; a kernel that loops this long without finishing is reported as hung."""
@@ -87,14 +93,10 @@ class KernelApi(TopkTiles):
         return args[index]
 
     def constant(self, name: str):
-        # the core's coordinates per NoC (`my_x[noc_index]`): this grid addresses both NoCs in NoC 0's coordinates
-        x, y = self.grid.noc_xy(self.core.y, self.core.x)
-        values = {"my_x": [x, x], "my_y": [y, y],
-                  "my_logical_x_": self.core.x, "my_logical_y_": self.core.y,
-                  "noc_index": 0 if self.launch.processor == "brisc" else 1}
-        if name not in values:
+        value = self.constants.get(name)
+        if value is None:
             raise MetalError(f"'{name}' is not declared")
-        return values[name]
+        return value
 
     # --- L1 pointers -----------------------------------------------------------------------------------
     def pointer(self, addr, ctype: str) -> _Pointer:
@@ -140,29 +142,39 @@ class KernelApi(TopkTiles):
 
     # --- circular buffers ------------------------------------------------------------------------------
     def _cb(self, port: int) -> CircularBuffer:
-        cb = self.core.cbs.get(int(port))
+        cb = self.cbs.get(port)
         if cb is None:
             raise MetalError(f"cb {port} is not configured on {self.core.name}")
         return cb
 
     def cb_reserve_back(self, port: int, pages: int):
         cb = self._cb(port)
-        if pages > cb.config.num_pages:
+        if pages > cb.num_pages:
             raise MetalError(f"cb_reserve_back({port}, {pages}) can never succeed: {cb.describe()} is smaller "
                              f"than the block")
-        if cb.config.num_pages % pages:
+        if cb.num_pages % pages:
             raise MetalError(f"cb_reserve_back({port}, {pages}): a block of {pages} page(s) straddles the end of "
                              f"{cb.describe()} (its pages are not a multiple of the block)")
-        while cb.free < pages:
-            yield Wait(f"cb_reserve_back({port}, {pages}): {cb.free} of {pages} page(s) free in {cb.describe()}")
-        pops_needed = cb.pushed + pages - cb.config.num_pages  # the slots reserved were freed by this many pops
-        if pops_needed > 0:
-            self.cycles = max(self.cycles, cb.pop_times[pops_needed - 1])
+        if cb.num_pages - cb.pushed + cb.popped < pages:
+            return self._reserve_when_free(cb, port, pages)
+        self._reserved(cb, pages)
+
+    def _reserve_when_free(self, cb: CircularBuffer, port: int, pages: int):
+        wait = Wait(lambda: f"cb_reserve_back({port}, {pages}): {cb.free} of {pages} page(s) free in "
+                            f"{cb.describe()}")
+        while cb.num_pages - cb.pushed + cb.popped < pages:
+            yield wait
+        self._reserved(cb, pages)
+
+    def _reserved(self, cb: CircularBuffer, pages: int) -> None:
+        pops_needed = cb.pushed + pages - cb.num_pages  # the slots reserved were freed by this many pops
+        if pops_needed > 0 and cb.pop_times[pops_needed - 1] > self.cycles:
+            self.cycles = cb.pop_times[pops_needed - 1]
         cb.reserved = pages
 
     def cb_push_back(self, port: int, pages: int) -> None:
         cb = self._cb(port)
-        if pages > cb.free:
+        if pages > cb.num_pages - cb.pushed + cb.popped:
             raise MetalError(f"cb_push_back({port}, {pages}) overflows {cb.describe()}: {cb.free} page(s) free")
         if pages > cb.reserved:
             raise MetalError(f"cb_push_back({port}, {pages}) pushes pages that were not reserved "
@@ -174,22 +186,33 @@ class KernelApi(TopkTiles):
 
     def cb_wait_front(self, port: int, pages: int):
         cb = self._cb(port)
-        if pages > cb.config.num_pages:
+        if pages > cb.num_pages:
             raise MetalError(f"cb_wait_front({port}, {pages}) can never succeed: {cb.describe()} is smaller "
                              f"than the block")
-        while cb.available < pages:
-            yield Wait(f"cb_wait_front({port}, {pages}): {cb.available} of {pages} page(s) pushed to "
-                        f"{cb.describe()}")
-        self.cycles = max(self.cycles, cb.push_times[cb.popped + pages - 1])
+        if cb.pushed - cb.popped < pages:
+            return self._wait_for_pages(cb, port, pages)
+        self._waited(cb, pages)
+
+    def _wait_for_pages(self, cb: CircularBuffer, port: int, pages: int):
+        wait = Wait(lambda: f"cb_wait_front({port}, {pages}): {cb.available} of {pages} page(s) pushed to "
+                            f"{cb.describe()}")
+        while cb.pushed - cb.popped < pages:
+            yield wait
+        self._waited(cb, pages)
+
+    def _waited(self, cb: CircularBuffer, pages: int) -> None:
+        pushed_at = cb.push_times[cb.popped + pages - 1]
+        if pushed_at > self.cycles:
+            self.cycles = pushed_at
         cb.waited = pages
 
     def cb_pop_front(self, port: int, pages: int) -> None:
         cb = self._cb(port)
-        if pages > cb.available:
+        if pages > cb.pushed - cb.popped:
             raise MetalError(f"cb_pop_front({port}, {pages}) pops more than the {cb.available} page(s) in "
                              f"{cb.describe()}")
         cb.popped += pages
-        cb.waited = max(0, cb.waited - pages)
+        cb.waited = cb.waited - pages if cb.waited > pages else 0
         cb.pop_times.extend([self.cycles] * pages)
         self.grid.events += 1
 
@@ -290,9 +313,8 @@ class KernelApi(TopkTiles):
             shard = (row // sy) * gx + col // sx
             offset = ((row % sy) * sx + col % sx) * size
             return self.grid.l1_addr(oy + shard // cx, ox + shard % cx, endpoint["base"] + offset)
-        fields = {"unicast": ("noc_x", "noc_y", "addr"), "dram": ("bank_id", "addr"),
-                  "mcast": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "addr")}[endpoint]
-        if not isinstance(args, dict) or set(args) != set(fields):
+        fields, names = _ENDPOINT_FIELDS[endpoint]
+        if not isinstance(args, dict) or args.keys() != names:
             raise MetalError(f"{call}: a {endpoint} endpoint's far side is {{{', '.join('.' + f for f in fields)}}}, "
                              f"got {args!r}")
         if endpoint == "dram":
@@ -336,22 +358,19 @@ class KernelApi(TopkTiles):
     def noc_async_read_barrier_t(self, options: str, noc: int, values=None):
         """A read barrier for one transaction id: this grid tags no reads, so there is none to wait for."""
         _trid(options, values, "async_read_barrier")
-        yield from ()
 
     def noc_async_write_barrier_t(self, options: str, noc: int, values=None):
         """A write barrier for the writes tagged with one transaction id."""
         trid = _trid(options, values, "async_write_barrier")
         if trid is None:
-            yield from self.noc_async_write_barrier(noc)
+            self.noc_async_write_barrier(noc)
             return
         self.cycles = max([self.cycles, *self.trid_writes.pop(trid, [])])
-        yield from ()
 
     def noc_async_atomic_barrier(self, noc: int = 0):
         """Waits for this core's semaphore increments to land."""
         self.cycles = max([self.cycles, *self.pending_atomics])
         self.pending_atomics.clear()
-        yield from ()
 
     def noc_object_write_multicast(self, noc: int, src_l1: int, endpoint: str, size: int, num_dests: int,
                                    _src_args, dst_args, linked: bool = False) -> None:
@@ -405,8 +424,9 @@ class KernelApi(TopkTiles):
         return self.cycles + NOC_LATENCY + -(-size // DRAM_BYTES_PER_CYCLE)
 
     def noc_async_read(self, src_noc_addr: int, dst_l1: int, size: int, noc: int = 0) -> None:
-        self.grid.check_l1(dst_l1, size, self.core.name)
-        self.core.l1[dst_l1:dst_l1 + size] = self.grid.read(src_noc_addr, size)
+        if dst_l1 < 0 or size < 0 or dst_l1 + size > self.l1_size:
+            self.grid.check_l1(dst_l1, size, self.core.name)
+        self.grid.read_into(src_noc_addr, self.l1_bytes[dst_l1:dst_l1 + size])
         self.grid.events += 1
         self.noc_bytes += size
         self.pending_reads.append(self._done_at(src_noc_addr, size))
@@ -415,8 +435,9 @@ class KernelApi(TopkTiles):
     def noc_async_write(self, src_l1: int, dst_noc_addr, size: int, noc: int = 0) -> None:
         if isinstance(dst_noc_addr, tuple):
             raise MetalError("noc_async_write to a multicast address; use noc_async_write_multicast")
-        self.grid.check_l1(src_l1, size, self.core.name)
-        self.grid.write(dst_noc_addr, self.core.l1[src_l1:src_l1 + size].clone())
+        if src_l1 < 0 or size < 0 or src_l1 + size > self.l1_size:
+            self.grid.check_l1(src_l1, size, self.core.name)
+        self.grid.write_from(dst_noc_addr, self.l1_bytes[src_l1:src_l1 + size])
         self.noc_bytes += size
         self.pending_writes.append(self._done_at(dst_noc_addr, size))
         self.cycles += 1
@@ -429,10 +450,11 @@ class KernelApi(TopkTiles):
         nodes = [(x, y) for y in range(min(y0, y1), max(y0, y1) + 1) for x in range(min(x0, x1), max(x0, x1) + 1)]
         if len(nodes) != num_dests:
             raise MetalError(f"noc_async_write_multicast to {len(nodes)} core(s) with num_dests={num_dests}")
-        self.grid.check_l1(src_l1, size, self.core.name)
-        data = self.core.l1[src_l1:src_l1 + size].clone()
+        if src_l1 < 0 or size < 0 or src_l1 + size > self.l1_size:
+            self.grid.check_l1(src_l1, size, self.core.name)
+        data = self.l1_bytes[src_l1:src_l1 + size].copy()  # the sender may be among the destinations
         for x, y in nodes:
-            self.grid.write(self.grid.noc_addr(x, y, addr), data)
+            self.grid.write_from(self.grid.noc_addr(x, y, addr), data)
         self.noc_bytes += size
         self.pending_writes.append(self.cycles + NOC_LATENCY + -(-size // NOC_BYTES_PER_CYCLE))
         self.cycles += 1
@@ -440,16 +462,14 @@ class KernelApi(TopkTiles):
     def noc_async_read_barrier(self, noc: int = 0):
         self.cycles = max([self.cycles, *self.pending_reads])
         self.pending_reads.clear()
-        yield from ()
 
     def noc_async_write_barrier(self, noc: int = 0):
         self.cycles = max([self.cycles, *self.pending_writes])
         self.pending_writes.clear()
-        yield from ()
 
     def noc_async_full_barrier(self, noc: int = 0):
-        yield from self.noc_async_read_barrier()
-        yield from self.noc_async_write_barrier()
+        self.noc_async_read_barrier()
+        self.noc_async_write_barrier()
 
     # --- semaphores ------------------------------------------------------------------------------------
     def noc_semaphore_set(self, pointer, value: int) -> None:
@@ -457,15 +477,21 @@ class KernelApi(TopkTiles):
         self.core.sem_times[pointer.addr] = self.cycles
 
     def noc_semaphore_wait(self, pointer, value: int):
-        while self.load(pointer, 0) != value:
-            yield Wait(f"noc_semaphore_wait(semaphore at {pointer.addr:#x}, {value}): it holds "
-                        f"{self.load(pointer, 0)}")
-        self.cycles = max(self.cycles, self.core.sem_times.get(pointer.addr, 0))
+        return self._semaphore_wait("noc_semaphore_wait", pointer, value, lambda held: held == value)
 
     def noc_semaphore_wait_min(self, pointer, value: int):
-        while self.load(pointer, 0) < value:
-            yield Wait(f"noc_semaphore_wait_min(semaphore at {pointer.addr:#x}, {value}): it holds "
-                        f"{self.load(pointer, 0)}")
+        return self._semaphore_wait("noc_semaphore_wait_min", pointer, value, lambda held: held >= value)
+
+    def _semaphore_wait(self, call: str, pointer, value: int, reached):
+        """Done (None) when the semaphore's value is `reached`, else the wait for it."""
+        if not reached(self.load(pointer, 0)):
+            return self._wait_for_semaphore(call, pointer, value, reached)
+        self.cycles = max(self.cycles, self.core.sem_times.get(pointer.addr, 0))
+
+    def _wait_for_semaphore(self, call: str, pointer, value: int, reached):
+        wait = Wait(lambda: f"{call}(semaphore at {pointer.addr:#x}, {value}): it holds {self.load(pointer, 0)}")
+        while not reached(self.load(pointer, 0)):
+            yield wait
         self.cycles = max(self.cycles, self.core.sem_times.get(pointer.addr, 0))
 
     def noc_semaphore_inc(self, noc_addr: int, increment: int, noc: int = 0) -> None:
@@ -531,9 +557,8 @@ class KernelApi(TopkTiles):
     def tile_regs_acquire(self):
         self._compute_only("tile_regs_acquire")
         self.core.dst_state = "acquired"
-        self.core.dst.zero_()  # the packer clears what it packed; a fresh acquire sees zeros
+        self.core.dst_np.fill(0)  # the packer clears what it packed; a fresh acquire sees zeros
         self.core.dst_written = set()
-        yield from ()
 
     acquire_dst = tile_regs_acquire
 
@@ -544,7 +569,6 @@ class KernelApi(TopkTiles):
     def tile_regs_wait(self):
         self._dst_state("tile_regs_wait", "committed")
         self.core.dst_state = "waited"
-        yield from ()
 
     def tile_regs_release(self) -> None:
         self._dst_state("tile_regs_release", "waited", "acquired")
@@ -571,13 +595,29 @@ class KernelApi(TopkTiles):
         if not 0 <= tile < cb.waited:
             raise MetalError(f"{call}: tile {tile} of cb {port} was not waited for (cb_wait_front covers "
                              f"{cb.waited} page(s))")
-        addr = cb.pointer(cb.popped) + tile * cb.config.page_size
-        size = tile_math.tile_bytes(cb.config.data_format)
         self.cycles += tile_math.CYCLES["unpack"]
-        return tile_math.unpack(self.core.l1[addr:addr + size], cb.config.data_format)
+        data_format, addr = cb.config.data_format, cb.pointer(cb.popped) + tile * cb.page_size
+        end, values = addr + tile_math.tile_bytes(data_format), numpy.empty((tile_math.TILE,) * 2, numpy.float32)
+        if tile_math.unpack_into(values, self.l1_bytes[addr:end], data_format):
+            return torch.from_numpy(values)
+        return tile_math.unpack(self.core.l1[addr:end], data_format)
+
+    def _cb_pages(self, cb: CircularBuffer, tiles: list[int]) -> torch.Tensor:
+        """Tiles of the waited-for front of a CB (checked by the caller), unpacked: [len(tiles), 32, 32] f32."""
+        base, page, data_format = cb.pointer(cb.popped), cb.config.page_size, cb.config.data_format
+        values = tile_math.unpack_pages(self.l1_bytes, base, page, tiles, data_format)
+        if values is not None:
+            return torch.from_numpy(values)
+        size = tile_math.tile_bytes(data_format)
+        return torch.stack([tile_math.unpack(self.core.l1[base + t * page:base + t * page + size], data_format)
+                            for t in tiles])
 
     def _set_dst(self, index: int, value: torch.Tensor) -> None:
-        self.core.dst[index] = tile_math.dst_round(value, self.num)
+        held = tile_math.dst_held(value.numpy(), self.num) if value.dtype == torch.float32 else None
+        if held is not None:
+            self.core.dst_np[index] = held
+        else:
+            self.core.dst[index] = tile_math.dst_round(value, self.num)
         self.tiles += 1
 
     def fill_tile(self, dst: int, value: float) -> None:
@@ -589,7 +629,22 @@ class KernelApi(TopkTiles):
 
     def copy_tile(self, port: int, tile: int, dst: int) -> None:
         self._compute_only("copy_tile")
-        self._set_dst(self._dst_index(dst, "copy_tile"), self._cb_tile(port, tile, "copy_tile"))
+        self._unpack_to_dst(port, tile, self._dst_index(dst, "copy_tile"), "copy_tile")
+
+    def _unpack_to_dst(self, port: int, tile: int, index: int, call: str, transpose: bool = False) -> None:
+        """`_set_dst(index, _cb_tile(...))` (the tile transposed if asked), the bytes straight into dst."""
+        cb = self._cb(port)
+        if 0 <= tile < cb.waited:
+            data_format = cb.config.data_format
+            addr = cb.pointer(cb.popped) + tile * cb.page_size
+            held = self.core.dst_np[index]
+            if tile_math.unpack_into(held, self.l1_bytes[addr:addr + tile_math.tile_bytes(data_format)], data_format,
+                                     transpose) and tile_math.dst_holds(held, data_format, self.num):
+                self.cycles += tile_math.CYCLES["unpack"]
+                self.tiles += 1
+                return
+        value = self._cb_tile(port, tile, call)  # refused there when the tile was not waited for
+        self._set_dst(index, value.T if transpose else value)
 
     def pack_tile_block(self, dst: int, port: int, tiles: int) -> None:
         """`tiles` dst tiles from `dst` on into the reserved pages of a CB, in order."""
@@ -645,11 +700,14 @@ class KernelApi(TopkTiles):
         if out_tile >= cb.reserved:
             raise MetalError(f"pack_tile into tile {out_tile} of cb {port}, beyond the {cb.reserved} page(s) "
                              "reserved")
-        addr = cb.pointer(cb.pushed) + out_tile * cb.config.page_size
-        tile = self.core.dst[int(dst)]
-        if self.core.pack_l1_acc:  # added into the tile already there
-            tile = tile + tile_math.unpack(self.core.l1[addr:addr + cb.config.page_size], cb.config.data_format)
-        self.core.l1[addr:addr + cb.config.page_size] = tile_math.pack(tile, cb.config.data_format, self.num)
+        page, data_format = cb.page_size, cb.config.data_format
+        addr = cb.pointer(cb.pushed) + out_tile * page
+        if self.core.pack_l1_acc or not tile_math.pack_into(self.l1_bytes[addr:addr + page],
+                                                            self.core.dst_np[int(dst)], data_format, self.num):
+            tile = self.core.dst[int(dst)]
+            if self.core.pack_l1_acc:  # added into the tile already there
+                tile = tile + tile_math.unpack(self.core.l1[addr:addr + page], data_format)
+            self.core.l1[addr:addr + page] = tile_math.pack(tile, data_format, self.num)
         self.cycles += tile_math.CYCLES["pack"]
         self.grid.events += 1
 
@@ -764,8 +822,7 @@ class KernelApi(TopkTiles):
 
     def transpose_wh_tile(self, port: int, tile: int, dst: int) -> None:
         self._compute_only("transpose_wh_tile")
-        index = self._dst_index(dst, "transpose_wh_tile")
-        self._set_dst(index, self._cb_tile(port, tile, "transpose_wh_tile").T)
+        self._unpack_to_dst(port, tile, self._dst_index(dst, "transpose_wh_tile"), "transpose_wh_tile", True)
         self.cycles += tile_math.CYCLES["sfpu"]
 
     def matmul_tiles(self, cb_a: int, cb_b: int, tile_a: int, tile_b: int, dst: int, transpose: int = 0) -> None:
@@ -783,24 +840,39 @@ class KernelApi(TopkTiles):
         self._compute_only("matmul_block")
         rows, cols = range(int(rt_dim)), range(int(ct_dim))
         indices = [self._dst_index(dst + r * ct_dim + c, "matmul_block") for r in rows for c in cols]
-        if not indices:
+        steps = range(kt_dim) if in1_k_stride is not None else range(1)
+        if not indices or not steps:
             return
+        # every step's tiles at once, k major (each dst tile's sums still go in k's order)
+        a_tiles = [tile_a + r * kt_dim + k for k in steps for r in rows]
+        b_tiles = [tile_b + k * (in1_k_stride or 0) + c for k in steps for c in cols]
+        waited_a, waited_b = self._cb(cb_a).waited, self._cb(cb_b).waited
+        for step in range(len(steps)):  # refused as the tiles would be reached, step by step
+            for port, waited, tiles in ((cb_a, waited_a, a_tiles[step * len(rows):(step + 1) * len(rows)]),
+                                        (cb_b, waited_b, b_tiles[step * len(cols):(step + 1) * len(cols)])):
+                bad = next((t for t in tiles if not 0 <= t < waited), None)
+                if bad is not None:
+                    raise MetalError(f"matmul_block: tile {bad} of cb {port} was not waited for (cb_wait_front "
+                                     f"covers {waited} page(s))")
         tile = tile_math.TILE
-        for k in range(kt_dim) if in1_k_stride is not None else range(1):  # each dst tile's sums in k's order
-            a = torch.stack([self._cb_tile(cb_a, tile_a + r * kt_dim + k, "matmul_block") for r in rows])
-            b = torch.stack([self._cb_tile(cb_b, tile_b + k * (in1_k_stride or 0) + c, "matmul_block") for c in cols])
-            acc = self.core.dst[indices].reshape(len(rows), len(cols), tile, tile)
-            out = tile_math.matmul(acc, a[:, None], b[None], bool(transpose), self.num)
-            self.core.dst[indices] = tile_math.dst_round(out, self.num).reshape(-1, tile, tile)
-            # the engine unpacks both tiles of every product, as matmul_tiles does; the gather above counted each once
-            self.cycles += len(indices) * (tile_math.CYCLES["matmul"] + 2 * tile_math.CYCLES["unpack"]) - \
-                (len(rows) + len(cols)) * tile_math.CYCLES["unpack"]
-            self.tiles += len(indices)
+        a = self._cb_pages(self._cb(cb_a), a_tiles).reshape(len(steps), len(rows), 1, tile, tile)
+        b = self._cb_pages(self._cb(cb_b), b_tiles).reshape(len(steps), 1, len(cols), tile, tile)
+        acc = self.core.dst[indices].reshape(len(rows), len(cols), tile, tile)
+        out = tile_math.matmul_steps(acc, a, b, bool(transpose), self.num)
+        self.core.dst[indices] = out.reshape(-1, tile, tile)
+        # the engine unpacks both tiles of every product, as matmul_tiles does
+        self.cycles += len(steps) * len(indices) * (tile_math.CYCLES["matmul"] + 2 * tile_math.CYCLES["unpack"])
+        self.tiles += len(steps) * len(indices)
 
     def __getattr__(self, name: str):
         """The table-driven families: FPU binary (`add_tiles`), SFPU binary (`add_binary_tile`), SFPU unary
         (`exp_tile`), and their `_init` calls (templated or not), which configure the engines and compute nothing
-        here."""
+        here. Each is looked up once per kernel thread (kept as an attribute)."""
+        call = self._family_call(name)
+        self.__dict__[name] = call
+        return call
+
+    def _family_call(self, name: str):
         if name.removesuffix("_t").endswith(("_init", "_uninit")) or name in _CONFIG_CALLS:  # `_t`: templated
             return lambda *args: None
         if name in tile_math.FPU_BINARY:
@@ -883,6 +955,10 @@ def _trid(options: str, values, call: str) -> int | None:
     return trid
 
 
+# the fields naming a NoC endpoint's far side, by the kind of endpoint
+_ENDPOINT_FIELDS = {kind: (fields, frozenset(fields)) for kind, fields in
+                    {"unicast": ("noc_x", "noc_y", "addr"), "dram": ("bank_id", "addr"),
+                     "mcast": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "addr")}.items()}
 _POOLS = ("SUM", "MAX", "AVG")
 _REDUCE_DIMS = {"REDUCE_ROW": "row", "REDUCE_COL": "col", "REDUCE_SCALAR": "scalar"}
 _CONFIG_CALLS = frozenset({"init_sfpu", "binary_op_init_common", "unary_op_init_common", "mm_init", "mm_block_init",

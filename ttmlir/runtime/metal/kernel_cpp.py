@@ -202,6 +202,20 @@ def _wrap(value, bits: int, signed: bool):
 _INTEGER = re.compile(r"\(?-?\d+\)?")
 
 
+# the kernel API's integer globals a kernel reads (tt-metal declares the logical coordinates uint8_t)
+_API_CONSTANT_RANGES = {"my_logical_x_": (0, 255), "my_logical_y_": (0, 255), "noc_index": (0, 1)}
+
+
+def _int_type_range(ctype: str) -> tuple[int, int] | None:
+    """The values of a C integer type; None for any other type."""
+    if ctype in _UNSIGNED_BITS:
+        return 0, (1 << _UNSIGNED_BITS[ctype]) - 1
+    if ctype in _SIGNED_BITS:
+        bits = _SIGNED_BITS[ctype]
+        return -(1 << bits - 1), (1 << bits - 1) - 1
+    return None
+
+
 def _cdiv(a, b):
     if type(a) is int and type(b) is int and a >= 0 and b > 0:  # the common case, where C and Python agree
         return a // b
@@ -235,6 +249,11 @@ class _Emitter:
         self.functions: set[str] = set()
         self.types: list[dict[str, str]] = []
         self.converted: dict[str, tuple[int, bool]] = {}  # an emitted conversion -> the (bits, signed) it gives
+        self.params: set[str] = set()  # the running function's parameters (their values are not converted)
+        self.single: set[str] = set()  # its variables declared once, with a value, and never assigned
+        self.value_ranges: dict[str, tuple[int, int]] = {}  # the values such an integer variable may hold
+        # (scope, counted loop's variable) -> the values it takes (Python's range: not converted), None if unknown
+        self.loop_ranges: dict[tuple[int, str], tuple[int, int] | None] = {}
 
     def fail(self, node, message: str):
         line = getattr(getattr(node, "meta", None), "line", None) or getattr(node, "line", "?")
@@ -266,11 +285,77 @@ class _Emitter:
         name, body = self.function_name(node), node.children[-1]
         params = [c for c in node.children if isinstance(c, Tree) and c.data == "param"]
         self.types.append({str(p.children[1]): self.type_name(p.children[0]) for p in params})
+        self.params = set(self.types[-1])
+        self.single, self.value_ranges = self.single_assignments(body), {}
         args = ", ".join(["api"] + [f"c_{p.children[1]}" for p in params])
         self.emit(0, f"def f_{name}({args}):", node)
         self.emit(1, "if False: yield")  # a generator even when it never waits
         self.block(body, 1)
         self.types.pop()
+
+    def single_assignments(self, body: Tree) -> set[str]:
+        """The variables of a function body declared once, with a value, and never assigned: the values their
+        initializers may take bound their every use."""
+        declared: dict[str, list[Tree]] = {}
+        for declaration in body.find_data("declaration"):
+            for declarator in declaration.children[1:]:
+                declared.setdefault(str(declarator.children[0]), []).append(declarator)
+        assigned = {self.qname(sub.children[0].children[0]) for sub in body.iter_subtrees()
+                    if sub.data in ("assignment", "post_inc", "post_dec", "pre_inc", "pre_dec")
+                    and sub.children[0].data == "name"}
+        return {name for name, declarators in declared.items() if len(declarators) == 1 and name not in assigned
+                and name not in self.params and declarators[0].data == "declarator"
+                and declarators[0].children[1] is not None}
+
+    def int_range(self, node) -> tuple[int, int] | None:
+        """The values an integer expression may take, as the kernel's literals and types bound them (each store to
+        a local of an integer type converts to it; a counted loop's variable stays in its range); None when
+        unknown, or when it may not be an integer."""
+        kind = node.data if isinstance(node, Tree) else None
+        if kind == "number":
+            text = self.expr(node)
+            return (int(text), int(text)) if _INTEGER.fullmatch(text) else None
+        if kind == "name":
+            name = self.qname(node.children[0])
+            scope = next((s for s in reversed(self.types) if name in s), None)
+            if scope is None:
+                return _API_CONSTANT_RANGES.get(name)
+            if name in self.params and scope is self.types[0]:
+                return None
+            if name in self.value_ranges:
+                return self.value_ranges[name]
+            if (id(scope), name) in self.loop_ranges:
+                return self.loop_ranges[(id(scope), name)]
+            return _int_type_range(scope[name])
+        if kind == "cast":  # the operand's values when the type holds them all, else any of the type's
+            bounds, held = _int_type_range(self.type_name(node.children[0])), self.int_range(node.children[1])
+            return held if bounds and held and bounds[0] <= held[0] and held[1] <= bounds[1] else bounds
+        if kind != "binop":
+            return None
+        op, a, b = _op(node), self.int_range(node.children[0]), self.int_range(node.children[2])
+        if a is None or b is None:
+            return None
+        if op in ("+", "-", "*"):
+            fn = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y}[op]
+            corners = [fn(x, y) for x in a for y in b]
+            return min(corners), max(corners)
+        if op in ("/", "%") and a[0] >= 0 and b[0] > 0:
+            return (a[0] // b[1], a[1] // b[0]) if op == "/" else (0, min(a[1], b[1] - 1))
+        return None
+
+    def divide(self, left, right, op: str) -> str:
+        """C's `/` or `%`: Python's where both are integers, the divisor positive and the dividend non-negative
+        (there C and Python agree), tested inline for a signed dividend; else the helper's full C semantics."""
+        a, b, helper = self.expr(left), self.expr(right), "_cdiv" if op == "/" else "_cmod"
+        dividend, divisor = self.int_range(left), self.int_range(right)
+        if dividend is None or divisor is None or divisor[0] <= 0:
+            return f"{helper}({a}, {b})"
+        py_op = "//" if op == "/" else "%"
+        if dividend[0] >= 0:
+            return f"({a} {py_op} {b})"
+        if left.data == "name":  # a signed local: its sign tested where it runs
+            return f"({a} {py_op} {b} if {a} >= 0 else {helper}({a}, {b}))"
+        return f"{helper}({a}, {b})"
 
     @staticmethod
     def type_name(node: Tree) -> str:
@@ -318,7 +403,11 @@ class _Emitter:
                 elif init is None:
                     value = repr(_ENDPOINTS.get(ctype, "dram" if ctype.startswith("AllocatorBank") else 0))
                 else:
-                    value = self.convert(self.expr(init), ctype)
+                    value = self.convert(self.expr(init), ctype, init)
+                    held, bounds = self.int_range(init), _int_type_range(ctype)
+                    if name in self.single and bounds is not None:  # what the conversion leaves it
+                        self.value_ranges[name] = held if held and bounds[0] <= held[0] and held[1] <= bounds[1] \
+                            else bounds
                 self.emit(indent, f"c_{name} = {value}", node)
         elif kind == "expr_stmt":
             self.emit(indent, self.expr(node.children[0], statement=True), node)
@@ -374,6 +463,8 @@ class _Emitter:
             if cond is not None:
                 self.emit(indent + 1, f"if not ({self.expr(cond)}): break")
             self.block(body, indent + 1)
+        if counted is not None:
+            self.loop_ranges.pop((id(self.types[-1]), counted[0]), None)
         self.types.pop()
 
     def counted_loop(self, init, cond, step, body):
@@ -399,6 +490,10 @@ class _Emitter:
                     sub.children[0].data == "name" and self.qname(sub.children[0].children[0]) == var:
                 return None
         self.types[-1][var] = self.type_name(init.children[0])
+        first, stop = self.int_range(start), self.int_range(cond.children[2])
+        step_range = (1, 1) if stride == "1" else self.int_range(step.children[2])
+        known = first is not None and stop is not None and step_range is not None and step_range[0] > 0
+        self.loop_ranges[(id(self.types[-1]), var)] = (first[0], max(first[1], stop[1] - 1)) if known else None
         return var, self.expr(start), self.expr(cond.children[2]), stride
 
     def fill_loop(self, var: str, body) -> tuple[list[Tree], Tree, Tree] | None:
@@ -450,23 +545,41 @@ class _Emitter:
     def qname(node: Tree) -> str:
         return "::".join(str(t) for t in node.children if t.type == "NAME")
 
-    def convert(self, value: str, ctype: str | None) -> str:
+    def convert(self, value: str, ctype: str | None, node: Tree | None = None) -> str:
+        """`value` (the Python of expression `node`, when given) converted to `ctype` as C converts."""
         if ctype in _UNSIGNED_BITS or ctype in _SIGNED_BITS:
             bits, signed = (_UNSIGNED_BITS[ctype], False) if ctype in _UNSIGNED_BITS else (_SIGNED_BITS[ctype], True)
             if _INTEGER.fullmatch(value):  # a literal converts once, here, not on every pass
                 return str(_wrap(int(value.strip("()")), bits, signed))
             if self.converted.get(value) == (bits, signed):
                 return value  # converting to the type it already has
+            known, (low, high) = node is not None and self.int_range(node), _int_type_range(ctype)
+            if known and low <= known[0] and known[1] <= high:
+                return value  # an integer the types keep in range: converting leaves it as it is
             # inline, an integer already in range is kept without a call; anything else goes through `_wrap`
-            low, high = (-(1 << bits - 1), (1 << bits - 1) - 1) if signed else (0, (1 << bits) - 1)
             text = f"(_v if type(_v := {value}) is int and {low} <= _v <= {high} else _wrap(_v, {bits}, {signed}))"
             self.converted[text] = (bits, signed)
             return text
         if ctype in _FLOATS:
             return f"float({value})"
         if ctype == "bool":
-            return f"bool({value})"
+            return value if node is not None and self.is_bool(node) else f"bool({value})"
         return value
+
+    def is_bool(self, node) -> bool:
+        """Whether an expression's Python value is a bool: a comparison, a negation, a bool literal or local, or
+        `&`, `|`, `^` of such."""
+        kind = node.data if isinstance(node, Tree) else None
+        if kind in ("true", "false", "not_"):
+            return True
+        if kind == "name":
+            name = self.qname(node.children[0])
+            return self.lookup(name) == "bool" and not (name in self.params and name in self.types[0])
+        if kind != "binop":
+            return False
+        op = _op(node)
+        return op in ("<", ">", "<=", ">=", "==", "!=") or \
+            op in ("&", "|", "^") and self.is_bool(node.children[0]) and self.is_bool(node.children[2])
 
     def expr(self, node, statement: bool = False) -> str:
         kind = node.data if isinstance(node, Tree) else None
@@ -498,12 +611,10 @@ class _Emitter:
             return f"c_{name}"
         if kind == "binop":
             left, _, right = node.children
-            a, b, op = self.expr(left), self.expr(right), _op(node)
-            if op == "/":
-                return f"_cdiv({a}, {b})"
-            if op == "%":
-                return f"_cmod({a}, {b})"
-            return f"({a} {op} {b})"
+            op = _op(node)
+            if op in ("/", "%"):
+                return self.divide(left, right, op)
+            return f"({self.expr(left)} {op} {self.expr(right)})"
         if kind in ("or_", "and_"):
             return f"({self.expr(node.children[0])} {'or' if kind == 'or_' else 'and'} {self.expr(node.children[1])})"
         if kind == "conditional":
@@ -522,7 +633,7 @@ class _Emitter:
         if kind == "index":
             return f"api.load({self.expr(node.children[0])}, {self.expr(node.children[1])})"
         if kind == "cast":
-            return self.cast(self.type_name(node.children[0]), self.expr(node.children[1]))
+            return self.cast(self.type_name(node.children[0]), self.expr(node.children[1]), node.children[1])
         if kind == "functional_cast":  # `T(x)`, or constructing an object: `TensorAccessor(args, base, page)`
             ctype, args = str(node.children[0]), [self.expr(a) for a in node.children[1:] if a is not None]
             if ctype == "TensorAccessor":
@@ -564,12 +675,13 @@ class _Emitter:
         return self.api_call(methods[str(method)], values, str(method), statement, node)
 
     def api_call(self, name: str, args: list[str], spelled: str, statement: bool, node) -> str:
-        """`api.name(args)`, or `yield from` it when the call may wait (only as a statement)."""
+        """`api.name(args)`, or when the call may wait (only as a statement), the wait it returns (none when it is
+        done at once) waited through."""
         call = f"api.{name}({', '.join(args)})"
         if name in self.blocking:
             if not statement:
                 self.fail(node, f"'{spelled}' waits, so it must be called as a statement, not used as a value")
-            return f"yield from {call}"
+            return f"((yield from _w) if (_w := {call}) is not None else None)"
         return call
 
     def template_values(self, template: str, node) -> list[str]:
@@ -588,10 +700,10 @@ class _Emitter:
                 self.fail(node, f"template argument '{piece}' is not an expression")
         return values
 
-    def cast(self, ctype: str, value: str) -> str:
+    def cast(self, ctype: str, value: str, node: Tree | None = None) -> str:
         if ctype.endswith("*"):
             return f"api.pointer({value}, {ctype[:-1]!r})"
-        return self.convert(value, ctype)
+        return self.convert(value, ctype, node)
 
     def store(self, target: Tree, op: str, value: str, node) -> str:
         if target.data == "name":
@@ -601,7 +713,7 @@ class _Emitter:
                 self.fail(node, f"assignment to undeclared '{name}'")
             current = f"c_{name}"
             new = value if op == "=" else self.combine(current, op[:-1], value)
-            return f"{current} = {self.convert(new, ctype)}"
+            return f"{current} = {self.convert(new, ctype, node.children[2] if op == '=' else None)}"
         if target.data in ("deref", "index"):
             pointer = self.expr(target.children[0])
             offset = "0" if target.data == "deref" else self.expr(target.children[1])

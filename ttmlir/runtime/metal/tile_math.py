@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import numpy
 import torch
 
 from ttmlir.runtime import numerics
@@ -44,9 +45,10 @@ def tilize(x: torch.Tensor, data_format: str) -> torch.Tensor:
 def untilize(data: torch.Tensor, shape: tuple[int, int], data_format: str) -> torch.Tensor:
     """The inverse of `tilize`: bytes of tiles back into a (rows, cols) f32 tensor."""
     rows, cols = shape
-    values = from_bytes(data, data_format)
+    # bf16 reordered as stored, then widened (a shift: exact, whichever order); other formats widened first
+    values = data.contiguous().view(torch.bfloat16) if data_format == "bf16" else from_bytes(data, data_format)
     faces = values.reshape(rows // TILE, cols // TILE, 2, 2, FACE, FACE).permute(0, 2, 4, 1, 3, 5)
-    return faces.reshape(rows, cols)
+    return faces.reshape(rows, cols).to(torch.float32)
 
 
 def unpack(data: torch.Tensor, data_format: str) -> torch.Tensor:
@@ -71,6 +73,84 @@ def to_bytes(values: torch.Tensor, data_format: str) -> torch.Tensor:
 
 def from_bytes(data: torch.Tensor, data_format: str) -> torch.Tensor:
     return data.contiguous().view(FORMATS[data_format]).to(torch.float32)
+
+
+# --- whole pages through numpy: a tile's bytes, its faces and the packer's rounding as a few numpy calls (far
+# cheaper than torch calls on one tile), bit for bit what the torch path above computes; None where a format or a
+# NaN (whose bits torch's conversions choose) leaves it to the torch path
+
+def _holds_nan(values: numpy.ndarray) -> bool:
+    """Whether f32 values hold a NaN (their maximum is one: numpy's maximum propagates NaNs)."""
+    top = numpy.maximum.reduce(values, axis=None)
+    return top != top
+
+
+def unpack_pages(l1: numpy.ndarray, base: int, page_size: int, pages: list[int],
+                 data_format: str) -> numpy.ndarray | None:
+    """The tiles at `base + p * page_size` of `l1` (uint8), for each p of `pages`, as [len(pages), 32, 32] f32."""
+    size = tile_bytes(data_format)
+    if data_format not in ("bf16", "f32") or page_size != size:
+        return None
+    first, last = min(pages), max(pages)
+    region = l1[base + first * size:base + (last + 1) * size]
+    raw = region if len(pages) == last + 1 - first and pages[0] == first and \
+        all(b - a == 1 for a, b in zip(pages, pages[1:])) else region.reshape(-1, size)[[p - first for p in pages]]
+    values = (raw.view(numpy.uint16).astype(numpy.uint32) << 16).view(numpy.float32) if data_format == "bf16" \
+        else raw.view(numpy.float32)
+    faces = values.reshape(len(pages), 2, 2, FACE, FACE).transpose(0, 1, 3, 2, 4)
+    return faces.reshape(len(pages), TILE, TILE)
+
+
+def unpack_into(dst: numpy.ndarray, data: numpy.ndarray, data_format: str, transpose: bool = False) -> bool:
+    """`unpack` of a tile's bytes (uint8) into `dst` (a 32x32 f32 array), transposed within the tile if asked."""
+    if data_format not in ("bf16", "f32"):
+        return False
+    faces = data.view(numpy.uint16 if data_format == "bf16" else numpy.uint32).reshape(2, 2, FACE, FACE)
+    faces = faces.transpose(1, 3, 0, 2) if transpose else faces.transpose(0, 2, 1, 3)  # as (face row, row, ...)
+    held = dst.view(numpy.uint32).reshape(2, FACE, 2, FACE)
+    if data_format == "bf16":  # a bf16 is the top half of its f32
+        numpy.left_shift(faces, 16, out=held, dtype=numpy.uint32)
+    else:
+        held[...] = faces
+    return True
+
+
+def dst_holds(dst: numpy.ndarray, data_format: str, num: Numerics) -> bool:
+    """Rounds unpacked `data_format` values in `dst` as `dst_round` does, in place; False for NaNs."""
+    if num.fp32_dest_acc_en:
+        return True
+    if data_format == "bf16":  # bf16 values already
+        return not _holds_nan(dst)
+    held = dst_held(dst, num)
+    if held is not None:
+        dst[...] = held
+    return held is not None
+
+
+def pack_into(out: numpy.ndarray, tile: numpy.ndarray, data_format: str, num: Numerics) -> bool:
+    """`pack` of a 32x32 f32 tile into `out` (uint8, the page's bytes in L1)."""
+    if data_format not in ("bf16", "f32") or out.size != tile_bytes(data_format):
+        return False
+    faces = tile.reshape(2, FACE, 2, FACE).transpose(0, 2, 1, 3)
+    if data_format == "f32":
+        out.view(numpy.float32).reshape(2, 2, FACE, FACE)[...] = faces
+        return True
+    if num.exact or _holds_nan(tile):
+        return False
+    # numerics.pack_bf16: half an ULP added to the bits, the top 16 kept (ties away from zero)
+    numpy.right_shift(faces.view(numpy.uint32) + 0x8000, 16, out=out.view(numpy.uint16).reshape(2, 2, FACE, FACE),
+                      casting="unsafe")
+    return True
+
+
+def dst_held(tile: numpy.ndarray, num: Numerics) -> numpy.ndarray | None:
+    """`dst_round` of f32 values (numpy)."""
+    if num.fp32_dest_acc_en:
+        return tile
+    if _holds_nan(tile):
+        return None
+    bits = tile.view(numpy.uint32)  # torch's f32 -> bf16: to nearest, ties to even
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000).view(numpy.float32)
 
 
 def dst_round(tile: torch.Tensor, num: Numerics) -> torch.Tensor:
@@ -156,6 +236,45 @@ def matmul(acc: torch.Tensor, a: torch.Tensor, b: torch.Tensor, transpose_b: boo
     kernel's math fidelity; the sum is then held as dst holds it."""
     total = acc + numerics.matmul(a, b.transpose(-2, -1) if transpose_b else b, replace(num, fp32_dest_acc_en=True))
     return total if num.fp32_dest_acc_en or num.exact else numerics.dst_bf16(total)
+
+
+def matmul_steps(acc: torch.Tensor, a: torch.Tensor, b: torch.Tensor, transpose_b: bool,
+                 num: Numerics = numerics.EXACT) -> torch.Tensor:
+    """`matmul` over the steps of an inner dimension, one tile deep each (a [K, ..., 32, 32], b [K, ..., 32, 32]),
+    dst rounding its sum after each step: the products of every step at once (each product is computed alone
+    either way), their sums one step after another, in order."""
+    products = numerics.matmul(a, b.transpose(-2, -1) if transpose_b else b, replace(num, fp32_dest_acc_en=True))
+    held = _accumulate(acc.numpy(), products.numpy(), num)
+    if held is not None:
+        return torch.from_numpy(held)
+    for product in products:
+        total = acc + product
+        acc = dst_round(total if num.fp32_dest_acc_en or num.exact else numerics.dst_bf16(total), num)
+    return acc
+
+
+def _accumulate(acc: numpy.ndarray, products: numpy.ndarray, num: Numerics) -> numpy.ndarray | None:
+    """`matmul_steps`' sums in numpy; None when a NaN is among them (torch chooses a NaN's bits)."""
+    if _holds_nan(acc) or _holds_nan(products):
+        return None
+    with numpy.errstate(over="ignore", invalid="ignore"):  # infinities are values like any other here
+        return _sums(acc, products, num)
+
+
+def _sums(acc: numpy.ndarray, products: numpy.ndarray, num: Numerics) -> numpy.ndarray | None:
+    """The products added to `acc` one after another, each sum held as dst holds it."""
+    for product in products:
+        acc = acc + product
+        if num.fp32_dest_acc_en:
+            continue
+        if num.exact:  # dst_round alone
+            acc = dst_held(acc, num)
+            if acc is None:
+                return None
+        else:  # numerics.dst_bf16 (to TF32, then to bf16, ties away from zero; subnormals flush): bf16 already
+            bits = (((acc.view(numpy.uint32) + 0x1000) & 0xFFFFE000) + 0x8000) & 0xFFFF0000
+            acc = numpy.where((bits & 0x7F800000) != 0, bits, numpy.uint32(0)).view(numpy.float32)
+    return None if _holds_nan(acc) else acc
 
 
 def fpu(name: str, a: torch.Tensor, b: torch.Tensor, num: Numerics = numerics.EXACT) -> torch.Tensor:

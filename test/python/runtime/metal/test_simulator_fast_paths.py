@@ -1,0 +1,132 @@
+"""The Metal simulator's fast paths compute what its plain paths compute, bit for bit: tiles unpacked, rounded in
+dst and packed through numpy, a matmul_block's steps as one batched product, and kernel C++'s integer division
+compiled to Python's where the kernel's types prove it agrees with C."""
+
+import numpy
+import pytest
+import torch
+
+from ttmlir.runtime.metal import tile_math
+from ttmlir.runtime.metal.core import KernelLaunch, MetalError, Program
+from ttmlir.runtime.metal.grid import Grid
+from ttmlir.runtime.metal.kernel_cpp import compile_kernel
+from ttmlir.runtime.numerics import Numerics
+
+NUMERICS = [Numerics(fidelity, fp32, False, exact) for fidelity in ("lofi", "hifi2", "hifi3", "hifi4")
+            for fp32 in (False, True) for exact in (False, True)]
+
+
+def tiles(count: int, seed: int, special: bool = True) -> torch.Tensor:
+    """Values over a wide range of magnitudes; with infinities, subnormals and -0 among them when `special`."""
+    gen = torch.Generator().manual_seed(seed)
+    x = torch.randn(count, 32, 32, generator=gen) * torch.exp(torch.randn(count, 32, 32, generator=gen) * 3)
+    if special:
+        pick = torch.rand(count, 32, 32, generator=gen)
+        x[pick < 0.01], x[(pick > 0.01) & (pick < 0.02)] = float("inf"), -float("inf")
+        x[(pick > 0.02) & (pick < 0.03)], x[(pick > 0.03) & (pick < 0.04)] = 1e-39, -0.0
+    return x
+
+
+def same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.shape == b.shape and torch.equal(a.contiguous().view(torch.int32), b.contiguous().view(torch.int32))
+
+
+@pytest.mark.parametrize("fmt", ["bf16", "f32"])
+@pytest.mark.parametrize("transpose", [False, True])
+def test_unpack_round_and_pack_through_numpy_match_the_torch_path(fmt, transpose):
+    for seed in range(6):
+        x = tiles(1, seed, special=seed % 2 == 0)[0]
+        data = tile_math.tilize(x, fmt)
+        if seed == 4:
+            data[::97] = 0xFF  # NaNs among the bytes: left to the torch path where it rounds them
+        unpacked = tile_math.unpack(data, fmt)
+        unpacked = unpacked.T if transpose else unpacked
+        for num in NUMERICS:
+            held = numpy.empty((32, 32), numpy.float32)
+            assert tile_math.unpack_into(held, data.numpy(), fmt, transpose)
+            assert same_bits(torch.from_numpy(held.copy()), unpacked)
+            if tile_math.dst_holds(held, fmt, num):
+                assert same_bits(torch.from_numpy(held), tile_math.dst_round(unpacked, num))
+            else:
+                assert torch.isnan(unpacked).any() and not num.fp32_dest_acc_en
+            page = numpy.zeros(tile_math.tile_bytes(fmt), numpy.uint8)
+            source = x.T.contiguous() if transpose else x
+            if tile_math.pack_into(page, source.numpy(), fmt, num):
+                assert torch.equal(torch.from_numpy(page), tile_math.pack(source, fmt, num))
+            else:
+                assert fmt == "bf16" and (num.exact or torch.isnan(source).any())
+
+
+def test_a_format_numpy_does_not_hold_is_left_to_the_torch_path():
+    held = numpy.empty((32, 32), numpy.float32)
+    assert not tile_math.unpack_into(held, numpy.zeros(2048, numpy.uint8), "f16")
+    assert not tile_math.pack_into(numpy.zeros(2048, numpy.uint8), held, "f16", Numerics())
+
+
+@pytest.mark.parametrize("num", NUMERICS, ids=str)
+def test_matmul_steps_equal_one_tile_matmul_per_step(num):
+    for seed, (steps, rows, cols) in enumerate([(1, 1, 1), (28, 1, 1), (3, 2, 4), (5, 3, 2)]):
+        a = tiles(steps * rows, seed, special=seed == 2).reshape(steps, rows, 1, 32, 32)
+        b = tiles(steps * cols, seed + 10, special=seed == 2).reshape(steps, 1, cols, 32, 32)
+        start = tile_math.dst_round(tiles(rows * cols, seed + 20, special=False).reshape(rows, cols, 32, 32), num)
+        for transpose in (False, True):
+            acc = start
+            for k in range(steps):
+                acc = tile_math.dst_round(tile_math.matmul(acc, a[k], b[k], transpose, num), num)
+            assert same_bits(tile_math.matmul_steps(start.clone(), a, b, transpose, num), acc)
+
+
+def run_words(source: str, count: int, args: tuple = ()) -> list[int]:
+    grid = Grid()
+    core = ((0, 0),)
+    grid.run(Program((KernelLaunch("ints", source, "brisc", core, rt_args={core[0]: args}),)))
+    return grid.core(0, 0).l1[1024:1024 + 4 * count].view(torch.int32).tolist()
+
+
+def test_integer_division_keeps_c_semantics_where_it_compiles_to_python_division():
+    source = """void kernel_main() {
+      volatile tt_l1_ptr int32_t* out = reinterpret_cast<volatile tt_l1_ptr int32_t*>(1024);
+      int32_t seven = 7;
+      int32_t minus = 0 - seven;
+      uint32_t big = 4000000000;
+      size_t four = 4;
+      for (uint32_t i = 0; i < 4; i += 1) {
+        uint32_t row = i / four;
+        uint32_t col = i % four;
+        out[i] = row * 10 + col;
+      }
+      out[4] = minus / 2;
+      out[5] = minus % 2;
+      out[6] = big / 3;
+      out[7] = big % 7;
+    }"""
+    python = compile_kernel(source, "ints", frozenset()).python
+    assert "(c_i // c_four)" in python and "(c_i % c_four)" in python  # both known non-negative
+    assert "(c_minus // 2 if c_minus >= 0 else _cdiv(c_minus, 2))" in python  # signed: tested where it runs
+    assert "c_row = (c_i // c_four)" in python  # an unsigned quotient of unsigned values needs no conversion
+    assert run_words(source, 8) == [0, 1, 2, 3, -3, -1, 1333333333, 4000000000 % 7]
+
+
+def test_a_divisor_that_may_be_zero_keeps_the_c_helper():
+    source = """void kernel_main() {
+      volatile tt_l1_ptr uint32_t* out = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(1024);
+      uint32_t zero = get_arg_val<uint32_t>(0);
+      out[0] = 5 / zero;
+    }"""
+    assert "_cdiv(5, c_zero)" in compile_kernel(source, "ints", frozenset()).python
+    with pytest.raises(MetalError, match="line 4: ZeroDivisionError: integer division by zero"):
+        run_words(source, 1, (0,))
+
+
+def test_a_cast_keeps_its_operands_range_and_the_logical_coordinates_are_bytes():
+    source = """void kernel_main() {
+      volatile tt_l1_ptr uint32_t* out = reinterpret_cast<volatile tt_l1_ptr uint32_t*>(1024);
+      uint32_t row = my_logical_y_ * 4;
+      int32_t at = (int32_t) row;
+      out[0] = at / 2;
+    }"""
+    python = compile_kernel(source, "ints", frozenset()).python
+    assert "c_at = c_row" in python and "(c_at // 2)" in python  # row is in [0, 1020]: no conversion, no C helper
+    grid, core = Grid(), (3, 2)
+    grid.run(Program((KernelLaunch("ints", source, "brisc", (core,)),)))
+    assert grid.core(*core).l1[1024:1028].view(torch.int32).tolist() == [6]
