@@ -28,3 +28,31 @@ def test_batch_norm_inference_matches_its_definition(shape, dim, stats):
     expected = (x - m) / torch.sqrt(v + 1e-5) * s + o
     assert out.shape == shape and pcc(out, expected) > 0.999
     assert torch.allclose(out, expected, rtol=5e-2, atol=5e-2)
+
+
+@pytest.mark.parametrize("a, b", [((2, 3, 40, 64), (3, 64, 48)), ((1, 40, 64), (4, 64, 48)), ((40, 64), (2, 64, 48)),
+                                  ((3, 1, 40, 64), (1, 2, 64, 48))])
+def test_batched_matmul_broadcasts_its_batch_dims(a, b):
+    x, y = bf16(*a, seed=1), bf16(*b, seed=2)
+    expected = torch.matmul(x, y)
+    shape = tuple(expected.shape)
+    text = (f"func.func @f(%a: {t(a)}, %b: {t(b)}) -> {t(shape)} {{\n"
+            f"  %0 = \"ttir.matmul\"(%a, %b) : ({t(a)}, {t(b)}) -> {t(shape)}\n"
+            f"  return %0 : {t(shape)}\n}}\n")
+    (out,), _ = run_program(compile_ttir(text), [x, y])
+    assert out.shape == shape and pcc(out, expected) > 0.999
+
+
+@pytest.mark.parametrize("value", ["0xFF800000", "2.500000e+00"])
+def test_pad_of_a_value_fills_the_border_with_it(value):
+    shape, result = (2, 3, 5, 6), (2, 3, 8, 7)
+    x = bf16(*shape, seed=3)
+    text = (f"func.func @f(%x: {t(shape)}) -> {t(result)} {{\n"
+            f"  %0 = \"ttir.pad\"(%x) <{{padding = array<i32: 0, 0, 0, 0, 1, 2, 0, 1>, value = {value} : f32}}> : "
+            f"({t(shape)}) -> {t(result)}\n"
+            f"  return %0 : {t(result)}\n}}\n")
+    (out,), _ = run_program(compile_ttir(text), [x])
+    fill = float("-inf") if value.startswith("0x") else float(value)
+    expected = torch.full(result, fill)
+    expected[:, :, 1:6, 0:6] = x
+    assert torch.equal(out, expected)

@@ -1,7 +1,7 @@
 """`ttir.pad` and `ttir.repeat` as D2M programs: copies of the input's logical view (see `row_gather.py`). A pad's
 view names, for each output element, the input element `low` places before it along each dim, one outside the input
-left zero by the reader (so a pad of 0.0 is converted; others are refused naming the value); a repeat's names the
-element at the output's index modulo the input's size along each dim."""
+left zero by the reader (a pad of another value is a `where` around this one first, see `valued_pad.py`); a repeat's
+names the element at the output's index modulo the input's size along each dim."""
 
 from __future__ import annotations
 
