@@ -18,9 +18,6 @@ def pad(op: TTOp, tensors: list[SSAValue]):
     shape, result = tuple(tensors[0].type.get_shape()), tuple(op.results[0].type.get_shape())
     padding = int_values(op.prop("padding"))
     low = padding[0::2]
-    value = scalar(op.prop("value"))
-    if value != 0:
-        raise PassFailure(op, f"'{op.name}' with value {value} is not converted to D2M yet (a pad of 0.0 is)")
     if any(p < 0 for p in padding):
         raise PassFailure(op, f"'{op.name}' with negative padding {padding} is not converted to D2M yet")
     return gather_view(op, tensors, gathered(shape, result, lambda index: [e - n if n else e
