@@ -1,8 +1,12 @@
-"""Vision-model ops the TTMetal path writes out in others (batch norm at inference), run on the simulated grid
-against goldens computed here from the op's definition."""
+"""Vision-model ops on the TTMetal path (batch norm at inference, pads of a value, matmuls broadcasting their batch
+dims, convolutions of many patch rows), run on the simulated grid against goldens computed here from each op's
+definition (torch's convolution for conv2d)."""
 
 import pytest
 import torch
+import torch.nn.functional as F
+
+from ttmlir.conversion.ttir_to_d2m.conv2d import MATMUL_ROWS
 
 from ttmlir.runtime.metal.program import run_program
 
@@ -56,3 +60,18 @@ def test_pad_of_a_value_fills_the_border_with_it(value):
     expected = torch.full(result, fill)
     expected[:, :, 1:6, 0:6] = x
     assert torch.equal(out, expected)
+
+
+def test_conv2d_of_more_patch_rows_than_one_matmul_takes_is_computed_in_row_blocks():
+    """16800 patch rows: two blocks (MATMUL_ROWS, then the rest), their products concatenated."""
+    shape, weight, bias, result = (1, 140, 120, 16), (32, 16, 1, 1), (1, 1, 1, 32), (1, 140, 120, 32)
+    assert shape[1] * shape[2] > MATMUL_ROWS
+    x, w, b = bf16(*shape, seed=4), bf16(*weight, seed=5), bf16(*bias, seed=6)
+    props = ("dilation = array<i32: 1, 1>, groups = 1 : i32, padding = array<i32: 0, 0, 0, 0>, "
+             "stride = array<i32: 1, 1>")
+    text = (f"func.func @f(%x: {t(shape)}, %w: {t(weight)}, %b: {t(bias)}) -> {t(result)} {{\n"
+            f"  %0 = \"ttir.conv2d\"(%x, %w, %b) <{{{props}}}> : ({t(shape)}, {t(weight)}, {t(bias)}) -> {t(result)}\n"
+            f"  return %0 : {t(result)}\n}}\n")
+    (out,), _ = run_program(compile_ttir(text), [x, w, b])
+    expected = F.conv2d(x.permute(0, 3, 1, 2), w, b.flatten()).permute(0, 2, 3, 1)
+    assert out.shape == result and pcc(out, expected) > 0.999
