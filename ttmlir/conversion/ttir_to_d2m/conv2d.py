@@ -208,11 +208,12 @@ def conv2d(convert, op: TTOp) -> list[TTOp]:
     o_count, _, kh_count, kw_count = weight.type.get_shape()
     windows = Windows((n, h, w, c), tuple(out_shape[1:3]), (kh_count, kw_count), int_pair(op, "stride"),
                       int_pair(op, "dilation"), int_quad(op, "padding"), channels_first)
-    matrix = _weight_matrix(program, weight, c, int(scalar(op.prop("groups"))))
     rows = n * out_shape[1] * out_shape[2]
-    products = [program.add("matmul", [windows.patches(program, x, first, min(MATMUL_ROWS, rows - first)), matrix],
-                            [min(MATMUL_ROWS, rows - first), o_count], element)
-                for first in range(0, rows, MATMUL_ROWS)]
+    patches = [windows.patches(program, x, first, min(MATMUL_ROWS, rows - first))
+               for first in range(0, rows, MATMUL_ROWS)]
+    matrix = _weight_matrix(program, weight, c, int(scalar(op.prop("groups"))))
+    products = [program.add("matmul", [block, matrix], [block.type.get_shape()[0], o_count], element)
+                for block in patches]
     product = products[0] if len(products) == 1 else program.add("concat", products, [rows, o_count], element,
                                                                   {"dim": KINDS["si32"].build(0)})
     product = biased(program, op, product)
