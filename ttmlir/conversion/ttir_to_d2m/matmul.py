@@ -77,7 +77,9 @@ def _batch_of(batch: AffineExpr, result: tuple[int, ...], own: tuple[int, ...]) 
     index, stride = AffineExpr.constant(0), 1
     for d in reversed(range(len(result))):
         if own[d] != 1:
-            index = index + (batch // math.prod(result[d + 1:])) % result[d] * stride
+            inner = math.prod(result[d + 1:])
+            position = batch // inner if inner > 1 else batch
+            index = index + (position % result[d] if d else position) * stride  # the outermost needs no modulo
         stride *= own[d]
     return index
 
