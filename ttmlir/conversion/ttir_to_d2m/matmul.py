@@ -6,10 +6,10 @@ On the device every operand's batch folds into tile rows (each matrix padded to 
 read in the rows of r's batch (see `_maps`), or, when B is one matrix for the whole batch (a matrix, or a batch of
 ones), as a 2-d matmul's B (that generic is a 2-d matmul over A's folded rows). An operand whose batch dims broadcast
 (numpy's rule, a dim of 1 or one it lacks) reads the matrix its own batch index names for r's (`_batch_of`): nothing
-is copied. The generic itself is in explicit
-form (no maps: theirs would not block the operands' grids). A and B are moved to DRAM (any of their tiles is read by
-any core); the output is placed on the largest grid dividing its tiles (grid selection keeps a generic placed
-already), each core computing its tiles from the operand tiles it reads (`convert-d2m-to-ttkernel`)."""
+is copied. The generic itself is in explicit form (no maps: theirs would not block the operands' grids). A and B
+are moved to DRAM (any of their tiles is read by any core); the output is placed on the largest grid dividing its
+tiles (grid selection keeps a generic placed already), each core computing its tiles from the operand tiles it reads
+(`convert-d2m-to-ttkernel`)."""
 
 from __future__ import annotations
 
