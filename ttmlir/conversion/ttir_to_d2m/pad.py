@@ -9,7 +9,7 @@ from xdsl.ir import SSAValue
 
 from ttmlir.conversion.ttir_to_d2m.row_gather import gather_view, gathered
 from ttmlir.errors import PassFailure
-from ttmlir.ir.props import int_values, scalar
+from ttmlir.ir.props import int_values
 from ttmlir.ir.tt_op import TTOp
 
 
