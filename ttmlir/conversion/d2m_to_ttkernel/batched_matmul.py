@@ -1,7 +1,8 @@
 """The program of a batched matmul generic (`ttir_to_d2m/matmul.py`: its region's `linalg.generic` of
 `d2m.tile_matmul` reads B in the rows of each output row's batch, a map with a floordiv): on each core of the
-output's grid, for each tile (i, j) of its shard, a reader streams A's tiles (i, k) and B's tiles (b * Kt + k, j) (or,
-B given transposed, (b * Nt + j, k), transposed in the tile by the block matmul) over k, b = i div Mt, into two CBs
+output's grid, for each tile (i, j) of its shard, a reader streams the tiles of A and B the linalg maps name for
+(i, j, k) over k (A's (i, k) and B's (b * Kt + k, j), or B given transposed (b * Nt + j, k), transposed in the tile
+by the block matmul, b = i div Mt; an operand's batch broadcast names its own matrix of b), into two CBs
 of `stream_buffers` pages; the compute kernel accumulates their products in dst (1x1-tile block matmuls, or
 matmul_tiles under use-tile-matmul) and packs the tile; the writer waits for the shard (and writes a DRAM output's
 pages)."""
@@ -11,17 +12,19 @@ from __future__ import annotations
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, i32
 from xdsl.ir import SSAValue
-from xdsl.ir.affine import AffineDimExpr
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 
 from ttmlir.conversion.d2m_to_ttkernel.compute import ComputeKernels
+from ttmlir.conversion.d2m_to_ttkernel.datamovement import affine_value
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import TILE, KernelOps
 from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
 from ttmlir.dialects import d2m, ttkernel
 from ttmlir.errors import PassFailure
 
 
-def batched_operands(generic: d2m.GenericOp) -> tuple[SSAValue, SSAValue, bool] | None:
-    """(A, B, B transposed) of a batched matmul generic; None for any other generic."""
+def batched_operands(generic: d2m.GenericOp) -> tuple[SSAValue, SSAValue, bool, list[AffineMap]] | None:
+    """(A, B, B transposed, the linalg maps of A and B over (i, j, k)) of a batched matmul generic; None for any
+    other generic."""
     matmuls = [o for o in generic.region.walk() if o.name == "d2m.tile_matmul"]
     if len(matmuls) != 1 or matmuls[0].parent_op().name != "linalg.generic":
         return None
@@ -31,7 +34,7 @@ def batched_operands(generic: d2m.GenericOp) -> tuple[SSAValue, SSAValue, bool] 
         return None  # B read by its own rows: a 2-d matmul
     loads = {o.result: o.source for o in generic.region.walk() if isinstance(o, d2m.RemoteLoadOp)}
     a, b = (loads[v] for v in linalg_op.inputs)
-    return a, b, maps[1].results[1] == AffineDimExpr(2)
+    return a, b, maps[1].results[1] == AffineDimExpr(2), maps[:2]
 
 
 def _tiles(n: int) -> int:
@@ -39,12 +42,10 @@ def _tiles(n: int) -> int:
 
 
 def launch_batched_matmul(builder: ProgramKernels, generic: d2m.GenericOp, a: SSAValue, b: SSAValue, out: SSAValue,
-                          transpose_b: bool) -> Launch:
+                          transpose_b: bool, maps: list[AffineMap]) -> Launch:
     """The program (see the module doc)."""
     la, lb, layout = (builder.layout_of(v) for v in (a, b, out))
-    shape_a, shape_b = (v.type.encoding.data.logical_shape for v in (a, b))
-    m_tiles, k_tiles = _tiles(shape_a[-2]), _tiles(shape_a[-1])
-    n_tiles = _tiles(shape_b[-2] if transpose_b else shape_b[-1])
+    k_tiles = _tiles(a.type.encoding.data.logical_shape[-1])
     pages = builder.stream_buffers
     cbs = [builder.l1_buffer(layout, (1, pages), la.dtype, generic),
            builder.l1_buffer(layout, (1, pages), lb.dtype, generic), builder.cb_of(out, generic)]
@@ -64,16 +65,10 @@ def launch_batched_matmul(builder: ProgramKernels, generic: d2m.GenericOp, a: SS
     def output_tile(body: KernelOps, t: SSAValue) -> None:
         i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(t, sx))))
         j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(t, sx))))
-        batch = body.emit(arith.DivUIOp(i, body.const(m_tiles, index)))
 
         def step(inner: KernelOps, k: SSAValue) -> None:
-            if transpose_b:
-                row_b, col_b = inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(batch, inner.const(n_tiles, index))),
-                                                       j)), k
-            else:
-                row_b, col_b = inner.emit(arith.AddiOp(inner.emit(arith.MuliOp(batch, inner.const(k_tiles, index))),
-                                                       k)), j
-            for port, source, base, row, col in ((port_a, la, base_a, i, k), (port_b, lb, base_b, row_b, col_b)):
+            tiles = [[affine_value(inner, e, [i, j, k]) for e in m.results] for m in maps]
+            for port, source, base, (row, col) in ((port_a, la, base_a, tiles[0]), (port_b, lb, base_b, tiles[1])):
                 inner.call("cb_reserve_back", port, one)
                 inner.read_tile(builder.chip, source, row, col, base, inner.call("get_write_ptr", port, result=i32))
             inner.barrier("read")
@@ -107,5 +102,5 @@ def launch_batched_matmul(builder: ProgramKernels, generic: d2m.GenericOp, a: SS
 def batched_program(builder: ProgramKernels, generic: d2m.GenericOp, out: SSAValue) -> Launch | None:
     """The program of `generic` when it is a batched matmul, else None."""
     found = batched_operands(generic)
-    return None if found is None else launch_batched_matmul(builder, generic, found[0], found[1], out, found[2])
+    return None if found is None else launch_batched_matmul(builder, generic, *found[:2], out, *found[2:])
 

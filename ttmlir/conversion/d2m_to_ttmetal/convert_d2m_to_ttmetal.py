@@ -87,6 +87,14 @@ class _FunctionLowering:
         self.ops: list[Operation] = []
         self.alloc = DevicePlacement(self.func, self.device_grid, self.chip, self.ops, self.ttnn_mode)
         self.buffers, self.layouts = self.alloc.buffers, self.alloc.layouts
+        self.named: dict[str, FuncOp] = {}  # `kernels` by name, extended as kernels are made (see `kernel_index`)
+
+    def kernel_index(self) -> dict[str, FuncOp]:
+        """The kernels by name; the kernels made here are appended to `kernels`, so only those are indexed anew (a
+        model's thousands of programs would otherwise each walk every kernel)."""
+        for kernel in self.kernels[len(self.named):]:
+            self.named[kernel.sym_name.data] = kernel
+        return self.named
 
     def write_input(self, host: SSAValue, placed: Placed, op: Operation) -> None:
         """A host tensor onto its device tensor, as it is (a tensor kept at its rank is tilized on the device from a
@@ -289,7 +297,7 @@ class _FunctionLowering:
         if generic.regions or any(t.kernel is None for t in threads):
             raise PassFailure(generic, "a d2m.generic is lowered to TTMetal once its threads name their kernels "
                                        "(--convert-d2m-to-ttkernel makes them)")
-        made = {f.sym_name.data for f in self.kernels}
+        made = self.kernel_index()
         if any(t.kernel.root_reference.data not in made for t in threads):
             raise PassFailure(generic, "a program's threads name kernel functions in the ttkernel dialect "
                                        "(--convert-d2m-to-ttkernel makes them)")
@@ -302,7 +310,7 @@ class _FunctionLowering:
 
     def enqueue_launch(self, buffers: list[SSAValue], cbs: list[SSAValue], threads, layout: ShardLayout,
                        op: Operation) -> ttmetal.EnqueueProgramOp:
-        configs = launch_configs(threads, self.kernels, layout, self.fidelity)
+        configs = launch_configs(threads, self.kernel_index(), layout, self.fidelity)
         return enqueue(buffers, cbs, list(range(len(cbs))), configs, op)
 
     def constant(self, op: Operation) -> SSAValue:

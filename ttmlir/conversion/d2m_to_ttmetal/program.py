@@ -38,16 +38,17 @@ def _kernel_args(spec: Attribute) -> ttmetal.KernelArgsAttr:
     return ttmetal.KernelArgsAttr((runtime, (), compile_time))
 
 
-def launch_configs(threads, kernels: list[FuncOp], layout: ShardLayout, fidelity: str = "hifi4") -> list[Attribute]:
+def launch_configs(threads, kernels: dict[str, FuncOp], layout: ShardLayout, fidelity: str = "hifi4"
+                   ) -> list[Attribute]:
     """A program's kernel configs on the output's cores, one per thread (`#d2m.thread<kind, @kernel, dm_core>`):
     a data-movement kernel on its core's NoC (core 1 drives NoC 0, core 0 NoC 1), the compute kernel at math
-    fidelity `fidelity` (f32 and si32 in a 32-bit dst: a 16-bit one would round them to bf16)."""
+    fidelity `fidelity` (f32 and si32 in a 32-bit dst: a 16-bit one would round them to bf16); `kernels` by name."""
     cores = ttmetal.CoreRangeAttr((layout.origin, layout.cores))
-    specs = {f.sym_name.data: f.attributes.get("ttkernel.arg_spec") for f in kernels}
     configs = []
     for thread in threads:
         symbol = thread.kernel
-        args = _kernel_args(specs.get(symbol.root_reference.data))
+        kernel = kernels.get(symbol.root_reference.data)
+        args = _kernel_args(kernel.attributes.get("ttkernel.arg_spec") if kernel is not None else None)
         if thread.thread == "compute":
             configs.append(ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(
                 symbol, cores, args, (fidelity, layout.dtype in WIDE_DST, False, False, ("default",)))))

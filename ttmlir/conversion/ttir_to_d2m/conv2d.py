@@ -12,8 +12,9 @@ is, each image's channel a matrix, rather than after a permute).
 The weight (O, C/groups, KH, KW), seen as (O, C/groups*KH*KW), is gathered the same way into the (KH*KW*C, O)
 matrix the patches multiply: row (kh, kw, c), column o holds weight[o, c - g*C/groups, kh, kw] for c in o's group g,
 zero for the other groups' channels (a block-diagonal matrix: grouped and depthwise convolutions are the same
-matmul). The bias
-(O elements) is added to each row, and the (N*OH*OW, O) product is reshaped (and permuted) into the result."""
+matmul). Patches past `MATMUL_ROWS` rows are gathered and multiplied a block of rows at a time, the products
+concatenated. The bias (O elements) is added to each row, and the (N*OH*OW, O) product is reshaped (and permuted) into
+the result."""
 
 from __future__ import annotations
 
@@ -29,6 +30,12 @@ from ttmlir.dialects.ttir_shapes_nn import conv_dims, flattened_info, int_pair, 
 from ttmlir.errors import PassFailure, derive
 from ttmlir.ir.props import KINDS, scalar
 from ttmlir.ir.tt_op import TTOp
+
+
+# the patch rows one matmul of a convolution takes (64 tile rows a core on the device's 8 grid rows): a matmul holds
+# a core's rows of A whole in its CBs (K streamed), so the patches of a large image batch are multiplied block by
+# block and the products concatenated, as TTNN slices a conv too large for L1
+MATMUL_ROWS = 8 * 64 * 32
 
 
 class Program:
@@ -122,16 +129,19 @@ class Windows:
             return [n, c, ih, iw]
         return [n, ih, iw * self.c + c] if self.flat_rows else [n, ih, iw, c]
 
-    def patches(self, program: Program, value: SSAValue) -> SSAValue:
-        """(N*OH*OW, KH*KW*C): row (n, oh, ow), column (kh, kw, c) the element that window offset reads."""
+    def patches(self, program: Program, value: SSAValue, first: int = 0, count: int | None = None) -> SSAValue:
+        """(count, KH*KW*C) from patch row `first` (all N*OH*OW rows by default): row (n, oh, ow), column (kh, kw, c)
+        the element that window offset reads."""
         kh_count, kw_count = self.kernel
         c = self.c
         rows = self.n * self.out[0] * self.out[1]
+        count = rows if count is None else count
         if self.kernel == (1, 1) and self.stride == (1, 1) and not self.top and not self.left and \
                 self.out == (self.h, self.w) and not self.channels_first:
-            return program.reshape(value, [rows, c])  # each pixel its own window
-        return program.gather(self.source(program, value), [rows, kh_count * kw_count * c], lambda i: self.index(
-            i[0], i[1] // (kw_count * c), (i[1] // c) % kw_count, i[1] % c))
+            pixels = program.reshape(value, [rows, c])  # each pixel its own window
+            return pixels if count == rows else program.gather(pixels, [count, c], lambda i: [i[0] + first, i[1]])
+        return program.gather(self.source(program, value), [count, kh_count * kw_count * c], lambda i: self.index(
+            i[0] + first, i[1] // (kw_count * c), (i[1] // c) % kw_count, i[1] % c))
 
     def window(self, program: Program, value: SSAValue, kh: int, kw: int) -> SSAValue:
         """(N*OH*OW, C): row (n, oh, ow) the channels window offset (kh, kw) reads."""
@@ -198,10 +208,15 @@ def conv2d(convert, op: TTOp) -> list[TTOp]:
     o_count, _, kh_count, kw_count = weight.type.get_shape()
     windows = Windows((n, h, w, c), tuple(out_shape[1:3]), (kh_count, kw_count), int_pair(op, "stride"),
                       int_pair(op, "dilation"), int_quad(op, "padding"), channels_first)
-    patches = windows.patches(program, x)
+    rows = n * out_shape[1] * out_shape[2]
+    patches = [windows.patches(program, x, first, min(MATMUL_ROWS, rows - first))
+               for first in range(0, rows, MATMUL_ROWS)]
     matrix = _weight_matrix(program, weight, c, int(scalar(op.prop("groups"))))
-    rows = patches.type.get_shape()[0]
-    product = biased(program, op, program.add("matmul", [patches, matrix], [rows, o_count], element))
+    products = [program.add("matmul", [block, matrix], [block.type.get_shape()[0], o_count], element)
+                for block in patches]
+    product = products[0] if len(products) == 1 else program.add("concat", products, [rows, o_count], element,
+                                                                  {"dim": KINDS["si32"].build(0)})
+    product = biased(program, op, product)
     return program.done(program.permute(windows.result(program, product, o_count), back))
 
 

@@ -4,10 +4,12 @@ operands and which contracts A's last dim with B's second-to-last or, B given tr
 On the device every operand's batch folds into tile rows (each matrix padded to whole tiles), so the region's
 `linalg.generic` of `d2m.tile_matmul` over the loaded blocks loops over (r, n, k), r the output's folded tile rows, B
 read in the rows of r's batch (see `_maps`), or, when B is one matrix for the whole batch (a matrix, or a batch of
-ones), as a 2-d matmul's B (that generic is a 2-d matmul over A's folded rows). The generic itself is in explicit
-form (no maps: theirs would not block the operands' grids). A and B are moved to DRAM (any of their tiles is read by
-any core); the output is placed on the largest grid dividing its tiles (grid selection keeps a generic placed
-already), each core computing its tiles from the operand tiles it reads (`convert-d2m-to-ttkernel`)."""
+ones), as a 2-d matmul's B (that generic is a 2-d matmul over A's folded rows). An operand whose batch dims broadcast
+(numpy's rule, a dim of 1 or one it lacks) reads the matrix its own batch index names for r's (`_batch_of`): nothing
+is copied. The generic itself is in explicit form (no maps: theirs would not block the operands' grids). A and B
+are moved to DRAM (any of their tiles is read by any core); the output is placed on the largest grid dividing its
+tiles (grid selection keeps a generic placed already), each core computing its tiles from the operand tiles it reads
+(`convert-d2m-to-ttkernel`)."""
 
 from __future__ import annotations
 
@@ -57,18 +59,44 @@ def batched_form(op: TTOp) -> bool | None:
         return dims["contract_dims_rhs"] == (len(b) - 1,)
     if any(t in op.properties and bool(scalar(op.properties[t])) for t in ("transpose_a",)):
         raise PassFailure(op, "a batched matmul with a transposed A is not converted to D2M yet")
-    if len(a) != len(b) and not shared_b(a, b):
-        raise PassFailure(op, "a batched matmul broadcasting its batch dims is not converted to D2M yet")
+    if op.name == "ttir.matmul" and not _broadcasts(a[:-2], b[:-2]):
+        raise PassFailure(op, f"batch dims {list(a[:-2])} and {list(b[:-2])} of a matmul do not broadcast")
     return "transpose_b" in op.properties and bool(scalar(op.properties["transpose_b"]))
 
 
-def _maps(m_tiles: int, k_tiles: int, n_tiles: int, transpose_b: bool, shared: bool) -> list[AffineMapAttr]:
-    """(r, n, k) over the output's folded tile rows r: A reads (r, k); B the rows of r's batch (r floordiv Mt), or
-    its one matrix when `shared`: (batch * Kt + k, n), or transposed (batch * Nt + n, k); the output (r, n)."""
+def _broadcasts(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    return all(x == y or 1 in (x, y) for x, y in zip(reversed(a), reversed(b)))
+
+
+def _batch_of(batch: AffineExpr, result: tuple[int, ...], own: tuple[int, ...]) -> AffineExpr:
+    """The index of the matrix an operand of batch dims `own` reads for the output's matrix `batch` (of batch dims
+    `result`): the output's batch index in each dim the operand has (not 1), in the operand's row-major order."""
+    own = (1,) * (len(result) - len(own)) + tuple(own)
+    if own == tuple(result):
+        return batch
+    index, stride = AffineExpr.constant(0), 1
+    for d in reversed(range(len(result))):
+        if own[d] != 1:
+            inner = math.prod(result[d + 1:])
+            position = batch // inner if inner > 1 else batch
+            index = index + (position % result[d] if d else position) * stride  # the outermost needs no modulo
+        stride *= own[d]
+    return index
+
+
+def _maps(m_tiles: int, k_tiles: int, n_tiles: int, transpose_b: bool, shared: bool,
+          batches: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]) -> list[AffineMapAttr]:
+    """(r, n, k) over the output's folded tile rows r: A reads (r, k) (or, its batch broadcast, the rows of its
+    matrix for r's batch); B the rows of r's batch (r floordiv Mt, as B's batch dims name it), or its one matrix
+    when `shared`: (batch * Kt + k, n), or transposed (batch * Nt + n, k); the output (r, n). `batches`: the batch
+    dims of A, B and the output."""
     r, n, k = (AffineExpr.dimension(i) for i in range(3))
-    batch = AffineExpr.constant(0) if shared else r // m_tiles
+    own_a, own_b, result = batches
+    batch_a = _batch_of(r // m_tiles, result, own_a)
+    rows_a = r if tuple(own_a) == tuple(result) else batch_a * m_tiles + r % m_tiles
+    batch = AffineExpr.constant(0) if shared else _batch_of(r // m_tiles, result, own_b)
     rows_b = (batch * n_tiles + n, k) if transpose_b else (batch * k_tiles + k, n)
-    return [AffineMapAttr(AffineMap(3, 0, results)) for results in ((r, k), rows_b, (r, n))]
+    return [AffineMapAttr(AffineMap(3, 0, results)) for results in ((rows_a, k), rows_b, (r, n))]
 
 
 def _compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: list[AffineMapAttr]) -> SSAValue:
@@ -98,8 +126,8 @@ def batched_matmul(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Ope
         raise PassFailure(op, "a matmul mixing element types is not converted to D2M yet")
     sa, sb = a.type.get_shape(), b.type.get_shape()
     shared = shared_b(tuple(sa), tuple(sb))
-    if tuple(sa[:-2]) != tuple(sb[:-2]) and not shared:
-        raise PassFailure(op, "a batched matmul broadcasting its batch dims is not converted to D2M yet")
+    # an A read for several of the output's matrices (its batch broadcast) is not split along the output's rows
+    whole_a = tuple(sa[:-2]) != tuple(result.type.get_shape()[:-2])
     m_tiles, k_tiles = _tiles(sa[-2]), _tiles(sa[-1])
     n_tiles = _tiles(sb[-2] if transpose_b else sb[-1])
     shape, element = result.type.get_shape(), result.type.element_type
@@ -108,7 +136,7 @@ def batched_matmul(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Ope
     ins = []
     # DRAM pages are read by any core; each operand's grid follows the output's where its map reads it by r or n
     grid_b = ((grid[1], 1) if shared else (1, 1)) if transpose_b else (1, grid[1])
-    for value, grid_of in ((a, (grid[0], 1)), (b, grid_b)):
+    for value, grid_of in ((a, (1, 1) if whole_a else (grid[0], 1)), (b, grid_b)):
         target = d2m.EmptyOp.create(result_types=[metal_type(value.type.get_shape(), value.type.element_type,
                                                              "dram", grid_of)])
         moved = d2m.ToLayoutOp.create(operands=[value, target.result], result_types=[target.result.type])
@@ -119,7 +147,7 @@ def batched_matmul(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Ope
     returned = any(use.operation.name == "func.return" for use in result.uses)
     memory = convert.memory_of(result, returned)
     out = d2m.EmptyOp.create(result_types=[metal_type(shape, element, memory, grid)])
-    maps = _maps(m_tiles, k_tiles, n_tiles, transpose_b, shared)
+    maps = _maps(m_tiles, k_tiles, n_tiles, transpose_b, shared, (tuple(sa[:-2]), tuple(sb[:-2]), tuple(shape[:-2])))
     generic = convert.build_generic(ins, out.result, maps, ITERATORS, _compute, grid)
     # explicit form (its region's linalg.generic holds the maps): the folded rows of the maps do not block the
     # operands' grids as a generic's maps would, so the generic keeps the grid given here. One B for all is read as

@@ -1,7 +1,7 @@
 """`ttir.pad` and `ttir.repeat` as D2M programs: copies of the input's logical view (see `row_gather.py`). A pad's
 view names, for each output element, the input element `low` places before it along each dim, one outside the input
-left zero by the reader (so a pad of 0.0 is converted; others are refused naming the value); a repeat's names the
-element at the output's index modulo the input's size along each dim."""
+left zero by the reader (a pad of another value is a `where` around this one first, see `valued_pad.py`); a repeat's
+names the element at the output's index modulo the input's size along each dim."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from xdsl.ir import SSAValue
 
 from ttmlir.conversion.ttir_to_d2m.row_gather import gather_view, gathered
 from ttmlir.errors import PassFailure
-from ttmlir.ir.props import int_values, scalar
+from ttmlir.ir.props import int_values
 from ttmlir.ir.tt_op import TTOp
 
 
@@ -18,9 +18,6 @@ def pad(op: TTOp, tensors: list[SSAValue]):
     shape, result = tuple(tensors[0].type.get_shape()), tuple(op.results[0].type.get_shape())
     padding = int_values(op.prop("padding"))
     low = padding[0::2]
-    value = scalar(op.prop("value"))
-    if value != 0:
-        raise PassFailure(op, f"'{op.name}' with value {value} is not converted to D2M yet (a pad of 0.0 is)")
     if any(p < 0 for p in padding):
         raise PassFailure(op, f"'{op.name}' with negative padding {padding} is not converted to D2M yet")
     return gather_view(op, tensors, gathered(shape, result, lambda index: [e - n if n else e

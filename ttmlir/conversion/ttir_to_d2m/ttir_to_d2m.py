@@ -47,6 +47,7 @@ from ttmlir.conversion.ttir_to_d2m.tms import decompose_tms
 from ttmlir.conversion.ttir_to_d2m.embedding import DATA_MOVEMENT, moves_bits
 from ttmlir.conversion.ttir_to_d2m.matmul import BATCHED_MATMULS, fold_transposed_b
 from ttmlir.conversion.ttir_to_d2m.argmax import DECOMPOSED
+from ttmlir.conversion.ttir_to_d2m.valued_pad import VALUED_PADS
 from ttmlir.conversion.ttir_to_d2m.cache_updates import CACHE_UPDATES
 from ttmlir.conversion.ttir_to_d2m.mixed_types import cast_mixed_operands
 from ttmlir.conversion.ttir_to_d2m.ccl import HOST_COLLECTIVES, MESH_PROGRAMS
@@ -83,7 +84,7 @@ FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
 # host result), or None for an op of the family converted the usual way
 PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS, **MESH_PROGRAMS}
 # ops written as other TTIR ops where they are, then converted
-REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES, **FLOAT_INDICES, **ROW_REDUCTIONS}
+REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES, **FLOAT_INDICES, **ROW_REDUCTIONS, **VALUED_PADS}
 # ops written as TTIR ops and gather programs where they are (given the pass: its generic builder), then converted
 WINDOWED = {**CONVOLUTIONS, **POOLS, **TRANSPOSED_CONVOLUTIONS}
 

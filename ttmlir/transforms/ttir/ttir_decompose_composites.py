@@ -8,6 +8,8 @@ kernels lowers one by one (upstream's TTIRDecomposeComposites, which the TTMetal
 - `scaled_dot_product_attention(q, k, v, mask)`: softmax(q kᵀ · scale + mask) v, the mask a causal one
   (where(row >= column, 0, -inf)) when `is_causal` and none is given; with H query heads over Hkv key/value heads
   the queries of a group are one matrix ([B, Hkv, G·Sq, D]) against their shared key/value head;
+- `batch_norm_inference(x, scale, offset, mean, variance)`: (x - mean) * (scale * rsqrt(variance + eps)) + offset,
+  the statistics viewed along `dimension` (the D2M path has no batch norm kernel; centring first keeps bf16 close);
 - `repeat(x, n...)`: per dim, concatenations of x doubled (x, x·2, x·4, ...) joined for the bits of n;
 - `distributed_rms_norm(x, w, r)`: as rms_norm of x [+ r] over its last dim split across the chips along
   `cluster_axis`: the row sums of squares all-reduced over them, divided by the whole rows' width.
@@ -141,6 +143,17 @@ def _attention(op: TTOp, ops: _Ops) -> SSAValue | None:
     return ops.reshape(ops("matmul", [weights, v], [b, hkv, group * sq, dv]), [b, h, sq, dv])
 
 
+def _batch_norm(op: TTOp, ops: _Ops) -> SSAValue:
+    x, scale, offset, mean, variance = op.operands
+    rank = len(_shape(x))
+    dim = int(scalar(op.prop("dimension"))) % rank
+    view = [_shape(x)[dim] if d == dim else 1 for d in range(rank)]
+    scale, offset, mean, variance = (ops.reshape(v, view) for v in (scale, offset, mean, variance))
+    eps = ops.full(float(scalar(op.prop("epsilon"))), rank, variance.type.element_type)
+    alpha = ops.binary("multiply", scale, ops("rsqrt", [ops.binary("add", variance, eps)], view))
+    return ops.binary("add", ops.binary("multiply", ops.binary("subtract", x, mean), alpha), offset)
+
+
 def _repeat(op: TTOp, ops: _Ops) -> SSAValue:
     x = op.operands[0]
     for dim, count in enumerate(int(n) for n in int_values(op.prop("repeat_dimensions"))):
@@ -165,13 +178,14 @@ def _concat(ops: _Ops, values: list[SSAValue], dim: int) -> SSAValue:
 
 DECOMPOSITIONS: dict[str, Callable[[TTOp, _Ops], SSAValue | None]] = {
     "rms_norm": _norm, "layer_norm": _norm, "softmax": _softmax_op, "scaled_dot_product_attention": _attention,
-    "repeat": _repeat,
+    "repeat": _repeat, "batch_norm_inference": _batch_norm,
     "distributed_rms_norm": _distributed_rms_norm}
 
 
 @dataclass(frozen=True)
 class TTIRDecomposeCompositesPass(ModulePass):
-    """Write rms_norm, layer_norm, softmax, scaled_dot_product_attention and repeat out in primitive TTIR ops."""
+    """Write rms_norm, layer_norm, softmax, scaled_dot_product_attention, batch_norm_inference and repeat out in
+    primitive TTIR ops."""
 
     name: ClassVar[str] = "ttir-decompose-composites"
     stable_softmax: bool = False  # subtract the max in every softmax, numericStable or not (the TTMetal pipeline's)

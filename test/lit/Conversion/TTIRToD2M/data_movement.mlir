@@ -1,5 +1,4 @@
-// RUN: not ttmlir-opt --ttir-to-d2m --split-input-file %s 2>%t.err | FileCheck %s
-// RUN: FileCheck %s --check-prefix=ERR < %t.err
+// RUN: ttmlir-opt --ttir-to-d2m --split-input-file %s | FileCheck %s
 // Reshapes, squeezes and permutes that leave every element in its tile are programs copying the input's blocks
 // into the result's (the region stores the block it loads); a permute of a matrix's two dims is a transpose; a
 // slice of whole tiles copies a view of its input shifted to its first tile; a
@@ -70,8 +69,15 @@ func.func @slice(%a: tensor<1x6x20x96xf32>) -> tensor<1x2x20x64xf32> {
 
 // -----
 
-// ERR: error: 'ttir.pad' with value 1.0 is not converted to D2M yet (a pad of 0.0 is)
-func.func @pad_ones(%a: tensor<40x64xf32>) -> tensor<41x64xf32> {
-  %0 = "ttir.pad"(%a) <{padding = array<i32: 0, 1, 0, 0>, value = 1.000000e+00 : f32}> : (tensor<40x64xf32>) -> tensor<41x64xf32>
+// A pad of a value other than 0.0: the zero pad of a tensor of ones marks the input's elements, the others take the
+// value (the reader leaves what a view names outside its source zero).
+// CHECK-LABEL: func.func @pad_value
+// CHECK: arith.constant 1.000000e+00 : f32
+// CHECK: %[[INSIDE:.*]] = d2m.to_layout %{{.*}} : tensor<1x1x2x2x!ttcore.tile<32x32, f32>, #{{.*}}> into tensor<41x64xf32>
+// CHECK: %[[PADDED:.*]] = d2m.to_layout %{{.*}} : tensor<1x1x2x2x!ttcore.tile<32x32, f32>, #{{.*}}> into tensor<41x64xf32>
+// CHECK: arith.constant 2.500000e+00 : f32
+// CHECK: "d2m.tile_where"
+func.func @pad_value(%a: tensor<40x64xf32>) -> tensor<41x64xf32> {
+  %0 = "ttir.pad"(%a) <{padding = array<i32: 0, 1, 0, 0>, value = 2.500000e+00 : f32}> : (tensor<40x64xf32>) -> tensor<41x64xf32>
   return %0 : tensor<41x64xf32>
 }
