@@ -122,17 +122,24 @@ class Grid:
         return self.noc_addr(*self.noc_xy(y, x), addr)
 
     # --- host access: buffers DRAM-interleaved page by page over the banks, or in one core's L1 ----------
-    def write_interleaved(self, address: int, data: torch.Tensor, page_size: int) -> None:
-        for page, start in enumerate(range(0, data.numel(), page_size)):
+    def write_interleaved(self, address: int, data: torch.Tensor, page_size: int, first_page: int = 0) -> None:
+        """`data` as the buffer's pages from page `first_page` on (a host write may come a slice at a time)."""
+        for page, start in enumerate(range(0, data.numel(), page_size), first_page):
             bank, row = divmod(page, self.facts.num_dram_channels)[::-1]
             self.write(self.dram_addr(bank, address + row * page_size), data[start:start + page_size])
 
-    def read_interleaved(self, address: int, size: int, page_size: int) -> torch.Tensor:
+    def read_interleaved(self, address: int, size: int, page_size: int, first_page: int = 0) -> torch.Tensor:
         pages = []
-        for page, start in enumerate(range(0, size, page_size)):
+        for page, start in enumerate(range(0, size, page_size), first_page):
             bank, row = divmod(page, self.facts.num_dram_channels)[::-1]
             pages.append(self.read(self.dram_addr(bank, address + row * page_size), min(page_size, size - start)))
         return torch.cat(pages)
+
+    def release_dram(self, start: int, end: int) -> None:
+        """Every bank's whole pages of [start, end) dropped (a deallocated buffer's): they read 0 until rewritten."""
+        first, last = -(-start // DRAM_PAGE), end // DRAM_PAGE
+        for key in [key for key in self.dram if first <= key[1] < last]:
+            del self.dram[key]
 
     # --- programs --------------------------------------------------------------------------------------
     def run(self, program: Program) -> ProgramStats:
