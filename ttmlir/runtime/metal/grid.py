@@ -104,12 +104,12 @@ class Grid:
         machine's available memory, so a program writing all over DRAM is an error, not the host out of memory."""
         key = (bank, page)
         if key not in self.dram:
-            if self.dram_page_limit is None:
-                available = host_memory_available()
-                self.dram_page_limit = max(64, (available or 8 << 30) // 2 // DRAM_PAGE)
+            if self.dram_page_limit is None or len(self.dram) >= self.dram_page_limit:  # (re)measured when reached
+                room = (host_memory_available() or 8 << 30) // 2 // DRAM_PAGE
+                self.dram_page_limit = len(self.dram) + (room if self.dram_page_limit is not None else max(64, room))
             if len(self.dram) >= self.dram_page_limit:
-                raise MetalError(f"the programs wrote to more than {self.dram_page_limit} MiB of DRAM, more than "
-                                 "this simulation holds (half the host's available memory)")
+                raise MetalError(f"the programs wrote to more than {len(self.dram) * DRAM_PAGE >> 20} MiB of DRAM, "
+                                 "more than this simulation holds (half the host's available memory)")
             self.dram[key] = torch.zeros(DRAM_PAGE, dtype=torch.uint8)
         return self.dram[key]
 

@@ -145,7 +145,7 @@ def _held_shape(ref: fbm.BufferRefT) -> tuple[int, ...]:
 
 # elements of f32 a host transfer converts at once: a large tensor moves between host and DRAM a slice of pages at a
 # time, so its staging costs a slice, not whole-tensor float copies
-TRANSFER_ELEMENTS = 1 << 22
+TRANSFER_ELEMENTS = 1 << 20
 
 
 def held_dtype(dtype: str) -> torch.dtype:
