@@ -1,11 +1,13 @@
 """Running a `.ttm` program on the simulated grid: its command queue, command by command.
 
 Buffer conventions (what `--ttmetal-to-flatbuffer` writes and the compiler allocates):
-- a host buffer is a torch tensor of the memref's shape (f32 for float types);
+- a host buffer is a torch tensor of the memref's shape (bf16 and f16 in their own type, other formats as f32),
+  let go after the last command that reads it; a program's results are returned as f32;
 - a sharded device buffer of shape `GY x GX x SY x SX` lives at the same address in the L1 of cores (0..GY-1,
   0..GX-1), core (y, x) holding elements (tiles, when tiled) [y*SY, (y+1)*SY) x [x*SX, (x+1)*SX) row-major;
 - an interleaved DRAM buffer is paged round-robin over the banks, a tile per page (tiled) or the page its layout
-  names (row-major: a row of its shard);
+  names (row-major: a row of its shard), its storage dropped when it is deallocated; the host moves a large
+  tensor to and from it a slice of pages at a time;
 - a CB is backed by an L1 buffer: one page per shard element, on the buffer's cores;
 - a kernel argument `cb_port[i]` is the port of the launch's i-th CB, `buffer_address[i]` the address of its
   i-th operand.
