@@ -82,20 +82,24 @@ def test_a_weight_larger_than_l1_lives_in_dram():
 
 
 # A run of a compiled matmul in a process of its own, a bf16 weight made in place (no f32 copy before the run): the
-# host memory the run adds (its peak RSS over the RSS before it), glibc's mmap threshold fixed so freed staging goes
-# back to the system and RSS follows live memory.
+# host memory the run adds, its peak RSS (the kernel's high-water mark, reset when the run starts) over the RSS before
+# it; glibc's mmap threshold is fixed so freed staging goes back to the system and RSS follows live memory.
 _RUN_IN_A_PROCESS = """
-import json, resource, sys, torch
+import json, sys, torch
 from ttmlir.runtime.metal.program import run_program
+def status(key):
+    with open("/proc/self/status") as lines:
+        return next(int(line.split()[1]) * 1024 for line in lines if line.startswith(key))
 m, k, n = map(int, sys.argv[2:5])
 generator = torch.Generator().manual_seed(3)
 a = torch.empty(m, k, dtype=torch.bfloat16).normal_(generator=generator)
 b = torch.empty(k, n, dtype=torch.bfloat16).normal_(0, k ** -0.5, generator=generator)
 data = open(sys.argv[1], "rb").read()
-with open("/proc/self/statm") as statm:
-    before = int(statm.read().split()[1]) * resource.getpagesize()
+with open("/proc/self/clear_refs", "w") as clear:
+    clear.write("5")
+before = status("VmRSS:")
 (out,), _ = run_program(data, [a, b])
-added = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 - before
+added = status("VmHWM:") - before
 expected = a.float() @ b.float()
 print(json.dumps({"added": added, "pcc": torch.corrcoef(torch.stack([out.flatten(), expected.flatten()]))[0, 1].item()}))
 """
