@@ -1,7 +1,8 @@
 """Programs whose operands do not fit L1 on the Metal path: a matmul's K streamed through double-buffered CBs block
 by block (partial sums kept between blocks), tensors too large for L1 kept in DRAM, and copies of them (a DRAM
 tensor's shard, a gathered input) streamed through CBs of a few pages a tile at a time; compiled by
-`--ttir-to-ttmetal-pipeline`, translated and run on the simulated grid against torch."""
+`--ttir-to-ttmetal-pipeline`, translated and run on the simulated grid against torch; a weight larger than all L1
+costs the run's host about its own bytes."""
 
 import json
 import math
