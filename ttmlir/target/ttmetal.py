@@ -240,7 +240,10 @@ class _ProgramWriter:
         if (error := elements_error(found.initial_value.type)) is not None:
             raise TranslateError(op, error)
         dtype, _, _ = _element(op.memref.type, op)
-        values = np.asarray(dense_values(found.initial_value), dtype=np.float32)
+        attr = found.initial_value
+        values = np.asarray(attr.get_values(), dtype=np.float32)
+        if values.size == 1:  # a splat, widened once, in numpy: a large one is no Python list of its elements
+            values = np.broadcast_to(values, (math.prod(attr.type.get_shape()),))
         return _NUMPY_BYTES[dtype](values)
 
     def _text(self, attr: Attribute) -> str:

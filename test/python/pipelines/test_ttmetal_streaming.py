@@ -1,7 +1,14 @@
 """Programs whose operands do not fit L1 on the Metal path: a matmul's K streamed through double-buffered CBs block
 by block (partial sums kept between blocks), tensors too large for L1 kept in DRAM, and copies of them (a DRAM
 tensor's shard, a gathered input) streamed through CBs of a few pages a tile at a time; compiled by
-`--ttir-to-ttmetal-pipeline`, translated and run on the simulated grid against torch."""
+`--ttir-to-ttmetal-pipeline`, translated and run on the simulated grid against torch; a weight larger than all L1
+costs the run's host about its own bytes."""
+
+import json
+import math
+import os
+import subprocess
+import sys
 
 import pytest
 import torch
@@ -22,11 +29,12 @@ def compile_module(text: str, options: str = ""):
     return module
 
 
-def matmul_module(m: int, k: int, n: int, dtype: str, transpose_b: bool = False):
+def matmul_module(m: int, k: int, n: int, dtype: str, transpose_b: bool = False, options: str = ""):
     ta, tb, tc = (f"tensor<{r}x{c}x{dtype}>" for r, c in ((m, k), (n, k) if transpose_b else (k, n), (m, n)))
     flags = " <{transpose_b = true}>" if transpose_b else ""
     return compile_module(f"func.func @mm(%a: {ta}, %b: {tb}) -> {tc} {{\n"
-                          f"  %0 = \"ttir.matmul\"(%a, %b){flags} : ({ta}, {tb}) -> {tc}\n  return %0 : {tc}\n}}\n")
+                          f"  %0 = \"ttir.matmul\"(%a, %b){flags} : ({ta}, {tb}) -> {tc}\n  return %0 : {tc}\n}}\n",
+                          options)
 
 
 def buffers(module) -> list[str]:
@@ -72,6 +80,63 @@ def test_a_weight_larger_than_l1_lives_in_dram():
     a, b = operands(m, k, n, "f32", False)
     (out,), _ = run_program(translate(module), [a, b], exact=True)
     assert torch.allclose(out, a @ b, rtol=1e-4, atol=1e-3)
+
+
+# A run of a compiled matmul in a process of its own, a bf16 weight made in place (no f32 copy before the run): the
+# host memory the run adds, its peak RSS (the kernel's high-water mark, reset when the run starts) over the RSS before
+# it; glibc's mmap threshold is fixed so freed staging goes back to the system and RSS follows live memory.
+_RUN_IN_A_PROCESS = """
+import json, sys, torch
+from ttmlir.runtime.metal.program import run_program
+def status(key):
+    with open("/proc/self/status") as lines:
+        return next(int(line.split()[1]) * 1024 for line in lines if line.startswith(key))
+m, k, n = map(int, sys.argv[2:5])
+generator = torch.Generator().manual_seed(3)
+a = torch.empty(m, k, dtype=torch.bfloat16).normal_(generator=generator)
+b = torch.empty(k, n, dtype=torch.bfloat16).normal_(0, k ** -0.5, generator=generator)
+data = open(sys.argv[1], "rb").read()
+with open("/proc/self/clear_refs", "w") as clear:
+    clear.write("5")
+before = status("VmRSS:")
+(out,), _ = run_program(data, [a, b])
+added = status("VmHWM:") - before
+expected = a.float() @ b.float()
+print(json.dumps({"added": added, "pcc": torch.corrcoef(torch.stack([out.flatten(), expected.flatten()]))[0, 1].item()}))
+"""
+
+
+def _run_in_a_process(tmp_path, data: bytes, m: int, k: int, n: int) -> dict:
+    binary = tmp_path / f"mm_{k}x{n}.ttm"
+    binary.write_bytes(data)
+    env = dict(os.environ, MALLOC_MMAP_THRESHOLD_="65536", OMP_NUM_THREADS="1",
+               PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    run = subprocess.run([sys.executable, "-c", _RUN_IN_A_PROCESS, str(binary), str(m), str(k), str(n)],
+                         capture_output=True, text=True, env=env, check=True)
+    return json.loads(run.stdout.splitlines()[-1])
+
+
+def test_a_weight_larger_than_all_l1_streams_from_dram_in_host_memory_of_its_size(tmp_path):
+    """On one core (1.5 MB of L1), bf16 weights of 8 and 16 MiB stay in DRAM and reach the core a K block of tiles
+    at a time through CBs; the result is right, and what a run adds to the host's memory grows with the weight by
+    about its bytes (the DRAM copy; the host tensor is staged a slice at a time), not by its f32 copies."""
+    m, n = 32, 4096
+    runs = {}
+    for k in (1024, 2048):
+        module = matmul_module(m, k, n, "bf16", options="override-device-shape=1,1")
+        weight = [t for t in buffers(module) if f"{k // 32}x{n // 32}x!ttcore.tile" in t]
+        assert weight and all("memory_space<dram>" in t for t in weight)
+        l1_tiles = [math.prod(int(d) for d in t.split("<")[1].split("x!")[0].split("x"))
+                    for t in buffers(module) if "memory_space<l1>" in t]
+        assert sum(l1_tiles) * 2048 < 1536 * 1024 < k * n * 2  # the core's buffers (CBs) hold a few blocks of it
+        runs[k] = _run_in_a_process(tmp_path, translate(module), m, k, n)
+        assert runs[k]["pcc"] > 0.999
+    weight_bytes = {k: k * n * 2 for k in runs}
+    # the larger run's weight is 8 MiB more: its host memory may grow by that and a half more, where whole-tensor
+    # f32 staging (the input widened, padded and tilized at once) grew by over six times it
+    grown = runs[2048]["added"] - runs[1024]["added"]
+    assert grown <= 1.5 * (weight_bytes[2048] - weight_bytes[1024]), runs
+    assert runs[2048]["added"] <= 1.5 * weight_bytes[2048] + (16 << 20), runs
 
 
 def test_a_4096_square_weight_compiles_to_a_streamed_program():

@@ -19,7 +19,7 @@ SEMAPHORE_SLOTS = 16
 NOC_LATENCY = 100
 NOC_BYTES_PER_CYCLE = 32
 DRAM_BYTES_PER_CYCLE = 24
-DRAM_PAGE = 1 << 20
+DRAM_PAGE = 1 << 16  # the simulated DRAM's storage unit per bank: small, so a buffer's last page wastes little
 PROCESSORS = ("brisc", "ncrisc", "compute")
 SPIN_LIMIT = 10_000_000  # passes of a kernel's unbounded loops (while, general for) before it counts as a hang
 

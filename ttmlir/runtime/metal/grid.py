@@ -149,12 +149,12 @@ class Grid:
         machine's available memory, so a program writing all over DRAM is an error, not the host out of memory."""
         key = (bank, page)
         if key not in self.dram:
-            if self.dram_page_limit is None:
-                available = host_memory_available()
-                self.dram_page_limit = max(64, (available or 8 << 30) // 2 // DRAM_PAGE)
+            if self.dram_page_limit is None or len(self.dram) >= self.dram_page_limit:  # (re)measured when reached
+                room = (host_memory_available() or 8 << 30) // 2 // DRAM_PAGE
+                self.dram_page_limit = len(self.dram) + (room if self.dram_page_limit is not None else max(64, room))
             if len(self.dram) >= self.dram_page_limit:
-                raise MetalError(f"the programs wrote to more than {self.dram_page_limit} MiB of DRAM, more than "
-                                 "this simulation holds (half the host's available memory)")
+                raise MetalError(f"the programs wrote to more than {len(self.dram) * DRAM_PAGE >> 20} MiB of DRAM, "
+                                 "more than this simulation holds (half the host's available memory)")
             self.dram[key] = torch.zeros(DRAM_PAGE, dtype=torch.uint8)
         return self.dram[key]
 
@@ -167,17 +167,24 @@ class Grid:
         return self.noc_addr(*self.noc_xy(y, x), addr)
 
     # --- host access: buffers DRAM-interleaved page by page over the banks, or in one core's L1 ----------
-    def write_interleaved(self, address: int, data: torch.Tensor, page_size: int) -> None:
-        for page, start in enumerate(range(0, data.numel(), page_size)):
+    def write_interleaved(self, address: int, data: torch.Tensor, page_size: int, first_page: int = 0) -> None:
+        """`data` as the buffer's pages from page `first_page` on (a host write may come a slice at a time)."""
+        for page, start in enumerate(range(0, data.numel(), page_size), first_page):
             bank, row = divmod(page, self.facts.num_dram_channels)[::-1]
             self.write(self.dram_addr(bank, address + row * page_size), data[start:start + page_size])
 
-    def read_interleaved(self, address: int, size: int, page_size: int) -> torch.Tensor:
+    def read_interleaved(self, address: int, size: int, page_size: int, first_page: int = 0) -> torch.Tensor:
         pages = []
-        for page, start in enumerate(range(0, size, page_size)):
+        for page, start in enumerate(range(0, size, page_size), first_page):
             bank, row = divmod(page, self.facts.num_dram_channels)[::-1]
             pages.append(self.read(self.dram_addr(bank, address + row * page_size), min(page_size, size - start)))
         return torch.cat(pages)
+
+    def release_dram(self, start: int, end: int) -> None:
+        """Every bank's whole pages of [start, end) dropped (a deallocated buffer's): they read 0 until rewritten."""
+        first, last = -(-start // DRAM_PAGE), end // DRAM_PAGE
+        for key in [key for key in self.dram if first <= key[1] < last]:
+            del self.dram[key]
 
     # --- programs --------------------------------------------------------------------------------------
     def run(self, program: Program) -> ProgramStats:

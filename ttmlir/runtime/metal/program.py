@@ -1,11 +1,13 @@
 """Running a `.ttm` program on the simulated grid: its command queue, command by command.
 
 Buffer conventions (what `--ttmetal-to-flatbuffer` writes and the compiler allocates):
-- a host buffer is a torch tensor of the memref's shape (f32 for float types);
+- a host buffer is a torch tensor of the memref's shape (bf16 and f16 in their own type, other formats as f32),
+  let go after the last command that reads it; a program's results are returned as f32;
 - a sharded device buffer of shape `GY x GX x SY x SX` lives at the same address in the L1 of cores (0..GY-1,
   0..GX-1), core (y, x) holding elements (tiles, when tiled) [y*SY, (y+1)*SY) x [x*SX, (x+1)*SX) row-major;
 - an interleaved DRAM buffer is paged round-robin over the banks, a tile per page (tiled) or the page its layout
-  names (row-major: a row of its shard);
+  names (row-major: a row of its shard), its storage dropped when it is deallocated; the host moves a large
+  tensor to and from it a slice of pages at a time;
 - a CB is backed by an L1 buffer: one page per shard element, on the buffer's cores;
 - a kernel argument `cb_port[i]` is the port of the launch's i-th CB, `buffer_address[i]` the address of its
   i-th operand.
@@ -19,6 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy
 import torch
 
 from ttmlir import hardware
@@ -142,26 +145,79 @@ def _held_shape(ref: fbm.BufferRefT) -> tuple[int, ...]:
     return batch, rows, cols
 
 
+# elements of f32 a host transfer converts at once: a large tensor moves between host and DRAM a slice of pages at a
+# time, so its staging costs a slice, not whole-tensor float copies
+TRANSFER_ELEMENTS = 1 << 20
+
+
+def held_dtype(dtype: str) -> torch.dtype:
+    """The torch type a host buffer of `dtype` is held in: 16-bit floats in their own type (exactly, at half an
+    f32's bytes), every other format as f32."""
+    return tile_math.FORMATS[dtype] if dtype in ("bf16", "f16") else torch.float32
+
+
+def _hold(tensor: torch.Tensor, dtype: str) -> torch.Tensor:
+    """A host tensor as this simulation holds a buffer of `dtype`: a 16-bit float tensor of that type as it is (no
+    copy), anything else as f32."""
+    return tensor if tensor.dtype == held_dtype(dtype) else tensor.float()
+
+
+def _tile_slices(batch: int, rows: int, cols: int):
+    """A batch of (rows x cols) tile-padded matrices in slices of about TRANSFER_ELEMENTS, in page order: (first
+    matrix, end matrix, first row, end row); a slice is whole matrices, or row blocks of one."""
+    if rows * cols <= TRANSFER_ELEMENTS:
+        step = TRANSFER_ELEMENTS // (rows * cols)
+        for b in range(0, batch, step):
+            yield b, min(b + step, batch), 0, rows
+        return
+    step = max(tile_math.TILE, TRANSFER_ELEMENTS // cols // tile_math.TILE * tile_math.TILE)
+    for b in range(batch):
+        for r in range(0, rows, step):
+            yield b, b + 1, r, min(r + step, rows)
+
+
+def _page_slices(host: torch.Tensor, buffer: DeviceBuffer):
+    """A host tensor as the device buffer's bytes in page order, a slice at a time: its tiles (each matrix of the
+    batch padded with zeros to whole tiles), or its rows' elements."""
+    if not buffer.tiled:
+        matrix = host.reshape(-1, host.shape[-1]) if host.dim() > 1 else host.reshape(1, -1)
+        step = max(1, TRANSFER_ELEMENTS // matrix.shape[1])
+        for r in range(0, matrix.shape[0], step):
+            yield tile_math.to_bytes(matrix[r:r + step], buffer.dtype).reshape(-1)
+        return
+    batch, rows, cols = tile_padded(tuple(host.shape))
+    matrices = host.reshape(batch, *((1,) * max(0, 2 - host.dim()) + tuple(host.shape))[-2:])
+    for b0, b1, r0, r1 in _tile_slices(batch, rows, cols):
+        part = matrices[b0:b1, r0:r1]
+        part = torch.nn.functional.pad(part, (0, cols - part.shape[2], 0, r1 - r0 - part.shape[1]))
+        yield tile_math.tilize(part.reshape(-1, cols), buffer.dtype)
+
+
 def _pages(host: torch.Tensor, buffer: DeviceBuffer) -> torch.Tensor:
     """A host tensor as the device buffer's elements (tiles) in row-major order over the whole tensor: shape
-    (rows, cols, bytes per element). Tiled, each matrix of the batch is padded with zeros to whole tiles and
-    the batch folds into rows."""
+    (rows, cols, bytes per element). Tiled, the batch folds into rows."""
     if buffer.tiled:
         batch, rows, cols = tile_padded(tuple(host.shape))
-        matrices = host.reshape(batch, *((1,) * max(0, 2 - host.dim()) + tuple(host.shape))[-2:])
-        matrices = torch.nn.functional.pad(matrices, (0, cols - matrices.shape[2], 0, rows - matrices.shape[1]))
-        data = tile_math.tilize(matrices.reshape(batch * rows, cols), buffer.dtype)
-        return data.reshape(batch * rows // tile_math.TILE, cols // tile_math.TILE, -1)
-    matrix = host.reshape(-1, host.shape[-1]) if host.dim() > 1 else host.reshape(1, -1)
-    return tile_math.to_bytes(matrix, buffer.dtype).reshape(matrix.shape[0], matrix.shape[1], -1)
+        units = batch * rows // tile_math.TILE, cols // tile_math.TILE
+    else:
+        units = (math.prod(host.shape[:-1]) if host.dim() > 1 else 1), host.shape[-1]
+    return torch.cat(list(_page_slices(host, buffer))).reshape(*units, -1)
 
 
 def write_buffer(grid: Grid, host: torch.Tensor, buffer: DeviceBuffer) -> None:
-    """A host tensor written into its device buffer (tilized, each matrix padded to whole tiles, when tiled)."""
-    pages = _pages(host, buffer)
+    """A host tensor written into its device buffer (tilized, each matrix padded to whole tiles, when tiled); into
+    DRAM a slice of pages at a time."""
     if buffer.layout == fbm.BufferLayout.Interleaved:
-        grid.write_interleaved(buffer.address, pages.reshape(-1), buffer.page)
+        page, carry = 0, torch.zeros(0, dtype=torch.uint8)
+        for data in _page_slices(host, buffer):
+            data = torch.cat([carry, data]) if carry.numel() else data
+            whole = data.numel() // buffer.page * buffer.page
+            grid.write_interleaved(buffer.address, data[:whole], buffer.page, page)
+            page, carry = page + whole // buffer.page, data[whole:]
+        if carry.numel():
+            grid.write_interleaved(buffer.address, carry, buffer.page, page)
         return
+    pages = _pages(host, buffer)
     (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
     if pages.shape[0] != gy * sy or pages.shape[1] != gx * sx:
         raise MetalError(f"a host tensor of {tuple(host.shape)} does not fill the {gy}x{gx} grid of {sy}x{sx} "
@@ -171,31 +227,54 @@ def write_buffer(grid: Grid, host: torch.Tensor, buffer: DeviceBuffer) -> None:
         grid.write(grid.l1_addr(*core, buffer.address), shard)
 
 
+def _read_tiles(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...], out: torch.Tensor) -> torch.Tensor:
+    """An interleaved tiled buffer into `out` (`shape`), a slice of tile rows at a time, each matrix's padding
+    dropped."""
+    batch, rows, cols = tile_padded(shape)
+    matrix = ((1,) * max(0, 2 - len(shape)) + tuple(shape))[-2:]
+    matrices, width = out.reshape(batch, *matrix), cols // tile_math.TILE
+    for b0, b1, r0, r1 in _tile_slices(batch, rows, cols):
+        first = (b0 * rows + r0) // tile_math.TILE * width
+        count = (b1 - b0) * (r1 - r0) // tile_math.TILE * width
+        data = grid.read_interleaved(buffer.address, count * buffer.page, buffer.page, first)
+        part = tile_math.untilize(data, ((b1 - b0) * (r1 - r0), cols), buffer.dtype).reshape(b1 - b0, r1 - r0, cols)
+        kept = min(r1, matrix[0]) - r0
+        matrices[b0:b1, r0:r0 + kept] = part[:, :kept, :matrix[1]]
+    return out
+
+
 def read_buffer(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...]) -> torch.Tensor:
-    """A device buffer read back as a host tensor of `shape` (f32 for float formats)."""
+    """A device buffer read back as a host tensor of `shape` (held as `held_dtype` says)."""
+    out = torch.empty(shape, dtype=held_dtype(buffer.dtype))
+    if buffer.layout == fbm.BufferLayout.Interleaved:
+        if buffer.tiled:
+            return _read_tiles(grid, buffer, shape, out)
+        flat, unit = out.reshape(-1), int(hardware.DTYPE_BYTES[buffer.dtype])
+        step = TRANSFER_ELEMENTS // buffer.page * buffer.page or buffer.page  # whole pages of bytes
+        for start in range(0, flat.numel() * unit, step):
+            size = min(step, flat.numel() * unit - start)
+            data = grid.read_interleaved(buffer.address, size, buffer.page, start // buffer.page)
+            flat[start // unit:(start + size) // unit] = tile_math.from_bytes(data, buffer.dtype)
+        return out
     if buffer.tiled:
         batch, rows, cols = tile_padded(shape)
         rows *= batch
     else:
         rows, cols = (math.prod(shape[:-1]) if len(shape) > 1 else 1), shape[-1]
     unit = tile_math.TILE if buffer.tiled else 1
-    grid_rows, grid_cols = rows // unit, cols // unit
-    if buffer.layout == fbm.BufferLayout.Interleaved:
-        unit_bytes = buffer.page if buffer.tiled else int(hardware.DTYPE_BYTES[buffer.dtype])
-        data = grid.read_interleaved(buffer.address, grid_rows * grid_cols * unit_bytes, buffer.page)
-        pages = data.reshape(grid_rows, grid_cols, -1)
-    else:
-        (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
-        grid.check_l1(buffer.address, sy * sx * buffer.page, f"buffer {buffer.id}'s shard")
-        pages = torch.zeros(gy * sy, gx * sx, buffer.page, dtype=torch.uint8)
-        for (y, x), core in buffer.shards(grid):
-            data = grid.read(grid.l1_addr(*core, buffer.address), sy * sx * buffer.page)
-            pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx] = data.reshape(sy, sx, -1)
+    (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
+    grid.check_l1(buffer.address, sy * sx * buffer.page, f"buffer {buffer.id}'s shard")
+    pages = torch.zeros(gy * sy, gx * sx, buffer.page, dtype=torch.uint8)
+    for (y, x), core in buffer.shards(grid):
+        data = grid.read(grid.l1_addr(*core, buffer.address), sy * sx * buffer.page)
+        pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx] = data.reshape(sy, sx, -1)
     if buffer.tiled:  # each matrix's padding dropped
         padded = tile_math.untilize(pages.reshape(-1), (rows, cols), buffer.dtype).reshape(batch, rows // batch, cols)
         matrix = ((1,) * max(0, 2 - len(shape)) + tuple(shape))[-2:]
-        return padded[:, :matrix[0], :matrix[1]].reshape(shape)
-    return tile_math.from_bytes(pages.reshape(-1), buffer.dtype).reshape(shape)
+        out.copy_(padded[:, :matrix[0], :matrix[1]].reshape(shape))
+        return out
+    out.copy_(tile_math.from_bytes(pages.reshape(-1), buffer.dtype).reshape(shape))
+    return out
 
 
 class ProgramRunner:
@@ -214,7 +293,7 @@ class ProgramRunner:
         if len(inputs) != len(program_inputs):
             raise MetalError(f"program '{self.program.name}' takes {len(program_inputs)} input(s), given {len(inputs)}")
         for ref, tensor in zip(program_inputs, inputs):
-            self.host[ref.globalId] = tensor.float()
+            self.host[ref.globalId] = _hold(tensor, DeviceBuffer.of(ref).dtype)
 
     def step(self, command: fbm.CommandT) -> list[torch.Tensor] | None:
         """One command, a launch's host times and fidelity recorded."""
@@ -233,21 +312,24 @@ class ProgramRunner:
             self.device[table.ref.globalId] = DeviceBuffer.of(table.ref)
         elif isinstance(table, fbm.HostAllocCommandT):  # with data: a constant
             buffer = self.host_buffer(table.dst)
-            data = fbu.as_list(table.data)
-            self.host[buffer.id] = tile_math.from_bytes(torch.tensor(data, dtype=torch.uint8), buffer.dtype).reshape(
-                buffer.shape) if data else torch.zeros(_held_shape(table.dst))
+            if table.data is not None and len(table.data):  # flatbuffers reads the bytes as a numpy array
+                data = torch.tensor(numpy.asarray(table.data, dtype=numpy.uint8))
+                self.host[buffer.id] = _hold(data.view(tile_math.FORMATS[buffer.dtype]), buffer.dtype).reshape(
+                    buffer.shape)
+            else:  # zeros that take no memory until a transfer reads them
+                self.host[buffer.id] = torch.zeros((), dtype=held_dtype(buffer.dtype)).expand(_held_shape(table.dst))
         elif isinstance(table, fbm.MemrefCopyCommandT):
             source, shape = self.host_of(table.src), tuple(int(d) for d in fbu.as_list(table.dst.desc.shape))
             held_src, held_dst = _held_shape(table.src), _held_shape(table.dst)
             batch, rows, cols = _matrices(shape)
-            if held_src == held_dst:
-                self.host[table.dst.globalId] = source.clone()
+            if held_src == held_dst:  # host buffers are never written in place: the copy shares the source's data
+                self.host[table.dst.globalId] = source
             elif held_dst != shape:  # into a buffer padded to whole tiles
-                padded = torch.zeros(held_dst)
+                padded = torch.zeros(held_dst, dtype=source.dtype)
                 padded[:, :rows, :cols] = source.reshape(batch, rows, cols)
                 self.host[table.dst.globalId] = padded
-            else:
-                self.host[table.dst.globalId] = source[:, :rows, :cols].reshape(shape)
+            else:  # a copy of its own, so the padded source can be released
+                self.host[table.dst.globalId] = source[:, :rows, :cols].reshape(shape).clone()
         elif isinstance(table, fbm.EnqueueWriteBufferCommandT):
             device = self._device(table.dst)
             with _naming(device):
@@ -260,19 +342,39 @@ class ProgramRunner:
         elif isinstance(table, fbm.EnqueueProgramCommandT):
             self.stats.append(self.grid.run(self.launch(table)))
         elif isinstance(table, fbm.DeallocateBufferCommandT):
-            self.device.pop(table.ref.globalId, None)
-        elif isinstance(table, fbm.ReturnCommandT):
-            return [self.host_of(ref) for ref in fbu.as_list(table.results)]
+            self.release(self.device.pop(table.ref.globalId, None))
+        elif isinstance(table, fbm.ReturnCommandT):  # results as f32
+            return [self.host_of(ref).float() for ref in fbu.as_list(table.results)]
         elif not isinstance(table, fbm.FinishCommandT):
             raise MetalError(f"command {type(table).__name__[:-1]} is not run by this simulator")
         return None
 
+    def release(self, buffer: DeviceBuffer | None) -> None:
+        """A deallocated DRAM buffer's storage dropped: each bank's whole pages in its range no live buffer shares."""
+        if buffer is None or buffer.layout != fbm.BufferLayout.Interleaved:
+            return
+        start, end = self._dram_range(buffer)
+        for other in self.device.values():
+            if other.layout == fbm.BufferLayout.Interleaved:
+                lo, hi = self._dram_range(other)
+                if lo < end and start < hi:  # shares the range: only what lies beyond it goes
+                    start, end = (hi, end) if lo <= start else (start, min(end, lo))
+                if start >= end:
+                    return
+        self.grid.release_dram(start, end)
+
+    def _dram_range(self, buffer: DeviceBuffer) -> tuple[int, int]:
+        """The addresses an interleaved buffer takes in each bank: its pages round-robin over the banks."""
+        unit = buffer.page if buffer.tiled else hardware.DTYPE_BYTES[buffer.dtype]
+        pages = -(-int(math.prod(buffer.shape) * unit) // buffer.page)
+        return buffer.address, buffer.address + -(-pages // self.grid.facts.num_dram_channels) * buffer.page
+
     @staticmethod
     def host_buffer(ref: fbm.BufferRefT) -> DeviceBuffer:
-        """A host buffer the simulation will hold (as f32), refused past half this machine's available memory (a run
-        holds its inputs, outputs and their device copies at once)."""
+        """A host buffer the simulation will hold (in `held_dtype`), refused past half this machine's available
+        memory (a run holds its inputs, outputs and their device copies at once)."""
         buffer, available = DeviceBuffer.of(ref), host_memory_available()
-        need = math.prod(buffer.shape) * 4
+        need = math.prod(buffer.shape) * held_dtype(buffer.dtype).itemsize
         if available is not None and need > available // 2:
             raise MetalError(f"host buffer {buffer.id} of shape {list(buffer.shape)} needs {need / 2**30:.1f} GiB; this "
                              f"machine has {available / 2**30:.1f} GiB available")
@@ -362,7 +464,12 @@ class MeshProgramRunner:
         for chip, runner in enumerate(self.chips):
             runner.bind([value[chip] if isinstance(value, (list, tuple)) else value for value in inputs])
         results = [[] for _ in self.chips]
-        for command in fbu.ttm_commands(self.program):
+        commands = fbu.ttm_commands(self.program)
+        last_uses = _host_last_uses(commands)
+        for index, command in enumerate(commands):
+            for runner in self.chips:  # host buffers no later command reads are let go
+                for buffer in last_uses.get(index - 1, ()):
+                    runner.host.pop(buffer, None)
             with located(command):
                 handler = MESH_COMMANDS.get(type(command.type))
                 if handler is None:
@@ -372,6 +479,8 @@ class MeshProgramRunner:
                 dst = command.type.dst
                 shape = tuple(int(d) for d in fbu.as_list(dst.desc.shape))
                 source = [runner.host_of(command.type.src) for runner in self.chips]
+                if isinstance(command.type, fbm.CollectiveCommandT):  # reductions add in f32, as they always have
+                    source = [value.float() for value in source]
                 for chip, (runner, value) in enumerate(zip(self.chips, handler(source, command.type, self.mesh))):
                     runner.host_buffer(dst)
                     if tuple(value.shape) != shape:
@@ -385,6 +494,23 @@ class MeshProgramRunner:
                         "fabric_ns": fabric_ns(command.type, self.mesh, self.chips[0].grid.facts.arch)})
         self.chip_results = results
         return results[0]
+
+
+def _host_last_uses(commands: list) -> dict[int, list[int]]:
+    """Per command index, the host buffers it is the last to write or read (a program's results are read by its
+    return, the last command)."""
+    last = {}
+    for index, command in enumerate(commands):
+        table = command.type
+        refs = [getattr(table, field, None) for field in ("src", "dst")]
+        refs += fbu.as_list(table.results) if isinstance(table, fbm.ReturnCommandT) else []
+        for ref in refs:
+            if ref is not None:
+                last[ref.globalId] = index
+    uses: dict[int, list[int]] = {}
+    for buffer, index in last.items():
+        uses.setdefault(index, []).append(buffer)
+    return uses
 
 
 def fidelity_name(value: int) -> str:
