@@ -185,6 +185,7 @@ class Grid:
         first, last = -(-start // DRAM_PAGE), end // DRAM_PAGE
         for key in [key for key in self.dram if first <= key[1] < last]:
             del self.dram[key]
+            self.dram_views.pop(key, None)  # its numpy view would keep the page's memory
 
     # --- programs --------------------------------------------------------------------------------------
     def run(self, program: Program) -> ProgramStats:
