@@ -9,7 +9,6 @@ import pytest
 import torch
 
 from test_ttmetal_pipeline import compile_ttir
-from ttmlir.passes import PassFailure
 from ttmlir.runtime.metal.program import run_program
 
 
@@ -110,11 +109,6 @@ def test_data_movement_ops_run_on_the_device(op, attrs, source, result, expected
     (out,), _ = run_program(compile_ttir(one_op(op, attrs, source, result)), [x])
     assert out.shape == result
     assert torch.allclose(out, -expected(torch.exp(x)), rtol=1e-5, atol=1e-5)
-
-
-def test_a_pad_of_another_value_is_refused_naming_it():
-    with pytest.raises(PassFailure, match="with value 1.0 is not converted to D2M yet"):
-        compile_ttir(one_op("pad", "padding = array<i32: 0, 1, 0, 0>, value = 1.000000e+00 : f32", (4, 40), (5, 40)))
 
 
 def test_rows_regrouped_across_padded_matrices_run_right():

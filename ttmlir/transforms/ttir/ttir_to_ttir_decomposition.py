@@ -333,8 +333,11 @@ def batch_norm_nchw(op: TTOp) -> None:
     Rewriter.replace_op(op, [], outputs)
 
 
-def _statistics_not_4d(op: TTOp) -> bool:
-    return any(v.type.get_num_dims() != 4 for v in op.operands[1:])
+def _not_nchw(op: TTOp) -> bool:
+    """Not yet as TTNN reads it: statistics other than 4-d, or an input other than rank 4 normalized along dim 1."""
+    rank = op.operands[0].type.get_num_dims()
+    return (any(v.type.get_num_dims() != 4 for v in op.operands[1:]) or rank != 4
+            or scalar(op.prop("dimension")) % rank != 1)
 
 
 def reverse(op: TTOp) -> None:
@@ -434,7 +437,7 @@ DECOMPOSED: dict[str, tuple[Callable[[TTOp], None], Callable[[TTOp], bool], froz
     "arange": (arange, _off_dim_zero, ALL), "prod": (prod, _several_dims, ALL),
     "argmax": (argmax, _several_dims, ALL), "pad": (negative_pad, _has_negative_padding, ALL),
     **dict.fromkeys(("max_pool2d", "avg_pool2d"), (pool_of_full, _pools_a_full, ALL)),
-    **dict.fromkeys(("batch_norm_inference", "batch_norm_training"), (batch_norm_nchw, _statistics_not_4d, ALL)),
+    **dict.fromkeys(("batch_norm_inference", "batch_norm_training"), (batch_norm_nchw, _not_nchw, ALL)),
     "reverse": (reverse, lambda op: bool(int_values(op.prop("dimensions"))), DEVICE),
     "split_query_key_value_and_split_heads": (split_heads, _always, HOST),  # TTNN has the op
     **dict.fromkeys(("adamw", "sdpa_fw", "sdpa_bw"), (ttml_in_4d, _always, ALL)),
