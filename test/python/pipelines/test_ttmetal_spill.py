@@ -99,3 +99,24 @@ def test_a_wide_matmul_output_is_computed_in_strips_of_columns(k, n, dtype, stri
     (out,), _ = run_program(translate(module), [a, b], exact=dtype == "f32")
     expected = (a @ b).to(torch_type).float()
     assert torch.allclose(out, expected, rtol=2e-2 if dtype == "bf16" else 1e-5, atol=2e-1 if dtype == "bf16" else 1e-4)
+
+
+@pytest.mark.parametrize("k, steps", [(512, 1), (16384, 2)])
+def test_a_bf16_matmul_sums_k_in_f32(k, steps):
+    # bf16 operands, K of hundreds to thousands: the dst register sums the products in f32 (fp32_dest_acc_en on the compute
+    # kernel) and, over several K steps, the partial sums wait in an f32 CB; the output is then the f32 sum
+    # rounded once, within an ulp of torch's (the order of the f32 adds differs). A bf16 dst rounds the running
+    # sum at every K tile and ends several ulps away.
+    ta, tb, tc = (f"tensor<{r}x{c}xbf16>" for r, c in ((32, k), (k, 64), (32, 64)))
+    module = compile_module(f"func.func @mm(%a: {ta}, %b: {tb}) -> {tc} {{\n"
+                            f"  %0 = \"ttir.matmul\"(%a, %b) : ({ta}, {tb}) -> {tc}\n  return %0 : {tc}\n}}\n")
+    launch = next(op for op in module.walk() if op.name == "ttmetal.enqueue_program")
+    assert ", true, false, false, [default]>" in str(launch.properties["kernelConfigs"])  # 32-bit dst
+    partials = [t for t in buffers(module) if "f32" in t]
+    assert len(partials) == (steps > 1)
+    generator = torch.Generator().manual_seed(8)
+    a, b = (torch.randn(shape, generator=generator).to(torch.bfloat16).float() for shape in ((32, k), (k, 64)))
+    (out,), _ = run_program(translate(module), [a, b])
+    expected = (a.double() @ b.double()).float()
+    ulp = torch.exp2(torch.floor(torch.log2(expected.abs().clamp_min(1e-30))) - 7)
+    assert ((out - expected).abs() <= ulp).all()

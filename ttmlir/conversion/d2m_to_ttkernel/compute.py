@@ -12,9 +12,9 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ttmlir.dialects import ttcore, ttkernel
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (BROADCASTS, FPU_BINARY, INT_VARIANTS, SFPU_BINARY,
-                                                              SFPU_TERNARY, SFPU_UNARY, SHARED_INITS, WIDE_DST, KernelOps,
-                                                              ShardLayout)
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (BROADCASTS, FPU_BINARY, INT_VARIANTS,
+                                                              MATMUL_ACCUMULATOR, SFPU_BINARY, SFPU_TERNARY, SFPU_UNARY,
+                                                              SHARED_INITS, TILE, KernelOps, ShardLayout)
 
 
 @dataclass
@@ -57,9 +57,10 @@ class ComputeKernels:
         nb = n_block or sx
         strips = sx // nb
         a, b, out = ops.ct_arg(0, cb_a), ops.ct_arg(1, cb_b), ops.ct_arg(2, cb_out)
-        partials = ops.ct_arg(3, cb_out) if steps > 1 else None
+        partials = ops.ct_arg(3, ttkernel.CBType(cb_out.pages, ttcore.TileType((TILE, TILE), MATMUL_ACCUMULATOR))) \
+            if steps > 1 else None
         transpose = ops.const(int(transpose_b))
-        held = self.dst_physical_tiles // (4 if layout.dtype in WIDE_DST else 2)
+        held = self.dst_physical_tiles // 4  # the dst register in 32-bit mode (MATMUL_ACCUMULATOR)
         run = nb if nb <= held else 1  # output tiles dst holds at once
         if self.use_tile_matmul:
             ops.call("mm_init", a, b, out, transpose)

@@ -35,6 +35,11 @@ SFPU_UNARY = {"exp": "exp", "log": "log", "sqrt": "sqrt", "rsqrt": "rsqrt", "rec
               "logical_not": "logical_not", "atan": "atan", "expm1": "expm1", "log1p": "log1p",
               **{f"{c}z": f"{c}z" for c in ZERO_COMPARISONS}}  # d2m.tile_<c>z: 1 where x <c> 0
 WIDE_DST = ("f32", "si32")  # tiles that need the dst register in 32-bit mode (fp32_dest_acc_en)
+# A matmul sums its K products in a 32-bit dst and keeps its partial sums between K steps in f32, as the TTNN
+# pipeline's matmuls do by default (compute-cfg-fp32-dest-acc-en) and tt-metal's keep their intermediates: a bf16
+# dst rounds the running sum at every K tile, which over K of thousands moves logits by several ulps.
+MATMUL_ACCUMULATOR = "f32"
+MATMUL_INITS = ("ttkernel.mm_init", "ttkernel.mm_block_init")  # what marks a compute kernel as a matmul's
 # SFPU ops with their own entry point for si32 tiles
 INT_VARIANTS = {"abs": "abs_tile_int32", **{f"{c}z": f"{c}z_tile_int32" for c in ZERO_COMPARISONS}}
 SHARED_INITS = {"ceil": "rounding_op_tile_init", "floor": "rounding_op_tile_init"}  # inits one op family shares

@@ -24,7 +24,7 @@ from ttmlir.dialects import d2m, ttkernel
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttkernel.compute import ComputeKernels
 from ttmlir.conversion.d2m_to_ttkernel.datamovement import DataMovementKernels
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ArgPlan, Placed, ShardLayout
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import MATMUL_ACCUMULATOR, ArgPlan, Placed, ShardLayout
 from ttmlir.conversion.d2m_to_ttkernel.views import RowGather
 
 READER_CORE, WRITER_CORE = 1, 0  # data-movement cores: core 1 drives NoC 0, core 0 NoC 1
@@ -212,7 +212,7 @@ class ProgramKernels:
         def cost(kb: int, nb: int, strips: bool) -> int:
             steps = k_tiles // kb
             blocks = (1 if steps == 1 else self.stream_buffers) * kb * (sy * la.page + nb * lb.page)
-            partials = sy * nb * layout.page if steps > 1 else 0
+            partials = sy * nb * hardware.tile_bytes(MATMUL_ACCUMULATOR) if steps > 1 else 0
             copy = sy * (nb if strips else sx) * layout.page if layout.memory == "dram" else 0
             return blocks + partials + copy
 
@@ -248,7 +248,7 @@ class ProgramKernels:
                self.l1_buffer(layout, (kb * held, nb), lb.dtype, op),
                self.l1_buffer(layout, (sy, nb), layout.dtype, op) if strip_out else self.cb_of(out, op)]
         if steps > 1:  # the partial sums between K steps (of a strip): an L1 tensor of its own, its own CB
-            partials = self.l1_buffer(layout, (sy, nb), layout.dtype, op)
+            partials = self.l1_buffer(layout, (sy, nb), MATMUL_ACCUMULATOR, op)
             tensors.insert(2, partials)
             cbs.insert(2, partials)
         o = len(tensors) - 1  # the output's operand index and CB port

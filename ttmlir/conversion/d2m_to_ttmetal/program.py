@@ -9,7 +9,7 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from ttmlir.dialects import ttkernel, ttmetal
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import WIDE_DST, ShardLayout
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import MATMUL_INITS, WIDE_DST, ShardLayout
 
 
 def one_program(launches: list[ttmetal.EnqueueProgramOp], op: Operation) -> ttmetal.EnqueueProgramOp:
@@ -38,11 +38,17 @@ def _kernel_args(spec: Attribute) -> ttmetal.KernelArgsAttr:
     return ttmetal.KernelArgsAttr((runtime, (), compile_time))
 
 
+def _matmul(kernel: FuncOp | None) -> bool:
+    """Whether a compute kernel runs the matmul engine (sums K products in dst: MATMUL_ACCUMULATOR)."""
+    return kernel is not None and any(op.name in MATMUL_INITS for op in kernel.walk())
+
+
 def launch_configs(threads, kernels: dict[str, FuncOp], layout: ShardLayout, fidelity: str = "hifi4"
                    ) -> list[Attribute]:
     """A program's kernel configs on the output's cores, one per thread (`#d2m.thread<kind, @kernel, dm_core>`):
     a data-movement kernel on its core's NoC (core 1 drives NoC 0, core 0 NoC 1), the compute kernel at math
-    fidelity `fidelity` (f32 and si32 in a 32-bit dst: a 16-bit one would round them to bf16); `kernels` by name."""
+    fidelity `fidelity` (f32 and si32, and a matmul's sums, in a 32-bit dst: a 16-bit one would round them to bf16);
+    `kernels` by name."""
     cores = ttmetal.CoreRangeAttr((layout.origin, layout.cores))
     configs = []
     for thread in threads:
@@ -51,7 +57,7 @@ def launch_configs(threads, kernels: dict[str, FuncOp], layout: ShardLayout, fid
         args = _kernel_args(kernel.attributes.get("ttkernel.arg_spec") if kernel is not None else None)
         if thread.thread == "compute":
             configs.append(ttmetal.ComputeConfigAttr(ttmetal.KernelConfig(
-                symbol, cores, args, (fidelity, layout.dtype in WIDE_DST, False, False, ("default",)))))
+                symbol, cores, args, (fidelity, layout.dtype in WIDE_DST or _matmul(kernel), False, False, ("default",)))))
         else:
             core = thread.dm_core.data
             configs.append(ttmetal.NocConfigAttr(ttmetal.KernelConfig(symbol, cores, args,
