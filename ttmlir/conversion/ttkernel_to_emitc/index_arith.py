@@ -1,0 +1,94 @@
+"""A kernel's `index` values as C++ `size_t` (`!emitc.size_t`), as upstream's convert-ttkernel-to-emitc converts the
+index type: index constants become `emitc.constant`s of `!emitc.size_t` (their value still `N : index`), the
+arith ops computing indices the emitc operators (`emitc.add`, `emitc.sub`, `emitc.mul`, `emitc.div`, `emitc.rem`,
+`emitc.cmp`, `emitc.cast`), an `scf.for` over indices an `emitc.for` over `size_t`, and the calls, literals and
+casts giving an index give a `size_t`. Integer arithmetic of other types stays arith (its C++ is the same)."""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import IndexType, StringAttr
+from xdsl.dialects.emitc import EmitC_AddOp, EmitC_CallOpaqueOp, EmitC_SizeT
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.rewriter import Rewriter
+
+from ttmlir.dialects import emitc
+from ttmlir.errors import PassFailure
+
+SIZE_T = EmitC_SizeT()
+# arith's integer operators on indices and the emitc operator each one is (signed and unsigned alike: a size_t is
+# unsigned)
+OPERATORS = {arith.AddiOp: EmitC_AddOp, arith.SubiOp: emitc.SubOp, arith.MuliOp: emitc.MulOp,
+             arith.DivUIOp: emitc.DivOp, arith.DivSIOp: emitc.DivOp, arith.RemUIOp: emitc.RemOp,
+             arith.RemSIOp: emitc.RemOp}
+# arith.cmpi's predicates as emitc.cmp's
+PREDICATES = {"eq": "eq", "ne": "ne", "slt": "lt", "sle": "le", "sgt": "gt", "sge": "ge", "ult": "lt", "ule": "le",
+              "ugt": "gt", "uge": "ge"}
+CASTS = (arith.IndexCastOp,)
+
+
+def _c(t: Attribute) -> Attribute:
+    return SIZE_T if isinstance(t, IndexType) else t
+
+
+def _indexed(op: Operation) -> bool:
+    return any(isinstance(v.type, IndexType) for v in (*op.operands, *op.results))
+
+
+def _lowered(op: Operation) -> Operation | None:
+    """The emitc op `op` becomes with its indices as size_t (None: it keeps its form)."""
+    results = [_c(r.type) for r in op.results]
+    if isinstance(op, (emitc.ConstantOp, arith.ConstantOp)):
+        return emitc.ConstantOp.create(properties={"value": op.properties.get("value") or op.value},
+                                       result_types=results)
+    if type(op) in OPERATORS:
+        return OPERATORS[type(op)].create(operands=list(op.operands), result_types=results)
+    if isinstance(op, arith.CmpiOp):
+        predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+        return emitc.CmpOp.create(operands=list(op.operands), result_types=results,
+                                  properties={"predicate": StringAttr(PREDICATES[predicate])})
+    if isinstance(op, (*CASTS, emitc.CastOp)):
+        return emitc.CastOp.create(operands=list(op.operands), result_types=results)
+    if isinstance(op, EmitC_CallOpaqueOp):
+        return EmitC_CallOpaqueOp(op.callee, list(op.operands), results, args=op.args,
+                                  template_args=op.template_args, attributes=dict(op.attributes))
+    if isinstance(op, (emitc.LiteralOp, emitc.DivOp, emitc.SubOp, emitc.MulOp, emitc.RemOp, EmitC_AddOp)):
+        return op.__class__.create(operands=list(op.operands), result_types=results, properties=dict(op.properties),
+                                   attributes=dict(op.attributes))
+    return None
+
+
+def _loop(op: scf.ForOp) -> emitc.ForOp:
+    """An index loop as an emitc.for over size_t (its body moved, the induction variable retyped)."""
+    if op.iter_args:
+        raise PassFailure(op, "failed to legalize operation 'scf.for' (a kernel's index loop carries no values "
+                              "into emitc)")
+    old = op.body.block
+    body = Block(arg_types=[SIZE_T])
+    old.args[0].replace_all_uses_with(body.args[0])
+    for inner in list(old.ops):
+        inner.detach()
+        if isinstance(inner, scf.YieldOp):
+            inner.erase()
+            continue
+        body.add_op(inner)
+    body.add_op(emitc.YieldOp.create())
+    loop = emitc.ForOp.create(operands=[op.lb, op.ub, op.step], regions=[Region(body)])
+    loop.attributes.update(op.attributes)
+    return loop
+
+
+def lower_index_values(func: FuncOp) -> None:
+    """Every index value of kernel `func` a size_t (see the module doc); an op left giving an index is refused."""
+    rewriter = Rewriter()
+    for op in [o for o in func.walk() if isinstance(o, scf.ForOp) and isinstance(o.lb.type, IndexType)]:
+        rewriter.replace_op(op, _loop(op))
+    for op in [o for o in func.walk() if _indexed(o)]:
+        new = _lowered(op)
+        if new is not None:
+            new.location = op.location
+            rewriter.replace_op(op, new)
+    for op in func.walk():
+        if any(isinstance(r.type, IndexType) for r in op.results):
+            raise PassFailure(op, f"failed to legalize operation '{op.name}' (its index result has no size_t form)")
