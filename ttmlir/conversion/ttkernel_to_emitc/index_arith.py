@@ -82,9 +82,10 @@ def _loop(op: scf.ForOp) -> emitc.ForOp:
 def lower_index_values(func: FuncOp) -> None:
     """Every index value of kernel `func` a size_t (see the module doc); an op left giving an index is refused."""
     rewriter = Rewriter()
+    indexed = [o for o in func.walk() if _indexed(o) and not isinstance(o, scf.ForOp)]  # before the loops retype
     for op in [o for o in func.walk() if isinstance(o, scf.ForOp) and isinstance(o.lb.type, IndexType)]:
         rewriter.replace_op(op, _loop(op))
-    for op in [o for o in func.walk() if _indexed(o)]:
+    for op in indexed:
         new = _lowered(op)
         if new is not None:
             new.location = op.location

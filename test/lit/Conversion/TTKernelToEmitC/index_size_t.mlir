@@ -18,6 +18,7 @@
 // CHECK: emitc.cast %[[T]] : !emitc.size_t to i32
 // CHECK: arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK: emitc.call_opaque "copy_tile"(%{{.*}}, %[[T]], %[[ZERO]]) : (!emitc.opaque<"uint32_t">, !emitc.size_t, !emitc.size_t) -> ()
+// CHECK: emitc.cast %[[J]] : !emitc.size_t to i32
 // CHECK-NOT: index)
 // CHECK: return
 // CPP: for (size_t [[I:i[0-9]+]] = v{{[0-9]+}}; [[I]] < v{{[0-9]+}}; [[I]] += v{{[0-9]+}}) {
@@ -42,6 +43,7 @@ func.func @tiles() attributes {ttkernel.thread = #ttkernel.thread<compute>} {
       %w = arith.index_cast %t : index to i32
       %s = arith.addi %w, %k : i32
       "ttkernel.copy_tile"(%cb, %t, %c0) : (!ttkernel.cb<4, !ttcore.tile<32x32, bf16>>, index, index) -> ()
+      %jw = arith.index_cast %j : index to i32
     }
   }
   return
