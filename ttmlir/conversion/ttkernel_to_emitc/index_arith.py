@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, StringAttr
-from xdsl.dialects.emitc import EmitC_AddOp, EmitC_CallOpaqueOp, EmitC_SizeT
+from xdsl.dialects.emitc import EmitC_AddOp, EmitC_SizeT
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.rewriter import Rewriter
@@ -25,7 +25,6 @@ OPERATORS = {arith.AddiOp: EmitC_AddOp, arith.SubiOp: emitc.SubOp, arith.MuliOp:
 # arith.cmpi's predicates as emitc.cmp's
 PREDICATES = {"eq": "eq", "ne": "ne", "slt": "lt", "sle": "le", "sgt": "gt", "sge": "ge", "ult": "lt", "ule": "le",
               "ugt": "gt", "uge": "ge"}
-CASTS = (arith.IndexCastOp,)
 
 
 def _c(t: Attribute) -> Attribute:
@@ -39,23 +38,17 @@ def _indexed(op: Operation) -> bool:
 def _lowered(op: Operation) -> Operation | None:
     """The emitc op `op` becomes with its indices as size_t (None: it keeps its form)."""
     results = [_c(r.type) for r in op.results]
-    if isinstance(op, (emitc.ConstantOp, arith.ConstantOp)):
-        return emitc.ConstantOp.create(properties={"value": op.properties.get("value") or op.value},
-                                       result_types=results)
     if type(op) in OPERATORS:
         return OPERATORS[type(op)].create(operands=list(op.operands), result_types=results)
     if isinstance(op, arith.CmpiOp):
         predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
         return emitc.CmpOp.create(operands=list(op.operands), result_types=results,
                                   properties={"predicate": StringAttr(PREDICATES[predicate])})
-    if isinstance(op, (*CASTS, emitc.CastOp)):
+    if isinstance(op, arith.IndexCastOp):
         return emitc.CastOp.create(operands=list(op.operands), result_types=results)
-    if isinstance(op, EmitC_CallOpaqueOp):
-        return EmitC_CallOpaqueOp(op.callee, list(op.operands), results, args=op.args,
-                                  template_args=op.template_args, attributes=dict(op.attributes))
-    if isinstance(op, (emitc.LiteralOp, emitc.DivOp, emitc.SubOp, emitc.MulOp, emitc.RemOp, EmitC_AddOp)):
-        return op.__class__.create(operands=list(op.operands), result_types=results, properties=dict(op.properties),
-                                   attributes=dict(op.attributes))
+    if op.name.startswith("emitc.") and not op.regions:  # constants, calls, literals, operators: retyped
+        return type(op).create(operands=list(op.operands), result_types=results, properties=dict(op.properties),
+                               attributes=dict(op.attributes))
     return None
 
 
