@@ -1,5 +1,6 @@
 """The emitc ops kernels are written in, beside those xDSL 0.74 has (call_opaque, add, apply and the types):
-include, literal, verbatim (with format arguments), constant, the arithmetic and comparison ops, cast, for, with
+include, literal, verbatim (with format arguments), constant, the arithmetic and comparison ops, conditional,
+cast, for, with
 MLIR's custom syntax."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.emitc import EmitC as XdslEmitC, EmitC_LValueType, EmitC_OpaqueAttr
-from xdsl.dialects.builtin import IndexType, StringAttr, UnitAttr
+from xdsl.dialects.builtin import IndexType, IntegerType, StringAttr, UnitAttr
 from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.irdl import (IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, region_def, result_def,
                        traits_def, var_operand_def)
@@ -202,6 +203,39 @@ class CmpOp(IRDLOperation):
         printer.print_list(self.operands, printer.print_operand)
         printer.print_string(" : ")
         printer.print_function_type(self.operand_types, self.result_types)
+
+
+@irdl_op_definition
+class ConditionalOp(IRDLOperation):
+    """C's `c ? a : b`: `%r = emitc.conditional %c, %a, %b : !emitc.size_t`."""
+
+    name = "emitc.conditional"
+    condition = operand_def(IntegerType)
+    true_value = operand_def()
+    false_value = operand_def()
+    result = result_def()
+
+    def verify_(self) -> None:
+        if self.condition.type != IntegerType(1):
+            raise VerifyException("'emitc.conditional' op condition must be an i1")
+        if not self.true_value.type == self.false_value.type == self.result.type:
+            raise VerifyException("'emitc.conditional' op requires both values and the result of one type")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ConditionalOp":
+        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        kind = parser.parse_type()
+        operands = parser.resolve_operands(names, [IntegerType(1), kind, kind], parser.pos)
+        return cls.create(operands=operands, result_types=[kind], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
 
 
 @irdl_op_definition
@@ -453,7 +487,8 @@ class VariableOp(IRDLOperation):
 # emitc's C expressions (MLIR's CExpressionInterface) and whether evaluating one may have an effect: an opaque call
 # may; an opaque constant's text may be any C, a call among them
 C_EXPRESSIONS = {"emitc.add": False, "emitc.sub": False, "emitc.mul": False, "emitc.div": False, "emitc.rem": False,
-                 "emitc.cmp": False, "emitc.cast": False, "emitc.constant": False, "emitc.call_opaque": True}
+                 "emitc.cmp": False, "emitc.conditional": False, "emitc.cast": False, "emitc.constant": False,
+                 "emitc.call_opaque": True}
 
 
 def effect_free(op: Operation) -> bool:
@@ -467,5 +502,5 @@ def effect_free(op: Operation) -> bool:
 
 EmitC = Dialect("emitc", [*XdslEmitC.operations, IncludeOp, VerbatimOp, ConstantOp, LiteralOp, SubOp, MulOp, DivOp,
                           RemOp, CmpOp, CastOp, SubscriptOp, LoadOp, AssignOp, ExpressionOp, YieldOp,
-                          VariableOp, ForOp],
+                          VariableOp, ForOp, ConditionalOp],
                 list(XdslEmitC.attributes))

@@ -134,6 +134,9 @@ class _KernelWriter:
             self.define(op.results[0], f"{self.name(a)} {symbol} {self.name(b)}", indent, op)
         elif isinstance(op, arith.SelectOp):
             self.define(op.result, f"{self.name(op.cond)} ? {self.name(op.lhs)} : {self.name(op.rhs)}", indent, op)
+        elif isinstance(op, emitc.ConditionalOp):
+            self.define(op.result, f"{self.name(op.condition)} ? {self.name(op.true_value)} : "
+                                   f"{self.name(op.false_value)}", indent, op)
         elif isinstance(op, arith.CmpiOp):
             predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
             self.define(op.result, f"{self.name(op.lhs)} {_CMPI[predicate]} {self.name(op.rhs)}", indent, op)

@@ -1,17 +1,18 @@
 """A kernel's `index` values as C++ `size_t` (`!emitc.size_t`), as upstream's convert-ttkernel-to-emitc converts the
 index type: index constants become `emitc.constant`s of `!emitc.size_t` (their value still `N : index`), the
 arith ops computing indices the emitc operators (`emitc.add`, `emitc.sub`, `emitc.mul`, `emitc.div`, `emitc.rem`,
-`emitc.cmp`, `emitc.cast`), an `scf.for` over indices an `emitc.for` over `size_t`, and the calls, literals and
-casts giving an index give a `size_t`. Integer arithmetic of other types stays arith (its C++ is the same)."""
+`emitc.cmp`, `emitc.conditional`, `emitc.cast`), an `scf.for` over indices an `emitc.for` over `size_t` (the values
+it carries variables; an `scf.if`'s index results too), and the calls, literals and casts giving an index give a
+`size_t`. Integer arithmetic of other types stays arith (its C++ is the same)."""
 
 from __future__ import annotations
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, StringAttr
-from xdsl.dialects.emitc import EmitC_AddOp, EmitC_SizeT
+from xdsl.dialects.emitc import EmitC_AddOp, EmitC_LValueType, EmitC_OpaqueAttr, EmitC_SizeT
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from ttmlir.dialects import emitc
 from ttmlir.errors import PassFailure
@@ -44,6 +45,8 @@ def _lowered(op: Operation) -> Operation | None:
         predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
         return emitc.CmpOp.create(operands=list(op.operands), result_types=results,
                                   properties={"predicate": StringAttr(PREDICATES[predicate])})
+    if isinstance(op, arith.SelectOp):
+        return emitc.ConditionalOp.create(operands=list(op.operands), result_types=results)
     if isinstance(op, arith.IndexCastOp):
         return emitc.CastOp.create(operands=list(op.operands), result_types=results)
     if op.name.startswith("emitc.") and not op.regions:  # constants, calls, literals, operators: retyped
@@ -52,24 +55,56 @@ def _lowered(op: Operation) -> Operation | None:
     return None
 
 
-def _loop(op: scf.ForOp) -> emitc.ForOp:
-    """An index loop as an emitc.for over size_t (its body moved, the induction variable retyped)."""
-    if op.iter_args:
-        raise PassFailure(op, "failed to legalize operation 'scf.for' (a kernel's index loop carries no values "
-                              "into emitc)")
+def _loop(op: scf.ForOp, rewriter: Rewriter) -> None:
+    """An index loop as an emitc.for over size_t (its body moved, the induction variable retyped); each value it
+    carries a variable, as MLIR's scf-to-emitc makes them: assigned its initial value before the loop, loaded where
+    the body reads it, assigned what the body yields, loaded as the loop's result after it."""
+    variables = _variables(op, rewriter)
+    rewriter.insert_op([emitc.AssignOp.create(operands=[v.result, init]) for v, init in zip(variables, op.iter_args)],
+                       InsertPoint.before(op))
     old = op.body.block
     body = Block(arg_types=[SIZE_T])
     old.args[0].replace_all_uses_with(body.args[0])
+    for variable, carried in zip(variables, old.args[1:]):
+        load = emitc.LoadOp.create(operands=[variable.result], result_types=[variable.result.type.value_type])
+        body.add_op(load)
+        carried.replace_all_uses_with(load.result)
     for inner in list(old.ops):
         inner.detach()
         if isinstance(inner, scf.YieldOp):
+            body.add_ops(emitc.AssignOp.create(operands=[v.result, y]) for v, y in zip(variables, inner.operands))
             inner.erase()
             continue
         body.add_op(inner)
     body.add_op(emitc.YieldOp.create())
     loop = emitc.ForOp.create(operands=[op.lb, op.ub, op.step], regions=[Region(body)])
     loop.attributes.update(op.attributes)
-    return loop
+    results = [emitc.LoadOp.create(operands=[v.result], result_types=[v.result.type.value_type]) for v in variables]
+    rewriter.replace_op(op, [loop, *results], [r.result for r in results])
+
+
+def _variables(op: Operation, rewriter: Rewriter) -> list[emitc.VariableOp]:
+    """A variable (no initial value) per result of `op`, inserted before it."""
+    variables = [emitc.VariableOp.create(properties={"value": EmitC_OpaqueAttr(StringAttr(""))},
+                                         result_types=[EmitC_LValueType(_c(r.type))]) for r in op.results]
+    rewriter.insert_op(variables, InsertPoint.before(op))
+    return variables
+
+
+def _if(op: scf.IfOp, rewriter: Rewriter) -> None:
+    """An `scf.if` giving indices as one giving nothing: each result a variable each branch's yield assigns, loaded
+    after it (as MLIR's scf-to-emitc carries an if's results)."""
+    variables = _variables(op, rewriter)
+    for region in op.regions:
+        for block in region.blocks:
+            yielded = block.last_op
+            rewriter.insert_op([emitc.AssignOp.create(operands=[v.result, y]) for v, y in
+                                zip(variables, yielded.operands)], InsertPoint.before(yielded))
+            rewriter.replace_op(yielded, scf.YieldOp())
+    regions = [op.detach_region(r) for r in list(op.regions)]
+    plain = scf.IfOp(op.cond, [], *regions)
+    results = [emitc.LoadOp.create(operands=[v.result], result_types=[v.result.type.value_type]) for v in variables]
+    rewriter.replace_op(op, [plain, *results], [r.result for r in results])
 
 
 def lower_index_values(func: FuncOp) -> None:
@@ -77,7 +112,10 @@ def lower_index_values(func: FuncOp) -> None:
     rewriter = Rewriter()
     indexed = [o for o in func.walk() if _indexed(o) and not isinstance(o, scf.ForOp)]  # before the loops retype
     for op in [o for o in func.walk() if isinstance(o, scf.ForOp) and isinstance(o.lb.type, IndexType)]:
-        rewriter.replace_op(op, _loop(op))
+        _loop(op, rewriter)
+    for op in [o for o in func.walk() if isinstance(o, scf.IfOp) and any(isinstance(r.type, IndexType)
+                                                                          for r in o.results)]:
+        _if(op, rewriter)
     for op in indexed:
         new = _lowered(op)
         if new is not None:
