@@ -37,7 +37,7 @@ def _indexed(op: Operation) -> bool:
 
 
 def _lowered(op: Operation) -> Operation | None:
-    """The emitc op `op` becomes with its indices as size_t (None: it keeps its form)."""
+    """The emitc op that arith op `op` on indices becomes, its indices size_t (None: it has no emitc form)."""
     results = [_c(r.type) for r in op.results]
     if type(op) in OPERATORS:
         return OPERATORS[type(op)].create(operands=list(op.operands), result_types=results)
@@ -49,9 +49,6 @@ def _lowered(op: Operation) -> Operation | None:
         return emitc.ConditionalOp.create(operands=list(op.operands), result_types=results)
     if isinstance(op, arith.IndexCastOp):
         return emitc.CastOp.create(operands=list(op.operands), result_types=results)
-    if op.name.startswith("emitc.") and not op.regions:  # constants, calls, literals, operators: retyped
-        return type(op).create(operands=list(op.operands), result_types=results, properties=dict(op.properties),
-                               attributes=dict(op.attributes))
     return None
 
 
@@ -117,10 +114,17 @@ def lower_index_values(func: FuncOp) -> None:
                                                                           for r in o.results)]:
         _if(op, rewriter)
     for op in indexed:
-        new = _lowered(op)
-        if new is not None:
+        if op.name.startswith("emitc."):  # constants, calls, literals, operators: retyped
+            for result in op.results:
+                if isinstance(result.type, IndexType):
+                    Rewriter.replace_value_with_new_type(result, SIZE_T)
+        elif (new := _lowered(op)) is not None:
             new.location = op.location
             rewriter.replace_op(op, new)
+    for arg in func.args:  # the signature in size_t too (a kernel has no arguments; a function of kernel ops may)
+        if isinstance(arg.type, IndexType):
+            Rewriter.replace_value_with_new_type(arg, SIZE_T)
+    func.update_function_type()
     for op in func.walk():
         if any(isinstance(r.type, IndexType) for r in op.results):
             raise PassFailure(op, f"failed to legalize operation '{op.name}' (its index result has no size_t form)")

@@ -54,6 +54,9 @@
 // CPP-NEXT: size_t [[N:v[0-9]+]] = [[A]] + [[K]];
 // CPP-NEXT: [[S]] = [[N]];
 // CPP-NEXT: }
+// CHECK-LABEL: func.func @tile_count(%{{.*}}: !emitc.size_t) -> !emitc.size_t
+// CHECK: %[[N:.*]] = emitc.mul %{{.*}}, %{{.*}} : (!emitc.size_t, !emitc.size_t) -> !emitc.size_t
+// CHECK-NEXT: return %[[N]] : !emitc.size_t
 // CPP: size_t [[C:v[0-9]+]] = v{{[0-9]+}} ? v{{[0-9]+}} : v{{[0-9]+}};
 // CPP-NEXT: copy_tile(get_compile_time_arg_val(0), [[C]], v{{[0-9]+}});
 // BAD: index_size_t_negative.mlir:6:8: error: failed to legalize operation 'arith.ceildivsi'
@@ -107,4 +110,10 @@ func.func @choose() attributes {ttkernel.thread = #ttkernel.thread<compute>} {
   %c = arith.select %f, %pick, %c2 : index
   "ttkernel.copy_tile"(%cb, %c, %c0) : (!ttkernel.cb<4, !ttcore.tile<32x32, bf16>>, index, index) -> ()
   return
+}
+
+func.func @tile_count(%rows: index) -> index attributes {ttkernel.thread = #ttkernel.thread<compute>} {
+  %c4 = arith.constant 4 : index
+  %n = arith.muli %rows, %c4 : index
+  return %n : index
 }
