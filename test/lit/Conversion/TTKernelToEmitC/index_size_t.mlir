@@ -54,9 +54,6 @@
 // CPP-NEXT: size_t [[N:v[0-9]+]] = [[A]] + [[K]];
 // CPP-NEXT: [[S]] = [[N]];
 // CPP-NEXT: }
-// CHECK-LABEL: func.func @tile_count(%{{.*}}: !emitc.size_t) -> !emitc.size_t
-// CHECK: %[[N:.*]] = emitc.mul %{{.*}}, %{{.*}} : (!emitc.size_t, !emitc.size_t) -> !emitc.size_t
-// CHECK-NEXT: return %[[N]] : !emitc.size_t
 // CPP: size_t [[C:v[0-9]+]] = v{{[0-9]+}} ? v{{[0-9]+}} : v{{[0-9]+}};
 // CPP-NEXT: copy_tile(get_compile_time_arg_val(0), [[C]], v{{[0-9]+}});
 // BAD: index_size_t_negative.mlir:6:8: error: failed to legalize operation 'arith.ceildivsi'
@@ -112,8 +109,3 @@ func.func @choose() attributes {ttkernel.thread = #ttkernel.thread<compute>} {
   return
 }
 
-func.func @tile_count(%rows: index) -> index attributes {ttkernel.thread = #ttkernel.thread<compute>} {
-  %c4 = arith.constant 4 : index
-  %n = arith.muli %rows, %c4 : index
-  return %n : index
-}
