@@ -7,8 +7,9 @@ expression there); runtime arguments `get_arg_val<uint32_t>(i)`; `pack_tile` wit
 (`noc0.async_read(unicast_ep, ...)`, the NoC named by the op's constant NoC operand, or `Noc(v)` for a NoC the
 kernel computes); `mm_init` is the engines' start-up (`compute_kernel_hw_startup`) then `matmul_init`; constants
 become `emitc.constant`;
-`my_logical_x_`/`my_logical_y_` are tt-metal's globals; index values are `size_t`s (`index_arith.py`). Each kernel includes its thread's API header, the Noc object
-API's when it uses it, and the header of a call that needs its own (CALL_HEADERS), sorted.
+`my_logical_x_`/`my_logical_y_` are tt-metal's globals; index values are `size_t`s (`index_arith.py`). Each
+kernel includes its thread's API header, the Noc object API's when it uses it, and the header of a call that needs
+its own (CALL_HEADERS), sorted.
 """
 
 from __future__ import annotations

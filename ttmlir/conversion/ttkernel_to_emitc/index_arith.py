@@ -121,10 +121,11 @@ def lower_index_values(func: FuncOp) -> None:
         elif (new := _lowered(op)) is not None:
             new.location = op.location
             rewriter.replace_op(op, new)
-    for arg in func.args:  # the signature in size_t too (a kernel has no arguments; a function of kernel ops may)
-        if isinstance(arg.type, IndexType):
-            Rewriter.replace_value_with_new_type(arg, SIZE_T)
-    func.update_function_type()
+    if func.body.blocks:  # the signature in size_t too (a kernel has no arguments; a function of kernel ops may)
+        for arg in func.args:
+            if isinstance(arg.type, IndexType):
+                Rewriter.replace_value_with_new_type(arg, SIZE_T)
+        func.update_function_type()
     for op in func.walk():
         if any(isinstance(r.type, IndexType) for r in op.results):
             raise PassFailure(op, f"failed to legalize operation '{op.name}' (its index result has no size_t form)")
