@@ -1,5 +1,6 @@
 """The emitc ops kernels are written in, beside those xDSL 0.74 has (call_opaque, add, apply and the types):
-include, literal, verbatim (with format arguments), constant, the arithmetic and comparison ops, cast, with
+include, literal, verbatim (with format arguments), constant, the arithmetic and comparison ops, conditional,
+cast, for, with
 MLIR's custom syntax."""
 
 from __future__ import annotations
@@ -7,7 +8,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from xdsl.dialects.emitc import EmitC as XdslEmitC, EmitC_LValueType, EmitC_OpaqueAttr
-from xdsl.dialects.builtin import StringAttr, UnitAttr
+from xdsl.dialects.builtin import IndexType, IntegerType, StringAttr, UnitAttr
 from xdsl.ir import Attribute, Dialect, Operation
 from xdsl.irdl import (IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def, region_def, result_def,
                        traits_def, var_operand_def)
@@ -205,6 +206,39 @@ class CmpOp(IRDLOperation):
 
 
 @irdl_op_definition
+class ConditionalOp(IRDLOperation):
+    """C's `c ? a : b`: `%r = emitc.conditional %c, %a, %b : !emitc.size_t`."""
+
+    name = "emitc.conditional"
+    condition = operand_def(IntegerType)
+    true_value = operand_def()
+    false_value = operand_def()
+    result = result_def()
+
+    def verify_(self) -> None:
+        if self.condition.type != IntegerType(1):
+            raise VerifyException("'emitc.conditional' op condition must be an i1")
+        if not self.true_value.type == self.false_value.type == self.result.type:
+            raise VerifyException("'emitc.conditional' op requires both values and the result of one type")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ConditionalOp":
+        names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        attributes = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        kind = parser.parse_type()
+        operands = parser.resolve_operands(names, [IntegerType(1), kind, kind], parser.pos)
+        return cls.create(operands=operands, result_types=[kind], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+
+@irdl_op_definition
 class CastOp(IRDLOperation):
     """`%r = emitc.cast %a : i32 to f32`."""
 
@@ -384,7 +418,59 @@ class ExpressionOp(IRDLOperation):
         printer.print_region(self.region)
 
 
-YieldOp.traits.add_trait(HasParent(ExpressionOp))
+@irdl_op_definition
+class ForOp(IRDLOperation):
+    """A C++ counted loop, as MLIR's scf-to-emitc writes an `scf.for`: `emitc.for %i = %lb to %ub step %s  :
+    !emitc.size_t { ... }` (the type printed when it is not `index`; the body's `emitc.yield` implicit)."""
+
+    name = "emitc.for"
+    lower_bound = operand_def()
+    upper_bound = operand_def()
+    step = operand_def()
+    region = region_def("single_block")
+
+    def verify_(self) -> None:
+        block = self.region.block
+        if len(block.args) != 1 or block.args[0].type != self.lower_bound.type or \
+                {self.upper_bound.type, self.step.type} != {self.lower_bound.type}:
+            raise VerifyException("'emitc.for' op expects its induction variable, bounds and step of one type")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> "ForOp":
+        induction = parser.parse_argument(expect_type=False)
+        parser.parse_punctuation("=")
+        lower = parser.parse_unresolved_operand()
+        parser.parse_keyword("to")
+        upper = parser.parse_unresolved_operand()
+        parser.parse_keyword("step")
+        step = parser.parse_unresolved_operand()
+        kind = parser.parse_type() if parser.parse_optional_punctuation(":") is not None else IndexType()
+        operands = [parser.resolve_operand(v, kind) for v in (lower, upper, step)]
+        region = parser.parse_region([induction.resolve(kind)])
+        attributes = parser.parse_optional_attr_dict()
+        if not region.block.ops or not isinstance(region.block.last_op, YieldOp):
+            region.block.add_op(YieldOp.create())
+        return cls.create(operands=operands, regions=[region], attributes=attributes)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_ssa_value(self.region.block.args[0])
+        printer.print_string(" = ")
+        printer.print_ssa_value(self.lower_bound)
+        printer.print_string(" to ")
+        printer.print_ssa_value(self.upper_bound)
+        printer.print_string(" step ")
+        printer.print_ssa_value(self.step)
+        printer.print_string(" ")
+        if not isinstance(self.lower_bound.type, IndexType):
+            printer.print_string(" : ")
+            printer.print_attribute(self.lower_bound.type)
+            printer.print_string(" ")
+        printer.print_region(self.region, print_entry_block_args=False, print_block_terminators=False)
+        printer.print_op_attributes(self.attributes)
+
+
+YieldOp.traits.add_trait(HasParent(ExpressionOp, ForOp))
 
 
 @irdl_op_definition
@@ -401,7 +487,8 @@ class VariableOp(IRDLOperation):
 # emitc's C expressions (MLIR's CExpressionInterface) and whether evaluating one may have an effect: an opaque call
 # may; an opaque constant's text may be any C, a call among them
 C_EXPRESSIONS = {"emitc.add": False, "emitc.sub": False, "emitc.mul": False, "emitc.div": False, "emitc.rem": False,
-                 "emitc.cmp": False, "emitc.cast": False, "emitc.constant": False, "emitc.call_opaque": True}
+                 "emitc.cmp": False, "emitc.conditional": False, "emitc.cast": False, "emitc.constant": False,
+                 "emitc.call_opaque": True}
 
 
 def effect_free(op: Operation) -> bool:
@@ -415,5 +502,5 @@ def effect_free(op: Operation) -> bool:
 
 EmitC = Dialect("emitc", [*XdslEmitC.operations, IncludeOp, VerbatimOp, ConstantOp, LiteralOp, SubOp, MulOp, DivOp,
                           RemOp, CmpOp, CastOp, SubscriptOp, LoadOp, AssignOp, ExpressionOp, YieldOp,
-                          VariableOp],
+                          VariableOp, ForOp, ConditionalOp],
                 list(XdslEmitC.attributes))

@@ -134,6 +134,9 @@ class _KernelWriter:
             self.define(op.results[0], f"{self.name(a)} {symbol} {self.name(b)}", indent, op)
         elif isinstance(op, arith.SelectOp):
             self.define(op.result, f"{self.name(op.cond)} ? {self.name(op.lhs)} : {self.name(op.rhs)}", indent, op)
+        elif isinstance(op, emitc.ConditionalOp):
+            self.define(op.result, f"{self.name(op.condition)} ? {self.name(op.true_value)} : "
+                                   f"{self.name(op.false_value)}", indent, op)
         elif isinstance(op, arith.CmpiOp):
             predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
             self.define(op.result, f"{self.name(op.lhs)} {_CMPI[predicate]} {self.name(op.rhs)}", indent, op)
@@ -150,8 +153,12 @@ class _KernelWriter:
             self.names[op.result] = self.name(body[-1].operands[0])
         elif isinstance(op, scf.ForOp):
             self.for_loop(op, indent)
+        elif isinstance(op, emitc.ForOp):
+            self.counted_loop(op, indent)
         elif isinstance(op, scf.IfOp):
             self.if_op(op, indent)
+        elif isinstance(op, emitc.YieldOp) and isinstance(op.parent_op(), emitc.ForOp):
+            pass  # the end of a loop's body
         elif isinstance(op, scf.YieldOp):
             if op.operands:
                 self.assign_yielded(op, indent)
@@ -250,6 +257,16 @@ class _KernelWriter:
         self.yields.append(targets)
         self.block(op.body.block, indent + 1)
         self.yields.pop()
+        self.emit(indent, "}")
+
+    def counted_loop(self, op: emitc.ForOp, indent: int) -> None:
+        """An emitc.for: `for (size_t iN = lb; iN < ub; iN += step) { ... }`."""
+        self.loops += 1
+        iv = op.region.block.args[0]
+        counter = self.names[iv] = f"i{self.loops}"
+        self.emit(indent, f"for ({c_type(iv.type, op)} {counter} = {self.name(op.lower_bound)}; {counter} < "
+                          f"{self.name(op.upper_bound)}; {counter} += {self.name(op.step)}) {{")
+        self.block(op.region.block, indent + 1)
         self.emit(indent, "}")
 
     def if_op(self, op: scf.IfOp, indent: int) -> None:

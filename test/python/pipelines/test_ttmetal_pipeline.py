@@ -328,16 +328,51 @@ def test_broadcast_producers_fuse_into_the_op_that_spreads_them(dtype):
 
 
 def test_a_fused_tree_deeper_than_dst_is_split_into_programs():
+    """x = -a0, then x = x + exp(ai) for 11 more inputs: fusing each producer before its consumer's ops lays the
+    exps out first, so a fused kernel running its body in order would hold them all in dst at once, more than the
+    math thread's 8 tiles: the graph is split into programs. A chain a0 + (a1 + (...)) holds two tiles at a time
+    and is one program."""
     t = "tensor<32x32xf32>"
+    body, last = [f"  %x0 = \"ttir.neg\"(%a0) : ({t}) -> {t}"], "%x0"
+    for i in range(1, 12):
+        body.append(f"  %e{i} = \"ttir.exp\"(%a{i}) : ({t}) -> {t}")
+        body.append(f"  %x{i} = \"ttir.add\"({last}, %e{i}) : ({t}, {t}) -> {t}")
+        last = f"%x{i}"
     args = ", ".join(f"%a{i}: {t}" for i in range(12))
-    body, last = [], "%a11"
-    for i in range(10, -1, -1):  # a0 + (a1 + (a2 + ...)): each level holds one more dst tile
-        body.append(f"  %s{i} = \"ttir.add\"(%a{i}, {last}) : ({t}, {t}) -> {t}")
-        last = f"%s{i}"
-    text = f"func.func @deep({args}) -> {t} {{\n" + "\n".join(body) + f"\n  return %s0 : {t}\n}}\n"
-    xs = [torch.randn(32, 32) for _ in range(12)]
+    text = f"func.func @wide({args}) -> {t} {{\n" + "\n".join(body) + f"\n  return {last} : {t}\n}}\n"
+    xs = [torch.randn(32, 32) * 0.5 for _ in range(12)]
     (out,), stats = run_program(compile_ttir(text, "enable-elementwise-fusion=true"), xs)
-    assert torch.allclose(out, sum(xs), atol=1e-5) and 1 < len(stats) < 11
+    expected = -xs[0] + sum(torch.exp(x) for x in xs[1:])
+    assert torch.allclose(out, expected, rtol=1e-3, atol=1e-3) and 1 < len(stats) < 23
+    chain, last = [], "%a11"
+    for i in range(10, -1, -1):
+        chain.append(f"  %c{i} = \"ttir.add\"(%a{i}, {last}) : ({t}, {t}) -> {t}")
+        last = f"%c{i}"
+    text = f"func.func @deep({args}) -> {t} {{\n" + "\n".join(chain) + f"\n  return %c0 : {t}\n}}\n"
+    (out,), stats = run_program(compile_ttir(text, "enable-elementwise-fusion=true"), xs)
+    assert torch.allclose(out, sum(xs), atol=1e-5) and len(stats) == 1
+
+
+COSH = """func.func @cosh(%x: tensor<64x96x{t}>, %y: tensor<64x96x{t}>) -> tensor<64x96x{t}> {{
+  %0 = "ttir.neg"(%x) : (tensor<64x96x{t}>) -> tensor<64x96x{t}>
+  %1 = "ttir.exp"(%0) : (tensor<64x96x{t}>) -> tensor<64x96x{t}>
+  %2 = "ttir.exp"(%x) : (tensor<64x96x{t}>) -> tensor<64x96x{t}>
+  %3 = "ttir.div"(%2, %1) : (tensor<64x96x{t}>, tensor<64x96x{t}>) -> tensor<64x96x{t}>
+  %4 = "ttir.subtract"(%3, %y) : (tensor<64x96x{t}>, tensor<64x96x{t}>) -> tensor<64x96x{t}>
+  return %4 : tensor<64x96x{t}>
+}}
+"""
+
+
+@pytest.mark.parametrize("dtype", ["f32", "bf16"])
+def test_a_fused_kernel_computing_in_body_order_matches_torch(dtype):
+    """exp(x) / exp(-x) - y in one program: the kernel computes -x and its exp before exp(x), as the fused body
+    orders them, the division's operands in the slots they were computed in."""
+    generator = torch.Generator().manual_seed(11)
+    x, y = (torch.randn(64, 96, generator=generator).to(TORCH[dtype]).float() for _ in range(2))
+    (out,), stats = run_program(compile_ttir(COSH.format(t=dtype), "enable-elementwise-fusion=true"), [x, y])
+    assert len(stats) == 1
+    check(out, torch.exp(x) / torch.exp(-x) - y, dtype)
 
 
 def test_tensors_made_by_full_ones_and_arange_are_host_constants_on_the_device():

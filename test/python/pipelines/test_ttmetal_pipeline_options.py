@@ -69,21 +69,26 @@ def test_no_stream_buffer_is_refused():
 
 
 def test_max_dst_physical_size_tiles_bounds_what_a_fused_tree_holds():
+    """x = -a0, then x = x + exp(ai): fused, the kernel computes the exps first (the body's order) and holds them
+    in dst at once; the chip's dst (8 tiles for the math thread) holds them all, a dst of 4 (2 for the math thread)
+    does not and the graph is split into programs."""
     t = "tensor<32x32xf32>"
     args = ", ".join(f"%a{i}: {t}" for i in range(6))
-    body, last = [], "%a5"
-    for i in range(4, -1, -1):  # a0 + (a1 + (a2 + ...)): each level holds one more dst tile
-        body.append(f"  %s{i} = \"ttir.add\"(%a{i}, {last}) : ({t}, {t}) -> {t}")
-        last = f"%s{i}"
-    text = f"func.func @deep({args}) -> {t} {{\n" + "\n".join(body) + f"\n  return %s0 : {t}\n}}\n"
-    xs = [torch.randn(32, 32, generator=torch.Generator().manual_seed(i)) for i in range(6)]
+    body, last = [f"  %x0 = \"ttir.neg\"(%a0) : ({t}) -> {t}"], "%x0"
+    for i in range(1, 6):
+        body.append(f"  %e{i} = \"ttir.exp\"(%a{i}) : ({t}) -> {t}")
+        body.append(f"  %x{i} = \"ttir.add\"({last}, %e{i}) : ({t}, {t}) -> {t}")
+        last = f"%x{i}"
+    text = f"func.func @wide({args}) -> {t} {{\n" + "\n".join(body) + f"\n  return {last} : {t}\n}}\n"
+    xs = [torch.randn(32, 32, generator=torch.Generator().manual_seed(i)) * 0.5 for i in range(6)]
+    expected = -xs[0] + sum(torch.exp(x) for x in xs[1:])
     counts = {}
     for size in (0, 4):
         module = lower(text, f"enable-elementwise-fusion=true max-dst-physical-size-tiles={size}")
         (out,), stats = run_program(translate(module), xs)
-        assert torch.allclose(out, sum(xs), atol=1e-5)
+        assert torch.allclose(out, expected, rtol=1e-4, atol=1e-4)
         counts[size] = len(stats)
-    assert counts[0] == 1 and counts[4] > 1  # 6 leaves need 6 dst tiles; a dst of 4 gives the math thread 2
+    assert counts[0] == 1 and counts[4] > 1
 
 
 def test_i64_and_f64_graphs_run_normalized_to_si32_and_f32():

@@ -14,7 +14,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (BROADCASTS, FPU_BINARY, INT_VARIANTS,
                                                               MATMUL_ACCUMULATOR, SFPU_BINARY, SFPU_TERNARY, SFPU_UNARY,
-                                                              SHARED_INITS, TILE, KernelOps, ShardLayout)
+                                                              SHARED_INITS, TILE, KernelOps, ShardLayout, dst_schedule)
 
 
 @dataclass
@@ -187,37 +187,40 @@ class ComputeKernels:
     def _call_result(name: str, result: Attribute, *operands: SSAValue) -> Operation:
         return ttkernel.OP_CLASSES[name].create(operands=list(operands), result_types=[result])
 
-    def sfpu_tree(self, node, ins: list[SSAValue], out: SSAValue, broadcasts: list[str | None],
-                  tiles: list[SSAValue], dtype: str, slot: int) -> list[Operation]:
-        """`node` computed into dst[slot], leaf n at page `tiles[n]` of its CB: a leaf copied there from its CB (or
-        broadcast: its first row, column or value spread over the tile), an op applied to its operands computed
-        in dst[slot] and, for a binary op, dst[slot + 1]."""
-        dst = arith.ConstantOp(IntegerAttr(slot, IndexType()))
-        ops: list[Operation] = [dst]
-        if isinstance(node, int):
-            cb, broadcast, tile = ins[node], broadcasts[node], tiles[node]
-            if broadcast:
-                kind_attr = {"bcast_type": ttkernel.BcastTypeAttr(ttkernel.BcastTypeAttr.enum_type(broadcast))}
-                return ops + [self._call("unary_bcast_init", cb, out, **kind_attr),
-                              self._call("unary_bcast", cb, tile, dst.result, **kind_attr)]
-            return ops + [self._call("copy_tile_init", cb), self._call("copy_tile", cb, tile, dst.result)]
-        kind, children = node
-        if kind in SFPU_TERNARY:  # each operand in a slot of its own, the result in the first
-            slots = [dst, *(arith.ConstantOp(IntegerAttr(slot + k, IndexType())) for k in (1, 2))]
-            for k, child in enumerate(children):
-                ops += self.sfpu_tree(child, ins, out, broadcasts, tiles, dtype, slot + k)
-            return ops + slots[1:] + [self._call(f"{SFPU_TERNARY[kind]}_init"), self._call(
-                SFPU_TERNARY[kind], *(s.result for s in slots), dst.result,
-                dtype=ttcore.DataTypeAttr(ttcore.DataTypeAttr.enum_type(dtype)))]
-        ops += self.sfpu_tree(children[0], ins, out, broadcasts, tiles, dtype, slot)
-        if kind in SFPU_BINARY:
-            second = arith.ConstantOp(IntegerAttr(slot + 1, IndexType()))
-            return ops + self.sfpu_tree(children[1], ins, out, broadcasts, tiles, dtype, slot + 1) + [
-                second, self._call(f"{SFPU_BINARY[kind]}_init"),
-                self._call(SFPU_BINARY[kind], dst.result, second.result, dst.result)]
-        name = SFPU_UNARY[kind]
-        entry = INT_VARIANTS.get(kind, f"{name}_tile") if dtype == "si32" else f"{name}_tile"
-        return ops + [self._call(SHARED_INITS.get(kind, f"{name}_tile_init")), self._call(entry, dst.result)]
+    def sfpu_tree(self, tree, ins: list[SSAValue], out: SSAValue, broadcasts: list[str | None],
+                  tiles: list[SSAValue], dtype: str) -> tuple[list[Operation], SSAValue]:
+        """`tree` computed in dst as `dst_schedule` orders it, leaf n at page `tiles[n]` of its CB: a leaf copied
+        into its slot from its CB (or broadcast: its first row, column or value spread over the tile), an op applied
+        to its operands' slots. Also the index of the slot holding the result."""
+        ops: list[Operation] = []
+        slot = None
+        for step in dst_schedule(tree):
+            slot = arith.ConstantOp(IntegerAttr(step.result, IndexType()))
+            ops.append(slot)
+            if step.node is None:
+                cb, broadcast, tile = ins[step.leaf], broadcasts[step.leaf], tiles[step.leaf]
+                if broadcast:
+                    kind_attr = {"bcast_type": ttkernel.BcastTypeAttr(ttkernel.BcastTypeAttr.enum_type(broadcast))}
+                    ops += [self._call("unary_bcast_init", cb, out, **kind_attr),
+                            self._call("unary_bcast", cb, tile, slot.result, **kind_attr)]
+                else:
+                    ops += [self._call("copy_tile_init", cb), self._call("copy_tile", cb, tile, slot.result)]
+                continue
+            kind = step.node[0]
+            operands = [slot, *(arith.ConstantOp(IntegerAttr(k, IndexType())) for k in step.operands[1:])]
+            ops += operands[1:]
+            if kind in SFPU_TERNARY:
+                ops += [self._call(f"{SFPU_TERNARY[kind]}_init"), self._call(
+                    SFPU_TERNARY[kind], *(o.result for o in operands), slot.result,
+                    dtype=ttcore.DataTypeAttr(ttcore.DataTypeAttr.enum_type(dtype)))]
+            elif kind in SFPU_BINARY:
+                ops += [self._call(f"{SFPU_BINARY[kind]}_init"),
+                        self._call(SFPU_BINARY[kind], slot.result, operands[1].result, slot.result)]
+            else:
+                name = SFPU_UNARY[kind]
+                entry = INT_VARIANTS.get(kind, f"{name}_tile") if dtype == "si32" else f"{name}_tile"
+                ops += [self._call(SHARED_INITS.get(kind, f"{name}_tile_init")), self._call(entry, slot.result)]
+        return ops, slot.result
 
     def tilize_body(self, kind: str, cb_types: list[Attribute], layout: ShardLayout) -> list[Operation]:
         """Row-major shards into tiles ("tilize") or back ("untilize"): each 32-row block of the shard (as many
@@ -266,6 +269,7 @@ class ComputeKernels:
         at = [zero.result if s else i for s in streamed[:-1]]  # each input's page of this step's tile
         step: list[Operation] = [self._call("cb_wait_front", c, page.result) for c, s in zip(ins, streamed) if s]
         step.append(self._call("tile_regs_acquire"))
+        result = zero.result  # the dst slot packed
         if kind == "typecast":
             step += [self._call("copy_tile_init", ins[0]), self._call("copy_tile", ins[0], at[0], zero.result)]
             formats = {name: ttcore.DataTypeAttr(ttcore.DataTypeAttr.enum_type(t)) for name, t in
@@ -280,15 +284,16 @@ class ComputeKernels:
             step += [self._call(f"{FPU_BINARY[kind]}_init", ins[0], ins[1]),
                      self._call(FPU_BINARY[kind], ins[0], ins[1], at[0], at[1], zero.result)]
         else:
-            tree = kind if isinstance(kind, (tuple, int)) else (kind, list(range(len(ins))))  # int: a leaf copied
-            step += self.sfpu_tree(tree, ins, out, broadcasts, at, layout.dtype, 0)
+            tree = kind if isinstance(kind, (tuple, int)) else (kind, list(range(len(ins))), 0)  # int: a leaf copied
+            computed, result = self.sfpu_tree(tree, ins, out, broadcasts, at, layout.dtype)
+            step += computed
         step += [self._call("tile_regs_commit"), self._call("tile_regs_wait")]
         if streamed[-1]:
             step += [self._call("cb_reserve_back", out, page.result),
-                     self._call("pack_tile", zero.result, out, zero.result, out_of_order=IntegerAttr(0, 1)),
+                     self._call("pack_tile", result, out, zero.result, out_of_order=IntegerAttr(0, 1)),
                      self._call("cb_push_back", out, page.result)]
         else:
-            step.append(self._call("pack_tile", zero.result, out, i, out_of_order=IntegerAttr(0, 1)))
+            step.append(self._call("pack_tile", result, out, i, out_of_order=IntegerAttr(0, 1)))
         step.append(self._call("tile_regs_release"))
         step += [self._call("cb_pop_front", c, page.result) for c, s in zip(ins, streamed) if s]
         body.add_ops([*step, scf.YieldOp()])

@@ -26,8 +26,8 @@ DATA_MOVES = ("transpose", "typecast")  # one-operand tile ops the compute kerne
 
 @dataclass
 class GenericPlan:
-    """`kind`: the op (a TTIR family name), a tree `(family, [children])` of fused ops over leaf indices, or one
-    leaf index (a copy of that operand through its gather);
+    """`kind`: the op (a TTIR family name), a tree `(family, [children], order)` of fused ops over leaf indices
+    (`order`: the op's place in the body), or one leaf index (a copy of that operand through its gather);
     `sources`: the device tensors of the leaves; `gathers`: per leaf, how its reader fetches it (None: its own
     shard; "transpose", "row", "col" or "scalar"). A reduction also names its tile dim ("row": along a row) and its
     scaler tensor; a matmul whether B is read transposed."""
@@ -119,8 +119,9 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
         if family not in SFPU_UNARY and family not in SFPU_BINARY and family not in SFPU_TERNARY and \
                 family not in DATA_MOVES:
             raise PassFailure(op, f"'{op.name}' is not lowered to TTMetal yet")
-        return family, children
+        return family, children, positions[op]
 
+    positions = {op: n for n, op in enumerate(body.ops)}
     kind = tree(body.last_op.operands[0])
     sources = [loads[v].source for v in linalg_op.inputs]
     if "unsupported" in gathers:

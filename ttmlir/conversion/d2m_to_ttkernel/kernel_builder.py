@@ -300,9 +300,62 @@ class ArgPlan:
     page_sizes: dict[int, int] = field(default_factory=dict)
 
 
-def dst_tiles(tree) -> int:
-    """The dst tiles evaluating `tree` takes: an operand in its slot, a binary op's second operand in the next."""
+@dataclass
+class DstStep:
+    """One step of a compute kernel evaluating a tree of tile ops in dst: leaf `leaf` copied into dst[`result`], or
+    op node `node` applied to the tiles in dst[`operands`] (an SFPU op writes its first operand's slot)."""
+
+    result: int
+    leaf: int | None = None
+    node: tuple | None = None
+    operands: tuple[int, ...] = ()
+
+
+def dst_schedule(tree) -> list[DstStep]:
+    """How a compute kernel evaluates `tree` (a leaf index, or `(family, [children], order)` nodes over them) in
+    dst: its ops in their `order`, the order they stand in the `linalg.generic`'s body (as upstream's fused kernels
+    run the fused ops in the order fusion laid them out, producers first), each leaf copied into the lowest free
+    slot just before the op reading it; an op's result stays in its first operand's slot until the op reading it
+    frees the slot. The root's result is in the last step's `result`."""
     if isinstance(tree, int):
-        return 1
-    kind, children = tree
-    return max(dst_tiles(child) + k for k, child in enumerate(children))
+        return [DstStep(0, leaf=tree)]
+    nodes: list[tuple] = []
+
+    def visit(node) -> None:
+        if not isinstance(node, int):
+            for child in node[1]:
+                visit(child)
+            nodes.append(node)
+
+    visit(tree)
+    steps: list[DstStep] = []
+    free: set[int] = set()
+    held: dict[int, int] = {}  # id of an evaluated node -> its slot
+    top = 0
+
+    def take() -> int:
+        nonlocal top
+        if free:
+            slot = min(free)
+            free.discard(slot)
+            return slot
+        top += 1
+        return top - 1
+
+    for node in sorted(nodes, key=lambda n: n[2]):  # stable: copies of one op in tree order
+        slots = []
+        for child in node[1]:
+            if isinstance(child, int):
+                steps.append(DstStep(take(), leaf=child))
+                slots.append(steps[-1].result)
+            else:
+                slots.append(held.pop(id(child)))
+        free.update(slots[1:])
+        held[id(node)] = slots[0]
+        steps.append(DstStep(slots[0], node=node, operands=tuple(slots)))
+    return steps
+
+
+def dst_tiles(tree) -> int:
+    """The dst tiles evaluating `tree` as `dst_schedule` does takes."""
+    return 1 + max(max((s.result, *s.operands)) for s in dst_schedule(tree))

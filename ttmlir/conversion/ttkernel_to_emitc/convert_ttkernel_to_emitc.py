@@ -7,8 +7,9 @@ expression there); runtime arguments `get_arg_val<uint32_t>(i)`; `pack_tile` wit
 (`noc0.async_read(unicast_ep, ...)`, the NoC named by the op's constant NoC operand, or `Noc(v)` for a NoC the
 kernel computes); `mm_init` is the engines' start-up (`compute_kernel_hw_startup`) then `matmul_init`; constants
 become `emitc.constant`;
-`my_logical_x_`/`my_logical_y_` are tt-metal's globals. Each kernel includes its thread's API header, the Noc object
-API's when it uses it, and the header of a call that needs its own (CALL_HEADERS), sorted.
+`my_logical_x_`/`my_logical_y_` are tt-metal's globals; index values are `size_t`s (`index_arith.py`). Each
+kernel includes its thread's API header, the Noc object API's when it uses it, and the header of a call that needs
+its own (CALL_HEADERS), sorted.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from ttmlir.dialects import emitc, ttkernel
 from ttmlir.errors import PassFailure
+from ttmlir.conversion.ttkernel_to_emitc.index_arith import lower_index_values
 from ttmlir.target.cpp import c_type, is_kernel
 
 PORT = EmitC_OpaqueType(StringAttr("uint32_t"))
@@ -430,6 +432,7 @@ class ConvertTTKernelToEmitCPass(ModulePass):
             for constant in [o for o in func.walk() if isinstance(o, arith.ConstantOp)]:
                 rewriter.replace_op(constant, emitc.ConstantOp.create(properties={"value": constant.value},
                                                                       result_types=[constant.result.type]))
+            lower_index_values(func)
             include = includes[-1]
             for text in reversed(lowering.declared):  # the latest first, as upstream puts each at the kernel's top
                 rewriter.insert_op(emitc.VerbatimOp.create(properties={"value": StringAttr(text)}),

@@ -102,9 +102,11 @@ def _fits(amap: AffineMap, t: TensorType, grid: tuple[int, ...]) -> bool:
 
 
 def _tree(value: SSAValue, args: list[SSAValue]):
+    """The tree of tile ops computing `value` over the body's arguments, as the compute kernel evaluates it."""
     if value in args:
         return args.index(value)
-    return value.owner.name, [_tree(v, args) for v in value.owner.operands]
+    op = value.owner
+    return op.name, [_tree(v, args) for v in op.operands], op.parent_block().get_operation_index(op)
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ func.func private @mean_rows() attributes {d2m.thread = #d2m.thread<compute>} {
 // CHECK: ttkernel.pack_tile
 // CHECK-NOT: d2m.tile_fill
 // EMITC-LABEL: func.func private @fill
-// EMITC: emitc.call_opaque "fill_tile"(%{{.*}}, %{{.*}}) : (index, f32) -> ()
+// EMITC: emitc.call_opaque "fill_tile"(%{{.*}}, %{{.*}}) : (!emitc.size_t, f32) -> ()
 func.func private @fill() attributes {d2m.thread = #d2m.thread<compute>} {
   %cb0 = d2m.get_cb(0) : !d2m.cb<!one>
   %c0 = arith.constant 0 : index

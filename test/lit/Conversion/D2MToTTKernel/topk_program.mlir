@@ -37,6 +37,6 @@ func.func @large_k(%arg0: tensor<32x96xf32>) -> (tensor<32x40xf32>, tensor<32x40
 // As C++: the arange in the lane CB's format, the topk calls by their compute-API names.
 // EMITC: emitc.call_opaque "experimental::fill_arange_tile"(%{{.*}}) {template_args = [#emitc.opaque<"DataFormat::Int32">]}
 // EMITC: emitc.call_opaque "topk_tile_init"()
-// EMITC: emitc.call_opaque "topk_local_sort"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (index, i32, i32, i32) -> ()
-// EMITC: emitc.call_opaque "topk_merge"(%{{.*}}, %{{.*}}, %{{.*}}) : (index, i32, i32) -> ()
-// EMITC: emitc.call_opaque "topk_rebuild"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (index, i32, i32, i32, i32, i32) -> ()
+// EMITC: emitc.call_opaque "topk_local_sort"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!emitc.size_t, i32, i32, i32) -> ()
+// EMITC: emitc.call_opaque "topk_merge"(%{{.*}}, %{{.*}}, %{{.*}}) : (!emitc.size_t, i32, i32) -> ()
+// EMITC: emitc.call_opaque "topk_rebuild"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (!emitc.size_t, i32, i32, i32, i32, i32) -> ()

@@ -46,7 +46,7 @@
 // DRAM-LABEL: func.func private @datamovement_kernel0()
 // DRAM: emitc.verbatim "AllocatorBank<AllocatorBankType::DRAM> dram_ep;"
 // DRAM-NEXT: emitc.verbatim "Noc noc0(0);"
-// DRAM: %[[X:.*]] = emitc.literal "my_logical_x_" : index
+// DRAM: %[[X:.*]] = emitc.literal "my_logical_x_" : !emitc.size_t
 // DRAM: emitc.verbatim "noc0.async_read(dram_ep, CoreLocalMem<uint32_t>({}), {},
 // DRAM-SAME: .bank_id = static_cast<uint32_t>({}), .addr = static_cast<uint32_t>({})}, {{[{][{]}}});" args
 // DRAM: emitc.verbatim "noc0.async_read_barrier();"

@@ -1,11 +1,11 @@
 // RUN: ttmlir-opt --convert-ttkernel-to-emitc %s | FileCheck %s
 // RUN: ttmlir-opt --convert-ttkernel-to-emitc %s | ttmlir-translate --ttkernel-to-cpp | FileCheck %s --check-prefix=CPP
 // RUN: not ttmlir-opt --convert-ttkernel-to-emitc %S/arith_negative.mlir 2>&1 | FileCheck %s --check-prefix=BAD
-// arith ops with no emitc lowering of their own: a floor division of indices (never negative) is a division;
+// arith ops with no emitc lowering of their own: a floor division of indices (size_t, never negative) is a division;
 // min and max are std::min / std::max calls, spelled with their type as upstream spells them.
 
 // CHECK-LABEL: func.func @index_math
-// CHECK: emitc.div %{{.*}}, %{{.*}} : (index, index) -> index
+// CHECK: emitc.div %{{.*}}, %{{.*}} : (!emitc.size_t, !emitc.size_t) -> !emitc.size_t
 // CHECK: emitc.call_opaque "std::min<int32_t>"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
 // CHECK: emitc.call_opaque "std::max<int32_t>"
 // CHECK: emitc.call_opaque "std::min<size_t>"

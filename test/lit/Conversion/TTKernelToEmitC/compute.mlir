@@ -5,8 +5,8 @@
 // CHECK-LABEL: func.func @sfpu_add
 // CHECK: emitc.include "api/compute/common.h"
 // CHECK: %[[IN0:.*]] = emitc.literal "get_compile_time_arg_val(0)" : !emitc.opaque<"uint32_t">
-// CHECK: %[[COUNT:.*]] = emitc.call_opaque "get_arg_val"(%{{.*}}) {template_args = [#emitc.opaque<"uint32_t">]} : (index) -> ui32
-// CHECK: emitc.call_opaque "copy_tile"(%[[IN0]], %{{.*}}, %{{.*}}) : (!emitc.opaque<"uint32_t">, index, index) -> ()
+// CHECK: %[[COUNT:.*]] = emitc.call_opaque "get_arg_val"(%{{.*}}) {template_args = [#emitc.opaque<"uint32_t">]} : (!emitc.size_t) -> ui32
+// CHECK: emitc.call_opaque "copy_tile"(%[[IN0]], %{{.*}}, %{{.*}}) : (!emitc.opaque<"uint32_t">, !emitc.size_t, !emitc.size_t) -> ()
 // CHECK: emitc.call_opaque "add_binary_tile_init"() : () -> ()
 // CHECK-NEXT: emitc.call_opaque "add_binary_tile"
 // CHECK: emitc.call_opaque "pack_tile"({{.*}}) {template_args = [#emitc.opaque<"true">]}
