@@ -42,6 +42,7 @@ from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
 from ttmlir.conversion.d2m_to_ttkernel.embedding import launch_embedding
 from ttmlir.conversion.d2m_to_ttkernel.batched_matmul import batched_program
 from ttmlir.conversion.d2m_to_ttkernel.topk import launch_topk
+from ttmlir.conversion.d2m_to_ttkernel.row_major_gather import launch_row_major_gather
 from ttmlir.transforms.d2m.topk_sharding import topk_block_of
 from ttmlir.dialects.d2m_embedding import EmbeddingOp
 from ttmlir.conversion.d2m_to_ttkernel.spill import lower_within_l1, spill_large, spillable
@@ -56,11 +57,20 @@ from ttmlir.transforms.ttcore.register_device import device_module_of
 LAYOUT_MOVES = ("d2m.to_layout", "ttir.to_layout", "d2m.to_device", "d2m.to_host")
 
 
+def _row_major(value: SSAValue) -> bool:
+    """Whether `value` is a device tensor kept at its rank in row-major elements (a row-major program's)."""
+    t = value.type
+    return _on_device(value) and not isinstance(t.element_type, ttcore.TileType) and len(t.get_shape()) > 4
+
+
 def _fold(op: Operation) -> bool:
     """Back-to-back moves moved once: a move whose result only the next move reads is dropped, the next moving
-    from its source (folded: True)."""
+    from its source (folded: True). A row-major tensor kept at its rank and a tiled one are moved through the host
+    (no program converts between them)."""
     uses = list(op.results[0].uses)
     if len(uses) != 1 or uses[0].operation.name not in LAYOUT_MOVES or uses[0].index != 0:
+        return False
+    if _row_major(op.operands[0]) != _row_major(uses[0].operation.operands[1]):
         return False
     uses[0].operation.operands[0] = op.operands[0]
     target = op.operands[1]
@@ -181,7 +191,8 @@ class _FunctionKernels:
         source, dest, result = op.operands[0], op.operands[1], op.results[0]
         back = source.owner
         if isinstance(back, Operation) and back.name in LAYOUT_MOVES and _on_device(back.operands[0]) and \
-                not _on_device(source) and _on_device(result):  # device to host to device: from the device
+                not _on_device(source) and _on_device(result) and \
+                _row_major(back.operands[0]) == _row_major(result):  # device to host to device: from the device
             source = op.operands[0] = back.operands[0]
         on_device = [_on_device(v) for v in (source, result)]
         if on_device == [False, True] and self.layout_of(dest).nd and self.layout_of(dest).tiled:
@@ -223,6 +234,8 @@ class _FunctionKernels:
             return launch_embedding(self.builder, embed, out, generic)
         if (batched := batched_program(self.builder, generic, out)) is not None:
             return batched
+        if layout.nd is not None and not layout.tiled:  # a row-major copy kept at its rank
+            return launch_row_major_gather(self.builder, generic, out)
         loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
         stores = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteStoreOp)]
         if len(loads) == 1 and [s.local for s in stores] == list(loads):  # a copy

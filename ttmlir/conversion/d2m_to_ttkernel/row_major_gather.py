@@ -1,0 +1,152 @@
+"""The program of a copy between row-major tensors kept at their rank (a slice cutting a matrix's last two dims,
+`ttir_to_d2m/row_major.py`): one data-movement kernel per core of the output's virtual grid filling its shard in
+place, row by row, from the source rows the view names, wherever they are.
+
+The view's remapping is the op's logical map on the unit-grid forms, `(g..., s...) -> (0..., f(s...))`: output
+element s (its logical index) holds source element f(s). For each row of its shard that is not padding a core
+computes the source index of the row's first element, the source shard holding it (its grid index, the core that
+grid index is laid onto row by row from the grid's first core, plus the chip's NoC translation offset) and the
+element's offset in that shard (row-major), and NoC-reads the row's elements: in one read when the last dim is
+taken with step 1 and both tensors keep it in one shard, else element by element. Padding rows and columns are
+left as they are: the host reads the logical elements alone."""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerType, i32
+from xdsl.ir import SSAValue
+from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
+
+from ttmlir import hardware
+from ttmlir.conversion.d2m_to_ttkernel.datamovement import affine_value
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import KernelOps, ShardLayout
+from ttmlir.conversion.d2m_to_ttkernel.programs import READER_CORE, Launch, ProgramKernels
+from ttmlir.dialects import d2m, ttkernel
+from ttmlir.errors import PassFailure
+
+
+def _linear(ops: KernelOps, index: list[SSAValue], shape: tuple[int, ...]) -> SSAValue:
+    """Row-major linear index of `index` in `shape`."""
+    total = index[0]
+    for value, size in zip(index[1:], shape[1:]):
+        total = ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(total, ops.const(size, IndexType()))), value))
+    return total
+
+
+def _unlinear(ops: KernelOps, linear: SSAValue, shape: tuple[int, ...]) -> list[SSAValue]:
+    """Index `linear` of a row-major walk of `shape`, per dim."""
+    out, stride = [], 1
+    for size in reversed(shape):
+        step = ops.emit(arith.DivUIOp(linear, ops.const(stride, IndexType()))) if stride > 1 else linear
+        out.insert(0, ops.emit(arith.RemUIOp(step, ops.const(size, IndexType()))))
+        stride *= size
+    return out
+
+
+def _unit_step(expr: AffineExpr, dim: int) -> bool:
+    """Whether `expr` is d<dim> plus a constant (consecutive output columns read consecutive source ones)."""
+    if isinstance(expr, AffineDimExpr):
+        return expr.position == dim
+    return isinstance(expr, AffineBinaryOpExpr) and expr.kind == AffineBinaryOpKind.Add and \
+        _unit_step(expr.lhs, dim) and isinstance(expr.rhs, AffineConstantExpr)
+
+
+def _elements(layout: ShardLayout) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A row-major layout's grid and shard (in elements), dim by dim."""
+    grid, shard = layout.nd
+    return grid, (*shard[:-2], shard[-2] * 32, shard[-1] * 32)
+
+
+def gather_rows(chip: dict, source: ShardLayout, layout: ShardLayout, remapping, logical_out: tuple[int, ...],
+                port: SSAValue, base: SSAValue, ops: KernelOps) -> None:
+    """The kernel's ops into `ops`: this core's output shard (its CB at `port`) filled from the source whose shards
+    are at `base` (see the module doc)."""
+    index = IndexType()
+    n = len(logical_out)
+    unit = int(hardware.DTYPE_BYTES[source.dtype])
+    grid, shard = _elements(layout)
+    src_grid, src_shard = _elements(source)
+    logical = [e.replace_dims_and_symbols([AffineExpr.constant(0)] * n + [AffineExpr.dimension(k) for k in range(n)],
+                                          []) for e in remapping.results[n:]]
+    runs = _unit_step(logical[-1], n - 1) and grid[-1] == 1 and src_grid[-1] == 1
+    count = ops.const(layout.tiles)
+    ops.call("cb_reserve_back", port, count)
+    local = ops.call("get_write_ptr", port, result=i32)
+    y, x = ops.coords(layout)
+    mine = _unlinear(ops, ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(y, ops.const(layout.grid[1], index))), x)),
+                     grid)
+    offset_y, offset_x = (ops.const(o + g, index) for o, g in zip(chip["coord_translation_offsets"], source.origin))
+    columns = (source.fold or source.grid)[1]
+
+    def c(body: KernelOps, v: int) -> SSAValue:
+        return body.const(v, index)
+
+    def read(body: KernelOps, out_index: list[SSAValue], near: SSAValue, elements: int) -> None:
+        """The source element the output element at `out_index` holds (and the `elements` - 1 after it in its
+        row) read into L1 at `near`."""
+        at = [affine_value(body, e, out_index) for e in logical]
+        held = [body.emit(arith.DivUIOp(v, c(body, s))) for v, s in zip(at, src_shard)]
+        within = [body.emit(arith.RemUIOp(v, c(body, s))) for v, s in zip(at, src_shard)]
+        core = _linear(body, held, src_grid)
+        noc_y = body.emit(arith.AddiOp(body.emit(arith.DivUIOp(core, c(body, columns))), offset_y))
+        noc_x = body.emit(arith.AddiOp(body.emit(arith.RemUIOp(core, c(body, columns))), offset_x))
+        offset = body.emit(arith.MuliOp(_linear(body, within, src_shard), c(body, unit)))
+        far = body.emit(arith.AddiOp(base, body.emit(arith.IndexCastOp(offset, i32))))
+        body.append(ttkernel.NocAsyncReadOp.create(
+            operands=[noc_x, noc_y, far, near, body.const(elements * unit), body.noc],
+            properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [2, 0, 1, 1, 1, 1])}))
+
+    def row(body: KernelOps, r: SSAValue) -> None:
+        s = _unlinear(body, r, shard[:-1])
+        out_index = [body.emit(arith.AddiOp(body.emit(arith.MuliOp(g, c(body, size))), v))
+                     for g, size, v in zip(mine, shard, s)]
+        inside = body.const(1, IntegerType(1))
+        for v, bound in zip(out_index, logical_out):
+            inside = body.emit(arith.AndIOp(inside, body.emit(arith.CmpiOp(v, c(body, bound), "ult"))))
+        start = body.emit(arith.MuliOp(r, c(body, shard[-1])))
+
+        def copy(then: KernelOps) -> None:
+            if runs:  # the row's logical elements, consecutive in one source row
+                near = then.emit(arith.AddiOp(local, then.emit(arith.IndexCastOp(
+                    then.emit(arith.MuliOp(start, c(then, unit))), i32))))
+                read(then, [*out_index, c(then, 0)], near, min(shard[-1], logical_out[-1]))
+                return
+
+            def element(each: KernelOps, k: SSAValue) -> None:
+                column = each.emit(arith.AddiOp(each.emit(arith.MuliOp(mine[-1], c(each, shard[-1]))), k))
+                near = each.emit(arith.AddiOp(local, each.emit(arith.IndexCastOp(each.emit(arith.MuliOp(
+                    each.emit(arith.AddiOp(start, k)), c(each, unit))), i32))))
+                each.if_else(each.emit(arith.CmpiOp(column, c(each, logical_out[-1]), "ult")),
+                             lambda ok: read(ok, [*out_index, column], near, 1), lambda _: None)
+
+            then.loop(shard[-1], element)
+
+        body.if_else(inside, copy, lambda _: None)
+
+    ops.loop(math.prod(shard[:-1]), row)
+    ops.barrier("read")
+    ops.call("cb_push_back", port, count)
+
+
+def launch_row_major_gather(builder: ProgramKernels, generic: d2m.GenericOp, out: SSAValue) -> Launch:
+    """The program of copy generic `generic` reading a view of a row-major tensor into row-major `out`: the kernel
+    above on data-movement core 1 (NoC 0), its CB the output's own shard."""
+    loads = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)]
+    view = loads[0].source.owner if len(loads) == 1 else None
+    if not isinstance(view, d2m.ViewLayoutOp):
+        raise PassFailure(generic, "a program writing a row-major tensor kept at its rank copies a view of one")
+    source = view.input
+    src, layout = builder.layout_of(source), builder.layout_of(out)
+    if src.nd is None or src.tiled or src.dtype != layout.dtype:
+        raise PassFailure(generic, "a row-major copy reads a row-major tensor kept at its rank, of its own type")
+    cbs = [builder.cb_of(out, generic)]
+    plan, spec = builder.dm_args([0], [0], [src, layout])
+    ops = KernelOps(0, plan)
+    port = ops.arg(0, ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile))
+    base = ops.address(1)
+    gather_rows(builder.chip, src, layout, view.remapping.data, tuple(out.type.encoding.data.logical_shape), port,
+                base, ops)
+    kernel = builder.kernel("datamovement", "noc", ops, spec)
+    return Launch([source, out], cbs, [d2m.ThreadAttr.get("datamovement", kernel, READER_CORE)])
