@@ -7,8 +7,8 @@ output element the input element it holds, and a generic copies the view into th
 The view's remapping is upstream's: the op's logical map (output index -> input index) on the tensors' unit-grid
 device forms, `(g..., s...) -> (0..., f(s...))`; grid selection puts the tensors on virtual grids of their rank
 (`d2m_grid_selection`), and the copy's data-movement kernel reads each output row from wherever its source row
-is (`d2m_to_ttkernel/row_major_gather.py`). Slices that keep whole matrices, and tensors of two dims or fewer,
-take the tiled path (`slice.py`)."""
+is (`d2m_to_ttkernel/row_major_gather.py`). Slices that keep whole matrices or take a rectangle of whole tiles, and
+tensors of two dims or fewer, take the tiled path (`slice.py`)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import DTYPES
 from ttmlir.conversion.ttir_to_d2m.row_gather import copy_block
-from ttmlir.conversion.ttir_to_d2m.slice import _bounds
+from ttmlir.conversion.ttir_to_d2m.slice import CutsTiles, _bounds, tile_offsets
 from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _map
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.ir.tt_op import TTOp
@@ -59,6 +59,11 @@ def row_major_slice(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Op
     if _tilizable(begins, ends, steps, shape) or "l1" != convert.memory_of(source, False) or \
             "l1" != convert.memory_of(result, True):
         return None
+    try:  # a rectangle of whole tiles stays a copy of the input's tiles
+        tile_offsets(op, shape)
+        return None
+    except CutsTiles:
+        pass
     out_shape = tuple(result.type.get_shape())
     logical = AffineMap(len(shape), 0, tuple(
         AffineExpr.dimension(d) * step + begin if step != 1 else AffineExpr.dimension(d) + begin if begin else
