@@ -65,12 +65,13 @@ def _row_major(value: SSAValue) -> bool:
 
 def _fold(op: Operation) -> bool:
     """Back-to-back moves moved once: a move whose result only the next move reads is dropped, the next moving
-    from its source (folded: True). A row-major tensor kept at its rank and a tiled one are moved through the host
-    (no program converts between them)."""
+    from its source (folded: True). A row-major tensor kept at its rank is moved through the host into any other
+    layout (no program converts it)."""
     uses = list(op.results[0].uses)
     if len(uses) != 1 or uses[0].operation.name not in LAYOUT_MOVES or uses[0].index != 0:
         return False
-    if _row_major(op.operands[0]) != _row_major(uses[0].operation.operands[1]):
+    source, dest = op.operands[0], uses[0].operation.operands[1]
+    if (_row_major(source) or _row_major(dest)) and source.type != dest.type:
         return False
     uses[0].operation.operands[0] = op.operands[0]
     target = op.operands[1]
@@ -192,7 +193,8 @@ class _FunctionKernels:
         back = source.owner
         if isinstance(back, Operation) and back.name in LAYOUT_MOVES and _on_device(back.operands[0]) and \
                 not _on_device(source) and _on_device(result) and \
-                _row_major(back.operands[0]) == _row_major(result):  # device to host to device: from the device
+                not ((_row_major(back.operands[0]) or _row_major(result)) and back.operands[0].type != result.type):
+            # device to host to device: from the device
             source = op.operands[0] = back.operands[0]
         on_device = [_on_device(v) for v in (source, result)]
         if on_device == [False, True] and self.layout_of(dest).nd and self.layout_of(dest).tiled:
