@@ -95,3 +95,13 @@ def test_a_row_major_slice_between_tiled_programs_is_moved_through_the_host():
     (y,), stats = run_program(translate(module), [x])
     assert torch.equal(y, expected_slice(x.abs(), begins, ends, steps))
     assert len(stats) == 3  # abs, the row copy, abs
+
+
+def test_a_slice_too_large_for_l1_keeps_the_tiled_path_through_dram():
+    """Row-major shards of 16x128x512x128 f32 would take 8 MiB per core: the slice reads the input's tiles from
+    DRAM instead, as slices that cut tiles did before."""
+    shape, begins, ends, steps = (16, 128, 512, 100), (0, 0, 3, 5), (16, 128, 503, 55), (1, 1, 1, 1)
+    module = compile_module(slice_text(shape, begins, ends, steps, "f32"), "wormhole_b0")
+    buffers = [op.results[0].type for op in module.walk() if op.name == "ttmetal.create_buffer"]
+    assert all(str(t.element_type) == "!ttcore.tile<32x32, f32>" for t in buffers)
+    assert any("dram" in str(t.memory_space) for t in buffers)

@@ -8,20 +8,25 @@ The view's remapping is upstream's: the op's logical map (output index -> input 
 device forms, `(g..., s...) -> (0..., f(s...))`; grid selection puts the tensors on virtual grids of their rank
 (`d2m_grid_selection`), and the copy's data-movement kernel reads each output row from wherever its source row
 is (`d2m_to_ttkernel/row_major_gather.py`). Slices that keep whole matrices or take a rectangle of whole tiles, and
-tensors of two dims or fewer, take the tiled path (`slice.py`)."""
+tensors of two dims or fewer, take the tiled path (`slice.py`), as do copies whose shards would take over half a
+core's free L1 (the tiled path's tensors may live in DRAM)."""
 
 from __future__ import annotations
+
+import math
 
 from xdsl.dialects.builtin import AffineMapAttr, DenseIntOrFPElementsAttr, TensorType, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
+from ttmlir import hardware
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import DTYPES
 from ttmlir.conversion.ttir_to_d2m.row_gather import copy_block
 from ttmlir.conversion.ttir_to_d2m.slice import CutsTiles, _bounds, tile_offsets
 from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _map
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.ir.tt_op import TTOp
+from ttmlir.transforms.d2m.virtual_grid import nd_virtual_grid
 
 
 def row_major_type(shape: tuple[int, ...], element: Attribute, memory: str) -> TensorType:
@@ -41,6 +46,27 @@ def unit_device_map(logical: AffineMap) -> AffineMap:
     n, m = logical.num_dims, len(logical.results)
     shard = [r.replace_dims_and_symbols([AffineExpr.dimension(n + k) for k in range(n)], []) for r in logical.results]
     return AffineMap(2 * n, 0, (*[AffineExpr.constant(0)] * m, *shard))
+
+
+def _chip(op: Operation) -> dict | None:
+    """The chip of the system descriptor of the module holding `op`."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent.attributes.get("ttcore.system_desc"), ttcore.SystemDescAttr):
+        parent = parent.parent_op()
+    return None if parent is None else parent.attributes["ttcore.system_desc"].data.chip(0)
+
+
+def fits_l1(types: list[TensorType], chip: dict) -> bool:
+    """Whether the shards of row-major tensors of `types`, each on the virtual grid grid selection gives it, take at
+    most half a core's free L1 together (a larger copy takes the tiled path, whose tensors may live in DRAM)."""
+    grid = tuple(chip["grid"])
+    total = 0
+    for t in types:
+        physical = t.get_shape()[len(t.get_shape()) // 2:]
+        units = (*physical[:-2], *(-(-n // TILE) for n in physical[-2:]))
+        total += math.prod(physical) // math.prod(nd_virtual_grid(units, grid)) * \
+            int(hardware.DTYPE_BYTES[DTYPES[str(t.element_type)]])
+    return total <= (int(chip["l1_size"]) - int(chip["l1_unreserved_base"])) // 2
 
 
 def _tilizable(begins: list[int], ends: list[int], steps: list[int], shape: tuple[int, ...]) -> bool:
@@ -65,15 +91,19 @@ def row_major_slice(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Op
     except CutsTiles:
         pass
     out_shape = tuple(result.type.get_shape())
+    element = source.type.element_type
+    types = [row_major_type(shape, element, "l1"), row_major_type(out_shape, element, "l1")]
+    chip = _chip(op)
+    if chip is None or not fits_l1(types, chip):
+        return None
     logical = AffineMap(len(shape), 0, tuple(
         AffineExpr.dimension(d) * step + begin if step != 1 else AffineExpr.dimension(d) + begin if begin else
         AffineExpr.dimension(d) for d, (begin, step) in enumerate(zip(begins, steps))))
-    element = source.type.element_type
-    target = d2m.EmptyOp.create(result_types=[row_major_type(shape, element, "l1")])
+    target = d2m.EmptyOp.create(result_types=[types[0]])
     moved = d2m.ToLayoutOp.create(operands=[source, target.result], result_types=[target.result.type])
     view = d2m.ViewLayoutOp.create(operands=[moved.results[0]],
                                    properties={"remapping": AffineMapAttr(unit_device_map(logical))},
-                                   result_types=[row_major_type(out_shape, element, "l1")])
+                                   result_types=[types[1]])
     out = d2m.EmptyOp.create(result_types=[view.result.type])
     rank = len(out_shape)
     identity = _map(rank, *range(rank))
