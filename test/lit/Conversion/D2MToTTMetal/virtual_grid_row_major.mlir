@@ -10,6 +10,8 @@
 // 3x32x1x1 -> 3x32x1x1, both laid row by row onto 8x12 cores. The host writes the input's shards and reads the
 // result's as they are (no tilize), and one data-movement kernel per output shard reads its rows.
 
+// GRID-DAG: #ttcore.metal_layout<logical_shape = 6x64x64x4, dim_alignments = 1x1x32x32, collapsed_intervals = dense<> : tensor<0x2xi64>, l1, sharded>
+// GRID-DAG: #ttcore.metal_layout<logical_shape = 3x32x32x2, dim_alignments = 1x1x32x32, collapsed_intervals = dense<> : tensor<0x2xi64>, l1, sharded>
 // GRID-LABEL: func.func @slice_rows
 // GRID: %[[IN:.*]] = d2m.empty() {virtualGridForwardMapping = #{{map[0-9]*}}, virtualGridInverseMapping = #{{map[0-9]*}}} : tensor<3x16x2x1x2x4x32x32xf32, #{{layout[0-9]*}}>
 // GRID: d2m.view_layout %{{.*}} remapping = #{{map[0-9]*}} : tensor<3x16x2x1x2x4x32x32xf32, #{{layout[0-9]*}}> -> tensor<3x32x1x1x1x1x32x32xf32, #{{layout[0-9]*}}>
