@@ -219,7 +219,8 @@ class _FunctionKernels:
 
     def program(self, generic: d2m.GenericOp, scalers: list[d2m.GenericOp]) -> Launch:
         """A generic op's program: its region loads whole shards of its inputs, computes one tile op on them
-        (elementwise in a linalg.generic, a reduction or a matmul) and stores the whole output shard."""
+        (elementwise in a linalg.generic, a reduction or a matmul) and stores the whole output shard; a copy into a
+        row-major tensor kept at its rank reads each of its rows where its view names it."""
         if (block := topk_block_of(generic)) is not None:
             return launch_topk(self.builder, generic, block)
         out = generic.outputs[0] if len(generic.outputs) == 1 else None
