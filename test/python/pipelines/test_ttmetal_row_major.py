@@ -78,6 +78,8 @@ def test_a_slice_cutting_the_last_two_dims_reads_rows_between_virtual_grids():
     ((2, 3, 40, 50), (0, 1, 3, 5), (2, 3, 40, 50), (1, 1, 2, 3), "bf16"),  # strided columns: element by element
     ((4, 8, 33, 70), (1, 2, 1, 7), (4, 7, 30, 61), (2, 2, 1, 1), "si32"),
     ((5, 2, 3, 64, 40), (1, 0, 1, 8, 3), (5, 2, 3, 60, 37), (3, 1, 1, 4, 1), "f32"),
+    # rows split over 32 shards along the last dim (a 1x1x2x32 grid): each row's run read a source shard at a time
+    ((2, 3, 40, 1000), (0, 0, 5, 5), (2, 3, 35, 995), (1, 1, 1, 1), "f32"),
 ])
 def test_slices_of_any_steps_and_ranks_are_exact(shape, begins, ends, steps, dtype):
     module = compile_module(slice_text(shape, begins, ends, steps, dtype), "wormhole_b0")

@@ -6,16 +6,16 @@ The view's remapping is the op's logical map on the unit-grid forms, `(g..., s..
 element s (its logical index) holds source element f(s). For each row of its shard that is not padding a core
 computes the source index of the row's first element, the source shard holding it (its grid index, the core that
 grid index is laid onto row by row from the grid's first core, plus the chip's NoC translation offset) and the
-element's offset in that shard (row-major), and NoC-reads the row's elements: in one read when the last dim is
-taken with step 1 and both tensors keep it in one shard, else element by element. Padding rows and columns are
-left as they are: the host reads the logical elements alone."""
+element's offset in that shard (row-major), and NoC-reads the row's elements: a run per source shard the row's
+elements lie in when the last dim is taken with step 1 (one when the source keeps its rows whole), else element by
+element. Padding rows and columns are left as they are: the host reads the logical elements alone."""
 
 from __future__ import annotations
 
 import math
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerType, i32
+from xdsl.dialects.builtin import DenseArrayBase, IndexType, i32
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
 
@@ -70,7 +70,9 @@ def gather_rows(chip: dict, source: ShardLayout, layout: ShardLayout, remapping,
     src_grid, src_shard = _elements(source)
     logical = [e.replace_dims_and_symbols([AffineExpr.constant(0)] * n + [AffineExpr.dimension(k) for k in range(n)],
                                           []) for e in remapping.results[n:]]
-    runs = _unit_step(logical[-1], n - 1) and grid[-1] == 1 and src_grid[-1] == 1
+    runs = _unit_step(logical[-1], n - 1)
+    # the source shards a run of this shard's row can cross: one when the source keeps its rows whole
+    pieces = 1 if src_grid[-1] == 1 else -(-shard[-1] // src_shard[-1]) + 1
     count = ops.const(layout.tiles)
     ops.call("cb_reserve_back", port, count)
     local = ops.call("get_write_ptr", port, result=i32)
@@ -79,14 +81,19 @@ def gather_rows(chip: dict, source: ShardLayout, layout: ShardLayout, remapping,
                      grid)
     offset_y, offset_x = (ops.const(o + g, index) for o, g in zip(chip["coord_translation_offsets"], source.origin))
     columns = (source.fold or source.grid)[1]
+    first_column = ops.emit(arith.MuliOp(mine[-1], ops.const(shard[-1], index)))  # this shard's first column
 
     def c(body: KernelOps, v: int) -> SSAValue:
         return body.const(v, index)
 
-    def read(body: KernelOps, out_index: list[SSAValue], near: SSAValue, elements: int) -> None:
-        """The source element the output element at `out_index` holds (and the `elements` - 1 after it in its
-        row) read into L1 at `near`."""
-        at = [affine_value(body, e, out_index) for e in logical]
+    def near_of(body: KernelOps, element: SSAValue) -> SSAValue:
+        """The L1 address of element `element` of this core's shard (row-major)."""
+        return body.emit(arith.AddiOp(local, body.emit(arith.IndexCastOp(
+            body.emit(arith.MuliOp(element, c(body, unit))), i32))))
+
+    def read(body: KernelOps, at: list[SSAValue], near: SSAValue, elements: SSAValue) -> None:
+        """`elements` source elements from source index `at` on (within one source shard's row) read into L1 at
+        `near`."""
         held = [body.emit(arith.DivUIOp(v, c(body, s))) for v, s in zip(at, src_shard)]
         within = [body.emit(arith.RemUIOp(v, c(body, s))) for v, s in zip(at, src_shard)]
         core = _linear(body, held, src_grid)
@@ -94,34 +101,52 @@ def gather_rows(chip: dict, source: ShardLayout, layout: ShardLayout, remapping,
         noc_x = body.emit(arith.AddiOp(body.emit(arith.RemUIOp(core, c(body, columns))), offset_x))
         offset = body.emit(arith.MuliOp(_linear(body, within, src_shard), c(body, unit)))
         far = body.emit(arith.AddiOp(base, body.emit(arith.IndexCastOp(offset, i32))))
+        size = body.emit(arith.IndexCastOp(body.emit(arith.MuliOp(elements, c(body, unit))), i32))
         body.append(ttkernel.NocAsyncReadOp.create(
-            operands=[noc_x, noc_y, far, near, body.const(elements * unit), body.noc],
+            operands=[noc_x, noc_y, far, near, size, body.noc],
             properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [2, 0, 1, 1, 1, 1])}))
 
     def row(body: KernelOps, r: SSAValue) -> None:
         s = _unlinear(body, r, shard[:-1])
         out_index = [body.emit(arith.AddiOp(body.emit(arith.MuliOp(g, c(body, size))), v))
                      for g, size, v in zip(mine, shard, s)]
-        inside = body.const(1, IntegerType(1))
+        inside = body.emit(arith.CmpiOp(first_column, c(body, logical_out[-1]), "ult"))
         for v, bound in zip(out_index, logical_out):
             inside = body.emit(arith.AndIOp(inside, body.emit(arith.CmpiOp(v, c(body, bound), "ult"))))
         start = body.emit(arith.MuliOp(r, c(body, shard[-1])))
 
         def copy(then: KernelOps) -> None:
-            if runs:  # the row's logical elements, consecutive in one source row
-                near = then.emit(arith.AddiOp(local, then.emit(arith.IndexCastOp(
-                    then.emit(arith.MuliOp(start, c(then, unit))), i32))))
-                read(then, [*out_index, c(then, 0)], near, min(shard[-1], logical_out[-1]))
+            if not runs:  # a strided last dim: element by element
+                def element(each: KernelOps, k: SSAValue) -> None:
+                    column = each.emit(arith.AddiOp(first_column, k))
+                    at = [affine_value(each, e, [*out_index, column]) for e in logical]
+                    each.if_else(each.emit(arith.CmpiOp(column, c(each, logical_out[-1]), "ult")),
+                                 lambda ok: read(ok, at, near_of(ok, ok.emit(arith.AddiOp(start, k))), c(ok, 1)),
+                                 lambda _: None)
+
+                then.loop(shard[-1], element)
                 return
+            # the row's logical elements in this shard, consecutive in the source's row: read a run per source
+            # shard they lie in
+            width = then.emit(arith.MinUIOp(c(then, shard[-1]),
+                                            then.emit(arith.SubiOp(c(then, logical_out[-1]), first_column))))
+            at = [affine_value(then, e, [*out_index, first_column]) for e in logical]
+            begin, end = at[-1], then.emit(arith.AddiOp(at[-1], width))
+            first_shard = then.emit(arith.DivUIOp(begin, c(then, src_shard[-1])))
 
-            def element(each: KernelOps, k: SSAValue) -> None:
-                column = each.emit(arith.AddiOp(each.emit(arith.MuliOp(mine[-1], c(each, shard[-1]))), k))
-                near = each.emit(arith.AddiOp(local, each.emit(arith.IndexCastOp(each.emit(arith.MuliOp(
-                    each.emit(arith.AddiOp(start, k)), c(each, unit))), i32))))
-                each.if_else(each.emit(arith.CmpiOp(column, c(each, logical_out[-1]), "ult")),
-                             lambda ok: read(ok, [*out_index, column], near, 1), lambda _: None)
+            def piece(each: KernelOps, p: SSAValue) -> None:
+                held = each.emit(arith.AddiOp(first_shard, p))
+                low = each.emit(arith.MaxUIOp(begin, each.emit(arith.MuliOp(held, c(each, src_shard[-1])))))
+                high = each.emit(arith.MinUIOp(end, each.emit(arith.MuliOp(
+                    each.emit(arith.AddiOp(held, c(each, 1))), c(each, src_shard[-1])))))
+                each.if_else(each.emit(arith.CmpiOp(low, high, "ult")), lambda ok: read(
+                    ok, [*at[:-1], low], near_of(ok, ok.emit(arith.AddiOp(start, ok.emit(arith.SubiOp(low, begin))))),
+                    ok.emit(arith.SubiOp(high, low))), lambda _: None)
 
-            then.loop(shard[-1], element)
+            if pieces == 1:
+                piece(then, c(then, 0))
+            else:
+                then.loop(pieces, piece)
 
         body.if_else(inside, copy, lambda _: None)
 
