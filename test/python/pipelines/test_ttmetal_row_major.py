@@ -1,7 +1,8 @@
 """Slices above two dims that cut a matrix's last two dims, through `--ttir-to-ttmetal-pipeline`: kept at their rank
 in row-major elements on virtual grids of their rank (upstream's grid choice), host data written straight into the
 input's shards and the result read straight from the output's, each output row read by a data-movement kernel from
-the core holding its source row; run from the `.ttm` on the simulated grid against torch's slicing."""
+the core holding its source row, tiled producers and consumers untilized and tilized on the device; run from the
+`.ttm` on the simulated grid against torch's slicing."""
 
 import numpy as np
 import pytest
@@ -88,15 +89,40 @@ def test_slices_of_any_steps_and_ranks_are_exact(shape, begins, ends, steps, dty
     assert torch.equal(y, expected_slice(x, begins, ends, steps))
 
 
-def test_a_row_major_slice_between_tiled_programs_is_moved_through_the_host():
-    """Its tiled producer's result is read back and written into the row-major input; its result read back and
-    written into its tiled consumer's input (no program converts between the two)."""
-    shape, begins, ends, steps = (2, 4, 64, 96), (0, 1, 5, 9), (2, 4, 60, 90), (1, 1, 1, 1)
-    module = compile_module(slice_text(shape, begins, ends, steps, "f32", around="abs"), "wormhole_b0")
-    x = host_input(shape, "f32")
+@pytest.mark.parametrize("shape, begins, ends, steps, dtype", [
+    ((2, 4, 64, 96), (0, 1, 5, 9), (2, 4, 60, 90), (1, 1, 1, 1), "f32"),
+    ((3, 5, 37, 50), (1, 0, 2, 3), (3, 5, 35, 47), (1, 2, 1, 1), "bf16"),  # tiles with padding rows and columns
+])
+def test_a_row_major_slice_between_tiled_programs_moves_its_tensors_on_the_device(shape, begins, ends, steps, dtype):
+    """Its tiled producer's result is untilized into the row-major input by a program, its result tilized into its
+    tiled consumer's input by another (face row by face row, the tiles' padding zero): the host writes the input
+    and reads the result alone."""
+    module = compile_module(slice_text(shape, begins, ends, steps, dtype, around="abs"), "wormhole_b0")
+    assert [op.name for op in module.walk() if op.name.startswith("ttmetal.enqueue_")] == [
+        "ttmetal.enqueue_write_buffer", *["ttmetal.enqueue_program"] * 5, "ttmetal.enqueue_read_buffer"]
+    x = host_input(shape, dtype)
     (y,), stats = run_program(translate(module), [x])
     assert torch.equal(y, expected_slice(x.abs(), begins, ends, steps))
-    assert len(stats) == 3  # abs, the row copy, abs
+    assert len(stats) == 5  # abs, untilize, the row copy, tilize, abs
+
+
+def test_a_row_major_slice_feeding_a_reduction_leaves_zeros_in_the_tiles_padding():
+    """A sum along the sliced last dim reads the tilized slice's padding columns: they are zero."""
+    shape, begins, ends, steps = (2, 3, 40, 50), (0, 1, 3, 5), (2, 3, 40, 43), (1, 1, 1, 1)
+    out = [len(range(b, e, s)) for b, e, s in zip(begins, ends, steps)]
+    t_in, t_out = (f"tensor<{'x'.join(map(str, d))}xf32>" for d in (shape, out))
+    t_sum = f"tensor<{'x'.join(map(str, out[:-1]))}x1xf32>"
+    ints = lambda values: "[" + ", ".join(f"{v} : i32" for v in values) + "]"  # noqa: E731
+    text = (f"func.func @f(%arg0: {t_in}) -> {t_sum} {{\n"
+            f'  %s = "ttir.slice_static"(%arg0) <{{begins = {ints(begins)}, ends = {ints(ends)}, '
+            f'step = {ints(steps)}}}> : ({t_in}) -> {t_out}\n'
+            f'  %r = "ttir.sum"(%s) <{{dim_arg = [3 : i32], keep_dim = true}}> : ({t_out}) -> {t_sum}\n'
+            f"  return %r : {t_sum}\n}}\n")
+    module = compile_module(text, "wormhole_b0")
+    x = host_input(shape, "f32")
+    (y,), _ = run_program(translate(module), [x], exact=True)
+    expected = expected_slice(x, begins, ends, steps).sum(-1, keepdim=True)
+    assert torch.allclose(y, expected, rtol=1e-5, atol=1e-4)
 
 
 def test_a_slice_too_large_for_l1_keeps_the_tiled_path_through_dram():

@@ -59,6 +59,34 @@ def _elements(layout: ShardLayout) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return grid, (*shard[:-2], shard[-2] * 32, shard[-1] * 32)
 
 
+def run_reader(ops: KernelOps, chip: dict, source: ShardLayout, base: SSAValue):
+    """`read(body, at, near, elements)`: `elements` elements of row-major `source` (its shards at `base`) from
+    index `at` on, within one of its shards' rows, NoC-read into L1 at `near` (constants emitted into `ops`)."""
+    index = IndexType()
+    unit = int(hardware.DTYPE_BYTES[source.dtype])
+    src_grid, src_shard = _elements(source)
+    offset_y, offset_x = (ops.const(o + g, index) for o, g in zip(chip["coord_translation_offsets"], source.origin))
+    columns = (source.fold or source.grid)[1]
+
+    def read(body: KernelOps, at: list[SSAValue], near: SSAValue, elements: SSAValue) -> None:
+        def c(v: int) -> SSAValue:
+            return body.const(v, index)
+
+        held = [body.emit(arith.DivUIOp(v, c(s))) for v, s in zip(at, src_shard)]
+        within = [body.emit(arith.RemUIOp(v, c(s))) for v, s in zip(at, src_shard)]
+        core = _linear(body, held, src_grid)
+        noc_y = body.emit(arith.AddiOp(body.emit(arith.DivUIOp(core, c(columns))), offset_y))
+        noc_x = body.emit(arith.AddiOp(body.emit(arith.RemUIOp(core, c(columns))), offset_x))
+        offset = body.emit(arith.MuliOp(_linear(body, within, src_shard), c(unit)))
+        far = body.emit(arith.AddiOp(base, body.emit(arith.IndexCastOp(offset, i32))))
+        size = body.emit(arith.IndexCastOp(body.emit(arith.MuliOp(elements, c(unit))), i32))
+        body.append(ttkernel.NocAsyncReadOp.create(
+            operands=[noc_x, noc_y, far, near, size, body.noc],
+            properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [2, 0, 1, 1, 1, 1])}))
+
+    return read
+
+
 def gather_rows(chip: dict, source: ShardLayout, layout: ShardLayout, remapping, logical_out: tuple[int, ...],
                 port: SSAValue, base: SSAValue, ops: KernelOps) -> None:
     """The kernel's ops into `ops`: this core's output shard (its CB at `port`) filled from the source whose shards
@@ -79,8 +107,7 @@ def gather_rows(chip: dict, source: ShardLayout, layout: ShardLayout, remapping,
     y, x = ops.coords(layout)
     mine = _unlinear(ops, ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(y, ops.const(layout.grid[1], index))), x)),
                      grid)
-    offset_y, offset_x = (ops.const(o + g, index) for o, g in zip(chip["coord_translation_offsets"], source.origin))
-    columns = (source.fold or source.grid)[1]
+    read = run_reader(ops, chip, source, base)
     first_column = ops.emit(arith.MuliOp(mine[-1], ops.const(shard[-1], index)))  # this shard's first column
 
     def c(body: KernelOps, v: int) -> SSAValue:
@@ -90,21 +117,6 @@ def gather_rows(chip: dict, source: ShardLayout, layout: ShardLayout, remapping,
         """The L1 address of element `element` of this core's shard (row-major)."""
         return body.emit(arith.AddiOp(local, body.emit(arith.IndexCastOp(
             body.emit(arith.MuliOp(element, c(body, unit))), i32))))
-
-    def read(body: KernelOps, at: list[SSAValue], near: SSAValue, elements: SSAValue) -> None:
-        """`elements` source elements from source index `at` on (within one source shard's row) read into L1 at
-        `near`."""
-        held = [body.emit(arith.DivUIOp(v, c(body, s))) for v, s in zip(at, src_shard)]
-        within = [body.emit(arith.RemUIOp(v, c(body, s))) for v, s in zip(at, src_shard)]
-        core = _linear(body, held, src_grid)
-        noc_y = body.emit(arith.AddiOp(body.emit(arith.DivUIOp(core, c(body, columns))), offset_y))
-        noc_x = body.emit(arith.AddiOp(body.emit(arith.RemUIOp(core, c(body, columns))), offset_x))
-        offset = body.emit(arith.MuliOp(_linear(body, within, src_shard), c(body, unit)))
-        far = body.emit(arith.AddiOp(base, body.emit(arith.IndexCastOp(offset, i32))))
-        size = body.emit(arith.IndexCastOp(body.emit(arith.MuliOp(elements, c(body, unit))), i32))
-        body.append(ttkernel.NocAsyncReadOp.create(
-            operands=[noc_x, noc_y, far, near, size, body.noc],
-            properties={"operandSegmentSizes": DenseArrayBase.from_list(i32, [2, 0, 1, 1, 1, 1])}))
 
     def row(body: KernelOps, r: SSAValue) -> None:
         s = _unlinear(body, r, shard[:-1])
