@@ -33,3 +33,23 @@ func.func @slice_rows(%arg0: tensor<6x64x64x4xf32>) -> tensor<3x32x32x2xf32> {
   %0 = "ttir.slice_static"(%arg0) <{begins = [1 : i32, 15 : i32, 16 : i32, 2 : i32], ends = [6 : i32, 47 : i32, 48 : i32, 4 : i32], step = [2 : i32, 1 : i32, 1 : i32, 1 : i32]}> : (tensor<6x64x64x4xf32>) -> tensor<3x32x32x2xf32>
   return %0 : tensor<3x32x32x2xf32>
 }
+
+// Between tiled programs the row-major tensors are moved on the device: the producer's tiles untilized into the
+// slice's row-major input, the slice's result tilized into the consumer's tiles, each by a data-movement kernel
+// on the destination's cores; the host writes the input and reads the result alone.
+// CHECK-LABEL: func.func @between_tiled
+// CHECK: "ttmetal.enqueue_write_buffer"
+// CHECK-NOT: "ttmetal.enqueue_write_buffer"
+// CHECK-NOT: "ttmetal.enqueue_read_buffer"
+// CHECK-COUNT-5: "ttmetal.enqueue_program"
+// CHECK-NOT: "ttmetal.enqueue_write_buffer"
+// CHECK: "ttmetal.enqueue_read_buffer"
+// CHECK-NOT: "ttmetal.enqueue_program"
+// CHECK: return
+// RUNS: program 1 ('between_tiled') loop 0: launch 0: {{[0-9]+}} cycles
+func.func @between_tiled(%arg0: tensor<2x4x64x96xf32>) -> tensor<2x3x55x81xf32> {
+  %0 = "ttir.abs"(%arg0) : (tensor<2x4x64x96xf32>) -> tensor<2x4x64x96xf32>
+  %1 = "ttir.slice_static"(%0) <{begins = [0 : i32, 1 : i32, 5 : i32, 9 : i32], ends = [2 : i32, 4 : i32, 60 : i32, 90 : i32], step = [1 : i32, 1 : i32, 1 : i32, 1 : i32]}> : (tensor<2x4x64x96xf32>) -> tensor<2x3x55x81xf32>
+  %2 = "ttir.neg"(%1) : (tensor<2x3x55x81xf32>) -> tensor<2x3x55x81xf32>
+  return %2 : tensor<2x3x55x81xf32>
+}
