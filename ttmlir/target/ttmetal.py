@@ -79,8 +79,8 @@ def _element(t: MemRefType, op: Operation | None) -> tuple[str, tuple[int, int],
 
 def _matrix_shape(t: MemRefType, op: Operation) -> list[int]:
     """A buffer's shape as the runtime holds it: a sharded buffer of a grid kept at its rank as the 2-d grid of 2-d
-    shards it is on the cores (leading dims folded into rows) when each shard is one matrix, else as it is. A circular buffer's
-    (`#ttcore.cb_layout`: one core's block, cycled through its buffers) is that block on every worker core, its
+    shards it is on the cores (leading dims folded into rows) when each shard is one matrix, else as it is (row-major
+    shards of several matrices). A circular buffer's (`#ttcore.cb_layout`: one core's block, cycled through its buffers) is that block on every worker core, its
     buffers one after another: each core holds the CB's pages at the same address."""
     shape = list(t.get_shape())
     if isinstance(t.layout, CBLayoutAttr):

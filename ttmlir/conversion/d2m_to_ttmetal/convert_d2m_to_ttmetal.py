@@ -220,8 +220,8 @@ class _FunctionLowering:
             elif source in placed and dest in placed and \
                     not isinstance(getattr(source.type, "encoding", None), ttcore.MetalLayoutAttr) and \
                     replace(placed[source].layout, address=0) != replace(placed[dest].layout, address=0):
-                # a device tensor moved to the host and into another layout (between a row-major tensor kept at its
-                # rank and a tiled one): read back and written
+                # a device tensor moved to the host and into a layout no program moves it into (a row-major tensor
+                # kept at its rank and a tiled one kept at its rank): read back and written
                 placed[result] = placed[dest]
                 self.write_input(self.read_output(placed[source], source.type, op), placed[result], op)
             elif source in placed and dest in placed:  # a device tensor into the same layout: itself

@@ -41,7 +41,8 @@ _FIDELITIES = {value: name for name, value in vars(fbm.MathFidelity).items() if 
 @dataclass
 class DeviceBuffer:
     """A buffer on the grid: `shape` is the host's for a host buffer, `GY x GX x SY x SX` for a sharded one (shards
-    of elements or tiles on cores from `origin`), the tensor's pages for an interleaved DRAM one."""
+    of elements or tiles on cores from `origin`; a row-major grid kept at its rank, its grid dims then its shard
+    dims), the tensor's pages for an interleaved DRAM one."""
     id: int
     address: int
     shape: tuple[int, ...]
@@ -217,6 +218,14 @@ def _pages(host: torch.Tensor, buffer: DeviceBuffer) -> torch.Tensor:
     return torch.cat(list(_page_slices(host, buffer))).reshape(*units, -1)
 
 
+def _row_major_nd(buffer: DeviceBuffer) -> None:
+    """A buffer of a grid kept at its rank the host moves shard by shard holds row-major elements (tiled ones come
+    with one matrix per shard, as 2-d grids)."""
+    if buffer.tiled:
+        raise MetalError(f"buffer {buffer.id}: a tiled buffer of a {'x'.join(map(str, buffer.grid))} grid is moved "
+                         "with one matrix per shard")
+
+
 def write_buffer(grid: Grid, host: torch.Tensor, buffer: DeviceBuffer) -> None:
     """A host tensor written into its device buffer (tilized, each matrix padded to whole tiles, when tiled); into
     DRAM a slice of pages at a time."""
@@ -231,6 +240,7 @@ def write_buffer(grid: Grid, host: torch.Tensor, buffer: DeviceBuffer) -> None:
             grid.write_interleaved(buffer.address, carry, buffer.page, page)
         return
     if len(buffer.grid) > 2:  # a row-major grid kept at its rank: each shard's block of the padded tensor
+        _row_major_nd(buffer)
         for (block, (_, core)) in zip(buffer.nd_shards(host), buffer.shards(grid)):
             grid.write(grid.l1_addr(*core, buffer.address), tile_math.to_bytes(block, buffer.dtype).reshape(-1))
         return
@@ -274,6 +284,7 @@ def read_buffer(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...]) -> tor
             flat[start // unit:(start + size) // unit] = tile_math.from_bytes(data, buffer.dtype)
         return out
     if len(buffer.grid) > 2:  # a row-major grid kept at its rank: each shard's block into the padded tensor
+        _row_major_nd(buffer)
         blocks = buffer.nd_shards(torch.empty(math.prod(buffer.grid) * math.prod(buffer.shard), dtype=out.dtype))
         size = math.prod(buffer.shard) * buffer.page
         for block, (_, core) in zip(blocks, buffer.shards(grid)):
